@@ -1,0 +1,50 @@
+// Supporting resources: accounts, courses, assignments, groups, files.
+import type { ApiObject } from './common.js';
+
+export interface Account extends ApiObject {
+  id: number;
+  name: string;
+  parent_account_id: number | null;
+  root_account_id: number | null;
+}
+
+export interface Course extends ApiObject {
+  id: number;
+  name: string;
+  course_code: string;
+  account_id: number;
+  sis_course_id?: string | null;
+  workflow_state: string;
+}
+
+export interface Assignment extends ApiObject {
+  id: number;
+  name: string;
+  course_id: number;
+  points_possible: number | null;
+  grading_type: string;
+  submission_types: string[];
+  due_at: string | null;
+}
+
+export interface Group extends ApiObject {
+  id: number;
+  name: string;
+  course_id: number;
+  members_count: number;
+}
+
+export interface Attachment extends ApiObject {
+  id: number;
+  display_name: string;
+  filename: string;
+  'content-type': string;
+  size: number;
+  url: string;
+}
+
+export interface UploadTicket extends ApiObject {
+  upload_url: string;
+  upload_params: Record<string, string>;
+  file_param?: string;
+}

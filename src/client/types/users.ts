@@ -1,0 +1,71 @@
+import type { ApiObject, Id } from './common.js';
+
+export interface User extends ApiObject {
+  id: number;
+  name: string;
+  sortable_name: string;
+  short_name: string;
+  sis_user_id?: string | null;
+  login_id?: string;
+  avatar_url?: string;
+  email?: string;
+  locale?: string | null;
+  time_zone?: string;
+}
+
+export interface Profile extends ApiObject {
+  id: number;
+  name: string;
+  primary_email?: string;
+  login_id?: string;
+  calendar?: { ics: string };
+}
+
+export interface AvatarOption extends ApiObject {
+  type: 'external' | 'attachment' | 'no_pic';
+  url: string;
+  token: string;
+  display_name: string;
+}
+
+export interface PageView extends ApiObject {
+  url: string;
+  created_at: string;
+  controller: string;
+  action: string;
+}
+
+export interface FollowRecord extends ApiObject {
+  following_user_id: number;
+  followed_user_id: number;
+  created_at: string;
+}
+
+export interface UserSettings extends ApiObject {
+  manual_mark_as_read: boolean;
+}
+
+export interface ListUsersParams {
+  account_id: Id;
+  search_term?: string;
+  [key: string]: unknown;
+}
+
+export interface CreateUserParams {
+  account_id: Id;
+  user?: { name?: string; short_name?: string; sortable_name?: string; time_zone?: string; locale?: string; birthdate?: string };
+  pseudonym: { unique_id: string; password?: string; sis_user_id?: string; send_confirmation?: boolean };
+  communication_channel?: { type?: string; address?: string };
+}
+
+export interface UpdateUserParams {
+  id: Id;
+  user: {
+    name?: string;
+    short_name?: string;
+    sortable_name?: string;
+    time_zone?: string;
+    locale?: string;
+    avatar?: { token?: string; url?: string };
+  };
+}

@@ -1,0 +1,129 @@
+// One error taxonomy for the whole tool. Commands and the client throw these; only the CLI's
+// error handler (src/cli/handle-error.ts) turns them into a message and an exit code.
+
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  rejected: 5,
+  unavailable: 6,
+  network: 7,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class LmsError extends Error {
+  readonly exitCode: ExitCode;
+  /** What the user can do next; printed under the message. */
+  readonly hint?: string;
+
+  constructor(message: string, exitCode: ExitCode, options?: { hint?: string; cause?: unknown }) {
+    super(message, { cause: options?.cause });
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.hint = options?.hint;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { error: this.name, message: this.message, exit_code: this.exitCode, ...(this.hint ? { hint: this.hint } : {}) };
+  }
+}
+
+/** Bad flags, missing arguments, invalid input files: nothing was sent. */
+export class UsageError extends LmsError {
+  constructor(message: string, options?: { hint?: string }) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
+/** A failure that is neither the user's input nor an API answer (a missing file, a bad config). */
+export class FailureError extends LmsError {
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super(message, ExitCode.failure, options);
+  }
+}
+
+/** The request never got an answer: refused, reset, timed out, DNS. */
+export class NetworkError extends LmsError {
+  readonly code?: string;
+  /** True when the request provably never reached the server (so even a POST may be retried). */
+  readonly neverSent: boolean;
+
+  constructor(message: string, options: { code?: string; neverSent?: boolean; cause?: unknown; hint?: string }) {
+    super(message, ExitCode.network, options);
+    this.code = options.code;
+    this.neverSent = options.neverSent ?? false;
+  }
+}
+
+export interface ApiErrorDetails {
+  status: number;
+  method: string;
+  url: string;
+  /** Human-readable messages parsed from the body, in order. */
+  messages: string[];
+  /** The parsed body, for `-o json` error output. */
+  body?: unknown;
+  throttled?: boolean;
+  /** "user 42", when the route says what its last id names. */
+  subject?: string;
+}
+
+/** The API answered with an error status. The exit code follows the status, never the text. */
+export class ApiError extends LmsError {
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  readonly messages: string[];
+  readonly body?: unknown;
+  readonly throttled: boolean;
+
+  constructor(details: ApiErrorDetails) {
+    super(describe(details), exitCodeFor(details.status, details.throttled ?? false), { hint: hintFor(details) });
+    this.status = details.status;
+    this.method = details.method;
+    this.url = details.url;
+    this.messages = details.messages;
+    this.body = details.body;
+    this.throttled = details.throttled ?? false;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, messages: this.messages };
+  }
+}
+
+export function exitCodeFor(status: number, throttled: boolean): ExitCode {
+  if (throttled || status === 429 || status === 502 || status === 503 || status === 504) return ExitCode.unavailable;
+  if (status === 401 || status === 403) return ExitCode.auth;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 400 || status === 409 || status === 422) return ExitCode.rejected;
+  return ExitCode.failure;
+}
+
+function describe({ status, method, url, messages, subject, throttled }: ApiErrorDetails): string {
+  const what = `${method} ${pathOf(url)}`;
+  const detail = messages.length ? `: ${messages.join('; ')}` : '';
+  if (throttled) return `rate limited by the server (${status}) on ${what}${detail}`;
+  if (status === 404 && subject) return `${subject} not found (${what} → 404)`;
+  return `${what} failed with ${status}${detail}`;
+}
+
+function hintFor({ status, throttled }: ApiErrorDetails): string | undefined {
+  if (throttled || status === 429) return 'the server throttled the request; wait a little and retry, or lower --concurrency';
+  if (status === 401) return 'check the token of this profile (lms profile show), or whether the caller may do this';
+  if (status === 403) return 'the caller lacks permission for this action';
+  if (status >= 502 && status <= 504) return 'the server is unavailable; retry later';
+  return undefined;
+}
+
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}

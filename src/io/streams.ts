@@ -1,0 +1,41 @@
+// The only place that writes. Commands and renderers get an IOStreams and never touch process.*,
+// so tests run them with fake streams and can switch "TTY" on and off.
+import type { Readable, Writable } from 'node:stream';
+
+export interface IOStreams {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  /** Colours allowed (a TTY, and neither NO_COLOR nor --no-color). */
+  color: boolean;
+  /** Terminal width when stdout is a TTY. */
+  columns?: number;
+}
+
+/** Writes to stdout, waiting for the stream to drain, so long lists keep memory flat. */
+export async function out(io: IOStreams, text: string): Promise<void> {
+  if (!io.stdout.write(text)) await new Promise<void>((resolve) => io.stdout.once('drain', resolve));
+}
+
+/** Diagnostics, progress and errors: always stderr. */
+export function err(io: IOStreams, text: string): void {
+  io.stderr.write(text);
+}
+
+export function systemIO(env: NodeJS.ProcessEnv, noColorFlag = false): IOStreams {
+  const stdoutIsTTY = Boolean(process.stdout.isTTY);
+  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdoutIsTTY,
+    stderrIsTTY,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    color: stdoutIsTTY && !noColorFlag && env.NO_COLOR === undefined && env.TERM !== 'dumb',
+    columns: process.stdout.columns,
+  };
+}

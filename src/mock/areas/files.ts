@@ -1,0 +1,176 @@
+// The three-step file upload, as real instances run it: step 1 (an area's `.../files` route) hands
+// out an upload_url; step 2 posts the bytes there as multipart; step 3 confirms at the Location
+// step 2 answered with, and returns the attachment. The mock keeps the bytes in SQLite.
+import { randomUUID } from 'node:crypto';
+import type { RouteId } from '../../spec/routes.js';
+import {
+  badRequest,
+  created,
+  fileUrl,
+  HttpError,
+  int,
+  notFound,
+  numericId,
+  Reply,
+  requireThat,
+  str,
+  type Handler,
+  type MockCtx,
+} from '../kit.js';
+import { domainRootAccountId } from '../lookup.js';
+import { accountCan } from '../permissions.js';
+
+interface AttachmentRow {
+  id: number;
+  uuid: string;
+  context_type: string;
+  context_id: number;
+  folder_path: string;
+  display_name: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  data: Buffer | null;
+  workflow_state: string;
+  upload_token: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function attachmentJson(ctx: MockCtx, a: AttachmentRow): Record<string, unknown> {
+  return {
+    id: a.id,
+    uuid: a.uuid,
+    folder_id: null,
+    display_name: a.display_name,
+    filename: a.filename,
+    'content-type': a.content_type,
+    url: fileUrl(ctx, a.id, a.uuid),
+    size: a.size,
+    created_at: a.created_at,
+    updated_at: a.updated_at,
+    locked: false,
+    hidden: false,
+    upload_status: a.workflow_state === 'available' ? 'success' : 'pending',
+    mime_class: a.content_type.split('/')[0],
+  };
+}
+
+/** Step 1, shared by every area that accepts files. */
+export function startUpload(ctx: MockCtx, owner: { type: string; id: number }, folder: string): unknown {
+  const name = str(ctx.params, 'name')?.trim();
+  if (!name) throw badRequest('name is required');
+  const size = int(ctx.params, 'size');
+  if (size !== undefined && size < 0) throw badRequest('size must not be negative');
+  const contentType = str(ctx.params, 'content_type') || guessType(name);
+  const onDuplicate = str(ctx.params, 'on_duplicate') ?? 'overwrite';
+  if (!['overwrite', 'rename'].includes(onDuplicate)) throw badRequest(`on_duplicate must be overwrite or rename, not ${onDuplicate}`);
+  const folderPath = str(ctx.params, 'parent_folder_path')?.replace(/^\/+|\/+$/g, '') || folder;
+  const token = randomUUID().replace(/-/g, '');
+  const now = ctx.now();
+  ctx.db
+    .prepare(
+      `INSERT INTO attachments (uuid, context_type, context_id, folder_path, display_name, filename, content_type, size, workflow_state, upload_token, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(randomUUID().replace(/-/g, ''), owner.type, owner.id, folderPath, name, name, contentType, size ?? 0, `pending_upload:${onDuplicate}`, token, now, now);
+  return {
+    upload_url: `${ctx.origin}/files_api/uploads/${token}`,
+    upload_params: { filename: name, content_type: contentType },
+    file_param: 'file',
+  };
+}
+
+/** Step 2: no bearer token; the upload URL itself is the credential, and it works once. */
+const upload: Handler = (ctx) => {
+  const row = ctx.db.prepare(`SELECT * FROM attachments WHERE upload_token = ?`).get(ctx.path.upload_id) as AttachmentRow | undefined;
+  if (!row || !row.workflow_state.startsWith('pending_upload')) throw notFound('unknown or used upload URL');
+  const part = ctx.params.file;
+  if (!part || typeof part !== 'object' || Array.isArray(part) || (part as { kind?: string }).kind !== 'file') {
+    throw badRequest('the multipart body has no file part named "file"');
+  }
+  const { data, contentType } = part as { data: Uint8Array; contentType: string };
+  const declared = str(ctx.params, 'content_type') || (contentType !== 'application/octet-stream' ? contentType : row.content_type);
+  ctx.db
+    .prepare(`UPDATE attachments SET data = ?, size = ?, content_type = ?, workflow_state = ?, upload_token = NULL, updated_at = ? WHERE id = ?`)
+    .run(Buffer.from(data), data.byteLength, declared, row.workflow_state.replace('pending_upload', 'uploaded'), ctx.now(), row.id);
+  const location = `${ctx.origin}/api/v1/files/${row.id}/create_success?uuid=${row.uuid}`;
+  return new Reply(201, { location }, { location });
+};
+
+/** Step 3: the owner confirms; the file becomes available, replacing or renaming a namesake. */
+const confirm: Handler = (ctx) => {
+  const row = ownedAttachment(ctx);
+  if (str(ctx.params, 'uuid') !== row.uuid) throw badRequest('uuid does not match this file');
+  if (row.workflow_state.startsWith('pending_upload')) throw badRequest('the file has not been uploaded yet (step 2)');
+  if (row.workflow_state.startsWith('uploaded')) {
+    const onDuplicate = row.workflow_state.split(':')[1];
+    const namesakes = ctx.db
+      .prepare(
+        `SELECT id, display_name FROM attachments WHERE context_type = ? AND context_id = ? AND folder_path = ? AND workflow_state = 'available' AND id <> ?`,
+      )
+      .all(row.context_type, row.context_id, row.folder_path, row.id) as { id: number; display_name: string }[];
+    let displayName = row.display_name;
+    if (onDuplicate === 'rename') {
+      const taken = new Set(namesakes.map((n) => n.display_name));
+      const dot = displayName.lastIndexOf('.');
+      const [stem, ext] = dot > 0 ? [displayName.slice(0, dot), displayName.slice(dot)] : [displayName, ''];
+      for (let i = 1; taken.has(displayName); i++) displayName = `${stem}-${i}${ext}`;
+    } else {
+      for (const n of namesakes.filter((n) => n.display_name === displayName)) {
+        ctx.db.prepare(`UPDATE attachments SET workflow_state = 'deleted' WHERE id = ?`).run(n.id);
+      }
+    }
+    ctx.db.prepare(`UPDATE attachments SET workflow_state = 'available', display_name = ?, updated_at = ? WHERE id = ?`).run(displayName, ctx.now(), row.id);
+  }
+  const done = ctx.db.prepare(`SELECT * FROM attachments WHERE id = ?`).get(row.id) as AttachmentRow;
+  return created(attachmentJson(ctx, done));
+};
+
+const get: Handler = (ctx) => {
+  const row = ownedAttachment(ctx);
+  if (row.workflow_state !== 'available') throw notFound();
+  return attachmentJson(ctx, row);
+};
+
+/** The bytes; the URL's verifier is the credential, as in real file URLs. */
+const download: Handler = (ctx) => {
+  const id = numericId(ctx.path.id);
+  const row = id === undefined ? undefined : (ctx.db.prepare(`SELECT * FROM attachments WHERE id = ?`).get(id) as AttachmentRow | undefined);
+  if (!row || row.workflow_state !== 'available') throw notFound();
+  if (str(ctx.params, 'verifier') !== row.uuid) throw new HttpError(401, { status: 'unauthorized', errors: [{ message: 'a valid verifier is required' }] });
+  return new Reply(200, new Uint8Array(row.data ?? Buffer.alloc(0)), {
+    'content-type': row.content_type,
+    'content-disposition': `attachment; filename="${row.filename.replace(/"/g, '')}"`,
+  });
+};
+
+function ownedAttachment(ctx: MockCtx): AttachmentRow {
+  const id = numericId(ctx.path.id);
+  const row = id === undefined ? undefined : (ctx.db.prepare(`SELECT * FROM attachments WHERE id = ?`).get(id) as AttachmentRow | undefined);
+  if (!row || row.workflow_state === 'deleted') throw notFound();
+  const mine = row.context_type === 'User' && row.context_id === ctx.caller.id;
+  requireThat(mine || accountCan(ctx.db, ctx.caller.id, domainRootAccountId(ctx.db), 'manage_user_logins'));
+  return row;
+}
+
+function guessType(name: string): string {
+  const ext = name.toLowerCase().split('.').pop() ?? '';
+  const types: Record<string, string> = {
+    png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', pdf: 'application/pdf',
+    txt: 'text/plain', csv: 'text/csv', html: 'text/html', json: 'application/json', zip: 'application/zip',
+    doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  };
+  return types[ext] ?? 'application/octet-stream';
+}
+
+export const filesHandlers: Partial<Record<RouteId, Handler>> = {
+  'files.upload': upload,
+  'files.confirm': confirm,
+  'files.confirmGet': confirm,
+  'files.get': get,
+  'files.download': download,
+};
+
+/** Routes that carry their own credential instead of a bearer token. */
+export const filesPublicRoutes: RouteId[] = ['files.upload', 'files.download'];

@@ -1,0 +1,391 @@
+// Users and profiles: list, get, create, update, delete, settings, follow, profile, avatars,
+// page views and step 1 of the personal-file upload.
+import { createHash } from 'node:crypto';
+import type { RouteId } from '../../spec/routes.js';
+import type { Db } from '../db/open.js';
+import {
+  badRequest,
+  bool,
+  HttpError,
+  invalid,
+  noContent,
+  obj,
+  paginate,
+  requireThat,
+  sqlSource,
+  str,
+  timestamp,
+  fileUrl,
+  type Handler,
+  type MockCtx,
+  type UserRow,
+} from '../kit.js';
+import { domainRootAccountId, findAccount, findUser, loginOf, primaryEmail, rootOf } from '../lookup.js';
+import { accountCan, shareACourse } from '../permissions.js';
+import { startUpload } from './files.js';
+
+// ---- presenters -------------------------------------------------------------------------------
+
+export function userJson(ctx: MockCtx, u: UserRow): Record<string, unknown> {
+  const { db } = ctx;
+  const login = loginOf(db, u.id);
+  return {
+    id: u.id,
+    name: u.name,
+    created_at: u.created_at,
+    sortable_name: u.sortable_name,
+    short_name: u.short_name,
+    sis_user_id: login?.sis_user_id ?? null,
+    integration_id: null,
+    login_id: login?.unique_id ?? null,
+    avatar_url: avatarUrl(ctx, u),
+    email: primaryEmail(db, u.id) ?? null,
+    locale: u.locale,
+    time_zone: u.time_zone,
+    last_login: null,
+  };
+}
+
+function avatarUrl(ctx: MockCtx, u: UserRow): string {
+  return u.avatar_url ?? `${ctx.origin}/images/messages/avatar-50.png`;
+}
+
+// ---- validation -------------------------------------------------------------------------------
+
+const FRIENDLY_ZONES: Record<string, string> = {
+  'Pacific Time (US & Canada)': 'America/Los_Angeles',
+  'Mountain Time (US & Canada)': 'America/Denver',
+  'Central Time (US & Canada)': 'America/Chicago',
+  'Eastern Time (US & Canada)': 'America/New_York',
+  UTC: 'Etc/UTC',
+  London: 'Europe/London',
+  Berlin: 'Europe/Berlin',
+  Tokyo: 'Asia/Tokyo',
+};
+
+/** IANA names and the friendly framework names real instances accept; anything else is rejected. */
+function timeZone(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (FRIENDLY_ZONES[value]) return FRIENDLY_ZONES[value];
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return value;
+  } catch {
+    throw invalid('user', 'time_zone', 'inclusion', `'${value}' is not a known time zone`);
+  }
+}
+
+function locale(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^[a-z]{2}(-[A-Z]{2})?$/.test(value)) throw invalid('user', 'locale', 'inclusion', `'${value}' is not a two-letter ISO 639-1 code`);
+  return value;
+}
+
+function sortableFrom(name: string): string {
+  const parts = name.trim().split(/\s+/);
+  return parts.length > 1 ? `${parts.at(-1)}, ${parts.slice(0, -1).join(' ')}` : name.trim();
+}
+
+// ---- permissions ------------------------------------------------------------------------------
+
+function isAdmin(ctx: MockCtx, permission: Parameters<typeof accountCan>[3] = 'read_roster'): boolean {
+  return accountCan(ctx.db, ctx.caller.id, domainRootAccountId(ctx.db), permission);
+}
+
+/** Oneself, an admin who may read rosters, or someone sharing a course. */
+function canSee(ctx: MockCtx, target: UserRow): boolean {
+  return target.id === ctx.caller.id || isAdmin(ctx) || shareACourse(ctx.db, ctx.caller.id, target.id);
+}
+
+function canManage(ctx: MockCtx, target: UserRow): boolean {
+  return target.id === ctx.caller.id || isAdmin(ctx, 'manage_user_logins');
+}
+
+// ---- avatars ----------------------------------------------------------------------------------
+
+interface AvatarOption {
+  type: 'external' | 'attachment' | 'no_pic';
+  url: string;
+  token: string;
+  display_name: string;
+  [key: string]: unknown;
+}
+
+/** Tokens are opaque to clients: a digest of the option, salted by the database's secret. */
+function avatarToken(db: Db, userId: number, type: string, url: string): string {
+  const secret = (db.prepare(`SELECT value FROM meta WHERE key = 'seeded_at'`).get() as { value: string } | undefined)?.value ?? '';
+  return createHash('sha256').update(`${secret}|${userId}|${type}|${url}`).digest('hex').slice(0, 40);
+}
+
+function avatarOptions(ctx: MockCtx, user: UserRow): AvatarOption[] {
+  const { db } = ctx;
+  const email = primaryEmail(db, user.id) ?? '';
+  const gravatar = `https://secure.gravatar.com/avatar/${createHash('md5').update(email.trim().toLowerCase()).digest('hex')}?s=128&d=identicon`;
+  const options: AvatarOption[] = [
+    { type: 'external', url: gravatar, token: avatarToken(db, user.id, 'external', gravatar), display_name: 'gravatar pic' },
+  ];
+  const images = db
+    .prepare(
+      `SELECT id, uuid, display_name, filename, content_type, size FROM attachments
+       WHERE context_type = 'User' AND context_id = ? AND workflow_state = 'available' AND content_type LIKE 'image/%' ORDER BY id`,
+    )
+    .all(user.id) as { id: number; uuid: string; display_name: string; filename: string; content_type: string; size: number }[];
+  for (const a of images) {
+    const url = fileUrl(ctx, a.id, a.uuid);
+    options.push({
+      type: 'attachment',
+      url,
+      token: avatarToken(db, user.id, 'attachment', url),
+      display_name: a.display_name,
+      id: a.id,
+      'content-type': a.content_type,
+      filename: a.filename,
+      size: a.size,
+    });
+  }
+  const none = `${ctx.origin}/images/messages/avatar-50.png`;
+  options.push({ type: 'no_pic', url: none, token: avatarToken(db, user.id, 'no_pic', none), display_name: 'no pic' });
+  return options;
+}
+
+// ---- handlers ---------------------------------------------------------------------------------
+
+const list: Handler = (ctx) => {
+  const account = findAccount(ctx, ctx.path.account_id);
+  requireThat(accountCan(ctx.db, ctx.caller.id, account.id, 'read_roster'));
+  const term = str(ctx.params, 'search_term');
+  if (term !== undefined && term.length < 3) {
+    throw new HttpError(400, { errors: [{ field: 'search_term', message: '3 or more characters is required', error_code: 'invalid' }] });
+  }
+  const root = rootOf(account);
+  const where = [`u.workflow_state <> 'deleted'`, `p.workflow_state <> 'deleted'`, `(p.account_id = ? OR p.account_id = ?)`];
+  const args: unknown[] = [account.id, root];
+  if (term) {
+    const like = `%${term.toLowerCase()}%`;
+    where.push(`(lower(u.name) LIKE ? OR lower(u.sortable_name) LIKE ? OR lower(p.unique_id) LIKE ? OR lower(coalesce(p.sis_user_id, '')) LIKE ? OR CAST(u.id AS TEXT) = ?
+      OR EXISTS (SELECT 1 FROM communication_channels c WHERE c.user_id = u.id AND lower(c.address) LIKE ?))`);
+    args.push(like, like, like, like, term, like);
+  }
+  const sql = `SELECT DISTINCT u.* FROM users u JOIN pseudonyms p ON p.user_id = u.id WHERE ${where.join(' AND ')} ORDER BY u.sortable_name, u.id`;
+  return paginate(ctx, sqlSource<UserRow>(ctx.db, sql, args), (u) => userJson(ctx, u));
+};
+
+const get: Handler = (ctx) => {
+  const user = findUser(ctx, ctx.path.id);
+  requireThat(canSee(ctx, user));
+  return userJson(ctx, user);
+};
+
+const create: Handler = (ctx) => {
+  const account = findAccount(ctx, ctx.path.account_id);
+  requireThat(accountCan(ctx.db, ctx.caller.id, account.id, 'manage_user_logins'));
+  const user = obj(ctx.params, 'user');
+  const pseudonym = obj(ctx.params, 'pseudonym');
+  const channel = obj(ctx.params, 'communication_channel');
+
+  const uniqueId = str(pseudonym, 'unique_id')?.trim();
+  if (!uniqueId) throw invalid('pseudonym', 'unique_id', 'blank', "can't be blank");
+  const sisUserId = str(pseudonym, 'sis_user_id')?.trim() || undefined;
+  if (sisUserId !== undefined) requireThat(accountCan(ctx.db, ctx.caller.id, account.id, 'manage_sis'));
+  const root = rootOf(account);
+  const taken = ctx.db
+    .prepare(`SELECT 1 FROM pseudonyms WHERE account_id = ? AND lower(unique_id) = lower(?) AND workflow_state <> 'deleted'`)
+    .get(root, uniqueId);
+  if (taken) throw invalid('pseudonym', 'unique_id', 'taken', 'ID already in use for this account and authentication provider');
+  if (sisUserId && ctx.db.prepare(`SELECT 1 FROM pseudonyms WHERE account_id = ? AND sis_user_id = ? AND workflow_state <> 'deleted'`).get(root, sisUserId)) {
+    throw invalid('pseudonym', 'sis_user_id', 'taken', `SIS ID "${sisUserId}" is already in use`);
+  }
+  const name = str(user, 'name')?.trim() || uniqueId;
+  const birthdate = timestamp(user, 'birthdate');
+  const now = ctx.now();
+  const { lastInsertRowid } = ctx.db
+    .prepare(
+      `INSERT INTO users (name, short_name, sortable_name, time_zone, locale, birthdate, created_at, updated_at, workflow_state)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      name,
+      str(user, 'short_name')?.trim() || name,
+      str(user, 'sortable_name')?.trim() || sortableFrom(name),
+      timeZone(str(user, 'time_zone')) ?? null,
+      locale(str(user, 'locale')) ?? null,
+      birthdate ?? null,
+      now,
+      now,
+      bool(user, 'skip_registration') ? 'registered' : 'pre_registered',
+    );
+  const userId = Number(lastInsertRowid);
+  ctx.db
+    .prepare(`INSERT INTO pseudonyms (user_id, account_id, unique_id, sis_user_id, password, created_at) VALUES (?, ?, ?, ?, ?, ?)`)
+    .run(userId, root, uniqueId, sisUserId ?? null, str(pseudonym, 'password') ?? null, now);
+  const address = str(channel, 'address')?.trim();
+  if (address) {
+    const type = str(channel, 'type') ?? 'email';
+    if (type === 'email' && !/^[^@\s]+@[^@\s]+$/.test(address)) throw invalid('communication_channel', 'address', 'invalid', `'${address}' is not a valid email address`);
+    ctx.db.prepare(`INSERT INTO communication_channels (user_id, type, address, position) VALUES (?, ?, ?, 1)`).run(userId, type, address);
+  }
+  return userJson(ctx, ctx.db.prepare(`SELECT * FROM users WHERE id = ?`).get(userId) as UserRow);
+};
+
+const update: Handler = (ctx) => {
+  const target = findUser(ctx, ctx.path.id);
+  requireThat(canManage(ctx, target));
+  const changes = obj(ctx.params, 'user');
+  const next = { ...target };
+  for (const field of ['name', 'short_name', 'sortable_name'] as const) {
+    const v = str(changes, field);
+    if (v !== undefined) {
+      if (v.trim() === '' && field === 'name') throw invalid('user', 'name', 'blank', "can't be blank");
+      next[field] = v.trim();
+    }
+  }
+  const tz = timeZone(str(changes, 'time_zone'));
+  if (tz) next.time_zone = tz;
+  const loc = locale(str(changes, 'locale'));
+  if (loc) next.locale = loc;
+  const avatar = obj(changes, 'avatar');
+  const token = str(avatar, 'token');
+  const url = str(avatar, 'url');
+  if (token) {
+    // The token supersedes the url.
+    const chosen = avatarOptions(ctx, target).find((o) => o.token === token);
+    if (!chosen) throw invalid('user', 'avatar', 'invalid', 'unknown avatar token');
+    next.avatar_url = chosen.type === 'no_pic' ? null : chosen.url;
+  } else if (url) {
+    if (!/^https?:\/\/\S+$/i.test(url)) throw invalid('user', 'avatar', 'invalid', `'${url}' is not an http(s) URL`);
+    next.avatar_url = url;
+  }
+  ctx.db
+    .prepare(`UPDATE users SET name = ?, short_name = ?, sortable_name = ?, time_zone = ?, locale = ?, avatar_url = ?, updated_at = ? WHERE id = ?`)
+    .run(next.name, next.short_name, next.sortable_name, next.time_zone, next.locale, next.avatar_url, ctx.now(), target.id);
+  return userJson(ctx, ctx.db.prepare(`SELECT * FROM users WHERE id = ?`).get(target.id) as UserRow);
+};
+
+const remove: Handler = (ctx) => {
+  const account = findAccount(ctx, ctx.path.account_id);
+  const target = findUser(ctx, ctx.path.id);
+  const self = target.id === ctx.caller.id;
+  requireThat(self || accountCan(ctx.db, ctx.caller.id, account.id, 'manage_user_logins'));
+  const before = userJson(ctx, target);
+  const now = ctx.now();
+  ctx.db.prepare(`UPDATE users SET workflow_state = 'deleted', updated_at = ? WHERE id = ?`).run(now, target.id);
+  ctx.db.prepare(`UPDATE pseudonyms SET workflow_state = 'deleted' WHERE user_id = ?`).run(target.id);
+  ctx.db.prepare(`UPDATE enrollments SET workflow_state = 'deleted', updated_at = ? WHERE user_id = ?`).run(now, target.id);
+  ctx.db.prepare(`UPDATE account_users SET workflow_state = 'deleted' WHERE user_id = ?`).run(target.id);
+  // A deleted user can no longer call the API: their tokens go with them.
+  ctx.db.prepare(`DELETE FROM access_tokens WHERE user_id = ?`).run(target.id);
+  ctx.db.prepare(`DELETE FROM follows WHERE follower_id = ? OR followed_id = ?`).run(target.id, target.id);
+  return { user: before };
+};
+
+function settingsJson(u: UserRow) {
+  return { manual_mark_as_read: u.manual_mark_as_read === 1, collapse_global_nav: false, hide_dashcard_color_overlays: false };
+}
+
+const getSettings: Handler = (ctx) => {
+  const target = findUser(ctx, ctx.path.id);
+  requireThat(canManage(ctx, target));
+  return settingsJson(target);
+};
+
+const updateSettings: Handler = (ctx) => {
+  const target = findUser(ctx, ctx.path.id);
+  requireThat(canManage(ctx, target));
+  const manual = bool(ctx.params, 'manual_mark_as_read');
+  if (manual !== undefined) ctx.db.prepare(`UPDATE users SET manual_mark_as_read = ?, updated_at = ? WHERE id = ?`).run(manual ? 1 : 0, ctx.now(), target.id);
+  return settingsJson(ctx.db.prepare(`SELECT * FROM users WHERE id = ?`).get(target.id) as UserRow);
+};
+
+const follow: Handler = (ctx) => {
+  const target = findUser(ctx, ctx.path.user_id);
+  if (target.id === ctx.caller.id) throw badRequest('you cannot follow yourself');
+  if (!target.public_profile) throw new HttpError(401, { status: 'unauthorized', errors: [{ message: "this user's profile is not public" }] });
+  ctx.db.prepare(`INSERT OR IGNORE INTO follows (follower_id, followed_id, created_at) VALUES (?, ?, ?)`).run(ctx.caller.id, target.id, ctx.now());
+  const row = ctx.db.prepare(`SELECT * FROM follows WHERE follower_id = ? AND followed_id = ?`).get(ctx.caller.id, target.id) as {
+    created_at: string;
+  };
+  return { following_user_id: ctx.caller.id, followed_user_id: target.id, created_at: row.created_at };
+};
+
+const unfollow: Handler = (ctx) => {
+  const target = findUser(ctx, ctx.path.user_id);
+  ctx.db.prepare(`DELETE FROM follows WHERE follower_id = ? AND followed_id = ?`).run(ctx.caller.id, target.id);
+  return noContent();
+};
+
+const profile: Handler = (ctx) => {
+  const target = findUser(ctx, ctx.path.user_id);
+  requireThat(canSee(ctx, target));
+  const login = loginOf(ctx.db, target.id);
+  const own = target.id === ctx.caller.id;
+  return {
+    id: target.id,
+    name: target.name,
+    short_name: target.short_name,
+    sortable_name: target.sortable_name,
+    title: null,
+    bio: null,
+    primary_email: primaryEmail(ctx.db, target.id) ?? null,
+    login_id: login?.unique_id ?? null,
+    sis_user_id: login?.sis_user_id ?? null,
+    sis_login_id: login?.sis_user_id ? login.unique_id : null,
+    avatar_url: avatarUrl(ctx, target),
+    ...(own ? { calendar: { ics: `${ctx.origin}/feeds/calendars/user_${avatarToken(ctx.db, target.id, 'ics', '').slice(0, 24)}.ics` } } : {}),
+    time_zone: target.time_zone,
+    locale: target.locale,
+  };
+};
+
+const avatars: Handler = (ctx) => {
+  const target = findUser(ctx, ctx.path.user_id);
+  requireThat(canManage(ctx, target));
+  return avatarOptions(ctx, target);
+};
+
+const pageViews: Handler = (ctx) => {
+  const target = findUser(ctx, ctx.path.user_id);
+  requireThat(target.id === ctx.caller.id || isAdmin(ctx, 'view_statistics'));
+  const start = timestamp(ctx.params, 'start_time');
+  const end = timestamp(ctx.params, 'end_time');
+  if (start && end && start > end) throw badRequest('start_time must be before end_time');
+  const where = ['user_id = ?'];
+  const args: unknown[] = [target.id];
+  if (start) (where.push('created_at >= ?'), args.push(start));
+  if (end) (where.push('created_at <= ?'), args.push(end));
+  const sql = `SELECT * FROM page_views WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC`;
+  return paginate(ctx, sqlSource<Record<string, unknown>>(ctx.db, sql, args), (v) => ({
+    id: String(v.id),
+    url: v.url,
+    created_at: v.created_at,
+    user_agent: v.user_agent,
+    http_method: String(v.http_method).toLowerCase(),
+    controller: v.controller,
+    action: v.action,
+    context_type: v.context_type,
+    interaction_seconds: v.interaction_seconds,
+    links: { user: target.id, context: v.context_id },
+  }));
+};
+
+const uploadFile: Handler = (ctx) => {
+  const target = findUser(ctx, ctx.path.user_id);
+  requireThat(canManage(ctx, target));
+  return startUpload(ctx, { type: 'User', id: target.id }, 'my files');
+};
+
+export const usersHandlers: Partial<Record<RouteId, Handler>> = {
+  'users.list': list,
+  'users.get': get,
+  'users.create': create,
+  'users.update': update,
+  'users.delete': remove,
+  'users.getSettings': getSettings,
+  'users.updateSettings': updateSettings,
+  'users.follow': follow,
+  'users.unfollow': unfollow,
+  'users.profile': profile,
+  'users.avatars': avatars,
+  'users.pageViews': pageViews,
+  'users.uploadFile': uploadFile,
+};
+

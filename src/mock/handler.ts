@@ -1,0 +1,117 @@
+// The mock API as one function, request → response, in a fixed sequence:
+// route → authenticate → decode → masquerade → area behaviour (one transaction) → encode → page view.
+import type { RouteId } from '../spec/routes.js';
+import type { ApiRequest, ApiResponse, Transport } from '../transport/types.js';
+import { handlers, publicRoutes } from './areas/index.js';
+import type { Db } from './db/open.js';
+import { DecodeError, decodeParams, headerOf } from './decode.js';
+import { HttpError, Reply, notFound, unauthorized, type MockCtx, type UserRow } from './kit.js';
+import { activeUser, domainRootAccountId, findUser } from './lookup.js';
+import { accountCan } from './permissions.js';
+import { matchRoute } from './router.js';
+
+export interface MockOptions {
+  db: Db;
+  /** Fixed "now" (ISO), as LMS_MOCK_NOW sets it; the real clock otherwise. */
+  now?: string;
+}
+
+export type MockHandler = Transport;
+
+export function createMockHandler(options: MockOptions): MockHandler {
+  const { db } = options;
+  const now = () => options.now ?? new Date().toISOString();
+  const insertPageView = db.prepare(
+    `INSERT INTO page_views (user_id, url, user_agent, http_method, controller, action, context_type, context_id, interaction_seconds, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+  );
+
+  return async function handle(req: ApiRequest): Promise<ApiResponse> {
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return json(400, { errors: [{ message: 'malformed request URL' }] });
+    }
+    try {
+      const match = matchRoute(req.method, url.pathname);
+      const handler = match && handlers[match.route.id as RouteId];
+      if (!match) throw notFound();
+      if (!handler) {
+        return json(501, { errors: [{ message: `${match.route.method} ${match.route.path} is not implemented by the mock yet` }] });
+      }
+
+      const isPublic = publicRoutes.has(match.route.id);
+      const realCaller = isPublic ? undefined : authenticate(db, req, url);
+      const params = await decodeParams(req, url);
+      const ctx: MockCtx = {
+        db,
+        route: match.route,
+        req,
+        url,
+        origin: url.origin,
+        path: match.path,
+        params,
+        caller: realCaller as UserRow,
+        realCaller: realCaller as UserRow,
+        now,
+      };
+      if (realCaller && typeof params.as_user_id === 'string') ctx.caller = masquerade(ctx, params.as_user_id);
+
+      const run = () => handler(ctx);
+      const result = req.method === 'GET' ? db.transaction(run)() : db.transaction(run).immediate();
+      if (realCaller) recordPageView(ctx);
+      return result instanceof Reply ? reply(result) : json(200, result);
+    } catch (err) {
+      if (err instanceof HttpError) return respond(err.status, err.body, err.headers);
+      if (err instanceof DecodeError) return json(400, { errors: [{ message: err.message }] });
+      throw err;
+    }
+  };
+
+  function recordPageView(ctx: MockCtx): void {
+    const [area, action] = ctx.route.operation.split('.');
+    const contextType = ctx.path.course_id ? 'Course' : ctx.path.account_id ? 'Account' : ctx.path.group_id ? 'Group' : 'User';
+    const contextRaw = ctx.path.course_id ?? ctx.path.account_id ?? ctx.path.group_id;
+    const contextId = contextRaw && /^\d+$/.test(contextRaw) ? Number(contextRaw) : null;
+    // A user who just deleted themselves has no one left to record for.
+    if (!activeUser(db, ctx.caller.id)) return;
+    insertPageView.run(ctx.caller.id, ctx.url.toString(), headerOf(ctx.req, 'user-agent') ?? null, ctx.req.method, area, action, contextType, contextId, ctx.now());
+  }
+}
+
+/** Bearer header (or `access_token` query parameter, as the real API allows). */
+function authenticate(db: Db, req: ApiRequest, url: URL): UserRow {
+  const header = headerOf(req, 'authorization');
+  const token = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim() ?? url.searchParams.get('access_token') ?? undefined;
+  if (!token) {
+    throw new HttpError(401, { status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
+  }
+  const row = db.prepare(`SELECT user_id FROM access_tokens WHERE token = ?`).get(token) as { user_id: number } | undefined;
+  const user = row && activeUser(db, row.user_id);
+  if (!user) {
+    throw new HttpError(401, { errors: [{ message: 'Invalid access token.' }] }, { 'www-authenticate': 'Bearer realm="canvas-lms"' });
+  }
+  return user;
+}
+
+/** `as_user_id`: only callers who may become users in the root account can act as someone else. */
+function masquerade(ctx: MockCtx, raw: string): UserRow {
+  if (!accountCan(ctx.db, ctx.realCaller.id, domainRootAccountId(ctx.db), 'become_user')) throw unauthorized();
+  return findUser(ctx, raw);
+}
+
+function reply(r: Reply): ApiResponse {
+  return respond(r.status, r.body, r.headers);
+}
+
+function respond(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
+  if (body === undefined) return { status, headers: { ...headers }, body: '' };
+  if (body instanceof Uint8Array) return { status, headers: { 'content-type': 'application/octet-stream', ...headers }, body };
+  if (typeof body === 'string' && headers['content-type']) return { status, headers, body };
+  return json(status, body, headers);
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
+}

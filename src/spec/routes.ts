@@ -1,0 +1,256 @@
+// The route table: every endpoint of the API once, as data. The client, the mock router,
+// `lms api routes`, completions and the coverage test all read this one table.
+//
+// A path may start with a context placeholder ({tctx}, {octx}, {sctx}); such a row expands into one
+// route per context, with the context's name appended to the id (`discussions.createTopic@groups`).
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+interface RouteOptions {
+  /** The response is a list returned page by page (Link headers). */
+  paginated?: boolean;
+  /** What the last path id names, for messages like "user 42 not found". */
+  resource?: string;
+}
+
+type RouteRow = readonly [`${Method} /${string}`, RouteOptions?];
+
+const contexts = {
+  tctx: { courses: 'courses/:course_id', groups: 'groups/:group_id', collection_items: 'collection_items/:collection_item_id' },
+  octx: { global: 'global', accounts: 'accounts/:account_id', courses: 'courses/:course_id' },
+  sctx: { courses: 'courses/:course_id', sections: 'sections/:section_id' },
+} as const;
+
+const paged = { paginated: true } as const;
+
+/** Endpoints of lms-api-spec.md (spec/endpoints.tsv), grouped by the catalogue's area. */
+const specTable = {
+  users: {
+    list: ['GET /api/v1/accounts/:account_id/users', { paginated: true, resource: 'account' }],
+    create: ['POST /api/v1/accounts/:account_id/users', { resource: 'account' }],
+    update: ['PUT /api/v1/users/:id', { resource: 'user' }],
+    delete: ['DELETE /api/v1/accounts/:account_id/users/:id', { resource: 'user' }],
+    getSettings: ['GET /api/v1/users/:id/settings', { resource: 'user' }],
+    updateSettings: ['PUT /api/v1/users/:id/settings', { resource: 'user' }],
+    follow: ['PUT /api/v1/users/:user_id/followers/self', { resource: 'user' }],
+    unfollow: ['DELETE /api/v1/users/:user_id/followers/self', { resource: 'user' }],
+    profile: ['GET /api/v1/users/:user_id/profile', { resource: 'user' }],
+    avatars: ['GET /api/v1/users/:user_id/avatars', { resource: 'user' }],
+    pageViews: ['GET /api/v1/users/:user_id/page_views', { paginated: true, resource: 'user' }],
+    uploadFile: ['POST /api/v1/users/:user_id/files', { resource: 'user' }],
+    activityStream: ['GET /api/v1/users/self/activity_stream', paged],
+    activityStreamAlias: ['GET /api/v1/users/activity_stream', paged],
+    activityStreamSummary: ['GET /api/v1/users/self/activity_stream/summary'],
+    todo: ['GET /api/v1/users/self/todo'],
+    upcomingEvents: ['GET /api/v1/users/self/upcoming_events'],
+  },
+  discussions: {
+    listTopics: ['GET /api/v1/courses/:course_id/discussion_topics', { paginated: true, resource: 'course' }],
+    listGroupTopics: ['GET /api/v1/groups/:group_id/discussion_topics', { paginated: true, resource: 'group' }],
+    createTopic: ['POST /api/v1/{tctx}/discussion_topics'],
+    updateTopic: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id', { resource: 'topic' }],
+    deleteTopic: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id', { resource: 'topic' }],
+    getTopic: ['GET /api/v1/{tctx}/discussion_topics/:topic_id', { resource: 'topic' }],
+    viewTopic: ['GET /api/v1/{tctx}/discussion_topics/:topic_id/view'],
+    createEntry: ['POST /api/v1/{tctx}/discussion_topics/:topic_id/entries'],
+    listEntries: ['GET /api/v1/{tctx}/discussion_topics/:topic_id/entries', paged],
+    createReply: ['POST /api/v1/{tctx}/discussion_topics/:topic_id/entries/:entry_id/replies'],
+    listReplies: ['GET /api/v1/{tctx}/discussion_topics/:topic_id/entries/:entry_id/replies', paged],
+    entryList: ['GET /api/v1/{tctx}/discussion_topics/:topic_id/entry_list', paged],
+    updateEntry: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/entries/:id', { resource: 'entry' }],
+    deleteEntry: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/entries/:id', { resource: 'entry' }],
+    markTopicRead: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/read'],
+    markTopicUnread: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/read'],
+    markAllRead: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/read_all'],
+    markAllUnread: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/read_all'],
+    markEntryRead: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/entries/:entry_id/read'],
+    markEntryUnread: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/entries/:entry_id/read'],
+    subscribe: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/subscribed'],
+    unsubscribe: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/subscribed'],
+  },
+  outcomes: {
+    rootGroup: ['GET /api/v1/{octx}/root_outcome_group'],
+    getGroup: ['GET /api/v1/{octx}/outcome_groups/:id', { resource: 'outcome group' }],
+    updateGroup: ['PUT /api/v1/{octx}/outcome_groups/:id', { resource: 'outcome group' }],
+    deleteGroup: ['DELETE /api/v1/{octx}/outcome_groups/:id', { resource: 'outcome group' }],
+    listLinks: ['GET /api/v1/{octx}/outcome_groups/:id/outcomes', { paginated: true, resource: 'outcome group' }],
+    createOutcome: ['POST /api/v1/{octx}/outcome_groups/:id/outcomes', { resource: 'outcome group' }],
+    linkOutcome: ['PUT /api/v1/{octx}/outcome_groups/:id/outcomes/:outcome_id', { resource: 'outcome' }],
+    unlinkOutcome: ['DELETE /api/v1/{octx}/outcome_groups/:id/outcomes/:outcome_id', { resource: 'outcome' }],
+    listSubgroups: ['GET /api/v1/{octx}/outcome_groups/:id/subgroups', { paginated: true, resource: 'outcome group' }],
+    createSubgroup: ['POST /api/v1/{octx}/outcome_groups/:id/subgroups', { resource: 'outcome group' }],
+    importGroup: ['POST /api/v1/{octx}/outcome_groups/:id/import', { resource: 'outcome group' }],
+  },
+  conversations: {
+    list: ['GET /api/v1/conversations', paged],
+    create: ['POST /api/v1/conversations'],
+    batches: ['GET /api/v1/conversations/batches'],
+    get: ['GET /api/v1/conversations/:id', { resource: 'conversation' }],
+    update: ['PUT /api/v1/conversations/:id', { resource: 'conversation' }],
+    batchUpdate: ['PUT /api/v1/conversations'],
+    markAllRead: ['POST /api/v1/conversations/mark_all_as_read'],
+    delete: ['DELETE /api/v1/conversations/:id', { resource: 'conversation' }],
+    addRecipients: ['POST /api/v1/conversations/:id/add_recipients', { resource: 'conversation' }],
+    addMessage: ['POST /api/v1/conversations/:id/add_message', { resource: 'conversation' }],
+    removeMessages: ['POST /api/v1/conversations/:id/remove_messages', { resource: 'conversation' }],
+    unreadCount: ['GET /api/v1/conversations/unread_count'],
+    findRecipients: ['GET /api/v1/conversations/find_recipients', paged],
+  },
+  quizzes: {
+    list: ['GET /api/v1/courses/:course_id/quizzes', { paginated: true, resource: 'course' }],
+    get: ['GET /api/v1/courses/:course_id/quizzes/:id', { resource: 'quiz' }],
+    create: ['POST /api/v1/courses/:course_id/quizzes', { resource: 'course' }],
+    update: ['PUT /api/v1/courses/:course_id/quizzes/:id', { resource: 'quiz' }],
+  },
+  enrollments: {
+    listCourse: ['GET /api/v1/courses/:course_id/enrollments', { paginated: true, resource: 'course' }],
+    listSection: ['GET /api/v1/sections/:section_id/enrollments', { paginated: true, resource: 'section' }],
+    listUser: ['GET /api/v1/users/:user_id/enrollments', { paginated: true, resource: 'user' }],
+    enrollCourse: ['POST /api/v1/courses/:course_id/enrollments', { resource: 'course' }],
+    enrollSection: ['POST /api/v1/sections/:section_id/enrollments', { resource: 'section' }],
+    end: ['DELETE /api/v1/courses/:course_id/enrollments/:id', { resource: 'enrollment' }],
+  },
+  submissions: {
+    submit: ['POST /api/v1/{sctx}/assignments/:assignment_id/submissions', { resource: 'assignment' }],
+    list: ['GET /api/v1/{sctx}/assignments/:assignment_id/submissions', { paginated: true, resource: 'assignment' }],
+    listStudents: ['GET /api/v1/{sctx}/students/submissions', paged],
+    get: ['GET /api/v1/{sctx}/assignments/:assignment_id/submissions/:user_id', { resource: 'submission of user' }],
+    uploadFile: ['POST /api/v1/{sctx}/assignments/:assignment_id/submissions/:user_id/files', { resource: 'submission of user' }],
+    grade: ['PUT /api/v1/{sctx}/assignments/:assignment_id/submissions/:user_id', { resource: 'submission of user' }],
+  },
+  sections: {
+    list: ['GET /api/v1/courses/:course_id/sections', { paginated: true, resource: 'course' }],
+    create: ['POST /api/v1/courses/:course_id/sections', { resource: 'course' }],
+    crosslist: ['POST /api/v1/sections/:id/crosslist/:new_course_id', { resource: 'course' }],
+    uncrosslist: ['DELETE /api/v1/sections/:id/crosslist', { resource: 'section' }],
+    update: ['PUT /api/v1/sections/:id', { resource: 'section' }],
+    getInCourse: ['GET /api/v1/courses/:course_id/sections/:id', { resource: 'section' }],
+    get: ['GET /api/v1/sections/:id', { resource: 'section' }],
+    delete: ['DELETE /api/v1/sections/:id', { resource: 'section' }],
+  },
+  admins: {
+    create: ['POST /api/v1/accounts/:account_id/admins', { resource: 'account' }],
+    delete: ['DELETE /api/v1/accounts/:account_id/admins/:user_id', { resource: 'admin user' }],
+    list: ['GET /api/v1/accounts/:account_id/admins', { paginated: true, resource: 'account' }],
+  },
+  history: {
+    days: ['GET /api/v1/courses/:course_id/gradebook_history/days', { resource: 'course' }],
+    day: ['GET /api/v1/courses/:course_id/gradebook_history/:date'],
+    submissions: ['GET /api/v1/courses/:course_id/gradebook_history/:date/graders/:grader_id/assignments/:assignment_id/submissions'],
+    feed: ['GET /api/v1/courses/:course_id/gradebook_history/feed', { paginated: true, resource: 'course' }],
+  },
+  search: {
+    recipients: ['GET /api/v1/search/recipients', paged],
+  },
+} as const satisfies Record<string, Record<string, RouteRow>>;
+
+/** Real-API endpoints outside the spec that the tool's workflows need (spec/supporting-endpoints.tsv). */
+const supportingTable = {
+  users: {
+    get: ['GET /api/v1/users/:id', { resource: 'user' }],
+    ignoreTodo: ['DELETE /api/v1/users/self/todo/:asset_string/:purpose'],
+  },
+  accounts: {
+    list: ['GET /api/v1/accounts', paged],
+    get: ['GET /api/v1/accounts/:id', { resource: 'account' }],
+  },
+  progress: {
+    get: ['GET /api/v1/progress/:id', { resource: 'progress' }],
+  },
+  courses: {
+    list: ['GET /api/v1/courses', paged],
+    listAccount: ['GET /api/v1/accounts/:account_id/courses', { paginated: true, resource: 'account' }],
+    create: ['POST /api/v1/accounts/:account_id/courses', { resource: 'account' }],
+    get: ['GET /api/v1/courses/:id', { resource: 'course' }],
+  },
+  assignments: {
+    list: ['GET /api/v1/courses/:course_id/assignments', { paginated: true, resource: 'course' }],
+    create: ['POST /api/v1/courses/:course_id/assignments', { resource: 'course' }],
+    get: ['GET /api/v1/courses/:course_id/assignments/:id', { resource: 'assignment' }],
+  },
+  groups: {
+    list: ['GET /api/v1/courses/:course_id/groups', { paginated: true, resource: 'course' }],
+  },
+  grading: {
+    updateGrades: ['POST /api/v1/{sctx}/assignments/:assignment_id/submissions/update_grades', { resource: 'assignment' }],
+  },
+  // Steps 2 and 3 of a file upload go to URLs the server hands out (upload_url, then Location).
+  // A client follows those URLs as given; these rows are the mock's own answers to them.
+  files: {
+    upload: ['POST /files_api/uploads/:upload_id', { resource: 'upload' }],
+    confirm: ['POST /api/v1/files/:id/create_success', { resource: 'file' }],
+    confirmGet: ['GET /api/v1/files/:id/create_success', { resource: 'file' }],
+    get: ['GET /api/v1/files/:id', { resource: 'file' }],
+    download: ['GET /files/:id/download', { resource: 'file' }],
+  },
+} as const satisfies Record<string, Record<string, RouteRow>>;
+
+type ContextName<P extends string> = P extends `${string}{${infer C extends keyof typeof contexts}}${string}`
+  ? `@${Extract<keyof (typeof contexts)[C], string>}`
+  : '';
+type IdsOf<T extends Record<string, Record<string, RouteRow>>> = {
+  [A in keyof T & string]: {
+    [N in keyof T[A] & string]: `${A}.${N}${ContextName<T[A][N][0]>}`;
+  }[keyof T[A] & string];
+}[keyof T & string];
+
+export type RouteId = IdsOf<typeof specTable> | IdsOf<typeof supportingTable>;
+/** An operation without its context suffix: `discussions.createTopic` covers all three contexts. */
+export type OperationId = RouteId extends `${infer O}@${string}` ? O : RouteId;
+
+export interface Route {
+  id: RouteId;
+  operation: string;
+  area: string;
+  method: Method;
+  path: string;
+  paginated: boolean;
+  /** Names of the path placeholders, in order. */
+  params: string[];
+  resource?: string;
+  context?: string;
+  source: 'spec' | 'supporting';
+}
+
+function expand(table: Record<string, Record<string, RouteRow>>, source: Route['source']): Route[] {
+  const out: Route[] = [];
+  for (const [area, rows] of Object.entries(table)) {
+    for (const [name, [spec, opts = {}]] of Object.entries(rows)) {
+      const [method, template] = spec.split(' ') as [Method, string];
+      const placeholder = /\{(\w+)\}/.exec(template);
+      const variants: [string | undefined, string][] = placeholder
+        ? Object.entries(contexts[placeholder[1] as keyof typeof contexts]).map(([ctx, seg]) => [ctx, template.replace(placeholder[0], seg)])
+        : [[undefined, template]];
+      for (const [context, path] of variants) {
+        out.push({
+          id: `${area}.${name}${context ? `@${context}` : ''}` as RouteId,
+          operation: `${area}.${name}`,
+          area,
+          method,
+          path,
+          paginated: opts.paginated ?? false,
+          params: [...path.matchAll(/:(\w+)/g)].map((m) => m[1]),
+          resource: opts.resource,
+          context,
+          source,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+export const routes: readonly Route[] = [...expand(specTable, 'spec'), ...expand(supportingTable, 'supporting')];
+
+const byId = new Map(routes.map((r) => [r.id, r]));
+
+export function route(id: RouteId): Route {
+  const found = byId.get(id);
+  if (!found) throw new Error(`unknown route ${id}`);
+  return found;
+}
+
+/** Every context variant of an operation (`discussions.createTopic` → three routes). */
+export function variantsOf(operation: OperationId): Route[] {
+  return routes.filter((r) => r.operation === operation);
+}

@@ -1,0 +1,25 @@
+// The seam between the client and whatever answers it: a real instance over HTTP, or the mock.
+// The client hands over a fully encoded request, exactly as it would go on the wire.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface ApiRequest {
+  method: HttpMethod;
+  url: string;
+  headers: Record<string, string>;
+  body?: Uint8Array | string;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  body: Uint8Array | string;
+}
+
+export type Transport = (req: ApiRequest) => Promise<ApiResponse>;
+
+export function bodyText(body: Uint8Array | string | undefined): string {
+  if (body === undefined) return '';
+  return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+}

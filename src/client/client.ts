@@ -1,6 +1,7 @@
 // The API client: resolves an operation to its route, encodes the request as a real server expects
 // it, hands it to the transport, and turns answers into data or typed errors. It never prints.
 import { UsageError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 import { route as routeById, variantsOf, type OperationId, type Route, type RouteId } from '../spec/routes.js';
 import type { ApiRequest, ApiResponse, HttpMethod, Transport } from '../transport/types.js';
 import { encodeBody, encodePathSegment, hasFile, toQueryString, type Encoding, type Params } from './encode.js';
@@ -154,9 +155,4 @@ export class ApiClient {
     const subject = route.resource && last ? `${route.resource} ${String(params[last])}` : undefined;
     return { route, url: this.baseUrl + path, rest, subject };
   }
-}
-
-/** Tokens never leave the process in a trace, a message or a log. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:access_token|token|verifier)=)[^&#]*/gi, '$1[REDACTED]');
 }

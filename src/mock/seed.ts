@@ -39,7 +39,9 @@ export const seedUsers: SeedUser[] = [
 /** The token of a seeded user: `<id>~mock-<login>`. */
 export const seedToken = (u: { id: number; login: string }) => `${u.id}~mock-${u.login}`;
 
-export function seed(db: Db, now = SEED_EPOCH): void {
+/** The whole school, or with `minimal` only the root account and its admin (what `lms mock reset` leaves). */
+export function seed(db: Db, options: { minimal?: boolean } = {}): void {
+  const now = SEED_EPOCH;
   const run = (sql: string, ...args: unknown[]) => db.prepare(sql).run(...args);
 
   run(`INSERT INTO meta (key, value) VALUES ('seeded_at', ?)`, now);
@@ -50,7 +52,8 @@ export function seed(db: Db, now = SEED_EPOCH): void {
   run(`INSERT INTO accounts (id, name, parent_account_id, root_account_id, sis_account_id) VALUES (3, 'School of Humanities', 1, 1, 'MSU-HUM')`);
   run(`INSERT INTO accounts (id, name, parent_account_id, root_account_id, sis_account_id) VALUES (4, 'Riverside Community College', NULL, NULL, 'RCC')`);
 
-  for (const u of seedUsers) {
+  const users = options.minimal ? seedUsers.slice(0, 1) : seedUsers;
+  for (const u of users) {
     const [first, ...rest] = u.name.split(' ');
     const last = rest.join(' ');
     run(
@@ -62,6 +65,7 @@ export function seed(db: Db, now = SEED_EPOCH): void {
     run(`INSERT INTO access_tokens (token, user_id, purpose, created_at) VALUES (?, ?, ?, ?)`, seedToken(u), u.id, u.role, now);
   }
   run(`INSERT INTO account_users (account_id, user_id, role, created_at) VALUES (1, 1, 'AccountAdmin', ?)`, now);
+  if (options.minimal) return;
   run(`INSERT INTO account_users (account_id, user_id, role, created_at) VALUES (1, 2, 'Helpdesk', ?)`, now);
 
   const courses = [

@@ -20,7 +20,7 @@ export const assignments = {
   create: one<
     {
       course_id: Id;
-      assignment: { name: string; points_possible?: number; grading_type?: string; submission_types?: string[]; due_at?: string; grading_standard_id?: number; published?: boolean };
+      assignment: { name: string; description?: string; points_possible?: number; grading_type?: string; submission_types?: string[]; due_at?: string; grading_standard_id?: number; published?: boolean };
     },
     Assignment
   >('assignments.create'),

@@ -1,0 +1,100 @@
+// A command is data plus a plain function: `defineCommand({ name, options, routes, columns, run })`.
+// `run` receives its arguments, options and a Context, and returns data; the output layer renders it.
+import { Command, Option } from 'commander';
+import type { RouteId } from '../spec/routes.js';
+import type { Context } from './context.js';
+
+export interface OptionSpec {
+  /** Commander syntax: `--account <id>`, `-y, --yes`, `--no-publish`. */
+  flags: string;
+  description: string;
+  required?: boolean;
+  default?: string | boolean;
+  choices?: readonly string[];
+  /** Repeatable (`-f a=1 -f b=2`). */
+  repeatable?: boolean;
+}
+
+/** What a command hands to the output layer. */
+export type CommandResult =
+  | undefined
+  | { kind: 'list'; items: AsyncIterable<unknown> | Iterable<unknown>; columns?: string[]; paged?: boolean }
+  | { kind: 'item'; value: unknown; columns?: string[] }
+  | { kind: 'text'; text: string };
+
+export interface CommandSpec<O = Record<string, unknown>> {
+  /** Name and positional arguments in commander syntax: `get <id>`, `upload <file>`. */
+  name: string;
+  summary: string;
+  aliases?: string[];
+  options?: OptionSpec[];
+  /** The API routes this command calls; the coverage test reads them. */
+  routes?: RouteId[];
+  /** Default columns for table and CSV output. */
+  columns?: string[];
+  /** Example invocations shown in help. */
+  examples?: string[];
+  /** Runs when the parent noun is given no known verb (`lms api GET /x`). */
+  isDefault?: boolean;
+  run(input: { args: string[]; opts: O; ctx: Context }): Promise<CommandResult>;
+}
+
+export interface NounSpec {
+  name: string;
+  summary: string;
+  aliases?: string[];
+  commands: (CommandSpec<never> | NounSpec)[];
+}
+
+export function defineCommand<O = Record<string, unknown>>(spec: CommandSpec<O>): CommandSpec<O> {
+  return spec;
+}
+
+export function defineNoun(spec: NounSpec): NounSpec {
+  return spec;
+}
+
+export const list = (items: AsyncIterable<unknown> | Iterable<unknown>, columns?: string[]): CommandResult => ({ kind: 'list', items, columns, paged: true });
+export const item = (value: unknown, columns?: string[]): CommandResult => ({ kind: 'item', value, columns });
+export const text = (value: string): CommandResult => ({ kind: 'text', text: value });
+
+function isNoun(spec: CommandSpec<never> | NounSpec): spec is NounSpec {
+  return 'commands' in spec;
+}
+
+/** The routes a command tree declares, for the coverage test. */
+export function declaredRoutes(specs: (CommandSpec<never> | NounSpec)[]): Set<RouteId> {
+  const found = new Set<RouteId>();
+  for (const spec of specs) {
+    if (isNoun(spec)) for (const r of declaredRoutes(spec.commands)) found.add(r);
+    else for (const r of spec.routes ?? []) found.add(r);
+  }
+  return found;
+}
+
+export type Runner = (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, command: Command) => Promise<void>;
+
+export function register(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner): void {
+  if (isNoun(spec)) {
+    const noun = parent.command(spec.name).description(spec.summary);
+    for (const alias of spec.aliases ?? []) noun.alias(alias);
+    for (const child of spec.commands) register(noun, child, runner);
+    return;
+  }
+  const cmd = parent.command(spec.name, { isDefault: spec.isDefault }).description(spec.summary);
+  for (const alias of spec.aliases ?? []) cmd.alias(alias);
+  for (const o of spec.options ?? []) {
+    const option = new Option(o.flags, o.description);
+    if (o.required) option.makeOptionMandatory();
+    if (o.default !== undefined) option.default(o.default);
+    if (o.choices) option.choices(o.choices);
+    if (o.repeatable) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+    cmd.addOption(option);
+  }
+  if (spec.examples?.length) cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  cmd.action(async (...received: unknown[]) => {
+    const command = received.at(-1) as Command;
+    const args = command.processedArgs.map((a) => a as string);
+    await runner(spec, args, command.optsWithGlobals(), command);
+  });
+}

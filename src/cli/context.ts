@@ -1,0 +1,158 @@
+// What commands get instead of globals: IO, environment, parsed global flags, and lazy getters for
+// the client, profiles, the mock and prompts. Nothing is opened until a command asks for it.
+import type { ApiClient } from '../client/client.js';
+import type { ProfileStore } from '../config/profiles.js';
+import { LmsError, UsageError, ExitCode } from '../errors.js';
+import { err, type IOStreams } from '../io/streams.js';
+import type { MockRuntime } from '../mock/runtime.js';
+import type { Format } from '../output/render.js';
+
+export interface GlobalOptions {
+  profile?: string;
+  mock: boolean;
+  mockDb?: string;
+  output?: Format;
+  fields?: string[];
+  all: boolean;
+  limit?: number;
+  perPage: number;
+  asUser?: string;
+  verbose: boolean;
+  color: boolean;
+  input: boolean;
+  yes: boolean;
+  timeoutSeconds: number;
+}
+
+export interface Prompter {
+  secret(message: string): Promise<string>;
+  confirm(message: string): Promise<boolean>;
+}
+
+/** What tests (and the launcher) may replace. */
+export interface Deps {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  /** An already-open mock (tests pass an in-memory one). */
+  mock?: MockRuntime;
+  /** Directory of the profile file (tests pass a temporary one). */
+  configDir?: string;
+  prompter?: Prompter;
+}
+
+export interface Context {
+  readonly io: IOStreams;
+  readonly env: NodeJS.ProcessEnv;
+  readonly globals: GlobalOptions;
+  readonly mockMode: boolean;
+  client(): Promise<ApiClient>;
+  profiles(): Promise<ProfileStore>;
+  mock(): Promise<MockRuntime>;
+  /** Paging from --all / --limit: the first page unless told otherwise. */
+  pageLimit(): number | undefined;
+  /** Prompts only when both ends are a terminal and --no-input was not given. */
+  readonly interactive: boolean;
+  prompter(): Promise<Prompter>;
+  /** Asks before a destructive action; `--yes` skips, and in scripts it is required. */
+  confirm(action: string): Promise<void>;
+  warn(message: string): void;
+}
+
+const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+
+export function createContext(deps: Deps, globals: GlobalOptions): Context {
+  const { io, env } = deps;
+  const mockMode = globals.mock || truthy(env.LMS_MOCK);
+  let clientPromise: Promise<ApiClient> | undefined;
+  let profilesPromise: Promise<ProfileStore> | undefined;
+  let mockPromise: Promise<MockRuntime> | undefined;
+  let warnedInsecure = false;
+
+  const ctx: Context = {
+    io,
+    env,
+    globals,
+    mockMode,
+    interactive: io.stdinIsTTY && io.stdoutIsTTY && globals.input,
+
+    profiles() {
+      profilesPromise ??= import('../config/profiles.js').then((m) => m.openProfiles(deps.configDir ?? env.LMS_CONFIG_DIR));
+      return profilesPromise;
+    },
+
+    mock() {
+      mockPromise ??= deps.mock
+        ? Promise.resolve(deps.mock)
+        : import('../mock/runtime.js').then((m) => m.openMock(globals.mockDb ?? m.defaultMockDbPath(env), env));
+      return mockPromise;
+    },
+
+    client() {
+      clientPromise ??= buildClient();
+      return clientPromise;
+    },
+
+    pageLimit() {
+      if (globals.all) return undefined;
+      return globals.limit ?? globals.perPage;
+    },
+
+    async prompter() {
+      if (deps.prompter) return deps.prompter;
+      const { password, confirm } = await import('@inquirer/prompts');
+      return {
+        secret: (message) => password({ message, mask: true }),
+        confirm: (message) => confirm({ message, default: false }),
+      };
+    },
+
+    async confirm(action) {
+      if (globals.yes) return;
+      if (!ctx.interactive) throw new UsageError(`${action}: pass --yes to confirm when not running interactively`);
+      const ok = await (await ctx.prompter()).confirm(`${action}?`);
+      if (!ok) throw new LmsError('cancelled', ExitCode.failure);
+    },
+
+    warn(message) {
+      err(io, `warning: ${message}\n`);
+    },
+  };
+
+  async function buildClient(): Promise<ApiClient> {
+    const { ApiClient } = await import('../client/client.js');
+    const trace = globals.verbose ? (line: string) => err(io, `${line}\n`) : undefined;
+    const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace };
+    if (mockMode) {
+      const { MOCK_BASE_URL, MOCK_ADMIN_TOKEN } = await import('../mock/runtime.js');
+      const mock = await ctx.mock();
+      return new ApiClient({ ...common, baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, transport: mock.handler });
+    }
+    const store = await ctx.profiles();
+    const name = globals.profile ?? env.LMS_PROFILE ?? store.current();
+    const profile = name ? store.get(name) : undefined;
+    if (name && !profile && !env.LMS_BASE_URL) throw new UsageError(`no profile named "${name}"`, { hint: 'lms profile list shows the profiles' });
+    const baseUrl = env.LMS_BASE_URL || profile?.url;
+    if (!baseUrl) {
+      throw new UsageError('no instance configured', {
+        hint: 'add one with `lms profile add NAME --url https://lms.example.edu`, set LMS_BASE_URL, or use --mock',
+      });
+    }
+    const token = env.LMS_TOKEN || profile?.token;
+    if (!token) {
+      throw new LmsError(`no token for ${baseUrl}`, ExitCode.auth, { hint: 'store one with `lms profile add NAME --url URL --token-stdin`, or set LMS_TOKEN' });
+    }
+    const url = new URL(baseUrl);
+    if (url.protocol === 'http:' && !isLoopback(url.hostname) && !warnedInsecure) {
+      warnedInsecure = true;
+      ctx.warn(`sending the token over plain http to ${url.host}`);
+    }
+    const { httpTransport } = await import('../transport/http.js');
+    return new ApiClient({ ...common, baseUrl, token, transport: httpTransport({ timeoutMs: globals.timeoutSeconds * 1000 }) });
+  }
+
+  return ctx;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
+}

@@ -1,0 +1,31 @@
+// The entry the launcher calls: parse, run, and map any error to an exit code. Never exits itself.
+import { ExitCode } from '../errors.js';
+import { systemIO } from '../io/streams.js';
+import type { Deps } from './context.js';
+import { handleError } from './handle-error.js';
+import { buildProgram, type ProgramState } from './program.js';
+
+export async function run(argv: string[], deps?: Partial<Deps>): Promise<number> {
+  const env = deps?.env ?? process.env;
+  const io = deps?.io ?? systemIO(env, argv.includes('--no-color'));
+  const state: ProgramState = { jsonErrors: false };
+  const full: Deps = { ...deps, io, env };
+  const interrupted = () => {
+    io.stderr.write('\ninterrupted\n');
+    process.exit(ExitCode.interrupted);
+  };
+  if (!deps?.io) process.once('SIGINT', interrupted);
+  try {
+    const program = buildProgram(full, state);
+    if (argv.length === 0) {
+      program.outputHelp();
+      return ExitCode.ok;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return ExitCode.ok;
+  } catch (error) {
+    return handleError(error, io, state.jsonErrors);
+  } finally {
+    process.removeListener('SIGINT', interrupted);
+  }
+}

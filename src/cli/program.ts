@@ -1,0 +1,102 @@
+// The commander tree: global flags, every noun, and the runner that gives a command its context
+// and renders what it returns.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { nouns } from '../commands/index.js';
+import { UsageError } from '../errors.js';
+import { err, out } from '../io/streams.js';
+import type { Format } from '../output/render.js';
+import { register, type CommandSpec } from './command.js';
+import { createContext, type Deps, type GlobalOptions } from './context.js';
+
+export const OUTPUT_FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv'];
+
+const positiveInt = (name: string) => (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
+  return Number(value);
+};
+
+export interface ProgramState {
+  /** Known once flags are parsed: errors are also written as JSON when -o json is in force. */
+  jsonErrors: boolean;
+}
+
+export function buildProgram(deps: Deps, state: ProgramState): Command {
+  const { io } = deps;
+  const program = new Command('lms')
+    .description('Administer a Canvas-style learning platform from the shell; --mock runs every command against a built-in mock')
+    .version(__LMS_VERSION__, '--version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+    })
+    .addOption(new Option('-p, --profile <name>', 'use this profile (env LMS_PROFILE)'))
+    .addOption(new Option('--mock', 'use the built-in mock instead of a real instance (env LMS_MOCK=1)'))
+    .addOption(new Option('--mock-db <path>', 'mock database file, or :memory: (env LMS_MOCK_DB)'))
+    .addOption(new Option('-o, --output <format>', 'output format (env LMS_OUTPUT); table on a terminal, json when piped').choices(OUTPUT_FORMATS))
+    .addOption(new Option('--fields <list>', 'comma-separated fields to output, e.g. id,name,user.login_id'))
+    .addOption(new Option('--all', 'fetch every page of a list'))
+    .addOption(new Option('--limit <n>', 'stop a list after N items').argParser(positiveInt('--limit')))
+    .addOption(new Option('--per-page <n>', 'page size to ask the server for').argParser(positiveInt('--per-page')).default(100))
+    .addOption(new Option('--as-user <id>', 'act as another user (admins; sends as_user_id)'))
+    .addOption(new Option('-v, --verbose', 'trace requests on stderr (tokens redacted)'))
+    .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
+    .addOption(new Option('--no-input', 'never prompt; a missing value is an error'))
+    .addOption(new Option('-y, --yes', 'assume yes to confirmations'))
+    .addOption(new Option('--timeout <seconds>', 'per-request timeout').argParser(positiveInt('--timeout')).default(30));
+
+  program.hook('preAction', (_this, action) => {
+    const o = action.optsWithGlobals();
+    state.jsonErrors = (o.output ?? deps.env.LMS_OUTPUT) === 'json';
+  });
+
+  const runner = async (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>) => {
+    const globals = readGlobals(opts, deps.env);
+    const ctx = createContext({ ...deps, io: { ...io, color: io.color && globals.color } }, globals);
+    const result = await spec.run({ args, opts: opts as never, ctx });
+    if (!result) return;
+    if (result.kind === 'text') {
+      await out(io, result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
+      return;
+    }
+    const { renderItem, renderList, defaultFormat } = await import('../output/render.js');
+    const format = globals.output ?? defaultFormat(io);
+    const options = { io: ctx.io, format, fields: globals.fields, columns: result.columns ?? spec.columns };
+    if (result.kind === 'item') return renderItem(result.value, options);
+    const count = await renderList(result.items, options);
+    const limit = ctx.pageLimit();
+    if (result.paged && limit !== undefined && count === limit && globals.limit === undefined && io.stderrIsTTY) {
+      err(io, `Showing the first ${count}. Use --all for every page, or --limit N.\n`);
+    }
+  };
+
+  for (const noun of nouns) register(program, noun, runner);
+  return program;
+}
+
+function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): GlobalOptions {
+  const envOutput = env.LMS_OUTPUT;
+  if (o.output === undefined && envOutput !== undefined && envOutput !== '' && !OUTPUT_FORMATS.includes(envOutput as Format)) {
+    throw new UsageError(`LMS_OUTPUT must be one of ${OUTPUT_FORMATS.join(', ')}, not "${envOutput}"`);
+  }
+  const fields = typeof o.fields === 'string' ? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
+  if (fields && fields.length === 0) throw new UsageError('--fields needs at least one field name');
+  return {
+    profile: o.profile as string | undefined,
+    mock: o.mock === true,
+    mockDb: (o.mockDb as string | undefined) ?? (env.LMS_MOCK_DB || undefined),
+    output: (o.output as Format | undefined) ?? ((envOutput || undefined) as Format | undefined),
+    fields,
+    all: o.all === true,
+    limit: o.limit as number | undefined,
+    perPage: o.perPage as number,
+    asUser: o.asUser as string | undefined,
+    verbose: o.verbose === true,
+    color: o.color !== false,
+    input: o.input !== false,
+    yes: o.yes === true,
+    timeoutSeconds: o.timeout as number,
+  };
+}

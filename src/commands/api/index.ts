@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import { defineCommand, defineNoun, item, list, text } from '../../cli/command.js';
+import type { Params } from '../../client/encode.js';
+import { UsageError } from '../../errors.js';
+import type { HttpMethod } from '../../transport/types.js';
+
+const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+/** `-f user[name]=Jo -f ids[]=1 -f ids[]=2` → { 'user[name]': 'Jo', ids: ['1', '2'] } (already bracketed names stay as given). */
+export function fieldsToParams(fields: string[]): Params {
+  const params: Params = {};
+  for (const field of fields) {
+    const eq = field.indexOf('=');
+    if (eq <= 0) throw new UsageError(`-f takes key=value, got "${field}"`);
+    const key = field.slice(0, eq);
+    const value = field.slice(eq + 1);
+    if (key.endsWith('[]')) {
+      const name = key.slice(0, -2);
+      const existing = params[name];
+      params[name] = Array.isArray(existing) ? [...existing, value] : [value];
+    } else params[key] = value;
+  }
+  return params;
+}
+
+async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<Params> {
+  let raw: string;
+  if (path === '-') {
+    const chunks: Buffer[] = [];
+    for await (const c of stdin) chunks.push(Buffer.from(c as Buffer));
+    raw = Buffer.concat(chunks).toString('utf8');
+  } else raw = await readFile(path, 'utf8').catch(() => {
+    throw new UsageError(`cannot read --input file ${path}`);
+  });
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+    return parsed as Params;
+  } catch {
+    throw new UsageError(`--input must hold a JSON object (${path})`);
+  }
+}
+
+interface RequestOpts {
+  field?: string[];
+  input?: string;
+  paginate?: boolean;
+}
+
+const request = defineCommand<RequestOpts>({
+  name: 'request <method> <path>',
+  summary: 'Send any request to the API (the default: `lms api GET /api/v1/users/self`)',
+  isDefault: true,
+  options: [
+    { flags: '-f, --field <key=value>', description: 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed', repeatable: true },
+    { flags: '--input <file>', description: 'a JSON body from a file, or - for stdin' },
+    { flags: '--paginate', description: 'follow Link rel="next" and print every item' },
+  ],
+  examples: ['lms api GET /api/v1/accounts/1/users -f search_term=smith --paginate', 'lms api PUT /api/v1/users/self -f "user[time_zone]=Europe/Berlin"'],
+  async run({ args, opts, ctx }) {
+    const method = args[0].toUpperCase() as HttpMethod;
+    if (!METHODS.includes(method)) throw new UsageError(`method must be one of ${METHODS.join(', ')}, got "${args[0]}"`);
+    const path = args[1];
+    if (!path.startsWith('/') && !/^https?:\/\//.test(path)) throw new UsageError(`path must start with / (e.g. /api/v1/users/self), got "${path}"`);
+    if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET');
+    const params = fieldsToParams(opts.field ?? []);
+    const body = opts.input ? { ...(await readInput(opts.input, ctx.io.stdin)), ...params } : params;
+    const client = await ctx.client();
+    if (opts.paginate) {
+      const { parseLinkHeader, readBody } = await import('../../client/parse.js');
+      const { toQueryString } = await import('../../client/encode.js');
+      return list(
+        (async function* () {
+          let next: string | undefined = `${path}${path.includes('?') ? '&' : '?'}${toQueryString({ per_page: ctx.globals.perPage, ...params })}`;
+          while (next) {
+            const res = await client.send('GET', next);
+            const page = readBody(res);
+            yield* Array.isArray(page) ? page : [page];
+            next = parseLinkHeader(res.headers['link']).next;
+          }
+        })(),
+      );
+    }
+    const sendsBody = method === 'POST' || method === 'PUT';
+    const res = await client.send(method, path, sendsBody ? { body, encoding: opts.input ? 'json' : undefined } : { query: params });
+    const { readBody } = await import('../../client/parse.js');
+    const parsed = readBody(res);
+    if (parsed === undefined) return undefined;
+    return typeof parsed === 'string' ? text(parsed) : item(parsed);
+  },
+});
+
+const routesCommand = defineCommand<{ area?: string }>({
+  name: 'routes',
+  summary: 'List every API route lms knows (the route table)',
+  columns: ['id', 'method', 'path', 'paginated'],
+  options: [{ flags: '--area <area>', description: 'only this area, e.g. users' }],
+  async run({ opts }) {
+    const { routes } = await import('../../spec/routes.js');
+    return list(
+      routes
+        .filter((r) => r.path.startsWith('/api/') && (!opts.area || r.area === opts.area))
+        .map((r) => ({ id: r.id, method: r.method, path: r.path, paginated: r.paginated })),
+    );
+  },
+});
+
+export const apiNoun = defineNoun({
+  name: 'api',
+  summary: 'Raw API access, and the route table',
+  commands: [request, routesCommand],
+});

@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { defineCommand, text } from '../../cli/command.js';
+import { UsageError } from '../../errors.js';
+
+export const completionCommand = defineCommand({
+  name: 'completion <shell>',
+  summary: 'Print a completion script: bash, zsh or fish',
+  examples: ['lms completion bash > /etc/bash_completion.d/lms', 'lms completion zsh > "${fpath[1]}/_lms"', 'lms completion fish > ~/.config/fish/completions/lms.fish'],
+  async run({ args, ctx }) {
+    const { completionScript, SHELLS } = await import('../../cli/completion.js');
+    const shell = args[0] as (typeof SHELLS)[number];
+    if (!SHELLS.includes(shell)) throw new UsageError(`shell must be one of ${SHELLS.join(', ')}, got "${args[0]}"`);
+    const { buildProgram } = await import('../../cli/program.js');
+    const program: Command = buildProgram({ io: ctx.io, env: ctx.env }, { jsonErrors: false });
+    return text(completionScript(program, shell));
+  },
+});

@@ -1,0 +1,245 @@
+import { defineCommand, defineNoun, item, list } from '../../cli/command.js';
+import { UsageError } from '../../errors.js';
+import { upload } from './upload.js';
+
+const USER_COLUMNS = ['id', 'name', 'login_id', 'sis_user_id', 'email'];
+const accountOption = { flags: '--account <id>', description: 'account id, SIS form (sis_account_id:X) or self', default: 'self' };
+
+interface ListOpts {
+  account: string;
+  search?: string;
+}
+
+const listUsers = defineCommand<ListOpts>({
+  name: 'list',
+  summary: 'List users in an account',
+  aliases: ['ls'],
+  routes: ['users.list'],
+  columns: USER_COLUMNS,
+  options: [accountOption, { flags: '--search <term>', description: 'partial name, login, email, SIS id, or a full id (3+ characters)' }],
+  examples: ['lms users list --account 1 --search smith', 'lms users list --all -o csv > users.csv'],
+  async run({ opts, ctx }) {
+    if (opts.search !== undefined && opts.search.length < 3) throw new UsageError(`--search needs at least 3 characters, got "${opts.search}"`);
+    const client = await ctx.client();
+    return list(client.ops.users.list({ account_id: opts.account, search_term: opts.search }, { limit: ctx.pageLimit() }));
+  },
+});
+
+const getUser = defineCommand({
+  name: 'get [id]',
+  summary: 'Show one user (default: yourself)',
+  routes: ['users.get'],
+  columns: USER_COLUMNS,
+  examples: ['lms users get self', 'lms users get sis_user_id:S-007'],
+  async run({ args, ctx }) {
+    const client = await ctx.client();
+    return item(await client.ops.users.get({ id: args[0] ?? 'self' }));
+  },
+});
+
+interface CreateOpts {
+  account: string;
+  loginId: string;
+  name?: string;
+  shortName?: string;
+  sortableName?: string;
+  timeZone?: string;
+  locale?: string;
+  birthdate?: string;
+  password?: string;
+  sisUserId?: string;
+  sendConfirmation?: boolean;
+  email?: string;
+  channelType?: string;
+  channelAddress?: string;
+  skipRegistration?: boolean;
+}
+
+const profileFlags = [
+  { flags: '--name <name>', description: 'full name' },
+  { flags: '--short-name <name>', description: 'display name for informal places' },
+  { flags: '--sortable-name <name>', description: 'name used for sorting, e.g. "Doe, Jane"' },
+  { flags: '--time-zone <zone>', description: 'IANA time zone, e.g. America/Denver' },
+  { flags: '--locale <code>', description: 'two-letter language code, e.g. en' },
+];
+
+const createUser = defineCommand<CreateOpts>({
+  name: 'create',
+  summary: 'Create a user with a login in an account',
+  routes: ['users.create'],
+  columns: USER_COLUMNS,
+  options: [
+    accountOption,
+    { flags: '--login-id <login>', description: 'the unique login (pseudonym[unique_id])', required: true },
+    ...profileFlags,
+    { flags: '--birthdate <date>', description: 'birth date (ISO 8601)' },
+    { flags: '--password <password>', description: 'initial password' },
+    { flags: '--sis-user-id <id>', description: 'SIS id (needs SIS permission)' },
+    { flags: '--send-confirmation', description: 'send the account-creation notice' },
+    { flags: '--skip-registration', description: 'mark the user registered (no self-registration step)' },
+    { flags: '--email <address>', description: 'email communication channel' },
+    { flags: '--channel-type <type>', description: 'communication channel type (with --channel-address), e.g. sms' },
+    { flags: '--channel-address <address>', description: 'communication channel address' },
+  ],
+  examples: ['lms users create --login-id jdoe --name "Jane Doe" --email jdoe@example.edu'],
+  async run({ opts, ctx }) {
+    if (opts.email && opts.channelAddress) throw new UsageError('give either --email or --channel-address, not both');
+    if (opts.channelType && !opts.channelAddress) throw new UsageError('--channel-type needs --channel-address');
+    const channel = opts.email ? { type: 'email', address: opts.email } : opts.channelAddress ? { type: opts.channelType ?? 'email', address: opts.channelAddress } : undefined;
+    const client = await ctx.client();
+    const user = await client.ops.users.create({
+      account_id: opts.account,
+      user: {
+        name: opts.name,
+        short_name: opts.shortName,
+        sortable_name: opts.sortableName,
+        time_zone: opts.timeZone,
+        locale: opts.locale,
+        birthdate: opts.birthdate,
+        ...(opts.skipRegistration ? { skip_registration: true } : {}),
+      },
+      pseudonym: {
+        unique_id: opts.loginId,
+        password: opts.password,
+        sis_user_id: opts.sisUserId,
+        send_confirmation: opts.sendConfirmation ? true : undefined,
+      },
+      communication_channel: channel,
+    });
+    return item(user);
+  },
+});
+
+interface UpdateOpts {
+  name?: string;
+  shortName?: string;
+  sortableName?: string;
+  timeZone?: string;
+  locale?: string;
+  avatarToken?: string;
+  avatarUrl?: string;
+}
+
+const updateUser = defineCommand<UpdateOpts>({
+  name: 'update <id>',
+  summary: "Edit a user's names, time zone, locale or avatar",
+  routes: ['users.update'],
+  columns: USER_COLUMNS,
+  options: [
+    ...profileFlags,
+    { flags: '--avatar-token <token>', description: 'a token from `lms users avatars` (wins over --avatar-url)' },
+    { flags: '--avatar-url <url>', description: 'an external avatar image URL (128 px square)' },
+  ],
+  examples: ['lms users update self --time-zone Europe/Berlin', 'lms users update 42 --avatar-token $(lms users avatars 42 -o json | jq -r ".[0].token")'],
+  async run({ args, opts, ctx }) {
+    const avatar = opts.avatarToken || opts.avatarUrl ? { token: opts.avatarToken, url: opts.avatarToken ? undefined : opts.avatarUrl } : undefined;
+    const changes = { name: opts.name, short_name: opts.shortName, sortable_name: opts.sortableName, time_zone: opts.timeZone, locale: opts.locale, avatar };
+    if (Object.values(changes).every((v) => v === undefined)) throw new UsageError('nothing to update: give at least one of --name, --short-name, --sortable-name, --time-zone, --locale, --avatar-token, --avatar-url');
+    const client = await ctx.client();
+    return item(await client.ops.users.update({ id: args[0], user: changes }));
+  },
+});
+
+const deleteUser = defineCommand<{ account: string }>({
+  name: 'delete <id>',
+  summary: 'Delete a user from an account (asks first; --yes in scripts)',
+  routes: ['users.delete'],
+  columns: USER_COLUMNS,
+  options: [accountOption],
+  async run({ args, opts, ctx }) {
+    await ctx.confirm(`Delete user ${args[0]} from account ${opts.account}`);
+    const client = await ctx.client();
+    const result = await client.ops.users.delete({ account_id: opts.account, id: args[0] });
+    return item((result as { user?: unknown }).user ?? result);
+  },
+});
+
+const settings = defineNoun({
+  name: 'settings',
+  summary: "Read or change a user's settings",
+  commands: [
+    defineCommand({
+      name: 'get [id]',
+      summary: 'Show settings (default: yourself)',
+      routes: ['users.getSettings'],
+      async run({ args, ctx }) {
+        return item(await (await ctx.client()).ops.users.getSettings({ id: args[0] ?? 'self' }));
+      },
+    }),
+    defineCommand<{ manualMarkAsRead?: string }>({
+      name: 'update [id]',
+      summary: 'Change settings (default: yourself)',
+      routes: ['users.updateSettings'],
+      options: [{ flags: '--manual-mark-as-read <bool>', description: 'true: discussion posts are not marked read automatically', choices: ['true', 'false'] }],
+      async run({ args, opts, ctx }) {
+        if (opts.manualMarkAsRead === undefined) throw new UsageError('nothing to update: give --manual-mark-as-read true|false');
+        const client = await ctx.client();
+        return item(await client.ops.users.updateSettings({ id: args[0] ?? 'self', manual_mark_as_read: opts.manualMarkAsRead === 'true' }));
+      },
+    }),
+  ],
+});
+
+const follow = defineCommand({
+  name: 'follow <id>',
+  summary: 'Follow a user (their profile must be public)',
+  routes: ['users.follow'],
+  async run({ args, ctx }) {
+    return item(await (await ctx.client()).ops.users.follow({ user_id: args[0] }));
+  },
+});
+
+const unfollow = defineCommand({
+  name: 'unfollow <id>',
+  summary: 'Stop following a user',
+  routes: ['users.unfollow'],
+  async run({ args, ctx }) {
+    await (await ctx.client()).ops.users.unfollow({ user_id: args[0] });
+    ctx.io.stderr.write(`No longer following user ${args[0]}.\n`);
+    return undefined;
+  },
+});
+
+const profile = defineCommand({
+  name: 'profile [id]',
+  summary: "Show a user's profile (calendar feed only for your own)",
+  routes: ['users.profile'],
+  columns: ['id', 'name', 'primary_email', 'login_id', 'time_zone'],
+  async run({ args, ctx }) {
+    return item(await (await ctx.client()).ops.users.profile({ user_id: args[0] ?? 'self' }));
+  },
+});
+
+const avatars = defineCommand({
+  name: 'avatars [id]',
+  summary: 'List the avatar options of a user, with the tokens `users update --avatar-token` takes',
+  routes: ['users.avatars'],
+  columns: ['type', 'display_name', 'token', 'url'],
+  async run({ args, ctx }) {
+    return { kind: 'list', items: await (await ctx.client()).ops.users.avatars({ user_id: args[0] ?? 'self' }) };
+  },
+});
+
+const pageViews = defineCommand<{ startTime?: string; endTime?: string }>({
+  name: 'page-views [id]',
+  summary: "List a user's page views, newest first",
+  routes: ['users.pageViews'],
+  columns: ['created_at', 'http_method', 'url', 'controller', 'action'],
+  options: [
+    { flags: '--start-time <time>', description: 'only views at or after this time (ISO 8601)' },
+    { flags: '--end-time <time>', description: 'only views at or before this time (ISO 8601)' },
+  ],
+  async run({ args, opts, ctx }) {
+    for (const [flag, value] of [['--start-time', opts.startTime], ['--end-time', opts.endTime]] as const) {
+      if (value !== undefined && Number.isNaN(Date.parse(value))) throw new UsageError(`${flag} is not a date or time: "${value}"`);
+    }
+    const client = await ctx.client();
+    return list(client.ops.users.pageViews({ user_id: args[0] ?? 'self', start_time: opts.startTime, end_time: opts.endTime }, { limit: ctx.pageLimit() }));
+  },
+});
+
+export const usersNoun = defineNoun({
+  name: 'users',
+  summary: 'Users, profiles, settings, follows, page views and personal files',
+  commands: [listUsers, getUser, createUser, updateUser, deleteUser, settings, follow, unfollow, profile, avatars, pageViews, upload],
+});

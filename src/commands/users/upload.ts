@@ -1,0 +1,52 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { defineCommand, item } from '../../cli/command.js';
+import { UsageError } from '../../errors.js';
+
+interface UploadOpts {
+  user: string;
+  folder?: string;
+  name?: string;
+  contentType?: string;
+  onDuplicate: 'overwrite' | 'rename';
+}
+
+const TYPES: Record<string, string> = {
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.svg': 'image/svg+xml', '.pdf': 'application/pdf',
+  '.txt': 'text/plain', '.csv': 'text/csv', '.html': 'text/html', '.json': 'application/json', '.zip': 'application/zip',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
+export const upload = defineCommand<UploadOpts>({
+  name: 'upload <file>',
+  summary: "Upload a file into a user's personal files (three-step upload)",
+  routes: ['users.uploadFile', 'files.upload', 'files.confirm'],
+  columns: ['id', 'display_name', 'content-type', 'size', 'url'],
+  options: [
+    { flags: '--user <id>', description: 'whose files (default: yourself)', default: 'self' },
+    { flags: '--folder <path>', description: 'folder path inside the user\'s files, e.g. "my files/reports"' },
+    { flags: '--name <name>', description: 'file name to store (default: the local name)' },
+    { flags: '--content-type <type>', description: 'MIME type (default: guessed from the name)' },
+    { flags: '--on-duplicate <action>', description: 'when a file of that name exists', choices: ['overwrite', 'rename'], default: 'overwrite' },
+  ],
+  examples: ['lms users upload ./avatar.png --folder "profile pictures"'],
+  async run({ args, opts, ctx }) {
+    const path = args[0];
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) throw new UsageError(`no such file: ${path}`);
+    const data = new Uint8Array(await readFile(path));
+    const name = opts.name ?? basename(path);
+    const contentType = opts.contentType ?? TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
+    const client = await ctx.client();
+    const ticket = await client.ops.users.uploadFile({
+      user_id: opts.user,
+      name,
+      size: data.byteLength,
+      content_type: contentType,
+      parent_folder_path: opts.folder,
+      on_duplicate: opts.onDuplicate,
+    });
+    const { uploadFile } = await import('../../client/upload.js');
+    return item(await uploadFile(client, ticket, { name, data, contentType }));
+  },
+});

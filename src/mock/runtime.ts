@@ -1,0 +1,37 @@
+// Where the mock lives on disk and how a process opens it: the shared state behind `--mock`,
+// `lms mock …` and `lms mock serve`.
+import { join } from 'node:path';
+import envPaths from 'env-paths';
+import { openDatabase, resetDatabase, type Db } from './db/open.js';
+import { createMockHandler, type MockHandler } from './handler.js';
+import { seed, seedToken, seedUsers } from './seed.js';
+
+export const MOCK_BASE_URL = 'http://lms.mock';
+/** In mock mode with no token configured, the CLI acts as the seeded account admin. */
+export const MOCK_ADMIN_TOKEN = seedToken(seedUsers[0]);
+
+export function defaultMockDbPath(env: NodeJS.ProcessEnv): string {
+  return env.LMS_MOCK_DB || join(envPaths('lms', { suffix: '' }).data, 'mock.db');
+}
+
+export interface MockRuntime {
+  db: Db;
+  path: string;
+  handler: MockHandler;
+}
+
+export function openMock(path: string, env: NodeJS.ProcessEnv): MockRuntime {
+  const db = openDatabase(path, (d) => seed(d));
+  return { db, path, handler: createMockHandler({ db, now: env.LMS_MOCK_NOW || undefined }) };
+}
+
+/** Back to the seeded school, or with `minimal` to an empty instance with only its admin. */
+export function reseed(db: Db, options: { minimal?: boolean } = {}): void {
+  resetDatabase(db, (d) => seed(d, options));
+}
+
+export function listTokens(db: Db): { user_id: number; name: string; role: string; token: string }[] {
+  return db
+    .prepare(`SELECT t.user_id, u.name, t.purpose AS role, t.token FROM access_tokens t JOIN users u ON u.id = t.user_id ORDER BY t.user_id, t.token`)
+    .all() as { user_id: number; name: string; role: string; token: string }[];
+}

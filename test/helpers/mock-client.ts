@@ -1,0 +1,34 @@
+import { ApiClient } from '../../src/client/client.js';
+import { ApiError } from '../../src/errors.js';
+import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
+
+export const TOKENS = {
+  admin: '1~mock-admin',
+  helpdesk: '2~mock-helpdesk',
+  teacher: '3~mock-tteacher',
+  otherTeacher: '4~mock-theo',
+  ta: '5~mock-tara',
+  student: '7~mock-sam',
+  otherStudent: '8~mock-sofia',
+  privateStudent: '10~mock-mina',
+  observer: '13~mock-olive',
+} as const;
+
+export function freshMock(): MockRuntime {
+  return openMock(':memory:', { LMS_MOCK_NOW: '2026-11-02T12:00:00.000Z' });
+}
+
+export function clientFor(mock: MockRuntime, token: string | undefined, extra: { perPage?: number; asUser?: string } = {}): ApiClient {
+  return new ApiClient({ baseUrl: 'http://lms.mock', token, transport: mock.handler, ...extra });
+}
+
+/** The status an API call fails with (or 'ok'). */
+export async function statusOf(promise: Promise<unknown>): Promise<number | 'ok'> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (e) {
+    if (e instanceof ApiError) return e.status;
+    throw e;
+  }
+}

@@ -1,0 +1,51 @@
+// Runs the CLI in-process with fake IO against an in-memory mock: the way most tests exercise commands.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '../../src/cli/entry.js';
+import type { Prompter } from '../../src/cli/context.js';
+import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
+import { fakeIO } from './fake-io.js';
+
+export interface LmsResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Session {
+  mock: MockRuntime;
+  configDir: string;
+  /** Runs one command line (split like a shell would, with quotes honoured). */
+  run(line: string | string[], options?: { tty?: boolean; stdin?: string; env?: Record<string, string>; prompter?: Prompter }): Promise<LmsResult>;
+}
+
+export const FIXED_NOW = '2026-11-02T12:00:00.000Z';
+
+/** A fresh seeded in-memory mock and an empty profile directory, shared by the calls of one test. */
+export function session(env: Record<string, string> = {}): Session {
+  const mock = openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW });
+  const configDir = mkdtempSync(join(tmpdir(), 'lms-test-config-'));
+  return {
+    mock,
+    configDir,
+    async run(line, options = {}) {
+      const io = fakeIO({ tty: options.tty, stdin: options.stdin });
+      const argv = Array.isArray(line) ? line : splitArgs(line);
+      const exitCode = await run(argv, {
+        io,
+        env: { LMS_MOCK: '1', ...env, ...options.env },
+        mock,
+        configDir,
+        prompter: options.prompter,
+      });
+      return { exitCode, stdout: io.stdoutText(), stderr: io.stderrText() };
+    },
+  };
+}
+
+export function splitArgs(line: string): string[] {
+  const args: string[] = [];
+  for (const m of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) args.push(m[1] ?? m[2] ?? m[3]);
+  return args;
+}

@@ -1,0 +1,266 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors.js';
+import type { MockRuntime } from '../../src/mock/runtime.js';
+import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
+
+let mock: MockRuntime;
+beforeEach(() => {
+  mock = freshMock();
+});
+
+const as = (token: string, extra?: { perPage?: number; asUser?: string }) => clientFor(mock, token, extra).ops.users;
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+describe('authentication', () => {
+  it('answers 401 without a token, and 401 with WWW-Authenticate for a bad one', async () => {
+    const none = await mock.handler({ method: 'GET', url: 'http://lms.mock/api/v1/users/self', headers: {} });
+    expect(none.status).toBe(401);
+    expect(JSON.parse(String(none.body))).toEqual({ status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
+    const bad = await mock.handler({ method: 'GET', url: 'http://lms.mock/api/v1/users/self', headers: { authorization: 'Bearer nope' } });
+    expect(bad.status).toBe(401);
+    expect(bad.headers['www-authenticate']).toBe('Bearer realm="canvas-lms"');
+  });
+
+  it('answers an unknown route with 404 in the API error shape', async () => {
+    const res = await mock.handler({ method: 'GET', url: 'http://lms.mock/api/v1/nothing/here', headers: { authorization: `Bearer ${TOKENS.admin}` } });
+    expect(res.status).toBe(404);
+    expect(JSON.parse(String(res.body))).toEqual({ errors: [{ message: 'The specified resource does not exist.' }] });
+  });
+});
+
+describe('users list', () => {
+  it('pages with absolute Link URLs built from the request host', async () => {
+    const res = await mock.handler({ method: 'GET', url: 'http://127.0.0.1:9/api/v1/accounts/1/users?per_page=5', headers: { authorization: `Bearer ${TOKENS.admin}` } });
+    expect(JSON.parse(String(res.body))).toHaveLength(5);
+    expect(res.headers.link).toContain('<http://127.0.0.1:9/api/v1/accounts/1/users?per_page=5&page=2>; rel="next"');
+    expect(res.headers.link).toContain('rel="last"');
+    const all = await collect(as(TOKENS.admin, { perPage: 5 }).list({ account_id: 1 }));
+    expect(all.map((u) => u.id)).toHaveLength(13);
+    expect(new Set(all.map((u) => u.id)).size).toBe(13);
+  });
+
+  it.each([
+    ['name', 'okafor', [10]],
+    ['login', 'sofia', [8]],
+    ['SIS id', 'S-00', [7, 8, 9]],
+    ['email', 'tara@exa', [5]],
+  ])('searches by %s', async (_what, term, ids) => {
+    const found = await collect(as(TOKENS.admin).list({ account_id: 1, search_term: term }));
+    expect(found.map((u) => u.id).sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('rejects a search term under 3 characters with 400', async () => {
+    const error = await collect(as(TOKENS.admin).list({ account_id: 1, search_term: 'ab' })).catch((e: ApiError) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).messages).toEqual(['3 or more characters is required']);
+  });
+
+  it.each([
+    ['admin', TOKENS.admin, 'ok'],
+    ['helpdesk admin', TOKENS.helpdesk, 'ok'],
+    ['teacher', TOKENS.teacher, 401],
+    ['student', TOKENS.student, 401],
+  ] as const)('lets the %s list account users: %s', async (_who, token, expected) => {
+    expect(await statusOf(collect(as(token).list({ account_id: 1 })))).toBe(expected);
+  });
+});
+
+describe('users get', () => {
+  it.each([
+    ['self', TOKENS.student, 'self', 'ok'],
+    ['an SIS id', TOKENS.admin, 'sis_user_id:S-007', 'ok'],
+    ['a login id', TOKENS.admin, 'sis_login_id:sofia', 'ok'],
+    ['a classmate', TOKENS.student, '8', 'ok'],
+    ['someone sharing no course', TOKENS.otherTeacher, '8', 401],
+    ['a missing user', TOKENS.admin, '987654321', 404],
+  ] as const)('%s', async (_what, token, id, expected) => {
+    expect(await statusOf(as(token).get({ id }))).toBe(expected);
+  });
+});
+
+describe('users create', () => {
+  it('creates a user with login, SIS id and email, visible in the list', async () => {
+    const created = await as(TOKENS.admin).create({
+      account_id: 1,
+      user: { name: 'Jane Q Doe', time_zone: 'Mountain Time (US & Canada)', locale: 'de' },
+      pseudonym: { unique_id: 'jdoe', sis_user_id: 'SIS-9', password: 'pw' },
+      communication_channel: { type: 'email', address: 'jdoe@example.edu' },
+    });
+    expect(created).toMatchObject({ name: 'Jane Q Doe', sortable_name: 'Doe, Jane Q', short_name: 'Jane Q Doe', login_id: 'jdoe', sis_user_id: 'SIS-9', email: 'jdoe@example.edu', time_zone: 'America/Denver', locale: 'de' });
+    const found = await collect(as(TOKENS.admin).list({ account_id: 1, search_term: 'jdoe' }));
+    expect(found.map((u) => u.id)).toEqual([created.id]);
+  });
+
+  it.each([
+    ['no login id', { pseudonym: { unique_id: '' } }, 400, "pseudonym.unique_id: can't be blank"],
+    ['a taken login id (any case)', { pseudonym: { unique_id: 'SAM' } }, 400, 'pseudonym.unique_id: ID already in use for this account and authentication provider'],
+    ['a taken SIS id', { pseudonym: { unique_id: 'x1', sis_user_id: 'S-007' } }, 400, 'pseudonym.sis_user_id: SIS ID "S-007" is already in use'],
+    ['a bad time zone', { pseudonym: { unique_id: 'x2' }, user: { time_zone: 'Mars/Olympus' } }, 400, "user.time_zone: 'Mars/Olympus' is not a known time zone"],
+    ['a bad locale', { pseudonym: { unique_id: 'x3' }, user: { locale: 'english' } }, 400, "user.locale: 'english' is not a two-letter ISO 639-1 code"],
+  ])('rejects %s', async (_what, params, status, message) => {
+    const error = await as(TOKENS.admin).create({ account_id: 1, ...(params as { pseudonym: { unique_id: string } }) }).catch((e: ApiError) => e);
+    expect(error).toMatchObject({ status, messages: [message] });
+  });
+
+  it('needs SIS permission for sis_user_id, but not without it', async () => {
+    expect(await statusOf(as(TOKENS.helpdesk).create({ account_id: 1, pseudonym: { unique_id: 'h1', sis_user_id: 'H-1' } }))).toBe(401);
+    expect(await statusOf(as(TOKENS.helpdesk).create({ account_id: 1, pseudonym: { unique_id: 'h1' } }))).toBe('ok');
+    expect(await statusOf(as(TOKENS.teacher).create({ account_id: 1, pseudonym: { unique_id: 't1' } }))).toBe(401);
+  });
+});
+
+describe('users update', () => {
+  it('changes names, time zone and locale, and keeps what was not sent', async () => {
+    const updated = await as(TOKENS.student).update({ id: 'self', user: { short_name: 'Sammy', time_zone: 'Europe/Berlin' } });
+    expect(updated).toMatchObject({ id: 7, name: 'Sam Student', short_name: 'Sammy', time_zone: 'Europe/Berlin', locale: 'en' });
+  });
+
+  it('sets the avatar from an option token, which wins over a URL', async () => {
+    const options = await as(TOKENS.student).avatars({ user_id: 'self' });
+    const external = options.find((o) => o.type === 'external')!;
+    const updated = await as(TOKENS.student).update({ id: 'self', user: { avatar: { token: external.token, url: 'https://x.example/a.png' } } });
+    expect(updated.avatar_url).toBe(external.url);
+    const byUrl = await as(TOKENS.student).update({ id: 'self', user: { avatar: { url: 'https://x.example/a.png' } } });
+    expect(byUrl.avatar_url).toBe('https://x.example/a.png');
+    expect(await statusOf(as(TOKENS.student).update({ id: 'self', user: { avatar: { token: 'forged' } } }))).toBe(400);
+  });
+
+  it("refuses another user's record to a non-admin", async () => {
+    expect(await statusOf(as(TOKENS.student).update({ id: 8, user: { name: 'X' } }))).toBe(401);
+    expect(await statusOf(as(TOKENS.helpdesk).update({ id: 8, user: { name: 'Sofia S' } }))).toBe('ok');
+  });
+});
+
+describe('users delete', () => {
+  it('removes the user from lists and lookups', async () => {
+    await as(TOKENS.admin).delete({ account_id: 1, id: 9 });
+    expect(await statusOf(as(TOKENS.admin).get({ id: 9 }))).toBe(404);
+    const all = await collect(as(TOKENS.admin).list({ account_id: 1 }));
+    expect(all.map((u) => u.id)).not.toContain(9);
+  });
+
+  it('lets users delete themselves, after which their token fails', async () => {
+    await as(TOKENS.student).delete({ account_id: 1, id: 'self' });
+    const error = await as(TOKENS.student).get({ id: 'self' }).catch((e: ApiError) => e);
+    expect(error).toMatchObject({ status: 401 });
+  });
+
+  it('refuses to delete someone else without the permission', async () => {
+    expect(await statusOf(as(TOKENS.teacher).delete({ account_id: 1, id: 7 }))).toBe(401);
+  });
+});
+
+describe('settings', () => {
+  it('reads and updates manual_mark_as_read for oneself', async () => {
+    expect(await as(TOKENS.student).getSettings({ id: 'self' })).toMatchObject({ manual_mark_as_read: false });
+    expect(await as(TOKENS.student).updateSettings({ id: 'self', manual_mark_as_read: true })).toMatchObject({ manual_mark_as_read: true });
+    expect(await as(TOKENS.student).getSettings({ id: 7 })).toMatchObject({ manual_mark_as_read: true });
+    expect(await statusOf(as(TOKENS.otherStudent).getSettings({ id: 7 }))).toBe(401);
+  });
+});
+
+describe('follow', () => {
+  it('follows a public profile once, however often asked, and unfollows', async () => {
+    const first = await as(TOKENS.student).follow({ user_id: 8 });
+    const again = await as(TOKENS.student).follow({ user_id: 8 });
+    expect(first).toEqual({ following_user_id: 7, followed_user_id: 8, created_at: '2026-11-02T12:00:00.000Z' });
+    expect(again).toEqual(first);
+    expect(mock.db.prepare('SELECT count(*) AS n FROM follows').get()).toEqual({ n: 1 });
+    await as(TOKENS.student).unfollow({ user_id: 8 });
+    await as(TOKENS.student).unfollow({ user_id: 8 });
+    expect(mock.db.prepare('SELECT count(*) AS n FROM follows').get()).toEqual({ n: 0 });
+  });
+
+  it.each([
+    ['oneself', 'self', 400],
+    ['a private profile', '10', 401],
+  ] as const)('refuses to follow %s', async (_what, id, status) => {
+    expect(await statusOf(as(TOKENS.student).follow({ user_id: id }))).toBe(status);
+  });
+});
+
+describe('profile', () => {
+  it('includes the calendar feed only for the caller', async () => {
+    const own = await as(TOKENS.student).profile({ user_id: 'self' });
+    expect(own.calendar?.ics).toMatch(/^http:\/\/lms\.mock\/feeds\/calendars\/user_\w+\.ics$/);
+    const other = await as(TOKENS.admin).profile({ user_id: 7 });
+    expect(other).not.toHaveProperty('calendar');
+    expect(other).toMatchObject({ id: 7, primary_email: 'sam@example.edu', login_id: 'sam', sis_user_id: 'S-007' });
+  });
+});
+
+describe('avatars', () => {
+  it('offers external and no_pic with only their four fields, and attachment options with file fields', async () => {
+    const { uploadFile } = await import('../../src/client/upload.js');
+    const client = clientFor(mock, TOKENS.student);
+    const ticket = await client.ops.users.uploadFile({ user_id: 'self', name: 'me.png', size: 4 });
+    await uploadFile(client, ticket, { name: 'me.png', data: new Uint8Array([137, 80, 78, 71]), contentType: 'image/png' });
+    const options = await as(TOKENS.student).avatars({ user_id: 'self' });
+    expect(options.map((o) => o.type)).toEqual(['external', 'attachment', 'no_pic']);
+    expect(Object.keys(options[0]).sort()).toEqual(['display_name', 'token', 'type', 'url']);
+    expect(Object.keys(options[2]).sort()).toEqual(['display_name', 'token', 'type', 'url']);
+    expect(options[1]).toMatchObject({ type: 'attachment', filename: 'me.png', 'content-type': 'image/png', size: 4 });
+    expect(options[1].id).toBeTypeOf('number');
+  });
+});
+
+describe('page views', () => {
+  it('records one per API request, newest first, filtered by time', async () => {
+    const client = clientFor(mock, TOKENS.student);
+    await client.ops.users.get({ id: 'self' });
+    await client.ops.users.profile({ user_id: 'self' });
+    const views = await collect(client.ops.users.pageViews({ user_id: 'self' }));
+    expect(views.map((v) => `${v.controller}.${v.action}`)).toEqual(['users.profile', 'users.get']);
+    const none = await collect(client.ops.users.pageViews({ user_id: 'self', end_time: '2026-01-01T00:00:00Z' }));
+    expect(none).toEqual([]);
+    expect(await statusOf(collect(clientFor(mock, TOKENS.otherStudent).ops.users.pageViews({ user_id: 7 })))).toBe(401);
+    expect(await statusOf(collect(clientFor(mock, TOKENS.admin).ops.users.pageViews({ user_id: 7 })))).toBe('ok');
+  });
+});
+
+describe('masquerading', () => {
+  it('lets an admin act as another user, and nobody else', async () => {
+    const me = await as(TOKENS.admin, { asUser: 'sis_user_id:S-008' }).get({ id: 'self' });
+    expect(me.id).toBe(8);
+    expect(await statusOf(as(TOKENS.helpdesk, { asUser: '8' }).get({ id: 'self' }))).toBe(401);
+  });
+});
+
+describe('file upload', () => {
+  it('runs the three steps, keeps the bytes, and serves them back', async () => {
+    const { uploadFile } = await import('../../src/client/upload.js');
+    const client = clientFor(mock, TOKENS.student);
+    const ticket = await client.ops.users.uploadFile({ user_id: 'self', name: 'notes.txt', size: 5, content_type: 'text/plain' });
+    expect(ticket.upload_url).toMatch(/^http:\/\/lms\.mock\/files_api\/uploads\/\w+$/);
+    const attachment = await uploadFile(client, ticket, { name: 'notes.txt', data: new TextEncoder().encode('hello'), contentType: 'text/plain' });
+    expect(attachment).toMatchObject({ display_name: 'notes.txt', filename: 'notes.txt', 'content-type': 'text/plain', size: 5 });
+    const download = await mock.handler({ method: 'GET', url: attachment.url, headers: {} });
+    expect(Buffer.from(download.body as Uint8Array).toString()).toBe('hello');
+    expect(await client.ops.files.get({ id: attachment.id })).toMatchObject({ id: attachment.id, size: 5 });
+    // The upload URL works once.
+    const reuse = await mock.handler({ method: 'POST', url: ticket.upload_url, headers: {}, body: '' });
+    expect(reuse.status).toBe(404);
+  });
+
+  it('renames on duplicate when asked, and replaces by default', async () => {
+    const { uploadFile } = await import('../../src/client/upload.js');
+    const client = clientFor(mock, TOKENS.student);
+    const put = async (onDuplicate?: 'rename' | 'overwrite') =>
+      uploadFile(client, await client.ops.users.uploadFile({ user_id: 'self', name: 'a.txt', size: 1, on_duplicate: onDuplicate }), { name: 'a.txt', data: new Uint8Array([65]), contentType: 'text/plain' });
+    const first = await put();
+    const renamed = await put('rename');
+    expect(renamed.display_name).toBe('a-1.txt');
+    await put('overwrite');
+    expect(await statusOf(client.ops.files.get({ id: first.id }))).toBe(404);
+  });
+
+  it("refuses to start an upload into someone else's files", async () => {
+    expect(await statusOf(clientFor(mock, TOKENS.student).ops.users.uploadFile({ user_id: 8, name: 'x.txt', size: 1 }))).toBe(401);
+  });
+});

@@ -1,0 +1,89 @@
+// The route table against the catalogue (a copy of spec/endpoints.tsv kept in fixtures), and the
+// promise that every route of a built area has a client operation, a mock handler and a command.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { declaredRoutes } from '../../src/cli/command.js';
+import { operationsByArea } from '../../src/client/operations.js';
+import { nouns } from '../../src/commands/index.js';
+import { handlers } from '../../src/mock/areas/index.js';
+import { routes } from '../../src/spec/routes.js';
+
+const contexts: Record<string, string[]> = {
+  tctx: ['courses/:course_id', 'groups/:group_id', 'collection_items/:collection_item_id'],
+  octx: ['global', 'accounts/:account_id', 'courses/:course_id'],
+  sctx: ['courses/:course_id', 'sections/:section_id'],
+};
+
+function catalogue(file: string): { area: string; method: string; path: string; paginated: boolean }[] {
+  const rows = readFileSync(new URL(`../fixtures/${file}`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('#'))
+    .slice(1)
+    .map((l) => l.split('\t'));
+  return rows.flatMap(([area, methods, path, paginated]) =>
+    methods.split('|').flatMap((method) => {
+      const m = /\{(\w+)\}/.exec(path);
+      const paths = m ? contexts[m[1]].map((c) => path.replace(m[0], c)) : [path];
+      return paths.map((p) => ({ area, method, path: p, paginated: paginated === 'yes' }));
+    }),
+  );
+}
+
+const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+describe('route table', () => {
+  const spec = catalogue('endpoints.tsv');
+
+  it('holds every method+path pair of the catalogue, and nothing else from the spec', () => {
+    expect(spec).toHaveLength(163);
+    const ours = routes.filter((r) => r.source === 'spec');
+    expect(ours.map(key).sort()).toEqual(spec.map(key).sort());
+  });
+
+  it('agrees with the catalogue on area and paging', () => {
+    const byKey = new Map(routes.map((r) => [key(r), r]));
+    for (const row of spec) {
+      const r = byKey.get(key(row))!;
+      expect({ route: key(row), area: r.area, paginated: r.paginated }).toEqual({ route: key(row), area: row.area, paginated: row.paginated });
+    }
+  });
+
+  it('holds the supporting endpoints that have a fixed path', () => {
+    const supporting = catalogue('supporting-endpoints.tsv').filter((r) => r.path.startsWith('/'));
+    const ours = new Set(routes.filter((r) => r.source === 'supporting').map(key));
+    for (const row of supporting) expect(ours, key(row)).toContain(key(row));
+  });
+
+  it('gives every route a unique id', () => {
+    expect(new Set(routes.map((r) => r.id)).size).toBe(routes.length);
+  });
+});
+
+/** Areas whose behaviour is built: each of their routes needs all three layers. */
+const BUILT_AREAS = ['users', 'accounts', 'courses', 'assignments', 'groups', 'files'];
+/** Routes of built areas whose data arrives with a later area (activity stream, to-do, upcoming events). */
+const LATER = new Set([
+  'users.activityStream',
+  'users.activityStreamAlias',
+  'users.activityStreamSummary',
+  'users.todo',
+  'users.upcomingEvents',
+  'users.ignoreTodo',
+]);
+/** Mock-side answers to URLs the server hands out; clients follow them, so no operation or command names them. */
+const FOLLOWED_URLS = new Set(['files.upload', 'files.confirm', 'files.confirmGet', 'files.download']);
+
+describe('coverage of built areas', () => {
+  const built = routes.filter((r) => BUILT_AREAS.includes(r.area) && !LATER.has(r.id));
+  const operations = new Set(Object.values(operationsByArea).flatMap((ops) => Object.values(ops).map((op) => op.operation as string)));
+  const commanded = declaredRoutes(nouns);
+
+  it.each(built.map((r) => [r.id, r]))('%s has a mock handler', (id) => {
+    expect(handlers[id as keyof typeof handlers], id).toBeTypeOf('function');
+  });
+
+  it.each(built.filter((r) => !FOLLOWED_URLS.has(r.id)).map((r) => [r.id, r]))('%s has a client operation and a command', (id, r) => {
+    expect(operations, id).toContain(r.operation);
+    expect(commanded, id).toContain(id);
+  });
+});

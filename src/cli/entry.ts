@@ -14,7 +14,13 @@ export async function run(argv: string[], deps?: Partial<Deps>): Promise<number>
     io.stderr.write('\ninterrupted\n');
     process.exit(ExitCode.interrupted);
   };
-  if (!deps?.io) process.once('SIGINT', interrupted);
+  if (!deps?.io) {
+    process.once('SIGINT', interrupted);
+    // A reader that stops early (`| head`) is not an error.
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(ExitCode.ok);
+    });
+  }
   try {
     const program = buildProgram(full, state);
     if (argv.length === 0) {

@@ -1,0 +1,310 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { defaultFormat, FORMATS, renderItem, renderList, type Format } from '../../src/output/render.js';
+import { fakeIO } from '../helpers/fake-io.js';
+
+const users = [
+  { id: 1, name: 'Ada Lovelace', admin: true, email: null, user: { login: 'ada', roles: ['teacher'] } },
+  { id: 22, name: 'Bo', admin: false, email: 'bo@example.edu', user: { login: 'bo', roles: [] } },
+];
+
+interface ListOptions {
+  fields?: string[];
+  columns?: string[];
+  terminalWidth?: number;
+}
+
+async function listOutput(items: Iterable<unknown> | AsyncIterable<unknown>, format: Format, extra: ListOptions = {}) {
+  const io = fakeIO({ tty: format === 'table', columns: extra.terminalWidth });
+  const count = await renderList(items, { io, format, fields: extra.fields, columns: extra.columns });
+  return { stdout: io.stdoutText(), stderr: io.stderrText(), count };
+}
+
+async function itemOutput(item: unknown, format: Format, fields?: string[]) {
+  const io = fakeIO();
+  await renderItem(item, { io, format, fields });
+  return { stdout: io.stdoutText(), stderr: io.stderrText() };
+}
+
+async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
+  for (const item of items) yield item;
+}
+
+describe('formats', () => {
+  it('lists the four formats', () => {
+    expect(FORMATS).toEqual(['table', 'json', 'ndjson', 'csv']);
+  });
+
+  it.each([
+    [true, 'table'],
+    [false, 'json'],
+  ])('defaultFormat with stdout TTY=%s is %s', (tty, expected) => {
+    expect(defaultFormat(fakeIO({ tty }))).toBe(expected);
+  });
+});
+
+describe('json', () => {
+  const lists: Array<[name: string, items: unknown[]]> = [
+    ['empty', []],
+    ['one object', [{ id: 1 }]],
+    ['nested objects, arrays and empty containers', [...users, { a: {}, b: [], c: [{ d: [1, { e: null }] }] }]],
+    ['scalars', [1, 'two', true, null]],
+    ['strings with newlines and quotes', [{ text: 'line 1\nline 2 "quoted"' }]],
+    ['undefined elements', [undefined, { kept: 1, dropped: undefined }]],
+  ];
+
+  it.each(lists)('a list (%s) is exactly JSON.stringify(list, null, 2)', async (_name, items) => {
+    const { stdout, count } = await listOutput(fromArray(items), 'json');
+    expect(stdout).toBe(`${JSON.stringify(items, null, 2)}\n`);
+    expect(count).toBe(items.length);
+  });
+
+  it('selects and orders fields, with dotted paths and null for missing', async () => {
+    const { stdout } = await listOutput(users, 'json', { fields: ['user.login', 'id', 'missing'] });
+    expect(JSON.parse(stdout)).toEqual([
+      { 'user.login': 'ada', id: 1, missing: null },
+      { 'user.login': 'bo', id: 22, missing: null },
+    ]);
+    expect(Object.keys(JSON.parse(stdout)[0])).toEqual(['user.login', 'id', 'missing']);
+  });
+
+  it('ignores columns (they are for table and csv) and passes items through untouched', async () => {
+    const { stdout } = await listOutput(users, 'json', { columns: ['id'] });
+    expect(stdout).toBe(`${JSON.stringify(users, null, 2)}\n`);
+  });
+
+  it('renders one item pretty-printed, with field selection', async () => {
+    expect((await itemOutput(users[0], 'json')).stdout).toBe(`${JSON.stringify(users[0], null, 2)}\n`);
+    expect((await itemOutput(users[0], 'json', ['name', 'user.roles'])).stdout).toBe(
+      '{\n  "name": "Ada Lovelace",\n  "user.roles": [\n    "teacher"\n  ]\n}\n',
+    );
+  });
+
+  it('leaves the array unclosed when the source fails, so a partial list is not valid JSON', async () => {
+    async function* failing() {
+      yield { id: 1 };
+      throw new Error('page 2 failed');
+    }
+    const io = fakeIO();
+    await expect(renderList(failing(), { io, format: 'json' })).rejects.toThrow('page 2 failed');
+    expect(io.stdoutText()).toBe('[\n  {\n    "id": 1\n  }');
+  });
+});
+
+describe('ndjson', () => {
+  it.each<[string, unknown[], string[] | undefined, string]>([
+    ['empty', [], undefined, ''],
+    ['objects', users, undefined, users.map((user) => `${JSON.stringify(user)}\n`).join('')],
+    ['fields', users, ['id', 'user.login'], '{"id":1,"user.login":"ada"}\n{"id":22,"user.login":"bo"}\n'],
+    ['scalars', [1, 'a', null], undefined, '1\n"a"\nnull\n'],
+  ])('%s', async (_name, items, fields, expected) => {
+    const { stdout, stderr } = await listOutput(items, 'ndjson', { fields });
+    expect(stdout).toBe(expected);
+    expect(stderr).toBe('');
+  });
+
+  it('renders one item on one line', async () => {
+    expect((await itemOutput({ id: 1, tags: ['a'] }, 'ndjson')).stdout).toBe('{"id":1,"tags":["a"]}\n');
+  });
+});
+
+describe('csv', () => {
+  it.each<[string, unknown[], { fields?: string[]; columns?: string[] }, string]>([
+    [
+      'keys of the first item; nested values as JSON, null empty, booleans as words',
+      users,
+      {},
+      'id,name,admin,email,user\n' +
+        '1,Ada Lovelace,true,,"{""login"":""ada"",""roles"":[""teacher""]}"\n' +
+        '22,Bo,false,bo@example.edu,"{""login"":""bo"",""roles"":[]}"\n',
+    ],
+    ['the command columns', users, { columns: ['id', 'email'] }, 'id,email\n1,\n22,bo@example.edu\n'],
+    ['fields win over columns', users, { fields: ['user.login', 'id'], columns: ['email'] }, 'user.login,id\nada,1\nbo,22\n'],
+    ['empty with known columns: header only', [], { columns: ['id', 'name'] }, 'id,name\n'],
+    ['empty with fields: header only', [], { fields: ['id'] }, 'id\n'],
+    ['empty without columns: nothing', [], {}, ''],
+    ['scalars as a value column', ['a', 'b'], {}, 'value\na\nb\n'],
+  ])('%s', async (_name, items, options, expected) => {
+    const { stdout, stderr } = await listOutput(fromArray(items), 'csv', options);
+    expect(stdout).toBe(expected);
+    expect(stderr).toBe('');
+  });
+
+  it('quotes commas, quotes and newlines', async () => {
+    const { stdout } = await listOutput([{ name: 'Smith, Jo', note: 'says "hi"', bio: 'line 1\nline 2', plain: 'ok' }], 'csv');
+    expect(stdout).toBe('name,note,bio,plain\n"Smith, Jo","says ""hi""","line 1\nline 2",ok\n');
+  });
+
+  it('renders one item as a header and a row', async () => {
+    expect((await itemOutput({ id: 1, name: 'A' }, 'csv')).stdout).toBe('id,name\n1,A\n');
+    expect((await itemOutput({ id: 1, name: 'A' }, 'csv', ['name'])).stdout).toBe('name\nA\n');
+  });
+});
+
+describe('table', () => {
+  it('shows the scalar fields of the first item by default, borderless, header uppercased', async () => {
+    const { stdout, stderr, count } = await listOutput(users, 'table');
+    expect(stdout).toBe(
+      [
+        'ID  NAME          ADMIN  EMAIL',
+        '1   Ada Lovelace  true',
+        '22  Bo            false  bo@example.edu',
+        '',
+      ].join('\n'),
+    );
+    expect(stderr).toBe('');
+    expect(count).toBe(2);
+  });
+
+  it.each<[string, { fields?: string[]; columns?: string[] }, string[]]>([
+    ['command columns', { columns: ['name', 'id'] }, ['NAME          ID', 'Ada Lovelace  1', 'Bo            22']],
+    [
+      'fields with dotted paths; nested values as compact JSON',
+      { fields: ['id', 'user.login', 'user.roles'], columns: ['name'] },
+      ['ID  USER.LOGIN  USER.ROLES', '1   ada         ["teacher"]', '22  bo          []'],
+    ],
+  ])('%s', async (_name, options, lines) => {
+    const { stdout } = await listOutput(users, 'table', options);
+    expect(stdout).toBe(`${lines.join('\n')}\n`);
+  });
+
+  it('prints nothing for an empty list and says so on stderr', async () => {
+    const { stdout, stderr, count } = await listOutput([], 'table', { columns: ['id'] });
+    expect(stdout).toBe('');
+    expect(stderr).toBe('No results.\n');
+    expect(count).toBe(0);
+  });
+
+  it('keeps one line per row and strips control characters', async () => {
+    const { stdout } = await listOutput([{ id: 1, name: 'two\nlines\u001b[31m' }], 'table');
+    expect(stdout).toBe('ID  NAME\n1   two lines [31m\n');
+  });
+
+  it('truncates long nested values in list cells', async () => {
+    const { stdout } = await listOutput([{ id: 1, data: { text: 'x'.repeat(100) } }], 'table', { fields: ['data'] });
+    const cell = stdout.split('\n')[1];
+    expect(cell).toHaveLength(40);
+    expect(cell.endsWith('…')).toBe(true);
+  });
+
+  it('fits io.columns by truncating the widest columns', async () => {
+    const rows = [{ id: 1, title: 'A'.repeat(80), description: 'B'.repeat(120) }];
+    const { stdout } = await listOutput(rows, 'table', { terminalWidth: 60 });
+    const lines = stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+    expect(lines[0]).toMatch(/^ID {2}TITLE +DESCRIPTION/);
+    expect(lines[1]).toMatch(/^1 {3}A+… {2}B+…$/);
+  });
+
+  it('streams in batches whose widths are fixed by the first batch', async () => {
+    const rows = Array.from({ length: 60 }, (_, index) => ({
+      id: index + 1,
+      name: index === 55 ? 'a much longer name' : 'short',
+    }));
+    const { stdout, count } = await listOutput(fromArray(rows), 'table');
+    const lines = stdout.trimEnd().split('\n');
+    expect(count).toBe(60);
+    expect(lines).toHaveLength(61);
+    expect(lines[0]).toBe('ID  NAME');
+    expect(lines[1]).toBe('1   short');
+    expect(lines[56]).toBe('56  a mu…');
+    expect(lines[60]).toBe('60  short');
+  });
+
+  it('colours only the header, and only when io.color is set', async () => {
+    const plain = await listOutput(users, 'table');
+    expect(plain.stdout).not.toContain('\u001b');
+    const io = { ...fakeIO({ tty: true }), color: true };
+    await renderList(users, { io, format: 'table' });
+    const [header, ...rest] = io.stdoutText().split('\n');
+    expect(header).toContain('\u001b[1m');
+    expect(rest.join('\n')).not.toContain('\u001b');
+  });
+
+  it('renders one item as KEY/VALUE rows', async () => {
+    expect((await itemOutput(users[0], 'table')).stdout).toBe(
+      [
+        'KEY    VALUE',
+        'id     1',
+        'name   Ada Lovelace',
+        'admin  true',
+        'email',
+        'user   {"login":"ada","roles":["teacher"]}',
+        '',
+      ].join('\n'),
+    );
+    expect((await itemOutput(users[0], 'table', ['user.login', 'id'])).stdout).toBe(
+      'KEY         VALUE\nuser.login  ada\nid          1\n',
+    );
+  });
+
+  it('renders an array item as a list', async () => {
+    expect((await itemOutput([{ id: 1 }, { id: 2 }], 'table')).stdout).toBe('ID\n1\n2\n');
+  });
+});
+
+describe('streaming', () => {
+  // The second "page" is fetched only after the first one's items are on stdout.
+  it.each(FORMATS)('%s writes the first page before the source finishes', async (format) => {
+    const io = fakeIO({ tty: format === 'table' });
+    let writtenBeforeSecondPage = '';
+    async function* pages() {
+      yield { id: 1, name: 'page 1' };
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      writtenBeforeSecondPage = io.stdoutText();
+      yield { id: 2, name: 'page 2' };
+    }
+    await renderList(pages(), { io, format });
+    expect(writtenBeforeSecondPage).toContain('page 1');
+    expect(writtenBeforeSecondPage).not.toContain('page 2');
+    expect(io.stdoutText()).toContain('page 2');
+  });
+
+  // A stdout that accepts nothing until opened, like a pipe whose reader has stalled.
+  class StalledStdout extends Writable {
+    private waiting: Array<() => void> = [];
+    private open = false;
+    constructor() {
+      super({ highWaterMark: 64 });
+    }
+    override _write(_chunk: unknown, _encoding: BufferEncoding, done: () => void): void {
+      if (this.open) done();
+      else this.waiting.push(done);
+    }
+    release(): void {
+      this.open = true;
+      for (const done of this.waiting.splice(0)) done();
+    }
+  }
+
+  it.each(FORMATS)('%s stops pulling items while stdout is not draining (flat memory)', async (format) => {
+    const stdout = new StalledStdout();
+    const io = { ...fakeIO(), stdout };
+    let pulled = 0;
+    function* manyItems() {
+      for (let id = 1; id <= 1000; id++) {
+        pulled++;
+        yield { id, name: `user ${id}` };
+      }
+    }
+    const rendering = renderList(manyItems(), { io, format });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(pulled).toBeLessThanOrEqual(60);
+    stdout.release();
+    expect(await rendering).toBe(1000);
+  });
+
+  it.each(FORMATS)('%s accepts a plain iterable', async (format) => {
+    function* items() {
+      yield { id: 1 };
+      yield { id: 2 };
+    }
+    const io = fakeIO();
+    expect(await renderList(items(), { io, format })).toBe(2);
+  });
+
+  it.each(FORMATS)('%s never writes colour codes when io.color is false', async (format) => {
+    const { stdout } = await listOutput(users, format);
+    expect(stdout).not.toContain('\u001b');
+  });
+});

@@ -128,7 +128,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       return new ApiClient({ ...common, baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, transport: mock.handler });
     }
     const store = await ctx.profiles();
-    const name = globals.profile ?? env.LMS_PROFILE ?? store.current();
+    const name = globals.profile ?? (env.LMS_PROFILE || undefined) ?? store.current();
     const profile = name ? store.get(name) : undefined;
     if (name && !profile && !env.LMS_BASE_URL) throw new UsageError(`no profile named "${name}"`, { hint: 'lms profile list shows the profiles' });
     const baseUrl = env.LMS_BASE_URL || profile?.url;

@@ -65,7 +65,7 @@ export const profileNoun = defineNoun({
       summary: 'Show a profile (default: the current one)',
       async run({ args, ctx }) {
         const store = await ctx.profiles();
-        const name = args[0] ?? ctx.globals.profile ?? ctx.env.LMS_PROFILE ?? store.current();
+        const name = args[0] ?? ctx.globals.profile ?? (ctx.env.LMS_PROFILE || undefined) ?? store.current();
         if (!name) throw new UsageError('no current profile', { hint: 'lms profile add NAME --url URL' });
         const profile = store.get(name);
         if (!profile) throw new UsageError(`no profile named "${name}"`, { hint: 'lms profile list shows the profiles' });

@@ -1,0 +1,134 @@
+// End to end: the built binary in real child processes, against a real `lms mock serve` on loopback.
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = new URL('../..', import.meta.url).pathname;
+const bin = join(root, 'bin/lms');
+const dir = mkdtempSync(join(tmpdir(), 'lms-e2e-'));
+const env = { LMS_MOCK_DB: join(dir, 'mock.db'), LMS_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', LMS_MOCK: '', LMS_TOKEN: '', LMS_BASE_URL: '', LMS_PROFILE: '' };
+const ADMIN = '1~mock-admin';
+
+function lms(args: string[], extra: Record<string, string> = {}, input?: string) {
+  return execa('node', [bin, ...args], { env: { ...env, ...extra }, reject: false, input, extendEnv: true });
+}
+
+let server: ResultPromise | undefined;
+let baseUrl = '';
+let serverLog = '';
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'dist/lms.js'))) await execa('node', ['scripts/build.mjs'], { cwd: root });
+  server = execa('node', [bin, 'mock', 'serve', '--port', '0'], { env: { ...env }, reject: false });
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mock serve did not start: ${serverLog}`)), 15_000);
+    server!.stderr!.on('data', (chunk: Buffer) => {
+      serverLog += chunk.toString();
+      const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(serverLog);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+  });
+});
+
+afterAll(async () => {
+  server?.kill('SIGTERM');
+  await server?.catch(() => undefined);
+});
+
+const overHttp = (token = ADMIN) => ({ LMS_BASE_URL: baseUrl, LMS_TOKEN: token });
+
+describe('the binary in mock mode', () => {
+  it('runs the README command', async () => {
+    const r = await lms(['--mock', 'users', 'list', '--account', '1']);
+    expect(r.exitCode).toBe(0);
+    expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThanOrEqual(13);
+  });
+
+  it('keeps state between processes: a user created in one is listed by the next', async () => {
+    const created = await lms(['--mock', 'users', 'create', '--login-id', 'e2e-one', '--name', 'Eve Two-Process']);
+    expect(created.exitCode).toBe(0);
+    const listed = await lms(['--mock', 'users', 'list', '--search', 'e2e-one', '--fields', 'login_id,name']);
+    expect(JSON.parse(listed.stdout)).toEqual([{ login_id: 'e2e-one', name: 'Eve Two-Process' }]);
+  });
+
+  it('lets parallel processes write to one database without losing anything', async () => {
+    const runs = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((n) => lms(['--mock', 'users', 'create', '--login-id', `parallel-${n}`, '--name', `Parallel ${n}`])),
+    );
+    expect(runs.map((r) => [r.exitCode, r.stderr])).toEqual(runs.map(() => [0, '']));
+    const listed = await lms(['--mock', 'users', 'list', '--search', 'parallel-', '--fields', 'login_id']);
+    expect((JSON.parse(listed.stdout) as { login_id: string }[]).map((u) => u.login_id).sort()).toEqual([1, 2, 3, 4, 5, 6].map((n) => `parallel-${n}`));
+  });
+
+  it('exits 4 naming a missing user', async () => {
+    const r = await lms(['--mock', 'users', 'get', '987654321']);
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain('user 987654321 not found');
+  });
+
+  it('exits 2 on an unknown flag, with a suggestion', async () => {
+    const r = await lms(['--mock', 'users', 'list', '--acount', '1']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--account');
+  });
+});
+
+describe('over HTTP against lms mock serve', () => {
+  it('answers the same commands, sharing the mock database', async () => {
+    const created = await lms(['users', 'create', '--login-id', 'via-http', '--name', 'Hugo Http'], overHttp());
+    expect(created.exitCode).toBe(0);
+    const seenByMock = await lms(['--mock', 'users', 'list', '--search', 'via-http', '--fields', 'name']);
+    expect(JSON.parse(seenByMock.stdout)).toEqual([{ name: 'Hugo Http' }]);
+    expect(serverLog).toMatch(/POST \/api\/v1\/accounts\/self\/users 200 \d+ms/);
+  });
+
+  it('pages with Link headers built from the request host', async () => {
+    const r = await lms(['users', 'list', '--all', '--per-page', '4', '-o', 'ndjson', '--fields', 'id'], overHttp());
+    expect(r.exitCode).toBe(0);
+    const ids = r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBeGreaterThanOrEqual(13);
+  });
+
+  it('uploads a file in three steps and the file comes back byte for byte', async () => {
+    const file = join(dir, 'report.txt');
+    writeFileSync(file, 'quarterly numbers\n');
+    const up = await lms(['users', 'upload', file, '--folder', 'reports'], overHttp('7~mock-sam'));
+    expect(up.exitCode).toBe(0);
+    const attachment = JSON.parse(up.stdout) as { id: number; url: string; size: number };
+    expect(attachment.size).toBe(18);
+    const body = await fetch(attachment.url).then((res) => res.text());
+    expect(body).toBe('quarterly numbers\n');
+  });
+
+  it('exits 3 for a bad token, and never prints the token, even with --verbose', async () => {
+    const secret = 'not-a-real-token-5f2c';
+    const r = await lms(['-v', 'users', 'get', 'self'], overHttp(secret));
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('→ GET');
+    expect(r.stdout + r.stderr).not.toContain(secret);
+    const ok = await lms(['-v', 'users', 'get', 'self'], overHttp());
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stdout + ok.stderr).not.toContain(ADMIN);
+  });
+
+  it('answers an unknown route with 404 in the API error shape', async () => {
+    const res = await fetch(`${baseUrl}/api/v1/no/such/route`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ errors: [{ message: 'The specified resource does not exist.' }] });
+  });
+
+  it('works through a saved profile, whose file only its owner can read', async () => {
+    const add = await lms(['profile', 'add', 'local', '--url', baseUrl, '--token-stdin'], {}, ADMIN);
+    expect(add.exitCode).toBe(0);
+    expect(add.stdout + add.stderr).not.toContain(ADMIN);
+    const r = await lms(['users', 'get', 'self', '--fields', 'id'], {});
+    expect(JSON.parse(r.stdout)).toEqual({ id: 1 });
+    expect(statSync(join(dir, 'config', 'config.json')).mode & 0o777).toBe(0o600);
+  });
+});

@@ -6,6 +6,11 @@ import { LmsError, UsageError, ExitCode } from '../errors.js';
 import { err, type IOStreams } from '../io/streams.js';
 import type { MockRuntime } from '../mock/runtime.js';
 import type { Format } from '../output/render.js';
+import { RateLimiter } from '../transport/limiter.js';
+import type { Transport } from '../transport/types.js';
+
+/** Real instances punish more parallelism with throttling; a few at once is the useful ceiling. */
+export const DEFAULT_CONCURRENCY = 4;
 
 export interface GlobalOptions {
   profile?: string;
@@ -46,6 +51,8 @@ export interface Context {
   readonly globals: GlobalOptions;
   readonly mockMode: boolean;
   client(): Promise<ApiClient>;
+  /** One limiter per process: every request of a command, bulk rows included, is paced by it. */
+  limiter(): RateLimiter;
   profiles(): Promise<ProfileStore>;
   mock(): Promise<MockRuntime>;
   /** Paging from --all / --limit: the first page unless told otherwise. */
@@ -67,6 +74,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
   let profilesPromise: Promise<ProfileStore> | undefined;
   let mockPromise: Promise<MockRuntime> | undefined;
   let warnedInsecure = false;
+  let limiter: RateLimiter | undefined;
 
   const ctx: Context = {
     io,
@@ -90,6 +98,11 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     client() {
       clientPromise ??= buildClient();
       return clientPromise;
+    },
+
+    limiter() {
+      limiter ??= new RateLimiter({ maxConcurrency: DEFAULT_CONCURRENCY });
+      return limiter;
     },
 
     pageLimit() {
@@ -119,13 +132,14 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
   };
 
   async function buildClient(): Promise<ApiClient> {
-    const { ApiClient } = await import('../client/client.js');
+    const [{ ApiClient }, { resilient }] = await Promise.all([import('../client/client.js'), import('../transport/resilient.js')]);
     const trace = globals.verbose ? (line: string) => err(io, `${line}\n`) : undefined;
     const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace };
+    const guard = (transport: Transport) => resilient(transport, { limiter: ctx.limiter(), trace });
     if (mockMode) {
       const { MOCK_BASE_URL, MOCK_ADMIN_TOKEN } = await import('../mock/runtime.js');
       const mock = await ctx.mock();
-      return new ApiClient({ ...common, baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, transport: mock.handler });
+      return new ApiClient({ ...common, baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, transport: guard(mock.handler) });
     }
     const store = await ctx.profiles();
     const name = globals.profile ?? (env.LMS_PROFILE || undefined) ?? store.current();
@@ -147,7 +161,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       ctx.warn(`sending the token over plain http to ${url.host}`);
     }
     const { httpTransport } = await import('../transport/http.js');
-    return new ApiClient({ ...common, baseUrl, token, transport: httpTransport({ timeoutMs: globals.timeoutSeconds * 1000 }) });
+    return new ApiClient({ ...common, baseUrl, token, transport: guard(httpTransport({ timeoutMs: globals.timeoutSeconds * 1000 })) });
   }
 
   return ctx;

@@ -1,5 +1,6 @@
 // Named profiles: the base URL and token of each instance, in a conf file readable only by its owner.
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Conf from 'conf';
 import { UsageError } from '../errors.js';
 
@@ -34,7 +35,8 @@ export function openProfiles(configDir?: string): ProfileStore {
     configFileMode: 0o600,
   });
   const protect = () => {
-    // conf writes with its own mode only when it creates the file; keep both tight either way.
+    // Tokens live in this file: only its owner may read it or list its directory.
+    chmodSync(dirname(conf.path), 0o700);
     if (existsSync(conf.path)) chmodSync(conf.path, 0o600);
   };
   const all = () => conf.get('profiles') ?? {};

@@ -130,5 +130,6 @@ describe('over HTTP against lms mock serve', () => {
     const r = await lms(['users', 'get', 'self', '--fields', 'id'], {});
     expect(JSON.parse(r.stdout)).toEqual({ id: 1 });
     expect(statSync(join(dir, 'config', 'config.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'config')).mode & 0o777).toBe(0o700);
   });
 });

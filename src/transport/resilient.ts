@@ -1,0 +1,75 @@
+// Retries what is safe to retry and paces everything through one RateLimiter.
+//  - Throttling (429, or a 403 saying "Rate Limit Exceeded"): the server refused before doing
+//    anything, so any method is retried after a backoff.
+//  - 502/503/504 and dropped connections: GET, PUT and DELETE are retried; a POST only when it
+//    provably never reached the server (connection refused), since it may have been applied.
+//  - A POST whose outcome is unknown is reported as such, never resent.
+import { NetworkError } from '../errors.js';
+import { isThrottled } from '../client/parse.js';
+import { redactUrl } from '../redact.js';
+import type { ApiRequest, ApiResponse, Transport } from './types.js';
+import { bodyText } from './types.js';
+import type { RateLimiter } from './limiter.js';
+
+export interface ResilienceOptions {
+  limiter: RateLimiter;
+  /** Tries in all, the first included. */
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  trace?: (line: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
+const UNAVAILABLE = new Set([502, 503, 504]);
+
+export class OutcomeUnknownError extends NetworkError {}
+
+export function resilient(inner: Transport, options: ResilienceOptions): Transport {
+  const { limiter } = options;
+  const maxAttempts = options.maxAttempts ?? 5;
+  const base = options.baseDelayMs ?? 500;
+  const cap = options.maxDelayMs ?? 20_000;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const random = options.random ?? Math.random;
+  // Full jitter: a random wait up to an exponentially growing ceiling.
+  const backoff = (attempt: number) => Math.round(random() * Math.min(cap, base * 2 ** (attempt - 1)));
+
+  return async (req: ApiRequest): Promise<ApiResponse> => {
+    for (let attempt = 1; ; attempt++) {
+      await limiter.acquire();
+      let res: ApiResponse;
+      try {
+        res = await inner(req);
+      } catch (err) {
+        limiter.release();
+        if (!(err instanceof NetworkError)) throw err;
+        const safe = err.neverSent || IDEMPOTENT.has(req.method);
+        if (!safe) {
+          throw new OutcomeUnknownError(`${req.method} ${redactUrl(req.url)}: ${err.message}; the request may or may not have been applied, so it was not resent`, {
+            code: err.code,
+            cause: err,
+          });
+        }
+        if (attempt >= maxAttempts) throw err;
+        const wait = backoff(attempt);
+        limiter.stats.retries++;
+        options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${redactUrl(req.url)} in ${wait} ms: ${err.code ?? err.message}`);
+        await sleep(wait);
+        continue;
+      }
+      limiter.release(res.headers);
+      const throttled = isThrottled(res.status, res.status === 403 ? bodyText(res.body) : '');
+      const retryable = throttled || (UNAVAILABLE.has(res.status) && IDEMPOTENT.has(req.method));
+      if (!retryable || attempt >= maxAttempts) return res;
+      const retryAfter = Number(res.headers['retry-after']);
+      const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(cap, retryAfter * 1000) : backoff(attempt);
+      if (throttled) limiter.backOff(wait);
+      limiter.stats.retries++;
+      options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${redactUrl(req.url)} in ${wait} ms: ${throttled ? 'throttled' : res.status}`);
+      await sleep(wait);
+    }
+  };
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { NetworkError } from '../../src/errors.js';
+import { RateLimiter } from '../../src/transport/limiter.js';
+import { OutcomeUnknownError, resilient } from '../../src/transport/resilient.js';
+import type { ApiRequest, ApiResponse, HttpMethod } from '../../src/transport/types.js';
+
+type Step = number | [number, string, Record<string, string>?] | NetworkError;
+
+/** A transport that answers from a script, one step per call. */
+function scripted(steps: Step[]) {
+  const calls: ApiRequest[] = [];
+  const transport = async (req: ApiRequest): Promise<ApiResponse> => {
+    calls.push(req);
+    const step = steps[Math.min(calls.length - 1, steps.length - 1)];
+    if (step instanceof NetworkError) throw step;
+    const [status, body, headers] = typeof step === 'number' ? [step, '{}', {}] : step;
+    return { status, body, headers: headers ?? {} };
+  };
+  return { transport, calls };
+}
+
+function harness(steps: Step[], maxAttempts = 4) {
+  const { transport, calls } = scripted(steps);
+  const waits: number[] = [];
+  const trace: string[] = [];
+  let now = 0;
+  const limiter = new RateLimiter({ maxConcurrency: 2, now: () => now });
+  const sleep = async (ms: number) => {
+    waits.push(ms);
+    now += ms;
+  };
+  const wrapped = resilient(transport, { limiter, maxAttempts, random: () => 1, sleep, trace: (l) => trace.push(l), baseDelayMs: 100 });
+  const send = (method: HttpMethod) => wrapped({ method, url: 'https://lms.example/api/v1/x?access_token=sekrit', headers: {} });
+  return { send, calls, waits, trace, limiter };
+}
+
+const reset = () => new NetworkError('socket hang up', { code: 'ECONNRESET' });
+const refused = () => new NetworkError('refused', { code: 'ECONNREFUSED', neverSent: true });
+const THROTTLED_403: Step = [403, '403 Forbidden (Rate Limit Exceeded)'];
+
+describe('resilient transport', () => {
+  it.each([
+    ['GET after a 503', 'GET', [503, 200], 200, 2],
+    ['PUT after a 502', 'PUT', [502, 504, 200], 200, 3],
+    ['POST after a throttling 403 (refused, so never applied)', 'POST', [THROTTLED_403, 201], 201, 2],
+    ['POST after a 429', 'POST', [429, 201], 201, 2],
+    ['no POST after a 503 (it may have been applied)', 'POST', [503, 201], 503, 1],
+    ['no retry of a permission 403', 'GET', [[403, '{"errors":[{"message":"forbidden"}]}'], 200], 403, 1],
+    ['no retry of a 404', 'DELETE', [404, 200], 404, 1],
+    ['gives up after the last try, returning the last answer', 'GET', [503, 503, 503, 503, 200], 503, 4],
+  ] as const)('%s', async (_what, method, steps, status, calls) => {
+    const h = harness(steps as unknown as Step[]);
+    const res = await h.send(method);
+    expect(res.status).toBe(status);
+    expect(h.calls).toHaveLength(calls);
+  });
+
+  it('backs off exponentially with jitter, and honours Retry-After', async () => {
+    const h = harness([503, 503, [429, '', { 'retry-after': '3' }], 200]);
+    await h.send('GET');
+    expect(h.waits).toEqual([100, 200, 3000]);
+    expect(h.limiter.stats).toMatchObject({ retries: 3, throttled: 1 });
+  });
+
+  it('retries a dropped GET, and a POST only when the connection was refused', async () => {
+    expect((await harness([reset(), 200]).send('GET')).status).toBe(200);
+    expect((await harness([refused(), 201]).send('POST')).status).toBe(201);
+  });
+
+  it('reports a POST whose outcome is unknown instead of resending it', async () => {
+    const h = harness([reset(), 201]);
+    const error = await h.send('POST').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as OutcomeUnknownError).exitCode).toBe(7);
+    expect((error as Error).message).toContain('may or may not have been applied');
+    expect(h.calls).toHaveLength(1);
+  });
+
+  it('throws the network error once the tries run out', async () => {
+    const h = harness([reset()], 3);
+    await expect(h.send('GET')).rejects.toMatchObject({ code: 'ECONNRESET', exitCode: 7 });
+    expect(h.calls).toHaveLength(3);
+  });
+
+  it('traces each retry with its reason and no token', async () => {
+    const h = harness([THROTTLED_403, 200]);
+    await h.send('GET');
+    expect(h.trace).toEqual(['↻ retry 2/4 of GET https://lms.example/api/v1/x?access_token=[REDACTED] in 100 ms: throttled']);
+  });
+});
+
+describe('rate limiter', () => {
+  it('runs fewer requests at once as the remaining quota falls', () => {
+    const limiter = new RateLimiter({ maxConcurrency: 4 });
+    expect(limiter.concurrency()).toBe(4);
+    for (const [remaining, expected] of [[700, 4], [500, 4], [300, 2], [100, 1]] as const) {
+      limiter.release({ 'x-rate-limit-remaining': String(remaining) });
+      expect(limiter.concurrency(), `remaining ${remaining}`).toBe(expected);
+    }
+  });
+
+  it('holds requests back while the bucket is nearly empty', async () => {
+    let now = 0;
+    const limiter = new RateLimiter({ maxConcurrency: 2, maxSpacingMs: 1000, now: () => now });
+    limiter.release({ 'x-rate-limit-remaining': '700' });
+    limiter.release({ 'x-rate-limit-remaining': '0' });
+    let acquired = false;
+    const pending = limiter.acquire().then(() => (acquired = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(acquired).toBe(false);
+    now = 1000;
+    limiter.release();
+    await pending;
+    expect(acquired).toBe(true);
+  });
+
+  it('never lets more than the allowed number run at once', async () => {
+    const limiter = new RateLimiter({ maxConcurrency: 3 });
+    let running = 0;
+    let peak = 0;
+    await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        await limiter.acquire();
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        limiter.release();
+      }),
+    );
+    expect(peak).toBe(3);
+  });
+});

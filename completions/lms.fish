@@ -132,19 +132,21 @@ complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'url' -r -F -d 'base URL of the instance, e.g. https://lms.example.edu'
 
 # lms users
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'avatars' -d 'List the avatar options of a user, with the tokens `users update --avatar-token` takes'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'create' -d 'Create a user with a login in an account'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'delete' -d 'Delete a user from an account (asks first; --yes in scripts)'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'follow' -d 'Follow a user (their profile must be public)'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'get' -d 'Show one user (default: yourself)'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'list' -d 'List users in an account'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'page-views' -d 'List a user\'s page views, newest first'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'profile' -d 'Show a user\'s profile (calendar feed only for your own)'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'settings' -d 'Read or change a user\'s settings'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'unfollow' -d 'Stop following a user'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'update' -d 'Edit a user\'s names, time zone, locale or avatar'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete follow get help list ls page-views profile settings unfollow update upload' -a 'upload' -d 'Upload a file into a user\'s personal files (three-step upload)'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'avatars' -d 'List the avatar options of a user, with the tokens `users update --avatar-token` takes'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'create' -d 'Create a user with a login in an account'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'delete' -d 'Delete a user from an account (asks first; --yes in scripts)'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'export' -d 'Write the users of an account with the columns `users import` reads (every page)'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'follow' -d 'Follow a user (their profile must be public)'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'get' -d 'Show one user (default: yourself)'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'import' -d 'Create users from a CSV (name, login_id, email, sis_user_id, …); safe to re-run'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'list' -d 'List users in an account'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'page-views' -d 'List a user\'s page views, newest first'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'profile' -d 'Show a user\'s profile (calendar feed only for your own)'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'settings' -d 'Read or change a user\'s settings'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'unfollow' -d 'Stop following a user'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'update' -d 'Edit a user\'s names, time zone, locale or avatar'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'upload' -d 'Upload a file into a user\'s personal files (three-step upload)'
 
 # lms users create flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, SIS form (sis_account_id:X) or self'
@@ -165,6 +167,16 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 
 # lms users delete flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from delete' -l 'account' -r -F -d 'account id, SIS form (sis_account_id:X) or self'
+
+# lms users export flags
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from export' -l 'account' -r -F -d 'account id, SIS form or self'
+
+# lms users import flags
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'account' -r -F -d 'account id, SIS form or self'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'concurrency' -r -F -d 'rows in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created and what already exists; write nothing'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed rows here as CSV, with an error column, ready to fix and re-run'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'skip-invalid' -d 'import the valid rows and report the invalid ones, instead of stopping'
 
 # lms users list flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'account id, SIS form (sis_account_id:X) or self'

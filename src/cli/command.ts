@@ -1,6 +1,7 @@
 // A command is data plus a plain function: `defineCommand({ name, options, routes, columns, run })`.
 // `run` receives its arguments, options and a Context, and returns data; the output layer renders it.
 import { Command, Option } from 'commander';
+import type { LmsError } from '../errors.js';
 import type { RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
 
@@ -15,12 +16,13 @@ export interface OptionSpec {
   repeatable?: boolean;
 }
 
-/** What a command hands to the output layer. */
+/** What a command hands to the output layer; `failure` is raised after the output is written. */
 export type CommandResult =
   | undefined
-  | { kind: 'list'; items: AsyncIterable<unknown> | Iterable<unknown>; columns?: string[]; paged?: boolean }
-  | { kind: 'item'; value: unknown; columns?: string[] }
-  | { kind: 'text'; text: string };
+  | { kind: 'list'; items: AsyncIterable<unknown> | Iterable<unknown>; columns?: string[]; paged?: boolean; failure?: LmsError }
+  | { kind: 'item'; value: unknown; columns?: string[]; failure?: LmsError }
+  | { kind: 'text'; text: string; failure?: LmsError }
+  | { kind: 'none'; failure: LmsError };
 
 export interface CommandSpec<O = Record<string, unknown>> {
   /** Name and positional arguments in commander syntax: `get <id>`, `upload <file>`. */
@@ -57,6 +59,8 @@ export function defineNoun(spec: NounSpec): NounSpec {
 export const list = (items: AsyncIterable<unknown> | Iterable<unknown>, columns?: string[]): CommandResult => ({ kind: 'list', items, columns, paged: true });
 export const item = (value: unknown, columns?: string[]): CommandResult => ({ kind: 'item', value, columns });
 export const text = (value: string): CommandResult => ({ kind: 'text', text: value });
+/** Output first, then fail (a bulk job prints its results, then exits 1 for its failed rows). */
+export const withFailure = (result: CommandResult, failure: LmsError): CommandResult => (result ? { ...result, failure } : { kind: 'none', failure });
 
 function isNoun(spec: CommandSpec<never> | NounSpec): spec is NounSpec {
   return 'commands' in spec;

@@ -5,7 +5,7 @@ import { nouns } from '../commands/index.js';
 import { UsageError } from '../errors.js';
 import { err, out } from '../io/streams.js';
 import type { Format } from '../output/render.js';
-import { register, type CommandSpec } from './command.js';
+import { register, type CommandResult, type CommandSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 
 export const OUTPUT_FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv'];
@@ -57,18 +57,24 @@ export function buildProgram(deps: Deps, state: ProgramState): Command {
     const ctx = createContext({ ...deps, io: { ...io, color: io.color && globals.color } }, globals);
     const result = await spec.run({ args, opts: opts as never, ctx });
     if (!result) return;
-    if (result.kind === 'text') {
-      await out(io, result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
-      return;
-    }
-    const { renderItem, renderList, defaultFormat } = await import('../output/render.js');
-    const format = globals.output ?? defaultFormat(io);
-    const options = { io: ctx.io, format, fields: globals.fields, columns: result.columns ?? spec.columns };
-    if (result.kind === 'item') return renderItem(result.value, options);
-    const count = await renderList(result.items, options);
-    const limit = ctx.pageLimit();
-    if (result.paged && limit !== undefined && count === limit && globals.limit === undefined && io.stderrIsTTY) {
-      err(io, `Showing the first ${count}. Use --all for every page, or --limit N.\n`);
+    await render(result);
+    if (result.failure) throw result.failure;
+
+    async function render(result: NonNullable<CommandResult>): Promise<void> {
+      if (result.kind === 'none') return;
+      if (result.kind === 'text') {
+        await out(io, result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
+        return;
+      }
+      const { renderItem, renderList, defaultFormat } = await import('../output/render.js');
+      const format = globals.output ?? defaultFormat(io);
+      const options = { io: ctx.io, format, fields: globals.fields, columns: result.columns ?? spec.columns };
+      if (result.kind === 'item') return renderItem(result.value, options);
+      const count = await renderList(result.items, options);
+      const limit = ctx.pageLimit();
+      if (result.paged && limit !== undefined && count === limit && globals.limit === undefined && io.stderrIsTTY) {
+        err(io, `Showing the first ${count}. Use --all for every page, or --limit N.\n`);
+      }
     }
   };
 

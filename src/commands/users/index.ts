@@ -1,5 +1,6 @@
 import { defineCommand, defineNoun, item, list } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
+import { exportUsers, importUsers } from './import.js';
 import { upload } from './upload.js';
 
 const USER_COLUMNS = ['id', 'name', 'login_id', 'sis_user_id', 'email'];
@@ -241,5 +242,5 @@ const pageViews = defineCommand<{ startTime?: string; endTime?: string }>({
 export const usersNoun = defineNoun({
   name: 'users',
   summary: 'Users, profiles, settings, follows, page views and personal files',
-  commands: [listUsers, getUser, createUser, updateUser, deleteUser, settings, follow, unfollow, profile, avatars, pageViews, upload],
+  commands: [listUsers, getUser, createUser, updateUser, deleteUser, importUsers, exportUsers, settings, follow, unfollow, profile, avatars, pageViews, upload],
 });

@@ -1,0 +1,121 @@
+// Reads a CSV with a header and checks every row before anything is sent: a problem anywhere means
+// a line-numbered message, and nothing goes to the server.
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
+import { UsageError } from '../errors.js';
+
+export interface CsvRow {
+  /** Line of the input where the record starts (1-based, the header is line 1). */
+  line: number;
+  values: Record<string, string>;
+}
+
+export interface Problem {
+  line: number;
+  message: string;
+}
+
+export interface Schema {
+  columns: readonly string[];
+  required: readonly string[];
+  /** Per-row checks; return messages. */
+  check?: (values: Record<string, string>) => string[];
+  /** Columns whose values must be unique in the file (case-insensitive). */
+  unique?: readonly string[];
+}
+
+/** The largest field accepted; real exports stay far below it. */
+export const MAX_FIELD_BYTES = 1024 * 1024;
+
+export async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<{ bytes: Buffer; name: string }> {
+  if (path === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
+    return { bytes: Buffer.concat(chunks), name: 'stdin' };
+  }
+  try {
+    return { bytes: await readFile(path), name: path };
+  } catch {
+    throw new UsageError(`cannot read ${path}`);
+  }
+}
+
+export function parseCsv(bytes: Buffer, schema: Schema): { rows: CsvRow[]; problems: Problem[] } {
+  const encodingProblem = firstInvalidUtf8Line(bytes);
+  if (encodingProblem) return { rows: [], problems: [{ line: encodingProblem, message: 'not valid UTF-8 (save the file as UTF-8)' }] };
+
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(bytes, { bom: true, skip_empty_lines: true, relax_column_count: false, max_record_size: MAX_FIELD_BYTES, info: true, trim: false }) as unknown as typeof records;
+  } catch (err) {
+    const e = err as { lines?: number; message: string; code?: string };
+    const message =
+      e.code === 'CSV_MAX_RECORD_SIZE'
+        ? `a field is larger than ${MAX_FIELD_BYTES / 1024 / 1024} MiB`
+        : e.code === 'CSV_QUOTE_NOT_CLOSED'
+          ? 'a quoted field is never closed'
+          : e.message.replace(/^Invalid Record Length: /, '').replace(/, got \d+ on line \d+$/, '');
+    return { rows: [], problems: [{ line: e.lines ?? 1, message }] };
+  }
+  if (records.length === 0) return { rows: [], problems: [{ line: 1, message: `the file is empty; it needs a header: ${schema.columns.join(',')}` }] };
+
+  const header = records[0].record.map((h) => h.trim().toLowerCase());
+  const problems: Problem[] = [];
+  const unknown = header.filter((h) => !schema.columns.includes(h));
+  const missing = schema.required.filter((c) => !header.includes(c));
+  if (unknown.length) problems.push({ line: 1, message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}; the header may use ${schema.columns.join(', ')}` });
+  if (missing.length) problems.push({ line: 1, message: `missing required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` });
+  const dupes = header.filter((h, i) => header.indexOf(h) !== i);
+  if (dupes.length) problems.push({ line: 1, message: `column ${dupes[0]} appears twice` });
+  if (problems.length) return { rows: [], problems };
+
+  const rows: CsvRow[] = [];
+  const seen = new Map<string, Map<string, number>>((schema.unique ?? []).map((c) => [c, new Map()]));
+  let previousEnd = records[0].info.lines;
+  for (const { record, info } of records.slice(1)) {
+    const line = previousEnd + 1;
+    previousEnd = info.lines;
+    const values: Record<string, string> = {};
+    header.forEach((h, i) => (values[h] = record[i]?.trim() ?? ''));
+    for (const c of schema.required) if (!values[c]) problems.push({ line, message: `${c} is empty` });
+    for (const message of schema.check?.(values) ?? []) problems.push({ line, message });
+    for (const [column, firstSeen] of seen) {
+      const v = values[column]?.toLowerCase();
+      if (!v) continue;
+      const first = firstSeen.get(v);
+      if (first !== undefined) problems.push({ line, message: `${column} "${values[column]}" repeats line ${first}` });
+      else firstSeen.set(v, line);
+    }
+    rows.push({ line, values });
+  }
+  return { rows, problems };
+}
+
+function firstInvalidUtf8Line(bytes: Buffer): number | undefined {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    decoder.decode(bytes);
+    return undefined;
+  } catch {
+    let line = 1;
+    let start = 0;
+    for (let i = 0; i <= bytes.length; i++) {
+      if (i === bytes.length || bytes[i] === 0x0a) {
+        try {
+          decoder.decode(bytes.subarray(start, i));
+        } catch {
+          return line;
+        }
+        line++;
+        start = i + 1;
+      }
+    }
+    return 1;
+  }
+}
+
+export function formatProblems(problems: Problem[], source: string): string {
+  const shown = problems.slice(0, 50).map((p) => `  ${source}:${p.line}: ${p.message}`);
+  if (problems.length > shown.length) shown.push(`  … and ${problems.length - shown.length} more`);
+  return shown.join('\n');
+}

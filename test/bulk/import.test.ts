@@ -1,0 +1,134 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { session } from '../helpers/run-lms.js';
+
+const HEADER = 'name,login_id,email,sis_user_id,time_zone';
+
+function csvFile(content: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lms-import-'));
+  const path = join(dir, 'users.csv');
+  writeFileSync(path, content);
+  return path;
+}
+
+function roster(n: number, from = 1): string {
+  const lines = [HEADER];
+  for (let i = from; i < from + n; i++) lines.push(`Student ${i},stu${i},stu${i}@example.edu,SIS-${i},America/Chicago`);
+  return lines.join('\n') + '\n';
+}
+
+function stateDir() {
+  return { LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-state-')) };
+}
+
+const countUsers = (lms: ReturnType<typeof session>) => (lms.mock.db.prepare(`SELECT count(*) AS n FROM users WHERE workflow_state <> 'deleted'`).get() as { n: number }).n;
+
+describe('lms users import', () => {
+  it('creates every row once, and a re-run skips what is done', async () => {
+    const lms = session(stateDir());
+    const file = csvFile(roster(25));
+    const first = await lms.run(`users import ${file} -o json`);
+    expect(first.exitCode).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ total: 25, created: 25, existed: 0, failed: 0 });
+    expect(first.stderr).toContain('25 created, 0 already existed, 0 failed');
+    expect(countUsers(lms)).toBe(13 + 25);
+    const again = await lms.run(`users import ${file} -o json`);
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, skipped_done: 25 });
+    expect(countUsers(lms)).toBe(13 + 25);
+  });
+
+  it('counts rows whose user exists already (a new file) as existed, not failed', async () => {
+    const lms = session(stateDir());
+    await lms.run(`users import ${csvFile(roster(5))}`);
+    const overlap = await lms.run(`users import ${csvFile(roster(10))} -o json`);
+    expect(overlap.exitCode).toBe(0);
+    expect(JSON.parse(overlap.stdout)).toMatchObject({ created: 5, existed: 5, failed: 0 });
+  });
+
+  it('plans without writing on --dry-run', async () => {
+    const lms = session(stateDir());
+    await lms.run(`users import ${csvFile(roster(2))}`);
+    const plan = await lms.run(`users import ${csvFile(roster(4))} --dry-run -o json --fields login_id,action`);
+    expect(JSON.parse(plan.stdout)).toEqual([
+      { login_id: 'stu1', action: 'exists' },
+      { login_id: 'stu2', action: 'exists' },
+      { login_id: 'stu3', action: 'create' },
+      { login_id: 'stu4', action: 'create' },
+    ]);
+    expect(countUsers(lms)).toBe(13 + 2);
+  });
+
+  it('writes failed rows with an error column, exits 1, and a fixed file imports', async () => {
+    const lms = session({ ...stateDir(), LMS_TOKEN: '2~mock-helpdesk' });
+    // The helpdesk admin may create users but not set SIS ids: rows with one fail.
+    const file = csvFile('name,login_id,sis_user_id\nAna,ana,\nBo,bo,SIS-B\nCy,cy,\n');
+    const failedOut = join(mkdtempSync(join(tmpdir(), 'lms-failed-')), 'failed.csv');
+    const r = await lms.run(`users import ${file} --failed-out ${failedOut} -o json`);
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 2, failed: 1 });
+    const failed = readFileSync(failedOut, 'utf8');
+    expect(failed.split('\n')[0]).toBe('name,login_id,email,sis_user_id,short_name,sortable_name,time_zone,locale,password,error');
+    expect(failed).toContain('Bo,bo,,SIS-B');
+    expect(failed).toContain('not authorized');
+    const fixed = await lms.run(`users import ${csvFile('name,login_id\nBo,bo\n')} -o json`);
+    expect(JSON.parse(fixed.stdout)).toMatchObject({ created: 1, failed: 0 });
+  });
+
+  it('round-trips with export', async () => {
+    const lms = session(stateDir());
+    const exported = await lms.run('users export -o csv');
+    expect(exported.stdout.split('\n')[0]).toBe('name,login_id,email,sis_user_id,short_name,sortable_name,time_zone,locale');
+    const r = await lms.run(`users import ${csvFile(exported.stdout)} -o json`);
+    expect(JSON.parse(r.stdout)).toMatchObject({ total: 13, created: 0, existed: 13, failed: 0 });
+  });
+
+  it('reads stdin with -', async () => {
+    const lms = session(stateDir());
+    const r = await lms.run('users import - -o json', { stdin: roster(3) });
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 3 });
+  });
+});
+
+describe('bad CSVs: exit 2, a line-numbered message, nothing sent', () => {
+  const bigField = 'x'.repeat(10 * 1024 * 1024);
+  it.each([
+    ['a missing header', 'Ana,ana,ana@example.edu\n', 'users.csv:1: unknown columns "ana"'],
+    ['an unknown column', 'name,login_id,shoe_size\nAna,ana,9\n', 'users.csv:1: unknown column "shoe_size"'],
+    ['a missing required column', 'login_id\nana\n', 'users.csv:1: missing required column name'],
+    ['an empty required field', 'name,login_id\nAna,ana\n,bo\n', 'users.csv:3: name is empty'],
+    ['a duplicate login id', 'name,login_id\nAna,ana\nAnn,ANA\n', 'users.csv:3: login_id "ANA" repeats line 2'],
+    ['a bad email', 'name,login_id,email\nAna,ana,not-an-email\n', 'users.csv:2: email "not-an-email" is not an email address'],
+    ['a quote left open', 'name,login_id\nAna,ana\n"Bo,bo\n', 'a quoted field is never closed'],
+    ['a 10 MB field', `name,login_id\n${bigField},big\n`, 'a field is larger than 1 MiB'],
+    ['a wrong number of fields', 'name,login_id\nAna,ana,extra\n', 'users.csv:2:'],
+    ['an empty file', '', 'users.csv:1: the file is empty'],
+  ])('%s', async (_what, content, message) => {
+    const lms = session(stateDir());
+    const before = (lms.mock.db.prepare('SELECT count(*) AS n FROM page_views').get() as { n: number }).n;
+    const r = await lms.run(`users import ${csvFile(content)}`);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).toContain('nothing was sent');
+    expect((lms.mock.db.prepare('SELECT count(*) AS n FROM page_views').get() as { n: number }).n).toBe(before);
+  });
+
+  it('bad encoding', async () => {
+    const lms = session(stateDir());
+    const dir = mkdtempSync(join(tmpdir(), 'lms-enc-'));
+    const path = join(dir, 'users.csv');
+    writeFileSync(path, Buffer.concat([Buffer.from('name,login_id\nAna,ana\n'), Buffer.from([0x4a, 0xf8, 0x72, 0x6e]), Buffer.from(',jorn\n')]));
+    const r = await lms.run(`users import ${path}`);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('users.csv:3: not valid UTF-8');
+  });
+
+  it('imports the valid rows with --skip-invalid', async () => {
+    const lms = session(stateDir());
+    const r = await lms.run(`users import ${csvFile('name,login_id\nAna,ana\n,bo\nCy,cy\n')} --skip-invalid -o json`);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 2, invalid: 1 });
+    expect(r.stderr).toContain('users.csv:3: name is empty');
+  });
+});

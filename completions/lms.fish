@@ -8,6 +8,7 @@ complete -c lms -l 'all' -d 'fetch every page of a list'
 complete -c lms -l 'as-user' -r -F -d 'act as another user (admins; sends as_user_id)'
 complete -c lms -l 'fields' -r -F -d 'comma-separated fields to output, e.g. id,name,user.login_id'
 complete -c lms -l 'help' -s 'h' -d 'show help'
+complete -c lms -l 'insecure' -d 'allow sending the token over plain http to a host other than this machine'
 complete -c lms -l 'limit' -r -F -d 'stop a list after N items'
 complete -c lms -l 'mock' -d 'use the built-in mock instead of a real instance (env LMS_MOCK=1)'
 complete -c lms -l 'mock-db' -r -F -d 'mock database file, or :memory: (env LMS_MOCK_DB)'
@@ -120,7 +121,7 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'quiet' -d 'no per-request log lines'
 
 # lms profile
-complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'add' -d 'Add or replace a profile (token from a hidden prompt, or --token-stdin)'
+complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'add' -d 'Add or replace a profile (token from a hidden prompt, or --token-stdin; --insecure to allow remote plain http)'
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'list' -d 'List profiles (tokens are never shown)'
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'remove' -d 'Remove a profile and its token'

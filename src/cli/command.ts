@@ -76,7 +76,7 @@ export function declaredRoutes(specs: (CommandSpec<never> | NounSpec)[]): Set<Ro
   return found;
 }
 
-export type Runner = (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, command: Command) => Promise<void>;
+export type Runner = (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globals: Record<string, unknown>) => Promise<void>;
 
 export function register(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner): void {
   if (isNoun(spec)) {
@@ -99,6 +99,8 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
   cmd.action(async (...received: unknown[]) => {
     const command = received.at(-1) as Command;
     const args = command.processedArgs.map((a) => a as string);
-    await runner(spec, args, command.optsWithGlobals(), command);
+    // A command sees only its own options; globals reach it through the context, so a global and
+    // a command option of the same name (`--no-input`, `api --input`) never mix.
+    await runner(spec, args, command.opts(), command.optsWithGlobals());
   });
 }

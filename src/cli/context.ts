@@ -4,6 +4,7 @@ import type { ApiClient } from '../client/client.js';
 import type { ProfileStore } from '../config/profiles.js';
 import { LmsError, UsageError, ExitCode } from '../errors.js';
 import { err, type IOStreams } from '../io/streams.js';
+import { isLoopbackHost } from '../net.js';
 import type { MockRuntime } from '../mock/runtime.js';
 import type { Format } from '../output/render.js';
 import { RateLimiter } from '../transport/limiter.js';
@@ -27,6 +28,8 @@ export interface GlobalOptions {
   input: boolean;
   yes: boolean;
   timeoutSeconds: number;
+  /** Allow a token over plain http to a host that is not this machine. */
+  insecure: boolean;
 }
 
 export interface Prompter {
@@ -156,17 +159,20 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       throw new LmsError(`no token for ${baseUrl}`, ExitCode.auth, { hint: 'store one with `lms profile add NAME --url URL --token-stdin`, or set LMS_TOKEN' });
     }
     const url = new URL(baseUrl);
-    if (url.protocol === 'http:' && !isLoopback(url.hostname) && !warnedInsecure) {
-      warnedInsecure = true;
-      ctx.warn(`sending the token over plain http to ${url.host}`);
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+      if (!globals.insecure && !profile?.insecure) {
+        throw new UsageError(`refusing to send the token over plain http to ${url.host}`, {
+          hint: 'use an https:// URL; if you really mean it, pass --insecure (or add the profile with --insecure)',
+        });
+      }
+      if (!warnedInsecure) {
+        warnedInsecure = true;
+        ctx.warn(`sending the token over plain http to ${url.host} (--insecure)`);
+      }
     }
     const { httpTransport } = await import('../transport/http.js');
     return new ApiClient({ ...common, baseUrl, token, transport: guard(httpTransport({ timeoutMs: globals.timeoutSeconds * 1000 })) });
   }
 
   return ctx;
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
 }

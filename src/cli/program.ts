@@ -45,15 +45,16 @@ export function buildProgram(deps: Deps, state: ProgramState): Command {
     .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
     .addOption(new Option('--no-input', 'never prompt; a missing value is an error'))
     .addOption(new Option('-y, --yes', 'assume yes to confirmations'))
-    .addOption(new Option('--timeout <seconds>', 'per-request timeout').argParser(positiveInt('--timeout')).default(30));
+    .addOption(new Option('--timeout <seconds>', 'per-request timeout').argParser(positiveInt('--timeout')).default(30))
+    .addOption(new Option('--insecure', 'allow sending the token over plain http to a host other than this machine'));
 
   program.hook('preAction', (_this, action) => {
     const o = action.optsWithGlobals();
     state.jsonErrors = (o.output ?? deps.env.LMS_OUTPUT) === 'json';
   });
 
-  const runner = async (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>) => {
-    const globals = readGlobals(opts, deps.env);
+  const runner = async (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globalOpts: Record<string, unknown>) => {
+    const globals = readGlobals(globalOpts, deps.env);
     const ctx = createContext({ ...deps, io: { ...io, color: io.color && globals.color } }, globals);
     const result = await spec.run({ args, opts: opts as never, ctx });
     if (!result) return;
@@ -104,5 +105,6 @@ function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): Global
     input: o.input !== false,
     yes: o.yes === true,
     timeoutSeconds: o.timeout as number,
+    insecure: o.insecure === true,
   };
 }

@@ -7,6 +7,8 @@ import { UsageError } from '../errors.js';
 export interface Profile {
   url: string;
   token?: string;
+  /** The owner accepted sending the token over plain http to a remote host. */
+  insecure?: boolean;
 }
 
 interface Stored {

@@ -46,6 +46,8 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
       } catch (err) {
         limiter.release();
         if (!(err instanceof NetworkError)) throw err;
+        // A name that does not resolve will not resolve on the next try either.
+        if (err.code === 'ENOTFOUND') throw err;
         const safe = err.neverSent || IDEMPOTENT.has(req.method);
         if (!safe) {
           throw new OutcomeUnknownError(`${req.method} ${redactUrl(req.url)}: ${err.message}; the request may or may not have been applied, so it was not resent`, {

@@ -1,5 +1,6 @@
 import { defineCommand, defineNoun, item, list } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
+import { isLoopbackHost } from '../../net.js';
 
 async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -16,7 +17,7 @@ export const profileNoun = defineNoun({
   commands: [
     defineCommand<{ url: string; tokenStdin?: boolean }>({
       name: 'add <name>',
-      summary: 'Add or replace a profile (token from a hidden prompt, or --token-stdin)',
+      summary: 'Add or replace a profile (token from a hidden prompt, or --token-stdin; --insecure to allow remote plain http)',
       options: [
         { flags: '--url <url>', description: 'base URL of the instance, e.g. https://lms.example.edu', required: true },
         { flags: '--token-stdin', description: 'read the access token from standard input' },
@@ -36,7 +37,11 @@ export const profileNoun = defineNoun({
         else throw new UsageError('no token: pass --token-stdin and pipe the token in, or run in a terminal to be prompted');
         if (!token) throw new UsageError('the token is empty');
         const store = await ctx.profiles();
-        store.set(args[0], { url: url.toString().replace(/\/+$/, ''), token });
+        const insecure = ctx.globals.insecure;
+        if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecure) {
+          throw new UsageError(`${url.host} is a remote host over plain http: the token would travel unencrypted`, { hint: 'use https://, or pass --insecure if you accept that' });
+        }
+        store.set(args[0], { url: url.toString().replace(/\/+$/, ''), token, ...(insecure ? { insecure: true } : {}) });
         ctx.io.stderr.write(`Saved profile "${args[0]}" (${url.host}) in ${store.path}\n`);
         return undefined;
       },

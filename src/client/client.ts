@@ -85,7 +85,8 @@ export class ApiClient {
   async send(method: HttpMethod, pathOrUrl: string, options: SendOptions = {}): Promise<ApiResponse> {
     let url = this.absolute(pathOrUrl);
     const query: Params = { ...options.query };
-    if (this.options.asUser !== undefined) query.as_user_id = this.options.asUser;
+    // A next-page link the server built from an earlier request already carries it: add it once.
+    if (this.options.asUser !== undefined && !new URL(url).searchParams.has('as_user_id')) query.as_user_id = this.options.asUser;
     const qs = toQueryString(query);
     if (qs) url += (url.includes('?') ? '&' : '?') + qs;
 

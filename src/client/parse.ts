@@ -1,6 +1,7 @@
 // Reads answers the way a careful client of the real API must: strips the `while(1);` guard,
 // tolerates every error-body shape real instances send, and reads Link headers.
 import { ApiError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 import { bodyText, type ApiResponse } from '../transport/types.js';
 
 const JSON_GUARD = 'while(1);';
@@ -72,7 +73,8 @@ export function toApiError(res: ApiResponse, method: string, url: string, subjec
   return new ApiError({
     status: res.status,
     method,
-    url,
+    // The message and `-o json` error output show the URL: never with a token in it.
+    url: redactUrl(url),
     messages: errorMessages(body),
     body,
     throttled: isThrottled(res.status, text),

@@ -153,6 +153,7 @@ export const assignmentsNoun = defineNoun({
       async run({ opts, ctx }) {
         if (opts.points !== undefined && !(Number(opts.points) >= 0)) throw new UsageError(`--points must be a number of at least 0, got "${opts.points}"`);
         if (opts.dueAt !== undefined && Number.isNaN(Date.parse(opts.dueAt))) throw new UsageError(`--due-at is not a date or time: "${opts.dueAt}"`);
+        if (opts.gradingStandardId !== undefined && !/^\d+$/.test(opts.gradingStandardId)) throw new UsageError(`--grading-standard-id must be a numeric id, got "${opts.gradingStandardId}"`);
         const client = await ctx.client();
         return item(
           await client.ops.assignments.create({

@@ -196,7 +196,8 @@ type IdsOf<T extends Record<string, Record<string, RouteRow>>> = {
 
 export type RouteId = IdsOf<typeof specTable> | IdsOf<typeof supportingTable>;
 /** An operation without its context suffix: `discussions.createTopic` covers all three contexts. */
-export type OperationId = RouteId extends `${infer O}@${string}` ? O : RouteId;
+// (Distributed over the union through `infer R`: applied to RouteId as a whole it never matched.)
+export type OperationId = RouteId extends infer R ? (R extends `${infer O}@${string}` ? O : R) : never;
 
 export interface Route {
   id: RouteId;

@@ -1,0 +1,366 @@
+import { describe, expect, it } from 'vitest';
+import { ApiClient, type ClientOptions } from '../../src/client/client.js';
+import type { Params } from '../../src/client/encode.js';
+import { uploadFile } from '../../src/client/upload.js';
+import { ApiError, UsageError } from '../../src/errors.js';
+import type { ApiRequest, ApiResponse } from '../../src/transport/types.js';
+import { freshMock, TOKENS } from '../helpers/mock-client.js';
+
+const BASE = 'https://lms.example.edu';
+const TOKEN = 'secret-token-123';
+
+type Reply = Partial<ApiResponse> & { status: number };
+
+/** A transport that records every request and answers from a function of it. */
+function fake(answer: (req: ApiRequest, n: number) => Reply = () => ({ status: 200, body: '{}' })) {
+  const requests: ApiRequest[] = [];
+  const transport = async (req: ApiRequest): Promise<ApiResponse> => {
+    requests.push({ ...req, headers: { ...req.headers } });
+    const r = answer(req, requests.length - 1);
+    return { headers: { 'content-type': 'application/json' }, body: '', ...r };
+  };
+  return { requests, transport };
+}
+
+function client(transport: ClientOptions['transport'], extra: Partial<ClientOptions> = {}): ApiClient {
+  return new ApiClient({ baseUrl: BASE, token: TOKEN, transport, ...extra });
+}
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+const jsonBody = (v: unknown) => JSON.stringify(v);
+
+describe('paginate', () => {
+  /** Three pages: a relative-looking first page, then a bookmark page on an absolute URL, then the last. */
+  const pages = () =>
+    fake((req, n) => {
+      if (n === 0) return { status: 200, body: jsonBody([{ id: 1 }, { id: 2 }]), headers: { link: `<${BASE}/api/v1/accounts/1/users?page=bookmark:WzJd&per_page=100>; rel="next", <${BASE}/api/v1/accounts/1/users?page=first&per_page=100>; rel="first"` } };
+      if (n === 1) return { status: 200, body: jsonBody([{ id: 3 }, { id: 4 }]), headers: { link: `<https://cdn.example.edu/x/users?page=bookmark:WzRd>; rel="next"` } };
+      return { status: 200, body: jsonBody([{ id: 5 }]), headers: { link: `<${BASE}/api/v1/accounts/1/users?page=first&per_page=100>; rel="first"` } };
+    });
+
+  it('asks for per_page=100 and follows rel="next" exactly as given', async () => {
+    const { requests, transport } = pages();
+    const items = await collect(client(transport).paginate<{ id: number }>('users.list', { account_id: 1, search_term: 'jo' }));
+    expect(items.map((i) => i.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET ${BASE}/api/v1/accounts/1/users?search_term=jo&per_page=100`,
+      `GET ${BASE}/api/v1/accounts/1/users?page=bookmark:WzJd&per_page=100`,
+      'GET https://cdn.example.edu/x/users?page=bookmark:WzRd',
+    ]);
+  });
+
+  it.each<[string, Partial<ClientOptions>, Record<string, unknown>, string]>([
+    ['the client page size', { perPage: 5 }, {}, 'per_page=5'],
+    ['a per_page parameter over the client page size', { perPage: 5 }, { per_page: 7 }, 'per_page=7'],
+  ])('uses %s', async (_what, options, params, expected) => {
+    const { requests, transport } = fake(() => ({ status: 200, body: '[]' }));
+    await collect(client(transport, options).paginate('users.list', { account_id: 1, ...params }));
+    expect(requests.map((r) => r.url)).toEqual([`${BASE}/api/v1/accounts/1/users?${expected}`]);
+  });
+
+  it.each([
+    [2, 1],
+    [3, 2],
+    [4, 2],
+    [5, 3],
+  ])('stops at a limit of %i after %i page(s)', async (limit, fetched) => {
+    const { requests, transport } = pages();
+    const items = await collect(client(transport).paginate<{ id: number }>('users.list', { account_id: 1 }, { limit }));
+    expect(items.map((i) => i.id)).toEqual([1, 2, 3, 4, 5].slice(0, limit));
+    expect(requests).toHaveLength(fetched);
+  });
+
+  it('reads a single object page as one item, and an empty body as none', async () => {
+    const one = fake(() => ({ status: 200, body: '{"id":9}' }));
+    expect(await collect(client(one.transport).paginate('courses.list'))).toEqual([{ id: 9 }]);
+    const none = fake(() => ({ status: 204 }));
+    expect(await collect(client(none.transport).paginate('courses.list'))).toEqual([]);
+  });
+
+  it('throws an ApiError when a later page fails', async () => {
+    const { transport } = fake((_r, n) =>
+      n === 0 ? { status: 200, body: '[{"id":1}]', headers: { link: `<${BASE}/next>; rel="next"` } } : { status: 500, body: '{"errors":[{"message":"boom"}]}' },
+    );
+    const seen: unknown[] = [];
+    const error = await (async () => {
+      for await (const x of client(transport).paginate('courses.list')) seen.push(x);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual([{ id: 1 }]);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).messages).toEqual(['boom']);
+  });
+
+  it('pages the mock to the end with as_user_id sent once on every page', async () => {
+    const mock = freshMock();
+    const requests: string[] = [];
+    const c = new ApiClient({
+      baseUrl: 'http://lms.mock',
+      token: TOKENS.admin,
+      perPage: 2,
+      asUser: '1',
+      transport: (req) => {
+        requests.push(req.url);
+        return mock.handler(req);
+      },
+    });
+    const users = await collect(c.paginate<{ id: number }>('users.list', { account_id: 1 }));
+    expect(users).toHaveLength(13);
+    expect(requests).toHaveLength(7);
+    for (const url of requests) expect(new URL(url).searchParams.getAll('as_user_id')).toEqual(['1']);
+  });
+});
+
+describe('requests', () => {
+  it('adds as_user_id to every request, whatever the method', async () => {
+    const { requests, transport } = fake((req) => ({ status: 200, body: req.method === 'GET' ? '[]' : '{}' }));
+    const c = client(transport, { asUser: '7' });
+    await c.request('users.get', { id: 'self' });
+    await c.request('users.update', { id: 5, user: { name: 'Z' } });
+    await c.request('users.delete', { account_id: 1, id: 5 });
+    await collect(c.paginate('courses.list'));
+    await c.send('POST', `${BASE}/absolute?x=1`);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET ${BASE}/api/v1/users/self?as_user_id=7`,
+      `PUT ${BASE}/api/v1/users/5?as_user_id=7`,
+      `DELETE ${BASE}/api/v1/accounts/1/users/5?as_user_id=7`,
+      `GET ${BASE}/api/v1/courses?per_page=100&as_user_id=7`,
+      `POST ${BASE}/absolute?x=1&as_user_id=7`,
+    ]);
+  });
+
+  it('sends GET parameters as a query and PUT parameters as a form body', async () => {
+    const { requests, transport } = fake();
+    const c = client(transport, { userAgent: 'lms/test' });
+    await c.request('users.get', { id: 3, include: ['email'] });
+    await c.request('users.update', { id: 3, user: { short_name: 'Z' }, ids: [1, 2] });
+    await c.send('POST', '/api/v1/nothing');
+    expect(requests[0]).toEqual({
+      method: 'GET',
+      url: `${BASE}/api/v1/users/3?include%5B%5D=email`,
+      headers: { accept: 'application/json', 'user-agent': 'lms/test', authorization: `Bearer ${TOKEN}` },
+      body: undefined,
+    });
+    expect(requests[1]).toEqual({
+      method: 'PUT',
+      url: `${BASE}/api/v1/users/3`,
+      headers: { accept: 'application/json', 'user-agent': 'lms/test', authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'user%5Bshort_name%5D=Z&ids%5B%5D=1&ids%5B%5D=2',
+    });
+    expect(requests[2].headers['content-length']).toBe('0');
+    expect(requests[2].body).toBeUndefined();
+  });
+
+  it('sends JSON when an operation asks for it, and multipart when a file is present', async () => {
+    const { requests, transport } = fake();
+    const c = client(transport);
+    await c.request('users.update', { id: 3, user: { name: 'Jo' } }, 'json');
+    expect(requests[0].headers['content-type']).toBe('application/json');
+    expect(JSON.parse(String(requests[0].body))).toEqual({ user: { name: 'Jo' } });
+    await c.send('POST', '/up', { body: { file: new File(['x'], 'x.txt') } });
+    expect(requests[1].headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+  });
+
+  it('sends no Authorization without a token', async () => {
+    const { requests, transport } = fake();
+    await client(transport, { token: undefined }).request('users.get', { id: 1 });
+    expect(requests[0].headers.authorization).toBeUndefined();
+  });
+
+  it('strips a trailing slash from the base URL', async () => {
+    const { requests, transport } = fake();
+    const c = client(transport, { baseUrl: `${BASE}//` });
+    expect(c.baseUrl).toBe(BASE);
+    await c.send('GET', 'api/v1/x');
+    expect(requests[0].url).toBe(`${BASE}/api/v1/x`);
+  });
+});
+
+describe('operations and context variants', () => {
+  it.each<[string, Params, string]>([
+    ['a group', { group_id: 3, title: 'x' }, 'POST /api/v1/groups/3/discussion_topics'],
+    ['a course', { course_id: 4, title: 'x' }, 'POST /api/v1/courses/4/discussion_topics'],
+    ['a collection item', { collection_item_id: 5, title: 'x' }, 'POST /api/v1/collection_items/5/discussion_topics'],
+  ])('picks the %s variant from the ids given', async (_what, params, expected) => {
+    const { requests, transport } = fake();
+    await client(transport).request('discussions.createTopic', params);
+    expect(`${requests[0].method} ${requests[0].url.replace(BASE, '')}`).toBe(expected);
+    expect(requests[0].body).toBe('title=x');
+  });
+
+  it('takes an explicit route id', async () => {
+    const { requests, transport } = fake();
+    await client(transport).request('discussions.getTopic@groups', { group_id: 3, topic_id: 9 });
+    expect(requests[0].url).toBe(`${BASE}/api/v1/groups/3/discussion_topics/9`);
+  });
+
+  it.each<[string, Params]>([
+    ['no context id', { title: 'x' }],
+    ['an empty context id', { group_id: '', title: 'x' }],
+    ['a null context id', { course_id: null, title: 'x' }],
+  ])('throws a UsageError for %s, sending nothing', async (_what, params) => {
+    const { requests, transport } = fake();
+    const error = await client(transport).request('discussions.createTopic', params).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).exitCode).toBe(2);
+    expect((error as UsageError).message).toBe('discussions.createTopic needs course_id or group_id or collection_item_id');
+    expect(requests).toHaveLength(0);
+  });
+
+  it('throws a UsageError for a missing id of a single-variant route', async () => {
+    const { transport } = fake();
+    await expect(client(transport).request('users.get', {})).rejects.toThrow(new UsageError('users.get needs id'));
+  });
+
+  it('percent-encodes path ids, keeping the SIS prefix readable', async () => {
+    const { requests, transport } = fake();
+    await client(transport).request('courses.get', { id: 'sis_course_id:CS/101' });
+    expect(requests[0].url).toBe(`${BASE}/api/v1/courses/sis_course_id:CS%2F101`);
+  });
+
+  it('names the missing resource in a 404', async () => {
+    const { transport } = fake(() => ({ status: 404, body: '{"errors":[{"message":"The specified resource does not exist."}]}' }));
+    const error = (await client(transport).request('users.get', { id: 42 }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe('user 42 not found (GET /api/v1/users/42 → 404)');
+    expect(error.exitCode).toBe(4);
+  });
+});
+
+describe('redirects', () => {
+  it('follows a GET redirect on the same origin with the token', async () => {
+    const { requests, transport } = fake((_r, n) => (n === 0 ? { status: 302, headers: { location: '/api/v1/elsewhere?x=1' } } : { status: 200, body: '{"ok":true}' }));
+    expect(await client(transport).request('users.get', { id: 1 })).toEqual({ ok: true });
+    expect(requests.map((r) => [r.url, r.headers.authorization])).toEqual([
+      [`${BASE}/api/v1/users/1`, `Bearer ${TOKEN}`],
+      [`${BASE}/api/v1/elsewhere?x=1`, `Bearer ${TOKEN}`],
+    ]);
+  });
+
+  it('drops the token on a cross-origin redirect, and does not bring it back', async () => {
+    const { requests, transport } = fake((_r, n) =>
+      n === 0
+        ? { status: 302, headers: { location: 'https://files.example.net/f/1' } }
+        : n === 1
+          ? { status: 307, headers: { location: `${BASE}/api/v1/back` } }
+          : { status: 200, body: '"done"' },
+    );
+    await client(transport).send('GET', '/api/v1/files/1/download');
+    expect(requests.map((r) => [r.url, r.headers.authorization])).toEqual([
+      [`${BASE}/api/v1/files/1/download`, `Bearer ${TOKEN}`],
+      ['https://files.example.net/f/1', undefined],
+      [`${BASE}/api/v1/back`, undefined],
+    ]);
+  });
+
+  it('does not follow a redirect on POST', async () => {
+    const { requests, transport } = fake(() => ({ status: 303, headers: { location: `${BASE}/other` } }));
+    const res = await client(transport).send('POST', '/api/v1/x');
+    expect(res.status).toBe(303);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('stops following a redirect loop after 5 hops', async () => {
+    const { requests, transport } = fake(() => ({ status: 302, headers: { location: `${BASE}/loop` } }));
+    const res = await client(transport).send('GET', '/loop');
+    expect(res.status).toBe(302);
+    expect(requests).toHaveLength(6);
+  });
+});
+
+describe('uploads', () => {
+  const ticket = {
+    upload_url: 'https://files.example.net/upload/abc',
+    upload_params: { filename: 'a.txt', content_type: 'text/plain' },
+    file_param: 'file',
+  };
+  const attachment = { id: 9, display_name: 'a.txt', filename: 'a.txt', 'content-type': 'text/plain', size: 2, url: 'u' };
+  const file = { name: 'a.txt', data: new TextEncoder().encode('hi'), contentType: 'text/plain' };
+
+  it('never sends the token to the upload URL, and confirms at the Location with it', async () => {
+    const { requests, transport } = fake((_r, n) =>
+      n === 0 ? { status: 201, body: jsonBody({ location: `${BASE}/api/v1/files/9/create_success?uuid=u` }), headers: { location: `${BASE}/api/v1/files/9/create_success?uuid=u` } } : { status: 200, body: jsonBody(attachment) },
+    );
+    expect(await uploadFile(client(transport), ticket, file)).toEqual(attachment);
+    expect(requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([
+      ['POST', 'https://files.example.net/upload/abc', undefined],
+      ['POST', `${BASE}/api/v1/files/9/create_success?uuid=u`, `Bearer ${TOKEN}`],
+    ]);
+    const form = await new Response(new Uint8Array(requests[0].body as Uint8Array), { headers: { 'content-type': requests[0].headers['content-type'] } }).formData();
+    expect([...form.keys()]).toEqual(['filename', 'content_type', 'file']);
+    const part = form.get('file') as File;
+    expect([part.name, part.type, await part.text()]).toEqual(['a.txt', 'text/plain', 'hi']);
+  });
+
+  it('never sends the token to an upload URL on the API host either', async () => {
+    const { requests, transport } = fake((_r, n) => (n === 0 ? { status: 201, headers: { location: `${BASE}/api/v1/files/9/create_success` } } : { status: 200, body: jsonBody(attachment) }));
+    await uploadFile(client(transport), { ...ticket, upload_url: `${BASE}/files_api/uploads/abc` }, file);
+    expect(requests.map((r) => r.headers.authorization)).toEqual([undefined, `Bearer ${TOKEN}`]);
+  });
+
+  it('confirms with GET after a 3xx, without the token when the Location is another host', async () => {
+    const { requests, transport } = fake((_r, n) => (n === 0 ? { status: 303, headers: { location: 'https://files.example.net/confirm/9' } } : { status: 200, body: jsonBody(attachment) }));
+    expect(await uploadFile(client(transport), ticket, file)).toEqual(attachment);
+    expect(requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([
+      ['POST', 'https://files.example.net/upload/abc', undefined],
+      ['GET', 'https://files.example.net/confirm/9', undefined],
+    ]);
+  });
+
+  it('accepts the attachment from step 2 itself, and fails without upload_url or Location', async () => {
+    const direct = fake(() => ({ status: 200, body: jsonBody(attachment) }));
+    expect(await uploadFile(client(direct.transport), ticket, file)).toEqual(attachment);
+    const nothing = fake(() => ({ status: 200, body: '' }));
+    await expect(uploadFile(client(nothing.transport), ticket, file)).rejects.toThrow('the upload finished step 2 without a Location to confirm it at');
+    await expect(uploadFile(client(nothing.transport), { ...ticket, upload_url: '' }, file)).rejects.toThrow('did not return an upload_url');
+  });
+
+  it('uploads through the mock end to end', async () => {
+    const mock = freshMock();
+    const c = new ApiClient({ baseUrl: 'http://lms.mock', token: TOKENS.student, transport: mock.handler });
+    const t = await c.ops.users.uploadFile({ user_id: 'self', name: 'notes.txt', size: 2, content_type: 'text/plain' });
+    const a = await uploadFile(c, t, file);
+    expect(a).toMatchObject({ display_name: 'notes.txt', 'content-type': 'text/plain', size: 2 });
+  });
+});
+
+describe('trace', () => {
+  it('writes one line per request and answer, the token never in them', async () => {
+    const lines: string[] = [];
+    const { requests, transport } = fake((_r, n) =>
+      n === 0 ? { status: 302, headers: { location: `${BASE}/api/v1/users/self?access_token=secret&verifier=secret` } } : { status: 200, body: '{}' },
+    );
+    const c = client(transport, { token: 'secret', trace: (l) => lines.push(l) });
+    await c.send('GET', '/api/v1/users/self?access_token=secret');
+    expect(requests[0].url).toBe(`${BASE}/api/v1/users/self?access_token=secret`);
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toBe(`→ GET ${BASE}/api/v1/users/self?access_token=[REDACTED]`);
+    expect(lines[1]).toMatch(new RegExp(`^← 302 GET ${BASE.replace(/\./g, '\\.')}/api/v1/users/self\\?access_token=\\[REDACTED\\] \\(\\d+ ms\\)$`));
+    expect(lines[2]).toBe(`→ GET ${BASE}/api/v1/users/self?access_token=[REDACTED]&verifier=[REDACTED]`);
+    for (const line of lines) expect(line).not.toContain('secret');
+  });
+
+  it('traces a failed exchange without the token', async () => {
+    const lines: string[] = [];
+    const c = client(
+      async () => {
+        throw new Error('socket hang up');
+      },
+      { token: 'secret', trace: (l) => lines.push(l) },
+    );
+    await expect(c.send('GET', '/x?access_token=secret')).rejects.toThrow('socket hang up');
+    expect(lines).toEqual([`→ GET ${BASE}/x?access_token=[REDACTED]`, expect.stringMatching(/^✗ GET https:\/\/lms\.example\.edu\/x\?access_token=\[REDACTED\] \(\d+ ms\): socket hang up$/)]);
+  });
+
+  it('keeps the token out of an API error', async () => {
+    const { transport } = fake(() => ({ status: 401, body: '{"errors":[{"message":"Invalid access token."}]}' }));
+    const error = (await client(transport, { token: 'secret' }).send('GET', '/api/v1/users/self?access_token=secret').catch((e: unknown) => e)) as ApiError;
+    expect(error.exitCode).toBe(3);
+    expect(error.message).toBe('GET /api/v1/users/self?access_token=[REDACTED] failed with 401: Invalid access token.');
+    expect(JSON.stringify(error.toJSON())).not.toContain('secret');
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { session } from '../helpers/run-lms.js';
+
+const json = (s: string) => JSON.parse(s) as unknown;
+
+interface TokenRow {
+  user_id: number;
+  name: string;
+  role: string;
+  token: string;
+}
+
+describe('lms mock tokens', () => {
+  it('lists every seeded user with a role and a working token', async () => {
+    const lms = session();
+    const r = await lms.run('mock tokens -o json');
+    expect(r.exitCode).toBe(0);
+    const rows = json(r.stdout) as TokenRow[];
+    expect(rows).toHaveLength(13);
+    for (const row of rows) expect(Object.keys(row)).toEqual(['user_id', 'name', 'role', 'token']);
+    expect(rows[0]).toEqual({ user_id: 1, name: 'Ada Admin', role: 'admin', token: '1~mock-admin' });
+    expect(rows.find((x) => x.user_id === 3)).toEqual({ user_id: 3, name: 'Tess Teacher', role: 'teacher', token: '3~mock-tteacher' });
+    expect(rows.map((x) => x.user_id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    // Each token authenticates as its user.
+    const sam = rows.find((x) => x.role === 'student')!;
+    const self = await lms.run('users get self -o json', { env: { LMS_TOKEN: sam.token } });
+    expect(json(self.stdout)).toMatchObject({ id: sam.user_id, name: sam.name });
+  });
+
+  it('prints a table on a TTY', async () => {
+    const lms = session();
+    const r = await lms.run('mock tokens', { tty: true });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^USER_ID\s+NAME\s+ROLE\s+TOKEN$/);
+    expect(lines[1]).toMatch(/^1\s+Ada Admin\s+admin\s+1~mock-admin$/);
+    expect(lines).toHaveLength(14);
+  });
+});
+
+describe('lms mock reset / seed', () => {
+  it('reset leaves only the admin; seed brings the school back', async () => {
+    const lms = session();
+    const reset = await lms.run('mock reset --yes');
+    expect(reset.exitCode).toBe(0);
+    expect(reset.stdout).toBe('');
+    expect(reset.stderr).toBe('Reset the mock database in :memory:.\n');
+
+    const afterReset = await lms.run('users list --account 1 --all -o json --fields id,name');
+    expect(afterReset.exitCode).toBe(0);
+    expect(json(afterReset.stdout)).toEqual([{ id: 1, name: 'Ada Admin' }]);
+    expect(json((await lms.run('mock tokens -o json')).stdout)).toEqual([{ user_id: 1, name: 'Ada Admin', role: 'admin', token: '1~mock-admin' }]);
+    expect(json((await lms.run('courses list --account 1 --all -o json')).stdout)).toEqual([]);
+    // A token of the old school no longer works.
+    expect((await lms.run('users get self', { env: { LMS_TOKEN: '7~mock-sam' } })).exitCode).toBe(3);
+
+    const seeded = await lms.run('mock seed');
+    expect(seeded.exitCode).toBe(0);
+    expect(seeded.stderr).toContain('Seeded the mock school in :memory:.');
+    const afterSeed = await lms.run('users list --account 1 --all -o ndjson');
+    expect(afterSeed.stdout.trimEnd().split('\n')).toHaveLength(13);
+    expect((await lms.run('users get self', { env: { LMS_TOKEN: '7~mock-sam' } })).exitCode).toBe(0);
+  });
+
+  it('seed undoes changes', async () => {
+    const lms = session();
+    expect((await lms.run('users create --login-id extra --name Extra')).exitCode).toBe(0);
+    expect((await lms.run('users list --all -o ndjson')).stdout.trimEnd().split('\n')).toHaveLength(14);
+    await lms.run('mock seed');
+    expect((await lms.run('users list --all -o ndjson')).stdout.trimEnd().split('\n')).toHaveLength(13);
+  });
+
+  it('reset refuses to run in a script without --yes, and asks on a TTY', async () => {
+    const lms = session();
+    const refused = await lms.run('mock reset');
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('Erase everything in the mock database: pass --yes to confirm');
+
+    let asked = '';
+    const declined = await lms.run('mock reset', {
+      tty: true,
+      prompter: {
+        secret: async () => '',
+        confirm: async (m) => {
+          asked = m;
+          return false;
+        },
+      },
+    });
+    expect(asked).toBe('Erase everything in the mock database?');
+    expect(declined.exitCode).toBe(1);
+    expect((await lms.run('users list --all -o ndjson')).stdout.trimEnd().split('\n')).toHaveLength(13);
+
+    const accepted = await lms.run('mock reset', { tty: true, prompter: { secret: async () => '', confirm: async () => true } });
+    expect(accepted.exitCode).toBe(0);
+    expect(json((await lms.run('users list --all -o json --fields id')).stdout)).toEqual([{ id: 1 }]);
+  });
+});

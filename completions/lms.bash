@@ -94,8 +94,18 @@ _lms_value_flag() {
     'courses list:--enrollment-type'|'courses list '*':--enrollment-type') _lms_words='teacher student ta observer designer'; return 0 ;;
     'courses list:--search'|'courses list '*':--search') _lms_words=''; return 0 ;;
     'groups list:--course'|'groups list '*':--course') _lms_words=''; return 0 ;;
+    'mock serve:--drop-rate'|'mock serve '*':--drop-rate') _lms_words=''; return 0 ;;
+    'mock serve:--fail-rate'|'mock serve '*':--fail-rate') _lms_words=''; return 0 ;;
+    'mock serve:--fail-status'|'mock serve '*':--fail-status') _lms_words=''; return 0 ;;
+    'mock serve:--fault-seed'|'mock serve '*':--fault-seed') _lms_words=''; return 0 ;;
     'mock serve:--host'|'mock serve '*':--host') _lms_words=''; return 0 ;;
+    'mock serve:--latency'|'mock serve '*':--latency') _lms_words=''; return 0 ;;
     'mock serve:--port'|'mock serve '*':--port') _lms_words=''; return 0 ;;
+    'mock serve:--throttle-capacity'|'mock serve '*':--throttle-capacity') _lms_words=''; return 0 ;;
+    'mock serve:--throttle-cost'|'mock serve '*':--throttle-cost') _lms_words=''; return 0 ;;
+    'mock serve:--throttle-penalty'|'mock serve '*':--throttle-penalty') _lms_words=''; return 0 ;;
+    'mock serve:--throttle-rate'|'mock serve '*':--throttle-rate') _lms_words=''; return 0 ;;
+    'mock serve:--throttle-status'|'mock serve '*':--throttle-status') _lms_words='403 429'; return 0 ;;
     'profile add:--url'|'profile add '*':--url') _lms_words=''; return 0 ;;
     'users create:--account'|'users create '*':--account') _lms_words=''; return 0 ;;
     'users create:--birthdate'|'users create '*':--birthdate') _lms_words=''; return 0 ;;
@@ -241,7 +251,7 @@ _lms_flags() {
     'mock help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'mock reset') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'mock seed') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
-    'mock serve') _lms_words='--all --as-user --fields --help -h --host --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --port --profile -p --quiet --timeout --verbose -v --version --yes -y' ;;
+    'mock serve') _lms_words='--all --as-user --drop-rate --fail-rate --fail-status --fault-seed --fields --help -h --host --insecure --latency --limit --mock --mock-db --no-color --no-input --output -o --per-page --port --profile -p --quiet --throttle --throttle-capacity --throttle-cost --throttle-penalty --throttle-rate --throttle-status --timeout --verbose -v --version --yes -y' ;;
     'mock tokens') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile add') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --token-stdin --url --verbose -v --version --yes -y' ;;

@@ -116,9 +116,20 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'tokens' -d 'List the access tokens of the mock users'
 
 # lms mock serve flags
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'drop-rate' -r -F -d 'probability (0-1) of dropping the connection, half before and half after the request is applied'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'fail-rate' -r -F -d 'probability (0-1) of answering a 5xx (500, 502 or 503) without doing anything'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'fail-status' -r -F -d 'the statuses a failure picks from, comma-separated (default 500,502,503)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'fault-seed' -r -F -d 'seed for the faults, so a run can be reproduced'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'host' -r -F -d 'address to bind'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'latency' -r -F -d 'delay before every answer'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'port' -r -F -d 'port (0 picks a free one)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'quiet' -d 'no per-request log lines'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle' -d 'throttle like a real instance: a leaky bucket per token (capacity 700, 50 per request in flight, cost 10, drains 100/s)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-capacity' -r -F -d 'bucket size (default 700; implies --throttle)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-cost' -r -F -d 'charged per completed request (default 10; implies --throttle)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-penalty' -r -F -d 'charged while a request is in flight, refunded when it completes (default 50; implies --throttle)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-rate' -r -F -d 'how fast the bucket drains (default 100; implies --throttle)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-status' -x -a '403 429' -d 'status of a throttled answer (default 403; implies --throttle)'
 
 # lms profile
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'add' -d 'Add or replace a profile (token from a hidden prompt, or --token-stdin; --insecure to allow remote plain http)'

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { openDatabase, resetDatabase, type Db } from './db/open.js';
+import { hasFaults, inProcess, parseFaultsEnv, withFaults, type FaultOptions } from './faults.js';
 import { createMockHandler, type MockHandler } from './handler.js';
 import { seed, seedToken, seedUsers } from './seed.js';
 
@@ -17,12 +18,21 @@ export function defaultMockDbPath(env: NodeJS.ProcessEnv): string {
 export interface MockRuntime {
   db: Db;
   path: string;
+  /** What in-process callers use: the mock, with the faults of LMS_MOCK_FAULTS if set. */
   handler: MockHandler;
+  /** The mock without injected faults (`lms mock serve` applies its own on top). */
+  base?: MockHandler;
+  /** The faults from LMS_MOCK_FAULTS, when set. */
+  faults?: FaultOptions;
 }
 
 export function openMock(path: string, env: NodeJS.ProcessEnv): MockRuntime {
+  // Checked before anything is opened: a bad value is a usage error, not a half-open mock.
+  const faults = env.LMS_MOCK_FAULTS ? parseFaultsEnv(env.LMS_MOCK_FAULTS) : undefined;
   const db = openDatabase(path, (d) => seed(d));
-  return { db, path, handler: createMockHandler({ db, now: env.LMS_MOCK_NOW || undefined }) };
+  const base = createMockHandler({ db, now: env.LMS_MOCK_NOW || undefined });
+  const handler = faults && hasFaults(faults) ? inProcess(withFaults(base, faults)) : base;
+  return { db, path, handler, base, faults };
 }
 
 /** Back to the seeded school, or with `minimal` to an empty instance with only its admin. */

@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { redactUrl } from '../redact.js';
 import type { ApiRequest, HttpMethod } from '../transport/types.js';
+import { DroppedConnection } from './faults.js';
 import type { MockHandler } from './handler.js';
 
 export interface ServeOptions {
@@ -17,7 +18,7 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE']);
 export function serveMock(options: ServeOptions): Promise<{ server: Server; url: string }> {
   const server = createServer(async (req, res) => {
     const started = performance.now();
-    let status = 500;
+    let status: number | 'drop' = 500;
     try {
       const method = (req.method ?? 'GET').toUpperCase();
       if (!METHODS.has(method)) {
@@ -37,6 +38,12 @@ export function serveMock(options: ServeOptions): Promise<{ server: Server; url:
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
     } catch (err) {
+      if (err instanceof DroppedConnection) {
+        // An injected fault: the connection goes away with no answer, as a real one sometimes does.
+        status = 'drop';
+        req.socket.destroy();
+        return;
+      }
       status = 500;
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ errors: [{ message: `internal mock error: ${(err as Error).message}` }] }));

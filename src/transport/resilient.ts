@@ -1,7 +1,7 @@
 // Retries what is safe to retry and paces everything through one RateLimiter.
 //  - Throttling (429, or a 403 saying "Rate Limit Exceeded"): the server refused before doing
 //    anything, so any method is retried after a backoff.
-//  - 502/503/504 and dropped connections: GET, PUT and DELETE are retried; a POST only when it
+//  - 500/502/503/504 and dropped connections: GET, PUT and DELETE are retried; a POST only when it
 //    provably never reached the server (connection refused), since it may have been applied.
 //  - A POST whose outcome is unknown is reported as such, never resent.
 import { NetworkError } from '../errors.js';
@@ -23,7 +23,7 @@ export interface ResilienceOptions {
 }
 
 const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
-const UNAVAILABLE = new Set([502, 503, 504]);
+const UNAVAILABLE = new Set([500, 502, 503, 504]);
 
 export class OutcomeUnknownError extends NetworkError {}
 

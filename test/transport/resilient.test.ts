@@ -42,6 +42,7 @@ describe('resilient transport', () => {
   it.each([
     ['GET after a 503', 'GET', [503, 200], 200, 2],
     ['PUT after a 502', 'PUT', [502, 504, 200], 200, 3],
+    ['DELETE after a 500', 'DELETE', [500, 200], 200, 2],
     ['POST after a throttling 403 (refused, so never applied)', 'POST', [THROTTLED_403, 201], 201, 2],
     ['POST after a 429', 'POST', [429, 201], 201, 2],
     ['no POST after a 503 (it may have been applied)', 'POST', [503, 201], 503, 1],

@@ -1,5 +1,88 @@
 import { defineCommand, defineNoun, list } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
+import type { FaultOptions, ThrottleOptions } from '../../mock/faults.js';
+
+interface ServeOpts {
+  port: string;
+  host: string;
+  quiet?: boolean;
+  throttle?: boolean;
+  throttleStatus?: string;
+  throttleCapacity?: string;
+  throttleRate?: string;
+  throttleCost?: string;
+  throttlePenalty?: string;
+  failRate?: string;
+  failStatus?: string;
+  dropRate?: string;
+  latency?: string;
+  faultSeed?: string;
+}
+
+/** The faults the flags ask for; each value checked and named by its flag. */
+interface FaultFlags {
+  throttle?: Partial<ThrottleOptions>;
+  failRate?: number;
+  failStatuses?: number[];
+  dropRate?: number;
+  latencyMs?: number;
+  seed?: number;
+}
+
+function faultFlags(opts: ServeOpts): FaultFlags {
+  const number = (flag: string, raw: string | undefined, check: 'probability' | 'non-negative' | 'integer'): number | undefined => {
+    if (raw === undefined) return undefined;
+    const n = raw.trim() === '' ? NaN : Number(raw);
+    if (check === 'probability' && !(n >= 0 && n <= 1)) throw new UsageError(`${flag} must be a probability between 0 and 1, got "${raw}"`);
+    if (check === 'non-negative' && !(Number.isFinite(n) && n >= 0)) throw new UsageError(`${flag} must be a non-negative number, got "${raw}"`);
+    if (check === 'integer' && !(Number.isSafeInteger(n) && n >= 0)) throw new UsageError(`${flag} must be a non-negative integer, got "${raw}"`);
+    return n;
+  };
+  const throttle: Partial<ThrottleOptions> = {};
+  const set = <K extends keyof ThrottleOptions>(key: K, value: ThrottleOptions[K] | undefined) => {
+    if (value !== undefined) throttle[key] = value;
+  };
+  set('status', opts.throttleStatus === undefined ? undefined : (Number(opts.throttleStatus) as 403 | 429));
+  set('capacity', number('--throttle-capacity', opts.throttleCapacity, 'non-negative'));
+  set('leakPerSecond', number('--throttle-rate', opts.throttleRate, 'non-negative'));
+  set('cost', number('--throttle-cost', opts.throttleCost, 'non-negative'));
+  set('penalty', number('--throttle-penalty', opts.throttlePenalty, 'non-negative'));
+  return {
+    // Any --throttle-* flag turns the throttle on.
+    throttle: opts.throttle || Object.keys(throttle).length ? throttle : undefined,
+    failRate: number('--fail-rate', opts.failRate, 'probability'),
+    failStatuses: statuses(opts.failStatus),
+    dropRate: number('--drop-rate', opts.dropRate, 'probability'),
+    latencyMs: number('--latency', opts.latency, 'non-negative'),
+    seed: number('--fault-seed', opts.faultSeed, 'integer'),
+  };
+}
+
+function statuses(raw: string | undefined): number[] | undefined {
+  if (raw === undefined) return undefined;
+  const list = raw.split(',').map((s) => s.trim());
+  if (!list.every((s) => /^5\d\d$/.test(s))) throw new UsageError(`--fail-status must be comma-separated 5xx statuses, e.g. 502,503; got "${raw}"`);
+  return list.map(Number);
+}
+
+/** Flags over LMS_MOCK_FAULTS, field by field. */
+function mergeFaults(base: FaultOptions, flags: FaultFlags, defaults: ThrottleOptions): FaultOptions {
+  const merged: FaultOptions = { ...base };
+  if (flags.throttle) {
+    merged.throttle = { ...defaults, ...base.throttle, ...flags.throttle };
+    if (merged.throttle.penalty > merged.throttle.capacity) {
+      throw new UsageError(`the in-flight penalty (${merged.throttle.penalty}) is larger than the bucket (--throttle-capacity ${merged.throttle.capacity}): every request would be throttled`, {
+        hint: 'raise --throttle-capacity or lower --throttle-penalty',
+      });
+    }
+  }
+  if (flags.failRate !== undefined) merged.failRate = flags.failRate;
+  if (flags.failStatuses !== undefined) merged.failStatuses = flags.failStatuses;
+  if (flags.dropRate !== undefined) merged.dropRate = flags.dropRate;
+  if (flags.latencyMs !== undefined) merged.latencyMs = flags.latencyMs;
+  if (flags.seed !== undefined) merged.seed = flags.seed;
+  return merged;
+}
 
 export const mockNoun = defineNoun({
   name: 'mock',
@@ -37,23 +120,44 @@ export const mockNoun = defineNoun({
         return list(listTokens((await ctx.mock()).db));
       },
     }),
-    defineCommand<{ port: string; host: string; quiet?: boolean }>({
+    defineCommand<ServeOpts>({
       name: 'serve',
       summary: 'Serve the mock over HTTP (loopback by default); logs one line per request',
       options: [
         { flags: '--port <n>', description: 'port (0 picks a free one)', default: '4010' },
         { flags: '--host <address>', description: 'address to bind', default: '127.0.0.1' },
         { flags: '--quiet', description: 'no per-request log lines' },
+        { flags: '--throttle', description: 'throttle like a real instance: a leaky bucket per token (capacity 700, 50 per request in flight, cost 10, drains 100/s)' },
+        { flags: '--throttle-status <status>', description: 'status of a throttled answer (default 403; implies --throttle)', choices: ['403', '429'] },
+        { flags: '--throttle-capacity <n>', description: 'bucket size (default 700; implies --throttle)' },
+        { flags: '--throttle-rate <units-per-second>', description: 'how fast the bucket drains (default 100; implies --throttle)' },
+        { flags: '--throttle-cost <n>', description: 'charged per completed request (default 10; implies --throttle)' },
+        { flags: '--throttle-penalty <n>', description: 'charged while a request is in flight, refunded when it completes (default 50; implies --throttle)' },
+        { flags: '--fail-rate <p>', description: 'probability (0-1) of answering a 5xx (500, 502 or 503) without doing anything' },
+        { flags: '--fail-status <codes>', description: 'the statuses a failure picks from, comma-separated (default 500,502,503)' },
+        { flags: '--drop-rate <p>', description: 'probability (0-1) of dropping the connection, half before and half after the request is applied' },
+        { flags: '--latency <ms>', description: 'delay before every answer' },
+        { flags: '--fault-seed <n>', description: 'seed for the faults, so a run can be reproduced' },
       ],
-      examples: ['lms mock serve --port 4010 &', 'LMS_BASE_URL=http://127.0.0.1:4010 LMS_TOKEN=1~mock-admin lms users list'],
+      examples: [
+        'lms mock serve --port 4010 &',
+        'LMS_BASE_URL=http://127.0.0.1:4010 LMS_TOKEN=1~mock-admin lms users list',
+        'lms mock serve --throttle --throttle-status 429 --fail-rate 0.1 --drop-rate 0.02 --latency 50 --fault-seed 7',
+      ],
       async run({ opts, ctx }) {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got "${opts.port}"`);
-        const { serveMock } = await import('../../mock/serve.js');
+        const flags = faultFlags(opts);
+        const [{ serveMock }, { DEFAULT_THROTTLE, describeFaults, hasFaults, withFaults }] = await Promise.all([import('../../mock/serve.js'), import('../../mock/faults.js')]);
         const mock = await ctx.mock();
+        // LMS_MOCK_FAULTS (already parsed by the runtime) is the base; flags override it.
+        const faults = mergeFaults(mock.faults ?? {}, flags, DEFAULT_THROTTLE);
+        const base = mock.base ?? mock.handler;
+        const handler = hasFaults(faults) ? withFaults(base, faults) : base;
         const log = opts.quiet ? undefined : (line: string) => ctx.io.stderr.write(`${line}\n`);
-        const { server, url } = await serveMock({ handler: mock.handler, host: opts.host, port, log });
-        ctx.io.stderr.write(`lms mock serving ${mock.path} at ${url} (Ctrl-C stops)\n`);
+        const { server, url } = await serveMock({ handler, host: opts.host, port, log });
+        const faultNote = hasFaults(faults) ? ` with faults: ${describeFaults(faults)}` : '';
+        ctx.io.stderr.write(`lms mock serving ${mock.path} at ${url}${faultNote} (Ctrl-C stops)\n`);
         await new Promise<void>((resolve) => {
           const stop = () => server.close(() => resolve());
           process.once('SIGINT', stop);

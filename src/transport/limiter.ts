@@ -85,10 +85,10 @@ export class RateLimiter {
   private wakeLater(): void {
     const delay = this.notBefore - this.now();
     if (delay <= 0 || this.timer) return;
+    // Not unref'd: while every request waits on this timer it is all that keeps the process alive.
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.wake();
     }, delay);
-    this.timer.unref?.();
   }
 }

@@ -1,43 +1,26 @@
 // End to end: the built binary in real child processes, against a real `lms mock serve` on loopback.
-import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
 
-const root = new URL('../..', import.meta.url).pathname;
-const bin = join(root, 'bin/lms');
-const dir = mkdtempSync(join(tmpdir(), 'lms-e2e-'));
-const env = { LMS_MOCK_DB: join(dir, 'mock.db'), LMS_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', LMS_MOCK: '', LMS_TOKEN: '', LMS_BASE_URL: '', LMS_PROFILE: '' };
-const ADMIN = '1~mock-admin';
+const { dir, env } = e2eWorkspace('e2e');
 
 function lms(args: string[], extra: Record<string, string> = {}, input?: string) {
-  return execa('node', [bin, ...args], { env: { ...env, ...extra }, reject: false, input, extendEnv: true });
+  return spawnLms(args, { ...env, ...extra }, input);
 }
 
-let server: ResultPromise | undefined;
+let server: Served | undefined;
 let baseUrl = '';
-let serverLog = '';
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/lms.js'))) await execa('node', ['scripts/build.mjs'], { cwd: root });
-  server = execa('node', [bin, 'mock', 'serve', '--port', '0'], { env: { ...env }, reject: false });
-  baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`mock serve did not start: ${serverLog}`)), 15_000);
-    server!.stderr!.on('data', (chunk: Buffer) => {
-      serverLog += chunk.toString();
-      const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(serverLog);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-  });
+  await ensureBuilt();
+  server = await serveMock(env);
+  baseUrl = server.url;
 });
 
 afterAll(async () => {
-  server?.kill('SIGTERM');
-  await server?.catch(() => undefined);
+  await server?.stop();
 });
 
 const overHttp = (token = ADMIN) => ({ LMS_BASE_URL: baseUrl, LMS_TOKEN: token });
@@ -84,7 +67,7 @@ describe('over HTTP against lms mock serve', () => {
     expect(created.exitCode).toBe(0);
     const seenByMock = await lms(['--mock', 'users', 'list', '--search', 'via-http', '--fields', 'name']);
     expect(JSON.parse(seenByMock.stdout)).toEqual([{ name: 'Hugo Http' }]);
-    expect(serverLog).toMatch(/POST \/api\/v1\/accounts\/self\/users 200 \d+ms/);
+    expect(server!.log()).toMatch(/POST \/api\/v1\/accounts\/self\/users 200 \d+ms/);
   });
 
   it('pages with Link headers built from the request host', async () => {

@@ -3,8 +3,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveMock, type Served } from '../helpers/e2e.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const bin = join(root, 'bin/lms');
@@ -16,38 +17,11 @@ function lms(args: string[], extra: Record<string, string> = {}) {
   return execa('node', [bin, ...args], { env: { ...env, LMS_MOCK_DB: join(dir, 'cli.db'), ...extra }, reject: false, extendEnv: true });
 }
 
-interface Served {
-  url: string;
-  log(): string;
-  stop(): Promise<void>;
-}
-
 const servers: Served[] = [];
 
-/** `lms mock serve --port 0 …` on its own database; resolves once it prints its address. */
+/** `lms mock serve --port 0 …` on its own database. */
 async function serve(name: string, flags: string[]): Promise<Served> {
-  const child: ResultPromise = execa('node', [bin, 'mock', 'serve', '--port', '0', ...flags], { env: { ...env, LMS_MOCK_DB: join(dir, `${name}.db`) }, reject: false });
-  let log = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`mock serve did not start: ${log}`)), 15_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    void child.then((r) => reject(new Error(`mock serve exited ${r.exitCode}: ${log}`)));
-  });
-  const served: Served = {
-    url,
-    log: () => log,
-    async stop() {
-      child.kill('SIGTERM');
-      await child.catch(() => undefined);
-    },
-  };
+  const served = await serveMock({ ...env, LMS_MOCK_DB: join(dir, `${name}.db`) }, flags);
   servers.push(served);
   return served;
 }

@@ -1,0 +1,68 @@
+// For end-to-end tests: the built binary in a child process, and `lms mock serve` on a free port.
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+
+export const root = new URL('../..', import.meta.url).pathname;
+export const bin = join(root, 'bin/lms');
+export const ADMIN = '1~mock-admin';
+
+/** A scratch directory and an environment that ignores the caller's own lms settings. */
+export function e2eWorkspace(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), `lms-${prefix}-`));
+  const env: Record<string, string> = {
+    LMS_CONFIG_DIR: join(dir, 'config'),
+    LMS_STATE_DIR: join(dir, 'state'),
+    LMS_MOCK_DB: join(dir, 'mock.db'),
+    NO_COLOR: '1',
+    LMS_MOCK: '',
+    LMS_TOKEN: '',
+    LMS_BASE_URL: '',
+    LMS_PROFILE: '',
+    LMS_MOCK_FAULTS: '',
+  };
+  return { dir, env };
+}
+
+export async function ensureBuilt(): Promise<void> {
+  if (!existsSync(join(root, 'dist/lms.js'))) await execa('node', ['scripts/build.mjs'], { cwd: root });
+}
+
+export function spawnLms(args: string[], env: Record<string, string>, input?: string) {
+  return execa('node', [bin, ...args], { env, reject: false, input, extendEnv: true });
+}
+
+export interface Served {
+  url: string;
+  child: ResultPromise;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** `lms mock serve --port 0 …`; resolves once it prints its address. */
+export async function serveMock(env: Record<string, string>, flags: string[] = []): Promise<Served> {
+  const child: ResultPromise = execa('node', [bin, 'mock', 'serve', '--port', '0', ...flags], { env, reject: false });
+  let log = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mock serve did not start: ${log}`)), 15_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    void child.then((r) => reject(new Error(`mock serve exited ${r.exitCode}: ${log}`)));
+  });
+  return {
+    url,
+    child,
+    log: () => log,
+    async stop() {
+      child.kill('SIGTERM');
+      await child.catch(() => undefined);
+    },
+  };
+}

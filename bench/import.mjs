@@ -1,0 +1,95 @@
+// Bulk-import throughput against a throttling server (DESIGN.md "Bulk work", issue: bulk engine).
+//
+//   node bench/import.mjs                 2,000 users against `lms mock serve --throttle`
+//   node bench/import.mjs --rows 500 --rate 500
+//
+// The server's bucket drains `rate` units a second and charges `cost` per request, so it sustains
+// rate/cost requests a second. An import sends about one request per row, so the figure of merit is
+// rows per second as a fraction of that sustainable rate (goal >= 0.9), with the number of throttled
+// answers (403) the client took on the way (goal: a handful at most). The bucket starts empty, so
+// the first capacity/cost requests come free: that head start is reported with the result.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const lms = join(root, 'bin', 'lms');
+const { values: flags } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '2000' },
+    rate: { type: 'string', default: '1000' },
+    cost: { type: 'string', default: '10' },
+    capacity: { type: 'string', default: '700' },
+    concurrency: { type: 'string', default: '4' },
+    out: { type: 'string', default: join(root, 'bench', 'import-results.json') },
+  },
+});
+const rows = Number(flags.rows);
+const rate = Number(flags.rate);
+const cost = Number(flags.cost);
+const capacity = Number(flags.capacity);
+const sustainable = rate / cost;
+
+const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-import-'));
+const env = { ...process.env, LMS_MOCK_DB: join(scratch, 'mock.db'), LMS_STATE_DIR: join(scratch, 'state'), LMS_CONFIG_DIR: join(scratch, 'config'), NO_COLOR: '1' };
+for (const name of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_OUTPUT', 'LMS_MOCK_FAULTS']) delete env[name];
+
+const csv = join(scratch, 'users.csv');
+const lines = ['name,login_id,email'];
+for (let i = 1; i <= rows; i++) lines.push(`Bench Person ${i},bench-${i},bench-${i}@example.edu`);
+writeFileSync(csv, lines.join('\n') + '\n');
+
+const server = spawn(process.execPath, [lms, 'mock', 'serve', '--port', '0', '--throttle', '--throttle-rate', String(rate), '--throttle-cost', String(cost), '--throttle-capacity', String(capacity)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+let log = '';
+server.stderr.on('data', (chunk) => (log += chunk));
+const url = await new Promise((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error(`mock serve did not start:\n${log}`)), 15000);
+  server.stderr.on('data', () => {
+    const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
+    if (m) {
+      clearTimeout(timer);
+      resolve(m[1]);
+    }
+  });
+});
+
+try {
+  const started = performance.now();
+  const run = spawnSync(process.execPath, [lms, 'users', 'import', csv, '--concurrency', flags.concurrency, '-o', 'json'], {
+    env: { ...env, LMS_BASE_URL: url, LMS_TOKEN: '1~mock-admin' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (run.status !== 0) throw new Error(`the import exited ${run.status}:\n${run.stderr}`);
+  const summary = JSON.parse(run.stdout);
+  await new Promise((r) => setTimeout(r, 200));
+  const requestLines = log.split('\n').filter((l) => /^(GET|POST|PUT|DELETE) \S+ (\d{3}|drop) \d+ms$/.test(l));
+  const throttled = requestLines.filter((l) => / 403 \d+ms$/.test(l)).length;
+  const rowsPerSecond = rows / seconds;
+  const result = {
+    date: new Date().toISOString(),
+    rows,
+    created: summary.created,
+    failed: summary.failed,
+    seconds: Number(seconds.toFixed(2)),
+    requests: requestLines.length,
+    rowsPerSecond: Number(rowsPerSecond.toFixed(1)),
+    sustainablePerSecond: sustainable,
+    fraction: Number((rowsPerSecond / sustainable).toFixed(3)),
+    headStartRequests: Math.floor(capacity / cost),
+    throttled,
+    bucket: { capacity, cost, rate },
+  };
+  writeFileSync(flags.out, JSON.stringify(result, null, 2) + '\n');
+  console.log(`import of ${rows} users against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s sustainable)`);
+  console.log(`  ${seconds.toFixed(1)} s, ${rowsPerSecond.toFixed(1)} rows/s = ${(rowsPerSecond / sustainable).toFixed(2)} of the sustainable rate (goal ≥ 0.9) ${rowsPerSecond / sustainable >= 0.9 ? 'PASS' : 'UNDER'}`);
+  console.log(`  ${throttled} throttled answers taken (goal: a handful) ${throttled <= 5 ? 'PASS' : 'OVER'}; ${requestLines.length} requests in all; head start ${Math.floor(capacity / cost)} free requests`);
+  console.log(`  ${summary.created} created, ${summary.failed} failed`);
+} finally {
+  server.kill('SIGTERM');
+  rmSync(scratch, { recursive: true, force: true });
+}

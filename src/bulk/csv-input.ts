@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
+import { readAll } from '../io/streams.js';
 
 export interface CsvRow {
   /** Line of the input where the record starts (1-based, the header is line 1). */
@@ -28,11 +29,7 @@ export interface Schema {
 export const MAX_FIELD_BYTES = 1024 * 1024;
 
 export async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<{ bytes: Buffer; name: string }> {
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
-    return { bytes: Buffer.concat(chunks), name: 'stdin' };
-  }
+  if (path === '-') return { bytes: await readAll(stdin), name: 'stdin' };
   try {
     return { bytes: await readFile(path), name: path };
   } catch {

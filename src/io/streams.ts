@@ -39,3 +39,10 @@ export function systemIO(env: NodeJS.ProcessEnv, noColorFlag = false): IOStreams
     columns: process.stdout.columns,
   };
 }
+
+/** All of a stream (stdin, for `-` arguments and --token-stdin). */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}

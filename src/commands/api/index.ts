@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { defineCommand, defineNoun, item, list, text } from '../../cli/command.js';
 import type { Params } from '../../client/encode.js';
 import { UsageError } from '../../errors.js';
+import { readAll } from '../../io/streams.js';
 import type { HttpMethod } from '../../transport/types.js';
 
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
@@ -25,11 +26,8 @@ export function fieldsToParams(fields: string[]): Params {
 
 async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<Params> {
   let raw: string;
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const c of stdin) chunks.push(Buffer.from(c as Buffer));
-    raw = Buffer.concat(chunks).toString('utf8');
-  } else raw = await readFile(path, 'utf8').catch(() => {
+  if (path === '-') raw = (await readAll(stdin)).toString('utf8');
+  else raw = await readFile(path, 'utf8').catch(() => {
     throw new UsageError(`cannot read --input file ${path}`);
   });
   try {

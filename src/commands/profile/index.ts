@@ -1,12 +1,7 @@
 import { defineCommand, defineNoun, item, list } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
+import { readAll } from '../../io/streams.js';
 import { isLoopbackHost } from '../../net.js';
-
-async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8').trim();
-}
 
 /** What a profile shows: never the token itself. */
 const describeToken = (token?: string) => (token ? `set (${token.length} characters)` : 'not set');
@@ -32,7 +27,7 @@ export const profileNoun = defineNoun({
         }
         if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--url must be http(s), not ${url.protocol}`);
         let token: string;
-        if (opts.tokenStdin) token = await readStdin(ctx.io.stdin);
+        if (opts.tokenStdin) token = (await readAll(ctx.io.stdin)).toString('utf8').trim();
         else if (ctx.interactive) token = (await (await ctx.prompter()).secret(`Access token for ${url.host}:`)).trim();
         else throw new UsageError('no token: pass --token-stdin and pipe the token in, or run in a terminal to be prompted');
         if (!token) throw new UsageError('the token is empty');

@@ -82,6 +82,23 @@ describe('an import killed with SIGKILL', () => {
   }, 60_000);
 });
 
+describe('an import interrupted with Ctrl-C', () => {
+  it('exits 130, and the re-run finishes without duplicates', async () => {
+    const s = await server('interrupted', ['--quiet', '--latency', '15']);
+    const file = roster('sigint', 120);
+    const http = { ...env, LMS_BASE_URL: s.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: join(dir, 'state-sigint') };
+    const child = spawnLms(['users', 'import', file, '--concurrency', '2'], http);
+    while ((await loginsIn(s.db, 'sigint')).length < 20) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    expect((await child).exitCode).toBe(130);
+    const rerun = await spawnLms(['users', 'import', file, '-o', 'json'], http);
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    const logins = await loginsIn(s.db, 'sigint');
+    expect(logins).toHaveLength(120);
+    expect(new Set(logins).size).toBe(120);
+  }, 60_000);
+});
+
 describe('bad CSVs over HTTP', () => {
   it.each([
     ['missing header', 'Ana,ana\n'],

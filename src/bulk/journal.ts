@@ -20,7 +20,8 @@ export class Journal {
   readonly path: string;
   private readonly last = new Map<string, JournalEntry>();
 
-  constructor(dir: string, identity: string[]) {
+  /** `identity` names the job: what it does, where, and the input's bytes (hashed, never stored). */
+  constructor(dir: string, identity: (string | Uint8Array)[]) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const hash = createHash('sha256');
     for (const part of identity) hash.update(part).update('\0');

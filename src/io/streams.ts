@@ -1,6 +1,7 @@
 // The only place that writes. Commands and renderers get an IOStreams and never touch process.*,
 // so tests run them with fake streams and can switch "TTY" on and off.
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 
 export interface IOStreams {
   stdout: Writable;
@@ -31,10 +32,13 @@ export function systemIO(env: NodeJS.ProcessEnv, noColorFlag = false): IOStreams
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // process.stdin is built on first touch; most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
     stdoutIsTTY,
     stderrIsTTY,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdinIsTTY: isatty(0),
     color: stdoutIsTTY && !noColorFlag && env.NO_COLOR === undefined && env.TERM !== 'dumb',
     columns: process.stdout.columns,
   };

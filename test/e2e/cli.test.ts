@@ -1,8 +1,8 @@
 // End to end: the built binary in real child processes, against a real `lms mock serve` on loopback.
-import { statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
+import { ADMIN, e2eWorkspace, ensureBuilt, root, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
 
 const { dir, env } = e2eWorkspace('e2e');
 
@@ -24,6 +24,14 @@ afterAll(async () => {
 });
 
 const overHttp = (token = ADMIN) => ({ LMS_BASE_URL: baseUrl, LMS_TOKEN: token });
+
+describe('the launcher', () => {
+  it('prints the package version, on the fast path and through the CLI', async () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    expect((await lms(['--version'])).stdout).toBe(version);
+    expect((await lms(['--no-color', '--version'])).stdout).toBe(version);
+  });
+});
 
 describe('the binary in mock mode', () => {
   it('runs the README command', async () => {

@@ -1,6 +1,5 @@
 // `lms users import FILE.csv` and `lms users export`: the first bulk command, and its inverse, so
 // export → edit → import round-trips.
-import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineCommand, item, list, withFailure } from '../../cli/command.js';
@@ -85,7 +84,7 @@ export const importUsers = defineCommand<ImportOpts>({
     const { Journal } = await import('../../bulk/journal.js');
     const { runRows } = await import('../../bulk/job.js');
     const { progressReporter } = await import('../../bulk/progress.js');
-    const journal = new Journal(await journalDir(ctx), ['users.import', await instanceOf(ctx, client), opts.account, createHash('sha256').update(bytes).digest('hex')]);
+    const journal = new Journal(await journalDir(ctx), ['users.import', await instanceOf(ctx, client), opts.account, bytes]);
     const progress = progressReporter(ctx.io, { verbose: ctx.globals.verbose, label: 'importing' });
     const started = performance.now();
     const results = await runRows(valid, {

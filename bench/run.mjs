@@ -1,0 +1,206 @@
+// Startup benchmarks against the budgets in DESIGN.md ("Performance budgets").
+//
+//   npm run bench                    build, then 30 timed runs of every case
+//   node bench/run.mjs --runs 50     more runs (after `npm run build`)
+//   node bench/run.mjs --strict      exit 1 when a case is over its budget
+//   node bench/run.mjs --only help   only the cases whose name contains "help" (the floor always runs)
+//
+// Every case is a spawned process timed from spawn to exit (wall clock). The floor is bare
+// `node -e 0`; a budget is a ratio of a case's median to the floor's median, measured in the
+// same run. Runs are interleaved round-robin (the order rotating each round) so drift on a
+// shared, noisy machine hits every case alike, after a few untimed warm-up rounds.
+// Figures go to stdout as a table and to bench/results.json. Without --strict, being over
+// budget does not fail the run: this is a measurement, not a test. A case whose command fails
+// (non-zero exit, or output that its check rejects) always does.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const node = process.execPath;
+const lms = join(root, 'bin', 'lms');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+const { values: flags } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '30' },
+    warmup: { type: 'string', default: '3' },
+    only: { type: 'string' },
+    strict: { type: 'boolean', default: false },
+    out: { type: 'string', default: join(root, 'bench', 'results.json') },
+  },
+});
+const runs = wholeNumber('--runs', flags.runs, 1);
+const warmup = wholeNumber('--warmup', flags.warmup, 0);
+
+// Everything the cases share is made once, before any timing: a scratch directory (profiles and
+// the mock database live there, never in the user's own config) and a seeded mock.
+const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-'));
+const baseEnv = { ...process.env, LMS_CONFIG_DIR: join(scratch, 'config'), NO_COLOR: '1' };
+for (const name of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_MOCK_DB', 'LMS_OUTPUT']) delete baseEnv[name];
+const mockDb = join(scratch, 'mock.db');
+
+/**
+ * The cases. A case is { name, cmd, args, env?, budget?, setup?, check? }:
+ * - budget: the most its median may be, as a multiple of the floor's median (none: reported only);
+ * - setup(): run once before any timing (seed data, write files);
+ * - check(stdout): run once on an untimed run's output; return a string to reject the case.
+ * The first case is the floor every ratio is taken against.
+ */
+const cases = [
+  { name: 'node -e 0 (floor)', cmd: node, args: ['-e', '0'] },
+  {
+    name: 'lms --version',
+    cmd: node,
+    args: [lms, '--version'],
+    budget: 1.25,
+    check: (stdout) => (stdout.trim() === pkg.version ? undefined : `printed "${stdout.trim()}", not the package version ${pkg.version}`),
+  },
+  {
+    name: 'lms --help',
+    cmd: node,
+    args: [lms, '--help'],
+    budget: 1.25,
+    check: (stdout) => (/Usage: lms/.test(stdout) && /users/.test(stdout) ? undefined : 'no usage text'),
+  },
+  {
+    name: 'lms --mock users list',
+    cmd: node,
+    args: [lms, '--mock', 'users', 'list', '--account', '1', '-o', 'json'],
+    env: { LMS_MOCK_DB: mockDb },
+    budget: 1.8,
+    setup: () => exec('seed the mock', node, [lms, '--mock', 'mock', 'seed'], { LMS_MOCK_DB: mockDb }),
+    check: (stdout) => {
+      const users = JSON.parse(stdout);
+      return Array.isArray(users) && users.length > 0 ? undefined : 'listed no users';
+    },
+  },
+];
+
+try {
+  const selected = cases.filter((c, i) => i === 0 || !flags.only || c.name.includes(flags.only));
+  for (const c of selected) {
+    await c.setup?.();
+    const { stdout } = exec(c.name, c.cmd, c.args, c.env);
+    const problem = c.check?.(stdout);
+    if (problem) throw new Error(`${c.name}: ${problem}`);
+  }
+
+  const samples = selected.map(() => []);
+  const load = loadavg()[0];
+  for (let round = 0; round < warmup + runs; round++) {
+    for (let k = 0; k < selected.length; k++) {
+      const i = (round + k) % selected.length;
+      const ms = time(selected[i]);
+      if (round >= warmup) samples[i].push(ms);
+    }
+  }
+
+  const results = selected.map((c, i) => summarise(c, samples[i]));
+  const floor = results[0];
+  for (const r of results) {
+    r.ratio = r.median / floor.median;
+    if (r.budget !== undefined) r.status = r.ratio <= r.budget ? 'PASS' : 'OVER';
+  }
+
+  printTable(results);
+  const over = results.filter((r) => r.status === 'OVER');
+  for (const r of results.filter((r) => r.status)) {
+    console.log(`${r.status} ${r.name}: ${r.ratio.toFixed(2)}x of the floor (budget ${r.budget}x)`);
+  }
+
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: cpus().length,
+    loadavg1mAtStart: Number(load.toFixed(2)),
+    runs,
+    warmup,
+    floorMedianMs: round2(floor.median),
+    cases: results.map(({ samplesMs, ...r }) => ({ ...r, ratio: round2(r.ratio), samplesMs })),
+  };
+  writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwrote ${flags.out}`);
+  process.exitCode = flags.strict && over.length > 0 ? 1 : 0;
+} catch (error) {
+  console.error(`bench: ${error instanceof Error ? error.message : error}`);
+  process.exitCode = 1;
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+/** One timed run: wall clock from spawn to exit, in milliseconds. */
+function time(c) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(c.cmd, c.args, { env: { ...baseEnv, ...c.env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.error) throw result.error;
+  if (result.status !== 0) throw new Error(`${c.name} exited ${result.status ?? result.signal}: ${result.stderr}`);
+  return ms;
+}
+
+/** An untimed run that must succeed; returns its output. */
+function exec(label, cmd, args, env) {
+  const result = spawnSync(cmd, args, { env: { ...baseEnv, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  if (result.error) throw result.error;
+  if (result.status !== 0) throw new Error(`${label}: \`${[cmd, ...args].join(' ')}\` exited ${result.status ?? result.signal}\n${result.stderr}`);
+  return result;
+}
+
+function summarise(c, ms) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return {
+    name: c.name,
+    command: [c.cmd === node ? 'node' : c.cmd, ...c.args.map((a) => (a === lms ? 'bin/lms' : a))].join(' '),
+    budget: c.budget,
+    median: round2(quantile(sorted, 0.5)),
+    p90: round2(quantile(sorted, 0.9)),
+    min: round2(sorted[0]),
+    max: round2(sorted[sorted.length - 1]),
+    samplesMs: ms.map(round2),
+  };
+}
+
+/** Linear interpolation between closest ranks (the usual definition; the median of an even count is the mean of the middle two). */
+function quantile(sorted, q) {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+function printTable(results) {
+  const head = ['case', 'median ms', 'p90 ms', 'min ms', 'ratio', 'budget', ''];
+  const rows = results.map((r) => [
+    r.name,
+    r.median.toFixed(1),
+    r.p90.toFixed(1),
+    r.min.toFixed(1),
+    `${r.ratio.toFixed(2)}x`,
+    r.budget === undefined ? '-' : `${r.budget.toFixed(2)}x`,
+    r.status ?? '',
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
+  console.log(`lms startup: ${runs} runs each, interleaved, after ${warmup} warm-up rounds (node ${process.version}, ${cpus().length} cpus)\n`);
+  console.log(line(head));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const row of rows) console.log(line(row));
+  console.log('');
+}
+
+function wholeNumber(flag, value, min) {
+  if (!/^\d+$/.test(value) || Number(value) < min) {
+    console.error(`bench: ${flag} must be a whole number of at least ${min}, got "${value}"`);
+    process.exit(2);
+  }
+  return Number(value);
+}
+
+function round2(n) {
+  return Math.round(n * 100) / 100;
+}

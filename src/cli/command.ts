@@ -48,6 +48,9 @@ export interface NounSpec {
   commands: (CommandSpec<never> | NounSpec)[];
 }
 
+/** The verbs (and nested nouns) under a noun. */
+export type Verbs = (CommandSpec<never> | NounSpec)[];
+
 export function defineCommand<O = Record<string, unknown>>(spec: CommandSpec<O>): CommandSpec<O> {
   return spec;
 }

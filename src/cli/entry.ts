@@ -22,7 +22,7 @@ export async function run(argv: string[], deps?: Partial<Deps>): Promise<number>
     });
   }
   try {
-    const program = buildProgram(full, state);
+    const program = await buildProgram(full, state, argv);
     if (argv.length === 0) {
       program.outputHelp();
       return ExitCode.ok;

@@ -1,7 +1,7 @@
 // The commander tree: global flags, every noun, and the runner that gives a command its context
 // and renders what it returns.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { nouns } from '../commands/index.js';
+import { lazyNouns, loadNoun, topLevelCommands } from '../commands/index.js';
 import { UsageError } from '../errors.js';
 import { err, out } from '../io/streams.js';
 import type { Format } from '../output/render.js';
@@ -20,7 +20,12 @@ export interface ProgramState {
   jsonErrors: boolean;
 }
 
-export function buildProgram(deps: Deps, state: ProgramState): Command {
+/**
+ * The command tree for one run. Only the noun that `argv` names is loaded and registered in full;
+ * the others appear by name and summary, which is all `lms --help` shows. Without `argv` (or when
+ * it names no noun) every noun is loaded.
+ */
+export async function buildProgram(deps: Deps, state: ProgramState, argv?: string[]): Promise<Command> {
   const { io } = deps;
   const program = new Command('lms')
     .description('Administer a Canvas-style learning platform from the shell; --mock runs every command against a built-in mock')
@@ -79,8 +84,32 @@ export function buildProgram(deps: Deps, state: ProgramState): Command {
     }
   };
 
-  for (const noun of nouns) register(program, noun, runner);
+  const named = argv && nounNamed(program, argv);
+  for (const noun of lazyNouns) {
+    if (argv === undefined || named === undefined || named === noun) register(program, await loadNoun(noun), runner);
+    else if (named === null) program.command(noun.name).description(noun.summary);
+  }
+  for (const command of topLevelCommands) register(program, command, runner);
   return program;
+}
+
+/**
+ * The noun an argument list invokes: the first word that is not a global option or its value.
+ * null when there is none (`lms --help`), undefined when the word is not a noun (so everything
+ * loads and commander can suggest the right one).
+ */
+function nounNamed(program: Command, argv: string[]): (typeof lazyNouns)[number] | null | undefined {
+  const takesValue = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long].filter((f): f is string => !!f)));
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i];
+    if (word === '--') return argv[i + 1] === undefined ? null : lazyNouns.find((n) => n.name === argv[i + 1]);
+    if (word.startsWith('-')) {
+      if (!word.includes('=') && takesValue.has(word)) i++;
+      continue;
+    }
+    return lazyNouns.find((n) => n.name === word);
+  }
+  return null;
 }
 
 function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): GlobalOptions {

@@ -1,21 +1,35 @@
-// Every noun of the command tree, in help order. A new noun adds its folder and a line here.
-import type { CommandSpec, NounSpec } from '../cli/command.js';
-import { apiNoun } from './api/index.js';
+// Every noun of the command tree, in help order: its name, its summary, and how to load its verbs.
+// A run loads only the noun it names, so start-up does not pay for the whole tree.
+// A new noun adds its folder and a line here.
+import type { CommandSpec, NounSpec, Verbs } from '../cli/command.js';
 import { completionCommand } from './completion/index.js';
-import { mockNoun } from './mock/index.js';
-import { profileNoun } from './profile/index.js';
-import { accountsNoun, assignmentsNoun, coursesNoun, filesNoun, groupsNoun } from './school.js';
-import { usersNoun } from './users/index.js';
 
-export const nouns: (NounSpec | CommandSpec<never>)[] = [
-  usersNoun,
-  accountsNoun,
-  coursesNoun,
-  assignmentsNoun,
-  groupsNoun,
-  filesNoun,
-  profileNoun,
-  apiNoun,
-  mockNoun,
-  completionCommand as CommandSpec<never>,
+export interface LazyNoun {
+  name: string;
+  summary: string;
+  load(): Promise<Verbs>;
+}
+
+export const lazyNouns: LazyNoun[] = [
+  { name: 'users', summary: 'Users, profiles, settings, follows, page views, personal files, bulk import', load: async () => (await import('./users/index.js')).usersVerbs },
+  { name: 'accounts', summary: 'Accounts you administer', load: async () => (await import('./school.js')).accountsVerbs },
+  { name: 'courses', summary: 'Courses: find them, create them', load: async () => (await import('./school.js')).coursesVerbs },
+  { name: 'assignments', summary: 'Assignments of a course', load: async () => (await import('./school.js')).assignmentsVerbs },
+  { name: 'groups', summary: 'Groups of a course', load: async () => (await import('./school.js')).groupsVerbs },
+  { name: 'files', summary: 'Uploaded files', load: async () => (await import('./school.js')).filesVerbs },
+  { name: 'profile', summary: 'Named instances: base URL and token of each', load: async () => (await import('./profile/index.js')).profileVerbs },
+  { name: 'api', summary: 'Raw API access, and the route table', load: async () => (await import('./api/index.js')).apiVerbs },
+  { name: 'mock', summary: 'The built-in mock instance: seed it, list its tokens, serve it over HTTP', load: async () => (await import('./mock/index.js')).mockVerbs },
 ];
+
+/** Top-level commands that are not nouns; small, so always registered. */
+export const topLevelCommands: CommandSpec<never>[] = [completionCommand as CommandSpec<never>];
+
+export async function loadNoun(noun: LazyNoun): Promise<NounSpec> {
+  return { name: noun.name, summary: noun.summary, commands: await noun.load() };
+}
+
+/** The whole tree, for completions and the coverage test. */
+export async function loadAllNouns(): Promise<(NounSpec | CommandSpec<never>)[]> {
+  return [...(await Promise.all(lazyNouns.map(loadNoun))), ...topLevelCommands];
+}

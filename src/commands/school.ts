@@ -1,13 +1,10 @@
 // Supporting nouns: accounts, courses, assignments, groups — reads to find ids, creates to provision.
-import { defineCommand, defineNoun, item, list } from '../cli/command.js';
+import { defineCommand, item, list, type Verbs } from '../cli/command.js';
 import { UsageError } from '../errors.js';
 
 const courseOption = { flags: '--course <id>', description: 'course id or SIS form (sis_course_id:X)', required: true };
 
-export const accountsNoun = defineNoun({
-  name: 'accounts',
-  summary: 'Accounts you administer',
-  commands: [
+export const accountsVerbs: Verbs = [
     defineCommand({
       name: 'list',
       summary: 'List the accounts you administer',
@@ -26,15 +23,11 @@ export const accountsNoun = defineNoun({
         return item(await (await ctx.client()).ops.accounts.get({ id: args[0] }));
       },
     }),
-  ],
-});
+  ];
 
 const COURSE_COLUMNS = ['id', 'course_code', 'name', 'sis_course_id', 'workflow_state'];
 
-export const coursesNoun = defineNoun({
-  name: 'courses',
-  summary: 'Courses: find them, create them',
-  commands: [
+export const coursesVerbs: Verbs = [
     defineCommand<{ account?: string; search?: string; enrollmentType?: string }>({
       name: 'list',
       summary: "List your courses, or an account's with --account",
@@ -92,8 +85,7 @@ export const coursesNoun = defineNoun({
         );
       },
     }),
-  ],
-});
+  ];
 
 const ASSIGNMENT_COLUMNS = ['id', 'name', 'points_possible', 'grading_type', 'due_at', 'published'];
 const GRADING_TYPES = ['points', 'percent', 'pass_fail', 'letter_grade', 'gpa_scale', 'not_graded'];
@@ -110,10 +102,7 @@ interface CreateAssignmentOpts {
   publish: boolean;
 }
 
-export const assignmentsNoun = defineNoun({
-  name: 'assignments',
-  summary: 'Assignments of a course',
-  commands: [
+export const assignmentsVerbs: Verbs = [
     defineCommand<{ course: string; search?: string }>({
       name: 'list',
       summary: 'List the assignments of a course',
@@ -172,13 +161,9 @@ export const assignmentsNoun = defineNoun({
         );
       },
     }),
-  ],
-});
+  ];
 
-export const groupsNoun = defineNoun({
-  name: 'groups',
-  summary: 'Groups of a course',
-  commands: [
+export const groupsVerbs: Verbs = [
     defineCommand<{ course: string }>({
       name: 'list',
       summary: 'List the groups of a course',
@@ -190,13 +175,9 @@ export const groupsNoun = defineNoun({
         return list((await ctx.client()).ops.groups.list({ course_id: opts.course }, { limit: ctx.pageLimit() }));
       },
     }),
-  ],
-});
+  ];
 
-export const filesNoun = defineNoun({
-  name: 'files',
-  summary: 'Uploaded files',
-  commands: [
+export const filesVerbs: Verbs = [
     defineCommand({
       name: 'get <id>',
       summary: "Show a file's record (name, type, size, download URL)",
@@ -206,5 +187,4 @@ export const filesNoun = defineNoun({
         return item(await (await ctx.client()).ops.files.get({ id: args[0] }));
       },
     }),
-  ],
-});
+  ];

@@ -8,8 +8,8 @@ import { fakeIO } from '../helpers/fake-io.js';
 const files = { bash: 'lms.bash', zsh: '_lms', fish: 'lms.fish' } as const;
 
 describe('completions/', () => {
-  const program = buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
-  it.each(SHELLS.map((s) => [s]))('%s script matches the command tree (run `npm run completions` if not)', (shell) => {
+  it.each(SHELLS.map((s) => [s]))('%s script matches the command tree (run `npm run completions` if not)', async (shell) => {
+    const program = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
     const committed = readFileSync(new URL(`../../completions/${files[shell]}`, import.meta.url), 'utf8');
     expect(committed).toBe(completionScript(program, shell));
   });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { declaredRoutes } from '../../src/cli/command.js';
 import { operationsByArea } from '../../src/client/operations.js';
-import { nouns } from '../../src/commands/index.js';
+import { loadAllNouns } from '../../src/commands/index.js';
 import { handlers } from '../../src/mock/areas/index.js';
 import { routes } from '../../src/spec/routes.js';
 
@@ -73,10 +73,12 @@ const LATER = new Set([
 /** Mock-side answers to URLs the server hands out; clients follow them, so no operation or command names them. */
 const FOLLOWED_URLS = new Set(['files.upload', 'files.confirm', 'files.confirmGet', 'files.download']);
 
+const commanded = declaredRoutes(await loadAllNouns());
+
 describe('coverage of built areas', () => {
   const built = routes.filter((r) => BUILT_AREAS.includes(r.area) && !LATER.has(r.id));
   const operations = new Set(Object.values(operationsByArea).flatMap((ops) => Object.values(ops).map((op) => op.operation as string)));
-  const commanded = declaredRoutes(nouns);
+
 
   it.each(built.map((r) => [r.id, r]))('%s has a mock handler', (id) => {
     expect(handlers[id as keyof typeof handlers], id).toBeTypeOf('function');

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { defineCommand, defineNoun, item, list, text } from '../../cli/command.js';
+import { defineCommand, item, list, text, type Verbs } from '../../cli/command.js';
 import type { Params } from '../../client/encode.js';
 import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
@@ -103,8 +103,4 @@ const routesCommand = defineCommand<{ area?: string }>({
   },
 });
 
-export const apiNoun = defineNoun({
-  name: 'api',
-  summary: 'Raw API access, and the route table',
-  commands: [request, routesCommand],
-});
+export const apiVerbs: Verbs = [request, routesCommand];

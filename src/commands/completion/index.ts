@@ -11,7 +11,7 @@ export const completionCommand = defineCommand({
     const shell = args[0] as (typeof SHELLS)[number];
     if (!SHELLS.includes(shell)) throw new UsageError(`shell must be one of ${SHELLS.join(', ')}, got "${args[0]}"`);
     const { buildProgram } = await import('../../cli/program.js');
-    const program: Command = buildProgram({ io: ctx.io, env: ctx.env }, { jsonErrors: false });
+    const program: Command = await buildProgram({ io: ctx.io, env: ctx.env }, { jsonErrors: false });
     return text(completionScript(program, shell));
   },
 });

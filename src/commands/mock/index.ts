@@ -1,4 +1,4 @@
-import { defineCommand, defineNoun, list } from '../../cli/command.js';
+import { defineCommand, list, type Verbs } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import type { FaultOptions, ThrottleOptions } from '../../mock/faults.js';
 
@@ -84,10 +84,7 @@ function mergeFaults(base: FaultOptions, flags: FaultFlags, defaults: ThrottleOp
   return merged;
 }
 
-export const mockNoun = defineNoun({
-  name: 'mock',
-  summary: 'The built-in mock instance: seed it, list its tokens, serve it over HTTP',
-  commands: [
+export const mockVerbs: Verbs = [
     defineCommand({
       name: 'seed',
       summary: 'Reset the mock database to the seeded school (accounts, courses, sections, users, tokens)',
@@ -166,5 +163,4 @@ export const mockNoun = defineNoun({
         return undefined;
       },
     }),
-  ],
-});
+  ];

@@ -1,4 +1,4 @@
-import { defineCommand, defineNoun, item, list } from '../../cli/command.js';
+import { defineCommand, item, list, type Verbs } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
 import { isLoopbackHost } from '../../net.js';
@@ -6,10 +6,7 @@ import { isLoopbackHost } from '../../net.js';
 /** What a profile shows: never the token itself. */
 const describeToken = (token?: string) => (token ? `set (${token.length} characters)` : 'not set');
 
-export const profileNoun = defineNoun({
-  name: 'profile',
-  summary: 'Named instances: base URL and token of each',
-  commands: [
+export const profileVerbs: Verbs = [
     defineCommand<{ url: string; tokenStdin?: boolean }>({
       name: 'add <name>',
       summary: 'Add or replace a profile (token from a hidden prompt, or --token-stdin; --insecure to allow remote plain http)',
@@ -82,5 +79,4 @@ export const profileNoun = defineNoun({
         return undefined;
       },
     }),
-  ],
-});
+  ];

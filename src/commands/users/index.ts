@@ -1,4 +1,4 @@
-import { defineCommand, defineNoun, item, list } from '../../cli/command.js';
+import { defineCommand, defineNoun, item, list, type Verbs } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { exportUsers, importUsers } from './import.js';
 import { upload } from './upload.js';
@@ -239,8 +239,4 @@ const pageViews = defineCommand<{ startTime?: string; endTime?: string }>({
   },
 });
 
-export const usersNoun = defineNoun({
-  name: 'users',
-  summary: 'Users, profiles, settings, follows, page views and personal files',
-  commands: [listUsers, getUser, createUser, updateUser, deleteUser, importUsers, exportUsers, settings, follow, unfollow, profile, avatars, pageViews, upload],
-});
+export const usersVerbs: Verbs = [listUsers, getUser, createUser, updateUser, deleteUser, importUsers, exportUsers, settings, follow, unfollow, profile, avatars, pageViews, upload];

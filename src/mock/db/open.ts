@@ -13,6 +13,11 @@ export function openDatabase(path: string, initialise: (db: Db) => void): Db {
   db.pragma('busy_timeout = 10000');
   if (path !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // The common case, an existing database, needs no lock at all.
+  if (db.pragma('user_version', { simple: true }) === SCHEMA_VERSION) {
+    db.pragma('foreign_keys = ON');
+    return db;
+  }
   // Creating and seeding is one immediate transaction, so two first-time processes cannot both seed.
   db.transaction(() => {
     const version = db.pragma('user_version', { simple: true }) as number;

@@ -1,0 +1,35 @@
+// The command tree loads only the noun a run names; what a user sees must not change because of it.
+import { describe, expect, it } from 'vitest';
+import { lazyNouns } from '../../src/commands/index.js';
+import { session } from '../helpers/run-lms.js';
+
+describe('lazy nouns', () => {
+  it('lists every noun with its summary in lms --help', async () => {
+    const r = await session().run('--help');
+    expect(r.exitCode).toBe(0);
+    for (const noun of lazyNouns) expect(r.stdout).toMatch(new RegExp(`\\n\\s+${noun.name}\\b.*${noun.summary.slice(0, 20).replace(/[()]/g, '.')}`));
+    expect(r.stdout).toContain('completion');
+  });
+
+  it.each([
+    ['global options with values before the noun', ['-o', 'json', '--fields', 'id', 'users', 'get', '7']],
+    ['an option written with =', ['--output=json', '--fields=id', 'users', 'get', '7']],
+    ['options after the verb', ['users', 'get', '7', '-o', 'json', '--fields', 'id']],
+  ])('finds the noun after %s', async (_what, argv) => {
+    const r = await session().run(argv);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ id: 7 });
+  });
+
+  it('suggests the right noun for a typo', async () => {
+    const r = await session().run('usres list');
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('users');
+  });
+
+  it('shows a noun\'s verbs in its help', async () => {
+    const r = await session().run('users --help');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('import [options] <file>');
+  });
+});

@@ -187,6 +187,11 @@ export function sisForm(raw: string): [kind: string, value: string] | undefined 
   return [kind, m[2]];
 }
 
+/** node:crypto on first use: loading it pulls in webcrypto, which most requests never need. */
+export function crypto(): typeof import('node:crypto') {
+  return process.getBuiltinModule('node:crypto');
+}
+
 export function fileUrl(ctx: MockCtx, id: number, uuid: string): string {
   return `${ctx.origin}/files/${id}/download?verifier=${uuid}`;
 }

@@ -1,11 +1,11 @@
 // The three-step file upload, as real instances run it: step 1 (an area's `.../files` route) hands
 // out an upload_url; step 2 posts the bytes there as multipart; step 3 confirms at the Location
 // step 2 answered with, and returns the attachment. The mock keeps the bytes in SQLite.
-import { randomUUID } from 'node:crypto';
 import type { RouteId } from '../../spec/routes.js';
 import {
   badRequest,
   created,
+  crypto,
   fileUrl,
   HttpError,
   int,
@@ -66,14 +66,14 @@ export function startUpload(ctx: MockCtx, owner: { type: string; id: number }, f
   const onDuplicate = str(ctx.params, 'on_duplicate') ?? 'overwrite';
   if (!['overwrite', 'rename'].includes(onDuplicate)) throw badRequest(`on_duplicate must be overwrite or rename, not ${onDuplicate}`);
   const folderPath = str(ctx.params, 'parent_folder_path')?.replace(/^\/+|\/+$/g, '') || folder;
-  const token = randomUUID().replace(/-/g, '');
+  const token = crypto().randomUUID().replace(/-/g, '');
   const now = ctx.now();
   ctx.db
     .prepare(
       `INSERT INTO attachments (uuid, context_type, context_id, folder_path, display_name, filename, content_type, size, workflow_state, upload_token, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(randomUUID().replace(/-/g, ''), owner.type, owner.id, folderPath, name, name, contentType, size ?? 0, `pending_upload:${onDuplicate}`, token, now, now);
+    .run(crypto().randomUUID().replace(/-/g, ''), owner.type, owner.id, folderPath, name, name, contentType, size ?? 0, `pending_upload:${onDuplicate}`, token, now, now);
   return {
     upload_url: `${ctx.origin}/files_api/uploads/${token}`,
     upload_params: { filename: name, content_type: contentType },

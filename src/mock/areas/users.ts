@@ -1,6 +1,5 @@
 // Users and profiles: list, get, create, update, delete, settings, follow, profile, avatars,
 // page views and step 1 of the personal-file upload.
-import { createHash } from 'node:crypto';
 import type { RouteId } from '../../spec/routes.js';
 import type { Db } from '../db/open.js';
 import {
@@ -16,6 +15,7 @@ import {
   str,
   timestamp,
   fileUrl,
+  crypto,
   type Handler,
   type MockCtx,
   type UserRow,
@@ -114,13 +114,13 @@ interface AvatarOption {
 /** Tokens are opaque to clients: a digest of the option, salted by the database's secret. */
 function avatarToken(db: Db, userId: number, type: string, url: string): string {
   const secret = (db.prepare(`SELECT value FROM meta WHERE key = 'seeded_at'`).get() as { value: string } | undefined)?.value ?? '';
-  return createHash('sha256').update(`${secret}|${userId}|${type}|${url}`).digest('hex').slice(0, 40);
+  return crypto().createHash('sha256').update(`${secret}|${userId}|${type}|${url}`).digest('hex').slice(0, 40);
 }
 
 function avatarOptions(ctx: MockCtx, user: UserRow): AvatarOption[] {
   const { db } = ctx;
   const email = primaryEmail(db, user.id) ?? '';
-  const gravatar = `https://secure.gravatar.com/avatar/${createHash('md5').update(email.trim().toLowerCase()).digest('hex')}?s=128&d=identicon`;
+  const gravatar = `https://secure.gravatar.com/avatar/${crypto().createHash('md5').update(email.trim().toLowerCase()).digest('hex')}?s=128&d=identicon`;
   const options: AvatarOption[] = [
     { type: 'external', url: gravatar, token: avatarToken(db, user.id, 'external', gravatar), display_name: 'gravatar pic' },
   ];

@@ -59,13 +59,17 @@ export class ApiClient {
   }
 
   /** Iterates every item of a paginated operation, following `Link: rel="next"` exactly as given. */
-  async *paginate<T = unknown>(operation: OperationId | RouteId, params: Params = {}, options: PageOptions = {}): AsyncGenerator<T> {
-    const { route, url, rest, subject } = this.resolve(operation, params);
-    const perPage = this.options.perPage ?? 100;
-    let next: string | undefined = url + '?' + toQueryString({ ...rest, per_page: rest.per_page ?? perPage });
+  paginate<T = unknown>(operation: OperationId | RouteId, params: Params = {}, options: PageOptions = {}): AsyncGenerator<T> {
+    const { url, rest, subject } = this.resolve(operation, params);
+    return this.pages<T>(`${url}?${toQueryString({ ...rest, per_page: rest.per_page ?? this.options.perPage ?? 100 })}`, { ...options, subject });
+  }
+
+  /** Iterates the items of a list from its first page's URL (a path or absolute), page after page. */
+  async *pages<T = unknown>(first: string, options: PageOptions & { subject?: string } = {}): AsyncGenerator<T> {
+    let next: string | undefined = first;
     let yielded = 0;
     while (next) {
-      const res: ApiResponse = await this.send(route.method, next, { subject });
+      const res: ApiResponse = await this.send('GET', next, { subject: options.subject });
       const page = readBody(res);
       const items = Array.isArray(page) ? page : page === undefined ? [] : [page];
       for (const item of items) {

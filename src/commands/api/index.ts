@@ -65,19 +65,8 @@ const request = defineCommand<RequestOpts>({
     const body = opts.input ? { ...(await readInput(opts.input, ctx.io.stdin)), ...params } : params;
     const client = await ctx.client();
     if (opts.paginate) {
-      const { parseLinkHeader, readBody } = await import('../../client/parse.js');
       const { toQueryString } = await import('../../client/encode.js');
-      return list(
-        (async function* () {
-          let next: string | undefined = `${path}${path.includes('?') ? '&' : '?'}${toQueryString({ per_page: ctx.globals.perPage, ...params })}`;
-          while (next) {
-            const res = await client.send('GET', next);
-            const page = readBody(res);
-            yield* Array.isArray(page) ? page : [page];
-            next = parseLinkHeader(res.headers['link']).next;
-          }
-        })(),
-      );
+      return list(client.pages(`${path}${path.includes('?') ? '&' : '?'}${toQueryString({ per_page: ctx.globals.perPage, ...params })}`));
     }
     const sendsBody = method === 'POST' || method === 'PUT';
     const res = await client.send(method, path, sendsBody ? { body, encoding: opts.input ? 'json' : undefined } : { query: params });

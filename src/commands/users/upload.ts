@@ -1,7 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { defineCommand, item } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
+import { contentTypeFor } from '../../mime.js';
 
 interface UploadOpts {
   user: string;
@@ -10,12 +11,6 @@ interface UploadOpts {
   contentType?: string;
   onDuplicate: 'overwrite' | 'rename';
 }
-
-const TYPES: Record<string, string> = {
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.svg': 'image/svg+xml', '.pdf': 'application/pdf',
-  '.txt': 'text/plain', '.csv': 'text/csv', '.html': 'text/html', '.json': 'application/json', '.zip': 'application/zip',
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-};
 
 export const upload = defineCommand<UploadOpts>({
   name: 'upload <file>',
@@ -36,7 +31,7 @@ export const upload = defineCommand<UploadOpts>({
     if (!info?.isFile()) throw new UsageError(`no such file: ${path}`);
     const data = new Uint8Array(await readFile(path));
     const name = opts.name ?? basename(path);
-    const contentType = opts.contentType ?? TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
+    const contentType = opts.contentType ?? contentTypeFor(name);
     const client = await ctx.client();
     const ticket = await client.ops.users.uploadFile({
       user_id: opts.user,

@@ -1,6 +1,7 @@
 // The three-step file upload, as real instances run it: step 1 (an area's `.../files` route) hands
 // out an upload_url; step 2 posts the bytes there as multipart; step 3 confirms at the Location
 // step 2 answered with, and returns the attachment. The mock keeps the bytes in SQLite.
+import { contentTypeFor } from '../../mime.js';
 import type { RouteId } from '../../spec/routes.js';
 import {
   badRequest,
@@ -62,7 +63,7 @@ export function startUpload(ctx: MockCtx, owner: { type: string; id: number }, f
   if (!name) throw badRequest('name is required');
   const size = int(ctx.params, 'size');
   if (size !== undefined && size < 0) throw badRequest('size must not be negative');
-  const contentType = str(ctx.params, 'content_type') || guessType(name);
+  const contentType = str(ctx.params, 'content_type') || contentTypeFor(name);
   const onDuplicate = str(ctx.params, 'on_duplicate') ?? 'overwrite';
   if (!['overwrite', 'rename'].includes(onDuplicate)) throw badRequest(`on_duplicate must be overwrite or rename, not ${onDuplicate}`);
   const folderPath = str(ctx.params, 'parent_folder_path')?.replace(/^\/+|\/+$/g, '') || folder;
@@ -135,8 +136,7 @@ const get: Handler = (ctx) => {
 
 /** The bytes; the URL's verifier is the credential, as in real file URLs. */
 const download: Handler = (ctx) => {
-  const id = numericId(ctx.path.id);
-  const row = id === undefined ? undefined : (ctx.db.prepare(`SELECT * FROM attachments WHERE id = ?`).get(id) as AttachmentRow | undefined);
+  const row = attachmentInPath(ctx);
   if (!row || row.workflow_state !== 'available') throw notFound();
   if (str(ctx.params, 'verifier') !== row.uuid) throw new HttpError(401, { status: 'unauthorized', errors: [{ message: 'a valid verifier is required' }] });
   return new Reply(200, new Uint8Array(row.data ?? Buffer.alloc(0)), {
@@ -145,23 +145,17 @@ const download: Handler = (ctx) => {
   });
 };
 
-function ownedAttachment(ctx: MockCtx): AttachmentRow {
+function attachmentInPath(ctx: MockCtx): AttachmentRow | undefined {
   const id = numericId(ctx.path.id);
-  const row = id === undefined ? undefined : (ctx.db.prepare(`SELECT * FROM attachments WHERE id = ?`).get(id) as AttachmentRow | undefined);
+  return id === undefined ? undefined : (ctx.db.prepare(`SELECT * FROM attachments WHERE id = ?`).get(id) as AttachmentRow | undefined);
+}
+
+function ownedAttachment(ctx: MockCtx): AttachmentRow {
+  const row = attachmentInPath(ctx);
   if (!row || row.workflow_state === 'deleted') throw notFound();
   const mine = row.context_type === 'User' && row.context_id === ctx.caller.id;
   requireThat(mine || accountCan(ctx.db, ctx.caller.id, domainRootAccountId(ctx.db), 'manage_user_logins'));
   return row;
-}
-
-function guessType(name: string): string {
-  const ext = name.toLowerCase().split('.').pop() ?? '';
-  const types: Record<string, string> = {
-    png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', pdf: 'application/pdf',
-    txt: 'text/plain', csv: 'text/csv', html: 'text/html', json: 'application/json', zip: 'application/zip',
-    doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  };
-  return types[ext] ?? 'application/octet-stream';
 }
 
 export const filesHandlers: Partial<Record<RouteId, Handler>> = {

@@ -6,7 +6,7 @@ import { LmsError, UsageError, ExitCode } from '../errors.js';
 import { err, type IOStreams } from '../io/streams.js';
 import { isLoopbackHost } from '../net.js';
 import type { MockRuntime } from '../mock/runtime.js';
-import type { Format } from '../output/render.js';
+import type { Format } from '../output/formats.js';
 import { RateLimiter } from '../transport/limiter.js';
 import type { Transport } from '../transport/types.js';
 

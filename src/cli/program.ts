@@ -4,11 +4,10 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { lazyNouns, loadNoun, topLevelCommands } from '../commands/index.js';
 import { UsageError } from '../errors.js';
 import { err, out } from '../io/streams.js';
-import type { Format } from '../output/render.js';
+import { FORMATS, type Format } from '../output/formats.js';
 import { register, type CommandResult, type CommandSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 
-export const OUTPUT_FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv'];
 
 const positiveInt = (name: string) => (value: string) => {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
@@ -40,7 +39,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     .addOption(new Option('-p, --profile <name>', 'use this profile (env LMS_PROFILE)'))
     .addOption(new Option('--mock', 'use the built-in mock instead of a real instance (env LMS_MOCK=1)'))
     .addOption(new Option('--mock-db <path>', 'mock database file, or :memory: (env LMS_MOCK_DB)'))
-    .addOption(new Option('-o, --output <format>', 'output format (env LMS_OUTPUT); table on a terminal, json when piped').choices(OUTPUT_FORMATS))
+    .addOption(new Option('-o, --output <format>', 'output format (env LMS_OUTPUT); table on a terminal, json when piped').choices(FORMATS))
     .addOption(new Option('--fields <list>', 'comma-separated fields to output, e.g. id,name,user.login_id'))
     .addOption(new Option('--all', 'fetch every page of a list'))
     .addOption(new Option('--limit <n>', 'stop a list after N items').argParser(positiveInt('--limit')))
@@ -114,8 +113,8 @@ function nounNamed(program: Command, argv: string[]): (typeof lazyNouns)[number]
 
 function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): GlobalOptions {
   const envOutput = env.LMS_OUTPUT;
-  if (o.output === undefined && envOutput !== undefined && envOutput !== '' && !OUTPUT_FORMATS.includes(envOutput as Format)) {
-    throw new UsageError(`LMS_OUTPUT must be one of ${OUTPUT_FORMATS.join(', ')}, not "${envOutput}"`);
+  if (o.output === undefined && envOutput !== undefined && envOutput !== '' && !FORMATS.includes(envOutput as Format)) {
+    throw new UsageError(`LMS_OUTPUT must be one of ${FORMATS.join(', ')}, not "${envOutput}"`);
   }
   const fields = typeof o.fields === 'string' ? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
   if (fields && fields.length === 0) throw new UsageError('--fields needs at least one field name');

@@ -2,9 +2,9 @@
 // how it looks. Table and CSV renderers pull in their libraries, so they are loaded only when used.
 import { out, type IOStreams } from '../io/streams.js';
 import { selectFields } from './fields.js';
+import type { Format } from './formats.js';
 
-export type Format = 'table' | 'json' | 'ndjson' | 'csv';
-export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv'];
+export { FORMATS, type Format } from './formats.js';
 
 export interface RenderOptions {
   io: IOStreams;

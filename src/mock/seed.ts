@@ -1,5 +1,6 @@
 // A small, realistic school with known tokens: what `lms mock seed` creates and a fresh mock
 // database starts from. Ids are stable, so docs and tests can name them.
+import { sortableFrom } from './areas/users.js';
 import type { Db } from './db/open.js';
 
 export const SEED_EPOCH = '2026-08-24T08:00:00.000Z';
@@ -54,11 +55,10 @@ export function seed(db: Db, options: { minimal?: boolean } = {}): void {
 
   const users = options.minimal ? seedUsers.slice(0, 1) : seedUsers;
   for (const u of users) {
-    const [first, ...rest] = u.name.split(' ');
-    const last = rest.join(' ');
+    const first = u.name.split(' ')[0];
     run(
       `INSERT INTO users (id, name, short_name, sortable_name, time_zone, locale, public_profile, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'en', ?, ?, ?)`,
-      u.id, u.name, first, last ? `${last}, ${first}` : first, u.timeZone ?? 'America/Chicago', u.publicProfile === false ? 0 : 1, now, now,
+      u.id, u.name, first, sortableFrom(u.name), u.timeZone ?? 'America/Chicago', u.publicProfile === false ? 0 : 1, now, now,
     );
     run(`INSERT INTO pseudonyms (user_id, account_id, unique_id, sis_user_id, password, created_at) VALUES (?, 1, ?, ?, 'password', ?)`, u.id, u.login, u.sis ?? null, now);
     run(`INSERT INTO communication_channels (user_id, type, address, position, workflow_state) VALUES (?, 'email', ?, 1, 'active')`, u.id, `${u.login}@example.edu`);

@@ -1,5 +1,6 @@
 // The mock API as one function, request → response, in a fixed sequence:
 // route → authenticate → decode → masquerade → area behaviour (one transaction) → encode → page view.
+import { dropSecrets } from '../redact.js';
 import type { RouteId } from '../spec/routes.js';
 import type { ApiRequest, ApiResponse, Transport } from '../transport/types.js';
 import { handlers, publicRoutes } from './areas/index.js';
@@ -18,6 +19,9 @@ export interface MockOptions {
 
 export type MockHandler = Transport;
 
+/** Every answer of the mock names the instance (the seeded database) that gave it. */
+export const INSTANCE_HEADER = 'x-lms-mock-instance';
+
 export function createMockHandler(options: MockOptions): MockHandler {
   const { db } = options;
   const now = () => options.now ?? new Date().toISOString();
@@ -26,7 +30,18 @@ export function createMockHandler(options: MockOptions): MockHandler {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
   );
 
+  const instanceQuery = db.prepare(`SELECT value FROM meta WHERE key = 'instance_id'`).pluck();
+  // Which instance answered: a seed or reset makes a new one, so a client can tell that what it
+  // remembers (a bulk job's journal) describes data that is gone.
+  const instance = () => (instanceQuery.get() as string | undefined) ?? 'unknown';
+
   return async function handle(req: ApiRequest): Promise<ApiResponse> {
+    const res = await answer(req);
+    res.headers[INSTANCE_HEADER] = instance();
+    return res;
+  };
+
+  async function answer(req: ApiRequest): Promise<ApiResponse> {
     let url: URL;
     try {
       url = new URL(req.url);
@@ -67,7 +82,7 @@ export function createMockHandler(options: MockOptions): MockHandler {
       if (err instanceof DecodeError) return json(400, { errors: [{ message: err.message }] });
       throw err;
     }
-  };
+  }
 
   function recordPageView(ctx: MockCtx): void {
     const [area, action] = ctx.route.operation.split('.');
@@ -76,7 +91,7 @@ export function createMockHandler(options: MockOptions): MockHandler {
     const contextId = contextRaw && /^\d+$/.test(contextRaw) ? Number(contextRaw) : null;
     // A user who just deleted themselves has no one left to record for.
     if (!activeUser(db, ctx.caller.id)) return;
-    insertPageView.run(ctx.caller.id, ctx.url.toString(), headerOf(ctx.req, 'user-agent') ?? null, ctx.req.method, area, action, contextType, contextId, ctx.now());
+    insertPageView.run(ctx.caller.id, dropSecrets(ctx.url.toString()), headerOf(ctx.req, 'user-agent') ?? null, ctx.req.method, area, action, contextType, contextId, ctx.now());
   }
 }
 

@@ -46,6 +46,8 @@ export function seed(db: Db, options: { minimal?: boolean } = {}): void {
   const run = (sql: string, ...args: unknown[]) => db.prepare(sql).run(...args);
 
   run(`INSERT INTO meta (key, value) VALUES ('seeded_at', ?)`, now);
+  // Every seed and reset is a new instance: bulk journals written against the old one no longer apply.
+  run(`INSERT INTO meta (key, value) VALUES ('instance_id', ?)`, process.getBuiltinModule('node:crypto').randomUUID());
   for (const r of roles) run(`INSERT INTO roles (name, base_role_type, permissions) VALUES (?, ?, ?)`, r.name, r.base, JSON.stringify(r.permissions));
 
   run(`INSERT INTO accounts (id, name, parent_account_id, root_account_id, sis_account_id) VALUES (1, 'Mock State University', NULL, NULL, 'MSU')`);

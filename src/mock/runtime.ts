@@ -18,6 +18,8 @@ export function defaultMockDbPath(env: NodeJS.ProcessEnv): string {
 export interface MockRuntime {
   db: Db;
   path: string;
+  /** Opening created and seeded the database: it holds nothing anyone could lose. */
+  created: boolean;
   /** What in-process callers use: the mock, with the faults of LMS_MOCK_FAULTS if set. */
   handler: MockHandler;
   /** The mock without injected faults (`lms mock serve` applies its own on top). */
@@ -29,10 +31,10 @@ export interface MockRuntime {
 export function openMock(path: string, env: NodeJS.ProcessEnv): MockRuntime {
   // Checked before anything is opened: a bad value is a usage error, not a half-open mock.
   const faults = env.LMS_MOCK_FAULTS ? parseFaultsEnv(env.LMS_MOCK_FAULTS) : undefined;
-  const db = openDatabase(path, (d) => seed(d));
+  const { db, created } = openDatabase(path, (d) => seed(d));
   const base = createMockHandler({ db, now: env.LMS_MOCK_NOW || undefined });
   const handler = faults && hasFaults(faults) ? inProcess(withFaults(base, faults)) : base;
-  return { db, path, handler, base, faults };
+  return { db, path, created, handler, base, faults };
 }
 
 /** Back to the seeded school, or with `minimal` to an empty instance with only its admin. */

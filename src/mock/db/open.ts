@@ -1,34 +1,111 @@
 // Opens (and on first use creates and seeds) the mock's SQLite database. WAL and a busy timeout let
 // several `lms --mock` processes share one file; handlers run in short transactions.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { UsageError } from '../../errors.js';
 import { SCHEMA_VERSION, schema } from './schema.js';
 
 export type Db = Database.Database;
 
-export function openDatabase(path: string, initialise: (db: Db) => void): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma('busy_timeout = 10000');
-  if (path !== ':memory:') db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  // The common case, an existing database, needs no lock at all.
-  if (db.pragma('user_version', { simple: true }) === SCHEMA_VERSION) {
-    db.pragma('foreign_keys = ON');
-    return db;
+export interface Opened {
+  db: Db;
+  /** This call created and seeded the database (there was nothing in it to lose). */
+  created: boolean;
+}
+
+export function openDatabase(path: string, initialise: (db: Db) => void): Opened {
+  if (path !== ':memory:') prepareLocation(path);
+  let db: Db | undefined;
+  try {
+    db = new Database(path);
+    db.pragma('busy_timeout = 10000');
+    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    // The common case, an existing database, needs no lock at all.
+    if (db.pragma('user_version', { simple: true }) === SCHEMA_VERSION) {
+      db.pragma('foreign_keys = ON');
+      return { db, created: false };
+    }
+    // Creating and seeding is one immediate transaction, so two first-time processes cannot both seed.
+    const opened = db;
+    const created = opened.transaction(() => {
+      const version = opened.pragma('user_version', { simple: true }) as number;
+      if (version === SCHEMA_VERSION) return false;
+      if (hasTables(opened) && !isMockDatabase(opened)) {
+        throw new UsageError(`${path} is an SQLite database, but not an lms mock database; it was left untouched`, {
+          hint: 'point --mock-db (or LMS_MOCK_DB) at a new file, or at one lms created',
+        });
+      }
+      // An lms mock database of another schema version is rebuilt.
+      dropAll(opened);
+      opened.exec(schema);
+      opened.pragma(`user_version = ${SCHEMA_VERSION}`);
+      initialise(opened);
+      return true;
+    }).immediate();
+    opened.pragma('foreign_keys = ON');
+    return { db: opened, created };
+  } catch (err) {
+    db?.close();
+    throw describeOpenError(err, path);
   }
-  // Creating and seeding is one immediate transaction, so two first-time processes cannot both seed.
-  db.transaction(() => {
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version === SCHEMA_VERSION) return;
-    if (version !== 0) dropAll(db);
-    db.exec(schema);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-    initialise(db);
-  }).immediate();
-  db.pragma('foreign_keys = ON');
-  return db;
+}
+
+/** The directory exists (created level by level) and the path is not a directory. */
+function prepareLocation(path: string): void {
+  const existing = statOrUndefined(path);
+  if (existing?.isDirectory()) throw new UsageError(`the mock database ${path} is a directory; give a file path`);
+  if (existing) return;
+  // Not mkdirSync({ recursive: true }): on some file systems (/proc) it never returns.
+  const missing: string[] = [];
+  let dir = dirname(path);
+  for (let stat = statOrUndefined(dir); !stat; stat = statOrUndefined(dir)) {
+    missing.unshift(dir);
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  const ancestor = statOrUndefined(dir);
+  if (ancestor && !ancestor.isDirectory()) throw new UsageError(`cannot create the mock database ${path}: ${dir} is not a directory`);
+  for (const level of missing) {
+    try {
+      mkdirSync(level, { mode: 0o700 });
+    } catch (err) {
+      throw new UsageError(`cannot create the directory ${level} for the mock database ${path}: ${reason(err)}`);
+    }
+  }
+}
+
+function statOrUndefined(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeOpenError(err: unknown, path: string): unknown {
+  if (err instanceof UsageError) return err;
+  const code = (err as { code?: string }).code ?? '';
+  if (code === 'SQLITE_NOTADB') return new UsageError(`${path} is not an SQLite database, so it cannot be the mock database; it was left untouched`, { hint: 'point --mock-db (or LMS_MOCK_DB) at a new file, or at one lms created' });
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM') || code === 'SQLITE_IOERR') {
+    return new UsageError(`cannot open the mock database ${path}: ${reason(err)}`);
+  }
+  return err;
+}
+
+function reason(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  return e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : (e.message ?? String(err)).replace(/^\w+: /, '');
+}
+
+function hasTables(db: Db): boolean {
+  return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1`).get() !== undefined;
+}
+
+function isMockDatabase(db: Db): boolean {
+  return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).get() !== undefined;
 }
 
 /** Empties the database and builds it again (`lms mock reset`). */

@@ -1,0 +1,145 @@
+// Where the mock keeps its data, and what it keeps: a bad database path is a clear usage error that
+// names the path; names and field lengths are checked before anything is stored.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { validateHeaderValue } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { contentDisposition, safeFileName } from '../../src/mock/areas/files.js';
+import { openMock } from '../../src/mock/runtime.js';
+import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
+
+const scratch = () => mkdtempSync(join(tmpdir(), 'lms-storage-'));
+
+describe('the mock database path', () => {
+  const cases: [string, () => string, RegExp][] = [
+    ['a directory that cannot be created (/proc)', () => '/proc/nope/x.db', /cannot create the directory \/proc\/nope for the mock database \/proc\/nope\/x\.db/],
+    ['a path under a regular file', () => {
+      const file = join(scratch(), 'plain');
+      writeFileSync(file, 'x');
+      return join(file, 'sub', 'x.db');
+    }, /plain is not a directory/],
+    ['a directory', () => scratch(), /is a directory; give a file path/],
+    ['a file that is not SQLite', () => {
+      const file = join(scratch(), 'notes.db');
+      writeFileSync(file, 'these are my notes, not a database\n'.repeat(100));
+      return file;
+    }, /is not an SQLite database, so it cannot be the mock database; it was left untouched/],
+    ['another program\'s SQLite database', () => {
+      const file = join(scratch(), 'other.db');
+      const other = new Database(file);
+      other.exec(`CREATE TABLE precious (x); INSERT INTO precious VALUES (42)`);
+      other.close();
+      return file;
+    }, /is an SQLite database, but not an lms mock database; it was left untouched/],
+  ];
+
+  it.each(cases)('%s is a usage error naming the path, and returns at once', (_name, make, message) => {
+    const path = make();
+    let thrown: unknown;
+    try {
+      openMock(path, {});
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(UsageError);
+    expect((thrown as UsageError).exitCode).toBe(2);
+    expect((thrown as Error).message).toMatch(message);
+    expect((thrown as Error).message).toContain(path.split('/').slice(0, -1).join('/') || path);
+  });
+
+  it("leaves another program's database untouched", () => {
+    const file = join(scratch(), 'other.db');
+    const other = new Database(file);
+    other.exec(`CREATE TABLE precious (x); INSERT INTO precious VALUES (42)`);
+    other.close();
+    expect(() => openMock(file, {})).toThrow(UsageError);
+    expect(new Database(file).prepare('SELECT x FROM precious').pluck().get()).toBe(42);
+  });
+
+  it('creates missing directories, and knows when it created the database', () => {
+    const path = join(scratch(), 'a', 'b', 'mock.db');
+    const first = openMock(path, {});
+    expect(first.created).toBe(true);
+    first.db.close();
+    const again = openMock(path, {});
+    expect(again.created).toBe(false);
+    again.db.close();
+  });
+});
+
+describe('file names', () => {
+  it.each([
+    ['report.pdf', 'report.pdf'],
+    ['a\r\nSet-Cookie: x=1.txt', 'aSet-Cookie: x=1.txt'],
+    ['nul\u0000byte.txt', 'nulbyte.txt'],
+    ['../../etc/passwd', '.._.._etc_passwd'],
+    ['bad\ud800half.txt', 'bad\ufffdhalf.txt'],
+    ['  spaced  ', 'spaced'],
+    ['\r\n', ''],
+  ])('%j is stored as %j', (raw, stored) => expect(safeFileName(raw)).toBe(stored));
+
+  it.each(['Résumé.pdf', '東京 レポート.txt', 'quote"and\\back.txt', 'emoji 🎓.png', "it's (1)*.txt", 'legacy\r\nname', '100%.csv'])(
+    'Content-Disposition for %j is a valid header that round-trips',
+    (name) => {
+      const header = contentDisposition(name);
+      expect(() => validateHeaderValue('content-disposition', header)).not.toThrow();
+      expect(header).toMatch(/^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''[A-Za-z0-9%!._~-]*$/);
+      expect(decodeURIComponent(header.split("UTF-8''")[1])).toBe(name);
+    },
+  );
+
+  it('uploads and downloads a file whose name is not Latin-1, with a header a server can send', async () => {
+    const mock = freshMock();
+    const client = clientFor(mock, TOKENS.student);
+    const { uploadFile } = await import('../../src/client/upload.js');
+    const name = '東京\r\nレポート.txt';
+    const ticket = await client.ops.users.uploadFile({ user_id: 'self', name, size: 3, content_type: 'text/plain' });
+    const file = (await uploadFile(client, ticket, { name, data: new Uint8Array([104, 105, 10]), contentType: 'text/plain' })) as { url: string; display_name: string };
+    expect(file.display_name).toBe('東京レポート.txt');
+    const res = await mock.handler({ method: 'GET', url: file.url, headers: {} });
+    expect(res.status).toBe(200);
+    for (const [k, v] of Object.entries(res.headers)) expect(() => validateHeaderValue(k, v)).not.toThrow();
+    expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('東京レポート.txt')}`);
+  });
+
+  it('refuses a content type that could not be sent as a header', async () => {
+    const mock = freshMock();
+    const client = clientFor(mock, TOKENS.student);
+    expect(await statusOf(client.ops.users.uploadFile({ user_id: 'self', name: 'a.txt', size: 1, content_type: 'text/plain\r\nX-Evil: 1' }))).toBe(400);
+    expect(await statusOf(client.ops.users.uploadFile({ user_id: 'self', name: '\r\n', size: 1 }))).toBe(400);
+  });
+});
+
+describe('field lengths', () => {
+  const long = 'x'.repeat(256);
+  it.each([
+    ['user[name]', { user: { name: long }, pseudonym: { unique_id: 'fine1' } }, 'user.name'],
+    ['user[short_name]', { user: { name: 'ok', short_name: long }, pseudonym: { unique_id: 'fine2' } }, 'user.short_name'],
+    ['pseudonym[unique_id] over 100', { user: { name: 'ok' }, pseudonym: { unique_id: 'u'.repeat(101) } }, 'pseudonym.unique_id'],
+    ['pseudonym[sis_user_id]', { user: { name: 'ok' }, pseudonym: { unique_id: 'fine3', sis_user_id: long } }, 'pseudonym.sis_user_id'],
+    ['communication_channel[address]', { user: { name: 'ok' }, pseudonym: { unique_id: 'fine4' }, communication_channel: { address: `${long}@x.edu` } }, 'communication_channel.address'],
+  ])('creating a user with an over-long %s is a 400 naming the field, and stores nothing', async (_label, body, field) => {
+    const mock = freshMock();
+    const client = clientFor(mock, TOKENS.admin);
+    const before = mock.db.prepare('SELECT count(*) FROM users').pluck().get();
+    let error: { status: number; messages: string[] } | undefined;
+    try {
+      await client.ops.users.create({ account_id: 1, ...body });
+    } catch (e) {
+      error = e as { status: number; messages: string[] };
+    }
+    expect(error?.status).toBe(400);
+    expect(error?.messages.join()).toContain(`${field}: is too long (maximum is`);
+    expect(mock.db.prepare('SELECT count(*) FROM users').pluck().get()).toBe(before);
+  });
+
+  it('updating a name past 255 characters is refused; 255 is fine', async () => {
+    const mock = freshMock();
+    const client = clientFor(mock, TOKENS.admin);
+    expect(await statusOf(client.ops.users.update({ id: 7, user: { name: 'n'.repeat(256) } }))).toBe(400);
+    expect(await statusOf(client.ops.users.update({ id: 7, user: { name: 'n'.repeat(255) } }))).toBe('ok');
+  });
+});

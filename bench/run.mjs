@@ -72,7 +72,7 @@ const cases = [
     args: [lms, '--mock', 'users', 'list', '--account', '1', '-o', 'json'],
     env: { LMS_MOCK_DB: mockDb },
     budget: 1.8,
-    setup: () => exec('seed the mock', node, [lms, '--mock', 'mock', 'seed'], { LMS_MOCK_DB: mockDb }),
+    setup: () => exec('seed the mock', node, [lms, '--mock', 'mock', 'seed', '--yes'], { LMS_MOCK_DB: mockDb }),
     check: (stdout) => {
       const users = JSON.parse(stdout);
       return Array.isArray(users) && users.length > 0 ? undefined : 'listed no users';

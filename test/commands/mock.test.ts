@@ -1,4 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/entry.js';
+import { openMock } from '../../src/mock/runtime.js';
+import { fakeIO } from '../helpers/fake-io.js';
 import { session } from '../helpers/run-lms.js';
 
 const json = (s: string) => JSON.parse(s) as unknown;
@@ -93,5 +99,51 @@ describe('lms mock reset / seed', () => {
     const accepted = await lms.run('mock reset', { tty: true, prompter: { secret: async () => '', confirm: async () => true } });
     expect(accepted.exitCode).toBe(0);
     expect(json((await lms.run('users list --all -o json --fields id')).stdout)).toEqual([{ id: 1 }]);
+  });
+});
+
+describe('lms mock seed on a database that holds data', () => {
+  const dbFile = () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'lms-seed-')), 'mock.db');
+    openMock(path, {}).db.close();
+    return path;
+  };
+  const seedWith = async (path: string, args: string[], tty = false, answer = false) => {
+    const mock = openMock(path, {});
+    const io = fakeIO({ tty });
+    let asked = '';
+    const exitCode = await run(['mock', 'seed', ...args], {
+      io,
+      env: { LMS_MOCK: '1' },
+      mock,
+      prompter: { secret: async () => '', confirm: async (m) => ((asked = m), answer) },
+    });
+    const users = mock.db.prepare(`SELECT count(*) FROM users`).pluck().get();
+    mock.db.close();
+    return { exitCode, stderr: io.stderrText(), asked, users };
+  };
+
+  it('needs --yes in a script, asks on a terminal, and keeps the data when declined', async () => {
+    const path = dbFile();
+    const writer = openMock(path, {});
+    writer.db.prepare(`UPDATE users SET name = 'Changed' WHERE id = 7`).run();
+    writer.db.close();
+
+    const refused = await seedWith(path, []);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(`Replace everything in the mock database ${path} with the seeded school: pass --yes to confirm`);
+
+    const declined = await seedWith(path, [], true, false);
+    expect(declined.asked).toBe(`Replace everything in the mock database ${path} with the seeded school?`);
+    expect(declined.exitCode).toBe(1);
+    const kept = openMock(path, {});
+    expect(kept.db.prepare(`SELECT name FROM users WHERE id = 7`).pluck().get()).toBe('Changed');
+    kept.db.close();
+
+    const confirmed = await seedWith(path, ['--yes']);
+    expect(confirmed.exitCode).toBe(0);
+    const reseeded = openMock(path, {});
+    expect(reseeded.db.prepare(`SELECT name FROM users WHERE id = 7`).pluck().get()).toBe('Sam Student');
+    reseeded.db.close();
   });
 });

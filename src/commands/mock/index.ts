@@ -88,9 +88,12 @@ export const mockVerbs: Verbs = [
     defineCommand({
       name: 'seed',
       summary: 'Reset the mock database to the seeded school (accounts, courses, sections, users, tokens)',
+      examples: ['lms mock seed --yes'],
       async run({ ctx }) {
         const { reseed } = await import('../../mock/runtime.js');
         const mock = await ctx.mock();
+        // A database this run just created holds nothing to lose; any other is erased only on purpose.
+        if (!mock.created) await ctx.confirm(`Replace everything in the mock database ${mock.path} with the seeded school`);
         reseed(mock.db);
         ctx.io.stderr.write(`Seeded the mock school in ${mock.path}. \`lms mock tokens\` lists its users' tokens.\n`);
         return undefined;

@@ -59,11 +59,11 @@ export function attachmentJson(ctx: MockCtx, a: AttachmentRow): Record<string, u
 
 /** Step 1, shared by every area that accepts files. */
 export function startUpload(ctx: MockCtx, owner: { type: string; id: number }, folder: string): unknown {
-  const name = str(ctx.params, 'name')?.trim();
+  const name = safeFileName(str(ctx.params, 'name') ?? '');
   if (!name) throw badRequest('name is required');
   const size = int(ctx.params, 'size');
   if (size !== undefined && size < 0) throw badRequest('size must not be negative');
-  const contentType = str(ctx.params, 'content_type') || contentTypeFor(name);
+  const contentType = mediaType(str(ctx.params, 'content_type'), 'content_type') ?? contentTypeFor(name);
   const onDuplicate = str(ctx.params, 'on_duplicate') ?? 'overwrite';
   if (!['overwrite', 'rename'].includes(onDuplicate)) throw badRequest(`on_duplicate must be overwrite or rename, not ${onDuplicate}`);
   const folderPath = str(ctx.params, 'parent_folder_path')?.replace(/^\/+|\/+$/g, '') || folder;
@@ -91,7 +91,8 @@ const upload: Handler = (ctx) => {
     throw badRequest('the multipart body has no file part named "file"');
   }
   const { data, contentType } = part as { data: Uint8Array; contentType: string };
-  const declared = str(ctx.params, 'content_type') || (contentType !== 'application/octet-stream' ? contentType : row.content_type);
+  const sent = mediaType(contentType, 'the file part\'s content type');
+  const declared = mediaType(str(ctx.params, 'content_type'), 'content_type') ?? (sent && sent !== 'application/octet-stream' ? sent : row.content_type);
   ctx.db
     .prepare(`UPDATE attachments SET data = ?, size = ?, content_type = ?, workflow_state = ?, upload_token = NULL, updated_at = ? WHERE id = ?`)
     .run(Buffer.from(data), data.byteLength, declared, row.workflow_state.replace('pending_upload', 'uploaded'), ctx.now(), row.id);
@@ -141,9 +142,37 @@ const download: Handler = (ctx) => {
   if (str(ctx.params, 'verifier') !== row.uuid) throw new HttpError(401, { status: 'unauthorized', errors: [{ message: 'a valid verifier is required' }] });
   return new Reply(200, new Uint8Array(row.data ?? Buffer.alloc(0)), {
     'content-type': row.content_type,
-    'content-disposition': `attachment; filename="${row.filename.replace(/"/g, '')}"`,
+    'content-disposition': contentDisposition(row.filename),
   });
 };
+
+/** Control characters (CR, LF, NUL…) and path separators never reach a stored name; at most 255 characters. */
+export function safeFileName(raw: string): string {
+  const cleaned = wellFormed(raw).replace(/[\u0000-\u001f\u007f]/g, '').replace(/[/\\]/g, '_').trim();
+  return Array.from(cleaned).slice(0, 255).join('');
+}
+
+/** A lone surrogate (possible in JSON) becomes U+FFFD, so the name can be encoded at all. */
+function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+/** A media type fit for a header (`type/subtype`, optional parameters, printable ASCII only). */
+function mediaType(value: string | undefined, field: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;[\x20-\x7e]*)?$/.test(value) || value.length > 255) throw badRequest(`${field} is not a valid media type`);
+  return value;
+}
+
+/**
+ * RFC 6266: a plain-ASCII `filename` for old clients and the exact name as RFC 5987 `filename*`,
+ * so any name (non-Latin-1, quotes, even a legacy one with control characters) makes a valid header.
+ */
+export function contentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, '_') || 'download';
+  const exact = encodeURIComponent(wellFormed(name)).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
+}
 
 function attachmentInPath(ctx: MockCtx): AttachmentRow | undefined {
   const id = numericId(ctx.path.id);

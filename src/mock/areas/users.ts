@@ -81,6 +81,15 @@ function locale(value: string | undefined): string | undefined {
   return value;
 }
 
+/** Real instances cap string columns at 255 characters and logins at 100, with this error shape. */
+const MAX_STRING = 255;
+const MAX_LOGIN = 100;
+
+function bounded(model: string, field: string, value: string | undefined, max = MAX_STRING): string | undefined {
+  if (value !== undefined && Array.from(value).length > max) throw invalid(model, field, 'too_long', `is too long (maximum is ${max} characters)`);
+  return value;
+}
+
 /** "Jane Q Doe" → "Doe, Jane Q": what a user's sortable name is when none is given. */
 export function sortableFrom(name: string): string {
   const parts = name.trim().split(/\s+/);
@@ -184,9 +193,12 @@ const create: Handler = (ctx) => {
   const pseudonym = obj(ctx.params, 'pseudonym');
   const channel = obj(ctx.params, 'communication_channel');
 
-  const uniqueId = str(pseudonym, 'unique_id')?.trim();
+  const uniqueId = bounded('pseudonym', 'unique_id', str(pseudonym, 'unique_id')?.trim(), MAX_LOGIN);
   if (!uniqueId) throw invalid('pseudonym', 'unique_id', 'blank', "can't be blank");
-  const sisUserId = str(pseudonym, 'sis_user_id')?.trim() || undefined;
+  const sisUserId = bounded('pseudonym', 'sis_user_id', str(pseudonym, 'sis_user_id')?.trim() || undefined);
+  bounded('pseudonym', 'password', str(pseudonym, 'password'));
+  for (const field of ['name', 'short_name', 'sortable_name'] as const) bounded('user', field, str(user, field)?.trim());
+  bounded('communication_channel', 'address', str(channel, 'address')?.trim());
   if (sisUserId !== undefined) requireThat(accountCan(ctx.db, ctx.caller.id, account.id, 'manage_sis'));
   const root = rootOf(account);
   const taken = ctx.db
@@ -234,7 +246,7 @@ const update: Handler = (ctx) => {
   const changes = obj(ctx.params, 'user');
   const next = { ...target };
   for (const field of ['name', 'short_name', 'sortable_name'] as const) {
-    const v = str(changes, field);
+    const v = bounded('user', field, str(changes, field)?.trim());
     if (v !== undefined) {
       if (v.trim() === '' && field === 'name') throw invalid('user', 'name', 'blank', "can't be blank");
       next[field] = v.trim();
@@ -246,7 +258,7 @@ const update: Handler = (ctx) => {
   if (loc) next.locale = loc;
   const avatar = obj(changes, 'avatar');
   const token = str(avatar, 'token');
-  const url = str(avatar, 'url');
+  const url = bounded('user', 'avatar', str(avatar, 'url'));
   if (token) {
     // The token supersedes the url.
     const chosen = avatarOptions(ctx, target).find((o) => o.token === token);

@@ -1,95 +1,35 @@
-// Finds the records path ids name: numeric ids, `self`, and SIS forms. Missing records are a 404.
-import type { Db } from './db/open.js';
-import { badRequest, notFound, numericId, sisForm, type MockCtx, type UserRow } from './kit.js';
+// Finds the records path ids name — numeric ids, SIS forms, `self` — with the one generic finder;
+// a missing or deleted record is a 404, an id form the table does not know a 400.
+import { accounts, domainRootAccountId, type AccountRow } from './areas/accounts/repo.js';
+import { courses, type CourseRow } from './areas/courses/repo.js';
+import { sections, type SectionRow } from './areas/sections/repo.js';
+import { users, type UserRow } from './areas/users/repo.js';
+import { lookup, type Findable } from './db/find.js';
+import { badRequest, notFound, type MockCtx } from './kit.js';
 
-export interface AccountRow {
-  id: number;
-  name: string;
-  parent_account_id: number | null;
-  root_account_id: number | null;
-  sis_account_id: string | null;
-  workflow_state: string;
-}
+export { activeUser } from './areas/users/repo.js';
+export { domainRootAccountId, rootOf } from './areas/accounts/repo.js';
+export type { AccountRow, CourseRow, SectionRow };
 
-export interface CourseRow {
-  id: number;
-  account_id: number;
-  root_account_id: number;
-  name: string;
-  course_code: string;
-  sis_course_id: string | null;
-  workflow_state: string;
-  start_at: string | null;
-  end_at: string | null;
-  created_at: string;
-}
-
-export function activeUser(db: Db, id: number): UserRow | undefined {
-  return db.prepare(`SELECT * FROM users WHERE id = ? AND workflow_state <> 'deleted'`).get(id) as UserRow | undefined;
+export function find<T>(ctx: Pick<MockCtx, 'db'>, spec: Findable<T>, raw: string, options: { withDeleted?: boolean } = {}): T {
+  const found = lookup(ctx.db, spec, raw, options);
+  if (!('reason' in found)) return found.row;
+  if (found.reason === 'unsupported') throw badRequest(`unsupported id form ${found.kind} for a ${spec.label}`);
+  throw notFound();
 }
 
 export function findUser(ctx: MockCtx, raw: string): UserRow {
-  if (raw === 'self') return ctx.caller;
-  const id = numericId(raw);
-  let user: UserRow | undefined;
-  if (id !== undefined) user = activeUser(ctx.db, id);
-  else {
-    const sis = sisForm(raw);
-    if (!sis) throw notFound();
-    const column = sis[0] === 'sis_user_id' ? 'sis_user_id' : sis[0] === 'sis_login_id' ? 'unique_id' : undefined;
-    if (!column) throw badRequest(`unsupported id form ${sis[0]} for a user`);
-    const row = ctx.db
-      .prepare(`SELECT user_id FROM pseudonyms WHERE ${column === 'unique_id' ? 'lower(unique_id) = lower(?)' : 'sis_user_id = ?'} AND workflow_state <> 'deleted'`)
-      .get(sis[1]) as { user_id: number } | undefined;
-    if (row) user = activeUser(ctx.db, row.user_id);
-  }
-  if (!user) throw notFound();
-  return user;
+  return raw === 'self' ? ctx.caller : find(ctx, users, raw);
 }
 
 export function findAccount(ctx: MockCtx, raw: string): AccountRow {
-  let account: AccountRow | undefined;
-  if (raw === 'self') account = ctx.db.prepare(`SELECT * FROM accounts WHERE id = ?`).get(domainRootAccountId(ctx.db)) as AccountRow;
-  else if (numericId(raw) !== undefined) account = ctx.db.prepare(`SELECT * FROM accounts WHERE id = ?`).get(Number(raw)) as AccountRow | undefined;
-  else {
-    const sis = sisForm(raw);
-    if (sis?.[0] === 'sis_account_id') account = ctx.db.prepare(`SELECT * FROM accounts WHERE sis_account_id = ?`).get(sis[1]) as AccountRow | undefined;
-  }
-  if (!account || account.workflow_state === 'deleted') throw notFound();
-  return account;
+  return find(ctx, accounts, raw === 'self' ? String(domainRootAccountId(ctx.db)) : raw);
 }
 
 export function findCourse(ctx: MockCtx, raw: string): CourseRow {
-  let course: CourseRow | undefined;
-  if (numericId(raw) !== undefined) course = ctx.db.prepare(`SELECT * FROM courses WHERE id = ?`).get(Number(raw)) as CourseRow | undefined;
-  else {
-    const sis = sisForm(raw);
-    if (sis?.[0] === 'sis_course_id') course = ctx.db.prepare(`SELECT * FROM courses WHERE sis_course_id = ?`).get(sis[1]) as CourseRow | undefined;
-  }
-  if (!course || course.workflow_state === 'deleted') throw notFound();
-  return course;
+  return find(ctx, courses, raw);
 }
 
-/** The root account above an account (itself when it is a root). */
-export function rootOf(account: AccountRow): number {
-  return account.root_account_id ?? account.id;
-}
-
-/** The login and SIS id a user has in a root account (first active pseudonym). */
-export function loginOf(db: Db, userId: number): { unique_id: string; sis_user_id: string | null; account_id: number } | undefined {
-  return db
-    .prepare(`SELECT unique_id, sis_user_id, account_id FROM pseudonyms WHERE user_id = ? AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`)
-    .get(userId) as { unique_id: string; sis_user_id: string | null; account_id: number } | undefined;
-}
-
-export function primaryEmail(db: Db, userId: number): string | undefined {
-  const row = db
-    .prepare(`SELECT address FROM communication_channels WHERE user_id = ? AND type = 'email' AND workflow_state <> 'retired' ORDER BY position LIMIT 1`)
-    .get(userId) as { address: string } | undefined;
-  return row?.address;
-}
-
-/** The instance's own root account: what `self` and instance-wide rights refer to. */
-export function domainRootAccountId(db: Db): number {
-  return (db.prepare(`SELECT id FROM accounts WHERE parent_account_id IS NULL ORDER BY id LIMIT 1`).get() as { id: number }).id;
+export function findSection(ctx: MockCtx, raw: string): SectionRow {
+  return find(ctx, sections, raw);
 }

@@ -5,6 +5,7 @@ import envPaths from 'env-paths';
 import { openDatabase, resetDatabase, type Db } from './db/open.js';
 import { hasFaults, inProcess, parseFaultsEnv, withFaults, type FaultOptions } from './faults.js';
 import { createMockHandler, type MockHandler } from './handler.js';
+import { allTokens } from './areas/users/repo.js';
 import { seed, seedToken, seedUsers } from './seed.js';
 
 export const MOCK_BASE_URL = 'http://lms.mock';
@@ -43,7 +44,5 @@ export function reseed(db: Db, options: { minimal?: boolean } = {}): void {
 }
 
 export function listTokens(db: Db): { user_id: number; name: string; role: string; token: string }[] {
-  return db
-    .prepare(`SELECT t.user_id, u.name, t.purpose AS role, t.token FROM access_tokens t JOIN users u ON u.id = t.user_id ORDER BY t.user_id, t.token`)
-    .all() as { user_id: number; name: string; role: string; token: string }[];
+  return allTokens(db);
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { contentDisposition, safeFileName } from '../../src/mock/areas/files.js';
+import { contentDisposition, safeFileName } from '../../src/mock/areas/files/handlers.js';
 import { openMock } from '../../src/mock/runtime.js';
 import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
 

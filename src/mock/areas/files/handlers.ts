@@ -1,8 +1,9 @@
 // The three-step file upload, as real instances run it: step 1 (an area's `.../files` route) hands
 // out an upload_url; step 2 posts the bytes there as multipart; step 3 confirms at the Location
 // step 2 answered with, and returns the attachment. The mock keeps the bytes in SQLite.
-import { contentTypeFor } from '../../mime.js';
-import type { RouteId } from '../../spec/routes.js';
+import { contentTypeFor } from '../../../mime.js';
+import { defineArea } from '../area.js';
+import { schema } from './schema.js';
 import {
   badRequest,
   created,
@@ -17,26 +18,13 @@ import {
   str,
   type Handler,
   type MockCtx,
-} from '../kit.js';
-import { domainRootAccountId } from '../lookup.js';
-import { accountCan } from '../permissions.js';
+} from '../../kit.js';
+import { domainRootAccountId } from '../../lookup.js';
+import { can } from '../../permissions.js';
+import { attachmentById, attachmentByUploadToken, createPendingAttachment, deleteAttachment, makeAvailable, namesakesOf, storeUpload, type AttachmentRow } from './repo.js';
 
-interface AttachmentRow {
-  id: number;
-  uuid: string;
-  context_type: string;
-  context_id: number;
-  folder_path: string;
-  display_name: string;
-  filename: string;
-  content_type: string;
-  size: number;
-  data: Buffer | null;
-  workflow_state: string;
-  upload_token: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export { imagesOf } from './repo.js';
+
 
 export function attachmentJson(ctx: MockCtx, a: AttachmentRow): Record<string, unknown> {
   return {
@@ -69,12 +57,17 @@ export function startUpload(ctx: MockCtx, owner: { type: string; id: number }, f
   const folderPath = str(ctx.params, 'parent_folder_path')?.replace(/^\/+|\/+$/g, '') || folder;
   const token = crypto().randomUUID().replace(/-/g, '');
   const now = ctx.now();
-  ctx.db
-    .prepare(
-      `INSERT INTO attachments (uuid, context_type, context_id, folder_path, display_name, filename, content_type, size, workflow_state, upload_token, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(crypto().randomUUID().replace(/-/g, ''), owner.type, owner.id, folderPath, name, name, contentType, size ?? 0, `pending_upload:${onDuplicate}`, token, now, now);
+  createPendingAttachment(ctx.db, {
+    uuid: crypto().randomUUID().replace(/-/g, ''),
+    owner,
+    folderPath,
+    name,
+    contentType,
+    size: size ?? 0,
+    onDuplicate,
+    uploadToken: token,
+    now,
+  });
   return {
     upload_url: `${ctx.origin}/files_api/uploads/${token}`,
     upload_params: { filename: name, content_type: contentType },
@@ -84,7 +77,7 @@ export function startUpload(ctx: MockCtx, owner: { type: string; id: number }, f
 
 /** Step 2: no bearer token; the upload URL itself is the credential, and it works once. */
 const upload: Handler = (ctx) => {
-  const row = ctx.db.prepare(`SELECT * FROM attachments WHERE upload_token = ?`).get(ctx.path.upload_id) as AttachmentRow | undefined;
+  const row = attachmentByUploadToken(ctx.db, ctx.path.upload_id);
   if (!row || !row.workflow_state.startsWith('pending_upload')) throw notFound('unknown or used upload URL');
   const part = ctx.params.file;
   if (!part || typeof part !== 'object' || Array.isArray(part) || (part as { kind?: string }).kind !== 'file') {
@@ -93,9 +86,7 @@ const upload: Handler = (ctx) => {
   const { data, contentType } = part as { data: Uint8Array; contentType: string };
   const sent = mediaType(contentType, 'the file part\'s content type');
   const declared = mediaType(str(ctx.params, 'content_type'), 'content_type') ?? (sent && sent !== 'application/octet-stream' ? sent : row.content_type);
-  ctx.db
-    .prepare(`UPDATE attachments SET data = ?, size = ?, content_type = ?, workflow_state = ?, upload_token = NULL, updated_at = ? WHERE id = ?`)
-    .run(Buffer.from(data), data.byteLength, declared, row.workflow_state.replace('pending_upload', 'uploaded'), ctx.now(), row.id);
+  storeUpload(ctx.db, row, data, declared, ctx.now());
   const location = `${ctx.origin}/api/v1/files/${row.id}/create_success?uuid=${row.uuid}`;
   return new Reply(201, { location }, { location });
 };
@@ -107,11 +98,7 @@ const confirm: Handler = (ctx) => {
   if (row.workflow_state.startsWith('pending_upload')) throw badRequest('the file has not been uploaded yet (step 2)');
   if (row.workflow_state.startsWith('uploaded')) {
     const onDuplicate = row.workflow_state.split(':')[1];
-    const namesakes = ctx.db
-      .prepare(
-        `SELECT id, display_name FROM attachments WHERE context_type = ? AND context_id = ? AND folder_path = ? AND workflow_state = 'available' AND id <> ?`,
-      )
-      .all(row.context_type, row.context_id, row.folder_path, row.id) as { id: number; display_name: string }[];
+    const namesakes = namesakesOf(ctx.db, row);
     let displayName = row.display_name;
     if (onDuplicate === 'rename') {
       const taken = new Set(namesakes.map((n) => n.display_name));
@@ -120,12 +107,12 @@ const confirm: Handler = (ctx) => {
       for (let i = 1; taken.has(displayName); i++) displayName = `${stem}-${i}${ext}`;
     } else {
       for (const n of namesakes.filter((n) => n.display_name === displayName)) {
-        ctx.db.prepare(`UPDATE attachments SET workflow_state = 'deleted' WHERE id = ?`).run(n.id);
+        deleteAttachment(ctx.db, n.id);
       }
     }
-    ctx.db.prepare(`UPDATE attachments SET workflow_state = 'available', display_name = ?, updated_at = ? WHERE id = ?`).run(displayName, ctx.now(), row.id);
+    makeAvailable(ctx.db, row.id, displayName, ctx.now());
   }
-  const done = ctx.db.prepare(`SELECT * FROM attachments WHERE id = ?`).get(row.id) as AttachmentRow;
+  const done = attachmentById(ctx.db, row.id)!;
   return created(attachmentJson(ctx, done));
 };
 
@@ -176,24 +163,27 @@ export function contentDisposition(name: string): string {
 
 function attachmentInPath(ctx: MockCtx): AttachmentRow | undefined {
   const id = numericId(ctx.path.id);
-  return id === undefined ? undefined : (ctx.db.prepare(`SELECT * FROM attachments WHERE id = ?`).get(id) as AttachmentRow | undefined);
+  return id === undefined ? undefined : attachmentById(ctx.db, id);
 }
 
 function ownedAttachment(ctx: MockCtx): AttachmentRow {
   const row = attachmentInPath(ctx);
   if (!row || row.workflow_state === 'deleted') throw notFound();
   const mine = row.context_type === 'User' && row.context_id === ctx.caller.id;
-  requireThat(mine || accountCan(ctx.db, ctx.caller.id, domainRootAccountId(ctx.db), 'manage_user_logins'));
+  requireThat(mine || can(ctx.db, ctx.caller.id, 'manage_user_logins', { account: { id: domainRootAccountId(ctx.db) } }));
   return row;
 }
 
-export const filesHandlers: Partial<Record<RouteId, Handler>> = {
-  'files.upload': upload,
-  'files.confirm': confirm,
-  'files.confirmGet': confirm,
-  'files.get': get,
-  'files.download': download,
-};
-
-/** Routes that carry their own credential instead of a bearer token. */
-export const filesPublicRoutes: RouteId[] = ['files.upload', 'files.download'];
+export const filesArea = defineArea({
+  name: 'files',
+  schema,
+  handlers: {
+    'files.upload': upload,
+    'files.confirm': confirm,
+    'files.confirmGet': confirm,
+    'files.get': get,
+    'files.download': download,
+  },
+  // The upload URL and the file's verifier are their own credentials.
+  publicRoutes: ['files.upload', 'files.download'],
+});

@@ -1,7 +1,6 @@
 // Users and profiles: list, get, create, update, delete, settings, follow, profile, avatars,
 // page views and step 1 of the personal-file upload.
-import type { RouteId } from '../../spec/routes.js';
-import type { Db } from '../db/open.js';
+import type { Db } from '../../db/open.js';
 import {
   badRequest,
   bool,
@@ -19,10 +18,28 @@ import {
   type Handler,
   type MockCtx,
   type UserRow,
-} from '../kit.js';
-import { domainRootAccountId, findAccount, findUser, loginOf, primaryEmail, rootOf } from '../lookup.js';
-import { accountCan, shareACourse } from '../permissions.js';
-import { startUpload } from './files.js';
+} from '../../kit.js';
+import { domainRootAccountId, findAccount, findUser, rootOf } from '../../lookup.js';
+import { can, type Permission } from '../../permissions.js';
+import { removeAllAdminRolesOf } from '../admins/repo.js';
+import { deleteEnrollmentsOfUser, shareACourse } from '../enrollments/repo.js';
+import { imagesOf, startUpload } from '../files/handlers.js';
+import {
+  addChannel,
+  addLogin,
+  createUser,
+  deleteUser,
+  follow as addFollow,
+  loginOf,
+  loginTaken,
+  pageViewsQuery,
+  primaryEmail,
+  sisUserIdTaken,
+  unfollow as removeFollow,
+  updateUser,
+  userById,
+  usersOfAccountQuery,
+} from './repo.js';
 
 // ---- presenters -------------------------------------------------------------------------------
 
@@ -90,16 +107,15 @@ function bounded(model: string, field: string, value: string | undefined, max = 
   return value;
 }
 
-/** "Jane Q Doe" → "Doe, Jane Q": what a user's sortable name is when none is given. */
-export function sortableFrom(name: string): string {
-  const parts = name.trim().split(/\s+/);
-  return parts.length > 1 ? `${parts.at(-1)}, ${parts.slice(0, -1).join(' ')}` : name.trim();
-}
 
 // ---- permissions ------------------------------------------------------------------------------
 
-function isAdmin(ctx: MockCtx, permission: Parameters<typeof accountCan>[3] = 'read_roster'): boolean {
-  return accountCan(ctx.db, ctx.caller.id, domainRootAccountId(ctx.db), permission);
+function isAdmin(ctx: MockCtx, permission: Permission = 'read_roster'): boolean {
+  return can(ctx.db, ctx.caller.id, permission, { account: { id: domainRootAccountId(ctx.db) } });
+}
+
+function canInAccount(ctx: MockCtx, accountId: number, permission: Permission): boolean {
+  return can(ctx.db, ctx.caller.id, permission, { account: { id: accountId } });
 }
 
 /** Oneself, an admin who may read rosters, or someone sharing a course. */
@@ -134,12 +150,7 @@ function avatarOptions(ctx: MockCtx, user: UserRow): AvatarOption[] {
   const options: AvatarOption[] = [
     { type: 'external', url: gravatar, token: avatarToken(db, user.id, 'external', gravatar), display_name: 'gravatar pic' },
   ];
-  const images = db
-    .prepare(
-      `SELECT id, uuid, display_name, filename, content_type, size FROM attachments
-       WHERE context_type = 'User' AND context_id = ? AND workflow_state = 'available' AND content_type LIKE 'image/%' ORDER BY id`,
-    )
-    .all(user.id) as { id: number; uuid: string; display_name: string; filename: string; content_type: string; size: number }[];
+  const images = imagesOf(db, 'User', user.id);
   for (const a of images) {
     const url = fileUrl(ctx, a.id, a.uuid);
     options.push({
@@ -162,21 +173,12 @@ function avatarOptions(ctx: MockCtx, user: UserRow): AvatarOption[] {
 
 const list: Handler = (ctx) => {
   const account = findAccount(ctx, ctx.path.account_id);
-  requireThat(accountCan(ctx.db, ctx.caller.id, account.id, 'read_roster'));
+  requireThat(canInAccount(ctx, account.id, 'read_roster'));
   const term = str(ctx.params, 'search_term');
   if (term !== undefined && term.length < 3) {
     throw new HttpError(400, { errors: [{ field: 'search_term', message: '3 or more characters is required', error_code: 'invalid' }] });
   }
-  const root = rootOf(account);
-  const where = [`u.workflow_state <> 'deleted'`, `p.workflow_state <> 'deleted'`, `(p.account_id = ? OR p.account_id = ?)`];
-  const args: unknown[] = [account.id, root];
-  if (term) {
-    const like = `%${term.toLowerCase()}%`;
-    where.push(`(lower(u.name) LIKE ? OR lower(u.sortable_name) LIKE ? OR lower(p.unique_id) LIKE ? OR lower(coalesce(p.sis_user_id, '')) LIKE ? OR CAST(u.id AS TEXT) = ?
-      OR EXISTS (SELECT 1 FROM communication_channels c WHERE c.user_id = u.id AND lower(c.address) LIKE ?))`);
-    args.push(like, like, like, like, term, like);
-  }
-  const sql = `SELECT DISTINCT u.* FROM users u JOIN pseudonyms p ON p.user_id = u.id WHERE ${where.join(' AND ')} ORDER BY u.sortable_name, u.id`;
+  const { sql, args } = usersOfAccountQuery(account.id, rootOf(account), term);
   return paginate(ctx, sqlSource<UserRow>(ctx.db, sql, args), (u) => userJson(ctx, u));
 };
 
@@ -188,7 +190,7 @@ const get: Handler = (ctx) => {
 
 const create: Handler = (ctx) => {
   const account = findAccount(ctx, ctx.path.account_id);
-  requireThat(accountCan(ctx.db, ctx.caller.id, account.id, 'manage_user_logins'));
+  requireThat(canInAccount(ctx, account.id, 'manage_user_logins'));
   const user = obj(ctx.params, 'user');
   const pseudonym = obj(ctx.params, 'pseudonym');
   const channel = obj(ctx.params, 'communication_channel');
@@ -199,45 +201,28 @@ const create: Handler = (ctx) => {
   bounded('pseudonym', 'password', str(pseudonym, 'password'));
   for (const field of ['name', 'short_name', 'sortable_name'] as const) bounded('user', field, str(user, field)?.trim());
   bounded('communication_channel', 'address', str(channel, 'address')?.trim());
-  if (sisUserId !== undefined) requireThat(accountCan(ctx.db, ctx.caller.id, account.id, 'manage_sis'));
+  if (sisUserId !== undefined) requireThat(canInAccount(ctx, account.id, 'manage_sis'));
   const root = rootOf(account);
-  const taken = ctx.db
-    .prepare(`SELECT 1 FROM pseudonyms WHERE account_id = ? AND lower(unique_id) = lower(?) AND workflow_state <> 'deleted'`)
-    .get(root, uniqueId);
-  if (taken) throw invalid('pseudonym', 'unique_id', 'taken', 'ID already in use for this account and authentication provider');
-  if (sisUserId && ctx.db.prepare(`SELECT 1 FROM pseudonyms WHERE account_id = ? AND sis_user_id = ? AND workflow_state <> 'deleted'`).get(root, sisUserId)) {
-    throw invalid('pseudonym', 'sis_user_id', 'taken', `SIS ID "${sisUserId}" is already in use`);
-  }
+  if (loginTaken(ctx.db, root, uniqueId)) throw invalid('pseudonym', 'unique_id', 'taken', 'ID already in use for this account and authentication provider');
+  if (sisUserId && sisUserIdTaken(ctx.db, root, sisUserId)) throw invalid('pseudonym', 'sis_user_id', 'taken', `SIS ID "${sisUserId}" is already in use`);
   const name = str(user, 'name')?.trim() || uniqueId;
-  const birthdate = timestamp(user, 'birthdate');
-  const now = ctx.now();
-  const { lastInsertRowid } = ctx.db
-    .prepare(
-      `INSERT INTO users (name, short_name, sortable_name, time_zone, locale, birthdate, created_at, updated_at, workflow_state)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      name,
-      str(user, 'short_name')?.trim() || name,
-      str(user, 'sortable_name')?.trim() || sortableFrom(name),
-      timeZone(str(user, 'time_zone')) ?? null,
-      locale(str(user, 'locale')) ?? null,
-      birthdate ?? null,
-      now,
-      now,
-      bool(user, 'skip_registration') ? 'registered' : 'pre_registered',
-    );
-  const userId = Number(lastInsertRowid);
-  ctx.db
-    .prepare(`INSERT INTO pseudonyms (user_id, account_id, unique_id, sis_user_id, password, created_at) VALUES (?, ?, ?, ?, ?, ?)`)
-    .run(userId, root, uniqueId, sisUserId ?? null, str(pseudonym, 'password') ?? null, now);
   const address = str(channel, 'address')?.trim();
-  if (address) {
-    const type = str(channel, 'type') ?? 'email';
-    if (type === 'email' && !/^[^@\s]+@[^@\s]+$/.test(address)) throw invalid('communication_channel', 'address', 'invalid', `'${address}' is not a valid email address`);
-    ctx.db.prepare(`INSERT INTO communication_channels (user_id, type, address, position) VALUES (?, ?, ?, 1)`).run(userId, type, address);
-  }
-  return userJson(ctx, ctx.db.prepare(`SELECT * FROM users WHERE id = ?`).get(userId) as UserRow);
+  const channelType = str(channel, 'type') ?? 'email';
+  if (address && channelType === 'email' && !/^[^@\s]+@[^@\s]+$/.test(address)) throw invalid('communication_channel', 'address', 'invalid', `'${address}' is not a valid email address`);
+  const now = ctx.now();
+  const userId = createUser(ctx.db, {
+    name,
+    shortName: str(user, 'short_name')?.trim(),
+    sortableName: str(user, 'sortable_name')?.trim(),
+    timeZone: timeZone(str(user, 'time_zone')),
+    locale: locale(str(user, 'locale')),
+    birthdate: timestamp(user, 'birthdate'),
+    registered: bool(user, 'skip_registration') === true,
+    now,
+  });
+  addLogin(ctx.db, { user: userId, account: root, uniqueId, sis: sisUserId, password: str(pseudonym, 'password'), now });
+  if (address) addChannel(ctx.db, { user: userId, type: channelType, address });
+  return userJson(ctx, userById(ctx.db, userId)!);
 };
 
 const update: Handler = (ctx) => {
@@ -268,26 +253,20 @@ const update: Handler = (ctx) => {
     if (!/^https?:\/\/\S+$/i.test(url)) throw invalid('user', 'avatar', 'invalid', `'${url}' is not an http(s) URL`);
     next.avatar_url = url;
   }
-  ctx.db
-    .prepare(`UPDATE users SET name = ?, short_name = ?, sortable_name = ?, time_zone = ?, locale = ?, avatar_url = ?, updated_at = ? WHERE id = ?`)
-    .run(next.name, next.short_name, next.sortable_name, next.time_zone, next.locale, next.avatar_url, ctx.now(), target.id);
-  return userJson(ctx, ctx.db.prepare(`SELECT * FROM users WHERE id = ?`).get(target.id) as UserRow);
+  updateUser(ctx.db, target.id, next, ctx.now());
+  return userJson(ctx, userById(ctx.db, target.id)!);
 };
 
 const remove: Handler = (ctx) => {
   const account = findAccount(ctx, ctx.path.account_id);
   const target = findUser(ctx, ctx.path.id);
   const self = target.id === ctx.caller.id;
-  requireThat(self || accountCan(ctx.db, ctx.caller.id, account.id, 'manage_user_logins'));
+  requireThat(self || canInAccount(ctx, account.id, 'manage_user_logins'));
   const before = userJson(ctx, target);
   const now = ctx.now();
-  ctx.db.prepare(`UPDATE users SET workflow_state = 'deleted', updated_at = ? WHERE id = ?`).run(now, target.id);
-  ctx.db.prepare(`UPDATE pseudonyms SET workflow_state = 'deleted' WHERE user_id = ?`).run(target.id);
-  ctx.db.prepare(`UPDATE enrollments SET workflow_state = 'deleted', updated_at = ? WHERE user_id = ?`).run(now, target.id);
-  ctx.db.prepare(`UPDATE account_users SET workflow_state = 'deleted' WHERE user_id = ?`).run(target.id);
-  // A deleted user can no longer call the API: their tokens go with them.
-  ctx.db.prepare(`DELETE FROM access_tokens WHERE user_id = ?`).run(target.id);
-  ctx.db.prepare(`DELETE FROM follows WHERE follower_id = ? OR followed_id = ?`).run(target.id, target.id);
+  deleteUser(ctx.db, target.id, now);
+  deleteEnrollmentsOfUser(ctx.db, target.id, now);
+  removeAllAdminRolesOf(ctx.db, target.id);
   return { user: before };
 };
 
@@ -305,24 +284,21 @@ const updateSettings: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.id);
   requireThat(canManage(ctx, target));
   const manual = bool(ctx.params, 'manual_mark_as_read');
-  if (manual !== undefined) ctx.db.prepare(`UPDATE users SET manual_mark_as_read = ?, updated_at = ? WHERE id = ?`).run(manual ? 1 : 0, ctx.now(), target.id);
-  return settingsJson(ctx.db.prepare(`SELECT * FROM users WHERE id = ?`).get(target.id) as UserRow);
+  if (manual !== undefined) updateUser(ctx.db, target.id, { manual_mark_as_read: manual ? 1 : 0 }, ctx.now());
+  return settingsJson(userById(ctx.db, target.id)!);
 };
 
 const follow: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
   if (target.id === ctx.caller.id) throw badRequest('you cannot follow yourself');
   if (!target.public_profile) throw new HttpError(401, { status: 'unauthorized', errors: [{ message: "this user's profile is not public" }] });
-  ctx.db.prepare(`INSERT OR IGNORE INTO follows (follower_id, followed_id, created_at) VALUES (?, ?, ?)`).run(ctx.caller.id, target.id, ctx.now());
-  const row = ctx.db.prepare(`SELECT * FROM follows WHERE follower_id = ? AND followed_id = ?`).get(ctx.caller.id, target.id) as {
-    created_at: string;
-  };
-  return { following_user_id: ctx.caller.id, followed_user_id: target.id, created_at: row.created_at };
+  const createdAt = addFollow(ctx.db, ctx.caller.id, target.id, ctx.now());
+  return { following_user_id: ctx.caller.id, followed_user_id: target.id, created_at: createdAt };
 };
 
 const unfollow: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
-  ctx.db.prepare(`DELETE FROM follows WHERE follower_id = ? AND followed_id = ?`).run(ctx.caller.id, target.id);
+  removeFollow(ctx.db, ctx.caller.id, target.id);
   return noContent();
 };
 
@@ -361,11 +337,7 @@ const pageViews: Handler = (ctx) => {
   const start = timestamp(ctx.params, 'start_time');
   const end = timestamp(ctx.params, 'end_time');
   if (start && end && start > end) throw badRequest('start_time must be before end_time');
-  const where = ['user_id = ?'];
-  const args: unknown[] = [target.id];
-  if (start) (where.push('created_at >= ?'), args.push(start));
-  if (end) (where.push('created_at <= ?'), args.push(end));
-  const sql = `SELECT * FROM page_views WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC`;
+  const { sql, args } = pageViewsQuery(target.id, start, end);
   return paginate(ctx, sqlSource<Record<string, unknown>>(ctx.db, sql, args), (v) => ({
     id: String(v.id),
     url: v.url,
@@ -386,7 +358,7 @@ const uploadFile: Handler = (ctx) => {
   return startUpload(ctx, { type: 'User', id: target.id }, 'my files');
 };
 
-export const usersHandlers: Partial<Record<RouteId, Handler>> = {
+export const usersHandlers = {
   'users.list': list,
   'users.get': get,
   'users.create': create,

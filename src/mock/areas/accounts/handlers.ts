@@ -1,0 +1,30 @@
+// Accounts the caller administers (supporting endpoints: what workflows need to find account ids).
+import { paginate, requireThat, sqlSource, type Handler } from '../../kit.js';
+import { findAccount } from '../../lookup.js';
+import { administers } from '../../permissions.js';
+import { accountsAdministeredQuery } from '../admins/repo.js';
+import type { AccountRow } from './repo.js';
+
+export function accountJson(a: AccountRow) {
+  return {
+    id: a.id,
+    name: a.name,
+    uuid: `acct-${a.id}`,
+    parent_account_id: a.parent_account_id,
+    root_account_id: a.root_account_id,
+    sis_account_id: a.sis_account_id,
+    workflow_state: a.workflow_state,
+    default_time_zone: a.default_time_zone,
+  };
+}
+
+export const list: Handler = (ctx) => {
+  const { sql, args } = accountsAdministeredQuery(ctx.caller.id);
+  return paginate(ctx, sqlSource<AccountRow>(ctx.db, sql, args), accountJson);
+};
+
+export const get: Handler = (ctx) => {
+  const account = findAccount(ctx, ctx.path.id);
+  requireThat(administers(ctx.db, ctx.caller.id, account.id));
+  return accountJson(account);
+};

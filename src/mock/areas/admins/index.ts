@@ -1,0 +1,5 @@
+import { defineArea } from '../area.js';
+import { schema } from './schema.js';
+import { seedAdmins } from './seed.js';
+
+export const adminsArea = defineArea({ name: 'admins', schema, handlers: {}, seed: seedAdmins });

@@ -1,0 +1,60 @@
+// Assignments of a course, in their position order.
+import type { Db } from '../../db/open.js';
+import { insert, one } from '../../db/statements.js';
+
+export interface AssignmentRow {
+  id: number;
+  course_id: number;
+  name: string;
+  description: string | null;
+  points_possible: number | null;
+  grading_type: string;
+  submission_types: string;
+  due_at: string | null;
+  lock_at: string | null;
+  unlock_at: string | null;
+  grading_standard_id: number | null;
+  position: number;
+  published: number;
+  created_at: string;
+  updated_at: string;
+}
+export function assignmentById(db: Db, id: number): AssignmentRow | undefined {
+  return one<AssignmentRow>(db, `SELECT * FROM assignments WHERE id = ?`, id);
+}
+
+export interface NewAssignment {
+  id?: number;
+  course: number;
+  name: string;
+  description: string | null;
+  points: number;
+  gradingType: string;
+  submissionTypes: string[];
+  dueAt?: string | null;
+  lockAt?: string | null;
+  unlockAt?: string | null;
+  gradingStandardId?: number | null;
+  published: boolean;
+  now: string;
+}
+
+/** Appends the assignment after the course's last one. */
+export function createAssignment(db: Db, a: NewAssignment): number {
+  const position = one<{ p: number }>(db, `SELECT coalesce(max(position), 0) + 1 AS p FROM assignments WHERE course_id = ?`, a.course)!.p;
+  return insert(
+    db,
+    `INSERT INTO assignments (id, course_id, name, description, points_possible, grading_type, submission_types, due_at, lock_at, unlock_at, grading_standard_id, position, published, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    a.id ?? null, a.course, a.name, a.description, a.points, a.gradingType, JSON.stringify(a.submissionTypes), a.dueAt ?? null, a.lockAt ?? null,
+    a.unlockAt ?? null, a.gradingStandardId ?? null, position, a.published ? 1 : 0, a.now, a.now,
+  );
+}
+
+export function assignmentsOfCourseQuery(courseId: number, o: { withUnpublished: boolean; term?: string }): { sql: string; args: unknown[] } {
+  const where = ['course_id = ?'];
+  const args: unknown[] = [courseId];
+  if (!o.withUnpublished) where.push('published = 1');
+  if (o.term) (where.push('lower(name) LIKE ?'), args.push(`%${o.term.toLowerCase()}%`));
+  return { sql: `SELECT * FROM assignments WHERE ${where.join(' AND ')} ORDER BY position, id`, args };
+}

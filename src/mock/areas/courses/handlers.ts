@@ -1,0 +1,95 @@
+// Courses (supporting endpoints): find them, create them. Every course has a default section that
+// enrollments land in.
+import { badRequest, bool, invalid, list, obj, paginate, requireThat, sqlSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { findAccount, findCourse, rootOf } from '../../lookup.js';
+import { administers, can } from '../../permissions.js';
+import { ENROLLMENT_TYPES } from '../accounts/repo.js';
+import { enrollmentsOfUserInCourse, isInCourse } from '../enrollments/repo.js';
+import { defaultSectionOf } from '../sections/repo.js';
+import { courseById, courseSisTaken, coursesOfAccountTreeQuery, coursesOfUserQuery, createCourse, type CourseRow } from './repo.js';
+
+export function courseJson(c: CourseRow, extra: Record<string, unknown> = {}) {
+  return {
+    id: c.id,
+    name: c.name,
+    course_code: c.course_code,
+    account_id: c.account_id,
+    root_account_id: c.root_account_id,
+    sis_course_id: c.sis_course_id,
+    uuid: `course-${c.id}`,
+    workflow_state: c.workflow_state,
+    start_at: c.start_at,
+    end_at: c.end_at,
+    created_at: c.created_at,
+    enrollment_term_id: 1,
+    default_view: 'modules',
+    time_zone: 'America/Chicago',
+    ...extra,
+  };
+}
+
+/** Enrolled (active or invited), or an admin over the course's account. */
+export function canReadCourse(ctx: MockCtx, course: CourseRow): boolean {
+  return isInCourse(ctx.db, ctx.caller.id, course.id) || administers(ctx.db, ctx.caller.id, course.account_id);
+}
+
+/** A course the caller may read, from a path id (404 when missing, 401 when not visible). */
+export function readableCourse(ctx: MockCtx, raw: string): CourseRow {
+  const course = findCourse(ctx, raw);
+  requireThat(canReadCourse(ctx, course));
+  return course;
+}
+
+/** `enrollment_type=teacher` → TeacherEnrollment. */
+const TYPE_BY_WORD = Object.fromEntries(ENROLLMENT_TYPES.map((t) => [t.replace('Enrollment', '').toLowerCase(), t]));
+
+const listMine: Handler = (ctx) => {
+  const word = str(ctx.params, 'enrollment_type');
+  if (word !== undefined && !TYPE_BY_WORD[word]) throw badRequest(`enrollment_type must be one of ${Object.keys(TYPE_BY_WORD).join(', ')}`);
+  const { sql, args } = coursesOfUserQuery(ctx.caller.id, word && TYPE_BY_WORD[word], list(ctx.params, 'state').map(String));
+  return paginate(ctx, sqlSource<CourseRow>(ctx.db, sql, args), (c) =>
+    courseJson(c, {
+      enrollments: enrollmentsOfUserInCourse(ctx.db, ctx.caller.id, c.id).map((e) => ({ ...e, type: e.type.replace('Enrollment', '').toLowerCase() })),
+    }),
+  );
+};
+
+const listOfAccount: Handler = (ctx) => {
+  const account = findAccount(ctx, ctx.path.account_id);
+  requireThat(can(ctx.db, ctx.caller.id, 'read_course_list', { account }));
+  const term = str(ctx.params, 'search_term');
+  if (term !== undefined && term.length < 2) throw badRequest('search_term must be at least 2 characters');
+  const { sql, args } = coursesOfAccountTreeQuery(account.id, term);
+  return paginate(ctx, sqlSource<CourseRow>(ctx.db, sql, args), (c) => courseJson(c));
+};
+
+const create: Handler = (ctx) => {
+  const account = findAccount(ctx, ctx.path.account_id);
+  requireThat(can(ctx.db, ctx.caller.id, 'manage_courses', { account }));
+  const course = obj(ctx.params, 'course');
+  const name = str(course, 'name')?.trim() || 'Unnamed Course';
+  const code = str(course, 'course_code')?.trim() || name.slice(0, 20);
+  const sis = str(course, 'sis_course_id')?.trim() || undefined;
+  const root = rootOf(account);
+  if (sis !== undefined) {
+    requireThat(can(ctx.db, ctx.caller.id, 'manage_sis', { account }));
+    if (courseSisTaken(ctx.db, root, sis)) throw invalid('course', 'sis_source_id', 'taken', `SIS ID "${sis}" is already in use`);
+  }
+  const startAt = timestamp(course, 'start_at');
+  const endAt = timestamp(course, 'end_at');
+  if (startAt && endAt && startAt > endAt) throw invalid('course', 'conclude_at', 'invalid', 'end date must be after the start date');
+  const now = ctx.now();
+  const id = createCourse(ctx.db, { account: account.id, root, name, code, sis, state: bool(ctx.params, 'offer') ? 'available' : 'unpublished', startAt, endAt, now });
+  const created = courseById(ctx.db, id)!;
+  defaultSectionOf(ctx.db, created, now);
+  return courseJson(created);
+};
+
+const get: Handler = (ctx) => courseJson(readableCourse(ctx, ctx.path.id));
+
+export const coursesHandlers = {
+  'courses.list': listMine,
+  'courses.listAccount': listOfAccount,
+  'courses.create': create,
+  'courses.get': get,
+};

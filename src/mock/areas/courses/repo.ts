@@ -1,0 +1,68 @@
+// Courses: what enrollments, sections, assignments and groups hang from.
+import type { Findable } from '../../db/find.js';
+import type { Db } from '../../db/open.js';
+import { insert, one } from '../../db/statements.js';
+
+export interface CourseRow {
+  id: number;
+  account_id: number;
+  root_account_id: number;
+  name: string;
+  course_code: string;
+  sis_course_id: string | null;
+  workflow_state: string;
+  start_at: string | null;
+  end_at: string | null;
+  created_at: string;
+}
+
+export const courses: Findable<CourseRow> = {
+  label: 'course',
+  table: 'courses',
+  sis: { sis_course_id: `SELECT id FROM courses WHERE sis_course_id = ? ORDER BY id LIMIT 1` },
+  deleted: (c) => c.workflow_state === 'deleted',
+};
+
+export function courseById(db: Db, id: number): CourseRow | undefined {
+  return one<CourseRow>(db, `SELECT * FROM courses WHERE id = ?`, id);
+}
+
+export function courseSisTaken(db: Db, rootAccountId: number, sis: string): boolean {
+  return one(db, `SELECT 1 FROM courses WHERE root_account_id = ? AND sis_course_id = ?`, rootAccountId, sis) !== undefined;
+}
+
+export function createCourse(
+  db: Db,
+  c: { id?: number; account: number; root: number; name: string; code: string; sis?: string | null; state: string; startAt?: string | null; endAt?: string | null; now: string },
+): number {
+  return insert(
+    db,
+    `INSERT INTO courses (id, account_id, root_account_id, name, course_code, sis_course_id, workflow_state, start_at, end_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    c.id ?? null, c.account, c.root, c.name, c.code, c.sis ?? null, c.state, c.startAt ?? null, c.endAt ?? null, c.now,
+  );
+}
+
+/** Courses a user is enrolled in (active or invited), optionally of one enrollment type and course states. */
+export function coursesOfUserQuery(userId: number, type?: string, states: string[] = []): { sql: string; args: unknown[] } {
+  const where = [`e.user_id = ?`, `e.workflow_state IN ('active', 'invited')`, `c.workflow_state <> 'deleted'`];
+  const args: unknown[] = [userId];
+  if (type) (where.push('e.type = ?'), args.push(type));
+  if (states.length) (where.push(`c.workflow_state IN (${states.map(() => '?').join(',')})`), args.push(...states));
+  return { sql: `SELECT DISTINCT c.* FROM courses c JOIN enrollments e ON e.course_id = c.id WHERE ${where.join(' AND ')} ORDER BY c.id`, args };
+}
+
+/** Courses of an account and every account below it, optionally matching a term. */
+export function coursesOfAccountTreeQuery(accountId: number, term?: string): { sql: string; args: unknown[] } {
+  const where = [`c.account_id IN (SELECT id FROM tree)`, `c.workflow_state <> 'deleted'`];
+  const args: unknown[] = [accountId];
+  if (term) {
+    const like = `%${term.toLowerCase()}%`;
+    where.push(`(lower(c.name) LIKE ? OR lower(c.course_code) LIKE ? OR lower(coalesce(c.sis_course_id, '')) LIKE ?)`);
+    args.push(like, like, like);
+  }
+  return {
+    sql: `WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT a.id FROM accounts a JOIN tree ON a.parent_account_id = tree.id)
+          SELECT c.* FROM courses c WHERE ${where.join(' AND ')} ORDER BY c.id`,
+    args,
+  };
+}

@@ -1,0 +1,150 @@
+// Enrollments: a user in a course section with a role (a built-in enrollment type or a custom course
+// role of that base type), in a state.
+import type { Findable } from '../../db/find.js';
+import type { Db } from '../../db/open.js';
+import { all, insert, one, placeholders, run } from '../../db/statements.js';
+import { rolePermissions } from '../accounts/repo.js';
+
+export interface EnrollmentRow {
+  id: number;
+  user_id: number;
+  course_id: number;
+  course_section_id: number;
+  root_account_id: number;
+  type: string;
+  role_id: number;
+  workflow_state: string;
+  limit_privileges_to_course_section: number;
+  associated_user_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const enrollments: Findable<EnrollmentRow> = { label: 'enrollment', table: 'enrollments' };
+
+export const ENROLLMENT_STATES = ['active', 'invited', 'creation_pending', 'deleted', 'rejected', 'completed', 'inactive'] as const;
+
+export function enrollmentById(db: Db, id: number): EnrollmentRow | undefined {
+  return one<EnrollmentRow>(db, `SELECT * FROM enrollments WHERE id = ?`, id);
+}
+
+export interface NewEnrollment {
+  user: number;
+  course: number;
+  section: number;
+  root: number;
+  type: string;
+  roleId: number;
+  state: string;
+  limited?: boolean;
+  associatedUser?: number | null;
+  now: string;
+}
+
+export function createEnrollment(db: Db, e: NewEnrollment): EnrollmentRow {
+  const id = insert(
+    db,
+    `INSERT INTO enrollments (user_id, course_id, course_section_id, root_account_id, type, role_id, workflow_state, limit_privileges_to_course_section, associated_user_id, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    e.user, e.course, e.section, e.root, e.type, e.roleId, e.state, e.limited ? 1 : 0, e.associatedUser ?? null, e.now, e.now,
+  );
+  return enrollmentById(db, id)!;
+}
+
+/** The same user, section and role already enrolled (in a live state): enrolling again returns it. */
+export function existingEnrollment(db: Db, userId: number, sectionId: number, roleId: number, associatedUser: number | null): EnrollmentRow | undefined {
+  return one<EnrollmentRow>(
+    db,
+    `SELECT * FROM enrollments WHERE user_id = ? AND course_section_id = ? AND role_id = ? AND coalesce(associated_user_id, 0) = ?
+       AND workflow_state NOT IN ('deleted', 'rejected') ORDER BY id LIMIT 1`,
+    userId, sectionId, roleId, associatedUser ?? 0,
+  );
+}
+
+export function setEnrollmentState(db: Db, id: number, state: string, now: string): void {
+  run(db, `UPDATE enrollments SET workflow_state = ?, updated_at = ? WHERE id = ?`, state, now, id);
+}
+
+export function updateEnrollment(db: Db, id: number, e: Pick<EnrollmentRow, 'workflow_state' | 'limit_privileges_to_course_section'>, now: string): void {
+  run(db, `UPDATE enrollments SET workflow_state = ?, limit_privileges_to_course_section = ?, updated_at = ? WHERE id = ?`, e.workflow_state, e.limit_privileges_to_course_section, now, id);
+}
+
+export function deleteEnrollmentsOfUser(db: Db, userId: number, now: string): void {
+  run(db, `UPDATE enrollments SET workflow_state = 'deleted', updated_at = ? WHERE user_id = ?`, now, userId);
+}
+
+/** A cross-listed section's enrollments follow it into its new course. */
+export function moveSectionEnrollments(db: Db, sectionId: number, courseId: number, now: string): void {
+  run(db, `UPDATE enrollments SET course_id = ?, updated_at = ? WHERE course_section_id = ?`, courseId, now, sectionId);
+}
+
+export function liveEnrollmentsInSection(db: Db, sectionId: number): number {
+  return one<{ n: number }>(db, `SELECT count(*) AS n FROM enrollments WHERE course_section_id = ? AND workflow_state NOT IN ('deleted', 'rejected')`, sectionId)!.n;
+}
+
+/** The roles a user holds in a course through active enrollments, with the section each is tied to. */
+export function activeCourseRoles(db: Db, userId: number, courseId: number): { permissions: string[]; limited: boolean; sectionId: number; type: string }[] {
+  return all<{ permissions: string; limited: number; section_id: number; type: string }>(
+    db,
+    `SELECT r.permissions, e.limit_privileges_to_course_section AS limited, e.course_section_id AS section_id, e.type FROM enrollments e JOIN roles r ON r.id = e.role_id
+     WHERE e.user_id = ? AND e.course_id = ? AND e.workflow_state = 'active'`,
+    userId, courseId,
+  ).map((r) => ({ permissions: rolePermissions(r), limited: r.limited === 1, sectionId: r.section_id, type: r.type }));
+}
+
+/** Enrollment types a user holds in a course, active or invited (what `courses list` reports). */
+export function enrollmentsOfUserInCourse(db: Db, userId: number, courseId: number): { type: string; role: string; enrollment_state: string; user_id: number }[] {
+  return all(
+    db,
+    `SELECT e.type, r.name AS role, e.workflow_state AS enrollment_state, e.user_id FROM enrollments e JOIN roles r ON r.id = e.role_id
+     WHERE e.course_id = ? AND e.user_id = ? AND e.workflow_state IN ('active', 'invited')`,
+    courseId, userId,
+  );
+}
+
+/** Sections of a course a user is in (active or invited). */
+export function sectionsOfUserInCourse(db: Db, userId: number, courseId: number): number[] {
+  return all<{ s: number }>(db, `SELECT DISTINCT course_section_id AS s FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state IN ('active', 'invited')`, userId, courseId).map((r) => r.s);
+}
+
+/** Is the user in the course at all (active or invited)? */
+export function isInCourse(db: Db, userId: number, courseId: number): boolean {
+  return one(db, `SELECT 1 FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state IN ('active', 'invited') LIMIT 1`, userId, courseId) !== undefined;
+}
+
+/** Two users share a course when both hold an active or invited enrollment in it. */
+export function shareACourse(db: Db, a: number, b: number): boolean {
+  return (
+    one(
+      db,
+      `SELECT 1 FROM enrollments e1 JOIN enrollments e2 ON e1.course_id = e2.course_id
+       WHERE e1.user_id = ? AND e2.user_id = ? AND e1.workflow_state IN ('active','invited') AND e2.workflow_state IN ('active','invited') LIMIT 1`,
+      a, b,
+    ) !== undefined
+  );
+}
+
+export interface EnrollmentFilter {
+  course?: number;
+  section?: number;
+  user?: number;
+  types: string[];
+  roleIds: number[];
+  states: string[];
+}
+
+/** Ordered by type, then the user's sortable name, then id, as real instances list them. */
+export function enrollmentsQuery(f: EnrollmentFilter): { sql: string; args: unknown[] } {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (f.course !== undefined) (where.push('e.course_id = ?'), args.push(f.course));
+  if (f.section !== undefined) (where.push('e.course_section_id = ?'), args.push(f.section));
+  if (f.user !== undefined) (where.push('e.user_id = ?'), args.push(f.user));
+  if (f.roleIds.length) (where.push(`e.role_id IN (${placeholders(f.roleIds.length)})`), args.push(...f.roleIds));
+  else if (f.types.length) (where.push(`e.type IN (${placeholders(f.types.length)})`), args.push(...f.types));
+  if (f.states.length) (where.push(`e.workflow_state IN (${placeholders(f.states.length)})`), args.push(...f.states));
+  return {
+    sql: `SELECT e.* FROM enrollments e JOIN users u ON u.id = e.user_id WHERE ${where.join(' AND ') || '1'} ORDER BY e.type, u.sortable_name, e.id`,
+    args,
+  };
+}

@@ -1,0 +1,1 @@
+export { filesArea } from './handlers.js';

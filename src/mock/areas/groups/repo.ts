@@ -1,0 +1,29 @@
+// Groups of a course and their members.
+import type { Db } from '../../db/open.js';
+import { insert } from '../../db/statements.js';
+
+export interface GroupRow {
+  id: number;
+  course_id: number;
+  name: string;
+  description: string | null;
+  workflow_state: string;
+  created_at: string;
+  members_count: number;
+}
+
+export function createGroup(db: Db, g: { id?: number; course: number; name: string; description?: string | null; now: string }): number {
+  return insert(db, `INSERT INTO groups (id, course_id, name, description, created_at) VALUES (?, ?, ?, ?, ?)`, g.id ?? null, g.course, g.name, g.description ?? null, g.now);
+}
+
+export function addMember(db: Db, groupId: number, userId: number): void {
+  insert(db, `INSERT INTO group_memberships (group_id, user_id) VALUES (?, ?)`, groupId, userId);
+}
+
+export function groupsOfCourseQuery(courseId: number): { sql: string; args: unknown[] } {
+  return {
+    sql: `SELECT g.*, (SELECT count(*) FROM group_memberships m WHERE m.group_id = g.id AND m.workflow_state = 'accepted') AS members_count
+          FROM groups g WHERE g.course_id = ? AND g.workflow_state <> 'deleted' ORDER BY g.id`,
+    args: [courseId],
+  };
+}

@@ -1,0 +1,5 @@
+import { defineArea } from '../area.js';
+import { schema } from './schema.js';
+import { seedSections } from './seed.js';
+
+export const sectionsArea = defineArea({ name: 'sections', schema, handlers: {}, seed: seedSections });

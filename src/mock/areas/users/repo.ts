@@ -1,0 +1,173 @@
+// Users with their logins (pseudonyms), communication channels, tokens, follows and page views.
+import type { Findable } from '../../db/find.js';
+import type { Db } from '../../db/open.js';
+import { all, insert, one, run } from '../../db/statements.js';
+import type { UserRow } from '../../kit.js';
+
+export type { UserRow };
+
+export const users: Findable<UserRow> = {
+  label: 'user',
+  table: 'users',
+  sis: {
+    sis_user_id: `SELECT user_id AS id FROM pseudonyms WHERE sis_user_id = ? AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`,
+    sis_login_id: `SELECT user_id AS id FROM pseudonyms WHERE lower(unique_id) = lower(?) AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`,
+  },
+  deleted: (u) => u.workflow_state === 'deleted',
+};
+
+export function userById(db: Db, id: number): UserRow | undefined {
+  return one<UserRow>(db, `SELECT * FROM users WHERE id = ?`, id);
+}
+
+export function activeUser(db: Db, id: number): UserRow | undefined {
+  return one<UserRow>(db, `SELECT * FROM users WHERE id = ? AND workflow_state <> 'deleted'`, id);
+}
+
+/** "Jane Q Doe" → "Doe, Jane Q": what a user's sortable name is when none is given. */
+export function sortableFrom(name: string): string {
+  const parts = name.trim().split(/\s+/);
+  return parts.length > 1 ? `${parts.at(-1)}, ${parts.slice(0, -1).join(' ')}` : name.trim();
+}
+
+export interface NewUser {
+  id?: number;
+  name: string;
+  shortName?: string;
+  sortableName?: string;
+  timeZone?: string | null;
+  locale?: string | null;
+  birthdate?: string | null;
+  publicProfile?: boolean;
+  registered: boolean;
+  now: string;
+}
+
+export function createUser(db: Db, u: NewUser): number {
+  return insert(
+    db,
+    `INSERT INTO users (id, name, short_name, sortable_name, time_zone, locale, birthdate, public_profile, workflow_state, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    u.id ?? null, u.name, u.shortName || u.name, u.sortableName || sortableFrom(u.name), u.timeZone ?? null, u.locale ?? null,
+    u.birthdate ?? null, u.publicProfile === false ? 0 : 1, u.registered ? 'registered' : 'pre_registered', u.now, u.now,
+  );
+}
+
+export type UserChanges = Partial<Pick<UserRow, 'name' | 'short_name' | 'sortable_name' | 'time_zone' | 'locale' | 'avatar_url' | 'manual_mark_as_read'>>;
+
+export function updateUser(db: Db, id: number, changes: UserChanges, now: string): void {
+  const current = userById(db, id);
+  if (!current) return;
+  const next = { ...current, ...changes };
+  run(
+    db,
+    `UPDATE users SET name = ?, short_name = ?, sortable_name = ?, time_zone = ?, locale = ?, avatar_url = ?, manual_mark_as_read = ?, updated_at = ? WHERE id = ?`,
+    next.name, next.short_name, next.sortable_name, next.time_zone, next.locale, next.avatar_url, next.manual_mark_as_read, now, id,
+  );
+}
+
+/** Soft-deletes the user and their logins; their tokens and follows go for good. */
+export function deleteUser(db: Db, id: number, now: string): void {
+  run(db, `UPDATE users SET workflow_state = 'deleted', updated_at = ? WHERE id = ?`, now, id);
+  run(db, `UPDATE pseudonyms SET workflow_state = 'deleted' WHERE user_id = ?`, id);
+  run(db, `DELETE FROM access_tokens WHERE user_id = ?`, id);
+  run(db, `DELETE FROM follows WHERE follower_id = ? OR followed_id = ?`, id, id);
+}
+
+// ---- logins -----------------------------------------------------------------------------------
+
+export interface Login {
+  unique_id: string;
+  sis_user_id: string | null;
+  account_id: number;
+}
+
+export function addLogin(db: Db, l: { user: number; account: number; uniqueId: string; sis?: string | null; password?: string | null; now: string }): number {
+  return insert(
+    db,
+    `INSERT INTO pseudonyms (user_id, account_id, unique_id, sis_user_id, password, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    l.user, l.account, l.uniqueId, l.sis ?? null, l.password ?? null, l.now,
+  );
+}
+
+/** The login and SIS id a user has (first active pseudonym). */
+export function loginOf(db: Db, userId: number): Login | undefined {
+  return one<Login>(db, `SELECT unique_id, sis_user_id, account_id FROM pseudonyms WHERE user_id = ? AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`, userId);
+}
+
+export function hasLoginIn(db: Db, userId: number, rootAccountId: number): boolean {
+  return one(db, `SELECT 1 FROM pseudonyms WHERE user_id = ? AND account_id = ? AND workflow_state <> 'deleted'`, userId, rootAccountId) !== undefined;
+}
+
+export function loginTaken(db: Db, rootAccountId: number, uniqueId: string): boolean {
+  return one(db, `SELECT 1 FROM pseudonyms WHERE account_id = ? AND lower(unique_id) = lower(?) AND workflow_state <> 'deleted'`, rootAccountId, uniqueId) !== undefined;
+}
+
+export function sisUserIdTaken(db: Db, rootAccountId: number, sis: string): boolean {
+  return one(db, `SELECT 1 FROM pseudonyms WHERE account_id = ? AND sis_user_id = ? AND workflow_state <> 'deleted'`, rootAccountId, sis) !== undefined;
+}
+
+// ---- channels and tokens ----------------------------------------------------------------------
+
+export function addChannel(db: Db, c: { user: number; type: string; address: string; confirmed?: boolean }): void {
+  const position = one<{ p: number }>(db, `SELECT coalesce(max(position), 0) + 1 AS p FROM communication_channels WHERE user_id = ?`, c.user)!.p;
+  insert(
+    db,
+    `INSERT INTO communication_channels (user_id, type, address, position, workflow_state) VALUES (?, ?, ?, ?, ?)`,
+    c.user, c.type, c.address, position, c.confirmed ? 'active' : 'unconfirmed',
+  );
+}
+
+export function primaryEmail(db: Db, userId: number): string | undefined {
+  return one<{ address: string }>(
+    db,
+    `SELECT address FROM communication_channels WHERE user_id = ? AND type = 'email' AND workflow_state <> 'retired' ORDER BY position LIMIT 1`,
+    userId,
+  )?.address;
+}
+
+export function addToken(db: Db, t: { token: string; user: number; purpose: string; now: string }): void {
+  insert(db, `INSERT INTO access_tokens (token, user_id, purpose, created_at) VALUES (?, ?, ?, ?)`, t.token, t.user, t.purpose, t.now);
+}
+
+export function tokenOwner(db: Db, token: string): number | undefined {
+  return one<{ user_id: number }>(db, `SELECT user_id FROM access_tokens WHERE token = ?`, token)?.user_id;
+}
+
+export function allTokens(db: Db): { user_id: number; name: string; role: string; token: string }[] {
+  return all(db, `SELECT t.user_id, u.name, t.purpose AS role, t.token FROM access_tokens t JOIN users u ON u.id = t.user_id ORDER BY t.user_id, t.token`);
+}
+
+// ---- lists ------------------------------------------------------------------------------------
+
+/** Users with a login in the account or its root, optionally matching a search term. */
+export function usersOfAccountQuery(accountId: number, rootId: number, term?: string): { sql: string; args: unknown[] } {
+  const where = [`u.workflow_state <> 'deleted'`, `p.workflow_state <> 'deleted'`, `(p.account_id = ? OR p.account_id = ?)`];
+  const args: unknown[] = [accountId, rootId];
+  if (term) {
+    const like = `%${term.toLowerCase()}%`;
+    where.push(`(lower(u.name) LIKE ? OR lower(u.sortable_name) LIKE ? OR lower(p.unique_id) LIKE ? OR lower(coalesce(p.sis_user_id, '')) LIKE ? OR CAST(u.id AS TEXT) = ?
+      OR EXISTS (SELECT 1 FROM communication_channels c WHERE c.user_id = u.id AND lower(c.address) LIKE ?))`);
+    args.push(like, like, like, like, term, like);
+  }
+  return { sql: `SELECT DISTINCT u.* FROM users u JOIN pseudonyms p ON p.user_id = u.id WHERE ${where.join(' AND ')} ORDER BY u.sortable_name, u.id`, args };
+}
+
+// ---- follows and page views -------------------------------------------------------------------
+
+export function follow(db: Db, follower: number, followed: number, now: string): string {
+  run(db, `INSERT OR IGNORE INTO follows (follower_id, followed_id, created_at) VALUES (?, ?, ?)`, follower, followed, now);
+  return one<{ created_at: string }>(db, `SELECT created_at FROM follows WHERE follower_id = ? AND followed_id = ?`, follower, followed)!.created_at;
+}
+
+export function unfollow(db: Db, follower: number, followed: number): void {
+  run(db, `DELETE FROM follows WHERE follower_id = ? AND followed_id = ?`, follower, followed);
+}
+
+export function pageViewsQuery(userId: number, start?: string, end?: string): { sql: string; args: unknown[] } {
+  const where = ['user_id = ?'];
+  const args: unknown[] = [userId];
+  if (start) (where.push('created_at >= ?'), args.push(start));
+  if (end) (where.push('created_at <= ?'), args.push(end));
+  return { sql: `SELECT * FROM page_views WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC`, args };
+}

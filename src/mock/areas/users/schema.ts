@@ -1,0 +1,70 @@
+export const schema = `
+CREATE TABLE users (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  short_name TEXT NOT NULL,
+  sortable_name TEXT NOT NULL,
+  time_zone TEXT,
+  locale TEXT,
+  birthdate TEXT,
+  avatar_url TEXT,
+  public_profile INTEGER NOT NULL DEFAULT 1,
+  manual_mark_as_read INTEGER NOT NULL DEFAULT 0,
+  workflow_state TEXT NOT NULL DEFAULT 'registered',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+
+CREATE TABLE pseudonyms (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  account_id INTEGER NOT NULL REFERENCES accounts(id),
+  unique_id TEXT NOT NULL,
+  sis_user_id TEXT,
+  password TEXT,
+  workflow_state TEXT NOT NULL DEFAULT 'active',
+  created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX pseudonyms_login ON pseudonyms(account_id, lower(unique_id)) WHERE workflow_state <> 'deleted';
+CREATE UNIQUE INDEX pseudonyms_sis ON pseudonyms(account_id, sis_user_id) WHERE sis_user_id IS NOT NULL AND workflow_state <> 'deleted';
+CREATE INDEX pseudonyms_user ON pseudonyms(user_id);
+
+CREATE TABLE communication_channels (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  type TEXT NOT NULL,
+  address TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  workflow_state TEXT NOT NULL DEFAULT 'unconfirmed'
+);
+CREATE INDEX communication_channels_user ON communication_channels(user_id, position);
+
+CREATE TABLE access_tokens (
+  token TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  purpose TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE follows (
+  follower_id INTEGER NOT NULL REFERENCES users(id),
+  followed_id INTEGER NOT NULL REFERENCES users(id),
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (follower_id, followed_id)
+);
+
+CREATE TABLE page_views (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  user_agent TEXT,
+  http_method TEXT NOT NULL,
+  controller TEXT NOT NULL,
+  action TEXT NOT NULL,
+  context_type TEXT,
+  context_id INTEGER,
+  interaction_seconds REAL NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX page_views_user ON page_views(user_id, created_at, id);
+`;

@@ -69,3 +69,19 @@ export function administers(db: Db, userId: number, accountId: number): boolean 
 export function accountCan(db: Db, userId: number, accountId: number, permission: Permission): boolean {
   return can(db, userId, permission, { account: { id: accountId } });
 }
+
+/**
+ * Where in a course a permission holds: everywhere (an admin, or an enrollment not limited to its
+ * section), in some sections only (section-limited enrollments), or nowhere (an empty list).
+ */
+export function reachIn(db: Db, userId: number, permission: Permission, course: { id: number; account_id: number }): 'all' | number[] {
+  const grants = (permissions: string[]) => permissions.includes(ALL) || permissions.includes(permission);
+  if (activeAdminRoles(db, userId, accountChain(db, course.account_id)).some((r) => grants(r.permissions))) return 'all';
+  const sections: number[] = [];
+  for (const role of activeCourseRoles(db, userId, course.id)) {
+    if (!grants(role.permissions)) continue;
+    if (!role.limited) return 'all';
+    sections.push(role.sectionId);
+  }
+  return sections;
+}

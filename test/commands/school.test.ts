@@ -55,12 +55,12 @@ describe('lms accounts', () => {
 
 describe('lms courses list', () => {
   it.each<[string, string, Record<string, string>, number[]]>([
-    ["a teacher's own courses", 'courses list', TEACHER, [1, 2]],
-    ["a teacher's own courses by enrollment type", 'courses list --enrollment-type teacher', TEACHER, [1, 2]],
+    ["a teacher's own courses", 'courses list', TEACHER, [1, 2, 5]],
+    ["a teacher's own courses by enrollment type", 'courses list --enrollment-type teacher', TEACHER, [1, 2, 5]],
     ['none where the teacher is a student', 'courses list --enrollment-type student', TEACHER, []],
     ["a student's own courses", 'courses list', STUDENT, [1, 2]],
-    ["an account's courses, sub-accounts included", 'courses list --account 1', {}, [1, 2, 3]],
-    ["a sub-account's courses", 'courses list --account 2', {}, [1, 2]],
+    ["an account's courses, sub-accounts included", 'courses list --account 1', {}, [1, 2, 3, 5]],
+    ["a sub-account's courses", 'courses list --account 2', {}, [1, 2, 5]],
     ["an account's courses by SIS id", 'courses list --account sis_account_id:MSU-HUM', {}, [3]],
     ['a search in an account', 'courses list --account 1 --search chem', {}, [2]],
   ])('lists %s', async (_what, line, env, ids) => {
@@ -78,6 +78,7 @@ describe('lms courses list', () => {
       '1   BIO-101      Introduction to Biology  BIO-101        available',
       '2   CHEM-201     Organic Chemistry        CHEM-201       available',
       '3   HIST-110     World History            HIST-110       available',
+      '5   BIO-101L     Biology Lab              BIO-101L       available',
     ]);
   });
 
@@ -101,7 +102,7 @@ describe('lms courses create / get', () => {
     const created = await lms.run(['courses', 'create', '--account', '2', '--name', 'Data Structures', '--course-code', 'CS-101', '--sis-course-id', 'CS/101', '--start-at', '2027-01-10T00:00:00Z', '-o', 'json']);
     expect(created.exitCode).toBe(0);
     expect(json(created.stdout)).toMatchObject({
-      id: 5,
+      id: 6,
       name: 'Data Structures',
       course_code: 'CS-101',
       account_id: 2,
@@ -115,8 +116,8 @@ describe('lms courses create / get', () => {
     // The slash of the SIS id is percent-encoded in the path, and found again.
     const got = await lms.run('courses get sis_course_id:CS/101 -o json --fields id,name,sis_course_id');
     expect(got.exitCode).toBe(0);
-    expect(json(got.stdout)).toEqual({ id: 5, name: 'Data Structures', sis_course_id: 'CS/101' });
-    expect(json((await lms.run('courses list --account 2 -o json --fields id')).stdout)).toEqual([{ id: 1 }, { id: 2 }, { id: 5 }]);
+    expect(json(got.stdout)).toEqual({ id: 6, name: 'Data Structures', sis_course_id: 'CS/101' });
+    expect(json((await lms.run('courses list --account 2 -o json --fields id')).stdout)).toEqual([{ id: 1 }, { id: 2 }, { id: 5 }, { id: 6 }]);
   });
 
   it.each<[string, string, Record<string, unknown>]>([

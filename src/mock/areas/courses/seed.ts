@@ -7,6 +7,8 @@ export const SEED_COURSES = [
   { id: 2, account: 2, root: 1, name: 'Organic Chemistry', code: 'CHEM-201', sis: 'CHEM-201' },
   { id: 3, account: 3, root: 1, name: 'World History', code: 'HIST-110', sis: 'HIST-110' },
   { id: 4, account: 4, root: 4, name: 'College Writing', code: 'ENG-100', sis: 'RCC-ENG-100' },
+  // Its online lab section is cross-listed into BIO-101.
+  { id: 5, account: 2, root: 1, name: 'Biology Lab', code: 'BIO-101L', sis: 'BIO-101L' },
 ];
 
 export function seedCourses(db: Db, { minimal, now }: SeedOptions): void {

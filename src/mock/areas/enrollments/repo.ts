@@ -107,6 +107,16 @@ export function sectionsOfUserInCourse(db: Db, userId: number, courseId: number)
   return all<{ s: number }>(db, `SELECT DISTINCT course_section_id AS s FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state IN ('active', 'invited')`, userId, courseId).map((r) => r.s);
 }
 
+/** Students of a section (active or invited), in sortable-name order. */
+export function studentsOfSection(db: Db, sectionId: number): number[] {
+  return all<{ user_id: number }>(
+    db,
+    `SELECT DISTINCT e.user_id, u.sortable_name FROM enrollments e JOIN users u ON u.id = e.user_id
+     WHERE e.course_section_id = ? AND e.type = 'StudentEnrollment' AND e.workflow_state IN ('active', 'invited') ORDER BY u.sortable_name, e.user_id`,
+    sectionId,
+  ).map((r) => r.user_id);
+}
+
 /** Is the user in the course at all (active or invited)? */
 export function isInCourse(db: Db, userId: number, courseId: number): boolean {
   return one(db, `SELECT 1 FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state IN ('active', 'invited') LIMIT 1`, userId, courseId) !== undefined;
@@ -128,6 +138,8 @@ export interface EnrollmentFilter {
   course?: number;
   section?: number;
   user?: number;
+  /** Only these sections (what a section-limited caller may see). */
+  sectionsIn?: number[];
   types: string[];
   roleIds: number[];
   states: string[];
@@ -140,6 +152,7 @@ export function enrollmentsQuery(f: EnrollmentFilter): { sql: string; args: unkn
   if (f.course !== undefined) (where.push('e.course_id = ?'), args.push(f.course));
   if (f.section !== undefined) (where.push('e.course_section_id = ?'), args.push(f.section));
   if (f.user !== undefined) (where.push('e.user_id = ?'), args.push(f.user));
+  if (f.sectionsIn) (where.push(`e.course_section_id IN (${placeholders(f.sectionsIn.length) || 'NULL'})`), args.push(...f.sectionsIn));
   if (f.roleIds.length) (where.push(`e.role_id IN (${placeholders(f.roleIds.length)})`), args.push(...f.roleIds));
   else if (f.types.length) (where.push(`e.type IN (${placeholders(f.types.length)})`), args.push(...f.types));
   if (f.states.length) (where.push(`e.workflow_state IN (${placeholders(f.states.length)})`), args.push(...f.states));

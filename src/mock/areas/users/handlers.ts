@@ -63,6 +63,18 @@ export function userJson(ctx: MockCtx, u: UserRow): Record<string, unknown> {
   };
 }
 
+/** The user object nested in admins and enrollment lists; the login only for those who may read SIS data. */
+export function briefUserJson(ctx: MockCtx, u: UserRow, withLogin: boolean): Record<string, unknown> {
+  const login = withLogin ? loginOf(ctx.db, u.id) : undefined;
+  return {
+    id: u.id,
+    name: u.name,
+    sortable_name: u.sortable_name,
+    short_name: u.short_name,
+    ...(login ? { login_id: login.unique_id, sis_user_id: login.sis_user_id } : {}),
+  };
+}
+
 function avatarUrl(ctx: MockCtx, u: UserRow): string {
   return u.avatar_url ?? `${ctx.origin}/images/messages/avatar-50.png`;
 }

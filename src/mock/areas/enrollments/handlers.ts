@@ -1,0 +1,208 @@
+// Enrollments: list by course, section or user; enroll in a course or a section; conclude, delete or
+// deactivate. Who may add or end an enrollment depends on its type: students need manage_students,
+// every other type manage_admin_users — in the enrollment's section when the caller is limited to one.
+import { HttpError, bool, int, list, notFound, obj, paginate, requireThat, sqlSource, str, type Handler, type MockCtx } from '../../kit.js';
+import { domainRootAccountId, find, findCourse, findSection, findUser } from '../../lookup.js';
+import { can, reachIn, type Permission } from '../../permissions.js';
+import { ACCOUNT_MEMBERSHIP, ENROLLMENT_TYPES, accountById, builtInRole, roleById, roleByName, type RoleRow } from '../accounts/repo.js';
+import { canReadCourse } from '../courses/handlers.js';
+import { courseById, type CourseRow } from '../courses/repo.js';
+import { defaultSectionOf, sectionById, type SectionRow } from '../sections/repo.js';
+import { briefUserJson } from '../users/handlers.js';
+import { loginOf, userById, users } from '../users/repo.js';
+import {
+  ENROLLMENT_STATES,
+  createEnrollment,
+  enrollmentById,
+  enrollments,
+  enrollmentsQuery,
+  existingEnrollment,
+  setEnrollmentState,
+  type EnrollmentFilter,
+  type EnrollmentRow,
+} from './repo.js';
+
+/** Real instances answer a rejected enrollment with `{"message": …}`. */
+const rejected = (message: string) => new HttpError(400, { message });
+
+const DEFAULT_STATES = ['active', 'invited'];
+
+export function enrollmentJson(ctx: MockCtx, e: EnrollmentRow, options: { withUser?: boolean } = {}) {
+  const course = courseById(ctx.db, e.course_id)!;
+  const role = roleById(ctx.db, e.role_id)!;
+  const sis = can(ctx.db, ctx.caller.id, 'read_sis', { course }) || can(ctx.db, ctx.caller.id, 'manage_sis', { course });
+  const section = sectionById(ctx.db, e.course_section_id)!;
+  const user = userById(ctx.db, e.user_id)!;
+  const html = `${ctx.origin}/courses/${e.course_id}/users/${e.user_id}`;
+  return {
+    id: e.id,
+    user_id: e.user_id,
+    course_id: e.course_id,
+    type: e.type,
+    created_at: e.created_at,
+    updated_at: e.updated_at,
+    associated_user_id: e.associated_user_id,
+    start_at: null,
+    end_at: null,
+    course_section_id: e.course_section_id,
+    root_account_id: e.root_account_id,
+    limit_privileges_to_course_section: e.limit_privileges_to_course_section === 1,
+    enrollment_state: e.workflow_state,
+    role: role.name,
+    role_id: role.id,
+    last_activity_at: null,
+    last_attended_at: null,
+    total_activity_time: 0,
+    html_url: html,
+    ...(e.type === 'StudentEnrollment' ? { grades: { html_url: `${html}/grades` } } : {}),
+    ...(sis
+      ? {
+          sis_course_id: course.sis_course_id,
+          sis_section_id: section.sis_section_id,
+          sis_user_id: loginOf(ctx.db, e.user_id)?.sis_user_id ?? null,
+          sis_account_id: accountById(ctx.db, course.account_id)?.sis_account_id ?? null,
+        }
+      : {}),
+    ...(options.withUser ? { user: briefUserJson(ctx, user, sis) } : {}),
+  };
+}
+
+/** `type[]`, `role[]` (names) and `state[]`, checked; roles resolve in the account the course belongs to. */
+function filters(ctx: MockCtx, accountId: number): Pick<EnrollmentFilter, 'types' | 'roleIds' | 'states'> {
+  const types = list(ctx.params, 'type').map(String);
+  const badType = types.find((t) => !(ENROLLMENT_TYPES as readonly string[]).includes(t));
+  if (badType) throw rejected(`Invalid type ${badType}`);
+  const states = list(ctx.params, 'state').map(String);
+  const badState = states.find((s) => !(ENROLLMENT_STATES as readonly string[]).includes(s));
+  if (badState) throw rejected(`Invalid state ${badState}; use one of ${ENROLLMENT_STATES.join(', ')}`);
+  const roleNames = list(ctx.params, 'role').map(String);
+  const roleIds = [...roleNames.map((n) => roleByName(ctx.db, n, accountId)?.id ?? -1), ...list(ctx.params, 'role_id').map(Number)];
+  return { types, roleIds, states: states.length ? states : DEFAULT_STATES };
+}
+
+function listInCourse(ctx: MockCtx, course: CourseRow, section?: SectionRow): ReturnType<Handler> {
+  requireThat(canReadCourse(ctx, course));
+  // A section-limited caller sees the roster of their own sections only.
+  const reach = reachIn(ctx.db, ctx.caller.id, 'read_roster', course);
+  requireThat(reach === 'all' || reach.length > 0);
+  const userRaw = str(ctx.params, 'user_id');
+  const user = userRaw ? findUser(ctx, userRaw) : undefined;
+  const { sql, args } = enrollmentsQuery({
+    course: course.id,
+    section: section?.id,
+    user: user?.id,
+    sectionsIn: reach === 'all' ? undefined : reach,
+    ...filters(ctx, course.account_id),
+  });
+  return paginate(ctx, sqlSource<EnrollmentRow>(ctx.db, sql, args), (e) => enrollmentJson(ctx, e, { withUser: true }));
+}
+
+const listCourse: Handler = (ctx) => listInCourse(ctx, findCourse(ctx, ctx.path.course_id));
+
+const listSection: Handler = (ctx) => {
+  const section = findSection(ctx, ctx.path.section_id);
+  return listInCourse(ctx, courseById(ctx.db, section.course_id)!, section);
+};
+
+const listUser: Handler = (ctx) => {
+  const user = findUser(ctx, ctx.path.user_id);
+  const root = domainRootAccountId(ctx.db);
+  // A user lists their own; anyone else's need the right to read rosters of the whole instance.
+  requireThat(user.id === ctx.caller.id || can(ctx.db, ctx.caller.id, 'read_roster', { account: { id: root } }));
+  const { sql, args } = enrollmentsQuery({ user: user.id, ...filters(ctx, root) });
+  return paginate(ctx, sqlSource<EnrollmentRow>(ctx.db, sql, args), (e) => enrollmentJson(ctx, e, { withUser: true }));
+};
+
+/** The permission that adding or ending an enrollment of this type needs. */
+const permissionFor = (type: string): Permission => (type === 'StudentEnrollment' ? 'manage_students' : 'manage_admin_users');
+
+/** `enrollment[role_id]` or `enrollment[role]`, and `enrollment[type]`: they must agree; the type follows the role. */
+function typeAndRole(ctx: MockCtx, e: ReturnType<typeof obj>, course: CourseRow): { type: string; role: RoleRow } {
+  const typeRaw = str(e, 'type');
+  const roleId = int(e, 'role_id');
+  const roleName = str(e, 'role');
+  let role: RoleRow | undefined;
+  if (roleId !== undefined || roleName) {
+    role = roleId !== undefined ? roleById(ctx.db, roleId) : roleByName(ctx.db, roleName!, course.account_id);
+    if (!role || role.base_role_type === ACCOUNT_MEMBERSHIP) throw rejected('Invalid role');
+    if (role.workflow_state !== 'active') throw rejected('Cannot create an enrollment with this role because it is inactive.');
+  }
+  if (typeRaw !== undefined && !(ENROLLMENT_TYPES as readonly string[]).includes(typeRaw)) throw rejected('Invalid type');
+  if (typeRaw !== undefined && role && role.base_role_type !== typeRaw) throw rejected('The specified type must match the base type for the role');
+  const type = typeRaw ?? role?.base_role_type ?? 'StudentEnrollment';
+  return { type, role: role ?? builtInRole(ctx.db, type) };
+}
+
+function enroll(ctx: MockCtx, course: CourseRow, fixedSection?: SectionRow): ReturnType<Handler> {
+  if (ctx.params.enrollment === undefined) throw rejected('No parameters given');
+  const e = obj(ctx.params, 'enrollment');
+  const userRaw = str(e, 'user_id');
+  if (!userRaw) throw rejected("Can't create an enrollment without a user. Include enrollment[user_id] to create an enrollment");
+  const user = userRaw === 'self' ? ctx.caller : find(ctx, users, userRaw);
+  const { type, role } = typeAndRole(ctx, e, course);
+  if (course.workflow_state === 'completed') throw rejected("Can't add an enrollment to a concluded course.");
+
+  let section = fixedSection;
+  const sectionRaw = str(e, 'course_section_id');
+  if (!section && sectionRaw) {
+    section = findSection(ctx, sectionRaw);
+    if (section.course_id !== course.id) throw notFound();
+  }
+  section ??= defaultSectionOf(ctx.db, course, ctx.now());
+  requireThat(can(ctx.db, ctx.caller.id, permissionFor(type), { course, sections: [section.id] }));
+
+  const stateRaw = str(e, 'enrollment_state');
+  const state = stateRaw === 'active' || stateRaw === 'inactive' ? stateRaw : 'invited';
+  const associatedRaw = str(e, 'associated_user_id');
+  const associated = associatedRaw ? find(ctx, users, associatedRaw).id : null;
+  // enrollment[notify] would send the enrolment notice; the mock has no mail to send.
+  bool(e, 'notify');
+
+  const existing = existingEnrollment(ctx.db, user.id, section.id, role.id, associated);
+  if (existing) {
+    if (stateRaw !== undefined && existing.workflow_state !== state) setEnrollmentState(ctx.db, existing.id, state, ctx.now());
+    return enrollmentJson(ctx, enrollmentById(ctx.db, existing.id)!);
+  }
+  const created = createEnrollment(ctx.db, {
+    user: user.id,
+    course: course.id,
+    section: section.id,
+    root: course.root_account_id,
+    type,
+    roleId: role.id,
+    state,
+    limited: bool(e, 'limit_privileges_to_course_section') === true,
+    associatedUser: associated,
+    now: ctx.now(),
+  });
+  return enrollmentJson(ctx, created);
+}
+
+const enrollCourse: Handler = (ctx) => enroll(ctx, findCourse(ctx, ctx.path.course_id));
+
+const enrollSection: Handler = (ctx) => {
+  const section = findSection(ctx, ctx.path.section_id);
+  return enroll(ctx, courseById(ctx.db, section.course_id)!, section);
+};
+
+/** `task`: conclude (the default, also for an unknown task), delete, deactivate or inactivate. */
+const NEXT_STATE: Record<string, string> = { conclude: 'completed', delete: 'deleted', deactivate: 'inactive', inactivate: 'inactive' };
+
+const end: Handler = (ctx) => {
+  const course = findCourse(ctx, ctx.path.course_id);
+  const enrollment = find(ctx, enrollments, ctx.path.id);
+  if (enrollment.course_id !== course.id) throw notFound();
+  requireThat(can(ctx.db, ctx.caller.id, permissionFor(enrollment.type), { course, sections: [enrollment.course_section_id] }));
+  const next = NEXT_STATE[str(ctx.params, 'task') ?? 'conclude'] ?? 'completed';
+  setEnrollmentState(ctx.db, enrollment.id, next, ctx.now());
+  return enrollmentJson(ctx, enrollmentById(ctx.db, enrollment.id)!);
+};
+
+export const enrollmentsHandlers = {
+  'enrollments.listCourse': listCourse,
+  'enrollments.listSection': listSection,
+  'enrollments.listUser': listUser,
+  'enrollments.enrollCourse': enrollCourse,
+  'enrollments.enrollSection': enrollSection,
+  'enrollments.end': end,
+};

@@ -1,6 +1,6 @@
 // The API client: resolves an operation to its route, encodes the request as a real server expects
 // it, hands it to the transport, and turns answers into data or typed errors. It never prints.
-import { FailureError, UsageError } from '../errors.js';
+import { ExitCode, FailureError, LmsError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../net.js';
 import { originOnly, redactText, redactUrl } from '../redact.js';
 import { route as routeById, variantsOf, type OperationId, type Route, type RouteId } from '../spec/routes.js';
@@ -13,7 +13,7 @@ export interface ClientOptions {
   baseUrl: string;
   token?: string;
   transport: Transport;
-  /** Masquerade: every request carries `as_user_id`. */
+  /** Masquerade: every request carries `as_user_id`, once the user has been found (one extra request). */
   asUser?: string;
   /** Page size asked for on paginated routes. */
   perPage?: number;
@@ -68,6 +68,7 @@ export class ApiClient {
   private readonly origin: string;
   private readonly options: ClientOptions;
   readonly ops: ReturnType<typeof bindOperations>;
+  private asUserChecked: Promise<void> | undefined;
   private warnedPlainHttp = false;
 
   constructor(options: ClientOptions) {
@@ -140,6 +141,7 @@ export class ApiClient {
     }
     const query: Params = { ...options.query };
     if (auth && masquerade && this.options.asUser !== undefined) {
+      await this.checkAsUser(this.options.asUser);
       // A next-page link the server built from an earlier request already carries it: add it once.
       if (!target.searchParams.has('as_user_id')) query.as_user_id = this.options.asUser;
     }
@@ -175,6 +177,29 @@ export class ApiClient {
       if (res.status >= 400 && !raw) throw toApiError(res, method, traceUrl, options.subject, this.secrets(url));
       return res;
     }
+  }
+
+  /**
+   * `--as-user ID`: the user must exist before anything is done as them, or a missing user would
+   * surface as some other resource not found. One request without as_user_id, once, lazily.
+   */
+  private checkAsUser(id: string): Promise<void> {
+    this.asUserChecked ??= (async () => {
+      const path = `/api/v1/users/${encodePathSegment(id)}`;
+      const res = await this.dispatch('GET', path, {}, { masquerade: false, raw: true });
+      if (res.status < 400) return;
+      const shown = redactUrl(this.baseUrl + path);
+      const error = toApiError(res, 'GET', shown, `--as-user ${id}: user ${id}`, this.secrets(this.baseUrl + path));
+      // An invalid token says so itself (a 401 with WWW-Authenticate); any other refusal is about masquerading.
+      if (res.status === 403 || (res.status === 401 && !res.headers['www-authenticate'])) {
+        throw new LmsError(`--as-user ${id}: the caller may not act as user ${id} (GET ${path} → ${res.status})`, ExitCode.auth, {
+          hint: 'acting as another user needs an admin token with permission to become other users',
+          cause: error,
+        });
+      }
+      throw error;
+    })();
+    return this.asUserChecked;
   }
 
   /** Resolves a next-page link against the page it came from, refusing one on another origin. */

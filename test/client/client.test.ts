@@ -113,8 +113,10 @@ describe('paginate', () => {
     });
     const users = await collect(c.paginate<{ id: number }>('users.list', { account_id: 1 }));
     expect(users).toHaveLength(13);
-    expect(requests).toHaveLength(7);
-    for (const url of requests) expect(new URL(url).searchParams.getAll('as_user_id')).toEqual(['1']);
+    // First the one check that the user exists, without as_user_id; then 7 pages with it.
+    expect(requests).toHaveLength(8);
+    expect(requests[0]).toBe('http://lms.mock/api/v1/users/1');
+    for (const url of requests.slice(1)) expect(new URL(url).searchParams.getAll('as_user_id')).toEqual(['1']);
   });
 });
 
@@ -128,6 +130,7 @@ describe('requests', () => {
     await collect(c.paginate('courses.list'));
     await c.send('POST', `${BASE}/absolute?x=1`);
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET ${BASE}/api/v1/users/7`,
       `GET ${BASE}/api/v1/users/self?as_user_id=7`,
       `PUT ${BASE}/api/v1/users/5?as_user_id=7`,
       `DELETE ${BASE}/api/v1/accounts/1/users/5?as_user_id=7`,

@@ -84,6 +84,14 @@ describe('lms users import', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ total: 13, created: 0, existed: 13, failed: 0 });
   });
 
+  it('exports every page, or as many users as --limit says', async () => {
+    const lms = session();
+    const rows = (r: { stdout: string }) => r.stdout.trim().split('\n').length - 1;
+    expect(rows(await lms.run('users export -o csv --per-page 2'))).toBe(13);
+    expect(rows(await lms.run('users export -o csv --limit 3'))).toBe(3);
+    expect(rows(await lms.run('users export -o csv --limit 3 --all'))).toBe(13);
+  });
+
   it('reads stdin with -', async () => {
     const lms = session(stateDir());
     const r = await lms.run('users import - -o json', { stdin: roster(3) });

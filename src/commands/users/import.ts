@@ -167,14 +167,16 @@ async function instanceOf(ctx: Context, client: ApiClient): Promise<string> {
 
 export const exportUsers = defineCommand<{ account: string }>({
   name: 'export',
-  summary: 'Write the users of an account with the columns `users import` reads (every page)',
+  summary: 'Write the users of an account with the columns `users import` reads (every page, or --limit N)',
   routes: ['users.list'],
   columns: [...EXPORT_COLUMNS],
   options: [{ flags: '--account <id>', description: 'account id, SIS form or self', default: 'self' }],
   examples: ['lms users export --account 1 -o csv > users.csv'],
   async run({ opts, ctx }) {
     const client = await ctx.client();
-    const users = client.ops.users.list({ account_id: opts.account });
+    // Every page by default: only an explicit --limit (and no --all) caps an export.
+    const limit = ctx.globals.all ? undefined : ctx.globals.limit;
+    const users = client.ops.users.list({ account_id: opts.account }, { limit });
     return list(
       (async function* () {
         for await (const u of users as AsyncIterable<User>) {

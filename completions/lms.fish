@@ -151,7 +151,7 @@ complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subco
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'follow' -d 'Follow a user (their profile must be public)'
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'get' -d 'Show one user (default: yourself)'
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'import' -d 'Create users from a CSV (name, login_id, email, sis_user_id, …); safe to re-run'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'import' -d 'Create users from a CSV (name, login_id, email, sis_user_id, …); --update changes existing ones; safe to re-run'
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'list' -d 'List users in an account'
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'page-views' -d 'List a user\'s page views, newest first'
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'profile' -d 'Show a user\'s profile (calendar feed only for your own)'
@@ -186,9 +186,11 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 # lms users import flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'account' -r -F -d 'account id, SIS form or self'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'concurrency' -r -F -d 'rows in flight at once (the server may slow this further)'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created and what already exists; write nothing'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed rows here as CSV, with an error column, ready to fix and re-run'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'skip-invalid' -d 'import the valid rows and report the invalid ones, instead of stopping'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'update' -d 'change existing users whose name, short_name, sortable_name, time_zone or locale differ from the file'
 
 # lms users list flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'account id, SIS form (sis_account_id:X) or self'

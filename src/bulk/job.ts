@@ -106,7 +106,7 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
     const applicable = changes.filter((c) => c.applicable);
     if (applicable.length === 0) {
       // Nothing --update can do brings this target to the row: the row fails, saying why.
-      return { status: 'failed', id: found.id, changes, error: `${describeFields(changes)} cannot be changed through the API` };
+      return { status: 'failed', id: found.id, changes, error: `cannot be changed through the API: ${describeChanges(changes, false)}` };
     }
     if (plan) return { status: 'updated', id: found.id, changes };
     record(row, 'started', { id: found.id });
@@ -192,13 +192,7 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
   return results;
 }
 
-/** `name and time_zone`, for messages. */
-export function describeFields(changes: Difference[]): string {
-  const fields = changes.map((c) => c.field);
-  return fields.length === 1 ? fields[0] : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}`;
-}
-
 /** `name "Ana" → "Ana B"; email "a@x" → "b@x" (not applicable)`: the differences of one row, for people. */
-export function describeChanges(changes: Difference[] | undefined): string {
-  return (changes ?? []).map((c) => `${c.field} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}${c.applicable ? '' : ' (cannot be changed through the API)'}`).join('; ');
+export function describeChanges(changes: Difference[] | undefined, markFixed = true): string {
+  return (changes ?? []).map((c) => `${c.field} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}${c.applicable || !markFixed ? '' : ' (cannot be changed through the API)'}`).join('; ');
 }

@@ -48,10 +48,14 @@ export function describeTally(t: Tally, options: { plan: boolean; update: boolea
 }
 
 /** Lines about the rows that need a look (differences, failures), at most `max` of them. */
-export function attentionLines(results: RowResult[], source: string, max = 20): string[] {
+export function attentionLines(results: RowResult[], source: string, options: { plan: boolean; max?: number }): string[] {
+  const { plan, max = 20 } = options;
   const rows = results.filter((r) => !r.skipped && (r.status === 'failed' || r.status === 'differs' || r.status === 'updated'));
   const lines = rows.slice(0, max).map((r) => {
-    const what = r.status === 'failed' ? `failed: ${r.error ?? ''}` : r.status === 'differs' ? `differs: ${describeChanges(r.changes)}` : `updated: ${describeChanges(r.changes)}`;
+    const what =
+      r.status === 'failed'
+        ? `${plan ? 'would fail' : 'failed'}: ${r.error ?? ''}`
+        : `${r.status === 'differs' ? 'differs' : plan ? 'would be updated' : 'updated'}: ${describeChanges(r.changes)}`;
     return `  ${source}:${r.line}: ${r.key}: ${what}`;
   });
   if (rows.length > max) lines.push(`  … and ${rows.length - max} more`);

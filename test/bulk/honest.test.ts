@@ -177,6 +177,8 @@ describe('re-importing an edited export', () => {
       { login_id: 'sofia', action: 'update' },
       { login_id: 'ravi', action: 'fail' },
     ]);
+    expect(plan.stderr).toContain('sofia: would be updated: name "Sofia Student" → "Sofia S Student"');
+    expect(plan.stderr).toContain('sam: would fail: cannot be changed through the API: email "sam@example.edu" → "sam@school.example"');
     const failedOut = join(mkdtempSync(join(tmpdir(), 'lms-failed-')), 'failed.csv');
     const r = await lms.run(`users import ${file} --update --failed-out ${failedOut} -o json`);
     expect(r.exitCode).toBe(1);
@@ -189,8 +191,8 @@ describe('re-importing an edited export', () => {
       ],
     });
     expect(r.stderr).toContain('sofia: updated: name "Sofia Student" → "Sofia S Student"; email "sofia@example.edu" → "sofia@school.example" (cannot be changed through the API)');
-    expect(r.stderr).toContain('ravi: failed: sis_user_id cannot be changed through the API');
-    expect(readFileSync(failedOut, 'utf8')).toContain('Ravi Patel,ravi,ravi@example.edu,S-999,sis_user_id cannot be changed through the API');
+    expect(r.stderr).toContain('ravi: failed: cannot be changed through the API: sis_user_id "S-009" → "S-999"');
+    expect(readFileSync(failedOut, 'utf8')).toContain('Ravi Patel,ravi,ravi@example.edu,S-999,"cannot be changed through the API: sis_user_id ""S-009"" → ""S-999"""\n');
     expect(JSON.parse((await lms.run('users get sis_login_id:sofia -o json')).stdout)).toMatchObject({ name: 'Sofia S Student', email: 'sofia@example.edu' });
   });
 });

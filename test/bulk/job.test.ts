@@ -76,7 +76,7 @@ describe('runRows', () => {
     expect(statuses(applied)).toEqual(update ? ['created', 'existed', 'updated', 'failed', 'updated'] : ['created', 'existed', 'differs', 'differs', 'differs']);
     expect(s.items.get('c')!.title).toBe(update ? 'C new' : 'C');
     // A field the API cannot change is reported, never applied; alone, it fails the row under update.
-    expect(applied[3]).toMatchObject(update ? { status: 'failed', error: 'code cannot be changed through the API' } : { status: 'differs' });
+    expect(applied[3]).toMatchObject(update ? { status: 'failed', error: 'cannot be changed through the API: code "D1" → "D2"' } : { status: 'differs' });
     expect(applied[4].changes).toEqual([
       { field: 'title', from: 'E', to: 'E new', applicable: true },
       { field: 'code', from: 'E1', to: 'E2', applicable: false },

@@ -114,7 +114,7 @@ export const importUsers = defineCommand<ImportOpts>({
   name: 'import <file>',
   summary: 'Create users from a CSV (name, login_id, email, sis_user_id, …); --update changes existing ones; safe to re-run',
   routes: ['users.create', 'users.get', 'users.update'],
-  columns: ['line', 'login_id', 'status', 'id', 'changes', 'error'],
+  columns: ['line', 'login_id', 'status', 'id', 'skipped', 'changes', 'error'],
   options: [
     { flags: '--account <id>', description: 'account id, SIS form or self', default: 'self' },
     { flags: '--dry-run', description: 'show what would be created, updated or left alone; write nothing' },
@@ -161,7 +161,7 @@ export const importUsers = defineCommand<ImportOpts>({
     const counts = report.tally(results);
     const seconds = (performance.now() - started) / 1000;
     const flat = ctx.globals.output === 'csv' || ctx.globals.output === 'table' || (ctx.globals.output === undefined && ctx.io.stdoutIsTTY);
-    const attention = report.attentionLines(results, name);
+    const attention = report.attentionLines(results, name, { plan });
 
     if (plan) {
       err(ctx.io, `Dry run: ${report.describeTally(counts, { plan, update: Boolean(opts.update) })}. Nothing was written.\n`);

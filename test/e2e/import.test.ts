@@ -108,7 +108,7 @@ describe('a journal against a reseeded server', () => {
     expect(first.exitCode, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ created: 20 });
 
-    const seeded = await spawnLms(['--mock', 'mock', 'seed', '--yes'], { ...env, LMS_MOCK_DB: s.db });
+    const seeded = await spawnLms(['mock', 'seed', '--yes'], { ...env, LMS_MOCK_DB: s.db });
     expect(seeded.exitCode, seeded.stderr).toBe(0);
     expect(await loginsIn(s.db, 'reseed')).toHaveLength(0);
 

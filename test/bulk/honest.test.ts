@@ -75,6 +75,7 @@ describe('a journal outlives the data it describes', () => {
     const plan = await runReal(`users import ${file} --dry-run -o json`);
     expect(plan.stderr).toContain('Dry run: 2 would be created (2 of them again: an earlier run did them, but they are gone), 0 already exist, 0 would fail, 4 done by an earlier run.');
     expect((JSON.parse(plan.stdout) as { login_id: string; action: string }[]).filter((p) => p.action === 'create').map((p) => p.login_id)).toEqual(['p2', 'p5']);
+    expect(activeLogins(lms.mock, 'p%')).toBe(4);
 
     const again = await runReal(`users import ${file} -o json`);
     expect(again.exitCode, again.stderr).toBe(0);
@@ -218,6 +219,15 @@ describe('input files', () => {
     if (process.getuid?.() === 0) expect(r.exitCode).toBe(0);
     else expect(r.stderr).toContain(`cannot read ${path}: permission denied`);
     expect(whyUnreadable(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }))).toBe('permission denied');
+  });
+
+  it('a token the instance refuses stops the job before any row: exit 3, no journal', async () => {
+    const env = stateDir();
+    const lms = session(env);
+    const r = await lms.run(`users import ${csvFile(roster(3))}`, { env: { LMS_TOKEN: 'not-a-token' } });
+    expect(r.exitCode).toBe(3);
+    expect(() => readdirSync(join(env.LMS_STATE_DIR, 'journals'))).toThrow();
+    expect(activeLogins(lms.mock, 'p%')).toBe(0);
   });
 
   it('reads the instance state from the header the mock sends', () => {

@@ -17,6 +17,7 @@ export interface Problem {
 }
 
 export interface Schema {
+  /** Columns the header may use. The failed-rows file's ERROR_COLUMN is accepted too, and ignored. */
   columns: readonly string[];
   required: readonly string[];
   /** Per-row checks; return messages. */
@@ -25,6 +26,12 @@ export interface Schema {
   unique?: readonly string[];
 }
 
+/**
+ * The column a failed-rows file (failed.ts) adds: why the row failed. Every bulk import accepts it
+ * and ignores its values, so the file the tool hands back can be fixed and imported as it is.
+ */
+export const ERROR_COLUMN = 'error';
+
 /** The largest field accepted; real exports stay far below it. */
 export const MAX_FIELD_BYTES = 1024 * 1024;
 
@@ -32,14 +39,41 @@ export async function readInput(path: string, stdin: NodeJS.ReadableStream): Pro
   if (path === '-') return { bytes: await readAll(stdin), name: 'stdin' };
   try {
     return { bytes: await readFile(path), name: path };
-  } catch {
-    throw new UsageError(`cannot read ${path}`);
+  } catch (e) {
+    throw new UsageError(`cannot read ${path}: ${whyUnreadable(e)}`);
   }
 }
 
-export function parseCsv(bytes: Buffer, schema: Schema): { rows: CsvRow[]; problems: Problem[] } {
+/** Why a file could not be read, in words (the system's code alone means little to most people). */
+export function whyUnreadable(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'it is a directory, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    case 'ELOOP':
+      return 'too many symbolic links';
+    default:
+      return (e as Error).message || String(code);
+  }
+}
+
+export interface Parsed {
+  rows: CsvRow[];
+  problems: Problem[];
+  /** The header's columns as given (normalised, in file order), ERROR_COLUMN left out. */
+  header: string[];
+}
+
+export function parseCsv(bytes: Buffer, schema: Schema): Parsed {
   const encodingProblem = firstInvalidUtf8Line(bytes);
-  if (encodingProblem) return { rows: [], problems: [{ line: encodingProblem, message: 'not valid UTF-8 (save the file as UTF-8)' }] };
+  if (encodingProblem) return { rows: [], header: [], problems: [{ line: encodingProblem, message: 'not valid UTF-8 (save the file as UTF-8)' }] };
 
   let records: { record: string[]; info: { lines: number } }[];
   try {
@@ -52,19 +86,21 @@ export function parseCsv(bytes: Buffer, schema: Schema): { rows: CsvRow[]; probl
         : e.code === 'CSV_QUOTE_NOT_CLOSED'
           ? 'a quoted field is never closed'
           : e.message.replace(/^Invalid Record Length: /, '').replace(/, got \d+ on line \d+$/, '');
-    return { rows: [], problems: [{ line: e.lines ?? 1, message }] };
+    return { rows: [], header: [], problems: [{ line: e.lines ?? 1, message }] };
   }
-  if (records.length === 0) return { rows: [], problems: [{ line: 1, message: `the file is empty; it needs a header: ${schema.columns.join(',')}` }] };
+  if (records.length === 0) return { rows: [], header: [], problems: [{ line: 1, message: `the file is empty; it needs a header: ${schema.columns.join(',')}` }] };
 
   const header = records[0].record.map((h) => h.trim().toLowerCase());
+  const ignored = schema.columns.includes(ERROR_COLUMN) ? [] : [ERROR_COLUMN];
   const problems: Problem[] = [];
-  const unknown = header.filter((h) => !schema.columns.includes(h));
+  const unknown = header.filter((h) => !schema.columns.includes(h) && !ignored.includes(h));
   const missing = schema.required.filter((c) => !header.includes(c));
   if (unknown.length) problems.push({ line: 1, message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}; the header may use ${schema.columns.join(', ')}` });
   if (missing.length) problems.push({ line: 1, message: `missing required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` });
   const dupes = header.filter((h, i) => header.indexOf(h) !== i);
   if (dupes.length) problems.push({ line: 1, message: `column ${dupes[0]} appears twice` });
-  if (problems.length) return { rows: [], problems };
+  const kept = header.filter((h) => !ignored.includes(h));
+  if (problems.length) return { rows: [], header: kept, problems };
 
   const rows: CsvRow[] = [];
   const seen = new Map<string, Map<string, number>>((schema.unique ?? []).map((c) => [c, new Map()]));
@@ -73,7 +109,9 @@ export function parseCsv(bytes: Buffer, schema: Schema): { rows: CsvRow[]; probl
     const line = previousEnd + 1;
     previousEnd = info.lines;
     const values: Record<string, string> = {};
-    header.forEach((h, i) => (values[h] = record[i]?.trim() ?? ''));
+    header.forEach((h, i) => {
+      if (!ignored.includes(h)) values[h] = record[i]?.trim() ?? '';
+    });
     for (const c of schema.required) if (!values[c]) problems.push({ line, message: `${c} is empty` });
     for (const message of schema.check?.(values) ?? []) problems.push({ line, message });
     for (const [column, firstSeen] of seen) {
@@ -85,7 +123,7 @@ export function parseCsv(bytes: Buffer, schema: Schema): { rows: CsvRow[]; probl
     }
     rows.push({ line, values });
   }
-  return { rows, problems };
+  return { rows, header: kept, problems };
 }
 
 function firstInvalidUtf8Line(bytes: Buffer): number | undefined {

@@ -1,33 +1,69 @@
 // Runs a bulk job's rows with bounded concurrency, recording each outcome in the journal.
 // Pacing and retries live below, in the shared limiter and resilient transport; this layer decides
-// what a row's outcome is, and resolves rows whose outcome is unknown before writing again.
+// what a row's outcome is, resolves rows whose outcome is unknown before writing again, and checks
+// what the journal claims before believing it.
+//
+// A job is a BulkTask: how to find a row's target (read-only), how to compare the row with it, how
+// to create it and how to update it. The same runner plans (`mode: 'plan'`, a dry run: lookups only)
+// and applies, so a dry run and the run it previews classify every row the same way.
 import { ApiError, LmsError, NetworkError } from '../errors.js';
 import { OutcomeUnknownError } from '../transport/resilient.js';
-import type { Journal, RowStatus } from './journal.js';
-
-export interface RowOutcome {
-  status: Exclude<RowStatus, 'started'>;
-  id?: number;
-  error?: string;
-}
+import { DONE, type Journal, type RowStatus } from './journal.js';
 
 export interface BulkRow {
   line: number;
+  /** What identifies the row's target across runs (a login id, a user+course pair…). */
   key: string;
 }
 
-export interface BulkTask<R extends BulkRow> {
-  /** Does the row's target already exist? Returns its id, or undefined. */
-  find(row: R): Promise<number | undefined>;
-  /** The write; returns the new id. */
-  apply(row: R): Promise<number>;
+/** One field where the row and its existing target disagree. */
+export interface Difference {
+  field: string;
+  /** The target's value now ('' when it has none). */
+  from: string;
+  /** The row's value. */
+  to: string;
+  /** The API can change this field; otherwise it is reported, never applied. */
+  applicable: boolean;
+}
+
+export interface Found<C> {
+  id: number;
+  /** The target as it is now, for compare(). */
+  current: C;
+}
+
+export interface BulkTask<R extends BulkRow, C = unknown> {
+  /**
+   * Looks the row's target up; undefined when there is none. Read-only. It also verifies journal
+   * entries the instance cannot vouch for, and resolves writes whose outcome is unknown.
+   */
+  find(row: R): Promise<Found<C> | undefined>;
+  /** Where the row and the existing target disagree ([] when they agree). Pure. */
+  compare(row: R, current: C): Difference[];
+  /** Creates the target and returns its id. A rejection because it exists already is resolved with find(). */
+  create(row: R): Promise<number>;
+  /** Applies the applicable differences to an existing target. */
+  update(row: R, found: Found<C>, changes: Difference[]): Promise<void>;
+}
+
+export type Outcome = Exclude<RowStatus, 'started'>;
+
+export interface RowOutcome {
+  status: Outcome;
+  id?: number;
+  error?: string;
+  /** For `differs` and `updated` (and a `failed` update): every differing field, applicable or not. */
+  changes?: Difference[];
 }
 
 export interface RowResult extends RowOutcome {
   line: number;
   key: string;
-  /** Done in an earlier run, so skipped now. */
+  /** Done by an earlier run (per the journal, verified when the instance cannot vouch), so not done again. */
   skipped?: boolean;
+  /** The journal said done, but a lookup found nothing: the row was done again. */
+  redone?: boolean;
 }
 
 export interface Progress {
@@ -36,62 +72,119 @@ export interface Progress {
   total: number;
 }
 
-export async function runRows<R extends BulkRow>(
-  rows: R[],
-  task: BulkTask<R>,
-  options: { journal: Journal; concurrency: number; onProgress?: (p: Progress) => void; onRow?: (r: RowResult) => void },
-): Promise<RowResult[]> {
+export interface RunOptions {
+  journal: Journal;
+  concurrency: number;
+  /** `plan`: classify every row as `apply` would, with lookups only; nothing is written, the journal included. */
+  mode?: 'apply' | 'plan';
+  /** Apply the applicable differences of rows whose target exists (an upsert); otherwise report them as `differs`. */
+  update?: boolean;
+  onProgress?: (p: Progress) => void;
+  onRow?: (r: RowResult) => void;
+}
+
+/**
+ * In plan mode the statuses are what applying would do: `created` means "would be created",
+ * `updated` "would be updated", `failed` "would fail" (an update with nothing it could apply).
+ */
+export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R, C>, options: RunOptions): Promise<RowResult[]> {
   const { journal } = options;
+  const plan = options.mode === 'plan';
   const results: RowResult[] = new Array(rows.length);
   const progress: Progress = { done: 0, failed: 0, total: rows.length };
   let next = 0;
 
-  const finish = (index: number, result: RowResult) => {
-    results[index] = result;
-    progress.done++;
-    if (result.status === 'failed') progress.failed++;
-    options.onRow?.(result);
-    options.onProgress?.(progress);
+  const record = (row: R, status: RowStatus, outcome: Omit<RowOutcome, 'status'> = {}) => {
+    if (!plan) journal.record({ line: row.line, key: row.key, status, ...(outcome.id !== undefined ? { id: outcome.id } : {}), ...(outcome.error ? { error: outcome.error } : {}) });
   };
 
-  async function one(row: R): Promise<RowOutcome> {
-    const before = journal.get(row.key);
-    // A row that may have been applied in an earlier run is looked up, never blindly written again.
-    if (before?.status === 'started') {
-      const id = await task.find(row);
-      if (id !== undefined) return { status: 'created', id };
+  /** The target exists: agree, differ, or (with `update`) apply what can be applied. */
+  async function existing(row: R, found: Found<C>, agreeing: Outcome): Promise<RowOutcome> {
+    const changes = task.compare(row, found.current);
+    if (changes.length === 0) return { status: agreeing, id: found.id };
+    if (!options.update) return { status: 'differs', id: found.id, changes };
+    const applicable = changes.filter((c) => c.applicable);
+    if (applicable.length === 0) {
+      // Nothing --update can do brings this target to the row: the row fails, saying why.
+      return { status: 'failed', id: found.id, changes, error: `cannot be changed through the API: ${describeChanges(changes, false)}` };
     }
-    journal.record({ line: row.line, key: row.key, status: 'started' });
+    if (plan) return { status: 'updated', id: found.id, changes };
+    record(row, 'started', { id: found.id });
+    await task.update(row, found, applicable);
+    return { status: 'updated', id: found.id, changes };
+  }
+
+  async function create(row: R): Promise<RowOutcome> {
+    if (plan) return { status: 'created' };
+    record(row, 'started');
     try {
-      return { status: 'created', id: await task.apply(row) };
+      return { status: 'created', id: await task.create(row) };
     } catch (err) {
       if (err instanceof OutcomeUnknownError) {
-        // The connection dropped after sending: look before trying again.
-        const id = await task.find(row);
-        if (id !== undefined) return { status: 'created', id };
-        return { status: 'created', id: await task.apply(row) };
+        // The connection dropped after sending: look before trying again. A target that matches
+        // the row is this write's; one that differs was there before it.
+        const found = await task.find(row);
+        if (found) return existing(row, found, 'created');
+        return { status: 'created', id: await task.create(row) };
+      }
+      if (err instanceof ApiError && (err.status === 400 || err.status === 409 || err.status === 422)) {
+        // Refused, most often because the target exists: then it is compared, not failed.
+        const found = await task.find(row).catch(() => undefined);
+        if (found) return existing(row, found, 'existed');
       }
       throw err;
     }
+  }
+
+  async function one(row: R): Promise<RowResult> {
+    const base = { line: row.line, key: row.key };
+    const before = journal.get(row.key);
+    let redone = false;
+    if (before && DONE.has(before.status)) {
+      // Done by an earlier run. Believed as is when the instance vouches for the state it was done
+      // in; otherwise (a real instance) believed only if the target can still be found.
+      if (journal.trusted(before)) return { ...base, status: before.status as Outcome, id: before.id, skipped: true };
+      const found = await task.find(row);
+      if (found) return { ...base, status: before.status as Outcome, id: found.id, skipped: true };
+      redone = true;
+    }
+    let outcome: RowOutcome;
+    if (plan || before?.status === 'started') {
+      // A dry run looks every row up; a run looks up a row an earlier run may have written
+      // (`started` with no outcome) instead of blindly writing it again.
+      const found = redone ? undefined : await task.find(row);
+      if (found && before?.status === 'started' && task.compare(row, found.current).length === 0) {
+        // The earlier run's write went through (`started` with an id was an update, without one a
+        // create): the row is done, and now the journal says so.
+        const earlier: Outcome = before.id !== undefined ? 'updated' : 'created';
+        record(row, earlier, { id: found.id });
+        return { ...base, status: earlier, id: found.id, skipped: true };
+      }
+      outcome = found ? await existing(row, found, 'existed') : await create(row);
+    } else {
+      outcome = await create(row);
+    }
+    return { ...base, ...outcome, ...(redone ? { redone } : {}) };
   }
 
   async function worker(): Promise<void> {
     while (next < rows.length) {
       const index = next++;
       const row = rows[index];
-      const before = journal.get(row.key);
-      if (before && (before.status === 'created' || before.status === 'existed')) {
-        finish(index, { line: row.line, key: row.key, status: before.status, id: before.id, skipped: true });
-        continue;
-      }
-      let outcome: RowOutcome;
+      let result: RowResult;
       try {
-        outcome = await one(row);
+        result = await one(row);
       } catch (err) {
-        outcome = await classify(err, row, task);
+        if (!(err instanceof LmsError || err instanceof NetworkError)) throw err;
+        result = { line: row.line, key: row.key, status: 'failed', error: err.message };
       }
-      journal.record({ line: row.line, key: row.key, ...outcome });
-      finish(index, { line: row.line, key: row.key, ...outcome });
+      // A skipped row's entry stands as it was.
+      if (!result.skipped) record(row, result.status, result);
+      results[index] = result;
+      progress.done++;
+      if (result.status === 'failed') progress.failed++;
+      options.onRow?.(result);
+      options.onProgress?.(progress);
     }
   }
 
@@ -99,12 +192,7 @@ export async function runRows<R extends BulkRow>(
   return results;
 }
 
-/** A 400 because the target already exists is "existed"; anything else is this row's failure. */
-async function classify<R extends BulkRow>(err: unknown, row: R, task: BulkTask<R>): Promise<RowOutcome> {
-  if (err instanceof ApiError && (err.status === 400 || err.status === 409 || err.status === 422)) {
-    const id = await task.find(row).catch(() => undefined);
-    if (id !== undefined) return { status: 'existed', id };
-  }
-  if (err instanceof LmsError || err instanceof NetworkError) return { status: 'failed', error: err.message };
-  throw err;
+/** `name "Ana" → "Ana B"; email "a@x" → "b@x" (not applicable)`: the differences of one row, for people. */
+export function describeChanges(changes: Difference[] | undefined, markFixed = true): string {
+  return (changes ?? []).map((c) => `${c.field} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}${c.applicable || !markFixed ? '' : ' (cannot be changed through the API)'}`).join('; ');
 }

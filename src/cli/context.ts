@@ -148,30 +148,35 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     const name = globals.profile ?? (env.LMS_PROFILE || undefined) ?? store.current();
     const profile = name ? store.get(name) : undefined;
     if (name && !profile && !env.LMS_BASE_URL) throw new UsageError(`no profile named "${name}"`, { hint: 'lms profile list shows the profiles' });
+    const fromEnv = Boolean(env.LMS_BASE_URL);
     const baseUrl = env.LMS_BASE_URL || profile?.url;
     if (!baseUrl) {
       throw new UsageError('no instance configured', {
         hint: 'add one with `lms profile add NAME --url https://lms.example.edu`, set LMS_BASE_URL, or use --mock',
       });
     }
+    const source = fromEnv ? 'LMS_BASE_URL' : `the URL of profile "${name}"`;
+    const { redactUrl } = await import('../redact.js');
+    const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+      throw new UsageError(`${source} is not ${parsed ? 'an http(s) URL' : 'a URL'}: "${redactUrl(baseUrl)}"`, {
+        hint: fromEnv ? 'set LMS_BASE_URL to the instance address, e.g. https://lms.example.edu' : `fix it with \`lms profile add ${name} --url https://lms.example.edu\``,
+      });
+    }
     const token = env.LMS_TOKEN || profile?.token;
     if (!token) {
-      throw new LmsError(`no token for ${baseUrl}`, ExitCode.auth, { hint: 'store one with `lms profile add NAME --url URL --token-stdin`, or set LMS_TOKEN' });
+      throw new LmsError(`no token for ${redactUrl(baseUrl)}`, ExitCode.auth, { hint: 'store one with `lms profile add NAME --url URL --token-stdin`, or set LMS_TOKEN' });
     }
-    const url = new URL(baseUrl);
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-      if (!globals.insecure && !profile?.insecure) {
-        throw new UsageError(`refusing to send the token over plain http to ${url.host}`, {
-          hint: 'use an https:// URL; if you really mean it, pass --insecure (or add the profile with --insecure)',
-        });
-      }
-      if (!warnedInsecure) {
-        warnedInsecure = true;
-        ctx.warn(`sending the token over plain http to ${url.host} (--insecure)`);
-      }
-    }
+    // The client refuses (or, with consent, warns once about) the token over plain http to a host
+    // other than this machine, on every request it sends.
+    const plainHttp = globals.insecure || profile?.insecure ? 'warn' : 'refuse';
+    const warn = (message: string) => {
+      if (warnedInsecure) return;
+      warnedInsecure = true;
+      ctx.warn(message);
+    };
     const { httpTransport } = await import('../transport/http.js');
-    return new ApiClient({ ...common, baseUrl, token, transport: guard(httpTransport({ timeoutMs: globals.timeoutSeconds * 1000 })) });
+    return new ApiClient({ ...common, baseUrl, token, plainHttp, warn, transport: guard(httpTransport({ timeoutMs: globals.timeoutSeconds * 1000 })) });
   }
 
   return ctx;

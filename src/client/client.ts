@@ -1,7 +1,8 @@
 // The API client: resolves an operation to its route, encodes the request as a real server expects
 // it, hands it to the transport, and turns answers into data or typed errors. It never prints.
-import { UsageError } from '../errors.js';
-import { redactUrl } from '../redact.js';
+import { ExitCode, FailureError, LmsError, UsageError } from '../errors.js';
+import { isLoopbackHost } from '../net.js';
+import { originOnly, redactText, redactUrl } from '../redact.js';
 import { route as routeById, variantsOf, type OperationId, type Route, type RouteId } from '../spec/routes.js';
 import type { ApiRequest, ApiResponse, HttpMethod, Transport } from '../transport/types.js';
 import { encodeBody, encodePathSegment, hasFile, toQueryString, type Encoding, type Params } from './encode.js';
@@ -12,13 +13,23 @@ export interface ClientOptions {
   baseUrl: string;
   token?: string;
   transport: Transport;
-  /** Masquerade: every request carries `as_user_id`. */
+  /** Masquerade: every request carries `as_user_id`, once the user has been found (one extra request). */
   asUser?: string;
   /** Page size asked for on paginated routes. */
   perPage?: number;
   userAgent?: string;
-  /** Called with one line per request and response; the token never reaches it. */
+  /** Called with one line per request and response; the token and one-time URLs never reach it. */
   trace?: (line: string) => void;
+  /**
+   * The token over plain http to a host other than this machine, checked on every request that
+   * carries it (redirects and next pages included): 'refuse' throws a UsageError before anything is
+   * sent; 'warn' sends, with one warning through `warn`. Every real instance gets one of the two
+   * (buildClient); unset means no check, for in-process transports such as the mock, where nothing
+   * crosses a network.
+   */
+  plainHttp?: 'refuse' | 'warn';
+  /** Where the one 'warn' goes. */
+  warn?: (message: string) => void;
 }
 
 export interface SendOptions {
@@ -27,6 +38,8 @@ export interface SendOptions {
   encoding?: Encoding;
   /** Send the bearer token. Off for upload targets that may live on another host. */
   auth?: boolean;
+  /** The URL is a credential itself (a one-time upload URL): traces and errors show only its origin. */
+  secretUrl?: boolean;
   /** "user 42", for a not-found message. */
   subject?: string;
 }
@@ -38,15 +51,35 @@ export interface PageOptions {
 
 const MAX_REDIRECTS = 5;
 
+const PLAIN_HTTP_HINT = 'use an https:// URL; if you really mean it, pass --insecure (or add the profile with --insecure)';
+
+/*
+ * Where the token goes. It is sent only to the origin (scheme, host and port) of the base URL:
+ *  - a path, or an absolute URL on that origin, is sent with it;
+ *  - an absolute URL on any other origin handed to `send` (`lms api GET https://other/…`) is refused
+ *    before anything is sent, unless the caller asked for no token (`auth: false`: upload targets);
+ *  - a `Link: rel="next"` on another origin is refused, the token not sent there, and the listing
+ *    fails (a proxy that rewrites https to http is an origin change too: fix the base URL);
+ *  - a redirect to another origin is followed without the token, and it does not come back;
+ *  - with `plainHttp`, no request carrying it goes over plain http to a host that is not loopback.
+ */
 export class ApiClient {
   readonly baseUrl: string;
+  private readonly origin: string;
   private readonly options: ClientOptions;
   readonly ops: ReturnType<typeof bindOperations>;
+  private asUserChecked: Promise<void> | undefined;
+  private warnedPlainHttp = false;
 
   constructor(options: ClientOptions) {
     this.options = options;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const base = parseHttpUrl(this.baseUrl);
+    if (!base) throw new UsageError(`the base URL is not an http(s) URL: "${redactUrl(this.baseUrl)}"`, { hint: 'give the instance as https://lms.example.edu' });
+    this.origin = base.origin;
     this.ops = bindOperations(this);
+    // Refuse early, before any command work, when every request would be refused anyway.
+    if (options.token) this.checkPlainHttp(base, false);
   }
 
   /** Calls a non-paginated operation and returns its parsed body. */
@@ -64,9 +97,12 @@ export class ApiClient {
     return this.pages<T>(`${url}?${toQueryString({ ...rest, per_page: rest.per_page ?? this.options.perPage ?? 100 })}`, { ...options, subject });
   }
 
-  /** Iterates the items of a list from its first page's URL (a path or absolute), page after page. */
+  /**
+   * Iterates the items of a list from its first page's URL (a path or absolute), page after page.
+   * A next-page link to another origin than the base URL's is refused: the token is not sent there.
+   */
   async *pages<T = unknown>(first: string, options: PageOptions & { subject?: string } = {}): AsyncGenerator<T> {
-    let next: string | undefined = first;
+    let next: string | undefined = this.absolute(first);
     let yielded = 0;
     while (next) {
       const res: ApiResponse = await this.send('GET', next, { subject: options.subject });
@@ -78,25 +114,43 @@ export class ApiClient {
         yield item as T;
       }
       if (options.limit !== undefined && yielded >= options.limit) return;
-      next = parseLinkHeader(res.headers['link']).next;
+      const link = parseLinkHeader(res.headers['link']).next;
+      next = link === undefined ? undefined : this.nextPage(link, next);
     }
   }
 
   /**
-   * Sends one request to a path under the base URL or to an absolute URL the server handed out,
-   * follows redirects on GET, and throws an ApiError for any status >= 400.
+   * Sends one request to a path under the base URL or to an absolute URL, follows redirects on
+   * GET, and throws an ApiError for any status >= 400. With the token (the default) an absolute URL
+   * must be on the base URL's origin.
    */
   async send(method: HttpMethod, pathOrUrl: string, options: SendOptions = {}): Promise<ApiResponse> {
+    return this.dispatch(method, pathOrUrl, options, { masquerade: true });
+  }
+
+  /** `masquerade: false` sends no as_user_id; `raw` hands back an error status instead of throwing. */
+  private async dispatch(method: HttpMethod, pathOrUrl: string, options: SendOptions, { masquerade, raw = false }: { masquerade: boolean; raw?: boolean }): Promise<ApiResponse> {
     let url = this.absolute(pathOrUrl);
+    const target = parseHttpUrl(url);
+    if (!target) throw new UsageError(`not an http(s) URL: "${redactText(pathOrUrl, [this.options.token])}"`);
+    const auth = options.auth !== false;
+    if (auth && target.origin !== this.origin) {
+      throw new UsageError(`refusing to send the token to ${target.origin}: it goes only to ${this.origin}, the base URL's origin; nothing was sent`, {
+        hint: `use a path (/api/v1/…) for ${this.origin}, or a profile or LMS_BASE_URL for ${target.origin}`,
+      });
+    }
     const query: Params = { ...options.query };
-    // A next-page link the server built from an earlier request already carries it: add it once.
-    if (this.options.asUser !== undefined && !new URL(url).searchParams.has('as_user_id')) query.as_user_id = this.options.asUser;
+    if (auth && masquerade && this.options.asUser !== undefined) {
+      await this.checkAsUser(this.options.asUser);
+      // A next-page link the server built from an earlier request already carries it: add it once.
+      if (!target.searchParams.has('as_user_id')) query.as_user_id = this.options.asUser;
+    }
     const qs = toQueryString(query);
     if (qs) url += (url.includes('?') ? '&' : '?') + qs;
 
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
-    if (options.auth !== false && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    if (auth && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     let body: ApiRequest['body'];
     if (options.body) {
       const encoding = options.encoding ?? (hasFile(options.body) ? 'multipart' : 'form');
@@ -108,30 +162,91 @@ export class ApiClient {
     }
 
     for (let hop = 0; ; hop++) {
-      const res = await this.exchange({ method, url, headers, body });
+      if (headers.authorization) this.checkPlainHttp(new URL(url), true);
+      const traceUrl = this.traceUrl(url, options.secretUrl === true);
+      const res = await this.exchange({ method, url, headers, body, traceUrl });
       const location = res.headers['location'];
       if (res.status >= 300 && res.status < 400 && location && method === 'GET' && hop < MAX_REDIRECTS) {
-        const target = new URL(location, url).toString();
-        // The token goes only where the base URL lives.
-        if (new URL(target).origin !== new URL(this.baseUrl).origin) delete headers.authorization;
-        url = target;
+        const next = parseHttpUrl(location, url);
+        if (!next) throw toApiError(res, method, traceUrl, options.subject, this.secrets(url));
+        // The token goes only where the base URL lives (an https → http downgrade is another origin).
+        if (next.origin !== this.origin) delete headers.authorization;
+        url = next.toString();
         continue;
       }
-      if (res.status >= 400) throw toApiError(res, method, url, options.subject);
+      if (res.status >= 400 && !raw) throw toApiError(res, method, traceUrl, options.subject, this.secrets(url));
       return res;
     }
   }
 
+  /**
+   * `--as-user ID`: the user must exist before anything is done as them, or a missing user would
+   * surface as some other resource not found. One request without as_user_id, once, lazily.
+   */
+  private checkAsUser(id: string): Promise<void> {
+    this.asUserChecked ??= (async () => {
+      const path = `/api/v1/users/${encodePathSegment(id)}`;
+      const res = await this.dispatch('GET', path, {}, { masquerade: false, raw: true });
+      if (res.status < 400) return;
+      const shown = redactUrl(this.baseUrl + path);
+      const error = toApiError(res, 'GET', shown, `--as-user ${id}: user ${id}`, this.secrets(this.baseUrl + path));
+      // An invalid token says so itself (a 401 with WWW-Authenticate); any other refusal is about masquerading.
+      if (res.status === 403 || (res.status === 401 && !res.headers['www-authenticate'])) {
+        throw new LmsError(`--as-user ${id}: the caller may not act as user ${id} (GET ${path} → ${res.status})`, ExitCode.auth, {
+          hint: 'acting as another user needs an admin token with permission to become other users',
+          cause: error,
+        });
+      }
+      throw error;
+    })();
+    return this.asUserChecked;
+  }
+
+  /** Resolves a next-page link against the page it came from, refusing one on another origin. */
+  private nextPage(link: string, current: string): string {
+    const next = parseHttpUrl(link, current);
+    if (next && next.origin === this.origin) return next.toString();
+    const where = next ? next.origin : `"${redactText(link, [this.options.token])}"`;
+    const plain = next && next.protocol === 'http:' && !isLoopbackHost(next.hostname) ? ' over plain http' : '';
+    throw new FailureError(`the server's next-page link points to ${where}${plain}, not ${this.origin}: refusing to follow it, so the token was not sent there`, {
+      hint: 'the base URL may not be the address the server knows itself by (another host name, or a proxy that rewrites https to http); set it to that address',
+    });
+  }
+
+  /** Plain http to a host that is not this machine, with the token: refused or warned about, per `plainHttp`. */
+  private checkPlainHttp(url: URL, sending: boolean): void {
+    const policy = this.options.plainHttp;
+    if (!policy || url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return;
+    if (policy === 'refuse') throw new UsageError(`refusing to send the token over plain http to ${url.host}`, { hint: PLAIN_HTTP_HINT });
+    if (sending && !this.warnedPlainHttp) {
+      this.warnedPlainHttp = true;
+      this.options.warn?.(`sending the token over plain http to ${url.host} (--insecure)`);
+    }
+  }
+
+  /** What traces and messages show for a URL: secrets masked; only the origin of a one-time or foreign URL. */
+  private traceUrl(url: string, secret: boolean): string {
+    if (secret || parseHttpUrl(url)?.origin !== this.origin) return originOnly(url);
+    return redactUrl(url);
+  }
+
+  private secrets(url: string): (string | undefined)[] {
+    return [this.options.token, url];
+  }
+
   private async exchange(req: ApiRequest): Promise<ApiResponse> {
     const trace = this.options.trace;
+    const shown = req.traceUrl ?? redactUrl(req.url);
     const started = performance.now();
-    trace?.(`→ ${req.method} ${redactUrl(req.url)}`);
+    trace?.(`→ ${req.method} ${shown}`);
     try {
       const res = await this.options.transport(req);
-      trace?.(`← ${res.status} ${req.method} ${redactUrl(req.url)} (${Math.round(performance.now() - started)} ms)`);
+      trace?.(`← ${res.status} ${req.method} ${shown} (${Math.round(performance.now() - started)} ms)`);
       return res;
     } catch (err) {
-      trace?.(`✗ ${req.method} ${redactUrl(req.url)} (${Math.round(performance.now() - started)} ms): ${(err as Error).message}`);
+      // Whatever threw may have quoted the URL or the token: neither goes further.
+      if (err instanceof Error) scrubError(err, this.secrets(req.url));
+      trace?.(`✗ ${req.method} ${shown} (${Math.round(performance.now() - started)} ms): ${err instanceof Error ? err.message : redactText(String(err), this.secrets(req.url))}`);
       throw err;
     }
   }
@@ -159,5 +274,23 @@ export class ApiClient {
     const last = route.params.at(-1);
     const subject = route.resource && last ? `${route.resource} ${String(params[last])}` : undefined;
     return { route, url: this.baseUrl + path, rest, subject };
+  }
+}
+
+/** An http(s) URL (resolved against `base` when given), or undefined. */
+function parseHttpUrl(url: string, base?: string): URL | undefined {
+  try {
+    const parsed = new URL(url, base);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Masks secrets in an error's message (and stack), down its cause chain. */
+function scrubError(err: Error, secrets: (string | undefined)[]): void {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    e.message = redactText(e.message, secrets);
+    if (e.stack) e.stack = redactText(e.stack, secrets);
   }
 }

@@ -1,7 +1,7 @@
 // Reads answers the way a careful client of the real API must: strips the `while(1);` guard,
 // tolerates every error-body shape real instances send, and reads Link headers.
 import { ApiError } from '../errors.js';
-import { redactUrl } from '../redact.js';
+import { redactText, redactUrl } from '../redact.js';
 import { bodyText, type ApiResponse } from '../transport/types.js';
 
 const JSON_GUARD = 'while(1);';
@@ -67,7 +67,11 @@ export function isThrottled(status: number, text: string): boolean {
   return status === 429 || (status === 403 && /rate limit exceeded/i.test(text));
 }
 
-export function toApiError(res: ApiResponse, method: string, url: string, subject?: string): ApiError {
+/**
+ * `url` is what the message may show (the client passes its trace form); `secrets` are literals
+ * (the token, a one-time URL) masked should the server's own messages quote them.
+ */
+export function toApiError(res: ApiResponse, method: string, url: string, subject?: string, secrets: (string | undefined)[] = []): ApiError {
   const text = bodyText(res.body);
   const body = readBody(res);
   return new ApiError({
@@ -75,7 +79,7 @@ export function toApiError(res: ApiResponse, method: string, url: string, subjec
     method,
     // The message and `-o json` error output show the URL: never with a token in it.
     url: redactUrl(url),
-    messages: errorMessages(body),
+    messages: errorMessages(body).map((m) => redactText(m, secrets)),
     body,
     throttled: isThrottled(res.status, text),
     subject,

@@ -2,7 +2,7 @@
 // posts the bytes to the upload_url it returned (without the token: that URL may be another host);
 // step 3 confirms at the Location step 2 answered with, and returns the attachment.
 import { FailureError } from '../errors.js';
-import type { ApiClient } from './client.js';
+import type { ApiClient, SendOptions } from './client.js';
 import type { Params } from './encode.js';
 import { readBody } from './parse.js';
 import type { Attachment, UploadTicket } from './types/school.js';
@@ -17,14 +17,15 @@ export async function uploadFile(client: ApiClient, ticket: UploadTicket, file: 
   if (!ticket.upload_url) throw new FailureError('the server did not return an upload_url for step 2 of the upload');
   const fields: Params = { ...ticket.upload_params };
   fields[ticket.file_param ?? "file"] = new File([new Uint8Array(file.data)], file.name, { type: file.contentType });
-  // The upload URL is its own credential; the token never goes there.
-  const step2 = await client.send('POST', ticket.upload_url, { body: fields, encoding: 'multipart', auth: false });
+  // The upload URL is its own credential: the token never goes there, and traces and errors show
+  // only its origin.
+  const step2 = await client.send('POST', ticket.upload_url, { body: fields, encoding: 'multipart', auth: false, secretUrl: true });
   const location = step2.headers['location'] ?? (readBody(step2) as { location?: string } | undefined)?.location;
   if (step2.status >= 300 && step2.status < 400 && location) {
-    return readBody(await client.send('GET', location, { auth: sameOrigin(client, location) })) as Attachment;
+    return readBody(await client.send('GET', location, confirmAt(client, location))) as Attachment;
   }
   if (location) {
-    return readBody(await client.send('POST', location, { auth: sameOrigin(client, location) })) as Attachment;
+    return readBody(await client.send('POST', location, confirmAt(client, location))) as Attachment;
   }
   // Some storage answers step 2 with the attachment itself.
   const body = readBody(step2) as Attachment | undefined;
@@ -32,6 +33,11 @@ export async function uploadFile(client: ApiClient, ticket: UploadTicket, file: 
   throw new FailureError('the upload finished step 2 without a Location to confirm it at');
 }
 
-function sameOrigin(client: ApiClient, url: string): boolean {
-  return new URL(url, client.baseUrl).origin === new URL(client.baseUrl).origin;
+/**
+ * Step 3 on the API's origin carries the token (its `?uuid=` is masked in traces); anywhere else it
+ * goes without, and, being as much a one-time URL as step 2's, shows only its origin.
+ */
+function confirmAt(client: ApiClient, url: string): SendOptions {
+  const same = new URL(url, client.baseUrl).origin === new URL(client.baseUrl).origin;
+  return same ? {} : { auth: false, secretUrl: true };
 }

@@ -2,6 +2,7 @@
 // Network failures become NetworkError, marked `neverSent` when the server provably saw nothing.
 import { Agent, request } from 'undici';
 import { NetworkError } from '../errors.js';
+import { redactText, redactUrl } from '../redact.js';
 import type { ApiRequest, ApiResponse, Transport } from './types.js';
 
 export interface HttpTransportOptions {
@@ -37,18 +38,21 @@ function toNetworkError(err: unknown, req: ApiRequest, timeoutMs: number): Netwo
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code ?? e.name;
   const host = safeHost(req.url);
+  // undici's messages may quote the URL (or, for a bad header, its value): never the token or a one-time URL.
+  const bearer = req.headers.authorization?.replace(/^Bearer\s+/i, '');
+  const detail = redactText(e.message ?? String(err), [bearer, req.url]);
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new NetworkError(`${req.method} ${host}: no answer within ${timeoutMs / 1000} s`, { code: 'ETIMEDOUT', cause: err, hint: 'raise --timeout, or check the instance' });
   }
   if (code === 'ECONNREFUSED') return new NetworkError(`${host} refused the connection`, { code, neverSent: true, cause: err, hint: 'is the base URL right, and is the server up?' });
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new NetworkError(`cannot resolve ${host}`, { code, neverSent: true, cause: err });
-  return new NetworkError(`${req.method} ${host}: ${e.message ?? String(err)}`, { code, neverSent: code !== undefined && NEVER_SENT.has(code), cause: err });
+  return new NetworkError(`${req.method} ${host}: ${detail}`, { code, neverSent: code !== undefined && NEVER_SENT.has(code), cause: err });
 }
 
 function safeHost(url: string): string {
   try {
     return new URL(url).host;
   } catch {
-    return url;
+    return redactUrl(url);
   }
 }

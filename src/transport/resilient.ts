@@ -6,7 +6,7 @@
 //  - A POST whose outcome is unknown is reported as such, never resent.
 import { NetworkError } from '../errors.js';
 import { isThrottled } from '../client/parse.js';
-import { redactUrl } from '../redact.js';
+import { redactText, redactUrl } from '../redact.js';
 import type { ApiRequest, ApiResponse, Transport } from './types.js';
 import { bodyText } from './types.js';
 import type { RateLimiter } from './limiter.js';
@@ -38,6 +38,9 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
   const backoff = (attempt: number) => Math.round(random() * Math.min(cap, base * 2 ** (attempt - 1)));
 
   return async (req: ApiRequest): Promise<ApiResponse> => {
+    // What traces and messages show: never the token, a secret parameter or a one-time URL.
+    const shown = req.traceUrl ?? redactUrl(req.url);
+    const scrub = (message: string) => redactText(message, [req.headers.authorization?.replace(/^Bearer\s+/i, ''), req.url]);
     for (let attempt = 1; ; attempt++) {
       await limiter.acquire();
       let res: ApiResponse;
@@ -50,7 +53,7 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
         if (err.code === 'ENOTFOUND') throw err;
         const safe = err.neverSent || IDEMPOTENT.has(req.method);
         if (!safe) {
-          throw new OutcomeUnknownError(`${req.method} ${redactUrl(req.url)}: ${err.message}; the request may or may not have been applied, so it was not resent`, {
+          throw new OutcomeUnknownError(`${req.method} ${shown}: ${scrub(err.message)}; the request may or may not have been applied, so it was not resent`, {
             code: err.code,
             cause: err,
           });
@@ -58,7 +61,7 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
         if (attempt >= maxAttempts) throw err;
         const wait = backoff(attempt);
         limiter.stats.retries++;
-        options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${redactUrl(req.url)} in ${wait} ms: ${err.code ?? err.message}`);
+        options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown} in ${wait} ms: ${err.code ?? scrub(err.message)}`);
         await sleep(wait);
         continue;
       }
@@ -70,7 +73,7 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
       const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(cap, retryAfter * 1000) : backoff(attempt);
       if (throttled) limiter.backOff(wait);
       limiter.stats.retries++;
-      options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${redactUrl(req.url)} in ${wait} ms: ${throttled ? 'throttled' : res.status}`);
+      options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown} in ${wait} ms: ${throttled ? 'throttled' : res.status}`);
       await sleep(wait);
     }
   };

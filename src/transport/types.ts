@@ -8,6 +8,12 @@ export interface ApiRequest {
   url: string;
   headers: Record<string, string>;
   body?: Uint8Array | string;
+  /**
+   * What traces and error messages may show for `url`: secrets masked, and only the origin of a
+   * URL that is a credential itself (an upload target). Set by the client; transports that quote
+   * the request use it rather than `url`.
+   */
+  traceUrl?: string;
 }
 
 export interface ApiResponse {

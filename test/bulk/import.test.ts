@@ -60,7 +60,7 @@ describe('lms users import', () => {
     expect(countUsers(lms)).toBe(13 + 2);
   });
 
-  it('writes failed rows with an error column, exits 1, and a fixed file imports', async () => {
+  it('writes failed rows with an error column, exits 1, and that file imports as it is', async () => {
     const lms = session({ ...stateDir(), LMS_TOKEN: '2~mock-helpdesk' });
     // The helpdesk admin may create users but not set SIS ids: rows with one fail.
     const file = csvFile('name,login_id,sis_user_id\nAna,ana,\nBo,bo,SIS-B\nCy,cy,\n');
@@ -69,11 +69,31 @@ describe('lms users import', () => {
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ created: 2, failed: 1 });
     const failed = readFileSync(failedOut, 'utf8');
-    expect(failed.split('\n')[0]).toBe('name,login_id,email,sis_user_id,short_name,sortable_name,time_zone,locale,password,error');
-    expect(failed).toContain('Bo,bo,,SIS-B');
-    expect(failed).toContain('not authorized');
-    const fixed = await lms.run(`users import ${csvFile('name,login_id\nBo,bo\n')} -o json`);
-    expect(JSON.parse(fixed.stdout)).toMatchObject({ created: 1, failed: 0 });
+    // The input's own columns, then why.
+    expect(failed.split('\n')[0]).toBe('name,login_id,sis_user_id,error');
+    expect(failed.split('\n')[1]).toMatch(/^Bo,bo,SIS-B,.*not authorized/);
+    expect(r.stderr).toContain(`Failed rows are in ${failedOut}`);
+    // Imported as it is, by someone allowed to set SIS ids: the error column is ignored.
+    const again = await lms.run(`users import ${failedOut} -o json`, { env: { LMS_TOKEN: '' } });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: 1, failed: 0 });
+    expect((await lms.run('users get sis_user_id:SIS-B -o json')).stdout).toContain('"login_id": "bo"');
+  });
+
+  it('writes skipped invalid rows, with their problems, to the failed-rows file', async () => {
+    const lms = session(stateDir());
+    const file = csvFile('name,login_id,email\nAna,ana,\n,bo,\nCy,cy,cy-at-example\nDi,di,di@example.edu\n');
+    const failedOut = join(mkdtempSync(join(tmpdir(), 'lms-failed-')), 'failed.csv');
+    const r = await lms.run(`users import ${file} --skip-invalid --failed-out ${failedOut} -o json`);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 2, failed: 0, invalid: 2 });
+    expect(readFileSync(failedOut, 'utf8')).toBe('name,login_id,email,error\n,bo,,name is empty\nCy,cy,cy-at-example,"email ""cy-at-example"" is not an email address"\n');
+    // Fixed in place, the file imports as it is.
+    writeFileSync(failedOut, readFileSync(failedOut, 'utf8').replace(',bo,', 'Bo,bo,').replace('cy-at-example,', 'cy@example.edu,'));
+    const fixed = await lms.run(`users import ${failedOut} --failed-out ${failedOut} -o json`);
+    expect(JSON.parse(fixed.stdout)).toMatchObject({ created: 2, failed: 0, invalid: 0 });
+    // Nothing failed this time, so the file is left with only its header: no stale rows.
+    expect(readFileSync(failedOut, 'utf8')).toBe('name,login_id,email,error\n');
   });
 
   it('round-trips with export', async () => {
@@ -82,6 +102,14 @@ describe('lms users import', () => {
     expect(exported.stdout.split('\n')[0]).toBe('name,login_id,email,sis_user_id,short_name,sortable_name,time_zone,locale');
     const r = await lms.run(`users import ${csvFile(exported.stdout)} -o json`);
     expect(JSON.parse(r.stdout)).toMatchObject({ total: 13, created: 0, existed: 13, failed: 0 });
+  });
+
+  it('exports every page, or as many users as --limit says', async () => {
+    const lms = session();
+    const rows = (r: { stdout: string }) => r.stdout.trim().split('\n').length - 1;
+    expect(rows(await lms.run('users export -o csv --per-page 2'))).toBe(13);
+    expect(rows(await lms.run('users export -o csv --limit 3'))).toBe(3);
+    expect(rows(await lms.run('users export -o csv --limit 3 --all'))).toBe(13);
   });
 
   it('reads stdin with -', async () => {

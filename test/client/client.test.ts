@@ -14,12 +14,15 @@ type Reply = Partial<ApiResponse> & { status: number };
 /** A transport that records every request and answers from a function of it. */
 function fake(answer: (req: ApiRequest, n: number) => Reply = () => ({ status: 200, body: '{}' })) {
   const requests: ApiRequest[] = [];
-  const transport = async (req: ApiRequest): Promise<ApiResponse> => {
+  /** What the client allows traces and messages to show of each request's URL. */
+  const shown: (string | undefined)[] = [];
+  const transport = async ({ traceUrl, ...req }: ApiRequest): Promise<ApiResponse> => {
     requests.push({ ...req, headers: { ...req.headers } });
+    shown.push(traceUrl);
     const r = answer(req, requests.length - 1);
     return { headers: { 'content-type': 'application/json' }, body: '', ...r };
   };
-  return { requests, transport };
+  return { requests, shown, transport };
 }
 
 function client(transport: ClientOptions['transport'], extra: Partial<ClientOptions> = {}): ApiClient {
@@ -39,7 +42,7 @@ describe('paginate', () => {
   const pages = () =>
     fake((req, n) => {
       if (n === 0) return { status: 200, body: jsonBody([{ id: 1 }, { id: 2 }]), headers: { link: `<${BASE}/api/v1/accounts/1/users?page=bookmark:WzJd&per_page=100>; rel="next", <${BASE}/api/v1/accounts/1/users?page=first&per_page=100>; rel="first"` } };
-      if (n === 1) return { status: 200, body: jsonBody([{ id: 3 }, { id: 4 }]), headers: { link: `<https://cdn.example.edu/x/users?page=bookmark:WzRd>; rel="next"` } };
+      if (n === 1) return { status: 200, body: jsonBody([{ id: 3 }, { id: 4 }]), headers: { link: `<${BASE}/api/v1/accounts/1/users?page=bookmark:WzRd>; rel="next"` } };
       return { status: 200, body: jsonBody([{ id: 5 }]), headers: { link: `<${BASE}/api/v1/accounts/1/users?page=first&per_page=100>; rel="first"` } };
     });
 
@@ -50,7 +53,7 @@ describe('paginate', () => {
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       `GET ${BASE}/api/v1/accounts/1/users?search_term=jo&per_page=100`,
       `GET ${BASE}/api/v1/accounts/1/users?page=bookmark:WzJd&per_page=100`,
-      'GET https://cdn.example.edu/x/users?page=bookmark:WzRd',
+      `GET ${BASE}/api/v1/accounts/1/users?page=bookmark:WzRd`,
     ]);
   });
 
@@ -110,8 +113,10 @@ describe('paginate', () => {
     });
     const users = await collect(c.paginate<{ id: number }>('users.list', { account_id: 1 }));
     expect(users).toHaveLength(13);
-    expect(requests).toHaveLength(7);
-    for (const url of requests) expect(new URL(url).searchParams.getAll('as_user_id')).toEqual(['1']);
+    // First the one check that the user exists, without as_user_id; then 7 pages with it.
+    expect(requests).toHaveLength(8);
+    expect(requests[0]).toBe('http://lms.mock/api/v1/users/1');
+    for (const url of requests.slice(1)) expect(new URL(url).searchParams.getAll('as_user_id')).toEqual(['1']);
   });
 });
 
@@ -125,6 +130,7 @@ describe('requests', () => {
     await collect(c.paginate('courses.list'));
     await c.send('POST', `${BASE}/absolute?x=1`);
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET ${BASE}/api/v1/users/7`,
       `GET ${BASE}/api/v1/users/self?as_user_id=7`,
       `PUT ${BASE}/api/v1/users/5?as_user_id=7`,
       `DELETE ${BASE}/api/v1/accounts/1/users/5?as_user_id=7`,

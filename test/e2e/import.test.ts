@@ -99,6 +99,30 @@ describe('an import interrupted with Ctrl-C', () => {
   }, 60_000);
 });
 
+describe('a journal against a reseeded server', () => {
+  it('does not claim rows done on data a seed replaced: the dry run and the run create them again', async () => {
+    const s = await server('reseeded', ['--quiet']);
+    const file = roster('reseed', 20);
+    const http = { ...env, LMS_BASE_URL: s.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: join(dir, 'state-reseed') };
+    const first = await spawnLms(['users', 'import', file, '-o', 'json'], http);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ created: 20 });
+
+    const seeded = await spawnLms(['mock', 'seed', '--yes'], { ...env, LMS_MOCK_DB: s.db });
+    expect(seeded.exitCode, seeded.stderr).toBe(0);
+    expect(await loginsIn(s.db, 'reseed')).toHaveLength(0);
+
+    const plan = await spawnLms(['users', 'import', file, '--dry-run', '-o', 'json'], http);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain('Dry run: 20 would be created, 0 already exist, 0 would fail. Nothing was written.');
+    const again = await spawnLms(['users', 'import', file, '-o', 'json'], http);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: 20, skipped_done: 0 });
+    expect(again.stderr).toContain('20 created, 0 already existed, 0 failed.');
+    expect(await loginsIn(s.db, 'reseed')).toHaveLength(20);
+  }, 30_000);
+});
+
 describe('bad CSVs over HTTP', () => {
   it.each([
     ['missing header', 'Ana,ana\n'],

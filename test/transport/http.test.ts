@@ -109,4 +109,14 @@ describe('httpTransport', () => {
     expect(e.neverSent).toBe(true);
     expect(e.message).toBe(`${new URL(base).host} refused the connection`);
   });
+
+  it.each([
+    ['a URL it cannot parse', 'http://exa mple.edu/x?access_token=SEKRIT', {}],
+    ['a header value it refuses', 'http://127.0.0.1:1/x?access_token=SEKRIT', { authorization: 'Bearer SEKRIT\n' }],
+  ])('keeps secrets out of the NetworkError for %s', async (_what, url, headers) => {
+    const error = await httpTransport({ timeoutMs: 2000 })({ method: 'GET', url, headers }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    const e = error as NetworkError;
+    expect(`${e.message} ${e.hint ?? ''} ${JSON.stringify(e.toJSON())}`).not.toContain('SEKRIT');
+  });
 });

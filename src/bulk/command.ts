@@ -1,0 +1,127 @@
+// A bulk import from start to end, for any job: read and validate the file (nothing sent on a
+// problem), identify the instance, open the journal, plan or apply every row, then report — a
+// summary on stderr, the rows needing attention, per-row results on stdout, the failed-rows file,
+// and exit 1 when a row failed. A command supplies only its schema, its key and its task.
+import { item, list, withFailure, type CommandResult } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import type { ApiClient } from '../client/client.js';
+import { ExitCode, LmsError, UsageError } from '../errors.js';
+import { err } from '../io/streams.js';
+import { formatProblems, parseCsv, readInput, type CsvRow, type Schema } from './csv-input.js';
+import { writeFailedRows } from './failed.js';
+import { identifyInstance } from './instance.js';
+import { runRows, type BulkRow, type BulkTask } from './job.js';
+import { Journal } from './journal.js';
+import type { BulkOpts } from './options.js';
+import { progressReporter } from './progress.js';
+import { attentionLines, changesFor, describeTally, tally } from './report.js';
+
+export interface BulkJob<R extends BulkRow, C> {
+  /** Names the journal together with the instance, the target and the input's bytes: `users.import`. */
+  job: string;
+  /** Where the rows go (an account, a course…), as given on the command line. */
+  target: string;
+  schema: Schema;
+  /** The column that names a row's target in results (`login_id`). */
+  keyColumn: string;
+  /** A valid CSV row as the task's row; `key` identifies its target across runs. */
+  toRow(row: CsvRow): R;
+  task(client: ApiClient): BulkTask<R, C>;
+}
+
+/** How a plan names what a run would do. */
+const PLAN_ACTION: Record<string, string> = { created: 'create', existed: 'exists', updated: 'update', differs: 'differs', failed: 'fail' };
+
+export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, opts: BulkOpts, job: BulkJob<R, C>): Promise<CommandResult> {
+  const concurrency = Number(opts.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError(`--concurrency must be 1-32, got "${opts.concurrency}"`);
+  const { bytes, name } = await readInput(file, ctx.io.stdin);
+  const { rows, header, problems } = parseCsv(bytes, job.schema);
+  const badLines = new Set(problems.map((p) => p.line));
+  if (problems.length && (!opts.skipInvalid || badLines.has(1) || rows.length === 0)) {
+    throw new UsageError(`${name} has ${problems.length} problem${problems.length > 1 ? 's' : ''}; nothing was sent:\n${formatProblems(problems, name)}`);
+  }
+  if (problems.length) ctx.warn(`skipping ${badLines.size} invalid row${badLines.size > 1 ? 's' : ''}:\n${formatProblems(problems, name)}`);
+  const valid = rows.filter((r) => !badLines.has(r.line));
+  const taskRows = valid.map((r) => job.toRow(r));
+  const byLine = new Map(rows.map((r) => [r.line, r.values]));
+  const keyOf = (line: number, key: string) => byLine.get(line)?.[job.keyColumn] ?? key;
+
+  const client = await ctx.client();
+  const instance = await identifyInstance(ctx, client);
+  const plan = Boolean(opts.dryRun);
+  const update = Boolean(opts.update);
+  // A dry run reads the journal exactly as the run will, and writes nothing.
+  const journal = new Journal(await journalDir(ctx), [job.job, instance.where, job.target, bytes], { state: instance.state, restart: opts.restart, readOnly: plan });
+  const progress = progressReporter(ctx.io, { verbose: ctx.globals.verbose, label: plan ? 'checking' : 'importing' });
+  const started = performance.now();
+  const results = await runRows(taskRows, job.task(client), { journal, concurrency, mode: plan ? 'plan' : 'apply', update, onProgress: (p) => progress.update(p) });
+  progress.finish();
+
+  const counts = tally(results);
+  const seconds = (performance.now() - started) / 1000;
+  const flat = ctx.globals.output === 'csv' || ctx.globals.output === 'table' || (ctx.globals.output === undefined && ctx.io.stdoutIsTTY);
+  const attention = attentionLines(results, name, { plan });
+
+  if (plan) {
+    err(ctx.io, `Dry run: ${describeTally(counts, { plan, update })}. Nothing was written.\n`);
+    if (attention.length) err(ctx.io, `${attention.join('\n')}\n`);
+    const planned = results.map((r) => ({
+      line: r.line,
+      [job.keyColumn]: keyOf(r.line, r.key),
+      action: r.skipped ? 'done' : PLAN_ACTION[r.status],
+      id: r.id ?? null,
+      changes: changesFor(r.changes, flat) ?? null,
+      ...(r.error ? { error: r.error } : {}),
+      ...(r.redone ? { redone: true } : {}),
+    }));
+    return list(planned, ['line', job.keyColumn, 'action', 'id', 'changes']);
+  }
+
+  err(ctx.io, `Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}.\n`);
+  if (attention.length) err(ctx.io, `${attention.join('\n')}\n`);
+  const failed = results.filter((r) => r.status === 'failed');
+  if (opts.failedOut) {
+    const invalid = [...badLines].map((line) => ({
+      line,
+      values: byLine.get(line) ?? {},
+      error: problems.filter((p) => p.line === line).map((p) => p.message).join('; '),
+    }));
+    await writeFailedRows(opts.failedOut, header, [...failed.map((f) => ({ line: f.line, values: byLine.get(f.line) ?? {}, error: f.error ?? '' })), ...invalid]);
+    if (failed.length || invalid.length) err(ctx.io, `Failed${invalid.length ? ' and invalid' : ''} rows are in ${opts.failedOut}; fix them and import that file as it is.\n`);
+  }
+  if (failed.length) err(ctx.io, `Re-running this command retries only the rows that are not done.\n`);
+  const summary = {
+    ...counts,
+    invalid: badLines.size,
+    rows: results.map((r) => ({
+      line: r.line,
+      [job.keyColumn]: keyOf(r.line, r.key),
+      status: r.status,
+      id: r.id ?? null,
+      ...(r.changes?.length ? { changes: changesFor(r.changes, flat) } : {}),
+      ...(r.error ? { error: r.error } : {}),
+      ...(r.skipped ? { skipped: true } : {}),
+      ...(r.redone ? { redone: true } : {}),
+    })),
+  };
+  const output = resultOutput(ctx, summary);
+  if (!failed.length) return output;
+  // The results are printed first; the failure then sets the exit code.
+  return withFailure(output, new LmsError(`${failed.length} of ${valid.length} rows failed`, ExitCode.failure));
+}
+
+/** Machine-readable results on stdout when asked for (-o) or piped; a terminal gets only the summary. */
+function resultOutput(ctx: Context, summary: { rows: Record<string, unknown>[] } & Record<string, unknown>): CommandResult {
+  const format = ctx.globals.output;
+  if (format === 'csv' || format === 'table') return list(summary.rows);
+  if (format === undefined && ctx.io.stdoutIsTTY) return undefined;
+  return item(summary);
+}
+
+async function journalDir(ctx: Context): Promise<string> {
+  const { join } = await import('node:path');
+  if (ctx.env.LMS_STATE_DIR) return join(ctx.env.LMS_STATE_DIR, 'journals');
+  const { default: envPaths } = await import('env-paths');
+  return join(envPaths('lms', { suffix: '' }).cache, 'journals');
+}

@@ -1,0 +1,32 @@
+// Which instance, in which state, a bulk job runs against: what its journal is bound to.
+import type { Context } from '../cli/context.js';
+import type { ApiClient } from '../client/client.js';
+import { route } from '../spec/routes.js';
+
+/**
+ * The header the mock names its state with (src/mock/handler.ts INSTANCE_HEADER; a test keeps the
+ * two equal). Repeated here so a bulk job against a real server does not load the mock.
+ */
+export const INSTANCE_STATE_HEADER = 'x-lms-mock-instance';
+
+export interface Instance {
+  /** Where: the base URL, or the mock's database file. */
+  where: string;
+  /**
+   * The state the instance says it is in: the mock's id, which `lms mock seed` and `mock reset`
+   * change. Real instances name none, so what a journal says about them has to be checked.
+   */
+  state?: string;
+}
+
+/**
+ * One cheap request before any row — who am I (GET users/self) — that fails early on a bad token
+ * (exit 3, nothing sent) and reads the instance's state from the answer's headers.
+ */
+export async function identifyInstance(ctx: Context, client: ApiClient): Promise<Instance> {
+  const self = route('users.get');
+  const res = await client.send(self.method, self.path.replace(':id', 'self'), { subject: 'user self' });
+  const state = res.headers[INSTANCE_STATE_HEADER]?.trim() || undefined;
+  const where = ctx.mockMode ? `mock:${(await ctx.mock()).path}` : client.baseUrl;
+  return { where, state };
+}

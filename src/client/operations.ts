@@ -2,8 +2,9 @@
 import { bind, type Caller } from './operation.js';
 import { users } from './areas/users.js';
 import { accounts, assignments, courses, files, groups } from './areas/school.js';
+import { admins, enrollments, sections } from './areas/roster.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -13,5 +14,8 @@ export function bindOperations(caller: Caller) {
     assignments: bind(caller, assignments),
     groups: bind(caller, groups),
     files: bind(caller, files),
+    enrollments: bind(caller, enrollments),
+    sections: bind(caller, sections),
+    admins: bind(caller, admins),
   };
 }

@@ -1,0 +1,80 @@
+// Enrollments, sections and account admins, as the API answers them.
+import type { ApiObject, Id } from './common.js';
+
+export const ENROLLMENT_TYPES = ['StudentEnrollment', 'TeacherEnrollment', 'TaEnrollment', 'DesignerEnrollment', 'ObserverEnrollment'] as const;
+export type EnrollmentType = (typeof ENROLLMENT_TYPES)[number];
+export const ENROLLMENT_STATES = ['active', 'invited', 'creation_pending', 'deleted', 'rejected', 'completed', 'inactive'] as const;
+export type EnrollmentState = (typeof ENROLLMENT_STATES)[number];
+
+export interface BriefUser extends ApiObject {
+  id: number;
+  name: string;
+  sortable_name: string;
+  short_name: string;
+  login_id?: string;
+  sis_user_id?: string | null;
+}
+
+export interface Enrollment extends ApiObject {
+  id: number;
+  user_id: number;
+  course_id: number;
+  course_section_id: number;
+  type: EnrollmentType;
+  role: string;
+  role_id: number;
+  enrollment_state: EnrollmentState;
+  limit_privileges_to_course_section: boolean;
+  associated_user_id: number | null;
+  root_account_id: number;
+  html_url: string;
+  /** On lists only. */
+  user?: BriefUser;
+}
+
+export interface ListEnrollmentsFilter {
+  type?: EnrollmentType[];
+  role?: string[];
+  state?: EnrollmentState[];
+  user_id?: Id;
+}
+
+export interface NewEnrollment {
+  user_id: Id;
+  type?: EnrollmentType;
+  role?: string;
+  role_id?: number;
+  enrollment_state?: 'active' | 'invited' | 'inactive';
+  course_section_id?: Id;
+  limit_privileges_to_course_section?: boolean;
+  associated_user_id?: Id;
+  notify?: boolean;
+}
+
+export type EndTask = 'conclude' | 'delete' | 'deactivate' | 'inactivate';
+
+export interface Section extends ApiObject {
+  id: number;
+  name: string;
+  course_id: number;
+  nonxlist_course_id: number | null;
+  sis_section_id: string | null;
+  start_at: string | null;
+  end_at: string | null;
+  students?: BriefUser[] | null;
+}
+
+export interface SectionFields {
+  name?: string;
+  sis_section_id?: string;
+  start_at?: string;
+  end_at?: string;
+}
+
+export interface Admin extends ApiObject {
+  id: number;
+  role: string;
+  role_id: number;
+  user: BriefUser;
+  workflow_state: string;
+}

@@ -24,21 +24,43 @@ complete -c lms -l 'yes' -s 'y' -d 'assume yes to confirmations'
 
 # lms
 complete -c lms -n '__fish_use_subcommand' -a 'accounts' -d 'Accounts you administer'
+complete -c lms -n '__fish_use_subcommand' -a 'admins' -d 'Account admins and their roles'
 complete -c lms -n '__fish_use_subcommand' -a 'api' -d 'Raw API access, and the route table'
 complete -c lms -n '__fish_use_subcommand' -a 'assignments' -d 'Assignments of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'completion' -d 'Print a completion script: bash, zsh or fish'
 complete -c lms -n '__fish_use_subcommand' -a 'courses' -d 'Courses: find them, create them'
+complete -c lms -n '__fish_use_subcommand' -a 'enrollments' -d 'Who is in a course, section or user\'s courses; enrol, conclude, deactivate, delete; roster import'
 complete -c lms -n '__fish_use_subcommand' -a 'files' -d 'Uploaded files'
 complete -c lms -n '__fish_use_subcommand' -a 'groups' -d 'Groups of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_use_subcommand' -a 'mock' -d 'The built-in mock instance: seed it, list its tokens, serve it over HTTP'
 complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: base URL and token of each'
+complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
 complete -c lms -n '__fish_use_subcommand' -a 'users' -d 'Users, profiles, settings, follows, page views, personal files, bulk import'
 
 # lms accounts
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'get' -d 'Show one account'
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'list' -d 'List the accounts you administer'
+
+# lms admins
+complete -c lms -n '__fish_seen_subcommand_from admins; and not __fish_seen_subcommand_from add help list ls remove rm' -a 'add' -d 'Make a user an admin of an account (AccountAdmin unless --role names another account role)'
+complete -c lms -n '__fish_seen_subcommand_from admins; and not __fish_seen_subcommand_from add help list ls remove rm' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from admins; and not __fish_seen_subcommand_from add help list ls remove rm' -a 'list' -d 'List an account\'s admins and their roles'
+complete -c lms -n '__fish_seen_subcommand_from admins; and not __fish_seen_subcommand_from add help list ls remove rm' -a 'remove' -d 'Remove a user\'s admin role from an account (name the role unless it is AccountAdmin)'
+
+# lms admins add flags
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'no-confirmation' -d 'send the new admin no notification'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'role' -r -F -d 'an account role by name (default AccountAdmin)'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'user' -r -F -d 'user id, sis_user_id:X or sis_login_id:X'
+
+# lms admins list flags
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+
+# lms admins remove flags
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'role' -r -F -d 'the role to remove (default AccountAdmin)'
 
 # lms api
 complete -c lms -n '__fish_seen_subcommand_from api; and not __fish_seen_subcommand_from help request routes' -a 'help' -d 'display help for command'
@@ -97,6 +119,54 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'enrollment-type' -x -a 'teacher student ta observer designer' -d 'your courses where you are this'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'with --account: partial name, code or SIS id'
 
+# lms enrollments
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'add' -d 'Enrol a user in a course or a section (invited unless --state active)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'conclude' -d 'Conclude an enrollment (it becomes completed; the user keeps read access to the course)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'deactivate' -d 'Deactivate an enrollment (inactive: the user loses access until reactivated)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'delete' -d 'Delete an enrollment'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'import' -d 'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'list' -d 'List the enrollments of a course, a section or a user (active and invited unless --state says otherwise)'
+
+# lms enrollments add flags
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'limit-to-section' -d 'a teacher or TA may only see and act in their own section'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'no-notify' -d 'send no enrollment notice'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'observee' -r -F -d 'for an observer: the student they observe'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'role' -r -F -d 'a course role by name, e.g. a custom one; the type follows from it'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'section' -r -F -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'section-id' -r -F -d 'with --course: the section to enrol into (default: the course\'s default section)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'state' -x -a 'active invited inactive' -d 'active, invited (default) or inactive'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'type' -r -F -d 'student (default), teacher, ta, designer or observer'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'user' -r -F -d 'user id, sis_user_id:X, sis_login_id:X or self'
+
+# lms enrollments conclude flags
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from conclude' -l 'course' -r -F -d 'course id or sis_course_id:X'
+
+# lms enrollments deactivate flags
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from deactivate' -l 'course' -r -F -d 'course id or sis_course_id:X'
+
+# lms enrollments delete flags
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+
+# lms enrollments import flags
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'concurrency' -r -F -d 'rows in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'skip-invalid' -d 'import the valid rows and report the invalid ones, instead of stopping'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'sync' -d 'also conclude the course\'s enrollments, of the roles in the file, that the file does not list (asks first)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'update' -d 'change existing enrollments whose state differ from the file'
+
+# lms enrollments list flags
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'role' -r -F -d 'a role name, custom roles included (repeatable; --type is then ignored)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'section' -r -F -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'state' -r -F -d 'active, invited, creation_pending, deleted, rejected, completed, inactive (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'type' -r -F -d 'student, teacher, ta, designer or observer (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'user' -r -F -d 'user id, sis_user_id:X, sis_login_id:X or self'
+
 # lms files
 complete -c lms -n '__fish_seen_subcommand_from files; and not __fish_seen_subcommand_from get help' -a 'get' -d 'Show a file\'s record (name, type, size, download URL)'
 complete -c lms -n '__fish_seen_subcommand_from files; and not __fish_seen_subcommand_from get help' -a 'help' -d 'display help for command'
@@ -142,6 +212,39 @@ complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_sub
 # lms profile add flags
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'token-stdin' -d 'read the access token from standard input'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'url' -r -F -d 'base URL of the instance, e.g. https://lms.example.edu'
+
+# lms sections
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'create' -d 'Create a section in a course'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'crosslist' -d 'Move a section, with its enrollments, into another course of the same root account'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'delete' -d 'Delete a section (refused while it has enrollments)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'get' -d 'Show a section (with --course, only if it is in that course)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'list' -d 'List a course\'s sections (cross-listed ones show their original course)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'uncrosslist' -d 'Move a cross-listed section back into its original course'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'update' -d 'Change a section\'s name, SIS id or dates'
+
+# lms sections create flags
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'end-at' -r -F -d 'end date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'name' -r -F -d 'section name'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'sis-id' -r -F -d 'SIS id (applied only for callers who manage SIS data; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'start-at' -r -F -d 'start date (ISO 8601; "" clears it)'
+
+# lms sections crosslist flags
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from crosslist' -l 'to' -r -F -d 'the course to move it into (id or sis_course_id:X)'
+
+# lms sections get flags
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'the course it must be in'
+
+# lms sections list flags
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from list ls' -l 'with-students' -d 'include each section\'s students'
+
+# lms sections update flags
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'end-at' -r -F -d 'end date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'section name'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'sis-id' -r -F -d 'SIS id (applied only for callers who manage SIS data; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'start-at' -r -F -d 'start date (ISO 8601; "" clears it)'
 
 # lms users
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'avatars' -d 'List the avatar options of a user, with the tokens `users update --avatar-token` takes'

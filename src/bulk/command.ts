@@ -10,7 +10,7 @@ import { err } from '../io/streams.js';
 import { formatProblems, parseCsv, readInput, type CsvRow, type Schema } from './csv-input.js';
 import { writeFailedRows } from './failed.js';
 import { identifyInstance } from './instance.js';
-import { runRows, type BulkRow, type BulkTask } from './job.js';
+import { runRows, type BulkRow, type BulkTask, type RowResult } from './job.js';
 import { Journal } from './journal.js';
 import type { BulkOpts } from './options.js';
 import { progressReporter } from './progress.js';
@@ -27,6 +27,19 @@ export interface BulkJob<R extends BulkRow, C> {
   /** A valid CSV row as the task's row; `key` identifies its target across runs. */
   toRow(row: CsvRow): R;
   task(client: ApiClient): BulkTask<R, C>;
+  /**
+   * After the rows: work on what the file does not list (`enrollments import --sync`). Planned only
+   * on a dry run. Its rows join the results; its failures fail the command like a row's.
+   */
+  finish?(args: { client: ApiClient; results: RowResult[]; plan: boolean }): Promise<FinishedRow[]>;
+}
+
+/** A result of `finish`: a target the file does not list, and what was (or would be) done to it. */
+export interface FinishedRow {
+  key: string;
+  id: number;
+  status: string;
+  error?: string;
 }
 
 /** How a plan names what a run would do. */
@@ -57,6 +70,10 @@ export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, 
   const started = performance.now();
   const results = await runRows(taskRows, job.task(client), { journal, concurrency, mode: plan ? 'plan' : 'apply', update, onProgress: (p) => progress.update(p) });
   progress.finish();
+  const extra = job.finish ? await job.finish({ client, results, plan }) : [];
+  const extraRows = extra.map((x) => ({ line: null, [job.keyColumn]: x.key, status: x.status, id: x.id, ...(x.error ? { error: x.error } : {}) }));
+  const extraFailed = extra.filter((x) => x.status === 'failed').length;
+  const extraNote = extra.length ? `; not in the file: ${describeExtra(extra)}` : '';
 
   const counts = tally(results);
   const seconds = (performance.now() - started) / 1000;
@@ -64,7 +81,7 @@ export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, 
   const attention = attentionLines(results, name, { plan });
 
   if (plan) {
-    err(ctx.io, `Dry run: ${describeTally(counts, { plan, update })}. Nothing was written.\n`);
+    err(ctx.io, `Dry run: ${describeTally(counts, { plan, update })}${extraNote}. Nothing was written.\n`);
     if (attention.length) err(ctx.io, `${attention.join('\n')}\n`);
     const planned = results.map((r) => ({
       line: r.line,
@@ -75,10 +92,12 @@ export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, 
       ...(r.error ? { error: r.error } : {}),
       ...(r.redone ? { redone: true } : {}),
     }));
-    return list(planned, ['line', job.keyColumn, 'action', 'id', 'changes']);
+    const plannedExtra = extra.map((x) => ({ line: null, [job.keyColumn]: x.key, action: x.status, id: x.id, changes: null }));
+    return list([...planned, ...plannedExtra], ['line', job.keyColumn, 'action', 'id', 'changes']);
   }
 
-  err(ctx.io, `Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}.\n`);
+  err(ctx.io, `Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}.\n`);
+  for (const x of extra.filter((e) => e.status === 'failed')) err(ctx.io, `  ${x.key}: ${x.error ?? 'failed'}\n`);
   if (attention.length) err(ctx.io, `${attention.join('\n')}\n`);
   const failed = results.filter((r) => r.status === 'failed');
   if (opts.failedOut) {
@@ -94,7 +113,7 @@ export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, 
   const summary = {
     ...counts,
     invalid: badLines.size,
-    rows: results.map((r) => ({
+    rows: results.map((r): Record<string, unknown> => ({
       line: r.line,
       [job.keyColumn]: keyOf(r.line, r.key),
       status: r.status,
@@ -103,12 +122,13 @@ export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, 
       ...(r.error ? { error: r.error } : {}),
       ...(r.skipped ? { skipped: true } : {}),
       ...(r.redone ? { redone: true } : {}),
-    })),
+    })).concat(extraRows),
   };
   const output = resultOutput(ctx, summary);
-  if (!failed.length) return output;
+  if (!failed.length && !extraFailed) return output;
   // The results are printed first; the failure then sets the exit code.
-  return withFailure(output, new LmsError(`${failed.length} of ${valid.length} rows failed`, ExitCode.failure));
+  const what = [failed.length ? `${failed.length} of ${valid.length} rows failed` : '', extraFailed ? `${extraFailed} not in the file could not be changed` : ''].filter(Boolean);
+  return withFailure(output, new LmsError(what.join('; '), ExitCode.failure));
 }
 
 /** Machine-readable results on stdout when asked for (-o) or piped; a terminal gets only the summary. */
@@ -124,4 +144,10 @@ async function journalDir(ctx: Context): Promise<string> {
   if (ctx.env.LMS_STATE_DIR) return join(ctx.env.LMS_STATE_DIR, 'journals');
   const { default: envPaths } = await import('env-paths');
   return join(envPaths('lms', { suffix: '' }).cache, 'journals');
+}
+
+function describeExtra(extra: FinishedRow[]): string {
+  const byStatus = new Map<string, number>();
+  for (const x of extra) byStatus.set(x.status, (byStatus.get(x.status) ?? 0) + 1);
+  return [...byStatus].map(([status, n]) => `${n} ${status}`).join(', ');
 }

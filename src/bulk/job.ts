@@ -43,6 +43,11 @@ export interface BulkTask<R extends BulkRow, C = unknown> {
   compare(row: R, current: C): Difference[];
   /** Creates the target and returns its id. A rejection because it exists already is resolved with find(). */
   create(row: R): Promise<number>;
+  /**
+   * Creating an existing target does not fail (enrolling again returns the enrollment): every row is
+   * then looked up before it is written, so a run classifies rows exactly as its dry run does.
+   */
+  lookupFirst?: boolean;
   /** Applies the applicable differences to an existing target. */
   update(row: R, found: Found<C>, changes: Difference[]): Promise<void>;
 }
@@ -149,9 +154,10 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
       redone = true;
     }
     let outcome: RowOutcome;
-    if (plan || before?.status === 'started') {
+    if (plan || before?.status === 'started' || task.lookupFirst) {
       // A dry run looks every row up; a run looks up a row an earlier run may have written
-      // (`started` with no outcome) instead of blindly writing it again.
+      // (`started` with no outcome) instead of blindly writing it again, and every row of a task
+      // whose create would not refuse an existing target.
       const found = redone ? undefined : await task.find(row);
       if (found && before?.status === 'started' && task.compare(row, found.current).length === 0) {
         // The earlier run's write went through (`started` with an id was an update, without one a

@@ -13,20 +13,24 @@ export interface BulkOpts {
 }
 
 /**
- * `noun`: what a row makes ("users"); `updatable`: the fields --update can change, or undefined when
- * the job has no update (then --update is not offered).
+ * The shared flags as a typed record, for commands declared with `command()`. `noun`: what a row
+ * makes ("users"); `updatable`: the fields --update can change.
  */
+export function bulkFlags(what: { noun: string; updatable: readonly string[] }) {
+  return {
+    dryRun: { flags: '--dry-run', description: `show what would be created, updated or left alone; write nothing` },
+    update: { flags: '--update', description: `change existing ${what.noun} whose ${what.updatable.join(', ')} differ from the file` },
+    concurrency: { flags: '--concurrency <n>', description: 'rows in flight at once (the server may slow this further)', default: '4' },
+    skipInvalid: { flags: '--skip-invalid', description: 'import the valid rows and report the invalid ones, instead of stopping' },
+    failedOut: { flags: '--failed-out <file>', description: 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed' },
+    restart: { flags: '--restart', description: 'ignore what earlier runs of this file recorded, and check every row again' },
+  } as const;
+}
+
+/** The same flags as a list (commands declared with `defineCommand`); without --update when the job has none. */
 export function bulkOptions(what: { noun: string; updatable?: readonly string[] }): OptionSpec[] {
-  return [
-    { flags: '--dry-run', description: `show what would be created${what.updatable ? ', updated' : ''} or left alone; write nothing` },
-    ...(what.updatable
-      ? [{ flags: '--update', description: `change existing ${what.noun} whose ${what.updatable.join(', ')} differ from the file` }]
-      : []),
-    { flags: '--concurrency <n>', description: 'rows in flight at once (the server may slow this further)', default: '4' },
-    { flags: '--skip-invalid', description: 'import the valid rows and report the invalid ones, instead of stopping' },
-    { flags: '--failed-out <file>', description: 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed' },
-    { flags: '--restart', description: 'ignore what earlier runs of this file recorded, and check every row again' },
-  ];
+  const flags = bulkFlags({ noun: what.noun, updatable: what.updatable ?? [] });
+  return Object.values(flags).filter((f) => what.updatable || f !== flags.update);
 }
 
 /** The columns of a bulk command's results in a table or CSV. */

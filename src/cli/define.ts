@@ -1,0 +1,70 @@
+// A command whose options type themselves: flags are declared once, as an object keyed by the name
+// the code reads (`{ loginId: { flags: '--login-id <login>', … } }`), and `opts` is typed from it.
+// The key must be the name commander gives the flag, checked when the command is defined, so a
+// renamed flag cannot leave code silently reading undefined.
+import type { CommandSpec, OptionSpec } from './command.js';
+import { UsageError } from '../errors.js';
+
+export type Flag = Omit<OptionSpec, 'default'> & { default?: string | boolean };
+
+type TakesValue<S extends string> = S extends `${string}<${string}>${string}` | `${string}[${string}]${string}` ? true : false;
+type ValueOf<F extends Flag> = F extends { repeatable: true }
+  ? string[]
+  : TakesValue<F['flags']> extends true
+    ? F extends { choices: readonly (infer C extends string)[] }
+      ? C
+      : string
+    : boolean;
+/** The options a command receives: present when required, defaulted or negatable (`--no-x` defaults to true). */
+export type OptionsOf<T extends Record<string, Flag>> = {
+  [K in keyof T]: T[K] extends { required: true } | { default: string | boolean } | { flags: `--no-${string}` } ? ValueOf<T[K]> : ValueOf<T[K]> | undefined;
+};
+
+/** The property commander stores a flag under: `--login-id <x>` → loginId, `--no-notify` → notify. */
+export function attributeName(flags: string): string {
+  const long = flags.split(/[\s,|]+/).find((f) => f.startsWith('--'));
+  if (!long) throw new Error(`flag "${flags}" has no long form`);
+  return long
+    .replace(/^--(no-)?/, '')
+    .split('-')
+    .map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1)))
+    .join('');
+}
+
+export function command<const T extends Record<string, Flag> = Record<never, Flag>>(
+  spec: Omit<CommandSpec<OptionsOf<T>>, 'options'> & { options?: T },
+): CommandSpec<OptionsOf<T>> {
+  const options: OptionSpec[] = Object.entries(spec.options ?? {}).map(([key, flag]) => {
+    const name = attributeName(flag.flags);
+    if (name !== key) throw new Error(`command "${spec.name}": option "${key}" is declared as "${flag.flags}", which is read as "${name}"`);
+    return flag;
+  });
+  return { ...spec, options };
+}
+
+// ---- shared flags -----------------------------------------------------------------------------
+
+/** The contexts a command can act in, as flags. Each takes an id, an SIS form or self. */
+export const contextFlags = {
+  course: { flags: '--course <id>', description: 'course id or sis_course_id:X' },
+  section: { flags: '--section <id>', description: 'section id or sis_section_id:X' },
+  group: { flags: '--group <id>', description: 'group id' },
+  account: { flags: '--account <id>', description: 'account id, sis_account_id:X or self' },
+  user: { flags: '--user <id>', description: 'user id, sis_user_id:X, sis_login_id:X or self' },
+  global: { flags: '--global', description: 'the site-wide (global) context' },
+} as const satisfies Record<string, Flag>;
+
+export type ContextName = keyof typeof contextFlags;
+export type ChosenContext<N extends ContextName> = { [K in N]: { type: K; id: K extends 'global' ? undefined : string } }[N];
+
+/** The one context among `names` that the options give; none or several is a usage error. */
+export function oneContext<N extends ContextName>(opts: Partial<Record<ContextName, string | boolean | undefined>>, names: readonly N[]): ChosenContext<N> {
+  const given = names.filter((n) => opts[n] !== undefined && opts[n] !== false && opts[n] !== '');
+  if (given.length !== 1) {
+    const list = names.map((n) => `--${n}`);
+    const choices = list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list.at(-1)}` : list[0];
+    throw new UsageError(given.length === 0 ? `give one of ${choices}` : `give only one of ${choices}, not ${given.map((n) => `--${n}`).join(' and ')}`);
+  }
+  const type = given[0];
+  return { type, id: type === 'global' ? undefined : String(opts[type]) } as ChosenContext<N>;
+}

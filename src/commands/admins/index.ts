@@ -1,0 +1,55 @@
+// `lms admins`: who administers an account, and with which role.
+import { item, list, type Verbs } from '../../cli/command.js';
+import { command } from '../../cli/define.js';
+
+const COLUMNS = ['id', 'user.id', 'user.name', 'user.login_id', 'role', 'role_id', 'workflow_state'];
+const account = { flags: '--account <id>', description: 'account id, sis_account_id:X or self', required: true } as const;
+
+const listAdmins = command({
+  name: 'list',
+  summary: "List an account's admins and their roles",
+  aliases: ['ls'],
+  routes: ['admins.list'],
+  columns: COLUMNS,
+  options: { account },
+  examples: ['lms admins list --account 1'],
+  async run({ opts, ctx }) {
+    const client = await ctx.client();
+    return list(client.ops.admins.list({ account_id: opts.account }, { limit: ctx.pageLimit() }));
+  },
+});
+
+const addAdmin = command({
+  name: 'add',
+  summary: 'Make a user an admin of an account (AccountAdmin unless --role names another account role)',
+  routes: ['admins.create'],
+  columns: COLUMNS,
+  options: {
+    account,
+    user: { flags: '--user <id>', description: 'user id, sis_user_id:X or sis_login_id:X', required: true },
+    role: { flags: '--role <role>', description: 'an account role by name (default AccountAdmin)' },
+    confirmation: { flags: '--no-confirmation', description: 'send the new admin no notification' },
+  },
+  examples: ['lms admins add --account 1 --user sis_login_id:jdoe --role Helpdesk'],
+  async run({ opts, ctx }) {
+    const client = await ctx.client();
+    return item(await client.ops.admins.create({ account_id: opts.account, user_id: opts.user, role: opts.role, send_confirmation: opts.confirmation }));
+  },
+});
+
+const removeAdmin = command({
+  name: 'remove <user>',
+  summary: "Remove a user's admin role from an account (name the role unless it is AccountAdmin)",
+  aliases: ['rm'],
+  routes: ['admins.delete'],
+  columns: COLUMNS,
+  options: { account, role: { flags: '--role <role>', description: 'the role to remove (default AccountAdmin)' } },
+  examples: ['lms admins remove 2 --account 1 --role Helpdesk --yes'],
+  async run({ args, opts, ctx }) {
+    await ctx.confirm(`Remove the ${opts.role ?? 'AccountAdmin'} role of user ${args[0]} on account ${opts.account}`);
+    const client = await ctx.client();
+    return item(await client.ops.admins.delete({ account_id: opts.account, user_id: args[0], role: opts.role }));
+  },
+});
+
+export const adminsVerbs: Verbs = [listAdmins, addAdmin, removeAdmin] as Verbs;

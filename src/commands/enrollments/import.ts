@@ -1,0 +1,156 @@
+// `lms enrollments import --course C FILE.csv`: the roster sync admins run from a shell. Each row is
+// one enrollment — a user, a role (a type or a role name), optionally a section and a state — matched
+// against the course's enrollments of that user, role and section. `--sync` also concludes the
+// course's enrollments, of the roles the file names, that the file no longer lists.
+import type { FinishedRow } from '../../bulk/command.js';
+import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
+import { bulkFlags, resultColumns } from '../../bulk/options.js';
+import { command } from '../../cli/define.js';
+import type { ApiClient } from '../../client/client.js';
+import { ENROLLMENT_TYPES, type Enrollment } from '../../client/types/roster.js';
+import { ApiError } from '../../errors.js';
+
+const COLUMNS = ['user', 'type', 'role', 'section', 'state'] as const;
+const STATES = ['active', 'invited', 'inactive'];
+/** States a live enrollment is in: what the file is matched against, and what --sync may conclude. */
+const LIVE = ['active', 'invited', 'inactive'] as const;
+
+const typeWord = (word: string) =>
+  ENROLLMENT_TYPES.find((t) => t.toLowerCase() === word.toLowerCase() || t.replace('Enrollment', '').toLowerCase() === word.toLowerCase());
+
+function checkRow(v: Record<string, string>): string[] {
+  const problems: string[] = [];
+  if (!v.type && !v.role) problems.push('give a type or a role');
+  if (v.type && !typeWord(v.type)) problems.push(`type "${v.type}" is not student, teacher, ta, designer or observer`);
+  if (v.state && !STATES.includes(v.state)) problems.push(`state "${v.state}" is not one of ${STATES.join(', ')}`);
+  return problems;
+}
+
+interface EnrollmentRow extends BulkRow {
+  user: string;
+  /** The role name: a built-in role is named after its type (StudentEnrollment). */
+  role: string;
+  section?: string;
+  state?: string;
+}
+
+function toRow(line: number, v: Record<string, string>): EnrollmentRow {
+  const role = v.role || typeWord(v.type)!;
+  return { line, key: [v.user.toLowerCase(), role.toLowerCase(), (v.section ?? '').toLowerCase()].join('|'), user: v.user, role, section: v.section || undefined, state: v.state || undefined };
+}
+
+/** Ids as the file gives them (SIS forms, logins) resolved once per run to the numbers enrollments carry. */
+function resolver(lookup: (raw: string) => Promise<number>) {
+  const cache = new Map<string, Promise<number>>();
+  return (raw: string) => {
+    let found = cache.get(raw);
+    if (!found) cache.set(raw, (found = lookup(raw)));
+    return found;
+  };
+}
+
+function enrollmentsTask(client: ApiClient, course: string): BulkTask<EnrollmentRow, Enrollment> {
+  const userId = resolver(async (raw) => (await client.ops.users.get({ id: /^\d+$|^sis_|^self$/.test(raw) ? raw : `sis_login_id:${raw}` })).id);
+  const sectionId = resolver(async (raw) => (await client.ops.sections.get({ id: raw })).id);
+  return {
+    lookupFirst: true,
+    async find(row) {
+      let user: number;
+      try {
+        user = await userId(row.user);
+      } catch (e) {
+        // A user who does not exist has no enrollment; creating one then fails with the API's message.
+        if (e instanceof ApiError && e.status === 404) return undefined;
+        throw e;
+      }
+      const section = row.section ? await sectionId(row.section) : undefined;
+      for await (const e of client.ops.enrollments.listCourse({ course_id: course, user_id: user, role: [row.role], state: [...LIVE] })) {
+        if (section === undefined || e.course_section_id === section) return { id: e.id, current: e };
+      }
+      return undefined;
+    },
+    compare(row, e): Difference[] {
+      if (!row.state || row.state === e.enrollment_state) return [];
+      return [{ field: 'state', from: e.enrollment_state, to: row.state, applicable: true }];
+    },
+    async create(row) {
+      const enrollment = {
+        user_id: await userId(row.user),
+        ...(typeWord(row.role) ? { type: typeWord(row.role) } : { role: row.role }),
+        ...(row.state ? { enrollment_state: row.state as 'active' } : {}),
+      };
+      const made = row.section
+        ? await client.ops.enrollments.enrollSection({ section_id: row.section, enrollment })
+        : await client.ops.enrollments.enrollCourse({ course_id: course, enrollment });
+      return made.id;
+    },
+    async update(row, found) {
+      // Enrolling the same user, role and section again sets the state of the existing enrollment.
+      const enrollment = { user_id: found.current.user_id, role_id: found.current.role_id, enrollment_state: row.state as 'active' };
+      await client.ops.enrollments.enrollSection({ section_id: found.current.course_section_id, enrollment });
+    },
+  };
+}
+
+/** The course's live enrollments, of the roles the file names, that no row matched. */
+async function unlisted(client: ApiClient, course: string, roles: string[], matched: Set<number>): Promise<Enrollment[]> {
+  const extra: Enrollment[] = [];
+  for await (const e of client.ops.enrollments.listCourse({ course_id: course, role: roles, state: [...LIVE] })) if (!matched.has(e.id)) extra.push(e);
+  return extra;
+}
+
+export const importEnrollments = command({
+  name: 'import <file>',
+  summary: 'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed',
+  routes: ['enrollments.listCourse', 'enrollments.enrollCourse', 'enrollments.enrollSection', 'enrollments.end', 'users.get', 'sections.get'],
+  columns: resultColumns('user'),
+  options: {
+    course: { flags: '--course <id>', description: 'course id or sis_course_id:X', required: true },
+    sync: { flags: '--sync', description: "also conclude the course's enrollments, of the roles in the file, that the file does not list (asks first)" },
+    ...bulkFlags({ noun: 'enrollments', updatable: ['state'] }),
+  },
+  examples: [
+    'lms enrollments import --course sis_course_id:BIO-101 --dry-run roster.csv',
+    'lms enrollments import --course 1 --update --sync --yes roster.csv',
+  ],
+  async run({ args, opts, ctx }) {
+    // Asked before anything is sent: in a script without --yes this stops here.
+    if (opts.sync && !opts.dryRun) await ctx.confirm(`Conclude the enrollments of course ${opts.course} that ${args[0]} does not list`);
+    const { runBulk } = await import('../../bulk/command.js');
+    let roles: string[] = [];
+    return runBulk(ctx, args[0], opts, {
+      job: 'enrollments.import',
+      target: opts.course,
+      schema: { columns: COLUMNS, required: ['user'], check: checkRow },
+      keyColumn: 'user',
+      toRow: (r) => {
+        const row = toRow(r.line, r.values);
+        if (!roles.includes(row.role)) roles = [...roles, row.role];
+        return row;
+      },
+      task: (client) => enrollmentsTask(client, opts.course),
+      finish: opts.sync
+        ? async ({ client, results, plan }) => {
+            const matched = new Set(results.filter((r) => r.id !== undefined).map((r) => r.id!));
+            const extra = await unlisted(client, opts.course, roles, matched);
+            const done: FinishedRow[] = [];
+            for (const e of extra) {
+              const key = e.user?.login_id ?? String(e.user_id);
+              if (plan) {
+                done.push({ key, id: e.id, status: 'conclude' });
+                continue;
+              }
+              try {
+                await client.ops.enrollments.end({ course_id: opts.course, id: e.id, task: 'conclude' });
+                done.push({ key, id: e.id, status: 'concluded' });
+              } catch (err) {
+                if (!(err instanceof ApiError)) throw err;
+                done.push({ key, id: e.id, status: 'failed', error: err.message });
+              }
+            }
+            return done;
+          }
+        : undefined,
+    });
+  },
+});

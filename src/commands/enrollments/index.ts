@@ -1,0 +1,115 @@
+// `lms enrollments`: who is in a course, section or user's courses, and adding and ending enrollments.
+import { item, list, type Verbs } from '../../cli/command.js';
+import { command, contextFlags, oneContext } from '../../cli/define.js';
+import { ENROLLMENT_STATES, ENROLLMENT_TYPES, type EnrollmentState, type EnrollmentType } from '../../client/types/roster.js';
+import { UsageError } from '../../errors.js';
+import { importEnrollments } from './import.js';
+
+const COLUMNS = ['id', 'user_id', 'user.name', 'type', 'role', 'enrollment_state', 'course_id', 'course_section_id'];
+const ONE_COLUMNS = ['id', 'user_id', 'type', 'role', 'enrollment_state', 'course_id', 'course_section_id'];
+
+/** `student` or `StudentEnrollment` → StudentEnrollment. */
+export function enrollmentType(word: string): EnrollmentType {
+  const found = ENROLLMENT_TYPES.find((t) => t.toLowerCase() === word.toLowerCase() || t.replace('Enrollment', '').toLowerCase() === word.toLowerCase());
+  if (!found) throw new UsageError(`unknown enrollment type "${word}": use student, teacher, ta, designer or observer`);
+  return found;
+}
+
+function enrollmentState(word: string): EnrollmentState {
+  if (!(ENROLLMENT_STATES as readonly string[]).includes(word)) throw new UsageError(`unknown enrollment state "${word}": use ${ENROLLMENT_STATES.join(', ')}`);
+  return word as EnrollmentState;
+}
+
+const listEnrollments = command({
+  name: 'list',
+  summary: 'List the enrollments of a course, a section or a user (active and invited unless --state says otherwise)',
+  aliases: ['ls'],
+  routes: ['enrollments.listCourse', 'enrollments.listSection', 'enrollments.listUser'],
+  columns: COLUMNS,
+  options: {
+    course: contextFlags.course,
+    section: contextFlags.section,
+    user: contextFlags.user,
+    type: { flags: '--type <type>', description: 'student, teacher, ta, designer or observer (repeatable)', repeatable: true },
+    role: { flags: '--role <role>', description: 'a role name, custom roles included (repeatable; --type is then ignored)', repeatable: true },
+    state: { flags: '--state <state>', description: `${ENROLLMENT_STATES.join(', ')} (repeatable)`, repeatable: true },
+  },
+  examples: ['lms enrollments list --course sis_course_id:BIO-101 --type student', 'lms enrollments list --user self --state active --state completed'],
+  async run({ opts, ctx }) {
+    const where = oneContext(opts, ['course', 'section', 'user']);
+    const filter = { type: opts.type?.map(enrollmentType), role: opts.role, state: opts.state?.map(enrollmentState) };
+    const client = await ctx.client();
+    const options = { limit: ctx.pageLimit() };
+    const e = client.ops.enrollments;
+    const items =
+      where.type === 'course'
+        ? e.listCourse({ course_id: where.id, ...filter }, options)
+        : where.type === 'section'
+          ? e.listSection({ section_id: where.id, ...filter }, options)
+          : e.listUser({ user_id: where.id, ...filter }, options);
+    return list(items);
+  },
+});
+
+const addEnrollment = command({
+  name: 'add',
+  summary: 'Enrol a user in a course or a section (invited unless --state active)',
+  routes: ['enrollments.enrollCourse', 'enrollments.enrollSection'],
+  columns: ONE_COLUMNS,
+  options: {
+    course: contextFlags.course,
+    section: contextFlags.section,
+    user: { ...contextFlags.user, required: true },
+    type: { flags: '--type <type>', description: 'student (default), teacher, ta, designer or observer' },
+    role: { flags: '--role <role>', description: 'a course role by name, e.g. a custom one; the type follows from it' },
+    state: { flags: '--state <state>', description: 'active, invited (default) or inactive', choices: ['active', 'invited', 'inactive'] },
+    sectionId: { flags: '--section-id <id>', description: 'with --course: the section to enrol into (default: the course\'s default section)' },
+    limitToSection: { flags: '--limit-to-section', description: 'a teacher or TA may only see and act in their own section' },
+    observee: { flags: '--observee <id>', description: 'for an observer: the student they observe' },
+    notify: { flags: '--no-notify', description: 'send no enrollment notice' },
+  },
+  examples: ['lms enrollments add --course 1 --user sis_user_id:S-042 --state active', 'lms enrollments add --section 2 --user 5 --role Grader --limit-to-section'],
+  async run({ opts, ctx }) {
+    const where = oneContext(opts, ['course', 'section']);
+    if (opts.sectionId && where.type === 'section') throw new UsageError('--section-id goes with --course; with --section the section is already chosen');
+    const enrollment = {
+      user_id: opts.user,
+      type: opts.type ? enrollmentType(opts.type) : undefined,
+      role: opts.role,
+      enrollment_state: opts.state,
+      course_section_id: opts.sectionId,
+      limit_privileges_to_course_section: opts.limitToSection || undefined,
+      associated_user_id: opts.observee,
+      notify: opts.notify,
+    };
+    const client = await ctx.client();
+    const e = client.ops.enrollments;
+    return item(where.type === 'course' ? await e.enrollCourse({ course_id: where.id, enrollment }) : await e.enrollSection({ section_id: where.id, enrollment }));
+  },
+});
+
+/** conclude, deactivate and delete: the same request with another `task`. */
+function endVerb(name: 'conclude' | 'deactivate' | 'delete', summary: string, confirm: boolean) {
+  return command({
+    name: `${name} <id>`,
+    summary,
+    routes: ['enrollments.end'],
+    columns: ONE_COLUMNS,
+    options: { course: { ...contextFlags.course, required: true } },
+    examples: [`lms enrollments ${name} 42 --course 1${confirm ? ' --yes' : ''}`],
+    async run({ args, opts, ctx }) {
+      if (confirm) await ctx.confirm(`${name[0].toUpperCase()}${name.slice(1)} enrollment ${args[0]} of course ${opts.course}`);
+      const client = await ctx.client();
+      return item(await client.ops.enrollments.end({ course_id: opts.course, id: args[0], task: name }));
+    },
+  });
+}
+
+export const enrollmentsVerbs: Verbs = [
+  listEnrollments,
+  addEnrollment,
+  endVerb('conclude', 'Conclude an enrollment (it becomes completed; the user keeps read access to the course)', false),
+  endVerb('deactivate', 'Deactivate an enrollment (inactive: the user loses access until reactivated)', false),
+  endVerb('delete', 'Delete an enrollment', true),
+  importEnrollments,
+] as Verbs;

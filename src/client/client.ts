@@ -256,16 +256,29 @@ export class ApiClient {
     return this.baseUrl + (pathOrUrl.startsWith('/') ? '' : '/') + pathOrUrl;
   }
 
-  /** Picks the context variant whose path ids are all given, and fills the path. */
+  /**
+   * The route of a call. An operation with context variants (`{tctx}`, `{octx}`, `{sctx}`) is called
+   * with exactly one context: its id (`course_id`, `group_id`…) or `global: true` — never guessed
+   * from whichever ids happen to be present. Then every path id must be given.
+   */
   private resolve(operation: OperationId | RouteId, params: Params): { route: Route; url: string; rest: Params; subject?: string } {
     const candidates = operation.includes('@') ? [routeById(operation as RouteId)] : variantsOf(operation as OperationId);
     if (candidates.length === 0) throw new Error(`unknown operation ${operation}`);
-    const route = candidates.find((r) => r.params.every((p) => params[p] !== undefined && params[p] !== null && params[p] !== ''));
-    if (!route) {
-      const needed = candidates.map((r) => r.params.join(' + ') || '(none)').join(' or ');
-      throw new UsageError(`${operation} needs ${needed}`);
+    const given = (name: string) => params[name] !== undefined && params[name] !== null && params[name] !== '' && params[name] !== false;
+    let route = candidates[0];
+    if (candidates.length > 1) {
+      const named = candidates.filter((r) => given(contextKey(r)));
+      if (named.length !== 1) {
+        const choices = candidates.map((r) => (r.context === 'global' ? 'global: true' : contextKey(r))).join(', ');
+        const got = named.length ? `, not ${named.map(contextKey).join(' and ')}` : '';
+        throw new UsageError(`${operation} needs exactly one context of ${choices}${got}`);
+      }
+      route = named[0];
     }
+    const missing = route.params.filter((p) => !given(p));
+    if (missing.length) throw new UsageError(`${operation} needs ${missing.join(' + ')}`);
     const rest: Params = { ...params };
+    if (route.context === 'global') delete rest.global;
     let path = route.path;
     for (const name of route.params) {
       path = path.replace(`:${name}`, encodePathSegment(String(params[name])));
@@ -275,6 +288,11 @@ export class ApiClient {
     const subject = route.resource && last ? `${route.resource} ${String(params[last])}` : undefined;
     return { route, url: this.baseUrl + path, rest, subject };
   }
+}
+
+/** What names a route's context in a call: `global`, or the context's id (`course_id`), its first path id. */
+function contextKey(route: Route): string {
+  return route.context === 'global' ? 'global' : route.params[0];
 }
 
 /** An http(s) URL (resolved against `base` when given), or undefined. */

@@ -204,16 +204,34 @@ describe('operations and context variants', () => {
     expect(requests[0].url).toBe(`${BASE}/api/v1/groups/3/discussion_topics/9`);
   });
 
-  it.each<[string, Params]>([
-    ['no context id', { title: 'x' }],
-    ['an empty context id', { group_id: '', title: 'x' }],
-    ['a null context id', { course_id: null, title: 'x' }],
-  ])('throws a UsageError for %s, sending nothing', async (_what, params) => {
+  it.each<[string, Params, string]>([
+    ['no context id', { title: 'x' }, 'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id'],
+    ['an empty context id', { group_id: '', title: 'x' }, 'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id'],
+    ['a null context id', { course_id: null, title: 'x' }, 'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id'],
+    ['two contexts', { course_id: 1, group_id: 2, title: 'x' }, 'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id, not course_id and group_id'],
+  ])('throws a UsageError for %s, sending nothing', async (_what, params, message) => {
     const { requests, transport } = fake();
     const error = await client(transport).request('discussions.createTopic', params).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).exitCode).toBe(2);
-    expect((error as UsageError).message).toBe('discussions.createTopic needs course_id or group_id or collection_item_id');
+    expect((error as UsageError).message).toBe(message);
+    expect(requests).toHaveLength(0);
+  });
+
+  it.each<[string, Params, string]>([
+    ['an account, not the global context', { account_id: 7 }, 'GET /api/v1/accounts/7/root_outcome_group'],
+    ['the global context, named', { global: true }, 'GET /api/v1/global/root_outcome_group'],
+    ['a course', { course_id: 'sis_course_id:BIO-101' }, 'GET /api/v1/courses/sis_course_id:BIO-101/root_outcome_group'],
+  ])('sends the context it is given: %s', async (_what, params, expected) => {
+    const { requests, transport } = fake(() => ({ status: 200, body: '{}' }));
+    await client(transport).request('outcomes.rootGroup', params);
+    expect(`${requests[0].method} ${requests[0].url.replace(BASE, '')}`).toBe(expected);
+  });
+
+  it('refuses an outcome call that names no context rather than guessing the global one', async () => {
+    const { requests, transport } = fake();
+    await expect(client(transport).request('outcomes.rootGroup', {})).rejects.toThrow('outcomes.rootGroup needs exactly one context of global: true, account_id, course_id');
+    await expect(client(transport).request('outcomes.rootGroup', { global: true, account_id: 7 })).rejects.toThrow(UsageError);
     expect(requests).toHaveLength(0);
   });
 

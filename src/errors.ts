@@ -41,6 +41,13 @@ export class UsageError extends LmsError {
   }
 }
 
+/** Ctrl-C, at a prompt or anywhere else: the user stopped the command. */
+export class InterruptedError extends LmsError {
+  constructor(message = 'interrupted', options?: { cause?: unknown }) {
+    super(message, ExitCode.interrupted, options);
+  }
+}
+
 /** A failure that is neither the user's input nor an API answer (a missing file, a bad config). */
 export class FailureError extends LmsError {
   constructor(message: string, options?: { hint?: string; cause?: unknown }) {

@@ -11,6 +11,7 @@ export async function run(argv: string[], deps?: Partial<Deps>): Promise<number>
   const state: ProgramState = { jsonErrors: jsonErrorsRequested(argv, env) };
   const full: Deps = { ...deps, io, env };
   const interrupted = () => {
+    state.activity?.stop();
     const error = new InterruptedError();
     io.stderr.write(state.jsonErrors ? `\n${JSON.stringify(error.toJSON())}\n` : `\n${formatError(error)}`);
     process.exit(ExitCode.interrupted);

@@ -7,6 +7,7 @@ import { err, out } from '../io/streams.js';
 import { FORMATS, type Format } from '../output/formats.js';
 import { register, type CommandResult, type CommandSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
+import type { Activity } from '../io/activity.js';
 
 
 /** The API serves at most this many items a page (Canvas caps per_page at 100). */
@@ -33,6 +34,8 @@ const nonEmpty = (name: string) => (value: string) => {
 export interface ProgramState {
   /** Errors are written as one JSON object when -o json (or LMS_OUTPUT=json) is in force. */
   jsonErrors: boolean;
+  /** The running command's spinner, cleared before an interrupted run exits. */
+  activity?: Activity;
 }
 
 /**
@@ -97,10 +100,15 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
   const runner = async (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globalOpts: Record<string, unknown>) => {
     const globals = readGlobals(globalOpts, deps.env);
     const ctx = createContext({ ...deps, io: { ...io, color: io.color && globals.color } }, globals);
-    const result = await spec.run({ args, opts: opts as never, ctx });
-    if (!result) return;
-    await render(result);
-    if (result.failure) throw result.failure;
+    state.activity = ctx.activity;
+    try {
+      const result = await spec.run({ args, opts: opts as never, ctx });
+      if (!result) return;
+      await render(result);
+      if (result.failure) throw result.failure;
+    } finally {
+      ctx.activity.stop();
+    }
 
     async function render(result: NonNullable<CommandResult>): Promise<void> {
       if (result.kind === 'none') return;

@@ -132,7 +132,7 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-status' -x -a '403 429' -d 'status of a throttled answer (default 403; implies --throttle)'
 
 # lms profile
-complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'add' -d 'Add or replace a profile (token from a hidden prompt, or --token-stdin; --insecure to allow remote plain http)'
+complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'add' -d 'Add or replace a profile, checking its token with the instance (token from a hidden prompt, or --token-stdin)'
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'list' -d 'List profiles (tokens are never shown)'
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'remove' -d 'Remove a profile and its token'
@@ -140,6 +140,7 @@ complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'use' -d 'Make a profile the default'
 
 # lms profile add flags
+complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'no-verify' -d 'save without checking the token with the instance'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'token-stdin' -d 'read the access token from standard input'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'url' -r -F -d 'base URL of the instance, e.g. https://lms.example.edu'
 

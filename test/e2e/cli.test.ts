@@ -115,8 +115,13 @@ describe('over HTTP against lms mock serve', () => {
   });
 
   it('works through a saved profile, whose file only its owner can read', async () => {
+    const refused = await lms(['profile', 'add', 'local', '--url', baseUrl, '--token-stdin'], {}, '1~not-a-token');
+    expect(refused.exitCode).toBe(3);
+    expect(refused.stderr).toContain(`${new URL(baseUrl).host} did not accept the token (401); the profile was not saved`);
+    expect((await lms(['profile', 'list', '-o', 'json'])).stdout).toBe('[]');
     const add = await lms(['profile', 'add', 'local', '--url', baseUrl, '--token-stdin'], {}, ADMIN);
     expect(add.exitCode).toBe(0);
+    expect(add.stderr).toContain(`Logged in to ${new URL(baseUrl).host} as Ada Admin (id 1)\n`);
     expect(add.stdout + add.stderr).not.toContain(ADMIN);
     const r = await lms(['users', 'get', 'self', '--fields', 'id'], {});
     expect(JSON.parse(r.stdout)).toEqual({ id: 1 });

@@ -57,6 +57,5 @@ function fromCommander(error: CommanderError): LmsError {
   const lines = error.message.replace(/^error: /, '').split('\n');
   const suggestion = lines.map((line) => /^\(Did you mean (.+)\?\)$/.exec(line.trim())).find(Boolean);
   const message = lines.filter((line) => !/^\(Did you mean .+\?\)$/.test(line.trim())).join(' ').trim();
-  const hint = suggestion ? `did you mean ${suggestion[1]}?` : '`lms --help` lists the commands; `lms <command> --help` its flags';
-  return new UsageError(message, { hint, details: { code: error.code } });
+  return new UsageError(message, { hint: suggestion ? `did you mean ${suggestion[1]}?` : undefined, details: { code: error.code } });
 }

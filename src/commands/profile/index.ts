@@ -99,7 +99,7 @@ export const profileVerbs: Verbs = [
       },
     }),
     defineCommand({
-      name: 'use <name>',
+      name: 'use <profile>',
       summary: 'Make a profile the default',
       async run({ args, ctx }) {
         (await ctx.profiles()).use(args[0]);
@@ -108,7 +108,7 @@ export const profileVerbs: Verbs = [
       },
     }),
     defineCommand({
-      name: 'show [name]',
+      name: 'show [profile]',
       summary: 'Show a profile (default: the current one)',
       async run({ args, ctx }) {
         const store = await ctx.profiles();
@@ -120,7 +120,7 @@ export const profileVerbs: Verbs = [
       },
     }),
     defineCommand({
-      name: 'remove <name>',
+      name: 'remove <profile>',
       summary: 'Remove a profile and its token',
       aliases: ['rm'],
       async run({ args, ctx }) {

@@ -33,6 +33,20 @@ describe('the launcher', () => {
   });
 });
 
+describe('errors from the binary', () => {
+  it.each([
+    ['a parse error', ['usres', '-o', 'json'], {}, 2],
+    ['a bad flag value', ['users', 'list', '--per-page', '500'], { LMS_OUTPUT: 'json' }, 2],
+    ['an unknown field', ['--mock', 'users', 'get', '7', '--fields', 'nope', '-o', 'json'], {}, 2],
+  ])('%s with JSON errors: exactly one JSON object on stderr', async (_what, args, extra, code) => {
+    const r = await lms(args, extra as Record<string, string>);
+    expect(r.exitCode).toBe(code);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')).toHaveLength(1);
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: 'UsageError', exit_code: code });
+  });
+});
+
 describe('the binary in mock mode', () => {
   it('runs the README command', async () => {
     const r = await lms(['--mock', 'users', 'list', '--account', '1']);

@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createContext } from '../../src/cli/context.js';
-import { createActivity, quietActivity, spinnerAllowed, SPINNER_DELAY_MS, type Spinner } from '../../src/io/activity.js';
+import { createActivity, quietActivity, spinnerAllowed, SPINNER_DELAY_MS, trackedTransport, type Spinner } from '../../src/io/activity.js';
+import type { ApiResponse } from '../../src/transport/types.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { session } from '../helpers/run-lms.js';
 
@@ -141,6 +142,24 @@ describe('activity spinner', () => {
     expect(events).toEqual([]);
     work.resolve();
     await tracked;
+  });
+
+  it('trackedTransport shows the spinner while a request is slow, labelled with the host', async () => {
+    const { events, factory } = recordingSpinner();
+    const activity = createActivity(fakeIO({ tty: true }), { enabled: true, spinner: factory });
+    const answer = deferred<ApiResponse>();
+    const transport = trackedTransport(async () => answer.promise, activity);
+    const pending = transport({ method: 'GET', url: 'https://lms.example.edu/api/v1/users/self', headers: {} });
+    await vi.advanceTimersByTimeAsync(SPINNER_DELAY_MS);
+    expect(events).toEqual(['start Waiting for lms.example.edu']);
+    answer.resolve({ status: 200, headers: {}, body: '{}' });
+    expect((await pending).status).toBe(200);
+    expect(events).toEqual(['start Waiting for lms.example.edu', 'stop']);
+  });
+
+  it('trackedTransport leaves the transport as it is when spinners are off', () => {
+    const transport = async () => ({ status: 204, headers: {}, body: '' });
+    expect(trackedTransport(transport, quietActivity)).toBe(transport);
   });
 
   it('is quiet when not enabled', async () => {

@@ -8,8 +8,11 @@ import { err, type IOStreams } from '../io/streams.js';
 /** Commander's codes for help and version: printed on purpose, not failures. */
 const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
-/** How prompts (@inquirer: ExitPromptError on Ctrl-C, AbortPromptError) and aborted work say they were stopped. */
-const INTERRUPTION_NAMES = new Set(['ExitPromptError', 'AbortPromptError', 'AbortError']);
+/**
+ * How prompts (@inquirer: ExitPromptError on Ctrl-C, AbortPromptError and CancelPromptError when
+ * stopped from outside) and aborted work say they were stopped.
+ */
+const INTERRUPTION_NAMES = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError', 'AbortError']);
 
 export function isInterruption(error: unknown): boolean {
   return error instanceof InterruptedError || (error instanceof Error && INTERRUPTION_NAMES.has(error.name));

@@ -123,15 +123,20 @@ describe('without -o json, human text', () => {
     expect(r).toEqual({ exitCode: 130, stdout: '', stderr: 'error: interrupted\n' });
   });
 
-  it('an AbortError is an interruption too', async () => {
+  it.each([
+    ['AbortError', () => new DOMException('This operation was aborted', 'AbortError')],
+    ['AbortPromptError', () => Object.assign(new Error('Prompt was aborted'), { name: 'AbortPromptError' })],
+    ['CancelPromptError', () => Object.assign(new Error('Prompt was canceled'), { name: 'CancelPromptError' })],
+  ])('%s is an interruption too', async (_name, make) => {
     const abort: Prompter = {
       secret: async () => {
-        throw new DOMException('This operation was aborted', 'AbortError');
+        throw make();
       },
       confirm: async () => false,
     };
-    const r = await session().run('profile add p --url https://lms.example.edu', { tty: true, prompter: abort });
+    const r = await session().run('profile add p --url https://lms.example.edu -o json', { tty: true, prompter: abort });
     expect(r.exitCode).toBe(130);
+    expect(JSON.parse(r.stderr)).toEqual({ error: 'InterruptedError', message: 'interrupted', exit_code: 130 });
   });
 
   it('help and version are not errors', async () => {

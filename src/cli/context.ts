@@ -160,10 +160,15 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
   };
 
   async function buildClient(): Promise<ApiClient> {
-    const [{ ApiClient }, { resilient }] = await Promise.all([import('../client/client.js'), import('../transport/resilient.js')]);
+    const [{ ApiClient }, { resilient }, { trackedTransport }] = await Promise.all([
+      import('../client/client.js'),
+      import('../transport/resilient.js'),
+      import('../io/activity.js'),
+    ]);
     const trace = globals.verbose ? (line: string) => err(io, `${line}\n`) : undefined;
     const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace };
-    const guard = (transport: Transport) => resilient(transport, { limiter: ctx.limiter(), trace });
+    // The spinner wraps the retries, so a request that backs off still shows as one wait.
+    const guard = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace }), ctx.activity);
     if (mockMode) {
       const { MOCK_BASE_URL, MOCK_ADMIN_TOKEN } = await import('../mock/runtime.js');
       const mock = await ctx.mock();
@@ -182,6 +187,11 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     }
     const source = fromEnv ? 'LMS_BASE_URL' : `the URL of profile "${name}"`;
     const { redactUrl } = await import('../redact.js');
+    // `localhost:4010` would parse as a URL of the scheme `localhost:`: say what was meant.
+    if (fromEnv && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(baseUrl) && URL.canParse(`http://${baseUrl}`)) {
+      const { parseInstanceUrl } = await import('../config/instance-url.js');
+      parseInstanceUrl(baseUrl, 'LMS_BASE_URL');
+    }
     const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
     if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
       throw new UsageError(`${source} is not ${parsed ? 'an http(s) URL' : 'a URL'}: "${redactUrl(baseUrl)}"`, {

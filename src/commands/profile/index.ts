@@ -21,6 +21,8 @@ async function whoseToken(ctx: Context, baseUrl: string, token: string): Promise
     token,
     transport: httpTransport({ timeoutMs: ctx.globals.timeoutSeconds * 1000 }),
     userAgent: `lms/${__LMS_VERSION__}`,
+    plainHttp: ctx.globals.insecure ? 'warn' : 'refuse',
+    warn: (message) => ctx.warn(message),
   });
   const host = new URL(baseUrl).host;
   const skip = 'pass --no-verify to save the profile without checking';

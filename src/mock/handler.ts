@@ -9,7 +9,7 @@ import { DecodeError, decodeParams, headerOf } from './decode.js';
 import { HttpError, Reply, notFound, unauthorized, type MockCtx, type UserRow } from './kit.js';
 import { activeUser, domainRootAccountId, findUser } from './lookup.js';
 import { accountCan } from './permissions.js';
-import { matchRoute } from './router.js';
+import { matchRoute, pathIsWellFormed } from './router.js';
 
 export interface MockOptions {
   db: Db;
@@ -48,6 +48,7 @@ export function createMockHandler(options: MockOptions): MockHandler {
     } catch {
       return json(400, { errors: [{ message: 'malformed request URL' }] });
     }
+    if (!pathIsWellFormed(url.pathname)) return json(400, { errors: [{ message: 'the request path has a malformed percent-encoding' }] });
     try {
       const match = matchRoute(req.method, url.pathname);
       const handler = match && handlers[match.route.id as RouteId];

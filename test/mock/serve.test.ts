@@ -150,6 +150,34 @@ describe('bad requests', () => {
     }
   });
 
+  it('answers 503 once the bodies being received at once pass their shared budget', async () => {
+    // The budget is max(8 × 1 KiB, 2 × 4 KiB) = 8 KiB: two uploads nearly received, a third starting.
+    const lines: string[] = [];
+    const { server, url } = await serveMock({ handler: ok, host: '127.0.0.1', port: 0, log: (l) => lines.push(l), maxBodyBytes: 1024, maxUploadBytes: 4096 });
+    try {
+      const { hostname, port } = new URL(url);
+      const head = `POST /files_api/uploads/abc HTTP/1.1\r\nHost: x\r\nContent-Length: 4000\r\nConnection: close\r\n\r\n`;
+      const open = () => request({ host: hostname, port: Number(port) });
+      const [a, b] = [open(), open()];
+      a.write(head + 'a'.repeat(3999));
+      b.write(head + 'b'.repeat(3999));
+      await new Promise((r) => setTimeout(r, 100));
+      const third = await raw(url, head + 'c'.repeat(4000));
+      expect(third).toMatch(/^HTTP\/1\.1 503/);
+      expect(third.toLowerCase()).toContain('retry-after: 1');
+      const chunks: Buffer[] = [];
+      a.on('data', (c: Buffer) => chunks.push(c));
+      a.end('a');
+      await once(a, 'close');
+      expect(Buffer.concat(chunks).toString()).toMatch(/^HTTP\/1\.1 200/);
+      b.destroy();
+    } finally {
+      server.close();
+      server.closeAllConnections();
+      await once(server, 'close');
+    }
+  });
+
   it('survives a client that goes away in the middle of a body', async () => {
     let calls = 0;
     const counting: MockHandler = async () => {

@@ -72,7 +72,9 @@ export function createMockHandler(options: MockOptions): MockHandler {
         realCaller: realCaller as UserRow,
         now,
       };
-      if (realCaller && typeof params.as_user_id === 'string') ctx.caller = masquerade(ctx, params.as_user_id);
+      // A JSON body may give the id as a number; ignoring it would act as the token's owner instead.
+      const asUser = typeof params.as_user_id === 'number' ? String(params.as_user_id) : params.as_user_id;
+      if (realCaller && typeof asUser === 'string') ctx.caller = masquerade(ctx, asUser);
 
       const run = () => handler(ctx);
       const result = req.method === 'GET' ? db.transaction(run)() : db.transaction(run).immediate();

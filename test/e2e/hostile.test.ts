@@ -292,6 +292,51 @@ describe('after the hostile requests', () => {
   });
 });
 
+describe('the origin of absolute URLs', () => {
+  async function linksVia(served: Served, host?: string): Promise<string[]> {
+    const a = await send(served.url, { method: 'GET', path: '/api/v1/accounts/1/users?per_page=2', headers: { ...auth(ADMIN), ...(host ? { host } : {}) } });
+    expect(a.status).toBe(200);
+    return absoluteUrls(a, 'link');
+  }
+
+  it('on every interface: the address the client connected to, said so at start-up', async () => {
+    const served = await serveMock({ ...env, LMS_MOCK_DB: join(dir, 'wildcard.db') }, ['--host', '0.0.0.0']);
+    try {
+      expect(served.log()).toContain('Listening on every interface: links and upload URLs name the address each client connected to');
+      for (const host of [undefined, 'evil.example', 'a@b']) {
+        for (const u of await linksVia(served, host)) expect(u.startsWith(`${served.url}/`), u).toBe(true);
+      }
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it('with --public-url: that origin, whatever the Host', async () => {
+    const served = await serveMock({ ...env, LMS_MOCK_DB: join(dir, 'public.db') }, ['--public-url', 'https://mock.example.org']);
+    try {
+      expect(served.log()).toContain('Links and upload URLs name https://mock.example.org');
+      const port = new URL(served.url).port;
+      for (const host of [undefined, 'evil.example', `localhost:${port}`]) {
+        const links = await linksVia(served, host);
+        expect(links.length).toBeGreaterThanOrEqual(3);
+        for (const u of links) expect(u.startsWith('https://mock.example.org/api/v1/accounts/1/users?'), u).toBe(true);
+      }
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it.each([
+    [['--public-url', 'http://x/y'], '--public-url must be an http(s) origin'],
+    [['--max-body-size', 'lots'], '--max-body-size must be a size from 1 byte to 2 GiB'],
+    [['--max-upload-size', '0'], '--max-upload-size must be a size from 1 byte to 2 GiB'],
+  ])('mock serve %j is a usage error', async (flags, message) => {
+    const r = await spawnLms(['mock', 'serve', '--port', '0', ...flags], { ...env, LMS_MOCK_DB: join(dir, 'flags.db') });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+});
+
 /** The peak resident memory of a process (VmHWM), in bytes. */
 function peakRss(pid: number): number {
   const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];

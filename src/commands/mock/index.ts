@@ -188,14 +188,14 @@ export const mockVerbs: Verbs = [
         const log = opts.quiet ? undefined : (line: string) => ctx.io.stderr.write(`${line}\n`);
         const { server, url, wildcard } = await serveMock({ handler, host: opts.host, port, log, publicUrl, maxBodyBytes, maxUploadBytes });
         const faultNote = hasFaults(faults) ? ` with faults: ${describeFaults(faults)}` : '';
-        ctx.io.stderr.write(`lms mock serving ${mock.path} at ${url}${faultNote} (Ctrl-C stops)\n`);
         const bodies = `bodies up to ${formatBytes(maxBodyBytes)}, uploads up to ${formatBytes(maxUploadBytes)}`;
-        if (publicUrl) ctx.io.stderr.write(`Links and upload URLs name ${publicUrl}; ${bodies}.\n`);
-        else if (wildcard) {
-          ctx.io.stderr.write(
-            `Listening on every interface: links and upload URLs name the address each client connected to (a Host header is believed only when it names that address or localhost); pass --public-url to name one origin; ${bodies}.\n`,
-          );
-        } else ctx.io.stderr.write(`Links and upload URLs name ${url} (or localhost on the same port, when the client used it); ${bodies}.\n`);
+        const origin = publicUrl
+          ? `Links and upload URLs name ${publicUrl}`
+          : wildcard
+            ? 'Listening on every interface: links and upload URLs name the address each client connected to (a Host header is believed only when it names that address or localhost); pass --public-url to name one origin'
+            : `Links and upload URLs name ${url} (or localhost on the same port, when the client used it)`;
+        // One write, so whoever waits for the address reads the whole notice with it.
+        ctx.io.stderr.write(`lms mock serving ${mock.path} at ${url}${faultNote} (Ctrl-C stops)\n${origin}; ${bodies}.\n`);
         await new Promise<void>((resolve) => {
           const stop = () => server.close(() => resolve());
           process.once('SIGINT', stop);

@@ -72,17 +72,13 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
   // A client that sends `Expect: 100-continue` learns of an oversized body before sending it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const path = targetPath(req.url ?? '/');
-    const declared = Number(req.headers['content-length']);
-    if (path !== undefined && Number.isFinite(declared) && declared > limitFor(req.method ?? '', path)) {
-      void answer(req, res);
-      return;
-    }
-    res.writeContinue();
+    const tooLargeAhead = path !== undefined && Number(req.headers['content-length']) > limitFor(req.method ?? '', path);
+    if (!tooLargeAhead) res.writeContinue();
     void answer(req, res);
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     // Malformed requests (bad header bytes, oversized headers, timeouts): a plain 4xx, as node would.
-    if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') return socket.destroy();
+    if (!socket.writable || err.code === 'ECONNRESET') return socket.destroy();
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const body = JSON.stringify({ errors: [{ message: status === 431 ? 'request headers too large' : status === 408 ? 'request timeout' : 'bad request' }] });
     socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
@@ -184,6 +180,9 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
   return new Promise((resolve, reject) => {
     server.once('error', (err) => reject(listenError(err as NodeJS.ErrnoException, options.host, options.port)));
     server.listen(options.port, options.host, () => {
+      // Past start-up, a server error (out of file descriptors on accept) is logged, not fatal.
+      server.removeAllListeners('error');
+      server.on('error', (err: NodeJS.ErrnoException) => options.log?.(`server error: ${err.code ?? err.name}`));
       const address = server.address();
       port = typeof address === 'object' && address ? address.port : options.port;
       const bound = typeof address === 'object' && address ? address.address : options.host;

@@ -121,6 +121,17 @@ describe('bad requests', () => {
     });
   });
 
+  it.each([
+    ['headers over 16 KiB', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ['a header line that is not one', `GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n`, 400],
+  ])('answers %s in the API shape', async (_what, text, status) => {
+    await withServer(ok, async (url) => {
+      const answer = await raw(url, text);
+      expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(answer).toContain('{"errors":[{"message":');
+    });
+  });
+
   it('refuses an oversized body announced with Expect: 100-continue without asking for it', async () => {
     const lines: string[] = [];
     const { server, url } = await serveMock({ handler: ok, host: '127.0.0.1', port: 0, log: (l) => lines.push(l), maxBodyBytes: 1024 });

@@ -64,6 +64,13 @@ export async function decodeParams(req: ApiRequest, url: URL, limits: DecodeLimi
     return params;
   }
   if (media === 'multipart/form-data') {
+    // Counted before parsing: a large upload body of tiny parts would otherwise cost far more than its size.
+    const boundary = /;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+    const delimiter = boundary ? Buffer.from(`--${boundary[1] ?? boundary[2]}`) : undefined;
+    const raw = typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
+    if (delimiter && occurrences(raw, delimiter, limits.maxParams + 2) > limits.maxParams + 1) {
+      throw new DecodeError(`too many parameters (more than ${limits.maxParams})`);
+    }
     let form: FormData;
     try {
       const bytes = typeof req.body === 'string' ? req.body : new Uint8Array(req.body);
@@ -80,6 +87,13 @@ export async function decodeParams(req: ApiRequest, url: URL, limits: DecodeLimi
   // Form bodies, and bodies sent with no content type at all, are read as url-encoded.
   for (const [k, v] of formPairs(bodyText(req.body), 'request body')) add(params, k, v, limits, counter);
   return params;
+}
+
+/** How many times `needle` occurs in `haystack`, counting no further than `max`. */
+function occurrences(haystack: Buffer, needle: Buffer, max: number): number {
+  let n = 0;
+  for (let at = haystack.indexOf(needle); at !== -1 && n < max; at = haystack.indexOf(needle, at + needle.byteLength)) n++;
+  return n;
 }
 
 export function headerOf(req: ApiRequest, name: string): string | undefined {

@@ -18,7 +18,7 @@ import { matchRoute } from './router.js';
 export const MiB = 1024 * 1024;
 /** Bodies of API requests. */
 export const DEFAULT_MAX_BODY_BYTES = 1 * MiB;
-/** Bodies posted to an upload URL (`/files_api/uploads/…`). */
+/** Multipart bodies posted to an upload URL (`/files_api/uploads/…`). */
 export const DEFAULT_MAX_UPLOAD_BYTES = 100 * MiB;
 /** After refusing a body, how long the rest of it is read and thrown away before the connection is cut. */
 const LINGER_MS = 2_000;
@@ -72,7 +72,7 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
   // A client that sends `Expect: 100-continue` learns of an oversized body before sending it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const path = targetPath(req.url ?? '/');
-    const tooLargeAhead = path !== undefined && Number(req.headers['content-length']) > limitFor(req.method ?? '', path);
+    const tooLargeAhead = path !== undefined && Number(req.headers['content-length']) > limitFor(req, path);
     if (!tooLargeAhead) res.writeContinue();
     void answer(req, res);
   });
@@ -84,9 +84,11 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
     socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
 
-  function limitFor(method: string, path: string): number {
+  /** The upload limit is for multipart bodies posted to an upload URL; anything else gets the API's. */
+  function limitFor(req: IncomingMessage, path: string): number {
     const pathname = path.replace(/[?#].*$/s, '');
-    return matchRoute(method.toUpperCase(), pathname)?.route.id === 'files.upload' ? maxUpload : maxBody;
+    const multipart = /^\s*multipart\/form-data\s*(;|$)/i.test(req.headers['content-type'] ?? '');
+    return multipart && matchRoute((req.method ?? '').toUpperCase(), pathname)?.route.id === 'files.upload' ? maxUpload : maxBody;
   }
 
   /**
@@ -122,7 +124,7 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
         outcome = refuse(req, res, 400, 'malformed request target');
         return;
       }
-      const limit = limitFor(method, url.pathname);
+      const limit = limitFor(req, url.pathname);
       const declared = req.headers['content-length'];
       if (declared !== undefined && Number(declared) > limit) {
         outcome = refuse(req, res, 413, tooLarge(limit));

@@ -196,6 +196,13 @@ describe('decodeParams: hostile input', () => {
     expect(await decodeParams(...form('POST', 'q=caf%C3%A9+au+lait&r=100%25'))).toEqual({ q: 'café au lait', r: '100%' });
   });
 
+  it('counts multipart parts before parsing them', async () => {
+    const part = (i: number) => `--b0\r\nContent-Disposition: form-data; name="p${i}"\r\n\r\n1\r\n`;
+    const many = (n: number) => `${Array.from({ length: n }, (_, i) => part(i)).join('')}--b0--\r\n`;
+    await expect(decodeParams(...req('POST', BASE, many(10_001), 'multipart/form-data; boundary=b0'))).rejects.toThrow('too many parameters (more than 10000)');
+    expect(Object.keys(await decodeParams(...req('POST', BASE, many(10_000), 'multipart/form-data; boundary="b0"')))).toHaveLength(10_000);
+  });
+
   it('reads a multipart body whose boundary is in upper case, whatever the case of the media type', async () => {
     const boundary = 'XyZ-Boundary-0042';
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="user[name]"\r\n\r\nJo\r\n--${boundary}--\r\n`;

@@ -151,9 +151,12 @@ describe('bad requests', () => {
     const { server, url } = await serveMock({ handler: ok, host: '127.0.0.1', port: 0, maxBodyBytes: 1024, maxUploadBytes: 4096 });
     try {
       const body = 'x'.repeat(3000);
-      expect((await fetch(`${url}/files_api/uploads/abc`, { method: 'POST', body })).status).toBe(200);
+      const multipart = { 'content-type': 'multipart/form-data; boundary=zz' };
+      expect((await fetch(`${url}/files_api/uploads/abc`, { method: 'POST', body, headers: multipart })).status).toBe(200);
+      // Only a multipart body is an upload: JSON or a form posted there has the API's limit.
+      expect((await fetch(`${url}/files_api/uploads/abc`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).status).toBe(413);
       expect((await fetch(`${url}/api/v1/users/self/files`, { method: 'POST', body })).status).toBe(413);
-      expect((await fetch(`${url}/files_api/uploads/abc`, { method: 'POST', body: body + body })).status).toBe(413);
+      expect((await fetch(`${url}/files_api/uploads/abc`, { method: 'POST', body: body + body, headers: multipart })).status).toBe(413);
     } finally {
       server.close();
       server.closeAllConnections();
@@ -167,7 +170,7 @@ describe('bad requests', () => {
     const { server, url } = await serveMock({ handler: ok, host: '127.0.0.1', port: 0, log: (l) => lines.push(l), maxBodyBytes: 1024, maxUploadBytes: 4096 });
     try {
       const { hostname, port } = new URL(url);
-      const head = `POST /files_api/uploads/abc HTTP/1.1\r\nHost: x\r\nContent-Length: 4000\r\nConnection: close\r\n\r\n`;
+      const head = `POST /files_api/uploads/abc HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=zz\r\nContent-Length: 4000\r\nConnection: close\r\n\r\n`;
       const open = () => request({ host: hostname, port: Number(port) });
       const [a, b] = [open(), open()];
       a.write(head + 'a'.repeat(3999));

@@ -123,7 +123,7 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'host' -r -F -d 'address to bind'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'latency' -r -F -d 'delay before every answer'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'max-body-size' -r -F -d 'largest request body, bytes or 512k/1m (larger: 413)'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'max-upload-size' -r -F -d 'largest body posted to an upload URL (/files_api/uploads/…)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'max-upload-size' -r -F -d 'largest multipart body posted to an upload URL (/files_api/uploads/…); other bodies there have --max-body-size'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'port' -r -F -d 'port (0 picks a free one)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'public-url' -r -F -d 'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'quiet' -d 'no per-request log lines'

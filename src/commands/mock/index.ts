@@ -153,7 +153,7 @@ export const mockVerbs: Verbs = [
         { flags: '--quiet', description: 'no per-request log lines' },
         { flags: '--public-url <url>', description: 'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to' },
         { flags: '--max-body-size <size>', description: 'largest request body, bytes or 512k/1m (larger: 413)', default: '1m' },
-        { flags: '--max-upload-size <size>', description: 'largest body posted to an upload URL (/files_api/uploads/…)', default: '100m' },
+        { flags: '--max-upload-size <size>', description: 'largest multipart body posted to an upload URL (/files_api/uploads/…); other bodies there have --max-body-size', default: '100m' },
         { flags: '--throttle', description: 'throttle like a real instance: a leaky bucket per token (capacity 700, 50 per request in flight, cost 10, drains 100/s)' },
         { flags: '--throttle-status <status>', description: 'status of a throttled answer (default 403; implies --throttle)', choices: ['403', '429'] },
         { flags: '--throttle-capacity <n>', description: 'bucket size (default 700; implies --throttle)' },

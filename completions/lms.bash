@@ -101,7 +101,10 @@ _lms_value_flag() {
     'mock serve:--fault-seed'|'mock serve '*':--fault-seed') _lms_words=''; return 0 ;;
     'mock serve:--host'|'mock serve '*':--host') _lms_words=''; return 0 ;;
     'mock serve:--latency'|'mock serve '*':--latency') _lms_words=''; return 0 ;;
+    'mock serve:--max-body-size'|'mock serve '*':--max-body-size') _lms_words=''; return 0 ;;
+    'mock serve:--max-upload-size'|'mock serve '*':--max-upload-size') _lms_words=''; return 0 ;;
     'mock serve:--port'|'mock serve '*':--port') _lms_words=''; return 0 ;;
+    'mock serve:--public-url'|'mock serve '*':--public-url') _lms_words=''; return 0 ;;
     'mock serve:--throttle-capacity'|'mock serve '*':--throttle-capacity') _lms_words=''; return 0 ;;
     'mock serve:--throttle-cost'|'mock serve '*':--throttle-cost') _lms_words=''; return 0 ;;
     'mock serve:--throttle-penalty'|'mock serve '*':--throttle-penalty') _lms_words=''; return 0 ;;
@@ -280,7 +283,7 @@ _lms_flags() {
     'mock help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'mock reset') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'mock seed') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
-    'mock serve') _lms_words='--all --as-user --drop-rate --fail-rate --fail-status --fault-seed --fields --help -h --host --insecure --latency --limit --mock --mock-db --no-color --no-input --output -o --per-page --port --profile -p --quiet --throttle --throttle-capacity --throttle-cost --throttle-penalty --throttle-rate --throttle-status --timeout --verbose -v --version --yes -y' ;;
+    'mock serve') _lms_words='--all --as-user --drop-rate --fail-rate --fail-status --fault-seed --fields --help -h --host --insecure --latency --limit --max-body-size --max-upload-size --mock --mock-db --no-color --no-input --output -o --per-page --port --profile -p --public-url --quiet --throttle --throttle-capacity --throttle-cost --throttle-penalty --throttle-rate --throttle-status --timeout --verbose -v --version --yes -y' ;;
     'mock tokens') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile add') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-verify --output -o --per-page --profile -p --timeout --token-stdin --url --verbose -v --version --yes -y' ;;

@@ -2,7 +2,7 @@
 // route → authenticate → decode → masquerade → area behaviour (one transaction) → encode → page view.
 import { dropSecrets } from '../redact.js';
 import type { RouteId } from '../spec/routes.js';
-import type { ApiRequest, ApiResponse, Transport } from '../transport/types.js';
+import { INSTANCE_HEADER, type ApiRequest, type ApiResponse, type Transport } from '../transport/types.js';
 import { handlers, publicRoutes } from './areas/index.js';
 import type { Db } from './db/open.js';
 import { DecodeError, decodeParams, headerOf } from './decode.js';
@@ -19,8 +19,7 @@ export interface MockOptions {
 
 export type MockHandler = Transport;
 
-/** Every answer of the mock names the instance (the seeded database) that gave it. */
-export const INSTANCE_HEADER = 'x-lms-mock-instance';
+export { INSTANCE_HEADER };
 
 export function createMockHandler(options: MockOptions): MockHandler {
   const { db } = options;

@@ -88,7 +88,8 @@ _lms_subcommand() {
   return 1
 }
 
-# Succeeds when flag "$2" takes a value at path "$1", setting _lms_words to its choices.
+# Succeeds when flag "$2" takes a value at path "$1", setting _lms_words to its choices
+# (@profiles for the profile names; none for files).
 _lms_value_flag() {
   case "$1:$2" in
     'users settings update:--manual-mark-as-read'|'users settings update '*':--manual-mark-as-read') _lms_words='true false'; return 0 ;;
@@ -148,7 +149,10 @@ _lms_value_flag() {
     'mock serve:--fault-seed'|'mock serve '*':--fault-seed') _lms_words=''; return 0 ;;
     'mock serve:--host'|'mock serve '*':--host') _lms_words=''; return 0 ;;
     'mock serve:--latency'|'mock serve '*':--latency') _lms_words=''; return 0 ;;
+    'mock serve:--max-body-size'|'mock serve '*':--max-body-size') _lms_words=''; return 0 ;;
+    'mock serve:--max-upload-size'|'mock serve '*':--max-upload-size') _lms_words=''; return 0 ;;
     'mock serve:--port'|'mock serve '*':--port') _lms_words=''; return 0 ;;
+    'mock serve:--public-url'|'mock serve '*':--public-url') _lms_words=''; return 0 ;;
     'mock serve:--throttle-capacity'|'mock serve '*':--throttle-capacity') _lms_words=''; return 0 ;;
     'mock serve:--throttle-cost'|'mock serve '*':--throttle-cost') _lms_words=''; return 0 ;;
     'mock serve:--throttle-penalty'|'mock serve '*':--throttle-penalty') _lms_words=''; return 0 ;;
@@ -207,10 +211,38 @@ _lms_value_flag() {
     *':--mock-db') _lms_words=''; return 0 ;;
     *':--output'|*':-o') _lms_words='table json ndjson csv'; return 0 ;;
     *':--per-page') _lms_words=''; return 0 ;;
-    *':--profile'|*':-p') _lms_words=''; return 0 ;;
+    *':--profile'|*':-p') _lms_words='@profiles'; return 0 ;;
     *':--timeout') _lms_words=''; return 0 ;;
   esac
   return 1
+}
+
+# Succeeds when argument number "$2" (from 0) of the command at path "$1" completes to words,
+# setting _lms_words to them (@profiles for the profile names); otherwise it takes files.
+_lms_argument() {
+  case "$1:$2" in
+    'completion:'0) _lms_words='bash zsh fish'; return 0 ;;
+    'profile remove:'0) _lms_words='@profiles'; return 0 ;;
+    'profile show:'0) _lms_words='@profiles'; return 0 ;;
+    'profile use:'0) _lms_words='@profiles'; return 0 ;;
+  esac
+  return 1
+}
+
+# The names of the saved profiles, one a line.
+_lms_profiles() {
+  lms profile list --output csv --fields name --no-input 2>/dev/null | tail -n +2
+}
+
+# Completes "$1" from _lms_words: the profile names for @profiles, files when there are no words.
+_lms_reply() {
+  if [[ $_lms_words == @profiles ]]; then
+    _lms_words=$(_lms_profiles)
+  elif [[ -z $_lms_words ]]; then
+    compopt -o default 2>/dev/null
+    return 0
+  fi
+  COMPREPLY=( $(compgen -W "$_lms_words" -- "$1") )
 }
 
 _lms_subcommands() {
@@ -346,10 +378,10 @@ _lms_flags() {
     'mock help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'mock reset') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'mock seed') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
-    'mock serve') _lms_words='--all --as-user --drop-rate --fail-rate --fail-status --fault-seed --fields --help -h --host --insecure --latency --limit --mock --mock-db --no-color --no-input --output -o --per-page --port --profile -p --quiet --throttle --throttle-capacity --throttle-cost --throttle-penalty --throttle-rate --throttle-status --timeout --verbose -v --version --yes -y' ;;
+    'mock serve') _lms_words='--all --as-user --drop-rate --fail-rate --fail-status --fault-seed --fields --help -h --host --insecure --latency --limit --max-body-size --max-upload-size --mock --mock-db --no-color --no-input --output -o --per-page --port --profile -p --public-url --quiet --throttle --throttle-capacity --throttle-cost --throttle-penalty --throttle-rate --throttle-status --timeout --verbose -v --version --yes -y' ;;
     'mock tokens') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
-    'profile add') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --token-stdin --url --verbose -v --version --yes -y' ;;
+    'profile add') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-verify --output -o --per-page --profile -p --timeout --token-stdin --url --verbose -v --version --yes -y' ;;
     'profile help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile list') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile remove') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
@@ -389,10 +421,11 @@ _lms_flags() {
 
 _lms() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local cmd_path='' word i _lms_next _lms_words
+  local cmd_path='' word i nargs=0 _lms_next _lms_words
   COMPREPLY=()
 
-  # Walk the words before the cursor, skipping flags and their values, to find the command.
+  # Walk the words before the cursor, skipping flags and their values, to find the command and
+  # count its arguments.
   for (( i = 1; i < COMP_CWORD; i++ )); do
     word=${COMP_WORDS[i]}
     if [[ $word == -* ]]; then
@@ -403,7 +436,12 @@ _lms() {
       fi
       continue
     fi
-    if _lms_subcommand "$cmd_path" "$word"; then cmd_path=$_lms_next; fi
+    if _lms_subcommand "$cmd_path" "$word"; then
+      cmd_path=$_lms_next
+      nargs=0
+    else
+      nargs=$(( nargs + 1 ))
+    fi
   done
 
   local flag=$prev
@@ -413,11 +451,7 @@ _lms() {
     flag=${COMP_WORDS[COMP_CWORD-2]}
   fi
   if [[ $flag == -* ]] && _lms_value_flag "$cmd_path" "$flag"; then
-    if [[ -n $_lms_words ]]; then
-      COMPREPLY=( $(compgen -W "$_lms_words" -- "$cur") )
-    else
-      compopt -o default 2>/dev/null
-    fi
+    _lms_reply "$cur"
     return 0
   fi
 
@@ -425,8 +459,12 @@ _lms() {
     _lms_flags "$cmd_path"
   else
     _lms_subcommands "$cmd_path"
-    # A command with no subcommands takes arguments, which may be files.
-    if [[ -z $_lms_words ]]; then compopt -o default 2>/dev/null; return 0; fi
+    # A command with no subcommands takes arguments: choices, profile names, or files.
+    if [[ -z $_lms_words ]]; then
+      _lms_argument "$cmd_path" "$nargs" || _lms_words=''
+      _lms_reply "$cur"
+      return 0
+    fi
   fi
   COMPREPLY=( $(compgen -W "$_lms_words" -- "$cur") )
   return 0

@@ -3,6 +3,11 @@
 
 complete -c lms -f
 
+# The names of the saved profiles, one a line.
+function __lms_profiles
+    lms profile list --output csv --fields name --no-input 2>/dev/null | tail -n +2
+end
+
 # Global flags
 complete -c lms -l 'all' -d 'fetch every page of a list'
 complete -c lms -l 'as-user' -r -F -d 'act as another user (admins; sends as_user_id)'
@@ -15,9 +20,9 @@ complete -c lms -l 'mock-db' -r -F -d 'mock database file, or :memory: (env LMS_
 complete -c lms -l 'no-color' -d 'no colours (also NO_COLOR)'
 complete -c lms -l 'no-input' -d 'never prompt; a missing value is an error'
 complete -c lms -l 'output' -s 'o' -x -a 'table json ndjson csv' -d 'output format (env LMS_OUTPUT); table on a terminal, json when piped'
-complete -c lms -l 'per-page' -r -F -d 'page size to ask the server for'
-complete -c lms -l 'profile' -s 'p' -r -F -d 'use this profile (env LMS_PROFILE)'
-complete -c lms -l 'timeout' -r -F -d 'per-request timeout'
+complete -c lms -l 'per-page' -r -F -d 'page size to ask the server for (at most 100)'
+complete -c lms -l 'profile' -s 'p' -x -a '(__lms_profiles)' -d 'use this profile (env LMS_PROFILE)'
+complete -c lms -l 'timeout' -r -F -d 'per-request timeout in seconds (at most 3600)'
 complete -c lms -l 'verbose' -s 'v' -d 'trace requests on stderr (tokens redacted)'
 complete -c lms -l 'version' -d 'print the version'
 complete -c lms -l 'yes' -s 'y' -d 'assume yes to confirmations'
@@ -98,6 +103,9 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_sub
 # lms assignments list flags
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or SIS form (sis_course_id:X)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial name'
+
+# lms completion arguments
+complete -c lms -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
 
 # lms courses
 complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls' -a 'create' -d 'Create a course in an account'
@@ -192,7 +200,10 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'fault-seed' -r -F -d 'seed for the faults, so a run can be reproduced'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'host' -r -F -d 'address to bind'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'latency' -r -F -d 'delay before every answer'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'max-body-size' -r -F -d 'largest request body, bytes or 512k/1m (larger: 413)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'max-upload-size' -r -F -d 'largest multipart body posted to an upload URL (/files_api/uploads/…); other bodies there have --max-body-size'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'port' -r -F -d 'port (0 picks a free one)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'public-url' -r -F -d 'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'quiet' -d 'no per-request log lines'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle' -d 'throttle like a real instance: a leaky bucket per token (capacity 700, 50 per request in flight, cost 10, drains 100/s)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-capacity' -r -F -d 'bucket size (default 700; implies --throttle)'
@@ -202,7 +213,7 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-status' -x -a '403 429' -d 'status of a throttled answer (default 403; implies --throttle)'
 
 # lms profile
-complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'add' -d 'Add or replace a profile (token from a hidden prompt, or --token-stdin; --insecure to allow remote plain http)'
+complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'add' -d 'Add or replace a profile, checking its token with the instance (token from a hidden prompt, or --token-stdin)'
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'list' -d 'List profiles (tokens are never shown)'
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'remove' -d 'Remove a profile and its token'
@@ -210,8 +221,18 @@ complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'use' -d 'Make a profile the default'
 
 # lms profile add flags
+complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'no-verify' -d 'save without checking the token with the instance'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'token-stdin' -d 'read the access token from standard input'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'url' -r -F -d 'base URL of the instance, e.g. https://lms.example.edu'
+
+# lms profile remove arguments
+complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from remove rm' -x -a '(__lms_profiles)'
+
+# lms profile show arguments
+complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from show' -x -a '(__lms_profiles)'
+
+# lms profile use arguments
+complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from use' -x -a '(__lms_profiles)'
 
 # lms sections
 complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'create' -d 'Create a section in a course'

@@ -18,23 +18,33 @@ export class LmsError extends Error {
   readonly exitCode: ExitCode;
   /** What the user can do next; printed under the message. */
   readonly hint?: string;
+  /** Machine-readable extras for `-o json` errors (e.g. the fields --fields may name). */
+  readonly details?: Record<string, unknown>;
 
-  constructor(message: string, exitCode: ExitCode, options?: { hint?: string; cause?: unknown }) {
+  constructor(message: string, exitCode: ExitCode, options?: { hint?: string; cause?: unknown; details?: Record<string, unknown> }) {
     super(message, { cause: options?.cause });
     this.name = new.target.name;
     this.exitCode = exitCode;
     this.hint = options?.hint;
+    this.details = options?.details;
   }
 
   toJSON(): Record<string, unknown> {
-    return { error: this.name, message: this.message, exit_code: this.exitCode, ...(this.hint ? { hint: this.hint } : {}) };
+    return { error: this.name, message: this.message, exit_code: this.exitCode, ...(this.hint ? { hint: this.hint } : {}), ...this.details };
   }
 }
 
 /** Bad flags, missing arguments, invalid input files: nothing was sent. */
 export class UsageError extends LmsError {
-  constructor(message: string, options?: { hint?: string }) {
+  constructor(message: string, options?: { hint?: string; details?: Record<string, unknown> }) {
     super(message, ExitCode.usage, options);
+  }
+}
+
+/** Ctrl-C, at a prompt or anywhere else: the user stopped the command. */
+export class InterruptedError extends LmsError {
+  constructor(message = 'interrupted', options?: { cause?: unknown }) {
+    super(message, ExitCode.interrupted, options);
   }
 }
 

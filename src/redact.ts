@@ -22,6 +22,9 @@ const SECRET_PARAMS = new Set([
   'x-goog-credential',
 ]);
 export const REDACTED = '[REDACTED]';
+/** The one-time id of an upload URL, however its path is escaped (`/files%5Fapi/uploads/…`). */
+const UPLOAD_PATH = /(\/files(?:_|%5[Ff])api\/uploads\/)[^/?#]+/g;
+const UPLOAD_PATH_IN_TEXT = /(\/files(?:_|%5[Ff])api\/uploads\/)(?!\[REDACTED\])[^/?#\s"'<>]+/g;
 
 /** The parameter name a query key stands for: percent- and plus-decoded (repeatedly), brackets dropped, lower case. */
 function baseName(rawKey: string): string {
@@ -66,7 +69,7 @@ function rewrite(url: string, pair: (key: string, raw: string) => string | undef
   // `#access_token=…` (as OAuth's implicit flow writes it) is a query in all but name.
   if (hash.includes('=')) hash = `#${pairs(hash.slice(1))}`;
   const queryAt = beforeHash.indexOf('?');
-  const path = maskUserinfo(queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt)).replace(/(\/files_api\/uploads\/)[^/?#]+/g, `$1${REDACTED}`);
+  const path = maskUserinfo(queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt)).replace(UPLOAD_PATH, `$1${REDACTED}`);
   if (queryAt === -1) return path + hash;
   const query = pairs(beforeHash.slice(queryAt + 1));
   return (query ? `${path}?${query}` : path) + hash;
@@ -108,5 +111,5 @@ export function redactText(text: string, secrets: (string | undefined)[] = []): 
   out = out.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi, (url) => redactUrl(url));
   out = out.replace(/([A-Za-z0-9_%[\].+-]+)=([^&\s"'<>#,;]*)/g, (whole, key: string) => (isSecretParam(key) ? `${key}=${REDACTED}` : whole));
   out = out.replace(/\b(Bearer)\s+(?!\[REDACTED\])[^\s"',;]+/gi, `$1 ${REDACTED}`);
-  return out.replace(/(\/files_api\/uploads\/)(?!\[REDACTED\])[^/?#\s"'<>]+/g, `$1${REDACTED}`);
+  return out.replace(UPLOAD_PATH_IN_TEXT, `$1${REDACTED}`);
 }

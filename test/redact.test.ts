@@ -71,3 +71,9 @@ describe('redactText', () => {
     expect(redactText('token tok-1 then tok-12 at https://s/u/one', ['tok-1', 'tok-12', 'https://s/u/one', undefined, ''])).toBe('token [REDACTED] then [REDACTED] at [REDACTED]');
   });
 });
+
+describe('one-time upload ids', () => {
+  it.each(['http://h/files%5Fapi/uploads/abc123', 'http://h/files%5fapi/uploads/abc123?x=1'])('are masked in %s however the path is escaped', (url) => {
+    expect(redactUrl(url)).not.toContain('abc123');
+  });
+});

@@ -68,8 +68,15 @@ export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, 
   const journal = new Journal(await journalDir(ctx), [job.job, instance.where, job.target, bytes], { state: instance.state, restart: opts.restart, readOnly: plan });
   const progress = progressReporter(ctx.io, { verbose: ctx.globals.verbose, label: plan ? 'checking' : 'importing' });
   const started = performance.now();
-  const results = await runRows(taskRows, job.task(client), { journal, concurrency, mode: plan ? 'plan' : 'apply', update, onProgress: (p) => progress.update(p) });
-  progress.finish();
+  // The progress bar has the terminal to itself: no request spinner while it draws.
+  const resume = ctx.activity.pause();
+  let results;
+  try {
+    results = await runRows(taskRows, job.task(client), { journal, concurrency, mode: plan ? 'plan' : 'apply', update, onProgress: (p) => progress.update(p) });
+  } finally {
+    progress.finish();
+    resume();
+  }
   const extra = job.finish ? await job.finish({ client, results, plan }) : [];
   const extraRows = extra.map((x) => ({ line: null, [job.keyColumn]: x.key, status: x.status, id: x.id, ...(x.error ? { error: x.error } : {}) }));
   const extraFailed = extra.filter((x) => x.status === 'failed').length;

@@ -2,12 +2,8 @@
 import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../client/client.js';
 import { route } from '../spec/routes.js';
+import { INSTANCE_HEADER } from '../transport/types.js';
 
-/**
- * The header the mock names its state with (src/mock/handler.ts INSTANCE_HEADER; a test keeps the
- * two equal). Repeated here so a bulk job against a real server does not load the mock.
- */
-export const INSTANCE_STATE_HEADER = 'x-lms-mock-instance';
 
 export interface Instance {
   /** Where: the base URL, or the mock's database file. */
@@ -26,7 +22,7 @@ export interface Instance {
 export async function identifyInstance(ctx: Context, client: ApiClient): Promise<Instance> {
   const self = route('users.get');
   const res = await client.send(self.method, self.path.replace(':id', 'self'), { subject: 'user self' });
-  const state = res.headers[INSTANCE_STATE_HEADER]?.trim() || undefined;
+  const state = res.headers[INSTANCE_HEADER]?.trim() || undefined;
   const where = ctx.mockMode ? `mock:${(await ctx.mock()).path}` : client.baseUrl;
   return { where, state };
 }

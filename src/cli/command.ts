@@ -32,8 +32,13 @@ export interface CommandSpec<O = Record<string, unknown>> {
   options?: OptionSpec[];
   /** The API routes this command calls; the coverage test reads them. */
   routes?: RouteId[];
-  /** Default columns for table and CSV output. */
+  /** Default columns of a list in table and CSV output (a single record shows all its fields). */
   columns?: string[];
+  /**
+   * The values a positional argument may take, by argument name: commander refuses others, and
+   * completions offer them. (An argument named `profile` completes to the saved profile names.)
+   */
+  argChoices?: Record<string, readonly string[]>;
   /** Example invocations shown in help. */
   examples?: string[];
   /** Runs when the parent noun is given no known verb (`lms api GET /x`). */
@@ -90,6 +95,11 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
   }
   const cmd = parent.command(spec.name, { isDefault: spec.isDefault }).description(spec.summary);
   for (const alias of spec.aliases ?? []) cmd.alias(alias);
+  for (const [name, choices] of Object.entries(spec.argChoices ?? {})) {
+    const argument = cmd.registeredArguments.find((a) => a.name() === name);
+    if (!argument) throw new Error(`${spec.name}: no argument named ${name}`);
+    argument.choices(choices);
+  }
   for (const o of spec.options ?? []) {
     const option = new Option(o.flags, o.description);
     if (o.required) option.makeOptionMandatory();

@@ -1,6 +1,7 @@
-// Static shell completion scripts generated from the commander tree, so completions never drift from
-// the commands that exist. The scripts only walk the words already typed; they never run `lms`.
-import type { Command, Help, Option } from 'commander';
+// Shell completion scripts generated from the commander tree, so completions never drift from the
+// commands that exist. The scripts walk the words already typed; the one thing they ask `lms` for is
+// the names of the saved profiles, for a value or an argument named <profile>.
+import type { Argument, Command, Help, Option } from 'commander';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 export const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
@@ -19,12 +20,28 @@ export function completionScript(program: Command, shell: Shell): string {
   }
 }
 
+/** A value or argument named like this completes to the saved profiles' names. */
+export const PROFILE_VALUE_NAME = 'profile';
+/** What the lookups hand back for "the profile names", resolved by the script at completion time. */
+const PROFILES_MARKER = '@profiles';
+
 interface FlagSpec {
   /** `--output` and/or `-o`, whichever exist. */
   names: string[];
   description: string;
   takesValue: boolean;
   choices: string[];
+  /** The value is a profile name (`--profile <profile>`). */
+  profiles: boolean;
+}
+
+/** A positional argument that completes to something other than files. */
+interface ArgumentSpec {
+  /** 0-based position among the command's arguments. */
+  index: number;
+  variadic: boolean;
+  choices: string[];
+  profiles: boolean;
 }
 
 interface CommandSpec {
@@ -37,6 +54,8 @@ interface CommandSpec {
   /** Flags accepted here: this command's and every ancestor's, because commander parses
    * ancestors' options anywhere on the line. */
   flags: FlagSpec[];
+  /** Arguments with choices or profile names; any other argument completes to files. */
+  arguments: ArgumentSpec[];
   subcommands: CommandSpec[];
 }
 
@@ -56,8 +75,13 @@ function describeCommand(command: Command, help: Help, path: string[], inherited
     description: firstLine(help.subcommandDescription(command)),
     ownFlags,
     flags: mergeFlags(inherited, ownFlags),
+    arguments: command.registeredArguments.map(describeArgument).filter((argument) => argument.choices.length > 0 || argument.profiles),
     subcommands,
   };
+}
+
+function describeArgument(argument: Argument, index: number): ArgumentSpec {
+  return { index, variadic: argument.variadic, choices: [...(argument.argChoices ?? [])], profiles: argument.name() === PROFILE_VALUE_NAME };
 }
 
 function lastName(command: CommandSpec): string {
@@ -70,7 +94,18 @@ function describeFlag(option: Option): FlagSpec {
     description: firstLine(option.description),
     takesValue: option.required || option.optional,
     choices: [...(option.argChoices ?? [])],
+    profiles: valueName(option) === PROFILE_VALUE_NAME,
   };
+}
+
+/** `profile` for `-p, --profile <profile>`. */
+function valueName(option: Option): string | undefined {
+  return /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1]?.replace(/\.\.\.$/, '');
+}
+
+/** The words a flag's value or an argument completes to, as the bash and zsh lookups return them. */
+function completionWords(spec: { choices: string[]; profiles: boolean }): string[] {
+  return spec.profiles ? [PROFILES_MARKER] : spec.choices;
 }
 
 function flagNames(option: Option): string[] {
@@ -155,8 +190,22 @@ function wordListCases(root: CommandSpec, prefix: string, words: (command: Comma
   );
 }
 
-/** The two lookups bash and zsh share; they differ only in how a flag's choices are written. */
-function lookupFunctions(root: CommandSpec, prefix: string, choices: Parameters<typeof valueFlagCases>[2]): string {
+/**
+ * Case patterns "path:index" for the arguments that complete to words; a variadic last argument
+ * matches every later index too, so it comes after the exact ones.
+ */
+function argumentCases(root: CommandSpec, prefix: string, words: (spec: ArgumentSpec) => string): string[] {
+  return allCommands(root).flatMap((command) =>
+    command.arguments.map((argument) => {
+      const key = shellQuote(`${pathKey(command.path)}:`);
+      const pattern = argument.variadic ? `${key}*` : `${key}${argument.index}`;
+      return `    ${pattern}) ${prefix}_words=${words(argument)}; return 0 ;;`;
+    }),
+  );
+}
+
+/** The lookups bash and zsh share; they differ only in how a list of words is written. */
+function lookupFunctions(root: CommandSpec, prefix: string, choices: (spec: FlagSpec | ArgumentSpec) => string): string {
   return `# Sets ${prefix}_next to the command path that word "$2" leads to from path "$1"; fails if it is no subcommand.
 ${prefix}_subcommand() {
   case "$1:$2" in
@@ -165,12 +214,30 @@ ${subcommandCases(root, prefix).join('\n')}
   return 1
 }
 
-# Succeeds when flag "$2" takes a value at path "$1", setting ${prefix}_words to its choices.
+# Succeeds when flag "$2" takes a value at path "$1", setting ${prefix}_words to its choices
+# (${PROFILES_MARKER} for the profile names; none for files).
 ${prefix}_value_flag() {
   case "$1:$2" in
 ${valueFlagCases(root, prefix, choices).join('\n')}
   esac
   return 1
+}
+
+# Succeeds when argument number "$2" (from 0) of the command at path "$1" completes to words,
+# setting ${prefix}_words to them (${PROFILES_MARKER} for the profile names); otherwise it takes files.
+${prefix}_argument() {
+  case "$1:$2" in
+${argumentCases(root, prefix, choices).join('\n')}
+  esac
+  return 1
+}`;
+}
+
+/** The saved profiles' names, one a line: what \`lms profile list\` knows, asked quietly. */
+function profilesFunction(programName: string, prefix: string): string {
+  return `# The names of the saved profiles, one a line.
+${prefix}_profiles() {
+  ${programName} profile list --output csv --fields name --no-input 2>/dev/null | tail -n +2
 }`;
 }
 
@@ -178,7 +245,20 @@ function bashScript(root: CommandSpec, programName: string, prefix: string): str
   return `# bash completion for ${programName}. Generated by \`${programName} completion bash\`; do not edit.
 # Load it with: source <(${programName} completion bash)
 
-${lookupFunctions(root, prefix, (flag) => shellQuote(flag.choices.join(' ')))}
+${lookupFunctions(root, prefix, (spec) => shellQuote(completionWords(spec).join(' ')))}
+
+${profilesFunction(programName, prefix)}
+
+# Completes "$1" from ${prefix}_words: the profile names for ${PROFILES_MARKER}, files when there are no words.
+${prefix}_reply() {
+  if [[ $${prefix}_words == ${PROFILES_MARKER} ]]; then
+    ${prefix}_words=$(${prefix}_profiles)
+  elif [[ -z $${prefix}_words ]]; then
+    compopt -o default 2>/dev/null
+    return 0
+  fi
+  COMPREPLY=( $(compgen -W "$${prefix}_words" -- "$1") )
+}
 
 ${prefix}_subcommands() {
   case "$1" in
@@ -196,10 +276,11 @@ ${wordListCases(root, prefix, (command) => command.flags.flatMap((flag) => flag.
 
 ${prefix}() {
   local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]}
-  local cmd_path='' word i ${prefix}_next ${prefix}_words
+  local cmd_path='' word i nargs=0 ${prefix}_next ${prefix}_words
   COMPREPLY=()
 
-  # Walk the words before the cursor, skipping flags and their values, to find the command.
+  # Walk the words before the cursor, skipping flags and their values, to find the command and
+  # count its arguments.
   for (( i = 1; i < COMP_CWORD; i++ )); do
     word=\${COMP_WORDS[i]}
     if [[ $word == -* ]]; then
@@ -210,7 +291,12 @@ ${prefix}() {
       fi
       continue
     fi
-    if ${prefix}_subcommand "$cmd_path" "$word"; then cmd_path=$${prefix}_next; fi
+    if ${prefix}_subcommand "$cmd_path" "$word"; then
+      cmd_path=$${prefix}_next
+      nargs=0
+    else
+      nargs=$(( nargs + 1 ))
+    fi
   done
 
   local flag=$prev
@@ -220,11 +306,7 @@ ${prefix}() {
     flag=\${COMP_WORDS[COMP_CWORD-2]}
   fi
   if [[ $flag == -* ]] && ${prefix}_value_flag "$cmd_path" "$flag"; then
-    if [[ -n $${prefix}_words ]]; then
-      COMPREPLY=( $(compgen -W "$${prefix}_words" -- "$cur") )
-    else
-      compopt -o default 2>/dev/null
-    fi
+    ${prefix}_reply "$cur"
     return 0
   fi
 
@@ -232,8 +314,12 @@ ${prefix}() {
     ${prefix}_flags "$cmd_path"
   else
     ${prefix}_subcommands "$cmd_path"
-    # A command with no subcommands takes arguments, which may be files.
-    if [[ -z $${prefix}_words ]]; then compopt -o default 2>/dev/null; return 0; fi
+    # A command with no subcommands takes arguments: choices, profile names, or files.
+    if [[ -z $${prefix}_words ]]; then
+      ${prefix}_argument "$cmd_path" "$nargs" || ${prefix}_words=''
+      ${prefix}_reply "$cur"
+      return 0
+    fi
   fi
   COMPREPLY=( $(compgen -W "$${prefix}_words" -- "$cur") )
   return 0
@@ -272,7 +358,21 @@ function zshScript(root: CommandSpec, programName: string, prefix: string): stri
 # zsh completion for ${programName}. Generated by \`${programName} completion zsh\`; do not edit.
 # Put it on $fpath as _${programName}, or load it with: source <(${programName} completion zsh)
 
-${lookupFunctions(root, prefix, (flag) => zshArray(flag.choices.map(shellQuote)))}
+${lookupFunctions(root, prefix, (spec) => zshArray(completionWords(spec).map(shellQuote)))}
+
+${profilesFunction(programName, prefix)}
+
+# Offers ${prefix}_words: the profile names for ${PROFILES_MARKER}, files when there are no words.
+${prefix}_reply() {
+  if [[ \${${prefix}_words[1]} == ${PROFILES_MARKER} ]]; then
+    ${prefix}_words=( \${(f)"$(${prefix}_profiles)"} )
+    (( \${#${prefix}_words} )) && compadd -- "\${${prefix}_words[@]}"
+  elif (( \${#${prefix}_words} )); then
+    compadd -- "\${${prefix}_words[@]}"
+  else
+    _files
+  fi
+}
 
 ${prefix}_subcommands() {
   case "$1" in
@@ -289,18 +389,24 @@ ${flagListCases.join('\n')}
 }
 
 ${prefix}() {
-  local cmd_path='' word i ${prefix}_next
+  local cmd_path='' word i nargs=0 ${prefix}_next
   local -a ${prefix}_words
   local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]}
 
-  # Walk the words before the cursor, skipping flags and their values, to find the command.
+  # Walk the words before the cursor, skipping flags and their values, to find the command and
+  # count its arguments.
   for (( i = 2; i < CURRENT; i++ )); do
     word=\${words[i]}
     if [[ $word == -* ]]; then
       if [[ $word != *=* ]] && ${prefix}_value_flag "$cmd_path" "$word"; then (( i++ )); fi
       continue
     fi
-    if ${prefix}_subcommand "$cmd_path" "$word"; then cmd_path=$${prefix}_next; fi
+    if ${prefix}_subcommand "$cmd_path" "$word"; then
+      cmd_path=$${prefix}_next
+      nargs=0
+    else
+      nargs=$(( nargs + 1 ))
+    fi
   done
 
   local flag=$prev
@@ -311,7 +417,7 @@ ${prefix}() {
     flag=''
   fi
   if [[ -n $flag ]] && ${prefix}_value_flag "$cmd_path" "$flag"; then
-    if (( \${#${prefix}_words} )); then compadd -- "\${${prefix}_words[@]}"; else _files; fi
+    ${prefix}_reply
     return
   fi
 
@@ -320,8 +426,13 @@ ${prefix}() {
     _describe -t options 'option' ${prefix}_words
   else
     ${prefix}_subcommands "$cmd_path"
-    # A command with no subcommands takes arguments, which may be files.
-    if (( \${#${prefix}_words} )); then _describe -t commands 'command' ${prefix}_words; else _files; fi
+    if (( \${#${prefix}_words} )); then
+      _describe -t commands 'command' ${prefix}_words
+    else
+      # A command with no subcommands takes arguments: choices, profile names, or files.
+      ${prefix}_argument "$cmd_path" "$nargs" || ${prefix}_words=()
+      ${prefix}_reply
+    fi
   fi
 }
 
@@ -333,6 +444,15 @@ fi
 `;
 }
 
+function fishProfilesFunction(programName: string): string {
+  return [
+    '# The names of the saved profiles, one a line.',
+    `function __${programName}_profiles`,
+    `    ${programName} profile list --output csv --fields name --no-input 2>/dev/null | tail -n +2`,
+    'end',
+  ].join('\n');
+}
+
 function fishFlagLine(programName: string, flag: FlagSpec, condition: string | undefined): string {
   const parts = ['complete', '-c', programName];
   if (condition) parts.push('-n', fishQuote(condition));
@@ -340,7 +460,8 @@ function fishFlagLine(programName: string, flag: FlagSpec, condition: string | u
     if (name.startsWith('--')) parts.push('-l', fishQuote(name.slice(2)));
     else parts.push('-s', fishQuote(name.slice(1)));
   }
-  if (flag.takesValue && flag.choices.length > 0) parts.push('-x', '-a', fishQuote(flag.choices.join(' ')));
+  if (flag.takesValue && flag.profiles) parts.push('-x', '-a', fishQuote(`(__${programName}_profiles)`));
+  else if (flag.takesValue && flag.choices.length > 0) parts.push('-x', '-a', fishQuote(flag.choices.join(' ')));
   else if (flag.takesValue) parts.push('-r', '-F');
   if (flag.description) parts.push('-d', fishQuote(flag.description));
   return parts.join(' ');
@@ -352,6 +473,8 @@ function fishScript(root: CommandSpec, programName: string): string {
     `# Load it with: ${programName} completion fish | source`,
     '',
     `complete -c ${programName} -f`,
+    '',
+    fishProfilesFunction(programName),
     '',
     '# Global flags',
     ...root.ownFlags.map((flag) => fishFlagLine(programName, flag, undefined)),
@@ -374,6 +497,14 @@ function fishScript(root: CommandSpec, programName: string): string {
         parts.push('-a', fishQuote(lastName(subcommand)));
         if (subcommand.description) parts.push('-d', fishQuote(subcommand.description));
         lines.push(parts.join(' '));
+      }
+    }
+    if (seenPath.length > 0 && command.subcommands.length === 0 && command.arguments.length > 0) {
+      // fish does not count arguments: every argument that completes to words offers them.
+      lines.push('', `# ${[programName, ...command.path].join(' ')} arguments`);
+      for (const argument of command.arguments) {
+        const words = argument.profiles ? `(__${programName}_profiles)` : argument.choices.join(' ');
+        lines.push(['complete', '-c', programName, '-n', fishQuote(seenPath.join('; and ')), '-x', '-a', fishQuote(words)].join(' '));
       }
     }
     const flags = command.ownFlags.filter((flag) => !flag.names.every((name) => globalNames.has(name)));

@@ -3,6 +3,7 @@
 import type { ApiClient } from '../client/client.js';
 import type { ProfileStore } from '../config/profiles.js';
 import { LmsError, UsageError, ExitCode } from '../errors.js';
+import { createActivity, spinnerAllowed, type Activity, type SpinnerFactory } from '../io/activity.js';
 import { err, type IOStreams } from '../io/streams.js';
 import { isLoopbackHost } from '../net.js';
 import type { MockRuntime } from '../mock/runtime.js';
@@ -46,6 +47,8 @@ export interface Deps {
   /** Directory of the profile file (tests pass a temporary one). */
   configDir?: string;
   prompter?: Prompter;
+  /** Makes the activity spinner (tests pass a fake; by default ora, loaded when first shown). */
+  spinner?: SpinnerFactory;
 }
 
 export interface Context {
@@ -53,6 +56,11 @@ export interface Context {
   readonly env: NodeJS.ProcessEnv;
   readonly globals: GlobalOptions;
   readonly mockMode: boolean;
+  /**
+   * The spinner on stderr while something slow is pending: `ctx.activity.track(promise, label)`.
+   * Prompts pause it themselves; a progress bar calls `const resume = ctx.activity.pause()` first.
+   */
+  readonly activity: Activity;
   client(): Promise<ApiClient>;
   /** One limiter per process: every request of a command, bulk rows included, is paced by it. */
   limiter(): RateLimiter;
@@ -66,6 +74,14 @@ export interface Context {
   /** Asks before a destructive action; `--yes` skips, and in scripts it is required. */
   confirm(action: string): Promise<void>;
   warn(message: string): void;
+}
+
+async function inquirerPrompter(): Promise<Prompter> {
+  const { password, confirm } = await import('@inquirer/prompts');
+  return {
+    secret: (message) => password({ message, mask: true }),
+    confirm: (message) => confirm({ message, default: false }),
+  };
 }
 
 const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
@@ -85,6 +101,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     globals,
     mockMode,
     interactive: io.stdinIsTTY && io.stdoutIsTTY && globals.input,
+    activity: createActivity(io, { enabled: spinnerAllowed(io, env, globals.color), spinner: deps.spinner }),
 
     profiles() {
       profilesPromise ??= import('../config/profiles.js').then((m) => m.openProfiles(deps.configDir ?? env.LMS_CONFIG_DIR));
@@ -114,11 +131,19 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     },
 
     async prompter() {
-      if (deps.prompter) return deps.prompter;
-      const { password, confirm } = await import('@inquirer/prompts');
+      const prompter: Prompter = deps.prompter ?? (await inquirerPrompter());
+      // A prompt owns the terminal while it is open: no spinner over it.
+      const paused = async <T>(ask: () => Promise<T>): Promise<T> => {
+        const resume = ctx.activity.pause();
+        try {
+          return await ask();
+        } finally {
+          resume();
+        }
+      };
       return {
-        secret: (message) => password({ message, mask: true }),
-        confirm: (message) => confirm({ message, default: false }),
+        secret: (message) => paused(() => prompter.secret(message)),
+        confirm: (message) => paused(() => prompter.confirm(message)),
       };
     },
 
@@ -135,10 +160,15 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
   };
 
   async function buildClient(): Promise<ApiClient> {
-    const [{ ApiClient }, { resilient }] = await Promise.all([import('../client/client.js'), import('../transport/resilient.js')]);
+    const [{ ApiClient }, { resilient }, { trackedTransport }] = await Promise.all([
+      import('../client/client.js'),
+      import('../transport/resilient.js'),
+      import('../io/activity.js'),
+    ]);
     const trace = globals.verbose ? (line: string) => err(io, `${line}\n`) : undefined;
     const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace };
-    const guard = (transport: Transport) => resilient(transport, { limiter: ctx.limiter(), trace });
+    // The spinner wraps the retries, so a request that backs off still shows as one wait.
+    const guard = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace }), ctx.activity);
     if (mockMode) {
       const { MOCK_BASE_URL, MOCK_ADMIN_TOKEN } = await import('../mock/runtime.js');
       const mock = await ctx.mock();
@@ -157,6 +187,11 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     }
     const source = fromEnv ? 'LMS_BASE_URL' : `the URL of profile "${name}"`;
     const { redactUrl } = await import('../redact.js');
+    // `localhost:4010` would parse as a URL of the scheme `localhost:`: say what was meant.
+    if (fromEnv && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(baseUrl) && URL.canParse(`http://${baseUrl}`)) {
+      const { parseInstanceUrl } = await import('../config/instance-url.js');
+      parseInstanceUrl(baseUrl, 'LMS_BASE_URL');
+    }
     const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
     if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
       throw new UsageError(`${source} is not ${parsed ? 'an http(s) URL' : 'a URL'}: "${redactUrl(baseUrl)}"`, {

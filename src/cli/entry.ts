@@ -1,17 +1,19 @@
 // The entry the launcher calls: parse, run, and map any error to an exit code. Never exits itself.
-import { ExitCode } from '../errors.js';
+import { ExitCode, InterruptedError } from '../errors.js';
 import { systemIO } from '../io/streams.js';
 import type { Deps } from './context.js';
-import { handleError } from './handle-error.js';
-import { buildProgram, type ProgramState } from './program.js';
+import { formatError, handleError } from './handle-error.js';
+import { buildProgram, jsonErrorsRequested, type ProgramState } from './program.js';
 
 export async function run(argv: string[], deps?: Partial<Deps>): Promise<number> {
   const env = deps?.env ?? process.env;
   const io = deps?.io ?? systemIO(env, argv.includes('--no-color'));
-  const state: ProgramState = { jsonErrors: false };
+  const state: ProgramState = { jsonErrors: jsonErrorsRequested(argv, env) };
   const full: Deps = { ...deps, io, env };
   const interrupted = () => {
-    io.stderr.write('\ninterrupted\n');
+    state.activity?.stop();
+    const error = new InterruptedError();
+    io.stderr.write(state.jsonErrors ? `\n${JSON.stringify(error.toJSON())}\n` : `\n${formatError(error)}`);
     process.exit(ExitCode.interrupted);
   };
   if (!deps?.io) {

@@ -1,23 +1,64 @@
-// The one place that turns an error into a message on stderr and an exit code.
+// The one place that turns an error into a message on stderr and an exit code. With JSON errors in
+// force (-o json, or LMS_OUTPUT=json) the message is exactly one JSON object on stderr, whatever
+// raised it: a command, the API, or commander while parsing the command line.
 import { CommanderError } from 'commander';
-import { ExitCode, LmsError } from '../errors.js';
+import { ExitCode, InterruptedError, LmsError, UsageError } from '../errors.js';
 import { err, type IOStreams } from '../io/streams.js';
 
+/** Commander's codes for help and version: printed on purpose, not failures. */
+const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
+
+/**
+ * How prompts (@inquirer: ExitPromptError on Ctrl-C, AbortPromptError and CancelPromptError when
+ * stopped from outside) and aborted work say they were stopped.
+ */
+const INTERRUPTION_NAMES = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError', 'AbortError']);
+
+export function isInterruption(error: unknown): boolean {
+  return error instanceof InterruptedError || (error instanceof Error && INTERRUPTION_NAMES.has(error.name));
+}
+
 export function handleError(error: unknown, io: IOStreams, asJson: boolean): number {
-  if (error instanceof CommanderError) {
-    // Commander already printed its own message (help, version, or a usage problem).
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return ExitCode.ok;
-    return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  if (error instanceof CommanderError && (COMMANDER_OK.has(error.code) || error.exitCode === 0)) return ExitCode.ok;
+  const failure = toLmsError(error);
+  if (asJson) {
+    const json = failure.toJSON();
+    if (failure.name === 'InternalError' && error instanceof Error && process.env.LMS_DEBUG) json.stack = error.stack;
+    err(io, `${JSON.stringify(json)}\n`);
+  } else {
+    err(io, formatError(failure));
+    if (failure.name === 'InternalError' && error instanceof Error && process.env.LMS_DEBUG) err(io, `${error.stack}\n`);
   }
-  if (error instanceof LmsError) {
-    err(io, `error: ${error.message}\n`);
-    if (error.hint) err(io, `hint: ${error.hint}\n`);
-    if (asJson) err(io, `${JSON.stringify(error.toJSON())}\n`);
-    return error.exitCode;
-  }
+  return failure.exitCode;
+}
+
+/** The human form: `error: …` and, when there is one, `hint: …`. */
+export function formatError(error: LmsError): string {
+  return `error: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}`;
+}
+
+/** Any thrown value as an LmsError of the taxonomy. */
+export function toLmsError(error: unknown): LmsError {
+  if (error instanceof LmsError) return error;
+  if (error instanceof CommanderError) return fromCommander(error);
+  if (isInterruption(error)) return new InterruptedError('interrupted', { cause: error });
   const message = error instanceof Error ? error.message : String(error);
-  err(io, `error: ${message}\n`);
-  if (asJson) err(io, `${JSON.stringify({ error: 'InternalError', message, exit_code: ExitCode.failure })}\n`);
-  if (error instanceof Error && process.env.LMS_DEBUG) err(io, `${error.stack}\n`);
-  return ExitCode.failure;
+  return new InternalError(message, error);
+}
+
+class InternalError extends LmsError {
+  constructor(message: string, cause: unknown) {
+    super(message, ExitCode.failure, { cause });
+  }
+}
+
+/**
+ * Commander's parse errors (unknown command or option, a missing argument or required option, a
+ * value its parser or choices refused) as usage errors. Its text is `error: what\n(Did you mean x?)`.
+ */
+function fromCommander(error: CommanderError): LmsError {
+  const lines = error.message.replace(/^error: /, '').split('\n');
+  const suggestion = lines.map((line) => /^\(Did you mean (.+)\?\)$/.exec(line.trim())).find(Boolean);
+  const message = lines.filter((line) => !/^\(Did you mean .+\?\)$/.test(line.trim())).join(' ').trim();
+  return new UsageError(message, { hint: suggestion ? `did you mean ${suggestion[1]}?` : undefined, details: { code: error.code } });
 }

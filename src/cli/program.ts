@@ -7,16 +7,54 @@ import { err, out } from '../io/streams.js';
 import { FORMATS, type Format } from '../output/formats.js';
 import { register, type CommandResult, type CommandSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
+import type { Activity } from '../io/activity.js';
 
 
-const positiveInt = (name: string) => (value: string) => {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
-  return Number(value);
+/** The API serves at most this many items a page (Canvas caps per_page at 100). */
+export const MAX_PER_PAGE = 100;
+/** Longer than any request should take; setTimeout itself cannot wait past 2^31 ms (~24.8 days). */
+export const MAX_TIMEOUT_SECONDS = 3600;
+
+/** A whole number in [min, max] for a flag; the message names the flag and the range. */
+const wholeNumber = (name: string, min: number, max = Number.MAX_SAFE_INTEGER, unit = '') => (value: string) => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new InvalidArgumentError(`${name} must be a whole number${unit} ${range}, not "${value}"`);
+  }
+  return n;
+};
+
+/** A value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). */
+const nonEmpty = (name: string) => (value: string) => {
+  if (value.trim() === '') throw new InvalidArgumentError(`${name} needs a value`);
+  return value;
 };
 
 export interface ProgramState {
-  /** Known once flags are parsed: errors are also written as JSON when -o json is in force. */
+  /** Errors are written as one JSON object when -o json (or LMS_OUTPUT=json) is in force. */
   jsonErrors: boolean;
+  /** The running command's spinner, cleared before an interrupted run exits. */
+  activity?: Activity;
+}
+
+/**
+ * Whether errors should be JSON, from the raw arguments and environment: parse errors happen before
+ * commander knows the options, and they must follow `-o json` too. The last -o wins, as in commander.
+ */
+export function jsonErrorsRequested(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  let format: string | undefined = env.LMS_OUTPUT || undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i];
+    if (word === '--') break;
+    let value: string | undefined;
+    if (word === '-o' || word === '--output') value = argv[++i];
+    else if (word.startsWith('--output=')) value = word.slice('--output='.length);
+    else if (word.startsWith('-o') && !word.startsWith('--')) value = word.slice(2);
+    // A format that is no format (the error about it) leaves the choice to the environment.
+    if (value !== undefined && FORMATS.includes(value as Format)) format = value;
+  }
+  return format === 'json';
 }
 
 /**
@@ -35,21 +73,23 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
+      // Parse errors are thrown (exitOverride) and printed by handleError, as text or as JSON.
+      outputError: () => undefined,
     })
-    .addOption(new Option('-p, --profile <name>', 'use this profile (env LMS_PROFILE)'))
+    .addOption(new Option('-p, --profile <profile>', 'use this profile (env LMS_PROFILE)').argParser(nonEmpty('--profile')))
     .addOption(new Option('--mock', 'use the built-in mock instead of a real instance (env LMS_MOCK=1)'))
-    .addOption(new Option('--mock-db <path>', 'mock database file, or :memory: (env LMS_MOCK_DB)'))
+    .addOption(new Option('--mock-db <path>', 'mock database file, or :memory: (env LMS_MOCK_DB)').argParser(nonEmpty('--mock-db')))
     .addOption(new Option('-o, --output <format>', 'output format (env LMS_OUTPUT); table on a terminal, json when piped').choices(FORMATS))
     .addOption(new Option('--fields <list>', 'comma-separated fields to output, e.g. id,name,user.login_id'))
     .addOption(new Option('--all', 'fetch every page of a list'))
-    .addOption(new Option('--limit <n>', 'stop a list after N items').argParser(positiveInt('--limit')))
-    .addOption(new Option('--per-page <n>', 'page size to ask the server for').argParser(positiveInt('--per-page')).default(100))
-    .addOption(new Option('--as-user <id>', 'act as another user (admins; sends as_user_id)'))
+    .addOption(new Option('--limit <n>', 'stop a list after N items').argParser(wholeNumber('--limit', 1)))
+    .addOption(new Option('--per-page <n>', `page size to ask the server for (at most ${MAX_PER_PAGE})`).argParser(wholeNumber('--per-page', 1, MAX_PER_PAGE)).default(MAX_PER_PAGE))
+    .addOption(new Option('--as-user <id>', 'act as another user (admins; sends as_user_id)').argParser(nonEmpty('--as-user')))
     .addOption(new Option('-v, --verbose', 'trace requests on stderr (tokens redacted)'))
     .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
     .addOption(new Option('--no-input', 'never prompt; a missing value is an error'))
     .addOption(new Option('-y, --yes', 'assume yes to confirmations'))
-    .addOption(new Option('--timeout <seconds>', 'per-request timeout').argParser(positiveInt('--timeout')).default(30))
+    .addOption(new Option('--timeout <seconds>', `per-request timeout in seconds (at most ${MAX_TIMEOUT_SECONDS})`).argParser(wholeNumber('--timeout', 1, MAX_TIMEOUT_SECONDS, ' of seconds')).default(30))
     .addOption(new Option('--insecure', 'allow sending the token over plain http to a host other than this machine'));
 
   program.hook('preAction', (_this, action) => {
@@ -60,10 +100,15 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
   const runner = async (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globalOpts: Record<string, unknown>) => {
     const globals = readGlobals(globalOpts, deps.env);
     const ctx = createContext({ ...deps, io: { ...io, color: io.color && globals.color } }, globals);
-    const result = await spec.run({ args, opts: opts as never, ctx });
-    if (!result) return;
-    await render(result);
-    if (result.failure) throw result.failure;
+    state.activity = ctx.activity;
+    try {
+      const result = await spec.run({ args, opts: opts as never, ctx });
+      if (!result) return;
+      await render(result);
+      if (result.failure) throw result.failure;
+    } finally {
+      ctx.activity.stop();
+    }
 
     async function render(result: NonNullable<CommandResult>): Promise<void> {
       if (result.kind === 'none') return;

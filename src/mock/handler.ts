@@ -2,14 +2,14 @@
 // route → authenticate → decode → masquerade → area behaviour (one transaction) → encode → page view.
 import { dropSecrets } from '../redact.js';
 import type { RouteId } from '../spec/routes.js';
-import type { ApiRequest, ApiResponse, Transport } from '../transport/types.js';
+import { INSTANCE_HEADER, type ApiRequest, type ApiResponse, type Transport } from '../transport/types.js';
 import { handlers, publicRoutes } from './areas/index.js';
 import type { Db } from './db/open.js';
 import { DecodeError, decodeParams, headerOf } from './decode.js';
 import { HttpError, Reply, notFound, unauthorized, type MockCtx, type UserRow } from './kit.js';
 import { activeUser, domainRootAccountId, findUser } from './lookup.js';
 import { accountCan } from './permissions.js';
-import { matchRoute } from './router.js';
+import { matchRoute, pathIsWellFormed } from './router.js';
 
 export interface MockOptions {
   db: Db;
@@ -19,8 +19,7 @@ export interface MockOptions {
 
 export type MockHandler = Transport;
 
-/** Every answer of the mock names the instance (the seeded database) that gave it. */
-export const INSTANCE_HEADER = 'x-lms-mock-instance';
+export { INSTANCE_HEADER };
 
 export function createMockHandler(options: MockOptions): MockHandler {
   const { db } = options;
@@ -48,6 +47,7 @@ export function createMockHandler(options: MockOptions): MockHandler {
     } catch {
       return json(400, { errors: [{ message: 'malformed request URL' }] });
     }
+    if (!pathIsWellFormed(url.pathname)) return json(400, { errors: [{ message: 'the request path has a malformed percent-encoding' }] });
     try {
       const match = matchRoute(req.method, url.pathname);
       const handler = match && handlers[match.route.id as RouteId];
@@ -71,7 +71,9 @@ export function createMockHandler(options: MockOptions): MockHandler {
         realCaller: realCaller as UserRow,
         now,
       };
-      if (realCaller && typeof params.as_user_id === 'string') ctx.caller = masquerade(ctx, params.as_user_id);
+      // A JSON body may give the id as a number; ignoring it would act as the token's owner instead.
+      const asUser = typeof params.as_user_id === 'number' ? String(params.as_user_id) : params.as_user_id;
+      if (realCaller && typeof asUser === 'string') ctx.caller = masquerade(ctx, asUser);
 
       const run = () => handler(ctx);
       const result = req.method === 'GET' ? db.transaction(run)() : db.transaction(run).immediate();

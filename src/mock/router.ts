@@ -47,6 +47,16 @@ export function matchRoute(method: string, pathname: string): Match | undefined 
   return { route: best.c.route, path };
 }
 
+/** False when a path segment has a malformed percent-escape (`%zz`, `%ff`): such a request is a 400. */
+export function pathIsWellFormed(pathname: string): boolean {
+  try {
+    for (const s of pathname.split('/')) decodeURIComponent(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** True when some route has this path under another method (answers 404 like the real API, but lets tests tell). */
 export function pathExists(pathname: string): boolean {
   return ['GET', 'POST', 'PUT', 'DELETE'].some((m) => matchRoute(m, pathname));

@@ -1,9 +1,27 @@
-// `lms mock serve`: the same handler over HTTP on loopback, so other clients and CI jobs can use it.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+// `lms mock serve`: the same handler over HTTP, so other clients and CI jobs can use it.
+//
+// It is a public HTTP server as far as its input goes, so: routing comes from the request path
+// alone (never the Host header); absolute URLs in answers name a canonical origin (--public-url, or
+// the address the client actually connected to); bodies are refused with 413 before they are
+// buffered (from Content-Length up front, or as a chunked body grows), uploads having their own,
+// larger limit, and all bodies being buffered at once sharing one budget; an internal error answers
+// a bare 500 with a report id and logs the error's kind and place, never its message or a stack,
+// which could carry user input; and the log line of a request never shows a credential.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { FailureError, UsageError, type LmsError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { ApiRequest, HttpMethod } from '../transport/types.js';
 import { DroppedConnection } from './faults.js';
 import type { MockHandler } from './handler.js';
+import { matchRoute } from './router.js';
+
+export const MiB = 1024 * 1024;
+/** Bodies of API requests. */
+export const DEFAULT_MAX_BODY_BYTES = 1 * MiB;
+/** Multipart bodies posted to an upload URL (`/files_api/uploads/…`). */
+export const DEFAULT_MAX_UPLOAD_BYTES = 100 * MiB;
+/** After refusing a body, how long the rest of it is read and thrown away before the connection is cut. */
+const LINGER_MS = 2_000;
 
 export interface ServeOptions {
   handler: MockHandler;
@@ -11,63 +29,315 @@ export interface ServeOptions {
   port: number;
   /** One line per request. */
   log?: (line: string) => void;
+  /** The origin every absolute URL in an answer names (`https://mock.example.org`); see originFor. */
+  publicUrl?: string;
+  maxBodyBytes?: number;
+  maxUploadBytes?: number;
+}
+
+export interface Serving {
+  server: Server;
+  /** Where it listens (`http://127.0.0.1:4010`; `http://0.0.0.0:4010` on every interface). */
+  url: string;
+  /** True when bound to every interface (0.0.0.0 or ::). */
+  wildcard: boolean;
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE']);
 
-export function serveMock(options: ServeOptions): Promise<{ server: Server; url: string }> {
-  const server = createServer(async (req, res) => {
+type Outcome = number | 'drop' | 'aborted';
+
+export function serveMock(options: ServeOptions): Promise<Serving> {
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxUpload = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  // All bodies being received at once share this much memory; past it a request waits its turn (503).
+  const budget = Math.max(8 * maxBody, 2 * maxUpload);
+  let buffered = 0;
+  let errorReports = 0;
+  const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
+  let port = options.port;
+
+  const server = createServer(
+    {
+      // Slow clients cannot hold a connection forever: headers within 15 s, a whole request within
+      // 2 minutes (a 100 MiB upload at under 1 MB/s); checked every 5 s.
+      headersTimeout: 15_000,
+      requestTimeout: 120_000,
+      connectionsCheckingInterval: 5_000,
+    },
+    (req, res) => void answer(req, res),
+  );
+  server.keepAliveTimeout = 10_000;
+  server.maxHeadersCount = 200;
+  // A client that sends `Expect: 100-continue` learns of an oversized body before sending it.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const path = targetPath(req.url ?? '/');
+    const tooLargeAhead = path !== undefined && Number(req.headers['content-length']) > limitFor(req, path);
+    if (!tooLargeAhead) res.writeContinue();
+    void answer(req, res);
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    // Malformed requests (bad header bytes, oversized headers, timeouts): a plain 4xx, as node would.
+    if (!socket.writable || err.code === 'ECONNRESET') return socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify({ errors: [{ message: status === 431 ? 'request headers too large' : status === 408 ? 'request timeout' : 'bad request' }] });
+    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+
+  /** The upload limit is for multipart bodies posted to an upload URL; anything else gets the API's. */
+  function limitFor(req: IncomingMessage, path: string): number {
+    const pathname = path.replace(/[?#].*$/s, '');
+    const multipart = /^\s*multipart\/form-data\s*(;|$)/i.test(req.headers['content-type'] ?? '');
+    return multipart && matchRoute((req.method ?? '').toUpperCase(), pathname)?.route.id === 'files.upload' ? maxUpload : maxBody;
+  }
+
+  /**
+   * The origin absolute URLs name: --public-url when given; otherwise the Host the client sent if it
+   * names, with the listening port, the very address the client reached (or `localhost`, when that
+   * address is a loopback one); otherwise that address itself. A Host header is never trusted for
+   * anything else.
+   */
+  function originFor(req: IncomingMessage): string {
+    if (publicOrigin) return publicOrigin;
+    const local = plainAddress(req.socket.localAddress) ?? plainAddress(options.host) ?? '127.0.0.1';
+    const named = hostHeaderName(req.headers.host, port);
+    if (named !== undefined && (named === local || (named === 'localhost' && isLoopback(local)))) return `http://${bracketed(named)}:${port}`;
+    return `http://${bracketed(local)}:${port}`;
+  }
+
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    let status: number | 'drop' = 500;
+    let outcome: Outcome = 500;
+    let logged = '(malformed request target)';
+    let holding = 0;
     try {
       const method = (req.method ?? 'GET').toUpperCase();
+      const path = targetPath(req.url ?? '/');
+      const origin = originFor(req);
+      const url = path === undefined ? undefined : safeUrl(origin, path);
+      if (url) logged = logTarget(url);
       if (!METHODS.has(method)) {
-        status = 405;
-        res.writeHead(405, { 'content-type': 'application/json', allow: [...METHODS].join(', ') });
-        res.end(JSON.stringify({ errors: [{ message: `method ${method} is not supported` }] }));
+        outcome = refuse(req, res, 405, `method ${method} is not supported`, { allow: [...METHODS].join(', ') });
         return;
       }
-      const body = await readBody(req);
+      if (!url) {
+        outcome = refuse(req, res, 400, 'malformed request target');
+        return;
+      }
+      const limit = limitFor(req, url.pathname);
+      const declared = req.headers['content-length'];
+      if (declared !== undefined && Number(declared) > limit) {
+        outcome = refuse(req, res, 413, tooLarge(limit));
+        return;
+      }
+      const body = await readBody(req, limit, (n) => {
+        if (buffered + n > budget) return false;
+        buffered += n;
+        holding += n;
+        return true;
+      });
+      if (body === 'aborted') {
+        outcome = 'aborted';
+        return;
+      }
+      if (body === 'too-large') {
+        outcome = refuse(req, res, 413, tooLarge(limit));
+        return;
+      }
+      if (body === 'busy') {
+        outcome = refuse(req, res, 503, 'the mock is receiving too many large bodies at once; try again shortly', { 'retry-after': '1' });
+        return;
+      }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-      // Links in replies are built from the host the client used.
-      const host = req.headers.host ?? `${options.host}:${options.port}`;
-      const apiReq: ApiRequest = { method: method as HttpMethod, url: `http://${host}${req.url ?? '/'}`, headers, body: body.byteLength ? body : undefined };
-      const answer = await options.handler(apiReq);
-      status = answer.status;
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body);
+      const apiReq: ApiRequest = { method: method as HttpMethod, url: url.href, headers, body: body.byteLength ? body : undefined };
+      const reply = await options.handler(apiReq);
+      buffered -= holding;
+      holding = 0;
+      outcome = reply.status;
+      if (res.destroyed) return;
+      res.writeHead(reply.status, reply.headers);
+      res.end(reply.body);
     } catch (err) {
       if (err instanceof DroppedConnection) {
         // An injected fault: the connection goes away with no answer, as a real one sometimes does.
-        status = 'drop';
+        outcome = 'drop';
         req.socket.destroy();
         return;
       }
-      status = 500;
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ errors: [{ message: `internal mock error: ${(err as Error).message}` }] }));
+      // Never the message or the stack in the answer or the log: either may carry user input.
+      const id = ++errorReports;
+      outcome = 500;
+      options.log?.(`error report ${id}: ${describeError(err)}`);
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ errors: [{ message: 'An error occurred.' }], error_report_id: id }));
+      } else if (!res.writableEnded) res.destroy();
     } finally {
-      options.log?.(`${req.method} ${redactUrl(req.url ?? '/')} ${status} ${Math.round(performance.now() - started)}ms`);
+      buffered -= holding;
+      options.log?.(`${req.method} ${logged} ${outcome} ${Math.round(performance.now() - started)}ms`);
     }
-  });
-  server.keepAliveTimeout = 10_000;
+  }
+
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => reject(listenError(err as NodeJS.ErrnoException, options.host, options.port)));
     server.listen(options.port, options.host, () => {
+      // Past start-up, a server error (out of file descriptors on accept) is logged, not fatal.
+      server.removeAllListeners('error');
+      server.on('error', (err: NodeJS.ErrnoException) => options.log?.(`server error: ${err.code ?? err.name}`));
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : options.port;
-      const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-      resolve({ server, url: `http://${host}:${port}` });
+      port = typeof address === 'object' && address ? address.port : options.port;
+      const bound = typeof address === 'object' && address ? address.address : options.host;
+      const wildcard = bound === '0.0.0.0' || bound === '::';
+      resolve({ server, url: `http://${bracketed(bound)}:${port}`, wildcard });
     });
   });
 }
 
-function readBody(req: IncomingMessage): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    req.on('error', reject);
+/**
+ * Answers an error without reading the request body. If the client is still sending one, the
+ * answer (complete, with its length) goes out at once, but the connection is ended only when the
+ * client has finished or stopped sending, or after a moment: what arrives meanwhile is thrown away.
+ * Closing at once would reset the connection under a client still writing, and it could lose the
+ * answer with it.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): number {
+  req.removeAllListeners('data');
+  req.resume();
+  if (res.headersSent || res.destroyed) return status;
+  const text = JSON.stringify({ errors: [{ message }] });
+  const pending = !req.complete;
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    ...(pending ? { connection: 'close' } : {}),
+    ...headers,
   });
+  if (!pending) {
+    res.end(text);
+    return status;
+  }
+  res.write(text);
+  const end = () => {
+    clearTimeout(timer);
+    if (!res.writableEnded) res.end();
+  };
+  const timer = setTimeout(end, LINGER_MS);
+  timer.unref();
+  req.once('end', end);
+  req.once('close', end);
+  return status;
+}
+
+function tooLarge(limit: number): string {
+  return `the request body is larger than the limit of ${formatBytes(limit)}`;
+}
+
+export function formatBytes(n: number): string {
+  if (n >= MiB && n % MiB === 0) return `${n / MiB} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
+
+/**
+ * The body, or why there is none: over the limit (the rest is not kept), over the shared budget
+ * (`take` said no), or the client went away.
+ */
+function readBody(req: IncomingMessage, limit: number, take: (n: number) => boolean): Promise<Uint8Array | 'too-large' | 'busy' | 'aborted'> {
+  return new Promise((resolve) => {
+    let chunks: Buffer[] = [];
+    let total = 0;
+    let done = false;
+    const finish = (v: Uint8Array | 'too-large' | 'busy' | 'aborted') => {
+      if (done) return;
+      done = true;
+      chunks = [];
+      resolve(v);
+    };
+    req.on('data', (c: Buffer) => {
+      if (done) return;
+      total += c.byteLength;
+      if (total > limit) return finish('too-large');
+      if (!take(c.byteLength)) return finish('busy');
+      chunks.push(c);
+    });
+    req.on('end', () => finish(new Uint8Array(Buffer.concat(chunks))));
+    req.on('error', () => finish('aborted'));
+    req.on('close', () => finish('aborted'));
+  });
+}
+
+/** The path and query of a request target (origin form `/p?q`, or absolute form `http://x/p?q`). */
+export function targetPath(raw: string): string | undefined {
+  if (raw.startsWith('/')) return raw;
+  const m = /^https?:\/\/[^/?#]*(.*)$/is.exec(raw);
+  if (!m) return undefined;
+  return m[1].startsWith('/') ? m[1] : `/${m[1]}`;
+}
+
+/** origin + path, as one URL whose host is the origin's, whatever the path holds (`//evil/x`, `@b`). */
+function safeUrl(origin: string, path: string): URL | undefined {
+  try {
+    const url = new URL(origin + path);
+    return url.origin === new URL(origin).origin ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The host a Host header names when its port is the listening one (`localhost`, `127.0.0.1`, `::1`). */
+export function hostHeaderName(header: string | undefined, port: number): string | undefined {
+  if (!header) return undefined;
+  const m = /^(localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i.exec(header.trim());
+  if (!m || (m[2] === undefined ? 80 : Number(m[2])) !== port) return undefined;
+  return m[1].replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+/** An address as node reports it, IPv4-mapped IPv6 unwrapped (`::ffff:127.0.0.1` → `127.0.0.1`). */
+function plainAddress(address: string | undefined): string | undefined {
+  if (!address) return undefined;
+  return address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1').toLowerCase();
+}
+
+function isLoopback(address: string): boolean {
+  return address === '::1' || /^127\.\d+\.\d+\.\d+$/.test(address);
+}
+
+function bracketed(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** What the log shows of a URL: unreserved escapes decoded (so `files%5Fapi` is redacted too), secrets masked. */
+function logTarget(url: URL): string {
+  const path = url.pathname.replace(/%(2[dDeE]|5[fF]|7[eE]|3\d|[46][1-9a-fA-F]|[57][0-9aA])/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+  const line = redactUrl(path + url.search);
+  return line.length > 2000 ? `${line.slice(0, 2000)}…` : line;
+}
+
+/** An internal error's kind and where it was thrown, for the log: no message, no values. */
+function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return 'a thrown non-error value';
+  const name = /^[\w.]{1,40}$/.test(err.name) ? err.name : 'Error';
+  const rawCode = (err as Error & { code?: unknown }).code;
+  const code = typeof rawCode === 'string' && /^[A-Z0-9_]{1,40}$/.test(rawCode) ? ` ${rawCode}` : '';
+  const frame = /\n\s+at (?:.*? \()?(?:file:\/\/)?([^\s()]+:\d+:\d+)\)?/.exec(err.stack ?? '')?.[1];
+  return `${name}${code}${frame ? ` at ${frame.replace(/^.*\/(src|dist)\//, '$1/')}` : ''}`;
+}
+
+/** A listen failure as the user can act on it. */
+export function listenError(err: NodeJS.ErrnoException, host: string, port: number): LmsError {
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return new UsageError(`port ${port} is in use; pick another with --port`);
+    case 'EACCES':
+      return new UsageError(`no permission to listen on ${host} port ${port}${port < 1024 ? ' (ports below 1024 need privileges)' : ''}; pick another with --port`);
+    case 'EADDRNOTAVAIL':
+      return new UsageError(`--host ${host} is not an address of this machine; use 127.0.0.1, 0.0.0.0 or one of its own addresses`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+      return new UsageError(`--host ${host} does not resolve to an address of this machine`);
+    default:
+      return new FailureError(`could not listen on ${host} port ${port}: ${err.code ?? err.message}`);
+  }
 }

@@ -1,5 +1,6 @@
 // Field selection shared by every format: `--fields id,user.name` picks (and orders) values,
 // reaching into nested objects with dotted paths.
+import { UsageError } from '../errors.js';
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -36,4 +37,52 @@ export function selectFields(item: unknown, fields: readonly string[]): JsonReco
 
 export function isScalar(value: unknown): boolean {
   return value === null || (typeof value !== 'object' && typeof value !== 'function');
+}
+
+/**
+ * Whether a record has a field at this path. A null on the way (`user` is null, so `user.login_id`
+ * cannot be looked into) counts as present: the field exists, this record just has no value there.
+ */
+export function hasField(record: JsonRecord, path: string): boolean {
+  if (Object.hasOwn(record, path)) return true;
+  let current: unknown = record;
+  for (const key of path.split('.')) {
+    if (current === null) return true;
+    if (typeof current !== 'object' || !Object.hasOwn(current, key)) return false;
+    current = (current as JsonRecord)[key];
+  }
+  return true;
+}
+
+/**
+ * Checks --fields against a sample of the output (one item, or the first of a list): a name the
+ * output does not have is a usage error listing the names it does have, as `gh --json` does.
+ */
+export function checkFields(sample: unknown, fields: readonly string[]): void {
+  const record = asRecord(sample);
+  const unknown = fields.filter((field) => !hasField(record, field));
+  if (unknown.length === 0) return;
+  const available = availableFields(record, unknown);
+  const names = unknown.map((field) => `"${field}"`).join(', ');
+  throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${names}`, {
+    hint: `available fields: ${available.join(', ')}`,
+    details: { unknown_fields: unknown, available_fields: available },
+  });
+}
+
+/** The record's own keys, and the keys of nested objects that an unknown dotted path was reaching into. */
+function availableFields(record: JsonRecord, unknown: readonly string[]): string[] {
+  const names = new Set(Object.keys(record));
+  for (const field of unknown) {
+    const steps = field.split('.');
+    let current: unknown = record;
+    const walked: string[] = [];
+    for (const key of steps.slice(0, -1)) {
+      if (!isRecord(current) || !Object.hasOwn(current, key)) break;
+      current = current[key];
+      walked.push(key);
+      if (isRecord(current)) for (const nested of Object.keys(current)) names.add([...walked, nested].join('.'));
+    }
+  }
+  return [...names];
 }

@@ -1,7 +1,7 @@
 // Turns command results into output. Commands return data; this is the only module that decides
 // how it looks. Table and CSV renderers pull in their libraries, so they are loaded only when used.
 import { out, type IOStreams } from '../io/streams.js';
-import { selectFields } from './fields.js';
+import { checkFields, selectFields } from './fields.js';
 import type { Format } from './formats.js';
 
 export { FORMATS, type Format } from './formats.js';
@@ -11,16 +11,20 @@ export interface RenderOptions {
   format: Format;
   /** --fields a,b,c: select (and order) these keys for every format; dotted paths like user.name allowed. */
   fields?: string[];
-  /** The command's default columns for table and csv when --fields is absent. */
+  /** The command's default columns for a list in table and csv when --fields is absent. */
   columns?: string[];
 }
 
-/** Streams a list: writes each item as it arrives (first page printed before the last is fetched). Returns the count. */
+/**
+ * Streams a list: writes each item as it arrives (first page printed before the last is fetched).
+ * Returns the count. --fields is checked against the first item before anything is written.
+ */
 export async function renderList(
   items: AsyncIterable<unknown> | Iterable<unknown>,
   options: RenderOptions,
 ): Promise<number> {
   const normalized = normalize(options);
+  if (normalized.fields) items = await checkedAgainstFirst(items, normalized.fields);
   switch (normalized.format) {
     case 'json':
       return writeJsonArray(items, normalized);
@@ -33,15 +37,22 @@ export async function renderList(
   }
 }
 
-/** One object (or any JSON value). */
+/**
+ * One object (or any JSON value). A single record shows every field (a table shows them as
+ * KEY/VALUE rows): a command's columns are for lists, so a `get` or an `update` hides nothing.
+ */
 export async function renderItem(item: unknown, options: RenderOptions): Promise<void> {
-  const normalized = normalize(options);
+  const normalized = normalize(Array.isArray(item) ? options : { ...options, columns: undefined });
+  if (normalized.fields) {
+    if (!Array.isArray(item)) checkFields(item, normalized.fields);
+    else if (item.length > 0) checkFields(item[0], normalized.fields);
+  }
   switch (normalized.format) {
     case 'json':
-      await out(normalized.io, `${toJson(project(item, normalized.fields), 2)}\n`);
+      await out(normalized.io, `${toJson(projectItem(item, normalized.fields), 2)}\n`);
       return;
     case 'ndjson':
-      await out(normalized.io, `${toJson(project(item, normalized.fields))}\n`);
+      await out(normalized.io, `${toJson(projectItem(item, normalized.fields))}\n`);
       return;
     case 'csv':
       if (Array.isArray(item)) await renderList(item, normalized);
@@ -62,6 +73,46 @@ export function defaultFormat(io: IOStreams): Format {
 // `--fields ""` selects nothing useful; treat it as absent rather than printing empty objects.
 function normalize(options: RenderOptions): RenderOptions {
   return options.fields?.length ? options : { ...options, fields: undefined };
+}
+
+/**
+ * The same items, after checking --fields against the first one. Pulling that item first means a
+ * bad field name fails before any output (no opening bracket, no CSV header). An empty list cannot
+ * be checked and passes as it is.
+ */
+async function checkedAgainstFirst(
+  items: AsyncIterable<unknown> | Iterable<unknown>,
+  fields: readonly string[],
+): Promise<AsyncIterable<unknown> | Iterable<unknown>> {
+  const iterator: AsyncIterator<unknown> | Iterator<unknown> =
+    Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
+  const first = await iterator.next();
+  if (first.done) return [];
+  try {
+    checkFields(first.value, fields);
+  } catch (error) {
+    await iterator.return?.();
+    throw error;
+  }
+  return (async function* () {
+    let finished = false;
+    try {
+      yield first.value;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) break;
+        yield next.value;
+      }
+      finished = true;
+    } finally {
+      if (!finished) await iterator.return?.();
+    }
+  })();
+}
+
+/** A value that is itself an array has its fields picked per element. */
+function projectItem(item: unknown, fields: readonly string[] | undefined): unknown {
+  return Array.isArray(item) && fields ? item.map((element) => project(element, fields)) : project(item, fields);
 }
 
 function project(item: unknown, fields: readonly string[] | undefined): unknown {

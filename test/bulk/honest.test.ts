@@ -7,7 +7,6 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { whyUnreadable } from '../../src/bulk/csv-input.js';
-import { INSTANCE_STATE_HEADER } from '../../src/bulk/instance.js';
 import { run } from '../../src/cli/entry.js';
 import { INSTANCE_HEADER } from '../../src/mock/handler.js';
 import { reseed, type MockRuntime } from '../../src/mock/runtime.js';
@@ -228,9 +227,5 @@ describe('input files', () => {
     expect(r.exitCode).toBe(3);
     expect(() => readdirSync(join(env.LMS_STATE_DIR, 'journals'))).toThrow();
     expect(activeLogins(lms.mock, 'p%')).toBe(0);
-  });
-
-  it('reads the instance state from the header the mock sends', () => {
-    expect(INSTANCE_STATE_HEADER).toBe(INSTANCE_HEADER);
   });
 });

@@ -17,15 +17,16 @@ afterEach(async () => {
 
 describe('the base URL', () => {
   it.each([
-    ['notaurl', 'LMS_BASE_URL is not a URL: "notaurl"'],
-    ['lms.example.edu', 'LMS_BASE_URL is not a URL: "lms.example.edu"'],
-    ['ftp://lms.example.edu', 'LMS_BASE_URL is not an http(s) URL: "ftp://lms.example.edu"'],
-    ['ftp://user:pw@lms.example.edu', 'LMS_BASE_URL is not an http(s) URL: "ftp://[REDACTED]@lms.example.edu"'],
-  ])('LMS_BASE_URL=%s is a usage error naming the variable', async (value, message) => {
+    ['notaurl', 'LMS_BASE_URL needs http:// or https://: "notaurl"', 'hint: did you mean LMS_BASE_URL https://notaurl?'],
+    ['lms.example.edu', 'LMS_BASE_URL needs http:// or https://: "lms.example.edu"', 'hint: did you mean LMS_BASE_URL https://lms.example.edu?'],
+    ['localhost:4010', 'LMS_BASE_URL needs http:// or https://: "localhost:4010"', 'hint: did you mean LMS_BASE_URL http://localhost:4010?'],
+    ['ftp://lms.example.edu', 'LMS_BASE_URL is not an http(s) URL: "ftp://lms.example.edu"', 'hint: set LMS_BASE_URL to the instance address, e.g. https://lms.example.edu'],
+    ['ftp://user:pw@lms.example.edu', 'LMS_BASE_URL is not an http(s) URL: "ftp://[REDACTED]@lms.example.edu"', 'hint: set LMS_BASE_URL to the instance address'],
+  ])('LMS_BASE_URL=%s is a usage error naming the variable', async (value, message, hint) => {
     const r = await session().run('users get self', { env: { LMS_MOCK: '', LMS_BASE_URL: value, LMS_TOKEN: 'tok-1' } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`error: ${message}\n`);
-    expect(r.stderr).toContain('hint: set LMS_BASE_URL to the instance address, e.g. https://lms.example.edu');
+    expect(r.stderr).toContain(hint);
   });
 
   it('a profile URL that is not http(s) is a usage error naming the profile', async () => {
@@ -42,7 +43,7 @@ describe('--as-user', () => {
   it('names a user that does not exist (exit 4)', async () => {
     const r = await session().run('users get self --as-user nobody -o json');
     expect(r.exitCode).toBe(4);
-    expect(r.stderr).toContain('error: --as-user nobody: user nobody not found (GET /api/v1/users/nobody → 404)');
+    expect(JSON.parse(r.stderr)).toMatchObject({ exit_code: 4, message: '--as-user nobody: user nobody not found (GET /api/v1/users/nobody → 404)' });
     expect(r.stderr).not.toContain('user self');
   });
 

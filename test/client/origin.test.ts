@@ -119,7 +119,7 @@ describe('next-page links', () => {
     const api = await server((_req, res) => json(res, 200, [{ id: 1 }], { link: `<${other.base}/api/v1/courses?page=2>; rel="next"` }));
     const r = await session().run('api GET /api/v1/courses --paginate -o json', { env: { LMS_MOCK: '', LMS_BASE_URL: api.base, LMS_TOKEN: TOKEN } });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain(`error: the server's next-page link points to ${other.origin}, not ${api.origin}: refusing to follow it, so the token was not sent there`);
+    expect(JSON.parse(r.stderr)).toMatchObject({ exit_code: 1, message: `the server's next-page link points to ${other.origin}, not ${api.origin}: refusing to follow it, so the token was not sent there` });
     expect(other.seen).toEqual([]);
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
   });

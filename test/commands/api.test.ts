@@ -112,3 +112,15 @@ describe('fieldsToParams', () => {
     expect(fieldsToParams(fields)).toEqual(params);
   });
 });
+
+describe('lms api and secrets', () => {
+  it('never echoes a token given in a malformed path, in text or JSON', async () => {
+    const { session } = await import('../helpers/run-lms.js');
+    for (const output of ['', ' -o json']) {
+      const r = await session().run(`api GET api/v1/x?access_token=S3CRET-TOKEN${output}`);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('path must start with /');
+      expect(r.stdout + r.stderr).not.toContain('S3CRET-TOKEN');
+    }
+  });
+});

@@ -1,6 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { serveMock } from '../../src/mock/serve.js';
 import { session, type LmsResult } from '../helpers/run-lms.js';
 
 const json = (s: string) => JSON.parse(s) as unknown;
@@ -29,9 +32,9 @@ describe('lms profile add / list / show / use / remove', () => {
       return r;
     };
 
-    const added = await run('profile add prod --url https://lms.example.edu/ --token-stdin', { stdin: `${TOKEN}\n` });
+    const added = await run('profile add prod --url https://lms.example.edu/ --token-stdin --no-verify', { stdin: `${TOKEN}\n` });
     expect(added).toEqual({ exitCode: 0, stdout: '', stderr: `Saved profile "prod" (lms.example.edu) in ${file}\n` });
-    expect((await run('profile add dev --url http://127.0.0.1:4010 --token-stdin', { stdin: 'dev-token' })).exitCode).toBe(0);
+    expect((await run('profile add dev --url http://127.0.0.1:4010 --token-stdin --no-verify', { stdin: 'dev-token' })).exitCode).toBe(0);
 
     expect(json((await run('profile list -o json')).stdout)).toEqual([
       { name: 'dev', url: 'http://127.0.0.1:4010', current: false, token: 'set (9 characters)' },
@@ -66,7 +69,7 @@ describe('lms profile add / list / show / use / remove', () => {
 
   it('writes the profile file with mode 0600 from the first save', async () => {
     const lms = session();
-    await lms.run('profile add a --url https://a.example --token-stdin', { stdin: TOKEN });
+    await lms.run('profile add a --url https://a.example --token-stdin --no-verify', { stdin: TOKEN });
     const shown = json((await lms.run('profile show a -o json')).stdout) as { file: string };
     expect(shown.file.startsWith(lms.configDir)).toBe(true);
     expect(statSync(shown.file).mode & 0o777).toBe(0o600);
@@ -75,7 +78,7 @@ describe('lms profile add / list / show / use / remove', () => {
   it('asks for the token with the prompter on a TTY', async () => {
     const lms = session();
     const secret = vi.fn(async () => `  ${TOKEN}  `);
-    const r = await lms.run('profile add tty --url https://lms.example.edu', { tty: true, prompter: { secret, confirm: async () => true } });
+    const r = await lms.run('profile add tty --url https://lms.example.edu --no-verify', { tty: true, prompter: { secret, confirm: async () => true } });
     expect(r.exitCode).toBe(0);
     expect(secret).toHaveBeenCalledWith('Access token for lms.example.edu:');
     expect(json((await lms.run('profile show tty -o json')).stdout)).toMatchObject({ token: `set (${TOKEN.length} characters)` });
@@ -85,11 +88,12 @@ describe('lms profile add / list / show / use / remove', () => {
   it.each<[string, string, { tty?: boolean; stdin?: string }, string]>([
     ['no token in a script', 'profile add p --url https://lms.example.edu', {}, 'no token: pass --token-stdin'],
     ['--no-input on a TTY', 'profile add p --url https://lms.example.edu --no-input', { tty: true }, 'no token: pass --token-stdin'],
-    ['an empty token', 'profile add p --url https://lms.example.edu --token-stdin', { stdin: '  \n' }, 'the token is empty'],
-    ['a bad URL', 'profile add p --url not-a-url --token-stdin', { stdin: TOKEN }, '--url is not a URL: "not-a-url"'],
-    ['a non-http URL', 'profile add p --url ftp://lms.example.edu --token-stdin', { stdin: TOKEN }, '--url must be http(s), not ftp:'],
-    ['a bad name', 'profile add "a b" --url https://lms.example.edu --token-stdin', { stdin: TOKEN }, 'invalid profile name "a b"'],
-    ['a missing --url', 'profile add p --token-stdin', { stdin: TOKEN }, "required option '--url <url>' not specified"],
+    ['an empty token', 'profile add p --url https://lms.example.edu --token-stdin --no-verify', { stdin: '  \n' }, 'the token is empty'],
+    ['a URL without a scheme', 'profile add p --url localhost:4010 --token-stdin --no-verify', { stdin: TOKEN }, 'hint: did you mean --url http://localhost:4010?'],
+    ['a bad URL', 'profile add p --url http://exa%mple --token-stdin --no-verify', { stdin: TOKEN }, '--url is not a URL: "http://exa%mple"'],
+    ['a non-http URL', 'profile add p --url ftp://lms.example.edu --token-stdin --no-verify', { stdin: TOKEN }, '--url must be http(s), not ftp:'],
+    ['a bad name', 'profile add "a b" --url https://lms.example.edu --token-stdin --no-verify', { stdin: TOKEN }, 'invalid profile name "a b"'],
+    ['a missing --url', 'profile add p --token-stdin --no-verify', { stdin: TOKEN }, "required option '--url <url>' not specified"],
     ['use of an unknown profile', 'profile use nope', {}, 'no profile named "nope"'],
     ['removal of an unknown profile', 'profile remove nope', {}, 'no profile named "nope"'],
     ['show of an unknown profile', 'profile show nope', {}, 'no profile named "nope"'],
@@ -116,7 +120,7 @@ describe('a real instance from a profile', () => {
     // No jitter: the retries of a refused connection wait 0 ms.
     vi.spyOn(Math, 'random').mockReturnValue(0);
     const lms = session();
-    await lms.run('profile add local --url http://127.0.0.1:1 --token-stdin', { stdin: TOKEN });
+    await lms.run('profile add local --url http://127.0.0.1:1 --token-stdin --no-verify', { stdin: TOKEN });
     const r = await lms.run('-v users get self', { env: { LMS_MOCK: '' } });
     expect(r.exitCode).toBe(7);
     expect(r.stdout).toBe('');
@@ -128,8 +132,8 @@ describe('a real instance from a profile', () => {
   it('chooses the profile by -p, and LMS_BASE_URL over the profile', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
     const lms = session();
-    await lms.run('profile add a --url http://127.0.0.1:1 --token-stdin', { stdin: TOKEN });
-    await lms.run('profile add b --url http://127.0.0.1:2 --token-stdin', { stdin: TOKEN });
+    await lms.run('profile add a --url http://127.0.0.1:1 --token-stdin --no-verify', { stdin: TOKEN });
+    await lms.run('profile add b --url http://127.0.0.1:2 --token-stdin --no-verify', { stdin: TOKEN });
     const byFlag = await lms.run('users get self -p b', { env: { LMS_MOCK: '' } });
     expect(byFlag.stderr).toContain('127.0.0.1:2 refused the connection');
     const byEnv = await lms.run('users get self', { env: { LMS_MOCK: '', LMS_BASE_URL: 'http://127.0.0.1:3' } });
@@ -153,5 +157,143 @@ describe('a real instance from a profile', () => {
     const r = await lms.run('users get self', { env: { LMS_MOCK: '', LMS_BASE_URL: 'http://127.0.0.1:1' } });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain('no token for http://127.0.0.1:1');
+  });
+});
+
+describe('profile names that are properties of every object', () => {
+  it.each(['constructor', 'hasOwnProperty', 'toString', '__proto__', 'prototype', 'valueOf'])('use/show/remove %s: no such profile', async (name) => {
+    const lms = session();
+    for (const verb of ['use', 'show', 'remove']) {
+      const r = await lms.run(['profile', verb, name]);
+      expect(r.exitCode, `${verb} ${name}`).toBe(2);
+      expect(r.stderr).toContain(`no profile named "${name}"`);
+    }
+  });
+
+  it.each(['__proto__', 'constructor', 'prototype'])('add %s is refused with a clear message, and nothing is written', async (name) => {
+    const lms = session();
+    const r = await lms.run(['profile', 'add', name, '--url', 'https://lms.example.edu', '--token-stdin', '--no-verify'], { stdin: TOKEN });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`"${name}" is reserved and cannot name a profile`);
+    expect(({} as Record<string, unknown>).url).toBeUndefined();
+    expect(json((await lms.run('profile list -o json')).stdout)).toEqual([]);
+  });
+
+  it('a hand-edited file with a "__proto__" entry is read as a plain name, and Object.prototype stays clean', async () => {
+    const lms = session();
+    await lms.run('profile add a --url https://a.example --token-stdin --no-verify', { stdin: TOKEN });
+    const file = join(lms.configDir, 'config.json');
+    writeFileSync(file, '{"current":"a","profiles":{"a":{"url":"https://a.example","token":"t"},"__proto__":{"url":"https://evil.example","token":"x"},"junk":7}}');
+    const listed = json((await lms.run('profile list -o json')).stdout) as { name: string }[];
+    expect(listed.map((p) => p.name)).toEqual(['__proto__', 'a']);
+    expect((await lms.run(['profile', 'use', '__proto__'])).exitCode).toBe(0);
+    expect(json((await lms.run('profile show -o json')).stdout)).toMatchObject({ name: '__proto__', url: 'https://evil.example' });
+    expect((await lms.run(['profile', 'remove', '__proto__'])).stderr).toBe('Removed profile "__proto__".\n');
+    expect(((json(readFileSync(file, 'utf8')) as { profiles: object }).profiles)).toEqual({ a: { url: 'https://a.example', token: 't' } });
+    expect(Object.prototype).not.toHaveProperty('url');
+  });
+
+  it('refuses names that would read as flags', async () => {
+    const r = await session().run(['profile', 'add', '.hidden', '--url', 'https://a.example', '--token-stdin', '--no-verify'], { stdin: TOKEN });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('invalid profile name ".hidden"');
+  });
+});
+
+describe('profile add checks the token with the instance', () => {
+  let served: { server: Server; url: string } | undefined;
+  const lms = session();
+
+  beforeAll(async () => {
+    served = await serveMock({ handler: lms.mock.handler, host: '127.0.0.1', port: 0 });
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => served?.server.close(resolve));
+  });
+
+  it('says whose token it is, then saves the profile', async () => {
+    const r = await lms.run(['profile', 'add', 'here', '--url', served!.url, '--token-stdin'], { stdin: '7~mock-sam' });
+    const host = new URL(served!.url).host;
+    expect(r).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: `Logged in to ${host} as Sam Student (id 7)\nSaved profile "here" (${host}) in ${join(lms.configDir, 'config.json')}\n`,
+    });
+    expect(json((await lms.run('profile show here -o json')).stdout)).toMatchObject({ url: served!.url });
+  });
+
+  it('exits 3 for a token the instance refuses, and saves nothing', async () => {
+    const r = await lms.run(['profile', 'add', 'bad', '--url', served!.url, '--token-stdin'], { stdin: TOKEN });
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`error: ${new URL(served!.url).host} did not accept the token (401); the profile was not saved\n`);
+    expect(r.stderr).not.toContain(TOKEN);
+    expect((await lms.run('profile show bad')).exitCode).toBe(2);
+  });
+
+  it('as JSON: exactly one error object', async () => {
+    const r = await lms.run(['profile', 'add', 'bad', '--url', served!.url, '--token-stdin', '-o', 'json'], { stdin: TOKEN });
+    expect(r.exitCode).toBe(3);
+    expect(json(r.stderr)).toMatchObject({ error: 'LmsError', exit_code: 3 });
+  });
+
+  it('exits 7 with a hint to use --no-verify when the instance cannot be reached, and saves nothing', async () => {
+    const r = await lms.run('profile add gone --url http://127.0.0.1:1 --token-stdin', { stdin: TOKEN });
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toContain('error: could not reach 127.0.0.1:1 to check the token: 127.0.0.1:1 refused the connection; the profile was not saved');
+    expect(r.stderr).toContain('hint: check --url, or pass --no-verify to save the profile without checking');
+    expect((await lms.run('profile show gone')).exitCode).toBe(2);
+  });
+
+  it('exits 4 when the URL is not an instance, with a hint', async () => {
+    const stray = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html>nothing here</html>');
+    });
+    await new Promise<void>((resolve) => stray.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(stray.address() as AddressInfo).port}`;
+      const r = await lms.run(['profile', 'add', 'stray', '--url', url, '--token-stdin'], { stdin: TOKEN });
+      expect(r.exitCode).toBe(4);
+      expect(r.stderr).toContain(`hint: is ${url} the instance's address? Or pass --no-verify`);
+    } finally {
+      await new Promise((resolve) => stray.close(resolve));
+    }
+  });
+
+  it('--no-verify saves without asking the instance', async () => {
+    const r = await lms.run('profile add later --url http://127.0.0.1:1 --token-stdin --no-verify', { stdin: TOKEN });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).not.toContain('Logged in');
+  });
+});
+
+describe('profile add --url', () => {
+  it.each<[string, string, string]>([
+    ['a host and port with no scheme (parsed as the scheme "localhost:")', 'localhost:4010', 'hint: did you mean --url http://localhost:4010?'],
+    ['a loopback address with no scheme', '127.0.0.1:4010', 'hint: did you mean --url http://127.0.0.1:4010?'],
+    ['a remote host with no scheme', 'lms.example.edu', 'hint: did you mean --url https://lms.example.edu?'],
+    ['a user name and password in the URL', 'https://me:secret@lms.example.edu', '--url must not contain a user name or password'],
+    ['a query', 'https://lms.example.edu/?x=1', 'hint: did you mean --url https://lms.example.edu?'],
+    ['the API path', 'https://lms.example.edu/api/v1', 'hint: did you mean --url https://lms.example.edu?'],
+    ['an empty URL', '', '--url is empty'],
+  ])('%s', async (_what, url, message) => {
+    const r = await session().run(['profile', 'add', 'p', '--url', url, '--token-stdin', '--no-verify'], { stdin: 'tok' });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: --url /);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toContain('secret');
+  });
+
+  it('says what it needs in the message itself', async () => {
+    const r = await session().run('profile add p --url localhost:4010 --token-stdin --no-verify', { stdin: 'tok' });
+    expect(r.stderr).toBe('error: --url needs http:// or https://: "localhost:4010"\nhint: did you mean --url http://localhost:4010?\n');
+  });
+
+  it('keeps a path under which an instance lives', async () => {
+    const lms = session();
+    expect((await lms.run('profile add p --url https://example.edu/lms/ --token-stdin --no-verify', { stdin: 'tok' })).exitCode).toBe(0);
+    expect(JSON.parse((await lms.run('profile show p -o json')).stdout)).toMatchObject({ url: 'https://example.edu/lms' });
   });
 });

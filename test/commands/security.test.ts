@@ -24,10 +24,10 @@ describe('plain http', () => {
 
   it('accepts loopback over http, and refuses a remote http profile without --insecure', async () => {
     const lms = session();
-    const add = await lms.run('profile add remote --url http://lms.example.edu --token-stdin', { stdin: 'tok' });
+    const add = await lms.run('profile add remote --url http://lms.example.edu --token-stdin --no-verify', { stdin: 'tok' });
     expect(add.exitCode).toBe(2);
-    expect((await lms.run('profile add remote --url http://lms.example.edu --token-stdin --insecure', { stdin: 'tok' })).exitCode).toBe(0);
-    expect((await lms.run('profile add local --url http://127.0.0.1:4010 --token-stdin', { stdin: 'tok' })).exitCode).toBe(0);
+    expect((await lms.run('profile add remote --url http://lms.example.edu --token-stdin --insecure --no-verify', { stdin: 'tok' })).exitCode).toBe(0);
+    expect((await lms.run('profile add local --url http://127.0.0.1:4010 --token-stdin --no-verify', { stdin: 'tok' })).exitCode).toBe(0);
   });
 });
 

@@ -175,3 +175,37 @@ describe('lms users settings, follow, profile, avatars, page-views', () => {
     expect((await lms.run('users page-views --start-time yesterday-ish')).exitCode).toBe(2);
   });
 });
+
+describe('a single user on a terminal', () => {
+  it('users update shows every field, the one it changed included', async () => {
+    const lms = session();
+    const r = await lms.run('users update 7 --time-zone Europe/Berlin', { tty: true });
+    expect(r.exitCode).toBe(0);
+    const rows = new Map(r.stdout.trimEnd().split('\n').slice(1).map((line) => {
+      const [key, ...value] = line.split(/\s{2,}/);
+      return [key, value.join('  ')] as const;
+    }));
+    expect(r.stdout.split('\n')[0]).toMatch(/^KEY\s+VALUE$/);
+    expect(rows.get('time_zone')).toBe('Europe/Berlin');
+    expect(rows.get('name')).toBe('Sam Student');
+    expect(rows.get('id')).toBe('7');
+    const fields = Object.keys(json((await lms.run('users get 7')).stdout) as object);
+    expect([...rows.keys()]).toEqual(fields);
+  });
+
+  it('users get with --fields shows only those', async () => {
+    const r = await session().run('users get 7 --fields time_zone,login_id', { tty: true });
+    expect(r.stdout).toMatch(/^KEY\s+VALUE\ntime_zone\s+\S+\nlogin_id\s+sam\n$/);
+  });
+
+  it('--fields naming a field users do not have is a usage error listing theirs', async () => {
+    const r = await session().run('users list --fields id,nmae -o json');
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    const error = json(r.stderr) as { message: string; available_fields: string[] };
+    expect(error.message).toBe('--fields: unknown field "nmae"');
+    expect(error.available_fields).toContain('name');
+    const text = await session().run('users list --fields id,nmae', { tty: true });
+    expect(text.stderr).toMatch(/^error: --fields: unknown field "nmae"\nhint: available fields: id, name, /);
+  });
+});

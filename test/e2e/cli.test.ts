@@ -33,6 +33,20 @@ describe('the launcher', () => {
   });
 });
 
+describe('errors from the binary', () => {
+  it.each([
+    ['a parse error', ['usres', '-o', 'json'], {}, 2],
+    ['a bad flag value', ['users', 'list', '--per-page', '500'], { LMS_OUTPUT: 'json' }, 2],
+    ['an unknown field', ['--mock', 'users', 'get', '7', '--fields', 'nope', '-o', 'json'], {}, 2],
+  ])('%s with JSON errors: exactly one JSON object on stderr', async (_what, args, extra, code) => {
+    const r = await lms(args, extra as Record<string, string>);
+    expect(r.exitCode).toBe(code);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')).toHaveLength(1);
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: 'UsageError', exit_code: code });
+  });
+});
+
 describe('the binary in mock mode', () => {
   it('runs the README command', async () => {
     const r = await lms(['--mock', 'users', 'list', '--account', '1']);
@@ -115,8 +129,13 @@ describe('over HTTP against lms mock serve', () => {
   });
 
   it('works through a saved profile, whose file only its owner can read', async () => {
+    const refused = await lms(['profile', 'add', 'local', '--url', baseUrl, '--token-stdin'], {}, '1~not-a-token');
+    expect(refused.exitCode).toBe(3);
+    expect(refused.stderr).toContain(`${new URL(baseUrl).host} did not accept the token (401); the profile was not saved`);
+    expect((await lms(['profile', 'list', '-o', 'json'])).stdout).toBe('[]');
     const add = await lms(['profile', 'add', 'local', '--url', baseUrl, '--token-stdin'], {}, ADMIN);
     expect(add.exitCode).toBe(0);
+    expect(add.stderr).toContain(`Logged in to ${new URL(baseUrl).host} as Ada Admin (id 1)\n`);
     expect(add.stdout + add.stderr).not.toContain(ADMIN);
     const r = await lms(['users', 'get', 'self', '--fields', 'id'], {});
     expect(JSON.parse(r.stdout)).toEqual({ id: 1 });

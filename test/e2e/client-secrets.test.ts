@@ -75,6 +75,6 @@ describe('LMS_BASE_URL', () => {
   it('that is not a URL is a usage error naming it (exit 2)', async () => {
     const r = await spawnLms(['users', 'get', 'self'], { ...env, LMS_BASE_URL: 'notaurl', LMS_TOKEN: 'tok' });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('error: LMS_BASE_URL is not a URL: "notaurl"');
+    expect(r.stderr).toContain('error: LMS_BASE_URL needs http:// or https://: "notaurl"');
   });
 });

@@ -48,10 +48,11 @@ export async function serveMock(env: Record<string, string>, flags: string[] = [
     const timer = setTimeout(() => reject(new Error(`mock serve did not start: ${log}`)), 15_000);
     child.stderr!.on('data', (chunk: Buffer) => {
       log += chunk.toString();
-      const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
+      // Bound to every interface (--host 0.0.0.0), it is reached on loopback.
+      const m = /at http:\/\/(127\.0\.0\.1|0\.0\.0\.0):(\d+)/.exec(log);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve(`http://127.0.0.1:${m[2]}`);
       }
     });
     void child.then((r) => reject(new Error(`mock serve exited ${r.exitCode}: ${log}`)));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli/entry.js';
 import type { Prompter } from '../../src/cli/context.js';
+import type { SpinnerFactory } from '../../src/io/activity.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
 import { fakeIO } from './fake-io.js';
 
@@ -13,11 +14,20 @@ export interface LmsResult {
   stderr: string;
 }
 
+export interface RunOptions {
+  tty?: boolean;
+  stdin?: string;
+  env?: Record<string, string>;
+  prompter?: Prompter;
+  /** A fake activity spinner (shown only when stderr is a "TTY"). */
+  spinner?: SpinnerFactory;
+}
+
 export interface Session {
   mock: MockRuntime;
   configDir: string;
   /** Runs one command line (split like a shell would, with quotes honoured). */
-  run(line: string | string[], options?: { tty?: boolean; stdin?: string; env?: Record<string, string>; prompter?: Prompter }): Promise<LmsResult>;
+  run(line: string | string[], options?: RunOptions): Promise<LmsResult>;
 }
 
 export const FIXED_NOW = '2026-11-02T12:00:00.000Z';
@@ -38,6 +48,7 @@ export function session(env: Record<string, string> = {}): Session {
         mock,
         configDir,
         prompter: options.prompter,
+        spinner: options.spinner,
       });
       return { exitCode, stdout: io.stdoutText(), stderr: io.stderrText() };
     },

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { defaultFormat, FORMATS, renderItem, renderList, type Format } from '../../src/output/render.js';
+import { UsageError } from '../../src/errors.js';
 import { fakeIO } from '../helpers/fake-io.js';
 
 const users = [
@@ -60,12 +61,14 @@ describe('json', () => {
   });
 
   it('selects and orders fields, with dotted paths and null for missing', async () => {
-    const { stdout } = await listOutput(users, 'json', { fields: ['user.login', 'id', 'missing'] });
+    const items = [...users, { id: 3, name: 'Cy' }];
+    const { stdout } = await listOutput(items, 'json', { fields: ['user.login', 'id', 'email'] });
     expect(JSON.parse(stdout)).toEqual([
-      { 'user.login': 'ada', id: 1, missing: null },
-      { 'user.login': 'bo', id: 22, missing: null },
+      { 'user.login': 'ada', id: 1, email: null },
+      { 'user.login': 'bo', id: 22, email: 'bo@example.edu' },
+      { 'user.login': null, id: 3, email: null },
     ]);
-    expect(Object.keys(JSON.parse(stdout)[0])).toEqual(['user.login', 'id', 'missing']);
+    expect(Object.keys(JSON.parse(stdout)[0])).toEqual(['user.login', 'id', 'email']);
   });
 
   it('ignores columns (they are for table and csv) and passes items through untouched', async () => {
@@ -306,5 +309,102 @@ describe('streaming', () => {
   it.each(FORMATS)('%s never writes colour codes when io.color is false', async (format) => {
     const { stdout } = await listOutput(users, format);
     expect(stdout).not.toContain('\u001b');
+  });
+});
+
+describe('--fields the output does not have', () => {
+  // Items arrive one at a time; nothing may be written before the first one is checked.
+  async function* slowly<T>(items: T[]): AsyncGenerator<T> {
+    for (const item of items) {
+      await new Promise((resolve) => setImmediate(resolve));
+      yield item;
+    }
+  }
+
+  it.each(FORMATS.map((format) => [format]))('%s list: a usage error naming the available fields, nothing written', async (format) => {
+    const io = fakeIO({ tty: format === 'table' });
+    let pulled = 0;
+    let closed = false;
+    async function* source() {
+      try {
+        for (const user of users) {
+          pulled++;
+          yield user;
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    const error = await renderList(source(), { io, format, fields: ['id', 'nmae'], columns: ['id'] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    const usage = error as UsageError;
+    expect(usage.exitCode).toBe(2);
+    expect(usage.message).toBe('--fields: unknown field "nmae"');
+    expect(usage.hint).toBe('available fields: id, name, admin, email, user');
+    expect(usage.toJSON()).toMatchObject({ unknown_fields: ['nmae'], available_fields: ['id', 'name', 'admin', 'email', 'user'] });
+    expect(io.stdoutText()).toBe('');
+    expect(io.stderrText()).toBe('');
+    expect(pulled).toBe(1);
+    expect(closed).toBe(true);
+  });
+
+  it('lists the keys of the nested object a dotted path reaches into', async () => {
+    const error = (await renderList(users, { io: fakeIO(), format: 'json', fields: ['user.name'] }).catch((e: unknown) => e)) as UsageError;
+    expect(error.hint).toBe('available fields: id, name, admin, email, user, user.login, user.roles');
+  });
+
+  it('accepts a field that is present with a null value, and a path through a null', async () => {
+    const items = [{ id: 1, email: null, user: null }, { id: 2, email: 'b@x', user: { login: 'b' } }];
+    const { stdout } = await listOutput(slowly(items), 'json', { fields: ['email', 'user.login'] });
+    expect(JSON.parse(stdout)).toEqual([{ email: null, 'user.login': null }, { email: 'b@x', 'user.login': 'b' }]);
+  });
+
+  it('cannot check an empty list, which prints as before', async () => {
+    expect((await listOutput([], 'json', { fields: ['nope'] })).stdout).toBe('[]\n');
+    expect((await listOutput([], 'csv', { fields: ['nope'] })).stdout).toBe('nope\n');
+  });
+
+  it.each(FORMATS.map((format) => [format]))('%s item: a usage error before anything is written', async (format) => {
+    const io = fakeIO({ tty: format === 'table' });
+    const error = (await renderItem(users[0], { io, format, fields: ['id', 'bogus'] }).catch((e: unknown) => e)) as UsageError;
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe('--fields: unknown field "bogus"');
+    expect(io.stdoutText()).toBe('');
+  });
+
+  it('streams the rest of the list after the check', async () => {
+    const many = Array.from({ length: 120 }, (_, i) => ({ id: i, name: `n${i}` }));
+    const { stdout, count } = await listOutput(slowly(many), 'ndjson', { fields: ['name'] });
+    expect(count).toBe(120);
+    expect(stdout.split('\n').filter(Boolean)).toHaveLength(120);
+  });
+});
+
+describe('a single record', () => {
+  it('shows every field on a TTY table, whatever the command columns', async () => {
+    const io = fakeIO({ tty: true });
+    await renderItem({ id: 7, name: 'Sam', time_zone: 'Europe/Berlin' }, { io, format: 'table', columns: ['id', 'name'] });
+    expect(io.stdoutText()).toBe('KEY        VALUE\nid         7\nname       Sam\ntime_zone  Europe/Berlin\n');
+  });
+
+  it('shows only --fields when given', async () => {
+    const io = fakeIO({ tty: true });
+    await renderItem({ id: 7, name: 'Sam', time_zone: 'Europe/Berlin' }, { io, format: 'table', fields: ['time_zone'], columns: ['id', 'name'] });
+    expect(io.stdoutText()).toBe('KEY        VALUE\ntime_zone  Europe/Berlin\n');
+  });
+
+  it('as CSV has every field too', async () => {
+    const io = fakeIO();
+    await renderItem({ id: 7, name: 'Sam', time_zone: 'UTC' }, { io, format: 'csv', columns: ['id'] });
+    expect(io.stdoutText()).toBe('id,name,time_zone\n7,Sam,UTC\n');
+  });
+
+  it('an array value is still a list: the columns apply', async () => {
+    const io = fakeIO();
+    await renderItem(users, { io, format: 'csv', columns: ['id'] });
+    expect(io.stdoutText()).toBe('id\n1\n22\n');
   });
 });

@@ -59,7 +59,10 @@ const request = defineCommand<RequestOpts>({
     const method = args[0].toUpperCase() as HttpMethod;
     if (!METHODS.includes(method)) throw new UsageError(`method must be one of ${METHODS.join(', ')}, got "${args[0]}"`);
     const path = args[1];
-    if (!path.startsWith('/') && !/^https?:\/\//.test(path)) throw new UsageError(`path must start with / (e.g. /api/v1/users/self), got "${path}"`);
+    if (!path.startsWith('/') && !/^https?:\/\//.test(path)) {
+      const { redactUrl } = await import('../../redact.js');
+      throw new UsageError(`path must start with / (e.g. /api/v1/users/self), got "${redactUrl(path)}"`);
+    }
     if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET');
     const params = fieldsToParams(opts.field ?? []);
     const body = opts.input ? { ...(await readInput(opts.input, ctx.io.stdin)), ...params } : params;

@@ -17,6 +17,33 @@ interface ServeOpts {
   dropRate?: string;
   latency?: string;
   faultSeed?: string;
+  publicUrl?: string;
+  maxBodySize: string;
+  maxUploadSize: string;
+}
+
+/** `--public-url`: an http(s) origin, nothing after the host. */
+function publicOrigin(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+    throw new UsageError(`--public-url must be an http(s) origin such as https://mock.example.org, got "${raw}"`);
+  }
+  return url.origin;
+}
+
+/** `1048576`, `512k`, `1m`, `100MiB`: bytes, binary multiples. */
+function byteSize(flag: string, raw: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(raw.trim());
+  const unit = (m?.[2] ?? 'b').toLowerCase()[0];
+  const n = m ? Math.floor(Number(m[1]) * ({ b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 } as Record<string, number>)[unit]) : NaN;
+  if (!(n >= 1 && n <= 2 * 1024 ** 3)) throw new UsageError(`${flag} must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m; got "${raw}"`);
+  return n;
 }
 
 /** The faults the flags ask for; each value checked and named by its flag. */
@@ -127,6 +154,9 @@ export const mockVerbs: Verbs = [
         { flags: '--port <n>', description: 'port (0 picks a free one)', default: '4010' },
         { flags: '--host <address>', description: 'address to bind', default: '127.0.0.1' },
         { flags: '--quiet', description: 'no per-request log lines' },
+        { flags: '--public-url <url>', description: 'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to' },
+        { flags: '--max-body-size <size>', description: 'largest request body, bytes or 512k/1m (larger: 413)', default: '1m' },
+        { flags: '--max-upload-size <size>', description: 'largest multipart body posted to an upload URL (/files_api/uploads/…); other bodies there have --max-body-size', default: '100m' },
         { flags: '--throttle', description: 'throttle like a real instance: a leaky bucket per token (capacity 700, 50 per request in flight, cost 10, drains 100/s)' },
         { flags: '--throttle-status <status>', description: 'status of a throttled answer (default 403; implies --throttle)', choices: ['403', '429'] },
         { flags: '--throttle-capacity <n>', description: 'bucket size (default 700; implies --throttle)' },
@@ -142,22 +172,33 @@ export const mockVerbs: Verbs = [
       examples: [
         'lms mock serve --port 4010 &',
         'LMS_BASE_URL=http://127.0.0.1:4010 LMS_TOKEN=1~mock-admin lms users list',
+        'lms mock serve --host 0.0.0.0 --public-url http://mock.ci.internal:4010 --max-upload-size 20m',
         'lms mock serve --throttle --throttle-status 429 --fail-rate 0.1 --drop-rate 0.02 --latency 50 --fault-seed 7',
       ],
       async run({ opts, ctx }) {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got "${opts.port}"`);
         const flags = faultFlags(opts);
-        const [{ serveMock }, { DEFAULT_THROTTLE, describeFaults, hasFaults, withFaults }] = await Promise.all([import('../../mock/serve.js'), import('../../mock/faults.js')]);
+        const publicUrl = publicOrigin(opts.publicUrl);
+        const maxBodyBytes = byteSize('--max-body-size', opts.maxBodySize);
+        const maxUploadBytes = byteSize('--max-upload-size', opts.maxUploadSize);
+        const [{ serveMock, formatBytes }, { DEFAULT_THROTTLE, describeFaults, hasFaults, withFaults }] = await Promise.all([import('../../mock/serve.js'), import('../../mock/faults.js')]);
         const mock = await ctx.mock();
         // LMS_MOCK_FAULTS (already parsed by the runtime) is the base; flags override it.
         const faults = mergeFaults(mock.faults ?? {}, flags, DEFAULT_THROTTLE);
         const base = mock.base ?? mock.handler;
         const handler = hasFaults(faults) ? withFaults(base, faults) : base;
         const log = opts.quiet ? undefined : (line: string) => ctx.io.stderr.write(`${line}\n`);
-        const { server, url } = await serveMock({ handler, host: opts.host, port, log });
+        const { server, url, wildcard } = await serveMock({ handler, host: opts.host, port, log, publicUrl, maxBodyBytes, maxUploadBytes });
         const faultNote = hasFaults(faults) ? ` with faults: ${describeFaults(faults)}` : '';
-        ctx.io.stderr.write(`lms mock serving ${mock.path} at ${url}${faultNote} (Ctrl-C stops)\n`);
+        const bodies = `bodies up to ${formatBytes(maxBodyBytes)}, uploads up to ${formatBytes(maxUploadBytes)}`;
+        const origin = publicUrl
+          ? `Links and upload URLs name ${publicUrl}`
+          : wildcard
+            ? 'Listening on every interface: links and upload URLs name the address each client connected to (a Host header is believed only when it names that address or localhost); pass --public-url to name one origin'
+            : `Links and upload URLs name ${url} (or localhost on the same port, when the client used it)`;
+        // One write, so whoever waits for the address reads the whole notice with it.
+        ctx.io.stderr.write(`lms mock serving ${mock.path} at ${url}${faultNote} (Ctrl-C stops)\n${origin}; ${bodies}.\n`);
         await new Promise<void>((resolve) => {
           const stop = () => server.close(() => resolve());
           process.once('SIGINT', stop);

@@ -1,40 +1,92 @@
 import { defineCommand, item, list, type Verbs } from '../../cli/command.js';
-import { UsageError } from '../../errors.js';
-import { readAll } from '../../io/streams.js';
+import type { Context } from '../../cli/context.js';
+import { baseUrlOf, parseInstanceUrl } from '../../config/instance-url.js';
+import { invalidProfileName } from '../../config/profiles.js';
+import { ApiError, ExitCode, LmsError, NetworkError, UsageError } from '../../errors.js';
+import { err, readAll } from '../../io/streams.js';
 import { isLoopbackHost } from '../../net.js';
 
 /** What a profile shows: never the token itself. */
 const describeToken = (token?: string) => (token ? `set (${token.length} characters)` : 'not set');
 
+/**
+ * Who the token belongs to, asked of the instance itself (GET /api/v1/users/self), as `gh auth
+ * login` does: a refused token is an auth error, an unreachable host a network error, and in both
+ * cases nothing is saved. The client is a throwaway one: this profile does not exist yet.
+ */
+async function whoseToken(ctx: Context, baseUrl: string, token: string): Promise<{ id: number | string; name: string }> {
+  const [{ ApiClient }, { httpTransport }] = await Promise.all([import('../../client/client.js'), import('../../transport/http.js')]);
+  const client = new ApiClient({
+    baseUrl,
+    token,
+    transport: httpTransport({ timeoutMs: ctx.globals.timeoutSeconds * 1000 }),
+    userAgent: `lms/${__LMS_VERSION__}`,
+    plainHttp: ctx.globals.insecure ? 'warn' : 'refuse',
+    warn: (message) => ctx.warn(message),
+  });
+  const host = new URL(baseUrl).host;
+  const skip = 'pass --no-verify to save the profile without checking';
+  let user: unknown;
+  try {
+    user = await ctx.activity.track(client.ops.users.get({ id: 'self' }), `Checking the token with ${host}`);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      throw new LmsError(`${host} did not accept the token (${error.status}); the profile was not saved`, ExitCode.auth, {
+        cause: error,
+        hint: 'check the token (a new one comes from your account settings on the instance)',
+      });
+    }
+    if (error instanceof NetworkError) {
+      throw new NetworkError(`could not reach ${host} to check the token: ${error.message}; the profile was not saved`, { code: error.code, cause: error, hint: `check --url, or ${skip}` });
+    }
+    if (error instanceof LmsError) {
+      throw new LmsError(`${host} could not check the token: ${error.message}; the profile was not saved`, error.exitCode, { cause: error, hint: `is ${baseUrl} the instance's address? Or ${skip}` });
+    }
+    throw error;
+  }
+  const record = (typeof user === 'object' && user !== null ? user : {}) as { id?: unknown; name?: unknown };
+  if (typeof record.id !== 'number' && typeof record.id !== 'string') {
+    throw new LmsError(`${host} answered GET /api/v1/users/self without a user; the profile was not saved`, ExitCode.failure, { hint: `is ${baseUrl} the instance's address? Or ${skip}` });
+  }
+  return { id: record.id, name: typeof record.name === 'string' && record.name ? record.name : `user ${record.id}` };
+}
+
 export const profileVerbs: Verbs = [
-    defineCommand<{ url: string; tokenStdin?: boolean }>({
+    defineCommand<{ url: string; tokenStdin?: boolean; verify: boolean }>({
       name: 'add <name>',
-      summary: 'Add or replace a profile (token from a hidden prompt, or --token-stdin; --insecure to allow remote plain http)',
+      summary: 'Add or replace a profile, checking its token with the instance (token from a hidden prompt, or --token-stdin)',
       options: [
         { flags: '--url <url>', description: 'base URL of the instance, e.g. https://lms.example.edu', required: true },
         { flags: '--token-stdin', description: 'read the access token from standard input' },
+        { flags: '--no-verify', description: 'save without checking the token with the instance' },
       ],
-      examples: ['lms profile add prod --url https://lms.example.edu', 'printf %s "$TOKEN" | lms profile add ci --url https://lms.example.edu --token-stdin'],
+      examples: [
+        'lms profile add prod --url https://lms.example.edu',
+        'printf %s "$TOKEN" | lms profile add ci --url https://lms.example.edu --token-stdin',
+        'lms profile add local --url http://localhost:4010 --token-stdin --no-verify < token.txt',
+      ],
       async run({ args, opts, ctx }) {
-        let url: URL;
-        try {
-          url = new URL(opts.url);
-        } catch {
-          throw new UsageError(`--url is not a URL: "${opts.url}"`);
+        const name = args[0];
+        const invalid = invalidProfileName(name);
+        if (invalid) throw new UsageError(invalid);
+        const url = parseInstanceUrl(opts.url);
+        const insecure = ctx.globals.insecure;
+        if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecure) {
+          throw new UsageError(`${url.host} is a remote host over plain http: the token would travel unencrypted`, { hint: 'use https://, or pass --insecure if you accept that' });
         }
-        if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--url must be http(s), not ${url.protocol}`);
         let token: string;
         if (opts.tokenStdin) token = (await readAll(ctx.io.stdin)).toString('utf8').trim();
         else if (ctx.interactive) token = (await (await ctx.prompter()).secret(`Access token for ${url.host}:`)).trim();
         else throw new UsageError('no token: pass --token-stdin and pipe the token in, or run in a terminal to be prompted');
         if (!token) throw new UsageError('the token is empty');
-        const store = await ctx.profiles();
-        const insecure = ctx.globals.insecure;
-        if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecure) {
-          throw new UsageError(`${url.host} is a remote host over plain http: the token would travel unencrypted`, { hint: 'use https://, or pass --insecure if you accept that' });
+        const baseUrl = baseUrlOf(url);
+        if (opts.verify) {
+          const user = await whoseToken(ctx, baseUrl, token);
+          err(ctx.io, `Logged in to ${url.host} as ${user.name} (id ${user.id})\n`);
         }
-        store.set(args[0], { url: url.toString().replace(/\/+$/, ''), token, ...(insecure ? { insecure: true } : {}) });
-        ctx.io.stderr.write(`Saved profile "${args[0]}" (${url.host}) in ${store.path}\n`);
+        const store = await ctx.profiles();
+        store.set(name, { url: baseUrl, token, ...(insecure ? { insecure: true } : {}) });
+        err(ctx.io, `Saved profile "${name}" (${url.host}) in ${store.path}\n`);
         return undefined;
       },
     }),
@@ -49,7 +101,7 @@ export const profileVerbs: Verbs = [
       },
     }),
     defineCommand({
-      name: 'use <name>',
+      name: 'use <profile>',
       summary: 'Make a profile the default',
       async run({ args, ctx }) {
         (await ctx.profiles()).use(args[0]);
@@ -58,7 +110,7 @@ export const profileVerbs: Verbs = [
       },
     }),
     defineCommand({
-      name: 'show [name]',
+      name: 'show [profile]',
       summary: 'Show a profile (default: the current one)',
       async run({ args, ctx }) {
         const store = await ctx.profiles();
@@ -70,7 +122,7 @@ export const profileVerbs: Verbs = [
       },
     }),
     defineCommand({
-      name: 'remove <name>',
+      name: 'remove <profile>',
       summary: 'Remove a profile and its token',
       aliases: ['rm'],
       async run({ args, ctx }) {

@@ -1,0 +1,21 @@
+// The routes the hostile-input suite (hostile.test.ts) attacks: one row per route, a method and a
+// sample path that reaches it. A new API area adds its rows here; every payload is tried on each.
+import type { RouteId } from '../../src/spec/routes.js';
+
+export interface HostileRoute {
+  /** The route id of src/spec/routes.ts, or `unknown` for a path no route matches. */
+  id: RouteId | 'unknown';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+}
+
+export const hostileRoutes: HostileRoute[] = [
+  { id: 'users.list', method: 'GET', path: '/api/v1/accounts/1/users' },
+  { id: 'users.create', method: 'POST', path: '/api/v1/accounts/1/users' },
+  { id: 'users.update', method: 'PUT', path: '/api/v1/users/7' },
+  { id: 'users.uploadFile', method: 'POST', path: '/api/v1/users/self/files' },
+  { id: 'files.upload', method: 'POST', path: '/files_api/uploads/0123456789abcdef' },
+  { id: 'files.confirm', method: 'POST', path: '/api/v1/files/1/create_success' },
+  { id: 'files.download', method: 'GET', path: '/files/1/download' },
+  { id: 'unknown', method: 'POST', path: '/api/v1/no/such/route' },
+];

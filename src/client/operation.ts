@@ -1,6 +1,6 @@
 // Typed operations over the route table: an area file lists its operations as data
 // (`list: paged<ListUsersParams, User>('users.list')`), and the client binds them to calls.
-import type { OperationId } from '../spec/routes.js';
+import { variantsOf, type OperationId, type PagedOperationId } from '../spec/routes.js';
 import type { Encoding, Params } from './encode.js';
 
 export interface Op<P, R, K extends 'one' | 'paged'> {
@@ -11,8 +11,18 @@ export interface Op<P, R, K extends 'one' | 'paged'> {
   readonly types?: (p: P) => R;
 }
 
-export const one = <P, R>(operation: OperationId, encoding?: Encoding): Op<P, R, 'one'> => ({ kind: 'one', operation, encoding });
-export const paged = <P, R>(operation: OperationId): Op<P, R, 'paged'> => ({ kind: 'paged', operation });
+/** Whether an operation pages, from the route table: a paginated route is iterated, any other called once. */
+export type KindOf<O extends OperationId> = O extends PagedOperationId ? 'paged' : 'one';
+
+/**
+ * An operation of the route table with its parameter and result types:
+ * `op('users.list').as<ListUsersParams, User>()`. Whether it pages is the table's to say.
+ */
+export function op<const O extends OperationId>(operation: O, encoding?: Encoding) {
+  return {
+    as: <P, R>(): Op<P, R, KindOf<O>> => ({ kind: (variantsOf(operation)[0]?.paginated ? 'paged' : 'one') as KindOf<O>, operation, encoding }),
+  };
+}
 
 type AnyOp = Op<never, unknown, 'one' | 'paged'>;
 

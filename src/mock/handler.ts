@@ -7,8 +7,8 @@ import { handlers, publicRoutes } from './areas/index.js';
 import type { Db } from './db/open.js';
 import { DecodeError, decodeParams, headerOf } from './decode.js';
 import { HttpError, Reply, notFound, unauthorized, type MockCtx, type UserRow } from './kit.js';
-import { activeUser, domainRootAccountId, findUser } from './lookup.js';
-import { accountCan } from './permissions.js';
+import { activeUser, domainRootAccountId, findUser, resolveContext } from './lookup.js';
+import { can } from './permissions.js';
 import { matchRoute, pathIsWellFormed } from './router.js';
 
 export interface MockOptions {
@@ -75,7 +75,11 @@ export function createMockHandler(options: MockOptions): MockHandler {
       const asUser = typeof params.as_user_id === 'number' ? String(params.as_user_id) : params.as_user_id;
       if (realCaller && typeof asUser === 'string') ctx.caller = masquerade(ctx, asUser);
 
-      const run = () => handler(ctx);
+      const run = () => {
+        // A route with context variants gets its context found once, here; its handler serves them all.
+        ctx.context = resolveContext(ctx);
+        return handler(ctx);
+      };
       const result = req.method === 'GET' ? db.transaction(run)() : db.transaction(run).immediate();
       if (realCaller) recordPageView(ctx);
       return result instanceof Reply ? reply(result) : json(200, result);
@@ -114,7 +118,7 @@ function authenticate(db: Db, req: ApiRequest, url: URL): UserRow {
 
 /** `as_user_id`: only callers who may become users in the root account can act as someone else. */
 function masquerade(ctx: MockCtx, raw: string): UserRow {
-  if (!accountCan(ctx.db, ctx.realCaller.id, domainRootAccountId(ctx.db), 'become_user')) throw unauthorized();
+  if (!can(ctx.db, ctx.realCaller.id, 'become_user', { account: { id: domainRootAccountId(ctx.db) } })) throw unauthorized();
   return findUser(ctx, raw);
 }
 

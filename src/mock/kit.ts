@@ -38,7 +38,20 @@ export interface MockCtx {
   realCaller: UserRow;
   /** ISO timestamp of "now" (fixed by LMS_MOCK_NOW). */
   now(): string;
+  /**
+   * The context a route with context variants (`{tctx}`, `{octx}`, `{sctx}`) was called in, found
+   * by the pipeline before the handler runs (a missing one is already a 404). Absent on other routes.
+   */
+  context?: ResolvedContext;
 }
+
+/** A context as the pipeline resolved it: its type, its id and its record (none for `global`). */
+export type ResolvedContext =
+  | { type: 'global'; id: null; record: null }
+  | { type: 'account'; id: number; record: { id: number; root_account_id: number | null } }
+  | { type: 'course'; id: number; record: { id: number; account_id: number; root_account_id: number } }
+  | { type: 'group'; id: number; record: { id: number; course_id: number } }
+  | { type: 'section'; id: number; record: { id: number; course_id: number } };
 
 /** Anything that is not a plain JSON 200. */
 export class Reply {

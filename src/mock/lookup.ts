@@ -5,7 +5,8 @@ import { courses, type CourseRow } from './areas/courses/repo.js';
 import { sections, type SectionRow } from './areas/sections/repo.js';
 import { users, type UserRow } from './areas/users/repo.js';
 import { lookup, type Findable } from './db/find.js';
-import { badRequest, notFound, type MockCtx } from './kit.js';
+import { badRequest, notFound, type MockCtx, type ResolvedContext } from './kit.js';
+import { groups } from './areas/groups/repo.js';
 
 export { activeUser } from './areas/users/repo.js';
 export { domainRootAccountId, rootOf } from './areas/accounts/repo.js';
@@ -32,4 +33,36 @@ export function findCourse(ctx: MockCtx, raw: string): CourseRow {
 
 export function findSection(ctx: MockCtx, raw: string): SectionRow {
   return find(ctx, sections, raw);
+}
+
+/**
+ * The context of a route with context variants, from its path: the route's variant says which kind
+ * (`discussions.createTopic@groups` → a group), the path says which one. The mock has no collection
+ * items, so that context never resolves.
+ */
+export function resolveContext(ctx: Pick<MockCtx, 'db' | 'route' | 'path' | 'caller'>): ResolvedContext | undefined {
+  switch (ctx.route.context) {
+    case undefined:
+      return undefined;
+    case 'global':
+      return { type: 'global', id: null, record: null };
+    case 'accounts': {
+      const record = findAccount(ctx as MockCtx, ctx.path.account_id);
+      return { type: 'account', id: record.id, record };
+    }
+    case 'courses': {
+      const record = findCourse(ctx as MockCtx, ctx.path.course_id);
+      return { type: 'course', id: record.id, record };
+    }
+    case 'groups': {
+      const record = find(ctx, groups, ctx.path.group_id);
+      return { type: 'group', id: record.id, record };
+    }
+    case 'sections': {
+      const record = findSection(ctx as MockCtx, ctx.path.section_id);
+      return { type: 'section', id: record.id, record };
+    }
+    default:
+      throw notFound();
+  }
 }

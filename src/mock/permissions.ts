@@ -65,10 +65,6 @@ export function administers(db: Db, userId: number, accountId: number): boolean 
   return activeAdminRoles(db, userId, accountChain(db, accountId)).length > 0;
 }
 
-/** An account-level `can`, for callers written before contexts were explicit. */
-export function accountCan(db: Db, userId: number, accountId: number, permission: Permission): boolean {
-  return can(db, userId, permission, { account: { id: accountId } });
-}
 
 /**
  * Where in a course a permission holds: everywhere (an admin, or an enrollment not limited to its

@@ -195,6 +195,14 @@ type IdsOf<T extends Record<string, Record<string, RouteRow>>> = {
 }[keyof T & string];
 
 export type RouteId = IdsOf<typeof specTable> | IdsOf<typeof supportingTable>;
+
+type PagedIn<T extends Record<string, Record<string, RouteRow>>> = {
+  [A in keyof T & string]: {
+    [N in keyof T[A] & string]: T[A][N] extends readonly [string, { readonly paginated: true }] ? `${A}.${N}` : never;
+  }[keyof T[A] & string];
+}[keyof T & string];
+/** The operations whose answer is a list returned page by page: what the client iterates. */
+export type PagedOperationId = PagedIn<typeof specTable> | PagedIn<typeof supportingTable>;
 /** An operation without its context suffix: `discussions.createTopic` covers all three contexts. */
 // (Distributed over the union through `infer R`: applied to RouteId as a whole it never matched.)
 export type OperationId = RouteId extends infer R ? (R extends `${infer O}@${string}` ? O : R) : never;

@@ -227,3 +227,14 @@ describe('coverage', () => {
     expect([...PENDING].filter((id) => handlers[id as keyof typeof handlers])).toEqual([]);
   });
 });
+
+describe('client operations follow the route table', () => {
+  // The kind is also what types each operation's call (one result or an async list): tsc checks the call sites.
+  it.each(Object.entries(operationsByArea).flatMap(([area, ops]) => Object.entries(ops).map(([name, o]) => [`${area}.${name}`, o] as const)))(
+    '%s pages exactly when its route does',
+    (_name, o) => {
+      const paginated = routes.filter((r) => r.operation === o.operation).every((r) => r.paginated);
+      expect(o.kind).toBe(paginated ? 'paged' : 'one');
+    },
+  );
+});

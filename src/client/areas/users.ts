@@ -1,4 +1,4 @@
-import { one, paged } from '../operation.js';
+import { op } from '../operation.js';
 import type { Id } from '../types/common.js';
 import type { UploadTicket } from '../types/school.js';
 import type { AvatarOption, CreateUserParams, FollowRecord, ListUsersParams, PageView, Profile, UpdateUserParams, User, UserSettings } from '../types/users.js';
@@ -7,17 +7,17 @@ type UserRef = { id: Id };
 type UserPath = { user_id: Id };
 
 export const users = {
-  list: paged<ListUsersParams, User>('users.list'),
-  get: one<UserRef, User>('users.get'),
-  create: one<CreateUserParams, User>('users.create'),
-  update: one<UpdateUserParams, User>('users.update'),
-  delete: one<{ account_id: Id; id: Id }, User>('users.delete'),
-  getSettings: one<UserRef, UserSettings>('users.getSettings'),
-  updateSettings: one<UserRef & { manual_mark_as_read?: boolean }, UserSettings>('users.updateSettings'),
-  follow: one<UserPath, FollowRecord>('users.follow'),
-  unfollow: one<UserPath, FollowRecord | undefined>('users.unfollow'),
-  profile: one<UserPath, Profile>('users.profile'),
-  avatars: one<UserPath, AvatarOption[]>('users.avatars'),
-  pageViews: paged<UserPath & { start_time?: string; end_time?: string }, PageView>('users.pageViews'),
-  uploadFile: one<UserPath & { name: string; size: number; content_type?: string; parent_folder_path?: string; on_duplicate?: 'overwrite' | 'rename' }, UploadTicket>('users.uploadFile'),
+  list: op('users.list').as<ListUsersParams, User>(),
+  get: op('users.get').as<UserRef, User>(),
+  create: op('users.create').as<CreateUserParams, User>(),
+  update: op('users.update').as<UpdateUserParams, User>(),
+  delete: op('users.delete').as<{ account_id: Id; id: Id }, User>(),
+  getSettings: op('users.getSettings').as<UserRef, UserSettings>(),
+  updateSettings: op('users.updateSettings').as<UserRef & { manual_mark_as_read?: boolean }, UserSettings>(),
+  follow: op('users.follow').as<UserPath, FollowRecord>(),
+  unfollow: op('users.unfollow').as<UserPath, FollowRecord | undefined>(),
+  profile: op('users.profile').as<UserPath, Profile>(),
+  avatars: op('users.avatars').as<UserPath, AvatarOption[]>(),
+  pageViews: op('users.pageViews').as<UserPath & { start_time?: string; end_time?: string }, PageView>(),
+  uploadFile: op('users.uploadFile').as<UserPath & { name: string; size: number; content_type?: string; parent_folder_path?: string; on_duplicate?: 'overwrite' | 'rename' }, UploadTicket>(),
 };

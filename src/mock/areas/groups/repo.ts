@@ -1,4 +1,5 @@
 // Groups of a course and their members.
+import type { Findable } from '../../db/find.js';
 import type { Db } from '../../db/open.js';
 import { insert } from '../../db/statements.js';
 
@@ -11,6 +12,12 @@ export interface GroupRow {
   created_at: string;
   members_count: number;
 }
+
+export const groups: Findable<GroupRow> = {
+  label: 'group',
+  table: 'groups',
+  deleted: (g) => g.workflow_state === 'deleted',
+};
 
 export function createGroup(db: Db, g: { id?: number; course: number; name: string; description?: string | null; now: string }): number {
   return insert(db, `INSERT INTO groups (id, course_id, name, description, created_at) VALUES (?, ?, ?, ?, ?)`, g.id ?? null, g.course, g.name, g.description ?? null, g.now);

@@ -1,10 +1,9 @@
 // Enrollments, sections and account admins, as the API answers them.
 import type { ApiObject, Id } from './common.js';
 
-export const ENROLLMENT_TYPES = ['StudentEnrollment', 'TeacherEnrollment', 'TaEnrollment', 'DesignerEnrollment', 'ObserverEnrollment'] as const;
-export type EnrollmentType = (typeof ENROLLMENT_TYPES)[number];
-export const ENROLLMENT_STATES = ['active', 'invited', 'creation_pending', 'deleted', 'rejected', 'completed', 'inactive'] as const;
-export type EnrollmentState = (typeof ENROLLMENT_STATES)[number];
+import type { EnrollmentState, EnrollmentType } from '../../spec/vocabulary.js';
+
+export { ENROLLMENT_STATES, ENROLLMENT_TYPES, type EnrollmentState, type EnrollmentType } from '../../spec/vocabulary.js';
 
 export interface BriefUser extends ApiObject {
   id: number;

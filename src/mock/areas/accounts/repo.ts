@@ -69,8 +69,7 @@ export interface RoleRow {
 }
 
 export const ACCOUNT_MEMBERSHIP = 'AccountMembership';
-export const ENROLLMENT_TYPES = ['StudentEnrollment', 'TeacherEnrollment', 'TaEnrollment', 'DesignerEnrollment', 'ObserverEnrollment'] as const;
-export type EnrollmentType = (typeof ENROLLMENT_TYPES)[number];
+export { ENROLLMENT_TYPES, type EnrollmentType } from '../../../spec/vocabulary.js';
 
 export function createRole(db: Db, r: { id?: number; name: string; label?: string; base: string; account?: number; permissions: readonly string[] }): number {
   return insert(

@@ -1,5 +1,6 @@
 // Account admins: list, add (a role on the account; AccountAdmin unless another is named) and
 // remove. Adding is idempotent; removing names the role when it is not the default.
+import type { Admin } from '../../../client/types/roster.js';
 import { HttpError, bool, int, list, notFound, paginate, requireThat, sqlSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { findAccount, find, rootOf } from '../../lookup.js';
 import { can } from '../../permissions.js';
@@ -8,7 +9,7 @@ import { briefUserJson } from '../users/handlers.js';
 import { hasLoginIn, userById, users } from '../users/repo.js';
 import { addAdmin, adminsOfAccountQuery, findAdmin, removeAdmin, type AdminRow } from './repo.js';
 
-function adminJson(ctx: MockCtx, a: AdminRow, state = a.workflow_state) {
+function adminJson(ctx: MockCtx, a: AdminRow, state = a.workflow_state): Admin {
   const role = roleById(ctx.db, a.role_id)!;
   const user = userById(ctx.db, a.user_id)!;
   return { id: a.id, role: role.name, role_id: role.id, user: briefUserJson(ctx, user, true), workflow_state: state };

@@ -1,6 +1,8 @@
 // Enrollments: list by course, section or user; enroll in a course or a section; conclude, delete or
 // deactivate. Who may add or end an enrollment depends on its type: students need manage_students,
 // every other type manage_admin_users — in the enrollment's section when the caller is limited to one.
+// The response types are the client's: one contract, checked on both sides (type-only, nothing loaded).
+import type { Enrollment } from '../../../client/types/roster.js';
 import { HttpError, bool, int, list, notFound, obj, paginate, requireThat, sqlSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { domainRootAccountId, find, findCourse, findSection, findUser } from '../../lookup.js';
 import { can, reachIn, type Permission } from '../../permissions.js';
@@ -27,7 +29,7 @@ const rejected = (message: string) => new HttpError(400, { message });
 
 const DEFAULT_STATES = ['active', 'invited'];
 
-export function enrollmentJson(ctx: MockCtx, e: EnrollmentRow, options: { withUser?: boolean } = {}) {
+export function enrollmentJson(ctx: MockCtx, e: EnrollmentRow, options: { withUser?: boolean } = {}): Enrollment {
   const course = courseById(ctx.db, e.course_id)!;
   const role = roleById(ctx.db, e.role_id)!;
   const sis = can(ctx.db, ctx.caller.id, 'read_sis', { course }) || can(ctx.db, ctx.caller.id, 'manage_sis', { course });
@@ -38,7 +40,7 @@ export function enrollmentJson(ctx: MockCtx, e: EnrollmentRow, options: { withUs
     id: e.id,
     user_id: e.user_id,
     course_id: e.course_id,
-    type: e.type,
+    type: e.type as Enrollment['type'],
     created_at: e.created_at,
     updated_at: e.updated_at,
     associated_user_id: e.associated_user_id,
@@ -47,7 +49,7 @@ export function enrollmentJson(ctx: MockCtx, e: EnrollmentRow, options: { withUs
     course_section_id: e.course_section_id,
     root_account_id: e.root_account_id,
     limit_privileges_to_course_section: e.limit_privileges_to_course_section === 1,
-    enrollment_state: e.workflow_state,
+    enrollment_state: e.workflow_state as Enrollment['enrollment_state'],
     role: role.name,
     role_id: role.id,
     last_activity_at: null,

@@ -22,7 +22,7 @@ export interface EnrollmentRow {
 
 export const enrollments: Findable<EnrollmentRow> = { label: 'enrollment', table: 'enrollments' };
 
-export const ENROLLMENT_STATES = ['active', 'invited', 'creation_pending', 'deleted', 'rejected', 'completed', 'inactive'] as const;
+export { ENROLLMENT_STATES } from '../../../spec/vocabulary.js';
 
 export function enrollmentById(db: Db, id: number): EnrollmentRow | undefined {
   return one<EnrollmentRow>(db, `SELECT * FROM enrollments WHERE id = ?`, id);

@@ -1,5 +1,6 @@
 // Sections: list, read, create, update, delete, and cross-listing — a section moves into another
 // course of the same root account with its enrollments, and can be moved back.
+import type { Section } from '../../../client/types/roster.js';
 import { HttpError, invalid, list, notFound, obj, paginate, requireThat, sqlSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { find, findCourse, findSection } from '../../lookup.js';
 import { can } from '../../permissions.js';
@@ -12,9 +13,9 @@ import { createSection, deleteSection, moveSection, sectionById, sectionSisTaken
 
 const rejected = (message: string) => new HttpError(400, { message });
 
-function sectionJson(ctx: MockCtx, s: SectionRow, course: CourseRow, include: string[] = []) {
+function sectionJson(ctx: MockCtx, s: SectionRow, course: CourseRow, include: string[] = []): Section {
   const sis = can(ctx.db, ctx.caller.id, 'read_sis', { course }) || can(ctx.db, ctx.caller.id, 'manage_sis', { course });
-  const json: Record<string, unknown> = {
+  const json: Section = {
     id: s.id,
     name: s.name,
     course_id: s.course_id,

@@ -1,5 +1,6 @@
 // Users and profiles: list, get, create, update, delete, settings, follow, profile, avatars,
 // page views and step 1 of the personal-file upload.
+import type { BriefUser } from '../../../client/types/roster.js';
 import type { Db } from '../../db/open.js';
 import {
   badRequest,
@@ -64,7 +65,7 @@ export function userJson(ctx: MockCtx, u: UserRow): Record<string, unknown> {
 }
 
 /** The user object nested in admins and enrollment lists; the login only for those who may read SIS data. */
-export function briefUserJson(ctx: MockCtx, u: UserRow, withLogin: boolean): Record<string, unknown> {
+export function briefUserJson(ctx: MockCtx, u: UserRow, withLogin: boolean): BriefUser {
   const login = withLogin ? loginOf(ctx.db, u.id) : undefined;
   return {
     id: u.id,

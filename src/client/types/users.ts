@@ -6,11 +6,11 @@ export interface User extends ApiObject {
   sortable_name: string;
   short_name: string;
   sis_user_id?: string | null;
-  login_id?: string;
+  login_id?: string | null;
   avatar_url?: string;
-  email?: string;
+  email?: string | null;
   locale?: string | null;
-  time_zone?: string;
+  time_zone?: string | null;
 }
 
 export interface Profile extends ApiObject {

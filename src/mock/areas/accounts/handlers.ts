@@ -1,11 +1,12 @@
 // Accounts the caller administers (supporting endpoints: what workflows need to find account ids).
+import type { Account } from '../../../client/types/school.js';
 import { paginate, requireThat, sqlSource, type Handler } from '../../kit.js';
 import { findAccount } from '../../lookup.js';
 import { administers } from '../../permissions.js';
 import { accountsAdministeredQuery } from '../admins/repo.js';
 import type { AccountRow } from './repo.js';
 
-export function accountJson(a: AccountRow) {
+export function accountJson(a: AccountRow): Account {
   return {
     id: a.id,
     name: a.name,

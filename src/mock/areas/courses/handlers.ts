@@ -1,5 +1,6 @@
 // Courses (supporting endpoints): find them, create them. Every course has a default section that
 // enrollments land in.
+import type { Course } from '../../../client/types/school.js';
 import { badRequest, bool, invalid, list, obj, paginate, requireThat, sqlSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { findAccount, findCourse, rootOf } from '../../lookup.js';
 import { administers, can } from '../../permissions.js';
@@ -8,7 +9,7 @@ import { enrollmentsOfUserInCourse, isInCourse } from '../enrollments/repo.js';
 import { defaultSectionOf } from '../sections/repo.js';
 import { courseById, courseSisTaken, coursesOfAccountTreeQuery, coursesOfUserQuery, createCourse, type CourseRow } from './repo.js';
 
-export function courseJson(c: CourseRow, extra: Record<string, unknown> = {}) {
+export function courseJson(c: CourseRow, extra: Record<string, unknown> = {}): Course {
   return {
     id: c.id,
     name: c.name,

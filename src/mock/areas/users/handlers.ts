@@ -1,6 +1,7 @@
 // Users and profiles: list, get, create, update, delete, settings, follow, profile, avatars,
 // page views and step 1 of the personal-file upload.
 import type { BriefUser } from '../../../client/types/roster.js';
+import type { User } from '../../../client/types/users.js';
 import type { Db } from '../../db/open.js';
 import {
   badRequest,
@@ -44,7 +45,7 @@ import {
 
 // ---- presenters -------------------------------------------------------------------------------
 
-export function userJson(ctx: MockCtx, u: UserRow): Record<string, unknown> {
+export function userJson(ctx: MockCtx, u: UserRow): User {
   const { db } = ctx;
   const login = loginOf(db, u.id);
   return {

@@ -2,7 +2,9 @@
 // shapes, paging with absolute Link URLs, parameter readers and id resolution (SIS forms, `self`).
 import type { Route } from '../spec/routes.js';
 import type { ApiRequest } from '../transport/types.js';
+import { isSecretParam } from '../redact.js';
 import type { Db } from './db/open.js';
+import { stmt } from './db/statements.js';
 import { isFile, isPlainObject, type ParamsObject, type UploadedFile, type Value } from './decode.js';
 
 export interface UserRow {
@@ -156,32 +158,107 @@ export interface PageSource<T> {
   rows(limit: number, offset: number): T[];
 }
 
-/** One page of a list, with `Link` rel=current/next/prev/first/last as absolute URLs. */
-export function paginate<T, R>(ctx: MockCtx, source: PageSource<T> | T[], present: (row: T) => R): Reply {
-  const src: PageSource<T> = Array.isArray(source) ? { count: () => source.length, rows: (l, o) => source.slice(o, o + l) } : source;
+/**
+ * A list read by its sort key, a page at a time: each page is one indexed range read after the
+ * previous page's last row, however deep into the list, and nothing is counted. `sql` is a SELECT
+ * without ORDER BY whose output has the key columns by name; `key` is a unique order (its last
+ * column an id), all ascending or, with `descending`, all descending; an index should serve it.
+ */
+export interface KeysetQuery {
+  sql: string;
+  args: unknown[];
+  key: readonly string[];
+  descending?: boolean;
+}
+
+interface KeysetSource<T> {
+  keyset: true;
+  /** Rows after `after` (the key of the previous page's last row), or from the start. */
+  after(limit: number, after: unknown[] | undefined): T[];
+  /** Rows at an offset: numbered pages (`page=N`), which clients may still build for small lists. */
+  at(limit: number, offset: number): T[];
+  keyOf(row: T): unknown[];
+}
+
+export function keysetSource<T>(db: Db, q: KeysetQuery): KeysetSource<T> {
+  const order = q.key.map((k) => `${k}${q.descending ? ' DESC' : ''}`).join(', ');
+  const fromStart = `SELECT * FROM (${q.sql}) ORDER BY ${order} LIMIT ?`;
+  const after = `SELECT * FROM (${q.sql}) WHERE (${q.key.join(', ')}) ${q.descending ? '<' : '>'} (${q.key.map(() => '?').join(', ')}) ORDER BY ${order} LIMIT ?`;
+  const at = `SELECT * FROM (${q.sql}) ORDER BY ${order} LIMIT ? OFFSET ?`;
+  return {
+    keyset: true,
+    after: (limit, key) => (key ? stmt(db, after).all(...q.args, ...key, limit) : stmt(db, fromStart).all(...q.args, limit)) as T[],
+    at: (limit, offset) => stmt(db, at).all(...q.args, limit, offset) as T[],
+    keyOf: (row) => q.key.map((k) => (row as Record<string, unknown>)[k]),
+  };
+}
+
+/** `bookmark:<base64url of the key as JSON>`: opaque to clients, who follow links as given. */
+function bookmark(key: unknown[]): string {
+  return `bookmark:${Buffer.from(JSON.stringify(key)).toString('base64url')}`;
+}
+
+function readBookmark(raw: string): unknown[] {
+  try {
+    const key = JSON.parse(Buffer.from(raw.slice('bookmark:'.length), 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(key) && key.every((v) => v === null || ['string', 'number'].includes(typeof v))) return key;
+  } catch {
+    // Falls through to the error below.
+  }
+  throw badRequest(`page: not a bookmark this list handed out (${raw.slice(0, 40)})`);
+}
+
+/**
+ * One page of a list, with `Link` URLs (absolute, on the request's canonical origin, keeping its
+ * query but for paging and credentials). A keyset source pages by bookmark — rel current, next and
+ * first, no count, so no last, as real instances do for large lists — and still answers numbered
+ * pages (`page=N`) for clients that build them. Arrays and counted sources page by number with
+ * every rel.
+ */
+export function paginate<T, R>(ctx: MockCtx, source: PageSource<T> | KeysetSource<T> | T[], present: (row: T) => R): Reply {
   const perPage = Math.min(Math.max(int(ctx.params, 'per_page') ?? DEFAULT_PER_PAGE, 1), MAX_PER_PAGE);
+  const pageRaw = str(ctx.params, 'page');
+  const link = (page: string, rel: string) => {
+    const u = new URL(ctx.url.pathname, ctx.origin);
+    for (const [k, v] of ctx.url.searchParams) if (k !== 'page' && k !== 'per_page' && !isSecretParam(k)) u.searchParams.append(k, v);
+    u.searchParams.set('page', page);
+    u.searchParams.set('per_page', String(perPage));
+    // `page=bookmark:…` as real instances write it (base64url needs no escaping).
+    return `<${u.toString().replace('page=bookmark%3A', 'page=bookmark:')}>; rel="${rel}"`;
+  };
+  if (!Array.isArray(source) && 'keyset' in source && (pageRaw === undefined || pageRaw === 'first' || pageRaw.startsWith('bookmark:'))) {
+    const rows = source.after(perPage + 1, pageRaw?.startsWith('bookmark:') ? readBookmark(pageRaw) : undefined);
+    const items = rows.slice(0, perPage);
+    const links = [link(pageRaw ?? 'first', 'current')];
+    if (rows.length > perPage) links.push(link(bookmark(source.keyOf(items[items.length - 1])), 'next'));
+    links.push(link('first', 'first'));
+    return new Reply(200, items.map(present), { link: links.join(',') });
+  }
   const page = Math.max(int(ctx.params, 'page') ?? 1, 1);
+  if (!Array.isArray(source) && 'keyset' in source) {
+    const rows = source.at(perPage + 1, (page - 1) * perPage);
+    const links = [link(String(page), 'current')];
+    if (rows.length > perPage) links.push(link(String(page + 1), 'next'));
+    if (page > 1) links.push(link(String(page - 1), 'prev'));
+    links.push(link('1', 'first'));
+    return new Reply(200, rows.slice(0, perPage).map(present), { link: links.join(',') });
+  }
+  const src: PageSource<T> = Array.isArray(source) ? { count: () => source.length, rows: (l, o) => source.slice(o, o + l) } : source;
   const total = src.count();
   const lastPage = Math.max(Math.ceil(total / perPage), 1);
   const items = src.rows(perPage, (page - 1) * perPage).map(present);
-  const link = (p: number, rel: string) => {
-    const u = new URL(ctx.url.pathname + ctx.url.search, ctx.origin);
-    u.searchParams.set('page', String(p));
-    u.searchParams.set('per_page', String(perPage));
-    return `<${u.toString()}>; rel="${rel}"`;
-  };
-  const links = [link(page, 'current')];
-  if (page < lastPage) links.push(link(page + 1, 'next'));
-  if (page > 1) links.push(link(page - 1, 'prev'));
-  links.push(link(1, 'first'), link(lastPage, 'last'));
+  const links = [link(String(page), 'current')];
+  if (page < lastPage) links.push(link(String(page + 1), 'next'));
+  if (page > 1) links.push(link(String(page - 1), 'prev'));
+  links.push(link('1', 'first'), link(String(lastPage), 'last'));
   return new Reply(200, items, { link: links.join(',') });
 }
 
-/** A PageSource over one SQL query; `sql` selects rows, the count is derived from it. */
+/** A counted PageSource over one SQL query (its ORDER BY included); for lists not yet read by key. */
 export function sqlSource<T>(db: Db, sql: string, args: unknown[] = []): PageSource<T> {
   return {
-    count: () => (db.prepare(`SELECT count(*) AS n FROM (${sql})`).get(...args) as { n: number }).n,
-    rows: (limit, offset) => db.prepare(`${sql} LIMIT ? OFFSET ?`).all(...args, limit, offset) as T[],
+    count: () => (stmt(db, `SELECT count(*) AS n FROM (${sql})`).get(...args) as { n: number }).n,
+    rows: (limit, offset) => stmt(db, `${sql} LIMIT ? OFFSET ?`).all(...args, limit, offset) as T[],
   };
 }
 

@@ -37,8 +37,9 @@ describe('users list', () => {
   it('pages with absolute Link URLs built from the request host', async () => {
     const res = await mock.handler({ method: 'GET', url: 'http://127.0.0.1:9/api/v1/accounts/1/users?per_page=5', headers: { authorization: `Bearer ${TOKENS.admin}` } });
     expect(JSON.parse(String(res.body))).toHaveLength(5);
-    expect(res.headers.link).toContain('<http://127.0.0.1:9/api/v1/accounts/1/users?per_page=5&page=2>; rel="next"');
-    expect(res.headers.link).toContain('rel="last"');
+    expect(res.headers.link).toMatch(/<http:\/\/127\.0\.0\.1:9\/api\/v1\/accounts\/1\/users\?page=bookmark:[\w-]+&per_page=5>; rel="next"/);
+    // Counting a large list is what the keyset avoids: no rel="last", as real instances do.
+    expect(res.headers.link).not.toContain('rel="last"');
     const all = await collect(as(TOKENS.admin, { perPage: 5 }).list({ account_id: 1 }));
     expect(all.map((u) => u.id)).toHaveLength(13);
     expect(new Set(all.map((u) => u.id)).size).toBe(13);

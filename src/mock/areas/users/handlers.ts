@@ -12,7 +12,7 @@ import {
   obj,
   paginate,
   requireThat,
-  sqlSource,
+  keysetSource,
   str,
   timestamp,
   fileUrl,
@@ -192,8 +192,7 @@ const list: Handler = (ctx) => {
   if (term !== undefined && term.length < 3) {
     throw new HttpError(400, { errors: [{ field: 'search_term', message: '3 or more characters is required', error_code: 'invalid' }] });
   }
-  const { sql, args } = usersOfAccountQuery(account.id, rootOf(account), term);
-  return paginate(ctx, sqlSource<UserRow>(ctx.db, sql, args), (u) => userJson(ctx, u));
+  return paginate(ctx, keysetSource<UserRow>(ctx.db, usersOfAccountQuery(account.id, rootOf(account), term)), (u) => userJson(ctx, u));
 };
 
 const get: Handler = (ctx) => {
@@ -351,8 +350,7 @@ const pageViews: Handler = (ctx) => {
   const start = timestamp(ctx.params, 'start_time');
   const end = timestamp(ctx.params, 'end_time');
   if (start && end && start > end) throw badRequest('start_time must be before end_time');
-  const { sql, args } = pageViewsQuery(target.id, start, end);
-  return paginate(ctx, sqlSource<Record<string, unknown>>(ctx.db, sql, args), (v) => ({
+  return paginate(ctx, keysetSource<Record<string, unknown>>(ctx.db, pageViewsQuery(target.id, start, end)), (v) => ({
     id: String(v.id),
     url: v.url,
     created_at: v.created_at,

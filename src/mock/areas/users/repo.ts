@@ -2,7 +2,7 @@
 import type { Findable } from '../../db/find.js';
 import type { Db } from '../../db/open.js';
 import { all, insert, one, run } from '../../db/statements.js';
-import type { UserRow } from '../../kit.js';
+import type { KeysetQuery, UserRow } from '../../kit.js';
 
 export type { UserRow };
 
@@ -140,17 +140,24 @@ export function allTokens(db: Db): { user_id: number; name: string; role: string
 
 // ---- lists ------------------------------------------------------------------------------------
 
-/** Users with a login in the account or its root, optionally matching a search term. */
-export function usersOfAccountQuery(accountId: number, rootId: number, term?: string): { sql: string; args: unknown[] } {
-  const where = [`u.workflow_state <> 'deleted'`, `p.workflow_state <> 'deleted'`, `(p.account_id = ? OR p.account_id = ?)`];
+/**
+ * Users with a login in the account or its root, optionally matching a search term, in sortable-name
+ * order: a keyset query (users_sortable serves the order), one range read a page.
+ */
+export function usersOfAccountQuery(accountId: number, rootId: number, term?: string): KeysetQuery {
+  const where = [
+    `u.workflow_state <> 'deleted'`,
+    `EXISTS (SELECT 1 FROM pseudonyms p WHERE p.user_id = u.id AND p.workflow_state <> 'deleted' AND p.account_id IN (?, ?))`,
+  ];
   const args: unknown[] = [accountId, rootId];
   if (term) {
     const like = `%${term.toLowerCase()}%`;
-    where.push(`(lower(u.name) LIKE ? OR lower(u.sortable_name) LIKE ? OR lower(p.unique_id) LIKE ? OR lower(coalesce(p.sis_user_id, '')) LIKE ? OR CAST(u.id AS TEXT) = ?
+    where.push(`(lower(u.name) LIKE ? OR lower(u.sortable_name) LIKE ? OR CAST(u.id AS TEXT) = ?
+      OR EXISTS (SELECT 1 FROM pseudonyms p WHERE p.user_id = u.id AND p.workflow_state <> 'deleted' AND (lower(p.unique_id) LIKE ? OR lower(coalesce(p.sis_user_id, '')) LIKE ?))
       OR EXISTS (SELECT 1 FROM communication_channels c WHERE c.user_id = u.id AND lower(c.address) LIKE ?))`);
-    args.push(like, like, like, like, term, like);
+    args.push(like, like, term, like, like, like);
   }
-  return { sql: `SELECT DISTINCT u.* FROM users u JOIN pseudonyms p ON p.user_id = u.id WHERE ${where.join(' AND ')} ORDER BY u.sortable_name, u.id`, args };
+  return { sql: `SELECT u.* FROM users u WHERE ${where.join(' AND ')}`, args, key: ['sortable_name', 'id'] };
 }
 
 // ---- follows and page views -------------------------------------------------------------------
@@ -164,10 +171,11 @@ export function unfollow(db: Db, follower: number, followed: number): void {
   run(db, `DELETE FROM follows WHERE follower_id = ? AND followed_id = ?`, follower, followed);
 }
 
-export function pageViewsQuery(userId: number, start?: string, end?: string): { sql: string; args: unknown[] } {
+/** A user's page views, newest first (page_views_user serves the order). */
+export function pageViewsQuery(userId: number, start?: string, end?: string): KeysetQuery {
   const where = ['user_id = ?'];
   const args: unknown[] = [userId];
   if (start) (where.push('created_at >= ?'), args.push(start));
   if (end) (where.push('created_at <= ?'), args.push(end));
-  return { sql: `SELECT * FROM page_views WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC`, args };
+  return { sql: `SELECT * FROM page_views WHERE ${where.join(' AND ')}`, args, key: ['created_at', 'id'], descending: true };
 }

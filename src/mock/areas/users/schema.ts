@@ -14,6 +14,7 @@ CREATE TABLE users (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
+CREATE INDEX users_sortable ON users(sortable_name, id);
 
 CREATE TABLE pseudonyms (
   id INTEGER PRIMARY KEY,

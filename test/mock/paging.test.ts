@@ -1,0 +1,85 @@
+// Lists read by key cost a page, not the whole table: the same rows in the same order whatever the
+// page size, nothing repeated or skipped when rows are added between pages, numbered pages still
+// answered, and each page one indexed range read (no sort, no count).
+import { describe, expect, it } from 'vitest';
+import type { ApiResponse } from '../../src/transport/types.js';
+import { generateSchool } from '../../src/mock/generate.js';
+import { usersOfAccountQuery } from '../../src/mock/areas/users/repo.js';
+import { parseLinkHeader } from '../../src/client/parse.js';
+import { clientFor, freshMock, TOKENS } from '../helpers/mock-client.js';
+
+const get = (mock: ReturnType<typeof freshMock>, url: string): Promise<ApiResponse> =>
+  mock.handler({ method: 'GET', url, headers: { authorization: `Bearer ${TOKENS.admin}` } });
+
+async function ids(mock: ReturnType<typeof freshMock>, perPage: number, between?: () => void): Promise<number[]> {
+  const out: number[] = [];
+  let next: string | undefined = `http://lms.mock/api/v1/accounts/1/users?per_page=${perPage}`;
+  while (next) {
+    const res = await get(mock, next);
+    expect(res.status).toBe(200);
+    out.push(...(JSON.parse(String(res.body)) as { id: number }[]).map((u) => u.id));
+    next = parseLinkHeader(res.headers.link).next;
+    between?.();
+  }
+  return out;
+}
+
+describe('keyset paging of the users list', () => {
+  it('returns the same rows in the same order with one row a page and a hundred', async () => {
+    const mock = freshMock();
+    generateSchool(mock.db, { users: 250, courses: 2, now: '2026-11-02T12:00:00Z' });
+    const one = await ids(mock, 1);
+    const hundred = await ids(mock, 100);
+    expect(one).toHaveLength(263);
+    expect(one).toEqual(hundred);
+    expect(new Set(one).size).toBe(263);
+  });
+
+  it('neither repeats nor skips rows that existed before the listing began, while others are added between pages', async () => {
+    const mock = freshMock();
+    generateSchool(mock.db, { users: 120, courses: 1, now: '2026-11-02T12:00:00Z' });
+    const before = await ids(mock, 100);
+    const client = clientFor(mock, TOKENS.admin);
+    let n = 0;
+    const seen = await ids(mock, 7, () => {
+      // Names sorting early, late and in between: offsets would shift under them.
+      for (const name of [`Aaron Early ${n}`, `Zed Late ${n}`, `Moreau Middle ${n}`]) {
+        void client.ops.users.create({ account_id: 1, user: { name }, pseudonym: { unique_id: `added${n++}` } });
+      }
+    });
+    const old = new Set(before);
+    const seenOld = seen.filter((id) => old.has(id));
+    expect(seenOld).toEqual(before);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('still answers numbered pages for clients that build them', async () => {
+    const mock = freshMock();
+    const byNumber: number[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await get(mock, `http://lms.mock/api/v1/accounts/1/users?per_page=5&page=${page}`);
+      byNumber.push(...(JSON.parse(String(res.body)) as { id: number }[]).map((u) => u.id));
+      const links = parseLinkHeader(res.headers.link);
+      expect(links.next === undefined).toBe(page === 3);
+      if (page > 1) expect(links.prev).toContain(`page=${page - 1}`);
+    }
+    expect(byNumber).toEqual(await ids(mock, 5));
+  });
+
+  it('refuses a bookmark it did not hand out', async () => {
+    const mock = freshMock();
+    for (const page of ['bookmark:%%%', 'bookmark:eyJhIjoxfQ', 'bookmark:']) {
+      expect((await get(mock, `http://lms.mock/api/v1/accounts/1/users?page=${page}`)).status).toBe(400);
+    }
+  });
+
+  it('reads a page as one indexed range read: no sort, no count', () => {
+    const mock = freshMock();
+    const q = usersOfAccountQuery(1, 1);
+    const plan = (mock.db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM (${q.sql}) WHERE (sortable_name, id) > (?, ?) ORDER BY sortable_name, id LIMIT ?`).all(...q.args, 'M', 0, 10) as { detail: string }[])
+      .map((r) => r.detail)
+      .join('\n');
+    expect(plan).toMatch(/SEARCH u USING INDEX users_sortable/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+});

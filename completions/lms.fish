@@ -87,7 +87,7 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen
 complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create get help list ls' -a 'list' -d 'List the assignments of a course'
 
 # lms assignments create flags
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or SIS form (sis_course_id:X)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date (ISO 8601)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'grading-standard-id' -r -F -d 'letter grading scheme id'
@@ -98,10 +98,10 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'submission-types' -r -F -d 'comma-separated, e.g. online_upload,online_text_entry'
 
 # lms assignments get flags
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or SIS form (sis_course_id:X)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
 
 # lms assignments list flags
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or SIS form (sis_course_id:X)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial name'
 
 # lms completion arguments
@@ -114,7 +114,7 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls' -a 'list' -d 'List your courses, or an account\'s with --account'
 
 # lms courses create flags
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id or SIS form'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'course-code' -r -F -d 'short code, e.g. BIO-101'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'end-at' -r -F -d 'end date (ISO 8601)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'name' -r -F -d 'course name'
@@ -184,7 +184,7 @@ complete -c lms -n '__fish_seen_subcommand_from groups; and not __fish_seen_subc
 complete -c lms -n '__fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'List the groups of a course'
 
 # lms groups list flags
-complete -c lms -n '__fish_seen_subcommand_from groups; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or SIS form (sis_course_id:X)'
+complete -c lms -n '__fish_seen_subcommand_from groups; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
 
 # lms mock
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'help' -d 'display help for command'

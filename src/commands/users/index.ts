@@ -1,23 +1,19 @@
-import { defineCommand, defineNoun, item, list, type Verbs } from '../../cli/command.js';
+import { defineNoun, item, list, type Verbs } from '../../cli/command.js';
+import { command, contextFlags } from '../../cli/define.js';
 import { UsageError } from '../../errors.js';
 import { exportUsers, importUsers } from './import.js';
 import { upload } from './upload.js';
 
 const USER_COLUMNS = ['id', 'name', 'login_id', 'sis_user_id', 'email'];
-const accountOption = { flags: '--account <id>', description: 'account id, SIS form (sis_account_id:X) or self', default: 'self' };
+const account = { ...contextFlags.account, default: 'self' } as const;
 
-interface ListOpts {
-  account: string;
-  search?: string;
-}
-
-const listUsers = defineCommand<ListOpts>({
+const listUsers = command({
   name: 'list',
   summary: 'List users in an account',
   aliases: ['ls'],
   routes: ['users.list'],
   columns: USER_COLUMNS,
-  options: [accountOption, { flags: '--search <term>', description: 'partial name, login, email, SIS id, or a full id (3+ characters)' }],
+  options: { account, search: { flags: '--search <term>', description: 'partial name, login, email, SIS id, or a full id (3+ characters)' } },
   examples: ['lms users list --account 1 --search smith', 'lms users list --all -o csv > users.csv'],
   async run({ opts, ctx }) {
     if (opts.search !== undefined && opts.search.length < 3) throw new UsageError(`--search needs at least 3 characters, got "${opts.search}"`);
@@ -26,7 +22,7 @@ const listUsers = defineCommand<ListOpts>({
   },
 });
 
-const getUser = defineCommand({
+const getUser = command({
   name: 'get [id]',
   summary: 'Show one user (default: yourself)',
   routes: ['users.get'],
@@ -38,50 +34,32 @@ const getUser = defineCommand({
   },
 });
 
-interface CreateOpts {
-  account: string;
-  loginId: string;
-  name?: string;
-  shortName?: string;
-  sortableName?: string;
-  timeZone?: string;
-  locale?: string;
-  birthdate?: string;
-  password?: string;
-  sisUserId?: string;
-  sendConfirmation?: boolean;
-  email?: string;
-  channelType?: string;
-  channelAddress?: string;
-  skipRegistration?: boolean;
-}
+const profileFlags = {
+  name: { flags: '--name <name>', description: 'full name' },
+  shortName: { flags: '--short-name <name>', description: 'display name for informal places' },
+  sortableName: { flags: '--sortable-name <name>', description: 'name used for sorting, e.g. "Doe, Jane"' },
+  timeZone: { flags: '--time-zone <zone>', description: 'IANA time zone, e.g. America/Denver' },
+  locale: { flags: '--locale <code>', description: 'two-letter language code, e.g. en' },
+} as const;
 
-const profileFlags = [
-  { flags: '--name <name>', description: 'full name' },
-  { flags: '--short-name <name>', description: 'display name for informal places' },
-  { flags: '--sortable-name <name>', description: 'name used for sorting, e.g. "Doe, Jane"' },
-  { flags: '--time-zone <zone>', description: 'IANA time zone, e.g. America/Denver' },
-  { flags: '--locale <code>', description: 'two-letter language code, e.g. en' },
-];
-
-const createUser = defineCommand<CreateOpts>({
+const createUser = command({
   name: 'create',
   summary: 'Create a user with a login in an account',
   routes: ['users.create'],
   columns: USER_COLUMNS,
-  options: [
-    accountOption,
-    { flags: '--login-id <login>', description: 'the unique login (pseudonym[unique_id])', required: true },
+  options: {
+    account,
+    loginId: { flags: '--login-id <login>', description: 'the unique login (pseudonym[unique_id])', required: true },
     ...profileFlags,
-    { flags: '--birthdate <date>', description: 'birth date (ISO 8601)' },
-    { flags: '--password <password>', description: 'initial password' },
-    { flags: '--sis-user-id <id>', description: 'SIS id (needs SIS permission)' },
-    { flags: '--send-confirmation', description: 'send the account-creation notice' },
-    { flags: '--skip-registration', description: 'mark the user registered (no self-registration step)' },
-    { flags: '--email <address>', description: 'email communication channel' },
-    { flags: '--channel-type <type>', description: 'communication channel type (with --channel-address), e.g. sms' },
-    { flags: '--channel-address <address>', description: 'communication channel address' },
-  ],
+    birthdate: { flags: '--birthdate <date>', description: 'birth date (ISO 8601)' },
+    password: { flags: '--password <password>', description: 'initial password' },
+    sisUserId: { flags: '--sis-user-id <id>', description: 'SIS id (needs SIS permission)' },
+    sendConfirmation: { flags: '--send-confirmation', description: 'send the account-creation notice' },
+    skipRegistration: { flags: '--skip-registration', description: 'mark the user registered (no self-registration step)' },
+    email: { flags: '--email <address>', description: 'email communication channel' },
+    channelType: { flags: '--channel-type <type>', description: 'communication channel type (with --channel-address), e.g. sms' },
+    channelAddress: { flags: '--channel-address <address>', description: 'communication channel address' },
+  },
   examples: ['lms users create --login-id jdoe --name "Jane Doe" --email jdoe@example.edu'],
   async run({ opts, ctx }) {
     if (opts.email && opts.channelAddress) throw new UsageError('give either --email or --channel-address, not both');
@@ -111,26 +89,16 @@ const createUser = defineCommand<CreateOpts>({
   },
 });
 
-interface UpdateOpts {
-  name?: string;
-  shortName?: string;
-  sortableName?: string;
-  timeZone?: string;
-  locale?: string;
-  avatarToken?: string;
-  avatarUrl?: string;
-}
-
-const updateUser = defineCommand<UpdateOpts>({
+const updateUser = command({
   name: 'update <id>',
   summary: "Edit a user's names, time zone, locale or avatar",
   routes: ['users.update'],
   columns: USER_COLUMNS,
-  options: [
+  options: {
     ...profileFlags,
-    { flags: '--avatar-token <token>', description: 'a token from `lms users avatars` (wins over --avatar-url)' },
-    { flags: '--avatar-url <url>', description: 'an external avatar image URL (128 px square)' },
-  ],
+    avatarToken: { flags: '--avatar-token <token>', description: 'a token from `lms users avatars` (wins over --avatar-url)' },
+    avatarUrl: { flags: '--avatar-url <url>', description: 'an external avatar image URL (128 px square)' },
+  },
   examples: ['lms users update self --time-zone Europe/Berlin', 'lms users update 42 --avatar-token $(lms users avatars 42 -o json | jq -r ".[0].token")'],
   async run({ args, opts, ctx }) {
     const avatar = opts.avatarToken || opts.avatarUrl ? { token: opts.avatarToken, url: opts.avatarToken ? undefined : opts.avatarUrl } : undefined;
@@ -141,12 +109,12 @@ const updateUser = defineCommand<UpdateOpts>({
   },
 });
 
-const deleteUser = defineCommand<{ account: string }>({
+const deleteUser = command({
   name: 'delete <id>',
   summary: 'Delete a user from an account (asks first; --yes in scripts)',
   routes: ['users.delete'],
   columns: USER_COLUMNS,
-  options: [accountOption],
+  options: { account },
   async run({ args, opts, ctx }) {
     await ctx.confirm(`Delete user ${args[0]} from account ${opts.account}`);
     const client = await ctx.client();
@@ -159,7 +127,7 @@ const settings = defineNoun({
   name: 'settings',
   summary: "Read or change a user's settings",
   commands: [
-    defineCommand({
+    command({
       name: 'get [id]',
       summary: 'Show settings (default: yourself)',
       routes: ['users.getSettings'],
@@ -167,11 +135,11 @@ const settings = defineNoun({
         return item(await (await ctx.client()).ops.users.getSettings({ id: args[0] ?? 'self' }));
       },
     }),
-    defineCommand<{ manualMarkAsRead?: string }>({
+    command({
       name: 'update [id]',
       summary: 'Change settings (default: yourself)',
       routes: ['users.updateSettings'],
-      options: [{ flags: '--manual-mark-as-read <bool>', description: 'true: discussion posts are not marked read automatically', choices: ['true', 'false'] }],
+      options: { manualMarkAsRead: { flags: '--manual-mark-as-read <bool>', description: 'true: discussion posts are not marked read automatically', choices: ['true', 'false'] } },
       async run({ args, opts, ctx }) {
         if (opts.manualMarkAsRead === undefined) throw new UsageError('nothing to update: give --manual-mark-as-read true|false');
         const client = await ctx.client();
@@ -181,7 +149,7 @@ const settings = defineNoun({
   ],
 });
 
-const follow = defineCommand({
+const follow = command({
   name: 'follow <id>',
   summary: 'Follow a user (their profile must be public)',
   routes: ['users.follow'],
@@ -190,7 +158,7 @@ const follow = defineCommand({
   },
 });
 
-const unfollow = defineCommand({
+const unfollow = command({
   name: 'unfollow <id>',
   summary: 'Stop following a user',
   routes: ['users.unfollow'],
@@ -201,7 +169,7 @@ const unfollow = defineCommand({
   },
 });
 
-const profile = defineCommand({
+const profile = command({
   name: 'profile [id]',
   summary: "Show a user's profile (calendar feed only for your own)",
   routes: ['users.profile'],
@@ -211,7 +179,7 @@ const profile = defineCommand({
   },
 });
 
-const avatars = defineCommand({
+const avatars = command({
   name: 'avatars [id]',
   summary: 'List the avatar options of a user, with the tokens `users update --avatar-token` takes',
   routes: ['users.avatars'],
@@ -221,15 +189,15 @@ const avatars = defineCommand({
   },
 });
 
-const pageViews = defineCommand<{ startTime?: string; endTime?: string }>({
+const pageViews = command({
   name: 'page-views [id]',
   summary: "List a user's page views, newest first",
   routes: ['users.pageViews'],
   columns: ['created_at', 'http_method', 'url', 'controller', 'action'],
-  options: [
-    { flags: '--start-time <time>', description: 'only views at or after this time (ISO 8601)' },
-    { flags: '--end-time <time>', description: 'only views at or before this time (ISO 8601)' },
-  ],
+  options: {
+    startTime: { flags: '--start-time <time>', description: 'only views at or after this time (ISO 8601)' },
+    endTime: { flags: '--end-time <time>', description: 'only views at or before this time (ISO 8601)' },
+  },
   async run({ args, opts, ctx }) {
     for (const [flag, value] of [['--start-time', opts.startTime], ['--end-time', opts.endTime]] as const) {
       if (value !== undefined && Number.isNaN(Date.parse(value))) throw new UsageError(`${flag} is not a date or time: "${value}"`);

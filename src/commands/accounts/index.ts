@@ -7,6 +7,7 @@ const listAccounts = command({
   summary: 'List the accounts you administer',
   aliases: ['ls'],
   routes: ['accounts.list'],
+  examples: ['lms accounts list'],
   columns: ['id', 'name', 'parent_account_id', 'sis_account_id'],
   async run({ ctx }) {
     return list((await ctx.client()).ops.accounts.list({}, { limit: ctx.pageLimit() }));
@@ -17,6 +18,7 @@ const getAccount = command({
   name: 'get <id>',
   summary: 'Show one account',
   routes: ['accounts.get'],
+  examples: ['lms accounts get sis_account_id:MSU'],
   async run({ args, ctx }) {
     return item(await (await ctx.client()).ops.accounts.get({ id: args[0] }));
   },

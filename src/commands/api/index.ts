@@ -78,6 +78,7 @@ const request = command({
 const routesCommand = command({
   name: 'routes',
   summary: 'List every API route lms knows (the route table)',
+  examples: ['lms api routes --area users'],
   columns: ['id', 'method', 'path', 'paginated'],
   options: { area: { flags: '--area <area>', description: 'only this area, e.g. users' } },
   async run({ opts }) {

@@ -12,6 +12,7 @@ const listAssignments = command({
   summary: 'List the assignments of a course',
   aliases: ['ls'],
   routes: ['assignments.list'],
+  examples: ['lms assignments list --course sis_course_id:BIO-101 --search lab'],
   columns: COLUMNS,
   options: { course, search: { flags: '--search <term>', description: 'partial name' } },
   async run({ opts, ctx }) {
@@ -23,6 +24,7 @@ const getAssignment = command({
   name: 'get <id>',
   summary: 'Show one assignment',
   routes: ['assignments.get'],
+  examples: ['lms assignments get 3 --course 1'],
   options: { course },
   async run({ args, opts, ctx }) {
     return item(await (await ctx.client()).ops.assignments.get({ course_id: opts.course, id: args[0] }));
@@ -33,6 +35,7 @@ const createAssignment = command({
   name: 'create',
   summary: 'Create an assignment',
   routes: ['assignments.create'],
+  examples: ['lms assignments create --course 1 --name "Lab 4" --points 10 --due-at 2026-12-01T23:59:00Z --submission-types online_upload'],
   columns: COLUMNS,
   options: {
     course,

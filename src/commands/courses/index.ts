@@ -10,6 +10,7 @@ const listCourses = command({
   summary: "List your courses, or an account's with --account",
   aliases: ['ls'],
   routes: ['courses.list', 'courses.listAccount'],
+  examples: ['lms courses list --enrollment-type teacher', 'lms courses list --account 1 --search BIO'],
   columns: COLUMNS,
   options: {
     account: { ...contextFlags.account, description: "list the account's courses (admins), sub-accounts included" },
@@ -33,6 +34,7 @@ const getCourse = command({
   name: 'get <id>',
   summary: 'Show one course',
   routes: ['courses.get'],
+  examples: ['lms courses get sis_course_id:BIO-101'],
   async run({ args, ctx }) {
     return item(await (await ctx.client()).ops.courses.get({ id: args[0] }));
   },
@@ -42,6 +44,7 @@ const createCourse = command({
   name: 'create',
   summary: 'Create a course in an account',
   routes: ['courses.create'],
+  examples: ['lms courses create --account 1 --name "Biology 102" --course-code BIO-102 --publish'],
   columns: COLUMNS,
   options: {
     account: { ...contextFlags.account, default: 'self' },

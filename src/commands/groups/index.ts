@@ -7,6 +7,7 @@ const listGroups = command({
   summary: 'List the groups of a course',
   aliases: ['ls'],
   routes: ['groups.list'],
+  examples: ['lms groups list --course sis_course_id:BIO-101'],
   columns: ['id', 'name', 'members_count'],
   options: { course: { ...contextFlags.course, required: true } },
   async run({ opts, ctx }) {

@@ -133,6 +133,7 @@ export const mockVerbs: Verbs = [
     command({
       name: 'reset',
       summary: 'Empty the mock database, keeping only the root account and its admin',
+      examples: ['lms mock reset --yes'],
       async run({ ctx }) {
         await ctx.confirm('Erase everything in the mock database');
         const { reseed } = await import('../../mock/runtime.js');
@@ -145,6 +146,7 @@ export const mockVerbs: Verbs = [
     command({
       name: 'tokens',
       summary: 'List the access tokens of the mock users',
+      examples: ['lms mock tokens -o json'],
       columns: ['user_id', 'name', 'role', 'token'],
       async run({ ctx }) {
         const { listTokens } = await import('../../mock/runtime.js');

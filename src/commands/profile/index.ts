@@ -56,6 +56,8 @@ export const profileVerbs: Verbs = [
     command({
       name: 'add <name>',
       summary: 'Add or replace a profile, checking its token with the instance (token from a hidden prompt, or --token-stdin)',
+      // The check asks the new instance who the token belongs to (unless --no-verify).
+      routes: ['users.get'],
       options: {
         url: { flags: '--url <url>', description: 'base URL of the instance, e.g. https://lms.example.edu', required: true },
         tokenStdin: { flags: '--token-stdin', description: 'read the access token from standard input' },
@@ -94,6 +96,7 @@ export const profileVerbs: Verbs = [
     command({
       name: 'list',
       summary: 'List profiles (tokens are never shown)',
+      examples: ['lms profile list'],
       aliases: ['ls'],
       columns: ['name', 'url', 'current'],
       async run({ ctx }) {
@@ -104,6 +107,7 @@ export const profileVerbs: Verbs = [
     command({
       name: 'use <profile>',
       summary: 'Make a profile the default',
+      examples: ['lms profile use prod'],
       async run({ args, ctx }) {
         (await ctx.profiles()).use(args[0]);
         ctx.io.stderr.write(`Now using profile "${args[0]}".\n`);
@@ -113,6 +117,7 @@ export const profileVerbs: Verbs = [
     command({
       name: 'show [profile]',
       summary: 'Show a profile (default: the current one)',
+      examples: ['lms profile show prod'],
       async run({ args, ctx }) {
         const store = await ctx.profiles();
         const name = args[0] ?? ctx.globals.profile ?? (ctx.env.LMS_PROFILE || undefined) ?? store.current();
@@ -125,6 +130,7 @@ export const profileVerbs: Verbs = [
     command({
       name: 'remove <profile>',
       summary: 'Remove a profile and its token',
+      examples: ['lms profile remove prod'],
       aliases: ['rm'],
       async run({ args, ctx }) {
         (await ctx.profiles()).remove(args[0]);

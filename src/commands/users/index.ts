@@ -99,7 +99,7 @@ const updateUser = command({
     avatarToken: { flags: '--avatar-token <token>', description: 'a token from `lms users avatars` (wins over --avatar-url)' },
     avatarUrl: { flags: '--avatar-url <url>', description: 'an external avatar image URL (128 px square)' },
   },
-  examples: ['lms users update self --time-zone Europe/Berlin', 'lms users update 42 --avatar-token $(lms users avatars 42 -o json | jq -r ".[0].token")'],
+  examples: ['lms users update self --time-zone Europe/Berlin', 'lms users update 7 --avatar-token $(lms users avatars 7 -o json | jq -r ".[0].token")'],
   async run({ args, opts, ctx }) {
     const avatar = opts.avatarToken || opts.avatarUrl ? { token: opts.avatarToken, url: opts.avatarToken ? undefined : opts.avatarUrl } : undefined;
     const changes = { name: opts.name, short_name: opts.shortName, sortable_name: opts.sortableName, time_zone: opts.timeZone, locale: opts.locale, avatar };
@@ -113,6 +113,7 @@ const deleteUser = command({
   name: 'delete <id>',
   summary: 'Delete a user from an account (asks first; --yes in scripts)',
   routes: ['users.delete'],
+  examples: ['lms users delete sis_user_id:S-012 --account 1 --yes'],
   columns: USER_COLUMNS,
   options: { account },
   async run({ args, opts, ctx }) {
@@ -131,6 +132,7 @@ const settings = defineNoun({
       name: 'get [id]',
       summary: 'Show settings (default: yourself)',
       routes: ['users.getSettings'],
+      examples: ['lms users settings get'],
       async run({ args, ctx }) {
         return item(await (await ctx.client()).ops.users.getSettings({ id: args[0] ?? 'self' }));
       },
@@ -139,6 +141,7 @@ const settings = defineNoun({
       name: 'update [id]',
       summary: 'Change settings (default: yourself)',
       routes: ['users.updateSettings'],
+      examples: ['lms users settings update --manual-mark-as-read true'],
       options: { manualMarkAsRead: { flags: '--manual-mark-as-read <bool>', description: 'true: discussion posts are not marked read automatically', choices: ['true', 'false'] } },
       async run({ args, opts, ctx }) {
         if (opts.manualMarkAsRead === undefined) throw new UsageError('nothing to update: give --manual-mark-as-read true|false');
@@ -153,6 +156,7 @@ const follow = command({
   name: 'follow <id>',
   summary: 'Follow a user (their profile must be public)',
   routes: ['users.follow'],
+  examples: ['lms users follow 8'],
   async run({ args, ctx }) {
     return item(await (await ctx.client()).ops.users.follow({ user_id: args[0] }));
   },
@@ -162,6 +166,7 @@ const unfollow = command({
   name: 'unfollow <id>',
   summary: 'Stop following a user',
   routes: ['users.unfollow'],
+  examples: ['lms users unfollow 8'],
   async run({ args, ctx }) {
     await (await ctx.client()).ops.users.unfollow({ user_id: args[0] });
     ctx.io.stderr.write(`No longer following user ${args[0]}.\n`);
@@ -173,6 +178,7 @@ const profile = command({
   name: 'profile [id]',
   summary: "Show a user's profile (calendar feed only for your own)",
   routes: ['users.profile'],
+  examples: ['lms users profile sis_login_id:sam'],
   columns: ['id', 'name', 'primary_email', 'login_id', 'time_zone'],
   async run({ args, ctx }) {
     return item(await (await ctx.client()).ops.users.profile({ user_id: args[0] ?? 'self' }));
@@ -183,6 +189,7 @@ const avatars = command({
   name: 'avatars [id]',
   summary: 'List the avatar options of a user, with the tokens `users update --avatar-token` takes',
   routes: ['users.avatars'],
+  examples: ['lms users avatars'],
   columns: ['type', 'display_name', 'token', 'url'],
   async run({ args, ctx }) {
     return { kind: 'list', items: await (await ctx.client()).ops.users.avatars({ user_id: args[0] ?? 'self' }) };
@@ -193,6 +200,7 @@ const pageViews = command({
   name: 'page-views [id]',
   summary: "List a user's page views, newest first",
   routes: ['users.pageViews'],
+  examples: ['lms users page-views 7 --start-time 2026-09-01'],
   columns: ['created_at', 'http_method', 'url', 'controller', 'action'],
   options: {
     startTime: { flags: '--start-time <time>', description: 'only views at or after this time (ISO 8601)' },

@@ -31,6 +31,7 @@ export interface CommandSpec<O = Record<string, unknown>> {
   name: string;
   summary: string;
   aliases?: string[];
+  /** Built by `command()` from the command's options record, whose keys type `opts`. */
   options?: OptionSpec[];
   /** The API routes this command calls; the coverage test reads them. */
   routes?: RouteId[];

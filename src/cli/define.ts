@@ -44,6 +44,11 @@ export function command<const T extends Record<string, Flag> = Record<never, Fla
     if (flag.repeatable && !TAKES_VALUE.test(flag.flags)) throw new Error(`command "${spec.name}": option "${key}" is repeatable but "${flag.flags}" takes no value`);
     return flag;
   });
+  // Arguments are named in `name` (`completion <shell>`, `get [id]`); choices for one it lacks would be lost.
+  const args = [...spec.name.matchAll(/[<[]([^>\].]+)(?:\.\.\.)?[>\]]/g)].map((m) => m[1]);
+  for (const arg of Object.keys(spec.argChoices ?? {})) {
+    if (!args.includes(arg)) throw new Error(`command "${spec.name}": argChoices names "${arg}", which is not one of its arguments (${args.join(', ') || 'none'})`);
+  }
   return { ...spec, options };
 }
 

@@ -54,6 +54,13 @@ describe('command()', () => {
     expect(() => command({ name: 'x', summary: 'x', options: { all: { flags: '--all', description: 'a', repeatable: true } }, run: async () => undefined })).toThrow('takes no value');
   });
 
+  it('refuses choices for an argument the command does not have', () => {
+    expect(() => command({ name: 'completion <shell>', summary: 'x', argChoices: { shel: ['bash'] }, run: async () => undefined })).toThrow(
+      'command "completion <shell>": argChoices names "shel", which is not one of its arguments (shell)',
+    );
+    expect(() => command({ name: 'show [profile]', summary: 'x', argChoices: { profile: ['a'] }, run: async () => undefined })).not.toThrow();
+  });
+
   it('collects a repeatable flag and checks each value against its choices', async () => {
     const spec = command({
       name: 'x',

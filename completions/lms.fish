@@ -87,7 +87,7 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen
 complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create get help list ls' -a 'list' -d 'List the assignments of a course'
 
 # lms assignments create flags
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or SIS form (sis_course_id:X)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date (ISO 8601)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'grading-standard-id' -r -F -d 'letter grading scheme id'
@@ -98,10 +98,10 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'submission-types' -r -F -d 'comma-separated, e.g. online_upload,online_text_entry'
 
 # lms assignments get flags
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or SIS form (sis_course_id:X)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
 
 # lms assignments list flags
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or SIS form (sis_course_id:X)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial name'
 
 # lms completion arguments
@@ -114,7 +114,7 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls' -a 'list' -d 'List your courses, or an account\'s with --account'
 
 # lms courses create flags
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id or SIS form'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'course-code' -r -F -d 'short code, e.g. BIO-101'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'end-at' -r -F -d 'end date (ISO 8601)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'name' -r -F -d 'course name'
@@ -184,7 +184,7 @@ complete -c lms -n '__fish_seen_subcommand_from groups; and not __fish_seen_subc
 complete -c lms -n '__fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'List the groups of a course'
 
 # lms groups list flags
-complete -c lms -n '__fish_seen_subcommand_from groups; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or SIS form (sis_course_id:X)'
+complete -c lms -n '__fish_seen_subcommand_from groups; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
 
 # lms mock
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'help' -d 'display help for command'
@@ -285,7 +285,7 @@ complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subco
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'upload' -d 'Upload a file into a user\'s personal files (three-step upload)'
 
 # lms users create flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, SIS form (sis_account_id:X) or self'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'birthdate' -r -F -d 'birth date (ISO 8601)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'channel-address' -r -F -d 'communication channel address'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'channel-type' -r -F -d 'communication channel type (with --channel-address), e.g. sms'
@@ -302,13 +302,13 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'time-zone' -r -F -d 'IANA time zone, e.g. America/Denver'
 
 # lms users delete flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from delete' -l 'account' -r -F -d 'account id, SIS form (sis_account_id:X) or self'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from delete' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 
 # lms users export flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from export' -l 'account' -r -F -d 'account id, SIS form or self'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from export' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 
 # lms users import flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'account' -r -F -d 'account id, SIS form or self'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'concurrency' -r -F -d 'rows in flight at once (the server may slow this further)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
@@ -317,7 +317,7 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'update' -d 'change existing users whose name, short_name, sortable_name, time_zone, locale differ from the file'
 
 # lms users list flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'account id, SIS form (sis_account_id:X) or self'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial name, login, email, SIS id, or a full id (3+ characters)'
 
 # lms users page-views flags

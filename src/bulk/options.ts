@@ -1,16 +1,7 @@
 // The flags every bulk import shares, declared once so `users import`, `enrollments import`,
 // `grade --csv` and `outcomes import` spell and explain them alike. Tiny on purpose: a command tree
 // loads it to build its help; the engine itself is imported only when a job runs.
-import type { OptionSpec } from '../cli/command.js';
-
-export interface BulkOpts {
-  dryRun?: boolean;
-  concurrency: string;
-  skipInvalid?: boolean;
-  failedOut?: string;
-  update?: boolean;
-  restart?: boolean;
-}
+import type { OptionsOf } from '../cli/define.js';
 
 /**
  * The shared flags as a typed record, for commands declared with `command()`. `noun`: what a row
@@ -27,11 +18,8 @@ export function bulkFlags(what: { noun: string; updatable: readonly string[] }) 
   } as const;
 }
 
-/** The same flags as a list (commands declared with `defineCommand`); without --update when the job has none. */
-export function bulkOptions(what: { noun: string; updatable?: readonly string[] }): OptionSpec[] {
-  const flags = bulkFlags({ noun: what.noun, updatable: what.updatable ?? [] });
-  return Object.values(flags).filter((f) => what.updatable || f !== flags.update);
-}
+/** What a bulk command receives from those flags. */
+export type BulkOpts = OptionsOf<ReturnType<typeof bulkFlags>>;
 
 /** The columns of a bulk command's results in a table or CSV. */
 export const resultColumns = (keyColumn: string): string[] => ['line', keyColumn, 'status', 'id', 'skipped', 'changes', 'error'];

@@ -1,10 +1,12 @@
-// A command is data plus a plain function: `defineCommand({ name, options, routes, columns, run })`.
-// `run` receives its arguments, options and a Context, and returns data; the output layer renders it.
-import { Command, Option } from 'commander';
+// A command is data plus a plain function: `{ name, options, routes, columns, run }`, declared with
+// `command()` from define.ts, which types its options from their declaration. `run` receives its
+// arguments, options and a Context, and returns data; the output layer renders it.
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LmsError } from '../errors.js';
 import type { RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
 
+/** One flag as `register` adds it to commander (commands declare flags as a record; see define.ts). */
 export interface OptionSpec {
   /** Commander syntax: `--account <id>`, `-y, --yes`, `--no-publish`. */
   flags: string;
@@ -12,7 +14,7 @@ export interface OptionSpec {
   required?: boolean;
   default?: string | boolean;
   choices?: readonly string[];
-  /** Repeatable (`-f a=1 -f b=2`). */
+  /** Repeatable (`-f a=1 -f b=2`); with `choices`, each value must be one of them. */
   repeatable?: boolean;
 }
 
@@ -29,6 +31,7 @@ export interface CommandSpec<O = Record<string, unknown>> {
   name: string;
   summary: string;
   aliases?: string[];
+  /** Built by `command()` from the command's options record, whose keys type `opts`. */
   options?: OptionSpec[];
   /** The API routes this command calls; the coverage test reads them. */
   routes?: RouteId[];
@@ -55,10 +58,6 @@ export interface NounSpec {
 
 /** The verbs (and nested nouns) under a noun. */
 export type Verbs = (CommandSpec<never> | NounSpec)[];
-
-export function defineCommand<O = Record<string, unknown>>(spec: CommandSpec<O>): CommandSpec<O> {
-  return spec;
-}
 
 export function defineNoun(spec: NounSpec): NounSpec {
   return spec;
@@ -105,7 +104,14 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     if (o.required) option.makeOptionMandatory();
     if (o.default !== undefined) option.default(o.default);
     if (o.choices) option.choices(o.choices);
-    if (o.repeatable) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+    if (o.repeatable) {
+      // Replaces the parser .choices() installed, so the choices are checked here, value by value.
+      const choices = o.choices;
+      option.argParser((value: string, previous: string[] | undefined) => {
+        if (choices && !choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+        return [...(previous ?? []), value];
+      });
+    }
     cmd.addOption(option);
   }
   if (spec.examples?.length) cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);

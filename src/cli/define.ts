@@ -9,7 +9,9 @@ export type Flag = Omit<OptionSpec, 'default'> & { default?: string | boolean };
 
 type TakesValue<S extends string> = S extends `${string}<${string}>${string}` | `${string}[${string}]${string}` ? true : false;
 type ValueOf<F extends Flag> = F extends { repeatable: true }
-  ? string[]
+  ? F extends { choices: readonly (infer C extends string)[] }
+    ? C[]
+    : string[]
   : TakesValue<F['flags']> extends true
     ? F extends { choices: readonly (infer C extends string)[] }
       ? C
@@ -31,14 +33,22 @@ export function attributeName(flags: string): string {
     .join('');
 }
 
+const TAKES_VALUE = /<[^>]*>|\[[^\]]*\]/;
+
 export function command<const T extends Record<string, Flag> = Record<never, Flag>>(
   spec: Omit<CommandSpec<OptionsOf<T>>, 'options'> & { options?: T },
 ): CommandSpec<OptionsOf<T>> {
   const options: OptionSpec[] = Object.entries(spec.options ?? {}).map(([key, flag]) => {
     const name = attributeName(flag.flags);
     if (name !== key) throw new Error(`command "${spec.name}": option "${key}" is declared as "${flag.flags}", which is read as "${name}"`);
+    if (flag.repeatable && !TAKES_VALUE.test(flag.flags)) throw new Error(`command "${spec.name}": option "${key}" is repeatable but "${flag.flags}" takes no value`);
     return flag;
   });
+  // Arguments are named in `name` (`completion <shell>`, `get [id]`); choices for one it lacks would be lost.
+  const args = [...spec.name.matchAll(/[<[]([^>\].]+)(?:\.\.\.)?[>\]]/g)].map((m) => m[1]);
+  for (const arg of Object.keys(spec.argChoices ?? {})) {
+    if (!args.includes(arg)) throw new Error(`command "${spec.name}": argChoices names "${arg}", which is not one of its arguments (${args.join(', ') || 'none'})`);
+  }
   return { ...spec, options };
 }
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { defineCommand, item, list, text, type Verbs } from '../../cli/command.js';
+import { item, list, text, type Verbs } from '../../cli/command.js';
+import { command } from '../../cli/define.js';
 import type { Params } from '../../client/encode.js';
 import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
@@ -39,21 +40,15 @@ async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<Pa
   }
 }
 
-interface RequestOpts {
-  field?: string[];
-  input?: string;
-  paginate?: boolean;
-}
-
-const request = defineCommand<RequestOpts>({
+const request = command({
   name: 'request <method> <path>',
   summary: 'Send any request to the API (the default: `lms api GET /api/v1/users/self`)',
   isDefault: true,
-  options: [
-    { flags: '-f, --field <key=value>', description: 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed', repeatable: true },
-    { flags: '--input <file>', description: 'a JSON body from a file, or - for stdin' },
-    { flags: '--paginate', description: 'follow Link rel="next" and print every item' },
-  ],
+  options: {
+    field: { flags: '-f, --field <key=value>', description: 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed', repeatable: true },
+    input: { flags: '--input <file>', description: 'a JSON body from a file, or - for stdin' },
+    paginate: { flags: '--paginate', description: 'follow Link rel="next" and print every item' },
+  },
   examples: ['lms api GET /api/v1/accounts/1/users -f search_term=smith --paginate', 'lms api PUT /api/v1/users/self -f "user[time_zone]=Europe/Berlin"'],
   async run({ args, opts, ctx }) {
     const method = args[0].toUpperCase() as HttpMethod;
@@ -80,11 +75,12 @@ const request = defineCommand<RequestOpts>({
   },
 });
 
-const routesCommand = defineCommand<{ area?: string }>({
+const routesCommand = command({
   name: 'routes',
   summary: 'List every API route lms knows (the route table)',
+  examples: ['lms api routes --area users'],
   columns: ['id', 'method', 'path', 'paginated'],
-  options: [{ flags: '--area <area>', description: 'only this area, e.g. users' }],
+  options: { area: { flags: '--area <area>', description: 'only this area, e.g. users' } },
   async run({ opts }) {
     const { routes } = await import('../../spec/routes.js');
     return list(

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
-import { defineCommand, text } from '../../cli/command.js';
+import { text } from '../../cli/command.js';
+import { command } from '../../cli/define.js';
 import { UsageError } from '../../errors.js';
 
 // Here rather than imported from src/cli/completion.ts, which only loads when a script is printed.
 const SHELL_NAMES = ['bash', 'zsh', 'fish'] as const;
 
-export const completionCommand = defineCommand({
+export const completionCommand = command({
   name: 'completion <shell>',
   summary: 'Print a completion script: bash, zsh or fish',
   argChoices: { shell: SHELL_NAMES },

@@ -1,26 +1,30 @@
-import { defineCommand, list, type Verbs } from '../../cli/command.js';
+import { list, type Verbs } from '../../cli/command.js';
+import { command, type Flag, type OptionsOf } from '../../cli/define.js';
 import { UsageError } from '../../errors.js';
 import type { FaultOptions, ThrottleOptions } from '../../mock/faults.js';
 
-interface ServeOpts {
-  port: string;
-  host: string;
-  quiet?: boolean;
-  throttle?: boolean;
-  throttleStatus?: string;
-  throttleCapacity?: string;
-  throttleRate?: string;
-  throttleCost?: string;
-  throttlePenalty?: string;
-  failRate?: string;
-  failStatus?: string;
-  dropRate?: string;
-  latency?: string;
-  faultSeed?: string;
-  publicUrl?: string;
-  maxBodySize: string;
-  maxUploadSize: string;
-}
+/** The flags of `lms mock serve`: where it listens, its limits, and the faults it injects. */
+const serveFlags = {
+  port: { flags: '--port <n>', description: 'port (0 picks a free one)', default: '4010' },
+  host: { flags: '--host <address>', description: 'address to bind', default: '127.0.0.1' },
+  quiet: { flags: '--quiet', description: 'no per-request log lines' },
+  publicUrl: { flags: '--public-url <url>', description: 'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to' },
+  maxBodySize: { flags: '--max-body-size <size>', description: 'largest request body, bytes or 512k/1m (larger: 413)', default: '1m' },
+  maxUploadSize: { flags: '--max-upload-size <size>', description: 'largest multipart body posted to an upload URL (/files_api/uploads/…); other bodies there have --max-body-size', default: '100m' },
+  throttle: { flags: '--throttle', description: 'throttle like a real instance: a leaky bucket per token (capacity 700, 50 per request in flight, cost 10, drains 100/s)' },
+  throttleStatus: { flags: '--throttle-status <status>', description: 'status of a throttled answer (default 403; implies --throttle)', choices: ['403', '429'] },
+  throttleCapacity: { flags: '--throttle-capacity <n>', description: 'bucket size (default 700; implies --throttle)' },
+  throttleRate: { flags: '--throttle-rate <units-per-second>', description: 'how fast the bucket drains (default 100; implies --throttle)' },
+  throttleCost: { flags: '--throttle-cost <n>', description: 'charged per completed request (default 10; implies --throttle)' },
+  throttlePenalty: { flags: '--throttle-penalty <n>', description: 'charged while a request is in flight, refunded when it completes (default 50; implies --throttle)' },
+  failRate: { flags: '--fail-rate <p>', description: 'probability (0-1) of answering a 5xx (500, 502 or 503) without doing anything' },
+  failStatus: { flags: '--fail-status <codes>', description: 'the statuses a failure picks from, comma-separated (default 500,502,503)' },
+  dropRate: { flags: '--drop-rate <p>', description: 'probability (0-1) of dropping the connection, half before and half after the request is applied' },
+  latency: { flags: '--latency <ms>', description: 'delay before every answer' },
+  faultSeed: { flags: '--fault-seed <n>', description: 'seed for the faults, so a run can be reproduced' },
+} as const satisfies Record<string, Flag>;
+
+type ServeOpts = OptionsOf<typeof serveFlags>;
 
 /** `--public-url`: an http(s) origin, nothing after the host. */
 function publicOrigin(raw: string | undefined): string | undefined {
@@ -112,7 +116,7 @@ function mergeFaults(base: FaultOptions, flags: FaultFlags, defaults: ThrottleOp
 }
 
 export const mockVerbs: Verbs = [
-    defineCommand({
+    command({
       name: 'seed',
       summary: 'Reset the mock database to the seeded school (accounts, courses, sections, users, tokens)',
       examples: ['lms mock seed --yes'],
@@ -126,9 +130,10 @@ export const mockVerbs: Verbs = [
         return undefined;
       },
     }),
-    defineCommand({
+    command({
       name: 'reset',
       summary: 'Empty the mock database, keeping only the root account and its admin',
+      examples: ['lms mock reset --yes'],
       async run({ ctx }) {
         await ctx.confirm('Erase everything in the mock database');
         const { reseed } = await import('../../mock/runtime.js');
@@ -138,37 +143,20 @@ export const mockVerbs: Verbs = [
         return undefined;
       },
     }),
-    defineCommand({
+    command({
       name: 'tokens',
       summary: 'List the access tokens of the mock users',
+      examples: ['lms mock tokens -o json'],
       columns: ['user_id', 'name', 'role', 'token'],
       async run({ ctx }) {
         const { listTokens } = await import('../../mock/runtime.js');
         return list(listTokens((await ctx.mock()).db));
       },
     }),
-    defineCommand<ServeOpts>({
+    command({
       name: 'serve',
       summary: 'Serve the mock over HTTP (loopback by default); logs one line per request',
-      options: [
-        { flags: '--port <n>', description: 'port (0 picks a free one)', default: '4010' },
-        { flags: '--host <address>', description: 'address to bind', default: '127.0.0.1' },
-        { flags: '--quiet', description: 'no per-request log lines' },
-        { flags: '--public-url <url>', description: 'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to' },
-        { flags: '--max-body-size <size>', description: 'largest request body, bytes or 512k/1m (larger: 413)', default: '1m' },
-        { flags: '--max-upload-size <size>', description: 'largest multipart body posted to an upload URL (/files_api/uploads/…); other bodies there have --max-body-size', default: '100m' },
-        { flags: '--throttle', description: 'throttle like a real instance: a leaky bucket per token (capacity 700, 50 per request in flight, cost 10, drains 100/s)' },
-        { flags: '--throttle-status <status>', description: 'status of a throttled answer (default 403; implies --throttle)', choices: ['403', '429'] },
-        { flags: '--throttle-capacity <n>', description: 'bucket size (default 700; implies --throttle)' },
-        { flags: '--throttle-rate <units-per-second>', description: 'how fast the bucket drains (default 100; implies --throttle)' },
-        { flags: '--throttle-cost <n>', description: 'charged per completed request (default 10; implies --throttle)' },
-        { flags: '--throttle-penalty <n>', description: 'charged while a request is in flight, refunded when it completes (default 50; implies --throttle)' },
-        { flags: '--fail-rate <p>', description: 'probability (0-1) of answering a 5xx (500, 502 or 503) without doing anything' },
-        { flags: '--fail-status <codes>', description: 'the statuses a failure picks from, comma-separated (default 500,502,503)' },
-        { flags: '--drop-rate <p>', description: 'probability (0-1) of dropping the connection, half before and half after the request is applied' },
-        { flags: '--latency <ms>', description: 'delay before every answer' },
-        { flags: '--fault-seed <n>', description: 'seed for the faults, so a run can be reproduced' },
-      ],
+      options: serveFlags,
       examples: [
         'lms mock serve --port 4010 &',
         'LMS_BASE_URL=http://127.0.0.1:4010 LMS_TOKEN=1~mock-admin lms users list',

@@ -1,5 +1,6 @@
-import { defineCommand, item, list, type Verbs } from '../../cli/command.js';
+import { item, list, type Verbs } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
+import { command } from '../../cli/define.js';
 import { baseUrlOf, parseInstanceUrl } from '../../config/instance-url.js';
 import { invalidProfileName } from '../../config/profiles.js';
 import { ApiError, ExitCode, LmsError, NetworkError, UsageError } from '../../errors.js';
@@ -52,14 +53,16 @@ async function whoseToken(ctx: Context, baseUrl: string, token: string): Promise
 }
 
 export const profileVerbs: Verbs = [
-    defineCommand<{ url: string; tokenStdin?: boolean; verify: boolean }>({
+    command({
       name: 'add <name>',
       summary: 'Add or replace a profile, checking its token with the instance (token from a hidden prompt, or --token-stdin)',
-      options: [
-        { flags: '--url <url>', description: 'base URL of the instance, e.g. https://lms.example.edu', required: true },
-        { flags: '--token-stdin', description: 'read the access token from standard input' },
-        { flags: '--no-verify', description: 'save without checking the token with the instance' },
-      ],
+      // The check asks the new instance who the token belongs to (unless --no-verify).
+      routes: ['users.get'],
+      options: {
+        url: { flags: '--url <url>', description: 'base URL of the instance, e.g. https://lms.example.edu', required: true },
+        tokenStdin: { flags: '--token-stdin', description: 'read the access token from standard input' },
+        verify: { flags: '--no-verify', description: 'save without checking the token with the instance' },
+      },
       examples: [
         'lms profile add prod --url https://lms.example.edu',
         'printf %s "$TOKEN" | lms profile add ci --url https://lms.example.edu --token-stdin',
@@ -90,9 +93,10 @@ export const profileVerbs: Verbs = [
         return undefined;
       },
     }),
-    defineCommand({
+    command({
       name: 'list',
       summary: 'List profiles (tokens are never shown)',
+      examples: ['lms profile list'],
       aliases: ['ls'],
       columns: ['name', 'url', 'current'],
       async run({ ctx }) {
@@ -100,18 +104,20 @@ export const profileVerbs: Verbs = [
         return list(store.list().map(({ name, profile, current }) => ({ name, url: profile.url, current, token: describeToken(profile.token) })));
       },
     }),
-    defineCommand({
+    command({
       name: 'use <profile>',
       summary: 'Make a profile the default',
+      examples: ['lms profile use prod'],
       async run({ args, ctx }) {
         (await ctx.profiles()).use(args[0]);
         ctx.io.stderr.write(`Now using profile "${args[0]}".\n`);
         return undefined;
       },
     }),
-    defineCommand({
+    command({
       name: 'show [profile]',
       summary: 'Show a profile (default: the current one)',
+      examples: ['lms profile show prod'],
       async run({ args, ctx }) {
         const store = await ctx.profiles();
         const name = args[0] ?? ctx.globals.profile ?? (ctx.env.LMS_PROFILE || undefined) ?? store.current();
@@ -121,9 +127,10 @@ export const profileVerbs: Verbs = [
         return item({ name, url: profile.url, current: store.current() === name, token: describeToken(profile.token), file: store.path });
       },
     }),
-    defineCommand({
+    command({
       name: 'remove <profile>',
       summary: 'Remove a profile and its token',
+      examples: ['lms profile remove prod'],
       aliases: ['rm'],
       async run({ args, ctx }) {
         (await ctx.profiles()).remove(args[0]);

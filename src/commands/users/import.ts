@@ -1,8 +1,9 @@
 // `lms users import FILE.csv` and `lms users export`: the first bulk command, and its inverse, so
 // export → edit → import round-trips.
-import { defineCommand, list } from '../../cli/command.js';
+import { list } from '../../cli/command.js';
+import { command, contextFlags } from '../../cli/define.js';
 import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
-import { bulkOptions, resultColumns, type BulkOpts } from '../../bulk/options.js';
+import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import type { ApiClient } from '../../client/client.js';
 import type { User } from '../../client/types/users.js';
 import { ApiError } from '../../errors.js';
@@ -95,12 +96,15 @@ function usersTask(client: ApiClient, account: string): BulkTask<ImportRow, User
   };
 }
 
-export const importUsers = defineCommand<BulkOpts & { account: string }>({
+/** Whose users: an import or export targets one account. */
+const account = { ...contextFlags.account, default: 'self' } as const;
+
+export const importUsers = command({
   name: 'import <file>',
   summary: 'Create users from a CSV (name, login_id, email, sis_user_id, …); --update changes existing ones; safe to re-run',
   routes: ['users.create', 'users.get', 'users.update'],
   columns: resultColumns('login_id'),
-  options: [{ flags: '--account <id>', description: 'account id, SIS form or self', default: 'self' }, ...bulkOptions({ noun: 'users', updatable: UPDATABLE })],
+  options: { account, ...bulkFlags({ noun: 'users', updatable: UPDATABLE }) },
   examples: [
     'lms users import --account 1 new-students.csv',
     'lms users export --account 1 -o csv > users.csv && lms users import --dry-run --update users.csv',
@@ -118,12 +122,12 @@ export const importUsers = defineCommand<BulkOpts & { account: string }>({
   },
 });
 
-export const exportUsers = defineCommand<{ account: string }>({
+export const exportUsers = command({
   name: 'export',
   summary: 'Write the users of an account with the columns `users import` reads (every page, or --limit N)',
   routes: ['users.list'],
   columns: [...EXPORT_COLUMNS],
-  options: [{ flags: '--account <id>', description: 'account id, SIS form or self', default: 'self' }],
+  options: { account },
   examples: ['lms users export --account 1 -o csv > users.csv'],
   async run({ opts, ctx }) {
     const client = await ctx.client();

@@ -1,23 +1,19 @@
-import { defineCommand, defineNoun, item, list, type Verbs } from '../../cli/command.js';
+import { defineNoun, item, list, type Verbs } from '../../cli/command.js';
+import { command, contextFlags } from '../../cli/define.js';
 import { UsageError } from '../../errors.js';
 import { exportUsers, importUsers } from './import.js';
 import { upload } from './upload.js';
 
 const USER_COLUMNS = ['id', 'name', 'login_id', 'sis_user_id', 'email'];
-const accountOption = { flags: '--account <id>', description: 'account id, SIS form (sis_account_id:X) or self', default: 'self' };
+const account = { ...contextFlags.account, default: 'self' } as const;
 
-interface ListOpts {
-  account: string;
-  search?: string;
-}
-
-const listUsers = defineCommand<ListOpts>({
+const listUsers = command({
   name: 'list',
   summary: 'List users in an account',
   aliases: ['ls'],
   routes: ['users.list'],
   columns: USER_COLUMNS,
-  options: [accountOption, { flags: '--search <term>', description: 'partial name, login, email, SIS id, or a full id (3+ characters)' }],
+  options: { account, search: { flags: '--search <term>', description: 'partial name, login, email, SIS id, or a full id (3+ characters)' } },
   examples: ['lms users list --account 1 --search smith', 'lms users list --all -o csv > users.csv'],
   async run({ opts, ctx }) {
     if (opts.search !== undefined && opts.search.length < 3) throw new UsageError(`--search needs at least 3 characters, got "${opts.search}"`);
@@ -26,7 +22,7 @@ const listUsers = defineCommand<ListOpts>({
   },
 });
 
-const getUser = defineCommand({
+const getUser = command({
   name: 'get [id]',
   summary: 'Show one user (default: yourself)',
   routes: ['users.get'],
@@ -38,50 +34,32 @@ const getUser = defineCommand({
   },
 });
 
-interface CreateOpts {
-  account: string;
-  loginId: string;
-  name?: string;
-  shortName?: string;
-  sortableName?: string;
-  timeZone?: string;
-  locale?: string;
-  birthdate?: string;
-  password?: string;
-  sisUserId?: string;
-  sendConfirmation?: boolean;
-  email?: string;
-  channelType?: string;
-  channelAddress?: string;
-  skipRegistration?: boolean;
-}
+const profileFlags = {
+  name: { flags: '--name <name>', description: 'full name' },
+  shortName: { flags: '--short-name <name>', description: 'display name for informal places' },
+  sortableName: { flags: '--sortable-name <name>', description: 'name used for sorting, e.g. "Doe, Jane"' },
+  timeZone: { flags: '--time-zone <zone>', description: 'IANA time zone, e.g. America/Denver' },
+  locale: { flags: '--locale <code>', description: 'two-letter language code, e.g. en' },
+} as const;
 
-const profileFlags = [
-  { flags: '--name <name>', description: 'full name' },
-  { flags: '--short-name <name>', description: 'display name for informal places' },
-  { flags: '--sortable-name <name>', description: 'name used for sorting, e.g. "Doe, Jane"' },
-  { flags: '--time-zone <zone>', description: 'IANA time zone, e.g. America/Denver' },
-  { flags: '--locale <code>', description: 'two-letter language code, e.g. en' },
-];
-
-const createUser = defineCommand<CreateOpts>({
+const createUser = command({
   name: 'create',
   summary: 'Create a user with a login in an account',
   routes: ['users.create'],
   columns: USER_COLUMNS,
-  options: [
-    accountOption,
-    { flags: '--login-id <login>', description: 'the unique login (pseudonym[unique_id])', required: true },
+  options: {
+    account,
+    loginId: { flags: '--login-id <login>', description: 'the unique login (pseudonym[unique_id])', required: true },
     ...profileFlags,
-    { flags: '--birthdate <date>', description: 'birth date (ISO 8601)' },
-    { flags: '--password <password>', description: 'initial password' },
-    { flags: '--sis-user-id <id>', description: 'SIS id (needs SIS permission)' },
-    { flags: '--send-confirmation', description: 'send the account-creation notice' },
-    { flags: '--skip-registration', description: 'mark the user registered (no self-registration step)' },
-    { flags: '--email <address>', description: 'email communication channel' },
-    { flags: '--channel-type <type>', description: 'communication channel type (with --channel-address), e.g. sms' },
-    { flags: '--channel-address <address>', description: 'communication channel address' },
-  ],
+    birthdate: { flags: '--birthdate <date>', description: 'birth date (ISO 8601)' },
+    password: { flags: '--password <password>', description: 'initial password' },
+    sisUserId: { flags: '--sis-user-id <id>', description: 'SIS id (needs SIS permission)' },
+    sendConfirmation: { flags: '--send-confirmation', description: 'send the account-creation notice' },
+    skipRegistration: { flags: '--skip-registration', description: 'mark the user registered (no self-registration step)' },
+    email: { flags: '--email <address>', description: 'email communication channel' },
+    channelType: { flags: '--channel-type <type>', description: 'communication channel type (with --channel-address), e.g. sms' },
+    channelAddress: { flags: '--channel-address <address>', description: 'communication channel address' },
+  },
   examples: ['lms users create --login-id jdoe --name "Jane Doe" --email jdoe@example.edu'],
   async run({ opts, ctx }) {
     if (opts.email && opts.channelAddress) throw new UsageError('give either --email or --channel-address, not both');
@@ -111,27 +89,17 @@ const createUser = defineCommand<CreateOpts>({
   },
 });
 
-interface UpdateOpts {
-  name?: string;
-  shortName?: string;
-  sortableName?: string;
-  timeZone?: string;
-  locale?: string;
-  avatarToken?: string;
-  avatarUrl?: string;
-}
-
-const updateUser = defineCommand<UpdateOpts>({
+const updateUser = command({
   name: 'update <id>',
   summary: "Edit a user's names, time zone, locale or avatar",
   routes: ['users.update'],
   columns: USER_COLUMNS,
-  options: [
+  options: {
     ...profileFlags,
-    { flags: '--avatar-token <token>', description: 'a token from `lms users avatars` (wins over --avatar-url)' },
-    { flags: '--avatar-url <url>', description: 'an external avatar image URL (128 px square)' },
-  ],
-  examples: ['lms users update self --time-zone Europe/Berlin', 'lms users update 42 --avatar-token $(lms users avatars 42 -o json | jq -r ".[0].token")'],
+    avatarToken: { flags: '--avatar-token <token>', description: 'a token from `lms users avatars` (wins over --avatar-url)' },
+    avatarUrl: { flags: '--avatar-url <url>', description: 'an external avatar image URL (128 px square)' },
+  },
+  examples: ['lms users update self --time-zone Europe/Berlin', 'lms users update 7 --avatar-token $(lms users avatars 7 -o json | jq -r ".[0].token")'],
   async run({ args, opts, ctx }) {
     const avatar = opts.avatarToken || opts.avatarUrl ? { token: opts.avatarToken, url: opts.avatarToken ? undefined : opts.avatarUrl } : undefined;
     const changes = { name: opts.name, short_name: opts.shortName, sortable_name: opts.sortableName, time_zone: opts.timeZone, locale: opts.locale, avatar };
@@ -141,12 +109,13 @@ const updateUser = defineCommand<UpdateOpts>({
   },
 });
 
-const deleteUser = defineCommand<{ account: string }>({
+const deleteUser = command({
   name: 'delete <id>',
   summary: 'Delete a user from an account (asks first; --yes in scripts)',
   routes: ['users.delete'],
+  examples: ['lms users delete sis_user_id:S-012 --account 1 --yes'],
   columns: USER_COLUMNS,
-  options: [accountOption],
+  options: { account },
   async run({ args, opts, ctx }) {
     await ctx.confirm(`Delete user ${args[0]} from account ${opts.account}`);
     const client = await ctx.client();
@@ -159,19 +128,21 @@ const settings = defineNoun({
   name: 'settings',
   summary: "Read or change a user's settings",
   commands: [
-    defineCommand({
+    command({
       name: 'get [id]',
       summary: 'Show settings (default: yourself)',
       routes: ['users.getSettings'],
+      examples: ['lms users settings get'],
       async run({ args, ctx }) {
         return item(await (await ctx.client()).ops.users.getSettings({ id: args[0] ?? 'self' }));
       },
     }),
-    defineCommand<{ manualMarkAsRead?: string }>({
+    command({
       name: 'update [id]',
       summary: 'Change settings (default: yourself)',
       routes: ['users.updateSettings'],
-      options: [{ flags: '--manual-mark-as-read <bool>', description: 'true: discussion posts are not marked read automatically', choices: ['true', 'false'] }],
+      examples: ['lms users settings update --manual-mark-as-read true'],
+      options: { manualMarkAsRead: { flags: '--manual-mark-as-read <bool>', description: 'true: discussion posts are not marked read automatically', choices: ['true', 'false'] } },
       async run({ args, opts, ctx }) {
         if (opts.manualMarkAsRead === undefined) throw new UsageError('nothing to update: give --manual-mark-as-read true|false');
         const client = await ctx.client();
@@ -181,19 +152,21 @@ const settings = defineNoun({
   ],
 });
 
-const follow = defineCommand({
+const follow = command({
   name: 'follow <id>',
   summary: 'Follow a user (their profile must be public)',
   routes: ['users.follow'],
+  examples: ['lms users follow 8'],
   async run({ args, ctx }) {
     return item(await (await ctx.client()).ops.users.follow({ user_id: args[0] }));
   },
 });
 
-const unfollow = defineCommand({
+const unfollow = command({
   name: 'unfollow <id>',
   summary: 'Stop following a user',
   routes: ['users.unfollow'],
+  examples: ['lms users unfollow 8'],
   async run({ args, ctx }) {
     await (await ctx.client()).ops.users.unfollow({ user_id: args[0] });
     ctx.io.stderr.write(`No longer following user ${args[0]}.\n`);
@@ -201,35 +174,38 @@ const unfollow = defineCommand({
   },
 });
 
-const profile = defineCommand({
+const profile = command({
   name: 'profile [id]',
   summary: "Show a user's profile (calendar feed only for your own)",
   routes: ['users.profile'],
+  examples: ['lms users profile sis_login_id:sam'],
   columns: ['id', 'name', 'primary_email', 'login_id', 'time_zone'],
   async run({ args, ctx }) {
     return item(await (await ctx.client()).ops.users.profile({ user_id: args[0] ?? 'self' }));
   },
 });
 
-const avatars = defineCommand({
+const avatars = command({
   name: 'avatars [id]',
   summary: 'List the avatar options of a user, with the tokens `users update --avatar-token` takes',
   routes: ['users.avatars'],
+  examples: ['lms users avatars'],
   columns: ['type', 'display_name', 'token', 'url'],
   async run({ args, ctx }) {
     return { kind: 'list', items: await (await ctx.client()).ops.users.avatars({ user_id: args[0] ?? 'self' }) };
   },
 });
 
-const pageViews = defineCommand<{ startTime?: string; endTime?: string }>({
+const pageViews = command({
   name: 'page-views [id]',
   summary: "List a user's page views, newest first",
   routes: ['users.pageViews'],
+  examples: ['lms users page-views 7 --start-time 2026-09-01'],
   columns: ['created_at', 'http_method', 'url', 'controller', 'action'],
-  options: [
-    { flags: '--start-time <time>', description: 'only views at or after this time (ISO 8601)' },
-    { flags: '--end-time <time>', description: 'only views at or before this time (ISO 8601)' },
-  ],
+  options: {
+    startTime: { flags: '--start-time <time>', description: 'only views at or after this time (ISO 8601)' },
+    endTime: { flags: '--end-time <time>', description: 'only views at or before this time (ISO 8601)' },
+  },
   async run({ args, opts, ctx }) {
     for (const [flag, value] of [['--start-time', opts.startTime], ['--end-time', opts.endTime]] as const) {
       if (value !== undefined && Number.isNaN(Date.parse(value))) throw new UsageError(`${flag} is not a date or time: "${value}"`);

@@ -1,29 +1,22 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { defineCommand, item } from '../../cli/command.js';
+import { item } from '../../cli/command.js';
+import { command, contextFlags } from '../../cli/define.js';
 import { UsageError } from '../../errors.js';
 import { contentTypeFor } from '../../mime.js';
 
-interface UploadOpts {
-  user: string;
-  folder?: string;
-  name?: string;
-  contentType?: string;
-  onDuplicate: 'overwrite' | 'rename';
-}
-
-export const upload = defineCommand<UploadOpts>({
+export const upload = command({
   name: 'upload <file>',
   summary: "Upload a file into a user's personal files (three-step upload)",
   routes: ['users.uploadFile', 'files.upload', 'files.confirm'],
   columns: ['id', 'display_name', 'content-type', 'size', 'url'],
-  options: [
-    { flags: '--user <id>', description: 'whose files (default: yourself)', default: 'self' },
-    { flags: '--folder <path>', description: 'folder path inside the user\'s files, e.g. "my files/reports"' },
-    { flags: '--name <name>', description: 'file name to store (default: the local name)' },
-    { flags: '--content-type <type>', description: 'MIME type (default: guessed from the name)' },
-    { flags: '--on-duplicate <action>', description: 'when a file of that name exists', choices: ['overwrite', 'rename'], default: 'overwrite' },
-  ],
+  options: {
+    user: { ...contextFlags.user, description: 'whose files (default: yourself)', default: 'self' },
+    folder: { flags: '--folder <path>', description: 'folder path inside the user\'s files, e.g. "my files/reports"' },
+    name: { flags: '--name <name>', description: 'file name to store (default: the local name)' },
+    contentType: { flags: '--content-type <type>', description: 'MIME type (default: guessed from the name)' },
+    onDuplicate: { flags: '--on-duplicate <action>', description: 'when a file of that name exists', choices: ['overwrite', 'rename'], default: 'overwrite' },
+  },
   examples: ['lms users upload ./avatar.png --folder "profile pictures"'],
   async run({ args, opts, ctx }) {
     const path = args[0];

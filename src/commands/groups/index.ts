@@ -1,0 +1,18 @@
+// `lms groups`: the groups of a course.
+import { list, type Verbs } from '../../cli/command.js';
+import { command, contextFlags } from '../../cli/define.js';
+
+const listGroups = command({
+  name: 'list',
+  summary: 'List the groups of a course',
+  aliases: ['ls'],
+  routes: ['groups.list'],
+  examples: ['lms groups list --course sis_course_id:BIO-101'],
+  columns: ['id', 'name', 'members_count'],
+  options: { course: { ...contextFlags.course, required: true } },
+  async run({ opts, ctx }) {
+    return list((await ctx.client()).ops.groups.list({ course_id: opts.course }, { limit: ctx.pageLimit() }));
+  },
+});
+
+export const groupsVerbs: Verbs = [listGroups];

@@ -1,0 +1,74 @@
+import { Command } from 'commander';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { register, type CommandSpec } from '../../src/cli/command.js';
+import { command, contextFlags } from '../../src/cli/define.js';
+
+/** Parses argv with one command registered, and returns what its run received. */
+async function parse(spec: CommandSpec<never>, argv: string[]): Promise<Record<string, unknown>> {
+  const program = new Command().exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
+  let received: Record<string, unknown> = {};
+  register(program, spec, async (_spec, _args, opts) => {
+    received = opts;
+  });
+  await program.parseAsync(argv, { from: 'user' });
+  return received;
+}
+
+describe('command()', () => {
+  it('types opts from the declaration', () => {
+    const spec = command({
+      name: 'x',
+      summary: 'x',
+      options: {
+        account: { ...contextFlags.account, default: 'self' },
+        loginId: { flags: '--login-id <login>', description: 'l', required: true },
+        search: { flags: '--search <term>', description: 's' },
+        state: { flags: '--state <state>', description: 's', repeatable: true, choices: ['active', 'invited'] },
+        field: { flags: '-f, --field <kv>', description: 'f', repeatable: true },
+        kind: { flags: '--kind <k>', description: 'k', choices: ['a', 'b'] },
+        dryRun: { flags: '--dry-run', description: 'd' },
+        notify: { flags: '--no-notify', description: 'n' },
+      },
+      async run() {
+        return undefined;
+      },
+    });
+    type Opts = Parameters<typeof spec.run>[0]['opts'];
+    expectTypeOf<Opts['account']>().toEqualTypeOf<string>();
+    expectTypeOf<Opts['loginId']>().toEqualTypeOf<string>();
+    expectTypeOf<Opts['search']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Opts['state']>().toEqualTypeOf<('active' | 'invited')[] | undefined>();
+    expectTypeOf<Opts['field']>().toEqualTypeOf<string[] | undefined>();
+    expectTypeOf<Opts['kind']>().toEqualTypeOf<'a' | 'b' | undefined>();
+    expectTypeOf<Opts['dryRun']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<Opts['notify']>().toEqualTypeOf<boolean>();
+  });
+
+  it('refuses a key that is not the name commander reads the flag as', () => {
+    expect(() => command({ name: 'x', summary: 'x', options: { login: { flags: '--login-id <l>', description: 'l' } }, run: async () => undefined })).toThrow(
+      'command "x": option "login" is declared as "--login-id <l>", which is read as "loginId"',
+    );
+  });
+
+  it('refuses a repeatable flag that takes no value', () => {
+    expect(() => command({ name: 'x', summary: 'x', options: { all: { flags: '--all', description: 'a', repeatable: true } }, run: async () => undefined })).toThrow('takes no value');
+  });
+
+  it('refuses choices for an argument the command does not have', () => {
+    expect(() => command({ name: 'completion <shell>', summary: 'x', argChoices: { shel: ['bash'] }, run: async () => undefined })).toThrow(
+      'command "completion <shell>": argChoices names "shel", which is not one of its arguments (shell)',
+    );
+    expect(() => command({ name: 'show [profile]', summary: 'x', argChoices: { profile: ['a'] }, run: async () => undefined })).not.toThrow();
+  });
+
+  it('collects a repeatable flag and checks each value against its choices', async () => {
+    const spec = command({
+      name: 'x',
+      summary: 'x',
+      options: { state: { flags: '--state <s>', description: 's', repeatable: true, choices: ['active', 'invited'] } },
+      run: async () => undefined,
+    }) as CommandSpec<never>;
+    expect(await parse(spec, ['x', '--state', 'active', '--state', 'invited'])).toEqual({ state: ['active', 'invited'] });
+    await expect(parse(spec, ['x', '--state', 'active', '--state', 'gone'])).rejects.toThrow("option '--state <s>' argument 'gone' is invalid. Allowed choices are active, invited.");
+  });
+});

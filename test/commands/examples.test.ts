@@ -1,0 +1,199 @@
+// Every example in every command's help, run in-process against a fresh seeded in-memory mock. An
+// example must exit 0 (or be listed below with why it cannot), and every API route it calls must
+// be one its command declares in `routes` — so a command's declaration cannot fall behind its code.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CommandSpec, NounSpec } from '../../src/cli/command.js';
+import { loadAllNouns } from '../../src/commands/index.js';
+import { matchRoute } from '../../src/mock/router.js';
+import type { ApiRequest } from '../../src/transport/types.js';
+import { session, splitArgs, type Session } from '../helpers/run-lms.js';
+
+type Spec = CommandSpec<never> | NounSpec;
+const isNoun = (s: Spec): s is NounSpec => 'commands' in s;
+const word = (name: string) => name.split(' ')[0];
+
+/** Examples that cannot run in-process against the mock, and why. */
+const SKIP: Record<string, string> = {
+  'lms mock serve --port 4010 &': 'starts a server that runs until interrupted',
+  'lms mock serve --host 0.0.0.0 --public-url http://mock.ci.internal:4010 --max-upload-size 20m': 'starts a server that runs until interrupted',
+  'lms mock serve --throttle --throttle-status 429 --fail-rate 0.1 --drop-rate 0.02 --latency 50 --fault-seed 7': 'starts a server that runs until interrupted',
+  'LMS_BASE_URL=http://127.0.0.1:4010 LMS_TOKEN=1~mock-admin lms users list': 'talks to a running `lms mock serve` over HTTP',
+  'lms profile add prod --url https://lms.example.edu': 'asks for the token at a terminal prompt, then checks it with a real instance',
+  'printf %s "$TOKEN" | lms profile add ci --url https://lms.example.edu --token-stdin': 'checks the token with a real instance',
+};
+
+/** Examples that run but exit non-zero against the seeded school: the exit code they give, and why. */
+const FAILS: Record<string, { exitCode: number; reason: string }> = {
+  'lms enrollments conclude 42 --course 1': { exitCode: 4, reason: 'the seeded school has no enrollment 42' },
+  'lms enrollments deactivate 42 --course 1': { exitCode: 4, reason: 'the seeded school has no enrollment 42' },
+  'lms enrollments delete 42 --course 1 --yes': { exitCode: 4, reason: 'the seeded school has no enrollment 42' },
+  'lms sections delete 9 --yes': { exitCode: 4, reason: 'the seeded school has no section 9' },
+};
+
+const PROD = 'lms profile add prod --url https://lms.example.edu --token-stdin --no-verify < token.txt';
+
+/** What the seeded school lacks for an example: command lines run first (their routes are not the example's). */
+const SETUP: Record<string, string[]> = {
+  'lms admins add --account 1 --user sis_login_id:jdoe --role Helpdesk': ['lms users create --login-id jdoe --name "Jane Doe"'],
+  'lms enrollments add --course 1 --user sis_user_id:S-042 --state active': ['lms users create --login-id s042 --name "Student 42" --sis-user-id S-042'],
+  'lms files get 1 -o json': ['lms users upload notes.txt'],
+  'lms profile use prod': [PROD],
+  'lms profile show prod': [PROD],
+  'lms profile remove prod': [PROD],
+};
+
+/** Files examples read, created in a temporary directory before they run. */
+const FILES: Record<string, string | Uint8Array> = {
+  'new-students.csv': 'name,login_id,email\nNew Student,nstudent,nstudent@example.edu\nOther Student,ostudent,ostudent@example.edu\n',
+  'roster.csv': 'user,type,section,state\nsis_user_id:S-007,student,,active\nsis_user_id:S-009,student,sis_section_id:BIO-101-B,active\ntheo,teacher,,active\n',
+  'token.txt': '1~mock-admin\n',
+  'notes.txt': 'Lab notes\n',
+  'avatar.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
+};
+
+/** Commands that ask before they destroy: their examples get --yes when they do not give it. */
+const DESTRUCTIVE = new Set(['users delete', 'mock seed', 'mock reset', 'sections delete', 'admins remove', 'enrollments delete']);
+
+/** `lms api` sends whatever request it is given: it declares no routes, and its examples are not held to any. */
+const ANY_ROUTE = new Set(['api request']);
+
+interface Example {
+  /** The command's words: `users settings update`. */
+  path: string;
+  line: string;
+}
+
+function examplesOf(specs: Spec[], prefix: string[] = []): Example[] {
+  return specs.flatMap((spec) => {
+    const path = [...prefix, word(spec.name)];
+    if (isNoun(spec)) return examplesOf(spec.commands, path);
+    return (spec.examples ?? []).map((line) => ({ path: path.join(' '), line }));
+  });
+}
+
+/** The command a command line runs, and its path: verbs by name or alias, else the noun's default verb. */
+function find(tree: Spec[], argv: string[]): { path: string; spec: CommandSpec<never> } {
+  let specs = tree;
+  const path: string[] = [];
+  for (const arg of argv) {
+    const next = specs.find((s) => word(s.name) === arg || s.aliases?.includes(arg)) ?? specs.find((s) => !isNoun(s) && s.isDefault);
+    if (!next) break;
+    path.push(word(next.name));
+    if (!isNoun(next)) return { path: path.join(' '), spec: next };
+    specs = next.commands;
+  }
+  throw new Error(`no command for "${argv.join(' ')}"`);
+}
+
+/** `.[0].token`: the jq paths examples use. */
+function jqPath(value: unknown, path: string): string {
+  let current = value;
+  for (const [, index, key] of path.matchAll(/\[(\d+)\]|\.([A-Za-z_]\w*)/g)) current = (current as Record<string, unknown>)[index ?? key];
+  return String(current);
+}
+
+interface Run {
+  path: string;
+  exitCode: number;
+  stderr: string;
+  routes: string[];
+  declared: readonly string[];
+}
+
+/**
+ * Runs one example the way a shell would, for the little shell the examples use: `a && b`, `> file`,
+ * `< file` and `$(lms … | jq -r PATH)`. Files are read from and written to `dir`.
+ */
+async function runExample(tree: Spec[], lms: Session, dir: string, example: Example, calls: string[]): Promise<Run[]> {
+  const runs: Run[] = [];
+  const files = new Set(Object.keys(FILES));
+  const step = async (text: string, given = false): Promise<Run & { stdout: string }> => {
+    let line = text.trim();
+    let stdin: string | undefined;
+    let stdout: string | undefined;
+    line = line.replace(/\s+<\s+(\S+)$/, (_, file: string) => ((stdin = readFileSync(join(dir, basename(file)), 'utf8')), ''));
+    line = line.replace(/\s+>\s+(\S+)$/, (_, file: string) => ((stdout = basename(file.replace(/"/g, ''))), ''));
+    for (const m of line.matchAll(/\$\((lms [^|)]+)\|\s*jq -r "([^"]+)"\)/g)) {
+      const inner = await step(m[1]);
+      if (inner.exitCode !== 0) throw new Error(`${m[1]} exited ${inner.exitCode}: ${inner.stderr}`);
+      line = line.replace(m[0], jqPath(JSON.parse(inner.stdout), m[2]));
+    }
+    if (!line.startsWith('lms ')) throw new Error(`cannot run "${text}" in-process: make it runnable or add it to SKIP with a reason`);
+    const argv = splitArgs(line.slice(4)).map((arg) => (files.has(basename(arg)) ? join(dir, basename(arg)) : arg));
+    const { path, spec } = find(tree, argv);
+    if (DESTRUCTIVE.has(path) && !argv.includes('--yes') && !argv.includes('-y')) argv.push('--yes');
+    calls.length = 0;
+    const result = await lms.run(argv, { stdin });
+    if (stdout !== undefined) {
+      writeFileSync(join(dir, stdout), result.stdout);
+      files.add(stdout);
+    }
+    const run = { path, exitCode: result.exitCode, stderr: result.stderr, stdout: result.stdout, routes: [...calls], declared: spec.routes ?? [] };
+    if (given) expect(run.exitCode, `setup: ${text}: ${run.stderr}`).toBe(0);
+    else runs.push(run);
+    return run;
+  };
+  for (const line of SETUP[example.line] ?? []) await step(line, true);
+  for (const part of example.line.split(' && ')) {
+    const run = await step(part);
+    if (run.exitCode !== 0) break;
+  }
+  return runs;
+}
+
+describe('every help example runs against the mock', async () => {
+  const tree = await loadAllNouns();
+  const examples = examplesOf(tree);
+
+  let recorded = 0;
+
+  it('every command that calls the API has an example, so its routes are checked', () => {
+    const missing = (specs: Spec[], prefix: string[] = []): string[] =>
+      specs.flatMap((spec) => {
+        const path = [...prefix, word(spec.name)];
+        if (isNoun(spec)) return missing(spec.commands, path);
+        return spec.routes?.length && !spec.examples?.length ? [path.join(' ')] : [];
+      });
+    expect(missing(tree)).toEqual([]);
+  });
+
+  it('finds examples, and every SKIP, FAILS or SETUP entry is still an example', () => {
+    expect(examples.length).toBeGreaterThan(30);
+    const lines = new Set(examples.map((e) => e.line));
+    expect([...Object.keys(SKIP), ...Object.keys(FAILS), ...Object.keys(SETUP)].filter((line) => !lines.has(line))).toEqual([]);
+  });
+
+  for (const example of examples) {
+    const skip = SKIP[example.line];
+    it.skipIf(skip !== undefined)(`${example.path}: ${example.line}${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lms-examples-'));
+      for (const [name, content] of Object.entries(FILES)) writeFileSync(join(dir, name), content);
+      const lms = session({ LMS_STATE_DIR: join(dir, 'state'), NO_COLOR: '1' });
+      const calls: string[] = [];
+      const handler = lms.mock.handler;
+      lms.mock.handler = (req: ApiRequest) => {
+        const { pathname } = new URL(req.url);
+        calls.push(matchRoute(req.method, pathname)?.route.id ?? `unknown route ${req.method} ${pathname}`);
+        return handler(req);
+      };
+      const runs = await runExample(tree, lms, dir, example, calls);
+      recorded += runs.reduce((n, run) => n + run.routes.length, 0);
+      for (const run of runs) {
+        if (!ANY_ROUTE.has(run.path)) {
+          expect(run.routes.filter((r) => !run.declared.includes(r)), `${run.path} called routes it does not declare`).toEqual([]);
+        }
+      }
+      const last = runs.at(-1)!;
+      const expected = FAILS[example.line];
+      if (expected) expect(last.exitCode, `listed as failing: ${expected.reason}`).toBe(expected.exitCode);
+      else expect({ exitCode: last.exitCode, stderr: last.stderr }).toMatchObject({ exitCode: 0 });
+    });
+  }
+
+  it('saw the requests the examples made', () => {
+    expect(recorded).toBeGreaterThan(examples.length);
+  });
+});

@@ -26,17 +26,13 @@ const SKIP: Record<string, string> = {
 };
 
 /** Examples that run but exit non-zero against the seeded school: the exit code they give, and why. */
-const FAILS: Record<string, { exitCode: number; reason: string }> = {
-  'lms enrollments conclude 42 --course 1': { exitCode: 4, reason: 'the seeded school has no enrollment 42' },
-  'lms enrollments deactivate 42 --course 1': { exitCode: 4, reason: 'the seeded school has no enrollment 42' },
-  'lms enrollments delete 42 --course 1 --yes': { exitCode: 4, reason: 'the seeded school has no enrollment 42' },
-  'lms sections delete 9 --yes': { exitCode: 4, reason: 'the seeded school has no section 9' },
-};
+const FAILS: Record<string, { exitCode: number; reason: string }> = {};
 
 const PROD = 'lms profile add prod --url https://lms.example.edu --token-stdin --no-verify < token.txt';
 
 /** What the seeded school lacks for an example: command lines run first (their routes are not the example's). */
 const SETUP: Record<string, string[]> = {
+  'lms sections delete sis_section_id:BIO-101-SPARE --yes': ['lms sections create --course 1 --name Spare --sis-id BIO-101-SPARE'],
   'lms admins add --account 1 --user sis_login_id:jdoe --role Helpdesk': ['lms users create --login-id jdoe --name "Jane Doe"'],
   'lms enrollments add --course 1 --user sis_user_id:S-042 --state active': ['lms users create --login-id s042 --name "Student 42" --sis-user-id S-042'],
   'lms files get 1 -o json': ['lms users upload notes.txt'],

@@ -96,7 +96,7 @@ function endVerb(name: 'conclude' | 'deactivate' | 'delete', summary: string, co
     routes: ['enrollments.end'],
     columns: ONE_COLUMNS,
     options: { course: { ...contextFlags.course, required: true } },
-    examples: [`lms enrollments ${name} 42 --course 1${confirm ? ' --yes' : ''}`],
+    examples: [`lms enrollments ${name} 4 --course sis_course_id:BIO-101${confirm ? ' --yes' : ''}`],
     async run({ args, opts, ctx }) {
       if (confirm) await ctx.confirm(`${name[0].toUpperCase()}${name.slice(1)} enrollment ${args[0]} of course ${opts.course}`);
       const client = await ctx.client();

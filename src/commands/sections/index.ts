@@ -86,7 +86,7 @@ const deleteSection = command({
   summary: 'Delete a section (refused while it has enrollments)',
   routes: ['sections.delete'],
   columns: COLUMNS,
-  examples: ['lms sections delete 9 --yes'],
+  examples: ['lms sections delete sis_section_id:BIO-101-SPARE --yes'],
   async run({ args, ctx }) {
     await ctx.confirm(`Delete section ${args[0]}`);
     const client = await ctx.client();

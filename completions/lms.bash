@@ -143,6 +143,8 @@ _lms_value_flag() {
     'enrollments list:--type'|'enrollments list '*':--type') _lms_words=''; return 0 ;;
     'enrollments list:--user'|'enrollments list '*':--user') _lms_words=''; return 0 ;;
     'groups list:--course'|'groups list '*':--course') _lms_words=''; return 0 ;;
+    'mock seed:--courses'|'mock seed '*':--courses') _lms_words=''; return 0 ;;
+    'mock seed:--users'|'mock seed '*':--users') _lms_words=''; return 0 ;;
     'mock serve:--drop-rate'|'mock serve '*':--drop-rate') _lms_words=''; return 0 ;;
     'mock serve:--fail-rate'|'mock serve '*':--fail-rate') _lms_words=''; return 0 ;;
     'mock serve:--fail-status'|'mock serve '*':--fail-status') _lms_words=''; return 0 ;;
@@ -377,7 +379,7 @@ _lms_flags() {
     'mock') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'mock help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'mock reset') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
-    'mock seed') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'mock seed') _lms_words='--all --as-user --courses --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --users --verbose -v --version --yes -y' ;;
     'mock serve') _lms_words='--all --as-user --drop-rate --fail-rate --fail-status --fault-seed --fields --help -h --host --insecure --latency --limit --max-body-size --max-upload-size --mock --mock-db --no-color --no-input --output -o --per-page --port --profile -p --public-url --quiet --throttle --throttle-capacity --throttle-cost --throttle-penalty --throttle-rate --throttle-status --timeout --verbose -v --version --yes -y' ;;
     'mock tokens') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;

@@ -189,9 +189,13 @@ complete -c lms -n '__fish_seen_subcommand_from groups; and __fish_seen_subcomma
 # lms mock
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'reset' -d 'Empty the mock database, keeping only the root account and its admin'
-complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'seed' -d 'Reset the mock database to the seeded school (accounts, courses, sections, users, tokens)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'seed' -d 'Reset the mock database to the seeded school; --users N (and --courses M) add a generated large school'
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'serve' -d 'Serve the mock over HTTP (loopback by default); logs one line per request'
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'tokens' -d 'List the access tokens of the mock users'
+
+# lms mock seed flags
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from seed' -l 'courses' -r -F -d 'with --users: how many generated courses (two sections each; default N/100, at least 1)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from seed' -l 'users' -r -F -d 'also generate N users with logins and emails, enrolled in generated courses'
 
 # lms mock serve flags
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'drop-rate' -r -F -d 'probability (0-1) of dropping the connection, half before and half after the request is applied'

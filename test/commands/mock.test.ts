@@ -147,3 +147,29 @@ describe('lms mock seed on a database that holds data', () => {
     reseeded.db.close();
   });
 });
+
+describe('lms mock seed --users', () => {
+  it('adds a generated school that the next command lists', async () => {
+    const lms = session();
+    const r = await lms.run('mock seed --yes --users 120 --courses 3');
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('with 120 generated users, 3 courses and');
+    const users = await lms.run('users list --account 1 --all -o ndjson --fields id');
+    expect(users.stdout.trim().split('\n')).toHaveLength(133);
+    const courses = await lms.run('courses list --account 1 --search GEN- -o json --fields sis_course_id');
+    expect(JSON.parse(courses.stdout)).toEqual([{ sis_course_id: 'GEN-C1' }, { sis_course_id: 'GEN-C2' }, { sis_course_id: 'GEN-C3' }]);
+  });
+
+  it.each([
+    ['--users lots', '--users must be a whole number'],
+    ['--users 2000000', '--users must be a whole number from 0 to 1000000'],
+    ['--courses 3', '--courses goes with --users'],
+  ])('refuses %s with exit 2, changing nothing', async (flags, message) => {
+    const lms = session();
+    await lms.run('users create --login-id keepme --name Keep');
+    const r = await lms.run(`mock seed --yes ${flags}`);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect((await lms.run('users get sis_login_id:keepme')).exitCode).toBe(0);
+  });
+});

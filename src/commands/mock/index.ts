@@ -118,15 +118,33 @@ function mergeFaults(base: FaultOptions, flags: FaultFlags, defaults: ThrottleOp
 export const mockVerbs: Verbs = [
     command({
       name: 'seed',
-      summary: 'Reset the mock database to the seeded school (accounts, courses, sections, users, tokens)',
-      examples: ['lms mock seed --yes'],
-      async run({ ctx }) {
-        const { reseed } = await import('../../mock/runtime.js');
+      summary: 'Reset the mock database to the seeded school; --users N (and --courses M) add a generated large school',
+      options: {
+        users: { flags: '--users <n>', description: 'also generate N users with logins and emails, enrolled in generated courses' },
+        courses: { flags: '--courses <m>', description: 'with --users: how many generated courses (two sections each; default N/100, at least 1)' },
+      },
+      examples: ['lms mock seed --yes', 'lms mock seed --yes --users 2000 --courses 20'],
+      async run({ opts, ctx }) {
+        const count = (flag: string, raw: string | undefined, max: number) => {
+          if (raw === undefined) return undefined;
+          if (!/^\d+$/.test(raw) || Number(raw) > max) throw new UsageError(`${flag} must be a whole number from 0 to ${max}, got "${raw}"`);
+          return Number(raw);
+        };
+        const users = count('--users', opts.users, 1_000_000);
+        const courses = count('--courses', opts.courses, 100_000);
+        if (courses !== undefined && users === undefined) throw new UsageError('--courses goes with --users');
+        const [{ reseed }, { SEED_EPOCH }] = await Promise.all([import('../../mock/runtime.js'), import('../../mock/seed.js')]);
         const mock = await ctx.mock();
         // A database this run just created holds nothing to lose; any other is erased only on purpose.
         if (!mock.created) await ctx.confirm(`Replace everything in the mock database ${mock.path} with the seeded school`);
         reseed(mock.db);
-        ctx.io.stderr.write(`Seeded the mock school in ${mock.path}. \`lms mock tokens\` lists its users' tokens.\n`);
+        let extra = '';
+        if (users) {
+          const { generateSchool } = await import('../../mock/generate.js');
+          const made = generateSchool(mock.db, { users, courses: courses ?? Math.max(1, Math.floor(users / 100)), now: SEED_EPOCH });
+          extra = ` with ${made.users} generated users, ${made.courses} courses and ${made.enrollments} enrollments`;
+        }
+        ctx.io.stderr.write(`Seeded the mock school${extra} in ${mock.path}. \`lms mock tokens\` lists its users' tokens.\n`);
         return undefined;
       },
     }),

@@ -117,6 +117,8 @@ function describe({ status, method, url, messages, subject, throttled }: ApiErro
   const what = `${method} ${pathOf(url)}`;
   const detail = messages.length ? `: ${messages.join('; ')}` : '';
   if (throttled) return `rate limited by the server (${status}) on ${what}${detail}`;
+  // A POST names more than its path: the 404 may be about an id in its body (the user to enrol).
+  if (status === 404 && subject && method === 'POST') return `not found: ${subject}, or an id the request names (${what} → 404)`;
   if (status === 404 && subject) return `${subject} not found (${what} → 404)`;
   return `${what} failed with ${status}${detail}`;
 }

@@ -167,3 +167,11 @@ describe('lms enrollments import', () => {
     expect((json((await lms.run('enrollments list --course 3 -o json --fields user_id')).stdout) as { user_id: number }[]).map((e) => e.user_id)).not.toContain(7);
   });
 });
+
+describe('a 404 from a POST', () => {
+  it('does not blame the path when the body named the missing thing', async () => {
+    const r = await session().run('enrollments add --course 3 --user 999999');
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain('not found: course 3, or an id the request names (POST /api/v1/courses/3/enrollments → 404)');
+  });
+});

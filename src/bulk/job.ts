@@ -115,7 +115,17 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
     }
     if (plan) return { status: 'updated', id: found.id, changes };
     record(row, 'started', { id: found.id });
-    await task.update(row, found, applicable);
+    try {
+      await task.update(row, found, applicable);
+    } catch (err) {
+      if (!(err instanceof OutcomeUnknownError)) throw err;
+      // The connection dropped after sending: look before writing again. Agreeing now means the
+      // update went through; otherwise it is applied once more, to what is there now.
+      const now = await task.find(row);
+      if (!now) throw err;
+      const left = task.compare(row, now.current).filter((c) => c.applicable);
+      if (left.length) await task.update(row, now, left);
+    }
     return { status: 'updated', id: found.id, changes };
   }
 

@@ -230,8 +230,9 @@ export class ApiClient {
     return redactUrl(url);
   }
 
+  /** What must not appear in a message: the token, and the URL as sent when it carries a secret itself. */
   private secrets(url: string): (string | undefined)[] {
-    return [this.options.token, url];
+    return [this.options.token, redactUrl(url) === url ? undefined : url];
   }
 
   private async exchange(req: ApiRequest): Promise<ApiResponse> {

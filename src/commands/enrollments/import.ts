@@ -131,6 +131,12 @@ export const importEnrollments = command({
       task: (client) => enrollmentsTask(client, opts.course),
       finish: opts.sync
         ? async ({ client, results, plan }) => {
+            // A failed row's enrollment may well exist: concluding "unlisted" ones now could end it.
+            const failed = results.filter((r) => r.status === 'failed').length;
+            if (failed) {
+              ctx.warn(`--sync ${plan ? 'would conclude' : 'concluded'} nothing: ${failed} row${failed > 1 ? 's' : ''} failed; fix ${failed > 1 ? 'them' : 'it'} and run the import again`);
+              return [];
+            }
             const matched = new Set(results.filter((r) => r.id !== undefined).map((r) => r.id!));
             const extra = await unlisted(client, opts.course, roles, matched);
             const done: FinishedRow[] = [];

@@ -223,3 +223,36 @@ describe('enrollments import against a throttling, failing, dropping server', ()
     expect(enrollments.filter((e) => !live([e]).length)).toEqual(before.filter((e) => !live([e]).length));
   }, 120_000);
 });
+
+describe('enrollments import --sync when rows fail', () => {
+  // BUG (src/commands/enrollments/import.ts, `finish`): --sync spares only the enrollments whose
+  // rows produced an id. A row that fails — here its --update POST gets a 5xx, which is not retried —
+  // has none, so the enrollment it names counts as "not in the file" and is concluded. Every row
+  // below names a live student enrollment of BIO-101, so --sync must conclude nothing, whatever
+  // fails. (A re-run does enrol the concluded users again, as the final check shows.)
+  it.fails('never concludes an enrollment the file lists, even when its row fails', async () => {
+    const BIO: Course = { id: 'sis_course_id:BIO-101', defaultSection: 1, sections: ['BIO-101-A', 'BIO-101-B'], seeded: [] };
+    for (const [sis, id] of [['BIO-101-A', 1], ['BIO-101-B', 2], ['BIO-101L-ONL', 7]] as const) sectionIds.set(sis, id);
+    const rows: Row[] = [
+      ...['7', '8', '11'].map((user) => ({ user, type: 'student', role: '', section: 'sis_section_id:BIO-101-A', state: 'inactive' })),
+      ...['9', '10', '12'].map((user) => ({ user, type: 'student', role: '', section: 'sis_section_id:BIO-101-B', state: 'inactive' })),
+      ...['8', '9'].map((user) => ({ user, type: 'student', role: '', section: 'sis_section_id:BIO-101L-ONL', state: 'active' })),
+    ];
+    const file = writeRoster('bio', rows);
+    const before = await enrollmentsOf(BIO);
+    expect(sorted(live(before).filter((e) => e.includes('|StudentEnrollment|')))).toEqual(sorted(rows.map((r) => expected(BIO, r, 'active'))));
+
+    // One row at a time, so the seeded faults land on the same requests every time.
+    const flaky = await serveMock(local, ['--quiet', '--fail-rate', '0.3', '--fault-seed', '3']);
+    servers.push(flaky);
+    const http = { ...env, LMS_BASE_URL: flaky.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: join(dir, 'state-bio') };
+    const args = ['enrollments', 'import', '--course', BIO.id, file, '--update', '--sync', '--yes', '--concurrency', '1', '-o', 'json'];
+    const first = await spawnLms(args, http);
+    const summary = JSON.parse(first.stdout) as Summary;
+    expect(summary.rows.filter((r) => r.status === 'concluded'), first.stderr).toEqual([]);
+    expect((await enrollmentsOf(BIO)).filter((e) => e.endsWith('|completed'))).toEqual(before.filter((e) => e.endsWith('|completed')));
+
+    for (let run = 0; run < 6; run++) if ((await spawnLms(args, http)).exitCode === 0) break;
+    expect(sorted(live(await enrollmentsOf(BIO)).filter((e) => e.includes('|StudentEnrollment|')))).toEqual(sorted(rows.map((r) => expected(BIO, r))));
+  }, 60_000);
+});

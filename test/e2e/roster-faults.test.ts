@@ -205,7 +205,7 @@ describe('enrollments import against a throttling, failing, dropping server', ()
     const file = writeRoster('chem', rows);
     const before = await enrollmentsOf(CHEM);
 
-    const child = spawnLms(['enrollments', 'import', '--course', CHEM.id, file, '--concurrency', '4'], http);
+    const child = spawnLms(['enrollments', 'import', '--course', CHEM.id, file, '--concurrency', '8'], http);
     const deadline = Date.now() + 30_000;
     // Two journal lines a row (started, then its outcome): about a third of the way.
     while (journalLines(state) < (rows.length * 2) / 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -1,5 +1,5 @@
 // For end-to-end tests: the built binary in a child process, and `lms mock serve` on a free port.
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -66,4 +66,13 @@ export async function serveMock(env: Record<string, string>, flags: string[] = [
       await child.catch(() => undefined);
     },
   };
+}
+
+/** Lines written so far to the bulk-job journals under an LMS_STATE_DIR: how far a running import got. */
+export function journalLines(stateDir: string): number {
+  const journals = join(stateDir, 'journals');
+  if (!existsSync(journals)) return 0;
+  return readdirSync(journals)
+    .filter((f) => f.endsWith('.ndjson'))
+    .reduce((n, f) => n + readFileSync(join(journals, f), 'utf8').split('\n').filter(Boolean).length, 0);
 }

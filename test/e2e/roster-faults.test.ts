@@ -243,7 +243,7 @@ describe('enrollments import when rows fail', () => {
   // has none, so the enrollment it names counts as "not in the file" and is concluded. Every row
   // below names a live student enrollment of BIO-101, so --sync must conclude nothing, whatever
   // fails. (A re-run does enrol the concluded users again, as the final check shows.)
-  it.fails('--sync never concludes an enrollment the file lists, even when its row fails', async () => {
+  it('--sync never concludes an enrollment the file lists, even when its row fails', async () => {
     const { database, http } = await seededServer('bio-sync', ['--fail-rate', '0.3', '--fault-seed', '3']);
     const rows: Row[] = [
       ...['7', '8', '11'].map((user) => bioRow(user, 'BIO-101-A', 'inactive')),
@@ -269,7 +269,7 @@ describe('enrollments import when rows fail', () => {
   // README promises: "bulk jobs look the row up instead"). With this seed the server applies two of
   // the updates before dropping the connection: those rows are reported failed though the
   // enrollments are exactly as the file says.
-  it.fails('--update does not report a row failed when its write was applied before the connection dropped', async () => {
+  it('--update does not report a row failed when its write was applied before the connection dropped', async () => {
     const { database, http } = await seededServer('bio-drop', ['--drop-rate', '0.25', '--fault-seed', '1']);
     const rows = [...['7', '8', '11'].map((user) => bioRow(user, 'BIO-101-A', 'inactive')), ...['9', '10', '12'].map((user) => bioRow(user, 'BIO-101-B', 'inactive'))];
     const file = writeRoster('bio-drop', rows);
@@ -284,7 +284,7 @@ describe('enrollments import when rows fail', () => {
   // whole URL counts as a secret there, so the message resilient.ts builds for a POST whose
   // connection dropped — `${method} ${shown}: …`, shown being that same URL with secrets masked —
   // reads "POST [REDACTED]: POST 127.0.0.1:PORT: other side closed; the request may or may not …".
-  it.fails('a dropped enrollments add exits 7 and names the request it may have applied', async () => {
+  it('a dropped enrollments add exits 7 and names the request it may have applied', async () => {
     const { http } = await seededServer('bio-dropped', ['--drop-rate', '1']);
     const r = await spawnLms(['enrollments', 'add', '--course', '1', '--user', '12', '-o', 'json'], http);
     expect(r.exitCode).toBe(7);

@@ -153,11 +153,6 @@ export function timestamp(params: ParamsObject | undefined, name: string): strin
 export const DEFAULT_PER_PAGE = 10;
 export const MAX_PER_PAGE = 100;
 
-export interface PageSource<T> {
-  count(): number;
-  rows(limit: number, offset: number): T[];
-}
-
 /**
  * A list read by its sort key, a page at a time: each page is one indexed range read after the
  * previous page's last row, however deep into the list, and nothing is counted. `sql` is a SELECT
@@ -212,10 +207,10 @@ function readBookmark(raw: string): unknown[] {
  * One page of a list, with `Link` URLs (absolute, on the request's canonical origin, keeping its
  * query but for paging and credentials). A keyset source pages by bookmark — rel current, next and
  * first, no count, so no last, as real instances do for large lists — and still answers numbered
- * pages (`page=N`) for clients that build them. Arrays and counted sources page by number with
- * every rel.
+ * pages (`page=N`) for clients that build them. Arrays (small lists built in memory) page by number
+ * with every rel.
  */
-export function paginate<T, R>(ctx: MockCtx, source: PageSource<T> | KeysetSource<T> | T[], present: (row: T) => R): Reply {
+export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T> | T[], present: (row: T) => R): Reply {
   const perPage = Math.min(Math.max(int(ctx.params, 'per_page') ?? DEFAULT_PER_PAGE, 1), MAX_PER_PAGE);
   const pageRaw = str(ctx.params, 'page');
   const link = (page: string, rel: string) => {
@@ -243,23 +238,13 @@ export function paginate<T, R>(ctx: MockCtx, source: PageSource<T> | KeysetSourc
     links.push(link('1', 'first'));
     return new Reply(200, rows.slice(0, perPage).map(present), { link: links.join(',') });
   }
-  const src: PageSource<T> = Array.isArray(source) ? { count: () => source.length, rows: (l, o) => source.slice(o, o + l) } : source;
-  const total = src.count();
-  const lastPage = Math.max(Math.ceil(total / perPage), 1);
-  const items = src.rows(perPage, (page - 1) * perPage).map(present);
+  const lastPage = Math.max(Math.ceil(source.length / perPage), 1);
+  const items = source.slice((page - 1) * perPage, page * perPage).map(present);
   const links = [link(String(page), 'current')];
   if (page < lastPage) links.push(link(String(page + 1), 'next'));
   if (page > 1) links.push(link(String(page - 1), 'prev'));
   links.push(link('1', 'first'), link(String(lastPage), 'last'));
   return new Reply(200, items, { link: links.join(',') });
-}
-
-/** A counted PageSource over one SQL query (its ORDER BY included); for lists not yet read by key. */
-export function sqlSource<T>(db: Db, sql: string, args: unknown[] = []): PageSource<T> {
-  return {
-    count: () => (stmt(db, `SELECT count(*) AS n FROM (${sql})`).get(...args) as { n: number }).n,
-    rows: (limit, offset) => stmt(db, `${sql} LIMIT ? OFFSET ?`).all(...args, limit, offset) as T[],
-  };
 }
 
 // ---- ids --------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // Accounts the caller administers (supporting endpoints: what workflows need to find account ids).
 import type { Account } from '../../../client/types/school.js';
-import { paginate, requireThat, sqlSource, type Handler } from '../../kit.js';
+import { keysetSource, paginate, requireThat, type Handler } from '../../kit.js';
 import { findAccount } from '../../lookup.js';
 import { administers } from '../../permissions.js';
 import { accountsAdministeredQuery } from '../admins/repo.js';
@@ -20,8 +20,7 @@ export function accountJson(a: AccountRow): Account {
 }
 
 export const list: Handler = (ctx) => {
-  const { sql, args } = accountsAdministeredQuery(ctx.caller.id);
-  return paginate(ctx, sqlSource<AccountRow>(ctx.db, sql, args), accountJson);
+  return paginate(ctx, keysetSource<AccountRow>(ctx.db, accountsAdministeredQuery(ctx.caller.id)), accountJson);
 };
 
 export const get: Handler = (ctx) => {

@@ -1,7 +1,7 @@
 // Account admins: list, add (a role on the account; AccountAdmin unless another is named) and
 // remove. Adding is idempotent; removing names the role when it is not the default.
 import type { Admin } from '../../../client/types/roster.js';
-import { HttpError, bool, int, list, notFound, paginate, requireThat, sqlSource, str, type Handler, type MockCtx } from '../../kit.js';
+import { HttpError, bool, int, list, notFound, paginate, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { findAccount, find, rootOf } from '../../lookup.js';
 import { can } from '../../permissions.js';
 import { ACCOUNT_MEMBERSHIP, builtInRole, roleById, roleByName, type AccountRow, type RoleRow } from '../accounts/repo.js';
@@ -35,8 +35,7 @@ function adminRole(ctx: MockCtx, account: AccountRow, options: { fallBack: boole
 const listAdmins: Handler = (ctx) => {
   const account = managedAccount(ctx);
   const userIds = list(ctx.params, 'user_id').map((v) => Number(v)).filter(Number.isSafeInteger);
-  const { sql, args } = adminsOfAccountQuery(account.id, userIds);
-  return paginate(ctx, sqlSource<AdminRow>(ctx.db, sql, args), (a) => adminJson(ctx, a));
+  return paginate(ctx, keysetSource<AdminRow>(ctx.db, adminsOfAccountQuery(account.id, userIds)), (a) => adminJson(ctx, a));
 };
 
 const create: Handler = (ctx) => {

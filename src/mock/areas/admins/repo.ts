@@ -1,5 +1,6 @@
 // Account admins: a user holding a role (AccountAdmin or a custom account role) on an account.
 import type { Db } from '../../db/open.js';
+import type { KeysetQuery } from '../../kit.js';
 import { all, insert, one, placeholders, run } from '../../db/statements.js';
 import { rolePermissions } from '../accounts/repo.js';
 
@@ -43,18 +44,19 @@ export function removeAllAdminRolesOf(db: Db, userId: number): void {
 }
 
 /** `SELECT` for an account's active admins in id order, and its arguments (for paging). */
-export function adminsOfAccountQuery(accountId: number, userIds: number[]): { sql: string; args: unknown[] } {
+export function adminsOfAccountQuery(accountId: number, userIds: number[]): KeysetQuery {
   const where = [`account_id = ?`, `workflow_state = 'active'`];
   const args: unknown[] = [accountId];
   if (userIds.length) (where.push(`user_id IN (${placeholders(userIds.length)})`), args.push(...userIds));
-  return { sql: `SELECT * FROM account_users WHERE ${where.join(' AND ')} ORDER BY id`, args };
+  return { sql: `SELECT * FROM account_users WHERE ${where.join(' AND ')}`, args, key: ['id'] };
 }
 
 /** Accounts where a user holds any active admin role. */
-export function accountsAdministeredQuery(userId: number): { sql: string; args: unknown[] } {
+export function accountsAdministeredQuery(userId: number): KeysetQuery {
   return {
-    sql: `SELECT DISTINCT a.* FROM accounts a JOIN account_users au ON au.account_id = a.id
-          WHERE au.user_id = ? AND au.workflow_state = 'active' AND a.workflow_state <> 'deleted' ORDER BY a.id`,
+    sql: `SELECT a.* FROM accounts a WHERE a.workflow_state <> 'deleted'
+          AND EXISTS (SELECT 1 FROM account_users au WHERE au.account_id = a.id AND au.user_id = ? AND au.workflow_state = 'active')`,
     args: [userId],
+    key: ['id'],
   };
 }

@@ -1,6 +1,6 @@
 // Assignments of a course (supporting endpoints): list, read, create. Unpublished ones are seen
 // only by those who may manage the course's content.
-import { invalid, list, notFound, numericId, obj, paginate, requireThat, sqlSource, str, bool, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { invalid, list, notFound, numericId, obj, paginate, requireThat, keysetSource, str, bool, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { findCourse } from '../../lookup.js';
 import { can } from '../../permissions.js';
 import { readableCourse } from '../courses/handlers.js';
@@ -46,8 +46,8 @@ function canManageContent(ctx: MockCtx, course: CourseRow): boolean {
 
 const listAssignments: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
-  const { sql, args } = assignmentsOfCourseQuery(course.id, { withUnpublished: canManageContent(ctx, course), term: str(ctx.params, 'search_term') });
-  return paginate(ctx, sqlSource<AssignmentRow>(ctx.db, sql, args), (a) => assignmentJson(ctx, a));
+  const query = assignmentsOfCourseQuery(course.id, { withUnpublished: canManageContent(ctx, course), term: str(ctx.params, 'search_term') });
+  return paginate(ctx, keysetSource<AssignmentRow>(ctx.db, query), (a) => assignmentJson(ctx, a));
 };
 
 const create: Handler = (ctx) => {

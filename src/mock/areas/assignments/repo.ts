@@ -1,5 +1,6 @@
 // Assignments of a course, in their position order.
 import type { Db } from '../../db/open.js';
+import type { KeysetQuery } from '../../kit.js';
 import { insert, one } from '../../db/statements.js';
 
 export interface AssignmentRow {
@@ -51,10 +52,10 @@ export function createAssignment(db: Db, a: NewAssignment): number {
   );
 }
 
-export function assignmentsOfCourseQuery(courseId: number, o: { withUnpublished: boolean; term?: string }): { sql: string; args: unknown[] } {
+export function assignmentsOfCourseQuery(courseId: number, o: { withUnpublished: boolean; term?: string }): KeysetQuery {
   const where = ['course_id = ?'];
   const args: unknown[] = [courseId];
   if (!o.withUnpublished) where.push('published = 1');
   if (o.term) (where.push('lower(name) LIKE ?'), args.push(`%${o.term.toLowerCase()}%`));
-  return { sql: `SELECT * FROM assignments WHERE ${where.join(' AND ')} ORDER BY position, id`, args };
+  return { sql: `SELECT * FROM assignments WHERE ${where.join(' AND ')}`, args, key: ['position', 'id'] };
 }

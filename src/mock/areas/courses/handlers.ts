@@ -1,7 +1,7 @@
 // Courses (supporting endpoints): find them, create them. Every course has a default section that
 // enrollments land in.
 import type { Course } from '../../../client/types/school.js';
-import { badRequest, bool, invalid, list, obj, paginate, requireThat, sqlSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { badRequest, bool, invalid, list, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { findAccount, findCourse, rootOf } from '../../lookup.js';
 import { administers, can } from '../../permissions.js';
 import { ENROLLMENT_TYPES } from '../accounts/repo.js';
@@ -47,8 +47,8 @@ const TYPE_BY_WORD = Object.fromEntries(ENROLLMENT_TYPES.map((t) => [t.replace('
 const listMine: Handler = (ctx) => {
   const word = str(ctx.params, 'enrollment_type');
   if (word !== undefined && !TYPE_BY_WORD[word]) throw badRequest(`enrollment_type must be one of ${Object.keys(TYPE_BY_WORD).join(', ')}`);
-  const { sql, args } = coursesOfUserQuery(ctx.caller.id, word && TYPE_BY_WORD[word], list(ctx.params, 'state').map(String));
-  return paginate(ctx, sqlSource<CourseRow>(ctx.db, sql, args), (c) =>
+  const query = coursesOfUserQuery(ctx.caller.id, word && TYPE_BY_WORD[word], list(ctx.params, 'state').map(String));
+  return paginate(ctx, keysetSource<CourseRow>(ctx.db, query), (c) =>
     courseJson(c, {
       enrollments: enrollmentsOfUserInCourse(ctx.db, ctx.caller.id, c.id).map((e) => ({ ...e, type: e.type.replace('Enrollment', '').toLowerCase() })),
     }),
@@ -60,8 +60,7 @@ const listOfAccount: Handler = (ctx) => {
   requireThat(can(ctx.db, ctx.caller.id, 'read_course_list', { account }));
   const term = str(ctx.params, 'search_term');
   if (term !== undefined && term.length < 2) throw badRequest('search_term must be at least 2 characters');
-  const { sql, args } = coursesOfAccountTreeQuery(account.id, term);
-  return paginate(ctx, sqlSource<CourseRow>(ctx.db, sql, args), (c) => courseJson(c));
+  return paginate(ctx, keysetSource<CourseRow>(ctx.db, coursesOfAccountTreeQuery(account.id, term)), (c) => courseJson(c));
 };
 
 const create: Handler = (ctx) => {

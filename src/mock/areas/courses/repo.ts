@@ -1,5 +1,6 @@
 // Courses: what enrollments, sections, assignments and groups hang from.
 import type { Findable } from '../../db/find.js';
+import type { KeysetQuery } from '../../kit.js';
 import type { Db } from '../../db/open.js';
 import { insert, one } from '../../db/statements.js';
 
@@ -43,16 +44,17 @@ export function createCourse(
 }
 
 /** Courses a user is enrolled in (active or invited), optionally of one enrollment type and course states. */
-export function coursesOfUserQuery(userId: number, type?: string, states: string[] = []): { sql: string; args: unknown[] } {
-  const where = [`e.user_id = ?`, `e.workflow_state IN ('active', 'invited')`, `c.workflow_state <> 'deleted'`];
+export function coursesOfUserQuery(userId: number, type?: string, states: string[] = []): KeysetQuery {
+  const enrolled = [`e.course_id = c.id`, `e.user_id = ?`, `e.workflow_state IN ('active', 'invited')`];
   const args: unknown[] = [userId];
-  if (type) (where.push('e.type = ?'), args.push(type));
+  if (type) (enrolled.push('e.type = ?'), args.push(type));
+  const where = [`c.workflow_state <> 'deleted'`, `EXISTS (SELECT 1 FROM enrollments e WHERE ${enrolled.join(' AND ')})`];
   if (states.length) (where.push(`c.workflow_state IN (${states.map(() => '?').join(',')})`), args.push(...states));
-  return { sql: `SELECT DISTINCT c.* FROM courses c JOIN enrollments e ON e.course_id = c.id WHERE ${where.join(' AND ')} ORDER BY c.id`, args };
+  return { sql: `SELECT c.* FROM courses c WHERE ${where.join(' AND ')}`, args, key: ['id'] };
 }
 
 /** Courses of an account and every account below it, optionally matching a term. */
-export function coursesOfAccountTreeQuery(accountId: number, term?: string): { sql: string; args: unknown[] } {
+export function coursesOfAccountTreeQuery(accountId: number, term?: string): KeysetQuery {
   const where = [`c.account_id IN (SELECT id FROM tree)`, `c.workflow_state <> 'deleted'`];
   const args: unknown[] = [accountId];
   if (term) {
@@ -62,7 +64,8 @@ export function coursesOfAccountTreeQuery(accountId: number, term?: string): { s
   }
   return {
     sql: `WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT a.id FROM accounts a JOIN tree ON a.parent_account_id = tree.id)
-          SELECT c.* FROM courses c WHERE ${where.join(' AND ')} ORDER BY c.id`,
+          SELECT c.* FROM courses c WHERE ${where.join(' AND ')}`,
     args,
+    key: ['id'],
   };
 }

@@ -3,7 +3,7 @@
 // every other type manage_admin_users — in the enrollment's section when the caller is limited to one.
 // The response types are the client's: one contract, checked on both sides (type-only, nothing loaded).
 import type { Enrollment } from '../../../client/types/roster.js';
-import { HttpError, bool, int, list, notFound, obj, paginate, requireThat, sqlSource, str, type Handler, type MockCtx } from '../../kit.js';
+import { HttpError, bool, int, list, notFound, obj, paginate, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { domainRootAccountId, find, findCourse, findSection, findUser } from '../../lookup.js';
 import { can, reachIn, type Permission } from '../../permissions.js';
 import { ACCOUNT_MEMBERSHIP, ENROLLMENT_TYPES, accountById, builtInRole, roleById, roleByName, type RoleRow } from '../accounts/repo.js';
@@ -89,14 +89,14 @@ function listInCourse(ctx: MockCtx, course: CourseRow, section?: SectionRow): Re
   requireThat(reach === 'all' || reach.length > 0);
   const userRaw = str(ctx.params, 'user_id');
   const user = userRaw ? findUser(ctx, userRaw) : undefined;
-  const { sql, args } = enrollmentsQuery({
+  const query = enrollmentsQuery({
     course: course.id,
     section: section?.id,
     user: user?.id,
     sectionsIn: reach === 'all' ? undefined : reach,
     ...filters(ctx, course.account_id),
   });
-  return paginate(ctx, sqlSource<EnrollmentRow>(ctx.db, sql, args), (e) => enrollmentJson(ctx, e, { withUser: true }));
+  return paginate(ctx, keysetSource<EnrollmentRow>(ctx.db, query), (e) => enrollmentJson(ctx, e, { withUser: true }));
 }
 
 const listCourse: Handler = (ctx) => listInCourse(ctx, findCourse(ctx, ctx.path.course_id));
@@ -111,8 +111,7 @@ const listUser: Handler = (ctx) => {
   const root = domainRootAccountId(ctx.db);
   // A user lists their own; anyone else's need the right to read rosters of the whole instance.
   requireThat(user.id === ctx.caller.id || can(ctx.db, ctx.caller.id, 'read_roster', { account: { id: root } }));
-  const { sql, args } = enrollmentsQuery({ user: user.id, ...filters(ctx, root) });
-  return paginate(ctx, sqlSource<EnrollmentRow>(ctx.db, sql, args), (e) => enrollmentJson(ctx, e, { withUser: true }));
+  return paginate(ctx, keysetSource<EnrollmentRow>(ctx.db, enrollmentsQuery({ user: user.id, ...filters(ctx, root) })), (e) => enrollmentJson(ctx, e, { withUser: true }));
 };
 
 /** The permission that adding or ending an enrollment of this type needs. */

@@ -1,6 +1,7 @@
 // Enrollments: a user in a course section with a role (a built-in enrollment type or a custom course
 // role of that base type), in a state.
 import type { Findable } from '../../db/find.js';
+import type { KeysetQuery } from '../../kit.js';
 import type { Db } from '../../db/open.js';
 import { all, insert, one, placeholders, run } from '../../db/statements.js';
 import { rolePermissions } from '../accounts/repo.js';
@@ -146,7 +147,7 @@ export interface EnrollmentFilter {
 }
 
 /** Ordered by type, then the user's sortable name, then id, as real instances list them. */
-export function enrollmentsQuery(f: EnrollmentFilter): { sql: string; args: unknown[] } {
+export function enrollmentsQuery(f: EnrollmentFilter): KeysetQuery {
   const where: string[] = [];
   const args: unknown[] = [];
   if (f.course !== undefined) (where.push('e.course_id = ?'), args.push(f.course));
@@ -157,7 +158,8 @@ export function enrollmentsQuery(f: EnrollmentFilter): { sql: string; args: unkn
   else if (f.types.length) (where.push(`e.type IN (${placeholders(f.types.length)})`), args.push(...f.types));
   if (f.states.length) (where.push(`e.workflow_state IN (${placeholders(f.states.length)})`), args.push(...f.states));
   return {
-    sql: `SELECT e.* FROM enrollments e JOIN users u ON u.id = e.user_id WHERE ${where.join(' AND ') || '1'} ORDER BY e.type, u.sortable_name, e.id`,
+    sql: `SELECT e.*, u.sortable_name AS user_sortable_name FROM enrollments e JOIN users u ON u.id = e.user_id WHERE ${where.join(' AND ') || '1'}`,
     args,
+    key: ['type', 'user_sortable_name', 'id'],
   };
 }

@@ -1,12 +1,11 @@
 // Groups of a course (supporting endpoint): what group-context commands need to find group ids.
-import { paginate, sqlSource, type Handler } from '../../kit.js';
+import { keysetSource, paginate, type Handler } from '../../kit.js';
 import { readableCourse } from '../courses/handlers.js';
 import { groupsOfCourseQuery, type GroupRow } from './repo.js';
 
 const list: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
-  const { sql, args } = groupsOfCourseQuery(course.id);
-  return paginate(ctx, sqlSource<GroupRow>(ctx.db, sql, args), (g) => ({
+  return paginate(ctx, keysetSource<GroupRow>(ctx.db, groupsOfCourseQuery(course.id)), (g) => ({
     id: g.id,
     name: g.name,
     description: g.description,

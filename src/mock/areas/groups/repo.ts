@@ -1,5 +1,6 @@
 // Groups of a course and their members.
 import type { Findable } from '../../db/find.js';
+import type { KeysetQuery } from '../../kit.js';
 import type { Db } from '../../db/open.js';
 import { insert } from '../../db/statements.js';
 
@@ -27,10 +28,11 @@ export function addMember(db: Db, groupId: number, userId: number): void {
   insert(db, `INSERT INTO group_memberships (group_id, user_id) VALUES (?, ?)`, groupId, userId);
 }
 
-export function groupsOfCourseQuery(courseId: number): { sql: string; args: unknown[] } {
+export function groupsOfCourseQuery(courseId: number): KeysetQuery {
   return {
     sql: `SELECT g.*, (SELECT count(*) FROM group_memberships m WHERE m.group_id = g.id AND m.workflow_state = 'accepted') AS members_count
-          FROM groups g WHERE g.course_id = ? AND g.workflow_state <> 'deleted' ORDER BY g.id`,
+          FROM groups g WHERE g.course_id = ? AND g.workflow_state <> 'deleted'`,
     args: [courseId],
+    key: ['id'],
   };
 }

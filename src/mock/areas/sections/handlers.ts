@@ -1,7 +1,7 @@
 // Sections: list, read, create, update, delete, and cross-listing — a section moves into another
 // course of the same root account with its enrollments, and can be moved back.
 import type { Section } from '../../../client/types/roster.js';
-import { HttpError, invalid, list, notFound, obj, paginate, requireThat, sqlSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { HttpError, invalid, list, notFound, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { find, findCourse, findSection } from '../../lookup.js';
 import { can } from '../../permissions.js';
 import { canReadCourse, readableCourse } from '../courses/handlers.js';
@@ -70,8 +70,7 @@ const listSections: Handler = (ctx) => {
   const include = list(ctx.params, 'include').map(String);
   // Listing students needs the right to see the roster.
   if (include.includes('students')) requireThat(can(ctx.db, ctx.caller.id, 'read_roster', { course }) || can(ctx.db, ctx.caller.id, 'view_all_grades', { course }));
-  const { sql, args } = sectionsOfCourseQuery(course.id);
-  return paginate(ctx, sqlSource<SectionRow>(ctx.db, sql, args), (s) => sectionJson(ctx, s, course, include));
+  return paginate(ctx, keysetSource<SectionRow>(ctx.db, sectionsOfCourseQuery(course.id)), (s) => sectionJson(ctx, s, course, include));
 };
 
 const create: Handler = (ctx) => {

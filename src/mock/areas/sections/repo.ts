@@ -1,6 +1,7 @@
 // Course sections, including cross-listing: a section moved into another course remembers its
 // original course in nonxlist_course_id.
 import type { Findable } from '../../db/find.js';
+import type { KeysetQuery } from '../../kit.js';
 import type { Db } from '../../db/open.js';
 import { insert, one, run } from '../../db/statements.js';
 
@@ -64,6 +65,6 @@ export function deleteSection(db: Db, id: number): void {
   run(db, `UPDATE course_sections SET workflow_state = 'deleted' WHERE id = ?`, id);
 }
 
-export function sectionsOfCourseQuery(courseId: number): { sql: string; args: unknown[] } {
-  return { sql: `SELECT * FROM course_sections WHERE course_id = ? AND workflow_state <> 'deleted' ORDER BY id`, args: [courseId] };
+export function sectionsOfCourseQuery(courseId: number): KeysetQuery {
+  return { sql: `SELECT * FROM course_sections WHERE course_id = ? AND workflow_state <> 'deleted'`, args: [courseId], key: ['id'] };
 }

@@ -124,3 +124,30 @@ describe('every list the mock reads from its tables pages by key', () => {
     expect(await read(1)).toEqual(all);
   });
 });
+
+describe('users search', () => {
+  it('reads the trigram index, not every user', () => {
+    const mock = freshMock();
+    const q = usersOfAccountQuery(1, 1, 'okafor');
+    const plan = (mock.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.args) as { detail: string }[]).map((r) => r.detail).join('\n');
+    expect(plan).toMatch(/user_search VIRTUAL TABLE INDEX/);
+  });
+
+  it('follows every write: a renamed user, a new login, a new email', async () => {
+    const mock = freshMock();
+    const client = clientFor(mock, TOKENS.admin);
+    const found = async (term: string) => {
+      const out: number[] = [];
+      for await (const u of client.ops.users.list({ account_id: 1, search_term: term })) out.push(u.id);
+      return out;
+    };
+    expect(await found('zanzibar')).toEqual([]);
+    await client.ops.users.update({ id: 7, user: { name: 'Sam Zanzibar' } });
+    expect(await found('ZANZIBAR')).toEqual([7]);
+    const made = await client.ops.users.create({ account_id: 1, user: { name: 'Quinn Q' }, pseudonym: { unique_id: 'qlogin-xyz', sis_user_id: 'SIS-QQQ' }, communication_channel: { type: 'email', address: 'quinn@mail.example' } });
+    expect(await found('login-xy')).toEqual([made.id]);
+    expect(await found('sis-qq')).toEqual([made.id]);
+    expect(await found('@mail.exam')).toEqual([made.id]);
+    expect(await found('Quinn')).toEqual([made.id]);
+  });
+});

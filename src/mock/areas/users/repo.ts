@@ -151,11 +151,9 @@ export function usersOfAccountQuery(accountId: number, rootId: number, term?: st
   ];
   const args: unknown[] = [accountId, rootId];
   if (term) {
-    const like = `%${term.toLowerCase()}%`;
-    where.push(`(lower(u.name) LIKE ? OR lower(u.sortable_name) LIKE ? OR CAST(u.id AS TEXT) = ?
-      OR EXISTS (SELECT 1 FROM pseudonyms p WHERE p.user_id = u.id AND p.workflow_state <> 'deleted' AND (lower(p.unique_id) LIKE ? OR lower(coalesce(p.sis_user_id, '')) LIKE ?))
-      OR EXISTS (SELECT 1 FROM communication_channels c WHERE c.user_id = u.id AND lower(c.address) LIKE ?))`);
-    args.push(like, like, term, like, like, like);
+    // user_search's trigram index serves the %term% match (case-insensitive); a whole id matches too.
+    where.push(`(u.id IN (SELECT rowid FROM user_search WHERE text LIKE ?) OR CAST(u.id AS TEXT) = ?)`);
+    args.push(`%${term}%`, term);
   }
   return { sql: `SELECT u.* FROM users u WHERE ${where.join(' AND ')}`, args, key: ['sortable_name', 'id'] };
 }

@@ -1,3 +1,8 @@
+/** The searchable text of user `u`: names, live logins with their SIS ids, and channel addresses. */
+const SEARCH_TEXT = `u.name || ' ' || u.sortable_name
+  || ' ' || coalesce((SELECT group_concat(p.unique_id || ' ' || coalesce(p.sis_user_id, ''), ' ') FROM pseudonyms p WHERE p.user_id = u.id AND p.workflow_state <> 'deleted'), '')
+  || ' ' || coalesce((SELECT group_concat(c.address, ' ') FROM communication_channels c WHERE c.user_id = u.id), '')`;
+
 export const schema = `
 CREATE TABLE users (
   id INTEGER PRIMARY KEY,
@@ -68,4 +73,27 @@ CREATE TABLE page_views (
   created_at TEXT NOT NULL
 );
 CREATE INDEX page_views_user ON page_views(user_id, created_at, id);
+
+-- What users list --search matches (names, logins, SIS ids, email addresses), indexed by trigrams so
+-- that a %term% match is an index read; kept current by triggers, whoever writes.
+CREATE VIRTUAL TABLE user_search USING fts5(text, tokenize = 'trigram');
+CREATE TRIGGER user_search_user_insert AFTER INSERT ON users BEGIN
+  INSERT INTO user_search (rowid, text) VALUES (new.id, new.name || ' ' || new.sortable_name);
+END;
+CREATE TRIGGER user_search_user_update AFTER UPDATE OF name, sortable_name ON users BEGIN
+  DELETE FROM user_search WHERE rowid = new.id;
+  INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id = new.id;
+END;
+CREATE TRIGGER user_search_login_insert AFTER INSERT ON pseudonyms BEGIN
+  DELETE FROM user_search WHERE rowid = new.user_id;
+  INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id = new.user_id;
+END;
+CREATE TRIGGER user_search_login_update AFTER UPDATE ON pseudonyms BEGIN
+  DELETE FROM user_search WHERE rowid = new.user_id;
+  INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id = new.user_id;
+END;
+CREATE TRIGGER user_search_channel_insert AFTER INSERT ON communication_channels BEGIN
+  DELETE FROM user_search WHERE rowid = new.user_id;
+  INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id = new.user_id;
+END;
 `;

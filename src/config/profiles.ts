@@ -1,7 +1,10 @@
 // Named profiles: the base URL and token of each instance, in a conf file readable only by its owner.
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Conf from 'conf';
+// Reading is a plain JSON read: every command against a real instance reads its profile, and conf
+// (with its schema validator) costs about as much to load as the rest of the command. conf is
+// loaded only to write, which it does atomically.
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import envPaths from 'env-paths';
 import { UsageError } from '../errors.js';
 
 export interface Profile {
@@ -21,9 +24,9 @@ export interface ProfileStore {
   list(): { name: string; profile: Profile; current: boolean }[];
   get(name: string): Profile | undefined;
   current(): string | undefined;
-  set(name: string, profile: Profile): void;
-  use(name: string): void;
-  remove(name: string): void;
+  set(name: string, profile: Profile): Promise<void>;
+  use(name: string): Promise<void>;
+  remove(name: string): Promise<void>;
 }
 
 /** Names a profile may not have: they name properties of every JavaScript object. */
@@ -41,24 +44,36 @@ export function invalidProfileName(name: string): string | undefined {
 const noProfile = (name: string) => new UsageError(`no profile named "${name}"`, { hint: 'lms profile list shows the profiles' });
 
 export function openProfiles(configDir?: string): ProfileStore {
-  if (configDir && !existsSync(configDir)) mkdirSync(configDir, { recursive: true, mode: 0o700 });
-  const conf = new Conf<Stored>({
-    projectName: 'lms',
-    projectSuffix: '',
-    cwd: configDir,
-    configName: 'config',
-    defaults: { profiles: {} },
-    configFileMode: 0o600,
-  });
+  const dir = configDir ?? envPaths('lms', { suffix: '' }).config;
+  const path = join(dir, 'config.json');
+  const read = (): Record<string, unknown> => {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return {};
+    }
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      throw new UsageError(`${path} is not valid JSON`, { hint: 'fix or remove the file, then add the profiles again' });
+    }
+  };
+  const writer = async () => {
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const { default: Conf } = await import('conf');
+    return new Conf<Stored>({ projectName: 'lms', projectSuffix: '', cwd: dir, configName: 'config', defaults: { profiles: {} }, configFileMode: 0o600 });
+  };
   const protect = () => {
     // Tokens live in this file: only its owner may read it or list its directory.
-    chmodSync(dirname(conf.path), 0o700);
-    if (existsSync(conf.path)) chmodSync(conf.path, 0o600);
+    chmodSync(dirname(path), 0o700);
+    if (existsSync(path)) chmodSync(path, 0o600);
   };
   // The profiles as a map, so a name is only ever a key: never `constructor` or `__proto__` of a
   // plain object, whatever the file (which its owner may have edited) holds.
   const all = (): Map<string, Profile> => {
-    const stored: unknown = conf.get('profiles');
+    const stored: unknown = read().profiles;
     const profiles = new Map<string, Profile>();
     if (typeof stored !== 'object' || stored === null) return profiles;
     for (const [name, profile] of Object.entries(stored)) {
@@ -66,38 +81,40 @@ export function openProfiles(configDir?: string): ProfileStore {
     }
     return profiles;
   };
-  const save = (profiles: Map<string, Profile>) => conf.set('profiles', Object.fromEntries(profiles));
   const current = () => {
-    const name: unknown = conf.get('current');
+    const name: unknown = read().current;
     return typeof name === 'string' && all().has(name) ? name : undefined;
   };
   return {
-    path: conf.path,
+    path,
     list: () => {
       const now = current();
       return [...all()].sort(([a], [b]) => a.localeCompare(b)).map(([name, profile]) => ({ name, profile, current: now === name }));
     },
     get: (name) => all().get(name),
     current,
-    set(name, profile) {
+    async set(name, profile) {
       const invalid = invalidProfileName(name);
       if (invalid) throw new UsageError(invalid);
       const profiles = all();
       profiles.set(name, profile);
-      save(profiles);
+      const conf = await writer();
+      conf.set('profiles', Object.fromEntries(profiles));
       if (!current()) conf.set('current', name);
       protect();
     },
-    use(name) {
+    async use(name) {
       if (!all().has(name)) throw noProfile(name);
-      conf.set('current', name);
+      (await writer()).set('current', name);
       protect();
     },
-    remove(name) {
+    async remove(name) {
       const profiles = all();
       if (!profiles.delete(name)) throw noProfile(name);
-      save(profiles);
-      if (conf.get('current') === name) conf.delete('current');
+      const wasCurrent = read().current === name;
+      const conf = await writer();
+      conf.set('profiles', Object.fromEntries(profiles));
+      if (wasCurrent) conf.delete('current');
       protect();
     },
   };

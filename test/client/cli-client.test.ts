@@ -31,7 +31,7 @@ describe('the base URL', () => {
 
   it('a profile URL that is not http(s) is a usage error naming the profile', async () => {
     const lms = session();
-    openProfiles(lms.configDir).set('odd', { url: 'ftp://lms.example.edu', token: 'tok-1' });
+    await openProfiles(lms.configDir).set('odd', { url: 'ftp://lms.example.edu', token: 'tok-1' });
     const r = await lms.run('users get self -p odd', { env: { LMS_MOCK: '' } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('error: the URL of profile "odd" is not an http(s) URL: "ftp://lms.example.edu"');

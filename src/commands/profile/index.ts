@@ -88,7 +88,7 @@ export const profileVerbs: Verbs = [
           err(ctx.io, `Logged in to ${url.host} as ${user.name} (id ${user.id})\n`);
         }
         const store = await ctx.profiles();
-        store.set(name, { url: baseUrl, token, ...(insecure ? { insecure: true } : {}) });
+        await store.set(name, { url: baseUrl, token, ...(insecure ? { insecure: true } : {}) });
         err(ctx.io, `Saved profile "${name}" (${url.host}) in ${store.path}\n`);
         return undefined;
       },
@@ -109,7 +109,7 @@ export const profileVerbs: Verbs = [
       summary: 'Make a profile the default',
       examples: ['lms profile use prod'],
       async run({ args, ctx }) {
-        (await ctx.profiles()).use(args[0]);
+        await (await ctx.profiles()).use(args[0]);
         ctx.io.stderr.write(`Now using profile "${args[0]}".\n`);
         return undefined;
       },
@@ -133,7 +133,7 @@ export const profileVerbs: Verbs = [
       examples: ['lms profile remove prod'],
       aliases: ['rm'],
       async run({ args, ctx }) {
-        (await ctx.profiles()).remove(args[0]);
+        await (await ctx.profiles()).remove(args[0]);
         ctx.io.stderr.write(`Removed profile "${args[0]}".\n`);
         return undefined;
       },

@@ -37,7 +37,7 @@ export async function writeTableList(
     const records = batch.map(asRecord);
     let text: string;
     if (layout) {
-      text = drawTable(io, rowsOf(records, layout.columns), { widths: layout.widths });
+      text = drawRows(io, rowsOf(records, layout.columns), layout.widths);
     } else {
       const layoutColumns = fields ?? columns ?? defaultColumns(records[0]);
       const rendered = drawFirstBatch(io, layoutColumns, rowsOf(records, layoutColumns));
@@ -86,6 +86,26 @@ function drawTable(io: IOStreams, rows: string[][], { head, widths }: { head?: s
     .split('\n')
     .map((line) => line.trimEnd())
     .join('\n')}\n`;
+}
+
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/**
+ * Later batches, once the layout is fixed: rows of printable ASCII are cut and padded here, exactly
+ * as cli-table3 would (a cell over its width ends in '…'), at the cost of CSV rather than of a
+ * table; a row with anything else (wide characters) is still drawn by cli-table3.
+ */
+function drawRows(io: IOStreams, rows: string[][], widths: number[]): string {
+  let text = '';
+  for (const row of rows) {
+    if (!row.every((cell) => PLAIN.test(cell))) {
+      text += drawTable(io, [row], { widths });
+      continue;
+    }
+    const line = row.map((cell, i) => (cell.length > widths[i] ? `${cell.slice(0, widths[i] - 1)}…` : cell.padEnd(widths[i]))).join(COLUMN_GAP);
+    text += `${line.trimEnd()}\n`;
+  }
+  return text;
 }
 
 // cli-table3 measures display width (wide characters, colour codes) and records the widths it

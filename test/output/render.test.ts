@@ -408,3 +408,30 @@ describe('a single record', () => {
     expect(io.stdoutText()).toBe('id\n1\n22\n');
   });
 });
+
+describe('a long table after its first batch', () => {
+  it('cuts and pads later rows to the first batch\'s widths, exactly as the first batch was drawn', async () => {
+    const io = fakeIO();
+    const rows = [
+      ...Array.from({ length: 50 }, (_, i) => ({ id: i, name: 'ab', note: i % 2 ? 'x' : '' })),
+      { id: 50, name: 'ab', note: 'x' },
+      { id: 51, name: 'abcdefgh', note: 'longer note' },
+      { id: 52, name: '東京東京東京', note: 'x' },
+    ];
+    async function* pages() {
+      yield* rows.slice(0, 50);
+      await new Promise((r) => setTimeout(r, 1));
+      yield* rows.slice(50);
+    }
+    await renderList(pages(), { io, format: 'table' });
+    const lines = io.stdoutText().trimEnd().split('\n');
+    expect(lines[0]).toBe('ID  NAME  NOTE');
+    // The first batch set ID 2 wide, NAME 4, NOTE 4; later rows keep them.
+    expect(lines[1]).toBe('0   ab');
+    expect(lines[2]).toBe('1   ab    x');
+    expect(lines[51]).toBe('50  ab    x');
+    expect(lines[52]).toBe('51  abc…  lon…');
+    expect(lines[53]).toMatch(/^52 {2}東…? *x$/);
+    expect(lines).toHaveLength(54);
+  });
+});

@@ -12,7 +12,7 @@
 // Figures go to stdout as a table and to bench/results.json. Without --strict, being over
 // budget does not fail the run: this is a measurement, not a test. A case whose command fails
 // (non-zero exit, or output that its check rejects) always does.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,7 +78,36 @@ const cases = [
       return Array.isArray(users) && users.length > 0 ? undefined : 'listed no users';
     },
   },
+  {
+    // A command against a real instance, the server's time included: `lms mock serve` stands in.
+    name: 'lms -p local users get self',
+    cmd: node,
+    args: [lms, '-p', 'local', 'users', 'get', 'self', '-o', 'json'],
+    budget: 2.5,
+    setup: async () => {
+      exec('seed the mock', node, [lms, '--mock', 'mock', 'seed', '--yes'], { LMS_MOCK_DB: mockDb });
+      const url = await startServer();
+      const added = spawnSync(node, [lms, 'profile', 'add', 'local', '--url', url, '--token-stdin'], { env: baseEnv, input: '1~mock-admin', encoding: 'utf8' });
+      if (added.status !== 0) throw new Error(`adding the profile failed: ${added.stderr}`);
+    },
+    check: (stdout) => (JSON.parse(stdout).id === 1 ? undefined : 'not the admin'),
+  },
 ];
+
+/** `lms mock serve` on a free port, stopped when the run ends. */
+let server;
+function startServer() {
+  server = spawn(node, [lms, 'mock', 'serve', '--port', '0', '--quiet'], { env: { ...baseEnv, LMS_MOCK_DB: mockDb }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  return new Promise((resolve, reject) => {
+    server.stderr.on('data', (chunk) => {
+      log += chunk;
+      const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
+      if (m) resolve(m[1]);
+    });
+    server.once('exit', () => reject(new Error(`mock serve exited: ${log}`)));
+  });
+}
 
 try {
   const selected = cases.filter((c, i) => i === 0 || !flags.only || c.name.includes(flags.only));
@@ -130,6 +159,7 @@ try {
   console.error(`bench: ${error instanceof Error ? error.message : error}`);
   process.exitCode = 1;
 } finally {
+  server?.kill('SIGTERM');
   rmSync(scratch, { recursive: true, force: true });
 }
 

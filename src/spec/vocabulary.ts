@@ -5,3 +5,12 @@ export type EnrollmentType = (typeof ENROLLMENT_TYPES)[number];
 
 export const ENROLLMENT_STATES = ['active', 'invited', 'creation_pending', 'deleted', 'rejected', 'completed', 'inactive'] as const;
 export type EnrollmentState = (typeof ENROLLMENT_STATES)[number];
+
+/** `student` → StudentEnrollment: the short words of `enrollment_type` (a Map: a word is only ever a key). */
+export const ENROLLMENT_TYPE_WORDS: ReadonlyMap<string, EnrollmentType> = new Map(ENROLLMENT_TYPES.map((t) => [t.replace('Enrollment', '').toLowerCase(), t]));
+
+/** A type from its word or its name, in any case (`ta`, `TaEnrollment`); undefined when it is neither. */
+export function enrollmentTypeOf(word: string): EnrollmentType | undefined {
+  const lower = word.toLowerCase();
+  return ENROLLMENT_TYPE_WORDS.get(lower) ?? ENROLLMENT_TYPES.find((t) => t.toLowerCase() === lower);
+}

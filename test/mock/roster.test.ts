@@ -279,3 +279,10 @@ describe('ending enrollments', () => {
     expect(await statusOf(as(TOKENS.admin).enrollments.end({ course_id: 1, id: 99999 }))).toBe(404);
   });
 });
+
+describe('enrollment type words', () => {
+  it.each(['constructor', '__proto__', 'toString', 'Teacher'])('enrollment_type=%s is a 400, never a crash', async (word) => {
+    const res = await mock.handler({ method: 'GET', url: `http://lms.mock/api/v1/courses?enrollment_type=${word}`, headers: { authorization: `Bearer ${TOKENS.teacher}` } });
+    expect(res.status).toBe(400);
+  });
+});

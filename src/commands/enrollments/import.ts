@@ -7,7 +7,8 @@ import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import { command } from '../../cli/define.js';
 import type { ApiClient } from '../../client/client.js';
-import { ENROLLMENT_TYPES, type Enrollment } from '../../client/types/roster.js';
+import type { Enrollment } from '../../client/types/roster.js';
+import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import { ApiError } from '../../errors.js';
 
 const COLUMNS = ['user', 'type', 'role', 'section', 'state'] as const;
@@ -15,13 +16,11 @@ const STATES = ['active', 'invited', 'inactive'];
 /** States a live enrollment is in: what the file is matched against, and what --sync may conclude. */
 const LIVE = ['active', 'invited', 'inactive'] as const;
 
-const typeWord = (word: string) =>
-  ENROLLMENT_TYPES.find((t) => t.toLowerCase() === word.toLowerCase() || t.replace('Enrollment', '').toLowerCase() === word.toLowerCase());
 
 function checkRow(v: Record<string, string>): string[] {
   const problems: string[] = [];
   if (!v.type && !v.role) problems.push('give a type or a role');
-  if (v.type && !typeWord(v.type)) problems.push(`type "${v.type}" is not student, teacher, ta, designer or observer`);
+  if (v.type && !enrollmentTypeOf(v.type)) problems.push(`type "${v.type}" is not student, teacher, ta, designer or observer`);
   if (v.state && !STATES.includes(v.state)) problems.push(`state "${v.state}" is not one of ${STATES.join(', ')}`);
   return problems;
 }
@@ -35,7 +34,7 @@ interface EnrollmentRow extends BulkRow {
 }
 
 function toRow(line: number, v: Record<string, string>): EnrollmentRow {
-  const role = v.role || typeWord(v.type)!;
+  const role = v.role || enrollmentTypeOf(v.type)!;
   return { line, key: [v.user.toLowerCase(), role.toLowerCase(), (v.section ?? '').toLowerCase()].join('|'), user: v.user, role, section: v.section || undefined, state: v.state || undefined };
 }
 
@@ -76,7 +75,7 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
     async create(row) {
       const enrollment = {
         user_id: await userId(row.user),
-        ...(typeWord(row.role) ? { type: typeWord(row.role) } : { role: row.role }),
+        ...(enrollmentTypeOf(row.role) ? { type: enrollmentTypeOf(row.role) } : { role: row.role }),
         ...(row.state ? { enrollment_state: row.state as 'active' } : {}),
       };
       const made = row.section

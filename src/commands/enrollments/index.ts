@@ -1,7 +1,8 @@
 // `lms enrollments`: who is in a course, section or user's courses, and adding and ending enrollments.
 import { item, list, type Verbs } from '../../cli/command.js';
 import { command, contextFlags, oneContext } from '../../cli/define.js';
-import { ENROLLMENT_STATES, ENROLLMENT_TYPES, type EnrollmentState, type EnrollmentType } from '../../client/types/roster.js';
+import { ENROLLMENT_STATES, type EnrollmentState, type EnrollmentType } from '../../client/types/roster.js';
+import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import { UsageError } from '../../errors.js';
 import { importEnrollments } from './import.js';
 
@@ -10,7 +11,7 @@ const ONE_COLUMNS = ['id', 'user_id', 'type', 'role', 'enrollment_state', 'cours
 
 /** `student` or `StudentEnrollment` → StudentEnrollment. */
 export function enrollmentType(word: string): EnrollmentType {
-  const found = ENROLLMENT_TYPES.find((t) => t.toLowerCase() === word.toLowerCase() || t.replace('Enrollment', '').toLowerCase() === word.toLowerCase());
+  const found = enrollmentTypeOf(word);
   if (!found) throw new UsageError(`unknown enrollment type "${word}": use student, teacher, ta, designer or observer`);
   return found;
 }

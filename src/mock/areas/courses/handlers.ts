@@ -4,7 +4,7 @@ import type { Course } from '../../../client/types/school.js';
 import { badRequest, bool, invalid, list, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { findAccount, findCourse, rootOf } from '../../lookup.js';
 import { administers, can } from '../../permissions.js';
-import { ENROLLMENT_TYPES } from '../accounts/repo.js';
+import { ENROLLMENT_TYPE_WORDS } from '../../../spec/vocabulary.js';
 import { enrollmentsOfUserInCourse, isInCourse } from '../enrollments/repo.js';
 import { defaultSectionOf } from '../sections/repo.js';
 import { courseById, courseSisTaken, coursesOfAccountTreeQuery, coursesOfUserQuery, createCourse, type CourseRow } from './repo.js';
@@ -41,13 +41,12 @@ export function readableCourse(ctx: MockCtx, raw: string): CourseRow {
   return course;
 }
 
-/** `enrollment_type=teacher` → TeacherEnrollment. */
-const TYPE_BY_WORD = Object.fromEntries(ENROLLMENT_TYPES.map((t) => [t.replace('Enrollment', '').toLowerCase(), t]));
 
 const listMine: Handler = (ctx) => {
   const word = str(ctx.params, 'enrollment_type');
-  if (word !== undefined && !TYPE_BY_WORD[word]) throw badRequest(`enrollment_type must be one of ${Object.keys(TYPE_BY_WORD).join(', ')}`);
-  const query = coursesOfUserQuery(ctx.caller.id, word && TYPE_BY_WORD[word], list(ctx.params, 'state').map(String));
+  const type = word === undefined ? undefined : ENROLLMENT_TYPE_WORDS.get(word);
+  if (word !== undefined && !type) throw badRequest(`enrollment_type must be one of ${[...ENROLLMENT_TYPE_WORDS.keys()].join(', ')}`);
+  const query = coursesOfUserQuery(ctx.caller.id, type, list(ctx.params, 'state').map(String));
   return paginate(ctx, keysetSource<CourseRow>(ctx.db, query), (c) =>
     courseJson(c, {
       enrollments: enrollmentsOfUserInCourse(ctx.db, ctx.caller.id, c.id).map((e) => ({ ...e, type: e.type.replace('Enrollment', '').toLowerCase() })),

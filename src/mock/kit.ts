@@ -82,6 +82,8 @@ export const notFound = (message = 'The specified resource does not exist.') => 
 export const unauthorized = () =>
   new HttpError(401, { status: 'unauthorized', errors: [{ message: 'user not authorized to perform that action' }] });
 export const badRequest = (message: string) => new HttpError(400, { errors: [{ message }] });
+/** The bare `{"message": …}` 400 that real instances answer from enrollments and sections. */
+export const rejected = (message: string) => new HttpError(400, { message });
 /** Model validation failures: `{"errors":{"model":{"field":[{"attribute","type","message"}]}}}`. */
 export const invalid = (model: string | undefined, field: string, type: string, message: string) => {
   const entry = { [field]: [{ attribute: field, type, message }] };
@@ -247,20 +249,22 @@ export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T> | T[], pres
   return new Reply(200, items, { link: links.join(',') });
 }
 
+// ---- per request ------------------------------------------------------------------------------
+
+const perRequest = new WeakMap<MockCtx, Map<string, unknown>>();
+
+/** A value computed once per request: the same question a presenter asks for every row of a list. */
+export function once<T>(ctx: MockCtx, key: string, compute: () => T): T {
+  let memo = perRequest.get(ctx);
+  if (!memo) perRequest.set(ctx, (memo = new Map()));
+  if (!memo.has(key)) memo.set(key, compute());
+  return memo.get(key) as T;
+}
+
 // ---- ids --------------------------------------------------------------------------------------
 
-/** The numeric part of an id, or undefined for SIS forms and other strings. */
-export function numericId(raw: string): number | undefined {
-  return /^\d+$/.test(raw) ? Number(raw) : undefined;
-}
-
-/** `sis_course_id:X` (and the spec's `siscourseid:X`) → ['sis_course_id', 'X']. */
-export function sisForm(raw: string): [kind: string, value: string] | undefined {
-  const m = /^(sis_?\w+?_?id|sis_login_id|sis_user_id):(.+)$/.exec(raw);
-  if (!m) return undefined;
-  const kind = m[1].includes('_') ? m[1] : m[1].replace(/^sis(\w+?)id$/, 'sis_$1_id');
-  return [kind, m[2]];
-}
+/** Ids are read one way everywhere: the finder's rule (all digits, at most 18, as real instances read one). */
+export { numericId } from './db/find.js';
 
 /** node:crypto on first use: loading it pulls in webcrypto, which most requests never need. */
 export function crypto(): typeof import('node:crypto') {

@@ -60,6 +60,12 @@ export function can(db: Db, userId: number, permission: Permission, context: Per
   return granted.has(ALL) || granted.has(permission);
 }
 
+/** May the user see a course's SIS ids (reading or managing SIS data)? One walk of the roles. */
+export function canReadSis(db: Db, userId: number, course: { id: number; account_id: number }): boolean {
+  const granted = permissionsIn(db, userId, { course });
+  return granted.has(ALL) || granted.has('read_sis') || granted.has('manage_sis');
+}
+
 /** Any admin role at all on the account or above it. */
 export function administers(db: Db, userId: number, accountId: number): boolean {
   return activeAdminRoles(db, userId, accountChain(db, accountId)).length > 0;

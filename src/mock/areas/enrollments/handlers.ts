@@ -3,9 +3,9 @@
 // every other type manage_admin_users — in the enrollment's section when the caller is limited to one.
 // The response types are the client's: one contract, checked on both sides (type-only, nothing loaded).
 import type { Enrollment } from '../../../client/types/roster.js';
-import { HttpError, bool, int, list, notFound, obj, paginate, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
+import { bool, once, rejected, int, list, notFound, obj, paginate, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { domainRootAccountId, find, findCourse, findSection, findUser } from '../../lookup.js';
-import { can, reachIn, type Permission } from '../../permissions.js';
+import { can, canReadSis, reachIn, type Permission } from '../../permissions.js';
 import { ACCOUNT_MEMBERSHIP, ENROLLMENT_TYPES, accountById, builtInRole, roleById, roleByName, type RoleRow } from '../accounts/repo.js';
 import { canReadCourse } from '../courses/handlers.js';
 import { courseById, type CourseRow } from '../courses/repo.js';
@@ -24,15 +24,13 @@ import {
   type EnrollmentRow,
 } from './repo.js';
 
-/** Real instances answer a rejected enrollment with `{"message": …}`. */
-const rejected = (message: string) => new HttpError(400, { message });
 
 const DEFAULT_STATES = ['active', 'invited'];
 
 export function enrollmentJson(ctx: MockCtx, e: EnrollmentRow, options: { withUser?: boolean } = {}): Enrollment {
   const course = courseById(ctx.db, e.course_id)!;
   const role = roleById(ctx.db, e.role_id)!;
-  const sis = can(ctx.db, ctx.caller.id, 'read_sis', { course }) || can(ctx.db, ctx.caller.id, 'manage_sis', { course });
+  const sis = once(ctx, `sis:${course.id}`, () => canReadSis(ctx.db, ctx.caller.id, course));
   const section = sectionById(ctx.db, e.course_section_id)!;
   const user = userById(ctx.db, e.user_id)!;
   const html = `${ctx.origin}/courses/${e.course_id}/users/${e.user_id}`;

@@ -1,9 +1,9 @@
 // Sections: list, read, create, update, delete, and cross-listing — a section moves into another
 // course of the same root account with its enrollments, and can be moved back.
 import type { Section } from '../../../client/types/roster.js';
-import { HttpError, invalid, list, notFound, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { invalid, once, rejected, list, notFound, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { find, findCourse, findSection } from '../../lookup.js';
-import { can } from '../../permissions.js';
+import { can, canReadSis } from '../../permissions.js';
 import { canReadCourse, readableCourse } from '../courses/handlers.js';
 import { courseById, courses, type CourseRow } from '../courses/repo.js';
 import { liveEnrollmentsInSection, moveSectionEnrollments, studentsOfSection } from '../enrollments/repo.js';
@@ -11,10 +11,9 @@ import { briefUserJson } from '../users/handlers.js';
 import { userById } from '../users/repo.js';
 import { createSection, deleteSection, moveSection, sectionById, sectionSisTaken, sectionsOfCourseQuery, updateSection, type SectionRow } from './repo.js';
 
-const rejected = (message: string) => new HttpError(400, { message });
 
 function sectionJson(ctx: MockCtx, s: SectionRow, course: CourseRow, include: string[] = []): Section {
-  const sis = can(ctx.db, ctx.caller.id, 'read_sis', { course }) || can(ctx.db, ctx.caller.id, 'manage_sis', { course });
+  const sis = once(ctx, `sis:${course.id}`, () => canReadSis(ctx.db, ctx.caller.id, course));
   const json: Section = {
     id: s.id,
     name: s.name,

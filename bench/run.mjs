@@ -12,12 +12,13 @@
 // Figures go to stdout as a table and to bench/results.json. Without --strict, being over
 // budget does not fail the run: this is a measurement, not a test. A case whose command fails
 // (non-zero exit, or output that its check rejects) always does.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startMockServer } from './mock-server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const node = process.execPath;
@@ -86,7 +87,8 @@ const cases = [
     budget: 2.5,
     setup: async () => {
       exec('seed the mock', node, [lms, '--mock', 'mock', 'seed', '--yes'], { LMS_MOCK_DB: mockDb });
-      const url = await startServer();
+      server = startMockServer(lms, { ...baseEnv, LMS_MOCK_DB: mockDb });
+      const url = await server.url;
       const added = spawnSync(node, [lms, 'profile', 'add', 'local', '--url', url, '--token-stdin'], { env: baseEnv, input: '1~mock-admin', encoding: 'utf8' });
       if (added.status !== 0) throw new Error(`adding the profile failed: ${added.stderr}`);
     },
@@ -94,20 +96,8 @@ const cases = [
   },
 ];
 
-/** `lms mock serve` on a free port, stopped when the run ends. */
+/** `lms mock serve`, stopped when the run ends. */
 let server;
-function startServer() {
-  server = spawn(node, [lms, 'mock', 'serve', '--port', '0', '--quiet'], { env: { ...baseEnv, LMS_MOCK_DB: mockDb }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  return new Promise((resolve, reject) => {
-    server.stderr.on('data', (chunk) => {
-      log += chunk;
-      const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-      if (m) resolve(m[1]);
-    });
-    server.once('exit', () => reject(new Error(`mock serve exited: ${log}`)));
-  });
-}
 
 try {
   const selected = cases.filter((c, i) => i === 0 || !flags.only || c.name.includes(flags.only));
@@ -159,7 +149,7 @@ try {
   console.error(`bench: ${error instanceof Error ? error.message : error}`);
   process.exitCode = 1;
 } finally {
-  server?.kill('SIGTERM');
+  server?.stop();
   rmSync(scratch, { recursive: true, force: true });
 }
 

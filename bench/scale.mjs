@@ -10,12 +10,13 @@
 //   node bench/scale.mjs --sizes 1000,10000 --runs 3
 //
 // Peak RSS is read from GNU time (`/usr/bin/time -f %M`), so this runs where that is installed.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startMockServer } from './mock-server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lms = join(root, 'bin', 'lms');
@@ -49,19 +50,6 @@ function best(args, env) {
   return { seconds: median(all.map((r) => r.seconds)), kb: median(all.map((r) => r.kb)) };
 }
 
-async function serve(db) {
-  const child = spawn(process.execPath, [lms, 'mock', 'serve', '--port', '0', '--quiet'], { env: { ...baseEnv, LMS_MOCK_DB: db }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  const url = await new Promise((resolve, reject) => {
-    child.stderr.on('data', (c) => {
-      log += c;
-      const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', () => reject(new Error(`mock serve exited: ${log}`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
 
 const results = {};
 for (const size of sizes) {
@@ -72,9 +60,9 @@ for (const size of sizes) {
   const list = ['users', 'list', '--account', '1', '--all'];
   const row = { records: size, inProcess: {}, http: undefined, search: undefined, get: undefined };
   for (const format of ['ndjson', 'json', 'csv', 'table']) row.inProcess[format] = best([...list, '-o', format], env);
-  const server = await serve(db);
+  const server = startMockServer(lms, { ...baseEnv, LMS_MOCK_DB: db });
   try {
-    row.http = best([...list, '-o', 'ndjson'], { ...baseEnv, LMS_BASE_URL: server.url, LMS_TOKEN: '1~mock-admin' });
+    row.http = best([...list, '-o', 'ndjson'], { ...baseEnv, LMS_BASE_URL: await server.url, LMS_TOKEN: '1~mock-admin' });
   } finally {
     server.stop();
   }

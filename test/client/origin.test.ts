@@ -9,6 +9,7 @@ import { FailureError, UsageError } from '../../src/errors.js';
 import { httpTransport } from '../../src/transport/http.js';
 import type { ApiRequest, ApiResponse, Transport } from '../../src/transport/types.js';
 import { session } from '../helpers/run-lms.js';
+import { collect } from '../helpers/mock-client.js';
 
 const TOKEN = 'tok-origin-4242';
 
@@ -54,12 +55,6 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 function real(base: string, extra: Partial<ClientOptions> = {}): ApiClient {
   return new ApiClient({ baseUrl: base, token: TOKEN, transport: httpTransport({ timeoutMs: 2000 }), plainHttp: 'refuse', ...extra });
-}
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
 }
 
 describe('next-page links', () => {

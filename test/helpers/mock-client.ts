@@ -32,3 +32,10 @@ export async function statusOf(promise: Promise<unknown>): Promise<number | 'ok'
     throw e;
   }
 }
+
+/** Every item of a list, page after page. */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

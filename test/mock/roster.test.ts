@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
 import { ApiError } from '../../src/errors.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
-import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
+import { collect, TOKENS, clientFor, freshMock, statusOf } from '../helpers/mock-client.js';
 
 let mock: MockRuntime;
 beforeEach(() => {
@@ -13,12 +13,6 @@ beforeEach(() => {
 
 const as = (token: string): ApiClient['ops'] => clientFor(mock, token).ops;
 const grader = '4~mock-theo';
-
-async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
 
 async function failure(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {
   try {
@@ -32,21 +26,21 @@ async function failure(promise: Promise<unknown>): Promise<{ status: number; bod
 
 describe('admins', () => {
   it('lists the account admins with their roles, for callers who manage memberships only', async () => {
-    const admins = await all(as(TOKENS.admin).admins.list({ account_id: 1 }));
+    const admins = await collect(as(TOKENS.admin).admins.list({ account_id: 1 }));
     expect(admins.map((a) => [a.user.id, a.role, a.role_id])).toEqual([
       [1, 'AccountAdmin', 1],
       [2, 'Helpdesk', 7],
     ]);
     expect(admins[0].user.login_id).toBe('admin');
-    expect(await statusOf(all(as(TOKENS.helpdesk).admins.list({ account_id: 1 })))).toBe(401);
-    expect(await statusOf(all(as(TOKENS.teacher).admins.list({ account_id: 1 })))).toBe(401);
+    expect(await statusOf(collect(as(TOKENS.helpdesk).admins.list({ account_id: 1 })))).toBe(401);
+    expect(await statusOf(collect(as(TOKENS.teacher).admins.list({ account_id: 1 })))).toBe(401);
   });
 
   it('adds an admin who can act as one in the next request; adding again changes nothing', async () => {
-    expect(await statusOf(all(as(TOKENS.teacher).users.list({ account_id: 1 })))).toBe(401);
+    expect(await statusOf(collect(as(TOKENS.teacher).users.list({ account_id: 1 })))).toBe(401);
     const added = await as(TOKENS.admin).admins.create({ account_id: 1, user_id: 3 });
     expect(added).toMatchObject({ role: 'AccountAdmin', role_id: 1, workflow_state: 'active', user: { id: 3 } });
-    expect((await all(as(TOKENS.teacher).users.list({ account_id: 1 }))).length).toBe(13);
+    expect((await collect(as(TOKENS.teacher).users.list({ account_id: 1 }))).length).toBe(13);
     const again = await as(TOKENS.admin).admins.create({ account_id: 1, user_id: 'sis_user_id:T-003' });
     expect(again.id).toBe(added.id);
   });
@@ -71,25 +65,25 @@ describe('admins', () => {
     expect(await statusOf(as(TOKENS.admin).admins.delete({ account_id: 1, user_id: 2 }))).toBe(404);
     const removed = await as(TOKENS.admin).admins.delete({ account_id: 1, user_id: 2, role: 'Helpdesk' });
     expect(removed).toMatchObject({ role: 'Helpdesk', workflow_state: 'deleted' });
-    expect(await statusOf(all(as(TOKENS.helpdesk).users.list({ account_id: 1 })))).toBe(401);
+    expect(await statusOf(collect(as(TOKENS.helpdesk).users.list({ account_id: 1 })))).toBe(401);
     expect(await statusOf(as(TOKENS.admin).admins.delete({ account_id: 1, user_id: 2, role: 'Helpdesk' }))).toBe(404);
   });
 });
 
 describe('sections', () => {
   it('lists a course\'s sections, the cross-listed one with its original course', async () => {
-    const sections = await all(as(TOKENS.teacher).sections.list({ course_id: 1 }));
+    const sections = await collect(as(TOKENS.teacher).sections.list({ course_id: 1 }));
     expect(sections.map((s) => [s.id, s.course_id, s.nonxlist_course_id, s.sis_section_id])).toEqual([
       [1, 1, null, 'BIO-101-A'],
       [2, 1, null, 'BIO-101-B'],
       [7, 1, 5, 'BIO-101L-ONL'],
     ]);
     // A student sees the sections, but not their SIS ids.
-    expect((await all(as(TOKENS.student).sections.list({ course_id: 1 })))[0].sis_section_id).toBeNull();
+    expect((await collect(as(TOKENS.student).sections.list({ course_id: 1 })))[0].sis_section_id).toBeNull();
   });
 
   it('includes students when asked', async () => {
-    const [a] = await all(as(TOKENS.teacher).sections.list({ course_id: 'sis_course_id:BIO-101', include: ['students'] }));
+    const [a] = await collect(as(TOKENS.teacher).sections.list({ course_id: 'sis_course_id:BIO-101', include: ['students'] }));
     expect(a.students?.map((s) => s.id)).toEqual([11, 7, 8]);
   });
 
@@ -121,9 +115,9 @@ describe('sections', () => {
   it('cross-lists a section with its enrollments, and moves it back', async () => {
     const moved = await as(TOKENS.teacher).sections.crosslist({ id: 2, new_course_id: 'sis_course_id:BIO-101L' });
     expect(moved).toMatchObject({ id: 2, course_id: 5, nonxlist_course_id: 1 });
-    const inLab = await all(as(TOKENS.teacher).enrollments.listCourse({ course_id: 5, type: ['StudentEnrollment'] }));
+    const inLab = await collect(as(TOKENS.teacher).enrollments.listCourse({ course_id: 5, type: ['StudentEnrollment'] }));
     expect(inLab.map((e) => e.user_id).sort()).toEqual([10, 12, 9]);
-    expect((await all(as(TOKENS.teacher).enrollments.listCourse({ course_id: 1, type: ['StudentEnrollment'] }))).map((e) => e.course_section_id)).not.toContain(2);
+    expect((await collect(as(TOKENS.teacher).enrollments.listCourse({ course_id: 1, type: ['StudentEnrollment'] }))).map((e) => e.course_section_id)).not.toContain(2);
 
     const back = await as(TOKENS.teacher).sections.uncrosslist({ id: 2 });
     expect(back).toMatchObject({ course_id: 1, nonxlist_course_id: null });
@@ -142,7 +136,7 @@ describe('sections', () => {
 
 describe('enrollment lists', () => {
   it('lists a course\'s active and invited enrollments by default, by type, then sortable name, with the user', async () => {
-    const list = await all(as(TOKENS.teacher).enrollments.listCourse({ course_id: 2 }));
+    const list = await collect(as(TOKENS.teacher).enrollments.listCourse({ course_id: 2 }));
     expect(list.map((e) => [e.type, e.user_id, e.enrollment_state])).toEqual([
       ['StudentEnrollment', 11, 'invited'],
       ['StudentEnrollment', 9, 'active'],
@@ -161,39 +155,39 @@ describe('enrollment lists', () => {
     ['a role by name (type ignored)', { role: ['TeacherEnrollment'], type: ['StudentEnrollment'] }, [3]],
     ['one user', { user_id: 'sis_user_id:S-009' }, [9]],
   ] as const)('filters by %s', async (_what, filter, users) => {
-    const list = await all(as(TOKENS.admin).enrollments.listCourse({ course_id: 2, ...(filter as object) }));
+    const list = await collect(as(TOKENS.admin).enrollments.listCourse({ course_id: 2, ...(filter as object) }));
     expect(list.map((e) => e.user_id).sort((a, b) => a - b)).toEqual(users);
   });
 
   it('finds a custom course role by name', async () => {
-    const list = await all(as(TOKENS.admin).enrollments.listCourse({ course_id: 5, role: ['Grader'] }));
+    const list = await collect(as(TOKENS.admin).enrollments.listCourse({ course_id: 5, role: ['Grader'] }));
     expect(list.map((e) => [e.user_id, e.type, e.role])).toEqual([[4, 'TaEnrollment', 'Grader']]);
   });
 
   it('shows a section-limited TA the roster of their own section only', async () => {
-    const seen = await all(as(TOKENS.ta).enrollments.listCourse({ course_id: 1 }));
+    const seen = await collect(as(TOKENS.ta).enrollments.listCourse({ course_id: 1 }));
     expect(new Set(seen.map((e) => e.course_section_id))).toEqual(new Set([1]));
-    const teacherSees = await all(as(TOKENS.teacher).enrollments.listCourse({ course_id: 1 }));
+    const teacherSees = await collect(as(TOKENS.teacher).enrollments.listCourse({ course_id: 1 }));
     expect(new Set(teacherSees.map((e) => e.course_section_id))).toEqual(new Set([1, 2, 7]));
   });
 
   it('lists by section', async () => {
-    const list = await all(as(TOKENS.teacher).enrollments.listSection({ section_id: 'sis_section_id:BIO-101-B' }));
+    const list = await collect(as(TOKENS.teacher).enrollments.listSection({ section_id: 'sis_section_id:BIO-101-B' }));
     expect(list.map((e) => e.user_id).sort((a, b) => a - b)).toEqual([9, 10, 12]);
   });
 
   it('lets users list their own enrollments, and only admins anyone else\'s', async () => {
-    const mine = await all(as(TOKENS.student).enrollments.listUser({ user_id: 'self' }));
+    const mine = await collect(as(TOKENS.student).enrollments.listUser({ user_id: 'self' }));
     expect(mine.map((e) => e.course_id).sort()).toEqual([1, 2]);
-    expect(await statusOf(all(as(TOKENS.student).enrollments.listUser({ user_id: 8 })))).toBe(401);
-    expect((await all(as(TOKENS.admin).enrollments.listUser({ user_id: 8 }))).length).toBe(3);
+    expect(await statusOf(collect(as(TOKENS.student).enrollments.listUser({ user_id: 8 })))).toBe(401);
+    expect((await collect(as(TOKENS.admin).enrollments.listUser({ user_id: 8 }))).length).toBe(3);
   });
 
   it.each([
     ['an unknown type', { type: ['DeanEnrollment'] }],
     ['an unknown state', { state: ['sleeping'] }],
   ] as const)('refuses %s', async (_what, filter) => {
-    expect(await statusOf(all(as(TOKENS.admin).enrollments.listCourse({ course_id: 1, ...(filter as object) })))).toBe(400);
+    expect(await statusOf(collect(as(TOKENS.admin).enrollments.listCourse({ course_id: 1, ...(filter as object) })))).toBe(400);
   });
 });
 
@@ -256,7 +250,7 @@ describe('enrolling', () => {
 });
 
 describe('ending enrollments', () => {
-  const samInBio = async () => (await all(as(TOKENS.admin).enrollments.listCourse({ course_id: 1, user_id: 7, type: ['StudentEnrollment'] })))[0];
+  const samInBio = async () => (await collect(as(TOKENS.admin).enrollments.listCourse({ course_id: 1, user_id: 7, type: ['StudentEnrollment'] })))[0];
 
   it.each([
     [undefined, 'completed'],
@@ -268,7 +262,7 @@ describe('ending enrollments', () => {
     const e = await samInBio();
     const ended = await as(TOKENS.teacher).enrollments.end({ course_id: 1, id: e.id, ...(task ? { task } : {}) });
     expect(ended).toMatchObject({ id: e.id, enrollment_state: state });
-    const after = await all(as(TOKENS.admin).enrollments.listCourse({ course_id: 1, user_id: 7, state: [state] }));
+    const after = await collect(as(TOKENS.admin).enrollments.listCourse({ course_id: 1, user_id: 7, state: [state] }));
     expect(after.map((x) => x.id)).toContain(e.id);
   });
 

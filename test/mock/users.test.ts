@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
-import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
+import { collect, TOKENS, clientFor, freshMock, statusOf } from '../helpers/mock-client.js';
 
 let mock: MockRuntime;
 beforeEach(() => {
@@ -9,12 +9,6 @@ beforeEach(() => {
 });
 
 const as = (token: string, extra?: { perPage?: number; asUser?: string }) => clientFor(mock, token, extra).ops.users;
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
 
 describe('authentication', () => {
   it('answers 401 without a token, and 401 with WWW-Authenticate for a bad one', async () => {

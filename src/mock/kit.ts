@@ -169,7 +169,6 @@ export interface KeysetQuery {
 }
 
 interface KeysetSource<T> {
-  keyset: true;
   /** Rows after `after` (the key of the previous page's last row), or from the start. */
   after(limit: number, after: unknown[] | undefined): T[];
   /** Rows at an offset: numbered pages (`page=N`), which clients may still build for small lists. */
@@ -183,7 +182,6 @@ export function keysetSource<T>(db: Db, q: KeysetQuery): KeysetSource<T> {
   const after = `SELECT * FROM (${q.sql}) WHERE (${q.key.join(', ')}) ${q.descending ? '<' : '>'} (${q.key.map(() => '?').join(', ')}) ORDER BY ${order} LIMIT ?`;
   const at = `SELECT * FROM (${q.sql}) ORDER BY ${order} LIMIT ? OFFSET ?`;
   return {
-    keyset: true,
     after: (limit, key) => (key ? stmt(db, after).all(...q.args, ...key, limit) : stmt(db, fromStart).all(...q.args, limit)) as T[],
     at: (limit, offset) => stmt(db, at).all(...q.args, limit, offset) as T[],
     keyOf: (row) => q.key.map((k) => (row as Record<string, unknown>)[k]),
@@ -207,12 +205,11 @@ function readBookmark(raw: string): unknown[] {
 
 /**
  * One page of a list, with `Link` URLs (absolute, on the request's canonical origin, keeping its
- * query but for paging and credentials). A keyset source pages by bookmark — rel current, next and
- * first, no count, so no last, as real instances do for large lists — and still answers numbered
- * pages (`page=N`) for clients that build them. Arrays (small lists built in memory) page by number
- * with every rel.
+ * query but for paging and credentials). Pages go by bookmark — rel current, next and first, no
+ * count, so no last, as real instances do for large lists — and numbered pages (`page=N`) are still
+ * answered for clients that build them.
  */
-export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T> | T[], present: (row: T) => R): Reply {
+export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T>, present: (row: T) => R): Reply {
   const perPage = Math.min(Math.max(int(ctx.params, 'per_page') ?? DEFAULT_PER_PAGE, 1), MAX_PER_PAGE);
   const pageRaw = str(ctx.params, 'page');
   const link = (page: string, rel: string) => {
@@ -223,7 +220,7 @@ export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T> | T[], pres
     // `page=bookmark:…` as real instances write it (base64url needs no escaping).
     return `<${u.toString().replace('page=bookmark%3A', 'page=bookmark:')}>; rel="${rel}"`;
   };
-  if (!Array.isArray(source) && 'keyset' in source && (pageRaw === undefined || pageRaw === 'first' || pageRaw.startsWith('bookmark:'))) {
+  if (pageRaw === undefined || pageRaw === 'first' || pageRaw.startsWith('bookmark:')) {
     const rows = source.after(perPage + 1, pageRaw?.startsWith('bookmark:') ? readBookmark(pageRaw) : undefined);
     const items = rows.slice(0, perPage);
     const links = [link(pageRaw ?? 'first', 'current')];
@@ -232,21 +229,12 @@ export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T> | T[], pres
     return new Reply(200, items.map(present), { link: links.join(',') });
   }
   const page = Math.max(int(ctx.params, 'page') ?? 1, 1);
-  if (!Array.isArray(source) && 'keyset' in source) {
-    const rows = source.at(perPage + 1, (page - 1) * perPage);
-    const links = [link(String(page), 'current')];
-    if (rows.length > perPage) links.push(link(String(page + 1), 'next'));
-    if (page > 1) links.push(link(String(page - 1), 'prev'));
-    links.push(link('1', 'first'));
-    return new Reply(200, rows.slice(0, perPage).map(present), { link: links.join(',') });
-  }
-  const lastPage = Math.max(Math.ceil(source.length / perPage), 1);
-  const items = source.slice((page - 1) * perPage, page * perPage).map(present);
+  const rows = source.at(perPage + 1, (page - 1) * perPage);
   const links = [link(String(page), 'current')];
-  if (page < lastPage) links.push(link(String(page + 1), 'next'));
+  if (rows.length > perPage) links.push(link(String(page + 1), 'next'));
   if (page > 1) links.push(link(String(page - 1), 'prev'));
-  links.push(link('1', 'first'), link(String(lastPage), 'last'));
-  return new Reply(200, items, { link: links.join(',') });
+  links.push(link('1', 'first'));
+  return new Reply(200, rows.slice(0, perPage).map(present), { link: links.join(',') });
 }
 
 // ---- per request ------------------------------------------------------------------------------

@@ -78,6 +78,7 @@ describe('sections', () => {
       [2, 1, null, 'BIO-101-B'],
       [7, 1, 5, 'BIO-101L-ONL'],
     ]);
+    expect(sections[2]).toMatchObject({ start_at: '2026-09-07T00:00:00Z', end_at: '2026-11-27T00:00:00Z' });
     // A student sees the sections, but not their SIS ids.
     expect((await collect(as(TOKENS.student).sections.list({ course_id: 1 })))[0].sis_section_id).toBeNull();
   });

@@ -10,7 +10,8 @@ export const SEED_SECTIONS = [
   { id: 4, course: 3, root: 1, name: 'HIST-110', sis: 'HIST-110-01', isDefault: true },
   { id: 5, course: 4, root: 4, name: 'ENG-100', sis: 'RCC-ENG-100-01', isDefault: true },
   { id: 6, course: 5, root: 1, name: 'BIO-101L', sis: 'BIO-101L-01', isDefault: true },
-  { id: 7, course: 5, root: 1, name: 'BIO-101 Lab Online', sis: 'BIO-101L-ONL', isDefault: false, crosslistTo: 1 },
+  // The online lab runs for part of the term only: the seeded example of section dates.
+  { id: 7, course: 5, root: 1, name: 'BIO-101 Lab Online', sis: 'BIO-101L-ONL', isDefault: false, crosslistTo: 1, startAt: '2026-09-07T00:00:00Z', endAt: '2026-11-27T00:00:00Z' },
 ];
 
 export function seedSections(db: Db, { minimal, now }: SeedOptions): void {

@@ -9,12 +9,15 @@ import { DecodeError, decodeParams, headerOf } from './decode.js';
 import { HttpError, Reply, notFound, unauthorized, type MockCtx, type UserRow } from './kit.js';
 import { activeUser, domainRootAccountId, findUser, resolveContext } from './lookup.js';
 import { can } from './permissions.js';
+import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
 import { matchRoute, pathIsWellFormed } from './router.js';
 
 export interface MockOptions {
   db: Db;
   /** Fixed "now" (ISO), as LMS_MOCK_NOW sets it; the real clock otherwise. */
   now?: string;
+  /** The runner of background jobs (one per serving process); a default one when absent. */
+  jobs?: JobRunner;
 }
 
 export type MockHandler = Transport;
@@ -24,6 +27,7 @@ export { INSTANCE_HEADER };
 export function createMockHandler(options: MockOptions): MockHandler {
   const { db } = options;
   const now = () => options.now ?? new Date().toISOString();
+  const jobs = options.jobs ?? createJobRunner(db, { now, tickMs: DEFAULT_JOB_TICK_MS });
   const insertPageView = db.prepare(
     `INSERT INTO page_views (user_id, url, user_agent, http_method, controller, action, context_type, context_id, interaction_seconds, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
@@ -70,6 +74,7 @@ export function createMockHandler(options: MockOptions): MockHandler {
         caller: realCaller as UserRow,
         realCaller: realCaller as UserRow,
         now,
+        jobs,
       };
       // A JSON body may give the id as a number; ignoring it would act as the token's owner instead.
       const asUser = typeof params.as_user_id === 'number' ? String(params.as_user_id) : params.as_user_id;

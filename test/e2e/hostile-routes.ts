@@ -26,5 +26,6 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'sections.crosslist', method: 'POST', path: '/api/v1/sections/2/crosslist/5' },
   { id: 'admins.create', method: 'POST', path: '/api/v1/accounts/1/admins' },
   { id: 'admins.delete', method: 'DELETE', path: '/api/v1/accounts/1/admins/2' },
+  { id: 'progress.get', method: 'GET', path: '/api/v1/progress/1' },
   { id: 'unknown', method: 'POST', path: '/api/v1/no/such/route' },
 ];

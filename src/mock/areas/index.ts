@@ -11,6 +11,7 @@ import { coursesArea } from './courses/index.js';
 import { enrollmentsArea } from './enrollments/index.js';
 import { filesArea } from './files/index.js';
 import { groupsArea } from './groups/index.js';
+import { progressArea } from './progress/index.js';
 import { sectionsArea } from './sections/index.js';
 import { usersArea } from './users/index.js';
 
@@ -24,6 +25,7 @@ export const areas: readonly MockArea[] = [
   assignmentsArea,
   groupsArea,
   filesArea,
+  progressArea,
 ];
 
 /** The behaviour of each route: an area's handler for the route's operation (or, rarely, for the route itself). */

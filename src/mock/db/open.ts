@@ -31,6 +31,9 @@ export function openDatabase(path: string, initialise: (db: Db) => void): Opened
       return { db, created: false };
     }
     // Creating and seeding is one immediate transaction, so two first-time processes cannot both seed.
+    // Rebuilding drops tables whose rows others reference, so foreign keys are off until it is done
+    // (they can only be switched outside a transaction).
+    db.pragma('foreign_keys = OFF');
     const opened = db;
     const created = opened.transaction(() => {
       const version = opened.pragma('user_version', { simple: true }) as number;

@@ -4,8 +4,9 @@ import { users } from './areas/users.js';
 import { accounts, assignments, courses, files, groups } from './areas/school.js';
 import { admins, enrollments, sections } from './areas/roster.js';
 import { progress } from './areas/progress.js';
+import { calendar } from './areas/calendar.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, progress };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, progress, calendar };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -19,5 +20,6 @@ export function bindOperations(caller: Caller) {
     sections: bind(caller, sections),
     admins: bind(caller, admins),
     progress: bind(caller, progress),
+    calendar: bind(caller, calendar),
   };
 }

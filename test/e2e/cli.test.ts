@@ -103,6 +103,16 @@ describe('over HTTP against lms mock serve', () => {
     expect(server!.log()).toMatch(/POST \/api\/v1\/accounts\/self\/users 200 \d+ms/);
   });
 
+  it('shows a student the coming week of a school seeded by the real clock, and an event added over HTTP', async () => {
+    const before = await lms(['upcoming', '--fields', 'title'], overHttp('7~mock-sam'));
+    expect(JSON.parse(before.stdout)).toEqual([{ title: 'Cell biology review session' }, { title: 'Lab Group 1 write-up' }, { title: 'Field trip: botanical garden' }]);
+    const soon = new Date(Date.now() + 3600_000).toISOString();
+    const made = await lms(['calendar', 'create', '--user', 'self', '--title', 'Library hour', '--start', soon], overHttp('7~mock-sam'));
+    expect(made.exitCode).toBe(0);
+    const after = await lms(['upcoming', '--fields', 'title'], overHttp('7~mock-sam'));
+    expect((JSON.parse(after.stdout) as { title: string }[])[0]).toEqual({ title: 'Library hour' });
+  });
+
   it('pages with Link headers built from the request host', async () => {
     const r = await lms(['users', 'list', '--all', '--per-page', '4', '-o', 'ndjson', '--fields', 'id'], overHttp());
     expect(r.exitCode).toBe(0);

@@ -27,5 +27,7 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'admins.create', method: 'POST', path: '/api/v1/accounts/1/admins' },
   { id: 'admins.delete', method: 'DELETE', path: '/api/v1/accounts/1/admins/2' },
   { id: 'progress.get', method: 'GET', path: '/api/v1/progress/1' },
+  { id: 'users.upcomingEvents', method: 'GET', path: '/api/v1/users/self/upcoming_events' },
+  { id: 'calendar.create', method: 'POST', path: '/api/v1/calendar_events' },
   { id: 'unknown', method: 'POST', path: '/api/v1/no/such/route' },
 ];

@@ -7,6 +7,7 @@ import { accountsArea } from './accounts/index.js';
 import { adminsArea } from './admins/index.js';
 import type { MockArea } from './area.js';
 import { assignmentsArea } from './assignments/index.js';
+import { calendarArea } from './calendar/index.js';
 import { coursesArea } from './courses/index.js';
 import { enrollmentsArea } from './enrollments/index.js';
 import { filesArea } from './files/index.js';
@@ -26,6 +27,7 @@ export const areas: readonly MockArea[] = [
   groupsArea,
   filesArea,
   progressArea,
+  calendarArea,
 ];
 
 /** The behaviour of each route: an area's handler for the route's operation (or, rarely, for the route itself). */

@@ -5,6 +5,7 @@
 _lms_subcommand() {
   case "$1:$2" in
     ':accounts') _lms_next='accounts'; return 0 ;;
+    ':activity') _lms_next='activity'; return 0 ;;
     ':admins') _lms_next='admins'; return 0 ;;
     ':api') _lms_next='api'; return 0 ;;
     ':assignments') _lms_next='assignments'; return 0 ;;
@@ -24,6 +25,8 @@ _lms_subcommand() {
     'accounts:get') _lms_next='accounts get'; return 0 ;;
     'accounts:help') _lms_next='accounts help'; return 0 ;;
     'accounts:list'|'accounts:ls') _lms_next='accounts list'; return 0 ;;
+    'activity:help') _lms_next='activity help'; return 0 ;;
+    'activity:list'|'activity:ls') _lms_next='activity list'; return 0 ;;
     'admins:add') _lms_next='admins add'; return 0 ;;
     'admins:help') _lms_next='admins help'; return 0 ;;
     'admins:list'|'admins:ls') _lms_next='admins list'; return 0 ;;
@@ -102,6 +105,7 @@ _lms_subcommand() {
 _lms_value_flag() {
   case "$1:$2" in
     'users settings update:--manual-mark-as-read'|'users settings update '*':--manual-mark-as-read') _lms_words='true false'; return 0 ;;
+    'activity list:--interval'|'activity list '*':--interval') _lms_words=''; return 0 ;;
     'admins add:--account'|'admins add '*':--account') _lms_words=''; return 0 ;;
     'admins add:--role'|'admins add '*':--role') _lms_words=''; return 0 ;;
     'admins add:--user'|'admins add '*':--user') _lms_words=''; return 0 ;;
@@ -267,11 +271,14 @@ _lms_reply() {
 
 _lms_subcommands() {
   case "$1" in
-    '') _lms_words='accounts admins api assignments calendar completion courses enrollments files groups help mock profile progress sections upcoming users' ;;
+    '') _lms_words='accounts activity admins api assignments calendar completion courses enrollments files groups help mock profile progress sections upcoming users' ;;
     'accounts') _lms_words='get help list' ;;
     'accounts get') _lms_words='' ;;
     'accounts help') _lms_words='' ;;
     'accounts list') _lms_words='' ;;
+    'activity') _lms_words='help list' ;;
+    'activity help') _lms_words='' ;;
+    'activity list') _lms_words='' ;;
     'admins') _lms_words='add help list remove' ;;
     'admins add') _lms_words='' ;;
     'admins help') _lms_words='' ;;
@@ -368,6 +375,9 @@ _lms_flags() {
     'accounts get') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'accounts help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'accounts list') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'activity') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'activity help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'activity list') _lms_words='--all --as-user --fields --help -h --insecure --interval --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --summary --timeout --verbose -v --version --watch --yes -y' ;;
     'admins') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'admins add') _lms_words='--account --all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-confirmation --no-input --output -o --per-page --profile -p --role --timeout --user --verbose -v --version --yes -y' ;;
     'admins help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;

@@ -29,6 +29,7 @@ complete -c lms -l 'yes' -s 'y' -d 'assume yes to confirmations'
 
 # lms
 complete -c lms -n '__fish_use_subcommand' -a 'accounts' -d 'Accounts you administer'
+complete -c lms -n '__fish_use_subcommand' -a 'activity' -d 'Your activity stream: what changed in your courses and groups; --summary, --watch'
 complete -c lms -n '__fish_use_subcommand' -a 'admins' -d 'Account admins and their roles'
 complete -c lms -n '__fish_use_subcommand' -a 'api' -d 'Raw API access, and the route table'
 complete -c lms -n '__fish_use_subcommand' -a 'assignments' -d 'Assignments of a course'
@@ -50,6 +51,15 @@ complete -c lms -n '__fish_use_subcommand' -a 'users' -d 'Users, profiles, setti
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'get' -d 'Show one account'
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'list' -d 'List the accounts you administer'
+
+# lms activity
+complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help list ls' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'Your activity stream, newest first; --summary counts it by type; --watch follows it'
+
+# lms activity list flags
+complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'interval' -r -F -d 'seconds between polls with --watch (default 30)'
+complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'summary' -d 'count the stream by type (unread and all)'
+complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'watch' -d 'keep polling and print new activity as it arrives (NDJSON when piped; Ctrl-C stops)'
 
 # lms admins
 complete -c lms -n '__fish_seen_subcommand_from admins; and not __fish_seen_subcommand_from add help list ls remove rm' -a 'add' -d 'Make a user an admin of an account (AccountAdmin unless --role names another account role)'

@@ -20,6 +20,7 @@ export const lazyNouns: LazyNoun[] = [
   { name: 'sections', summary: 'Sections of a course, and cross-listing', load: async () => (await import('./sections/index.js')).sectionsVerbs },
   { name: 'admins', summary: 'Account admins and their roles', load: async () => (await import('./admins/index.js')).adminsVerbs },
   { name: 'files', summary: 'Uploaded files', load: async () => (await import('./files/index.js')).filesVerbs },
+  { name: 'activity', summary: 'Your activity stream: what changed in your courses and groups; --summary, --watch', load: async () => (await import('./activity/index.js')).activityVerbs },
   { name: 'upcoming', summary: 'Your calendar events and assignments due in the coming week', load: async () => (await import('./upcoming/index.js')).upcomingVerbs },
   { name: 'calendar', summary: 'Calendar events: add one to a course, group or your own calendar', load: async () => (await import('./calendar/index.js')).calendarVerbs },
   { name: 'progress', summary: 'Background jobs the API started: their progress, followed to the end', load: async () => (await import('./progress/index.js')).progressVerbs },

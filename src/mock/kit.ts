@@ -212,8 +212,8 @@ function readBookmark(raw: string): unknown[] {
  * count, so no last, as real instances do for large lists — and numbered pages (`page=N`) are still
  * answered for clients that build them.
  */
-export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T>, present: (row: T) => R): Reply {
-  const perPage = Math.min(Math.max(int(ctx.params, 'per_page') ?? DEFAULT_PER_PAGE, 1), MAX_PER_PAGE);
+export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T>, present: (row: T) => R, options: { defaultPerPage?: number } = {}): Reply {
+  const perPage = Math.min(Math.max(int(ctx.params, 'per_page') ?? options.defaultPerPage ?? DEFAULT_PER_PAGE, 1), MAX_PER_PAGE);
   const pageRaw = str(ctx.params, 'page');
   const link = (page: string, rel: string) => {
     const u = new URL(ctx.url.pathname, ctx.origin);

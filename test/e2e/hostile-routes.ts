@@ -28,6 +28,9 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'admins.delete', method: 'DELETE', path: '/api/v1/accounts/1/admins/2' },
   { id: 'progress.get', method: 'GET', path: '/api/v1/progress/1' },
   { id: 'users.upcomingEvents', method: 'GET', path: '/api/v1/users/self/upcoming_events' },
+  { id: 'users.activityStream', method: 'GET', path: '/api/v1/users/self/activity_stream' },
+  { id: 'users.activityStreamAlias', method: 'GET', path: '/api/v1/users/activity_stream' },
+  { id: 'users.activityStreamSummary', method: 'GET', path: '/api/v1/users/self/activity_stream/summary' },
   { id: 'calendar.create', method: 'POST', path: '/api/v1/calendar_events' },
   { id: 'unknown', method: 'POST', path: '/api/v1/no/such/route' },
 ];

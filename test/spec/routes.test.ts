@@ -64,9 +64,6 @@ describe('route table', () => {
  * shrinks: a route that gains its handler must leave it, and every route not on it needs all three.
  */
 const PENDING = new Set<string>([
-  'users.activityStream',
-  'users.activityStreamAlias',
-  'users.activityStreamSummary',
   'users.todo',
   'discussions.listTopics',
   'discussions.listGroupTopics',
@@ -203,6 +200,8 @@ const PENDING = new Set<string>([
 ]);
 /** Mock-side answers to URLs the server hands out; clients follow them, so no operation or command names them. */
 const FOLLOWED_URLS = new Set(['files.upload', 'files.confirm', 'files.confirmGet', 'files.download']);
+/** Second paths of a route real instances also serve: the client has an operation, the mock answers, no command needs it. */
+const ALIASES = new Set(['users.activityStreamAlias']);
 
 const commanded = declaredRoutes(await loadAllNouns());
 
@@ -216,7 +215,7 @@ describe('coverage', () => {
 
   it.each(built.filter((r) => !FOLLOWED_URLS.has(r.id)).map((r) => [r.id, r]))('%s has a client operation and a command', (id, r) => {
     expect(operations, id).toContain(r.operation);
-    expect(commanded, id).toContain(id);
+    if (!ALIASES.has(id)) expect(commanded, id).toContain(id);
   });
 
   it('lists only routes that exist and are still unbuilt', () => {

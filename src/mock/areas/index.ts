@@ -5,7 +5,8 @@ import { routes } from '../../spec/routes.js';
 import type { Handler } from '../kit.js';
 import { accountsArea } from './accounts/index.js';
 import { adminsArea } from './admins/index.js';
-import type { MockArea } from './area.js';
+import type { MockArea, StreamPresenter } from './area.js';
+import { activityArea } from './activity/index.js';
 import { assignmentsArea } from './assignments/index.js';
 import { calendarArea } from './calendar/index.js';
 import { coursesArea } from './courses/index.js';
@@ -28,6 +29,7 @@ export const areas: readonly MockArea[] = [
   filesArea,
   progressArea,
   calendarArea,
+  activityArea,
 ];
 
 /** The behaviour of each route: an area's handler for the route's operation (or, rarely, for the route itself). */
@@ -40,3 +42,6 @@ for (const route of routes) {
 }
 
 export const publicRoutes = new Set<string>(areas.flatMap((a) => a.publicRoutes ?? []));
+
+/** How each kind of activity stream item is shown, from the area that owns its assets. */
+export const streamPresenters: Record<string, StreamPresenter> = Object.assign({}, ...areas.map((a) => a.streamItems ?? {}));

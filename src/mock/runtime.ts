@@ -1,6 +1,7 @@
 // Where the mock lives on disk and how a process opens it: the shared state behind `--mock`,
 // `lms mock …` and `lms mock serve`.
 import { join } from 'node:path';
+import { UsageError } from '../errors.js';
 import envPaths from 'env-paths';
 import { openDatabase, resetDatabase, type Db } from './db/open.js';
 import { hasFaults, inProcess, parseFaultsEnv, withFaults, type FaultOptions } from './faults.js';
@@ -32,10 +33,18 @@ export interface MockRuntime {
 export function openMock(path: string, env: NodeJS.ProcessEnv): MockRuntime {
   // Checked before anything is opened: a bad value is a usage error, not a half-open mock.
   const faults = env.LMS_MOCK_FAULTS ? parseFaultsEnv(env.LMS_MOCK_FAULTS) : undefined;
+  const viewRebuildMs = parseViewDelay(env.LMS_MOCK_VIEW_DELAY_MS);
   const { db, created } = openDatabase(path, (d) => seed(d));
-  const base = createMockHandler({ db, now: env.LMS_MOCK_NOW || undefined });
+  const base = createMockHandler({ db, now: env.LMS_MOCK_NOW || undefined, viewRebuildMs });
   const handler = faults && hasFaults(faults) ? inProcess(withFaults(base, faults)) : base;
   return { db, path, created, handler, base, faults };
+}
+
+/** LMS_MOCK_VIEW_DELAY_MS: how long the full topic view answers 503 after a write (0, the default, never). */
+function parseViewDelay(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 0;
+  if (!/^\d{1,7}$/.test(raw.trim())) throw new UsageError(`LMS_MOCK_VIEW_DELAY_MS must be a number of milliseconds, not "${raw}"`);
+  return Number(raw.trim());
 }
 
 /** Back to the seeded school, or with `minimal` to an empty instance with only its admin. */

@@ -8,6 +8,7 @@ import { adminsArea } from './admins/index.js';
 import type { MockArea } from './area.js';
 import { assignmentsArea } from './assignments/index.js';
 import { coursesArea } from './courses/index.js';
+import { discussionsArea } from './discussions/index.js';
 import { enrollmentsArea } from './enrollments/index.js';
 import { filesArea } from './files/index.js';
 import { groupsArea } from './groups/index.js';
@@ -24,6 +25,7 @@ export const areas: readonly MockArea[] = [
   assignmentsArea,
   groupsArea,
   filesArea,
+  discussionsArea,
 ];
 
 /** The behaviour of each route: an area's handler for the route's operation (or, rarely, for the route itself). */

@@ -83,6 +83,13 @@ describe('lms topics create / update / delete', () => {
     expect(json(r.stdout)).toEqual({ is_announcement: true, published: true });
   });
 
+  it('warns when an announcement came out as a plain topic, as the API makes it for those who may not post one', async () => {
+    const r = await session().run('announcements create --course 1 --title "Party" -o json --fields is_announcement', SAM);
+    expect(r.exitCode).toBe(0);
+    expect(json(r.stdout)).toEqual({ is_announcement: false });
+    expect(r.stderr).toMatch(/warning: you may not post announcements here, so the API created topic \d+ as a discussion topic instead/);
+  });
+
   it('deletes a topic with --yes, answering the deleted record', async () => {
     const lms = session();
     const r = await lms.run('topics delete 7 --course 1 --yes -o json', TEACHER);

@@ -544,6 +544,16 @@ describe('the full topic view', () => {
       expect(view.participants.map((p) => p.id)).toContain(3);
     });
 
+    it('retries only the view: another route\'s 503 is answered at once (the transport below decides about those)', async () => {
+      let calls = 0;
+      const unavailable = async () => (calls++, { status: 503, headers: {}, body: '' });
+      const client = new ApiClient({ baseUrl: 'http://lms.mock', token: TOKENS.teacher, transport: unavailable, sleep: async () => undefined });
+      expect(await statusOf(client.ops.discussions.getTopic({ ...C1, topic_id: 2 }))).toBe(503);
+      expect(calls).toBe(1);
+      expect(await statusOf(client.ops.discussions.viewTopic({ ...C1, topic_id: 2 }))).toBe(503);
+      expect(calls).toBe(1 + 6);
+    });
+
     it('is off by default: a view right after a write is current', async () => {
       const mock = freshMock();
       const teacher = clientFor(mock, TOKENS.teacher);

@@ -218,7 +218,10 @@ export function topicVerbs(announcements: boolean): Verbs {
       const fields = await topicFields(ctx, opts);
       if (announcements) fields.is_announcement = true;
       else if ((opts as { publish?: boolean }).publish) fields.published = true;
-      return item(await (await ctx.client()).ops.discussions.createTopic({ ...topicContext(opts), ...fields }));
+      const created = await (await ctx.client()).ops.discussions.createTopic({ ...topicContext(opts), ...fields });
+      // The API does not refuse an announcement from someone who may not post one: it makes a topic.
+      if (announcements && !created.is_announcement) ctx.warn(`you may not post announcements here, so the API created topic ${created.id} as a discussion topic instead`);
+      return item(created);
     },
   });
 

@@ -511,7 +511,7 @@ const updateTopicHandler: Handler = (ctx) => {
 };
 
 const deleteTopicHandler: Handler = (ctx) => {
-  const { p, t } = editableTopic(ctx);
+  const { t } = editableTopic(ctx);
   const now = ctx.now();
   deleteTopic(ctx.db, t.id, now);
   if (t.assignment_id !== null) deleteAssignment(ctx.db, t.assignment_id);
@@ -521,7 +521,6 @@ const deleteTopicHandler: Handler = (ctx) => {
     discussion_type: t.discussion_type, position: t.position, assignment_id: null, root_topic_id: t.root_topic_id,
     workflow_state: 'deleted', deleted_at: now, created_at: t.created_at, updated_at: now,
     user: author ? { id: author.id, name: author.name } : null,
-    context_path: p.path,
   };
   // The model with its root key, as real instances answer; deleted_at on top too, where clients look for it.
   return { discussion_topic: model, deleted_at: now };

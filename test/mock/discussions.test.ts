@@ -95,6 +95,11 @@ describe('topics: fields computed from state', () => {
     const admin = clientFor(mock, TOKENS.admin);
     await admin.ops.enrollments.enrollCourse({ course_id: 1, enrollment: { user_id: 13, type: 'StudentEnrollment', enrollment_state: 'active' } });
     expect((await topicOf(TOKENS.observer, T.labReports, C1, mock)).subscription_hold).toBe('not_in_group_set');
+    // Teachers are in no group: held too, from the root and from a group's topics.
+    expect((await topicOf(TOKENS.teacher, T.labReports, C1, mock)).subscription_hold).toBe('not_in_group_set');
+    expect((await topicOf(TOKENS.teacher, T.benchPlanning, { group_id: 1 }, mock))).toMatchObject({ subscription_hold: 'not_in_group', subscribed: false });
+    expect((await topicOf(TOKENS.otherStudent, T.benchPlanning, { group_id: 1 }, mock))).toMatchObject({ subscribed: true });
+    expect(await statusOf(as(TOKENS.teacher, mock).subscribe({ group_id: 1, topic_id: T.benchPlanning }))).toBe(400);
   });
 
   it('shows the graded topic with its assignment', async () => {

@@ -211,8 +211,9 @@ function requireInitialPost(ctx: MockCtx, p: Place, t: TopicRow): void {
 function subscriptionHold(ctx: MockCtx, p: Place, t: TopicRow): SubscriptionHold | undefined {
   if (t.is_announcement === 1) return 'topic_is_announcement';
   if (t.require_initial_post === 1 && !p.moderate && !hasPostedIn(ctx, p, t)) return 'initial_post_required';
-  if (!p.moderate && p.course && childTopics(ctx.db, t.id).length > 0 && groupsOfUser(ctx.db, ctx.caller.id, p.course.id).length === 0) return 'not_in_group_set';
-  if (!p.moderate && p.type === 'Group' && t.root_topic_id !== null && !p.member) return 'not_in_group';
+  // As real instances do, the group holds apply to moderators too: a teacher is in no group.
+  if (p.type === 'Course' && p.course && childTopics(ctx.db, t.id).length > 0 && groupsOfUser(ctx.db, ctx.caller.id, p.course.id).length === 0) return 'not_in_group_set';
+  if (p.type === 'Group' && !p.member) return 'not_in_group';
   return undefined;
 }
 

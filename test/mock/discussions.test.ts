@@ -571,7 +571,10 @@ describe('the full topic view', () => {
 describe('contexts', () => {
   it('refuses what the caller cannot see: other courses, groups they are not in, unknown ids', async () => {
     const mock = freshMock();
-    expect(await statusOf(topicOf(TOKENS.student, T.benchPlanning, { group_id: 2 }, mock))).toBe(404);
+    // A topic is found only in its own context; one the caller cannot read says nothing of its topics.
+    expect(await statusOf(topicOf(TOKENS.teacher, T.benchPlanning, { group_id: 2 }, mock))).toBe(404);
+    expect(await statusOf(topicOf(TOKENS.student, T.benchPlanning, { group_id: 2 }, mock))).toBe(401);
+    expect(await statusOf(topicOf(TOKENS.student, 999, { group_id: 2 }, mock))).toBe(401);
     expect(await statusOf(topicOf('9~mock-ravi', T.benchPlanning, { group_id: 1 }, mock))).toBe(401);
     expect(await statusOf(topicOf(TOKENS.student, 999, C1, mock))).toBe(404);
     expect(await statusOf(collect(as('4~mock-theo', mock).listTopics(C1)))).toBe(401);

@@ -1,12 +1,9 @@
 // Discussion topics, announcements and their entries, as the API answers them.
 import type { ApiObject, Id } from './common.js';
 import type { Attachment } from './school.js';
+import type { DiscussionType, SubscriptionHold } from '../../spec/vocabulary.js';
 
-export const DISCUSSION_TYPES = ['threaded', 'side_comment'] as const;
-export type DiscussionType = (typeof DISCUSSION_TYPES)[number];
-
-export const SUBSCRIPTION_HOLDS = ['initial_post_required', 'not_in_group_set', 'not_in_group', 'topic_is_announcement'] as const;
-export type SubscriptionHold = (typeof SUBSCRIPTION_HOLDS)[number];
+export { DISCUSSION_TYPES, SUBSCRIPTION_HOLDS, type DiscussionType, type SubscriptionHold } from '../../spec/vocabulary.js';
 
 export interface LockInfo extends ApiObject {
   asset_string: string;

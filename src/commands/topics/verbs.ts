@@ -4,7 +4,7 @@ import { item, list, text, type CommandSpec, type Verbs } from '../../cli/comman
 import type { Context } from '../../cli/context.js';
 import { command, contextFlags } from '../../cli/define.js';
 import type { DiscussionType, FullTopicView, TopicContext, TopicFields, ViewEntry } from '../../client/types/discussions.js';
-import { DISCUSSION_TYPES } from '../../client/types/discussions.js';
+import { DISCUSSION_TYPES } from '../../spec/vocabulary.js';
 import { UsageError } from '../../errors.js';
 
 const TOPIC_COLUMNS = ['id', 'title', 'posted_at', 'published', 'locked', 'pinned', 'discussion_subentry_count', 'unread_count', 'read_state'];

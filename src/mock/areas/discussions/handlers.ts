@@ -4,7 +4,7 @@
 // level), require_initial_post, read state and subscriptions per user, and the full topic view,
 // whose cached structure is unavailable (503) for a while after each write.
 import type { Entry, FullTopicView, Topic, UserDisplay, ViewEntry } from '../../../client/types/discussions.js';
-import { DISCUSSION_TYPES, type SubscriptionHold } from '../../../client/types/discussions.js';
+import { DISCUSSION_TYPES, type SubscriptionHold } from '../../../spec/vocabulary.js';
 import {
   bool,
   created,
@@ -174,10 +174,11 @@ const isLocked = (t: TopicRow, now: string) => t.locked === 1 || (t.lock_at !== 
 /** A live topic of the route's context that the caller may see; drafts and unposted announcements only for moderators. */
 function visibleTopic(ctx: MockCtx, raw = ctx.path.topic_id): { p: Place; t: TopicRow } {
   const p = place(ctx);
+  // Those who cannot read the context learn nothing of its topics, not even which exist.
+  requireThat(p.read);
   const id = numericId(raw);
   const t = id === undefined ? undefined : topicInContext(ctx.db, p.type, p.id, id);
   if (!t) throw notFound();
-  requireThat(p.read);
   if (!p.moderate && (t.workflow_state === 'unpublished' || (t.is_announcement === 1 && isDelayed(t, ctx.now())))) throw notFound();
   return { p, t };
 }

@@ -17,6 +17,7 @@ _lms_subcommand() {
     ':help') _lms_next='help'; return 0 ;;
     ':mock') _lms_next='mock'; return 0 ;;
     ':profile') _lms_next='profile'; return 0 ;;
+    ':progress') _lms_next='progress'; return 0 ;;
     ':sections') _lms_next='sections'; return 0 ;;
     ':topics') _lms_next='topics'; return 0 ;;
     ':users') _lms_next='users'; return 0 ;;
@@ -77,6 +78,8 @@ _lms_subcommand() {
     'profile:remove'|'profile:rm') _lms_next='profile remove'; return 0 ;;
     'profile:show') _lms_next='profile show'; return 0 ;;
     'profile:use') _lms_next='profile use'; return 0 ;;
+    'progress:get') _lms_next='progress get'; return 0 ;;
+    'progress:help') _lms_next='progress help'; return 0 ;;
     'sections:create') _lms_next='sections create'; return 0 ;;
     'sections:crosslist') _lms_next='sections crosslist'; return 0 ;;
     'sections:delete') _lms_next='sections delete'; return 0 ;;
@@ -447,7 +450,7 @@ _lms_reply() {
 
 _lms_subcommands() {
   case "$1" in
-    '') _lms_words='accounts admins announcements api assignments completion courses enrollments files groups help mock profile sections topics users' ;;
+    '') _lms_words='accounts admins announcements api assignments completion courses enrollments files groups help mock profile progress sections topics users' ;;
     'accounts') _lms_words='get help list' ;;
     'accounts get') _lms_words='' ;;
     'accounts help') _lms_words='' ;;
@@ -518,6 +521,9 @@ _lms_subcommands() {
     'profile remove') _lms_words='' ;;
     'profile show') _lms_words='' ;;
     'profile use') _lms_words='' ;;
+    'progress') _lms_words='get help' ;;
+    'progress get') _lms_words='' ;;
+    'progress help') _lms_words='' ;;
     'sections') _lms_words='create crosslist delete get help list uncrosslist update' ;;
     'sections create') _lms_words='' ;;
     'sections crosslist') _lms_words='' ;;
@@ -643,6 +649,9 @@ _lms_flags() {
     'profile remove') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile show') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile use') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'progress') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'progress get') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --wait --yes -y' ;;
+    'progress help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'sections') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'sections create') _lms_words='--all --as-user --course --end-at --fields --help -h --insecure --limit --mock --mock-db --name --no-color --no-input --output -o --per-page --profile -p --sis-id --start-at --timeout --verbose -v --version --yes -y' ;;
     'sections crosslist') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --to --verbose -v --version --yes -y' ;;

@@ -41,6 +41,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'groups' -d 'Groups of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_use_subcommand' -a 'mock' -d 'The built-in mock instance: seed it, list its tokens, serve it over HTTP'
 complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: base URL and token of each'
+complete -c lms -n '__fish_use_subcommand' -a 'progress' -d 'Background jobs the API started: their progress, followed to the end'
 complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
 complete -c lms -n '__fish_use_subcommand' -a 'topics' -d 'Discussion topics of courses, groups and collection items: entries, replies, read state, subscriptions'
 complete -c lms -n '__fish_use_subcommand' -a 'users' -d 'Users, profiles, settings, follows, page views, personal files, bulk import'
@@ -379,6 +380,13 @@ complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcomm
 
 # lms profile use arguments
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from use' -x -a '(__lms_profiles)'
+
+# lms progress
+complete -c lms -n '__fish_seen_subcommand_from progress; and not __fish_seen_subcommand_from get help' -a 'get' -d 'Show a background job’s progress; --wait follows it until it completes or fails'
+complete -c lms -n '__fish_seen_subcommand_from progress; and not __fish_seen_subcommand_from get help' -a 'help' -d 'display help for command'
+
+# lms progress get flags
+complete -c lms -n '__fish_seen_subcommand_from progress; and __fish_seen_subcommand_from get' -l 'wait' -d 'poll until the job completes or fails (exit 1 when it fails)'
 
 # lms sections
 complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'create' -d 'Create a section in a course'

@@ -4,8 +4,9 @@ import { users } from './areas/users.js';
 import { accounts, assignments, courses, files, groups } from './areas/school.js';
 import { admins, enrollments, sections } from './areas/roster.js';
 import { discussions } from './areas/discussions.js';
+import { progress } from './areas/progress.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, discussions };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, discussions, progress };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -19,5 +20,6 @@ export function bindOperations(caller: Caller) {
     sections: bind(caller, sections),
     admins: bind(caller, admins),
     discussions: bind(caller, discussions),
+    progress: bind(caller, progress),
   };
 }

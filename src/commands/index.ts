@@ -22,6 +22,7 @@ export const lazyNouns: LazyNoun[] = [
   { name: 'topics', summary: 'Discussion topics of courses, groups and collection items: entries, replies, read state, subscriptions', load: async () => (await import('./topics/index.js')).topicsVerbs },
   { name: 'announcements', summary: 'Announcements: the topics verbs with announcements fixed on', load: async () => (await import('./announcements/index.js')).announcementsVerbs },
   { name: 'files', summary: 'Uploaded files', load: async () => (await import('./files/index.js')).filesVerbs },
+  { name: 'progress', summary: 'Background jobs the API started: their progress, followed to the end', load: async () => (await import('./progress/index.js')).progressVerbs },
   { name: 'profile', summary: 'Named instances: base URL and token of each', load: async () => (await import('./profile/index.js')).profileVerbs },
   { name: 'api', summary: 'Raw API access, and the route table', load: async () => (await import('./api/index.js')).apiVerbs },
   { name: 'mock', summary: 'The built-in mock instance: seed it, list its tokens, serve it over HTTP', load: async () => (await import('./mock/index.js')).mockVerbs },

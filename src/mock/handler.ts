@@ -4,11 +4,14 @@ import { dropSecrets } from '../redact.js';
 import type { RouteId } from '../spec/routes.js';
 import { INSTANCE_HEADER, type ApiRequest, type ApiResponse, type Transport } from '../transport/types.js';
 import { handlers, publicRoutes } from './areas/index.js';
+import { tokenOwner } from './areas/users/repo.js';
+import { metaValue } from './db/meta.js';
 import type { Db } from './db/open.js';
 import { DecodeError, decodeParams, headerOf } from './decode.js';
 import { HttpError, Reply, notFound, unauthorized, type MockCtx, type UserRow } from './kit.js';
 import { activeUser, domainRootAccountId, findUser, resolveContext } from './lookup.js';
 import { can } from './permissions.js';
+import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
 import { matchRoute, pathIsWellFormed } from './router.js';
 
 export interface MockOptions {
@@ -19,6 +22,8 @@ export interface MockOptions {
   viewRebuildMs?: number;
   /** The wall clock that delay is measured on (tests pass their own). */
   wallClock?: () => number;
+  /** The runner of background jobs (one per serving process); a default one when absent. */
+  jobs?: JobRunner;
 }
 
 export type MockHandler = Transport;
@@ -28,15 +33,15 @@ export { INSTANCE_HEADER };
 export function createMockHandler(options: MockOptions): MockHandler {
   const { db } = options;
   const now = () => options.now ?? new Date().toISOString();
+  const jobs = options.jobs ?? createJobRunner(db, { now, tickMs: DEFAULT_JOB_TICK_MS });
   const insertPageView = db.prepare(
     `INSERT INTO page_views (user_id, url, user_agent, http_method, controller, action, context_type, context_id, interaction_seconds, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
   );
 
-  const instanceQuery = db.prepare(`SELECT value FROM meta WHERE key = 'instance_id'`).pluck();
   // Which instance answered: a seed or reset makes a new one, so a client can tell that what it
   // remembers (a bulk job's journal) describes data that is gone.
-  const instance = () => (instanceQuery.get() as string | undefined) ?? 'unknown';
+  const instance = () => metaValue(db, 'instance_id') ?? 'unknown';
 
   return async function handle(req: ApiRequest): Promise<ApiResponse> {
     const res = await answer(req);
@@ -75,6 +80,7 @@ export function createMockHandler(options: MockOptions): MockHandler {
         realCaller: realCaller as UserRow,
         now,
         viewRebuild: { delayMs: options.viewRebuildMs ?? 0, wallClock: options.wallClock ?? Date.now },
+        jobs,
       };
       // A JSON body may give the id as a number; ignoring it would act as the token's owner instead.
       const asUser = typeof params.as_user_id === 'number' ? String(params.as_user_id) : params.as_user_id;
@@ -113,8 +119,8 @@ function authenticate(db: Db, req: ApiRequest, url: URL): UserRow {
   if (!token) {
     throw new HttpError(401, { status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
   }
-  const row = db.prepare(`SELECT user_id FROM access_tokens WHERE token = ?`).get(token) as { user_id: number } | undefined;
-  const user = row && activeUser(db, row.user_id);
+  const owner = tokenOwner(db, token);
+  const user = owner === undefined ? undefined : activeUser(db, owner);
   if (!user) {
     throw new HttpError(401, { errors: [{ message: 'Invalid access token.' }] }, { 'www-authenticate': 'Bearer realm="canvas-lms"' });
   }

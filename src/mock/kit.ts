@@ -4,6 +4,7 @@ import type { Route } from '../spec/routes.js';
 import type { ApiRequest } from '../transport/types.js';
 import { isSecretParam } from '../redact.js';
 import type { Db } from './db/open.js';
+import type { JobRunner } from './jobs.js';
 import { stmt } from './db/statements.js';
 import { isFile, isPlainObject, type ParamsObject, type UploadedFile, type Value } from './decode.js';
 
@@ -40,6 +41,8 @@ export interface MockCtx {
   realCaller: UserRow;
   /** ISO timestamp of "now" (fixed by LMS_MOCK_NOW). */
   now(): string;
+  /** Background jobs of this process (they report through a Progress). */
+  jobs: JobRunner;
   /**
    * The context a route with context variants (`{tctx}`, `{octx}`, `{sctx}`) was called in, found
    * by the pipeline before the handler runs (a missing one is already a 404). Absent on other routes.

@@ -1,11 +1,12 @@
 // Where the mock lives on disk and how a process opens it: the shared state behind `--mock`,
 // `lms mock …` and `lms mock serve`.
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
 import envPaths from 'env-paths';
+import { UsageError } from '../errors.js';
 import { openDatabase, resetDatabase, type Db } from './db/open.js';
 import { hasFaults, inProcess, parseFaultsEnv, withFaults, type FaultOptions } from './faults.js';
 import { createMockHandler, type MockHandler } from './handler.js';
+import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
 import { allTokens } from './areas/users/repo.js';
 import { seed, seedToken, seedUsers } from './seed.js';
 
@@ -28,16 +29,29 @@ export interface MockRuntime {
   base?: MockHandler;
   /** The faults from LMS_MOCK_FAULTS, when set. */
   faults?: FaultOptions;
+  /** Background jobs started by requests to this process. */
+  jobs: JobRunner;
 }
 
 export function openMock(path: string, env: NodeJS.ProcessEnv): MockRuntime {
   // Checked before anything is opened: a bad value is a usage error, not a half-open mock.
   const faults = env.LMS_MOCK_FAULTS ? parseFaultsEnv(env.LMS_MOCK_FAULTS) : undefined;
   const viewRebuildMs = parseViewDelay(env.LMS_MOCK_VIEW_DELAY_MS);
+  const tickMs = jobTick(env);
   const { db, created } = openDatabase(path, (d) => seed(d));
-  const base = createMockHandler({ db, now: env.LMS_MOCK_NOW || undefined, viewRebuildMs });
+  const now = env.LMS_MOCK_NOW || undefined;
+  const jobs = createJobRunner(db, { now: () => now ?? new Date().toISOString(), tickMs });
+  const base = createMockHandler({ db, now, jobs, viewRebuildMs });
   const handler = faults && hasFaults(faults) ? inProcess(withFaults(base, faults)) : base;
-  return { db, path, created, handler, base, faults };
+  return { db, path, created, handler, base, faults, jobs };
+}
+
+/** LMS_MOCK_JOB_TICK_MS: the pause between slices of a background job (0 runs them back to back). */
+function jobTick(env: NodeJS.ProcessEnv): number {
+  const raw = env.LMS_MOCK_JOB_TICK_MS;
+  if (raw === undefined || raw === '') return DEFAULT_JOB_TICK_MS;
+  if (!/^\d{1,6}$/.test(raw)) throw new UsageError(`LMS_MOCK_JOB_TICK_MS must be a whole number of milliseconds, not ${JSON.stringify(raw)}`);
+  return Number(raw);
 }
 
 /** LMS_MOCK_VIEW_DELAY_MS: how long the full topic view answers 503 after a write (0, the default, never). */

@@ -31,6 +31,17 @@ describe('the launcher', () => {
     expect((await lms(['--version'])).stdout).toBe(version);
     expect((await lms(['--no-color', '--version'])).stdout).toBe(version);
   });
+
+  it('prints the same top-level help from the build as the CLI does', async () => {
+    const throughCli = await lms(['--no-color', '--help']);
+    expect(throughCli.stdout).toContain('Usage: lms [options] [command]');
+    expect(readFileSync(join(root, 'dist', 'help.txt'), 'utf8').trim()).toBe(throughCli.stdout);
+    for (const flag of ['--help', '-h']) {
+      const fast = await lms([flag]);
+      expect(fast.exitCode).toBe(0);
+      expect(fast.stdout).toBe(throughCli.stdout);
+    }
+  });
 });
 
 describe('errors from the binary', () => {

@@ -89,5 +89,6 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'discussions.unsubscribe@collection_items', method: 'DELETE', path: '/api/v1/collection_items/1/discussion_topics/14/subscribed' },
   { id: 'discussions.deleteEntry@collection_items', method: 'DELETE', path: '/api/v1/collection_items/1/discussion_topics/14/entries/32' },
   { id: 'discussions.deleteTopic@collection_items', method: 'DELETE', path: '/api/v1/collection_items/1/discussion_topics/14' },
+  { id: 'progress.get', method: 'GET', path: '/api/v1/progress/1' },
   { id: 'unknown', method: 'POST', path: '/api/v1/no/such/route' },
 ];

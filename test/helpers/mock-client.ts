@@ -15,7 +15,7 @@ export const TOKENS = {
 } as const;
 
 export function freshMock(): MockRuntime {
-  return openMock(':memory:', { LMS_MOCK_NOW: '2026-11-02T12:00:00.000Z' });
+  return openMock(':memory:', { LMS_MOCK_NOW: '2026-11-02T12:00:00.000Z', LMS_MOCK_JOB_TICK_MS: '0' });
 }
 
 export function clientFor(mock: MockRuntime, token: string | undefined, extra: { perPage?: number; asUser?: string } = {}): ApiClient {

@@ -34,7 +34,7 @@ export const FIXED_NOW = '2026-11-02T12:00:00.000Z';
 
 /** A fresh seeded in-memory mock and an empty profile directory, shared by the calls of one test. */
 export function session(env: Record<string, string> = {}): Session {
-  const mock = openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW });
+  const mock = openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' });
   const configDir = mkdtempSync(join(tmpdir(), 'lms-test-config-'));
   return {
     mock,

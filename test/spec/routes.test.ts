@@ -137,7 +137,6 @@ const PENDING = new Set<string>([
   'history.feed',
   'search.recipients',
   'users.ignoreTodo',
-  'progress.get',
   'grading.updateGrades@courses',
   'grading.updateGrades@sections',
 ]);

@@ -12,6 +12,7 @@ import { discussionsArea } from './discussions/index.js';
 import { enrollmentsArea } from './enrollments/index.js';
 import { filesArea } from './files/index.js';
 import { groupsArea } from './groups/index.js';
+import { progressArea } from './progress/index.js';
 import { sectionsArea } from './sections/index.js';
 import { usersArea } from './users/index.js';
 
@@ -26,6 +27,7 @@ export const areas: readonly MockArea[] = [
   groupsArea,
   filesArea,
   discussionsArea,
+  progressArea,
 ];
 
 /** The behaviour of each route: an area's handler for the route's operation (or, rarely, for the route itself). */

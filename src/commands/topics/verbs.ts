@@ -152,6 +152,7 @@ export function renderThread(view: FullTopicView): string {
 export function topicVerbs(announcements: boolean): Verbs {
   const noun = announcements ? 'announcements' : 'topics';
   const what = announcements ? 'announcement' : 'topic';
+  const aWhat = announcements ? 'an announcement' : 'a topic';
   const ex = (rest: string) => `lms ${noun} ${rest}`;
   // Help examples run against the seeded school: topic 2 (or announcement 1) of course 1.
   const T = announcements ? '1' : '2';
@@ -206,7 +207,7 @@ export function topicVerbs(announcements: boolean): Verbs {
       ...where,
       title: { flags: '--title <title>', description: 'the title', required: true },
       ...topicFlags,
-      ...(announcements ? {} : { publish: { flags: '--publish', description: 'publish it now (without it a teacher\u2019s topic is a draft)' } }),
+      ...(announcements ? {} : { publish: { flags: '--publish', description: 'publish it now (without it a teacher\'s topic is a draft)' } }),
     },
     examples: announcements
       ? [ex('create --course 1 --title "Lab moved to room 204" --message "<p>From Tuesday.</p>"')]
@@ -227,7 +228,7 @@ export function topicVerbs(announcements: boolean): Verbs {
 
   const updateTopic = command({
     name: `update <${what}>`,
-    summary: `Change a ${what}: title, message, type, dates, pin, lock, publication, grading`,
+    summary: announcements ? 'Change an announcement: title, message, type, dates, pin, lock' : 'Change a topic: title, message, type, dates, pin, lock, publication, grading',
     routes: ['discussions.updateTopic@courses', 'discussions.updateTopic@groups', 'discussions.updateTopic@collection_items'],
     columns: TOPIC_COLUMNS,
     options: {
@@ -266,7 +267,7 @@ export function topicVerbs(announcements: boolean): Verbs {
 
   const deleteTopic = command({
     name: `delete <${what}>`,
-    summary: `Delete a ${what} (and its assignment, if graded)`,
+    summary: announcements ? 'Delete an announcement' : 'Delete a topic (and its assignment, if graded)',
     routes: ['discussions.deleteTopic@courses', 'discussions.deleteTopic@groups', 'discussions.deleteTopic@collection_items'],
     options: where,
     examples: [ex(`delete ${T} --course 1 --yes`)],
@@ -279,7 +280,7 @@ export function topicVerbs(announcements: boolean): Verbs {
 
   const view = command({
     name: `view <${what}>`,
-    summary: 'The whole thread: an indented tree on a terminal (unread marked), the API\u2019s full view as JSON otherwise',
+    summary: 'The whole thread: an indented tree on a terminal (unread marked), the API\'s full view as JSON otherwise',
     routes: ['discussions.viewTopic@courses', 'discussions.viewTopic@groups', 'discussions.viewTopic@collection_items'],
     options: { ...where, newEntries: { flags: '--new-entries', description: 'while the server rebuilds the view, take it with the entries posted since' } },
     examples: [ex(`view ${T} --course 1`), ex(`view ${T} --course 1 -o json`)],
@@ -351,7 +352,7 @@ export function topicVerbs(announcements: boolean): Verbs {
 
   const editEntry = command({
     name: `edit-entry <${what}> <entry>`,
-    summary: 'Change an entry\u2019s message (its author, or a moderator)',
+    summary: 'Change an entry\'s message (its author, or a moderator)',
     routes: ['discussions.updateEntry@courses', 'discussions.updateEntry@groups', 'discussions.updateEntry@collection_items'],
     columns: ENTRY_COLUMNS,
     options: { ...where, ...messageFlags },
@@ -424,7 +425,7 @@ export function topicVerbs(announcements: boolean): Verbs {
   const subscription = (on: boolean) =>
     command({
       name: `${on ? 'subscribe' : 'unsubscribe'} <${what}>`,
-      summary: on ? `Be notified of new entries in a ${what}` : `Stop notifications of new entries in a ${what}`,
+      summary: on ? `Be notified of new entries in ${aWhat}` : `Stop notifications of new entries in ${aWhat}`,
       routes: (['courses', 'groups', 'collection_items'] as const).map((c) => `discussions.${on ? 'subscribe' : 'unsubscribe'}@${c}` as const),
       options: where,
       examples: [ex(`${on ? 'subscribe' : 'unsubscribe'} ${T} --course 1`)],

@@ -31,6 +31,7 @@ complete -c lms -l 'yes' -s 'y' -d 'assume yes to confirmations'
 complete -c lms -n '__fish_use_subcommand' -a 'accounts' -d 'Accounts you administer'
 complete -c lms -n '__fish_use_subcommand' -a 'activity' -d 'Your activity stream: what changed in your courses and groups; --summary, --watch'
 complete -c lms -n '__fish_use_subcommand' -a 'admins' -d 'Account admins and their roles'
+complete -c lms -n '__fish_use_subcommand' -a 'announcements' -d 'Announcements: the topics verbs with announcements fixed on'
 complete -c lms -n '__fish_use_subcommand' -a 'api' -d 'Raw API access, and the route table'
 complete -c lms -n '__fish_use_subcommand' -a 'assignments' -d 'Assignments of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'calendar' -d 'Calendar events: add one to a course, group or your own calendar'
@@ -44,6 +45,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'mock' -d 'The built-in mock insta
 complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: base URL and token of each'
 complete -c lms -n '__fish_use_subcommand' -a 'progress' -d 'Background jobs the API started: their progress, followed to the end'
 complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
+complete -c lms -n '__fish_use_subcommand' -a 'topics' -d 'Discussion topics of courses, groups and collection items: entries, replies, read state, subscriptions'
 complete -c lms -n '__fish_use_subcommand' -a 'upcoming' -d 'Your calendar events and assignments due in the coming week'
 complete -c lms -n '__fish_use_subcommand' -a 'users' -d 'Users, profiles, settings, follows, page views, personal files, bulk import'
 
@@ -79,6 +81,146 @@ complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcomma
 # lms admins remove flags
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'role' -r -F -d 'the role to remove (default AccountAdmin)'
+
+# lms announcements
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'create' -d 'Post an announcement (needs the right to post announcements)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'delete' -d 'Delete an announcement'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'delete-entry' -d 'Delete an entry (its author, or a moderator); its replies stay'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'edit-entry' -d 'Change an entry\'s message (its author, or a moderator)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'entries' -d 'Top-level entries, newest first, each with its ten newest replies; with --id, those entries (deleted ones too)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'get' -d 'Show one announcement with your read state, unread count and subscription'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'list' -d 'List the announcements of a course or group'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'post' -d 'Post an entry (the initial post a topic may require), optionally with a file'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'read' -d 'Mark the announcement\'s own text read, or with ENTRY that entry'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'read-all' -d 'Mark the announcement and all its entries read'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'replies' -d 'Every reply under a top-level entry, newest first'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'reply' -d 'Reply to an entry (a side_comment topic takes replies to top-level entries only)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'unread' -d 'Mark the announcement\'s own text unread, or with ENTRY that entry'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'unread-all' -d 'Mark the announcement and all its entries unread'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'update' -d 'Change an announcement: title, message, type, dates, pin, lock'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'view' -d 'The whole thread: an indented tree on a terminal (unread marked), the API\'s full view as JSON otherwise'
+
+# lms announcements create flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'assignment-id' -r -F -d 'grade it with an existing assignment of the course'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date of that new assignment'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'pinned' -d 'pin it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'points' -r -F -d 'grade it with a new assignment worth this many points'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'require-initial-post' -d 'students see the others\' posts only after posting'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'the title'
+
+# lms announcements delete flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'group' -r -F -d 'group id'
+
+# lms announcements delete-entry flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'group' -r -F -d 'group id'
+
+# lms announcements edit-entry flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+
+# lms announcements entries flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'id' -r -F -d 'only this entry (repeatable), in id order'
+
+# lms announcements get flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -l 'group' -r -F -d 'group id'
+
+# lms announcements list flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'order-by' -x -a 'position recent_activity' -d 'position (default) or recent_activity'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'scope' -x -a 'locked unlocked' -d 'only locked or only unlocked ones'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'titles containing this text'
+
+# lms announcements post flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'attach' -r -F -d 'attach a file'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+
+# lms announcements read flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'group' -r -F -d 'group id'
+
+# lms announcements read-all flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'group' -r -F -d 'group id'
+
+# lms announcements replies flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from replies' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from replies' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from replies' -l 'group' -r -F -d 'group id'
+
+# lms announcements reply flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'attach' -r -F -d 'attach a file'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+
+# lms announcements unread flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'group' -r -F -d 'group id'
+
+# lms announcements unread-all flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'group' -r -F -d 'group id'
+
+# lms announcements update flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'assignment-id' -r -F -d 'grade it with an existing assignment of the course'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date of that new assignment'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'lock' -d 'lock it now'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'pinned' -d 'pin it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'points' -r -F -d 'grade it with a new assignment worth this many points'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'require-initial-post' -d 'students see the others\' posts only after posting'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'a new title'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'unlock' -d 'unlock it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'unpin' -d 'unpin it'
+
+# lms announcements view flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'new-entries' -d 'while the server rebuilds the view, take it with the entries posted since'
 
 # lms api
 complete -c lms -n '__fish_seen_subcommand_from api; and not __fish_seen_subcommand_from help request routes' -a 'help' -d 'display help for command'
@@ -306,6 +448,163 @@ complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'section name'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'sis-id' -r -F -d 'SIS id (applied only for callers who manage SIS data; "" clears it)'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'start-at' -r -F -d 'start date (ISO 8601; "" clears it)'
+
+# lms topics
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'create' -d 'Create a topic (a teacher\'s is a draft unless --publish)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'delete' -d 'Delete a topic (and its assignment, if graded)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'delete-entry' -d 'Delete an entry (its author, or a moderator); its replies stay'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'edit-entry' -d 'Change an entry\'s message (its author, or a moderator)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'entries' -d 'Top-level entries, newest first, each with its ten newest replies; with --id, those entries (deleted ones too)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'get' -d 'Show one topic with your read state, unread count and subscription'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'list' -d 'List the discussion topics of a course or group'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'post' -d 'Post an entry (the initial post a topic may require), optionally with a file'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'read' -d 'Mark the topic\'s own text read, or with ENTRY that entry'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'read-all' -d 'Mark the topic and all its entries read'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'replies' -d 'Every reply under a top-level entry, newest first'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'reply' -d 'Reply to an entry (a side_comment topic takes replies to top-level entries only)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'subscribe' -d 'Be notified of new entries in a topic'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'unread' -d 'Mark the topic\'s own text unread, or with ENTRY that entry'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'unread-all' -d 'Mark the topic and all its entries unread'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'unsubscribe' -d 'Stop notifications of new entries in a topic'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'update' -d 'Change a topic: title, message, type, dates, pin, lock, publication, grading'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'view' -d 'The whole thread: an indented tree on a terminal (unread marked), the API\'s full view as JSON otherwise'
+
+# lms topics create flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'assignment-id' -r -F -d 'grade it with an existing assignment of the course'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date of that new assignment'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'pinned' -d 'pin it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'points' -r -F -d 'grade it with a new assignment worth this many points'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'publish' -d 'publish it now (without it a teacher\'s topic is a draft)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'require-initial-post' -d 'students see the others\' posts only after posting'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'the title'
+
+# lms topics delete flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'group' -r -F -d 'group id'
+
+# lms topics delete-entry flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'group' -r -F -d 'group id'
+
+# lms topics edit-entry flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+
+# lms topics entries flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'id' -r -F -d 'only this entry (repeatable), in id order'
+
+# lms topics get flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -l 'group' -r -F -d 'group id'
+
+# lms topics list flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'announcements' -d 'list announcements instead (as lms announcements list)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'order-by' -x -a 'position recent_activity' -d 'position (default) or recent_activity'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'scope' -x -a 'locked unlocked' -d 'only locked or only unlocked ones'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'titles containing this text'
+
+# lms topics post flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'attach' -r -F -d 'attach a file'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+
+# lms topics read flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'group' -r -F -d 'group id'
+
+# lms topics read-all flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'group' -r -F -d 'group id'
+
+# lms topics replies flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from replies' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from replies' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from replies' -l 'group' -r -F -d 'group id'
+
+# lms topics reply flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'attach' -r -F -d 'attach a file'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+
+# lms topics subscribe flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'group' -r -F -d 'group id'
+
+# lms topics unread flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'group' -r -F -d 'group id'
+
+# lms topics unread-all flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'group' -r -F -d 'group id'
+
+# lms topics unsubscribe flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'group' -r -F -d 'group id'
+
+# lms topics update flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'assignment-id' -r -F -d 'grade it with an existing assignment of the course'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date of that new assignment'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'lock' -d 'lock it now'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'pinned' -d 'pin it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'points' -r -F -d 'grade it with a new assignment worth this many points'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'publish' -d 'publish a draft'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'require-initial-post' -d 'students see the others\' posts only after posting'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'a new title'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'ungraded' -d 'remove its assignment: a plain discussion again'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'unlock' -d 'unlock it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'unpin' -d 'unpin it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'unpublish' -d 'make it a draft again (only while nobody has posted)'
+
+# lms topics view flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'new-entries' -d 'while the server rebuilds the view, take it with the entries posted since'
 
 # lms upcoming
 complete -c lms -n '__fish_seen_subcommand_from upcoming; and not __fish_seen_subcommand_from help list ls' -a 'help' -d 'display help for command'

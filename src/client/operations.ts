@@ -3,10 +3,11 @@ import { bind, type Caller } from './operation.js';
 import { users } from './areas/users.js';
 import { accounts, assignments, courses, files, groups } from './areas/school.js';
 import { admins, enrollments, sections } from './areas/roster.js';
+import { discussions } from './areas/discussions.js';
 import { progress } from './areas/progress.js';
 import { calendar } from './areas/calendar.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, progress, calendar };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, discussions, progress, calendar };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -19,6 +20,7 @@ export function bindOperations(caller: Caller) {
     enrollments: bind(caller, enrollments),
     sections: bind(caller, sections),
     admins: bind(caller, admins),
+    discussions: bind(caller, discussions),
     progress: bind(caller, progress),
     calendar: bind(caller, calendar),
   };

@@ -18,6 +18,10 @@ export interface MockOptions {
   db: Db;
   /** Fixed "now" (ISO), as LMS_MOCK_NOW sets it; the real clock otherwise. */
   now?: string;
+  /** Milliseconds the full topic view answers 503 after a write while it is rebuilt (LMS_MOCK_VIEW_DELAY_MS); 0 by default. */
+  viewRebuildMs?: number;
+  /** The wall clock that delay is measured on (tests pass their own). */
+  wallClock?: () => number;
   /** The runner of background jobs (one per serving process); a default one when absent. */
   jobs?: JobRunner;
 }
@@ -75,6 +79,7 @@ export function createMockHandler(options: MockOptions): MockHandler {
         caller: realCaller as UserRow,
         realCaller: realCaller as UserRow,
         now,
+        viewRebuild: { delayMs: options.viewRebuildMs ?? 0, wallClock: options.wallClock ?? Date.now },
         jobs,
       };
       // A JSON body may give the id as a number; ignoring it would act as the token's owner instead.

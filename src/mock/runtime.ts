@@ -38,12 +38,13 @@ export interface MockRuntime {
 export function openMock(path: string, env: NodeJS.ProcessEnv): MockRuntime {
   // Checked before anything is opened: a bad value is a usage error, not a half-open mock.
   const faults = env.LMS_MOCK_FAULTS ? parseFaultsEnv(env.LMS_MOCK_FAULTS) : undefined;
+  const viewRebuildMs = parseViewDelay(env.LMS_MOCK_VIEW_DELAY_MS);
   const tickMs = jobTick(env);
   const now = env.LMS_MOCK_NOW || undefined;
   const clock = () => now ?? new Date().toISOString();
   const { db, created } = openDatabase(path, (d) => seed(d, { clock: clock() }));
   const jobs = createJobRunner(db, { now: clock, tickMs });
-  const base = createMockHandler({ db, now, jobs });
+  const base = createMockHandler({ db, now, jobs, viewRebuildMs });
   const handler = faults && hasFaults(faults) ? inProcess(withFaults(base, faults)) : base;
   return { db, path, created, handler, base, faults, jobs, now: clock };
 }
@@ -54,6 +55,13 @@ function jobTick(env: NodeJS.ProcessEnv): number {
   if (raw === undefined || raw === '') return DEFAULT_JOB_TICK_MS;
   if (!/^\d{1,6}$/.test(raw)) throw new UsageError(`LMS_MOCK_JOB_TICK_MS must be a whole number of milliseconds, not ${JSON.stringify(raw)}`);
   return Number(raw);
+}
+
+/** LMS_MOCK_VIEW_DELAY_MS: how long the full topic view answers 503 after a write (0, the default, never). */
+function parseViewDelay(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 0;
+  if (!/^\d{1,7}$/.test(raw.trim())) throw new UsageError(`LMS_MOCK_VIEW_DELAY_MS must be a number of milliseconds, not "${raw}"`);
+  return Number(raw.trim());
 }
 
 /** Back to the seeded school, or with `minimal` to an empty instance with only its admin. */

@@ -10,6 +10,7 @@ import { activityArea } from './activity/index.js';
 import { assignmentsArea } from './assignments/index.js';
 import { calendarArea } from './calendar/index.js';
 import { coursesArea } from './courses/index.js';
+import { discussionsArea } from './discussions/index.js';
 import { enrollmentsArea } from './enrollments/index.js';
 import { filesArea } from './files/index.js';
 import { groupsArea } from './groups/index.js';
@@ -27,6 +28,7 @@ export const areas: readonly MockArea[] = [
   assignmentsArea,
   groupsArea,
   filesArea,
+  discussionsArea,
   progressArea,
   calendarArea,
   activityArea,

@@ -1,7 +1,7 @@
 // Assignments of a course, in their position order.
 import type { Db } from '../../db/open.js';
 import type { KeysetQuery } from '../../kit.js';
-import { insert, one } from '../../db/statements.js';
+import { insert, one, run } from '../../db/statements.js';
 
 export interface AssignmentRow {
   id: number;
@@ -58,4 +58,9 @@ export function assignmentsOfCourseQuery(courseId: number, o: { withUnpublished:
   if (!o.withUnpublished) where.push('published = 1');
   if (o.term) (where.push('lower(name) LIKE ?'), args.push(`%${o.term.toLowerCase()}%`));
   return { sql: `SELECT * FROM assignments WHERE ${where.join(' AND ')}`, args, key: ['position', 'id'] };
+}
+
+/** Removes an assignment (a graded discussion's, when the topic is deleted or made plain). */
+export function deleteAssignment(db: Db, id: number): void {
+  run(db, `DELETE FROM assignments WHERE id = ?`, id);
 }

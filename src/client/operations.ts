@@ -4,8 +4,10 @@ import { users } from './areas/users.js';
 import { accounts, assignments, courses, files, groups } from './areas/school.js';
 import { admins, enrollments, sections } from './areas/roster.js';
 import { progress } from './areas/progress.js';
+import { conversations } from './areas/conversations.js';
+import { search } from './areas/search.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, progress };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, progress, conversations, search };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -19,5 +21,7 @@ export function bindOperations(caller: Caller) {
     sections: bind(caller, sections),
     admins: bind(caller, admins),
     progress: bind(caller, progress),
+    conversations: bind(caller, conversations),
+    search: bind(caller, search),
   };
 }

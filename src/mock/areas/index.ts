@@ -7,11 +7,13 @@ import { accountsArea } from './accounts/index.js';
 import { adminsArea } from './admins/index.js';
 import type { MockArea } from './area.js';
 import { assignmentsArea } from './assignments/index.js';
+import { conversationsArea } from './conversations/index.js';
 import { coursesArea } from './courses/index.js';
 import { enrollmentsArea } from './enrollments/index.js';
 import { filesArea } from './files/index.js';
 import { groupsArea } from './groups/index.js';
 import { progressArea } from './progress/index.js';
+import { searchArea } from './search/index.js';
 import { sectionsArea } from './sections/index.js';
 import { usersArea } from './users/index.js';
 
@@ -26,6 +28,8 @@ export const areas: readonly MockArea[] = [
   groupsArea,
   filesArea,
   progressArea,
+  searchArea,
+  conversationsArea,
 ];
 
 /** The behaviour of each route: an area's handler for the route's operation (or, rarely, for the route itself). */

@@ -1,0 +1,70 @@
+// Sending a message: into an existing conversation (to all or some of its participants), or into the
+// private conversation of two people (reused) or a new one. Shared by the handlers, the background
+// delivery of async batches and the seed.
+import type { Db } from '../../db/open.js';
+import {
+  addParticipants,
+  addTags,
+  createConversation,
+  createMessage,
+  participant,
+  privateConversation,
+  refreshParticipant,
+  setParticipant,
+  shareMessage,
+} from './repo.js';
+
+export interface MessageContent {
+  body: string;
+  generated?: boolean;
+  mediaCommentId?: string | null;
+  mediaCommentType?: string | null;
+  attachmentIds?: readonly number[];
+  forwardedIds?: readonly number[];
+}
+
+/** Posts a message the sender and `audience` see; it is unread for the subscribed ones among them. */
+export function postMessage(db: Db, conversationId: number, senderId: number, audience: readonly number[], content: MessageContent, now: string): number {
+  const messageId = createMessage(db, { conversationId, authorId: senderId, ...content, now });
+  const everyone = [senderId, ...audience.filter((u) => u !== senderId)];
+  shareMessage(db, messageId, conversationId, everyone);
+  for (const userId of everyone) {
+    refreshParticipant(db, conversationId, userId);
+    const p = participant(db, conversationId, userId)!;
+    if (userId === senderId) {
+      // Writing into an archived conversation brings it back to the sender's inbox.
+      if (p.workflow_state === 'archived') setParticipant(db, conversationId, userId, { workflow_state: 'read' });
+    } else if (p.subscribed && !content.generated) {
+      setParticipant(db, conversationId, userId, { workflow_state: 'unread' });
+    }
+  }
+  return messageId;
+}
+
+export interface Delivery {
+  senderId: number;
+  /** Everyone but the sender. */
+  recipients: readonly number[];
+  /** A group conversation (every participant sees every message) rather than a private one. */
+  group: boolean;
+  subject: string | null;
+  contextCode: string | null;
+  tags: readonly string[];
+  content: MessageContent;
+  now: string;
+}
+
+/** Sends into the private conversation of two people (reused, its subject kept) or into a new conversation. */
+export function deliver(db: Db, d: Delivery): { conversationId: number; messageId: number } {
+  let conversationId: number;
+  if (!d.group && d.recipients.length === 1) {
+    const key = [d.senderId, d.recipients[0]].sort((a, b) => a - b).join(',');
+    conversationId = privateConversation(db, key)?.id ?? createConversation(db, { subject: d.subject, privateKey: key, contextCode: d.contextCode, now: d.now });
+  } else {
+    conversationId = createConversation(db, { subject: d.subject, privateKey: null, contextCode: d.contextCode, now: d.now });
+  }
+  addParticipants(db, conversationId, [d.senderId, ...d.recipients]);
+  addTags(db, conversationId, d.tags);
+  const messageId = postMessage(db, conversationId, d.senderId, d.recipients, d.content, d.now);
+  return { conversationId, messageId };
+}

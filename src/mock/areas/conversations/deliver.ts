@@ -32,8 +32,8 @@ export function postMessage(db: Db, conversationId: number, senderId: number, au
     refreshParticipant(db, conversationId, userId);
     const p = participant(db, conversationId, userId)!;
     if (userId === senderId) {
-      // Writing into an archived conversation brings it back to the sender's inbox.
-      if (p.workflow_state === 'archived') setParticipant(db, conversationId, userId, { workflow_state: 'read' });
+      // Whoever writes has read it; writing into an archived conversation brings it back to the inbox.
+      if (p.workflow_state !== 'read') setParticipant(db, conversationId, userId, { workflow_state: 'read' });
     } else if (p.subscribed && !content.generated) {
       setParticipant(db, conversationId, userId, { workflow_state: 'unread' });
     }

@@ -125,7 +125,13 @@ describe('show, update, delete', () => {
     const c = await as(TOKENS.teacher).conversations.update({ id: 1, conversation: { workflow_state: 'archived', starred: true, subscribed: false } });
     expect(c).toMatchObject({ workflow_state: 'archived', starred: true, subscribed: true });
     expect((await as(TOKENS.student).conversations.get({ id: 1 })).starred).toBe(false);
-    expect((await as(TOKENS.teacher).conversations.update({ id: 8, conversation: { subscribed: false } })).subscribed).toBe(false);
+    expect((await as(TOKENS.teacher).conversations.update({ id: 8, conversation: { subscribed: false, workflow_state: 'read' } })).subscribed).toBe(false);
+    // Unsubscribed, Tess still gets the next message, but neither unread nor on top of her inbox.
+    const before = await collect(as(TOKENS.teacher).conversations.list({}));
+    await as(TOKENS.admin).conversations.addMessage({ id: 8, body: 'Room changed.' });
+    const after = await collect(as(TOKENS.teacher).conversations.list({}));
+    expect(ids(after)).toEqual(ids(before));
+    expect(after[0]).toMatchObject({ id: 8, workflow_state: 'read', message_count: 2, last_message: 'Room changed.' });
     expect(await failure(as(TOKENS.teacher).conversations.update({ id: 1, conversation: { workflow_state: 'lost' as never } }))).toMatchObject({ status: 400 });
   });
 

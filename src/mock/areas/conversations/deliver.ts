@@ -10,6 +10,7 @@ import {
   participant,
   privateConversation,
   refreshParticipant,
+  setLastMessageAt,
   setParticipant,
   shareMessage,
 } from './repo.js';
@@ -23,14 +24,19 @@ export interface MessageContent {
   forwardedIds?: readonly number[];
 }
 
-/** Posts a message the sender and `audience` see; it is unread for the subscribed ones among them. */
+/** Posts a message the sender and `audience` see; it is unread (and on top of the inbox) for the subscribed ones among them. */
 export function postMessage(db: Db, conversationId: number, senderId: number, audience: readonly number[], content: MessageContent, now: string): number {
   const messageId = createMessage(db, { conversationId, authorId: senderId, ...content, now });
   const everyone = [senderId, ...audience.filter((u) => u !== senderId)];
   shareMessage(db, messageId, conversationId, everyone);
   for (const userId of everyone) {
+    const before = participant(db, conversationId, userId);
     refreshParticipant(db, conversationId, userId);
     const p = participant(db, conversationId, userId)!;
+    // An unsubscribed participant still sees the message, but it does not move up their inbox.
+    if (userId !== senderId && before && !before.subscribed && before.last_message_at && !content.generated) {
+      setLastMessageAt(db, conversationId, userId, before.last_message_at);
+    }
     if (userId === senderId) {
       // Whoever writes has read it; writing into an archived conversation brings it back to the inbox.
       if (p.workflow_state !== 'read') setParticipant(db, conversationId, userId, { workflow_state: 'read' });

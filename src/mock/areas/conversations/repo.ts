@@ -135,6 +135,10 @@ export function refreshParticipant(db: Db, conversationId: number, userId: numbe
   );
 }
 
+export function setLastMessageAt(db: Db, conversationId: number, userId: number, at: string): void {
+  run(db, `UPDATE conversation_participants SET last_message_at = ? WHERE conversation_id = ? AND user_id = ?`, at, conversationId, userId);
+}
+
 export function markAllRead(db: Db, userId: number): void {
   run(db, `UPDATE conversation_participants SET workflow_state = 'read' WHERE user_id = ? AND workflow_state = 'unread'`, userId);
 }

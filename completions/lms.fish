@@ -140,6 +140,7 @@ complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'exclude' -r -F -d 'leave out a user id or course_N/section_N/group_N (repeatable, or comma-separated)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'from-conversation' -r -F -d 'with --user-id: a conversation you share counts as a shared context'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'permission' -r -F -d 'report whether you hold this permission in each context (repeatable; does not filter)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'synthetic' -d 'with --context and no term: also the context\'s teachers, TAs, students, observers, sections and groups as contexts'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'type' -x -a 'user context' -d 'only people (user) or only contexts (context)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'user-id' -r -F -d 'just this user, if you may message them (the other filters are ignored)'
 
@@ -331,6 +332,7 @@ complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subc
 complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'exclude' -r -F -d 'leave out a user id or course_N/section_N/group_N (repeatable, or comma-separated)'
 complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'from-conversation' -r -F -d 'with --user-id: a conversation you share counts as a shared context'
 complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'permission' -r -F -d 'report whether you hold this permission in each context (repeatable; does not filter)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'synthetic' -d 'with --context and no term: also the context\'s teachers, TAs, students, observers, sections and groups as contexts'
 complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'type' -x -a 'user context' -d 'only people (user) or only contexts (context)'
 complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'user-id' -r -F -d 'just this user, if you may message them (the other filters are ignored)'
 

@@ -74,6 +74,20 @@ describe('GET /api/v1/search/recipients', () => {
     expect(student.map((r) => [r.id, r.permissions])).toEqual([['course_1', { manage_grades: false }]]);
   });
 
+  it('lists a course\'s synthetic contexts first (the non-empty ones), then its people', async () => {
+    const found = await search(TOKENS.teacher, { context: 'course_1', synthetic_contexts: true, permissions: ['send_messages'] });
+    expect(found.slice(0, 5)).toEqual([
+      { id: 'course_1_teachers', name: 'Teachers', avatar_url: 'http://lms.mock/images/messages/avatar-group-50.png', type: 'context', user_count: 1, permissions: { send_messages: true } },
+      expect.objectContaining({ id: 'course_1_tas', user_count: 1 }),
+      expect.objectContaining({ id: 'course_1_students', user_count: 6 }),
+      expect.objectContaining({ id: 'course_1_observers', user_count: 1 }),
+      expect.objectContaining({ id: 'course_1_sections', item_count: 3 }),
+    ]);
+    expect(idsOf(found).slice(5, 7)).toEqual(['course_1_groups', 5]);
+    expect(idsOf(await search(TOKENS.teacher, { context: 'section_2', synthetic_contexts: true, type: 'context' }))).toEqual(['section_2_students']);
+    expect(idsOf(await search(TOKENS.teacher, { context: 'course_1', synthetic_contexts: true, search: 'sam' }))).toEqual([7]);
+  });
+
   it('pages by bookmark, and finds a renamed user by the new name', async () => {
     const all = await search(TOKENS.teacher, { context: 'course_1' });
     const paged = await collect(clientFor(mock, TOKENS.teacher, { perPage: 3 }).ops.search.recipients({ context: 'course_1' }));

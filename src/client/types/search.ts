@@ -7,8 +7,10 @@ export interface ContextRecipient extends ApiObject {
   name: string;
   avatar_url: string;
   type: 'context';
-  /** How many people it holds that the caller may message. */
-  user_count: number;
+  /** How many people it holds that the caller may message (absent on `course_N_sections`/`_groups`). */
+  user_count?: number;
+  /** How many sections or groups a synthetic `course_N_sections`/`course_N_groups` holds. */
+  item_count?: number;
   /** The requested permissions (`permissions[]`) and whether the caller holds them there. */
   permissions: Record<string, boolean>;
   /** The course of a section or group, when no context was asked for. */
@@ -38,4 +40,6 @@ export interface SearchRecipientsParams {
   user_id?: Id;
   from_conversation_id?: Id;
   permissions?: string[];
+  /** With a course or section `context` and no search terms: its teachers, TAs, students, observers, sections, groups. */
+  synthetic_contexts?: boolean;
 }

@@ -1,12 +1,12 @@
 // GET /api/v1/search/recipients (and its deprecated alias /conversations/find_recipients): the
 // contexts and people the caller may message, every search term matching, contexts first.
 import type { ContextRecipient, Recipient, UserRecipient } from '../../../client/types/search.js';
-import { int, keysetSource, list, numericId, once, paginate, str, type Handler, type MockCtx } from '../../kit.js';
+import { bool, int, keysetSource, list, numericId, once, paginate, str, type Handler, type MockCtx } from '../../kit.js';
 import { can, PERMISSIONS, type Permission } from '../../permissions.js';
 import { participantIn } from '../conversations/repo.js';
 import { userById } from '../users/repo.js';
-import { messagingScope, parseContextToken, peopleSourceOf, type MessagingScope } from './audience.js';
-import { commonContextsOf, countPeople, peopleAmong, recipientsQuery, type RecipientQuery, type RecipientRow } from './repo.js';
+import { messagingScope, parseContextToken, peopleSourceOf, SYNTHETIC_TYPES, type MessagingScope } from './audience.js';
+import { commonContextsOf, countPeople, peopleAmong, recipientsQuery, type PeopleSource, type RecipientQuery, type RecipientRow } from './repo.js';
 import { courseById } from '../courses/repo.js';
 
 export const AVATAR = '/images/messages/avatar-50.png';
@@ -49,6 +49,38 @@ function userJson(ctx: MockCtx, scope: MessagingScope, id: number): UserRecipien
   };
 }
 
+const SYNTHETIC_NAMES: [string, string][] = [['teachers', 'Teachers'], ['tas', 'Teaching Assistants'], ['students', 'Students'], ['observers', 'Observers']];
+
+/** A course's or section's people by role, and a course's sections and groups, those not empty. */
+function syntheticContexts(ctx: MockCtx, scope: MessagingScope, code: string, source: PeopleSource, courseId: number | undefined): { ref: string; name: string }[] {
+  const out: { ref: string; name: string }[] = [];
+  for (const [suffix, name] of SYNTHETIC_NAMES) {
+    if (countPeople(ctx.db, { ...source, types: [SYNTHETIC_TYPES[suffix]] }) > 0) out.push({ ref: `${code}_${suffix}`, name });
+  }
+  if (courseId !== undefined) {
+    if (scope.sections.some((s) => s.course_id === courseId)) out.push({ ref: `${code}_sections`, name: 'Course Sections' });
+    if (scope.groups.some((g) => g.course_id === courseId)) out.push({ ref: `${code}_groups`, name: 'Student Groups' });
+  }
+  return out;
+}
+
+function syntheticJson(ctx: MockCtx, scope: MessagingScope, row: RecipientRow, permissions: Permission[]): ContextRecipient {
+  const m = /^(course|section)_(\d+)_(\w+)$/.exec(row.ref)!;
+  const courseId = m[1] === 'course' ? Number(m[2]) : scope.sections.find((s) => s.id === Number(m[2]))!.course_id;
+  const course = once(ctx, `course:${courseId}`, () => courseById(ctx.db, courseId));
+  const json: ContextRecipient = {
+    id: row.ref,
+    name: row.name,
+    avatar_url: `${ctx.origin}${GROUP_AVATAR}`,
+    type: 'context',
+    permissions: Object.fromEntries(permissions.map((p) => [p, !!course && can(ctx.db, ctx.caller.id, p, { course })])),
+  };
+  if (m[3] === 'sections') json.item_count = scope.sections.filter((s) => s.course_id === courseId).length;
+  else if (m[3] === 'groups') json.item_count = scope.groups.filter((g) => g.course_id === courseId).length;
+  else json.user_count = countPeople(ctx.db, { ...peopleSourceOf(scope, parseContextToken(`${m[1]}_${m[2]}`)!)!.source, types: [SYNTHETIC_TYPES[m[3]]] });
+  return json;
+}
+
 const recipients: Handler = (ctx) => {
   const scope = scopeOf(ctx);
   const p = ctx.params;
@@ -81,6 +113,7 @@ const recipients: Handler = (ctx) => {
     const found = ref && peopleSourceOf(scope, ref);
     if (found && ref) {
       if (wantUsers) q.people = found.source;
+      if (wantContexts && !ref.type && ref.kind !== 'group' && !terms.length && bool(p, 'synthetic_contexts')) q.synthetic = syntheticContexts(ctx, scope, contextRaw, found.source, ref.kind === 'course' ? ref.id : undefined);
       // Within a course, its sections and groups are contexts too.
       if (wantContexts && ref.kind === 'course' && !ref.type && terms.length) {
         q.contexts = { courses: [], sections: scope.sections.filter((s) => s.course_id === ref.id).map((s) => s.id), groups: scope.groups.filter((g) => g.course_id === ref.id).map((g) => g.id) };
@@ -93,7 +126,7 @@ const recipients: Handler = (ctx) => {
   // Without search terms and a context there is nothing to list.
   const withContextName = !contextRaw;
   return paginate(ctx, keysetSource<RecipientRow>(ctx.db, recipientsQuery(q)), (row): Recipient =>
-    row.kind === 'user' ? userJson(ctx, scope, row.rid) : contextJson(ctx, scope, row, permissions, withContextName),
+    row.kind === 'user' ? userJson(ctx, scope, row.rid) : row.kind === 'synthetic' ? syntheticJson(ctx, scope, row, permissions) : contextJson(ctx, scope, row, permissions, withContextName),
   );
 };
 

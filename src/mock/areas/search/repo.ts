@@ -125,7 +125,7 @@ export interface RecipientRow {
   ord: number;
   sort: string;
   ref: string;
-  kind: 'course' | 'section' | 'group' | 'user';
+  kind: 'course' | 'section' | 'group' | 'user' | 'synthetic';
   rid: number;
   /** A section's or group's course. */
   course_id: number | null;
@@ -134,6 +134,8 @@ export interface RecipientRow {
 
 export interface RecipientQuery {
   contexts?: { courses: readonly number[]; sections: readonly number[]; groups: readonly number[] };
+  /** Synthetic contexts (`course_1_teachers`, `course_1_sections`), listed first in the order given. */
+  synthetic?: readonly { ref: string; name: string }[];
   people?: PeopleSource;
   /** Every term must be a case-insensitive substring of the name. */
   terms: readonly string[];
@@ -148,6 +150,11 @@ export function recipientsQuery(q: RecipientQuery): KeysetQuery {
   // The trigram index serves each %term% (terms under three characters are scanned).
   const match = (expr: string) => q.terms.map(() => ` AND ${expr} IN (SELECT rowid FROM recipient_names WHERE name LIKE ?)`).join('');
   const termArgs = q.terms.map((t) => `%${t}%`);
+  (q.synthetic ?? []).forEach((x, i) => {
+    // '!' sorts before any lower-cased name: synthetic contexts come first, in their own order.
+    parts.push(`SELECT 0 AS ord, ? AS sort, ? AS ref, 'synthetic' AS kind, 0 AS rid, NULL AS course_id, ? AS name`);
+    args.push(`!${String(i).padStart(2, '0')}`, x.ref, x.name);
+  });
   if (q.contexts) {
     const c = q.contexts;
     // (An empty NOT IN list would be NOT IN (NULL), which nothing passes.)

@@ -4,7 +4,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Context } from '../../src/cli/context.js';
+import { watchBatch } from '../../src/cli/watch-progress.js';
+import type { ApiClient } from '../../src/client/client.js';
+import type { ConversationBatch } from '../../src/client/types/conversations.js';
 import { generateSchool } from '../../src/mock/generate.js';
+import { fakeIO } from '../helpers/fake-io.js';
 import { session } from '../helpers/run-lms.js';
 
 const json = (s: string) => JSON.parse(s) as unknown;
@@ -160,6 +165,25 @@ describe('lms conv send --async', () => {
     expect(r.exitCode).toBe(1);
     expect(json(r.stdout)).toMatchObject({ workflow_state: 'error' });
     expect(r.stderr).toContain('failed');
+  });
+});
+
+describe('following a batch', () => {
+  it('draws sent / total, the rate and the ETA from the batches it reads, until the batch leaves the list', async () => {
+    const io = fakeIO({ tty: true });
+    const ctx = { io, globals: { verbose: false }, activity: { pause: () => () => undefined } } as unknown as Context;
+    const batch = (completion: number, state: ConversationBatch['workflow_state']) => ({ id: 9, completion, workflow_state: state, recipient_count: 500 }) as ConversationBatch;
+    const reads = [[batch(0, 'created')], [batch(0.5, 'sending')], []];
+    const client = { ops: { conversations: { batches: async () => reads.shift() } } } as unknown as ApiClient;
+    const clock = [0, 0, 0, 10_000, 10_000, 20_000, 20_000];
+    const outcome = await watchBatch(ctx, client, 9, { label: 'batch 9', now: () => clock.shift() ?? 20_000, intervalMs: 1 });
+    expect(outcome.state).toBe('sent');
+    const lines = io.stderrText().split('\r\x1b[K').filter(Boolean);
+    expect(lines).toEqual([
+      'batch 9 [------------------------] 0% created, 0/500 sent',
+      'batch 9 [############------------] 50% sending, 250/500 sent, 25/s, ETA 10s',
+      'batch 9 [########################] 100% sent, 500/500 sent, 25/s',
+    ]);
   });
 });
 

@@ -14,7 +14,6 @@ import { activeUser, userById } from '../users/repo.js';
 import { deliver, postMessage, type MessageContent } from './deliver.js';
 import {
   addParticipants,
-  batchById,
   conversationById,
   contextName,
   createBatch,
@@ -421,7 +420,6 @@ function applyEvent(db: Db, p: ParticipantRow, event: BatchEvent): void {
   }
 }
 
-export { batchById };
 
 export const conversationsHandlers = {
   'conversations.list': listConversations,

@@ -1,5 +1,4 @@
 // Conversations and each participant's view of them; messages and who still sees each one; batches.
-import type { Findable } from '../../db/find.js';
 import type { Db } from '../../db/open.js';
 import { all, insert, one, placeholders, run } from '../../db/statements.js';
 import type { KeysetQuery } from '../../kit.js';
@@ -52,8 +51,6 @@ export interface BatchRow {
   created_at: string;
   updated_at: string;
 }
-
-export const conversations: Findable<ConversationRow> = { label: 'conversation', table: 'conversations' };
 
 const inList = (ids: readonly unknown[]) => placeholders(ids.length) || 'NULL';
 

@@ -8,6 +8,7 @@ _lms_subcommand() {
     ':admins') _lms_next='admins'; return 0 ;;
     ':api') _lms_next='api'; return 0 ;;
     ':assignments') _lms_next='assignments'; return 0 ;;
+    ':calendar') _lms_next='calendar'; return 0 ;;
     ':completion') _lms_next='completion'; return 0 ;;
     ':conv') _lms_next='conv'; return 0 ;;
     ':courses') _lms_next='courses'; return 0 ;;
@@ -20,6 +21,7 @@ _lms_subcommand() {
     ':progress') _lms_next='progress'; return 0 ;;
     ':recipients') _lms_next='recipients'; return 0 ;;
     ':sections') _lms_next='sections'; return 0 ;;
+    ':upcoming') _lms_next='upcoming'; return 0 ;;
     ':users') _lms_next='users'; return 0 ;;
     'accounts:get') _lms_next='accounts get'; return 0 ;;
     'accounts:help') _lms_next='accounts help'; return 0 ;;
@@ -35,6 +37,8 @@ _lms_subcommand() {
     'assignments:get') _lms_next='assignments get'; return 0 ;;
     'assignments:help') _lms_next='assignments help'; return 0 ;;
     'assignments:list'|'assignments:ls') _lms_next='assignments list'; return 0 ;;
+    'calendar:create') _lms_next='calendar create'; return 0 ;;
+    'calendar:help') _lms_next='calendar help'; return 0 ;;
     'conv:add-recipients') _lms_next='conv add-recipients'; return 0 ;;
     'conv:batch') _lms_next='conv batch'; return 0 ;;
     'conv:batches') _lms_next='conv batches'; return 0 ;;
@@ -87,6 +91,8 @@ _lms_subcommand() {
     'sections:list'|'sections:ls') _lms_next='sections list'; return 0 ;;
     'sections:uncrosslist') _lms_next='sections uncrosslist'; return 0 ;;
     'sections:update') _lms_next='sections update'; return 0 ;;
+    'upcoming:help') _lms_next='upcoming help'; return 0 ;;
+    'upcoming:list'|'upcoming:ls') _lms_next='upcoming list'; return 0 ;;
     'users:avatars') _lms_next='users avatars'; return 0 ;;
     'users:create') _lms_next='users create'; return 0 ;;
     'users:delete') _lms_next='users delete'; return 0 ;;
@@ -134,6 +140,15 @@ _lms_value_flag() {
     'assignments get:--course'|'assignments get '*':--course') _lms_words=''; return 0 ;;
     'assignments list:--course'|'assignments list '*':--course') _lms_words=''; return 0 ;;
     'assignments list:--search'|'assignments list '*':--search') _lms_words=''; return 0 ;;
+    'calendar create:--address'|'calendar create '*':--address') _lms_words=''; return 0 ;;
+    'calendar create:--course'|'calendar create '*':--course') _lms_words=''; return 0 ;;
+    'calendar create:--description'|'calendar create '*':--description') _lms_words=''; return 0 ;;
+    'calendar create:--end'|'calendar create '*':--end') _lms_words=''; return 0 ;;
+    'calendar create:--group'|'calendar create '*':--group') _lms_words=''; return 0 ;;
+    'calendar create:--location'|'calendar create '*':--location') _lms_words=''; return 0 ;;
+    'calendar create:--start'|'calendar create '*':--start') _lms_words=''; return 0 ;;
+    'calendar create:--title'|'calendar create '*':--title') _lms_words=''; return 0 ;;
+    'calendar create:--user'|'calendar create '*':--user') _lms_words=''; return 0 ;;
     'conv add-recipients:--to'|'conv add-recipients '*':--to') _lms_words=''; return 0 ;;
     'conv batch:--event'|'conv batch '*':--event') _lms_words='mark_as_read mark_as_unread star unstar archive destroy'; return 0 ;;
     'conv batch:--ids'|'conv batch '*':--ids') _lms_words=''; return 0 ;;
@@ -306,7 +321,7 @@ _lms_reply() {
 
 _lms_subcommands() {
   case "$1" in
-    '') _lms_words='accounts admins api assignments completion conv courses enrollments files groups help mock profile progress recipients sections users' ;;
+    '') _lms_words='accounts admins api assignments calendar completion conv courses enrollments files groups help mock profile progress recipients sections upcoming users' ;;
     'accounts') _lms_words='get help list' ;;
     'accounts get') _lms_words='' ;;
     'accounts help') _lms_words='' ;;
@@ -325,6 +340,9 @@ _lms_subcommands() {
     'assignments get') _lms_words='' ;;
     'assignments help') _lms_words='' ;;
     'assignments list') _lms_words='' ;;
+    'calendar') _lms_words='create help' ;;
+    'calendar create') _lms_words='' ;;
+    'calendar help') _lms_words='' ;;
     'completion') _lms_words='' ;;
     'conv') _lms_words='add-recipients batch batches delete find-recipients get help list mark-all-read remove-messages reply send unread update' ;;
     'conv add-recipients') _lms_words='' ;;
@@ -389,6 +407,9 @@ _lms_subcommands() {
     'sections list') _lms_words='' ;;
     'sections uncrosslist') _lms_words='' ;;
     'sections update') _lms_words='' ;;
+    'upcoming') _lms_words='help list' ;;
+    'upcoming help') _lms_words='' ;;
+    'upcoming list') _lms_words='' ;;
     'users') _lms_words='avatars create delete export follow get help import list page-views profile settings unfollow update upload' ;;
     'users avatars') _lms_words='' ;;
     'users create') _lms_words='' ;;
@@ -433,6 +454,9 @@ _lms_flags() {
     'assignments get') _lms_words='--all --as-user --course --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'assignments help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'assignments list') _lms_words='--all --as-user --course --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --search --timeout --verbose -v --version --yes -y' ;;
+    'calendar') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'calendar create') _lms_words='--address --all --all-day --as-user --course --description --end --fields --group --help -h --insecure --limit --location --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --start --timeout --title --user --verbose -v --version --yes -y' ;;
+    'calendar help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'completion') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'conv') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'conv add-recipients') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --to --verbose -v --version --yes -y' ;;
@@ -497,6 +521,9 @@ _lms_flags() {
     'sections list') _lms_words='--all --as-user --course --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --with-students --yes -y' ;;
     'sections uncrosslist') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'sections update') _lms_words='--all --as-user --end-at --fields --help -h --insecure --limit --mock --mock-db --name --no-color --no-input --output -o --per-page --profile -p --sis-id --start-at --timeout --verbose -v --version --yes -y' ;;
+    'upcoming') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'upcoming help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'upcoming list') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'users') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'users avatars') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'users create') _lms_words='--account --all --as-user --birthdate --channel-address --channel-type --email --fields --help -h --insecure --limit --locale --login-id --mock --mock-db --name --no-color --no-input --output -o --password --per-page --profile -p --send-confirmation --short-name --sis-user-id --skip-registration --sortable-name --time-zone --timeout --verbose -v --version --yes -y' ;;

@@ -32,6 +32,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'accounts' -d 'Accounts you admini
 complete -c lms -n '__fish_use_subcommand' -a 'admins' -d 'Account admins and their roles'
 complete -c lms -n '__fish_use_subcommand' -a 'api' -d 'Raw API access, and the route table'
 complete -c lms -n '__fish_use_subcommand' -a 'assignments' -d 'Assignments of a course'
+complete -c lms -n '__fish_use_subcommand' -a 'calendar' -d 'Calendar events: add one to a course, group or your own calendar'
 complete -c lms -n '__fish_use_subcommand' -a 'completion' -d 'Print a completion script: bash, zsh or fish'
 complete -c lms -n '__fish_use_subcommand' -a 'conv' -d 'Conversations: your inbox, sending to people or whole courses (async, followed live), batch updates'
 complete -c lms -n '__fish_use_subcommand' -a 'courses' -d 'Courses: find them, create them'
@@ -44,6 +45,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: bas
 complete -c lms -n '__fish_use_subcommand' -a 'progress' -d 'Background jobs the API started: their progress, followed to the end'
 complete -c lms -n '__fish_use_subcommand' -a 'recipients' -d 'Find the people and contexts you may message'
 complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
+complete -c lms -n '__fish_use_subcommand' -a 'upcoming' -d 'Your calendar events and assignments due in the coming week'
 complete -c lms -n '__fish_use_subcommand' -a 'users' -d 'Users, profiles, settings, follows, page views, personal files, bulk import'
 
 # lms accounts
@@ -106,6 +108,22 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_sub
 # lms assignments list flags
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial name'
+
+# lms calendar
+complete -c lms -n '__fish_seen_subcommand_from calendar; and not __fish_seen_subcommand_from create help' -a 'create' -d 'Add an event to a calendar: --course, --group, or your own (--user self)'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and not __fish_seen_subcommand_from create help' -a 'help' -d 'display help for command'
+
+# lms calendar create flags
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'address' -r -F -d 'the address of the location'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'all-day' -d 'the whole day of --start'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'a course id'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'details'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'end' -r -F -d 'when it ends (default: when it starts)'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'group' -r -F -d 'a group id'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'location' -r -F -d 'where'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'start' -r -F -d 'when it starts (ISO 8601, e.g. 2026-11-05T15:00:00Z)'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'what the event is'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'user' -r -F -d 'your own calendar: self or your user id'
 
 # lms completion arguments
 complete -c lms -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
@@ -368,6 +386,10 @@ complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'section name'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'sis-id' -r -F -d 'SIS id (applied only for callers who manage SIS data; "" clears it)'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'start-at' -r -F -d 'start date (ISO 8601; "" clears it)'
+
+# lms upcoming
+complete -c lms -n '__fish_seen_subcommand_from upcoming; and not __fish_seen_subcommand_from help list ls' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from upcoming; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'Your calendar events and assignment due dates of the coming week, soonest first (at most 20)'
 
 # lms users
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'avatars' -d 'List the avatar options of a user, with the tokens `users update --avatar-token` takes'

@@ -4,10 +4,11 @@ import { users } from './areas/users.js';
 import { accounts, assignments, courses, files, groups } from './areas/school.js';
 import { admins, enrollments, sections } from './areas/roster.js';
 import { progress } from './areas/progress.js';
+import { calendar } from './areas/calendar.js';
 import { conversations } from './areas/conversations.js';
 import { search } from './areas/search.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, progress, conversations, search };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, progress, calendar, conversations, search };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -21,6 +22,7 @@ export function bindOperations(caller: Caller) {
     sections: bind(caller, sections),
     admins: bind(caller, admins),
     progress: bind(caller, progress),
+    calendar: bind(caller, calendar),
     conversations: bind(caller, conversations),
     search: bind(caller, search),
   };

@@ -27,6 +27,8 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'admins.create', method: 'POST', path: '/api/v1/accounts/1/admins' },
   { id: 'admins.delete', method: 'DELETE', path: '/api/v1/accounts/1/admins/2' },
   { id: 'progress.get', method: 'GET', path: '/api/v1/progress/1' },
+  { id: 'users.upcomingEvents', method: 'GET', path: '/api/v1/users/self/upcoming_events' },
+  { id: 'calendar.create', method: 'POST', path: '/api/v1/calendar_events' },
   { id: 'conversations.list', method: 'GET', path: '/api/v1/conversations' },
   { id: 'conversations.create', method: 'POST', path: '/api/v1/conversations' },
   { id: 'conversations.batches', method: 'GET', path: '/api/v1/conversations/batches' },

@@ -68,7 +68,6 @@ const PENDING = new Set<string>([
   'users.activityStreamAlias',
   'users.activityStreamSummary',
   'users.todo',
-  'users.upcomingEvents',
   'discussions.listTopics',
   'discussions.listGroupTopics',
   'discussions.createTopic@courses',

@@ -7,8 +7,10 @@ import type { Handler } from '../kit.js';
 export interface SeedOptions {
   /** Only the root account and its admin (`lms mock reset`). */
   minimal: boolean;
-  /** The seeded school's clock. */
+  /** The seeded school's clock: when its records were created (fixed, so ids and dates are stable). */
   now: string;
+  /** The mock's clock when seeding (LMS_MOCK_NOW or the real time): what "soon" means for seeded events. */
+  clock: string;
 }
 
 export interface MockArea {

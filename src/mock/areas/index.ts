@@ -7,6 +7,7 @@ import { accountsArea } from './accounts/index.js';
 import { adminsArea } from './admins/index.js';
 import type { MockArea } from './area.js';
 import { assignmentsArea } from './assignments/index.js';
+import { calendarArea } from './calendar/index.js';
 import { conversationsArea } from './conversations/index.js';
 import { coursesArea } from './courses/index.js';
 import { enrollmentsArea } from './enrollments/index.js';
@@ -28,6 +29,7 @@ export const areas: readonly MockArea[] = [
   groupsArea,
   filesArea,
   progressArea,
+  calendarArea,
   searchArea,
   conversationsArea,
 ];

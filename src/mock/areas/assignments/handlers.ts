@@ -12,7 +12,7 @@ export const SUBMISSION_TYPES = [
   'none', 'on_paper', 'online_quiz', 'discussion_topic', 'external_tool', 'online_upload', 'online_text_entry', 'online_url', 'media_recording', 'student_annotation',
 ];
 
-function assignmentJson(ctx: MockCtx, a: AssignmentRow) {
+export function assignmentJson(ctx: Pick<MockCtx, 'origin'>, a: AssignmentRow) {
   return {
     id: a.id,
     name: a.name,

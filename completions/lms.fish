@@ -36,6 +36,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'api' -d 'Raw API access, and the 
 complete -c lms -n '__fish_use_subcommand' -a 'assignments' -d 'Assignments of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'calendar' -d 'Calendar events: add one to a course, group or your own calendar'
 complete -c lms -n '__fish_use_subcommand' -a 'completion' -d 'Print a completion script: bash, zsh or fish'
+complete -c lms -n '__fish_use_subcommand' -a 'conv' -d 'Conversations: your inbox, sending to people or whole courses (async, followed live), batch updates'
 complete -c lms -n '__fish_use_subcommand' -a 'courses' -d 'Courses: find them, create them'
 complete -c lms -n '__fish_use_subcommand' -a 'enrollments' -d 'Who is in a course, section or user\'s courses; enrol, conclude, deactivate, delete; roster import'
 complete -c lms -n '__fish_use_subcommand' -a 'files' -d 'Uploaded files'
@@ -44,6 +45,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'help' -d 'display help for comman
 complete -c lms -n '__fish_use_subcommand' -a 'mock' -d 'The built-in mock instance: seed it, list its tokens, serve it over HTTP'
 complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: base URL and token of each'
 complete -c lms -n '__fish_use_subcommand' -a 'progress' -d 'Background jobs the API started: their progress, followed to the end'
+complete -c lms -n '__fish_use_subcommand' -a 'recipients' -d 'Find the people and contexts you may message'
 complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
 complete -c lms -n '__fish_use_subcommand' -a 'topics' -d 'Discussion topics of courses, groups and collection items: entries, replies, read state, subscriptions'
 complete -c lms -n '__fish_use_subcommand' -a 'upcoming' -d 'Your calendar events and assignments due in the coming week'
@@ -278,6 +280,81 @@ complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcom
 # lms completion arguments
 complete -c lms -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
 
+# lms conv
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'add-recipients' -d 'Add people to a group conversation (they see it from the start)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'batch' -d 'Apply an event to many conversations in the background (500 a request), followed to the end'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'batches' -d 'Your async sends still being delivered'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'delete' -d 'Delete a conversation from your view (the others keep theirs)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'find-recipients' -d 'Deprecated by the API (use `lms recipients search`): the same search, through /conversations/find_recipients'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'get' -d 'Show a conversation with its messages, newest first (marks it read unless --no-mark-read)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'list' -d 'List your conversations, most recent first (the inbox unless --scope says otherwise)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'mark-all-read' -d 'Mark every conversation of yours read'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'remove-messages' -d 'Remove messages from your view of a conversation (removing the last one deletes it for you)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'reply' -d 'Add a message to a conversation (to everyone in it, or to some with --to)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'send' -d 'Send a message to people, sections, groups or whole courses (--async: delivered in the background, followed live)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'unread' -d 'How many of your conversations are unread'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'update' -d 'Change your view of a conversation: read state, star, subscription'
+
+# lms conv add-recipients flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from add-recipients' -l 'to' -r -F -d 'user id, course_N, section_N, group_N … (repeatable, or comma-separated)'
+
+# lms conv batch flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'event' -x -a 'mark_as_read mark_as_unread star unstar archive destroy' -d 'mark_as_read, mark_as_unread, star, unstar, archive, destroy'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'ids' -r -F -d 'conversation ids, comma-separated (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'ids-file' -r -F -d 'a file of conversation ids, one a line or comma-separated (- for stdin)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'no-wait' -d 'print the Progress and return at once'
+
+# lms conv find-recipients flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'context' -r -F -d 'only within course_N, section_N or group_N (course_N_students etc. too)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'exclude' -r -F -d 'leave out a user id or course_N/section_N/group_N (repeatable, or comma-separated)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'from-conversation' -r -F -d 'with --user-id: a conversation you share counts as a shared context'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'permission' -r -F -d 'report whether you hold this permission in each context (repeatable; does not filter)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'synthetic' -d 'with --context and no term: also the context\'s teachers, TAs, students, observers, sections and groups as contexts'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'type' -x -a 'user context' -d 'only people (user) or only contexts (context)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'user-id' -r -F -d 'just this user, if you may message them (the other filters are ignored)'
+
+# lms conv get flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from get' -l 'no-mark-read' -d 'leave it unread'
+
+# lms conv list flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from list ls' -l 'filter' -r -F -d 'only conversations of course_N, group_N or with user_N (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from list ls' -l 'filter-mode' -x -a 'or and' -d 'with several --filter: any (or) or all (and) must match'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from list ls' -l 'scope' -x -a 'unread starred archived sent' -d 'unread, starred, archived or sent (default: the inbox, read and unread)'
+
+# lms conv remove-messages flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from remove-messages' -l 'message' -r -F -d 'a message id (repeatable, or comma-separated)'
+
+# lms conv reply flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'attach' -r -F -d 'attach a file (uploaded to your conversation attachments; repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'body' -r -F -d 'the message'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'body-file' -r -F -d 'read the message from a file (- for stdin)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'media-comment-id' -r -F -d 'a media comment to include'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'media-comment-type' -x -a 'audio video' -d 'the media comment is audio or video'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'to' -r -F -d 'only these participants (repeatable, or comma-separated)'
+
+# lms conv send flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'async' -d 'deliver in the background (one conversation per recipient) and follow the batch to its end'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'attach' -r -F -d 'attach a file (uploaded to your conversation attachments; repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'body' -r -F -d 'the message'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'body-file' -r -F -d 'read the message from a file (- for stdin)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'bulk' -d 'with --group: a separate copy of the group conversation for each recipient'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'context' -r -F -d 'the course or group the conversation belongs to (course_1, group_2)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'forward' -r -F -d 'include a message you can see (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'group' -d 'one group conversation everyone shares (at most 100 recipients), rather than a private one each'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'media-comment-id' -r -F -d 'a media comment to include'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'media-comment-type' -x -a 'audio video' -d 'the media comment is audio or video'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'no-wait' -d 'with --async: print the batch id and return at once'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'subject' -r -F -d 'subject (kept as it was when a private conversation is reused)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'to' -r -F -d 'user id, course_N, section_N, group_N or course_N_students|teachers|tas|observers (repeatable, or comma-separated)'
+
+# lms conv update flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'star' -d 'star it'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'state' -x -a 'read unread archived' -d 'read, unread or archived'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'subscribe' -d 'be told of new messages (group conversations)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'unstar' -d 'unstar it'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'unsubscribe' -d 'stop being told of new messages (group conversations)'
+
 # lms courses
 complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls' -a 'create' -d 'Create a course in an account'
 complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls' -a 'get' -d 'Show one course'
@@ -415,6 +492,19 @@ complete -c lms -n '__fish_seen_subcommand_from progress; and not __fish_seen_su
 
 # lms progress get flags
 complete -c lms -n '__fish_seen_subcommand_from progress; and __fish_seen_subcommand_from get' -l 'wait' -d 'poll until the job completes or fails (exit 1 when it fails)'
+
+# lms recipients
+complete -c lms -n '__fish_seen_subcommand_from recipients; and not __fish_seen_subcommand_from help search find' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and not __fish_seen_subcommand_from help search find' -a 'search' -d 'Find people and contexts you may message (every term must match the name; contexts first)'
+
+# lms recipients search flags
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'context' -r -F -d 'only within course_N, section_N or group_N (course_N_students etc. too)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'exclude' -r -F -d 'leave out a user id or course_N/section_N/group_N (repeatable, or comma-separated)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'from-conversation' -r -F -d 'with --user-id: a conversation you share counts as a shared context'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'permission' -r -F -d 'report whether you hold this permission in each context (repeatable; does not filter)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'synthetic' -d 'with --context and no term: also the context\'s teachers, TAs, students, observers, sections and groups as contexts'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'type' -x -a 'user context' -d 'only people (user) or only contexts (context)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'user-id' -r -F -d 'just this user, if you may message them (the other filters are ignored)'
 
 # lms sections
 complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'create' -d 'Create a section in a course'

@@ -6,8 +6,10 @@ import { admins, enrollments, sections } from './areas/roster.js';
 import { discussions } from './areas/discussions.js';
 import { progress } from './areas/progress.js';
 import { calendar } from './areas/calendar.js';
+import { conversations } from './areas/conversations.js';
+import { search } from './areas/search.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, discussions, progress, calendar };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, discussions, progress, calendar, conversations, search };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -23,5 +25,7 @@ export function bindOperations(caller: Caller) {
     discussions: bind(caller, discussions),
     progress: bind(caller, progress),
     calendar: bind(caller, calendar),
+    conversations: bind(caller, conversations),
+    search: bind(caller, search),
   };
 }

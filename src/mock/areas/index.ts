@@ -9,12 +9,14 @@ import type { MockArea, StreamPresenter } from './area.js';
 import { activityArea } from './activity/index.js';
 import { assignmentsArea } from './assignments/index.js';
 import { calendarArea } from './calendar/index.js';
+import { conversationsArea } from './conversations/index.js';
 import { coursesArea } from './courses/index.js';
 import { discussionsArea } from './discussions/index.js';
 import { enrollmentsArea } from './enrollments/index.js';
 import { filesArea } from './files/index.js';
 import { groupsArea } from './groups/index.js';
 import { progressArea } from './progress/index.js';
+import { searchArea } from './search/index.js';
 import { sectionsArea } from './sections/index.js';
 import { usersArea } from './users/index.js';
 
@@ -31,6 +33,8 @@ export const areas: readonly MockArea[] = [
   discussionsArea,
   progressArea,
   calendarArea,
+  searchArea,
+  conversationsArea,
   activityArea,
 ];
 

@@ -40,6 +40,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'groups' -d 'Groups of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_use_subcommand' -a 'mock' -d 'The built-in mock instance: seed it, list its tokens, serve it over HTTP'
 complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: base URL and token of each'
+complete -c lms -n '__fish_use_subcommand' -a 'quizzes' -d 'Quizzes of a course: list, create, change, publish and unpublish'
 complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
 complete -c lms -n '__fish_use_subcommand' -a 'users' -d 'Users, profiles, settings, follows, page views, personal files, bulk import'
 
@@ -237,6 +238,72 @@ complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcomm
 
 # lms profile use arguments
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from use' -x -a '(__lms_profiles)'
+
+# lms quizzes
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'create' -d 'Create a quiz (a graded one also gets its assignment)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'get' -d 'Show one quiz'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'list' -d 'List the quizzes of a course (unpublished ones only for those who manage it)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'publish' -d 'Publish a quiz'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'unpublish' -d 'Unpublish a quiz (refused once students have started or submitted it)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'update' -d 'Change a quiz'
+
+# lms quizzes create flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'access-code' -r -F -d 'code students must enter ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'allowed-attempts' -r -F -d 'attempts allowed; -1 for unlimited'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'assignment-group-id' -r -F -d 'assignment group of a graded quiz (default: the top one)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'cant-go-back' -x -a 'true false' -d 'lock questions once answered (with --one-question-at-a-time true)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'hide-results' -x -a 'always until_after_last_attempt ' -d 'always, until_after_last_attempt, or "" to show results'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'ip-filter' -r -F -d 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'lock-at' -r -F -d 'lock date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'one-question-at-a-time' -x -a 'true false' -d 'show one question at a time'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'publish' -d 'publish it at once'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'quiz-type' -x -a 'practice_quiz assignment graded_survey survey' -d 'practice_quiz, assignment (graded), graded_survey or survey'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'scoring-policy' -x -a 'keep_highest keep_latest' -d 'keep_highest or keep_latest (with more than one attempt)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'show-correct-answers' -x -a 'true false' -d 'show correct answers (only when results are not hidden)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'shuffle-answers' -x -a 'true false' -d 'shuffle the answers (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'time-limit' -r -F -d 'time limit in minutes ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'quiz title'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'unlock-at' -r -F -d 'unlock date (ISO 8601; "" for none)'
+
+# lms quizzes get flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+
+# lms quizzes list flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial title'
+
+# lms quizzes publish flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
+
+# lms quizzes unpublish flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
+
+# lms quizzes update flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'access-code' -r -F -d 'code students must enter ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'allowed-attempts' -r -F -d 'attempts allowed; -1 for unlimited'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'assignment-group-id' -r -F -d 'assignment group of a graded quiz (default: the top one)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'cant-go-back' -x -a 'true false' -d 'lock questions once answered (with --one-question-at-a-time true)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'hide-results' -x -a 'always until_after_last_attempt ' -d 'always, until_after_last_attempt, or "" to show results'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'ip-filter' -r -F -d 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'lock-at' -r -F -d 'lock date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'one-question-at-a-time' -x -a 'true false' -d 'show one question at a time'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'quiz-type' -x -a 'practice_quiz assignment graded_survey survey' -d 'practice_quiz, assignment (graded), graded_survey or survey'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'scoring-policy' -x -a 'keep_highest keep_latest' -d 'keep_highest or keep_latest (with more than one attempt)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'show-correct-answers' -x -a 'true false' -d 'show correct answers (only when results are not hidden)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'shuffle-answers' -x -a 'true false' -d 'shuffle the answers (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'time-limit' -r -F -d 'time limit in minutes ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'quiz title'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'unlock-at' -r -F -d 'unlock date (ISO 8601; "" for none)'
 
 # lms sections
 complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'create' -d 'Create a section in a course'

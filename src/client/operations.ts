@@ -3,8 +3,9 @@ import { bind, type Caller } from './operation.js';
 import { users } from './areas/users.js';
 import { accounts, assignments, courses, files, groups } from './areas/school.js';
 import { admins, enrollments, sections } from './areas/roster.js';
+import { quizzes } from './areas/quizzes.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, quizzes };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -17,5 +18,6 @@ export function bindOperations(caller: Caller) {
     enrollments: bind(caller, enrollments),
     sections: bind(caller, sections),
     admins: bind(caller, admins),
+    quizzes: bind(caller, quizzes),
   };
 }

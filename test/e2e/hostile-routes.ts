@@ -26,5 +26,9 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'sections.crosslist', method: 'POST', path: '/api/v1/sections/2/crosslist/5' },
   { id: 'admins.create', method: 'POST', path: '/api/v1/accounts/1/admins' },
   { id: 'admins.delete', method: 'DELETE', path: '/api/v1/accounts/1/admins/2' },
+  { id: 'quizzes.list', method: 'GET', path: '/api/v1/courses/1/quizzes' },
+  { id: 'quizzes.get', method: 'GET', path: '/api/v1/courses/1/quizzes/2' },
+  { id: 'quizzes.create', method: 'POST', path: '/api/v1/courses/1/quizzes' },
+  { id: 'quizzes.update', method: 'PUT', path: '/api/v1/courses/1/quizzes/1' },
   { id: 'unknown', method: 'POST', path: '/api/v1/no/such/route' },
 ];

@@ -13,6 +13,7 @@ import { filesArea } from './files/index.js';
 import { groupsArea } from './groups/index.js';
 import { sectionsArea } from './sections/index.js';
 import { usersArea } from './users/index.js';
+import { quizzesArea } from './quizzes/index.js';
 
 export const areas: readonly MockArea[] = [
   accountsArea,
@@ -24,6 +25,7 @@ export const areas: readonly MockArea[] = [
   assignmentsArea,
   groupsArea,
   filesArea,
+  quizzesArea,
 ];
 
 /** The behaviour of each route: an area's handler for the route's operation (or, rarely, for the route itself). */

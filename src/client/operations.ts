@@ -4,8 +4,9 @@ import { users } from './areas/users.js';
 import { accounts, assignments, courses, files, groups } from './areas/school.js';
 import { admins, enrollments, sections } from './areas/roster.js';
 import { quizzes } from './areas/quizzes.js';
+import { outcomes } from './areas/outcomes.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, quizzes };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, quizzes, outcomes };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -19,5 +20,6 @@ export function bindOperations(caller: Caller) {
     sections: bind(caller, sections),
     admins: bind(caller, admins),
     quizzes: bind(caller, quizzes),
+    outcomes: bind(caller, outcomes),
   };
 }

@@ -14,6 +14,7 @@ import { groupsArea } from './groups/index.js';
 import { sectionsArea } from './sections/index.js';
 import { usersArea } from './users/index.js';
 import { quizzesArea } from './quizzes/index.js';
+import { outcomesArea } from './outcomes/index.js';
 
 export const areas: readonly MockArea[] = [
   accountsArea,
@@ -26,6 +27,7 @@ export const areas: readonly MockArea[] = [
   groupsArea,
   filesArea,
   quizzesArea,
+  outcomesArea,
 ];
 
 /** The behaviour of each route: an area's handler for the route's operation (or, rarely, for the route itself). */

@@ -19,6 +19,7 @@ export const lazyNouns: LazyNoun[] = [
   { name: 'enrollments', summary: 'Who is in a course, section or user\'s courses; enrol, conclude, deactivate, delete; roster import', load: async () => (await import('./enrollments/index.js')).enrollmentsVerbs },
   { name: 'sections', summary: 'Sections of a course, and cross-listing', load: async () => (await import('./sections/index.js')).sectionsVerbs },
   { name: 'admins', summary: 'Account admins and their roles', load: async () => (await import('./admins/index.js')).adminsVerbs },
+  { name: 'outcomes', summary: 'Outcome groups and links (global, account, course); import a whole tree from a file; print a tree', load: async () => (await import('./outcomes/index.js')).outcomesVerbs },
   { name: 'quizzes', summary: 'Quizzes of a course: list, create, change, publish and unpublish', load: async () => (await import('./quizzes/index.js')).quizzesVerbs },
   { name: 'files', summary: 'Uploaded files', load: async () => (await import('./files/index.js')).filesVerbs },
   { name: 'profile', summary: 'Named instances: base URL and token of each', load: async () => (await import('./profile/index.js')).profileVerbs },

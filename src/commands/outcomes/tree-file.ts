@@ -167,7 +167,7 @@ function readTree(text: string): Parsed {
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const lineOf = (node: Node | null | undefined) => (node?.range ? lines.linePos(node.range[0]).line : 1);
   if (doc.errors.length) {
-    return { rows: [], header: [...TREE_COLUMNS], problems: doc.errors.map((e) => ({ line: e.linePos?.[0]?.line ?? 1, message: e.message.split('\n')[0] })) };
+    return { rows: [], header: [...TREE_COLUMNS], problems: doc.errors.map((e) => ({ line: e.linePos?.[0]?.line ?? lines.linePos(Math.min(e.pos[0], Math.max(text.length - 1, 0))).line, message: e.message.split('\n')[0] })) };
   }
   const problems: Problem[] = [];
   const rows: CsvRow[] = [];

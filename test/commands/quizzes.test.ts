@@ -8,10 +8,10 @@ const TEACHER = { LMS_TOKEN: '3~mock-tteacher' };
 describe('lms quizzes', () => {
   it('lists with --search, as JSON and as a table', async () => {
     const s = session();
-    const found = await s.run('quizzes list --course sis_course_id:BIO-101 --search exam -o json');
+    const found = await s.run('quizzes list --course sis_course_id:CHEM-201 --search exam -o json');
     expect(found.exitCode).toBe(0);
-    expect(JSON.parse(found.stdout).map((q: { title: string }) => q.title)).toEqual(['Unit 1 Exam']);
-    const table = await s.run('quizzes list --course 1', { tty: true });
+    expect(JSON.parse(found.stdout).map((q: { title: string }) => q.title)).toEqual(['Midterm Exam']);
+    const table = await s.run('quizzes list --course 2', { tty: true });
     expect(table.stdout).toMatch(/^ID +TITLE +QUIZ_TYPE +PUBLISHED/);
     expect(table.stdout).toMatch(/\n4 +Lab Safety Gr.* +graded_survey +false/);
   });
@@ -46,16 +46,16 @@ describe('lms quizzes', () => {
 
   it('publishes and unpublishes; a quiz students started stays published', async () => {
     const s = session();
-    expect(JSON.parse((await s.run('quizzes publish 4 --course 1 -o json')).stdout).published).toBe(true);
+    expect(JSON.parse((await s.run('quizzes publish 4 --course 2 -o json')).stdout).published).toBe(true);
     expect(JSON.parse((await s.run('quizzes unpublish 1 --course 1 --no-notify -o json')).stdout).published).toBe(false);
-    const refused = await s.run('quizzes unpublish 2 --course 1');
+    const refused = await s.run('quizzes unpublish 3 --course 2');
     expect(refused.exitCode).toBe(5);
     expect(refused.stderr).toContain("Can't unpublish if there are student submissions");
   });
 
   it('clears a nullable field with ""', async () => {
     const s = session();
-    const r = await s.run(['quizzes', 'update', '2', '--course', '1', '--time-limit', '', '--ip-filter', '', '-o', 'json']);
+    const r = await s.run(['quizzes', 'update', '3', '--course', '2', '--time-limit', '', '--ip-filter', '', '-o', 'json']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ time_limit: null, ip_filter: null });
   });

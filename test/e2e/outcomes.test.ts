@@ -122,7 +122,7 @@ describe('outcomes and quizzes over HTTP', () => {
       spawnLms(['outcomes', 'unlink', '3', '3', '--account', '1', '-o', 'json'], http),
       spawnLms(['outcomes', 'groups', 'update', '2', '--account', '1', '--parent', '3', '-o', 'json'], http),
       spawnLms(['quizzes', 'create', '--course', '1', '--title', 'Bad', '--quiz-type', 'survey', '--assignment-group-id', '1', '-o', 'json'], http),
-      spawnLms(['quizzes', 'unpublish', '2', '--course', '1', '-o', 'json'], http),
+      spawnLms(['quizzes', 'unpublish', '3', '--course', '2', '-o', 'json'], http),
     ]);
     expect(root.exitCode, root.stderr).toBe(0);
     expect(JSON.parse(root.stdout)).toMatchObject({ id: 5, title: 'Introduction to Biology', url: '/api/v1/courses/1/outcome_groups/5' });

@@ -28,48 +28,63 @@ async function failure(promise: Promise<unknown>): Promise<{ status: number; bod
 
 describe('listing and reading', () => {
   it('lists a course\'s quizzes; students see the published ones only', async () => {
-    const all = await collect(teacher().list({ course_id: 1 }));
-    expect(all.map((q) => [q.id, q.quiz_type, q.published])).toEqual([
+    const bio = await collect(teacher().list({ course_id: 1 }));
+    expect(bio.map((q) => [q.id, q.quiz_type, q.published])).toEqual([
       [1, 'practice_quiz', true],
-      [2, 'assignment', true],
-      [3, 'survey', true],
+      [2, 'survey', true],
+    ]);
+    const chem = await collect(teacher().list({ course_id: 'sis_course_id:CHEM-201' }));
+    expect(chem.map((q) => [q.id, q.quiz_type, q.published])).toEqual([
+      [3, 'assignment', true],
       [4, 'graded_survey', false],
     ]);
-    const seen = await collect(as(TOKENS.student).quizzes.list({ course_id: 1 }));
-    expect(seen.map((q) => q.id)).toEqual([1, 2, 3]);
-    expect(await statusOf(as(TOKENS.student).quizzes.get({ course_id: 1, id: 4 }))).toBe(404);
+    const seen = await collect(as(TOKENS.student).quizzes.list({ course_id: 2 }));
+    expect(seen.map((q) => q.id)).toEqual([3]);
+    expect(await statusOf(as(TOKENS.student).quizzes.get({ course_id: 2, id: 4 }))).toBe(404);
     expect(await statusOf(teacher().get({ course_id: 2, id: 1 }))).toBe(404);
     // Not enrolled in the course at all.
     expect(await statusOf(collect(as(TOKENS.otherTeacher).quizzes.list({ course_id: 1 })))).toBe(401);
   });
 
   it.each([
-    ['exam', [2]],
-    ['EXAM', [2]],
-    ['survey', [3, 4]],
-    ['Su', [3, 4]],
-    ['check-in', [1]],
-    ['100%', []],
-    ['zzz', []],
-  ] as const)('search_term %s finds %j', async (term, ids) => {
-    expect((await collect(teacher().list({ course_id: 1, search_term: term }))).map((q) => q.id)).toEqual(ids);
+    [2, 'exam', [3]],
+    [2, 'EXAM', [3]],
+    [2, 'survey', [4]],
+    [2, 'Su', [4]],
+    [1, 'check-in', [1]],
+    [1, 'Su', [2]],
+    [1, 'ey', [2]],
+    [1, '100%', []],
+    [1, 'zzz', []],
+  ] as const)('in course %i, search_term %s finds %j', async (course, term, ids) => {
+    expect((await collect(teacher().list({ course_id: course, search_term: term }))).map((q) => q.id)).toEqual(ids);
   });
 
   it('pages by key', async () => {
-    const paged = await collect(clientFor(mock, TOKENS.teacher, { perPage: 1 }).ops.quizzes.list({ course_id: 1 }));
-    expect(paged.map((q) => q.id)).toEqual([1, 2, 3, 4]);
+    const paged = await collect(clientFor(mock, TOKENS.teacher, { perPage: 1 }).ops.quizzes.list({ course_id: 2 }));
+    expect(paged.map((q) => q.id)).toEqual([3, 4]);
   });
 
   it('shows the access code to graders only, and every field of the spec', async () => {
-    const exam = await teacher().get({ course_id: 1, id: 2 });
+    const exam = await teacher().get({ course_id: 2, id: 3 });
     expect(exam).toMatchObject({
-      title: 'Unit 1 Exam', quiz_type: 'assignment', time_limit: 45, allowed_attempts: 2, scoring_policy: 'keep_highest', one_question_at_a_time: true,
-      cant_go_back: true, access_code: 'mitosis', ip_filter: '192.168.1.0/24', question_count: 20, points_possible: 25, locked_for_user: false,
-      html_url: 'http://lms.mock/courses/1/quizzes/2', can_unpublish: false,
+      title: 'Midterm Exam', quiz_type: 'assignment', time_limit: 45, allowed_attempts: 2, scoring_policy: 'keep_highest', one_question_at_a_time: true,
+      cant_go_back: true, access_code: 'chirality', ip_filter: '192.168.1.0/24', question_count: 20, points_possible: 25, locked_for_user: false,
+      html_url: 'http://lms.mock/courses/2/quizzes/3', can_unpublish: false, assignment_group_id: 2, assignment_id: expect.any(Number),
     });
-    const asStudent = await as(TOKENS.student).quizzes.get({ course_id: 1, id: 2 });
+    const asStudent = await as(TOKENS.student).quizzes.get({ course_id: 2, id: 3 });
     expect(asStudent).not.toHaveProperty('access_code');
     expect(asStudent).not.toHaveProperty('can_unpublish');
+    // The graded quiz's assignment is among the course's assignments.
+    expect(await as(TOKENS.student).assignments.get({ course_id: 2, id: exam.assignment_id! })).toMatchObject({ name: 'Midterm Exam', submission_types: ['online_quiz'], points_possible: 25 });
+  });
+
+  it('locks a quiz for a student before its unlock date, with the reason', async () => {
+    await teacher().update({ course_id: 1, id: 1, quiz: { unlock_at: '2026-12-01T00:00:00Z' } });
+    const locked = await as(TOKENS.student).quizzes.get({ course_id: 1, id: 1 });
+    expect(locked).toMatchObject({ locked_for_user: true, lock_info: { asset_string: 'quiz_1', unlock_at: '2026-12-01T00:00:00.000Z' } });
+    expect(locked.lock_explanation).toContain('locked until');
+    expect((await teacher().get({ course_id: 1, id: 1 })).locked_for_user).toBe(false);
   });
 });
 
@@ -103,7 +118,7 @@ describe('creating: the rules between parameters', () => {
     const errors = (body as { errors: Record<string, { message: string }[]> }).errors;
     expect(Object.keys(errors)).toEqual([field]);
     expect(errors[field][0].message).toMatch(field.split('_')[0]);
-    expect((await collect(teacher().list({ course_id: 1 }))).length).toBe(4);
+    expect((await collect(teacher().list({ course_id: 1 }))).length).toBe(2);
   });
 
   it.each<[string, QuizFields, Partial<Record<string, unknown>>]>([
@@ -141,24 +156,27 @@ describe('creating: the rules between parameters', () => {
 
 describe('editing', () => {
   it('refuses to unpublish a quiz students started or submitted, and unpublishes one they did not', async () => {
-    const { status, body } = await failure(teacher().update({ course_id: 1, id: 2, quiz: { published: false } }));
+    const { status, body } = await failure(teacher().update({ course_id: 2, id: 3, quiz: { published: false } }));
     expect(status).toBe(400);
     expect(body).toEqual({ errors: { published: [{ attribute: 'published', type: 'invalid', message: "Can't unpublish if there are student submissions" }] } });
-    expect((await teacher().get({ course_id: 1, id: 2 })).published).toBe(true);
+    expect((await teacher().get({ course_id: 2, id: 3 })).published).toBe(true);
     expect((await teacher().update({ course_id: 1, id: 1, quiz: { published: false } })).published).toBe(false);
-    expect((await teacher().update({ course_id: 1, id: 4, quiz: { published: true } })).published).toBe(true);
+    const published = await teacher().update({ course_id: 2, id: 4, quiz: { published: true } });
+    expect(published.published).toBe(true);
+    // Its assignment is published with it.
+    expect(await statusOf(as(TOKENS.student).assignments.get({ course_id: 2, id: published.assignment_id! }))).toBe('ok');
   });
 
   it('leaves absent fields alone, clears what a change makes meaningless, and refuses what it breaks', async () => {
-    const q = await teacher().update({ course_id: 1, id: 2, quiz: { allowed_attempts: 1, notify_of_update: false } });
+    const q = await teacher().update({ course_id: 2, id: 3, quiz: { allowed_attempts: 1, notify_of_update: false } });
     expect(q).toMatchObject({ allowed_attempts: 1, scoring_policy: null, time_limit: 45, cant_go_back: true });
-    const turnedOff = await teacher().update({ course_id: 1, id: 2, quiz: { one_question_at_a_time: false } });
+    const turnedOff = await teacher().update({ course_id: 2, id: 3, quiz: { one_question_at_a_time: false } });
     expect(turnedOff.cant_go_back).toBe(false);
-    await teacher().update({ course_id: 1, id: 2, quiz: { allowed_attempts: 3, hide_results: 'until_after_last_attempt' } });
-    const { status, body } = await failure(teacher().update({ course_id: 1, id: 2, quiz: { allowed_attempts: 1 } }));
+    await teacher().update({ course_id: 2, id: 3, quiz: { allowed_attempts: 3, hide_results: 'until_after_last_attempt' } });
+    const { status, body } = await failure(teacher().update({ course_id: 2, id: 3, quiz: { allowed_attempts: 1 } }));
     expect(status).toBe(400);
     expect(Object.keys((body as { errors: object }).errors)).toEqual(['hide_results']);
-    const cleared = await teacher().update({ course_id: 1, id: 2, quiz: { time_limit: null, ip_filter: null, access_code: null } });
+    const cleared = await teacher().update({ course_id: 2, id: 3, quiz: { time_limit: null, ip_filter: null, access_code: null } });
     expect(cleared).toMatchObject({ time_limit: null, ip_filter: null, access_code: null });
   });
 

@@ -77,7 +77,7 @@ const listQuizzes = command({
   routes: ['quizzes.list'],
   columns: COLUMNS,
   options: { course, search: { flags: '--search <term>', description: 'partial title' } },
-  examples: ['lms quizzes list --course sis_course_id:BIO-101', 'lms quizzes list --course 1 --search exam -o json'],
+  examples: ['lms quizzes list --course sis_course_id:BIO-101', 'lms quizzes list --course 2 --search exam -o json'],
   async run({ opts, ctx }) {
     return list((await ctx.client()).ops.quizzes.list({ course_id: opts.course, search_term: opts.search }, { limit: ctx.pageLimit() }));
   },
@@ -88,7 +88,7 @@ const getQuiz = command({
   summary: 'Show one quiz',
   routes: ['quizzes.get'],
   options: { course },
-  examples: ['lms quizzes get 2 --course 1'],
+  examples: ['lms quizzes get 3 --course 2'],
   async run({ args, opts, ctx }) {
     return item(await (await ctx.client()).ops.quizzes.get({ course_id: opts.course, id: args[0] }));
   },
@@ -116,7 +116,7 @@ const updateQuiz = command({
   routes: ['quizzes.update'],
   columns: COLUMNS,
   options: { course, ...fieldFlags, notify: { flags: '--no-notify', description: "don't tell the course's users about the change" } },
-  examples: ['lms quizzes update 2 --course 1 --time-limit 60 --ip-filter 10.0.0.0/255.0.0.0', 'lms quizzes update 1 --course 1 --title "Cells check-in" --no-notify'],
+  examples: ['lms quizzes update 3 --course 2 --time-limit 60 --ip-filter 10.0.0.0/255.0.0.0', 'lms quizzes update 1 --course 1 --title "Cells check-in" --no-notify'],
   async run({ args, opts, ctx }) {
     const quiz = quizFields(opts);
     if (Object.keys(quiz).length === 0) throw new UsageError('nothing to change: give at least one of the quiz flags (see --help)');
@@ -131,7 +131,7 @@ function publishVerb(name: 'publish' | 'unpublish') {
     routes: ['quizzes.update'],
     columns: COLUMNS,
     options: { course, notify: { flags: '--no-notify', description: "don't tell the course's users about the change" } },
-    examples: [name === 'publish' ? 'lms quizzes publish 4 --course 1' : 'lms quizzes unpublish 1 --course 1'],
+    examples: [name === 'publish' ? 'lms quizzes publish 4 --course 2' : 'lms quizzes unpublish 1 --course 1'],
     async run({ args, opts, ctx }) {
       const quiz = { published: name === 'publish', notify_of_update: opts.notify };
       return item(await (await ctx.client()).ops.quizzes.update({ course_id: opts.course, id: args[0], quiz }));

@@ -43,6 +43,26 @@ describe('root groups and group JSON', () => {
     expect(res).toMatchObject({ status: 200 });
   });
 
+  it('makes one root per context, even when an insert races another', async () => {
+    const { ensureRootGroup } = await import('../../src/mock/areas/outcomes/repo.js');
+    const first = ensureRootGroup(mock.db, { type: 'Course', id: 3 }, 'World History', '2026-11-02T12:00:00Z');
+    const second = ensureRootGroup(mock.db, { type: 'Course', id: 3 }, 'World History', '2026-11-02T12:00:00Z');
+    expect(second.id).toBe(first.id);
+    expect((await admin().rootGroup({ course_id: 3 })).id).toBe(first.id);
+    expect(mock.db.prepare(`SELECT count(*) AS n FROM outcome_groups WHERE context_type = 'Course' AND context_id = 3`).get()).toEqual({ n: 1 });
+  });
+
+  it('takes group fields as a form body as well as JSON', async () => {
+    const res = await mock.handler({
+      method: 'POST',
+      url: 'http://lms.mock/api/v1/accounts/1/outcome_groups/4/subgroups',
+      headers: { authorization: `Bearer ${TOKENS.admin}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'title=Rhetoric&vendor_guid=msu-rhetoric&description=Persuasion',
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(String(res.body))).toMatchObject({ title: 'Rhetoric', vendor_guid: 'msu-rhetoric', description: 'Persuasion', parent_outcome_group: { id: 4 } });
+  });
+
   it('answers 302 with the group URL as Location', async () => {
     const res = await mock.handler({ method: 'GET', url: 'http://lms.mock/api/v1/courses/1/root_outcome_group', headers: { authorization: `Bearer ${TOKENS.teacher}` } });
     expect(res.status).toBe(302);

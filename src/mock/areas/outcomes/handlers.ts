@@ -21,6 +21,7 @@ import {
   deleteGroupsWithLinks,
   deleteLink,
   deleteOutcome,
+  ensureRootGroup,
   groupById,
   isAligned,
   linkOf,
@@ -201,9 +202,7 @@ function rootTitle(ctx: MockCtx, c: OutcomeContextRef): string {
 
 /** The context's root group, made on first need. */
 export function ensureRoot(ctx: MockCtx, c: OutcomeContextRef): GroupRow {
-  const found = rootGroupOf(ctx.db, c);
-  if (found) return found;
-  return groupById(ctx.db, createGroup(ctx.db, { context: c, parent: null, title: rootTitle(ctx, c), now: ctx.now() }))!;
+  return rootGroupOf(ctx.db, c) ?? ensureRootGroup(ctx.db, c, rootTitle(ctx, c), ctx.now());
 }
 
 // ---- handlers ---------------------------------------------------------------------------------

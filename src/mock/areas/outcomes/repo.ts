@@ -66,6 +66,19 @@ export function rootGroupOf(db: Db, c: OutcomeContextRef): GroupRow | undefined 
   );
 }
 
+/**
+ * The context's root group, made if it has none. Two requests may both find none (two processes
+ * on one mock database): the second insert is ignored, and both read the one root.
+ */
+export function ensureRootGroup(db: Db, c: OutcomeContextRef, title: string, now: string): GroupRow {
+  run(
+    db,
+    `INSERT INTO outcome_groups (context_type, context_id, parent_id, title, created_at, updated_at) VALUES (?, ?, NULL, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    c.type, c.id, title, now, now,
+  );
+  return rootGroupOf(db, c)!;
+}
+
 export interface NewGroup {
   id?: number;
   context: OutcomeContextRef;

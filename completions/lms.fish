@@ -43,8 +43,10 @@ complete -c lms -n '__fish_use_subcommand' -a 'files' -d 'Uploaded files'
 complete -c lms -n '__fish_use_subcommand' -a 'groups' -d 'Groups of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_use_subcommand' -a 'mock' -d 'The built-in mock instance: seed it, list its tokens, serve it over HTTP'
+complete -c lms -n '__fish_use_subcommand' -a 'outcomes' -d 'Outcome groups and links (global, account, course); import a whole tree from a file; print a tree'
 complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: base URL and token of each'
 complete -c lms -n '__fish_use_subcommand' -a 'progress' -d 'Background jobs the API started: their progress, followed to the end'
+complete -c lms -n '__fish_use_subcommand' -a 'quizzes' -d 'Quizzes of a course: list, create, change, publish and unpublish'
 complete -c lms -n '__fish_use_subcommand' -a 'recipients' -d 'Find the people and contexts you may message'
 complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
 complete -c lms -n '__fish_use_subcommand' -a 'topics' -d 'Discussion topics of courses, groups and collection items: entries, replies, read state, subscriptions'
@@ -464,6 +466,113 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-rate' -r -F -d 'how fast the bucket drains (default 100; implies --throttle)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-status' -x -a '403 429' -d 'status of a throttled answer (default 403; implies --throttle)'
 
+# lms outcomes
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'create' -d 'Create an outcome in the group\'s context and link it there'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'groups' -d 'Outcome groups: get, create, update (move), delete, subgroups'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'import' -d 'Build or update a tree of groups and outcomes from a YAML, JSON or CSV file (matched by vendor_guid); or --from GROUP --into GROUP'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'link' -d 'Link an existing outcome into a group (one of this context, an account above it, or global)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'links' -d 'A group\'s outcome links'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'root' -d 'Show a context\'s root outcome group (made on first need)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'tree' -d 'Print a context\'s whole outcome tree (indented on a terminal, nested JSON otherwise)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'unlink' -d 'Unlink an outcome from a group (deleted with its last link; refused for an aligned one)'
+
+# lms outcomes create flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'calculation-int' -r -F -d 'the calculation parameter (decaying_average, weighted_average: 1-99; n_mastery: 1-10)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'calculation-method' -x -a 'decaying_average weighted_average n_mastery latest highest average' -d 'how mastery is calculated'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'display-name' -r -F -d 'a friendly name'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'global' -d 'the site-wide (global) context'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'mastery-points' -r -F -d 'points for mastery (default: the top rating; ignored without ratings)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'rating' -r -F -d 'a rating, e.g. "4:Exceeds Mastery" (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'outcome title'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'vendor-guid' -r -F -d 'the learning standard\'s GUID'
+
+# lms outcomes groups
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'create' -d 'Create a subgroup'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'delete' -d 'Delete a group with its subgroups and links (outcomes go with their last link; refused for an aligned one)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'get' -d 'Show an outcome group'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'subgroups' -d 'List a group\'s subgroups'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'update' -d 'Change a group\'s title, description or GUID, or move it (--parent) within its context'
+
+# lms outcomes groups create flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'global' -d 'the site-wide (global) context'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'parent' -r -F -d 'the group to create it in'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'group title'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'vendor-guid' -r -F -d 'the learning standard\'s GUID'
+
+# lms outcomes groups delete flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes groups get flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from get' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from get' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes groups subgroups flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from subgroups' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from subgroups' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from subgroups' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes groups update flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'description' -r -F -d 'description'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'global' -d 'the site-wide (global) context'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'parent' -r -F -d 'move it into this group (same context; not below itself)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'group title'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'vendor-guid' -r -F -d 'the learning standard\'s GUID'
+
+# lms outcomes import flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'concurrency' -r -F -d 'rows in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'from' -r -F -d 'deep-import this group (global, this context, or an account above it) …'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'global' -d 'the site-wide (global) context'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'into' -r -F -d '… as a new subgroup of this group of the context'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'skip-invalid' -d 'import the valid rows and report the invalid ones, instead of stopping'
+
+# lms outcomes link flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes links
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and not __fish_seen_subcommand_from help list ls' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'List a group\'s outcome links (--full for mastery points, ratings and calculation)'
+
+# lms outcomes links list flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'full' -d 'the outcomes in full'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes root flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from root' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from root' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from root' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes tree flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from tree' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from tree' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from tree' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes unlink flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'global' -d 'the site-wide (global) context'
+
 # lms profile
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'add' -d 'Add or replace a profile, checking its token with the instance (token from a hidden prompt, or --token-stdin)'
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'help' -d 'display help for command'
@@ -492,6 +601,72 @@ complete -c lms -n '__fish_seen_subcommand_from progress; and not __fish_seen_su
 
 # lms progress get flags
 complete -c lms -n '__fish_seen_subcommand_from progress; and __fish_seen_subcommand_from get' -l 'wait' -d 'poll until the job completes or fails (exit 1 when it fails)'
+
+# lms quizzes
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'create' -d 'Create a quiz (a graded one also gets its assignment)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'get' -d 'Show one quiz'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'list' -d 'List the quizzes of a course (unpublished ones only for those who manage it)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'publish' -d 'Publish a quiz'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'unpublish' -d 'Unpublish a quiz (refused once students have started or submitted it)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'update' -d 'Change a quiz'
+
+# lms quizzes create flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'access-code' -r -F -d 'code students must enter ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'allowed-attempts' -r -F -d 'attempts allowed; -1 for unlimited'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'assignment-group-id' -r -F -d 'assignment group of a graded quiz (default: the top one)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'cant-go-back' -x -a 'true false' -d 'lock questions once answered (with --one-question-at-a-time true)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'hide-results' -x -a 'always until_after_last_attempt ' -d 'always, until_after_last_attempt, or "" to show results'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'ip-filter' -r -F -d 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'lock-at' -r -F -d 'lock date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'one-question-at-a-time' -x -a 'true false' -d 'show one question at a time'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'publish' -d 'publish it at once'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'quiz-type' -x -a 'practice_quiz assignment graded_survey survey' -d 'practice_quiz, assignment (graded), graded_survey or survey'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'scoring-policy' -x -a 'keep_highest keep_latest' -d 'keep_highest or keep_latest (with more than one attempt)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'show-correct-answers' -x -a 'true false' -d 'show correct answers (only when results are not hidden)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'shuffle-answers' -x -a 'true false' -d 'shuffle the answers (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'time-limit' -r -F -d 'time limit in minutes ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'quiz title'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'unlock-at' -r -F -d 'unlock date (ISO 8601; "" for none)'
+
+# lms quizzes get flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+
+# lms quizzes list flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial title'
+
+# lms quizzes publish flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
+
+# lms quizzes unpublish flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
+
+# lms quizzes update flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'access-code' -r -F -d 'code students must enter ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'allowed-attempts' -r -F -d 'attempts allowed; -1 for unlimited'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'assignment-group-id' -r -F -d 'assignment group of a graded quiz (default: the top one)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'cant-go-back' -x -a 'true false' -d 'lock questions once answered (with --one-question-at-a-time true)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'hide-results' -x -a 'always until_after_last_attempt ' -d 'always, until_after_last_attempt, or "" to show results'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'ip-filter' -r -F -d 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'lock-at' -r -F -d 'lock date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'one-question-at-a-time' -x -a 'true false' -d 'show one question at a time'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'quiz-type' -x -a 'practice_quiz assignment graded_survey survey' -d 'practice_quiz, assignment (graded), graded_survey or survey'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'scoring-policy' -x -a 'keep_highest keep_latest' -d 'keep_highest or keep_latest (with more than one attempt)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'show-correct-answers' -x -a 'true false' -d 'show correct answers (only when results are not hidden)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'shuffle-answers' -x -a 'true false' -d 'shuffle the answers (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'time-limit' -r -F -d 'time limit in minutes ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'quiz title'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'unlock-at' -r -F -d 'unlock date (ISO 8601; "" for none)'
 
 # lms recipients
 complete -c lms -n '__fish_seen_subcommand_from recipients; and not __fish_seen_subcommand_from help search find' -a 'help' -d 'display help for command'

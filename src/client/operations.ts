@@ -8,8 +8,10 @@ import { progress } from './areas/progress.js';
 import { calendar } from './areas/calendar.js';
 import { conversations } from './areas/conversations.js';
 import { search } from './areas/search.js';
+import { quizzes } from './areas/quizzes.js';
+import { outcomes } from './areas/outcomes.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, discussions, progress, calendar, conversations, search };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, discussions, progress, calendar, conversations, search, quizzes, outcomes };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -27,5 +29,7 @@ export function bindOperations(caller: Caller) {
     calendar: bind(caller, calendar),
     conversations: bind(caller, conversations),
     search: bind(caller, search),
+    quizzes: bind(caller, quizzes),
+    outcomes: bind(caller, outcomes),
   };
 }

@@ -19,6 +19,8 @@ import { progressArea } from './progress/index.js';
 import { searchArea } from './search/index.js';
 import { sectionsArea } from './sections/index.js';
 import { usersArea } from './users/index.js';
+import { quizzesArea } from './quizzes/index.js';
+import { outcomesArea } from './outcomes/index.js';
 
 export const areas: readonly MockArea[] = [
   accountsArea,
@@ -35,6 +37,8 @@ export const areas: readonly MockArea[] = [
   calendarArea,
   searchArea,
   conversationsArea,
+  quizzesArea,
+  outcomesArea,
   activityArea,
 ];
 

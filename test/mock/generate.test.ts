@@ -28,6 +28,10 @@ describe('generateSchool', () => {
     const search = async (term: string) => (await collect(client.ops.users.list({ account_id: 1, search_term: term }))).map((u) => u.login_id);
     expect(await search('gen37@example')).toEqual(['gen37']);
     expect(await search('GEN-41')).toEqual(['gen41']);
+    // and in the recipient-name index, with the rows the triggers would have written
+    const last = mock.db.prepare(`SELECT max(id) FROM users`).pluck().get() as number;
+    const names = mock.db.prepare(`SELECT rowid, name FROM recipient_names WHERE rowid = ? * 4`).all(last);
+    expect(names).toEqual([{ rowid: last * 4, name: expect.stringMatching(/ 50$/) }]);
     // The per-row triggers are back: a later change is searchable at once.
     const created = await client.ops.users.create({ account_id: 1, user: { name: 'Zed Quimby' }, pseudonym: { unique_id: 'zquimby' } });
     expect(await search('Quimby')).toEqual(['zquimby']);

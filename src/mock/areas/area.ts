@@ -21,6 +21,12 @@ export interface MockArea {
   handlers: Partial<Record<OperationId | RouteId, Handler>>;
   /** Routes that carry their own credential instead of a bearer token. */
   publicRoutes?: RouteId[];
+  /**
+   * Search indexes the area keeps by triggers: a bulk load of new rows (`lms mock seed --users N`)
+   * drops the triggers, then fills the index once for the rows each table gained (`fill` takes the
+   * table's largest id before the load), and puts the triggers back.
+   */
+  bulkIndexes?: { triggers: string; fills: { table: string; fill: string }[] }[];
   /** How the area's assets look in an activity stream, by stream item type (`DiscussionTopic`, …). */
   streamItems?: Record<string, StreamPresenter>;
   /** The area's part of the seeded school, written through its repository. Areas seed in list order. */

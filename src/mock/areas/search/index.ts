@@ -1,5 +1,5 @@
 import { defineArea } from '../area.js';
 import { searchHandlers } from './handlers.js';
-import { schema } from './schema.js';
+import { recipientIndex, schema } from './schema.js';
 
-export const searchArea = defineArea({ name: 'search', schema, handlers: searchHandlers });
+export const searchArea = defineArea({ name: 'search', schema, handlers: searchHandlers, bulkIndexes: [recipientIndex] });

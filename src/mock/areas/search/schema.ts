@@ -8,9 +8,7 @@ const kinds = [
   ['group', 'groups', 3],
 ] as const;
 
-export const schema = `
-CREATE VIRTUAL TABLE recipient_names USING fts5(name, tokenize = 'trigram');
-${kinds
+const triggers = kinds
   .map(
     ([kind, table, k]) => `CREATE TRIGGER recipient_names_${kind}_insert AFTER INSERT ON ${table} BEGIN
   INSERT INTO recipient_names (rowid, name) VALUES (new.id * 4 + ${k}, new.name);
@@ -20,5 +18,15 @@ CREATE TRIGGER recipient_names_${kind}_update AFTER UPDATE OF name ON ${table} B
   INSERT INTO recipient_names (rowid, name) VALUES (new.id * 4 + ${k}, new.name);
 END;`,
   )
-  .join('\n')}
+  .join('\n');
+
+export const schema = `
+CREATE VIRTUAL TABLE recipient_names USING fts5(name, tokenize = 'trigram');
+${triggers}
 `;
+
+/** recipient_names as a bulk load fills it: the names of the rows each table gained. */
+export const recipientIndex = {
+  triggers,
+  fills: kinds.map(([, table, k]) => ({ table, fill: `INSERT INTO recipient_names (rowid, name) SELECT id * 4 + ${k}, name FROM ${table} WHERE id > ?` })),
+};

@@ -25,7 +25,11 @@ CREATE TRIGGER user_search_channel_insert AFTER INSERT ON communication_channels
 END;
 `;
 
-export const SEARCH_TRIGGER_NAMES = [...searchTriggers.matchAll(/CREATE TRIGGER (\w+)/g)].map((m) => m[1]!);
+/** user_search as a bulk load fills it: the new users, with their logins and addresses. */
+export const searchIndex = {
+  triggers: searchTriggers,
+  fills: [{ table: 'users', fill: `INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id > ?` }],
+};
 
 export const schema = `
 CREATE TABLE users (

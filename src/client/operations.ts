@@ -4,8 +4,10 @@ import { users } from './areas/users.js';
 import { accounts, assignments, courses, files, groups } from './areas/school.js';
 import { admins, enrollments, sections } from './areas/roster.js';
 import { progress } from './areas/progress.js';
+import { grading, submissions } from './areas/submissions.js';
+import { history } from './areas/history.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, progress };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, progress, submissions, grading, history };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -19,5 +21,8 @@ export function bindOperations(caller: Caller) {
     sections: bind(caller, sections),
     admins: bind(caller, admins),
     progress: bind(caller, progress),
+    submissions: bind(caller, submissions),
+    grading: bind(caller, grading),
+    history: bind(caller, history),
   };
 }

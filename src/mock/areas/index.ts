@@ -13,6 +13,7 @@ import { filesArea } from './files/index.js';
 import { groupsArea } from './groups/index.js';
 import { progressArea } from './progress/index.js';
 import { sectionsArea } from './sections/index.js';
+import { submissionsArea } from './submissions/index.js';
 import { usersArea } from './users/index.js';
 
 export const areas: readonly MockArea[] = [
@@ -26,6 +27,7 @@ export const areas: readonly MockArea[] = [
   groupsArea,
   filesArea,
   progressArea,
+  submissionsArea,
 ];
 
 /** The behaviour of each route: an area's handler for the route's operation (or, rarely, for the route itself). */

@@ -47,6 +47,8 @@ const FILES: Record<string, string | Uint8Array> = {
   'roster.csv': 'user,type,section,state\nsis_user_id:S-007,student,,active\nsis_user_id:S-009,student,sis_section_id:BIO-101-B,active\ntheo,teacher,,active\n',
   'token.txt': '1~mock-admin\n',
   'notes.txt': 'Lab notes\n',
+  'grades.csv': 'user,grade,comment\nsam,19,\nsis_user_id:S-008,16,Label the axes\n9,18,\n',
+  'gradebook.csv': 'user,1,Genetics Essay\nsam,20,A-\nravi,17,B\n',
   'avatar.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
 };
 

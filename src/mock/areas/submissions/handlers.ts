@@ -37,6 +37,7 @@ import {
   addComment,
   ensureSubmission,
   ensureSubmissionsOf,
+  isActiveStudentOf,
   isStudentOf,
   publishedAssignmentIds,
   rubricOf,
@@ -120,7 +121,7 @@ const submit: Handler = (ctx) => {
   const scoped = scope(ctx);
   const a = assignmentIn(ctx, scoped.course);
   // Only a student of the course submits, for themselves.
-  requireThat(isStudentOf(ctx.db, ctx.caller.id, scoped.course.id, scoped.section ? [scoped.section.id] : undefined));
+  requireThat(isActiveStudentOf(ctx.db, ctx.caller.id, scoped.course.id, scoped.section ? [scoped.section.id] : undefined));
   if (a.lock_at && a.lock_at < ctx.now()) throw unauthorized();
   const s = obj(ctx.params, 'submission');
   const type = str(s, 'submission_type');

@@ -10,7 +10,7 @@ import { attachmentJson } from '../files/handlers.js';
 import { attachmentById } from '../files/repo.js';
 import { briefUserJson } from '../users/handlers.js';
 import { userById } from '../users/repo.js';
-import { attemptsOf, commentsOf, observeesIn, type AttemptRow, type CommentRow, type SubmissionRow } from './repo.js';
+import { attemptsOf, commentsOf, gradedAttempt, observeesIn, type AttemptRow, type CommentRow, type SubmissionRow } from './repo.js';
 
 /** Courses carry no time zone of their own yet: their days are the instance's default zone's. */
 export const COURSE_TIME_ZONE = 'America/Chicago';
@@ -54,8 +54,7 @@ function isLate(a: AssignmentRow, submittedAt: string | null): boolean {
 
 function attemptJson(ctx: MockCtx, s: SubmissionRow, a: AssignmentRow, t: AttemptRow): SubmissionAttempt {
   // A grade belongs to the attempt it was given on: the latest, unless the student resubmitted since.
-  const gradedAttempt = s.grade_matches_current_submission === 1 ? s.attempt : (s.attempt ?? 1) - 1;
-  const graded = s.grade !== null && t.attempt === gradedAttempt;
+  const graded = s.grade !== null && t.attempt === once(ctx, `graded-attempt:${s.id}`, () => gradedAttempt(ctx.db, s.id) ?? s.attempt);
   return {
     id: s.id,
     user_id: s.user_id,

@@ -94,6 +94,17 @@ export function isStudentOf(db: Db, userId: number, courseId: number, sections?:
   return one(db, `${f.sql} AND user_id = ? LIMIT 1`, ...f.args, userId) !== undefined;
 }
 
+/** A student who may submit: an active enrollment (in one of the sections, when given). */
+export function isActiveStudentOf(db: Db, userId: number, courseId: number, sections?: readonly number[]): boolean {
+  const f = studentFilter(courseId, sections);
+  return one(db, `${f.sql} AND user_id = ? AND workflow_state = 'active' LIMIT 1`, ...f.args, userId) !== undefined;
+}
+
+/** The attempt the submission's current grade was given on (what its last version recorded). */
+export function gradedAttempt(db: Db, submissionId: number): number | null | undefined {
+  return one<{ attempt: number | null }>(db, `SELECT attempt FROM submission_versions WHERE submission_id = ? ORDER BY id DESC LIMIT 1`, submissionId)?.attempt;
+}
+
 export function submissionOf(db: Db, assignmentId: number, userId: number): SubmissionRow | undefined {
   return one<SubmissionRow>(db, `SELECT * FROM submissions WHERE assignment_id = ? AND user_id = ?`, assignmentId, userId);
 }

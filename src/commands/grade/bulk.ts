@@ -303,7 +303,7 @@ export async function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): 
         const held = now.get(`${c.assignment.id}|${c.userId}`);
         const outcome = sent.get(c) ?? {};
         if (held && same(held, c.target)) results.set(c, { ...base(c), status: 'updated' });
-        else if (outcome.lost && round < MAX_ROUNDS && !o.perRow) retry.push({ ...c, current: held ?? c.current });
+        else if (outcome.lost && round < MAX_ROUNDS && !o.perRow) retry.push(c);
         else {
           const kept = held ? `the server kept ${JSON.stringify(held.grade)}${held.score !== null && String(held.score) !== held.grade ? ` (score ${held.score})` : ''}` : 'the submission could not be read back';
           const why = outcome.refused ?? outcome.lost;

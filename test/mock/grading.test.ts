@@ -194,9 +194,9 @@ describe('update_grades', () => {
     expect(mock.db.prepare(`SELECT count(*) FROM progress`).pluck().get()).toBe(before);
   });
 
-  it("answers a missing grade_data with real instances' bare text", async () => {
+  it('says what a request without grade_data lacks', async () => {
     const mock = freshMock();
     const res = await mock.handler({ method: 'POST', url: 'http://lms.mock/api/v1/courses/1/assignments/1/submissions/update_grades', headers: { authorization: `Bearer ${TOKENS.teacher}` } });
-    expect([res.status, res.body]).toEqual([400, "'grade_data' parameter required"]);
+    expect([res.status, JSON.parse(String(res.body))]).toEqual([400, { errors: [{ message: "'grade_data' parameter required" }] }]);
   });
 });

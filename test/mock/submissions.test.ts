@@ -23,7 +23,7 @@ describe('submit', () => {
     const second = await sam.ops.submissions.submit({ section_id: 'sis_section_id:BIO-101-A', assignment_id: 3, submission: { submission_type: 'online_url', url: 'example.edu/essay' } });
     expect(second).toMatchObject({ attempt: 3, submission_type: 'online_url', url: 'http://example.edu/essay' });
     const got = await sam.ops.submissions.get({ course_id: 'sis_course_id:BIO-101', assignment_id: 3, user_id: 'self', include: ['submission_history'] });
-    expect(got.submission_history!.map((h) => [h.attempt, h.submission_type])).toEqual([[1, 'online_url'], [2, 'online_text_entry'], [3, 'online_url']]);
+    expect(got.submission_history!.map((h) => [h.attempt, h.submission_type])).toEqual([[1, 'online_text_entry'], [2, 'online_text_entry'], [3, 'online_url']]);
     // The B+ belongs to the attempt it was given on.
     expect(got.submission_history!.map((h) => h.grade)).toEqual(['B+', null, null]);
   });

@@ -6,6 +6,7 @@ import { interpretGrade, scoreToGrade } from '../../../spec/grading.js';
 import type { Db } from '../../db/open.js';
 import { lookup } from '../../db/find.js';
 import {
+  badRequest,
   bool,
   Reply,
   HttpError,
@@ -347,7 +348,8 @@ const updateGrades: Handler = (ctx) => {
   const a = assignmentIn(ctx, course);
   if (!a.published) throw unauthorized();
   const data = obj(ctx.params, 'grade_data');
-  if (!Object.keys(data).length) throw new HttpError(400, "'grade_data' parameter required", { 'content-type': 'text/plain; charset=utf-8' });
+  // Real instances answer this with the bare text; the mock keeps to JSON error bodies.
+  if (!Object.keys(data).length) throw badRequest("'grade_data' parameter required");
   const reach = reachIn(ctx.db, ctx.caller.id, 'manage_grades', course);
   requireThat(reach === 'all' || reach.length > 0);
   const items: GradeItem[] = Object.entries(data).map(([raw, entry]) => {

@@ -83,10 +83,10 @@ export function seedSubmissions(db: Db, { minimal, now }: SeedOptions): void {
   grade(2, 8, 'incomplete', 3, '2026-09-08T15:20:00Z');
 
   // Genetics essay (letters, the default scheme).
-  submit(3, 7, '2026-10-18T21:00:00Z', { type: 'online_url', url: 'https://docs.example.edu/sam/genetics-essay' });
+  submit(3, 7, '2026-10-18T21:00:00Z', text('Mendel, peas and probability.'));
   grade(3, 7, 'B+', 3, '2026-10-21T17:00:00Z');
   comment(3, 7, 3, 'A clear argument; cite the Mendel paper directly.', '2026-10-21T17:01:00Z');
-  submit(3, 9, '2026-10-20T08:00:00Z', text('Punnett squares and beyond.'));
+  submit(3, 9, '2026-10-20T08:00:00Z', { type: 'online_url', url: 'https://docs.example.edu/ravi/genetics-essay' });
 
   // CHEM-201 problem set: submitted, not graded yet.
   submit(4, 8, '2026-09-21T19:00:00Z', text('Problems 1-12.'));

@@ -1,7 +1,7 @@
 // Bulk grading throughput against `lms mock serve --throttle` (issue: submissions and grading).
 //
 //   node bench/grade.mjs                      10,000 rows: the batch path, then the per-row path
-//   node bench/grade.mjs --rows 2000 --rate 1000
+//   node bench/grade.mjs --rows 2000 --rate 2000 --batch-size 1000
 //
 // One course of `rows` generated students and two 100-point assignments. The batch path
 // (update_grades, a Progress per batch) grades one; the per-row path (--per-row, one PUT a row)
@@ -20,11 +20,11 @@ const lms = join(root, 'bin', 'lms');
 const { values: flags } = parseArgs({
   options: {
     rows: { type: 'string', default: '10000' },
-    rate: { type: 'string', default: '2000' },
+    rate: { type: 'string', default: '1000' },
     cost: { type: 'string', default: '10' },
     capacity: { type: 'string', default: '700' },
     concurrency: { type: 'string', default: '4' },
-    'batch-size': { type: 'string', default: '1000' },
+    'batch-size': { type: 'string', default: '2500' },
     out: { type: 'string', default: join(root, 'bench', 'grade-results.json') },
   },
 });

@@ -141,6 +141,18 @@ describe('lms grade --csv', () => {
     expect(grades(lms, 1)).toMatchObject({ 8: '16', 9: '18', 10: '15', 12: '20' });
   });
 
+  it('cuts batches by size as well as by rows, so long comments stay under request limits', async () => {
+    const w = workspace();
+    const lms = session(w.env);
+    const long = 'x'.repeat(200_000);
+    const file = w.file('long.csv', `user,grade,comment\nsam,20,${long}\nsofia,20,${long}\nravi,20,${long}\n`);
+    const r = await lms.run(`grade --course 1 --assignment 1 --csv ${file} -o json`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ updated: 3, failed: 0 });
+    // 3 rows of 200 KB each: two requests (two rows, then one), not one of 600 KB.
+    expect(progressCount(lms)).toBe(3);
+  });
+
   it('grades one PUT a row with --per-row, and a second run skips what its journal recorded', async () => {
     const w = workspace();
     const lms = session(w.env);

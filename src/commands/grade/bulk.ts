@@ -53,6 +53,8 @@ interface CellResult {
 }
 
 const MAX_ROUNDS = 3;
+/** Encoded grade data per update_grades request, at most. */
+const MAX_BATCH_BYTES = 512 * 1024;
 
 const same = (s: Pick<Submission, 'score' | 'grade'>, t: { score: number | null; grade: string | null }) =>
   (s.score ?? null) === t.score && (s.grade ?? null) === t.grade;
@@ -92,9 +94,10 @@ function studentIndex(subs: Submission[]): (raw: string) => Submission | undefin
   };
 }
 
-async function currentSubmissions(client: ApiClient, sctx: SubmissionContext, assignmentId: number): Promise<Submission[]> {
+/** The assignment's submissions; with their students' logins and SIS ids when the file names students by them. */
+async function currentSubmissions(client: ApiClient, sctx: SubmissionContext, assignmentId: number, withUsers: boolean): Promise<Submission[]> {
   const out: Submission[] = [];
-  for await (const s of client.ops.submissions.list({ ...sctx, assignment_id: assignmentId, include: ['user'] })) out.push(s);
+  for await (const s of client.ops.submissions.list({ ...sctx, assignment_id: assignmentId, ...(withUsers ? { include: ['user' as const] } : {}) })) out.push(s);
   return out;
 }
 
@@ -127,7 +130,8 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   }
 
   const found = new Map<number, (raw: string) => Submission | undefined>();
-  for (const a of byColumn.values()) if (!found.has(a.id)) found.set(a.id, studentIndex(await currentSubmissions(client, o.sctx, a.id)));
+  const byName = rows.some((r) => !/^\d+$/.test(r.values.user.trim()));
+  for (const a of byColumn.values()) if (!found.has(a.id)) found.set(a.id, studentIndex(await currentSubmissions(client, o.sctx, a.id, byName)));
 
   const bad: Problem[] = [];
   const cells: Cell[] = [];
@@ -186,7 +190,19 @@ async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, 
   const batches: Cell[][] = [];
   const byAssignment = new Map<number, Cell[]>();
   for (const c of cells) byAssignment.set(c.assignment.id, [...(byAssignment.get(c.assignment.id) ?? []), c]);
-  for (const group of byAssignment.values()) for (let i = 0; i < group.length; i += batchSize) batches.push(group.slice(i, i + batchSize));
+  // A batch holds at most batchSize rows, and stays well under servers' request-size limits (1 MiB
+  // on the mock) however long its comments are.
+  for (const group of byAssignment.values()) {
+    let batch: Cell[] = [];
+    let bytes = 0;
+    for (const c of group) {
+      const size = 80 + encodeURIComponent(c.grade).length + encodeURIComponent(c.comment ?? '').length;
+      if (batch.length && (batch.length >= batchSize || bytes + size > MAX_BATCH_BYTES)) (batches.push(batch), (batch = []), (bytes = 0));
+      batch.push(c);
+      bytes += size;
+    }
+    if (batch.length) batches.push(batch);
+  }
   const single = batches.length === 1;
   let next = 0;
   async function worker(): Promise<void> {
@@ -198,7 +214,7 @@ async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, 
         const started = await client.ops.grading.updateGrades({ ...o.sctx, assignment_id: batch[0].assignment.id, grade_data: gradeData });
         const label = `grading ${batch.length} rows of assignment ${batch[0].assignment.id}`;
         // One batch gets the Progress's own bar; several share the rows' bar.
-        const done = single ? await watchProgress(ctx, client, started.id, { label }) : await waitForProgress((id) => client.ops.progress.get({ id }), started.id);
+        const done = single ? await watchProgress(ctx, client, started.id, { label }) : await waitForProgress((id) => client.ops.progress.get({ id }), started.id, { intervalMs: 100, maxIntervalMs: 250 });
         const refused = refusals(done);
         for (const c of batch) outcome.set(c, refused.has(String(c.userId)) ? { refused: refused.get(String(c.userId)) } : done.workflow_state === 'failed' && !refused.size ? { lost: done.message ?? 'the job failed' } : {});
       } catch (e) {
@@ -296,7 +312,7 @@ export async function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): 
       // Read back: a cell is graded only when the server holds its grade.
       const now = new Map<string, Submission>();
       for (const id of new Set(pending.map((c) => c.assignment.id))) {
-        for (const s of await currentSubmissions(client, o.sctx, id)) now.set(`${id}|${s.user_id}`, s);
+        for (const s of await currentSubmissions(client, o.sctx, id, false)) now.set(`${id}|${s.user_id}`, s);
       }
       const retry: Cell[] = [];
       for (const c of pending) {

@@ -19,8 +19,11 @@ const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: COURSE_TIME_ZONE,
 
 /** The day of a timestamp in the course's time zone (YYYY-MM-DD). */
 export function courseDay(iso: string): string {
-  return dayFormat.format(new Date(iso));
+  // A job's items share their slice's clock: the last answer serves them all.
+  if (iso !== lastDay[0]) lastDay = [iso, dayFormat.format(new Date(iso))];
+  return lastDay[1];
 }
+let lastDay: [string, string] = ['', ''];
 
 export function gradable(db: MockCtx['db'], a: AssignmentRow) {
   return { grading_type: a.grading_type, points_possible: a.points_possible, grading_scheme: gradingSchemeOf(db, a) };

@@ -89,6 +89,16 @@ function studentFilter(courseId: number, sections?: readonly number[]): { sql: s
   return { sql: `${STUDENTS} AND course_section_id IN (${placeholders(sections.length) || 'NULL'})`, args: [courseId, ...sections] };
 }
 
+/** `EXISTS (…)`: the row's user (`<alias>.user_id`) is a student of the course: one indexed probe a row. */
+function studentExists(alias: string, courseId: number, sections?: readonly number[]): { sql: string; args: unknown[] } {
+  const inSections = sections ? ` AND e.course_section_id IN (${placeholders(sections.length) || 'NULL'})` : '';
+  return {
+    sql: `EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = ? AND e.user_id = ${alias}.user_id AND e.type = 'StudentEnrollment'
+      AND e.workflow_state IN ('active', 'invited', 'completed')${inSections})`,
+    args: [courseId, ...(sections ?? [])],
+  };
+}
+
 export function isStudentOf(db: Db, userId: number, courseId: number, sections?: readonly number[]): boolean {
   const f = studentFilter(courseId, sections);
   return one(db, `${f.sql} AND user_id = ? LIMIT 1`, ...f.args, userId) !== undefined;
@@ -132,8 +142,8 @@ export function ensureSubmissionsOf(db: Db, courseId: number, assignmentIds: rea
 
 /** Submissions of one assignment by students of the course (or of some sections), by user id. */
 export function submissionsOfAssignmentQuery(assignmentId: number, courseId: number, o: { sections?: readonly number[]; users?: readonly number[] }): KeysetQuery {
-  const f = studentFilter(courseId, o.sections);
-  const where = ['s.assignment_id = ?', `s.user_id IN (${f.sql})`];
+  const f = studentExists('s', courseId, o.sections);
+  const where = ['s.assignment_id = ?', f.sql];
   const args: unknown[] = [assignmentId, ...f.args];
   if (o.users) (where.push(`s.user_id IN (${placeholders(o.users.length) || 'NULL'})`), args.push(...o.users));
   return { sql: `SELECT s.* FROM submissions s WHERE ${where.join(' AND ')}`, args, key: ['user_id'] };
@@ -141,8 +151,8 @@ export function submissionsOfAssignmentQuery(assignmentId: number, courseId: num
 
 /** Submissions of some students across some assignments of a course, by student then assignment. */
 export function submissionsOfStudentsQuery(courseId: number, o: { sections?: readonly number[]; users?: readonly number[]; assignments: readonly number[] }): KeysetQuery {
-  const f = studentFilter(courseId, o.sections);
-  const where = ['s.course_id = ?', `s.user_id IN (${f.sql})`, `s.assignment_id IN (${placeholders(o.assignments.length) || 'NULL'})`];
+  const f = studentExists('s', courseId, o.sections);
+  const where = ['s.course_id = ?', f.sql, `s.assignment_id IN (${placeholders(o.assignments.length) || 'NULL'})`];
   const args: unknown[] = [courseId, ...f.args, ...o.assignments];
   if (o.users) (where.push(`s.user_id IN (${placeholders(o.users.length) || 'NULL'})`), args.push(...o.users));
   return { sql: `SELECT s.* FROM submissions s WHERE ${where.join(' AND ')}`, args, key: ['user_id', 'assignment_id'] };

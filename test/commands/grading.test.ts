@@ -170,6 +170,19 @@ describe('lms grade --csv', () => {
     expect(calls.filter((c) => c.startsWith('PUT'))).toHaveLength(0);
   });
 
+  it('grades through a section: only its students, as the limited TA sees them', async () => {
+    const w = workspace();
+    const lms = session({ ...w.env, LMS_TOKEN: '5~mock-tara' });
+    const outside = await lms.run(`grade --section sis_section_id:BIO-101-A --assignment 1 --csv ${w.file('a.csv', 'user,grade\nsam,18\nravi,12\n')}`);
+    expect(outside.exitCode).toBe(2);
+    expect(outside.stderr).toContain('a.csv:3: user "ravi" is not a student here');
+    const r = await lms.run(`grade --section sis_section_id:BIO-101-A --assignment 1 --csv ${w.file('b.csv', 'user,grade\nsam,18\nlucas,19\n')} -o json`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ updated: 2, failed: 0 });
+    expect(grades(lms, 1)).toMatchObject({ 7: '18', 11: '19' });
+    expect(lms.mock.db.prepare(`SELECT DISTINCT grader_id FROM submission_versions WHERE graded_at = '2026-11-02T12:00:00.000Z'`).pluck().all()).toEqual([5]);
+  });
+
   it('takes a gradebook export with a column per assignment (by id or name)', async () => {
     const lms = session(TEACHER);
     const r = await lms.run(`grade --course 1 --csv ${fixture('gradebook.csv')} -o csv`);

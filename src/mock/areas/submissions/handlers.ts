@@ -308,13 +308,13 @@ const grade: Handler = (ctx) => {
   if (Object.keys(rubricParams).length) {
     const criteria = rubricOf(ctx.db, a.id);
     const assessment: Record<string, { points: number | null; comments: string | null }> = {};
-    for (const [id, rating] of Object.entries(rubricParams)) {
+    for (const id of Object.keys(rubricParams)) {
       const criterion = criteria?.find((c) => c.id === id);
-      const r = typeof rating === 'object' && rating !== null && !Array.isArray(rating) ? (rating as Record<string, unknown>) : undefined;
-      const pointsRaw = r ? str(r as never, 'points') : undefined;
+      const rating = obj(rubricParams, id);
+      const pointsRaw = str(rating, 'points');
       const points = pointsRaw === undefined || pointsRaw === '' ? null : Number(pointsRaw);
-      if (!criterion || !r || (points !== null && !Number.isFinite(points))) throw rejected('invalid rubric_assessment');
-      assessment[id] = { points, comments: str(r as never, 'comments') ?? null };
+      if (!criterion || !Object.keys(rating).length || (points !== null && !Number.isFinite(points))) throw rejected('invalid rubric_assessment');
+      assessment[id] = { points, comments: str(rating, 'comments') ?? null };
     }
     setRubricAssessment(ctx.db, sub.id, assessment, now);
     // Without a posted grade, the rubric's points are the score.
@@ -362,9 +362,9 @@ const updateGrades: Handler = (ctx) => {
   if (!Object.keys(data).length) throw badRequest("'grade_data' parameter required");
   const reach = reachIn(ctx.db, ctx.caller.id, 'manage_grades', course);
   requireThat(reach === 'all' || reach.length > 0);
-  const items: GradeItem[] = Object.entries(data).map(([raw, entry]) => {
-    const e = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : {};
-    return { raw, posted: str(e as never, 'posted_grade'), comment: str(e as never, 'text_comment'), excuse: bool(e as never, 'excuse') };
+  const items: GradeItem[] = Object.keys(data).map((raw) => {
+    const e = obj(data, raw);
+    return { raw, posted: str(e, 'posted_grade'), comment: str(e, 'text_comment'), excuse: bool(e, 'excuse') };
   });
   const graderId = ctx.caller.id;
   // The grader's sections: a student outside them (or outside the route's section) is not found.

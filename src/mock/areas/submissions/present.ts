@@ -1,4 +1,5 @@
 // Submissions as the API shows them, and the rules of who sees and grades whose.
+import type { Attachment } from '../../../client/types/school.js';
 import type { GradedAssignment, MediaComment, Submission, SubmissionAttempt, SubmissionComment, SubmissionInclude } from '../../../client/types/submissions.js';
 import { once, type MockCtx } from '../../kit.js';
 import { can, reachIn } from '../../permissions.js';
@@ -46,9 +47,12 @@ function commentJson(ctx: MockCtx, c: CommentRow): SubmissionComment {
   };
 }
 
-function attachmentsOf(ctx: MockCtx, ids: string | null) {
+function attachmentsOf(ctx: MockCtx, ids: string | null): Attachment[] | undefined {
   if (!ids) return undefined;
-  return (JSON.parse(ids) as number[]).map((id) => attachmentById(ctx.db, id)).filter((a) => a !== undefined).map((a) => attachmentJson(ctx, a) as never);
+  return (JSON.parse(ids) as number[])
+    .map((id) => attachmentById(ctx.db, id))
+    .filter((a) => a !== undefined)
+    .map((a) => attachmentJson(ctx, a) as Attachment);
 }
 
 function isLate(a: AssignmentRow, submittedAt: string | null): boolean {

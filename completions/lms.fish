@@ -29,10 +29,14 @@ complete -c lms -l 'yes' -s 'y' -d 'assume yes to confirmations'
 
 # lms
 complete -c lms -n '__fish_use_subcommand' -a 'accounts' -d 'Accounts you administer'
+complete -c lms -n '__fish_use_subcommand' -a 'activity' -d 'Your activity stream: what changed in your courses and groups; --summary, --watch'
 complete -c lms -n '__fish_use_subcommand' -a 'admins' -d 'Account admins and their roles'
+complete -c lms -n '__fish_use_subcommand' -a 'announcements' -d 'Announcements: the topics verbs with announcements fixed on'
 complete -c lms -n '__fish_use_subcommand' -a 'api' -d 'Raw API access, and the route table'
 complete -c lms -n '__fish_use_subcommand' -a 'assignments' -d 'Assignments of a course'
+complete -c lms -n '__fish_use_subcommand' -a 'calendar' -d 'Calendar events: add one to a course, group or your own calendar'
 complete -c lms -n '__fish_use_subcommand' -a 'completion' -d 'Print a completion script: bash, zsh or fish'
+complete -c lms -n '__fish_use_subcommand' -a 'conv' -d 'Conversations: your inbox, sending to people or whole courses (async, followed live), batch updates'
 complete -c lms -n '__fish_use_subcommand' -a 'courses' -d 'Courses: find them, create them'
 complete -c lms -n '__fish_use_subcommand' -a 'enrollments' -d 'Who is in a course, section or user\'s courses; enrol, conclude, deactivate, delete; roster import'
 complete -c lms -n '__fish_use_subcommand' -a 'files' -d 'Uploaded files'
@@ -41,16 +45,30 @@ complete -c lms -n '__fish_use_subcommand' -a 'groups' -d 'Groups of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_use_subcommand' -a 'history' -d 'Gradebook history: days, graders, each change of a grade, the feed'
 complete -c lms -n '__fish_use_subcommand' -a 'mock' -d 'The built-in mock instance: seed it, list its tokens, serve it over HTTP'
+complete -c lms -n '__fish_use_subcommand' -a 'outcomes' -d 'Outcome groups and links (global, account, course); import a whole tree from a file; print a tree'
 complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: base URL and token of each'
 complete -c lms -n '__fish_use_subcommand' -a 'progress' -d 'Background jobs the API started: their progress, followed to the end'
+complete -c lms -n '__fish_use_subcommand' -a 'quizzes' -d 'Quizzes of a course: list, create, change, publish and unpublish'
+complete -c lms -n '__fish_use_subcommand' -a 'recipients' -d 'Find the people and contexts you may message'
 complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
 complete -c lms -n '__fish_use_subcommand' -a 'submissions' -d 'Submissions of an assignment or a student: list, read, submit, comment'
+complete -c lms -n '__fish_use_subcommand' -a 'topics' -d 'Discussion topics of courses, groups and collection items: entries, replies, read state, subscriptions'
+complete -c lms -n '__fish_use_subcommand' -a 'upcoming' -d 'Your calendar events and assignments due in the coming week'
 complete -c lms -n '__fish_use_subcommand' -a 'users' -d 'Users, profiles, settings, follows, page views, personal files, bulk import'
 
 # lms accounts
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'get' -d 'Show one account'
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'list' -d 'List the accounts you administer'
+
+# lms activity
+complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help list ls' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'Your activity stream, newest first; --summary counts it by type; --watch follows it'
+
+# lms activity list flags
+complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'interval' -r -F -d 'seconds between polls with --watch (default 30)'
+complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'summary' -d 'count the stream by type (unread and all)'
+complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'watch' -d 'keep polling and print new activity as it arrives (NDJSON when piped; Ctrl-C stops)'
 
 # lms admins
 complete -c lms -n '__fish_seen_subcommand_from admins; and not __fish_seen_subcommand_from add help list ls remove rm' -a 'add' -d 'Make a user an admin of an account (AccountAdmin unless --role names another account role)'
@@ -70,6 +88,146 @@ complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcomma
 # lms admins remove flags
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'role' -r -F -d 'the role to remove (default AccountAdmin)'
+
+# lms announcements
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'create' -d 'Post an announcement (needs the right to post announcements)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'delete' -d 'Delete an announcement'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'delete-entry' -d 'Delete an entry (its author, or a moderator); its replies stay'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'edit-entry' -d 'Change an entry\'s message (its author, or a moderator)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'entries' -d 'Top-level entries, newest first, each with its ten newest replies; with --id, those entries (deleted ones too)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'get' -d 'Show one announcement with your read state, unread count and subscription'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'list' -d 'List the announcements of a course or group'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'post' -d 'Post an entry (the initial post a topic may require), optionally with a file'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'read' -d 'Mark the announcement\'s own text read, or with ENTRY that entry'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'read-all' -d 'Mark the announcement and all its entries read'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'replies' -d 'Every reply under a top-level entry, newest first'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'reply' -d 'Reply to an entry (a side_comment topic takes replies to top-level entries only)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'unread' -d 'Mark the announcement\'s own text unread, or with ENTRY that entry'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'unread-all' -d 'Mark the announcement and all its entries unread'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'update' -d 'Change an announcement: title, message, type, dates, pin, lock'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'view' -d 'The whole thread: an indented tree on a terminal (unread marked), the API\'s full view as JSON otherwise'
+
+# lms announcements create flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'assignment-id' -r -F -d 'grade it with an existing assignment of the course'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date of that new assignment'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'pinned' -d 'pin it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'points' -r -F -d 'grade it with a new assignment worth this many points'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'require-initial-post' -d 'students see the others\' posts only after posting'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'the title'
+
+# lms announcements delete flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'group' -r -F -d 'group id'
+
+# lms announcements delete-entry flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'group' -r -F -d 'group id'
+
+# lms announcements edit-entry flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+
+# lms announcements entries flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'id' -r -F -d 'only this entry (repeatable), in id order'
+
+# lms announcements get flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -l 'group' -r -F -d 'group id'
+
+# lms announcements list flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'order-by' -x -a 'position recent_activity' -d 'position (default) or recent_activity'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'scope' -x -a 'locked unlocked' -d 'only locked or only unlocked ones'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'titles containing this text'
+
+# lms announcements post flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'attach' -r -F -d 'attach a file'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+
+# lms announcements read flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'group' -r -F -d 'group id'
+
+# lms announcements read-all flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'group' -r -F -d 'group id'
+
+# lms announcements replies flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from replies' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from replies' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from replies' -l 'group' -r -F -d 'group id'
+
+# lms announcements reply flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'attach' -r -F -d 'attach a file'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+
+# lms announcements unread flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'group' -r -F -d 'group id'
+
+# lms announcements unread-all flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'group' -r -F -d 'group id'
+
+# lms announcements update flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'assignment-id' -r -F -d 'grade it with an existing assignment of the course'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date of that new assignment'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'lock' -d 'lock it now'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'pinned' -d 'pin it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'points' -r -F -d 'grade it with a new assignment worth this many points'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'require-initial-post' -d 'students see the others\' posts only after posting'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'a new title'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'unlock' -d 'unlock it'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'unpin' -d 'unpin it'
+
+# lms announcements view flags
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'new-entries' -d 'while the server rebuilds the view, take it with the entries posted since'
 
 # lms api
 complete -c lms -n '__fish_seen_subcommand_from api; and not __fish_seen_subcommand_from help request routes' -a 'help' -d 'display help for command'
@@ -108,8 +266,99 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial name'
 
+# lms calendar
+complete -c lms -n '__fish_seen_subcommand_from calendar; and not __fish_seen_subcommand_from create help' -a 'create' -d 'Add an event to a calendar: --course, --group, or your own (--user self)'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and not __fish_seen_subcommand_from create help' -a 'help' -d 'display help for command'
+
+# lms calendar create flags
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'address' -r -F -d 'the address of the location'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'all-day' -d 'the whole day of --start'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'a course id'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'details'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'end' -r -F -d 'when it ends (default: when it starts)'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'group' -r -F -d 'a group id'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'location' -r -F -d 'where'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'start' -r -F -d 'when it starts (ISO 8601, e.g. 2026-11-05T15:00:00Z)'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'what the event is'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'user' -r -F -d 'your own calendar: self or your user id'
+
 # lms completion arguments
 complete -c lms -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
+
+# lms conv
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'add-recipients' -d 'Add people to a group conversation (they see it from the start)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'batch' -d 'Apply an event to many conversations in the background (500 a request), followed to the end'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'batches' -d 'Your async sends still being delivered'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'delete' -d 'Delete a conversation from your view (the others keep theirs)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'find-recipients' -d 'Deprecated by the API (use `lms recipients search`): the same search, through /conversations/find_recipients'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'get' -d 'Show a conversation with its messages, newest first (marks it read unless --no-mark-read)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'list' -d 'List your conversations, most recent first (the inbox unless --scope says otherwise)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'mark-all-read' -d 'Mark every conversation of yours read'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'remove-messages' -d 'Remove messages from your view of a conversation (removing the last one deletes it for you)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'reply' -d 'Add a message to a conversation (to everyone in it, or to some with --to)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'send' -d 'Send a message to people, sections, groups or whole courses (--async: delivered in the background, followed live)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'unread' -d 'How many of your conversations are unread'
+complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'update' -d 'Change your view of a conversation: read state, star, subscription'
+
+# lms conv add-recipients flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from add-recipients' -l 'to' -r -F -d 'user id, course_N, section_N, group_N … (repeatable, or comma-separated)'
+
+# lms conv batch flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'event' -x -a 'mark_as_read mark_as_unread star unstar archive destroy' -d 'mark_as_read, mark_as_unread, star, unstar, archive, destroy'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'ids' -r -F -d 'conversation ids, comma-separated (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'ids-file' -r -F -d 'a file of conversation ids, one a line or comma-separated (- for stdin)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'no-wait' -d 'print the Progress and return at once'
+
+# lms conv find-recipients flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'context' -r -F -d 'only within course_N, section_N or group_N (course_N_students etc. too)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'exclude' -r -F -d 'leave out a user id or course_N/section_N/group_N (repeatable, or comma-separated)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'from-conversation' -r -F -d 'with --user-id: a conversation you share counts as a shared context'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'permission' -r -F -d 'report whether you hold this permission in each context (repeatable; does not filter)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'synthetic' -d 'with --context and no term: also the context\'s teachers, TAs, students, observers, sections and groups as contexts'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'type' -x -a 'user context' -d 'only people (user) or only contexts (context)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'user-id' -r -F -d 'just this user, if you may message them (the other filters are ignored)'
+
+# lms conv get flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from get' -l 'no-mark-read' -d 'leave it unread'
+
+# lms conv list flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from list ls' -l 'filter' -r -F -d 'only conversations of course_N, group_N or with user_N (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from list ls' -l 'filter-mode' -x -a 'or and' -d 'with several --filter: any (or) or all (and) must match'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from list ls' -l 'scope' -x -a 'unread starred archived sent' -d 'unread, starred, archived or sent (default: the inbox, read and unread)'
+
+# lms conv remove-messages flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from remove-messages' -l 'message' -r -F -d 'a message id (repeatable, or comma-separated)'
+
+# lms conv reply flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'attach' -r -F -d 'attach a file (uploaded to your conversation attachments; repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'body' -r -F -d 'the message'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'body-file' -r -F -d 'read the message from a file (- for stdin)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'media-comment-id' -r -F -d 'a media comment to include'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'media-comment-type' -x -a 'audio video' -d 'the media comment is audio or video'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'to' -r -F -d 'only these participants (repeatable, or comma-separated)'
+
+# lms conv send flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'async' -d 'deliver in the background (one conversation per recipient) and follow the batch to its end'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'attach' -r -F -d 'attach a file (uploaded to your conversation attachments; repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'body' -r -F -d 'the message'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'body-file' -r -F -d 'read the message from a file (- for stdin)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'bulk' -d 'with --group: a separate copy of the group conversation for each recipient'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'context' -r -F -d 'the course or group the conversation belongs to (course_1, group_2)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'forward' -r -F -d 'include a message you can see (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'group' -d 'one group conversation everyone shares (at most 100 recipients), rather than a private one each'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'media-comment-id' -r -F -d 'a media comment to include'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'media-comment-type' -x -a 'audio video' -d 'the media comment is audio or video'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'no-wait' -d 'with --async: print the batch id and return at once'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'subject' -r -F -d 'subject (kept as it was when a private conversation is reused)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'to' -r -F -d 'user id, course_N, section_N, group_N or course_N_students|teachers|tas|observers (repeatable, or comma-separated)'
+
+# lms conv update flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'star' -d 'star it'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'state' -x -a 'read unread archived' -d 'read, unread or archived'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'subscribe' -d 'be told of new messages (group conversations)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'unstar' -d 'unstar it'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'unsubscribe' -d 'stop being told of new messages (group conversations)'
 
 # lms courses
 complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls' -a 'create' -d 'Create a course in an account'
@@ -263,6 +512,113 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-rate' -r -F -d 'how fast the bucket drains (default 100; implies --throttle)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-status' -x -a '403 429' -d 'status of a throttled answer (default 403; implies --throttle)'
 
+# lms outcomes
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'create' -d 'Create an outcome in the group\'s context and link it there'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'groups' -d 'Outcome groups: get, create, update (move), delete, subgroups'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'import' -d 'Build or update a tree of groups and outcomes from a YAML, JSON or CSV file (matched by vendor_guid); or --from GROUP --into GROUP'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'link' -d 'Link an existing outcome into a group (one of this context, an account above it, or global)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'links' -d 'A group\'s outcome links'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'root' -d 'Show a context\'s root outcome group (made on first need)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'tree' -d 'Print a context\'s whole outcome tree (indented on a terminal, nested JSON otherwise)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'unlink' -d 'Unlink an outcome from a group (deleted with its last link; refused for an aligned one)'
+
+# lms outcomes create flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'calculation-int' -r -F -d 'the calculation parameter (decaying_average, weighted_average: 1-99; n_mastery: 1-10)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'calculation-method' -x -a 'decaying_average weighted_average n_mastery latest highest average' -d 'how mastery is calculated'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'display-name' -r -F -d 'a friendly name'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'global' -d 'the site-wide (global) context'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'mastery-points' -r -F -d 'points for mastery (default: the top rating; ignored without ratings)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'rating' -r -F -d 'a rating, e.g. "4:Exceeds Mastery" (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'outcome title'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'vendor-guid' -r -F -d 'the learning standard\'s GUID'
+
+# lms outcomes groups
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'create' -d 'Create a subgroup'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'delete' -d 'Delete a group with its subgroups and links (outcomes go with their last link; refused for an aligned one)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'get' -d 'Show an outcome group'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'subgroups' -d 'List a group\'s subgroups'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'update' -d 'Change a group\'s title, description or GUID, or move it (--parent) within its context'
+
+# lms outcomes groups create flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'global' -d 'the site-wide (global) context'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'parent' -r -F -d 'the group to create it in'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'group title'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'vendor-guid' -r -F -d 'the learning standard\'s GUID'
+
+# lms outcomes groups delete flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes groups get flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from get' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from get' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes groups subgroups flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from subgroups' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from subgroups' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from subgroups' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes groups update flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'description' -r -F -d 'description'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'global' -d 'the site-wide (global) context'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'parent' -r -F -d 'move it into this group (same context; not below itself)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'group title'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'vendor-guid' -r -F -d 'the learning standard\'s GUID'
+
+# lms outcomes import flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'concurrency' -r -F -d 'rows in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'from' -r -F -d 'deep-import this group (global, this context, or an account above it) …'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'global' -d 'the site-wide (global) context'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'into' -r -F -d '… as a new subgroup of this group of the context'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'skip-invalid' -d 'import the valid rows and report the invalid ones, instead of stopping'
+
+# lms outcomes link flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes links
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and not __fish_seen_subcommand_from help list ls' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'List a group\'s outcome links (--full for mastery points, ratings and calculation)'
+
+# lms outcomes links list flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'full' -d 'the outcomes in full'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes root flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from root' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from root' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from root' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes tree flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from tree' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from tree' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from tree' -l 'global' -d 'the site-wide (global) context'
+
+# lms outcomes unlink flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'global' -d 'the site-wide (global) context'
+
 # lms profile
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'add' -d 'Add or replace a profile, checking its token with the instance (token from a hidden prompt, or --token-stdin)'
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'help' -d 'display help for command'
@@ -291,6 +647,85 @@ complete -c lms -n '__fish_seen_subcommand_from progress; and not __fish_seen_su
 
 # lms progress get flags
 complete -c lms -n '__fish_seen_subcommand_from progress; and __fish_seen_subcommand_from get' -l 'wait' -d 'poll until the job completes or fails (exit 1 when it fails)'
+
+# lms quizzes
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'create' -d 'Create a quiz (a graded one also gets its assignment)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'get' -d 'Show one quiz'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'list' -d 'List the quizzes of a course (unpublished ones only for those who manage it)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'publish' -d 'Publish a quiz'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'unpublish' -d 'Unpublish a quiz (refused once students have started or submitted it)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'update' -d 'Change a quiz'
+
+# lms quizzes create flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'access-code' -r -F -d 'code students must enter ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'allowed-attempts' -r -F -d 'attempts allowed; -1 for unlimited'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'assignment-group-id' -r -F -d 'assignment group of a graded quiz (default: the top one)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'cant-go-back' -x -a 'true false' -d 'lock questions once answered (with --one-question-at-a-time true)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'hide-results' -x -a 'always until_after_last_attempt ' -d 'always, until_after_last_attempt, or "" to show results'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'ip-filter' -r -F -d 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'lock-at' -r -F -d 'lock date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'one-question-at-a-time' -x -a 'true false' -d 'show one question at a time'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'publish' -d 'publish it at once'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'quiz-type' -x -a 'practice_quiz assignment graded_survey survey' -d 'practice_quiz, assignment (graded), graded_survey or survey'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'scoring-policy' -x -a 'keep_highest keep_latest' -d 'keep_highest or keep_latest (with more than one attempt)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'show-correct-answers' -x -a 'true false' -d 'show correct answers (only when results are not hidden)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'shuffle-answers' -x -a 'true false' -d 'shuffle the answers (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'time-limit' -r -F -d 'time limit in minutes ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'quiz title'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'unlock-at' -r -F -d 'unlock date (ISO 8601; "" for none)'
+
+# lms quizzes get flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+
+# lms quizzes list flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial title'
+
+# lms quizzes publish flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
+
+# lms quizzes unpublish flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
+
+# lms quizzes update flags
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'access-code' -r -F -d 'code students must enter ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'allowed-attempts' -r -F -d 'attempts allowed; -1 for unlimited'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'assignment-group-id' -r -F -d 'assignment group of a graded quiz (default: the top one)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'cant-go-back' -x -a 'true false' -d 'lock questions once answered (with --one-question-at-a-time true)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'hide-results' -x -a 'always until_after_last_attempt ' -d 'always, until_after_last_attempt, or "" to show results'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'ip-filter' -r -F -d 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'lock-at' -r -F -d 'lock date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'one-question-at-a-time' -x -a 'true false' -d 'show one question at a time'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'quiz-type' -x -a 'practice_quiz assignment graded_survey survey' -d 'practice_quiz, assignment (graded), graded_survey or survey'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'scoring-policy' -x -a 'keep_highest keep_latest' -d 'keep_highest or keep_latest (with more than one attempt)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'show-correct-answers' -x -a 'true false' -d 'show correct answers (only when results are not hidden)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'shuffle-answers' -x -a 'true false' -d 'shuffle the answers (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'time-limit' -r -F -d 'time limit in minutes ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'quiz title'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'unlock-at' -r -F -d 'unlock date (ISO 8601; "" for none)'
+
+# lms recipients
+complete -c lms -n '__fish_seen_subcommand_from recipients; and not __fish_seen_subcommand_from help search find' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and not __fish_seen_subcommand_from help search find' -a 'search' -d 'Find people and contexts you may message (every term must match the name; contexts first)'
+
+# lms recipients search flags
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'context' -r -F -d 'only within course_N, section_N or group_N (course_N_students etc. too)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'exclude' -r -F -d 'leave out a user id or course_N/section_N/group_N (repeatable, or comma-separated)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'from-conversation' -r -F -d 'with --user-id: a conversation you share counts as a shared context'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'permission' -r -F -d 'report whether you hold this permission in each context (repeatable; does not filter)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'synthetic' -d 'with --context and no term: also the context\'s teachers, TAs, students, observers, sections and groups as contexts'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'type' -x -a 'user context' -d 'only people (user) or only contexts (context)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'user-id' -r -F -d 'just this user, if you may message them (the other filters are ignored)'
 
 # lms sections
 complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'create' -d 'Create a section in a course'
@@ -369,6 +804,167 @@ complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'text' -r -F -d 'online_text_entry: the text (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'text-file' -r -F -d 'online_text_entry: the text, read from a file (- for stdin)'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'url' -r -F -d 'online_url: a web address (http:// assumed)'
+
+# lms topics
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'create' -d 'Create a topic (a teacher\'s is a draft unless --publish)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'delete' -d 'Delete a topic (and its assignment, if graded)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'delete-entry' -d 'Delete an entry (its author, or a moderator); its replies stay'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'edit-entry' -d 'Change an entry\'s message (its author, or a moderator)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'entries' -d 'Top-level entries, newest first, each with its ten newest replies; with --id, those entries (deleted ones too)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'get' -d 'Show one topic with your read state, unread count and subscription'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'list' -d 'List the discussion topics of a course or group'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'post' -d 'Post an entry (the initial post a topic may require), optionally with a file'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'read' -d 'Mark the topic\'s own text read, or with ENTRY that entry'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'read-all' -d 'Mark the topic and all its entries read'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'replies' -d 'Every reply under a top-level entry, newest first'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'reply' -d 'Reply to an entry (a side_comment topic takes replies to top-level entries only)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'subscribe' -d 'Be notified of new entries in a topic'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'unread' -d 'Mark the topic\'s own text unread, or with ENTRY that entry'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'unread-all' -d 'Mark the topic and all its entries unread'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'unsubscribe' -d 'Stop notifications of new entries in a topic'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'update' -d 'Change a topic: title, message, type, dates, pin, lock, publication, grading'
+complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'view' -d 'The whole thread: an indented tree on a terminal (unread marked), the API\'s full view as JSON otherwise'
+
+# lms topics create flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'assignment-id' -r -F -d 'grade it with an existing assignment of the course'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date of that new assignment'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'pinned' -d 'pin it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'points' -r -F -d 'grade it with a new assignment worth this many points'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'publish' -d 'publish it now (without it a teacher\'s topic is a draft)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'require-initial-post' -d 'students see the others\' posts only after posting'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'the title'
+
+# lms topics delete flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'group' -r -F -d 'group id'
+
+# lms topics delete-entry flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'group' -r -F -d 'group id'
+
+# lms topics edit-entry flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+
+# lms topics entries flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'id' -r -F -d 'only this entry (repeatable), in id order'
+
+# lms topics get flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -l 'group' -r -F -d 'group id'
+
+# lms topics list flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'announcements' -d 'list announcements instead (as lms announcements list)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'order-by' -x -a 'position recent_activity' -d 'position (default) or recent_activity'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'scope' -x -a 'locked unlocked' -d 'only locked or only unlocked ones'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'titles containing this text'
+
+# lms topics post flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'attach' -r -F -d 'attach a file'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+
+# lms topics read flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'group' -r -F -d 'group id'
+
+# lms topics read-all flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'group' -r -F -d 'group id'
+
+# lms topics replies flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from replies' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from replies' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from replies' -l 'group' -r -F -d 'group id'
+
+# lms topics reply flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'attach' -r -F -d 'attach a file'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+
+# lms topics subscribe flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'group' -r -F -d 'group id'
+
+# lms topics unread flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'group' -r -F -d 'group id'
+
+# lms topics unread-all flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'group' -r -F -d 'group id'
+
+# lms topics unsubscribe flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'group' -r -F -d 'group id'
+
+# lms topics update flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'assignment-id' -r -F -d 'grade it with an existing assignment of the course'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date of that new assignment'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'lock' -d 'lock it now'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'pinned' -d 'pin it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'points' -r -F -d 'grade it with a new assignment worth this many points'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'publish' -d 'publish a draft'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'require-initial-post' -d 'students see the others\' posts only after posting'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'a new title'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'ungraded' -d 'remove its assignment: a plain discussion again'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'unlock' -d 'unlock it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'unpin' -d 'unpin it'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'unpublish' -d 'make it a draft again (only while nobody has posted)'
+
+# lms topics view flags
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'collection-item' -r -F -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'new-entries' -d 'while the server rebuilds the view, take it with the entries posted since'
+
+# lms upcoming
+complete -c lms -n '__fish_seen_subcommand_from upcoming; and not __fish_seen_subcommand_from help list ls' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from upcoming; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'Your calendar events and assignment due dates of the coming week, soonest first (at most 20)'
 
 # lms users
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'avatars' -d 'List the avatar options of a user, with the tokens `users update --avatar-token` takes'

@@ -2,7 +2,8 @@
 //   node scripts/build.mjs            build
 //   node scripts/build.mjs --analyze  build, then print what `lms` loads before any command runs
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const analyze = process.argv.includes('--analyze');
@@ -52,6 +53,16 @@ const result = await build({
   logLevel: 'warning',
   metafile: analyze,
 });
+
+// `lms --help` as the built CLI prints it off a terminal (80 columns): the launcher prints this file
+// instead of loading commander and the command tree, as it does for --version. A test checks that
+// the two stay the same.
+const entry = new URL('../dist/lms.js', import.meta.url).href;
+const help = execFileSync(process.execPath, ['--input-type=module', '-e', `const { run } = await import(${JSON.stringify(entry)}); process.exitCode = await run(['--help']);`], {
+  env: { ...process.env, NO_COLOR: '1' },
+  encoding: 'utf8',
+});
+writeFileSync(new URL('../dist/help.txt', import.meta.url), help);
 
 if (analyze) printStartupGraph(result.metafile);
 

@@ -7,7 +7,7 @@ import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../client/client.js';
 import { ExitCode, LmsError, UsageError } from '../errors.js';
 import { err } from '../io/streams.js';
-import { formatProblems, parseCsv, readInput, type CsvRow, type Schema } from './csv-input.js';
+import { formatProblems, parseCsv, readInput, type CsvRow, type Parsed, type Schema } from './csv-input.js';
 import { writeFailedRows } from './failed.js';
 import { identifyInstance } from './instance.js';
 import { runRows, type BulkRow, type BulkTask, type RowResult } from './job.js';
@@ -22,6 +22,11 @@ export interface BulkJob<R extends BulkRow, C> {
   /** Where the rows go (an account, a course…), as given on the command line. */
   target: string;
   schema: Schema;
+  /**
+   * Reads the input into rows instead of the CSV reader (a YAML or JSON tree flattened to rows):
+   * the same line-numbered problems, checked before anything is sent. CSV with `schema` otherwise.
+   */
+  parse?(bytes: Buffer, name: string): Parsed;
   /** The column that names a row's target in results (`login_id`). */
   keyColumn: string;
   /** A valid CSV row as the task's row; `key` identifies its target across runs. */
@@ -49,7 +54,7 @@ export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, 
   const concurrency = Number(opts.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError(`--concurrency must be 1-32, got "${opts.concurrency}"`);
   const { bytes, name } = await readInput(file, ctx.io.stdin);
-  const { rows, header, problems } = parseCsv(bytes, job.schema);
+  const { rows, header, problems } = job.parse ? job.parse(bytes, name) : parseCsv(bytes, job.schema);
   const badLines = new Set(problems.map((p) => p.line));
   if (problems.length && (!opts.skipInvalid || badLines.has(1) || rows.length === 0)) {
     throw new UsageError(`${name} has ${problems.length} problem${problems.length > 1 ? 's' : ''}; nothing was sent:\n${formatProblems(problems, name)}`);

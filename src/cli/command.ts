@@ -21,7 +21,15 @@ export interface OptionSpec {
 /** What a command hands to the output layer; `failure` is raised after the output is written. */
 export type CommandResult =
   | undefined
-  | { kind: 'list'; items: AsyncIterable<unknown> | Iterable<unknown>; columns?: string[]; paged?: boolean; failure?: LmsError }
+  | {
+      kind: 'list';
+      items: AsyncIterable<unknown> | Iterable<unknown>;
+      columns?: string[];
+      paged?: boolean;
+      /** A list that never ends (`--watch`) streams: NDJSON where JSON would have been the default. */
+      endless?: boolean;
+      failure?: LmsError;
+    }
   | { kind: 'item'; value: unknown; columns?: string[]; failure?: LmsError }
   | { kind: 'text'; text: string; failure?: LmsError }
   | { kind: 'none'; failure: LmsError };

@@ -117,7 +117,12 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
         return;
       }
       const { renderItem, renderList, defaultFormat } = await import('../output/render.js');
-      const format = globals.output ?? defaultFormat(io);
+      const chosen = globals.output ?? defaultFormat(io);
+      // A JSON array that never ends never parses: an endless list is NDJSON unless asked otherwise.
+      if (result.kind === 'list' && result.endless && chosen === 'json') {
+        if (globals.output === 'json') throw new UsageError('a list that keeps going cannot be one JSON array: use -o ndjson (the default when piped), csv or table');
+      }
+      const format = result.kind === 'list' && result.endless && chosen === 'json' ? 'ndjson' : chosen;
       const options = { io: ctx.io, format, fields: globals.fields, columns: result.columns ?? spec.columns };
       if (result.kind === 'item') return renderItem(result.value, options);
       const count = await renderList(result.items, options);

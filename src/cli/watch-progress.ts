@@ -1,7 +1,9 @@
-// Following a background job to its end: a redrawn bar on a terminal, periodic lines with -v
-// elsewhere, nothing otherwise; the last Progress is the result.
+// Following background work to its end: a redrawn bar on a terminal, periodic lines with -v
+// elsewhere, nothing otherwise. Two things are followed the same way and drawn by the same meter: a
+// Progress (GET /progress/:id) and a conversation batch (GET /conversations/batches).
 import { waitForProgress } from '../client/areas/progress.js';
 import type { ApiClient } from '../client/client.js';
+import type { ConversationBatch } from '../client/types/conversations.js';
 import type { Progress } from '../client/types/progress.js';
 import type { Context } from './context.js';
 
@@ -13,35 +15,123 @@ export interface WatchOptions {
   now?(): number;
 }
 
-export async function watchProgress(ctx: Context, client: ApiClient, id: number | string, options: WatchOptions): Promise<Progress> {
+/** One reading of the work being followed. */
+export interface Reading {
+  /** 0–100. */
+  percent: number;
+  state: string;
+  done: boolean;
+  /** Items done out of a total, for "120/500 sent, 40/s". */
+  count?: { done: number; total: number; noun: string };
+  extra?: string;
+}
+
+/** The bar (or line) of one piece of work: `label [####----] 42% sending, 210/500 sent, 35/s, ETA 8s`. */
+export interface Meter {
+  update(r: Reading): void;
+  close(): void;
+}
+
+export function createMeter(ctx: Context, label: string, now: () => number = () => performance.now()): Meter {
   const tty = ctx.io.stderrIsTTY;
-  const now = options.now ?? (() => performance.now());
   const started = now();
   let lastLine = -Infinity;
   const resume = tty || ctx.globals.verbose ? ctx.activity.pause() : undefined;
-  const line = (p: Progress) => {
-    const pct = Math.max(0, Math.min(100, p.completion ?? 0));
+  const line = (r: Reading) => {
+    const pct = Math.max(0, Math.min(100, r.percent));
     const seconds = (now() - started) / 1000;
     const eta = pct > 0 && pct < 100 ? Math.ceil((seconds * (100 - pct)) / pct) : undefined;
     const width = 24;
     const filled = Math.round((pct / 100) * width);
     const bar = tty ? `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ` : '';
-    const extra = options.describe ? `, ${options.describe(p)}` : '';
-    return `${options.label} ${bar}${pct.toFixed(0)}% ${p.workflow_state}${extra}${eta !== undefined ? `, ETA ${eta}s` : ''}`;
+    const parts = [`${label} ${bar}${pct.toFixed(0)}% ${r.state}`];
+    if (r.count) {
+      parts.push(`${r.count.done}/${r.count.total} ${r.count.noun}`);
+      if (seconds > 0 && r.count.done > 0) parts.push(`${(r.count.done / seconds).toFixed(r.count.done / seconds < 10 ? 1 : 0)}/s`);
+    }
+    if (r.extra) parts.push(r.extra);
+    if (eta !== undefined) parts.push(`ETA ${eta}s`);
+    return parts.join(', ');
   };
+  return {
+    update(r) {
+      if (!tty && !ctx.globals.verbose) return;
+      const t = now();
+      if (!tty && !r.done && t - lastLine < 2000) return;
+      lastLine = t;
+      ctx.io.stderr.write(tty ? `\r\x1b[K${line(r)}` : `${line(r)}\n`);
+    },
+    close() {
+      if (tty) ctx.io.stderr.write('\r\x1b[K');
+      resume?.();
+    },
+  };
+}
+
+export async function watchProgress(ctx: Context, client: ApiClient, id: number | string, options: WatchOptions): Promise<Progress> {
+  const meter = createMeter(ctx, options.label, options.now);
   try {
     return await waitForProgress((pid) => client.ops.progress.get({ id: pid }), id, {
       onUpdate(p) {
-        if (!tty && !ctx.globals.verbose) return;
-        const t = now();
-        const done = p.workflow_state === 'completed' || p.workflow_state === 'failed';
-        if (!tty && !done && t - lastLine < 2000) return;
-        lastLine = t;
-        ctx.io.stderr.write(tty ? `\r\x1b[K${line(p)}` : `${line(p)}\n`);
+        meter.update({
+          percent: p.completion ?? 0,
+          state: p.workflow_state,
+          done: p.workflow_state === 'completed' || p.workflow_state === 'failed',
+          extra: options.describe?.(p),
+        });
       },
     });
   } finally {
-    if (tty) ctx.io.stderr.write('\r\x1b[K');
-    resume?.();
+    meter.close();
+  }
+}
+
+export interface BatchOutcome {
+  /** `sent`, or `error` when the batch failed. */
+  state: 'sent' | 'error';
+  /** The batch as last read while it ran (absent when it ended before the first read). */
+  last?: ConversationBatch;
+}
+
+/**
+ * Follows an async conversation batch by reading the running batches until it leaves them (sent) or
+ * reports `error`. Real instances list only batches still running; the mock keeps a failed one listed.
+ */
+export async function watchBatch(
+  ctx: Context,
+  client: ApiClient,
+  id: number,
+  options: { label: string; now?(): number; intervalMs?: number; maxIntervalMs?: number },
+): Promise<BatchOutcome> {
+  const meter = createMeter(ctx, options.label, options.now);
+  const max = options.maxIntervalMs ?? 1000;
+  let pause = options.intervalMs ?? 100;
+  let last: ConversationBatch | undefined;
+  const reading = (b: ConversationBatch, done: boolean): Reading => ({
+    percent: b.completion * 100,
+    state: b.workflow_state,
+    done,
+    count: { done: Math.round(b.completion * b.recipient_count), total: b.recipient_count, noun: 'sent' },
+  });
+  try {
+    for (;;) {
+      const running = await client.ops.conversations.batches({});
+      const b = running.find((x) => x.id === id);
+      if (!b || b.workflow_state === 'sent') {
+        const final = last ?? b;
+        if (final) meter.update(reading({ ...final, completion: 1, workflow_state: 'sent' }, true));
+        return { state: 'sent', last: b ?? last };
+      }
+      last = b;
+      if (b.workflow_state === 'error') {
+        meter.update(reading(b, true));
+        return { state: 'error', last: b };
+      }
+      meter.update(reading(b, false));
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(max, pause * 2);
+    }
+  } finally {
+    meter.close();
   }
 }

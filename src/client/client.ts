@@ -1,6 +1,6 @@
 // The API client: resolves an operation to its route, encodes the request as a real server expects
 // it, hands it to the transport, and turns answers into data or typed errors. It never prints.
-import { ExitCode, FailureError, LmsError, UsageError } from '../errors.js';
+import { ApiError, ExitCode, FailureError, LmsError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../net.js';
 import { originOnly, redactText, redactUrl } from '../redact.js';
 import { route as routeById, variantsOf, type OperationId, type Route, type RouteId } from '../spec/routes.js';
@@ -8,6 +8,7 @@ import type { ApiRequest, ApiResponse, HttpMethod, Transport } from '../transpor
 import { encodeBody, encodePathSegment, hasFile, toQueryString, type Encoding, type Params } from './encode.js';
 import { parseLinkHeader, readBody, toApiError } from './parse.js';
 import { bindOperations } from './operations.js';
+import type { OpPolicy } from './operation.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -20,6 +21,8 @@ export interface ClientOptions {
   userAgent?: string;
   /** Called with one line per request and response; the token and one-time URLs never reach it. */
   trace?: (line: string) => void;
+  /** Waits between the client's own retries (an operation whose 503 means "not ready yet"); tests pass a fake. */
+  sleep?: (ms: number) => Promise<void>;
   /**
    * The token over plain http to a host other than this machine, checked on every request that
    * carries it (redirects and next pages included): 'refuse' throws a UsageError before anything is
@@ -50,6 +53,9 @@ export interface PageOptions {
 }
 
 const MAX_REDIRECTS = 5;
+/** Tries in all of an operation whose 503 means "not ready yet", and the first wait (doubling after). */
+export const UNAVAILABLE_TRIES = 6;
+const UNAVAILABLE_FIRST_WAIT_MS = 100;
 
 const PLAIN_HTTP_HINT = 'use an https:// URL; if you really mean it, pass --insecure (or add the profile with --insecure)';
 
@@ -82,13 +88,25 @@ export class ApiClient {
     if (options.token) this.checkPlainHttp(base, false);
   }
 
-  /** Calls a non-paginated operation and returns its parsed body. */
-  async request<T = unknown>(operation: OperationId | RouteId, params: Params = {}, encoding?: Encoding): Promise<T> {
+  /**
+   * Calls a non-paginated operation and returns its parsed body. With `retryUnavailable`, a 503
+   * (the server's "not built yet") is asked again after 100, 200, 400… ms, up to UNAVAILABLE_TRIES.
+   */
+  async request<T = unknown>(operation: OperationId | RouteId, params: Params = {}, encoding?: Encoding, policy: OpPolicy = {}): Promise<T> {
     const { route, url, rest, subject } = this.resolve(operation, params);
     const body = route.method === 'POST' || route.method === 'PUT' ? rest : undefined;
     const query = body ? {} : rest;
-    const res = await this.send(route.method, url, { query, body, encoding, subject });
-    return readBody(res) as T;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await this.send(route.method, url, { query, body, encoding, subject });
+        return readBody(res) as T;
+      } catch (err) {
+        if (!policy.retryUnavailable || !(err instanceof ApiError) || err.status !== 503 || attempt >= UNAVAILABLE_TRIES) throw err;
+        const wait = UNAVAILABLE_FIRST_WAIT_MS * 2 ** (attempt - 1);
+        this.options.trace?.(`↻ ${route.method} ${redactUrl(url)} is not ready yet (503): asking again in ${wait} ms`);
+        await (this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(wait);
+      }
+    }
   }
 
   /** Iterates every item of a paginated operation, following `Link: rel="next"` exactly as given. */

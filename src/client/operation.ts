@@ -3,10 +3,20 @@
 import { variantsOf, type OperationId, type PagedOperationId } from '../spec/routes.js';
 import type { Encoding, Params } from './encode.js';
 
+/** How an operation treats answers other than success, beyond what the transport retries. */
+export interface OpPolicy {
+  /**
+   * A 503 means "not ready yet, ask again soon" (a view the server builds after a write): the
+   * client asks again itself, with short growing waits, before reporting it.
+   */
+  retryUnavailable?: boolean;
+}
+
 export interface Op<P, R, K extends 'one' | 'paged'> {
   readonly kind: K;
   readonly operation: OperationId;
   readonly encoding?: Encoding;
+  readonly policy?: OpPolicy;
   /** Phantom: carries the parameter and result types. */
   readonly types?: (p: P) => R;
 }
@@ -18,9 +28,9 @@ export type KindOf<O extends OperationId> = O extends PagedOperationId ? 'paged'
  * An operation of the route table with its parameter and result types:
  * `op('users.list').as<ListUsersParams, User>()`. Whether it pages is the table's to say.
  */
-export function op<const O extends OperationId>(operation: O, encoding?: Encoding) {
+export function op<const O extends OperationId>(operation: O, encoding?: Encoding, policy?: OpPolicy) {
   return {
-    as: <P, R>(): Op<P, R, KindOf<O>> => ({ kind: (variantsOf(operation)[0]?.paginated ? 'paged' : 'one') as KindOf<O>, operation, encoding }),
+    as: <P, R>(): Op<P, R, KindOf<O>> => ({ kind: (variantsOf(operation)[0]?.paginated ? 'paged' : 'one') as KindOf<O>, operation, encoding, policy }),
   };
 }
 
@@ -35,7 +45,7 @@ export type Bound<T> = {
 };
 
 export interface Caller {
-  request<T>(operation: OperationId, params: Params, encoding?: Encoding): Promise<T>;
+  request<T>(operation: OperationId, params: Params, encoding?: Encoding, policy?: OpPolicy): Promise<T>;
   paginate<T>(operation: OperationId, params: Params, options?: { limit?: number }): AsyncGenerator<T>;
 }
 
@@ -45,7 +55,7 @@ export function bind<T extends Record<string, AnyOp>>(caller: Caller, ops: T): B
     bound[name] =
       op.kind === 'paged'
         ? (params: Params, options?: { limit?: number }) => caller.paginate(op.operation, params, options)
-        : (params: Params) => caller.request(op.operation, params, op.encoding);
+        : (params: Params) => caller.request(op.operation, params, op.encoding, op.policy);
   }
   return bound as Bound<T>;
 }

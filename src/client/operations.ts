@@ -3,11 +3,17 @@ import { bind, type Caller } from './operation.js';
 import { users } from './areas/users.js';
 import { accounts, assignments, courses, files, groups } from './areas/school.js';
 import { admins, enrollments, sections } from './areas/roster.js';
+import { discussions } from './areas/discussions.js';
 import { progress } from './areas/progress.js';
+import { calendar } from './areas/calendar.js';
+import { conversations } from './areas/conversations.js';
+import { search } from './areas/search.js';
+import { quizzes } from './areas/quizzes.js';
+import { outcomes } from './areas/outcomes.js';
 import { grading, submissions } from './areas/submissions.js';
 import { history } from './areas/history.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, progress, submissions, grading, history };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, discussions, progress, calendar, conversations, search, quizzes, outcomes, submissions, grading, history };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -20,7 +26,13 @@ export function bindOperations(caller: Caller) {
     enrollments: bind(caller, enrollments),
     sections: bind(caller, sections),
     admins: bind(caller, admins),
+    discussions: bind(caller, discussions),
     progress: bind(caller, progress),
+    calendar: bind(caller, calendar),
+    conversations: bind(caller, conversations),
+    search: bind(caller, search),
+    quizzes: bind(caller, quizzes),
+    outcomes: bind(caller, outcomes),
     submissions: bind(caller, submissions),
     grading: bind(caller, grading),
     history: bind(caller, history),

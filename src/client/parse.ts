@@ -29,12 +29,21 @@ export function readBody(res: ApiResponse): unknown {
 /**
  * Every error shape real instances send, reduced to messages:
  * `{"errors":[{"message"}]}`, `{"errors":{"field":[{"message"}]}}` (nested by model),
- * `{"errors":"text"}`, `{"message"}`, `{"error"}`, plain text.
+ * `{"errors":"text"}`, `{"message"}`, `{"error"}`, plain text, and the bare array conversations
+ * answer (`[{"attribute":"recipients","message":"blank"}]`).
  */
 export function errorMessages(body: unknown): string[] {
   if (body === undefined || body === null) return [];
   if (typeof body === 'string') return body.trim() ? [body.trim().slice(0, 500)] : [];
   if (typeof body !== 'object') return [String(body)];
+  if (Array.isArray(body)) {
+    return body.flatMap((e) => {
+      if (typeof e === 'string') return [e];
+      const { attribute, message } = (e ?? {}) as Record<string, unknown>;
+      if (typeof message !== 'string') return [];
+      return [typeof attribute === 'string' ? `${attribute}: ${message}` : message];
+    });
+  }
   const record = body as Record<string, unknown>;
   if ('errors' in record) return fromErrors(record.errors, '');
   if (typeof record.message === 'string') return [record.message];

@@ -6,7 +6,7 @@ import { builtInRole } from './areas/accounts/repo.js';
 import { createCourse } from './areas/courses/repo.js';
 import { createEnrollment } from './areas/enrollments/repo.js';
 import { createSection } from './areas/sections/repo.js';
-import { addChannel, addLogin, createUser } from './areas/users/repo.js';
+import { addChannel, addLogin, createUser, withSearchIndexDeferred } from './areas/users/repo.js';
 import type { Db } from './db/open.js';
 
 const FIRST = ['Ada', 'Ben', 'Chloe', 'Dev', 'Elif', 'Femi', 'Gus', 'Hana', 'Ines', 'Jon', 'Kira', 'Luis', 'Mei', 'Nils', 'Oona', 'Priya'];
@@ -24,13 +24,15 @@ export function generateSchool(db: Db, options: { users: number; courses: number
   let enrollments = 0;
   db.transaction(() => {
     const userIds: number[] = [];
-    for (let n = 1; n <= options.users; n++) {
-      const name = `${FIRST[n % FIRST.length]} ${LAST[Math.floor(n / FIRST.length) % LAST.length]} ${n}`;
-      const id = createUser(db, { name, registered: true, now, locale: 'en', timeZone: 'America/Chicago' });
-      addLogin(db, { user: id, account: 1, uniqueId: `gen${n}`, sis: `GEN-${n}`, now });
-      addChannel(db, { user: id, type: 'email', address: `gen${n}@example.edu`, confirmed: true });
-      userIds.push(id);
-    }
+    withSearchIndexDeferred(db, () => {
+      for (let n = 1; n <= options.users; n++) {
+        const name = `${FIRST[n % FIRST.length]} ${LAST[Math.floor(n / FIRST.length) % LAST.length]} ${n}`;
+        const id = createUser(db, { name, registered: true, now, locale: 'en', timeZone: 'America/Chicago' });
+        addLogin(db, { user: id, account: 1, uniqueId: `gen${n}`, sis: `GEN-${n}`, now });
+        addChannel(db, { user: id, type: 'email', address: `gen${n}@example.edu`, confirmed: true });
+        userIds.push(id);
+      }
+    });
     const student = builtInRole(db, 'StudentEnrollment').id;
     const teacher = builtInRole(db, 'TeacherEnrollment').id;
     const courses: { id: number; sections: number[] }[] = [];

@@ -4,6 +4,8 @@ import { dropSecrets } from '../redact.js';
 import type { RouteId } from '../spec/routes.js';
 import { INSTANCE_HEADER, type ApiRequest, type ApiResponse, type Transport } from '../transport/types.js';
 import { handlers, publicRoutes } from './areas/index.js';
+import { tokenOwner } from './areas/users/repo.js';
+import { metaValue } from './db/meta.js';
 import type { Db } from './db/open.js';
 import { DecodeError, decodeParams, headerOf } from './decode.js';
 import { HttpError, Reply, notFound, unauthorized, type MockCtx, type UserRow } from './kit.js';
@@ -16,6 +18,10 @@ export interface MockOptions {
   db: Db;
   /** Fixed "now" (ISO), as LMS_MOCK_NOW sets it; the real clock otherwise. */
   now?: string;
+  /** Milliseconds the full topic view answers 503 after a write while it is rebuilt (LMS_MOCK_VIEW_DELAY_MS); 0 by default. */
+  viewRebuildMs?: number;
+  /** The wall clock that delay is measured on (tests pass their own). */
+  wallClock?: () => number;
   /** The runner of background jobs (one per serving process); a default one when absent. */
   jobs?: JobRunner;
 }
@@ -33,10 +39,9 @@ export function createMockHandler(options: MockOptions): MockHandler {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
   );
 
-  const instanceQuery = db.prepare(`SELECT value FROM meta WHERE key = 'instance_id'`).pluck();
   // Which instance answered: a seed or reset makes a new one, so a client can tell that what it
   // remembers (a bulk job's journal) describes data that is gone.
-  const instance = () => (instanceQuery.get() as string | undefined) ?? 'unknown';
+  const instance = () => metaValue(db, 'instance_id') ?? 'unknown';
 
   return async function handle(req: ApiRequest): Promise<ApiResponse> {
     const res = await answer(req);
@@ -74,6 +79,7 @@ export function createMockHandler(options: MockOptions): MockHandler {
         caller: realCaller as UserRow,
         realCaller: realCaller as UserRow,
         now,
+        viewRebuild: { delayMs: options.viewRebuildMs ?? 0, wallClock: options.wallClock ?? Date.now },
         jobs,
       };
       // A JSON body may give the id as a number; ignoring it would act as the token's owner instead.
@@ -113,8 +119,8 @@ function authenticate(db: Db, req: ApiRequest, url: URL): UserRow {
   if (!token) {
     throw new HttpError(401, { status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
   }
-  const row = db.prepare(`SELECT user_id FROM access_tokens WHERE token = ?`).get(token) as { user_id: number } | undefined;
-  const user = row && activeUser(db, row.user_id);
+  const owner = tokenOwner(db, token);
+  const user = owner === undefined ? undefined : activeUser(db, owner);
   if (!user) {
     throw new HttpError(401, { errors: [{ message: 'Invalid access token.' }] }, { 'www-authenticate': 'Bearer realm="canvas-lms"' });
   }

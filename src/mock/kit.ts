@@ -48,6 +48,11 @@ export interface MockCtx {
    * by the pipeline before the handler runs (a missing one is already a 404). Absent on other routes.
    */
   context?: ResolvedContext;
+  /**
+   * How long the full topic view's cached structure takes to rebuild after a write, measured on the
+   * wall clock (the API clock may be fixed). Absent or 0: at once.
+   */
+  viewRebuild?: { delayMs: number; wallClock(): number };
 }
 
 /** A context as the pipeline resolved it: its type, its id and its record (none for `global`). */
@@ -56,7 +61,8 @@ export type ResolvedContext =
   | { type: 'account'; id: number; record: { id: number; root_account_id: number | null } }
   | { type: 'course'; id: number; record: { id: number; account_id: number; root_account_id: number } }
   | { type: 'group'; id: number; record: { id: number; course_id: number } }
-  | { type: 'section'; id: number; record: { id: number; course_id: number } };
+  | { type: 'section'; id: number; record: { id: number; course_id: number } }
+  | { type: 'collection_item'; id: number; record: { id: number; user_id: number } };
 
 /** Anything that is not a plain JSON 200. */
 export class Reply {
@@ -212,8 +218,8 @@ function readBookmark(raw: string): unknown[] {
  * count, so no last, as real instances do for large lists — and numbered pages (`page=N`) are still
  * answered for clients that build them.
  */
-export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T>, present: (row: T) => R): Reply {
-  const perPage = Math.min(Math.max(int(ctx.params, 'per_page') ?? DEFAULT_PER_PAGE, 1), MAX_PER_PAGE);
+export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T>, present: (row: T) => R, options: { defaultPerPage?: number } = {}): Reply {
+  const perPage = Math.min(Math.max(int(ctx.params, 'per_page') ?? options.defaultPerPage ?? DEFAULT_PER_PAGE, 1), MAX_PER_PAGE);
   const pageRaw = str(ctx.params, 'page');
   const link = (page: string, rel: string) => {
     const u = new URL(ctx.url.pathname, ctx.origin);

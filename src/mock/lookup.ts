@@ -7,6 +7,7 @@ import { users, type UserRow } from './areas/users/repo.js';
 import { lookup, type Findable } from './db/find.js';
 import { badRequest, notFound, type MockCtx, type ResolvedContext } from './kit.js';
 import { groups } from './areas/groups/repo.js';
+import { collectionItems } from './areas/discussions/repo.js';
 
 export { activeUser } from './areas/users/repo.js';
 export { domainRootAccountId, rootOf } from './areas/accounts/repo.js';
@@ -37,8 +38,7 @@ export function findSection(ctx: MockCtx, raw: string): SectionRow {
 
 /**
  * The context of a route with context variants, from its path: the route's variant says which kind
- * (`discussions.createTopic@groups` → a group), the path says which one. The mock has no collection
- * items, so that context never resolves.
+ * (`discussions.createTopic@groups` → a group), the path says which one.
  */
 export function resolveContext(ctx: Pick<MockCtx, 'db' | 'route' | 'path' | 'caller'>): ResolvedContext | undefined {
   switch (ctx.route.context) {
@@ -61,6 +61,10 @@ export function resolveContext(ctx: Pick<MockCtx, 'db' | 'route' | 'path' | 'cal
     case 'sections': {
       const record = findSection(ctx as MockCtx, ctx.path.section_id);
       return { type: 'section', id: record.id, record };
+    }
+    case 'collection_items': {
+      const record = find(ctx, collectionItems, ctx.path.collection_item_id);
+      return { type: 'collection_item', id: record.id, record };
     }
     default:
       throw notFound();

@@ -30,6 +30,10 @@ export const PERMISSIONS = [
   'post_to_forum',
   'create_announcement',
   'send_messages',
+  // outcomes
+  'manage_outcomes',
+  /** Changing global outcomes: the site admin's, held on the instance's root account. */
+  'manage_global_outcomes',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

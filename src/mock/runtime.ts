@@ -31,18 +31,22 @@ export interface MockRuntime {
   faults?: FaultOptions;
   /** Background jobs started by requests to this process. */
   jobs: JobRunner;
+  /** The mock's clock (LMS_MOCK_NOW, or the real time). */
+  now(): string;
 }
 
 export function openMock(path: string, env: NodeJS.ProcessEnv): MockRuntime {
   // Checked before anything is opened: a bad value is a usage error, not a half-open mock.
   const faults = env.LMS_MOCK_FAULTS ? parseFaultsEnv(env.LMS_MOCK_FAULTS) : undefined;
+  const viewRebuildMs = parseViewDelay(env.LMS_MOCK_VIEW_DELAY_MS);
   const tickMs = jobTick(env);
-  const { db, created } = openDatabase(path, (d) => seed(d));
   const now = env.LMS_MOCK_NOW || undefined;
-  const jobs = createJobRunner(db, { now: () => now ?? new Date().toISOString(), tickMs });
-  const base = createMockHandler({ db, now, jobs });
+  const clock = () => now ?? new Date().toISOString();
+  const { db, created } = openDatabase(path, (d) => seed(d, { clock: clock() }));
+  const jobs = createJobRunner(db, { now: clock, tickMs });
+  const base = createMockHandler({ db, now, jobs, viewRebuildMs });
   const handler = faults && hasFaults(faults) ? inProcess(withFaults(base, faults)) : base;
-  return { db, path, created, handler, base, faults, jobs };
+  return { db, path, created, handler, base, faults, jobs, now: clock };
 }
 
 /** LMS_MOCK_JOB_TICK_MS: the pause between slices of a background job (0 runs them back to back). */
@@ -53,8 +57,15 @@ function jobTick(env: NodeJS.ProcessEnv): number {
   return Number(raw);
 }
 
+/** LMS_MOCK_VIEW_DELAY_MS: how long the full topic view answers 503 after a write (0, the default, never). */
+function parseViewDelay(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 0;
+  if (!/^\d{1,7}$/.test(raw.trim())) throw new UsageError(`LMS_MOCK_VIEW_DELAY_MS must be a number of milliseconds, not "${raw}"`);
+  return Number(raw.trim());
+}
+
 /** Back to the seeded school, or with `minimal` to an empty instance with only its admin. */
-export function reseed(db: Db, options: { minimal?: boolean } = {}): void {
+export function reseed(db: Db, options: { minimal?: boolean; clock?: string } = {}): void {
   resetDatabase(db, (d) => seed(d, options));
 }
 

@@ -172,12 +172,13 @@ async function* batches<T>(items: AsyncIterable<T> | Iterable<T>, maxSize: numbe
   let batch: T[] = [];
   let finished = false;
   // An item that is ready arrives within microtasks; if a macrotask runs first, the source is
-  // waiting on I/O.
-  let sourceIdle = nextMacrotask();
+  // waiting on I/O. An in-process source may never yield to a macrotask, so each signal is
+  // cancelled once its batch ends: a pending one would hold every item raced against it.
+  let sourceIdle = macrotaskSignal();
   try {
     for (;;) {
       const next = iterator.next();
-      const raced = await Promise.race([next, sourceIdle.then((): typeof SOURCE_WAITING => SOURCE_WAITING)]);
+      const raced = await Promise.race([next, sourceIdle.promise]);
       let result: IteratorResult<T>;
       if (raced !== SOURCE_WAITING) {
         result = raced;
@@ -187,7 +188,7 @@ async function* batches<T>(items: AsyncIterable<T> | Iterable<T>, maxSize: numbe
           batch = [];
         }
         result = await next;
-        sourceIdle = nextMacrotask();
+        sourceIdle = macrotaskSignal();
       }
       if (result.done) {
         finished = true;
@@ -195,21 +196,28 @@ async function* batches<T>(items: AsyncIterable<T> | Iterable<T>, maxSize: numbe
       }
       batch.push(result.value);
       if (batch.length >= maxSize) {
+        sourceIdle.cancel();
         yield batch;
         batch = [];
-        sourceIdle = nextMacrotask();
+        sourceIdle = macrotaskSignal();
       }
     }
     if (batch.length > 0) yield batch;
   } finally {
+    sourceIdle.cancel();
     if (!finished) await iterator.return?.();
   }
 }
 
-async function* fromSync<T>(items: Iterable<T>): AsyncGenerator<T> {
-  yield* items;
+/** A promise of the next macrotask; cancelled, it never settles and nothing keeps it alive. */
+function macrotaskSignal(): { promise: Promise<typeof SOURCE_WAITING>; cancel(): void } {
+  let handle: NodeJS.Immediate | undefined;
+  const promise = new Promise<typeof SOURCE_WAITING>((resolve) => {
+    handle = setImmediate(() => resolve(SOURCE_WAITING));
+  });
+  return { promise, cancel: () => clearImmediate(handle) };
 }
 
-function nextMacrotask(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+async function* fromSync<T>(items: Iterable<T>): AsyncGenerator<T> {
+  yield* items;
 }

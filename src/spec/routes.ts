@@ -171,6 +171,10 @@ const supportingTable = {
   groups: {
     list: ['GET /api/v1/courses/:course_id/groups', { paginated: true, resource: 'course' }],
   },
+  // Real instances' calendar API: events give the upcoming-events list its calendar form.
+  calendar: {
+    create: ['POST /api/v1/calendar_events'],
+  },
   grading: {
     updateGrades: ['POST /api/v1/{sctx}/assignments/:assignment_id/submissions/update_grades', { resource: 'assignment' }],
   },

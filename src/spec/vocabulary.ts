@@ -14,3 +14,11 @@ export function enrollmentTypeOf(word: string): EnrollmentType | undefined {
   const lower = word.toLowerCase();
   return ENROLLMENT_TYPE_WORDS.get(lower) ?? ENROLLMENT_TYPES.find((t) => t.toLowerCase() === lower);
 }
+
+/** Discussion topics: `side_comment` (one level of replies) or `threaded`. */
+export const DISCUSSION_TYPES = ['threaded', 'side_comment'] as const;
+export type DiscussionType = (typeof DISCUSSION_TYPES)[number];
+
+/** Why a user may not subscribe to a topic (one reason at most). */
+export const SUBSCRIPTION_HOLDS = ['initial_post_required', 'not_in_group_set', 'not_in_group', 'topic_is_announcement'] as const;
+export type SubscriptionHold = (typeof SUBSCRIPTION_HOLDS)[number];

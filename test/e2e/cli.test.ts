@@ -31,6 +31,17 @@ describe('the launcher', () => {
     expect((await lms(['--version'])).stdout).toBe(version);
     expect((await lms(['--no-color', '--version'])).stdout).toBe(version);
   });
+
+  it('prints the same top-level help from the build as the CLI does', async () => {
+    const throughCli = await lms(['--no-color', '--help']);
+    expect(throughCli.stdout).toContain('Usage: lms [options] [command]');
+    expect(readFileSync(join(root, 'dist', 'help.txt'), 'utf8').trim()).toBe(throughCli.stdout);
+    for (const flag of ['--help', '-h']) {
+      const fast = await lms([flag]);
+      expect(fast.exitCode).toBe(0);
+      expect(fast.stdout).toBe(throughCli.stdout);
+    }
+  });
 });
 
 describe('errors from the binary', () => {
@@ -90,6 +101,16 @@ describe('over HTTP against lms mock serve', () => {
     const seenByMock = await lms(['--mock', 'users', 'list', '--search', 'via-http', '--fields', 'name']);
     expect(JSON.parse(seenByMock.stdout)).toEqual([{ name: 'Hugo Http' }]);
     expect(server!.log()).toMatch(/POST \/api\/v1\/accounts\/self\/users 200 \d+ms/);
+  });
+
+  it('shows a student the coming week of a school seeded by the real clock, and an event added over HTTP', async () => {
+    const before = await lms(['upcoming', '--fields', 'title'], overHttp('7~mock-sam'));
+    expect(JSON.parse(before.stdout)).toEqual([{ title: 'Cell biology review session' }, { title: 'Lab Group 1 write-up' }, { title: 'Field trip: botanical garden' }]);
+    const soon = new Date(Date.now() + 3600_000).toISOString();
+    const made = await lms(['calendar', 'create', '--user', 'self', '--title', 'Library hour', '--start', soon], overHttp('7~mock-sam'));
+    expect(made.exitCode).toBe(0);
+    const after = await lms(['upcoming', '--fields', 'title'], overHttp('7~mock-sam'));
+    expect((JSON.parse(after.stdout) as { title: string }[])[0]).toEqual({ title: 'Library hour' });
   });
 
   it('pages with Link headers built from the request host', async () => {

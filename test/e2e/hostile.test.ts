@@ -235,9 +235,11 @@ describe.each(hostileRoutes)('$method $path ($id)', (route) => {
     if (answer.status >= 400) {
       expect(answer.headers['content-type']).toMatch(/^application\/json/);
       // `{"errors":[{"message":…}]}`, a model validation's `{"errors":{"user":{…}}}`, or the
-      // `{"message":…}` real instances answer from enrollments and sections.
+      // `{"message":…}` real instances answer from enrollments and sections, or the bare
+      // `[{"attribute":…,"message":…}]` of conversations.
       const body = JSON.parse(answer.body) as { errors?: { message: string }[] | Record<string, unknown>; message?: unknown };
-      if (body.errors === undefined) expect(typeof body.message).toBe('string');
+      if (Array.isArray(body)) expect(typeof (body as { message?: unknown }[])[0]?.message).toBe('string');
+      else if (body.errors === undefined) expect(typeof body.message).toBe('string');
       else if (Array.isArray(body.errors)) expect(typeof body.errors[0].message).toBe('string');
       else expect(Object.keys(body.errors).length).toBeGreaterThan(0);
     }

@@ -28,7 +28,7 @@ describe('resolveContext', () => {
   it.each<[RouteId, Record<string, string>]>([
     ['discussions.createTopic@courses', { course_id: '999' }],
     ['discussions.createTopic@groups', { group_id: 'sis_group_id:x' }],
-    ['discussions.createTopic@collection_items', { collection_item_id: '1' }],
+    ['discussions.createTopic@collection_items', { collection_item_id: '999' }],
   ])('%s with %j is a 404', (id, path) => {
     let error: unknown;
     try {

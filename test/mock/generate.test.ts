@@ -20,4 +20,18 @@ describe('generateSchool', () => {
     expect(roster.filter((e) => e.type === 'StudentEnrollment').length).toBeGreaterThan(100);
     expect(new Set(roster.map((e) => e.course_section_id)).size).toBe(2);
   });
+
+  it('indexes the generated users for search once, and leaves the index kept current afterwards', async () => {
+    const mock = freshMock();
+    generateSchool(mock.db, { users: 50, courses: 0, now: '2026-11-02T12:00:00Z' });
+    const client = clientFor(mock, TOKENS.admin);
+    const search = async (term: string) => (await collect(client.ops.users.list({ account_id: 1, search_term: term }))).map((u) => u.login_id);
+    expect(await search('gen37@example')).toEqual(['gen37']);
+    expect(await search('GEN-41')).toEqual(['gen41']);
+    // The per-row triggers are back: a later change is searchable at once.
+    const created = await client.ops.users.create({ account_id: 1, user: { name: 'Zed Quimby' }, pseudonym: { unique_id: 'zquimby' } });
+    expect(await search('Quimby')).toEqual(['zquimby']);
+    await client.ops.users.update({ id: created.id, user: { name: 'Zed Xylander' } });
+    expect(await search('Xylander')).toEqual(['zquimby']);
+  });
 });

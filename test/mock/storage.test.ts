@@ -13,6 +13,21 @@ import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.j
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'lms-storage-'));
 
+describe('a mock database of another schema version', () => {
+  it('is rebuilt and seeded afresh, rows that reference each other included', async () => {
+    const path = join(scratch(), 'old.db');
+    const first = openMock(path, {});
+    await clientFor(first, TOKENS.admin).ops.enrollments.enrollCourse({ course_id: 1, enrollment: { user_id: 10, type: 'TaEnrollment' } });
+    first.db.pragma('user_version = 1');
+    first.db.close();
+    const reopened = openMock(path, {});
+    expect(reopened.created).toBe(true);
+    expect(await statusOf(clientFor(reopened, TOKENS.admin).ops.users.get({ id: 7 }))).toBe('ok');
+    expect(reopened.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    reopened.db.close();
+  });
+});
+
 describe('the mock database path', () => {
   const cases: [string, () => string, RegExp][] = [
     ['a directory that cannot be created (/proc)', () => '/proc/nope/x.db', /cannot create the directory \/proc\/nope for the mock database \/proc\/nope\/x\.db/],

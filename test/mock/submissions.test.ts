@@ -152,14 +152,3 @@ describe('list and read', () => {
   });
 });
 
-describe('the seeded school', () => {
-  it('holds an uploaded submission whose file downloads', async () => {
-    const mock = freshMock();
-    const s = await clientFor(mock, TOKENS.teacher).ops.submissions.get({ course_id: 2, assignment_id: 4, user_id: 8 });
-    expect(s).toMatchObject({ submission_type: 'online_upload', workflow_state: 'submitted', attempt: 1 });
-    const [file] = s.attachments!;
-    expect(file).toMatchObject({ display_name: 'problem-set-1.txt', 'content-type': 'text/plain' });
-    const res = await mock.handler({ method: 'GET', url: file.url, headers: {} });
-    expect([res.status, Buffer.from(res.body as Uint8Array).toString('utf8')]).toEqual([200, '1. SN2, backside attack\n2. E1 via the carbocation\n']);
-  });
-});

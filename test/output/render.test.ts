@@ -297,6 +297,23 @@ describe('streaming', () => {
     expect(await rendering).toBe(1000);
   });
 
+  // A source that never waits for I/O (the in-process mock) never lets a macrotask run: whatever
+  // waits for one must not pile up, or every item raced against it stays in memory.
+  it.each(FORMATS)('%s keeps no waiter per item from a source that never waits (flat memory)', async (format) => {
+    const io = fakeIO({ tty: format === 'table' });
+    const immediates = () => process.getActiveResourcesInfo().filter((r) => r === 'Immediate').length;
+    const before = immediates();
+    let most = 0;
+    async function* neverWaits() {
+      for (let id = 1; id <= 2000; id++) {
+        most = Math.max(most, immediates() - before);
+        yield { id, name: `user ${id}` };
+      }
+    }
+    expect(await renderList(neverWaits(), { io, format })).toBe(2000);
+    expect(most).toBeLessThanOrEqual(2);
+  });
+
   it.each(FORMATS)('%s accepts a plain iterable', async (format) => {
     function* items() {
       yield { id: 1 };

@@ -1,5 +1,7 @@
 import { op } from '../operation.js';
 import type { Id } from '../types/common.js';
+import type { ActivityItem, ActivitySummaryEntry } from '../types/activity.js';
+import type { UpcomingEvent } from '../types/calendar.js';
 import type { UploadTicket } from '../types/school.js';
 import type { AvatarOption, CreateUserParams, FollowRecord, ListUsersParams, PageView, Profile, UpdateUserParams, User, UserSettings } from '../types/users.js';
 
@@ -19,5 +21,10 @@ export const users = {
   profile: op('users.profile').as<UserPath, Profile>(),
   avatars: op('users.avatars').as<UserPath, AvatarOption[]>(),
   pageViews: op('users.pageViews').as<UserPath & { start_time?: string; end_time?: string }, PageView>(),
+  activityStream: op('users.activityStream').as<{ only_active_courses?: boolean }, ActivityItem>(),
+  /** The same stream at `/users/activity_stream`, as real instances also serve it. */
+  activityStreamAlias: op('users.activityStreamAlias').as<{ only_active_courses?: boolean }, ActivityItem>(),
+  activityStreamSummary: op('users.activityStreamSummary').as<Record<string, never>, ActivitySummaryEntry[]>(),
+  upcomingEvents: op('users.upcomingEvents').as<Record<string, never>, UpcomingEvent[]>(),
   uploadFile: op('users.uploadFile').as<UserPath & { name: string; size: number; content_type?: string; parent_folder_path?: string; on_duplicate?: 'overwrite' | 'rename' }, UploadTicket>(),
 };

@@ -13,7 +13,7 @@ export const SUBMISSION_TYPES = [
   'none', 'on_paper', 'online_quiz', 'discussion_topic', 'external_tool', 'online_upload', 'online_text_entry', 'online_url', 'media_recording', 'student_annotation',
 ];
 
-export function assignmentJson(ctx: MockCtx, a: AssignmentRow) {
+export function assignmentJson(ctx: Pick<MockCtx, 'origin' | 'db'>, a: AssignmentRow) {
   const letters = a.grading_type === 'letter_grade' || a.grading_type === 'gpa_scale';
   return {
     id: a.id,

@@ -1,7 +1,7 @@
 // Assignments of a course, in their position order.
 import type { Db } from '../../db/open.js';
 import type { KeysetQuery } from '../../kit.js';
-import { insert, one } from '../../db/statements.js';
+import { insert, one, run } from '../../db/statements.js';
 
 export interface AssignmentRow {
   id: number;
@@ -74,4 +74,9 @@ export function gradingSchemeOf(db: Db, a: Pick<AssignmentRow, 'grading_standard
   if (a.grading_standard_id === null) return undefined;
   const row = one<{ scheme: string }>(db, `SELECT scheme FROM grading_standards WHERE id = ?`, a.grading_standard_id);
   return row ? (JSON.parse(row.scheme) as { name: string; value: number }[]) : undefined;
+}
+
+/** Removes an assignment (a graded discussion's, when the topic is deleted or made plain). */
+export function deleteAssignment(db: Db, id: number): void {
+  run(db, `DELETE FROM assignments WHERE id = ?`, id);
 }

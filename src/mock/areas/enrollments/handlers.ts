@@ -6,6 +6,7 @@ import type { Enrollment } from '../../../client/types/roster.js';
 import { bool, once, rejected, int, list, notFound, obj, paginate, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { domainRootAccountId, find, findCourse, findSection, findUser } from '../../lookup.js';
 import { can, canReadSis, reachIn, type Permission } from '../../permissions.js';
+import { enrollmentInvitation } from '../activity/notifications.js';
 import { ACCOUNT_MEMBERSHIP, ENROLLMENT_TYPES, accountById, builtInRole, roleById, roleByName, type RoleRow } from '../accounts/repo.js';
 import { canReadCourse } from '../courses/handlers.js';
 import { courseById, type CourseRow } from '../courses/repo.js';
@@ -154,7 +155,8 @@ function enroll(ctx: MockCtx, course: CourseRow, fixedSection?: SectionRow): Ret
   const state = stateRaw === 'active' || stateRaw === 'inactive' ? stateRaw : 'invited';
   const associatedRaw = str(e, 'associated_user_id');
   const associated = associatedRaw ? find(ctx, users, associatedRaw).id : null;
-  // enrollment[notify] would send the enrolment notice; the mock has no mail to send.
+  // enrollment[notify] asks for the enrolment notice by mail; the mock's notices are the invitation
+  // messages of the activity stream, which an invited enrolment always gets.
   bool(e, 'notify');
 
   const existing = existingEnrollment(ctx.db, user.id, section.id, role.id, associated);
@@ -174,6 +176,7 @@ function enroll(ctx: MockCtx, course: CourseRow, fixedSection?: SectionRow): Ret
     associatedUser: associated,
     now: ctx.now(),
   });
+  if (created.workflow_state === 'invited') enrollmentInvitation(ctx.db, created, ctx.now());
   return enrollmentJson(ctx, created);
 }
 

@@ -119,6 +119,11 @@ export function studentsOfSection(db: Db, sectionId: number): number[] {
 }
 
 /** Is the user in the course at all (active or invited)? */
+/** Pending invitations, oldest first. */
+export function invitedEnrollments(db: Db): EnrollmentRow[] {
+  return all<EnrollmentRow>(db, `SELECT * FROM enrollments WHERE workflow_state = 'invited' ORDER BY id`);
+}
+
 export function isInCourse(db: Db, userId: number, courseId: number): boolean {
   return one(db, `SELECT 1 FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state IN ('active', 'invited') LIMIT 1`, userId, courseId) !== undefined;
 }

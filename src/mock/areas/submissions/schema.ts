@@ -1,9 +1,11 @@
 export const schema = `
+-- An assignment's submissions, with their attempts, comments and versions, go when it is deleted
+-- (a graded discussion's assignment, when the topic is).
 -- One submission per student and assignment, made when a student submits, is graded, or is first
 -- listed. Its attempts are kept in submission_attempts; every change of its grade is a version.
 CREATE TABLE submissions (
   id INTEGER PRIMARY KEY,
-  assignment_id INTEGER NOT NULL REFERENCES assignments(id),
+  assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
   user_id INTEGER NOT NULL REFERENCES users(id),
   course_id INTEGER NOT NULL REFERENCES courses(id),
   workflow_state TEXT NOT NULL DEFAULT 'unsubmitted',
@@ -29,7 +31,7 @@ CREATE TABLE submissions (
 CREATE INDEX submissions_user ON submissions(user_id, course_id, assignment_id);
 
 CREATE TABLE submission_attempts (
-  submission_id INTEGER NOT NULL REFERENCES submissions(id),
+  submission_id INTEGER NOT NULL REFERENCES submissions(id) ON DELETE CASCADE,
   attempt INTEGER NOT NULL,
   submission_type TEXT NOT NULL,
   body TEXT,
@@ -43,7 +45,7 @@ CREATE TABLE submission_attempts (
 
 CREATE TABLE submission_comments (
   id INTEGER PRIMARY KEY,
-  submission_id INTEGER NOT NULL REFERENCES submissions(id),
+  submission_id INTEGER NOT NULL REFERENCES submissions(id) ON DELETE CASCADE,
   author_id INTEGER NOT NULL REFERENCES users(id),
   comment TEXT NOT NULL,
   media_comment_id TEXT,
@@ -56,7 +58,7 @@ CREATE INDEX submission_comments_submission ON submission_comments(submission_id
 -- Rubrics of assignments: criteria as JSON [{"id","description","points"}].
 CREATE TABLE rubrics (
   id INTEGER PRIMARY KEY,
-  assignment_id INTEGER NOT NULL UNIQUE REFERENCES assignments(id),
+  assignment_id INTEGER NOT NULL UNIQUE REFERENCES assignments(id) ON DELETE CASCADE,
   title TEXT NOT NULL,
   criteria TEXT NOT NULL
 );
@@ -65,7 +67,7 @@ CREATE TABLE rubrics (
 -- graded_day is the day of graded_at in the course's time zone.
 CREATE TABLE submission_versions (
   id INTEGER PRIMARY KEY,
-  submission_id INTEGER NOT NULL REFERENCES submissions(id),
+  submission_id INTEGER NOT NULL REFERENCES submissions(id) ON DELETE CASCADE,
   course_id INTEGER NOT NULL,
   assignment_id INTEGER NOT NULL,
   user_id INTEGER NOT NULL,

@@ -6,7 +6,6 @@ import { interpretGrade } from '../../../spec/grading.js';
 import type { Db } from '../../db/open.js';
 import type { SeedOptions } from '../area.js';
 import { assignmentById, createAssignment, createGradingStandard, gradingSchemeOf } from '../assignments/repo.js';
-import { attachmentById, createPendingAttachment, makeAvailable, storeUpload } from '../files/repo.js';
 import { courseDay } from './present.js';
 import { addAttempt, addComment, createRubric, ensureSubmission, setGrade, setRubricAssessment, type NewAttempt } from './repo.js';
 
@@ -89,15 +88,7 @@ export function seedSubmissions(db: Db, { minimal, now }: SeedOptions): void {
   comment(3, 7, 3, 'A clear argument; cite the Mendel paper directly.', '2026-10-21T17:01:00Z');
   submit(3, 9, '2026-10-20T08:00:00Z', { type: 'online_url', url: 'https://docs.example.edu/ravi/genetics-essay' });
 
-  // CHEM-201 problem set: an uploaded file, not graded yet.
-  const at = '2026-09-21T19:00:00Z';
-  const file = createPendingAttachment(db, {
-    uuid: 'seed0000000000000000000000000001', owner: { type: 'User', id: 8 }, folderPath: 'submissions', name: 'problem-set-1.txt',
-    contentType: 'text/plain', size: 0, onDuplicate: 'rename', uploadToken: 'seed-upload-problem-set-1', now: at,
-  });
-  storeUpload(db, attachmentById(db, file)!, new TextEncoder().encode('1. SN2, backside attack\n2. E1 via the carbocation\n'), 'text/plain', at);
-  makeAvailable(db, file, 'problem-set-1.txt', at);
-  submit(4, 8, at, { type: 'online_upload', attachmentIds: [file] });
+  // CHEM-201's problem set takes uploads only: nobody has handed it in yet.
 
   // HIST-110.
   submit(5, 10, '2026-09-27T16:00:00Z', text('The Magna Carta, read closely.'));

@@ -2,6 +2,7 @@
 // page views and step 1 of the personal-file upload.
 import type { BriefUser } from '../../../client/types/roster.js';
 import type { User } from '../../../client/types/users.js';
+import { metaValue } from '../../db/meta.js';
 import type { Db } from '../../db/open.js';
 import {
   badRequest,
@@ -153,7 +154,7 @@ interface AvatarOption {
 
 /** Tokens are opaque to clients: a digest of the option, salted by the database's secret. */
 function avatarToken(db: Db, userId: number, type: string, url: string): string {
-  const secret = (db.prepare(`SELECT value FROM meta WHERE key = 'seeded_at'`).get() as { value: string } | undefined)?.value ?? '';
+  const secret = metaValue(db, 'seeded_at') ?? '';
   return crypto().createHash('sha256').update(`${secret}|${userId}|${type}|${url}`).digest('hex').slice(0, 40);
 }
 

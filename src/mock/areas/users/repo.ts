@@ -1,6 +1,7 @@
 // Users with their logins (pseudonyms), communication channels, tokens, follows and page views.
 import type { Findable } from '../../db/find.js';
 import type { Db } from '../../db/open.js';
+import { SEARCH_TEXT, SEARCH_TRIGGER_NAMES, searchTriggers } from './schema.js';
 import { all, insert, one, run } from '../../db/statements.js';
 import type { KeysetQuery, UserRow } from '../../kit.js';
 
@@ -176,4 +177,21 @@ export function pageViewsQuery(userId: number, start?: string, end?: string): Ke
   if (start) (where.push('created_at >= ?'), args.push(start));
   if (end) (where.push('created_at <= ?'), args.push(end));
   return { sql: `SELECT * FROM page_views WHERE ${where.join(' AND ')}`, args, key: ['created_at', 'id'], descending: true };
+}
+
+/**
+ * Runs a bulk load of new users with the search index written once at the end instead of by a
+ * trigger per row (each login and address would re-index its user). Only rows of users created
+ * inside `load` are indexed, so `load` must not change existing users. Call it in a transaction.
+ */
+export function withSearchIndexDeferred<T>(db: Db, load: () => T): T {
+  const before = one<{ id: number | null }>(db, `SELECT max(id) AS id FROM users`)?.id ?? 0;
+  for (const name of SEARCH_TRIGGER_NAMES) db.exec(`DROP TRIGGER ${name}`);
+  try {
+    const result = load();
+    run(db, `INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id > ?`, before);
+    return result;
+  } finally {
+    db.exec(searchTriggers);
+  }
 }

@@ -1,7 +1,31 @@
 /** The searchable text of user `u`: names, live logins with their SIS ids, and channel addresses. */
-const SEARCH_TEXT = `u.name || ' ' || u.sortable_name
+export const SEARCH_TEXT = `u.name || ' ' || u.sortable_name
   || ' ' || coalesce((SELECT group_concat(p.unique_id || ' ' || coalesce(p.sis_user_id, ''), ' ') FROM pseudonyms p WHERE p.user_id = u.id AND p.workflow_state <> 'deleted'), '')
   || ' ' || coalesce((SELECT group_concat(c.address, ' ') FROM communication_channels c WHERE c.user_id = u.id), '')`;
+
+/** The triggers that keep user_search current; a bulk load of new users drops them and indexes once at the end. */
+export const searchTriggers = `CREATE TRIGGER user_search_user_insert AFTER INSERT ON users BEGIN
+  INSERT INTO user_search (rowid, text) VALUES (new.id, new.name || ' ' || new.sortable_name);
+END;
+CREATE TRIGGER user_search_user_update AFTER UPDATE OF name, sortable_name ON users BEGIN
+  DELETE FROM user_search WHERE rowid = new.id;
+  INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id = new.id;
+END;
+CREATE TRIGGER user_search_login_insert AFTER INSERT ON pseudonyms BEGIN
+  DELETE FROM user_search WHERE rowid = new.user_id;
+  INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id = new.user_id;
+END;
+CREATE TRIGGER user_search_login_update AFTER UPDATE ON pseudonyms BEGIN
+  DELETE FROM user_search WHERE rowid = new.user_id;
+  INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id = new.user_id;
+END;
+CREATE TRIGGER user_search_channel_insert AFTER INSERT ON communication_channels BEGIN
+  DELETE FROM user_search WHERE rowid = new.user_id;
+  INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id = new.user_id;
+END;
+`;
+
+export const SEARCH_TRIGGER_NAMES = [...searchTriggers.matchAll(/CREATE TRIGGER (\w+)/g)].map((m) => m[1]!);
 
 export const schema = `
 CREATE TABLE users (
@@ -77,23 +101,5 @@ CREATE INDEX page_views_user ON page_views(user_id, created_at, id);
 -- What users list --search matches (names, logins, SIS ids, email addresses), indexed by trigrams so
 -- that a %term% match is an index read; kept current by triggers, whoever writes.
 CREATE VIRTUAL TABLE user_search USING fts5(text, tokenize = 'trigram');
-CREATE TRIGGER user_search_user_insert AFTER INSERT ON users BEGIN
-  INSERT INTO user_search (rowid, text) VALUES (new.id, new.name || ' ' || new.sortable_name);
-END;
-CREATE TRIGGER user_search_user_update AFTER UPDATE OF name, sortable_name ON users BEGIN
-  DELETE FROM user_search WHERE rowid = new.id;
-  INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id = new.id;
-END;
-CREATE TRIGGER user_search_login_insert AFTER INSERT ON pseudonyms BEGIN
-  DELETE FROM user_search WHERE rowid = new.user_id;
-  INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id = new.user_id;
-END;
-CREATE TRIGGER user_search_login_update AFTER UPDATE ON pseudonyms BEGIN
-  DELETE FROM user_search WHERE rowid = new.user_id;
-  INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id = new.user_id;
-END;
-CREATE TRIGGER user_search_channel_insert AFTER INSERT ON communication_channels BEGIN
-  DELETE FROM user_search WHERE rowid = new.user_id;
-  INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id = new.user_id;
-END;
-`;
+${searchTriggers}`;
+

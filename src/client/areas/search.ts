@@ -1,0 +1,7 @@
+// Searching for message recipients: the people and contexts the caller may message.
+import { op } from '../operation.js';
+import type { Recipient, SearchRecipientsParams } from '../types/search.js';
+
+export const search = {
+  recipients: op('search.recipients').as<SearchRecipientsParams, Recipient>(),
+};

@@ -1,0 +1,62 @@
+// `lms activity`: what changed in your courses and groups — topics, announcements, conversations,
+// grades, notifications — newest first; `--summary` counts it by type; `--watch` follows it.
+import { list, type Verbs } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { command } from '../../cli/define.js';
+import type { ApiClient } from '../../client/client.js';
+import type { ActivityItem } from '../../client/types/activity.js';
+import { UsageError } from '../../errors.js';
+
+const COLUMNS = ['id', 'type', 'title', 'read_state', 'context_type', 'course_id', 'group_id', 'updated_at'];
+const DEFAULT_INTERVAL_SECONDS = 30;
+
+const newer = (a: ActivityItem, b: { updated_at: string; id: number }) => a.updated_at > b.updated_at || (a.updated_at === b.updated_at && a.id > b.id);
+
+/**
+ * The stream as it grows: the newest page once, oldest first, then at each interval what changed
+ * since (an item changed again comes again), until interrupted or --limit items are out.
+ */
+async function* watch(ctx: Context, client: ApiClient, intervalMs: number, limit: number | undefined): AsyncGenerator<ActivityItem> {
+  let last: { updated_at: string; id: number } | undefined;
+  let printed = 0;
+  for (;;) {
+    const fresh: ActivityItem[] = [];
+    for await (const a of client.ops.users.activityStream({}, { limit: last ? 100 : 21 })) {
+      if (last && !newer(a, last)) break;
+      fresh.push(a);
+    }
+    for (const a of fresh.reverse()) {
+      yield a;
+      last = a;
+      if (limit !== undefined && ++printed >= limit) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+const showActivity = command({
+  name: 'list',
+  summary: 'Your activity stream, newest first; --summary counts it by type; --watch follows it',
+  aliases: ['ls'],
+  isDefault: true,
+  routes: ['users.activityStream', 'users.activityStreamSummary'],
+  columns: COLUMNS,
+  options: {
+    summary: { flags: '--summary', description: 'count the stream by type (unread and all)' },
+    watch: { flags: '--watch', description: 'keep polling and print new activity as it arrives (NDJSON when piped; Ctrl-C stops)' },
+    interval: { flags: '--interval <seconds>', description: `seconds between polls with --watch (default ${DEFAULT_INTERVAL_SECONDS})` },
+  },
+  examples: ['lms activity --as-user 11', 'lms activity --summary --as-user 11', 'lms activity --watch --interval 10 --as-user 11'],
+  async run({ opts, ctx }) {
+    if (opts.summary && opts.watch) throw new UsageError('--summary and --watch do not go together');
+    if (opts.interval !== undefined && !opts.watch) throw new UsageError('--interval goes with --watch');
+    const interval = opts.interval === undefined ? DEFAULT_INTERVAL_SECONDS : Number(opts.interval);
+    if (!Number.isFinite(interval) || interval < 0.01 || interval > 86_400) throw new UsageError(`--interval must be a number of seconds from 0.01 to 86400, not "${opts.interval}"`);
+    const client = await ctx.client();
+    if (opts.summary) return list(await client.ops.users.activityStreamSummary({}), ['type', 'notification_category', 'count', 'unread_count']);
+    if (opts.watch) return { kind: 'list', items: watch(ctx, client, interval * 1000, ctx.globals.limit), endless: true };
+    return list(client.ops.users.activityStream({}, { limit: ctx.pageLimit() }));
+  },
+});
+
+export const activityVerbs: Verbs = [showActivity];

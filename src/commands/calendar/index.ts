@@ -1,0 +1,47 @@
+// `lms calendar`: put an event on a course's, group's or your own calendar.
+import { item, type Verbs } from '../../cli/command.js';
+import { command } from '../../cli/define.js';
+import { UsageError } from '../../errors.js';
+
+const createEvent = command({
+  name: 'create',
+  summary: 'Add an event to a calendar: --course, --group, or your own (--user self)',
+  routes: ['calendar.create', 'users.get'],
+  options: {
+    course: { flags: '--course <id>', description: 'a course id' },
+    group: { flags: '--group <id>', description: 'a group id' },
+    user: { flags: '--user <id>', description: 'your own calendar: self or your user id' },
+    title: { flags: '--title <title>', description: 'what the event is', required: true },
+    start: { flags: '--start <time>', description: 'when it starts (ISO 8601, e.g. 2026-11-05T15:00:00Z)', required: true },
+    end: { flags: '--end <time>', description: 'when it ends (default: when it starts)' },
+    allDay: { flags: '--all-day', description: 'the whole day of --start' },
+    description: { flags: '--description <html>', description: 'details' },
+    location: { flags: '--location <name>', description: 'where' },
+    address: { flags: '--address <address>', description: 'the address of the location' },
+  },
+  examples: ['lms calendar create --course 1 --title "Review session" --start 2026-11-05T15:00:00Z --end 2026-11-05T16:00:00Z --location "Science Hall 101"'],
+  async run({ opts, ctx }) {
+    const given = [['--course', opts.course], ['--group', opts.group], ['--user', opts.user]].filter(([, v]) => v !== undefined);
+    if (given.length !== 1) throw new UsageError(given.length ? `give only one of --course, --group or --user, not ${given.map(([f]) => f).join(' and ')}` : 'give one of --course, --group or --user');
+    const client = await ctx.client();
+    const userId = opts.user === 'self' ? (await client.ops.users.get({ id: 'self' })).id : opts.user;
+    const contextCode = opts.course !== undefined ? `course_${opts.course}` : opts.group !== undefined ? `group_${opts.group}` : `user_${userId}`;
+    if (!/^(course|group|user)_\d+$/.test(contextCode)) throw new UsageError(`${given[0]![0]} takes a numeric id${given[0]![0] === '--user' ? ' or self' : ''}, not "${given[0]![1]}"`);
+    return item(
+      await client.ops.calendar.create({
+        calendar_event: {
+          context_code: contextCode,
+          title: opts.title,
+          start_at: opts.start,
+          end_at: opts.end,
+          all_day: opts.allDay || undefined,
+          description: opts.description,
+          location_name: opts.location,
+          location_address: opts.address,
+        },
+      }),
+    );
+  },
+});
+
+export const calendarVerbs: Verbs = [createEvent];

@@ -1,0 +1,297 @@
+// Reads an outcomes file — YAML or JSON (a nested tree), or CSV in the common outcomes-import layout
+// (vendor_guid, object_type, title, description, display_name, calculation_method, calculation_int,
+// parent_guids, workflow_state, mastery_points, ratings…) — into flat rows, one group or outcome
+// each, checked before anything is sent and ordered parents first.
+import { parse as parseCsvRecords } from 'csv-parse/sync';
+import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node, type YAMLMap } from 'yaml';
+import { ERROR_COLUMN, type CsvRow, type Parsed, type Problem } from '../../bulk/csv-input.js';
+import { CALCULATION_METHODS } from '../../client/types/outcomes.js';
+
+/** The columns of a flat row, and of the failed-rows file (which imports as it is). */
+export const TREE_COLUMNS = ['vendor_guid', 'object_type', 'title', 'description', 'display_name', 'calculation_method', 'calculation_int', 'parent_guids', 'mastery_points', 'ratings'] as const;
+const CSV_COLUMNS = new Set<string>([...TREE_COLUMNS, 'workflow_state', ERROR_COLUMN]);
+const MAX_TITLE = 255;
+const CALC_INT: Record<string, [number, number]> = { decaying_average: [1, 99], weighted_average: [1, 99], n_mastery: [1, 10] };
+
+export interface Rating {
+  description: string;
+  points: number;
+}
+
+/** `4:Exceeds;3:Meets` → ratings; undefined when a part is not `points:description`. */
+export function parseRatings(cell: string): Rating[] | undefined {
+  if (!cell.trim()) return [];
+  const out: Rating[] = [];
+  for (const part of cell.split(';')) {
+    const m = /^\s*(-?\d+(?:\.\d+)?)\s*(?::(.*))?$/s.exec(part);
+    if (!m) return undefined;
+    out.push({ points: Number(m[1]), description: (m[2] ?? '').trim() });
+  }
+  return out;
+}
+
+export const formatRatings = (ratings: Rating[]) => ratings.map((r) => `${r.points}:${r.description}`).join(';');
+
+// ---- checks shared by every format ------------------------------------------------------------
+
+function checkRow(v: Record<string, string>): string[] {
+  const problems: string[] = [];
+  const type = v.object_type;
+  if (type !== 'group' && type !== 'outcome') problems.push(`object_type must be group or outcome, not "${type ?? ''}"`);
+  if (!v.vendor_guid) problems.push('vendor_guid is empty (every group and outcome needs one, so a re-run finds it)');
+  else if (/\s/.test(v.vendor_guid)) problems.push(`vendor_guid "${v.vendor_guid}" contains a space`);
+  if (!v.title) problems.push('title is empty');
+  else if ([...v.title].length > MAX_TITLE) problems.push(`title is longer than ${MAX_TITLE} characters`);
+  const parents = (v.parent_guids ?? '').split(/\s+/).filter(Boolean);
+  if (type === 'group') {
+    if (parents.length > 1) problems.push('a group has one parent at most');
+    for (const f of ['mastery_points', 'ratings', 'calculation_method', 'calculation_int', 'display_name'] as const) if (v[f]) problems.push(`${f} applies to outcomes, not groups`);
+    return problems;
+  }
+  if (v.mastery_points && !(/^\d+(\.\d+)?$/.test(v.mastery_points))) problems.push(`mastery_points "${v.mastery_points}" is not a number of 0 or more`);
+  if (v.ratings && parseRatings(v.ratings) === undefined) problems.push(`ratings "${v.ratings}" is not a list of points:description`);
+  else if (v.ratings && parseRatings(v.ratings)!.some((r) => r.points < 0)) problems.push('a rating has negative points');
+  if (v.calculation_method && !(CALCULATION_METHODS as readonly string[]).includes(v.calculation_method)) {
+    problems.push(`calculation_method "${v.calculation_method}" is not one of ${CALCULATION_METHODS.join(', ')}`);
+  }
+  if (v.calculation_int) {
+    const range = CALC_INT[v.calculation_method || 'decaying_average'];
+    const n = Number(v.calculation_int);
+    if (!range) problems.push(`calculation_int does not apply to ${v.calculation_method}`);
+    else if (!/^\d+$/.test(v.calculation_int) || n < range[0] || n > range[1]) problems.push(`calculation_int must be ${range[0]}-${range[1]} for ${v.calculation_method || 'decaying_average'}`);
+  }
+  return problems;
+}
+
+/** Row checks, then the file as a whole: unique GUIDs, parents that are groups of the file, no cycles; rows sorted parents first. */
+function finish(rows: CsvRow[], problems: Problem[]): Parsed {
+  const groups = new Map<string, CsvRow>();
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    for (const message of checkRow(row.values)) problems.push({ line: row.line, message });
+    const guid = row.values.vendor_guid;
+    if (!guid) continue;
+    const first = seen.get(guid);
+    if (first !== undefined) problems.push({ line: row.line, message: `vendor_guid "${guid}" repeats line ${first}` });
+    else seen.set(guid, row.line);
+    if (row.values.object_type === 'group') groups.set(guid, row);
+  }
+  for (const row of rows) {
+    for (const parent of (row.values.parent_guids ?? '').split(/\s+/).filter(Boolean)) {
+      if (!groups.has(parent)) problems.push({ line: row.line, message: `parent_guids names "${parent}", which is not a group of this file` });
+    }
+  }
+  // Depth of each group (root's children are 1); a cycle never reaches the root.
+  const depth = new Map<string, number>();
+  const depthOf = (guid: string, trail: Set<string>): number => {
+    const known = depth.get(guid);
+    if (known !== undefined) return known;
+    const parent = groups.get(guid)?.values.parent_guids?.trim();
+    if (!parent || !groups.has(parent)) return 1;
+    if (trail.has(guid)) return Number.POSITIVE_INFINITY;
+    trail.add(guid);
+    const d = depthOf(parent, trail) + 1;
+    depth.set(guid, d);
+    return d;
+  };
+  for (const [guid, row] of groups) {
+    if (depthOf(guid, new Set()) === Number.POSITIVE_INFINITY) problems.push({ line: row.line, message: `group "${guid}" is its own ancestor (parent_guids form a cycle)` });
+  }
+  const rank = (r: CsvRow) => (r.values.object_type === 'group' ? depthOf(r.values.vendor_guid, new Set()) : Number.MAX_SAFE_INTEGER);
+  const sorted = [...rows].sort((a, b) => rank(a) - rank(b) || a.line - b.line);
+  return { rows: sorted, problems: problems.sort((a, b) => a.line - b.line), header: [...TREE_COLUMNS] };
+}
+
+// ---- CSV --------------------------------------------------------------------------------------
+
+function readCsv(bytes: Buffer): Parsed {
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parseCsvRecords(bytes, { bom: true, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as typeof records;
+  } catch (err) {
+    const e = err as { lines?: number; message: string };
+    return { rows: [], header: [], problems: [{ line: e.lines ?? 1, message: e.message }] };
+  }
+  if (records.length === 0) return { rows: [], header: [], problems: [{ line: 1, message: `the file is empty; it needs a header: ${TREE_COLUMNS.join(',')}` }] };
+  const header = records[0].record.map((h) => h.trim().toLowerCase());
+  const ratingsAt = header.indexOf('ratings');
+  const problems: Problem[] = [];
+  header.forEach((h, i) => {
+    // Rating cells go on past the `ratings` column, under blank headers: points, description, points…
+    if (h === '' && ratingsAt >= 0 && i > ratingsAt) return;
+    if (!CSV_COLUMNS.has(h)) problems.push({ line: 1, message: `unknown column "${h}"; the header may use ${[...TREE_COLUMNS, 'workflow_state'].join(', ')}` });
+  });
+  for (const required of ['vendor_guid', 'object_type', 'title']) if (!header.includes(required)) problems.push({ line: 1, message: `missing required column ${required}` });
+  if (problems.length) return { rows: [], header: [...TREE_COLUMNS], problems };
+  const rows: CsvRow[] = [];
+  let previousEnd = records[0].info.lines;
+  for (const { record, info } of records.slice(1)) {
+    const line = previousEnd + 1;
+    previousEnd = info.lines;
+    const values: Record<string, string> = {};
+    header.forEach((h, i) => {
+      if (h && h !== ERROR_COLUMN && h !== 'ratings') values[h] = record[i]?.trim() ?? '';
+    });
+    if (ratingsAt >= 0) {
+      const cells = record.slice(ratingsAt).map((c) => c.trim());
+      if (cells.length > 1 || (cells[0] !== undefined && /^\s*-?\d+(\.\d+)?\s*$/.test(cells[0]))) {
+        // The pairs layout: points, description, points, description…
+        const pairs: Rating[] = [];
+        let bad = false;
+        for (let i = 0; i < cells.length; i += 2) {
+          if (!cells[i] && !cells[i + 1]) continue;
+          if (!/^-?\d+(\.\d+)?$/.test(cells[i])) bad = true;
+          pairs.push({ points: Number(cells[i]), description: cells[i + 1] ?? '' });
+        }
+        if (bad) problems.push({ line, message: 'ratings must be pairs of points and description' });
+        values.ratings = bad ? '' : formatRatings(pairs);
+      } else {
+        values.ratings = cells[0] ?? '';
+      }
+    }
+    const state = values.workflow_state;
+    delete values.workflow_state;
+    if (state && state !== 'active') problems.push({ line, message: `workflow_state "${state}": an import only creates and updates; unlink or delete with lms outcomes unlink / groups delete` });
+    rows.push({ line, values });
+  }
+  return finish(rows, problems);
+}
+
+// ---- YAML and JSON ----------------------------------------------------------------------------
+
+const GROUP_KEYS = new Set(['title', 'vendor_guid', 'description', 'groups', 'outcomes']);
+const OUTCOME_KEYS = new Set(['title', 'vendor_guid', 'description', 'display_name', 'mastery_points', 'ratings', 'calculation_method', 'calculation_int']);
+
+function readTree(text: string): Parsed {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const lineOf = (node: Node | null | undefined) => (node?.range ? lines.linePos(node.range[0]).line : 1);
+  if (doc.errors.length) {
+    return { rows: [], header: [...TREE_COLUMNS], problems: doc.errors.map((e) => ({ line: e.linePos?.[0]?.line ?? lines.linePos(Math.min(e.pos[0], Math.max(text.length - 1, 0))).line, message: e.message.split('\n')[0] })) };
+  }
+  const problems: Problem[] = [];
+  const rows: CsvRow[] = [];
+  const outcomes = new Map<string, CsvRow>();
+  const root = doc.contents;
+  if (!isMap(root)) return { rows: [], header: [...TREE_COLUMNS], problems: [{ line: lineOf(root), message: 'the file must be a map with groups: and/or outcomes: lists' }] };
+
+  const scalarText = (map: YAMLMap, key: string): string => {
+    const node = map.get(key, true) as Node | undefined;
+    if (node === undefined || node === null) return '';
+    if (!isScalar(node)) {
+      problems.push({ line: lineOf(node), message: `${key} must be a single value` });
+      return '';
+    }
+    return node.value === null ? '' : String(node.value).trim();
+  };
+
+  const keysOf = (map: YAMLMap, allowed: Set<string>, what: string) => {
+    for (const pair of map.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : '';
+      if (!allowed.has(key)) problems.push({ line: lineOf(pair.key as Node), message: `unknown key "${key}" in ${what}; use ${[...allowed].join(', ')}` });
+    }
+  };
+
+  const ratingsOf = (map: YAMLMap): string => {
+    const node = map.get('ratings', true) as Node | undefined;
+    if (node === undefined || node === null) return '';
+    if (!isSeq(node)) {
+      problems.push({ line: lineOf(node), message: 'ratings must be a list of {points, description} (or "points:description")' });
+      return '';
+    }
+    const out: Rating[] = [];
+    for (const item of node.items as Node[]) {
+      if (isScalar(item)) {
+        const parsed = parseRatings(String(item.value));
+        if (!parsed || parsed.length !== 1) problems.push({ line: lineOf(item), message: `rating "${String(item.value)}" is not points:description` });
+        else out.push(parsed[0]);
+      } else if (isMap(item)) {
+        keysOf(item, new Set(['points', 'description']), 'a rating');
+        const points = scalarText(item, 'points');
+        if (points !== '' && !/^-?\d+(\.\d+)?$/.test(points)) problems.push({ line: lineOf(item), message: `rating points "${points}" is not a number` });
+        out.push({ points: points === '' ? 0 : Number(points), description: scalarText(item, 'description').replace(/;/g, ',') });
+      } else {
+        problems.push({ line: lineOf(item), message: 'a rating must be {points, description} or "points:description"' });
+      }
+    }
+    return formatRatings(out);
+  };
+
+  const listOf = (map: YAMLMap, key: string): Node[] => {
+    const node = map.get(key, true) as Node | undefined;
+    if (node === undefined || node === null) return [];
+    if (!isSeq(node)) {
+      problems.push({ line: lineOf(node), message: `${key} must be a list` });
+      return [];
+    }
+    return node.items as Node[];
+  };
+
+  const outcome = (node: Node, parent: string) => {
+    if (!isMap(node)) return problems.push({ line: lineOf(node), message: 'an outcome must be a map (title, vendor_guid, …)' });
+    keysOf(node, OUTCOME_KEYS, 'an outcome');
+    const values: Record<string, string> = {
+      vendor_guid: scalarText(node, 'vendor_guid'),
+      object_type: 'outcome',
+      title: scalarText(node, 'title'),
+      description: scalarText(node, 'description'),
+      display_name: scalarText(node, 'display_name'),
+      calculation_method: scalarText(node, 'calculation_method'),
+      calculation_int: scalarText(node, 'calculation_int'),
+      parent_guids: parent,
+      mastery_points: scalarText(node, 'mastery_points'),
+      ratings: ratingsOf(node),
+    };
+    const earlier = values.vendor_guid ? outcomes.get(values.vendor_guid) : undefined;
+    if (earlier) {
+      // The same outcome linked in another group: defined once, repeated elsewhere by its vendor_guid
+      // alone (or with the same fields), in either order.
+      const line = lineOf(node);
+      const parents = earlier.values.parent_guids.split(' ').filter(Boolean);
+      if (parents.includes(parent) || (!parent && parents.length === 0)) problems.push({ line, message: `outcome "${values.vendor_guid}" is listed twice in the same group` });
+      const merged = [...parents, parent].filter(Boolean).join(' ');
+      const keys = Object.keys(values).filter((k) => k !== 'parent_guids' && k !== 'object_type');
+      if (!earlier.values.title && values.title) {
+        // The first was a reference; this is the definition.
+        Object.assign(earlier.values, values);
+        earlier.line = line;
+      } else {
+        const differing = keys.filter((k) => values[k] !== '' && values[k] !== earlier.values[k]);
+        if (differing.length) problems.push({ line, message: `outcome "${values.vendor_guid}" is defined at line ${earlier.line}; repeat only its vendor_guid to link it here too (this one has other ${differing.join(', ')})` });
+      }
+      earlier.values.parent_guids = merged;
+      return;
+    }
+    const row = { line: lineOf(node), values };
+    if (values.vendor_guid) outcomes.set(values.vendor_guid, row);
+    rows.push(row);
+  };
+
+  const group = (node: Node, parent: string) => {
+    if (!isMap(node)) return problems.push({ line: lineOf(node), message: 'a group must be a map (title, vendor_guid, groups, outcomes)' });
+    keysOf(node, GROUP_KEYS, 'a group');
+    const values: Record<string, string> = {
+      vendor_guid: scalarText(node, 'vendor_guid'),
+      object_type: 'group',
+      title: scalarText(node, 'title'),
+      description: scalarText(node, 'description'),
+      parent_guids: parent,
+    };
+    rows.push({ line: lineOf(node), values });
+    for (const child of listOf(node, 'groups')) group(child, values.vendor_guid);
+    for (const child of listOf(node, 'outcomes')) outcome(child, values.vendor_guid);
+  };
+
+  keysOf(root, new Set(['groups', 'outcomes']), 'the file');
+  for (const node of listOf(root, 'groups')) group(node, '');
+  for (const node of listOf(root, 'outcomes')) outcome(node, '');
+  if (rows.length === 0 && problems.length === 0) problems.push({ line: 1, message: 'the file has no groups and no outcomes' });
+  return finish(rows, problems);
+}
+
+/** CSV by its extension or its header; YAML or JSON (which YAML reads) otherwise. */
+export function parseTreeFile(bytes: Buffer, name: string): Parsed {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/^\uFEFF/, '');
+  const csv = /\.csv$/i.test(name) || (!/\.(ya?ml|json)$/i.test(name) && /^[^\n{[:#]*vendor_guid[^\n:]*,/i.test(text));
+  return csv ? readCsv(bytes) : readTree(text);
+}

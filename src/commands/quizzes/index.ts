@@ -1,0 +1,142 @@
+// `lms quizzes`: the quizzes of a course; find them, create them, change them, publish and unpublish.
+import { item, list, type Verbs } from '../../cli/command.js';
+import { command, contextFlags } from '../../cli/define.js';
+import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES, type QuizFields } from '../../client/types/quizzes.js';
+import { UsageError } from '../../errors.js';
+
+const COLUMNS = ['id', 'title', 'quiz_type', 'published', 'allowed_attempts', 'time_limit', 'due_at', 'question_count', 'points_possible'];
+const course = { ...contextFlags.course, required: true } as const;
+
+/** The flags of create and update, named after `quiz[...]` in kebab case. */
+const fieldFlags = {
+  title: { flags: '--title <title>', description: 'quiz title' },
+  description: { flags: '--description <html>', description: 'description (HTML)' },
+  quizType: { flags: '--quiz-type <type>', description: 'practice_quiz, assignment (graded), graded_survey or survey', choices: QUIZ_TYPES },
+  assignmentGroupId: { flags: '--assignment-group-id <id>', description: 'assignment group of a graded quiz (default: the top one)' },
+  timeLimit: { flags: '--time-limit <minutes>', description: 'time limit in minutes ("" for none)' },
+  shuffleAnswers: { flags: '--shuffle-answers <bool>', description: 'shuffle the answers (true or false)', choices: ['true', 'false'] },
+  hideResults: { flags: '--hide-results <when>', description: 'always, until_after_last_attempt, or "" to show results', choices: [...HIDE_RESULTS, ''] },
+  showCorrectAnswers: { flags: '--show-correct-answers <bool>', description: 'show correct answers (only when results are not hidden)', choices: ['true', 'false'] },
+  allowedAttempts: { flags: '--allowed-attempts <n>', description: 'attempts allowed; -1 for unlimited' },
+  scoringPolicy: { flags: '--scoring-policy <policy>', description: 'keep_highest or keep_latest (with more than one attempt)', choices: SCORING_POLICIES },
+  oneQuestionAtATime: { flags: '--one-question-at-a-time <bool>', description: 'show one question at a time', choices: ['true', 'false'] },
+  cantGoBack: { flags: '--cant-go-back <bool>', description: 'lock questions once answered (with --one-question-at-a-time true)', choices: ['true', 'false'] },
+  accessCode: { flags: '--access-code <code>', description: 'code students must enter ("" for none)' },
+  ipFilter: { flags: '--ip-filter <list>', description: 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)' },
+  dueAt: { flags: '--due-at <time>', description: 'due date (ISO 8601; "" for none)' },
+  lockAt: { flags: '--lock-at <time>', description: 'lock date (ISO 8601; "" for none)' },
+  unlockAt: { flags: '--unlock-at <time>', description: 'unlock date (ISO 8601; "" for none)' },
+} as const;
+
+type FieldOpts = { [K in keyof typeof fieldFlags]?: string };
+
+const bool = (v: string | undefined) => (v === undefined ? undefined : v === 'true');
+
+function checkTime(flag: string, v: string | undefined): string | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === '') return null;
+  if (Number.isNaN(Date.parse(v))) throw new UsageError(`${flag} is not a date or time: "${v}"`);
+  return v;
+}
+
+function checkInt(flag: string, v: string | undefined, { allowEmpty = false } = {}): number | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === '' && allowEmpty) return null;
+  if (!/^-?\d+$/.test(v)) throw new UsageError(`${flag} must be a whole number, got "${v}"`);
+  return Number(v);
+}
+
+/** The flags given, as `quiz[...]`; the API checks how they go together (and names what it refuses). */
+export function quizFields(opts: FieldOpts): QuizFields {
+  const fields: QuizFields = {
+    title: opts.title,
+    description: opts.description,
+    quiz_type: opts.quizType as QuizFields['quiz_type'],
+    assignment_group_id: checkInt('--assignment-group-id', opts.assignmentGroupId) ?? undefined,
+    time_limit: checkInt('--time-limit', opts.timeLimit, { allowEmpty: true }),
+    shuffle_answers: bool(opts.shuffleAnswers),
+    hide_results: opts.hideResults === undefined ? undefined : ((opts.hideResults || null) as QuizFields['hide_results']),
+    show_correct_answers: bool(opts.showCorrectAnswers),
+    allowed_attempts: checkInt('--allowed-attempts', opts.allowedAttempts) ?? undefined,
+    scoring_policy: opts.scoringPolicy as QuizFields['scoring_policy'],
+    one_question_at_a_time: bool(opts.oneQuestionAtATime),
+    cant_go_back: bool(opts.cantGoBack),
+    access_code: opts.accessCode === undefined ? undefined : opts.accessCode || null,
+    ip_filter: opts.ipFilter === undefined ? undefined : opts.ipFilter || null,
+    due_at: checkTime('--due-at', opts.dueAt),
+    lock_at: checkTime('--lock-at', opts.lockAt),
+    unlock_at: checkTime('--unlock-at', opts.unlockAt),
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as QuizFields;
+}
+
+const listQuizzes = command({
+  name: 'list',
+  summary: 'List the quizzes of a course (unpublished ones only for those who manage it)',
+  aliases: ['ls'],
+  routes: ['quizzes.list'],
+  columns: COLUMNS,
+  options: { course, search: { flags: '--search <term>', description: 'partial title' } },
+  examples: ['lms quizzes list --course sis_course_id:BIO-101', 'lms quizzes list --course 2 --search exam -o json'],
+  async run({ opts, ctx }) {
+    return list((await ctx.client()).ops.quizzes.list({ course_id: opts.course, search_term: opts.search }, { limit: ctx.pageLimit() }));
+  },
+});
+
+const getQuiz = command({
+  name: 'get <id>',
+  summary: 'Show one quiz',
+  routes: ['quizzes.get'],
+  options: { course },
+  examples: ['lms quizzes get 3 --course 2'],
+  async run({ args, opts, ctx }) {
+    return item(await (await ctx.client()).ops.quizzes.get({ course_id: opts.course, id: args[0] }));
+  },
+});
+
+const createQuiz = command({
+  name: 'create',
+  summary: 'Create a quiz (a graded one also gets its assignment)',
+  routes: ['quizzes.create'],
+  columns: COLUMNS,
+  options: { course, ...fieldFlags, title: { ...fieldFlags.title, required: true }, publish: { flags: '--publish', description: 'publish it at once' } },
+  examples: [
+    'lms quizzes create --course 1 --title "Unit 2 Exam" --quiz-type assignment --time-limit 30 --allowed-attempts 2 --scoring-policy keep_latest',
+    'lms quizzes create --course 1 --title "Warm-up" --quiz-type practice_quiz --one-question-at-a-time true --cant-go-back true --publish',
+  ],
+  async run({ opts, ctx }) {
+    const quiz = { ...quizFields(opts), ...(opts.publish ? { published: true } : {}) };
+    return item(await (await ctx.client()).ops.quizzes.create({ course_id: opts.course, quiz }));
+  },
+});
+
+const updateQuiz = command({
+  name: 'update <id>',
+  summary: 'Change a quiz',
+  routes: ['quizzes.update'],
+  columns: COLUMNS,
+  options: { course, ...fieldFlags, notify: { flags: '--no-notify', description: "don't tell the course's users about the change" } },
+  examples: ['lms quizzes update 3 --course 2 --time-limit 60 --ip-filter 10.0.0.0/255.0.0.0', 'lms quizzes update 1 --course 1 --title "Cells check-in" --no-notify'],
+  async run({ args, opts, ctx }) {
+    const quiz = quizFields(opts);
+    if (Object.keys(quiz).length === 0) throw new UsageError('nothing to change: give at least one of the quiz flags (see --help)');
+    return item(await (await ctx.client()).ops.quizzes.update({ course_id: opts.course, id: args[0], quiz: { ...quiz, notify_of_update: opts.notify } }));
+  },
+});
+
+function publishVerb(name: 'publish' | 'unpublish') {
+  return command({
+    name: `${name} <id>`,
+    summary: name === 'publish' ? 'Publish a quiz' : 'Unpublish a quiz (refused once students have started or submitted it)',
+    routes: ['quizzes.update'],
+    columns: COLUMNS,
+    options: { course, notify: { flags: '--no-notify', description: "don't tell the course's users about the change" } },
+    examples: [name === 'publish' ? 'lms quizzes publish 4 --course 2' : 'lms quizzes unpublish 1 --course 1'],
+    async run({ args, opts, ctx }) {
+      const quiz = { published: name === 'publish', notify_of_update: opts.notify };
+      return item(await (await ctx.client()).ops.quizzes.update({ course_id: opts.course, id: args[0], quiz }));
+    },
+  });
+}
+
+export const quizzesVerbs: Verbs = [listQuizzes, getQuiz, createQuiz, updateQuiz, publishVerb('publish'), publishVerb('unpublish')] as Verbs;

@@ -1,0 +1,19 @@
+// The notifications other areas send, in one place so that their wording and categories agree.
+import type { Db } from '../../db/open.js';
+import { courseById } from '../courses/repo.js';
+import { sendMessage } from './repo.js';
+
+/** An invitation to a course: the invitee's stream gets a Message (category Invitation). */
+export function enrollmentInvitation(db: Db, e: { user_id: number; course_id: number; type: string }, now: string): void {
+  const course = courseById(db, e.course_id);
+  const role = e.type.replace(/Enrollment$/, '').replace('Ta', 'TA').toLowerCase();
+  sendMessage(db, {
+    user: e.user_id,
+    category: 'Invitation',
+    subject: `Course invitation: ${course?.name ?? `course ${e.course_id}`}`,
+    body: `You have been invited to join ${course?.name ?? `course ${e.course_id}`} as a ${role}. Accept the invitation to take part.`,
+    url: `/courses/${e.course_id}`,
+    context: { type: 'Course', id: e.course_id },
+    now,
+  });
+}

@@ -1,0 +1,121 @@
+// Stream items, their per-user instances, and notification messages.
+import type { Db } from '../../db/open.js';
+import { all, insert, one, run } from '../../db/statements.js';
+import type { KeysetQuery } from '../../kit.js';
+
+export interface StreamContext {
+  type: 'Course' | 'Group';
+  id: number;
+}
+
+export interface StreamItemRow {
+  id: number;
+  asset_type: string;
+  asset_id: number;
+  context_type: string | null;
+  context_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A user's view of an item, as the stream lists it. */
+export interface StreamEntryRow extends StreamItemRow {
+  read: number;
+  /** The instance's order key. */
+  seen_at: string;
+}
+
+export interface MessageRow {
+  id: number;
+  user_id: number;
+  notification_category: string;
+  subject: string;
+  body: string;
+  url: string | null;
+  context_type: string | null;
+  context_id: number | null;
+  created_at: string;
+}
+
+/**
+ * Puts an asset in the streams of `users` (creating its item on first use) and moves it to the top
+ * of each, unread — except for `author`, whose own action it is (read for them).
+ */
+export function publishStreamItem(db: Db, p: { type: string; assetId: number; context: StreamContext | null; users: readonly number[]; author?: number; now: string }): number {
+  let item = one<{ id: number }>(db, `SELECT id FROM stream_items WHERE asset_type = ? AND asset_id = ?`, p.type, p.assetId)?.id;
+  if (item === undefined) {
+    item = insert(
+      db,
+      `INSERT INTO stream_items (asset_type, asset_id, context_type, context_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      p.type, p.assetId, p.context?.type ?? null, p.context?.id ?? null, p.now, p.now,
+    );
+  } else {
+    run(db, `UPDATE stream_items SET updated_at = ? WHERE id = ?`, p.now, item);
+  }
+  for (const user of new Set(p.users)) {
+    const read = user === p.author ? 1 : 0;
+    run(
+      db,
+      `INSERT INTO stream_item_instances (user_id, stream_item_id, read, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (user_id, stream_item_id) DO UPDATE SET read = excluded.read, updated_at = excluded.updated_at`,
+      user, item, read, p.now,
+    );
+  }
+  return item;
+}
+
+/** Takes an asset out of every stream (it was deleted). */
+export function withdrawStreamItem(db: Db, type: string, assetId: number): void {
+  const item = one<{ id: number }>(db, `SELECT id FROM stream_items WHERE asset_type = ? AND asset_id = ?`, type, assetId);
+  if (!item) return;
+  run(db, `DELETE FROM stream_item_instances WHERE stream_item_id = ?`, item.id);
+  run(db, `DELETE FROM stream_items WHERE id = ?`, item.id);
+}
+
+/** Marks an asset's item read or unread for one user (reading the asset itself does this). */
+export function setStreamItemRead(db: Db, type: string, assetId: number, userId: number, read: boolean): void {
+  run(
+    db,
+    `UPDATE stream_item_instances SET read = ? WHERE user_id = ? AND stream_item_id = (SELECT id FROM stream_items WHERE asset_type = ? AND asset_id = ?)`,
+    read ? 1 : 0, userId, type, assetId,
+  );
+}
+
+/** A user's visible stream, newest change first. */
+export function streamOfUserQuery(userId: number): KeysetQuery {
+  return {
+    sql: `SELECT s.*, i.read, i.updated_at AS seen_at FROM stream_item_instances i JOIN stream_items s ON s.id = i.stream_item_id
+          WHERE i.user_id = ? AND i.hidden = 0`,
+    args: [userId],
+    key: ['seen_at', 'id'],
+    descending: true,
+  };
+}
+
+/** Every visible item of a user's stream (the summary counts them). */
+export function streamOfUser(db: Db, userId: number): StreamEntryRow[] {
+  return all<StreamEntryRow>(
+    db,
+    `SELECT s.*, i.read, i.updated_at AS seen_at FROM stream_item_instances i JOIN stream_items s ON s.id = i.stream_item_id
+     WHERE i.user_id = ? AND i.hidden = 0`,
+    userId,
+  );
+}
+
+export function sendMessage(
+  db: Db,
+  /** `url`: a path on the instance (`/courses/2`), made absolute when shown. */
+  m: { user: number; category: string; subject: string; body: string; url?: string | null; context: StreamContext | null; now: string },
+): number {
+  const id = insert(
+    db,
+    `INSERT INTO messages (user_id, notification_category, subject, body, url, context_type, context_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    m.user, m.category, m.subject, m.body, m.url ?? null, m.context?.type ?? null, m.context?.id ?? null, m.now,
+  );
+  publishStreamItem(db, { type: 'Message', assetId: id, context: m.context, users: [m.user], now: m.now });
+  return id;
+}
+
+export function messageById(db: Db, id: number): MessageRow | undefined {
+  return one<MessageRow>(db, `SELECT * FROM messages WHERE id = ?`, id);
+}

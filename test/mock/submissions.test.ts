@@ -152,3 +152,22 @@ describe('list and read', () => {
   });
 });
 
+
+describe('an assignment deleted', () => {
+  it('takes its submissions, attempts, comments, versions and rubric with it', async () => {
+    const mock = freshMock();
+    const { deleteAssignment } = await import('../../src/mock/areas/assignments/repo.js');
+    const count = (table: string, where: string) => mock.db.prepare(`SELECT count(*) FROM ${table} WHERE ${where}`).pluck().get() as number;
+    expect(count('submissions', 'assignment_id = 1')).toBeGreaterThan(0);
+    mock.db.transaction(() => deleteAssignment(mock.db, 1))();
+    expect([
+      count('submissions', 'assignment_id = 1'),
+      count('submission_versions', 'assignment_id = 1'),
+      count('submission_attempts', 'submission_id NOT IN (SELECT id FROM submissions)'),
+      count('submission_comments', 'submission_id NOT IN (SELECT id FROM submissions)'),
+      count('rubrics', 'assignment_id = 1'),
+    ]).toEqual([0, 0, 0, 0, 0]);
+    // The history no longer lists it.
+    expect((await clientFor(mock, TOKENS.teacher).ops.history.days({ course_id: 1 })).flatMap((d) => d.graders.flatMap((g) => g.assignments.map((a) => a.id)))).not.toContain(1);
+  });
+});

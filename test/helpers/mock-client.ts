@@ -39,3 +39,14 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   for await (const item of items) out.push(item);
   return out;
 }
+
+/** How an API call failed: its status and body (and a test failure if it did not fail). */
+export async function failure(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {
+  try {
+    await promise;
+  } catch (e) {
+    if (e instanceof ApiError) return { status: e.status, body: e.body };
+    throw e;
+  }
+  throw new Error('expected the call to fail');
+}

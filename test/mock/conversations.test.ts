@@ -3,10 +3,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
 import type { Conversation, ConversationBatch } from '../../src/client/types/conversations.js';
-import { ApiError } from '../../src/errors.js';
 import { generateSchool } from '../../src/mock/generate.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
-import { clientFor, collect, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
+import { clientFor, collect, freshMock, statusOf, TOKENS, failure } from '../helpers/mock-client.js';
 
 let mock: MockRuntime;
 beforeEach(() => {
@@ -17,15 +16,6 @@ const as = (token: string): ApiClient['ops'] => clientFor(mock, token).ops;
 const RAVI = '9~mock-ravi';
 const LUCAS = '11~mock-lucas';
 
-async function failure(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  try {
-    await promise;
-  } catch (e) {
-    if (e instanceof ApiError) return { status: e.status, body: e.body };
-    throw e;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** A raw request, for what an operation's body does not show (status, headers, object-shaped lists). */
 async function raw(token: string, method: 'GET' | 'POST' | 'PUT', path: string, body?: Record<string, unknown>) {

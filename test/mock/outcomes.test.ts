@@ -4,9 +4,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
 import type { NewOutcome, Outcome, OutcomeContext } from '../../src/client/types/outcomes.js';
-import { ApiError } from '../../src/errors.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
-import { collect, TOKENS, clientFor, freshMock, statusOf } from '../helpers/mock-client.js';
+import { collect, TOKENS, clientFor, freshMock, statusOf, failure } from '../helpers/mock-client.js';
 
 let mock: MockRuntime;
 beforeEach(() => {
@@ -19,15 +18,6 @@ const MSU = { account_id: 1 } as const;
 const BIO = { course_id: 1 } as const;
 const GLOBAL = { global: true } as const;
 
-async function failure(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  try {
-    await promise;
-  } catch (e) {
-    if (e instanceof ApiError) return { status: e.status, body: e.body };
-    throw e;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const titles = async (c: OutcomeContext, id: number) => (await collect(admin().listLinks({ ...c, id }))).map((l) => l.outcome.title);
 

@@ -4,9 +4,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
 import type { QuizFields } from '../../src/client/types/quizzes.js';
-import { ApiError } from '../../src/errors.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
-import { collect, TOKENS, clientFor, freshMock, statusOf } from '../helpers/mock-client.js';
+import { collect, TOKENS, clientFor, freshMock, statusOf, failure } from '../helpers/mock-client.js';
 
 let mock: MockRuntime;
 beforeEach(() => {
@@ -16,15 +15,6 @@ beforeEach(() => {
 const as = (token: string): ApiClient['ops'] => clientFor(mock, token).ops;
 const teacher = () => as(TOKENS.teacher).quizzes;
 
-async function failure(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  try {
-    await promise;
-  } catch (e) {
-    if (e instanceof ApiError) return { status: e.status, body: e.body };
-    throw e;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('listing and reading', () => {
   it('lists a course\'s quizzes; students see the published ones only', async () => {

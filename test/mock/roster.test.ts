@@ -2,9 +2,8 @@
 // each permission asked of roles as data, through the API as a client sees it.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
-import { ApiError } from '../../src/errors.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
-import { collect, TOKENS, clientFor, freshMock, statusOf } from '../helpers/mock-client.js';
+import { collect, TOKENS, clientFor, freshMock, statusOf, failure } from '../helpers/mock-client.js';
 
 let mock: MockRuntime;
 beforeEach(() => {
@@ -14,15 +13,6 @@ beforeEach(() => {
 const as = (token: string): ApiClient['ops'] => clientFor(mock, token).ops;
 const grader = '4~mock-theo';
 
-async function failure(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  try {
-    await promise;
-  } catch (e) {
-    if (e instanceof ApiError) return { status: e.status, body: e.body };
-    throw e;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('admins', () => {
   it('lists the account admins with their roles, for callers who manage memberships only', async () => {

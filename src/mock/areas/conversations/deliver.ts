@@ -2,6 +2,7 @@
 // private conversation of two people (reused) or a new one. Shared by the handlers, the background
 // delivery of async batches and the seed.
 import type { Db } from '../../db/open.js';
+import { publishStreamItem } from '../activity/repo.js';
 import {
   addParticipants,
   addTags,
@@ -44,6 +45,9 @@ export function postMessage(db: Db, conversationId: number, senderId: number, au
       setParticipant(db, conversationId, userId, { workflow_state: 'unread' });
     }
   }
+  // The conversation comes up in the streams of those it moved up the inbox of.
+  const moved = everyone.filter((u) => u === senderId || content.generated || participant(db, conversationId, u)?.subscribed === 1);
+  publishStreamItem(db, { type: 'Conversation', assetId: conversationId, context: null, users: moved, author: senderId, now });
   return messageId;
 }
 

@@ -62,6 +62,7 @@ import {
   participantOf,
   recentReplies,
   recordReply,
+  rootEntriesOf,
   repliesQuery,
   saveViewSnapshot,
   setAllEntriesRead,
@@ -84,6 +85,9 @@ import {
   type TopicFields,
   type TopicRow,
 } from './repo.js';
+import type { StreamPresenter } from '../area.js';
+import { announcementNotice, audienceOf } from '../activity/notifications.js';
+import { publishStreamItem, type StreamContext } from '../activity/repo.js';
 
 /** recent_replies per top-level entry in the entries list. */
 export const RECENT_REPLIES = 10;
@@ -126,8 +130,12 @@ function contextOf(ctx: MockCtx): ResolvedContext {
 
 /** The route's context and what the caller may do in it, once per request. */
 function place(ctx: MockCtx): Place {
-  return once(ctx, 'discussions:place', () => {
-    const c = contextOf(ctx);
+  return once(ctx, 'discussions:place', () => placeIn(ctx, contextOf(ctx)));
+}
+
+/** What the caller may do in a context. */
+function placeIn(ctx: MockCtx, c: ResolvedContext): Place {
+  {
     const me = ctx.caller.id;
     if (c.type === 'course') {
       const course = courseById(ctx.db, c.id)!;
@@ -158,7 +166,7 @@ function place(ctx: MockCtx): Place {
       return { type: 'CollectionItem', id: c.id, path: `collection_items/${c.id}`, member: true, read: true, post: true, moderate, announce: false };
     }
     throw notFound();
-  });
+  }
 }
 
 /** May the caller moderate this author's entries? A TA limited to a section moderates only its students' posts. */
@@ -493,7 +501,13 @@ const createTopicHandler: Handler = (ctx) => {
   // The author has read their own topic and follows it.
   setTopicRead(ctx.db, id, ctx.caller.id, 'read');
   if (!fields.is_announcement) setSubscribed(ctx.db, id, ctx.caller.id, true);
-  return topicJson(ctx, p, topicById(ctx.db, id)!);
+  const topic = topicById(ctx.db, id)!;
+  publishTopic(ctx, topic, ctx.caller.id);
+  const context = streamContextOf(topic);
+  if (topic.is_announcement === 1 && topic.workflow_state === 'active' && context) {
+    announcementNotice(ctx.db, { context, title: topic.title, path: `/${p.path}/discussion_topics/${topic.id}`, author: ctx.caller.id }, ctx.now());
+  }
+  return topicJson(ctx, p, topic);
 };
 
 function editableTopic(ctx: MockCtx): { p: Place; t: TopicRow } {
@@ -508,6 +522,8 @@ const updateTopicHandler: Handler = (ctx) => {
   applyAssignment(ctx, p, fields, assignment);
   updateTopic(ctx.db, t.id, fields, ctx.now());
   positionAfter(ctx, p, topicById(ctx.db, t.id)!);
+  // Published now: it reaches the streams as if new.
+  if (t.workflow_state === 'unpublished' && topicById(ctx.db, t.id)!.workflow_state === 'active') publishTopic(ctx, topicById(ctx.db, t.id)!, ctx.caller.id);
   touchThread(ctx.db, t.id, staleUntil(ctx));
   return topicJson(ctx, p, topicById(ctx.db, t.id)!);
 };
@@ -574,6 +590,7 @@ function post(ctx: MockCtx, p: Place, t: TopicRow, parent?: EntryRow): Reply {
   // Posting subscribes the author, unless they chose otherwise before.
   if (t.is_announcement === 0) subscribeUnlessChosen(ctx.db, parent?.topic_id ?? t.id, ctx.caller.id);
   recordReply(ctx.db, parent?.topic_id ?? t.id, now);
+  publishTopic(ctx, topicById(ctx.db, parent?.topic_id ?? t.id)!, ctx.caller.id);
   touchThread(ctx.db, parent?.topic_id ?? t.id, staleUntil(ctx));
   return created(oneEntry(ctx, entryById(ctx.db, id)!));
 }
@@ -785,6 +802,50 @@ const viewTopic: Handler = (ctx) => {
   }
   return json;
 };
+
+// ---- the activity stream ----------------------------------------------------------------------
+
+/** The stream context of a topic, for courses and groups (collection items have no stream). */
+function streamContextOf(t: TopicRow): StreamContext | null {
+  return t.context_type === 'Course' || t.context_type === 'Group' ? { type: t.context_type, id: t.context_id } : null;
+}
+
+/** Puts a topic (or announcement) at the top of its context's streams: on creation, publication and each post. */
+function publishTopic(ctx: MockCtx, t: TopicRow, author: number): void {
+  const context = streamContextOf(t);
+  if (!context) return;
+  publishStreamItem(ctx.db, { type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic', assetId: t.id, context, users: audienceOf(ctx.db, context), author, now: ctx.now() });
+}
+
+/** A topic as a stream item, for a caller who may see it now (drafts and delayed topics only for moderators). */
+export const topicStreamItem: StreamPresenter = (ctx, item) => {
+  const t = topicById(ctx.db, item.asset_id);
+  if (!t || t.workflow_state === 'deleted') return undefined;
+  const context: ResolvedContext | undefined =
+    t.context_type === 'Course' ? { type: 'course', id: t.context_id, record: courseById(ctx.db, t.context_id)! }
+    : t.context_type === 'Group' ? { type: 'group', id: t.context_id, record: find(ctx, groups, String(t.context_id)) }
+    : undefined;
+  if (!context) return undefined;
+  const p = once(ctx, `discussions:stream-place:${t.context_type}:${t.context_id}`, () => placeIn(ctx, context));
+  if (!p.read || (!p.moderate && (t.workflow_state === 'unpublished' || isDelayed(t, ctx.now())))) return undefined;
+  const json = topicJson(ctx, p, t);
+  const roots = rootEntriesOf(ctx.db, t.id, STREAM_ROOT_ENTRIES);
+  return {
+    type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic',
+    title: t.title,
+    message: t.message,
+    html_url: json.html_url as string,
+    read_state: json.read_state === 'read',
+    [t.is_announcement === 1 ? 'announcement_id' : 'discussion_topic_id']: t.id,
+    total_root_discussion_entries: roots.total,
+    require_initial_post: t.require_initial_post === 1,
+    user_has_posted: t.require_initial_post === 1 ? hasPostedIn(ctx, p, t) : null,
+    root_discussion_entries: roots.first.map((e) => ({ user: { user_id: e.user_id, user_name: userById(ctx.db, e.user_id)?.name ?? '' }, message: e.message })),
+  };
+};
+
+/** Root entries an activity stream item shows. */
+const STREAM_ROOT_ENTRIES = 3;
 
 export const discussionsHandlers = {
   'discussions.listTopics': listTopics,

@@ -267,6 +267,22 @@ export function entriesAfter(db: Db, topicId: number, afterId: number): EntryRow
 }
 
 /** Has any of the users a live entry in one of the topics? */
+/** Topics of courses and groups with when they last changed, oldest change first (what the seed puts in the streams). */
+export function topicsByLastActivity(db: Db): { id: number; context_type: 'Course' | 'Group'; context_id: number; is_announcement: number; user_id: number | null; at: string }[] {
+  return all(
+    db,
+    `SELECT id, context_type, context_id, is_announcement, user_id, coalesce(last_reply_at, posted_at, created_at) AS at FROM discussion_topics
+     WHERE workflow_state <> 'deleted' AND context_type IN ('Course', 'Group') ORDER BY at, id`,
+  );
+}
+
+/** The first top-level entries of a topic (the activity stream shows a few), and how many there are. */
+export function rootEntriesOf(db: Db, topicId: number, limit: number): { total: number; first: EntryRow[] } {
+  const total = one<{ n: number }>(db, `SELECT count(*) AS n FROM discussion_entries WHERE topic_id = ? AND parent_id IS NULL AND workflow_state = 'active'`, topicId)!.n;
+  const first = all<EntryRow>(db, `SELECT * FROM discussion_entries WHERE topic_id = ? AND parent_id IS NULL AND workflow_state = 'active' ORDER BY created_at, id LIMIT ?`, topicId, limit);
+  return { total, first };
+}
+
 export function hasPosted(db: Db, topicIds: readonly number[], userIds: readonly number[]): boolean {
   if (!userIds.length) return false;
   return one(db, `SELECT 1 FROM discussion_entries WHERE topic_id IN (${inList(topicIds)}) AND user_id IN (${inList(userIds)}) AND workflow_state = 'active' LIMIT 1`, ...topicIds, ...userIds) !== undefined;

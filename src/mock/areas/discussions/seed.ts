@@ -4,6 +4,8 @@
 // several people (one entry with more than ten replies) and mixed read state.
 import type { Db } from '../../db/open.js';
 import type { SeedOptions } from '../area.js';
+import { audienceOf } from '../activity/notifications.js';
+import { publishStreamItem } from '../activity/repo.js';
 import {
   createCollectionItem,
   createEntry,
@@ -14,6 +16,7 @@ import {
   setEntryRead,
   setSubscribed,
   setTopicRead,
+  topicsByLastActivity,
   subscribeUnlessChosen,
   type NewTopic,
 } from './repo.js';
@@ -138,4 +141,10 @@ export function seedDiscussions(db: Db, { minimal, now }: SeedOptions): void {
   setTopicRead(db, T.welcome, 7, 'read');
   // Ravi unsubscribed from the membranes topic after posting in it.
   setSubscribed(db, T.membranes, 9, false);
+
+  // Each topic is in its context's streams as of its last post, as posting would have put it there.
+  for (const t of topicsByLastActivity(db)) {
+    const context = { type: t.context_type, id: t.context_id };
+    publishStreamItem(db, { type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic', assetId: t.id, context, users: audienceOf(db, context), author: t.user_id ?? undefined, now: t.at });
+  }
 }

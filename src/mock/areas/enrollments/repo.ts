@@ -119,6 +119,11 @@ export function studentsOfSection(db: Db, sectionId: number): number[] {
 }
 
 /** Is the user in the course at all (active or invited)? */
+/** Everyone with an active or invited enrolment in the course. */
+export function usersInCourse(db: Db, courseId: number): number[] {
+  return all<{ user_id: number }>(db, `SELECT DISTINCT user_id FROM enrollments WHERE course_id = ? AND workflow_state IN ('active', 'invited')`, courseId).map((r) => r.user_id);
+}
+
 /** Pending invitations, oldest first. */
 export function invitedEnrollments(db: Db): EnrollmentRow[] {
   return all<EnrollmentRow>(db, `SELECT * FROM enrollments WHERE workflow_state = 'invited' ORDER BY id`);

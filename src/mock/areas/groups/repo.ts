@@ -2,7 +2,7 @@
 import type { Findable } from '../../db/find.js';
 import type { KeysetQuery } from '../../kit.js';
 import type { Db } from '../../db/open.js';
-import { insert } from '../../db/statements.js';
+import { all, insert } from '../../db/statements.js';
 
 export interface GroupRow {
   id: number;
@@ -35,4 +35,9 @@ export function groupsOfCourseQuery(courseId: number): KeysetQuery {
     args: [courseId],
     key: ['id'],
   };
+}
+
+/** The group's accepted members. */
+export function membersOfGroup(db: Db, groupId: number): number[] {
+  return all<{ user_id: number }>(db, `SELECT user_id FROM group_memberships WHERE group_id = ? AND workflow_state = 'accepted'`, groupId).map((r) => r.user_id);
 }

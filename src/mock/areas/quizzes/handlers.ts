@@ -8,7 +8,7 @@ import { bool, HttpError, invalid, notFound, numericId, obj, once, paginate, req
 import { can } from '../../permissions.js';
 import { readableCourse } from '../courses/handlers.js';
 import type { CourseRow } from '../courses/repo.js';
-import { createQuiz, hasStudentSubmissions, quizById, quizzesOfCourseQuery, syncQuizAssignment, updateQuiz, type QuizRow, type QuizValues } from './repo.js';
+import { createQuiz, hasStudentSubmissions, QUIZ_DEFAULTS, quizById, quizzesOfCourseQuery, syncQuizAssignment, updateQuiz, type QuizRow, type QuizValues } from './repo.js';
 
 const GRADED = new Set(['assignment', 'graded_survey']);
 const MAX_TITLE = 255;
@@ -133,28 +133,6 @@ function choice<T extends string>(q: ParamsObject, name: string, choices: readon
   return v as T;
 }
 
-const DEFAULTS: QuizValues = {
-  title: 'Unnamed Quiz',
-  description: null,
-  quiz_type: 'assignment',
-  assignment_group_id: null,
-  time_limit: null,
-  shuffle_answers: 0,
-  hide_results: null,
-  show_correct_answers: 1,
-  allowed_attempts: 1,
-  scoring_policy: null,
-  one_question_at_a_time: 0,
-  cant_go_back: 0,
-  access_code: null,
-  ip_filter: null,
-  due_at: null,
-  lock_at: null,
-  unlock_at: null,
-  published: 0,
-  question_count: 0,
-  points_possible: null,
-};
 
 /**
  * The quiz as `quiz[...]` would leave it, checked rule by rule. A rule broken by a parameter of this
@@ -266,7 +244,7 @@ const create: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
   requireThat(canManage(ctx, course));
   const now = ctx.now();
-  const values = quizValues(course, DEFAULTS, obj(ctx.params, 'quiz'));
+  const values = quizValues(course, QUIZ_DEFAULTS, obj(ctx.params, 'quiz'));
   const id = createQuiz(ctx.db, course.id, values, now);
   syncQuizAssignment(ctx.db, quizById(ctx.db, id)!, GRADED.has(values.quiz_type), now);
   return quizJson(ctx, quizById(ctx.db, id)!, course);

@@ -125,3 +125,27 @@ export function quizzesOfCourseQuery(courseId: number, o: { withUnpublished: boo
   }
   return { sql: `SELECT q.* FROM quizzes q WHERE ${where.join(' AND ')}`, args, key: ['id'] };
 }
+
+/** A new quiz's values before its parameters are applied, as real instances create one. */
+export const QUIZ_DEFAULTS: QuizValues = {
+  title: 'Unnamed Quiz',
+  description: null,
+  quiz_type: 'assignment',
+  assignment_group_id: null,
+  time_limit: null,
+  shuffle_answers: 0,
+  hide_results: null,
+  show_correct_answers: 1,
+  allowed_attempts: 1,
+  scoring_policy: null,
+  one_question_at_a_time: 0,
+  cant_go_back: 0,
+  access_code: null,
+  ip_filter: null,
+  due_at: null,
+  lock_at: null,
+  unlock_at: null,
+  published: 0,
+  question_count: 0,
+  points_possible: null,
+};

@@ -2,30 +2,9 @@
 // their assignments, and the midterm with students' attempts (so it cannot be unpublished).
 import type { Db } from '../../db/open.js';
 import type { SeedOptions } from '../area.js';
-import { addQuizSubmission, createQuiz, quizById, syncQuizAssignment, type QuizValues } from './repo.js';
+import { addQuizSubmission, createQuiz, QUIZ_DEFAULTS, quizById, syncQuizAssignment, type QuizValues } from './repo.js';
 
-const base: QuizValues = {
-  title: '',
-  description: null,
-  quiz_type: 'practice_quiz',
-  assignment_group_id: null,
-  time_limit: null,
-  shuffle_answers: 0,
-  hide_results: null,
-  show_correct_answers: 1,
-  allowed_attempts: 1,
-  scoring_policy: null,
-  one_question_at_a_time: 0,
-  cant_go_back: 0,
-  access_code: null,
-  ip_filter: null,
-  due_at: null,
-  lock_at: null,
-  unlock_at: null,
-  published: 1,
-  question_count: 0,
-  points_possible: null,
-};
+const base: QuizValues = { ...QUIZ_DEFAULTS, title: '', quiz_type: 'practice_quiz', published: 1 };
 
 export const SEED_QUIZZES: (Partial<QuizValues> & { id: number; course: number; title: string })[] = [
   { id: 1, course: 1, title: 'Cell Biology Check-in', quiz_type: 'practice_quiz', question_count: 5, points_possible: 5, shuffle_answers: 1, allowed_attempts: -1, scoring_policy: 'keep_latest' },

@@ -40,8 +40,10 @@ complete -c lms -n '__fish_use_subcommand' -a 'conv' -d 'Conversations: your inb
 complete -c lms -n '__fish_use_subcommand' -a 'courses' -d 'Courses: find them, create them'
 complete -c lms -n '__fish_use_subcommand' -a 'enrollments' -d 'Who is in a course, section or user\'s courses; enrol, conclude, deactivate, delete; roster import'
 complete -c lms -n '__fish_use_subcommand' -a 'files' -d 'Uploaded files'
+complete -c lms -n '__fish_use_subcommand' -a 'grade' -d 'Grade one submission, or a whole CSV gradebook (validated first, batched, read back)'
 complete -c lms -n '__fish_use_subcommand' -a 'groups' -d 'Groups of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_use_subcommand' -a 'history' -d 'Gradebook history: days, graders, each change of a grade, the feed'
 complete -c lms -n '__fish_use_subcommand' -a 'mock' -d 'The built-in mock instance: seed it, list its tokens, serve it over HTTP'
 complete -c lms -n '__fish_use_subcommand' -a 'outcomes' -d 'Outcome groups and links (global, account, course); import a whole tree from a file; print a tree'
 complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: base URL and token of each'
@@ -49,6 +51,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'progress' -d 'Background jobs the
 complete -c lms -n '__fish_use_subcommand' -a 'quizzes' -d 'Quizzes of a course: list, create, change, publish and unpublish'
 complete -c lms -n '__fish_use_subcommand' -a 'recipients' -d 'Find the people and contexts you may message'
 complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
+complete -c lms -n '__fish_use_subcommand' -a 'submissions' -d 'Submissions of an assignment or a student: list, read, submit, comment'
 complete -c lms -n '__fish_use_subcommand' -a 'topics' -d 'Discussion topics of courses, groups and collection items: entries, replies, read state, subscriptions'
 complete -c lms -n '__fish_use_subcommand' -a 'upcoming' -d 'Your calendar events and assignments due in the coming week'
 complete -c lms -n '__fish_use_subcommand' -a 'users' -d 'Users, profiles, settings, follows, page views, personal files, bulk import'
@@ -429,12 +432,55 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from files; and not __fish_seen_subcommand_from get help' -a 'get' -d 'Show a file\'s record (name, type, size, download URL)'
 complete -c lms -n '__fish_seen_subcommand_from files; and not __fish_seen_subcommand_from get help' -a 'help' -d 'display help for command'
 
+# lms grade
+complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from help set' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from help set' -a 'set' -d 'Grade one submission, or a CSV of thousands (validated first, sent in batches, read back)'
+
+# lms grade set flags
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'assignment' -r -F -d 'assignment id (with --csv: omit it for a file with a column per assignment)'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'batch-size' -r -F -d 'with --csv: grades per update_grades request'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'comment' -r -F -d 'a comment to go with the grade'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'concurrency' -r -F -d 'with --csv: batches (or rows, with --per-row) in flight at once'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'csv' -r -F -d 'grade from a CSV: columns user and grade (optional comment), or user and one column per assignment; - for stdin'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'dry-run' -d 'with --csv: show each change (old grade → new grade); send nothing'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'failed-out' -r -F -d 'with --csv: write failed rows here, with an error column, ready to re-run'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'per-row' -d 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'restart' -d 'with --per-row: ignore what earlier runs of this file recorded'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'section' -r -F -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'user' -r -F -d 'the student: id, sis_user_id:X or sis_login_id:X'
+
 # lms groups
 complete -c lms -n '__fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from help list ls' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'List the groups of a course'
 
 # lms groups list flags
 complete -c lms -n '__fish_seen_subcommand_from groups; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+
+# lms history
+complete -c lms -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from day days feed help submissions' -a 'day' -d 'Who graded what on one day (YYYY-MM-DD, in the course\'s time zone)'
+complete -c lms -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from day days feed help submissions' -a 'days' -d 'Days with grading activity, newest first, with their graders and assignments'
+complete -c lms -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from day days feed help submissions' -a 'feed' -d 'Every change of a grade in the course, newest first (streams; filter by assignment, student, date)'
+complete -c lms -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from day days feed help submissions' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from day days feed help submissions' -a 'submissions' -d 'One grader\'s changes to one assignment on a day: each submission\'s versions, newest first'
+
+# lms history day flags
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from day' -l 'course' -r -F -d 'course id or sis_course_id:X'
+
+# lms history days flags
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from days' -l 'course' -r -F -d 'course id or sis_course_id:X'
+
+# lms history feed flags
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'ascending' -d 'oldest first'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'assignment' -r -F -d 'only this assignment'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'since' -r -F -d 'only changes from this date (YYYY-MM-DD, UTC) or time (ISO 8601) on'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'user' -r -F -d 'only this student (user id)'
+
+# lms history submissions flags
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'assignment' -r -F -d 'assignment id'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'grader' -r -F -d 'the grader\'s user id (0: graded on submission)'
 
 # lms mock
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'help' -d 'display help for command'
@@ -713,6 +759,51 @@ complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'section name'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'sis-id' -r -F -d 'SIS id (applied only for callers who manage SIS data; "" clears it)'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'start-at' -r -F -d 'start date (ISO 8601; "" clears it)'
+
+# lms submissions
+complete -c lms -n '__fish_seen_subcommand_from submissions; and not __fish_seen_subcommand_from comment get help list ls submit' -a 'comment' -d 'Comment on a student\'s submission (text and/or a media comment)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and not __fish_seen_subcommand_from comment get help list ls submit' -a 'get' -d 'Show one student\'s submission of an assignment'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and not __fish_seen_subcommand_from comment get help list ls submit' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and not __fish_seen_subcommand_from comment get help list ls submit' -a 'list' -d 'List submissions: an assignment\'s (--assignment), or students\' across assignments (--user, --all-students)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and not __fish_seen_subcommand_from comment get help list ls submit' -a 'submit' -d 'Submit an assignment as a student: text, a URL, files or a media recording (each submission is a new attempt)'
+
+# lms submissions comment flags
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'assignment' -r -F -d 'assignment id'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'group' -d 'on a group assignment, comment to the whole group'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'media-id' -r -F -d 'a media comment: the media object id'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'media-type' -x -a 'audio video' -d 'audio or video (default video)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'section' -r -F -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'user' -r -F -d 'the student (default: yourself)'
+
+# lms submissions get flags
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'assignment' -r -F -d 'assignment id'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'include' -x -a 'submission_history submission_comments rubric_assessment assignment user total_scores' -d 'also return submission_history, submission_comments, rubric_assessment, assignment, user, total_scores (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'section' -r -F -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'user' -r -F -d 'the student (default: yourself)'
+
+# lms submissions list flags
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'all-students' -d 'every student you may see, across assignments'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'assignment' -r -F -d 'assignment id; with --user, one of the assignments to list (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'grouped' -d 'one record per student, with their submissions'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'include' -x -a 'submission_history submission_comments rubric_assessment assignment user total_scores' -d 'also return submission_history, submission_comments, rubric_assessment, assignment, user, total_scores (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'section' -r -F -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'totals' -d 'with --grouped: each student\'s current and final score'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'user' -r -F -d 'a student (repeatable); default: yourself, or everyone of an --assignment'
+
+# lms submissions submit flags
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'assignment' -r -F -d 'assignment id'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'comment' -r -F -d 'a comment to go with it'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'file' -r -F -d 'online_upload: a file to upload and submit (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'media-id' -r -F -d 'media_recording: the media object id'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'media-type' -x -a 'audio video' -d 'media_recording: audio or video (default video)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'section' -r -F -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'text' -r -F -d 'online_text_entry: the text (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'text-file' -r -F -d 'online_text_entry: the text, read from a file (- for stdin)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'url' -r -F -d 'online_url: a web address (http:// assumed)'
 
 # lms topics
 complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'create' -d 'Create a topic (a teacher\'s is a draft unless --publish)'

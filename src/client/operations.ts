@@ -10,8 +10,10 @@ import { conversations } from './areas/conversations.js';
 import { search } from './areas/search.js';
 import { quizzes } from './areas/quizzes.js';
 import { outcomes } from './areas/outcomes.js';
+import { grading, submissions } from './areas/submissions.js';
+import { history } from './areas/history.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, discussions, progress, calendar, conversations, search, quizzes, outcomes };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, discussions, progress, calendar, conversations, search, quizzes, outcomes, submissions, grading, history };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -31,5 +33,8 @@ export function bindOperations(caller: Caller) {
     search: bind(caller, search),
     quizzes: bind(caller, quizzes),
     outcomes: bind(caller, outcomes),
+    submissions: bind(caller, submissions),
+    grading: bind(caller, grading),
+    history: bind(caller, history),
   };
 }

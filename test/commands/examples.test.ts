@@ -48,6 +48,8 @@ const FILES: Record<string, string | Uint8Array> = {
   'roster.csv': 'user,type,section,state\nsis_user_id:S-007,student,,active\nsis_user_id:S-009,student,sis_section_id:BIO-101-B,active\ntheo,teacher,,active\n',
   'token.txt': '1~mock-admin\n',
   'notes.txt': 'Lab notes\n',
+  'grades.csv': 'user,grade,comment\nsam,19,\nsis_user_id:S-008,16,Label the axes\n9,18,\n',
+  'gradebook.csv': 'user,1,Genetics Essay\nsam,20,A-\nravi,17,B\n',
   'outcomes.yaml': 'groups:\n  - title: Field Work\n    vendor_guid: msu-field\n    outcomes:\n      - title: Keeps a field notebook\n        vendor_guid: msu-notebook\n        ratings: ["3:Complete", "1:Partial"]\n',
   'outcomes.csv': 'vendor_guid,object_type,title,parent_guids,mastery_points,ratings,,,\nbio-lab,group,Lab Skills,,,,,,\nbio-pipette,outcome,Uses a pipette,bio-lab,2,3,Accurate,1,Rough\n',
   'avatar.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),

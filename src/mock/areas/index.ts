@@ -18,6 +18,7 @@ import { groupsArea } from './groups/index.js';
 import { progressArea } from './progress/index.js';
 import { searchArea } from './search/index.js';
 import { sectionsArea } from './sections/index.js';
+import { submissionsArea } from './submissions/index.js';
 import { usersArea } from './users/index.js';
 import { quizzesArea } from './quizzes/index.js';
 import { outcomesArea } from './outcomes/index.js';
@@ -32,6 +33,8 @@ export const areas: readonly MockArea[] = [
   assignmentsArea,
   groupsArea,
   filesArea,
+  // Before the areas whose seeds add assignments of their own: its seed's assignments have fixed ids.
+  submissionsArea,
   discussionsArea,
   progressArea,
   calendarArea,

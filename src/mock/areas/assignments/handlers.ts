@@ -5,14 +5,16 @@ import { findCourse } from '../../lookup.js';
 import { can } from '../../permissions.js';
 import { readableCourse } from '../courses/handlers.js';
 import type { CourseRow } from '../courses/repo.js';
-import { assignmentById, assignmentsOfCourseQuery, createAssignment, type AssignmentRow } from './repo.js';
+import { DEFAULT_GRADING_SCHEME } from '../../../spec/grading.js';
+import { assignmentById, assignmentsOfCourseQuery, createAssignment, gradingSchemeOf, type AssignmentRow } from './repo.js';
 
 export const GRADING_TYPES = ['pass_fail', 'percent', 'letter_grade', 'gpa_scale', 'points', 'not_graded'];
 export const SUBMISSION_TYPES = [
   'none', 'on_paper', 'online_quiz', 'discussion_topic', 'external_tool', 'online_upload', 'online_text_entry', 'online_url', 'media_recording', 'student_annotation',
 ];
 
-export function assignmentJson(ctx: Pick<MockCtx, 'origin'>, a: AssignmentRow) {
+export function assignmentJson(ctx: Pick<MockCtx, 'origin' | 'db'>, a: AssignmentRow) {
+  const letters = a.grading_type === 'letter_grade' || a.grading_type === 'gpa_scale';
   return {
     id: a.id,
     name: a.name,
@@ -37,6 +39,9 @@ export function assignmentJson(ctx: Pick<MockCtx, 'origin'>, a: AssignmentRow) {
     published: a.published === 1,
     needs_grading_count: 0,
     html_url: `${ctx.origin}/courses/${a.course_id}/assignments/${a.id}`,
+    // The letters a letter-graded assignment takes (its grading standard's, or the default scheme),
+    // so a client can check grades before sending them.
+    ...(letters ? { grading_scheme: gradingSchemeOf(ctx.db, a) ?? [...DEFAULT_GRADING_SCHEME] } : {}),
   };
 }
 

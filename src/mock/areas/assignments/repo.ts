@@ -60,6 +60,22 @@ export function assignmentsOfCourseQuery(courseId: number, o: { withUnpublished:
   return { sql: `SELECT * FROM assignments WHERE ${where.join(' AND ')}`, args, key: ['position', 'id'] };
 }
 
+/** A letter scheme of a course (a grading standard): names with lower bounds, highest first. */
+export function createGradingStandard(db: Db, g: { id?: number; courseId: number; title: string; scheme: { name: string; value: number }[]; now: string }): number {
+  return insert(
+    db,
+    `INSERT INTO grading_standards (id, context_type, context_id, title, scheme, created_at) VALUES (?, 'Course', ?, ?, ?, ?)`,
+    g.id ?? null, g.courseId, g.title, JSON.stringify(g.scheme), g.now,
+  );
+}
+
+/** The scheme an assignment names, or undefined (then the default scheme applies). */
+export function gradingSchemeOf(db: Db, a: Pick<AssignmentRow, 'grading_standard_id'>): { name: string; value: number }[] | undefined {
+  if (a.grading_standard_id === null) return undefined;
+  const row = one<{ scheme: string }>(db, `SELECT scheme FROM grading_standards WHERE id = ?`, a.grading_standard_id);
+  return row ? (JSON.parse(row.scheme) as { name: string; value: number }[]) : undefined;
+}
+
 /** Removes an assignment (a graded discussion's, when the topic is deleted or made plain). */
 export function deleteAssignment(db: Db, id: number): void {
   run(db, `DELETE FROM assignments WHERE id = ?`, id);

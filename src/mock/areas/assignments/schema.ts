@@ -17,4 +17,14 @@ CREATE TABLE assignments (
   updated_at TEXT NOT NULL
 );
 CREATE INDEX assignments_course ON assignments(course_id, position);
+-- Letter schemes (grading standards) a letter-graded assignment names by grading_standard_id:
+-- [{"name":"A","value":0.94},…], highest lower bound first.
+CREATE TABLE grading_standards (
+  id INTEGER PRIMARY KEY,
+  context_type TEXT NOT NULL,
+  context_id INTEGER NOT NULL,
+  title TEXT NOT NULL,
+  scheme TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
 `;

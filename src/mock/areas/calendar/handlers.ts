@@ -47,7 +47,7 @@ export function calendarEventJson(ctx: Pick<MockCtx, 'origin'>, e: CalendarEvent
   };
 }
 
-function assignmentEventJson(ctx: Pick<MockCtx, 'origin'>, a: AssignmentRow): AssignmentEvent {
+function assignmentEventJson(ctx: Pick<MockCtx, 'origin' | 'db'>, a: AssignmentRow): AssignmentEvent {
   const dueAt = a.due_at!;
   return {
     id: `assignment_${a.id}`,

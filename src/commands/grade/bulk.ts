@@ -1,0 +1,361 @@
+// `lms grade --csv FILE`: a whole gradebook file, checked before anything is sent, then applied
+// through the batch endpoint (update_grades, a Progress per batch followed to its end) or, with
+// --per-row, one PUT a row through the bulk engine (concurrency, journal, resume). Either way every
+// row is read back afterwards: a row counts as graded only when the server holds its grade.
+//
+// The server is the memory of a run: a row whose grade the server already holds is unchanged and
+// skipped, so re-running a file after a crash or a kill sends only what is left, and a grade sent
+// twice adds no second version to the history.
+import { item, list, withFailure, type CommandResult } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import type { ApiClient } from '../../client/client.js';
+import type { Progress } from '../../client/types/progress.js';
+import type { GradeDataEntry, GradedAssignment, Submission, SubmissionContext } from '../../client/types/submissions.js';
+import { ApiError, ExitCode, LmsError, NetworkError, UsageError } from '../../errors.js';
+import { err } from '../../io/streams.js';
+import { interpretGrade } from '../../spec/grading.js';
+import { formatProblems, parseCsv, readInput, type Problem } from '../../bulk/csv-input.js';
+
+export interface GradeCsvOptions {
+  sctx: SubmissionContext;
+  /** The course, for the assignments routes (a section's course when --section). */
+  assignment?: string;
+  dryRun?: boolean;
+  perRow?: boolean;
+  batchSize: string;
+  concurrency: string;
+  failedOut?: string;
+  restart?: boolean;
+}
+
+/** One grade of the file: a row, or one cell of a row when the file has a column per assignment. */
+interface Cell {
+  line: number;
+  user: string;
+  assignment: GradedAssignment;
+  grade: string;
+  comment?: string;
+  /** Found while checking the file. */
+  userId: number;
+  current: Submission;
+  target: { score: number | null; grade: string | null };
+}
+
+interface CellResult {
+  line: number;
+  user: string;
+  user_id: number;
+  assignment_id: number;
+  old_grade: string | null;
+  new_grade: string | null;
+  status: 'updated' | 'unchanged' | 'failed';
+  error?: string;
+}
+
+const MAX_ROUNDS = 3;
+/** Encoded grade data per update_grades request, at most. */
+const MAX_BATCH_BYTES = 512 * 1024;
+
+const same = (s: Pick<Submission, 'score' | 'grade'>, t: { score: number | null; grade: string | null }) =>
+  (s.score ?? null) === t.score && (s.grade ?? null) === t.grade;
+
+function positiveInt(raw: string, flag: string, max: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got "${raw}"`);
+  return n;
+}
+
+/** The header of the file, lower-cased as the CSV reader reads it (empty when it cannot be read). */
+async function headerOf(bytes: Buffer): Promise<string[]> {
+  const { parse } = await import('csv-parse/sync');
+  try {
+    const rows = parse(bytes, { bom: true, to_line: 1, relax_column_count: true }) as string[][];
+    return (rows[0] ?? []).map((h) => h.trim().toLowerCase());
+  } catch {
+    return [];
+  }
+}
+
+/** Students of an assignment as the file may name them: id, SIS id (plain or `sis_user_id:`), login. */
+function studentIndex(subs: Submission[]): (raw: string) => Submission | undefined {
+  const by = new Map<string, Submission>();
+  for (const s of subs) {
+    by.set(String(s.user_id), s);
+    const u = s.user;
+    if (u?.sis_user_id) by.set(`sis_user_id:${u.sis_user_id.toLowerCase()}`, s);
+    if (u?.login_id) (by.set(`sis_login_id:${u.login_id.toLowerCase()}`, s), by.set(`login:${u.login_id.toLowerCase()}`, s));
+  }
+  return (raw) => {
+    const v = raw.trim();
+    if (/^\d+$/.test(v)) return by.get(v);
+    const m = /^(sis_user_id|sis_login_id):(.+)$/i.exec(v);
+    if (m) return by.get(`${m[1].toLowerCase()}:${m[2].toLowerCase()}`);
+    return by.get(`login:${v.toLowerCase()}`) ?? by.get(`sis_user_id:${v.toLowerCase()}`);
+  };
+}
+
+/** The assignment's submissions; with their students' logins and SIS ids when the file names students by them. */
+async function currentSubmissions(client: ApiClient, sctx: SubmissionContext, assignmentId: number, withUsers: boolean): Promise<Submission[]> {
+  const out: Submission[] = [];
+  for await (const s of client.ops.submissions.list({ ...sctx, assignment_id: assignmentId, ...(withUsers ? { include: ['user' as const] } : {}) })) out.push(s);
+  return out;
+}
+
+/** Reads and checks the whole file: every problem with its line, and nothing sent when there is one. */
+async function readCells(ctx: Context, client: ApiClient, file: string, o: GradeCsvOptions): Promise<{ cells: Cell[]; header: string[]; values: Map<number, Record<string, string>>; name: string; bytes: Buffer }> {
+  const { bytes, name } = await readInput(file, ctx.io.stdin);
+  const fileHeader = await headerOf(bytes);
+  const perAssignment = !o.assignment;
+  const columns = perAssignment ? (fileHeader.includes('user') ? fileHeader : ['user']) : ['user', 'grade', 'comment'];
+  const { rows, header, problems } = parseCsv(bytes, { columns, required: perAssignment ? ['user'] : ['user', 'grade'] });
+  if (problems.length) throw new UsageError(`${name} has ${problems.length} problem${problems.length > 1 ? 's' : ''}; nothing was sent:\n${formatProblems(problems, name)}`);
+
+  const courseId = 'course_id' in o.sctx && o.sctx.course_id !== undefined ? o.sctx.course_id : (await client.ops.sections.get({ id: o.sctx.section_id! })).course_id;
+  // Which assignment each grade column is.
+  const byColumn = new Map<string, GradedAssignment>();
+  if (!perAssignment) byColumn.set('grade', (await client.ops.assignments.get({ course_id: courseId, id: o.assignment! })) as GradedAssignment);
+  else {
+    const all: GradedAssignment[] = [];
+    for await (const a of client.ops.assignments.list({ course_id: courseId })) all.push(a as GradedAssignment);
+    const unknown: string[] = [];
+    for (const column of header.filter((h) => h !== 'user')) {
+      const found = all.filter((a) => String(a.id) === column || a.name.toLowerCase() === column);
+      if (found.length === 1) byColumn.set(column, found[0]);
+      else unknown.push(found.length ? `"${column}" names ${found.length} assignments (use its id)` : `"${column}" is not an assignment of course ${courseId} (by id or name)`);
+    }
+    if (unknown.length || byColumn.size === 0) {
+      const why = unknown.length ? unknown.join('; ') : 'the file has no assignment columns beside user';
+      throw new UsageError(`${name} has 1 problem; nothing was sent:\n${formatProblems([{ line: 1, message: why }], name)}`);
+    }
+  }
+
+  const found = new Map<number, (raw: string) => Submission | undefined>();
+  const byName = rows.some((r) => !/^\d+$/.test(r.values.user.trim()));
+  for (const a of byColumn.values()) if (!found.has(a.id)) found.set(a.id, studentIndex(await currentSubmissions(client, o.sctx, a.id, byName)));
+
+  const bad: Problem[] = [];
+  const cells: Cell[] = [];
+  const seen = new Map<string, number>();
+  for (const r of rows) {
+    for (const [column, a] of byColumn) {
+      const grade = r.values[column] ?? '';
+      if (perAssignment && grade === '') continue;
+      const where = perAssignment ? ` (${column})` : '';
+      const target = interpretGrade(a, grade);
+      if ('error' in target) {
+        bad.push({ line: r.line, message: `${target.error}${where}` });
+        continue;
+      }
+      const sub = found.get(a.id)!(r.values.user);
+      if (!sub) {
+        bad.push({ line: r.line, message: `user "${r.values.user}" is not a student here${where}` });
+        continue;
+      }
+      const key = `${a.id}|${sub.user_id}`;
+      const first = seen.get(key);
+      if (first !== undefined) {
+        bad.push({ line: r.line, message: `user "${r.values.user}" is graded on line ${first} already${where}` });
+        continue;
+      }
+      seen.set(key, r.line);
+      cells.push({ line: r.line, user: r.values.user, assignment: a, grade, comment: r.values.comment || undefined, userId: sub.user_id, current: sub, target });
+    }
+  }
+  if (bad.length) throw new UsageError(`${name} has ${bad.length} problem${bad.length > 1 ? 's' : ''}; nothing was sent:\n${formatProblems(bad, name)}`);
+  return { cells, header, values: new Map(rows.map((r) => [r.line, r.values])), name, bytes };
+}
+
+/** `"<reason>: '7', '8'"` lines of a finished Progress: why each user's grade was refused. */
+function refusals(p: Progress): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of (p.message ?? '').split('\n').slice(1)) {
+    const m = /^(.*): ((?:'[^']*'(?:, )?)+)$/.exec(line);
+    if (!m) continue;
+    for (const id of m[2].matchAll(/'([^']*)'/g)) out.set(id[1], m[1]);
+  }
+  return out;
+}
+
+interface Sent {
+  /** The server answered this cell's item with a refusal. */
+  refused?: string;
+  /** The batch never reached a finished Progress: unknown whether it applied. */
+  lost?: string;
+}
+
+async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells: Cell[], batchSize: number, concurrency: number, onDone: (n: number) => void): Promise<Map<Cell, Sent>> {
+  const { watchProgress } = await import('../../cli/watch-progress.js');
+  const { waitForProgress } = await import('../../client/areas/progress.js');
+  const outcome = new Map<Cell, Sent>();
+  const batches: Cell[][] = [];
+  const byAssignment = new Map<number, Cell[]>();
+  for (const c of cells) byAssignment.set(c.assignment.id, [...(byAssignment.get(c.assignment.id) ?? []), c]);
+  // A batch holds at most batchSize rows, and stays well under servers' request-size limits (1 MiB
+  // on the mock) however long its comments are.
+  for (const group of byAssignment.values()) {
+    let batch: Cell[] = [];
+    let bytes = 0;
+    for (const c of group) {
+      const size = 80 + encodeURIComponent(c.grade).length + encodeURIComponent(c.comment ?? '').length;
+      if (batch.length && (batch.length >= batchSize || bytes + size > MAX_BATCH_BYTES)) (batches.push(batch), (batch = []), (bytes = 0));
+      batch.push(c);
+      bytes += size;
+    }
+    if (batch.length) batches.push(batch);
+  }
+  const single = batches.length === 1;
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < batches.length) {
+      const batch = batches[next++];
+      const gradeData: Record<string, GradeDataEntry> = {};
+      for (const c of batch) gradeData[String(c.userId)] = { posted_grade: c.grade, ...(c.comment ? { text_comment: c.comment } : {}) };
+      try {
+        const started = await client.ops.grading.updateGrades({ ...o.sctx, assignment_id: batch[0].assignment.id, grade_data: gradeData });
+        const label = `grading ${batch.length} rows of assignment ${batch[0].assignment.id}`;
+        // One batch gets the Progress's own bar; several share the rows' bar.
+        const done = single ? await watchProgress(ctx, client, started.id, { label }) : await waitForProgress((id) => client.ops.progress.get({ id }), started.id, { intervalMs: 100, maxIntervalMs: 250 });
+        const refused = refusals(done);
+        for (const c of batch) outcome.set(c, refused.has(String(c.userId)) ? { refused: refused.get(String(c.userId)) } : done.workflow_state === 'failed' && !refused.size ? { lost: done.message ?? 'the job failed' } : {});
+      } catch (e) {
+        if (!(e instanceof ApiError || e instanceof NetworkError)) throw e;
+        // Refused outright (a bad assignment, no permission) is final; anything else may be retried.
+        const final = e instanceof ApiError && [400, 401, 403, 404, 422].includes(e.status) && !(e.status === 403 && /rate limit/i.test(e.message));
+        for (const c of batch) outcome.set(c, final ? { refused: e.message } : { lost: e.message });
+      }
+      onDone(batch.length);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+  return outcome;
+}
+
+async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells: Cell[], bytes: Buffer, concurrency: number, onProgress: (p: { done: number; failed: number; total: number }) => void): Promise<Map<Cell, Sent>> {
+  const { runRows } = await import('../../bulk/job.js');
+  const { Journal } = await import('../../bulk/journal.js');
+  const { identifyInstance } = await import('../../bulk/instance.js');
+  const instance = await identifyInstance(ctx, client);
+  const journal = new Journal(await journalDir(ctx), ['grade.csv', instance.where, JSON.stringify(o.sctx), o.assignment ?? '*', bytes], { state: instance.state, restart: o.restart });
+  type Row = { line: number; key: string; cell: Cell };
+  const rows: Row[] = cells.map((cell) => ({ line: cell.line, key: `${cell.assignment.id}|${cell.userId}`, cell }));
+  // A row is first compared with what the file check read; a second look (a resumed or uncertain row) asks the server.
+  const looked = new Set<Row>();
+  const results = await runRows<Row, Submission>(
+    rows,
+    {
+      lookupFirst: true,
+      async find(row) {
+        if (!looked.has(row)) {
+          looked.add(row);
+          return { id: row.cell.current.id, current: row.cell.current };
+        }
+        const s = await client.ops.submissions.get({ ...o.sctx, assignment_id: row.cell.assignment.id, user_id: row.cell.userId });
+        return { id: s.id, current: s };
+      },
+      compare: (row, s) => (same(s, row.cell.target) ? [] : [{ field: 'grade', from: s.grade ?? '', to: row.cell.grade, applicable: true }]),
+      create: () => Promise.reject(new Error('a submission is never created by grading')),
+      async update(row) {
+        await client.ops.submissions.grade({
+          ...o.sctx,
+          assignment_id: row.cell.assignment.id,
+          user_id: row.cell.userId,
+          submission: { posted_grade: row.cell.grade },
+          ...(row.cell.comment ? { comment: { text_comment: row.cell.comment } } : {}),
+        });
+      },
+    },
+    { journal, concurrency, update: true, onProgress },
+  );
+  const out = new Map<Cell, Sent>();
+  results.forEach((r, i) => out.set(rows[i].cell, r.status === 'failed' ? { refused: r.error ?? 'failed' } : {}));
+  return out;
+}
+
+async function journalDir(ctx: Context): Promise<string> {
+  const { join } = await import('node:path');
+  if (ctx.env.LMS_STATE_DIR) return join(ctx.env.LMS_STATE_DIR, 'journals');
+  const { default: envPaths } = await import('env-paths');
+  return join(envPaths('lms', { suffix: '' }).cache, 'journals');
+}
+
+export async function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): Promise<CommandResult> {
+  const batchSize = positiveInt(o.batchSize, '--batch-size', 10_000);
+  const concurrency = positiveInt(o.concurrency, '--concurrency', 32);
+  const client = await ctx.client();
+  const { cells, header, values, name, bytes } = await readCells(ctx, client, file, o);
+  const changed = cells.filter((c) => !same(c.current, c.target));
+  const unchanged = cells.length - changed.length;
+
+  if (o.dryRun) {
+    err(ctx.io, `Dry run: ${changed.length} grade${changed.length === 1 ? '' : 's'} to change, ${unchanged} unchanged (not shown). Nothing was sent.\n`);
+    return list(
+      changed.map((c) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade, ...(c.comment ? { comment: c.comment } : {}) })),
+      ['line', 'user', 'user_id', 'assignment_id', 'old_grade', 'new_grade'],
+    );
+  }
+
+  const started = performance.now();
+  const { progressReporter } = await import('../../bulk/progress.js');
+  const progress = progressReporter(ctx.io, { verbose: ctx.globals.verbose, label: 'grading' });
+  const total = changed.length;
+  let done = 0;
+  const resume = ctx.activity.pause();
+  const results = new Map<Cell, CellResult>();
+  const base = (c: Cell) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade });
+  for (const c of cells) if (same(c.current, c.target)) results.set(c, { ...base(c), status: 'unchanged' });
+  try {
+    let pending = changed;
+    for (let round = 1; pending.length && round <= MAX_ROUNDS; round++) {
+      const sent = o.perRow
+        ? await perRow(ctx, client, o, pending, bytes, concurrency, (p) => progress.update({ done: p.done, failed: p.failed, total }))
+        : await sendBatches(ctx, client, o, pending, batchSize, concurrency, (n) => progress.update({ done: (done += n), failed: 0, total }));
+      // Read back: a cell is graded only when the server holds its grade.
+      const now = new Map<string, Submission>();
+      for (const id of new Set(pending.map((c) => c.assignment.id))) {
+        for (const s of await currentSubmissions(client, o.sctx, id, false)) now.set(`${id}|${s.user_id}`, s);
+      }
+      const retry: Cell[] = [];
+      for (const c of pending) {
+        const held = now.get(`${c.assignment.id}|${c.userId}`);
+        const outcome = sent.get(c) ?? {};
+        if (held && same(held, c.target)) results.set(c, { ...base(c), status: 'updated' });
+        else if (outcome.lost && round < MAX_ROUNDS && !o.perRow) retry.push(c);
+        else {
+          const kept = held ? `the server kept ${JSON.stringify(held.grade)}${held.score !== null && String(held.score) !== held.grade ? ` (score ${held.score})` : ''}` : 'the submission could not be read back';
+          const why = outcome.refused ?? outcome.lost;
+          results.set(c, { ...base(c), status: 'failed', error: why ? `${why}; ${kept}` : kept });
+        }
+      }
+      if (retry.length) ctx.warn(`${retry.length} grade${retry.length === 1 ? '' : 's'} not confirmed; sending ${retry.length === 1 ? 'it' : 'them'} again`);
+      pending = retry;
+    }
+  } finally {
+    progress.finish();
+    resume();
+  }
+
+  const all = cells.map((c) => results.get(c)!);
+  const counts = { updated: all.filter((r) => r.status === 'updated').length, unchanged: all.filter((r) => r.status === 'unchanged').length, failed: all.filter((r) => r.status === 'failed').length };
+  const seconds = (performance.now() - started) / 1000;
+  err(ctx.io, `Graded ${cells.length} grade${cells.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s${o.perRow ? ' (one request a row)' : ''}: ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.failed} failed.\n`);
+  const failed = all.filter((r) => r.status === 'failed');
+  for (const f of failed.slice(0, 20)) err(ctx.io, `  ${name}:${f.line}: ${f.user}${o.assignment ? '' : ` (assignment ${f.assignment_id})`}: ${f.error}\n`);
+  if (failed.length > 20) err(ctx.io, `  … and ${failed.length - 20} more\n`);
+  if (o.failedOut) {
+    const { writeFailedRows } = await import('../../bulk/failed.js');
+    const byLine = new Map<number, string[]>();
+    for (const f of failed) byLine.set(f.line, [...(byLine.get(f.line) ?? []), f.error ?? 'failed']);
+    await writeFailedRows(o.failedOut, header, [...byLine].map(([line, errors]) => ({ line, values: values.get(line) ?? {}, error: errors.join('; ') })));
+    if (failed.length) err(ctx.io, `Failed rows are in ${o.failedOut}; fix them and grade that file as it is.\n`);
+  }
+  // Per-row results in a table or CSV when asked for; JSON when piped; a terminal gets the summary alone.
+  const format = ctx.globals.output;
+  const output =
+    format === 'csv' || format === 'table'
+      ? list(all, ['line', 'user', 'assignment_id', 'old_grade', 'new_grade', 'status', 'error'])
+      : format === undefined && ctx.io.stdoutIsTTY
+        ? undefined
+        : item({ ...counts, rows: all });
+  if (!failed.length) return output;
+  return withFailure(output, new LmsError(`${failed.length} of ${cells.length} grades failed`, ExitCode.failure));
+}

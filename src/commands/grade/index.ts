@@ -1,0 +1,74 @@
+// `lms grade`: one grade (`lms grade --course C --assignment A --user U GRADE`), or a whole file
+// (`--csv FILE`: one assignment with --assignment, or a column per assignment without).
+import { item, type Verbs } from '../../cli/command.js';
+import { command, contextFlags } from '../../cli/define.js';
+import { UsageError } from '../../errors.js';
+import { submissionContext } from '../submissions/index.js';
+
+const grade = command({
+  name: 'set [grade]',
+  summary: 'Grade one submission, or a CSV of thousands (validated first, sent in batches, read back)',
+  isDefault: true,
+  routes: [
+    'submissions.grade@courses',
+    'submissions.grade@sections',
+    'grading.updateGrades@courses',
+    'grading.updateGrades@sections',
+    'submissions.list@courses',
+    'submissions.list@sections',
+    'submissions.get@courses',
+    'submissions.get@sections',
+    'assignments.get',
+    'assignments.list',
+    'sections.get',
+    'progress.get',
+    'users.get',
+  ],
+  columns: ['user_id', 'assignment_id', 'grade', 'score', 'workflow_state', 'graded_at', 'grader_id'],
+  options: {
+    course: contextFlags.course,
+    section: contextFlags.section,
+    assignment: { flags: '--assignment <id>', description: 'assignment id (with --csv: omit it for a file with a column per assignment)' },
+    user: { flags: '--user <id>', description: 'the student: id, sis_user_id:X or sis_login_id:X' },
+    comment: { flags: '--comment <text>', description: 'a comment to go with the grade' },
+    csv: { flags: '--csv <file>', description: 'grade from a CSV: columns user and grade (optional comment), or user and one column per assignment; - for stdin' },
+    dryRun: { flags: '--dry-run', description: 'with --csv: show each change (old grade → new grade); send nothing' },
+    batchSize: { flags: '--batch-size <n>', description: 'with --csv: grades per update_grades request', default: '1000' },
+    perRow: { flags: '--per-row', description: 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from' },
+    concurrency: { flags: '--concurrency <n>', description: 'with --csv: batches (or rows, with --per-row) in flight at once', default: '4' },
+    failedOut: { flags: '--failed-out <file>', description: 'with --csv: write failed rows here, with an error column, ready to re-run' },
+    restart: { flags: '--restart', description: 'with --per-row: ignore what earlier runs of this file recorded' },
+  },
+  examples: [
+    'lms grade --course 1 --assignment 1 --user 9 17 --comment "Solid method section"',
+    'lms grade --course 1 --assignment 3 --user sis_user_id:S-009 B+',
+    'lms grade --course 1 --assignment 1 --csv grades.csv --dry-run',
+    'lms grade --course 1 --assignment 1 --csv grades.csv --failed-out failed.csv',
+    'lms grade --course 1 --csv gradebook.csv --per-row',
+  ],
+  async run({ args, opts, ctx }) {
+    const sctx = submissionContext(opts);
+    if (opts.csv !== undefined) {
+      if (args[0] !== undefined || opts.user || opts.comment) throw new UsageError('--csv takes the grades (and comments) from the file: give no GRADE, --user or --comment with it');
+      const { gradeCsv } = await import('./bulk.js');
+      return gradeCsv(ctx, opts.csv, { sctx, assignment: opts.assignment, dryRun: opts.dryRun, perRow: opts.perRow, batchSize: opts.batchSize, concurrency: opts.concurrency, failedOut: opts.failedOut, restart: opts.restart });
+    }
+    for (const flag of ['dryRun', 'perRow', 'failedOut', 'restart'] as const) {
+      if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
+    }
+    if (!opts.assignment || !opts.user) throw new UsageError('give --assignment and --user (and the grade), or --csv FILE');
+    if (args[0] === undefined && !opts.comment) throw new UsageError('give the grade (points, a percentage, a letter, pass/complete or fail/incomplete), and/or --comment');
+    const client = await ctx.client();
+    return item(
+      await client.ops.submissions.grade({
+        ...sctx,
+        assignment_id: opts.assignment,
+        user_id: opts.user,
+        ...(args[0] !== undefined ? { submission: { posted_grade: args[0] } } : {}),
+        ...(opts.comment ? { comment: { text_comment: opts.comment } } : {}),
+      }),
+    );
+  },
+});
+
+export const gradeVerbs: Verbs = [grade] as Verbs;

@@ -1,0 +1,170 @@
+// `lms submissions`: list, read, submit and comment on submissions of a course or a section.
+import { item, list, type Verbs } from '../../cli/command.js';
+import { command, contextFlags, oneContext } from '../../cli/define.js';
+import type { ApiClient } from '../../client/client.js';
+import { SUBMISSION_INCLUDES, type NewSubmission, type SubmissionContext, type SubmissionInclude } from '../../client/types/submissions.js';
+import { UsageError } from '../../errors.js';
+
+const COLUMNS = ['user_id', 'assignment_id', 'workflow_state', 'attempt', 'submitted_at', 'late', 'grade', 'score', 'graded_at'];
+
+const where = {
+  course: contextFlags.course,
+  section: contextFlags.section,
+};
+const assignment = { flags: '--assignment <id>', description: 'assignment id' } as const;
+const include = { flags: '--include <what>', description: `also return ${SUBMISSION_INCLUDES.join(', ')} (repeatable)`, repeatable: true, choices: SUBMISSION_INCLUDES } as const;
+
+/** `{ course_id }` or `{ section_id }` from --course / --section. */
+export function submissionContext(opts: { course?: string; section?: string }): SubmissionContext {
+  const chosen = oneContext(opts, ['course', 'section']);
+  return chosen.type === 'course' ? { course_id: chosen.id } : { section_id: chosen.id };
+}
+
+const listSubmissions = command({
+  name: 'list',
+  summary: "List submissions: an assignment's (--assignment), or students' across assignments (--user, --all-students)",
+  aliases: ['ls'],
+  routes: ['submissions.list@courses', 'submissions.list@sections', 'submissions.listStudents@courses', 'submissions.listStudents@sections'],
+  columns: COLUMNS,
+  options: {
+    ...where,
+    assignment: { ...assignment, description: 'assignment id; with --user, one of the assignments to list (repeatable)', repeatable: true },
+    user: { ...contextFlags.user, description: 'a student (repeatable); default: yourself, or everyone of an --assignment', repeatable: true },
+    allStudents: { flags: '--all-students', description: 'every student you may see, across assignments' },
+    grouped: { flags: '--grouped', description: 'one record per student, with their submissions' },
+    totals: { flags: '--totals', description: 'with --grouped: each student\'s current and final score' },
+    include,
+  },
+  examples: [
+    'lms submissions list --course 1 --assignment 1',
+    'lms submissions list --section sis_section_id:BIO-101-B --assignment 1 --include user',
+    'lms submissions list --course 1 --all-students --grouped --totals',
+  ],
+  async run({ opts, ctx }) {
+    const sctx = submissionContext(opts);
+    const client = await ctx.client();
+    const options = { limit: ctx.pageLimit() };
+    const inc = [...(opts.include ?? [])] as SubmissionInclude[];
+    if (opts.totals && !opts.grouped) throw new UsageError('--totals goes with --grouped');
+    if (opts.assignment?.length === 1 && !opts.user && !opts.allStudents && !opts.grouped) {
+      return list(client.ops.submissions.list({ ...sctx, assignment_id: opts.assignment[0], include: inc }, options));
+    }
+    if (opts.user && opts.allStudents) throw new UsageError('give --user or --all-students, not both');
+    const items = client.ops.submissions.listStudents(
+      {
+        ...sctx,
+        student_ids: opts.allStudents ? ['all'] : opts.user,
+        assignment_ids: opts.assignment,
+        grouped: opts.grouped || undefined,
+        include: opts.totals ? [...inc, 'total_scores'] : inc,
+      },
+      options,
+    );
+    return list(items, opts.grouped ? ['user_id', 'section_id', 'computed_current_score', 'computed_final_score'] : undefined);
+  },
+});
+
+const getSubmission = command({
+  name: 'get',
+  summary: "Show one student's submission of an assignment",
+  routes: ['submissions.get@courses', 'submissions.get@sections'],
+  options: {
+    ...where,
+    assignment: { ...assignment, required: true },
+    user: { ...contextFlags.user, description: 'the student (default: yourself)', default: 'self' },
+    include,
+  },
+  examples: ['lms submissions get --course 1 --assignment 1 --user 7 --include submission_history --include submission_comments'],
+  async run({ opts, ctx }) {
+    const client = await ctx.client();
+    return item(await client.ops.submissions.get({ ...submissionContext(opts), assignment_id: opts.assignment, user_id: opts.user, include: opts.include as SubmissionInclude[] | undefined }));
+  },
+});
+
+async function uploadAll(client: ApiClient, sctx: SubmissionContext, assignmentId: string, paths: string[]): Promise<number[]> {
+  const { readFile, stat } = await import('node:fs/promises');
+  const { basename } = await import('node:path');
+  const { contentTypeFor } = await import('../../mime.js');
+  const { uploadFile } = await import('../../client/upload.js');
+  const ids: number[] = [];
+  for (const path of paths) {
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) throw new UsageError(`no such file: ${path}`);
+  }
+  for (const path of paths) {
+    const data = new Uint8Array(await readFile(path));
+    const name = basename(path);
+    const contentType = contentTypeFor(name);
+    const ticket = await client.ops.submissions.uploadFile({ ...sctx, assignment_id: assignmentId, user_id: 'self', name, size: data.byteLength, content_type: contentType });
+    ids.push((await uploadFile(client, ticket, { name, data, contentType })).id);
+  }
+  return ids;
+}
+
+const submit = command({
+  name: 'submit',
+  summary: 'Submit an assignment as a student: text, a URL, files or a media recording (each submission is a new attempt)',
+  // users.get: --as-user (a student's submission made by an admin acting as them) checks the user first.
+  routes: ['submissions.submit@courses', 'submissions.submit@sections', 'submissions.uploadFile@courses', 'submissions.uploadFile@sections', 'files.upload', 'files.confirm', 'users.get'],
+  options: {
+    ...where,
+    assignment: { ...assignment, required: true },
+    text: { flags: '--text <html>', description: 'online_text_entry: the text (HTML)' },
+    textFile: { flags: '--text-file <path>', description: 'online_text_entry: the text, read from a file (- for stdin)' },
+    url: { flags: '--url <url>', description: 'online_url: a web address (http:// assumed)' },
+    file: { flags: '--file <path>', description: 'online_upload: a file to upload and submit (repeatable)', repeatable: true },
+    mediaId: { flags: '--media-id <id>', description: 'media_recording: the media object id' },
+    mediaType: { flags: '--media-type <type>', description: 'media_recording: audio or video (default video)', choices: ['audio', 'video'] },
+    comment: { flags: '--comment <text>', description: 'a comment to go with it' },
+  },
+  examples: [
+    'lms submissions submit --course 1 --assignment 1 --text "<p>My report</p>" --as-user 7',
+    'lms submissions submit --course 1 --assignment 3 --url docs.example.edu/essay --as-user 7',
+    'lms submissions submit --course 1 --assignment 1 --file notes.txt --comment "Second try" --as-user 9',
+  ],
+  async run({ opts, ctx }) {
+    const sctx = submissionContext(opts);
+    const given = (['text', 'textFile', 'url', 'file', 'mediaId'] as const).filter((k) => opts[k] !== undefined);
+    if (given.length !== 1) throw new UsageError(`give exactly one of --text, --text-file, --url, --file or --media-id${given.length ? `, not ${given.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(' and ')}` : ''}`);
+    if (opts.mediaType && !opts.mediaId) throw new UsageError('--media-type goes with --media-id');
+    let submission: NewSubmission;
+    const client = await ctx.client();
+    if (opts.text !== undefined) submission = { submission_type: 'online_text_entry', body: opts.text };
+    else if (opts.textFile !== undefined) {
+      const { readInput } = await import('../../bulk/csv-input.js');
+      submission = { submission_type: 'online_text_entry', body: (await readInput(opts.textFile, ctx.io.stdin)).bytes.toString('utf8') };
+    } else if (opts.url !== undefined) submission = { submission_type: 'online_url', url: opts.url };
+    else if (opts.file) submission = { submission_type: 'online_upload', file_ids: await uploadAll(client, sctx, opts.assignment, opts.file) };
+    else submission = { submission_type: 'media_recording', media_comment_id: opts.mediaId!, media_comment_type: (opts.mediaType as 'audio' | 'video' | undefined) ?? 'video' };
+    return item(await client.ops.submissions.submit({ ...sctx, assignment_id: opts.assignment, submission, comment: opts.comment ? { text_comment: opts.comment } : undefined }));
+  },
+});
+
+const comment = command({
+  name: 'comment [text]',
+  summary: "Comment on a student's submission (text and/or a media comment)",
+  routes: ['submissions.grade@courses', 'submissions.grade@sections'],
+  options: {
+    ...where,
+    assignment: { ...assignment, required: true },
+    user: { ...contextFlags.user, description: 'the student (default: yourself)', default: 'self' },
+    mediaId: { flags: '--media-id <id>', description: 'a media comment: the media object id' },
+    mediaType: { flags: '--media-type <type>', description: 'audio or video (default video)', choices: ['audio', 'video'] },
+    group: { flags: '--group', description: 'on a group assignment, comment to the whole group' },
+  },
+  examples: ['lms submissions comment --course 1 --assignment 1 --user 7 "Nice work on the drawings"'],
+  async run({ args, opts, ctx }) {
+    const text = args[0];
+    if (!text?.trim() && !opts.mediaId) throw new UsageError('give the comment text, or --media-id');
+    const client = await ctx.client();
+    const updated = await client.ops.submissions.grade({
+      ...submissionContext(opts),
+      assignment_id: opts.assignment,
+      user_id: opts.user,
+      comment: { text_comment: text, media_comment_id: opts.mediaId, media_comment_type: opts.mediaType as 'audio' | 'video' | undefined, group_comment: opts.group || undefined },
+    });
+    return item(updated.submission_comments?.at(-1) ?? updated);
+  },
+});
+
+export const submissionsVerbs: Verbs = [listSubmissions, getSubmission, submit, comment] as Verbs;

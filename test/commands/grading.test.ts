@@ -1,0 +1,298 @@
+// lms grade (one grade, and a CSV: checked whole first, dry run, batches through update_grades or one
+// PUT a row, read back, failed rows), lms submissions and lms history, against the in-memory mock.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ApiRequest } from '../../src/transport/types.js';
+import { session, type Session } from '../helpers/run-lms.js';
+
+const json = (s: string) => JSON.parse(s) as unknown;
+const fixture = (name: string) => new URL(`../fixtures/grading/${name}`, import.meta.url).pathname;
+const TEACHER = { LMS_TOKEN: '3~mock-tteacher' };
+
+function workspace() {
+  const dir = mkdtempSync(join(tmpdir(), 'lms-grading-'));
+  return { dir, env: { ...TEACHER, LMS_STATE_DIR: join(dir, 'state') }, file: (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name)) };
+}
+
+const grades = (lms: Session, assignment: number) =>
+  Object.fromEntries((lms.mock.db.prepare(`SELECT user_id, grade FROM submissions WHERE assignment_id = ? AND grade IS NOT NULL ORDER BY user_id`).all(assignment) as { user_id: number; grade: string }[]).map((r) => [r.user_id, r.grade]));
+const versionCounts = (lms: Session) => lms.mock.db.prepare(`SELECT submission_id, count(*) AS n FROM submission_versions GROUP BY submission_id`).all() as { submission_id: number; n: number }[];
+const progressCount = (lms: Session) => lms.mock.db.prepare(`SELECT count(*) FROM progress`).pluck().get() as number;
+
+describe('lms grade (one)', () => {
+  it.each([
+    ['points with a comment', 'grade --course 1 --assignment 1 --user 9 17 --comment "Solid method"', { user_id: 9, grade: '17', score: 17 }],
+    ['a letter, the student by SIS id', 'grade --course sis_course_id:BIO-101 --assignment 3 --user sis_user_id:S-009 B+', { user_id: 9, grade: 'B+', score: 89 }],
+    ['pass_fail through a section', 'grade --section 2 --assignment 2 --user 10 complete', { user_id: 10, grade: 'complete', score: 10 }],
+    ['the verb named', 'grade set --course 1 --assignment 1 --user 12 50%', { user_id: 12, grade: '10', score: 10 }],
+  ])('%s', async (_what, line, expected) => {
+    const r = await session(TEACHER).run(`${line} -o json --fields user_id,grade,score`);
+    expect(r.stderr).toBe('');
+    expect(json(r.stdout)).toEqual(expected);
+  });
+
+  it.each([
+    ['no context', 'grade --assignment 1 --user 9 17', 2, 'give one of --course or --section'],
+    ['no student', 'grade --course 1 --assignment 1 17', 2, 'give --assignment and --user'],
+    ['no grade nor comment', 'grade --course 1 --assignment 1 --user 9', 2, 'give the grade'],
+    ['--dry-run without --csv', 'grade --course 1 --assignment 1 --user 9 17 --dry-run', 2, '--dry-run goes with --csv'],
+    ['a letter on a points assignment', 'grade --course 1 --assignment 1 --user 9 B', 5, 'is not a grade for a points assignment'],
+    ['a section-limited TA and a student of another section', 'grade --course 1 --assignment 1 --user 9 17', 3, 'not authorized'],
+  ])('refuses %s', async (what, line, code, message) => {
+    const env = what.startsWith('a section-limited') ? { LMS_TOKEN: '5~mock-tara' } : TEACHER;
+    const r = await session(env).run(line);
+    expect(r.exitCode).toBe(code);
+    expect(r.stderr).toContain(message);
+  });
+});
+
+describe('lms grade --csv', () => {
+  it('checks the whole file first: every problem with its line, and nothing sent', async () => {
+    const lms = session(TEACHER);
+    const before = versionCounts(lms);
+    const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('bad.csv')}`);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('has 3 problems; nothing was sent');
+    expect(r.stderr).toContain(`bad.csv:3: "A" is not a grade for a points assignment`);
+    expect(r.stderr).toContain(`bad.csv:5: user "nobody" is not a student here`);
+    expect(r.stderr).toContain(`bad.csv:6: user "ravi" is graded on line 4 already`);
+    expect(versionCounts(lms)).toEqual(before);
+    expect(progressCount(lms)).toBe(1);
+  });
+
+  it.each([
+    ['an unknown column', 'user,grade,points\nsam,1,2\n', 'unknown column "points"'],
+    ['a missing grade column', 'user,comment\nsam,hi\n', 'missing required column grade'],
+    ['an empty grade', 'user,grade\nsam,\n', ':2: grade is empty'],
+    ['a pass_fail value in between', null, 'takes only 0 or 10'],
+  ])('refuses %s', async (what, text, message) => {
+    const w = workspace();
+    const lms = session(w.env);
+    const assignment = text === null ? 2 : 1;
+    const r = await lms.run(`grade --course 1 --assignment ${assignment} --csv ${w.file('g.csv', text ?? 'user,grade\nsam,5\n')}`);
+    expect([r.exitCode, what]).toEqual([2, what]);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('shows a dry run as old grade → new grade, unchanged rows left out, and sends nothing', async () => {
+    const lms = session(TEACHER);
+    const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --dry-run -o json`);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('Dry run: 4 grades to change, 2 unchanged (not shown). Nothing was sent.\n');
+    expect(json(r.stdout)).toEqual([
+      { line: 3, user: 'sis_user_id:S-008', user_id: 8, assignment_id: 1, old_grade: '15', new_grade: '16', comment: 'Label the axes' },
+      { line: 4, user: '9', user_id: 9, assignment_id: 1, old_grade: null, new_grade: '18' },
+      { line: 5, user: 'sis_login_id:mina', user_id: 10, assignment_id: 1, old_grade: null, new_grade: '15' },
+      { line: 7, user: 'hana', user_id: 12, assignment_id: 1, old_grade: null, new_grade: '20' },
+    ]);
+    expect(progressCount(lms)).toBe(1);
+  });
+
+  it('grades through update_grades, reads every row back, and a re-run changes nothing', async () => {
+    const lms = session(TEACHER);
+    const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --batch-size 2 -o json`);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/^Graded 6 grades in \d+\.\d s: 4 updated, 2 unchanged, 0 failed\.\n$/);
+    const result = json(r.stdout) as { updated: number; rows: { line: number; status: string; old_grade: string | null; new_grade: string | null }[] };
+    expect(result.rows.map((x) => [x.line, x.status])).toEqual([[2, 'unchanged'], [3, 'updated'], [4, 'updated'], [5, 'updated'], [6, 'unchanged'], [7, 'updated']]);
+    expect(grades(lms, 1)).toEqual({ 7: '19', 8: '16', 9: '18', 10: '15', 11: '20', 12: '20' });
+    // Two batches of two rows: two Progresses beside the seeded one.
+    expect(progressCount(lms)).toBe(3);
+    const comment = lms.mock.db.prepare(`SELECT comment FROM submission_comments c JOIN submissions s ON s.id = c.submission_id WHERE s.user_id = 8 AND s.assignment_id = 1`).pluck().all();
+    expect(comment).toEqual(['Label the axes']);
+    const versionsAfter = versionCounts(lms);
+    const again = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} -o json`);
+    expect(again.stderr).toMatch(/: 0 updated, 6 unchanged, 0 failed\./);
+    expect(versionCounts(lms)).toEqual(versionsAfter);
+    expect(progressCount(lms)).toBe(3);
+  });
+
+  it('fails a row whose grade the server did not keep, says what it kept, and writes it to --failed-out', async () => {
+    const w = workspace();
+    const lms = session(w.env);
+    // A server that quietly drops Ravi's grade from every batch.
+    const real = lms.mock.handler;
+    lms.mock.handler = (req: ApiRequest) => real(typeof req.body === 'string' && req.url.includes('update_grades') ? { ...req, body: req.body.replace(/grade_data%5B9%5D%5Bposted_grade%5D=18&?/, '') } : req);
+    const failedOut = join(w.dir, 'failed.csv');
+    const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --failed-out ${failedOut} -o json`);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('4 updated, 2 unchanged, 0 failed'.replace('4 updated', '3 updated').replace('0 failed', '1 failed'));
+    expect(r.stderr).toContain('lab-report.csv:4: 9: the server kept null');
+    expect(r.stderr).toContain('1 of 6 grades failed');
+    expect(readFileSync(failedOut, 'utf8')).toBe('user,grade,comment,error\n9,18,,the server kept null\n');
+    // The failed-rows file grades as it is, once the server behaves.
+    lms.mock.handler = real;
+    const retry = await lms.run(`grade --course 1 --assignment 1 --csv ${failedOut} -o json`);
+    expect(retry.exitCode).toBe(0);
+    expect(grades(lms, 1)[9]).toBe('18');
+  });
+
+  it('resends a batch the server never answered, once the grades are read back', async () => {
+    const lms = session(TEACHER);
+    const real = lms.mock.handler;
+    let failures = 1;
+    lms.mock.handler = async (req: ApiRequest) => (req.url.includes('update_grades') && failures-- > 0 ? { status: 502, headers: {}, body: 'Bad Gateway' } : real(req));
+    const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} -o json`);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('4 grades not confirmed; sending them again');
+    expect(r.stderr).toContain('4 updated, 2 unchanged, 0 failed');
+    expect(grades(lms, 1)).toMatchObject({ 8: '16', 9: '18', 10: '15', 12: '20' });
+  });
+
+  it('cuts batches by size as well as by rows, so long comments stay under request limits', async () => {
+    const w = workspace();
+    const lms = session(w.env);
+    const long = 'x'.repeat(200_000);
+    const file = w.file('long.csv', `user,grade,comment\nsam,20,${long}\nsofia,20,${long}\nravi,20,${long}\n`);
+    const r = await lms.run(`grade --course 1 --assignment 1 --csv ${file} -o json`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ updated: 3, failed: 0 });
+    // 3 rows of 200 KB each: two requests (two rows, then one), not one of 600 KB.
+    expect(progressCount(lms)).toBe(3);
+  });
+
+  it('grades one PUT a row with --per-row, and a second run skips what its journal recorded', async () => {
+    const w = workspace();
+    const lms = session(w.env);
+    const calls: string[] = [];
+    const real = lms.mock.handler;
+    lms.mock.handler = (req: ApiRequest) => (calls.push(`${req.method} ${new URL(req.url).pathname}`), real(req));
+    const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --per-row -o json`);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('(one request a row): 4 updated, 2 unchanged, 0 failed');
+    expect(calls.filter((c) => c.startsWith('PUT'))).toHaveLength(4);
+    expect(calls.some((c) => c.includes('update_grades'))).toBe(false);
+    expect(grades(lms, 1)).toEqual({ 7: '19', 8: '16', 9: '18', 10: '15', 11: '20', 12: '20' });
+    calls.length = 0;
+    expect((await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --per-row -o json`)).exitCode).toBe(0);
+    expect(calls.filter((c) => c.startsWith('PUT'))).toHaveLength(0);
+  });
+
+  it('grades through a section: only its students, as the limited TA sees them', async () => {
+    const w = workspace();
+    const lms = session({ ...w.env, LMS_TOKEN: '5~mock-tara' });
+    const outside = await lms.run(`grade --section sis_section_id:BIO-101-A --assignment 1 --csv ${w.file('a.csv', 'user,grade\nsam,18\nravi,12\n')}`);
+    expect(outside.exitCode).toBe(2);
+    expect(outside.stderr).toContain('a.csv:3: user "ravi" is not a student here');
+    const r = await lms.run(`grade --section sis_section_id:BIO-101-A --assignment 1 --csv ${w.file('b.csv', 'user,grade\nsam,18\nlucas,19\n')} -o json`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ updated: 2, failed: 0 });
+    expect(grades(lms, 1)).toMatchObject({ 7: '18', 11: '19' });
+    expect(lms.mock.db.prepare(`SELECT DISTINCT grader_id FROM submission_versions WHERE graded_at = '2026-11-02T12:00:00.000Z'`).pluck().all()).toEqual([5]);
+  });
+
+  it('takes a gradebook export with a column per assignment (by id or name)', async () => {
+    const lms = session(TEACHER);
+    const r = await lms.run(`grade --course 1 --csv ${fixture('gradebook.csv')} -o csv`);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual([
+      'line,user,assignment_id,old_grade,new_grade,status,error',
+      '2,sam,1,19,20,updated,',
+      '2,sam,3,B+,A-,updated,',
+      '3,sofia,1,15,17,updated,',
+      '3,sofia,2,incomplete,incomplete,unchanged,',
+      '4,ravi,2,,complete,updated,',
+      '4,ravi,3,,C+,updated,',
+    ]);
+    expect([grades(lms, 1)[7], grades(lms, 3)[7], grades(lms, 2)[9], grades(lms, 3)[9]]).toEqual(['20', 'A-', 'complete', 'C+']);
+  });
+
+  it.each([
+    ['a column that is no assignment', 'user,1,Homework 9\nsam,1,2\n', '"homework 9" is not an assignment of course 1'],
+    ['a grade wrong for its column', 'user,2\nsam,7\n', ':2: a pass_fail assignment takes only 0 or 10 (complete or incomplete), not "7" (2)'],
+  ])('refuses a gradebook with %s', async (_what, text, message) => {
+    const w = workspace();
+    const r = await session(w.env).run(`grade --course 1 --csv ${w.file('gb.csv', text)}`);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('draws a progress bar and prints only the summary on a terminal', async () => {
+    const r = await session(TEACHER).run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')}`, { tty: true });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('grading ');
+    expect(r.stderr).toContain('4 updated, 2 unchanged, 0 failed');
+  });
+});
+
+describe('lms submissions', () => {
+  it('lists, gets, submits and comments', async () => {
+    const lms = session();
+    expect(json((await lms.run('submissions list --course 1 --assignment 1 -o json --fields user_id,workflow_state')).stdout)).toEqual([
+      { user_id: 7, workflow_state: 'graded' }, { user_id: 8, workflow_state: 'graded' }, { user_id: 9, workflow_state: 'submitted' },
+      { user_id: 10, workflow_state: 'unsubmitted' }, { user_id: 11, workflow_state: 'graded' }, { user_id: 12, workflow_state: 'unsubmitted' },
+    ]);
+    const SAM = { env: { LMS_TOKEN: '7~mock-sam' } };
+    expect(json((await lms.run('submissions list --course 1 -o json --fields assignment_id,grade', SAM)).stdout)).toEqual([
+      { assignment_id: 1, grade: '19' }, { assignment_id: 2, grade: 'complete' }, { assignment_id: 3, grade: 'B+' },
+    ]);
+    const submitted = await lms.run('submissions submit --course 1 --assignment 3 --url docs.example.edu/v2 --comment "Revised" -o json --fields attempt,url,submission_type', SAM);
+    expect(json(submitted.stdout)).toEqual({ attempt: 2, url: 'http://docs.example.edu/v2', submission_type: 'online_url' });
+    const got = await lms.run('submissions get --course 1 --assignment 3 --user 7 --include submission_comments -o json');
+    expect((json(got.stdout) as { submission_comments: { comment: string }[] }).submission_comments.map((c) => c.comment)).toEqual(['A clear argument; cite the Mendel paper directly.', 'Revised']);
+    const commented = await lms.run('submissions comment --course 1 --assignment 3 --user 7 "Much better" -o json --fields author_id,comment', { env: TEACHER });
+    expect(json(commented.stdout)).toEqual({ author_id: 3, comment: 'Much better' });
+    const grouped = await lms.run('submissions list --course 1 --all-students --grouped --totals -o json --fields user_id,computed_current_score');
+    expect((json(grouped.stdout) as unknown[])[0]).toEqual({ user_id: 7, computed_current_score: 90.77 });
+  });
+
+  it('submits a file and text from a file', async () => {
+    const w = workspace();
+    const lms = session();
+    const r = await lms.run(`submissions submit --course 1 --assignment 1 --file ${w.file('cells.txt', 'onion')} -o json --fields submission_type,attachments`, { env: { LMS_TOKEN: '9~mock-ravi' } });
+    expect(json(r.stdout)).toMatchObject({ submission_type: 'online_upload', attachments: [{ display_name: 'cells.txt', size: 5 }] });
+    const t = await lms.run(`submissions submit --course 1 --assignment 1 --text-file - -o json --fields body`, { env: { LMS_TOKEN: '9~mock-ravi' }, stdin: '<b>bold</b><script>x</script>' });
+    expect(json(t.stdout)).toEqual({ body: '<b>bold</b>' });
+  });
+
+  it.each([
+    ['two kinds at once', 'submissions submit --course 1 --assignment 1 --text a --url b', 'give exactly one of --text, --text-file, --url, --file or --media-id, not --text and --url'],
+    ['none', 'submissions submit --course 1 --assignment 1', 'give exactly one of'],
+    ['a missing file', 'submissions submit --course 1 --assignment 1 --file /nonexistent/x.pdf', 'no such file: /nonexistent/x.pdf'],
+    ['--totals without --grouped', 'submissions list --course 1 --all-students --totals', '--totals goes with --grouped'],
+    ['an empty comment', 'submissions comment --course 1 --assignment 1 --user 7', 'give the comment text, or --media-id'],
+  ])('refuses %s', async (_what, line, message) => {
+    const r = await session().run(line);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+});
+
+describe('lms history', () => {
+  it('shows days, a day, a grader\'s versions and the feed', async () => {
+    const lms = session(TEACHER);
+    expect((await lms.run('history days --course 1 -o csv')).stdout.split('\n').slice(0, 3)).toEqual([
+      'date,grader_id,grader,assignments', '2026-10-21,3,Tess Teacher,Genetics Essay', '2026-09-18,3,Tess Teacher,Cell Structure Lab Report',
+    ]);
+    expect(json((await lms.run('history day 2026-09-16 --course 1 -o json --fields id,name')).stdout)).toEqual([{ id: 3, name: 'Tess Teacher' }, { id: 5, name: 'Tara Assistant' }]);
+    expect((await lms.run('history submissions 2026-09-18 --course 1 --grader 3 --assignment 1 -o csv')).stdout.split('\n').slice(0, 2)).toEqual([
+      'submission_id,user_id,user_name,previous_grade,new_grade,new_graded_at,new_grader', '1,7,Sam Student,18,19,2026-09-18T15:30:00Z,Tess Teacher',
+    ]);
+    const feed = await lms.run('history feed --course 1 --assignment 1 -o ndjson --fields user_id,grade');
+    expect(feed.stdout.trim().split('\n').map((l) => json(l))).toEqual([
+      { user_id: 7, grade: '19' }, { user_id: 11, grade: '20' }, { user_id: 8, grade: '15' }, { user_id: 7, grade: '18' },
+    ]);
+    const since = await lms.run('history feed --course 1 --since 2026-09-17 -o json --fields grade');
+    expect(json(since.stdout)).toEqual([{ grade: 'B+' }, { grade: '19' }, { grade: '20' }]);
+    const up = await lms.run('history feed --course 1 --ascending --since 2026-09-17 --limit 2 -o json --fields grade');
+    expect(json(up.stdout)).toEqual([{ grade: '20' }, { grade: '19' }]);
+  });
+
+  it.each([
+    ['a date in another form', 'history day 16/09/2026 --course 1', 'DATE must be a date as YYYY-MM-DD'],
+    ['a bad --since', 'history feed --course 1 --since soon', '--since must be a date'],
+    ['a non-numeric --user', 'history feed --course 1 --user sam', '--user must be a numeric id'],
+  ])('refuses %s', async (_what, line, message) => {
+    const r = await session(TEACHER).run(line);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('needs manage_grades: a student gets exit 3', async () => {
+    const r = await session({ LMS_TOKEN: '7~mock-sam' }).run('history days --course 1');
+    expect(r.exitCode).toBe(3);
+  });
+});

@@ -28,6 +28,7 @@ _lms_subcommand() {
     ':recipients') _lms_next='recipients'; return 0 ;;
     ':sections') _lms_next='sections'; return 0 ;;
     ':submissions') _lms_next='submissions'; return 0 ;;
+    ':todo') _lms_next='todo'; return 0 ;;
     ':topics') _lms_next='topics'; return 0 ;;
     ':upcoming') _lms_next='upcoming'; return 0 ;;
     ':users') _lms_next='users'; return 0 ;;
@@ -154,6 +155,9 @@ _lms_subcommand() {
     'submissions:help') _lms_next='submissions help'; return 0 ;;
     'submissions:list'|'submissions:ls') _lms_next='submissions list'; return 0 ;;
     'submissions:submit') _lms_next='submissions submit'; return 0 ;;
+    'todo:help') _lms_next='todo help'; return 0 ;;
+    'todo:ignore') _lms_next='todo ignore'; return 0 ;;
+    'todo:list'|'todo:ls') _lms_next='todo list'; return 0 ;;
     'topics:create') _lms_next='topics create'; return 0 ;;
     'topics:delete') _lms_next='topics delete'; return 0 ;;
     'topics:delete-entry') _lms_next='topics delete-entry'; return 0 ;;
@@ -534,6 +538,7 @@ _lms_value_flag() {
     'submissions submit:--text'|'submissions submit '*':--text') _lms_words=''; return 0 ;;
     'submissions submit:--text-file'|'submissions submit '*':--text-file') _lms_words=''; return 0 ;;
     'submissions submit:--url'|'submissions submit '*':--url') _lms_words=''; return 0 ;;
+    'todo ignore:--purpose'|'todo ignore '*':--purpose') _lms_words='grading submitting'; return 0 ;;
     'topics create:--assignment-id'|'topics create '*':--assignment-id') _lms_words=''; return 0 ;;
     'topics create:--collection-item'|'topics create '*':--collection-item') _lms_words=''; return 0 ;;
     'topics create:--course'|'topics create '*':--course') _lms_words=''; return 0 ;;
@@ -693,7 +698,7 @@ _lms_reply() {
 
 _lms_subcommands() {
   case "$1" in
-    '') _lms_words='accounts activity admins announcements api assignments calendar completion conv courses enrollments files grade groups help history mock outcomes profile progress quizzes recipients sections submissions topics upcoming users' ;;
+    '') _lms_words='accounts activity admins announcements api assignments calendar completion conv courses enrollments files grade groups help history mock outcomes profile progress quizzes recipients sections submissions todo topics upcoming users' ;;
     'accounts') _lms_words='get help list' ;;
     'accounts get') _lms_words='' ;;
     'accounts help') _lms_words='' ;;
@@ -841,6 +846,10 @@ _lms_subcommands() {
     'submissions help') _lms_words='' ;;
     'submissions list') _lms_words='' ;;
     'submissions submit') _lms_words='' ;;
+    'todo') _lms_words='help ignore list' ;;
+    'todo help') _lms_words='' ;;
+    'todo ignore') _lms_words='' ;;
+    'todo list') _lms_words='' ;;
     'topics') _lms_words='create delete delete-entry edit-entry entries get help list post read read-all replies reply subscribe unread unread-all unsubscribe update view' ;;
     'topics create') _lms_words='' ;;
     'topics delete') _lms_words='' ;;
@@ -1037,6 +1046,10 @@ _lms_flags() {
     'submissions help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'submissions list') _lms_words='--all --all-students --as-user --assignment --course --fields --grouped --help -h --include --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --section --timeout --totals --user --verbose -v --version --yes -y' ;;
     'submissions submit') _lms_words='--all --as-user --assignment --comment --course --fields --file --help -h --insecure --limit --media-id --media-type --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --section --text --text-file --timeout --url --verbose -v --version --yes -y' ;;
+    'todo') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'todo help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'todo ignore') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --permanently --profile -p --purpose --timeout --verbose -v --version --yes -y' ;;
+    'todo list') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'topics') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'topics create') _lms_words='--all --as-user --assignment-id --collection-item --course --delayed-post-at --discussion-type --due-at --fields --group --help -h --insecure --limit --lock-at --message --message-file --mock --mock-db --no-color --no-input --output -o --per-page --pinned --points --profile -p --publish --require-initial-post --timeout --title --verbose -v --version --yes -y' ;;
     'topics delete') _lms_words='--all --as-user --collection-item --course --fields --group --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;

@@ -52,6 +52,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'quizzes' -d 'Quizzes of a course:
 complete -c lms -n '__fish_use_subcommand' -a 'recipients' -d 'Find the people and contexts you may message'
 complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
 complete -c lms -n '__fish_use_subcommand' -a 'submissions' -d 'Submissions of an assignment or a student: list, read, submit, comment'
+complete -c lms -n '__fish_use_subcommand' -a 'todo' -d 'Your to-do list: assignments to grade and to turn in; set items aside'
 complete -c lms -n '__fish_use_subcommand' -a 'topics' -d 'Discussion topics of courses, groups and collection items: entries, replies, read state, subscriptions'
 complete -c lms -n '__fish_use_subcommand' -a 'upcoming' -d 'Your calendar events and assignments due in the coming week'
 complete -c lms -n '__fish_use_subcommand' -a 'users' -d 'Users, profiles, settings, follows, page views, personal files, bulk import'
@@ -804,6 +805,15 @@ complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'text' -r -F -d 'online_text_entry: the text (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'text-file' -r -F -d 'online_text_entry: the text, read from a file (- for stdin)'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'url' -r -F -d 'online_url: a web address (http:// assumed)'
+
+# lms todo
+complete -c lms -n '__fish_seen_subcommand_from todo; and not __fish_seen_subcommand_from help ignore list ls' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from todo; and not __fish_seen_subcommand_from help ignore list ls' -a 'ignore' -d 'Set a to-do item aside until it changes (--permanently: for good)'
+complete -c lms -n '__fish_seen_subcommand_from todo; and not __fish_seen_subcommand_from help ignore list ls' -a 'list' -d 'Your to-do list: assignments to grade, and to turn in within the week, soonest due first'
+
+# lms todo ignore flags
+complete -c lms -n '__fish_seen_subcommand_from todo; and __fish_seen_subcommand_from ignore' -l 'permanently' -d 'for good, even when the item changes'
+complete -c lms -n '__fish_seen_subcommand_from todo; and __fish_seen_subcommand_from ignore' -l 'purpose' -x -a 'grading submitting' -d 'grading or submitting, when the assignment is on your list for both'
 
 # lms topics
 complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'create' -d 'Create a topic (a teacher\'s is a draft unless --publish)'

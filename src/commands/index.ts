@@ -28,6 +28,7 @@ export const lazyNouns: LazyNoun[] = [
   { name: 'grade', summary: 'Grade one submission, or a whole CSV gradebook (validated first, batched, read back)', load: async () => (await import('./grade/index.js')).gradeVerbs },
   { name: 'history', summary: 'Gradebook history: days, graders, each change of a grade, the feed', load: async () => (await import('./history/index.js')).historyVerbs },
   { name: 'activity', summary: 'Your activity stream: what changed in your courses and groups; --summary, --watch', load: async () => (await import('./activity/index.js')).activityVerbs },
+  { name: 'todo', summary: 'Your to-do list: assignments to grade and to turn in; set items aside', load: async () => (await import('./todo/index.js')).todoVerbs },
   { name: 'upcoming', summary: 'Your calendar events and assignments due in the coming week', load: async () => (await import('./upcoming/index.js')).upcomingVerbs },
   { name: 'calendar', summary: 'Calendar events: add one to a course, group or your own calendar', load: async () => (await import('./calendar/index.js')).calendarVerbs },
   { name: 'conv', summary: 'Conversations: your inbox, sending to people or whole courses (async, followed live), batch updates', load: async () => (await import('./conv/index.js')).convVerbs },

@@ -105,7 +105,12 @@ describe('over HTTP against lms mock serve', () => {
 
   it('shows a student the coming week of a school seeded by the real clock, and an event added over HTTP', async () => {
     const before = await lms(['upcoming', '--fields', 'title'], overHttp('7~mock-sam'));
-    expect(JSON.parse(before.stdout)).toEqual([{ title: 'Cell biology review session' }, { title: 'Lab Group 1 write-up' }, { title: 'Field trip: botanical garden' }]);
+    expect(JSON.parse(before.stdout)).toEqual([
+      { title: 'Cell biology review session' },
+      { title: 'Lab Group 1 write-up' },
+      { title: 'Stereochemistry Worksheet' },
+      { title: 'Field trip: botanical garden' },
+    ]);
     const soon = new Date(Date.now() + 3600_000).toISOString();
     const made = await lms(['calendar', 'create', '--user', 'self', '--title', 'Library hour', '--start', soon], overHttp('7~mock-sam'));
     expect(made.exitCode).toBe(0);

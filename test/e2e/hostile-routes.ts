@@ -109,6 +109,8 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'history.submissions', method: 'GET', path: '/api/v1/courses/1/gradebook_history/2026-09-16/graders/3/assignments/1/submissions' },
   { id: 'history.feed', method: 'GET', path: '/api/v1/courses/1/gradebook_history/feed' },
   { id: 'users.upcomingEvents', method: 'GET', path: '/api/v1/users/self/upcoming_events' },
+  { id: 'users.todo', method: 'GET', path: '/api/v1/users/self/todo' },
+  { id: 'users.ignoreTodo', method: 'DELETE', path: '/api/v1/users/self/todo/assignment_1/grading' },
   { id: 'users.activityStream', method: 'GET', path: '/api/v1/users/self/activity_stream' },
   { id: 'users.activityStreamAlias', method: 'GET', path: '/api/v1/users/activity_stream' },
   { id: 'users.activityStreamSummary', method: 'GET', path: '/api/v1/users/self/activity_stream/summary' },

@@ -14,9 +14,10 @@ describe('upcoming events', () => {
     const events = await sam.ops.users.upcomingEvents({});
     // the review session (course 1, tomorrow), the lab group's write-up (group 1), the field trip (all day);
     // not the orientation (past) nor the midterm (12 days away)
-    expect(events.map((e) => e.title)).toEqual(['Cell biology review session', 'Lab Group 1 write-up', 'Field trip: botanical garden']);
+    // and the seed's worksheet due this week in Organic Chemistry
+    expect(events.map((e) => e.title)).toEqual(['Cell biology review session', 'Lab Group 1 write-up', 'Stereochemistry Worksheet', 'Field trip: botanical garden']);
     expect(events[0]).toMatchObject({ context_code: 'course_1', location_name: 'Science Hall 101', all_day: false, url: `http://lms.mock/api/v1/calendar_events/${events[0]!.id}` });
-    expect(events[2]).toMatchObject({ all_day: true, all_day_date: '2026-11-06' });
+    expect(events[3]).toMatchObject({ all_day: true, all_day_date: '2026-11-06' });
   });
 
   it.each([
@@ -35,7 +36,7 @@ describe('upcoming events', () => {
     await teacher.ops.assignments.create({ course_id: 1, assignment: { name: 'Draft only', due_at: '2026-11-03T11:00:00Z', published: false } });
     await teacher.ops.assignments.create({ course_id: 1, assignment: { name: 'Next month', due_at: '2026-12-03T11:00:00Z', published: true } });
     const events = await clientFor(mock, TOKENS.student).ops.users.upcomingEvents({});
-    expect(events.map((e) => e.title)).toEqual(['Osmosis worksheet', 'Cell biology review session', 'Lab Group 1 write-up', 'Field trip: botanical garden']);
+    expect(events.map((e) => e.title)).toEqual(['Osmosis worksheet', 'Cell biology review session', 'Lab Group 1 write-up', 'Stereochemistry Worksheet', 'Field trip: botanical garden']);
     expect(events[0]).toMatchObject({
       id: `assignment_${due.id}`,
       start_at: '2026-11-03T10:00:00.000Z',

@@ -1,6 +1,6 @@
 import { op } from '../operation.js';
 import type { Id } from '../types/common.js';
-import type { ActivityItem, ActivitySummaryEntry } from '../types/activity.js';
+import type { ActivityItem, ActivitySummaryEntry, TodoItem } from '../types/activity.js';
 import type { UpcomingEvent } from '../types/calendar.js';
 import type { UploadTicket } from '../types/school.js';
 import type { AvatarOption, CreateUserParams, FollowRecord, ListUsersParams, PageView, Profile, UpdateUserParams, User, UserSettings } from '../types/users.js';
@@ -25,6 +25,9 @@ export const users = {
   /** The same stream at `/users/activity_stream`, as real instances also serve it. */
   activityStreamAlias: op('users.activityStreamAlias').as<{ only_active_courses?: boolean }, ActivityItem>(),
   activityStreamSummary: op('users.activityStreamSummary').as<Record<string, never>, ActivitySummaryEntry[]>(),
+  todo: op('users.todo').as<Record<string, never>, TodoItem[]>(),
+  /** What DELETE on a to-do item's `ignore` URL does (`permanent: 1`: its `ignore_permanently`). */
+  ignoreTodo: op('users.ignoreTodo').as<{ asset_string: string; purpose: 'grading' | 'submitting'; permanent?: 0 | 1 }, { ignored: boolean }>(),
   upcomingEvents: op('users.upcomingEvents').as<Record<string, never>, UpcomingEvent[]>(),
   uploadFile: op('users.uploadFile').as<UserPath & { name: string; size: number; content_type?: string; parent_folder_path?: string; on_duplicate?: 'overwrite' | 'rename' }, UploadTicket>(),
 };

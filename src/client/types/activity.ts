@@ -24,3 +24,18 @@ export interface ActivitySummaryEntry {
   count: number;
   unread_count: number;
 }
+
+export interface TodoItem extends ApiObject {
+  /** `grading` (waiting for your grading) or `submitting` (due soon, not turned in). */
+  type: 'grading' | 'submitting';
+  assignment: ApiObject & { id: number; name: string; due_at: string | null };
+  /** DELETE it to set the item aside until it changes. */
+  ignore: string;
+  /** DELETE it to set the item aside for good. */
+  ignore_permanently: string;
+  html_url: string;
+  needs_grading_count?: number;
+  context_type: string;
+  course_id: number;
+  group_id: number | null;
+}

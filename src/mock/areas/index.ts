@@ -19,6 +19,7 @@ import { progressArea } from './progress/index.js';
 import { searchArea } from './search/index.js';
 import { sectionsArea } from './sections/index.js';
 import { submissionsArea } from './submissions/index.js';
+import { todoArea } from './todo/index.js';
 import { usersArea } from './users/index.js';
 import { quizzesArea } from './quizzes/index.js';
 import { outcomesArea } from './outcomes/index.js';
@@ -42,6 +43,7 @@ export const areas: readonly MockArea[] = [
   conversationsArea,
   quizzesArea,
   outcomesArea,
+  todoArea,
   activityArea,
 ];
 

@@ -6,6 +6,7 @@ import { can } from '../../permissions.js';
 import { readableCourse } from '../courses/handlers.js';
 import type { CourseRow } from '../courses/repo.js';
 import { DEFAULT_GRADING_SCHEME } from '../../../spec/grading.js';
+import { needsGradingCount } from '../submissions/repo.js';
 import { assignmentById, assignmentsOfCourseQuery, createAssignment, gradingSchemeOf, type AssignmentRow } from './repo.js';
 
 export const GRADING_TYPES = ['pass_fail', 'percent', 'letter_grade', 'gpa_scale', 'points', 'not_graded'];
@@ -37,7 +38,7 @@ export function assignmentJson(ctx: Pick<MockCtx, 'origin' | 'db'>, a: Assignmen
     submission_types: JSON.parse(a.submission_types) as string[],
     muted: false,
     published: a.published === 1,
-    needs_grading_count: 0,
+    needs_grading_count: needsGradingCount(ctx.db, a.id),
     html_url: `${ctx.origin}/courses/${a.course_id}/assignments/${a.id}`,
     // The letters a letter-graded assignment takes (its grading standard's, or the default scheme),
     // so a client can check grades before sending them.

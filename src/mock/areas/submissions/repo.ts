@@ -99,6 +99,14 @@ function studentExists(alias: string, courseId: number, sections?: readonly numb
   };
 }
 
+/** A submission (as `s`) waits for grading when it was turned in and its grade, if any, is for an earlier attempt. */
+export const NEEDS_GRADING = `s.excused = 0 AND (s.workflow_state IN ('submitted', 'pending_review') OR (s.workflow_state = 'graded' AND s.grade_matches_current_submission = 0))`;
+
+/** How many of an assignment's submissions wait for grading. */
+export function needsGradingCount(db: Db, assignmentId: number): number {
+  return one<{ n: number }>(db, `SELECT count(*) AS n FROM submissions s WHERE s.assignment_id = ? AND ${NEEDS_GRADING}`, assignmentId)!.n;
+}
+
 export function isStudentOf(db: Db, userId: number, courseId: number, sections?: readonly number[]): boolean {
   const f = studentFilter(courseId, sections);
   return one(db, `${f.sql} AND user_id = ? LIMIT 1`, ...f.args, userId) !== undefined;

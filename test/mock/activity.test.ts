@@ -122,6 +122,22 @@ describe('what the other areas put in the stream', () => {
   });
 });
 
+describe('grading in the stream', () => {
+  it('a grade: the submission on top of the student\'s stream with its assignment and course, and a Grading notice', async () => {
+    const mock = freshMock();
+    const teacher = clientFor(mock, TOKENS.teacher);
+    await teacher.ops.submissions.grade({ course_id: 1, assignment_id: 3, user_id: 7, submission: { posted_grade: 'B' }, comment: { text_comment: 'Solid argument.' } });
+    const items = await collect(clientFor(mock, TOKENS.student).ops.users.activityStream({}, { limit: 2 }));
+    const submission = items.find((i) => i.type === 'Submission')!;
+    expect(submission).toMatchObject({ title: 'Genetics Essay', message: 'Solid argument.', course_id: 1, read_state: false, course: { id: 1 }, assignment: { id: 3 } });
+    expect(submission.submission_id).toBeTypeOf('number');
+    expect(items.find((i) => i.type === 'Message')).toMatchObject({ notification_category: 'Grading', title: 'Grade posted: Genetics Essay' });
+    // nobody else's stream shows it
+    const sofia = await collect(clientFor(mock, TOKENS.otherStudent).ops.users.activityStream({}, { limit: 3 }));
+    expect(sofia.map((i) => i.title)).not.toContain('Genetics Essay');
+  });
+});
+
 describe('lms activity', () => {
   it('lists the stream as a table, and --summary counts it', async () => {
     const lms = session();

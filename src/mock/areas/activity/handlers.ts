@@ -24,7 +24,9 @@ function present(ctx: MockCtx, row: StreamEntryRow): ActivityItem | undefined {
   const shown = presenter?.(ctx, row);
   if (!shown) return undefined;
   const { title, message, html_url, read_state, type, ...extras } = shown;
+  // The type's own fields first: the item's own (its id, times, read state) are the stream's.
   return {
+    ...extras,
     id: row.id,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -36,7 +38,6 @@ function present(ctx: MockCtx, row: StreamEntryRow): ActivityItem | undefined {
     course_id: row.context_type === 'Course' ? row.context_id : null,
     group_id: row.context_type === 'Group' ? row.context_id : null,
     html_url,
-    ...extras,
   };
 }
 

@@ -5,5 +5,6 @@ import { historyHandlers } from './history.js';
 import { submissionsHandlers } from './handlers.js';
 import { schema } from './schema.js';
 import { seedSubmissions } from './seed.js';
+import { submissionStreamItem } from './stream.js';
 
-export const submissionsArea = defineArea({ name: 'submissions', schema, handlers: { ...submissionsHandlers, ...historyHandlers }, seed: seedSubmissions });
+export const submissionsArea = defineArea({ name: 'submissions', schema, handlers: { ...submissionsHandlers, ...historyHandlers }, seed: seedSubmissions, streamItems: { Submission: submissionStreamItem } });

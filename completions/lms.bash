@@ -36,6 +36,7 @@ _lms_subcommand() {
     'accounts:help') _lms_next='accounts help'; return 0 ;;
     'accounts:list'|'accounts:ls') _lms_next='accounts list'; return 0 ;;
     'activity:help') _lms_next='activity help'; return 0 ;;
+    'activity:hide') _lms_next='activity hide'; return 0 ;;
     'activity:list'|'activity:ls') _lms_next='activity list'; return 0 ;;
     'admins:add') _lms_next='admins add'; return 0 ;;
     'admins:help') _lms_next='admins help'; return 0 ;;
@@ -703,8 +704,9 @@ _lms_subcommands() {
     'accounts get') _lms_words='' ;;
     'accounts help') _lms_words='' ;;
     'accounts list') _lms_words='' ;;
-    'activity') _lms_words='help list' ;;
+    'activity') _lms_words='help hide list' ;;
     'activity help') _lms_words='' ;;
+    'activity hide') _lms_words='' ;;
     'activity list') _lms_words='' ;;
     'admins') _lms_words='add help list remove' ;;
     'admins add') _lms_words='' ;;
@@ -905,6 +907,7 @@ _lms_flags() {
     'accounts list') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'activity') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'activity help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'activity hide') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'activity list') _lms_words='--all --as-user --fields --help -h --insecure --interval --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --summary --timeout --verbose -v --version --watch --yes -y' ;;
     'admins') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'admins add') _lms_words='--account --all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-confirmation --no-input --output -o --per-page --profile -p --role --timeout --user --verbose -v --version --yes -y' ;;

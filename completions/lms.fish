@@ -63,8 +63,9 @@ complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_su
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'list' -d 'List the accounts you administer'
 
 # lms activity
-complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help list ls' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'Your activity stream, newest first; --summary counts it by type; --watch follows it'
+complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help hide list ls' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help hide list ls' -a 'hide' -d 'Hide an item of your stream for good (later activity on it does not bring it back)'
+complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help hide list ls' -a 'list' -d 'Your activity stream, newest first; --summary counts it by type; --watch follows it'
 
 # lms activity list flags
 complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'interval' -r -F -d 'seconds between polls with --watch (default 30)'

@@ -149,6 +149,7 @@ const supportingTable = {
   users: {
     get: ['GET /api/v1/users/:id', { resource: 'user' }],
     ignoreTodo: ['DELETE /api/v1/users/self/todo/:asset_string/:purpose'],
+    hideStreamItem: ['DELETE /api/v1/users/self/activity_stream/:id', { resource: 'stream item' }],
   },
   accounts: {
     list: ['GET /api/v1/accounts', paged],

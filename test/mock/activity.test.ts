@@ -2,7 +2,7 @@
 // and its summary; lms activity with --summary and --watch.
 import { describe, expect, it } from 'vitest';
 import { sendMessage } from '../../src/mock/areas/activity/repo.js';
-import { clientFor, collect, freshMock, TOKENS } from '../helpers/mock-client.js';
+import { clientFor, collect, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
 import { session } from '../helpers/run-lms.js';
 
 const LUCAS = '11~mock-lucas';
@@ -119,6 +119,23 @@ describe('what the other areas put in the stream', () => {
     expect((await titles(mock, TOKENS.student))[0]).toEqual(['Conversation', 'Your lab report', true]);
     await sam.ops.conversations.delete({ id: made!.id });
     expect((await titles(mock, TOKENS.student)).map((t) => t[1])).not.toContain('Your lab report');
+  });
+});
+
+describe('hiding an item', () => {
+  it('keeps it out of the stream and the summary even when its asset changes again', async () => {
+    const mock = freshMock();
+    const sam = clientFor(mock, TOKENS.student);
+    const topic = (await collect(sam.ops.users.activityStream({}))).find((i) => i.type === 'DiscussionTopic' && i.discussion_topic_id === 5)!;
+    expect(await sam.ops.users.hideStreamItem({ id: topic.id })).toEqual({ hidden: true });
+    await clientFor(mock, TOKENS.otherStudent).ops.discussions.createEntry({ course_id: 1, topic_id: 5, message: 'One more thought' });
+    expect((await collect(sam.ops.users.activityStream({}))).map((i) => i.id)).not.toContain(topic.id);
+    // others still see it
+    expect((await collect(clientFor(mock, TOKENS.otherStudent).ops.users.activityStream({}))).map((i) => i.id)).toContain(topic.id);
+  });
+
+  it('is 404 for an item not in the caller\'s stream', async () => {
+    expect(await statusOf(clientFor(freshMock(), TOKENS.student).ops.users.hideStreamItem({ id: 99999 }))).toBe(404);
   });
 });
 

@@ -24,6 +24,7 @@ export const users = {
   activityStream: op('users.activityStream').as<{ only_active_courses?: boolean }, ActivityItem>(),
   /** The same stream at `/users/activity_stream`, as real instances also serve it. */
   activityStreamAlias: op('users.activityStreamAlias').as<{ only_active_courses?: boolean }, ActivityItem>(),
+  hideStreamItem: op('users.hideStreamItem').as<{ id: Id }, { hidden: boolean }>(),
   activityStreamSummary: op('users.activityStreamSummary').as<Record<string, never>, ActivitySummaryEntry[]>(),
   todo: op('users.todo').as<Record<string, never>, TodoItem[]>(),
   /** What DELETE on a to-do item's `ignore` URL does (`permanent: 1`: its `ignore_permanently`). */

@@ -1,6 +1,6 @@
 // `lms activity`: what changed in your courses and groups — topics, announcements, conversations,
 // grades, notifications — newest first; `--summary` counts it by type; `--watch` follows it.
-import { list, type Verbs } from '../../cli/command.js';
+import { item, list, type Verbs } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
 import type { ApiClient } from '../../client/client.js';
@@ -59,4 +59,14 @@ const showActivity = command({
   },
 });
 
-export const activityVerbs: Verbs = [showActivity];
+const hideItem = command({
+  name: 'hide <id>',
+  summary: 'Hide an item of your stream for good (later activity on it does not bring it back)',
+  routes: ['users.hideStreamItem'],
+  examples: ['lms activity hide 1 --as-user 11'],
+  async run({ args, ctx }) {
+    return item(await (await ctx.client()).ops.users.hideStreamItem({ id: args[0]! }));
+  },
+});
+
+export const activityVerbs: Verbs = [showActivity, hideItem];

@@ -2,10 +2,10 @@
 // instances answer), each in the shape of its type from the area that owns the asset, with the
 // caller's read state; and its summary, counted by type.
 import type { ActivityItem, ActivitySummaryEntry } from '../../../client/types/activity.js';
-import { keysetSource, paginate, Reply, type Handler, type MockCtx } from '../../kit.js';
+import { keysetSource, notFound, numericId, paginate, Reply, type Handler, type MockCtx } from '../../kit.js';
 import type { StreamPresenter } from '../area.js';
 import { streamPresenters } from '../index.js';
-import { messageById, streamOfUser, streamOfUserQuery, type StreamEntryRow } from './repo.js';
+import { hideStreamItem, messageById, streamOfUser, streamOfUserQuery, type StreamEntryRow } from './repo.js';
 
 const PER_PAGE = 21;
 /** Messages longer than this are cut, as real instances cut topic messages in the stream. */
@@ -62,7 +62,14 @@ const summary: Handler = (ctx) => {
   return [...counts.values()].sort((a, b) => a.type.localeCompare(b.type) || (a.notification_category ?? '').localeCompare(b.notification_category ?? ''));
 };
 
+const hide: Handler = (ctx) => {
+  const id = numericId(ctx.path.id!);
+  if (id === undefined || !hideStreamItem(ctx.db, ctx.caller.id, id)) throw notFound();
+  return { hidden: true };
+};
+
 export const activityHandlers = {
+  'users.hideStreamItem': hide,
   'users.activityStream': stream,
   'users.activityStreamAlias': stream,
   'users.activityStreamSummary': summary,

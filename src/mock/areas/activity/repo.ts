@@ -81,6 +81,11 @@ export function setStreamItemRead(db: Db, type: string, assetId: number, userId:
   );
 }
 
+/** Hides an item from one user's stream for good (a later change does not bring it back); false if they have no such item. */
+export function hideStreamItem(db: Db, userId: number, itemId: number): boolean {
+  return run(db, `UPDATE stream_item_instances SET hidden = 1 WHERE user_id = ? AND stream_item_id = ?`, userId, itemId) > 0;
+}
+
 /** A user's visible stream, newest change first. */
 export function streamOfUserQuery(userId: number): KeysetQuery {
   return {

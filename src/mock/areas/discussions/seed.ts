@@ -127,6 +127,7 @@ export function seedDiscussions(db: Db, { minimal, now }: SeedOptions): void {
   post(30, T.labReportsGroup2, 9, 'Our group meets Wednesday after lab.');
   post(31, T.benchPlanning, 8, 'Can we swap benches with group 2 next week?');
   post(32, T.videoAccuracy, 7, 'The part about ATP synthase is simplified but right.');
+  post(34, T.videoAccuracy, 8, 'Agreed, though the textbook figure is clearer.', 32);
   post(33, T.welcome, 9, 'Thanks, excited for the term!');
 
   // Mixed read state: the teacher has read introductions; Sofia read the topic and part of it,

@@ -45,6 +45,8 @@ export interface SendOptions {
   secretUrl?: boolean;
   /** "user 42", for a not-found message. */
   subject?: string;
+  /** Not safe to resend when its outcome is unknown (see ApiRequest.idempotent). */
+  idempotent?: boolean;
 }
 
 export interface PageOptions {
@@ -96,9 +98,10 @@ export class ApiClient {
     const { route, url, rest, subject } = this.resolve(operation, params);
     const body = route.method === 'POST' || route.method === 'PUT' ? rest : undefined;
     const query = body ? {} : rest;
+    const idempotent = policy.appends?.some((name) => params[name] !== undefined) ? false : undefined;
     for (let attempt = 1; ; attempt++) {
       try {
-        const res = await this.send(route.method, url, { query, body, encoding, subject });
+        const res = await this.send(route.method, url, { query, body, encoding, subject, idempotent });
         return readBody(res) as T;
       } catch (err) {
         if (!policy.retryUnavailable || !(err instanceof ApiError) || err.status !== 503 || attempt >= UNAVAILABLE_TRIES) throw err;
@@ -182,7 +185,7 @@ export class ApiClient {
     for (let hop = 0; ; hop++) {
       if (headers.authorization) this.checkPlainHttp(new URL(url), true);
       const traceUrl = this.traceUrl(url, options.secretUrl === true);
-      const res = await this.exchange({ method, url, headers, body, traceUrl });
+      const res = await this.exchange({ method, url, headers, body, traceUrl, idempotent: options.idempotent });
       const location = res.headers['location'];
       if (res.status >= 300 && res.status < 400 && location && method === 'GET' && hop < MAX_REDIRECTS) {
         const next = parseHttpUrl(location, url);

@@ -10,6 +10,11 @@ export interface OpPolicy {
    * client asks again itself, with short growing waits, before reporting it.
    */
   retryUnavailable?: boolean;
+  /**
+   * Parameters that make the request add something each time it is applied (a comment with a
+   * grade): with any of them the request is not resent when its outcome is unknown.
+   */
+  appends?: readonly string[];
 }
 
 export interface Op<P, R, K extends 'one' | 'paged'> {

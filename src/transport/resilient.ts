@@ -41,6 +41,7 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
     // What traces and messages show: never the token, a secret parameter or a one-time URL.
     const shown = req.traceUrl ?? redactUrl(req.url);
     const scrub = (message: string) => redactText(message, [req.headers.authorization?.replace(/^Bearer\s+/i, ''), req.url]);
+    const idempotent = req.idempotent ?? IDEMPOTENT.has(req.method);
     for (let attempt = 1; ; attempt++) {
       await limiter.acquire();
       let res: ApiResponse;
@@ -51,7 +52,7 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
         if (!(err instanceof NetworkError)) throw err;
         // A name that does not resolve will not resolve on the next try either.
         if (err.code === 'ENOTFOUND') throw err;
-        const safe = err.neverSent || IDEMPOTENT.has(req.method);
+        const safe = err.neverSent || idempotent;
         if (!safe) {
           throw new OutcomeUnknownError(`${req.method} ${shown}: ${scrub(err.message)}; the request may or may not have been applied, so it was not resent`, {
             code: err.code,
@@ -67,7 +68,7 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
       }
       limiter.release(res.headers);
       const throttled = isThrottled(res.status, res.status === 403 ? bodyText(res.body) : '');
-      const retryable = throttled || (UNAVAILABLE.has(res.status) && IDEMPOTENT.has(req.method));
+      const retryable = throttled || (UNAVAILABLE.has(res.status) && idempotent);
       if (!retryable || attempt >= maxAttempts) return res;
       const retryAfter = Number(res.headers['retry-after']);
       const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(cap, retryAfter * 1000) : backoff(attempt);

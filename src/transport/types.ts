@@ -17,6 +17,12 @@ export interface ApiRequest {
    * the request use it rather than `url`.
    */
   traceUrl?: string;
+  /**
+   * Whether sending it twice does what sending it once does. By default GET, PUT and DELETE are;
+   * a PUT that also adds something (a grade with a comment) says it is not, so a request whose
+   * outcome is unknown is reported rather than resent.
+   */
+  idempotent?: boolean;
 }
 
 export interface ApiResponse {

@@ -255,6 +255,16 @@ describe('operations and context variants', () => {
   });
 });
 
+describe('requests that add something each time', () => {
+  it('marks a grade with a comment as not safe to resend, and a grade alone as safe', async () => {
+    const { requests, transport } = fake(() => ({ status: 200, body: '{}' }));
+    const c = client(transport);
+    await c.ops.submissions.grade({ course_id: 1, assignment_id: 2, user_id: 7, submission: { posted_grade: '9' }, comment: { text_comment: 'Good' } });
+    await c.ops.submissions.grade({ course_id: 1, assignment_id: 2, user_id: 7, submission: { posted_grade: '9' } });
+    expect(requests.map((r) => [r.method, r.idempotent])).toEqual([['PUT', false], ['PUT', undefined]]);
+  });
+});
+
 describe('redirects', () => {
   it('follows a GET redirect on the same origin with the token', async () => {
     const { requests, transport } = fake((_r, n) => (n === 0 ? { status: 302, headers: { location: '/api/v1/elsewhere?x=1' } } : { status: 200, body: '{"ok":true}' }));

@@ -77,6 +77,19 @@ describe('resilient transport', () => {
     expect(h.calls).toHaveLength(1);
   });
 
+  it('treats a PUT that says it is not idempotent like a POST: not resent after a drop or a 503', async () => {
+    for (const steps of [[reset(), 200], [503, 200]] as Step[][]) {
+      const { transport, calls } = scripted(steps);
+      const wrapped = resilient(transport, { limiter: new RateLimiter({ maxConcurrency: 1 }), maxAttempts: 4, random: () => 0, sleep: async () => {} });
+      const outcome = await wrapped({ method: 'PUT', url: 'https://lms.example/api/v1/x', headers: {}, idempotent: false }).then((r) => r.status, (e: unknown) => e);
+      expect(calls).toHaveLength(1);
+      if (steps[0] === 503) expect(outcome).toBe(503);
+      else expect(outcome).toBeInstanceOf(OutcomeUnknownError);
+    }
+    // and an ordinary PUT still is resent
+    expect((await harness([reset(), 200]).send('PUT')).status).toBe(200);
+  });
+
   it('throws the network error once the tries run out', async () => {
     const h = harness([reset()], 3);
     await expect(h.send('GET')).rejects.toMatchObject({ code: 'ECONNRESET', exitCode: 7 });

@@ -16,7 +16,7 @@ export const submissions = {
   >(),
   get: op('submissions.get').as<InAssignment & { user_id: Id; include?: SubmissionInclude[] }, Submission>(),
   uploadFile: op('submissions.uploadFile').as<InAssignment & { user_id: Id; name: string; size?: number; content_type?: string }, UploadTicket>(),
-  grade: op('submissions.grade').as<InAssignment & { user_id: Id } & GradeParams, Submission>(),
+  grade: op('submissions.grade', undefined, { appends: ['comment'] }).as<InAssignment & { user_id: Id } & GradeParams, Submission>(),
 };
 
 export const grading = {

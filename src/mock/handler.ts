@@ -3,7 +3,7 @@
 import { dropSecrets } from '../redact.js';
 import type { RouteId } from '../spec/routes.js';
 import { INSTANCE_HEADER, type ApiRequest, type ApiResponse, type Transport } from '../transport/types.js';
-import { handlers, publicRoutes } from './areas/index.js';
+import { handlerFor, publicRoutes } from './areas/index.js';
 import { tokenOwner } from './areas/users/repo.js';
 import { metaValue } from './db/meta.js';
 import type { Db } from './db/open.js';
@@ -59,8 +59,8 @@ export function createMockHandler(options: MockOptions): MockHandler {
     if (!pathIsWellFormed(url.pathname)) return json(400, { errors: [{ message: 'the request path has a malformed percent-encoding' }] });
     try {
       const match = matchRoute(req.method, url.pathname);
-      const handler = match && handlers[match.route.id as RouteId];
       if (!match) throw notFound();
+      const handler = await handlerFor(match.route);
       if (!handler) {
         return json(501, { errors: [{ message: `${match.route.method} ${match.route.path} is not implemented by the mock yet` }] });
       }

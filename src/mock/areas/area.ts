@@ -1,5 +1,7 @@
 // What a mock area is: its tables, its behaviour per operation, and its part of the seeded school.
-// An area's SQL lives only in its repo.ts; handlers.ts reads requests and shapes replies.
+// An area's SQL lives only in its repo.ts; handlers.ts reads requests and shapes replies. The
+// operations an area answers are data, and its handlers load on the first request for one of them,
+// so a process serving one request does not load seventeen areas' behaviour.
 import type { OperationId, RouteId } from '../../spec/routes.js';
 import type { Db } from '../db/open.js';
 import type { Handler, MockCtx } from '../kit.js';
@@ -17,8 +19,12 @@ export interface MockArea {
   name: string;
   /** The area's tables and indexes. */
   schema: string;
-  /** One handler per operation; every context variant of the operation shares it. */
-  handlers: Partial<Record<OperationId | RouteId, Handler>>;
+  /** The operations (or, rarely, single routes) the area answers. */
+  operations: readonly (OperationId | RouteId)[];
+  /** Its behaviour, loaded on first use: one handler per operation (every context variant shares it). */
+  load(): Promise<AreaBehaviour>;
+  /** The activity stream item types its behaviour presents. */
+  streamTypes?: readonly string[];
   /** Routes that carry their own credential instead of a bearer token. */
   publicRoutes?: RouteId[];
   /**
@@ -27,10 +33,14 @@ export interface MockArea {
    * table's largest id before the load), and puts the triggers back.
    */
   bulkIndexes?: { triggers: string; fills: { table: string; fill: string }[] }[];
-  /** How the area's assets look in an activity stream, by stream item type (`DiscussionTopic`, …). */
-  streamItems?: Record<string, StreamPresenter>;
   /** The area's part of the seeded school, written through its repository. Areas seed in list order. */
   seed?(db: Db, options: SeedOptions): void;
+}
+
+export interface AreaBehaviour {
+  handlers: Partial<Record<OperationId | RouteId, Handler>>;
+  /** How the area's assets look in an activity stream, by stream item type (`DiscussionTopic`, …). */
+  streamItems?: Record<string, StreamPresenter>;
 }
 
 /**

@@ -1,11 +1,17 @@
 import { defineArea } from '../area.js';
-import { get, list } from './handlers.js';
 import { schema } from './schema.js';
 import { seedAccounts } from './seed.js';
 
 export const accountsArea = defineArea({
   name: 'accounts',
   schema,
-  handlers: { 'accounts.list': list, 'accounts.get': get },
+  operations: [
+    'accounts.list',
+    'accounts.get',
+  ],
+  load: async () => {
+    const { get, list } = await import('./handlers.js');
+    return { handlers: { 'accounts.list': list, 'accounts.get': get } };
+  },
   seed: seedAccounts,
 });

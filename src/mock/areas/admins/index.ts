@@ -1,6 +1,15 @@
 import { defineArea } from '../area.js';
-import { adminsHandlers } from './handlers.js';
 import { schema } from './schema.js';
 import { seedAdmins } from './seed.js';
 
-export const adminsArea = defineArea({ name: 'admins', schema, handlers: adminsHandlers, seed: seedAdmins });
+export const adminsArea = defineArea({
+  name: 'admins',
+  schema,
+  operations: [
+    'admins.list',
+    'admins.create',
+    'admins.delete',
+  ],
+  load: async () => ({ handlers: (await import('./handlers.js')).adminsHandlers }),
+  seed: seedAdmins,
+});

@@ -1,6 +1,15 @@
 import { defineArea } from '../area.js';
-import { assignmentsHandlers } from './handlers.js';
 import { schema } from './schema.js';
 import { seedAssignments } from './seed.js';
 
-export const assignmentsArea = defineArea({ name: 'assignments', schema, handlers: assignmentsHandlers, seed: seedAssignments });
+export const assignmentsArea = defineArea({
+  name: 'assignments',
+  schema,
+  operations: [
+    'assignments.list',
+    'assignments.create',
+    'assignments.get',
+  ],
+  load: async () => ({ handlers: (await import('./handlers.js')).assignmentsHandlers }),
+  seed: seedAssignments,
+});

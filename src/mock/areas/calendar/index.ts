@@ -1,6 +1,14 @@
 import { defineArea } from '../area.js';
-import { calendarHandlers } from './handlers.js';
 import { schema } from './schema.js';
 import { seedCalendar } from './seed.js';
 
-export const calendarArea = defineArea({ name: 'calendar', schema, handlers: calendarHandlers, seed: seedCalendar });
+export const calendarArea = defineArea({
+  name: 'calendar',
+  schema,
+  operations: [
+    'users.upcomingEvents',
+    'calendar.create',
+  ],
+  load: async () => ({ handlers: (await import('./handlers.js')).calendarHandlers }),
+  seed: seedCalendar,
+});

@@ -1,7 +1,28 @@
 import { defineArea } from '../area.js';
-import { conversationsHandlers } from './handlers.js';
 import { schema } from './schema.js';
-import { conversationStreamItem } from './stream.js';
 import { seedConversations } from './seed.js';
 
-export const conversationsArea = defineArea({ name: 'conversations', schema, handlers: conversationsHandlers, seed: seedConversations, streamItems: { Conversation: conversationStreamItem } });
+export const conversationsArea = defineArea({
+  name: 'conversations',
+  schema,
+  operations: [
+    'conversations.list',
+    'conversations.create',
+    'conversations.batches',
+    'conversations.get',
+    'conversations.update',
+    'conversations.batchUpdate',
+    'conversations.markAllRead',
+    'conversations.delete',
+    'conversations.addRecipients',
+    'conversations.addMessage',
+    'conversations.removeMessages',
+    'conversations.unreadCount',
+  ],
+  streamTypes: ['Conversation'],
+  load: async () => {
+    const [{ conversationsHandlers }, { conversationStreamItem }] = await Promise.all([import('./handlers.js'), import('./stream.js')]);
+    return { handlers: conversationsHandlers, streamItems: { Conversation: conversationStreamItem } };
+  },
+  seed: seedConversations,
+});

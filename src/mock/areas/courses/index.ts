@@ -1,6 +1,16 @@
 import { defineArea } from '../area.js';
-import { coursesHandlers } from './handlers.js';
 import { schema } from './schema.js';
 import { seedCourses } from './seed.js';
 
-export const coursesArea = defineArea({ name: 'courses', schema, handlers: coursesHandlers, seed: seedCourses });
+export const coursesArea = defineArea({
+  name: 'courses',
+  schema,
+  operations: [
+    'courses.list',
+    'courses.listAccount',
+    'courses.create',
+    'courses.get',
+  ],
+  load: async () => ({ handlers: (await import('./handlers.js')).coursesHandlers }),
+  seed: seedCourses,
+});

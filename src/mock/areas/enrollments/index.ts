@@ -1,6 +1,18 @@
 import { defineArea } from '../area.js';
-import { enrollmentsHandlers } from './handlers.js';
 import { schema } from './schema.js';
 import { seedEnrollments } from './seed.js';
 
-export const enrollmentsArea = defineArea({ name: 'enrollments', schema, handlers: enrollmentsHandlers, seed: seedEnrollments });
+export const enrollmentsArea = defineArea({
+  name: 'enrollments',
+  schema,
+  operations: [
+    'enrollments.listCourse',
+    'enrollments.listSection',
+    'enrollments.listUser',
+    'enrollments.enrollCourse',
+    'enrollments.enrollSection',
+    'enrollments.end',
+  ],
+  load: async () => ({ handlers: (await import('./handlers.js')).enrollmentsHandlers }),
+  seed: seedEnrollments,
+});

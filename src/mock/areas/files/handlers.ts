@@ -2,8 +2,6 @@
 // out an upload_url; step 2 posts the bytes there as multipart; step 3 confirms at the Location
 // step 2 answered with, and returns the attachment. The mock keeps the bytes in SQLite.
 import { contentTypeFor } from '../../../mime.js';
-import { defineArea } from '../area.js';
-import { schema } from './schema.js';
 import {
   badRequest,
   created,
@@ -174,16 +172,10 @@ function ownedAttachment(ctx: MockCtx): AttachmentRow {
   return row;
 }
 
-export const filesArea = defineArea({
-  name: 'files',
-  schema,
-  handlers: {
-    'files.upload': upload,
-    'files.confirm': confirm,
-    'files.confirmGet': confirm,
-    'files.get': get,
-    'files.download': download,
-  },
-  // The upload URL and the file's verifier are their own credentials.
-  publicRoutes: ['files.upload', 'files.download'],
-});
+export const filesHandlers = {
+  'files.upload': upload,
+  'files.confirm': confirm,
+  'files.confirmGet': confirm,
+  'files.get': get,
+  'files.download': download,
+};

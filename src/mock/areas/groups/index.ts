@@ -1,6 +1,13 @@
 import { defineArea } from '../area.js';
-import { groupsHandlers } from './handlers.js';
 import { schema } from './schema.js';
 import { seedGroups } from './seed.js';
 
-export const groupsArea = defineArea({ name: 'groups', schema, handlers: groupsHandlers, seed: seedGroups });
+export const groupsArea = defineArea({
+  name: 'groups',
+  schema,
+  operations: [
+    'groups.list',
+  ],
+  load: async () => ({ handlers: (await import('./handlers.js')).groupsHandlers }),
+  seed: seedGroups,
+});

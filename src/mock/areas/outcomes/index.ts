@@ -1,6 +1,23 @@
 import { defineArea } from '../area.js';
-import { outcomesHandlers } from './handlers.js';
 import { schema } from './schema.js';
 import { seedOutcomes } from './seed.js';
 
-export const outcomesArea = defineArea({ name: 'outcomes', schema, handlers: outcomesHandlers, seed: seedOutcomes });
+export const outcomesArea = defineArea({
+  name: 'outcomes',
+  schema,
+  operations: [
+    'outcomes.rootGroup',
+    'outcomes.getGroup',
+    'outcomes.updateGroup',
+    'outcomes.deleteGroup',
+    'outcomes.listLinks',
+    'outcomes.createOutcome',
+    'outcomes.linkOutcome',
+    'outcomes.unlinkOutcome',
+    'outcomes.listSubgroups',
+    'outcomes.createSubgroup',
+    'outcomes.importGroup',
+  ],
+  load: async () => ({ handlers: (await import('./handlers.js')).outcomesHandlers }),
+  seed: seedOutcomes,
+});

@@ -1,6 +1,16 @@
 import { defineArea } from '../area.js';
-import { quizzesHandlers } from './handlers.js';
 import { schema } from './schema.js';
 import { seedQuizzes } from './seed.js';
 
-export const quizzesArea = defineArea({ name: 'quizzes', schema, handlers: quizzesHandlers, seed: seedQuizzes });
+export const quizzesArea = defineArea({
+  name: 'quizzes',
+  schema,
+  operations: [
+    'quizzes.list',
+    'quizzes.get',
+    'quizzes.create',
+    'quizzes.update',
+  ],
+  load: async () => ({ handlers: (await import('./handlers.js')).quizzesHandlers }),
+  seed: seedQuizzes,
+});

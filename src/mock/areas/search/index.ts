@@ -1,5 +1,13 @@
 import { defineArea } from '../area.js';
-import { searchHandlers } from './handlers.js';
 import { recipientIndex, schema } from './schema.js';
 
-export const searchArea = defineArea({ name: 'search', schema, handlers: searchHandlers, bulkIndexes: [recipientIndex] });
+export const searchArea = defineArea({
+  name: 'search',
+  schema,
+  operations: [
+    'search.recipients',
+    'conversations.findRecipients',
+  ],
+  load: async () => ({ handlers: (await import('./handlers.js')).searchHandlers }),
+  bulkIndexes: [recipientIndex],
+});

@@ -1,6 +1,20 @@
 import { defineArea } from '../area.js';
-import { sectionsHandlers } from './handlers.js';
 import { schema } from './schema.js';
 import { seedSections } from './seed.js';
 
-export const sectionsArea = defineArea({ name: 'sections', schema, handlers: sectionsHandlers, seed: seedSections });
+export const sectionsArea = defineArea({
+  name: 'sections',
+  schema,
+  operations: [
+    'sections.list',
+    'sections.create',
+    'sections.get',
+    'sections.getInCourse',
+    'sections.update',
+    'sections.delete',
+    'sections.crosslist',
+    'sections.uncrosslist',
+  ],
+  load: async () => ({ handlers: (await import('./handlers.js')).sectionsHandlers }),
+  seed: seedSections,
+});

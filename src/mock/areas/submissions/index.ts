@@ -1,10 +1,29 @@
 // Submissions, grading and the gradebook history that grading writes: one area, because history is
 // read from the versions grading keeps in the same tables.
 import { defineArea } from '../area.js';
-import { historyHandlers } from './history.js';
-import { submissionsHandlers } from './handlers.js';
 import { schema } from './schema.js';
 import { seedSubmissions } from './seed.js';
-import { submissionStreamItem } from './stream.js';
 
-export const submissionsArea = defineArea({ name: 'submissions', schema, handlers: { ...submissionsHandlers, ...historyHandlers }, seed: seedSubmissions, streamItems: { Submission: submissionStreamItem } });
+export const submissionsArea = defineArea({
+  name: 'submissions',
+  schema,
+  operations: [
+    'submissions.submit',
+    'submissions.list',
+    'submissions.listStudents',
+    'submissions.get',
+    'submissions.uploadFile',
+    'submissions.grade',
+    'grading.updateGrades',
+    'history.days',
+    'history.day',
+    'history.submissions',
+    'history.feed',
+  ],
+  streamTypes: ['Submission'],
+  load: async () => {
+    const [{ submissionsHandlers }, { historyHandlers }, { submissionStreamItem }] = await Promise.all([import('./handlers.js'), import('./history.js'), import('./stream.js')]);
+    return { handlers: { ...submissionsHandlers, ...historyHandlers }, streamItems: { Submission: submissionStreamItem } };
+  },
+  seed: seedSubmissions,
+});

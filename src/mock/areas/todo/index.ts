@@ -1,6 +1,14 @@
 import { defineArea } from '../area.js';
-import { todoHandlers } from './handlers.js';
 import { schema } from './schema.js';
 import { seedTodo } from './seed.js';
 
-export const todoArea = defineArea({ name: 'todo', schema, handlers: todoHandlers, seed: seedTodo });
+export const todoArea = defineArea({
+  name: 'todo',
+  schema,
+  operations: [
+    'users.todo',
+    'users.ignoreTodo',
+  ],
+  load: async () => ({ handlers: (await import('./handlers.js')).todoHandlers }),
+  seed: seedTodo,
+});

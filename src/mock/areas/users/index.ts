@@ -1,6 +1,25 @@
 import { defineArea } from '../area.js';
-import { usersHandlers } from './handlers.js';
 import { schema, searchIndex } from './schema.js';
 import { seedPeople } from './seed.js';
 
-export const usersArea = defineArea({ name: 'users', schema, handlers: usersHandlers, seed: seedPeople, bulkIndexes: [searchIndex] });
+export const usersArea = defineArea({
+  name: 'users',
+  schema,
+  operations: [
+    'users.list',
+    'users.get',
+    'users.create',
+    'users.update',
+    'users.delete',
+    'users.getSettings',
+    'users.updateSettings',
+    'users.follow',
+    'users.unfollow',
+    'users.profile',
+    'users.avatars',
+    'users.pageViews',
+    'users.uploadFile',
+  ],
+  load: async () => ({ handlers: (await import('./handlers.js')).usersHandlers }),
+  seed: seedPeople, bulkIndexes: [searchIndex],
+});

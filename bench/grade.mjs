@@ -9,34 +9,19 @@
 // ≥ 0.9 of the bucket's sustainable rate (rate/cost requests a second) with a handful of throttled
 // answers at most. Both runs read every row back before they finish, and that time counts.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { scratchEnv, throttledFlags } from './throttled.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lms = join(root, 'bin', 'lms');
-const { values: flags } = parseArgs({
-  options: {
-    rows: { type: 'string', default: '10000' },
-    rate: { type: 'string', default: '1000' },
-    cost: { type: 'string', default: '10' },
-    capacity: { type: 'string', default: '700' },
-    concurrency: { type: 'string', default: '4' },
-    'batch-size': { type: 'string', default: '2500' },
-    out: { type: 'string', default: join(root, 'bench', 'grade-results.json') },
-  },
+const { flags, rows, rate, cost, capacity, sustainable } = throttledFlags({
+  rows: { type: 'string', default: '10000' },
+  'batch-size': { type: 'string', default: '2500' },
+  out: { type: 'string', default: join(root, 'bench', 'grade-results.json') },
 });
-const rows = Number(flags.rows);
-const rate = Number(flags.rate);
-const cost = Number(flags.cost);
-const capacity = Number(flags.capacity);
-const sustainable = rate / cost;
-
-const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-grade-'));
-const env = { ...process.env, LMS_MOCK_DB: join(scratch, 'mock.db'), LMS_STATE_DIR: join(scratch, 'state'), LMS_CONFIG_DIR: join(scratch, 'config'), NO_COLOR: '1' };
-for (const name of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_OUTPUT', 'LMS_MOCK_FAULTS']) delete env[name];
+const { scratch, env } = scratchEnv('grade');
 
 function lmsSync(args, extraEnv = {}) {
   const r = spawnSync(process.execPath, [lms, ...args], { env: { ...env, ...extraEnv }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });

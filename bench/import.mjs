@@ -9,33 +9,18 @@
 // answers (403) the client took on the way (goal: a handful at most). The bucket starts empty, so
 // the first capacity/cost requests come free: that head start is reported with the result.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { scratchEnv, throttledFlags } from './throttled.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lms = join(root, 'bin', 'lms');
-const { values: flags } = parseArgs({
-  options: {
-    rows: { type: 'string', default: '2000' },
-    rate: { type: 'string', default: '1000' },
-    cost: { type: 'string', default: '10' },
-    capacity: { type: 'string', default: '700' },
-    concurrency: { type: 'string', default: '4' },
-    out: { type: 'string', default: join(root, 'bench', 'import-results.json') },
-  },
+const { flags, rows, rate, cost, capacity, sustainable } = throttledFlags({
+  rows: { type: 'string', default: '2000' },
+  out: { type: 'string', default: join(root, 'bench', 'import-results.json') },
 });
-const rows = Number(flags.rows);
-const rate = Number(flags.rate);
-const cost = Number(flags.cost);
-const capacity = Number(flags.capacity);
-const sustainable = rate / cost;
-
-const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-import-'));
-const env = { ...process.env, LMS_MOCK_DB: join(scratch, 'mock.db'), LMS_STATE_DIR: join(scratch, 'state'), LMS_CONFIG_DIR: join(scratch, 'config'), NO_COLOR: '1' };
-for (const name of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_OUTPUT', 'LMS_MOCK_FAULTS']) delete env[name];
+const { scratch, env } = scratchEnv('import');
 
 const csv = join(scratch, 'users.csv');
 const lines = ['name,login_id,email'];

@@ -1,6 +1,6 @@
 // End to end: `lms grade --csv` over HTTP against `lms mock serve`. A run whose Progress is followed
-// to its end; 2,000 rows against a throttling, failing, dropping server; and a run killed with -9
-// midway then re-run. Whatever happened, the final grades equal the file, and no submission gains
+// to its end; 500 rows (`npm run soak`: 2,000) against a throttling, failing, dropping server; and a
+// run killed with -9 midway then re-run. Whatever happened, the final grades equal the file, and no submission gains
 // more than one version for its row.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,8 @@ const db = join(dir, 'school.db');
 const local = { ...env, LMS_MOCK_DB: db };
 const servers: Served[] = [];
 
-const STUDENTS = 2000;
+/** The default run keeps the suite short; `npm run soak` sets LMS_SOAK_ROWS for the long one. */
+const STUDENTS = Number(process.env.LMS_SOAK_ROWS ?? 500);
 /** The generated course: every generated user is a student of it. */
 const COURSE = 'sis_course_id:GEN-C1';
 

@@ -223,6 +223,16 @@ describe('create (sync)', () => {
     expect(made[0].id).not.toBe(1);
   });
 
+  it('with force_new makes a new non-private conversation even for one recipient with a private one', async () => {
+    const made = await as(TOKENS.teacher).conversations.create({ recipients: ['7'], force_new: true, subject: 'A fresh thread', body: 'New topic.' });
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ private: false, subject: 'A fresh thread', audience: [7] });
+    expect(made[0]!.id).not.toBe(1);
+    // without it, the private conversation of the two is reused
+    const [reused] = await as(TOKENS.teacher).conversations.create({ recipients: ['7'], body: 'Same thread.' });
+    expect(reused!.id).toBe(1);
+  });
+
   it('attaches the sender\'s uploaded files, and only those', async () => {
     const [c] = await as(TOKENS.teacher).conversations.create({ recipients: ['7'], body: 'Schedule again.', attachment_ids: [1] });
     expect(c.messages![0].attachments.map((a) => a.id)).toEqual([1]);

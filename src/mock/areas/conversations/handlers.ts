@@ -254,17 +254,18 @@ const create: Handler = (ctx) => {
   const sender = ctx.caller.id;
   const now = ctx.now();
 
-  // One conversation: one recipient, or a group conversation everyone shares.
-  if (resolved.users.length === 1 || (group && !bulk)) {
+  // One conversation: one recipient (its private conversation), or a group conversation everyone shares.
+  if (!bulk && (resolved.users.length === 1 || group)) {
     const tags = resolved.users.length === 1 ? tagsFor(ctx.db, scope, named, resolved.users[0]) : named;
     const { conversationId, messageId } = deliver(ctx.db, { senderId: sender, recipients: resolved.users, group, subject, contextCode, tags, content, now });
     const c = conversationById(ctx.db, conversationId)!;
     return new Reply(201, [conversationJson(ctx, c, fresh(ctx, c), { messages: [messageById(ctx.db, messageId)!] })]);
   }
 
-  // A batch: one conversation per recipient — private ones (reused), or with bulk_message new group ones.
+  // A batch: one conversation per recipient — private ones (reused), or with bulk_message or
+  // force_new a new non-private one each, as real instances make them.
   const one = (db: Db, recipient: number, at: string) =>
-    deliver(db, { senderId: sender, recipients: [recipient], group, subject, contextCode, tags: tagsFor(db, scope, named, recipient), content, now: at }).conversationId;
+    deliver(db, { senderId: sender, recipients: [recipient], group: bulk, subject, contextCode, tags: tagsFor(db, scope, named, recipient), content, now: at }).conversationId;
   if (mode === 'sync') {
     const ids = resolved.users.map((r) => one(ctx.db, r, now));
     const rows = ids.map((id) => conversationById(ctx.db, id)!).map((c) => ({ c, p: fresh(ctx, c) }));

@@ -80,3 +80,16 @@ export function gradingSchemeOf(db: Db, a: Pick<AssignmentRow, 'grading_standard
 export function deleteAssignment(db: Db, id: number): void {
   run(db, `DELETE FROM assignments WHERE id = ?`, id);
 }
+
+/** Changes what another record (a graded quiz) keeps in step: names, dates, points and publication. */
+export function updateAssignment(
+  db: Db,
+  id: number,
+  a: Pick<NewAssignment, 'name' | 'description' | 'points' | 'dueAt' | 'lockAt' | 'unlockAt' | 'published' | 'now'>,
+): void {
+  run(
+    db,
+    `UPDATE assignments SET name = ?, description = ?, points_possible = ?, due_at = ?, lock_at = ?, unlock_at = ?, published = ?, updated_at = ? WHERE id = ?`,
+    a.name, a.description, a.points, a.dueAt ?? null, a.lockAt ?? null, a.unlockAt ?? null, a.published ? 1 : 0, a.now, id,
+  );
+}

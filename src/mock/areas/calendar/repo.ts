@@ -2,6 +2,8 @@
 import type { Db } from '../../db/open.js';
 import { all, insert, one, placeholders } from '../../db/statements.js';
 import type { AssignmentRow } from '../assignments/repo.js';
+import { coursesOfUser } from '../enrollments/repo.js';
+import { allGroupsOfUser } from '../groups/repo.js';
 
 export type EventContextType = 'Course' | 'Group' | 'User';
 
@@ -54,21 +56,9 @@ export function calendarEventById(db: Db, id: number): CalendarEventRow | undefi
   return one<CalendarEventRow>(db, `SELECT * FROM calendar_events WHERE id = ?`, id);
 }
 
-/** The courses (active or invited enrollment) and groups (accepted membership) a user belongs to. */
+/** The courses (active or invited enrolment) and groups (accepted membership) a user belongs to. */
 export function contextsOfUser(db: Db, userId: number): { courses: number[]; groups: number[] } {
-  const courses = all<{ id: number }>(
-    db,
-    `SELECT DISTINCT e.course_id AS id FROM enrollments e JOIN courses c ON c.id = e.course_id
-     WHERE e.user_id = ? AND e.workflow_state IN ('active', 'invited') AND c.workflow_state <> 'deleted'`,
-    userId,
-  ).map((r) => r.id);
-  const groups = all<{ id: number }>(
-    db,
-    `SELECT DISTINCT m.group_id AS id FROM group_memberships m JOIN groups g ON g.id = m.group_id
-     WHERE m.user_id = ? AND m.workflow_state = 'accepted' AND g.workflow_state <> 'deleted'`,
-    userId,
-  ).map((r) => r.id);
-  return { courses, groups };
+  return { courses: coursesOfUser(db, userId), groups: allGroupsOfUser(db, userId) };
 }
 
 /** Active events of these contexts that have not ended by `from` and start before `until`, soonest first. */

@@ -53,12 +53,9 @@ import {
   entryCounts,
   entryListQuery,
   entryStatesOf,
-  groupsOfUser,
   hasPosted,
-  isGroupMember,
   markViewedRead,
   moveTopicAfter,
-  observedStudents,
   participantOf,
   recentReplies,
   recordReply,
@@ -78,13 +75,15 @@ import {
   touchThread,
   updateEntryMessage,
   updateTopic,
-  userFileBytes,
   viewSnapshot,
   type EntryRow,
   type TopicContextType,
   type TopicFields,
   type TopicRow,
 } from './repo.js';
+import { observeesIn } from '../enrollments/repo.js';
+import { userFileBytes } from '../files/repo.js';
+import { groupsOfUser, isGroupMember } from '../groups/repo.js';
 import type { StreamPresenter } from '../area.js';
 import { announcementNotice, audienceOf } from '../activity/notifications.js';
 import { publishStreamItem, type StreamContext } from '../activity/repo.js';
@@ -205,7 +204,7 @@ function topicIdsOf(ctx: MockCtx, p: Place, t: TopicRow): number[] {
 /** Has the caller (or, for an observer, a student they observe) posted in the topic? */
 function hasPostedIn(ctx: MockCtx, p: Place, t: TopicRow): boolean {
   return once(ctx, `discussions:posted:${t.id}`, () => {
-    const users = [ctx.caller.id, ...(p.course ? observedStudents(ctx.db, ctx.caller.id, p.course.id) : [])];
+    const users = [ctx.caller.id, ...(p.course ? observeesIn(ctx.db, ctx.caller.id, p.course.id) : [])];
     return hasPosted(ctx.db, [t.id], users);
   });
 }

@@ -383,31 +383,3 @@ export function saveViewSnapshot(db: Db, topicId: number, s: ViewSnapshot): void
   );
 }
 
-// ---- read from other areas --------------------------------------------------------------------
-
-/** The groups of a course the user is an accepted member of. */
-export function groupsOfUser(db: Db, userId: number, courseId: number): number[] {
-  return all<{ id: number }>(
-    db,
-    `SELECT g.id FROM groups g JOIN group_memberships m ON m.group_id = g.id WHERE m.user_id = ? AND g.course_id = ? AND m.workflow_state = 'accepted' AND g.workflow_state <> 'deleted'`,
-    userId, courseId,
-  ).map((r) => r.id);
-}
-
-export function isGroupMember(db: Db, groupId: number, userId: number): boolean {
-  return one(db, `SELECT 1 FROM group_memberships WHERE group_id = ? AND user_id = ? AND workflow_state = 'accepted'`, groupId, userId) !== undefined;
-}
-
-/** Bytes of the user's stored files (their quota's use). */
-export function userFileBytes(db: Db, userId: number): number {
-  return one<{ n: number }>(db, `SELECT coalesce(sum(size), 0) AS n FROM attachments WHERE context_type = 'User' AND context_id = ? AND workflow_state = 'available'`, userId)!.n;
-}
-
-/** Students an observer is linked to in a course: their initial post counts for the observer. */
-export function observedStudents(db: Db, observerId: number, courseId: number): number[] {
-  return all<{ u: number }>(
-    db,
-    `SELECT DISTINCT associated_user_id AS u FROM enrollments WHERE user_id = ? AND course_id = ? AND type = 'ObserverEnrollment' AND workflow_state = 'active' AND associated_user_id IS NOT NULL`,
-    observerId, courseId,
-  ).map((r) => r.u);
-}

@@ -173,3 +173,32 @@ export function enrollmentsQuery(f: EnrollmentFilter): KeysetQuery {
     key: ['type', 'user_sortable_name', 'id'],
   };
 }
+
+/** Students an observer is linked to in a course. */
+export function observeesIn(db: Db, observerId: number, courseId: number): number[] {
+  return all<{ u: number }>(
+    db,
+    `SELECT DISTINCT associated_user_id AS u FROM enrollments WHERE user_id = ? AND course_id = ? AND type = 'ObserverEnrollment'
+       AND workflow_state IN ('active', 'invited') AND associated_user_id IS NOT NULL`,
+    observerId, courseId,
+  ).map((r) => r.u);
+}
+
+/** Courses where the user holds an active enrolment of these types. */
+export function coursesWhereUserIs(db: Db, userId: number, types: readonly string[]): number[] {
+  return all<{ course_id: number }>(
+    db,
+    `SELECT DISTINCT course_id FROM enrollments WHERE user_id = ? AND workflow_state = 'active' AND type IN (${placeholders(types.length)}) ORDER BY course_id`,
+    userId, ...types,
+  ).map((r) => r.course_id);
+}
+
+/** Courses (not deleted) where the user has an active or invited enrolment. */
+export function coursesOfUser(db: Db, userId: number): number[] {
+  return all<{ id: number }>(
+    db,
+    `SELECT DISTINCT e.course_id AS id FROM enrollments e JOIN courses c ON c.id = e.course_id
+     WHERE e.user_id = ? AND e.workflow_state IN ('active', 'invited') AND c.workflow_state <> 'deleted'`,
+    userId,
+  ).map((r) => r.id);
+}

@@ -75,3 +75,8 @@ export function imagesOf(db: Db, contextType: string, contextId: number): { id: 
     contextType, contextId,
   );
 }
+
+/** Bytes of the user's stored files (their quota's use). */
+export function userFileBytes(db: Db, userId: number): number {
+  return one<{ n: number }>(db, `SELECT coalesce(sum(size), 0) AS n FROM attachments WHERE context_type = 'User' AND context_id = ? AND workflow_state = 'available'`, userId)!.n;
+}

@@ -2,7 +2,7 @@
 import type { Findable } from '../../db/find.js';
 import type { KeysetQuery } from '../../kit.js';
 import type { Db } from '../../db/open.js';
-import { all, insert } from '../../db/statements.js';
+import { all, insert, one } from '../../db/statements.js';
 
 export interface GroupRow {
   id: number;
@@ -40,4 +40,27 @@ export function groupsOfCourseQuery(courseId: number): KeysetQuery {
 /** The group's accepted members. */
 export function membersOfGroup(db: Db, groupId: number): number[] {
   return all<{ user_id: number }>(db, `SELECT user_id FROM group_memberships WHERE group_id = ? AND workflow_state = 'accepted'`, groupId).map((r) => r.user_id);
+}
+
+/** The groups of a course the user is an accepted member of. */
+export function groupsOfUser(db: Db, userId: number, courseId: number): number[] {
+  return all<{ id: number }>(
+    db,
+    `SELECT g.id FROM groups g JOIN group_memberships m ON m.group_id = g.id WHERE m.user_id = ? AND g.course_id = ? AND m.workflow_state = 'accepted' AND g.workflow_state <> 'deleted'`,
+    userId, courseId,
+  ).map((r) => r.id);
+}
+
+/** Every group the user is an accepted member of, in any course. */
+export function allGroupsOfUser(db: Db, userId: number): number[] {
+  return all<{ id: number }>(
+    db,
+    `SELECT DISTINCT m.group_id AS id FROM group_memberships m JOIN groups g ON g.id = m.group_id
+     WHERE m.user_id = ? AND m.workflow_state = 'accepted' AND g.workflow_state <> 'deleted'`,
+    userId,
+  ).map((r) => r.id);
+}
+
+export function isGroupMember(db: Db, groupId: number, userId: number): boolean {
+  return one(db, `SELECT 1 FROM group_memberships WHERE group_id = ? AND user_id = ? AND workflow_state = 'accepted'`, groupId, userId) !== undefined;
 }

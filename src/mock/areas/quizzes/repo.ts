@@ -2,7 +2,7 @@
 import type { Db } from '../../db/open.js';
 import type { KeysetQuery } from '../../kit.js';
 import { insert, one, run } from '../../db/statements.js';
-import { createAssignment } from '../assignments/repo.js';
+import { createAssignment, deleteAssignment, updateAssignment } from '../assignments/repo.js';
 
 export interface QuizRow {
   id: number;
@@ -66,7 +66,7 @@ export function syncQuizAssignment(db: Db, quiz: QuizRow, graded: boolean, now: 
   if (!graded) {
     if (quiz.assignment_id !== null) {
       run(db, `UPDATE quizzes SET assignment_id = NULL WHERE id = ?`, quiz.id);
-      run(db, `DELETE FROM assignments WHERE id = ?`, quiz.assignment_id);
+      deleteAssignment(db, quiz.assignment_id);
     }
     return;
   }
@@ -87,11 +87,16 @@ export function syncQuizAssignment(db: Db, quiz: QuizRow, graded: boolean, now: 
     run(db, `UPDATE quizzes SET assignment_id = ? WHERE id = ?`, id, quiz.id);
     return;
   }
-  run(
-    db,
-    `UPDATE assignments SET name = ?, description = ?, points_possible = ?, due_at = ?, lock_at = ?, unlock_at = ?, published = ?, updated_at = ? WHERE id = ?`,
-    quiz.title, quiz.description, quiz.points_possible ?? 0, quiz.due_at, quiz.lock_at, quiz.unlock_at, quiz.published, now, quiz.assignment_id,
-  );
+  updateAssignment(db, quiz.assignment_id, {
+    name: quiz.title,
+    description: quiz.description,
+    points: quiz.points_possible ?? 0,
+    dueAt: quiz.due_at,
+    lockAt: quiz.lock_at,
+    unlockAt: quiz.unlock_at,
+    published: quiz.published === 1,
+    now,
+  });
 }
 
 /** Students have started or submitted the quiz. */

@@ -11,7 +11,8 @@ import { attachmentJson } from '../files/handlers.js';
 import { attachmentById } from '../files/repo.js';
 import { briefUserJson } from '../users/handlers.js';
 import { userById } from '../users/repo.js';
-import { attemptsOf, commentsOf, gradedAttempt, observeesIn, type AttemptRow, type CommentRow, type SubmissionRow } from './repo.js';
+import { attemptsOf, commentsOf, gradedAttempt, type AttemptRow, type CommentRow, type SubmissionRow } from './repo.js';
+import { observeesIn } from '../enrollments/repo.js';
 
 /** Courses carry no time zone of their own yet: their days are the instance's default zone's. */
 export const COURSE_TIME_ZONE = 'America/Chicago';

@@ -284,15 +284,6 @@ export function publishedAssignmentIds(db: Db, courseId: number): number[] {
   return all<{ id: number }>(db, `SELECT id FROM assignments WHERE course_id = ? AND published = 1 ORDER BY position, id`, courseId).map((r) => r.id);
 }
 
-/** Observers' students in a course: whom an observer may see. */
-export function observeesIn(db: Db, observerId: number, courseId: number): number[] {
-  return all<{ u: number }>(
-    db,
-    `SELECT DISTINCT associated_user_id AS u FROM enrollments WHERE user_id = ? AND course_id = ? AND type = 'ObserverEnrollment'
-       AND workflow_state IN ('active', 'invited') AND associated_user_id IS NOT NULL`,
-    observerId, courseId,
-  ).map((r) => r.u);
-}
 
 // ---- gradebook history --------------------------------------------------------------------------
 

@@ -7,8 +7,8 @@ import { reachIn } from '../../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import { assignmentById, type AssignmentRow } from '../assignments/repo.js';
 import { courseById } from '../courses/repo.js';
-import { studentsOfSection } from '../enrollments/repo.js';
-import { assignmentsNeedingGrading, assignmentsToSubmit, coursesAs, ignore, ignoresOf } from './repo.js';
+import { coursesWhereUserIs, studentsOfSection } from '../enrollments/repo.js';
+import { assignmentsNeedingGrading, assignmentsToSubmit, ignore, ignoresOf } from './repo.js';
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 /** Real instances cap the list; the spec leaves the number open. */
@@ -28,7 +28,7 @@ interface Candidate {
 function candidates(ctx: MockCtx): Candidate[] {
   const me = ctx.caller.id;
   const out: Candidate[] = [];
-  for (const courseId of coursesAs(ctx.db, me, ['TeacherEnrollment', 'TaEnrollment'])) {
+  for (const courseId of coursesWhereUserIs(ctx.db, me, ['TeacherEnrollment', 'TaEnrollment'])) {
     const course = courseById(ctx.db, courseId);
     if (!course) continue;
     const reach = reachIn(ctx.db, me, 'manage_grades', course);
@@ -40,7 +40,7 @@ function candidates(ctx: MockCtx): Candidate[] {
   }
   const now = ctx.now();
   const until = new Date(Date.parse(now) + WEEK_MS).toISOString();
-  const studying = coursesAs(ctx.db, me, ['StudentEnrollment']);
+  const studying = coursesWhereUserIs(ctx.db, me, ['StudentEnrollment']);
   if (studying.length) {
     for (const a of assignmentsToSubmit(ctx.db, me, studying, now, until)) out.push({ purpose: 'submitting', assignment: a, marker: a.updated_at });
   }

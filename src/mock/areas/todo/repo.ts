@@ -5,15 +5,6 @@ import { all, placeholders, run } from '../../db/statements.js';
 import type { AssignmentRow } from '../assignments/repo.js';
 import { NEEDS_GRADING } from '../submissions/repo.js';
 
-/** Courses where the user holds an active enrolment of these types. */
-export function coursesAs(db: Db, userId: number, types: readonly string[]): number[] {
-  return all<{ course_id: number }>(
-    db,
-    `SELECT DISTINCT course_id FROM enrollments WHERE user_id = ? AND workflow_state = 'active' AND type IN (${placeholders(types.length)}) ORDER BY course_id`,
-    userId, ...types,
-  ).map((r) => r.course_id);
-}
-
 /** Published assignments of a course with submissions waiting for grading from these students (all, when `students` is absent). */
 export function assignmentsNeedingGrading(db: Db, courseId: number, students?: readonly number[]): (AssignmentRow & { needs_grading_count: number; last_submitted_at: string | null })[] {
   const among = students ? `AND s.user_id IN (${placeholders(students.length)})` : '';

@@ -8,11 +8,11 @@
 // the other. Figures of merit: batch rows/s at least 20× the per-row path's; the per-row path at
 // ≥ 0.9 of the bucket's sustainable rate (rate/cost requests a second) with a handful of throttled
 // answers at most. Both runs read every row back before they finish, and that time counts.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scratchEnv, throttledFlags } from './throttled.mjs';
+import { scratchEnv, startThrottledServer, throttledAmong, throttledFlags } from './throttled.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lms = join(root, 'bin', 'lms');
@@ -40,26 +40,13 @@ const lines = ['user,grade'];
 for (let n = 1; n <= rows; n++) lines.push(`${n % 2 ? `gen${n}` : `sis_user_id:GEN-${n}`},${(n * 37) % 101}`);
 writeFileSync(csv, lines.join('\n') + '\n');
 
-const server = spawn(process.execPath, [lms, 'mock', 'serve', '--port', '0', '--throttle', '--throttle-rate', String(rate), '--throttle-cost', String(cost), '--throttle-capacity', String(capacity)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-let log = '';
-server.stderr.on('data', (chunk) => (log += chunk));
-const url = await new Promise((resolve, reject) => {
-  const timer = setTimeout(() => reject(new Error(`mock serve did not start:\n${log}`)), 15000);
-  server.stderr.on('data', () => {
-    const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-    if (m) {
-      clearTimeout(timer);
-      resolve(m[1]);
-    }
-  });
-});
-
-const requestLines = () => log.split('\n').filter((l) => /^(GET|POST|PUT|DELETE) \S+ (\d{3}|drop) \d+ms$/.test(l));
+const server = startThrottledServer(lms, env, { rate, cost, capacity });
+const url = await server.url;
 
 /** One timed run of `lms grade --csv`; its requests and throttled answers from the server's log. */
 async function timed(label, args) {
-  const before = requestLines().length;
-  const throttledBefore = requestLines().filter((l) => / 403 \d+ms$/.test(l)).length;
+  const before = server.requestLines().length;
+  const throttledBefore = throttledAmong(server.requestLines());
   const started = performance.now();
   const run = spawnSync(process.execPath, [lms, 'grade', '--course', 'sis_course_id:GEN-C1', '--csv', csv, ...args, '-o', 'json'], {
     env: { ...env, LMS_BASE_URL: url, LMS_TOKEN: '1~mock-admin' },
@@ -70,14 +57,14 @@ async function timed(label, args) {
   if (run.status !== 0) throw new Error(`${label} exited ${run.status}:\n${run.stderr}`);
   const summary = JSON.parse(run.stdout);
   await new Promise((r) => setTimeout(r, 300));
-  const all = requestLines();
+  const all = server.requestLines();
   return {
     seconds: Number(seconds.toFixed(2)),
     rowsPerSecond: Number((rows / seconds).toFixed(1)),
     updated: summary.updated,
     failed: summary.failed,
     requests: all.length - before,
-    throttled: all.filter((l) => / 403 \d+ms$/.test(l)).length - throttledBefore,
+    throttled: throttledAmong(all) - throttledBefore,
   };
 }
 
@@ -101,6 +88,6 @@ try {
   console.log(`  batch ÷ per row: ${speedup.toFixed(1)}× (goal ≥ 20) ${speedup >= 20 ? 'PASS' : 'UNDER'}`);
   console.log(`  per row at ${fraction.toFixed(2)} of the sustainable request rate (goal ≥ 0.9) ${fraction >= 0.9 ? 'PASS' : 'UNDER'}; ${perRow.throttled} throttled answers (goal: a handful) ${perRow.throttled <= 5 ? 'PASS' : 'OVER'}`);
 } finally {
-  server.kill('SIGTERM');
+  server.stop();
   rmSync(scratch, { recursive: true, force: true });
 }

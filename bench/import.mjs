@@ -8,11 +8,11 @@
 // rows per second as a fraction of that sustainable rate (goal >= 0.9), with the number of throttled
 // answers (403) the client took on the way (goal: a handful at most). The bucket starts empty, so
 // the first capacity/cost requests come free: that head start is reported with the result.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scratchEnv, throttledFlags } from './throttled.mjs';
+import { scratchEnv, startThrottledServer, throttledAmong, throttledFlags } from './throttled.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lms = join(root, 'bin', 'lms');
@@ -27,19 +27,8 @@ const lines = ['name,login_id,email'];
 for (let i = 1; i <= rows; i++) lines.push(`Bench Person ${i},bench-${i},bench-${i}@example.edu`);
 writeFileSync(csv, lines.join('\n') + '\n');
 
-const server = spawn(process.execPath, [lms, 'mock', 'serve', '--port', '0', '--throttle', '--throttle-rate', String(rate), '--throttle-cost', String(cost), '--throttle-capacity', String(capacity)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-let log = '';
-server.stderr.on('data', (chunk) => (log += chunk));
-const url = await new Promise((resolve, reject) => {
-  const timer = setTimeout(() => reject(new Error(`mock serve did not start:\n${log}`)), 15000);
-  server.stderr.on('data', () => {
-    const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-    if (m) {
-      clearTimeout(timer);
-      resolve(m[1]);
-    }
-  });
-});
+const server = startThrottledServer(lms, env, { rate, cost, capacity });
+const url = await server.url;
 
 try {
   const started = performance.now();
@@ -52,8 +41,8 @@ try {
   if (run.status !== 0) throw new Error(`the import exited ${run.status}:\n${run.stderr}`);
   const summary = JSON.parse(run.stdout);
   await new Promise((r) => setTimeout(r, 200));
-  const requestLines = log.split('\n').filter((l) => /^(GET|POST|PUT|DELETE) \S+ (\d{3}|drop) \d+ms$/.test(l));
-  const throttled = requestLines.filter((l) => / 403 \d+ms$/.test(l)).length;
+  const requestLines = server.requestLines();
+  const throttled = throttledAmong(requestLines);
   const rowsPerSecond = rows / seconds;
   const result = {
     date: new Date().toISOString(),
@@ -75,6 +64,6 @@ try {
   console.log(`  ${throttled} throttled answers taken (goal: a handful) ${throttled <= 5 ? 'PASS' : 'OVER'}; ${requestLines.length} requests in all; head start ${Math.floor(capacity / cost)} free requests`);
   console.log(`  ${summary.created} created, ${summary.failed} failed`);
 } finally {
-  server.kill('SIGTERM');
+  server.stop();
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -1,16 +1,26 @@
 // `lms mock serve` on a free port for a benchmark: resolves with its URL once it says where it listens.
+// `flags` go to the server; without `quiet: true` its request log is kept, for `requestLines()`.
 import { spawn } from 'node:child_process';
 
-export function startMockServer(lms, env) {
-  const child = spawn(process.execPath, [lms, 'mock', 'serve', '--port', '0', '--quiet'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+export function startMockServer(lms, env, { flags = [], quiet = true } = {}) {
+  const child = spawn(process.execPath, [lms, 'mock', 'serve', '--port', '0', ...(quiet ? ['--quiet'] : []), ...flags], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mock serve did not start:\n${log}`)), 15000);
     child.stderr.on('data', (chunk) => {
       log += chunk;
       const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-      if (m) resolve(m[1]);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     });
-    child.once('exit', () => reject(new Error(`mock serve exited: ${log}`)));
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`mock serve exited: ${log}`));
+    });
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  /** The requests the server has logged so far, one line each. */
+  const requestLines = () => log.split('\n').filter((l) => /^(GET|POST|PUT|DELETE) \S+ (\d{3}|drop) \d+ms$/.test(l));
+  return { url, requestLines, stop: () => child.kill('SIGTERM') };
 }

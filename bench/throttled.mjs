@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startMockServer } from './mock-server.mjs';
 
 /** Parses the bucket's flags (rate, cost, capacity, concurrency) with the benchmark's own. */
 export function throttledFlags(own) {
@@ -28,3 +29,14 @@ export function scratchEnv(name) {
   for (const key of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_OUTPUT', 'LMS_MOCK_FAULTS']) delete env[key];
   return { scratch, env };
 }
+
+/** `lms mock serve --throttle` with this bucket, its request log kept. */
+export function startThrottledServer(lms, env, { rate, cost, capacity }) {
+  return startMockServer(lms, env, {
+    quiet: false,
+    flags: ['--throttle', '--throttle-rate', String(rate), '--throttle-cost', String(cost), '--throttle-capacity', String(capacity)],
+  });
+}
+
+/** The throttled answers among request log lines. */
+export const throttledAmong = (lines) => lines.filter((l) => / 403 \d+ms$/.test(l)).length;

@@ -1,6 +1,6 @@
 // `lms calendar`: put an event on a course's, group's or your own calendar.
 import { item, type Verbs } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import { command, oneContext } from '../../cli/define.js';
 import { UsageError } from '../../errors.js';
 
 const createEvent = command({
@@ -21,12 +21,11 @@ const createEvent = command({
   },
   examples: ['lms calendar create --course 1 --title "Review session" --start 2026-11-05T15:00:00Z --end 2026-11-05T16:00:00Z --location "Science Hall 101"'],
   async run({ opts, ctx }) {
-    const given = [['--course', opts.course], ['--group', opts.group], ['--user', opts.user]].filter(([, v]) => v !== undefined);
-    if (given.length !== 1) throw new UsageError(given.length ? `give only one of --course, --group or --user, not ${given.map(([f]) => f).join(' and ')}` : 'give one of --course, --group or --user');
+    const context = oneContext(opts, ['course', 'group', 'user']);
     const client = await ctx.client();
-    const userId = opts.user === 'self' ? (await client.ops.users.get({ id: 'self' })).id : opts.user;
-    const contextCode = opts.course !== undefined ? `course_${opts.course}` : opts.group !== undefined ? `group_${opts.group}` : `user_${userId}`;
-    if (!/^(course|group|user)_\d+$/.test(contextCode)) throw new UsageError(`${given[0]![0]} takes a numeric id${given[0]![0] === '--user' ? ' or self' : ''}, not "${given[0]![1]}"`);
+    const id = context.type === 'user' && context.id === 'self' ? String((await client.ops.users.get({ id: 'self' })).id) : context.id;
+    if (!/^\d+$/.test(id)) throw new UsageError(`--${context.type} takes a numeric id${context.type === 'user' ? ' or self' : ''}, not "${context.id}"`);
+    const contextCode = `${context.type}_${id}`;
     return item(
       await client.ops.calendar.create({
         calendar_event: {

@@ -14,16 +14,11 @@ import {
   setLastMessageAt,
   setParticipant,
   shareMessage,
+  type NewMessage,
 } from './repo.js';
 
-export interface MessageContent {
-  body: string;
-  generated?: boolean;
-  mediaCommentId?: string | null;
-  mediaCommentType?: string | null;
-  attachmentIds?: readonly number[];
-  forwardedIds?: readonly number[];
-}
+/** What a message says, whatever conversation it goes to. */
+export type MessageContent = Omit<NewMessage, 'conversationId' | 'authorId' | 'now'>;
 
 /** Posts a message the sender and `audience` see; it is unread (and on top of the inbox) for the subscribed ones among them. */
 export function postMessage(db: Db, conversationId: number, senderId: number, audience: readonly number[], content: MessageContent, now: string): number {

@@ -5,6 +5,7 @@ import { waitForProgress } from '../client/areas/progress.js';
 import type { ApiClient } from '../client/client.js';
 import type { ConversationBatch } from '../client/types/conversations.js';
 import type { Progress } from '../client/types/progress.js';
+import { bar, statusLine } from '../io/status-line.js';
 import type { Context } from './context.js';
 
 export interface WatchOptions {
@@ -33,18 +34,14 @@ export interface Meter {
 }
 
 export function createMeter(ctx: Context, label: string, now: () => number = () => performance.now()): Meter {
-  const tty = ctx.io.stderrIsTTY;
   const started = now();
-  let lastLine = -Infinity;
-  const resume = tty || ctx.globals.verbose ? ctx.activity.pause() : undefined;
+  const status = statusLine(ctx.io, { verbose: ctx.globals.verbose, ttyIntervalMs: 0, now });
+  const resume = status ? ctx.activity.pause() : undefined;
   const line = (r: Reading) => {
     const pct = Math.max(0, Math.min(100, r.percent));
     const seconds = (now() - started) / 1000;
     const eta = pct > 0 && pct < 100 ? Math.ceil((seconds * (100 - pct)) / pct) : undefined;
-    const width = 24;
-    const filled = Math.round((pct / 100) * width);
-    const bar = tty ? `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ` : '';
-    const parts = [`${label} ${bar}${pct.toFixed(0)}% ${r.state}`];
+    const parts = [`${label} ${bar(ctx.io, pct / 100)}${pct.toFixed(0)}% ${r.state}`];
     if (r.count) {
       parts.push(`${r.count.done}/${r.count.total} ${r.count.noun}`);
       if (seconds > 0 && r.count.done > 0) parts.push(`${(r.count.done / seconds).toFixed(r.count.done / seconds < 10 ? 1 : 0)}/s`);
@@ -54,15 +51,9 @@ export function createMeter(ctx: Context, label: string, now: () => number = () 
     return parts.join(', ');
   };
   return {
-    update(r) {
-      if (!tty && !ctx.globals.verbose) return;
-      const t = now();
-      if (!tty && !r.done && t - lastLine < 2000) return;
-      lastLine = t;
-      ctx.io.stderr.write(tty ? `\r\x1b[K${line(r)}` : `${line(r)}\n`);
-    },
+    update: (r) => status?.show(() => line(r), r.done),
     close() {
-      if (tty) ctx.io.stderr.write('\r\x1b[K');
+      status?.clear();
       resume?.();
     },
   };

@@ -111,7 +111,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     mock() {
       mockPromise ??= deps.mock
         ? Promise.resolve(deps.mock)
-        : import('../mock/runtime.js').then((m) => m.openMock(globals.mockDb ?? m.defaultMockDbPath(env), env));
+        : import('../mock/runtime.js').then((m) => m.loadMock(globals.mockDb ?? m.defaultMockDbPath(env), env));
       return mockPromise;
     },
 

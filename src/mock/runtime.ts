@@ -8,7 +8,7 @@ import { hasFaults, inProcess, parseFaultsEnv, withFaults, type FaultOptions } f
 import { createMockHandler, type MockHandler } from './handler.js';
 import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
 import { allTokens } from './areas/users/repo.js';
-import { seed, seedToken, seedUsers } from './seed.js';
+import { loadSeed, seedToken, seedUsers, type SchoolOptions, type SeedSchool } from './seed.js';
 
 export const MOCK_BASE_URL = 'http://lms.mock';
 /** In mock mode with no token configured, the CLI acts as the seeded account admin. */
@@ -35,14 +35,35 @@ export interface MockRuntime {
   now(): string;
 }
 
-export function openMock(path: string, env: NodeJS.ProcessEnv): MockRuntime {
+/**
+ * Opens the mock at `path`, creating and seeding it when it is new or of another schema version.
+ * The seed (every area's seed module) is loaded only then: opening an existing database, what
+ * nearly every `--mock` command does, does not pay for it.
+ */
+export async function loadMock(path: string, env: NodeJS.ProcessEnv): Promise<MockRuntime> {
+  try {
+    return openMock(path, env);
+  } catch (error) {
+    if (!(error instanceof SeedNeeded)) throw error;
+  }
+  return openMock(path, env, await loadSeed());
+}
+
+/** The database had to be created, and no seed was given: load it (`loadSeed`) and open again. */
+class SeedNeeded extends Error {}
+
+/** Opens the mock with the seed at hand (synchronous: tests make many databases); without one, only an existing database opens. */
+export function openMock(path: string, env: NodeJS.ProcessEnv, seed?: SeedSchool): MockRuntime {
   // Checked before anything is opened: a bad value is a usage error, not a half-open mock.
   const faults = env.LMS_MOCK_FAULTS ? parseFaultsEnv(env.LMS_MOCK_FAULTS) : undefined;
   const viewRebuildMs = parseViewDelay(env.LMS_MOCK_VIEW_DELAY_MS);
   const tickMs = jobTick(env);
   const now = env.LMS_MOCK_NOW || undefined;
   const clock = () => now ?? new Date().toISOString();
-  const { db, created } = openDatabase(path, (d) => seed(d, { clock: clock() }));
+  const { db, created } = openDatabase(path, (d) => {
+    if (!seed) throw new SeedNeeded();
+    seed(d, { clock: clock() });
+  });
   const jobs = createJobRunner(db, { now: clock, tickMs });
   const base = createMockHandler({ db, now, jobs, viewRebuildMs });
   const handler = faults && hasFaults(faults) ? inProcess(withFaults(base, faults)) : base;
@@ -65,7 +86,8 @@ function parseViewDelay(raw: string | undefined): number {
 }
 
 /** Back to the seeded school, or with `minimal` to an empty instance with only its admin. */
-export function reseed(db: Db, options: { minimal?: boolean; clock?: string } = {}): void {
+export async function reseed(db: Db, options: SchoolOptions = {}): Promise<void> {
+  const seed = await loadSeed();
   resetDatabase(db, (d) => seed(d, options));
 }
 

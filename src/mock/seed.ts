@@ -9,12 +9,25 @@ export { seedToken, seedUsers } from './areas/users/seed.js';
 
 export const SEED_EPOCH = '2026-08-24T08:00:00.000Z';
 
-/** The whole school, or with `minimal` only the root account and its admin (what `lms mock reset` leaves). */
-export function seed(db: Db, options: { minimal?: boolean; clock?: string } = {}): void {
-  const now = SEED_EPOCH;
-  const clock = options.clock ?? new Date().toISOString();
-  setMetaValue(db, 'seeded_at', now);
-  // Every seed and reset is a new instance: bulk journals written against the old one no longer apply.
-  setMetaValue(db, 'instance_id', process.getBuiltinModule('node:crypto').randomUUID());
-  for (const area of areas) area.seed?.(db, { minimal: options.minimal ?? false, now, clock });
+export interface SchoolOptions {
+  /** Only the root account and its admin (what `lms mock reset` leaves). */
+  minimal?: boolean;
+  /** The mock's clock when seeding (default: the real time). */
+  clock?: string;
+}
+
+/** Writes the seeded school into a database, in one synchronous run (it goes inside a transaction). */
+export type SeedSchool = (db: Db, options?: SchoolOptions) => void;
+
+/** Every area's seed, loaded: what creating or reseeding a database runs. */
+export async function loadSeed(): Promise<SeedSchool> {
+  const seeders = await Promise.all(areas.map((area) => area.seed?.()));
+  return (db, options = {}) => {
+    const now = SEED_EPOCH;
+    const clock = options.clock ?? new Date().toISOString();
+    setMetaValue(db, 'seeded_at', now);
+    // Every seed and reset is a new instance: bulk journals written against the old one no longer apply.
+    setMetaValue(db, 'instance_id', process.getBuiltinModule('node:crypto').randomUUID());
+    for (const seeder of seeders) seeder?.(db, { minimal: options.minimal ?? false, now, clock });
+  };
 }

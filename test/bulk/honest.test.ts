@@ -37,7 +37,7 @@ describe('a journal outlives the data it describes', () => {
     expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 20, skipped_done: 0 });
     expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 0, skipped_done: 20 });
 
-    reseed(lms.mock.db);
+    await reseed(lms.mock.db);
     const plan = await lms.run(`users import ${file} --dry-run -o json`);
     expect(plan.stderr).toContain('Dry run: 20 would be created, 0 already exist, 0 would fail. Nothing was written.');
     expect(new Set((JSON.parse(plan.stdout) as { action: string }[]).map((p) => p.action))).toEqual(new Set(['create']));

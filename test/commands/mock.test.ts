@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/entry.js';
-import { openMock } from '../../src/mock/runtime.js';
+import { loadMock } from '../../src/mock/runtime.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { session } from '../helpers/run-lms.js';
 
@@ -103,13 +103,13 @@ describe('lms mock reset / seed', () => {
 });
 
 describe('lms mock seed on a database that holds data', () => {
-  const dbFile = () => {
+  const dbFile = async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'lms-seed-')), 'mock.db');
-    openMock(path, {}).db.close();
+    (await loadMock(path, {})).db.close();
     return path;
   };
   const seedWith = async (path: string, args: string[], tty = false, answer = false) => {
-    const mock = openMock(path, {});
+    const mock = await loadMock(path, {});
     const io = fakeIO({ tty });
     let asked = '';
     const exitCode = await run(['mock', 'seed', ...args], {
@@ -124,8 +124,8 @@ describe('lms mock seed on a database that holds data', () => {
   };
 
   it('needs --yes in a script, asks on a terminal, and keeps the data when declined', async () => {
-    const path = dbFile();
-    const writer = openMock(path, {});
+    const path = await dbFile();
+    const writer = await loadMock(path, {});
     writer.db.prepare(`UPDATE users SET name = 'Changed' WHERE id = 7`).run();
     writer.db.close();
 
@@ -136,13 +136,13 @@ describe('lms mock seed on a database that holds data', () => {
     const declined = await seedWith(path, [], true, false);
     expect(declined.asked).toBe(`Replace everything in the mock database ${path} with the seeded school?`);
     expect(declined.exitCode).toBe(1);
-    const kept = openMock(path, {});
+    const kept = await loadMock(path, {});
     expect(kept.db.prepare(`SELECT name FROM users WHERE id = 7`).pluck().get()).toBe('Changed');
     kept.db.close();
 
     const confirmed = await seedWith(path, ['--yes']);
     expect(confirmed.exitCode).toBe(0);
-    const reseeded = openMock(path, {});
+    const reseeded = await loadMock(path, {});
     expect(reseeded.db.prepare(`SELECT name FROM users WHERE id = 7`).pluck().get()).toBe('Sam Student');
     reseeded.db.close();
   });

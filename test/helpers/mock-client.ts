@@ -1,6 +1,7 @@
 import { ApiClient } from '../../src/client/client.js';
 import { ApiError } from '../../src/errors.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
+import { loadSeed } from '../../src/mock/seed.js';
 
 export const TOKENS = {
   admin: '1~mock-admin',
@@ -14,8 +15,11 @@ export const TOKENS = {
   observer: '13~mock-olive',
 } as const;
 
+/** The seeded school, loaded once for the many in-memory databases the tests make. */
+export const seedSchool = await loadSeed();
+
 export function freshMock(): MockRuntime {
-  return openMock(':memory:', { LMS_MOCK_NOW: '2026-11-02T12:00:00.000Z', LMS_MOCK_JOB_TICK_MS: '0' });
+  return openMock(':memory:', { LMS_MOCK_NOW: '2026-11-02T12:00:00.000Z', LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool);
 }
 
 export function clientFor(mock: MockRuntime, token: string | undefined, extra: { perPage?: number; asUser?: string } = {}): ApiClient {

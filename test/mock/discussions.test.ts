@@ -8,7 +8,7 @@ import { createMockHandler } from '../../src/mock/handler.js';
 import { openMock } from '../../src/mock/runtime.js';
 import { SEED_TOPICS as T } from '../../src/mock/areas/discussions/seed.js';
 import type { ApiRequest } from '../../src/transport/types.js';
-import { clientFor, collect, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
+import { clientFor, collect, freshMock, seedSchool, statusOf, TOKENS } from '../helpers/mock-client.js';
 
 const NOW = '2026-11-02T12:00:00.000Z';
 const C1 = { course_id: 1 };
@@ -490,7 +490,7 @@ describe('the full topic view', () => {
 
   describe('cached: 503 after a write until rebuilt', () => {
     function cachedMock(delayMs: number) {
-      const mock = openMock(':memory:', { LMS_MOCK_NOW: NOW });
+      const mock = openMock(':memory:', { LMS_MOCK_NOW: NOW }, seedSchool);
       let wall = 1_000_000;
       const handler = createMockHandler({ db: mock.db, now: NOW, viewRebuildMs: delayMs, wallClock: () => wall });
       let views = 0;

@@ -8,7 +8,7 @@ import { openMock } from '../../src/mock/runtime.js';
 import { serveMock } from '../../src/mock/serve.js';
 import type { ApiRequest, ApiResponse } from '../../src/transport/types.js';
 import { fakeIO } from '../helpers/fake-io.js';
-import { freshMock, TOKENS } from '../helpers/mock-client.js';
+import { freshMock, seedSchool, TOKENS } from '../helpers/mock-client.js';
 
 const get = (path: string, token: string | undefined = TOKENS.admin): ApiRequest => ({
   method: 'GET',
@@ -208,7 +208,7 @@ describe('in process', () => {
   });
 
   it('LMS_MOCK_FAULTS faults the --mock handler', async () => {
-    const mock = openMock(':memory:', { LMS_MOCK_FAULTS: '{"throttle":{"capacity":300},"failRate":0.5,"seed":1}' });
+    const mock = openMock(':memory:', { LMS_MOCK_FAULTS: '{"throttle":{"capacity":300},"failRate":0.5,"seed":1}' }, seedSchool);
     expect(mock.faults).toEqual({ throttle: { ...DEFAULT_THROTTLE, capacity: 300 }, failRate: 0.5, seed: 1 });
     const statuses = new Set<number>();
     for (let i = 0; i < 10; i++) {
@@ -223,7 +223,7 @@ describe('in process', () => {
   });
 
   it('a dropped POST in --mock mode exits 7 and says the outcome is unknown', async () => {
-    const mock = openMock(':memory:', { LMS_MOCK_FAULTS: '{"dropRate":1,"seed":2}' });
+    const mock = openMock(':memory:', { LMS_MOCK_FAULTS: '{"dropRate":1,"seed":2}' }, seedSchool);
     const io = fakeIO();
     const code = await run(['users', 'create', '--login-id', 'maybe', '--name', 'May Be'], { io, env: { LMS_MOCK: '1' }, mock });
     expect(code).toBe(7);
@@ -238,7 +238,7 @@ describe('in process', () => {
     expect(() => parseFaultsEnv('{"dropRate":2}')).toThrow(/dropRate must be a probability/);
     expect(() => parseFaultsEnv('{"throttle":{"status":418}}')).toThrow(/throttle.status must be 403 or 429/);
     expect(parseFaultsEnv('{"throttle":true,"latencyMs":5}')).toEqual({ throttle: DEFAULT_THROTTLE, latencyMs: 5 });
-    expect(() => openMock(':memory:', { LMS_MOCK_FAULTS: 'nope' })).toThrow(UsageError);
+    expect(() => openMock(':memory:', { LMS_MOCK_FAULTS: 'nope' }, seedSchool)).toThrow(UsageError);
   });
 });
 

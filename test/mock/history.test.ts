@@ -2,7 +2,7 @@
 // assignment, and the paged feed — all read from the versions grading writes, update_grades included.
 import { describe, expect, it } from 'vitest';
 import { openMock } from '../../src/mock/runtime.js';
-import { clientFor, collect, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
+import { clientFor, collect, freshMock, seedSchool, statusOf, TOKENS } from '../helpers/mock-client.js';
 
 describe('gradebook history', () => {
   it('lists the days with grading, newest first, with graders and their assignments', async () => {
@@ -19,7 +19,7 @@ describe('gradebook history', () => {
   });
 
   it("dates a grade by the course's time zone, not UTC", async () => {
-    const mock = openMock(':memory:', { LMS_MOCK_NOW: '2026-11-03T03:30:00.000Z', LMS_MOCK_JOB_TICK_MS: '0' });
+    const mock = openMock(':memory:', { LMS_MOCK_NOW: '2026-11-03T03:30:00.000Z', LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool);
     const teacher = clientFor(mock, TOKENS.teacher);
     await teacher.ops.submissions.grade({ course_id: 1, assignment_id: 1, user_id: 9, submission: { posted_grade: '11' } });
     // 03:30 UTC on the 3rd is the evening of the 2nd in America/Chicago.

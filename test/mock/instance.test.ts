@@ -15,10 +15,10 @@ describe('instance identity', () => {
     expect(first).toMatch(/^[0-9a-f-]{36}$/);
     expect((await get(mock, 'http://lms.mock/api/v1/users/self')).headers[INSTANCE_HEADER]).toBe(first);
     expect((await get(mock, 'http://lms.mock/api/v1/nope', TOKENS.admin)).headers[INSTANCE_HEADER]).toBe(first);
-    reseed(mock.db);
+    await reseed(mock.db);
     const second = (await get(mock, 'http://lms.mock/api/v1/users/self', TOKENS.admin)).headers[INSTANCE_HEADER];
     expect(second).not.toBe(first);
-    reseed(mock.db, { minimal: true });
+    await reseed(mock.db, { minimal: true });
     expect((await get(mock, 'http://lms.mock/api/v1/users/self', TOKENS.admin)).headers[INSTANCE_HEADER]).not.toBe(second);
   });
 });

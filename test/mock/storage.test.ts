@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { contentDisposition, safeFileName } from '../../src/mock/areas/files/handlers.js';
-import { openMock } from '../../src/mock/runtime.js';
+import { loadMock } from '../../src/mock/runtime.js';
 import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'lms-storage-'));
@@ -16,11 +16,11 @@ const scratch = () => mkdtempSync(join(tmpdir(), 'lms-storage-'));
 describe('a mock database of another schema version', () => {
   it('is rebuilt and seeded afresh, rows that reference each other included', async () => {
     const path = join(scratch(), 'old.db');
-    const first = openMock(path, {});
+    const first = await loadMock(path, {});
     await clientFor(first, TOKENS.admin).ops.enrollments.enrollCourse({ course_id: 1, enrollment: { user_id: 10, type: 'TaEnrollment' } });
     first.db.pragma('user_version = 1');
     first.db.close();
-    const reopened = openMock(path, {});
+    const reopened = await loadMock(path, {});
     expect(reopened.created).toBe(true);
     expect(await statusOf(clientFor(reopened, TOKENS.admin).ops.users.get({ id: 7 }))).toBe('ok');
     expect(reopened.db.pragma('foreign_keys', { simple: true })).toBe(1);
@@ -51,11 +51,11 @@ describe('the mock database path', () => {
     }, /is an SQLite database, but not an lms mock database; it was left untouched/],
   ];
 
-  it.each(cases)('%s is a usage error naming the path, and returns at once', (_name, make, message) => {
+  it.each(cases)('%s is a usage error naming the path, and returns at once', async (_name, make, message) => {
     const path = make();
     let thrown: unknown;
     try {
-      openMock(path, {});
+      await loadMock(path, {});
     } catch (err) {
       thrown = err;
     }
@@ -65,21 +65,21 @@ describe('the mock database path', () => {
     expect((thrown as Error).message).toContain(path.split('/').slice(0, -1).join('/') || path);
   });
 
-  it("leaves another program's database untouched", () => {
+  it("leaves another program's database untouched", async () => {
     const file = join(scratch(), 'other.db');
     const other = new Database(file);
     other.exec(`CREATE TABLE precious (x); INSERT INTO precious VALUES (42)`);
     other.close();
-    expect(() => openMock(file, {})).toThrow(UsageError);
+    await expect(loadMock(file, {})).rejects.toThrow(UsageError);
     expect(new Database(file).prepare('SELECT x FROM precious').pluck().get()).toBe(42);
   });
 
-  it('creates missing directories, and knows when it created the database', () => {
+  it('creates missing directories, and knows when it created the database', async () => {
     const path = join(scratch(), 'a', 'b', 'mock.db');
-    const first = openMock(path, {});
+    const first = await loadMock(path, {});
     expect(first.created).toBe(true);
     first.db.close();
-    const again = openMock(path, {});
+    const again = await loadMock(path, {});
     expect(again.created).toBe(false);
     again.db.close();
   });

@@ -137,7 +137,7 @@ export const mockVerbs: Verbs = [
         const mock = await ctx.mock();
         // A database this run just created holds nothing to lose; any other is erased only on purpose.
         if (!mock.created) await ctx.confirm(`Replace everything in the mock database ${mock.path} with the seeded school`);
-        reseed(mock.db, { clock: mock.now() });
+        await reseed(mock.db, { clock: mock.now() });
         let extra = '';
         if (users) {
           const { generateSchool } = await import('../../mock/generate.js');
@@ -156,7 +156,7 @@ export const mockVerbs: Verbs = [
         await ctx.confirm('Erase everything in the mock database');
         const { reseed } = await import('../../mock/runtime.js');
         const mock = await ctx.mock();
-        reseed(mock.db, { minimal: true, clock: mock.now() });
+        await reseed(mock.db, { minimal: true, clock: mock.now() });
         ctx.io.stderr.write(`Reset the mock database in ${mock.path}.\n`);
         return undefined;
       },

@@ -33,9 +33,14 @@ export interface MockArea {
    * table's largest id before the load), and puts the triggers back.
    */
   bulkIndexes?: { triggers: string; fills: { table: string; fill: string }[] }[];
-  /** The area's part of the seeded school, written through its repository. Areas seed in list order. */
-  seed?(db: Db, options: SeedOptions): void;
+  /**
+   * The area's part of the seeded school, written through its repository; areas seed in list order.
+   * Loaded only when a database is created or reseeded: opening an existing one does not pay for it.
+   */
+  seed?(): Promise<Seeder>;
 }
+
+export type Seeder = (db: Db, options: SeedOptions) => void;
 
 export interface AreaBehaviour {
   handlers: Partial<Record<OperationId | RouteId, Handler>>;

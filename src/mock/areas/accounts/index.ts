@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedAccounts } from './seed.js';
 
 export const accountsArea = defineArea({
   name: 'accounts',
@@ -13,5 +12,5 @@ export const accountsArea = defineArea({
     const { get, list } = await import('./handlers.js');
     return { handlers: { 'accounts.list': list, 'accounts.get': get } };
   },
-  seed: seedAccounts,
+  seed: async () => (await import('./seed.js')).seedAccounts,
 });

@@ -1,7 +1,6 @@
 import { defineArea } from '../area.js';
 import { loadStreamPresenters } from '../index.js';
 import { schema } from './schema.js';
-import { seedActivity } from './seed.js';
 
 export const activityArea = defineArea({
   name: 'activity',
@@ -18,5 +17,5 @@ export const activityArea = defineArea({
     await loadStreamPresenters();
     return { handlers: activityHandlers, streamItems: { Message: messageItem } };
   },
-  seed: seedActivity,
+  seed: async () => (await import('./seed.js')).seedActivity,
 });

@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedAdmins } from './seed.js';
 
 export const adminsArea = defineArea({
   name: 'admins',
@@ -11,5 +10,5 @@ export const adminsArea = defineArea({
     'admins.delete',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).adminsHandlers }),
-  seed: seedAdmins,
+  seed: async () => (await import('./seed.js')).seedAdmins,
 });

@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedAssignments } from './seed.js';
 
 export const assignmentsArea = defineArea({
   name: 'assignments',
@@ -11,5 +10,5 @@ export const assignmentsArea = defineArea({
     'assignments.get',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).assignmentsHandlers }),
-  seed: seedAssignments,
+  seed: async () => (await import('./seed.js')).seedAssignments,
 });

@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedCalendar } from './seed.js';
 
 export const calendarArea = defineArea({
   name: 'calendar',
@@ -10,5 +9,5 @@ export const calendarArea = defineArea({
     'calendar.create',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).calendarHandlers }),
-  seed: seedCalendar,
+  seed: async () => (await import('./seed.js')).seedCalendar,
 });

@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedConversations } from './seed.js';
 
 export const conversationsArea = defineArea({
   name: 'conversations',
@@ -24,5 +23,5 @@ export const conversationsArea = defineArea({
     const [{ conversationsHandlers }, { conversationStreamItem }] = await Promise.all([import('./handlers.js'), import('./stream.js')]);
     return { handlers: conversationsHandlers, streamItems: { Conversation: conversationStreamItem } };
   },
-  seed: seedConversations,
+  seed: async () => (await import('./seed.js')).seedConversations,
 });

@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedCourses } from './seed.js';
 
 export const coursesArea = defineArea({
   name: 'courses',
@@ -12,5 +11,5 @@ export const coursesArea = defineArea({
     'courses.get',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).coursesHandlers }),
-  seed: seedCourses,
+  seed: async () => (await import('./seed.js')).seedCourses,
 });

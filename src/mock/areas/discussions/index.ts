@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedDiscussions } from './seed.js';
 
 export const discussionsArea = defineArea({
   name: 'discussions',
@@ -34,5 +33,5 @@ export const discussionsArea = defineArea({
     const { discussionsHandlers, topicStreamItem } = await import('./handlers.js');
     return { handlers: discussionsHandlers, streamItems: { DiscussionTopic: topicStreamItem, Announcement: topicStreamItem } };
   },
-  seed: seedDiscussions,
+  seed: async () => (await import('./seed.js')).seedDiscussions,
 });

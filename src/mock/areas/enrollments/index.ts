@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedEnrollments } from './seed.js';
 
 export const enrollmentsArea = defineArea({
   name: 'enrollments',
@@ -14,5 +13,5 @@ export const enrollmentsArea = defineArea({
     'enrollments.end',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).enrollmentsHandlers }),
-  seed: seedEnrollments,
+  seed: async () => (await import('./seed.js')).seedEnrollments,
 });

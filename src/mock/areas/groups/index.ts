@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedGroups } from './seed.js';
 
 export const groupsArea = defineArea({
   name: 'groups',
@@ -9,5 +8,5 @@ export const groupsArea = defineArea({
     'groups.list',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).groupsHandlers }),
-  seed: seedGroups,
+  seed: async () => (await import('./seed.js')).seedGroups,
 });

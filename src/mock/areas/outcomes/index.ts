@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedOutcomes } from './seed.js';
 
 export const outcomesArea = defineArea({
   name: 'outcomes',
@@ -19,5 +18,5 @@ export const outcomesArea = defineArea({
     'outcomes.importGroup',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).outcomesHandlers }),
-  seed: seedOutcomes,
+  seed: async () => (await import('./seed.js')).seedOutcomes,
 });

@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedProgress } from './seed.js';
 
 export const progressArea = defineArea({
   name: 'progress',
@@ -9,5 +8,5 @@ export const progressArea = defineArea({
     'progress.get',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).progressHandlers }),
-  seed: seedProgress,
+  seed: async () => (await import('./seed.js')).seedProgress,
 });

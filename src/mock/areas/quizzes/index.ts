@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedQuizzes } from './seed.js';
 
 export const quizzesArea = defineArea({
   name: 'quizzes',
@@ -12,5 +11,5 @@ export const quizzesArea = defineArea({
     'quizzes.update',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).quizzesHandlers }),
-  seed: seedQuizzes,
+  seed: async () => (await import('./seed.js')).seedQuizzes,
 });

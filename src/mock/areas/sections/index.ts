@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedSections } from './seed.js';
 
 export const sectionsArea = defineArea({
   name: 'sections',
@@ -16,5 +15,5 @@ export const sectionsArea = defineArea({
     'sections.uncrosslist',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).sectionsHandlers }),
-  seed: seedSections,
+  seed: async () => (await import('./seed.js')).seedSections,
 });

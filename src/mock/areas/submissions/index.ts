@@ -2,7 +2,6 @@
 // read from the versions grading keeps in the same tables.
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedSubmissions } from './seed.js';
 
 export const submissionsArea = defineArea({
   name: 'submissions',
@@ -25,5 +24,5 @@ export const submissionsArea = defineArea({
     const [{ submissionsHandlers }, { historyHandlers }, { submissionStreamItem }] = await Promise.all([import('./handlers.js'), import('./history.js'), import('./stream.js')]);
     return { handlers: { ...submissionsHandlers, ...historyHandlers }, streamItems: { Submission: submissionStreamItem } };
   },
-  seed: seedSubmissions,
+  seed: async () => (await import('./seed.js')).seedSubmissions,
 });

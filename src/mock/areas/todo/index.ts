@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema } from './schema.js';
-import { seedTodo } from './seed.js';
 
 export const todoArea = defineArea({
   name: 'todo',
@@ -10,5 +9,5 @@ export const todoArea = defineArea({
     'users.ignoreTodo',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).todoHandlers }),
-  seed: seedTodo,
+  seed: async () => (await import('./seed.js')).seedTodo,
 });

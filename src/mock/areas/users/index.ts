@@ -1,6 +1,5 @@
 import { defineArea } from '../area.js';
 import { schema, searchIndex } from './schema.js';
-import { seedPeople } from './seed.js';
 
 export const usersArea = defineArea({
   name: 'users',
@@ -21,5 +20,5 @@ export const usersArea = defineArea({
     'users.uploadFile',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).usersHandlers }),
-  seed: seedPeople, bulkIndexes: [searchIndex],
+  seed: async () => (await import('./seed.js')).seedPeople, bulkIndexes: [searchIndex],
 });

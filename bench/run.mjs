@@ -40,7 +40,8 @@ const warmup = wholeNumber('--warmup', flags.warmup, 0);
 // Everything the cases share is made once, before any timing: a scratch directory (profiles and
 // the mock database live there, never in the user's own config) and a seeded mock.
 const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-'));
-const baseEnv = { ...process.env, LMS_CONFIG_DIR: join(scratch, 'config'), NO_COLOR: '1' };
+// The launcher's code cache lives there too: the warm-up rounds write it, as a user's first run would.
+const baseEnv = { ...process.env, LMS_CONFIG_DIR: join(scratch, 'config'), LMS_CACHE_DIR: join(scratch, 'cache'), NO_COLOR: '1' };
 for (const name of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_MOCK_DB', 'LMS_OUTPUT']) delete baseEnv[name];
 const mockDb = join(scratch, 'mock.db');
 
@@ -78,6 +79,13 @@ const cases = [
       const users = JSON.parse(stdout);
       return Array.isArray(users) && users.length > 0 ? undefined : 'listed no users';
     },
+  },
+  {
+    // The same, as the first run after an install or upgrade: no code cache to read (and none can be written).
+    name: 'lms --mock users list, no code cache',
+    cmd: node,
+    args: [lms, '--mock', 'users', 'list', '--account', '1', '-o', 'json'],
+    env: { LMS_MOCK_DB: mockDb, LMS_CACHE_DIR: join(scratch, 'mock.db', 'cache') },
   },
   {
     // A command against a real instance, the server's time included: `lms mock serve` stands in.

@@ -1,7 +1,13 @@
-// Bundles the CLI into dist/ with code splitting, so commands load only the chunks they import.
+// Bundles the CLI into one CommonJS file, dist/lms.cjs, which bin/lms compiles through a V8 code
+// cache (see the launcher for why).
 //   node scripts/build.mjs            build
-//   node scripts/build.mjs --analyze  build, then print what `lms` loads before any command runs
+//   node scripts/build.mjs --analyze  build, then print the bundle's largest inputs
+//
+// One file, yet a command still runs only the modules it uses: every module the source imports
+// dynamically (each noun's commands, each mock area's handlers and seed, the renderers, prompts,
+// CSV, SQLite) becomes a lazy initialiser in the bundle, evaluated on its first use.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
@@ -9,96 +15,66 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const analyze = process.argv.includes('--analyze');
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-// Bundled CommonJS dependencies call require(); give every chunk one. Builtins come straight from
-// process.getBuiltinModule (Node >= 20.16; engines asks for 20.18.1), so starting up does not load
-// node:module, which drags in the source-map support. Anything else goes through a real require,
-// made on first use.
-const requireShim = [
-  'const require = (() => {',
-  '  let real;',
-  "  const load = () => (real ??= process.getBuiltinModule('node:module').createRequire(import.meta.url));",
-  '  const req = (id) => process.getBuiltinModule(id) ?? load()(id);',
-  '  req.resolve = (id, options) => load().resolve(id, options);',
-  '  return req;',
-  '})();',
-].join(' ');
-
 /**
- * better-sqlite3 is CommonJS and stays external (native addon). Imported from ESM, Node would run
- * its CommonJS export scanner over it on every mock command; require it instead, which gives the
- * same default import (module.exports) without the scan.
+ * better-sqlite3's JavaScript is bundled; its compiled addon is not. The package finds the addon
+ * through `bindings`, which probes a dozen directories on every open; an npm install (prebuilt or
+ * compiled) always puts it in build/Release, so the bundle requires it from there directly.
  */
-const requireBetterSqlite = {
-  name: 'require-better-sqlite3',
+const sqliteAddon = {
+  name: 'better-sqlite3-addon',
   setup(b) {
-    b.onResolve({ filter: /^better-sqlite3$/ }, (args) =>
-      args.namespace === 'require-cjs' ? { path: args.path, external: true } : { path: args.path, namespace: 'require-cjs' },
-    );
-    b.onLoad({ filter: /.*/, namespace: 'require-cjs' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    b.onResolve({ filter: /^bindings$/ }, () => ({ path: 'bindings', namespace: 'sqlite-addon' }));
+    b.onLoad({ filter: /.*/, namespace: 'sqlite-addon' }, () => ({
+      contents: `module.exports = () => require('better-sqlite3/build/Release/better_sqlite3.node');`,
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /\.node$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 
 const result = await build({
-  entryPoints: { lms: 'src/cli/entry.ts' },
-  outdir: 'dist',
+  entryPoints: ['src/cli/entry.ts'],
+  outfile: 'dist/lms.cjs',
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
+  // Dynamic imports of builtins become require(): the launcher compiles the bundle as a script,
+  // which has no module loader behind import().
+  supported: { 'dynamic-import': false },
+  // Whitespace and syntax only: names stay, so stack traces and error names read as in the source.
+  minifyWhitespace: true,
+  minifySyntax: true,
   define: { __LMS_VERSION__: JSON.stringify(pkg.version) },
-  banner: { js: requireShim },
-  plugins: [requireBetterSqlite],
-  chunkNames: 'chunks/[name]-[hash]',
+  plugins: [sqliteAddon],
   logLevel: 'warning',
-  metafile: analyze,
+  metafile: true,
 });
 
+// What the launcher keys its code cache by: a cache made for another build is never used.
+const bundle = readFileSync(new URL('../dist/lms.cjs', import.meta.url));
+const id = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
+writeFileSync(new URL('../dist/build.json', import.meta.url), `${JSON.stringify({ id, version: pkg.version })}\n`);
+
 // `lms --help` as the built CLI prints it off a terminal (80 columns): the launcher prints this file
-// instead of loading commander and the command tree, as it does for --version. A test checks that
-// the two stay the same.
-const entry = new URL('../dist/lms.js', import.meta.url).href;
-const help = execFileSync(process.execPath, ['--input-type=module', '-e', `const { run } = await import(${JSON.stringify(entry)}); process.exitCode = await run(['--help']);`], {
+// instead of loading the CLI, as it does for --version. A test checks that the two stay the same.
+const help = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(new URL('../dist/lms.cjs', import.meta.url).pathname)}).run(['--help']).then((code) => { process.exitCode = code; })`], {
   env: { ...process.env, NO_COLOR: '1' },
   encoding: 'utf8',
 });
 writeFileSync(new URL('../dist/help.txt', import.meta.url), help);
 
-if (analyze) printStartupGraph(result.metafile);
+if (analyze) printInputs(result.metafile);
 
-/** The chunks `dist/lms.js` imports statically (loaded on every run), their biggest inputs, and the builtins they import. */
-function printStartupGraph(metafile) {
-  const seen = new Set();
-  const builtins = new Set();
-  const stack = ['dist/lms.js'];
-  while (stack.length) {
-    const file = stack.pop();
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const imp of metafile.outputs[file].imports) {
-      if (imp.kind !== 'import-statement') continue;
-      if (imp.external) builtins.add(imp.path);
-      else stack.push(imp.path);
-    }
-  }
-  const inputs = new Map();
-  let total = 0;
-  for (const file of seen) {
-    total += metafile.outputs[file].bytes;
-    for (const [path, { bytesInOutput }] of Object.entries(metafile.outputs[file].inputs)) {
-      const key = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1] ?? path;
-      inputs.set(key, (inputs.get(key) ?? 0) + bytesInOutput);
-    }
-  }
+/** The bundle's size and its largest inputs, by package or source folder. */
+function printInputs(metafile) {
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-  console.log(`Loaded at startup: ${seen.size} files, ${kb(total)}`);
-  for (const file of [...seen].sort()) console.log(`  ${file.padEnd(36)} ${kb(metafile.outputs[file].bytes).padStart(9)}`);
-  console.log('Largest inputs in them:');
-  for (const [key, bytes] of [...inputs].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${key.padEnd(36)} ${kb(bytes).padStart(9)}`);
-  console.log('Builtins imported at startup, and by what:');
-  const startupInputs = new Set([...seen].flatMap((file) => Object.keys(metafile.outputs[file].inputs)));
-  for (const builtin of [...builtins].sort()) {
-    const by = [...startupInputs].filter((path) => metafile.inputs[path]?.imports.some((i) => i.path === builtin && i.kind === 'import-statement'));
-    console.log(`  ${builtin.padEnd(20)} ${by.join(', ')}`);
+  const [output] = Object.values(metafile.outputs);
+  const inputs = new Map();
+  for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const key = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1] ?? path.split('/').slice(0, 3).join('/');
+    inputs.set(key, (inputs.get(key) ?? 0) + bytesInOutput);
   }
+  console.log(`dist/lms.cjs: ${kb(output.bytes)}`);
+  for (const [key, bytes] of [...inputs].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${key.padEnd(36)} ${kb(bytes).padStart(9)}`);
 }

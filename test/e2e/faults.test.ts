@@ -1,11 +1,11 @@
 // End to end: the built binary against `lms mock serve` with injected faults — the client's
 // retries must cope with 5xx answers, and a dropped connection must end as a network error (exit 7).
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveMock, type Served } from '../helpers/e2e.js';
+import { ensureBuilt, serveMock, type Served } from '../helpers/e2e.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const bin = join(root, 'bin/lms');
@@ -26,14 +26,7 @@ async function serve(name: string, flags: string[]): Promise<Served> {
   return served;
 }
 
-beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/lms.js'))) await execa('node', ['scripts/build.mjs'], { cwd: root });
-  // Rebuilding here would pull dist/ from under the other e2e file's processes; say so instead.
-  const built = readdirSync(join(root, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
-  if (!built.some((f) => readFileSync(join(root, 'dist', f), 'utf8').includes('--fault-seed'))) {
-    throw new Error('dist/ predates fault injection: run `npm run build` first');
-  }
-});
+beforeAll(ensureBuilt);
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));

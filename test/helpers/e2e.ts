@@ -26,7 +26,7 @@ export function e2eWorkspace(prefix: string) {
 }
 
 export async function ensureBuilt(): Promise<void> {
-  if (!existsSync(join(root, 'dist/lms.js'))) await execa('node', ['scripts/build.mjs'], { cwd: root });
+  if (!existsSync(join(root, 'dist/lms.cjs'))) await execa('node', ['scripts/build.mjs'], { cwd: root });
 }
 
 export function spawnLms(args: string[], env: Record<string, string>, input?: string) {

@@ -1,0 +1,71 @@
+// The launcher's code cache: written once per build, used after, and never a reason for a command
+// to fail or to run other code than the build's.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eWorkspace, ensureBuilt, root, spawnLms } from '../helpers/e2e.js';
+
+const { env } = e2eWorkspace('code-cache');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+
+beforeAll(ensureBuilt);
+
+const buildId = () => (JSON.parse(readFileSync(join(root, 'dist', 'build.json'), 'utf8')) as { id: string }).id;
+const cacheName = () => `${buildId()}-${process.version}-${process.arch}.v8`;
+
+/** `lms --no-color --version`: two arguments, so the CLI answers rather than the launcher's fast path. */
+const throughCli = (extra: Record<string, string>) => spawnLms(['--no-color', '--version'], { ...env, ...extra });
+
+describe('the code cache', () => {
+  it('is written by the first run, named for the build, Node and architecture, and then used as it is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
+    const first = await throughCli({ LMS_CACHE_DIR: dir });
+    expect(first).toMatchObject({ exitCode: 0, stdout: version });
+    expect(readdirSync(dir)).toEqual([cacheName()]);
+    const written = statSync(join(dir, cacheName()));
+    expect(written.size).toBeGreaterThan(10_000);
+    expect(written.mode & 0o777).toBe(0o600);
+
+    const second = await throughCli({ LMS_CACHE_DIR: dir });
+    expect(second).toMatchObject({ exitCode: 0, stdout: version });
+    // Accepted by V8, so not written again.
+    expect(statSync(join(dir, cacheName())).mtimeMs).toBe(written.mtimeMs);
+  });
+
+  it('a damaged cache is rejected and written afresh; the command is unaffected', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
+    const garbage = Buffer.alloc(50_000, 7);
+    writeFileSync(join(dir, cacheName()), garbage);
+    const run = await throughCli({ LMS_CACHE_DIR: dir });
+    expect(run).toMatchObject({ exitCode: 0, stdout: version });
+    expect(readFileSync(join(dir, cacheName())).equals(garbage)).toBe(false);
+  });
+
+  it("drops this Node's caches of other builds when it writes, and keeps other Nodes'", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
+    const olderBuild = `0123456789abcdef-${process.version}-${process.arch}.v8`;
+    const otherNode = `${buildId()}-v99.0.0-${process.arch}.v8`;
+    for (const name of [olderBuild, otherNode]) writeFileSync(join(dir, name), 'x');
+    expect((await throughCli({ LMS_CACHE_DIR: dir })).exitCode).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual([cacheName(), otherNode].sort());
+  });
+
+  it('a cache directory that cannot be made is no error', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'lms-cache-')), 'a-file');
+    writeFileSync(file, '');
+    const run = await throughCli({ LMS_CACHE_DIR: join(file, 'cache') });
+    expect(run).toMatchObject({ exitCode: 0, stdout: version, stderr: '' });
+  });
+
+  it.skipIf(process.platform === 'win32' || process.platform === 'darwin')("lives in XDG_CACHE_HOME/lms, or ~/.cache/lms (env-paths' cache directory)", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'lms-home-'));
+    expect((await throughCli({ LMS_CACHE_DIR: '', XDG_CACHE_HOME: '', HOME: home })).exitCode).toBe(0);
+    expect(readdirSync(join(home, '.cache', 'lms'))).toEqual([cacheName()]);
+    expect(statSync(join(home, '.cache', 'lms')).mode & 0o777).toBe(0o700);
+    const xdg = join(home, 'xdg');
+    mkdirSync(xdg);
+    expect((await throughCli({ LMS_CACHE_DIR: '', XDG_CACHE_HOME: xdg, HOME: home })).exitCode).toBe(0);
+    expect(readdirSync(join(xdg, 'lms'))).toEqual([cacheName()]);
+  });
+});

@@ -14,6 +14,7 @@ export function parseJson(text: string): unknown {
 
 export function readBody(res: ApiResponse): unknown {
   if (res.status === 204) return undefined;
+  if (res.json !== undefined) return res.json;
   const text = bodyText(res.body);
   const type = res.headers['content-type'] ?? '';
   if (type.includes('json') || /^\s*(while\(1\);)?[[{]/.test(text)) {

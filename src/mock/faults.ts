@@ -156,7 +156,9 @@ export function withFaults(handler: MockHandler, options: FaultOptions, now: () 
       settle();
       throw err;
     }
-    return { ...res, headers: { ...res.headers, ...settle() } };
+    // Not a copy of the answer: the mock's JSON answers keep their text in a getter a spread would drop.
+    res.headers = { ...res.headers, ...settle() };
+    return res;
   };
 
   async function attempt(req: ApiRequest, fail: boolean, failStatus: number, drop: boolean, dropAfter: boolean): Promise<ApiResponse> {

@@ -30,6 +30,12 @@ export interface ApiResponse {
   /** Lower-case header names. */
   headers: Record<string, string>;
   body: Uint8Array | string;
+  /**
+   * The JSON body as a value, when the transport holds it already (the in-process mock): readers
+   * take it rather than parse `body`, which is its JSON text. A listing in process then neither
+   * writes nor parses each page's text.
+   */
+  json?: unknown;
 }
 
 export type Transport = (req: ApiRequest) => Promise<ApiResponse>;

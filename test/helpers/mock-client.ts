@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { ApiClient } from '../../src/client/client.js';
 import { ApiError } from '../../src/errors.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
@@ -19,7 +20,25 @@ export const TOKENS = {
 export const seedSchool = await loadSeed();
 
 export function freshMock(): MockRuntime {
-  return openMock(':memory:', { LMS_MOCK_NOW: '2026-11-02T12:00:00.000Z', LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool);
+  return jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: '2026-11-02T12:00:00.000Z', LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
+}
+
+/**
+ * The mock hands its JSON answers to in-process clients as values and writes their text only when
+ * something reads it. Every answer the tests get is checked to be exactly what its text parses to,
+ * so no handler can answer in process with something JSON would change (an undefined field, a Date,
+ * a Buffer, a shared object changed later).
+ */
+export function jsonChecked(mock: MockRuntime): MockRuntime {
+  const handler = mock.handler;
+  mock.handler = async (req) => {
+    const res = await handler(req);
+    if (res.json !== undefined && !isDeepStrictEqual(res.json, JSON.parse(res.body as string))) {
+      throw new Error(`${req.method} ${req.url}: the answer's value is not what its JSON text parses to`);
+    }
+    return res;
+  };
+  return mock;
 }
 
 export function clientFor(mock: MockRuntime, token: string | undefined, extra: { perPage?: number; asUser?: string } = {}): ApiClient {

@@ -6,7 +6,7 @@ import { run } from '../../src/cli/entry.js';
 import type { Prompter } from '../../src/cli/context.js';
 import type { SpinnerFactory } from '../../src/io/activity.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
-import { seedSchool } from './mock-client.js';
+import { jsonChecked, seedSchool } from './mock-client.js';
 import { fakeIO } from './fake-io.js';
 
 export interface LmsResult {
@@ -35,7 +35,7 @@ export const FIXED_NOW = '2026-11-02T12:00:00.000Z';
 
 /** A fresh seeded in-memory mock and an empty profile directory, shared by the calls of one test. */
 export function session(env: Record<string, string> = {}): Session {
-  const mock = openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool);
+  const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
   const configDir = mkdtempSync(join(tmpdir(), 'lms-test-config-'));
   return {
     mock,

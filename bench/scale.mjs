@@ -30,7 +30,7 @@ const { values: flags } = parseArgs({
 const sizes = flags.sizes.split(',').map(Number);
 const runs = Number(flags.runs);
 const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-scale-'));
-const baseEnv = { ...process.env, LMS_CONFIG_DIR: join(scratch, 'config'), NO_COLOR: '1' };
+const baseEnv = { ...process.env, LMS_CONFIG_DIR: join(scratch, 'config'), LMS_CACHE_DIR: join(scratch, 'cache'), NO_COLOR: '1' };
 for (const name of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_OUTPUT', 'LMS_MOCK_FAULTS', 'LMS_MOCK_DB']) delete baseEnv[name];
 
 /** Seconds and peak RSS (KB) of one run of the CLI, its output thrown away. */

@@ -3,7 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { lazyNouns, loadNoun, topLevelCommands } from '../commands/index.js';
 import { UsageError } from '../errors.js';
-import { err, out } from '../io/streams.js';
+import { err, out, type IOStreams } from '../io/streams.js';
 import { FORMATS, type Format } from '../output/formats.js';
 import { register, type CommandResult, type CommandSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
@@ -99,7 +99,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
 
   const runner = async (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globalOpts: Record<string, unknown>) => {
     const globals = readGlobals(globalOpts, deps.env);
-    const ctx = createContext({ ...deps, io: { ...io, color: io.color && globals.color } }, globals);
+    const ctx = createContext({ ...deps, io: withColor(io, io.color && globals.color) }, globals);
     state.activity = ctx.activity;
     try {
       const result = await spec.run({ args, opts: opts as never, ctx });
@@ -185,4 +185,12 @@ function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): Global
     timeoutSeconds: o.timeout as number,
     insecure: o.insecure === true,
   };
+}
+
+/**
+ * The same streams with colour set. Not a spread: that would read `stdin`, whose getter builds
+ * process.stdin (and loads the stream code behind it) for every command, read or not.
+ */
+function withColor(io: IOStreams, color: boolean): IOStreams {
+  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(io), color: { value: color, enumerable: true, writable: true, configurable: true } }) as IOStreams;
 }

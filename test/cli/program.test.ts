@@ -1,6 +1,8 @@
 // The command tree loads only the noun a run names; what a user sees must not change because of it.
 import { describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/entry.js';
 import { lazyNouns } from '../../src/commands/index.js';
+import { fakeIO } from '../helpers/fake-io.js';
 import { session } from '../helpers/run-lms.js';
 
 describe('lazy nouns', () => {
@@ -31,5 +33,24 @@ describe('lazy nouns', () => {
     const r = await session().run('users --help');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('import [options] <file>');
+  });
+});
+
+describe('standard input', () => {
+  it('is not touched by a command that reads nothing from it (building process.stdin costs every run)', async () => {
+    const io = fakeIO();
+    let reads = 0;
+    const { stdin } = io;
+    Object.defineProperty(io, 'stdin', {
+      enumerable: true,
+      get: () => {
+        reads++;
+        return stdin;
+      },
+    });
+    const lms = session();
+    expect(await run(['users', 'get', '7', '-o', 'json'], { io, env: { LMS_MOCK: '1' }, mock: lms.mock, configDir: lms.configDir })).toBe(0);
+    expect(JSON.parse(io.stdoutText())).toMatchObject({ id: 7 });
+    expect(reads).toBe(0);
   });
 });

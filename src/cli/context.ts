@@ -76,14 +76,6 @@ export interface Context {
   warn(message: string): void;
 }
 
-async function inquirerPrompter(): Promise<Prompter> {
-  const { password, confirm } = await import('@inquirer/prompts');
-  return {
-    secret: (message) => password({ message, mask: true }),
-    confirm: (message) => confirm({ message, default: false }),
-  };
-}
-
 const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 
 export function createContext(deps: Deps, globals: GlobalOptions): Context {
@@ -131,7 +123,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     },
 
     async prompter() {
-      const prompter: Prompter = deps.prompter ?? (await inquirerPrompter());
+      const prompter: Prompter = deps.prompter ?? (await import('./prompter.js')).inquirerPrompter;
       // A prompt owns the terminal while it is open: no spinner over it.
       const paused = async <T>(ask: () => Promise<T>): Promise<T> => {
         const resume = ctx.activity.pause();

@@ -10,6 +10,7 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const analyze = process.argv.includes('--analyze');
@@ -32,6 +33,23 @@ const sqliteAddon = {
   },
 };
 
+/**
+ * commander requires node:child_process when it loads, for subcommands that are executables of
+ * their own, which lms has none of; Node's child_process brings net, dgram and their helpers with
+ * it. The bundle gives commander a child_process that loads on first use instead.
+ */
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!text.includes(eager)) throw new Error(`${args.path} no longer requires node:child_process as the build expects; update the lazy-child-process plugin`);
+      return { contents: text.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+    });
+  },
+};
+
 const result = await build({
   entryPoints: ['src/cli/entry.ts'],
   outfile: 'dist/lms.cjs',
@@ -46,7 +64,7 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   define: { __LMS_VERSION__: JSON.stringify(pkg.version) },
-  plugins: [sqliteAddon],
+  plugins: [sqliteAddon, lazyChildProcess],
   logLevel: 'warning',
   metafile: true,
 });

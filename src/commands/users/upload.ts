@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { item } from '../../cli/command.js';
 import { command, contextFlags } from '../../cli/define.js';
@@ -20,6 +19,8 @@ export const upload = command({
   examples: ['lms users upload ./avatar.png --folder "profile pictures"'],
   async run({ args, opts, ctx }) {
     const path = args[0];
+    // On use: node:fs/promises loads Node's readline and file watchers, which the rest of `lms users` never needs.
+    const { readFile, stat } = await import('node:fs/promises');
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile()) throw new UsageError(`no such file: ${path}`);
     const data = new Uint8Array(await readFile(path));

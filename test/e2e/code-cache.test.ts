@@ -1,6 +1,6 @@
 // The launcher's code cache: written once per build, used after, and never a reason for a command
 // to fail or to run other code than the build's.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -42,13 +42,16 @@ describe('the code cache', () => {
     expect(readFileSync(join(dir, cacheName())).equals(garbage)).toBe(false);
   });
 
-  it("drops this Node's caches of other builds when it writes, and keeps other Nodes'", async () => {
+  it("drops this Node's caches of other builds once they are a week old, and keeps other Nodes'", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
-    const olderBuild = `0123456789abcdef-${process.version}-${process.arch}.v8`;
+    const weekOld = `0123456789abcdef-${process.version}-${process.arch}.v8`;
+    const recent = `fedcba9876543210-${process.version}-${process.arch}.v8`;
     const otherNode = `${buildId()}-v99.0.0-${process.arch}.v8`;
-    for (const name of [olderBuild, otherNode]) writeFileSync(join(dir, name), 'x');
+    for (const name of [weekOld, recent, otherNode]) writeFileSync(join(dir, name), 'x');
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    for (const name of [weekOld, otherNode]) utimesSync(join(dir, name), eightDaysAgo, eightDaysAgo);
     expect((await throughCli({ LMS_CACHE_DIR: dir })).exitCode).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual([cacheName(), otherNode].sort());
+    expect(readdirSync(dir).sort()).toEqual([cacheName(), recent, otherNode].sort());
   });
 
   it('a cache directory that cannot be made is no error', async () => {

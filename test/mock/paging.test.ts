@@ -4,9 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../../src/transport/types.js';
 import { generateSchool } from '../../src/mock/generate.js';
+import { coursesOfAccountTreeQuery } from '../../src/mock/areas/courses/repo.js';
 import { usersOfAccountQuery } from '../../src/mock/areas/users/repo.js';
 import { parseLinkHeader } from '../../src/client/parse.js';
-import { clientFor, freshMock, TOKENS } from '../helpers/mock-client.js';
+import { clientFor, collect, freshMock, TOKENS } from '../helpers/mock-client.js';
 
 const get = (mock: ReturnType<typeof freshMock>, url: string): Promise<ApiResponse> =>
   mock.handler({ method: 'GET', url, headers: { authorization: `Bearer ${TOKENS.admin}` } });
@@ -149,5 +150,41 @@ describe('users search', () => {
     expect(await found('sis-qq')).toEqual([made.id]);
     expect(await found('@mail.exam')).toEqual([made.id]);
     expect(await found('Quinn')).toEqual([made.id]);
+  });
+});
+
+describe('courses search', () => {
+  it('reads the trigram index for a term of three characters or more, and LIKE for a shorter one', () => {
+    const mock = freshMock();
+    const plan = (term: string) => {
+      const q = coursesOfAccountTreeQuery(1, term);
+      return (mock.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.args) as { detail: string }[]).map((r) => r.detail).join('\n');
+    };
+    expect(plan('chem')).toMatch(/course_search VIRTUAL TABLE INDEX/);
+    expect(plan('ch')).not.toMatch(/course_search/);
+  });
+
+  it.each([
+    ['a name', 'organic', [2]],
+    ['a code, in any case', 'bio-101', [1, 5]],
+    ['an SIS id', '101L', [5]],
+    ['two characters', 'Hi', [3]],
+    ['a % taken literally', '10%', []],
+  ])('finds courses by %s', async (_what, term, ids) => {
+    const client = clientFor(freshMock(), TOKENS.admin);
+    expect((await collect(client.ops.courses.listAccount({ account_id: 1, search_term: term }))).map((c) => c.id)).toEqual(ids);
+  });
+
+  it('follows every write: a new course, a renamed one', async () => {
+    const mock = freshMock();
+    const client = clientFor(mock, TOKENS.admin);
+    const found = async (term: string) => (await collect(client.ops.courses.listAccount({ account_id: 1, search_term: term }))).map((c) => c.id);
+    expect(await found('zanzibar')).toEqual([]);
+    const made = await client.ops.courses.create({ account_id: 1, course: { name: 'Zanzibar Studies', course_code: 'ZAN-1', sis_course_id: 'SIS-ZZQ' } });
+    expect(await found('ZANZIBAR')).toEqual([made.id]);
+    expect(await found('zzq')).toEqual([made.id]);
+    mock.db.prepare(`UPDATE courses SET name = 'Island Studies' WHERE id = ?`).run(made.id);
+    expect(await found('zanzibar')).toEqual([]);
+    expect(await found('island')).toEqual([made.id]);
   });
 });

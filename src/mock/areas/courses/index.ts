@@ -1,5 +1,5 @@
 import { defineArea } from '../area.js';
-import { schema } from './schema.js';
+import { schema, searchIndex } from './schema.js';
 
 export const coursesArea = defineArea({
   name: 'courses',
@@ -12,4 +12,5 @@ export const coursesArea = defineArea({
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).coursesHandlers }),
   seed: async () => (await import('./seed.js')).seedCourses,
+  bulkIndexes: [searchIndex],
 });

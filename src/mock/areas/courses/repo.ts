@@ -1,4 +1,5 @@
 // Courses: what enrollments, sections, assignments and groups hang from.
+import { containsLike, indexable } from '../../db/contains.js';
 import type { Findable } from '../../db/find.js';
 import type { KeysetQuery } from '../../kit.js';
 import type { Db } from '../../db/open.js';
@@ -53,14 +54,19 @@ export function coursesOfUserQuery(userId: number, type?: string, states: string
   return { sql: `SELECT c.* FROM courses c WHERE ${where.join(' AND ')}`, args, key: ['id'] };
 }
 
-/** Courses of an account and every account below it, optionally matching a term. */
+/**
+ * Courses of an account and every account below it, optionally matching a term in the name, the
+ * code or the SIS id: a term of 3 characters or more is read from the trigram index, a shorter one
+ * by LIKE. A term's own % and _ are matched literally.
+ */
 export function coursesOfAccountTreeQuery(accountId: number, term?: string): KeysetQuery {
   const where = [`c.account_id IN (SELECT id FROM tree)`, `c.workflow_state <> 'deleted'`];
   const args: unknown[] = [accountId];
   if (term) {
-    const like = `%${term.toLowerCase()}%`;
-    where.push(`(lower(c.name) LIKE ? OR lower(c.course_code) LIKE ? OR lower(coalesce(c.sis_course_id, '')) LIKE ?)`);
-    args.push(like, like, like);
+    const { operator, pattern } = containsLike(term);
+    const matches = (table: string) => ['name', 'course_code', 'sis_course_id'].map((column) => `${table}${column} ${operator}`).join(' OR ');
+    where.push(indexable(term) ? `c.id IN (SELECT rowid FROM course_search WHERE ${matches('')})` : `(${matches('c.')})`);
+    args.push(pattern, pattern, pattern);
   }
   return {
     sql: `WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT a.id FROM accounts a JOIN tree ON a.parent_account_id = tree.id)

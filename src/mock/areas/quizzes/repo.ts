@@ -1,4 +1,5 @@
 // Quizzes of a course, their students' attempts, and the assignment a graded quiz carries.
+import { containsLike, indexable } from '../../db/contains.js';
 import type { Db } from '../../db/open.js';
 import type { KeysetQuery } from '../../kit.js';
 import { insert, one, run } from '../../db/statements.js';
@@ -121,12 +122,9 @@ export function quizzesOfCourseQuery(courseId: number, o: { withUnpublished: boo
   const args: unknown[] = [courseId];
   if (!o.withUnpublished) where.push('q.published = 1');
   if (o.term) {
-    // A term with a LIKE wildcard in it is matched literally (escaped), which the index cannot serve.
-    const special = /[\\%_]/.test(o.term);
-    const like = `%${o.term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const match = special ? `LIKE ? ESCAPE '\\'` : 'LIKE ?';
-    where.push([...o.term].length >= 3 ? `q.id IN (SELECT rowid FROM quiz_search WHERE title ${match})` : `q.title ${match}`);
-    args.push(like);
+    const { operator, pattern } = containsLike(o.term);
+    where.push(indexable(o.term) ? `q.id IN (SELECT rowid FROM quiz_search WHERE title ${operator})` : `q.title ${operator}`);
+    args.push(pattern);
   }
   return { sql: `SELECT q.* FROM quizzes q WHERE ${where.join(' AND ')}`, args, key: ['id'] };
 }

@@ -98,6 +98,13 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     const noun = parent.command(spec.name).description(spec.summary);
     for (const alias of spec.aliases ?? []) noun.alias(alias);
     for (const child of spec.commands) register(noun, child, runner);
+    // `lms grade --help` is asked by someone about to type `lms grade …`, which runs the default
+    // verb: its options and examples belong on the noun's help too, not one command away.
+    const fallback = spec.commands.find((c): c is CommandSpec<never> => !isNoun(c) && c.isDefault === true);
+    if (fallback) {
+      const verb = noun.commands.find((c) => c.name() === fallback.name.split(' ')[0])!;
+      noun.addHelpText('after', () => `\nWithout a command, \`lms ${spec.name}\` runs \`lms ${spec.name} ${verb.name()}\`:\n\n${verb.helpInformation()}${examplesText(fallback)}`);
+    }
     return;
   }
   const cmd = parent.command(spec.name, { isDefault: spec.isDefault }).description(spec.summary);
@@ -122,7 +129,7 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     }
     cmd.addOption(option);
   }
-  if (spec.examples?.length) cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  if (spec.examples?.length) cmd.addHelpText('after', examplesText(spec));
   cmd.action(async (...received: unknown[]) => {
     const command = received.at(-1) as Command;
     const args = command.processedArgs.map((a) => a as string);
@@ -130,4 +137,8 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     // a command option of the same name (`--no-input`, `api --input`) never mix.
     await runner(spec, args, command.opts(), command.optsWithGlobals());
   });
+}
+
+function examplesText(spec: CommandSpec<never>): string {
+  return spec.examples?.length ? `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n` : '';
 }

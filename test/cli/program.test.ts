@@ -54,3 +54,21 @@ describe('standard input', () => {
     expect(reads).toBe(0);
   });
 });
+
+describe("a noun's help", () => {
+  it.each([
+    ['grade', 'set', '--csv <file>', 'lms grade --course 1 --assignment 1 --csv grades.csv --dry-run'],
+    ['todo', 'list', '-h, --help', 'lms todo --as-user 3'],
+  ])('of %s shows the options and examples of the verb it runs by default (%s)', async (noun, verb, option, example) => {
+    const r = await session().run(`${noun} --help`);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`Without a command, \`lms ${noun}\` runs \`lms ${noun} ${verb}\`:`);
+    expect(r.stdout).toContain(option);
+    expect(r.stdout).toContain(`$ ${example}`);
+  });
+
+  it('of a noun without a default verb lists its verbs only', async () => {
+    const r = await session().run('users --help');
+    expect(r.stdout).not.toContain('Without a command');
+  });
+});

@@ -3,6 +3,7 @@
 // Progress (GET /progress/:id) and a conversation batch (GET /conversations/batches).
 import { waitForProgress } from '../client/areas/progress.js';
 import type { ApiClient } from '../client/client.js';
+import { pollUntil } from '../client/poll.js';
 import type { ConversationBatch } from '../client/types/conversations.js';
 import type { Progress } from '../client/types/progress.js';
 import { bar, statusLine } from '../io/status-line.js';
@@ -95,8 +96,6 @@ export async function watchBatch(
   options: { label: string; now?(): number; intervalMs?: number; maxIntervalMs?: number },
 ): Promise<BatchOutcome> {
   const meter = createMeter(ctx, options.label, options.now);
-  const max = options.maxIntervalMs ?? 1000;
-  let pause = options.intervalMs ?? 100;
   let last: ConversationBatch | undefined;
   const reading = (b: ConversationBatch, done: boolean): Reading => ({
     percent: b.completion * 100,
@@ -105,23 +104,23 @@ export async function watchBatch(
     count: { done: Math.round(b.completion * b.recipient_count), total: b.recipient_count, noun: 'sent' },
   });
   try {
-    for (;;) {
-      const running = await client.ops.conversations.batches({});
-      const b = running.find((x) => x.id === id);
-      if (!b || b.workflow_state === 'sent') {
-        const final = last ?? b;
-        if (final) meter.update(reading({ ...final, completion: 1, workflow_state: 'sent' }, true));
-        return { state: 'sent', last: b ?? last };
-      }
-      last = b;
-      if (b.workflow_state === 'error') {
-        meter.update(reading(b, true));
-        return { state: 'error', last: b };
-      }
-      meter.update(reading(b, false));
-      await new Promise((resolve) => setTimeout(resolve, pause));
-      pause = Math.min(max, pause * 2);
-    }
+    const b = await pollUntil(
+      async () => (await client.ops.conversations.batches({})).find((x) => x.id === id),
+      (b) => !b || b.workflow_state === 'sent' || b.workflow_state === 'error',
+      {
+        intervalMs: options.intervalMs,
+        maxIntervalMs: options.maxIntervalMs,
+        onUpdate(b) {
+          if (!b || b.workflow_state === 'sent') return;
+          last = b;
+          meter.update(reading(b, b.workflow_state === 'error'));
+        },
+      },
+    );
+    if (b?.workflow_state === 'error') return { state: 'error', last: b };
+    const final = last ?? b;
+    if (final) meter.update(reading({ ...final, completion: 1, workflow_state: 'sent' }, true));
+    return { state: 'sent', last: b ?? last };
   } finally {
     meter.close();
   }

@@ -1,0 +1,25 @@
+// Reading something until it is done, as a careful client of a real instance does: a short first
+// pause, doubling up to a second, so quick work is seen at once and slow work is not hammered.
+
+export interface PollOptions<T> {
+  /** Called with every value read, the first and the last included. */
+  onUpdate?(value: T): void;
+  /** First pause between reads; it doubles up to `maxIntervalMs`. */
+  intervalMs?: number;
+  maxIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Reads until `done` holds for what was read, and returns that last read. */
+export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, options: PollOptions<T> = {}): Promise<T> {
+  const max = options.maxIntervalMs ?? 1000;
+  let pause = options.intervalMs ?? 100;
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const value = await read();
+    options.onUpdate?.(value);
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(max, pause * 2);
+  }
+}

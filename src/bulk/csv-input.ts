@@ -71,13 +71,23 @@ export interface Parsed {
   header: string[];
 }
 
-export function parseCsv(bytes: Buffer, schema: Schema): Parsed {
-  const encodingProblem = firstInvalidUtf8Line(bytes);
-  if (encodingProblem) return { rows: [], header: [], problems: [{ line: encodingProblem, message: 'not valid UTF-8 (save the file as UTF-8)' }] };
+/** A record of a CSV file and the line it starts on (a quoted field may span several). */
+export interface CsvRecord {
+  line: number;
+  cells: string[];
+}
 
-  let records: { record: string[]; info: { lines: number } }[];
+/**
+ * The header (trimmed, lower-cased) and the records of a CSV file, each with the line it starts on;
+ * or the one problem that stops the file being read: not UTF-8, not CSV, a field over 1 MiB, empty.
+ * `relaxColumnCount` lets a record have more or fewer cells than the header.
+ */
+export function readCsvRecords(bytes: Buffer, { columns, relaxColumnCount = false }: { columns: readonly string[]; relaxColumnCount?: boolean }): { header: string[]; records: CsvRecord[] } | { problem: Problem } {
+  const encodingProblem = firstInvalidUtf8Line(bytes);
+  if (encodingProblem) return { problem: { line: encodingProblem, message: 'not valid UTF-8 (save the file as UTF-8)' } };
+  let parsed: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(bytes, { bom: true, skip_empty_lines: true, relax_column_count: false, max_record_size: MAX_FIELD_BYTES, info: true, trim: false }) as unknown as typeof records;
+    parsed = parse(bytes, { bom: true, skip_empty_lines: true, relax_column_count: relaxColumnCount, max_record_size: MAX_FIELD_BYTES, info: true, trim: false }) as unknown as typeof parsed;
   } catch (err) {
     const e = err as { lines?: number; message: string; code?: string };
     const message =
@@ -86,11 +96,22 @@ export function parseCsv(bytes: Buffer, schema: Schema): Parsed {
         : e.code === 'CSV_QUOTE_NOT_CLOSED'
           ? 'a quoted field is never closed'
           : e.message.replace(/^Invalid Record Length: /, '').replace(/, got \d+ on line \d+$/, '');
-    return { rows: [], header: [], problems: [{ line: e.lines ?? 1, message }] };
+    return { problem: { line: e.lines ?? 1, message } };
   }
-  if (records.length === 0) return { rows: [], header: [], problems: [{ line: 1, message: `the file is empty; it needs a header: ${schema.columns.join(',')}` }] };
+  if (parsed.length === 0) return { problem: { line: 1, message: `the file is empty; it needs a header: ${columns.join(',')}` } };
+  const records: CsvRecord[] = [];
+  let previousEnd = parsed[0].info.lines;
+  for (const { record, info } of parsed.slice(1)) {
+    records.push({ line: previousEnd + 1, cells: record });
+    previousEnd = info.lines;
+  }
+  return { header: parsed[0].record.map((h) => h.trim().toLowerCase()), records };
+}
 
-  const header = records[0].record.map((h) => h.trim().toLowerCase());
+export function parseCsv(bytes: Buffer, schema: Schema): Parsed {
+  const read = readCsvRecords(bytes, { columns: schema.columns });
+  if ('problem' in read) return { rows: [], header: [], problems: [read.problem] };
+  const { header, records } = read;
   const ignored = schema.columns.includes(ERROR_COLUMN) ? [] : [ERROR_COLUMN];
   const problems: Problem[] = [];
   const unknown = header.filter((h) => !schema.columns.includes(h) && !ignored.includes(h));
@@ -104,13 +125,10 @@ export function parseCsv(bytes: Buffer, schema: Schema): Parsed {
 
   const rows: CsvRow[] = [];
   const seen = new Map<string, Map<string, number>>((schema.unique ?? []).map((c) => [c, new Map()]));
-  let previousEnd = records[0].info.lines;
-  for (const { record, info } of records.slice(1)) {
-    const line = previousEnd + 1;
-    previousEnd = info.lines;
+  for (const { line, cells } of records) {
     const values: Record<string, string> = {};
     header.forEach((h, i) => {
-      if (!ignored.includes(h)) values[h] = record[i]?.trim() ?? '';
+      if (!ignored.includes(h)) values[h] = cells[i]?.trim() ?? '';
     });
     for (const c of schema.required) if (!values[c]) problems.push({ line, message: `${c} is empty` });
     for (const message of schema.check?.(values) ?? []) problems.push({ line, message });

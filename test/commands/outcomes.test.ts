@@ -151,6 +151,8 @@ describe('reading an outcomes file', () => {
     ['a deleted row', 'vendor_guid,object_type,title,workflow_state\na,group,A,deleted\n', 2, 'only creates and updates'],
     ['ratings pairs without points', 'vendor_guid,object_type,title,ratings,\na,outcome,A,Good,3\n', 2, 'pairs of points and description'],
     ['an unknown column', 'vendor_guid,object_type,title,colour\na,group,A,red\n', 1, 'unknown column "colour"'],
+    ['Latin-1 text (not UTF-8)', Buffer.concat([Buffer.from('vendor_guid,object_type,title\na,group,'), Buffer.from([0xc9]), Buffer.from('tude\n')]), 2, 'not valid UTF-8'],
+    ['a quote never closed', 'vendor_guid,object_type,title\na,group,"A\n', 2, 'a quoted field is never closed'],
   ])('refuses a CSV with %s', (_what, text, line, message) => {
     const { problems } = parseTreeFile(Buffer.from(text), 'x.csv');
     expect(problems[0]).toMatchObject({ line });

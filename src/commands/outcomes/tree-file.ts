@@ -2,9 +2,8 @@
 // (vendor_guid, object_type, title, description, display_name, calculation_method, calculation_int,
 // parent_guids, workflow_state, mastery_points, ratings…) — into flat rows, one group or outcome
 // each, checked before anything is sent and ordered parents first.
-import { parse as parseCsvRecords } from 'csv-parse/sync';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node, type YAMLMap } from 'yaml';
-import { ERROR_COLUMN, type CsvRow, type Parsed, type Problem } from '../../bulk/csv-input.js';
+import { ERROR_COLUMN, readCsvRecords, type CsvRow, type Parsed, type Problem } from '../../bulk/csv-input.js';
 import { CALCULATION_METHODS } from '../../client/types/outcomes.js';
 
 /** The columns of a flat row, and of the failed-rows file (which imports as it is). */
@@ -105,15 +104,9 @@ function finish(rows: CsvRow[], problems: Problem[]): Parsed {
 // ---- CSV --------------------------------------------------------------------------------------
 
 function readCsv(bytes: Buffer): Parsed {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parseCsvRecords(bytes, { bom: true, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as typeof records;
-  } catch (err) {
-    const e = err as { lines?: number; message: string };
-    return { rows: [], header: [], problems: [{ line: e.lines ?? 1, message: e.message }] };
-  }
-  if (records.length === 0) return { rows: [], header: [], problems: [{ line: 1, message: `the file is empty; it needs a header: ${TREE_COLUMNS.join(',')}` }] };
-  const header = records[0].record.map((h) => h.trim().toLowerCase());
+  const read = readCsvRecords(bytes, { columns: TREE_COLUMNS, relaxColumnCount: true });
+  if ('problem' in read) return { rows: [], header: [], problems: [read.problem] };
+  const { header, records } = read;
   const ratingsAt = header.indexOf('ratings');
   const problems: Problem[] = [];
   header.forEach((h, i) => {
@@ -124,29 +117,26 @@ function readCsv(bytes: Buffer): Parsed {
   for (const required of ['vendor_guid', 'object_type', 'title']) if (!header.includes(required)) problems.push({ line: 1, message: `missing required column ${required}` });
   if (problems.length) return { rows: [], header: [...TREE_COLUMNS], problems };
   const rows: CsvRow[] = [];
-  let previousEnd = records[0].info.lines;
-  for (const { record, info } of records.slice(1)) {
-    const line = previousEnd + 1;
-    previousEnd = info.lines;
+  for (const { line, cells } of records) {
     const values: Record<string, string> = {};
     header.forEach((h, i) => {
-      if (h && h !== ERROR_COLUMN && h !== 'ratings') values[h] = record[i]?.trim() ?? '';
+      if (h && h !== ERROR_COLUMN && h !== 'ratings') values[h] = cells[i]?.trim() ?? '';
     });
     if (ratingsAt >= 0) {
-      const cells = record.slice(ratingsAt).map((c) => c.trim());
-      if (cells.length > 1 || (cells[0] !== undefined && /^\s*-?\d+(\.\d+)?\s*$/.test(cells[0]))) {
+      const ratingCells = cells.slice(ratingsAt).map((c) => c.trim());
+      if (ratingCells.length > 1 || (ratingCells[0] !== undefined && /^\s*-?\d+(\.\d+)?\s*$/.test(ratingCells[0]))) {
         // The pairs layout: points, description, points, description…
         const pairs: Rating[] = [];
         let bad = false;
-        for (let i = 0; i < cells.length; i += 2) {
-          if (!cells[i] && !cells[i + 1]) continue;
-          if (!/^-?\d+(\.\d+)?$/.test(cells[i])) bad = true;
-          pairs.push({ points: Number(cells[i]), description: cells[i + 1] ?? '' });
+        for (let i = 0; i < ratingCells.length; i += 2) {
+          if (!ratingCells[i] && !ratingCells[i + 1]) continue;
+          if (!/^-?\d+(\.\d+)?$/.test(ratingCells[i])) bad = true;
+          pairs.push({ points: Number(ratingCells[i]), description: ratingCells[i + 1] ?? '' });
         }
         if (bad) problems.push({ line, message: 'ratings must be pairs of points and description' });
         values.ratings = bad ? '' : formatRatings(pairs);
       } else {
-        values.ratings = cells[0] ?? '';
+        values.ratings = ratingCells[0] ?? '';
       }
     }
     const state = values.workflow_state;

@@ -9,7 +9,7 @@ const LUCAS = '11~mock-lucas';
 
 describe('the activity stream', () => {
   it('holds the seeded invitation of an invited student, as a Message with its category and course', async () => {
-    const items = (await collect(clientFor(freshMock(), TOKENS.admin, { asUser: '11' }).ops.users.activityStream({}))).filter((i) => i.type === 'Message');
+    const items = (await collect(clientFor(freshMock(), TOKENS.admin, { asUser: '11' }).ops.users.activityStream({}))).filter((i) => i.notification_category === 'Invitation');
     expect(items).toEqual([
       expect.objectContaining({
         type: 'Message',
@@ -22,6 +22,17 @@ describe('the activity stream', () => {
         html_url: 'http://lms.mock/courses/2',
       }),
     ]);
+  });
+
+  it('holds the seeded grades: each graded submission, and a Grading message, newest first', async () => {
+    const items = await collect(clientFor(freshMock(), TOKENS.admin, { asUser: '11' }).ops.users.activityStream({}));
+    expect(items.filter((i) => i.type === 'Submission' || i.notification_category === 'Grading').map((i) => [i.type, i.title, i.read_state])).toEqual([
+      ['Message', 'Grade posted: Research Paper', false],
+      ['Submission', 'Research Paper', false],
+      ['Message', 'Grade posted: Cell Structure Lab Report', false],
+      ['Submission', 'Cell Structure Lab Report', false],
+    ]);
+    expect(items.find((i) => i.title === 'Grade posted: Research Paper')).toMatchObject({ message: 'Your grade for Research Paper is B.', course_id: 3 });
   });
 
   it('gets a new invitation on top when someone is enrolled as invited, and none for an active enrolment', async () => {
@@ -45,7 +56,7 @@ describe('the activity stream', () => {
     expect(firstPage).toHaveLength(21);
     const all = await collect(clientFor(mock, TOKENS.student, { perPage: 4 }).ops.users.activityStream({}));
     expect(new Set(all.map((i) => i.id)).size).toBe(all.length);
-    expect(all.filter((i) => i.notification_category === 'Grading').map((i) => i.title)).toEqual(Array.from({ length: 30 }, (_, k) => `Note ${30 - k}`));
+    expect(all.filter((i) => i.title.startsWith('Note ')).map((i) => i.title)).toEqual(Array.from({ length: 30 }, (_, k) => `Note ${30 - k}`));
   });
 
   it('cuts a message at 4 KB and leaves out an item whose asset is gone', async () => {
@@ -53,7 +64,7 @@ describe('the activity stream', () => {
     sendMessage(mock.db, { user: 7, category: 'Grading', subject: 'Long', body: 'x'.repeat(5000), context: null, now: '2026-11-01T10:00:00.000Z' });
     const gone = sendMessage(mock.db, { user: 7, category: 'Grading', subject: 'Gone', body: 'y', context: null, now: '2026-11-01T11:00:00.000Z' });
     mock.db.prepare(`DELETE FROM messages WHERE id = ?`).run(gone);
-    const items = (await collect(clientFor(mock, TOKENS.student).ops.users.activityStream({}))).filter((i) => i.type === 'Message');
+    const items = (await collect(clientFor(mock, TOKENS.student).ops.users.activityStream({}))).filter((i) => i.title === 'Long' || i.title === 'Gone');
     expect(items.map((i) => [i.title, i.message?.length])).toEqual([['Long', 4096]]);
   });
 
@@ -62,7 +73,7 @@ describe('the activity stream', () => {
     sendMessage(mock.db, { user: 11, category: 'Grading', subject: 'Graded', body: 'b', context: { type: 'Course', id: 1 }, now: '2026-11-01T10:00:00.000Z' });
     const summary = await clientFor(mock, LUCAS).ops.users.activityStreamSummary({});
     expect(summary.filter((e) => e.type === 'Message')).toEqual([
-      { type: 'Message', notification_category: 'Grading', count: 1, unread_count: 1 },
+      { type: 'Message', notification_category: 'Grading', count: 3, unread_count: 3 },
       { type: 'Message', notification_category: 'Invitation', count: 1, unread_count: 1 },
     ]);
   });

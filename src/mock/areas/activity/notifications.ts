@@ -3,7 +3,7 @@ import type { Db } from '../../db/open.js';
 import { courseById } from '../courses/repo.js';
 import { usersInCourse } from '../enrollments/repo.js';
 import { membersOfGroup } from '../groups/repo.js';
-import { sendMessage, type StreamContext } from './repo.js';
+import { publishStreamItem, sendMessage, type StreamContext } from './repo.js';
 
 /** An invitation to a course: the invitee's stream gets a Message (category Invitation). */
 export function enrollmentInvitation(db: Db, e: { user_id: number; course_id: number; type: string }, now: string): void {
@@ -31,4 +31,29 @@ export function announcementNotice(db: Db, a: { context: StreamContext; title: s
     if (user === a.author) continue;
     sendMessage(db, { user, category: 'Announcement', subject: `New announcement: ${a.title}`, body: a.title, url: a.path, context: a.context, now });
   }
+}
+
+/** A submission its student should look at (a grade, someone else's comment): it comes up in their stream. */
+export function submissionNotice(db: Db, sub: { id: number; user_id: number; course_id: number }, by: number, now: string): void {
+  publishStreamItem(db, { type: 'Submission', assetId: sub.id, context: { type: 'Course', id: sub.course_id }, users: [sub.user_id], author: by, now });
+}
+
+/** A new grade: the submission in the student's stream, and a Message (category Grading). */
+export function gradeNotice(
+  db: Db,
+  sub: { id: number; user_id: number; course_id: number; assignment_id: number; grade: string | null; excused: number | boolean | null },
+  assignmentName: string,
+  by: number,
+  now: string,
+): void {
+  submissionNotice(db, sub, by, now);
+  sendMessage(db, {
+    user: sub.user_id,
+    category: 'Grading',
+    subject: `Grade posted: ${assignmentName}`,
+    body: sub.excused ? `You are excused from ${assignmentName}.` : `Your grade for ${assignmentName} is ${sub.grade ?? 'cleared'}.`,
+    url: `/courses/${sub.course_id}/assignments/${sub.assignment_id}/submissions/${sub.user_id}`,
+    context: { type: 'Course', id: sub.course_id },
+    now,
+  });
 }

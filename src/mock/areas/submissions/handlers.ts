@@ -25,7 +25,7 @@ import {
 } from '../../kit.js';
 import { findUser } from '../../lookup.js';
 import { can, reachIn } from '../../permissions.js';
-import { publishStreamItem, sendMessage } from '../activity/repo.js';
+import { gradeNotice, submissionNotice } from '../activity/notifications.js';
 import { assignmentById, type AssignmentRow } from '../assignments/repo.js';
 import { courseById, type CourseRow } from '../courses/repo.js';
 import { startUpload } from '../files/handlers.js';
@@ -282,24 +282,8 @@ function postedGrade(db: Db, a: AssignmentRow, posted: string): { score: number 
 
 function applyGrade(db: Db, sub: SubmissionRow, change: { score: number | null; grade: string | null; excused?: boolean }, graderId: number, now: string): void {
   if (!setGrade(db, sub, { ...change, graderId, now, day: courseDay(now) })) return;
-  // A new grade reaches the student: the submission comes up in their stream, with a notice.
   const graded = submissionById(db, sub.id)!;
-  const a = assignmentById(db, graded.assignment_id)!;
-  publishSubmission(db, graded, graderId, now);
-  sendMessage(db, {
-    user: graded.user_id,
-    category: 'Grading',
-    subject: `Grade posted: ${a.name}`,
-    body: graded.excused ? `You are excused from ${a.name}.` : `Your grade for ${a.name} is ${graded.grade ?? 'cleared'}.`,
-    url: `/courses/${graded.course_id}/assignments/${a.id}/submissions/${graded.user_id}`,
-    context: { type: 'Course', id: graded.course_id },
-    now,
-  });
-}
-
-/** The student's submission at the top of their stream (graded, or commented on by someone else). */
-function publishSubmission(db: Db, sub: SubmissionRow, by: number, now: string): void {
-  publishStreamItem(db, { type: 'Submission', assetId: sub.id, context: { type: 'Course', id: sub.course_id }, users: [sub.user_id], author: by, now });
+  gradeNotice(db, graded, assignmentById(db, graded.assignment_id)!.name, graderId, now);
 }
 
 const grade: Handler = (ctx) => {
@@ -353,7 +337,7 @@ const grade: Handler = (ctx) => {
     // comment[group_comment] applies to group assignments only; the mock has none, so it is one comment.
     bool(c, 'group_comment');
     addComment(ctx.db, { submissionId: sub.id, authorId: ctx.caller.id, comment: text ?? '', mediaId, mediaType: mediaId ? mediaType : null, attempt: sub.attempt, now });
-    if (ctx.caller.id !== sub.user_id) publishSubmission(ctx.db, submissionById(ctx.db, sub.id)!, ctx.caller.id, now);
+    if (ctx.caller.id !== sub.user_id) submissionNotice(ctx.db, sub, ctx.caller.id, now);
   }
   sub = submissionById(ctx.db, sub.id)!;
   const json = submissionJson(ctx, sub, ['submission_comments', ...includes(ctx).filter((i) => i !== 'submission_comments')]);
@@ -412,7 +396,7 @@ const updateGrades: Handler = (ctx) => {
       if (text) {
         sub = submissionById(db, sub.id)!;
         addComment(db, { submissionId: sub.id, authorId: graderId, comment: text, attempt: sub.attempt, now });
-        publishSubmission(db, sub, graderId, now);
+        submissionNotice(db, sub, graderId, now);
       }
     },
     results: (_db, outcome) => outcome,

@@ -7,7 +7,8 @@ import type { Db } from '../../db/open.js';
 import type { SeedOptions } from '../area.js';
 import { assignmentById, createAssignment, createGradingStandard, gradingSchemeOf } from '../assignments/repo.js';
 import { courseDay } from './present.js';
-import { addAttempt, addComment, createRubric, ensureSubmission, setGrade, setRubricAssessment, type NewAttempt } from './repo.js';
+import { gradeNotice, submissionNotice } from '../activity/notifications.js';
+import { addAttempt, addComment, createRubric, ensureSubmission, setGrade, setRubricAssessment, submissionById, type NewAttempt } from './repo.js';
 
 export const HIST_SCHEME = [
   { name: 'A', value: 0.9 },
@@ -49,11 +50,15 @@ export function seedSubmissions(db: Db, { minimal, now }: SeedOptions): void {
     const a = assignmentById(db, assignment)!;
     const r = interpretGrade({ grading_type: a.grading_type, points_possible: a.points_possible, grading_scheme: gradingSchemeOf(db, a) }, posted);
     if ('error' in r) throw new Error(`seed grade ${posted}: ${r.error}`);
-    setGrade(db, ensureSubmission(db, a, user, at), { ...r, graderId: grader, now: at, day: courseDay(at) });
+    const sub = ensureSubmission(db, a, user, at);
+    setGrade(db, sub, { ...r, graderId: grader, now: at, day: courseDay(at) });
+    // As a grade given through the API does: the student's stream and messages show it.
+    gradeNotice(db, submissionById(db, sub.id)!, a.name, grader, at);
   };
   const comment = (assignment: number, user: number, author: number, text: string, at: string) => {
     const sub = ensureSubmission(db, assignmentById(db, assignment)!, user, at);
     addComment(db, { submissionId: sub.id, authorId: author, comment: text, attempt: sub.attempt, now: at });
+    if (author !== user) submissionNotice(db, sub, author, at);
   };
   const text = (body: string): NewAttempt => ({ type: 'online_text_entry', body: `<p>${body}</p>` });
 

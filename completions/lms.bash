@@ -370,6 +370,7 @@ _lms_value_flag() {
     'courses create:--name'|'courses create '*':--name') _lms_words=''; return 0 ;;
     'courses create:--sis-course-id'|'courses create '*':--sis-course-id') _lms_words=''; return 0 ;;
     'courses create:--start-at'|'courses create '*':--start-at') _lms_words=''; return 0 ;;
+    'courses create:--time-zone'|'courses create '*':--time-zone') _lms_words=''; return 0 ;;
     'courses list:--account'|'courses list '*':--account') _lms_words=''; return 0 ;;
     'courses list:--enrollment-type'|'courses list '*':--enrollment-type') _lms_words='teacher student ta observer designer'; return 0 ;;
     'courses list:--search'|'courses list '*':--search') _lms_words=''; return 0 ;;
@@ -961,7 +962,7 @@ _lms_flags() {
     'conv unread') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'conv update') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --star --state --subscribe --timeout --unstar --unsubscribe --verbose -v --version --yes -y' ;;
     'courses') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
-    'courses create') _lms_words='--account --all --as-user --course-code --end-at --fields --help -h --insecure --limit --mock --mock-db --name --no-color --no-input --output -o --per-page --profile -p --publish --sis-course-id --start-at --timeout --verbose -v --version --yes -y' ;;
+    'courses create') _lms_words='--account --all --as-user --course-code --end-at --fields --help -h --insecure --limit --mock --mock-db --name --no-color --no-input --output -o --per-page --profile -p --publish --sis-course-id --start-at --time-zone --timeout --verbose -v --version --yes -y' ;;
     'courses get') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'courses help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'courses list') _lms_words='--account --all --as-user --enrollment-type --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --search --timeout --verbose -v --version --yes -y' ;;

@@ -376,6 +376,7 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'publish' -d 'make the course available now'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'sis-course-id' -r -F -d 'SIS id (needs SIS permission)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'start-at' -r -F -d 'start date (ISO 8601)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'time-zone' -r -F -d 'the course\'s time zone, e.g. America/Denver (default: its account\'s)'
 
 # lms courses list flags
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'list the account\'s courses (admins), sub-accounts included'

@@ -123,6 +123,9 @@ describe('lms courses create / get', () => {
   it.each<[string, string, Record<string, unknown>]>([
     ['in the admin\'s own account by default', 'courses create --name Plain', { account_id: 1, workflow_state: 'unpublished' }],
     ['published with --publish', 'courses create --name Pub --publish', { workflow_state: 'available' }],
+    ["in its account's time zone by default", 'courses create --name Plain', { time_zone: 'America/Chicago' }],
+    ['in a time zone of its own', 'courses create --name Field --time-zone America/Denver', { time_zone: 'America/Denver' }],
+    ['in a zone given by its friendly name', 'courses create --name Far --time-zone Tokyo', { time_zone: 'Asia/Tokyo' }],
   ])('creates a course %s', async (_what, line, expected) => {
     const lms = session();
     const r = await lms.run(`${line} -o json`);
@@ -134,6 +137,7 @@ describe('lms courses create / get', () => {
     ['a taken SIS id', 'courses create --name Dup --sis-course-id BIO-101', {}, 5, 'course.sis_source_id: SIS ID "BIO-101" is already in use'],
     ['a missing --name', 'courses create', {}, 2, "required option '--name <name>' not specified"],
     ['a teacher', 'courses create --name T', TEACHER, 3, 'user not authorized to perform that action'],
+    ['an unknown time zone', 'courses create --name Z --time-zone Mars/Olympus', {}, 5, "course.time_zone: 'Mars/Olympus' is not a known time zone"],
   ])('refuses %s', async (_what, line, env, code, message) => {
     const lms = session();
     const r = await lms.run(line, { env });

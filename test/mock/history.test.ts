@@ -27,6 +27,15 @@ describe('gradebook history', () => {
     expect((await teacher.ops.history.day({ course_id: 1, date: '2026-11-02' })).map((g) => g.id)).toEqual([3]);
   });
 
+  it('dates it by the zone of its own course, where that differs from the account', async () => {
+    const mock = openMock(':memory:', { LMS_MOCK_NOW: '2026-11-03T03:30:00.000Z', LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool);
+    mock.db.prepare(`UPDATE courses SET time_zone = 'Asia/Tokyo' WHERE id = 1`).run();
+    const teacher = clientFor(mock, TOKENS.teacher);
+    await teacher.ops.submissions.grade({ course_id: 1, assignment_id: 1, user_id: 9, submission: { posted_grade: '11' } });
+    // 03:30 UTC on the 3rd is midday of the 3rd in Tokyo.
+    expect((await teacher.ops.history.days({ course_id: 1 }))[0].date).toBe('2026-11-03');
+  });
+
   it("lists a day's graders, and one grader's versions with the grade before and after", async () => {
     const mock = freshMock();
     const teacher = clientFor(mock, TOKENS.teacher);

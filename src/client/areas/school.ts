@@ -11,7 +11,7 @@ export const accounts = {
 export const courses = {
   list: op('courses.list').as<{ enrollment_type?: string; state?: string[] }, Course>(),
   listAccount: op('courses.listAccount').as<{ account_id: Id; search_term?: string }, Course>(),
-  create: op('courses.create').as<{ account_id: Id; course: { name?: string; course_code?: string; sis_course_id?: string; start_at?: string; end_at?: string } }, Course>(),
+  create: op('courses.create').as<{ account_id: Id; course: { name?: string; course_code?: string; sis_course_id?: string; start_at?: string; end_at?: string; time_zone?: string } }, Course>(),
   get: op('courses.get').as<{ id: Id }, Course>(),
 };
 

@@ -44,7 +44,7 @@ const createCourse = command({
   name: 'create',
   summary: 'Create a course in an account',
   routes: ['courses.create'],
-  examples: ['lms courses create --account 1 --name "Biology 102" --course-code BIO-102 --publish'],
+  examples: ['lms courses create --account 1 --name "Biology 102" --course-code BIO-102 --publish', 'lms courses create --account 1 --name "Field Studies" --time-zone America/Denver'],
   columns: COLUMNS,
   options: {
     account: { ...contextFlags.account, default: 'self' },
@@ -53,6 +53,7 @@ const createCourse = command({
     sisCourseId: { flags: '--sis-course-id <id>', description: 'SIS id (needs SIS permission)' },
     startAt: { flags: '--start-at <time>', description: 'start date (ISO 8601)' },
     endAt: { flags: '--end-at <time>', description: 'end date (ISO 8601)' },
+    timeZone: { flags: '--time-zone <zone>', description: "the course's time zone, e.g. America/Denver (default: its account's)" },
     publish: { flags: '--publish', description: 'make the course available now' },
   },
   async run({ opts, ctx }) {
@@ -60,7 +61,7 @@ const createCourse = command({
     return item(
       await client.ops.courses.create({
         account_id: opts.account,
-        course: { name: opts.name, course_code: opts.courseCode, sis_course_id: opts.sisCourseId, start_at: opts.startAt, end_at: opts.endAt },
+        course: { name: opts.name, course_code: opts.courseCode, sis_course_id: opts.sisCourseId, start_at: opts.startAt, end_at: opts.endAt, time_zone: opts.timeZone },
         ...(opts.publish ? { offer: true } : {}),
       }),
     );

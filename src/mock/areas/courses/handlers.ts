@@ -4,6 +4,8 @@ import type { Course } from '../../../client/types/school.js';
 import { badRequest, bool, invalid, list, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { findAccount, findCourse, rootOf } from '../../lookup.js';
 import { administers, can } from '../../permissions.js';
+import { ianaZone } from '../../time-zones.js';
+import { accountById } from '../accounts/repo.js';
 import { ENROLLMENT_TYPE_WORDS } from '../../../spec/vocabulary.js';
 import { enrollmentsOfUserInCourse, isInCourse } from '../enrollments/repo.js';
 import { defaultSectionOf } from '../sections/repo.js';
@@ -24,7 +26,7 @@ export function courseJson(c: CourseRow, extra: Record<string, unknown> = {}): C
     created_at: c.created_at,
     enrollment_term_id: 1,
     default_view: 'modules',
-    time_zone: 'America/Chicago',
+    time_zone: c.time_zone,
     ...extra,
   };
 }
@@ -77,8 +79,11 @@ const create: Handler = (ctx) => {
   const startAt = timestamp(course, 'start_at');
   const endAt = timestamp(course, 'end_at');
   if (startAt && endAt && startAt > endAt) throw invalid('course', 'conclude_at', 'invalid', 'end date must be after the start date');
+  const zoneName = str(course, 'time_zone')?.trim() || undefined;
+  const timeZone = zoneName === undefined ? accountById(ctx.db, root)!.default_time_zone : ianaZone(zoneName);
+  if (!timeZone) throw invalid('course', 'time_zone', 'inclusion', `'${zoneName}' is not a known time zone`);
   const now = ctx.now();
-  const id = createCourse(ctx.db, { account: account.id, root, name, code, sis, state: bool(ctx.params, 'offer') ? 'available' : 'unpublished', startAt, endAt, now });
+  const id = createCourse(ctx.db, { account: account.id, root, name, code, sis, state: bool(ctx.params, 'offer') ? 'available' : 'unpublished', startAt, endAt, timeZone, now });
   const created = courseById(ctx.db, id)!;
   defaultSectionOf(ctx.db, created, now);
   return courseJson(created);

@@ -15,6 +15,7 @@ export interface CourseRow {
   workflow_state: string;
   start_at: string | null;
   end_at: string | null;
+  time_zone: string;
   created_at: string;
 }
 
@@ -35,12 +36,12 @@ export function courseSisTaken(db: Db, rootAccountId: number, sis: string): bool
 
 export function createCourse(
   db: Db,
-  c: { id?: number; account: number; root: number; name: string; code: string; sis?: string | null; state: string; startAt?: string | null; endAt?: string | null; now: string },
+  c: { id?: number; account: number; root: number; name: string; code: string; sis?: string | null; state: string; startAt?: string | null; endAt?: string | null; timeZone: string; now: string },
 ): number {
   return insert(
     db,
-    `INSERT INTO courses (id, account_id, root_account_id, name, course_code, sis_course_id, workflow_state, start_at, end_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    c.id ?? null, c.account, c.root, c.name, c.code, c.sis ?? null, c.state, c.startAt ?? null, c.endAt ?? null, c.now,
+    `INSERT INTO courses (id, account_id, root_account_id, name, course_code, sis_course_id, workflow_state, start_at, end_at, time_zone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    c.id ?? null, c.account, c.root, c.name, c.code, c.sis ?? null, c.state, c.startAt ?? null, c.endAt ?? null, c.timeZone, c.now,
   );
 }
 

@@ -28,6 +28,8 @@ CREATE TABLE courses (
   workflow_state TEXT NOT NULL DEFAULT 'available',
   start_at TEXT,
   end_at TEXT,
+  -- Its own zone, or its root account's default when it was created: what its days are counted in.
+  time_zone TEXT NOT NULL,
   created_at TEXT NOT NULL
 );
 CREATE UNIQUE INDEX courses_sis ON courses(root_account_id, sis_course_id) WHERE sis_course_id IS NOT NULL;

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open.js';
 import type { SeedOptions } from '../area.js';
+import { accountById } from '../accounts/repo.js';
 import { createCourse } from './repo.js';
 
 export const SEED_COURSES = [
@@ -14,6 +15,6 @@ export const SEED_COURSES = [
 export function seedCourses(db: Db, { minimal, now }: SeedOptions): void {
   if (minimal) return;
   for (const c of SEED_COURSES) {
-    createCourse(db, { ...c, state: 'available', startAt: '2026-08-24T00:00:00Z', endAt: '2026-12-18T00:00:00Z', now });
+    createCourse(db, { ...c, state: 'available', startAt: '2026-08-24T00:00:00Z', endAt: '2026-12-18T00:00:00Z', timeZone: accountById(db, c.root)!.default_time_zone, now });
   }
 }

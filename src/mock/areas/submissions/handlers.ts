@@ -281,7 +281,7 @@ function postedGrade(db: Db, a: AssignmentRow, posted: string): { score: number 
 }
 
 function applyGrade(db: Db, sub: SubmissionRow, change: { score: number | null; grade: string | null; excused?: boolean }, graderId: number, now: string): void {
-  if (!setGrade(db, sub, { ...change, graderId, now, day: courseDay(now) })) return;
+  if (!setGrade(db, sub, { ...change, graderId, now, day: courseDay(now, courseById(db, sub.course_id)!.time_zone) })) return;
   const graded = submissionById(db, sub.id)!;
   gradeNotice(db, graded, assignmentById(db, graded.assignment_id)!.name, graderId, now);
 }

@@ -14,23 +14,21 @@ import { userById } from '../users/repo.js';
 import { attemptsOf, commentsOf, gradedAttempt, type AttemptRow, type CommentRow, type SubmissionRow } from './repo.js';
 import { observeesIn } from '../enrollments/repo.js';
 
-/** Courses carry no time zone of their own yet: their days are the instance's default zone's. */
-export const COURSE_TIME_ZONE = 'America/Chicago';
+// Made on first use, one per zone: building a formatter for a named zone loads ICU's zone data
+// (about 20 ms), which a command that never dates a submission should not pay at start-up.
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
-// Made on first use: building a formatter for a named zone loads ICU's zone data (about 20 ms),
-// which a command that never dates a submission should not pay at start-up.
-let dayFormat: Intl.DateTimeFormat | undefined;
-
-/** The day of a timestamp in the course's time zone (YYYY-MM-DD). */
-export function courseDay(iso: string): string {
-  // A job's items share their slice's clock: the last answer serves them all.
-  if (iso !== lastDay[0]) {
-    dayFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: COURSE_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
-    lastDay = [iso, dayFormat.format(new Date(iso))];
+/** The day of a timestamp in a course's time zone (YYYY-MM-DD). */
+export function courseDay(iso: string, timeZone: string): string {
+  // A job's items share their slice's clock and mostly their course: the last answer serves them all.
+  if (iso !== lastDay[0] || timeZone !== lastDay[1]) {
+    let format = dayFormats.get(timeZone);
+    if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+    lastDay = [iso, timeZone, format.format(new Date(iso))];
   }
-  return lastDay[1];
+  return lastDay[2];
 }
-let lastDay: [string, string] = ['', ''];
+let lastDay: [string, string, string] = ['', '', ''];
 
 export function gradable(db: MockCtx['db'], a: AssignmentRow) {
   return { grading_type: a.grading_type, points_possible: a.points_possible, grading_scheme: gradingSchemeOf(db, a) };

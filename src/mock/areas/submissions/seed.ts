@@ -6,6 +6,7 @@ import { interpretGrade } from '../../../spec/grading.js';
 import type { Db } from '../../db/open.js';
 import type { SeedOptions } from '../area.js';
 import { assignmentById, createAssignment, createGradingStandard, gradingSchemeOf } from '../assignments/repo.js';
+import { courseById } from '../courses/repo.js';
 import { courseDay } from './present.js';
 import { gradeNotice, submissionNotice } from '../activity/notifications.js';
 import { addAttempt, addComment, createRubric, ensureSubmission, setGrade, setRubricAssessment, submissionById, type NewAttempt } from './repo.js';
@@ -51,7 +52,7 @@ export function seedSubmissions(db: Db, { minimal, now }: SeedOptions): void {
     const r = interpretGrade({ grading_type: a.grading_type, points_possible: a.points_possible, grading_scheme: gradingSchemeOf(db, a) }, posted);
     if ('error' in r) throw new Error(`seed grade ${posted}: ${r.error}`);
     const sub = ensureSubmission(db, a, user, at);
-    setGrade(db, sub, { ...r, graderId: grader, now: at, day: courseDay(at) });
+    setGrade(db, sub, { ...r, graderId: grader, now: at, day: courseDay(at, courseById(db, a.course_id)!.time_zone) });
     // As a grade given through the API does: the student's stream and messages show it.
     gradeNotice(db, submissionById(db, sub.id)!, a.name, grader, at);
   };

@@ -24,6 +24,7 @@ import {
 } from '../../kit.js';
 import { domainRootAccountId, findAccount, findUser, rootOf } from '../../lookup.js';
 import { can, type Permission } from '../../permissions.js';
+import { ianaZone } from '../../time-zones.js';
 import { removeAllAdminRolesOf } from '../admins/repo.js';
 import { deleteEnrollmentsOfUser, shareACourse } from '../enrollments/repo.js';
 import { imagesOf, startUpload } from '../files/handlers.js';
@@ -84,27 +85,12 @@ function avatarUrl(ctx: MockCtx, u: UserRow): string {
 
 // ---- validation -------------------------------------------------------------------------------
 
-const FRIENDLY_ZONES: Record<string, string> = {
-  'Pacific Time (US & Canada)': 'America/Los_Angeles',
-  'Mountain Time (US & Canada)': 'America/Denver',
-  'Central Time (US & Canada)': 'America/Chicago',
-  'Eastern Time (US & Canada)': 'America/New_York',
-  UTC: 'Etc/UTC',
-  London: 'Europe/London',
-  Berlin: 'Europe/Berlin',
-  Tokyo: 'Asia/Tokyo',
-};
-
 /** IANA names and the friendly framework names real instances accept; anything else is rejected. */
 function timeZone(value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (FRIENDLY_ZONES[value]) return FRIENDLY_ZONES[value];
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return value;
-  } catch {
-    throw invalid('user', 'time_zone', 'inclusion', `'${value}' is not a known time zone`);
-  }
+  const zone = ianaZone(value);
+  if (!zone) throw invalid('user', 'time_zone', 'inclusion', `'${value}' is not a known time zone`);
+  return zone;
 }
 
 function locale(value: string | undefined): string | undefined {

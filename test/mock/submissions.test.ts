@@ -154,20 +154,33 @@ describe('list and read', () => {
 
 
 describe('an assignment deleted', () => {
-  it('takes its submissions, attempts, comments, versions and rubric with it', async () => {
+  it('keeps its submissions, versions and rubric, as real instances do, and shows them to no one', async () => {
     const mock = freshMock();
     const { deleteAssignment } = await import('../../src/mock/areas/assignments/repo.js');
     const count = (table: string, where: string) => mock.db.prepare(`SELECT count(*) FROM ${table} WHERE ${where}`).pluck().get() as number;
-    expect(count('submissions', 'assignment_id = 1')).toBeGreaterThan(0);
-    mock.db.transaction(() => deleteAssignment(mock.db, 1))();
-    expect([
-      count('submissions', 'assignment_id = 1'),
-      count('submission_versions', 'assignment_id = 1'),
-      count('submission_attempts', 'submission_id NOT IN (SELECT id FROM submissions)'),
-      count('submission_comments', 'submission_id NOT IN (SELECT id FROM submissions)'),
-      count('rubrics', 'assignment_id = 1'),
-    ]).toEqual([0, 0, 0, 0, 0]);
-    // The history no longer lists it.
-    expect((await clientFor(mock, TOKENS.teacher).ops.history.days({ course_id: 1 })).flatMap((d) => d.graders.flatMap((g) => g.assignments.map((a) => a.id)))).not.toContain(1);
+    const kept = () => [count('submissions', 'assignment_id = 1'), count('submission_versions', 'assignment_id = 1'), count('rubrics', 'assignment_id = 1')];
+    const before = kept();
+    expect(before.every((n) => n > 0)).toBe(true);
+    mock.db.transaction(() => deleteAssignment(mock.db, 1, '2026-11-02T12:00:00.000Z'))();
+    expect(kept()).toEqual(before);
+    const teacher = clientFor(mock, TOKENS.teacher);
+    const assignmentIds = (ids: { id: number }[]) => ids.map((a) => a.id);
+    expect(assignmentIds(await collect(teacher.ops.assignments.list({ course_id: 1 })))).not.toContain(1);
+    expect(await statusOf(teacher.ops.assignments.get({ course_id: 1, id: 1 }))).toBe(404);
+    expect(await statusOf(teacher.ops.submissions.get({ course_id: 1, assignment_id: 1, user_id: 7 }))).toBe(404);
+    expect((await collect(teacher.ops.submissions.listStudents({ course_id: 1, student_ids: ['all'] }))).map((s) => s.assignment_id)).not.toContain(1);
+    expect((await teacher.ops.history.days({ course_id: 1 })).flatMap((d) => d.graders.flatMap((g) => g.assignments.map((a) => a.id)))).not.toContain(1);
+    expect((await collect(teacher.ops.history.feed({ course_id: 1 }))).map((v) => v.assignment_id)).not.toContain(1);
+  });
+
+  it('is what deleting a graded topic does: the grades given in it stay', async () => {
+    const mock = freshMock();
+    const teacher = clientFor(mock, TOKENS.teacher);
+    const topic = await teacher.ops.discussions.createTopic({ course_id: 1, title: 'Graded talk', published: true, assignment: { points_possible: 10 } } as never);
+    const assignmentId = (topic as { assignment_id: number }).assignment_id;
+    await teacher.ops.submissions.grade({ course_id: 1, assignment_id: assignmentId, user_id: 7, submission: { posted_grade: '8' } });
+    await teacher.ops.discussions.deleteTopic({ course_id: 1, topic_id: topic.id } as never);
+    expect(mock.db.prepare(`SELECT score FROM submissions WHERE assignment_id = ? AND user_id = 7`).pluck().get(assignmentId)).toBe(8);
+    expect(await statusOf(teacher.ops.assignments.get({ course_id: 1, id: assignmentId }))).toBe(404);
   });
 });

@@ -17,11 +17,14 @@ export interface AssignmentRow {
   grading_standard_id: number | null;
   position: number;
   published: number;
+  deleted_at: string | null;
   created_at: string;
   updated_at: string;
 }
+
+/** A live assignment: a deleted one is gone for every reader, as on real instances. */
 export function assignmentById(db: Db, id: number): AssignmentRow | undefined {
-  return one<AssignmentRow>(db, `SELECT * FROM assignments WHERE id = ?`, id);
+  return one<AssignmentRow>(db, `SELECT * FROM assignments WHERE id = ? AND deleted_at IS NULL`, id);
 }
 
 export interface NewAssignment {
@@ -53,7 +56,7 @@ export function createAssignment(db: Db, a: NewAssignment): number {
 }
 
 export function assignmentsOfCourseQuery(courseId: number, o: { withUnpublished: boolean; term?: string }): KeysetQuery {
-  const where = ['course_id = ?'];
+  const where = ['course_id = ?', 'deleted_at IS NULL'];
   const args: unknown[] = [courseId];
   if (!o.withUnpublished) where.push('published = 1');
   if (o.term) (where.push('lower(name) LIKE ?'), args.push(`%${o.term.toLowerCase()}%`));
@@ -77,8 +80,12 @@ export function gradingSchemeOf(db: Db, a: Pick<AssignmentRow, 'grading_standard
 }
 
 /** Removes an assignment (a graded discussion's, when the topic is deleted or made plain). */
-export function deleteAssignment(db: Db, id: number): void {
-  run(db, `DELETE FROM assignments WHERE id = ?`, id);
+/**
+ * Deletes an assignment as real instances do: the row stays, unpublished and marked deleted, so its
+ * submissions and grades are kept (every query for published assignments leaves it out).
+ */
+export function deleteAssignment(db: Db, id: number, now: string): void {
+  run(db, `UPDATE assignments SET published = 0, deleted_at = ?, updated_at = ? WHERE id = ?`, now, now, id);
 }
 
 /** Changes what another record (a graded quiz) keeps in step: names, dates, points and publication. */

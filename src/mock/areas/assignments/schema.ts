@@ -13,6 +13,8 @@ CREATE TABLE assignments (
   grading_standard_id INTEGER,
   position INTEGER NOT NULL,
   published INTEGER NOT NULL DEFAULT 1,
+  -- Deleting keeps the row, unpublished, and its students' submissions and grades with it.
+  deleted_at TEXT,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );

@@ -448,7 +448,7 @@ function topicFields(ctx: MockCtx, p: Place, current?: TopicRow): { fields: Topi
 function applyAssignment(ctx: MockCtx, p: Place, fields: TopicFields, wanted: 'keep' | 'remove' | Record<string, unknown>): void {
   if (wanted === 'keep') return;
   if (wanted === 'remove') {
-    if (fields.assignment_id !== null) deleteAssignment(ctx.db, fields.assignment_id);
+    if (fields.assignment_id !== null) deleteAssignment(ctx.db, fields.assignment_id, ctx.now());
     fields.assignment_id = null;
     return;
   }
@@ -531,7 +531,7 @@ const deleteTopicHandler: Handler = (ctx) => {
   const { t } = editableTopic(ctx);
   const now = ctx.now();
   deleteTopic(ctx.db, t.id, now);
-  if (t.assignment_id !== null) deleteAssignment(ctx.db, t.assignment_id);
+  if (t.assignment_id !== null) deleteAssignment(ctx.db, t.assignment_id, now);
   const author = t.user_id === null ? undefined : userById(ctx.db, t.user_id);
   const model = {
     id: t.id, title: t.title, message: t.message, context_type: t.context_type, context_id: t.context_id, user_id: t.user_id,

@@ -67,7 +67,7 @@ export function syncQuizAssignment(db: Db, quiz: QuizRow, graded: boolean, now: 
   if (!graded) {
     if (quiz.assignment_id !== null) {
       run(db, `UPDATE quizzes SET assignment_id = NULL WHERE id = ?`, quiz.id);
-      deleteAssignment(db, quiz.assignment_id);
+      deleteAssignment(db, quiz.assignment_id, now);
     }
     return;
   }

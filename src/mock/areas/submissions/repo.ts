@@ -293,11 +293,14 @@ export interface DayGrader {
   assignment_id: number;
 }
 
+/** The history leaves out the versions of deleted assignments (kept, as their grades are, but shown to no one). */
+const OF_LIVE_ASSIGNMENT = `assignment_id NOT IN (SELECT id FROM assignments WHERE deleted_at IS NOT NULL)`;
+
 /** Days with grading, newest first, each with its graders and their assignments. */
 export function gradingDays(db: Db, courseId: number): DayGrader[] {
   return all<DayGrader>(
     db,
-    `SELECT DISTINCT graded_day, grader_id, assignment_id FROM submission_versions WHERE course_id = ? ORDER BY graded_day DESC, grader_id, assignment_id`,
+    `SELECT DISTINCT graded_day, grader_id, assignment_id FROM submission_versions WHERE course_id = ? AND ${OF_LIVE_ASSIGNMENT} ORDER BY graded_day DESC, grader_id, assignment_id`,
     courseId,
   );
 }
@@ -305,7 +308,7 @@ export function gradingDays(db: Db, courseId: number): DayGrader[] {
 export function gradersOfDay(db: Db, courseId: number, day: string): DayGrader[] {
   return all<DayGrader>(
     db,
-    `SELECT DISTINCT graded_day, grader_id, assignment_id FROM submission_versions WHERE course_id = ? AND graded_day = ? ORDER BY grader_id, assignment_id`,
+    `SELECT DISTINCT graded_day, grader_id, assignment_id FROM submission_versions WHERE course_id = ? AND graded_day = ? AND ${OF_LIVE_ASSIGNMENT} ORDER BY grader_id, assignment_id`,
     courseId, day,
   );
 }
@@ -321,7 +324,7 @@ export function versionsOfDay(db: Db, courseId: number, day: string, graderId: n
 
 /** The feed: every version of the course, newest first (or oldest first), by assignment and/or student. */
 export function feedQuery(courseId: number, o: { assignmentId?: number; userId?: number; ascending: boolean }): KeysetQuery {
-  const where = ['course_id = ?'];
+  const where = ['course_id = ?', OF_LIVE_ASSIGNMENT];
   const args: unknown[] = [courseId];
   if (o.assignmentId !== undefined) (where.push('assignment_id = ?'), args.push(o.assignmentId));
   if (o.userId !== undefined) (where.push('user_id = ?'), args.push(o.userId));

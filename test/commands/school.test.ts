@@ -172,6 +172,8 @@ describe('lms assignments', () => {
       { id: 3, name: 'Genetics Essay', points_possible: 100, grading_type: 'letter_grade' },
     ]);
     expect(json((await lms.run('assignments list --course sis_course_id:BIO-101 --search essay -o json --fields id')).stdout)).toEqual([{ id: 3 }]);
+    // The term is text: its % and _ are not wildcards.
+    expect(json((await lms.run(['assignments', 'list', '--course', '1', '--search', '_', '-o', 'json', '--fields', 'id'])).stdout)).toEqual([]);
     const got = await lms.run('assignments get 2 --course 1 -o json');
     expect(json(got.stdout)).toMatchObject({
       id: 2,

@@ -1,4 +1,5 @@
 // Assignments of a course, in their position order.
+import { containsLike } from '../../db/contains.js';
 import type { Db } from '../../db/open.js';
 import type { KeysetQuery } from '../../kit.js';
 import { insert, one, run } from '../../db/statements.js';
@@ -59,7 +60,12 @@ export function assignmentsOfCourseQuery(courseId: number, o: { withUnpublished:
   const where = ['course_id = ?', 'deleted_at IS NULL'];
   const args: unknown[] = [courseId];
   if (!o.withUnpublished) where.push('published = 1');
-  if (o.term) (where.push('lower(name) LIKE ?'), args.push(`%${o.term.toLowerCase()}%`));
+  if (o.term) {
+    // One course's assignments are few: a scan, with the term's own % and _ matched literally.
+    const { operator, pattern } = containsLike(o.term);
+    where.push(`name ${operator}`);
+    args.push(pattern);
+  }
   return { sql: `SELECT * FROM assignments WHERE ${where.join(' AND ')}`, args, key: ['position', 'id'] };
 }
 

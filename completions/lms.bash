@@ -548,6 +548,7 @@ _lms_value_flag() {
     'topics create:--discussion-type'|'topics create '*':--discussion-type') _lms_words='threaded side_comment'; return 0 ;;
     'topics create:--due-at'|'topics create '*':--due-at') _lms_words=''; return 0 ;;
     'topics create:--group'|'topics create '*':--group') _lms_words=''; return 0 ;;
+    'topics create:--group-set'|'topics create '*':--group-set') _lms_words=''; return 0 ;;
     'topics create:--lock-at'|'topics create '*':--lock-at') _lms_words=''; return 0 ;;
     'topics create:--message'|'topics create '*':--message') _lms_words=''; return 0 ;;
     'topics create:--message-file'|'topics create '*':--message-file') _lms_words=''; return 0 ;;
@@ -616,6 +617,7 @@ _lms_value_flag() {
     'topics update:--discussion-type'|'topics update '*':--discussion-type') _lms_words='threaded side_comment'; return 0 ;;
     'topics update:--due-at'|'topics update '*':--due-at') _lms_words=''; return 0 ;;
     'topics update:--group'|'topics update '*':--group') _lms_words=''; return 0 ;;
+    'topics update:--group-set'|'topics update '*':--group-set') _lms_words=''; return 0 ;;
     'topics update:--lock-at'|'topics update '*':--lock-at') _lms_words=''; return 0 ;;
     'topics update:--message'|'topics update '*':--message') _lms_words=''; return 0 ;;
     'topics update:--message-file'|'topics update '*':--message-file') _lms_words=''; return 0 ;;
@@ -1055,7 +1057,7 @@ _lms_flags() {
     'todo ignore') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --permanently --profile -p --purpose --timeout --verbose -v --version --yes -y' ;;
     'todo list') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'topics') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
-    'topics create') _lms_words='--all --as-user --assignment-id --collection-item --course --delayed-post-at --discussion-type --due-at --fields --group --help -h --insecure --limit --lock-at --message --message-file --mock --mock-db --no-color --no-input --output -o --per-page --pinned --points --profile -p --publish --require-initial-post --timeout --title --verbose -v --version --yes -y' ;;
+    'topics create') _lms_words='--all --as-user --assignment-id --collection-item --course --delayed-post-at --discussion-type --due-at --fields --group --group-set --help -h --insecure --limit --lock-at --message --message-file --mock --mock-db --no-color --no-input --output -o --per-page --pinned --points --profile -p --publish --require-initial-post --timeout --title --verbose -v --version --yes -y' ;;
     'topics delete') _lms_words='--all --as-user --collection-item --course --fields --group --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'topics delete-entry') _lms_words='--all --as-user --collection-item --course --fields --group --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'topics edit-entry') _lms_words='--all --as-user --collection-item --course --fields --group --help -h --insecure --limit --message --message-file --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
@@ -1072,7 +1074,7 @@ _lms_flags() {
     'topics unread') _lms_words='--all --as-user --collection-item --course --fields --forced --group --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'topics unread-all') _lms_words='--all --as-user --collection-item --course --fields --forced --group --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'topics unsubscribe') _lms_words='--all --as-user --collection-item --course --fields --group --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
-    'topics update') _lms_words='--all --as-user --assignment-id --collection-item --course --delayed-post-at --discussion-type --due-at --fields --group --help -h --insecure --limit --lock --lock-at --message --message-file --mock --mock-db --no-color --no-input --output -o --per-page --pinned --points --profile -p --publish --require-initial-post --timeout --title --ungraded --unlock --unpin --unpublish --verbose -v --version --yes -y' ;;
+    'topics update') _lms_words='--all --as-user --assignment-id --collection-item --course --delayed-post-at --discussion-type --due-at --fields --group --group-set --help -h --insecure --limit --lock --lock-at --message --message-file --mock --mock-db --no-color --no-input --output -o --per-page --pinned --points --profile -p --publish --require-initial-post --timeout --title --ungraded --unlock --unpin --unpublish --verbose -v --version --yes -y' ;;
     'topics view') _lms_words='--all --as-user --collection-item --course --fields --group --help -h --insecure --limit --mock --mock-db --new-entries --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'upcoming') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'upcoming help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;

@@ -247,16 +247,16 @@ describe('lms assignments', () => {
 });
 
 describe('lms groups list', () => {
-  it('lists the two groups of a course with their member counts', async () => {
+  it('lists the two groups of a course with their group set and member counts', async () => {
     const lms = session();
-    const r = await lms.run('groups list --course 1 -o json --fields id,name,members_count,course_id');
+    const r = await lms.run('groups list --course 1 -o json --fields id,name,group_category_id,members_count,course_id');
     expect(r.exitCode).toBe(0);
     expect(json(r.stdout)).toEqual([
-      { id: 1, name: 'Lab Group 1', members_count: 3, course_id: 1 },
-      { id: 2, name: 'Lab Group 2', members_count: 3, course_id: 1 },
+      { id: 1, name: 'Lab Group 1', group_category_id: 1, members_count: 3, course_id: 1 },
+      { id: 2, name: 'Lab Group 2', group_category_id: 1, members_count: 3, course_id: 1 },
     ]);
     const table = await lms.run('groups list --course 1', { tty: true });
-    expect(table.stdout.trimEnd().split('\n')).toEqual(['ID  NAME         MEMBERS_COUNT', '1   Lab Group 1  3', '2   Lab Group 2  3']);
+    expect(table.stdout.trimEnd().split('\n')).toEqual(['ID  NAME         GROUP_CATEGORY_ID  MEMBERS_COUNT', '1   Lab Group 1  1                  3', '2   Lab Group 2  1                  3']);
   });
 
   it('lists none for a course without groups', async () => {

@@ -82,6 +82,47 @@ describe('topics: fields computed from state', () => {
     expect(after).toMatchObject({ posted_at: '2027-01-11T15:00:00.000Z', locked_for_user: false });
   });
 
+  describe('a group discussion (group_category_id)', () => {
+    const teacher = (mock: ReturnType<typeof freshMock>) => as(TOKENS.teacher, mock);
+
+    it('splits a course topic into a topic for each group of the set, each user seeing those of their groups', async () => {
+      const mock = freshMock();
+      const root = await teacher(mock).createTopic({ ...C1, title: 'Bench plans', message: '<p>Plan it</p>', published: true, group_category_id: 1 });
+      expect(root.group_category_id).toBe(1);
+      expect(root.group_topic_children.map((c) => c.group_id)).toEqual([1, 2]);
+      expect(root.topic_children).toEqual(root.group_topic_children.map((c) => c.id));
+      const [first] = root.group_topic_children;
+      expect(await topicOf(TOKENS.student, first.id, { group_id: 1 }, mock)).toMatchObject({ title: 'Bench plans', message: '<p>Plan it</p>', root_topic_id: root.id, group_category_id: null });
+      expect((await topicOf(TOKENS.student, root.id, C1, mock)).topic_children).toEqual([first.id]);
+      expect(await collect(as(TOKENS.student, mock).listGroupTopics({ group_id: 1 }))).toEqual(expect.arrayContaining([expect.objectContaining({ id: first.id })]));
+    });
+
+    it('can be set later, changed or cleared while nobody has posted, and not after', async () => {
+      const mock = freshMock();
+      const plain = await teacher(mock).createTopic({ ...C1, title: 'Later split', published: true });
+      expect(plain).toMatchObject({ group_category_id: null, topic_children: [] });
+      const split = await teacher(mock).updateTopic({ ...C1, topic_id: plain.id, group_category_id: 1 });
+      expect(split.topic_children).toHaveLength(2);
+      const cleared = await teacher(mock).updateTopic({ ...C1, topic_id: plain.id, group_category_id: '' });
+      expect(cleared).toMatchObject({ group_category_id: null, topic_children: [] });
+      expect(await statusOf(topicOf(TOKENS.student, split.topic_children[0], { group_id: 1 }, mock))).toBe(404);
+      const again = await teacher(mock).updateTopic({ ...C1, topic_id: plain.id, group_category_id: 1 });
+      await as(TOKENS.student, mock).createEntry({ group_id: 1, topic_id: again.topic_children[0], message: 'Bench 1 first' } as never);
+      const refused = await teacher(mock).updateTopic({ ...C1, topic_id: plain.id, group_category_id: '' }).catch((e: ApiError) => e);
+      expect(refused).toMatchObject({ status: 400, message: expect.stringContaining('once someone has posted') });
+    });
+
+    it.each([
+      ['a group set that is not the course\'s', C1, { group_category_id: 99 }, 'no group set 99 in this course'],
+      ['an announcement', C1, { is_announcement: true, group_category_id: 1 }, 'only a course discussion'],
+      ["a group's own topic", { group_id: 1 }, { group_category_id: 1 }, 'only a course discussion'],
+    ])('is refused for %s', async (_what, ctx, fields, message) => {
+      const mock = freshMock();
+      const error = await teacher(mock).createTopic({ ...ctx, title: 'Nope', ...fields } as never).catch((e: ApiError) => e);
+      expect(error).toMatchObject({ status: 400, message: expect.stringContaining(message) });
+    });
+  });
+
   it('lists group topics as children of their root topic, each user only those of their groups', async () => {
     const mock = freshMock();
     expect((await topicOf(TOKENS.student, T.labReports, C1, mock)).topic_children).toEqual([T.labReportsGroup1]);

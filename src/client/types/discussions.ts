@@ -48,7 +48,11 @@ export interface Topic extends ApiObject {
   user_name: string | null;
   author: UserDisplay | Record<string, never>;
   topic_children: number[];
+  /** The group topics with their groups (newer instances). */
+  group_topic_children: { id: number; group_id: number }[];
   root_topic_id: number | null;
+  /** The group set that splits a course topic into group topics. */
+  group_category_id: number | null;
   podcast_url: string | null;
   podcast_has_student_posts: boolean;
   discussion_type: DiscussionType;
@@ -125,6 +129,8 @@ export interface TopicFields {
   require_initial_post?: boolean;
   is_announcement?: boolean;
   position_after?: Id;
+  /** A group discussion: a topic for each group of this course's group set ('' for none, while nobody has posted). */
+  group_category_id?: Id | '';
   /** Graded: a new assignment (its name is the title), an existing one by `id`, or none with `set_assignment: false`. */
   assignment?: { id?: Id; set_assignment?: boolean; points_possible?: number; due_at?: string; grading_type?: string };
 }

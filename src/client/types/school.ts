@@ -31,6 +31,8 @@ export interface Group extends ApiObject {
   id: number;
   name: string;
   course_id: number;
+  /** Its group set: what a group discussion names to get a topic in each of the set's groups. */
+  group_category_id: number | null;
   members_count: number;
 }
 

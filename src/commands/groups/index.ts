@@ -8,7 +8,7 @@ const listGroups = command({
   aliases: ['ls'],
   routes: ['groups.list'],
   examples: ['lms groups list --course sis_course_id:BIO-101'],
-  columns: ['id', 'name', 'members_count'],
+  columns: ['id', 'name', 'group_category_id', 'members_count'],
   options: { course: { ...contextFlags.course, required: true } },
   async run({ opts, ctx }) {
     return list((await ctx.client()).ops.groups.list({ course_id: opts.course }, { limit: ctx.pageLimit() }));

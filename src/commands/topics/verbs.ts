@@ -61,6 +61,9 @@ async function attachmentOf(path: string | undefined): Promise<File | undefined>
   return new File([new Uint8Array(await readFile(path))], name, { type: contentTypeFor(name) });
 }
 
+/** A group discussion: one topic per group of a course's group set (lms groups list shows each group's group_category_id). */
+const groupSet = { flags: '--group-set <id>', description: 'split it into a topic per group of this group set ("" for none, while nobody has posted)' } as const;
+
 const topicFlags = {
   ...messageFlags,
   discussionType: { flags: '--discussion-type <type>', description: 'threaded, or side_comment (one level of replies)', choices: DISCUSSION_TYPES },
@@ -85,6 +88,8 @@ type TopicOpts = {
   assignmentId?: string;
   points?: string;
   dueAt?: string;
+  /** Topics only (announcements have no group set), so typed loosely where both meet. */
+  groupSet?: unknown;
 };
 
 async function topicFields(ctx: Context, opts: TopicOpts): Promise<TopicFields> {
@@ -97,6 +102,7 @@ async function topicFields(ctx: Context, opts: TopicOpts): Promise<TopicFields> 
   if (opts.pinned) fields.pinned = true;
   if (opts.delayedPostAt !== undefined) fields.delayed_post_at = opts.delayedPostAt;
   if (opts.lockAt !== undefined) fields.lock_at = opts.lockAt;
+  if (typeof opts.groupSet === 'string') fields.group_category_id = opts.groupSet;
   if (opts.assignmentId !== undefined && opts.points !== undefined) throw new UsageError('give --assignment-id or --points, not both');
   if (opts.dueAt !== undefined && opts.points === undefined) throw new UsageError('--due-at goes with --points (a new assignment)');
   if (opts.assignmentId !== undefined) fields.assignment = { id: opts.assignmentId };
@@ -207,13 +213,14 @@ export function topicVerbs(announcements: boolean): Verbs {
       ...where,
       title: { flags: '--title <title>', description: 'the title', required: true },
       ...topicFlags,
-      ...(announcements ? {} : { publish: { flags: '--publish', description: 'publish it now (without it a teacher\'s topic is a draft)' } }),
+      ...(announcements ? {} : { publish: { flags: '--publish', description: 'publish it now (without it a teacher\'s topic is a draft)' }, groupSet }),
     },
     examples: announcements
       ? [ex('create --course 1 --title "Lab moved to room 204" --message "<p>From Tuesday.</p>"')]
       : [
           ex('create --course 1 --title "Week 10 reading" --message "<p>Chapter 12</p>" --discussion-type threaded --publish'),
           ex('create --course 1 --title "Peer review" --points 10 --due-at 2026-12-01T23:59:00Z --require-initial-post --publish'),
+          ex('create --course 1 --title "Bench plans" --group-set 1 --publish'),
         ],
     async run({ opts, ctx }) {
       const fields = await topicFields(ctx, opts);
@@ -244,6 +251,7 @@ export function topicVerbs(announcements: boolean): Verbs {
             publish: { flags: '--publish', description: 'publish a draft' },
             unpublish: { flags: '--unpublish', description: 'make it a draft again (only while nobody has posted)' },
             ungraded: { flags: '--ungraded', description: 'remove its assignment: a plain discussion again' },
+            groupSet,
           }),
     },
     examples: [ex(`update ${T} --course 1 --title "Introductions" --pinned`), ...(announcements ? [] : [ex('update 8 --course 1 --publish')])],

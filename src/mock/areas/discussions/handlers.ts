@@ -29,7 +29,6 @@ import {
   type ResolvedContext,
 } from '../../kit.js';
 import { find, findCourse } from '../../lookup.js';
-import { groups } from '../groups/repo.js';
 import { administers, can } from '../../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import { assignmentById, createAssignment, deleteAssignment } from '../assignments/repo.js';
@@ -43,6 +42,7 @@ import { userById } from '../users/repo.js';
 import { contentTypeFor } from '../../../mime.js';
 import {
   childTopics,
+  setTopicGroupSet,
   countFound,
   createEntry,
   createTopic,
@@ -83,7 +83,7 @@ import {
 } from './repo.js';
 import { observeesIn } from '../enrollments/repo.js';
 import { userFileBytes } from '../files/repo.js';
-import { groupsOfUser, isGroupMember } from '../groups/repo.js';
+import { groupCategoryOfCourse, groups, groupsOfCategory, groupsOfUser, isGroupMember } from '../groups/repo.js';
 import type { StreamPresenter } from '../area.js';
 import { announcementNotice, audienceOf } from '../activity/notifications.js';
 import { publishStreamItem, type StreamContext } from '../activity/repo.js';
@@ -280,13 +280,14 @@ function topicJson(ctx: MockCtx, p: Place, t: TopicRow): Topic {
     user_name: author?.name ?? null,
     author: userDisplay(ctx, t.user_id),
     topic_children: children.filter((c) => !mine || mine.has(c.group_id)).map((c) => c.id),
+    group_topic_children: children.filter((c) => !mine || mine.has(c.group_id)),
     root_topic_id: t.root_topic_id,
     podcast_url: t.podcast_enabled === 1 ? `${ctx.origin}/feeds/topics/${t.id}/user_${me}.rss` : null,
     podcast_has_student_posts: t.podcast_has_student_posts === 1,
     discussion_type: t.discussion_type as Topic['discussion_type'],
     position: t.position,
     is_announcement: t.is_announcement === 1,
-    group_category_id: null,
+    group_category_id: t.group_category_id,
     attachments: [],
     permissions: {
       attach: p.post && !lockedForUser,
@@ -480,6 +481,34 @@ function applyAssignment(ctx: MockCtx, p: Place, fields: TopicFields, wanted: 'k
   });
 }
 
+/**
+ * `group_category_id`: a course topic split into a topic for each group of one of the course's group
+ * sets, as real instances make a group discussion. It can be set, changed or cleared ('') while no
+ * one has posted in it; a group's topic and an announcement cannot have one.
+ */
+function applyGroupSet(ctx: MockCtx, p: Place, topic: TopicRow): void {
+  const raw = str(ctx.params, 'group_category_id');
+  if (raw === undefined) return;
+  const wanted = raw === '' ? null : numericId(raw);
+  if (wanted === topic.group_category_id) return;
+  if (p.type !== 'Course' || topic.is_announcement === 1) throw invalid(undefined, 'group_category_id', 'invalid', 'only a course discussion can be split by a group set');
+  if (wanted === undefined || (wanted !== null && !groupCategoryOfCourse(ctx.db, wanted, p.course!.id))) {
+    throw invalid(undefined, 'group_category_id', 'invalid', `no group set ${raw} in this course`);
+  }
+  const children = childTopics(ctx.db, topic.id);
+  if ([topic.id, ...children.map((c) => c.id)].some((id) => entryCounts(ctx.db, id, ctx.caller.id).total > 0)) {
+    throw invalid(undefined, 'group_category_id', 'invalid', 'the group set cannot change once someone has posted');
+  }
+  const now = ctx.now();
+  for (const child of children) deleteTopic(ctx.db, child.id, now);
+  setTopicGroupSet(ctx.db, topic.id, wanted, now);
+  if (wanted === null) return;
+  const { id: _id, context_type: _type, context_id: _context, position: _position, ...fields } = topic;
+  for (const group of groupsOfCategory(ctx.db, wanted)) {
+    createTopic(ctx.db, { ...fields, user_id: topic.user_id ?? ctx.caller.id, assignment_id: null, context_type: 'Group', context_id: group, root_topic_id: topic.id, now });
+  }
+}
+
 function positionAfter(ctx: MockCtx, p: Place, topic: TopicRow): void {
   const raw = str(ctx.params, 'position_after');
   if (raw === undefined || raw === '') return;
@@ -497,6 +526,7 @@ const createTopicHandler: Handler = (ctx) => {
   const now = ctx.now();
   const id = createTopic(ctx.db, { ...fields, context_type: p.type, context_id: p.id, user_id: ctx.caller.id, now });
   positionAfter(ctx, p, topicById(ctx.db, id)!);
+  applyGroupSet(ctx, p, topicById(ctx.db, id)!);
   // The author has read their own topic and follows it.
   setTopicRead(ctx.db, id, ctx.caller.id, 'read');
   if (!fields.is_announcement) setSubscribed(ctx.db, id, ctx.caller.id, true);
@@ -521,6 +551,7 @@ const updateTopicHandler: Handler = (ctx) => {
   applyAssignment(ctx, p, fields, assignment);
   updateTopic(ctx.db, t.id, fields, ctx.now());
   positionAfter(ctx, p, topicById(ctx.db, t.id)!);
+  applyGroupSet(ctx, p, topicById(ctx.db, t.id)!);
   // Published now: it reaches the streams as if new.
   if (t.workflow_state === 'unpublished' && topicById(ctx.db, t.id)!.workflow_state === 'active') publishTopic(ctx, topicById(ctx.db, t.id)!, ctx.caller.id);
   touchThread(ctx.db, t.id, staleUntil(ctx));

@@ -53,6 +53,7 @@ export interface TopicRow {
   activity_at: string;
   assignment_id: number | null;
   root_topic_id: number | null;
+  group_category_id: number | null;
   view_version: number;
   view_stale_until: number;
   created_at: string;
@@ -125,6 +126,11 @@ export function updateTopic(db: Db, id: number, t: TopicFields, now: string): vo
 export function moveTopicAfter(db: Db, topic: TopicRow, after: TopicRow): void {
   run(db, `UPDATE discussion_topics SET position = position + 1 WHERE context_type = ? AND context_id = ? AND position > ? AND id <> ?`, topic.context_type, topic.context_id, after.position, topic.id);
   run(db, `UPDATE discussion_topics SET position = ? WHERE id = ?`, after.position + 1, topic.id);
+}
+
+/** The group set a course topic is split by (null: none). */
+export function setTopicGroupSet(db: Db, id: number, categoryId: number | null, now: string): void {
+  run(db, `UPDATE discussion_topics SET group_category_id = ?, updated_at = ? WHERE id = ?`, categoryId, now, id);
 }
 
 export function deleteTopic(db: Db, id: number, now: string): void {

@@ -33,6 +33,8 @@ CREATE TABLE discussion_topics (
   activity_at TEXT NOT NULL,
   assignment_id INTEGER,
   root_topic_id INTEGER REFERENCES discussion_topics(id),
+  -- A course topic split by a group set: one topic per group of it, each naming this one as its root.
+  group_category_id INTEGER,
   -- The full view's cache: bumped by every write to the thread; stale (503) until the wall-clock ms.
   view_version INTEGER NOT NULL DEFAULT 0,
   view_stale_until INTEGER NOT NULL DEFAULT 0,

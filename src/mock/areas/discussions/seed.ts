@@ -10,6 +10,7 @@ import {
   createCollectionItem,
   createEntry,
   createTopic,
+  setTopicGroupSet,
   entryById,
   recordReply,
   setAllEntriesRead,
@@ -96,6 +97,8 @@ export function seedDiscussions(db: Db, { minimal, now }: SeedOptions): void {
   topic({ id: T.labReports, context_type: 'Course', context_id: 1, user_id: 3, title: 'Lab group reports' });
   topic({ id: T.labReportsGroup1, context_type: 'Group', context_id: 1, user_id: 3, title: 'Lab group reports', root_topic_id: T.labReports });
   topic({ id: T.labReportsGroup2, context_type: 'Group', context_id: 2, user_id: 3, title: 'Lab group reports', root_topic_id: T.labReports });
+  // Split by BIO-101's Lab Groups set, one topic per group, as a group discussion made through the API is.
+  setTopicGroupSet(db, T.labReports, 1, now);
   // CHEM-201, a group's own topic, a collection item's
   topic({ id: T.chemOfficeHours, context_type: 'Course', context_id: 2, user_id: 3, title: 'Office hours move to Thursday', is_announcement: 1, discussion_type: 'side_comment' });
   topic({ id: T.benchPlanning, context_type: 'Group', context_id: 1, user_id: 7, title: 'Bench 1 planning' });

@@ -10,6 +10,7 @@ const list: Handler = (ctx) => {
     name: g.name,
     description: g.description,
     course_id: g.course_id,
+    group_category_id: g.group_category_id,
     context_type: 'Course',
     members_count: g.members_count,
     is_public: false,

@@ -7,6 +7,7 @@ import { all, insert, one } from '../../db/statements.js';
 export interface GroupRow {
   id: number;
   course_id: number;
+  group_category_id: number | null;
   name: string;
   description: string | null;
   workflow_state: string;
@@ -20,8 +21,26 @@ export const groups: Findable<GroupRow> = {
   deleted: (g) => g.workflow_state === 'deleted',
 };
 
-export function createGroup(db: Db, g: { id?: number; course: number; name: string; description?: string | null; now: string }): number {
-  return insert(db, `INSERT INTO groups (id, course_id, name, description, created_at) VALUES (?, ?, ?, ?, ?)`, g.id ?? null, g.course, g.name, g.description ?? null, g.now);
+export function createGroupCategory(db: Db, c: { id?: number; course: number; name: string; now: string }): number {
+  return insert(db, `INSERT INTO group_categories (id, course_id, name, created_at) VALUES (?, ?, ?, ?)`, c.id ?? null, c.course, c.name, c.now);
+}
+
+/** A group set of this course, or undefined. */
+export function groupCategoryOfCourse(db: Db, id: number, courseId: number): { id: number; name: string } | undefined {
+  return one(db, `SELECT id, name FROM group_categories WHERE id = ? AND course_id = ?`, id, courseId);
+}
+
+/** The live groups of a group set, in id order. */
+export function groupsOfCategory(db: Db, categoryId: number): number[] {
+  return all<{ id: number }>(db, `SELECT id FROM groups WHERE group_category_id = ? AND workflow_state <> 'deleted' ORDER BY id`, categoryId).map((r) => r.id);
+}
+
+export function createGroup(db: Db, g: { id?: number; course: number; category?: number | null; name: string; description?: string | null; now: string }): number {
+  return insert(
+    db,
+    `INSERT INTO groups (id, course_id, group_category_id, name, description, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    g.id ?? null, g.course, g.category ?? null, g.name, g.description ?? null, g.now,
+  );
 }
 
 export function addMember(db: Db, groupId: number, userId: number): void {

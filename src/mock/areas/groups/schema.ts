@@ -1,7 +1,16 @@
 export const schema = `
+-- Group sets: a course's way of splitting its students into groups (a group discussion names one).
+CREATE TABLE group_categories (
+  id INTEGER PRIMARY KEY,
+  course_id INTEGER NOT NULL REFERENCES courses(id),
+  name TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+
 CREATE TABLE groups (
   id INTEGER PRIMARY KEY,
   course_id INTEGER NOT NULL REFERENCES courses(id),
+  group_category_id INTEGER REFERENCES group_categories(id),
   name TEXT NOT NULL,
   description TEXT,
   workflow_state TEXT NOT NULL DEFAULT 'available',

@@ -97,6 +97,13 @@ describe('topics: fields computed from state', () => {
       expect(await collect(as(TOKENS.student, mock).listGroupTopics({ group_id: 1 }))).toEqual(expect.arrayContaining([expect.objectContaining({ id: first.id })]));
     });
 
+    it('keeps its group topics in step with the root: title, message, locking', async () => {
+      const mock = freshMock();
+      const root = await teacher(mock).createTopic({ ...C1, title: 'Bench plans', published: true, group_category_id: 1 });
+      await teacher(mock).updateTopic({ ...C1, topic_id: root.id, title: 'Bench plans, week 2', message: '<p>Again</p>', locked: true });
+      expect(await topicOf(TOKENS.student, root.group_topic_children[0].id, { group_id: 1 }, mock)).toMatchObject({ title: 'Bench plans, week 2', message: '<p>Again</p>', locked: true });
+    });
+
     it('can be set later, changed or cleared while nobody has posted, and not after', async () => {
       const mock = freshMock();
       const plain = await teacher(mock).createTopic({ ...C1, title: 'Later split', published: true });

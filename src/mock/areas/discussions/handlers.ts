@@ -551,6 +551,8 @@ const updateTopicHandler: Handler = (ctx) => {
   applyAssignment(ctx, p, fields, assignment);
   updateTopic(ctx.db, t.id, fields, ctx.now());
   positionAfter(ctx, p, topicById(ctx.db, t.id)!);
+  // A group discussion's topics follow their root: what it says, how it runs, when it opens and locks.
+  for (const child of childTopics(ctx.db, t.id)) updateTopic(ctx.db, child.id, { ...fields, assignment_id: null }, ctx.now());
   applyGroupSet(ctx, p, topicById(ctx.db, t.id)!);
   // Published now: it reaches the streams as if new.
   if (t.workflow_state === 'unpublished' && topicById(ctx.db, t.id)!.workflow_state === 'active') publishTopic(ctx, topicById(ctx.db, t.id)!, ctx.caller.id);

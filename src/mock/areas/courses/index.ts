@@ -12,5 +12,5 @@ export const coursesArea = defineArea({
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).coursesHandlers }),
   seed: async () => (await import('./seed.js')).seedCourses,
-  bulkIndexes: [searchIndex],
+  bulkIndexes: [searchIndex.bulk],
 });

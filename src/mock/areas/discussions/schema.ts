@@ -1,3 +1,5 @@
+import { trigramIndex } from '../../db/trigram-index.js';
+
 export const schema = `
 -- A user's collection item (a pin of something worth discussing): the third context topics live in.
 CREATE TABLE collection_items (
@@ -47,15 +49,7 @@ CREATE INDEX discussion_topics_activity ON discussion_topics(context_type, conte
 CREATE INDEX discussion_topics_root ON discussion_topics(root_topic_id);
 
 -- What search_term matches (titles), by trigrams; kept current by triggers.
-CREATE VIRTUAL TABLE discussion_topic_search USING fts5(title, tokenize = 'trigram');
-CREATE TRIGGER discussion_topic_search_insert AFTER INSERT ON discussion_topics BEGIN
-  INSERT INTO discussion_topic_search (rowid, title) VALUES (new.id, new.title);
-END;
-CREATE TRIGGER discussion_topic_search_update AFTER UPDATE OF title ON discussion_topics BEGIN
-  DELETE FROM discussion_topic_search WHERE rowid = new.id;
-  INSERT INTO discussion_topic_search (rowid, title) VALUES (new.id, new.title);
-END;
-
+${trigramIndex('discussion_topic_search', 'discussion_topics', ['title']).schema}
 -- Entries and replies: root_entry_id is the top-level entry a reply belongs to (itself for none).
 CREATE TABLE discussion_entries (
   id INTEGER PRIMARY KEY,

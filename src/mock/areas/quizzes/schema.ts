@@ -1,3 +1,5 @@
+import { trigramIndex } from '../../db/trigram-index.js';
+
 export const schema = `
 CREATE TABLE quizzes (
   id INTEGER PRIMARY KEY,
@@ -45,15 +47,4 @@ CREATE INDEX quiz_submissions_quiz ON quiz_submissions(quiz_id);
 
 -- What quizzes list --search matches (the title), indexed by trigrams so that a %term% match is an
 -- index read; kept current by triggers, whoever writes.
-CREATE VIRTUAL TABLE quiz_search USING fts5(title, tokenize = 'trigram');
-CREATE TRIGGER quiz_search_insert AFTER INSERT ON quizzes BEGIN
-  INSERT INTO quiz_search (rowid, title) VALUES (new.id, new.title);
-END;
-CREATE TRIGGER quiz_search_update AFTER UPDATE OF title ON quizzes BEGIN
-  DELETE FROM quiz_search WHERE rowid = new.id;
-  INSERT INTO quiz_search (rowid, title) VALUES (new.id, new.title);
-END;
-CREATE TRIGGER quiz_search_delete AFTER DELETE ON quizzes BEGIN
-  DELETE FROM quiz_search WHERE rowid = old.id;
-END;
-`;
+${trigramIndex('quiz_search', 'quizzes', ['title']).schema}`;

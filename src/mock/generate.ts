@@ -2,7 +2,7 @@
 // scripts against the mock and for the benchmark: users with logins and emails, courses in the
 // seeded sub-accounts with two sections each, a teacher per course and students spread over them.
 // Everything goes through the areas' repositories in one transaction, so it obeys their rules.
-import { accountById, builtInRole } from './areas/accounts/repo.js';
+import { builtInRole } from './areas/accounts/repo.js';
 import { createCourse } from './areas/courses/repo.js';
 import { createEnrollment } from './areas/enrollments/repo.js';
 import { createSection } from './areas/sections/repo.js';
@@ -35,9 +35,8 @@ export function generateSchool(db: Db, options: { users: number; courses: number
     const student = builtInRole(db, 'StudentEnrollment').id;
     const teacher = builtInRole(db, 'TeacherEnrollment').id;
     const courses: { id: number; sections: number[] }[] = [];
-    const timeZone = accountById(db, 1)!.default_time_zone;
     for (let c = 1; c <= options.courses; c++) {
-      const id = createCourse(db, { account: c % 2 ? 2 : 3, root: 1, name: `Generated Course ${c}`, code: `GEN-${c}`, sis: `GEN-C${c}`, state: 'available', timeZone, now });
+      const id = createCourse(db, { account: c % 2 ? 2 : 3, root: 1, name: `Generated Course ${c}`, code: `GEN-${c}`, sis: `GEN-C${c}`, state: 'available', now });
       const sections = ['A', 'B'].map((s, i) => createSection(db, { course: id, root: 1, name: `GEN-${c} Section ${s}`, sis: `GEN-C${c}-${s}`, isDefault: i === 0, now }));
       courses.push({ id, sections });
       if (userIds.length) {

@@ -5,7 +5,6 @@ import { badRequest, bool, invalid, list, obj, paginate, requireThat, keysetSour
 import { findAccount, findCourse, rootOf } from '../../lookup.js';
 import { administers, can } from '../../permissions.js';
 import { ianaZone } from '../../time-zones.js';
-import { accountById } from '../accounts/repo.js';
 import { ENROLLMENT_TYPE_WORDS } from '../../../spec/vocabulary.js';
 import { enrollmentsOfUserInCourse, isInCourse } from '../enrollments/repo.js';
 import { defaultSectionOf } from '../sections/repo.js';
@@ -80,8 +79,8 @@ const create: Handler = (ctx) => {
   const endAt = timestamp(course, 'end_at');
   if (startAt && endAt && startAt > endAt) throw invalid('course', 'conclude_at', 'invalid', 'end date must be after the start date');
   const zoneName = str(course, 'time_zone')?.trim() || undefined;
-  const timeZone = zoneName === undefined ? accountById(ctx.db, root)!.default_time_zone : ianaZone(zoneName);
-  if (!timeZone) throw invalid('course', 'time_zone', 'inclusion', `'${zoneName}' is not a known time zone`);
+  const timeZone = zoneName === undefined ? undefined : ianaZone(zoneName);
+  if (zoneName !== undefined && !timeZone) throw invalid('course', 'time_zone', 'inclusion', `'${zoneName}' is not a known time zone`);
   const now = ctx.now();
   const id = createCourse(ctx.db, { account: account.id, root, name, code, sis, state: bool(ctx.params, 'offer') ? 'available' : 'unpublished', startAt, endAt, timeZone, now });
   const created = courseById(ctx.db, id)!;

@@ -1,5 +1,6 @@
 // Courses: what enrollments, sections, assignments and groups hang from.
 import { containsLike, indexable } from '../../db/contains.js';
+import { accountById } from '../accounts/repo.js';
 import type { Findable } from '../../db/find.js';
 import type { KeysetQuery } from '../../kit.js';
 import type { Db } from '../../db/open.js';
@@ -36,12 +37,13 @@ export function courseSisTaken(db: Db, rootAccountId: number, sis: string): bool
 
 export function createCourse(
   db: Db,
-  c: { id?: number; account: number; root: number; name: string; code: string; sis?: string | null; state: string; startAt?: string | null; endAt?: string | null; timeZone: string; now: string },
+  c: { id?: number; account: number; root: number; name: string; code: string; sis?: string | null; state: string; startAt?: string | null; endAt?: string | null; timeZone?: string; now: string },
 ): number {
   return insert(
     db,
     `INSERT INTO courses (id, account_id, root_account_id, name, course_code, sis_course_id, workflow_state, start_at, end_at, time_zone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    c.id ?? null, c.account, c.root, c.name, c.code, c.sis ?? null, c.state, c.startAt ?? null, c.endAt ?? null, c.timeZone, c.now,
+    // Without a zone of its own, the course keeps its root account's default.
+    c.id ?? null, c.account, c.root, c.name, c.code, c.sis ?? null, c.state, c.startAt ?? null, c.endAt ?? null, c.timeZone ?? accountById(db, c.root)!.default_time_zone, c.now,
   );
 }
 

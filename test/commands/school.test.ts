@@ -120,6 +120,16 @@ describe('lms courses create / get', () => {
     expect(json((await lms.run('courses list --account 2 -o json --fields id')).stdout)).toEqual([{ id: 1 }, { id: 2 }, { id: 5 }, { id: 6 }]);
   });
 
+  it("shows each course's time zone: its own (BIO-101L's), or its account's", async () => {
+    const lms = session();
+    expect(json((await lms.run('courses list --account 1 -o json --fields id,time_zone')).stdout)).toEqual([
+      { id: 1, time_zone: 'America/Chicago' },
+      { id: 2, time_zone: 'America/Chicago' },
+      { id: 3, time_zone: 'America/Chicago' },
+      { id: 5, time_zone: 'America/Denver' },
+    ]);
+  });
+
   it.each<[string, string, Record<string, unknown>]>([
     ['in the admin\'s own account by default', 'courses create --name Plain', { account_id: 1, workflow_state: 'unpublished' }],
     ['published with --publish', 'courses create --name Pub --publish', { workflow_state: 'available' }],

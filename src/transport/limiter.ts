@@ -39,10 +39,14 @@ export class RateLimiter {
   }
 
   async acquire(): Promise<void> {
-    while (this.inFlight >= this.concurrency() || this.now() < this.notBefore) {
+    for (;;) {
+      // One reading of the clock decides both whether to wait and for how long: read twice, the
+      // pause could end between the two, leaving a waiter with no timer to wake it.
+      const pause = this.notBefore - this.now();
+      if (this.inFlight < this.concurrency() && pause <= 0) break;
       await new Promise<void>((resolve) => {
         this.waiting.push(resolve);
-        this.wakeLater();
+        if (pause > 0) this.wakeAfter(pause);
       });
     }
     this.inFlight++;
@@ -82,9 +86,8 @@ export class RateLimiter {
     for (const resolve of ready) resolve();
   }
 
-  private wakeLater(): void {
-    const delay = this.notBefore - this.now();
-    if (delay <= 0 || this.timer) return;
+  private wakeAfter(delay: number): void {
+    if (this.timer) return;
     // Not unref'd: while every request waits on this timer it is all that keeps the process alive.
     this.timer = setTimeout(() => {
       this.timer = undefined;

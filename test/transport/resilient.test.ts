@@ -128,6 +128,17 @@ describe('rate limiter', () => {
     expect(acquired).toBe(true);
   });
 
+  it('wakes a waiter whose pause ends while it is being queued (a loaded machine, a slow clock read)', async () => {
+    // Every reading of the clock moves it on by a millisecond: the pause is still on when the
+    // waiter decides to wait, and over by the time it would set its timer.
+    let now = 0;
+    const limiter = new RateLimiter({ maxConcurrency: 2, now: () => now++ });
+    limiter.backOff(2);
+    const acquired = limiter.acquire().then(() => 'acquired');
+    const stuck = new Promise((r) => setTimeout(() => r('stuck'), 500));
+    expect(await Promise.race([acquired, stuck])).toBe('acquired');
+  });
+
   it('never lets more than the allowed number run at once', async () => {
     const limiter = new RateLimiter({ maxConcurrency: 3 });
     let running = 0;

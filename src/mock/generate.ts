@@ -54,6 +54,6 @@ export function generateSchool(db: Db, options: { users: number; courses: number
         }
       });
     }
-  })).immediate();
+  }), 'immediate');
   return { users: options.users, courses: options.courses, enrollments };
 }

@@ -91,7 +91,7 @@ export function createMockHandler(options: MockOptions): MockHandler {
         ctx.context = resolveContext(ctx);
         return handler(ctx);
       };
-      const result = req.method === 'GET' ? db.transaction(run)() : db.transaction(run).immediate();
+      const result = req.method === 'GET' ? db.transaction(run) : db.transaction(run, 'immediate');
       if (realCaller) recordPageView(ctx);
       return result instanceof Reply ? reply(result) : json(200, result);
     } catch (err) {

@@ -68,7 +68,7 @@ export function createJobRunner(db: Db, options: { now: () => string; tickMs: nu
             for (; next < end; next++) {
               const item = job.items[next]!;
               try {
-                db.transaction(() => job.apply(db, item, now))();
+                db.transaction(() => job.apply(db, item, now));
                 succeeded++;
               } catch (err) {
                 const reason = err instanceof Error ? err.message : String(err);
@@ -90,7 +90,7 @@ export function createJobRunner(db: Db, options: { now: () => string; tickMs: nu
               message,
               results: job.results?.(db, { succeeded, failed }),
             });
-          })();
+          }, 'immediate');
         } catch (err) {
           // The job itself broke (not one item): report it, as real job queues do, and stop.
           const message = `Unexpected error: ${err instanceof Error ? err.message : String(err)}`;

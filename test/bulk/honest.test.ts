@@ -12,6 +12,7 @@ import { INSTANCE_HEADER } from '../../src/mock/handler.js';
 import { reseed, type MockRuntime } from '../../src/mock/runtime.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { session, splitArgs } from '../helpers/run-lms.js';
+import { value } from '../helpers/sql.js';
 
 function csvFile(content: string, name = 'users.csv'): string {
   const path = join(mkdtempSync(join(tmpdir(), 'lms-honest-')), name);
@@ -28,7 +29,7 @@ function roster(n: number): string {
 const stateDir = () => ({ LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-state-')) });
 const json = (r: { stdout: string }) => JSON.parse(r.stdout) as Record<string, unknown> & { rows: Record<string, unknown>[] };
 const activeLogins = (mock: MockRuntime, like: string) =>
-  mock.db.prepare(`SELECT count(*) FROM pseudonyms WHERE unique_id LIKE ? AND workflow_state <> 'deleted'`).pluck().get(like) as number;
+  value(mock.db, `SELECT count(*) FROM pseudonyms WHERE unique_id LIKE ? AND workflow_state <> 'deleted'`, like) as number;
 
 describe('a journal outlives the data it describes', () => {
   it('after a reseed, the dry run and the run both see that nothing is done', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiRequest } from '../../src/transport/types.js';
 import { session, type Session } from '../helpers/run-lms.js';
+import { value, values } from '../helpers/sql.js';
 
 const json = (s: string) => JSON.parse(s) as unknown;
 const fixture = (name: string) => new URL(`../fixtures/grading/${name}`, import.meta.url).pathname;
@@ -19,7 +20,7 @@ function workspace() {
 const grades = (lms: Session, assignment: number) =>
   Object.fromEntries((lms.mock.db.prepare(`SELECT user_id, grade FROM submissions WHERE assignment_id = ? AND grade IS NOT NULL ORDER BY user_id`).all(assignment) as { user_id: number; grade: string }[]).map((r) => [r.user_id, r.grade]));
 const versionCounts = (lms: Session) => lms.mock.db.prepare(`SELECT submission_id, count(*) AS n FROM submission_versions GROUP BY submission_id`).all() as { submission_id: number; n: number }[];
-const progressCount = (lms: Session) => lms.mock.db.prepare(`SELECT count(*) FROM progress`).pluck().get() as number;
+const progressCount = (lms: Session) => value(lms.mock.db, `SELECT count(*) FROM progress`) as number;
 
 describe('lms grade (one)', () => {
   it.each([
@@ -100,7 +101,7 @@ describe('lms grade --csv', () => {
     expect(grades(lms, 1)).toEqual({ 7: '19', 8: '16', 9: '18', 10: '15', 11: '20', 12: '20' });
     // Two batches of two rows: two Progresses beside the seeded one.
     expect(progressCount(lms)).toBe(3);
-    const comment = lms.mock.db.prepare(`SELECT comment FROM submission_comments c JOIN submissions s ON s.id = c.submission_id WHERE s.user_id = 8 AND s.assignment_id = 1`).pluck().all();
+    const comment = values(lms.mock.db, `SELECT comment FROM submission_comments c JOIN submissions s ON s.id = c.submission_id WHERE s.user_id = 8 AND s.assignment_id = 1`);
     expect(comment).toEqual(['Label the axes']);
     const versionsAfter = versionCounts(lms);
     const again = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} -o json`);
@@ -180,7 +181,7 @@ describe('lms grade --csv', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(json(r.stdout)).toMatchObject({ updated: 2, failed: 0 });
     expect(grades(lms, 1)).toMatchObject({ 7: '18', 11: '19' });
-    expect(lms.mock.db.prepare(`SELECT DISTINCT grader_id FROM submission_versions WHERE graded_at = '2026-11-02T12:00:00.000Z'`).pluck().all()).toEqual([5]);
+    expect(values(lms.mock.db, `SELECT DISTINCT grader_id FROM submission_versions WHERE graded_at = '2026-11-02T12:00:00.000Z'`)).toEqual([5]);
   });
 
   it('takes a gradebook export with a column per assignment (by id or name)', async () => {

@@ -6,6 +6,7 @@ import { run } from '../../src/cli/entry.js';
 import { loadMock } from '../../src/mock/runtime.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { session } from '../helpers/run-lms.js';
+import { value } from '../helpers/sql.js';
 
 const json = (s: string) => JSON.parse(s) as unknown;
 
@@ -118,7 +119,7 @@ describe('lms mock seed on a database that holds data', () => {
       mock,
       prompter: { secret: async () => '', confirm: async (m) => ((asked = m), answer) },
     });
-    const users = mock.db.prepare(`SELECT count(*) FROM users`).pluck().get();
+    const users = value(mock.db, `SELECT count(*) FROM users`);
     mock.db.close();
     return { exitCode, stderr: io.stderrText(), asked, users };
   };
@@ -137,13 +138,13 @@ describe('lms mock seed on a database that holds data', () => {
     expect(declined.asked).toBe(`Replace everything in the mock database ${path} with the seeded school?`);
     expect(declined.exitCode).toBe(1);
     const kept = await loadMock(path, {});
-    expect(kept.db.prepare(`SELECT name FROM users WHERE id = 7`).pluck().get()).toBe('Changed');
+    expect(value(kept.db, `SELECT name FROM users WHERE id = 7`)).toBe('Changed');
     kept.db.close();
 
     const confirmed = await seedWith(path, ['--yes']);
     expect(confirmed.exitCode).toBe(0);
     const reseeded = await loadMock(path, {});
-    expect(reseeded.db.prepare(`SELECT name FROM users WHERE id = 7`).pluck().get()).toBe('Sam Student');
+    expect(value(reseeded.db, `SELECT name FROM users WHERE id = 7`)).toBe('Sam Student');
     reseeded.db.close();
   });
 });

@@ -4,10 +4,11 @@
 // more than one version for its row.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqlite } from '../../src/mock/db/driver.js';
 import { interpretGrade } from '../../src/spec/grading.js';
 import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
+import { value } from '../helpers/sql.js';
 
 const { dir, env } = e2eWorkspace('e2e-grading');
 const db = join(dir, 'school.db');
@@ -40,13 +41,13 @@ function writeGrades(name: string, salt: number, count = STUDENTS): string {
 
 /** login → [score, grade] as the server's database holds them for an assignment, and versions per submission. */
 function held(assignment: number): { grades: Map<string, [number | null, string | null]>; maxVersions: number; versions: number } {
-  const conn = new Database(db, { readonly: true, fileMustExist: true });
+  const conn = openSqlite(db, { readonly: true });
   try {
     const rows = conn
       .prepare(`SELECT p.unique_id AS login, s.score, s.grade FROM submissions s JOIN pseudonyms p ON p.user_id = s.user_id WHERE s.assignment_id = ?`)
       .all(assignment) as { login: string; score: number | null; grade: string | null }[];
     const v = conn.prepare(`SELECT count(*) AS n, coalesce(max(c), 0) AS m FROM (SELECT count(*) AS c FROM submission_versions WHERE assignment_id = ? GROUP BY submission_id)`).get(assignment) as { n: number; m: number };
-    const total = conn.prepare(`SELECT count(*) FROM submission_versions WHERE assignment_id = ?`).pluck().get(assignment) as number;
+    const total = value(conn, `SELECT count(*) FROM submission_versions WHERE assignment_id = ?`, assignment) as number;
     return { grades: new Map(rows.map((r) => [r.login, [r.score, r.grade]])), maxVersions: v.m, versions: total };
   } finally {
     conn.close();

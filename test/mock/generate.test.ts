@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateSchool } from '../../src/mock/generate.js';
 import { collect, TOKENS, clientFor, freshMock } from '../helpers/mock-client.js';
+import { value } from '../helpers/sql.js';
 
 describe('generateSchool', () => {
   it('adds users with logins and emails, courses with two sections, a teacher each and students spread over them', async () => {
@@ -29,7 +30,7 @@ describe('generateSchool', () => {
     expect(await search('gen37@example')).toEqual(['gen37']);
     expect(await search('GEN-41')).toEqual(['gen41']);
     // and in the recipient-name index, with the rows the triggers would have written
-    const last = mock.db.prepare(`SELECT max(id) FROM users`).pluck().get() as number;
+    const last = value(mock.db, `SELECT max(id) FROM users`) as number;
     const names = mock.db.prepare(`SELECT rowid, name FROM recipient_names WHERE rowid = ? * 4`).all(last);
     expect(names).toEqual([{ rowid: last * 4, name: expect.stringMatching(/ 50$/) }]);
     // The per-row triggers are back: a later change is searchable at once.

@@ -4,9 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { interpretGrade, letterToPercent, DEFAULT_GRADING_SCHEME } from '../../src/spec/grading.js';
 import { clientFor, collect, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
+import { value } from '../helpers/sql.js';
 
 const versions = (mock: ReturnType<typeof freshMock>, assignment: number, user: number) =>
-  mock.db.prepare(`SELECT count(*) FROM submission_versions WHERE assignment_id = ? AND user_id = ?`).pluck().get(assignment, user) as number;
+  value(mock.db, `SELECT count(*) FROM submission_versions WHERE assignment_id = ? AND user_id = ?`, assignment, user) as number;
 
 describe('posted_grade', () => {
   it.each([
@@ -189,9 +190,9 @@ describe('update_grades', () => {
     ['the observer', TOKENS.observer, { 7: { posted_grade: '20' } }, 401],
   ] as const)('refuses %s', async (_what, token, data, status) => {
     const mock = freshMock();
-    const before = mock.db.prepare(`SELECT count(*) FROM progress`).pluck().get();
+    const before = value(mock.db, `SELECT count(*) FROM progress`);
     expect(await statusOf(clientFor(mock, token).ops.grading.updateGrades({ course_id: 1, assignment_id: 1, grade_data: data }))).toBe(status);
-    expect(mock.db.prepare(`SELECT count(*) FROM progress`).pluck().get()).toBe(before);
+    expect(value(mock.db, `SELECT count(*) FROM progress`)).toBe(before);
   });
 
   it('says what a request without grade_data lacks', async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { INSTANCE_HEADER } from '../../src/mock/handler.js';
 import { reseed } from '../../src/mock/runtime.js';
 import { freshMock, TOKENS } from '../helpers/mock-client.js';
+import { values } from '../helpers/sql.js';
 
 const get = (mock: ReturnType<typeof freshMock>, url: string, token?: string) =>
   mock.handler({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -32,7 +33,7 @@ describe('page views', () => {
       const res = await get(mock, `http://lms.mock/api/v1/users/self?${key}=${TOKENS.admin}&per_page=3`, TOKENS.admin);
       expect(res.status).toBe(200);
     }
-    const stored = mock.db.prepare(`SELECT url FROM page_views`).pluck().all() as string[];
+    const stored = values(mock.db, `SELECT url FROM page_views`) as string[];
     expect(stored).toHaveLength(5);
     for (const url of stored) {
       expect(url).not.toContain(TOKENS.admin);

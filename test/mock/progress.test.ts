@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Progress } from '../../src/client/types/progress.js';
 import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
 import { session } from '../helpers/run-lms.js';
+import { value } from '../helpers/sql.js';
 
 const renameJob = (names: string[], userId: number | null = 1) => ({
   tag: 'test_rename',
@@ -37,7 +38,7 @@ describe('the job runner', () => {
     // completion only grows
     const completions = seen.map((p) => p.completion!);
     expect([...completions].sort((a, b) => a - b)).toEqual(completions);
-    expect(mock.db.prepare(`SELECT short_name FROM users WHERE id = 7`).pluck().get()).toBe('name 44');
+    expect(value(mock.db, `SELECT short_name FROM users WHERE id = 7`)).toBe('name 44');
   });
 
   it('reports failed items by reason and completes when at least one succeeded', async () => {
@@ -53,7 +54,7 @@ describe('the job runner', () => {
     const p = mock.jobs.start({ ...renameJob(['!x']), apply(db, name: string) { db.prepare(`UPDATE users SET short_name = 'half' WHERE id = 7`).run(); throw new Error(`no ${name}`); } });
     await mock.jobs.idle();
     expect(await clientFor(mock, TOKENS.admin).ops.progress.get({ id: p.id })).toMatchObject({ workflow_state: 'failed', message: '1 items processed\nno !x: !x' });
-    expect(mock.db.prepare(`SELECT short_name FROM users WHERE id = 7`).pluck().get()).not.toBe('half');
+    expect(value(mock.db, `SELECT short_name FROM users WHERE id = 7`)).not.toBe('half');
   });
 
   it('drops a job whose starting request rolled back', async () => {
@@ -63,7 +64,7 @@ describe('the job runner', () => {
       mock.db.transaction(() => {
         mock.jobs.start({ ...renameJob(['a']), apply: () => void applied++ });
         throw new Error('the request failed after starting its job');
-      })();
+      });
     } catch { /* the rollback under test */ }
     await mock.jobs.idle();
     expect(applied).toBe(0);

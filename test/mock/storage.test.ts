@@ -4,12 +4,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { validateHeaderValue } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { contentDisposition, safeFileName } from '../../src/mock/areas/files/handlers.js';
+import { openSqlite } from '../../src/mock/db/driver.js';
 import { loadMock } from '../../src/mock/runtime.js';
 import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
+import { value } from '../helpers/sql.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'lms-storage-'));
 
@@ -23,7 +24,7 @@ describe('a mock database of another schema version', () => {
     const reopened = await loadMock(path, {});
     expect(reopened.created).toBe(true);
     expect(await statusOf(clientFor(reopened, TOKENS.admin).ops.users.get({ id: 7 }))).toBe('ok');
-    expect(reopened.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(reopened.db.pragma('foreign_keys')).toBe(1);
     reopened.db.close();
   });
 });
@@ -44,7 +45,7 @@ describe('the mock database path', () => {
     }, /is not an SQLite database, so it cannot be the mock database; it was left untouched/],
     ['another program\'s SQLite database', () => {
       const file = join(scratch(), 'other.db');
-      const other = new Database(file);
+      const other = openSqlite(file);
       other.exec(`CREATE TABLE precious (x); INSERT INTO precious VALUES (42)`);
       other.close();
       return file;
@@ -67,11 +68,11 @@ describe('the mock database path', () => {
 
   it("leaves another program's database untouched", async () => {
     const file = join(scratch(), 'other.db');
-    const other = new Database(file);
+    const other = openSqlite(file);
     other.exec(`CREATE TABLE precious (x); INSERT INTO precious VALUES (42)`);
     other.close();
     await expect(loadMock(file, {})).rejects.toThrow(UsageError);
-    expect(new Database(file).prepare('SELECT x FROM precious').pluck().get()).toBe(42);
+    expect(value(openSqlite(file), 'SELECT x FROM precious')).toBe(42);
   });
 
   it('creates missing directories, and knows when it created the database', async () => {
@@ -139,7 +140,7 @@ describe('field lengths', () => {
   ])('creating a user with an over-long %s is a 400 naming the field, and stores nothing', async (_label, body, field) => {
     const mock = freshMock();
     const client = clientFor(mock, TOKENS.admin);
-    const before = mock.db.prepare('SELECT count(*) FROM users').pluck().get();
+    const before = value(mock.db, 'SELECT count(*) FROM users');
     let error: { status: number; messages: string[] } | undefined;
     try {
       await client.ops.users.create({ account_id: 1, ...body });
@@ -148,7 +149,7 @@ describe('field lengths', () => {
     }
     expect(error?.status).toBe(400);
     expect(error?.messages.join()).toContain(`${field}: is too long (maximum is`);
-    expect(mock.db.prepare('SELECT count(*) FROM users').pluck().get()).toBe(before);
+    expect(value(mock.db, 'SELECT count(*) FROM users')).toBe(before);
   });
 
   it('updating a name past 255 characters is refused; 255 is fine', async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Submission, StudentSubmissions } from '../../src/client/types/submissions.js';
 import { uploadFile } from '../../src/client/upload.js';
 import { clientFor, collect, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
+import { value } from '../helpers/sql.js';
 
 const ids = (subs: { user_id: number }[]) => subs.map((s) => s.user_id);
 
@@ -157,11 +158,11 @@ describe('an assignment deleted', () => {
   it('keeps its submissions, versions and rubric, as real instances do, and shows them to no one', async () => {
     const mock = freshMock();
     const { deleteAssignment } = await import('../../src/mock/areas/assignments/repo.js');
-    const count = (table: string, where: string) => mock.db.prepare(`SELECT count(*) FROM ${table} WHERE ${where}`).pluck().get() as number;
+    const count = (table: string, where: string) => value(mock.db, `SELECT count(*) FROM ${table} WHERE ${where}`) as number;
     const kept = () => [count('submissions', 'assignment_id = 1'), count('submission_versions', 'assignment_id = 1'), count('rubrics', 'assignment_id = 1')];
     const before = kept();
     expect(before.every((n) => n > 0)).toBe(true);
-    mock.db.transaction(() => deleteAssignment(mock.db, 1, '2026-11-02T12:00:00.000Z'))();
+    mock.db.transaction(() => deleteAssignment(mock.db, 1, '2026-11-02T12:00:00.000Z'));
     expect(kept()).toEqual(before);
     const teacher = clientFor(mock, TOKENS.teacher);
     const assignmentIds = (ids: { id: number }[]) => ids.map((a) => a.id);
@@ -180,7 +181,7 @@ describe('an assignment deleted', () => {
     const assignmentId = (topic as { assignment_id: number }).assignment_id;
     await teacher.ops.submissions.grade({ course_id: 1, assignment_id: assignmentId, user_id: 7, submission: { posted_grade: '8' } });
     await teacher.ops.discussions.deleteTopic({ course_id: 1, topic_id: topic.id } as never);
-    expect(mock.db.prepare(`SELECT score FROM submissions WHERE assignment_id = ? AND user_id = 7`).pluck().get(assignmentId)).toBe(8);
+    expect(value(mock.db, `SELECT score FROM submissions WHERE assignment_id = ? AND user_id = 7`, assignmentId)).toBe(8);
     expect(await statusOf(teacher.ops.assignments.get({ course_id: 1, id: assignmentId }))).toBe(404);
   });
 });

@@ -2,11 +2,11 @@
 // several `lms --mock` processes share one file; handlers run in short transactions.
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import { UsageError } from '../../errors.js';
+import { openSqlite, sqliteCode, type Db } from './driver.js';
 import { SCHEMA_VERSION, schema } from './schema.js';
 
-export type Db = Database.Database;
+export type { Db };
 
 export interface Opened {
   db: Db;
@@ -18,15 +18,15 @@ export function openDatabase(path: string, initialise: (db: Db) => void): Opened
   if (path !== ':memory:') prepareLocation(path);
   let db: Db | undefined;
   try {
-    db = new Database(path);
+    db = openSqlite(path);
     db.pragma('busy_timeout = 10000');
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    // SQLite's own default page cache (2 MB) rather than better-sqlite3's 16 MB: a listing reads the
-    // table once, in key order, so a bigger cache only grows the process as the list goes on.
+    // SQLite's own default page cache (2 MB) whatever the driver's (better-sqlite3's is 16 MB): a
+    // listing reads the table once, in key order, so a bigger cache only grows the process.
     db.pragma('cache_size = -2000');
     // The common case, an existing database, needs no lock at all.
-    if (db.pragma('user_version', { simple: true }) === SCHEMA_VERSION) {
+    if (db.pragma('user_version') === SCHEMA_VERSION) {
       db.pragma('foreign_keys = ON');
       return { db, created: false };
     }
@@ -36,7 +36,7 @@ export function openDatabase(path: string, initialise: (db: Db) => void): Opened
     db.pragma('foreign_keys = OFF');
     const opened = db;
     const created = opened.transaction(() => {
-      const version = opened.pragma('user_version', { simple: true }) as number;
+      const version = opened.pragma('user_version') as number;
       if (version === SCHEMA_VERSION) return false;
       if (hasTables(opened) && !isMockDatabase(opened)) {
         throw new UsageError(`${path} is an SQLite database, but not an lms mock database; it was left untouched`, {
@@ -49,7 +49,7 @@ export function openDatabase(path: string, initialise: (db: Db) => void): Opened
       opened.pragma(`user_version = ${SCHEMA_VERSION}`);
       initialise(opened);
       return true;
-    }).immediate();
+    }, 'immediate');
     opened.pragma('foreign_keys = ON');
     return { db: opened, created };
   } catch (err) {
@@ -93,9 +93,9 @@ function statOrUndefined(path: string) {
 
 function describeOpenError(err: unknown, path: string): unknown {
   if (err instanceof UsageError) return err;
-  const code = (err as { code?: string }).code ?? '';
+  const code = sqliteCode(err) ?? '';
   if (code === 'SQLITE_NOTADB') return new UsageError(`${path} is not an SQLite database, so it cannot be the mock database; it was left untouched`, { hint: 'point --mock-db (or LMS_MOCK_DB) at a new file, or at one lms created' });
-  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM') || code === 'SQLITE_IOERR') {
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code === 'SQLITE_IOERR') {
     return new UsageError(`cannot open the mock database ${path}: ${reason(err)}`);
   }
   return err;
@@ -123,7 +123,7 @@ export function resetDatabase(db: Db, initialise: (db: Db) => void): void {
     db.exec(schema);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
     initialise(db);
-  }).immediate();
+  }, 'immediate');
   db.pragma('foreign_keys = ON');
 }
 

@@ -1,7 +1,6 @@
 // Every SQL string is prepared once per database and reused: repositories call `stmt(db, sql)`
 // with constant SQL, so a list of a thousand rows prepares each lookup once, not a thousand times.
-import type { Statement } from 'better-sqlite3';
-import type { Db } from './open.js';
+import type { Db, Statement } from './driver.js';
 
 const cache = new WeakMap<Db, Map<string, Statement>>();
 

@@ -1,0 +1,59 @@
+// The package as a user installs it: `npm pack`, then `npm install -g` of the tarball into a fresh
+// prefix with no network (an empty cache, --offline) and no compiler (PATH holds only node and sh).
+// The optional SQLite addon cannot come, and the install must not care: on Node 22.13 and later the
+// mock runs on the runtime's own SQLite; on Node 20 everything but the mock works, and the mock says
+// plainly what it lacks.
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { driverName } from '../../src/mock/db/driver.js';
+import { ensureBuilt, root } from '../helpers/e2e.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'lms-install-'));
+const prefix = join(dir, 'prefix');
+const pathDir = join(dir, 'bin');
+const { name, version } = (await import('../../package.json', { with: { type: 'json' } })).default as { name: string; version: string };
+const installed = join(prefix, 'bin', 'lms');
+/** Nothing of the caller's environment: no proxy, no registry, no compiler on PATH. */
+const bare = { HOME: join(dir, 'home'), PATH: pathDir, npm_config_cache: join(dir, 'cache'), LMS_MOCK_DB: join(dir, 'mock.db'), LMS_CONFIG_DIR: join(dir, 'config') };
+
+let install: Awaited<ReturnType<typeof execa>>;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  mkdirSync(pathDir);
+  mkdirSync(bare.HOME);
+  symlinkSync(process.execPath, join(pathDir, 'node'));
+  symlinkSync('/bin/sh', join(pathDir, 'sh'));
+  const packed = await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: root });
+  const tarball = join(dir, packed.stdout.trim().split('\n').pop()!);
+  const npmCli = realpathSync((await execa('sh', ['-c', 'command -v npm'])).stdout.trim());
+  install = await execa(process.execPath, [npmCli, 'install', '-g', '--offline', '--prefix', prefix, tarball], { env: bare, extendEnv: false, reject: false });
+}, 180_000);
+
+const lms = (args: string[]) => execa(installed, args, { env: bare, extendEnv: false, reject: false });
+
+describe(`npm install -g of the packed ${name}, offline and with no compiler (Node ${process.version})`, () => {
+  it('installs, under a name of its own on the registry, the command lms', async () => {
+    expect(name).not.toBe('lms');
+    expect(install.exitCode, String(install.stderr)).toBe(0);
+    expect(await lms(['--version'])).toMatchObject({ exitCode: 0, stdout: version });
+    expect(await lms(['--no-color', 'users', '--help'])).toMatchObject({ exitCode: 0 });
+  });
+
+  it.runIf(driverName() === 'node:sqlite')('runs the mock on the runtime SQLite: lms --mock users list', async () => {
+    const list = await lms(['--mock', 'users', 'list', '-o', 'csv', '--fields', 'id,name']);
+    expect({ code: list.exitCode, stderr: list.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(list.stdout.split('\n')[1]).toBe('1,Ada Admin');
+  });
+
+  it.runIf(driverName() === 'better-sqlite3')('on a Node without SQLite, the mock says what it lacks and what to do', async () => {
+    const list = await lms(['--mock', 'users', 'list']);
+    expect(list.exitCode).toBe(1);
+    expect(list.stderr).toContain('the mock needs SQLite');
+    expect(list.stderr).toContain('Use Node 22.13 or newer');
+    expect(list.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -14,7 +14,7 @@ const env = { LMS_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', LMS_MOCK: '', 
 const ADMIN = '1~mock-admin';
 
 function lms(args: string[], extra: Record<string, string> = {}) {
-  return execa('node', [bin, ...args], { env: { ...env, LMS_MOCK_DB: join(dir, 'cli.db'), ...extra }, reject: false, extendEnv: true });
+  return execa(process.execPath, [bin, ...args], { env: { ...env, LMS_MOCK_DB: join(dir, 'cli.db'), ...extra }, reject: false, extendEnv: true });
 }
 
 const servers: Served[] = [];

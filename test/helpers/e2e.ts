@@ -26,11 +26,11 @@ export function e2eWorkspace(prefix: string) {
 }
 
 export async function ensureBuilt(): Promise<void> {
-  if (!existsSync(join(root, 'dist/lms.cjs'))) await execa('node', ['scripts/build.mjs'], { cwd: root });
+  if (!existsSync(join(root, 'dist/lms.cjs'))) await execa(process.execPath, ['scripts/build.mjs'], { cwd: root });
 }
 
 export function spawnLms(args: string[], env: Record<string, string>, input?: string) {
-  return execa('node', [bin, ...args], { env, reject: false, input, extendEnv: true });
+  return execa(process.execPath, [bin, ...args], { env, reject: false, input, extendEnv: true });
 }
 
 export interface Served {
@@ -42,7 +42,7 @@ export interface Served {
 
 /** `lms mock serve --port 0 …`; resolves once it prints its address. */
 export async function serveMock(env: Record<string, string>, flags: string[] = []): Promise<Served> {
-  const child: ResultPromise = execa('node', [bin, 'mock', 'serve', '--port', '0', ...flags], { env, reject: false });
+  const child: ResultPromise = execa(process.execPath, [bin, 'mock', 'serve', '--port', '0', ...flags], { env, reject: false });
   let log = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`mock serve did not start: ${log}`)), 15_000);

@@ -125,7 +125,9 @@ async function runExample(tree: Spec[], lms: Session, dir: string, example: Exam
       line = line.replace(m[0], jqPath(JSON.parse(inner.stdout), m[2]));
     }
     if (!line.startsWith('lms ')) throw new Error(`cannot run "${text}" in-process: make it runnable or add it to SKIP with a reason`);
-    const argv = splitArgs(line.slice(4)).map((arg) => (files.has(basename(arg)) ? join(dir, basename(arg)) : arg));
+    // Files the example reads, and files it writes (--failed-out failed.csv), live in the scratch
+    // directory: the tests write nothing into the checkout.
+    const argv = splitArgs(line.slice(4)).map((arg) => (files.has(basename(arg)) || /^[\w-]+\.(csv|json|ya?ml|txt|ndjson)$/.test(arg) ? join(dir, basename(arg)) : arg));
     const { path, spec } = find(tree, argv);
     if (DESTRUCTIVE.has(path) && !argv.includes('--yes') && !argv.includes('-y')) argv.push('--yes');
     calls.length = 0;

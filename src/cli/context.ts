@@ -10,6 +10,7 @@ import type { MockRuntime } from '../mock/runtime.js';
 import type { Format } from '../output/formats.js';
 import { RateLimiter } from '../transport/limiter.js';
 import type { Transport } from '../transport/types.js';
+import { keepYoungGenerationSmall } from './young-generation.js';
 
 /** Real instances punish more parallelism with throttling; a few at once is the useful ceiling. */
 export const DEFAULT_CONCURRENCY = 4;
@@ -158,7 +159,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       import('../io/activity.js'),
     ]);
     const trace = globals.verbose ? (line: string) => err(io, `${line}\n`) : undefined;
-    const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace };
+    const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace, onLongList: keepYoungGenerationSmall };
     // The spinner wraps the retries, so a request that backs off still shows as one wait.
     const guard = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace }), ctx.activity);
     if (mockMode) {

@@ -5,6 +5,8 @@ import type { Deps } from './context.js';
 import { formatError, handleError } from './handle-error.js';
 import { buildProgram, jsonErrorsRequested, type ProgramState } from './program.js';
 
+export { v8FlagsChanged } from './young-generation.js';
+
 export async function run(argv: string[], deps?: Partial<Deps>): Promise<number> {
   const env = deps?.env ?? process.env;
   const io = deps?.io ?? systemIO(env, argv.includes('--no-color'));

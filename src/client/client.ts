@@ -33,6 +33,8 @@ export interface ClientOptions {
   plainHttp?: 'refuse' | 'warn';
   /** Where the one 'warn' goes. */
   warn?: (message: string) => void;
+  /** Called once, when a list goes past its first page: the caller may tune itself for a long stream. */
+  onLongList?: () => void;
 }
 
 export interface SendOptions {
@@ -137,6 +139,7 @@ export class ApiClient {
       if (options.limit !== undefined && yielded >= options.limit) return;
       const link = parseLinkHeader(res.headers['link']).next;
       next = link === undefined ? undefined : this.nextPage(link, next);
+      if (next) this.options.onLongList?.();
     }
   }
 

@@ -54,11 +54,30 @@ describe('the code cache', () => {
     expect(readdirSync(dir).sort()).toEqual([cacheName(), recent, otherNode].sort());
   });
 
-  it('a cache directory that cannot be made is no error', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'lms-cache-')), 'a-file');
-    writeFileSync(file, '');
-    const run = await throughCli({ LMS_CACHE_DIR: join(file, 'cache') });
+  it.each([
+    ['under a file', () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'lms-cache-')), 'a-file');
+      writeFileSync(file, '');
+      return join(file, 'cache');
+    }],
+    ['under /proc, where a recursive mkdir never returns', () => '/proc/lms-nope/cache'],
+  ])('a cache directory that cannot be made (%s) is no error, and costs no wait', async (_what, where) => {
+    const run = await throughCli({ LMS_CACHE_DIR: where() });
     expect(run).toMatchObject({ exitCode: 0, stdout: version, stderr: '' });
+  });
+
+  it('is not written by a run that lists past a first page (it changes a V8 flag, which would make the cache refused); the next run writes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
+    const mockEnv = { LMS_CACHE_DIR: dir, LMS_MOCK_DB: join(dir, 'mock.db') };
+    expect((await spawnLms(['mock', 'seed', '--yes', '--users', '150'], { ...env, ...mockEnv, LMS_CACHE_DIR: join(dir, 'other') })).exitCode).toBe(0);
+    const long = await spawnLms(['--mock', 'users', 'list', '--account', '1', '--all', '-o', 'ndjson'], { ...env, ...mockEnv });
+    expect(long.exitCode).toBe(0);
+    expect(long.stdout.split('\n').length).toBeGreaterThan(150);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.v8'))).toEqual([]);
+    expect((await throughCli(mockEnv)).exitCode).toBe(0);
+    const written = statSync(join(dir, cacheName())).mtimeMs;
+    expect((await throughCli(mockEnv)).exitCode).toBe(0);
+    expect(statSync(join(dir, cacheName())).mtimeMs).toBe(written);
   });
 
   it.skipIf(process.platform === 'win32' || process.platform === 'darwin')("lives in XDG_CACHE_HOME/lms, or ~/.cache/lms (env-paths' cache directory)", async () => {

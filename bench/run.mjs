@@ -48,6 +48,7 @@ const mockDb = join(scratch, 'mock.db');
 /**
  * The cases. A case is { name, cmd, args, env?, budget?, setup?, check? }:
  * - budget: the most its median may be, as a multiple of the floor's median (none: reported only);
+ * - memoryMb: the most its peak RSS may be (read once, untimed, from GNU time where installed);
  * - setup(): run once before any timing (seed data, write files);
  * - check(stdout): run once on an untimed run's output; return a string to reject the case.
  * The first case is the floor every ratio is taken against.
@@ -73,7 +74,8 @@ const cases = [
     cmd: node,
     args: [lms, '--mock', 'users', 'list', '--account', '1', '-o', 'json'],
     env: { LMS_MOCK_DB: mockDb },
-    budget: 1.8,
+    budget: 1.5,
+    memoryMb: 60,
     setup: () => exec('seed the mock', node, [lms, '--mock', 'mock', 'seed', '--yes'], { LMS_MOCK_DB: mockDb }),
     check: (stdout) => {
       const users = JSON.parse(stdout);
@@ -92,7 +94,8 @@ const cases = [
     name: 'lms -p local users get self',
     cmd: node,
     args: [lms, '-p', 'local', 'users', 'get', 'self', '-o', 'json'],
-    budget: 2.5,
+    budget: 1.5,
+    memoryMb: 60,
     setup: async () => {
       exec('seed the mock', node, [lms, '--mock', 'mock', 'seed', '--yes'], { LMS_MOCK_DB: mockDb });
       server = startMockServer(lms, { ...baseEnv, LMS_MOCK_DB: mockDb });
@@ -126,17 +129,19 @@ try {
     }
   }
 
-  const results = selected.map((c, i) => summarise(c, samples[i]));
+  const results = selected.map((c, i) => ({ ...summarise(c, samples[i]), peakMb: peakMb(c) }));
   const floor = results[0];
   for (const r of results) {
     r.ratio = r.median / floor.median;
-    if (r.budget !== undefined) r.status = r.ratio <= r.budget ? 'PASS' : 'OVER';
+    const overMemory = r.memoryMb !== undefined && r.peakMb !== undefined && r.peakMb > r.memoryMb;
+    if (r.budget !== undefined) r.status = r.ratio <= r.budget && !overMemory ? 'PASS' : 'OVER';
   }
 
   printTable(results);
   const over = results.filter((r) => r.status === 'OVER');
   for (const r of results.filter((r) => r.status)) {
-    console.log(`${r.status} ${r.name}: ${r.ratio.toFixed(2)}x of the floor (budget ${r.budget}x)`);
+    const memory = r.memoryMb === undefined ? '' : `, ${r.peakMb ?? '?'} MB peak (budget ${r.memoryMb} MB)`;
+    console.log(`${r.status} ${r.name}: ${r.ratio.toFixed(2)}x of the floor (budget ${r.budget}x)${memory}`);
   }
 
   const report = {
@@ -171,6 +176,13 @@ function time(c) {
   return ms;
 }
 
+/** Peak RSS in MB of one untimed run, from GNU time; undefined where it is not installed. */
+function peakMb(c) {
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', c.cmd, ...c.args], { env: { ...baseEnv, ...c.env }, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  if (result.error || result.status !== 0) return undefined;
+  return Math.round(Number(result.stderr.trim().split('\n').pop()) / 1024);
+}
+
 /** An untimed run that must succeed; returns its output. */
 function exec(label, cmd, args, env) {
   const result = spawnSync(cmd, args, { env: { ...baseEnv, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
@@ -185,6 +197,7 @@ function summarise(c, ms) {
     name: c.name,
     command: [c.cmd === node ? 'node' : c.cmd, ...c.args.map((a) => (a === lms ? 'bin/lms' : a))].join(' '),
     budget: c.budget,
+    memoryMb: c.memoryMb,
     median: round2(quantile(sorted, 0.5)),
     p90: round2(quantile(sorted, 0.9)),
     min: round2(sorted[0]),
@@ -202,7 +215,7 @@ function quantile(sorted, q) {
 }
 
 function printTable(results) {
-  const head = ['case', 'median ms', 'p90 ms', 'min ms', 'ratio', 'budget', ''];
+  const head = ['case', 'median ms', 'p90 ms', 'min ms', 'ratio', 'budget', 'peak MB', ''];
   const rows = results.map((r) => [
     r.name,
     r.median.toFixed(1),
@@ -210,6 +223,7 @@ function printTable(results) {
     r.min.toFixed(1),
     `${r.ratio.toFixed(2)}x`,
     r.budget === undefined ? '-' : `${r.budget.toFixed(2)}x`,
+    r.peakMb === undefined ? '-' : `${r.peakMb}${r.memoryMb === undefined ? '' : ` (≤ ${r.memoryMb})`}`,
     r.status ?? '',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));

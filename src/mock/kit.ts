@@ -183,6 +183,8 @@ interface KeysetSource<T> {
   /** Rows at an offset: numbered pages (`page=N`), which clients may still build for small lists. */
   at(limit: number, offset: number): T[];
   keyOf(row: T): unknown[];
+  /** How many values a key has: a bookmark of another length is not one this list handed out. */
+  keyLength: number;
 }
 
 export function keysetSource<T>(db: Db, q: KeysetQuery): KeysetSource<T> {
@@ -194,6 +196,7 @@ export function keysetSource<T>(db: Db, q: KeysetQuery): KeysetSource<T> {
     after: (limit, key) => (key ? stmt(db, after).all(...q.args, ...key, limit) : stmt(db, fromStart).all(...q.args, limit)) as T[],
     at: (limit, offset) => stmt(db, at).all(...q.args, limit, offset) as T[],
     keyOf: (row) => q.key.map((k) => (row as Record<string, unknown>)[k]),
+    keyLength: q.key.length,
   };
 }
 
@@ -202,10 +205,12 @@ function bookmark(key: unknown[]): string {
   return `bookmark:${Buffer.from(JSON.stringify(key)).toString('base64url')}`;
 }
 
-function readBookmark(raw: string): unknown[] {
+/** A key this list could have handed out: as many values as its key has, each null, a string or a safe number. */
+function readBookmark(raw: string, keyLength: number): unknown[] {
   try {
     const key = JSON.parse(Buffer.from(raw.slice('bookmark:'.length), 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(key) && key.every((v) => v === null || ['string', 'number'].includes(typeof v))) return key;
+    const value = (v: unknown) => v === null || (typeof v === 'string' && v.length <= 1024) || (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER);
+    if (Array.isArray(key) && key.length === keyLength && key.every(value)) return key;
   } catch {
     // Falls through to the error below.
   }
@@ -230,7 +235,7 @@ export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T>, present: (
     return `<${u.toString().replace('page=bookmark%3A', 'page=bookmark:')}>; rel="${rel}"`;
   };
   if (pageRaw === undefined || pageRaw === 'first' || pageRaw.startsWith('bookmark:')) {
-    const rows = source.after(perPage + 1, pageRaw?.startsWith('bookmark:') ? readBookmark(pageRaw) : undefined);
+    const rows = source.after(perPage + 1, pageRaw?.startsWith('bookmark:') ? readBookmark(pageRaw, source.keyLength) : undefined);
     const items = rows.slice(0, perPage);
     const links = [link(pageRaw ?? 'first', 'current')];
     if (rows.length > perPage) links.push(link(bookmark(source.keyOf(items[items.length - 1])), 'next'));
@@ -238,6 +243,8 @@ export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T>, present: (
     return new Reply(200, items.map(present), { link: links.join(',') });
   }
   const page = Math.max(int(ctx.params, 'page') ?? 1, 1);
+  // Past this no list has rows, and the offset would no longer be an exact integer.
+  if ((page - 1) * perPage > Number.MAX_SAFE_INTEGER) throw badRequest(`page: ${page} is past the end of any list`);
   const rows = source.at(perPage + 1, (page - 1) * perPage);
   const links = [link(String(page), 'current')];
   if (rows.length > perPage) links.push(link(String(page + 1), 'next'));

@@ -7,6 +7,8 @@ import { generateSchool } from '../../src/mock/generate.js';
 import { coursesOfAccountTreeQuery } from '../../src/mock/areas/courses/repo.js';
 import { usersOfAccountQuery } from '../../src/mock/areas/users/repo.js';
 import { parseLinkHeader } from '../../src/client/parse.js';
+import { routes } from '../../src/spec/routes.js';
+import { hostileRoutes } from '../e2e/hostile-routes.js';
 import { clientFor, collect, freshMock, TOKENS } from '../helpers/mock-client.js';
 
 const get = (mock: ReturnType<typeof freshMock>, url: string): Promise<ApiResponse> =>
@@ -188,3 +190,43 @@ describe('courses search', () => {
     expect(await found('island')).toEqual([made.id]);
   });
 });
+
+describe('a crafted page on every list route', () => {
+  const listRoutes = routes.filter((r) => r.paginated);
+  const samples = hostileRoutes.filter((h) => listRoutes.some((r) => r.id === h.id));
+  const key = (text: string) => `bookmark:${Buffer.from(text).toString('base64url')}`;
+  const crafted: [string, string][] = [
+    ['an empty key', key('[]')],
+    ['a key too long', key('[1, 2, 3, 4, 5, 6]')],
+    ['a key of objects', key('[{}, {}]')],
+    ['a key of arrays', key('[[1], [2]]')],
+    ['an infinite number', key('[1e400, 1]')],
+    ['a number past the exact integers', key('[9007199254740993, 1]')],
+    ['a huge string', key(JSON.stringify(['x'.repeat(5000), 1]))],
+    ['not JSON', key('[1,')],
+    ['not an array', key('{"a":1}')],
+    ['not base64', 'bookmark:%25%25'],
+    ['a page number that is no exact integer', '99999999999999999'],
+    ['a page number whose offset is no exact integer', '900719925474099&per_page=100'],
+  ];
+
+  it('every paginated route has a sample path in the hostile table', () => {
+    expect(listRoutes.map((r) => r.id).filter((id) => !samples.some((h) => h.id === id))).toEqual([]);
+  });
+
+  it.each(samples.map((h) => [h.id, h.path] as const))('%s answers 400 naming the page, never a 5xx', async (id, path) => {
+    const mock = freshMock();
+    // entry_list pages only the entries it is asked for: one of the topic's own.
+    let query = '';
+    if (id.startsWith('discussions.entryList')) {
+      const entries = JSON.parse(String((await get(mock, `http://lms.mock${path.replace(/entry_list$/, 'entries')}`)).body)) as { id: number }[];
+      query = `ids[]=${entries[0].id}&`;
+    }
+    for (const [what, page] of crafted) {
+      const res = await get(mock, `http://lms.mock${path}?${query}page=${page}`);
+      expect(res.status, `${what}: ${String(res.body).slice(0, 200)}`).toBe(400);
+      expect(String(res.body)).toContain('page');
+    }
+  });
+});
+

@@ -3,8 +3,9 @@
 // asks. Account roles apply to the account and everything below it; a course role applies in its
 // course, and only to its own section when the enrollment is limited to it.
 import { accountChain } from './areas/accounts/repo.js';
-import { activeAdminRoles } from './areas/admins/repo.js';
+import { activeAdminRoles, adminRolesHeldBy } from './areas/admins/repo.js';
 import { activeCourseRoles } from './areas/enrollments/repo.js';
+import { userWithinAccount } from './areas/users/repo.js';
 import type { Db } from './db/open.js';
 
 export const PERMISSIONS = [
@@ -68,6 +69,22 @@ export function can(db: Db, userId: number, permission: Permission, context: Per
 export function canReadSis(db: Db, userId: number, course: { id: number; account_id: number }): boolean {
   const granted = permissionsIn(db, userId, { course });
   return granted.has(ALL) || granted.has('read_sis') || granted.has('manage_sis');
+}
+
+/**
+ * May the caller change or delete another user's record, acting in `accountId`? As real instances
+ * rule: the caller manages logins there, the user is within that account's reach, and the user
+ * holds no admin right the caller lacks where the user holds it (a sub-account admin cannot touch
+ * the root's admins; a helpdesk role cannot touch an AccountAdmin). Oneself, always.
+ */
+export function canManageUser(db: Db, callerId: number, targetId: number, accountId: number): boolean {
+  if (callerId === targetId) return true;
+  if (!can(db, callerId, 'manage_user_logins', { account: { id: accountId } })) return false;
+  if (!userWithinAccount(db, targetId, accountId)) return false;
+  return adminRolesHeldBy(db, targetId).every((held) => {
+    const mine = permissionsIn(db, callerId, { account: { id: held.accountId } });
+    return mine.has(ALL) || (!held.permissions.includes(ALL) && held.permissions.every((p) => mine.has(p)));
+  });
 }
 
 /** Any admin role at all on the account or above it. */

@@ -151,6 +151,38 @@ describe('users delete', () => {
   });
 });
 
+describe('who may manage whom', () => {
+  const makeSubAccountAdmin = () => clientFor(mock, TOKENS.admin).ops.admins.create({ account_id: 3, user_id: 4 });
+
+  it('a sub-account admin cannot delete the root admin, through its own account or the root', async () => {
+    await makeSubAccountAdmin();
+    expect(await statusOf(as(TOKENS.otherTeacher).delete({ account_id: 3, id: 1 }))).toBe(401);
+    expect(await statusOf(as(TOKENS.otherTeacher).delete({ account_id: 1, id: 1 }))).toBe(401);
+    expect(await statusOf(as(TOKENS.admin).get({ id: 'self' }))).toBe('ok');
+  });
+
+  it('a sub-account admin manages the users within its account, and no one outside it', async () => {
+    await makeSubAccountAdmin();
+    // Account 3 (Humanities) has World History, where user 11 is a student; Sam (7) studies only in Science courses.
+    expect(await statusOf(as(TOKENS.otherTeacher).delete({ account_id: 3, id: 7 }))).toBe(401);
+    expect(await statusOf(as(TOKENS.otherTeacher).delete({ account_id: 3, id: 11 }))).toBe('ok');
+    expect(await statusOf(as(TOKENS.admin).get({ id: 11 }))).toBe(404);
+  });
+
+  it('a helpdesk role cannot change or delete an AccountAdmin, and still manages students', async () => {
+    expect(await statusOf(as(TOKENS.helpdesk).update({ id: 1, user: { name: 'Hacked' } }))).toBe(401);
+    expect(await statusOf(as(TOKENS.helpdesk).delete({ account_id: 1, id: 1 }))).toBe(401);
+    expect((await as(TOKENS.admin).get({ id: 1 })).name).not.toBe('Hacked');
+    expect(await statusOf(as(TOKENS.helpdesk).update({ id: 8, user: { name: 'Sofia S' } }))).toBe('ok');
+    expect(await statusOf(as(TOKENS.helpdesk).delete({ account_id: 1, id: 9 }))).toBe('ok');
+  });
+
+  it('the root admin manages a sub-account admin', async () => {
+    await makeSubAccountAdmin();
+    expect(await statusOf(as(TOKENS.admin).update({ id: 4, user: { name: 'Theo T' } }))).toBe('ok');
+  });
+});
+
 describe('settings', () => {
   it('reads and updates manual_mark_as_read for oneself', async () => {
     expect(await as(TOKENS.student).getSettings({ id: 'self' })).toMatchObject({ manual_mark_as_read: false });

@@ -24,6 +24,16 @@ export function activeAdminRoles(db: Db, userId: number, accountIds: readonly nu
   ).map((r) => ({ roleId: r.role_id, permissions: rolePermissions(r) }));
 }
 
+/** Every active admin role the user holds, with the account it is held on. */
+export function adminRolesHeldBy(db: Db, userId: number): { accountId: number; permissions: string[] }[] {
+  return all<{ account_id: number; permissions: string }>(
+    db,
+    `SELECT au.account_id, r.permissions FROM account_users au JOIN roles r ON r.id = au.role_id
+     WHERE au.user_id = ? AND au.workflow_state = 'active' AND r.workflow_state = 'active'`,
+    userId,
+  ).map((r) => ({ accountId: r.account_id, permissions: rolePermissions(r) }));
+}
+
 export function findAdmin(db: Db, accountId: number, userId: number, roleId: number): AdminRow | undefined {
   return one<AdminRow>(db, `SELECT * FROM account_users WHERE account_id = ? AND user_id = ? AND role_id = ? AND workflow_state = 'active'`, accountId, userId, roleId);
 }

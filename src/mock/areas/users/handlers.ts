@@ -23,7 +23,7 @@ import {
   type UserRow,
 } from '../../kit.js';
 import { domainRootAccountId, findAccount, findUser, rootOf } from '../../lookup.js';
-import { can, type Permission } from '../../permissions.js';
+import { can, canManageUser, type Permission } from '../../permissions.js';
 import { ianaZone } from '../../time-zones.js';
 import { removeAllAdminRolesOf } from '../admins/repo.js';
 import { deleteEnrollmentsOfUser, shareACourse } from '../enrollments/repo.js';
@@ -124,8 +124,9 @@ function canSee(ctx: MockCtx, target: UserRow): boolean {
   return target.id === ctx.caller.id || isAdmin(ctx) || shareACourse(ctx.db, ctx.caller.id, target.id);
 }
 
+/** Oneself, or an admin of the instance's root account who may manage this user (canManageUser). */
 function canManage(ctx: MockCtx, target: UserRow): boolean {
-  return target.id === ctx.caller.id || isAdmin(ctx, 'manage_user_logins');
+  return canManageUser(ctx.db, ctx.caller.id, target.id, domainRootAccountId(ctx.db));
 }
 
 // ---- avatars ----------------------------------------------------------------------------------
@@ -260,8 +261,7 @@ const update: Handler = (ctx) => {
 const remove: Handler = (ctx) => {
   const account = findAccount(ctx, ctx.path.account_id);
   const target = findUser(ctx, ctx.path.id);
-  const self = target.id === ctx.caller.id;
-  requireThat(self || canInAccount(ctx, account.id, 'manage_user_logins'));
+  requireThat(canManageUser(ctx.db, ctx.caller.id, target.id, account.id));
   const before = userJson(ctx, target);
   const now = ctx.now();
   deleteUser(ctx.db, target.id, now);

@@ -99,6 +99,24 @@ export function hasLoginIn(db: Db, userId: number, rootAccountId: number): boole
   return one(db, `SELECT 1 FROM pseudonyms WHERE user_id = ? AND account_id = ? AND workflow_state <> 'deleted'`, userId, rootAccountId) !== undefined;
 }
 
+/**
+ * Is the user within the account's reach: a login there, or an enrollment in one of its courses or
+ * an admin role on it, the account's sub-accounts included? (A root account's reach is every user
+ * with a login on it.)
+ */
+export function userWithinAccount(db: Db, userId: number, accountId: number): boolean {
+  return (
+    one(
+      db,
+      `WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT a.id FROM accounts a JOIN tree ON a.parent_account_id = tree.id)
+       SELECT 1 WHERE EXISTS (SELECT 1 FROM pseudonyms p WHERE p.user_id = ? AND p.workflow_state <> 'deleted' AND p.account_id IN tree)
+         OR EXISTS (SELECT 1 FROM enrollments e JOIN courses c ON c.id = e.course_id WHERE e.user_id = ? AND e.workflow_state <> 'deleted' AND c.account_id IN tree)
+         OR EXISTS (SELECT 1 FROM account_users au WHERE au.user_id = ? AND au.workflow_state = 'active' AND au.account_id IN tree)`,
+      accountId, userId, userId, userId,
+    ) !== undefined
+  );
+}
+
 export function loginTaken(db: Db, rootAccountId: number, uniqueId: string): boolean {
   return one(db, `SELECT 1 FROM pseudonyms WHERE account_id = ? AND lower(unique_id) = lower(?) AND workflow_state <> 'deleted'`, rootAccountId, uniqueId) !== undefined;
 }

@@ -7,7 +7,30 @@ import { pollUntil } from '../client/poll.js';
 import type { ConversationBatch } from '../client/types/conversations.js';
 import type { Progress } from '../client/types/progress.js';
 import { bar, statusLine } from '../io/status-line.js';
+import { FailureError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
+
+/** How long any wait for background work lasts: LMS_WAIT_TIMEOUT seconds, 30 minutes by default. */
+export const DEFAULT_WAIT_SECONDS = 1800;
+
+export function waitBound(ctx: Pick<Context, 'env'>): number {
+  const raw = ctx.env.LMS_WAIT_TIMEOUT;
+  if (raw === undefined || raw === '') return DEFAULT_WAIT_SECONDS * 1000;
+  if (!/^\d{1,7}$/.test(raw.trim())) throw new UsageError(`LMS_WAIT_TIMEOUT must be a whole number of seconds, not ${JSON.stringify(raw)}`);
+  return Number(raw.trim()) * 1000;
+}
+
+/** The error of a wait that ran out: exit 1, with the work's last state, which may still change. */
+export function waitedTooLong(ctx: Pick<Context, 'env'>, what: string, lastState: string): FailureError {
+  return new FailureError(`${what} did not finish within ${waitBound(ctx) / 1000} s; last seen ${lastState}`, {
+    hint: 'it may still be running: look again later, or wait longer with LMS_WAIT_TIMEOUT=SECONDS',
+  });
+}
+
+/** A Progress in words: "running, 33% done: <message>". */
+export function progressState(p: Progress): string {
+  return `${p.workflow_state}, ${Math.round(p.completion ?? 0)}% done${p.message ? `: ${p.message}` : ''}`;
+}
 
 export interface WatchOptions {
   label: string;
@@ -64,6 +87,8 @@ export async function watchProgress(ctx: Context, client: ApiClient, id: number 
   const meter = createMeter(ctx, options.label, options.now);
   try {
     return await waitForProgress((pid) => client.ops.progress.get({ id: pid }), id, {
+      timeoutMs: waitBound(ctx),
+      onTimeout: (p) => waitedTooLong(ctx, `progress ${id}`, progressState(p)),
       onUpdate(p) {
         meter.update({
           percent: p.completion ?? 0,
@@ -110,6 +135,8 @@ export async function watchBatch(
       {
         intervalMs: options.intervalMs,
         maxIntervalMs: options.maxIntervalMs,
+        timeoutMs: waitBound(ctx),
+        onTimeout: (b) => waitedTooLong(ctx, `conversation batch ${id}`, b ? `${b.workflow_state}, ${Math.round(b.completion * 100)}% sent` : 'finished'),
         onUpdate(b) {
           if (!b || b.workflow_state === 'sent') return;
           last = b;

@@ -8,18 +8,23 @@ export interface PollOptions<T> {
   intervalMs?: number;
   maxIntervalMs?: number;
   signal?: AbortSignal;
+  /** How long to keep reading; past it, `onTimeout` gives the error thrown, with the last value read. */
+  timeoutMs?: number;
+  onTimeout?(last: T): Error;
 }
 
 /** Reads until `done` holds for what was read, and returns that last read. */
 export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, options: PollOptions<T> = {}): Promise<T> {
   const max = options.maxIntervalMs ?? 1000;
   let pause = options.intervalMs ?? 100;
+  const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
   for (;;) {
     options.signal?.throwIfAborted();
     const value = await read();
     options.onUpdate?.(value);
     if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, pause));
+    if (Date.now() >= deadline) throw options.onTimeout?.(value) ?? new Error(`still not done after ${options.timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, deadline - Date.now()))));
     pause = Math.min(max, pause * 2);
   }
 }

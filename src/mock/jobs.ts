@@ -2,9 +2,10 @@
 // Progress; the runner applies the job's items a slice at a time (each slice one transaction),
 // between requests, and moves the Progress through queued → running → completed | failed, as real
 // instances' job queues do. A job lives in the process that started it: the database keeps only its
-// Progress, so a server stopped mid-job leaves that Progress `running`.
+// Progress, with that process's id. A runner starting fails the jobs of processes that are gone (a
+// server killed mid-job), as real instances fail orphaned jobs, so no one waits on them for ever.
 import type { Db } from './db/open.js';
-import { createProgress, progressById, updateProgress, type ProgressRow } from './areas/progress/repo.js';
+import { createProgress, failOrphans, progressById, unfinishedRunners, updateProgress, type ProgressRow } from './areas/progress/repo.js';
 
 export interface Job<T> {
   tag: string;
@@ -35,6 +36,7 @@ export const DEFAULT_JOB_TICK_MS = 50;
 const SLICES = 20;
 
 export function createJobRunner(db: Db, options: { now: () => string; tickMs: number }): JobRunner {
+  for (const pid of unfinishedRunners(db)) if (pid !== process.pid && !alive(pid)) db.transaction(() => failOrphans(db, pid, options.now()), 'immediate');
   let running = 0;
   let waiters: (() => void)[] = [];
 
@@ -111,4 +113,14 @@ export function createJobRunner(db: Db, options: { now: () => string; tickMs: nu
       return running === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve));
     },
   };
+}
+
+/** Is there a process with this id (another user's counts: it answers EPERM)? */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

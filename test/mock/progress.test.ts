@@ -1,6 +1,8 @@
 // Background jobs and their Progress: the runner's states, slices and failure report, and who may read it.
 import { describe, expect, it } from 'vitest';
 import type { Progress } from '../../src/client/types/progress.js';
+import { spawnSync } from 'node:child_process';
+import { createJobRunner } from '../../src/mock/jobs.js';
 import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
 import { session } from '../helpers/run-lms.js';
 import { value } from '../helpers/sql.js';
@@ -124,3 +126,24 @@ describe('lms progress get', () => {
     expect(r.stderr.endsWith('\r\x1b[K')).toBe(true);
   });
 });
+
+describe('jobs whose process is gone', () => {
+  it('are failed when a runner starts, keeping how far they got; live processes keep theirs', () => {
+    const mock = freshMock();
+    const gone = spawnSync(process.execPath, ['-p', 'process.pid'], { encoding: 'utf8' }).stdout.trim();
+    const insert = mock.db.prepare(`INSERT INTO progress (context_type, context_id, tag, completion, workflow_state, runner_pid, created_at, updated_at) VALUES ('Course', 1, 'x', ?, ?, ?, 'now', 'now')`);
+    const orphan = Number(insert.run(33, 'running', Number(gone)).lastInsertRowid);
+    const queued = Number(insert.run(0, 'queued', Number(gone)).lastInsertRowid);
+    const mine = Number(insert.run(50, 'running', process.pid).lastInsertRowid);
+    const parents = Number(insert.run(10, 'running', process.ppid).lastInsertRowid);
+    const finished = Number(insert.run(100, 'completed', Number(gone)).lastInsertRowid);
+    createJobRunner(mock.db, { now: () => '2026-11-02T12:00:00.000Z', tickMs: 0 });
+    const state = (id: number) => mock.db.prepare(`SELECT workflow_state, completion, message FROM progress WHERE id = ?`).get(id);
+    expect(state(orphan)).toEqual({ workflow_state: 'failed', completion: 33, message: 'the server stopped before this job finished; run it again' });
+    expect(state(queued)).toMatchObject({ workflow_state: 'failed' });
+    expect(state(mine)).toMatchObject({ workflow_state: 'running' });
+    expect(state(parents)).toMatchObject({ workflow_state: 'running' });
+    expect(state(finished)).toMatchObject({ workflow_state: 'completed' });
+  });
+});
+

@@ -11,6 +11,8 @@ CREATE TABLE progress (
   workflow_state TEXT NOT NULL DEFAULT 'queued',
   message TEXT,
   results TEXT,
+  -- The process whose job runner moves it; a Progress left unfinished by a process that is gone is failed.
+  runner_pid INTEGER,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );

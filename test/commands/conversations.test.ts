@@ -171,7 +171,7 @@ describe('lms conv send --async', () => {
 describe('following a batch', () => {
   it('draws sent / total, the rate and the ETA from the batches it reads, until the batch leaves the list', async () => {
     const io = fakeIO({ tty: true });
-    const ctx = { io, globals: { verbose: false }, activity: { pause: () => () => undefined } } as unknown as Context;
+    const ctx = { io, env: {}, globals: { verbose: false }, activity: { pause: () => () => undefined } } as unknown as Context;
     const batch = (completion: number, state: ConversationBatch['workflow_state']) => ({ id: 9, completion, workflow_state: state, recipient_count: 500 }) as ConversationBatch;
     const reads = [[batch(0, 'created')], [batch(0.5, 'sending')], []];
     const client = { ops: { conversations: { batches: async () => reads.shift() } } } as unknown as ApiClient;

@@ -291,3 +291,26 @@ describe('file upload', () => {
     expect(await statusOf(clientFor(mock, TOKENS.student).ops.users.uploadFile({ user_id: 8, name: 'x.txt', size: 1 }))).toBe(401);
   });
 });
+
+describe('personal fields follow the caller\'s rights', () => {
+  const sis = ['sis_user_id'];
+  const logins = ['login_id', 'email'];
+  const profileSis = ['sis_user_id', 'sis_login_id'];
+  const profileLogins = ['login_id', 'primary_email'];
+  it.each([
+    ['a classmate', TOKENS.student, 8, false, false],
+    ['oneself', TOKENS.student, 7, true, true],
+    ['their teacher', TOKENS.teacher, 7, true, true],
+    ['the helpdesk (manages logins, reads no SIS data)', TOKENS.helpdesk, 8, false, true],
+    ['the account admin', TOKENS.admin, 8, true, true],
+  ])('%s', async (_who, token, id, seesSis, seesLogins) => {
+    const user = (await as(token).get({ id })) as unknown as Record<string, unknown>;
+    const profile = (await as(token).profile({ user_id: id })) as unknown as Record<string, unknown>;
+    for (const field of sis) expect(field in user, `user.${field}`).toBe(seesSis);
+    for (const field of profileSis) expect(field in profile, `profile.${field}`).toBe(seesSis);
+    for (const field of logins) expect(field in user, `user.${field}`).toBe(seesLogins);
+    for (const field of profileLogins) expect(field in profile, `profile.${field}`).toBe(seesLogins);
+    if (seesLogins) expect(user.login_id).toBeTruthy();
+    expect(user.name).toBeTruthy();
+  });
+});

@@ -145,6 +145,16 @@ export function shareACourse(db: Db, a: number, b: number): boolean {
   );
 }
 
+/** The courses both users are active (or invited) in, with their accounts. */
+export function sharedCourses(db: Db, a: number, b: number): { id: number; account_id: number }[] {
+  return all<{ id: number; account_id: number }>(
+    db,
+    `SELECT DISTINCT c.id, c.account_id FROM enrollments e1 JOIN enrollments e2 ON e1.course_id = e2.course_id JOIN courses c ON c.id = e1.course_id
+     WHERE e1.user_id = ? AND e2.user_id = ? AND e1.workflow_state IN ('active','invited') AND e2.workflow_state IN ('active','invited')`,
+    a, b,
+  );
+}
+
 export interface EnrollmentFilter {
   course?: number;
   section?: number;

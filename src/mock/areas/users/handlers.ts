@@ -11,6 +11,7 @@ import {
   invalid,
   noContent,
   obj,
+  once,
   paginate,
   requireThat,
   keysetSource,
@@ -23,10 +24,10 @@ import {
   type UserRow,
 } from '../../kit.js';
 import { domainRootAccountId, findAccount, findUser, rootOf } from '../../lookup.js';
-import { can, canManageUser, type Permission } from '../../permissions.js';
+import { can, canManageUser, canReadSis, type Permission } from '../../permissions.js';
 import { ianaZone } from '../../time-zones.js';
 import { removeAllAdminRolesOf } from '../admins/repo.js';
-import { deleteEnrollmentsOfUser, shareACourse } from '../enrollments/repo.js';
+import { deleteEnrollmentsOfUser, shareACourse, sharedCourses } from '../enrollments/repo.js';
 import { imagesOf, startUpload } from '../files/handlers.js';
 import {
   addChannel,
@@ -49,22 +50,39 @@ import {
 
 export function userJson(ctx: MockCtx, u: UserRow): User {
   const { db } = ctx;
-  const login = loginOf(db, u.id);
+  const rights = personalRights(ctx, u);
+  const login = rights.logins ? loginOf(db, u.id) : undefined;
   return {
     id: u.id,
     name: u.name,
     created_at: u.created_at,
     sortable_name: u.sortable_name,
     short_name: u.short_name,
-    sis_user_id: login?.sis_user_id ?? null,
-    integration_id: null,
-    login_id: login?.unique_id ?? null,
+    ...(rights.sis ? { sis_user_id: login?.sis_user_id ?? null, integration_id: null } : {}),
+    ...(rights.logins ? { login_id: login?.unique_id ?? null } : {}),
     avatar_url: avatarUrl(ctx, u),
-    email: primaryEmail(db, u.id) ?? null,
+    ...(rights.logins ? { email: primaryEmail(db, u.id) ?? null } : {}),
     locale: u.locale,
     time_zone: u.time_zone,
     last_login: null,
   };
+}
+
+/**
+ * What of the user's personal data the caller may see, as real instances decide it wherever a user
+ * object appears: SIS ids with the right to read SIS data; logins and email addresses with that or
+ * the right to manage logins (the helpdesk's). Oneself sees all; a teacher sees their students' (the
+ * rights held in a course they share); a classmate sees none.
+ */
+function personalRights(ctx: MockCtx, u: UserRow): { sis: boolean; logins: boolean } {
+  if (u.id === ctx.caller.id) return { sis: true, logins: true };
+  const admin = once(ctx, 'personalRightsAsAdmin', () => {
+    const sis = isAdmin(ctx, 'read_sis') || isAdmin(ctx, 'manage_sis');
+    return { sis, logins: sis || isAdmin(ctx, 'manage_user_logins') };
+  });
+  if (admin.sis) return admin;
+  const inCourse = sharedCourses(ctx.db, ctx.caller.id, u.id).some((course) => canReadSis(ctx.db, ctx.caller.id, course));
+  return { sis: inCourse, logins: inCourse || admin.logins };
 }
 
 /** The user object nested in admins and enrollment lists; the login only for those who may read SIS data. */
@@ -305,7 +323,8 @@ const unfollow: Handler = (ctx) => {
 const profile: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
   requireThat(canSee(ctx, target));
-  const login = loginOf(ctx.db, target.id);
+  const rights = personalRights(ctx, target);
+  const login = rights.logins ? loginOf(ctx.db, target.id) : undefined;
   const own = target.id === ctx.caller.id;
   return {
     id: target.id,
@@ -314,10 +333,8 @@ const profile: Handler = (ctx) => {
     sortable_name: target.sortable_name,
     title: null,
     bio: null,
-    primary_email: primaryEmail(ctx.db, target.id) ?? null,
-    login_id: login?.unique_id ?? null,
-    sis_user_id: login?.sis_user_id ?? null,
-    sis_login_id: login?.sis_user_id ? login.unique_id : null,
+    ...(rights.logins ? { primary_email: primaryEmail(ctx.db, target.id) ?? null, login_id: login?.unique_id ?? null } : {}),
+    ...(rights.sis ? { sis_user_id: login?.sis_user_id ?? null, sis_login_id: login?.sis_user_id ? login.unique_id : null } : {}),
     avatar_url: avatarUrl(ctx, target),
     ...(own ? { calendar: { ics: `${ctx.origin}/feeds/calendars/user_${avatarToken(ctx.db, target.id, 'ics', '').slice(0, 24)}.ics` } } : {}),
     time_zone: target.time_zone,

@@ -54,14 +54,30 @@ export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, 
   const concurrency = Number(opts.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError(`--concurrency must be 1-32, got "${opts.concurrency}"`);
   const { bytes, name } = await readInput(file, ctx.io.stdin);
-  const { rows, header, problems } = job.parse ? job.parse(bytes, name) : parseCsv(bytes, job.schema);
+  const parsed = job.parse ? job.parse(bytes, name) : parseCsv(bytes, job.schema);
+  const { rows, header } = parsed;
+  const problems = [...parsed.problems];
+  // A row that asks for what an earlier row asks for (the same key) is a mistake in the file, not a
+  // second request: the run would count it as a success it never made.
+  const converted = new Map<number, R>();
+  const firstWithKey = new Map<string, number>();
+  const flagged = new Set(problems.map((p) => p.line));
+  for (const r of rows) {
+    if (flagged.has(r.line)) continue;
+    const row = job.toRow(r);
+    const first = firstWithKey.get(row.key);
+    if (first !== undefined) problems.push({ line: r.line, message: `repeats line ${first}` });
+    else firstWithKey.set(row.key, r.line);
+    converted.set(r.line, row);
+  }
+  problems.sort((a, b) => a.line - b.line);
   const badLines = new Set(problems.map((p) => p.line));
   if (problems.length && (!opts.skipInvalid || badLines.has(1) || rows.length === 0)) {
     throw new UsageError(`${name} has ${problems.length} problem${problems.length > 1 ? 's' : ''}; nothing was sent:\n${formatProblems(problems, name)}`);
   }
   if (problems.length) ctx.warn(`skipping ${badLines.size} invalid row${badLines.size > 1 ? 's' : ''}:\n${formatProblems(problems, name)}`);
   const valid = rows.filter((r) => !badLines.has(r.line));
-  const taskRows = valid.map((r) => job.toRow(r));
+  const taskRows = valid.map((r) => converted.get(r.line)!);
   const byLine = new Map(rows.map((r) => [r.line, r.values]));
   const keyOf = (line: number, key: string) => byLine.get(line)?.[job.keyColumn] ?? key;
 

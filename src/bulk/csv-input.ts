@@ -87,7 +87,8 @@ export function readCsvRecords(bytes: Buffer, { columns, relaxColumnCount = fals
   if (encodingProblem) return { problem: { line: encodingProblem, message: 'not valid UTF-8 (save the file as UTF-8)' } };
   let parsed: { record: string[]; info: { lines: number } }[];
   try {
-    parsed = parse(bytes, { bom: true, skip_empty_lines: true, relax_column_count: relaxColumnCount, max_record_size: MAX_FIELD_BYTES, info: true, trim: false }) as unknown as typeof parsed;
+    // Records of another length are found below, where the header's names can be said too.
+    parsed = parse(bytes, { bom: true, skip_empty_lines: true, relax_column_count: true, max_record_size: MAX_FIELD_BYTES, info: true, trim: false }) as unknown as typeof parsed;
   } catch (err) {
     const e = err as { lines?: number; message: string; code?: string };
     const message =
@@ -99,13 +100,19 @@ export function readCsvRecords(bytes: Buffer, { columns, relaxColumnCount = fals
     return { problem: { line: e.lines ?? 1, message } };
   }
   if (parsed.length === 0) return { problem: { line: 1, message: `the file is empty; it needs a header: ${columns.join(',')}` } };
+  const header = parsed[0].record.map((h) => h.trim().toLowerCase());
   const records: CsvRecord[] = [];
   let previousEnd = parsed[0].info.lines;
   for (const { record, info } of parsed.slice(1)) {
-    records.push({ line: previousEnd + 1, cells: record });
+    const line = previousEnd + 1;
+    if (!relaxColumnCount && record.length !== header.length) {
+      const n = record.length;
+      return { problem: { line, message: `has ${n} field${n === 1 ? '' : 's'} where the header has ${header.length} (${header.join(', ')}); a field with a comma needs quotes` } };
+    }
+    records.push({ line, cells: record });
     previousEnd = info.lines;
   }
-  return { header: parsed[0].record.map((h) => h.trim().toLowerCase()), records };
+  return { header, records };
 }
 
 export function parseCsv(bytes: Buffer, schema: Schema): Parsed {

@@ -120,6 +120,27 @@ describe('lms enrollments import', () => {
     expect((json(again.stdout) as { created: number }).created).toBe(0);
   });
 
+  it('refuses a file that asks for the same enrollment twice, naming the lines, and sends nothing', async () => {
+    const lms = session();
+    const w = workspace();
+    const file = w.file('twice.csv', ['user,type', ...Array.from({ length: 8 }, () => '8,student'), '9,student', 'sis_user_id:S-009,ta', ''].join('\n'));
+    const r = await lms.run(`enrollments import --course 3 ${file}`, { env: w.env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('twice.csv has 7 problems; nothing was sent');
+    for (let line = 3; line <= 9; line++) expect(r.stderr).toContain(`twice.csv:${line}: repeats line 2`);
+    expect(r.stderr).not.toContain(':11:');
+    const listed = json((await lms.run('enrollments list --course 3 --fields user_id -o json')).stdout) as { user_id: number }[];
+    expect(listed.map((e) => e.user_id)).not.toContain(8);
+  });
+
+  it('names the header\'s columns when a row has too few or too many fields', async () => {
+    const w = workspace();
+    const file = w.file('short.csv', 'user,type,section,state\n8,student\n');
+    const r = await session().run(`enrollments import --course 3 ${file}`, { env: w.env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('short.csv:2: has 2 fields where the header has 4 (user, type, section, state)');
+  });
+
   it('reports a changed state as differs, and --update applies it', async () => {
     const lms = session();
     const w = workspace();

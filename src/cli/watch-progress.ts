@@ -3,7 +3,7 @@
 // Progress (GET /progress/:id) and a conversation batch (GET /conversations/batches).
 import { waitForProgress } from '../client/areas/progress.js';
 import type { ApiClient } from '../client/client.js';
-import { pollUntil } from '../client/poll.js';
+import { pollUntil, type PollOptions } from '../client/poll.js';
 import type { ConversationBatch } from '../client/types/conversations.js';
 import type { Progress } from '../client/types/progress.js';
 import { bar, statusLine } from '../io/status-line.js';
@@ -11,9 +11,9 @@ import { FailureError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 
 /** How long any wait for background work lasts: LMS_WAIT_TIMEOUT seconds, 30 minutes by default. */
-export const DEFAULT_WAIT_SECONDS = 1800;
+const DEFAULT_WAIT_SECONDS = 1800;
 
-export function waitBound(ctx: Pick<Context, 'env'>): number {
+function waitBound(ctx: Pick<Context, 'env'>): number {
   const raw = ctx.env.LMS_WAIT_TIMEOUT;
   if (raw === undefined || raw === '') return DEFAULT_WAIT_SECONDS * 1000;
   if (!/^\d{1,7}$/.test(raw.trim())) throw new UsageError(`LMS_WAIT_TIMEOUT must be a whole number of seconds, not ${JSON.stringify(raw)}`);
@@ -21,15 +21,18 @@ export function waitBound(ctx: Pick<Context, 'env'>): number {
 }
 
 /** The error of a wait that ran out: exit 1, with the work's last state, which may still change. */
-export function waitedTooLong(ctx: Pick<Context, 'env'>, what: string, lastState: string): FailureError {
+function waitedTooLong(ctx: Pick<Context, 'env'>, what: string, lastState: string): FailureError {
   return new FailureError(`${what} did not finish within ${waitBound(ctx) / 1000} s; last seen ${lastState}`, {
     hint: 'it may still be running: look again later, or wait longer with LMS_WAIT_TIMEOUT=SECONDS',
   });
 }
 
-/** A Progress in words: "running, 33% done: <message>". */
-export function progressState(p: Progress): string {
-  return `${p.workflow_state}, ${Math.round(p.completion ?? 0)}% done${p.message ? `: ${p.message}` : ''}`;
+/** The bound of a wait for a Progress, for waitForProgress: past it, exit 1 with its last state. */
+export function progressWaitBound(ctx: Pick<Context, 'env'>, id: number | string): Pick<PollOptions<Progress>, 'timeoutMs' | 'onTimeout'> {
+  return {
+    timeoutMs: waitBound(ctx),
+    onTimeout: (p) => waitedTooLong(ctx, `progress ${id}`, `${p.workflow_state}, ${Math.round(p.completion ?? 0)}% done${p.message ? `: ${p.message}` : ''}`),
+  };
 }
 
 export interface WatchOptions {
@@ -87,8 +90,7 @@ export async function watchProgress(ctx: Context, client: ApiClient, id: number 
   const meter = createMeter(ctx, options.label, options.now);
   try {
     return await waitForProgress((pid) => client.ops.progress.get({ id: pid }), id, {
-      timeoutMs: waitBound(ctx),
-      onTimeout: (p) => waitedTooLong(ctx, `progress ${id}`, progressState(p)),
+      ...progressWaitBound(ctx, id),
       onUpdate(p) {
         meter.update({
           percent: p.completion ?? 0,

@@ -3,7 +3,7 @@
 // asks. Account roles apply to the account and everything below it; a course role applies in its
 // course, and only to its own section when the enrollment is limited to it.
 import { accountChain } from './areas/accounts/repo.js';
-import { activeAdminRoles, adminRolesHeldBy } from './areas/admins/repo.js';
+import { activeAdminRoles } from './areas/admins/repo.js';
 import { activeCourseRoles } from './areas/enrollments/repo.js';
 import { userWithinAccount } from './areas/users/repo.js';
 import type { Db } from './db/open.js';
@@ -81,7 +81,7 @@ export function canManageUser(db: Db, callerId: number, targetId: number, accoun
   if (callerId === targetId) return true;
   if (!can(db, callerId, 'manage_user_logins', { account: { id: accountId } })) return false;
   if (!userWithinAccount(db, targetId, accountId)) return false;
-  return adminRolesHeldBy(db, targetId).every((held) => {
+  return activeAdminRoles(db, targetId).every((held) => {
     const mine = permissionsIn(db, callerId, { account: { id: held.accountId } });
     return mine.has(ALL) || (!held.permissions.includes(ALL) && held.permissions.every((p) => mine.has(p)));
   });

@@ -184,7 +184,7 @@ interface Sent {
 }
 
 async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells: Cell[], batchSize: number, concurrency: number, onDone: (n: number) => void): Promise<Map<Cell, Sent>> {
-  const { progressState, waitBound, waitedTooLong, watchProgress } = await import('../../cli/watch-progress.js');
+  const { progressWaitBound, watchProgress } = await import('../../cli/watch-progress.js');
   const { waitForProgress } = await import('../../client/areas/progress.js');
   const outcome = new Map<Cell, Sent>();
   const batches: Cell[][] = [];
@@ -214,12 +214,7 @@ async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, 
         const started = await client.ops.grading.updateGrades({ ...o.sctx, assignment_id: batch[0].assignment.id, grade_data: gradeData });
         const label = `grading ${batch.length} rows of assignment ${batch[0].assignment.id}`;
         // One batch gets the Progress's own bar; several share the rows' bar.
-        const done = single ? await watchProgress(ctx, client, started.id, { label }) : await waitForProgress((id) => client.ops.progress.get({ id }), started.id, {
-              intervalMs: 100,
-              maxIntervalMs: 250,
-              timeoutMs: waitBound(ctx),
-              onTimeout: (p) => waitedTooLong(ctx, `progress ${started.id}`, progressState(p)),
-            });
+        const done = single ? await watchProgress(ctx, client, started.id, { label }) : await waitForProgress((id) => client.ops.progress.get({ id }), started.id, { intervalMs: 100, maxIntervalMs: 250, ...progressWaitBound(ctx, started.id) });
         const refused = refusals(done);
         for (const c of batch) outcome.set(c, refused.has(String(c.userId)) ? { refused: refused.get(String(c.userId)) } : done.workflow_state === 'failed' && !refused.size ? { lost: done.message ?? 'the job failed' } : {});
       } catch (e) {

@@ -13,25 +13,19 @@ export interface AdminRow {
   created_at: string;
 }
 
-/** The permissions of every active admin role a user holds on any of these accounts. */
-export function activeAdminRoles(db: Db, userId: number, accountIds: readonly number[]): { roleId: number; permissions: string[] }[] {
-  if (accountIds.length === 0) return [];
-  return all<{ role_id: number; permissions: string }>(
+/**
+ * The active admin roles a user holds, each with its account and permissions: on any of these
+ * accounts, or on every account when none are named.
+ */
+export function activeAdminRoles(db: Db, userId: number, accountIds?: readonly number[]): { roleId: number; accountId: number; permissions: string[] }[] {
+  if (accountIds?.length === 0) return [];
+  const onAccounts = accountIds ? ` AND au.account_id IN (${placeholders(accountIds.length)})` : '';
+  return all<{ role_id: number; account_id: number; permissions: string }>(
     db,
-    `SELECT r.id AS role_id, r.permissions FROM account_users au JOIN roles r ON r.id = au.role_id
-     WHERE au.user_id = ? AND au.workflow_state = 'active' AND r.workflow_state = 'active' AND au.account_id IN (${placeholders(accountIds.length)})`,
-    userId, ...accountIds,
-  ).map((r) => ({ roleId: r.role_id, permissions: rolePermissions(r) }));
-}
-
-/** Every active admin role the user holds, with the account it is held on. */
-export function adminRolesHeldBy(db: Db, userId: number): { accountId: number; permissions: string[] }[] {
-  return all<{ account_id: number; permissions: string }>(
-    db,
-    `SELECT au.account_id, r.permissions FROM account_users au JOIN roles r ON r.id = au.role_id
-     WHERE au.user_id = ? AND au.workflow_state = 'active' AND r.workflow_state = 'active'`,
-    userId,
-  ).map((r) => ({ accountId: r.account_id, permissions: rolePermissions(r) }));
+    `SELECT r.id AS role_id, au.account_id, r.permissions FROM account_users au JOIN roles r ON r.id = au.role_id
+     WHERE au.user_id = ? AND au.workflow_state = 'active' AND r.workflow_state = 'active'${onAccounts}`,
+    userId, ...(accountIds ?? []),
+  ).map((r) => ({ roleId: r.role_id, accountId: r.account_id, permissions: rolePermissions(r) }));
 }
 
 export function findAdmin(db: Db, accountId: number, userId: number, roleId: number): AdminRow | undefined {

@@ -87,6 +87,17 @@ export function canManageUser(db: Db, callerId: number, targetId: number, accoun
   });
 }
 
+/**
+ * Does the caller hold `permission` through an admin role on an account the user is within (a
+ * login there, or an enrollment or admin role in it or below)? A sub-account's admin reads the
+ * students of its courses, not the rest of the instance.
+ */
+export function administersUser(db: Db, callerId: number, targetId: number, permission: Permission): boolean {
+  return activeAdminRoles(db, callerId).some(
+    (role) => (role.permissions.includes(ALL) || role.permissions.includes(permission)) && userWithinAccount(db, targetId, role.accountId),
+  );
+}
+
 /** Any admin role at all on the account or above it. */
 export function administers(db: Db, userId: number, accountId: number): boolean {
   return activeAdminRoles(db, userId, accountChain(db, accountId)).length > 0;

@@ -27,6 +27,7 @@ import { findUser } from '../../lookup.js';
 import { can, reachIn } from '../../permissions.js';
 import { gradeNotice, submissionNotice } from '../activity/notifications.js';
 import { assignmentById, type AssignmentRow } from '../assignments/repo.js';
+import { canReadCourse } from '../courses/handlers.js';
 import { courseById, type CourseRow } from '../courses/repo.js';
 import { startUpload } from '../files/handlers.js';
 import { attachmentById } from '../files/repo.js';
@@ -61,13 +62,13 @@ function includes(ctx: MockCtx): SubmissionInclude[] {
 }
 
 /** The course of the route's context, and the section when the route is a section's. */
+/** The route's course (and section), which the caller must be able to read: a stranger to the course sees none of its submissions, not an empty list. */
 function scope(ctx: MockCtx): { course: CourseRow; section?: SectionRow } {
   const c = ctx.context!;
-  if (c.type === 'section') {
-    const section = sectionById(ctx.db, c.id)!;
-    return { course: courseById(ctx.db, section.course_id)!, section };
-  }
-  return { course: courseById(ctx.db, c.id!)! };
+  const section = c.type === 'section' ? sectionById(ctx.db, c.id)! : undefined;
+  const course = courseById(ctx.db, section ? section.course_id : c.id!)!;
+  requireThat(canReadCourse(ctx, course));
+  return { course, section };
 }
 
 /** The sections a list is limited to: the route's section, and the caller's reach. */

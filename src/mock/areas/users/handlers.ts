@@ -24,7 +24,7 @@ import {
   type UserRow,
 } from '../../kit.js';
 import { domainRootAccountId, findAccount, findUser, rootOf } from '../../lookup.js';
-import { can, canManageUser, canReadSis, type Permission } from '../../permissions.js';
+import { administersUser, can, canManageUser, canReadSis, type Permission } from '../../permissions.js';
 import { ianaZone } from '../../time-zones.js';
 import { removeAllAdminRolesOf } from '../admins/repo.js';
 import { deleteEnrollmentsOfUser, shareACourse, sharedCourses } from '../enrollments/repo.js';
@@ -139,7 +139,7 @@ function canInAccount(ctx: MockCtx, accountId: number, permission: Permission): 
 
 /** Oneself, an admin who may read rosters, or someone sharing a course. */
 function canSee(ctx: MockCtx, target: UserRow): boolean {
-  return target.id === ctx.caller.id || isAdmin(ctx) || shareACourse(ctx.db, ctx.caller.id, target.id);
+  return target.id === ctx.caller.id || administersUser(ctx.db, ctx.caller.id, target.id, 'read_roster') || shareACourse(ctx.db, ctx.caller.id, target.id);
 }
 
 /** Oneself, or an admin of the instance's root account who may manage this user (canManageUser). */

@@ -1,0 +1,344 @@
+// Every route of the route table × every kind of caller a school has: who gets past authorization
+// (an answer other than 401, 403 or 404) and who is refused. The rows are keyed by route id, so a
+// route added to the table without a row here fails the first test. A refused write must change
+// nothing; a 5xx is never right.
+//
+// Each write runs on a database no earlier request changed (a fresh seeded school whenever a write
+// got through), so one role's successful delete cannot make the next role's request a 404.
+import { describe, expect, it } from 'vitest';
+import { addAdmin } from '../../src/mock/areas/admins/repo.js';
+import { addLogin, addToken, createUser } from '../../src/mock/areas/users/repo.js';
+import type { MockRuntime } from '../../src/mock/runtime.js';
+import { routes, type RouteId } from '../../src/spec/routes.js';
+import { freshMock } from '../helpers/mock-client.js';
+
+/** The seeded school's people, least to most privileged, and one who is no one's. */
+const ROLES = {
+  anonymous: undefined,
+  /** Olive observes Sam in BIO-101 (course 1). */
+  observer: '13~mock-olive',
+  /** Sam: a student in BIO-101 section A and CHEM-201, a member of lab group 1. */
+  student: '7~mock-sam',
+  designer: '6~mock-designer',
+  /** Tara: a TA of BIO-101 limited to section A. */
+  ta: '5~mock-tara',
+  /** Theo teaches HIST-110 and grades in the lab course: a teacher, but not of BIO-101. */
+  otherTeacher: '4~mock-theo',
+  /** A custom root-account role: users, logins, statistics, course lists; no content, no SIS. */
+  helpdesk: '2~mock-helpdesk',
+  /** Tess teaches BIO-101. */
+  teacher: '3~mock-tteacher',
+  /** An AccountAdmin of the School of Science (account 2, BIO-101's), not of the root account. */
+  subAdmin: 'x~mock-subadmin',
+  admin: '1~mock-admin',
+} as const;
+type Role = keyof typeof ROLES;
+const ALL_ROLES = Object.keys(ROLES) as Role[];
+
+const EVERYONE: Role[] = ALL_ROLES.filter((r) => r !== 'anonymous');
+/** Whoever may read BIO-101: its members and the admins above it. */
+const BIO_READERS: Role[] = ['observer', 'student', 'designer', 'ta', 'helpdesk', 'teacher', 'subAdmin', 'admin'];
+/** Who may read BIO-101's roster (observers may not). */
+const BIO_ROSTER: Role[] = BIO_READERS.filter((r) => r !== 'observer');
+/** Who manages BIO-101's content. */
+const BIO_CONTENT: Role[] = ['designer', 'ta', 'teacher', 'subAdmin', 'admin'];
+/** Who grades Sam in BIO-101 (the TA's section is his). */
+const SAM_GRADERS: Role[] = ['ta', 'teacher', 'subAdmin', 'admin'];
+/** Who moderates BIO-101's forums and manages its outcomes. */
+const BIO_OUTCOMES: Role[] = ['designer', 'teacher', 'subAdmin', 'admin'];
+/** Who runs BIO-101's sections and enrollments. */
+const BIO_TEACHERS: Role[] = ['teacher', 'subAdmin', 'admin'];
+/** Who reads lab group 1: its members, the course's forum moderators, admins above it. */
+const GROUP_READERS: Role[] = ['student', 'designer', 'ta', 'helpdesk', 'teacher', 'subAdmin', 'admin'];
+/** Who acts in lab group 1's forum: its members and the course's moderators. */
+const GROUP_POSTERS: Role[] = ['student', 'designer', 'ta', 'teacher', 'subAdmin', 'admin'];
+/** Who manages users of the root account (and so Sam or Sofia). */
+const USER_MANAGERS: Role[] = ['helpdesk', 'admin'];
+/** Sam himself and who manages him. */
+const SAM_AND_MANAGERS: Role[] = ['student', 'helpdesk', 'admin'];
+/** Who may see Sofia (a student of BIO-101): classmates, her course's staff, admins over it. */
+const SOFIA_VIEWERS: Role[] = ['observer', 'student', 'designer', 'ta', 'helpdesk', 'teacher', 'subAdmin', 'admin'];
+const ROOT_ADMIN: Role[] = ['admin'];
+/** Readers of the root account's outcomes and course lists. */
+const ROOT_READERS: Role[] = ['helpdesk', 'admin'];
+
+interface Row {
+  path: string;
+  /** A JSON body that would succeed for an allowed caller. */
+  body?: Record<string, unknown>;
+  allow: readonly Role[];
+}
+
+const topic = (ctx: string, id: number, rest = '') => `/api/v1/${ctx}/discussion_topics/${id}${rest}`;
+const C = 'courses/1';
+const G = 'groups/1';
+const I = 'collection_items/1';
+
+/** The collection item's topic 14 is Sofia's item: anyone may read and post there; she and the root admin moderate. */
+const matrix: Record<string, Row> = {
+  'users.list': { path: '/api/v1/accounts/1/users', allow: USER_MANAGERS },
+  'users.create': { path: '/api/v1/accounts/1/users', body: { user: { name: 'Nia New' }, pseudonym: { unique_id: 'nia' } }, allow: USER_MANAGERS },
+  'users.update': { path: '/api/v1/users/7', body: { user: { name: 'Samuel Student' } }, allow: SAM_AND_MANAGERS },
+  'users.delete': { path: '/api/v1/accounts/1/users/8', allow: USER_MANAGERS },
+  'users.getSettings': { path: '/api/v1/users/7/settings', allow: SAM_AND_MANAGERS },
+  'users.updateSettings': { path: '/api/v1/users/7/settings', body: { manual_mark_as_read: true }, allow: SAM_AND_MANAGERS },
+  'users.follow': { path: '/api/v1/users/8/followers/self', allow: EVERYONE },
+  'users.unfollow': { path: '/api/v1/users/8/followers/self', allow: EVERYONE },
+  'users.profile': { path: '/api/v1/users/8/profile', allow: SOFIA_VIEWERS },
+  'users.avatars': { path: '/api/v1/users/8/avatars', allow: USER_MANAGERS },
+  'users.pageViews': { path: '/api/v1/users/7/page_views', allow: SAM_AND_MANAGERS },
+  'users.uploadFile': { path: '/api/v1/users/self/files', body: { name: 'notes.txt', size: 3 }, allow: EVERYONE },
+  'users.activityStream': { path: '/api/v1/users/self/activity_stream', allow: EVERYONE },
+  'users.activityStreamAlias': { path: '/api/v1/users/activity_stream', allow: EVERYONE },
+  'users.activityStreamSummary': { path: '/api/v1/users/self/activity_stream/summary', allow: EVERYONE },
+  'users.todo': { path: '/api/v1/users/self/todo', allow: EVERYONE },
+  'users.upcomingEvents': { path: '/api/v1/users/self/upcoming_events', allow: EVERYONE },
+  'users.get': { path: '/api/v1/users/8', allow: SOFIA_VIEWERS },
+  'users.ignoreTodo': { path: '/api/v1/users/self/todo/assignment_1/grading', allow: EVERYONE },
+  /** Stream item 1 is in Sam's stream only. */
+  'users.hideStreamItem': { path: '/api/v1/users/self/activity_stream/1', allow: ['student'] },
+
+  'discussions.listTopics': { path: `/api/v1/${C}/discussion_topics`, allow: BIO_READERS },
+  'discussions.listGroupTopics': { path: `/api/v1/${G}/discussion_topics`, allow: GROUP_READERS },
+  'discussions.createTopic@courses': { path: `/api/v1/${C}/discussion_topics`, body: { title: 'Questions', message: 'Ask here' }, allow: ['student', ...BIO_CONTENT] },
+  'discussions.createTopic@groups': { path: `/api/v1/${G}/discussion_topics`, body: { title: 'Plan', message: 'Bench plan' }, allow: GROUP_POSTERS },
+  'discussions.createTopic@collection_items': { path: `/api/v1/${I}/discussion_topics`, body: { title: 'On the video', message: 'Thoughts' }, allow: EVERYONE },
+  'discussions.updateTopic@courses': { path: topic(C, 2), body: { title: 'Renamed' }, allow: BIO_CONTENT },
+  'discussions.updateTopic@groups': { path: topic(G, 13), body: { title: 'Renamed' }, allow: GROUP_POSTERS },
+  'discussions.updateTopic@collection_items': { path: topic(I, 14), body: { title: 'Renamed' }, allow: ['helpdesk', 'admin'] },
+  'discussions.deleteTopic@courses': { path: topic(C, 8), allow: BIO_CONTENT },
+  'discussions.deleteTopic@groups': { path: topic(G, 13), allow: GROUP_POSTERS },
+  'discussions.deleteTopic@collection_items': { path: topic(I, 14), allow: ['helpdesk', 'admin'] },
+  'discussions.getTopic@courses': { path: topic(C, 2), allow: BIO_READERS },
+  'discussions.getTopic@groups': { path: topic(G, 13), allow: GROUP_READERS },
+  'discussions.getTopic@collection_items': { path: topic(I, 14), allow: EVERYONE },
+  'discussions.viewTopic@courses': { path: topic(C, 2, '/view'), allow: BIO_READERS },
+  'discussions.viewTopic@groups': { path: topic(G, 13, '/view'), allow: GROUP_READERS },
+  'discussions.viewTopic@collection_items': { path: topic(I, 14, '/view'), allow: EVERYONE },
+  'discussions.createEntry@courses': { path: topic(C, 2, '/entries'), body: { message: 'Hello' }, allow: ['student', ...BIO_CONTENT] },
+  'discussions.createEntry@groups': { path: topic(G, 13, '/entries'), body: { message: 'Hello' }, allow: GROUP_POSTERS },
+  'discussions.createEntry@collection_items': { path: topic(I, 14, '/entries'), body: { message: 'Hello' }, allow: EVERYONE },
+  'discussions.listEntries@courses': { path: topic(C, 2, '/entries'), allow: BIO_READERS },
+  'discussions.listEntries@groups': { path: topic(G, 13, '/entries'), allow: GROUP_READERS },
+  'discussions.listEntries@collection_items': { path: topic(I, 14, '/entries'), allow: EVERYONE },
+  'discussions.createReply@courses': { path: topic(C, 2, '/entries/1/replies'), body: { message: 'Agreed' }, allow: ['student', ...BIO_CONTENT] },
+  'discussions.createReply@groups': { path: topic(G, 13, '/entries/31/replies'), body: { message: 'Agreed' }, allow: GROUP_POSTERS },
+  'discussions.createReply@collection_items': { path: topic(I, 14, '/entries/32/replies'), body: { message: 'Agreed' }, allow: EVERYONE },
+  'discussions.listReplies@courses': { path: topic(C, 2, '/entries/1/replies'), allow: BIO_READERS },
+  'discussions.listReplies@groups': { path: topic(G, 13, '/entries/31/replies'), allow: GROUP_READERS },
+  'discussions.listReplies@collection_items': { path: topic(I, 14, '/entries/32/replies'), allow: EVERYONE },
+  'discussions.entryList@courses': { path: topic(C, 2, '/entry_list'), allow: BIO_READERS },
+  'discussions.entryList@groups': { path: topic(G, 13, '/entry_list'), allow: GROUP_READERS },
+  'discussions.entryList@collection_items': { path: topic(I, 14, '/entry_list'), allow: EVERYONE },
+  /** Entry 1 is Sam's, in section A: he, and the forum's moderators of his section. */
+  'discussions.updateEntry@courses': { path: topic(C, 2, '/entries/1'), body: { message: 'Edited' }, allow: ['student', ...BIO_CONTENT] },
+  /** Entry 31 is Sofia's. */
+  'discussions.updateEntry@groups': { path: topic(G, 13, '/entries/31'), body: { message: 'Edited' }, allow: BIO_CONTENT },
+  /** Entry 32 is Sam's, on Sofia's item. */
+  'discussions.updateEntry@collection_items': { path: topic(I, 14, '/entries/32'), body: { message: 'Edited' }, allow: ['student', 'helpdesk', 'admin'] },
+  /** Entry 6 is Hana's, in section B: the section-limited TA cannot moderate it. */
+  'discussions.deleteEntry@courses': { path: topic(C, 2, '/entries/6'), allow: BIO_OUTCOMES },
+  'discussions.deleteEntry@groups': { path: topic(G, 13, '/entries/31'), allow: BIO_CONTENT },
+  'discussions.deleteEntry@collection_items': { path: topic(I, 14, '/entries/32'), allow: ['student', 'helpdesk', 'admin'] },
+  ...readState('markTopicRead', 'PUT', '/read'),
+  ...readState('markTopicUnread', 'DELETE', '/read'),
+  ...readState('markAllRead', 'PUT', '/read_all'),
+  ...readState('markAllUnread', 'DELETE', '/read_all'),
+  ...readState('markEntryRead', 'PUT', '/entries/1/read', '/entries/31/read', '/entries/32/read'),
+  ...readState('markEntryUnread', 'DELETE', '/entries/1/read', '/entries/31/read', '/entries/32/read'),
+  ...readState('subscribe', 'PUT', '/subscribed'),
+  ...readState('unsubscribe', 'DELETE', '/subscribed'),
+
+  'outcomes.rootGroup@global': { path: '/api/v1/global/root_outcome_group', allow: EVERYONE },
+  'outcomes.rootGroup@accounts': { path: '/api/v1/accounts/1/root_outcome_group', allow: ROOT_READERS },
+  'outcomes.rootGroup@courses': { path: `/api/v1/${C}/root_outcome_group`, allow: BIO_READERS },
+  'outcomes.getGroup@global': { path: '/api/v1/global/outcome_groups/8', allow: EVERYONE },
+  'outcomes.getGroup@accounts': { path: '/api/v1/accounts/1/outcome_groups/2', allow: ROOT_READERS },
+  'outcomes.getGroup@courses': { path: `/api/v1/${C}/outcome_groups/6`, allow: BIO_READERS },
+  'outcomes.updateGroup@global': { path: '/api/v1/global/outcome_groups/8', body: { title: 'Renamed' }, allow: ROOT_ADMIN },
+  'outcomes.updateGroup@accounts': { path: '/api/v1/accounts/1/outcome_groups/3', body: { title: 'Renamed' }, allow: ROOT_ADMIN },
+  'outcomes.updateGroup@courses': { path: `/api/v1/${C}/outcome_groups/6`, body: { title: 'Renamed' }, allow: BIO_OUTCOMES },
+  'outcomes.deleteGroup@global': { path: '/api/v1/global/outcome_groups/8', allow: ROOT_ADMIN },
+  'outcomes.deleteGroup@accounts': { path: '/api/v1/accounts/1/outcome_groups/3', allow: ROOT_ADMIN },
+  'outcomes.deleteGroup@courses': { path: `/api/v1/${C}/outcome_groups/6`, allow: BIO_OUTCOMES },
+  'outcomes.listLinks@global': { path: '/api/v1/global/outcome_groups/8/outcomes', allow: EVERYONE },
+  'outcomes.listLinks@accounts': { path: '/api/v1/accounts/1/outcome_groups/2/outcomes', allow: ROOT_READERS },
+  'outcomes.listLinks@courses': { path: `/api/v1/${C}/outcome_groups/6/outcomes`, allow: BIO_READERS },
+  'outcomes.createOutcome@global': { path: '/api/v1/global/outcome_groups/8/outcomes', body: { title: 'Reads critically' }, allow: ROOT_ADMIN },
+  'outcomes.createOutcome@accounts': { path: '/api/v1/accounts/1/outcome_groups/2/outcomes', body: { title: 'Reads critically' }, allow: ROOT_ADMIN },
+  'outcomes.createOutcome@courses': { path: `/api/v1/${C}/outcome_groups/6/outcomes`, body: { title: 'Reads critically' }, allow: BIO_OUTCOMES },
+  'outcomes.linkOutcome@global': { path: '/api/v1/global/outcome_groups/8/outcomes/6', allow: ROOT_ADMIN },
+  'outcomes.linkOutcome@accounts': { path: '/api/v1/accounts/1/outcome_groups/4/outcomes/1', allow: ROOT_ADMIN },
+  'outcomes.linkOutcome@courses': { path: `/api/v1/${C}/outcome_groups/6/outcomes/4`, allow: BIO_OUTCOMES },
+  'outcomes.unlinkOutcome@global': { path: '/api/v1/global/outcome_groups/8/outcomes/6', allow: ROOT_ADMIN },
+  'outcomes.unlinkOutcome@accounts': { path: '/api/v1/accounts/1/outcome_groups/3/outcomes/3', allow: ROOT_ADMIN },
+  'outcomes.unlinkOutcome@courses': { path: `/api/v1/${C}/outcome_groups/6/outcomes/2`, allow: BIO_OUTCOMES },
+  'outcomes.listSubgroups@global': { path: '/api/v1/global/outcome_groups/7/subgroups', allow: EVERYONE },
+  'outcomes.listSubgroups@accounts': { path: '/api/v1/accounts/1/outcome_groups/1/subgroups', allow: ROOT_READERS },
+  'outcomes.listSubgroups@courses': { path: `/api/v1/${C}/outcome_groups/5/subgroups`, allow: BIO_READERS },
+  'outcomes.createSubgroup@global': { path: '/api/v1/global/outcome_groups/7/subgroups', body: { title: 'Writing' }, allow: ROOT_ADMIN },
+  'outcomes.createSubgroup@accounts': { path: '/api/v1/accounts/1/outcome_groups/2/subgroups', body: { title: 'Writing' }, allow: ROOT_ADMIN },
+  'outcomes.createSubgroup@courses': { path: `/api/v1/${C}/outcome_groups/6/subgroups`, body: { title: 'Writing' }, allow: BIO_OUTCOMES },
+  'outcomes.importGroup@global': { path: '/api/v1/global/outcome_groups/7/import', body: { source_outcome_group_id: 8 }, allow: ROOT_ADMIN },
+  'outcomes.importGroup@accounts': { path: '/api/v1/accounts/1/outcome_groups/4/import', body: { source_outcome_group_id: 8 }, allow: ROOT_ADMIN },
+  'outcomes.importGroup@courses': { path: `/api/v1/${C}/outcome_groups/5/import`, body: { source_outcome_group_id: 8 }, allow: BIO_OUTCOMES },
+
+  'conversations.list': { path: '/api/v1/conversations', allow: EVERYONE },
+  /** A message to Tess: everyone who shares a course with her, and the admins who may read rosters above her courses. */
+  'conversations.create': { path: '/api/v1/conversations', body: { recipients: ['3'], body: 'A question', subject: 'Lab' }, allow: EVERYONE },
+  'conversations.batches': { path: '/api/v1/conversations/batches', allow: EVERYONE },
+  /** Conversation 1 is between Sam and Tess. */
+  'conversations.get': { path: '/api/v1/conversations/1', allow: ['student', 'teacher'] },
+  'conversations.update': { path: '/api/v1/conversations/1', body: { conversation: { starred: true } }, allow: ['student', 'teacher'] },
+  /** A background job: it starts for anyone, and fails each conversation the caller is not in. */
+  'conversations.batchUpdate': { path: '/api/v1/conversations', body: { conversation_ids: ['1'], event: 'mark_as_read' }, allow: EVERYONE },
+  'conversations.markAllRead': { path: '/api/v1/conversations/mark_all_as_read', allow: EVERYONE },
+  'conversations.delete': { path: '/api/v1/conversations/1', allow: ['student', 'teacher'] },
+  'conversations.addRecipients': { path: '/api/v1/conversations/2/add_recipients', body: { recipients: ['9'] }, allow: ['student', 'teacher'] },
+  'conversations.addMessage': { path: '/api/v1/conversations/1/add_message', body: { body: 'And another thing' }, allow: ['student', 'teacher'] },
+  'conversations.removeMessages': { path: '/api/v1/conversations/1/remove_messages', body: { remove: ['1'] }, allow: ['student', 'teacher'] },
+  'conversations.unreadCount': { path: '/api/v1/conversations/unread_count', allow: EVERYONE },
+  'conversations.findRecipients': { path: '/api/v1/conversations/find_recipients', allow: EVERYONE },
+  'search.recipients': { path: '/api/v1/search/recipients', allow: EVERYONE },
+
+  'quizzes.list': { path: `/api/v1/${C}/quizzes`, allow: BIO_READERS },
+  'quizzes.get': { path: `/api/v1/${C}/quizzes/2`, allow: BIO_READERS },
+  'quizzes.create': { path: `/api/v1/${C}/quizzes`, body: { quiz: { title: 'Pop quiz' } }, allow: BIO_CONTENT },
+  'quizzes.update': { path: `/api/v1/${C}/quizzes/1`, body: { quiz: { title: 'Renamed' } }, allow: BIO_CONTENT },
+
+  'enrollments.listCourse': { path: `/api/v1/${C}/enrollments`, allow: BIO_ROSTER },
+  'enrollments.listSection': { path: '/api/v1/sections/1/enrollments', allow: BIO_ROSTER },
+  'enrollments.listUser': { path: '/api/v1/users/7/enrollments', allow: SAM_AND_MANAGERS },
+  /** Enrolling Mina (user 10) as a student: the TA manages students, in her own section only. */
+  'enrollments.enrollCourse': { path: `/api/v1/${C}/enrollments`, body: { enrollment: { user_id: '13', type: 'StudentEnrollment', course_section_id: 1 } }, allow: SAM_GRADERS },
+  'enrollments.enrollSection': { path: '/api/v1/sections/1/enrollments', body: { enrollment: { user_id: '13', type: 'StudentEnrollment' } }, allow: SAM_GRADERS },
+  /** Enrollment 1 is Tess's own teacher enrollment. */
+  'enrollments.end': { path: `/api/v1/${C}/enrollments/1`, allow: BIO_TEACHERS },
+
+  ...bySection({
+    submit: { path: '/assignments/1/submissions', body: { submission: { submission_type: 'online_text_entry', body: 'My answer' } }, allow: ['student'] },
+    // The course's readers; each sees whose submissions they may (a student theirs, an observer their student's).
+    list: { path: '/assignments/1/submissions', allow: BIO_READERS },
+    listStudents: { path: '/students/submissions', allow: BIO_READERS },
+    get: { path: '/assignments/1/submissions/7', allow: ['observer', 'student', ...SAM_GRADERS] },
+    uploadFile: { path: '/assignments/1/submissions/self/files', body: { name: 'essay.txt', size: 3 }, allow: ['student'] },
+    grade: { path: '/assignments/1/submissions/7', body: { submission: { posted_grade: '9' } }, allow: SAM_GRADERS },
+  }),
+  'grading.updateGrades@courses': { path: `/api/v1/${C}/assignments/1/submissions/update_grades`, body: { grade_data: { 7: { posted_grade: '9' } } }, allow: SAM_GRADERS },
+  'grading.updateGrades@sections': { path: '/api/v1/sections/1/assignments/1/submissions/update_grades', body: { grade_data: { 7: { posted_grade: '9' } } }, allow: SAM_GRADERS },
+
+  'sections.list': { path: `/api/v1/${C}/sections`, allow: BIO_READERS },
+  'sections.create': { path: `/api/v1/${C}/sections`, body: { course_section: { name: 'Section C' } }, allow: BIO_TEACHERS },
+  /** Section 2 of BIO-101 into the lab course (5), which Tess also teaches. */
+  'sections.crosslist': { path: '/api/v1/sections/2/crosslist/5', allow: BIO_TEACHERS },
+  'sections.uncrosslist': { path: '/api/v1/sections/7/crosslist', allow: BIO_TEACHERS },
+  'sections.update': { path: '/api/v1/sections/1', body: { course_section: { name: 'Section A (Tue)' } }, allow: BIO_TEACHERS },
+  'sections.getInCourse': { path: `/api/v1/${C}/sections/2`, allow: BIO_READERS },
+  'sections.get': { path: '/api/v1/sections/2', allow: BIO_READERS },
+  'sections.delete': { path: '/api/v1/sections/2', allow: BIO_TEACHERS },
+
+  'admins.create': { path: '/api/v1/accounts/1/admins', body: { user_id: '3' }, allow: ROOT_ADMIN },
+  'admins.delete': { path: '/api/v1/accounts/1/admins/2', body: { role_id: 7 }, allow: ROOT_ADMIN },
+  'admins.list': { path: '/api/v1/accounts/1/admins', allow: ROOT_ADMIN },
+
+  'history.days': { path: `/api/v1/${C}/gradebook_history/days`, allow: SAM_GRADERS },
+  'history.day': { path: `/api/v1/${C}/gradebook_history/2026-09-16`, allow: SAM_GRADERS },
+  'history.submissions': { path: `/api/v1/${C}/gradebook_history/2026-09-16/graders/3/assignments/1/submissions`, allow: SAM_GRADERS },
+  'history.feed': { path: `/api/v1/${C}/gradebook_history/feed`, allow: SAM_GRADERS },
+
+  'accounts.list': { path: '/api/v1/accounts', allow: EVERYONE },
+  'accounts.get': { path: '/api/v1/accounts/2', allow: ['helpdesk', 'subAdmin', 'admin'] },
+  /** Progress 1 is the root admin's own job. */
+  'progress.get': { path: '/api/v1/progress/1', allow: ROOT_ADMIN },
+  'courses.list': { path: '/api/v1/courses', allow: EVERYONE },
+  'courses.listAccount': { path: '/api/v1/accounts/1/courses', allow: ROOT_READERS },
+  'courses.create': { path: '/api/v1/accounts/2/courses', body: { course: { name: 'Genetics', course_code: 'BIO-301' } }, allow: ['subAdmin', 'admin'] },
+  'courses.get': { path: `/api/v1/${C}`, allow: BIO_READERS },
+  'assignments.list': { path: `/api/v1/${C}/assignments`, allow: BIO_READERS },
+  'assignments.create': { path: `/api/v1/${C}/assignments`, body: { assignment: { name: 'Lab 9', points_possible: 10 } }, allow: BIO_CONTENT },
+  'assignments.get': { path: `/api/v1/${C}/assignments/1`, allow: BIO_READERS },
+  'groups.list': { path: `/api/v1/${C}/groups`, allow: BIO_READERS },
+  'calendar.create': { path: '/api/v1/calendar_events', body: { calendar_event: { context_code: 'course_1', title: 'Review', start_at: '2026-12-01T10:00:00Z' } }, allow: BIO_CONTENT },
+
+  // The upload URL and the file's verifier are the credentials of steps 2 and the download; no
+  // token helps without them (see the files tests for the whole flow).
+  'files.upload': { path: '/files_api/uploads/0123456789abcdef', allow: [] },
+  /** File 1 is Tess's own upload; the root's user managers may act on it too. */
+  'files.confirm': { path: '/api/v1/files/1/create_success', allow: ['helpdesk', 'teacher', 'admin'] },
+  'files.confirmGet': { path: '/api/v1/files/1/create_success', allow: ['helpdesk', 'teacher', 'admin'] },
+  'files.get': { path: '/api/v1/files/1', allow: ['helpdesk', 'teacher', 'admin'] },
+  'files.download': { path: '/files/1/download', allow: [] },
+};
+
+/** A read-state or subscription route in the three contexts (entry paths given per context). */
+function readState(op: string, _method: string, rest: string, groupRest = rest, itemRest = rest): Record<string, Row> {
+  return {
+    [`discussions.${op}@courses`]: { path: topic(C, 2, rest), allow: BIO_READERS },
+    [`discussions.${op}@groups`]: { path: topic(G, 13, groupRest), allow: GROUP_READERS },
+    [`discussions.${op}@collection_items`]: { path: topic(I, 14, itemRest), allow: EVERYONE },
+  };
+}
+
+/** A submissions route in the course and the section (section A, Sam's) contexts. */
+function bySection(rows: Record<string, Row>): Record<string, Row> {
+  const out: Record<string, Row> = {};
+  for (const [name, row] of Object.entries(rows)) {
+    out[`submissions.${name}@courses`] = { ...row, path: `/api/v1/${C}${row.path}` };
+    out[`submissions.${name}@sections`] = { ...row, path: `/api/v1/sections/1${row.path}` };
+  }
+  return out;
+}
+
+const NOW = '2026-11-02T12:00:00.000Z';
+
+function seededSchool(): MockRuntime {
+  const mock = freshMock();
+  const id = createUser(mock.db, { name: 'Sia Subadmin', registered: true, now: NOW });
+  addLogin(mock.db, { user: id, account: 1, uniqueId: 'subadmin', now: NOW });
+  addToken(mock.db, { token: ROLES.subAdmin, user: id, purpose: 'subadmin', now: NOW });
+  addAdmin(mock.db, { account: 2, user: id, role: 1, now: NOW });
+  return mock;
+}
+
+type Verdict = 'allowed' | 'refused' | `server error ${number}`;
+
+function verdictOf(status: number): Verdict {
+  if (status >= 500) return `server error ${status}`;
+  return [401, 403, 404].includes(status) ? 'refused' : 'allowed';
+}
+
+/** The rows of the database that a refused write must leave alone (page views aside). */
+function snapshot(mock: MockRuntime): string {
+  const tables = (mock.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name <> 'page_views' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
+  return tables.map((t) => `${t}:${JSON.stringify(mock.db.prepare(`SELECT * FROM "${t}"`).all())}`).join('\n');
+}
+
+describe('the role × route matrix', () => {
+  it('has a row for every route of the table, and none for a route that does not exist', () => {
+    const ids = routes.map((r) => r.id);
+    expect(ids.filter((id) => !(id in matrix)), 'routes without a row').toEqual([]);
+    expect(Object.keys(matrix).filter((id) => !ids.includes(id as RouteId)), 'rows without a route').toEqual([]);
+  });
+
+  const table = routes.map((r) => ({ id: r.id, method: r.method, ...matrix[r.id] }));
+  it.each(table)('$method $path ($id)', async ({ method, path, body, allow }) => {
+    let mock = seededSchool();
+    const seen: Partial<Record<Role, Verdict>> = {};
+    for (const role of ALL_ROLES) {
+      const token = ROLES[role];
+      const before = method === 'GET' ? '' : snapshot(mock);
+      const res = await mock.handler({
+        method,
+        url: `http://lms.mock${path}`,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      seen[role] = verdictOf(res.status);
+      if (method === 'GET') continue;
+      if (seen[role] === 'refused') expect(snapshot(mock), `${role}'s refused ${method} changed the data`).toBe(before);
+      else mock = seededSchool();
+    }
+    const expected = Object.fromEntries(ALL_ROLES.map((r) => [r, allow.includes(r) ? 'allowed' : 'refused']));
+    expect(seen).toEqual(expected);
+  });
+});

@@ -34,8 +34,8 @@ describe('GET /api/v1/search/recipients', () => {
     ['a context the caller is not in', TOKENS.student, { context: 'course_3' }, []],
     ['neither a term nor a context', TOKENS.teacher, {}, []],
     ['one user by id, the other filters ignored', TOKENS.teacher, { user_id: 9, search: 'nobody' }, [9]],
-    ['a user the caller may not message', TOKENS.otherTeacher, { user_id: 3 }, []],
-    ['a user met in a shared conversation', TOKENS.otherTeacher, { user_id: 3, from_conversation_id: 8 }, [3]],
+    ['a user the caller may not message', TOKENS.otherTeacher, { user_id: 1 }, []],
+    ['a user met in a shared conversation', TOKENS.otherTeacher, { user_id: 1, from_conversation_id: 8 }, [1]],
   ] as const)('%s', async (_what, token, params, expected) => {
     expect(idsOf(await search(token, params as SearchRecipientsParams))).toEqual(expected);
   });

@@ -212,7 +212,7 @@ function recipientTokens(ctx: MockCtx): string[] {
 
 /** The contexts a conversation with this recipient belongs to: those named, and the ones the two share. */
 function tagsFor(db: Db, scope: MessagingScope, named: readonly string[], recipient: number): string[] {
-  const shared = commonContextsOf(db, recipient, scope.people.courses, scope.people.groups);
+  const shared = commonContextsOf(db, recipient, scope.people);
   return [...new Set([...named, ...shared.courses.map((c) => `course_${c.course_id}`), ...shared.groups.map((g) => `group_${g}`)])];
 }
 

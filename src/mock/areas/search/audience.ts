@@ -1,18 +1,27 @@
-// Who a user may message: the courses where they may send messages (enrolled, or administered),
-// those courses' sections and groups, and the groups they belong to; and recipient lists
-// (`7`, `course_1`, `course_1_students`, `section_2`, `group_1`) resolved to people within it.
+// Who a user may message, as real instances reckon it: in each course they are in (or administer)
+// everyone, the people of their own sections, or only the instructors and the students they
+// observe; those courses' sections and groups (a group's members as the course is seen) and the
+// groups they belong to; and recipient lists (`7`, `course_1`, `course_1_students`, `section_2`,
+// `group_1`) resolved to the people within it.
 import type { Db } from '../../db/open.js';
-import { can } from '../../permissions.js';
+import { ALL, can } from '../../permissions.js';
 import { courseById } from '../courses/repo.js';
+import { activeCourseRoles, observeesIn } from '../enrollments/repo.js';
 import { sectionById } from '../sections/repo.js';
 import {
+  audienceIn,
   candidateCourses,
   groupExists,
   groupsOfCourses,
   groupsOfMember,
+  groupsWithMembersIn,
+  NO_AUDIENCE,
+  NO_GROUPS,
+  observersOf,
   peopleAmong,
   peopleOf,
   sectionsOfCourses,
+  type Audience,
   type PeopleSource,
   type ScopeCourse,
   type ScopeGroup,
@@ -20,25 +29,75 @@ import {
 
 export interface MessagingScope {
   userId: number;
+  /** Courses the user may address, whole or in part. */
   courses: ScopeCourse[];
   sections: { id: number; course_id: number; name: string }[];
-  groups: ScopeGroup[];
+  /** Groups the user may address; `sections` when only members enrolled in those sections are in reach. */
+  groups: (ScopeGroup & { sections?: readonly number[] })[];
   /** Everyone the user may message. */
   people: PeopleSource;
 }
 
+type Reach = { level: 'full' } | { level: 'sections'; sections: number[] } | { level: 'restricted'; users: number[] };
+type CourseRoles = ReturnType<typeof activeCourseRoles>;
+
+/**
+ * How much of a course the user may message. An admin whose role sends messages there, or an
+ * enrollment whose role does: the whole course, or only its section when every such enrollment is
+ * limited to one. Anyone else enrolled (an observer, whose enrollment grants no messaging of its
+ * own on real instances, or a role without the right): its teachers and TAs, and the students they
+ * observe.
+ */
+function reachIn(db: Db, userId: number, course: ScopeCourse, roles: CourseRoles, adminSends: boolean): Reach | undefined {
+  if (adminSends) return { level: 'full' };
+  if (roles.length === 0) return undefined;
+  const sending = roles.filter((r) => r.type !== 'ObserverEnrollment' && (r.permissions.includes(ALL) || r.permissions.includes('send_messages')));
+  if (sending.some((r) => !r.limited)) return { level: 'full' };
+  if (sending.length) return { level: 'sections', sections: [...new Set(sending.map((r) => r.sectionId))] };
+  return { level: 'restricted', users: [userId, ...observeesIn(db, userId, course.id)] };
+}
+
 export function messagingScope(db: Db, userId: number): MessagingScope {
-  const courses = candidateCourses(db, userId).filter((c) => can(db, userId, 'send_messages', { course: c }));
-  const courseIds = courses.map((c) => c.id);
-  const groups = new Map<number, ScopeGroup>();
-  for (const g of [...groupsOfMember(db, userId), ...groupsOfCourses(db, courseIds)]) groups.set(g.id, g);
+  const courses: ScopeCourse[] = [];
+  const audience = { full: [] as number[], sections: [] as Audience['sections'][number][], restricted: [] as Audience['restricted'][number][] };
+  const sectionReach = new Map<number, number[]>();
+  const studentIn: number[] = [];
+  // An admin's reach is the same for every course of an account.
+  const adminSends = new Map<number, boolean>();
+  for (const c of candidateCourses(db, userId)) {
+    if (!adminSends.has(c.account_id)) adminSends.set(c.account_id, can(db, userId, 'send_messages', { account: { id: c.account_id } }));
+    const roles = activeCourseRoles(db, userId, c.id);
+    const reach = reachIn(db, userId, c, roles, adminSends.get(c.account_id)!);
+    if (!reach) continue;
+    courses.push(c);
+    if (roles.some((r) => r.type === 'StudentEnrollment')) studentIn.push(c.id);
+    if (reach.level === 'full') audience.full.push(c.id);
+    else if (reach.level === 'sections') (audience.sections.push({ course: c.id, sections: reach.sections }), sectionReach.set(c.id, reach.sections));
+    else audience.restricted.push({ course: c.id, users: reach.users });
+  }
+  const full = new Set(audience.full);
+  // A course's groups are in reach where the course is seen whole; one's own groups also where it is
+  // seen by section (never where the user may not send messages at all).
+  const groups = new Map<number, MessagingScope['groups'][number]>();
+  for (const g of groupsOfCourses(db, audience.full)) groups.set(g.id, g);
+  for (const g of groupsOfMember(db, userId)) if (sectionReach.has(g.course_id)) groups.set(g.id, g);
+  for (const [courseId, sections] of sectionReach) {
+    for (const g of groupsWithMembersIn(db, courseId, sections)) if (!groups.has(g.id)) groups.set(g.id, { ...g, sections });
+  }
   const groupList = [...groups.values()].sort((a, b) => a.id - b.id);
+  const sections = sectionsOfCourses(db, [...full, ...sectionReach.keys()]).filter((s) => full.has(s.course_id) || sectionReach.get(s.course_id)!.includes(s.id));
   return {
     userId,
     courses,
-    sections: sectionsOfCourses(db, courseIds),
+    sections,
     groups: groupList,
-    people: { courses: courseIds, groups: groupList.map((g) => g.id) },
+    people: {
+      audience: { ...audience, studentIn, observers: studentIn.length ? observersOf(db, userId) : [] },
+      groups: {
+        full: groupList.filter((g) => !g.sections).map((g) => g.id),
+        sections: groupList.filter((g) => g.sections).map((g) => ({ group: g.id, course: g.course_id, sections: g.sections! })),
+      },
+    },
   };
 }
 
@@ -61,20 +120,24 @@ export function parseContextToken(token: string): ContextRef | undefined {
   return { kind: m[1] as ContextRef['kind'], id: Number(m[2]), type: m[3] ? SYNTHETIC_TYPES[m[3]] : undefined };
 }
 
-/** The people a context holds, when it lies in the scope; undefined when it does not. */
+/** The people a context holds as the user sees them, when it lies in the scope; undefined when it does not. */
 export function peopleSourceOf(scope: MessagingScope, ref: ContextRef): { source: PeopleSource; tag: string } | undefined {
+  const types = ref.type ? [ref.type] : undefined;
   switch (ref.kind) {
     case 'course':
       if (!scope.courses.some((c) => c.id === ref.id)) return undefined;
-      return { source: { courses: [ref.id], groups: [], types: ref.type ? [ref.type] : undefined }, tag: `course_${ref.id}` };
+      return { source: { audience: audienceIn(scope.people.audience, ref.id), groups: NO_GROUPS, types }, tag: `course_${ref.id}` };
     case 'section': {
       const s = scope.sections.find((x) => x.id === ref.id);
       if (!s) return undefined;
-      return { source: { courses: [s.course_id], sections: [s.id], groups: [], types: ref.type ? [ref.type] : undefined }, tag: `course_${s.course_id}` };
+      return { source: { audience: audienceIn(scope.people.audience, s.course_id), sections: [s.id], groups: NO_GROUPS, types }, tag: `course_${s.course_id}` };
     }
-    case 'group':
-      if (!scope.groups.some((g) => g.id === ref.id)) return undefined;
-      return { source: { courses: [], groups: [ref.id] }, tag: `group_${ref.id}` };
+    case 'group': {
+      const g = scope.groups.find((x) => x.id === ref.id);
+      if (!g) return undefined;
+      const groups = g.sections ? { full: [], sections: [{ group: g.id, course: g.course_id, sections: g.sections }] } : { full: [g.id], sections: [] };
+      return { source: { audience: NO_AUDIENCE, groups }, tag: `group_${g.id}` };
+    }
   }
 }
 

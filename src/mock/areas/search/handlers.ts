@@ -6,7 +6,7 @@ import { can, PERMISSIONS, type Permission } from '../../permissions.js';
 import { participantIn } from '../conversations/repo.js';
 import { userById } from '../users/repo.js';
 import { messagingScope, parseContextToken, peopleSourceOf, SYNTHETIC_TYPES, type MessagingScope } from './audience.js';
-import { commonContextsOf, countPeople, peopleAmong, recipientsQuery, type PeopleSource, type RecipientQuery, type RecipientRow } from './repo.js';
+import { commonContextsOf, countPeople, NO_AUDIENCE, NO_GROUPS, peopleAmong, recipientsQuery, type PeopleSource, type RecipientQuery, type RecipientRow } from './repo.js';
 import { courseById } from '../courses/repo.js';
 
 export const AVATAR = '/images/messages/avatar-50.png';
@@ -35,7 +35,7 @@ function contextJson(ctx: MockCtx, scope: MessagingScope, row: RecipientRow, per
 
 function userJson(ctx: MockCtx, scope: MessagingScope, id: number): UserRecipient {
   const u = userById(ctx.db, id)!;
-  const common = commonContextsOf(ctx.db, id, scope.people.courses, scope.people.groups);
+  const common = commonContextsOf(ctx.db, id, scope.people);
   const courses: Record<string, string[]> = {};
   for (const c of common.courses) (courses[c.course_id] ??= []).push(c.type);
   return {
@@ -107,7 +107,7 @@ const recipients: Handler = (ctx) => {
         peopleAmong(ctx.db, scope.people, [id]).has(id) ||
         (fromConversation !== undefined && participantIn(ctx.db, fromConversation, ctx.caller.id) && participantIn(ctx.db, fromConversation, id));
     }
-    q = { terms: [], excludeUsers: [], excludeContexts: [], people: { courses: [], groups: [], users: reachable && id !== undefined ? [id] : [] } };
+    q = { terms: [], excludeUsers: [], excludeContexts: [], people: { audience: NO_AUDIENCE, groups: NO_GROUPS, users: reachable && id !== undefined ? [id] : [] } };
   } else if (contextRaw) {
     const ref = parseContextToken(contextRaw);
     const found = ref && peopleSourceOf(scope, ref);

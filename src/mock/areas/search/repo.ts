@@ -58,31 +58,126 @@ export function sectionsOfCourses(db: Db, courseIds: readonly number[]): { id: n
   return all(db, `SELECT id, course_id, name FROM course_sections WHERE course_id IN (${inList(courseIds)}) AND workflow_state <> 'deleted' ORDER BY id`, ...courseIds);
 }
 
-/** Where a recipient list draws people from: enrollments (optionally of some types or sections) and group members. */
+/** Groups of a course with a member enrolled in one of these sections. */
+export function groupsWithMembersIn(db: Db, courseId: number, sectionIds: readonly number[]): ScopeGroup[] {
+  return all<ScopeGroup>(
+    db,
+    `SELECT g.id, g.course_id, g.name FROM groups g WHERE g.course_id = ? AND g.workflow_state <> 'deleted'
+       AND EXISTS (SELECT 1 FROM group_memberships m JOIN enrollments e ON e.user_id = m.user_id AND e.course_id = g.course_id
+                   WHERE m.group_id = g.id AND m.workflow_state = 'accepted' AND e.workflow_state IN ('active', 'invited')
+                     AND e.course_section_id IN (${inList(sectionIds)}))
+     ORDER BY g.id`,
+    courseId, ...sectionIds,
+  );
+}
+
+/** Those who observe the user, in any course. */
+export function observersOf(db: Db, userId: number): number[] {
+  return all<{ user_id: number }>(
+    db,
+    `SELECT DISTINCT user_id FROM enrollments WHERE associated_user_id = ? AND type = 'ObserverEnrollment' AND workflow_state IN ('active', 'invited') ORDER BY user_id`,
+    userId,
+  ).map((r) => r.user_id);
+}
+
+/**
+ * The enrollments a sender sees, course by course, as real instances reckon who may be messaged:
+ * whole courses, courses seen only in the sender's sections (every messaging role they hold there
+ * is limited to its section), and courses where they may reach only the instructors, themself and
+ * the students they observe (an observer, or anyone enrolled without the right to send messages).
+ */
+export interface Audience {
+  full: readonly number[];
+  sections: readonly { course: number; sections: readonly number[] }[];
+  restricted: readonly { course: number; users: readonly number[] }[];
+  /** Where the sender is a student, other students' observers are out of sight… */
+  studentIn: readonly number[];
+  /** …but not those who observe the sender. */
+  observers: readonly number[];
+}
+
+export const NO_AUDIENCE: Audience = { full: [], sections: [], restricted: [], studentIn: [], observers: [] };
+
+/** The audience within one course. */
+export function audienceIn(a: Audience, courseId: number): Audience {
+  return {
+    full: a.full.filter((c) => c === courseId),
+    sections: a.sections.filter((s) => s.course === courseId),
+    restricted: a.restricted.filter((r) => r.course === courseId),
+    studentIn: a.studentIn.filter((c) => c === courseId),
+    observers: a.observers,
+  };
+}
+
+/** Groups whose members a sender sees: all of them, or (in a course seen by section) those enrolled in the sender's sections. */
+export interface GroupAudience {
+  full: readonly number[];
+  sections: readonly { group: number; course: number; sections: readonly number[] }[];
+}
+
+export const NO_GROUPS: GroupAudience = { full: [], sections: [] };
+
+/** Where a recipient list draws people from: enrollments the sender sees (optionally of some types or sections) and group members. */
 export interface PeopleSource {
-  courses: readonly number[];
+  audience: Audience;
   /** Enrollment types (StudentEnrollment, …); all when absent. */
   types?: readonly string[];
   /** Only these sections of those courses. */
   sections?: readonly number[];
-  groups: readonly number[];
+  groups: GroupAudience;
   /** These users as well (one a shared conversation makes reachable). */
   users?: readonly number[];
 }
 
+const LIVE_ENROLLMENT = `IN ('active', 'invited')`;
+
+/** The enrollments (alias `e`) an audience sees, or undefined when it sees none. */
+function visibleEnrollments(a: Audience, e = 'e'): { sql: string; args: unknown[] } | undefined {
+  const parts: string[] = [];
+  const args: unknown[] = [];
+  if (a.full.length) (parts.push(`${e}.course_id IN (${inList(a.full)})`), args.push(...a.full));
+  for (const s of a.sections) (parts.push(`(${e}.course_id = ? AND ${e}.course_section_id IN (${inList(s.sections)}))`), args.push(s.course, ...s.sections));
+  for (const r of a.restricted) {
+    parts.push(`(${e}.course_id = ? AND (${e}.type IN ('TeacherEnrollment', 'TaEnrollment') OR ${e}.user_id IN (${inList(r.users)})))`);
+    args.push(r.course, ...r.users);
+  }
+  if (parts.length === 0) return undefined;
+  let sql = parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
+  if (a.studentIn.length) {
+    sql += ` AND (${e}.type <> 'ObserverEnrollment' OR ${e}.course_id NOT IN (${inList(a.studentIn)}) OR ${e}.user_id IN (${inList(a.observers)}))`;
+    args.push(...a.studentIn, ...a.observers);
+  }
+  return { sql, args };
+}
+
+/** The memberships (alias `m`) a group audience sees, or undefined when it sees none. */
+function visibleMemberships(g: GroupAudience, m = 'm'): { sql: string; args: unknown[] } | undefined {
+  const parts: string[] = [];
+  const args: unknown[] = [];
+  if (g.full.length) (parts.push(`${m}.group_id IN (${inList(g.full)})`), args.push(...g.full));
+  for (const s of g.sections) {
+    parts.push(`(${m}.group_id = ? AND EXISTS (SELECT 1 FROM enrollments ge WHERE ge.user_id = ${m}.user_id AND ge.course_id = ? AND ge.course_section_id IN (${inList(s.sections)}) AND ge.workflow_state ${LIVE_ENROLLMENT}))`);
+    args.push(s.group, s.course, ...s.sections);
+  }
+  if (parts.length === 0) return undefined;
+  return { sql: parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`, args };
+}
+
 function peopleWhere(src: PeopleSource): { sql: string; args: unknown[] } {
-  const enrolled = [`e.course_id IN (${inList(src.courses)})`, `e.workflow_state IN ('active', 'invited')`];
-  const args: unknown[] = [...src.courses];
-  if (src.types) (enrolled.push(`e.type IN (${inList(src.types)})`), args.push(...src.types));
-  if (src.sections) (enrolled.push(`e.course_section_id IN (${inList(src.sections)})`), args.push(...src.sections));
-  const users = src.users ?? [];
-  args.push(...src.groups, ...users);
-  return {
-    sql: `(u.id IN (SELECT e.user_id FROM enrollments e WHERE ${enrolled.join(' AND ')})
-           OR u.id IN (SELECT m.user_id FROM group_memberships m WHERE m.group_id IN (${inList(src.groups)}) AND m.workflow_state = 'accepted')
-           OR u.id IN (${inList(users)}))`,
-    args,
-  };
+  const ors: string[] = [];
+  const args: unknown[] = [];
+  const enrolled = visibleEnrollments(src.audience);
+  if (enrolled) {
+    const where = [`e.workflow_state ${LIVE_ENROLLMENT}`, enrolled.sql];
+    args.push(...enrolled.args);
+    if (src.types) (where.push(`e.type IN (${inList(src.types)})`), args.push(...src.types));
+    if (src.sections) (where.push(`e.course_section_id IN (${inList(src.sections)})`), args.push(...src.sections));
+    ors.push(`u.id IN (SELECT e.user_id FROM enrollments e WHERE ${where.join(' AND ')})`);
+  }
+  const members = visibleMemberships(src.groups);
+  if (members) (ors.push(`u.id IN (SELECT m.user_id FROM group_memberships m WHERE m.workflow_state = 'accepted' AND ${members.sql})`), args.push(...members.args));
+  if (src.users?.length) (ors.push(`u.id IN (${inList(src.users)})`), args.push(...src.users));
+  return { sql: ors.length ? `(${ors.join(' OR ')})` : '0', args };
 }
 
 /** The live users a source holds, in id order. */
@@ -105,19 +200,17 @@ export function countPeople(db: Db, src: PeopleSource): number {
   return one<{ n: number }>(db, `SELECT count(*) AS n FROM users u WHERE u.workflow_state <> 'deleted' AND ${w.sql}`, ...w.args)!.n;
 }
 
-/** A user's enrollment types in these courses, and the groups of these they belong to. */
-export function commonContextsOf(db: Db, userId: number, courseIds: readonly number[], groupIds: readonly number[]): { courses: { course_id: number; type: string }[]; groups: number[] } {
+/** A user's enrollment types in the courses a source sees them in, and the groups of it they belong to. */
+export function commonContextsOf(db: Db, userId: number, src: PeopleSource): { courses: { course_id: number; type: string }[]; groups: number[] } {
+  const enrolled = visibleEnrollments(src.audience);
+  const members = visibleMemberships(src.groups);
   return {
-    courses: all(
-      db,
-      `SELECT DISTINCT course_id, type FROM enrollments WHERE user_id = ? AND course_id IN (${inList(courseIds)}) AND workflow_state IN ('active', 'invited') ORDER BY course_id, type`,
-      userId, ...courseIds,
-    ),
-    groups: all<{ group_id: number }>(
-      db,
-      `SELECT DISTINCT group_id FROM group_memberships WHERE user_id = ? AND group_id IN (${inList(groupIds)}) AND workflow_state = 'accepted' ORDER BY group_id`,
-      userId, ...groupIds,
-    ).map((r) => r.group_id),
+    courses: enrolled
+      ? all(db, `SELECT DISTINCT e.course_id, e.type FROM enrollments e WHERE e.user_id = ? AND e.workflow_state ${LIVE_ENROLLMENT} AND ${enrolled.sql} ORDER BY e.course_id, e.type`, userId, ...enrolled.args)
+      : [],
+    groups: members
+      ? all<{ group_id: number }>(db, `SELECT DISTINCT m.group_id FROM group_memberships m WHERE m.user_id = ? AND m.workflow_state = 'accepted' AND ${members.sql} ORDER BY m.group_id`, userId, ...members.args).map((r) => r.group_id)
+      : [],
   };
 }
 

@@ -233,6 +233,19 @@ function userDisplay(ctx: MockCtx, userId: number | null): UserDisplay | Record<
   return { id: u.id, display_name: u.short_name || u.name, avatar_image_url: u.avatar_url ?? `${ctx.origin}/images/messages/avatar-50.png`, html_url: `${ctx.origin}/users/${u.id}` };
 }
 
+/**
+ * Why a topic is locked for a user who does not moderate it, as real instances explain it. Only a
+ * topic not yet posted keeps its message from them (the explanation stands in its place); one closed
+ * for replies, by date or by hand, can still be read (`can_view`).
+ */
+function lockOf(t: TopicRow, now: string): { info: NonNullable<Topic['lock_info']>; explanation: string; canView: boolean } | undefined {
+  const asset = `discussion_topic_${t.id}`;
+  if (isDelayed(t, now)) return { info: { asset_string: asset, unlock_at: t.delayed_post_at! }, explanation: `This topic is locked until ${t.delayed_post_at}.`, canView: false };
+  if (t.lock_at !== null && t.lock_at <= now) return { info: { asset_string: asset, lock_at: t.lock_at, can_view: true }, explanation: `This topic was locked ${t.lock_at}.`, canView: true };
+  if (t.locked === 1) return { info: { asset_string: asset, can_view: true }, explanation: 'This topic is locked.', canView: true };
+  return undefined;
+}
+
 function postedAt(t: TopicRow, now: string): string | null {
   if (t.workflow_state === 'unpublished' || isDelayed(t, now)) return null;
   return t.posted_at ?? t.delayed_post_at;
@@ -244,9 +257,9 @@ function topicJson(ctx: MockCtx, p: Place, t: TopicRow): Topic {
   const counts = entryCounts(ctx.db, t.id, me);
   const participant = participantOf(ctx.db, t.id, me);
   const hold = subscriptionHold(ctx, p, t);
-  const delayed = isDelayed(t, now);
   const locked = isLocked(t, now);
-  const lockedForUser = !p.moderate && (locked || delayed);
+  const lock = p.moderate ? undefined : lockOf(t, now);
+  const lockedForUser = lock !== undefined;
   const author = t.user_id === null ? undefined : userById(ctx.db, t.user_id);
   const children = childTopics(ctx.db, t.id);
   const mine = p.moderate || !p.course ? undefined : new Set(groupsOfUser(ctx.db, me, p.course.id));
@@ -256,7 +269,7 @@ function topicJson(ctx: MockCtx, p: Place, t: TopicRow): Topic {
   const json: Topic = {
     id: t.id,
     title: t.title,
-    message: t.message,
+    message: lock && !lock.canView ? lock.explanation : t.message,
     html_url: url,
     url,
     posted_at: postedAt(t, now),
@@ -298,9 +311,9 @@ function topicJson(ctx: MockCtx, p: Place, t: TopicRow): Topic {
   };
   if (hold) json.subscription_hold = hold;
   if (assignment) json.assignment = assignmentJson(ctx, assignment);
-  if (lockedForUser) {
-    json.lock_info = { asset_string: `discussion_topic_${t.id}`, ...(delayed ? { unlock_at: t.delayed_post_at! } : {}), ...(t.lock_at ? { lock_at: t.lock_at } : {}) };
-    json.lock_explanation = delayed ? `This topic is locked until ${t.delayed_post_at}.` : t.lock_at && t.lock_at <= now ? `This topic was locked ${t.lock_at}.` : 'This topic is locked.';
+  if (lock) {
+    json.lock_info = lock.info;
+    json.lock_explanation = lock.explanation;
   }
   return json;
 }

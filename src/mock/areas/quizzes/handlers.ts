@@ -58,8 +58,10 @@ function quizJson(ctx: MockCtx, q: QuizRow, course: CourseRow): Quiz {
     json.unpublishable = !started;
     json.can_unpublish = !started;
   }
+  // As real instances filter it: the access code for those who grade or manage the quiz, grading
+  // links for graders only; the IP filter is for everyone taking the quiz.
+  if (manager || canGrade(ctx, course)) json.access_code = q.access_code;
   if (canGrade(ctx, course)) {
-    json.access_code = q.access_code;
     json.speed_grader_url = q.published && q.assignment_id !== null ? `${ctx.origin}/courses/${q.course_id}/gradebook/speed_grader?assignment_id=${q.assignment_id}` : null;
   }
   return json;

@@ -4,7 +4,9 @@
 // Requests come from anyone who can reach `lms mock serve`, so decoding is defensive: every object
 // it builds has a null prototype (`__proto__`, `constructor` and `prototype` are plain keys that can
 // never reach Object.prototype), nesting is bounded and walked without recursion, and the number of
-// parameters and the length of any one name or value are capped. Every refusal is a DecodeError (400).
+// parameters and the length of any one name or value are capped. Control characters are refused
+// here too, for every route at once: none in names, only tabs and line breaks in free text. Every
+// refusal is a DecodeError (400).
 import { bodyText, type ApiRequest } from '../transport/types.js';
 
 export type Value = string | UploadedFile | Value[] | { [key: string]: Value } | number | boolean | null;
@@ -43,6 +45,12 @@ export function emptyParams(): ParamsObject {
 }
 
 export async function decodeParams(req: ApiRequest, url: URL, limits: DecodeLimits = DECODE_LIMITS): Promise<ParamsObject> {
+  const params = await decodeAll(req, url, limits);
+  refuseControlCharacters(params);
+  return params;
+}
+
+async function decodeAll(req: ApiRequest, url: URL, limits: DecodeLimits): Promise<ParamsObject> {
   const params = emptyParams();
   const counter = { n: 0 };
   for (const [k, v] of formPairs(url.search.slice(1), 'query string')) add(params, k, v, limits, counter);
@@ -107,6 +115,44 @@ export function describeName(name: string): string {
   // eslint-disable-next-line no-control-regex
   const clean = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
   return clean.length > 60 ? `${clean.slice(0, 60)}…` : clean;
+}
+
+/**
+ * Parameters that name something (people, courses, sections, groups, topics, quizzes, outcomes)
+ * or identify it (logins, SIS and integration ids), wherever they are nested: a name is one line of
+ * text, so no control character at all.
+ */
+const NAME_FIELDS: ReadonlySet<string> = new Set([
+  'name', 'short_name', 'sortable_name', 'title', 'display_name', 'course_code',
+  'unique_id', 'login_id', 'sis_user_id', 'sis_login_id', 'sis_course_id', 'sis_section_id', 'integration_id', 'vendor_guid',
+]);
+
+/** An upload's file name (the top-level `name` of every upload's first step), which the files area cleans instead. */
+const UPLOAD_NAME = 'name';
+
+// eslint-disable-next-line no-control-regex
+const NAME_CONTROL = /[\u0000-\u001f\u007f]/;
+/** Free text (messages, descriptions, bodies, comments) keeps its tabs and line breaks. */
+// eslint-disable-next-line no-control-regex
+const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+/**
+ * Every decoded value passes here, so that no handler can store a NUL byte or a terminal escape
+ * in a name, whichever route it serves: 400 naming the parameter as it was sent.
+ */
+function refuseControlCharacters(params: ParamsObject): void {
+  const stack: { value: Value; name: string; key: string }[] = Object.keys(params).map((k) => ({ value: params[k], name: k, key: k }));
+  while (stack.length) {
+    const { value, name, key } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (name === UPLOAD_NAME) continue;
+      if ((NAME_FIELDS.has(key) ? NAME_CONTROL : TEXT_CONTROL).test(value)) throw new DecodeError(`${describeName(name)} must not contain control characters`);
+    } else if (Array.isArray(value)) {
+      for (const v of value) stack.push({ value: v, name: `${name}[]`, key });
+    } else if (isPlainObject(value)) {
+      for (const k of Object.keys(value)) stack.push({ value: value[k], name: `${name}[${k}]`, key: k });
+    }
+  }
 }
 
 /** `a=1&b[]=2` → pairs, `+` as space, percent escapes decoded strictly (Rack answers 400 to bad ones). */

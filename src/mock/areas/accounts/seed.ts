@@ -16,7 +16,8 @@ const TA: Permission[] = [
   'create_announcement', 'send_messages',
 ];
 const DESIGNER: Permission[] = ['read_roster', 'read_course_content', 'manage_content', 'moderate_forum', 'post_to_forum', 'create_announcement', 'manage_outcomes'];
-const OBSERVER: Permission[] = ['read_course_content', 'send_messages'];
+// Observers message only their students' instructors (and their students), never the whole course.
+const OBSERVER: Permission[] = ['read_course_content'];
 
 /** Built-in roles, with ids that docs and tests can name. */
 export const BUILT_IN_ROLES = [

@@ -51,7 +51,7 @@ type CourseRoles = ReturnType<typeof activeCourseRoles>;
 function reachIn(db: Db, userId: number, course: ScopeCourse, roles: CourseRoles, adminSends: boolean): Reach | undefined {
   if (adminSends) return { level: 'full' };
   if (roles.length === 0) return undefined;
-  const sending = roles.filter((r) => r.type !== 'ObserverEnrollment' && (r.permissions.includes(ALL) || r.permissions.includes('send_messages')));
+  const sending = roles.filter((r) => r.permissions.includes(ALL) || r.permissions.includes('send_messages'));
   if (sending.some((r) => !r.limited)) return { level: 'full' };
   if (sending.length) return { level: 'sections', sections: [...new Set(sending.map((r) => r.sectionId))] };
   return { level: 'restricted', users: [userId, ...observeesIn(db, userId, course.id)] };

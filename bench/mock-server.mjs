@@ -1,5 +1,6 @@
 // `lms mock serve` on a free port for a benchmark: resolves with its URL once it says where it listens.
-// `flags` go to the server; without `quiet: true` its request log is kept, for `requestLines()`.
+// `flags` go to the server; without `quiet: true` its request log is kept, for `requestLines()`;
+// `pid` is the server's own process (for /proc).
 import { spawn } from 'node:child_process';
 
 export function startMockServer(lms, env, { flags = [], quiet = true } = {}) {
@@ -22,5 +23,5 @@ export function startMockServer(lms, env, { flags = [], quiet = true } = {}) {
   });
   /** The requests the server has logged so far, one line each. */
   const requestLines = () => log.split('\n').filter((l) => /^(GET|POST|PUT|DELETE) \S+ (\d{3}|drop) \d+ms$/.test(l));
-  return { url, requestLines, stop: () => child.kill('SIGTERM') };
+  return { url, pid: child.pid, requestLines, stop: () => child.kill('SIGTERM') };
 }

@@ -4,6 +4,7 @@
 //   node bench/run.mjs --runs 50     more runs (after `npm run build`)
 //   node bench/run.mjs --strict      exit 1 when a case is over its budget
 //   node bench/run.mjs --only help   only the cases whose name contains "help" (the floor always runs)
+//   node bench/run.mjs --only uploads   only the server's memory under uploads (and the floor)
 //
 // Every case is a spawned process timed from spawn to exit (wall clock). The floor is bare
 // `node -e 0`; a budget is a ratio of a case's median to the floor's median, measured in the
@@ -12,6 +13,9 @@
 // Figures go to stdout as a table and to bench/results.json. Without --strict, being over
 // budget does not fail the run: this is a measurement, not a test. A case whose command fails
 // (non-zero exit, or output that its check rejects) always does.
+//
+// Then the memory of `lms mock serve` under 4 concurrent 50 MiB uploads, unauthorized and
+// authorized (bench/uploads.mjs), against 1.5 × (its idle RSS + the body budget it is configured with).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -19,6 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startMockServer } from './mock-server.mjs';
+import { describeUploadMemory, uploadMemory } from './uploads.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const node = process.execPath;
@@ -144,6 +149,12 @@ try {
     console.log(`${r.status} ${r.name}: ${r.ratio.toFixed(2)}x of the floor (budget ${r.budget}x)${memory}`);
   }
 
+  const uploads = !flags.only || 'uploads'.includes(flags.only) ? await uploadMemory({ lms, env: baseEnv }) : undefined;
+  if (uploads) {
+    console.log(`\n${describeUploadMemory(uploads)}`);
+    if (!uploads.unauthorized.within || !uploads.authorized.within) over.push({ name: 'server memory under uploads' });
+  }
+
   const report = {
     date: new Date().toISOString(),
     node: process.version,
@@ -154,6 +165,7 @@ try {
     warmup,
     floorMedianMs: round2(floor.median),
     cases: results.map(({ samplesMs, ...r }) => ({ ...r, ratio: round2(r.ratio), samplesMs })),
+    uploads,
   };
   writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nwrote ${flags.out}`);

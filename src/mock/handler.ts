@@ -3,11 +3,13 @@
 import { dropSecrets } from '../redact.js';
 import type { RouteId } from '../spec/routes.js';
 import { INSTANCE_HEADER, type ApiRequest, type ApiResponse, type Transport } from '../transport/types.js';
+import { createUploadDesk } from './areas/files/desk.js';
 import { handlerFor, publicRoutes } from './areas/index.js';
 import { tokenOwner } from './areas/users/repo.js';
 import { metaValue } from './db/meta.js';
 import type { Db } from './db/open.js';
 import { DecodeError, decodeParams, headerOf } from './decode.js';
+import { isStoredBytes, StoredBytesAnswer, type UploadDesk } from './file-bytes.js';
 import { HttpError, Reply, notFound, unauthorized, type MockCtx, type UserRow } from './kit.js';
 import { activeUser, domainRootAccountId, findUser, resolveContext } from './lookup.js';
 import { can } from './permissions.js';
@@ -26,7 +28,11 @@ export interface MockOptions {
   jobs?: JobRunner;
 }
 
-export type MockHandler = Transport;
+/**
+ * The mock as a transport. `uploads` is for an HTTP server in front of it: where the bytes of a
+ * step 2 upload go as they arrive, so that it never holds a whole body.
+ */
+export type MockHandler = Transport & { readonly uploads?: UploadDesk };
 
 export { INSTANCE_HEADER };
 
@@ -43,11 +49,12 @@ export function createMockHandler(options: MockOptions): MockHandler {
   // remembers (a bulk job's journal) describes data that is gone.
   const instance = () => metaValue(db, 'instance_id') ?? 'unknown';
 
-  return async function handle(req: ApiRequest): Promise<ApiResponse> {
+  const handle = async (req: ApiRequest): Promise<ApiResponse> => {
     const res = await answer(req);
     res.headers[INSTANCE_HEADER] = instance();
     return res;
   };
+  return Object.assign(handle, { uploads: createUploadDesk(db, now) });
 
   async function answer(req: ApiRequest): Promise<ApiResponse> {
     let url: URL;
@@ -140,6 +147,7 @@ function reply(r: Reply): ApiResponse {
 function respond(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
   if (body === undefined) return { status, headers: { ...headers }, body: '' };
   if (body instanceof Uint8Array) return { status, headers: { 'content-type': 'application/octet-stream', ...headers }, body };
+  if (isStoredBytes(body)) return new StoredBytesAnswer(status, { 'content-type': 'application/octet-stream', ...headers }, body);
   if (typeof body === 'string' && headers['content-type']) return { status, headers, body };
   return json(status, body, headers);
 }

@@ -4,14 +4,18 @@
 // alone (never the Host header); absolute URLs in answers name a canonical origin (--public-url, or
 // the address the client actually connected to); bodies are refused with 413 before they are
 // buffered (from Content-Length up front, or as a chunked body grows), uploads having their own,
-// larger limit, and all bodies being buffered at once sharing one budget; an internal error answers
+// larger limit, and all bodies being received at once sharing one budget of memory; an upload is
+// streamed into storage, not buffered, and its URL and declared size are checked before a byte of
+// it is read; a download is sent a stored chunk at a time; an internal error answers
 // a bare 500 with a report id and logs the error's kind and place, never its message or a stack,
 // which could carry user input; and the log line of a request never shows a credential.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { FailureError, UsageError, type LmsError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { ApiRequest, HttpMethod } from '../transport/types.js';
+import { DECODE_LIMITS } from './decode.js';
 import { DroppedConnection } from './faults.js';
+import { storedBytesOf, UPLOAD_SLACK_BYTES, type ReceivedRequest, type StoredBytes, type UploadDesk, type UploadSink } from './file-bytes.js';
 import type { MockHandler } from './handler.js';
 import { matchRoute } from './router.js';
 
@@ -22,6 +26,8 @@ export const DEFAULT_MAX_BODY_BYTES = 1 * MiB;
 export const DEFAULT_MAX_UPLOAD_BYTES = 100 * MiB;
 /** After refusing a body, how long the rest of it is read and thrown away before the connection is cut. */
 const LINGER_MS = 2_000;
+/** What a streamed upload holds besides its sink's chunk and its text fields: socket and parser buffers. */
+const STREAM_BUFFER_BYTES = 256 * 1024;
 
 export interface ServeOptions {
   handler: MockHandler;
@@ -33,6 +39,8 @@ export interface ServeOptions {
   publicUrl?: string;
   maxBodyBytes?: number;
   maxUploadBytes?: number;
+  /** Where upload bodies are streamed to; the handler's own desk when absent. Without one, uploads are buffered like any body. */
+  uploads?: UploadDesk;
 }
 
 export interface Serving {
@@ -50,8 +58,14 @@ type Outcome = number | 'drop' | 'aborted';
 export function serveMock(options: ServeOptions): Promise<Serving> {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxUpload = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-  // All bodies being received at once share this much memory; past it a request waits its turn (503).
+  const desk = options.uploads ?? options.handler.uploads;
+  // All bodies being received at once share this much memory; past it a request waits its turn
+  // (503). A buffered body counts its bytes as they arrive. A streamed upload counts only what it
+  // can hold at once (its sink's chunk, its text fields, the socket's and parser's buffers),
+  // reserved up front: its file goes to storage as it arrives, so its size is not memory, and
+  // counting it would turn away uploads the server has room for.
   const budget = Math.max(8 * maxBody, 2 * maxUpload);
+  const streamReserve = desk ? desk.bytesHeldPerSink + maxBody + STREAM_BUFFER_BYTES : 0;
   let buffered = 0;
   let errorReports = 0;
   const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
@@ -65,17 +79,13 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
       requestTimeout: 120_000,
       connectionsCheckingInterval: 5_000,
     },
-    (req, res) => void answer(req, res),
+    (req, res) => void answer(req, res, false),
   );
   server.keepAliveTimeout = 10_000;
   server.maxHeadersCount = 200;
-  // A client that sends `Expect: 100-continue` learns of an oversized body before sending it.
-  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    const path = targetPath(req.url ?? '/');
-    const tooLargeAhead = path !== undefined && Number(req.headers['content-length']) > limitFor(req, path);
-    if (!tooLargeAhead) res.writeContinue();
-    void answer(req, res);
-  });
+  // A client that sends `Expect: 100-continue` is asked for its body only once nothing refuses it
+  // unread (an oversized body, an upload URL that is not pending, the budget).
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => void answer(req, res, true));
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     // Malformed requests (bad header bytes, oversized headers, timeouts): a plain 4xx, as node would.
     if (!socket.writable || err.code === 'ECONNRESET') return socket.destroy();
@@ -85,10 +95,8 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
   });
 
   /** The upload limit is for multipart bodies posted to an upload URL; anything else gets the API's. */
-  function limitFor(req: IncomingMessage, path: string): number {
-    const pathname = path.replace(/[?#].*$/s, '');
-    const multipart = /^\s*multipart\/form-data\s*(;|$)/i.test(req.headers['content-type'] ?? '');
-    return multipart && matchRoute((req.method ?? '').toUpperCase(), pathname)?.route.id === 'files.upload' ? maxUpload : maxBody;
+  function limitFor(req: IncomingMessage, uploadId: string | undefined): number {
+    return uploadId !== undefined && isMultipart(req) ? maxUpload : maxBody;
   }
 
   /**
@@ -105,11 +113,12 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
     return `http://${bracketed(local)}:${port}`;
   }
 
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function answer(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<void> {
     const started = performance.now();
     let outcome: Outcome = 500;
     let logged = '(malformed request target)';
     let holding = 0;
+    let received: UploadSink | undefined;
     try {
       const method = (req.method ?? 'GET').toUpperCase();
       const path = targetPath(req.url ?? '/');
@@ -124,38 +133,99 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
         outcome = refuse(req, res, 400, 'malformed request target');
         return;
       }
-      const limit = limitFor(req, url.pathname);
-      const declared = req.headers['content-length'];
-      if (declared !== undefined && Number(declared) > limit) {
-        outcome = refuse(req, res, 413, tooLarge(limit));
-        return;
+      const match = matchRoute(method, url.pathname);
+      const uploadId = match?.route.id === 'files.upload' ? match.path.upload_id : undefined;
+      let limit = limitFor(req, uploadId);
+      let tooLargeMessage = tooLarge(limit);
+      if (uploadId !== undefined && desk) {
+        // Before a byte is read: only a pending upload URL takes a body, and no larger than it declared.
+        const admission = desk.admit(uploadId);
+        if (admission === 'unknown') {
+          outcome = refuse(req, res, 404, 'unknown or used upload URL');
+          return;
+        }
+        const declared = admission.declaredBytes;
+        if (isMultipart(req) && declared !== undefined && declared + UPLOAD_SLACK_BYTES < limit) {
+          limit = declared + UPLOAD_SLACK_BYTES;
+          tooLargeMessage = `the upload is larger than the ${declared} bytes declared when it was started (and ${formatBytes(UPLOAD_SLACK_BYTES)} for the form around them)`;
+        }
       }
-      const body = await readBody(req, limit, (n) => {
-        if (buffered + n > budget) return false;
-        buffered += n;
-        holding += n;
-        return true;
-      });
-      if (body === 'aborted') {
-        outcome = 'aborted';
-        return;
-      }
-      if (body === 'too-large') {
-        outcome = refuse(req, res, 413, tooLarge(limit));
-        return;
-      }
-      if (body === 'busy') {
-        outcome = refuse(req, res, 503, 'the mock is receiving too many large bodies at once; try again shortly', { 'retry-after': '1' });
+      const declaredLength = req.headers['content-length'];
+      if (declaredLength !== undefined && Number(declaredLength) > limit) {
+        outcome = refuse(req, res, 413, tooLargeMessage);
         return;
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-      const apiReq: ApiRequest = { method: method as HttpMethod, url: url.href, headers, body: body.byteLength ? body : undefined };
+
+      let apiReq: ReceivedRequest;
+      if (uploadId !== undefined && desk && isMultipart(req)) {
+        if (buffered + streamReserve > budget) {
+          outcome = refuse(req, res, 503, BUSY, { 'retry-after': '1' });
+          return;
+        }
+        buffered += streamReserve;
+        holding += streamReserve;
+        if (expectsContinue) res.writeContinue();
+        const { receiveMultipart } = await import('./multipart-stream.js');
+        const got = await receiveMultipart(req, headers['content-type'], desk, uploadId, { maxBytes: limit, maxFieldBytes: maxBody, maxParams: DECODE_LIMITS.maxParams });
+        switch (got.kind) {
+          case 'aborted':
+            outcome = 'aborted';
+            return;
+          case 'too-large':
+            outcome = refuse(req, res, 413, tooLargeMessage);
+            return;
+          case 'fields-too-large':
+            outcome = refuse(req, res, 413, `the form fields of the upload are larger than the limit of ${formatBytes(maxBody)}`);
+            return;
+          case 'gone':
+            outcome = refuse(req, res, 404, 'unknown or used upload URL');
+            return;
+          case 'malformed':
+            outcome = refuse(req, res, 400, got.message);
+            return;
+          case 'failed':
+            throw got.error;
+        }
+        received = got.sink;
+        // The handler reads the text fields as a form; the file part is in storage, named by `received`.
+        for (const name of ['content-length', 'transfer-encoding']) delete headers[name];
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        const form = new URLSearchParams(got.fields).toString();
+        apiReq = { method: method as HttpMethod, url: url.href, headers, body: form || undefined, received: got.file };
+      } else {
+        if (expectsContinue) res.writeContinue();
+        const body = await readBody(req, limit, (n) => {
+          if (buffered + n > budget) return false;
+          buffered += n;
+          holding += n;
+          return true;
+        });
+        if (body === 'aborted') {
+          outcome = 'aborted';
+          return;
+        }
+        if (body === 'too-large') {
+          outcome = refuse(req, res, 413, tooLargeMessage);
+          return;
+        }
+        if (body === 'busy') {
+          outcome = refuse(req, res, 503, BUSY, { 'retry-after': '1' });
+          return;
+        }
+        apiReq = { method: method as HttpMethod, url: url.href, headers, body: body.byteLength ? body : undefined };
+      }
       const reply = await options.handler(apiReq);
       buffered -= holding;
       holding = 0;
       outcome = reply.status;
       if (res.destroyed) return;
+      const stored = storedBytesOf(reply);
+      if (stored) {
+        await sendStored(res, reply.status, reply.headers, stored);
+        return;
+      }
       res.writeHead(reply.status, reply.headers);
       res.end(reply.body);
     } catch (err) {
@@ -175,6 +245,12 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
       } else if (!res.writableEnded) res.destroy();
     } finally {
       buffered -= holding;
+      // Bytes of an upload the handler did not adopt (it refused the request, or never ran) are removed.
+      try {
+        received?.discard();
+      } catch (err) {
+        options.log?.(`error report ${++errorReports}: ${describeError(err)}`);
+      }
       options.log?.(`${req.method} ${logged} ${outcome} ${Math.round(performance.now() - started)}ms`);
     }
   }
@@ -227,6 +303,42 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, messa
   req.once('end', end);
   req.once('close', end);
   return status;
+}
+
+const BUSY = 'the mock is receiving too many large bodies at once; try again shortly';
+
+function isMultipart(req: IncomingMessage): boolean {
+  return /^\s*multipart\/form-data\s*(;|$)/i.test(req.headers['content-type'] ?? '');
+}
+
+/**
+ * Stored bytes as the body of an answer, a piece at a time, each read when the socket has taken
+ * the one before. Should the pieces fall short of the announced length (the file removed by a
+ * reset meanwhile), the connection is cut, so the client cannot take a short body for the file.
+ */
+async function sendStored(res: ServerResponse, status: number, headers: Record<string, string>, stored: StoredBytes): Promise<void> {
+  res.writeHead(status, { ...headers, 'content-length': String(stored.size) });
+  let sent = 0;
+  for (const piece of stored.pieces()) {
+    if (res.destroyed) return;
+    sent += piece.byteLength;
+    if (sent > stored.size) break;
+    if (!res.write(piece)) await drained(res);
+  }
+  if (sent !== stored.size) res.destroy();
+  else if (!res.destroyed) res.end();
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function tooLarge(limit: number): string {

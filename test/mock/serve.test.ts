@@ -1,12 +1,16 @@
-// The HTTP adapter of `lms mock serve`, in process: what it does with errors, hosts, request targets
-// and listen failures.
+// The HTTP adapter of `lms mock serve`, in process: what it does with errors, hosts, request targets,
+// listen failures and upload bodies.
 import { once } from 'node:events';
 import { connect as request, createServer } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiClient } from '../../src/client/client.js';
 import { FailureError, UsageError } from '../../src/errors.js';
 import type { MockHandler } from '../../src/mock/handler.js';
+import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
 import { hostHeaderName, listenError, serveMock, targetPath } from '../../src/mock/serve.js';
 import type { ApiRequest } from '../../src/transport/types.js';
+import { seedSchool } from '../helpers/mock-client.js';
+import { value } from '../helpers/sql.js';
 
 async function withServer(handler: MockHandler, run: (url: string, lines: string[]) => Promise<void>, extra: { publicUrl?: string } = {}) {
   const lines: string[] = [];
@@ -238,5 +242,156 @@ describe('listen failures', () => {
 
   it('fall back to a failure naming the code', () => {
     expect(listenError(Object.assign(new Error('x'), { code: 'EMFILE' }), '127.0.0.1', 1)).toBeInstanceOf(FailureError);
+  });
+});
+
+describe('uploads over HTTP', () => {
+  const MiB = 1024 * 1024;
+
+  /** The seeded mock behind a server; `calls` counts the requests that reached the mock. */
+  async function withMock(
+    run: (o: { url: string; mock: MockRuntime; calls: () => number; ticket: (size?: number) => Promise<string>; stored: () => { chunks: number; receipts: number } }) => Promise<void>,
+    extra: { maxUploadBytes?: number; maxBodyBytes?: number } = {},
+  ) {
+    const mock = openMock(':memory:', { LMS_MOCK_NOW: '2026-11-02T12:00:00.000Z' }, seedSchool);
+    const count = (table: string) => Number(value(mock.db, `SELECT count(*) FROM ${table}`));
+    /** Chunk rows and open receipts, beyond the seeded files' chunks. */
+    const seeded = count('attachment_chunks');
+    const stored = () => ({ chunks: count('attachment_chunks') - seeded, receipts: count('upload_receipts') });
+    let calls = 0;
+    const handler: MockHandler = Object.assign(
+      async (req: ApiRequest) => {
+        calls++;
+        return mock.handler(req);
+      },
+      { uploads: mock.handler.uploads },
+    );
+    const { server, url } = await serveMock({ handler, host: '127.0.0.1', port: 0, ...extra });
+    /** An upload URL on this server, from step 1 in process (which does not count as a call). */
+    const ticket = async (size?: number) => {
+      const client = new ApiClient({ baseUrl: 'http://lms.mock', token: '7~mock-sam', transport: mock.handler });
+      const t = await client.ops.users.uploadFile({ user_id: 'self', name: 'notes.txt', ...(size === undefined ? {} : { size }) } as never);
+      return `${url}${new URL(t.upload_url).pathname}`;
+    };
+    try {
+      await run({ url, mock, calls: () => calls, ticket, stored });
+    } finally {
+      server.close();
+      server.closeAllConnections();
+      await once(server, 'close');
+      mock.db.close();
+    }
+  }
+
+  const head = (path: string, headers: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=zz\r\n${headers}\r\n`;
+  const filePart = (bytes: number, fill = 'a') => `--zz\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n${fill.repeat(bytes)}`;
+
+  /** Sends the start of a request and reads what the server answers before the rest is sent. */
+  async function answerBeforeBody(url: string, text: string): Promise<string> {
+    const { hostname, port } = new URL(url);
+    const socket = request({ host: hostname, port: Number(port) });
+    socket.write(text);
+    const [chunk] = (await once(socket, 'data')) as [Buffer];
+    socket.destroy();
+    return chunk.toString('utf8');
+  }
+
+  it('answers 404 to an upload URL that is not pending, before reading a byte of its 50 MiB body', async () => {
+    await withMock(async ({ url, calls }) => {
+      const answer = await answerBeforeBody(url, head('/files_api/uploads/deadbeef', `Content-Length: ${50 * MiB}\r\n`) + filePart(1000));
+      expect(answer).toMatch(/^HTTP\/1\.1 404/);
+      expect(answer).toContain('{"errors":[{"message":"unknown or used upload URL"}]}');
+      // Asked to confirm it may send, the client is told no at once.
+      const expecting = await answerBeforeBody(url, head('/files_api/uploads/deadbeef', `Content-Length: ${50 * MiB}\r\nExpect: 100-continue\r\n`));
+      expect(expecting).toMatch(/^HTTP\/1\.1 404/);
+      expect(calls()).toBe(0);
+    });
+  });
+
+  it('refuses with 413 a body larger than the size step 1 declared, by Content-Length or as it streams', async () => {
+    await withMock(async ({ url, ticket, stored }) => {
+      const upload = new URL(await ticket(1000));
+      const over = 1000 + 64 * 1024 + 1;
+      const byLength = await answerBeforeBody(url, head(upload.pathname, `Content-Length: ${over}\r\n`) + filePart(100));
+      expect(byLength).toMatch(/^HTTP\/1\.1 413/);
+      expect(byLength).toContain('the upload is larger than the 1000 bytes declared when it was started (and 64 KiB for the form around them)');
+      const chunked = await answerBeforeBody(url, head(upload.pathname, 'Transfer-Encoding: chunked\r\n') + `${over.toString(16)}\r\n${filePart(over).slice(0, over)}\r\n`);
+      expect(chunked).toMatch(/^HTTP\/1\.1 413/);
+      expect(stored()).toEqual({ chunks: 0, receipts: 0 });
+      // The URL is still good for a body of the size declared.
+      const form = new FormData();
+      form.set('file', new File(['x'.repeat(1000)], 'notes.txt', { type: 'text/plain' }));
+      expect((await fetch(upload, { method: 'POST', body: form })).status).toBe(201);
+    });
+  });
+
+  it('stores the file as it arrives, a chunk row per MiB, and sends it back a chunk at a time', async () => {
+    await withMock(async ({ mock, ticket, stored }) => {
+      const bytes = new Uint8Array(3.5 * MiB).map((_, i) => (i * 7919) % 251);
+      const form = new FormData();
+      form.set('content_type', 'application/x-thing');
+      form.set('file', new File([bytes], 'data.bin', { type: 'application/octet-stream' }));
+      const step2 = await fetch(await ticket(bytes.byteLength), { method: 'POST', body: form });
+      expect(step2.status).toBe(201);
+      expect(stored()).toEqual({ chunks: 4, receipts: 0 });
+      const location = (await step2.json()) as { location: string };
+      const confirmed = await fetch(location.location, { method: 'POST', headers: { authorization: 'Bearer 7~mock-sam' } });
+      const file = (await confirmed.json()) as { url: string; size: number; 'content-type': string };
+      expect(file).toMatchObject({ size: bytes.byteLength, 'content-type': 'application/x-thing' });
+      const download = await fetch(file.url);
+      expect(download.headers.get('content-length')).toBe(String(bytes.byteLength));
+      expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
+      // The same bytes in process, joined.
+      const inProcess = await mock.handler({ method: 'GET', url: file.url.replace(/^http:\/\/[^/]+/, 'http://lms.mock'), headers: {} });
+      expect(Buffer.from(inProcess.body as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
+    });
+  });
+
+  it('removes what it stored of an upload whose client goes away, or that the mock refuses', async () => {
+    await withMock(async ({ url, mock, ticket, stored }) => {
+      const upload = new URL(await ticket());
+      const { hostname, port } = new URL(url);
+      const socket = request({ host: hostname, port: Number(port) });
+      socket.write(head(upload.pathname, `Content-Length: ${10 * MiB}\r\n`) + filePart(2.5 * MiB));
+      await vi.waitFor(() => expect(stored().chunks).toBe(2));
+      socket.destroy();
+      await vi.waitFor(() => expect(stored()).toEqual({ chunks: 0, receipts: 0 }));
+      // No file part named "file": a 400 from the mock, and nothing kept of the part it had.
+      const form = new FormData();
+      form.set('other', new File(['x'.repeat(2 * MiB)], 'other.txt'));
+      form.set('file', 'not a file');
+      const refused = await fetch(upload, { method: 'POST', body: form });
+      expect(refused.status).toBe(400);
+      expect(stored()).toEqual({ chunks: 0, receipts: 0 });
+      // Bytes left by a server that died mid-upload are removed when the next upload starts.
+      const dead = 2 ** 22 + 12345;
+      mock.db.prepare(`INSERT INTO upload_receipts (id, attachment_id, pid, started_at) VALUES (999, 1, ?, '')`).run(dead);
+      mock.db.prepare(`INSERT INTO attachment_chunks (receipt, seq, data) VALUES (999, 0, x'00')`).run();
+      const ok = new FormData();
+      ok.set('file', new File(['hello'], 'notes.txt'));
+      expect((await fetch(upload, { method: 'POST', body: ok })).status).toBe(201);
+      expect(stored()).toEqual({ chunks: 1, receipts: 0 });
+    });
+  });
+
+  it('counts against the shared budget only what a streamed upload holds at once', async () => {
+    // Budget max(8 × 64 KiB, 2 × 4 MiB) = 8 MiB; a streamed upload reserves its 1 MiB chunk, 64 KiB
+    // of fields and 256 KiB of buffers: six at once fit, the seventh waits its turn.
+    await withMock(
+      async ({ url, ticket }) => {
+        const { hostname, port } = new URL(url);
+        const sockets = [];
+        for (let i = 0; i < 6; i++) {
+          const socket = request({ host: hostname, port: Number(port) });
+          socket.write(head(new URL(await ticket()).pathname, `Content-Length: ${3 * MiB}\r\n`) + filePart(1000));
+          sockets.push(socket);
+        }
+        await new Promise((r) => setTimeout(r, 100));
+        const seventh = await answerBeforeBody(url, head(new URL(await ticket()).pathname, `Content-Length: ${3 * MiB}\r\n`));
+        expect(seventh).toMatch(/^HTTP\/1\.1 503/);
+        for (const s of sockets) s.destroy();
+      },
+      { maxBodyBytes: 64 * 1024, maxUploadBytes: 4 * MiB },
+    );
   });
 });

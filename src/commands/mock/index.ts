@@ -195,7 +195,8 @@ export const mockVerbs: Verbs = [
         const base = mock.base ?? mock.handler;
         const handler = hasFaults(faults) ? withFaults(base, faults) : base;
         const log = opts.quiet ? undefined : (line: string) => ctx.io.stderr.write(`${line}\n`);
-        const { server, url, wildcard } = await serveMock({ handler, host: opts.host, port, log, publicUrl, maxBodyBytes, maxUploadBytes });
+        // The faults wrap the handler alone: uploads still stream to the mock's own desk.
+        const { server, url, wildcard } = await serveMock({ handler, uploads: base.uploads, host: opts.host, port, log, publicUrl, maxBodyBytes, maxUploadBytes });
         const faultNote = hasFaults(faults) ? ` with faults: ${describeFaults(faults)}` : '';
         const bodies = `bodies up to ${formatBytes(maxBodyBytes)}, uploads up to ${formatBytes(maxUploadBytes)}`;
         const origin = publicUrl

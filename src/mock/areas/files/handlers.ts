@@ -2,10 +2,12 @@
 // out an upload_url; step 2 posts the bytes there as multipart; step 3 confirms at the Location
 // step 2 answered with, and returns the attachment. The mock keeps the bytes in SQLite.
 import { contentTypeFor } from '../../../mime.js';
+import { receivedFile, UPLOAD_SLACK_BYTES, type StoredBytes } from '../../file-bytes.js';
 import {
   badRequest,
   created,
   crypto,
+  file,
   fileUrl,
   HttpError,
   int,
@@ -19,7 +21,18 @@ import {
 } from '../../kit.js';
 import { domainRootAccountId } from '../../lookup.js';
 import { can } from '../../permissions.js';
-import { attachmentById, attachmentByUploadToken, createPendingAttachment, deleteAttachment, makeAvailable, namesakesOf, storeUpload, type AttachmentRow } from './repo.js';
+import {
+  adoptReceipt,
+  attachmentById,
+  attachmentByUploadToken,
+  chunksOf,
+  createPendingAttachment,
+  deleteAttachment,
+  makeAvailable,
+  namesakesOf,
+  storeUpload,
+  type AttachmentRow,
+} from './repo.js';
 
 export { imagesOf } from './repo.js';
 
@@ -61,7 +74,7 @@ export function startUpload(ctx: MockCtx, owner: { type: string; id: number }, f
     folderPath,
     name,
     contentType,
-    size: size ?? 0,
+    size,
     onDuplicate,
     uploadToken: token,
     now,
@@ -73,21 +86,33 @@ export function startUpload(ctx: MockCtx, owner: { type: string; id: number }, f
   };
 }
 
-/** Step 2: no bearer token; the upload URL itself is the credential, and it works once. */
+/**
+ * Step 2: no bearer token; the upload URL itself is the credential, and it works once. Over HTTP
+ * the server has already stored the file part as it arrived (`receivedFile`): the upload adopts
+ * those bytes; in process the part comes whole.
+ */
 const upload: Handler = (ctx) => {
   const row = attachmentByUploadToken(ctx.db, ctx.path.upload_id);
   if (!row || !row.workflow_state.startsWith('pending_upload')) throw notFound('unknown or used upload URL');
-  const part = ctx.params.file;
-  if (!part || typeof part !== 'object' || Array.isArray(part) || (part as { kind?: string }).kind !== 'file') {
-    throw badRequest('the multipart body has no file part named "file"');
+  const part = receivedFile(ctx.req) ?? wholePart(ctx);
+  if (!part) throw badRequest('the multipart body has no file part named "file"');
+  // Over HTTP such a body is refused before it is read; this is the same rule for a file sent in process.
+  if (row.declared_size !== null && part.bytes > row.declared_size + UPLOAD_SLACK_BYTES) {
+    throw new HttpError(413, { errors: [{ message: `the file is larger than the ${row.declared_size} bytes declared when its upload was started` }] });
   }
-  const { data, contentType } = part as { data: Uint8Array; contentType: string };
-  const sent = mediaType(contentType, 'the file part\'s content type');
+  const sent = mediaType(part.contentType, 'the file part\'s content type');
   const declared = mediaType(str(ctx.params, 'content_type'), 'content_type') ?? (sent && sent !== 'application/octet-stream' ? sent : row.content_type);
-  storeUpload(ctx.db, row, data, declared, ctx.now());
+  if ('data' in part) storeUpload(ctx.db, row, part.data, declared, ctx.now());
+  else if (!adoptReceipt(ctx.db, row, part.receipt, part.bytes, declared, ctx.now())) throw notFound('unknown or used upload URL');
   const location = `${ctx.origin}/api/v1/files/${row.id}/create_success?uuid=${row.uuid}`;
   return new Reply(201, { location }, { location });
 };
+
+/** A file part that came whole, in the body (in process, or from a server that does not stream). */
+function wholePart(ctx: MockCtx): { data: Uint8Array; contentType: string; bytes: number } | undefined {
+  const part = file(ctx.params, 'file');
+  return part && { data: part.data, contentType: part.contentType, bytes: part.data.byteLength };
+}
 
 /** Step 3: the owner confirms; the file becomes available, replacing or renaming a namesake. */
 const confirm: Handler = (ctx) => {
@@ -125,7 +150,9 @@ const download: Handler = (ctx) => {
   const row = attachmentInPath(ctx);
   if (!row || row.workflow_state !== 'available') throw notFound();
   if (str(ctx.params, 'verifier') !== row.uuid) throw new HttpError(401, { status: 'unauthorized', errors: [{ message: 'a valid verifier is required' }] });
-  return new Reply(200, new Uint8Array(row.data ?? Buffer.alloc(0)), {
+  const receipt = row.receipt;
+  const bytes: StoredBytes = { size: row.size, pieces: () => (receipt === null ? [] : chunksOf(ctx.db, receipt)) };
+  return new Reply(200, bytes, {
     'content-type': row.content_type,
     'content-disposition': contentDisposition(row.filename),
   });

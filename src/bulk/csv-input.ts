@@ -1,9 +1,12 @@
 // Reads a CSV with a header and checks every row before anything is sent: a problem anywhere means
 // a line-numbered message, and nothing goes to the server.
-import { readFile } from 'node:fs/promises';
+//
+// The input is checked as it arrives, not once it is all in memory: an endless field (/dev/zero,
+// a binary file, a runaway generator on stdin) or an input past MAX_INPUT_BYTES is refused within
+// the first few chunks past the limit, and the rest is never read.
+import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
-import { readAll } from '../io/streams.js';
 
 export interface CsvRow {
   /** Line of the input where the record starts (1-based, the header is line 1). */
@@ -24,6 +27,12 @@ export interface Schema {
   check?: (values: Record<string, string>) => string[];
   /** Columns whose values must be unique in the file (case-insensitive). */
   unique?: readonly string[];
+  /**
+   * Columns of prose (a comment, a description), which may hold tabs and line breaks; every other
+   * column is a name, an id, a login or a number, where no control character belongs. FREE_TEXT by
+   * default.
+   */
+  freeText?: readonly string[];
 }
 
 /**
@@ -32,16 +41,343 @@ export interface Schema {
  */
 export const ERROR_COLUMN = 'error';
 
-/** The largest field accepted; real exports stay far below it. */
+/** Columns that are prose wherever they appear, unless a schema says otherwise. */
+export const FREE_TEXT: readonly string[] = ['comment', 'description', 'message', 'body'];
+
+/** The largest field (and record, and line of YAML) accepted; real exports stay far below it. */
 export const MAX_FIELD_BYTES = 1024 * 1024;
 
-export async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<{ bytes: Buffer; name: string }> {
-  if (path === '-') return { bytes: await readAll(stdin), name: 'stdin' };
-  try {
-    return { bytes: await readFile(path), name: path };
-  } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${whyUnreadable(e)}`);
+/**
+ * The most an import reads. A roster of a million users is about 65 MB; checking and holding the
+ * rows takes some 30 times the file's size, so a larger file would exhaust the heap rather than be
+ * imported.
+ */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/** The deepest nesting of a JSON or YAML input; an outcomes tree needs a dozen levels. */
+export const MAX_DEPTH = 64;
+
+const MiB = (n: number) => `${n / 1024 / 1024} MiB`;
+
+export const TOO_DEEP = `nested more than ${MAX_DEPTH} levels deep`;
+
+/**
+ * How an input is laid out, which decides what "too long" means while it streams: a CSV record,
+ * a line (YAML), or a quoted or bare value and the nesting of brackets (JSON, YAML flow style).
+ */
+export type InputShape = 'csv' | 'lines' | 'nested';
+
+/** The shape a file's name promises; undefined when its first significant byte must decide. */
+export function shapeOfName(name: string): InputShape | undefined {
+  if (/\.json$/i.test(name)) return 'nested';
+  if (/\.ya?ml$/i.test(name)) return 'lines';
+  if (/\.csv$/i.test(name)) return 'csv';
+  return undefined;
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+const enum Csv {
+  FieldStart,
+  Bare,
+  Quoted,
+  /** A quote inside a quoted field: an escaped quote if another follows, else the field's end. */
+  QuoteInQuoted,
+}
+
+const enum Nested {
+  Token,
+  Double,
+  Escape,
+  Single,
+  /** A quote inside a single-quoted scalar: '' is an escaped quote, anything else the end. */
+  QuoteInSingle,
+  Comment,
+}
+
+/**
+ * Checks an input chunk by chunk, as it arrives: UTF-8 (to the line), and no field, record, line or
+ * value over MAX_FIELD_BYTES, no nesting deeper than MAX_DEPTH. The first problem stops it. It
+ * counts bytes where the parsers count characters, so it refuses first and names the line; a lone
+ * CR, which it takes for a line break, is the parser's limit to catch.
+ */
+export class InputScanner {
+  /** Bytes seen so far. */
+  bytes = 0;
+  private shape: InputShape | undefined;
+  private line = 1;
+  // UTF-8 (Unicode's table of well-formed byte sequences): continuation bytes still expected, and
+  // the range the next one must fall in.
+  private need = 0;
+  private lo = 0x80;
+  private hi = 0xbf;
+  private utf8Line = 1;
+  /** Bytes since the last line break, before the shape is known and for 'lines'. */
+  private lineBytes = 0;
+  // CSV
+  private csv = Csv.FieldStart;
+  private field = 0;
+  private record = 0;
+  private fieldLine = 1;
+  private recordLine = 1;
+  // Nested
+  private nested = Nested.Token;
+  private depth = 0;
+  private token = 0;
+  private tokenLine = 1;
+  private atTokenStart = true;
+  private afterSpace = true;
+
+  constructor(shape?: InputShape) {
+    this.shape = shape;
   }
+
+  /** The first problem in this chunk, if any; nothing should be fed after one. */
+  push(chunk: Uint8Array): Problem | undefined {
+    const start = this.bytes;
+    this.bytes += chunk.length;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i];
+      if (this.need === 0) {
+        if (b >= 0x80) {
+          if (b >= 0xc2 && b <= 0xdf) this.expect(1, 0x80, 0xbf);
+          else if (b === 0xe0) this.expect(2, 0xa0, 0xbf);
+          else if (b === 0xed) this.expect(2, 0x80, 0x9f);
+          else if (b >= 0xe1 && b <= 0xef) this.expect(2, 0x80, 0xbf);
+          else if (b === 0xf0) this.expect(3, 0x90, 0xbf);
+          else if (b >= 0xf1 && b <= 0xf3) this.expect(3, 0x80, 0xbf);
+          else if (b === 0xf4) this.expect(3, 0x80, 0x8f);
+          else return this.notUtf8(this.line);
+        }
+      } else if (b < this.lo || b > this.hi) {
+        return this.notUtf8(this.utf8Line);
+      } else {
+        this.need--;
+        this.lo = 0x80;
+        this.hi = 0xbf;
+      }
+      const problem = this.shape === undefined ? this.undecided(b, start + i) : this.shape === 'csv' ? this.csvByte(b) : this.shape === 'lines' ? this.lineByte(b) : this.nestedByte(b);
+      if (problem) return problem;
+      if (b === 0x0a) this.line++;
+    }
+    return undefined;
+  }
+
+  /** The end of the input: a character cut off in the middle is not UTF-8. */
+  end(): Problem | undefined {
+    return this.need > 0 ? this.notUtf8(this.utf8Line) : undefined;
+  }
+
+  private expect(need: number, lo: number, hi: number) {
+    this.need = need;
+    this.lo = lo;
+    this.hi = hi;
+    this.utf8Line = this.line;
+  }
+
+  private notUtf8(line: number): Problem {
+    return { line, message: 'not valid UTF-8 (save the file as UTF-8)' };
+  }
+
+  private tooLong(line: number, what: string): Problem {
+    return { line, message: `${what} than ${MiB(MAX_FIELD_BYTES)}` };
+  }
+
+  /** Before the first byte that is not a byte-order mark or white space. */
+  private undecided(b: number, offset: number): Problem | undefined {
+    if (offset < 3 && b === BOM[offset]) return undefined;
+    if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) return this.lineByte(b);
+    this.shape = b === 0x7b || b === 0x5b ? 'nested' : 'csv';
+    if (this.shape === 'nested') return this.nestedByte(b);
+    if (this.lineBytes > 0) {
+      // The white space before it on its line is the first field's.
+      this.field = this.lineBytes;
+      this.fieldLine = this.recordLine = this.line;
+      this.csv = Csv.Bare;
+    }
+    return this.csvByte(b);
+  }
+
+  private lineByte(b: number): Problem | undefined {
+    if (b === 0x0a || b === 0x0d) this.lineBytes = 0;
+    else if (++this.lineBytes > MAX_FIELD_BYTES) return this.tooLong(this.line, 'a line is longer');
+    return undefined;
+  }
+
+  // As csv-parse reads: a quote opens a field only at its start; a record ends at a line break
+  // outside quotes. Counted are the fields' contents, as its max_record_size counts them.
+  private csvByte(b: number): Problem | undefined {
+    switch (this.csv) {
+      case Csv.QuoteInQuoted:
+        if (b === 0x22) {
+          this.csv = Csv.Quoted;
+          return this.grow();
+        }
+        this.csv = Csv.Bare;
+        return this.csvBare(b);
+      case Csv.Quoted:
+        if (b === 0x22) {
+          this.csv = Csv.QuoteInQuoted;
+          return undefined;
+        }
+        return this.grow();
+      case Csv.FieldStart:
+        this.fieldLine = this.line;
+        if (this.record === 0) this.recordLine = this.line;
+        if (b === 0x22) {
+          this.csv = Csv.Quoted;
+          return undefined;
+        }
+        this.csv = Csv.Bare;
+        return this.csvBare(b);
+      default:
+        return this.csvBare(b);
+    }
+  }
+
+  private csvBare(b: number): Problem | undefined {
+    if (b === 0x2c) {
+      this.record += this.field;
+      this.field = 0;
+      this.csv = Csv.FieldStart;
+    } else if (b === 0x0a || b === 0x0d) {
+      this.record = 0;
+      this.field = 0;
+      this.csv = Csv.FieldStart;
+    } else return this.grow();
+    return undefined;
+  }
+
+  private grow(): Problem | undefined {
+    if (++this.field > MAX_FIELD_BYTES) return this.tooLong(this.fieldLine, 'a field is larger');
+    if (this.record + this.field > MAX_FIELD_BYTES) return this.tooLong(this.recordLine, 'a record is larger');
+    return undefined;
+  }
+
+  // JSON, and YAML's flow style: strings in double quotes (with backslash escapes) or single
+  // quotes (with '' for a quote), comments from a # after white space, brackets for nesting.
+  private nestedByte(b: number): Problem | undefined {
+    switch (this.nested) {
+      case Nested.Escape:
+        this.nested = Nested.Double;
+        return this.value();
+      case Nested.Double:
+        if (b === 0x22) {
+          this.nested = Nested.Token;
+          this.afterSpace = false;
+          return undefined;
+        }
+        if (b === 0x5c) this.nested = Nested.Escape;
+        return this.value();
+      case Nested.QuoteInSingle:
+        if (b === 0x27) {
+          this.nested = Nested.Single;
+          return this.value();
+        }
+        this.nested = Nested.Token;
+        break;
+      case Nested.Single:
+        if (b !== 0x27) return this.value();
+        this.nested = Nested.QuoteInSingle;
+        this.afterSpace = false;
+        return undefined;
+      case Nested.Comment:
+        if (b === 0x0a || b === 0x0d) this.nested = Nested.Token;
+        else return undefined;
+        break;
+    }
+    const space = b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+    const afterSpace = this.afterSpace;
+    this.afterSpace = space;
+    if (space || b === 0x2c || b === 0x3a) {
+      this.atTokenStart = true;
+      return undefined;
+    }
+    if (b === 0x5b || b === 0x7b) {
+      this.atTokenStart = true;
+      if (++this.depth > MAX_DEPTH) return { line: this.line, message: TOO_DEEP };
+      return undefined;
+    }
+    if (b === 0x5d || b === 0x7d) {
+      this.atTokenStart = true;
+      if (this.depth > 0) this.depth--;
+      return undefined;
+    }
+    if (b === 0x23 && afterSpace) {
+      this.nested = Nested.Comment;
+      return undefined;
+    }
+    if (this.atTokenStart) {
+      this.atTokenStart = false;
+      this.token = 0;
+      this.tokenLine = this.line;
+      if (b === 0x22 || b === 0x27) {
+        this.nested = b === 0x22 ? Nested.Double : Nested.Single;
+        return undefined;
+      }
+    }
+    return this.value();
+  }
+
+  private value(): Problem | undefined {
+    return ++this.token > MAX_FIELD_BYTES ? this.tooLong(this.tokenLine, 'a value is larger') : undefined;
+  }
+}
+
+/** The first problem of a whole input (see InputScanner), or undefined. */
+export function scanInput(bytes: Uint8Array, shape?: InputShape): Problem | undefined {
+  const scanner = new InputScanner(shape);
+  return scanner.push(bytes) ?? scanner.end();
+}
+
+/** The message for an input refused for one problem, as a bulk command words every problem. */
+function inputProblem(name: string, problem: Problem): UsageError {
+  return new UsageError(`${name} has 1 problem; nothing was sent:\n${formatProblems([problem], name)}`);
+}
+
+/**
+ * An import's input, a file or `-` for stdin (any file: a FIFO, /dev/stdin and the like are read as
+ * the streams they are), checked as it streams by an InputScanner of the given shape (else of the
+ * shape its name or its first byte says) and refused past MAX_INPUT_BYTES; a regular file that large
+ * is refused from its size, unread. `label` names the input in "cannot read" messages.
+ */
+export async function readInput(path: string, stdin: NodeJS.ReadableStream, options: { shape?: InputShape; label?: string } = {}): Promise<{ bytes: Buffer; name: string }> {
+  const name = path === '-' ? 'stdin' : path;
+  const unreadable = (e: unknown) => new UsageError(`cannot read ${options.label ?? path}: ${whyUnreadable(e)}`);
+  const tooLarge = () => new UsageError(`${name} is larger than ${MiB(MAX_INPUT_BYTES)}, the most lms reads from one input; split it into smaller files. Nothing was sent.`);
+  let stream: NodeJS.ReadableStream;
+  if (path === '-') stream = stdin;
+  else {
+    const handle = await open(path, 'r').catch((e: unknown) => {
+      throw unreadable(e);
+    });
+    const stat = await handle.stat().catch(async (e: unknown) => {
+      await handle.close();
+      throw unreadable(e);
+    });
+    if (stat.isDirectory() || (stat.isFile() && stat.size > MAX_INPUT_BYTES)) {
+      await handle.close();
+      throw stat.isDirectory() ? unreadable(Object.assign(new Error(), { code: 'EISDIR' })) : tooLarge();
+    }
+    stream = handle.createReadStream();
+  }
+  const scanner = new InputScanner(options.shape ?? shapeOfName(name));
+  const chunks: Buffer[] = [];
+  try {
+    // Leaving the loop (a problem, the limit) destroys the stream: nothing more is read.
+    for await (const chunk of stream) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      if (scanner.bytes + bytes.length > MAX_INPUT_BYTES) throw tooLarge();
+      const problem = scanner.push(bytes);
+      if (problem) throw inputProblem(name, problem);
+      chunks.push(bytes);
+    }
+  } catch (e) {
+    throw e instanceof UsageError ? e : unreadable(e);
+  }
+  const problem = scanner.end();
+  if (problem) throw inputProblem(name, problem);
+  return { bytes: Buffer.concat(chunks), name };
 }
 
 /** Why a file could not be read, in words (the system's code alone means little to most people). */
@@ -79,12 +415,13 @@ export interface CsvRecord {
 
 /**
  * The header (trimmed, lower-cased) and the records of a CSV file, each with the line it starts on;
- * or the one problem that stops the file being read: not UTF-8, not CSV, a field over 1 MiB, empty.
+ * or the one problem that stops the file being read: not UTF-8, not CSV, a field or record over
+ * MAX_FIELD_BYTES, empty.
  * `relaxColumnCount` lets a record have more or fewer cells than the header.
  */
 export function readCsvRecords(bytes: Buffer, { columns, relaxColumnCount = false }: { columns: readonly string[]; relaxColumnCount?: boolean }): { header: string[]; records: CsvRecord[] } | { problem: Problem } {
-  const encodingProblem = firstInvalidUtf8Line(bytes);
-  if (encodingProblem) return { problem: { line: encodingProblem, message: 'not valid UTF-8 (save the file as UTF-8)' } };
+  const problem = scanInput(bytes, 'csv');
+  if (problem) return { problem };
   let parsed: { record: string[]; info: { lines: number } }[];
   try {
     // Records of another length are found below, where the header's names can be said too.
@@ -93,7 +430,7 @@ export function readCsvRecords(bytes: Buffer, { columns, relaxColumnCount = fals
     const e = err as { lines?: number; message: string; code?: string };
     const message =
       e.code === 'CSV_MAX_RECORD_SIZE'
-        ? `a field is larger than ${MAX_FIELD_BYTES / 1024 / 1024} MiB`
+        ? `a record is larger than ${MiB(MAX_FIELD_BYTES)}`
         : e.code === 'CSV_QUOTE_NOT_CLOSED'
           ? 'a quoted field is never closed'
           : e.message.replace(/^Invalid Record Length: /, '').replace(/, got \d+ on line \d+$/, '');
@@ -138,6 +475,7 @@ export function parseCsv(bytes: Buffer, schema: Schema): Parsed {
       if (!ignored.includes(h)) values[h] = cells[i]?.trim() ?? '';
     });
     for (const c of schema.required) if (!values[c]) problems.push({ line, message: `${c} is empty` });
+    for (const message of controlCharacters(values, schema.freeText ?? FREE_TEXT)) problems.push({ line, message });
     for (const message of schema.check?.(values) ?? []) problems.push({ line, message });
     for (const [column, firstSeen] of seen) {
       const v = values[column]?.toLowerCase();
@@ -151,31 +489,28 @@ export function parseCsv(bytes: Buffer, schema: Schema): Parsed {
   return { rows, header: kept, problems };
 }
 
-function firstInvalidUtf8Line(bytes: Buffer): number | undefined {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  try {
-    decoder.decode(bytes);
-    return undefined;
-  } catch {
-    let line = 1;
-    let start = 0;
-    for (let i = 0; i <= bytes.length; i++) {
-      if (i === bytes.length || bytes[i] === 0x0a) {
-        try {
-          decoder.decode(bytes.subarray(start, i));
-        } catch {
-          return line;
-        }
-        line++;
-        start = i + 1;
-      }
-    }
-    return 1;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL_IN_PROSE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const codePoint = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
+ * A problem for each value holding a control character: none of C0 or DEL in names, ids, logins
+ * and numbers, where a NUL or an escape is never meant and the server would store it as it is; in
+ * `freeText` columns, only tabs and line breaks.
+ */
+export function controlCharacters(values: Record<string, string>, freeText: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const [column, value] of Object.entries(values)) {
+    const found = (freeText.includes(column) ? CONTROL_IN_PROSE : CONTROL).exec(value);
+    if (found) problems.push(`${column} contains a control character (${codePoint(found[0])})`);
   }
+  return problems;
 }
 
 export function formatProblems(problems: Problem[], source: string): string {
-  const shown = problems.slice(0, 50).map((p) => `  ${source}:${p.line}: ${p.message}`);
+  // Messages quote the file's values: its control characters are shown, not sent to the terminal.
+  const visible = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${codePoint(c).slice(2)}`);
+  const shown = problems.slice(0, 50).map((p) => `  ${visible(source)}:${p.line}: ${visible(p.message)}`);
   if (problems.length > shown.length) shown.push(`  … and ${problems.length - shown.length} more`);
   return shown.join('\n');
 }

@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { item, list, text, type Verbs } from '../../cli/command.js';
 import { command } from '../../cli/define.js';
 import type { Params } from '../../client/encode.js';
 import { UsageError } from '../../errors.js';
-import { readAll } from '../../io/streams.js';
 import type { HttpMethod } from '../../transport/types.js';
 
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
@@ -25,14 +23,16 @@ export function fieldsToParams(fields: string[]): Params {
   return params;
 }
 
+/**
+ * The --input file as request parameters. Read as every input is (bounded, checked as it streams:
+ * no value over 1 MiB, no nesting past 64 levels, which would overflow the stack that encodes the
+ * body), then parsed.
+ */
 async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<Params> {
-  let raw: string;
-  if (path === '-') raw = (await readAll(stdin)).toString('utf8');
-  else raw = await readFile(path, 'utf8').catch(() => {
-    throw new UsageError(`cannot read --input file ${path}`);
-  });
+  const { readInput: readBounded } = await import('../../bulk/csv-input.js');
+  const { bytes } = await readBounded(path, stdin, { shape: 'nested', label: `--input file ${path}` });
   try {
-    const parsed = JSON.parse(raw) as unknown;
+    const parsed = JSON.parse(bytes.toString('utf8')) as unknown;
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
     return parsed as Params;
   } catch {

@@ -2,8 +2,8 @@
 // (vendor_guid, object_type, title, description, display_name, calculation_method, calculation_int,
 // parent_guids, workflow_state, mastery_points, ratings…) — into flat rows, one group or outcome
 // each, checked before anything is sent and ordered parents first.
-import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node, type YAMLMap } from 'yaml';
-import { ERROR_COLUMN, readCsvRecords, type CsvRow, type Parsed, type Problem } from '../../bulk/csv-input.js';
+import { LineCounter, parseDocument, isMap, isSeq, isScalar, isCollection, type Node, type YAMLMap } from 'yaml';
+import { controlCharacters, ERROR_COLUMN, MAX_DEPTH, MAX_FIELD_BYTES, readCsvRecords, scanInput, shapeOfName, TOO_DEEP, type CsvRow, type Parsed, type Problem } from '../../bulk/csv-input.js';
 import { CALCULATION_METHODS } from '../../client/types/outcomes.js';
 
 /** The columns of a flat row, and of the failed-rows file (which imports as it is). */
@@ -11,6 +11,11 @@ export const TREE_COLUMNS = ['vendor_guid', 'object_type', 'title', 'description
 const CSV_COLUMNS = new Set<string>([...TREE_COLUMNS, 'workflow_state', ERROR_COLUMN]);
 const MAX_TITLE = 255;
 const CALC_INT: Record<string, [number, number]> = { decaying_average: [1, 99], weighted_average: [1, 99], n_mastery: [1, 10] };
+/**
+ * The largest YAML or JSON tree read: the YAML library holds some 60 times the text while it reads,
+ * and the largest published standards sets are a few MB. (CSV is lighter, and has the import limit.)
+ */
+export const MAX_TREE_BYTES = 16 * 1024 * 1024;
 
 export interface Rating {
   description: string;
@@ -34,7 +39,7 @@ export const formatRatings = (ratings: Rating[]) => ratings.map((r) => `${r.poin
 // ---- checks shared by every format ------------------------------------------------------------
 
 function checkRow(v: Record<string, string>): string[] {
-  const problems: string[] = [];
+  const problems: string[] = controlCharacters(v, ['description']);
   const type = v.object_type;
   if (type !== 'group' && type !== 'outcome') problems.push(`object_type must be group or outcome, not "${type ?? ''}"`);
   if (!v.vendor_guid) problems.push('vendor_guid is empty (every group and outcome needs one, so a re-run finds it)');
@@ -80,23 +85,36 @@ function finish(rows: CsvRow[], problems: Problem[]): Parsed {
       if (!groups.has(parent)) problems.push({ line: row.line, message: `parent_guids names "${parent}", which is not a group of this file` });
     }
   }
-  // Depth of each group (root's children are 1); a cycle never reaches the root.
+  // Depth of each group (root's children are 1); a cycle never reaches the root. Walked with a
+  // list, not recursion: a chain of parents may be as long as the file.
   const depth = new Map<string, number>();
-  const depthOf = (guid: string, trail: Set<string>): number => {
-    const known = depth.get(guid);
-    if (known !== undefined) return known;
-    const parent = groups.get(guid)?.values.parent_guids?.trim();
-    if (!parent || !groups.has(parent)) return 1;
-    if (trail.has(guid)) return Number.POSITIVE_INFINITY;
-    trail.add(guid);
-    const d = depthOf(parent, trail) + 1;
-    depth.set(guid, d);
-    return d;
+  const depthOf = (guid: string): number => {
+    const chain: string[] = [];
+    const onChain = new Set<string>();
+    let at: string | undefined = guid;
+    let base = 0;
+    while (at !== undefined) {
+      const known = depth.get(at);
+      if (known !== undefined) {
+        base = known;
+        break;
+      }
+      if (onChain.has(at)) {
+        base = Number.POSITIVE_INFINITY;
+        break;
+      }
+      chain.push(at);
+      onChain.add(at);
+      const parent: string | undefined = groups.get(at)?.values.parent_guids?.trim();
+      at = parent && groups.has(parent) ? parent : undefined;
+    }
+    for (let i = chain.length - 1; i >= 0; i--) depth.set(chain[i], (base += 1));
+    return depth.get(guid)!;
   };
   for (const [guid, row] of groups) {
-    if (depthOf(guid, new Set()) === Number.POSITIVE_INFINITY) problems.push({ line: row.line, message: `group "${guid}" is its own ancestor (parent_guids form a cycle)` });
+    if (depthOf(guid) === Number.POSITIVE_INFINITY) problems.push({ line: row.line, message: `group "${guid}" is its own ancestor (parent_guids form a cycle)` });
   }
-  const rank = (r: CsvRow) => (r.values.object_type === 'group' ? depthOf(r.values.vendor_guid, new Set()) : Number.MAX_SAFE_INTEGER);
+  const rank = (r: CsvRow) => (r.values.object_type === 'group' ? depthOf(r.values.vendor_guid) : Number.MAX_SAFE_INTEGER);
   const sorted = [...rows].sort((a, b) => rank(a) - rank(b) || a.line - b.line);
   return { rows: sorted, problems: problems.sort((a, b) => a.line - b.line), header: [...TREE_COLUMNS] };
 }
@@ -157,8 +175,11 @@ function readTree(text: string): Parsed {
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const lineOf = (node: Node | null | undefined) => (node?.range ? lines.linePos(node.range[0]).line : 1);
   if (doc.errors.length) {
-    return { rows: [], header: [...TREE_COLUMNS], problems: doc.errors.map((e) => ({ line: e.linePos?.[0]?.line ?? lines.linePos(Math.min(e.pos[0], Math.max(text.length - 1, 0))).line, message: e.message.split('\n')[0] })) };
+    // The library reports running out of stack as an error of its own: that is nesting, too deep.
+    return { rows: [], header: [...TREE_COLUMNS], problems: doc.errors.map((e) => ({ line: e.linePos?.[0]?.line ?? lines.linePos(Math.min(e.pos[0], Math.max(text.length - 1, 0))).line, message: e.code === 'RESOURCE_EXHAUSTION' ? TOO_DEEP : e.message.split('\n')[0] })) };
   }
+  const tooBig = firstTooBig(doc.contents);
+  if (tooBig) return { rows: [], header: [...TREE_COLUMNS], problems: [{ line: lineOf(tooBig.node), message: tooBig.message }] };
   const problems: Problem[] = [];
   const rows: CsvRow[] = [];
   const outcomes = new Map<string, CsvRow>();
@@ -279,9 +300,39 @@ function readTree(text: string): Parsed {
   return finish(rows, problems);
 }
 
+/**
+ * The first collection nested deeper than MAX_DEPTH, or value larger than MAX_FIELD_BYTES (a block
+ * scalar runs over many lines, each short), found with a list rather than recursion.
+ */
+function firstTooBig(root: Node | null): { node: Node; message: string } | undefined {
+  const stack: [Node | null | undefined, number][] = [[root, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (isScalar(node)) {
+      if (typeof node.value === 'string' && Buffer.byteLength(node.value) > MAX_FIELD_BYTES) return { node, message: `a value is larger than ${MAX_FIELD_BYTES / 1024 / 1024} MiB` };
+    } else if (isCollection(node)) {
+      if (depth > MAX_DEPTH) return { node, message: TOO_DEEP };
+      for (const item of node.items as unknown[]) {
+        if (isMap(node)) {
+          const pair = item as { key: Node | null; value: Node | null };
+          stack.push([pair.value, depth + 1], [pair.key, depth + 1]);
+        } else stack.push([item as Node, depth + 1]);
+      }
+    }
+  }
+  return undefined;
+}
+
 /** CSV by its extension or its header; YAML or JSON (which YAML reads) otherwise. */
 export function parseTreeFile(bytes: Buffer, name: string): Parsed {
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/^\uFEFF/, '');
-  const csv = /\.csv$/i.test(name) || (!/\.(ya?ml|json)$/i.test(name) && /^[^\n{[:#]*vendor_guid[^\n:]*,/i.test(text));
-  return csv ? readCsv(bytes) : readTree(text);
+  const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 64 * 1024)).replace(/^\uFEFF/, '');
+  const csv = /\.csv$/i.test(name) || (!/\.(ya?ml|json)$/i.test(name) && /^[^\n{[:#]*vendor_guid[^\n:]*,/i.test(head));
+  if (csv) return readCsv(bytes);
+  const refuse = (line: number, message: string): Parsed => ({ rows: [], header: [...TREE_COLUMNS], problems: [{ line, message }] });
+  if (bytes.length > MAX_TREE_BYTES) return refuse(1, `the file is larger than ${MAX_TREE_BYTES / 1024 / 1024} MiB, the most read as YAML or JSON; split the tree, or give it as CSV`);
+  // Before the YAML library sees it: a runaway value or nesting costs it far more than the text.
+  const nested = shapeOfName(name) === 'nested' || /^\s*[[{]/.test(head);
+  const problem = scanInput(bytes, nested ? 'nested' : 'lines');
+  if (problem) return refuse(problem.line, problem.message);
+  return readTree(new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, ''));
 }

@@ -6,7 +6,7 @@ import { INSTANCE_HEADER, type ApiRequest, type ApiResponse, type Transport } fr
 import { createUploadDesk } from './areas/files/desk.js';
 import { handlerFor, publicRoutes } from './areas/index.js';
 import { tokenOwner } from './areas/users/repo.js';
-import { metaValue } from './db/meta.js';
+import { metaValue, setMetaValue } from './db/meta.js';
 import type { Db } from './db/open.js';
 import { DecodeError, decodeParams, headerOf } from './decode.js';
 import { isStoredBytes, StoredBytesAnswer, type UploadDesk } from './file-bytes.js';
@@ -45,9 +45,18 @@ export function createMockHandler(options: MockOptions): MockHandler {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
   );
 
-  // Which instance answered: a seed or reset makes a new one, so a client can tell that what it
-  // remembers (a bulk job's journal) describes data that is gone.
-  const instance = () => metaValue(db, 'instance_id') ?? 'unknown';
+  // Which instance answered, in which state: a seed or reset makes a new instance, and every
+  // DELETE that succeeds (a user deleted, an enrollment ended, a section or an outcome link
+  // removed) a new state of it. So a client can tell that what it remembers (a bulk job's journal,
+  // which trusts only entries written in the state it sees now) may describe data that is gone, and
+  // checks again. Every DELETE counts, marking a topic unread too: one rule, whose only cost is a
+  // journal re-checking rows that were still there.
+  const instance = () => {
+    const id = metaValue(db, 'instance_id') ?? 'unknown';
+    const removals = metaValue(db, 'removals');
+    return removals ? `${id}.${removals}` : id;
+  };
+  const countRemoval = () => setMetaValue(db, 'removals', String(Number(metaValue(db, 'removals') ?? 0) + 1));
 
   const handle = async (req: ApiRequest): Promise<ApiResponse> => {
     const res = await answer(req);
@@ -96,7 +105,9 @@ export function createMockHandler(options: MockOptions): MockHandler {
       const run = () => {
         // A route with context variants gets its context found once, here; its handler serves them all.
         ctx.context = resolveContext(ctx);
-        return handler(ctx);
+        const result = handler(ctx);
+        if (req.method === 'DELETE') countRemoval();
+        return result;
       };
       const result = req.method === 'GET' ? db.transaction(run) : db.transaction(run, 'immediate');
       if (realCaller) recordPageView(ctx);

@@ -51,6 +51,21 @@ describe('a journal outlives the data it describes', () => {
     expect(activeLogins(lms.mock, 'p%')).toBe(20);
   });
 
+  it('after a delete, the rows the journal calls done are checked again, and a deleted user is created again', async () => {
+    const lms = session(stateDir());
+    const file = csvFile(roster(3));
+    expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 3 });
+    expect((await lms.run('users delete sis_login_id:p2 --yes -o json')).exitCode).toBe(0);
+    expect(activeLogins(lms.mock, 'p%')).toBe(2);
+
+    const again = await lms.run(`users import ${file} -o json`);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(json(again)).toMatchObject({ total: 3, created: 1, skipped_done: 0, failed: 0 });
+    expect(activeLogins(lms.mock, 'p%')).toBe(3);
+    // Nothing removed since: the journal is trusted again, and no row costs a request.
+    expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 0, skipped_done: 3 });
+  });
+
   it('on an instance that names no state, rows the journal calls done are looked up, and redone when gone', async () => {
     const lms = session(stateDir());
     // What a real server looks like: the same mock, minus the header naming its state.
@@ -89,19 +104,12 @@ describe('a journal outlives the data it describes', () => {
     const lms = session(env);
     const file = csvFile(roster(5));
     await lms.run(`users import ${file}`);
-    await lms.run('users delete sis_login_id:p3 --yes');
-    // The mock vouches for its state, and deleting a user does not change it: the journal is believed…
+    // The mock vouches for its state, which nothing has changed since: the journal is believed…
     expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 0, skipped_done: 5 });
-    // …until told to start over.
+    // …until told to start over, when every row is looked at again.
     const plan = await lms.run(`users import ${file} --restart --dry-run -o json`);
-    expect((JSON.parse(plan.stdout) as { action: string }[]).map((p) => p.action)).toEqual([
-      'exists',
-      'exists',
-      'create',
-      'exists',
-      'exists',
-    ]);
-    expect(json(await lms.run(`users import ${file} --restart -o json`))).toMatchObject({ created: 1, existed: 4, skipped_done: 0 });
+    expect((JSON.parse(plan.stdout) as { action: string }[]).map((p) => p.action)).toEqual(['exists', 'exists', 'exists', 'exists', 'exists']);
+    expect(json(await lms.run(`users import ${file} --restart -o json`))).toMatchObject({ created: 0, existed: 5, skipped_done: 0 });
     expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 0, skipped_done: 5 });
     const journals = readdirSync(join(env.LMS_STATE_DIR, 'journals'));
     expect(journals).toHaveLength(1);
@@ -127,7 +135,7 @@ describe('re-importing an edited export', () => {
     edit('hana', { short_name: 'Hana S', locale: 'ja' });
     const file = csvFile(stringify(users, { header: true }));
 
-    const first = await lms.run(`users import ${file} -o json`);
+    const first = await lms.run(`users import ${file}`);
     expect(first.exitCode).toBe(0);
     expect(json(first)).toMatchObject({ total: 13, created: 0, existed: 10, differs: 3, updated: 0, failed: 0 });
     const sam = json(first).rows.find((r) => r.login_id === 'sam')!;
@@ -167,12 +175,12 @@ describe('re-importing an edited export', () => {
   it('reports fields the API cannot change, applies the rest, and fails a row with nothing it could apply', async () => {
     const lms = session(stateDir());
     const file = csvFile('name,login_id,email,sis_user_id\nSam Student,sam,sam@school.example,S-007\nSofia S Student,sofia,sofia@school.example,S-008\nRavi Patel,ravi,ravi@example.edu,S-999\n');
-    const plain = await lms.run(`users import ${file} -o json`);
+    const plain = await lms.run(`users import ${file}`);
     expect(plain.exitCode).toBe(0);
     expect(json(plain)).toMatchObject({ differs: 3, failed: 0 });
     expect(plain.stderr).toContain('sam: differs: email "sam@example.edu" → "sam@school.example" (cannot be changed through the API)');
 
-    const plan = await lms.run(`users import ${file} --update --dry-run -o json --fields login_id,action`);
+    const plan = await lms.run(`users import ${file} --update --dry-run --fields login_id,action`);
     expect(JSON.parse(plan.stdout)).toEqual([
       { login_id: 'sam', action: 'fail' },
       { login_id: 'sofia', action: 'update' },
@@ -181,7 +189,7 @@ describe('re-importing an edited export', () => {
     expect(plan.stderr).toContain('sofia: would be updated: name "Sofia Student" → "Sofia S Student"');
     expect(plan.stderr).toContain('sam: would fail: cannot be changed through the API: email "sam@example.edu" → "sam@school.example"');
     const failedOut = join(mkdtempSync(join(tmpdir(), 'lms-failed-')), 'failed.csv');
-    const r = await lms.run(`users import ${file} --update --failed-out ${failedOut} -o json`);
+    const r = await lms.run(`users import ${file} --update --failed-out ${failedOut}`);
     expect(r.exitCode).toBe(1);
     expect(json(r)).toMatchObject({ updated: 1, failed: 2 });
     expect(json(r).rows.find((x) => x.login_id === 'sofia')).toMatchObject({

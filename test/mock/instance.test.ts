@@ -42,3 +42,26 @@ describe('page views', () => {
     }
   });
 });
+
+describe('instance state', () => {
+  it('changes with every DELETE that succeeds, and with nothing else', async () => {
+    const mock = freshMock();
+    const state = async () => (await get(mock, 'http://lms.mock/api/v1/users/self', TOKENS.admin)).headers[INSTANCE_HEADER];
+    const send = (method: 'PUT' | 'POST' | 'DELETE', url: string, token: string = TOKENS.admin) =>
+      mock.handler({ method, url: `http://lms.mock${url}`, headers: { authorization: `Bearer ${token}` } });
+    const first = await state();
+    expect((await send('PUT', '/api/v1/users/8', TOKENS.admin)).status).toBe(200);
+    expect((await send('POST', '/api/v1/accounts/1/users')).status).toBe(400);
+    expect(await state()).toBe(first);
+    // Refused, or not found: nothing was removed.
+    expect((await send('DELETE', '/api/v1/accounts/1/users/8', TOKENS.student)).status).toBe(401);
+    expect((await send('DELETE', '/api/v1/accounts/1/users/999')).status).toBe(404);
+    expect(await state()).toBe(first);
+    expect((await send('DELETE', '/api/v1/accounts/1/users/8')).status).toBe(200);
+    const second = await state();
+    expect(second).not.toBe(first);
+    expect(second.startsWith(first)).toBe(true);
+    expect((await send('DELETE', '/api/v1/courses/1/enrollments/1')).status).toBe(200);
+    expect(await state()).not.toBe(second);
+  });
+});

@@ -1,6 +1,7 @@
 // What commands get instead of globals: IO, environment, parsed global flags, and lazy getters for
 // the client, profiles, the mock and prompts. Nothing is opened until a command asks for it.
 import type { ApiClient } from '../client/client.js';
+import { chooseInstance, describeInstance, resolveRemote, type InstanceChoice } from '../config/instance.js';
 import type { ProfileStore } from '../config/profiles.js';
 import { LmsError, UsageError, ExitCode } from '../errors.js';
 import { createActivity, spinnerAllowed, type Activity, type SpinnerFactory } from '../io/activity.js';
@@ -17,7 +18,8 @@ export const DEFAULT_CONCURRENCY = 4;
 
 export interface GlobalOptions {
   profile?: string;
-  mock: boolean;
+  /** true for --mock, false for --no-mock, undefined when neither was given (the environment decides). */
+  mock?: boolean;
   mockDb?: string;
   output?: Format;
   fields?: string[];
@@ -56,6 +58,8 @@ export interface Context {
   readonly io: IOStreams;
   readonly env: NodeJS.ProcessEnv;
   readonly globals: GlobalOptions;
+  /** Which instance the flags and environment chose, and from where (the profile file decides the rest). */
+  readonly instance: InstanceChoice;
   readonly mockMode: boolean;
   /**
    * The spinner on stderr while something slow is pending: `ctx.activity.track(promise, label)`.
@@ -77,11 +81,10 @@ export interface Context {
   warn(message: string): void;
 }
 
-const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
-
 export function createContext(deps: Deps, globals: GlobalOptions): Context {
   const { io, env } = deps;
-  const mockMode = globals.mock || truthy(env.LMS_MOCK);
+  const instance = chooseInstance({ mock: globals.mock, profile: globals.profile }, env);
+  const mockMode = instance.kind === 'mock';
   let clientPromise: Promise<ApiClient> | undefined;
   let profilesPromise: Promise<ProfileStore> | undefined;
   let mockPromise: Promise<MockRuntime> | undefined;
@@ -92,6 +95,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     io,
     env,
     globals,
+    instance,
     mockMode,
     interactive: io.stdinIsTTY && io.stdoutIsTTY && globals.input,
     activity: createActivity(io, { enabled: spinnerAllowed(io, env, globals.color), spinner: deps.spinner }),
@@ -162,23 +166,14 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace, onLongList: keepYoungGenerationSmall };
     // The spinner wraps the retries, so a request that backs off still shows as one wait.
     const guard = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace }), ctx.activity);
-    if (mockMode) {
+    if (instance.kind === 'mock') {
       const { MOCK_BASE_URL, MOCK_ADMIN_TOKEN } = await import('../mock/runtime.js');
       const mock = await ctx.mock();
+      trace?.(describeInstance(instance, `the mock (${mock.path})`, env.LMS_TOKEN ? 'LMS_TOKEN' : 'the seeded admin'));
       return new ApiClient({ ...common, baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, transport: guard(mock.handler) });
     }
     const store = await ctx.profiles();
-    const name = globals.profile ?? (env.LMS_PROFILE || undefined) ?? store.current();
-    const profile = name ? store.get(name) : undefined;
-    if (name && !profile && !env.LMS_BASE_URL) throw new UsageError(`no profile named "${name}"`, { hint: 'lms profile list shows the profiles' });
-    const fromEnv = Boolean(env.LMS_BASE_URL);
-    const baseUrl = env.LMS_BASE_URL || profile?.url;
-    if (!baseUrl) {
-      throw new UsageError('no instance configured', {
-        hint: 'add one with `lms profile add NAME --url https://lms.example.edu`, set LMS_BASE_URL, or use --mock',
-      });
-    }
-    const source = fromEnv ? 'LMS_BASE_URL' : `the URL of profile "${name}"`;
+    const { baseUrl, urlSource: source, fromEnv, token, tokenSource, profileName: name, insecure } = resolveRemote(instance, env, store);
     const { redactUrl } = await import('../redact.js');
     // `localhost:4010` would parse as a URL of the scheme `localhost:`: say what was meant.
     if (fromEnv && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(baseUrl) && URL.canParse(`http://${baseUrl}`)) {
@@ -191,13 +186,17 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
         hint: fromEnv ? 'set LMS_BASE_URL to the instance address, e.g. https://lms.example.edu' : `fix it with \`lms profile add ${name} --url https://lms.example.edu\``,
       });
     }
-    const token = env.LMS_TOKEN || profile?.token;
     if (!token) {
-      throw new LmsError(`no token for ${redactUrl(baseUrl)}`, ExitCode.auth, { hint: 'store one with `lms profile add NAME --url URL --token-stdin`, or set LMS_TOKEN' });
+      const hint =
+        instance.from === '--profile'
+          ? `store one with \`lms profile add ${name} --url ${redactUrl(baseUrl)} --token-stdin\`, or set LMS_TOKEN`
+          : 'store one with `lms profile add NAME --url URL --token-stdin`, or set LMS_TOKEN';
+      throw new LmsError(`no token for ${redactUrl(baseUrl)}`, ExitCode.auth, { hint });
     }
+    trace?.(describeInstance(instance, redactUrl(baseUrl), tokenSource!, instance.from === 'default' ? name : undefined));
     // The client refuses (or, with consent, warns once about) the token over plain http to a host
     // other than this machine, on every request it sends.
-    const plainHttp = globals.insecure || profile?.insecure ? 'warn' : 'refuse';
+    const plainHttp = globals.insecure || insecure ? 'warn' : 'refuse';
     const warn = (message: string) => {
       if (warnedInsecure) return;
       warnedInsecure = true;

@@ -78,6 +78,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     })
     .addOption(new Option('-p, --profile <profile>', 'use this profile (env LMS_PROFILE)').argParser(nonEmpty('--profile')))
     .addOption(new Option('--mock', 'use the built-in mock instead of a real instance (env LMS_MOCK=1)'))
+    .addOption(new Option('--no-mock', 'use a real instance even when LMS_MOCK is set'))
     .addOption(new Option('--mock-db <path>', 'mock database file, or :memory: (env LMS_MOCK_DB)').argParser(nonEmpty('--mock-db')))
     .addOption(new Option('-o, --output <format>', 'output format (env LMS_OUTPUT); table on a terminal, json when piped').choices(FORMATS))
     .addOption(new Option('--fields <list>', 'comma-separated fields to output, e.g. id,name,user.login_id'))
@@ -168,9 +169,14 @@ function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): Global
   }
   const fields = typeof o.fields === 'string' ? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
   if (fields && fields.length === 0) throw new UsageError('--fields needs at least one field name');
+  // Both name the instance outright, and neither is the stronger: refuse rather than guess which
+  // one a command that writes should write to.
+  if (o.mock === true && o.profile !== undefined) {
+    throw new UsageError('--mock and --profile both choose the instance: give one of them', { hint: `drop --mock to use profile "${String(o.profile)}", or --profile to use the mock` });
+  }
   return {
     profile: o.profile as string | undefined,
-    mock: o.mock === true,
+    mock: typeof o.mock === 'boolean' ? o.mock : undefined,
     mockDb: (o.mockDb as string | undefined) ?? (env.LMS_MOCK_DB || undefined),
     output: (o.output as Format | undefined) ?? ((envOutput || undefined) as Format | undefined),
     fields,

@@ -1,5 +1,5 @@
 // End to end: the roster commands (enrollments, sections, admins) as the built binary runs them
-// against `lms mock serve` — a saved profile for the admin, LMS_TOKEN for the other seeded users.
+// against `lms mock serve` — a saved profile for the admin, LMS_BASE_URL and LMS_TOKEN for the other seeded users.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
 
@@ -10,9 +10,9 @@ const STUDENT = '7~mock-sam';
 const { env } = e2eWorkspace('e2e-roster');
 let server: Served;
 
-/** The binary as the profile's admin, or as the seeded user whose token is given. */
+/** The binary as the profile's admin, or, on the same server, as the seeded user whose token is given (`-p` would bring the profile's own token). */
 function lms(line: string[], token?: string) {
-  return spawnLms(['-p', 'school', ...line], token ? { ...env, LMS_TOKEN: token } : env);
+  return token ? spawnLms(line, { ...env, LMS_BASE_URL: server.url, LMS_TOKEN: token }) : spawnLms(['-p', 'school', ...line], env);
 }
 
 /** Runs a command that must succeed with `-o json`, and returns what it printed. */

@@ -1,6 +1,9 @@
+import { accessSync, constants, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { list, type Verbs } from '../../cli/command.js';
 import { command, type Flag, type OptionsOf } from '../../cli/define.js';
 import { UsageError } from '../../errors.js';
+import { out } from '../../io/streams.js';
 import type { FaultOptions, ThrottleOptions } from '../../mock/faults.js';
 
 /** The flags of `lms mock serve`: where it listens, its limits, and the faults it injects. */
@@ -22,6 +25,7 @@ const serveFlags = {
   dropRate: { flags: '--drop-rate <p>', description: 'probability (0-1) of dropping the connection, half before and half after the request is applied' },
   latency: { flags: '--latency <ms>', description: 'delay before every answer' },
   faultSeed: { flags: '--fault-seed <n>', description: 'seed for the faults, so a run can be reproduced' },
+  readyFile: { flags: '--ready-file <path>', description: 'once listening, write the base URL to this file (replaced atomically; removed at start and on exit), for scripts that run the server in the background' },
 } as const satisfies Record<string, Flag>;
 
 type ServeOpts = OptionsOf<typeof serveFlags>;
@@ -39,6 +43,39 @@ function publicOrigin(raw: string | undefined): string | undefined {
     throw new UsageError(`--public-url must be an http(s) origin such as https://mock.example.org, got "${raw}"`);
   }
   return url.origin;
+}
+
+/**
+ * The base URL a client on this machine uses: the public origin when one is named; on a wildcard
+ * bind, loopback (0.0.0.0 is no address to connect to, and the client sends a token over plain
+ * http only to loopback).
+ */
+function clientBaseUrl(url: string, o: { publicUrl?: string; wildcard: boolean }): string {
+  if (o.publicUrl) return o.publicUrl;
+  if (!o.wildcard) return url;
+  const u = new URL(url);
+  u.hostname = u.hostname === '[::]' ? '[::1]' : '127.0.0.1';
+  return u.origin;
+}
+
+/** `--ready-file`: its directory must be writable before the server starts, and a stale file from an earlier run goes. */
+function prepareReadyFile(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  const full = resolve(path);
+  try {
+    accessSync(dirname(full), constants.W_OK);
+    rmSync(full, { force: true });
+  } catch (error) {
+    throw new UsageError(`--ready-file ${path}: cannot write there (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return full;
+}
+
+/** Whoever polls the file never reads half a URL: it appears whole, by rename. */
+function writeReadyFile(path: string, url: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${url}\n`);
+  renameSync(temporary, path);
 }
 
 /** `1048576`, `512k`, `1m`, `100MiB`: bytes, binary multiples. */
@@ -188,6 +225,7 @@ export const mockVerbs: Verbs = [
         const publicUrl = publicOrigin(opts.publicUrl);
         const maxBodyBytes = byteSize('--max-body-size', opts.maxBodySize);
         const maxUploadBytes = byteSize('--max-upload-size', opts.maxUploadSize);
+        const readyFile = prepareReadyFile(opts.readyFile);
         const [{ serveMock, formatBytes }, { DEFAULT_THROTTLE, describeFaults, hasFaults, withFaults }] = await Promise.all([import('../../mock/serve.js'), import('../../mock/faults.js')]);
         const mock = await ctx.mock();
         // LMS_MOCK_FAULTS (already parsed by the runtime) is the base; flags override it.
@@ -204,13 +242,32 @@ export const mockVerbs: Verbs = [
           : wildcard
             ? 'Listening on every interface: links and upload URLs name the address each client connected to (a Host header is believed only when it names that address or localhost); pass --public-url to name one origin'
             : `Links and upload URLs name ${url} (or localhost on the same port, when the client used it)`;
-        // One write, so whoever waits for the address reads the whole notice with it.
+        // stdout carries only the base URL, as its first line: what `read url` or `head -n1` in a CI
+        // script captures. The notice for people stays on stderr, in one write.
+        const baseUrl = clientBaseUrl(url, { publicUrl, wildcard });
+        await out(ctx.io, `${baseUrl}\n`);
         ctx.io.stderr.write(`lms mock serving ${mock.path} at ${url}${faultNote} (Ctrl-C stops)\n${origin}; ${bodies}.\n`);
+        // A file left behind would tell the next script's wait loop that a server is up. On exit,
+        // not after close: Ctrl-C ends the process (exit 130) before the server has closed.
+        const removeReadyFile = () => {
+          if (readyFile) rmSync(readyFile, { force: true });
+        };
+        if (readyFile) {
+          try {
+            writeReadyFile(readyFile, baseUrl);
+          } catch (error) {
+            server.close();
+            throw new UsageError(`--ready-file ${opts.readyFile}: could not write the URL (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+          }
+          process.once('exit', removeReadyFile);
+        }
         await new Promise<void>((resolve) => {
           const stop = () => server.close(() => resolve());
           process.once('SIGINT', stop);
           process.once('SIGTERM', stop);
         });
+        process.removeListener('exit', removeReadyFile);
+        removeReadyFile();
         return undefined;
       },
     }),

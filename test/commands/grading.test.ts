@@ -224,7 +224,7 @@ describe('lms submissions', () => {
     const lms = session();
     expect(json((await lms.run('submissions list --course 1 --assignment 1 -o json --fields user_id,workflow_state')).stdout)).toEqual([
       { user_id: 7, workflow_state: 'graded' }, { user_id: 8, workflow_state: 'graded' }, { user_id: 9, workflow_state: 'submitted' },
-      { user_id: 10, workflow_state: 'unsubmitted' }, { user_id: 11, workflow_state: 'graded' }, { user_id: 12, workflow_state: 'unsubmitted' },
+      { user_id: 10, workflow_state: 'unsubmitted' }, { user_id: 11, workflow_state: 'submitted' }, { user_id: 12, workflow_state: 'unsubmitted' },
     ]);
     const SAM = { env: { LMS_TOKEN: '7~mock-sam' } };
     expect(json((await lms.run('submissions list --course 1 -o json --fields assignment_id,grade', SAM)).stdout)).toEqual([

@@ -19,7 +19,7 @@ describe('submit', () => {
       submission: { submission_type: 'online_text_entry', body: '<p onclick="steal()">Hi<script>alert(1)</script></p><a href="javascript:x()">x</a>' },
       comment: { text_comment: 'First go' },
     });
-    expect(first).toMatchObject({ attempt: 2, submission_type: 'online_text_entry', body: '<p>Hi</p><a href="#">x</a>', workflow_state: 'graded', grade_matches_current_submission: false });
+    expect(first).toMatchObject({ attempt: 2, submission_type: 'online_text_entry', body: '<p>Hi</p><a href="#">x</a>', workflow_state: 'submitted', grade: 'B+', grade_matches_current_submission: false });
     expect(first.submission_comments?.at(-1)).toMatchObject({ author_id: 7, comment: 'First go' });
     const second = await sam.ops.submissions.submit({ section_id: 'sis_section_id:BIO-101-A', assignment_id: 3, submission: { submission_type: 'online_url', url: 'example.edu/essay' } });
     expect(second).toMatchObject({ attempt: 3, submission_type: 'online_url', url: 'http://example.edu/essay' });
@@ -107,7 +107,7 @@ describe('list and read', () => {
       [8, 'graded', '15', true, false, true],
       [9, 'submitted', null, false, false, true],
       [10, 'unsubmitted', null, false, true, true],
-      [11, 'graded', '20', true, false, false],
+      [11, 'submitted', '20', true, false, false],
       [12, 'unsubmitted', null, false, true, true],
     ]);
     expect(subs[0].user).toMatchObject({ id: 7, login_id: 'sam', sis_user_id: 'S-007' });

@@ -99,7 +99,11 @@ function studentExists(alias: string, courseId: number, sections?: readonly numb
   };
 }
 
-/** A submission (as `s`) waits for grading when it was turned in and its grade, if any, is for an earlier attempt. */
+/**
+ * A submission (as `s`) waits for grading when it was turned in and its grade, if any, is for an
+ * earlier attempt. `graded` with a stale grade is how databases written before resubmissions went
+ * back to `submitted` hold one.
+ */
 export const NEEDS_GRADING = `s.excused = 0 AND (s.workflow_state IN ('submitted', 'pending_review') OR (s.workflow_state = 'graded' AND s.grade_matches_current_submission = 0))`;
 
 /** How many of an assignment's submissions wait for grading. */
@@ -192,17 +196,22 @@ export interface NewAttempt {
   mediaType?: string | null;
 }
 
-/** A new attempt: the submission holds it, and its history keeps it. A graded one stays graded, its grade no longer matching. */
+/**
+ * A new attempt: the submission holds it, and its history keeps it. As on real instances, a graded
+ * submission goes back to `submitted` (waiting for a grader again) and keeps its grade, which no
+ * longer matches: the grade is the earlier attempt's until someone grades this one.
+ */
 export function addAttempt(db: Db, sub: SubmissionRow, a: NewAttempt, now: string): SubmissionRow {
   const attempt = (sub.attempt ?? 0) + 1;
   const files = a.attachmentIds ? JSON.stringify(a.attachmentIds) : null;
-  const graded = sub.workflow_state === 'graded';
+  // The grade held, not the state: a second resubmission finds the state `submitted` already.
+  const holdsGrade = sub.grade !== null || sub.score !== null;
   run(
     db,
-    `UPDATE submissions SET workflow_state = ?, submission_type = ?, body = ?, url = ?, attachment_ids = ?, media_comment_id = ?, media_comment_type = ?,
+    `UPDATE submissions SET workflow_state = 'submitted', submission_type = ?, body = ?, url = ?, attachment_ids = ?, media_comment_id = ?, media_comment_type = ?,
        attempt = ?, submitted_at = ?, grade_matches_current_submission = ?, updated_at = ? WHERE id = ?`,
-    graded ? 'graded' : 'submitted', a.type, a.body ?? null, a.url ?? null, files, a.mediaId ?? null, a.mediaType ?? null,
-    attempt, now, graded ? 0 : 1, now, sub.id,
+    a.type, a.body ?? null, a.url ?? null, files, a.mediaId ?? null, a.mediaType ?? null,
+    attempt, now, holdsGrade ? 0 : 1, now, sub.id,
   );
   run(
     db,
@@ -229,11 +238,12 @@ export interface GradeChange {
 
 /**
  * Sets a grade. A grade equal to the one held changes nothing and writes no version, so sending the
- * same grade again (a retried request, a re-run of a file) leaves the history as it was.
+ * same grade again (a retried request, a re-run of a file) leaves the history as it was — unless the
+ * student resubmitted since: then the same grade grades the new attempt, which is a change.
  */
 export function setGrade(db: Db, sub: SubmissionRow, g: GradeChange): boolean {
   const excused = g.excused ? 1 : 0;
-  if (sub.score === g.score && sub.grade === g.grade && sub.excused === excused) return false;
+  if (sub.score === g.score && sub.grade === g.grade && sub.excused === excused && sub.grade_matches_current_submission === 1) return false;
   const state = g.grade !== null || excused ? 'graded' : sub.submitted_at ? 'submitted' : 'unsubmitted';
   run(
     db,

@@ -48,6 +48,27 @@ export class InterruptedError extends LmsError {
   }
 }
 
+/**
+ * A confirmation answered "no". It exits as Ctrl-C at the same prompt does (130): either way the
+ * person at the terminal stopped the command before it did anything, and a chain (`lms … && next`)
+ * must stop too. Its own name tells the two apart in `-o json` errors.
+ */
+export class CancelledError extends InterruptedError {
+  constructor(message = 'cancelled; nothing was changed') {
+    super(message);
+  }
+}
+
+/**
+ * A bulk job that left rows undone — rows the API refused, invalid rows --skip-invalid passed over —
+ * or a dry run that found rows the run would leave undone: the results are printed, then this exits 1.
+ */
+export class RowsFailedError extends LmsError {
+  constructor(message: string, options?: { details?: Record<string, unknown> }) {
+    super(message, ExitCode.failure, options);
+  }
+}
+
 /** A failure that is neither the user's input nor an API answer (a missing file, a bad config). */
 export class FailureError extends LmsError {
   constructor(message: string, options?: { hint?: string; cause?: unknown }) {

@@ -1,20 +1,20 @@
 // A bulk import from start to end, for any job: read and validate the file (nothing sent on a
 // problem), identify the instance, open the journal, plan or apply every row, then report — a
-// summary on stderr, the rows needing attention, per-row results on stdout, the failed-rows file,
-// and exit 1 when a row failed. A command supplies only its schema, its key and its task.
+// summary on stderr (one JSON object under -o json), the rows needing attention, per-row results on
+// stdout, the failed-rows file, and exit 1 when a row failed or was skipped — on a dry run, when one
+// would be. A command supplies only its schema, its key and its task.
 import { item, list, withFailure, type CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../client/client.js';
-import { ExitCode, LmsError, UsageError } from '../errors.js';
-import { err } from '../io/streams.js';
+import { UsageError } from '../errors.js';
 import { formatProblems, parseCsv, readInput, type CsvRow, type Parsed, type Schema } from './csv-input.js';
-import { writeFailedRows } from './failed.js';
+import { failedFileNote, writeFailedRows } from './failed.js';
 import { identifyInstance } from './instance.js';
 import { runRows, type BulkRow, type BulkTask, type RowResult } from './job.js';
 import { Journal } from './journal.js';
 import type { BulkOpts } from './options.js';
 import { progressReporter } from './progress.js';
-import { attentionLines, changesFor, describeTally, tally } from './report.js';
+import { attentionLines, changesFor, describeTally, needsAttention, PLAN_ACTION, reporting, tally, unpaged, type BulkReport } from './report.js';
 
 export interface BulkJob<R extends BulkRow, C> {
   /** Names the journal together with the instance, the target and the input's bytes: `users.import`. */
@@ -47,10 +47,11 @@ export interface FinishedRow {
   error?: string;
 }
 
-/** How a plan names what a run would do. */
-const PLAN_ACTION: Record<string, string> = { created: 'create', existed: 'exists', updated: 'update', differs: 'differs', failed: 'fail' };
+export function runBulk<R extends BulkRow, C>(ctx: Context, file: string, opts: BulkOpts, job: BulkJob<R, C>): Promise<CommandResult> {
+  return reporting(ctx, (report) => bulk(ctx, file, opts, job, report));
+}
 
-export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, opts: BulkOpts, job: BulkJob<R, C>): Promise<CommandResult> {
+async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: BulkOpts, job: BulkJob<R, C>, report: BulkReport): Promise<CommandResult> {
   const concurrency = Number(opts.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError(`--concurrency must be 1-32, got "${opts.concurrency}"`);
   const { bytes, name } = await readInput(file, ctx.io.stdin);
@@ -75,11 +76,19 @@ export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, 
   if (problems.length && (!opts.skipInvalid || badLines.has(1) || rows.length === 0)) {
     throw new UsageError(`${name} has ${problems.length} problem${problems.length > 1 ? 's' : ''}; nothing was sent:\n${formatProblems(problems, name)}`);
   }
-  if (problems.length) ctx.warn(`skipping ${badLines.size} invalid row${badLines.size > 1 ? 's' : ''}:\n${formatProblems(problems, name)}`);
+  // Under -o json the skipped rows are in the report's `attention`, with the rows that failed.
+  if (problems.length && !report.json) ctx.warn(`skipping ${badLines.size} invalid row${badLines.size > 1 ? 's' : ''}:\n${formatProblems(problems, name)}`);
   const valid = rows.filter((r) => !badLines.has(r.line));
   const taskRows = valid.map((r) => converted.get(r.line)!);
   const byLine = new Map(rows.map((r) => [r.line, r.values]));
   const keyOf = (line: number, key: string) => byLine.get(line)?.[job.keyColumn] ?? key;
+  const invalid = [...badLines].map((line) => ({
+    line,
+    values: byLine.get(line) ?? {},
+    error: problems.filter((p) => p.line === line).map((p) => p.message).join('; '),
+  }));
+  const invalidRows = invalid.map((i) => ({ line: i.line, ...(i.values[job.keyColumn] ? { [job.keyColumn]: i.values[job.keyColumn] } : {}), status: 'invalid', error: i.error }));
+  const skipped = invalid.length ? `${invalid.length} invalid row${invalid.length > 1 ? 's' : ''}` : '';
 
   const client = await ctx.client();
   const instance = await identifyInstance(ctx, client);
@@ -107,10 +116,11 @@ export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, 
   const seconds = (performance.now() - started) / 1000;
   const flat = ctx.globals.output === 'csv' || ctx.globals.output === 'table' || (ctx.globals.output === undefined && ctx.io.stdoutIsTTY);
   const attention = attentionLines(results, name, { plan });
+  // Rows of the file in its order; what the file does not list (--sync's) after them.
+  const byLineFirst = <T extends { line: number | null }>(a: T, b: T) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER);
 
   if (plan) {
-    err(ctx.io, `Dry run: ${describeTally(counts, { plan, update })}${extraNote}. Nothing was written.\n`);
-    if (attention.length) err(ctx.io, `${attention.join('\n')}\n`);
+    report.summary(`Dry run: ${describeTally(counts, { plan, update })}${extraNote}. Nothing was written.`);
     const planned = results.map((r) => ({
       line: r.line,
       [job.keyColumn]: keyOf(r.line, r.key),
@@ -120,49 +130,52 @@ export async function runBulk<R extends BulkRow, C>(ctx: Context, file: string, 
       ...(r.error ? { error: r.error } : {}),
       ...(r.redone ? { redone: true } : {}),
     }));
+    report.attention([...invalidRows, ...planned.filter((_, i) => needsAttention(results[i]))].sort(byLineFirst), attention);
     const plannedExtra = extra.map((x) => ({ line: null, [job.keyColumn]: x.key, action: x.status, id: x.id, changes: null }));
-    return list([...planned, ...plannedExtra], ['line', job.keyColumn, 'action', 'id', 'changes']);
+    // A plan exits as its run would: rows that would fail, or be skipped as invalid, fail it too.
+    const undone = [counts.failed ? `${counts.failed} of ${valid.length} rows would fail` : '', skipped ? `${skipped} would be skipped` : ''].filter(Boolean);
+    const failure = report.finish(undone.length ? `dry run: ${undone.join('; ')}` : undefined);
+    const output = unpaged(list([...planned, ...plannedExtra], ['line', job.keyColumn, 'action', 'id', 'changes']));
+    return failure ? withFailure(output, failure) : output;
   }
 
-  err(ctx.io, `Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}.\n`);
-  for (const x of extra.filter((e) => e.status === 'failed')) err(ctx.io, `  ${x.key}: ${x.error ?? 'failed'}\n`);
-  if (attention.length) err(ctx.io, `${attention.join('\n')}\n`);
+  report.summary(`Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}.`);
   const failed = results.filter((r) => r.status === 'failed');
+  const resultRows = results.map((r): Record<string, unknown> & { line: number | null } => ({
+    line: r.line,
+    [job.keyColumn]: keyOf(r.line, r.key),
+    status: r.status,
+    id: r.id ?? null,
+    ...(r.changes?.length ? { changes: changesFor(r.changes, flat) } : {}),
+    ...(r.error ? { error: r.error } : {}),
+    ...(r.skipped ? { skipped: true } : {}),
+    ...(r.redone ? { redone: true } : {}),
+  }));
+  report.attention(
+    [...invalidRows, ...resultRows.filter((_, i) => needsAttention(results[i])), ...extraRows.filter((x) => x.status === 'failed')].sort(byLineFirst),
+    [...extra.filter((e) => e.status === 'failed').map((x) => `  ${x.key}: ${x.error ?? 'failed'}`), ...attention],
+  );
   if (opts.failedOut) {
-    const invalid = [...badLines].map((line) => ({
-      line,
-      values: byLine.get(line) ?? {},
-      error: problems.filter((p) => p.line === line).map((p) => p.message).join('; '),
-    }));
-    await writeFailedRows(opts.failedOut, header, [...failed.map((f) => ({ line: f.line, values: byLine.get(f.line) ?? {}, error: f.error ?? '' })), ...invalid]);
-    if (failed.length || invalid.length) err(ctx.io, `Failed${invalid.length ? ' and invalid' : ''} rows are in ${opts.failedOut}; fix them and import that file as it is.\n`);
+    const outcome = await writeFailedRows(opts.failedOut, header, [...failed.map((f) => ({ line: f.line, values: byLine.get(f.line) ?? {}, error: f.error ?? '' })), ...invalid]);
+    if (outcome === 'written') report.set('failed_out', opts.failedOut);
+    const what = failed.length && invalid.length ? 'Failed and invalid rows' : failed.length ? 'Failed rows' : 'Invalid rows';
+    const note = failedFileNote(opts.failedOut, outcome, { rows: what, verb: 'import' });
+    if (note) report.note(note);
   }
-  if (failed.length) err(ctx.io, `Re-running this command retries only the rows that are not done.\n`);
-  const summary = {
-    ...counts,
-    invalid: badLines.size,
-    rows: results.map((r): Record<string, unknown> => ({
-      line: r.line,
-      [job.keyColumn]: keyOf(r.line, r.key),
-      status: r.status,
-      id: r.id ?? null,
-      ...(r.changes?.length ? { changes: changesFor(r.changes, flat) } : {}),
-      ...(r.error ? { error: r.error } : {}),
-      ...(r.skipped ? { skipped: true } : {}),
-      ...(r.redone ? { redone: true } : {}),
-    })).concat(extraRows),
-  };
+  if (failed.length) report.note(`Re-running this command retries only the rows that are not done.`);
+  const summary = { ...counts, invalid: badLines.size, rows: [...resultRows, ...extraRows] };
   const output = resultOutput(ctx, summary);
-  if (!failed.length && !extraFailed) return output;
-  // The results are printed first; the failure then sets the exit code.
-  const what = [failed.length ? `${failed.length} of ${valid.length} rows failed` : '', extraFailed ? `${extraFailed} not in the file could not be changed` : ''].filter(Boolean);
-  return withFailure(output, new LmsError(what.join('; '), ExitCode.failure));
+  // The results are printed first; the failure then sets the exit code. Rows left undone, for
+  // whatever reason, are a job not done: invalid rows skipped count like rows refused.
+  const undone = [failed.length ? `${failed.length} of ${valid.length} rows failed` : '', extraFailed ? `${extraFailed} not in the file could not be changed` : '', skipped ? `${skipped} skipped` : ''].filter(Boolean);
+  const failure = report.finish(undone.length ? undone.join('; ') : undefined);
+  return failure ? withFailure(output, failure) : output;
 }
 
 /** Machine-readable results on stdout when asked for (-o) or piped; a terminal gets only the summary. */
 function resultOutput(ctx: Context, summary: { rows: Record<string, unknown>[] } & Record<string, unknown>): CommandResult {
   const format = ctx.globals.output;
-  if (format === 'csv' || format === 'table') return list(summary.rows);
+  if (format === 'csv' || format === 'table') return unpaged(list(summary.rows));
   if (format === undefined && ctx.io.stdoutIsTTY) return undefined;
   return item(summary);
 }

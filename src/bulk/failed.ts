@@ -2,7 +2,7 @@
 // --skip-invalid, rows that never passed validation — with the input's own columns and an `error`
 // column saying why. Every bulk import reads this file back as it is (csv-input ignores the error
 // column), so "fix the rows, import the file" works with no editing of the header.
-import { chmod, writeFile } from 'node:fs/promises';
+import { access, chmod, writeFile } from 'node:fs/promises';
 import { ERROR_COLUMN } from './csv-input.js';
 
 export interface FailedRow {
@@ -12,14 +12,31 @@ export interface FailedRow {
 }
 
 /**
- * Writes the file, replacing any earlier one: after a run with no failures it holds only the
- * header, so a file left from an earlier run never lists rows that have since succeeded.
+ * What became of the file: `written` with this run's failed rows; with none, `kept` when a file was
+ * already there (an earlier run's, or the very file just imported) and `none` when there was none.
  */
-export async function writeFailedRows(path: string, header: readonly string[], rows: FailedRow[]): Promise<void> {
+export type FailedFile = 'written' | 'kept' | 'none';
+
+/**
+ * Writes the failed rows, replacing any earlier file. With no failed rows it writes nothing: an
+ * empty file would say "rows failed" to anyone who checks that it exists, and the path may be the
+ * file the user just imported (the fix-and-import-again loop) or one they edited since; the exit
+ * code and the summary say that nothing failed.
+ */
+export async function writeFailedRows(path: string, header: readonly string[], rows: FailedRow[]): Promise<FailedFile> {
+  if (rows.length === 0) return (await access(path).then(() => true, () => false)) ? 'kept' : 'none';
   const { stringify } = await import('csv-stringify/sync');
   const columns = [...header.filter((c) => c !== ERROR_COLUMN), ERROR_COLUMN];
   const records = [...rows].sort((a, b) => a.line - b.line).map((r) => ({ ...r.values, [ERROR_COLUMN]: r.error }));
   // The rows came from the user's own file (a password column included, when there was one): only they may read it.
   await writeFile(path, stringify(records, { header: true, columns }), { mode: 0o600 });
   await chmod(path, 0o600).catch(() => undefined);
+  return 'written';
+}
+
+/** What a report says of the file, if anything: `Failed rows are in failed.csv; fix them and import that file as it is.` */
+export function failedFileNote(path: string, outcome: FailedFile, o: { rows: string; verb: string }): string | undefined {
+  if (outcome === 'written') return `${o.rows} are in ${path}; fix them and ${o.verb} that file as it is.`;
+  if (outcome === 'kept') return `Nothing failed, so ${path} was not written; the file there is left as it was.`;
+  return undefined;
 }

@@ -1,6 +1,98 @@
 // What a bulk job tells its user: one summary line in words, the rows that need attention on stderr,
 // and per-row results for machines. Shared so every bulk command reports a run and its dry run alike.
+import type { CommandResult } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import { RowsFailedError } from '../errors.js';
+import { err } from '../io/streams.js';
 import { describeChanges, type Difference, type RowResult } from './job.js';
+
+/**
+ * Where a bulk job's words go. In text, lines on stderr as the job reaches them. With -o json, one
+ * JSON object on stderr at the end, so that stderr parses as stdout does: the summary, the rows that
+ * need a look (`attention`), `failed_out` when that file was written, `notes` and `warnings`. A job
+ * that leaves rows undone carries the same fields in its error object, which is then the one object.
+ */
+export interface BulkReport {
+  readonly json: boolean;
+  summary(text: string): void;
+  /** `rows` for machines, `lines` (already capped) for people. */
+  attention(rows: Record<string, unknown>[], lines: string[]): void;
+  note(text: string): void;
+  /** Extra fields of the JSON object (`failed_out`); nothing in text, where a note says it. */
+  set(field: string, value: unknown): void;
+  /**
+   * The end of the report. With no failure, writes the JSON object (under -o json) and returns
+   * nothing; with one, returns the error to raise after the results are printed.
+   */
+  finish(failure?: string): RowsFailedError | undefined;
+}
+
+/**
+ * Runs a bulk job with a report. Under -o json, warnings raised while it runs — by the engine, by the
+ * command's own steps (`--sync` holding back), by the client — join the report instead of being
+ * printed ahead of it: `ctx.warn` is redirected for the job's length. A job that throws gets them
+ * printed as they would have been, before its error.
+ */
+export async function reporting<T>(ctx: Context, job: (report: BulkReport) => Promise<T>): Promise<T> {
+  const json = ctx.globals.output === 'json';
+  const warnings: string[] = [];
+  const fields: Record<string, unknown> = {};
+  const notes: string[] = [];
+  const attention: Record<string, unknown>[] = [];
+  const warn = ctx.warn;
+  if (json) ctx.warn = (message) => void warnings.push(message);
+  const report: BulkReport = {
+    json,
+    summary(text) {
+      if (json) fields.summary = text;
+      else err(ctx.io, `${text}\n`);
+    },
+    attention(rows, lines) {
+      if (json) attention.push(...rows);
+      else if (lines.length) err(ctx.io, `${lines.join('\n')}\n`);
+    },
+    note(text) {
+      if (json) notes.push(text);
+      else err(ctx.io, `${text}\n`);
+    },
+    set(field, value) {
+      fields[field] = value;
+    },
+    finish(failure) {
+      const object = {
+        ...fields,
+        ...(attention.length ? { attention } : {}),
+        ...(notes.length ? { notes } : {}),
+        ...(warnings.length ? { warnings } : {}),
+      };
+      if (failure) return new RowsFailedError(failure, json ? { details: object } : undefined);
+      if (json) err(ctx.io, `${JSON.stringify(object)}\n`);
+      return undefined;
+    },
+  };
+  try {
+    return await job(report);
+  } catch (error) {
+    ctx.warn = warn;
+    for (const message of warnings) warn.call(ctx, message);
+    throw error;
+  } finally {
+    ctx.warn = warn;
+  }
+}
+
+/** Bulk results are every row at once, never a first page: no "use --all" note under them. */
+export function unpaged(result: CommandResult): CommandResult {
+  return result && result.kind === 'list' ? { ...result, paged: false } : result;
+}
+
+/** How a plan names what a run would do. */
+export const PLAN_ACTION: Record<string, string> = { created: 'create', existed: 'exists', updated: 'update', differs: 'differs', failed: 'fail' };
+
+/** Rows a person should look at: the failed, and those that differ or were (or would be) changed. */
+export function needsAttention(r: { status: string; skipped?: boolean }): boolean {
+  return !r.skipped && (r.status === 'failed' || r.status === 'differs' || r.status === 'updated');
+}
 
 export interface Tally {
   total: number;
@@ -50,7 +142,7 @@ export function describeTally(t: Tally, options: { plan: boolean; update: boolea
 /** Lines about the rows that need a look (differences, failures), at most `max` of them. */
 export function attentionLines(results: RowResult[], source: string, options: { plan: boolean; max?: number }): string[] {
   const { plan, max = 20 } = options;
-  const rows = results.filter((r) => !r.skipped && (r.status === 'failed' || r.status === 'differs' || r.status === 'updated'));
+  const rows = results.filter(needsAttention);
   const lines = rows.slice(0, max).map((r) => {
     const what =
       r.status === 'failed'

@@ -3,7 +3,7 @@
 import type { ApiClient } from '../client/client.js';
 import { chooseInstance, describeInstance, resolveRemote, type InstanceChoice } from '../config/instance.js';
 import type { ProfileStore } from '../config/profiles.js';
-import { LmsError, UsageError, ExitCode } from '../errors.js';
+import { CancelledError, LmsError, UsageError, ExitCode } from '../errors.js';
 import { createActivity, spinnerAllowed, type Activity, type SpinnerFactory } from '../io/activity.js';
 import { err, type IOStreams } from '../io/streams.js';
 import { isLoopbackHost } from '../net.js';
@@ -148,7 +148,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       if (globals.yes) return;
       if (!ctx.interactive) throw new UsageError(`${action}: pass --yes to confirm when not running interactively`);
       const ok = await (await ctx.prompter()).confirm(`${action}?`);
-      if (!ok) throw new LmsError('cancelled', ExitCode.failure);
+      if (!ok) throw new CancelledError();
     },
 
     warn(message) {

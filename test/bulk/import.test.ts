@@ -85,15 +85,17 @@ describe('lms users import', () => {
     const file = csvFile('name,login_id,email\nAna,ana,\n,bo,\nCy,cy,cy-at-example\nDi,di,di@example.edu\n');
     const failedOut = join(mkdtempSync(join(tmpdir(), 'lms-failed-')), 'failed.csv');
     const r = await lms.run(`users import ${file} --skip-invalid --failed-out ${failedOut} -o json`);
-    expect(r.exitCode).toBe(0);
+    // Rows left undone, invalid ones included, fail the job.
+    expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ created: 2, failed: 0, invalid: 2 });
     expect(readFileSync(failedOut, 'utf8')).toBe('name,login_id,email,error\n,bo,,name is empty\nCy,cy,cy-at-example,"email ""cy-at-example"" is not an email address"\n');
     // Fixed in place, the file imports as it is.
     writeFileSync(failedOut, readFileSync(failedOut, 'utf8').replace(',bo,', 'Bo,bo,').replace('cy-at-example,', 'cy@example.edu,'));
     const fixed = await lms.run(`users import ${failedOut} --failed-out ${failedOut} -o json`);
+    expect(fixed.exitCode, fixed.stderr).toBe(0);
     expect(JSON.parse(fixed.stdout)).toMatchObject({ created: 2, failed: 0, invalid: 0 });
-    // Nothing failed this time, so the file is left with only its header: no stale rows.
-    expect(readFileSync(failedOut, 'utf8')).toBe('name,login_id,email,error\n');
+    // Nothing failed this time: the file, the one just imported, is not rewritten.
+    expect(readFileSync(failedOut, 'utf8')).toBe('name,login_id,email,error\nBo,bo,,name is empty\nCy,cy,cy@example.edu,"email ""cy-at-example"" is not an email address"\n');
   });
 
   it('round-trips with export', async () => {
@@ -154,8 +156,8 @@ describe('bad CSVs: exit 2, a line-numbered message, nothing sent', () => {
 
   it('imports the valid rows with --skip-invalid', async () => {
     const lms = session(stateDir());
-    const r = await lms.run(`users import ${csvFile('name,login_id\nAna,ana\n,bo\nCy,cy\n')} --skip-invalid -o json`);
-    expect(r.exitCode).toBe(0);
+    const r = await lms.run(`users import ${csvFile('name,login_id\nAna,ana\n,bo\nCy,cy\n')} --skip-invalid`);
+    expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ created: 2, invalid: 1 });
     expect(r.stderr).toContain('users.csv:3: name is empty');
   });

@@ -56,7 +56,7 @@ const FILES: Record<string, string | Uint8Array> = {
 };
 
 /** Commands that ask before they destroy: their examples get --yes when they do not give it. */
-const DESTRUCTIVE = new Set(['users delete', 'mock seed', 'mock reset', 'sections delete', 'admins remove', 'enrollments delete']);
+const DESTRUCTIVE = new Set(['users delete', 'mock seed', 'mock reset', 'sections delete', 'admins remove', 'enrollments delete', 'profile remove']);
 
 /** `lms api` sends whatever request it is given: it declares no routes, and its examples are not held to any. */
 const ANY_ROUTE = new Set(['api request']);

@@ -94,7 +94,7 @@ describe('lms mock reset / seed', () => {
       },
     });
     expect(asked).toBe('Erase everything in the mock database?');
-    expect(declined.exitCode).toBe(1);
+    expect(declined.exitCode).toBe(130);
     expect((await lms.run('users list --all -o ndjson')).stdout.trimEnd().split('\n')).toHaveLength(13);
 
     const accepted = await lms.run('mock reset', { tty: true, prompter: { secret: async () => '', confirm: async () => true } });
@@ -136,7 +136,7 @@ describe('lms mock seed on a database that holds data', () => {
 
     const declined = await seedWith(path, [], true, false);
     expect(declined.asked).toBe(`Replace everything in the mock database ${path} with the seeded school?`);
-    expect(declined.exitCode).toBe(1);
+    expect(declined.exitCode).toBe(130);
     const kept = await loadMock(path, {});
     expect(value(kept.db, `SELECT name FROM users WHERE id = 7`)).toBe('Changed');
     kept.db.close();

@@ -209,7 +209,7 @@ describe('lms outcomes import', () => {
     const r = await s.run(`outcomes import --course 1 ${v2} --failed-out ${failed} -o json`);
     expect(r.exitCode).toBe(1);
     expect(json(r)).toMatchObject({ created: 1, failed: 1 });
-    expect(r.stderr).toContain('title "One" → "Uno"');
+    expect(JSON.parse(r.stderr)).toMatchObject({ attention: [{ line: 2, vendor_guid: 'o1', status: 'failed', error: expect.stringContaining('title "One" → "Uno"') }] });
     expect(readFileSync(failed, 'utf8')).toMatch(/^vendor_guid,object_type,title,.*error\no1,outcome,Uno,/);
   });
 

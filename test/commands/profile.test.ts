@@ -53,7 +53,7 @@ describe('lms profile add / list / show / use / remove', () => {
     expect(json((await run('profile show prod -o json')).stdout)).toMatchObject({ name: 'prod', current: false });
     expect(json((await run('profile show -o json', { env: { LMS_PROFILE: 'prod' } })).stdout)).toMatchObject({ name: 'prod' });
 
-    expect(await run('profile remove dev')).toEqual({ exitCode: 0, stdout: '', stderr: 'Removed profile "dev".\n' });
+    expect(await run('profile remove dev --yes')).toEqual({ exitCode: 0, stdout: '', stderr: 'Removed profile "dev".\n' });
     expect(json((await run('profile ls -o json')).stdout)).toEqual([{ name: 'prod', url: 'https://lms.example.edu', current: false, token: `set (${TOKEN.length} characters)` }]);
 
     // The file holds the token, readable by its owner only.
@@ -188,7 +188,7 @@ describe('profile names that are properties of every object', () => {
     expect(listed.map((p) => p.name)).toEqual(['__proto__', 'a']);
     expect((await lms.run(['profile', 'use', '__proto__'])).exitCode).toBe(0);
     expect(json((await lms.run('profile show -o json')).stdout)).toMatchObject({ name: '__proto__', url: 'https://evil.example' });
-    expect((await lms.run(['profile', 'remove', '__proto__'])).stderr).toBe('Removed profile "__proto__".\n');
+    expect((await lms.run(['profile', 'remove', '__proto__', '--yes'])).stderr).toBe('Removed profile "__proto__".\n');
     expect(((json(readFileSync(file, 'utf8')) as { profiles: object }).profiles)).toEqual({ a: { url: 'https://a.example', token: 't' } });
     expect(Object.prototype).not.toHaveProperty('url');
   });

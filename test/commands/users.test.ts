@@ -131,7 +131,7 @@ describe('lms users create / update / delete', () => {
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('pass --yes');
     const declined = await lms.run('users delete 9', { tty: true, prompter: { secret: async () => '', confirm: async () => false } });
-    expect(declined.exitCode).toBe(1);
+    expect(declined.exitCode).toBe(130);
     expect((await lms.run('users get 9')).exitCode).toBe(0);
     expect((await lms.run('users delete 9 --yes')).exitCode).toBe(0);
     expect((await lms.run('users get 9')).exitCode).toBe(4);

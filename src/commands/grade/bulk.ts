@@ -11,10 +11,11 @@ import type { Context } from '../../cli/context.js';
 import type { ApiClient } from '../../client/client.js';
 import type { Progress } from '../../client/types/progress.js';
 import type { GradeDataEntry, GradedAssignment, Submission, SubmissionContext } from '../../client/types/submissions.js';
-import { ApiError, ExitCode, LmsError, NetworkError, UsageError } from '../../errors.js';
-import { err } from '../../io/streams.js';
+import { ApiError, NetworkError, UsageError } from '../../errors.js';
 import { interpretGrade } from '../../spec/grading.js';
-import { formatProblems, parseCsv, readInput, type Problem } from '../../bulk/csv-input.js';
+import { ERROR_COLUMN, formatProblems, parseCsv, readInput, type Problem } from '../../bulk/csv-input.js';
+import { failedFileNote, writeFailedRows } from '../../bulk/failed.js';
+import { reporting, unpaged, type BulkReport } from '../../bulk/report.js';
 
 export interface GradeCsvOptions {
   sctx: SubmissionContext;
@@ -106,8 +107,13 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   const { bytes, name } = await readInput(file, ctx.io.stdin);
   const fileHeader = await headerOf(bytes);
   const perAssignment = !o.assignment;
-  const columns = perAssignment ? (fileHeader.includes('user') ? fileHeader : ['user']) : ['user', 'grade', 'comment'];
-  const { rows, header, problems } = parseCsv(bytes, { columns, required: perAssignment ? ['user'] : ['user', 'grade'] });
+  // A failed-rows file's error column is no assignment: it is left out, so that file grades as it is.
+  const columns = perAssignment ? (fileHeader.includes('user') ? fileHeader.filter((h) => h !== ERROR_COLUMN) : ['user']) : ['user', 'grade', 'comment'];
+  // An empty grade cell changes nothing (a gradebook export leaves ungraded cells empty), so only the
+  // user must be filled in; the grade column itself is still required.
+  const { rows, header, problems } = parseCsv(bytes, { columns, required: ['user'] });
+  if (!perAssignment && header.length && !header.includes('grade')) problems.push({ line: 1, message: 'missing required column grade' });
+  problems.sort((a, b) => a.line - b.line);
   if (problems.length) throw new UsageError(`${name} has ${problems.length} problem${problems.length > 1 ? 's' : ''}; nothing was sent:\n${formatProblems(problems, name)}`);
 
   const courseId = 'course_id' in o.sctx && o.sctx.course_id !== undefined ? o.sctx.course_id : (await client.ops.sections.get({ id: o.sctx.section_id! })).course_id;
@@ -139,7 +145,7 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   for (const r of rows) {
     for (const [column, a] of byColumn) {
       const grade = r.values[column] ?? '';
-      if (perAssignment && grade === '') continue;
+      if (grade === '') continue;
       const where = perAssignment ? ` (${column})` : '';
       const target = interpretGrade(a, grade);
       if ('error' in target) {
@@ -278,7 +284,11 @@ async function journalDir(ctx: Context): Promise<string> {
   return join(envPaths('lms', { suffix: '' }).cache, 'journals');
 }
 
-export async function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): Promise<CommandResult> {
+export function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): Promise<CommandResult> {
+  return reporting(ctx, (report) => grade(ctx, file, o, report));
+}
+
+async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: BulkReport): Promise<CommandResult> {
   const batchSize = positiveInt(o.batchSize, '--batch-size', 10_000);
   const concurrency = positiveInt(o.concurrency, '--concurrency', 32);
   const client = await ctx.client();
@@ -287,10 +297,13 @@ export async function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): 
   const unchanged = cells.length - changed.length;
 
   if (o.dryRun) {
-    err(ctx.io, `Dry run: ${changed.length} grade${changed.length === 1 ? '' : 's'} to change, ${unchanged} unchanged (not shown). Nothing was sent.\n`);
-    return list(
-      changed.map((c) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade, ...(c.comment ? { comment: c.comment } : {}) })),
-      ['line', 'user', 'user_id', 'assignment_id', 'old_grade', 'new_grade'],
+    report.summary(`Dry run: ${changed.length} grade${changed.length === 1 ? '' : 's'} to change, ${unchanged} unchanged (not shown). Nothing was sent.`);
+    report.finish();
+    return unpaged(
+      list(
+        changed.map((c) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade, ...(c.comment ? { comment: c.comment } : {}) })),
+        ['line', 'user', 'user_id', 'assignment_id', 'old_grade', 'new_grade'],
+      ),
     );
   }
 
@@ -337,16 +350,18 @@ export async function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): 
   const all = cells.map((c) => results.get(c)!);
   const counts = { updated: all.filter((r) => r.status === 'updated').length, unchanged: all.filter((r) => r.status === 'unchanged').length, failed: all.filter((r) => r.status === 'failed').length };
   const seconds = (performance.now() - started) / 1000;
-  err(ctx.io, `Graded ${cells.length} grade${cells.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s${o.perRow ? ' (one request a row)' : ''}: ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.failed} failed.\n`);
+  report.summary(`Graded ${cells.length} grade${cells.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s${o.perRow ? ' (one request a row)' : ''}: ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.failed} failed.`);
   const failed = all.filter((r) => r.status === 'failed');
-  for (const f of failed.slice(0, 20)) err(ctx.io, `  ${name}:${f.line}: ${f.user}${o.assignment ? '' : ` (assignment ${f.assignment_id})`}: ${f.error}\n`);
-  if (failed.length > 20) err(ctx.io, `  … and ${failed.length - 20} more\n`);
+  const lines = failed.slice(0, 20).map((f) => `  ${name}:${f.line}: ${f.user}${o.assignment ? '' : ` (assignment ${f.assignment_id})`}: ${f.error}`);
+  if (failed.length > 20) lines.push(`  … and ${failed.length - 20} more`);
+  report.attention(failed.map((f) => ({ line: f.line, user: f.user, assignment_id: f.assignment_id, status: f.status, error: f.error })), lines);
   if (o.failedOut) {
-    const { writeFailedRows } = await import('../../bulk/failed.js');
     const byLine = new Map<number, string[]>();
     for (const f of failed) byLine.set(f.line, [...(byLine.get(f.line) ?? []), f.error ?? 'failed']);
-    await writeFailedRows(o.failedOut, header, [...byLine].map(([line, errors]) => ({ line, values: values.get(line) ?? {}, error: errors.join('; ') })));
-    if (failed.length) err(ctx.io, `Failed rows are in ${o.failedOut}; fix them and grade that file as it is.\n`);
+    const outcome = await writeFailedRows(o.failedOut, header, [...byLine].map(([line, errors]) => ({ line, values: values.get(line) ?? {}, error: errors.join('; ') })));
+    if (outcome === 'written') report.set('failed_out', o.failedOut);
+    const note = failedFileNote(o.failedOut, outcome, { rows: 'Failed rows', verb: 'grade' });
+    if (note) report.note(note);
   }
   // Per-row results in a table or CSV when asked for; JSON when piped; a terminal gets the summary alone.
   const format = ctx.globals.output;
@@ -356,6 +371,6 @@ export async function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): 
       : format === undefined && ctx.io.stdoutIsTTY
         ? undefined
         : item({ ...counts, rows: all });
-  if (!failed.length) return output;
-  return withFailure(output, new LmsError(`${failed.length} of ${cells.length} grades failed`, ExitCode.failure));
+  const failure = report.finish(failed.length ? `${failed.length} of ${cells.length} grades failed` : undefined);
+  return failure ? withFailure(unpaged(output), failure) : unpaged(output);
 }

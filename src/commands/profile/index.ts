@@ -133,7 +133,12 @@ export const profileVerbs: Verbs = [
       examples: ['lms profile remove prod'],
       aliases: ['rm'],
       async run({ args, ctx }) {
-        await (await ctx.profiles()).remove(args[0]);
+        const store = await ctx.profiles();
+        // An unknown name is a mistake to report, not a removal to confirm.
+        if (!store.get(args[0])) throw new UsageError(`no profile named "${args[0]}"`, { hint: 'lms profile list shows the profiles' });
+        // The token may exist nowhere else: losing it can mean making a new one on the instance.
+        await ctx.confirm(`Remove profile "${args[0]}" and its token`);
+        await store.remove(args[0]);
         ctx.io.stderr.write(`Removed profile "${args[0]}".\n`);
         return undefined;
       },

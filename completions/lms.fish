@@ -19,6 +19,7 @@ complete -c lms -l 'mock' -d 'use the built-in mock instead of a real instance (
 complete -c lms -l 'mock-db' -r -F -d 'mock database file, or :memory: (env LMS_MOCK_DB)'
 complete -c lms -l 'no-color' -d 'no colours (also NO_COLOR)'
 complete -c lms -l 'no-input' -d 'never prompt; a missing value is an error'
+complete -c lms -l 'no-mock' -d 'use a real instance even when LMS_MOCK is set'
 complete -c lms -l 'output' -s 'o' -x -a 'table json ndjson csv' -d 'output format (env LMS_OUTPUT); table on a terminal, json when piped'
 complete -c lms -l 'per-page' -r -F -d 'page size to ask the server for (at most 100)'
 complete -c lms -l 'profile' -s 'p' -x -a '(__lms_profiles)' -d 'use this profile (env LMS_PROFILE)'
@@ -384,13 +385,14 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'with --account: partial name, code or SIS id'
 
 # lms enrollments
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'add' -d 'Enrol a user in a course or a section (invited unless --state active)'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'conclude' -d 'Conclude an enrollment (it becomes completed; the user keeps read access to the course)'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'deactivate' -d 'Deactivate an enrollment (inactive: the user loses access until reactivated)'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'delete' -d 'Delete an enrollment'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'import' -d 'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete help import list ls' -a 'list' -d 'List the enrollments of a course, a section or a user (active and invited unless --state says otherwise)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'add' -d 'Enrol a user in a course or a section (invited unless --state active)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'conclude' -d 'Conclude an enrollment (it becomes completed; the user keeps read access to the course)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'deactivate' -d 'Deactivate an enrollment (inactive: the user loses access until reactivated)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'delete' -d 'Delete an enrollment'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'export' -d 'Write a course\'s live enrollments (active, invited, inactive) as `enrollments import` reads them: CSV whatever stdout is (-o json for JSON), columns user, type, role, section, state; users and sections by SIS id where you may see it'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'import' -d 'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'list' -d 'List the enrollments of a course, a section or a user, or one user\'s in a course or section (active and invited unless --state says otherwise)'
 
 # lms enrollments add flags
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'course' -r -F -d 'course id or sis_course_id:X'
@@ -413,6 +415,9 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 # lms enrollments delete flags
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
 
+# lms enrollments export flags
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from export' -l 'course' -r -F -d 'course id or sis_course_id:X'
+
 # lms enrollments import flags
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'concurrency' -r -F -d 'rows in flight at once (the server may slow this further)'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'course' -r -F -d 'course id or sis_course_id:X'
@@ -429,15 +434,21 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'section' -r -F -d 'section id or sis_section_id:X'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'state' -r -F -d 'active, invited, creation_pending, deleted, rejected, completed, inactive (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'type' -r -F -d 'student, teacher, ta, designer or observer (repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'user' -r -F -d 'user id, sis_user_id:X, sis_login_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'user' -r -F -d 'user id, sis_user_id:X, sis_login_id:X or self; with --course or --section, that user\'s enrollments there'
 
 # lms files
 complete -c lms -n '__fish_seen_subcommand_from files; and not __fish_seen_subcommand_from get help' -a 'get' -d 'Show a file\'s record (name, type, size, download URL)'
 complete -c lms -n '__fish_seen_subcommand_from files; and not __fish_seen_subcommand_from get help' -a 'help' -d 'display help for command'
 
 # lms grade
-complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from help set' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from help set' -a 'set' -d 'Grade one submission, or a CSV of thousands (validated first, sent in batches, read back)'
+complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from export help set' -a 'export' -d 'Write grades as `lms grade --csv` reads them back: CSV whatever stdout is (-o json for JSON), students as sis_user_id:X (else sis_login_id:X, else the id), an empty cell for no grade (no change on import)'
+complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from export help set' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from export help set' -a 'set' -d 'Grade one submission, or a CSV of thousands (validated first, sent in batches, read back)'
+
+# lms grade export flags
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'assignment' -r -F -d 'one assignment: columns user, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user and a column per graded assignment, headed by its name (its id where names clash)'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'section' -r -F -d 'section id or sis_section_id:X (its students only)'
 
 # lms grade set flags
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'assignment' -r -F -d 'assignment id (with --csv: omit it for a file with a column per assignment)'
@@ -445,7 +456,7 @@ complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcomman
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'comment' -r -F -d 'a comment to go with the grade'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'concurrency' -r -F -d 'with --csv: batches (or rows, with --per-row) in flight at once'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'csv' -r -F -d 'grade from a CSV: columns user and grade (optional comment), or user and one column per assignment; - for stdin'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'csv' -r -F -d 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'dry-run' -d 'with --csv: show each change (old grade → new grade); send nothing'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'failed-out' -r -F -d 'with --csv: write failed rows here, with an error column, ready to re-run'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'per-row' -d 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from'
@@ -508,6 +519,7 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'port' -r -F -d 'port (0 picks a free one)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'public-url' -r -F -d 'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'quiet' -d 'no per-request log lines'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'ready-file' -r -F -d 'once listening, write the base URL to this file (replaced atomically; removed at start and on exit), for scripts that run the server in the background'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle' -d 'throttle like a real instance: a leaky bucket per token (capacity 700, 50 per request in flight, cost 10, drains 100/s)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-capacity' -r -F -d 'bucket size (default 700; implies --throttle)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-cost' -r -F -d 'charged per completed request (default 10; implies --throttle)'
@@ -516,15 +528,16 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-status' -x -a '403 429' -d 'status of a throttled answer (default 403; implies --throttle)'
 
 # lms outcomes
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'create' -d 'Create an outcome in the group\'s context and link it there'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'groups' -d 'Outcome groups: get, create, update (move), delete, subgroups'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'import' -d 'Build or update a tree of groups and outcomes from a YAML, JSON or CSV file (matched by vendor_guid); or --from GROUP --into GROUP'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'link' -d 'Link an existing outcome into a group (one of this context, an account above it, or global)'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'links' -d 'A group\'s outcome links'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'root' -d 'Show a context\'s root outcome group (made on first need)'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'tree' -d 'Print a context\'s whole outcome tree (indented on a terminal, nested JSON otherwise)'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create groups help import link links root tree unlink' -a 'unlink' -d 'Unlink an outcome from a group (deleted with its last link; refused for an aligned one)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'create' -d 'Create an outcome in the group\'s context and link it there'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'export' -d 'Write a context\'s whole tree as `outcomes import` reads it back: CSV whatever stdout is (columns vendor_guid, object_type, title, description, display_name, calculation_method, calculation_int, parent_guids, mastery_points, ratings), or the nested tree with -o json or --yaml'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'groups' -d 'Outcome groups: get, create, update (move), delete, subgroups'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'import' -d 'Build or update a tree of groups and outcomes from a YAML, JSON or CSV file (matched by vendor_guid); or --from GROUP --into GROUP'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'link' -d 'Link an existing outcome into a group (one of this context, an account above it, or global)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'links' -d 'A group\'s outcome links'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'root' -d 'Show a context\'s root outcome group (made on first need)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'tree' -d 'Print a context\'s whole outcome tree (indented on a terminal, nested JSON otherwise)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'unlink' -d 'Unlink an outcome from a group (deleted with its last link; refused for an aligned one)'
 
 # lms outcomes create flags
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
@@ -538,6 +551,12 @@ complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'rating' -r -F -d 'a rating, e.g. "4:Exceeds Mastery" (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'outcome title'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'vendor-guid' -r -F -d 'the learning standard\'s GUID'
+
+# lms outcomes export flags
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from export' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from export' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from export' -l 'global' -d 'the site-wide (global) context'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from export' -l 'yaml' -d 'the nested tree as YAML (groups: and outcomes:, each keyed by vendor_guid), whatever -o says'
 
 # lms outcomes groups
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'create' -d 'Create a subgroup'
@@ -984,7 +1003,7 @@ complete -c lms -n '__fish_seen_subcommand_from upcoming; and not __fish_seen_su
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'avatars' -d 'List the avatar options of a user, with the tokens `users update --avatar-token` takes'
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'create' -d 'Create a user with a login in an account'
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'delete' -d 'Delete a user from an account (asks first; --yes in scripts)'
-complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'export' -d 'Write the users of an account with the columns `users import` reads (every page, or --limit N)'
+complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'export' -d 'Write an account\'s users (every page, or --limit N) as `users import` reads them: CSV whatever stdout is (-o json for JSON), columns name, login_id, email, sis_user_id, short_name, sortable_name, time_zone, locale'
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'follow' -d 'Follow a user (their profile must be public)'
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'get' -d 'Show one user (default: yourself)'
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'help' -d 'display help for command'

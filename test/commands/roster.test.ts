@@ -27,7 +27,7 @@ describe('lms enrollments list / add / end', () => {
 
   it.each([
     ['no context', 'enrollments list', 'give one of --course, --section or --user'],
-    ['two contexts', 'enrollments list --course 1 --user 7', 'give only one of --course, --section or --user, not --course and --user'],
+    ['two contexts', 'enrollments list --course 1 --section 2', 'give only one of --course, --section or --user, not --course and --section'],
     ['an unknown type', 'enrollments list --course 1 --type dean', 'unknown enrollment type "dean"'],
     ['an unknown state', 'enrollments list --course 1 --state asleep', 'unknown enrollment state "asleep"'],
     ['--section-id with --section', 'enrollments add --section 1 --section-id 2 --user 7', '--section-id goes with --course'],

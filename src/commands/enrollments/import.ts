@@ -11,10 +11,10 @@ import type { Enrollment } from '../../client/types/roster.js';
 import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import { ApiError } from '../../errors.js';
 
-const COLUMNS = ['user', 'type', 'role', 'section', 'state'] as const;
+export const COLUMNS = ['user', 'type', 'role', 'section', 'state'] as const;
 const STATES = ['active', 'invited', 'inactive'];
 /** States a live enrollment is in: what the file is matched against, and what --sync may conclude. */
-const LIVE = ['active', 'invited', 'inactive'] as const;
+export const LIVE = ['active', 'invited', 'inactive'] as const;
 
 
 function checkRow(v: Record<string, string>): string[] {
@@ -33,9 +33,15 @@ interface EnrollmentRow extends BulkRow {
   state?: string;
 }
 
+/** What a row asks for: two rows of one key are one enrollment asked for twice. */
+export function rowKey(v: Record<string, string>): string {
+  const role = v.role || enrollmentTypeOf(v.type)!;
+  return [v.user.toLowerCase(), role.toLowerCase(), (v.section ?? '').toLowerCase()].join('|');
+}
+
 function toRow(line: number, v: Record<string, string>): EnrollmentRow {
   const role = v.role || enrollmentTypeOf(v.type)!;
-  return { line, key: [v.user.toLowerCase(), role.toLowerCase(), (v.section ?? '').toLowerCase()].join('|'), user: v.user, role, section: v.section || undefined, state: v.state || undefined };
+  return { line, key: rowKey(v), user: v.user, role, section: v.section || undefined, state: v.state || undefined };
 }
 
 /** Ids as the file gives them (SIS forms, logins) resolved once per run to the numbers enrollments carry. */

@@ -4,6 +4,7 @@ import { command, contextFlags, oneContext } from '../../cli/define.js';
 import { ENROLLMENT_STATES, type EnrollmentState, type EnrollmentType } from '../../client/types/roster.js';
 import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import { UsageError } from '../../errors.js';
+import { exportEnrollments } from './export.js';
 import { importEnrollments } from './import.js';
 
 const COLUMNS = ['id', 'user_id', 'user.name', 'type', 'role', 'enrollment_state', 'course_id', 'course_section_id'];
@@ -23,22 +24,29 @@ function enrollmentState(word: string): EnrollmentState {
 
 const listEnrollments = command({
   name: 'list',
-  summary: 'List the enrollments of a course, a section or a user (active and invited unless --state says otherwise)',
+  summary: "List the enrollments of a course, a section or a user, or one user's in a course or section (active and invited unless --state says otherwise)",
   aliases: ['ls'],
   routes: ['enrollments.listCourse', 'enrollments.listSection', 'enrollments.listUser'],
   columns: COLUMNS,
   options: {
     course: contextFlags.course,
     section: contextFlags.section,
-    user: contextFlags.user,
+    user: { ...contextFlags.user, description: `${contextFlags.user.description}; with --course or --section, that user's enrollments there` },
     type: { flags: '--type <type>', description: 'student, teacher, ta, designer or observer (repeatable)', repeatable: true },
     role: { flags: '--role <role>', description: 'a role name, custom roles included (repeatable; --type is then ignored)', repeatable: true },
     state: { flags: '--state <state>', description: `${ENROLLMENT_STATES.join(', ')} (repeatable)`, repeatable: true },
   },
-  examples: ['lms enrollments list --course sis_course_id:BIO-101 --type student', 'lms enrollments list --user self --state active --state completed'],
+  examples: [
+    'lms enrollments list --course sis_course_id:BIO-101 --type student',
+    'lms enrollments list --user self --state active --state completed',
+    'lms enrollments list --course 1 --user sis_user_id:S-009',
+  ],
   async run({ opts, ctx }) {
-    const where = oneContext(opts, ['course', 'section', 'user']);
-    const filter = { type: opts.type?.map(enrollmentType), role: opts.role, state: opts.state?.map(enrollmentState) };
+    // A user with a course or section narrows that roster to them (the API's user_id); a user alone
+    // lists their enrollments everywhere.
+    const inPlace = opts.user !== undefined && (opts.course !== undefined || opts.section !== undefined);
+    const where = inPlace ? oneContext(opts, ['course', 'section']) : oneContext(opts, ['course', 'section', 'user']);
+    const filter = { type: opts.type?.map(enrollmentType), role: opts.role, state: opts.state?.map(enrollmentState), ...(inPlace ? { user_id: opts.user } : {}) };
     const client = await ctx.client();
     const options = { limit: ctx.pageLimit() };
     const e = client.ops.enrollments;
@@ -113,4 +121,5 @@ export const enrollmentsVerbs: Verbs = [
   endVerb('deactivate', 'Deactivate an enrollment (inactive: the user loses access until reactivated)', false),
   endVerb('delete', 'Delete an enrollment', true),
   importEnrollments,
+  exportEnrollments,
 ] as Verbs;

@@ -1,9 +1,11 @@
 // `lms grade`: one grade (`lms grade --course C --assignment A --user U GRADE`), or a whole file
-// (`--csv FILE`: one assignment with --assignment, or a column per assignment without).
+// (`--csv FILE`: one assignment with --assignment, or a column per assignment without), and
+// `lms grade export`, which writes either file.
 import { item, type Verbs } from '../../cli/command.js';
 import { command, contextFlags } from '../../cli/define.js';
 import { UsageError } from '../../errors.js';
 import { submissionContext } from '../submissions/index.js';
+import { exportGrades } from './export.js';
 
 const grade = command({
   name: 'set [grade]',
@@ -31,7 +33,7 @@ const grade = command({
     assignment: { flags: '--assignment <id>', description: 'assignment id (with --csv: omit it for a file with a column per assignment)' },
     user: { flags: '--user <id>', description: 'the student: id, sis_user_id:X or sis_login_id:X' },
     comment: { flags: '--comment <text>', description: 'a comment to go with the grade' },
-    csv: { flags: '--csv <file>', description: 'grade from a CSV: columns user and grade (optional comment), or user and one column per assignment; - for stdin' },
+    csv: { flags: '--csv <file>', description: 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin' },
     dryRun: { flags: '--dry-run', description: 'with --csv: show each change (old grade → new grade); send nothing' },
     batchSize: { flags: '--batch-size <n>', description: 'with --csv: grades per update_grades request', default: '1000' },
     perRow: { flags: '--per-row', description: 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from' },
@@ -71,4 +73,4 @@ const grade = command({
   },
 });
 
-export const gradeVerbs: Verbs = [grade] as Verbs;
+export const gradeVerbs: Verbs = [grade, exportGrades] as Verbs;

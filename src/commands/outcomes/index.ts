@@ -1,6 +1,7 @@
 // `lms outcomes`: outcome groups, their subgroups and outcome links in one context each
 // (`--global`, `--account A` or `--course C`), a context's whole tree, and imports — a file of groups
-// and outcomes (YAML, JSON or CSV) or the API's deep import of another group.
+// and outcomes (YAML, JSON or CSV) or the API's deep import of another group — with the export that
+// writes such a file.
 import { item, list, text, type CommandResult, type Verbs } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { command, contextFlags, oneContext, type OptionsOf } from '../../cli/define.js';
@@ -258,6 +259,43 @@ const tree = command({
   },
 });
 
+// ---- export ----------------------------------------------------------------------------------
+
+// Its own verb rather than a flag of `tree`: like every export it writes the import's format (CSV)
+// whatever stdout is, with the import's keys and no ids, where `tree` is a view for reading.
+const exportTree = command({
+  name: 'export',
+  summary: `Write a context's whole tree as \`outcomes import\` reads it back: CSV whatever stdout is (columns ${TREE_COLUMNS.join(', ')}), or the nested tree with -o json or --yaml`,
+  routes: [
+    'outcomes.rootGroup@global', 'outcomes.rootGroup@accounts', 'outcomes.rootGroup@courses',
+    'outcomes.getGroup@global', 'outcomes.getGroup@accounts', 'outcomes.getGroup@courses',
+    'outcomes.listSubgroups@global', 'outcomes.listSubgroups@accounts', 'outcomes.listSubgroups@courses',
+    'outcomes.listLinks@global', 'outcomes.listLinks@accounts', 'outcomes.listLinks@courses',
+  ],
+  columns: [...TREE_COLUMNS],
+  options: {
+    ...where,
+    yaml: { flags: '--yaml', description: 'the nested tree as YAML (groups: and outcomes:, each keyed by vendor_guid), whatever -o says' },
+  },
+  examples: [
+    'lms outcomes export --account 1 > outcomes.csv && lms outcomes import --account 1 --dry-run outcomes.csv',
+    'lms outcomes export --course 1 --yaml > outcomes.yaml && lms outcomes import --course 1 outcomes.yaml',
+    'lms outcomes export --global -o json',
+  ],
+  async run({ opts, ctx }): Promise<CommandResult> {
+    const c = contextOf(opts);
+    const [{ readTreeForExport, treeRows }, { exportRows }] = await Promise.all([import('./tree-export.js'), import('../users/export.js')]);
+    const { tree, skipped } = await readTreeForExport(await ctx.client(), c);
+    if (skipped.length) ctx.warn(`left out, as an import could not find them again: ${skipped.map((s) => `${s.what} (${s.why})`).join('; ')}`);
+    if (opts.yaml) {
+      const { stringify } = await import('yaml');
+      return text(stringify(tree, { lineWidth: 0 }));
+    }
+    if (ctx.globals.output === 'json') return item(tree);
+    return exportRows(ctx, treeRows(tree), [...TREE_COLUMNS]);
+  },
+});
+
 // ---- imports ----------------------------------------------------------------------------------
 
 const { update: _update, ...importFlags } = bulkFlags({ noun: 'groups and outcomes', updatable: ['title', 'description', 'parent', 'links'] });
@@ -327,5 +365,6 @@ export const outcomesVerbs: Verbs = [
   unlink,
   createOutcome,
   importTree,
+  exportTree,
   tree,
 ] as Verbs;

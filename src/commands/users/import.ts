@@ -1,6 +1,5 @@
-// `lms users import FILE.csv` and `lms users export`: the first bulk command, and its inverse, so
-// export → edit → import round-trips.
-import { list } from '../../cli/command.js';
+// `lms users import FILE.csv`: the first bulk command; `lms users export` (export.ts) is its inverse,
+// so export → edit → import round-trips.
 import { command, contextFlags } from '../../cli/define.js';
 import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
@@ -9,7 +8,6 @@ import type { User } from '../../client/types/users.js';
 import { ApiError } from '../../errors.js';
 
 export const IMPORT_COLUMNS = ['name', 'login_id', 'email', 'sis_user_id', 'short_name', 'sortable_name', 'time_zone', 'locale', 'password'] as const;
-const EXPORT_COLUMNS = IMPORT_COLUMNS.filter((c) => c !== 'password');
 
 function checkRow(v: Record<string, string>): string[] {
   const problems: string[] = [];
@@ -119,28 +117,5 @@ export const importUsers = command({
       toRow: (r) => ({ line: r.line, key: r.values.login_id.toLowerCase(), values: r.values }),
       task: (client) => usersTask(client, opts.account),
     });
-  },
-});
-
-export const exportUsers = command({
-  name: 'export',
-  summary: 'Write the users of an account with the columns `users import` reads (every page, or --limit N)',
-  routes: ['users.list'],
-  columns: [...EXPORT_COLUMNS],
-  options: { account },
-  examples: ['lms users export --account 1 -o csv > users.csv'],
-  async run({ opts, ctx }) {
-    const client = await ctx.client();
-    // Every page by default: only an explicit --limit (and no --all) caps an export.
-    const limit = ctx.globals.all ? undefined : ctx.globals.limit;
-    const users = client.ops.users.list({ account_id: opts.account }, { limit });
-    return list(
-      (async function* () {
-        for await (const u of users as AsyncIterable<User>) {
-          yield Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, (c === 'email' ? u.email : u[c]) ?? '']));
-        }
-      })(),
-      [...EXPORT_COLUMNS],
-    );
   },
 });

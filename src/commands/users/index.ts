@@ -1,7 +1,8 @@
 import { defineNoun, item, list, type Verbs } from '../../cli/command.js';
 import { command, contextFlags } from '../../cli/define.js';
 import { UsageError } from '../../errors.js';
-import { exportUsers, importUsers } from './import.js';
+import { exportUsers } from './export.js';
+import { importUsers } from './import.js';
 import { upload } from './upload.js';
 
 const USER_COLUMNS = ['id', 'name', 'login_id', 'sis_user_id', 'email'];

@@ -1,0 +1,117 @@
+// `lms grade export`: the grades of a course (or section) in the layouts `lms grade --csv` reads —
+// one assignment's (`user,grade,comment`) or the whole gradebook (`user` and a column per
+// assignment) — so a gradebook can be exported, edited and graded back. A cell holds a value the
+// import reads as the grade the server holds now, so a file graded back unedited changes nothing.
+import type { CommandResult } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { command, contextFlags } from '../../cli/define.js';
+import type { ApiClient } from '../../client/client.js';
+import type { GradedAssignment, Submission, SubmissionContext } from '../../client/types/submissions.js';
+import { interpretGrade } from '../../spec/grading.js';
+import { submissionContext } from '../submissions/index.js';
+import { exportRows, personRef } from '../users/export.js';
+
+const ONE_COLUMNS = ['user', 'grade', 'comment'];
+
+/**
+ * The cell for a submission: its grade when the import reads that back as the same score and grade,
+ * else its score (a letter stands for the top of its range, so "B+" reads as 89 where 88 was given),
+ * else empty — "no change" on import: no grade, an excused submission, or one no value reproduces.
+ */
+export function gradeCell(a: GradedAssignment, s: Pick<Submission, 'grade' | 'score' | 'excused'>): string {
+  if (s.excused || (s.grade === null && s.score === null)) return '';
+  for (const candidate of [s.grade, s.score === null ? null : String(s.score)]) {
+    if (candidate === null) continue;
+    const read = interpretGrade(a, candidate);
+    if (!('error' in read) && read.score === s.score && read.grade === s.grade) return candidate;
+  }
+  return '';
+}
+
+/**
+ * The header naming each assignment as the import finds it (the lower-cased header against each id
+ * and each lower-cased name): the name when it finds that assignment alone, else the id. One that
+ * neither finds alone cannot be graded from a file, and is left out.
+ */
+export function assignmentHeaders(all: GradedAssignment[]): { headers: Map<number, string>; unnamed: GradedAssignment[] } {
+  const reserved = new Set(['user', 'error']);
+  const finds = (header: string) => {
+    const h = header.trim().toLowerCase();
+    return reserved.has(h) ? [] : all.filter((a) => String(a.id) === h || a.name.toLowerCase() === h);
+  };
+  const headers = new Map<number, string>();
+  const unnamed: GradedAssignment[] = [];
+  for (const a of all) {
+    const header = [a.name, String(a.id)].find((h) => h === h.trim() && h !== '' && finds(h).length === 1 && finds(h)[0] === a);
+    if (header === undefined) unnamed.push(a);
+    else headers.set(a.id, header);
+  }
+  return { headers, unnamed };
+}
+
+function submissionsOf(client: ApiClient, sctx: SubmissionContext, assignmentId: number): AsyncIterable<Submission> {
+  return client.ops.submissions.list({ ...sctx, assignment_id: assignmentId, include: ['user'] });
+}
+
+async function courseOf(client: ApiClient, sctx: SubmissionContext): Promise<string | number> {
+  return sctx.course_id !== undefined ? sctx.course_id : (await client.ops.sections.get({ id: sctx.section_id })).course_id;
+}
+
+async function oneAssignment(ctx: Context, client: ApiClient, sctx: SubmissionContext, assignment: string): Promise<CommandResult> {
+  const a = (await client.ops.assignments.get({ course_id: await courseOf(client, sctx), id: assignment })) as GradedAssignment;
+  const subs = submissionsOf(client, sctx, a.id);
+  return exportRows(
+    ctx,
+    (async function* () {
+      for await (const s of subs) yield { user: personRef(s.user ?? { id: s.user_id }), grade: gradeCell(a, s), comment: '' };
+    })(),
+    ONE_COLUMNS,
+  );
+}
+
+async function gradebook(ctx: Context, client: ApiClient, sctx: SubmissionContext): Promise<CommandResult> {
+  const course = await courseOf(client, sctx);
+  const all: GradedAssignment[] = [];
+  for await (const a of client.ops.assignments.list({ course_id: course })) all.push(a as GradedAssignment);
+  // An ungraded assignment takes no grade: a column for it could only ever be empty.
+  const { headers, unnamed } = assignmentHeaders(all.filter((a) => a.grading_type !== 'not_graded'));
+  if (unnamed.length) ctx.warn(`left out ${unnamed.map((a) => `assignment ${a.id}`).join(', ')}: neither its name nor its id names it alone, so no file can grade it`);
+  const students = new Map<number, Record<string, string>>();
+  for (const [id, header] of headers) {
+    const a = all.find((x) => x.id === id)!;
+    for await (const s of submissionsOf(client, sctx, id)) {
+      let row = students.get(s.user_id);
+      if (!row) students.set(s.user_id, (row = { user: personRef(s.user ?? { id: s.user_id }) }));
+      row[header] = gradeCell(a, s);
+    }
+  }
+  const columns = ['user', ...headers.values()];
+  // Built with fromEntries, so a header such as "__proto__" stays a plain key.
+  const rows = [...students.values()].map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? ''])));
+  return exportRows(ctx, rows, columns);
+}
+
+export const exportGrades = command({
+  name: 'export',
+  summary: 'Write grades as `lms grade --csv` reads them back: CSV whatever stdout is (-o json for JSON), students as sis_user_id:X (else sis_login_id:X, else the id), an empty cell for no grade (no change on import)',
+  routes: ['submissions.list@courses', 'submissions.list@sections', 'assignments.get', 'assignments.list', 'sections.get'],
+  options: {
+    course: contextFlags.course,
+    section: { ...contextFlags.section, description: 'section id or sis_section_id:X (its students only)' },
+    assignment: {
+      flags: '--assignment <id>',
+      description:
+        'one assignment: columns user, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user and a column per graded assignment, headed by its name (its id where names clash)',
+    },
+  },
+  examples: [
+    'lms grade export --course 1 --assignment 1 > grades.csv && lms grade --course 1 --assignment 1 --csv grades.csv --dry-run',
+    'lms grade export --course 1 > gradebook.csv && lms grade --course 1 --csv gradebook.csv --dry-run',
+    'lms grade export --section sis_section_id:BIO-101-B --assignment 3 -o json',
+  ],
+  async run({ opts, ctx }) {
+    const sctx = submissionContext(opts);
+    const client = await ctx.client();
+    return opts.assignment !== undefined ? oneAssignment(ctx, client, sctx, opts.assignment) : gradebook(ctx, client, sctx);
+  },
+});

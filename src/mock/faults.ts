@@ -7,7 +7,7 @@
 import { NetworkError, UsageError } from '../errors.js';
 import type { ApiRequest, ApiResponse } from '../transport/types.js';
 import { headerOf } from './decode.js';
-import type { MockHandler } from './handler.js';
+import type { MockHandler } from './file-bytes.js';
 
 export interface ThrottleOptions {
   /** Size of the bucket. */

@@ -5,7 +5,13 @@
 //
 // The HTTP server knows only the shapes here; the files area gives them their substance, so the
 // server never imports an area.
-import type { ApiRequest, ApiResponse } from '../transport/types.js';
+import type { ApiRequest, ApiResponse, Transport } from '../transport/types.js';
+
+/**
+ * The mock as a transport. `uploads` is for an HTTP server in front of it: where the bytes of a
+ * step 2 upload go as they arrive, so that it never holds a whole body.
+ */
+export type MockHandler = Transport & { readonly uploads?: UploadDesk };
 
 /**
  * What a multipart body posted to an upload URL may carry beyond the file size its step 1

@@ -5,6 +5,7 @@
 import { builtInRole } from './areas/accounts/repo.js';
 import { createCourse } from './areas/courses/repo.js';
 import { createEnrollment } from './areas/enrollments/repo.js';
+import { bulkIndexes } from './areas/index.js';
 import { createSection } from './areas/sections/repo.js';
 import { addChannel, addLogin, createUser } from './areas/users/repo.js';
 import { withIndexesDeferred } from './db/bulk.js';
@@ -23,7 +24,7 @@ export interface Generated {
 export function generateSchool(db: Db, options: { users: number; courses: number; now: string }): Generated {
   const { now } = options;
   let enrollments = 0;
-  db.transaction(() => withIndexesDeferred(db, () => {
+  db.transaction(() => withIndexesDeferred(db, bulkIndexes, () => {
     const userIds: number[] = [];
     for (let n = 1; n <= options.users; n++) {
       const name = `${FIRST[n % FIRST.length]} ${LAST[Math.floor(n / FIRST.length) % LAST.length]} ${n}`;

@@ -2,17 +2,17 @@
 // route → authenticate → decode → masquerade → area behaviour (one transaction) → encode → page view.
 import { dropSecrets } from '../redact.js';
 import type { RouteId } from '../spec/routes.js';
-import { INSTANCE_HEADER, type ApiRequest, type ApiResponse, type Transport } from '../transport/types.js';
+import { INSTANCE_HEADER, type ApiRequest, type ApiResponse } from '../transport/types.js';
 import { createUploadDesk } from './areas/files/desk.js';
 import { handlerFor, publicRoutes } from './areas/index.js';
+import { activeUser, domainRootAccountId, findUser, resolveContext } from './areas/lookup.js';
+import { can } from './areas/permissions.js';
 import { tokenOwner } from './areas/users/repo.js';
 import { metaValue, setMetaValue } from './db/meta.js';
 import type { Db } from './db/open.js';
 import { DecodeError, decodeParams, headerOf } from './decode.js';
-import { isStoredBytes, StoredBytesAnswer, type UploadDesk } from './file-bytes.js';
+import { isStoredBytes, StoredBytesAnswer, type MockHandler } from './file-bytes.js';
 import { HttpError, Reply, notFound, unauthorized, type MockCtx, type UserRow } from './kit.js';
-import { activeUser, domainRootAccountId, findUser, resolveContext } from './lookup.js';
-import { can } from './permissions.js';
 import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
 import { matchRoute, pathIsWellFormed } from './router.js';
 
@@ -28,11 +28,7 @@ export interface MockOptions {
   jobs?: JobRunner;
 }
 
-/**
- * The mock as a transport. `uploads` is for an HTTP server in front of it: where the bytes of a
- * step 2 upload go as they arrive, so that it never holds a whole body.
- */
-export type MockHandler = Transport & { readonly uploads?: UploadDesk };
+export type { MockHandler };
 
 export { INSTANCE_HEADER };
 

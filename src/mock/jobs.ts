@@ -4,8 +4,10 @@
 // instances' job queues do. A job lives in the process that started it: the database keeps only its
 // Progress, with that process's id. A runner starting fails the jobs of processes that are gone (a
 // server killed mid-job), as real instances fail orphaned jobs, so no one waits on them for ever.
+// The Progress table is the runner's, so its text and its queries live here: the runner, which every
+// request's context carries, then depends on no area; the progress area only answers reads of it.
 import type { Db } from './db/open.js';
-import { createProgress, failOrphans, progressById, unfinishedRunners, updateProgress, type ProgressRow } from './areas/progress/repo.js';
+import { all, insert, one, run } from './db/statements.js';
 
 export interface Job<T> {
   tag: string;
@@ -28,6 +30,89 @@ export interface JobRunner {
   /** Resolves when no job is running (tests wait on it instead of polling). */
   idle(): Promise<void>;
 }
+
+// ---- the Progress table -----------------------------------------------------------------------
+
+// The progress area puts this text in the schema, in the place it has always had: moved, the schema
+// text would change, and with it the version, rebuilding every existing mock database.
+export const progressSchema = `
+-- Background work a request started (bulk grading, async messages, conversation batch updates):
+-- the job runner of the serving process moves it through queued → running → completed | failed.
+CREATE TABLE progress (
+  id INTEGER PRIMARY KEY,
+  context_type TEXT NOT NULL,
+  context_id INTEGER NOT NULL,
+  user_id INTEGER REFERENCES users(id),
+  tag TEXT NOT NULL,
+  completion REAL,
+  workflow_state TEXT NOT NULL DEFAULT 'queued',
+  message TEXT,
+  results TEXT,
+  -- The process whose job runner moves it; a Progress left unfinished by a process that is gone is failed.
+  runner_pid INTEGER,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+`;
+
+export type ProgressState = 'queued' | 'running' | 'completed' | 'failed';
+
+export interface ProgressRow {
+  id: number;
+  context_type: string;
+  context_id: number;
+  user_id: number | null;
+  tag: string;
+  completion: number | null;
+  workflow_state: ProgressState;
+  message: string | null;
+  /** JSON text, or null. */
+  results: string | null;
+  runner_pid: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function createProgress(db: Db, p: { contextType: string; contextId: number; userId: number | null; tag: string; now: string }): number {
+  return insert(
+    db,
+    `INSERT INTO progress (context_type, context_id, user_id, tag, completion, runner_pid, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)`,
+    p.contextType, p.contextId, p.userId, p.tag, process.pid, p.now, p.now,
+  );
+}
+
+/** The processes running unfinished jobs, as the rows record them. */
+function unfinishedRunners(db: Db): number[] {
+  return all<{ runner_pid: number }>(db, `SELECT DISTINCT runner_pid FROM progress WHERE workflow_state IN ('queued', 'running') AND runner_pid IS NOT NULL`).map((r) => r.runner_pid);
+}
+
+/** Fails the unfinished jobs of a process that is gone, keeping how far they got; returns how many. */
+function failOrphans(db: Db, runnerPid: number, now: string): number {
+  return run(
+    db,
+    `UPDATE progress SET workflow_state = 'failed', updated_at = ?, message = 'the server stopped before this job finished; run it again' WHERE runner_pid = ? AND workflow_state IN ('queued', 'running')`,
+    now, runnerPid,
+  );
+}
+
+export function progressById(db: Db, id: number): ProgressRow | undefined {
+  return one<ProgressRow>(db, `SELECT * FROM progress WHERE id = ?`, id);
+}
+
+export function updateProgress(
+  db: Db,
+  id: number,
+  change: { state: ProgressState; completion: number; now: string; message?: string | null; results?: unknown },
+): void {
+  run(
+    db,
+    `UPDATE progress SET workflow_state = ?, completion = ?, updated_at = ?, message = coalesce(?, message), results = coalesce(?, results) WHERE id = ?`,
+    change.state, change.completion, change.now, change.message ?? null,
+    change.results === undefined ? null : JSON.stringify(change.results), id,
+  );
+}
+
+// ---- the runner -------------------------------------------------------------------------------
 
 /** Between slices: a 20-slice job takes about a second, long enough to watch it move. */
 export const DEFAULT_JOB_TICK_MS = 50;

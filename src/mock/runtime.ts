@@ -7,6 +7,7 @@ import { openDatabase, resetDatabase, type Db } from './db/open.js';
 import { hasFaults, inProcess, parseFaultsEnv, withFaults, type FaultOptions } from './faults.js';
 import { createMockHandler, type MockHandler } from './handler.js';
 import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
+import { mockSchema } from './areas/index.js';
 import { allTokens } from './areas/users/repo.js';
 import { loadSeed, seedToken, seedUsers, type SchoolOptions, type SeedSchool } from './seed.js';
 
@@ -60,7 +61,7 @@ export function openMock(path: string, env: NodeJS.ProcessEnv, seed?: SeedSchool
   const tickMs = jobTick(env);
   const now = env.LMS_MOCK_NOW || undefined;
   const clock = () => now ?? new Date().toISOString();
-  const { db, created } = openDatabase(path, (d) => {
+  const { db, created } = openDatabase(path, mockSchema, (d) => {
     if (!seed) throw new SeedNeeded();
     seed(d, { clock: clock() });
   });
@@ -88,7 +89,7 @@ function parseViewDelay(raw: string | undefined): number {
 /** Back to the seeded school, or with `minimal` to an empty instance with only its admin. */
 export async function reseed(db: Db, options: SchoolOptions = {}): Promise<void> {
   const seed = await loadSeed();
-  resetDatabase(db, (d) => seed(d, options));
+  resetDatabase(db, mockSchema, (d) => seed(d, options));
 }
 
 export function listTokens(db: Db): { user_id: number; name: string; role: string; token: string }[] {

@@ -15,8 +15,7 @@ import { redactUrl } from '../redact.js';
 import type { ApiRequest, HttpMethod } from '../transport/types.js';
 import { DECODE_LIMITS } from './decode.js';
 import { DroppedConnection } from './faults.js';
-import { storedBytesOf, UPLOAD_SLACK_BYTES, type ReceivedRequest, type StoredBytes, type UploadDesk, type UploadSink } from './file-bytes.js';
-import type { MockHandler } from './handler.js';
+import { storedBytesOf, UPLOAD_SLACK_BYTES, type MockHandler, type ReceivedRequest, type StoredBytes, type UploadDesk, type UploadSink } from './file-bytes.js';
 import { matchRoute } from './router.js';
 
 export const MiB = 1024 * 1024;

@@ -2,7 +2,7 @@
 // kind, the path which one; a missing one is a 404 before any handler runs.
 import { describe, expect, it } from 'vitest';
 import { HttpError, type MockCtx } from '../../src/mock/kit.js';
-import { resolveContext } from '../../src/mock/lookup.js';
+import { resolveContext } from '../../src/mock/areas/lookup.js';
 import { route, type RouteId } from '../../src/spec/routes.js';
 import { freshMock } from '../helpers/mock-client.js';
 

@@ -2,10 +2,11 @@
 // after the areas it references). A new area adds its folder and one line here.
 import type { OperationId, Route, RouteId } from '../../spec/routes.js';
 import { routes } from '../../spec/routes.js';
+import type { AreaBehaviour, MockArea, OtherAreas, StreamPresenter } from '../area.js';
+import { schemaOf } from '../db/schema.js';
 import type { Handler } from '../kit.js';
 import { accountsArea } from './accounts/index.js';
 import { adminsArea } from './admins/index.js';
-import type { AreaBehaviour, MockArea, StreamPresenter } from './area.js';
 import { activityArea } from './activity/index.js';
 import { assignmentsArea } from './assignments/index.js';
 import { calendarArea } from './calendar/index.js';
@@ -47,21 +48,29 @@ export const areas: readonly MockArea[] = [
   activityArea,
 ];
 
+/** Every table of the mock: what opening a database builds when it is new or of another version. */
+export const mockSchema = schemaOf(areas.map((a) => a.schema));
+
+/** The search indexes a bulk load defers (`withIndexesDeferred`). */
+export const bulkIndexes = areas.flatMap((a) => a.bulkIndexes ?? []);
+
 const owners = new Map<string, MockArea>();
 for (const area of areas) for (const operation of area.operations) owners.set(operation, area);
 
 const loading = new Map<MockArea, Promise<AreaBehaviour>>();
 
-/** How each kind of activity stream item is shown, from the area that owns its assets (as they load). */
-export const streamPresenters: Record<string, StreamPresenter> = {};
+// Handed to each area as it loads, so that no area imports this list of all areas back.
+const others: OtherAreas = {
+  async streamPresenters() {
+    const presenting = await Promise.all(areas.filter((a) => a.streamTypes?.length).map(loadArea));
+    return Object.assign({}, ...presenting.map((b) => b.streamItems)) as Record<string, StreamPresenter>;
+  },
+};
 
 function loadArea(area: MockArea): Promise<AreaBehaviour> {
   let behaviour = loading.get(area);
   if (!behaviour) {
-    behaviour = area.load().then((b) => {
-      Object.assign(streamPresenters, b.streamItems);
-      return b;
-    });
+    behaviour = area.load(others);
     loading.set(area, behaviour);
   }
   return behaviour;
@@ -73,11 +82,6 @@ export async function handlerFor(route: Route): Promise<Handler | undefined> {
   if (!area) return undefined;
   const { handlers } = await loadArea(area);
   return handlers[route.id as RouteId] ?? handlers[route.operation as OperationId];
-}
-
-/** Every area that presents stream items, loaded (the activity stream shows them all). */
-export async function loadStreamPresenters(): Promise<void> {
-  await Promise.all(areas.filter((a) => a.streamTypes?.length).map(loadArea));
 }
 
 /** Which routes have a handler, every area loaded (the coverage test asks). */

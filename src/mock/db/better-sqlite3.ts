@@ -1,7 +1,7 @@
 // better-sqlite3, for the runtime without SQLite of its own (Node 20). An optional dependency: an
 // install that could not build its addon still installs, and only this runtime's mock needs it.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Connection, OpenOptions } from './driver.js';
+import type { Connection, OpenOptions } from './connection.js';
 
 export function openBetterSqlite3(path: string, options: OpenOptions): Connection {
   let db: BetterSqlite3.Database;

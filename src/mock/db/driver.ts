@@ -3,22 +3,10 @@
 // then and only then. Everything else in the mock talks to the `Db` below and never learns which
 // driver it runs on.
 import { openBetterSqlite3 } from './better-sqlite3.js';
+import type { Connection, DriverName, OpenOptions, Statement } from './connection.js';
 import { nodeSqlite, openNodeSqlite } from './node-sqlite.js';
 
-export type DriverName = 'node:sqlite' | 'better-sqlite3';
-
-export interface RunResult {
-  changes: number;
-  lastInsertRowid: number | bigint;
-}
-
-/** A prepared statement; rows are plain objects keyed by column name. */
-export interface Statement {
-  get(...params: unknown[]): unknown;
-  all(...params: unknown[]): unknown[];
-  run(...params: unknown[]): RunResult;
-  iterate(...params: unknown[]): IterableIterator<unknown>;
-}
+export type { DriverName, RunResult, Statement } from './connection.js';
 
 export interface Db {
   readonly driver: DriverName;
@@ -33,19 +21,6 @@ export interface Db {
    */
   transaction<T>(fn: () => T, mode?: 'deferred' | 'immediate'): T;
   close(): void;
-}
-
-/** What an adapter gives: the driver's own statements, with the transaction logic shared above it. */
-export interface Connection {
-  driver: DriverName;
-  prepare(sql: string): Statement;
-  exec(sql: string): void;
-  pragma(text: string): unknown;
-  close(): void;
-}
-
-export interface OpenOptions {
-  readonly?: boolean;
 }
 
 /** The driver this runtime uses. */

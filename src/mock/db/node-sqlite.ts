@@ -1,6 +1,6 @@
 // The runtime's own SQLite (Node 22.13 and later). Declared here by the little this seam uses:
 // the project's Node types are those of its oldest line, which has no node:sqlite.
-import type { Connection, OpenOptions, RunResult, Statement } from './driver.js';
+import type { Connection, OpenOptions, RunResult, Statement } from './connection.js';
 
 interface StatementSync {
   get(...params: unknown[]): unknown;

@@ -4,7 +4,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { openSqlite, sqliteCode, type Db } from './driver.js';
-import { SCHEMA_VERSION, schema } from './schema.js';
+import type { Schema } from './schema.js';
 
 export type { Db };
 
@@ -14,7 +14,8 @@ export interface Opened {
   created: boolean;
 }
 
-export function openDatabase(path: string, initialise: (db: Db) => void): Opened {
+/** A database new, or of another schema version than `schema`, is built anew and `initialise` fills it. */
+export function openDatabase(path: string, schema: Schema, initialise: (db: Db) => void): Opened {
   if (path !== ':memory:') prepareLocation(path);
   let db: Db | undefined;
   try {
@@ -26,7 +27,7 @@ export function openDatabase(path: string, initialise: (db: Db) => void): Opened
     // listing reads the table once, in key order, so a bigger cache only grows the process.
     db.pragma('cache_size = -2000');
     // The common case, an existing database, needs no lock at all.
-    if (db.pragma('user_version') === SCHEMA_VERSION) {
+    if (db.pragma('user_version') === schema.version) {
       db.pragma('foreign_keys = ON');
       return { db, created: false };
     }
@@ -37,7 +38,7 @@ export function openDatabase(path: string, initialise: (db: Db) => void): Opened
     const opened = db;
     const created = opened.transaction(() => {
       const version = opened.pragma('user_version') as number;
-      if (version === SCHEMA_VERSION) return false;
+      if (version === schema.version) return false;
       if (hasTables(opened) && !isMockDatabase(opened)) {
         throw new UsageError(`${path} is an SQLite database, but not an lms mock database; it was left untouched`, {
           hint: 'point --mock-db (or LMS_MOCK_DB) at a new file, or at one lms created',
@@ -45,8 +46,8 @@ export function openDatabase(path: string, initialise: (db: Db) => void): Opened
       }
       // An lms mock database of another schema version is rebuilt.
       dropAll(opened);
-      opened.exec(schema);
-      opened.pragma(`user_version = ${SCHEMA_VERSION}`);
+      opened.exec(schema.text);
+      opened.pragma(`user_version = ${schema.version}`);
       initialise(opened);
       return true;
     }, 'immediate');
@@ -115,13 +116,13 @@ function isMockDatabase(db: Db): boolean {
 }
 
 /** Empties the database and builds it again (`lms mock reset`). */
-export function resetDatabase(db: Db, initialise: (db: Db) => void): void {
+export function resetDatabase(db: Db, schema: Schema, initialise: (db: Db) => void): void {
   // Foreign keys can only be switched outside a transaction.
   db.pragma('foreign_keys = OFF');
   db.transaction(() => {
     dropAll(db);
-    db.exec(schema);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.exec(schema.text);
+    db.pragma(`user_version = ${schema.version}`);
     initialise(db);
   }, 'immediate');
   db.pragma('foreign_keys = ON');

@@ -1,15 +1,23 @@
-// The mock's SQLite schema: the core tables plus each area's, in area order. Its version is derived
-// from the text, so any change to any area's schema rebuilds older databases without anyone having
-// to remember a bump.
-import { areas } from '../areas/index.js';
+// The mock's SQLite schema: the core tables plus the parts it is given (each area's, in area
+// order). Its version is derived from the text, so any change to any part rebuilds older
+// databases without anyone having to remember a bump.
 
 const core = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
-export const schema = [core, ...areas.map((a) => a.schema)].join('\n');
+export interface Schema {
+  text: string;
+  /** SQLite's user_version for this text (0 means "new", so never 0). */
+  version: number;
+}
 
-/** FNV-1a of the schema text, as a positive 31-bit integer (SQLite's user_version; 0 means "new"). */
+export function schemaOf(parts: readonly string[]): Schema {
+  const text = [core, ...parts].join('\n');
+  return { text, version: versionOf(text) };
+}
+
+/** FNV-1a of the schema text, as a positive 31-bit integer. */
 function versionOf(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
@@ -18,5 +26,3 @@ function versionOf(text: string): number {
   }
   return (hash & 0x7fffffff) || 1;
 }
-
-export const SCHEMA_VERSION = versionOf(schema);

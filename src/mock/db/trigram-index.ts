@@ -1,12 +1,12 @@
 // A search index of some text columns of one table: an FTS5 trigram table whose rowid is the row's
 // id, kept current by triggers, so that search_term's %term% match is an index read.
-import type { MockArea } from '../areas/area.js';
+import type { BulkIndex } from './bulk.js';
 
 export interface TrigramIndex {
   /** The index and its triggers, for the area's schema. */
   schema: string;
   /** The area's bulkIndexes entry: a bulk load drops the triggers and fills the index once. */
-  bulk: NonNullable<MockArea['bulkIndexes']>[number];
+  bulk: BulkIndex;
 }
 
 export function trigramIndex(index: string, table: string, columns: readonly string[]): TrigramIndex {

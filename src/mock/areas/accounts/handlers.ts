@@ -1,8 +1,8 @@
 // Accounts the caller administers (supporting endpoints: what workflows need to find account ids).
 import type { Account } from '../../../client/types/school.js';
 import { keysetSource, paginate, requireThat, type Handler } from '../../kit.js';
-import { findAccount } from '../../lookup.js';
-import { administers } from '../../permissions.js';
+import { findAccount } from '../lookup.js';
+import { administers } from '../permissions.js';
 import { accountsAdministeredQuery } from '../admins/repo.js';
 import type { AccountRow } from './repo.js';
 

@@ -1,9 +1,9 @@
 // The instance's accounts and roles. Built-in roles exist on every instance (a reset keeps them);
 // the seeded school adds a custom account role and a custom course role.
-import type { Permission } from '../../permissions.js';
-import { ALL } from '../../permissions.js';
+import type { Permission } from '../permissions.js';
+import { ALL } from '../permissions.js';
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { ACCOUNT_MEMBERSHIP, createAccount, createRole } from './repo.js';
 
 const STUDENT: Permission[] = ['read_roster', 'read_course_content', 'post_to_forum', 'send_messages'];

@@ -3,15 +3,14 @@
 // caller's read state; and its summary, counted by type.
 import type { ActivityItem, ActivitySummaryEntry } from '../../../client/types/activity.js';
 import { keysetSource, notFound, numericId, paginate, Reply, type Handler, type MockCtx } from '../../kit.js';
-import type { StreamPresenter } from '../area.js';
-import { streamPresenters } from '../index.js';
+import type { StreamPresenter } from '../../area.js';
 import { hideStreamItem, messageById, streamOfUser, streamOfUserQuery, type StreamEntryRow } from './repo.js';
 
 const PER_PAGE = 21;
 /** Messages longer than this are cut, as real instances cut topic messages in the stream. */
 export const STREAM_MESSAGE_LIMIT = 4096;
 
-export const messageItem: StreamPresenter = (ctx, item) => {
+const messageItem: StreamPresenter = (ctx, item) => {
   const m = messageById(ctx.db, item.asset_id);
   if (!m) return undefined;
   // Stored as a path: the reply's URLs are on the origin the request came to.
@@ -19,8 +18,10 @@ export const messageItem: StreamPresenter = (ctx, item) => {
   return { title: m.subject, message: m.body, html_url: url ?? `${ctx.origin}/`, message_id: m.id, notification_category: m.notification_category, url };
 };
 
-function present(ctx: MockCtx, row: StreamEntryRow): ActivityItem | undefined {
-  const presenter = streamPresenters[row.asset_type];
+type Presenters = Readonly<Record<string, StreamPresenter>>;
+
+function present(presenters: Presenters, ctx: MockCtx, row: StreamEntryRow): ActivityItem | undefined {
+  const presenter = presenters[row.asset_type];
   const shown = presenter?.(ctx, row);
   if (!shown) return undefined;
   const { title, message, html_url, read_state, type, ...extras } = shown;
@@ -41,16 +42,16 @@ function present(ctx: MockCtx, row: StreamEntryRow): ActivityItem | undefined {
   };
 }
 
-const stream: Handler = (ctx) => {
-  const reply = paginate(ctx, keysetSource<StreamEntryRow>(ctx.db, streamOfUserQuery(ctx.caller.id)), (row) => present(ctx, row), { defaultPerPage: PER_PAGE });
+const stream = (presenters: Presenters): Handler => (ctx) => {
+  const reply = paginate(ctx, keysetSource<StreamEntryRow>(ctx.db, streamOfUserQuery(ctx.caller.id)), (row) => present(presenters, ctx, row), { defaultPerPage: PER_PAGE });
   // An asset that is gone (or out of the caller's sight) leaves no hole in the page.
   return new Reply(reply.status, (reply.body as (ActivityItem | undefined)[]).filter((item) => item !== undefined), reply.headers);
 };
 
-const summary: Handler = (ctx) => {
+const summary = (presenters: Presenters): Handler => (ctx) => {
   const counts = new Map<string, ActivitySummaryEntry>();
   for (const row of streamOfUser(ctx.db, ctx.caller.id)) {
-    const item = present(ctx, row);
+    const item = present(presenters, ctx, row);
     if (!item) continue;
     const category = item.type === 'Message' ? (item.notification_category as string) : null;
     const key = `${item.type}\u0000${category ?? ''}`;
@@ -68,9 +69,14 @@ const hide: Handler = (ctx) => {
   return { hidden: true };
 };
 
-export const activityHandlers = {
-  'users.hideStreamItem': hide,
-  'users.activityStream': stream,
-  'users.activityStreamAlias': stream,
-  'users.activityStreamSummary': summary,
-};
+/** The stream's handlers, showing items with the other areas' presenters and its own messages'. */
+export function activityHandlers(others: Presenters) {
+  const presenters = { ...others, Message: messageItem };
+  const list = stream(presenters);
+  return {
+    'users.hideStreamItem': hide,
+    'users.activityStream': list,
+    'users.activityStreamAlias': list,
+    'users.activityStreamSummary': summary(presenters),
+  };
+}

@@ -1,5 +1,4 @@
-import { defineArea } from '../area.js';
-import { loadStreamPresenters } from '../index.js';
+import { defineArea } from '../../area.js';
 import { schema } from './schema.js';
 
 export const activityArea = defineArea({
@@ -11,11 +10,10 @@ export const activityArea = defineArea({
     'users.activityStreamAlias',
     'users.activityStreamSummary',
   ],
-  load: async () => {
-    const { activityHandlers, messageItem } = await import('./handlers.js');
+  load: async (others) => {
     // The stream shows every area's items: their presenters are loaded before it answers.
-    await loadStreamPresenters();
-    return { handlers: activityHandlers, streamItems: { Message: messageItem } };
+    const [{ activityHandlers }, presenters] = await Promise.all([import('./handlers.js'), others.streamPresenters()]);
+    return { handlers: activityHandlers(presenters) };
   },
   seed: async () => (await import('./seed.js')).seedActivity,
 });

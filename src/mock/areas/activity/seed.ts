@@ -1,5 +1,5 @@
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { invitedEnrollments } from '../enrollments/repo.js';
 import { enrollmentInvitation } from './notifications.js';
 

@@ -2,8 +2,8 @@
 // remove. Adding is idempotent; removing names the role when it is not the default.
 import type { Admin } from '../../../client/types/roster.js';
 import { HttpError, bool, int, list, notFound, paginate, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
-import { findAccount, find, rootOf } from '../../lookup.js';
-import { can } from '../../permissions.js';
+import { findAccount, find, rootOf } from '../lookup.js';
+import { can } from '../permissions.js';
 import { ACCOUNT_MEMBERSHIP, builtInRole, roleById, roleByName, type AccountRow, type RoleRow } from '../accounts/repo.js';
 import { briefUserJson } from '../users/handlers.js';
 import { hasLoginIn, userById, users } from '../users/repo.js';

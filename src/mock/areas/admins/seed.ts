@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { SEED_ROLES } from '../accounts/seed.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { addAdmin } from './repo.js';
 
 export function seedAdmins(db: Db, { minimal, now }: SeedOptions): void {

@@ -1,8 +1,8 @@
 // Assignments of a course (supporting endpoints): list, read, create. Unpublished ones are seen
 // only by those who may manage the course's content.
 import { invalid, list, notFound, numericId, obj, paginate, requireThat, keysetSource, str, bool, timestamp, type Handler, type MockCtx } from '../../kit.js';
-import { findCourse } from '../../lookup.js';
-import { can } from '../../permissions.js';
+import { findCourse } from '../lookup.js';
+import { can } from '../permissions.js';
 import { readableCourse } from '../courses/handlers.js';
 import type { CourseRow } from '../courses/repo.js';
 import { DEFAULT_GRADING_SCHEME } from '../../../spec/grading.js';

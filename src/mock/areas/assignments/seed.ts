@@ -1,5 +1,5 @@
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { createAssignment } from './repo.js';
 
 const SEED_ASSIGNMENTS = [

@@ -3,8 +3,8 @@
 // mock's clock, soonest first, at most 20 (as real instances answer the dashboard's "Coming up").
 import type { AssignmentEvent, CalendarEvent, UpcomingEvent } from '../../../client/types/calendar.js';
 import { bool, created, invalid, obj, requireThat, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
-import { findCourse } from '../../lookup.js';
-import { can } from '../../permissions.js';
+import { findCourse } from '../lookup.js';
+import { can } from '../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import type { AssignmentRow } from '../assignments/repo.js';
 import {

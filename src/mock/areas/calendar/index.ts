@@ -1,4 +1,4 @@
-import { defineArea } from '../area.js';
+import { defineArea } from '../../area.js';
 import { schema } from './schema.js';
 
 export const calendarArea = defineArea({

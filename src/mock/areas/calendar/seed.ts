@@ -1,5 +1,5 @@
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { createCalendarEvent } from './repo.js';
 
 const DAY = 24 * 3600 * 1000;

@@ -1,7 +1,7 @@
 // Conversations among the seeded people in every state: unread, read, starred, archived; private
 // and group; with an attachment, a media comment and a forwarded message; a bulk send by the admin.
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { createPendingAttachment, makeAvailable, storeUpload, attachmentById } from '../files/repo.js';
 import { deliver, postMessage } from './deliver.js';
 import { setParticipant } from './repo.js';

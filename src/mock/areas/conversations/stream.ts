@@ -1,5 +1,5 @@
 // A conversation as an item of a participant's activity stream.
-import type { StreamPresenter } from '../area.js';
+import type { StreamPresenter } from '../../area.js';
 import { conversationById, lastMessageFor, participant, participantsOf } from './repo.js';
 
 export const conversationStreamItem: StreamPresenter = (ctx, item) => {

@@ -2,8 +2,8 @@
 // enrollments land in.
 import type { Course } from '../../../client/types/school.js';
 import { badRequest, bool, invalid, list, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
-import { findAccount, findCourse, rootOf } from '../../lookup.js';
-import { administers, can } from '../../permissions.js';
+import { findAccount, findCourse, rootOf } from '../lookup.js';
+import { administers, can } from '../permissions.js';
 import { ianaZone } from '../../time-zones.js';
 import { ENROLLMENT_TYPE_WORDS } from '../../../spec/vocabulary.js';
 import { enrollmentsOfUserInCourse, isInCourse } from '../enrollments/repo.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { createCourse } from './repo.js';
 
 export const SEED_COURSES = [

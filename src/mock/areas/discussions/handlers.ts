@@ -28,8 +28,8 @@ import {
   type MockCtx,
   type ResolvedContext,
 } from '../../kit.js';
-import { find, findCourse } from '../../lookup.js';
-import { administers, can } from '../../permissions.js';
+import { find, findCourse } from '../lookup.js';
+import { administers, can } from '../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import { assignmentById, createAssignment, deleteAssignment } from '../assignments/repo.js';
 import { canReadCourse } from '../courses/handlers.js';
@@ -37,7 +37,7 @@ import { courseById, type CourseRow } from '../courses/repo.js';
 import { sectionsOfUserInCourse } from '../enrollments/repo.js';
 import { attachmentJson, safeFileName } from '../files/handlers.js';
 import { attachmentById, createPendingAttachment, makeAvailable, storeUpload } from '../files/repo.js';
-import { domainRootAccountId } from '../../lookup.js';
+import { domainRootAccountId } from '../lookup.js';
 import { userById } from '../users/repo.js';
 import { contentTypeFor } from '../../../mime.js';
 import {
@@ -84,7 +84,7 @@ import {
 import { observeesIn } from '../enrollments/repo.js';
 import { userFileBytes } from '../files/repo.js';
 import { groupCategoryOfCourse, groups, groupsOfCategory, groupsOfUser, isGroupMember } from '../groups/repo.js';
-import type { StreamPresenter } from '../area.js';
+import type { StreamPresenter } from '../../area.js';
 import { announcementNotice, audienceOf } from '../activity/notifications.js';
 import { publishStreamItem, type StreamContext } from '../activity/repo.js';
 

@@ -3,7 +3,7 @@
 // topic in each lab group, a group's own topic and a collection item's; entries and replies by
 // several people (one entry with more than ten replies) and mixed read state.
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { audienceOf } from '../activity/notifications.js';
 import { publishStreamItem } from '../activity/repo.js';
 import {

@@ -4,8 +4,8 @@
 // The response types are the client's: one contract, checked on both sides (type-only, nothing loaded).
 import type { Enrollment } from '../../../client/types/roster.js';
 import { bool, once, rejected, int, list, notFound, obj, paginate, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
-import { domainRootAccountId, find, findCourse, findSection, findUser } from '../../lookup.js';
-import { can, canReadSis, reachIn, type Permission } from '../../permissions.js';
+import { domainRootAccountId, find, findCourse, findSection, findUser } from '../lookup.js';
+import { can, canReadSis, reachIn, type Permission } from '../permissions.js';
 import { enrollmentInvitation } from '../activity/notifications.js';
 import { ACCOUNT_MEMBERSHIP, ENROLLMENT_TYPES, accountById, builtInRole, roleById, roleByName, type RoleRow } from '../accounts/repo.js';
 import { canReadCourse } from '../courses/handlers.js';

@@ -3,7 +3,7 @@
 import type { Db } from '../../db/open.js';
 import { builtInRole, roleByName } from '../accounts/repo.js';
 import { SEED_ROLES } from '../accounts/seed.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { sectionById } from '../sections/repo.js';
 import { createEnrollment } from './repo.js';
 

@@ -19,8 +19,8 @@ import {
   type Handler,
   type MockCtx,
 } from '../../kit.js';
-import { domainRootAccountId } from '../../lookup.js';
-import { can } from '../../permissions.js';
+import { domainRootAccountId } from '../lookup.js';
+import { can } from '../permissions.js';
 import {
   adoptReceipt,
   attachmentById,

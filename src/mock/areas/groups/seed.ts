@@ -1,5 +1,5 @@
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { addMember, createGroup, createGroupCategory } from './repo.js';
 
 export function seedGroups(db: Db, { minimal, now }: SeedOptions): void {

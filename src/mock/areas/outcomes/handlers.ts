@@ -7,8 +7,8 @@
 import type { CalculationMethod, Outcome, OutcomeBrief, OutcomeGroup, OutcomeGroupBrief, OutcomeLink, Rating } from '../../../client/types/outcomes.js';
 import { CALCULATION_METHODS } from '../../../client/types/outcomes.js';
 import { int, invalid, list, notFound, numericId, obj, once, paginate, rejected, Reply, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
-import { domainRootAccountId } from '../../lookup.js';
-import { administers, can } from '../../permissions.js';
+import { domainRootAccountId } from '../lookup.js';
+import { administers, can } from '../permissions.js';
 import type { ParamsObject } from '../../decode.js';
 import { accountById, accountChain } from '../accounts/repo.js';
 import { canReadCourse } from '../courses/handlers.js';

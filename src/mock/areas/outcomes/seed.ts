@@ -2,7 +2,7 @@
 // outcomes beside one of its own, a global group, and one outcome aligned to a rubric with a
 // single link, so that the delete and unlink refusals can be seen.
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { addAlignment, createGroup, createLink, createOutcome, outcomeById, type OutcomeContextRef } from './repo.js';
 
 const MSU: OutcomeContextRef = { type: 'Account', id: 1 };

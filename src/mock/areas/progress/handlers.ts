@@ -1,10 +1,10 @@
 // GET /api/v1/progress/:id: readable by whoever may read the job's context.
 import type { Progress } from '../../../client/types/progress.js';
+import { progressById, type ProgressRow } from '../../jobs.js';
 import { notFound, numericId, unauthorized, type Handler, type MockCtx } from '../../kit.js';
-import { administers } from '../../permissions.js';
 import { courseById } from '../courses/repo.js';
 import { isInCourse } from '../enrollments/repo.js';
-import { progressById, type ProgressRow } from './repo.js';
+import { administers } from '../permissions.js';
 
 export function progressJson(ctx: Pick<MockCtx, 'origin'>, p: ProgressRow): Progress {
   const json: Progress = {

@@ -1,9 +1,9 @@
-import { defineArea } from '../area.js';
-import { schema } from './schema.js';
+import { defineArea } from '../../area.js';
+import { progressSchema } from '../../jobs.js';
 
 export const progressArea = defineArea({
   name: 'progress',
-  schema,
+  schema: progressSchema,
   operations: [
     'progress.get',
   ],

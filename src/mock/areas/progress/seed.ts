@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
-import { createProgress, updateProgress } from './repo.js';
+import type { SeedOptions } from '../../area.js';
+import { createProgress, updateProgress } from '../../jobs.js';
 
 /** One finished job, so that a school's history has a Progress to read before anything runs. */
 export function seedProgress(db: Db, { minimal, now }: SeedOptions): void {

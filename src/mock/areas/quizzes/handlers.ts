@@ -5,7 +5,7 @@ import type { Quiz } from '../../../client/types/quizzes.js';
 import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES } from '../../../client/types/quizzes.js';
 import type { ParamsObject } from '../../decode.js';
 import { bool, HttpError, invalid, notFound, numericId, obj, once, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
-import { can } from '../../permissions.js';
+import { can } from '../permissions.js';
 import { readableCourse } from '../courses/handlers.js';
 import type { CourseRow } from '../courses/repo.js';
 import { createQuiz, hasStudentSubmissions, QUIZ_DEFAULTS, quizById, quizzesOfCourseQuery, syncQuizAssignment, updateQuiz, type QuizRow, type QuizValues } from './repo.js';

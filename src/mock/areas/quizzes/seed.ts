@@ -1,7 +1,7 @@
 // Quizzes of each type: a practice quiz and a survey in BIO-101; in CHEM-201 the graded ones, with
 // their assignments, and the midterm with students' attempts (so it cannot be unpublished).
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { addQuizSubmission, createQuiz, QUIZ_DEFAULTS, quizById, syncQuizAssignment, type QuizValues } from './repo.js';
 
 const base: QuizValues = { ...QUIZ_DEFAULTS, title: '', quiz_type: 'practice_quiz', published: 1 };

@@ -4,7 +4,7 @@
 // groups they belong to; and recipient lists (`7`, `course_1`, `course_1_students`, `section_2`,
 // `group_1`) resolved to the people within it.
 import type { Db } from '../../db/open.js';
-import { ALL, can } from '../../permissions.js';
+import { ALL, can } from '../permissions.js';
 import { courseById } from '../courses/repo.js';
 import { activeCourseRoles, observeesIn } from '../enrollments/repo.js';
 import { sectionById } from '../sections/repo.js';

@@ -2,7 +2,7 @@
 // contexts and people the caller may message, every search term matching, contexts first.
 import type { ContextRecipient, Recipient, UserRecipient } from '../../../client/types/search.js';
 import { bool, int, keysetSource, list, numericId, once, paginate, str, type Handler, type MockCtx } from '../../kit.js';
-import { can, PERMISSIONS, type Permission } from '../../permissions.js';
+import { can, PERMISSIONS, type Permission } from '../permissions.js';
 import { participantIn } from '../conversations/repo.js';
 import { userById } from '../users/repo.js';
 import { messagingScope, parseContextToken, peopleSourceOf, SYNTHETIC_TYPES, type MessagingScope } from './audience.js';

@@ -2,8 +2,8 @@
 // course of the same root account with its enrollments, and can be moved back.
 import type { Section } from '../../../client/types/roster.js';
 import { invalid, once, rejected, list, notFound, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
-import { find, findCourse, findSection } from '../../lookup.js';
-import { can, canReadSis } from '../../permissions.js';
+import { find, findCourse, findSection } from '../lookup.js';
+import { can, canReadSis } from '../permissions.js';
 import { canReadCourse, readableCourse } from '../courses/handlers.js';
 import { courseById, courses, type CourseRow } from '../courses/repo.js';
 import { liveEnrollmentsInSection, moveSectionEnrollments, studentsOfSection } from '../enrollments/repo.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { createSection, moveSection } from './repo.js';
 
 /** Two sections in BIO-101 and a third cross-listed into it from the lab course; one default section in each other course. */

@@ -23,8 +23,8 @@ import {
   type Handler,
   type MockCtx,
 } from '../../kit.js';
-import { findUser } from '../../lookup.js';
-import { can, reachIn } from '../../permissions.js';
+import { findUser } from '../lookup.js';
+import { can, reachIn } from '../permissions.js';
 import { gradeNotice, submissionNotice } from '../activity/notifications.js';
 import { assignmentById, type AssignmentRow } from '../assignments/repo.js';
 import { canReadCourse } from '../courses/handlers.js';

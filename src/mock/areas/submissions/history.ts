@@ -3,8 +3,8 @@
 import type { GradedAssignment } from '../../../client/types/submissions.js';
 import type { Grader, HistoryDay, SubmissionHistory, SubmissionVersion } from '../../../client/types/history.js';
 import { badRequest, bool, int, keysetSource, notFound, numericId, once, paginate, requireThat, type Handler, type MockCtx } from '../../kit.js';
-import { findCourse } from '../../lookup.js';
-import { reachIn } from '../../permissions.js';
+import { findCourse } from '../lookup.js';
+import { reachIn } from '../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import { assignmentById } from '../assignments/repo.js';
 import type { CourseRow } from '../courses/repo.js';

@@ -1,6 +1,6 @@
 // Submissions, grading and the gradebook history that grading writes: one area, because history is
 // read from the versions grading keeps in the same tables.
-import { defineArea } from '../area.js';
+import { defineArea } from '../../area.js';
 import { schema } from './schema.js';
 
 export const submissionsArea = defineArea({

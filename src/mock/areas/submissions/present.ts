@@ -2,7 +2,7 @@
 import type { Attachment } from '../../../client/types/school.js';
 import type { GradedAssignment, MediaComment, Submission, SubmissionAttempt, SubmissionComment, SubmissionInclude } from '../../../client/types/submissions.js';
 import { once, type MockCtx } from '../../kit.js';
-import { can, reachIn } from '../../permissions.js';
+import { can, reachIn } from '../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import { assignmentById, gradingSchemeOf, type AssignmentRow } from '../assignments/repo.js';
 import { courseById, type CourseRow } from '../courses/repo.js';

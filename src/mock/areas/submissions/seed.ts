@@ -4,7 +4,7 @@
 // with the course's own scheme.
 import { interpretGrade } from '../../../spec/grading.js';
 import type { Db } from '../../db/open.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 import { assignmentById, createAssignment, createGradingStandard, gradingSchemeOf } from '../assignments/repo.js';
 import { courseById } from '../courses/repo.js';
 import { courseDay } from './present.js';

@@ -1,6 +1,6 @@
 // A submission as an item of its student's activity stream: the submission with its comments,
 // assignment and course, titled by the assignment.
-import type { StreamPresenter } from '../area.js';
+import type { StreamPresenter } from '../../area.js';
 import { assignmentById } from '../assignments/repo.js';
 import { courseJson } from '../courses/handlers.js';
 import { courseById } from '../courses/repo.js';

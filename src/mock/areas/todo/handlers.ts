@@ -3,7 +3,7 @@
 // (students), soonest due first; and setting an item aside until it changes, or for good.
 import type { TodoItem } from '../../../client/types/activity.js';
 import { HttpError, notFound, numericId, str, type Handler, type MockCtx } from '../../kit.js';
-import { reachIn } from '../../permissions.js';
+import { reachIn } from '../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import { assignmentById, type AssignmentRow } from '../assignments/repo.js';
 import { courseById } from '../courses/repo.js';

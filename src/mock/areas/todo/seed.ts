@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import { createAssignment } from '../assignments/repo.js';
-import type { SeedOptions } from '../area.js';
+import type { SeedOptions } from '../../area.js';
 
 const DAY = 24 * 3600 * 1000;
 

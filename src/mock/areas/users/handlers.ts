@@ -23,8 +23,8 @@ import {
   type MockCtx,
   type UserRow,
 } from '../../kit.js';
-import { domainRootAccountId, findAccount, findUser, rootOf } from '../../lookup.js';
-import { administersUser, can, canManageUser, canReadSis, type Permission } from '../../permissions.js';
+import { domainRootAccountId, findAccount, findUser, rootOf } from '../lookup.js';
+import { administersUser, can, canManageUser, canReadSis, type Permission } from '../permissions.js';
 import { ianaZone } from '../../time-zones.js';
 import { removeAllAdminRolesOf } from '../admins/repo.js';
 import { deleteEnrollmentsOfUser, shareACourse, sharedCourses } from '../enrollments/repo.js';

@@ -1,4 +1,4 @@
-import { defineArea } from '../area.js';
+import { defineArea } from '../../area.js';
 import { schema, searchIndex } from './schema.js';
 
 export const usersArea = defineArea({

@@ -1,12 +1,13 @@
 // Who may do what, as data: roles (built-in and custom, each with a base type and a permission set)
 // held through account admin rows and course enrollments, and one question, `can`, that every area
 // asks. Account roles apply to the account and everything below it; a course role applies in its
-// course, and only to its own section when the enrollment is limited to it.
-import { accountChain } from './areas/accounts/repo.js';
-import { activeAdminRoles } from './areas/admins/repo.js';
-import { activeCourseRoles } from './areas/enrollments/repo.js';
-import { userWithinAccount } from './areas/users/repo.js';
-import type { Db } from './db/open.js';
+// course, and only to its own section when the enrollment is limited to it. The roles are held in
+// several areas' tables, so this sits above their repositories and below every handler that asks.
+import type { Db } from '../db/open.js';
+import { accountChain } from './accounts/repo.js';
+import { activeAdminRoles } from './admins/repo.js';
+import { activeCourseRoles } from './enrollments/repo.js';
+import { userWithinAccount } from './users/repo.js';
 
 export const PERMISSIONS = [
   // accounts

@@ -1,16 +1,17 @@
 // Finds the records path ids name — numeric ids, SIS forms, `self` — with the one generic finder;
-// a missing or deleted record is a 404, an id form the table does not know a 400.
-import { accounts, domainRootAccountId, type AccountRow } from './areas/accounts/repo.js';
-import { courses, type CourseRow } from './areas/courses/repo.js';
-import { sections, type SectionRow } from './areas/sections/repo.js';
-import { users, type UserRow } from './areas/users/repo.js';
-import { lookup, type Findable } from './db/find.js';
-import { badRequest, notFound, type MockCtx, type ResolvedContext } from './kit.js';
-import { groups } from './areas/groups/repo.js';
-import { collectionItems } from './areas/discussions/repo.js';
+// a missing or deleted record is a 404, an id form the table does not know a 400. It reads several
+// areas' repositories, so it sits above them, beside the areas, and below every handler that asks.
+import { lookup, type Findable } from '../db/find.js';
+import { badRequest, notFound, type MockCtx, type ResolvedContext } from '../kit.js';
+import { accounts, domainRootAccountId, type AccountRow } from './accounts/repo.js';
+import { courses, type CourseRow } from './courses/repo.js';
+import { collectionItems } from './discussions/repo.js';
+import { groups } from './groups/repo.js';
+import { sections, type SectionRow } from './sections/repo.js';
+import { users, type UserRow } from './users/repo.js';
 
-export { activeUser } from './areas/users/repo.js';
-export { domainRootAccountId, rootOf } from './areas/accounts/repo.js';
+export { activeUser } from './users/repo.js';
+export { domainRootAccountId, rootOf } from './accounts/repo.js';
 export type { AccountRow, CourseRow, SectionRow };
 
 export function find<T>(ctx: Pick<MockCtx, 'db'>, spec: Findable<T>, raw: string, options: { withDeleted?: boolean } = {}): T {

@@ -1,10 +1,12 @@
 // What a mock area is: its tables, its behaviour per operation, and its part of the seeded school.
 // An area's SQL lives only in its repo.ts; handlers.ts reads requests and shapes replies. The
 // operations an area answers are data, and its handlers load on the first request for one of them,
-// so a process serving one request does not load seventeen areas' behaviour.
-import type { OperationId, RouteId } from '../../spec/routes.js';
-import type { Db } from '../db/open.js';
-import type { Handler, MockCtx } from '../kit.js';
+// so a process serving one request does not load seventeen areas' behaviour. The framework knows no
+// area: what an area needs of the others the registry hands it as it loads (`OtherAreas`).
+import type { OperationId, RouteId } from '../spec/routes.js';
+import type { BulkIndex } from './db/bulk.js';
+import type { Db } from './db/open.js';
+import type { Handler, MockCtx } from './kit.js';
 
 export interface SeedOptions {
   /** Only the root account and its admin (`lms mock reset`). */
@@ -22,17 +24,13 @@ export interface MockArea {
   /** The operations (or, rarely, single routes) the area answers. */
   operations: readonly (OperationId | RouteId)[];
   /** Its behaviour, loaded on first use: one handler per operation (every context variant shares it). */
-  load(): Promise<AreaBehaviour>;
+  load(others: OtherAreas): Promise<AreaBehaviour>;
   /** The activity stream item types its behaviour presents. */
   streamTypes?: readonly string[];
   /** Routes that carry their own credential instead of a bearer token. */
   publicRoutes?: RouteId[];
-  /**
-   * Search indexes the area keeps by triggers: a bulk load of new rows (`lms mock seed --users N`)
-   * drops the triggers, then fills the index once for the rows each table gained (`fill` takes the
-   * table's largest id before the load), and puts the triggers back.
-   */
-  bulkIndexes?: { triggers: string; fills: { table: string; fill: string }[] }[];
+  /** Search indexes the area keeps by triggers, which a bulk load defers. */
+  bulkIndexes?: BulkIndex[];
   /**
    * The area's part of the seeded school, written through its repository; areas seed in list order.
    * Loaded only when a database is created or reseeded: opening an existing one does not pay for it.
@@ -41,6 +39,12 @@ export interface MockArea {
 }
 
 export type Seeder = (db: Db, options: SeedOptions) => void;
+
+/** What an area's behaviour may need of the other areas as it loads: the registry hands it in. */
+export interface OtherAreas {
+  /** How each kind of stream item is shown, by type, from the areas that present them (loaded first). */
+  streamPresenters(): Promise<Readonly<Record<string, StreamPresenter>>>;
+}
 
 export interface AreaBehaviour {
   handlers: Partial<Record<OperationId | RouteId, Handler>>;

@@ -1,17 +1,22 @@
 // What commands get instead of globals: IO, environment, parsed global flags, and lazy getters for
-// the client, profiles, the mock and prompts. Nothing is opened until a command asks for it.
+// the client, profiles, the mock, prompts and the command tree. Nothing is opened until a command
+// asks for it.
+import type { Command } from 'commander';
 import type { ApiClient } from '../client/client.js';
 import { chooseInstance, describeInstance, resolveRemote, type InstanceChoice } from '../config/instance.js';
 import type { ProfileStore } from '../config/profiles.js';
 import { CancelledError, LmsError, UsageError, ExitCode } from '../errors.js';
 import { createActivity, spinnerAllowed, type Activity, type SpinnerFactory } from '../io/activity.js';
 import { err, type IOStreams } from '../io/streams.js';
-import { isLoopbackHost } from '../net.js';
 import type { MockRuntime } from '../mock/runtime.js';
 import type { Format } from '../output/formats.js';
 import { RateLimiter } from '../transport/limiter.js';
 import type { Transport } from '../transport/types.js';
+import type { Prompter } from './prompter.js';
 import { keepYoungGenerationSmall } from './young-generation.js';
+
+/** Deps take a Prompter, so whoever builds Deps finds the type here too. */
+export type { Prompter };
 
 /** Real instances punish more parallelism with throttling; a few at once is the useful ceiling. */
 export const DEFAULT_CONCURRENCY = 4;
@@ -36,11 +41,6 @@ export interface GlobalOptions {
   insecure: boolean;
 }
 
-export interface Prompter {
-  secret(message: string): Promise<string>;
-  confirm(message: string): Promise<boolean>;
-}
-
 /** What tests (and the launcher) may replace. */
 export interface Deps {
   io: IOStreams;
@@ -52,6 +52,12 @@ export interface Deps {
   prompter?: Prompter;
   /** Makes the activity spinner (tests pass a fake; by default ora, loaded when first shown). */
   spinner?: SpinnerFactory;
+  /**
+   * Builds the whole command tree. The program supplies it (a test may too), since the commands
+   * import this module and it cannot import them back; a command that describes the CLI itself
+   * (completions) reads the tree from its context as any command reads its client.
+   */
+  commandTree?: () => Promise<Command>;
 }
 
 export interface Context {
@@ -76,6 +82,8 @@ export interface Context {
   /** Prompts only when both ends are a terminal and --no-input was not given. */
   readonly interactive: boolean;
   prompter(): Promise<Prompter>;
+  /** The whole command tree, every noun loaded: the one description of the CLI that completions read. */
+  commandTree(): Promise<Command>;
   /** Asks before a destructive action; `--yes` skips, and in scripts it is required. */
   confirm(action: string): Promise<void>;
   warn(message: string): void;
@@ -88,6 +96,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
   let clientPromise: Promise<ApiClient> | undefined;
   let profilesPromise: Promise<ProfileStore> | undefined;
   let mockPromise: Promise<MockRuntime> | undefined;
+  let treePromise: Promise<Command> | undefined;
   let warnedInsecure = false;
   let limiter: RateLimiter | undefined;
 
@@ -142,6 +151,13 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
         secret: (message) => paused(() => prompter.secret(message)),
         confirm: (message) => paused(() => prompter.confirm(message)),
       };
+    },
+
+    commandTree() {
+      const build = deps.commandTree;
+      if (!build) throw new Error('this context was created without a command tree');
+      treePromise ??= build();
+      return treePromise;
     },
 
     async confirm(action) {

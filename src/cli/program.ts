@@ -100,7 +100,9 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
 
   const runner = async (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globalOpts: Record<string, unknown>) => {
     const globals = readGlobals(globalOpts, deps.env);
-    const ctx = createContext({ ...deps, io: withColor(io, io.color && globals.color) }, globals);
+    // A tree of its own, every noun loaded: this run's tree may hold only the noun it names.
+    const commandTree = deps.commandTree ?? (() => buildProgram(deps, { jsonErrors: false }));
+    const ctx = createContext({ ...deps, io: withColor(io, io.color && globals.color), commandTree }, globals);
     state.activity = ctx.activity;
     try {
       const result = await spec.run({ args, opts: opts as never, ctx });

@@ -1,10 +1,18 @@
-// The terminal's prompts, loaded when a command first asks. Only the two it uses are dependencies:
-// @inquirer/prompts brings every prompt into the bundle, and the editor prompt's character-set
-// converters alone are 540 KB.
+// What a command may ask the person at the terminal, and the terminal's prompts, loaded when a
+// command first asks. Only the two it uses are dependencies: @inquirer/prompts brings every prompt
+// into the bundle, and the editor prompt's character-set converters alone are 540 KB.
 import confirm from '@inquirer/confirm';
 import password from '@inquirer/password';
 import { CancelledError } from '../errors.js';
-import type { Prompter } from './context.js';
+
+/**
+ * Declared here, not in context.ts: the context loads this module when a command first asks, so the
+ * type import points the same way and the two never import each other. A type import loads nothing.
+ */
+export interface Prompter {
+  secret(message: string): Promise<string>;
+  confirm(message: string): Promise<boolean>;
+}
 
 /** Where prompts read keys and draw: the process's own terminal unless given. */
 export interface PromptStreams {

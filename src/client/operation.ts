@@ -1,6 +1,7 @@
 // Typed operations over the route table: an area file lists its operations as data
 // (`list: paged<ListUsersParams, User>('users.list')`), and the client binds them to calls.
 import { variantsOf, type OperationId, type PagedOperationId } from '../spec/routes.js';
+import type { ApiResponse, HttpMethod } from '../transport/types.js';
 import type { Encoding, Params } from './encode.js';
 
 /** How an operation treats answers other than success, beyond what the transport retries. */
@@ -63,4 +64,13 @@ export function bind<T extends Record<string, AnyOp>>(caller: Caller, ops: T): B
         : (params: Params) => caller.request(op.operation, params, op.encoding, op.policy);
   }
   return bound as Bound<T>;
+}
+
+/**
+ * One request whose whole response the caller reads, for the rare operation whose news is in a
+ * header rather than the body. The client is one; an area asks for this and not for the client,
+ * because the client binds every area's operations and so must not be imported by them.
+ */
+export interface Sender {
+  send(method: HttpMethod, pathOrUrl: string, options?: { body?: Params }): Promise<ApiResponse>;
 }

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { out } from '../io/streams.js';
 import { asRecord, valueAt } from './fields.js';
-import type { RenderOptions } from './render.js';
+import type { RenderOptions } from './formats.js';
 
 /** Header row, then one row per item as it arrives. Without known columns, the first item's keys are used. */
 export async function writeCsvList(

@@ -2,18 +2,9 @@
 // how it looks. Table and CSV renderers pull in their libraries, so they are loaded only when used.
 import { out, type IOStreams } from '../io/streams.js';
 import { checkFields, selectFields } from './fields.js';
-import type { Format } from './formats.js';
+import type { Format, RenderOptions } from './formats.js';
 
-export { FORMATS, type Format } from './formats.js';
-
-export interface RenderOptions {
-  io: IOStreams;
-  format: Format;
-  /** --fields a,b,c: select (and order) these keys for every format; dotted paths like user.name allowed. */
-  fields?: string[];
-  /** The command's default columns for a list in table and csv when --fields is absent. */
-  columns?: string[];
-}
+export { FORMATS, type Format, type RenderOptions } from './formats.js';
 
 /**
  * Streams a list: writes each item as it arrives (first page printed before the last is fetched).

@@ -4,7 +4,7 @@ import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import { err, out, type IOStreams } from '../io/streams.js';
 import { asRecord, isRecord, isScalar, valueAt, type JsonRecord } from './fields.js';
-import type { RenderOptions } from './render.js';
+import type { RenderOptions } from './formats.js';
 
 const COLUMN_GAP = '  ';
 const MAX_BATCH_ROWS = 50;

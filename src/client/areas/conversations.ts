@@ -1,7 +1,6 @@
 // Conversations: the inbox, sending (sync, or async as a batch delivered in the background), per-user
 // state, messages, recipients, batch updates (a Progress).
-import type { ApiClient } from '../client.js';
-import { op } from '../operation.js';
+import { op, type Sender } from '../operation.js';
 import type { Params } from '../encode.js';
 import { readBody } from '../parse.js';
 import { route } from '../../spec/routes.js';
@@ -45,7 +44,7 @@ export interface AsyncSend {
  * `mode=async`: the answer's only news is the `X-Conversation-Batch-Id` header, which an operation's
  * body does not carry, so this one call reads the response itself (the route still comes from the table).
  */
-export async function createConversationAsync(client: ApiClient, params: Omit<CreateConversationParams, 'mode'>): Promise<AsyncSend> {
+export async function createConversationAsync(client: Sender, params: Omit<CreateConversationParams, 'mode'>): Promise<AsyncSend> {
   const r = route('conversations.create');
   const body: Params = { ...(params as unknown as Params), mode: 'async' };
   const res = await client.send(r.method, r.path, { body });

@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { text } from '../../cli/command.js';
 import { command } from '../../cli/define.js';
 import { UsageError } from '../../errors.js';
@@ -15,8 +14,6 @@ export const completionCommand = command({
     const { completionScript, SHELLS } = await import('../../cli/completion.js');
     const shell = args[0] as (typeof SHELLS)[number];
     if (!SHELLS.includes(shell)) throw new UsageError(`shell must be one of ${SHELLS.join(', ')}, got "${args[0]}"`);
-    const { buildProgram } = await import('../../cli/program.js');
-    const program: Command = await buildProgram({ io: ctx.io, env: ctx.env }, { jsonErrors: false });
-    return text(completionScript(program, shell));
+    return text(completionScript(await ctx.commandTree(), shell));
   },
 });

@@ -65,7 +65,7 @@ describe('groups, links and the tree', () => {
     ['a group of another context', 'outcomes groups get 6 --account 1', 4],
     ['moving a group below itself', 'outcomes groups update 2 --account 1 --parent 3', 5],
     ['deleting a group that would delete an aligned outcome', 'outcomes groups delete 3 --account 1 --yes', 5],
-    ['unlinking an aligned outcome\'s last link', 'outcomes unlink 3 3 --account 1', 5],
+    ['unlinking an aligned outcome\'s last link', 'outcomes unlink 3 3 --account 1 --yes', 5],
     ['linking a course outcome into its account', 'outcomes link 4 5 --account 1', 5],
   ])('exits %s → %i', async (_what, line, code) => {
     const r = await session().run(line);
@@ -83,7 +83,7 @@ describe('groups, links and the tree', () => {
     expect((await s.run(`outcomes link 6 ${created.outcome.id} --course 1`)).exitCode).toBe(0);
     const links = JSON.parse((await s.run('outcomes links list 6 --course 1 --full')).stdout);
     expect(links.map((l: { outcome: { title: string } }) => l.outcome.title)).toContain('Keeps a notebook');
-    expect((await s.run(`outcomes unlink 6 ${created.outcome.id} --course 1`)).exitCode).toBe(0);
+    expect((await s.run(`outcomes unlink 6 ${created.outcome.id} --course 1 --yes`)).exitCode).toBe(0);
     expect((await s.run(`outcomes groups delete ${group.id} --account 1`)).exitCode).toBe(2);
     expect((await s.run(`outcomes groups delete ${group.id} --account 1 --yes`)).exitCode).toBe(0);
     expect((await s.run(`outcomes groups get ${group.id} --account 1`)).exitCode).toBe(4);

@@ -83,16 +83,29 @@ const addRecipients = command({
 const removeMessages = command({
   name: 'remove-messages <id>',
   summary: 'Remove messages from your view of a conversation (removing the last one deletes it for you)',
-  routes: ['conversations.removeMessages'],
+  routes: ['conversations.get', 'conversations.removeMessages'],
   options: { message: { flags: '--message <id>', description: 'a message id (repeatable, or comma-separated)', repeatable: true, required: true } },
-  examples: ['lms conv remove-messages 5 --message 9'],
+  examples: ['lms conv remove-messages 5 --message 9', 'lms conv remove-messages 6 --message 8 --yes'],
   async run({ args, opts, ctx }) {
     const ids = (opts.message ?? []).flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
     for (const id of ids) if (!/^\d+$/.test(id)) throw new UsageError(`--message "${id}" is not a message id`);
     const client = await ctx.client();
+    // Only removing every message still in the caller's view deletes the conversation, and only a read
+    // tells whether this does; it must not mark the conversation read.
+    const current = await client.ops.conversations.get({ id: args[0], auto_mark_as_read: false });
+    if (emptiesView(current, ids)) await ctx.confirm(`Remove the last messages of conversation ${args[0]}, deleting it from your view`);
     return item(await client.ops.conversations.removeMessages({ id: args[0], remove: ids }));
   },
 });
+
+/** Would removing these messages leave the caller's view of the conversation empty? */
+function emptiesView(c: Conversation, ids: readonly string[]): boolean {
+  const removing = new Set(ids);
+  const messages = c.messages ?? [];
+  // Without every message in hand, removing as many as there are might be removing them all.
+  if (messages.length < c.message_count) return removing.size >= c.message_count;
+  return messages.every((m) => removing.has(String(m.id)));
+}
 
 const updateConversation = command({
   name: 'update <id>',
@@ -156,9 +169,10 @@ const batch = command({
     event: { flags: '--event <event>', description: BATCH_EVENTS.join(', '), choices: BATCH_EVENTS, required: true },
     wait: { flags: '--no-wait', description: 'print the Progress and return at once' },
   },
-  examples: ['lms conv batch --ids 5,6,8 --event archive', 'lms conv batch --ids 5 --event star --no-wait -o json'],
+  examples: ['lms conv batch --ids 5,6,8 --event archive', 'lms conv batch --ids 5 --event star --no-wait -o json', 'lms conv batch --ids 5,6 --event destroy --yes'],
   async run({ opts, ctx }) {
     const ids = await idsOf(ctx, opts);
+    if (opts.event === 'destroy') await ctx.confirm(`Delete ${ids.length === 1 ? `conversation ${ids[0]}` : `${ids.length} conversations`} from your view`);
     const client = await ctx.client();
     const results: Progress[] = [];
     for (let i = 0; i < ids.length; i += BATCH_LIMIT) {

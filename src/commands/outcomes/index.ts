@@ -149,9 +149,13 @@ const unlink = command({
   routes: ['outcomes.unlinkOutcome@global', 'outcomes.unlinkOutcome@accounts', 'outcomes.unlinkOutcome@courses'],
   columns: LINK_COLUMNS,
   options: where,
-  examples: ['lms outcomes unlink 6 2 --course 1'],
+  examples: ['lms outcomes unlink 6 2 --course 1 --yes'],
   async run({ args, opts, ctx }) {
-    return item(await (await ctx.client()).ops.outcomes.unlinkOutcome({ ...contextOf(opts), id: args[0], outcome_id: args[1] }));
+    const c = contextOf(opts);
+    // Whether this is the outcome's last link anywhere (and so deletes it) no read of the API can tell
+    // before the unlink: every unlink asks.
+    await ctx.confirm(`Unlink outcome ${args[1]} from outcome group ${args[0]} (the outcome is deleted if this is its last link)`);
+    return item(await (await ctx.client()).ops.outcomes.unlinkOutcome({ ...c, id: args[0], outcome_id: args[1] }));
   },
 });
 

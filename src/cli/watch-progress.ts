@@ -113,8 +113,10 @@ export interface BatchOutcome {
 }
 
 /**
- * Follows an async conversation batch by reading the running batches until it leaves them (sent) or
- * reports `error`. Real instances list only batches still running; the mock keeps a failed one listed.
+ * Follows an async conversation batch by reading the running batches until it leaves them, or is
+ * seen in `error`. Real instances (and the mock) list only batches still running, so a batch that
+ * left the list is done, and the API does not say whether every delivery succeeded: `sent` means
+ * that, as the batch's own last state would.
  */
 export async function watchBatch(
   ctx: Context,

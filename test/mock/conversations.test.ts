@@ -294,13 +294,13 @@ describe('create (async) and batches', () => {
     expect(sent.every((c) => c.private && c.subject === 'Welcome' && c.audience.length === 1)).toBe(true);
   });
 
-  it('keeps a batch whose every delivery failed listed as error, with its Progress failed', async () => {
+  it('drops a batch whose every delivery failed from the list, with its Progress failed', async () => {
     const r = await raw(TOKENS.teacher, 'POST', '/api/v1/conversations', { recipients: ['7', '8'], body: 'x', mode: 'async' });
     const batchId = Number(r.headers['x-conversation-batch-id']);
     mock.db.prepare(`UPDATE users SET workflow_state = 'deleted' WHERE id IN (7, 8)`).run();
     await mock.jobs.idle();
-    const [batch] = await as(TOKENS.teacher).conversations.batches({});
-    expect(batch).toMatchObject({ id: batchId, workflow_state: 'error' });
+    expect(await as(TOKENS.teacher).conversations.batches({})).toEqual([]);
+    expect((mock.db.prepare(`SELECT workflow_state FROM conversation_batches WHERE id = ?`).get(batchId) as { workflow_state: string }).workflow_state).toBe('error');
     const progressId = (mock.db.prepare(`SELECT progress_id FROM conversation_batches WHERE id = ?`).get(batchId) as { progress_id: number }).progress_id;
     expect(await as(TOKENS.teacher).progress.get({ id: progressId })).toMatchObject({ workflow_state: 'failed', tag: 'conversation_batch' });
   });

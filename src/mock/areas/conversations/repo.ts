@@ -136,8 +136,9 @@ export function setLastMessageAt(db: Db, conversationId: number, userId: number,
   run(db, `UPDATE conversation_participants SET last_message_at = ? WHERE conversation_id = ? AND user_id = ?`, at, conversationId, userId);
 }
 
+/** The spec moves every one of the user's conversations to read from any state, archived ones included. */
 export function markAllRead(db: Db, userId: number): void {
-  run(db, `UPDATE conversation_participants SET workflow_state = 'read' WHERE user_id = ? AND workflow_state = 'unread'`, userId);
+  run(db, `UPDATE conversation_participants SET workflow_state = 'read' WHERE user_id = ? AND workflow_state <> 'read'`, userId);
 }
 
 export function unreadCount(db: Db, userId: number): number {
@@ -323,7 +324,7 @@ export function updateBatch(db: Db, id: number, b: { state: BatchRow['workflow_s
   run(db, `UPDATE conversation_batches SET workflow_state = ?, sent_count = ?, updated_at = ? WHERE id = ?`, b.state, b.sent, b.now, id);
 }
 
-/** A user's batches still being delivered, and those that failed (so that a watcher learns how it ended). */
+/** A user's batches still being delivered: real instances drop a batch from the list once it is sent or has failed. */
 export function openBatchesOf(db: Db, userId: number): BatchRow[] {
-  return all<BatchRow>(db, `SELECT * FROM conversation_batches WHERE user_id = ? AND workflow_state IN ('created', 'sending', 'error') ORDER BY id`, userId);
+  return all<BatchRow>(db, `SELECT * FROM conversation_batches WHERE user_id = ? AND workflow_state IN ('created', 'sending') ORDER BY id`, userId);
 }

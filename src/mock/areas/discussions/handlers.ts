@@ -246,6 +246,7 @@ function lockOf(t: TopicRow, now: string): { info: NonNullable<Topic['lock_info'
   return undefined;
 }
 
+/** When the topic posted: a delayed one posts at its delayed_post_at, with no write at that moment. */
 function postedAt(t: TopicRow, now: string): string | null {
   if (t.workflow_state === 'unpublished' || isDelayed(t, now)) return null;
   return t.posted_at ?? t.delayed_post_at;
@@ -425,9 +426,11 @@ function topicFields(ctx: MockCtx, p: Place, current?: TopicRow): { fields: Topi
     return v === undefined ? (was ?? 0) : Number(v);
   };
   const studentPosts = flag('podcast_has_student_posts', current?.podcast_has_student_posts, p.moderate);
-  let postedAt = current?.posted_at ?? null;
-  if (published && !postedAt && !(delayed && delayed > now)) postedAt = now;
-  if (!published) postedAt = null;
+  // A topic posts when its delay ends, so a delay set (or kept) ahead makes it unposted again and the
+  // old posted_at goes; one whose delay has already passed keeps the time it posted at.
+  let posted = current ? postedAt(current, now) : null;
+  if (!published || (delayed && delayed > now)) posted = null;
+  else posted ??= now;
   const a = obj(params, 'assignment');
   let assignment: 'keep' | 'remove' | Record<string, unknown> = 'keep';
   if (Object.keys(a).length) {
@@ -451,7 +454,7 @@ function topicFields(ctx: MockCtx, p: Place, current?: TopicRow): { fields: Topi
       podcast_has_student_posts: studentPosts,
       delayed_post_at: delayed,
       lock_at: lockAt,
-      posted_at: postedAt,
+      posted_at: posted,
       assignment_id: current?.assignment_id ?? null,
     },
     assignment,

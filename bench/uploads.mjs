@@ -101,7 +101,7 @@ async function json(res) {
  * A multipart body with one file part of `bytes` random bytes, streamed in 64 KiB writes. A hostile
  * sender keeps writing after the answer, until the server closes the connection.
  */
-function postRandom(url, path, bytes, { hostile = false } = {}) {
+export function postRandom(url, path, bytes, { hostile = false } = {}) {
   const { hostname, port } = new URL(url);
   const boundary = `bench${Math.random().toString(16).slice(2)}`;
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);

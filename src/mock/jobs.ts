@@ -201,7 +201,7 @@ export function createJobRunner(db: Db, options: { now: () => string; tickMs: nu
 }
 
 /** Is there a process with this id (another user's counts: it answers EPERM)? */
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

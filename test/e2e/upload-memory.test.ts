@@ -3,11 +3,12 @@
 // authorized 50 MiB uploads (step 1, the bytes, step 3), each then downloaded and compared by hash:
 // the server's peak resident set (VmHWM) stays within a bound far below what holding the bodies
 // would take. A bound, not a timing.
-import { createHash, randomFillSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { postRandom, type Posted } from '../../bench/uploads.mjs';
 import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, type Served } from '../helpers/e2e.js';
 
 const MiB = 1024 * 1024;
@@ -24,57 +25,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-interface Sent {
-  status: number;
-  body: string;
-  sha256: string;
-}
-
-/**
- * A multipart body whose file part is `bytes` random bytes, written 64 KiB at a time. A hostile
- * sender goes on writing after the answer, until the server closes the connection.
- */
-function post(path: string, bytes: number, hostile = false): Promise<Sent> {
-  const { hostname, port } = new URL(server.url);
-  const head = Buffer.from('--b0undary\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n');
-  const tail = Buffer.from('\r\n--b0undary--\r\n');
-  const hash = createHash('sha256');
-  return new Promise((resolve, reject) => {
-    let answer: Sent | undefined;
-    const done = () => answer && resolve(answer);
-    const req = request({
-      host: hostname,
-      port,
-      method: 'POST',
-      path,
-      agent: false,
-      headers: { 'content-type': 'multipart/form-data; boundary=b0undary', 'content-length': head.length + bytes + tail.length },
-    });
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        answer = { status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8'), sha256: hash.digest('hex') };
-        if (!hostile || req.writableFinished) done();
-      });
-    });
-    req.on('close', done);
-    req.on('error', (e) => (answer ? done() : reject(e)));
-    req.write(head);
-    let sent = 0;
-    const pump = () => {
-      while (sent < bytes) {
-        if (req.destroyed || (answer && !hostile)) return;
-        const chunk = randomFillSync(Buffer.allocUnsafe(Math.min(64 * 1024, bytes - sent)));
-        hash.update(chunk);
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once('drain', pump);
-      }
-      req.end(tail);
-    };
-    pump();
-  });
-}
+/** A multipart body of `bytes` random bytes; a hostile sender goes on writing after the answer. */
+const post = (path: string, bytes: number, hostile = false): Promise<Posted> => postRandom(server.url, path, bytes, { hostile });
 
 async function api(path: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
   const res = await fetch(new URL(path, server.url), { ...init, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json', ...init.headers } });

@@ -2,6 +2,7 @@
 // URL is still pending and how large a file its step 1 declared; then a sink that stores the file
 // part as it arrives, a chunk row at a time, under a receipt the step 2 handler adopts.
 import type { Db } from '../../db/open.js';
+import { alive } from '../../jobs.js';
 import type { UploadDesk, UploadSink } from '../../file-bytes.js';
 import {
   attachmentByUploadToken,
@@ -72,15 +73,5 @@ function discardOrphans(db: Db): void {
   for (const pid of receivingProcesses(db)) {
     if (pid === process.pid || alive(pid)) continue;
     for (const receipt of receiptsOfProcess(db, pid)) discardReceipt(db, receipt);
-  }
-}
-
-/** Is there a process with this id (another user's counts: it answers EPERM)? */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,5 +1,6 @@
 // A bulk import from start to end, for any job: read and validate the file (nothing sent on a
-// problem), identify the instance, open the journal, plan or apply every row, then report — a
+// problem), identify the instance, check that what the rows name exists (read-only; nothing written
+// on a problem), open the journal, plan or apply every row, then report — a
 // summary on stderr (one JSON object under -o json), the rows needing attention, per-row results on
 // stdout, the failed-rows file, and exit 1 when a row failed or was skipped — on a dry run, when one
 // would be. A command supplies only its schema, its key and its task.
@@ -7,7 +8,7 @@ import { item, list, withFailure, type CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../client/client.js';
 import { UsageError } from '../errors.js';
-import { formatProblems, parseCsv, readInput, type CsvRow, type Parsed, type Schema } from './csv-input.js';
+import { formatProblems, parseCsv, readInput, type CsvRow, type Parsed, type Problem, type Schema } from './csv-input.js';
 import { failedFileNote, writeFailedRows } from './failed.js';
 import { identifyInstance } from './instance.js';
 import { runRows, type BulkRow, type BulkTask, type RowResult } from './job.js';
@@ -29,14 +30,20 @@ export interface BulkJob<R extends BulkRow, C> {
   parse?(bytes: Buffer, name: string): Parsed;
   /** The column that names a row's target in results (`login_id`). */
   keyColumn: string;
+  /**
+   * The row in the file's own words, for messages about it (`user ghost, student`); by default the
+   * key column and its value. Never the journal key, which is lower-cased and joined for matching.
+   */
+  describe?(values: Record<string, string>): string;
   /** A valid CSV row as the task's row; `key` identifies its target across runs. */
   toRow(row: CsvRow): R;
   task(client: ApiClient): BulkTask<R, C>;
   /**
    * After the rows: work on what the file does not list (`enrollments import --sync`). Planned only
-   * on a dry run. Its rows join the results; its failures fail the command like a row's.
+   * on a dry run. Its rows join the results; its failures fail the command like a row's. `skipped`
+   * counts the rows left out as invalid (--skip-invalid): their targets were never looked at.
    */
-  finish?(args: { client: ApiClient; results: RowResult[]; plan: boolean }): Promise<FinishedRow[]>;
+  finish?(args: { client: ApiClient; results: RowResult[]; plan: boolean; skipped: number }): Promise<FinishedRow[]>;
 }
 
 /** A result of `finish`: a target the file does not list, and what was (or would be) done to it. */
@@ -71,17 +78,34 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
     else firstWithKey.set(row.key, r.line);
     converted.set(r.line, row);
   }
+  // The file's own problems need no server: a file with any is refused before a request is made.
+  // Checking what it names takes reads, so then it is refused with nothing written.
+  const refuse = (all: Problem[], nothing: 'sent' | 'written') =>
+    new UsageError(`${name} has ${all.length} problem${all.length > 1 ? 's' : ''}; nothing was ${nothing}:\n${formatProblems(all, name)}`);
+  const unsound = new Set(problems.map((p) => p.line));
+  if (problems.length && (!opts.skipInvalid || unsound.has(1) || rows.length === 0)) throw refuse(problems.sort((a, b) => a.line - b.line), 'sent');
+
+  const client = await ctx.client();
+  const instance = await identifyInstance(ctx, client);
+  const task = job.task(client);
+  if (task.resolve) {
+    // What the rows name must exist before any row is written, on a dry run too: a roster naming one
+    // unknown user is refused whole (or, with --skip-invalid, that row is skipped), never half applied.
+    const named = rows.filter((r) => !unsound.has(r.line)).map((r) => converted.get(r.line)!);
+    const missing = await task.resolve(named, { concurrency });
+    if (missing.length && !opts.skipInvalid) throw refuse(missing.sort((a, b) => a.line - b.line), 'written');
+    problems.push(...missing);
+  }
   problems.sort((a, b) => a.line - b.line);
   const badLines = new Set(problems.map((p) => p.line));
-  if (problems.length && (!opts.skipInvalid || badLines.has(1) || rows.length === 0)) {
-    throw new UsageError(`${name} has ${problems.length} problem${problems.length > 1 ? 's' : ''}; nothing was sent:\n${formatProblems(problems, name)}`);
-  }
   // Under -o json the skipped rows are in the report's `attention`, with the rows that failed.
   if (problems.length && !report.json) ctx.warn(`skipping ${badLines.size} invalid row${badLines.size > 1 ? 's' : ''}:\n${formatProblems(problems, name)}`);
   const valid = rows.filter((r) => !badLines.has(r.line));
   const taskRows = valid.map((r) => converted.get(r.line)!);
   const byLine = new Map(rows.map((r) => [r.line, r.values]));
-  const keyOf = (line: number, key: string) => byLine.get(line)?.[job.keyColumn] ?? key;
+  const keyOf = (line: number) => byLine.get(line)?.[job.keyColumn] ?? null;
+  const describe = job.describe ?? ((v: Record<string, string>) => `${job.keyColumn} ${v[job.keyColumn] ?? ''}`);
+  const labelOf = (line: number) => describe(byLine.get(line) ?? {});
   const invalid = [...badLines].map((line) => ({
     line,
     values: byLine.get(line) ?? {},
@@ -90,8 +114,6 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const invalidRows = invalid.map((i) => ({ line: i.line, ...(i.values[job.keyColumn] ? { [job.keyColumn]: i.values[job.keyColumn] } : {}), status: 'invalid', error: i.error }));
   const skipped = invalid.length ? `${invalid.length} invalid row${invalid.length > 1 ? 's' : ''}` : '';
 
-  const client = await ctx.client();
-  const instance = await identifyInstance(ctx, client);
   const plan = Boolean(opts.dryRun);
   const update = Boolean(opts.update);
   // A dry run reads the journal exactly as the run will, and writes nothing.
@@ -102,12 +124,12 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const resume = ctx.activity.pause();
   let results;
   try {
-    results = await runRows(taskRows, job.task(client), { journal, concurrency, mode: plan ? 'plan' : 'apply', update, onProgress: (p) => progress.update(p) });
+    results = await runRows(taskRows, task, { journal, concurrency, mode: plan ? 'plan' : 'apply', update, onProgress: (p) => progress.update(p) });
   } finally {
     progress.finish();
     resume();
   }
-  const extra = job.finish ? await job.finish({ client, results, plan }) : [];
+  const extra = job.finish ? await job.finish({ client, results, plan, skipped: invalid.length }) : [];
   const extraRows = extra.map((x) => ({ line: null, [job.keyColumn]: x.key, status: x.status, id: x.id, ...(x.error ? { error: x.error } : {}) }));
   const extraFailed = extra.filter((x) => x.status === 'failed').length;
   const extraNote = extra.length ? `; not in the file: ${describeExtra(extra)}` : '';
@@ -115,7 +137,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const counts = tally(results);
   const seconds = (performance.now() - started) / 1000;
   const flat = ctx.globals.output === 'csv' || ctx.globals.output === 'table' || (ctx.globals.output === undefined && ctx.io.stdoutIsTTY);
-  const attention = attentionLines(results, name, { plan });
+  const attention = attentionLines(results, name, { plan, label: (r) => labelOf(r.line) });
   // Rows of the file in its order; what the file does not list (--sync's) after them.
   const byLineFirst = <T extends { line: number | null }>(a: T, b: T) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER);
 
@@ -123,7 +145,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
     report.summary(`Dry run: ${describeTally(counts, { plan, update })}${extraNote}. Nothing was written.`);
     const planned = results.map((r) => ({
       line: r.line,
-      [job.keyColumn]: keyOf(r.line, r.key),
+      [job.keyColumn]: keyOf(r.line),
       action: r.skipped ? 'done' : PLAN_ACTION[r.status],
       id: r.id ?? null,
       changes: changesFor(r.changes, flat) ?? null,
@@ -143,7 +165,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const failed = results.filter((r) => r.status === 'failed');
   const resultRows = results.map((r): Record<string, unknown> & { line: number | null } => ({
     line: r.line,
-    [job.keyColumn]: keyOf(r.line, r.key),
+    [job.keyColumn]: keyOf(r.line),
     status: r.status,
     id: r.id ?? null,
     ...(r.changes?.length ? { changes: changesFor(r.changes, flat) } : {}),

@@ -8,6 +8,7 @@
 // and applies, so a dry run and the run it previews classify every row the same way.
 import { ApiError, LmsError, NetworkError } from '../errors.js';
 import { OutcomeUnknownError } from '../transport/resilient.js';
+import type { Problem } from './csv-input.js';
 import { DONE, type Journal, type RowStatus } from './journal.js';
 
 export interface BulkRow {
@@ -50,9 +51,25 @@ export interface BulkTask<R extends BulkRow, C = unknown> {
   lookupFirst?: boolean;
   /** Applies the applicable differences to an existing target. */
   update(row: R, found: Found<C>, changes: Difference[]): Promise<void>;
+  /**
+   * Looks up, read-only, everything the rows name besides their targets (the user and section of an
+   * enrollment), before any row is planned or written: a problem for each row naming what does not
+   * exist, with its line, in the words of the file. The job then refuses the file, or with
+   * --skip-invalid skips those rows; either way none is half applied. The run goes on only if
+   * nothing is wrong (or every such row is skipped), so the task may keep what it found for later.
+   */
+  resolve?(rows: R[], options: { concurrency: number }): Promise<Problem[]>;
+  /**
+   * The target, not the journal, says whether a row is done: a row the journal calls done is looked
+   * up and compared, and done again when it differs now (a grade another run has changed since).
+   */
+  compareDone?: boolean;
 }
 
 export type Outcome = Exclude<RowStatus, 'started'>;
+
+/** Writes of one row whose outcome is unknown (the connection dropped) before the row fails. */
+const UNKNOWN_WRITES = 3;
 
 export interface RowOutcome {
   status: Outcome;
@@ -115,16 +132,24 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
     }
     if (plan) return { status: 'updated', id: found.id, changes };
     record(row, 'started', { id: found.id });
-    try {
-      await task.update(row, found, applicable);
-    } catch (err) {
-      if (!(err instanceof OutcomeUnknownError)) throw err;
-      // The connection dropped after sending: look before writing again. Agreeing now means the
-      // update went through; otherwise it is applied once more, to what is there now.
-      const now = await task.find(row);
-      if (!now) throw err;
-      const left = task.compare(row, now.current).filter((c) => c.applicable);
-      if (left.length) await task.update(row, now, left);
+    let target = found;
+    let left = applicable;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await task.update(row, target, left);
+        break;
+      } catch (err) {
+        if (!(err instanceof OutcomeUnknownError)) throw err;
+        // The connection dropped after sending: look before writing again. Agreeing now means the
+        // update went through; otherwise what is still missing is applied to what is there now —
+        // a few times at most, since each resend may drop as well.
+        const now = await task.find(row);
+        if (!now) throw err;
+        left = task.compare(row, now.current).filter((c) => c.applicable);
+        if (left.length === 0) break;
+        if (attempt >= UNKNOWN_WRITES) throw err;
+        target = now;
+      }
     }
     return { status: 'updated', id: found.id, changes };
   }
@@ -132,22 +157,25 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
   async function create(row: R): Promise<RowOutcome> {
     if (plan) return { status: 'created' };
     record(row, 'started');
-    try {
-      return { status: 'created', id: await task.create(row) };
-    } catch (err) {
-      if (err instanceof OutcomeUnknownError) {
-        // The connection dropped after sending: look before trying again. A target that matches
-        // the row is this write's; one that differs was there before it.
-        const found = await task.find(row);
-        if (found) return existing(row, found, 'created');
+    for (let attempt = 1; ; attempt++) {
+      try {
         return { status: 'created', id: await task.create(row) };
+      } catch (err) {
+        if (err instanceof OutcomeUnknownError) {
+          // The connection dropped after sending: look before trying again. A target that matches
+          // the row is this write's; one that differs was there before it.
+          const found = await task.find(row);
+          if (found) return existing(row, found, 'created');
+          if (attempt >= UNKNOWN_WRITES) throw err;
+          continue;
+        }
+        if (err instanceof ApiError && (err.status === 400 || err.status === 409 || err.status === 422)) {
+          // Refused, most often because the target exists: then it is compared, not failed.
+          const found = await task.find(row).catch(() => undefined);
+          if (found) return existing(row, found, 'existed');
+        }
+        throw err;
       }
-      if (err instanceof ApiError && (err.status === 400 || err.status === 409 || err.status === 422)) {
-        // Refused, most often because the target exists: then it is compared, not failed.
-        const found = await task.find(row).catch(() => undefined);
-        if (found) return existing(row, found, 'existed');
-      }
-      throw err;
     }
   }
 
@@ -155,7 +183,13 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
     const base = { line: row.line, key: row.key };
     const before = journal.get(row.key);
     let redone = false;
-    if (before && DONE.has(before.status)) {
+    if (before && DONE.has(before.status) && task.compareDone) {
+      const found = await task.find(row);
+      if (found && task.compare(row, found.current).length === 0) return { ...base, status: before.status as Outcome, id: found.id, skipped: true };
+      // Changed since it was done: this run's row is compared and written like any other.
+      if (found) return { ...base, ...(await existing(row, found, 'existed')) };
+      redone = true;
+    } else if (before && DONE.has(before.status)) {
       // Done by an earlier run. Believed as is when the instance vouches for the state it was done
       // in; otherwise (a real instance) believed only if the target can still be found.
       if (journal.trusted(before)) return { ...base, status: before.status as Outcome, id: before.id, skipped: true };

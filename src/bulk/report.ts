@@ -139,16 +139,19 @@ export function describeTally(t: Tally, options: { plan: boolean; update: boolea
   return parts.join(', ');
 }
 
-/** Lines about the rows that need a look (differences, failures), at most `max` of them. */
-export function attentionLines(results: RowResult[], source: string, options: { plan: boolean; max?: number }): string[] {
-  const { plan, max = 20 } = options;
+/**
+ * Lines about the rows that need a look (differences, failures), at most `max` of them, each naming
+ * its row by `label` — the file's words (`roster.csv:3 (user ghost, student)`), not the row's key.
+ */
+export function attentionLines(results: RowResult[], source: string, options: { plan: boolean; max?: number; label: (r: RowResult) => string }): string[] {
+  const { plan, max = 20, label } = options;
   const rows = results.filter(needsAttention);
   const lines = rows.slice(0, max).map((r) => {
     const what =
       r.status === 'failed'
         ? `${plan ? 'would fail' : 'failed'}: ${r.error ?? ''}`
         : `${r.status === 'differs' ? 'differs' : plan ? 'would be updated' : 'updated'}: ${describeChanges(r.changes)}`;
-    return `  ${source}:${r.line}: ${r.key}: ${what}`;
+    return `  ${source}:${r.line} (${label(r)}): ${what}`;
   });
   if (rows.length > max) lines.push(`  … and ${rows.length - max} more`);
   return lines;

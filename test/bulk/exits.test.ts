@@ -20,7 +20,7 @@ function workspace() {
 const grading = new URL('../fixtures/grading/lab-report.csv', import.meta.url).pathname;
 const TEACHER = '3~mock-tteacher';
 const HELPDESK = '2~mock-helpdesk';
-/** Three rows the run refuses: their sections do not exist. */
+/** Three rows naming sections that do not exist: found before anything is sent, and skipped with --skip-invalid. */
 const MISSING_SECTIONS = 'user,type,section\n7,student,sis_section_id:NOPE-1\n8,student,sis_section_id:NOPE-2\n9,student,sis_section_id:NOPE-3\n';
 const OUTCOME_V1 = 'outcomes:\n  - title: One\n    vendor_guid: o1\n    ratings: ["3:Yes", "0:No"]\n';
 /** Renames an outcome that exists: its own title is not the API's to change, so the row fails. */
@@ -60,7 +60,7 @@ async function prepared(c: Case) {
 
 describe('a dry run exits as its run does', () => {
   const cases: [string, Case & { code: number; says: string }][] = [
-    ['enrollments import, rows naming sections that do not exist', { files: { 'r.csv': MISSING_SECTIONS }, line: 'enrollments import --course 3 {r.csv}', code: 1, says: '3 would fail' }],
+    ['enrollments import --skip-invalid, rows naming sections that do not exist', { files: { 'r.csv': MISSING_SECTIONS }, line: 'enrollments import --course 3 --skip-invalid {r.csv}', code: 1, says: 'r.csv:2: section "sis_section_id:NOPE-1" not found' }],
     ['users import --update, a difference the API cannot make', { files: { 'u.csv': 'name,login_id,email\nSam Student,sam,sam@school.example\n' }, line: 'users import --update {u.csv}', code: 1, says: '1 would fail' }],
     ['outcomes import, a new title for an existing outcome', { files: { 'v1.yaml': OUTCOME_V1, 'v2.yaml': OUTCOME_V2 }, setup: ['outcomes import --course 1 {v1.yaml}'], line: 'outcomes import --course 1 {v2.yaml}', code: 1, says: '1 would fail' }],
     ['users import --skip-invalid, a row skipped', { files: { 'u.csv': 'name,login_id\nAna,ana\n,bo\n' }, line: 'users import --skip-invalid {u.csv}', code: 1, says: 'u.csv:3: name is empty' }],
@@ -137,13 +137,14 @@ describe('with -o json, stderr is exactly one JSON object', () => {
     [
       'enrollments import --sync, held back by a failed row',
       {
-        files: { 'r.csv': 'user,type,section\n7,student,\n8,student,sis_section_id:NOPE\n' },
+        // No role of that name: the API refuses the enrollment (no request can check a role first).
+        files: { 'r.csv': 'user,type,role\n7,student,\n8,,Dean\n' },
         line: 'enrollments import --course 2 --sync --yes {r.csv}',
         code: 1,
         expected: { attention: [{ line: 3, user: '8', status: 'failed' }], warnings: [expect.stringContaining('--sync concluded nothing: 1 row failed')] },
       },
     ],
-    ['enrollments import --dry-run', { files: { 'r.csv': MISSING_SECTIONS }, line: 'enrollments import --course 3 --dry-run {r.csv}', code: 1, expected: { message: 'dry run: 3 of 3 rows would fail' } }],
+    ['enrollments import --dry-run --skip-invalid', { files: { 'r.csv': MISSING_SECTIONS }, line: 'enrollments import --course 3 --dry-run --skip-invalid {r.csv}', code: 1, expected: { message: 'dry run: 3 invalid rows would be skipped' } }],
     [
       'outcomes import, a row refused',
       {
@@ -165,7 +166,7 @@ describe('with -o json, stderr is exactly one JSON object', () => {
         expected: {
           error: 'RowsFailedError',
           message: '1 of 6 grades failed',
-          summary: expect.stringMatching(/^Graded 6 grades in \d+\.\d s: 3 updated, 2 unchanged, 1 failed\.$/),
+          summary: expect.stringMatching(/^Graded 6 grades in \d+\.\d s: 4 updated, 1 unchanged, 1 failed\.$/),
           attention: [{ line: 4, user: '9', assignment_id: 1, status: 'failed', error: 'the server kept null' }],
           failed_out: expect.stringMatching(/failed\.csv$/),
           notes: [expect.stringContaining('fix them and grade that file as it is')],
@@ -183,8 +184,8 @@ describe('with -o json, stderr is exactly one JSON object', () => {
         expected: { attention: [{ line: 4, user: '9', status: 'failed', error: expect.stringContaining('grade refused') }] },
       },
     ],
-    ['grade --csv, every grade kept', { files: {}, env: { LMS_TOKEN: TEACHER }, line: 'grade --course 1 --assignment 1 --csv {lab-report.csv}', code: 0, expected: { summary: expect.stringContaining('4 updated, 2 unchanged, 0 failed') } }],
-    ['grade --csv --dry-run', { files: {}, env: { LMS_TOKEN: TEACHER }, line: 'grade --course 1 --assignment 1 --csv {lab-report.csv} --dry-run', code: 0, expected: { summary: 'Dry run: 4 grades to change, 2 unchanged (not shown). Nothing was sent.' } }],
+    ['grade --csv, every grade kept', { files: {}, env: { LMS_TOKEN: TEACHER }, line: 'grade --course 1 --assignment 1 --csv {lab-report.csv}', code: 0, expected: { summary: expect.stringContaining('5 updated, 1 unchanged, 0 failed') } }],
+    ['grade --csv --dry-run', { files: {}, env: { LMS_TOKEN: TEACHER }, line: 'grade --course 1 --assignment 1 --csv {lab-report.csv} --dry-run', code: 0, expected: { summary: 'Dry run: 5 grades to change, 1 unchanged (not shown). Nothing was sent.' } }],
   ];
 
   it.each(cases)('%s', async (_what, c) => {
@@ -213,7 +214,7 @@ describe('with -o json, stderr is exactly one JSON object', () => {
     const { run } = await prepared({ files: { 'u.csv': 'name,login_id,sis_user_id\nAna,ana,\nBo,bo,SIS-B\n' }, env: { LMS_TOKEN: HELPDESK }, line: 'users import {u.csv}' });
     const r = await run();
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/^Imported 2 rows in \d+\.\d s: 1 created, 0 already existed, 1 failed\.\n {2}\S*u\.csv:3: bo: failed: .*not authorized.*\nRe-running this command retries only the rows that are not done\.\nerror: 1 of 2 rows failed\n$/);
+    expect(r.stderr).toMatch(/^Imported 2 rows in \d+\.\d s: 1 created, 0 already existed, 1 failed\.\n {2}\S*u\.csv:3 \(login_id bo\): failed: .*not authorized.*\nRe-running this command retries only the rows that are not done\.\nerror: 1 of 2 rows failed\n$/);
   });
 });
 

@@ -147,7 +147,7 @@ describe('re-importing an edited export', () => {
       ],
     });
     expect(first.stderr).toContain('3 differ (left as they are; --update applies the differences)');
-    expect(first.stderr).toContain('ravi: differs: time_zone "America/Chicago" → "Asia/Kolkata"');
+    expect(first.stderr).toContain('(login_id ravi): differs: time_zone "America/Chicago" → "Asia/Kolkata"');
     expect(JSON.parse((await lms.run('users get sis_login_id:sam -o json')).stdout)).toMatchObject({ name: 'Sam Student' });
 
     const plan = await lms.run(`users import ${file} --update --dry-run -o json --fields login_id,action`);
@@ -178,7 +178,7 @@ describe('re-importing an edited export', () => {
     const plain = await lms.run(`users import ${file}`);
     expect(plain.exitCode).toBe(0);
     expect(json(plain)).toMatchObject({ differs: 3, failed: 0 });
-    expect(plain.stderr).toContain('sam: differs: email "sam@example.edu" → "sam@school.example" (cannot be changed through the API)');
+    expect(plain.stderr).toContain('(login_id sam): differs: email "sam@example.edu" → "sam@school.example" (cannot be changed through the API)');
 
     const plan = await lms.run(`users import ${file} --update --dry-run --fields login_id,action`);
     expect(JSON.parse(plan.stdout)).toEqual([
@@ -186,8 +186,8 @@ describe('re-importing an edited export', () => {
       { login_id: 'sofia', action: 'update' },
       { login_id: 'ravi', action: 'fail' },
     ]);
-    expect(plan.stderr).toContain('sofia: would be updated: name "Sofia Student" → "Sofia S Student"');
-    expect(plan.stderr).toContain('sam: would fail: cannot be changed through the API: email "sam@example.edu" → "sam@school.example"');
+    expect(plan.stderr).toContain('(login_id sofia): would be updated: name "Sofia Student" → "Sofia S Student"');
+    expect(plan.stderr).toContain('(login_id sam): would fail: cannot be changed through the API: email "sam@example.edu" → "sam@school.example"');
     const failedOut = join(mkdtempSync(join(tmpdir(), 'lms-failed-')), 'failed.csv');
     const r = await lms.run(`users import ${file} --update --failed-out ${failedOut}`);
     expect(r.exitCode).toBe(1);
@@ -199,8 +199,8 @@ describe('re-importing an edited export', () => {
         { field: 'email', from: 'sofia@example.edu', to: 'sofia@school.example', applicable: false },
       ],
     });
-    expect(r.stderr).toContain('sofia: updated: name "Sofia Student" → "Sofia S Student"; email "sofia@example.edu" → "sofia@school.example" (cannot be changed through the API)');
-    expect(r.stderr).toContain('ravi: failed: cannot be changed through the API: sis_user_id "S-009" → "S-999"');
+    expect(r.stderr).toContain('(login_id sofia): updated: name "Sofia Student" → "Sofia S Student"; email "sofia@example.edu" → "sofia@school.example" (cannot be changed through the API)');
+    expect(r.stderr).toContain('(login_id ravi): failed: cannot be changed through the API: sis_user_id "S-009" → "S-999"');
     expect(readFileSync(failedOut, 'utf8')).toContain('Ravi Patel,ravi,ravi@example.edu,S-999,"cannot be changed through the API: sis_user_id ""S-009"" → ""S-999"""\n');
     expect(JSON.parse((await lms.run('users get sis_login_id:sofia -o json')).stdout)).toMatchObject({ name: 'Sofia S Student', email: 'sofia@example.edu' });
   });

@@ -57,7 +57,7 @@ describe('lms grade --csv', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('has 3 problems; nothing was sent');
     expect(r.stderr).toContain(`bad.csv:3: "A" is not a grade for a points assignment`);
-    expect(r.stderr).toContain(`bad.csv:5: user "nobody" is not a student here`);
+    expect(r.stderr).toContain(`bad.csv:5: user "nobody" not found`);
     expect(r.stderr).toContain(`bad.csv:6: user "ravi" is graded on line 4 already`);
     expect(versionCounts(lms)).toEqual(before);
     expect(progressCount(lms)).toBe(1);
@@ -81,11 +81,13 @@ describe('lms grade --csv', () => {
     const lms = session(TEACHER);
     const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --dry-run -o json`);
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stderr)).toEqual({ summary: 'Dry run: 4 grades to change, 2 unchanged (not shown). Nothing was sent.' });
+    // Lucas resubmitted after his 20: the same grade grades the new attempt, so it is a change.
+    expect(JSON.parse(r.stderr)).toEqual({ summary: 'Dry run: 5 grades to change, 1 unchanged (not shown). Nothing was sent.' });
     expect(json(r.stdout)).toEqual([
       { line: 3, user: 'sis_user_id:S-008', user_id: 8, assignment_id: 1, old_grade: '15', new_grade: '16', comment: 'Label the axes' },
       { line: 4, user: '9', user_id: 9, assignment_id: 1, old_grade: null, new_grade: '18' },
       { line: 5, user: 'sis_login_id:mina', user_id: 10, assignment_id: 1, old_grade: null, new_grade: '15' },
+      { line: 6, user: 'lucas', user_id: 11, assignment_id: 1, old_grade: '20', new_grade: '20', new_attempt: true },
       { line: 7, user: 'hana', user_id: 12, assignment_id: 1, old_grade: null, new_grade: '20' },
     ]);
     expect(progressCount(lms)).toBe(1);
@@ -95,19 +97,19 @@ describe('lms grade --csv', () => {
     const lms = session(TEACHER);
     const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --batch-size 2 -o json`);
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stderr)).toEqual({ summary: expect.stringMatching(/^Graded 6 grades in \d+\.\d s: 4 updated, 2 unchanged, 0 failed\.$/) });
+    expect(JSON.parse(r.stderr)).toEqual({ summary: expect.stringMatching(/^Graded 6 grades in \d+\.\d s: 5 updated, 1 unchanged, 0 failed\.$/) });
     const result = json(r.stdout) as { updated: number; rows: { line: number; status: string; old_grade: string | null; new_grade: string | null }[] };
-    expect(result.rows.map((x) => [x.line, x.status])).toEqual([[2, 'unchanged'], [3, 'updated'], [4, 'updated'], [5, 'updated'], [6, 'unchanged'], [7, 'updated']]);
+    expect(result.rows.map((x) => [x.line, x.status])).toEqual([[2, 'unchanged'], [3, 'updated'], [4, 'updated'], [5, 'updated'], [6, 'updated'], [7, 'updated']]);
     expect(grades(lms, 1)).toEqual({ 7: '19', 8: '16', 9: '18', 10: '15', 11: '20', 12: '20' });
-    // Two batches of two rows: two Progresses beside the seeded one.
-    expect(progressCount(lms)).toBe(3);
+    // Three batches of two rows or fewer: three Progresses beside the seeded one.
+    expect(progressCount(lms)).toBe(4);
     const comment = values(lms.mock.db, `SELECT comment FROM submission_comments c JOIN submissions s ON s.id = c.submission_id WHERE s.user_id = 8 AND s.assignment_id = 1`);
     expect(comment).toEqual(['Label the axes']);
     const versionsAfter = versionCounts(lms);
     const again = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} -o json`);
     expect(again.stderr).toMatch(/: 0 updated, 6 unchanged, 0 failed\./);
     expect(versionCounts(lms)).toEqual(versionsAfter);
-    expect(progressCount(lms)).toBe(3);
+    expect(progressCount(lms)).toBe(4);
   });
 
   it('fails a row whose grade the server did not keep, says what it kept, and writes it to --failed-out', async () => {
@@ -119,7 +121,7 @@ describe('lms grade --csv', () => {
     const failedOut = join(w.dir, 'failed.csv');
     const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --failed-out ${failedOut} -o json`);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('4 updated, 2 unchanged, 0 failed'.replace('4 updated', '3 updated').replace('0 failed', '1 failed'));
+    expect(r.stderr).toContain('4 updated, 1 unchanged, 1 failed');
     expect(JSON.parse(r.stderr)).toMatchObject({
       message: '1 of 6 grades failed',
       attention: [{ line: 4, user: '9', assignment_id: 1, status: 'failed', error: 'the server kept null' }],
@@ -140,9 +142,9 @@ describe('lms grade --csv', () => {
     lms.mock.handler = async (req: ApiRequest) => (req.url.includes('update_grades') && failures-- > 0 ? { status: 502, headers: {}, body: 'Bad Gateway' } : real(req));
     const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} -o json`);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain('4 grades not confirmed; sending them again');
-    expect(r.stderr).toContain('4 updated, 2 unchanged, 0 failed');
-    expect(grades(lms, 1)).toMatchObject({ 8: '16', 9: '18', 10: '15', 12: '20' });
+    expect(r.stderr).toContain('5 grades not confirmed; sending them again');
+    expect(r.stderr).toContain('5 updated, 1 unchanged, 0 failed');
+    expect(grades(lms, 1)).toMatchObject({ 8: '16', 9: '18', 10: '15', 11: '20', 12: '20' });
   });
 
   it('cuts batches by size as well as by rows, so long comments stay under request limits', async () => {
@@ -165,8 +167,8 @@ describe('lms grade --csv', () => {
     lms.mock.handler = (req: ApiRequest) => (calls.push(`${req.method} ${new URL(req.url).pathname}`), real(req));
     const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --per-row -o json`);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain('(one request a row): 4 updated, 2 unchanged, 0 failed');
-    expect(calls.filter((c) => c.startsWith('PUT'))).toHaveLength(4);
+    expect(r.stderr).toContain('(one request a row): 5 updated, 1 unchanged, 0 failed');
+    expect(calls.filter((c) => c.startsWith('PUT'))).toHaveLength(5);
     expect(calls.some((c) => c.includes('update_grades'))).toBe(false);
     expect(grades(lms, 1)).toEqual({ 7: '19', 8: '16', 9: '18', 10: '15', 11: '20', 12: '20' });
     calls.length = 0;
@@ -218,7 +220,7 @@ describe('lms grade --csv', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('grading ');
-    expect(r.stderr).toContain('4 updated, 2 unchanged, 0 failed');
+    expect(r.stderr).toContain('5 updated, 1 unchanged, 0 failed');
   });
 });
 

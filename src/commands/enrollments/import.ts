@@ -9,6 +9,8 @@ import { command } from '../../cli/define.js';
 import type { ApiClient } from '../../client/client.js';
 import type { Enrollment } from '../../client/types/roster.js';
 import { enrollmentTypeOf } from '../../spec/vocabulary.js';
+import type { Problem } from '../../bulk/csv-input.js';
+import { parseUserRef, userPath } from '../../client/user-ref.js';
 import { ApiError } from '../../errors.js';
 
 export const COLUMNS = ['user', 'type', 'role', 'section', 'state'] as const;
@@ -19,6 +21,8 @@ export const LIVE = ['active', 'invited', 'inactive'] as const;
 
 function checkRow(v: Record<string, string>): string[] {
   const problems: string[] = [];
+  const user = v.user ? parseUserRef(v.user) : undefined;
+  if (user && 'problem' in user) problems.push(`user ${user.problem}`);
   if (!v.type && !v.role) problems.push('give a type or a role');
   if (v.type && !enrollmentTypeOf(v.type)) problems.push(`type "${v.type}" is not student, teacher, ta, designer or observer`);
   if (v.state && !STATES.includes(v.state)) problems.push(`state "${v.state}" is not one of ${STATES.join(', ')}`);
@@ -44,25 +48,50 @@ function toRow(line: number, v: Record<string, string>): EnrollmentRow {
   return { line, key: rowKey(v), user: v.user, role, section: v.section || undefined, state: v.state || undefined };
 }
 
-/** Ids as the file gives them (SIS forms, logins) resolved once per run to the numbers enrollments carry. */
-function resolver(lookup: (raw: string) => Promise<number>) {
-  const cache = new Map<string, Promise<number>>();
-  return (raw: string) => {
-    let found = cache.get(raw);
-    if (!found) cache.set(raw, (found = lookup(raw)));
+/** A lookup made once per key, however many rows ask (and however many at once). */
+function cached<T>(lookup: (key: string) => Promise<T>) {
+  const cache = new Map<string, Promise<T>>();
+  const get = (key: string) => {
+    let found = cache.get(key);
+    if (!found) cache.set(key, (found = lookup(key)));
     return found;
   };
+  return Object.assign(get, { set: (key: string, value: T) => void cache.set(key, Promise.resolve(value)) });
 }
 
 function enrollmentsTask(client: ApiClient, course: string): BulkTask<EnrollmentRow, Enrollment> {
-  const userId = resolver(async (raw) => (await client.ops.users.get({ id: /^\d+$|^sis_|^self$/.test(raw) ? raw : `sis_login_id:${raw}` })).id);
-  const sectionId = resolver(async (raw) => (await client.ops.sections.get({ id: raw })).id);
+  // The file's users as the API's paths read them (`sam` is a login), resolved to the ids enrollments carry.
+  const userId = cached(async (path) => (await client.ops.users.get({ id: path })).id);
+  const sectionId = cached(async (raw) => (await client.ops.sections.get({ id: raw })).id);
   return {
     lookupFirst: true,
+    async resolve(rows, { concurrency }) {
+      const { lookupEach, orMissing } = await import('../../bulk/resolve.js');
+      const courseId = (await client.ops.courses.get({ id: course })).id;
+      const refs = new Map(rows.map((r) => [r.line, parseUserRef(r.user)]));
+      const paths = [...refs.values()].flatMap((ref) => ('problem' in ref ? [] : [ref.path]));
+      const users = await lookupEach(paths, (path) => orMissing(client.ops.users.get({ id: path })), concurrency);
+      const sections = await lookupEach(rows.flatMap((r) => (r.section ? [r.section] : [])), (raw) => orMissing(client.ops.sections.get({ id: raw })), concurrency);
+      const problems: Problem[] = [];
+      for (const row of rows) {
+        const ref = refs.get(row.line)!;
+        if ('problem' in ref) problems.push({ line: row.line, message: `user ${ref.problem}` });
+        else if (!users.get(ref.path)) problems.push({ line: row.line, message: `user "${row.user}" not found` });
+        if (row.section) {
+          const section = sections.get(row.section);
+          // Enrolling through another course's section would enroll in that course.
+          if (!section) problems.push({ line: row.line, message: `section "${row.section}" not found` });
+          else if (section.course_id !== courseId) problems.push({ line: row.line, message: `section "${row.section}" is not a section of course ${course}` });
+        }
+      }
+      for (const [path, user] of users) if (user) userId.set(path, user.id);
+      for (const [raw, section] of sections) if (section) sectionId.set(raw, section.id);
+      return problems;
+    },
     async find(row) {
       let user: number;
       try {
-        user = await userId(row.user);
+        user = await userId(userPath(row.user));
       } catch (e) {
         // A user who does not exist has no enrollment; creating one then fails with the API's message.
         if (e instanceof ApiError && e.status === 404) return undefined;
@@ -80,7 +109,7 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
     },
     async create(row) {
       const enrollment = {
-        user_id: await userId(row.user),
+        user_id: await userId(userPath(row.user)),
         ...(enrollmentTypeOf(row.role) ? { type: enrollmentTypeOf(row.role) } : { role: row.role }),
         ...(row.state ? { enrollment_state: row.state as 'active' } : {}),
       };
@@ -107,7 +136,7 @@ async function unlisted(client: ApiClient, course: string, roles: string[], matc
 export const importEnrollments = command({
   name: 'import <file>',
   summary: 'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed',
-  routes: ['enrollments.listCourse', 'enrollments.enrollCourse', 'enrollments.enrollSection', 'enrollments.end', 'users.get', 'sections.get'],
+  routes: ['enrollments.listCourse', 'enrollments.enrollCourse', 'enrollments.enrollSection', 'enrollments.end', 'users.get', 'sections.get', 'courses.get'],
   columns: resultColumns('user'),
   options: {
     course: { flags: '--course <id>', description: 'course id or sis_course_id:X', required: true },
@@ -128,6 +157,7 @@ export const importEnrollments = command({
       target: opts.course,
       schema: { columns: COLUMNS, required: ['user'], check: checkRow },
       keyColumn: 'user',
+      describe: (v) => [`user ${v.user}`, v.role || v.type, v.section ? `section ${v.section}` : ''].filter(Boolean).join(', '),
       toRow: (r) => {
         const row = toRow(r.line, r.values);
         if (!roles.includes(row.role)) roles = [...roles, row.role];
@@ -135,11 +165,12 @@ export const importEnrollments = command({
       },
       task: (client) => enrollmentsTask(client, opts.course),
       finish: opts.sync
-        ? async ({ client, results, plan }) => {
-            // A failed row's enrollment may well exist: concluding "unlisted" ones now could end it.
+        ? async ({ client, results, plan, skipped }) => {
+            // A failed or skipped row's enrollment may well exist: concluding "unlisted" ones now could end it.
             const failed = results.filter((r) => r.status === 'failed').length;
-            if (failed) {
-              ctx.warn(`--sync ${plan ? 'would conclude' : 'concluded'} nothing: ${failed} row${failed > 1 ? 's' : ''} failed; fix ${failed > 1 ? 'them' : 'it'} and run the import again`);
+            if (failed || skipped) {
+              const why = [failed ? `${failed} row${failed > 1 ? 's' : ''} failed` : '', skipped ? `${skipped} invalid row${skipped > 1 ? 's' : ''} skipped` : ''].filter(Boolean).join(', ');
+              ctx.warn(`--sync ${plan ? 'would conclude' : 'concluded'} nothing: ${why}; fix ${failed + skipped > 1 ? 'them' : 'it'} and run the import again`);
               return [];
             }
             const matched = new Set(results.filter((r) => r.id !== undefined).map((r) => r.id!));

@@ -16,6 +16,7 @@ import { interpretGrade } from '../../spec/grading.js';
 import { ERROR_COLUMN, formatProblems, parseCsv, readInput, type Problem } from '../../bulk/csv-input.js';
 import { failedFileNote, writeFailedRows } from '../../bulk/failed.js';
 import { reporting, unpaged, type BulkReport } from '../../bulk/report.js';
+import { parseUserRef, userRefKey } from '../../client/user-ref.js';
 
 export interface GradeCsvOptions {
   sctx: SubmissionContext;
@@ -49,6 +50,8 @@ interface CellResult {
   assignment_id: number;
   old_grade: string | null;
   new_grade: string | null;
+  /** The old grade was an earlier attempt's: the student has resubmitted since. */
+  new_attempt?: true;
   status: 'updated' | 'unchanged' | 'failed';
   error?: string;
 }
@@ -57,8 +60,16 @@ const MAX_ROUNDS = 3;
 /** Encoded grade data per update_grades request, at most. */
 const MAX_BATCH_BYTES = 512 * 1024;
 
-const same = (s: Pick<Submission, 'score' | 'grade'>, t: { score: number | null; grade: string | null }) =>
-  (s.score ?? null) === t.score && (s.grade ?? null) === t.grade;
+/**
+ * The server holds this grade for the student's current attempt. After a resubmission the grade
+ * stays but no longer matches (grade_matches_current_submission false): the same grade posted again
+ * grades the new attempt, so the row is sent, not skipped as unchanged.
+ */
+const same = (s: Pick<Submission, 'score' | 'grade'> & Partial<Pick<Submission, 'grade_matches_current_submission'>>, t: { score: number | null; grade: string | null }) =>
+  (s.score ?? null) === t.score && (s.grade ?? null) === t.grade && s.grade_matches_current_submission !== false;
+
+/** Marks a row whose old grade is an earlier attempt's: `20 → 20` then grades the new attempt. */
+const newAttempt = (c: Cell): { new_attempt?: true } => (c.current.grade_matches_current_submission === false ? { new_attempt: true } : {});
 
 function positiveInt(raw: string, flag: string, max: number): number {
   const n = Number(raw);
@@ -77,22 +88,19 @@ async function headerOf(bytes: Buffer): Promise<string[]> {
   }
 }
 
-/** Students of an assignment as the file may name them: id, SIS id (plain or `sis_user_id:`), login. */
-function studentIndex(subs: Submission[]): (raw: string) => Submission | undefined {
+/**
+ * Students of an assignment by the keys their references take (user-ref.ts): id, SIS id, login —
+ * the latter two where the listing shows them.
+ */
+function studentIndex(subs: Submission[]): Map<string, Submission> {
   const by = new Map<string, Submission>();
   for (const s of subs) {
     by.set(String(s.user_id), s);
     const u = s.user;
-    if (u?.sis_user_id) by.set(`sis_user_id:${u.sis_user_id.toLowerCase()}`, s);
-    if (u?.login_id) (by.set(`sis_login_id:${u.login_id.toLowerCase()}`, s), by.set(`login:${u.login_id.toLowerCase()}`, s));
+    if (u?.sis_user_id) by.set(`sis_user_id:${u.sis_user_id}`, s);
+    if (u?.login_id) by.set(`sis_login_id:${u.login_id.toLowerCase()}`, s);
   }
-  return (raw) => {
-    const v = raw.trim();
-    if (/^\d+$/.test(v)) return by.get(v);
-    const m = /^(sis_user_id|sis_login_id):(.+)$/i.exec(v);
-    if (m) return by.get(`${m[1].toLowerCase()}:${m[2].toLowerCase()}`);
-    return by.get(`login:${v.toLowerCase()}`) ?? by.get(`sis_user_id:${v.toLowerCase()}`);
-  };
+  return by;
 }
 
 /** The assignment's submissions; with their students' logins and SIS ids when the file names students by them. */
@@ -135,9 +143,17 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
     }
   }
 
-  const found = new Map<number, (raw: string) => Submission | undefined>();
-  const byName = rows.some((r) => !/^\d+$/.test(r.values.user.trim()));
+  const found = new Map<number, Map<string, Submission>>();
+  const refs = new Map(rows.map((r) => [r.line, parseUserRef(r.values.user)]));
+  const byName = [...refs.values()].some((ref) => !('problem' in ref) && ref.kind !== 'id');
   for (const a of byColumn.values()) if (!found.has(a.id)) found.set(a.id, studentIndex(await currentSubmissions(client, o.sctx, a.id, byName)));
+  // A reference no listing matches is asked about by itself, as `lms grade --user` would send it: a
+  // student whose login the listing does not show is still found, and one who does not exist is
+  // told apart from one who is not a student here.
+  const listed = (key: string) => [...found.values()].some((index) => index.has(key));
+  const unmatched = [...refs.values()].flatMap((ref) => ('problem' in ref || listed(userRefKey(ref)) ? [] : [ref.path]));
+  const { lookupEach } = await import('../../bulk/resolve.js');
+  const asked = await lookupEach(unmatched, (path) => lookUser(client, path), positiveInt(o.concurrency, '--concurrency', 32));
 
   const bad: Problem[] = [];
   const cells: Cell[] = [];
@@ -152,9 +168,16 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
         bad.push({ line: r.line, message: `${target.error}${where}` });
         continue;
       }
-      const sub = found.get(a.id)!(r.values.user);
+      const ref = refs.get(r.line)!;
+      if ('problem' in ref) {
+        bad.push({ line: r.line, message: `user ${ref.problem}` });
+        break;
+      }
+      const index = found.get(a.id)!;
+      const user = asked.get(ref.path);
+      const sub = index.get(userRefKey(ref)) ?? (typeof user === 'number' ? index.get(String(user)) : undefined);
       if (!sub) {
-        bad.push({ line: r.line, message: `user "${r.values.user}" is not a student here${where}` });
+        bad.push({ line: r.line, message: user === 'missing' ? `user "${r.values.user}" not found` : `user "${r.values.user}" is not a student here${where}` });
         continue;
       }
       const key = `${a.id}|${sub.user_id}`;
@@ -169,6 +192,17 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   }
   if (bad.length) throw new UsageError(`${name} has ${bad.length} problem${bad.length > 1 ? 's' : ''}; nothing was sent:\n${formatProblems(bad, name)}`);
   return { cells, header, values: new Map(rows.map((r) => [r.line, r.values])), name, bytes };
+}
+
+/** A user's id; `missing` when there is none; `unknown` when the caller may not look (then only the listing can tell). */
+async function lookUser(client: ApiClient, path: string): Promise<number | 'missing' | 'unknown'> {
+  try {
+    return (await client.ops.users.get({ id: path })).id;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return 'missing';
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403) && !e.throttled) return 'unknown';
+    throw e;
+  }
 }
 
 /** `"<reason>: '7', '8'"` lines of a finished Progress: why each user's grade was refused. */
@@ -250,6 +284,9 @@ async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells
     rows,
     {
       lookupFirst: true,
+      // The server is the run's memory, not the journal: a row done by an earlier run whose grade has
+      // been changed since is graded again, as the batch path would.
+      compareDone: true,
       async find(row) {
         if (!looked.has(row)) {
           looked.add(row);
@@ -301,7 +338,7 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
     report.finish();
     return unpaged(
       list(
-        changed.map((c) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade, ...(c.comment ? { comment: c.comment } : {}) })),
+        changed.map((c) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade, ...newAttempt(c), ...(c.comment ? { comment: c.comment } : {}) })),
         ['line', 'user', 'user_id', 'assignment_id', 'old_grade', 'new_grade'],
       ),
     );
@@ -314,7 +351,7 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
   let done = 0;
   const resume = ctx.activity.pause();
   const results = new Map<Cell, CellResult>();
-  const base = (c: Cell) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade });
+  const base = (c: Cell) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade, ...newAttempt(c) });
   for (const c of cells) if (same(c.current, c.target)) results.set(c, { ...base(c), status: 'unchanged' });
   try {
     let pending = changed;
@@ -352,7 +389,7 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
   const seconds = (performance.now() - started) / 1000;
   report.summary(`Graded ${cells.length} grade${cells.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s${o.perRow ? ' (one request a row)' : ''}: ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.failed} failed.`);
   const failed = all.filter((r) => r.status === 'failed');
-  const lines = failed.slice(0, 20).map((f) => `  ${name}:${f.line}: ${f.user}${o.assignment ? '' : ` (assignment ${f.assignment_id})`}: ${f.error}`);
+  const lines = failed.slice(0, 20).map((f) => `  ${name}:${f.line} (user ${f.user}${o.assignment ? '' : `, assignment ${f.assignment_id}`}): ${f.error}`);
   if (failed.length > 20) lines.push(`  … and ${failed.length - 20} more`);
   report.attention(failed.map((f) => ({ line: f.line, user: f.user, assignment_id: f.assignment_id, status: f.status, error: f.error })), lines);
   if (o.failedOut) {

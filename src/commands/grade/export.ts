@@ -16,10 +16,11 @@ const ONE_COLUMNS = ['user', 'grade', 'comment'];
 /**
  * The cell for a submission: its grade when the import reads that back as the same score and grade,
  * else its score (a letter stands for the top of its range, so "B+" reads as 89 where 88 was given),
- * else empty — "no change" on import: no grade, an excused submission, or one no value reproduces.
+ * else empty — "no change" on import: no grade, an excused submission, one no value reproduces, or a
+ * grade of an attempt the student has since replaced (the import would grade the new attempt with it).
  */
-export function gradeCell(a: GradedAssignment, s: Pick<Submission, 'grade' | 'score' | 'excused'>): string {
-  if (s.excused || (s.grade === null && s.score === null)) return '';
+export function gradeCell(a: GradedAssignment, s: Pick<Submission, 'grade' | 'score' | 'excused'> & Partial<Pick<Submission, 'grade_matches_current_submission'>>): string {
+  if (s.excused || (s.grade === null && s.score === null) || s.grade_matches_current_submission === false) return '';
   for (const candidate of [s.grade, s.score === null ? null : String(s.score)]) {
     if (candidate === null) continue;
     const read = interpretGrade(a, candidate);

@@ -3,6 +3,7 @@
 // `lms grade export`, which writes either file.
 import { item, type Verbs } from '../../cli/command.js';
 import { command, contextFlags } from '../../cli/define.js';
+import { userPath } from '../../client/user-ref.js';
 import { UsageError } from '../../errors.js';
 import { submissionContext } from '../submissions/index.js';
 import { exportGrades } from './export.js';
@@ -44,6 +45,7 @@ const grade = command({
   examples: [
     'lms grade --course 1 --assignment 1 --user 9 17 --comment "Solid method section"',
     'lms grade --course 1 --assignment 3 --user sis_user_id:S-009 B+',
+    'lms grade --course 1 --assignment 1 --user sam 18',
     'lms grade --course 1 --assignment 1 --csv grades.csv --dry-run',
     'lms grade --course 1 --assignment 1 --csv grades.csv --failed-out failed.csv',
     'lms grade --course 1 --csv gradebook.csv --per-row',
@@ -65,7 +67,8 @@ const grade = command({
       await client.ops.submissions.grade({
         ...sctx,
         assignment_id: opts.assignment,
-        user_id: opts.user,
+        // As a CSV row names a student: `sam` is a login, here as there.
+        user_id: userPath(opts.user),
         ...(args[0] !== undefined ? { submission: { posted_grade: args[0] } } : {}),
         ...(opts.comment ? { comment: { text_comment: opts.comment } } : {}),
       }),

@@ -3,6 +3,7 @@ import { item, list, type Verbs } from '../../cli/command.js';
 import { command, contextFlags, oneContext } from '../../cli/define.js';
 import type { ApiClient } from '../../client/client.js';
 import { SUBMISSION_INCLUDES, type NewSubmission, type SubmissionContext, type SubmissionInclude } from '../../client/types/submissions.js';
+import { userPath } from '../../client/user-ref.js';
 import { UsageError } from '../../errors.js';
 
 const COLUMNS = ['user_id', 'assignment_id', 'workflow_state', 'attempt', 'submitted_at', 'late', 'grade', 'score', 'graded_at'];
@@ -53,7 +54,7 @@ const listSubmissions = command({
     const items = client.ops.submissions.listStudents(
       {
         ...sctx,
-        student_ids: opts.allStudents ? ['all'] : opts.user,
+        student_ids: opts.allStudents ? ['all'] : opts.user?.map(userPath),
         assignment_ids: opts.assignment,
         grouped: opts.grouped || undefined,
         include: opts.totals ? [...inc, 'total_scores'] : inc,
@@ -77,7 +78,7 @@ const getSubmission = command({
   examples: ['lms submissions get --course 1 --assignment 1 --user 7 --include submission_history --include submission_comments'],
   async run({ opts, ctx }) {
     const client = await ctx.client();
-    return item(await client.ops.submissions.get({ ...submissionContext(opts), assignment_id: opts.assignment, user_id: opts.user, include: opts.include as SubmissionInclude[] | undefined }));
+    return item(await client.ops.submissions.get({ ...submissionContext(opts), assignment_id: opts.assignment, user_id: userPath(opts.user), include: opts.include as SubmissionInclude[] | undefined }));
   },
 });
 
@@ -160,7 +161,7 @@ const comment = command({
     const updated = await client.ops.submissions.grade({
       ...submissionContext(opts),
       assignment_id: opts.assignment,
-      user_id: opts.user,
+      user_id: userPath(opts.user),
       comment: { text_comment: text, media_comment_id: opts.mediaId, media_comment_type: opts.mediaType as 'audio' | 'video' | undefined, group_comment: opts.group || undefined },
     });
     return item(updated.submission_comments?.at(-1) ?? updated);

@@ -4,8 +4,8 @@
 import { waitForProgress } from '../client/areas/progress.js';
 import type { ApiClient } from '../client/client.js';
 import { pollUntil, type PollOptions } from '../client/poll.js';
-import type { ConversationBatch } from '../client/types/conversations.js';
-import type { Progress } from '../client/types/progress.js';
+import type { ConversationBatch } from '../spec/types/conversations.js';
+import type { Progress } from '../spec/types/progress.js';
 import { bar, statusLine } from '../io/status-line.js';
 import { FailureError, UsageError } from '../errors.js';
 import type { Context } from './context.js';

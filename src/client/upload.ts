@@ -5,7 +5,7 @@ import { FailureError } from '../errors.js';
 import type { ApiClient, SendOptions } from './client.js';
 import type { Params } from './encode.js';
 import { readBody } from './parse.js';
-import type { Attachment, UploadTicket } from './types/school.js';
+import type { Attachment, UploadTicket } from '../spec/types/school.js';
 
 export interface LocalFile {
   name: string;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from '../../src/cli/context.js';
 import { watchBatch } from '../../src/cli/watch-progress.js';
 import type { ApiClient } from '../../src/client/client.js';
-import type { ConversationBatch } from '../../src/client/types/conversations.js';
+import type { ConversationBatch } from '../../src/spec/types/conversations.js';
 import { generateSchool } from '../../src/mock/generate.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { session } from '../helpers/run-lms.js';

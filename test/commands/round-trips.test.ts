@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { GradedAssignment } from '../../src/client/types/submissions.js';
+import type { GradedAssignment } from '../../src/spec/types/submissions.js';
 import { assignmentHeaders, gradeCell } from '../../src/commands/grade/export.js';
 import { session, type Session } from '../helpers/run-lms.js';
 

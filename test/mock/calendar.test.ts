@@ -1,7 +1,7 @@
 // Calendar events and the upcoming-events list: what each user's contexts hold in the coming week,
 // by the mock's clock (LMS_MOCK_NOW 2026-11-02T12:00Z in these tests).
 import { describe, expect, it } from 'vitest';
-import type { NewCalendarEvent } from '../../src/client/types/calendar.js';
+import type { NewCalendarEvent } from '../../src/spec/types/calendar.js';
 import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
 import { session } from '../helpers/run-lms.js';
 

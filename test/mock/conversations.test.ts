@@ -2,7 +2,7 @@
 // async), the inbox's scopes and filters, each participant's own view, and batch updates.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
-import type { Conversation, ConversationBatch } from '../../src/client/types/conversations.js';
+import type { Conversation, ConversationBatch } from '../../src/spec/types/conversations.js';
 import { generateSchool } from '../../src/mock/generate.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
 import { clientFor, collect, freshMock, statusOf, TOKENS, failure } from '../helpers/mock-client.js';

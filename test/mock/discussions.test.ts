@@ -2,7 +2,7 @@
 // replies, require_initial_post, read state and subscriptions, the cached full view, and who may do what.
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/client.js';
-import type { Entry, Topic } from '../../src/client/types/discussions.js';
+import type { Entry, Topic } from '../../src/spec/types/discussions.js';
 import { ApiError } from '../../src/errors.js';
 import { createMockHandler } from '../../src/mock/handler.js';
 import { openMock } from '../../src/mock/runtime.js';

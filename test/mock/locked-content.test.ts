@@ -6,7 +6,7 @@
 // the quiz, stays.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/client.js';
-import type { Topic } from '../../src/client/types/discussions.js';
+import type { Topic } from '../../src/spec/types/discussions.js';
 import { SEED_TOPICS as T } from '../../src/mock/areas/discussions/seed.js';
 import { createMockHandler } from '../../src/mock/handler.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';

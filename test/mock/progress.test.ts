@@ -1,6 +1,6 @@
 // Background jobs and their Progress: the runner's states, slices and failure report, and who may read it.
 import { describe, expect, it } from 'vitest';
-import type { Progress } from '../../src/client/types/progress.js';
+import type { Progress } from '../../src/spec/types/progress.js';
 import { spawnSync } from 'node:child_process';
 import { createJobRunner } from '../../src/mock/jobs.js';
 import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';

@@ -3,7 +3,7 @@
 // search reads the trigram index.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
-import type { QuizFields } from '../../src/client/types/quizzes.js';
+import type { QuizFields } from '../../src/spec/types/quizzes.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
 import { collect, TOKENS, clientFor, freshMock, statusOf, failure } from '../helpers/mock-client.js';
 

@@ -6,7 +6,7 @@
 // `invalid` when nothing is left) when named as a person, and never found by search.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
-import type { Recipient, SearchRecipientsParams } from '../../src/client/types/search.js';
+import type { Recipient, SearchRecipientsParams } from '../../src/spec/types/search.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
 import { clientFor, collect, failure, freshMock, TOKENS } from '../helpers/mock-client.js';
 

@@ -2,7 +2,7 @@
 // name (a trigram index), contexts first, the filters, and the deprecated conversations alias.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
-import type { Recipient, SearchRecipientsParams } from '../../src/client/types/search.js';
+import type { Recipient, SearchRecipientsParams } from '../../src/spec/types/search.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
 import { clientFor, collect, freshMock, TOKENS } from '../helpers/mock-client.js';
 

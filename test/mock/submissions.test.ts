@@ -2,7 +2,7 @@
 // listing and reading submissions: graders see their students', students their own, observers
 // their students'; both contexts (courses and sections, with SIS forms).
 import { describe, expect, it } from 'vitest';
-import type { Submission, StudentSubmissions } from '../../src/client/types/submissions.js';
+import type { Submission, StudentSubmissions } from '../../src/spec/types/submissions.js';
 import { uploadFile } from '../../src/client/upload.js';
 import { clientFor, collect, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
 import { value } from '../helpers/sql.js';

@@ -48,44 +48,6 @@ const isMockCore = (file: string) => mockLayer(file) === 0;
  */
 const COMMAND_COMPOSITION: readonly Pair[] = [['src/cli/program.ts', 'src/commands/index.ts']];
 
-/**
- * Imports of src/commands/ from outside it and outside the composition roots, tolerated until they
- * move: a shared module (cli, bulk, output) reaching up into a command. None are left; a new one
- * fails rather than joining the list.
- */
-const KNOWN_COMMAND_IMPORTS: readonly Pair[] = [];
-
-// ---- the mock and the client ------------------------------------------------------------------
-
-/**
- * The mock's imports of the client's wire types, tolerated until those types move somewhere both
- * can import (src/client/types is the client's, and the mock must not depend on the client). The
- * list only shrinks: an entry that no longer imports fails until it is deleted, and only
- * src/client/types/ may be named here.
- */
-const KNOWN_MOCK_CLIENT_IMPORTS: readonly Pair[] = [
-  ['src/mock/areas/activity/handlers.ts', 'src/client/types/activity.ts'],
-  ['src/mock/areas/todo/handlers.ts', 'src/client/types/activity.ts'],
-  ['src/mock/areas/calendar/handlers.ts', 'src/client/types/calendar.ts'],
-  ['src/mock/areas/conversations/handlers.ts', 'src/client/types/conversations.ts'],
-  ['src/mock/areas/discussions/handlers.ts', 'src/client/types/discussions.ts'],
-  ['src/mock/areas/submissions/history.ts', 'src/client/types/history.ts'],
-  ['src/mock/areas/outcomes/handlers.ts', 'src/client/types/outcomes.ts'],
-  ['src/mock/areas/progress/handlers.ts', 'src/client/types/progress.ts'],
-  ['src/mock/areas/quizzes/handlers.ts', 'src/client/types/quizzes.ts'],
-  ['src/mock/areas/admins/handlers.ts', 'src/client/types/roster.ts'],
-  ['src/mock/areas/enrollments/handlers.ts', 'src/client/types/roster.ts'],
-  ['src/mock/areas/sections/handlers.ts', 'src/client/types/roster.ts'],
-  ['src/mock/areas/users/handlers.ts', 'src/client/types/roster.ts'],
-  ['src/mock/areas/accounts/handlers.ts', 'src/client/types/school.ts'],
-  ['src/mock/areas/courses/handlers.ts', 'src/client/types/school.ts'],
-  ['src/mock/areas/submissions/present.ts', 'src/client/types/school.ts'],
-  ['src/mock/areas/search/handlers.ts', 'src/client/types/search.ts'],
-  ['src/mock/areas/submissions/handlers.ts', 'src/client/types/submissions.ts'],
-  ['src/mock/areas/submissions/history.ts', 'src/client/types/submissions.ts'],
-  ['src/mock/areas/submissions/present.ts', 'src/client/types/submissions.ts'],
-  ['src/mock/areas/users/handlers.ts', 'src/client/types/users.ts'],
-];
 
 // ---- the rules --------------------------------------------------------------------------------
 
@@ -93,15 +55,12 @@ interface Rule {
   name: string;
   /** Does the rule forbid this import? */
   forbids(from: string, to: string): boolean;
-  /** Imports the rule forbids but tolerates for now; the list only shrinks. */
-  known: readonly Pair[];
 }
 
 const RULES: readonly Rule[] = [
   {
     name: 'the mock core imports no area (src/mock/areas/)',
     forbids: (from, to) => isMockCore(from) && to.startsWith('src/mock/areas/'),
-    known: [],
   },
   {
     name: 'a mock layer imports only its own layer and those below it',
@@ -109,23 +68,20 @@ const RULES: readonly Rule[] = [
       const [a, b] = [mockLayer(from), mockLayer(to)];
       return a !== undefined && b !== undefined && b > a;
     },
-    known: [],
   },
   {
     name: 'only the composition root (src/cli/program.ts) imports src/commands/ from outside it, and only its registry',
     forbids: (from, to) =>
       to.startsWith('src/commands/') && !from.startsWith('src/commands/') && !COMMAND_COMPOSITION.some(([f, t]) => f === from && t === to),
-    known: KNOWN_COMMAND_IMPORTS,
   },
   {
+    // The resources' shapes are the spec's (src/spec/types), which both sides read.
     name: 'the mock never imports the client (src/client/)',
     forbids: (from, to) => from.startsWith('src/mock/') && to.startsWith('src/client/'),
-    known: KNOWN_MOCK_CLIENT_IMPORTS,
   },
   {
     name: 'the mock serves the API, not the CLI: it imports nothing of src/cli, src/commands, src/output, src/io, src/bulk or src/config',
     forbids: (from, to) => from.startsWith('src/mock/') && /^src\/(cli|commands|output|io|bulk|config)\//.test(to),
-    known: [],
   },
 ];
 
@@ -147,22 +103,10 @@ describe('import layers', () => {
   });
 
   it.each(RULES.map((rule) => [rule.name, rule] as const))('%s', (_name, rule) => {
-    const known = new Set(rule.known.map(key));
     const broken = imports
-      .filter(({ from, to }) => rule.forbids(from, to) && !known.has(key([from, to])))
+      .filter(({ from, to }) => rule.forbids(from, to))
       .map(({ from, to, line }) => `${from}:${line} imports ${to}, breaking the rule: ${rule.name}`);
     expect(broken).toEqual([]);
-  });
-
-  it.each(RULES.filter((rule) => rule.known.length).map((rule) => [rule.name, rule] as const))('the known exceptions to "%s" only shrink', (_name, rule) => {
-    const stale = rule.known
-      .filter(([from, to]) => !imports.some((i) => i.from === from && i.to === to) || !rule.forbids(from, to))
-      .map((pair) => `${key(pair)} no longer imports, or no longer breaks the rule: delete it from the list`);
-    expect(stale).toEqual([]);
-  });
-
-  it('the mock tolerates only the client\'s wire types (src/client/types/), and nothing else of the client', () => {
-    expect(KNOWN_MOCK_CLIENT_IMPORTS.filter(([, to]) => !to.startsWith('src/client/types/')).map(key)).toEqual([]);
   });
 
   it('each composition root still imports what it is allowed to (an allowance no longer used is deleted)', () => {

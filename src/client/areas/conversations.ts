@@ -4,7 +4,7 @@ import { op, type Sender } from '../operation.js';
 import type { Params } from '../encode.js';
 import { readBody } from '../parse.js';
 import { route } from '../../spec/routes.js';
-import type { Id } from '../types/common.js';
+import type { Id } from '../../spec/types/common.js';
 import type {
   BatchUpdateParams,
   Conversation,
@@ -13,9 +13,9 @@ import type {
   ListConversationsParams,
   MessageFields,
   UpdateConversationParams,
-} from '../types/conversations.js';
-import type { Progress } from '../types/progress.js';
-import type { Recipient, SearchRecipientsParams } from '../types/search.js';
+} from '../../spec/types/conversations.js';
+import type { Progress } from '../../spec/types/progress.js';
+import type { Recipient, SearchRecipientsParams } from '../../spec/types/search.js';
 
 export const conversations = {
   list: op('conversations.list').as<ListConversationsParams, Conversation>(),

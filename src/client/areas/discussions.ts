@@ -1,7 +1,7 @@
 // Discussion topics and announcements, their entries and replies, read state and subscriptions.
 import { op } from '../operation.js';
-import type { Id } from '../types/common.js';
-import type { DeletedTopic, Entry, EntryFields, FullTopicView, ListTopicsParams, Topic, TopicContext, TopicFields } from '../types/discussions.js';
+import type { Id } from '../../spec/types/common.js';
+import type { DeletedTopic, Entry, EntryFields, FullTopicView, ListTopicsParams, Topic, TopicContext, TopicFields } from '../../spec/types/discussions.js';
 
 type OnTopic = TopicContext & { topic_id: Id };
 type OnEntry = OnTopic & { entry_id: Id };

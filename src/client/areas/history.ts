@@ -1,7 +1,7 @@
 // Gradebook history of a course: days, a day's graders, a grader's changes, and the feed.
 import { op } from '../operation.js';
-import type { Id } from '../types/common.js';
-import type { FeedFilter, Grader, HistoryDay, SubmissionHistory, SubmissionVersion } from '../types/history.js';
+import type { Id } from '../../spec/types/common.js';
+import type { FeedFilter, Grader, HistoryDay, SubmissionHistory, SubmissionVersion } from '../../spec/types/history.js';
 
 export const history = {
   days: op('history.days').as<{ course_id: Id }, HistoryDay[]>(),

@@ -1,8 +1,8 @@
 // Outcome groups, their subgroups and their outcome links, in one context each call
 // (`{ global: true }`, `{ account_id }` or `{ course_id }`).
 import { op } from '../operation.js';
-import type { Id } from '../types/common.js';
-import type { GroupFields, NewOutcome, OutcomeContext, OutcomeGroup, OutcomeGroupBrief, OutcomeLink } from '../types/outcomes.js';
+import type { Id } from '../../spec/types/common.js';
+import type { GroupFields, NewOutcome, OutcomeContext, OutcomeGroup, OutcomeGroupBrief, OutcomeLink } from '../../spec/types/outcomes.js';
 
 type In<P = unknown> = OutcomeContext & P;
 

@@ -1,8 +1,8 @@
 // Background jobs' progress, and the wait for one to end.
 import { op } from '../operation.js';
 import { pollUntil, type PollOptions } from '../poll.js';
-import type { Id } from '../types/common.js';
-import type { Progress } from '../types/progress.js';
+import type { Id } from '../../spec/types/common.js';
+import type { Progress } from '../../spec/types/progress.js';
 
 export const progress = {
   get: op('progress.get').as<{ id: Id }, Progress>(),

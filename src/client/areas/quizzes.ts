@@ -1,7 +1,7 @@
 // Quizzes of a course: list (with a partial-title search), read, create, edit.
 import { op } from '../operation.js';
-import type { Id } from '../types/common.js';
-import type { Quiz, QuizFields } from '../types/quizzes.js';
+import type { Id } from '../../spec/types/common.js';
+import type { Quiz, QuizFields } from '../../spec/types/quizzes.js';
 
 export const quizzes = {
   list: op('quizzes.list').as<{ course_id: Id; search_term?: string }, Quiz>(),

@@ -1,7 +1,7 @@
 // Enrollments, sections and account admins: the roster that admins script.
 import { op } from '../operation.js';
-import type { Id } from '../types/common.js';
-import type { Admin, EndTask, Enrollment, ListEnrollmentsFilter, NewEnrollment, Section, SectionFields } from '../types/roster.js';
+import type { Id } from '../../spec/types/common.js';
+import type { Admin, EndTask, Enrollment, ListEnrollmentsFilter, NewEnrollment, Section, SectionFields } from '../../spec/types/roster.js';
 
 export const enrollments = {
   listCourse: op('enrollments.listCourse').as<{ course_id: Id } & ListEnrollmentsFilter, Enrollment>(),

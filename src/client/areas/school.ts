@@ -1,7 +1,7 @@
 // Supporting operations: the reads and creates that workflows need to find their ids.
 import { op } from '../operation.js';
-import type { Id } from '../types/common.js';
-import type { Account, Assignment, Attachment, Course, Group } from '../types/school.js';
+import type { Id } from '../../spec/types/common.js';
+import type { Account, Assignment, Attachment, Course, Group } from '../../spec/types/school.js';
 
 export const accounts = {
   list: op('accounts.list').as<Record<string, never>, Account>(),

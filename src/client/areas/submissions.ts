@@ -1,9 +1,9 @@
 // Submissions and grading: submit, list, read, grade one, grade many (update_grades → a Progress).
 import { op } from '../operation.js';
-import type { Id } from '../types/common.js';
-import type { Progress } from '../types/progress.js';
-import type { UploadTicket } from '../types/school.js';
-import type { GradeDataEntry, GradeParams, NewSubmission, StudentSubmissions, Submission, SubmissionContext, SubmissionInclude } from '../types/submissions.js';
+import type { Id } from '../../spec/types/common.js';
+import type { Progress } from '../../spec/types/progress.js';
+import type { UploadTicket } from '../../spec/types/school.js';
+import type { GradeDataEntry, GradeParams, NewSubmission, StudentSubmissions, Submission, SubmissionContext, SubmissionInclude } from '../../spec/types/submissions.js';
 
 type InAssignment = SubmissionContext & { assignment_id: Id };
 

@@ -1,9 +1,9 @@
 import { op } from '../operation.js';
-import type { Id } from '../types/common.js';
-import type { ActivityItem, ActivitySummaryEntry, TodoItem } from '../types/activity.js';
-import type { UpcomingEvent } from '../types/calendar.js';
-import type { UploadTicket } from '../types/school.js';
-import type { AvatarOption, CreateUserParams, FollowRecord, ListUsersParams, PageView, Profile, UpdateUserParams, User, UserSettings } from '../types/users.js';
+import type { Id } from '../../spec/types/common.js';
+import type { ActivityItem, ActivitySummaryEntry, TodoItem } from '../../spec/types/activity.js';
+import type { UpcomingEvent } from '../../spec/types/calendar.js';
+import type { UploadTicket } from '../../spec/types/school.js';
+import type { AvatarOption, CreateUserParams, FollowRecord, ListUsersParams, PageView, Profile, UpdateUserParams, User, UserSettings } from '../../spec/types/users.js';
 
 type UserRef = { id: Id };
 type UserPath = { user_id: Id };

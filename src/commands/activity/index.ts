@@ -4,7 +4,7 @@ import { item, list, type Verbs } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
 import type { ApiClient } from '../../client/client.js';
-import type { ActivityItem } from '../../client/types/activity.js';
+import type { ActivityItem } from '../../spec/types/activity.js';
 import { UsageError } from '../../errors.js';
 
 const COLUMNS = ['id', 'type', 'title', 'read_state', 'context_type', 'course_id', 'group_id', 'updated_at'];

@@ -8,7 +8,7 @@ import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
 import { watchBatch } from '../../cli/watch-progress.js';
 import type { ApiClient } from '../../client/client.js';
-import type { CreateConversationParams } from '../../client/types/conversations.js';
+import type { CreateConversationParams } from '../../spec/types/conversations.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
 import { contentTypeFor } from '../../mime.js';

@@ -1,7 +1,7 @@
 // `lms enrollments export --course C`: a course's roster in exactly the layout `enrollments import`
 // reads, so a roster can be exported, edited and synced back, and an unedited one changes nothing.
 import { command } from '../../cli/define.js';
-import type { Enrollment } from '../../client/types/roster.js';
+import type { Enrollment } from '../../spec/types/roster.js';
 import { exportLimit, exportRows, personRef } from '../users/export.js';
 import { COLUMNS, LIVE, rowKey } from './import.js';
 

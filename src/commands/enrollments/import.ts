@@ -7,7 +7,7 @@ import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import { command } from '../../cli/define.js';
 import type { ApiClient } from '../../client/client.js';
-import type { Enrollment } from '../../client/types/roster.js';
+import type { Enrollment } from '../../spec/types/roster.js';
 import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import type { Problem } from '../../bulk/csv-input.js';
 import { parseUserRef, userPath } from '../../client/user-ref.js';

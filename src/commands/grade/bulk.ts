@@ -9,8 +9,8 @@
 import { item, list, withFailure, type CommandResult } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import type { ApiClient } from '../../client/client.js';
-import type { Progress } from '../../client/types/progress.js';
-import type { GradeDataEntry, GradedAssignment, Submission, SubmissionContext } from '../../client/types/submissions.js';
+import type { Progress } from '../../spec/types/progress.js';
+import type { GradeDataEntry, GradedAssignment, Submission, SubmissionContext } from '../../spec/types/submissions.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 import { interpretGrade } from '../../spec/grading.js';
 import { ERROR_COLUMN, formatProblems, parseCsv, readInput, type Problem } from '../../bulk/csv-input.js';

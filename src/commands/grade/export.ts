@@ -6,7 +6,7 @@ import type { CommandResult } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { command, contextFlags } from '../../cli/define.js';
 import type { ApiClient } from '../../client/client.js';
-import type { GradedAssignment, Submission, SubmissionContext } from '../../client/types/submissions.js';
+import type { GradedAssignment, Submission, SubmissionContext } from '../../spec/types/submissions.js';
 import { interpretGrade } from '../../spec/grading.js';
 import { submissionContext } from '../submissions/index.js';
 import { exportRows, personRef } from '../users/export.js';

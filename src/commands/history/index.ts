@@ -2,7 +2,7 @@
 // changes to one assignment that day, and the feed of every change (streamed, newest first).
 import { list, type Verbs } from '../../cli/command.js';
 import { command, contextFlags } from '../../cli/define.js';
-import type { SubmissionVersion } from '../../client/types/history.js';
+import type { SubmissionVersion } from '../../spec/types/history.js';
 import { UsageError } from '../../errors.js';
 
 const course = { ...contextFlags.course, required: true } as const;

@@ -10,7 +10,7 @@
 // when the run began.
 import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
 import type { ApiClient } from '../../client/client.js';
-import type { Outcome, OutcomeContext, Rating } from '../../client/types/outcomes.js';
+import type { Outcome, OutcomeContext, Rating } from '../../spec/types/outcomes.js';
 import { FailureError } from '../../errors.js';
 import { parseRatings } from './tree-file.js';
 

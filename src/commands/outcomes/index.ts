@@ -6,7 +6,7 @@ import { item, list, text, type CommandResult, type Verbs } from '../../cli/comm
 import type { Context } from '../../cli/context.js';
 import { command, contextFlags, oneContext, type OptionsOf } from '../../cli/define.js';
 import type { ApiClient } from '../../client/client.js';
-import { CALCULATION_METHODS, type CalculationMethod, type Outcome, type OutcomeContext, type GroupFields } from '../../client/types/outcomes.js';
+import { CALCULATION_METHODS, type CalculationMethod, type Outcome, type OutcomeContext, type GroupFields } from '../../spec/types/outcomes.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import { UsageError } from '../../errors.js';
 import { TREE_COLUMNS } from './tree-file.js';

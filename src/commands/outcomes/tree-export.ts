@@ -3,7 +3,7 @@
 // vendor_guid as the import matches, so a tree can be exported, edited and imported back, and an
 // unedited one changes nothing.
 import type { ApiClient } from '../../client/client.js';
-import type { Outcome, OutcomeContext } from '../../client/types/outcomes.js';
+import type { Outcome, OutcomeContext } from '../../spec/types/outcomes.js';
 import { formatRatings, TREE_COLUMNS } from './tree-file.js';
 
 export interface OutcomeEntry {

@@ -4,7 +4,7 @@
 // each, checked before anything is sent and ordered parents first.
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, isCollection, type Node, type YAMLMap } from 'yaml';
 import { controlCharacters, ERROR_COLUMN, MAX_DEPTH, MAX_FIELD_BYTES, readCsvRecords, scanInput, shapeOfName, TOO_DEEP, type CsvRow, type Parsed, type Problem } from '../../bulk/csv-input.js';
-import { CALCULATION_METHODS } from '../../client/types/outcomes.js';
+import { CALCULATION_METHODS } from '../../spec/types/outcomes.js';
 
 /** The columns of a flat row, and of the failed-rows file (which imports as it is). */
 export const TREE_COLUMNS = ['vendor_guid', 'object_type', 'title', 'description', 'display_name', 'calculation_method', 'calculation_int', 'parent_guids', 'mastery_points', 'ratings'] as const;

@@ -1,7 +1,7 @@
 // `lms quizzes`: the quizzes of a course; find them, create them, change them, publish and unpublish.
 import { item, list, type Verbs } from '../../cli/command.js';
 import { command, contextFlags } from '../../cli/define.js';
-import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES, type QuizFields } from '../../client/types/quizzes.js';
+import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES, type QuizFields } from '../../spec/types/quizzes.js';
 import { UsageError } from '../../errors.js';
 
 const COLUMNS = ['id', 'title', 'quiz_type', 'published', 'allowed_attempts', 'time_limit', 'due_at', 'question_count', 'points_possible'];

@@ -1,7 +1,7 @@
 // `lms recipients search`: the people and contexts (courses, sections, groups) you may message.
 import { list, type Verbs } from '../../cli/command.js';
 import { command } from '../../cli/define.js';
-import type { SearchRecipientsParams } from '../../client/types/search.js';
+import type { SearchRecipientsParams } from '../../spec/types/search.js';
 import { UsageError } from '../../errors.js';
 
 export const recipientColumns = ['id', 'name', 'full_name', 'type', 'user_count', 'item_count', 'context_name'];

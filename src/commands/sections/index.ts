@@ -1,7 +1,7 @@
 // `lms sections`: a course's sections, and moving a section into another course (cross-listing).
 import { item, list, type Verbs } from '../../cli/command.js';
 import { command } from '../../cli/define.js';
-import type { SectionFields } from '../../client/types/roster.js';
+import type { SectionFields } from '../../spec/types/roster.js';
 import { UsageError } from '../../errors.js';
 
 const COLUMNS = ['id', 'name', 'course_id', 'nonxlist_course_id', 'sis_section_id', 'start_at', 'end_at'];

@@ -2,7 +2,7 @@
 import { item, list, type Verbs } from '../../cli/command.js';
 import { command, contextFlags, oneContext } from '../../cli/define.js';
 import type { ApiClient } from '../../client/client.js';
-import { SUBMISSION_INCLUDES, type NewSubmission, type SubmissionContext, type SubmissionInclude } from '../../client/types/submissions.js';
+import { SUBMISSION_INCLUDES, type NewSubmission, type SubmissionContext, type SubmissionInclude } from '../../spec/types/submissions.js';
 import { userPath } from '../../client/user-ref.js';
 import { UsageError } from '../../errors.js';
 

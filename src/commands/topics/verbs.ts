@@ -3,7 +3,7 @@
 import { item, list, text, type CommandSpec, type Verbs } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { command, contextFlags } from '../../cli/define.js';
-import type { DiscussionType, FullTopicView, TopicContext, TopicFields, ViewEntry } from '../../client/types/discussions.js';
+import type { DiscussionType, FullTopicView, TopicContext, TopicFields, ViewEntry } from '../../spec/types/discussions.js';
 import { DISCUSSION_TYPES } from '../../spec/vocabulary.js';
 import { UsageError } from '../../errors.js';
 

@@ -4,7 +4,7 @@
 import type { CommandResult } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { command, contextFlags } from '../../cli/define.js';
-import type { User } from '../../client/types/users.js';
+import type { User } from '../../spec/types/users.js';
 import { IMPORT_COLUMNS } from './import.js';
 
 /**

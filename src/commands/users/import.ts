@@ -4,7 +4,7 @@ import { command, contextFlags } from '../../cli/define.js';
 import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import type { ApiClient } from '../../client/client.js';
-import type { User } from '../../client/types/users.js';
+import type { User } from '../../spec/types/users.js';
 import { ApiError } from '../../errors.js';
 
 export const IMPORT_COLUMNS = ['name', 'login_id', 'email', 'sis_user_id', 'short_name', 'sortable_name', 'time_zone', 'locale', 'password'] as const;

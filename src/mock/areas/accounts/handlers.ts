@@ -1,5 +1,5 @@
 // Accounts the caller administers (supporting endpoints: what workflows need to find account ids).
-import type { Account } from '../../../client/types/school.js';
+import type { Account } from '../../../spec/types/school.js';
 import { keysetSource, paginate, requireThat, type Handler } from '../../kit.js';
 import { findAccount } from '../lookup.js';
 import { administers } from '../permissions.js';

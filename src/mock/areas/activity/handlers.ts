@@ -1,7 +1,7 @@
 // The activity stream: the caller's stream items, newest change first (21 a page, as real
 // instances answer), each in the shape of its type from the area that owns the asset, with the
 // caller's read state; and its summary, counted by type.
-import type { ActivityItem, ActivitySummaryEntry } from '../../../client/types/activity.js';
+import type { ActivityItem, ActivitySummaryEntry } from '../../../spec/types/activity.js';
 import { keysetSource, notFound, numericId, paginate, Reply, type Handler, type MockCtx } from '../../kit.js';
 import type { StreamPresenter } from '../../area.js';
 import { hideStreamItem, messageById, streamOfUser, streamOfUserQuery, type StreamEntryRow } from './repo.js';

@@ -1,6 +1,6 @@
 // Account admins: list, add (a role on the account; AccountAdmin unless another is named) and
 // remove. Adding is idempotent; removing names the role when it is not the default.
-import type { Admin } from '../../../client/types/roster.js';
+import type { Admin } from '../../../spec/types/roster.js';
 import { HttpError, bool, int, list, notFound, paginate, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { findAccount, find, rootOf } from '../lookup.js';
 import { can } from '../permissions.js';

@@ -1,7 +1,7 @@
 // Calendar events (create) and the caller's upcoming events: events and assignment due dates of
 // the caller's courses, groups and own calendar that have not ended and start within a week, by the
 // mock's clock, soonest first, at most 20 (as real instances answer the dashboard's "Coming up").
-import type { AssignmentEvent, CalendarEvent, UpcomingEvent } from '../../../client/types/calendar.js';
+import type { AssignmentEvent, CalendarEvent, UpcomingEvent } from '../../../spec/types/calendar.js';
 import { bool, created, invalid, obj, requireThat, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { findCourse } from '../lookup.js';
 import { can } from '../permissions.js';

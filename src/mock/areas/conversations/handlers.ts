@@ -1,7 +1,7 @@
 // Conversations: the inbox under scopes and filters, sending (sync, or async as a batch delivered in
 // the background), reading (marks read), per-user state, messages added and removed, recipients
 // added, batch updates through a Progress. Every state is the caller's own view.
-import type { BatchEvent, Conversation, ConversationBatch, ConversationMessage } from '../../../client/types/conversations.js';
+import type { BatchEvent, Conversation, ConversationBatch, ConversationMessage } from '../../../spec/types/conversations.js';
 import type { Db } from '../../db/open.js';
 import { bool, HttpError, invalid, keysetSource, list, notFound, numericId, obj, paginate, rejected, Reply, str, type Handler, type MockCtx } from '../../kit.js';
 import { attachmentById } from '../files/repo.js';

@@ -1,6 +1,6 @@
 // Courses (supporting endpoints): find them, create them. Every course has a default section that
 // enrollments land in.
-import type { Course } from '../../../client/types/school.js';
+import type { Course } from '../../../spec/types/school.js';
 import { badRequest, bool, invalid, list, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { findAccount, findCourse, rootOf } from '../lookup.js';
 import { administers, can } from '../permissions.js';

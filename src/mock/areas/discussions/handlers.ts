@@ -3,7 +3,7 @@
 // locks, drafts, delayed posting, group children), entries and replies (side_comment allows one
 // level), require_initial_post, read state and subscriptions per user, and the full topic view,
 // whose cached structure is unavailable (503) for a while after each write.
-import type { Entry, FullTopicView, Topic, UserDisplay, ViewEntry } from '../../../client/types/discussions.js';
+import type { Entry, FullTopicView, Topic, UserDisplay, ViewEntry } from '../../../spec/types/discussions.js';
 import { DISCUSSION_TYPES, type SubscriptionHold } from '../../../spec/vocabulary.js';
 import {
   bool,

@@ -2,7 +2,7 @@
 // deactivate. Who may add or end an enrollment depends on its type: students need manage_students,
 // every other type manage_admin_users — in the enrollment's section when the caller is limited to one.
 // The response types are the client's: one contract, checked on both sides (type-only, nothing loaded).
-import type { Enrollment } from '../../../client/types/roster.js';
+import type { Enrollment } from '../../../spec/types/roster.js';
 import { bool, once, rejected, int, list, notFound, obj, paginate, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { domainRootAccountId, find, findCourse, findSection, findUser } from '../lookup.js';
 import { can, canReadSis, reachIn, type Permission } from '../permissions.js';

@@ -4,8 +4,8 @@
 // related contexts (that context, the accounts above it, global), once per group; a group cannot
 // move to another context or below itself; and deleting or unlinking that would delete an outcome
 // aligned to an assignment or rubric is refused, with nothing changed.
-import type { CalculationMethod, Outcome, OutcomeBrief, OutcomeGroup, OutcomeGroupBrief, OutcomeLink, Rating } from '../../../client/types/outcomes.js';
-import { CALCULATION_METHODS } from '../../../client/types/outcomes.js';
+import type { CalculationMethod, Outcome, OutcomeBrief, OutcomeGroup, OutcomeGroupBrief, OutcomeLink, Rating } from '../../../spec/types/outcomes.js';
+import { CALCULATION_METHODS } from '../../../spec/types/outcomes.js';
 import { int, invalid, list, notFound, numericId, obj, once, paginate, rejected, Reply, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { domainRootAccountId } from '../lookup.js';
 import { administers, can } from '../permissions.js';

@@ -1,5 +1,5 @@
 // GET /api/v1/progress/:id: readable by whoever may read the job's context.
-import type { Progress } from '../../../client/types/progress.js';
+import type { Progress } from '../../../spec/types/progress.js';
 import { progressById, type ProgressRow } from '../../jobs.js';
 import { notFound, numericId, unauthorized, type Handler, type MockCtx } from '../../kit.js';
 import { courseById } from '../courses/repo.js';

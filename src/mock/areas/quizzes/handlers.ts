@@ -1,8 +1,8 @@
 // Quizzes: list (partial-title search), read, create, edit. Every rule of the spec between the
 // parameters is enforced with a 400 naming the parameter; a graded quiz carries an assignment; a
 // quiz students have started or submitted cannot be unpublished.
-import type { Quiz } from '../../../client/types/quizzes.js';
-import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES } from '../../../client/types/quizzes.js';
+import type { Quiz } from '../../../spec/types/quizzes.js';
+import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES } from '../../../spec/types/quizzes.js';
 import type { ParamsObject } from '../../decode.js';
 import { bool, HttpError, invalid, notFound, numericId, obj, once, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { can } from '../permissions.js';

@@ -1,6 +1,6 @@
 // GET /api/v1/search/recipients (and its deprecated alias /conversations/find_recipients): the
 // contexts and people the caller may message, every search term matching, contexts first.
-import type { ContextRecipient, Recipient, UserRecipient } from '../../../client/types/search.js';
+import type { ContextRecipient, Recipient, UserRecipient } from '../../../spec/types/search.js';
 import { bool, int, keysetSource, list, numericId, once, paginate, str, type Handler, type MockCtx } from '../../kit.js';
 import { can, PERMISSIONS, type Permission } from '../permissions.js';
 import { participantIn } from '../conversations/repo.js';

@@ -1,6 +1,6 @@
 // Sections: list, read, create, update, delete, and cross-listing — a section moves into another
 // course of the same root account with its enrollments, and can be moved back.
-import type { Section } from '../../../client/types/roster.js';
+import type { Section } from '../../../spec/types/roster.js';
 import { invalid, once, rejected, list, notFound, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { find, findCourse, findSection } from '../lookup.js';
 import { can, canReadSis } from '../permissions.js';

@@ -1,7 +1,7 @@
 // Submissions: submit (a student, a type the assignment allows), list and read (graders see their
 // students', students their own, observers their students'), grade and comment one, and grade many
 // in the background (update_grades → a Progress). Every change of a grade is a version.
-import type { SubmissionInclude } from '../../../client/types/submissions.js';
+import type { SubmissionInclude } from '../../../spec/types/submissions.js';
 import { interpretGrade, scoreToGrade } from '../../../spec/grading.js';
 import type { Db } from '../../db/open.js';
 import { lookup } from '../../db/find.js';

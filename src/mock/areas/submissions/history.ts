@@ -1,7 +1,7 @@
 // Gradebook history (BETA): the versions grading writes, by day (in the course's time zone), by
 // grader and assignment, and as one feed. Reading it needs manage_grades in the course.
-import type { GradedAssignment } from '../../../client/types/submissions.js';
-import type { Grader, HistoryDay, SubmissionHistory, SubmissionVersion } from '../../../client/types/history.js';
+import type { GradedAssignment } from '../../../spec/types/submissions.js';
+import type { Grader, HistoryDay, SubmissionHistory, SubmissionVersion } from '../../../spec/types/history.js';
 import { badRequest, bool, int, keysetSource, notFound, numericId, once, paginate, requireThat, type Handler, type MockCtx } from '../../kit.js';
 import { findCourse } from '../lookup.js';
 import { reachIn } from '../permissions.js';

@@ -1,6 +1,6 @@
 // Submissions as the API shows them, and the rules of who sees and grades whose.
-import type { Attachment } from '../../../client/types/school.js';
-import type { GradedAssignment, MediaComment, Submission, SubmissionAttempt, SubmissionComment, SubmissionInclude } from '../../../client/types/submissions.js';
+import type { Attachment } from '../../../spec/types/school.js';
+import type { GradedAssignment, MediaComment, Submission, SubmissionAttempt, SubmissionComment, SubmissionInclude } from '../../../spec/types/submissions.js';
 import { once, type MockCtx } from '../../kit.js';
 import { can, reachIn } from '../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';

@@ -1,7 +1,7 @@
 // The caller's to-do list: assignments waiting for their grading (teachers and TAs, only the
 // students within their reach) and assignments due within the week they have not turned in
 // (students), soonest due first; and setting an item aside until it changes, or for good.
-import type { TodoItem } from '../../../client/types/activity.js';
+import type { TodoItem } from '../../../spec/types/activity.js';
 import { HttpError, notFound, numericId, str, type Handler, type MockCtx } from '../../kit.js';
 import { reachIn } from '../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';

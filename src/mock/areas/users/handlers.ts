@@ -1,7 +1,7 @@
 // Users and profiles: list, get, create, update, delete, settings, follow, profile, avatars,
 // page views and step 1 of the personal-file upload.
-import type { BriefUser } from '../../../client/types/roster.js';
-import type { User } from '../../../client/types/users.js';
+import type { BriefUser } from '../../../spec/types/roster.js';
+import type { User } from '../../../spec/types/users.js';
 import { metaValue } from '../../db/meta.js';
 import type { Db } from '../../db/open.js';
 import {

@@ -1,9 +1,9 @@
 // Enrollments, sections and account admins, as the API answers them.
 import type { ApiObject, Id } from './common.js';
 
-import type { EnrollmentState, EnrollmentType } from '../../spec/vocabulary.js';
+import type { EnrollmentState, EnrollmentType } from '../vocabulary.js';
 
-export { ENROLLMENT_STATES, ENROLLMENT_TYPES, type EnrollmentState, type EnrollmentType } from '../../spec/vocabulary.js';
+export { ENROLLMENT_STATES, ENROLLMENT_TYPES, type EnrollmentState, type EnrollmentType } from '../vocabulary.js';
 
 export interface BriefUser extends ApiObject {
   id: number;

@@ -2,7 +2,7 @@
 import type { ApiObject, Id } from './common.js';
 import type { BriefUser } from './roster.js';
 import type { Assignment, Attachment } from './school.js';
-import type { SchemeEntry } from '../../spec/grading.js';
+import type { SchemeEntry } from '../grading.js';
 
 export const SUBMIT_TYPES = ['online_text_entry', 'online_url', 'online_upload', 'media_recording'] as const;
 export type SubmitType = (typeof SUBMIT_TYPES)[number];

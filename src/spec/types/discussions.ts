@@ -1,9 +1,9 @@
 // Discussion topics, announcements and their entries, as the API answers them.
 import type { ApiObject, Id } from './common.js';
 import type { Attachment } from './school.js';
-import type { DiscussionType, SubscriptionHold } from '../../spec/vocabulary.js';
+import type { DiscussionType, SubscriptionHold } from '../vocabulary.js';
 
-export { DISCUSSION_TYPES, SUBSCRIPTION_HOLDS, type DiscussionType, type SubscriptionHold } from '../../spec/vocabulary.js';
+export { DISCUSSION_TYPES, SUBSCRIPTION_HOLDS, type DiscussionType, type SubscriptionHold } from '../vocabulary.js';
 
 export interface LockInfo extends ApiObject {
   asset_string: string;

@@ -1,10 +1,12 @@
 // End to end: export → edit → import → read back for every bulk noun, with the built binary against
 // `lms mock serve`. Each export's stdout is a pipe, as in `lms X export > file`, and must come out
 // as the CSV its import reads; the same import run a second time must change nothing.
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
+import { ADMIN, bin, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
 
 const TEACHER = '3~mock-tteacher';
 const { dir, env } = e2eWorkspace('e2e-round-trips');
@@ -46,6 +48,7 @@ afterAll(async () => {
 
 describe('export → edit → import over HTTP', () => {
   it('grades: a gradebook, two cells edited', async () => {
+    const historyBefore = JSON.parse(await ok(['history', 'feed', '--course', '1', '--all', '-o', 'json', '--fields', 'id'], TEACHER)) as unknown[];
     const exported = await ok(['grade', 'export', '--course', '1'], TEACHER);
     expect(exported.split('\n')[0]).toBe('user,Cell Structure Lab Report,Microscope Safety Quiz,Genetics Essay');
     const file = saved(edit(edit(exported, 'sis_user_id:S-008,15,incomplete,', 'sis_user_id:S-008,17,incomplete,'), 'sis_user_id:S-010,,,', 'sis_user_id:S-010,,,C+'));
@@ -57,6 +60,13 @@ describe('export → edit → import over HTTP', () => {
       ok(['submissions', 'get', '--course', '1', '--assignment', '3', '--user', 'sis_user_id:S-010', '-o', 'json', '--fields', 'grade,score'], TEACHER),
     ]);
     expect([JSON.parse(lab), JSON.parse(essay)]).toEqual([{ grade: '17', score: 17 }, { grade: 'C+', score: 79 }]);
+    // The gradebook's history has exactly the two edits, by the teacher who imported them.
+    const feed = JSON.parse(await ok(['history', 'feed', '--course', '1', '--all', '-o', 'json', '--fields', 'user_id,assignment_id,grade,grader_id'], TEACHER)) as Record<string, unknown>[];
+    expect(feed.slice(0, 2).sort((a, b) => Number(a.user_id) - Number(b.user_id))).toEqual([
+      { user_id: 8, assignment_id: 1, grade: '17', grader_id: 3 },
+      { user_id: 10, assignment_id: 3, grade: 'C+', grader_id: 3 },
+    ]);
+    expect(feed.length).toBe(historyBefore.length + 2);
     const again = JSON.parse(await ok(['grade', '--course', '1', '--csv', file, '-o', 'json'], TEACHER)) as Record<string, number>;
     expect(again).toMatchObject({ updated: 0, unchanged: 6, failed: 0 });
   });
@@ -96,3 +106,51 @@ describe('export → edit → import over HTTP', () => {
     expect(JSON.parse(await ok(['users', 'import', '--account', '1', '--update', '--restart', file, '-o', 'json']))).toMatchObject({ created: 0, updated: 0, differs: 0, failed: 0 });
   });
 });
+
+/** jq, where the machine has it (CI installs it): the JSON rows are skipped, saying so, where it has not. */
+const jq = spawnSync('jq', ['--version']).status === 0;
+
+describe('lists and exports piped into imports, as a jq user does', () => {
+  /** A shell pipeline of lms commands (`lms` is the built binary) and jq; its stdout. */
+  async function pipeline(line: string, token = ADMIN): Promise<string> {
+    const lmsCmd = `'${process.execPath}' '${bin}'`;
+    const r = await execa('bash', ['-c', `set -o pipefail; ${line.replaceAll('lms ', `${lmsCmd} `)}`], {
+      env: { ...env, LMS_BASE_URL: server.url, LMS_TOKEN: token },
+      reject: false,
+    });
+    expect(r.exitCode, `${line}: ${r.stderr}`).toBe(0);
+    return r.stdout;
+  }
+
+  it.each([
+    [
+      'a course roster listed as JSON, turned into the import CSV by jq',
+      `lms enrollments list --course 2 -o json | jq -r '["user","type","section","state"], (.[] | ["\\(.user_id)", .type, "\\(.course_section_id)", .enrollment_state]) | @csv' | lms enrollments import --course 2 - -o json`,
+      ADMIN,
+    ],
+    [
+      "an account's users listed as JSON, turned into the import CSV by jq",
+      `lms users list --account 1 --all -o json | jq -r '["name","login_id"], (.[] | select(.login_id) | [.name, .login_id]) | @csv' | lms users import --account 1 - -o json`,
+      ADMIN,
+    ],
+    [
+      "an assignment's submissions listed as JSON, turned into the grade CSV by jq",
+      `lms submissions list --course 1 --assignment 2 --include user -o json | jq -r '["user","grade"], (.[] | select(.grade != null) | ["sis_login_id:" + .user.login_id, .grade]) | @csv' | lms grade --course 1 --assignment 2 --csv - -o json`,
+      TEACHER,
+    ],
+    ['the gradebook exported straight into its import', `lms grade export --course 1 | lms grade --course 1 --csv - -o json`, TEACHER],
+    ['a roster exported straight into its import', `lms enrollments export --course 3 | lms enrollments import --course 3 - -o json`, ADMIN],
+    ['the outcome tree exported straight into its import', `lms outcomes export --account 1 | lms outcomes import --account 1 - -o json`, ADMIN],
+  ])('%s changes nothing, twice', async (what, line, token) => {
+    if (line.includes('| jq ') && !jq) {
+      console.warn(`skipped (no jq on this machine): ${what}`);
+      return;
+    }
+    for (let run = 0; run < 2; run++) {
+      const summary = JSON.parse(await pipeline(line, token)) as Record<string, number>;
+      expect(summary.failed ?? 0, JSON.stringify(summary)).toBe(0);
+      for (const changed of ['created', 'updated']) expect(summary[changed] ?? 0, `${changed}: ${JSON.stringify(summary)}`).toBe(0);
+    }
+  });
+});
+

@@ -119,7 +119,7 @@ describe('outcomes and quizzes over HTTP', () => {
     const http = { ...env, LMS_BASE_URL: s.url, LMS_TOKEN: ADMIN };
     const [root, unlink, move, quiz, unpublish] = await Promise.all([
       spawnLms(['outcomes', 'root', '--course', 'sis_course_id:BIO-101', '-o', 'json'], http),
-      spawnLms(['outcomes', 'unlink', '3', '3', '--account', '1', '-o', 'json'], http),
+      spawnLms(['outcomes', 'unlink', '3', '3', '--account', '1', '--yes', '-o', 'json'], http),
       spawnLms(['outcomes', 'groups', 'update', '2', '--account', '1', '--parent', '3', '-o', 'json'], http),
       spawnLms(['quizzes', 'create', '--course', '1', '--title', 'Bad', '--quiz-type', 'survey', '--assignment-group-id', '1', '-o', 'json'], http),
       spawnLms(['quizzes', 'unpublish', '3', '--course', '2', '-o', 'json'], http),

@@ -9,11 +9,13 @@ _lms_subcommand() {
     ':admins') _lms_next='admins'; return 0 ;;
     ':announcements') _lms_next='announcements'; return 0 ;;
     ':api') _lms_next='api'; return 0 ;;
+    ':apply') _lms_next='apply'; return 0 ;;
     ':assignments') _lms_next='assignments'; return 0 ;;
     ':calendar') _lms_next='calendar'; return 0 ;;
     ':completion') _lms_next='completion'; return 0 ;;
     ':conv') _lms_next='conv'; return 0 ;;
     ':courses') _lms_next='courses'; return 0 ;;
+    ':diff') _lms_next='diff'; return 0 ;;
     ':enrollments') _lms_next='enrollments'; return 0 ;;
     ':files') _lms_next='files'; return 0 ;;
     ':grade') _lms_next='grade'; return 0 ;;
@@ -670,6 +672,10 @@ _lms_value_flag() {
     'users upload:--name'|'users upload '*':--name') _lms_words=''; return 0 ;;
     'users upload:--on-duplicate'|'users upload '*':--on-duplicate') _lms_words='overwrite rename'; return 0 ;;
     'users upload:--user'|'users upload '*':--user') _lms_words=''; return 0 ;;
+    'apply:--concurrency'|'apply '*':--concurrency') _lms_words=''; return 0 ;;
+    'apply:--file'|'apply '*':--file'|'apply:-f'|'apply '*':-f') _lms_words=''; return 0 ;;
+    'diff:--concurrency'|'diff '*':--concurrency') _lms_words=''; return 0 ;;
+    'diff:--file'|'diff '*':--file'|'diff:-f'|'diff '*':-f') _lms_words=''; return 0 ;;
     *':--as-user') _lms_words=''; return 0 ;;
     *':--fields') _lms_words=''; return 0 ;;
     *':--limit') _lms_words=''; return 0 ;;
@@ -712,7 +718,7 @@ _lms_reply() {
 
 _lms_subcommands() {
   case "$1" in
-    '') _lms_words='accounts activity admins announcements api assignments calendar completion conv courses enrollments files grade groups help history mock outcomes profile progress quizzes recipients sections submissions todo topics upcoming users' ;;
+    '') _lms_words='accounts activity admins announcements api apply assignments calendar completion conv courses diff enrollments files grade groups help history mock outcomes profile progress quizzes recipients sections submissions todo topics upcoming users' ;;
     'accounts') _lms_words='get help list' ;;
     'accounts get') _lms_words='' ;;
     'accounts help') _lms_words='' ;;
@@ -748,6 +754,7 @@ _lms_subcommands() {
     'api help') _lms_words='' ;;
     'api request') _lms_words='' ;;
     'api routes') _lms_words='' ;;
+    'apply') _lms_words='' ;;
     'assignments') _lms_words='create get help list' ;;
     'assignments create') _lms_words='' ;;
     'assignments get') _lms_words='' ;;
@@ -777,6 +784,7 @@ _lms_subcommands() {
     'courses get') _lms_words='' ;;
     'courses help') _lms_words='' ;;
     'courses list') _lms_words='' ;;
+    'diff') _lms_words='' ;;
     'enrollments') _lms_words='add conclude deactivate delete export help import list' ;;
     'enrollments add') _lms_words='' ;;
     'enrollments conclude') _lms_words='' ;;
@@ -952,6 +960,7 @@ _lms_flags() {
     'api help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'api request') _lms_words='--all --as-user --field -f --fields --help -h --input --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --paginate --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'api routes') _lms_words='--all --area --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'apply') _lms_words='--all --as-user --concurrency --exit-code --fields --file -f --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --plan --profile -p --prune --timeout --verbose -v --version --yes -y' ;;
     'assignments') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'assignments create') _lms_words='--all --as-user --course --description --due-at --fields --grading-standard-id --grading-type --help -h --insecure --limit --mock --mock-db --name --no-color --no-input --no-mock --no-publish --output -o --per-page --points --profile -p --submission-types --timeout --verbose -v --version --yes -y' ;;
     'assignments get') _lms_words='--all --as-user --course --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
@@ -981,6 +990,7 @@ _lms_flags() {
     'courses get') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'courses help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'courses list') _lms_words='--account --all --as-user --enrollment-type --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --search --timeout --verbose -v --version --yes -y' ;;
+    'diff') _lms_words='--all --as-user --concurrency --exit-code --fields --file -f --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --prune --timeout --verbose -v --version --yes -y' ;;
     'enrollments') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'enrollments add') _lms_words='--all --as-user --course --fields --help -h --insecure --limit --limit-to-section --mock --mock-db --no-color --no-input --no-mock --no-notify --observee --output -o --per-page --profile -p --role --section --section-id --state --timeout --type --user --verbose -v --version --yes -y' ;;
     'enrollments conclude') _lms_words='--all --as-user --course --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;

@@ -34,11 +34,13 @@ complete -c lms -n '__fish_use_subcommand' -a 'activity' -d 'Your activity strea
 complete -c lms -n '__fish_use_subcommand' -a 'admins' -d 'Account admins and their roles'
 complete -c lms -n '__fish_use_subcommand' -a 'announcements' -d 'Announcements: the topics verbs with announcements fixed on'
 complete -c lms -n '__fish_use_subcommand' -a 'api' -d 'Raw API access, and the route table'
+complete -c lms -n '__fish_use_subcommand' -a 'apply' -d 'Make courses what YAML or JSON files describe: a plan, a confirmation, then only the changes'
 complete -c lms -n '__fish_use_subcommand' -a 'assignments' -d 'Assignments of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'calendar' -d 'Calendar events: add one to a course, group or your own calendar'
 complete -c lms -n '__fish_use_subcommand' -a 'completion' -d 'Print a completion script: bash, zsh or fish'
 complete -c lms -n '__fish_use_subcommand' -a 'conv' -d 'Conversations: your inbox, sending to people or whole courses (async, followed live), batch updates'
 complete -c lms -n '__fish_use_subcommand' -a 'courses' -d 'Courses: find them, create them'
+complete -c lms -n '__fish_use_subcommand' -a 'diff' -d 'Show what lms apply would change (lms apply --plan)'
 complete -c lms -n '__fish_use_subcommand' -a 'enrollments' -d 'Who is in a course, section or user\'s courses; enrol, conclude, deactivate, delete; roster import'
 complete -c lms -n '__fish_use_subcommand' -a 'files' -d 'Uploaded files'
 complete -c lms -n '__fish_use_subcommand' -a 'grade' -d 'Grade one submission, or a whole CSV gradebook (validated first, batched, read back)'
@@ -245,6 +247,13 @@ complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_
 # lms api routes flags
 complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from routes' -l 'area' -r -F -d 'only this area, e.g. users'
 
+# lms apply flags
+complete -c lms -n '__fish_seen_subcommand_from apply' -l 'concurrency' -r -F -d 'changes in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from apply' -l 'exit-code' -d 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)'
+complete -c lms -n '__fish_seen_subcommand_from apply' -l 'file' -s 'f' -r -F -d 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from apply' -l 'plan' -d 'show what would change, and change nothing (as lms diff)'
+complete -c lms -n '__fish_seen_subcommand_from apply' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments'
+
 # lms assignments
 complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create get help list ls' -a 'create' -d 'Create an assignment'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create get help list ls' -a 'get' -d 'Show one assignment'
@@ -383,6 +392,12 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'list the account\'s courses (admins), sub-accounts included'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'enrollment-type' -x -a 'teacher student ta observer designer' -d 'your courses where you are this'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'with --account: partial name, code or SIS id'
+
+# lms diff flags
+complete -c lms -n '__fish_seen_subcommand_from diff' -l 'concurrency' -r -F -d 'changes in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from diff' -l 'exit-code' -d 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)'
+complete -c lms -n '__fish_seen_subcommand_from diff' -l 'file' -s 'f' -r -F -d 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from diff' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments'
 
 # lms enrollments
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'add' -d 'Enrol a user in a course or a section (invited unless --state active)'

@@ -16,6 +16,27 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** Repeatable (`-f a=1 -f b=2`); with `choices`, each value must be one of them. */
   repeatable?: boolean;
+  /** The field of the API's object this flag sets, for the surfaces that speak in fields (`lms apply`). */
+  field?: FieldSpec;
+}
+
+/**
+ * A field of an API object, as a flag sets it: named as the API names it (`--points` sets
+ * `points_possible`), so a file of fields and the flags of the verbs that write them are one
+ * description. A flag with no `field` sets nothing a file may name.
+ */
+export interface FieldSpec {
+  name: string;
+  /**
+   * What the value is when it is not text. A switch is a boolean (of `value`), a flag whose choices
+   * are true and false a boolean, and one with other choices one of them, without saying so.
+   * `ref` names another object by id or SIS form, as the flag takes it.
+   */
+  type?: 'integer' | 'number' | 'time' | 'list' | 'ref';
+  /** The value a switch sets (`--unpin`: pinned false, `--ungraded`: assignment_id null); true unless said. */
+  value?: boolean | null;
+  /** The flag takes "" to clear the field (the API's null). */
+  clears?: boolean;
 }
 
 /** What a command hands to the output layer; `failure` is raised after the output is written. */
@@ -54,6 +75,14 @@ export interface CommandSpec<O = Record<string, unknown>> {
   examples?: string[];
   /** Runs when the parent noun is given no known verb (`lms api GET /x`). */
   isDefault?: boolean;
+  /**
+   * What the verb does to one of its noun's objects, when it writes: `lms apply` finds the verbs
+   * that create, change and delete each kind it manages by this, and the fields each sets by their
+   * flags' `field`.
+   */
+  writes?: 'create' | 'update' | 'delete';
+  /** Fields the verb sets whatever its flags say (`quizzes publish`: published true). */
+  sets?: Record<string, string | number | boolean | null>;
   run(input: { args: string[]; opts: O; ctx: Context }): Promise<CommandResult>;
 }
 
@@ -93,6 +122,16 @@ export function declaredRoutes(specs: (CommandSpec<never> | NounSpec)[]): Set<Ro
 
 export type Runner = (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globals: Record<string, unknown>) => Promise<void>;
 
+const specs = new WeakMap<Command, CommandSpec<never>>();
+
+/**
+ * The spec a verb of a built tree was registered from, for surfaces that read more of it than
+ * commander keeps (the fields its flags set, what it writes) and run it without a command line.
+ */
+export function specOf(cmd: Command): CommandSpec<never> | undefined {
+  return specs.get(cmd);
+}
+
 export function register(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner): void {
   if (isNoun(spec)) {
     const noun = parent.command(spec.name).description(spec.summary);
@@ -108,6 +147,7 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     return;
   }
   const cmd = parent.command(spec.name, { isDefault: spec.isDefault }).description(spec.summary);
+  specs.set(cmd, spec);
   for (const alias of spec.aliases ?? []) cmd.alias(alias);
   for (const [name, choices] of Object.entries(spec.argChoices ?? {})) {
     const argument = cmd.registeredArguments.find((a) => a.name() === name);

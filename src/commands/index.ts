@@ -2,6 +2,7 @@
 // A run loads only the noun it names, so start-up does not pay for the whole tree.
 // A new noun adds its folder and a line here.
 import type { CommandSpec, NounSpec, Verbs } from '../cli/command.js';
+import { applyCommand, diffCommand } from './apply/index.js';
 import { completionCommand } from './completion/index.js';
 
 export interface LazyNoun {
@@ -40,7 +41,7 @@ export const lazyNouns: LazyNoun[] = [
 ];
 
 /** Top-level commands that are not nouns; small, so always registered. */
-export const topLevelCommands: CommandSpec<never>[] = [completionCommand as CommandSpec<never>];
+export const topLevelCommands: CommandSpec<never>[] = [applyCommand, diffCommand, completionCommand].map((c) => c as CommandSpec<never>);
 
 export async function loadNoun(noun: LazyNoun): Promise<NounSpec> {
   return { name: noun.name, summary: noun.summary, commands: await noun.load() };

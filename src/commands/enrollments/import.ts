@@ -19,7 +19,8 @@ const STATES = ['active', 'invited', 'inactive'];
 export const LIVE = ['active', 'invited', 'inactive'] as const;
 
 
-function checkRow(v: Record<string, string>): string[] {
+/** What a roster row must be, by itself (apply checks its inline enrollments and rosters by it too). */
+export function checkRow(v: Record<string, string>): string[] {
   const problems: string[] = [];
   const user = v.user ? parseUserRef(v.user) : undefined;
   if (user && 'problem' in user) problems.push(`user ${user.problem}`);

@@ -7,10 +7,10 @@ import { UsageError } from '../../errors.js';
 const COLUMNS = ['id', 'name', 'course_id', 'nonxlist_course_id', 'sis_section_id', 'start_at', 'end_at'];
 
 const fieldFlags = {
-  name: { flags: '--name <name>', description: 'section name' },
-  sisId: { flags: '--sis-id <id>', description: 'SIS id (applied only for callers who manage SIS data; "" clears it)' },
-  startAt: { flags: '--start-at <date>', description: 'start date (ISO 8601; "" clears it)' },
-  endAt: { flags: '--end-at <date>', description: 'end date (ISO 8601; "" clears it)' },
+  name: { flags: '--name <name>', description: 'section name', field: { name: 'name' } },
+  sisId: { flags: '--sis-id <id>', description: 'SIS id (applied only for callers who manage SIS data; "" clears it)', field: { name: 'sis_section_id', clears: true } },
+  startAt: { flags: '--start-at <date>', description: 'start date (ISO 8601; "" clears it)', field: { name: 'start_at', type: 'time', clears: true } },
+  endAt: { flags: '--end-at <date>', description: 'end date (ISO 8601; "" clears it)', field: { name: 'end_at', type: 'time', clears: true } },
 } as const;
 
 function sectionFields(opts: { name?: string; sisId?: string; startAt?: string; endAt?: string }): SectionFields {
@@ -57,6 +57,7 @@ const createSection = command({
   name: 'create',
   summary: 'Create a section in a course',
   routes: ['sections.create'],
+  writes: 'create',
   columns: COLUMNS,
   options: { course: { flags: '--course <id>', description: 'course id or sis_course_id:X', required: true }, ...fieldFlags, name: { ...fieldFlags.name, required: true } },
   examples: ['lms sections create --course 1 --name "Lab C" --sis-id BIO-101-C'],
@@ -70,6 +71,7 @@ const updateSection = command({
   name: 'update <id>',
   summary: "Change a section's name, SIS id or dates",
   routes: ['sections.update'],
+  writes: 'update',
   columns: COLUMNS,
   options: fieldFlags,
   examples: ['lms sections update 7 --name "Lab C (online)"'],
@@ -85,6 +87,7 @@ const deleteSection = command({
   name: 'delete <id>',
   summary: 'Delete a section (refused while it has enrollments)',
   routes: ['sections.delete'],
+  writes: 'delete',
   columns: COLUMNS,
   examples: ['lms sections delete sis_section_id:BIO-101-SPARE --yes'],
   async run({ args, ctx }) {
@@ -98,8 +101,9 @@ const crosslist = command({
   name: 'crosslist <id>',
   summary: 'Move a section, with its enrollments, into another course of the same root account',
   routes: ['sections.crosslist'],
+  writes: 'update',
   columns: COLUMNS,
-  options: { to: { flags: '--to <course>', description: 'the course to move it into (id or sis_course_id:X)', required: true } },
+  options: { to: { flags: '--to <course>', description: 'the course to move it into (id or sis_course_id:X)', required: true, field: { name: 'crosslist_to', type: 'ref' } } },
   examples: ['lms sections crosslist sis_section_id:BIO-101-B --to sis_course_id:BIO-101L'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();
@@ -111,6 +115,8 @@ const uncrosslist = command({
   name: 'uncrosslist <id>',
   summary: 'Move a cross-listed section back into its original course',
   routes: ['sections.uncrosslist'],
+  writes: 'update',
+  sets: { crosslist_to: null },
   columns: COLUMNS,
   examples: ['lms sections uncrosslist 7'],
   async run({ args, ctx }) {

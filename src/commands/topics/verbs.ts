@@ -33,7 +33,7 @@ function topicContext(opts: Where, names: (keyof Where)[] = ['course', 'group', 
 }
 
 const messageFlags = {
-  message: { flags: '--message <html>', description: 'the message (HTML)' },
+  message: { flags: '--message <html>', description: 'the message (HTML)', field: { name: 'message' } },
   messageFile: { flags: '--message-file <file>', description: 'read the message from a file, or - for stdin (long HTML bodies)' },
 } as const;
 
@@ -62,16 +62,16 @@ async function attachmentOf(path: string | undefined): Promise<File | undefined>
 }
 
 /** A group discussion: one topic per group of a course's group set (lms groups list shows each group's group_category_id). */
-const groupSet = { flags: '--group-set <id>', description: 'split it into a topic per group of this group set ("" for none, while nobody has posted)' } as const;
+const groupSet = { flags: '--group-set <id>', description: 'split it into a topic per group of this group set ("" for none, while nobody has posted)', field: { name: 'group_category_id', type: 'integer', clears: true } } as const;
 
 const topicFlags = {
   ...messageFlags,
-  discussionType: { flags: '--discussion-type <type>', description: 'threaded, or side_comment (one level of replies)', choices: DISCUSSION_TYPES },
-  requireInitialPost: { flags: '--require-initial-post', description: 'students see the others\' posts only after posting' },
-  pinned: { flags: '--pinned', description: 'pin it' },
-  delayedPostAt: { flags: '--delayed-post-at <time>', description: 'post it at this time (ISO 8601; "" posts now)' },
-  lockAt: { flags: '--lock-at <time>', description: 'lock it at this time (ISO 8601; "" removes the lock date)' },
-  assignmentId: { flags: '--assignment-id <id>', description: 'grade it with an existing assignment of the course' },
+  discussionType: { flags: '--discussion-type <type>', description: 'threaded, or side_comment (one level of replies)', choices: DISCUSSION_TYPES, field: { name: 'discussion_type' } },
+  requireInitialPost: { flags: '--require-initial-post', description: 'students see the others\' posts only after posting', field: { name: 'require_initial_post' } },
+  pinned: { flags: '--pinned', description: 'pin it', field: { name: 'pinned' } },
+  delayedPostAt: { flags: '--delayed-post-at <time>', description: 'post it at this time (ISO 8601; "" posts now)', field: { name: 'delayed_post_at', type: 'time', clears: true } },
+  lockAt: { flags: '--lock-at <time>', description: 'lock it at this time (ISO 8601; "" removes the lock date)', field: { name: 'lock_at', type: 'time', clears: true } },
+  assignmentId: { flags: '--assignment-id <id>', description: 'grade it with an existing assignment of the course', field: { name: 'assignment_id', type: 'integer' } },
   points: { flags: '--points <n>', description: 'grade it with a new assignment worth this many points' },
   dueAt: { flags: '--due-at <time>', description: 'due date of that new assignment' },
 } as const;
@@ -208,12 +208,13 @@ export function topicVerbs(announcements: boolean): Verbs {
     name: 'create',
     summary: announcements ? 'Post an announcement (needs the right to post announcements)' : "Create a topic (a teacher's is a draft unless --publish)",
     routes: ['discussions.createTopic@courses', 'discussions.createTopic@groups', 'discussions.createTopic@collection_items'],
+    writes: 'create',
     columns: TOPIC_COLUMNS,
     options: {
       ...where,
-      title: { flags: '--title <title>', description: 'the title', required: true },
+      title: { flags: '--title <title>', description: 'the title', required: true, field: { name: 'title' } },
       ...topicFlags,
-      ...(announcements ? {} : { publish: { flags: '--publish', description: 'publish it now (without it a teacher\'s topic is a draft)' }, groupSet }),
+      ...(announcements ? {} : { publish: { flags: '--publish', description: 'publish it now (without it a teacher\'s topic is a draft)', field: { name: 'published' } }, groupSet }),
     },
     examples: announcements
       ? [ex('create --course 1 --title "Lab moved to room 204" --message "<p>From Tuesday.</p>"')]
@@ -237,20 +238,21 @@ export function topicVerbs(announcements: boolean): Verbs {
     name: `update <${what}>`,
     summary: announcements ? 'Change an announcement: title, message, type, dates, pin, lock' : 'Change a topic: title, message, type, dates, pin, lock, publication, grading',
     routes: ['discussions.updateTopic@courses', 'discussions.updateTopic@groups', 'discussions.updateTopic@collection_items'],
+    writes: 'update',
     columns: TOPIC_COLUMNS,
     options: {
       ...where,
-      title: { flags: '--title <title>', description: 'a new title' },
+      title: { flags: '--title <title>', description: 'a new title', field: { name: 'title' } },
       ...topicFlags,
-      unpin: { flags: '--unpin', description: 'unpin it' },
-      lock: { flags: '--lock', description: 'lock it now' },
-      unlock: { flags: '--unlock', description: 'unlock it' },
+      unpin: { flags: '--unpin', description: 'unpin it', field: { name: 'pinned', value: false } },
+      lock: { flags: '--lock', description: 'lock it now', field: { name: 'locked' } },
+      unlock: { flags: '--unlock', description: 'unlock it', field: { name: 'locked', value: false } },
       ...(announcements
         ? {}
         : {
-            publish: { flags: '--publish', description: 'publish a draft' },
-            unpublish: { flags: '--unpublish', description: 'make it a draft again (only while nobody has posted)' },
-            ungraded: { flags: '--ungraded', description: 'remove its assignment: a plain discussion again' },
+            publish: { flags: '--publish', description: 'publish a draft', field: { name: 'published' } },
+            unpublish: { flags: '--unpublish', description: 'make it a draft again (only while nobody has posted)', field: { name: 'published', value: false } },
+            ungraded: { flags: '--ungraded', description: 'remove its assignment: a plain discussion again', field: { name: 'assignment_id', value: null } },
             groupSet,
           }),
     },
@@ -277,6 +279,7 @@ export function topicVerbs(announcements: boolean): Verbs {
     name: `delete <${what}>`,
     summary: announcements ? 'Delete an announcement' : 'Delete a topic (and its assignment, if graded)',
     routes: ['discussions.deleteTopic@courses', 'discussions.deleteTopic@groups', 'discussions.deleteTopic@collection_items'],
+    writes: 'delete',
     options: where,
     examples: [ex(`delete ${T} --course 1 --yes`)],
     async run({ args, opts, ctx }) {

@@ -1,0 +1,107 @@
+// Applies a plan through the bulk engine, a step at a time in dependency order (courses, sections,
+// cross-listing, enrollments, assignments, topics and quizzes, outcomes, then removals), the changes
+// of a step side by side. The engine journals each change before and after it is sent and resolves a
+// write whose outcome is unknown by looking before writing again; pacing and retries sit below it in
+// the transport. A change whose object it needs was not made is not attempted: it is reported as not
+// done, with why, and the next run (which plans afresh from the instance) picks it up.
+import { runRows, type BulkRow, type BulkTask, type Difference, type RowResult } from '../bulk/job.js';
+import type { Journal } from '../bulk/journal.js';
+import type { ApiClient } from '../client/client.js';
+import type { ApiObject } from '../spec/types/common.js';
+import type { ApplyTree } from './model.js';
+import { STEPS, type Action, type Change, type Plan } from './plan.js';
+
+interface ActionRow extends BulkRow {
+  action: Action;
+}
+
+export interface ExecuteOptions {
+  client: ApiClient;
+  tree: ApplyTree;
+  journal: Journal;
+  concurrency: number;
+  /** After each change, with how many are done (or failed, or not done) of how many. */
+  onProgress?: (p: { done: number; failed: number; total: number }) => void;
+}
+
+const text = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+const difference = (ch: Change): Difference => ({ field: ch.field, from: text(ch.from), to: text(ch.to), applicable: ch.applicable });
+
+/** Runs every change of the plan; each action ends done, failed or not done, with its error. */
+export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<void> {
+  const actions = plan.courses.flatMap((c) => c.actions);
+  const progress = { done: 0, failed: 0, total: actions.length };
+  const settle = (a: Action, status: NonNullable<Action['status']>, error?: string) => {
+    a.status = status;
+    if (error) a.error = error;
+    progress.done++;
+    if (status !== 'done') progress.failed++;
+    options.onProgress?.(progress);
+  };
+
+  const looked = new Set<string>();
+  const task: BulkTask<ActionRow, ApiObject> = {
+    lookupFirst: true,
+    find(row) {
+      const fresh = looked.has(row.key);
+      looked.add(row.key);
+      return row.action.task!.find(fresh);
+    },
+    compare: (row, current) => row.action.task!.compare(current).map(difference),
+    create: (row) => row.action.task!.create(),
+    async update(row, found, differences) {
+      const wanted = new Set(differences.map((d) => d.field));
+      await row.action.task!.update(found, row.action.task!.compare(found.current).filter((ch) => wanted.has(ch.field)));
+    },
+  };
+
+  for (let step = 0; step < STEPS.length; step++) {
+    const ready: Action[] = [];
+    for (const a of actions.filter((x) => x.step === step)) {
+      const missing = a.needs.filter((s) => s.id === undefined);
+      if (missing.length) settle(a, 'not_done', `${missing.map((s) => s.label).join(', ')} ${missing.length > 1 ? 'were' : 'was'} not created`);
+      else if (a.changes?.length && a.changes.every((ch) => !ch.applicable)) settle(a, 'failed', cannot(a.changes));
+      else ready.push(a);
+    }
+    if (!ready.length) continue;
+    if (step === STEPS.indexOf('outcomes')) {
+      await outcomes(ready, options, settle);
+      continue;
+    }
+    const rows = ready.map((action, i) => ({ line: i + 1, key: action.id, action }));
+    await runRows(rows, task, { journal: options.journal, concurrency: options.concurrency, mode: 'apply', update: true, onRow: (r) => finish(rows[r.line - 1].action, r, settle) });
+  }
+}
+
+function cannot(changes: Change[]): string {
+  return `cannot be changed: ${changes.filter((ch) => !ch.applicable).map((ch) => `${ch.field} (${ch.why ?? 'no command changes it'})`).join('; ')}`;
+}
+
+function finish(action: Action, r: RowResult, settle: (a: Action, status: NonNullable<Action['status']>, error?: string) => void): void {
+  if (r.id !== undefined && action.target === undefined) action.target = r.id;
+  if (action.slot && r.id !== undefined && r.status !== 'failed') action.slot.id ??= r.id;
+  if (r.status === 'failed') return settle(action, 'failed', r.error);
+  // Done, but what no verb can change stays as it was: the change is not complete.
+  const left = (action.changes ?? []).filter((ch) => !ch.applicable);
+  if (left.length) return settle(action, 'failed', cannot(left));
+  settle(action, 'done');
+}
+
+/** A course's outcome tree is applied whole by the import's own task: its rows find their parents through it. */
+async function outcomes(ready: Action[], options: ExecuteOptions, settle: (a: Action, status: NonNullable<Action['status']>, error?: string) => void): Promise<void> {
+  const groups = [...new Set(ready.map((a) => a.outcomes!))];
+  for (const group of groups) {
+    const mine = ready.filter((a) => a.outcomes === group);
+    // Keys made unique across courses for the journal; the task reads only the rows' own fields.
+    const rows = group.rows.map((r) => ({ ...r, key: `${group.course}|outcomes|${r.key}` }));
+    const task = options.tree.outcomes.task(options.client, { course_id: group.course }, { plan: false });
+    const results = await runRows(rows, task, { journal: options.journal, concurrency: options.concurrency, mode: 'apply', update: true });
+    for (const a of mine) {
+      const r = results[group.rows.findIndex((row) => row.line === a.source?.line)];
+      if (!r) settle(a, 'not_done', 'its row was not run');
+      else if (r.status === 'failed') settle(a, 'failed', r.error);
+      else if (a.changes?.some((ch) => !ch.applicable)) settle(a, 'failed', cannot(a.changes));
+      else settle(a, 'done');
+    }
+  }
+}

@@ -1,0 +1,98 @@
+// The kinds of object an apply file describes, once: where a course lists them, which noun of the
+// command tree writes them, what names one across runs, how the API lists the ones a course has, and
+// which of those the file manages. The reader, the plan and the apply read this; so can an exporter,
+// which writes each kind's fields (fields.ts) from the objects these listings return.
+import type { ApiClient } from '../client/client.js';
+import type { ApiObject } from '../spec/types/common.js';
+
+export type KindName = 'sections' | 'enrollments' | 'assignments' | 'topics' | 'announcements' | 'quizzes' | 'outcomes';
+
+export interface Kind {
+  /** The key of a course that lists them, and their plural in messages. */
+  name: KindName;
+  /** One of them, in messages and in plan output: `section`. */
+  one: string;
+  /** The noun whose verbs write them. */
+  noun: string;
+  /**
+   * The field that names one across runs when the API keeps one for us (a SIS id). Without it an
+   * object is matched by the `key` the file gives it (remembered locally, see state.ts), else by its
+   * title within the course.
+   */
+  natural?: string;
+  /** The field that names one for people, and matches it when nothing else does. */
+  title?: string;
+  /** Fields of the file that name another object of the course by its key, and the field they set. */
+  refs?: Record<string, { kind: KindName; field: string }>;
+  /** Verbs by name, for a noun whose verbs do not declare what they write. */
+  verbs?: { create?: string; remove?: string };
+  /** What `--prune` does to one the file no longer lists; undefined: nothing can. */
+  prune?: 'delete' | 'conclude';
+}
+
+/** The course itself: found by its SIS id, or created in its account. */
+export const COURSE = { one: 'course', noun: 'courses', natural: 'sis_course_id', title: 'name', context: 'account' } as const;
+
+const gradedBy = { assignment: { kind: 'assignments', field: 'assignment_id' } } as const;
+
+export const KINDS: Record<KindName, Kind> = {
+  sections: { name: 'sections', one: 'section', noun: 'sections', natural: 'sis_section_id', title: 'name', prune: 'delete' },
+  enrollments: { name: 'enrollments', one: 'enrollment', noun: 'enrollments', verbs: { create: 'add', remove: 'conclude' }, prune: 'conclude' },
+  assignments: { name: 'assignments', one: 'assignment', noun: 'assignments', title: 'name', prune: 'delete' },
+  topics: { name: 'topics', one: 'topic', noun: 'topics', title: 'title', refs: gradedBy, prune: 'delete' },
+  announcements: { name: 'announcements', one: 'announcement', noun: 'announcements', title: 'title', refs: gradedBy, prune: 'delete' },
+  quizzes: { name: 'quizzes', one: 'quiz', noun: 'quizzes', title: 'title', prune: 'delete' },
+  outcomes: { name: 'outcomes', one: 'outcome', noun: 'outcomes' },
+};
+
+/** The kinds in the order a course lists them in a file, and the order their changes are made. */
+export const KIND_ORDER: KindName[] = ['sections', 'enrollments', 'assignments', 'topics', 'announcements', 'quizzes', 'outcomes'];
+
+/** Kinds matched by a key of the file or their title (they have no natural key). */
+export const keyed = (kind: Kind) => kind.natural === undefined && kind.title !== undefined;
+
+/** Enrollments a roster row matches and --prune may conclude: the live ones, as `enrollments import` sees them. */
+export const LIVE_ENROLLMENTS = ['active', 'invited', 'inactive'] as const;
+
+/** What the API lists for a course of each kind the file's objects are matched against. */
+export function listExisting(client: ApiClient, kind: KindName, course: string): AsyncIterable<ApiObject> {
+  switch (kind) {
+    case 'sections':
+      return client.ops.sections.list({ course_id: course });
+    case 'enrollments':
+      return client.ops.enrollments.listCourse({ course_id: course, state: [...LIVE_ENROLLMENTS] });
+    case 'assignments':
+      return client.ops.assignments.list({ course_id: course });
+    case 'topics':
+      return client.ops.discussions.listTopics({ course_id: course });
+    case 'announcements':
+      return client.ops.discussions.listTopics({ course_id: course, only_announcements: true });
+    case 'quizzes':
+      return client.ops.quizzes.list({ course_id: course });
+    case 'outcomes':
+      throw new Error('outcomes are read as a tree');
+  }
+}
+
+/**
+ * Whether the file manages an object the API lists for its course: what title matching may claim
+ * and `--prune` may remove. A section cross-listed here from another course is that course's; a
+ * section with no SIS id (a course's default section) no file can name. An assignment that grades a
+ * quiz or a topic is managed through them.
+ */
+export function manages(kind: KindName, o: ApiObject): boolean {
+  switch (kind) {
+    case 'sections':
+      return typeof o.sis_section_id === 'string' && o.sis_section_id !== '' && (o.nonxlist_course_id === null || o.nonxlist_course_id === undefined);
+    case 'assignments': {
+      const types = Array.isArray(o.submission_types) ? (o.submission_types as string[]) : [];
+      return !types.includes('online_quiz') && !types.includes('discussion_topic');
+    }
+    case 'topics':
+      return o.is_announcement !== true;
+    case 'announcements':
+      return o.is_announcement === true;
+    default:
+      return true;
+  }
+}

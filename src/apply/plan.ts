@@ -1,0 +1,670 @@
+// The plan: what the instance has, read once, against what the files ask for, as the changes an
+// apply would make and the order it would make them in. Reading it resolves everything the files
+// name on the instance — users, sections, accounts, cross-listing targets — and what does not exist
+// is a problem with its file and line, found before anything is written.
+//
+// Each change carries how it is made (a task for the bulk engine: find, compare, create, update), so
+// the apply runs exactly what the plan showed.
+import type { Journal } from '../bulk/journal.js';
+import { runRows, type BulkRow } from '../bulk/job.js';
+import type { ApiClient } from '../client/client.js';
+import type { ApiObject } from '../spec/types/common.js';
+import { parseUserRef, userRefKey } from '../client/user-ref.js';
+import { ApiError, FailureError } from '../errors.js';
+import { canSet, sameValue, updateCalls, whyNot, type KindVerbs, type Value, type Verb } from './fields.js';
+import { KINDS, LIVE_ENROLLMENTS, listExisting, manages, type KindName } from './kinds.js';
+import type { ApplyTree, Desired, DesiredCourse, DesiredEnrollment, FileProblem, Source } from './model.js';
+import type { KeyStore } from './state.js';
+
+/** An object a change needs to exist first; `id` is set once it does. */
+export interface Slot {
+  id?: number;
+  /** `section BIO-201-A`, for "not done: … was not created". */
+  label: string;
+}
+
+export interface Change {
+  field: string;
+  /** The API's value now, and the file's, as people read them (a reference by the key the file gives). */
+  from: unknown;
+  to: unknown;
+  /** Some verb can make it; otherwise it is reported, never applied. */
+  applicable: boolean;
+  why?: string;
+  /** What is sent, when it is not `to` (the id a reference resolves to). */
+  value?: Value;
+}
+
+export type Op = 'create' | 'update' | 'delete' | 'conclude';
+
+/** The order changes are made in: each step after the ones it may need. */
+export const STEPS = ['courses', 'sections', 'cross-listing', 'enrollments', 'assignments', 'topics, announcements and quizzes', 'outcomes', 'removals'] as const;
+
+export interface Found {
+  id: number;
+  current: ApiObject;
+}
+
+/** How a change is made: what the bulk engine runs for it. */
+export interface ActionTask {
+  /** The target as the plan read it; when asked again (a write whose outcome is unknown), as it is now. */
+  find(fresh: boolean): Promise<Found | undefined>;
+  compare(current: ApiObject): Change[];
+  create(): Promise<number>;
+  update(found: Found, changes: Change[]): Promise<void>;
+}
+
+export interface Action {
+  /** Unique in the plan: what the journal records it under. */
+  id: string;
+  course: string;
+  /** What it changes: course, section, enrollment, assignment, topic, announcement, quiz, outcome, outcome group. */
+  kind: string;
+  op: Op;
+  /** What names the object: a SIS id, the file's key, a title, a user and role. */
+  key: string;
+  source?: Source;
+  /** The object's id, when it exists. */
+  target?: number;
+  /** A create's fields. */
+  fields?: Record<string, Value>;
+  /** An update's differences. */
+  changes?: Change[];
+  /** Index into STEPS. */
+  step: number;
+  needs: Slot[];
+  /** The object a create makes. */
+  slot?: Slot;
+  task?: ActionTask;
+  /** Outcome rows run together, a course's tree at a time (execute.ts). */
+  outcomes?: OutcomeGroup;
+  /** Set by the apply. */
+  status?: 'done' | 'failed' | 'not_done';
+  error?: string;
+}
+
+export interface OutcomeGroup {
+  course: string;
+  rows: BulkRow[];
+}
+
+export interface CoursePlan {
+  sis: string;
+  /** Its id, when it exists. */
+  id?: number;
+  source: Source;
+  actions: Action[];
+  /** Objects of each kind that already match the file. */
+  unchanged: Partial<Record<'course' | KindName, number>>;
+  /** Objects --prune leaves because no command can remove them. */
+  kept: { kind: KindName; count: number; why: string }[];
+}
+
+export interface Plan {
+  courses: CoursePlan[];
+  problems: FileProblem[];
+  /** Done when the plan is applied, before any change: keys first matched by title, remembered. */
+  remember: (() => void)[];
+}
+
+/**
+ * Runs a verb of the tree: `values` are fields, each sent through the flag that sets it; `options`
+ * are given as they are (the context: --course; an enrollment's --user). Answers the verb's object.
+ */
+export type Invoke = (verb: Verb, args: string[], values: Record<string, Value>, options: Record<string, string | undefined>) => Promise<ApiObject | undefined>;
+
+export interface PlanContext {
+  client: ApiClient;
+  tree: ApplyTree;
+  keys: KeyStore;
+  invoke: Invoke;
+  prune: boolean;
+  concurrency: number;
+  /** A journal that records nothing, for planning outcome trees with the bulk engine. */
+  planJournal: Journal;
+}
+
+const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
+async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (e) {
+    if (notFound(e)) return undefined;
+    throw e;
+  }
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+/** `fn` over `items`, `n` at a time (the transport paces them further). */
+async function pool<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, worker));
+  return out;
+}
+
+const same = (a: unknown, b: unknown) => String(a ?? '').toLowerCase() === String(b ?? '').toLowerCase();
+const omit = (fields: Record<string, Value>, ...names: string[]) => Object.fromEntries(Object.entries(fields).filter(([f]) => !names.includes(f)));
+
+/** The differences between the fields a file gives and an object, each marked with whether an update verb can make it. */
+export function differences(verbs: KindVerbs, one: string, wanted: Record<string, Value>, current: ApiObject): Change[] {
+  const changes: Change[] = [];
+  for (const [field, value] of Object.entries(wanted)) {
+    const spec = verbs.fields.get(field);
+    if (!spec || sameValue(spec, current[field], value)) continue;
+    const applicable = verbs.updates.some((v) => canSet(v, field, value));
+    changes.push({ field, from: current[field] ?? null, to: value, applicable, ...(applicable ? {} : { why: whyNot(verbs, one, field, value, false) }) });
+  }
+  return changes;
+}
+
+/** What a change sends: its value when it has one (a reference's id), else what the file says. */
+const sent = (ch: Change): Value => ('value' in ch ? ch.value! : (ch.to as Value));
+
+/** Makes the applicable changes through the update verbs that can. */
+async function applyChanges(verbs: KindVerbs, id: number, changes: Change[], options: Record<string, string | undefined>, invoke: Invoke): Promise<void> {
+  const values = Object.fromEntries(changes.filter((ch) => ch.applicable).map((ch) => [ch.field, sent(ch)]));
+  const { calls, impossible } = updateCalls(verbs, values);
+  if (impossible.length) throw new FailureError(`no command can set ${impossible.join(', ')}`);
+  for (const call of calls) await invoke(call.verb, [String(id)], call.values, options);
+}
+
+/** An object of a kind with fields, as a plan and its task see it. */
+interface ObjectSpec {
+  verbs: KindVerbs;
+  one: string;
+  /** The fields the file gives. */
+  fields: Record<string, Value>;
+  /** Reference fields, to the object named and as the file names it: `assignment_id` → (slot, 'lab1'). */
+  refs?: [field: string, slot: Slot, shown: string][];
+  /** The context options its verbs take (`--course`). */
+  options: Record<string, string | undefined>;
+  /** Looks it up afresh. */
+  lookup(): Promise<ApiObject | undefined>;
+}
+
+/** The differences of an object from its spec; a reference to an object still to be made always differs. */
+function compareObject(spec: ObjectSpec, current: ApiObject): Change[] {
+  const changes = differences(spec.verbs, spec.one, spec.fields, current);
+  for (const [field, slot, shown] of spec.refs ?? []) {
+    if (slot.id !== undefined && Number(current[field]) === slot.id) continue;
+    changes.push({ field, from: current[field] ?? null, to: shown, value: slot.id ?? null, applicable: true });
+  }
+  return changes;
+}
+
+/** The task of an object that exists (`planned`), or is made by this change (`slot`). */
+function objectTask(spec: ObjectSpec, invoke: Invoke, at: { planned?: ApiObject; slot?: Slot; onCreated?: (id: number) => void }): ActionTask {
+  let looked = false;
+  const refValues = () => Object.fromEntries((spec.refs ?? []).map(([field, slot]) => [field, slot.id ?? null])) as Record<string, Value>;
+  return {
+    async find(fresh) {
+      if (!fresh && !looked) {
+        looked = true;
+        return at.planned ? { id: at.planned.id as number, current: at.planned } : undefined;
+      }
+      const now = await spec.lookup();
+      return now ? { id: now.id as number, current: now } : undefined;
+    },
+    compare: (current) => compareObject(spec, current),
+    async create() {
+      const create = spec.verbs.create!;
+      const all = { ...spec.fields, ...refValues() };
+      const made = await invoke(create, [], Object.fromEntries(Object.entries(all).filter(([f, v]) => canSet(create, f, v))), spec.options);
+      const id = made?.id;
+      if (typeof id !== 'number') throw new FailureError(`${spec.verbs.create!.spec.name} answered no id`);
+      if (at.slot) at.slot.id = id;
+      at.onCreated?.(id);
+      // What the create verb could not say (a topic's lock, a quiz left unpublished), set now.
+      const left = compareObject(spec, made!);
+      const { calls, impossible } = updateCalls(spec.verbs, Object.fromEntries(left.map((ch) => [ch.field, sent(ch)])));
+      for (const call of calls) await invoke(call.verb, [String(id)], call.values, spec.options);
+      if (impossible.length) throw new FailureError(`created ${spec.one} ${id}, but ${impossible.map((f) => whyNot(spec.verbs, spec.one, f, all[f], true)).join('; ')}`);
+      return id;
+    },
+    update: (found, changes) => applyChanges(spec.verbs, found.id, changes, spec.options, invoke),
+  };
+}
+
+export async function makePlan(files: DesiredCourse[], pc: PlanContext): Promise<Plan> {
+  return new Planner(files, pc).plan();
+}
+
+class Planner {
+  private readonly problems: FileProblem[] = [];
+  private readonly remember: (() => void)[] = [];
+  private readonly courseSlots = new Map<string, Slot>();
+  /** Courses outside the files named as cross-listing targets, looked up once each. */
+  private readonly targets = new Map<string, Promise<Slot | undefined>>();
+  private serial = 0;
+
+  constructor(
+    private readonly files: DesiredCourse[],
+    private readonly pc: PlanContext,
+  ) {}
+
+  private problem(source: Source, message: string, line?: number): void {
+    this.problems.push({ file: source.file, line: line ?? source.line, message });
+  }
+
+  async plan(): Promise<Plan> {
+    const { client, concurrency } = this.pc;
+    // Every course first: another course's cross-listing may name one.
+    const found = await pool(this.files, concurrency, (c) => orUndefined(client.ops.courses.get({ id: `sis_course_id:${c.sis}` })));
+    this.files.forEach((c, i) => this.courseSlots.set(c.sis.toLowerCase(), { id: found[i]?.id, label: `course ${c.sis}` }));
+    const courses = await pool(this.files.map((c, i) => [c, found[i]] as const), concurrency, ([c, course]) => this.course(c, course));
+    return { courses, problems: this.problems, remember: this.remember };
+  }
+
+  private action(plan: CoursePlan, a: Omit<Action, 'id' | 'course'>): void {
+    plan.actions.push({ id: `${plan.sis}|${a.kind}|${a.key}|${a.op}|${this.serial++}`, course: plan.sis, ...a });
+  }
+
+  private unchanged(plan: CoursePlan, kind: 'course' | KindName): void {
+    plan.unchanged[kind] = (plan.unchanged[kind] ?? 0) + 1;
+  }
+
+  /** Fields a create verb requires that the file does not give. */
+  private requireForCreate(create: Verb, fields: Record<string, Value>, source: Source, what: string): void {
+    for (const option of create.spec.options ?? []) {
+      if (option.required && option.field && fields[option.field.name] === undefined) this.problem(source, `${what} does not exist, and creating it needs ${option.field.name}`);
+    }
+  }
+
+  private async course(c: DesiredCourse, course: ApiObject | undefined): Promise<CoursePlan> {
+    const { client, tree, invoke } = this.pc;
+    const plan: CoursePlan = { sis: c.sis, id: course?.id as number | undefined, source: c.source, actions: [], unchanged: {}, kept: [] };
+    const slot = this.courseSlots.get(c.sis.toLowerCase())!;
+    const ref = `sis_course_id:${c.sis}`;
+    const spec: ObjectSpec = { verbs: tree.course, one: 'course', fields: c.fields, options: { account: c.account }, lookup: () => orUndefined(client.ops.courses.get({ id: ref })) };
+    const needs = course ? [] : [slot];
+    if (!course) {
+      this.requireForCreate(tree.course.create!, c.fields, c.source, `course ${c.sis}`);
+      if (c.account !== undefined && !(await orUndefined(client.ops.accounts.get({ id: c.account })))) this.problem(c.source, `account "${c.account}" not found`, c.lines.account);
+      this.action(plan, { kind: 'course', op: 'create', key: c.sis, source: c.source, fields: c.fields, step: 0, needs: [], slot, task: objectTask(spec, invoke, { slot }) });
+    } else {
+      const changes = compareObject(spec, course);
+      for (const ch of changes) if (!ch.applicable) ch.why = 'no command changes a course once created';
+      if (changes.length) this.action(plan, { kind: 'course', op: 'update', key: c.sis, source: c.source, target: course.id as number, changes, step: 0, needs: [], task: objectTask(spec, invoke, { planned: course }) });
+      else this.unchanged(plan, 'course');
+    }
+
+    // What the instance has of each kind the file lists (nothing yet, for a course to be created).
+    const listed = new Map<KindName, ApiObject[]>();
+    const wanted = new Set<KindName>(Object.keys(c.objects) as KindName[]);
+    if (c.enrollments) wanted.add('enrollments');
+    // Enrollments name sections: the course's are read for them even when the file lists none.
+    if (c.enrollments?.some((e) => e.section)) wanted.add('sections');
+    if (course) {
+      const kinds = [...wanted];
+      const lists = await Promise.all(kinds.map((k) => collect(listExisting(client, k, ref))));
+      kinds.forEach((k, i) => listed.set(k, lists[i]));
+    }
+    const sections = await this.sections(plan, c, listed.get('sections') ?? [], needs, course);
+    if (c.enrollments) await this.enrollments(plan, c, listed.get('enrollments') ?? [], listed.get('sections') ?? [], sections, needs, course);
+    const slots = new Map<KindName, Map<string, Slot>>();
+    for (const kind of ['assignments', 'topics', 'announcements', 'quizzes'] as const) {
+      if (c.objects[kind]) slots.set(kind, this.keyedKind(plan, c, kind, listed.get(kind) ?? [], needs, slots));
+    }
+    if (c.outcomes) await this.outcomes(plan, c, course);
+    return plan;
+  }
+
+  private async sections(plan: CoursePlan, c: DesiredCourse, listed: ApiObject[], needs: Slot[], course: ApiObject | undefined): Promise<Map<string, Slot>> {
+    const slots = new Map<string, Slot>();
+    const desired = c.objects.sections;
+    if (!desired) return slots;
+    const { client, tree, invoke } = this.pc;
+    const verbs = tree.kinds.sections;
+    const bySis = new Map(listed.filter((s) => typeof s.sis_section_id === 'string').map((s) => [(s.sis_section_id as string).toLowerCase(), s]));
+    // A section not listed here may be this course's, cross-listed into another, or another course's.
+    const elsewhere = await pool(
+      desired.filter((d) => !bySis.has(d.key!.toLowerCase())),
+      this.pc.concurrency,
+      async (d) => [d, await orUndefined(client.ops.sections.get({ id: `sis_section_id:${d.key}` }))] as const,
+    );
+    for (const [d, s] of elsewhere) {
+      if (!s) continue;
+      if (course !== undefined && s.nonxlist_course_id === course.id) bySis.set(d.key!.toLowerCase(), s);
+      else this.problem(d.source, `sis_section_id "${d.key}" is a section of another course (course ${s.course_id})`, d.lines.sis_section_id);
+    }
+    const claimed = new Set<number>();
+    for (const d of desired) {
+      const s = bySis.get(d.key!.toLowerCase());
+      const slot: Slot = { id: s?.id as number | undefined, label: `section ${d.key}` };
+      slots.set(d.key!, slot);
+      const lookup = () => orUndefined(client.ops.sections.get({ id: `sis_section_id:${d.key}` }));
+      const spec: ObjectSpec = { verbs, one: 'section', fields: omit(d.fields, 'crosslist_to'), options: { course: `sis_course_id:${c.sis}` }, lookup };
+      if (!s) {
+        this.requireForCreate(verbs.create!, d.fields, d.source, `section ${d.key}`);
+        this.action(plan, { kind: 'section', op: 'create', key: d.key!, source: d.source, fields: spec.fields, step: 1, needs, slot, task: objectTask(spec, invoke, { slot }) });
+      } else {
+        claimed.add(s.id as number);
+        const changes = compareObject(spec, s);
+        if (changes.length) this.action(plan, { kind: 'section', op: 'update', key: d.key!, source: d.source, target: s.id as number, changes, step: 1, needs, task: objectTask(spec, invoke, { planned: s }) });
+        else if (!('crosslist_to' in d.fields)) this.unchanged(plan, 'sections');
+      }
+      if ('crosslist_to' in d.fields) await this.crosslist(plan, c, d, s, slot, needs, lookup);
+    }
+    if (this.pc.prune) {
+      for (const s of listed) if (!claimed.has(s.id as number) && manages('sections', s)) this.removal(plan, 'sections', s, String(s.sis_section_id), {});
+    }
+    return slots;
+  }
+
+  /** Cross-listing is a step of its own: after every course and section exists, the target included. */
+  private async crosslist(plan: CoursePlan, c: DesiredCourse, d: Desired, s: ApiObject | undefined, slot: Slot, needs: Slot[], lookup: () => Promise<ApiObject | undefined>): Promise<void> {
+    const to = d.fields.crosslist_to as string | null;
+    const verbs = this.pc.tree.kinds.sections;
+    const line = d.lines.crosslist_to;
+    let target: Slot | undefined;
+    if (to !== null) {
+      const sis = /^sis_course_id:(.+)$/i.exec(to)?.[1];
+      if (sis && same(sis, c.sis)) return this.problem(d.source, 'crosslist_to names the course the section is listed under', line);
+      target = sis ? this.courseSlots.get(sis.toLowerCase()) : undefined;
+      if (!target) {
+        let pending = this.targets.get(to);
+        if (!pending) this.targets.set(to, (pending = orUndefined(this.pc.client.ops.courses.get({ id: to })).then((x) => (x ? { id: x.id, label: `course ${to}` } : undefined))));
+        target = await pending;
+        if (!target) return this.problem(d.source, `crosslist_to: course "${to}" not found`, line);
+      }
+    }
+    const into = (x: ApiObject) => (x.nonxlist_course_id !== null && x.nonxlist_course_id !== undefined ? (x.course_id as number) : null);
+    const compare = (x: ApiObject): Change[] => {
+      const now = into(x);
+      if (target === undefined ? now === null : target.id !== undefined && target.id === now) return [];
+      return [{ field: 'crosslist_to', from: now === null ? null : x.sis_course_id ? `sis_course_id:${String(x.sis_course_id)}` : now, to, applicable: true }];
+    };
+    // A section to be made is cross-listed after it is; it is not listed anywhere yet.
+    const changes = s ? compare(s) : [{ field: 'crosslist_to', from: null, to, applicable: true }];
+    if (!changes.length) {
+      this.unchanged(plan, 'sections');
+      return;
+    }
+    const invoke = this.pc.invoke;
+    let looked = false;
+    this.action(plan, {
+      kind: 'section', op: 'update', key: d.key!, source: { file: d.source.file, line: line ?? d.source.line }, target: s?.id as number | undefined, changes, step: 2,
+      needs: [...needs, slot, ...(target ? [target] : [])],
+      task: {
+        async find(fresh) {
+          const x = !fresh && !looked && s ? s : await lookup();
+          looked = true;
+          return x ? { id: x.id as number, current: x } : undefined;
+        },
+        compare,
+        create: async () => {
+          throw new FailureError(`section ${d.key} does not exist`);
+        },
+        async update(found) {
+          for (const call of updateCalls(verbs, { crosslist_to: to }).calls) await invoke(call.verb, [String(found.id)], call.values, {});
+        },
+      },
+    });
+  }
+
+  private async enrollments(plan: CoursePlan, c: DesiredCourse, listed: ApiObject[], sections: ApiObject[], fileSections: Map<string, Slot>, needs: Slot[], course: ApiObject | undefined): Promise<void> {
+    const { client, tree, invoke } = this.pc;
+    const rows = c.enrollments!;
+    const add = tree.kinds.enrollments.create!;
+    const ref = `sis_course_id:${c.sis}`;
+
+    // Each row's section: one of the file's, or one the instance has in this course.
+    const sectionOf = new Map<DesiredEnrollment, Slot>();
+    const instanceSections = new Map<string, Promise<ApiObject | undefined>>();
+    for (const row of rows) {
+      if (!row.section) continue;
+      const fileSlot = fileSections.get(row.section);
+      if (fileSlot) {
+        sectionOf.set(row, fileSlot);
+        continue;
+      }
+      const key = row.section.toLowerCase();
+      if (!instanceSections.has(key)) {
+        const local = sections.find((s) => String(s.id) === row.section || same(`sis_section_id:${String(s.sis_section_id ?? '')}`, row.section));
+        instanceSections.set(key, local ? Promise.resolve(local) : orUndefined(client.ops.sections.get({ id: row.section })));
+      }
+      const s = await instanceSections.get(key)!;
+      if (!s) this.problem(row.source, `section "${row.section}" not found`);
+      else if (course === undefined || (s.course_id !== course.id && s.nonxlist_course_id !== course.id)) this.problem(row.source, `section "${row.section}" is not a section of course ${c.sis}`);
+      else sectionOf.set(row, { id: s.id as number, label: `section ${row.section}` });
+    }
+    // Enrollments of this course's sections cross-listed elsewhere moved with them: they are read there.
+    const here = new Set(sections.map((s) => s.id as number));
+    const away = [...new Set([...sectionOf.values()].map((s) => s.id).filter((id): id is number => id !== undefined && course !== undefined && !here.has(id)))];
+    const moved = (await Promise.all(away.map((id) => collect(client.ops.enrollments.listSection({ section_id: id, state: [...LIVE_ENROLLMENTS] }))))).flat();
+    const existing: ApiObject[] = [...listed, ...moved];
+    // A roster may be thousands of rows: enrollments by user, and users by each way a row may name one.
+    const byUser = new Map<number, ApiObject[]>();
+    const known = new Map<string, number>();
+    for (const e of existing) {
+      const id = e.user_id as number;
+      byUser.set(id, [...(byUser.get(id) ?? []), e]);
+      const u = (e.user ?? {}) as ApiObject;
+      known.set(String(id), id);
+      if (typeof u.sis_user_id === 'string') known.set(`sis_user_id:${u.sis_user_id}`, id);
+      if (typeof u.login_id === 'string') known.set(`sis_login_id:${u.login_id.toLowerCase()}`, id);
+    }
+
+    // Users as the rows name them: found among the enrollments read, else looked up, all before any write.
+    const refs = new Map(rows.map((row) => [row, parseUserRef(row.user)]));
+    const userIds = new Map<string, number | undefined>();
+    const toFind = new Map<string, string>();
+    for (const r of refs.values()) {
+      if ('problem' in r) continue;
+      const k = userRefKey(r);
+      if (userIds.has(k) || toFind.has(k)) continue;
+      const id = known.get(k);
+      if (id !== undefined) userIds.set(k, id);
+      else toFind.set(k, r.path);
+    }
+    const looked = await pool([...toFind], this.pc.concurrency, async ([, path]) => (await orUndefined(client.ops.users.get({ id: path })))?.id);
+    [...toFind.keys()].forEach((k, i) => userIds.set(k, looked[i]));
+
+    const claimed = new Set<number>();
+    for (const row of rows) {
+      const r = refs.get(row)!;
+      const user = 'problem' in r ? undefined : userIds.get(userRefKey(r));
+      if (user === undefined) {
+        this.problem(row.source, `user "${row.user}" not found`);
+        continue;
+      }
+      const section = sectionOf.get(row);
+      if (row.section && !section) continue;
+      const matches = (e: ApiObject) => e.user_id === user && same(e.role, row.role) && (section === undefined || (section.id !== undefined && e.course_section_id === section.id));
+      const match = (byUser.get(user) ?? []).find((e) => !claimed.has(e.id as number) && matches(e));
+      const key = `${row.user} ${row.type ?? row.role}${row.section ? ` in ${row.section}` : ''}`;
+      // `enrollments add` takes a roster row's columns as its flags.
+      const options = { user: String(user), ...(row.type ? { type: row.type } : { role: row.role }), ...(row.state ? { state: row.state } : {}) };
+      const find = async (): Promise<Found | undefined> => {
+        const places = section?.id !== undefined && !here.has(section.id) ? client.ops.enrollments.listSection({ section_id: section.id, user_id: user, state: [...LIVE_ENROLLMENTS] }) : client.ops.enrollments.listCourse({ course_id: ref, user_id: user, state: [...LIVE_ENROLLMENTS] });
+        for (const e of await collect(places)) if (matches(e)) return { id: e.id, current: e };
+        return undefined;
+      };
+      const compare = (e: ApiObject): Change[] => (row.state && row.state !== e.enrollment_state ? [{ field: 'state', from: e.enrollment_state, to: row.state, applicable: true }] : []);
+      // Enrolling the same user, role and section again sets the existing enrollment's state.
+      const update = async (found: Found, changes: Change[]) => {
+        await invoke(add, [], {}, { ...options, role: String(found.current.role), type: undefined, state: String(changes[0].to), section: String(found.current.course_section_id) });
+      };
+      let first = true;
+      const planned = (fresh: boolean, now: Found | undefined) => {
+        if (first && !fresh) {
+          first = false;
+          return Promise.resolve(now);
+        }
+        return find();
+      };
+      if (!match) {
+        const slot: Slot = { label: `enrollment of ${row.user}` };
+        this.action(plan, {
+          kind: 'enrollment', op: 'create', key, source: row.source, fields: options, step: 3, needs: [...needs, ...(section ? [section] : [])], slot,
+          task: {
+            find: (fresh) => planned(fresh, undefined),
+            compare,
+            async create() {
+              const made = await invoke(add, [], {}, { ...options, ...(section ? { section: section.id !== undefined ? String(section.id) : `sis_section_id:${row.section}` } : { course: ref }) });
+              slot.id = made?.id as number;
+              return slot.id;
+            },
+            update,
+          },
+        });
+        continue;
+      }
+      claimed.add(match.id as number);
+      const changes = compare(match);
+      if (!changes.length) {
+        this.unchanged(plan, 'enrollments');
+        continue;
+      }
+      this.action(plan, {
+        kind: 'enrollment', op: 'update', key, source: row.source, target: match.id as number, changes, step: 3, needs,
+        task: {
+          find: (fresh) => planned(fresh, { id: match.id as number, current: match }),
+          compare,
+          create: async () => {
+            throw new FailureError('the enrollment no longer exists');
+          },
+          update,
+        },
+      });
+    }
+    if (this.pc.prune && course) {
+      // Enrollments of sections cross-listed here from another course are that course's to list.
+      const foreign = new Set(sections.filter((s) => s.nonxlist_course_id !== null && s.nonxlist_course_id !== undefined).map((s) => s.id));
+      for (const e of listed) {
+        if (claimed.has(e.id as number) || foreign.has(e.course_section_id)) continue;
+        const u = (e.user ?? {}) as ApiObject;
+        const who = u.login_id ?? (u.sis_user_id ? `sis_user_id:${String(u.sis_user_id)}` : String(e.user_id));
+        this.removal(plan, 'enrollments', e, `${String(who)} ${String(e.role)}`, { course: ref });
+      }
+    }
+  }
+
+  /** Assignments, topics, announcements, quizzes: matched by the file's key (state.ts), else by title. */
+  private keyedKind(plan: CoursePlan, c: DesiredCourse, kindName: 'assignments' | 'topics' | 'announcements' | 'quizzes', listed: ApiObject[], needs: Slot[], slots: Map<KindName, Map<string, Slot>>): Map<string, Slot> {
+    const kind = KINDS[kindName];
+    const { client, tree, keys, invoke } = this.pc;
+    const verbs = tree.kinds[kindName];
+    const ref = `sis_course_id:${c.sis}`;
+    const title = kind.title!;
+    const desired = c.objects[kindName]!;
+    const step = kindName === 'assignments' ? 4 : 5;
+    const byId = new Map(listed.map((o) => [o.id as number, o]));
+    const matched = new Map<Desired, ApiObject>();
+    const taken = new Set<number>();
+    const claim = (d: Desired, o: ApiObject | undefined) => {
+      if (!o || taken.has(o.id as number)) return;
+      matched.set(d, o);
+      taken.add(o.id as number);
+    };
+    // Keys first, so a renamed object is found by its key before its old title can be claimed.
+    for (const d of desired) if (d.key !== undefined) claim(d, byId.get(keys.get(c.sis, kindName, d.key) ?? -1));
+    for (const d of desired) if (!matched.has(d)) claim(d, listed.find((x) => !taken.has(x.id as number) && manages(kindName, x) && x[title] === d.title));
+
+    const mine = new Map<string, Slot>();
+    for (const d of desired) {
+      const o = matched.get(d);
+      const slot: Slot = { id: o?.id as number | undefined, label: `${kind.one} ${d.key ?? d.title}` };
+      if (d.key !== undefined) mine.set(d.key, slot);
+      const key = d.key;
+      if (o && key !== undefined && keys.get(c.sis, kindName, key) !== o.id) this.remember.push(() => keys.record(c.sis, kindName, key, o.id as number));
+      const refs: [string, Slot, string][] = Object.entries(d.refs).flatMap(([field, name]) => {
+        const target = kind.refs![field];
+        const s = slots.get(target.kind)?.get(name);
+        return s ? [[target.field, s, name] as [string, Slot, string]] : [];
+      });
+      const lookup = async () => {
+        const now = await collect(listExisting(client, kindName, ref));
+        const id = key !== undefined ? keys.get(c.sis, kindName, key) : undefined;
+        return now.find((x) => x.id === id) ?? now.find((x) => manages(kindName, x) && x[title] === d.title);
+      };
+      const spec: ObjectSpec = { verbs, one: kind.one, fields: d.fields, refs, options: { course: ref }, lookup };
+      const label = key ?? d.title!;
+      const refNeeds = refs.map(([, s]) => s);
+      if (!o) {
+        this.requireForCreate(verbs.create!, d.fields, d.source, `${kind.one} ${label}`);
+        const onCreated = (id: number) => key !== undefined && keys.record(c.sis, kindName, key, id);
+        this.action(plan, { kind: kind.one, op: 'create', key: label, source: d.source, fields: { ...d.fields, ...d.refs }, step, needs: [...needs, ...refNeeds], slot, task: objectTask(spec, invoke, { slot, onCreated }) });
+        continue;
+      }
+      const changes = compareObject(spec, o);
+      if (changes.length) this.action(plan, { kind: kind.one, op: 'update', key: label, source: d.source, target: o.id as number, changes, step, needs: [...needs, ...refNeeds], task: objectTask(spec, invoke, { planned: o }) });
+      else this.unchanged(plan, kindName);
+    }
+    if (this.pc.prune) {
+      const left = listed.filter((o) => !taken.has(o.id as number) && manages(kindName, o));
+      // Deleting a graded topic deletes its assignment: not one the file still lists.
+      const grading = new Map([...(slots.get('assignments') ?? [])].filter(([, s]) => s.id !== undefined).map(([key, s]) => [s.id!, key]));
+      const keeps = left.filter((o) => grading.has(o.assignment_id as number));
+      for (const o of keeps) plan.kept.push({ kind: kindName, count: 1, why: `"${String(o[title])}" is graded by assignment ${grading.get(o.assignment_id as number)}, which the file lists and deleting it would delete` });
+      const go = left.filter((o) => !keeps.includes(o));
+      if (go.length && !verbs.remove) plan.kept.push({ kind: kindName, count: go.length, why: `no command deletes ${kindName}` });
+      else for (const o of go) this.removal(plan, kindName, o, String(o[title]), { course: ref });
+    }
+    return mine;
+  }
+
+  /** What `--prune` does to an object the file no longer lists: delete it, or conclude an enrollment. */
+  private removal(plan: CoursePlan, kindName: Exclude<KindName, 'outcomes'>, o: ApiObject, key: string, options: Record<string, string | undefined>): void {
+    const kind = KINDS[kindName];
+    const remove = this.pc.tree.kinds[kindName].remove!;
+    const invoke = this.pc.invoke;
+    const conclude = kind.prune === 'conclude';
+    let gone = false;
+    this.action(plan, {
+      kind: kind.one, op: conclude ? 'conclude' : 'delete', key, target: o.id as number, step: 7, needs: [],
+      // To the bulk engine a removal is an update whose one change is that the object goes.
+      task: {
+        find: async () => (gone ? undefined : { id: o.id as number, current: o }),
+        compare: () => [conclude ? { field: 'enrollment_state', from: o.enrollment_state, to: 'completed', applicable: true } : { field: 'exists', from: true, to: false, applicable: true }],
+        create: async () => o.id as number,
+        async update() {
+          try {
+            await invoke(remove, [String(o.id)], {}, options);
+          } catch (e) {
+            // Gone already (another run, someone else): what the removal wanted.
+            if (!notFound(e)) throw e;
+          }
+          gone = true;
+        },
+      },
+    });
+  }
+
+  /** An outcome tree, planned by the import's own task; its rows are applied together, a course at a time. */
+  private async outcomes(plan: CoursePlan, c: DesiredCourse, course: ApiObject | undefined): Promise<void> {
+    const { rows, file } = c.outcomes!;
+    const ref = `sis_course_id:${c.sis}`;
+    const group: OutcomeGroup = { course: ref, rows };
+    const needs = course ? [] : [this.courseSlots.get(c.sis.toLowerCase())!];
+    const name = (key: string) => key.replace(/^(group|outcome):/, '');
+    const kindOf = (key: string) => (key.startsWith('group:') ? 'outcome group' : 'outcome');
+    const at = (row: BulkRow) => ({ file, line: row.line });
+    if (!course) {
+      for (const row of rows) this.action(plan, { kind: kindOf(row.key), op: 'create', key: name(row.key), source: at(row), step: 6, needs, outcomes: group });
+      return;
+    }
+    const task = this.pc.tree.outcomes.task(this.pc.client, { course_id: ref }, { plan: true });
+    const results = await runRows(rows, task, { journal: this.pc.planJournal, concurrency: this.pc.concurrency, mode: 'plan', update: true });
+    results.forEach((r, i) => {
+      const row = rows[i];
+      if (r.status === 'existed') return this.unchanged(plan, 'outcomes');
+      if (r.status === 'created') return this.action(plan, { kind: kindOf(r.key), op: 'create', key: name(r.key), source: at(row), step: 6, needs, outcomes: group });
+      const changes: Change[] = (r.changes ?? []).map((ch) => ({ field: ch.field, from: ch.from, to: ch.to, applicable: ch.applicable, ...(ch.applicable ? {} : { why: 'no command changes an outcome once created' }) }));
+      if (!changes.length) return this.problem(at(row), r.error ?? 'cannot be planned');
+      this.action(plan, { kind: kindOf(r.key), op: 'update', key: name(r.key), source: at(row), target: r.id, changes, step: 6, needs, outcomes: group });
+    });
+  }
+}

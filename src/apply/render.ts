@@ -1,0 +1,132 @@
+// How a plan (and an applied plan) reads: lines grouped by course for people, one JSON document of a
+// fixed shape for machines, or one row per change (NDJSON, CSV).
+//
+// The JSON document:
+//   { changes: boolean,
+//     summary: { create, update, delete, unchanged, cannot_change },
+//     courses: [ { sis_course_id, id, source, actions: [Action…], unchanged: { <kind>: n }, kept: [{ kind, count, why }] } ] }
+// Action: { action: create|update|delete|conclude, kind, key, id, source, fields?, changes?, status?, error? }
+//   change: { field, from, to, applicable, why? }. Removals come first in each course, then the steps in
+//   the order they are made. `status` (done, failed, not_done) and `error` appear once applied.
+import type { Value } from './fields.js';
+import { KINDS } from './kinds.js';
+import type { Action, Change, CoursePlan, Plan } from './plan.js';
+
+export interface Summary {
+  create: number;
+  update: number;
+  delete: number;
+  unchanged: number;
+  cannot_change: number;
+}
+
+const removal = (a: Action) => a.op === 'delete' || a.op === 'conclude';
+
+/** A course's changes as shown: removals first (they are what a reader must not miss), then in the order made. */
+export function ordered(course: CoursePlan): Action[] {
+  return course.actions.map((a, i) => [a, i] as const).sort(([a, i], [b, j]) => Number(removal(b)) - Number(removal(a)) || a.step - b.step || i - j).map(([a]) => a);
+}
+
+export function summarize(plan: Plan): Summary {
+  const actions = plan.courses.flatMap((c) => c.actions);
+  return {
+    create: actions.filter((a) => a.op === 'create').length,
+    update: actions.filter((a) => a.op === 'update').length,
+    delete: actions.filter(removal).length,
+    unchanged: plan.courses.reduce((n, c) => n + Object.values(c.unchanged).reduce((m, k) => m + (k ?? 0), 0), 0),
+    cannot_change: actions.filter((a) => a.changes?.some((ch) => !ch.applicable)).length,
+  };
+}
+
+export const hasChanges = (s: Summary) => s.create + s.update + s.delete > 0;
+
+const source = (a: { source?: { file: string; line: number } }) => (a.source ? `${a.source.file}:${a.source.line}` : null);
+
+function actionJson(a: Action): Record<string, unknown> {
+  return {
+    action: a.op,
+    kind: a.kind,
+    key: a.key,
+    id: a.target ?? a.slot?.id ?? null,
+    source: source(a),
+    ...(a.fields ? { fields: a.fields } : {}),
+    ...(a.changes ? { changes: a.changes.map(changeJson) } : {}),
+    ...(a.status ? { status: a.status } : {}),
+    ...(a.error ? { error: a.error } : {}),
+  };
+}
+
+const changeJson = (ch: Change) => ({ field: ch.field, from: ch.from ?? null, to: ch.to ?? null, applicable: ch.applicable, ...(ch.why ? { why: ch.why } : {}) });
+
+export function planJson(plan: Plan): Record<string, unknown> {
+  const summary = summarize(plan);
+  return {
+    changes: hasChanges(summary),
+    summary,
+    courses: plan.courses.map((c) => ({
+      sis_course_id: c.sis,
+      id: c.id ?? c.actions.find((a) => a.kind === 'course' && a.op === 'create')?.slot?.id ?? null,
+      source: source(c),
+      actions: ordered(c).map(actionJson),
+      unchanged: c.unchanged,
+      kept: c.kept,
+    })),
+  };
+}
+
+/** One row per change, for NDJSON and CSV (whose columns are the same for every row). */
+export function planRows(plan: Plan, flat: boolean): Record<string, unknown>[] {
+  return plan.courses.flatMap((c) =>
+    ordered(c).map((a) => {
+      const { action, kind, key, id, source: at, status, error } = actionJson(a);
+      if (!flat) return { course: c.sis, ...actionJson(a) };
+      const fields = Object.entries(a.fields ?? {}).map(([f, v]) => `${f}: ${shown(v)}`).join('; ');
+      const changes = (a.changes ?? []).map((ch) => `${ch.field}: ${shown(ch.from)} → ${shown(ch.to)}${ch.applicable ? '' : ` (${ch.why ?? 'cannot be changed'})`}`).join('; ');
+      return { course: c.sis, action, kind, key, id, source: at, fields, changes, status: status ?? '', error: error ?? '' };
+    }),
+  );
+}
+
+/** A value as a line shows it: text quoted, long text cut. */
+function shown(v: unknown, width = 60): string {
+  if (v === null || v === undefined) return 'null';
+  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v);
+  return s.length > width ? `${s.slice(0, width - 2)}…${s.at(-1) === '"' ? '"' : ''}` : s;
+}
+
+const SIGN: Record<Action['op'], string> = { create: '+', update: '~', delete: '-', conclude: '-' };
+
+function words(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The plan for people: each course, its changes, what is left as it is. */
+export function planText(plan: Plan, options: { applied?: boolean } = {}): string {
+  const lines: string[] = [];
+  for (const c of plan.courses) {
+    const actions = ordered(c);
+    const unchanged = Object.entries(c.unchanged).filter(([, n]) => n);
+    lines.push(`course ${c.sis}${c.id !== undefined ? ` (id ${c.id})` : ' (new)'}`);
+    for (const a of actions) {
+      const status = options.applied && a.status && a.status !== 'done' ? `  [${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}]` : '';
+      const verb = a.op === 'conclude' ? 'conclude ' : '';
+      const id = a.target !== undefined && !a.outcomes ? ` (id ${a.target})` : '';
+      lines.push(`  ${SIGN[a.op]} ${verb}${a.kind} ${a.key}${id}${a.source ? `  ${a.source.file}:${a.source.line}` : ''}${status}`);
+      if (a.kind === 'enrollment' || a.outcomes) {
+        for (const ch of a.changes ?? []) lines.push(`      ${changeLine(ch)}`);
+        continue;
+      }
+      for (const [field, value] of Object.entries(a.fields ?? {})) lines.push(`      ${field}: ${shown(value as Value)}`);
+      for (const ch of a.changes ?? []) lines.push(`      ${changeLine(ch)}`);
+    }
+    if (unchanged.length) lines.push(`  = unchanged: ${unchanged.map(([k, n]) => `${n} ${k === 'course' ? 'course' : k}`).join(', ')}`);
+    for (const k of c.kept) lines.push(`  kept (--prune): ${words(k.count, KINDS[k.kind].one, k.kind)}: ${k.why}`);
+  }
+  const s = summarize(plan);
+  lines.push('', hasChanges(s) ? `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged.${s.cannot_change ? ` ${words(s.cannot_change, 'change')} cannot be made (see above).` : ''}` : `No changes: the instance matches the file (${s.unchanged} unchanged).`);
+  return `${lines.join('\n')}\n`;
+}
+
+function changeLine(ch: Change): string {
+  return `${ch.field}: ${shown(ch.from)} → ${shown(ch.to)}${ch.applicable ? '' : `  (cannot be changed: ${ch.why ?? 'no command changes it'})`}`;
+}

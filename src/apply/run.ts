@@ -1,0 +1,130 @@
+// `lms apply` from start to end: read and check the files (a problem anywhere: every problem with its
+// file and line, exit 2, no request), read the instance into a plan (what it names that does not
+// exist: the same, with only reads sent), show the plan, ask, apply it through the bulk engine, and
+// report. `--plan` (and `lms diff`) stops after showing it.
+import { join } from 'node:path';
+import { item, list, text, withFailure, type CommandResult } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import { formatProblems } from '../bulk/csv-input.js';
+import { identifyInstance } from '../bulk/instance.js';
+import { Journal } from '../bulk/journal.js';
+import { progressReporter } from '../bulk/progress.js';
+import { reporting, unpaged } from '../bulk/report.js';
+import type { ApiObject } from '../spec/types/common.js';
+import { UsageError } from '../errors.js';
+import { out } from '../io/streams.js';
+import { optionsFor } from './fields.js';
+import { readApplyFiles, sortProblems } from './file.js';
+import type { ApplyTree, FileProblem } from './model.js';
+import { executePlan } from './execute.js';
+import { makePlan, type Invoke, type Plan } from './plan.js';
+import { hasChanges, planJson, planRows, planText, summarize } from './render.js';
+import { KeyStore, stateDir } from './state.js';
+import { readTree } from './tree.js';
+import { KINDS } from './kinds.js';
+
+export interface ApplyOptions {
+  file: string[];
+  plan?: boolean;
+  exitCode?: boolean;
+  prune?: boolean;
+  concurrency: string;
+}
+
+/** Every problem of the files at once, by file: exit 2, nothing sent. */
+function refuse(problems: FileProblem[], when: string): UsageError {
+  const files = [...new Set(problems.map((p) => p.file))];
+  const text = files.map((f) => formatProblems(problems.filter((p) => p.file === f), f)).join('\n');
+  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+  return new UsageError(`${files.join(', ')} ${files.length === 1 ? 'has' : 'have'} ${count}${when}; nothing was changed:\n${text}`, {
+    details: { problems: problems.map((p) => ({ file: p.file, line: p.line, message: p.message })) },
+  });
+}
+
+export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTree, 'roster' | 'outcomes'>): Promise<CommandResult> {
+  return reporting(ctx, async (report) => {
+    const concurrency = Number(opts.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError(`--concurrency must be 1-32, got "${opts.concurrency}"`);
+    if (!opts.file.length) throw new UsageError('give the file to apply with -f FILE (a folder, or - for stdin)');
+    if (opts.exitCode && !opts.plan) throw new UsageError('--exit-code goes with --plan (or lms diff)');
+    const tree = readTree(await ctx.commandTree(), shared);
+    const read = await readApplyFiles(opts.file, ctx.io.stdin, tree);
+    if (read.problems.length) throw refuse(read.problems, '');
+    if (!read.courses.length) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
+
+    const client = await ctx.client();
+    const instance = await identifyInstance(ctx, client);
+    const dir = await stateDir(ctx.env);
+    const keys = new KeyStore(join(dir, 'apply'), instance);
+    // Verbs run here as their commands would, minus the question: apply asks once, for the plan.
+    const quiet = Object.create(ctx, { confirm: { value: async () => undefined } }) as Context;
+    const invoke: Invoke = async (verb, args, values, options) => {
+      const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Record<string, string>;
+      const result = await verb.spec.run({ args, opts: optionsFor(verb, values, given) as never, ctx: quiet });
+      return result && result.kind === 'item' ? (result.value as ApiObject) : undefined;
+    };
+    const planJournal = new Journal(join(dir, 'journals'), ['apply.plan'], { readOnly: true, restart: true });
+    const plan: Plan = await makePlan(read.courses, { client, tree, keys, invoke, prune: opts.prune ?? false, concurrency, planJournal });
+    if (plan.problems.length) throw refuse(sortProblems(plan.problems), ' on this instance');
+
+    const summary = summarize(plan);
+    const changes = hasChanges(summary);
+    const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
+    const output = (): CommandResult => {
+      if (format === 'json') return item(planJson(plan));
+      if (format === 'table') return text(planText(plan, { applied: !opts.plan }));
+      return unpaged(list(planRows(plan, format === 'csv')));
+    };
+    const counts = `${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.unchanged} unchanged`;
+    for (const c of plan.courses) for (const k of c.kept) ctx.warn(`course ${c.sis}: --prune leaves ${k.count} ${k.count === 1 ? KINDS[k.kind].one : k.kind}: ${k.why}`);
+
+    // The plan's text ends with its summary; other formats have it in the report.
+    const summaryUnlessShown = (line: string) => format !== 'table' && report.summary(line);
+    if (opts.plan) {
+      summaryUnlessShown(changes ? `Plan: ${counts}.` : `No changes: the instance matches the file (${summary.unchanged} unchanged).`);
+      const failure = report.finish(changes && opts.exitCode ? `changes pending: ${counts}` : undefined);
+      return failure ? withFailure(output(), failure) : output();
+    }
+    if (!changes) {
+      summaryUnlessShown(`No changes: the instance matches the file (${summary.unchanged} unchanged). Nothing was changed.`);
+      for (const remember of plan.remember) remember();
+      report.finish();
+      return format === 'table' ? text(planText(plan)) : output();
+    }
+    // The plan is what is agreed to: on a terminal it is shown before the question.
+    if (format === 'table') await out(ctx.io, planText(plan));
+    const courses = plan.courses.filter((c) => c.actions.length).length;
+    await ctx.confirm(`Apply ${summary.create + summary.update + summary.delete} changes to ${courses} course${courses === 1 ? '' : 's'} (${counts})`);
+
+    for (const remember of plan.remember) remember();
+    // The plan, not a journal, says what is left to do: each run journals afresh, and a run after
+    // a crash plans from what the instance has by then.
+    const journal = new Journal(join(dir, 'journals'), ['apply', instance.where, ...read.inputs.flatMap((i) => [i.name, i.bytes])], { state: instance.state, restart: true });
+    const progress = progressReporter(ctx.io, { verbose: ctx.globals.verbose, label: 'applying' });
+    const started = performance.now();
+    const paused = ctx.activity.pause();
+    try {
+      await executePlan(plan, { client, tree, journal, concurrency, onProgress: (p) => progress.update(p) });
+    } finally {
+      progress.finish();
+      paused();
+    }
+    const actions = plan.courses.flatMap((c) => c.actions);
+    const done = actions.filter((a) => a.status === 'done');
+    const failed = actions.filter((a) => a.status === 'failed');
+    const notDone = actions.filter((a) => a.status === 'not_done');
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const tally = (op: string, word: string) => done.filter((a) => a.op === op || (op === 'delete' && a.op === 'conclude')).length + ` ${word}`;
+    report.summary(`Applied ${done.length} of ${actions.length} changes in ${seconds} s: ${tally('create', 'created')}, ${tally('update', 'updated')}, ${tally('delete', 'deleted or concluded')}, ${failed.length} failed, ${notDone.length} not done.`);
+    const attention = [...failed, ...notDone];
+    report.attention(
+      attention.map((a) => ({ course: a.course, action: a.op, kind: a.kind, key: a.key, source: a.source ? `${a.source.file}:${a.source.line}` : null, status: a.status, error: a.error })),
+      attention.slice(0, 20).map((a) => `  ${a.source ? `${a.source.file}:${a.source.line}: ` : ''}${a.op} ${a.kind} ${a.key}: ${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}`).concat(attention.length > 20 ? [`  … and ${attention.length - 20} more`] : []),
+    );
+    if (attention.length) report.note('Running the same apply again makes only what is still left to do.');
+    const failure = report.finish(attention.length ? `${failed.length} change${failed.length === 1 ? '' : 's'} failed, ${notDone.length} not done` : undefined);
+    // On a terminal the plan was shown already; what went wrong is in the report.
+    const result = format === 'table' ? undefined : output();
+    return failure ? withFailure(result, failure) : result;
+  });
+}

@@ -1,0 +1,58 @@
+// `lms apply -f FILE` and `lms diff -f FILE`: courses described in YAML or JSON files — sections,
+// enrollments, assignments, topics, announcements, quizzes, outcomes — made so on an instance, with a
+// plan first. Always registered, so this stays small: the work is in src/apply, loaded when it runs,
+// and so is YAML.
+import type { CommandResult } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { command } from '../../cli/define.js';
+import type { ApplyOptions } from '../../apply/run.js';
+
+const options = {
+  file: { flags: '-f, --file <path>', description: 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)', repeatable: true },
+  exitCode: { flags: '--exit-code', description: 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)' },
+  prune: { flags: '--prune', description: 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments' },
+  concurrency: { flags: '--concurrency <n>', description: 'changes in flight at once (the server may slow this further)', default: '4' },
+} as const;
+
+/** Reads, plans and applies; the imports it shares a file format with hand theirs over here. */
+async function apply(ctx: Context, opts: ApplyOptions): Promise<CommandResult> {
+  const [{ runApply }, roster, trees, outcomes] = await Promise.all([
+    import('../../apply/run.js'),
+    import('../enrollments/import.js'),
+    import('../outcomes/tree-file.js'),
+    import('../outcomes/import.js'),
+  ]);
+  return runApply(ctx, opts, {
+    roster: { columns: roster.COLUMNS, key: roster.rowKey, check: roster.checkRow },
+    outcomes: { parse: trees.parseTreeFile, toRow: outcomes.toTreeRow, task: outcomes.treeTask },
+  });
+}
+
+const ROUTES = [
+  'users.get', 'accounts.get', 'courses.get', 'courses.create',
+  'sections.list', 'sections.get', 'sections.create', 'sections.update', 'sections.delete', 'sections.crosslist', 'sections.uncrosslist',
+  'enrollments.listCourse', 'enrollments.listSection', 'enrollments.enrollCourse', 'enrollments.enrollSection', 'enrollments.end',
+  'assignments.list', 'assignments.create',
+  'discussions.listTopics', 'discussions.createTopic@courses', 'discussions.updateTopic@courses', 'discussions.deleteTopic@courses',
+  'quizzes.list', 'quizzes.create', 'quizzes.update',
+  'outcomes.rootGroup@courses', 'outcomes.getGroup@courses', 'outcomes.listLinks@courses', 'outcomes.listSubgroups@courses',
+  'outcomes.createSubgroup@courses', 'outcomes.createOutcome@courses', 'outcomes.linkOutcome@courses', 'outcomes.updateGroup@courses',
+] as const;
+
+export const applyCommand = command({
+  name: 'apply',
+  summary: 'Make courses what YAML or JSON files describe: a plan, a confirmation, then only the changes',
+  routes: [...ROUTES],
+  options: { ...options, plan: { flags: '--plan', description: 'show what would change, and change nothing (as lms diff)' } },
+  examples: ['lms apply -f course.yaml --plan', 'lms apply -f course.yaml --yes', 'lms apply -f course.yaml --prune --yes -o json'],
+  run: ({ opts, ctx }) => apply(ctx, { ...opts, file: opts.file ?? [] }),
+});
+
+export const diffCommand = command({
+  name: 'diff',
+  summary: 'Show what lms apply would change (lms apply --plan)',
+  routes: [...ROUTES],
+  options,
+  examples: ['lms diff -f course.yaml', 'lms diff -f course.yaml --prune -o json'],
+  run: ({ opts, ctx }) => apply(ctx, { ...opts, file: opts.file ?? [], plan: true }),
+});

@@ -255,10 +255,12 @@ complete -c lms -n '__fish_seen_subcommand_from apply' -l 'plan' -d 'show what w
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments'
 
 # lms assignments
-complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create get help list ls' -a 'create' -d 'Create an assignment'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create get help list ls' -a 'get' -d 'Show one assignment'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create get help list ls' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create get help list ls' -a 'list' -d 'List the assignments of a course'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'create' -d 'Create an assignment'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'delete' -d 'Delete an assignment: it leaves every list, its grades are kept, and a discussion it grades is deleted with it'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'get' -d 'Show one assignment'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'list' -d 'List the assignments of a course'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'update' -d 'Change an assignment (one a quiz grades is changed through the quiz)'
 
 # lms assignments create flags
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
@@ -271,12 +273,27 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'points' -r -F -d 'points possible'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'submission-types' -r -F -d 'comma-separated, e.g. online_upload,online_text_entry'
 
+# lms assignments delete flags
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+
 # lms assignments get flags
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
 
 # lms assignments list flags
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial name'
+
+# lms assignments update flags
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'grading-standard-id' -r -F -d 'letter grading scheme id ("" for the default scheme)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'grading-type' -x -a 'points percent pass_fail letter_grade gpa_scale not_graded' -d 'how it is graded'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'assignment name'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'points' -r -F -d 'points possible'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'publish' -d 'publish it'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'submission-types' -r -F -d 'comma-separated, e.g. online_upload,online_text_entry'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'unpublish' -d 'unpublish it (refused once students have turned work in)'
 
 # lms calendar
 complete -c lms -n '__fish_seen_subcommand_from calendar; and not __fish_seen_subcommand_from create help' -a 'create' -d 'Add an event to a calendar: --course, --group, or your own (--user self)'
@@ -373,10 +390,11 @@ complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'unsubscribe' -d 'stop being told of new messages (group conversations)'
 
 # lms courses
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls' -a 'create' -d 'Create a course in an account'
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls' -a 'get' -d 'Show one course'
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls' -a 'list' -d 'List your courses, or an account\'s with --account'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls update' -a 'create' -d 'Create a course in an account'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls update' -a 'get' -d 'Show one course'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls update' -a 'list' -d 'List your courses, or an account\'s with --account'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls update' -a 'update' -d 'Change a course\'s name, code, SIS id, dates or time zone; publish or unpublish it'
 
 # lms courses create flags
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
@@ -392,6 +410,16 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'list the account\'s courses (admins), sub-accounts included'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'enrollment-type' -x -a 'teacher student ta observer designer' -d 'your courses where you are this'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'with --account: partial name, code or SIS id'
+
+# lms courses update flags
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'course-code' -r -F -d 'short code, e.g. BIO-101'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'end-at' -r -F -d 'end date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'course name'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'publish' -d 'make the course available'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'sis-course-id' -r -F -d 'SIS id (needs SIS permission)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'start-at' -r -F -d 'start date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'time-zone' -r -F -d 'the course\'s time zone, e.g. America/Denver'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'unpublish' -d 'make it unavailable again (refused once its students have grades)'
 
 # lms diff flags
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'concurrency' -r -F -d 'changes in flight at once (the server may slow this further)'

@@ -125,6 +125,9 @@ export interface PlanContext {
 }
 
 const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
+/** Kinds matched by the file's key or their title, whose objects may grade or be graded by another. */
+type KeyedKind = 'assignments' | 'topics' | 'announcements' | 'quizzes';
+
 async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
   try {
     return await p;
@@ -295,7 +298,6 @@ class Planner {
       this.action(plan, { kind: 'course', op: 'create', key: c.sis, source: c.source, fields: c.fields, step: 0, needs: [], slot, task: objectTask(spec, invoke, { slot }) });
     } else {
       const changes = compareObject(spec, course);
-      for (const ch of changes) if (!ch.applicable) ch.why = 'no command changes a course once created';
       if (changes.length) this.action(plan, { kind: 'course', op: 'update', key: c.sis, source: c.source, target: course.id as number, changes, step: 0, needs: [], task: objectTask(spec, invoke, { planned: course }) });
       else this.unchanged(plan, 'course');
     }
@@ -314,9 +316,11 @@ class Planner {
     const sections = await this.sections(plan, c, listed.get('sections') ?? [], needs, course);
     if (c.enrollments) await this.enrollments(plan, c, listed.get('enrollments') ?? [], listed.get('sections') ?? [], sections, needs, course);
     const slots = new Map<KindName, Map<string, Slot>>();
-    for (const kind of ['assignments', 'topics', 'announcements', 'quizzes'] as const) {
-      if (c.objects[kind]) slots.set(kind, this.keyedKind(plan, c, kind, listed.get(kind) ?? [], needs, slots));
-    }
+    const claimed = new Map<KindName, Set<number>>();
+    const keyedKinds = (['assignments', 'topics', 'announcements', 'quizzes'] as const).filter((kind) => c.objects[kind]);
+    for (const kind of keyedKinds) slots.set(kind, this.keyedKind(plan, c, kind, listed.get(kind) ?? [], needs, slots, claimed));
+    // Once every kind is matched: whether an assignment may go depends on the topics the file keeps.
+    if (this.pc.prune) for (const kind of keyedKinds) this.pruneKeyed(plan, c, kind, listed, slots, claimed);
     if (c.outcomes) await this.outcomes(plan, c, course);
     return plan;
   }
@@ -553,7 +557,9 @@ class Planner {
   }
 
   /** Assignments, topics, announcements, quizzes: matched by the file's key (state.ts), else by title. */
-  private keyedKind(plan: CoursePlan, c: DesiredCourse, kindName: 'assignments' | 'topics' | 'announcements' | 'quizzes', listed: ApiObject[], needs: Slot[], slots: Map<KindName, Map<string, Slot>>): Map<string, Slot> {
+  private keyedKind(
+    plan: CoursePlan, c: DesiredCourse, kindName: KeyedKind, listed: ApiObject[], needs: Slot[], slots: Map<KindName, Map<string, Slot>>, claimed: Map<KindName, Set<number>>,
+  ): Map<string, Slot> {
     const kind = KINDS[kindName];
     const { client, tree, keys, invoke } = this.pc;
     const verbs = tree.kinds[kindName];
@@ -573,6 +579,7 @@ class Planner {
     for (const d of desired) if (d.key !== undefined) claim(d, byId.get(keys.get(c.sis, kindName, d.key) ?? -1));
     for (const d of desired) if (!matched.has(d)) claim(d, listed.find((x) => !taken.has(x.id as number) && manages(kindName, x) && x[title] === d.title));
 
+    claimed.set(kindName, taken);
     const mine = new Map<string, Slot>();
     for (const d of desired) {
       const o = matched.get(d);
@@ -603,17 +610,39 @@ class Planner {
       if (changes.length) this.action(plan, { kind: kind.one, op: 'update', key: label, source: d.source, target: o.id as number, changes, step, needs: [...needs, ...refNeeds], task: objectTask(spec, invoke, { planned: o }) });
       else this.unchanged(plan, kindName);
     }
-    if (this.pc.prune) {
-      const left = listed.filter((o) => !taken.has(o.id as number) && manages(kindName, o));
-      // Deleting a graded topic deletes its assignment: not one the file still lists.
-      const grading = new Map([...(slots.get('assignments') ?? [])].filter(([, s]) => s.id !== undefined).map(([key, s]) => [s.id!, key]));
-      const keeps = left.filter((o) => grading.has(o.assignment_id as number));
-      for (const o of keeps) plan.kept.push({ kind: kindName, count: 1, why: `"${String(o[title])}" is graded by assignment ${grading.get(o.assignment_id as number)}, which the file lists and deleting it would delete` });
-      const go = left.filter((o) => !keeps.includes(o));
-      if (go.length && !verbs.remove) plan.kept.push({ kind: kindName, count: go.length, why: `no command deletes ${kindName}` });
-      else for (const o of go) this.removal(plan, kindName, o, String(o[title]), { course: ref });
-    }
     return mine;
+  }
+
+  /**
+   * What `--prune` removes of a keyed kind: what the file no longer lists, but for what would take
+   * along an object it still lists. Deleting a graded topic deletes its assignment, and deleting an
+   * assignment deletes the topic it grades.
+   */
+  private pruneKeyed(plan: CoursePlan, c: DesiredCourse, kindName: KeyedKind, listed: Map<KindName, ApiObject[]>, slots: Map<KindName, Map<string, Slot>>, claimed: Map<KindName, Set<number>>): void {
+    const { title } = KINDS[kindName];
+    const name = (o: ApiObject) => String(o[title!]);
+    const left = (listed.get(kindName) ?? []).filter((o) => !claimed.get(kindName)!.has(o.id as number) && manages(kindName, o));
+    const keeps = new Map<ApiObject, string>();
+    if (kindName === 'assignments') {
+      const graded = new Map<number, ApiObject>();
+      for (const kind of ['topics', 'announcements'] as const) {
+        for (const t of listed.get(kind) ?? []) if (claimed.get(kind)?.has(t.id as number) && typeof t.assignment_id === 'number') graded.set(t.assignment_id, t);
+      }
+      for (const o of left) {
+        const t = graded.get(o.id as number);
+        if (t) keeps.set(o, `"${name(o)}" grades topic "${String(t.title)}", which the file lists and deleting it would delete`);
+      }
+    } else {
+      const grading = new Map([...(slots.get('assignments') ?? [])].filter(([, s]) => s.id !== undefined).map(([key, s]) => [s.id!, key]));
+      for (const o of left) {
+        const key = grading.get(o.assignment_id as number);
+        if (key !== undefined) keeps.set(o, `"${name(o)}" is graded by assignment ${key}, which the file lists and deleting it would delete`);
+      }
+    }
+    for (const why of keeps.values()) plan.kept.push({ kind: kindName, count: 1, why });
+    const go = left.filter((o) => !keeps.has(o));
+    if (go.length && !this.pc.tree.kinds[kindName].remove) plan.kept.push({ kind: kindName, count: go.length, why: `no command deletes ${kindName}` });
+    else for (const o of go) this.removal(plan, kindName, o, name(o), { course: `sis_course_id:${c.sis}` });
   }
 
   /** What `--prune` does to an object the file no longer lists: delete it, or conclude an enrollment. */

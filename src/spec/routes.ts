@@ -163,11 +163,14 @@ const supportingTable = {
     listAccount: ['GET /api/v1/accounts/:account_id/courses', { paginated: true, resource: 'account' }],
     create: ['POST /api/v1/accounts/:account_id/courses', { resource: 'account' }],
     get: ['GET /api/v1/courses/:id', { resource: 'course' }],
+    update: ['PUT /api/v1/courses/:id', { resource: 'course' }],
   },
   assignments: {
     list: ['GET /api/v1/courses/:course_id/assignments', { paginated: true, resource: 'course' }],
     create: ['POST /api/v1/courses/:course_id/assignments', { resource: 'course' }],
     get: ['GET /api/v1/courses/:course_id/assignments/:id', { resource: 'assignment' }],
+    update: ['PUT /api/v1/courses/:course_id/assignments/:id', { resource: 'assignment' }],
+    delete: ['DELETE /api/v1/courses/:course_id/assignments/:id', { resource: 'assignment' }],
   },
   groups: {
     list: ['GET /api/v1/courses/:course_id/groups', { paginated: true, resource: 'course' }],

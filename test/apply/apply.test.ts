@@ -194,15 +194,73 @@ describe('lms apply', () => {
 
   it('what no command can change is reported and fails the run, after everything else is done', async () => {
     const s = counted();
-    const path = issueCourse(s);
+    // A topic's --require-initial-post switch turns it on; no verb turns it off again.
+    const path = issueCourse(s, COURSE_YAML.replace('pinned: true }', 'pinned: true, require_initial_post: true }'));
     expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
-    issueCourse(s, COURSE_YAML.replace('name: Biology II', 'name: Biology Two').replace('time_limit: 20', 'time_limit: 25'));
+    issueCourse(s, COURSE_YAML.replace('pinned: true }', 'pinned: true, require_initial_post: false }').replace('time_limit: 20', 'time_limit: 25'));
     const before = s.requests.length;
     const r = await s.run(['apply', '-f', path, '--yes']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain(`${path}:2: update course BIO-201: failed: cannot be changed: name (no command changes a course once created)`);
+    expect(r.stderr).toContain(`${path}:17: update topic welcome: failed: cannot be changed: require_initial_post (no command sets require_initial_post to false on an existing one)`);
     expect(r.stderr).toContain('error: 1 change failed, 0 not done');
     expect(s.requests.slice(before).filter((q) => q.method !== 'GET').map((q) => q.method)).toEqual(['PUT']);
+  });
+
+  it('an edited course name and assignment field are updates, made by courses update and assignments update', async () => {
+    const s = counted();
+    const path = issueCourse(s);
+    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+    issueCourse(s, COURSE_YAML.replace('name: Biology II', 'name: Biology Two').replace('points_possible: 10', 'points_possible: 12'));
+    const diff = await s.run(['diff', '-f', path], { tty: true });
+    expect(diff.stdout).toContain('  ~ course BIO-201 (id ');
+    expect(diff.stdout).toContain('      name: "Biology II" → "Biology Two"\n');
+    expect(diff.stdout).toContain('  ~ assignment lab1 (id ');
+    expect(diff.stdout).toContain('      points_possible: 10 → 12\n');
+
+    const before = s.requests.length;
+    const r = await s.run(['apply', '-f', path, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^Applied 2 of 2 changes in [\d.]+ s: 0 created, 2 updated, 0 deleted or concluded, 0 failed, 0 not done\.\n$/);
+    const course = await json(s, ['courses', 'get', 'sis_course_id:BIO-201']);
+    const id = course.id as number;
+    const writes = s.requests.slice(before).filter((q) => q.method !== 'GET');
+    const [lab1] = await json<{ id: number; name: string; points_possible: number }[]>(s, ['assignments', 'list', '--course', String(id), '--search', 'Lab 1']);
+    expect(writes.map((q) => `${q.method} ${decodeURIComponent(new URL(q.url).pathname)}`)).toEqual([`PUT /api/v1/courses/${id}`, `PUT /api/v1/courses/sis_course_id:BIO-201/assignments/${lab1.id}`]);
+    expect(course.name).toBe('Biology Two');
+    expect(lab1).toMatchObject({ name: 'Lab 1', points_possible: 12 });
+    expect(JSON.parse((await s.run(['diff', '-f', path, '-o', 'json'])).stdout).changes).toBe(false);
+  });
+
+  it('--prune deletes an assignment the file dropped, but not one grading a topic the file still lists', async () => {
+    const s = counted();
+    const path = issueCourse(s, COURSE_YAML.replace('published: true }\n    topics', 'published: true }\n      - { key: lab2, name: Lab 2, points_possible: 5 }\n    topics'));
+    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+    const id = (await json(s, ['courses', 'get', 'sis_course_id:BIO-201'])).id as number;
+    const names = async () => titles(await json(s, ['assignments', 'list', '--course', String(id)]));
+
+    // Lab 2 is dropped. Lab 1 is dropped too, but "Lab 1 discussion" (kept, naming no assignment now) is graded by it.
+    issueCourse(s, COURSE_YAML.replace(/ {6}- \{ key: lab1.*\n/, '').replace('{ title: Lab 1 discussion, assignment: lab1 }', '{ title: Lab 1 discussion }'));
+    const r = await s.run(['diff', '-f', path, '--prune', '-o', 'json']);
+    const plan = JSON.parse(r.stdout);
+    expect(plan.courses[0].actions.map((a: { action: string; kind: string; key: string }) => `${a.action} ${a.kind} ${a.key}`)).toEqual(['delete assignment Lab 2']);
+    expect(plan.courses[0].kept).toEqual([{ kind: 'assignments', count: 1, why: '"Lab 1" grades topic "Lab 1 discussion", which the file lists and deleting it would delete' }]);
+    const before = s.requests.length;
+    const applied = await s.run(['apply', '-f', path, '--prune', '--yes']);
+    expect(applied.exitCode, applied.stderr).toBe(0);
+    expect(s.requests.slice(before).filter((q) => q.method !== 'GET').map((q) => q.method)).toEqual(['DELETE']);
+    // Quiz 1's assignment is the quiz's: no file lists it as an assignment, and --prune leaves it.
+    expect(await names()).toEqual(['Lab 1', 'Quiz 1']);
+
+    // Without the topic, both go: whichever is deleted first takes the other along, and the second finds it gone.
+    issueCourse(s, COURSE_YAML.replace(/ {6}- \{ key: lab1.*\n/, '').replace('      - { title: Lab 1 discussion, assignment: lab1 }\n', ''));
+    const both = await s.run(['apply', '-f', path, '--prune', '--yes', '-o', 'json']);
+    expect(both.exitCode, both.stderr).toBe(0);
+    expect(JSON.parse(both.stdout).courses[0].actions.map((a: { action: string; kind: string; key: string; status: string }) => `${a.action} ${a.kind} ${a.key} ${a.status}`)).toEqual([
+      'delete assignment Lab 1 done',
+      'delete topic Lab 1 discussion done',
+    ]);
+    expect(await names()).toEqual(['Quiz 1']);
+    expect(titles(await json(s, ['topics', 'list', '--course', String(id)]))).toEqual(['Welcome']);
   });
 
   it('--exit-code goes with --plan', async () => {

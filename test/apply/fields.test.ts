@@ -28,10 +28,11 @@ const fieldsOf = (verbs: KindVerbs) => Object.fromEntries([...verbs.fields.value
 describe('fields, read off the verbs that write each kind', () => {
   it('each kind has the fields its create and update flags set, named as the API names them, typed as they parse', async () => {
     const t = await tree();
-    expect(fieldsOf(t.course)).toEqual({ name: 'string', course_code: 'string', sis_course_id: 'string', start_at: 'time', end_at: 'time', time_zone: 'string' });
+    // Update verbs clear what "" clears: those fields may be null.
+    expect(fieldsOf(t.course)).toEqual({ name: 'string', course_code: 'string', sis_course_id: 'string', start_at: 'time?', end_at: 'time?', time_zone: 'string' });
     expect(fieldsOf(t.kinds.assignments)).toEqual({
       name: 'string', points_possible: 'number', grading_type: 'enum(points|percent|pass_fail|letter_grade|gpa_scale|not_graded)', submission_types: 'list',
-      due_at: 'time', grading_standard_id: 'integer', description: 'string', published: 'boolean',
+      due_at: 'time?', grading_standard_id: 'integer?', description: 'string', published: 'boolean',
     });
     expect(fieldsOf(t.kinds.sections)).toEqual({ name: 'string', sis_section_id: 'string?', start_at: 'time?', end_at: 'time?', crosslist_to: 'ref?' });
     expect(fieldsOf(t.kinds.topics)).toMatchObject({ title: 'string', message: 'string', pinned: 'boolean', locked: 'boolean', published: 'boolean', assignment_id: 'integer?', delayed_post_at: 'time?', group_category_id: 'integer?', discussion_type: 'enum(threaded|side_comment)' });
@@ -42,7 +43,9 @@ describe('fields, read off the verbs that write each kind', () => {
     // What writes each: create, updates (the one with most fields first), delete.
     expect(t.kinds.quizzes.updates.map((v) => v.spec.name)).toEqual(['update <id>', 'publish <id>', 'unpublish <id>']);
     expect(t.kinds.sections.remove?.spec.name).toBe('delete <id>');
-    expect(t.kinds.assignments.updates).toEqual([]);
+    expect(t.kinds.assignments.updates.map((v) => v.spec.name)).toEqual(['update <id>']);
+    expect(t.kinds.assignments.remove?.spec.name).toBe('delete <id>');
+    expect(t.course.updates.map((v) => v.spec.name)).toEqual(['update <id>']);
     expect(t.kinds.enrollments.create?.spec.name).toBe('add');
   });
 
@@ -83,6 +86,8 @@ describe('fields, back into a verb and its options', () => {
     expect(names(updateCalls(t.kinds.quizzes, { published: true, time_limit: 5 }))).toEqual({ calls: ['update {"time_limit":5}', 'publish {"published":true}'], impossible: [] });
     expect(names(updateCalls(t.kinds.sections, { crosslist_to: null, name: 'N' }))).toEqual({ calls: ['update {"name":"N"}', 'uncrosslist {"crosslist_to":null}'], impossible: [] });
     expect(names(updateCalls(t.kinds.topics, { require_initial_post: false }))).toEqual({ calls: [], impossible: ['require_initial_post'] });
-    expect(names(updateCalls(t.kinds.assignments, { points_possible: 3 }))).toEqual({ calls: [], impossible: ['points_possible'] });
+    expect(names(updateCalls(t.kinds.assignments, { points_possible: 3, published: false, due_at: null }))).toEqual({ calls: ['update {"points_possible":3,"published":false,"due_at":null}'], impossible: [] });
+    expect(optionsFor(t.kinds.assignments.updates[0], { points_possible: 3, published: false, due_at: null }, { course: '1' })).toEqual({ course: '1', points: '3', unpublish: true, dueAt: '' });
+    expect(names(updateCalls(t.course, { name: 'N', end_at: null }))).toEqual({ calls: ['update {"name":"N","end_at":null}'], impossible: [] });
   });
 });

@@ -88,11 +88,10 @@ describe('after an apply', () => {
     ['a quiz published', ['published: false', 'published: true'], { action: 'update', kind: 'quiz', key: 'q1', changes: [{ field: 'published', from: false, to: true, applicable: true }] }],
     ['a renamed topic with a key: an update of the same topic', ['title: Welcome,', 'title: Welcome all,'], { action: 'update', kind: 'topic', key: 'welcome', changes: [{ field: 'title', from: 'Welcome', to: 'Welcome all', applicable: true }] }],
     ['an enrollment state', ['{ user: sis_user_id:T-003, type: teacher }', '{ user: sis_user_id:T-003, type: teacher, state: active }'], { action: 'update', kind: 'enrollment', changes: [{ field: 'state', from: 'invited', to: 'active', applicable: true }] }],
-    [
-      'an assignment no command can change',
-      ['points_possible: 10', 'points_possible: 12'],
-      { action: 'update', kind: 'assignment', key: 'lab1', changes: [{ field: 'points_possible', from: 10, to: 12, applicable: false, why: 'no command changes an assignment once created' }] },
-    ],
+    ['an assignment\'s points', ['points_possible: 10', 'points_possible: 12'], { action: 'update', kind: 'assignment', key: 'lab1', changes: [{ field: 'points_possible', from: 10, to: 12, applicable: true }] }],
+    ['an assignment unpublished', ['published: true }\n    topics', 'published: false }\n    topics'], { action: 'update', kind: 'assignment', key: 'lab1', changes: [{ field: 'published', from: true, to: false, applicable: true }] }],
+    ['a course name', ['name: Biology II', 'name: Biology Two'], { action: 'update', kind: 'course', key: 'BIO-201', changes: [{ field: 'name', from: 'Biology II', to: 'Biology Two', applicable: true }] }],
+    ['a course end date', ['time_zone: America/Denver', 'time_zone: America/Denver\n    end_at: 2027-05-01T00:00:00Z'], { action: 'update', kind: 'course', key: 'BIO-201', changes: [{ field: 'end_at', from: null, to: '2027-05-01T00:00:00Z', applicable: true }] }],
   ];
 
   it.each(edits)('one edit, one change: %s', async (_what, [from, to], change) => {

@@ -25,6 +25,7 @@ const verbs: [string, () => string][] = [
   ['sections delete 2', () => ''],
   ['admins remove 1 --account 1', () => ''],
   ['topics delete 1 --course 1', () => ''],
+  ['assignments delete 1 --course 1', () => ''],
   ['topics delete-entry 1 1 --course 1', () => ''],
   ['announcements delete 1 --course 1', () => ''],
   ['conv delete 1', () => ''],

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { session } from '../helpers/run-lms.js';
 
 const json = (s: string) => JSON.parse(s) as unknown;
@@ -253,6 +253,110 @@ describe('lms assignments', () => {
     const r = await lms.run(line, { env });
     expect(r.exitCode).toBe(code);
     expect(r.stderr).toContain(message);
+  });
+});
+
+describe('lms courses update', () => {
+  it('changes only the fields its flags name; "" clears a date', async () => {
+    const lms = session();
+    const before = json((await lms.run('courses get 3 -o json')).stdout) as Record<string, unknown>;
+    const r = await lms.run(['courses', 'update', 'sis_course_id:HIST-110', '--name', 'World History I', '--course-code', 'HIST-110A', '--end-at', '', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(json(r.stdout)).toEqual({ ...before, name: 'World History I', course_code: 'HIST-110A', end_at: null });
+    expect(json((await lms.run('courses get 3 -o json')).stdout)).toEqual(json(r.stdout));
+  });
+
+  it('publishes a course with --publish, and unpublishes it with --unpublish', async () => {
+    const lms = session();
+    const id = (json((await lms.run('courses create --account 2 --name Genetics -o json')).stdout) as { id: number }).id;
+    expect(json((await lms.run(`courses update ${id} --publish -o json --fields workflow_state`)).stdout)).toEqual({ workflow_state: 'available' });
+    expect(json((await lms.run(`courses update ${id} --unpublish -o json --fields workflow_state`)).stdout)).toEqual({ workflow_state: 'unpublished' });
+  });
+
+  it.each<[string, string, Record<string, string>, number, string]>([
+    ['no flag', 'courses update 3', {}, 2, 'nothing to change: give at least one flag'],
+    ['--publish with --unpublish', 'courses update 3 --publish --unpublish', {}, 2, '--publish and --unpublish go one at a time'],
+    ['a bad --start-at', 'courses update 3 --start-at soon', {}, 2, '--start-at is not a date or time: "soon"'],
+    ['a teacher', 'courses update 1 --name Mine', TEACHER, 3, 'user not authorized to perform that action'],
+    ['a missing course', 'courses update 999 --name Gone', {}, 4, 'course 999 not found (PUT /api/v1/courses/999 → 404)'],
+    ['unpublishing a course whose students have grades', 'courses update 1 --unpublish', {}, 5, 'course.workflow_state: Course cannot be unpublished if student submissions exist.'],
+    ['an SIS id another course holds', 'courses update 3 --sis-course-id BIO-101', {}, 5, 'course.sis_source_id: SIS ID "BIO-101" is already in use'],
+  ])('refuses %s, changing nothing', async (_what, line, env, code, message) => {
+    const lms = session();
+    const before = (await lms.run('courses list --account 1 -o json')).stdout;
+    const r = await lms.run(line, { env });
+    expect(r.exitCode).toBe(code);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(message);
+    expect((await lms.run('courses list --account 1 -o json')).stdout).toBe(before);
+  });
+});
+
+describe('lms assignments update', () => {
+  it('changes only the fields its flags name; "" clears the due date', async () => {
+    const lms = session();
+    const before = json((await lms.run('assignments get 1 --course 1 -o json')).stdout) as Record<string, unknown>;
+    const r = await lms.run(['assignments', 'update', '1', '--course', 'sis_course_id:BIO-101', '--points', '25', '--due-at', '', '--submission-types', 'online_upload', '-o', 'json'], { env: TEACHER });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(json(r.stdout)).toEqual({ ...before, points_possible: 25, due_at: null, submission_types: ['online_upload'], updated_at: '2026-11-02T12:00:00.000Z' });
+  });
+
+  it('unpublishes with --unpublish and publishes with --publish', async () => {
+    const lms = session();
+    expect(json((await lms.run('assignments update 4 --course 2 --unpublish -o json --fields published')).stdout)).toEqual({ published: false });
+    expect(json((await lms.run('assignments list --course 2 -o json --fields id', { env: STUDENT })).stdout)).not.toContainEqual({ id: 4 });
+    expect(json((await lms.run('assignments update 4 --course 2 --publish -o json --fields published')).stdout)).toEqual({ published: true });
+  });
+
+  it.each<[string, string, Record<string, string>, number, string]>([
+    ['no flag', 'assignments update 1 --course 1', {}, 2, 'nothing to change: give at least one flag'],
+    ['--publish with --unpublish', 'assignments update 1 --course 1 --publish --unpublish', {}, 2, '--publish and --unpublish go one at a time'],
+    ['negative points', 'assignments update 1 --course 1 --points -1', {}, 2, '--points must be a number of at least 0, got "-1"'],
+    ['a bad due date', 'assignments update 1 --course 1 --due-at nope', {}, 2, '--due-at is not a date or time: "nope"'],
+    ['a missing --course', 'assignments update 1 --points 2', {}, 2, "required option '--course <id>' not specified"],
+    ['a student', 'assignments update 1 --course 1 --points 2', STUDENT, 3, 'user not authorized to perform that action'],
+    ['a missing assignment', 'assignments update 99 --course 1 --points 2', {}, 4, 'assignment 99 not found (PUT /api/v1/courses/1/assignments/99 → 404)'],
+    ['unpublishing one students turned work in for', 'assignments update 1 --course 1 --unpublish', {}, 5, "published: Can't unpublish if there are student submissions"],
+    ["a quiz's assignment", 'assignments update 9 --course 2 --points 1', {}, 5, "assignment 9 is quiz 3's: change or ungrade the quiz instead"],
+  ])('refuses %s, changing nothing', async (_what, line, env, code, message) => {
+    const lms = session();
+    const before = (await lms.run('assignments list --course 1 -o json')).stdout;
+    const r = await lms.run(line, { env });
+    expect(r.exitCode).toBe(code);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(message);
+    expect((await lms.run('assignments list --course 1 -o json')).stdout).toBe(before);
+  });
+});
+
+describe('lms assignments delete', () => {
+  it('asks on a terminal; deleted, the assignment leaves the list and answers marked deleted', async () => {
+    const lms = session();
+    const confirm = vi.fn(async () => true);
+    const r = await lms.run('assignments delete 2 --course 1 -o json --fields id,published,workflow_state', { env: TEACHER, tty: true, prompter: { secret: async () => '', confirm } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(confirm).toHaveBeenCalledWith('Delete assignment 2 of course 1?');
+    expect(json(r.stdout)).toEqual({ id: 2, published: false, workflow_state: 'deleted' });
+    expect(json((await lms.run('assignments list --course 1 -o json --fields id')).stdout)).toEqual([{ id: 1 }, { id: 3 }]);
+    expect((await lms.run('assignments get 2 --course 1')).exitCode).toBe(4);
+  });
+
+  it('takes along the discussion it grades', async () => {
+    const lms = session();
+    expect((await lms.run('assignments delete 3 --course 1 --yes')).exitCode).toBe(0);
+    expect((await lms.run('topics get 5 --course 1')).exitCode).toBe(4);
+  });
+
+  it.each<[string, string, Record<string, string>, number, string]>([
+    ['a student', 'assignments delete 2 --course 1 --yes', STUDENT, 3, 'user not authorized to perform that action'],
+    ['a missing assignment', 'assignments delete 99 --course 1 --yes', {}, 4, 'assignment 99 not found (DELETE /api/v1/courses/1/assignments/99 → 404)'],
+    ["a quiz's assignment", 'assignments delete 9 --course 2 --yes', {}, 5, "assignment 9 is quiz 3's: change or ungrade the quiz instead"],
+  ])('refuses %s, deleting nothing', async (_what, line, env, code, message) => {
+    const lms = session();
+    const r = await lms.run(line, { env });
+    expect(r.exitCode).toBe(code);
+    expect(r.stderr).toContain(message);
+    expect(json((await lms.run('assignments list --course 1 -o json --fields id')).stdout)).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
   });
 });
 

@@ -196,6 +196,10 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'courses.create', method: 'POST', path: '/api/v1/accounts/2/courses' },
   { id: 'assignments.get', method: 'GET', path: '/api/v1/courses/1/assignments/1' },
   { id: 'assignments.create', method: 'POST', path: '/api/v1/courses/1/assignments' },
+  { id: 'courses.update', method: 'PUT', path: '/api/v1/courses/3' },
+  { id: 'assignments.update', method: 'PUT', path: '/api/v1/courses/3/assignments/6' },
+  // Deletes one of HIST-110's assignments that no other row needs.
+  { id: 'assignments.delete', method: 'DELETE', path: '/api/v1/courses/3/assignments/7' },
   { id: 'files.get', method: 'GET', path: '/api/v1/files/1' },
   { id: 'files.confirmGet', method: 'GET', path: '/api/v1/files/1/create_success' },
   { id: 'unknown', method: 'POST', path: '/api/v1/no/such/route' },

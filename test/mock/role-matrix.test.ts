@@ -254,9 +254,13 @@ const matrix: Record<string, Row> = {
   'courses.listAccount': { path: '/api/v1/accounts/1/courses', allow: ROOT_READERS },
   'courses.create': { path: '/api/v1/accounts/2/courses', body: { course: { name: 'Genetics', course_code: 'BIO-301' } }, allow: ['subAdmin', 'admin'] },
   'courses.get': { path: `/api/v1/${C}`, allow: BIO_READERS },
+  /** As create: those who may create courses in BIO-101's account. */
+  'courses.update': { path: `/api/v1/${C}`, body: { course: { name: 'Biology I' } }, allow: ['subAdmin', 'admin'] },
   'assignments.list': { path: `/api/v1/${C}/assignments`, allow: BIO_READERS },
   'assignments.create': { path: `/api/v1/${C}/assignments`, body: { assignment: { name: 'Lab 9', points_possible: 10 } }, allow: BIO_CONTENT },
   'assignments.get': { path: `/api/v1/${C}/assignments/1`, allow: BIO_READERS },
+  'assignments.update': { path: `/api/v1/${C}/assignments/1`, body: { assignment: { points_possible: 25 } }, allow: BIO_CONTENT },
+  'assignments.delete': { path: `/api/v1/${C}/assignments/2`, allow: BIO_CONTENT },
   'groups.list': { path: `/api/v1/${C}/groups`, allow: BIO_READERS },
   'calendar.create': { path: '/api/v1/calendar_events', body: { calendar_event: { context_code: 'course_1', title: 'Review', start_at: '2026-12-01T10:00:00Z' } }, allow: BIO_CONTENT },
 

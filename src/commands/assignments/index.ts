@@ -1,11 +1,45 @@
-// `lms assignments`: the assignments of a course; find them, create them.
+// `lms assignments`: the assignments of a course; find them, create them, change and delete them.
 import { item, list, type Verbs } from '../../cli/command.js';
 import { command, contextFlags } from '../../cli/define.js';
+import type { AssignmentFields } from '../../spec/types/school.js';
 import { UsageError } from '../../errors.js';
 
 const COLUMNS = ['id', 'name', 'points_possible', 'grading_type', 'due_at', 'published'];
 const GRADING_TYPES = ['points', 'percent', 'pass_fail', 'letter_grade', 'gpa_scale', 'not_graded'] as const;
 const course = { ...contextFlags.course, required: true } as const;
+
+/** The flags of create and update, named after `assignment[...]` in kebab case. */
+const fieldFlags = {
+  name: { flags: '--name <name>', description: 'assignment name', field: { name: 'name' } },
+  points: { flags: '--points <n>', description: 'points possible', field: { name: 'points_possible', type: 'number' } },
+  gradingType: { flags: '--grading-type <type>', description: 'how it is graded', choices: GRADING_TYPES, field: { name: 'grading_type' } },
+  submissionTypes: { flags: '--submission-types <list>', description: 'comma-separated, e.g. online_upload,online_text_entry', field: { name: 'submission_types', type: 'list' } },
+  dueAt: { flags: '--due-at <time>', description: 'due date (ISO 8601)', field: { name: 'due_at', type: 'time' } },
+  gradingStandardId: { flags: '--grading-standard-id <id>', description: 'letter grading scheme id', field: { name: 'grading_standard_id', type: 'integer' } },
+  description: { flags: '--description <html>', description: 'description (HTML)', field: { name: 'description' } },
+} as const;
+
+type FieldOpts = { [K in keyof typeof fieldFlags]?: string };
+
+/** The flags given, as `assignment[...]`; "" clears a due date or a grading scheme where the verb allows it. */
+function assignmentFields(opts: FieldOpts): AssignmentFields {
+  const { points, dueAt, gradingStandardId } = opts;
+  if (points !== undefined && !(Number(points) >= 0)) throw new UsageError(`--points must be a number of at least 0, got "${points}"`);
+  if (dueAt !== undefined && dueAt !== '' && Number.isNaN(Date.parse(dueAt))) throw new UsageError(`--due-at is not a date or time: "${dueAt}"`);
+  if (gradingStandardId !== undefined && gradingStandardId !== '' && !/^\d+$/.test(gradingStandardId)) {
+    throw new UsageError(`--grading-standard-id must be a numeric id, got "${gradingStandardId}"`);
+  }
+  const fields: AssignmentFields = {
+    name: opts.name,
+    points_possible: points === undefined ? undefined : Number(points),
+    grading_type: opts.gradingType,
+    submission_types: opts.submissionTypes?.split(',').map((s) => s.trim()).filter(Boolean),
+    due_at: dueAt === '' ? null : dueAt,
+    grading_standard_id: gradingStandardId === undefined ? undefined : gradingStandardId === '' ? null : Number(gradingStandardId),
+    description: opts.description,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as AssignmentFields;
+}
 
 const listAssignments = command({
   name: 'list',
@@ -40,36 +74,53 @@ const createAssignment = command({
   columns: COLUMNS,
   options: {
     course,
-    name: { flags: '--name <name>', description: 'assignment name', required: true, field: { name: 'name' } },
-    points: { flags: '--points <n>', description: 'points possible', field: { name: 'points_possible', type: 'number' } },
-    gradingType: { flags: '--grading-type <type>', description: 'how it is graded', choices: GRADING_TYPES, field: { name: 'grading_type' } },
-    submissionTypes: { flags: '--submission-types <list>', description: 'comma-separated, e.g. online_upload,online_text_entry', field: { name: 'submission_types', type: 'list' } },
-    dueAt: { flags: '--due-at <time>', description: 'due date (ISO 8601)', field: { name: 'due_at', type: 'time' } },
-    gradingStandardId: { flags: '--grading-standard-id <id>', description: 'letter grading scheme id', field: { name: 'grading_standard_id', type: 'integer' } },
-    description: { flags: '--description <html>', description: 'description (HTML)', field: { name: 'description' } },
+    ...fieldFlags,
+    name: { ...fieldFlags.name, required: true },
     publish: { flags: '--no-publish', description: 'create it unpublished', field: { name: 'published', value: false } },
   },
   async run({ opts, ctx }) {
-    if (opts.points !== undefined && !(Number(opts.points) >= 0)) throw new UsageError(`--points must be a number of at least 0, got "${opts.points}"`);
-    if (opts.dueAt !== undefined && Number.isNaN(Date.parse(opts.dueAt))) throw new UsageError(`--due-at is not a date or time: "${opts.dueAt}"`);
-    if (opts.gradingStandardId !== undefined && !/^\d+$/.test(opts.gradingStandardId)) throw new UsageError(`--grading-standard-id must be a numeric id, got "${opts.gradingStandardId}"`);
-    const client = await ctx.client();
-    return item(
-      await client.ops.assignments.create({
-        course_id: opts.course,
-        assignment: {
-          name: opts.name,
-          points_possible: opts.points === undefined ? undefined : Number(opts.points),
-          grading_type: opts.gradingType,
-          submission_types: opts.submissionTypes?.split(',').map((s) => s.trim()).filter(Boolean),
-          due_at: opts.dueAt,
-          grading_standard_id: opts.gradingStandardId === undefined ? undefined : Number(opts.gradingStandardId),
-          published: opts.publish,
-          description: opts.description,
-        },
-      }),
-    );
+    if (opts.dueAt === '') throw new UsageError('--due-at is not a date or time: ""');
+    if (opts.gradingStandardId === '') throw new UsageError('--grading-standard-id must be a numeric id, got ""');
+    const assignment = { ...assignmentFields(opts), name: opts.name, published: opts.publish };
+    return item(await (await ctx.client()).ops.assignments.create({ course_id: opts.course, assignment }));
   },
 });
 
-export const assignmentsVerbs: Verbs = [listAssignments, getAssignment, createAssignment];
+const updateAssignment = command({
+  name: 'update <id>',
+  summary: 'Change an assignment (one a quiz grades is changed through the quiz)',
+  routes: ['assignments.update'],
+  writes: 'update',
+  examples: ['lms assignments update 1 --course 1 --points 25 --due-at 2026-09-21T23:59:00Z', 'lms assignments update 4 --course sis_course_id:CHEM-201 --name "Reaction Mechanisms (revised)" --due-at "" --unpublish'],
+  columns: COLUMNS,
+  options: {
+    course,
+    ...fieldFlags,
+    dueAt: { ...fieldFlags.dueAt, description: 'due date (ISO 8601; "" for none)', field: { ...fieldFlags.dueAt.field, clears: true } },
+    gradingStandardId: { ...fieldFlags.gradingStandardId, description: 'letter grading scheme id ("" for the default scheme)', field: { ...fieldFlags.gradingStandardId.field, clears: true } },
+    publish: { flags: '--publish', description: 'publish it', field: { name: 'published' } },
+    unpublish: { flags: '--unpublish', description: 'unpublish it (refused once students have turned work in)', field: { name: 'published', value: false } },
+  },
+  async run({ args, opts, ctx }) {
+    if (opts.publish && opts.unpublish) throw new UsageError('--publish and --unpublish go one at a time');
+    const assignment: AssignmentFields = { ...assignmentFields(opts), ...(opts.publish ? { published: true } : opts.unpublish ? { published: false } : {}) };
+    if (Object.keys(assignment).length === 0) throw new UsageError('nothing to change: give at least one flag (see --help)');
+    return item(await (await ctx.client()).ops.assignments.update({ course_id: opts.course, id: args[0], assignment }));
+  },
+});
+
+const deleteAssignment = command({
+  name: 'delete <id>',
+  summary: 'Delete an assignment: it leaves every list, its grades are kept, and a discussion it grades is deleted with it',
+  routes: ['assignments.delete'],
+  writes: 'delete',
+  columns: COLUMNS,
+  options: { course },
+  examples: ['lms assignments delete 2 --course 1 --yes'],
+  async run({ args, opts, ctx }) {
+    await ctx.confirm(`Delete assignment ${args[0]} of course ${opts.course}`);
+    return item(await (await ctx.client()).ops.assignments.delete({ course_id: opts.course, id: args[0] }));
+  },
+});
+
+export const assignmentsVerbs: Verbs = [listAssignments, getAssignment, createAssignment, updateAssignment, deleteAssignment];

@@ -1,9 +1,20 @@
-// `lms courses`: find courses (yours, or an account's) and create them.
+// `lms courses`: find courses (yours, or an account's), create them and change them.
 import { item, list, type Verbs } from '../../cli/command.js';
 import { command, contextFlags } from '../../cli/define.js';
+import type { CourseFields } from '../../spec/types/school.js';
 import { UsageError } from '../../errors.js';
 
 const COLUMNS = ['id', 'course_code', 'name', 'sis_course_id', 'workflow_state'];
+
+/** The flags of create and update, named after `course[...]` in kebab case. */
+const fieldFlags = {
+  name: { flags: '--name <name>', description: 'course name', field: { name: 'name' } },
+  courseCode: { flags: '--course-code <code>', description: 'short code, e.g. BIO-101', field: { name: 'course_code' } },
+  sisCourseId: { flags: '--sis-course-id <id>', description: 'SIS id (needs SIS permission)', field: { name: 'sis_course_id' } },
+  startAt: { flags: '--start-at <time>', description: 'start date (ISO 8601)', field: { name: 'start_at', type: 'time' } },
+  endAt: { flags: '--end-at <time>', description: 'end date (ISO 8601)', field: { name: 'end_at', type: 'time' } },
+  timeZone: { flags: '--time-zone <zone>', description: "the course's time zone, e.g. America/Denver (default: its account's)", field: { name: 'time_zone' } },
+} as const;
 
 const listCourses = command({
   name: 'list',
@@ -49,12 +60,8 @@ const createCourse = command({
   columns: COLUMNS,
   options: {
     account: { ...contextFlags.account, default: 'self' },
-    name: { flags: '--name <name>', description: 'course name', required: true, field: { name: 'name' } },
-    courseCode: { flags: '--course-code <code>', description: 'short code, e.g. BIO-101', field: { name: 'course_code' } },
-    sisCourseId: { flags: '--sis-course-id <id>', description: 'SIS id (needs SIS permission)', field: { name: 'sis_course_id' } },
-    startAt: { flags: '--start-at <time>', description: 'start date (ISO 8601)', field: { name: 'start_at', type: 'time' } },
-    endAt: { flags: '--end-at <time>', description: 'end date (ISO 8601)', field: { name: 'end_at', type: 'time' } },
-    timeZone: { flags: '--time-zone <zone>', description: "the course's time zone, e.g. America/Denver (default: its account's)", field: { name: 'time_zone' } },
+    ...fieldFlags,
+    name: { ...fieldFlags.name, required: true },
     publish: { flags: '--publish', description: 'make the course available now' },
   },
   async run({ opts, ctx }) {
@@ -69,4 +76,44 @@ const createCourse = command({
   },
 });
 
-export const coursesVerbs: Verbs = [listCourses, getCourse, createCourse];
+/** A date flag's value: "" clears the date (the API's null). */
+function checkTime(flag: string, v: string | undefined): string | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === '') return null;
+  if (Number.isNaN(Date.parse(v))) throw new UsageError(`${flag} is not a date or time: "${v}"`);
+  return v;
+}
+
+const updateCourse = command({
+  name: 'update <id>',
+  summary: "Change a course's name, code, SIS id, dates or time zone; publish or unpublish it",
+  routes: ['courses.update'],
+  writes: 'update',
+  examples: ['lms courses update sis_course_id:BIO-101 --name "Introduction to Biology (Fall)" --course-code BIO-101F', 'lms courses update 3 --end-at "" --time-zone America/New_York'],
+  columns: COLUMNS,
+  options: {
+    ...fieldFlags,
+    startAt: { ...fieldFlags.startAt, description: 'start date (ISO 8601; "" clears it)', field: { ...fieldFlags.startAt.field, clears: true } },
+    endAt: { ...fieldFlags.endAt, description: 'end date (ISO 8601; "" clears it)', field: { ...fieldFlags.endAt.field, clears: true } },
+    timeZone: { ...fieldFlags.timeZone, description: "the course's time zone, e.g. America/Denver" },
+    publish: { flags: '--publish', description: 'make the course available' },
+    unpublish: { flags: '--unpublish', description: 'make it unavailable again (refused once its students have grades)' },
+  },
+  async run({ args, opts, ctx }) {
+    if (opts.publish && opts.unpublish) throw new UsageError('--publish and --unpublish go one at a time');
+    const fields: CourseFields = {
+      name: opts.name,
+      course_code: opts.courseCode,
+      sis_course_id: opts.sisCourseId,
+      start_at: checkTime('--start-at', opts.startAt),
+      end_at: checkTime('--end-at', opts.endAt),
+      time_zone: opts.timeZone,
+      event: opts.publish ? 'offer' : opts.unpublish ? 'claim' : undefined,
+    };
+    const course = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as CourseFields;
+    if (Object.keys(course).length === 0) throw new UsageError('nothing to change: give at least one flag (see --help)');
+    return item(await (await ctx.client()).ops.courses.update({ id: args[0], course }));
+  },
+});
+
+export const coursesVerbs: Verbs = [listCourses, getCourse, createCourse, updateCourse];

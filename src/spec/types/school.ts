@@ -15,6 +15,23 @@ export interface Course extends ApiObject {
   account_id: number;
   sis_course_id?: string | null;
   workflow_state: string;
+  start_at?: string | null;
+  end_at?: string | null;
+  time_zone?: string;
+}
+
+/** `course[...]` of a create or an update; an update changes only what it names. */
+export interface CourseFields {
+  name?: string;
+  course_code?: string;
+  /** Needs the right to manage SIS data. */
+  sis_course_id?: string;
+  /** null clears a date (sent as ""). */
+  start_at?: string | null;
+  end_at?: string | null;
+  time_zone?: string;
+  /** Update only: `offer` publishes the course, `claim` unpublishes it. */
+  event?: 'offer' | 'claim';
 }
 
 export interface Assignment extends ApiObject {
@@ -25,6 +42,22 @@ export interface Assignment extends ApiObject {
   grading_type: string;
   submission_types: string[];
   due_at: string | null;
+  published?: boolean;
+  /** `deleted` in the answer to a delete. */
+  workflow_state?: string;
+}
+
+/** `assignment[...]` of a create or an update; an update changes only what it names. */
+export interface AssignmentFields {
+  name?: string;
+  description?: string;
+  points_possible?: number;
+  grading_type?: string;
+  submission_types?: string[];
+  /** null clears it (sent as ""). */
+  due_at?: string | null;
+  grading_standard_id?: number | null;
+  published?: boolean;
 }
 
 export interface Group extends ApiObject {

@@ -1,13 +1,18 @@
-// Assignments of a course (supporting endpoints): list, read, create. Unpublished ones are seen
-// only by those who may manage the course's content.
-import { invalid, list, notFound, numericId, obj, paginate, requireThat, keysetSource, str, bool, timestamp, type Handler, type MockCtx } from '../../kit.js';
+// Assignments of a course (supporting endpoints): list, read, create, change, delete. Unpublished
+// ones are seen only by those who may manage the course's content, who alone may write them.
+import type { ParamsObject } from '../../decode.js';
+import { badRequest, invalid, list, notFound, numericId, obj, paginate, requireThat, keysetSource, str, bool, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { deleteTopic } from '../discussions/repo.js';
 import { findCourse } from '../lookup.js';
 import { can } from '../permissions.js';
 import { readableCourse } from '../courses/handlers.js';
 import type { CourseRow } from '../courses/repo.js';
 import { DEFAULT_GRADING_SCHEME } from '../../../spec/grading.js';
 import { needsGradingCount } from '../submissions/repo.js';
-import { assignmentById, assignmentsOfCourseQuery, createAssignment, gradingSchemeOf, type AssignmentRow } from './repo.js';
+import {
+  assignmentById, assignmentsOfCourseQuery, carriersOf, changeAssignment, createAssignment, deleteAssignment, gradingSchemeOf, hasStudentSubmissions,
+  type AssignmentChange, type AssignmentRow,
+} from './repo.js';
 
 export const GRADING_TYPES = ['pass_fail', 'percent', 'letter_grade', 'gpa_scale', 'points', 'not_graded'];
 export const SUBMISSION_TYPES = [
@@ -56,36 +61,72 @@ const listAssignments: Handler = (ctx) => {
   return paginate(ctx, keysetSource<AssignmentRow>(ctx.db, query), (a) => assignmentJson(ctx, a));
 };
 
+/** A new assignment before its parameters are applied, as real instances make one. */
+const NEW_ASSIGNMENT: AssignmentChange = {
+  name: '', description: null, points_possible: 0, grading_type: 'points', submission_types: ['none'],
+  due_at: null, lock_at: null, unlock_at: null, grading_standard_id: null, published: true,
+};
+
+/** The fields `assignment[...]` names, over `base` (what the assignment is now): create and update check them alike. */
+function assignmentFields(a: ParamsObject, base: AssignmentChange): AssignmentChange {
+  const next = { ...base };
+  const name = str(a, 'name');
+  if (name !== undefined) {
+    if (!name.trim()) throw invalid('assignment', 'name', 'blank', "can't be blank");
+    next.name = name.trim();
+  }
+  const description = str(a, 'description');
+  if (description !== undefined) next.description = description;
+  const gradingType = str(a, 'grading_type');
+  if (gradingType !== undefined) {
+    if (!GRADING_TYPES.includes(gradingType)) throw invalid('assignment', 'grading_type', 'inclusion', `must be one of ${GRADING_TYPES.join(', ')}`);
+    next.grading_type = gradingType;
+  }
+  if ('submission_types' in a) {
+    const types = list(a, 'submission_types').map(String);
+    const unknown = types.filter((t) => !SUBMISSION_TYPES.includes(t));
+    if (unknown.length) throw invalid('assignment', 'submission_types', 'inclusion', `unknown submission types: ${unknown.join(', ')}`);
+    next.submission_types = types.length ? types : ['none'];
+  }
+  const pointsRaw = str(a, 'points_possible');
+  if (pointsRaw !== undefined) {
+    const points = pointsRaw === '' ? 0 : Number(pointsRaw);
+    if (!Number.isFinite(points) || points < 0) throw invalid('assignment', 'points_possible', 'invalid', 'must be a number greater than or equal to 0');
+    next.points_possible = points;
+  }
+  const standardRaw = str(a, 'grading_standard_id');
+  if (standardRaw !== undefined) {
+    const standard = standardRaw === '' ? null : numericId(standardRaw);
+    if (standard === undefined) throw invalid('assignment', 'grading_standard_id', 'invalid', 'must be an integer');
+    next.grading_standard_id = standard;
+  }
+  // "" clears a date; a date not named stays.
+  for (const field of ['due_at', 'lock_at', 'unlock_at'] as const) {
+    if (str(a, field) === '') next[field] = null;
+    else next[field] = timestamp(a, field) ?? next[field];
+  }
+  next.published = bool(a, 'published') ?? next.published;
+  return next;
+}
+
 const create: Handler = (ctx) => {
   const course = findCourse(ctx, ctx.path.course_id);
   requireThat(canManageContent(ctx, course));
   const a = obj(ctx.params, 'assignment');
-  const name = str(a, 'name')?.trim();
-  if (!name) throw invalid('assignment', 'name', 'blank', "can't be blank");
-  const gradingType = str(a, 'grading_type') ?? 'points';
-  if (!GRADING_TYPES.includes(gradingType)) throw invalid('assignment', 'grading_type', 'inclusion', `must be one of ${GRADING_TYPES.join(', ')}`);
-  const types = list(a, 'submission_types').map(String);
-  const submissionTypes = types.length ? types : ['none'];
-  const unknown = submissionTypes.filter((t) => !SUBMISSION_TYPES.includes(t));
-  if (unknown.length) throw invalid('assignment', 'submission_types', 'inclusion', `unknown submission types: ${unknown.join(', ')}`);
-  const pointsRaw = str(a, 'points_possible');
-  const points = pointsRaw === undefined || pointsRaw === '' ? 0 : Number(pointsRaw);
-  if (!Number.isFinite(points) || points < 0) throw invalid('assignment', 'points_possible', 'invalid', 'must be a number greater than or equal to 0');
-  const standardRaw = str(a, 'grading_standard_id');
-  const standard = standardRaw ? numericId(standardRaw) : undefined;
-  if (standardRaw && standard === undefined) throw invalid('assignment', 'grading_standard_id', 'invalid', 'must be an integer');
+  if (!str(a, 'name')?.trim()) throw invalid('assignment', 'name', 'blank', "can't be blank");
+  const v = assignmentFields(a, NEW_ASSIGNMENT);
   const id = createAssignment(ctx.db, {
     course: course.id,
-    name,
-    description: str(a, 'description') ?? null,
-    points,
-    gradingType,
-    submissionTypes,
-    dueAt: timestamp(a, 'due_at') ?? null,
-    lockAt: timestamp(a, 'lock_at') ?? null,
-    unlockAt: timestamp(a, 'unlock_at') ?? null,
-    gradingStandardId: standard ?? null,
-    published: bool(a, 'published') ?? true,
+    name: v.name,
+    description: v.description,
+    points: v.points_possible ?? 0,
+    gradingType: v.grading_type,
+    submissionTypes: v.submission_types,
+    dueAt: v.due_at,
+    lockAt: v.lock_at,
+    unlockAt: v.unlock_at,
+    gradingStandardId: v.grading_standard_id,
+    published: v.published,
     now: ctx.now(),
   });
   return assignmentJson(ctx, assignmentById(ctx.db, id)!);
@@ -99,8 +140,54 @@ const get: Handler = (ctx) => {
   return assignmentJson(ctx, row);
 };
 
+/** A live assignment of the course, for a caller who manages the course's content. */
+function managedAssignment(ctx: MockCtx): AssignmentRow {
+  const course = findCourse(ctx, ctx.path.course_id);
+  requireThat(canManageContent(ctx, course));
+  const id = numericId(ctx.path.id);
+  const row = id === undefined ? undefined : assignmentById(ctx.db, id);
+  if (!row || row.course_id !== course.id) throw notFound();
+  // The mock keeps a quiz's assignment in step from the quiz's side only, and quizzes cannot be
+  // deleted here: through this API the quiz's assignment is neither changed nor deleted.
+  const { quiz } = carriersOf(ctx.db, row.id);
+  if (quiz !== undefined) throw badRequest(`assignment ${row.id} is quiz ${quiz}'s: change or ungrade the quiz instead`);
+  return row;
+}
+
+const update: Handler = (ctx) => {
+  const row = managedAssignment(ctx);
+  const current: AssignmentChange = {
+    name: row.name, description: row.description, points_possible: row.points_possible, grading_type: row.grading_type,
+    submission_types: JSON.parse(row.submission_types) as string[], due_at: row.due_at, lock_at: row.lock_at, unlock_at: row.unlock_at,
+    grading_standard_id: row.grading_standard_id, published: row.published === 1,
+  };
+  const next = assignmentFields(obj(ctx.params, 'assignment'), current);
+  // As real instances rule (the draft-state validation quizzes share): once students have turned
+  // work in, it stays published.
+  if (current.published && !next.published && hasStudentSubmissions(ctx.db, row)) {
+    throw invalid(undefined, 'published', 'invalid', "Can't unpublish if there are student submissions");
+  }
+  changeAssignment(ctx.db, row.id, next, ctx.now());
+  return assignmentJson(ctx, assignmentById(ctx.db, row.id)!);
+};
+
+/**
+ * Deletes softly: the assignment leaves every list, its submissions and grades stay. A discussion
+ * it grades goes with it, as on real instances (deleting a graded topic likewise deletes its
+ * assignment).
+ */
+const remove: Handler = (ctx) => {
+  const row = managedAssignment(ctx);
+  const now = ctx.now();
+  for (const topic of carriersOf(ctx.db, row.id).topics) deleteTopic(ctx.db, topic, now);
+  deleteAssignment(ctx.db, row.id, now);
+  return { ...assignmentJson(ctx, row), published: false, workflow_state: 'deleted' };
+};
+
 export const assignmentsHandlers = {
   'assignments.list': listAssignments,
   'assignments.create': create,
   'assignments.get': get,
+  'assignments.update': update,
+  'assignments.delete': remove,
 };

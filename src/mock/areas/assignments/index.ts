@@ -8,6 +8,8 @@ export const assignmentsArea = defineArea({
     'assignments.list',
     'assignments.create',
     'assignments.get',
+    'assignments.update',
+    'assignments.delete',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).assignmentsHandlers }),
   seed: async () => (await import('./seed.js')).seedAssignments,

@@ -2,7 +2,7 @@
 import { containsLike } from '../../db/contains.js';
 import type { Db } from '../../db/open.js';
 import type { KeysetQuery } from '../../kit.js';
-import { insert, one, run } from '../../db/statements.js';
+import { all, insert, one, run } from '../../db/statements.js';
 
 export interface AssignmentRow {
   id: number;
@@ -85,7 +85,6 @@ export function gradingSchemeOf(db: Db, a: Pick<AssignmentRow, 'grading_standard
   return row ? (JSON.parse(row.scheme) as { name: string; value: number }[]) : undefined;
 }
 
-/** Removes an assignment (a graded discussion's, when the topic is deleted or made plain). */
 /**
  * Deletes an assignment as real instances do: the row stays, unpublished and marked deleted, so its
  * submissions and grades are kept (every query for published assignments leaves it out).
@@ -105,4 +104,51 @@ export function updateAssignment(
     `UPDATE assignments SET name = ?, description = ?, points_possible = ?, due_at = ?, lock_at = ?, unlock_at = ?, published = ?, updated_at = ? WHERE id = ?`,
     a.name, a.description, a.points, a.dueAt ?? null, a.lockAt ?? null, a.unlockAt ?? null, a.published ? 1 : 0, a.now, id,
   );
+}
+
+/** An assignment's own fields, as the assignments API sets them. */
+export interface AssignmentChange {
+  name: string;
+  description: string | null;
+  points_possible: number | null;
+  grading_type: string;
+  submission_types: string[];
+  due_at: string | null;
+  lock_at: string | null;
+  unlock_at: string | null;
+  grading_standard_id: number | null;
+  published: boolean;
+}
+
+export function changeAssignment(db: Db, id: number, a: AssignmentChange, now: string): void {
+  run(
+    db,
+    `UPDATE assignments SET name = ?, description = ?, points_possible = ?, grading_type = ?, submission_types = ?, due_at = ?, lock_at = ?, unlock_at = ?,
+       grading_standard_id = ?, published = ?, updated_at = ? WHERE id = ?`,
+    a.name, a.description, a.points_possible, a.grading_type, JSON.stringify(a.submission_types), a.due_at, a.lock_at, a.unlock_at, a.grading_standard_id,
+    a.published ? 1 : 0, now, id,
+  );
+}
+
+/**
+ * A student has turned something in for the assignment (a submission with a type, as real instances
+ * count them): then it cannot be unpublished. Reads the submissions and enrollments tables.
+ */
+export function hasStudentSubmissions(db: Db, a: Pick<AssignmentRow, 'id' | 'course_id'>): boolean {
+  return (
+    one(
+      db,
+      `SELECT 1 FROM submissions s WHERE s.assignment_id = ? AND s.submission_type IS NOT NULL
+         AND EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = ? AND e.user_id = s.user_id AND e.type = 'StudentEnrollment' AND e.workflow_state NOT IN ('deleted', 'rejected'))
+       LIMIT 1`,
+      a.id, a.course_id,
+    ) !== undefined
+  );
+}
+
+/** The live quiz and discussion topics an assignment grades. Reads the quizzes and discussion_topics tables. */
+export function carriersOf(db: Db, assignmentId: number): { quiz?: number; topics: number[] } {
+  const quiz = one<{ id: number }>(db, `SELECT id FROM quizzes WHERE assignment_id = ? AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`, assignmentId);
+  const topics = all<{ id: number }>(db, `SELECT id FROM discussion_topics WHERE assignment_id = ? AND workflow_state <> 'deleted' ORDER BY id`, assignmentId);
+  return { ...(quiz ? { quiz: quiz.id } : {}), topics: topics.map((t) => t.id) };
 }

@@ -1,5 +1,5 @@
-// Courses (supporting endpoints): find them, create them. Every course has a default section that
-// enrollments land in.
+// Courses (supporting endpoints): find them, create them, change them. Every course has a default
+// section that enrollments land in.
 import type { Course } from '../../../spec/types/school.js';
 import { badRequest, bool, invalid, list, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { findAccount, findCourse, rootOf } from '../lookup.js';
@@ -8,7 +8,7 @@ import { ianaZone } from '../../time-zones.js';
 import { ENROLLMENT_TYPE_WORDS } from '../../../spec/vocabulary.js';
 import { enrollmentsOfUserInCourse, isInCourse } from '../enrollments/repo.js';
 import { defaultSectionOf } from '../sections/repo.js';
-import { courseById, courseSisTaken, coursesOfAccountTreeQuery, coursesOfUserQuery, createCourse, type CourseRow } from './repo.js';
+import { courseById, courseSisTaken, coursesOfAccountTreeQuery, coursesOfUserQuery, createCourse, hasGradedStudentWork, updateCourse, type CourseChange, type CourseRow } from './repo.js';
 
 export function courseJson(c: CourseRow, extra: Record<string, unknown> = {}): Course {
   return {
@@ -90,9 +90,62 @@ const create: Handler = (ctx) => {
 
 const get: Handler = (ctx) => courseJson(readableCourse(ctx, ctx.path.id));
 
+/** `course[event]`: the states the mock's courses move between. */
+const EVENTS: Record<string, string> = { offer: 'available', claim: 'unpublished' };
+
+/**
+ * Changes what `course[...]` names and leaves the rest, under the rules create applies to the same
+ * fields. Who may: those who may create a course in its account (manage_courses); the SIS id needs
+ * manage_sis there too, as on create.
+ */
+const update: Handler = (ctx) => {
+  const current = findCourse(ctx, ctx.path.id);
+  const account = { id: current.account_id };
+  requireThat(can(ctx.db, ctx.caller.id, 'manage_courses', { account }));
+  const p = obj(ctx.params, 'course');
+  const next: CourseChange = { ...current };
+  // A blank name or code falls back as on create: real instances never keep an empty one.
+  const name = str(p, 'name');
+  if (name !== undefined) next.name = name.trim() || 'Unnamed Course';
+  const code = str(p, 'course_code');
+  if (code !== undefined) next.course_code = code.trim() || next.name.slice(0, 20);
+  const sis = str(p, 'sis_course_id');
+  if (sis !== undefined) {
+    requireThat(can(ctx.db, ctx.caller.id, 'manage_sis', { account }));
+    next.sis_course_id = sis.trim() || null;
+    if (next.sis_course_id !== null && courseSisTaken(ctx.db, current.root_account_id, next.sis_course_id, current.id)) {
+      throw invalid('course', 'sis_source_id', 'taken', `SIS ID "${next.sis_course_id}" is already in use`);
+    }
+  }
+  // "" clears a date; a date not named stays.
+  for (const field of ['start_at', 'end_at'] as const) {
+    if (str(p, field) === '') next[field] = null;
+    else next[field] = timestamp(p, field) ?? next[field];
+  }
+  if (next.start_at && next.end_at && next.start_at > next.end_at) throw invalid('course', 'conclude_at', 'invalid', 'end date must be after the start date');
+  const zoneName = str(p, 'time_zone')?.trim();
+  if (zoneName) {
+    const zone = ianaZone(zoneName);
+    if (!zone) throw invalid('course', 'time_zone', 'inclusion', `'${zoneName}' is not a known time zone`);
+    next.time_zone = zone;
+  }
+  const event = str(p, 'event');
+  if (event !== undefined) {
+    const state = EVENTS[event];
+    if (!state) throw invalid('course', 'event', 'inclusion', `must be one of ${Object.keys(EVENTS).join(', ')}`);
+    if (state === 'unpublished' && current.workflow_state !== 'unpublished' && hasGradedStudentWork(ctx.db, current.id)) {
+      throw invalid('course', 'workflow_state', 'invalid', 'Course cannot be unpublished if student submissions exist.');
+    }
+    next.workflow_state = state;
+  }
+  updateCourse(ctx.db, current.id, next);
+  return courseJson(courseById(ctx.db, current.id)!);
+};
+
 export const coursesHandlers = {
   'courses.list': listMine,
   'courses.listAccount': listOfAccount,
   'courses.create': create,
   'courses.get': get,
+  'courses.update': update,
 };

@@ -9,6 +9,7 @@ export const coursesArea = defineArea({
     'courses.listAccount',
     'courses.create',
     'courses.get',
+    'courses.update',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).coursesHandlers }),
   seed: async () => (await import('./seed.js')).seedCourses,

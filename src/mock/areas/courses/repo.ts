@@ -4,7 +4,7 @@ import { accountById } from '../accounts/repo.js';
 import type { Findable } from '../../db/find.js';
 import type { KeysetQuery } from '../../kit.js';
 import type { Db } from '../../db/open.js';
-import { insert, one } from '../../db/statements.js';
+import { insert, one, run } from '../../db/statements.js';
 
 export interface CourseRow {
   id: number;
@@ -31,8 +31,9 @@ export function courseById(db: Db, id: number): CourseRow | undefined {
   return one<CourseRow>(db, `SELECT * FROM courses WHERE id = ?`, id);
 }
 
-export function courseSisTaken(db: Db, rootAccountId: number, sis: string): boolean {
-  return one(db, `SELECT 1 FROM courses WHERE root_account_id = ? AND sis_course_id = ?`, rootAccountId, sis) !== undefined;
+/** Another course of the root account holds the SIS id (`except`: the course being changed). */
+export function courseSisTaken(db: Db, rootAccountId: number, sis: string, except?: number): boolean {
+  return one(db, `SELECT 1 FROM courses WHERE root_account_id = ? AND sis_course_id = ? AND id <> ?`, rootAccountId, sis, except ?? -1) !== undefined;
 }
 
 export function createCourse(
@@ -44,6 +45,34 @@ export function createCourse(
     `INSERT INTO courses (id, account_id, root_account_id, name, course_code, sis_course_id, workflow_state, start_at, end_at, time_zone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     // Without a zone of its own, the course keeps its root account's default.
     c.id ?? null, c.account, c.root, c.name, c.code, c.sis ?? null, c.state, c.startAt ?? null, c.endAt ?? null, c.timeZone ?? accountById(db, c.root)!.default_time_zone, c.now,
+  );
+}
+
+export type CourseChange = Pick<CourseRow, 'name' | 'course_code' | 'sis_course_id' | 'workflow_state' | 'start_at' | 'end_at' | 'time_zone'>;
+
+export function updateCourse(db: Db, id: number, c: CourseChange): void {
+  run(
+    db,
+    `UPDATE courses SET name = ?, course_code = ?, sis_course_id = ?, workflow_state = ?, start_at = ?, end_at = ?, time_zone = ? WHERE id = ?`,
+    c.name, c.course_code, c.sis_course_id, c.workflow_state, c.start_at, c.end_at, c.time_zone, id,
+  );
+}
+
+/**
+ * A student of the course has a score or a grade on one of its live assignments: what keeps real
+ * instances from unpublishing a course. (Reads the enrollments, assignments and submissions tables.)
+ */
+export function hasGradedStudentWork(db: Db, courseId: number): boolean {
+  return (
+    one(
+      db,
+      `SELECT 1 FROM submissions s
+         JOIN assignments a ON a.id = s.assignment_id AND a.deleted_at IS NULL
+        WHERE s.course_id = ? AND (s.score IS NOT NULL OR s.grade IS NOT NULL)
+          AND EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = s.course_id AND e.user_id = s.user_id AND e.type = 'StudentEnrollment' AND e.workflow_state NOT IN ('deleted', 'rejected'))
+        LIMIT 1`,
+      courseId,
+    ) !== undefined
   );
 }
 

@@ -17,6 +17,7 @@ _lms_subcommand() {
     ':courses') _lms_next='courses'; return 0 ;;
     ':diff') _lms_next='diff'; return 0 ;;
     ':enrollments') _lms_next='enrollments'; return 0 ;;
+    ':export') _lms_next='export'; return 0 ;;
     ':files') _lms_next='files'; return 0 ;;
     ':grade') _lms_next='grade'; return 0 ;;
     ':groups') _lms_next='groups'; return 0 ;;
@@ -99,6 +100,8 @@ _lms_subcommand() {
     'enrollments:help') _lms_next='enrollments help'; return 0 ;;
     'enrollments:import') _lms_next='enrollments import'; return 0 ;;
     'enrollments:list'|'enrollments:ls') _lms_next='enrollments list'; return 0 ;;
+    'export:course') _lms_next='export course'; return 0 ;;
+    'export:help') _lms_next='export help'; return 0 ;;
     'files:get') _lms_next='files get'; return 0 ;;
     'files:help') _lms_next='files help'; return 0 ;;
     'grade:export') _lms_next='grade export'; return 0 ;;
@@ -418,6 +421,9 @@ _lms_value_flag() {
     'enrollments list:--state'|'enrollments list '*':--state') _lms_words=''; return 0 ;;
     'enrollments list:--type'|'enrollments list '*':--type') _lms_words=''; return 0 ;;
     'enrollments list:--user'|'enrollments list '*':--user') _lms_words=''; return 0 ;;
+    'export course:--include'|'export course '*':--include') _lms_words=''; return 0 ;;
+    'export course:--out'|'export course '*':--out') _lms_words=''; return 0 ;;
+    'export course:--outcomes-file'|'export course '*':--outcomes-file') _lms_words=''; return 0 ;;
     'grade export:--assignment'|'grade export '*':--assignment') _lms_words=''; return 0 ;;
     'grade export:--course'|'grade export '*':--course') _lms_words=''; return 0 ;;
     'grade export:--section'|'grade export '*':--section') _lms_words=''; return 0 ;;
@@ -736,7 +742,7 @@ _lms_reply() {
 
 _lms_subcommands() {
   case "$1" in
-    '') _lms_words='accounts activity admins announcements api apply assignments calendar completion conv courses diff enrollments files grade groups help history mock outcomes profile progress quizzes recipients sections submissions todo topics upcoming users' ;;
+    '') _lms_words='accounts activity admins announcements api apply assignments calendar completion conv courses diff enrollments export files grade groups help history mock outcomes profile progress quizzes recipients sections submissions todo topics upcoming users' ;;
     'accounts') _lms_words='get help list' ;;
     'accounts get') _lms_words='' ;;
     'accounts help') _lms_words='' ;;
@@ -815,6 +821,9 @@ _lms_subcommands() {
     'enrollments help') _lms_words='' ;;
     'enrollments import') _lms_words='' ;;
     'enrollments list') _lms_words='' ;;
+    'export') _lms_words='course help' ;;
+    'export course') _lms_words='' ;;
+    'export help') _lms_words='' ;;
     'files') _lms_words='get help' ;;
     'files get') _lms_words='' ;;
     'files help') _lms_words='' ;;
@@ -1024,6 +1033,9 @@ _lms_flags() {
     'enrollments help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'enrollments import') _lms_words='--all --as-user --concurrency --course --dry-run --failed-out --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --restart --skip-invalid --sync --timeout --update --verbose -v --version --yes -y' ;;
     'enrollments list') _lms_words='--all --as-user --course --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --role --section --state --timeout --type --user --verbose -v --version --yes -y' ;;
+    'export') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'export course') _lms_words='--all --as-user --fields --help -h --include --insecure --limit --mock --mock-db --no-color --no-input --no-mock --out --outcomes-file --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'export help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'files') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'files get') _lms_words='--all --as-user --fields --help -h --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'files help') _lms_words='--all --as-user --fields --insecure --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;

@@ -42,6 +42,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'conv' -d 'Conversations: your inb
 complete -c lms -n '__fish_use_subcommand' -a 'courses' -d 'Courses: find them, create them'
 complete -c lms -n '__fish_use_subcommand' -a 'diff' -d 'Show what lms apply would change (lms apply --plan)'
 complete -c lms -n '__fish_use_subcommand' -a 'enrollments' -d 'Who is in a course, section or user\'s courses; enrol, conclude, deactivate, delete; roster import'
+complete -c lms -n '__fish_use_subcommand' -a 'export' -d 'Write a course as the file lms apply reads (YAML or JSON)'
 complete -c lms -n '__fish_use_subcommand' -a 'files' -d 'Uploaded files'
 complete -c lms -n '__fish_use_subcommand' -a 'grade' -d 'Grade one submission, or a whole CSV gradebook (validated first, batched, read back)'
 complete -c lms -n '__fish_use_subcommand' -a 'groups' -d 'Groups of a course'
@@ -478,6 +479,15 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'state' -r -F -d 'active, invited, creation_pending, deleted, rejected, completed, inactive (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'type' -r -F -d 'student, teacher, ta, designer or observer (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'user' -r -F -d 'user id, sis_user_id:X, sis_login_id:X or self; with --course or --section, that user\'s enrollments there'
+
+# lms export
+complete -c lms -n '__fish_seen_subcommand_from export; and not __fish_seen_subcommand_from course help' -a 'course' -d 'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignments, topics, announcements, quizzes and outcome tree'
+complete -c lms -n '__fish_seen_subcommand_from export; and not __fish_seen_subcommand_from course help' -a 'help' -d 'display help for command'
+
+# lms export course flags
+complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'include' -r -F -d 'what the file lists besides the course, comma-separated: sections, enrollments, assignments, topics, announcements, quizzes, outcomes (default: all of them)'
+complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'out' -r -F -d 'write the course file here rather than to stdout; an outcome tree goes beside it (course.yaml: course.outcomes.yaml)'
+complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'outcomes-file' -r -F -d 'write the outcome tree here; the course file names it from its own folder (the current one, on stdout)'
 
 # lms files
 complete -c lms -n '__fish_seen_subcommand_from files; and not __fish_seen_subcommand_from get help' -a 'get' -d 'Show a file\'s record (name, type, size, download URL)'

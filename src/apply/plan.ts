@@ -14,6 +14,7 @@ import { ApiError, FailureError } from '../errors.js';
 import { canSet, sameValue, updateCalls, whyNot, type KindVerbs, type Value, type Verb } from './fields.js';
 import { KINDS, LIVE_ENROLLMENTS, listExisting, manages, type KindName } from './kinds.js';
 import type { ApplyTree, Desired, DesiredCourse, DesiredEnrollment, FileProblem, Source } from './model.js';
+import { findListed } from './people.js';
 import type { KeyStore } from './state.js';
 
 /** An object a change needs to exist first; `id` is set once it does. */
@@ -292,9 +293,13 @@ class Planner {
     const ref = `sis_course_id:${c.sis}`;
     const spec: ObjectSpec = { verbs: tree.course, one: 'course', fields: c.fields, options: { account: c.account }, lookup: () => orUndefined(client.ops.courses.get({ id: ref })) };
     const needs = course ? [] : [slot];
+    let account: ApiObject | undefined;
     if (!course) {
       this.requireForCreate(tree.course.create!, c.fields, c.source, `course ${c.sis}`);
-      if (c.account !== undefined && !(await orUndefined(client.ops.accounts.get({ id: c.account })))) this.problem(c.source, `account "${c.account}" not found`, c.lines.account);
+      if (c.account !== undefined) {
+        account = await orUndefined(client.ops.accounts.get({ id: c.account }));
+        if (!account) this.problem(c.source, `account "${c.account}" not found`, c.lines.account);
+      }
       this.action(plan, { kind: 'course', op: 'create', key: c.sis, source: c.source, fields: c.fields, step: 0, needs: [], slot, task: objectTask(spec, invoke, { slot }) });
     } else {
       const changes = compareObject(spec, course);
@@ -314,7 +319,10 @@ class Planner {
       kinds.forEach((k, i) => listed.set(k, lists[i]));
     }
     const sections = await this.sections(plan, c, listed.get('sections') ?? [], needs, course);
-    if (c.enrollments) await this.enrollments(plan, c, listed.get('enrollments') ?? [], listed.get('sections') ?? [], sections, needs, course);
+    // Where the people a roster names are listed: the root account (the domain's, when the file names none).
+    const home = course ?? account;
+    const root = home ? String(home.root_account_id ?? (course ? course.account_id : home.id)) : 'self';
+    if (c.enrollments) await this.enrollments(plan, c, listed.get('enrollments') ?? [], listed.get('sections') ?? [], sections, needs, course, root);
     const slots = new Map<KindName, Map<string, Slot>>();
     const claimed = new Map<KindName, Set<number>>();
     const keyedKinds = (['assignments', 'topics', 'announcements', 'quizzes'] as const).filter((kind) => c.objects[kind]);
@@ -418,7 +426,7 @@ class Planner {
     });
   }
 
-  private async enrollments(plan: CoursePlan, c: DesiredCourse, listed: ApiObject[], sections: ApiObject[], fileSections: Map<string, Slot>, needs: Slot[], course: ApiObject | undefined): Promise<void> {
+  private async enrollments(plan: CoursePlan, c: DesiredCourse, listed: ApiObject[], sections: ApiObject[], fileSections: Map<string, Slot>, needs: Slot[], course: ApiObject | undefined, root: string): Promise<void> {
     const { client, tree, invoke } = this.pc;
     const rows = c.enrollments!;
     const add = tree.kinds.enrollments.create!;
@@ -473,6 +481,7 @@ class Planner {
       if (id !== undefined) userIds.set(k, id);
       else toFind.set(k, r.path);
     }
+    await findListed(client, root, toFind, userIds);
     const looked = await pool([...toFind], this.pc.concurrency, async ([, path]) => (await orUndefined(client.ops.users.get({ id: path })))?.id);
     [...toFind.keys()].forEach((k, i) => userIds.set(k, looked[i]));
 

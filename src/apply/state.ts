@@ -45,6 +45,8 @@ export class KeyStore {
         const e = JSON.parse(line) as Entry;
         if (typeof e.key !== 'string' || typeof e.id !== 'number') continue;
         if (e.state !== undefined && this.instance.state !== undefined && e.state !== this.instance.state) continue;
+        // Latest last: a key given again (renamed back) is the newest name of its id.
+        file.ids.delete(`${e.kind}\0${e.key}`);
         file.ids.set(`${e.kind}\0${e.key}`, e.id);
       } catch {
         // A line torn by a crash mid-write: that key is matched by title again.
@@ -59,9 +61,20 @@ export class KeyStore {
     return this.fileOf(course).ids.get(`${kind}\0${key}`);
   }
 
+  /** The key recorded for each id of a kind of a course: what an export names them by. */
+  keysOf(course: string, kind: string): Map<number, string> {
+    const out = new Map<number, string>();
+    for (const [name, id] of this.fileOf(course).ids) {
+      const [k, key] = name.split('\0');
+      if (k === kind) out.set(id, key);
+    }
+    return out;
+  }
+
   record(course: string, kind: string, key: string, id: number): void {
     const file = this.fileOf(course);
     if (file.ids.get(`${kind}\0${key}`) === id) return;
+    file.ids.delete(`${kind}\0${key}`);
     file.ids.set(`${kind}\0${key}`, id);
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const entry: Entry = { kind, key, id, ...(this.instance.state !== undefined ? { state: this.instance.state } : {}) };

@@ -35,6 +35,7 @@ export const lazyNouns: LazyNoun[] = [
   { name: 'conv', summary: 'Conversations: your inbox, sending to people or whole courses (async, followed live), batch updates', load: async () => (await import('./conv/index.js')).convVerbs },
   { name: 'recipients', summary: 'Find the people and contexts you may message', load: async () => (await import('./recipients/index.js')).recipientsVerbs },
   { name: 'progress', summary: 'Background jobs the API started: their progress, followed to the end', load: async () => (await import('./progress/index.js')).progressVerbs },
+  { name: 'export', summary: 'Write a course as the file lms apply reads (YAML or JSON)', load: async () => (await import('./export/index.js')).exportVerbs },
   { name: 'profile', summary: 'Named instances: base URL and token of each', load: async () => (await import('./profile/index.js')).profileVerbs },
   { name: 'api', summary: 'Raw API access, and the route table', load: async () => (await import('./api/index.js')).apiVerbs },
   { name: 'mock', summary: 'The built-in mock instance: seed it, list its tokens, serve it over HTTP', load: async () => (await import('./mock/index.js')).mockVerbs },

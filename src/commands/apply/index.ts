@@ -29,7 +29,7 @@ async function apply(ctx: Context, opts: ApplyOptions): Promise<CommandResult> {
 }
 
 const ROUTES = [
-  'users.get', 'accounts.get', 'courses.get', 'courses.create',
+  'users.get', 'users.list', 'accounts.get', 'courses.get', 'courses.create',
   'sections.list', 'sections.get', 'sections.create', 'sections.update', 'sections.delete', 'sections.crosslist', 'sections.uncrosslist',
   'enrollments.listCourse', 'enrollments.listSection', 'enrollments.enrollCourse', 'enrollments.enrollSection', 'enrollments.end',
   'assignments.list', 'assignments.create',

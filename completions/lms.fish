@@ -41,6 +41,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'completion' -d 'Print a completio
 complete -c lms -n '__fish_use_subcommand' -a 'conv' -d 'Conversations: your inbox, sending to people or whole courses (async, followed live), batch updates'
 complete -c lms -n '__fish_use_subcommand' -a 'courses' -d 'Courses: find them, create them'
 complete -c lms -n '__fish_use_subcommand' -a 'diff' -d 'Show what lms apply would change (lms apply --plan)'
+complete -c lms -n '__fish_use_subcommand' -a 'doctor' -d 'Check the setup: Node, SQLite, the instance and its token, the clock, the files lms keeps'
 complete -c lms -n '__fish_use_subcommand' -a 'enrollments' -d 'Who is in a course, section or user\'s courses; enrol, conclude, deactivate, delete; roster import'
 complete -c lms -n '__fish_use_subcommand' -a 'export' -d 'Write a course as the file lms apply reads (YAML or JSON)'
 complete -c lms -n '__fish_use_subcommand' -a 'files' -d 'Uploaded files'
@@ -71,6 +72,9 @@ complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_su
 complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help hide list ls' -a 'hide' -d 'Hide an item of your stream for good (later activity on it does not bring it back)'
 complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help hide list ls' -a 'list' -d 'Your activity stream, newest first; --summary counts it by type; --watch follows it'
 
+# lms activity hide flags
+complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from hide' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
 # lms activity list flags
 complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'interval' -r -F -d 'seconds between polls with --watch (default 30)'
 complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'summary' -d 'count the stream by type (unread and all)'
@@ -84,6 +88,7 @@ complete -c lms -n '__fish_seen_subcommand_from admins; and not __fish_seen_subc
 
 # lms admins add flags
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'no-confirmation' -d 'send the new admin no notification'
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'role' -r -F -d 'an account role by name (default AccountAdmin)'
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'user' -r -F -d 'user id, sis_user_id:X or sis_login_id:X'
@@ -93,6 +98,7 @@ complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcomma
 
 # lms admins remove flags
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'role' -r -F -d 'the role to remove (default AccountAdmin)'
 
 # lms announcements
@@ -120,6 +126,7 @@ complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_s
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date of that new assignment'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'group' -r -F -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
@@ -133,16 +140,19 @@ complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_s
 # lms announcements delete flags
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'group' -r -F -d 'group id'
 
 # lms announcements delete-entry flags
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'group' -r -F -d 'group id'
 
 # lms announcements edit-entry flags
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'group' -r -F -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'message' -r -F -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
@@ -169,6 +179,7 @@ complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_s
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'attach' -r -F -d 'attach a file'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'group' -r -F -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'message' -r -F -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
@@ -176,12 +187,14 @@ complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_s
 # lms announcements read flags
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'forced' -d 'set forced_read_state: viewing will not change it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'group' -r -F -d 'group id'
 
 # lms announcements read-all flags
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'group' -r -F -d 'group id'
 
@@ -194,6 +207,7 @@ complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_s
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'attach' -r -F -d 'attach a file'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'group' -r -F -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'message' -r -F -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
@@ -201,12 +215,14 @@ complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_s
 # lms announcements unread flags
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'forced' -d 'set forced_read_state: viewing will not change it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'group' -r -F -d 'group id'
 
 # lms announcements unread-all flags
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'group' -r -F -d 'group id'
 
@@ -216,6 +232,7 @@ complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_s
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date of that new assignment'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'group' -r -F -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'lock' -d 'lock it now'
@@ -250,6 +267,7 @@ complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_
 
 # lms apply flags
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'concurrency' -r -F -d 'changes in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from apply' -l 'dry-run' -d 'show what would change, and change nothing (as --plan)'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'exit-code' -d 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'file' -s 'f' -r -F -d 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'plan' -d 'show what would change, and change nothing (as lms diff)'
@@ -266,6 +284,7 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen
 # lms assignments create flags
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date (ISO 8601)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'grading-standard-id' -r -F -d 'letter grading scheme id'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'grading-type' -x -a 'points percent pass_fail letter_grade gpa_scale not_graded' -d 'how it is graded'
@@ -276,6 +295,7 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_sub
 
 # lms assignments delete flags
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms assignments get flags
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
@@ -287,6 +307,7 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_sub
 # lms assignments update flags
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'grading-standard-id' -r -F -d 'letter grading scheme id ("" for the default scheme)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'grading-type' -x -a 'points percent pass_fail letter_grade gpa_scale not_graded' -d 'how it is graded'
@@ -305,6 +326,7 @@ complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'all-day' -d 'the whole day of --start'
 complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'a course id'
 complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'details'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'end' -r -F -d 'when it ends (default: when it starts)'
 complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'group' -r -F -d 'a group id'
 complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'location' -r -F -d 'where'
@@ -332,13 +354,18 @@ complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcommand_from add-recipients batch batches delete find-recipients get help list ls mark-all-read remove-messages reply send unread update' -a 'update' -d 'Change your view of a conversation: read state, star, subscription'
 
 # lms conv add-recipients flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from add-recipients' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from add-recipients' -l 'to' -r -F -d 'user id, course_N, section_N, group_N … (repeatable, or comma-separated)'
 
 # lms conv batch flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'event' -x -a 'mark_as_read mark_as_unread star unstar archive destroy' -d 'mark_as_read, mark_as_unread, star, unstar, archive, destroy'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'ids' -r -F -d 'conversation ids, comma-separated (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'ids-file' -r -F -d 'a file of conversation ids, one a line or comma-separated (- for stdin)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'no-wait' -d 'print the Progress and return at once'
+
+# lms conv delete flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms conv find-recipients flags
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'context' -r -F -d 'only within course_N, section_N or group_N (course_N_students etc. too)'
@@ -357,13 +384,18 @@ complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from list ls' -l 'filter-mode' -x -a 'or and' -d 'with several --filter: any (or) or all (and) must match'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from list ls' -l 'scope' -x -a 'unread starred archived sent' -d 'unread, starred, archived or sent (default: the inbox, read and unread)'
 
+# lms conv mark-all-read flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from mark-all-read' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
 # lms conv remove-messages flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from remove-messages' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from remove-messages' -l 'message' -r -F -d 'a message id (repeatable, or comma-separated)'
 
 # lms conv reply flags
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'attach' -r -F -d 'attach a file (uploaded to your conversation attachments; repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'body' -r -F -d 'the message'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'body-file' -r -F -d 'read the message from a file (- for stdin)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'media-comment-id' -r -F -d 'a media comment to include'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'media-comment-type' -x -a 'audio video' -d 'the media comment is audio or video'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'to' -r -F -d 'only these participants (repeatable, or comma-separated)'
@@ -375,6 +407,7 @@ complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'body-file' -r -F -d 'read the message from a file (- for stdin)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'bulk' -d 'with --group: a separate copy of the group conversation for each recipient'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'context' -r -F -d 'the course or group the conversation belongs to (course_1, group_2)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'forward' -r -F -d 'include a message you can see (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'group' -d 'one group conversation everyone shares (at most 100 recipients), rather than a private one each'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'media-comment-id' -r -F -d 'a media comment to include'
@@ -384,6 +417,7 @@ complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'to' -r -F -d 'user id, course_N, section_N, group_N or course_N_students|teachers|tas|observers (repeatable, or comma-separated)'
 
 # lms conv update flags
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'star' -d 'star it'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'state' -x -a 'read unread archived' -d 'read, unread or archived'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'subscribe' -d 'be told of new messages (group conversations)'
@@ -400,6 +434,7 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_sub
 # lms courses create flags
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'course-code' -r -F -d 'short code, e.g. BIO-101'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'end-at' -r -F -d 'end date (ISO 8601)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'name' -r -F -d 'course name'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'publish' -d 'make the course available now'
@@ -414,6 +449,7 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 
 # lms courses update flags
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'course-code' -r -F -d 'short code, e.g. BIO-101'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'end-at' -r -F -d 'end date (ISO 8601; "" clears it)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'course name'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'publish' -d 'make the course available'
@@ -424,9 +460,14 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 
 # lms diff flags
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'concurrency' -r -F -d 'changes in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from diff' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'exit-code' -d 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'file' -s 'f' -r -F -d 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments'
+
+# lms doctor
+complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'check' -d 'Check Node, SQLite, the instance and its token, the clock, and the files lms keeps; exit 1 when any check fails'
+complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'help' -d 'display help for command'
 
 # lms enrollments
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'add' -d 'Enrol a user in a course or a section (invited unless --state active)'
@@ -440,6 +481,7 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen
 
 # lms enrollments add flags
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'limit-to-section' -d 'a teacher or TA may only see and act in their own section'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'no-notify' -d 'send no enrollment notice'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'observee' -r -F -d 'for an observer: the student they observe'
@@ -452,12 +494,15 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 
 # lms enrollments conclude flags
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from conclude' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from conclude' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms enrollments deactivate flags
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from deactivate' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from deactivate' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms enrollments delete flags
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms enrollments export flags
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from export' -l 'course' -r -F -d 'course id or sis_course_id:X'
@@ -510,7 +555,7 @@ complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcomman
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'concurrency' -r -F -d 'with --csv: batches (or rows, with --per-row) in flight at once'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'csv' -r -F -d 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin'
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'dry-run' -d 'with --csv: show each change (old grade → new grade); send nothing'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'dry-run' -d 'with --csv: show each change (old grade → new grade); for one grade: show the request; send nothing'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'failed-out' -r -F -d 'with --csv: write failed rows here, with an error column, ready to re-run'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'per-row' -d 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'restart' -d 'with --per-row: ignore what earlier runs of this file recorded'
@@ -599,6 +644,7 @@ complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'display-name' -r -F -d 'a friendly name'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'global' -d 'the site-wide (global) context'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'mastery-points' -r -F -d 'points for mastery (default: the top rating; ignored without ratings)'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'rating' -r -F -d 'a rating, e.g. "4:Exceeds Mastery" (repeatable)'
@@ -623,6 +669,7 @@ complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'global' -d 'the site-wide (global) context'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'parent' -r -F -d 'the group to create it in'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'group title'
@@ -631,6 +678,7 @@ complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcom
 # lms outcomes groups delete flags
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'global' -d 'the site-wide (global) context'
 
 # lms outcomes groups get flags
@@ -647,6 +695,7 @@ complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'description' -r -F -d 'description'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'global' -d 'the site-wide (global) context'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'parent' -r -F -d 'move it into this group (same context; not below itself)'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'group title'
@@ -667,6 +716,7 @@ complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcom
 # lms outcomes link flags
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'global' -d 'the site-wide (global) context'
 
 # lms outcomes links
@@ -692,6 +742,7 @@ complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcom
 # lms outcomes unlink flags
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'global' -d 'the site-wide (global) context'
 
 # lms profile
@@ -739,6 +790,7 @@ complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'cant-go-back' -x -a 'true false' -d 'lock questions once answered (with --one-question-at-a-time true)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'hide-results' -x -a 'always until_after_last_attempt ' -d 'always, until_after_last_attempt, or "" to show results'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'ip-filter' -r -F -d 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)'
@@ -762,10 +814,12 @@ complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcomm
 
 # lms quizzes publish flags
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
 
 # lms quizzes unpublish flags
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
 
 # lms quizzes update flags
@@ -775,6 +829,7 @@ complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'cant-go-back' -x -a 'true false' -d 'lock questions once answered (with --one-question-at-a-time true)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'hide-results' -x -a 'always until_after_last_attempt ' -d 'always, until_after_last_attempt, or "" to show results'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'ip-filter' -r -F -d 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)'
@@ -814,13 +869,18 @@ complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_su
 
 # lms sections create flags
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'end-at' -r -F -d 'end date (ISO 8601; "" clears it)'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'name' -r -F -d 'section name'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'sis-id' -r -F -d 'SIS id (applied only for callers who manage SIS data; "" clears it)'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'start-at' -r -F -d 'start date (ISO 8601; "" clears it)'
 
 # lms sections crosslist flags
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from crosslist' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from crosslist' -l 'to' -r -F -d 'the course to move it into (id or sis_course_id:X)'
+
+# lms sections delete flags
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms sections get flags
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'the course it must be in'
@@ -829,7 +889,11 @@ complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from list ls' -l 'with-students' -d 'include each section\'s students'
 
+# lms sections uncrosslist flags
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from uncrosslist' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
 # lms sections update flags
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'end-at' -r -F -d 'end date (ISO 8601; "" clears it)'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'section name'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'sis-id' -r -F -d 'SIS id (applied only for callers who manage SIS data; "" clears it)'
@@ -845,6 +909,7 @@ complete -c lms -n '__fish_seen_subcommand_from submissions; and not __fish_seen
 # lms submissions comment flags
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'assignment' -r -F -d 'assignment id'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'group' -d 'on a group assignment, comment to the whole group'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'media-id' -r -F -d 'a media comment: the media object id'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'media-type' -x -a 'audio video' -d 'audio or video (default video)'
@@ -872,6 +937,7 @@ complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'assignment' -r -F -d 'assignment id'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'comment' -r -F -d 'a comment to go with it'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'file' -r -F -d 'online_upload: a file to upload and submit (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'media-id' -r -F -d 'media_recording: the media object id'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'media-type' -x -a 'audio video' -d 'media_recording: audio or video (default video)'
@@ -886,6 +952,7 @@ complete -c lms -n '__fish_seen_subcommand_from todo; and not __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from todo; and not __fish_seen_subcommand_from help ignore list ls' -a 'list' -d 'Your to-do list: assignments to grade, and to turn in within the week, soonest due first'
 
 # lms todo ignore flags
+complete -c lms -n '__fish_seen_subcommand_from todo; and __fish_seen_subcommand_from ignore' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from todo; and __fish_seen_subcommand_from ignore' -l 'permanently' -d 'for good, even when the item changes'
 complete -c lms -n '__fish_seen_subcommand_from todo; and __fish_seen_subcommand_from ignore' -l 'purpose' -x -a 'grading submitting' -d 'grading or submitting, when the assignment is on your list for both'
 
@@ -916,6 +983,7 @@ complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcomma
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date of that new assignment'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'group' -r -F -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'group-set' -r -F -d 'split it into a topic per group of this group set ("" for none, while nobody has posted)'
@@ -931,16 +999,19 @@ complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcomma
 # lms topics delete flags
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'group' -r -F -d 'group id'
 
 # lms topics delete-entry flags
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'group' -r -F -d 'group id'
 
 # lms topics edit-entry flags
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'group' -r -F -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'message' -r -F -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
@@ -968,6 +1039,7 @@ complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcomma
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'attach' -r -F -d 'attach a file'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'group' -r -F -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'message' -r -F -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
@@ -975,12 +1047,14 @@ complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcomma
 # lms topics read flags
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'forced' -d 'set forced_read_state: viewing will not change it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'group' -r -F -d 'group id'
 
 # lms topics read-all flags
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'group' -r -F -d 'group id'
 
@@ -993,6 +1067,7 @@ complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcomma
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'attach' -r -F -d 'attach a file'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'group' -r -F -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'message' -r -F -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
@@ -1000,23 +1075,27 @@ complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcomma
 # lms topics subscribe flags
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'group' -r -F -d 'group id'
 
 # lms topics unread flags
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'forced' -d 'set forced_read_state: viewing will not change it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'group' -r -F -d 'group id'
 
 # lms topics unread-all flags
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'group' -r -F -d 'group id'
 
 # lms topics unsubscribe flags
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'collection-item' -r -F -d 'collection item id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'group' -r -F -d 'group id'
 
 # lms topics update flags
@@ -1025,6 +1104,7 @@ complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcomma
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date of that new assignment'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'group' -r -F -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'group-set' -r -F -d 'split it into a topic per group of this group set ("" for none, while nobody has posted)'
@@ -1074,6 +1154,7 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'birthdate' -r -F -d 'birth date (ISO 8601)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'channel-address' -r -F -d 'communication channel address'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'channel-type' -r -F -d 'communication channel type (with --channel-address), e.g. sms'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'email' -r -F -d 'email communication channel'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'locale' -r -F -d 'two-letter language code, e.g. en'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'login-id' -r -F -d 'the unique login (pseudonym[unique_id])'
@@ -1088,9 +1169,13 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 
 # lms users delete flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from delete' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms users export flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from export' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+
+# lms users follow flags
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from follow' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms users import flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
@@ -1115,11 +1200,16 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from settings; and not __fish_seen_subcommand_from get help update' -a 'update' -d 'Change settings (default: yourself)'
 
 # lms users settings update flags
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from settings; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from settings; and __fish_seen_subcommand_from update' -l 'manual-mark-as-read' -x -a 'true false' -d 'true: discussion posts are not marked read automatically'
+
+# lms users unfollow flags
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from unfollow' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms users update flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'avatar-token' -r -F -d 'a token from `lms users avatars` (wins over --avatar-url)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'avatar-url' -r -F -d 'an external avatar image URL (128 px square)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'locale' -r -F -d 'two-letter language code, e.g. en'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'full name'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'short-name' -r -F -d 'display name for informal places'
@@ -1128,6 +1218,7 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 
 # lms users upload flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'content-type' -r -F -d 'MIME type (default: guessed from the name)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'folder' -r -F -d 'folder path inside the user\'s files, e.g. "my files/reports"'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'name' -r -F -d 'file name to store (default: the local name)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'on-duplicate' -x -a 'overwrite rename' -d 'when a file of that name exists'

@@ -3,7 +3,8 @@
 // arguments, options and a Context, and returns data; the output layer renders it.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LmsError } from '../errors.js';
-import type { RouteId } from '../spec/routes.js';
+import { err } from '../io/streams.js';
+import { route, type RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
 
 /** One flag as `register` adds it to commander (commands declare flags as a record; see define.ts). */
@@ -120,6 +121,26 @@ export function declaredRoutes(specs: (CommandSpec<never> | NounSpec)[]): Set<Ro
   return found;
 }
 
+/** Whether a verb sends writes: any of its routes is not a GET. What `--dry-run` is added to. */
+export function sendsWrites(spec: CommandSpec<never>): boolean {
+  return (spec.routes ?? []).some((id) => route(id).method !== 'GET');
+}
+
+/**
+ * How `--dry-run` works on a verb that writes. `plans`: the verb declares a `--dry-run` of its own
+ * (the bulk imports, `grade --csv`), or a `--plan` that `--dry-run` stands for (`apply`), and shows
+ * what it would change from lookups. `stops`: every other writing verb runs up to its first write,
+ * which is shown instead of sent.
+ */
+export function dryRunOf(spec: CommandSpec<never>): 'plans' | 'stops' | undefined {
+  if (!sendsWrites(spec)) return undefined;
+  return declares(spec, '--dry-run') || declares(spec, '--plan') ? 'plans' : 'stops';
+}
+
+function declares(spec: CommandSpec<never>, flag: string): boolean {
+  return (spec.options ?? []).some((o) => o.flags.split(/[\s,|]+/).includes(flag));
+}
+
 export type Runner = (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globals: Record<string, unknown>) => Promise<void>;
 
 const specs = new WeakMap<Command, CommandSpec<never>>();
@@ -169,14 +190,59 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     }
     cmd.addOption(option);
   }
+  const dryRun = dryRunOf(spec);
+  if (dryRun && !declares(spec, '--dry-run')) {
+    const help = dryRun === 'plans' ? 'show what would change, and change nothing (as --plan)' : 'send the reads it needs, then show the first write (method, URL, body) instead of sending it';
+    cmd.addOption(new Option('--dry-run', help));
+  }
   if (spec.examples?.length) cmd.addHelpText('after', examplesText(spec));
   cmd.action(async (...received: unknown[]) => {
     const command = received.at(-1) as Command;
     const args = command.processedArgs.map((a) => a as string);
+    const opts = command.opts();
     // A command sees only its own options; globals reach it through the context, so a global and
     // a command option of the same name (`--no-input`, `api --input`) never mix.
-    await runner(spec, args, command.opts(), command.optsWithGlobals());
+    const run = dryRun && opts.dryRun === true ? dryRunning(spec, dryRun) : spec;
+    await runner(run, args, opts, command.optsWithGlobals());
   });
+}
+
+/**
+ * The verb as `--dry-run` runs it: as usual, under a dry run of its context, so the reads it needs
+ * are sent and its first write is kept rather than sent, then shown as its output.
+ */
+function dryRunning(spec: CommandSpec<never>, how: 'plans' | 'stops'): CommandSpec<never> {
+  const ownFlag = declares(spec, '--dry-run');
+  return {
+    ...spec,
+    async run(input) {
+      const { ctx } = input;
+      const dryRun = await ctx.startDryRun();
+      const opts: Record<string, unknown> = { ...(input.opts as Record<string, unknown>) };
+      if (!ownFlag) delete opts.dryRun;
+      // A verb that plans without a --dry-run of its own has a --plan, which --dry-run stands for.
+      if (how === 'plans' && !ownFlag) opts.plan = true;
+      let result: CommandResult;
+      try {
+        result = await spec.run({ ...input, opts: opts as never });
+        // A list read lazily may write while it is read: read it here, where a stop is expected.
+        if (!dryRun.stopped && result?.kind === 'list' && !result.endless) result = { ...result, items: await collect(result.items) };
+      } catch (error) {
+        // The stop itself, or whatever the command made of it: the write it reached is the answer.
+        if (!dryRun.stopped) throw error;
+        result = undefined;
+      }
+      if (dryRun.stopped) return (await import('./dry-run.js')).previewResult(ctx, dryRun.stopped, spec.routes ?? []);
+      if (how === 'stops') err(ctx.io, 'Dry run: the command needed no write; nothing was sent.\n');
+      return result;
+    },
+  };
+}
+
+async function collect(items: AsyncIterable<unknown> | Iterable<unknown>): Promise<unknown[]> {
+  const all: unknown[] = [];
+  for await (const one of items) all.push(one);
+  return all;
 }
 
 function examplesText(spec: CommandSpec<never>): string {

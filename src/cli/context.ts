@@ -10,6 +10,7 @@ import { createActivity, spinnerAllowed, type Activity, type SpinnerFactory } fr
 import { err, type IOStreams } from '../io/streams.js';
 import type { MockRuntime } from '../mock/runtime.js';
 import type { Format } from '../output/formats.js';
+import type { DryRun } from '../transport/dry-run.js';
 import { RateLimiter } from '../transport/limiter.js';
 import type { Transport } from '../transport/types.js';
 import type { Prompter } from './prompter.js';
@@ -84,6 +85,12 @@ export interface Context {
   prompter(): Promise<Prompter>;
   /** The whole command tree, every noun loaded: the one description of the CLI that completions read. */
   commandTree(): Promise<Command>;
+  /**
+   * Makes this run a dry run (`--dry-run` on a verb that writes), before the client is first built:
+   * reads are sent as usual, the first write is kept rather than sent and stops the command, and
+   * nothing asks for confirmation, since nothing will be destroyed.
+   */
+  startDryRun(): Promise<DryRun>;
   /** Asks before a destructive action; `--yes` skips, and in scripts it is required. */
   confirm(action: string): Promise<void>;
   warn(message: string): void;
@@ -99,6 +106,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
   let treePromise: Promise<Command> | undefined;
   let warnedInsecure = false;
   let limiter: RateLimiter | undefined;
+  let dryRun: DryRun | undefined;
 
   const ctx: Context = {
     io,
@@ -160,8 +168,15 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       return treePromise;
     },
 
+    async startDryRun() {
+      // A client built already would send the writes this is meant to keep.
+      if (clientPromise) throw new Error('a dry run starts before the client is built');
+      dryRun ??= (await import('../transport/dry-run.js')).createDryRun();
+      return dryRun;
+    },
+
     async confirm(action) {
-      if (globals.yes) return;
+      if (globals.yes || dryRun) return;
       if (!ctx.interactive) throw new UsageError(`${action}: pass --yes to confirm when not running interactively`);
       const ok = await (await ctx.prompter()).confirm(`${action}?`);
       if (!ok) throw new CancelledError();
@@ -180,8 +195,9 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     ]);
     const trace = globals.verbose ? (line: string) => err(io, `${line}\n`) : undefined;
     const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace, onLongList: keepYoungGenerationSmall };
-    // The spinner wraps the retries, so a request that backs off still shows as one wait.
-    const guard = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace }), ctx.activity);
+    // The spinner wraps the retries, so a request that backs off still shows as one wait. A dry run's
+    // write stops next to the wire, so it is traced, paced and encoded as if it were sent.
+    const guard = (transport: Transport) => trackedTransport(resilient(dryRun ? dryRun.wrap(transport) : transport, { limiter: ctx.limiter(), trace }), ctx.activity);
     if (instance.kind === 'mock') {
       const { MOCK_BASE_URL, MOCK_ADMIN_TOKEN } = await import('../mock/runtime.js');
       const mock = await ctx.mock();

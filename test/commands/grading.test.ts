@@ -34,11 +34,19 @@ describe('lms grade (one)', () => {
     expect(json(r.stdout)).toEqual(expected);
   });
 
+  it('shows one grade\'s request with --dry-run, and sends nothing', async () => {
+    const lms = session(TEACHER);
+    const r = await lms.run('grade --course 1 --assignment 1 --user sam 18 --dry-run -o json');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ dry_run: true, requests: [{ method: 'PUT', body: 'submission%5Bposted_grade%5D=18' }] });
+    expect(JSON.parse((await lms.run('submissions get --course 1 --assignment 1 --user sam --fields grade -o json')).stdout)).toEqual({ grade: '19' });
+  });
+
   it.each([
     ['no context', 'grade --assignment 1 --user 9 17', 2, 'give one of --course or --section'],
     ['no student', 'grade --course 1 --assignment 1 17', 2, 'give --assignment and --user'],
     ['no grade nor comment', 'grade --course 1 --assignment 1 --user 9', 2, 'give the grade'],
-    ['--dry-run without --csv', 'grade --course 1 --assignment 1 --user 9 17 --dry-run', 2, '--dry-run goes with --csv'],
+    ['--per-row without --csv', 'grade --course 1 --assignment 1 --user 9 17 --per-row', 2, '--per-row goes with --csv'],
     ['a letter on a points assignment', 'grade --course 1 --assignment 1 --user 9 B', 5, 'is not a grade for a points assignment'],
     ['a section-limited TA and a student of another section', 'grade --course 1 --assignment 1 --user 9 17', 3, 'not authorized'],
   ])('refuses %s', async (what, line, code, message) => {

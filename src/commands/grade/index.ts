@@ -35,7 +35,7 @@ const grade = command({
     user: { flags: '--user <id>', description: 'the student: id, sis_user_id:X or sis_login_id:X' },
     comment: { flags: '--comment <text>', description: 'a comment to go with the grade' },
     csv: { flags: '--csv <file>', description: 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin' },
-    dryRun: { flags: '--dry-run', description: 'with --csv: show each change (old grade → new grade); send nothing' },
+    dryRun: { flags: '--dry-run', description: 'with --csv: show each change (old grade → new grade); for one grade: show the request; send nothing' },
     batchSize: { flags: '--batch-size <n>', description: 'with --csv: grades per update_grades request', default: '1000' },
     perRow: { flags: '--per-row', description: 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from' },
     concurrency: { flags: '--concurrency <n>', description: 'with --csv: batches (or rows, with --per-row) in flight at once', default: '4' },
@@ -57,7 +57,8 @@ const grade = command({
       const { gradeCsv } = await import('./bulk.js');
       return gradeCsv(ctx, opts.csv, { sctx, assignment: opts.assignment, dryRun: opts.dryRun, perRow: opts.perRow, batchSize: opts.batchSize, concurrency: opts.concurrency, failedOut: opts.failedOut, restart: opts.restart });
     }
-    for (const flag of ['dryRun', 'perRow', 'failedOut', 'restart'] as const) {
+    // One grade's --dry-run is the generic one: the request is shown instead of sent.
+    for (const flag of ['perRow', 'failedOut', 'restart'] as const) {
       if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
     }
     if (!opts.assignment || !opts.user) throw new UsageError('give --assignment and --user (and the grade), or --csv FILE');

@@ -1,0 +1,113 @@
+// `lms doctor`: one pass over what a command needs (Node and SQLite, the instance and its token,
+// the files lms keeps), each check a line with what to do about it. Exits 1 when any check fails.
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { text, withFailure, type CommandResult, type Verbs } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { command } from '../../cli/define.js';
+import { describeSource, resolveRemote } from '../../config/instance.js';
+import { FailureError } from '../../errors.js';
+import { route } from '../../spec/routes.js';
+import { runChecks, type Check, type DoctorProbe, type Writable } from './checks.js';
+
+const COLUMNS = ['status', 'check', 'detail', 'fix'];
+
+/** The probe of this machine, through the context every command gets, so the checks see what a command would. */
+export function systemProbe(ctx: Context): DoctorProbe {
+  return {
+    node: process.versions.node,
+    platform: process.platform,
+    async sqlite() {
+      const { driverName, openSqlite } = await import('../../mock/db/driver.js');
+      const driver = driverName();
+      try {
+        const db = openSqlite(':memory:');
+        db.prepare('SELECT 1').get();
+        db.close();
+        return { driver };
+      } catch (error) {
+        return { driver, error: error instanceof Error ? error.message : String(error) };
+      }
+    },
+    async instance() {
+      const choice = ctx.instance;
+      const overridden = [...choice.overridden];
+      if (choice.kind === 'mock') {
+        const { defaultMockDbPath } = await import('../../mock/runtime.js');
+        // The mock that opened, or the one that would: if it cannot open, the checks after this say why.
+        const where = await ctx.mock().then((m) => m.path, () => ctx.globals.mockDb ?? defaultMockDbPath(ctx.env));
+        // As the client chooses it: LMS_TOKEN when set, else the seeded admin's.
+        return { kind: 'mock', where, source: describeSource(choice), overridden, tokenSource: ctx.env.LMS_TOKEN ? 'LMS_TOKEN' : "the mock's seeded admin" };
+      }
+      const remote = resolveRemote(choice, ctx.env, await ctx.profiles());
+      const { redactUrl } = await import('../../redact.js');
+      return { kind: 'remote', url: redactUrl(remote.baseUrl), source: describeSource(choice, remote.profileName), overridden, tokenSource: remote.tokenSource };
+    },
+    async configFile() {
+      const { path } = await ctx.profiles();
+      const [file, dir] = await Promise.all([stat(path).catch(() => undefined), stat(dirname(path)).catch(() => undefined)]);
+      return { path, mode: file?.mode, dirMode: dir?.mode };
+    },
+    async whoami() {
+      const [client, { readBody }] = await Promise.all([ctx.client(), import('../../client/parse.js')]);
+      const self = route('users.get').path.replace(':id', 'self');
+      const res = await ctx.activity.track(client.send('GET', self), `Checking the token with ${new URL(client.baseUrl).host}`);
+      return { user: readBody(res), date: res.headers['date'] };
+    },
+    now: () => Date.now(),
+    // Where the launcher keeps its code cache (bin/lms): LMS_CACHE_DIR, else the platform's cache directory.
+    async cacheDir() {
+      if (ctx.env.LMS_CACHE_DIR) return resolve(ctx.env.LMS_CACHE_DIR);
+      const { default: envPaths } = await import('env-paths');
+      return envPaths('lms', { suffix: '' }).cache;
+    },
+    async stateDir() {
+      return (await import('../../apply/state.js')).stateDir(ctx.env);
+    },
+    writable,
+  };
+}
+
+/** A directory, or the nearest one above it that exists, that this user may write to; nothing is created. */
+export async function writable(dir: string): Promise<Writable> {
+  let at = resolve(dir);
+  for (;;) {
+    const found = await stat(at).catch((e: NodeJS.ErrnoException) => e);
+    if (!(found instanceof Error)) {
+      if (!found.isDirectory()) return { writable: false, reason: `${at} is not a directory` };
+      try {
+        await access(at, constants.W_OK | constants.X_OK);
+        return { writable: true, exists: at === resolve(dir) };
+      } catch (e) {
+        return { writable: false, reason: at === resolve(dir) ? ((e as NodeJS.ErrnoException).code ?? 'no access') : `${at} cannot be written to make it` };
+      }
+    }
+    if ((found.code !== 'ENOENT' && found.code !== 'ENOTDIR') || dirname(at) === at) return { writable: false, reason: found.code ?? found.message };
+    at = dirname(at);
+  }
+}
+
+/** A line a person reads: status, check, what was found and what to do. */
+export function checkLines(checks: Check[]): string {
+  const width = Math.max(...checks.map((c) => c.check.length));
+  return checks.map((c) => `${c.status.padEnd(4)}  ${c.check.padEnd(width)}  ${c.detail}${c.fix ? `; fix: ${c.fix}` : ''}\n`).join('');
+}
+
+export const doctorVerbs: Verbs = [
+  command({
+    name: 'check',
+    summary: 'Check Node, SQLite, the instance and its token, the clock, and the files lms keeps; exit 1 when any check fails',
+    isDefault: true,
+    routes: ['users.get'],
+    examples: ['lms doctor', 'lms doctor -o json'],
+    async run({ ctx }) {
+      const checks = await runChecks(systemProbe(ctx));
+      const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
+      const result: CommandResult = format === 'table' ? text(checkLines(checks)) : { kind: 'list', items: checks, columns: COLUMNS };
+      const failed = checks.filter((c) => c.status === 'fail').map((c) => c.check);
+      if (!failed.length) return result;
+      return withFailure(result, new FailureError(`${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.join(', ')}`));
+    },
+  }),
+] as Verbs;

@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { lazyNouns, loadNoun, topLevelCommands } from '../commands/index.js';
 import { UsageError } from '../errors.js';
 import { err, out, type IOStreams } from '../io/streams.js';
-import { FORMATS, type Format } from '../output/formats.js';
+import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
 import { register, type CommandResult, type CommandSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import type { Activity } from '../io/activity.js';
@@ -81,6 +81,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     .addOption(new Option('--no-mock', 'use a real instance even when LMS_MOCK is set'))
     .addOption(new Option('--mock-db <path>', 'mock database file, or :memory: (env LMS_MOCK_DB)').argParser(nonEmpty('--mock-db')))
     .addOption(new Option('-o, --output <format>', 'output format (env LMS_OUTPUT); table on a terminal, json when piped').choices(FORMATS))
+    .addOption(new Option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw').argParser(nonEmpty('--jq')))
     .addOption(new Option('--fields <list>', 'comma-separated fields to output, e.g. id,name,user.login_id'))
     .addOption(new Option('--all', 'fetch every page of a list'))
     .addOption(new Option('--limit <n>', 'stop a list after N items').argParser(wholeNumber('--limit', 1)))
@@ -100,6 +101,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
 
   const runner = async (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globalOpts: Record<string, unknown>) => {
     const globals = readGlobals(globalOpts, deps.env);
+    // Compiled before the command runs, so a mistake in the expression is reported before any request.
+    const jq = typeof globalOpts.jq === 'string' ? await (await import('../output/jq.js')).compileJq(globalOpts.jq) : undefined;
     // A tree of its own, every noun loaded: this run's tree may hold only the noun it names.
     const commandTree = deps.commandTree ?? (() => buildProgram(deps, { jsonErrors: false }));
     const ctx = createContext({ ...deps, io: withColor(io, io.color && globals.color), commandTree }, globals);
@@ -116,6 +119,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     async function render(result: NonNullable<CommandResult>): Promise<void> {
       if (result.kind === 'none') return;
       if (result.kind === 'text') {
+        if (jq) return (await import('../output/render.js')).renderText(result.text, { io: ctx.io, format: globals.output ?? 'json', jq });
         await out(io, result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
         return;
       }
@@ -123,10 +127,11 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
       const chosen = globals.output ?? defaultFormat(io);
       // A JSON array that never ends never parses: an endless list is NDJSON unless asked otherwise.
       if (result.kind === 'list' && result.endless && chosen === 'json') {
-        if (globals.output === 'json') throw new UsageError('a list that keeps going cannot be one JSON array: use -o ndjson (the default when piped), csv or table');
+        // --jq asks for JSON only by implication: a stream is then filtered record by record.
+        if (globals.output === 'json' && !(jq && globalOpts.output === undefined)) throw new UsageError('a list that keeps going cannot be one JSON array: use -o ndjson (the default when piped), csv or table');
       }
       const format = result.kind === 'list' && result.endless && chosen === 'json' ? 'ndjson' : chosen;
-      const options = { io: ctx.io, format, fields: globals.fields, columns: result.columns ?? spec.columns };
+      const options = { io: ctx.io, format, fields: globals.fields, columns: result.columns ?? spec.columns, jq };
       if (result.kind === 'item') return renderItem(result.value, options);
       const count = await renderList(result.items, options);
       const limit = ctx.pageLimit();
@@ -171,6 +176,11 @@ function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): Global
   }
   const fields = typeof o.fields === 'string' ? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
   if (fields && fields.length === 0) throw new UsageError('--fields needs at least one field name');
+  // --jq is JSON output filtered, so it implies -o json; a format that is no JSON cannot be filtered.
+  const jq = typeof o.jq === 'string';
+  if (jq && o.output !== undefined && !JQ_FORMATS.includes(o.output as Format)) {
+    throw new UsageError(`--jq filters JSON output and cannot go with -o ${String(o.output)}`, { hint: 'drop -o (or use -o json; -o ndjson filters each record)' });
+  }
   // Both name the instance outright, and neither is the stronger: refuse rather than guess which
   // one a command that writes should write to.
   if (o.mock === true && o.profile !== undefined) {
@@ -180,7 +190,7 @@ function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): Global
     profile: o.profile as string | undefined,
     mock: typeof o.mock === 'boolean' ? o.mock : undefined,
     mockDb: (o.mockDb as string | undefined) ?? (env.LMS_MOCK_DB || undefined),
-    output: (o.output as Format | undefined) ?? ((envOutput || undefined) as Format | undefined),
+    output: (o.output as Format | undefined) ?? (jq ? 'json' : ((envOutput || undefined) as Format | undefined)),
     fields,
     all: o.all === true,
     limit: o.limit as number | undefined,

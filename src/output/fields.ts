@@ -35,6 +35,16 @@ export function selectFields(item: unknown, fields: readonly string[]): JsonReco
   return selected;
 }
 
+/** An item as --fields shows it (the item itself without --fields). */
+export function project(item: unknown, fields: readonly string[] | undefined): unknown {
+  return fields ? selectFields(item, fields) : item;
+}
+
+/** A value that is itself an array has its fields picked per element. */
+export function projectItem(item: unknown, fields: readonly string[] | undefined): unknown {
+  return Array.isArray(item) && fields ? item.map((element) => project(element, fields)) : project(item, fields);
+}
+
 export function isScalar(value: unknown): boolean {
   return value === null || (typeof value !== 'object' && typeof value !== 'function');
 }

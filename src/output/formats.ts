@@ -1,10 +1,20 @@
 // The output formats, and what a renderer of any of them is given, in a module of their own: flag
 // parsing needs the list at start-up, before (and without) loading any renderer, and the renderers
 // take their options from here rather than from render.ts, which loads them.
+import type { Jq } from 'jq-wasm/inline';
 import type { IOStreams } from '../io/streams.js';
 
-export type Format = 'table' | 'json' | 'ndjson' | 'csv';
-export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv'];
+export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'yaml';
+export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'yaml'];
+
+/** What --jq filters: JSON, a whole document or (ndjson) one record at a time. */
+export const JQ_FORMATS: readonly Format[] = ['json', 'ndjson'];
+
+/** A --jq expression that jq has compiled, with the jq that runs it (src/output/jq.ts makes one). */
+export interface JqFilter {
+  readonly expression: string;
+  readonly jq: Jq;
+}
 
 export interface RenderOptions {
   io: IOStreams;
@@ -13,4 +23,6 @@ export interface RenderOptions {
   fields?: string[];
   /** The command's default columns for a list in table and csv when --fields is absent. */
   columns?: string[];
+  /** --jq, compiled before the command sent anything; only with a format of JQ_FORMATS. */
+  jq?: JqFilter;
 }

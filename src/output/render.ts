@@ -1,7 +1,7 @@
 // Turns command results into output. Commands return data; this is the only module that decides
-// how it looks. Table and CSV renderers pull in their libraries, so they are loaded only when used.
+// how it looks. Table, CSV, YAML and jq pull in their libraries, so they are loaded only when used.
 import { out, type IOStreams } from '../io/streams.js';
-import { checkFields, selectFields } from './fields.js';
+import { checkFields, project, projectItem } from './fields.js';
 import type { Format, RenderOptions } from './formats.js';
 
 export { FORMATS, type Format, type RenderOptions } from './formats.js';
@@ -16,6 +16,7 @@ export async function renderList(
 ): Promise<number> {
   const normalized = normalize(options);
   if (normalized.fields) items = await checkedAgainstFirst(items, normalized.fields);
+  if (normalized.jq) return (await import('./jq.js')).writeJqList(items, { ...normalized, jq: normalized.jq });
   switch (normalized.format) {
     case 'json':
       return writeJsonArray(items, normalized);
@@ -25,6 +26,8 @@ export async function renderList(
       return (await import('./csv.js')).writeCsvList(items, normalized);
     case 'table':
       return (await import('./table.js')).writeTableList(items, normalized);
+    case 'yaml':
+      return (await import('./yaml.js')).writeYamlList(items, normalized);
   }
 }
 
@@ -38,6 +41,7 @@ export async function renderItem(item: unknown, options: RenderOptions): Promise
     if (!Array.isArray(item)) checkFields(item, normalized.fields);
     else if (item.length > 0) checkFields(item[0], normalized.fields);
   }
+  if (normalized.jq) return (await import('./jq.js')).writeJqItem(item, { ...normalized, jq: normalized.jq });
   switch (normalized.format) {
     case 'json':
       await out(normalized.io, `${toJson(projectItem(item, normalized.fields), 2)}\n`);
@@ -53,7 +57,18 @@ export async function renderItem(item: unknown, options: RenderOptions): Promise
       if (Array.isArray(item)) await renderList(item, normalized);
       else await (await import('./table.js')).writeKeyValueTable(item, normalized);
       return;
+    case 'yaml':
+      return (await import('./yaml.js')).writeYamlItem(item, normalized);
   }
+}
+
+/**
+ * What a command prints as text. With --jq, a JSON file a command prints (`export course`) is
+ * filtered as jq would filter it from a pipe; text that is no JSON is a usage error.
+ */
+export async function renderText(text: string, options: RenderOptions): Promise<void> {
+  if (options.jq) return (await import('./jq.js')).writeJqText(text, { ...options, jq: options.jq });
+  await out(options.io, text.endsWith('\n') || text === '' ? text : `${text}\n`);
 }
 
 /** Chooses the default: 'table' when stdout is a TTY, else 'json'. */
@@ -99,15 +114,6 @@ async function checkedAgainstFirst(
       if (!finished) await iterator.return?.();
     }
   })();
-}
-
-/** A value that is itself an array has its fields picked per element. */
-function projectItem(item: unknown, fields: readonly string[] | undefined): unknown {
-  return Array.isArray(item) && fields ? item.map((element) => project(element, fields)) : project(item, fields);
-}
-
-function project(item: unknown, fields: readonly string[] | undefined): unknown {
-  return fields ? selectFields(item, fields) : item;
 }
 
 // JSON.stringify returns undefined for undefined (and functions); print what an array would hold.

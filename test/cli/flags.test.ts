@@ -17,7 +17,7 @@ describe('bad flag values', () => {
     ['an empty --profile', ['users', 'get', 'self', '-p', ''], '--profile needs a value'],
     ['an empty --mock-db', ['users', 'get', 'self', '--mock-db', ''], '--mock-db needs a value'],
     ['an empty --fields', ['users', 'get', 'self', '--fields', ','], '--fields needs at least one field name'],
-    ['a bad LMS_OUTPUT', ['users', 'get', 'self'], 'LMS_OUTPUT must be one of table, json, ndjson, csv, not "xml"'],
+    ['a bad LMS_OUTPUT', ['users', 'get', 'self'], 'LMS_OUTPUT must be one of table, json, ndjson, csv, yaml, not "xml"'],
   ])('%s', async (what, argv, message) => {
     const r = await session().run(argv, what === 'a bad LMS_OUTPUT' ? { env: { LMS_OUTPUT: 'xml' } } : undefined);
     expect(r.exitCode).toBe(2);

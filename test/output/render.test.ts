@@ -32,8 +32,8 @@ async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
 }
 
 describe('formats', () => {
-  it('lists the four formats', () => {
-    expect(FORMATS).toEqual(['table', 'json', 'ndjson', 'csv']);
+  it('lists the five formats', () => {
+    expect(FORMATS).toEqual(['table', 'json', 'ndjson', 'csv', 'yaml']);
   });
 
   it.each([

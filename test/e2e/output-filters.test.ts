@@ -1,0 +1,80 @@
+// --jq and -o yaml from the built binary: jq (a file of its own beside the bundle) and the yaml
+// package are loaded only by the runs that ask for them. V8's coverage of a run (NODE_V8_COVERAGE)
+// says which functions ran: a module of the bundle ran when its initialiser did.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eWorkspace, ensureBuilt, spawnLms } from '../helpers/e2e.js';
+
+const { dir, env } = e2eWorkspace('output-filters');
+const base = { ...env, LMS_CACHE_DIR: join(dir, 'cache') };
+
+beforeAll(async () => {
+  await ensureBuilt();
+});
+
+interface ScriptCoverage {
+  url: string;
+  functions: { functionName: string; ranges: { count: number }[] }[];
+}
+
+/** What a run of lms loaded: the bundle modules whose initialisers ran, and the other scripts it compiled. */
+async function loaded(args: string[]) {
+  const coverage = mkdtempSync(join(dir, 'coverage-'));
+  const r = await spawnLms(args, { ...base, NODE_V8_COVERAGE: coverage });
+  expect({ code: r.exitCode, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+  const scripts = readdirSync(coverage).flatMap((f) => (JSON.parse(readFileSync(join(coverage, f), 'utf8')) as { result: ScriptCoverage[] }).result);
+  const bundle = scripts.find((s) => s.url.endsWith('/dist/lms.cjs'));
+  expect(bundle, 'the coverage names the bundle').toBeDefined();
+  // esbuild names each module's initialiser after the module's path (node_modules as resolved, links followed).
+  const modules = bundle!.functions.filter((f) => /^(src\/|.*node_modules\/)/.test(f.functionName) && f.ranges[0].count > 0).map((f) => f.functionName);
+  return { modules, scripts: scripts.map((s) => s.url).filter((url) => url.includes('/dist/')) };
+}
+
+const JQ = (m: string) => m === 'src/output/jq.ts' || m.includes('node_modules/jq-wasm/');
+const YAML = (m: string) => m === 'src/output/yaml.ts' || m.includes('node_modules/yaml/');
+
+describe('lms --jq and -o yaml, spawned', () => {
+  it('filters a list with jq and prints string results raw', async () => {
+    const r = await spawnLms(['--mock', 'users', 'list', '--account', '1', '--jq', '.[] | select(.id > 5) | .name'], base);
+    expect({ code: r.exitCode, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(r.stdout.split('\n')).toEqual(['Dev Designer', 'Lucas Moreau', 'Olive Observer', 'Mina Okafor', 'Ravi Patel', 'Hana Sato', 'Sam Student', 'Sofia Student']);
+  });
+
+  it('exits 2 with jq\'s message for an expression jq cannot compile', async () => {
+    const r = await spawnLms(['--mock', 'users', 'list', '--account', '1', '--jq', '.[] | select(.id >'], base);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: --jq: syntax error/);
+  });
+
+  it('prints one record as YAML', async () => {
+    const yaml = await spawnLms(['--mock', 'users', 'get', 'self', '-o', 'yaml'], base);
+    const json = await spawnLms(['--mock', 'users', 'get', 'self', '-o', 'json'], base);
+    expect(yaml.exitCode).toBe(0);
+    expect(parse(yaml.stdout)).toEqual(JSON.parse(json.stdout));
+  });
+
+  it('loads neither jq nor yaml for a listing that asks for neither', async () => {
+    const run = await loaded(['--mock', 'users', 'list', '--account', '1']);
+    expect(run.modules).toContain('src/output/render.ts');
+    expect(run.modules.filter((m) => JQ(m) || YAML(m))).toEqual([]);
+    expect(run.scripts.filter((url) => !url.endsWith('/dist/lms.cjs'))).toEqual([]);
+  });
+
+  it('loads jq, from its own file, only for --jq', async () => {
+    const run = await loaded(['--mock', 'users', 'list', '--account', '1', '--jq', 'length']);
+    expect(run.modules).toContain('src/output/jq.ts');
+    expect(run.modules.filter(YAML)).toEqual([]);
+    expect(run.scripts.some((url) => url.endsWith('/dist/jq-wasm.cjs'))).toBe(true);
+  });
+
+  it('loads yaml only for -o yaml', async () => {
+    const run = await loaded(['--mock', 'users', 'list', '--account', '1', '-o', 'yaml']);
+    expect(run.modules).toContain('src/output/yaml.ts');
+    expect(run.modules.some((m) => m.endsWith('node_modules/yaml/dist/index.js'))).toBe(true);
+    expect(run.modules.filter(JQ)).toEqual([]);
+    expect(run.scripts.filter((url) => !url.endsWith('/dist/lms.cjs'))).toEqual([]);
+  });
+});

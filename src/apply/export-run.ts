@@ -25,9 +25,9 @@ export interface ExportOptions {
 type Format = 'yaml' | 'json';
 
 function formatOf(output: string | undefined): Format {
-  if (output === undefined) return 'yaml';
+  if (output === undefined || output === 'yaml') return 'yaml';
   if (output === 'json') return 'json';
-  throw new UsageError(`a course file is YAML (the default) or JSON (-o json), not ${output}`);
+  throw new UsageError(`a course file is YAML (the default, or -o yaml) or JSON (-o json), not ${output}`);
 }
 
 function includeOf(given: string | undefined): KindName[] {

@@ -71,7 +71,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     const changes = hasChanges(summary);
     const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
     const output = (): CommandResult => {
-      if (format === 'json') return item(planJson(plan));
+      if (format === 'json' || format === 'yaml') return item(planJson(plan));
       if (format === 'table') return text(planText(plan, { applied: !opts.plan }));
       return unpaged(list(planRows(plan, format === 'csv')));
     };

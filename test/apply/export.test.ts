@@ -78,6 +78,7 @@ describe('lms export course', () => {
     expect(json.exitCode, json.stderr).toBe(0);
     const yaml = await s.run(['export', 'course', 'sis_course_id:BIO-101', '--include', 'sections,enrollments,quizzes']);
     expect(JSON.parse(json.stdout)).toEqual(parse(yaml.stdout));
+    expect((await s.run(['export', 'course', 'sis_course_id:BIO-101', '--include', 'sections,enrollments,quizzes', '-o', 'yaml'])).stdout).toBe(yaml.stdout);
     expect(JSON.parse(json.stdout).courses[0].quizzes[0]).toMatchObject({ key: 'cell-biology-check-in', title: 'Cell Biology Check-in', allowed_attempts: -1 });
     const path = s.file('bio.json', json.stdout);
     const plan = await s.run(['diff', '-f', path, '--exit-code', '-o', 'json']);
@@ -86,7 +87,7 @@ describe('lms export course', () => {
 
     const csv = await s.run(['export', 'course', '1', '-o', 'csv']);
     expect(csv.exitCode).toBe(2);
-    expect(csv.stderr).toContain('a course file is YAML (the default) or JSON (-o json), not csv');
+    expect(csv.stderr).toContain('a course file is YAML (the default, or -o yaml) or JSON (-o json), not csv');
   });
 
   it('--include names the kinds the file lists; one it does not know is a usage error', async () => {

@@ -116,3 +116,32 @@ describe('-o yaml in --mock', () => {
     expect(r.stderr).toContain('--fields: unknown field "nosuch"');
   });
 });
+
+describe('-o yaml on commands that choose their own format', () => {
+  // Each gives as YAML what it gives with -o json: the same data, another notation.
+  it.each([
+    ['the outcome tree', 'outcomes tree --account 1'],
+    ['the outcome export', 'outcomes export --account 1'],
+    ['a course export', 'export course sis_course_id:BIO-101 --include sections,quizzes'],
+  ])('%s', async (_what, line) => {
+    const s = session();
+    const [json, yaml] = await Promise.all([s.run(`${line} -o json`), s.run(`${line} -o yaml`)]);
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(yaml.exitCode, yaml.stderr).toBe(0);
+    expect(parse(yaml.stdout)).toEqual(JSON.parse(json.stdout));
+  });
+
+  it('the plan of lms diff', async () => {
+    const s = session();
+    const exported = await s.run('export course sis_course_id:BIO-101 --include sections -o json');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'lms-yaml-plan-')), 'bio.json');
+    writeFileSync(file, exported.stdout);
+    const [json, yaml] = await Promise.all([s.run(`diff -f ${file} -o json`), s.run(`diff -f ${file} -o yaml`)]);
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(parse(yaml.stdout)).toEqual(JSON.parse(json.stdout));
+    expect(parse(yaml.stdout)).toMatchObject({ changes: false });
+  });
+});

@@ -257,7 +257,7 @@ const tree = command({
     const c = contextOf(opts);
     const whole = await readWholeTree(await ctx.client(), c);
     const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
-    if (format === 'json') return item(whole);
+    if (format === 'json' || format === 'yaml') return item(whole);
     if (format === 'ndjson' || format === 'csv') return list([...flatten(whole)], ['depth', 'type', 'id', 'title', 'vendor_guid', 'group_id']);
     return text(`${indent(whole).join('\n')}\n`);
   },
@@ -291,7 +291,7 @@ const exportTree = command({
     const [{ readTreeForExport, treeRows }, { exportRows }] = await Promise.all([import('./tree-export.js'), import('../users/export.js')]);
     const { tree, skipped } = await readTreeForExport(await ctx.client(), c);
     if (skipped.length) ctx.warn(`left out, as an import could not find them again: ${skipped.map((s) => `${s.what} (${s.why})`).join('; ')}`);
-    if (opts.yaml) {
+    if (opts.yaml || ctx.globals.output === 'yaml') {
       const { stringify } = await import('yaml');
       return text(stringify(tree, { lineWidth: 0 }));
     }

@@ -47,3 +47,14 @@ export function userPath(raw: string): string {
 export function userRefKey(ref: UserRef): string {
   return ref.kind === 'sis_login_id' ? `sis_login_id:${ref.value.toLowerCase()}` : ref.path;
 }
+
+/**
+ * A person as every import resolves them: `sis_user_id:X` when their SIS id is visible, else
+ * `sis_login_id:X`, else the id. Prefixed, because a bare value is read as an id when it is all
+ * digits and as a login otherwise — an SIS id of digits would name someone else.
+ */
+export function personRef(user: { id: number; sis_user_id?: string | null; login_id?: string | null }): string {
+  if (user.sis_user_id) return `sis_user_id:${user.sis_user_id}`;
+  if (user.login_id) return `sis_login_id:${user.login_id}`;
+  return String(user.id);
+}

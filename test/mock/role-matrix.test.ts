@@ -140,14 +140,14 @@ const matrix: Record<string, Row> = {
   'discussions.deleteEntry@courses': { path: topic(C, 2, '/entries/6'), allow: BIO_OUTCOMES },
   'discussions.deleteEntry@groups': { path: topic(G, 13, '/entries/31'), allow: BIO_CONTENT },
   'discussions.deleteEntry@collection_items': { path: topic(I, 14, '/entries/32'), allow: ['student', 'helpdesk', 'admin'] },
-  ...readState('markTopicRead', 'PUT', '/read'),
-  ...readState('markTopicUnread', 'DELETE', '/read'),
-  ...readState('markAllRead', 'PUT', '/read_all'),
-  ...readState('markAllUnread', 'DELETE', '/read_all'),
-  ...readState('markEntryRead', 'PUT', '/entries/1/read', '/entries/31/read', '/entries/32/read'),
-  ...readState('markEntryUnread', 'DELETE', '/entries/1/read', '/entries/31/read', '/entries/32/read'),
-  ...readState('subscribe', 'PUT', '/subscribed'),
-  ...readState('unsubscribe', 'DELETE', '/subscribed'),
+  ...readState('markTopicRead', '/read'),
+  ...readState('markTopicUnread', '/read'),
+  ...readState('markAllRead', '/read_all'),
+  ...readState('markAllUnread', '/read_all'),
+  ...readState('markEntryRead', '/entries/1/read', '/entries/31/read', '/entries/32/read'),
+  ...readState('markEntryUnread', '/entries/1/read', '/entries/31/read', '/entries/32/read'),
+  ...readState('subscribe', '/subscribed'),
+  ...readState('unsubscribe', '/subscribed'),
 
   'outcomes.rootGroup@global': { path: '/api/v1/global/root_outcome_group', allow: EVERYONE },
   'outcomes.rootGroup@accounts': { path: '/api/v1/accounts/1/root_outcome_group', allow: ROOT_READERS },
@@ -275,7 +275,7 @@ const matrix: Record<string, Row> = {
 };
 
 /** A read-state or subscription route in the three contexts (entry paths given per context). */
-function readState(op: string, _method: string, rest: string, groupRest = rest, itemRest = rest): Record<string, Row> {
+function readState(op: string, rest: string, groupRest = rest, itemRest = rest): Record<string, Row> {
   return {
     [`discussions.${op}@courses`]: { path: topic(C, 2, rest), allow: BIO_READERS },
     [`discussions.${op}@groups`]: { path: topic(G, 13, groupRest), allow: GROUP_READERS },

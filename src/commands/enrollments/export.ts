@@ -2,7 +2,8 @@
 // reads, so a roster can be exported, edited and synced back, and an unedited one changes nothing.
 import { command } from '../../cli/define.js';
 import type { Enrollment } from '../../spec/types/roster.js';
-import { exportLimit, exportRows, personRef } from '../users/export.js';
+import { personRef } from '../../client/user-ref.js';
+import { exportLimit, exportRows } from '../users/export.js';
 import { COLUMNS, LIVE, rowKey } from './import.js';
 
 /** An enrollment as an import row. Sections by SIS id where it is visible, as people are. */

@@ -9,7 +9,8 @@ import type { ApiClient } from '../../client/client.js';
 import type { GradedAssignment, Submission, SubmissionContext } from '../../spec/types/submissions.js';
 import { interpretGrade } from '../../spec/grading.js';
 import { submissionContext } from '../submissions/index.js';
-import { exportRows, personRef } from '../users/export.js';
+import { personRef } from '../../client/user-ref.js';
+import { exportRows } from '../users/export.js';
 
 const ONE_COLUMNS = ['user', 'grade', 'comment'];
 

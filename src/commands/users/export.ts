@@ -1,4 +1,4 @@
-// `lms users export`, and what every export shares. An export exists to be edited and imported
+// `lms users export`, and what every export shares (people are named by personRef, in src/client/user-ref.ts). An export exists to be edited and imported
 // back, so it writes its import's format — CSV — whatever stdout is: the usual default (JSON when
 // piped) made `lms users export > users.csv` a file that `lms users import` could not read.
 import type { CommandResult } from '../../cli/command.js';
@@ -16,17 +16,6 @@ export async function exportRows(ctx: Context, rows: AsyncIterable<unknown> | It
   const { renderList } = await import('../../output/render.js');
   await renderList(rows, { io: ctx.io, format: 'csv', fields: ctx.globals.fields, columns });
   return undefined;
-}
-
-/**
- * A person as every import resolves them: `sis_user_id:X` when their SIS id is visible, else
- * `sis_login_id:X`, else the id. Prefixed, because a bare value is read as an id when it is all
- * digits and as a login otherwise — an SIS id of digits would name someone else.
- */
-export function personRef(user: { id: number; sis_user_id?: string | null; login_id?: string | null }): string {
-  if (user.sis_user_id) return `sis_user_id:${user.sis_user_id}`;
-  if (user.login_id) return `sis_login_id:${user.login_id}`;
-  return String(user.id);
 }
 
 /** An export reads every page: only an explicit --limit (and no --all) caps it. */

@@ -24,6 +24,7 @@ _lms_subcommand() {
     ':groups') _lms_next='groups'; return 0 ;;
     ':help') _lms_next='help'; return 0 ;;
     ':history') _lms_next='history'; return 0 ;;
+    ':mcp') _lms_next='mcp'; return 0 ;;
     ':mock') _lms_next='mock'; return 0 ;;
     ':outcomes') _lms_next='outcomes'; return 0 ;;
     ':profile') _lms_next='profile'; return 0 ;;
@@ -746,7 +747,7 @@ _lms_reply() {
 
 _lms_subcommands() {
   case "$1" in
-    '') _lms_words='accounts activity admins announcements api apply assignments calendar completion conv courses diff doctor enrollments export files grade groups help history mock outcomes profile progress quizzes recipients sections submissions todo topics upcoming users' ;;
+    '') _lms_words='accounts activity admins announcements api apply assignments calendar completion conv courses diff doctor enrollments export files grade groups help history mcp mock outcomes profile progress quizzes recipients sections submissions todo topics upcoming users' ;;
     'accounts') _lms_words='get help list' ;;
     'accounts get') _lms_words='' ;;
     'accounts help') _lms_words='' ;;
@@ -848,6 +849,7 @@ _lms_subcommands() {
     'history feed') _lms_words='' ;;
     'history help') _lms_words='' ;;
     'history submissions') _lms_words='' ;;
+    'mcp') _lms_words='' ;;
     'mock') _lms_words='help reset seed serve tokens' ;;
     'mock help') _lms_words='' ;;
     'mock reset') _lms_words='' ;;
@@ -1030,7 +1032,7 @@ _lms_flags() {
     'courses help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'courses list') _lms_words='--account --all --as-user --enrollment-type --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --search --timeout --verbose -v --version --yes -y' ;;
     'courses update') _lms_words='--all --as-user --course-code --dry-run --end-at --fields --help -h --insecure --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --output -o --per-page --profile -p --publish --sis-course-id --start-at --time-zone --timeout --unpublish --verbose -v --version --yes -y' ;;
-    'diff') _lms_words='--all --as-user --concurrency --dry-run --exit-code --fields --file -f --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --prune --timeout --verbose -v --version --yes -y' ;;
+    'diff') _lms_words='--all --as-user --concurrency --exit-code --fields --file -f --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --prune --timeout --verbose -v --version --yes -y' ;;
     'doctor') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'doctor check') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'doctor help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
@@ -1063,6 +1065,7 @@ _lms_flags() {
     'history feed') _lms_words='--all --as-user --ascending --assignment --course --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --since --timeout --user --verbose -v --version --yes -y' ;;
     'history help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'history submissions') _lms_words='--all --as-user --assignment --course --fields --grader --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'mcp') _lms_words='--all --allow-destructive --allow-writes --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'mock') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'mock help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'mock reset') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;

@@ -50,6 +50,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'grade' -d 'Grade one submission, 
 complete -c lms -n '__fish_use_subcommand' -a 'groups' -d 'Groups of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_use_subcommand' -a 'history' -d 'Gradebook history: days, graders, each change of a grade, the feed'
+complete -c lms -n '__fish_use_subcommand' -a 'mcp' -d 'Serve the commands as tools to an AI assistant (Model Context Protocol over stdio); reads only unless --allow-writes'
 complete -c lms -n '__fish_use_subcommand' -a 'mock' -d 'The built-in mock instance: seed it, list its tokens, serve it over HTTP'
 complete -c lms -n '__fish_use_subcommand' -a 'outcomes' -d 'Outcome groups and links (global, account, course); import a whole tree from a file; print a tree'
 complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: base URL and token of each'
@@ -461,7 +462,6 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 
 # lms diff flags
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'concurrency' -r -F -d 'changes in flight at once (the server may slow this further)'
-complete -c lms -n '__fish_seen_subcommand_from diff' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'exit-code' -d 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'file' -s 'f' -r -F -d 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments'
@@ -594,6 +594,10 @@ complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'assignment' -r -F -d 'assignment id'
 complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'grader' -r -F -d 'the grader\'s user id (0: graded on submission)'
+
+# lms mcp flags
+complete -c lms -n '__fish_seen_subcommand_from mcp' -l 'allow-destructive' -d 'also allow deletions, conclusions, --sync and --prune (implies --allow-writes)'
+complete -c lms -n '__fish_seen_subcommand_from mcp' -l 'allow-writes' -d 'also offer the tools that change data (each takes dry_run)'
 
 # lms mock
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'help' -d 'display help for command'

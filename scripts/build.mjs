@@ -66,6 +66,17 @@ const jqApart = {
   },
 };
 
+/**
+ * The MCP SDK (for `lms mcp`) is a file of its own for the same reason: dist/mcp-sdk.cjs, required
+ * only when the server starts. src/mcp/sdk.ts is the one module that names the SDK.
+ */
+const mcpApart = {
+  name: 'mcp-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) => (/[\\/]src[\\/]mcp[\\/]/.test(args.importer) ? { path: './mcp-sdk.cjs', external: true } : undefined));
+  },
+};
+
 const result = await build({
   entryPoints: ['src/cli/entry.ts'],
   outfile: 'dist/lms.cjs',
@@ -80,7 +91,7 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   define: { __LMS_VERSION__: JSON.stringify(pkg.version) },
-  plugins: [sqliteAddon, lazyChildProcess, jqApart],
+  plugins: [sqliteAddon, lazyChildProcess, jqApart, mcpApart],
   logLevel: 'warning',
   metafile: true,
 });
@@ -97,9 +108,40 @@ await build({
   logLevel: 'warning',
 });
 
-// What the launcher keys its code cache by: a cache made for another build is never used.
-const bundle = readFileSync(new URL('../dist/lms.cjs', import.meta.url));
-const id = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
+/**
+ * The SDK's server validates with ajv (with its formats and URI parser: a third of the file) only
+ * what a client answers to an elicitation, which lms never asks for; the server is given a
+ * validator of its own (src/mcp/server.ts), and the bundle leaves ajv out.
+ */
+const noAjv = {
+  name: 'mcp-no-ajv',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({ path: 'ajv-provider', namespace: 'no-ajv' }));
+    b.onLoad({ filter: /.*/, namespace: 'no-ajv' }, () => ({
+      contents: "export class AjvJsonSchemaValidator { constructor() { throw new Error('lms mcp validates no elicitation answers'); } }",
+      loader: 'js',
+    }));
+  },
+};
+
+await build({
+  entryPoints: ['src/mcp/sdk.ts'],
+  plugins: [noAjv],
+  outfile: 'dist/mcp-sdk.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});
+
+// What the launcher keys its code caches by: a cache made for another build is never used. Every
+// file it compiles counts: a new SDK with the CLI unchanged is another build.
+const hash = createHash('sha256');
+for (const part of ['lms.cjs', 'mcp-sdk.cjs']) hash.update(readFileSync(new URL(`../dist/${part}`, import.meta.url)));
+const id = hash.digest('hex').slice(0, 16);
 writeFileSync(new URL('../dist/build.json', import.meta.url), `${JSON.stringify({ id, version: pkg.version })}\n`);
 
 // `lms --help` as the built CLI prints it off a terminal (80 columns): the launcher prints this file

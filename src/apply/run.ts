@@ -94,7 +94,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     // The plan is what is agreed to: on a terminal it is shown before the question.
     if (format === 'table') await out(ctx.io, planText(plan));
     const courses = plan.courses.filter((c) => c.actions.length).length;
-    await ctx.confirm(`Apply ${summary.create + summary.update + summary.delete} changes to ${courses} course${courses === 1 ? '' : 's'} (${counts})`);
+    await ctx.confirm(`Apply ${summary.create + summary.update + summary.delete} changes to ${courses} course${courses === 1 ? '' : 's'} (${counts})`, { destructive: summary.delete > 0 });
 
     for (const remember of plan.remember) remember();
     // The plan, not a journal, says what is left to do: each run journals afresh, and a run after

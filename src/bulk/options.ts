@@ -13,7 +13,7 @@ export function bulkFlags(what: { noun: string; updatable: readonly string[] }) 
     update: { flags: '--update', description: `change existing ${what.noun} whose ${what.updatable.join(', ')} differ from the file` },
     concurrency: { flags: '--concurrency <n>', description: 'rows in flight at once (the server may slow this further)', default: '4' },
     skipInvalid: { flags: '--skip-invalid', description: 'import the valid rows and report the invalid ones, instead of stopping' },
-    failedOut: { flags: '--failed-out <file>', description: 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed' },
+    failedOut: { file: 'written', flags: '--failed-out <file>', description: 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed' },
     restart: { flags: '--restart', description: 'ignore what earlier runs of this file recorded, and check every row again' },
   } as const;
 }

@@ -19,6 +19,17 @@ export interface OptionSpec {
   repeatable?: boolean;
   /** The field of the API's object this flag sets, for the surfaces that speak in fields (`lms apply`). */
   field?: FieldSpec;
+  /**
+   * The flag names a local file: `read`, a text file the verb reads (`-` for stdin), which a surface
+   * without the user's files (`lms mcp`) takes as its content instead; `written`, a file the verb
+   * writes, which such a surface leaves out (what would go there comes back in the answer).
+   */
+  file?: 'read' | 'written';
+  /**
+   * Given, the verb deletes or concludes what it would otherwise leave (`--sync`, `--prune`): a
+   * surface that keeps destruction behind a consent of its own (`lms mcp`) asks for it then.
+   */
+  destroys?: boolean;
 }
 
 /**
@@ -72,6 +83,8 @@ export interface CommandSpec<O = Record<string, unknown>> {
    * completions offer them. (An argument named `profile` completes to the saved profile names.)
    */
   argChoices?: Record<string, readonly string[]>;
+  /** Positional arguments that name a text file the verb reads (`-` for stdin), as a flag's `file: 'read'`. */
+  fileArgs?: readonly string[];
   /** Example invocations shown in help. */
   examples?: string[];
   /** Runs when the parent noun is given no known verb (`lms api GET /x`). */
@@ -211,7 +224,7 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
  * The verb as `--dry-run` runs it: as usual, under a dry run of its context, so the reads it needs
  * are sent and its first write is kept rather than sent, then shown as its output.
  */
-function dryRunning(spec: CommandSpec<never>, how: 'plans' | 'stops'): CommandSpec<never> {
+export function dryRunning(spec: CommandSpec<never>, how: 'plans' | 'stops'): CommandSpec<never> {
   const ownFlag = declares(spec, '--dry-run');
   return {
     ...spec,

@@ -2,7 +2,7 @@
 // the client, profiles, the mock, prompts and the command tree. Nothing is opened until a command
 // asks for it.
 import type { Command } from 'commander';
-import type { ApiClient } from '../client/client.js';
+import type { ApiClient, PageCursor } from '../client/client.js';
 import { chooseInstance, describeInstance, resolveRemote, type InstanceChoice } from '../config/instance.js';
 import type { ProfileStore } from '../config/profiles.js';
 import { CancelledError, LmsError, UsageError, ExitCode } from '../errors.js';
@@ -59,6 +59,14 @@ export interface Deps {
    * (completions) reads the tree from its context as any command reads its client.
    */
   commandTree?: () => Promise<Command>;
+  /** Lists a page at a time and hands out where the next starts (`lms mcp`'s cursors). */
+  pageCursor?: PageCursor;
+  /**
+   * Answers confirmations instead of a prompt or --yes, for a surface whose caller has no terminal
+   * (`lms mcp`): it throws to refuse. `destructive` is false for a confirmation that asks about
+   * changes but destroys nothing.
+   */
+  consent?: (action: string, destructive: boolean) => Promise<void>;
 }
 
 export interface Context {
@@ -91,8 +99,16 @@ export interface Context {
    * nothing asks for confirmation, since nothing will be destroyed.
    */
   startDryRun(): Promise<DryRun>;
-  /** Asks before a destructive action; `--yes` skips, and in scripts it is required. */
-  confirm(action: string): Promise<void>;
+  /**
+   * A context for a verb that another surface runs (`lms mcp`, a call at a time): its own streams,
+   * globals and hooks, on the same instance, profile file and (opened once) mock.
+   */
+  derive(over: Partial<Deps>, globals: GlobalOptions): Promise<Context>;
+  /**
+   * Asks before a destructive action; `--yes` skips, and in scripts it is required. A verb that asks
+   * about changes that destroy nothing (apply without deletions) says `destructive: false`.
+   */
+  confirm(action: string, options?: { destructive?: boolean }): Promise<void>;
   warn(message: string): void;
 }
 
@@ -168,6 +184,11 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       return treePromise;
     },
 
+    async derive(over, derived) {
+      const mock = mockMode ? await ctx.mock() : deps.mock;
+      return createContext({ ...deps, mock, ...over }, derived);
+    },
+
     async startDryRun() {
       // A client built already would send the writes this is meant to keep.
       if (clientPromise) throw new Error('a dry run starts before the client is built');
@@ -175,8 +196,10 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       return dryRun;
     },
 
-    async confirm(action) {
-      if (globals.yes || dryRun) return;
+    async confirm(action, options) {
+      if (dryRun) return;
+      if (deps.consent) return deps.consent(action, options?.destructive !== false);
+      if (globals.yes) return;
       if (!ctx.interactive) throw new UsageError(`${action}: pass --yes to confirm when not running interactively`);
       const ok = await (await ctx.prompter()).confirm(`${action}?`);
       if (!ok) throw new CancelledError();
@@ -194,7 +217,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       import('../io/activity.js'),
     ]);
     const trace = globals.verbose ? (line: string) => err(io, `${line}\n`) : undefined;
-    const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace, onLongList: keepYoungGenerationSmall };
+    const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace, onLongList: keepYoungGenerationSmall, pageCursor: deps.pageCursor };
     // The spinner wraps the retries, so a request that backs off still shows as one wait. A dry run's
     // write stops next to the wire, so it is traced, paced and encoded as if it were sent.
     const guard = (transport: Transport) => trackedTransport(resilient(dryRun ? dryRun.wrap(transport) : transport, { limiter: ctx.limiter(), trace }), ctx.activity);

@@ -152,8 +152,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
 
 /**
  * The noun an argument list invokes: the first word that is not a global option or its value.
- * null when there is none (`lms --help`), undefined when the word is not a noun (so everything
- * loads and commander can suggest the right one).
+ * null when there is none (`lms --help`) or it is a top-level command, undefined when the word is
+ * neither (so everything loads and commander can suggest the right one).
  */
 function nounNamed(program: Command, argv: string[]): (typeof lazyNouns)[number] | null | undefined {
   const takesValue = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long].filter((f): f is string => !!f)));
@@ -164,6 +164,8 @@ function nounNamed(program: Command, argv: string[]): (typeof lazyNouns)[number]
       if (!word.includes('=') && takesValue.has(word)) i++;
       continue;
     }
+    // A top-level command (apply, mcp) needs no noun; the nouns appear by name, as for --help.
+    if (topLevelCommands.some((c) => c.name.split(' ')[0] === word)) return null;
     return lazyNouns.find((n) => n.name === word);
   }
   return null;

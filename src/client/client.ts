@@ -35,6 +35,19 @@ export interface ClientOptions {
   warn?: (message: string) => void;
   /** Called once, when a list goes past its first page: the caller may tune itself for a long stream. */
   onLongList?: () => void;
+  /**
+   * Lists a page at a time, for a caller that hands out a cursor (`lms mcp`): a listing with a
+   * limit (the one a command prints) reads one page, from `resumeAt` when given, and reports the
+   * next page's link. Listings without a limit (lookups) read every page as usual.
+   */
+  pageCursor?: PageCursor;
+}
+
+export interface PageCursor {
+  /** The next-page link a cursor carried; it must be a page of the same list (path and origin). */
+  resumeAt?: string;
+  /** After the page: its next-page link, undefined at the end. */
+  reached(next: string | undefined): void;
 }
 
 export interface SendOptions {
@@ -125,6 +138,11 @@ export class ApiClient {
    * A next-page link to another origin than the base URL's is refused: the token is not sent there.
    */
   async *pages<T = unknown>(first: string, options: PageOptions & { subject?: string } = {}): AsyncGenerator<T> {
+    const cursor = options.limit !== undefined ? this.options.pageCursor : undefined;
+    if (cursor) {
+      yield* this.onePage<T>(first, cursor, options.subject);
+      return;
+    }
     let next: string | undefined = this.absolute(first);
     let yielded = 0;
     while (next) {
@@ -141,6 +159,22 @@ export class ApiClient {
       next = link === undefined ? undefined : this.nextPage(link, next);
       if (next) this.options.onLongList?.();
     }
+  }
+
+  private async *onePage<T>(first: string, cursor: PageCursor, subject: string | undefined): AsyncGenerator<T> {
+    const start = this.absolute(first);
+    let url = start;
+    if (cursor.resumeAt !== undefined) {
+      const resumed = parseHttpUrl(cursor.resumeAt);
+      if (!resumed || resumed.origin !== this.origin || resumed.pathname !== new URL(start).pathname) throw new UsageError('the cursor belongs to another list: list again without it');
+      url = resumed.toString();
+    }
+    const res: ApiResponse = await this.send('GET', url, { subject });
+    const page = readBody(res);
+    const link = parseLinkHeader(res.headers['link']).next;
+    cursor.reached(link === undefined ? undefined : this.nextPage(link, url));
+    const items = Array.isArray(page) ? page : page === undefined ? [] : [page];
+    for (const item of items) yield item as T;
   }
 
   /**

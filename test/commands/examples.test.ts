@@ -24,6 +24,9 @@ const SKIP: Record<string, string> = {
   'LMS_BASE_URL=http://127.0.0.1:4010 LMS_TOKEN=1~mock-admin lms users list': 'talks to a running `lms mock serve` over HTTP',
   'lms profile add prod --url https://lms.example.edu': 'asks for the token at a terminal prompt, then checks it with a real instance',
   'printf %s "$TOKEN" | lms profile add ci --url https://lms.example.edu --token-stdin': 'checks the token with a real instance',
+  'lms mcp': 'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
+  'lms -p prod mcp --allow-writes': 'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
+  'lms --mock mcp --allow-writes --allow-destructive': 'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
 };
 
 /** Examples that run but exit non-zero against the seeded school: the exit code they give, and why. */

@@ -5,12 +5,13 @@
 import type { CommandResult } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
+import { route } from '../../spec/routes.js';
 import type { ApplyOptions } from '../../apply/run.js';
 
 const options = {
-  file: { flags: '-f, --file <path>', description: 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)', repeatable: true },
+  file: { file: 'read', flags: '-f, --file <path>', description: 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)', repeatable: true },
   exitCode: { flags: '--exit-code', description: 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)' },
-  prune: { flags: '--prune', description: 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments' },
+  prune: { destroys: true, flags: '--prune', description: 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments' },
   concurrency: { flags: '--concurrency <n>', description: 'changes in flight at once (the server may slow this further)', default: '4' },
 } as const;
 
@@ -51,7 +52,8 @@ export const applyCommand = command({
 export const diffCommand = command({
   name: 'diff',
   summary: 'Show what lms apply would change (lms apply --plan)',
-  routes: [...ROUTES],
+  // Its reads: it writes nothing, so it has no --dry-run and no surface counts it among the writers.
+  routes: ROUTES.filter((id) => route(id).method === 'GET'),
   options,
   examples: ['lms diff -f course.yaml', 'lms diff -f course.yaml --prune -o json'],
   run: ({ opts, ctx }) => apply(ctx, { ...opts, file: opts.file ?? [], plan: true }),

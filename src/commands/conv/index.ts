@@ -165,7 +165,7 @@ const batch = command({
   columns: ['id', 'workflow_state', 'completion', 'message'],
   options: {
     ids: { flags: '--ids <ids>', description: 'conversation ids, comma-separated (repeatable)', repeatable: true },
-    idsFile: { flags: '--ids-file <file>', description: 'a file of conversation ids, one a line or comma-separated (- for stdin)' },
+    idsFile: { file: 'read', flags: '--ids-file <file>', description: 'a file of conversation ids, one a line or comma-separated (- for stdin)' },
     event: { flags: '--event <event>', description: BATCH_EVENTS.join(', '), choices: BATCH_EVENTS, required: true },
     wait: { flags: '--no-wait', description: 'print the Progress and return at once' },
   },

@@ -136,12 +136,13 @@ async function unlisted(client: ApiClient, course: string, roles: string[], matc
 
 export const importEnrollments = command({
   name: 'import <file>',
+  fileArgs: ['file'],
   summary: 'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed',
   routes: ['enrollments.listCourse', 'enrollments.enrollCourse', 'enrollments.enrollSection', 'enrollments.end', 'users.get', 'sections.get', 'courses.get'],
   columns: resultColumns('user'),
   options: {
     course: { flags: '--course <id>', description: 'course id or sis_course_id:X', required: true },
-    sync: { flags: '--sync', description: "also conclude the course's enrollments, of the roles in the file, that the file does not list (asks first)" },
+    sync: { destroys: true, flags: '--sync', description: "also conclude the course's enrollments, of the roles in the file, that the file does not list (asks first)" },
     ...bulkFlags({ noun: 'enrollments', updatable: ['state'] }),
   },
   examples: [

@@ -111,7 +111,7 @@ const submit = command({
     ...where,
     assignment: { ...assignment, required: true },
     text: { flags: '--text <html>', description: 'online_text_entry: the text (HTML)' },
-    textFile: { flags: '--text-file <path>', description: 'online_text_entry: the text, read from a file (- for stdin)' },
+    textFile: { file: 'read', flags: '--text-file <path>', description: 'online_text_entry: the text, read from a file (- for stdin)' },
     url: { flags: '--url <url>', description: 'online_url: a web address (http:// assumed)' },
     file: { flags: '--file <path>', description: 'online_upload: a file to upload and submit (repeatable)', repeatable: true },
     mediaId: { flags: '--media-id <id>', description: 'media_recording: the media object id' },

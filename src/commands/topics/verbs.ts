@@ -34,7 +34,7 @@ function topicContext(opts: Where, names: (keyof Where)[] = ['course', 'group', 
 
 const messageFlags = {
   message: { flags: '--message <html>', description: 'the message (HTML)', field: { name: 'message' } },
-  messageFile: { flags: '--message-file <file>', description: 'read the message from a file, or - for stdin (long HTML bodies)' },
+  messageFile: { file: 'read', flags: '--message-file <file>', description: 'read the message from a file, or - for stdin (long HTML bodies)' },
 } as const;
 
 /** The message from --message or --message-file (one of them; `required` when the verb needs one). */

@@ -1,0 +1,100 @@
+// `lms mcp` start-up: how long a client waits for the answer to `initialize` (from spawn, over
+// stdio), as a ratio of bare `node -e 0` measured in the same run, and then how long `tools/list`
+// takes. Budgets (issue 23): initialize within 2x of bare node start-up; tools/list under 50 ms.
+//   node bench/mcp.mjs [--runs 20] [--out file.json]
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const INIT_RATIO_BUDGET = 2;
+const LIST_MS_BUDGET = 50;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const lms = join(root, 'bin', 'lms');
+const { values: flags } = parseArgs({ options: { runs: { type: 'string', default: '20' }, out: { type: 'string' } } });
+const runs = Number(flags.runs);
+const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-mcp-'));
+const env = { ...process.env, LMS_MOCK_DB: join(scratch, 'mock.db'), LMS_CACHE_DIR: join(scratch, 'cache'), LMS_CONFIG_DIR: join(scratch, 'config'), LMS_STATE_DIR: join(scratch, 'state') };
+spawnSync(process.execPath, [lms, '--mock', 'mock', 'seed', '--yes'], { env, stdio: 'ignore' });
+
+const message = (id, method, params = {}) => `${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`;
+
+/** Spawn to the answer of initialize, then initialized + tools/list to its answer. */
+async function session() {
+  const started = performance.now();
+  const child = spawn(process.execPath, [lms, '--mock', 'mcp', '--allow-writes'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  let buffer = '';
+  const answers = new Map();
+  const waiting = new Map();
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    let newline;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = JSON.parse(buffer.slice(0, newline));
+      buffer = buffer.slice(newline + 1);
+      answers.set(line.id, performance.now());
+      waiting.get(line.id)?.(line);
+    }
+  });
+  const ask = (id, method, params) =>
+    new Promise((resolve) => {
+      waiting.set(id, resolve);
+      child.stdin.write(message(id, method, params));
+    });
+  await ask(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  const initialized = performance.now() - started;
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  const listStart = performance.now();
+  const list = await ask(2, 'tools/list');
+  const listed = performance.now() - listStart;
+  child.stdin.end();
+  await new Promise((resolve) => child.on('exit', resolve));
+  if (!list.result?.tools?.length) throw new Error('tools/list answered no tools');
+  return { initialized, listed, tools: list.result.tools.length };
+}
+
+function bare() {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).on('exit', () => resolve(performance.now() - started));
+  });
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+// Warm-up: the first run writes the code caches, as a user's first run does.
+for (let i = 0; i < 3; i++) {
+  await session();
+  await bare();
+}
+const init = [];
+const list = [];
+const floor = [];
+let tools = 0;
+for (let i = 0; i < runs; i++) {
+  const s = await session();
+  init.push(s.initialized);
+  list.push(s.listed);
+  tools = s.tools;
+  floor.push(await bare());
+}
+rmSync(scratch, { recursive: true, force: true });
+
+const ratio = median(init) / median(floor);
+const result = {
+  node: process.version,
+  runs,
+  tools,
+  floorMs: Math.round(median(floor) * 10) / 10,
+  initializeMs: Math.round(median(init) * 10) / 10,
+  initializeRatio: Math.round(ratio * 100) / 100,
+  toolsListMs: Math.round(median(list) * 10) / 10,
+  budgets: { initializeRatio: INIT_RATIO_BUDGET, toolsListMs: LIST_MS_BUDGET },
+  pass: ratio <= INIT_RATIO_BUDGET && median(list) < LIST_MS_BUDGET,
+};
+if (flags.out) writeFileSync(flags.out, `${JSON.stringify(result, null, 2)}\n`);
+console.log(`  bare node -e 0:       ${result.floorMs} ms (median of ${runs})`);
+console.log(`  initialize answered:  ${result.initializeMs} ms = ${result.initializeRatio.toFixed(2)}x (budget <= ${INIT_RATIO_BUDGET}x) ${ratio <= INIT_RATIO_BUDGET ? 'PASS' : 'OVER'}`);
+console.log(`  tools/list (${tools} tools): ${result.toolsListMs} ms (budget < ${LIST_MS_BUDGET} ms) ${median(list) < LIST_MS_BUDGET ? 'PASS' : 'OVER'}`);

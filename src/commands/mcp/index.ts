@@ -1,0 +1,18 @@
+// `lms mcp`: every command an assistant may use, as a tool of a Model Context Protocol server on
+// stdio. Always registered, so this stays small: the server is in src/mcp, loaded when it runs.
+import { command } from '../../cli/define.js';
+
+export const mcpCommand = command({
+  name: 'mcp',
+  summary: 'Serve the commands as tools to an AI assistant (Model Context Protocol over stdio); reads only unless --allow-writes',
+  options: {
+    allowWrites: { flags: '--allow-writes', description: 'also offer the tools that change data (each takes dry_run)' },
+    allowDestructive: { flags: '--allow-destructive', description: 'also allow deletions, conclusions, --sync and --prune (implies --allow-writes)' },
+  },
+  examples: ['lms mcp', 'lms -p prod mcp --allow-writes', 'lms --mock mcp --allow-writes --allow-destructive'],
+  async run({ opts, ctx }) {
+    const { serveMcp } = await import('../../mcp/server.js');
+    await serveMcp(ctx, { allowWrites: opts.allowWrites === true, allowDestructive: opts.allowDestructive === true });
+    return undefined;
+  },
+});

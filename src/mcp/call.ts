@@ -1,0 +1,337 @@
+// One tool call: the input checked against the tool's schema, turned into the verb's arguments and
+// options, the verb run under a context of its own (JSON output, its own streams, consent from the
+// server's flags instead of a prompt), and what it returns turned into a tool result.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { dryRunOf, dryRunning, type CommandResult } from '../cli/command.js';
+import type { Context, Deps, GlobalOptions } from '../cli/context.js';
+import { toLmsError } from '../cli/handle-error.js';
+import { ExitCode, LmsError, UsageError } from '../errors.js';
+import type { IOStreams } from '../io/streams.js';
+import { DEFAULT_PAGE, MAX_PAGE, type Tool } from './tools.js';
+
+export interface Session {
+  /** The server's own context, which each call's is derived from. */
+  ctx: Context;
+  allowWrites: boolean;
+  allowDestructive: boolean;
+  /** Signs cursors: one this process did not hand out is refused. */
+  cursorKey: Buffer;
+  /** Where a verb's notes and -v traces also go (the server's stderr), or nowhere. */
+  log?: (text: string) => void;
+}
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export const newCursorKey = () => randomBytes(32);
+
+/** The class of an error, by the exit code the CLI would give it. */
+const CLASSES: Record<number, string> = {
+  [ExitCode.failure]: 'failure',
+  [ExitCode.usage]: 'usage',
+  [ExitCode.auth]: 'auth',
+  [ExitCode.notFound]: 'not_found',
+  [ExitCode.rejected]: 'rejected',
+  [ExitCode.unavailable]: 'throttled',
+  [ExitCode.network]: 'network',
+  [ExitCode.interrupted]: 'refused',
+};
+
+/** The most bytes of a verb's notes (its stderr) a result carries. */
+const MAX_NOTES = 4096;
+
+export async function callTool(tool: Tool, input: unknown, session: Session): Promise<ToolResult> {
+  let notes = '';
+  let files: string | undefined;
+  try {
+    // A tool the server does not allow is refused before its arguments are read.
+    if (tool.access !== 'read' && !session.allowWrites) throw refusal(`${tool.name} changes data, and this server only reads`, '--allow-writes');
+    const given = checkInput(tool, input);
+    refuseUnlessAllowed(tool, given, session);
+    const dryRun = given.dry_run === true;
+    files = tool.params.some((p) => p.to === 'text' && given[p.property] !== undefined) ? await mkdtemp(join(tmpdir(), 'lms-mcp-')) : undefined;
+    const { args, opts } = await commandLine(tool, given, files);
+
+    let next: string | undefined;
+    let listed = 0;
+    const limit = tool.paged ? ((given.limit as number | undefined) ?? DEFAULT_PAGE) : undefined;
+    const pageCursor = tool.paged
+      ? {
+          resumeAt: given.cursor === undefined ? undefined : openCursor(String(given.cursor), tool, given, session.cursorKey),
+          reached(link: string | undefined) {
+            listed++;
+            next = link;
+          },
+        }
+      : undefined;
+    const stderr = collector((text) => {
+      if (notes.length < MAX_NOTES) notes += files ? text.replaceAll(`${files}/`, '') : text;
+      session.log?.(text);
+    });
+    const io: IOStreams = { stdout: collector(() => undefined), stderr, stdin: emptyStdin(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, color: false };
+    const deps: Partial<Deps> = {
+      io,
+      pageCursor,
+      consent: async (action, destructive) => {
+        if (destructive && !session.allowDestructive) throw refusal(`${tool.name}: "${action}" destroys data`, '--allow-destructive');
+      },
+    };
+    const globals: GlobalOptions = { ...session.ctx.globals, output: 'json', fields: undefined, all: false, limit, perPage: limit ?? session.ctx.globals.perPage, yes: false, input: false };
+    const ctx = await session.ctx.derive(deps, globals);
+    const how = dryRunOf(tool.spec);
+    const spec = dryRun && how ? dryRunning(tool.spec, how) : tool.spec;
+    const result = await spec.run({ args: args as string[], opts: opts as never, ctx });
+    const shaped = await shape(result, limit);
+    if (tool.paged && listed === 1 && next !== undefined) shaped.value.next_cursor = sealCursor(next, tool, given, session.cursorKey);
+    const failure = result?.failure;
+    const summary = failure ? `${tool.name} finished with failures: ${failure.message}` : shaped.summary(tool.name);
+    return {
+      content: [{ type: 'text', text: withNotes(summary, notes) }, { type: 'text', text: JSON.stringify(shaped.value) }],
+      structuredContent: failure ? { ...shaped.value, error: errorData(failure) } : shaped.value,
+      ...(failure ? { isError: true } : {}),
+    };
+  } catch (thrown) {
+    const error = relabel(toLmsError(thrown), files);
+    const data = errorData(error);
+    return { content: [{ type: 'text', text: withNotes(`error: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`, notes) }], structuredContent: { error: data }, isError: true };
+  } finally {
+    if (files) await rm(files, { recursive: true, force: true });
+  }
+}
+
+/** The input as the schema allows it: known properties of the right types, the required present. */
+function checkInput(tool: Tool, input: unknown): Record<string, unknown> {
+  if (input === undefined || input === null) input = {};
+  if (typeof input !== 'object' || Array.isArray(input)) throw new UsageError(`${tool.name}: the arguments must be an object`);
+  const given = new Map(Object.entries(input as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null));
+  const properties = tool.inputSchema.properties;
+  const known = Object.keys(properties);
+  const checked: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [name, value] of given) {
+    if (!Object.hasOwn(properties, name)) {
+      const near = known.find((k) => distance(k, name) <= 2);
+      throw new UsageError(`${tool.name}: unknown argument "${name}"`, { hint: near ? `did you mean ${near}? It takes: ${known.join(', ') || 'no arguments'}` : `it takes: ${known.join(', ') || 'no arguments'}` });
+    }
+    checked[name] = typed(tool.name, name, properties[name], value);
+  }
+  for (const name of tool.inputSchema.required ?? []) {
+    if (checked[name] === undefined) throw new UsageError(`${tool.name}: "${name}" is required`);
+  }
+  for (const [path, text] of tool.oneOf) {
+    if (checked[path] === undefined && checked[text] === undefined) throw new UsageError(`${tool.name}: give "${path}" (a local file) or "${text}" (its content)`);
+  }
+  return checked;
+}
+
+function typed(tool: string, name: string, schema: Record<string, unknown>, value: unknown): unknown {
+  const wrong = (what: string) => new UsageError(`${tool}: "${name}" must be ${what}, not ${JSON.stringify(value)?.slice(0, 80)}`);
+  const oneOf = (choices: unknown, v: string) => {
+    if (Array.isArray(choices) && !choices.includes(v)) throw new UsageError(`${tool}: "${name}" must be one of ${choices.join(', ')}, not "${v}"`);
+  };
+  // Ids are text to the CLI, and a model may well send 42 for "42".
+  const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
+  switch (schema.type) {
+    case 'boolean':
+      if (typeof value !== 'boolean') throw wrong('true or false');
+      return value;
+    case 'integer': {
+      const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < ((schema.minimum as number) ?? -Infinity) || n > ((schema.maximum as number) ?? Infinity)) {
+        throw wrong(`a whole number from ${String(schema.minimum)} to ${String(schema.maximum)}`);
+      }
+      return n;
+    }
+    case 'array': {
+      const items = Array.isArray(value) ? value : [value];
+      return items.map((item) => {
+        const v = text(item);
+        if (v === undefined) throw wrong('a list of strings');
+        oneOf((schema.items as Record<string, unknown> | undefined)?.enum, v);
+        return v;
+      });
+    }
+    default: {
+      const v = text(value);
+      if (v === undefined) throw wrong('a string');
+      oneOf(schema.enum, v);
+      return v;
+    }
+  }
+}
+
+/** Refused before anything runs: a change on a read-only server, a destruction without consent. */
+function refuseUnlessAllowed(tool: Tool, given: Record<string, unknown>, session: Session): void {
+  if (tool.access === 'read') return;
+  // A dry run destroys nothing: it shows what would be sent.
+  if (given.dry_run === true || session.allowDestructive) return;
+  if (tool.access === 'destructive') throw refusal(`${tool.name} destroys data`, '--allow-destructive');
+  const flag = tool.destroying.find((p) => given[p] === true);
+  if (flag) throw refusal(`${tool.name} with ${flag} destroys data`, '--allow-destructive');
+}
+
+function refusal(message: string, flag: string): LmsError {
+  const hint = flag === '--allow-destructive' ? 'start the server with lms mcp --allow-destructive to allow it, or pass dry_run to see what it would send' : `start the server with lms mcp ${flag} to allow it`;
+  return new LmsError(`${message}: refused`, ExitCode.usage, { hint, details: { refused: true, needs: flag } });
+}
+
+/** The verb's arguments and options, as commander would hand them over. */
+async function commandLine(tool: Tool, given: Record<string, unknown>, files: string | undefined): Promise<{ args: unknown[]; opts: Record<string, unknown> }> {
+  const args: unknown[] = [];
+  const opts: Record<string, unknown> = {};
+  const contentOf = new Map<string, string>();
+  for (const p of tool.params) {
+    if (p.to === 'text' && given[p.property] !== undefined) {
+      if (given[p.of] !== undefined && !Array.isArray(given[p.of])) throw new UsageError(`${tool.name}: give "${p.of}" or "${p.property}", not both`);
+      const path = join(files!, p.of);
+      await writeFile(path, String(given[p.property]), { mode: 0o600 });
+      contentOf.set(p.of, path);
+    }
+  }
+  for (const p of tool.params) {
+    if (p.to === 'text') continue;
+    const value = given[p.property];
+    const file = contentOf.get(p.property);
+    if (p.to === 'arg') {
+      if (file !== undefined) args[p.index] = file;
+      else if (value !== undefined) args[p.index] = value;
+      else if (p.variadic) args[p.index] = [];
+      continue;
+    }
+    if (p.kind === 'list') {
+      const list = [...((value as string[] | undefined) ?? []), ...(file !== undefined ? [file] : [])];
+      if (list.length) opts[p.key] = list;
+    } else if (p.kind === 'negated') opts[p.key] = value ?? true;
+    else if (p.kind === 'switch') {
+      if (value === true) opts[p.key] = true;
+    } else if (file !== undefined) opts[p.key] = file;
+    else if (value !== undefined) opts[p.key] = value;
+    else if (p.default !== undefined) opts[p.key] = p.default;
+  }
+  // commander leaves out an optional argument not given; a variadic one is an empty list.
+  while (args.length && args.at(-1) === undefined) args.pop();
+  return { args, opts };
+}
+
+interface Shaped {
+  value: Record<string, unknown>;
+  summary(tool: string): string;
+}
+
+async function shape(result: CommandResult, limit: number | undefined): Promise<Shaped> {
+  if (!result || result.kind === 'none') return { value: { ok: true }, summary: (tool) => `${tool}: done` };
+  if (result.kind === 'text') return { value: { text: result.text }, summary: () => result.text };
+  if (result.kind === 'item') {
+    const value = plain(result.value);
+    const object = typeof value === 'object' && value !== null && !Array.isArray(value);
+    return { value: object ? (value as Record<string, unknown>) : { value }, summary: (tool) => `${tool}: one record` };
+  }
+  const items: unknown[] = [];
+  let truncated = false;
+  for await (const item of result.items) {
+    // A list not read a page at a time (filtered as it is read) is cut at the page size, uncursored.
+    if (limit !== undefined && items.length >= limit) {
+      truncated = true;
+      break;
+    }
+    items.push(plain(item));
+  }
+  const value: Record<string, unknown> = { items, count: items.length, ...(truncated ? { truncated: true } : {}) };
+  return {
+    value,
+    summary: (tool) => `${tool}: ${items.length} item${items.length === 1 ? '' : 's'}${value.next_cursor ? '; more: call again with cursor = next_cursor' : ''}`,
+  };
+}
+
+/** As JSON would carry it: no undefined, no Date objects, no class instances. */
+const plain = (value: unknown): unknown => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
+
+/**
+ * A file written for a `…_text` input is named in messages by the input it came from, not by where
+ * it was kept for the call (`grades.csv:3:` reads as `csv:3:`, of csv_text).
+ */
+function relabel(error: LmsError, files: string | undefined): LmsError {
+  if (!files || !error.message.includes(files)) return error;
+  const message = error.message.replaceAll(`${files}/`, '');
+  return new LmsError(message, error.exitCode, { hint: error.hint, details: error.details, cause: error });
+}
+
+function errorData(error: LmsError): Record<string, unknown> {
+  return { class: CLASSES[error.exitCode] ?? 'failure', ...error.toJSON() };
+}
+
+function withNotes(summary: string, notes: string): string {
+  const trimmed = notes.trim();
+  return trimmed ? `${summary}\n\n${trimmed.length >= MAX_NOTES ? `${trimmed.slice(0, MAX_NOTES)}…` : trimmed}` : summary;
+}
+
+// ---- cursors ---------------------------------------------------------------------------------
+
+/**
+ * A cursor is the next page's link, bound to the tool and the arguments it listed with, and signed
+ * by this server: a cursor from another list, another server or another hand is refused, so it can
+ * never send the token to an address the instance did not give.
+ */
+function sealCursor(next: string, tool: Tool, given: Record<string, unknown>, key: Buffer): string {
+  const body = Buffer.from(JSON.stringify({ n: next, a: listing(tool, given) })).toString('base64url');
+  return `${body}.${sign(body, key)}`;
+}
+
+function openCursor(cursor: string, tool: Tool, given: Record<string, unknown>, key: Buffer): string {
+  const invalid = () => new UsageError(`${tool.name}: the cursor is not one this server handed out for this list`, { hint: 'list again without a cursor (cursors last as long as the server, and belong to the arguments they were listed with)' });
+  const [body, mac] = cursor.split('.');
+  if (!body || !mac) throw invalid();
+  const expected = Buffer.from(sign(body, key));
+  const got = Buffer.from(mac);
+  if (expected.length !== got.length || !timingSafeEqual(expected, got)) throw invalid();
+  const { n, a } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { n: string; a: string };
+  if (a !== listing(tool, given)) throw invalid();
+  return n;
+}
+
+/** The tool and its arguments but the page's own (limit, cursor), in one order. */
+function listing(tool: Tool, given: Record<string, unknown>): string {
+  const args = Object.keys(given)
+    .filter((k) => k !== 'cursor' && k !== 'limit')
+    .sort()
+    .map((k) => [k, given[k]]);
+  return JSON.stringify([tool.name, args]);
+}
+
+const sign = (body: string, key: Buffer) => createHmac('sha256', key).update(body).digest('base64url');
+
+// ---- streams ---------------------------------------------------------------------------------
+
+function collector(write: (text: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      write(chunk.toString());
+      done();
+    },
+  });
+}
+
+/** A verb that reads stdin (`-`) reads nothing: a tool's input is its arguments. */
+function emptyStdin(): PassThrough {
+  const stream = new PassThrough();
+  stream.end();
+  return stream;
+}
+
+/** Edits (insert, delete, change a letter) from one name to another, for "did you mean". */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}

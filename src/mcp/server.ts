@@ -1,0 +1,82 @@
+// `lms mcp`: the commands as Model Context Protocol tools, over stdio. stdout carries the protocol
+// and nothing else; what a verb would print on stderr goes into its result (and, with -v, to stderr).
+import type { Context } from '../cli/context.js';
+import { err } from '../io/streams.js';
+import { callTool, newCursorKey, type Session } from './call.js';
+import { toolsOf, type Tool } from './tools.js';
+
+export interface McpOptions {
+  allowWrites: boolean;
+  allowDestructive: boolean;
+}
+
+/** Serves until the client closes stdin. */
+export async function serveMcp(ctx: Context, options: McpOptions): Promise<void> {
+  const sdk = await import('./sdk.js');
+  // Built once the server answers: initialize needs only the SDK, and the tree comes next.
+  let toolsBuilt: Promise<Tool[]> | undefined;
+  const toolsReady = () => (toolsBuilt ??= ctx.commandTree().then(toolsOf));
+  const session: Session = {
+    ctx,
+    allowWrites: options.allowWrites || options.allowDestructive,
+    allowDestructive: options.allowDestructive,
+    cursorKey: newCursorKey(),
+    log: ctx.globals.verbose ? (text) => err(ctx.io, text) : undefined,
+  };
+  const mode = session.allowDestructive ? 'reads, writes and deletions' : session.allowWrites ? 'reads and writes; deletions refused' : 'reads only';
+  const server = new sdk.Server(
+    { name: 'lms', title: 'lms: a Canvas-style LMS', version: __LMS_VERSION__ },
+    {
+      capabilities: { tools: {} },
+      // Used only on a client's answer to an elicitation, which this server never asks for; the
+      // SDK's default (ajv) is left out of the build.
+      jsonSchemaValidator: { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'lms mcp asks for no input' }) },
+      instructions: [
+        `Tools for a Canvas-style learning platform (${ctx.mockMode ? 'the built-in mock instance' : 'the instance lms is configured for'}), one per lms command; this server allows ${mode}.`,
+        'Ids may be numbers or SIS forms (sis_course_id:X, sis_user_id:X); self means you. Lists answer a page at a time: pass next_cursor back as cursor for the next.',
+        'Tools that change data take dry_run, which answers with the request they would send and sends nothing.',
+      ].join(' '),
+    },
+  );
+
+  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: (await toolsReady()).filter((t) => session.allowWrites || t.access === 'read').map(described) }));
+
+  server.setRequestHandler(sdk.CallToolRequestSchema, async (request) => {
+    const tools = await toolsReady();
+    const name = request.params.name;
+    const tool = tools.find((t) => t.name === name);
+    if (!tool) {
+      const near = tools.filter((t) => t.name.startsWith(name.split('_')[0])).map((t) => t.name);
+      throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `unknown tool "${name}"${near.length ? `; the ${name.split('_')[0]} tools are ${near.join(', ')}` : ''}`);
+    }
+    const started = performance.now();
+    const result = await callTool(tool, request.params.arguments, session);
+    session.log?.(`mcp: ${name} ${result.isError ? 'failed' : 'ok'} in ${Math.round(performance.now() - started)} ms\n`);
+    return result;
+  });
+
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  await server.connect(new sdk.StdioServerTransport());
+  setImmediate(() => void toolsReady().catch(() => undefined));
+  if (ctx.globals.verbose) err(ctx.io, `mcp: serving ${mode} over stdio\n`);
+  await closed;
+}
+
+function described(tool: Tool) {
+  return {
+    name: tool.name,
+    title: tool.command,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    annotations: {
+      title: tool.command,
+      readOnlyHint: tool.access === 'read',
+      destructiveHint: tool.access === 'destructive' || tool.destroying.length > 0,
+      // A read is the same read again; a write the same write again only if it says it sets.
+      idempotentHint: tool.access === 'read',
+      openWorldHint: false,
+    },
+  };
+}

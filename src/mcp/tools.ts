@@ -1,0 +1,179 @@
+// The tools `lms mcp` offers, read off the command tree: one tool a verb, named by its path
+// (`users list` → users_list), its input schema built from the verb's arguments and flags, its
+// description from the verb's help. Nothing here lists a verb by hand but the nouns that are about
+// this machine rather than the instance (profiles, the mock, raw requests, the setup).
+import type { Command } from 'commander';
+import { specOf, sendsWrites, type CommandSpec, type OptionSpec } from '../cli/command.js';
+import { attributeName } from '../cli/define.js';
+import { route } from '../spec/routes.js';
+
+/**
+ * Nouns that act on this machine, not on the instance, or that hand out secrets: an assistant gets
+ * none of them (`auth token` prints the token; `api` sends any request, whatever the server allows).
+ */
+const LOCAL_NOUNS = new Set(['profile', 'mock', 'api', 'doctor', 'completion', 'mcp', 'auth']);
+
+/**
+ * Flags the tools leave out: the dry run and plan are the tool's own `dry_run`; `--watch` makes a
+ * list that never ends, which no tool result can be.
+ */
+const LEFT_OUT = new Set(['dryRun', 'plan', 'watch', 'interval']);
+
+/** The most items a tool's page holds, as the API's own page. */
+export const MAX_PAGE = 100;
+export const DEFAULT_PAGE = 25;
+
+export type Access = 'read' | 'write' | 'destructive';
+
+/** How one property of a tool's input becomes part of the verb's command line. */
+export type Param =
+  | { property: string; to: 'arg'; index: number; variadic: boolean }
+  | { property: string; to: 'option'; key: string; kind: 'value' | 'switch' | 'negated' | 'list'; choices?: readonly string[]; default?: string | boolean }
+  /** The content of a file the verb reads, for the path property `of`. */
+  | { property: string; to: 'text'; of: string };
+
+export interface JsonSchema {
+  type: 'object';
+  properties: Record<string, Record<string, unknown>>;
+  required?: string[];
+  additionalProperties: false;
+}
+
+export interface Tool {
+  name: string;
+  /** The command line it stands for, without arguments: `lms users list`. */
+  command: string;
+  description: string;
+  inputSchema: JsonSchema;
+  access: Access;
+  /** Lists page by page: takes `limit` and `cursor`. */
+  paged: boolean;
+  params: Param[];
+  /** Properties one of which must be given: a required path or its text. */
+  oneOf: [string, string][];
+  /** Switches that make the verb destroy (`--prune`), by property. */
+  destroying: string[];
+  spec: CommandSpec<never>;
+}
+
+/** Every tool of the tree, in help order. */
+export function toolsOf(tree: Command): Tool[] {
+  const tools: Tool[] = [];
+  const walk = (cmd: Command, path: string[]) => {
+    for (const child of cmd.commands) {
+      const spec = specOf(child);
+      const name = [...path, child.name()];
+      if (spec) tools.push(toolOf(spec, name));
+      else if (!(path.length === 0 && LOCAL_NOUNS.has(child.name()))) walk(child, name);
+    }
+  };
+  walk(tree, []);
+  return tools.filter((t) => !LOCAL_NOUNS.has(t.command.split(' ')[1]));
+}
+
+function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
+  const name = path.join('_').replace(/-/g, '_');
+  const access = accessOf(spec);
+  const properties: JsonSchema['properties'] = {};
+  const required: string[] = [];
+  const params: Param[] = [];
+  const oneOf: [string, string][] = [];
+  const destroying: string[] = [];
+  const add = (property: string, schema: Record<string, unknown>) => {
+    if (property in properties) throw new Error(`tool ${name}: two inputs named ${property}`);
+    properties[property] = schema;
+  };
+
+  const fileArgs = new Set(spec.fileArgs ?? []);
+  const args = [...spec.name.matchAll(/([<[])([^>\].]+)(\.\.\.)?[>\]]/g)];
+  args.forEach(([, bracket, argName, dots], index) => {
+    const property = snake(argName);
+    const variadic = dots !== undefined;
+    const choices = spec.argChoices?.[argName];
+    add(property, variadic ? { type: 'array', items: { type: 'string' } } : { type: 'string', ...(choices ? { enum: [...choices] } : {}) });
+    params.push({ property, to: 'arg', index, variadic });
+    if (fileArgs.has(argName)) {
+      properties[property].description = 'path of a local file to read; or give its content as ' + `${property}_text`;
+      add(`${property}_text`, { type: 'string', description: `the content of ${property}, instead of a path` });
+      params.push({ property: `${property}_text`, to: 'text', of: property });
+      if (bracket === '<') oneOf.push([property, `${property}_text`]);
+    } else if (bracket === '<') required.push(property);
+  });
+
+  for (const option of spec.options ?? []) {
+    const key = attributeName(option.flags);
+    if (LEFT_OUT.has(key) || option.file === 'written') continue;
+    const property = snake(key);
+    const kind = kindOf(option);
+    const schema: Record<string, unknown> = { description: option.description };
+    if (kind === 'switch' || kind === 'negated') schema.type = 'boolean';
+    else if (kind === 'list') schema.type = 'array';
+    else schema.type = 'string';
+    if (kind === 'negated') schema.default = true;
+    if (option.choices) {
+      if (kind === 'list') schema.items = { type: 'string', enum: [...option.choices] };
+      else schema.enum = [...option.choices];
+    } else if (kind === 'list') schema.items = { type: 'string' };
+    if (option.default !== undefined && kind !== 'negated') schema.default = option.default;
+    // diff takes --prune to show what apply --prune would destroy: only a verb that writes destroys.
+    if (option.destroys && access !== 'read') {
+      schema.description = `${option.description}. Destroys data: needs lms mcp --allow-destructive`;
+      destroying.push(property);
+    }
+    add(property, schema);
+    params.push({ property, to: 'option', key, kind, choices: option.choices, default: option.default });
+    if (option.file === 'read') {
+      add(`${property}_text`, { type: 'string', description: `the content of ${property}, instead of a path` });
+      params.push({ property: `${property}_text`, to: 'text', of: property });
+      if (option.required) oneOf.push([property, `${property}_text`]);
+    } else if (option.required) required.push(property);
+  }
+
+  const paged = (spec.routes ?? []).some((id) => route(id).paginated && route(id).method === 'GET') && access === 'read';
+  if (paged) {
+    add('limit', { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: 'items in this page of the list' });
+    add('cursor', { type: 'string', description: 'next_cursor of the page before, for the page after it' });
+  }
+  if (access !== 'read') add('dry_run', { type: 'boolean', description: 'send only the reads it needs and answer with the first write (method, URL, body) instead of sending it' });
+
+  const command = `lms ${path.join(' ')}`;
+  const examples = (spec.examples ?? []).slice(0, 2);
+  const description = [
+    spec.summary,
+    access === 'destructive' ? 'Destroys data: needs lms mcp --allow-destructive.' : access === 'write' ? 'Changes data: needs lms mcp --allow-writes.' : '',
+    examples.length ? `As a command line: ${examples.join('; ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return {
+    name,
+    command,
+    description,
+    inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+    access,
+    paged,
+    params,
+    oneOf,
+    destroying,
+    spec,
+  };
+}
+
+/**
+ * What a verb may do: a verb that sends a DELETE destroys; one that sends any other write changes.
+ * A verb that destroys only with a flag (`--sync`, `--prune`: `destroys`) changes, and destroys when
+ * the flag is given; one that destroys on an answer (`conv batch --event destroy`) asks for
+ * confirmation then, which is where the server refuses it.
+ */
+export function accessOf(spec: CommandSpec<never>): Access {
+  if (!sendsWrites(spec)) return 'read';
+  if ((spec.options ?? []).some((o) => o.destroys)) return 'write';
+  return (spec.routes ?? []).some((id) => route(id).method === 'DELETE') ? 'destructive' : 'write';
+}
+
+function kindOf(option: OptionSpec): 'value' | 'switch' | 'negated' | 'list' {
+  if (/<[^>]*>|\[[^\]]*\]/.test(option.flags)) return option.repeatable ? 'list' : 'value';
+  return /(^|[\s,])--no-/.test(option.flags) ? 'negated' : 'switch';
+}
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/-/g, '_');

@@ -1,0 +1,300 @@
+// End to end: `lms mcp` driven by the official SDK's client over stdio, against --mock and against
+// `lms mock serve`, where the server's request log counts what a call really sent.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, bin, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
+
+const { dir, env } = e2eWorkspace('mcp');
+
+interface Result {
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+interface Session {
+  client: Client;
+  stderr: () => string;
+  call(name: string, args?: Record<string, unknown>): Promise<Result>;
+  close(): Promise<void>;
+}
+
+async function connect(args: string[], extraEnv: Record<string, string>): Promise<Session> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, ...args], env: { ...env, ...extraEnv }, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'lms-test', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => stderr,
+    call: async (name, a = {}) => (await client.callTool({ name, arguments: a })) as Result,
+    close: () => client.close(),
+  };
+}
+
+const mockDb = join(dir, 'mcp.db');
+const mockEnv = { LMS_MOCK_DB: mockDb };
+
+/** One read of every noun the tools cover, with the seeded school's ids. */
+const ONE_READ_A_NOUN: Record<string, [string, Record<string, unknown>]> = {
+  users: ['users_get', { id: 'self' }],
+  accounts: ['accounts_list', {}],
+  courses: ['courses_get', { id: 'sis_course_id:BIO-101' }],
+  assignments: ['assignments_list', { course: 1 }],
+  groups: ['groups_list', { course: 1 }],
+  enrollments: ['enrollments_list', { course: 1, type: ['student'] }],
+  sections: ['sections_list', { course: 1 }],
+  admins: ['admins_list', { account: 1 }],
+  topics: ['topics_list', { course: 1 }],
+  announcements: ['announcements_list', { course: 1 }],
+  outcomes: ['outcomes_tree', { course: 1 }],
+  quizzes: ['quizzes_list', { course: 1 }],
+  files: ['files_get', { id: 1 }],
+  submissions: ['submissions_list', { course: 1, assignment: ['1'] }],
+  grade: ['grade_export', { course: 1, assignment: '1' }],
+  history: ['history_days', { course: 1 }],
+  activity: ['activity_list', {}],
+  todo: ['todo_list', {}],
+  upcoming: ['upcoming_list', {}],
+  conv: ['conv_unread', {}],
+  recipients: ['recipients_search', { term: ['Tess'] }],
+  progress: ['progress_get', { id: 1 }],
+  export: ['export_course', { course: 1 }],
+  diff: ['diff', { file_text: 'courses:\n  - sis_course_id: BIO-101\n    name: Biology 101\n' }],
+};
+
+beforeAll(async () => {
+  await ensureBuilt();
+  const seeded = await spawnLms(['--mock', 'mock', 'seed', '--yes'], { ...env, ...mockEnv });
+  expect(seeded.exitCode, seeded.stderr).toBe(0);
+});
+
+describe('lms mcp --mock, read-only', () => {
+  let s: Session;
+  beforeAll(async () => {
+    s = await connect(['--mock', 'mcp'], mockEnv);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('lists one tool a read, each with an object schema, and no tool that writes', async () => {
+    const { tools } = await s.client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(expect.arrayContaining(['users_list', 'submissions_get', 'history_feed', 'courses_list', 'diff']));
+    for (const t of tools) {
+      expect(t.inputSchema.type, t.name).toBe('object');
+      expect(t.annotations?.readOnlyHint, t.name).toBe(true);
+      expect(t.description, t.name).toBeTruthy();
+    }
+    for (const hidden of ['users_create', 'sections_delete', 'apply', 'grade_set', 'profile_add', 'mock_serve', 'api_request', 'auth_token']) expect(names).not.toContain(hidden);
+    const list = tools.find((t) => t.name === 'users_list')!;
+    expect(Object.keys(list.inputSchema.properties ?? {})).toEqual(['account', 'search', 'limit', 'cursor']);
+  });
+
+  it('answers a read of every noun it offers, as structured JSON with a summary', async () => {
+    const { tools } = await s.client.listTools();
+    const nouns = new Set(tools.map((t) => t.name.split('_')[0]));
+    expect([...nouns].sort()).toEqual(Object.keys(ONE_READ_A_NOUN).sort());
+    for (const [noun, [name, args]] of Object.entries(ONE_READ_A_NOUN)) {
+      const r = await s.call(name, args);
+      expect(r.isError, `${noun}: ${r.content[0]?.text}`).toBeFalsy();
+      expect(r.content[0].text.length, name).toBeGreaterThan(0);
+      expect(typeof r.structuredContent, name).toBe('object');
+    }
+  });
+
+  it('pages a list to its end through cursors, each item once, as the CLI lists them all', async () => {
+    const all = await spawnLms(['--mock', 'users', 'list', '--all', '-o', 'json'], { ...env, ...mockEnv });
+    const expected = (JSON.parse(all.stdout) as { id: number }[]).map((u) => u.id);
+    expect(expected.length).toBeGreaterThan(7);
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const r = await s.call('users_list', { limit: 3, ...(cursor ? { cursor } : {}) });
+      expect(r.isError, r.content[0].text).toBeFalsy();
+      const page = r.structuredContent as { items: { id: number }[]; next_cursor?: string };
+      expect(page.items.length).toBeLessThanOrEqual(3);
+      seen.push(...page.items.map((u) => u.id));
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor && pages < 100);
+    expect(seen).toEqual(expected);
+    expect(pages).toBe(Math.ceil(expected.length / 3));
+  });
+
+  it('refuses a cursor it did not hand out, or one used with other arguments', async () => {
+    const first = await s.call('users_list', { limit: 2 });
+    const cursor = (first.structuredContent as { next_cursor: string }).next_cursor;
+    const other = await s.call('users_list', { limit: 2, search: 'a', cursor });
+    expect(other.isError).toBe(true);
+    expect(other.content[0].text).toMatch(/cursor is not one this server handed out/);
+    const [body] = cursor.split('.');
+    const forged = Buffer.from(JSON.stringify({ n: 'http://evil.example/api/v1/users', a: JSON.parse(Buffer.from(body, 'base64url').toString()).a })).toString('base64url');
+    const r = await s.call('users_list', { limit: 2, cursor: `${forged}.${cursor.split('.')[1]}` });
+    expect(r.isError).toBe(true);
+    expect((r.structuredContent?.error as { class: string }).class).toBe('usage');
+  });
+
+  it('refuses a write, naming the flag that would allow it', async () => {
+    const r = await s.call('users_create', { account: 1, login_id: 'x', name: 'X' });
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toMatch(/users_create changes data.*refused/);
+    expect(r.structuredContent?.error).toMatchObject({ class: 'usage', refused: true, needs: '--allow-writes' });
+  });
+
+  it('answers a malformed argument with a tool error that says what is wrong', async () => {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['users_list', { acount: 1 }, /unknown argument "acount".*\n.*did you mean account/],
+      ['users_list', { limit: 500 }, /"limit" must be a whole number from 1 to 100/],
+      ['users_list', { search: { $ne: 1 } }, /"search" must be a string/],
+      ['conv_list', { scope: 'wizard' }, /"scope" must be one of unread, starred, archived, sent/],
+      ['courses_get', {}, /"id" is required/],
+      ['users_list', { __proto__: 1, constructor: 'x' }, /unknown argument "constructor"/],
+    ];
+    for (const [name, args, message] of cases) {
+      const r = await s.call(name, args);
+      expect(r.isError, name).toBe(true);
+      expect(r.content[0].text).toMatch(message);
+      expect((r.structuredContent?.error as { class: string }).class).toBe('usage');
+    }
+  });
+
+  it('gives an API error its class: not found, as the CLI exits 4', async () => {
+    const r = await s.call('users_get', { id: 999999 });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent?.error).toMatchObject({ class: 'not_found', exit_code: 4 });
+  });
+
+  it('answers an unknown tool with a protocol error', async () => {
+    await expect(s.call('users_lst', {})).rejects.toThrow(/unknown tool "users_lst"/);
+  });
+});
+
+describe('lms mcp against lms mock serve', () => {
+  let server: Served;
+  let s: Session;
+  /** The server logs a request once its answer is sent: read the log when it has stopped growing. */
+  const writesLogged = async () => {
+    for (let last = -1; server.log().length !== last; ) {
+      last = server.log().length;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    return server.log().match(/^(POST|PUT|DELETE) \/\S* \d{3} \d+ms$/gm) ?? [];
+  };
+
+  beforeAll(async () => {
+    server = await serveMock({ ...env, LMS_MOCK_DB: join(dir, 'served.db') });
+    s = await connect(['mcp', '--allow-writes'], { LMS_BASE_URL: server.url, LMS_TOKEN: ADMIN });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await server?.stop();
+  });
+
+  it('lists the writes with their dry_run, and marks the destructive ones', async () => {
+    const { tools } = await s.client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get('users_create')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(byName.get('sections_delete')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get('apply')?.annotations?.destructiveHint).toBe(true);
+    for (const t of tools.filter((x) => !x.annotations?.readOnlyHint)) expect(Object.keys(t.inputSchema.properties ?? {}), t.name).toContain('dry_run');
+  });
+
+  it('sends nothing on dry_run, counted at the server, and shows the write it would send', async () => {
+    const before = (await writesLogged()).length;
+    const calls: [string, Record<string, unknown>][] = [
+      ['users_create', { account: 1, login_id: 'mcp-jdoe', name: 'Jane Doe', password: 'hunter22', dry_run: true }],
+      ['enrollments_add', { course: 1, user: 5, type: 'student', dry_run: true }],
+      ['sections_delete', { id: 2, dry_run: true }],
+    ];
+    for (const [name, args] of calls) {
+      const r = await s.call(name, args);
+      expect(r.isError, `${name}: ${r.content[0].text}`).toBeFalsy();
+      const preview = r.structuredContent as { dry_run: boolean; requests: { method: string; url: string }[] };
+      expect(preview.dry_run).toBe(true);
+      expect(preview.requests[0].url.startsWith(`${server.url}/api/v1/`)).toBe(true);
+      expect(JSON.stringify(r)).not.toContain(ADMIN);
+      expect(JSON.stringify(r)).not.toContain('hunter22');
+    }
+    expect((await writesLogged()).slice(before)).toEqual([]);
+  });
+
+  it('sends a write when allowed, and refuses a destructive one without --allow-destructive', async () => {
+    const before = (await writesLogged()).length;
+    const made = await s.call('sections_create', { course: 1, name: 'MCP Lab' });
+    expect(made.isError, made.content[0].text).toBeFalsy();
+    const id = (made.structuredContent as { id: number }).id;
+    expect((await writesLogged()).slice(before)).toEqual([expect.stringMatching(/^POST \/api\/v1\/courses\/1\/sections 200/)]);
+    const refused = await s.call('sections_delete', { id });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent?.error).toMatchObject({ refused: true, needs: '--allow-destructive' });
+    const pruned = await s.call('enrollments_import', { course: 1, file_text: 'user,type\nsis_user_id:S-001,student\n', sync: true });
+    expect(pruned.structuredContent?.error).toMatchObject({ needs: '--allow-destructive' });
+    expect((await writesLogged()).slice(before)).toHaveLength(1);
+  });
+
+  it('grades from CSV text: validated first, then sent and read back', async () => {
+    const exported = await s.call('grade_export', { course: 1, assignment: '1' });
+    const rows = (exported.structuredContent as { items: Record<string, unknown>[] }).items;
+    expect(rows.length).toBeGreaterThan(0);
+    const user = String(rows[0].user);
+    const bad = await s.call('grade_set', { course: 1, assignment: '1', csv_text: `user,grade\n${user},not-a-grade\n` });
+    expect(bad.isError).toBe(true);
+    const before = (await writesLogged()).length;
+    const r = await s.call('grade_set', { course: 1, assignment: '1', csv_text: `user,grade\n${user},88\n` });
+    expect(r.isError, r.content[0].text).toBeFalsy();
+    expect(JSON.stringify(r.structuredContent)).toMatch(/88/);
+    expect((await writesLogged()).length).toBeGreaterThan(before);
+  });
+
+  it('applies a course file given as text, its plan first with dry_run', async () => {
+    const file = 'courses:\n  - sis_course_id: MCP-1\n    name: MCP Course\n    account: 1\n    sections:\n      - { sis_section_id: MCP-1-A, name: Section A }\n';
+    const before = (await writesLogged()).length;
+    const plan = await s.call('apply', { file_text: file, dry_run: true });
+    expect(plan.isError, plan.content[0].text).toBeFalsy();
+    expect(JSON.stringify(plan.structuredContent)).toMatch(/create/);
+    expect((await writesLogged()).slice(before)).toEqual([]);
+    const applied = await s.call('apply', { file_text: file });
+    expect(applied.isError, applied.content[0].text).toBeFalsy();
+    expect((await writesLogged()).length).toBeGreaterThan(before);
+    const again = await s.call('diff', { file_text: file });
+    expect(JSON.stringify(again.structuredContent)).not.toMatch(/"create":[1-9]/);
+  });
+
+  it('never puts the token in a result or on stderr', async () => {
+    await s.call('users_get', { id: 'self' });
+    expect(s.stderr()).not.toContain(ADMIN);
+    expect(readFileSync(join(dir, 'served.db')).includes(ADMIN)).toBe(false);
+  });
+});
+
+describe('lms mcp --allow-destructive', () => {
+  it('deletes what it is asked to, and a bad token is an auth error', async () => {
+    const s = await connect(['--mock', 'mcp', '--allow-destructive'], mockEnv);
+    try {
+      const made = await s.call('sections_create', { course: 1, name: 'Doomed' });
+      const id = (made.structuredContent as { id: number }).id;
+      const r = await s.call('sections_delete', { id });
+      expect(r.isError, r.content[0].text).toBeFalsy();
+      const gone = await s.call('sections_get', { id });
+      expect(gone.structuredContent?.error).toMatchObject({ class: 'not_found' });
+    } finally {
+      await s.close();
+    }
+    const bad = await connect(['--mock', 'mcp'], { ...mockEnv, LMS_TOKEN: 'no-such-token' });
+    try {
+      const r = await bad.call('users_get', { id: 'self' });
+      expect(r.structuredContent?.error).toMatchObject({ class: 'auth', exit_code: 3 });
+      expect(JSON.stringify(r)).not.toContain('no-such-token');
+    } finally {
+      await bad.close();
+    }
+  });
+});

@@ -1,0 +1,148 @@
+// The tools `lms mcp` makes of the command tree, and one call of each kind run in-process against
+// an in-memory mock: what an input becomes on the verb's command line, and what the server refuses.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { specOf, sendsWrites } from '../../src/cli/command.js';
+import { createContext, type Context, type Deps, type GlobalOptions } from '../../src/cli/context.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { callTool, newCursorKey, type Session, type ToolResult } from '../../src/mcp/call.js';
+import { toolsOf, type Tool } from '../../src/mcp/tools.js';
+import { openMock } from '../../src/mock/runtime.js';
+import { fakeIO } from '../helpers/fake-io.js';
+import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
+import { FIXED_NOW } from '../helpers/run-lms.js';
+
+const GLOBALS: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
+
+let tree: Command;
+let tools: Map<string, Tool>;
+let requests: { method: string; url: string }[];
+
+function server(allow: { writes?: boolean; destructive?: boolean } = {}): Session {
+  const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
+  const handler = mock.handler;
+  mock.handler = async (req) => {
+    requests.push({ method: req.method, url: req.url });
+    return handler(req);
+  };
+  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-mcp-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-mcp-config-')) };
+  deps.commandTree = () => buildProgram(deps, { jsonErrors: false });
+  const ctx: Context = createContext(deps, GLOBALS);
+  return { ctx, allowWrites: allow.writes === true || allow.destructive === true, allowDestructive: allow.destructive === true, cursorKey: newCursorKey() };
+}
+
+const call = (session: Session, name: string, input: Record<string, unknown>): Promise<ToolResult> => callTool(tools.get(name)!, input, session);
+const writes = () => requests.filter((r) => r.method !== 'GET');
+
+beforeAll(async () => {
+  const deps: Deps = { io: fakeIO(), env: {} };
+  tree = await buildProgram(deps, { jsonErrors: false });
+  tools = new Map(toolsOf(tree).map((t) => [t.name, t]));
+});
+
+describe('the tools read off the command tree', () => {
+  it('makes one tool of every verb that acts on the instance, under a name a client accepts', () => {
+    const verbs: string[] = [];
+    const walk = (cmd: Command, path: string[]) => {
+      for (const child of cmd.commands) {
+        if (specOf(child)) verbs.push([...path, child.name()].join(' '));
+        else walk(child, [...path, child.name()]);
+      }
+    };
+    walk(tree, []);
+    const local = /^(profile|mock|api|doctor|completion|mcp|auth)\b/;
+    expect([...tools.values()].map((t) => t.command.slice(4)).sort()).toEqual(verbs.filter((v) => !local.test(v)).sort());
+    for (const name of tools.keys()) expect(name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
+    for (const t of tools.values()) {
+      for (const property of Object.keys(t.inputSchema.properties)) expect(property, t.name).toMatch(/^[a-z][a-z0-9_]*$/);
+    }
+  });
+
+  it('gives every verb that writes a dry_run, and every list a limit and a cursor', () => {
+    for (const t of tools.values()) {
+      const properties = Object.keys(t.inputSchema.properties);
+      expect(properties.includes('dry_run'), t.name).toBe(sendsWrites(t.spec));
+      if (t.paged) expect(properties, t.name).toEqual(expect.arrayContaining(['limit', 'cursor']));
+    }
+    expect(tools.get('users_list')?.paged).toBe(true);
+    expect(tools.get('users_get')?.paged).toBe(false);
+  });
+
+  it.each([
+    ['users_list', 'read', []],
+    ['diff', 'read', []],
+    ['users_create', 'write', []],
+    ['grade_set', 'write', []],
+    ['users_delete', 'destructive', []],
+    ['sections_delete', 'destructive', []],
+    ['enrollments_conclude', 'destructive', []],
+    ['enrollments_import', 'write', ['sync']],
+    ['apply', 'write', ['prune']],
+  ] as const)('%s is a %s', (name, access, destroying) => {
+    expect(tools.get(name)?.access).toBe(access);
+    expect(tools.get(name)?.destroying).toEqual(destroying);
+  });
+
+  it('takes a text file a verb reads as its content too, and leaves out the files a verb writes', () => {
+    expect(Object.keys(tools.get('grade_set')!.inputSchema.properties)).toEqual(expect.arrayContaining(['csv', 'csv_text']));
+    expect(Object.keys(tools.get('users_import')!.inputSchema.properties)).toEqual(expect.arrayContaining(['file', 'file_text']));
+    expect(tools.get('users_import')!.inputSchema.required ?? []).not.toContain('file');
+    expect(tools.get('users_import')!.oneOf).toEqual([['file', 'file_text']]);
+    expect(Object.keys(tools.get('grade_set')!.inputSchema.properties)).not.toContain('failed_out');
+    expect(Object.keys(tools.get('export_course')!.inputSchema.properties)).not.toContain('out');
+    expect(Object.keys(tools.get('activity_list')!.inputSchema.properties)).not.toContain('watch');
+  });
+});
+
+describe('a call', () => {
+  it('turns switches, --no- flags, lists and file contents into the verb command line', async () => {
+    requests = [];
+    const s = server({ writes: true });
+    const added = await call(s, 'enrollments_add', { course: 1, user: 7, type: 'student', section_id: 1, notify: false, dry_run: true });
+    expect(added.isError, added.content[0].text).toBeFalsy();
+    const body = JSON.stringify((added.structuredContent as { requests: { body: unknown }[] }).requests[0].body);
+    expect(body).toMatch(/notify.*false/);
+    const listed = await call(s, 'enrollments_list', { course: 1, type: ['student', 'ta'], limit: 50 });
+    const roles = new Set((listed.structuredContent as { items: { type: string }[] }).items.map((e) => e.type));
+    expect([...roles].sort()).toEqual(['StudentEnrollment', 'TaEnrollment']);
+    const topic = await call(s, 'topics_create', { course: 1, title: 'From a file', message_file_text: '<p>Read chapter 4</p>' });
+    expect(topic.isError, topic.content[0].text).toBeFalsy();
+    expect((topic.structuredContent as { message: string }).message).toBe('<p>Read chapter 4</p>');
+  });
+
+  it('names a bad input by the argument it came in, not by where it was kept', async () => {
+    const s = server({ writes: true });
+    const r = await call(s, 'users_import', { file_text: 'name,login_id\nA\u0007,a\n', account: 1 });
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toMatch(/\bfile:2\b/);
+    expect(r.content[0].text).not.toMatch(/lms-mcp-/);
+  });
+
+  it('refuses what destroys on an answer (conv batch --event destroy) without --allow-destructive, and sends nothing', async () => {
+    requests = [];
+    const s = server({ writes: true });
+    const r = await call(s, 'conv_batch', { ids: '1', event: 'destroy' });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent?.error).toMatchObject({ refused: true, needs: '--allow-destructive' });
+    expect(writes()).toEqual([]);
+    const read = await call(s, 'conv_batch', { ids: '1', event: 'mark_as_read', wait: false });
+    expect(read.isError, read.content[0].text).toBeFalsy();
+    expect(writes()).toHaveLength(1);
+  });
+
+  it('applies without --allow-destructive when nothing would be deleted, and refuses --prune', async () => {
+    requests = [];
+    const s = server({ writes: true });
+    const file = 'courses:\n  - sis_course_id: MCP-2\n    name: Two\n    account: 1\n';
+    const r = await call(s, 'apply', { file_text: file });
+    expect(r.isError, r.content[0].text).toBeFalsy();
+    expect(writes().length).toBeGreaterThan(0);
+    const pruned = await call(s, 'apply', { file_text: file, prune: true });
+    expect(pruned.structuredContent?.error).toMatchObject({ needs: '--allow-destructive' });
+    const previewed = await call(s, 'apply', { file_text: file, prune: true, dry_run: true });
+    expect(previewed.isError, previewed.content[0].text).toBeFalsy();
+  });
+});

@@ -207,6 +207,16 @@ describe('lms mcp against lms mock serve', () => {
     for (const t of tools.filter((x) => !x.annotations?.readOnlyHint)) expect(Object.keys(t.inputSchema.properties ?? {}), t.name).toContain('dry_run');
   });
 
+  it('calls a tool of every noun it offers with writes allowed, those that only write by dry_run', async () => {
+    const { tools } = await s.client.listTools();
+    const writeOnly = [...new Set(tools.map((t) => t.name.split('_')[0]))].filter((noun) => !(noun in ONE_READ_A_NOUN));
+    // apply has a test of its own below.
+    expect(writeOnly).toEqual(['calendar', 'apply']);
+    const r = await s.call('calendar_create', { course: 1, title: 'Review session', start: '2026-12-01T15:00:00Z', dry_run: true });
+    expect(r.isError, r.content[0].text).toBeFalsy();
+    expect((r.structuredContent as { requests: { url: string }[] }).requests[0].url).toMatch(/\/api\/v1\/calendar_events$/);
+  });
+
   it('sends nothing on dry_run, counted at the server, and shows the write it would send', async () => {
     const before = (await writesLogged()).length;
     const calls: [string, Record<string, unknown>][] = [

@@ -96,16 +96,13 @@ const result = await build({
   metafile: true,
 });
 
+/** How each file of its own (jq, the MCP SDK) is built: as the bundle is, without its plugins. */
+const part = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
+
 await build({
+  ...part,
   stdin: { contents: "module.exports = require('jq-wasm/inline');", resolveDir: fileURLToPath(new URL('..', import.meta.url)), loader: 'js' },
   outfile: 'dist/jq-wasm.cjs',
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
 });
 
 /**
@@ -124,18 +121,7 @@ const noAjv = {
   },
 };
 
-await build({
-  entryPoints: ['src/mcp/sdk.ts'],
-  plugins: [noAjv],
-  outfile: 'dist/mcp-sdk.cjs',
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-});
+await build({ ...part, entryPoints: ['src/mcp/sdk.ts'], plugins: [noAjv], outfile: 'dist/mcp-sdk.cjs' });
 
 // What the launcher keys its code caches by: a cache made for another build is never used. Every
 // file it compiles counts: a new SDK with the CLI unchanged is another build.

@@ -125,9 +125,6 @@ function checkInput(tool: Tool, input: unknown): Record<string, unknown> {
   for (const name of tool.inputSchema.required ?? []) {
     if (checked[name] === undefined) throw new UsageError(`${tool.name}: "${name}" is required`);
   }
-  for (const [path, text] of tool.oneOf) {
-    if (checked[path] === undefined && checked[text] === undefined) throw new UsageError(`${tool.name}: give "${path}" (a local file) or "${text}" (its content)`);
-  }
   return checked;
 }
 
@@ -189,7 +186,6 @@ async function commandLine(tool: Tool, given: Record<string, unknown>, files: st
   const contentOf = new Map<string, string>();
   for (const p of tool.params) {
     if (p.to === 'text' && given[p.property] !== undefined) {
-      if (given[p.of] !== undefined && !Array.isArray(given[p.of])) throw new UsageError(`${tool.name}: give "${p.of}" or "${p.property}", not both`);
       const path = join(files!, p.of);
       await writeFile(path, String(given[p.property]), { mode: 0o600 });
       contentOf.set(p.of, path);

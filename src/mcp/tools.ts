@@ -29,7 +29,7 @@ export type Access = 'read' | 'write' | 'destructive';
 export type Param =
   | { property: string; to: 'arg'; index: number; variadic: boolean }
   | { property: string; to: 'option'; key: string; kind: 'value' | 'switch' | 'negated' | 'list'; choices?: readonly string[]; default?: string | boolean }
-  /** The content of a file the verb reads, for the path property `of`. */
+  /** The content of a file the verb reads, which the verb's argument or option `of` names as a written copy. */
   | { property: string; to: 'text'; of: string };
 
 export interface JsonSchema {
@@ -49,8 +49,6 @@ export interface Tool {
   /** Lists page by page: takes `limit` and `cursor`. */
   paged: boolean;
   params: Param[];
-  /** Properties one of which must be given: a required path or its text. */
-  oneOf: [string, string][];
   /** Switches that make the verb destroy (`--prune`), by property. */
   destroying: string[];
   spec: CommandSpec<never>;
@@ -77,11 +75,19 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
   const properties: JsonSchema['properties'] = {};
   const required: string[] = [];
   const params: Param[] = [];
-  const oneOf: [string, string][] = [];
   const destroying: string[] = [];
   const add = (property: string, schema: Record<string, unknown>) => {
     if (property in properties) throw new Error(`tool ${name}: two inputs named ${property}`);
     properties[property] = schema;
+  };
+
+  // A file the verb reads comes as its content (`csv_text`), never as a path: a tool that read any
+  // file it was named would hand this machine's files to whoever can steer the assistant (through
+  // a discussion post it reads, say), in the error that quotes a line of one.
+  const text = (property: string, description: string, isRequired: boolean) => {
+    add(`${property}_text`, { type: 'string', description: `the content of the file (${description})` });
+    params.push({ property: `${property}_text`, to: 'text', of: property });
+    if (isRequired) required.push(`${property}_text`);
   };
 
   const fileArgs = new Set(spec.fileArgs ?? []);
@@ -89,15 +95,11 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
   args.forEach(([, bracket, argName, dots], index) => {
     const property = snake(argName);
     const variadic = dots !== undefined;
+    params.push({ property, to: 'arg', index, variadic });
+    if (fileArgs.has(argName)) return text(property, argName, bracket === '<');
     const choices = spec.argChoices?.[argName];
     add(property, variadic ? { type: 'array', items: { type: 'string' } } : { type: 'string', ...(choices ? { enum: [...choices] } : {}) });
-    params.push({ property, to: 'arg', index, variadic });
-    if (fileArgs.has(argName)) {
-      properties[property].description = 'path of a local file to read; or give its content as ' + `${property}_text`;
-      add(`${property}_text`, { type: 'string', description: `the content of ${property}, instead of a path` });
-      params.push({ property: `${property}_text`, to: 'text', of: property });
-      if (bracket === '<') oneOf.push([property, `${property}_text`]);
-    } else if (bracket === '<') required.push(property);
+    if (bracket === '<') required.push(property);
   });
 
   for (const option of spec.options ?? []) {
@@ -105,6 +107,11 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
     if (LEFT_OUT.has(key) || option.file === 'written') continue;
     const property = snake(key);
     const kind = kindOf(option);
+    params.push({ property, to: 'option', key, kind, choices: option.choices, default: option.default });
+    if (option.file === 'read') {
+      text(property, option.description, option.required === true);
+      continue;
+    }
     const schema: Record<string, unknown> = { description: option.description };
     if (kind === 'switch' || kind === 'negated') schema.type = 'boolean';
     else if (kind === 'list') schema.type = 'array';
@@ -121,12 +128,7 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
       destroying.push(property);
     }
     add(property, schema);
-    params.push({ property, to: 'option', key, kind, choices: option.choices, default: option.default });
-    if (option.file === 'read') {
-      add(`${property}_text`, { type: 'string', description: `the content of ${property}, instead of a path` });
-      params.push({ property: `${property}_text`, to: 'text', of: property });
-      if (option.required) oneOf.push([property, `${property}_text`]);
-    } else if (option.required) required.push(property);
+    if (option.required) required.push(property);
   }
 
   const paged = (spec.routes ?? []).some((id) => route(id).paginated && route(id).method === 'GET') && access === 'read';
@@ -153,7 +155,6 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
     access,
     paged,
     params,
-    oneOf,
     destroying,
     spec,
   };

@@ -86,12 +86,23 @@ describe('the tools read off the command tree', () => {
     expect(tools.get(name)?.destroying).toEqual(destroying);
   });
 
-  it('takes a text file a verb reads as its content too, and leaves out the files a verb writes', () => {
-    expect(Object.keys(tools.get('grade_set')!.inputSchema.properties)).toEqual(expect.arrayContaining(['csv', 'csv_text']));
-    expect(Object.keys(tools.get('users_import')!.inputSchema.properties)).toEqual(expect.arrayContaining(['file', 'file_text']));
-    expect(tools.get('users_import')!.inputSchema.required ?? []).not.toContain('file');
-    expect(tools.get('users_import')!.oneOf).toEqual([['file', 'file_text']]);
-    expect(Object.keys(tools.get('grade_set')!.inputSchema.properties)).not.toContain('failed_out');
+  it('takes a text file a verb reads as its content, never a path, and leaves out the files a verb writes', () => {
+    const properties = (name: string) => Object.keys(tools.get(name)!.inputSchema.properties);
+    expect(properties('grade_set')).toContain('csv_text');
+    expect(properties('grade_set')).not.toContain('csv');
+    expect(properties('users_import')).toContain('file_text');
+    expect(properties('users_import')).not.toContain('file');
+    expect(tools.get('users_import')!.inputSchema.required).toContain('file_text');
+    expect(properties('outcomes_import')).toContain('file_text');
+    expect(tools.get('outcomes_import')!.inputSchema.required ?? []).not.toContain('file_text');
+    expect(properties('diff')).toEqual(expect.arrayContaining(['file_text']));
+    for (const t of tools.values()) {
+      for (const [name, schema] of Object.entries(t.inputSchema.properties)) {
+        // Uploads take a local path, and change data: no read does.
+        if (/file$|^csv$/.test(name) && t.access === 'read') expect.fail(`${t.name} takes a path: ${name} ${JSON.stringify(schema)}`);
+      }
+    }
+    expect(properties('grade_set')).not.toContain('failed_out');
     expect(Object.keys(tools.get('export_course')!.inputSchema.properties)).not.toContain('out');
     expect(Object.keys(tools.get('activity_list')!.inputSchema.properties)).not.toContain('watch');
   });

@@ -62,6 +62,8 @@ export interface SendOptions {
   subject?: string;
   /** Not safe to resend when its outcome is unknown (see ApiRequest.idempotent). */
   idempotent?: boolean;
+  /** false: as the token's own user, whatever `asUser` says (`lms doctor` asks whose token it is). */
+  masquerade?: boolean;
 }
 
 export interface PageOptions {
@@ -183,7 +185,7 @@ export class ApiClient {
    * must be on the base URL's origin.
    */
   async send(method: HttpMethod, pathOrUrl: string, options: SendOptions = {}): Promise<ApiResponse> {
-    return this.dispatch(method, pathOrUrl, options, { masquerade: true });
+    return this.dispatch(method, pathOrUrl, options, { masquerade: options.masquerade !== false });
   }
 
   /** `masquerade: false` sends no as_user_id; `raw` hands back an error status instead of throwing. */

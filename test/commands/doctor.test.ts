@@ -20,7 +20,9 @@ function healthy(): DoctorProbe {
     sqlite: async () => ({ driver: 'node:sqlite' }),
     instance: async () => ({ kind: 'remote', url: 'https://lms.example.edu', source: 'the default profile "prod"', overridden: [], tokenSource: 'profile "prod"' }),
     configFile: async () => ({ path: '/home/u/.config/lms/config.json', mode: 0o100600, dirMode: 0o40700 }),
-    whoami: async () => ({ user: { id: 1, name: 'Ada Admin', login_id: 'admin' }, date: new Date(NOW).toUTCString() }),
+    whoami: async () => ({ user: { id: 1, name: 'Ada Admin', login_id: 'admin' }, date: new Date(NOW).toUTCString(), remaining: '598.3721', cost: '0.0152', throttled: 0 }),
+    actAs: async (id) => ({ id: Number(id), name: 'Sam Student' }),
+    accountUsers: async () => [{ id: 1, name: 'Ada Admin' }, { id: 7, name: 'Sam Student' }],
     now: () => NOW,
     cacheDir: async () => '/home/u/.cache/lms',
     stateDir: async () => '/home/u/.cache/lms',
@@ -29,6 +31,9 @@ function healthy(): DoctorProbe {
 }
 
 const byName = (checks: Check[]) => Object.fromEntries(checks.map((c) => [c.check, c]));
+
+const refused = (status: number, path: string) => new ApiError({ status, method: 'GET', url: `https://lms.example.edu${path}`, messages: ['user not authorized to perform that action'] });
+const throttledError = () => new ApiError({ status: 403, method: 'GET', url: 'https://lms.example.edu/api/v1/users/self', messages: ['403 Forbidden (Rate Limit Exceeded)'], throttled: true });
 
 describe('lms doctor checks', () => {
   it('all pass on a healthy machine, each saying what it found', async () => {
@@ -39,8 +44,11 @@ describe('lms doctor checks', () => {
       ['instance', 'ok'],
       ['config', 'ok'],
       ['token', 'ok'],
+      ['reachable', 'ok'],
       ['auth', 'ok'],
       ['clock', 'ok'],
+      ['rate limit', 'ok'],
+      ['masquerade', 'ok'],
       ['code cache', 'ok'],
       ['state', 'ok'],
     ]);
@@ -51,8 +59,11 @@ describe('lms doctor checks', () => {
         'ok    instance    https://lms.example.edu, from the default profile "prod"',
         'ok    config      /home/u/.config/lms/config.json (mode 0600)',
         'ok    token       present, from profile "prod" (never shown)',
+        'ok    reachable   lms.example.edu answered over HTTPS, with a certificate this machine trusts',
         'ok    auth        accepted by lms.example.edu: Ada Admin (user 1, admin)',
         "ok    clock       this machine's clock is in step with the instance's",
+        'ok    rate limit  598 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 0.02): room for about 11 requests at once',
+        'ok    masquerade  allowed: Ada Admin (user 1) may act as other users with --as-user (tried as Sam Student (user 7))',
         'ok    code cache  /home/u/.cache/lms is writable',
         'ok    state       /home/u/.cache/lms is writable',
         '',
@@ -77,7 +88,34 @@ describe('lms doctor checks', () => {
     ['Windows, where modes do not apply', { platform: 'win32', configFile: async () => ({ path: 'C:\\u\\config.json', mode: 0o100666 }) }, 'config', 'ok', /file modes do not apply/],
     ['no token', { instance: async () => ({ kind: 'remote', url: 'https://lms.example.edu', source: 'LMS_BASE_URL in the environment', overridden: [] }) }, 'token', 'fail', /no token for https:\/\/lms\.example\.edu/, /LMS_TOKEN/],
     ['a token the instance refuses', { whoami: async () => { throw new ApiError({ status: 401, method: 'GET', url: 'https://lms.example.edu/api/v1/users/self', messages: ['Invalid access token.'] }); } }, 'auth', 'fail', /lms\.example\.edu did not accept the token \(401\)/, /new token/],
-    ['an instance that cannot be reached', { whoami: async () => { throw new NetworkError('connect ECONNREFUSED 127.0.0.1:4010', { code: 'ECONNREFUSED', neverSent: true }); } }, 'auth', 'fail', /could not reach lms\.example\.edu: connect ECONNREFUSED/, /instance is up/],
+    ['an instance that cannot be reached', { whoami: async () => { throw new NetworkError('127.0.0.1:4010 refused the connection', { code: 'ECONNREFUSED', neverSent: true, hint: 'is the base URL right, and is the server up?' }); } }, 'reachable', 'fail', /^not reachable: 127\.0\.0\.1:4010 refused the connection$/, /server up/],
+    ['a network failure with no hint of its own', { whoami: async () => { throw new NetworkError('GET lms.example.edu: socket hang up', { code: 'ECONNRESET' }); } }, 'reachable', 'fail', /not reachable: GET lms\.example\.edu: socket hang up/, /proxy, a VPN/],
+    ['no answer leaves the token unchecked, not failed', { whoami: async () => { throw new NetworkError('refused', { code: 'ECONNREFUSED' }); } }, 'auth', 'warn', /^not checked: no answer from lms\.example\.edu$/],
+    ['an expired certificate', { whoami: async () => { throw new NetworkError('GET lms.example.edu: certificate has expired', { code: 'CERT_HAS_EXPIRED' }); } }, 'reachable', 'fail', /TLS certificate of lms\.example\.edu is not trusted here \(CERT_HAS_EXPIRED\): GET lms\.example\.edu: certificate has expired/, /NODE_EXTRA_CA_CERTS.*this machine's date/],
+    ['a certificate from a private authority', { whoami: async () => { throw new NetworkError('GET lms.example.edu: self-signed certificate in certificate chain', { code: 'SELF_SIGNED_CERT_IN_CHAIN' }); } }, 'reachable', 'fail', /not trusted here \(SELF_SIGNED_CERT_IN_CHAIN\)/, /NODE_EXTRA_CA_CERTS at its PEM file; otherwise its certificate needs fixing on the server$/],
+    ['a request the client refuses to send', { whoami: async () => { throw new UsageError('refusing to send the token over plain http to lms.example.edu', { hint: 'use an https:// URL' }); } }, 'reachable', 'fail', /^not asked: refusing to send the token over plain http/, /https:\/\/ URL/],
+    ['a refused token still reached the instance', { whoami: async () => { throw new ApiError({ status: 401, method: 'GET', url: 'https://lms.example.edu/api/v1/users/self', messages: [] }); } }, 'reachable', 'ok', /^lms\.example\.edu answered \(401\) over HTTPS/],
+    ['an instance over plain http', { instance: async () => ({ kind: 'remote', url: 'http://127.0.0.1:4010', source: 'LMS_BASE_URL in the environment', overridden: [], tokenSource: 'LMS_TOKEN' }) }, 'reachable', 'ok', /^127\.0\.0\.1:4010 answered over plain HTTP$/],
+    ['a throttled answer is no verdict on the token', { whoami: async () => { throw throttledError(); } }, 'auth', 'warn', /^not checked: lms\.example\.edu throttled the request$/],
+    ['an instance throttling the token now', { whoami: async () => { throw throttledError(); } }, 'rate limit', 'fail', /^lms\.example\.edu is throttling this token now: it answered 403 \(Rate Limit Exceeded\) to every try$/, /wait a minute.*--concurrency.*--per-page/],
+    ['little headroom left', { whoami: async () => ({ user: { id: 1 }, remaining: '120.5', cost: '12' }) }, 'rate limit', 'fail', /^only 121 left in the rate-limit bucket \(X-Rate-Limit-Remaining; this check cost 12\): under 200, what lms's 4 requests at once are charged up front/, /wait a minute for the bucket to refill/],
+    ['just enough headroom', { whoami: async () => ({ user: { id: 1 }, remaining: '200' }) }, 'rate limit', 'ok', /^200 left in the rate-limit bucket \(X-Rate-Limit-Remaining\): room for about 4 requests at once$/],
+    ['a bucket overdrawn', { whoami: async () => ({ user: { id: 1 }, remaining: '-35.2' }) }, 'rate limit', 'fail', /^only -35 left/, /refill/],
+    ['throttled before it answered', { whoami: async () => ({ user: { id: 1 }, remaining: '640.00', cost: '10', throttled: 2 }) }, 'rate limit', 'fail', /^lms\.example\.edu throttled this check 2 times before it answered; 640 left/, /refill/],
+    ['throttled once, no header', { whoami: async () => ({ user: { id: 1 }, throttled: 1 }) }, 'rate limit', 'fail', /^lms\.example\.edu throttled this check once before it answered$/, /refill/],
+    ['an instance that sends no rate-limit header', { whoami: async () => ({ user: { id: 1 } }) }, 'rate limit', 'ok', /^not measured: lms\.example\.edu sent no X-Rate-Limit-Remaining \(it does not throttle this token, or a proxy in between drops the header\)$/],
+    ['a header that is no number', { whoami: async () => ({ user: { id: 1 }, remaining: 'lots' }) }, 'rate limit', 'ok', /^not measured/],
+    ['the mock without a throttle', { instance: async () => mock, whoami: async () => ({ user: { id: 1 } }) }, 'rate limit', 'ok', /^not measured: the mock sends no X-Rate-Limit-Remaining unless it throttles \(lms mock serve --throttle, or LMS_MOCK_FAULTS\)$/],
+    ['no answer to read the headroom from', { whoami: async () => { throw new NetworkError('timed out', { code: 'ETIMEDOUT' }); } }, 'rate limit', 'warn', /^not checked: no answer/],
+    ['a token that may not list the account', { accountUsers: async () => { throw refused(401, '/api/v1/accounts/self/users'); } }, 'masquerade', 'ok', /^not allowed: Ada Admin \(user 1\) may not list the root account's users \(401\), so is no admin there; acting as others needs .*become_user/],
+    ['a token the instance will not let act as another', { actAs: async () => { throw refused(401, '/api/v1/users/self?as_user_id=7'); } }, 'masquerade', 'ok', /^not allowed: lms\.example\.edu refused to let Ada Admin \(user 1\) act as Sam Student \(user 7\) \(401\); acting as others needs/],
+    ['an account with no one else in it', { accountUsers: async () => [{ id: 1, name: 'Ada Admin' }] }, 'masquerade', 'ok', /^not measured: the account has no other user to try acting as$/],
+    ['throttled while trying to act as another', { actAs: async () => { throw throttledError(); } }, 'masquerade', 'warn', /^not checked: rate limited/],
+    ['--as-user that works', { asUser: 'sis_user_id:S-007', actAs: async () => ({ id: 7, name: 'Sam Student' }) }, 'masquerade', 'ok', /^allowed: --as-user sis_user_id:S-007 acts as Sam Student \(user 7\)$/],
+    ['--as-user the instance refuses', { asUser: '7', actAs: async () => { throw refused(401, '/api/v1/users/self?as_user_id=7'); } }, 'masquerade', 'fail', /^not allowed: lms\.example\.edu refused to let Ada Admin \(user 1\) act as user 7 \(401\), so every command with --as-user 7 fails$/, /^check the id \(lms users get 7\); acting as others needs .*; or drop --as-user$/],
+    ['--as-user naming no one', { asUser: '999', actAs: async () => { throw refused(404, '/api/v1/users/self?as_user_id=999'); } }, 'masquerade', 'fail', /act as user 999 \(404\)/, /lms users get 999/],
+    ['--as-user with no answer', { asUser: '7', actAs: async () => { throw new NetworkError('reset', { code: 'ECONNRESET' }); } }, 'masquerade', 'warn', /^not checked: reset$/],
+    ['no user to start masquerading from', { whoami: async () => { throw refused(401, '/api/v1/users/self'); } }, 'masquerade', 'warn', /^not checked: no user to start from$/],
     ['a URL that is not the API', { whoami: async () => { throw new ApiError({ status: 404, method: 'GET', url: 'https://lms.example.edu/api/v1/users/self', messages: [] }); } }, 'auth', 'fail', /answered GET \/api\/v1\/users\/self with 404/, /instance's address/],
     ['an answer that is no user', { whoami: async () => ({ user: '<html>', date: new Date(NOW).toUTCString() }) }, 'auth', 'fail', /without a user/, /address/],
     ['a clock five minutes behind', { whoami: async () => ({ user: { id: 1 }, date: new Date(NOW + 300_000).toUTCString() }) }, 'clock', 'warn', /5 min behind the instance's/, /network time/],
@@ -98,15 +136,60 @@ describe('lms doctor checks', () => {
 
   it('asks the instance nothing it cannot ask: no instance, or no token', async () => {
     let asked = 0;
-    const whoami = async () => {
+    const count = <T>(answer: T) => async () => {
       asked++;
-      return { user: { id: 1 } };
+      return answer;
     };
-    const none = byName(await runChecks({ ...healthy(), whoami, instance: async () => { throw new UsageError('no instance configured'); } }));
-    expect([none.token.status, none.auth.status, none.clock.status]).toEqual(['warn', 'warn', 'warn']);
-    const tokenless = byName(await runChecks({ ...healthy(), whoami, instance: async () => ({ kind: 'remote', url: 'https://x.edu', source: 'LMS_BASE_URL in the environment', overridden: [] }) }));
-    expect(tokenless.auth.detail).toBe('not checked: no token');
+    const quiet = { whoami: count({ user: { id: 1 } }), actAs: count({ id: 7 }), accountUsers: count([{ id: 7 }]) };
+    const none = byName(await runChecks({ ...healthy(), ...quiet, instance: async () => { throw new UsageError('no instance configured'); } }));
+    expect(['token', 'reachable', 'auth', 'clock', 'rate limit', 'masquerade'].map((name) => [name, none[name].status, none[name].detail])).toEqual([
+      ['token', 'warn', 'not checked: no instance'],
+      ['reachable', 'warn', 'not checked: no instance'],
+      ['auth', 'warn', 'not checked: no instance'],
+      ['clock', 'warn', 'not checked: no answer from the instance'],
+      ['rate limit', 'warn', 'not checked: no instance'],
+      ['masquerade', 'warn', 'not checked: no instance'],
+    ]);
+    const tokenless = byName(await runChecks({ ...healthy(), ...quiet, asUser: '7', instance: async () => ({ kind: 'remote', url: 'https://x.edu', source: 'LMS_BASE_URL in the environment', overridden: [] }) }));
+    expect([tokenless.auth.detail, tokenless['rate limit'].detail, tokenless.masquerade.detail]).toEqual(['not checked: no token', 'not checked: no token', 'not checked: no token']);
     expect(asked).toBe(0);
+  });
+
+  it('tries --as-user itself, and no one else, when it is given', async () => {
+    const tried: string[] = [];
+    let listed = 0;
+    const checks = byName(
+      await runChecks({
+        ...healthy(),
+        asUser: 'sis_user_id:S-007',
+        actAs: async (id) => {
+          tried.push(id);
+          return { id: 7, name: 'Sam Student' };
+        },
+        accountUsers: async () => {
+          listed++;
+          return [];
+        },
+      }),
+    );
+    expect(tried).toEqual(['sis_user_id:S-007']);
+    expect(listed).toBe(0);
+    // Whose the token is stays the token's own user.
+    expect(checks.auth.detail).toBe('accepted by lms.example.edu: Ada Admin (user 1, admin)');
+  });
+
+  it('without --as-user, tries the first user of the account who is not the token\'s own', async () => {
+    const tried: string[] = [];
+    await runChecks({
+      ...healthy(),
+      accountUsers: async () => [{ id: 1, name: 'Ada Admin' }, { id: 3, name: 'Tess Teacher' }],
+      actAs: async (id) => {
+        tried.push(id);
+        return { id: Number(id) };
+      },
+    });
+    // Acting as oneself proves nothing: a real instance always allows it.
+    expect(tried).toEqual(['3']);
   });
 
   it('the mock needs no clock check: it runs on this machine', async () => {
@@ -131,11 +214,14 @@ describe('lms doctor against the mock', () => {
     const table = await lms.run('doctor', { tty: true });
     expect(table.exitCode, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/^ok    instance    the mock \(:memory:\), from LMS_MOCK in the environment$/m);
+    expect(table.stdout).toMatch(/^ok    reachable   the mock answers in this process$/m);
     expect(table.stdout).toMatch(/^ok    auth        accepted by the mock: Ada Admin \(user 1, admin\)$/m);
+    expect(table.stdout).toMatch(/^ok    rate limit  not measured: the mock sends no X-Rate-Limit-Remaining unless it throttles/m);
+    expect(table.stdout).toMatch(/^ok    masquerade  allowed: Ada Admin \(user 1\) may act as other users with --as-user \(tried as [^()]+ \(user \d+\)\)$/m);
     const json = await lms.run('--mock doctor -o json');
     expect(json.exitCode, json.stderr).toBe(0);
     const checks = JSON.parse(json.stdout) as Check[];
-    expect(checks.map((c) => c.check)).toEqual(['node', 'sqlite', 'instance', 'config', 'token', 'auth', 'clock', 'code cache', 'state']);
+    expect(checks.map((c) => c.check)).toEqual(['node', 'sqlite', 'instance', 'config', 'token', 'reachable', 'auth', 'clock', 'rate limit', 'masquerade', 'code cache', 'state']);
     expect(checks.every((c) => c.status === 'ok' || c.status === 'warn')).toBe(true);
     expect(checks.find((c) => c.check === 'instance')?.detail).toContain('from --mock');
     for (const r of [table, json]) expect(r.stdout + r.stderr).not.toContain(MOCK_ADMIN_TOKEN);
@@ -151,6 +237,39 @@ describe('lms doctor against the mock', () => {
     expect(JSON.parse(r.stdout).find((c: Check) => c.check === 'config')).toEqual({ check: 'config', status: 'fail', detail: `${path} holds tokens and others may read or write it (mode 0644)`, fix: `chmod 600 ${path}` });
     expect(JSON.parse(r.stderr)).toMatchObject({ message: '1 check failed: config', exit_code: 1 });
     expect(r.stdout + r.stderr).not.toContain('secret-token');
+  });
+
+  /** A session whose runs keep the cache and state directories out of the user's own. */
+  function isolated() {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-doctor-run-'));
+    return session({ LMS_STATE_DIR: join(dir, 'state'), LMS_CACHE_DIR: join(dir, 'cache') });
+  }
+
+  it('with --as-user, says whose the token is and tries acting as that user', async () => {
+    const r = await isolated().run('doctor --as-user 7 -o json');
+    expect(r.exitCode, r.stderr).toBe(0);
+    const checks = byName(JSON.parse(r.stdout) as Check[]);
+    // Not Sam: the token check asks without as_user_id.
+    expect(checks.auth.detail).toBe('accepted by the mock: Ada Admin (user 1, admin)');
+    expect(checks.masquerade).toEqual({ check: 'masquerade', status: 'ok', detail: 'allowed: --as-user 7 acts as Sam Student (user 7)' });
+  });
+
+  it('a token that may not act as others is information, not a failure', async () => {
+    const lms = isolated();
+    const helpdesk = await lms.run('doctor -o json', { env: { LMS_TOKEN: '2~mock-helpdesk' } });
+    expect(helpdesk.exitCode, helpdesk.stderr).toBe(0);
+    expect(byName(JSON.parse(helpdesk.stdout) as Check[]).masquerade).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^not allowed: the mock refused to let Hal Helpdesk \(user 2\) act as .+ \(401\); acting as others needs/) });
+    const teacher = await lms.run('doctor -o json', { env: { LMS_TOKEN: '3~mock-tteacher' } });
+    expect(teacher.exitCode, teacher.stderr).toBe(0);
+    expect(byName(JSON.parse(teacher.stdout) as Check[]).masquerade).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^not allowed: Tess Teacher \(user 3\) may not list the root account's users \(401\)/) });
+  });
+
+  it('fails, exit 1, when --as-user names someone the token may not act as', async () => {
+    const r = await isolated().run('doctor --as-user 7', { tty: true, env: { LMS_TOKEN: '2~mock-helpdesk' } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/^ok    auth        accepted by the mock: Hal Helpdesk \(user 2, helpdesk\)$/m);
+    expect(r.stdout).toMatch(/^fail  masquerade  not allowed: the mock refused to let Hal Helpdesk \(user 2\) act as user 7 \(401\), so every command with --as-user 7 fails; fix: check the id \(lms users get 7\);/m);
+    expect(r.stderr).toBe('error: 1 check failed: masquerade\n');
   });
 
   it('names a missing profile as the instance failure, with what to do', async () => {

@@ -1,5 +1,6 @@
 // The checks of `lms doctor`, over a probe of the machine and the instance, so each check's every
 // outcome can be tried with a fake one. Each says what it found and, when that is not fine, what to do.
+import { DEFAULT_CONCURRENCY } from '../../cli/context.js';
 import { ApiError, LmsError, NetworkError } from '../../errors.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
@@ -16,6 +17,18 @@ export type InstanceReport =
   | { kind: 'mock'; where: string; source: string; overridden: string[]; tokenSource: string }
   | { kind: 'remote'; url: string; source: string; overridden: string[]; tokenSource?: string };
 
+/** What the instance said to `GET /api/v1/users/self`. */
+export interface SelfAnswer {
+  user: unknown;
+  /** The `Date` header. */
+  date?: string;
+  /** `X-Rate-Limit-Remaining` and `X-Request-Cost`, as sent (float strings on real instances). */
+  remaining?: string;
+  cost?: string;
+  /** How many of its tries were throttled before it was answered. */
+  throttled?: number;
+}
+
 /** A directory lms writes to: whether it may, and whether it is there yet. */
 export type Writable = { writable: true; exists: boolean } | { writable: false; reason: string };
 
@@ -29,8 +42,14 @@ export interface DoctorProbe {
   instance(): Promise<InstanceReport>;
   /** The profile file and its directory; no mode when there is no file. */
   configFile(): Promise<{ path: string; mode?: number; dirMode?: number }>;
-  /** `GET /api/v1/users/self`: the user, and the server's `Date`. Throws as the client does. */
-  whoami(): Promise<{ user: unknown; date?: string }>;
+  /** `GET /api/v1/users/self` as the token's own user, whatever --as-user says. Throws as the client does. */
+  whoami(): Promise<SelfAnswer>;
+  /** The id --as-user gave, if any. */
+  asUser?: string;
+  /** `GET /api/v1/users/self?as_user_id=ID`: the user the instance let the token act as. Throws as the client does. */
+  actAs(id: string): Promise<unknown>;
+  /** The first page (two users) of the root account's users. Throws as the client does. */
+  accountUsers(): Promise<unknown>;
   now(): number;
   cacheDir(): Promise<string>;
   stateDir(): Promise<string>;
@@ -39,6 +58,20 @@ export interface DoctorProbe {
 
 /** Above this, what lms prints relative to now ("due in 2 days") is visibly off. */
 export const CLOCK_SKEW_WARN_SECONDS = 60;
+
+/**
+ * What a real instance charges up front for each request in flight (Canvas's pre-flight penalty),
+ * refunded when it completes: a request is throttled when the bucket has no room for it.
+ */
+export const PREFLIGHT_PENALTY = 50;
+
+/**
+ * Below this much X-Rate-Limit-Remaining, lms's own requests in flight at once (bulk jobs, apply,
+ * lookups) no longer fit in the bucket: the next command is slowed to one request at a time or
+ * throttled outright. In a bucket of 600-700 (Canvas's defaults) that is the bottom third or so,
+ * near where the client's own limiter drops to one request at a time.
+ */
+export const RATE_LIMIT_LOW = DEFAULT_CONCURRENCY * PREFLIGHT_PENALTY;
 
 /** Node's supported floor, as the launcher checks it. */
 const NODE_FLOOR = [20, 18, 1] as const;
@@ -52,8 +85,11 @@ export async function runChecks(probe: DoctorProbe): Promise<Check[]> {
   checks.push(tokenCheck(instance));
   const canAsk = instance.value !== undefined && (instance.value.kind === 'mock' || instance.value.tokenSource !== undefined);
   const asked = canAsk ? await settle(probe.whoami()) : undefined;
+  checks.push(reachableCheck(instance.value, asked));
   checks.push(authCheck(instance.value, asked));
   checks.push(clockCheck(probe, instance.value, asked));
+  checks.push(rateLimitCheck(instance.value, asked));
+  checks.push(await masqueradeCheck(probe, instance.value, asked));
   checks.push(await directoryCheck(probe, 'code cache', await probe.cacheDir(), 'warn', 'commands compile from scratch on every run, which makes each start slower'));
   checks.push(await directoryCheck(probe, 'state', await probe.stateDir(), 'fail', 'bulk imports, grade --csv and apply keep their journals there, so a re-run cannot skip the rows already done'));
   return checks;
@@ -136,33 +172,62 @@ function tokenCheck(instance: Settled<InstanceReport>): Check {
   };
 }
 
-function authCheck(report: InstanceReport | undefined, asked: Settled<{ user: unknown; date?: string }> | undefined): Check {
-  if (!asked) return { check: 'auth', status: 'warn', detail: `not checked: ${report ? 'no token' : 'no instance'}` };
-  const host = report?.kind === 'remote' ? hostOf(report.url) : 'the mock';
-  if (asked.value) {
-    const user = (typeof asked.value.user === 'object' && asked.value.user !== null ? asked.value.user : {}) as { id?: unknown; name?: unknown; login_id?: unknown };
-    if (user.id === undefined) return { check: 'auth', status: 'fail', detail: `${host} answered GET /api/v1/users/self without a user`, fix: "is the URL the instance's address, not a page in front of it?" };
-    const login = typeof user.login_id === 'string' ? `, ${user.login_id}` : '';
-    return { check: 'auth', status: 'ok', detail: `accepted by ${host}: ${typeof user.name === 'string' ? user.name : 'a user'} (user ${String(user.id)}${login})` };
-  }
+/** Whether anything answered at the URL, over TLS the runtime trusts; what it answered is the auth check's. */
+function reachableCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Check {
+  if (!asked) return { check: 'reachable', status: 'warn', detail: `not checked: ${report ? 'no token' : 'no instance'}` };
   const error = asked.error;
-  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-    return { check: 'auth', status: 'fail', detail: `${host} did not accept the token (${error.status})`, fix: 'make a new token in your account settings on the instance and store it with `lms profile add NAME --url URL --token-stdin` (or set LMS_TOKEN)' };
+  if (error === undefined || error instanceof ApiError) {
+    if (report?.kind !== 'remote') return { check: 'reachable', status: 'ok', detail: 'the mock answers in this process' };
+    const answered = `${hostOf(report.url)} answered${error ? ` (${error.status})` : ''}`;
+    return { check: 'reachable', status: 'ok', detail: report.url.startsWith('https:') ? `${answered} over HTTPS, with a certificate this machine trusts` : `${answered} over plain HTTP` };
+  }
+  if (error instanceof NetworkError && error.code && TLS_CODES.test(error.code)) {
+    // An expired or not-yet-valid certificate is as often this machine's date as the server's.
+    const clock = /^CERT_(HAS_EXPIRED|NOT_YET_VALID)$/.test(error.code) ? "; check this machine's date too" : '';
+    return {
+      check: 'reachable',
+      status: 'fail',
+      detail: `the TLS certificate of ${report?.kind === 'remote' ? hostOf(report.url) : 'the instance'} is not trusted here (${error.code}): ${error.message}`,
+      fix: `if the instance uses your organisation's own certificate authority, point NODE_EXTRA_CA_CERTS at its PEM file; otherwise its certificate needs fixing on the server${clock}`,
+    };
   }
   if (error instanceof NetworkError) {
-    return { check: 'auth', status: 'fail', detail: `could not reach ${host}: ${error.message}`, fix: error.hint ?? 'check the URL, the network (a proxy, a VPN), and that the instance is up; --timeout waits longer' };
+    return { check: 'reachable', status: 'fail', detail: `not reachable: ${error.message}`, fix: error.hint ?? 'check the URL, the network (a proxy, a VPN), and that the instance is up; --timeout waits longer' };
+  }
+  // Nothing was sent: the client refused first (plain http to another host, a malformed URL).
+  return { check: 'reachable', status: 'fail', detail: `not asked: ${messageOf(error)}`, fix: hintOf(error) };
+}
+
+/** Node's codes for a certificate it does not trust and a TLS handshake that failed. */
+const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|ERR_TLS_|ERR_SSL_|EPROTO$)/;
+
+function authCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Check {
+  if (!asked) return { check: 'auth', status: 'warn', detail: `not checked: ${report ? 'no token' : 'no instance'}` };
+  const host = hostLabel(report);
+  if (asked.value) {
+    const user = userOf(asked.value.user);
+    if (!user) return { check: 'auth', status: 'fail', detail: `${host} answered GET /api/v1/users/self without a user`, fix: "is the URL the instance's address, not a page in front of it?" };
+    const login = typeof user.login_id === 'string' ? `, ${user.login_id}` : '';
+    return { check: 'auth', status: 'ok', detail: `accepted by ${host}: ${user.name ?? 'a user'} (user ${String(user.id)}${login})` };
+  }
+  const error = asked.error;
+  // A throttled 403 says nothing about the token; the rate limit check reports it.
+  if (error instanceof ApiError && error.throttled) return { check: 'auth', status: 'warn', detail: `not checked: ${host} throttled the request` };
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+    return { check: 'auth', status: 'fail', detail: `${host} did not accept the token (${error.status})`, fix: 'make a new token in your account settings on the instance and store it with `lms profile add NAME --url URL --token-stdin` (or set LMS_TOKEN)' };
   }
   if (error instanceof ApiError) {
     return { check: 'auth', status: 'fail', detail: `${host} answered GET /api/v1/users/self with ${error.status}`, fix: error.hint ?? "is the URL the instance's address (https://lms.example.edu, without a path)?" };
   }
-  return { check: 'auth', status: 'fail', detail: messageOf(error), fix: hintOf(error) };
+  // The reachable check says why there was no answer.
+  return { check: 'auth', status: 'warn', detail: `not checked: no answer from ${host}` };
 }
 
 /**
  * Only a warning: the API takes a bearer token whatever the time, and a clock wrong enough to break
- * TLS fails the auth check already. What drifts is what lms works out against this machine's clock.
+ * TLS fails the reachable check already. What drifts is what lms works out against this machine's clock.
  */
-function clockCheck(probe: DoctorProbe, report: InstanceReport | undefined, asked: Settled<{ user: unknown; date?: string }> | undefined): Check {
+function clockCheck(probe: DoctorProbe, report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Check {
   if (report?.kind === 'mock') return { check: 'clock', status: 'ok', detail: "the mock runs in this process, on this machine's clock" };
   if (!asked?.value) return { check: 'clock', status: 'warn', detail: 'not checked: no answer from the instance' };
   const date = asked.value.date === undefined ? NaN : Date.parse(asked.value.date);
@@ -172,6 +237,117 @@ function clockCheck(probe: DoctorProbe, report: InstanceReport | undefined, aske
   const off = Math.abs(skew) <= 1 ? 'in step with' : `${describeSeconds(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'}`;
   if (Math.abs(skew) <= CLOCK_SKEW_WARN_SECONDS) return { check: 'clock', status: 'ok', detail: `this machine's clock is ${off} the instance's` };
   return { check: 'clock', status: 'warn', detail: `this machine's clock is ${off} the instance's: relative times and dates lms works out will be off`, fix: 'turn on network time (timedatectl set-ntp true; on macOS, Date & Time settings)' };
+}
+
+const RATE_LIMIT_FIX = 'wait a minute for the bucket to refill; run fewer lms commands or scripts at once with this token, give bulk jobs a lower --concurrency, and lists a smaller --per-page (each request costs less)';
+
+/**
+ * From the headers of the token check's own answer. An instance that sends no
+ * X-Rate-Limit-Remaining (one that does not throttle this token, a proxy that drops it, the mock
+ * without --throttle) is not measured, which is no fault.
+ */
+function rateLimitCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Check {
+  if (!asked) return { check: 'rate limit', status: 'warn', detail: `not checked: ${report ? 'no token' : 'no instance'}` };
+  const host = hostLabel(report);
+  if (asked.error instanceof ApiError && asked.error.throttled) {
+    return { check: 'rate limit', status: 'fail', detail: `${host} is throttling this token now: it answered ${asked.error.status} (Rate Limit Exceeded) to every try`, fix: RATE_LIMIT_FIX };
+  }
+  if (!asked.value) return { check: 'rate limit', status: 'warn', detail: 'not checked: no answer from the instance' };
+  const { remaining, cost, throttled = 0 } = asked.value;
+  const left = remaining === undefined || remaining.trim() === '' ? NaN : Number(remaining);
+  const waited = throttled ? `${host} throttled this check ${throttled === 1 ? 'once' : `${throttled} times`} before it answered` : '';
+  if (!Number.isFinite(left)) {
+    if (waited) return { check: 'rate limit', status: 'fail', detail: waited, fix: RATE_LIMIT_FIX };
+    const why = report?.kind === 'mock' ? 'the mock sends no X-Rate-Limit-Remaining unless it throttles (lms mock serve --throttle, or LMS_MOCK_FAULTS)' : `${host} sent no X-Rate-Limit-Remaining (it does not throttle this token, or a proxy in between drops the header)`;
+    return { check: 'rate limit', status: 'ok', detail: `not measured: ${why}` };
+  }
+  const spent = cost !== undefined && cost.trim() !== '' && Number.isFinite(Number(cost)) ? `; this check cost ${units(Number(cost))}` : '';
+  const figure = `${units(left)} left in the rate-limit bucket (X-Rate-Limit-Remaining${spent})`;
+  if (left < RATE_LIMIT_LOW) {
+    return {
+      check: 'rate limit',
+      status: 'fail',
+      detail: `only ${figure}${waited ? `, and ${waited}` : ''}: under ${RATE_LIMIT_LOW}, what lms's ${DEFAULT_CONCURRENCY} requests at once are charged up front, so commands now are slowed to one request at a time or throttled`,
+      fix: RATE_LIMIT_FIX,
+    };
+  }
+  if (waited) return { check: 'rate limit', status: 'fail', detail: `${waited}; ${figure} now`, fix: RATE_LIMIT_FIX };
+  return { check: 'rate limit', status: 'ok', detail: `${figure}: room for about ${Math.floor(left / PREFLIGHT_PENALTY)} requests at once` };
+}
+
+/** Whole units, or two decimals for the small costs real instances report ("0.0152"). */
+function units(n: number): string {
+  return Math.abs(n) >= 10 ? String(Math.round(n)) : String(Number(n.toFixed(2)));
+}
+
+const MASQUERADE_NEEDS = 'acting as others needs an admin of the root account whose role has "Users - act as" (become_user), and, to act as another admin, every permission that admin has';
+
+/**
+ * Whether the token's user may act as another (`--as-user`). The probe has to name someone else: a
+ * real instance lets anyone "act as" themselves, so that would prove nothing. With --as-user, the
+ * user it names is tried, and a refusal fails, since every command of this run would fail the same
+ * way; without it, one other user of the account is tried and either answer is information, as most
+ * tokens (teachers', students') have no business acting as others.
+ */
+async function masqueradeCheck(probe: DoctorProbe, report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Promise<Check> {
+  const self = userOf(asked?.value?.user);
+  if (!asked || !self) return { check: 'masquerade', status: 'warn', detail: `not checked: ${!report ? 'no instance' : !asked ? 'no token' : 'no user to start from'}` };
+  const host = hostLabel(report);
+  const who = describeUser(self);
+  const flag = probe.asUser;
+  if (flag !== undefined) {
+    const tried = await settle(probe.actAs(flag));
+    const target = userOf(tried.value);
+    if (target) return { check: 'masquerade', status: 'ok', detail: `allowed: --as-user ${flag} acts as ${describeUser(target)}` };
+    // A real instance answers 401 for a user it cannot find as well as for one the caller may not become; the mock, 404.
+    if (isRefusal(tried.error, [401, 403, 404])) {
+      return {
+        check: 'masquerade',
+        status: 'fail',
+        detail: `not allowed: ${host} refused to let ${who} act as user ${flag} (${tried.error.status}), so every command with --as-user ${flag} fails`,
+        fix: `check the id (lms users get ${flag}); ${MASQUERADE_NEEDS}; or drop --as-user`,
+      };
+    }
+    return { check: 'masquerade', status: 'warn', detail: `not checked: ${tried.value === undefined ? messageOf(tried.error) : `${host} answered as_user_id=${flag} without a user`}` };
+  }
+  const listed = await settle(probe.accountUsers());
+  if (isRefusal(listed.error, [401, 403])) {
+    return { check: 'masquerade', status: 'ok', detail: `not allowed: ${who} may not list the root account's users (${listed.error.status}), so is no admin there; ${MASQUERADE_NEEDS}` };
+  }
+  if (listed.error !== undefined) return { check: 'masquerade', status: 'warn', detail: `not checked: ${messageOf(listed.error)}` };
+  const other = (Array.isArray(listed.value) ? listed.value : []).map(userOf).find((u) => u !== undefined && String(u.id) !== String(self.id));
+  if (!other) return { check: 'masquerade', status: 'ok', detail: 'not measured: the account has no other user to try acting as' };
+  const tried = await settle(probe.actAs(String(other.id)));
+  if (userOf(tried.value)) return { check: 'masquerade', status: 'ok', detail: `allowed: ${who} may act as other users with --as-user (tried as ${describeUser(other)})` };
+  if (isRefusal(tried.error, [401, 403])) {
+    return { check: 'masquerade', status: 'ok', detail: `not allowed: ${host} refused to let ${who} act as ${describeUser(other)} (${tried.error.status}); ${MASQUERADE_NEEDS}` };
+  }
+  return { check: 'masquerade', status: 'warn', detail: `not checked: ${tried.value === undefined ? messageOf(tried.error) : `${host} answered as_user_id without a user`}` };
+}
+
+/** The instance said no (not: it was throttled, or did not answer). */
+function isRefusal(error: unknown, statuses: number[]): error is ApiError {
+  return error instanceof ApiError && !error.throttled && statuses.includes(error.status);
+}
+
+interface UserSeen {
+  id: unknown;
+  name?: string;
+  login_id?: unknown;
+}
+
+function userOf(value: unknown): UserSeen | undefined {
+  if (typeof value !== 'object' || value === null || (value as { id?: unknown }).id === undefined) return undefined;
+  const { id, name, login_id } = value as { id: unknown; name?: unknown; login_id?: unknown };
+  return { id, name: typeof name === 'string' ? name : undefined, login_id };
+}
+
+function describeUser(user: UserSeen): string {
+  return `${user.name ?? 'a user'} (user ${String(user.id)})`;
+}
+
+function hostLabel(report: InstanceReport | undefined): string {
+  return report?.kind === 'remote' ? hostOf(report.url) : 'the mock';
 }
 
 function describeSeconds(s: number): string {

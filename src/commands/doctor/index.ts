@@ -1,5 +1,6 @@
-// `lms doctor`: one pass over what a command needs (Node and SQLite, the instance and its token,
-// the files lms keeps), each check a line with what to do about it. Exits 1 when any check fails.
+// `lms doctor`: one pass over what a command needs (Node and SQLite, the instance, its token and
+// what the token may do, the files lms keeps), each check a line with what to do about it. Exits 1
+// when any check fails.
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -12,12 +13,23 @@ import { route } from '../../spec/routes.js';
 import { runChecks, type Check, type DoctorProbe, type Writable } from './checks.js';
 
 const COLUMNS = ['status', 'check', 'detail', 'fix'];
+const selfPath = () => route('users.get').path.replace(':id', 'self');
 
-/** The probe of this machine, through the context every command gets, so the checks see what a command would. */
+/**
+ * The probe of this machine, through the context every command gets, so the checks see what a
+ * command would. It asks as the token's own user (whose token it is) and tries --as-user by itself,
+ * so its requests carry no as_user_id of the client's.
+ */
 export function systemProbe(ctx: Context): DoctorProbe {
+  const asUser = ctx.globals.asUser;
+  const send = async (path: string, query: Record<string, string>, label: (host: string) => string) => {
+    const client = await ctx.client();
+    return ctx.activity.track(client.send('GET', path, { query, masquerade: false }), label(new URL(client.baseUrl).host));
+  };
   return {
     node: process.versions.node,
     platform: process.platform,
+    asUser,
     async sqlite() {
       const { driverName, openSqlite } = await import('../../mock/db/driver.js');
       const driver = driverName();
@@ -50,10 +62,25 @@ export function systemProbe(ctx: Context): DoctorProbe {
       return { path, mode: file?.mode, dirMode: dir?.mode };
     },
     async whoami() {
-      const [client, { readBody }] = await Promise.all([ctx.client(), import('../../client/parse.js')]);
-      const self = route('users.get').path.replace(':id', 'self');
-      const res = await ctx.activity.track(client.send('GET', self), `Checking the token with ${new URL(client.baseUrl).host}`);
-      return { user: readBody(res), date: res.headers['date'] };
+      const { readBody } = await import('../../client/parse.js');
+      // Retries the transport made because the server throttled them show only in the limiter's count.
+      const before = ctx.limiter().stats.throttled;
+      const res = await send(selfPath(), {}, (host) => `Checking the token with ${host}`);
+      return {
+        user: readBody(res),
+        date: res.headers['date'],
+        remaining: res.headers['x-rate-limit-remaining'],
+        cost: res.headers['x-request-cost'],
+        throttled: ctx.limiter().stats.throttled - before,
+      };
+    },
+    async actAs(id) {
+      const { readBody } = await import('../../client/parse.js');
+      return readBody(await send(selfPath(), { as_user_id: id }, (host) => `Checking with ${host} whether the token may act as user ${id}`));
+    },
+    async accountUsers() {
+      const { readBody } = await import('../../client/parse.js');
+      return readBody(await send(route('users.list').path.replace(':account_id', 'self'), { per_page: '2' }, (host) => `Looking for a user to try acting as on ${host}`));
     },
     now: () => Date.now(),
     // Where the launcher keeps its code cache (bin/lms): LMS_CACHE_DIR, else the platform's cache directory.
@@ -97,9 +124,9 @@ export function checkLines(checks: Check[]): string {
 export const doctorVerbs: Verbs = [
   command({
     name: 'check',
-    summary: 'Check Node, SQLite, the instance and its token, the clock, and the files lms keeps; exit 1 when any check fails',
+    summary: 'Check Node, SQLite, the instance, its token and what it may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails',
     isDefault: true,
-    routes: ['users.get'],
+    routes: ['users.get', 'users.list'],
     examples: ['lms doctor', 'lms doctor -o json'],
     async run({ ctx }) {
       const checks = await runChecks(systemProbe(ctx));

@@ -604,7 +604,7 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'reset' -d 'Empty the mock database, keeping only the root account and its admin'
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'seed' -d 'Reset the mock database to the seeded school; --users N (and --courses M) add a generated large school'
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'serve' -d 'Serve the mock over HTTP (loopback by default); logs one line per request'
-complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'tokens' -d 'List the access tokens of the mock users'
+complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'tokens' -d 'List the access tokens of the mock users, and the developer key\'s client id and secret (for lms auth login)'
 
 # lms mock seed flags
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from seed' -l 'courses' -r -F -d 'with --users: how many generated courses (two sections each; default N/100, at least 1)'

@@ -5,14 +5,13 @@ import type { RouteId } from '../spec/routes.js';
 import { INSTANCE_HEADER, type ApiRequest, type ApiResponse } from '../transport/types.js';
 import { createUploadDesk } from './areas/files/desk.js';
 import { handlerFor, publicRoutes } from './areas/index.js';
-import { activeUser, domainRootAccountId, findUser, resolveContext } from './areas/lookup.js';
+import { activeUser, domainRootAccountId, findUser, resolveContext, tokenUser } from './areas/lookup.js';
 import { can } from './areas/permissions.js';
-import { tokenOwner } from './areas/users/repo.js';
 import { metaValue, setMetaValue } from './db/meta.js';
 import type { Db } from './db/open.js';
 import { DecodeError, decodeParams, headerOf } from './decode.js';
 import { isStoredBytes, StoredBytesAnswer, type MockHandler } from './file-bytes.js';
-import { HttpError, Reply, notFound, unauthorized, type MockCtx, type UserRow } from './kit.js';
+import { HttpError, Reply, bearerToken, invalidToken, notFound, unauthenticated, unauthorized, type MockCtx, type UserRow } from './kit.js';
 import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
 import { matchRoute, pathIsWellFormed } from './router.js';
 
@@ -78,7 +77,7 @@ export function createMockHandler(options: MockOptions): MockHandler {
       }
 
       const isPublic = publicRoutes.has(match.route.id);
-      const realCaller = isPublic ? undefined : authenticate(db, req, url);
+      const realCaller = isPublic ? undefined : authenticate(db, req, url, now());
       const params = await decodeParams(req, url);
       const ctx: MockCtx = {
         db,
@@ -126,18 +125,16 @@ export function createMockHandler(options: MockOptions): MockHandler {
   }
 }
 
-/** Bearer header (or `access_token` query parameter, as the real API allows). */
-function authenticate(db: Db, req: ApiRequest, url: URL): UserRow {
-  const header = headerOf(req, 'authorization');
-  const token = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim() ?? url.searchParams.get('access_token') ?? undefined;
-  if (!token) {
-    throw new HttpError(401, { status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
-  }
-  const owner = tokenOwner(db, token);
-  const user = owner === undefined ? undefined : activeUser(db, owner);
-  if (!user) {
-    throw new HttpError(401, { errors: [{ message: 'Invalid access token.' }] }, { 'www-authenticate': 'Bearer realm="canvas-lms"' });
-  }
+/**
+ * Bearer header (or `access_token` query parameter, as the real API allows). An OAuth access token
+ * past its hour is refused like an unknown one, as real instances refuse it: they look up only
+ * tokens still usable, so an expired one is not found, and the answer names no reason.
+ */
+function authenticate(db: Db, req: ApiRequest, url: URL, now: string): UserRow {
+  const token = bearerToken(req) ?? url.searchParams.get('access_token') ?? undefined;
+  if (!token) throw unauthenticated();
+  const user = tokenUser(db, token, now);
+  if (!user) throw invalidToken();
   return user;
 }
 

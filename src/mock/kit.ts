@@ -6,7 +6,7 @@ import { isSecretParam } from '../redact.js';
 import type { Db } from './db/open.js';
 import type { JobRunner } from './jobs.js';
 import { stmt } from './db/statements.js';
-import { isFile, isPlainObject, type ParamsObject, type UploadedFile, type Value } from './decode.js';
+import { headerOf, isFile, isPlainObject, type ParamsObject, type UploadedFile, type Value } from './decode.js';
 
 export interface UserRow {
   id: number;
@@ -90,6 +90,10 @@ export class HttpError extends Error {
 export const notFound = (message = 'The specified resource does not exist.') => new HttpError(404, { errors: [{ message }] });
 export const unauthorized = () =>
   new HttpError(401, { status: 'unauthorized', errors: [{ message: 'user not authorized to perform that action' }] });
+/** No credential at all. */
+export const unauthenticated = () => new HttpError(401, { status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
+/** A token unknown, expired, replaced or revoked: one answer for all, as real instances give for a token they cannot use. */
+export const invalidToken = () => new HttpError(401, { errors: [{ message: 'Invalid access token.' }] }, { 'www-authenticate': 'Bearer realm="canvas-lms"' });
 export const badRequest = (message: string) => new HttpError(400, { errors: [{ message }] });
 /** The bare `{"message": …}` 400 that real instances answer from enrollments and sections. */
 export const rejected = (message: string) => new HttpError(400, { message });
@@ -101,6 +105,11 @@ export const invalid = (model: string | undefined, field: string, type: string, 
 
 export function requireThat(condition: unknown): asserts condition {
   if (!condition) throw unauthorized();
+}
+
+/** The token of an `Authorization: Bearer …` header. */
+export function bearerToken(req: ApiRequest): string | undefined {
+  return headerOf(req, 'authorization')?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim() || undefined;
 }
 
 // ---- parameters -------------------------------------------------------------------------------

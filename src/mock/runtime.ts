@@ -8,6 +8,7 @@ import { hasFaults, inProcess, parseFaultsEnv, withFaults, type FaultOptions } f
 import { createMockHandler, type MockHandler } from './handler.js';
 import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
 import { mockSchema } from './areas/index.js';
+import { clientIdOf, developerKeys } from './areas/oauth/repo.js';
 import { allTokens } from './areas/users/repo.js';
 import { loadSeed, seedToken, seedUsers, type SchoolOptions, type SeedSchool } from './seed.js';
 
@@ -92,6 +93,12 @@ export async function reseed(db: Db, options: SchoolOptions = {}): Promise<void>
   resetDatabase(db, mockSchema, (d) => seed(d, options));
 }
 
-export function listTokens(db: Db): { user_id: number; name: string; role: string; token: string }[] {
-  return allTokens(db);
+export type TokenListing =
+  | { user_id: number; name: string; role: string; token: string }
+  | { user_id: null; name: string; role: 'developer_key'; token: null; client_id: string; client_secret: string };
+
+/** Every user's token, then the instance's developer keys: the OAuth2 clients `lms auth login` may name. */
+export function listTokens(db: Db): TokenListing[] {
+  const keys = developerKeys(db).map((k) => ({ user_id: null, name: k.name, role: 'developer_key' as const, token: null, client_id: clientIdOf(k), client_secret: k.api_key }));
+  return [...allTokens(db), ...keys];
 }

@@ -11,7 +11,7 @@
 // which could carry user input; and the log line of a request never shows a credential.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { FailureError, UsageError, type LmsError } from '../errors.js';
-import { redactUrl } from '../redact.js';
+import { REDACTED, redactUrl } from '../redact.js';
 import type { ApiRequest, HttpMethod } from '../transport/types.js';
 import { DECODE_LIMITS } from './decode.js';
 import { DroppedConnection } from './faults.js';
@@ -418,10 +418,15 @@ function bracketed(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** What the log shows of a URL: unreserved escapes decoded (so `files%5Fapi` is redacted too), secrets masked. */
+/**
+ * What the log shows of a URL: unreserved escapes decoded (so `files%5Fapi` is redacted too), secrets
+ * masked. Of an OAuth2 step, only the path: its query is an authorization request (state, PKCE
+ * challenge) or, sent where a form belongs, a code, a verifier or a secret.
+ */
 function logTarget(url: URL): string {
   const path = url.pathname.replace(/%(2[dDeE]|5[fF]|7[eE]|3\d|[46][1-9a-fA-F]|[57][0-9aA])/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
-  const line = redactUrl(path + url.search);
+  const oauth = /^\/login\/oauth2(\/|$)/i.test(path);
+  const line = oauth ? redactUrl(path) + (url.search ? `?${REDACTED}` : '') : redactUrl(path + url.search);
   return line.length > 2000 ? `${line.slice(0, 2000)}…` : line;
 }
 

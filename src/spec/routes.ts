@@ -191,6 +191,16 @@ const supportingTable = {
     get: ['GET /api/v1/files/:id', { resource: 'file' }],
     download: ['GET /files/:id/download', { resource: 'file' }],
   },
+  // OAuth2 as real instances serve it, outside /api/v1: the authorization-code grant with PKCE
+  // (RFC 6749, RFC 7636) and the refresh grant. A browser visits the authorization page and answers
+  // its consent form (the mock's own step: real instances keep the request in a login session);
+  // `lms auth login` and `logout` call the token endpoint.
+  oauth: {
+    authorize: ['GET /login/oauth2/auth'],
+    confirm: ['POST /login/oauth2/confirm'],
+    token: ['POST /login/oauth2/token'],
+    revoke: ['DELETE /login/oauth2/token'],
+  },
 } as const satisfies Record<string, Record<string, RouteRow>>;
 
 type ContextName<P extends string> = P extends `${string}{${infer C extends keyof typeof contexts}}${string}`

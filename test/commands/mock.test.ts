@@ -17,12 +17,17 @@ interface TokenRow {
   token: string;
 }
 
+/** The seeded developer key, listed after the users: what `lms auth login` names against the mock. */
+const DEVELOPER_KEY = { user_id: null, name: 'lms command-line tool', role: 'developer_key', token: null, client_id: '10000000000001', client_secret: 'mock-client-secret' };
+
 describe('lms mock tokens', () => {
-  it('lists every seeded user with a role and a working token', async () => {
+  it('lists every seeded user with a role and a working token, then the developer key', async () => {
     const lms = session();
     const r = await lms.run('mock tokens -o json');
     expect(r.exitCode).toBe(0);
-    const rows = json(r.stdout) as TokenRow[];
+    const all = json(r.stdout) as TokenRow[];
+    expect(all.at(-1)).toEqual(DEVELOPER_KEY);
+    const rows = all.slice(0, -1);
     expect(rows).toHaveLength(13);
     for (const row of rows) expect(Object.keys(row)).toEqual(['user_id', 'name', 'role', 'token']);
     expect(rows[0]).toEqual({ user_id: 1, name: 'Ada Admin', role: 'admin', token: '1~mock-admin' });
@@ -34,13 +39,14 @@ describe('lms mock tokens', () => {
     expect(json(self.stdout)).toMatchObject({ id: sam.user_id, name: sam.name });
   });
 
-  it('prints a table on a TTY', async () => {
+  it('prints a table on a TTY, the developer key with its client id and secret', async () => {
     const lms = session();
     const r = await lms.run('mock tokens', { tty: true });
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^USER_ID\s+NAME\s+ROLE\s+TOKEN$/);
-    expect(lines[1]).toMatch(/^1\s+Ada Admin\s+admin\s+1~mock-admin$/);
-    expect(lines).toHaveLength(14);
+    expect(lines[0]).toMatch(/^USER_ID\s+NAME\s+ROLE\s+TOKEN\s+CLIENT_ID\s+CLIENT_SECRET$/);
+    expect(lines[1]).toMatch(/^1\s+Ada Admin\s+admin\s+1~mock-admin\s*$/);
+    expect(lines[14]).toMatch(/^\s+lms command-line tool\s+developer_key\s+10000000000001\s+mock-client-secret$/);
+    expect(lines).toHaveLength(15);
   });
 });
 
@@ -55,7 +61,8 @@ describe('lms mock reset / seed', () => {
     const afterReset = await lms.run('users list --account 1 --all -o json --fields id,name');
     expect(afterReset.exitCode).toBe(0);
     expect(json(afterReset.stdout)).toEqual([{ id: 1, name: 'Ada Admin' }]);
-    expect(json((await lms.run('mock tokens -o json')).stdout)).toEqual([{ user_id: 1, name: 'Ada Admin', role: 'admin', token: '1~mock-admin' }]);
+    // The developer key stays: logging in is how any instance is reached.
+    expect(json((await lms.run('mock tokens -o json')).stdout)).toEqual([{ user_id: 1, name: 'Ada Admin', role: 'admin', token: '1~mock-admin' }, DEVELOPER_KEY]);
     expect(json((await lms.run('courses list --account 1 --all -o json')).stdout)).toEqual([]);
     // A token of the old school no longer works.
     expect((await lms.run('users get self', { env: { LMS_TOKEN: '7~mock-sam' } })).exitCode).toBe(3);

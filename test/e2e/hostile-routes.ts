@@ -202,5 +202,11 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'assignments.delete', method: 'DELETE', path: '/api/v1/courses/3/assignments/7' },
   { id: 'files.get', method: 'GET', path: '/api/v1/files/1' },
   { id: 'files.confirmGet', method: 'GET', path: '/api/v1/files/1/create_success' },
+  // OAuth2, outside /api/v1: the authorization page and the token endpoint take no bearer token; the
+  // seeded admin's token on the revocation is no OAuth grant, so nothing the other rows need is revoked.
+  { id: 'oauth.authorize', method: 'GET', path: '/login/oauth2/auth' },
+  { id: 'oauth.confirm', method: 'POST', path: '/login/oauth2/confirm' },
+  { id: 'oauth.token', method: 'POST', path: '/login/oauth2/token' },
+  { id: 'oauth.revoke', method: 'DELETE', path: '/login/oauth2/token' },
   { id: 'unknown', method: 'POST', path: '/api/v1/no/such/route' },
 ];

@@ -7,6 +7,7 @@
 // got through), so one role's successful delete cannot make the next role's request a 404.
 import { describe, expect, it } from 'vitest';
 import { addAdmin } from '../../src/mock/areas/admins/repo.js';
+import { MOCK_CLIENT_ID, MOCK_CLIENT_SECRET } from '../../src/mock/areas/oauth/seed.js';
 import { addLogin, addToken, createUser } from '../../src/mock/areas/users/repo.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
 import { routes, type RouteId } from '../../src/spec/routes.js';
@@ -68,6 +69,15 @@ interface Row {
   body?: Record<string, unknown>;
   allow: readonly Role[];
 }
+
+/** An authorization request of the seeded developer key, as `lms auth login` sends one. */
+const OAUTH_REQUEST = {
+  client_id: MOCK_CLIENT_ID,
+  response_type: 'code',
+  redirect_uri: 'http://127.0.0.1:53682/callback',
+  code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+  code_challenge_method: 'S256',
+};
 
 const topic = (ctx: string, id: number, rest = '') => `/api/v1/${ctx}/discussion_topics/${id}${rest}`;
 const C = 'courses/1';
@@ -272,6 +282,17 @@ const matrix: Record<string, Row> = {
   'files.confirmGet': { path: '/api/v1/files/1/create_success', allow: ['helpdesk', 'teacher', 'admin'] },
   'files.get': { path: '/api/v1/files/1', allow: ['helpdesk', 'teacher', 'admin'] },
   'files.download': { path: '/files/1/download', allow: [] },
+
+  // OAuth2 sits outside the API's rules of who may do what (see oauth.test.ts for the whole flow).
+  // The authorization page is public: anyone, signed in or not, may be asked for consent.
+  'oauth.authorize': { path: `/login/oauth2/auth?${new URLSearchParams(OAUTH_REQUEST)}`, allow: ALL_ROLES },
+  // Consent is given by whoever's token signs it, for themselves: any user, no one anonymous.
+  'oauth.confirm': { path: '/login/oauth2/confirm', body: { ...OAUTH_REQUEST, approve: 1 }, allow: EVERYONE },
+  // The token endpoint authenticates the client (its id and secret), never a user: a bearer token,
+  // or none, changes nothing (here every caller gets the same invalid_grant for an unknown refresh token).
+  'oauth.token': { path: '/login/oauth2/token', body: { grant_type: 'refresh_token', client_id: MOCK_CLIENT_ID, client_secret: MOCK_CLIENT_SECRET, refresh_token: '1~unknown' }, allow: ALL_ROLES },
+  // Revocation needs a token, and revokes only an OAuth grant's: a seeded token is none (a 400, nothing revoked).
+  'oauth.revoke': { path: '/login/oauth2/token', allow: EVERYONE },
 };
 
 /** A read-state or subscription route in the three contexts (entry paths given per context). */

@@ -200,9 +200,9 @@ export const mockVerbs: Verbs = [
     }),
     command({
       name: 'tokens',
-      summary: 'List the access tokens of the mock users',
+      summary: "List the access tokens of the mock users, and the developer key's client id and secret (for lms auth login)",
       examples: ['lms mock tokens -o json'],
-      columns: ['user_id', 'name', 'role', 'token'],
+      columns: ['user_id', 'name', 'role', 'token', 'client_id', 'client_secret'],
       async run({ ctx }) {
         const { listTokens } = await import('../../mock/runtime.js');
         return list(listTokens((await ctx.mock()).db));

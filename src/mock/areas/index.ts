@@ -16,6 +16,7 @@ import { discussionsArea } from './discussions/index.js';
 import { enrollmentsArea } from './enrollments/index.js';
 import { filesArea } from './files/index.js';
 import { groupsArea } from './groups/index.js';
+import { oauthArea } from './oauth/index.js';
 import { progressArea } from './progress/index.js';
 import { searchArea } from './search/index.js';
 import { sectionsArea } from './sections/index.js';
@@ -28,6 +29,7 @@ import { outcomesArea } from './outcomes/index.js';
 export const areas: readonly MockArea[] = [
   accountsArea,
   usersArea,
+  oauthArea,
   adminsArea,
   coursesArea,
   sectionsArea,

@@ -1,14 +1,17 @@
 // Finds the records path ids name — numeric ids, SIS forms, `self` — with the one generic finder;
-// a missing or deleted record is a 404, an id form the table does not know a 400. It reads several
-// areas' repositories, so it sits above them, beside the areas, and below every handler that asks.
+// a missing or deleted record is a 404, an id form the table does not know a 400; and whose a bearer
+// token is. It reads several areas' repositories, so it sits above them, beside the areas, and below
+// every handler that asks.
 import { lookup, type Findable } from '../db/find.js';
+import type { Db } from '../db/open.js';
 import { badRequest, notFound, type MockCtx, type ResolvedContext } from '../kit.js';
 import { accounts, domainRootAccountId, type AccountRow } from './accounts/repo.js';
 import { courses, type CourseRow } from './courses/repo.js';
 import { collectionItems } from './discussions/repo.js';
 import { groups } from './groups/repo.js';
 import { sections, type SectionRow } from './sections/repo.js';
-import { users, type UserRow } from './users/repo.js';
+import { oauthTokenOwner } from './oauth/repo.js';
+import { activeUser, tokenOwner, users, type UserRow } from './users/repo.js';
 
 export { activeUser } from './users/repo.js';
 export { domainRootAccountId, rootOf } from './accounts/repo.js';
@@ -19,6 +22,16 @@ export function find<T>(ctx: Pick<MockCtx, 'db'>, spec: Findable<T>, raw: string
   if (!('reason' in found)) return found.row;
   if (found.reason === 'unsupported') throw badRequest(`unsupported id form ${found.kind} for a ${spec.label}`);
   throw notFound();
+}
+
+/**
+ * Whom a bearer token authenticates at `now`: a seeded token's user, or the user an OAuth grant was
+ * approved by while its access token has not expired (nor been replaced or revoked); undefined for
+ * anything else, or a user since deleted.
+ */
+export function tokenUser(db: Db, token: string, now: string): UserRow | undefined {
+  const owner = tokenOwner(db, token) ?? oauthTokenOwner(db, token, now);
+  return owner === undefined ? undefined : activeUser(db, owner);
 }
 
 export function findUser(ctx: MockCtx, raw: string): UserRow {

@@ -11,6 +11,9 @@ import type { ApiRequest, ApiResponse, Transport } from './types.js';
 import { bodyText } from './types.js';
 import type { RateLimiter } from './limiter.js';
 
+/** Node's codes for a certificate it refused (OpenSSL's verify errors, and its own for a name mismatch). */
+const CERTIFICATE_ERROR = /^(CERT_|ERR_TLS_CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_(GET_ISSUER_CERT|VERIFY_LEAF_SIGNATURE|DECRYPT_CERT_SIGNATURE|GET_CRL))/;
+
 export interface ResilienceOptions {
   limiter: RateLimiter;
   /** Tries in all, the first included. */
@@ -50,8 +53,9 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
       } catch (err) {
         limiter.release();
         if (!(err instanceof NetworkError)) throw err;
-        // A name that does not resolve will not resolve on the next try either.
-        if (err.code === 'ENOTFOUND') throw err;
+        // A name that does not resolve will not resolve on the next try either, nor will a certificate
+        // that is not valid (expired, for another host, not trusted) become valid.
+        if (err.code === 'ENOTFOUND' || (err.code !== undefined && CERTIFICATE_ERROR.test(err.code))) throw err;
         const safe = err.neverSent || idempotent;
         if (!safe) {
           throw new OutcomeUnknownError(`${req.method} ${shown}: ${scrub(err.message)}; the request may or may not have been applied, so it was not resent`, {

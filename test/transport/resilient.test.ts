@@ -68,6 +68,13 @@ describe('resilient transport', () => {
     expect((await harness([refused(), 201]).send('POST')).status).toBe(201);
   });
 
+  it.each(['ENOTFOUND', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'])('does not try again what the next try would fail alike: %s', async (code) => {
+    const h = harness([new NetworkError(code, { code, neverSent: true }), 200]);
+    await expect(h.send('GET')).rejects.toMatchObject({ code });
+    expect(h.calls).toHaveLength(1);
+    expect(h.waits).toEqual([]);
+  });
+
   it('reports a POST whose outcome is unknown instead of resending it', async () => {
     const h = harness([reset(), 201]);
     const error = await h.send('POST').catch((e: unknown) => e);

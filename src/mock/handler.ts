@@ -11,7 +11,7 @@ import { metaValue, setMetaValue } from './db/meta.js';
 import type { Db } from './db/open.js';
 import { DecodeError, decodeParams, headerOf } from './decode.js';
 import { isStoredBytes, StoredBytesAnswer, type MockHandler } from './file-bytes.js';
-import { HttpError, Reply, bearerToken, invalidToken, notFound, unauthenticated, unauthorized, type MockCtx, type UserRow } from './kit.js';
+import { HttpError, Reply, bearerToken, invalidToken, notFound, unauthenticated, type MockCtx, type UserRow } from './kit.js';
 import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
 import { matchRoute, pathIsWellFormed } from './router.js';
 
@@ -139,9 +139,23 @@ function authenticate(db: Db, req: ApiRequest, url: URL, now: string): UserRow {
 }
 
 /** `as_user_id`: only callers who may become users in the root account can act as someone else. */
+/**
+ * as_user_id, as real instances take it: acting as yourself is always allowed; acting as anyone
+ * else needs become_user on the root account. A user who does not exist and one the caller may not
+ * become get the same answer, so the refusal tells nobody which users exist.
+ */
 function masquerade(ctx: MockCtx, raw: string): UserRow {
-  if (!can(ctx.db, ctx.realCaller.id, 'become_user', { account: { id: domainRootAccountId(ctx.db) } })) throw unauthorized();
-  return findUser(ctx, raw);
+  const invalid = () => new HttpError(401, { errors: 'Invalid as_user_id' });
+  let target: UserRow;
+  try {
+    target = findUser(ctx, raw);
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 404) throw invalid();
+    throw e;
+  }
+  if (target.id === ctx.realCaller.id) return target;
+  if (!can(ctx.db, ctx.realCaller.id, 'become_user', { account: { id: domainRootAccountId(ctx.db) } })) throw invalid();
+  return target;
 }
 
 function reply(r: Reply): ApiResponse {

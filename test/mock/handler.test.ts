@@ -22,6 +22,20 @@ describe('as_user_id', () => {
     expect(JSON.parse(res.body as string)).toMatchObject({ id: 7 });
   });
 
+  it.each([
+    ['a student as themself', TOKENS.student, '7', 200],
+    ['a student by SIS id as themself', TOKENS.student, 'sis_user_id:S-007', 200],
+    ['a student as another student', TOKENS.student, '8', 401],
+    ['a teacher as a student of theirs', TOKENS.teacher, '7', 401],
+    ['the admin as a user who does not exist', TOKENS.admin, '999999', 401],
+    ['the admin as a student', TOKENS.admin, '7', 200],
+  ] as const)('lets %s act: %s', async (_who, token, as, status) => {
+    const res = await freshMock().handler(self(token, undefined, undefined, `?as_user_id=${encodeURIComponent(as)}`));
+    expect(res.status).toBe(status);
+    // Refused alike whether or not the user exists, so a refusal tells nobody who does.
+    if (status === 401) expect(JSON.parse(res.body as string)).toEqual({ errors: 'Invalid as_user_id' });
+  });
+
   it('cannot be planted in a prototype: later requests act as their own token', async () => {
     const mock = freshMock();
     for (const [body, type] of [

@@ -11,6 +11,9 @@ const SECRET_PARAMS = new Set([
   'client_secret',
   'password',
   'verifier',
+  // OAuth2: the authorization code in a redirect, and the PKCE verifier that redeems it.
+  'code',
+  'code_verifier',
   'uuid',
   // Signed storage URLs (upload targets, file downloads): the signature is the credential.
   'signature',

@@ -1,6 +1,7 @@
 // `lms admins`: who administers an account, and with which role.
 import { item, list, type Verbs } from '../../cli/command.js';
 import { command } from '../../cli/define.js';
+import { userPath } from '../../client/user-ref.js';
 
 const COLUMNS = ['id', 'user.id', 'user.name', 'user.login_id', 'role', 'role_id', 'workflow_state'];
 const account = { flags: '--account <id>', description: 'account id, sis_account_id:X or self', required: true } as const;
@@ -33,7 +34,7 @@ const addAdmin = command({
   examples: ['lms admins add --account 1 --user sis_login_id:jdoe --role Helpdesk'],
   async run({ opts, ctx }) {
     const client = await ctx.client();
-    return item(await client.ops.admins.create({ account_id: opts.account, user_id: opts.user, role: opts.role, send_confirmation: opts.confirmation }));
+    return item(await client.ops.admins.create({ account_id: opts.account, user_id: userPath(opts.user), role: opts.role, send_confirmation: opts.confirmation }));
   },
 });
 
@@ -48,7 +49,7 @@ const removeAdmin = command({
   async run({ args, opts, ctx }) {
     await ctx.confirm(`Remove the ${opts.role ?? 'AccountAdmin'} role of user ${args[0]} on account ${opts.account}`);
     const client = await ctx.client();
-    return item(await client.ops.admins.delete({ account_id: opts.account, user_id: args[0], role: opts.role }));
+    return item(await client.ops.admins.delete({ account_id: opts.account, user_id: userPath(args[0]), role: opts.role }));
   },
 });
 

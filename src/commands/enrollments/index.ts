@@ -6,6 +6,7 @@ import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import { UsageError } from '../../errors.js';
 import { exportEnrollments } from './export.js';
 import { importEnrollments } from './import.js';
+import { userPath } from '../../client/user-ref.js';
 
 const COLUMNS = ['id', 'user_id', 'user.name', 'type', 'role', 'enrollment_state', 'course_id', 'course_section_id'];
 const ONE_COLUMNS = ['id', 'user_id', 'type', 'role', 'enrollment_state', 'course_id', 'course_section_id'];
@@ -46,7 +47,7 @@ const listEnrollments = command({
     // lists their enrollments everywhere.
     const inPlace = opts.user !== undefined && (opts.course !== undefined || opts.section !== undefined);
     const where = inPlace ? oneContext(opts, ['course', 'section']) : oneContext(opts, ['course', 'section', 'user']);
-    const filter = { type: opts.type?.map(enrollmentType), role: opts.role, state: opts.state?.map(enrollmentState), ...(inPlace ? { user_id: opts.user } : {}) };
+    const filter = { type: opts.type?.map(enrollmentType), role: opts.role, state: opts.state?.map(enrollmentState), ...(inPlace ? { user_id: userPath(opts.user!) } : {}) };
     const client = await ctx.client();
     const options = { limit: ctx.pageLimit() };
     const e = client.ops.enrollments;
@@ -55,7 +56,7 @@ const listEnrollments = command({
         ? e.listCourse({ course_id: where.id, ...filter }, options)
         : where.type === 'section'
           ? e.listSection({ section_id: where.id, ...filter }, options)
-          : e.listUser({ user_id: where.id, ...filter }, options);
+          : e.listUser({ user_id: userPath(where.id), ...filter }, options);
     return list(items);
   },
 });
@@ -82,7 +83,7 @@ const addEnrollment = command({
     const where = oneContext(opts, ['course', 'section']);
     if (opts.sectionId && where.type === 'section') throw new UsageError('--section-id goes with --course; with --section the section is already chosen');
     const enrollment = {
-      user_id: opts.user,
+      user_id: userPath(opts.user),
       type: opts.type ? enrollmentType(opts.type) : undefined,
       role: opts.role,
       enrollment_state: opts.state,

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { exportUsers } from './export.js';
 import { importUsers } from './import.js';
 import { upload } from './upload.js';
+import { userPath } from '../../client/user-ref.js';
 
 const USER_COLUMNS = ['id', 'name', 'login_id', 'sis_user_id', 'email'];
 const account = { ...contextFlags.account, default: 'self' } as const;
@@ -31,7 +32,7 @@ const getUser = command({
   examples: ['lms users get self', 'lms users get sis_user_id:S-007'],
   async run({ args, ctx }) {
     const client = await ctx.client();
-    return item(await client.ops.users.get({ id: args[0] ?? 'self' }));
+    return item(await client.ops.users.get({ id: userPath(args[0] ?? 'self') }));
   },
 });
 
@@ -106,7 +107,7 @@ const updateUser = command({
     const changes = { name: opts.name, short_name: opts.shortName, sortable_name: opts.sortableName, time_zone: opts.timeZone, locale: opts.locale, avatar };
     if (Object.values(changes).every((v) => v === undefined)) throw new UsageError('nothing to update: give at least one of --name, --short-name, --sortable-name, --time-zone, --locale, --avatar-token, --avatar-url');
     const client = await ctx.client();
-    return item(await client.ops.users.update({ id: args[0], user: changes }));
+    return item(await client.ops.users.update({ id: userPath(args[0]), user: changes }));
   },
 });
 
@@ -120,7 +121,7 @@ const deleteUser = command({
   async run({ args, opts, ctx }) {
     await ctx.confirm(`Delete user ${args[0]} from account ${opts.account}`);
     const client = await ctx.client();
-    const result = await client.ops.users.delete({ account_id: opts.account, id: args[0] });
+    const result = await client.ops.users.delete({ account_id: opts.account, id: userPath(args[0]) });
     return item((result as { user?: unknown }).user ?? result);
   },
 });
@@ -135,7 +136,7 @@ const settings = defineNoun({
       routes: ['users.getSettings'],
       examples: ['lms users settings get'],
       async run({ args, ctx }) {
-        return item(await (await ctx.client()).ops.users.getSettings({ id: args[0] ?? 'self' }));
+        return item(await (await ctx.client()).ops.users.getSettings({ id: userPath(args[0] ?? 'self') }));
       },
     }),
     command({
@@ -147,7 +148,7 @@ const settings = defineNoun({
       async run({ args, opts, ctx }) {
         if (opts.manualMarkAsRead === undefined) throw new UsageError('nothing to update: give --manual-mark-as-read true|false');
         const client = await ctx.client();
-        return item(await client.ops.users.updateSettings({ id: args[0] ?? 'self', manual_mark_as_read: opts.manualMarkAsRead === 'true' }));
+        return item(await client.ops.users.updateSettings({ id: userPath(args[0] ?? 'self'), manual_mark_as_read: opts.manualMarkAsRead === 'true' }));
       },
     }),
   ],
@@ -159,7 +160,7 @@ const follow = command({
   routes: ['users.follow'],
   examples: ['lms users follow 8'],
   async run({ args, ctx }) {
-    return item(await (await ctx.client()).ops.users.follow({ user_id: args[0] }));
+    return item(await (await ctx.client()).ops.users.follow({ user_id: userPath(args[0]) }));
   },
 });
 
@@ -169,7 +170,7 @@ const unfollow = command({
   routes: ['users.unfollow'],
   examples: ['lms users unfollow 8'],
   async run({ args, ctx }) {
-    await (await ctx.client()).ops.users.unfollow({ user_id: args[0] });
+    await (await ctx.client()).ops.users.unfollow({ user_id: userPath(args[0]) });
     ctx.io.stderr.write(`No longer following user ${args[0]}.\n`);
     return undefined;
   },
@@ -182,7 +183,7 @@ const profile = command({
   examples: ['lms users profile sis_login_id:sam'],
   columns: ['id', 'name', 'primary_email', 'login_id', 'time_zone'],
   async run({ args, ctx }) {
-    return item(await (await ctx.client()).ops.users.profile({ user_id: args[0] ?? 'self' }));
+    return item(await (await ctx.client()).ops.users.profile({ user_id: userPath(args[0] ?? 'self') }));
   },
 });
 
@@ -193,7 +194,7 @@ const avatars = command({
   examples: ['lms users avatars'],
   columns: ['type', 'display_name', 'token', 'url'],
   async run({ args, ctx }) {
-    return { kind: 'list', items: await (await ctx.client()).ops.users.avatars({ user_id: args[0] ?? 'self' }) };
+    return { kind: 'list', items: await (await ctx.client()).ops.users.avatars({ user_id: userPath(args[0] ?? 'self') }) };
   },
 });
 
@@ -212,7 +213,7 @@ const pageViews = command({
       if (value !== undefined && Number.isNaN(Date.parse(value))) throw new UsageError(`${flag} is not a date or time: "${value}"`);
     }
     const client = await ctx.client();
-    return list(client.ops.users.pageViews({ user_id: args[0] ?? 'self', start_time: opts.startTime, end_time: opts.endTime }, { limit: ctx.pageLimit() }));
+    return list(client.ops.users.pageViews({ user_id: userPath(args[0] ?? 'self'), start_time: opts.startTime, end_time: opts.endTime }, { limit: ctx.pageLimit() }));
   },
 });
 

@@ -11,6 +11,7 @@ _lms_subcommand() {
     ':api') _lms_next='api'; return 0 ;;
     ':apply') _lms_next='apply'; return 0 ;;
     ':assignments') _lms_next='assignments'; return 0 ;;
+    ':auth') _lms_next='auth'; return 0 ;;
     ':calendar') _lms_next='calendar'; return 0 ;;
     ':completion') _lms_next='completion'; return 0 ;;
     ':conv') _lms_next='conv'; return 0 ;;
@@ -73,6 +74,11 @@ _lms_subcommand() {
     'assignments:help') _lms_next='assignments help'; return 0 ;;
     'assignments:list'|'assignments:ls') _lms_next='assignments list'; return 0 ;;
     'assignments:update') _lms_next='assignments update'; return 0 ;;
+    'auth:help') _lms_next='auth help'; return 0 ;;
+    'auth:login') _lms_next='auth login'; return 0 ;;
+    'auth:logout') _lms_next='auth logout'; return 0 ;;
+    'auth:status') _lms_next='auth status'; return 0 ;;
+    'auth:token') _lms_next='auth token'; return 0 ;;
     'calendar:create') _lms_next='calendar create'; return 0 ;;
     'calendar:help') _lms_next='calendar help'; return 0 ;;
     'conv:add-recipients') _lms_next='conv add-recipients'; return 0 ;;
@@ -349,6 +355,8 @@ _lms_value_flag() {
     'assignments update:--name'|'assignments update '*':--name') _lms_words=''; return 0 ;;
     'assignments update:--points'|'assignments update '*':--points') _lms_words=''; return 0 ;;
     'assignments update:--submission-types'|'assignments update '*':--submission-types') _lms_words=''; return 0 ;;
+    'auth login:--client-id'|'auth login '*':--client-id') _lms_words=''; return 0 ;;
+    'auth login:--url'|'auth login '*':--url') _lms_words=''; return 0 ;;
     'calendar create:--address'|'calendar create '*':--address') _lms_words=''; return 0 ;;
     'calendar create:--course'|'calendar create '*':--course') _lms_words=''; return 0 ;;
     'calendar create:--description'|'calendar create '*':--description') _lms_words=''; return 0 ;;
@@ -747,7 +755,7 @@ _lms_reply() {
 
 _lms_subcommands() {
   case "$1" in
-    '') _lms_words='accounts activity admins announcements api apply assignments calendar completion conv courses diff doctor enrollments export files grade groups help history mcp mock outcomes profile progress quizzes recipients sections submissions todo topics upcoming users' ;;
+    '') _lms_words='accounts activity admins announcements api apply assignments auth calendar completion conv courses diff doctor enrollments export files grade groups help history mcp mock outcomes profile progress quizzes recipients sections submissions todo topics upcoming users' ;;
     'accounts') _lms_words='get help list' ;;
     'accounts get') _lms_words='' ;;
     'accounts help') _lms_words='' ;;
@@ -791,6 +799,12 @@ _lms_subcommands() {
     'assignments help') _lms_words='' ;;
     'assignments list') _lms_words='' ;;
     'assignments update') _lms_words='' ;;
+    'auth') _lms_words='help login logout status token' ;;
+    'auth help') _lms_words='' ;;
+    'auth login') _lms_words='' ;;
+    'auth logout') _lms_words='' ;;
+    'auth status') _lms_words='' ;;
+    'auth token') _lms_words='' ;;
     'calendar') _lms_words='create help' ;;
     'calendar create') _lms_words='' ;;
     'calendar help') _lms_words='' ;;
@@ -1007,6 +1021,12 @@ _lms_flags() {
     'assignments help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'assignments list') _lms_words='--all --as-user --course --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --search --timeout --verbose -v --version --yes -y' ;;
     'assignments update') _lms_words='--all --as-user --course --description --dry-run --due-at --fields --grading-standard-id --grading-type --help -h --insecure --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --output -o --per-page --points --profile -p --publish --submission-types --timeout --unpublish --verbose -v --version --yes -y' ;;
+    'auth') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'auth help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'auth login') _lms_words='--all --as-user --client-id --client-secret-stdin --fields --help -h --insecure --insecure-storage --jq --limit --mock --mock-db --no-browser --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --url --verbose -v --version --yes -y' ;;
+    'auth logout') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'auth status') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
+    'auth token') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'calendar') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'calendar create') _lms_words='--address --all --all-day --as-user --course --description --dry-run --end --fields --group --help -h --insecure --jq --limit --location --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --start --timeout --title --user --verbose -v --version --yes -y' ;;
     'calendar help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
@@ -1092,7 +1112,7 @@ _lms_flags() {
     'outcomes tree') _lms_words='--account --all --as-user --course --fields --global --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'outcomes unlink') _lms_words='--account --all --as-user --course --dry-run --fields --global --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
-    'profile add') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --no-verify --output -o --per-page --profile -p --timeout --token-stdin --url --verbose -v --version --yes -y' ;;
+    'profile add') _lms_words='--all --as-user --fields --help -h --insecure --insecure-storage --jq --limit --mock --mock-db --no-color --no-input --no-mock --no-verify --output -o --per-page --profile -p --timeout --token-stdin --url --verbose -v --version --yes -y' ;;
     'profile help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile list') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;
     'profile remove') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version --yes -y' ;;

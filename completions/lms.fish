@@ -37,6 +37,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'announcements' -d 'Announcements:
 complete -c lms -n '__fish_use_subcommand' -a 'api' -d 'Raw API access, and the route table'
 complete -c lms -n '__fish_use_subcommand' -a 'apply' -d 'Make courses what YAML or JSON files describe: a plan, a confirmation, then only the changes'
 complete -c lms -n '__fish_use_subcommand' -a 'assignments' -d 'Assignments of a course'
+complete -c lms -n '__fish_use_subcommand' -a 'auth' -d 'Log in through the browser (OAuth2), see who you are, log out; tokens kept in the OS keychain'
 complete -c lms -n '__fish_use_subcommand' -a 'calendar' -d 'Calendar events: add one to a course, group or your own calendar'
 complete -c lms -n '__fish_use_subcommand' -a 'completion' -d 'Print a completion script: bash, zsh or fish'
 complete -c lms -n '__fish_use_subcommand' -a 'conv' -d 'Conversations: your inbox, sending to people or whole courses (async, followed live), batch updates'
@@ -318,6 +319,20 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'publish' -d 'publish it'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'submission-types' -r -F -d 'comma-separated, e.g. online_upload,online_text_entry'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'unpublish' -d 'unpublish it (refused once students have turned work in)'
+
+# lms auth
+complete -c lms -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from help login logout status token' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from help login logout status token' -a 'login' -d 'Log in through the browser (OAuth2 with PKCE) with a developer key, waiting --timeout seconds for it (default 300); the tokens go to the keychain'
+complete -c lms -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from help login logout status token' -a 'logout' -d 'Revoke the token at the instance and forget it here (the profile and its URL stay)'
+complete -c lms -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from help login logout status token' -a 'status' -d 'Who the token belongs to, on which instance, where it is kept and when it expires (never the token itself)'
+complete -c lms -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from help login logout status token' -a 'token' -d 'Print the access token a command would send (renewed first if it is about to expire), for other tools'
+
+# lms auth login flags
+complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'client-id' -r -F -d 'the developer key\'s client id (default: the one the profile last logged in with)'
+complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'client-secret-stdin' -d 'read the developer key\'s client secret from standard input (otherwise a hidden prompt asks)'
+complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'insecure-storage' -d 'keep the tokens in the profile file (readable only by you) instead of the keychain'
+complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'no-browser' -d 'print the URL to open instead of opening a browser'
+complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'url' -r -F -d 'base URL of the instance (default: the profile\'s)'
 
 # lms calendar
 complete -c lms -n '__fish_seen_subcommand_from calendar; and not __fish_seen_subcommand_from create help' -a 'create' -d 'Add an event to a calendar: --course, --group, or your own (--user self)'
@@ -759,6 +774,7 @@ complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'use' -d 'Make a profile the default'
 
 # lms profile add flags
+complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'insecure-storage' -d 'keep the token in the profile file (readable only by you) instead of the keychain'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'no-verify' -d 'save without checking the token with the instance'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'token-stdin' -d 'read the access token from standard input'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'url' -r -F -d 'base URL of the instance, e.g. https://lms.example.edu'

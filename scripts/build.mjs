@@ -92,6 +92,11 @@ const result = await build({
   minifySyntax: true,
   define: { __LMS_VERSION__: JSON.stringify(pkg.version) },
   plugins: [sqliteAddon, lazyChildProcess, jqApart, mcpApart],
+  // The keychain binding stays a package of its own: its loader picks the prebuilt addon for this
+  // platform from the optional packages beside it, which a bundle would cut it off from. An install
+  // (global or not) puts it in the node_modules the launcher requires from; an install without it
+  // (an optional dependency) keeps tokens in the profile file.
+  external: ['@napi-rs/keyring'],
   logLevel: 'warning',
   metafile: true,
 });

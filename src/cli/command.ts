@@ -95,6 +95,12 @@ export interface CommandSpec<O = Record<string, unknown>> {
    * flags' `field`.
    */
   writes?: 'create' | 'update' | 'delete';
+  /**
+   * false: the verb takes no --dry-run though its routes write. Its writes are this machine's
+   * credentials at the token endpoint (`auth login`, `auth logout`): nothing a dry run could show
+   * before it, and nothing of the instance's data to preview.
+   */
+  dryRun?: false;
   /** Fields the verb sets whatever its flags say (`quizzes publish`: published true). */
   sets?: Record<string, string | number | boolean | null>;
   run(input: { args: string[]; opts: O; ctx: Context }): Promise<CommandResult>;
@@ -146,7 +152,7 @@ export function sendsWrites(spec: CommandSpec<never>): boolean {
  * which is shown instead of sent.
  */
 export function dryRunOf(spec: CommandSpec<never>): 'plans' | 'stops' | undefined {
-  if (!sendsWrites(spec)) return undefined;
+  if (spec.dryRun === false || !sendsWrites(spec)) return undefined;
   return declares(spec, '--dry-run') || declares(spec, '--plan') ? 'plans' : 'stops';
 }
 

@@ -2,8 +2,10 @@
 // the client, profiles, the mock, prompts and the command tree. Nothing is opened until a command
 // asks for it.
 import type { Command } from 'commander';
+import type { TokenSession } from '../auth/session.js';
 import type { ApiClient, PageCursor } from '../client/client.js';
 import { chooseInstance, describeInstance, resolveRemote, type InstanceChoice } from '../config/instance.js';
+import type { Keychain } from '../config/keychain.js';
 import type { ProfileStore } from '../config/profiles.js';
 import { CancelledError, LmsError, UsageError, ExitCode } from '../errors.js';
 import { createActivity, spinnerAllowed, type Activity, type SpinnerFactory } from '../io/activity.js';
@@ -38,6 +40,8 @@ export interface GlobalOptions {
   input: boolean;
   yes: boolean;
   timeoutSeconds: number;
+  /** --timeout was given (a wait that is not one request's, such as a login's, has its own default). */
+  timeoutGiven?: boolean;
   /** Allow a token over plain http to a host that is not this machine. */
   insecure: boolean;
 }
@@ -50,6 +54,8 @@ export interface Deps {
   mock?: MockRuntime;
   /** Directory of the profile file (tests pass a temporary one). */
   configDir?: string;
+  /** Where tokens are kept: the OS keychain unless given (tests pass one of their own). */
+  keychain?: Keychain;
   prompter?: Prompter;
   /** Makes the activity spinner (tests pass a fake; by default ora, loaded when first shown). */
   spinner?: SpinnerFactory;
@@ -85,6 +91,14 @@ export interface Context {
   /** One limiter per process: every request of a command, bulk rows included, is paced by it. */
   limiter(): RateLimiter;
   profiles(): Promise<ProfileStore>;
+  /** The keychain; asking for it loads nothing, its binding loads on the first read or write. */
+  keychain(): Promise<Keychain>;
+  /**
+   * The chosen profile's stored credential (in the keychain, or an OAuth login in the profile file),
+   * renewed when it expires; undefined when the token is not a stored one (LMS_TOKEN, a pasted token
+   * in the file, the mock) or the profile is logged out. The client sends its token.
+   */
+  tokenSession(): Promise<TokenSession | undefined>;
   mock(): Promise<MockRuntime>;
   /** Paging from --all / --limit: the first page unless told otherwise. */
   pageLimit(): number | undefined;
@@ -118,6 +132,8 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
   const mockMode = instance.kind === 'mock';
   let clientPromise: Promise<ApiClient> | undefined;
   let profilesPromise: Promise<ProfileStore> | undefined;
+  let keychainPromise: Promise<Keychain> | undefined;
+  let sessionPromise: Promise<TokenSession | undefined> | undefined;
   let mockPromise: Promise<MockRuntime> | undefined;
   let treePromise: Promise<Command> | undefined;
   let warnedInsecure = false;
@@ -136,6 +152,16 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     profiles() {
       profilesPromise ??= import('../config/profiles.js').then((m) => m.openProfiles(deps.configDir ?? env.LMS_CONFIG_DIR));
       return profilesPromise;
+    },
+
+    keychain() {
+      keychainPromise ??= deps.keychain ? Promise.resolve(deps.keychain) : import('../config/keychain.js').then((m) => m.osKeychain());
+      return keychainPromise;
+    },
+
+    tokenSession() {
+      sessionPromise ??= openSession();
+      return sessionPromise;
     },
 
     mock() {
@@ -228,7 +254,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       return new ApiClient({ ...common, baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, transport: guard(mock.handler) });
     }
     const store = await ctx.profiles();
-    const { baseUrl, urlSource: source, fromEnv, token, tokenSource, profileName: name, insecure } = resolveRemote(instance, env, store);
+    const { baseUrl, urlSource: source, fromEnv, token: given, tokenSource, profileName: name, insecure, stored } = resolveRemote(instance, env, store);
     const { redactUrl } = await import('../redact.js');
     // `localhost:4010` would parse as a URL of the scheme `localhost:`: say what was meant.
     if (fromEnv && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(baseUrl) && URL.canParse(`http://${baseUrl}`)) {
@@ -241,6 +267,11 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
         hint: fromEnv ? 'set LMS_BASE_URL to the instance address, e.g. https://lms.example.edu' : `fix it with \`lms profile add ${name} --url https://lms.example.edu\``,
       });
     }
+    const session = stored ? await ctx.tokenSession() : undefined;
+    if (stored && !session) {
+      throw new LmsError(`no token for ${redactUrl(baseUrl)}: profile "${name}" is logged out`, ExitCode.auth, { hint: `log in with \`lms auth login -p ${name}\`, or set LMS_TOKEN` });
+    }
+    const token = session ? await session.fresh() : given;
     if (!token) {
       const hint =
         instance.from === '--profile'
@@ -258,7 +289,38 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       ctx.warn(message);
     };
     const { httpTransport } = await import('../transport/http.js');
-    return new ApiClient({ ...common, baseUrl, token, plainHttp, warn, transport: guard(httpTransport({ timeoutMs: globals.timeoutSeconds * 1000 })) });
+    return new ApiClient({ ...common, baseUrl, token, plainHttp, warn, renewToken: session?.renew, transport: guard(httpTransport({ timeoutMs: globals.timeoutSeconds * 1000 })) });
+  }
+
+  async function openSession(): Promise<TokenSession | undefined> {
+    if (instance.kind !== 'remote') return undefined;
+    const store = await ctx.profiles();
+    const remote = resolveRemote(instance, env, store);
+    if (!remote.stored || !remote.profileName) return undefined;
+    const name = remote.profileName;
+    const profile = store.get(name)!;
+    const [{ openTokenSession }, keychain] = await Promise.all([import('../auth/session.js'), ctx.keychain()]);
+    const trace = globals.verbose ? (line: string) => err(io, `${line}\n`) : undefined;
+    return openTokenSession({
+      name,
+      store,
+      keychain: () => keychain,
+      trace,
+      // The token endpoint of the profile's own instance (LMS_BASE_URL may name another), outside
+      // any dry run: renewing a token is not the command's write.
+      tokenClient: async () => {
+        const [{ resilient }, { trackedTransport }, { checkTokenTransport }, { instanceClient }] = await Promise.all([
+          import('../transport/resilient.js'),
+          import('../io/activity.js'),
+          import('../auth/oauth.js'),
+          import('../auth/instance-client.js'),
+        ]);
+        const insecure = globals.insecure || profile.insecure === true;
+        checkTokenTransport(profile.url, insecure);
+        const wrap = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace }), ctx.activity);
+        return instanceClient({ baseUrl: profile.url, insecure, timeoutSeconds: globals.timeoutSeconds, trace, wrap });
+      },
+    });
   }
 
   return ctx;

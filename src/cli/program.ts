@@ -94,13 +94,17 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     .addOption(new Option('--timeout <seconds>', `per-request timeout in seconds (at most ${MAX_TIMEOUT_SECONDS})`).argParser(wholeNumber('--timeout', 1, MAX_TIMEOUT_SECONDS, ' of seconds')).default(30))
     .addOption(new Option('--insecure', 'allow sending the token over plain http to a host other than this machine'));
 
+  // Whether --timeout was given, not defaulted: a wait that is not one request's (a login's, for a
+  // person at a browser) has a default of its own.
+  let timeoutGiven = false;
   program.hook('preAction', (_this, action) => {
     const o = action.optsWithGlobals();
     state.jsonErrors = (o.output ?? deps.env.LMS_OUTPUT) === 'json';
+    timeoutGiven = action.getOptionValueSourceWithGlobals('timeout') === 'cli';
   });
 
   const runner = async (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globalOpts: Record<string, unknown>) => {
-    const globals = readGlobals(globalOpts, deps.env);
+    const globals = { ...readGlobals(globalOpts, deps.env), timeoutGiven };
     // Compiled before the command runs, so a mistake in the expression is reported before any request.
     const jq = typeof globalOpts.jq === 'string' ? await (await import('../output/jq.js')).compileJq(globalOpts.jq) : undefined;
     // A tree of its own, every noun loaded: this run's tree may hold only the noun it names.

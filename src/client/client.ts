@@ -41,6 +41,13 @@ export interface ClientOptions {
    * next page's link. Listings without a limit (lookups) read every page as usual.
    */
   pageCursor?: PageCursor;
+  /**
+   * A new token for one the server no longer takes (a 401 with WWW-Authenticate: the token expired
+   * or was revoked), or undefined when there is none to be had. Asked once per request, which is
+   * then sent again with the new token; a 401 without that header is a refusal of the caller, which
+   * no other token of theirs would change.
+   */
+  renewToken?: (refused: string) => Promise<string | undefined>;
 }
 
 export interface PageCursor {
@@ -95,9 +102,14 @@ export class ApiClient {
   readonly ops: ReturnType<typeof bindOperations>;
   private asUserChecked: Promise<void> | undefined;
   private warnedPlainHttp = false;
+  /** The token sent now; `tokens` holds it and every one sent before it (renewed): none may appear in a message. */
+  private token: string | undefined;
+  private readonly tokens: string[] = [];
 
   constructor(options: ClientOptions) {
     this.options = options;
+    this.token = options.token;
+    if (options.token) this.tokens.push(options.token);
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     const base = parseHttpUrl(this.baseUrl);
     if (!base) throw new UsageError(`the base URL is not an http(s) URL: "${redactUrl(this.baseUrl)}"`, { hint: 'give the instance as https://lms.example.edu' });
@@ -192,7 +204,7 @@ export class ApiClient {
   private async dispatch(method: HttpMethod, pathOrUrl: string, options: SendOptions, { masquerade, raw = false }: { masquerade: boolean; raw?: boolean }): Promise<ApiResponse> {
     let url = this.absolute(pathOrUrl);
     const target = parseHttpUrl(url);
-    if (!target) throw new UsageError(`not an http(s) URL: "${redactText(pathOrUrl, [this.options.token])}"`);
+    if (!target) throw new UsageError(`not an http(s) URL: "${redactText(pathOrUrl, this.tokens)}"`);
     const auth = options.auth !== false;
     if (auth && target.origin !== this.origin) {
       throw new UsageError(`refusing to send the token to ${target.origin}: it goes only to ${this.origin}, the base URL's origin; nothing was sent`, {
@@ -210,7 +222,7 @@ export class ApiClient {
 
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
-    if (auth && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    if (auth && this.token) headers.authorization = `Bearer ${this.token}`;
     let body: ApiRequest['body'];
     if (options.body) {
       const encoding = options.encoding ?? (hasFile(options.body) ? 'multipart' : 'form');
@@ -221,10 +233,22 @@ export class ApiClient {
       headers['content-length'] = '0';
     }
 
+    let renewed = false;
     for (let hop = 0; ; hop++) {
       if (headers.authorization) this.checkPlainHttp(new URL(url), true);
       const traceUrl = this.traceUrl(url, options.secretUrl === true);
       const res = await this.exchange({ method, url, headers, body, traceUrl, idempotent: options.idempotent });
+      if (res.status === 401 && !renewed && headers.authorization && res.headers['www-authenticate'] && this.options.renewToken) {
+        renewed = true;
+        const fresh = await this.renew(headers.authorization.replace(/^Bearer /, ''));
+        if (fresh) {
+          this.options.trace?.(`↻ ${method} ${traceUrl} again with the renewed token`);
+          headers.authorization = `Bearer ${fresh}`;
+          // Not a redirect: the same request again.
+          hop--;
+          continue;
+        }
+      }
       const location = res.headers['location'];
       if (res.status >= 300 && res.status < 400 && location && method === 'GET' && hop < MAX_REDIRECTS) {
         const next = parseHttpUrl(location, url);
@@ -237,6 +261,16 @@ export class ApiClient {
       if (res.status >= 400 && !raw) throw toApiError(res, method, traceUrl, options.subject, this.secrets(url));
       return res;
     }
+  }
+
+  /** A token to send instead of `refused`: renewed now, or already by another request of this client. */
+  private async renew(refused: string): Promise<string | undefined> {
+    if (this.token && this.token !== refused) return this.token;
+    const fresh = await this.options.renewToken!(refused);
+    if (!fresh || fresh === refused) return undefined;
+    this.token = fresh;
+    this.tokens.push(fresh);
+    return fresh;
   }
 
   /**
@@ -266,7 +300,7 @@ export class ApiClient {
   private nextPage(link: string, current: string): string {
     const next = parseHttpUrl(link, current);
     if (next && next.origin === this.origin) return next.toString();
-    const where = next ? next.origin : `"${redactText(link, [this.options.token])}"`;
+    const where = next ? next.origin : `"${redactText(link, this.tokens)}"`;
     const plain = next && next.protocol === 'http:' && !isLoopbackHost(next.hostname) ? ' over plain http' : '';
     throw new FailureError(`the server's next-page link points to ${where}${plain}, not ${this.origin}: refusing to follow it, so the token was not sent there`, {
       hint: 'the base URL may not be the address the server knows itself by (another host name, or a proxy that rewrites https to http); set it to that address',
@@ -292,7 +326,7 @@ export class ApiClient {
 
   /** What must not appear in a message: the token, and the URL as sent when it carries a secret itself. */
   private secrets(url: string): (string | undefined)[] {
-    return [this.options.token, redactUrl(url) === url ? undefined : url];
+    return [...this.tokens, redactUrl(url) === url ? undefined : url];
   }
 
   private async exchange(req: ApiRequest): Promise<ApiResponse> {

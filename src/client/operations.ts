@@ -12,8 +12,9 @@ import { quizzes } from './areas/quizzes.js';
 import { outcomes } from './areas/outcomes.js';
 import { grading, submissions } from './areas/submissions.js';
 import { history } from './areas/history.js';
+import { oauth } from './areas/oauth.js';
 
-export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, discussions, progress, calendar, conversations, search, quizzes, outcomes, submissions, grading, history };
+export const operationsByArea = { users, accounts, courses, assignments, groups, files, enrollments, sections, admins, discussions, progress, calendar, conversations, search, quizzes, outcomes, submissions, grading, history, oauth };
 
 export function bindOperations(caller: Caller) {
   return {
@@ -36,5 +37,6 @@ export function bindOperations(caller: Caller) {
     submissions: bind(caller, submissions),
     grading: bind(caller, grading),
     history: bind(caller, history),
+    oauth: bind(caller, oauth),
   };
 }

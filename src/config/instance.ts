@@ -63,9 +63,15 @@ export interface RemoteInstance {
   /** Where the URL came from, for messages: `LMS_BASE_URL` or `the URL of profile "prod"`. */
   urlSource: string;
   fromEnv: boolean;
+  /** The token itself, when it is at hand: LMS_TOKEN, or a token pasted into the profile file. */
   token?: string;
-  /** `LMS_TOKEN` or `profile "prod"`. */
+  /** `LMS_TOKEN`, `profile "prod"`, or `the keychain (profile "prod")`. */
   tokenSource?: string;
+  /**
+   * The token is the profile's stored credential, to be read (from the keychain, or an OAuth login
+   * in the profile file) and kept fresh: see src/auth/session.ts. `token` is then not set.
+   */
+  stored?: 'keychain' | 'file';
   /** The profile that supplied the URL or the token, if any. */
   profileName?: string;
   /** The profile's consent to plain http, which holds only for the profile's own URL. */
@@ -73,8 +79,8 @@ export interface RemoteInstance {
 }
 
 /**
- * A remote choice made concrete from the profile file. The token: an explicitly named profile
- * (`-p`) keeps its own, so a token exported for one instance is never sent to another the user
+ * A remote choice made concrete from the profile file. The token (pasted or from a login, in the
+ * keychain or the file): an explicitly named profile (`-p`) keeps its own, so a token exported for one instance is never sent to another the user
  * picked by flag; otherwise LMS_TOKEN beats the profile's, as GH_TOKEN beats gh's stored token.
  * With LMS_BASE_URL and no LMS_TOKEN, the profile that would otherwise be used lends its token.
  */
@@ -92,17 +98,19 @@ export function resolveRemote(choice: Extract<InstanceChoice, { kind: 'remote' }
     });
   }
   const envToken = env.LMS_TOKEN || undefined;
-  const profileToken = profile?.token || undefined;
-  const [token, tokenSource] =
-    choice.from === '--profile'
-      ? profileToken ? [profileToken, `profile "${name}"`] : [envToken, 'LMS_TOKEN']
-      : envToken ? [envToken, 'LMS_TOKEN'] : [profileToken, `profile "${name}"`];
+  // Read off the file alone: the keychain is asked only once the profile's token is the one used.
+  const storage = !profile ? undefined : profile.keychain ? 'keychain' : profile.oauth || profile.token ? 'file' : undefined;
+  const useProfile = storage !== undefined && (choice.from === '--profile' || !envToken);
+  const stored = useProfile && (storage === 'keychain' || profile?.oauth) ? storage : undefined;
+  const token = useProfile ? (stored ? undefined : profile?.token) : envToken;
+  const tokenSource = useProfile ? (storage === 'keychain' ? `the keychain (profile "${name}")` : `profile "${name}"`) : envToken ? 'LMS_TOKEN' : undefined;
   return {
     baseUrl,
     urlSource: fromEnv ? 'LMS_BASE_URL' : `the URL of profile "${name}"`,
     fromEnv,
     token,
-    tokenSource: token ? tokenSource : undefined,
+    tokenSource,
+    ...(stored ? { stored } : {}),
     profileName: profile ? name : undefined,
     insecure: !fromEnv && profile?.insecure === true,
   };

@@ -1,4 +1,5 @@
-// Named profiles: the base URL and token of each instance, in a conf file readable only by its owner.
+// Named profiles: the base URL of each instance and its token (or where the keychain keeps it), in a
+// conf file readable only by its owner.
 // Reading is a plain JSON read: every command against a real instance reads its profile, and conf
 // (with its schema validator) costs about as much to load as the rest of the command. conf is
 // loaded only to write, which it does atomically.
@@ -9,9 +10,28 @@ import { UsageError } from '../errors.js';
 
 export interface Profile {
   url: string;
+  /** A pasted access token kept in this file (the keychain did not answer, or was not asked). */
   token?: string;
   /** The owner accepted sending the token over plain http to a remote host. */
   insecure?: boolean;
+  /** The keychain entry (service "lms-cli", this account) that holds the profile's secret. */
+  keychain?: string;
+  /** An OAuth login kept in this file (the keychain did not answer, or --insecure-storage). */
+  oauth?: OAuthCredential;
+  /** Whose credential it is, as the instance said when it was stored. */
+  user?: { id: number | string; name: string };
+  /** The developer key an OAuth login used, for the next `lms auth login`. */
+  clientId?: string;
+}
+
+/** What an OAuth login stores: the tokens, when the access token expires, and the developer key. */
+export interface OAuthCredential {
+  access_token: string;
+  refresh_token?: string;
+  /** When the access token stops working (ISO 8601, by this machine's clock); absent when it does not expire. */
+  expires_at?: string;
+  client_id: string;
+  client_secret: string;
 }
 
 interface Stored {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serveMock } from '../../src/mock/serve.js';
+import { absentKeychain, memoryKeychain } from '../helpers/keychain.js';
 import { session, type LmsResult } from '../helpers/run-lms.js';
 
 const json = (s: string) => JSON.parse(s) as unknown;
@@ -22,8 +23,9 @@ function noToken(results: LmsResult[], token = TOKEN): void {
 }
 
 describe('lms profile add / list / show / use / remove', () => {
-  it('stores profiles, lists and shows them without the token, switches and removes them', async () => {
-    const lms = session();
+  it('stores profiles (their tokens in the keychain), lists and shows them without the token, switches and removes them', async () => {
+    const keychain = memoryKeychain();
+    const lms = session({}, { keychain });
     const file = join(lms.configDir, 'config.json');
     const results: LmsResult[] = [];
     const run = async (line: string, options?: Parameters<typeof lms.run>[1]) => {
@@ -33,38 +35,104 @@ describe('lms profile add / list / show / use / remove', () => {
     };
 
     const added = await run('profile add prod --url https://lms.example.edu/ --token-stdin --no-verify', { stdin: `${TOKEN}\n` });
-    expect(added).toEqual({ exitCode: 0, stdout: '', stderr: `Saved profile "prod" (lms.example.edu) in ${file}\n` });
+    expect(added).toEqual({ exitCode: 0, stdout: '', stderr: `Saved profile "prod" (lms.example.edu) in ${file}, its token in the keychain\n` });
     expect((await run('profile add dev --url http://127.0.0.1:4010 --token-stdin --no-verify', { stdin: 'dev-token' })).exitCode).toBe(0);
 
     expect(json((await run('profile list -o json')).stdout)).toEqual([
-      { name: 'dev', url: 'http://127.0.0.1:4010', current: false, token: 'set (9 characters)' },
-      { name: 'prod', url: 'https://lms.example.edu', current: true, token: `set (${TOKEN.length} characters)` },
+      { name: 'dev', url: 'http://127.0.0.1:4010', current: false, token: 'in the keychain' },
+      { name: 'prod', url: 'https://lms.example.edu', current: true, token: 'in the keychain' },
     ]);
     expect(json((await run('profile show -o json')).stdout)).toEqual({
       name: 'prod',
       url: 'https://lms.example.edu',
       current: true,
-      token: `set (${TOKEN.length} characters)`,
+      token: 'in the keychain',
       file,
     });
+    // Listing and showing never ask the keychain.
+    expect(keychain.reads).toBe(0);
 
     expect(await run('profile use dev')).toEqual({ exitCode: 0, stdout: '', stderr: 'Now using profile "dev".\n' });
     expect(json((await run('profile show -o json')).stdout)).toMatchObject({ name: 'dev', current: true });
     expect(json((await run('profile show prod -o json')).stdout)).toMatchObject({ name: 'prod', current: false });
     expect(json((await run('profile show -o json', { env: { LMS_PROFILE: 'prod' } })).stdout)).toMatchObject({ name: 'prod' });
 
+    expect([...keychain.entries.keys()].sort()).toEqual(['dev@127.0.0.1:4010', 'prod@lms.example.edu']);
     expect(await run('profile remove dev --yes')).toEqual({ exitCode: 0, stdout: '', stderr: 'Removed profile "dev".\n' });
-    expect(json((await run('profile ls -o json')).stdout)).toEqual([{ name: 'prod', url: 'https://lms.example.edu', current: false, token: `set (${TOKEN.length} characters)` }]);
+    expect(json((await run('profile ls -o json')).stdout)).toEqual([{ name: 'prod', url: 'https://lms.example.edu', current: false, token: 'in the keychain' }]);
+    // Its keychain entry went with it.
+    expect([...keychain.entries.keys()]).toEqual(['prod@lms.example.edu']);
+    expect(JSON.parse(keychain.entries.get('prod@lms.example.edu')!)).toEqual({ kind: 'token', token: TOKEN });
 
-    // The file holds the token, readable by its owner only.
+    // The file says where the token is, and holds no token; still readable by its owner only.
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(lms.configDir).mode & 0o777).toBe(0o700);
-    expect(json(readFileSync(file, 'utf8'))).toEqual({ profiles: { prod: { url: 'https://lms.example.edu', token: TOKEN } } });
+    expect(json(readFileSync(file, 'utf8'))).toEqual({ profiles: { prod: { url: 'https://lms.example.edu', keychain: 'prod@lms.example.edu' } } });
 
     const table = await run('profile list', { tty: true });
     expect(table.exitCode).toBe(0);
     expect(table.stdout).toContain('prod');
     noToken(results);
+  });
+
+  it('keeps the token in the file (0600) with a one-line notice when no keychain answers', async () => {
+    const lms = session({}, { keychain: absentKeychain() });
+    const file = join(lms.configDir, 'config.json');
+    const added = await lms.run('profile add prod --url https://lms.example.edu --token-stdin --no-verify', { stdin: TOKEN });
+    expect(added).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: `notice: no keychain answered, so the token is kept in ${file}, readable only by you (--insecure-storage chooses the file without asking)\nSaved profile "prod" (lms.example.edu) in ${file}\n`,
+    });
+    expect(json(readFileSync(file, 'utf8'))).toEqual({ profiles: { prod: { url: 'https://lms.example.edu', token: TOKEN } }, current: 'prod' });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(json((await lms.run('profile show -o json')).stdout)).toMatchObject({ token: `set (${TOKEN.length} characters)` });
+    // -v says why, on a line of its own.
+    const traced = await lms.run('profile add dev --url https://dev.example.edu --token-stdin --no-verify -v', { stdin: TOKEN });
+    expect(traced.stderr).toContain('keychain: no keychain answered (Secret Service: no D-Bus session)\n');
+    noToken([added, traced]);
+  });
+
+  it('--insecure-storage chooses the file without asking the keychain, and without a notice', async () => {
+    const keychain = memoryKeychain();
+    const lms = session({}, { keychain });
+    const file = join(lms.configDir, 'config.json');
+    const added = await lms.run('profile add ci --url https://lms.example.edu --token-stdin --no-verify --insecure-storage', { stdin: TOKEN });
+    expect(added).toEqual({ exitCode: 0, stdout: '', stderr: `Saved profile "ci" (lms.example.edu) in ${file}\n` });
+    expect(keychain.entries.size).toBe(0);
+    expect(json(readFileSync(file, 'utf8'))).toMatchObject({ profiles: { ci: { url: 'https://lms.example.edu', token: TOKEN } } });
+  });
+
+  it('a token already in the profile file keeps working, without the keychain, and the next add moves it there', async () => {
+    const keychain = memoryKeychain();
+    const lms = session({}, { keychain });
+    const file = join(lms.configDir, 'config.json');
+    // A stand-in instance that says whether the token it got is the legacy one.
+    const server = createServer((req, res) => {
+      const ok = req.headers.authorization === 'Bearer legacy-token';
+      res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(ok ? { id: 5, name: 'Old Timer' } : { errors: [{ message: 'Invalid access token.' }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const account = `old@${new URL(url).host}`;
+    try {
+      writeFileSync(file, JSON.stringify({ profiles: { old: { url, token: 'legacy-token' } }, current: 'old' }), { mode: 0o600 });
+      const r = await lms.run('--no-mock users get self --fields name -v');
+      expect(r.stderr).toContain('token from profile "old"');
+      expect(json(r.stdout)).toEqual({ name: 'Old Timer' });
+      expect(keychain.reads).toBe(0);
+      await lms.run(['profile', 'add', 'old', '--url', url, '--token-stdin', '--no-verify'], { stdin: 'legacy-token' });
+      expect(json(readFileSync(file, 'utf8'))).toEqual({ profiles: { old: { url, keychain: account } }, current: 'old' });
+      expect(JSON.parse(keychain.entries.get(account)!)).toEqual({ kind: 'token', token: 'legacy-token' });
+      const again = await lms.run('--no-mock users get self --fields name -v');
+      expect(again.stderr).toContain('token from the keychain (profile "old")');
+      expect(json(again.stdout)).toEqual({ name: 'Old Timer' });
+      expect(keychain.reads).toBe(1);
+      noToken([r, again], 'legacy-token');
+    } finally {
+      server.close();
+    }
   });
 
   it('writes the profile file with mode 0600 from the first save', async () => {
@@ -81,7 +149,7 @@ describe('lms profile add / list / show / use / remove', () => {
     const r = await lms.run('profile add tty --url https://lms.example.edu --no-verify', { tty: true, prompter: { secret, confirm: async () => true } });
     expect(r.exitCode).toBe(0);
     expect(secret).toHaveBeenCalledWith('Access token for lms.example.edu:');
-    expect(json((await lms.run('profile show tty -o json')).stdout)).toMatchObject({ token: `set (${TOKEN.length} characters)` });
+    expect(json((await lms.run('profile show tty -o json')).stdout)).toMatchObject({ token: 'in the keychain' });
     noToken([r]);
   });
 
@@ -218,7 +286,7 @@ describe('profile add checks the token with the instance', () => {
     expect(r).toEqual({
       exitCode: 0,
       stdout: '',
-      stderr: `Logged in to ${host} as Sam Student (id 7)\nSaved profile "here" (${host}) in ${join(lms.configDir, 'config.json')}\n`,
+      stderr: `Logged in to ${host} as Sam Student (id 7)\nSaved profile "here" (${host}) in ${join(lms.configDir, 'config.json')}, its token in the keychain\n`,
     });
     expect(json((await lms.run('profile show here -o json')).stdout)).toMatchObject({ url: served!.url });
   });

@@ -2,8 +2,9 @@
 // prefix with no network (an empty cache, --offline) and no compiler (PATH holds only node and sh).
 // The optional SQLite addon cannot come, and the install must not care: on Node 22.13 and later the
 // mock runs on the runtime's own SQLite; on Node 20 everything but the mock works, and the mock says
-// plainly what it lacks.
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+// plainly what it lacks. Nor can the optional keychain binding: tokens then go to the profile file,
+// with the notice; installed beside the package, the binding is found from the bundle.
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -17,7 +18,16 @@ const pathDir = join(dir, 'bin');
 const { name, version } = (await import('../../package.json', { with: { type: 'json' } })).default as { name: string; version: string };
 const installed = join(prefix, 'bin', 'lms');
 /** Nothing of the caller's environment: no proxy, no registry, no compiler on PATH. */
-const bare = { HOME: join(dir, 'home'), PATH: pathDir, npm_config_cache: join(dir, 'cache'), LMS_MOCK_DB: join(dir, 'mock.db'), LMS_CONFIG_DIR: join(dir, 'config') };
+const bare = {
+  HOME: join(dir, 'home'),
+  PATH: pathDir,
+  npm_config_cache: join(dir, 'cache'),
+  LMS_MOCK_DB: join(dir, 'mock.db'),
+  LMS_CONFIG_DIR: join(dir, 'config'),
+  // No Secret Service: a binding that loads says so, rather than reaching the caller's keychain.
+  DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+};
+let npmCli = '';
 
 let install: Awaited<ReturnType<typeof execa>>;
 
@@ -29,11 +39,11 @@ beforeAll(async () => {
   symlinkSync('/bin/sh', join(pathDir, 'sh'));
   const packed = await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: root });
   const tarball = join(dir, packed.stdout.trim().split('\n').pop()!);
-  const npmCli = realpathSync((await execa('sh', ['-c', 'command -v npm'])).stdout.trim());
+  npmCli = realpathSync((await execa('sh', ['-c', 'command -v npm'])).stdout.trim());
   install = await execa(process.execPath, [npmCli, 'install', '-g', '--offline', '--prefix', prefix, tarball], { env: bare, extendEnv: false, reject: false });
 }, 180_000);
 
-const lms = (args: string[]) => execa(installed, args, { env: bare, extendEnv: false, reject: false });
+const lms = (args: string[], input?: string) => execa(installed, args, { env: bare, extendEnv: false, reject: false, input });
 
 describe(`npm install -g of the packed ${name}, offline and with no compiler (Node ${process.version})`, () => {
   it('installs, under a name of its own on the registry, the command lms', async () => {
@@ -56,4 +66,27 @@ describe(`npm install -g of the packed ${name}, offline and with no compiler (No
     expect(list.stderr).toContain('Use Node 22.13 or newer');
     expect(list.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('keeps a token in the profile file, with the notice, without the optional keychain binding', async () => {
+    const added = await lms(['profile', 'add', 'p', '--url', 'https://lms.example.edu', '--token-stdin', '--no-verify', '-v'], 'a-token');
+    expect(added.exitCode, String(added.stderr)).toBe(0);
+    expect(added.stderr).toContain('keychain: no keychain answered (@napi-rs/keyring is not installed)');
+    expect(added.stderr).toContain(`notice: no keychain answered, so the token is kept in ${join(bare.LMS_CONFIG_DIR, 'config.json')}`);
+  });
+
+  // The binding and this platform's build of it, packed from the checkout's node_modules.
+  const builds = readdirSync(join(root, 'node_modules', '@napi-rs')).filter((d) => d.startsWith('keyring-'));
+  it.runIf(builds.length > 0)('finds the keychain binding from the installed bundle once it is installed', async () => {
+    const tarballs: string[] = [];
+    for (const pkg of ['keyring', ...builds]) {
+      const packed = await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', dir, join(root, 'node_modules', '@napi-rs', pkg)], { cwd: root });
+      tarballs.push(join(dir, packed.stdout.trim().split('\n').pop()!));
+    }
+    const binding = await execa(process.execPath, [npmCli, 'install', '-g', '--offline', '--prefix', prefix, ...tarballs], { env: bare, extendEnv: false, reject: false });
+    expect(binding.exitCode, String(binding.stderr)).toBe(0);
+    // It loads, and asks the session bus for the Secret Service, which the environment says is not there.
+    const added = await lms(['profile', 'add', 'q', '--url', 'https://lms.example.edu', '--token-stdin', '--no-verify', '-v'], 'a-token');
+    expect(added.exitCode, String(added.stderr)).toBe(0);
+    expect(added.stderr).toMatch(/keychain: no keychain answered \(.*DBus/);
+  }, 120_000);
 });

@@ -21,6 +21,10 @@ export function e2eWorkspace(prefix: string) {
     LMS_BASE_URL: '',
     LMS_PROFILE: '',
     LMS_MOCK_FAULTS: '',
+    // No Secret Service: a command that stores a token keeps it in the workspace's profile file,
+    // never in the keychain of whoever runs the tests. (An address no bus has, rather than none,
+    // which would let libdbus fall back to the desktop session's bus.)
+    DBUS_SESSION_BUS_ADDRESS: 'disabled:',
   };
   return { dir, env };
 }

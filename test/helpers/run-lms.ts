@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli/entry.js';
 import type { Prompter } from '../../src/cli/context.js';
+import type { Keychain } from '../../src/config/keychain.js';
 import type { SpinnerFactory } from '../../src/io/activity.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
 import { jsonChecked, seedSchool } from './mock-client.js';
 import { fakeIO } from './fake-io.js';
+import { memoryKeychain } from './keychain.js';
 
 export interface LmsResult {
   exitCode: number;
@@ -27,19 +29,26 @@ export interface RunOptions {
 export interface Session {
   mock: MockRuntime;
   configDir: string;
+  /** Where the session's commands keep tokens: one in memory unless the session was given another. */
+  keychain: Keychain;
   /** Runs one command line (split like a shell would, with quotes honoured). */
   run(line: string | string[], options?: RunOptions): Promise<LmsResult>;
 }
 
 export const FIXED_NOW = '2026-11-02T12:00:00.000Z';
 
-/** A fresh seeded in-memory mock and an empty profile directory, shared by the calls of one test. */
-export function session(env: Record<string, string> = {}): Session {
+/**
+ * A fresh seeded in-memory mock, an empty profile directory and a keychain in memory (never the
+ * machine's), shared by the calls of one test.
+ */
+export function session(env: Record<string, string> = {}, options: { keychain?: Keychain } = {}): Session {
   const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
   const configDir = mkdtempSync(join(tmpdir(), 'lms-test-config-'));
+  const keychain = options.keychain ?? memoryKeychain();
   return {
     mock,
     configDir,
+    keychain,
     async run(line, options = {}) {
       const io = fakeIO({ tty: options.tty, stdin: options.stdin });
       const argv = Array.isArray(line) ? line : splitArgs(line);
@@ -48,6 +57,7 @@ export function session(env: Record<string, string> = {}): Session {
         env: { LMS_MOCK: '1', ...env, ...options.env },
         mock,
         configDir,
+        keychain,
         prompter: options.prompter,
         spinner: options.spinner,
       });

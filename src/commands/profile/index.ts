@@ -2,13 +2,17 @@ import { item, list, type Verbs } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
 import { baseUrlOf, parseInstanceUrl } from '../../config/instance-url.js';
-import { invalidProfileName } from '../../config/profiles.js';
+import { invalidProfileName, type Profile } from '../../config/profiles.js';
 import { ApiError, ExitCode, LmsError, NetworkError, UsageError } from '../../errors.js';
 import { err, readAll } from '../../io/streams.js';
 import { isLoopbackHost } from '../../net.js';
 
-/** What a profile shows: never the token itself. */
-const describeToken = (token?: string) => (token ? `set (${token.length} characters)` : 'not set');
+/** What a profile shows of its token: where it is, never the token itself (nor is the keychain asked). */
+function describeToken(profile: Profile): string {
+  if (profile.keychain) return 'in the keychain';
+  if (profile.oauth) return 'OAuth login, in this file';
+  return profile.token ? `set (${profile.token.length} characters)` : 'not set';
+}
 
 /**
  * Who the token belongs to, asked of the instance itself (GET /api/v1/users/self), as `gh auth
@@ -62,6 +66,7 @@ export const profileVerbs: Verbs = [
         url: { flags: '--url <url>', description: 'base URL of the instance, e.g. https://lms.example.edu', required: true },
         tokenStdin: { flags: '--token-stdin', description: 'read the access token from standard input' },
         verify: { flags: '--no-verify', description: 'save without checking the token with the instance' },
+        insecureStorage: { flags: '--insecure-storage', description: 'keep the token in the profile file (readable only by you) instead of the keychain' },
       },
       examples: [
         'lms profile add prod --url https://lms.example.edu',
@@ -83,13 +88,15 @@ export const profileVerbs: Verbs = [
         else throw new UsageError('no token: pass --token-stdin and pipe the token in, or run in a terminal to be prompted');
         if (!token) throw new UsageError('the token is empty');
         const baseUrl = baseUrlOf(url);
-        if (opts.verify) {
-          const user = await whoseToken(ctx, baseUrl, token);
-          err(ctx.io, `Logged in to ${url.host} as ${user.name} (id ${user.id})\n`);
-        }
-        const store = await ctx.profiles();
-        await store.set(name, { url: baseUrl, token, ...(insecure ? { insecure: true } : {}) });
-        err(ctx.io, `Saved profile "${name}" (${url.host}) in ${store.path}\n`);
+        const user = opts.verify ? await whoseToken(ctx, baseUrl, token) : undefined;
+        if (user) err(ctx.io, `Logged in to ${url.host} as ${user.name} (id ${user.id})\n`);
+        const [store, keychain, { saveProfile, fallbackNotice }] = await Promise.all([ctx.profiles(), ctx.keychain(), import('../../config/credentials.js')]);
+        const profile: Profile = { url: baseUrl, ...(insecure ? { insecure: true } : {}), ...(user ? { user } : {}) };
+        const stored = await saveProfile(store, name, profile, { kind: 'token', token }, { keychain: () => keychain, insecureStorage: opts.insecureStorage === true });
+        if (stored.unavailable && ctx.globals.verbose) err(ctx.io, `keychain: ${stored.unavailable.message}\n`);
+        const notice = fallbackNotice(stored, store.path);
+        if (notice) err(ctx.io, `${notice}\n`);
+        err(ctx.io, `Saved profile "${name}" (${url.host}) in ${store.path}${stored.storage === 'keychain' ? ', its token in the keychain' : ''}\n`);
         return undefined;
       },
     }),
@@ -101,7 +108,7 @@ export const profileVerbs: Verbs = [
       columns: ['name', 'url', 'current'],
       async run({ ctx }) {
         const store = await ctx.profiles();
-        return list(store.list().map(({ name, profile, current }) => ({ name, url: profile.url, current, token: describeToken(profile.token) })));
+        return list(store.list().map(({ name, profile, current }) => ({ name, url: profile.url, current, token: describeToken(profile) })));
       },
     }),
     command({
@@ -124,7 +131,7 @@ export const profileVerbs: Verbs = [
         if (!name) throw new UsageError('no current profile', { hint: 'lms profile add NAME --url URL' });
         const profile = store.get(name);
         if (!profile) throw new UsageError(`no profile named "${name}"`, { hint: 'lms profile list shows the profiles' });
-        return item({ name, url: profile.url, current: store.current() === name, token: describeToken(profile.token), file: store.path });
+        return item({ name, url: profile.url, current: store.current() === name, token: describeToken(profile), file: store.path });
       },
     }),
     command({
@@ -138,6 +145,14 @@ export const profileVerbs: Verbs = [
         if (!store.get(args[0])) throw new UsageError(`no profile named "${args[0]}"`, { hint: 'lms profile list shows the profiles' });
         // The token may exist nowhere else: losing it can mean making a new one on the instance.
         await ctx.confirm(`Remove profile "${args[0]}" and its token`);
+        const entry = store.get(args[0])?.keychain;
+        if (entry) {
+          const { KEYCHAIN_SERVICE, KeychainUnavailableError } = await import('../../config/keychain.js');
+          await (await ctx.keychain()).delete(entry).catch((error: unknown) => {
+            if (!(error instanceof KeychainUnavailableError)) throw error;
+            ctx.warn(`${error.message}: its entry for this profile stays there (service ${KEYCHAIN_SERVICE}, account ${entry})`);
+          });
+        }
         await store.remove(args[0]);
         ctx.io.stderr.write(`Removed profile "${args[0]}".\n`);
         return undefined;

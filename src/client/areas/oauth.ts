@@ -1,0 +1,28 @@
+// OAuth2 endpoints a client calls itself (the authorization page and its consent are the browser's):
+// the token endpoint, for both grants, and revocation.
+import { op } from '../operation.js';
+
+/** The form both grants post: authorization_code (code, redirect_uri, code_verifier) or refresh_token. */
+export interface TokenParams {
+  grant_type: 'authorization_code' | 'refresh_token';
+  client_id: string;
+  client_secret: string;
+  redirect_uri?: string;
+  code?: string;
+  code_verifier?: string;
+  refresh_token?: string;
+}
+
+/** RFC 6749 §5.1, with the user real instances add. */
+export interface TokenAnswer {
+  access_token?: unknown;
+  token_type?: unknown;
+  refresh_token?: unknown;
+  expires_in?: unknown;
+  user?: { id?: unknown; name?: unknown };
+}
+
+export const oauth = {
+  token: op('oauth.token').as<TokenParams, TokenAnswer>(),
+  revoke: op('oauth.revoke').as<Record<string, never>, unknown>(),
+};

@@ -1,0 +1,65 @@
+// `lms auth login` driven end to end without a browser: the test reads the authorization URL the
+// command prints (--no-browser) from its stderr, opens the mock's consent page, posts its form as a
+// seeded user approving, and follows the redirect to the command's listener.
+import { execa, type Result } from 'execa';
+import { bin, spawnLms, type Served } from './e2e.js';
+
+export const SAM = '7~mock-sam';
+
+export interface DeveloperKey {
+  client_id: string;
+  client_secret: string;
+}
+
+/** The mock's developer key, as `lms mock tokens` lists it. */
+export async function developerKey(env: Record<string, string>): Promise<DeveloperKey> {
+  const r = await spawnLms(['mock', 'tokens', '-o', 'json'], env);
+  if (r.exitCode !== 0) throw new Error(`lms mock tokens failed: ${r.stderr}`);
+  const key = (JSON.parse(r.stdout) as (DeveloperKey & { role?: string })[]).find((row) => row.role === 'developer_key');
+  if (!key) throw new Error('lms mock tokens lists no developer key');
+  return { client_id: key.client_id, client_secret: key.client_secret };
+}
+
+export interface Login {
+  result: Result;
+  /** The authorization code the redirect carried: it must appear nowhere. */
+  code: string;
+  /** What the listener answered the browser. */
+  page: number;
+}
+
+export async function loginThroughMock(served: Served, env: Record<string, string>, key: DeveloperKey, flags: string[], approver = SAM): Promise<Login> {
+  const child = execa(process.execPath, [bin, 'auth', 'login', '--url', served.url, '--client-id', key.client_id, '--client-secret-stdin', '--no-browser', ...flags], {
+    env,
+    extendEnv: true,
+    reject: false,
+    input: key.client_secret,
+  });
+  let stderr = '';
+  const address = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const m = /^ {2}(http\S+)$/m.exec(stderr);
+      if (m) resolve(m[1]);
+    });
+    void child.then((r) => reject(new Error(`lms auth login ended before printing the URL (exit ${r.exitCode}): ${r.stderr}`)));
+  });
+  const consent = await fetch(address);
+  if (consent.status !== 200) throw new Error(`the consent page answered ${consent.status}`);
+  const html = await consent.text();
+  const action = /<form method="post" action="([^"]+)">/.exec(html)?.[1];
+  if (!action) throw new Error('the consent page has no form');
+  const unescape = (v: string) => v.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&');
+  const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescape(m[2])]));
+  const approved = await fetch(new URL(action, served.url), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${approver}` },
+    body: new URLSearchParams({ ...fields, approve: '1' }),
+  });
+  const location = approved.headers.get('location');
+  if (approved.status !== 302 || !location) throw new Error(`the consent answered ${approved.status}`);
+  const code = new URL(location).searchParams.get('code') ?? '';
+  const back = await fetch(location);
+  return { result: await child, code, page: back.status };
+}

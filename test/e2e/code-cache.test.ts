@@ -1,10 +1,11 @@
 // The launcher's code cache: written once per build, used after, and never a reason for a command
 // to fail or to run other code than the build's.
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eWorkspace, ensureBuilt, root, spawnLms } from '../helpers/e2e.js';
+import { bin, e2eWorkspace, ensureBuilt, root, spawnLms } from '../helpers/e2e.js';
 
 const { env } = e2eWorkspace('code-cache');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
@@ -79,6 +80,18 @@ describe('the code cache', () => {
     expect((await throughCli(mockEnv)).exitCode).toBe(0);
     expect(statSync(join(dir, cacheName())).mtimeMs).toBe(written);
   });
+
+  it("is not written by a session (lms mcp open for more than 10 s), whose compiled code no command needs; the SDK's is", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
+    const mockEnv = { LMS_CACHE_DIR: dir, LMS_MOCK_DB: join(dir, 'mock.db') };
+    const session = spawn(process.execPath, [bin, '--mock', 'mcp'], { env: { ...env, ...mockEnv }, stdio: ['pipe', 'ignore', 'ignore'] });
+    await new Promise((resolve) => setTimeout(resolve, 10_500));
+    session.stdin.end();
+    expect(await new Promise((resolve) => session.on('exit', resolve))).toBe(0);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.v8'))).toEqual([`${buildId()}-mcp-sdk-${process.version}-${process.arch}.v8`]);
+    expect((await throughCli(mockEnv)).exitCode).toBe(0);
+    expect(readdirSync(dir)).toContain(cacheName());
+  }, 30_000);
 
   it.skipIf(process.platform === 'win32' || process.platform === 'darwin')("lives in XDG_CACHE_HOME/lms, or ~/.cache/lms (env-paths' cache directory)", async () => {
     const home = mkdtempSync(join(tmpdir(), 'lms-home-'));

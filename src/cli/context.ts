@@ -67,6 +67,8 @@ export interface Deps {
   commandTree?: () => Promise<Command>;
   /** Lists a page at a time and hands out where the next starts (`lms mcp`'s cursors). */
   pageCursor?: PageCursor;
+  /** The process's limiter, when a context is derived from another (each call of `lms mcp`). */
+  limiter?: RateLimiter;
   /**
    * Answers confirmations instead of a prompt or --yes, for a surface whose caller has no terminal
    * (`lms mcp`): it throws to refuse. `destructive` is false for a confirmation that asks about
@@ -137,7 +139,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
   let mockPromise: Promise<MockRuntime> | undefined;
   let treePromise: Promise<Command> | undefined;
   let warnedInsecure = false;
-  let limiter: RateLimiter | undefined;
+  let limiter: RateLimiter | undefined = deps.limiter;
   let dryRun: DryRun | undefined;
 
   const ctx: Context = {
@@ -212,7 +214,8 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
 
     async derive(over, derived) {
       const mock = mockMode ? await ctx.mock() : deps.mock;
-      return createContext({ ...deps, mock, ...over }, derived);
+      // The instance's throttle sees one client: the calls of a session share this process's pace.
+      return createContext({ ...deps, mock, limiter: ctx.limiter(), ...over }, derived);
     },
 
     async startDryRun() {

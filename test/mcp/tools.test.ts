@@ -109,6 +109,13 @@ describe('the tools read off the command tree', () => {
 });
 
 describe('a call', () => {
+  it('runs in a context of its own that paces its requests with the server\'s one limiter', async () => {
+    const s = server();
+    const derived = await s.ctx.derive({}, s.ctx.globals);
+    expect(derived).not.toBe(s.ctx);
+    expect(derived.limiter()).toBe(s.ctx.limiter());
+  });
+
   it('turns switches, --no- flags, lists and file contents into the verb command line', async () => {
     requests = [];
     const s = server({ writes: true });

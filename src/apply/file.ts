@@ -50,14 +50,18 @@ async function expand(paths: string[]): Promise<{ path: string; inFolder: boolea
   return out;
 }
 
-export async function readApplyFiles(paths: string[], stdin: NodeJS.ReadableStream, tree: ApplyTree): Promise<ReadFiles> {
+/**
+ * `references: false`: a file may not name another (a roster, an outcome tree); what it is handed
+ * (by an assistant, as text) is all it reads.
+ */
+export async function readApplyFiles(paths: string[], stdin: NodeJS.ReadableStream, tree: ApplyTree, references = true): Promise<ReadFiles> {
   const read: { path: string; inFolder: boolean; courses: DesiredCourse[]; problems: FileProblem[]; inputs: Input[]; names: string[] }[] = [];
   for (const { path, inFolder } of await expand(paths)) {
     const { bytes, name } = await readInput(path, stdin, { shape: shapeOfName(path) });
     // Files a file names (a roster, an outcome tree) are found next to it; stdin's next to here.
     const base = path === '-' ? process.cwd() : dirname(resolve(path));
     const problems: FileProblem[] = [];
-    const reader = new FileReader(name, base, tree, problems, stdin);
+    const reader = new FileReader(name, base, tree, problems, stdin, references);
     const courses = reader.courses(bytes);
     const inputs: Input[] = [{ name, bytes }];
     for (const pending of reader.pending) {
@@ -120,6 +124,7 @@ class FileReader {
     private readonly tree: ApplyTree,
     private readonly problems: FileProblem[],
     private readonly stdin: NodeJS.ReadableStream,
+    private readonly references: boolean,
   ) {}
 
   private at(node: Node | null | undefined): Source {
@@ -353,6 +358,7 @@ class FileReader {
   }
 
   private roster(course: DesiredCourse, path: string, from: Source): void {
+    if (!this.references) return void this.problems.push({ ...from, message: `csv: ${path}: a course file given as text names no other file; list the enrollments in it` });
     const rows = course.enrollments!;
     const full = resolve(this.base, path);
     this.names.push(full);
@@ -383,6 +389,7 @@ class FileReader {
     }
     if (file === undefined) return this.problem(node, 'outcomes must be { file: FILE }, a tree as lms outcomes import reads it');
     const source = this.at(node);
+    if (!this.references) return void this.problems.push({ ...source, message: `outcomes file: ${file}: a course file given as text names no other file` });
     const named = file;
     const full = resolve(this.base, named);
     this.names.push(full);

@@ -48,7 +48,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     if (!opts.file.length) throw new UsageError('give the file to apply with -f FILE (a folder, or - for stdin)');
     if (opts.exitCode && !opts.plan) throw new UsageError('--exit-code goes with --plan (or lms diff)');
     const tree = readTree(await ctx.commandTree(), shared);
-    const read = await readApplyFiles(opts.file, ctx.io.stdin, tree);
+    const read = await readApplyFiles(opts.file, ctx.io.stdin, tree, ctx.localFiles);
     if (read.problems.length) throw refuse(read.problems, '');
     if (!read.courses.length) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
 

@@ -22,15 +22,24 @@ export interface OptionSpec {
   /**
    * The flag names a local file: `read`, a text file the verb reads (`-` for stdin), which a surface
    * without the user's files (`lms mcp`) takes as its content instead; `written`, a file the verb
-   * writes, which such a surface leaves out (what would go there comes back in the answer).
+   * writes, and `uploaded`, one it sends to the instance as it is, which such a surface leaves out
+   * (what would be written comes back in the answer; nothing of this machine's goes out).
    */
-  file?: 'read' | 'written';
+  file?: FileUse;
   /**
-   * Given, the verb deletes or concludes what it would otherwise leave (`--sync`, `--prune`): a
-   * surface that keeps destruction behind a consent of its own (`lms mcp`) asks for it then.
+   * Given (or given one of these values), the verb deletes, concludes or deactivates what it would
+   * otherwise leave (`--sync`, `--prune`, `--state inactive`): a surface that keeps destruction
+   * behind a consent of its own (`lms mcp`) asks for it then.
    */
-  destroys?: boolean;
+  destroys?: true | readonly string[];
+  /**
+   * The verb's routes only read, but it changes something on the side unless the flag has this
+   * value (`conv get` marks read unless --no-mark-read): a surface that may not write sets it.
+   */
+  writesUnless?: boolean;
 }
+
+export type FileUse = 'read' | 'written' | 'uploaded';
 
 /**
  * A field of an API object, as a flag sets it: named as the API names it (`--points` sets
@@ -83,8 +92,8 @@ export interface CommandSpec<O = Record<string, unknown>> {
    * completions offer them. (An argument named `profile` completes to the saved profile names.)
    */
   argChoices?: Record<string, readonly string[]>;
-  /** Positional arguments that name a text file the verb reads (`-` for stdin), as a flag's `file: 'read'`. */
-  fileArgs?: readonly string[];
+  /** Positional arguments that name a local file, by argument name, as a flag's `file`. */
+  fileArgs?: Record<string, FileUse>;
   /** Example invocations shown in help. */
   examples?: string[];
   /** Runs when the parent noun is given no known verb (`lms api GET /x`). */

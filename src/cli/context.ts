@@ -70,6 +70,11 @@ export interface Deps {
   /** The process's limiter, when a context is derived from another (each call of `lms mcp`). */
   limiter?: RateLimiter;
   /**
+   * false: whoever runs the command is not the user at this machine (`lms mcp`'s assistant), and it
+   * reads no local file but what it was handed (a course file given as text names no roster).
+   */
+  localFiles?: false;
+  /**
    * Answers confirmations instead of a prompt or --yes, for a surface whose caller has no terminal
    * (`lms mcp`): it throws to refuse. `destructive` is false for a confirmation that asks about
    * changes but destroys nothing.
@@ -84,6 +89,8 @@ export interface Context {
   /** Which instance the flags and environment chose, and from where (the profile file decides the rest). */
   readonly instance: InstanceChoice;
   readonly mockMode: boolean;
+  /** The command may read the local files its input names (see Deps.localFiles). */
+  readonly localFiles: boolean;
   /**
    * The spinner on stderr while something slow is pending: `ctx.activity.track(promise, label)`.
    * Prompts pause it themselves; a progress bar calls `const resume = ctx.activity.pause()` first.
@@ -148,6 +155,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     globals,
     instance,
     mockMode,
+    localFiles: deps.localFiles !== false,
     interactive: io.stdinIsTTY && io.stdoutIsTTY && globals.input,
     activity: createActivity(io, { enabled: spinnerAllowed(io, env, globals.color), spinner: deps.spinner }),
 

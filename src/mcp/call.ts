@@ -58,7 +58,7 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
     refuseUnlessAllowed(tool, given, session);
     const dryRun = given.dry_run === true;
     files = tool.params.some((p) => p.to === 'text' && given[p.property] !== undefined) ? await mkdtemp(join(tmpdir(), 'lms-mcp-')) : undefined;
-    const { args, opts } = await commandLine(tool, given, files);
+    const { args, opts } = await commandLine(tool, given, files, session.allowWrites);
 
     let next: string | undefined;
     let listed = 0;
@@ -79,6 +79,7 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
     const io: IOStreams = { stdout: collector(() => undefined), stderr, stdin: emptyStdin(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, color: false };
     const deps: Partial<Deps> = {
       io,
+      localFiles: false,
       pageCursor,
       consent: async (action, destructive) => {
         if (destructive && !session.allowDestructive) throw refusal(`${tool.name}: "${action}" destroys data`, '--allow-destructive');
@@ -170,8 +171,8 @@ function refuseUnlessAllowed(tool: Tool, given: Record<string, unknown>, session
   // A dry run destroys nothing: it shows what would be sent.
   if (given.dry_run === true || session.allowDestructive) return;
   if (tool.access === 'destructive') throw refusal(`${tool.name} destroys data`, '--allow-destructive');
-  const flag = tool.destroying.find((p) => given[p] === true);
-  if (flag) throw refusal(`${tool.name} with ${flag} destroys data`, '--allow-destructive');
+  const flag = tool.destroying.find(({ property, values }) => (values ? values.includes(String(given[property])) : given[property] === true));
+  if (flag) throw refusal(`${tool.name} with ${flag.property}${flag.values ? ` ${String(given[flag.property])}` : ''} destroys data`, '--allow-destructive');
 }
 
 function refusal(message: string, flag: string): LmsError {
@@ -180,7 +181,7 @@ function refusal(message: string, flag: string): LmsError {
 }
 
 /** The verb's arguments and options, as commander would hand them over. */
-async function commandLine(tool: Tool, given: Record<string, unknown>, files: string | undefined): Promise<{ args: unknown[]; opts: Record<string, unknown> }> {
+async function commandLine(tool: Tool, given: Record<string, unknown>, files: string | undefined, writes: boolean): Promise<{ args: unknown[]; opts: Record<string, unknown> }> {
   const args: unknown[] = [];
   const opts: Record<string, unknown> = {};
   const contentOf = new Map<string, string>();
@@ -211,6 +212,10 @@ async function commandLine(tool: Tool, given: Record<string, unknown>, files: st
     else if (value !== undefined) opts[p.key] = value;
     else if (p.default !== undefined) opts[p.key] = p.default;
   }
+  // A read that would change something on the side (conv get marks read) does not, on a server that only reads.
+  for (const p of tool.params) if (!writes && p.to === 'option' && p.writesUnless !== undefined) opts[p.key] = p.writesUnless;
+  // A verb with a --dry-run of its own (the imports, grade --csv) plans under it; the tool's dry_run is that flag.
+  if (given.dry_run === true && (tool.spec.options ?? []).some((o) => /(^|[\s,])--dry-run\b/.test(o.flags))) opts.dryRun = true;
   // commander leaves out an optional argument not given; a variadic one is an empty list.
   while (args.length && args.at(-1) === undefined) args.pop();
   return { args, opts };
@@ -254,9 +259,10 @@ const plain = (value: unknown): unknown => (value === undefined ? null : JSON.pa
  * it was kept for the call (`grades.csv:3:` reads as `csv:3:`, of csv_text).
  */
 function relabel(error: LmsError, files: string | undefined): LmsError {
-  if (!files || !error.message.includes(files)) return error;
-  const message = error.message.replaceAll(`${files}/`, '');
-  return new LmsError(message, error.exitCode, { hint: error.hint, details: error.details, cause: error });
+  if (!files || !(error.message.includes(files) || JSON.stringify(error.details ?? {}).includes(files))) return error;
+  const unfiled = (text: string) => text.replaceAll(`${files}/`, '');
+  const details = error.details && (JSON.parse(unfiled(JSON.stringify(error.details))) as Record<string, unknown>);
+  return new LmsError(unfiled(error.message), error.exitCode, { hint: error.hint, details, cause: error });
 }
 
 function errorData(error: LmsError): Record<string, unknown> {

@@ -28,7 +28,7 @@ export type Access = 'read' | 'write' | 'destructive';
 /** How one property of a tool's input becomes part of the verb's command line. */
 export type Param =
   | { property: string; to: 'arg'; index: number; variadic: boolean }
-  | { property: string; to: 'option'; key: string; kind: 'value' | 'switch' | 'negated' | 'list'; choices?: readonly string[]; default?: string | boolean }
+  | { property: string; to: 'option'; key: string; kind: 'value' | 'switch' | 'negated' | 'list'; choices?: readonly string[]; default?: string | boolean; writesUnless?: boolean }
   /** The content of a file the verb reads, which the verb's argument or option `of` names as a written copy. */
   | { property: string; to: 'text'; of: string };
 
@@ -49,8 +49,8 @@ export interface Tool {
   /** Lists page by page: takes `limit` and `cursor`. */
   paged: boolean;
   params: Param[];
-  /** Switches that make the verb destroy (`--prune`), by property. */
-  destroying: string[];
+  /** Flags that make the verb destroy (`--prune`; `--state` inactive), by property, with the values that do (all, for a switch). */
+  destroying: { property: string; values?: readonly string[] }[];
   spec: CommandSpec<never>;
 }
 
@@ -61,8 +61,11 @@ export function toolsOf(tree: Command): Tool[] {
     for (const child of cmd.commands) {
       const spec = specOf(child);
       const name = [...path, child.name()];
-      if (spec) tools.push(toolOf(spec, name));
-      else if (!(path.length === 0 && LOCAL_NOUNS.has(child.name()))) walk(child, name);
+      if (!spec) {
+        if (!(path.length === 0 && LOCAL_NOUNS.has(child.name()))) walk(child, name);
+        // A verb whose argument is a local file it sends (users upload) has no tool: nothing of this
+        // machine's goes out at an assistant's word.
+      } else if (!Object.values(spec.fileArgs ?? {}).includes('uploaded')) tools.push(toolOf(spec, name));
     }
   };
   walk(tree, []);
@@ -75,7 +78,7 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
   const properties: JsonSchema['properties'] = {};
   const required: string[] = [];
   const params: Param[] = [];
-  const destroying: string[] = [];
+  const destroying: Tool['destroying'] = [];
   const add = (property: string, schema: Record<string, unknown>) => {
     if (property in properties) throw new Error(`tool ${name}: two inputs named ${property}`);
     properties[property] = schema;
@@ -83,20 +86,21 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
 
   // A file the verb reads comes as its content (`csv_text`), never as a path: a tool that read any
   // file it was named would hand this machine's files to whoever can steer the assistant (through
-  // a discussion post it reads, say), in the error that quotes a line of one.
+  // a discussion post it reads, say), in the error that quotes a line of one. For the same reason a
+  // file the verb would upload is left out, and the call's context reads no file its input names.
   const text = (property: string, description: string, isRequired: boolean) => {
     add(`${property}_text`, { type: 'string', description: `the content of the file (${description})` });
     params.push({ property: `${property}_text`, to: 'text', of: property });
     if (isRequired) required.push(`${property}_text`);
   };
 
-  const fileArgs = new Set(spec.fileArgs ?? []);
+  const fileArgs = spec.fileArgs ?? {};
   const args = [...spec.name.matchAll(/([<[])([^>\].]+)(\.\.\.)?[>\]]/g)];
   args.forEach(([, bracket, argName, dots], index) => {
     const property = snake(argName);
     const variadic = dots !== undefined;
     params.push({ property, to: 'arg', index, variadic });
-    if (fileArgs.has(argName)) return text(property, argName, bracket === '<');
+    if (fileArgs[argName] === 'read') return text(property, argName, bracket === '<');
     const choices = spec.argChoices?.[argName];
     add(property, variadic ? { type: 'array', items: { type: 'string' } } : { type: 'string', ...(choices ? { enum: [...choices] } : {}) });
     if (bracket === '<') required.push(property);
@@ -104,10 +108,10 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
 
   for (const option of spec.options ?? []) {
     const key = attributeName(option.flags);
-    if (LEFT_OUT.has(key) || option.file === 'written') continue;
+    if (LEFT_OUT.has(key) || option.file === 'written' || option.file === 'uploaded') continue;
     const property = snake(key);
     const kind = kindOf(option);
-    params.push({ property, to: 'option', key, kind, choices: option.choices, default: option.default });
+    params.push({ property, to: 'option', key, kind, choices: option.choices, default: option.default, writesUnless: option.writesUnless });
     if (option.file === 'read') {
       text(property, option.description, option.required === true);
       continue;
@@ -122,10 +126,12 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
       else schema.enum = [...option.choices];
     } else if (kind === 'list') schema.items = { type: 'string' };
     if (option.default !== undefined && kind !== 'negated') schema.default = option.default;
+    if (option.writesUnless !== undefined) schema.description = `${option.description} (a server that only reads always does)`;
     // diff takes --prune to show what apply --prune would destroy: only a verb that writes destroys.
     if (option.destroys && access !== 'read') {
-      schema.description = `${option.description}. Destroys data: needs lms mcp --allow-destructive`;
-      destroying.push(property);
+      const which = option.destroys === true ? 'Destroys data' : `${option.destroys.join(' or ')} destroys data`;
+      schema.description = `${option.description}. ${which}: needs lms mcp --allow-destructive`;
+      destroying.push({ property, values: option.destroys === true ? undefined : option.destroys });
     }
     add(property, schema);
     if (option.required) required.push(property);
@@ -168,7 +174,8 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
  */
 export function accessOf(spec: CommandSpec<never>): Access {
   if (!sendsWrites(spec)) return 'read';
-  if ((spec.options ?? []).some((o) => o.destroys)) return 'write';
+  if (spec.writes === 'delete') return 'destructive';
+  if ((spec.options ?? []).some((o) => o.destroys === true)) return 'write';
   return (spec.routes ?? []).some((id) => route(id).method === 'DELETE') ? 'destructive' : 'write';
 }
 

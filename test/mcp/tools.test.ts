@@ -1,6 +1,6 @@
 // The tools `lms mcp` makes of the command tree, and one call of each kind run in-process against
 // an in-memory mock: what an input becomes on the verb's command line, and what the server refuses.
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -44,7 +44,7 @@ beforeAll(async () => {
 });
 
 describe('the tools read off the command tree', () => {
-  it('makes one tool of every verb that acts on the instance, under a name a client accepts', () => {
+  it('makes one tool of every verb that acts on the instance, under a name a client accepts (but an upload of a local file)', () => {
     const verbs: string[] = [];
     const walk = (cmd: Command, path: string[]) => {
       for (const child of cmd.commands) {
@@ -54,7 +54,7 @@ describe('the tools read off the command tree', () => {
     };
     walk(tree, []);
     const local = /^(profile|mock|api|doctor|completion|mcp|auth)\b/;
-    expect([...tools.values()].map((t) => t.command.slice(4)).sort()).toEqual(verbs.filter((v) => !local.test(v)).sort());
+    expect([...tools.values()].map((t) => t.command.slice(4)).sort()).toEqual(verbs.filter((v) => !local.test(v) && v !== 'users upload').sort());
     for (const name of tools.keys()) expect(name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
     for (const t of tools.values()) {
       for (const property of Object.keys(t.inputSchema.properties)) expect(property, t.name).toMatch(/^[a-z][a-z0-9_]*$/);
@@ -79,11 +79,13 @@ describe('the tools read off the command tree', () => {
     ['users_delete', 'destructive', []],
     ['sections_delete', 'destructive', []],
     ['enrollments_conclude', 'destructive', []],
-    ['enrollments_import', 'write', ['sync']],
-    ['apply', 'write', ['prune']],
+    ['enrollments_import', 'write', [{ property: 'sync' }]],
+    ['apply', 'write', [{ property: 'prune' }]],
+    ['enrollments_add', 'write', [{ property: 'state', values: ['inactive'] }]],
+    ['conv_remove_messages', 'destructive', []],
   ] as const)('%s is a %s', (name, access, destroying) => {
     expect(tools.get(name)?.access).toBe(access);
-    expect(tools.get(name)?.destroying).toEqual(destroying);
+    expect(tools.get(name)?.destroying).toEqual(destroying.map((d) => ({ values: undefined, ...d })));
   });
 
   it('takes a text file a verb reads as its content, never a path, and leaves out the files a verb writes', () => {
@@ -98,11 +100,15 @@ describe('the tools read off the command tree', () => {
     expect(properties('diff')).toEqual(expect.arrayContaining(['file_text']));
     for (const t of tools.values()) {
       for (const [name, schema] of Object.entries(t.inputSchema.properties)) {
-        // Uploads take a local path, and change data: no read does.
-        if (/file$|^csv$/.test(name) && t.access === 'read') expect.fail(`${t.name} takes a path: ${name} ${JSON.stringify(schema)}`);
+        if (/file$|^csv$|^attach$/.test(name)) expect.fail(`${t.name} takes a path: ${name} ${JSON.stringify(schema)}`);
       }
     }
     expect(properties('grade_set')).not.toContain('failed_out');
+    // Nothing of this machine's is uploaded at an assistant's word.
+    expect(tools.has('users_upload')).toBe(false);
+    expect(properties('conv_send')).not.toContain('attach');
+    expect(properties('topics_post')).not.toContain('attach');
+    expect(properties('submissions_submit')).not.toContain('file');
     expect(Object.keys(tools.get('export_course')!.inputSchema.properties)).not.toContain('out');
     expect(Object.keys(tools.get('activity_list')!.inputSchema.properties)).not.toContain('watch');
   });
@@ -163,4 +169,45 @@ describe('a call', () => {
     const previewed = await call(s, 'apply', { file_text: file, prune: true, dry_run: true });
     expect(previewed.isError, previewed.content[0].text).toBeFalsy();
   });
+
+  it('reads no local file a course file given as text names (a roster, an outcome tree)', async () => {
+    const s = server({ writes: true });
+    for (const name of ['diff', 'apply']) {
+      const yaml = 'courses:\n  - sis_course_id: BIO-101\n    enrollments:\n      - { csv: /etc/passwd }\n    outcomes: { file: ../../etc/hostname }\n';
+      const r = await call(s, name, { file_text: yaml });
+      expect(r.isError, name).toBe(true);
+      expect(r.content[0].text).toMatch(/csv: \/etc\/passwd: a course file given as text names no other file/);
+      expect(r.content[0].text).toMatch(/outcomes file: \.\.\/\.\.\/etc\/hostname: a course file given as text names no other file/);
+      expect(JSON.stringify(r)).not.toMatch(/root:|lms-mcp-/);
+    }
+  });
+
+  it('gives an import its own dry run (the plan, nothing sent, no journal)', async () => {
+    requests = [];
+    const s = server({ writes: true });
+    const r = await call(s, 'users_import', { account: 1, file_text: 'name,login_id\nNew Person,new.person\n', dry_run: true });
+    expect(r.isError, r.content[0].text).toBeFalsy();
+    expect(writes()).toEqual([]);
+    expect(JSON.stringify(r.structuredContent)).toMatch(/new\.person/);
+    const journals = join(String(s.ctx.env.LMS_STATE_DIR), 'journals');
+    expect(existsSync(journals) ? readdirSync(journals) : []).toEqual([]);
+  });
+
+  it.each([
+    ['conv_remove_messages', { id: 5, message: ['9'] }],
+    ['enrollments_add', { course: 1, user: 7, type: 'student', state: 'inactive' }],
+  ])('refuses %s, which destroys, without --allow-destructive, and sends nothing', async (name, input) => {
+    requests = [];
+    const r = await call(server({ writes: true }), name, input);
+    expect(r.structuredContent?.error).toMatchObject({ refused: true, needs: '--allow-destructive' });
+    expect(writes()).toEqual([]);
+  });
+
+  it('reads a conversation without marking it read on a server that only reads', async () => {
+    requests = [];
+    const r = await call(server(), 'conv_get', { id: 5 });
+    expect(r.isError, r.content[0].text).toBeFalsy();
+    expect(requests.map((q) => q.url)).toEqual([expect.stringMatching(/\/conversations\/5\?auto_mark_as_read=false$/)]);
+  });
 });
+

@@ -36,7 +36,8 @@ const getConversation = command({
   name: 'get <id>',
   summary: 'Show a conversation with its messages, newest first (marks it read unless --no-mark-read)',
   routes: ['conversations.get'],
-  options: { markRead: { flags: '--no-mark-read', description: 'leave it unread' } },
+  // A GET that changes the conversation's state: read-only surfaces (lms mcp) read it unmarked.
+  options: { markRead: { flags: '--no-mark-read', description: 'leave it unread', writesUnless: false } },
   examples: ['lms conv get 5', 'lms conv get 5 --no-mark-read -o json'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();
@@ -84,6 +85,7 @@ const removeMessages = command({
   name: 'remove-messages <id>',
   summary: 'Remove messages from your view of a conversation (removing the last one deletes it for you)',
   routes: ['conversations.get', 'conversations.removeMessages'],
+  writes: 'delete',
   options: { message: { flags: '--message <id>', description: 'a message id (repeatable, or comma-separated)', repeatable: true, required: true } },
   examples: ['lms conv remove-messages 5 --message 9', 'lms conv remove-messages 6 --message 8 --yes'],
   async run({ args, opts, ctx }) {

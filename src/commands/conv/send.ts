@@ -64,7 +64,7 @@ export async function attach(client: ApiClient, paths: readonly string[] | undef
 export const messageFlags = {
   body: { flags: '--body <text>', description: 'the message' },
   bodyFile: { file: 'read', flags: '--body-file <file>', description: 'read the message from a file (- for stdin)' },
-  attach: { flags: '--attach <file>', description: 'attach a file (uploaded to your conversation attachments; repeatable)', repeatable: true },
+  attach: { file: 'uploaded', flags: '--attach <file>', description: 'attach a file (uploaded to your conversation attachments; repeatable)', repeatable: true },
   mediaCommentId: { flags: '--media-comment-id <id>', description: 'a media comment to include' },
   mediaCommentType: { flags: '--media-comment-type <type>', description: 'the media comment is audio or video', choices: ['audio', 'video'] },
 } as const;

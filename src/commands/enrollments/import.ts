@@ -136,7 +136,7 @@ async function unlisted(client: ApiClient, course: string, roles: string[], matc
 
 export const importEnrollments = command({
   name: 'import <file>',
-  fileArgs: ['file'],
+  fileArgs: { file: 'read' },
   summary: 'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed',
   routes: ['enrollments.listCourse', 'enrollments.enrollCourse', 'enrollments.enrollSection', 'enrollments.end', 'users.get', 'sections.get', 'courses.get'],
   columns: resultColumns('user'),

@@ -313,7 +313,7 @@ const importOptions = {
 
 const importTree = command({
   name: 'import [file]',
-  fileArgs: ['file'],
+  fileArgs: { file: 'read' },
   summary: 'Build or update a tree of groups and outcomes from a YAML, JSON or CSV file (matched by vendor_guid); or --from GROUP --into GROUP',
   routes: [
     'outcomes.rootGroup@global', 'outcomes.rootGroup@accounts', 'outcomes.rootGroup@courses',

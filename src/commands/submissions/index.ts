@@ -113,7 +113,7 @@ const submit = command({
     text: { flags: '--text <html>', description: 'online_text_entry: the text (HTML)' },
     textFile: { file: 'read', flags: '--text-file <path>', description: 'online_text_entry: the text, read from a file (- for stdin)' },
     url: { flags: '--url <url>', description: 'online_url: a web address (http:// assumed)' },
-    file: { flags: '--file <path>', description: 'online_upload: a file to upload and submit (repeatable)', repeatable: true },
+    file: { file: 'uploaded', flags: '--file <path>', description: 'online_upload: a file to upload and submit (repeatable)', repeatable: true },
     mediaId: { flags: '--media-id <id>', description: 'media_recording: the media object id' },
     mediaType: { flags: '--media-type <type>', description: 'media_recording: audio or video (default video)', choices: ['audio', 'video'] },
     comment: { flags: '--comment <text>', description: 'a comment to go with it' },

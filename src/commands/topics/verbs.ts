@@ -331,7 +331,7 @@ export function topicVerbs(announcements: boolean): Verbs {
     },
   });
 
-  const postFlags = { ...where, ...messageFlags, attach: { flags: '--attach <file>', description: 'attach a file' } } as const;
+  const postFlags = { ...where, ...messageFlags, attach: { file: 'uploaded', flags: '--attach <file>', description: 'attach a file' } } as const;
 
   const post = command({
     name: `post <${what}>`,

@@ -99,7 +99,7 @@ const account = { ...contextFlags.account, default: 'self' } as const;
 
 export const importUsers = command({
   name: 'import <file>',
-  fileArgs: ['file'],
+  fileArgs: { file: 'read' },
   summary: 'Create users from a CSV (name, login_id, email, sis_user_id, …); --update changes existing ones; safe to re-run',
   routes: ['users.create', 'users.get', 'users.update'],
   columns: resultColumns('login_id'),

@@ -6,6 +6,7 @@ import { contentTypeFor } from '../../mime.js';
 
 export const upload = command({
   name: 'upload <file>',
+  fileArgs: { file: 'uploaded' },
   summary: "Upload a file into a user's personal files (three-step upload)",
   routes: ['users.uploadFile', 'files.upload', 'files.confirm'],
   columns: ['id', 'display_name', 'content-type', 'size', 'url'],

@@ -3,8 +3,8 @@
 // together renew once: the one that renews writes the new token, and each one after it, taking the
 // lock in turn, reads that token and has nothing to renew.
 //
-// A holder that died leaves its file behind: a file whose process is gone, or older than any
-// renewal can take, is removed by the next one to wait for it.
+// A holder that died leaves its file behind: a file whose process is gone, or that names none, is
+// removed by the next one to wait for it; a live holder's only when far older than any renewal.
 import { mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync, closeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FailureError } from '../errors.js';
@@ -12,7 +12,7 @@ import { FailureError } from '../errors.js';
 export interface LockOptions {
   /** How long to wait for another holder before giving up. */
   waitMs: number;
-  /** A lock file this old is a dead holder's, whatever process its pid names now. */
+  /** How long a renewal may take: a file five times as old is a dead holder's, whatever process its pid names now. */
   staleMs: number;
   /** What the lock guards, for the message when waiting gives up. */
   what: string;
@@ -20,6 +20,9 @@ export interface LockOptions {
 }
 
 const POLL_MS = 20;
+/** A file its creator has not yet written is a dead one's after this (the write follows the create at once). */
+const EMPTY_GRACE_MS = 1000;
+const LIVE_HOLDER_LIMIT = 5;
 
 export async function withFileLock<T>(path: string, options: LockOptions, work: () => Promise<T>): Promise<T> {
   const release = await acquire(path, options);
@@ -39,9 +42,13 @@ async function acquire(path: string, { waitMs, staleMs, what, sleep = (ms) => ne
       const fd = openSync(path, 'wx', 0o600);
       try {
         writeSync(fd, mine);
-      } finally {
+      } catch (error) {
+        // A lock file that says nobody's would hold every later renewal up.
         closeSync(fd);
+        unlinkQuietly(path);
+        throw error;
       }
+      closeSync(fd);
       return () => {
         // Only our own file: a holder judged dead may have had its file replaced by a live one.
         if (readOrEmpty(path) === mine) unlinkSync(path);
@@ -50,7 +57,7 @@ async function acquire(path: string, { waitMs, staleMs, what, sleep = (ms) => ne
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const held = readOrEmpty(path);
-    if (held && isStale(path, held, staleMs)) {
+    if (isStale(path, held, staleMs)) {
       // Removed only if still the same dead holder's file, so two waiters do not remove a live one.
       if (readOrEmpty(path) === held) unlinkQuietly(path);
       continue;
@@ -64,14 +71,22 @@ async function acquire(path: string, { waitMs, staleMs, what, sleep = (ms) => ne
   }
 }
 
+/**
+ * A dead holder's file: its process is gone; or it is older than `staleMs` and names no process (a
+ * holder that died between creating and writing it), or older than LIVE_HOLDER_LIMIT × `staleMs`
+ * whatever it names (a pid since reused). A live holder's is never taken for slowness alone.
+ */
 function isStale(path: string, held: string, staleMs: number): boolean {
-  const pid = Number(held.split(' ')[0]);
-  if (Number.isSafeInteger(pid) && pid > 0 && !alive(pid)) return true;
+  let age: number;
   try {
-    return Date.now() - statSync(path).mtimeMs > staleMs;
+    age = Date.now() - statSync(path).mtimeMs;
   } catch {
     return false;
   }
+  const pid = Number(held.split(' ')[0]);
+  if (!held || !Number.isSafeInteger(pid) || pid <= 0) return age > Math.min(staleMs, EMPTY_GRACE_MS);
+  if (!alive(pid)) return true;
+  return age > staleMs * LIVE_HOLDER_LIMIT;
 }
 
 function alive(pid: number): boolean {

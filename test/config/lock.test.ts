@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,5 +50,26 @@ describe('the lock file', () => {
     expect(error).toBeInstanceOf(FailureError);
     expect((error as FailureError).message).toBe('another lms command is renewing the token of profile "prod" and has not finished within 0 s');
     expect((error as FailureError).hint).toContain(path);
+  });
+
+  it('takes over an empty file a holder died before writing, once it is a second old', async () => {
+    const path = lockIn();
+    await withFileLock(path, options, async () => undefined);
+    writeFileSync(path, '');
+    const old = new Date(Date.now() - 5_000);
+    utimesSync(path, old, old);
+    await expect(withFileLock(path, { ...options, waitMs: 200 }, async () => 'taken')).resolves.toBe('taken');
+  });
+
+  it("does not take a live holder's file for slowness, only when far older than a renewal can take", async () => {
+    const path = lockIn();
+    await withFileLock(path, options, async () => undefined);
+    writeFileSync(path, `${process.pid} 0 alive\n`);
+    const twiceStale = new Date(Date.now() - 2 * options.staleMs);
+    utimesSync(path, twiceStale, twiceStale);
+    await expect(withFileLock(path, { ...options, waitMs: 100 }, async () => 'never')).rejects.toBeInstanceOf(FailureError);
+    const long = new Date(Date.now() - 6 * options.staleMs);
+    utimesSync(path, long, long);
+    await expect(withFileLock(path, { ...options, waitMs: 100 }, async () => 'taken')).resolves.toBe('taken');
   });
 });

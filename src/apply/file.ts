@@ -11,6 +11,7 @@ import { enrollmentTypeOf } from '../spec/vocabulary.js';
 import { checkValue, describeType, type Field, type Value } from './fields.js';
 import { COURSE, KIND_ORDER, KINDS, keyed, type KindName } from './kinds.js';
 import type { ApplyTree, Desired, DesiredCourse, DesiredEnrollment, FileProblem, Source } from './model.js';
+import { closest } from '../closest.js';
 
 /** The largest apply file read: the YAML library holds some 60 times the text while it reads. */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -82,31 +83,6 @@ export async function readApplyFiles(paths: string[], stdin: NodeJS.ReadableStre
 export function sortProblems(problems: FileProblem[]): FileProblem[] {
   const files = [...new Set(problems.map((p) => p.file))];
   return [...problems].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line);
-}
-
-/** The closest of `names` to a mistyped one, when it is close. */
-function closest(word: string, names: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const name of names) {
-    const d = distance(word.toLowerCase(), name);
-    if (d < bestDistance) [best, bestDistance] = [name, d];
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length];
 }
 
 const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? 'a list' : v !== null && typeof v === 'object' ? 'a map' : String(v));

@@ -9,6 +9,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { dryRunOf, dryRunning, type CommandResult } from '../cli/command.js';
 import type { Context, Deps, GlobalOptions } from '../cli/context.js';
 import { toLmsError } from '../cli/handle-error.js';
+import { closest } from '../closest.js';
 import { ExitCode, LmsError, UsageError } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
 import { DEFAULT_PAGE, MAX_PAGE, type Tool } from './tools.js';
@@ -118,7 +119,7 @@ function checkInput(tool: Tool, input: unknown): Record<string, unknown> {
   const checked: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of given) {
     if (!Object.hasOwn(properties, name)) {
-      const near = known.find((k) => distance(k, name) <= 2);
+      const near = closest(name, known);
       throw new UsageError(`${tool.name}: unknown argument "${name}"`, { hint: near ? `did you mean ${near}? It takes: ${known.join(', ') || 'no arguments'}` : `it takes: ${known.join(', ') || 'no arguments'}` });
     }
     checked[name] = typed(tool.name, name, properties[name], value);
@@ -325,15 +326,4 @@ function emptyStdin(): PassThrough {
   const stream = new PassThrough();
   stream.end();
   return stream;
-}
-
-/** Edits (insert, delete, change a letter) from one name to another, for "did you mean". */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length];
 }

@@ -247,7 +247,9 @@ export function dryRunning(spec: CommandSpec<never>, how: 'plans' | 'stops'): Co
       const { ctx } = input;
       const dryRun = await ctx.startDryRun();
       const opts: Record<string, unknown> = { ...(input.opts as Record<string, unknown>) };
-      if (!ownFlag) delete opts.dryRun;
+      // A verb with a --dry-run of its own plans under it, whoever asked for the dry run (a tool's dry_run too).
+      if (ownFlag) opts.dryRun = true;
+      else delete opts.dryRun;
       // A verb that plans without a --dry-run of its own has a --plan, which --dry-run stands for.
       if (how === 'plans' && !ownFlag) opts.plan = true;
       let result: CommandResult;

@@ -215,8 +215,6 @@ async function commandLine(tool: Tool, given: Record<string, unknown>, files: st
   }
   // A read that would change something on the side (conv get marks read) does not, on a server that only reads.
   for (const p of tool.params) if (!writes && p.to === 'option' && p.writesUnless !== undefined) opts[p.key] = p.writesUnless;
-  // A verb with a --dry-run of its own (the imports, grade --csv) plans under it; the tool's dry_run is that flag.
-  if (given.dry_run === true && (tool.spec.options ?? []).some((o) => /(^|[\s,])--dry-run\b/.test(o.flags))) opts.dryRun = true;
   // commander leaves out an optional argument not given; a variadic one is an empty list.
   while (args.length && args.at(-1) === undefined) args.pop();
   return { args, opts };

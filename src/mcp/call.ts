@@ -74,7 +74,7 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
         }
       : undefined;
     const stderr = collector((text) => {
-      if (notes.length < MAX_NOTES) notes += files ? text.replaceAll(`${files}/`, '') : text;
+      if (notes.length < MAX_NOTES) notes += unfiled(text, files);
       session.log?.(text);
     });
     const io: IOStreams = { stdout: collector(() => undefined), stderr, stdin: emptyStdin(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, color: false };
@@ -258,11 +258,14 @@ const plain = (value: unknown): unknown => (value === undefined ? null : JSON.pa
  * it was kept for the call (`grades.csv:3:` reads as `csv:3:`, of csv_text).
  */
 function relabel(error: LmsError, files: string | undefined): LmsError {
-  if (!files || !(error.message.includes(files) || JSON.stringify(error.details ?? {}).includes(files))) return error;
-  const unfiled = (text: string) => text.replaceAll(`${files}/`, '');
-  const details = error.details && (JSON.parse(unfiled(JSON.stringify(error.details))) as Record<string, unknown>);
-  return new LmsError(unfiled(error.message), error.exitCode, { hint: error.hint, details, cause: error });
+  const details = error.details && JSON.stringify(error.details);
+  if (!files || !(error.message.includes(files) || details?.includes(files))) return error;
+  const kept = details === undefined ? undefined : (JSON.parse(unfiled(details, files)) as Record<string, unknown>);
+  return new LmsError(unfiled(error.message, files), error.exitCode, { hint: error.hint, details: kept, cause: error });
 }
+
+/** Text as the caller reads it: a file kept for an input is named by the input (`csv`), not its place. */
+const unfiled = (text: string, files: string | undefined) => (files ? text.replaceAll(`${files}/`, '') : text);
 
 function errorData(error: LmsError): Record<string, unknown> {
   return { class: CLASSES[error.exitCode] ?? 'failure', ...error.toJSON() };

@@ -35,13 +35,16 @@ export function attributeName(flags: string): string {
 
 const TAKES_VALUE = /<[^>]*>|\[[^\]]*\]/;
 
+/** Whether a flag takes a value (`--name <name>`, `--level [n]`) rather than being a switch. */
+export const takesValue = (flags: string) => TAKES_VALUE.test(flags);
+
 export function command<const T extends Record<string, Flag> = Record<never, Flag>>(
   spec: Omit<CommandSpec<OptionsOf<T>>, 'options'> & { options?: T },
 ): CommandSpec<OptionsOf<T>> {
   const options: OptionSpec[] = Object.entries(spec.options ?? {}).map(([key, flag]) => {
     const name = attributeName(flag.flags);
     if (name !== key) throw new Error(`command "${spec.name}": option "${key}" is declared as "${flag.flags}", which is read as "${name}"`);
-    if (flag.repeatable && !TAKES_VALUE.test(flag.flags)) throw new Error(`command "${spec.name}": option "${key}" is repeatable but "${flag.flags}" takes no value`);
+    if (flag.repeatable && !takesValue(flag.flags)) throw new Error(`command "${spec.name}": option "${key}" is repeatable but "${flag.flags}" takes no value`);
     return flag;
   });
   // Arguments are named in `name` (`completion <shell>`, `get [id]`); choices for one it lacks would be lost.

@@ -4,7 +4,7 @@
 // this machine rather than the instance (profiles, the mock, raw requests, the setup).
 import type { Command } from 'commander';
 import { specOf, sendsWrites, type CommandSpec, type OptionSpec } from '../cli/command.js';
-import { attributeName } from '../cli/define.js';
+import { attributeName, takesValue } from '../cli/define.js';
 import { route } from '../spec/routes.js';
 
 /**
@@ -61,15 +61,15 @@ export function toolsOf(tree: Command): Tool[] {
     for (const child of cmd.commands) {
       const spec = specOf(child);
       const name = [...path, child.name()];
-      if (!spec) {
-        if (!(path.length === 0 && LOCAL_NOUNS.has(child.name()))) walk(child, name);
-        // A verb whose argument is a local file it sends (users upload) has no tool: nothing of this
-        // machine's goes out at an assistant's word.
-      } else if (!Object.values(spec.fileArgs ?? {}).includes('uploaded')) tools.push(toolOf(spec, name));
+      if (path.length === 0 && LOCAL_NOUNS.has(child.name())) continue;
+      if (!spec) walk(child, name);
+      // A verb whose argument is a local file it sends (users upload) has no tool: nothing of this
+      // machine's goes out at an assistant's word.
+      else if (!Object.values(spec.fileArgs ?? {}).includes('uploaded')) tools.push(toolOf(spec, name));
     }
   };
   walk(tree, []);
-  return tools.filter((t) => !LOCAL_NOUNS.has(t.command.split(' ')[1]));
+  return tools;
 }
 
 function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
@@ -180,7 +180,7 @@ export function accessOf(spec: CommandSpec<never>): Access {
 }
 
 function kindOf(option: OptionSpec): 'value' | 'switch' | 'negated' | 'list' {
-  if (/<[^>]*>|\[[^\]]*\]/.test(option.flags)) return option.repeatable ? 'list' : 'value';
+  if (takesValue(option.flags)) return option.repeatable ? 'list' : 'value';
   return /(^|[\s,])--no-/.test(option.flags) ? 'negated' : 'switch';
 }
 

@@ -160,16 +160,13 @@ export class ApiClient {
     let next: string | undefined = this.absolute(first);
     let yielded = 0;
     while (next) {
-      const res: ApiResponse = await this.send('GET', next, { subject: options.subject });
-      const page = readBody(res);
-      const items = Array.isArray(page) ? page : page === undefined ? [] : [page];
+      const { items, link } = await this.readPage(next, options.subject);
       for (const item of items) {
         if (options.limit !== undefined && yielded >= options.limit) return;
         yielded++;
         yield item as T;
       }
       if (options.limit !== undefined && yielded >= options.limit) return;
-      const link = parseLinkHeader(res.headers['link']).next;
       next = link === undefined ? undefined : this.nextPage(link, next);
       if (next) this.options.onLongList?.();
     }
@@ -183,12 +180,16 @@ export class ApiClient {
       if (!resumed || resumed.origin !== this.origin || resumed.pathname !== new URL(start).pathname) throw new UsageError('the cursor belongs to another list: list again without it');
       url = resumed.toString();
     }
-    const res: ApiResponse = await this.send('GET', url, { subject });
-    const page = readBody(res);
-    const link = parseLinkHeader(res.headers['link']).next;
+    const { items, link } = await this.readPage(url, subject);
     cursor.reached(link === undefined ? undefined : this.nextPage(link, url));
-    const items = Array.isArray(page) ? page : page === undefined ? [] : [page];
     for (const item of items) yield item as T;
+  }
+
+  /** One page of a list: its items (a lone object is a page of one), and its next-page link as sent. */
+  private async readPage(url: string, subject: string | undefined): Promise<{ items: unknown[]; link: string | undefined }> {
+    const res = await this.send('GET', url, { subject });
+    const page = readBody(res);
+    return { items: Array.isArray(page) ? page : page === undefined ? [] : [page], link: parseLinkHeader(res.headers['link']).next };
   }
 
   /**

@@ -156,7 +156,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     instance,
     mockMode,
     localFiles: deps.localFiles !== false,
-    interactive: io.stdinIsTTY && io.stdoutIsTTY && globals.input,
+    interactive: io.stdoutIsTTY && io.stdinIsTTY && globals.input,
     activity: createActivity(io, { enabled: spinnerAllowed(io, env, globals.color), spinner: deps.spinner }),
 
     profiles() {

@@ -9,7 +9,8 @@ export { v8FlagsChanged } from './young-generation.js';
 
 export async function run(argv: string[], deps?: Partial<Deps>): Promise<number> {
   const env = deps?.env ?? process.env;
-  const io = deps?.io ?? systemIO(env, argv.includes('--no-color'));
+  // A reader that stops early (`| head`) is not an error.
+  const io = deps?.io ?? systemIO(env, argv.includes('--no-color'), () => process.exit(ExitCode.ok));
   const state: ProgramState = { jsonErrors: jsonErrorsRequested(argv, env) };
   const full: Deps = { ...deps, io, env };
   const interrupted = () => {
@@ -18,13 +19,7 @@ export async function run(argv: string[], deps?: Partial<Deps>): Promise<number>
     io.stderr.write(state.jsonErrors ? `\n${JSON.stringify(error.toJSON())}\n` : `\n${formatError(error)}`);
     process.exit(ExitCode.interrupted);
   };
-  if (!deps?.io) {
-    process.once('SIGINT', interrupted);
-    // A reader that stops early (`| head`) is not an error.
-    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(ExitCode.ok);
-    });
-  }
+  if (!deps?.io) process.once('SIGINT', interrupted);
   try {
     const program = await buildProgram(full, state, argv);
     if (argv.length === 0) {

@@ -3,7 +3,7 @@
 // with NO_COLOR or --no-color; hidden while a prompt is open or a progress bar is drawn. ora is
 // loaded the first time a spinner is actually due, never at start-up.
 import type { Transport } from '../transport/types.js';
-import type { IOStreams } from './streams.js';
+import type { IOStreams, Output } from './streams.js';
 
 /** How long work runs before a spinner appears. */
 export const SPINNER_DELAY_MS = 400;
@@ -30,7 +30,7 @@ export interface Spinner {
   text: string;
 }
 
-export type SpinnerFactory = (stream: NodeJS.WritableStream) => Promise<Spinner>;
+export type SpinnerFactory = (stream: Output) => Promise<Spinner>;
 
 export interface ActivityOptions {
   /** Whether spinners may show at all: see spinnerAllowed. */
@@ -45,10 +45,13 @@ export function spinnerAllowed(io: IOStreams, env: NodeJS.ProcessEnv, colorFlag:
   return io.stderrIsTTY && colorFlag && env.NO_COLOR === undefined && env.TERM !== 'dumb';
 }
 
-const oraSpinner: SpinnerFactory = async (stream) => {
+const oraSpinner: SpinnerFactory = async (output) => {
+  // A spinner is allowed only on a terminal, which systemIO hands over as Node's own stream.
+  const stream = output as Partial<NodeJS.WritableStream>;
+  if (typeof stream.on !== 'function' || typeof stream.end !== 'function') throw new Error('a spinner draws on a stream');
   const { default: ora } = await import('ora');
   // discardStdin off: ora would otherwise take stdin over, and a prompt may follow.
-  return ora({ stream, isEnabled: true, discardStdin: false, color: 'cyan' });
+  return ora({ stream: stream as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: 'cyan' });
 };
 
 /** Does nothing: for runs where spinners are not allowed. */

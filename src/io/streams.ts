@@ -1,11 +1,18 @@
 // The only place that writes. Commands and renderers get an IOStreams and never touch process.*,
 // so tests run them with fake streams and can switch "TTY" on and off.
-import type { Readable, Writable } from 'node:stream';
-import { isatty } from 'node:tty';
+import { fstatSync, writeSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+
+/** Where text goes: a stream (a Writable has these), or stdout written straight to its descriptor. */
+export interface Output {
+  /** False when the text was queued and the caller should wait for 'drain'. */
+  write(text: string | Uint8Array): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+}
 
 export interface IOStreams {
-  stdout: Writable;
-  stderr: Writable;
+  stdout: Output;
+  stderr: Output;
   stdin: Readable;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
@@ -26,22 +33,102 @@ export function err(io: IOStreams, text: string): void {
   io.stderr.write(text);
 }
 
-export function systemIO(env: NodeJS.ProcessEnv, noColorFlag = false): IOStreams {
-  const stdoutIsTTY = Boolean(process.stdout.isTTY);
-  const stderrIsTTY = Boolean(process.stderr.isTTY);
+/**
+ * The process's streams. A terminal gets Node's own stream (colours, width, spinners, prompts). A
+ * file or a pipe is written with write(2), as Node itself writes them on Linux, without building
+ * process.stdout: that stream brings net, tty and the stream machinery, about 3 ms of every
+ * command's start, for text a single system call delivers. `onBrokenPipe` is what a reader that
+ * went away (`| head`) means for stdout.
+ */
+export function systemIO(env: NodeJS.ProcessEnv, noColorFlag: boolean, onBrokenPipe: () => void): IOStreams {
+  const stdoutIsTTY = isTerminal(1);
+  const stderrIsTTY = isTerminal(2);
+  const stdout = () => {
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') onBrokenPipe();
+    });
+    return process.stdout;
+  };
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: stdoutIsTTY ? stdout() : descriptorOutput(1, stdout, onBrokenPipe),
+    // A stderr that went away leaves nothing to tell: what follows is dropped, as Node drops it.
+    stderr: stderrIsTTY ? process.stderr : descriptorOutput(2, () => process.stderr, () => undefined),
     // process.stdin is built on first touch; most commands never read it.
     get stdin() {
       return process.stdin;
     },
     stdoutIsTTY,
     stderrIsTTY,
-    stdinIsTTY: isatty(0),
+    get stdinIsTTY() {
+      return isTerminal(0);
+    },
     color: stdoutIsTTY && !noColorFlag && env.NO_COLOR === undefined && env.TERM !== 'dumb',
-    columns: process.stdout.columns,
+    columns: stdoutIsTTY ? process.stdout.columns : undefined,
   };
+}
+
+/**
+ * isatty(3) without loading node:tty (which loads net) for what cannot be a terminal: only a
+ * character device can be one, and on Linux not one of the memory devices (/dev/null, major 1),
+ * where scripts send what they do not read.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isCharacterDevice()) return false;
+    if (process.platform === 'linux' && ((stat.rdev >> 8) & 0xfff) === LINUX_MEMORY_DEVICES) return false;
+  } catch {
+    return false;
+  }
+  return process.getBuiltinModule('node:tty').isatty(fd);
+}
+
+const LINUX_MEMORY_DEVICES = 1;
+
+/**
+ * A descriptor written with write(2). Where that cannot be (Windows, whose pipes Node writes
+ * asynchronously; a closed descriptor; a pipe left non-blocking by whoever made it, which answers
+ * EAGAIN when full) the rest goes through Node's stream, in order.
+ */
+export function descriptorOutput(fd: number, stream: () => Output, onBrokenPipe: () => void, write = writeSync): Output {
+  let fallback: Output | undefined = process.platform === 'win32' || !isOpen(fd) ? stream() : undefined;
+  let broken = false;
+  return {
+    write(text) {
+      if (fallback) return fallback.write(text);
+      if (broken) return true;
+      const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+      for (let offset = 0; offset < bytes.length; ) {
+        try {
+          offset += write(fd, bytes, offset);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'EPIPE') {
+            broken = true;
+            onBrokenPipe();
+            return true;
+          }
+          if (code !== 'EAGAIN') throw error;
+          fallback = stream();
+          return fallback.write(bytes.subarray(offset));
+        }
+      }
+      return true;
+    },
+    once(event, listener) {
+      // Only a write that returned false is waited on, and only the stream's can.
+      return fallback ? fallback.once(event, listener) : listener();
+    },
+  };
+}
+
+function isOpen(fd: number): boolean {
+  try {
+    fstatSync(fd);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** All of a stream (stdin, for `-` arguments and --token-stdin). */

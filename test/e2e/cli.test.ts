@@ -1,6 +1,7 @@
 // End to end: the built binary in real child processes, against a real `lms mock serve` on loopback.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, e2eWorkspace, ensureBuilt, root, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
 
@@ -41,6 +42,29 @@ describe('the launcher', () => {
       expect(fast.exitCode).toBe(0);
       expect(fast.stdout).toBe(throughCli.stdout);
     }
+  });
+});
+
+describe('stdout and stderr as files and pipes', () => {
+  it('writes the whole answer to a file, and errors to another', async () => {
+    const out = join(dir, 'listing.json');
+    const errors = join(dir, 'listing.err');
+    const shell = (args: string) => execa('sh', ['-c', `"$0" "$1" ${args} > "$2" 2> "$3"`, process.execPath, join(root, 'bin/lms'), out, errors], { env: { ...process.env, ...env }, reject: false });
+    expect((await shell('--mock users list --account 1 -o json')).exitCode).toBe(0);
+    const piped = await lms(['--mock', 'users', 'list', '--account', '1', '-o', 'json']);
+    expect(readFileSync(out, 'utf8')).toBe(`${piped.stdout}\n`);
+    expect(readFileSync(errors, 'utf8')).toBe('');
+    expect((await shell('--mock users get 999999')).exitCode).toBe(4);
+    expect(readFileSync(out, 'utf8')).toBe('');
+    expect(readFileSync(errors, 'utf8')).toMatch(/not found/);
+  });
+
+  it('stops quietly with exit 0 when the reader goes away early (| head)', async () => {
+    // 400 KB, more than a pipe holds: the reader is gone while lms still has text to write.
+    const child = execa(process.execPath, [join(root, 'bin/lms'), 'completion', 'zsh'], { env: { ...process.env, ...env }, reject: false, buffer: { stdout: false } });
+    child.stdout.once('data', () => child.stdout.destroy());
+    const result = await child;
+    expect({ exitCode: result.exitCode, signal: result.signal, stderr: result.stderr }).toEqual({ exitCode: 0, signal: undefined, stderr: '' });
   });
 });
 

@@ -1,0 +1,101 @@
+// stdout and stderr as files or pipes are written with write(2); what a full non-blocking pipe, a
+// reader that went away and a partial write each do to what the reader gets.
+import { closeSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { descriptorOutput, type Output } from '../../src/io/streams.js';
+
+function errno(code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(code), { code });
+}
+
+/** A stream that records what reaches it, answering `full` to ask the caller to wait. */
+function recordingStream(full = false) {
+  const chunks: string[] = [];
+  const drains: (() => void)[] = [];
+  const stream: Output = {
+    write: (chunk) => {
+      chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      return !full;
+    },
+    once: (_event, listener) => drains.push(listener),
+  };
+  return { stream, chunks, drains };
+}
+
+describe('descriptorOutput', () => {
+  it('writes text to the descriptor as it is given, nothing held back', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-streams-'));
+    const fd = openSync(join(dir, 'out'), 'w');
+    try {
+      const output = descriptorOutput(fd, () => expect.fail('no stream is needed'), () => expect.fail('no broken pipe'));
+      expect(output.write('[\n')).toBe(true);
+      expect(readFileSync(join(dir, 'out'), 'utf8')).toBe('[\n');
+      output.write('  "é ✓"\n');
+      output.write(Buffer.from(']\n'));
+      expect(readFileSync(join(dir, 'out'), 'utf8')).toBe('[\n  "é ✓"\n]\n');
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  type Case = { name: string; answers: (number | string)[]; text: string; descriptor: string; stream: string[]; broken: number; written: boolean };
+  // Each write call answers in turn: a number of bytes taken, or an errno.
+  const cases: Case[] = [
+    { name: 'a partial write is finished by further writes', answers: [3, 2, 4], text: 'abcdefghi', descriptor: 'abcdefghi', stream: [], broken: 0, written: true },
+    { name: 'a full non-blocking pipe hands the rest to the stream, in order', answers: [4, 'EAGAIN'], text: 'abcdefghi', descriptor: 'abcd', stream: ['efghi'], broken: 0, written: true },
+    { name: 'the rest after EAGAIN keeps a character whole across the split', answers: [1, 'EAGAIN'], text: 'aé', descriptor: 'a', stream: ['é'], broken: 0, written: true },
+    { name: 'a reader that went away is told once, and nothing more is written', answers: [2, 'EPIPE'], text: 'abcdef', descriptor: 'ab', stream: [], broken: 1, written: true },
+  ];
+
+  it.each(cases)('$name', ({ answers, text, descriptor, stream, broken, written }) => {
+    const taken: Buffer[] = [];
+    const write = (_fd: number, bytes: NodeJS.ArrayBufferView, offset?: number | null): number => {
+      const answer = answers.shift();
+      if (typeof answer === 'string') throw errno(answer);
+      const from = offset ?? 0;
+      const chunk = Buffer.from((bytes as Buffer).subarray(from, from + (answer ?? (bytes as Buffer).length - from)));
+      taken.push(chunk);
+      return chunk.length;
+    };
+    const recorder = recordingStream();
+    let brokenPipes = 0;
+    const output = descriptorOutput(1, () => recorder.stream, () => brokenPipes++, write as typeof writeSync);
+    expect(output.write(text)).toBe(written);
+    expect(Buffer.concat(taken).toString('utf8')).toBe(descriptor);
+    expect(recorder.chunks).toEqual(stream);
+    expect(brokenPipes).toBe(broken);
+    // After a broken pipe nothing reaches the descriptor; after EAGAIN everything goes to the stream.
+    output.write('more');
+    if (broken) expect(Buffer.concat(taken).toString('utf8')).toBe(descriptor);
+    if (stream.length) expect(recorder.chunks.at(-1)).toBe('more');
+  });
+
+  it('waits for the stream to drain only once writes go through it', async () => {
+    const recorder = recordingStream(true);
+    const output = descriptorOutput(1, () => recorder.stream, () => undefined, (() => {
+      throw errno('EAGAIN');
+    }) as typeof writeSync);
+    expect(output.write('x')).toBe(false);
+    let drained = false;
+    output.once('drain', () => (drained = true));
+    expect(drained).toBe(false);
+    recorder.drains.forEach((listener) => listener());
+    expect(drained).toBe(true);
+  });
+
+  it('passes any other write error on', () => {
+    const output = descriptorOutput(1, () => expect.fail('no stream'), () => expect.fail('no broken pipe'), (() => {
+      throw errno('EIO');
+    }) as typeof writeSync);
+    expect(() => output.write('x')).toThrow('EIO');
+  });
+
+  it('uses the stream from the start for a descriptor that is not open', () => {
+    const recorder = recordingStream();
+    const output = descriptorOutput(987, () => recorder.stream, () => undefined, (() => expect.fail('not written directly')) as typeof writeSync);
+    output.write('to the stream');
+    expect(recorder.chunks).toEqual(['to the stream']);
+  });
+});

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -77,6 +78,29 @@ const mcpApart = {
   },
 };
 
+/**
+ * The mock's schema version, computed here from the same sources the bundle is built from, so that
+ * no command hashes the schema text at run time (src/mock/areas/index.ts).
+ */
+async function mockSchemaVersion() {
+  const probe = await build({
+    stdin: { contents: "export { mockSchema } from './src/mock/areas/index.ts';", resolveDir: fileURLToPath(new URL('..', import.meta.url)), loader: 'ts' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    // The schema is text; nothing that opens a database runs, so neither SQLite driver is needed.
+    external: ['better-sqlite3', 'node:sqlite'],
+    write: false,
+    logLevel: 'warning',
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', probe.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+  const { version } = module.exports.mockSchema;
+  if (!Number.isInteger(version) || version <= 0) throw new Error(`the mock schema's version came out as ${version}`);
+  return version;
+}
+
 const result = await build({
   entryPoints: ['src/cli/entry.ts'],
   outfile: 'dist/lms.cjs',
@@ -90,7 +114,7 @@ const result = await build({
   // Whitespace and syntax only: names stay, so stack traces and error names read as in the source.
   minifyWhitespace: true,
   minifySyntax: true,
-  define: { __LMS_VERSION__: JSON.stringify(pkg.version) },
+  define: { __LMS_VERSION__: JSON.stringify(pkg.version), __LMS_MOCK_SCHEMA_VERSION__: String(await mockSchemaVersion()) },
   plugins: [sqliteAddon, lazyChildProcess, jqApart, mcpApart],
   // The keychain binding stays a package of its own: its loader picks the prebuilt addon for this
   // platform from the optional packages beside it, which a bundle would cut it off from. An install

@@ -50,8 +50,17 @@ export const areas: readonly MockArea[] = [
   activityArea,
 ];
 
+/**
+ * The schema's version as the build computed it from this same text (scripts/build.mjs): hashing
+ * 33 KB of SQL is a millisecond of every `--mock` command. Undefined when run from source.
+ */
+declare const __LMS_MOCK_SCHEMA_VERSION__: number | undefined;
+
 /** Every table of the mock: what opening a database builds when it is new or of another version. */
-export const mockSchema = schemaOf(areas.map((a) => a.schema));
+export const mockSchema = schemaOf(
+  areas.map((a) => a.schema),
+  typeof __LMS_MOCK_SCHEMA_VERSION__ === 'number' ? __LMS_MOCK_SCHEMA_VERSION__ : undefined,
+);
 
 /** The search indexes a bulk load defers (`withIndexesDeferred`). */
 export const bulkIndexes = areas.flatMap((a) => a.bulkIndexes ?? []);

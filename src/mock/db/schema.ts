@@ -12,9 +12,10 @@ export interface Schema {
   version: number;
 }
 
-export function schemaOf(parts: readonly string[]): Schema {
+/** `version`: what versionOf gives for this text, when it is known already. */
+export function schemaOf(parts: readonly string[], version?: number): Schema {
   const text = [core, ...parts].join('\n');
-  return { text, version: versionOf(text) };
+  return { text, version: version ?? versionOf(text) };
 }
 
 /** FNV-1a of the schema text, as a positive 31-bit integer. */

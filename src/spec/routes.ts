@@ -277,7 +277,14 @@ export function route(id: RouteId): Route {
   return found;
 }
 
+const byOperation = new Map<string, Route[]>();
+for (const r of routes) {
+  const variants = byOperation.get(r.operation);
+  if (variants) variants.push(r);
+  else byOperation.set(r.operation, [r]);
+}
+
 /** Every context variant of an operation (`discussions.createTopic` → three routes). */
 export function variantsOf(operation: OperationId): Route[] {
-  return routes.filter((r) => r.operation === operation);
+  return [...(byOperation.get(operation) ?? [])];
 }

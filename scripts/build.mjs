@@ -157,7 +157,9 @@ await build({ ...part, entryPoints: ['src/mcp/sdk.ts'], plugins: [noAjv], outfil
 const hash = createHash('sha256');
 for (const part of ['lms.cjs', 'mcp-sdk.cjs']) hash.update(readFileSync(new URL(`../dist/${part}`, import.meta.url)));
 const id = hash.digest('hex').slice(0, 16);
-writeFileSync(new URL('../dist/build.json', import.meta.url), `${JSON.stringify({ id, version: pkg.version })}\n`);
+// The first words of the commands, by which the launcher picks a code cache for each.
+const commands = JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(require(${JSON.stringify(new URL('../dist/lms.cjs', import.meta.url).pathname)}).commandNames)`], { encoding: 'utf8' }));
+writeFileSync(new URL('../dist/build.json', import.meta.url), `${JSON.stringify({ id, version: pkg.version, commands })}\n`);
 
 // `lms --help` as the built CLI prints it off a terminal (80 columns): the launcher prints this file
 // instead of loading the CLI, as it does for --version. A test checks that the two stay the same.

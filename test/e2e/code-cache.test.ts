@@ -34,6 +34,22 @@ describe('the code cache', () => {
     expect(statSync(join(dir, cacheName())).mtimeMs).toBe(written.mtimeMs);
   });
 
+  it("keeps one for each command's first word, in mock mode or not, so a listing never runs on what `profile list` compiled", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
+    const mockEnv = { ...env, LMS_CACHE_DIR: dir, LMS_MOCK_DB: join(dir, 'mock.db') };
+    const named = (variant: string) => `${buildId()}-${variant}-${process.version}-${process.arch}.v8`;
+    expect((await spawnLms(['profile', 'list'], mockEnv)).exitCode).toBe(0);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.v8'))).toEqual([named('profile')]);
+    const listing = ['--mock', 'users', 'list', '--account', '1', '-o', 'json'];
+    expect((await spawnLms(listing, mockEnv)).exitCode).toBe(0);
+    expect((await spawnLms(['users', 'get', 'self'], { ...mockEnv, LMS_MOCK: '1' })).exitCode).toBe(0);
+    expect((await spawnLms(['users', 'get', 'self', '-p', 'nowhere'], { ...mockEnv, LMS_MOCK: '1' })).exitCode).not.toBe(0);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.v8')).sort()).toEqual([named('profile'), named('users'), named('users-mock')].sort());
+    const written = statSync(join(dir, named('users-mock'))).mtimeMs;
+    expect((await spawnLms(listing, mockEnv)).exitCode).toBe(0);
+    expect(statSync(join(dir, named('users-mock'))).mtimeMs).toBe(written);
+  });
+
   it('a damaged cache is rejected and written afresh; the command is unaffected', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
     const garbage = Buffer.alloc(50_000, 7);

@@ -101,6 +101,25 @@ async function mockSchemaVersion() {
   return version;
 }
 
+/**
+ * Libraries only some commands load, each a file of its own too (dist/yaml.cjs, dist/conf.cjs),
+ * compiled through the launcher's code cache when a command requires one: in the bundle they were
+ * 450 KB that every command read and deserialised (yaml for -o yaml, apply and export; conf, with
+ * the schema validator it brings, only to write the profile file).
+ */
+const librariesApart = {
+  yaml: "require('yaml')",
+  // An ES module whose one export is its default: the bundle imports it as Node would a CommonJS
+  // file (its package is "type": "module"), which takes module.exports as the default.
+  conf: "require('conf').default",
+};
+const libraryApart = {
+  name: 'libraries-apart',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${Object.keys(librariesApart).join('|')})$`) }, (args) => ({ path: `./${args.path}.cjs`, external: true }));
+  },
+};
+
 const result = await build({
   entryPoints: ['src/cli/entry.ts'],
   outfile: 'dist/lms.cjs',
@@ -115,7 +134,7 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   define: { __LMS_VERSION__: JSON.stringify(pkg.version), __LMS_MOCK_SCHEMA_VERSION__: String(await mockSchemaVersion()) },
-  plugins: [sqliteAddon, lazyChildProcess, jqApart, mcpApart],
+  plugins: [sqliteAddon, lazyChildProcess, jqApart, mcpApart, libraryApart],
   // The keychain binding stays a package of its own: its loader picks the prebuilt addon for this
   // platform from the optional packages beside it, which a bundle would cut it off from. An install
   // (global or not) puts it in the node_modules the launcher requires from; an install without it
@@ -152,10 +171,18 @@ const noAjv = {
 
 await build({ ...part, entryPoints: ['src/mcp/sdk.ts'], plugins: [noAjv], outfile: 'dist/mcp-sdk.cjs' });
 
+for (const [name, exported] of Object.entries(librariesApart)) {
+  await build({
+    ...part,
+    stdin: { contents: `module.exports = ${exported};`, resolveDir: fileURLToPath(new URL('..', import.meta.url)), loader: 'js' },
+    outfile: `dist/${name}.cjs`,
+  });
+}
+
 // What the launcher keys its code caches by: a cache made for another build is never used. Every
 // file it compiles counts: a new SDK with the CLI unchanged is another build.
 const hash = createHash('sha256');
-for (const part of ['lms.cjs', 'mcp-sdk.cjs']) hash.update(readFileSync(new URL(`../dist/${part}`, import.meta.url)));
+for (const part of ['lms.cjs', 'mcp-sdk.cjs', ...Object.keys(librariesApart).map((name) => `${name}.cjs`)]) hash.update(readFileSync(new URL(`../dist/${part}`, import.meta.url)));
 const id = hash.digest('hex').slice(0, 16);
 // The first words of the commands, by which the launcher picks a code cache for each.
 const commands = JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(require(${JSON.stringify(new URL('../dist/lms.cjs', import.meta.url).pathname)}).commandNames)`], { encoding: 'utf8' }));

@@ -97,14 +97,14 @@ describe('the code cache', () => {
     expect(statSync(join(dir, cacheName())).mtimeMs).toBe(written);
   });
 
-  it("is not written by a session (lms mcp open for more than 10 s), whose compiled code no command needs; the SDK's is", async () => {
+  it("is not written by a session (lms mcp open for more than 10 s), whose compiled code no command needs; the SDK's and yaml's are", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
     const mockEnv = { LMS_CACHE_DIR: dir, LMS_MOCK_DB: join(dir, 'mock.db') };
     const session = spawn(process.execPath, [bin, '--mock', 'mcp'], { env: { ...env, ...mockEnv }, stdio: ['pipe', 'ignore', 'ignore'] });
     await new Promise((resolve) => setTimeout(resolve, 10_500));
     session.stdin.end();
     expect(await new Promise((resolve) => session.on('exit', resolve))).toBe(0);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.v8'))).toEqual([`${buildId()}-mcp-sdk-${process.version}-${process.arch}.v8`]);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.v8')).sort()).toEqual([`${buildId()}-mcp-sdk-${process.version}-${process.arch}.v8`, `${buildId()}-yaml-${process.version}-${process.arch}.v8`]);
     expect((await throughCli(mockEnv)).exitCode).toBe(0);
     expect(readdirSync(dir)).toContain(cacheName());
   }, 30_000);

@@ -3,13 +3,10 @@ import { ExitCode, InterruptedError } from '../errors.js';
 import { systemIO } from '../io/streams.js';
 import type { Deps } from './context.js';
 import { formatError, handleError } from './handle-error.js';
-import { lazyNouns, topLevelCommands } from '../commands/index.js';
 import { buildProgram, jsonErrorsRequested, type ProgramState } from './program.js';
 
 export { v8FlagsChanged } from './young-generation.js';
-
-/** The first words of every command (nouns and top-level verbs): the launcher keeps a code cache for each. */
-export const commandNames: readonly string[] = [...lazyNouns.map((n) => n.name), ...topLevelCommands.map((c) => c.name.split(' ')[0])];
+export { commandNames } from './program.js';
 
 export async function run(argv: string[], deps?: Partial<Deps>): Promise<number> {
   const env = deps?.env ?? process.env;

@@ -10,6 +10,9 @@ import { createContext, type Deps, type GlobalOptions } from './context.js';
 import type { Activity } from '../io/activity.js';
 
 
+/** The first words of every command (nouns and top-level verbs): the launcher keeps a code cache for each. */
+export const commandNames: readonly string[] = [...lazyNouns.map((n) => n.name), ...topLevelCommands.map((c) => c.name.split(' ')[0])];
+
 /** The API serves at most this many items a page (Canvas caps per_page at 100). */
 export const MAX_PER_PAGE = 100;
 /** Longer than any request should take; setTimeout itself cannot wait past 2^31 ms (~24.8 days). */

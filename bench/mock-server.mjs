@@ -23,5 +23,12 @@ export function startMockServer(lms, env, { flags = [], quiet = true } = {}) {
   });
   /** The requests the server has logged so far, one line each. */
   const requestLines = () => log.split('\n').filter((l) => /^(GET|POST|PUT|DELETE) \S+ (\d{3}|drop) \d+ms$/.test(l));
-  return { url, pid: child.pid, requestLines, stop: () => child.kill('SIGTERM') };
+  /** Stops the server; resolves once it has exited (and stopped writing to its database). */
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return { url, pid: child.pid, requestLines, stop };
 }

@@ -101,16 +101,38 @@ const cases = [
     args: [lms, '-p', 'local', 'users', 'get', 'self', '-o', 'json'],
     budget: 1.5,
     memoryMb: 60,
-    setup: async () => {
-      exec('seed the mock', node, [lms, '--mock', 'mock', 'seed', '--yes'], { LMS_MOCK_DB: mockDb });
-      server = startMockServer(lms, { ...baseEnv, LMS_MOCK_DB: mockDb });
-      const url = await server.url;
-      const added = spawnSync(node, [lms, 'profile', 'add', 'local', '--url', url, '--token-stdin'], { env: baseEnv, input: '1~mock-admin', encoding: 'utf8' });
-      if (added.status !== 0) throw new Error(`adding the profile failed: ${added.stderr}`);
+    setup: () => startServer(),
+    check: (stdout) => (JSON.parse(stdout).id === 1 ? undefined : 'not the admin'),
+  },
+  {
+    // What any Node program pays for that one request: the GET with node:http, the answer printed
+    // as JSON, nothing else. The floor under the case above, on each line.
+    name: 'users get self by hand (node:http, no lms)',
+    cmd: node,
+    args: [
+      '-e',
+      "require('node:http').get(process.env.BENCH_URL + '/api/v1/users/self', { headers: { authorization: 'Bearer 1~mock-admin', accept: 'application/json' } }, (r) => { let b = ''; r.setEncoding('utf8'); r.on('data', (d) => (b += d)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(b), null, 2) + '\\n')); });",
+    ],
+    get env() {
+      return { BENCH_URL: serverUrl };
     },
+    setup: () => startServer(),
     check: (stdout) => (JSON.parse(stdout).id === 1 ? undefined : 'not the admin'),
   },
 ];
+
+/** `lms mock serve` on a seeded mock, with the profile `local` naming it; once for every case that asks. */
+async function startServer() {
+  if (server) return;
+  exec('seed the mock', node, [lms, '--mock', 'mock', 'seed', '--yes'], { LMS_MOCK_DB: mockDb });
+  server = startMockServer(lms, { ...baseEnv, LMS_MOCK_DB: mockDb });
+  serverUrl = await server.url;
+  const added = spawnSync(node, [lms, 'profile', 'add', 'local', '--url', serverUrl, '--token-stdin'], { env: baseEnv, input: '1~mock-admin', encoding: 'utf8' });
+  if (added.status !== 0) throw new Error(`adding the profile failed: ${added.stderr}`);
+}
+
+/** The address of `lms mock serve`, once started. */
+let serverUrl;
 
 /** `lms mock serve`, stopped when the run ends. */
 let server;
@@ -174,7 +196,7 @@ try {
   console.error(`bench: ${error instanceof Error ? error.message : error}`);
   process.exitCode = 1;
 } finally {
-  server?.stop();
+  await server?.stop();
   rmSync(scratch, { recursive: true, force: true });
 }
 

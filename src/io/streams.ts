@@ -49,10 +49,14 @@ export function systemIO(env: NodeJS.ProcessEnv, noColorFlag: boolean, onBrokenP
     });
     return process.stdout;
   };
+  const held = stdoutIsTTY ? undefined : coalesced(descriptorOutput(1, stdout, onBrokenPipe));
+  if (held) process.once('exit', held.flush);
+  // A stderr that went away leaves nothing to tell: what follows is dropped, as Node drops it.
+  const stderr: Output = stderrIsTTY ? process.stderr : descriptorOutput(2, () => process.stderr, () => undefined);
   return {
-    stdout: stdoutIsTTY ? stdout() : descriptorOutput(1, stdout, onBrokenPipe),
-    // A stderr that went away leaves nothing to tell: what follows is dropped, as Node drops it.
-    stderr: stderrIsTTY ? process.stderr : descriptorOutput(2, () => process.stderr, () => undefined),
+    stdout: held ?? stdout(),
+    // What stdout holds goes first, so that the two read in order where they meet (2>&1).
+    stderr: held ? { write: (text) => (held.flush(), stderr.write(text)), once: (event, listener) => stderr.once(event, listener) } : stderr,
     // process.stdin is built on first touch; most commands never read it.
     get stdin() {
       return process.stdin;
@@ -119,6 +123,42 @@ export function descriptorOutput(fd: number, stream: () => Output, onBrokenPipe:
       // Only a write that returned false is waited on, and only the stream's can.
       return fallback ? fallback.once(event, listener) : listener();
     },
+  };
+}
+
+/**
+ * Text written in one turn of the event loop goes on in one write (or one for each `limit`): a
+ * listing writes a record at a time, and a system call for each made 100,000 records 10-20% slower
+ * than Node's stream, which gathers them. `flush` writes what is held at once.
+ */
+export function coalesced(output: Output, limit = 64 * 1024, later: (flush: () => void) => void = setImmediate): Output & { flush(): void } {
+  let held: string[] = [];
+  let size = 0;
+  let scheduled = false;
+  const flush = (): boolean => {
+    if (held.length === 0) return true;
+    const text = held.length === 1 ? held[0] : held.join('');
+    held = [];
+    size = 0;
+    return output.write(text);
+  };
+  return {
+    write(text) {
+      if (typeof text !== 'string') return flush() && output.write(text);
+      held.push(text);
+      size += text.length;
+      if (size >= limit) return flush();
+      if (!scheduled) {
+        scheduled = true;
+        later(() => {
+          scheduled = false;
+          flush();
+        });
+      }
+      return true;
+    },
+    once: (event, listener) => output.once(event, listener),
+    flush: () => void flush(),
   };
 }
 

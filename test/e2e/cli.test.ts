@@ -59,6 +59,19 @@ describe('stdout and stderr as files and pipes', () => {
     expect(readFileSync(errors, 'utf8')).toMatch(/not found/);
   });
 
+  it('where the two meet (2>&1), reads in the order lms wrote them', async () => {
+    // Records on stdout, then jq's error for each later record on stderr.
+    const both = join(dir, 'both.txt');
+    const jq = 'if .id > 4 then error("past four") else .id end';
+    const r = await execa('sh', ['-c', `"$0" "$1" --mock users list --account 1 -o ndjson --jq '${jq}' > "$2" 2>&1`, process.execPath, join(root, 'bin/lms'), both], { env: { ...process.env, ...env }, reject: false });
+    expect(r.exitCode).toBe(2);
+    const lines = readFileSync(both, 'utf8').trim().split('\n');
+    expect(lines.slice(0, 4)).toEqual(['1', '2', '3', '4']);
+    expect(lines.length).toBeGreaterThan(6);
+    expect(new Set(lines.slice(4, -1))).toEqual(new Set(['--jq: past four']));
+    expect(lines.at(-1)).toBe(`error: --jq failed on ${lines.length - 5} records`);
+  });
+
   it('stops quietly with exit 0 when the reader goes away early (| head)', async () => {
     // 400 KB, more than a pipe holds: the reader is gone while lms still has text to write.
     const child = execa(process.execPath, [join(root, 'bin/lms'), 'completion', 'zsh'], { env: { ...process.env, ...env }, reject: false, buffer: { stdout: false } });

@@ -4,7 +4,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { descriptorOutput, type Output } from '../../src/io/streams.js';
+import { coalesced, descriptorOutput, type Output } from '../../src/io/streams.js';
 
 function errno(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(code), { code });
@@ -97,5 +97,58 @@ describe('descriptorOutput', () => {
     const output = descriptorOutput(987, () => recorder.stream, () => undefined, (() => expect.fail('not written directly')) as typeof writeSync);
     output.write('to the stream');
     expect(recorder.chunks).toEqual(['to the stream']);
+  });
+});
+
+describe('coalesced', () => {
+  /** A scheduler the test runs by hand: what `setImmediate` would run once the turn ends. */
+  function turns() {
+    const pending: (() => void)[] = [];
+    return { later: (run: () => void) => void pending.push(run), endTurn: () => pending.splice(0).forEach((run) => run()) };
+  }
+
+  it('sends what one turn wrote as one write, once the turn ends', () => {
+    const recorder = recordingStream();
+    const { later, endTurn } = turns();
+    const output = coalesced(recorder.stream, 1024, later);
+    for (const line of ['{"id":1}\n', '{"id":2}\n', '{"id":3}\n']) expect(output.write(line)).toBe(true);
+    expect(recorder.chunks).toEqual([]);
+    endTurn();
+    expect(recorder.chunks).toEqual(['{"id":1}\n{"id":2}\n{"id":3}\n']);
+    output.write('next turn\n');
+    endTurn();
+    expect(recorder.chunks).toEqual(['{"id":1}\n{"id":2}\n{"id":3}\n', 'next turn\n']);
+  });
+
+  it('holds no more than its limit: a long turn writes as it goes, so memory stays flat', () => {
+    const recorder = recordingStream();
+    const { later, endTurn } = turns();
+    const output = coalesced(recorder.stream, 10, later);
+    for (let i = 0; i < 7; i++) output.write('abcd');
+    expect(recorder.chunks).toEqual(['abcdabcdabcd', 'abcdabcdabcd']);
+    endTurn();
+    expect(recorder.chunks.join('')).toBe('abcd'.repeat(7));
+  });
+
+  it('passes on a full stream, so the writer waits for it to drain', () => {
+    const recorder = recordingStream(true);
+    const output = coalesced(recorder.stream, 4, () => undefined);
+    expect(output.write('ab')).toBe(true);
+    expect(output.write('cd')).toBe(false);
+    let drained = false;
+    output.once('drain', () => (drained = true));
+    recorder.drains.forEach((listener) => listener());
+    expect(drained).toBe(true);
+  });
+
+  it('writes what it holds at once when flushed (before stderr, and as the process exits), and bytes after it', () => {
+    const recorder = recordingStream();
+    const output = coalesced(recorder.stream, 1024, () => undefined);
+    output.write('held');
+    output.flush();
+    output.flush();
+    output.write('text ');
+    output.write(Buffer.from('bytes'));
+    expect(recorder.chunks).toEqual(['held', 'text ', 'bytes']);
   });
 });

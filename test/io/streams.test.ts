@@ -4,7 +4,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { coalesced, descriptorOutput, type Output } from '../../src/io/streams.js';
+import { descriptorOutput, type Output } from '../../src/io/streams.js';
 
 function errno(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(code), { code });
@@ -61,7 +61,7 @@ describe('descriptorOutput', () => {
     };
     const recorder = recordingStream();
     let brokenPipes = 0;
-    const output = descriptorOutput(1, () => recorder.stream, () => brokenPipes++, write as typeof writeSync);
+    const output = descriptorOutput(1, () => recorder.stream, () => brokenPipes++, { write: write as typeof writeSync });
     expect(output.write(text)).toBe(written);
     expect(Buffer.concat(taken).toString('utf8')).toBe(descriptor);
     expect(recorder.chunks).toEqual(stream);
@@ -74,9 +74,11 @@ describe('descriptorOutput', () => {
 
   it('waits for the stream to drain only once writes go through it', async () => {
     const recorder = recordingStream(true);
-    const output = descriptorOutput(1, () => recorder.stream, () => undefined, (() => {
-      throw errno('EAGAIN');
-    }) as typeof writeSync);
+    const output = descriptorOutput(1, () => recorder.stream, () => undefined, {
+      write: (() => {
+        throw errno('EAGAIN');
+      }) as typeof writeSync,
+    });
     expect(output.write('x')).toBe(false);
     let drained = false;
     output.once('drain', () => (drained = true));
@@ -86,69 +88,103 @@ describe('descriptorOutput', () => {
   });
 
   it('passes any other write error on', () => {
-    const output = descriptorOutput(1, () => expect.fail('no stream'), () => expect.fail('no broken pipe'), (() => {
-      throw errno('EIO');
-    }) as typeof writeSync);
+    const output = descriptorOutput(1, () => expect.fail('no stream'), () => expect.fail('no broken pipe'), {
+      write: (() => {
+        throw errno('EIO');
+      }) as typeof writeSync,
+    });
     expect(() => output.write('x')).toThrow('EIO');
   });
 
   it('uses the stream from the start for a descriptor that is not open', () => {
     const recorder = recordingStream();
-    const output = descriptorOutput(987, () => recorder.stream, () => undefined, (() => expect.fail('not written directly')) as typeof writeSync);
+    const output = descriptorOutput(987, () => recorder.stream, () => undefined, { write: (() => expect.fail('not written directly')) as typeof writeSync });
     output.write('to the stream');
     expect(recorder.chunks).toEqual(['to the stream']);
   });
 });
 
-describe('coalesced', () => {
+describe('descriptorOutput holding what a turn writes', () => {
   /** A scheduler the test runs by hand: what `setImmediate` would run once the turn ends. */
   function turns() {
     const pending: (() => void)[] = [];
     return { later: (run: () => void) => void pending.push(run), endTurn: () => pending.splice(0).forEach((run) => run()) };
   }
 
-  it('sends what one turn wrote as one write, once the turn ends', () => {
-    const recorder = recordingStream();
+  /** write(2) as a recorder: each call's bytes, copied (the held buffer is reused after). */
+  function calls(answers: (number | string)[] = []) {
+    const made: string[] = [];
+    const write = (_fd: number, bytes: NodeJS.ArrayBufferView, offset?: number | null): number => {
+      const answer = answers.shift();
+      if (typeof answer === 'string') throw errno(answer);
+      const from = offset ?? 0;
+      const all = bytes as Buffer;
+      const chunk = Buffer.from(all.subarray(from, answer === undefined ? all.length : from + answer));
+      made.push(chunk.toString('utf8'));
+      return chunk.length;
+    };
+    return { made, write: write as typeof writeSync };
+  }
+
+  it('sends what one turn wrote in one call, once the turn ends', () => {
+    const { made, write } = calls();
     const { later, endTurn } = turns();
-    const output = coalesced(recorder.stream, 1024, later);
-    for (const line of ['{"id":1}\n', '{"id":2}\n', '{"id":3}\n']) expect(output.write(line)).toBe(true);
-    expect(recorder.chunks).toEqual([]);
+    const output = descriptorOutput(1, () => expect.fail('no stream'), () => undefined, { hold: 1024, write, later });
+    for (const line of ['{"id":1}\n', '{"id":2}\n', '{"id":"é ✓"}\n']) expect(output.write(line)).toBe(true);
+    expect(made).toEqual([]);
     endTurn();
-    expect(recorder.chunks).toEqual(['{"id":1}\n{"id":2}\n{"id":3}\n']);
+    expect(made).toEqual(['{"id":1}\n{"id":2}\n{"id":"é ✓"}\n']);
     output.write('next turn\n');
     endTurn();
-    expect(recorder.chunks).toEqual(['{"id":1}\n{"id":2}\n{"id":3}\n', 'next turn\n']);
+    expect(made).toEqual(['{"id":1}\n{"id":2}\n{"id":"é ✓"}\n', 'next turn\n']);
   });
 
-  it('holds no more than its limit: a long turn writes as it goes, so memory stays flat', () => {
-    const recorder = recordingStream();
+  it('holds no more than its buffer: a long turn writes as it goes, so memory stays flat', () => {
+    const { made, write } = calls();
     const { later, endTurn } = turns();
-    const output = coalesced(recorder.stream, 10, later);
+    const output = descriptorOutput(1, () => expect.fail('no stream'), () => undefined, { hold: 30, write, later });
+    // Room for a text is counted at 3 bytes a character: the fifth leaves too little for a sixth.
     for (let i = 0; i < 7; i++) output.write('abcd');
-    expect(recorder.chunks).toEqual(['abcdabcdabcd', 'abcdabcdabcd']);
+    expect(made).toEqual(['abcd'.repeat(5)]);
+    // Longer than the buffer itself: what is held goes first, then the text in its own call.
+    output.write('x'.repeat(40));
+    expect(made).toEqual(['abcd'.repeat(5), 'abcd'.repeat(2), 'x'.repeat(40)]);
     endTurn();
-    expect(recorder.chunks.join('')).toBe('abcd'.repeat(7));
+    expect(made.join('')).toBe('abcd'.repeat(7) + 'x'.repeat(40));
   });
 
-  it('passes on a full stream, so the writer waits for it to drain', () => {
-    const recorder = recordingStream(true);
-    const output = coalesced(recorder.stream, 4, () => undefined);
-    expect(output.write('ab')).toBe(true);
-    expect(output.write('cd')).toBe(false);
-    let drained = false;
-    output.once('drain', () => (drained = true));
-    recorder.drains.forEach((listener) => listener());
-    expect(drained).toBe(true);
-  });
-
-  it('writes what it holds at once when flushed (before stderr, and as the process exits), and bytes after it', () => {
-    const recorder = recordingStream();
-    const output = coalesced(recorder.stream, 1024, () => undefined);
+  it('writes what it holds at once when flushed (before stderr, and as the process exits), then bytes after it', () => {
+    const { made, write } = calls();
+    const output = descriptorOutput(1, () => expect.fail('no stream'), () => undefined, { hold: 1024, write, later: () => undefined });
     output.write('held');
     output.flush();
     output.flush();
     output.write('text ');
     output.write(Buffer.from('bytes'));
-    expect(recorder.chunks).toEqual(['held', 'text ', 'bytes']);
+    expect(made).toEqual(['held', 'text ', 'bytes']);
+  });
+
+  it('hands what it held to the stream on EAGAIN, as a copy, in order; and waits for the stream to drain', () => {
+    const { made, write } = calls([2, 'EAGAIN']);
+    const recorder = recordingStream(true);
+    const output = descriptorOutput(1, () => recorder.stream, () => undefined, { hold: 12, write, later: () => undefined });
+    output.write('abcd');
+    // Does not fit beside what is held: the flush meets a full pipe, and the new text follows the rest.
+    expect(output.write('efgh')).toBe(false);
+    expect(made).toEqual(['ab']);
+    expect(recorder.chunks).toEqual(['cd', 'efgh']);
+    output.write('ijkl');
+    expect(recorder.chunks).toEqual(['cd', 'efgh', 'ijkl']);
+  });
+
+  it('after a reader went away, drops what it held and what follows', () => {
+    const { made, write } = calls([1, 'EPIPE']);
+    let brokenPipes = 0;
+    const output = descriptorOutput(1, () => expect.fail('no stream'), () => brokenPipes++, { hold: 8, write, later: () => undefined });
+    output.write('abcd');
+    output.write('efgh');
+    output.write('ijkl');
+    output.flush();
+    expect({ made, brokenPipes }).toEqual({ made: ['a'], brokenPipes: 1 });
   });
 });

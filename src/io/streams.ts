@@ -92,7 +92,7 @@ const LINUX_MEMORY_DEVICES = 1;
 /**
  * A descriptor written with write(2). With `hold`, what one turn of the event loop writes goes in
  * one call (up to `hold` bytes kept in one reused buffer, sent when full, when the turn ends, or on
- * `flush`): a listing writes a record at a time, and a call for each made 100,000 records 10-20%
+ * `flush`): a listing writes a record at a time, and a call for each made 30,000 records 10-20%
  * slower than Node's stream; held as strings instead, they outlived the young generation and grew
  * the heap. Where write(2) cannot serve (Windows, whose pipes Node writes asynchronously; a closed
  * descriptor; a pipe left non-blocking by whoever made it, which answers EAGAIN when full) the rest

@@ -53,23 +53,9 @@ const lazyChildProcess = {
 };
 
 /**
- * jq (for --jq) is 1.3 MB: its WebAssembly, inlined, and the JavaScript that runs it. Inside the
- * bundle it cost every command start-up time though none ran it (the code cache carries data on
- * each of its functions): about 3 ms on Node 20 and 24 for `lms --mock users list`. So it is a file
- * of its own, dist/jq-wasm.cjs, which the bundle requires only when --jq is given (the launcher's
- * require resolves it beside the bundle). It is bundled rather than copied, so whatever it requires
- * comes too.
- */
-const jqApart = {
-  name: 'jq-apart',
-  setup(b) {
-    b.onResolve({ filter: /^jq-wasm\/inline$/ }, () => ({ path: './jq-wasm.cjs', external: true }));
-  },
-};
-
-/**
- * The MCP SDK (for `lms mcp`) is a file of its own for the same reason: dist/mcp-sdk.cjs, required
- * only when the server starts. src/mcp/sdk.ts is the one module that names the SDK.
+ * The MCP SDK (for `lms mcp`) is a file of its own for the same reason as the packages below:
+ * dist/mcp-sdk.cjs, required only when the server starts. src/mcp/sdk.ts is the one module that
+ * names the SDK.
  */
 const mcpApart = {
   name: 'mcp-apart',
@@ -102,21 +88,25 @@ async function mockSchemaVersion() {
 }
 
 /**
- * Libraries only some commands load, each a file of its own too (dist/yaml.cjs, dist/conf.cjs),
- * compiled through the launcher's code cache when a command requires one: in the bundle they were
- * 450 KB that every command read and deserialised (yaml for -o yaml, apply and export; conf, with
- * the schema validator it brings, only to write the profile file).
+ * Packages only some commands load, each a file of its own beside the bundle (dist/<file>.cjs),
+ * which the bundle requires when a command first needs it (the launcher's require finds it there).
+ * Inside the bundle they cost every command start-up time though few ran them: jq (--jq), 1.3 MB
+ * of inlined WebAssembly and the JavaScript that runs it, about 3 ms on Node 20 and 24 for `lms
+ * --mock users list`; yaml (-o yaml, apply, export) and conf (writing the profile file, with the
+ * schema validator it brings), 450 KB that every command read and deserialised. Each is bundled
+ * rather than copied, so whatever it requires comes too.
  */
-const librariesApart = {
-  yaml: "require('yaml')",
+const packagesApart = {
+  'jq-wasm/inline': { file: 'jq-wasm', exports: "require('jq-wasm/inline')" },
+  yaml: { file: 'yaml', exports: "require('yaml')" },
   // An ES module whose one export is its default: the bundle imports it as Node would a CommonJS
   // file (its package is "type": "module"), which takes module.exports as the default.
-  conf: "require('conf').default",
+  conf: { file: 'conf', exports: "require('conf').default" },
 };
-const libraryApart = {
-  name: 'libraries-apart',
+const packageApart = {
+  name: 'packages-apart',
   setup(b) {
-    b.onResolve({ filter: new RegExp(`^(${Object.keys(librariesApart).join('|')})$`) }, (args) => ({ path: `./${args.path}.cjs`, external: true }));
+    b.onResolve({ filter: new RegExp(`^(${Object.keys(packagesApart).join('|')})$`) }, (args) => ({ path: `./${packagesApart[args.path].file}.cjs`, external: true }));
   },
 };
 
@@ -134,7 +124,7 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   define: { __LMS_VERSION__: JSON.stringify(pkg.version), __LMS_MOCK_SCHEMA_VERSION__: String(await mockSchemaVersion()) },
-  plugins: [sqliteAddon, lazyChildProcess, jqApart, mcpApart, libraryApart],
+  plugins: [sqliteAddon, lazyChildProcess, mcpApart, packageApart],
   // The keychain binding stays a package of its own: its loader picks the prebuilt addon for this
   // platform from the optional packages beside it, which a bundle would cut it off from. An install
   // (global or not) puts it in the node_modules the launcher requires from; an install without it
@@ -144,14 +134,16 @@ const result = await build({
   metafile: true,
 });
 
-/** How each file of its own (jq, the MCP SDK) is built: as the bundle is, without its plugins. */
+/** How each file of its own (the packages apart, the MCP SDK) is built: as the bundle is, without its plugins. */
 const part = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
 
-await build({
-  ...part,
-  stdin: { contents: "module.exports = require('jq-wasm/inline');", resolveDir: fileURLToPath(new URL('..', import.meta.url)), loader: 'js' },
-  outfile: 'dist/jq-wasm.cjs',
-});
+for (const { file, exports } of Object.values(packagesApart)) {
+  await build({
+    ...part,
+    stdin: { contents: `module.exports = ${exports};`, resolveDir: fileURLToPath(new URL('..', import.meta.url)), loader: 'js' },
+    outfile: `dist/${file}.cjs`,
+  });
+}
 
 /**
  * The SDK's server validates with ajv (with its formats and URI parser: a third of the file) only
@@ -171,18 +163,10 @@ const noAjv = {
 
 await build({ ...part, entryPoints: ['src/mcp/sdk.ts'], plugins: [noAjv], outfile: 'dist/mcp-sdk.cjs' });
 
-for (const [name, exported] of Object.entries(librariesApart)) {
-  await build({
-    ...part,
-    stdin: { contents: `module.exports = ${exported};`, resolveDir: fileURLToPath(new URL('..', import.meta.url)), loader: 'js' },
-    outfile: `dist/${name}.cjs`,
-  });
-}
-
 // What the launcher keys its code caches by: a cache made for another build is never used. Every
-// file it compiles counts: a new SDK with the CLI unchanged is another build.
+// file of the build counts: a new SDK with the CLI unchanged is another build.
 const hash = createHash('sha256');
-for (const part of ['lms.cjs', 'mcp-sdk.cjs', ...Object.keys(librariesApart).map((name) => `${name}.cjs`)]) hash.update(readFileSync(new URL(`../dist/${part}`, import.meta.url)));
+for (const part of ['lms.cjs', 'mcp-sdk.cjs', ...Object.values(packagesApart).map(({ file }) => `${file}.cjs`)]) hash.update(readFileSync(new URL(`../dist/${part}`, import.meta.url)));
 const id = hash.digest('hex').slice(0, 16);
 // The first words of the commands, by which the launcher picks a code cache for each.
 const commands = JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(require(${JSON.stringify(new URL('../dist/lms.cjs', import.meta.url).pathname)}).commandNames)`], { encoding: 'utf8' }));

@@ -131,7 +131,15 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       try {
         const res = await this.send(route.method, url, { query, body, encoding, subject, idempotent });
-        return readBody(res) as T;
+        const answer = readBody(res);
+        // A list the route table does not page may still come in pages from a real server: read them all.
+        const next = route.method === 'GET' && Array.isArray(answer) ? parseLinkHeader(res.headers['link']).next : undefined;
+        if (next === undefined) return answer as T;
+        const items: unknown[] = [...(answer as unknown[])];
+        const qs = toQueryString(query);
+        const read = { url: this.absolute(qs ? `${url}?${qs}` : url), items: answer as unknown[] };
+        for await (const item of this.follow(next, read, subject)) items.push(item);
+        return items as T;
       } catch (err) {
         if (!policy.retryUnavailable || !(err instanceof ApiError) || err.status !== 503 || attempt >= UNAVAILABLE_TRIES) throw err;
         const wait = UNAVAILABLE_FIRST_WAIT_MS * 2 ** (attempt - 1);
@@ -157,19 +165,41 @@ export class ApiClient {
       yield* this.onePage<T>(first, cursor, options.subject);
       return;
     }
-    let next: string | undefined = this.absolute(first);
+    if (options.limit !== undefined && options.limit <= 0) return;
     let yielded = 0;
-    while (next) {
-      const { items, link } = await this.readPage(next, options.subject);
-      for (const item of items) {
-        if (options.limit !== undefined && yielded >= options.limit) return;
-        yielded++;
-        yield item as T;
-      }
-      if (options.limit !== undefined && yielded >= options.limit) return;
-      next = link === undefined ? undefined : this.nextPage(link, next);
-      if (next) this.options.onLongList?.();
+    for await (const item of this.follow(this.absolute(first), undefined, options.subject)) {
+      yield item as T;
+      // Stop before the next page is asked for.
+      if (++yielded === options.limit) return;
     }
+  }
+
+  /**
+   * The items of the pages from `link` on, after the page `read` (if any) that pointed there. A list
+   * always ends: a next-page link to a page already read, or a page that repeats the one before it
+   * (a server that ignores the page asked for), ends it with an error rather than a loop.
+   */
+  private async *follow(link: string, read: { url: string; items: unknown[] } | undefined, subject: string | undefined): AsyncGenerator<unknown> {
+    const visited = new Set<string>();
+    let previous = read;
+    if (read) visited.add(read.url);
+    let next: string | undefined = read ? this.nextPage(link, read.url) : link;
+    while (next) {
+      if (visited.has(next)) throw this.loopError(next, 'links back to a page already read');
+      visited.add(next);
+      if (previous) this.options.onLongList?.();
+      const { items, link: after } = await this.readPage(next, subject);
+      if (previous && items.length > 0 && samePage(items, previous.items)) throw this.loopError(next, 'answered the same items as the page before it');
+      yield* items;
+      previous = { url: next, items };
+      next = after === undefined ? undefined : this.nextPage(after, next);
+    }
+  }
+
+  private loopError(url: string, what: string): FailureError {
+    return new FailureError(`the server's next page ${redactText(redactUrl(url), this.tokens)} ${what}: the listing stops here rather than loop`, {
+      hint: 'the items printed so far are complete pages; the server is paging wrongly (its Link header), so retrying will not help',
+    });
   }
 
   private async *onePage<T>(first: string, cursor: PageCursor, subject: string | undefined): AsyncGenerator<T> {
@@ -181,7 +211,9 @@ export class ApiClient {
       url = resumed.toString();
     }
     const { items, link } = await this.readPage(url, subject);
-    cursor.reached(link === undefined ? undefined : this.nextPage(link, url));
+    const next = link === undefined ? undefined : this.nextPage(link, url);
+    if (next === url) throw this.loopError(next, 'links back to itself');
+    cursor.reached(next);
     for (const item of items) yield item as T;
   }
 
@@ -408,4 +440,10 @@ function scrubError(err: Error, secrets: (string | undefined)[]): void {
     e.message = redactText(e.message, secrets);
     if (e.stack) e.stack = redactText(e.stack, secrets);
   }
+}
+
+/** Whether a page holds exactly the items of the one before it. */
+function samePage(items: unknown[], before: unknown[]): boolean {
+  const { isDeepStrictEqual } = process.getBuiltinModule('node:util');
+  return items.length === before.length && items.every((item, i) => isDeepStrictEqual(item, before[i]));
 }

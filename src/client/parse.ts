@@ -96,12 +96,17 @@ export function toApiError(res: ApiResponse, method: string, url: string, subjec
   });
 }
 
-/** `<url>; rel="next", <url>; rel="last"` → { next: url, last: url } */
+/**
+ * `<url>; rel="next", <url>; rel="last"` → { next: url, last: url }. Relations are matched as RFC 8288
+ * says, whatever their case, quoted or not, and wherever `rel` stands among the link's parameters.
+ */
 export function parseLinkHeader(header: string | undefined): Record<string, string> {
   const links: Record<string, string> = {};
   if (!header) return links;
-  for (const m of header.matchAll(/<([^>]*)>\s*;\s*rel="?([^";,]+)"?/g)) {
-    for (const rel of m[2].trim().split(/\s+/)) links[rel] = m[1];
+  for (const m of header.matchAll(/<([^>]*)>([^<]*)/g)) {
+    const rel = /(?:^|;)\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(m[2]);
+    if (!rel) continue;
+    for (const name of (rel[1] ?? rel[2]).trim().toLowerCase().split(/\s+/)) links[name] = m[1];
   }
   return links;
 }

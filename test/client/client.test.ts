@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient, type ClientOptions } from '../../src/client/client.js';
 import type { Params } from '../../src/client/encode.js';
 import { uploadFile } from '../../src/client/upload.js';
-import { ApiError, UsageError } from '../../src/errors.js';
+import { ApiError, ExitCode, FailureError, UsageError } from '../../src/errors.js';
 import type { ApiRequest, ApiResponse } from '../../src/transport/types.js';
 import { freshMock, TOKENS } from '../helpers/mock-client.js';
 
@@ -117,6 +117,48 @@ describe('paginate', () => {
     expect(requests).toHaveLength(8);
     expect(requests[0]).toBe('http://lms.mock/api/v1/users/1');
     for (const url of requests.slice(1)) expect(new URL(url).searchParams.getAll('as_user_id')).toEqual(['1']);
+  });
+});
+
+describe('lists that end', () => {
+  const page = (items: unknown[], next?: string): Reply => ({ status: 200, body: jsonBody(items), headers: next ? { link: `<${next}>; rel="next"` } : {} });
+  const USERS = `${BASE}/api/v1/accounts/1/users`;
+
+  it.each<[string, (req: ApiRequest, n: number) => Reply, number[], string]>([
+    ['a next link back to the first page', (_r, n) => (n === 0 ? page([{ id: 1 }], `${USERS}?page=2`) : page([{ id: 2 }], `${USERS}?per_page=100`)), [1, 2], `${USERS}?per_page=100 links back to a page already read`],
+    ['a page that links to itself', (_r, n) => (n === 0 ? page([{ id: 1 }], `${USERS}?page=2`) : page([{ id: n + 1 }], `${USERS}?page=2`)), [1, 2], `${USERS}?page=2 links back to a page already read`],
+    ['a server that ignores the page asked for', (_r, n) => page([{ id: 1 }, { id: 2 }], `${USERS}?page=${n + 2}`), [1, 2], `${USERS}?page=2 answered the same items as the page before it`],
+  ])('stops with an error, after what was read, on %s', async (_name, answer, ids, message) => {
+    const { requests, transport } = fake(answer);
+    const seen: number[] = [];
+    const error = await (async () => {
+      for await (const user of client(transport).paginate<{ id: number }>('users.list', { account_id: 1 })) seen.push(user.id);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FailureError);
+    expect((error as FailureError).exitCode).toBe(ExitCode.failure);
+    expect((error as Error).message).toContain(message);
+    expect(seen).toEqual(ids);
+    expect(requests.length).toBeLessThan(4);
+  });
+
+  it('keeps the token out of the message when the repeated link carries one', async () => {
+    const { transport } = fake((_r, n) => page([{ id: n }], `${USERS}?page=2&access_token=${TOKEN}`));
+    const error = await collect(client(transport).paginate('users.list', { account_id: 1 })).catch((e: unknown) => e);
+    expect((error as Error).message).not.toContain(TOKEN);
+  });
+
+  it('reads every page of a list the route table does not page (avatars)', async () => {
+    const AVATARS = `${BASE}/api/v1/users/self/avatars`;
+    const { requests, transport } = fake((_r, n) => (n < 2 ? page([{ token: `t${n}a` }, { token: `t${n}b` }], `${AVATARS}?page=${n + 2}`) : page([{ token: 't2a' }])));
+    const avatars = await client(transport).ops.users.avatars({ user_id: 'self' });
+    expect(avatars).toEqual([{ token: 't0a' }, { token: 't0b' }, { token: 't1a' }, { token: 't1b' }, { token: 't2a' }]);
+    expect(requests.map((r) => r.url)).toEqual([AVATARS, `${AVATARS}?page=2`, `${AVATARS}?page=3`]);
+  });
+
+  it('ends a non-paged list whose next link repeats, too', async () => {
+    const AVATARS = `${BASE}/api/v1/users/self/avatars`;
+    const { transport } = fake(() => page([{ token: 'same' }], `${AVATARS}?page=2`));
+    await expect(client(transport).ops.users.avatars({ user_id: 'self' })).rejects.toThrow(/links back to a page already read|same items/);
   });
 });
 

@@ -97,6 +97,19 @@ describe('isThrottled', () => {
 });
 
 describe('parseLinkHeader', () => {
+  it.each<[string, string, string | undefined]>([
+    ['a relation in capitals', '<https://x/a?page=2>; rel="Next"', 'https://x/a?page=2'],
+    ['an unquoted relation', '<https://x/a?page=2>; REL=next', 'https://x/a?page=2'],
+    ['rel after other parameters', '<https://x/a?page=2>; type="application/json"; rel="next"', 'https://x/a?page=2'],
+    ['several relations in one', '<https://x/a?page=2>; rel="next last"', 'https://x/a?page=2'],
+    ['spaces around =', '<https://x/a?page=2> ; rel = "next"', 'https://x/a?page=2'],
+    ['a comma inside the URL', '<https://x/a?ids=1,2&page=2>; rel="next", <https://x/a?page=1>; rel="first"', 'https://x/a?ids=1,2&page=2'],
+    ['no next: the last page', '<https://x/a?page=1>; rel="first", <https://x/a?page=1>; rel="prev"', undefined],
+    ['a parameter that only ends in rel', '<https://x/a?page=2>; norel="next"', undefined],
+  ])('finds next: %s', (_name, header, next) => {
+    expect(parseLinkHeader(header).next).toBe(next);
+  });
+
   it('reads every rel of a header, URLs exactly as given', () => {
     const header =
       '<https://lms.example.edu/api/v1/courses?page=2&per_page=10>; rel="current",' +

@@ -19,23 +19,6 @@ const analyze = process.argv.includes('--analyze');
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 /**
- * better-sqlite3's JavaScript is bundled; its compiled addon is not. The package finds the addon
- * through `bindings`, which probes a dozen directories on every open; an npm install (prebuilt or
- * compiled) always puts it in build/Release, so the bundle requires it from there directly.
- */
-const sqliteAddon = {
-  name: 'better-sqlite3-addon',
-  setup(b) {
-    b.onResolve({ filter: /^bindings$/ }, () => ({ path: 'bindings', namespace: 'sqlite-addon' }));
-    b.onLoad({ filter: /.*/, namespace: 'sqlite-addon' }, () => ({
-      contents: `module.exports = () => require('better-sqlite3/build/Release/better_sqlite3.node');`,
-      loader: 'js',
-    }));
-    b.onResolve({ filter: /\.node$/ }, (args) => ({ path: args.path, external: true }));
-  },
-};
-
-/**
  * commander requires node:child_process when it loads, for subcommands that are executables of
  * their own, which lms has none of; Node's child_process brings net, dgram and their helpers with
  * it. The bundle gives commander a child_process that loads on first use instead.
@@ -76,7 +59,7 @@ async function mockSchemaVersion() {
     platform: 'node',
     target: 'node20',
     // The schema is text; nothing that opens a database runs, so neither SQLite driver is needed.
-    external: ['better-sqlite3', 'node:sqlite'],
+    external: ['@photostructure/sqlite', 'node:sqlite'],
     write: false,
     logLevel: 'warning',
   });
@@ -124,12 +107,13 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   define: { __LMS_VERSION__: JSON.stringify(pkg.version), __LMS_MOCK_SCHEMA_VERSION__: String(await mockSchemaVersion()) },
-  plugins: [sqliteAddon, lazyChildProcess, mcpApart, packageApart],
-  // The keychain binding stays a package of its own: its loader picks the prebuilt addon for this
-  // platform from the optional packages beside it, which a bundle would cut it off from. An install
-  // (global or not) puts it in the node_modules the launcher requires from; an install without it
-  // (an optional dependency) keeps tokens in the profile file.
-  external: ['@napi-rs/keyring'],
+  plugins: [lazyChildProcess, mcpApart, packageApart],
+  // The keychain binding and @photostructure/sqlite (the mock's SQLite on Node 20) stay packages of
+  // their own: each loader picks the prebuilt addon for this platform from beside it (optional
+  // packages, or the package's prebuilds/), which a bundle would cut it off from. An install (global or not) puts them in the node_modules the
+  // launcher requires from; an install without them (optional dependencies) keeps tokens in the
+  // profile file, and runs everything but Node 20's mock.
+  external: ['@napi-rs/keyring', '@photostructure/sqlite'],
   logLevel: 'warning',
   metafile: true,
 });

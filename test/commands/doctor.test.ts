@@ -76,10 +76,10 @@ describe('lms doctor checks', () => {
   /** [what goes wrong, the probe's difference, the check it shows in, its status, what the line says, what it says to do] */
   const cases: [string, Partial<DoctorProbe>, string, Check['status'], RegExp, RegExp?][] = [
     ['Node older than the floor', { node: '20.11.1' }, 'node', 'fail', /Node\.js 20\.11\.1: lms needs 20\.18\.1 or newer/, /install Node\.js 22 or 24/],
-    ['Node 20', { node: '20.19.0' }, 'node', 'warn', /support ends in April 2026/, /22 or 24/],
+    ['Node 20', { node: '20.19.0' }, 'node', 'warn', /support ended on 30 April 2026/, /22 or 24/],
     ['an odd Node line', { node: '25.1.0' }, 'node', 'warn', /not a long-term support line/, /22 or 24/],
-    ['SQLite that does not open, the mock in use', { sqlite: async () => ({ driver: 'better-sqlite3', error: 'no addon' }), instance: async () => mock }, 'sqlite', 'fail', /better-sqlite3.*does not open: no addon/, /native addons/],
-    ['SQLite that does not open, a real instance in use', { sqlite: async () => ({ driver: 'better-sqlite3', error: 'no addon' }) }, 'sqlite', 'warn', /does not open/, /22\.13/],
+    ['SQLite that does not open, the mock in use', { sqlite: async () => ({ driver: '@photostructure/sqlite', error: 'no addon' }), instance: async () => mock }, 'sqlite', 'fail', /photostructure.*does not open: no addon/, /npm ls @photostructure/],
+    ['SQLite that does not open, a real instance in use', { sqlite: async () => ({ driver: '@photostructure/sqlite', error: 'no addon' }) }, 'sqlite', 'warn', /does not open/, /22\.13/],
     ['no instance configured', { instance: async () => { throw new UsageError('no instance configured', { hint: 'add one with `lms profile add`' }); } }, 'instance', 'fail', /^no instance configured$/, /lms profile add/],
     ['a source that lost is named', { instance: async () => ({ ...mock, overridden: ['LMS_BASE_URL'] }) }, 'instance', 'ok', /the mock \(:memory:\), from --mock; not used: LMS_BASE_URL/],
     ['a profile file others can read', { configFile: async () => ({ path: '/h/config.json', mode: 0o100644, dirMode: 0o40700 }) }, 'config', 'fail', /\/h\/config\.json holds tokens and others may read or write it \(mode 0644\)/, /^chmod 600 \/h\/config\.json$/],

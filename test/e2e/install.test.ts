@@ -1,9 +1,11 @@
 // The package as a user installs it: `npm pack`, then `npm install -g` of the tarball into a fresh
 // prefix with no network (an empty cache, --offline) and no compiler (PATH holds only node and sh).
-// The optional SQLite addon cannot come, and the install must not care: on Node 22.13 and later the
+// The optional packages cannot come, and the install must not care: on Node 22.13 and later the
 // mock runs on the runtime's own SQLite; on Node 20 everything but the mock works, and the mock says
-// plainly what it lacks. Nor can the optional keychain binding: tokens then go to the profile file,
-// with the notice; installed beside the package, the binding is found from the bundle.
+// plainly what it lacks, until @photostructure/sqlite (prebuilt, nothing to compile) is installed
+// beside it. Nor can
+// the optional keychain binding: tokens then go to the profile file, with the notice; installed
+// beside the package, the binding is found from the bundle.
 import { mkdirSync, mkdtempSync, readdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,13 +61,29 @@ describe(`npm install -g of the packed ${name}, offline and with no compiler (No
     expect(list.stdout.split('\n')[1]).toBe('1,Ada Admin');
   });
 
-  it.runIf(driverName() === 'better-sqlite3')('on a Node without SQLite, the mock says what it lacks and what to do', async () => {
+  it.runIf(driverName() !== 'node:sqlite')('on a Node without SQLite, the mock says what it lacks and what to do', async () => {
     const list = await lms(['--mock', 'users', 'list']);
     expect(list.exitCode).toBe(1);
     expect(list.stderr).toContain('the mock needs SQLite');
     expect(list.stderr).toContain('Use Node 22.13 or newer');
     expect(list.stderr).not.toMatch(/\n\s+at /);
   });
+
+  // The package and the loader it finds its prebuilt binary with, packed from the checkout's node_modules.
+  it.runIf(driverName() !== 'node:sqlite')('on a Node without SQLite, runs the mock once @photostructure/sqlite is installed, with nothing compiled', async () => {
+    const tarballs: string[] = [];
+    for (const pkg of ['@photostructure/sqlite', 'node-gyp-build', 'node-addon-api']) {
+      const packed = await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', dir, join(root, 'node_modules', pkg)], { cwd: root });
+      tarballs.push(join(dir, packed.stdout.trim().split('\n').pop()!));
+    }
+    // PATH has no compiler, --offline allows no download, and no install script runs (npm runs none of
+    // a dependency's unless allowed): it works from the binaries the package carries.
+    const added = await execa(process.execPath, [npmCli, 'install', '-g', '--offline', '--ignore-scripts', '--prefix', prefix, ...tarballs], { env: bare, extendEnv: false, reject: false });
+    expect(added.exitCode, String(added.stderr)).toBe(0);
+    const list = await lms(['--mock', 'users', 'list', '-o', 'csv', '--fields', 'id,name']);
+    expect({ code: list.exitCode, stderr: list.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(list.stdout.split('\n')[1]).toBe('1,Ada Admin');
+  }, 120_000);
 
   it('keeps a token in the profile file, with the notice, without the optional keychain binding', async () => {
     const added = await lms(['profile', 'add', 'p', '--url', 'https://lms.example.edu', '--token-stdin', '--no-verify', '-v'], 'a-token');

@@ -118,21 +118,21 @@ export function nodeCheck(version: string): Check {
   if (major < fm || (major === fm && (minor < fn || (minor === fn && patch < fp)))) {
     return { check: 'node', status: 'fail', detail: `${shown}: lms needs ${NODE_FLOOR.join('.')} or newer`, fix: 'install Node.js 22 or 24, the LTS lines' };
   }
-  if (major === 20) return { check: 'node', status: 'warn', detail: `${shown}: Node 20's support ends in April 2026`, fix: 'move to Node.js 22 or 24, the LTS lines' };
+  if (major === 20) return { check: 'node', status: 'warn', detail: `${shown}: Node 20's support ended on 30 April 2026`, fix: 'move to Node.js 22 or 24, the LTS lines' };
   if (major % 2 === 1) return { check: 'node', status: 'warn', detail: `${shown}: not a long-term support line`, fix: 'use Node.js 22 or 24, the LTS lines' };
   return { check: 'node', status: 'ok', detail: `${shown}, a long-term support line` };
 }
 
 async function sqliteCheck(probe: DoctorProbe, mockInUse: boolean): Promise<Check> {
   const { driver, error } = await probe.sqlite();
-  const which = driver === 'node:sqlite' ? 'node:sqlite, built into this Node' : `better-sqlite3, as Node ${probe.node} has no SQLite of its own`;
+  const which = driver === 'node:sqlite' ? 'node:sqlite, built into this Node' : `@photostructure/sqlite, as Node ${probe.node} has no SQLite of its own`;
   if (!error) return { check: 'sqlite', status: 'ok', detail: `the mock would use ${which}; it opens` };
   // Only the mock needs SQLite: against a real instance it is a warning about --mock, not a fault.
   return {
     check: 'sqlite',
     status: mockInUse ? 'fail' : 'warn',
     detail: `the mock would use ${which}, and it does not open: ${error}`,
-    fix: driver === 'node:sqlite' ? 'use Node.js 22.13 or newer' : 'use Node.js 22.13 or newer, or reinstall lms where npm can build native addons (a C++ toolchain and Python)',
+    fix: driver === 'node:sqlite' ? 'use Node.js 22.13 or newer' : 'use Node.js 22.13 or newer, or reinstall lms with its optional dependencies (npm ls @photostructure/sqlite shows whether it installed)',
   };
 }
 

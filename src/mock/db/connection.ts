@@ -1,7 +1,7 @@
 // What a driver adapter gives the driver seam: its own statements and connection. Apart from
 // driver.ts, so that the adapters it opens can name these without importing it back.
 
-export type DriverName = 'node:sqlite' | 'better-sqlite3';
+export type DriverName = 'node:sqlite' | '@photostructure/sqlite';
 
 export interface RunResult {
   changes: number;

@@ -1,10 +1,10 @@
 // The one door to SQLite. The runtime's own `node:sqlite` where it has one (Node 22.13 and later:
-// nothing to compile, nothing to install), better-sqlite3 only where it has none (Node 20), loaded
-// then and only then. Everything else in the mock talks to the `Db` below and never learns which
+// nothing to compile, nothing to install), and where it has none (Node 20) @photostructure/sqlite,
+// the same API with SQLite built in and its binaries inside the npm package, loaded then and only
+// then. Everything else in the mock talks to the `Db` below and never learns which
 // driver it runs on.
-import { openBetterSqlite3 } from './better-sqlite3.js';
 import type { Connection, DriverName, OpenOptions, Statement } from './connection.js';
-import { nodeSqlite, openNodeSqlite } from './node-sqlite.js';
+import { openNodeSqlite, sqliteModule } from './node-sqlite.js';
 
 export type { DriverName, RunResult, Statement } from './connection.js';
 
@@ -25,13 +25,12 @@ export interface Db {
 
 /** The driver this runtime uses. */
 export function driverName(): DriverName {
-  return nodeSqlite() ? 'node:sqlite' : 'better-sqlite3';
+  return sqliteModule().name;
 }
 
 /** Opens (creating unless `readonly`) the SQLite database at `path`, or `:memory:`. */
 export function openSqlite(path: string, options: OpenOptions = {}): Db {
-  const connection = nodeSqlite() ? openNodeSqlite(path, options) : openBetterSqlite3(path, options);
-  return withTransactions(connection);
+  return withTransactions(openNodeSqlite(path, options));
 }
 
 function withTransactions(connection: Connection): Db {
@@ -105,7 +104,7 @@ const primaryCodes: Record<number, string> = {
 
 /**
  * An SQLite error's primary code as SQLite names it (`SQLITE_NOTADB`), whichever driver threw it:
- * better-sqlite3 gives the name (`SQLITE_IOERR_WRITE`), node:sqlite the number (`errcode`).
+ * a driver may give the name (`SQLITE_IOERR_WRITE`), node:sqlite gives the number (`errcode`).
  */
 export function sqliteCode(error: unknown): string | undefined {
   const e = error as { code?: unknown; errcode?: unknown };

@@ -1,6 +1,8 @@
-// The runtime's own SQLite (Node 22.13 and later). Declared here by the little this seam uses:
-// the project's Node types are those of its oldest line, which has no node:sqlite.
-import type { Connection, OpenOptions, RunResult, Statement } from './connection.js';
+// node:sqlite's API, from the runtime (Node 22.13 and later) or, on a runtime without it (Node 20),
+// from @photostructure/sqlite: the same API over SQLite built into the package, whose binaries come
+// inside the npm package for each platform (nothing to compile, nothing to download). Declared here
+// by the little this seam uses: the project's Node types are those of its oldest line.
+import type { Connection, DriverName, OpenOptions, RunResult, Statement } from './connection.js';
 
 interface StatementSync {
   get(...params: unknown[]): unknown;
@@ -21,12 +23,31 @@ interface NodeSqliteModule {
   DatabaseSync: new (path: string, options?: { readOnly?: boolean; enableForeignKeyConstraints?: boolean }) => DatabaseSync;
 }
 
-let loaded: NodeSqliteModule | null | undefined;
+interface Loaded {
+  name: DriverName;
+  /** Undefined when neither could be loaded; `error` says why. */
+  module?: NodeSqliteModule;
+  error?: string;
+}
 
-/** node:sqlite, or undefined where the runtime has none (Node 20; Node 22 before 22.13 without its flag). */
-export function nodeSqlite(): NodeSqliteModule | undefined {
-  if (loaded === undefined) loaded = loadQuietly() ?? null;
-  return loaded ?? undefined;
+let loaded: Loaded | undefined;
+
+/** The module this runtime's mock uses, loaded once: the runtime's own, else the package. */
+export function sqliteModule(): Loaded {
+  if (loaded) return loaded;
+  const builtin = loadQuietly();
+  if (builtin) return (loaded = { name: 'node:sqlite', module: builtin });
+  try {
+    // require, not import: loaded (and evaluated) only on the runtime that needs it.
+    return (loaded = { name: '@photostructure/sqlite', module: require('@photostructure/sqlite') as NodeSqliteModule });
+  } catch (error) {
+    const missing = (error as { code?: string }).code === 'MODULE_NOT_FOUND';
+    const why = missing ? 'is not installed' : `does not load here (${(error as Error).message.split('\n')[0]})`;
+    return (loaded = {
+      name: '@photostructure/sqlite',
+      error: `the mock needs SQLite: Node ${process.version} has none built in, and the @photostructure/sqlite package that brings it ${why}. Use Node 22.13 or newer, or reinstall lms with its optional dependencies.`,
+    });
+  }
 }
 
 /**
@@ -49,11 +70,12 @@ function loadQuietly(): NodeSqliteModule | undefined {
 }
 
 export function openNodeSqlite(path: string, options: OpenOptions): Connection {
-  const sqlite = nodeSqlite()!;
+  const { name, module, error } = sqliteModule();
+  if (!module) throw new Error(error);
   // Foreign keys are switched by the caller's pragmas, as with any SQLite; node:sqlite's default is on.
-  const db = new sqlite.DatabaseSync(path, { readOnly: options.readonly ?? false, enableForeignKeyConstraints: false });
+  const db = new module.DatabaseSync(path, { readOnly: options.readonly ?? false, enableForeignKeyConstraints: false });
   return {
-    driver: 'node:sqlite',
+    driver: name,
     prepare: (sql) => plainRows(db.prepare(sql)),
     exec: (sql) => db.exec(sql),
     pragma: (text) => {

@@ -27,7 +27,7 @@ export function openDatabase(path: string, schema: Schema, initialise: (db: Db) 
         'PRAGMA busy_timeout = 10000',
         ...(path === ':memory:' ? [] : ['PRAGMA journal_mode = WAL']),
         'PRAGMA synchronous = NORMAL',
-        // SQLite's own default page cache (2 MB) whatever the driver's (better-sqlite3's is 16 MB):
+        // SQLite's own default page cache (2 MB) whatever the driver's:
         // a listing reads the table once, in key order, so a bigger cache only grows the process.
         'PRAGMA cache_size = -2000',
       ].join(';'),

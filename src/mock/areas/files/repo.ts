@@ -80,7 +80,7 @@ export function openReceipt(db: Db, attachmentId: number, now: string): number {
 }
 
 export function writeChunk(db: Db, receipt: number, seq: number, data: Uint8Array): void {
-  // A Buffer view, not a copy: better-sqlite3 binds only Buffers as blobs.
+  // A Buffer view, not a copy: a Buffer is what every driver binds as a blob.
   run(db, `INSERT INTO attachment_chunks (receipt, seq, data) VALUES (?, ?, ?)`, receipt, seq, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 }
 

@@ -199,7 +199,7 @@ describe('table', () => {
     expect(lines[1]).toMatch(/^1 {3}A+… {2}B+…$/);
   });
 
-  it('streams in batches whose widths are fixed by the first batch', async () => {
+  it('widens from the batch that brings a longer value, leaving the lines before it as they were', async () => {
     const rows = Array.from({ length: 60 }, (_, index) => ({
       id: index + 1,
       name: index === 55 ? 'a much longer name' : 'short',
@@ -210,7 +210,7 @@ describe('table', () => {
     expect(lines).toHaveLength(61);
     expect(lines[0]).toBe('ID  NAME');
     expect(lines[1]).toBe('1   short');
-    expect(lines[56]).toBe('56  a mu…');
+    expect(lines[56]).toBe('56  a much longer name');
     expect(lines[60]).toBe('60  short');
   });
 
@@ -427,8 +427,8 @@ describe('a single record', () => {
 });
 
 describe('a long table after its first batch', () => {
-  it('cuts and pads later rows to the first batch\'s widths, exactly as the first batch was drawn', async () => {
-    const io = fakeIO();
+  it('cuts and pads later rows to the widened free-text widths, exactly as the first batch was drawn', async () => {
+    const io = fakeIO({ tty: true, columns: 20 });
     const rows = [
       ...Array.from({ length: 50 }, (_, i) => ({ id: i, name: 'ab', note: i % 2 ? 'x' : '' })),
       { id: 50, name: 'ab', note: 'x' },
@@ -443,12 +443,13 @@ describe('a long table after its first batch', () => {
     await renderList(pages(), { io, format: 'table' });
     const lines = io.stdoutText().trimEnd().split('\n');
     expect(lines[0]).toBe('ID  NAME  NOTE');
-    // The first batch set ID 2 wide, NAME 4, NOTE 4; later rows keep them.
+    // The first batch set ID 2 wide, NAME 4, NOTE 4; the second needs NAME 12 and NOTE 11, and the
+    // 14 columns the terminal leaves them are shared out as 7 and 7.
     expect(lines[1]).toBe('0   ab');
     expect(lines[2]).toBe('1   ab    x');
-    expect(lines[51]).toBe('50  ab    x');
-    expect(lines[52]).toBe('51  abc…  lon…');
-    expect(lines[53]).toMatch(/^52 {2}東…? *x$/);
+    expect(lines[51]).toBe('50  ab       x');
+    expect(lines[52]).toBe('51  abcdef…  longer…');
+    expect(lines[53]).toBe('52  東京東…  x');
     expect(lines).toHaveLength(54);
   });
 });

@@ -100,6 +100,13 @@ export interface ApiErrorDetails {
   throttled?: boolean;
   /** "user 42", when the route says what its last id names. */
   subject?: string;
+  /**
+   * The server refused the token itself (a 401 with WWW-Authenticate: invalid, expired or revoked),
+   * rather than what its user asked for.
+   */
+  tokenRefused?: boolean;
+  /** What to do about a refused token, from where the token came (a login, a pasted token, LMS_TOKEN). */
+  tokenHint?: string;
 }
 
 /** The API answered with an error status. The exit code follows the status, never the text. */
@@ -110,6 +117,7 @@ export class ApiError extends LmsError {
   readonly messages: string[];
   readonly body?: unknown;
   readonly throttled: boolean;
+  readonly tokenRefused: boolean;
 
   constructor(details: ApiErrorDetails) {
     super(describe(details), exitCodeFor(details.status, details.throttled ?? false), { hint: hintFor(details) });
@@ -119,6 +127,7 @@ export class ApiError extends LmsError {
     this.messages = details.messages;
     this.body = details.body;
     this.throttled = details.throttled ?? false;
+    this.tokenRefused = details.tokenRefused ?? false;
   }
 
   override toJSON(): Record<string, unknown> {
@@ -144,9 +153,10 @@ function describe({ status, method, url, messages, subject, throttled }: ApiErro
   return `${what} failed with ${status}${detail}`;
 }
 
-function hintFor({ status, throttled }: ApiErrorDetails): string | undefined {
+function hintFor({ status, throttled, tokenRefused, tokenHint }: ApiErrorDetails): string | undefined {
   if (throttled || status === 429) return 'the server throttled the request; wait a little and retry, or lower --concurrency';
-  if (status === 401) return 'check the token of this profile (lms profile show), or whether the caller may do this';
+  if (status === 401 && tokenRefused) return tokenHint ?? 'the token is not valid (expired or revoked): lms auth status says where it came from';
+  if (status === 401) return "the token's user may not do this";
   if (status === 403) return 'the caller lacks permission for this action';
   if (status >= 502 && status <= 504) return 'the server is unavailable; retry later';
   return undefined;

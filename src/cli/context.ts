@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { TokenSession } from '../auth/session.js';
 import type { ApiClient, PageCursor } from '../client/client.js';
-import { chooseInstance, describeInstance, resolveRemote, type InstanceChoice } from '../config/instance.js';
+import { chooseInstance, describeInstance, refusedTokenHint, resolveRemote, type InstanceChoice } from '../config/instance.js';
 import type { Keychain } from '../config/keychain.js';
 import type { ProfileStore } from '../config/profiles.js';
 import { CancelledError, LmsError, UsageError, ExitCode } from '../errors.js';
@@ -262,10 +262,12 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       const { MOCK_BASE_URL, MOCK_ADMIN_TOKEN } = await import('../mock/runtime.js');
       const mock = await ctx.mock();
       trace?.(describeInstance(instance, `the mock (${mock.path})`, env.LMS_TOKEN ? 'LMS_TOKEN' : 'the seeded admin'));
-      return new ApiClient({ ...common, baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, transport: guard(mock.handler) });
+      const tokenHint = env.LMS_TOKEN ? 'LMS_TOKEN is not a token of the mock: lms mock tokens lists them; unset it to act as the seeded admin' : undefined;
+      return new ApiClient({ ...common, baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, tokenHint, transport: guard(mock.handler) });
     }
     const store = await ctx.profiles();
-    const { baseUrl, urlSource: source, fromEnv, token: given, tokenSource, profileName: name, insecure, stored } = resolveRemote(instance, env, store);
+    const remote = resolveRemote(instance, env, store);
+    const { baseUrl, urlSource: source, fromEnv, token: given, tokenSource, profileName: name, insecure, stored } = remote;
     const { redactUrl } = await import('../redact.js');
     // `localhost:4010` would parse as a URL of the scheme `localhost:`: say what was meant.
     if (fromEnv && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(baseUrl) && URL.canParse(`http://${baseUrl}`)) {
@@ -300,7 +302,8 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       ctx.warn(message);
     };
     const { httpTransport } = await import('../transport/http.js');
-    return new ApiClient({ ...common, baseUrl, token, plainHttp, warn, renewToken: session?.renew, transport: guard(httpTransport({ timeoutMs: globals.timeoutSeconds * 1000 })) });
+    const tokenHint = refusedTokenHint(remote, session?.stored.kind === 'oauth');
+    return new ApiClient({ ...common, baseUrl, token, plainHttp, warn, renewToken: session?.renew, tokenHint, transport: guard(httpTransport({ timeoutMs: globals.timeoutSeconds * 1000 })) });
   }
 
   async function openSession(): Promise<TokenSession | undefined> {

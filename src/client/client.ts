@@ -48,6 +48,8 @@ export interface ClientOptions {
    * no other token of theirs would change.
    */
   renewToken?: (refused: string) => Promise<string | undefined>;
+  /** What to do when the server refuses the token itself, from where the token came. */
+  tokenHint?: string;
 }
 
 export interface PageCursor {
@@ -285,13 +287,13 @@ export class ApiClient {
       const location = res.headers['location'];
       if (res.status >= 300 && res.status < 400 && location && method === 'GET' && hop < MAX_REDIRECTS) {
         const next = parseHttpUrl(location, url);
-        if (!next) throw toApiError(res, method, traceUrl, options.subject, this.secrets(url));
+        if (!next) throw toApiError(res, method, traceUrl, options.subject, this.secrets(url), this.options.tokenHint);
         // The token goes only where the base URL lives (an https → http downgrade is another origin).
         if (next.origin !== this.origin) delete headers.authorization;
         url = next.toString();
         continue;
       }
-      if (res.status >= 400 && !raw) throw toApiError(res, method, traceUrl, options.subject, this.secrets(url));
+      if (res.status >= 400 && !raw) throw toApiError(res, method, traceUrl, options.subject, this.secrets(url), this.options.tokenHint);
       return res;
     }
   }
@@ -316,7 +318,7 @@ export class ApiClient {
       const res = await this.dispatch('GET', path, {}, { masquerade: false, raw: true });
       if (res.status < 400) return;
       const shown = redactUrl(this.baseUrl + path);
-      const error = toApiError(res, 'GET', shown, `--as-user ${id}: user ${id}`, this.secrets(this.baseUrl + path));
+      const error = toApiError(res, 'GET', shown, `--as-user ${id}: user ${id}`, this.secrets(this.baseUrl + path), this.options.tokenHint);
       // An invalid token says so itself (a 401 with WWW-Authenticate); any other refusal is about masquerading.
       if (res.status === 403 || (res.status === 401 && !res.headers['www-authenticate'])) {
         throw new LmsError(`--as-user ${id}: the caller may not act as user ${id} (GET ${path} → ${res.status})`, ExitCode.auth, {

@@ -81,7 +81,7 @@ export function isThrottled(status: number, text: string): boolean {
  * `url` is what the message may show (the client passes its trace form); `secrets` are literals
  * (the token, a one-time URL) masked should the server's own messages quote them.
  */
-export function toApiError(res: ApiResponse, method: string, url: string, subject?: string, secrets: (string | undefined)[] = []): ApiError {
+export function toApiError(res: ApiResponse, method: string, url: string, subject?: string, secrets: (string | undefined)[] = [], tokenHint?: string): ApiError {
   const text = bodyText(res.body);
   const body = readBody(res);
   return new ApiError({
@@ -93,6 +93,8 @@ export function toApiError(res: ApiResponse, method: string, url: string, subjec
     body,
     throttled: isThrottled(res.status, text),
     subject,
+    tokenRefused: res.status === 401 && res.headers['www-authenticate'] !== undefined,
+    tokenHint,
   });
 }
 

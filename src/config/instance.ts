@@ -116,6 +116,18 @@ export function resolveRemote(choice: Extract<InstanceChoice, { kind: 'remote' }
   };
 }
 
+/**
+ * What to do when the instance refuses the token itself (expired, revoked, mistyped), by where the
+ * token came from: an OAuth login is renewed by logging in again, a pasted token by storing a new
+ * one, LMS_TOKEN by whoever set it.
+ */
+export function refusedTokenHint(remote: Pick<RemoteInstance, 'tokenSource' | 'profileName'>, loggedIn: boolean): string {
+  if (remote.tokenSource === 'LMS_TOKEN') return 'LMS_TOKEN was refused: set it to a valid token, or unset it to use a profile';
+  const name = remote.profileName ?? 'NAME';
+  if (loggedIn) return `log in again: lms auth login -p ${name}`;
+  return `make a new token in your account settings on the instance, then store it: lms profile add ${name} --token-stdin`;
+}
+
 /** Where the winning choice came from, as -v names it. */
 export function describeSource(choice: InstanceChoice, defaultProfile?: string): string {
   switch (choice.from) {

@@ -1,7 +1,7 @@
 // The checks of `lms doctor`, over a probe of the machine and the instance, so each check's every
 // outcome can be tried with a fake one. Each says what it found and, when that is not fine, what to do.
 import { DEFAULT_CONCURRENCY } from '../../cli/context.js';
-import { ApiError, LmsError, NetworkError } from '../../errors.js';
+import { ApiError, ExitCode, LmsError, NetworkError } from '../../errors.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
 
@@ -214,7 +214,13 @@ function authCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer
   // A throttled 403 says nothing about the token; the rate limit check reports it.
   if (error instanceof ApiError && error.throttled) return { check: 'auth', status: 'warn', detail: `not checked: ${host} throttled the request` };
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-    return { check: 'auth', status: 'fail', detail: `${host} did not accept the token (${error.status})`, fix: 'make a new token in your account settings on the instance and store it with `lms profile add NAME --url URL --token-stdin` (or set LMS_TOKEN)' };
+    // The client's hint for a refused token knows where the token came from (a login, a pasted token, LMS_TOKEN).
+    const fix = error.tokenRefused && error.hint ? error.hint : 'make a new token in your account settings on the instance and store it with `lms profile add NAME --url URL --token-stdin` (or set LMS_TOKEN)';
+    return { check: 'auth', status: 'fail', detail: `${host} did not accept the token (${error.status})`, fix };
+  }
+  // Refused before the request could go (a login that can no longer be renewed): its own words say what to do.
+  if (error instanceof LmsError && !(error instanceof ApiError) && error.exitCode === ExitCode.auth) {
+    return { check: 'auth', status: 'fail', detail: messageOf(error), fix: error.hint };
   }
   if (error instanceof ApiError) {
     return { check: 'auth', status: 'fail', detail: `${host} answered GET /api/v1/users/self with ${error.status}`, fix: error.hint ?? "is the URL the instance's address (https://lms.example.edu, without a path)?" };

@@ -130,8 +130,10 @@ export interface Context {
   /**
    * Asks before a destructive action; `--yes` skips, and in scripts it is required. A verb that asks
    * about changes that destroy nothing (apply without deletions) says `destructive: false`.
+   * `describe` names the target for a person at the prompt ("user 17 (Sam Student, sam)"): asked
+   * only when there is a person to ask, so a script's --yes costs no extra request.
    */
-  confirm(action: string, options?: { destructive?: boolean }): Promise<void>;
+  confirm(action: string, options?: { destructive?: boolean; describe?: () => Promise<string | undefined> }): Promise<void>;
   warn(message: string): void;
 }
 
@@ -238,7 +240,8 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       if (deps.consent) return deps.consent(action, options?.destructive !== false);
       if (globals.yes) return;
       if (!ctx.interactive) throw new UsageError(`${action}: pass --yes to confirm when not running interactively`);
-      const ok = await (await ctx.prompter()).confirm(`${action}?`);
+      const described = await options?.describe?.().catch(() => undefined);
+      const ok = await (await ctx.prompter()).confirm(`${described ?? action}?`);
       if (!ok) throw new CancelledError();
     },
 

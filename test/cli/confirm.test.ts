@@ -78,3 +78,27 @@ describe('answering "n" to a confirmation', () => {
     expect(await c.still(lms)).toBe(false);
   });
 });
+
+describe('what a confirmation names', () => {
+  /** A prompter that records the question and answers no. */
+  const recording = () => {
+    const asked: string[] = [];
+    return { asked, prompter: { confirm: async (message: string) => (asked.push(message), false), secret: async () => '' } };
+  };
+
+  it.each([
+    ['users delete 7 --account 1', 'Delete user 7 (Sam Student, sam) from account 1?'],
+    ['users delete sis_user_id:S-007', 'Delete user 7 (Sam Student, sam) from the root account?'],
+    ['users delete 99999 --account 1', 'Delete user 99999 from account 1?'],
+  ])('%s asks "%s"', async (line, question) => {
+    const { asked, prompter } = recording();
+    const r = await session().run(line, { tty: true, prompter });
+    expect(r.exitCode).toBe(130);
+    expect(asked).toEqual([question]);
+  });
+
+  it('in a script, names the target as given without asking the instance', async () => {
+    const r = await session().run('users delete 7');
+    expect(r).toMatchObject({ exitCode: 2, stderr: 'error: Delete user 7 from the root account: pass --yes to confirm when not running interactively\n' });
+  });
+});

@@ -37,7 +37,7 @@ beforeAll(ensureBuilt);
 describe.runIf(hasScript)('a confirmation at a terminal', () => {
   it('answered "n": exit 130, cancelled, the user is still there', async () => {
     const r = await answering(['users', 'delete', '7', '--account', '1'], 'n\r');
-    expect(r.screen).toContain('Delete user 7 from account 1?');
+    expect(r.screen).toContain('Delete user 7 (Sam Student, sam) from account 1?');
     expect(r.screen).toContain('error: cancelled; nothing was changed');
     expect(r.exitCode).toBe(130);
     expect((await spawnLms(['users', 'get', '7'], mock)).exitCode).toBe(0);

@@ -119,7 +119,13 @@ const deleteUser = command({
   columns: USER_COLUMNS,
   options: { account },
   async run({ args, opts, ctx }) {
-    await ctx.confirm(`Delete user ${args[0]} from account ${opts.account}`);
+    const from = opts.account === 'self' ? 'the root account' : `account ${opts.account}`;
+    const describe = async () => {
+      const user = await (await ctx.client()).ops.users.get({ id: userPath(args[0]) });
+      const login = user.login_id ? `, ${user.login_id}` : '';
+      return `Delete user ${user.id} (${user.name ?? 'no name'}${login}) from ${from}`;
+    };
+    await ctx.confirm(`Delete user ${args[0]} from ${from}`, { describe });
     const client = await ctx.client();
     const result = await client.ops.users.delete({ account_id: opts.account, id: userPath(args[0]) });
     return item((result as { user?: unknown }).user ?? result);

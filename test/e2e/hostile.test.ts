@@ -35,7 +35,8 @@ function send(base: string, o: SendOptions): Promise<Answer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = request({ host: hostname, port, method: o.method, path: o.path, headers: o.headers, agent: false });
+    // A User-Agent, as every real client sends (the mock refuses a request without one, as real instances do).
+    const req = request({ host: hostname, port, method: o.method, path: o.path, headers: { 'user-agent': 'hostile-test/1.0', ...o.headers }, agent: false });
     const timer = setTimeout(() => req.destroy(new Error(`no answer in 10 s to ${o.method} ${o.path.slice(0, 80)}`)), 10_000);
     req.on('response', (res) => {
       answered = true;

@@ -103,7 +103,8 @@ export async function reseed(db: Db, options: SchoolOptions = {}): Promise<void>
 
 export type TokenListing =
   | { user_id: number; name: string; role: string; token: string }
-  | { user_id: null; name: string; role: 'developer_key'; token: null; client_id: string; client_secret: string };
+  /** A public key (PKCE only) has no secret: `client_secret` is null. */
+  | { user_id: null; name: string; role: 'developer_key'; token: null; client_id: string; client_secret: string | null };
 
 /** Every user's token, then the instance's developer keys: the OAuth2 clients `lms auth login` may name. */
 export function listTokens(db: Db): TokenListing[] {

@@ -111,7 +111,7 @@ const cases = [
     cmd: node,
     args: [
       '-e',
-      "require('node:http').get(process.env.BENCH_URL + '/api/v1/users/self', { headers: { authorization: 'Bearer 1~mock-admin', accept: 'application/json' } }, (r) => { let b = ''; r.setEncoding('utf8'); r.on('data', (d) => (b += d)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(b), null, 2) + '\\n')); });",
+      "require('node:http').get(process.env.BENCH_URL + '/api/v1/users/self', { headers: { authorization: 'Bearer 1~mock-admin', accept: 'application/json', 'user-agent': 'bench/1.0' } }, (r) => { let b = ''; r.setEncoding('utf8'); r.on('data', (d) => (b += d)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(b), null, 2) + '\\n')); });",
     ],
     get env() {
       return { BENCH_URL: serverUrl };

@@ -121,7 +121,7 @@ export function postRandom(url, path, bytes, { hostile = false } = {}) {
       method: 'POST',
       path,
       agent: false,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + bytes + tail.length },
+      headers: { 'user-agent': 'lms-bench/1.0', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + bytes + tail.length },
     });
     req.on('response', (res) => {
       const chunks = [];
@@ -152,7 +152,7 @@ export function postRandom(url, path, bytes, { hostile = false } = {}) {
 /** The sha256 of a download, read as it streams. */
 function download(url) {
   return new Promise((resolve, reject) => {
-    request(url, { agent: false }, (res) => {
+    request(url, { agent: false, headers: { 'user-agent': 'lms-bench/1.0' } }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`download answered ${res.statusCode}`));
       const hash = createHash('sha256');
       res.on('data', (c) => hash.update(c));

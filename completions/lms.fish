@@ -329,7 +329,7 @@ complete -c lms -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcom
 
 # lms auth login flags
 complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'client-id' -r -F -d 'the developer key\'s client id (default: the one the profile last logged in with)'
-complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'client-secret-stdin' -d 'read the developer key\'s client secret from standard input (otherwise a hidden prompt asks)'
+complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'client-secret-stdin' -d 'read a confidential developer key\'s client secret from standard input (a public key has none; otherwise a hidden prompt asks if the instance wants one)'
 complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'insecure-storage' -d 'keep the tokens in the profile file (readable only by you) instead of the keychain'
 complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'no-browser' -d 'print the URL to open instead of opening a browser'
 complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'url' -r -F -d 'base URL of the instance (default: the profile\'s)'
@@ -634,6 +634,7 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'latency' -r -F -d 'delay before every answer'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'max-body-size' -r -F -d 'largest request body, bytes or 512k/1m (larger: 413)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'max-upload-size' -r -F -d 'largest multipart body posted to an upload URL (/files_api/uploads/…); other bodies there have --max-body-size'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'no-require-user-agent' -d 'answer requests that carry no User-Agent header (real instances refuse them with 403, and so does the mock by default), for clients that cannot set one'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'port' -r -F -d 'port (0 picks a free one)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'public-url' -r -F -d 'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'quiet' -d 'no per-request log lines'

@@ -61,13 +61,14 @@ const REFUSALS = new Set(['invalid_grant', 'invalid_client', 'unauthorized_clien
 export function checkTokenTransport(baseUrl: string, insecure: boolean): void {
   const url = new URL(baseUrl);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecure) {
-    throw new UsageError(`refusing to send the client secret over plain http to ${url.host}`, { hint: 'use an https:// URL; if you really mean it, pass --insecure' });
+    throw new UsageError(`refusing to send the client's credentials and tokens over plain http to ${url.host}`, { hint: 'use an https:// URL; if you really mean it, pass --insecure' });
   }
 }
 
 export interface CodeExchange {
   clientId: string;
-  clientSecret: string;
+  /** A confidential key's secret; none for a public key, whose proof is the PKCE verifier. */
+  clientSecret?: string;
   redirectUri: string;
   code: string;
   codeVerifier: string;
@@ -78,7 +79,7 @@ export function exchangeCode(client: ApiClient, request: CodeExchange, now: numb
   const body: TokenParams = {
     grant_type: 'authorization_code',
     client_id: request.clientId,
-    client_secret: request.clientSecret,
+    ...(request.clientSecret !== undefined ? { client_secret: request.clientSecret } : {}),
     redirect_uri: request.redirectUri,
     code: request.code,
     code_verifier: request.codeVerifier,
@@ -88,13 +89,19 @@ export function exchangeCode(client: ApiClient, request: CodeExchange, now: numb
 
 export interface Refresh {
   clientId: string;
-  clientSecret: string;
+  /** None for a public key: its refresh token is bound to it. */
+  clientSecret?: string;
   refreshToken: string;
 }
 
 /** A new access token for the refresh token (grant_type=refresh_token); the refresh token stays. */
 export function refreshAccessToken(client: ApiClient, request: Refresh, now: number): Promise<Grant> {
-  const body: TokenParams = { grant_type: 'refresh_token', client_id: request.clientId, client_secret: request.clientSecret, refresh_token: request.refreshToken };
+  const body: TokenParams = {
+    grant_type: 'refresh_token',
+    client_id: request.clientId,
+    ...(request.clientSecret !== undefined ? { client_secret: request.clientSecret } : {}),
+    refresh_token: request.refreshToken,
+  };
   return grant(client, body, now, [request.clientSecret, request.refreshToken], 'the refresh token');
 }
 
@@ -104,13 +111,14 @@ export async function revokeToken(client: ApiClient): Promise<void> {
 }
 
 /** `client` sends no token: the token endpoint knows the developer key from the form. */
-async function grant(client: ApiClient, body: TokenParams, now: number, secrets: string[], what: string): Promise<Grant> {
+async function grant(client: ApiClient, body: TokenParams, now: number, given: (string | undefined)[], what: string): Promise<Grant> {
   const host = new URL(client.baseUrl).host;
+  const secrets = given.filter((s): s is string => s !== undefined);
   let answer: unknown;
   try {
     answer = await client.ops.oauth.token(body);
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 400 || error.status === 401)) throw refusal(error, host, what, secrets);
+    if (error instanceof ApiError && (error.status === 400 || error.status === 401)) throw refusal(error, host, what, secrets, body.client_secret !== undefined);
     throw error;
   }
   const record = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
@@ -130,13 +138,15 @@ async function grant(client: ApiClient, body: TokenParams, now: number, secrets:
   };
 }
 
-function refusal(error: ApiError, host: string, what: string, secrets: string[]): OAuthError {
+function refusal(error: ApiError, host: string, what: string, secrets: string[], withSecret: boolean): OAuthError {
   const body = (typeof error.body === 'object' && error.body !== null ? error.body : {}) as Record<string, unknown>;
   const code = typeof body.error === 'string' ? body.error : error.status === 401 ? 'invalid_client' : 'invalid_request';
   const description = typeof body.error_description === 'string' ? `: ${redactText(body.error_description, secrets).slice(0, 300)}` : '';
   const detail = `${code}${description}`;
   if (code === 'invalid_client') {
-    return new OAuthError(`${host} did not accept the client id and secret (${detail})`, code, error.status, 'check --client-id and the client secret of the developer key');
+    return withSecret
+      ? new OAuthError(`${host} did not accept the client id and secret (${detail})`, code, error.status, 'check --client-id and the client secret of the developer key')
+      : new OAuthError(`${host} did not accept the client id without a secret (${detail})`, code, error.status, 'check --client-id; a confidential developer key also needs its client secret');
   }
   return new OAuthError(`${host} refused ${what} (${detail})`, code, error.status);
 }

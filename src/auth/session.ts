@@ -96,6 +96,7 @@ export class TokenSession {
       const client = await this.options.tokenClient();
       let grant;
       try {
+        // A public key's login has no secret: its refresh token alone renews it.
         grant = await refreshAccessToken(client, { clientId: current.client_id, clientSecret: current.client_secret, refreshToken: current.refresh_token }, this.now());
       } catch (error) {
         if (error instanceof OAuthError && error.exitCode === ExitCode.auth) {

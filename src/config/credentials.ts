@@ -63,9 +63,10 @@ function parseStored(text: string, name: string): Credential {
   try {
     const value = JSON.parse(text) as Partial<Credential> | null;
     if (value?.kind === 'token' && typeof value.token === 'string') return { kind: 'token', token: value.token };
-    if (value?.kind === 'oauth' && typeof value.access_token === 'string' && typeof value.client_id === 'string' && typeof value.client_secret === 'string') {
+    // A public developer key's login keeps no client secret.
+    if (value?.kind === 'oauth' && typeof value.access_token === 'string' && typeof value.client_id === 'string' && (value.client_secret === undefined || typeof value.client_secret === 'string')) {
       const { access_token, refresh_token, expires_at, client_id, client_secret } = value;
-      return { kind: 'oauth', access_token, client_id, client_secret, ...(refresh_token ? { refresh_token } : {}), ...(expires_at ? { expires_at } : {}) };
+      return { kind: 'oauth', access_token, client_id, ...(client_secret !== undefined ? { client_secret } : {}), ...(refresh_token ? { refresh_token } : {}), ...(expires_at ? { expires_at } : {}) };
     }
   } catch {
     // Reported below, without the text: it is a secret, even when it is not ours.

@@ -31,7 +31,8 @@ export interface OAuthCredential {
   /** When the access token stops working (ISO 8601, by this machine's clock); absent when it does not expire. */
   expires_at?: string;
   client_id: string;
-  client_secret: string;
+  /** A confidential developer key's secret; a public key (PKCE only) has none. */
+  client_secret?: string;
 }
 
 interface Stored {

@@ -11,6 +11,7 @@ import { mockSchema } from './areas/index.js';
 import { clientIdOf, developerKeys } from './areas/oauth/repo.js';
 import { allTokens } from './areas/users/repo.js';
 import { loadSeed, seedToken, seedUsers, type SchoolOptions, type SeedSchool } from './seed.js';
+import { requireUserAgent } from './user-agent.js';
 
 export const MOCK_BASE_URL = 'http://lms.mock';
 /** In mock mode with no token configured, the CLI acts as the seeded account admin. */
@@ -25,9 +26,9 @@ export interface MockRuntime {
   path: string;
   /** Opening created and seeded the database: it holds nothing anyone could lose. */
   created: boolean;
-  /** What in-process callers use: the mock, with the faults of LMS_MOCK_FAULTS if set. */
+  /** What in-process callers use: the mock, with the faults of LMS_MOCK_FAULTS if set (and the User-Agent rule, when opened with it). */
   handler: MockHandler;
-  /** The mock without injected faults (`lms mock serve` applies its own on top). */
+  /** The mock without injected faults or the User-Agent rule (`lms mock serve` applies its own on top). */
   base?: MockHandler;
   /** The faults from LMS_MOCK_FAULTS, when set. */
   faults?: FaultOptions;
@@ -43,19 +44,25 @@ export interface MockRuntime {
  * nearly every `--mock` command does, does not pay for it.
  */
 export async function loadMock(path: string, env: NodeJS.ProcessEnv): Promise<MockRuntime> {
+  // The CLI's own requests meet the rule real instances apply: lms sends a User-Agent on every one.
   try {
-    return openMock(path, env);
+    return openMock(path, env, undefined, { requireUserAgent: true });
   } catch (error) {
     if (!(error instanceof SeedNeeded)) throw error;
   }
-  return openMock(path, env, await loadSeed());
+  return openMock(path, env, await loadSeed(), { requireUserAgent: true });
 }
 
 /** The database had to be created, and no seed was given: load it (`loadSeed`) and open again. */
 class SeedNeeded extends Error {}
 
+export interface OpenOptions {
+  /** A request with no User-Agent header is refused (403), as real instances refuse it. */
+  requireUserAgent?: boolean;
+}
+
 /** Opens the mock with the seed at hand (synchronous: tests make many databases); without one, only an existing database opens. */
-export function openMock(path: string, env: NodeJS.ProcessEnv, seed?: SeedSchool): MockRuntime {
+export function openMock(path: string, env: NodeJS.ProcessEnv, seed?: SeedSchool, options: OpenOptions = {}): MockRuntime {
   // Checked before anything is opened: a bad value is a usage error, not a half-open mock.
   const faults = env.LMS_MOCK_FAULTS ? parseFaultsEnv(env.LMS_MOCK_FAULTS) : undefined;
   const viewRebuildMs = parseViewDelay(env.LMS_MOCK_VIEW_DELAY_MS);
@@ -68,7 +75,8 @@ export function openMock(path: string, env: NodeJS.ProcessEnv, seed?: SeedSchool
   });
   const jobs = createJobRunner(db, { now: clock, tickMs });
   const base = createMockHandler({ db, now, jobs, viewRebuildMs });
-  const handler = faults && hasFaults(faults) ? inProcess(withFaults(base, faults)) : base;
+  const faulty = faults && hasFaults(faults) ? inProcess(withFaults(base, faults)) : base;
+  const handler = options.requireUserAgent ? requireUserAgent(faulty) : faulty;
   return { db, path, created, handler, base, faults, jobs, now: clock };
 }
 
@@ -95,7 +103,8 @@ export async function reseed(db: Db, options: SchoolOptions = {}): Promise<void>
 
 export type TokenListing =
   | { user_id: number; name: string; role: string; token: string }
-  | { user_id: null; name: string; role: 'developer_key'; token: null; client_id: string; client_secret: string };
+  /** A public key (PKCE only) has no secret: `client_secret` is null. */
+  | { user_id: null; name: string; role: 'developer_key'; token: null; client_id: string; client_secret: string | null };
 
 /** Every user's token, then the instance's developer keys: the OAuth2 clients `lms auth login` may name. */
 export function listTokens(db: Db): TokenListing[] {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/entry.js';
+import type { Prompter } from '../../src/cli/prompter.js';
 import type { Keychain } from '../../src/config/keychain.js';
 import { fakeIO, type FakeIO } from '../helpers/fake-io.js';
 import { CLIENT_ID, CLIENT_SECRET, fakeInstance, type FakeInstance } from '../helpers/fake-oauth.js';
@@ -20,9 +21,10 @@ interface Running {
 
 function cli(keychain: Keychain = memoryKeychain()) {
   const configDir = mkdtempSync(join(tmpdir(), 'lms-auth-'));
-  const start = (argv: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Running => {
-    const io = fakeIO({ stdin: options.stdin });
-    const done = run(argv, { io, env: { ...options.env }, configDir, keychain }).then((exitCode) => ({ exitCode, stdout: io.stdoutText(), stderr: io.stderrText() }));
+  const start = (argv: string[], options: { stdin?: string; env?: Record<string, string>; prompter?: Prompter } = {}): Running => {
+    // With a prompter, a terminal: the person there can be asked.
+    const io = fakeIO({ stdin: options.stdin, tty: options.prompter !== undefined });
+    const done = run(argv, { io, env: { ...options.env }, configDir, keychain, prompter: options.prompter }).then((exitCode) => ({ exitCode, stdout: io.stdoutText(), stderr: io.stderrText() }));
     return { io, done };
   };
   return {
@@ -194,8 +196,44 @@ describe('lms auth login', () => {
     expect(r.stderr).not.toContain('wrong-secret');
   });
 
+  // A confidential key (as the stand-in instance's is) refuses a code without its secret: lms asks
+  // for it at a hidden prompt, and exchanges the same code again.
+  it('asks for the secret of a confidential key only when the instance refuses the code without it', async () => {
+    const keychain = memoryKeychain();
+    const lms = cli(keychain);
+    const asked: string[] = [];
+    const prompter: Prompter = {
+      secret: async (message) => (asked.push(message), CLIENT_SECRET),
+      confirm: async () => true,
+    };
+    const running = lms.start(['auth', 'login', '-p', 'prod', '--url', fake.url, '--client-id', CLIENT_ID, '--no-browser'], { prompter });
+    const { redirectUri, state } = fake.authorize(await printedUrl(running));
+    expect(asked).toEqual([]);
+    await fetch(`${redirectUri}?code=${fake.approve()}&state=${state}`);
+    const r = await running.done;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(asked).toEqual([`Developer key ${CLIENT_ID} is a confidential client: its client secret:`]);
+    expect(fake.grants).toEqual(['authorization_code', 'authorization_code']);
+    expect(json(keychain.entries.get(`prod@${new URL(fake.url).host}`)!)).toMatchObject({ client_id: CLIENT_ID, client_secret: CLIENT_SECRET });
+    secretsAbsent(fake, [r]);
+  });
+
+  it('in a script, says that a confidential key needs its secret and how to give it (exit 3), and saves nothing', async () => {
+    const lms = cli();
+    const running = lms.start(['auth', 'login', '-p', 'prod', '--url', fake.url, '--client-id', CLIENT_ID, '--no-browser']);
+    const { redirectUri, state } = fake.authorize(await printedUrl(running));
+    await fetch(`${redirectUri}?code=${fake.approve()}&state=${state}`);
+    const r = await running.done;
+    expect(r.exitCode).toBe(3);
+    const host = new URL(fake.url).host;
+    expect(r.stderr).toContain(`error: ${host} wants the client secret of developer key ${CLIENT_ID}: it is a confidential client, not a public one; nothing was saved\n`);
+    expect(r.stderr).toContain(`hint: give the secret on standard input: printf %s "$CLIENT_SECRET" | lms auth login -p prod --url ${fake.url} --client-id ${CLIENT_ID} --client-secret-stdin\n`);
+    expect(fake.grants).toEqual(['authorization_code']);
+    expect(() => readFileSync(lms.file, 'utf8')).toThrow();
+  });
+
   it.each<[string, string, { stdin?: string }, string]>([
-    ['no client secret in a script', `auth login -p x --url https://lms.example.edu --client-id 1`, {}, 'no client secret: pass --client-secret-stdin'],
+    ['an empty secret on stdin', `auth login -p x --url https://lms.example.edu --client-id 1 --client-secret-stdin`, { stdin: ' \n' }, '--client-secret-stdin: the client secret on standard input is empty'],
     ['no client id', `auth login -p x --url https://lms.example.edu --client-secret-stdin`, { stdin: 's' }, "give the developer key's client id with --client-id"],
     ['a new profile without --url', `auth login -p x --client-id 1 --client-secret-stdin`, { stdin: 's' }, 'profile "x" does not exist yet'],
     ['plain http to a remote host', `auth login -p x --url http://lms.example.edu --client-id 1 --client-secret-stdin`, { stdin: 's' }, 'lms.example.edu is a remote host over plain http'],

@@ -253,6 +253,21 @@ describe('lms submissions', () => {
     expect((json(grouped.stdout) as unknown[])[0]).toEqual({ user_id: 7, computed_current_score: 90.77 });
   });
 
+  it.each([
+    ['a student', 'submissions list --course 1 --assignment 1', { env: { LMS_TOKEN: '7~mock-sam' } }],
+    ['an admin acting as a student', 'submissions list --section 1 --assignment 1 --as-user 7', {}],
+  ])("tells %s listing every student's submission of an assignment how to list their own", async (_who, line, as) => {
+    const lms = session();
+    const r = await lms.run(line, as);
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout).toBe('');
+    const own = `${line.replace(/ --as-user 7$/, '')} --user self`;
+    expect(r.stderr).toContain(own);
+    const mine = await lms.run(`${own}${line.endsWith('--as-user 7') ? ' --as-user 7' : ''} -o json --fields user_id,assignment_id,grade`, as);
+    expect(mine.exitCode).toBe(0);
+    expect(json(mine.stdout)).toEqual([{ user_id: 7, assignment_id: 1, grade: '19' }]);
+  });
+
   it('submits a file and text from a file', async () => {
     const w = workspace();
     const lms = session();

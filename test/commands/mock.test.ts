@@ -17,17 +17,19 @@ interface TokenRow {
   token: string;
 }
 
-/** The seeded developer key, listed after the users: what `lms auth login` names against the mock. */
+/** The seeded developer keys, listed after the users: what `lms auth login` names against the mock. */
 const DEVELOPER_KEY = { user_id: null, name: 'lms command-line tool', role: 'developer_key', token: null, client_id: '10000000000001', client_secret: 'mock-client-secret' };
+/** A public client: no secret (PKCE only). */
+const PUBLIC_KEY = { user_id: null, name: 'lms command-line tool (public client)', role: 'developer_key', token: null, client_id: '10000000000002', client_secret: null };
 
 describe('lms mock tokens', () => {
-  it('lists every seeded user with a role and a working token, then the developer key', async () => {
+  it('lists every seeded user with a role and a working token, then the developer keys', async () => {
     const lms = session();
     const r = await lms.run('mock tokens -o json');
     expect(r.exitCode).toBe(0);
     const all = json(r.stdout) as TokenRow[];
-    expect(all.at(-1)).toEqual(DEVELOPER_KEY);
-    const rows = all.slice(0, -1);
+    expect(all.slice(-2)).toEqual([DEVELOPER_KEY, PUBLIC_KEY]);
+    const rows = all.slice(0, -2);
     expect(rows).toHaveLength(13);
     for (const row of rows) expect(Object.keys(row)).toEqual(['user_id', 'name', 'role', 'token']);
     expect(rows[0]).toEqual({ user_id: 1, name: 'Ada Admin', role: 'admin', token: '1~mock-admin' });
@@ -39,14 +41,15 @@ describe('lms mock tokens', () => {
     expect(json(self.stdout)).toMatchObject({ id: sam.user_id, name: sam.name });
   });
 
-  it('prints a table on a TTY, the developer key with its client id and secret', async () => {
+  it('prints a table on a TTY, the developer keys with their client ids, and the secret of the confidential one', async () => {
     const lms = session();
     const r = await lms.run('mock tokens', { tty: true });
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^USER_ID\s+NAME\s+ROLE\s+TOKEN\s+CLIENT_ID\s+CLIENT_SECRET$/);
     expect(lines[1]).toMatch(/^1\s+Ada Admin\s+admin\s+1~mock-admin\s*$/);
     expect(lines[14]).toMatch(/^\s+lms command-line tool\s+developer_key\s+10000000000001\s+mock-client-secret$/);
-    expect(lines).toHaveLength(15);
+    expect(lines[15]).toMatch(/^\s+lms command-line tool \(public client\)\s+developer_key\s+10000000000002\s*$/);
+    expect(lines).toHaveLength(16);
   });
 });
 
@@ -62,7 +65,7 @@ describe('lms mock reset / seed', () => {
     expect(afterReset.exitCode).toBe(0);
     expect(json(afterReset.stdout)).toEqual([{ id: 1, name: 'Ada Admin' }]);
     // The developer key stays: logging in is how any instance is reached.
-    expect(json((await lms.run('mock tokens -o json')).stdout)).toEqual([{ user_id: 1, name: 'Ada Admin', role: 'admin', token: '1~mock-admin' }, DEVELOPER_KEY]);
+    expect(json((await lms.run('mock tokens -o json')).stdout)).toEqual([{ user_id: 1, name: 'Ada Admin', role: 'admin', token: '1~mock-admin' }, DEVELOPER_KEY, PUBLIC_KEY]);
     expect(json((await lms.run('courses list --account 1 --all -o json')).stdout)).toEqual([]);
     // A token of the old school no longer works.
     expect((await lms.run('users get self', { env: { LMS_TOKEN: '7~mock-sam' } })).exitCode).toBe(3);

@@ -116,7 +116,7 @@ describe('lms auth against lms mock serve', () => {
     const renew = await fetch(`${s.url}/login/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', ...key, refresh_token: last.refresh_token }),
+      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: key.client_id, client_secret: key.client_secret!, refresh_token: last.refresh_token }),
     });
     expect(renew.status).toBe(400);
     printed.push(refused.stdout, refused.stderr, revoked.stdout, revoked.stderr);
@@ -124,7 +124,7 @@ describe('lms auth against lms mock serve', () => {
 
   it('printed no token, code or client secret anywhere, nor did the server log one', async () => {
     logs.push(served!.log());
-    secrets.push(key.client_secret);
+    secrets.push(key.client_secret!);
     const file = readFileSync(join(dir, 'config', 'config.json'), 'utf8');
     expect(file).not.toContain('access_token');
     const everything = printed.join('\n') + logs.join('\n');

@@ -22,6 +22,8 @@ interface SendOptions {
   headers?: Record<string, string | number>;
   /** A body, or that many bytes streamed in 64 KiB chunks (with a Content-Length, or chunked). */
   body?: string | Uint8Array | { bytes: number; chunked: boolean };
+  /** Send no User-Agent (every other request carries one, as every real client does). */
+  noUserAgent?: boolean;
 }
 
 interface Answer {
@@ -35,7 +37,8 @@ function send(base: string, o: SendOptions): Promise<Answer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = request({ host: hostname, port, method: o.method, path: o.path, headers: o.headers, agent: false });
+    // A User-Agent, as every real client sends (the mock refuses a request without one, as real instances do).
+    const req = request({ host: hostname, port, method: o.method, path: o.path, headers: { ...(o.noUserAgent ? {} : { 'user-agent': 'hostile-test/1.0' }), ...o.headers }, agent: false });
     const timer = setTimeout(() => req.destroy(new Error(`no answer in 10 s to ${o.method} ${o.path.slice(0, 80)}`)), 10_000);
     req.on('response', (res) => {
       answered = true;
@@ -210,6 +213,14 @@ const payloads: Payload[] = [
       for (const u of absoluteUrls(a)) expect(u.startsWith(`${origin}/`), u).toBe(true);
     },
   })),
+  {
+    // Real instances' rule since 2026-01-17, before any other: only a request to an upload URL that
+    // is not pending is turned away sooner (its body is never read).
+    name: 'no User-Agent header',
+    build: (r) => ({ method: r.method, path: r.path, headers: { ...auth(ADMIN), 'content-type': form }, body: 'user[name]=Nia', noUserAgent: true }),
+    status: (r) => (r.id === 'files.upload' ? 404 : 403),
+    check: (a, r) => r.id !== 'files.upload' && expect(a.body).toMatch(/User-Agent header is required/),
+  },
   {
     name: 'an absolute-form request target naming another host',
     build: (r) => ({ method: r.method, path: `http://evil.example${r.path}?per_page=1`, headers: auth(ADMIN) }),

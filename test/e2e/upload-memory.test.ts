@@ -42,7 +42,7 @@ async function uploadAndDownload(bytes: number): Promise<{ status: number; same:
   if (sent.status !== 201) return { status: sent.status, same: false };
   const file = await api((JSON.parse(sent.body) as { location: string }).location, { method: 'POST' });
   const received = await new Promise<string>((resolve, reject) => {
-    request(file.url as string, { agent: false }, (res) => {
+    request(file.url as string, { agent: false, headers: { 'user-agent': 'upload-test/1.0' } }, (res) => {
       const hash = createHash('sha256');
       res.on('data', (c: Buffer) => hash.update(c));
       res.on('end', () => resolve(res.statusCode === 200 ? hash.digest('hex') : `status ${res.statusCode}`));

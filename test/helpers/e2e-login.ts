@@ -8,15 +8,16 @@ export const SAM = '7~mock-sam';
 
 export interface DeveloperKey {
   client_id: string;
-  client_secret: string;
+  /** Null for a public key (PKCE only). */
+  client_secret: string | null;
 }
 
-/** The mock's developer key, as `lms mock tokens` lists it. */
-export async function developerKey(env: Record<string, string>): Promise<DeveloperKey> {
+/** One of the mock's developer keys, as `lms mock tokens` lists it: the confidential one (with a secret) or the public one. */
+export async function developerKey(env: Record<string, string>, kind: 'confidential' | 'public' = 'confidential'): Promise<DeveloperKey> {
   const r = await spawnLms(['mock', 'tokens', '-o', 'json'], env);
   if (r.exitCode !== 0) throw new Error(`lms mock tokens failed: ${r.stderr}`);
-  const key = (JSON.parse(r.stdout) as (DeveloperKey & { role?: string })[]).find((row) => row.role === 'developer_key');
-  if (!key) throw new Error('lms mock tokens lists no developer key');
+  const key = (JSON.parse(r.stdout) as (DeveloperKey & { role?: string })[]).find((row) => row.role === 'developer_key' && (row.client_secret === null) === (kind === 'public'));
+  if (!key) throw new Error(`lms mock tokens lists no ${kind} developer key`);
   return { client_id: key.client_id, client_secret: key.client_secret };
 }
 
@@ -28,12 +29,14 @@ export interface Login {
   page: number;
 }
 
+/** A confidential key's secret goes in on stdin; a public key's login is given none (and no terminal to ask at). */
 export async function loginThroughMock(served: Served, env: Record<string, string>, key: DeveloperKey, flags: string[], approver = SAM): Promise<Login> {
-  const child = execa(process.execPath, [bin, 'auth', 'login', '--url', served.url, '--client-id', key.client_id, '--client-secret-stdin', '--no-browser', ...flags], {
+  const secret = key.client_secret === null ? [] : ['--client-secret-stdin'];
+  const child = execa(process.execPath, [bin, 'auth', 'login', '--url', served.url, '--client-id', key.client_id, ...secret, '--no-browser', ...flags], {
     env,
     extendEnv: true,
     reject: false,
-    input: key.client_secret,
+    ...(key.client_secret === null ? { stdin: 'ignore' as const } : { input: key.client_secret }),
   });
   let stderr = '';
   const address = await new Promise<string>((resolve, reject) => {

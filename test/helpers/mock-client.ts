@@ -42,7 +42,8 @@ export function jsonChecked(mock: MockRuntime): MockRuntime {
 }
 
 export function clientFor(mock: MockRuntime, token: string | undefined, extra: { perPage?: number; asUser?: string } = {}): ApiClient {
-  return new ApiClient({ baseUrl: 'http://lms.mock', token, transport: mock.handler, ...extra });
+  // A User-Agent, as lms and every real client sends (a session's mock refuses a request without one).
+  return new ApiClient({ baseUrl: 'http://lms.mock', token, transport: mock.handler, userAgent: 'lms-test', ...extra });
 }
 
 /** The status an API call fails with (or 'ok'). */

@@ -42,7 +42,9 @@ export const FIXED_NOW = '2026-11-02T12:00:00.000Z';
  * machine's), shared by the calls of one test.
  */
 export function session(env: Record<string, string> = {}, options: { keychain?: Keychain } = {}): Session {
-  const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
+  // As `--mock` opens it: a request without a User-Agent is refused, so every command run here
+  // proves that lms sends one.
+  const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool, { requireUserAgent: true }));
   const configDir = mkdtempSync(join(tmpdir(), 'lms-test-config-'));
   const keychain = options.keychain ?? memoryKeychain();
   return {

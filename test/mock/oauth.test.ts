@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addDeveloperKey } from '../../src/mock/areas/oauth/repo.js';
-import { MOCK_CLIENT_ID, MOCK_CLIENT_SECRET } from '../../src/mock/areas/oauth/seed.js';
+import { MOCK_CLIENT_ID, MOCK_CLIENT_SECRET, MOCK_PUBLIC_CLIENT_ID } from '../../src/mock/areas/oauth/seed.js';
 import { createMockHandler, type MockHandler } from '../../src/mock/handler.js';
 import { listTokens, type MockRuntime } from '../../src/mock/runtime.js';
 import { freshMock, TOKENS } from '../helpers/mock-client.js';
@@ -108,12 +108,77 @@ const whoAmI = async (token: string, handler?: MockHandler) => {
 
 const grantError = (a: Answer) => ({ status: a.status, error: a.json().error });
 
-describe('the seeded developer key', () => {
-  it('is a Canvas-style numeric client id with a secret, listed after the users by lms mock tokens', () => {
+describe('the seeded developer keys', () => {
+  it('are Canvas-style numeric client ids, a confidential one with its secret and a public one without, listed after the users by lms mock tokens', () => {
     expect(MOCK_CLIENT_ID).toBe('10000000000001');
+    expect(MOCK_PUBLIC_CLIENT_ID).toBe('10000000000002');
     const rows = listTokens(mock.db);
-    expect(rows.at(-1)).toEqual({ user_id: null, name: 'lms command-line tool', role: 'developer_key', token: null, client_id: MOCK_CLIENT_ID, client_secret: MOCK_CLIENT_SECRET });
-    expect(rows.filter((r) => r.role === 'developer_key')).toHaveLength(1);
+    expect(rows.slice(-2)).toEqual([
+      { user_id: null, name: 'lms command-line tool', role: 'developer_key', token: null, client_id: MOCK_CLIENT_ID, client_secret: MOCK_CLIENT_SECRET },
+      { user_id: null, name: 'lms command-line tool (public client)', role: 'developer_key', token: null, client_id: MOCK_PUBLIC_CLIENT_ID, client_secret: null },
+    ]);
+    expect(rows.filter((r) => r.role === 'developer_key')).toHaveLength(2);
+  });
+});
+
+describe('a public developer key (PKCE only, no secret)', () => {
+  const publicExchange = (code: string, verifier: string, extra: Record<string, string> = {}) =>
+    send('POST', '/login/oauth2/token', { form: { grant_type: 'authorization_code', client_id: MOCK_PUBLIC_CLIENT_ID, redirect_uri: REDIRECT, code, code_verifier: verifier, ...extra } });
+  const publicRefresh = (refreshToken: string, extra: Record<string, string> = {}, handler?: MockHandler) =>
+    send('POST', '/login/oauth2/token', { handler, form: { grant_type: 'refresh_token', client_id: MOCK_PUBLIC_CLIENT_ID, refresh_token: refreshToken, ...extra } });
+
+  it('exchanges a code for tokens with the verifier alone, and renews with the refresh token alone, after the hour too', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(TOKENS.student, challenge, { client_id: MOCK_PUBLIC_CLIENT_ID });
+    const got = await publicExchange(code, verifier);
+    expect(got.status, got.text).toBe(200);
+    const body = got.json();
+    expect(body).toMatchObject({ token_type: 'Bearer', user: { id: 7 }, expires_in: 3600 });
+    expect(await whoAmI(body.access_token as string)).toBe(7);
+
+    const later = handlerAt(at(3601));
+    expect(await whoAmI(body.access_token as string, later)).toBe(401);
+    const renewed = await publicRefresh(body.refresh_token as string, {}, later);
+    expect(renewed.status, renewed.text).toBe(200);
+    expect(await whoAmI(renewed.json().access_token as string, later)).toBe(7);
+  });
+
+  it('a secret it sends anyway proves nothing and is not read', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(TOKENS.student, challenge, { client_id: MOCK_PUBLIC_CLIENT_ID });
+    expect((await publicExchange(code, verifier, { client_secret: 'anything' })).status).toBe(200);
+  });
+
+  it('refuses a wrong verifier (invalid_grant, the code spent), and a verifier without a code', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(TOKENS.student, challenge, { client_id: MOCK_PUBLIC_CLIENT_ID });
+    const wrong = await publicExchange(code, pkce().verifier);
+    expect(wrong.json()).toEqual({ error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge' });
+    expect(grantError(await publicExchange(code, verifier))).toEqual({ status: 400, error: 'invalid_grant' });
+    expect(grantError(await publicExchange('', verifier))).toEqual({ status: 400, error: 'invalid_request' });
+  });
+
+  it("cannot spend the confidential key's code or refresh token, nor the other way round", async () => {
+    const sam = await loginAsSam();
+    expect((await publicRefresh(sam.refresh)).json()).toEqual({ error: 'invalid_grant', error_description: 'incorrect client' });
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(TOKENS.student, challenge);
+    expect((await publicExchange(code, verifier)).json()).toEqual({ error: 'invalid_grant', error_description: 'incorrect client' });
+    const { verifier: v2, challenge: c2 } = pkce();
+    const publicCode = await codeFor(TOKENS.student, c2, { client_id: MOCK_PUBLIC_CLIENT_ID });
+    expect((await exchange(publicCode, v2)).json()).toEqual({ error: 'invalid_grant', error_description: 'incorrect client' });
+  });
+
+  it('leaves the confidential key needing its secret: a request without one is 401 invalid_client, and the code still works with it', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(TOKENS.student, challenge);
+    const bare = await send('POST', '/login/oauth2/token', { form: { grant_type: 'authorization_code', client_id: MOCK_CLIENT_ID, redirect_uri: REDIRECT, code, code_verifier: verifier } });
+    expect(bare.status).toBe(401);
+    expect(bare.json()).toEqual({ error: 'invalid_client', error_description: 'client_secret is required: this developer key is a confidential client' });
+    expect(bare.headers['www-authenticate']).toBe('Canvas OAuth 2.0');
+    expect((await exchange(code, verifier)).status).toBe(200);
+    const sam = await loginAsSam();
+    expect(grantError(await send('POST', '/login/oauth2/token', { form: { grant_type: 'refresh_token', client_id: MOCK_CLIENT_ID, refresh_token: sam.refresh } }))).toEqual({ status: 401, error: 'invalid_client' });
   });
 });
 
@@ -286,7 +351,7 @@ describe('the token endpoint refuses', () => {
   it('a wrong client secret, an unknown client or none: 401 invalid_client, and the code still works after', async () => {
     const { verifier, challenge } = pkce();
     const code = await codeFor(TOKENS.student, challenge);
-    const wrong: Record<string, string>[] = [{ client_secret: 'wrong' }, { client_secret: '' }, { client_id: '10000000000002' }, { client_id: '' }];
+    const wrong: Record<string, string>[] = [{ client_secret: 'wrong' }, { client_secret: '' }, { client_id: '10000000000099' }, { client_id: '' }];
     for (const extra of wrong) {
       const a = await exchange(code, verifier, extra);
       expect(grantError(a), JSON.stringify(extra)).toEqual({ status: 401, error: 'invalid_client' });
@@ -364,10 +429,10 @@ describe('the token endpoint refuses', () => {
   });
 
   it("another client's code: invalid_grant (incorrect client)", async () => {
-    addDeveloperKey(mock.db, { id: 2, account: 1, name: 'Other app', apiKey: 'other-secret', redirectUris: ['http://127.0.0.1/'], now: NOW });
+    addDeveloperKey(mock.db, { id: 3, account: 1, name: 'Other app', apiKey: 'other-secret', redirectUris: ['http://127.0.0.1/'], now: NOW });
     const { verifier, challenge } = pkce();
     const code = await codeFor(TOKENS.student, challenge);
-    const a = await exchange(code, verifier, { client_id: '10000000000002', client_secret: 'other-secret' });
+    const a = await exchange(code, verifier, { client_id: '10000000000003', client_secret: 'other-secret' });
     expect(a.json()).toEqual({ error: 'invalid_grant', error_description: 'incorrect client' });
   });
 });

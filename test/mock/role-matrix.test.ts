@@ -227,8 +227,10 @@ const matrix: Record<string, Row> = {
 
   ...bySection({
     submit: { path: '/assignments/1/submissions', body: { submission: { submission_type: 'online_text_entry', body: 'My answer' } }, allow: ['student'] },
+    // Every student's submission of an assignment: those who grade or view all grades (a student or
+    // an observer lists theirs through /students/submissions, as real instances rule).
+    list: { path: '/assignments/1/submissions', allow: SAM_GRADERS },
     // The course's readers; each sees whose submissions they may (a student theirs, an observer their student's).
-    list: { path: '/assignments/1/submissions', allow: BIO_READERS },
     listStudents: { path: '/students/submissions', allow: BIO_READERS },
     get: { path: '/assignments/1/submissions/7', allow: ['observer', 'student', ...SAM_GRADERS] },
     uploadFile: { path: '/assignments/1/submissions/self/files', body: { name: 'essay.txt', size: 3 }, allow: ['student'] },

@@ -90,12 +90,45 @@ describe('list and read', () => {
     ['the teacher: every student of the course', TOKENS.teacher, { course_id: 1 }, [7, 8, 9, 10, 11, 12]],
     ['a TA limited to section A: its students', TOKENS.ta, { course_id: 1 }, [7, 8, 11]],
     ['the teacher through section B', TOKENS.teacher, { section_id: 'sis_section_id:BIO-101-B' }, [9, 10, 12]],
-    ['a student: their own', TOKENS.student, { course_id: 1 }, [7]],
-    ['an observer: their student\'s', TOKENS.observer, { course_id: 1 }, [7]],
   ] as const)('%s', async (_who, token, where, expected) => {
     const mock = freshMock();
     const subs = await collect(clientFor(mock, token, { perPage: 2 }).ops.submissions.list({ ...where, assignment_id: 1 }));
     expect(ids(subs)).toEqual(expected);
+  });
+
+  // Real instances ask for manage_grades or view_all_grades before anything else (a missing
+  // assignment included); a student or an observer lists through /students/submissions.
+  it.each([
+    ['a student', TOKENS.student, { course_id: 1 }, 1],
+    ['a student, through their section', TOKENS.student, { section_id: 1 }, 1],
+    ['a student, of an assignment that does not exist', TOKENS.student, { course_id: 1 }, 999],
+    ['an observer', TOKENS.observer, { course_id: 1 }, 1],
+  ] as const)("refuses every student's submissions of an assignment to %s (401)", async (_who, token, where, assignment) => {
+    const mock = freshMock();
+    expect(await statusOf(collect(clientFor(mock, token).ops.submissions.list({ ...where, assignment_id: assignment })))).toBe(401);
+  });
+
+  it('lists the current students only: a concluded, inactive or deleted enrollment leaves the course and section lists', async () => {
+    const mock = freshMock();
+    const teacher = clientFor(mock, TOKENS.teacher);
+    const listed = async (where: { course_id: number } | { section_id: number }, assignment: number) => ids(await collect(teacher.ops.submissions.list({ ...where, assignment_id: assignment })));
+    // CHEM-201: Hana's enrollment is completed and Mina's inactive; Lucas is invited (a current student).
+    expect(await listed({ course_id: 2 }, 4)).toEqual([7, 8, 9, 11]);
+    expect(await listed({ section_id: 3 }, 4)).toEqual([7, 8, 9, 11]);
+    // Their submissions stay, and a list across students still shows the concluded one's.
+    const across = (await collect(teacher.ops.submissions.listStudents({ course_id: 2, student_ids: ['all'], assignment_ids: [4] }))) as Submission[];
+    expect(ids(across)).toEqual([7, 8, 9, 11, 12]);
+
+    // BIO-101: Sam (section A) concluded, Lucas (A) deactivated, Mina (B) deleted.
+    const enrollment = (user: number) => value(mock.db, `SELECT id FROM enrollments WHERE course_id = 1 AND user_id = ? AND type = 'StudentEnrollment'`, user) as number;
+    for (const [user, task] of [[7, 'conclude'], [11, 'deactivate'], [10, 'delete']] as const) {
+      await teacher.ops.enrollments.end({ course_id: 1, id: enrollment(user), task });
+    }
+    expect(await listed({ course_id: 1 }, 1)).toEqual([8, 9, 12]);
+    expect(await listed({ section_id: 1 }, 1)).toEqual([8]);
+    expect(await listed({ section_id: 2 }, 1)).toEqual([9, 12]);
+    // A concluded or inactive student's submission is kept, only no longer listed.
+    expect(value(mock.db, `SELECT count(*) FROM submissions WHERE assignment_id = 1 AND user_id IN (7, 11)`)).toBe(2);
   });
 
   it('shows every state: graded, late, submitted, missing, resubmitted after grading', async () => {

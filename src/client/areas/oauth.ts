@@ -6,7 +6,8 @@ import { op } from '../operation.js';
 export interface TokenParams {
   grant_type: 'authorization_code' | 'refresh_token';
   client_id: string;
-  client_secret: string;
+  /** A confidential client's; a public client (PKCE only) sends none. */
+  client_secret?: string;
   redirect_uri?: string;
   code?: string;
   code_verifier?: string;

@@ -2,10 +2,17 @@
 // runs it in a browser. A listener on 127.0.0.1 takes the one redirect; PKCE (S256) makes the code
 // useless to anyone who sees it, and the state makes a redirect this run did not start worthless.
 // The tokens go to the keychain (or, where none answers, the profile file) with the profile.
+//
+// The developer keys instances provision for command-line tools are public clients: a client id
+// and PKCE, no secret (as az and gcloud log in). So no secret is asked for up front: the code is
+// exchanged without one, and only if the instance answers invalid_client (a confidential key) is
+// the secret asked for, at a hidden prompt, and the same code exchanged again (instances check the
+// client before the code, so it is still good). A script gives a confidential key's secret on
+// stdin (--client-secret-stdin); without a terminal to ask at, the refusal says how.
 import type { Context } from '../../cli/context.js';
 import { baseUrlOf, parseInstanceUrl } from '../../config/instance-url.js';
 import { invalidProfileName, type Profile } from '../../config/profiles.js';
-import { LmsError, UsageError } from '../../errors.js';
+import { ExitCode, LmsError, UsageError } from '../../errors.js';
 import { err, readAll } from '../../io/streams.js';
 import { isLoopbackHost } from '../../net.js';
 
@@ -31,13 +38,13 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   // The profile's consent to plain http holds for its own URL, as it does for its commands.
   const insecure = ctx.globals.insecure || (existing?.insecure === true && existing.url === baseUrl);
   if (protocol === 'http:' && !isLoopbackHost(hostname) && !insecure) {
-    throw new UsageError(`${host} is a remote host over plain http: the client secret and tokens would travel unencrypted`, { hint: 'use https://, or pass --insecure if you accept that' });
+    throw new UsageError(`${host} is a remote host over plain http: the client's credentials and tokens would travel unencrypted`, { hint: 'use https://, or pass --insecure if you accept that' });
   }
   const clientId = opts.clientId?.trim() || existing?.clientId;
   if (!clientId) throw new UsageError("give the developer key's client id with --client-id", { hint: 'your instance admin issues developer keys (Admin > Developer Keys)' });
-  const clientSecret = await readClientSecret(ctx, clientId, opts);
+  let clientSecret = opts.clientSecretStdin ? await secretFromStdin(ctx) : undefined;
 
-  const [{ createPkce, createState }, { listenForRedirect }, { authorizeUrl, checkTokenTransport, exchangeCode }] = await Promise.all([
+  const [{ createPkce, createState }, { listenForRedirect }, { authorizeUrl, checkTokenTransport, exchangeCode, OAuthError }] = await Promise.all([
     import('../../auth/pkce.js'),
     import('../../auth/loopback.js'),
     import('../../auth/oauth.js'),
@@ -60,10 +67,18 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const trace = ctx.globals.verbose ? (line: string) => err(ctx.io, `${line}\n`) : undefined;
   const { instanceClient } = await import('../../auth/instance-client.js');
   const common = { baseUrl, insecure, timeoutSeconds: ctx.globals.timeoutSeconds, trace, warn: (message: string) => ctx.warn(message) };
-  const tokens = await ctx.activity.track(
-    exchangeCode(await instanceClient(common), { clientId, clientSecret, redirectUri: listener.redirectUri, code, codeVerifier: pkce.verifier }, Date.now()),
-    `Getting the tokens from ${host}`,
-  );
+  const tokenClient = await instanceClient(common);
+  const exchange = (secret: string | undefined) =>
+    ctx.activity.track(exchangeCode(tokenClient, { clientId, clientSecret: secret, redirectUri: listener.redirectUri, code, codeVerifier: pkce.verifier }, Date.now()), `Getting the tokens from ${host}`);
+  let tokens;
+  try {
+    tokens = await exchange(clientSecret);
+  } catch (error) {
+    if (clientSecret !== undefined || !(error instanceof OAuthError && error.code === 'invalid_client')) throw error;
+    // A confidential key: the instance wants its secret.
+    clientSecret = await askForSecret(ctx, { name, baseUrl, clientId, host, refused: error });
+    tokens = await exchange(clientSecret);
+  }
   // Asked of the API itself, as `profile add` does: the token works, and the id is the one commands take.
   const client = await instanceClient({ ...common, token: tokens.access_token });
   const self = await ctx.activity.track(client.ops.users.get({ id: 'self' }), `Checking the token with ${host}`).catch((error: unknown) => {
@@ -81,7 +96,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
     ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}),
     ...(tokens.expires_at ? { expires_at: tokens.expires_at } : {}),
     client_id: clientId,
-    client_secret: clientSecret,
+    ...(clientSecret !== undefined ? { client_secret: clientSecret } : {}),
   };
   const keychain = await ctx.keychain();
   const stored = await saveProfile(store, name, profile, credential, { keychain: () => keychain, insecureStorage: opts.insecureStorage === true });
@@ -104,12 +119,27 @@ function profileName(ctx: Context, url: URL | undefined, current: string | undef
   return name;
 }
 
-/** The developer key's secret: from stdin or a hidden prompt, never a flag (`ps` and shell history would show it). */
-async function readClientSecret(ctx: Context, clientId: string, opts: LoginOptions): Promise<string> {
-  let secret: string;
-  if (opts.clientSecretStdin) secret = (await readAll(ctx.io.stdin)).toString('utf8').trim();
-  else if (ctx.interactive) secret = (await (await ctx.prompter()).secret(`Client secret of developer key ${clientId}:`)).trim();
-  else throw new UsageError('no client secret: pass --client-secret-stdin and pipe it in, or run in a terminal to be prompted');
-  if (!secret) throw new UsageError('the client secret is empty');
+// A developer key's secret comes from stdin or a hidden prompt, never a flag (`ps` and shell history would show it).
+
+async function secretFromStdin(ctx: Context): Promise<string> {
+  const secret = (await readAll(ctx.io.stdin)).toString('utf8').trim();
+  if (!secret) throw new UsageError('--client-secret-stdin: the client secret on standard input is empty');
+  return secret;
+}
+
+/**
+ * The secret of a key the instance refused without one: asked for at a hidden prompt; in a script,
+ * the refusal (exit 3, as any refused client) and how to give it. Nothing was saved either way.
+ */
+async function askForSecret(ctx: Context, k: { name: string; baseUrl: string; clientId: string; host: string; refused: LmsError }): Promise<string> {
+  const how = `printf %s "$CLIENT_SECRET" | lms auth login -p ${k.name} --url ${k.baseUrl} --client-id ${k.clientId} --client-secret-stdin`;
+  if (!ctx.interactive) {
+    throw new LmsError(`${k.host} wants the client secret of developer key ${k.clientId}: it is a confidential client, not a public one; nothing was saved`, ExitCode.auth, {
+      cause: k.refused,
+      hint: `give the secret on standard input: ${how}`,
+    });
+  }
+  const secret = (await (await ctx.prompter()).secret(`Developer key ${k.clientId} is a confidential client: its client secret:`)).trim();
+  if (!secret) throw new UsageError('the client secret is empty; nothing was saved', { hint: how });
   return secret;
 }

@@ -25,6 +25,7 @@ const serveFlags = {
   dropRate: { flags: '--drop-rate <p>', description: 'probability (0-1) of dropping the connection, half before and half after the request is applied' },
   latency: { flags: '--latency <ms>', description: 'delay before every answer' },
   faultSeed: { flags: '--fault-seed <n>', description: 'seed for the faults, so a run can be reproduced' },
+  requireUserAgent: { flags: '--no-require-user-agent', description: 'answer requests that carry no User-Agent header (real instances refuse them with 403, and so does the mock by default), for clients that cannot set one' },
   readyFile: { flags: '--ready-file <path>', description: 'once listening, write the base URL to this file (replaced atomically; removed at start and on exit), for scripts that run the server in the background' },
 } as const satisfies Record<string, Flag>;
 
@@ -231,12 +232,14 @@ export const mockVerbs: Verbs = [
         // LMS_MOCK_FAULTS (already parsed by the runtime) is the base; flags override it.
         const faults = mergeFaults(mock.faults ?? {}, flags, DEFAULT_THROTTLE);
         const base = mock.base ?? mock.handler;
-        const handler = hasFaults(faults) ? withFaults(base, faults) : base;
+        const faulty = hasFaults(faults) ? withFaults(base, faults) : base;
+        // Refused at the door, as a real instance's edge refuses it: before throttling or faults.
+        const handler = opts.requireUserAgent === false ? faulty : (await import('../../mock/user-agent.js')).requireUserAgent(faulty);
         const log = opts.quiet ? undefined : (line: string) => ctx.io.stderr.write(`${line}\n`);
         // The faults wrap the handler alone: uploads still stream to the mock's own desk.
         const { server, url, wildcard } = await serveMock({ handler, uploads: base.uploads, host: opts.host, port, log, publicUrl, maxBodyBytes, maxUploadBytes });
         const faultNote = hasFaults(faults) ? ` with faults: ${describeFaults(faults)}` : '';
-        const bodies = `bodies up to ${formatBytes(maxBodyBytes)}, uploads up to ${formatBytes(maxUploadBytes)}`;
+        const bodies = `bodies up to ${formatBytes(maxBodyBytes)}, uploads up to ${formatBytes(maxUploadBytes)}${opts.requireUserAgent === false ? '; requests without a User-Agent are answered' : '; requests without a User-Agent are refused (403), as real instances refuse them'}`;
         const origin = publicUrl
           ? `Links and upload URLs name ${publicUrl}`
           : wildcard

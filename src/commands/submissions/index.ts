@@ -4,7 +4,7 @@ import { command, contextFlags, oneContext } from '../../cli/define.js';
 import type { ApiClient } from '../../client/client.js';
 import { SUBMISSION_INCLUDES, type NewSubmission, type SubmissionContext, type SubmissionInclude } from '../../spec/types/submissions.js';
 import { userPath } from '../../client/user-ref.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, LmsError, UsageError } from '../../errors.js';
 
 const COLUMNS = ['user_id', 'assignment_id', 'workflow_state', 'attempt', 'submitted_at', 'late', 'grade', 'score', 'graded_at'];
 
@@ -19,6 +19,25 @@ const include = { flags: '--include <what>', description: `also return ${SUBMISS
 export function submissionContext(opts: { course?: string; section?: string }): SubmissionContext {
   const chosen = oneContext(opts, ['course', 'section']);
   return chosen.type === 'course' ? { course_id: chosen.id } : { section_id: chosen.id };
+}
+
+/**
+ * Every student's submission of an assignment is a grader's list: real instances refuse it (401) to
+ * a student or an observer, who read theirs across assignments (/students/submissions). The refusal
+ * names the command that does that, rather than this one narrowing the list in silence to the
+ * caller's own (a script would take one row for the whole class).
+ */
+async function* gradersList<T>(items: AsyncIterable<T>, command: string): AsyncIterable<T> {
+  try {
+    yield* items;
+  } catch (error) {
+    if (!(error instanceof ApiError && (error.status === 401 || error.status === 403) && !error.throttled)) throw error;
+    throw new LmsError(error.message, error.exitCode, {
+      cause: error,
+      hint: `every student's submissions of an assignment are for those who grade or view all grades; your own: ${command} --user self (an observer: --user STUDENT)`,
+      details: { status: error.status, method: error.method, url: error.url },
+    });
+  }
 }
 
 const listSubmissions = command({
@@ -48,7 +67,8 @@ const listSubmissions = command({
     const inc = [...(opts.include ?? [])] as SubmissionInclude[];
     if (opts.totals && !opts.grouped) throw new UsageError('--totals goes with --grouped');
     if (opts.assignment?.length === 1 && !opts.user && !opts.allStudents && !opts.grouped) {
-      return list(client.ops.submissions.list({ ...sctx, assignment_id: opts.assignment[0], include: inc }, options));
+      const where = opts.course !== undefined ? `--course ${opts.course}` : `--section ${opts.section}`;
+      return list(gradersList(client.ops.submissions.list({ ...sctx, assignment_id: opts.assignment[0], include: inc }, options), `lms submissions list ${where} --assignment ${opts.assignment[0]}`));
     }
     if (opts.user && opts.allStudents) throw new UsageError('give --user or --all-students, not both');
     const items = client.ops.submissions.listStudents(

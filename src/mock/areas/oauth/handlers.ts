@@ -209,7 +209,14 @@ const token: Handler = (ctx) => {
   const client = clientCredentials(ctx);
   const key = client.id ? developerKeyByClientId(ctx.db, client.id) : undefined;
   if (!key) return refusal('invalid_client', 'unknown client', 401);
-  if (!client.secret || !sameSecret(client.secret, key.api_key)) return refusal('invalid_client', 'invalid client', 401);
+  // A confidential key proves itself with its secret, and is refused without it, before its code or
+  // refresh token is looked at (so a client that first tries without one may try again). A public
+  // key has none to prove (RFC 6749 §2.1): its codes are bound to a PKCE verifier, and its refresh
+  // tokens to it. A secret it sends anyway proves nothing and is not read.
+  if (key.api_key !== null) {
+    if (!client.secret) return refusal('invalid_client', 'client_secret is required: this developer key is a confidential client', 401);
+    if (!sameSecret(client.secret, key.api_key)) return refusal('invalid_client', 'invalid client', 401);
+  }
   return grantType === 'authorization_code' ? codeGrant(ctx, key) : refreshGrant(ctx, key);
 };
 

@@ -12,7 +12,9 @@ export interface DeveloperKeyRow {
   id: number;
   account_id: number;
   name: string;
-  api_key: string;
+  client_type: 'confidential' | 'public';
+  /** The secret of a confidential key; a public one has none. */
+  api_key: string | null;
   redirect_uris: string;
   workflow_state: string;
   created_at: string;
@@ -53,11 +55,12 @@ export function digest(secret: string): string {
 
 // ---- developer keys ---------------------------------------------------------------------------
 
-export function addDeveloperKey(db: Db, k: { id?: number; account: number; name: string; apiKey: string; redirectUris: string[]; now: string }): number {
+/** A confidential key with its secret (`apiKey`), or a public one without (`apiKey: null`). */
+export function addDeveloperKey(db: Db, k: { id?: number; account: number; name: string; apiKey: string | null; redirectUris: string[]; now: string }): number {
   return insert(
     db,
-    `INSERT INTO developer_keys (id, account_id, name, api_key, redirect_uris, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-    k.id ?? null, k.account, k.name, k.apiKey, JSON.stringify(k.redirectUris), k.now,
+    `INSERT INTO developer_keys (id, account_id, name, client_type, api_key, redirect_uris, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    k.id ?? null, k.account, k.name, k.apiKey === null ? 'public' : 'confidential', k.apiKey, JSON.stringify(k.redirectUris), k.now,
   );
 }
 

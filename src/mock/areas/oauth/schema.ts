@@ -2,13 +2,15 @@
 // consent step, and the tokens exchanged for them. Codes and tokens are credentials: only their
 // SHA-256 is kept, as real instances keep only an HMAC of theirs, so a copy of the database logs no
 // one in. A key's secret is kept as given: `lms mock tokens` shows it, as real instances show theirs
-// to an admin.
+// to an admin. A public key (a native app's, PKCE only) has none: it cannot keep one.
 export const schema = `
 CREATE TABLE developer_keys (
   id INTEGER PRIMARY KEY,
   account_id INTEGER NOT NULL REFERENCES accounts(id),
   name TEXT NOT NULL,
-  api_key TEXT NOT NULL,
+  -- 'confidential': the token endpoint wants the secret; 'public': the PKCE verifier is its proof.
+  client_type TEXT NOT NULL DEFAULT 'confidential' CHECK (client_type IN ('confidential', 'public')),
+  api_key TEXT CHECK ((client_type = 'public') = (api_key IS NULL)),
   -- JSON array of redirect URIs; a loopback one stands for any port (RFC 8252 §7.3).
   redirect_uris TEXT NOT NULL,
   workflow_state TEXT NOT NULL DEFAULT 'active',

@@ -34,6 +34,7 @@ import { attachmentById } from '../files/repo.js';
 import { progressJson } from '../progress/handlers.js';
 import { sectionById, type SectionRow } from '../sections/repo.js';
 import { users } from '../users/repo.js';
+import { allows } from './policy.js';
 import { courseDay, gradable, mayGrade, mayView, submissionJson, visibility } from './present.js';
 import {
   addAttempt,
@@ -184,10 +185,12 @@ function firstPage(ctx: MockCtx): boolean {
 
 const listOfAssignment: Handler = (ctx) => {
   const scoped = scope(ctx);
+  requireThat(allows(ctx.db, ctx.caller.id, 'listAssignment', scoped.course));
   const a = assignmentIn(ctx, scoped.course);
   const v = visibility(ctx, scoped.course);
   if (firstPage(ctx)) ensureSubmissionsOf(ctx.db, scoped.course.id, [a.id], ctx.now());
-  const query = submissionsOfAssignmentQuery(a.id, scoped.course.id, v.users ? { users: v.users, sections: scoped.section ? [scoped.section.id] : undefined } : { sections: sectionsFor(scoped, v.sections) });
+  // Only those who grade or view grades get here (the policy), so what they see is a set of sections.
+  const query = submissionsOfAssignmentQuery(a.id, scoped.course.id, { sections: sectionsFor(scoped, v.sections ?? []) });
   const inc = includes(ctx);
   return paginate(ctx, keysetSource<SubmissionRow>(ctx.db, query), (s) => submissionJson(ctx, s, inc));
 };

@@ -89,12 +89,20 @@ function studentFilter(courseId: number, sections?: readonly number[]): { sql: s
   return { sql: `${STUDENTS} AND course_section_id IN (${placeholders(sections.length) || 'NULL'})`, args: [courseId, ...sections] };
 }
 
+/**
+ * The enrollment states of a course's current students, whose submissions an assignment's list
+ * shows: real instances build it from `student_enrollments`, which leave out concluded, inactive,
+ * deleted and rejected ones. A list across students (`…/students/submissions`) keeps concluded ones.
+ */
+const CURRENT = `NOT IN ('completed', 'inactive', 'deleted', 'rejected')`;
+const KEPT = `IN ('active', 'invited', 'completed')`;
+
 /** `EXISTS (…)`: the row's user (`<alias>.user_id`) is a student of the course: one indexed probe a row. */
-function studentExists(alias: string, courseId: number, sections?: readonly number[]): { sql: string; args: unknown[] } {
+function studentExists(alias: string, courseId: number, sections?: readonly number[], current = false): { sql: string; args: unknown[] } {
   const inSections = sections ? ` AND e.course_section_id IN (${placeholders(sections.length) || 'NULL'})` : '';
   return {
     sql: `EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = ? AND e.user_id = ${alias}.user_id AND e.type = 'StudentEnrollment'
-      AND e.workflow_state IN ('active', 'invited', 'completed')${inSections})`,
+      AND e.workflow_state ${current ? CURRENT : KEPT}${inSections})`,
     args: [courseId, ...(sections ?? [])],
   };
 }
@@ -152,13 +160,10 @@ export function ensureSubmissionsOf(db: Db, courseId: number, assignmentIds: rea
   );
 }
 
-/** Submissions of one assignment by students of the course (or of some sections), by user id. */
-export function submissionsOfAssignmentQuery(assignmentId: number, courseId: number, o: { sections?: readonly number[]; users?: readonly number[] }): KeysetQuery {
-  const f = studentExists('s', courseId, o.sections);
-  const where = ['s.assignment_id = ?', f.sql];
-  const args: unknown[] = [assignmentId, ...f.args];
-  if (o.users) (where.push(`s.user_id IN (${placeholders(o.users.length) || 'NULL'})`), args.push(...o.users));
-  return { sql: `SELECT s.* FROM submissions s WHERE ${where.join(' AND ')}`, args, key: ['user_id'] };
+/** Submissions of one assignment by current students of the course (or of some sections), by user id. */
+export function submissionsOfAssignmentQuery(assignmentId: number, courseId: number, o: { sections?: readonly number[] }): KeysetQuery {
+  const f = studentExists('s', courseId, o.sections, true);
+  return { sql: `SELECT s.* FROM submissions s WHERE s.assignment_id = ? AND ${f.sql}`, args: [assignmentId, ...f.args], key: ['user_id'] };
 }
 
 /** Submissions of some students across some assignments of a course, by student then assignment. */

@@ -50,6 +50,8 @@ export interface GlobalOptions {
 export interface Deps {
   io: IOStreams;
   env: NodeJS.ProcessEnv;
+  /** Where a command that ends on Ctrl-C hands its way of ending (the entry's interrupt handler). */
+  claimInterrupt?: (stop: () => void) => void;
   /** An already-open mock (tests pass an in-memory one). */
   mock?: MockRuntime;
   /** Directory of the profile file (tests pass a temporary one). */
@@ -135,6 +137,11 @@ export interface Context {
    */
   confirm(action: string, options?: { destructive?: boolean; describe?: () => Promise<string | undefined> }): Promise<void>;
   warn(message: string): void;
+  /**
+   * Ctrl-C is how this command ends (a server), not an interruption of it: the first one calls
+   * `stop`, and the run ends as the command returns; a second ends the process as usual.
+   */
+  stopOnInterrupt(stop: () => void): void;
 }
 
 export function createContext(deps: Deps, globals: GlobalOptions): Context {
@@ -247,6 +254,10 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
 
     warn(message) {
       err(io, `warning: ${message}\n`);
+    },
+
+    stopOnInterrupt(stop) {
+      deps.claimInterrupt?.(stop);
     },
   };
 

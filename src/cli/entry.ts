@@ -15,6 +15,11 @@ export async function run(argv: string[], deps?: Partial<Deps>): Promise<number>
   const state: ProgramState = { jsonErrors: jsonErrorsRequested(argv, env) };
   const full: Deps = { ...deps, io, env };
   const interrupted = () => {
+    if (state.stop) {
+      // The command's own end (a server's Ctrl-C): once; a second Ctrl-C ends the process.
+      state.stop();
+      return;
+    }
     state.activity?.stop();
     const error = new InterruptedError();
     io.stderr.write(state.jsonErrors ? `\n${JSON.stringify(error.toJSON())}\n` : `\n${formatError(error)}`);

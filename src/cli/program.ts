@@ -39,6 +39,8 @@ export interface ProgramState {
   jsonErrors: boolean;
   /** The running command's spinner, cleared before an interrupted run exits. */
   activity?: Activity;
+  /** A command that ends on Ctrl-C (a server): called on the first one instead of exiting 130. */
+  stop?: () => void;
 }
 
 /**
@@ -112,7 +114,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     const jq = typeof globalOpts.jq === 'string' ? await (await import('../output/jq.js')).compileJq(globalOpts.jq) : undefined;
     // A tree of its own, every noun loaded: this run's tree may hold only the noun it names.
     const commandTree = deps.commandTree ?? (() => buildProgram(deps, { jsonErrors: false }));
-    const ctx = createContext({ ...deps, io: withColor(io, io.color && globals.color), commandTree }, globals);
+    const claimInterrupt = (stop: () => void) => (state.stop = stop);
+    const ctx = createContext({ ...deps, io: withColor(io, io.color && globals.color), commandTree, claimInterrupt }, globals);
     state.activity = ctx.activity;
     try {
       const result = await spec.run({ args, opts: opts as never, ctx });

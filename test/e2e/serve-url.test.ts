@@ -83,12 +83,12 @@ describe('lms mock serve --ready-file', () => {
     s.child.kill('SIGTERM');
     expect((await s.child).exitCode).toBe(0);
     expect(existsSync(file)).toBe(false);
-    // Ctrl-C ends the process at once (exit 130): the file goes all the same.
+    // Ctrl-C, the notice's way to stop it, ends it as well (exit 0): the file goes.
     const again = await serve(['--ready-file', file], 'ready.db');
     while (read() !== `${again.first}\n` && Date.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 20));
     expect(read()).toBe(`${again.first}\n`);
     again.child.kill('SIGINT');
-    expect((await again.child).exitCode).toBe(130);
+    expect((await again.child).exitCode).toBe(0);
     expect(existsSync(file)).toBe(false);
   });
 
@@ -97,5 +97,21 @@ describe('lms mock serve --ready-file', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`error: --ready-file ${join(dir, 'no-such-dir', 'url')}: cannot write there (ENOENT)`);
+  });
+});
+
+describe('lms mock serve and Ctrl-C', () => {
+  it('stops on Ctrl-C as its notice says: exit 0, "stopped", no error, even with a client still connected', async () => {
+    const s = await serve([], 'ctrl-c.db');
+    // A kept-alive connection must not hold the server open.
+    const { Agent, get } = await import('node:http');
+    const agent = new Agent({ keepAlive: true });
+    await new Promise<void>((resolve) => get(`${s.first}/api/v1/users/self`, { agent, headers: { authorization: `Bearer ${ADMIN}`, 'user-agent': 'test' } }, (res) => res.resume().on('end', resolve)));
+    s.child.kill('SIGINT');
+    const r = await s.child;
+    agent.destroy();
+    expect(r.exitCode).toBe(0);
+    expect(s.stderr()).toContain('lms mock serve: stopped');
+    expect(s.stderr()).not.toContain('error');
   });
 });

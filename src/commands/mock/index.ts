@@ -251,7 +251,7 @@ export const mockVerbs: Verbs = [
         await out(ctx.io, `${baseUrl}\n`);
         ctx.io.stderr.write(`lms mock serving ${mock.path} at ${url}${faultNote} (Ctrl-C stops)\n${origin}; ${bodies}.\n`);
         // A file left behind would tell the next script's wait loop that a server is up. On exit,
-        // not after close: Ctrl-C ends the process (exit 130) before the server has closed.
+        // not after close: a second Ctrl-C or a kill ends the process before the server has closed.
         const removeReadyFile = () => {
           if (readyFile) rmSync(readyFile, { force: true });
         };
@@ -265,8 +265,12 @@ export const mockVerbs: Verbs = [
           process.once('exit', removeReadyFile);
         }
         await new Promise<void>((resolve) => {
-          const stop = () => server.close(() => resolve());
-          process.once('SIGINT', stop);
+          const stop = () => {
+            ctx.io.stderr.write('lms mock serve: stopped\n');
+            server.closeAllConnections();
+            server.close(() => resolve());
+          };
+          ctx.stopOnInterrupt(stop);
           process.once('SIGTERM', stop);
         });
         process.removeListener('exit', removeReadyFile);

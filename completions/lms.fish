@@ -936,14 +936,14 @@ complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'media-id' -r -F -d 'a media comment: the media object id'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'media-type' -x -a 'audio video' -d 'audio or video (default video)'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'section' -r -F -d 'section id or sis_section_id:X'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'user' -r -F -d 'the student (default: yourself)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'user' -r -F -d 'the student: yourself unless given'
 
 # lms submissions get flags
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'assignment' -r -F -d 'assignment id'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'include' -x -a 'submission_history submission_comments rubric_assessment assignment user total_scores' -d 'also return submission_history, submission_comments, rubric_assessment, assignment, user, total_scores (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'section' -r -F -d 'section id or sis_section_id:X'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'user' -r -F -d 'the student (default: yourself)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'user' -r -F -d 'the student: yourself unless given'
 
 # lms submissions list flags
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'all-students' -d 'every student you may see, across assignments'
@@ -1244,4 +1244,4 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'folder' -r -F -d 'folder path inside the user\'s files, e.g. "my files/reports"'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'name' -r -F -d 'file name to store (default: the local name)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'on-duplicate' -x -a 'overwrite rename' -d 'when a file of that name exists'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'user' -r -F -d 'whose files (default: yourself)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'user' -r -F -d 'whose files: yours unless given'

@@ -72,3 +72,18 @@ describe('command()', () => {
     await expect(parse(spec, ['x', '--state', 'active', '--state', 'gone'])).rejects.toThrow("option '--state <s>' argument 'gone' is invalid. Allowed choices are active, invited.");
   });
 });
+
+describe('every option of the tree', () => {
+  it('says its default once: a declared default is not repeated in the description', async () => {
+    const { buildProgram } = await import('../../src/cli/program.js');
+    const { fakeIO } = await import('../helpers/fake-io.js');
+    const program = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
+    const twice: string[] = [];
+    const walk = (cmd: Command, path: string) => {
+      for (const option of cmd.options) if (option.defaultValue !== undefined && /default/i.test(option.description)) twice.push(`${path} ${option.long}`);
+      for (const sub of cmd.commands) walk(sub, `${path} ${sub.name()}`);
+    };
+    walk(program, 'lms');
+    expect(twice).toEqual([]);
+  });
+});

@@ -92,7 +92,7 @@ const getSubmission = command({
   options: {
     ...where,
     assignment: { ...assignment, required: true },
-    user: { ...contextFlags.user, description: 'the student (default: yourself)', default: 'self' },
+    user: { ...contextFlags.user, description: 'the student: yourself unless given', default: 'self' },
     include,
   },
   examples: ['lms submissions get --course 1 --assignment 1 --user 7 --include submission_history --include submission_comments'],
@@ -168,7 +168,7 @@ const comment = command({
   options: {
     ...where,
     assignment: { ...assignment, required: true },
-    user: { ...contextFlags.user, description: 'the student (default: yourself)', default: 'self' },
+    user: { ...contextFlags.user, description: 'the student: yourself unless given', default: 'self' },
     mediaId: { flags: '--media-id <id>', description: 'a media comment: the media object id' },
     mediaType: { flags: '--media-type <type>', description: 'audio or video (default video)', choices: ['audio', 'video'] },
     group: { flags: '--group', description: 'on a group assignment, comment to the whole group' },

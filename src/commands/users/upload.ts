@@ -11,7 +11,7 @@ export const upload = command({
   routes: ['users.uploadFile', 'files.upload', 'files.confirm'],
   columns: ['id', 'display_name', 'content-type', 'size', 'url'],
   options: {
-    user: { ...contextFlags.user, description: 'whose files (default: yourself)', default: 'self' },
+    user: { ...contextFlags.user, description: 'whose files: yours unless given', default: 'self' },
     folder: { flags: '--folder <path>', description: 'folder path inside the user\'s files, e.g. "my files/reports"' },
     name: { flags: '--name <name>', description: 'file name to store (default: the local name)' },
     contentType: { flags: '--content-type <type>', description: 'MIME type (default: guessed from the name)' },

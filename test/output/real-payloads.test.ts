@@ -3,7 +3,8 @@
 // written for the corpus), in every format: nothing crashes, nothing prints `undefined`,
 // `[object Object]` or `NaN`, and `-o json` is what the instance sent. The mock's shapes are one case;
 // these are the others.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
@@ -204,6 +205,8 @@ const expected = (payload: Payload): unknown => (payload.pages ? payload.pages.f
 
 let mock: MockRuntime;
 let tree: Command;
+// Read commands write nothing, but should one, it writes here rather than in the user's directories.
+const home = mkdtempSync(join(tmpdir(), 'lms-real-payloads-'));
 
 beforeAll(async () => {
   mock = openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool);
@@ -227,7 +230,7 @@ async function runOn(read: Read, payload: Payload, extra: string[], io: { tty?: 
     return answer(req, answers[0], route.paginated);
   };
   const fake = fakeIO({ tty: io.tty, columns: io.columns });
-  const exitCode = await run([...splitArgs(read.line), ...extra], { io: fake, env: { LMS_MOCK: '1' }, mock, keychain: memoryKeychain(), configDir: '/nonexistent-lms-config' });
+  const exitCode = await run([...splitArgs(read.line), ...extra], { io: fake, env: { LMS_MOCK: '1', LMS_STATE_DIR: join(home, 'state') }, mock, keychain: memoryKeychain(), configDir: join(home, 'config') });
   return { exitCode, stdout: fake.stdoutText(), stderr: fake.stderrText(), seen };
 }
 

@@ -149,11 +149,8 @@ const READS: Read[] = [
  */
 const NOT_RUN: Record<string, string> = {
   diff: 'compares a course file with the instance: its reads are a plan, tested with apply',
-  'profile add <name>': 'checks a token by reading who it belongs to; nothing of the answer is rendered',
-  'auth status': 'says who is logged in, from a profile this test has no reason to make',
-  'doctor check': 'checks the setup; its one read is shown as a pass or a fail',
 };
-/** Nouns that act on this machine, not on the instance. */
+/** Nouns that act on this machine, not on the instance (profile add and auth status read only who a token is; doctor shows pass or fail). */
 const LOCAL = /^(profile|mock|api|completion|mcp|auth|doctor) /;
 
 // ---- the derived payloads: every real payload again, with the values real instances vary in

@@ -15,6 +15,7 @@ import { checkValue, type KindVerbs, type Value } from './fields.js';
 import { COURSE, KIND_ORDER, KINDS, keyed, listExisting, manages, type KindName } from './kinds.js';
 import type { ApplyTree } from './model.js';
 import type { KeyStore } from './state.js';
+import { textOf } from '../output/text.js';
 
 /** An outcome tree in the format `lms outcomes import` reads (and `lms outcomes export --yaml` writes). */
 export interface OutcomeTree {
@@ -238,7 +239,7 @@ function enrollments(listed: ApiObject[], sections: ApiObject[], sectionsListed:
     }
     const problems = roster.check(values);
     if (problems.length) {
-      notes.say(`left out: the enrollment of ${values.user} as ${String(e.role)} (${problems.join('; ')})`);
+      notes.say(`left out: the enrollment of ${values.user} as ${textOf(e.role) || 'no role'} (${problems.join('; ')})`);
       continue;
     }
     const key = roster.key(values);

@@ -221,8 +221,9 @@ const unread = command({
   async run({ ctx }) {
     const client = await ctx.client();
     const { unread_count } = await client.ops.conversations.unreadCount({});
-    // The API sends the count as a string; a number here.
-    return item({ unread_count: Number(unread_count) });
+    // The API sends the count as a string; a number here. Anything else is shown as it came.
+    const count: unknown = unread_count;
+    return item({ unread_count: typeof count === 'string' && /^\s*\d+\s*$/.test(count) ? Number(count) : count });
   },
 });
 

@@ -5,17 +5,19 @@ import type { Enrollment } from '../../spec/types/roster.js';
 import { personRef } from '../../client/user-ref.js';
 import { exportLimit, exportRows } from '../users/export.js';
 import { COLUMNS, LIVE, rowKey } from './import.js';
+import { textOf } from '../../output/text.js';
 
 /** An enrollment as an import row. Sections by SIS id where it is visible, as people are. */
 export function enrollmentRow(e: Enrollment): Record<(typeof COLUMNS)[number], string> {
   const sisSection = typeof e.sis_section_id === 'string' && e.sis_section_id ? `sis_section_id:${e.sis_section_id}` : undefined;
   return {
     user: personRef(e.user ?? { id: e.user_id, sis_user_id: typeof e.sis_user_id === 'string' ? e.sis_user_id : null }),
-    type: e.type.replace(/Enrollment$/, '').toLowerCase(),
+    type: textOf(e.type).replace(/Enrollment$/, '').toLowerCase(),
     // A built-in role is named after its type; only a custom one needs the column (it wins over type).
-    role: e.role === e.type ? '' : e.role,
-    section: sisSection ?? String(e.course_section_id),
-    state: e.enrollment_state,
+    role: e.role === e.type ? '' : textOf(e.role),
+    // No section id (some instances leave it out) is an empty cell: the import's "no section".
+    section: sisSection ?? textOf(e.course_section_id),
+    state: textOf(e.enrollment_state),
   };
 }
 

@@ -40,7 +40,8 @@ interface EnrollmentRow extends BulkRow {
 
 /** What a row asks for: two rows of one key are one enrollment asked for twice. */
 export function rowKey(v: Record<string, string>): string {
-  const role = v.role || enrollmentTypeOf(v.type)!;
+  // An exported enrollment may name neither a known type nor a role (an instance left both out).
+  const role = v.role || enrollmentTypeOf(v.type) || '';
   return [v.user.toLowerCase(), role.toLowerCase(), (v.section ?? '').toLowerCase()].join('|');
 }
 

@@ -11,6 +11,7 @@ import { interpretGrade } from '../../spec/grading.js';
 import { submissionContext } from '../submissions/index.js';
 import { personRef } from '../../client/user-ref.js';
 import { exportRows } from '../users/export.js';
+import { textOf } from '../../output/text.js';
 
 const ONE_COLUMNS = ['user', 'grade', 'comment'];
 
@@ -21,11 +22,16 @@ const ONE_COLUMNS = ['user', 'grade', 'comment'];
  * grade of an attempt the student has since replaced (the import would grade the new attempt with it).
  */
 export function gradeCell(a: GradedAssignment, s: Pick<Submission, 'grade' | 'score' | 'excused'> & Partial<Pick<Submission, 'grade_matches_current_submission'>>): string {
-  if (s.excused || (s.grade === null && s.score === null) || s.grade_matches_current_submission === false) return '';
-  for (const candidate of [s.grade, s.score === null ? null : String(s.score)]) {
+  // Read as instances send them: either may be missing, and a score may come as a string.
+  const grade: unknown = s.grade;
+  const given: unknown = s.score;
+  const held = grade === null || grade === undefined ? null : textOf(grade);
+  const score = typeof given === 'number' ? given : typeof given === 'string' && given.trim() !== '' && Number.isFinite(Number(given)) ? Number(given) : null;
+  if (s.excused === true || (held === null && score === null) || s.grade_matches_current_submission === false) return '';
+  for (const candidate of [held, score === null ? null : String(score)]) {
     if (candidate === null) continue;
     const read = interpretGrade(a, candidate);
-    if (!('error' in read) && read.score === s.score && read.grade === s.grade) return candidate;
+    if (!('error' in read) && read.score === score && read.grade === held) return candidate;
   }
   return '';
 }
@@ -39,12 +45,12 @@ export function assignmentHeaders(all: GradedAssignment[]): { headers: Map<numbe
   const reserved = new Set(['user', 'error']);
   const finds = (header: string) => {
     const h = header.trim().toLowerCase();
-    return reserved.has(h) ? [] : all.filter((a) => String(a.id) === h || a.name.toLowerCase() === h);
+    return reserved.has(h) ? [] : all.filter((a) => String(a.id) === h || textOf(a.name).toLowerCase() === h);
   };
   const headers = new Map<number, string>();
   const unnamed: GradedAssignment[] = [];
   for (const a of all) {
-    const header = [a.name, String(a.id)].find((h) => h === h.trim() && h !== '' && finds(h).length === 1 && finds(h)[0] === a);
+    const header = [textOf(a.name), String(a.id)].find((h) => h === h.trim() && h !== '' && finds(h).length === 1 && finds(h)[0] === a);
     if (header === undefined) unnamed.push(a);
     else headers.set(a.id, header);
   }

@@ -4,6 +4,7 @@ import { list, type Verbs } from '../../cli/command.js';
 import { command, contextFlags } from '../../cli/define.js';
 import type { SubmissionVersion } from '../../spec/types/history.js';
 import { UsageError } from '../../errors.js';
+import { labelOf, listOf, nameOf, recordsOf } from '../../output/text.js';
 
 const course = { ...contextFlags.course, required: true } as const;
 
@@ -22,11 +23,12 @@ const days = command({
   examples: ['lms history days --course 1'],
   async run({ opts, ctx }) {
     const result = await (await ctx.client()).ops.history.days({ course_id: opts.course });
-    // One row a day and grader, which reads well as a table.
+    // One row a day and grader, which reads well as a table. A grader's assignments are objects on
+    // some instances and bare ids on others; a day's graders may be null.
     const flat = ctx.globals.output === 'csv' || ctx.globals.output === 'table' || (ctx.globals.output === undefined && ctx.io.stdoutIsTTY);
     if (!flat) return list(result);
     return list(
-      result.flatMap((d) => d.graders.map((g) => ({ date: d.date, grader_id: g.id, grader: g.name, assignments: g.assignments.map((a) => a.name).join('; ') }))),
+      result.flatMap((d) => recordsOf(d.graders).map((g) => ({ date: d.date, grader_id: g.id, grader: g.name, assignments: listOf(g.assignments).map(nameOf).join('; ') }))),
       ['date', 'grader_id', 'grader', 'assignments'],
     );
   },
@@ -42,7 +44,7 @@ const day = command({
   async run({ args, opts, ctx }) {
     const graders = await (await ctx.client()).ops.history.day({ course_id: opts.course, date: date(args[0]) });
     const flat = ctx.globals.output === 'csv' || ctx.globals.output === 'table' || (ctx.globals.output === undefined && ctx.io.stdoutIsTTY);
-    return list(flat ? graders.map((g) => ({ id: g.id, name: g.name, assignments: g.assignments.map((a) => `${a.id} ${a.name}`).join('; ') })) : graders);
+    return list(flat ? recordsOf(graders).map((g) => ({ id: g.id, name: g.name, assignments: listOf(g.assignments).map(labelOf).join('; ') })) : graders);
   },
 });
 
@@ -61,7 +63,13 @@ const submissions = command({
     const histories = await (await ctx.client()).ops.history.submissions({ course_id: opts.course, date: date(args[0]), grader_id: opts.grader, assignment_id: opts.assignment });
     const flat = ctx.globals.output === 'csv' || ctx.globals.output === 'table' || (ctx.globals.output === undefined && ctx.io.stdoutIsTTY);
     if (!flat) return list(histories);
-    return list(histories.flatMap((h) => h.versions.map((v) => ({ submission_id: h.submission_id, ...v }))));
+    // versions is null on some instances: the submission still gets its row.
+    return list(
+      recordsOf(histories).flatMap((h) => {
+        const versions = recordsOf(h.versions);
+        return versions.length ? versions.map((v) => ({ submission_id: h.submission_id, ...v })) : [{ submission_id: h.submission_id }];
+      }),
+    );
   },
 });
 

@@ -10,6 +10,7 @@ import { CALCULATION_METHODS, type CalculationMethod, type Outcome, type Outcome
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import { UsageError } from '../../errors.js';
 import { TREE_COLUMNS } from './tree-file.js';
+import { oneLine, textOf } from '../../output/text.js';
 
 const where = { global: contextFlags.global, account: contextFlags.account, course: contextFlags.course } as const;
 const GROUP_COLUMNS = ['id', 'title', 'vendor_guid', 'context_type', 'context_id', 'parent_outcome_group.id', 'can_edit'];
@@ -214,19 +215,27 @@ interface TreeNode {
   groups: TreeNode[];
 }
 
-async function readWholeTree(client: ApiClient, c: OutcomeContext): Promise<TreeNode> {
+/** The tree, and the links it leaves out: the documented OutcomeLink may come without its outcome. */
+async function readWholeTree(client: ApiClient, c: OutcomeContext): Promise<{ whole: TreeNode; unnamed: string[] }> {
   const o = client.ops.outcomes;
+  const unnamed: string[] = [];
   const node = async (g: { id: number; title: string; vendor_guid: string | null }): Promise<TreeNode> => {
     const outcomes: TreeNode['outcomes'] = [];
     for await (const l of o.listLinks({ ...c, id: g.id, outcome_style: 'full' })) {
-      const x = l.outcome as Outcome;
+      const linked: unknown = l.outcome;
+      if (linked === null || typeof linked !== 'object') {
+        unnamed.push(textOf(l.url) || `a link in group ${g.id}`);
+        continue;
+      }
+      const x = linked as Outcome;
       outcomes.push({ id: x.id, title: x.title, vendor_guid: x.vendor_guid, context_type: x.context_type, context_id: x.context_id, mastery_points: x.mastery_points, calculation_method: x.calculation_method });
     }
     const groups: TreeNode[] = [];
     for await (const s of o.listSubgroups({ ...c, id: g.id })) groups.push(await node(s));
     return { id: g.id, title: g.title, vendor_guid: g.vendor_guid, outcomes, groups };
   };
-  return node(await o.rootGroup(c));
+  const whole = await node(await o.rootGroup(c));
+  return { whole, unnamed };
 }
 
 function* flatten(n: TreeNode, depth = 0, parent: number | null = null): Generator<Record<string, unknown>> {
@@ -238,10 +247,10 @@ function* flatten(n: TreeNode, depth = 0, parent: number | null = null): Generat
 function indent(n: TreeNode, depth = 0): string[] {
   const pad = '  '.repeat(depth);
   const guid = (g: string | null) => (g ? ` [${g}]` : '');
-  const lines = [`${pad}${n.title} (group ${n.id})${guid(n.vendor_guid)}`];
+  const lines = [oneLine(`${pad}${textOf(n.title)} (group ${textOf(n.id)})${guid(n.vendor_guid)}`)];
   for (const x of n.outcomes) {
-    const owner = x.context_type ? ` — ${x.context_type.toLowerCase()} ${x.context_id}` : ' — global';
-    lines.push(`${pad}  • ${x.title} (outcome ${x.id})${guid(x.vendor_guid)}${owner}`);
+    const owner = x.context_type ? ` — ${textOf(x.context_type).toLowerCase()} ${textOf(x.context_id)}` : ' — global';
+    lines.push(oneLine(`${pad}  • ${textOf(x.title)} (outcome ${textOf(x.id)})${guid(x.vendor_guid)}${owner}`));
   }
   for (const g of n.groups) lines.push(...indent(g, depth + 1));
   return lines;
@@ -255,7 +264,8 @@ const tree = command({
   examples: ['lms outcomes tree --account 1', 'lms outcomes tree --course 1 -o json'],
   async run({ opts, ctx }): Promise<CommandResult> {
     const c = contextOf(opts);
-    const whole = await readWholeTree(await ctx.client(), c);
+    const { whole, unnamed } = await readWholeTree(await ctx.client(), c);
+    if (unnamed.length) ctx.warn(`left out ${unnamed.length} outcome link${unnamed.length > 1 ? 's' : ''} the answer gave without its outcome: ${unnamed.join(', ')}`);
     const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
     if (format === 'json' || format === 'yaml') return item(whole);
     if (format === 'ndjson' || format === 'csv') return list([...flatten(whole)], ['depth', 'type', 'id', 'title', 'vendor_guid', 'group_id']);

@@ -5,6 +5,7 @@
 import type { ApiClient } from '../../client/client.js';
 import type { Outcome, OutcomeContext } from '../../spec/types/outcomes.js';
 import { formatRatings, TREE_COLUMNS } from './tree-file.js';
+import { textOf } from '../../output/text.js';
 
 export interface OutcomeEntry {
   /** Absent where the outcome is only linked again: the file defines it once. */
@@ -67,10 +68,16 @@ export async function readTreeForExport(client: ApiClient, where: OutcomeContext
   async function outcomesOf(groupId: number): Promise<OutcomeEntry[]> {
     const out: OutcomeEntry[] = [];
     for await (const link of o.listLinks({ ...where, id: groupId, outcome_style: 'full' })) {
-      const x = link.outcome as Outcome;
+      // The documented OutcomeLink may come without its outcome: nothing to write, nothing to import.
+      const linked: unknown = link.outcome;
+      if (linked === null || typeof linked !== 'object') {
+        skipped.push({ what: `the outcome link ${textOf(link.url) || `in group ${groupId}`}`, why: 'it names no outcome' });
+        continue;
+      }
+      const x = linked as Outcome;
       const guid = x.vendor_guid;
       if (!guid) {
-        skipped.push({ what: `outcome ${x.id} "${x.title}"`, why: 'no vendor_guid' });
+        skipped.push({ what: `outcome ${textOf(x.id)} "${textOf(x.title)}"`, why: 'no vendor_guid' });
         continue;
       }
       const known = outcomeIds.get(guid);

@@ -3,9 +3,10 @@
 import { item, list, text, type CommandSpec, type Verbs } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { command, contextFlags } from '../../cli/define.js';
-import type { DiscussionType, FullTopicView, TopicContext, TopicFields, ViewEntry } from '../../spec/types/discussions.js';
+import type { DiscussionType, FullTopicView, TopicContext, TopicFields } from '../../spec/types/discussions.js';
 import { DISCUSSION_TYPES } from '../../spec/vocabulary.js';
 import { UsageError } from '../../errors.js';
+import { listOf, oneLine, recordsOf, textOf } from '../../output/text.js';
 
 const TOPIC_COLUMNS = ['id', 'title', 'posted_at', 'published', 'locked', 'pinned', 'discussion_subentry_count', 'unread_count', 'read_state'];
 const ENTRY_COLUMNS = ['id', 'user_name', 'parent_id', 'created_at', 'read_state', 'message'];
@@ -115,8 +116,8 @@ async function topicFields(ctx: Context, opts: TopicOpts): Promise<TopicFields> 
 }
 
 /** First line of an HTML message as plain text, for a terminal. */
-function firstLine(html: string | undefined, width = 72): string {
-  const plain = (html ?? '')
+function firstLine(html: unknown, width = 72): string {
+  const plain = textOf(html)
     .replace(/<br\s*\/?>|<\/p>/gi, '\n')
     .replace(/<[^>]*>/g, '')
     .replace(/&nbsp;/g, ' ')
@@ -128,29 +129,36 @@ function firstLine(html: string | undefined, width = 72): string {
     .split('\n')
     .map((l) => l.trim())
     .find((l) => l !== '') ?? '';
-  return plain.length > width ? `${plain.slice(0, width - 1)}…` : plain;
+  const characters = [...plain];
+  return characters.length > width ? `${characters.slice(0, width - 1).join('')}…` : plain;
 }
 
-/** The thread as an indented tree: author, time, first line, unread marked with a dot. */
+/**
+ * The thread as an indented tree: author, time, first line, unread marked with a dot. Read as real
+ * instances send it: entries of the documented shape have no created_at, deleted ones no user or
+ * message, ids may be strings (in the entries and in unread_entries alike).
+ */
 export function renderThread(view: FullTopicView): string {
-  const names = new Map(view.participants.map((p) => [p.id, p.display_name]));
-  const unread = new Set(view.unread_entries);
+  const names = new Map(recordsOf(view.participants).map((p) => [textOf(p.id), textOf(p.display_name ?? p.name)]));
+  const unread = new Set(listOf(view.unread_entries).map(textOf));
   const lines: string[] = [];
-  const walk = (entries: ViewEntry[], depth: number) => {
-    for (const e of entries) {
-      const mark = unread.has(e.id) ? '●' : ' ';
-      const when = e.created_at.slice(0, 16).replace('T', ' ');
-      const body = e.deleted ? '[deleted]' : `${names.get(e.user_id ?? -1) ?? `user ${e.user_id}`}: ${firstLine(e.message)}`;
-      lines.push(`${mark} ${'  '.repeat(depth)}#${e.id} ${when}  ${body}`);
-      if (e.replies) walk(e.replies, depth + 1);
+  const walk = (entries: unknown, depth: number) => {
+    for (const e of recordsOf(entries)) {
+      const id = textOf(e.id);
+      const mark = unread.has(id) ? '●' : ' ';
+      const when = textOf(e.created_at).slice(0, 16).replace('T', ' ');
+      const author = e.user_id === null || e.user_id === undefined ? textOf(e.user_name) || 'unknown author' : names.get(textOf(e.user_id)) || textOf(e.user_name) || `user ${textOf(e.user_id)}`;
+      const body = e.deleted === true ? '[deleted]' : `${author}: ${firstLine(e.message)}`;
+      lines.push(oneLine(`${mark} ${'  '.repeat(depth)}#${id}${when ? ` ${when}` : ''}  ${body}`));
+      walk(e.replies, depth + 1);
     }
   };
   walk(view.view, 0);
-  if (view.new_entries?.length) {
+  if (listOf(view.new_entries).length) {
     lines.push('', 'new since the view was built:');
     walk(view.new_entries, 1);
   }
-  const count = (es: ViewEntry[]): number => es.reduce((n, e) => n + 1 + count(e.replies ?? []), 0);
+  const count = (es: unknown): number => recordsOf(es).reduce((n, e) => n + 1 + count(e.replies), 0);
   lines.push('', `${count(view.view)} entries, ${unread.size} unread (● marks unread)`);
   return `${lines.join('\n')}\n`;
 }

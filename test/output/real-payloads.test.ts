@@ -13,6 +13,7 @@ import { sendsWrites, specOf } from '../../src/cli/command.js';
 import { run } from '../../src/cli/entry.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
+import { isIdentifierColumn } from '../../src/output/columns.js';
 import { routes, type Route } from '../../src/spec/routes.js';
 import type { ApiRequest, ApiResponse } from '../../src/transport/types.js';
 import { fakeIO } from '../helpers/fake-io.js';
@@ -168,7 +169,9 @@ function mapScalars(value: unknown, change: (key: string, v: unknown) => unknown
 const DERIVED: [string, (key: string, v: unknown) => unknown][] = [
   ['every id as a string', (k, v) => (ID_KEY.test(k) && typeof v === 'number' ? String(v) : v)],
   ['every text field long, with commas, quotes, RTL and emoji', (k, v) => (TEXT_KEY.test(k) && typeof v === 'string' ? HOSTILE : v)],
-  ['every string but the ids null', (k, v) => (!ID_KEY.test(k) && typeof v === 'string' ? null : v)],
+  // What identifies a record (ids, SIS ids, logins, URLs, tokens) stays: a list whose records are all
+  // alike from page to page is what a server that ignores the page asked for sends, which ends a listing.
+  ['every string but the identifiers null', (k, v) => (!isIdentifierColumn(k) && typeof v === 'string' ? null : v)],
 ];
 
 function variants(op: string): Payload[] {
@@ -238,7 +241,8 @@ async function runOn(read: Read, payload: Payload, extra: string[], io: { tty?: 
     const path = new URL(req.url).pathname;
     if (!firstPath.has(route.operation)) firstPath.set(route.operation, path);
     if (firstPath.get(route.operation) !== path && route.paginated) return answer(req, { ...answers[0], pages: [[]] }, false);
-    return answer(req, answers[0], route.paginated);
+    // A list in several pages is paged whatever the route table says: real instances page lists it calls unpaged.
+    return answer(req, answers[0], route.paginated || (answers[0].pages?.length ?? 0) > 1);
   };
   const fake = fakeIO({ tty: io.tty, columns: io.columns });
   const exitCode = await run([...splitArgs(read.line), ...extra], { io: fake, env: { LMS_MOCK: '1', LMS_STATE_DIR: join(home, 'state') }, mock, keychain: memoryKeychain(), configDir: join(home, 'config') });

@@ -2,11 +2,11 @@
 // (so the checkout's own dist/ is never rebuilt under the other tests), the two compared byte for
 // byte, the checksums checked with sha256sum, the SBOM read, and the tarball installed with npm into
 // a fresh prefix with no network, where `lms --mock users list` and `man lms` work.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverName } from '../../src/mock/db/driver.js';
 import { root } from '../helpers/e2e.js';
 
@@ -53,6 +53,9 @@ beforeAll(async () => {
   npmCli = realpathSync((await execa('sh', ['-c', 'command -v npm'])).stdout.trim());
   install = await execa(process.execPath, [npmCli, 'install', '-g', '--offline', '--ignore-scripts', '--prefix', prefix, join(first, tarball)], { env: bare, extendEnv: false, reject: false });
 }, 240_000);
+
+// A copy of the checkout and two releases: not left behind in the temporary directory.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const lms = (args: string[]) => execa(join(prefix, 'bin', 'lms'), args, { env: bare, extendEnv: false, reject: false });
 

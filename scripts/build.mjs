@@ -2,6 +2,9 @@
 // cache (see the launcher for why).
 //   node scripts/build.mjs            build
 //   node scripts/build.mjs --analyze  build, then print the bundle's largest inputs
+//   node scripts/build.mjs --inputs=FILE  build, then write to FILE (JSON) every source file the
+//                                        build's outputs hold: the release's SBOM names the packages
+//                                        bundled into dist/ from it
 //
 // One file, yet a command still runs only the modules it uses: every module the source imports
 // dynamically (each noun's commands, each mock area's handlers and seed, the renderers, prompts,
@@ -16,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const analyze = process.argv.includes('--analyze');
+const inputsFile = process.argv.find((arg) => arg.startsWith('--inputs='))?.slice('--inputs='.length);
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 /**
@@ -119,14 +123,16 @@ const result = await build({
 });
 
 /** How each file of its own (the packages apart, the MCP SDK) is built: as the bundle is, without its plugins. */
-const part = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
+const part = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning', metafile: true };
+const metafiles = [result.metafile];
 
 for (const { file, exports } of Object.values(packagesApart)) {
-  await build({
+  const built = await build({
     ...part,
     stdin: { contents: `module.exports = ${exports};`, resolveDir: fileURLToPath(new URL('..', import.meta.url)), loader: 'js' },
     outfile: `dist/${file}.cjs`,
   });
+  metafiles.push(built.metafile);
 }
 
 /**
@@ -145,7 +151,7 @@ const noAjv = {
   },
 };
 
-await build({ ...part, entryPoints: ['src/mcp/sdk.ts'], plugins: [noAjv], outfile: 'dist/mcp-sdk.cjs' });
+metafiles.push((await build({ ...part, entryPoints: ['src/mcp/sdk.ts'], plugins: [noAjv], outfile: 'dist/mcp-sdk.cjs' })).metafile);
 
 // What the launcher keys its code caches by: a cache made for another build is never used. Every
 // file of the build counts: a new SDK with the CLI unchanged is another build.
@@ -165,6 +171,11 @@ const help = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(new
 writeFileSync(new URL('../dist/help.txt', import.meta.url), help);
 
 if (analyze) printInputs(result.metafile);
+if (inputsFile) {
+  // Only what some output holds bytes of: a module tree-shaken away to nothing is not shipped.
+  const held = new Set(metafiles.flatMap((m) => Object.values(m.outputs).flatMap((o) => Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([path]) => path))));
+  writeFileSync(inputsFile, `${JSON.stringify([...held].sort(), null, 2)}\n`);
+}
 
 /** The bundle's size and its largest inputs, by package or source folder. */
 function printInputs(metafile) {

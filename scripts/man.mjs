@@ -1,0 +1,55 @@
+// Writes man/: lms.1 and a page per noun, generated from the command tree by src/cli/man.ts.
+//   node scripts/man.mjs     (npm run man)
+// test/cli/man.test.ts fails while the committed pages differ from what this writes.
+import { build } from 'esbuild';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+// The generator and the whole tree, bundled as the CLI is and evaluated here; no command runs.
+const bundle = await build({
+  stdin: {
+    contents: `
+      import { buildProgram } from './src/cli/program.ts';
+      import { manPages } from './src/cli/man.ts';
+      export async function pages() {
+        const io = { stdout: process.stdout, stderr: process.stderr, color: false };
+        return manPages(await buildProgram({ io, env: {} }, { jsonErrors: false }));
+      }`,
+    resolveDir: root,
+    loader: 'ts',
+  },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  define: { __LMS_VERSION__: JSON.stringify(pkg.version), __LMS_MOCK_SCHEMA_VERSION__: '0' },
+  external: ['@napi-rs/keyring', '@photostructure/sqlite', 'node:sqlite'],
+  write: false,
+  logLevel: 'warning',
+});
+const module = { exports: {} };
+new Function('module', 'exports', 'require', bundle.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+const pages = await module.exports.pages();
+
+const dir = new URL('../man/', import.meta.url);
+mkdirSync(dir, { recursive: true });
+const written = new Set(pages.map((page) => page.file));
+// A noun that left the tree takes its page with it.
+for (const file of readdirSync(dir)) if (file.endsWith('.1') && !written.has(file)) rmSync(new URL(file, dir));
+for (const { file, text } of pages) writeFileSync(new URL(file, dir), text);
+
+// npm installs the pages package.json lists under "man" (into <prefix>/share/man/man1): the list
+// follows the pages, so a new noun's page is installed too.
+const listed = pages.map((page) => `man/${page.file}`).sort();
+if (JSON.stringify(pkg.man) !== JSON.stringify(listed)) {
+  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  const updated = JSON.parse(text);
+  updated.man = listed;
+  writeFileSync(new URL('../package.json', import.meta.url), `${JSON.stringify(updated, null, 2)}\n`);
+  console.log('package.json: "man" lists the pages');
+}
+console.log(`man/: ${pages.length} pages`);

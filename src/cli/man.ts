@@ -1,0 +1,280 @@
+// Manual pages generated from the commander tree, as the completion scripts are: lms(1) with the
+// nouns, the global flags, the environment, the files and the exit codes, and one page per noun
+// (lms-users(1), …) with each verb's synopsis, arguments, flags and examples. Nothing here lists a
+// command or a flag of its own: a verb added to the tree is on its noun's page at the next
+// `npm run man`, and test/cli/man.test.ts fails until it is.
+import type { Argument, Command, Help, Option } from 'commander';
+import { ExitCode } from '../errors.js';
+import { specOf } from './command.js';
+
+export interface ManPage {
+  /** File name under man/, e.g. `lms-users.1`. */
+  file: string;
+  /** The page's name as man finds it, e.g. `lms-users`. */
+  name: string;
+  text: string;
+}
+
+/**
+ * The variables lms reads, as its own code reads them (test/cli/man.test.ts finds every name the
+ * source reads and fails on one missing here). The order is the order of the page.
+ */
+export const ENVIRONMENT: readonly { name: string; description: string }[] = [
+  { name: 'LMS_PROFILE', description: 'The saved profile to use, as -p does; a flag, LMS_BASE_URL or LMS_MOCK beats it.' },
+  { name: 'LMS_BASE_URL', description: 'The instance to talk to without a profile, e.g. https://lms.example.edu; with LMS_TOKEN (or the token of LMS_PROFILE or the default profile).' },
+  { name: 'LMS_TOKEN', description: "The access token to send; beats the profile's token. Never printed: -v shows it redacted." },
+  { name: 'LMS_MOCK', description: 'Set to 1 to use the built-in mock, as --mock does; 0, false or empty is off; --no-mock ignores it.' },
+  { name: 'LMS_MOCK_DB', description: 'The mock\'s database file, as --mock-db; ":memory:" for one that lasts a single command.' },
+  { name: 'LMS_OUTPUT', description: 'The output format when -o is not given: table, json, ndjson, csv or yaml. With json, errors are JSON on stderr too.' },
+  { name: 'LMS_CONFIG_DIR', description: 'The directory of the profile file (config.json) and its locks, instead of the platform\'s configuration directory.' },
+  { name: 'LMS_STATE_DIR', description: 'Where bulk jobs keep their journals and lms apply its keys, instead of the user\'s cache directory.' },
+  { name: 'LMS_CACHE_DIR', description: "Where the launcher keeps its code cache, instead of the user's cache directory." },
+  { name: 'LMS_WAIT_TIMEOUT', description: 'How many seconds any wait for background work lasts (progress --wait, async sends, bulk grading); 1800 by default.' },
+  { name: 'LMS_DEBUG', description: 'Set, an internal error prints its stack trace as well as its message.' },
+  { name: 'LMS_MOCK_NOW', description: 'The mock\'s clock, an ISO time such as 2026-11-02T12:00:00Z, for output that does not change from run to run.' },
+  { name: 'LMS_MOCK_FAULTS', description: 'Faults for the in-process mock, as JSON (e.g. {"failRate":0.1,"seed":7}); lms mock serve takes the same as flags.' },
+  { name: 'LMS_MOCK_JOB_TICK_MS', description: "The mock's pause in milliseconds between slices of a background job; 0 runs them back to back." },
+  { name: 'LMS_MOCK_VIEW_DELAY_MS', description: 'How many milliseconds the mock\'s full topic view answers 503 after a write, as a real instance does while it rebuilds it; 0 by default.' },
+  { name: 'NO_COLOR', description: 'Set (to anything), no colours and no spinners, as --no-color; so does TERM=dumb.' },
+  { name: 'TERM', description: 'dumb: no colours and no spinners.' },
+  { name: 'BROWSER', description: 'The browser lms auth login opens (the first of a colon-separated list; %s stands for the URL). Without it, open on macOS, xdg-open where DISPLAY or WAYLAND_DISPLAY names a graphical session.' },
+  { name: 'NODE_EXTRA_CA_CERTS', description: "A PEM file of extra certificate authorities (a school's own CA), read by Node.js for every HTTPS request." },
+];
+
+/** What each exit code means; a code added to ExitCode needs its line here (the type says so). */
+const EXIT_STATUS: Record<keyof typeof ExitCode, string> = {
+  ok: 'Success.',
+  failure: 'A failure not covered below; a bulk job that left rows undone (rows that failed, or invalid rows --skip-invalid skipped), and its --dry-run when it finds such rows.',
+  usage: 'A usage error: a bad flag or value, a missing argument, an invalid input file; a destructive command without --yes where it cannot ask.',
+  auth: 'Authentication or permission: the instance answered 401 or 403.',
+  notFound: 'Not found: the instance answered 404.',
+  rejected: 'Rejected by the API: 400, 409 or 422.',
+  unavailable: 'Rate-limited or unavailable after retries: 429, a throttling 403, 502, 503 or 504.',
+  network: 'A network error or a timeout.',
+  interrupted: 'Interrupted (Ctrl-C), or "no" at a confirmation: nothing more was done.',
+};
+
+const FILES: readonly { path: string; description: string }[] = [
+  { path: '~/.config/lms/config.json', description: 'The profiles: base URL of each instance, and its token where no keychain keeps it (mode 0600). $XDG_CONFIG_HOME/lms if set, or LMS_CONFIG_DIR.' },
+  { path: '~/.config/lms/locks/', description: 'Locks beside the profile file, so that commands running at once renew a token once between them.' },
+  { path: '~/.local/share/lms/mock.db', description: "The mock's database, created and seeded on first use ($XDG_DATA_HOME/lms if set, LMS_MOCK_DB or --mock-db to choose another)." },
+  { path: '~/.cache/lms/', description: "The launcher's code cache ($XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR), and the journals of bulk jobs and lms apply's keys (LMS_STATE_DIR to move those)." },
+];
+
+export function manPages(program: Command): ManPage[] {
+  const help = program.createHelp();
+  const version = program.version() ?? '';
+  const nouns = subcommands(program, help);
+  return [
+    { file: 'lms.1', name: 'lms', text: mainPage(program, help, nouns, version) },
+    ...nouns.map((noun) => ({ file: `lms-${noun.name()}.1`, name: `lms-${noun.name()}`, text: nounPage(program, noun, help, version) })),
+  ];
+}
+
+/** The commands under `command` that --help shows, less commander's own `help` command. */
+function subcommands(command: Command, help: Help): Command[] {
+  return help.visibleCommands(command).filter((c) => command.commands.includes(c));
+}
+
+function header(title: string, version: string): string[] {
+  // No date: the page is the same for the same tree, whenever and wherever it is generated.
+  // Left-aligned and never hyphenated: a flag or a path split at a line's end cannot be copied.
+  return [`.\\" Generated from the command tree by src/cli/man.ts (npm run man); do not edit.`, `.TH ${macroArg(title.toUpperCase())} 1 "" ${macroArg(`lms-cli ${version}`)} ${macroArg('lms manual')}`, '.nh', '.ad l'];
+}
+
+function mainPage(program: Command, help: Help, nouns: Command[], version: string): string {
+  const lines = [...header('lms', version)];
+  lines.push('.SH NAME', `lms \\- ${text(firstSentence(program.description()))}`);
+  lines.push('.SH SYNOPSIS', '.B lms', '[\\fIglobal options\\fR] \\fInoun\\fR \\fIverb\\fR [\\fIarguments\\fR] [\\fIoptions\\fR]', '.br', '.B lms', '[\\fB\\-\\-version\\fR | \\fB\\-\\-help\\fR]');
+  lines.push('.SH DESCRIPTION', text(`${program.description()}.`));
+  lines.push(
+    '.PP',
+    text('A command is a noun and a verb: lms users list, lms enrollments create. Each noun has a page of its own, lms-NOUN(1), with its verbs, their arguments, flags and examples; lms NOUN --help and lms NOUN VERB --help say the same.'),
+    '.PP',
+    text('Data goes to stdout: a table on a terminal, JSON when piped, unless -o says otherwise. Progress, warnings and errors go to stderr. Precedence: a flag beats the environment, which beats the profile file.'),
+  );
+  lines.push('.SH COMMANDS');
+  for (const noun of nouns) {
+    lines.push('.TP', `.BR ${macroArg(`lms-${noun.name()}`)} (1)`, text(help.subcommandDescription(noun)));
+  }
+  lines.push('.SH GLOBAL OPTIONS', text('Given before or after the noun and verb.'));
+  for (const option of help.visibleOptions(program)) lines.push(...optionItem(option, help));
+  lines.push('.SH ENVIRONMENT');
+  for (const { name, description } of ENVIRONMENT) lines.push('.TP', `.B ${macroArg(name)}`, text(description));
+  lines.push('.SH FILES', text('As on Linux; macOS and Windows keep them in the platform\'s own directories (~/Library/…, %APPDATA% and %LOCALAPPDATA%). lms doctor checks that each can be written.'));
+  for (const { path, description } of FILES) lines.push('.TP', `.I ${macroArg(path)}`, text(description));
+  lines.push('.SH EXIT STATUS');
+  for (const [key, code] of Object.entries(ExitCode)) lines.push('.TP', `.B ${code}`, text(EXIT_STATUS[key as keyof typeof ExitCode]));
+  lines.push('.PP', text('With -o json (or LMS_OUTPUT=json) an error is written as one JSON object on stderr, with its exit_code.'));
+  lines.push('.SH EXAMPLES', ...examples(['lms --mock users list', 'lms -p prod users list --account 1 --all -o csv > users.csv', "lms users list --account 1 -o json | jq -r '.[].login_id'"]));
+  lines.push('.SH SEE ALSO', seeAlso(nouns.map((noun) => `lms-${noun.name()}`)));
+  return `${lines.join('\n')}\n`;
+}
+
+function nounPage(program: Command, noun: Command, help: Help, version: string): string {
+  const name = `lms-${noun.name()}`;
+  const lines = [...header(name, version)];
+  const verbs = leaves(noun, help);
+  lines.push('.SH NAME', `${text(name)} \\- ${text(firstSentence(help.subcommandDescription(noun)))}`);
+  lines.push('.SH SYNOPSIS');
+  verbs.forEach((verb, i) => {
+    if (i > 0) lines.push('.br');
+    lines.push(...synopsis(verb));
+  });
+  lines.push('.SH DESCRIPTION', text(help.commandDescription(noun)));
+  if (noun.aliases().length) lines.push('.PP', text(`Also: ${noun.aliases().map((alias) => `lms ${alias}`).join(', ')}.`));
+  const fallback = noun.commands.find((c) => c === defaultCommand(noun));
+  if (fallback) lines.push('.PP', text(`Without a command, lms ${noun.name()} runs lms ${noun.name()} ${fallback.name()}.`));
+  if (verbs.length > 1 || verbs[0] !== noun) {
+    lines.push('.SH COMMANDS');
+    for (const verb of verbs) lines.push(...verbSection(verb, help));
+  } else {
+    // A top-level command (apply, mcp): the page is the command itself.
+    lines.push(...verbBody(noun, help, false));
+  }
+  lines.push('.SH GLOBAL OPTIONS', text(`Every command takes the global options of lms(1): ${help.visibleOptions(program).map((o) => o.long ?? o.short).filter((f) => f !== '--help' && f !== '--version').join(', ')}.`));
+  lines.push('.SH SEE ALSO', seeAlso(['lms']));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Every verb under a noun, nested nouns walked (users settings get); a noun with none is its own verb. */
+function leaves(command: Command, help: Help): Command[] {
+  const children = subcommands(command, help);
+  if (children.length === 0) return [command];
+  return children.flatMap((child) => leaves(child, help));
+}
+
+function defaultCommand(noun: Command): Command | undefined {
+  return noun.commands.find((c) => specOf(c)?.isDefault === true);
+}
+
+/** `lms users get [options] <id>`, the words of the path in bold and the rest as commander writes it. */
+function synopsis(verb: Command): string[] {
+  // Not Help.commandUsage, which writes `list|ls`: aliases are said in words below.
+  const rest = verb.usage();
+  return [`.B ${macroArg(commandPath(verb).join(' '))}`, ...(rest ? [styleTerm(rest, '\\fR')] : [])];
+}
+
+function commandPath(command: Command): string[] {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names;
+}
+
+function verbSection(verb: Command, help: Help): string[] {
+  return [`.SS ${macroArg(commandPath(verb).join(' '))}`, ...synopsis(verb), '.PP', ...verbBody(verb, help)];
+}
+
+/** A verb's description (unless its page's DESCRIPTION already says it), aliases, arguments, flags and examples. */
+function verbBody(verb: Command, help: Help, describe = true): string[] {
+  const lines = describe ? [text(help.commandDescription(verb))] : [];
+  if (verb.aliases().length) lines.push('.PP', text(`Also: ${verb.aliases().map((alias) => [...commandPath(verb).slice(0, -1), alias].join(' ')).join(', ')}.`));
+  const args = verb.registeredArguments;
+  if (args.length) {
+    lines.push('.PP', 'Arguments:');
+    for (const argument of args) lines.push(...argumentItem(argument, help));
+  }
+  const options = help.visibleOptions(verb).filter((option) => option.long !== '--help');
+  if (options.length) {
+    lines.push('.PP', 'Options:');
+    for (const option of options) lines.push(...optionItem(option, help));
+  }
+  const list = specOf(verb)?.examples ?? [];
+  if (list.length) {
+    lines.push('.PP', 'Examples:', ...examples(list));
+  }
+  return lines;
+}
+
+function argumentItem(argument: Argument, help: Help): string[] {
+  const described = help.argumentDescription(argument);
+  const fallback = `${argument.required ? 'required' : 'optional'}${argument.variadic ? ', one or more' : ''}`;
+  return ['.TP', `.I ${macroArg(help.argumentTerm(argument))}`, text(described || fallback)];
+}
+
+function optionItem(option: Option, help: Help): string[] {
+  return ['.TP', styleTerm(help.optionTerm(option), '\\fB'), text(help.optionDescription(option))];
+}
+
+/** A flag term, `-o, --output <format>`: the flags in bold (or as `outside`), the value names in italics. */
+function styleTerm(term: string, outside: string): string {
+  const parts = term.split(/(<[^>]+>|\[[^\]]+\])/);
+  const styled = parts.map((part, i) => (i % 2 === 1 ? `\\fI${escape(part)}${outside}` : escape(part))).join('');
+  return `${lineStart(`${outside}${styled}\\fR`)}`;
+}
+
+/** Command lines as typed, one a line, unfilled and in the page's fixed-width font. */
+function examples(commands: readonly string[]): string[] {
+  return ['.PP', '.RS 4', '.EX', ...commands.map((command) => lineStart(escape(`$ ${command}`))), '.EE', '.RE'];
+}
+
+function seeAlso(names: string[]): string {
+  return names.map((name) => `\\fB${escape(name)}\\fR(1)`).join(',\n');
+}
+
+/** What a page's NAME line says: the description's first clause. */
+function firstSentence(description: string): string {
+  return description.split('\n')[0].split('; ')[0].replace(/[.;:]?\s*$/, '');
+}
+
+/**
+ * Prose as roff text lines: each input line trimmed (a leading space would break the fill), a blank
+ * line a new paragraph, and nothing a line could start with that roff reads as a request.
+ */
+function text(prose: string): string {
+  return prose
+    .split('\n')
+    .map((line) => line.trim())
+    .map((line) => (line === '' ? '.PP' : lineStart(escape(line))))
+    .join('\n');
+}
+
+/** A line starting with `.` or `'` is a request to roff: `\&` (a zero-width nothing) makes it text. */
+function lineStart(line: string): string {
+  return /^[.']/.test(line) ? `\\&${line}` : line;
+}
+
+/**
+ * Text that roff prints as written: a backslash as \e; a hyphen as \- (so it is not a hyphen a
+ * formatter may turn into a dash, and a flag copied from the page works); quotes, accents, the
+ * tilde and the caret as the ASCII characters they are (groff turns ' ` ~ ^ into typographic ones);
+ * anything beyond ASCII by its code point, whatever encoding man expects of a page.
+ */
+export function escape(value: string): string {
+  let out = '';
+  for (const character of value) {
+    switch (character) {
+      case '\\':
+        out += '\\e';
+        break;
+      case '-':
+        out += '\\-';
+        break;
+      case "'":
+        out += '\\(aq';
+        break;
+      case '`':
+        out += '\\(ga';
+        break;
+      case '~':
+        out += '\\(ti';
+        break;
+      case '^':
+        out += '\\(ha';
+        break;
+      case '"':
+        out += '\\(dq';
+        break;
+      default: {
+        const code = character.codePointAt(0)!;
+        out += code > 0x7e || code < 0x20 ? `\\[u${code.toString(16).toUpperCase().padStart(4, '0')}]` : character;
+      }
+    }
+  }
+  return out;
+}
+
+/** One argument of a macro: quoted, so spaces stay inside it (a `"` inside is \(dq, from escape). */
+function macroArg(value: string): string {
+  return `"${escape(value)}"`;
+}

@@ -1,0 +1,133 @@
+// man/ holds the generated pages; regenerate with `npm run man` when commands change.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENVIRONMENT, escape, manPages, type ManPage } from '../../src/cli/man.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { ExitCode } from '../../src/errors.js';
+import { fakeIO } from '../helpers/fake-io.js';
+
+const manDir = new URL('../../man/', import.meta.url);
+const groff = spawnSync('groff', ['--version']).status === 0;
+
+let program: Command;
+let pages: ManPage[];
+
+beforeAll(async () => {
+  program = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
+  pages = manPages(program);
+});
+
+const page = (name: string) => pages.find((p) => p.name === name)!;
+const subcommands = (command: Command) => command.commands.filter((c) => c.name() !== 'help');
+/** Every verb under a first word, nested nouns walked: [['users', 'list'], ['users', 'settings', 'get'], …]. */
+function verbPaths(command: Command, path: string[]): string[][] {
+  const children = subcommands(command);
+  return children.length === 0 ? [path] : children.flatMap((child) => verbPaths(child, [...path, child.name()]));
+}
+
+/** A page as man shows it, with groff's hyphen and minus characters read back as ASCII. */
+function rendered(text: string): string {
+  const out = execFileSync('groff', ['-man', '-Tutf8', '-rLL=200n'], { input: text, encoding: 'utf8' });
+  return out.replace(/.\x08/g, '').replace(/[\u2010\u2212]/g, '-');
+}
+
+describe('man/', () => {
+  it('holds exactly the generated pages (run `npm run man` if not)', () => {
+    const committed = readdirSync(manDir).filter((f) => f.endsWith('.1')).sort();
+    expect(committed).toEqual(pages.map((p) => p.file).sort());
+    for (const { file, text } of pages) expect(readFileSync(new URL(file, manDir), 'utf8'), file).toBe(text);
+  });
+
+  it('are the pages package.json gives npm to install', async () => {
+    const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as { man: string[]; files: string[] };
+    expect(pkg.man).toEqual(pages.map((p) => `man/${p.file}`).sort());
+    expect(pkg.files).toContain('man');
+  });
+
+  it('has lms(1) and a page for every first word of a command', () => {
+    expect(pages.map((p) => p.name)).toEqual(['lms', ...subcommands(program).map((c) => `lms-${c.name()}`)]);
+    expect(subcommands(program).map((c) => c.name())).toEqual(expect.arrayContaining(['users', 'enrollments', 'grade', 'apply', 'completion']));
+  });
+});
+
+describe('escape', () => {
+  it.each([
+    ['--account', '\\-\\-account'],
+    ['C:\\path', 'C:\\epath'],
+    ["it's", 'it\\(aqs'],
+    ['say "hi"', 'say \\(dqhi\\(dq'],
+    ['`lms` ~/x a^b', '\\(galms\\(ga \\(ti/x a\\(hab'],
+    ['old → new', 'old \\[u2192] new'],
+    ['ü😀', '\\[u00FC]\\[u1F600]'],
+  ])('%s', (input, expected) => {
+    expect(escape(input)).toBe(expected);
+  });
+});
+
+describe.runIf(groff)(groff ? 'the pages rendered by groff' : 'the pages rendered by groff: skipped, groff is not installed (apt-get install groff-base)', () => {
+  it('render with no warning', () => {
+    for (const { file, text } of pages) {
+      const run = spawnSync('groff', ['-man', '-ww', '-z'], { input: text, encoding: 'utf8' });
+      expect({ file, status: run.status, stderr: run.stderr }).toEqual({ file, status: 0, stderr: '' });
+    }
+  });
+
+  it('name every noun in lms(1), and every verb with each of its flags and examples on its noun\'s page', () => {
+    const main = rendered(page('lms').text);
+    for (const noun of subcommands(program)) {
+      expect(main).toContain(`lms-${noun.name()}(1)`);
+      const text = rendered(page(`lms-${noun.name()}`).text);
+      for (const path of verbPaths(noun, [noun.name()])) {
+        expect(text, path.join(' ')).toContain(`lms ${path.join(' ')}`);
+        let verb = noun;
+        for (const name of path.slice(1)) verb = verb.commands.find((c) => c.name() === name)!;
+        for (const option of verb.options) expect(text, `${path.join(' ')} ${option.flags}`).toContain(option.flags);
+      }
+    }
+  });
+
+  it('lms(1) gives the global flags, the environment, the files and the exit codes', () => {
+    const main = rendered(page('lms').text);
+    for (const option of program.options) expect(main).toContain(option.flags);
+    for (const { name } of ENVIRONMENT) expect(main).toMatch(new RegExp(`^ {7}${name}( |$)`, 'm'));
+    for (const code of Object.values(ExitCode)) expect(main).toMatch(new RegExp(`^ {7}${code} `, 'm'));
+    expect(main).toContain('~/.config/lms/config.json');
+  });
+
+  it('print what roff would take for requests, quotes and escapes as written', () => {
+    const grade = rendered(page('lms-grade').text);
+    expect(grade).toContain('$ lms grade --course 1 --assignment 1 --user 9 17 --comment "Solid method section"');
+    const main = rendered(page('lms').text);
+    expect(main).toContain("lms users list --account 1 -o json | jq -r '.[].login_id'");
+  });
+});
+
+describe('ENVIRONMENT in lms(1)', () => {
+  /** Every variable name the source reads: env.NAME, and every LMS_ name however it is read. */
+  function namesRead(): Set<string> {
+    const names = new Set<string>();
+    const files = [new URL('../../bin/lms', import.meta.url), ...readdirSync(new URL('../../src/', import.meta.url), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => new URL(`../../src/${f}`, import.meta.url))];
+    for (const file of files) {
+      const source = readFileSync(file, 'utf8');
+      for (const [, name] of source.matchAll(/\benv\.([A-Z][A-Z0-9_]+)\b/g)) names.add(name);
+      for (const [, name] of source.matchAll(/\b(LMS_[A-Z0-9_]+)\b/g)) names.add(name);
+    }
+    return names;
+  }
+
+  it('names every variable the source reads', () => {
+    const text = page('lms').text.replace(/\\-/g, '-');
+    const found = namesRead();
+    expect(found.size).toBeGreaterThan(15);
+    expect([...found].filter((name) => !new RegExp(`\\b${name}\\b`).test(text))).toEqual([]);
+  });
+
+  it('names none the source does not read', () => {
+    const found = namesRead();
+    // Node.js reads it; lms names it where a certificate fails.
+    const byNode = ['NODE_EXTRA_CA_CERTS'];
+    expect(ENVIRONMENT.map((e) => e.name).filter((name) => !found.has(name) && !byNode.includes(name))).toEqual([]);
+  });
+});

@@ -1,0 +1,122 @@
+// `npm run release` as whoever checks a release would use it: made twice from a copy of the checkout
+// (so the checkout's own dist/ is never rebuilt under the other tests), the two compared byte for
+// byte, the checksums checked with sha256sum, the SBOM read, and the tarball installed with npm into
+// a fresh prefix with no network, where `lms --mock users list` and `man lms` work.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driverName } from '../../src/mock/db/driver.js';
+import { root } from '../helpers/e2e.js';
+
+const { name, version, man } = (await import('../../package.json', { with: { type: 'json' } })).default as { name: string; version: string; man: string[] };
+const dir = mkdtempSync(join(tmpdir(), 'lms-release-'));
+const copy = join(dir, 'src');
+const first = join(dir, 'release-1');
+const second = join(dir, 'release-2');
+const prefix = join(dir, 'prefix');
+const pathDir = join(dir, 'bin');
+const tarball = `${name}-${version}.tgz`;
+const sbomFile = `${name}-${version}.cdx.json`;
+const hasMan = (await execa('man', ['--version'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;
+/** Nothing of the caller's environment: no proxy, no registry, no compiler on PATH. */
+const bare = {
+  HOME: join(dir, 'home'),
+  PATH: pathDir,
+  npm_config_cache: join(dir, 'cache'),
+  LMS_MOCK_DB: join(dir, 'mock.db'),
+  LMS_CONFIG_DIR: join(dir, 'config'),
+  DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+};
+let epoch = '';
+let npmCli = '';
+let install: Awaited<ReturnType<typeof execa>>;
+
+beforeAll(async () => {
+  // The files a commit of this checkout would hold, as they are now, and its installed packages
+  // (hard links: the same bytes, under the copy's own path, as the build resolves them).
+  const files = (await execa('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root })).stdout.split('\0').filter(Boolean);
+  for (const file of files) if (existsSync(join(root, file))) cpSync(join(root, file), join(copy, file), { recursive: true });
+  const linked = await execa('cp', ['-al', join(root, 'node_modules'), join(copy, 'node_modules')], { reject: false });
+  if (linked.exitCode !== 0) cpSync(join(root, 'node_modules'), join(copy, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+  // The copy is no git checkout: the release time comes from the checkout's last commit, as it would.
+  epoch = (await execa('git', ['log', '-1', '--format=%ct'], { cwd: root })).stdout.trim();
+  const env = { SOURCE_DATE_EPOCH: epoch };
+  await execa(process.execPath, ['scripts/release.mjs', `--out=${first}`], { cwd: copy, env });
+  await execa(process.execPath, ['scripts/release.mjs', `--out=${second}`], { cwd: copy, env });
+
+  mkdirSync(pathDir);
+  mkdirSync(bare.HOME);
+  symlinkSync(process.execPath, join(pathDir, 'node'));
+  symlinkSync('/bin/sh', join(pathDir, 'sh'));
+  npmCli = realpathSync((await execa('sh', ['-c', 'command -v npm'])).stdout.trim());
+  install = await execa(process.execPath, [npmCli, 'install', '-g', '--offline', '--ignore-scripts', '--prefix', prefix, join(first, tarball)], { env: bare, extendEnv: false, reject: false });
+}, 240_000);
+
+// A copy of the checkout and two releases: not left behind in the temporary directory.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const lms = (args: string[]) => execa(join(prefix, 'bin', 'lms'), args, { env: bare, extendEnv: false, reject: false });
+
+describe(`npm run release (Node ${process.version})`, () => {
+  it('writes the tarball, the SBOM and SHA256SUMS, which sha256sum -c accepts', async () => {
+    expect(readdirSync(first).sort()).toEqual(['SHA256SUMS', sbomFile, tarball].sort());
+    const check = await execa('sha256sum', ['-c', 'SHA256SUMS'], { cwd: first, reject: false });
+    expect({ code: check.exitCode, stdout: check.stdout }).toEqual({ code: 0, stdout: `${sbomFile}: OK\n${tarball}: OK` });
+  });
+
+  it('gives the same bytes on a second run', () => {
+    for (const file of readdirSync(first)) expect(readFileSync(join(second, file)).equals(readFileSync(join(first, file))), file).toBe(true);
+  });
+
+  it('describes in CycloneDX what an install runs: the optional packages and those bundled into dist/', () => {
+    const bom = JSON.parse(readFileSync(join(first, sbomFile), 'utf8'));
+    expect(bom).toMatchObject({ bomFormat: 'CycloneDX', metadata: { timestamp: new Date(Number(epoch) * 1000).toISOString(), component: { name, version, purl: `pkg:npm/${name}@${version}` } } });
+    // Name-based (version 5), not drawn at random.
+    expect(bom.serialNumber).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const components = new Map<string, { scope: string; hashes?: unknown[] }>(bom.components.map((c: { name: string }) => [c.name, c]));
+    expect(components.get('@photostructure/sqlite')?.scope).toBe('optional');
+    expect(components.get('@napi-rs/keyring-darwin-arm64')?.scope).toBe('optional');
+    for (const bundled of ['commander', 'yaml', 'conf', '@modelcontextprotocol/sdk', 'csv-parse']) {
+      expect(components.get(bundled), bundled).toMatchObject({ scope: 'required', hashes: [{ alg: 'SHA-512' }] });
+    }
+    // Build tools are not what an install runs.
+    for (const tool of ['typescript', 'esbuild', 'vitest', 'execa']) expect(components.has(tool), tool).toBe(false);
+  });
+});
+
+describe(`npm install -g of the release's tarball, offline (Node ${process.version})`, () => {
+  it('installs lms and its man pages', async () => {
+    expect(install.exitCode, String(install.stderr)).toBe(0);
+    expect(await lms(['--version'])).toMatchObject({ exitCode: 0, stdout: version });
+    for (const page of man) expect(existsSync(join(prefix, 'share', 'man', 'man1', page.split('/').pop()!)), page).toBe(true);
+  });
+
+  it('runs lms --mock users list', async () => {
+    if (driverName() !== 'node:sqlite') {
+      // Node 20 has no SQLite of its own: the optional package, with the loader it finds its prebuilt binary with, packed from the checkout.
+      const tarballs: string[] = [];
+      for (const pkg of ['@photostructure/sqlite', 'node-gyp-build', 'node-addon-api']) {
+        const packed = await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', dir, join(root, 'node_modules', pkg)], { cwd: root });
+        tarballs.push(join(dir, packed.stdout.trim().split('\n').pop()!));
+      }
+      const added = await execa(process.execPath, [npmCli, 'install', '-g', '--offline', '--ignore-scripts', '--prefix', prefix, ...tarballs], { env: bare, extendEnv: false, reject: false });
+      expect(added.exitCode, String(added.stderr)).toBe(0);
+    }
+    const list = await lms(['--mock', 'users', 'list', '-o', 'csv', '--fields', 'id,name']);
+    expect({ code: list.exitCode, stderr: list.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(list.stdout.split('\n')[1]).toBe('1,Ada Admin');
+  }, 120_000);
+
+  it.runIf(hasMan)(hasMan ? 'man lms and man lms-users find the installed pages' : 'man: skipped, man is not installed (apt-get install man-db)', async () => {
+    const env = { MANPATH: join(prefix, 'share', 'man'), MANWIDTH: '100', LANG: 'C.UTF-8' };
+    const main = await execa('man', ['-P', 'cat', 'lms'], { env, reject: false });
+    expect({ code: main.exitCode, stderr: main.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(main.stdout).toMatch(/^LMS\(1\)/);
+    expect(main.stdout).toContain('lms-users(1)');
+    const users = await execa('man', ['-P', 'cat', 'lms-users'], { env, reject: false });
+    expect(users.exitCode, users.stderr).toBe(0);
+    expect(users.stdout.replace(/[\u2010\u2212]/g, '-')).toContain('lms users list [options]');
+  });
+});

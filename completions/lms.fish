@@ -26,7 +26,7 @@ complete -c lms -l 'per-page' -r -F -d 'page size to ask the server for (at most
 complete -c lms -l 'profile' -s 'p' -x -a '(__lms_profiles)' -d 'use this profile (env LMS_PROFILE)'
 complete -c lms -l 'timeout' -r -F -d 'per-request timeout in seconds (at most 3600)'
 complete -c lms -l 'verbose' -s 'v' -d 'trace requests on stderr (tokens redacted)'
-complete -c lms -l 'version' -d 'print the version'
+complete -c lms -l 'version' -s 'V' -d 'print the version'
 complete -c lms -l 'yes' -s 'y' -d 'assume yes to confirmations'
 
 # lms
@@ -64,6 +64,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'todo' -d 'Your to-do list: assign
 complete -c lms -n '__fish_use_subcommand' -a 'topics' -d 'Discussion topics of courses, groups and collection items: entries, replies, read state, subscriptions'
 complete -c lms -n '__fish_use_subcommand' -a 'upcoming' -d 'Your calendar events and assignments due in the coming week'
 complete -c lms -n '__fish_use_subcommand' -a 'users' -d 'Users, profiles, settings, follows, page views, personal files, bulk import'
+complete -c lms -n '__fish_use_subcommand' -a 'version' -d 'Print the version (as --version and -V do)'
 
 # lms accounts
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'get' -d 'Show one account'

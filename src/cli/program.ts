@@ -71,7 +71,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
   const { io } = deps;
   const program = new Command('lms')
     .description('Administer a Canvas-style learning platform from the shell; --mock runs every command against a built-in mock')
-    .version(__LMS_VERSION__, '--version', 'print the version')
+    .version(__LMS_VERSION__, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
     .exitOverride()

@@ -5,6 +5,7 @@ import type { CommandSpec, NounSpec, Verbs } from '../cli/command.js';
 import { applyCommand, diffCommand } from './apply/index.js';
 import { completionCommand } from './completion/index.js';
 import { mcpCommand } from './mcp/index.js';
+import { versionCommand } from './version/index.js';
 
 export interface LazyNoun {
   name: string;
@@ -45,7 +46,7 @@ export const lazyNouns: LazyNoun[] = [
 ];
 
 /** Top-level commands that are not nouns; small, so always registered. */
-export const topLevelCommands: CommandSpec<never>[] = [applyCommand, diffCommand, mcpCommand, completionCommand].map((c) => c as CommandSpec<never>);
+export const topLevelCommands: CommandSpec<never>[] = [applyCommand, diffCommand, mcpCommand, completionCommand, versionCommand].map((c) => c as CommandSpec<never>);
 
 export async function loadNoun(noun: LazyNoun): Promise<NounSpec> {
   return { name: noun.name, summary: noun.summary, commands: await noun.load() };

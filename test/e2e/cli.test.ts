@@ -31,6 +31,8 @@ describe('the launcher', () => {
     const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
     expect((await lms(['--version'])).stdout).toBe(version);
     expect((await lms(['--no-color', '--version'])).stdout).toBe(version);
+    // As gh, kubectl and commander's own convention have it.
+    for (const args of [['-V'], ['--no-color', '-V'], ['version'], ['version', '-o', 'json']]) expect(await lms(args)).toMatchObject({ exitCode: 0, stdout: version });
   });
 
   it('prints the same top-level help from the build as the CLI does', async () => {

@@ -37,7 +37,15 @@ export interface OptionSpec {
    * value (`conv get` marks read unless --no-mark-read): a surface that may not write sets it.
    */
   writesUnless?: boolean;
+  /** The value is the id of one of these, which completions offer from the instance (see IdKind). */
+  ids?: IdKind;
 }
+
+/**
+ * What an id names, for a flag or argument that takes one: completions list them from the instance,
+ * narrowed by the context flags already on the line (an assignment of the --course given).
+ */
+export type IdKind = 'course' | 'section' | 'assignment' | 'user' | 'account' | 'topic' | 'announcement';
 
 export type FileUse = 'read' | 'written' | 'uploaded';
 
@@ -94,6 +102,8 @@ export interface CommandSpec<O = Record<string, unknown>> {
   argChoices?: Record<string, readonly string[]>;
   /** Positional arguments that name a local file, by argument name, as a flag's `file`. */
   fileArgs?: Record<string, FileUse>;
+  /** Positional arguments that take an id, by argument name, as a flag's `ids`. */
+  argIds?: Record<string, IdKind>;
   /** Example invocations shown in help. */
   examples?: string[];
   /** Runs when the parent noun is given no known verb (`lms api GET /x`). */

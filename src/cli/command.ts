@@ -213,9 +213,10 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     if (!argument) throw new Error(`${spec.name}: no argument named ${name}`);
     argument.choices(choices);
   }
+  const required: Option[] = [];
   for (const o of spec.options ?? []) {
     const option = new Option(o.flags, o.description);
-    if (o.required) option.makeOptionMandatory();
+    if (o.required) required.push(option);
     if (o.default !== undefined) option.default(o.default);
     if (o.choices) option.choices(o.choices);
     if (o.repeatable) {
@@ -236,6 +237,13 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
   if (spec.examples?.length) cmd.addHelpText('after', examplesText(spec));
   cmd.action(async (...received: unknown[]) => {
     const command = received.at(-1) as Command;
+    // Checked here rather than by commander (makeOptionMandatory), which checks before it looks for
+    // unknown options: `--nmae x` is reported as the typo it is, not as a missing --name.
+    for (const option of required) {
+      if (command.getOptionValue(option.attributeName()) === undefined) {
+        command.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+      }
+    }
     const args = command.processedArgs.map((a) => a as string);
     const opts = command.opts();
     // A command sees only its own options; globals reach it through the context, so a global and

@@ -32,7 +32,7 @@ export interface CompleteOptions {
   deadlineMs?: number;
   /** How long an answer is kept. */
   cacheMs?: number;
-  /** Where answers are kept: the user's cache directory unless given (or LMS_CACHE_DIR). */
+  /** Where answers are kept: `completions` in the user's cache directory (LMS_CACHE_DIR, as the launcher's code cache) unless given. */
   cacheDir?: string;
   now?: () => number;
 }
@@ -89,7 +89,7 @@ async function valuesFor(words: string[], deps: Omit<Deps, 'io'>, options: Compl
   const ctx = createContext(quiet, globals);
   const context = contextOf(target);
   const now = options.now ?? Date.now;
-  const dir = options.cacheDir ?? deps.env.LMS_CACHE_DIR ?? join(envPaths('lms', { suffix: '' }).cache, 'completions');
+  const dir = options.cacheDir ?? join(deps.env.LMS_CACHE_DIR || envPaths('lms', { suffix: '' }).cache, 'completions');
   const identity = ctx.mockMode ? `mock ${globals.mockDb ?? deps.env.LMS_MOCK_DB ?? ''}` : `remote ${globals.profile ?? deps.env.LMS_PROFILE ?? ''} ${deps.env.LMS_BASE_URL ?? ''}`;
   const file = join(dir, `${createHash('sha256').update(JSON.stringify([identity, target.kind, context])).digest('hex').slice(0, 32)}.json`);
   let values = readCache(file, now(), options.cacheMs ?? COMPLETE_CACHE_MS);

@@ -8,23 +8,29 @@ function __lms_profiles
     lms profile list --output csv --fields name --no-input 2>/dev/null | tail -n +2
 end
 
+# The ids the instance holds for the word under the cursor, with their names.
+function __lms_ids
+    set -l words (commandline -opc)
+    lms __complete fish -- $words[2..-1] (commandline -ct) 2>/dev/null
+end
+
 # Global flags
 complete -c lms -l 'all' -d 'fetch every page of a list'
-complete -c lms -l 'as-user' -r -F -d 'act as another user (admins; sends as_user_id)'
-complete -c lms -l 'fields' -r -F -d 'comma-separated fields to output, e.g. id,name,user.login_id'
+complete -c lms -l 'as-user' -x -d 'act as another user (admins; sends as_user_id)'
+complete -c lms -l 'fields' -x -d 'comma-separated fields to output, e.g. id,name,user.login_id'
 complete -c lms -l 'help' -s 'h' -d 'show help'
 complete -c lms -l 'insecure' -d 'allow sending the token over plain http to a host other than this machine'
-complete -c lms -l 'jq' -r -F -d 'filter the JSON output with a jq expression; strings print raw'
-complete -c lms -l 'limit' -r -F -d 'stop a list after N items'
+complete -c lms -l 'jq' -x -d 'filter the JSON output with a jq expression; strings print raw'
+complete -c lms -l 'limit' -x -d 'stop a list after N items'
 complete -c lms -l 'mock' -d 'use the built-in mock instead of a real instance (env LMS_MOCK=1)'
 complete -c lms -l 'mock-db' -r -F -d 'mock database file, or :memory: (env LMS_MOCK_DB)'
 complete -c lms -l 'no-color' -d 'no colours (also NO_COLOR)'
 complete -c lms -l 'no-input' -d 'never prompt; a missing value is an error'
 complete -c lms -l 'no-mock' -d 'use a real instance even when LMS_MOCK is set'
 complete -c lms -l 'output' -s 'o' -x -a 'table json ndjson csv yaml' -d 'output format (env LMS_OUTPUT); table on a terminal, json when piped'
-complete -c lms -l 'per-page' -r -F -d 'page size to ask the server for (at most 100)'
+complete -c lms -l 'per-page' -x -d 'page size to ask the server for (at most 100)'
 complete -c lms -l 'profile' -s 'p' -x -a '(__lms_profiles)' -d 'use this profile (env LMS_PROFILE)'
-complete -c lms -l 'timeout' -r -F -d 'per-request timeout in seconds (at most 3600)'
+complete -c lms -l 'timeout' -x -d 'per-request timeout in seconds (at most 3600)'
 complete -c lms -l 'verbose' -s 'v' -d 'trace requests on stderr (tokens redacted)'
 complete -c lms -l 'version' -s 'V' -d 'print the version'
 complete -c lms -l 'yes' -s 'y' -d 'assume yes to confirmations'
@@ -71,16 +77,24 @@ complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_su
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from accounts; and not __fish_seen_subcommand_from get help list ls' -a 'list' -d 'List the accounts you administer'
 
+# lms accounts get arguments
+complete -c lms -n '__fish_seen_subcommand_from accounts; and __fish_seen_subcommand_from get' -x -a '(__lms_ids)'
+
 # lms activity
 complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help hide list ls' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help hide list ls' -a 'hide' -d 'Hide an item of your stream for good (later activity on it does not bring it back)'
 complete -c lms -n '__fish_seen_subcommand_from activity; and not __fish_seen_subcommand_from help hide list ls' -a 'list' -d 'Your activity stream, newest first; --summary counts it by type; --watch follows it'
 
+# lms activity flags
+complete -c lms -n '__fish_seen_subcommand_from activity' -l 'interval' -x -d 'seconds between polls with --watch (default 30)'
+complete -c lms -n '__fish_seen_subcommand_from activity' -l 'summary' -d 'count the stream by type (unread and all)'
+complete -c lms -n '__fish_seen_subcommand_from activity' -l 'watch' -d 'keep polling and print new activity as it arrives (NDJSON when piped; Ctrl-C stops)'
+
 # lms activity hide flags
 complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from hide' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms activity list flags
-complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'interval' -r -F -d 'seconds between polls with --watch (default 30)'
+complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'interval' -x -d 'seconds between polls with --watch (default 30)'
 complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'summary' -d 'count the stream by type (unread and all)'
 complete -c lms -n '__fish_seen_subcommand_from activity; and __fish_seen_subcommand_from list ls' -l 'watch' -d 'keep polling and print new activity as it arrives (NDJSON when piped; Ctrl-C stops)'
 
@@ -91,19 +105,19 @@ complete -c lms -n '__fish_seen_subcommand_from admins; and not __fish_seen_subc
 complete -c lms -n '__fish_seen_subcommand_from admins; and not __fish_seen_subcommand_from add help list ls remove rm' -a 'remove' -d 'Remove a user\'s admin role from an account (name the role unless it is AccountAdmin)'
 
 # lms admins add flags
-complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'no-confirmation' -d 'send the new admin no notification'
-complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'role' -r -F -d 'an account role by name (default AccountAdmin)'
-complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'user' -r -F -d 'user id, sis_user_id:X or sis_login_id:X'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'role' -x -d 'an account role by name (default AccountAdmin)'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'user' -x -a '(__lms_ids)' -d 'user id, sis_user_id:X or sis_login_id:X'
 
 # lms admins list flags
-complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from list ls' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
 
 # lms admins remove flags
-complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'role' -r -F -d 'the role to remove (default AccountAdmin)'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from remove rm' -l 'role' -x -d 'the role to remove (default AccountAdmin)'
 
 # lms announcements
 complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'create' -d 'Post an announcement (needs the right to post announcements)'
@@ -125,135 +139,144 @@ complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_se
 complete -c lms -n '__fish_seen_subcommand_from announcements; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply unread unread-all update view' -a 'view' -d 'The whole thread: an indented tree on a terminal (unread marked), the API\'s full view as JSON otherwise'
 
 # lms announcements create flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'assignment-id' -r -F -d 'grade it with an existing assignment of the course'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'assignment-id' -x -d 'grade it with an existing assignment of the course'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'delayed-post-at' -x -d 'post it at this time (ISO 8601; "" posts now)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date of that new assignment'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'group' -r -F -d 'group id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'due-at' -x -d 'due date of that new assignment'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'group' -x -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'lock-at' -x -d 'lock it at this time (ISO 8601; "" removes the lock date)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'message' -x -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'pinned' -d 'pin it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'points' -r -F -d 'grade it with a new assignment worth this many points'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'points' -x -d 'grade it with a new assignment worth this many points'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'require-initial-post' -d 'students see the others\' posts only after posting'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'the title'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from create' -l 'title' -x -d 'the title'
+
+# lms announcements delete arguments
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -x -a '(__lms_ids)'
 
 # lms announcements delete flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete' -l 'group' -x -d 'group id'
 
 # lms announcements delete-entry flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from delete-entry' -l 'group' -x -d 'group id'
 
 # lms announcements edit-entry flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'group' -r -F -d 'group id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'group' -x -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'message' -x -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from edit-entry' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
 
 # lms announcements entries flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'group' -r -F -d 'group id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'id' -r -F -d 'only this entry (repeatable), in id order'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'group' -x -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from entries' -l 'id' -x -d 'only this entry (repeatable), in id order'
+
+# lms announcements get arguments
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -x -a '(__lms_ids)'
 
 # lms announcements get flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from get' -l 'group' -x -d 'group id'
 
 # lms announcements list flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'group' -x -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'order-by' -x -a 'position recent_activity' -d 'position (default) or recent_activity'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'scope' -x -a 'locked unlocked' -d 'only locked or only unlocked ones'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'titles containing this text'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from list ls' -l 'search' -x -d 'titles containing this text'
 
 # lms announcements post flags
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'attach' -r -F -d 'attach a file'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'group' -r -F -d 'group id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'group' -x -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'message' -x -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from post' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
 
 # lms announcements read flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'forced' -d 'set forced_read_state: viewing will not change it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read' -l 'group' -x -d 'group id'
 
 # lms announcements read-all flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from read-all' -l 'group' -x -d 'group id'
 
 # lms announcements replies flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from replies' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from replies' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from replies' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from replies' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from replies' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from replies' -l 'group' -x -d 'group id'
 
 # lms announcements reply flags
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'attach' -r -F -d 'attach a file'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'group' -r -F -d 'group id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'group' -x -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'message' -x -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from reply' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
 
 # lms announcements unread flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'forced' -d 'set forced_read_state: viewing will not change it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread' -l 'group' -x -d 'group id'
 
 # lms announcements unread-all flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from unread-all' -l 'group' -x -d 'group id'
+
+# lms announcements update arguments
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -x -a '(__lms_ids)'
 
 # lms announcements update flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'assignment-id' -r -F -d 'grade it with an existing assignment of the course'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'assignment-id' -x -d 'grade it with an existing assignment of the course'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'delayed-post-at' -x -d 'post it at this time (ISO 8601; "" posts now)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date of that new assignment'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'due-at' -x -d 'due date of that new assignment'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'group' -x -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'lock' -d 'lock it now'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'lock-at' -x -d 'lock it at this time (ISO 8601; "" removes the lock date)'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'message' -x -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'pinned' -d 'pin it'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'points' -r -F -d 'grade it with a new assignment worth this many points'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'points' -x -d 'grade it with a new assignment worth this many points'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'require-initial-post' -d 'students see the others\' posts only after posting'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'a new title'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'title' -x -d 'a new title'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'unlock' -d 'unlock it'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from update' -l 'unpin' -d 'unpin it'
 
 # lms announcements view flags
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'group' -x -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from announcements; and __fish_seen_subcommand_from view' -l 'new-entries' -d 'while the server rebuilds the view, take it with the entries posted since'
 
 # lms api
@@ -261,16 +284,21 @@ complete -c lms -n '__fish_seen_subcommand_from api; and not __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from api; and not __fish_seen_subcommand_from help request routes' -a 'request' -d 'Send any request to the API (the default: `lms api GET /api/v1/users/self`)'
 complete -c lms -n '__fish_seen_subcommand_from api; and not __fish_seen_subcommand_from help request routes' -a 'routes' -d 'List every API route lms knows (the route table)'
 
+# lms api flags
+complete -c lms -n '__fish_seen_subcommand_from api' -l 'field' -s 'f' -x -d 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed'
+complete -c lms -n '__fish_seen_subcommand_from api' -l 'input' -r -F -d 'a JSON body from a file, or - for stdin'
+complete -c lms -n '__fish_seen_subcommand_from api' -l 'paginate' -d 'follow Link rel="next" and print every item'
+
 # lms api request flags
-complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from request' -l 'field' -s 'f' -r -F -d 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed'
+complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from request' -l 'field' -s 'f' -x -d 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed'
 complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from request' -l 'input' -r -F -d 'a JSON body from a file, or - for stdin'
 complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from request' -l 'paginate' -d 'follow Link rel="next" and print every item'
 
 # lms api routes flags
-complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from routes' -l 'area' -r -F -d 'only this area, e.g. users'
+complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from routes' -l 'area' -x -d 'only this area, e.g. users'
 
 # lms apply flags
-complete -c lms -n '__fish_seen_subcommand_from apply' -l 'concurrency' -r -F -d 'changes in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from apply' -l 'concurrency' -x -d 'changes in flight at once (the server may slow this further)'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'dry-run' -d 'show what would change, and change nothing (as --plan)'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'exit-code' -d 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'file' -s 'f' -r -F -d 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)'
@@ -286,39 +314,48 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen
 complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'update' -d 'Change an assignment (one a quiz grades is changed through the quiz)'
 
 # lms assignments create flags
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'description' -x -d 'description (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date (ISO 8601)'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'grading-standard-id' -r -F -d 'letter grading scheme id'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'due-at' -x -d 'due date (ISO 8601)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'grading-standard-id' -x -d 'letter grading scheme id'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'grading-type' -x -a 'points percent pass_fail letter_grade gpa_scale not_graded' -d 'how it is graded'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'name' -r -F -d 'assignment name'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'name' -x -d 'assignment name'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'no-publish' -d 'create it unpublished'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'points' -r -F -d 'points possible'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'submission-types' -r -F -d 'comma-separated, e.g. online_upload,online_text_entry'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'points' -x -d 'points possible'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'submission-types' -x -d 'comma-separated, e.g. online_upload,online_text_entry'
+
+# lms assignments delete arguments
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from delete' -x -a '(__lms_ids)'
 
 # lms assignments delete flags
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from delete' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
+# lms assignments get arguments
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from get' -x -a '(__lms_ids)'
+
 # lms assignments get flags
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 
 # lms assignments list flags
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial name'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from list ls' -l 'search' -x -d 'partial name'
+
+# lms assignments update arguments
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -x -a '(__lms_ids)'
 
 # lms assignments update flags
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'description' -x -d 'description (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'grading-standard-id' -r -F -d 'letter grading scheme id ("" for the default scheme)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'due-at' -x -d 'due date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'grading-standard-id' -x -d 'letter grading scheme id ("" for the default scheme)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'grading-type' -x -a 'points percent pass_fail letter_grade gpa_scale not_graded' -d 'how it is graded'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'assignment name'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'points' -r -F -d 'points possible'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'name' -x -d 'assignment name'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'points' -x -d 'points possible'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'publish' -d 'publish it'
-complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'submission-types' -r -F -d 'comma-separated, e.g. online_upload,online_text_entry'
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'submission-types' -x -d 'comma-separated, e.g. online_upload,online_text_entry'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'unpublish' -d 'unpublish it (refused once students have turned work in)'
 
 # lms auth
@@ -329,28 +366,28 @@ complete -c lms -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from help login logout status token' -a 'token' -d 'Print the access token a command would send (renewed first if it is about to expire), for other tools'
 
 # lms auth login flags
-complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'client-id' -r -F -d 'the developer key\'s client id (default: the one the profile last logged in with)'
+complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'client-id' -x -d 'the developer key\'s client id (default: the one the profile last logged in with)'
 complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'client-secret-stdin' -d 'read a confidential developer key\'s client secret from standard input (a public key has none; otherwise a hidden prompt asks if the instance wants one)'
 complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'insecure-storage' -d 'keep the tokens in the profile file (readable only by you) instead of the keychain'
 complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'no-browser' -d 'print the URL to open instead of opening a browser'
-complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'url' -r -F -d 'base URL of the instance (default: the profile\'s)'
+complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'url' -x -d 'base URL of the instance (default: the profile\'s)'
 
 # lms calendar
 complete -c lms -n '__fish_seen_subcommand_from calendar; and not __fish_seen_subcommand_from create help' -a 'create' -d 'Add an event to a calendar: --course, --group, or your own (--user self)'
 complete -c lms -n '__fish_seen_subcommand_from calendar; and not __fish_seen_subcommand_from create help' -a 'help' -d 'display help for command'
 
 # lms calendar create flags
-complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'address' -r -F -d 'the address of the location'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'address' -x -d 'the address of the location'
 complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'all-day' -d 'the whole day of --start'
-complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'a course id'
-complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'details'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'a course id'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'description' -x -d 'details'
 complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'end' -r -F -d 'when it ends (default: when it starts)'
-complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'group' -r -F -d 'a group id'
-complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'location' -r -F -d 'where'
-complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'start' -r -F -d 'when it starts (ISO 8601, e.g. 2026-11-05T15:00:00Z)'
-complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'what the event is'
-complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'user' -r -F -d 'your own calendar: self or your user id'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'end' -x -d 'when it ends (default: when it starts)'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'group' -x -d 'a group id'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'location' -x -d 'where'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'start' -x -d 'when it starts (ISO 8601, e.g. 2026-11-05T15:00:00Z)'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'title' -x -d 'what the event is'
+complete -c lms -n '__fish_seen_subcommand_from calendar; and __fish_seen_subcommand_from create' -l 'user' -x -a '(__lms_ids)' -d 'your own calendar: self or your user id'
 
 # lms completion arguments
 complete -c lms -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
@@ -373,12 +410,12 @@ complete -c lms -n '__fish_seen_subcommand_from conv; and not __fish_seen_subcom
 
 # lms conv add-recipients flags
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from add-recipients' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from add-recipients' -l 'to' -r -F -d 'user id, course_N, section_N, group_N … (repeatable, or comma-separated)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from add-recipients' -l 'to' -x -d 'user id, course_N, section_N, group_N … (repeatable, or comma-separated)'
 
 # lms conv batch flags
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'event' -x -a 'mark_as_read mark_as_unread star unstar archive destroy' -d 'mark_as_read, mark_as_unread, star, unstar, archive, destroy'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'ids' -r -F -d 'conversation ids, comma-separated (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'ids' -x -d 'conversation ids, comma-separated (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'ids-file' -r -F -d 'a file of conversation ids, one a line or comma-separated (- for stdin)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from batch' -l 'no-wait' -d 'print the Progress and return at once'
 
@@ -386,19 +423,19 @@ complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms conv find-recipients flags
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'context' -r -F -d 'only within course_N, section_N or group_N (course_N_students etc. too)'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'exclude' -r -F -d 'leave out a user id or course_N/section_N/group_N (repeatable, or comma-separated)'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'from-conversation' -r -F -d 'with --user-id: a conversation you share counts as a shared context'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'permission' -r -F -d 'report whether you hold this permission in each context (repeatable; does not filter)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'context' -x -d 'only within course_N, section_N or group_N (course_N_students etc. too)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'exclude' -x -d 'leave out a user id or course_N/section_N/group_N (repeatable, or comma-separated)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'from-conversation' -x -d 'with --user-id: a conversation you share counts as a shared context'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'permission' -x -d 'report whether you hold this permission in each context (repeatable; does not filter)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'synthetic' -d 'with --context and no term: also the context\'s teachers, TAs, students, observers, sections and groups as contexts'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'type' -x -a 'user context' -d 'only people (user) or only contexts (context)'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'user-id' -r -F -d 'just this user, if you may message them (the other filters are ignored)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from find-recipients' -l 'user-id' -x -d 'just this user, if you may message them (the other filters are ignored)'
 
 # lms conv get flags
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from get' -l 'no-mark-read' -d 'leave it unread'
 
 # lms conv list flags
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from list ls' -l 'filter' -r -F -d 'only conversations of course_N, group_N or with user_N (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from list ls' -l 'filter' -x -d 'only conversations of course_N, group_N or with user_N (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from list ls' -l 'filter-mode' -x -a 'or and' -d 'with several --filter: any (or) or all (and) must match'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from list ls' -l 'scope' -x -a 'unread starred archived sent' -d 'unread, starred, archived or sent (default: the inbox, read and unread)'
 
@@ -407,32 +444,32 @@ complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand
 
 # lms conv remove-messages flags
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from remove-messages' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from remove-messages' -l 'message' -r -F -d 'a message id (repeatable, or comma-separated)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from remove-messages' -l 'message' -x -d 'a message id (repeatable, or comma-separated)'
 
 # lms conv reply flags
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'attach' -r -F -d 'attach a file (uploaded to your conversation attachments; repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'body' -r -F -d 'the message'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'body' -x -d 'the message'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'body-file' -r -F -d 'read the message from a file (- for stdin)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'media-comment-id' -r -F -d 'a media comment to include'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'media-comment-id' -x -d 'a media comment to include'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'media-comment-type' -x -a 'audio video' -d 'the media comment is audio or video'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'to' -r -F -d 'only these participants (repeatable, or comma-separated)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from reply' -l 'to' -x -d 'only these participants (repeatable, or comma-separated)'
 
 # lms conv send flags
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'async' -d 'deliver in the background (one conversation per recipient) and follow the batch to its end'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'attach' -r -F -d 'attach a file (uploaded to your conversation attachments; repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'body' -r -F -d 'the message'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'body' -x -d 'the message'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'body-file' -r -F -d 'read the message from a file (- for stdin)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'bulk' -d 'with --group: a separate copy of the group conversation for each recipient'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'context' -r -F -d 'the course or group the conversation belongs to (course_1, group_2)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'context' -x -d 'the course or group the conversation belongs to (course_1, group_2)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'forward' -r -F -d 'include a message you can see (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'forward' -x -d 'include a message you can see (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'group' -d 'one group conversation everyone shares (at most 100 recipients), rather than a private one each'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'media-comment-id' -r -F -d 'a media comment to include'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'media-comment-id' -x -d 'a media comment to include'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'media-comment-type' -x -a 'audio video' -d 'the media comment is audio or video'
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'no-wait' -d 'with --async: print the batch id and return at once'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'subject' -r -F -d 'subject (kept as it was when a private conversation is reused)'
-complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'to' -r -F -d 'user id, course_N, section_N, group_N or course_N_students|teachers|tas|observers (repeatable, or comma-separated)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'subject' -x -d 'subject (kept as it was when a private conversation is reused)'
+complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from send' -l 'to' -x -d 'user id, course_N, section_N, group_N or course_N_students|teachers|tas|observers (repeatable, or comma-separated)'
 
 # lms conv update flags
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
@@ -450,34 +487,40 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls update' -a 'update' -d 'Change a course\'s name, code, SIS id, dates or time zone; publish or unpublish it'
 
 # lms courses create flags
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'course-code' -r -F -d 'short code, e.g. BIO-101'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'course-code' -x -d 'short code, e.g. BIO-101'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'end-at' -r -F -d 'end date (ISO 8601)'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'name' -r -F -d 'course name'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'end-at' -x -d 'end date (ISO 8601)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'name' -x -d 'course name'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'publish' -d 'make the course available now'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'sis-course-id' -r -F -d 'SIS id (needs SIS permission)'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'start-at' -r -F -d 'start date (ISO 8601)'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'time-zone' -r -F -d 'the course\'s time zone, e.g. America/Denver (default: its account\'s)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'sis-course-id' -x -d 'SIS id (needs SIS permission)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'start-at' -x -d 'start date (ISO 8601)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'time-zone' -x -d 'the course\'s time zone, e.g. America/Denver (default: its account\'s)'
+
+# lms courses get arguments
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from get' -x -a '(__lms_ids)'
 
 # lms courses list flags
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'list the account\'s courses (admins), sub-accounts included'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'account' -x -a '(__lms_ids)' -d 'list the account\'s courses (admins), sub-accounts included'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'enrollment-type' -x -a 'teacher student ta observer designer' -d 'your courses where you are this'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'with --account: partial name, code or SIS id'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'search' -x -d 'with --account: partial name, code or SIS id'
+
+# lms courses update arguments
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -x -a '(__lms_ids)'
 
 # lms courses update flags
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'course-code' -r -F -d 'short code, e.g. BIO-101'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'course-code' -x -d 'short code, e.g. BIO-101'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'end-at' -r -F -d 'end date (ISO 8601; "" clears it)'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'course name'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'end-at' -x -d 'end date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'name' -x -d 'course name'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'publish' -d 'make the course available'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'sis-course-id' -r -F -d 'SIS id (needs SIS permission)'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'start-at' -r -F -d 'start date (ISO 8601; "" clears it)'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'time-zone' -r -F -d 'the course\'s time zone, e.g. America/Denver'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'sis-course-id' -x -d 'SIS id (needs SIS permission)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'start-at' -x -d 'start date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'time-zone' -x -d 'the course\'s time zone, e.g. America/Denver'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'unpublish' -d 'make it unavailable again (refused once its students have grades)'
 
 # lms diff flags
-complete -c lms -n '__fish_seen_subcommand_from diff' -l 'concurrency' -r -F -d 'changes in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from diff' -l 'concurrency' -x -d 'changes in flight at once (the server may slow this further)'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'exit-code' -d 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'file' -s 'f' -r -F -d 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments'
@@ -497,36 +540,39 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'list' -d 'List the enrollments of a course, a section or a user, or one user\'s in a course or section (active and invited unless --state says otherwise)'
 
 # lms enrollments add flags
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'limit-to-section' -d 'a teacher or TA may only see and act in their own section'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'no-notify' -d 'send no enrollment notice'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'observee' -r -F -d 'for an observer: the student they observe'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'role' -r -F -d 'a course role by name, e.g. a custom one; the type follows from it'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'section' -r -F -d 'section id or sis_section_id:X'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'section-id' -r -F -d 'with --course: the section to enrol into (default: the course\'s default section)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'observee' -x -d 'for an observer: the student they observe'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'role' -x -d 'a course role by name, e.g. a custom one; the type follows from it'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'section-id' -x -d 'with --course: the section to enrol into (default: the course\'s default section)'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'state' -x -a 'active invited inactive' -d 'active, invited (default) or inactive'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'type' -r -F -d 'student (default), teacher, ta, designer or observer'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'user' -r -F -d 'user id, sis_user_id:X, sis_login_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'type' -x -d 'student (default), teacher, ta, designer or observer'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'user' -x -a '(__lms_ids)' -d 'user id, sis_user_id:X, sis_login_id:X or self'
 
 # lms enrollments conclude flags
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from conclude' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from conclude' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from conclude' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms enrollments deactivate flags
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from deactivate' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from deactivate' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from deactivate' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms enrollments delete flags
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from delete' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms enrollments export flags
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from export' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from export' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+
+# lms enrollments import arguments
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -F
 
 # lms enrollments import flags
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'concurrency' -r -F -d 'rows in flight at once (the server may slow this further)'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'concurrency' -x -d 'rows in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'
@@ -535,19 +581,19 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'update' -d 'change existing enrollments whose state differ from the file'
 
 # lms enrollments list flags
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'role' -r -F -d 'a role name, custom roles included (repeatable; --type is then ignored)'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'section' -r -F -d 'section id or sis_section_id:X'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'state' -r -F -d 'active, invited, creation_pending, deleted, rejected, completed, inactive (repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'type' -r -F -d 'student, teacher, ta, designer or observer (repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'user' -r -F -d 'user id, sis_user_id:X, sis_login_id:X or self; with --course or --section, that user\'s enrollments there'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'role' -x -d 'a role name, custom roles included (repeatable; --type is then ignored)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'state' -x -d 'active, invited, creation_pending, deleted, rejected, completed, inactive (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'type' -x -d 'student, teacher, ta, designer or observer (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'user' -x -a '(__lms_ids)' -d 'user id, sis_user_id:X, sis_login_id:X or self; with --course or --section, that user\'s enrollments there'
 
 # lms export
 complete -c lms -n '__fish_seen_subcommand_from export; and not __fish_seen_subcommand_from course help' -a 'course' -d 'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignments, topics, announcements, quizzes and outcome tree'
 complete -c lms -n '__fish_seen_subcommand_from export; and not __fish_seen_subcommand_from course help' -a 'help' -d 'display help for command'
 
 # lms export course flags
-complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'include' -r -F -d 'what the file lists besides the course, comma-separated: sections, enrollments, assignments, topics, announcements, quizzes, outcomes (default: all of them)'
+complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'include' -x -d 'what the file lists besides the course, comma-separated: sections, enrollments, assignments, topics, announcements, quizzes, outcomes (default: all of them)'
 complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'out' -r -F -d 'write the course file here rather than to stdout; an outcome tree goes beside it (course.yaml: course.outcomes.yaml)'
 complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'outcomes-file' -r -F -d 'write the outcome tree here; the course file names it from its own folder (the current one, on stdout)'
 
@@ -560,31 +606,45 @@ complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subco
 complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from export help set' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from export help set' -a 'set' -d 'Grade one submission, or a CSV of thousands (validated first, sent in batches, read back)'
 
+# lms grade flags
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'assignment' -x -a '(__lms_ids)' -d 'assignment id (with --csv: omit it for a file with a column per assignment)'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'batch-size' -x -d 'with --csv: grades per update_grades request'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'comment' -x -d 'a comment to go with the grade'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'concurrency' -x -d 'with --csv: batches (or rows, with --per-row) in flight at once'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'csv' -r -F -d 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'dry-run' -d 'with --csv: show each change (old grade → new grade); for one grade: show the request; send nothing'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'failed-out' -r -F -d 'with --csv: write failed rows here, with an error column, ready to re-run'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'per-row' -d 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'restart' -d 'with --per-row: ignore what earlier runs of this file recorded'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'user' -x -a '(__lms_ids)' -d 'the student: id, sis_user_id:X or sis_login_id:X'
+
 # lms grade export flags
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'assignment' -r -F -d 'one assignment: columns user, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user and a column per graded assignment, headed by its name (its id where names clash)'
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'section' -r -F -d 'section id or sis_section_id:X (its students only)'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'assignment' -x -a '(__lms_ids)' -d 'one assignment: columns user, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user and a column per graded assignment, headed by its name (its id where names clash)'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X (its students only)'
 
 # lms grade set flags
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'assignment' -r -F -d 'assignment id (with --csv: omit it for a file with a column per assignment)'
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'batch-size' -r -F -d 'with --csv: grades per update_grades request'
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'comment' -r -F -d 'a comment to go with the grade'
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'concurrency' -r -F -d 'with --csv: batches (or rows, with --per-row) in flight at once'
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'assignment' -x -a '(__lms_ids)' -d 'assignment id (with --csv: omit it for a file with a column per assignment)'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'batch-size' -x -d 'with --csv: grades per update_grades request'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'comment' -x -d 'a comment to go with the grade'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'concurrency' -x -d 'with --csv: batches (or rows, with --per-row) in flight at once'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'csv' -r -F -d 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'dry-run' -d 'with --csv: show each change (old grade → new grade); for one grade: show the request; send nothing'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'failed-out' -r -F -d 'with --csv: write failed rows here, with an error column, ready to re-run'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'per-row' -d 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'restart' -d 'with --per-row: ignore what earlier runs of this file recorded'
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'section' -r -F -d 'section id or sis_section_id:X'
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'user' -r -F -d 'the student: id, sis_user_id:X or sis_login_id:X'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'user' -x -a '(__lms_ids)' -d 'the student: id, sis_user_id:X or sis_login_id:X'
 
 # lms groups
 complete -c lms -n '__fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from help list ls' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'List the groups of a course'
 
 # lms groups list flags
-complete -c lms -n '__fish_seen_subcommand_from groups; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from groups; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 
 # lms history
 complete -c lms -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from day days feed help submissions' -a 'day' -d 'Who graded what on one day (YYYY-MM-DD, in the course\'s time zone)'
@@ -594,22 +654,22 @@ complete -c lms -n '__fish_seen_subcommand_from history; and not __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from day days feed help submissions' -a 'submissions' -d 'One grader\'s changes to one assignment on a day: each submission\'s versions, newest first'
 
 # lms history day flags
-complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from day' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from day' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 
 # lms history days flags
-complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from days' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from days' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 
 # lms history feed flags
 complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'ascending' -d 'oldest first'
-complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'assignment' -r -F -d 'only this assignment'
-complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'since' -r -F -d 'only changes from this date (YYYY-MM-DD, UTC) or time (ISO 8601) on'
-complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'user' -r -F -d 'only this student (user id)'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'assignment' -x -a '(__lms_ids)' -d 'only this assignment'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'since' -x -d 'only changes from this date (YYYY-MM-DD, UTC) or time (ISO 8601) on'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from feed' -l 'user' -x -a '(__lms_ids)' -d 'only this student (user id)'
 
 # lms history submissions flags
-complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'assignment' -r -F -d 'assignment id'
-complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'grader' -r -F -d 'the grader\'s user id (0: graded on submission)'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'assignment' -x -a '(__lms_ids)' -d 'assignment id'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'grader' -x -d 'the grader\'s user id (0: graded on submission)'
 
 # lms mcp flags
 complete -c lms -n '__fish_seen_subcommand_from mcp' -l 'allow-destructive' -d 'also allow deletions, conclusions, --sync and --prune (implies --allow-writes)'
@@ -623,28 +683,28 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'tokens' -d 'List the access tokens of the mock users, and the developer key\'s client id and secret (for lms auth login)'
 
 # lms mock seed flags
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from seed' -l 'courses' -r -F -d 'with --users: how many generated courses (two sections each; default N/100, at least 1)'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from seed' -l 'users' -r -F -d 'also generate N users with logins and emails, enrolled in generated courses'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from seed' -l 'courses' -x -d 'with --users: how many generated courses (two sections each; default N/100, at least 1)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from seed' -l 'users' -x -d 'also generate N users with logins and emails, enrolled in generated courses'
 
 # lms mock serve flags
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'drop-rate' -r -F -d 'probability (0-1) of dropping the connection, half before and half after the request is applied'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'fail-rate' -r -F -d 'probability (0-1) of answering a 5xx (500, 502 or 503) without doing anything'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'fail-status' -r -F -d 'the statuses a failure picks from, comma-separated (default 500,502,503)'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'fault-seed' -r -F -d 'seed for the faults, so a run can be reproduced'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'host' -r -F -d 'address to bind'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'latency' -r -F -d 'delay before every answer'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'max-body-size' -r -F -d 'largest request body, bytes or 512k/1m (larger: 413)'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'max-upload-size' -r -F -d 'largest multipart body posted to an upload URL (/files_api/uploads/…); other bodies there have --max-body-size'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'drop-rate' -x -d 'probability (0-1) of dropping the connection, half before and half after the request is applied'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'fail-rate' -x -d 'probability (0-1) of answering a 5xx (500, 502 or 503) without doing anything'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'fail-status' -x -d 'the statuses a failure picks from, comma-separated (default 500,502,503)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'fault-seed' -x -d 'seed for the faults, so a run can be reproduced'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'host' -x -d 'address to bind'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'latency' -x -d 'delay before every answer'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'max-body-size' -x -d 'largest request body, bytes or 512k/1m (larger: 413)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'max-upload-size' -x -d 'largest multipart body posted to an upload URL (/files_api/uploads/…); other bodies there have --max-body-size'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'no-require-user-agent' -d 'answer requests that carry no User-Agent header (real instances refuse them with 403, and so does the mock by default), for clients that cannot set one'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'port' -r -F -d 'port (0 picks a free one)'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'public-url' -r -F -d 'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'port' -x -d 'port (0 picks a free one)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'public-url' -x -d 'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'quiet' -d 'no per-request log lines'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'ready-file' -r -F -d 'once listening, write the base URL to this file (replaced atomically; removed at start and on exit), for scripts that run the server in the background'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle' -d 'throttle like a real instance: a leaky bucket per token (capacity 700, 50 per request in flight, cost 10, drains 100/s)'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-capacity' -r -F -d 'bucket size (default 700; implies --throttle)'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-cost' -r -F -d 'charged per completed request (default 10; implies --throttle)'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-penalty' -r -F -d 'charged while a request is in flight, refunded when it completes (default 50; implies --throttle)'
-complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-rate' -r -F -d 'how fast the bucket drains (default 100; implies --throttle)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-capacity' -x -d 'bucket size (default 700; implies --throttle)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-cost' -x -d 'charged per completed request (default 10; implies --throttle)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-penalty' -x -d 'charged while a request is in flight, refunded when it completes (default 50; implies --throttle)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-rate' -x -d 'how fast the bucket drains (default 100; implies --throttle)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-status' -x -a '403 429' -d 'status of a throttled answer (default 403; implies --throttle)'
 
 # lms outcomes
@@ -660,22 +720,22 @@ complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_su
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'unlink' -d 'Unlink an outcome from a group (deleted with its last link; refused for an aligned one)'
 
 # lms outcomes create flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'calculation-int' -r -F -d 'the calculation parameter (decaying_average, weighted_average: 1-99; n_mastery: 1-10)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'calculation-int' -x -d 'the calculation parameter (decaying_average, weighted_average: 1-99; n_mastery: 1-10)'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'calculation-method' -x -a 'decaying_average weighted_average n_mastery latest highest average' -d 'how mastery is calculated'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'display-name' -r -F -d 'a friendly name'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'description' -x -d 'description'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'display-name' -x -d 'a friendly name'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'global' -d 'the site-wide (global) context'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'mastery-points' -r -F -d 'points for mastery (default: the top rating; ignored without ratings)'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'rating' -r -F -d 'a rating, e.g. "4:Exceeds Mastery" (repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'outcome title'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'vendor-guid' -r -F -d 'the learning standard\'s GUID'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'mastery-points' -x -d 'points for mastery (default: the top rating; ignored without ratings)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'rating' -x -d 'a rating, e.g. "4:Exceeds Mastery" (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'title' -x -d 'outcome title'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from create' -l 'vendor-guid' -x -d 'the learning standard\'s GUID'
 
 # lms outcomes export flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from export' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from export' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from export' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from export' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from export' -l 'global' -d 'the site-wide (global) context'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from export' -l 'yaml' -d 'the nested tree as YAML (groups: and outcomes:, each keyed by vendor_guid), whatever -o says'
 
@@ -688,56 +748,59 @@ complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from create delete get help subgroups update' -a 'update' -d 'Change a group\'s title, description or GUID, or move it (--parent) within its context'
 
 # lms outcomes groups create flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'description' -x -d 'description'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'global' -d 'the site-wide (global) context'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'parent' -r -F -d 'the group to create it in'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'group title'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'vendor-guid' -r -F -d 'the learning standard\'s GUID'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'parent' -x -d 'the group to create it in'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'title' -x -d 'group title'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from create' -l 'vendor-guid' -x -d 'the learning standard\'s GUID'
 
 # lms outcomes groups delete flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from delete' -l 'global' -d 'the site-wide (global) context'
 
 # lms outcomes groups get flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from get' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from get' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from get' -l 'global' -d 'the site-wide (global) context'
 
 # lms outcomes groups subgroups flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from subgroups' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from subgroups' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from subgroups' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from subgroups' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from subgroups' -l 'global' -d 'the site-wide (global) context'
 
 # lms outcomes groups update flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'description' -r -F -d 'description'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'description' -x -d 'description'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'global' -d 'the site-wide (global) context'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'parent' -r -F -d 'move it into this group (same context; not below itself)'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'group title'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'vendor-guid' -r -F -d 'the learning standard\'s GUID'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'parent' -x -d 'move it into this group (same context; not below itself)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'title' -x -d 'group title'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from groups; and __fish_seen_subcommand_from update' -l 'vendor-guid' -x -d 'the learning standard\'s GUID'
+
+# lms outcomes import arguments
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -F
 
 # lms outcomes import flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'concurrency' -r -F -d 'rows in flight at once (the server may slow this further)'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'concurrency' -x -d 'rows in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'from' -r -F -d 'deep-import this group (global, this context, or an account above it) …'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'from' -x -d 'deep-import this group (global, this context, or an account above it) …'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'global' -d 'the site-wide (global) context'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'into' -r -F -d '… as a new subgroup of this group of the context'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'into' -x -d '… as a new subgroup of this group of the context'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'skip-invalid' -d 'import the valid rows and report the invalid ones, instead of stopping'
 
 # lms outcomes link flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from link' -l 'global' -d 'the site-wide (global) context'
 
@@ -746,24 +809,24 @@ complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'List a group\'s outcome links (--full for mastery points, ratings and calculation)'
 
 # lms outcomes links list flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'full' -d 'the outcomes in full'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from links; and __fish_seen_subcommand_from list ls' -l 'global' -d 'the site-wide (global) context'
 
 # lms outcomes root flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from root' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from root' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from root' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from root' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from root' -l 'global' -d 'the site-wide (global) context'
 
 # lms outcomes tree flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from tree' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from tree' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from tree' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from tree' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from tree' -l 'global' -d 'the site-wide (global) context'
 
 # lms outcomes unlink flags
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'global' -d 'the site-wide (global) context'
 
@@ -779,7 +842,7 @@ complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'insecure-storage' -d 'keep the token in the profile file (readable only by you) instead of the keychain'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'no-verify' -d 'save without checking the token with the instance'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'token-stdin' -d 'read the access token from standard input'
-complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'url' -r -F -d 'base URL of the instance, e.g. https://lms.example.edu'
+complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'url' -x -d 'base URL of the instance, e.g. https://lms.example.edu'
 
 # lms profile remove arguments
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from remove rm' -x -a '(__lms_profiles)'
@@ -807,78 +870,78 @@ complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and not __fish_seen_subcommand_from create get help list ls publish unpublish update' -a 'update' -d 'Change a quiz'
 
 # lms quizzes create flags
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'access-code' -r -F -d 'code students must enter ("" for none)'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'allowed-attempts' -r -F -d 'attempts allowed; -1 for unlimited'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'assignment-group-id' -r -F -d 'assignment group of a graded quiz (default: the top one)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'access-code' -x -d 'code students must enter ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'allowed-attempts' -x -d 'attempts allowed; -1 for unlimited'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'assignment-group-id' -x -d 'assignment group of a graded quiz (default: the top one)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'cant-go-back' -x -a 'true false' -d 'lock questions once answered (with --one-question-at-a-time true)'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'description' -x -d 'description (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'due-at' -x -d 'due date (ISO 8601; "" for none)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'hide-results' -x -a 'always until_after_last_attempt ' -d 'always, until_after_last_attempt, or "" to show results'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'ip-filter' -r -F -d 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'lock-at' -r -F -d 'lock date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'ip-filter' -x -d 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'lock-at' -x -d 'lock date (ISO 8601; "" for none)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'one-question-at-a-time' -x -a 'true false' -d 'show one question at a time'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'publish' -d 'publish it at once'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'quiz-type' -x -a 'practice_quiz assignment graded_survey survey' -d 'practice_quiz, assignment (graded), graded_survey or survey'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'scoring-policy' -x -a 'keep_highest keep_latest' -d 'keep_highest or keep_latest (with more than one attempt)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'show-correct-answers' -x -a 'true false' -d 'show correct answers (only when results are not hidden)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'shuffle-answers' -x -a 'true false' -d 'shuffle the answers (true or false)'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'time-limit' -r -F -d 'time limit in minutes ("" for none)'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'quiz title'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'unlock-at' -r -F -d 'unlock date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'time-limit' -x -d 'time limit in minutes ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'title' -x -d 'quiz title'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from create' -l 'unlock-at' -x -d 'unlock date (ISO 8601; "" for none)'
 
 # lms quizzes get flags
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 
 # lms quizzes list flags
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial title'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from list ls' -l 'search' -x -d 'partial title'
 
 # lms quizzes publish flags
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from publish' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
 
 # lms quizzes unpublish flags
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from unpublish' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
 
 # lms quizzes update flags
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'access-code' -r -F -d 'code students must enter ("" for none)'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'allowed-attempts' -r -F -d 'attempts allowed; -1 for unlimited'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'assignment-group-id' -r -F -d 'assignment group of a graded quiz (default: the top one)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'access-code' -x -d 'code students must enter ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'allowed-attempts' -x -d 'attempts allowed; -1 for unlimited'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'assignment-group-id' -x -d 'assignment group of a graded quiz (default: the top one)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'cant-go-back' -x -a 'true false' -d 'lock questions once answered (with --one-question-at-a-time true)'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'description' -r -F -d 'description (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'description' -x -d 'description (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'due-at' -x -d 'due date (ISO 8601; "" for none)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'hide-results' -x -a 'always until_after_last_attempt ' -d 'always, until_after_last_attempt, or "" to show results'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'ip-filter' -r -F -d 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'lock-at' -r -F -d 'lock date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'ip-filter' -x -d 'addresses or networks allowed, e.g. 192.168.1.0/24,10.0.0.1 ("" for any)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'lock-at' -x -d 'lock date (ISO 8601; "" for none)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'no-notify' -d 'don\'t tell the course\'s users about the change'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'one-question-at-a-time' -x -a 'true false' -d 'show one question at a time'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'quiz-type' -x -a 'practice_quiz assignment graded_survey survey' -d 'practice_quiz, assignment (graded), graded_survey or survey'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'scoring-policy' -x -a 'keep_highest keep_latest' -d 'keep_highest or keep_latest (with more than one attempt)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'show-correct-answers' -x -a 'true false' -d 'show correct answers (only when results are not hidden)'
 complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'shuffle-answers' -x -a 'true false' -d 'shuffle the answers (true or false)'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'time-limit' -r -F -d 'time limit in minutes ("" for none)'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'quiz title'
-complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'unlock-at' -r -F -d 'unlock date (ISO 8601; "" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'time-limit' -x -d 'time limit in minutes ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'title' -x -d 'quiz title'
+complete -c lms -n '__fish_seen_subcommand_from quizzes; and __fish_seen_subcommand_from update' -l 'unlock-at' -x -d 'unlock date (ISO 8601; "" for none)'
 
 # lms recipients
 complete -c lms -n '__fish_seen_subcommand_from recipients; and not __fish_seen_subcommand_from help search find' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from recipients; and not __fish_seen_subcommand_from help search find' -a 'search' -d 'Find people and contexts you may message (every term must match the name; contexts first)'
 
 # lms recipients search flags
-complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'context' -r -F -d 'only within course_N, section_N or group_N (course_N_students etc. too)'
-complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'exclude' -r -F -d 'leave out a user id or course_N/section_N/group_N (repeatable, or comma-separated)'
-complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'from-conversation' -r -F -d 'with --user-id: a conversation you share counts as a shared context'
-complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'permission' -r -F -d 'report whether you hold this permission in each context (repeatable; does not filter)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'context' -x -d 'only within course_N, section_N or group_N (course_N_students etc. too)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'exclude' -x -d 'leave out a user id or course_N/section_N/group_N (repeatable, or comma-separated)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'from-conversation' -x -d 'with --user-id: a conversation you share counts as a shared context'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'permission' -x -d 'report whether you hold this permission in each context (repeatable; does not filter)'
 complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'synthetic' -d 'with --context and no term: also the context\'s teachers, TAs, students, observers, sections and groups as contexts'
 complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'type' -x -a 'user context' -d 'only people (user) or only contexts (context)'
-complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'user-id' -r -F -d 'just this user, if you may message them (the other filters are ignored)'
+complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'user-id' -x -d 'just this user, if you may message them (the other filters are ignored)'
 
 # lms sections
 complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'create' -d 'Create a section in a course'
@@ -891,36 +954,45 @@ complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_su
 complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'update' -d 'Change a section\'s name, SIS id or dates'
 
 # lms sections create flags
-complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'end-at' -r -F -d 'end date (ISO 8601; "" clears it)'
-complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'name' -r -F -d 'section name'
-complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'sis-id' -r -F -d 'SIS id (applied only for callers who manage SIS data; "" clears it)'
-complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'start-at' -r -F -d 'start date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'end-at' -x -d 'end date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'name' -x -d 'section name'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'sis-id' -x -d 'SIS id (applied only for callers who manage SIS data; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'start-at' -x -d 'start date (ISO 8601; "" clears it)'
 
 # lms sections crosslist flags
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from crosslist' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from crosslist' -l 'to' -r -F -d 'the course to move it into (id or sis_course_id:X)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from crosslist' -l 'to' -x -d 'the course to move it into (id or sis_course_id:X)'
+
+# lms sections delete arguments
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from delete' -x -a '(__lms_ids)'
 
 # lms sections delete flags
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
+# lms sections get arguments
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from get' -x -a '(__lms_ids)'
+
 # lms sections get flags
-complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'the course it must be in'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'the course it must be in'
 
 # lms sections list flags
-complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from list ls' -l 'with-students' -d 'include each section\'s students'
 
 # lms sections uncrosslist flags
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from uncrosslist' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
+# lms sections update arguments
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -x -a '(__lms_ids)'
+
 # lms sections update flags
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'end-at' -r -F -d 'end date (ISO 8601; "" clears it)'
-complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'section name'
-complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'sis-id' -r -F -d 'SIS id (applied only for callers who manage SIS data; "" clears it)'
-complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'start-at' -r -F -d 'start date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'end-at' -x -d 'end date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'name' -x -d 'section name'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'sis-id' -x -d 'SIS id (applied only for callers who manage SIS data; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'start-at' -x -d 'start date (ISO 8601; "" clears it)'
 
 # lms submissions
 complete -c lms -n '__fish_seen_subcommand_from submissions; and not __fish_seen_subcommand_from comment get help list ls submit' -a 'comment' -d 'Comment on a student\'s submission (text and/or a media comment)'
@@ -930,44 +1002,44 @@ complete -c lms -n '__fish_seen_subcommand_from submissions; and not __fish_seen
 complete -c lms -n '__fish_seen_subcommand_from submissions; and not __fish_seen_subcommand_from comment get help list ls submit' -a 'submit' -d 'Submit an assignment as a student: text, a URL, files or a media recording (each submission is a new attempt)'
 
 # lms submissions comment flags
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'assignment' -r -F -d 'assignment id'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'assignment' -x -a '(__lms_ids)' -d 'assignment id'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'group' -d 'on a group assignment, comment to the whole group'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'media-id' -r -F -d 'a media comment: the media object id'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'media-id' -x -d 'a media comment: the media object id'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'media-type' -x -a 'audio video' -d 'audio or video (default video)'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'section' -r -F -d 'section id or sis_section_id:X'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'user' -r -F -d 'the student: yourself unless given'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from comment' -l 'user' -x -a '(__lms_ids)' -d 'the student: yourself unless given'
 
 # lms submissions get flags
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'assignment' -r -F -d 'assignment id'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'assignment' -x -a '(__lms_ids)' -d 'assignment id'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'include' -x -a 'submission_history submission_comments rubric_assessment assignment user total_scores' -d 'also return submission_history, submission_comments, rubric_assessment, assignment, user, total_scores (repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'section' -r -F -d 'section id or sis_section_id:X'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'user' -r -F -d 'the student: yourself unless given'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from get' -l 'user' -x -a '(__lms_ids)' -d 'the student: yourself unless given'
 
 # lms submissions list flags
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'all-students' -d 'every student you may see, across assignments'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'assignment' -r -F -d 'assignment id; with --user, one of the assignments to list (repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'assignment' -x -a '(__lms_ids)' -d 'assignment id; with --user, one of the assignments to list (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'grouped' -d 'one record per student, with their submissions'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'include' -x -a 'submission_history submission_comments rubric_assessment assignment user total_scores' -d 'also return submission_history, submission_comments, rubric_assessment, assignment, user, total_scores (repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'section' -r -F -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'totals' -d 'with --grouped: each student\'s current and final score'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'user' -r -F -d 'a student (repeatable); default: yourself, or everyone of an --assignment'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from list ls' -l 'user' -x -a '(__lms_ids)' -d 'a student (repeatable); default: yourself, or everyone of an --assignment'
 
 # lms submissions submit flags
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'assignment' -r -F -d 'assignment id'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'comment' -r -F -d 'a comment to go with it'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'assignment' -x -a '(__lms_ids)' -d 'assignment id'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'comment' -x -d 'a comment to go with it'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'file' -r -F -d 'online_upload: a file to upload and submit (repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'media-id' -r -F -d 'media_recording: the media object id'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'media-id' -x -d 'media_recording: the media object id'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'media-type' -x -a 'audio video' -d 'media_recording: audio or video (default video)'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'section' -r -F -d 'section id or sis_section_id:X'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'text' -r -F -d 'online_text_entry: the text (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'text' -x -d 'online_text_entry: the text (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'text-file' -r -F -d 'online_text_entry: the text, read from a file (- for stdin)'
-complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'url' -r -F -d 'online_url: a web address (http:// assumed)'
+complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'url' -x -d 'online_url: a web address (http:// assumed)'
 
 # lms todo
 complete -c lms -n '__fish_seen_subcommand_from todo; and not __fish_seen_subcommand_from help ignore list ls' -a 'help' -d 'display help for command'
@@ -1001,154 +1073,163 @@ complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subc
 complete -c lms -n '__fish_seen_subcommand_from topics; and not __fish_seen_subcommand_from create delete delete-entry edit-entry entries get help list ls post read read-all replies reply subscribe unread unread-all unsubscribe update view' -a 'view' -d 'The whole thread: an indented tree on a terminal (unread marked), the API\'s full view as JSON otherwise'
 
 # lms topics create flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'assignment-id' -r -F -d 'grade it with an existing assignment of the course'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'assignment-id' -x -d 'grade it with an existing assignment of the course'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'delayed-post-at' -x -d 'post it at this time (ISO 8601; "" posts now)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'due-at' -r -F -d 'due date of that new assignment'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'group' -r -F -d 'group id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'group-set' -r -F -d 'split it into a topic per group of this group set ("" for none, while nobody has posted)'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'due-at' -x -d 'due date of that new assignment'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'group' -x -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'group-set' -x -d 'split it into a topic per group of this group set ("" for none, while nobody has posted)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'lock-at' -x -d 'lock it at this time (ISO 8601; "" removes the lock date)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'message' -x -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'pinned' -d 'pin it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'points' -r -F -d 'grade it with a new assignment worth this many points'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'points' -x -d 'grade it with a new assignment worth this many points'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'publish' -d 'publish it now (without it a teacher\'s topic is a draft)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'require-initial-post' -d 'students see the others\' posts only after posting'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'title' -r -F -d 'the title'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from create' -l 'title' -x -d 'the title'
+
+# lms topics delete arguments
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -x -a '(__lms_ids)'
 
 # lms topics delete flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete' -l 'group' -x -d 'group id'
 
 # lms topics delete-entry flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from delete-entry' -l 'group' -x -d 'group id'
 
 # lms topics edit-entry flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'group' -r -F -d 'group id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'group' -x -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'message' -x -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from edit-entry' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
 
 # lms topics entries flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'group' -r -F -d 'group id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'id' -r -F -d 'only this entry (repeatable), in id order'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'group' -x -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from entries' -l 'id' -x -d 'only this entry (repeatable), in id order'
+
+# lms topics get arguments
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -x -a '(__lms_ids)'
 
 # lms topics get flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from get' -l 'group' -x -d 'group id'
 
 # lms topics list flags
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'announcements' -d 'list announcements instead (as lms announcements list)'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'group' -x -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'order-by' -x -a 'position recent_activity' -d 'position (default) or recent_activity'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'scope' -x -a 'locked unlocked' -d 'only locked or only unlocked ones'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'titles containing this text'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from list ls' -l 'search' -x -d 'titles containing this text'
 
 # lms topics post flags
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'attach' -r -F -d 'attach a file'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'group' -r -F -d 'group id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'group' -x -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'message' -x -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from post' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
 
 # lms topics read flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'forced' -d 'set forced_read_state: viewing will not change it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read' -l 'group' -x -d 'group id'
 
 # lms topics read-all flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from read-all' -l 'group' -x -d 'group id'
 
 # lms topics replies flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from replies' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from replies' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from replies' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from replies' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from replies' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from replies' -l 'group' -x -d 'group id'
 
 # lms topics reply flags
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'attach' -r -F -d 'attach a file'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'group' -r -F -d 'group id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'group' -x -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'message' -x -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from reply' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
 
 # lms topics subscribe flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from subscribe' -l 'group' -x -d 'group id'
 
 # lms topics unread flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'forced' -d 'set forced_read_state: viewing will not change it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread' -l 'group' -x -d 'group id'
 
 # lms topics unread-all flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'forced' -d 'set forced_read_state: viewing will not change it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unread-all' -l 'group' -x -d 'group id'
 
 # lms topics unsubscribe flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'course' -r -F -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from unsubscribe' -l 'group' -x -d 'group id'
+
+# lms topics update arguments
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -x -a '(__lms_ids)'
 
 # lms topics update flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'assignment-id' -r -F -d 'grade it with an existing assignment of the course'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'delayed-post-at' -r -F -d 'post it at this time (ISO 8601; "" posts now)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'assignment-id' -x -d 'grade it with an existing assignment of the course'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'delayed-post-at' -x -d 'post it at this time (ISO 8601; "" posts now)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'discussion-type' -x -a 'threaded side_comment' -d 'threaded, or side_comment (one level of replies)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'due-at' -r -F -d 'due date of that new assignment'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'group' -r -F -d 'group id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'group-set' -r -F -d 'split it into a topic per group of this group set ("" for none, while nobody has posted)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'due-at' -x -d 'due date of that new assignment'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'group' -x -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'group-set' -x -d 'split it into a topic per group of this group set ("" for none, while nobody has posted)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'lock' -d 'lock it now'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'lock-at' -r -F -d 'lock it at this time (ISO 8601; "" removes the lock date)'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'message' -r -F -d 'the message (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'lock-at' -x -d 'lock it at this time (ISO 8601; "" removes the lock date)'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'message' -x -d 'the message (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'message-file' -r -F -d 'read the message from a file, or - for stdin (long HTML bodies)'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'pinned' -d 'pin it'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'points' -r -F -d 'grade it with a new assignment worth this many points'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'points' -x -d 'grade it with a new assignment worth this many points'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'publish' -d 'publish a draft'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'require-initial-post' -d 'students see the others\' posts only after posting'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'title' -r -F -d 'a new title'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'title' -x -d 'a new title'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'ungraded' -d 'remove its assignment: a plain discussion again'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'unlock' -d 'unlock it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'unpin' -d 'unpin it'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from update' -l 'unpublish' -d 'make it a draft again (only while nobody has posted)'
 
 # lms topics view flags
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'collection-item' -r -F -d 'collection item id'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'course' -r -F -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'group' -r -F -d 'group id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'collection-item' -x -d 'collection item id'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'group' -x -d 'group id'
 complete -c lms -n '__fish_seen_subcommand_from topics; and __fish_seen_subcommand_from view' -l 'new-entries' -d 'while the server rebuilds the view, take it with the entries posted since'
 
 # lms upcoming
@@ -1173,36 +1254,45 @@ complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subco
 complete -c lms -n '__fish_seen_subcommand_from users; and not __fish_seen_subcommand_from avatars create delete export follow get help import list ls page-views profile settings unfollow update upload' -a 'upload' -d 'Upload a file into a user\'s personal files (three-step upload)'
 
 # lms users create flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'birthdate' -r -F -d 'birth date (ISO 8601)'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'channel-address' -r -F -d 'communication channel address'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'channel-type' -r -F -d 'communication channel type (with --channel-address), e.g. sms'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'birthdate' -x -d 'birth date (ISO 8601)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'channel-address' -x -d 'communication channel address'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'channel-type' -x -d 'communication channel type (with --channel-address), e.g. sms'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'email' -r -F -d 'email communication channel'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'locale' -r -F -d 'two-letter language code, e.g. en'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'login-id' -r -F -d 'the unique login (pseudonym[unique_id])'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'name' -r -F -d 'full name'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'password' -r -F -d 'initial password'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'email' -x -d 'email communication channel'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'locale' -x -d 'two-letter language code, e.g. en'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'login-id' -x -d 'the unique login (pseudonym[unique_id])'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'name' -x -d 'full name'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'password' -x -d 'initial password'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'send-confirmation' -d 'send the account-creation notice'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'short-name' -r -F -d 'display name for informal places'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'sis-user-id' -r -F -d 'SIS id (needs SIS permission)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'short-name' -x -d 'display name for informal places'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'sis-user-id' -x -d 'SIS id (needs SIS permission)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'skip-registration' -d 'mark the user registered (no self-registration step)'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'sortable-name' -r -F -d 'name used for sorting, e.g. "Doe, Jane"'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'time-zone' -r -F -d 'IANA time zone, e.g. America/Denver'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'sortable-name' -x -d 'name used for sorting, e.g. "Doe, Jane"'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from create' -l 'time-zone' -x -d 'IANA time zone, e.g. America/Denver'
+
+# lms users delete arguments
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from delete' -x -a '(__lms_ids)'
 
 # lms users delete flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from delete' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from delete' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms users export flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from export' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from export' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
 
 # lms users follow flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from follow' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
+# lms users get arguments
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from get' -x -a '(__lms_ids)'
+
+# lms users import arguments
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -F
+
 # lms users import flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'concurrency' -r -F -d 'rows in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'concurrency' -x -d 'rows in flight at once (the server may slow this further)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'
@@ -1210,17 +1300,23 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'update' -d 'change existing users whose name, short_name, sortable_name, time_zone, locale differ from the file'
 
 # lms users list flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from list ls' -l 'account' -r -F -d 'account id, sis_account_id:X or self'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from list ls' -l 'search' -r -F -d 'partial name, login, email, SIS id, or a full id (3+ characters)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from list ls' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from list ls' -l 'search' -x -d 'partial name, login, email, SIS id, or a full id (3+ characters)'
 
 # lms users page-views flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from page-views' -l 'end-time' -r -F -d 'only views at or before this time (ISO 8601)'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from page-views' -l 'start-time' -r -F -d 'only views at or after this time (ISO 8601)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from page-views' -l 'end-time' -x -d 'only views at or before this time (ISO 8601)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from page-views' -l 'start-time' -x -d 'only views at or after this time (ISO 8601)'
 
 # lms users settings
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from settings; and not __fish_seen_subcommand_from get help update' -a 'get' -d 'Show settings (default: yourself)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from settings; and not __fish_seen_subcommand_from get help update' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from settings; and not __fish_seen_subcommand_from get help update' -a 'update' -d 'Change settings (default: yourself)'
+
+# lms users settings get arguments
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from settings; and __fish_seen_subcommand_from get' -x -a '(__lms_ids)'
+
+# lms users settings update arguments
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from settings; and __fish_seen_subcommand_from update' -x -a '(__lms_ids)'
 
 # lms users settings update flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from settings; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
@@ -1229,20 +1325,26 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 # lms users unfollow flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from unfollow' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
+# lms users update arguments
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -x -a '(__lms_ids)'
+
 # lms users update flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'avatar-token' -r -F -d 'a token from `lms users avatars` (wins over --avatar-url)'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'avatar-url' -r -F -d 'an external avatar image URL (128 px square)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'avatar-token' -x -d 'a token from `lms users avatars` (wins over --avatar-url)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'avatar-url' -x -d 'an external avatar image URL (128 px square)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'locale' -r -F -d 'two-letter language code, e.g. en'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'name' -r -F -d 'full name'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'short-name' -r -F -d 'display name for informal places'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'sortable-name' -r -F -d 'name used for sorting, e.g. "Doe, Jane"'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'time-zone' -r -F -d 'IANA time zone, e.g. America/Denver'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'locale' -x -d 'two-letter language code, e.g. en'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'name' -x -d 'full name'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'short-name' -x -d 'display name for informal places'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'sortable-name' -x -d 'name used for sorting, e.g. "Doe, Jane"'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from update' -l 'time-zone' -x -d 'IANA time zone, e.g. America/Denver'
+
+# lms users upload arguments
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -F
 
 # lms users upload flags
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'content-type' -r -F -d 'MIME type (default: guessed from the name)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'content-type' -x -d 'MIME type (default: guessed from the name)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'folder' -r -F -d 'folder path inside the user\'s files, e.g. "my files/reports"'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'name' -r -F -d 'file name to store (default: the local name)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'name' -x -d 'file name to store (default: the local name)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'on-duplicate' -x -a 'overwrite rename' -d 'when a file of that name exists'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'user' -r -F -d 'whose files: yours unless given'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from upload' -l 'user' -x -a '(__lms_ids)' -d 'whose files: yours unless given'

@@ -6,6 +6,7 @@
 // the first few chunks past the limit, and the rest is never read.
 import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
+import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 
 export interface CsvRow {
@@ -460,7 +461,12 @@ export function parseCsv(bytes: Buffer, schema: Schema): Parsed {
   const problems: Problem[] = [];
   const unknown = header.filter((h) => !schema.columns.includes(h) && !ignored.includes(h));
   const missing = schema.required.filter((c) => !header.includes(c));
-  if (unknown.length) problems.push({ line: 1, message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}; the header may use ${schema.columns.join(', ')}` });
+  const unused = schema.columns.filter((c) => !header.includes(c));
+  const named = (u: string) => {
+    const near = closest(u, unused);
+    return near ? `"${u}" (did you mean ${near}?)` : `"${u}"`;
+  };
+  if (unknown.length) problems.push({ line: 1, message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map(named).join(', ')}; the header may use ${schema.columns.join(', ')}` });
   if (missing.length) problems.push({ line: 1, message: `missing required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` });
   const dupes = header.filter((h, i) => header.indexOf(h) !== i);
   if (dupes.length) problems.push({ line: 1, message: `column ${dupes[0]} appears twice` });

@@ -37,7 +37,15 @@ export interface OptionSpec {
    * value (`conv get` marks read unless --no-mark-read): a surface that may not write sets it.
    */
   writesUnless?: boolean;
+  /** The value is the id of one of these, which completions offer from the instance (see IdKind). */
+  ids?: IdKind;
 }
+
+/**
+ * What an id names, for a flag or argument that takes one: completions list them from the instance,
+ * narrowed by the context flags already on the line (an assignment of the --course given).
+ */
+export type IdKind = 'course' | 'section' | 'assignment' | 'user' | 'account' | 'topic' | 'announcement';
 
 export type FileUse = 'read' | 'written' | 'uploaded';
 
@@ -94,6 +102,8 @@ export interface CommandSpec<O = Record<string, unknown>> {
   argChoices?: Record<string, readonly string[]>;
   /** Positional arguments that name a local file, by argument name, as a flag's `file`. */
   fileArgs?: Record<string, FileUse>;
+  /** Positional arguments that take an id, by argument name, as a flag's `ids`. */
+  argIds?: Record<string, IdKind>;
   /** Example invocations shown in help. */
   examples?: string[];
   /** Runs when the parent noun is given no known verb (`lms api GET /x`). */
@@ -203,9 +213,10 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     if (!argument) throw new Error(`${spec.name}: no argument named ${name}`);
     argument.choices(choices);
   }
+  const required: Option[] = [];
   for (const o of spec.options ?? []) {
     const option = new Option(o.flags, o.description);
-    if (o.required) option.makeOptionMandatory();
+    if (o.required) required.push(option);
     if (o.default !== undefined) option.default(o.default);
     if (o.choices) option.choices(o.choices);
     if (o.repeatable) {
@@ -226,6 +237,13 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
   if (spec.examples?.length) cmd.addHelpText('after', examplesText(spec));
   cmd.action(async (...received: unknown[]) => {
     const command = received.at(-1) as Command;
+    // Checked here rather than by commander (makeOptionMandatory), which checks before it looks for
+    // unknown options: `--nmae x` is reported as the typo it is, not as a missing --name.
+    for (const option of required) {
+      if (command.getOptionValue(option.attributeName()) === undefined) {
+        command.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+      }
+    }
     const args = command.processedArgs.map((a) => a as string);
     const opts = command.opts();
     // A command sees only its own options; globals reach it through the context, so a global and

@@ -1,7 +1,11 @@
 // Shell completion scripts generated from the commander tree, so completions never drift from the
-// commands that exist. The scripts walk the words already typed; the one thing they ask `lms` for is
-// the names of the saved profiles, for a value or an argument named <profile>.
+// commands that exist. The scripts walk the words already typed; what they ask `lms` for is the
+// names of the saved profiles, for a value or an argument named <profile>, and the ids the instance
+// holds, for a flag or argument that declares the kind of id it takes (`lms __complete`, complete.ts).
+// A value is offered what it can be: its choices, profile names, ids, files for a flag or argument
+// that names a file, and otherwise nothing (never a verb, never a file name for an id).
 import type { Argument, Command, Help, Option } from 'commander';
+import { specOf, type CommandSpec as VerbSpec, type OptionSpec } from './command.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 export const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
@@ -24,24 +28,34 @@ export function completionScript(program: Command, shell: Shell): string {
 export const PROFILE_VALUE_NAME = 'profile';
 /** What the lookups hand back for "the profile names", resolved by the script at completion time. */
 const PROFILES_MARKER = '@profiles';
+/** For "the ids the instance holds", asked of `lms __complete` at completion time. */
+const IDS_MARKER = '@ids';
+/** For "a local file". */
+const FILES_MARKER = '@files';
 
-interface FlagSpec {
+/** What a value completes to, besides its choices. */
+interface ValueSpec {
+  choices: string[];
+  /** Profile names (`--profile <profile>`, `profile use <profile>`). */
+  profiles: boolean;
+  /** Ids from the instance: the flag or argument declares the kind it takes. */
+  ids: boolean;
+  /** Local files: the flag or argument names one. */
+  files: boolean;
+}
+
+interface FlagSpec extends ValueSpec {
   /** `--output` and/or `-o`, whichever exist. */
   names: string[];
   description: string;
   takesValue: boolean;
-  choices: string[];
-  /** The value is a profile name (`--profile <profile>`). */
-  profiles: boolean;
 }
 
-/** A positional argument that completes to something other than files. */
-interface ArgumentSpec {
+/** A positional argument that completes to something: choices, profiles, ids or files. */
+interface ArgumentSpec extends ValueSpec {
   /** 0-based position among the command's arguments. */
   index: number;
   variadic: boolean;
-  choices: string[];
-  profiles: boolean;
 }
 
 interface CommandSpec {
@@ -54,7 +68,7 @@ interface CommandSpec {
   /** Flags accepted here: this command's and every ancestor's, because commander parses
    * ancestors' options anywhere on the line. */
   flags: FlagSpec[];
-  /** Arguments with choices or profile names; any other argument completes to files. */
+  /** Arguments that complete to something; any other argument completes to nothing. */
   arguments: ArgumentSpec[];
   subcommands: CommandSpec[];
 }
@@ -62,9 +76,15 @@ interface CommandSpec {
 function describeCommand(command: Command, help: Help, path: string[], inherited: FlagSpec[]): CommandSpec {
   // Help.visibleOptions adds the help flag; Help.visibleCommands drops hidden commands and adds
   // commander's implicit `help` command, so completions offer what --help shows.
-  const ownFlags = help.visibleOptions(command).map(describeFlag).sort(byFirstName);
+  const verb = specOf(command);
+  const describe = (option: Option) => describeFlag(option, verb);
+  // A noun with a default verb (`lms grade` runs `grade set`) takes that verb's flags, as commander
+  // hands them on: `lms grade --course <TAB>` completes a course, not the noun's verbs.
+  const fallback = command.commands.find((sub) => specOf(sub)?.isDefault === true);
+  const fallbackFlags = fallback ? fallback.options.filter((option) => !option.hidden).map((option) => describeFlag(option, specOf(fallback))) : [];
+  const ownFlags = mergeFlags(fallbackFlags, help.visibleOptions(command).map(describe));
   // Every command has its own help flag, so only real options are passed down.
-  const passedDown = mergeFlags(inherited, command.options.filter((option) => !option.hidden).map(describeFlag));
+  const passedDown = mergeFlags(inherited, command.options.filter((option) => !option.hidden).map(describe));
   const subcommands = help
     .visibleCommands(command)
     .map((subcommand) => describeCommand(subcommand, help, [...path, subcommand.name()], passedDown))
@@ -75,26 +95,45 @@ function describeCommand(command: Command, help: Help, path: string[], inherited
     description: firstLine(help.subcommandDescription(command)),
     ownFlags,
     flags: mergeFlags(inherited, ownFlags),
-    arguments: command.registeredArguments.map(describeArgument).filter((argument) => argument.choices.length > 0 || argument.profiles),
+    arguments: command.registeredArguments.map((argument, index) => describeArgument(argument, index, verb)).filter(completesToSomething),
     subcommands,
   };
 }
 
-function describeArgument(argument: Argument, index: number): ArgumentSpec {
-  return { index, variadic: argument.variadic, choices: [...(argument.argChoices ?? [])], profiles: argument.name() === PROFILE_VALUE_NAME };
+function describeArgument(argument: Argument, index: number, verb: VerbSpec<never> | undefined): ArgumentSpec {
+  const name = argument.name();
+  return {
+    index,
+    variadic: argument.variadic,
+    choices: [...(argument.argChoices ?? [])],
+    profiles: name === PROFILE_VALUE_NAME,
+    ids: verb?.argIds?.[name] !== undefined,
+    files: verb?.fileArgs?.[name] !== undefined || name === 'file',
+  };
+}
+
+function completesToSomething(spec: ValueSpec): boolean {
+  return spec.choices.length > 0 || spec.profiles || spec.ids || spec.files;
 }
 
 function lastName(command: CommandSpec): string {
   return command.path.at(-1) ?? '';
 }
 
-function describeFlag(option: Option): FlagSpec {
+/** A value named <file> or <path> is a local file, whether or not its verb says so (`--mock-db <path>`). */
+const FILE_VALUE_NAMES = new Set(['file', 'path']);
+
+function describeFlag(option: Option, verb: VerbSpec<never> | undefined): FlagSpec {
+  const declared: OptionSpec | undefined = verb?.options?.find((o) => o.flags === option.flags);
+  const value = valueName(option);
   return {
     names: flagNames(option),
     description: firstLine(option.description),
     takesValue: option.required || option.optional,
     choices: [...(option.argChoices ?? [])],
-    profiles: valueName(option) === PROFILE_VALUE_NAME,
+    profiles: value === PROFILE_VALUE_NAME,
+    ids: declared?.ids !== undefined,
+    files: declared?.file !== undefined || (value !== undefined && FILE_VALUE_NAMES.has(value) && declared?.field === undefined),
   };
 }
 
@@ -104,8 +143,12 @@ function valueName(option: Option): string | undefined {
 }
 
 /** The words a flag's value or an argument completes to, as the bash and zsh lookups return them. */
-function completionWords(spec: { choices: string[]; profiles: boolean }): string[] {
-  return spec.profiles ? [PROFILES_MARKER] : spec.choices;
+function completionWords(spec: ValueSpec): string[] {
+  if (spec.profiles) return [PROFILES_MARKER];
+  if (spec.choices.length > 0) return spec.choices;
+  if (spec.ids) return [IDS_MARKER];
+  if (spec.files) return [FILES_MARKER];
+  return [];
 }
 
 function flagNames(option: Option): string[] {
@@ -215,7 +258,7 @@ ${subcommandCases(root, prefix).join('\n')}
 }
 
 # Succeeds when flag "$2" takes a value at path "$1", setting ${prefix}_words to its choices
-# (${PROFILES_MARKER} for the profile names; none for files).
+# (${PROFILES_MARKER} for the profile names, ${IDS_MARKER} for the instance's ids, ${FILES_MARKER} for files; none for nothing).
 ${prefix}_value_flag() {
   case "$1:$2" in
 ${valueFlagCases(root, prefix, choices).join('\n')}
@@ -224,7 +267,7 @@ ${valueFlagCases(root, prefix, choices).join('\n')}
 }
 
 # Succeeds when argument number "$2" (from 0) of the command at path "$1" completes to words,
-# setting ${prefix}_words to them (${PROFILES_MARKER} for the profile names); otherwise it takes files.
+# setting ${prefix}_words to them, or to a marker as above; otherwise it completes to nothing.
 ${prefix}_argument() {
   case "$1:$2" in
 ${argumentCases(root, prefix, choices).join('\n')}
@@ -241,6 +284,15 @@ ${prefix}_profiles() {
 }`;
 }
 
+/** The ids the instance holds for the word under the cursor, one a line, asked of \`lms __complete\`. */
+function idsFunction(programName: string, prefix: string, shell: 'bash' | 'zsh'): string {
+  const words = shell === 'bash' ? '"${COMP_WORDS[@]:1:COMP_CWORD}"' : '"${(@)words[2,CURRENT]}"';
+  return `# The ids the instance holds for the word under the cursor, one a line${shell === 'zsh' ? ' (id:name)' : ''}.
+${prefix}_ids() {
+  ${programName} __complete ${shell} -- ${words} 2>/dev/null
+}`;
+}
+
 function bashScript(root: CommandSpec, programName: string, prefix: string): string {
   return `# bash completion for ${programName}. Generated by \`${programName} completion bash\`; do not edit.
 # Load it with: source <(${programName} completion bash)
@@ -249,15 +301,20 @@ ${lookupFunctions(root, prefix, (spec) => shellQuote(completionWords(spec).join(
 
 ${profilesFunction(programName, prefix)}
 
-# Completes "$1" from ${prefix}_words: the profile names for ${PROFILES_MARKER}, files when there are no words.
+${idsFunction(programName, prefix, 'bash')}
+
+# Completes "$1" from ${prefix}_words: the profile names for ${PROFILES_MARKER}, the instance's ids
+# for ${IDS_MARKER}, files for ${FILES_MARKER}, nothing when there are no words.
 ${prefix}_reply() {
-  if [[ $${prefix}_words == ${PROFILES_MARKER} ]]; then
-    ${prefix}_words=$(${prefix}_profiles)
-  elif [[ -z $${prefix}_words ]]; then
-    compopt -o default 2>/dev/null
-    return 0
-  fi
-  COMPREPLY=( $(compgen -W "$${prefix}_words" -- "$1") )
+  case $${prefix}_words in
+    ${PROFILES_MARKER}) ${prefix}_words=$(${prefix}_profiles) ;;
+    ${IDS_MARKER}) ${prefix}_words=$(${prefix}_ids) ;;
+    ${FILES_MARKER})
+      compopt -o default 2>/dev/null
+      return 0 ;;
+  esac
+  [[ -n $${prefix}_words ]] && COMPREPLY=( $(compgen -W "$${prefix}_words" -- "$1") )
+  return 0
 }
 
 ${prefix}_subcommands() {
@@ -314,7 +371,7 @@ ${prefix}() {
     ${prefix}_flags "$cmd_path"
   else
     ${prefix}_subcommands "$cmd_path"
-    # A command with no subcommands takes arguments: choices, profile names, or files.
+    # A command with no subcommands takes arguments: choices, profile names, ids or files.
     if [[ -z $${prefix}_words ]]; then
       ${prefix}_argument "$cmd_path" "$nargs" || ${prefix}_words=''
       ${prefix}_reply "$cur"
@@ -362,16 +419,21 @@ ${lookupFunctions(root, prefix, (spec) => zshArray(completionWords(spec).map(she
 
 ${profilesFunction(programName, prefix)}
 
-# Offers ${prefix}_words: the profile names for ${PROFILES_MARKER}, files when there are no words.
+${idsFunction(programName, prefix, 'zsh')}
+
+# Offers ${prefix}_words: the profile names for ${PROFILES_MARKER}, the instance's ids (with their
+# names) for ${IDS_MARKER}, files for ${FILES_MARKER}, nothing when there are no words.
 ${prefix}_reply() {
-  if [[ \${${prefix}_words[1]} == ${PROFILES_MARKER} ]]; then
-    ${prefix}_words=( \${(f)"$(${prefix}_profiles)"} )
-    (( \${#${prefix}_words} )) && compadd -- "\${${prefix}_words[@]}"
-  elif (( \${#${prefix}_words} )); then
-    compadd -- "\${${prefix}_words[@]}"
-  else
-    _files
-  fi
+  case \${${prefix}_words[1]} in
+    ${PROFILES_MARKER})
+      ${prefix}_words=( \${(f)"$(${prefix}_profiles)"} )
+      (( \${#${prefix}_words} )) && compadd -- "\${${prefix}_words[@]}" ;;
+    ${IDS_MARKER})
+      ${prefix}_words=( \${(f)"$(${prefix}_ids)"} )
+      (( \${#${prefix}_words} )) && _describe -t ids 'id' ${prefix}_words ;;
+    ${FILES_MARKER}) _files ;;
+    *) (( \${#${prefix}_words} )) && compadd -- "\${${prefix}_words[@]}" ;;
+  esac
 }
 
 ${prefix}_subcommands() {
@@ -429,7 +491,7 @@ ${prefix}() {
     if (( \${#${prefix}_words} )); then
       _describe -t commands 'command' ${prefix}_words
     else
-      # A command with no subcommands takes arguments: choices, profile names, or files.
+      # A command with no subcommands takes arguments: choices, profile names, ids or files.
       ${prefix}_argument "$cmd_path" "$nargs" || ${prefix}_words=()
       ${prefix}_reply
     fi
@@ -450,7 +512,22 @@ function fishProfilesFunction(programName: string): string {
     `function __${programName}_profiles`,
     `    ${programName} profile list --output csv --fields name --no-input 2>/dev/null | tail -n +2`,
     'end',
+    '',
+    '# The ids the instance holds for the word under the cursor, with their names.',
+    `function __${programName}_ids`,
+    `    set -l words (commandline -opc)`,
+    `    ${programName} __complete fish -- $words[2..-1] (commandline -ct) 2>/dev/null`,
+    'end',
   ].join('\n');
+}
+
+/** What fish offers for a value: its words (-a), files (-F), or nothing (-f). */
+function fishValue(programName: string, spec: ValueSpec): string[] {
+  if (spec.profiles) return ['-x', '-a', fishQuote(`(__${programName}_profiles)`)];
+  if (spec.choices.length > 0) return ['-x', '-a', fishQuote(spec.choices.join(' '))];
+  if (spec.ids) return ['-x', '-a', fishQuote(`(__${programName}_ids)`)];
+  if (spec.files) return ['-r', '-F'];
+  return ['-x'];
 }
 
 function fishFlagLine(programName: string, flag: FlagSpec, condition: string | undefined): string {
@@ -460,9 +537,7 @@ function fishFlagLine(programName: string, flag: FlagSpec, condition: string | u
     if (name.startsWith('--')) parts.push('-l', fishQuote(name.slice(2)));
     else parts.push('-s', fishQuote(name.slice(1)));
   }
-  if (flag.takesValue && flag.profiles) parts.push('-x', '-a', fishQuote(`(__${programName}_profiles)`));
-  else if (flag.takesValue && flag.choices.length > 0) parts.push('-x', '-a', fishQuote(flag.choices.join(' ')));
-  else if (flag.takesValue) parts.push('-r', '-F');
+  if (flag.takesValue) parts.push(...fishValue(programName, flag));
   if (flag.description) parts.push('-d', fishQuote(flag.description));
   return parts.join(' ');
 }
@@ -503,8 +578,8 @@ function fishScript(root: CommandSpec, programName: string): string {
       // fish does not count arguments: every argument that completes to words offers them.
       lines.push('', `# ${[programName, ...command.path].join(' ')} arguments`);
       for (const argument of command.arguments) {
-        const words = argument.profiles ? `(__${programName}_profiles)` : argument.choices.join(' ');
-        lines.push(['complete', '-c', programName, '-n', fishQuote(seenPath.join('; and ')), '-x', '-a', fishQuote(words)].join(' '));
+        const value = argument.files ? ['-F'] : fishValue(programName, argument);
+        lines.push(['complete', '-c', programName, '-n', fishQuote(seenPath.join('; and ')), ...value].join(' '));
       }
     }
     const flags = command.ownFlags.filter((flag) => !flag.names.every((name) => globalNames.has(name)));

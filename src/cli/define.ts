@@ -49,8 +49,10 @@ export function command<const T extends Record<string, Flag> = Record<never, Fla
   });
   // Arguments are named in `name` (`completion <shell>`, `get [id]`); choices for one it lacks would be lost.
   const args = [...spec.name.matchAll(/[<[]([^>\].]+)(?:\.\.\.)?[>\]]/g)].map((m) => m[1]);
-  for (const arg of Object.keys(spec.argChoices ?? {})) {
-    if (!args.includes(arg)) throw new Error(`command "${spec.name}": argChoices names "${arg}", which is not one of its arguments (${args.join(', ') || 'none'})`);
+  for (const [what, record] of [['argChoices', spec.argChoices], ['argIds', spec.argIds]] as const) {
+    for (const arg of Object.keys(record ?? {})) {
+      if (!args.includes(arg)) throw new Error(`command "${spec.name}": ${what} names "${arg}", which is not one of its arguments (${args.join(', ') || 'none'})`);
+    }
   }
   return { ...spec, options };
 }
@@ -59,11 +61,11 @@ export function command<const T extends Record<string, Flag> = Record<never, Fla
 
 /** The contexts a command can act in, as flags. Each takes an id, an SIS form or self. */
 export const contextFlags = {
-  course: { flags: '--course <id>', description: 'course id or sis_course_id:X' },
-  section: { flags: '--section <id>', description: 'section id or sis_section_id:X' },
+  course: { flags: '--course <id>', ids: 'course', description: 'course id or sis_course_id:X' },
+  section: { flags: '--section <id>', ids: 'section', description: 'section id or sis_section_id:X' },
   group: { flags: '--group <id>', description: 'group id' },
-  account: { flags: '--account <id>', description: 'account id, sis_account_id:X or self' },
-  user: { flags: '--user <id>', description: 'user id, sis_user_id:X, sis_login_id:X or self' },
+  account: { flags: '--account <id>', ids: 'account', description: 'account id, sis_account_id:X or self' },
+  user: { flags: '--user <id>', ids: 'user', description: 'user id, sis_user_id:X, sis_login_id:X or self' },
   global: { flags: '--global', description: 'the site-wide (global) context' },
 } as const satisfies Record<string, Flag>;
 

@@ -10,6 +10,8 @@ export { commandNames } from './program.js';
 
 export async function run(argv: string[], deps?: Partial<Deps>): Promise<number> {
   const env = deps?.env ?? process.env;
+  // Asked by the completion scripts at each TAB: its answer, and never an error (see complete.ts).
+  if (argv[0] === '__complete') return runComplete(argv.slice(1), { ...deps, env }, deps?.io === undefined);
   // A reader that stops early (`| head`) is not an error.
   const io = deps?.io ?? systemIO(env, argv.includes('--no-color'), () => process.exit(ExitCode.ok));
   const state: ProgramState = { jsonErrors: jsonErrorsRequested(argv, env) };
@@ -39,4 +41,20 @@ export async function run(argv: string[], deps?: Partial<Deps>): Promise<number>
   } finally {
     process.removeListener('SIGINT', interrupted);
   }
+}
+
+/**
+ * `lms __complete`, outside the command tree: it is no command a person runs, so no help, man page,
+ * tool or completion lists it. Run from the shell, the process ends once the answer is written: a
+ * request still pending after the deadline must not keep the shell waiting.
+ */
+async function runComplete(argv: string[], deps: Partial<Deps> & { env: NodeJS.ProcessEnv }, ownProcess: boolean): Promise<number> {
+  const { complete } = await import('./complete.js');
+  const text = await complete(argv, deps);
+  if (!ownProcess) {
+    deps.io?.stdout.write(text);
+    return ExitCode.ok;
+  }
+  process.stdout.write(text, () => process.exit(ExitCode.ok));
+  return new Promise<number>(() => undefined);
 }

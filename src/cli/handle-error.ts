@@ -2,6 +2,7 @@
 // force (-o json, or LMS_OUTPUT=json) the message is exactly one JSON object on stderr, whatever
 // raised it: a command, the API, or commander while parsing the command line.
 import { CommanderError } from 'commander';
+import { closest } from '../closest.js';
 import { ExitCode, InterruptedError, LmsError, UsageError } from '../errors.js';
 import { err, type IOStreams } from '../io/streams.js';
 
@@ -60,5 +61,12 @@ function fromCommander(error: CommanderError): LmsError {
   const lines = error.message.replace(/^error: /, '').split('\n');
   const suggestion = lines.map((line) => /^\(Did you mean (.+)\?\)$/.exec(line.trim())).find(Boolean);
   const message = lines.filter((line) => !/^\(Did you mean .+\?\)$/.test(line.trim())).join(' ').trim();
-  return new UsageError(message, { hint: suggestion ? `did you mean ${suggestion[1]}?` : undefined, details: { code: error.code } });
+  const near = suggestion?.[1] ?? nearestChoice(message);
+  return new UsageError(message, { hint: near ? `did you mean ${near}?` : undefined, details: { code: error.code } });
+}
+
+/** For a value its choices refused (`argument 'jsn' is invalid. Allowed choices are table, json, …`), the choice it is nearest. */
+function nearestChoice(message: string): string | undefined {
+  const found = /(?:argument|value) '([^']*)' is invalid.*Allowed choices are (.+?)\.?$/.exec(message);
+  return found ? closest(found[1], found[2].split(', ')) : undefined;
 }

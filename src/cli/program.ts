@@ -2,6 +2,7 @@
 // and renders what it returns.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { lazyNouns, loadNoun, topLevelCommands } from '../commands/index.js';
+import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 import { err, out, type IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
@@ -184,7 +185,8 @@ function nounNamed(program: Command, argv: string[]): (typeof lazyNouns)[number]
 function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): GlobalOptions {
   const envOutput = env.LMS_OUTPUT;
   if (o.output === undefined && envOutput !== undefined && envOutput !== '' && !FORMATS.includes(envOutput as Format)) {
-    throw new UsageError(`LMS_OUTPUT must be one of ${FORMATS.join(', ')}, not "${envOutput}"`);
+    const near = closest(envOutput, FORMATS);
+    throw new UsageError(`LMS_OUTPUT must be one of ${FORMATS.join(', ')}, not "${envOutput}"`, near ? { hint: `did you mean ${near}?` } : undefined);
   }
   const fields = typeof o.fields === 'string' ? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
   if (fields && fields.length === 0) throw new UsageError('--fields needs at least one field name');

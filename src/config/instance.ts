@@ -10,6 +10,7 @@
 // which only picks a saved profile and tends to live in a shell's start-up file: exporting LMS_MOCK=1
 // for a session must not leave a long-exported LMS_PROFILE=prod in charge.
 import { UsageError } from '../errors.js';
+import { noProfile } from './no-profile.js';
 import type { Profile, ProfileStore } from './profiles.js';
 
 export interface InstanceFlags {
@@ -84,11 +85,11 @@ export interface RemoteInstance {
  * picked by flag; otherwise LMS_TOKEN beats the profile's, as GH_TOKEN beats gh's stored token.
  * With LMS_BASE_URL and no LMS_TOKEN, the profile that would otherwise be used lends its token.
  */
-export function resolveRemote(choice: Extract<InstanceChoice, { kind: 'remote' }>, env: Env, store: Pick<ProfileStore, 'get' | 'current'>): RemoteInstance {
+export function resolveRemote(choice: Extract<InstanceChoice, { kind: 'remote' }>, env: Env, store: Pick<ProfileStore, 'get' | 'current' | 'list'>): RemoteInstance {
   const name = choice.profile ?? (choice.from === 'default' || choice.from === 'LMS_BASE_URL' ? store.current() : undefined);
   const profile: Profile | undefined = name ? store.get(name) : undefined;
   if (name && !profile && choice.from !== 'LMS_BASE_URL') {
-    throw new UsageError(`no profile named "${name}"${choice.from === 'LMS_PROFILE' ? ' (from LMS_PROFILE)' : ''}`, { hint: 'lms profile list shows the profiles' });
+    throw noProfile(name, store.list().map((p) => p.name), choice.from === 'LMS_PROFILE' ? 'LMS_PROFILE' : undefined);
   }
   const fromEnv = choice.from === 'LMS_BASE_URL';
   const baseUrl = fromEnv ? env.LMS_BASE_URL! : profile?.url;

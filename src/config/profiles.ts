@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
 import { UsageError } from '../errors.js';
+import { noProfile } from './no-profile.js';
 
 export interface Profile {
   url: string;
@@ -61,8 +62,6 @@ export function invalidProfileName(name: string): string | undefined {
   }
   return undefined;
 }
-
-const noProfile = (name: string) => new UsageError(`no profile named "${name}"`, { hint: 'lms profile list shows the profiles' });
 
 export function openProfiles(configDir?: string): ProfileStore {
   const dir = configDir ?? envPaths('lms', { suffix: '' }).config;
@@ -125,13 +124,13 @@ export function openProfiles(configDir?: string): ProfileStore {
       protect();
     },
     async use(name) {
-      if (!all().has(name)) throw noProfile(name);
+      if (!all().has(name)) throw noProfile(name, all().keys());
       (await writer()).set('current', name);
       protect();
     },
     async remove(name) {
       const profiles = all();
-      if (!profiles.delete(name)) throw noProfile(name);
+      if (!profiles.delete(name)) throw noProfile(name, all().keys());
       const wasCurrent = read().current === name;
       const conf = await writer();
       conf.set('profiles', Object.fromEntries(profiles));

@@ -15,7 +15,7 @@ const PROFILES: Record<string, Profile> = {
   lax: { url: 'http://lax.example.edu', token: 'lax-tok', insecure: true },
 };
 
-const store = (current?: string) => ({ get: (name: string) => PROFILES[name], current: () => current });
+const store = (current?: string) => ({ get: (name: string) => PROFILES[name], current: () => current, list: () => Object.entries(PROFILES).map(([name, profile]) => ({ name, profile, current: name === current })) });
 
 type Expected =
   | { mock: '--mock' | 'LMS_MOCK'; lost?: string[] }

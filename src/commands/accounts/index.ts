@@ -16,6 +16,7 @@ const listAccounts = command({
 
 const getAccount = command({
   name: 'get <id>',
+  argIds: { id: 'account' },
   summary: 'Show one account',
   routes: ['accounts.get'],
   examples: ['lms accounts get sis_account_id:MSU'],

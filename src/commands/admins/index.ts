@@ -4,7 +4,7 @@ import { command } from '../../cli/define.js';
 import { userPath } from '../../client/user-ref.js';
 
 const COLUMNS = ['id', 'user.id', 'user.name', 'user.login_id', 'role', 'role_id', 'workflow_state'];
-const account = { flags: '--account <id>', description: 'account id, sis_account_id:X or self', required: true } as const;
+const account = { flags: '--account <id>', ids: 'account', description: 'account id, sis_account_id:X or self', required: true } as const;
 
 const listAdmins = command({
   name: 'list',
@@ -27,7 +27,7 @@ const addAdmin = command({
   columns: COLUMNS,
   options: {
     account,
-    user: { flags: '--user <id>', description: 'user id, sis_user_id:X or sis_login_id:X', required: true },
+    user: { flags: '--user <id>', ids: 'user', description: 'user id, sis_user_id:X or sis_login_id:X', required: true },
     role: { flags: '--role <role>', description: 'an account role by name (default AccountAdmin)' },
     confirmation: { flags: '--no-confirmation', description: 'send the new admin no notification' },
   },

@@ -56,6 +56,7 @@ const listAssignments = command({
 
 const getAssignment = command({
   name: 'get <id>',
+  argIds: { id: 'assignment' },
   summary: 'Show one assignment',
   routes: ['assignments.get'],
   examples: ['lms assignments get 3 --course 1'],
@@ -88,6 +89,7 @@ const createAssignment = command({
 
 const updateAssignment = command({
   name: 'update <id>',
+  argIds: { id: 'assignment' },
   summary: 'Change an assignment (one a quiz grades is changed through the quiz)',
   routes: ['assignments.update'],
   writes: 'update',
@@ -111,6 +113,7 @@ const updateAssignment = command({
 
 const deleteAssignment = command({
   name: 'delete <id>',
+  argIds: { id: 'assignment' },
   summary: 'Delete an assignment: it leaves every list, its grades are kept, and a discussion it grades is deleted with it',
   routes: ['assignments.delete'],
   writes: 'delete',

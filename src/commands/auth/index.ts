@@ -1,6 +1,7 @@
 import { item, text, withFailure, type Verbs } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
+import { noProfile } from '../../config/no-profile.js';
 import { resolveRemote } from '../../config/instance.js';
 import { ApiError, ExitCode, LmsError, UsageError } from '../../errors.js';
 import { err } from '../../io/streams.js';
@@ -119,7 +120,7 @@ async function logout(ctx: Context): Promise<void> {
   const name = ctx.globals.profile ?? (ctx.env.LMS_PROFILE || undefined) ?? store.current();
   if (!name) throw new UsageError('no profile to log out of', { hint: 'lms auth logout -p NAME' });
   const profile = store.get(name);
-  if (!profile) throw new UsageError(`no profile named "${name}"`, { hint: 'lms profile list shows the profiles' });
+  if (!profile) throw noProfile(name, store.list().map((p) => p.name));
   const [{ readCredential, forgetCredential }, keychain] = await Promise.all([import('../../config/credentials.js'), ctx.keychain()]);
   const where = profile.keychain ? 'the keychain' : store.path;
   const credential = await readCredential(name, profile, () => keychain);

@@ -8,9 +8,9 @@ const createEvent = command({
   summary: 'Add an event to a calendar: --course, --group, or your own (--user self)',
   routes: ['calendar.create', 'users.get'],
   options: {
-    course: { flags: '--course <id>', description: 'a course id' },
+    course: { flags: '--course <id>', ids: 'course', description: 'a course id' },
     group: { flags: '--group <id>', description: 'a group id' },
-    user: { flags: '--user <id>', description: 'your own calendar: self or your user id' },
+    user: { flags: '--user <id>', ids: 'user', description: 'your own calendar: self or your user id' },
     title: { flags: '--title <title>', description: 'what the event is', required: true },
     start: { flags: '--start <time>', description: 'when it starts (ISO 8601, e.g. 2026-11-05T15:00:00Z)', required: true },
     end: { flags: '--end <time>', description: 'when it ends (default: when it starts)' },

@@ -43,6 +43,7 @@ const listCourses = command({
 
 const getCourse = command({
   name: 'get <id>',
+  argIds: { id: 'course' },
   summary: 'Show one course',
   routes: ['courses.get'],
   examples: ['lms courses get sis_course_id:BIO-101'],
@@ -86,6 +87,7 @@ function checkTime(flag: string, v: string | undefined): string | null | undefin
 
 const updateCourse = command({
   name: 'update <id>',
+  argIds: { id: 'course' },
   summary: "Change a course's name, code, SIS id, dates or time zone; publish or unpublish it",
   routes: ['courses.update'],
   writes: 'update',

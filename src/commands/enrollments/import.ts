@@ -142,7 +142,7 @@ export const importEnrollments = command({
   routes: ['enrollments.listCourse', 'enrollments.enrollCourse', 'enrollments.enrollSection', 'enrollments.end', 'users.get', 'sections.get', 'courses.get'],
   columns: resultColumns('user'),
   options: {
-    course: { flags: '--course <id>', description: 'course id or sis_course_id:X', required: true },
+    course: { flags: '--course <id>', ids: 'course', description: 'course id or sis_course_id:X', required: true },
     sync: { destroys: true, flags: '--sync', description: "also conclude the course's enrollments, of the roles in the file, that the file does not list (asks first)" },
     ...bulkFlags({ noun: 'enrollments', updatable: ['state'] }),
   },

@@ -31,8 +31,8 @@ const grade = command({
   options: {
     course: contextFlags.course,
     section: contextFlags.section,
-    assignment: { flags: '--assignment <id>', description: 'assignment id (with --csv: omit it for a file with a column per assignment)' },
-    user: { flags: '--user <id>', description: 'the student: id, sis_user_id:X or sis_login_id:X' },
+    assignment: { flags: '--assignment <id>', ids: 'assignment', description: 'assignment id (with --csv: omit it for a file with a column per assignment)' },
+    user: { flags: '--user <id>', ids: 'user', description: 'the student: id, sis_user_id:X or sis_login_id:X' },
     comment: { flags: '--comment <text>', description: 'a comment to go with the grade' },
     csv: { file: 'read', flags: '--csv <file>', description: 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin' },
     dryRun: { flags: '--dry-run', description: 'with --csv: show each change (old grade → new grade); for one grade: show the request; send nothing' },

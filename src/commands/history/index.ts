@@ -56,7 +56,7 @@ const submissions = command({
   options: {
     course,
     grader: { flags: '--grader <id>', description: 'the grader\'s user id (0: graded on submission)', required: true },
-    assignment: { flags: '--assignment <id>', description: 'assignment id', required: true },
+    assignment: { flags: '--assignment <id>', ids: 'assignment', description: 'assignment id', required: true },
   },
   examples: ['lms history submissions 2026-09-16 --course 1 --grader 3 --assignment 1'],
   async run({ args, opts, ctx }) {
@@ -80,8 +80,8 @@ const feed = command({
   columns: ['graded_at', 'assignment_name', 'user_name', 'grade', 'score', 'grader'],
   options: {
     course,
-    assignment: { flags: '--assignment <id>', description: 'only this assignment' },
-    user: { flags: '--user <id>', description: 'only this student (user id)' },
+    assignment: { flags: '--assignment <id>', ids: 'assignment', description: 'only this assignment' },
+    user: { flags: '--user <id>', ids: 'user', description: 'only this student (user id)' },
     ascending: { flags: '--ascending', description: 'oldest first' },
     since: { flags: '--since <date>', description: 'only changes from this date (YYYY-MM-DD, UTC) or time (ISO 8601) on' },
   },

@@ -1,6 +1,7 @@
 import { item, list, type Verbs } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
+import { noProfile } from '../../config/no-profile.js';
 import { baseUrlOf, parseInstanceUrl } from '../../config/instance-url.js';
 import { invalidProfileName, type Profile } from '../../config/profiles.js';
 import { ApiError, ExitCode, LmsError, NetworkError, UsageError } from '../../errors.js';
@@ -130,7 +131,7 @@ export const profileVerbs: Verbs = [
         const name = args[0] ?? ctx.globals.profile ?? (ctx.env.LMS_PROFILE || undefined) ?? store.current();
         if (!name) throw new UsageError('no current profile', { hint: 'lms profile add NAME --url URL' });
         const profile = store.get(name);
-        if (!profile) throw new UsageError(`no profile named "${name}"`, { hint: 'lms profile list shows the profiles' });
+        if (!profile) throw noProfile(name, store.list().map((p) => p.name));
         return item({ name, url: profile.url, current: store.current() === name, token: describeToken(profile), file: store.path });
       },
     }),
@@ -142,7 +143,7 @@ export const profileVerbs: Verbs = [
       async run({ args, ctx }) {
         const store = await ctx.profiles();
         // An unknown name is a mistake to report, not a removal to confirm.
-        if (!store.get(args[0])) throw new UsageError(`no profile named "${args[0]}"`, { hint: 'lms profile list shows the profiles' });
+        if (!store.get(args[0])) throw noProfile(args[0], store.list().map((p) => p.name));
         // The token may exist nowhere else: losing it can mean making a new one on the instance.
         await ctx.confirm(`Remove profile "${args[0]}" and its token`);
         const entry = store.get(args[0])?.keychain;

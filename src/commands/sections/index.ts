@@ -29,7 +29,7 @@ const listSections = command({
   routes: ['sections.list'],
   columns: COLUMNS,
   options: {
-    course: { flags: '--course <id>', description: 'course id or sis_course_id:X', required: true },
+    course: { flags: '--course <id>', ids: 'course', description: 'course id or sis_course_id:X', required: true },
     withStudents: { flags: '--with-students', description: "include each section's students" },
   },
   examples: ['lms sections list --course sis_course_id:BIO-101', 'lms sections list --course 1 --with-students -o json'],
@@ -41,10 +41,11 @@ const listSections = command({
 
 const getSection = command({
   name: 'get <id>',
+  argIds: { id: 'section' },
   summary: 'Show a section (with --course, only if it is in that course)',
   routes: ['sections.get', 'sections.getInCourse'],
   columns: COLUMNS,
-  options: { course: { flags: '--course <id>', description: 'the course it must be in' } },
+  options: { course: { flags: '--course <id>', ids: 'course', description: 'the course it must be in' } },
   examples: ['lms sections get sis_section_id:BIO-101-A'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();
@@ -59,7 +60,7 @@ const createSection = command({
   routes: ['sections.create'],
   writes: 'create',
   columns: COLUMNS,
-  options: { course: { flags: '--course <id>', description: 'course id or sis_course_id:X', required: true }, ...fieldFlags, name: { ...fieldFlags.name, required: true } },
+  options: { course: { flags: '--course <id>', ids: 'course', description: 'course id or sis_course_id:X', required: true }, ...fieldFlags, name: { ...fieldFlags.name, required: true } },
   examples: ['lms sections create --course 1 --name "Lab C" --sis-id BIO-101-C'],
   async run({ opts, ctx }) {
     const client = await ctx.client();
@@ -69,6 +70,7 @@ const createSection = command({
 
 const updateSection = command({
   name: 'update <id>',
+  argIds: { id: 'section' },
   summary: "Change a section's name, SIS id or dates",
   routes: ['sections.update'],
   writes: 'update',
@@ -85,6 +87,7 @@ const updateSection = command({
 
 const deleteSection = command({
   name: 'delete <id>',
+  argIds: { id: 'section' },
   summary: 'Delete a section (refused while it has enrollments)',
   routes: ['sections.delete'],
   writes: 'delete',

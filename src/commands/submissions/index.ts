@@ -12,7 +12,7 @@ const where = {
   course: contextFlags.course,
   section: contextFlags.section,
 };
-const assignment = { flags: '--assignment <id>', description: 'assignment id' } as const;
+const assignment = { flags: '--assignment <id>', ids: 'assignment', description: 'assignment id' } as const;
 const include = { flags: '--include <what>', description: `also return ${SUBMISSION_INCLUDES.join(', ')} (repeatable)`, repeatable: true, choices: SUBMISSION_INCLUDES } as const;
 
 /** `{ course_id }` or `{ section_id }` from --course / --section. */

@@ -202,6 +202,7 @@ export function topicVerbs(announcements: boolean): Verbs {
 
   const getTopic = command({
     name: `get <${what}>`,
+    argIds: { [what]: what },
     summary: `Show one ${what} with your read state, unread count and subscription`,
     routes: ['discussions.getTopic@courses', 'discussions.getTopic@groups', 'discussions.getTopic@collection_items'],
     columns: TOPIC_COLUMNS,
@@ -244,6 +245,7 @@ export function topicVerbs(announcements: boolean): Verbs {
 
   const updateTopic = command({
     name: `update <${what}>`,
+    argIds: { [what]: what },
     summary: announcements ? 'Change an announcement: title, message, type, dates, pin, lock' : 'Change a topic: title, message, type, dates, pin, lock, publication, grading',
     routes: ['discussions.updateTopic@courses', 'discussions.updateTopic@groups', 'discussions.updateTopic@collection_items'],
     writes: 'update',
@@ -285,6 +287,7 @@ export function topicVerbs(announcements: boolean): Verbs {
 
   const deleteTopic = command({
     name: `delete <${what}>`,
+    argIds: { [what]: what },
     summary: announcements ? 'Delete an announcement' : 'Delete a topic (and its assignment, if graded)',
     routes: ['discussions.deleteTopic@courses', 'discussions.deleteTopic@groups', 'discussions.deleteTopic@collection_items'],
     writes: 'delete',

@@ -26,6 +26,7 @@ const listUsers = command({
 
 const getUser = command({
   name: 'get [id]',
+  argIds: { id: 'user' },
   summary: 'Show one user (default: yourself)',
   routes: ['users.get'],
   columns: USER_COLUMNS,
@@ -93,6 +94,7 @@ const createUser = command({
 
 const updateUser = command({
   name: 'update <id>',
+  argIds: { id: 'user' },
   summary: "Edit a user's names, time zone, locale or avatar",
   routes: ['users.update'],
   columns: USER_COLUMNS,
@@ -113,6 +115,7 @@ const updateUser = command({
 
 const deleteUser = command({
   name: 'delete <id>',
+  argIds: { id: 'user' },
   summary: 'Delete a user from an account (asks first; --yes in scripts)',
   routes: ['users.delete'],
   examples: ['lms users delete sis_user_id:S-012 --account 1 --yes'],
@@ -138,6 +141,7 @@ const settings = defineNoun({
   commands: [
     command({
       name: 'get [id]',
+      argIds: { id: 'user' },
       summary: 'Show settings (default: yourself)',
       routes: ['users.getSettings'],
       examples: ['lms users settings get'],
@@ -147,6 +151,7 @@ const settings = defineNoun({
     }),
     command({
       name: 'update [id]',
+      argIds: { id: 'user' },
       summary: 'Change settings (default: yourself)',
       routes: ['users.updateSettings'],
       examples: ['lms users settings update --manual-mark-as-read true'],

@@ -78,6 +78,8 @@ export type CommandResult =
       paged?: boolean;
       /** A list that never ends (`--watch`) streams: NDJSON where JSON would have been the default. */
       endless?: boolean;
+      /** Said to a person at a terminal when the list is empty: where the records they want may be. */
+      whenEmpty?: string;
       failure?: LmsError;
     }
   | { kind: 'item'; value: unknown; columns?: string[]; failure?: LmsError }
@@ -139,7 +141,7 @@ export function defineNoun(spec: NounSpec): NounSpec {
   return spec;
 }
 
-export const list = (items: AsyncIterable<unknown> | Iterable<unknown>, columns?: string[]): CommandResult => ({ kind: 'list', items, columns, paged: true });
+export const list = (items: AsyncIterable<unknown> | Iterable<unknown>, columns?: string[]): Extract<CommandResult, { kind: 'list' }> => ({ kind: 'list', items, columns, paged: true });
 export const item = (value: unknown, columns?: string[]): CommandResult => ({ kind: 'item', value, columns });
 export const text = (value: string): CommandResult => ({ kind: 'text', text: value });
 /** Output first, then fail (a bulk job prints its results, then exits 1 for its failed rows). */

@@ -145,6 +145,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
       const options = { io: ctx.io, format, fields: globals.fields, columns: result.columns ?? spec.columns, jq };
       if (result.kind === 'item') return renderItem(result.value, options);
       const count = await renderList(result.items, options);
+      if (count === 0 && result.whenEmpty && io.stderrIsTTY) err(io, `${result.whenEmpty}\n`);
       const limit = ctx.pageLimit();
       if (result.paged && limit !== undefined && count === limit && globals.limit === undefined && io.stderrIsTTY) {
         err(io, `Showing the first ${count}. Use --all for every page, or --limit N.\n`);

@@ -410,3 +410,17 @@ describe('lms files get', () => {
     expect(r.stderr).toContain('file 999 not found (GET /api/v1/files/999 → 404)');
   });
 });
+
+describe('courses list for an admin enrolled in nothing', () => {
+  it('says where the courses are, at a terminal; a script gets the empty list alone', async () => {
+    const lms = session();
+    const atTerminal = await lms.run('courses list', { tty: true });
+    expect(atTerminal).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: "No results.\nYou are enrolled in no course. An admin lists an account's courses with --account ID (lms accounts list shows yours).\n",
+    });
+    expect(await lms.run('courses list')).toEqual({ exitCode: 0, stdout: '[]\n', stderr: '' });
+    expect((await lms.run('courses list --account 1 -o json')).stdout).not.toBe('[]\n');
+  });
+});

@@ -1,0 +1,59 @@
+// A school's own certificate authority, from LMS_CA_FILE or a profile's --ca-file: added to the
+// roots Node trusts (its bundled ones and NODE_EXTRA_CA_CERTS), never in their place, so the same
+// command still reaches hosts with public certificates (an upload's storage host). Loaded only when
+// such a file is named.
+import { UsageError } from '../errors.js';
+
+export interface CaFile {
+  path: string;
+  /** Where the path came from, for messages: `LMS_CA_FILE`, `--ca-file`, `profile "prod"`. */
+  source: string;
+}
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/** The certificates of a PEM file; an unreadable file, or one with no certificate Node can parse, is a usage error naming it. */
+export function readCaFile({ path, source }: CaFile): string[] {
+  const { readFileSync } = process.getBuiltinModule('node:fs');
+  const hint = 'give the PEM file of the certificate authority (the text between -----BEGIN CERTIFICATE----- and -----END CERTIFICATE-----)';
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new UsageError(`cannot read the CA file ${path} (from ${source}): ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code}`, { hint });
+  }
+  const blocks = text.match(PEM_BLOCK) ?? [];
+  if (!blocks.length) throw new UsageError(`the CA file ${path} (from ${source}) holds no PEM certificate`, { hint });
+  const { X509Certificate } = process.getBuiltinModule('node:crypto');
+  for (const block of blocks) {
+    try {
+      new X509Certificate(block);
+    } catch {
+      throw new UsageError(`the CA file ${path} (from ${source}) holds a certificate that does not parse`, { hint });
+    }
+  }
+  return blocks;
+}
+
+/**
+ * The roots a connection trusts with the file's certificates added: what Node trusts by default
+ * (its bundle, NODE_EXTRA_CA_CERTS, and on lines that have it --use-system-ca) plus these. Node's
+ * `ca` option replaces the defaults, so they are listed again.
+ */
+export function withDefaultRoots(extra: string[]): string[] {
+  const tls = process.getBuiltinModule('node:tls');
+  const getDefaults = (tls as { getCACertificates?: (type: 'default') => string[] }).getCACertificates;
+  if (getDefaults) return [...getDefaults('default'), ...extra];
+  // Node 20: the bundle, and NODE_EXTRA_CA_CERTS read as Node reads it (a file it could not read was warned about at start).
+  const extraFile = process.env.NODE_EXTRA_CA_CERTS;
+  let fromEnv: string[] = [];
+  if (extraFile) {
+    try {
+      fromEnv = process.getBuiltinModule('node:fs').readFileSync(extraFile, 'utf8').match(PEM_BLOCK) ?? [];
+    } catch {
+      fromEnv = [];
+    }
+  }
+  return [...tls.rootCertificates, ...fromEnv, ...extra];
+}

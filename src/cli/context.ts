@@ -265,7 +265,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       return new ApiClient({ ...common, baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, transport: guard(mock.handler) });
     }
     const store = await ctx.profiles();
-    const { baseUrl, urlSource: source, fromEnv, token: given, tokenSource, profileName: name, insecure, stored } = resolveRemote(instance, env, store);
+    const { baseUrl, urlSource: source, fromEnv, token: given, tokenSource, profileName: name, insecure, stored, caFile } = resolveRemote(instance, env, store);
     const { redactUrl } = await import('../redact.js');
     // `localhost:4010` would parse as a URL of the scheme `localhost:`: say what was meant.
     if (fromEnv && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(baseUrl) && URL.canParse(`http://${baseUrl}`)) {
@@ -300,7 +300,8 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       ctx.warn(message);
     };
     const { httpTransport } = await import('../transport/http.js');
-    return new ApiClient({ ...common, baseUrl, token, plainHttp, warn, renewToken: session?.renew, transport: guard(httpTransport({ timeoutMs: globals.timeoutSeconds * 1000 })) });
+    const transport = httpTransport({ timeoutMs: globals.timeoutSeconds * 1000, env, trace, caFile: caFile ? { path: caFile, source: `profile "${name}"` } : undefined });
+    return new ApiClient({ ...common, baseUrl, token, plainHttp, warn, renewToken: session?.renew, transport: guard(transport) });
   }
 
   async function openSession(): Promise<TokenSession | undefined> {

@@ -37,8 +37,8 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNRE
 /** What the first request reads and loads, once. */
 interface Setup {
   proxy?: { settings: ProxySettings; module: typeof import('./proxy.js') };
-  /** The roots to trust, when a CA file adds to Node's own. */
-  ca?: string[];
+  /** Node's roots and a CA file's, when one adds to them. */
+  secureContext?: import('node:tls').SecureContext;
   caFile?: CaFile;
 }
 
@@ -53,7 +53,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     const result: Setup = {};
     if (caFile) {
       const trust = await import('./trust.js');
-      result.ca = trust.withDefaultRoots(trust.readCaFile(caFile));
+      result.secureContext = trust.contextTrusting(trust.readCaFile(caFile));
       result.caFile = caFile;
     }
     if (PROXY_VARIABLES.some((name) => env[name])) {
@@ -69,7 +69,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     const key = `${protocol}|${proxy ? `${proxy.hostname}:${proxy.port}` : ''}`;
     let agent = agents.get(key);
     if (!agent) {
-      const tls = { ...settings, ...(ready.ca ? { ca: ready.ca } : {}) };
+      const tls = { ...settings, ...(ready.secureContext ? { secureContext: ready.secureContext } : {}) };
       if (protocol === 'https:' && proxy) agent = ready.proxy!.module.tunnelAgent(proxy, { timeoutMs: options.timeoutMs, agent: tls });
       else if (protocol === 'https:') agent = new (https ??= process.getBuiltinModule('node:https')).Agent(tls);
       else agent = new http.Agent(settings);

@@ -206,7 +206,7 @@ export function proxyUnreachable(proxy: Proxy, err: unknown, timeoutMs: number):
 
 interface TunnelOptions {
   timeoutMs: number;
-  agent: { keepAlive: boolean; keepAliveMsecs: number; maxSockets: number; ca?: string[] };
+  agent: { keepAlive: boolean; keepAliveMsecs: number; maxSockets: number; secureContext?: import('node:tls').SecureContext };
 }
 
 /**

@@ -5,6 +5,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
@@ -65,11 +66,23 @@ describe('lms mock serve over HTTPS', () => {
     expect(errorOf(overridden.stderr).message).toBe(`cannot read the CA file ${join(dir, 'missing.pem')} (from LMS_CA_FILE): no such file`);
   });
 
+  it("adds the CA file to the roots Node trusts, not in their place", async () => {
+    // A CA file naming some other authority: the mock's certificate is still trusted through NODE_EXTRA_CA_CERTS.
+    const other = join(dir, 'other-ca.pem');
+    writeFileSync(other, rootCertificates[0]);
+    const r = await listUsers(remote({ LMS_CA_FILE: other, NODE_EXTRA_CA_CERTS: ca }));
+    expect(r.exitCode, r.stderr).toBe(0);
+    const without = await listUsers(remote({ LMS_CA_FILE: other }));
+    expect(without.exitCode).toBe(7);
+    expect(errorOf(without.stderr).hint).toBe(`the CA file ${other} (from LMS_CA_FILE) does not vouch for it: is it the authority that issued the instance's certificate?`);
+  });
+
   it('refuses a certificate it cannot verify: exit 7, naming the fixes', async () => {
     const r = await listUsers(remote());
     expect(r.exitCode).toBe(7);
     const error = errorOf(r.stderr);
-    expect(error.message).toBe(`cannot verify the TLS certificate of ${new URL(served.url).host} (DEPTH_ZERO_SELF_SIGNED_CERT): self-signed certificate`);
+    // Node 24 adds a suggestion of its own to the reason.
+    expect(error.message.startsWith(`cannot verify the TLS certificate of ${new URL(served.url).host} (DEPTH_ZERO_SELF_SIGNED_CERT): self-signed certificate`)).toBe(true);
     expect(error.hint).toMatch(/LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE/);
   });
 

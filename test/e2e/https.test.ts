@@ -8,6 +8,7 @@ import { request } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../../src/mock/tls.js';
 import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
 import { developerKey, SAM } from '../helpers/e2e-login.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
@@ -41,6 +42,34 @@ describe('lms mock serve over HTTPS', () => {
     const cert = new X509Certificate(readFileSync(ca));
     expect(cert.subjectAltName).toBe('DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1');
     expect(cert.checkIP('127.0.0.1')).toBe('127.0.0.1');
+  });
+
+  it('serves HTTPS with a certificate and key of the user\'s own (--tls-cert, --tls-key)', async () => {
+    const own = await selfSignedCertificate();
+    const [cert, key] = [join(dir, 'own-cert.pem'), join(dir, 'own-key.pem')];
+    writeFileSync(cert, own.cert);
+    writeFileSync(key, own.key, { mode: 0o600 });
+    const second = await serveMock(env, ['--quiet', '--tls-cert', cert, '--tls-key', key]);
+    try {
+      expect(second.url).toMatch(/^https:/);
+      const r = await listUsers(remote({ LMS_BASE_URL: second.url, LMS_CA_FILE: cert }));
+      expect(r.exitCode, r.stderr).toBe(0);
+      // The other server's certificate is another one: this CA does not vouch for it.
+      expect((await listUsers(remote({ LMS_CA_FILE: cert }))).exitCode).toBe(7);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it.each([
+    [['--tls-cert', 'x.pem'], '--tls-cert and --tls-key go together: the certificate and its private key (PEM files)'],
+    [['--tls-self-signed', 'out.pem', '--tls-key', 'k.pem'], '--tls-self-signed makes its own certificate: give it, or --tls-cert and --tls-key, not both'],
+    [['--tls-cert', 'missing.pem', '--tls-key', 'missing.pem'], '--tls-cert missing.pem: cannot read it (ENOENT)'],
+    [['--tls-self-signed', 'no-such-dir/ca.pem'], '--tls-self-signed no-such-dir/ca.pem: cannot write the certificate there (ENOENT)'],
+  ])('mock serve %j: exit 2, naming the flag', async (flags, message) => {
+    const r = await spawnLms(['mock', 'serve', '--port', '0', '-o', 'json', ...flags], env);
+    expect(r.exitCode).toBe(2);
+    expect(errorOf(r.stderr).message).toBe(message);
   });
 
   it.each([

@@ -140,6 +140,17 @@ describe('the main journeys over HTTPS through a proxy', () => {
     expect(proxy.seen.slice(before)).toEqual([tunnel()]);
   });
 
+  it('a file upload: step 2 goes to the upload URL the instance names, through the proxy too', async () => {
+    const file = join(dir, 'notes.txt');
+    writeFileSync(file, 'uploaded over TLS through a proxy\n');
+    const before = proxy.seen.length;
+    const r = await spawnLms(['users', 'upload', file, '-o', 'json', '-v'], proxied());
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ display_name: 'notes.txt', size: 34 });
+    expect(r.stderr).toMatch(/→ POST https:\/\/127\.0\.0\.1:\d+\/\[REDACTED\]/);
+    expect(proxy.seen.slice(before)).toEqual([tunnel()]);
+  });
+
   it('a bulk grade from a CSV file', async () => {
     const file = join(dir, 'grades.csv');
     writeFileSync(file, 'user,grade,comment\nsis_login_id:ravi,15,\nsis_login_id:mina,18,well done\n');

@@ -24,7 +24,7 @@ export interface HttpTransportOptions {
   env?: Env;
   /** The profile's CA file; LMS_CA_FILE, when set, is used instead. */
   caFile?: CaFile;
-  /** `-v`: how each host is reached (directly, or through which proxy), once per host. */
+  /** `-v`: the CA file trusted, and how each host is reached (directly, or through which proxy), once per host. */
   trace?: (line: string) => void;
 }
 
@@ -55,6 +55,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       const trust = await import('./trust.js');
       result.secureContext = trust.contextTrusting(trust.readCaFile(caFile));
       result.caFile = caFile;
+      options.trace?.(`TLS: trusting the CA file ${caFile.path} (from ${caFile.source}) besides Node's own roots`);
     }
     if (PROXY_VARIABLES.some((name) => env[name])) {
       const module = await import('./proxy.js');

@@ -87,8 +87,9 @@ describe('lms mock serve over HTTPS', () => {
     expect(added.exitCode, added.stderr).toBe(0);
     const shown = await spawnLms(['profile', 'show', 'school', '-o', 'json'], e);
     expect(JSON.parse(shown.stdout)).toMatchObject({ ca_file: ca });
-    const r = await listUsers(e, ['-p', 'school']);
+    const r = await listUsers(e, ['-p', 'school', '-v']);
     expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`TLS: trusting the CA file ${ca} (from profile "school") besides Node's own roots`);
     // LMS_CA_FILE wins over the profile's.
     const overridden = await listUsers({ ...e, LMS_CA_FILE: join(dir, 'missing.pem') }, ['-p', 'school']);
     expect(overridden.exitCode).toBe(2);

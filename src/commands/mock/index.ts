@@ -220,7 +220,7 @@ export const mockVerbs: Verbs = [
         'LMS_BASE_URL=http://127.0.0.1:4010 LMS_TOKEN=1~mock-admin lms users list',
         'lms mock serve --host 0.0.0.0 --public-url http://mock.ci.internal:4010 --max-upload-size 20m',
         'lms mock serve --throttle --throttle-status 429 --fail-rate 0.1 --drop-rate 0.02 --latency 50 --fault-seed 7',
-        'lms mock serve --tls-self-signed mock-ca.pem &  # then: LMS_CA_FILE=mock-ca.pem LMS_BASE_URL=https://localhost:4010 …',
+        'lms mock serve --port 4010 --tls-self-signed mock-ca.pem &',
       ],
       async run({ opts, ctx }) {
         const port = Number(opts.port);

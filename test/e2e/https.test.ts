@@ -116,6 +116,16 @@ describe('lms mock serve over HTTPS', () => {
     expect(error.hint).toMatch(/LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE/);
   });
 
+  it('lms doctor: reachable over HTTPS through the CA file, or failed with the fixes without it', async () => {
+    const host = new URL(served.url).host;
+    const reachable = async (extra: Record<string, string>) => (JSON.parse((await spawnLms(['doctor', '-o', 'json'], remote(extra))).stdout) as { check: string; status: string; detail: string; fix?: string }[]).find((c) => c.check === 'reachable')!;
+    expect(await reachable({ LMS_CA_FILE: ca })).toEqual({ check: 'reachable', status: 'ok', detail: `${host} answered over HTTPS, with a certificate this machine trusts through the CA file ${ca} (from LMS_CA_FILE)` });
+    const untrusted = await reachable({});
+    expect(untrusted.status).toBe('fail');
+    expect(untrusted.detail).toMatch(/^cannot verify the TLS certificate of 127\.0\.0\.1:\d+ \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
+    expect(untrusted.fix).toMatch(/LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE/);
+  });
+
   it('an unreadable or non-PEM CA file: exit 2 naming it, nothing sent', async () => {
     const text = join(dir, 'not-a-cert.pem');
     writeFileSync(text, 'hello\n');

@@ -15,7 +15,15 @@ export interface Check {
 /** The instance the flags, environment and profiles choose, as src/config/instance.ts resolves it. */
 export type InstanceReport =
   | { kind: 'mock'; where: string; source: string; overridden: string[]; tokenSource: string }
-  | { kind: 'remote'; url: string; source: string; overridden: string[]; tokenSource?: string };
+  | {
+      kind: 'remote';
+      url: string;
+      source: string;
+      overridden: string[];
+      tokenSource?: string;
+      /** The CA file trusted besides Node's roots, and where it was named: `/etc/school.pem (from LMS_CA_FILE)`. */
+      caFile?: string;
+    };
 
 /** What the instance said to `GET /api/v1/users/self`. */
 export interface SelfAnswer {
@@ -202,7 +210,8 @@ function reachableCheck(report: InstanceReport | undefined, asked: Settled<SelfA
   if (error === undefined || error instanceof ApiError) {
     if (report?.kind !== 'remote') return { check: 'reachable', status: 'ok', detail: 'the mock answers in this process' };
     const answered = `${hostOf(report.url)} answered${error ? ` (${error.status})` : ''}`;
-    return { check: 'reachable', status: 'ok', detail: report.url.startsWith('https:') ? `${answered} over HTTPS, with a certificate this machine trusts` : `${answered} over plain HTTP` };
+    const trusted = report.caFile ? `trusts through the CA file ${report.caFile}` : 'trusts';
+    return { check: 'reachable', status: 'ok', detail: report.url.startsWith('https:') ? `${answered} over HTTPS, with a certificate this machine ${trusted}` : `${answered} over plain HTTP` };
   }
   if (error instanceof NetworkError && error.code && TLS_CODES.test(error.code) && error.hint) {
     // The transport said what to do (which CA file was used, the variables that add one).

@@ -54,7 +54,9 @@ export function systemProbe(ctx: Context): DoctorProbe {
       }
       const remote = resolveRemote(choice, ctx.env, await ctx.profiles());
       const { redactUrl } = await import('../../redact.js');
-      return { kind: 'remote', url: redactUrl(remote.baseUrl), source: describeSource(choice, remote.profileName), overridden, tokenSource: remote.tokenSource };
+      // As the transport chooses it: LMS_CA_FILE over the profile's.
+      const caFile = ctx.env.LMS_CA_FILE ? `${ctx.env.LMS_CA_FILE} (from LMS_CA_FILE)` : remote.caFile ? `${remote.caFile} (from profile "${remote.profileName}")` : undefined;
+      return { kind: 'remote', url: redactUrl(remote.baseUrl), source: describeSource(choice, remote.profileName), overridden, tokenSource: remote.tokenSource, ...(caFile ? { caFile } : {}) };
     },
     async proxy() {
       if (ctx.instance.kind !== 'remote') throw new Error('the mock is reached through no proxy');

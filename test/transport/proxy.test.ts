@@ -165,7 +165,10 @@ describe('httpTransport through a proxy', () => {
     }
     expect(p.seen).toEqual([`CONNECT ${new URL(base).host}`]);
     expect(p.authorizations).toEqual([`Basic ${Buffer.from('ann:s@cret').toString('base64')}`]);
-    expect(trace).toEqual([`${new URL(base).host}: through the proxy http://[REDACTED]@127.0.0.1:${p.port} (from HTTPS_PROXY)`]);
+    expect(trace).toEqual([
+      `TLS: trusting the CA file ${caPath} (from test) besides Node's own roots`,
+      `${new URL(base).host}: through the proxy http://[REDACTED]@127.0.0.1:${p.port} (from HTTPS_PROXY)`,
+    ]);
     // Without the CA the tunnel opens, and the certificate is refused: exit 7, naming the fix.
     const refused = await failure(httpTransport({ timeoutMs: 5000, env })({ method: 'GET', url: `${base}/a`, headers: {} }));
     expect(refused.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');

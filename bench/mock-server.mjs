@@ -10,7 +10,7 @@ export function startMockServer(lms, env, { flags = [], quiet = true } = {}) {
     const timer = setTimeout(() => reject(new Error(`mock serve did not start:\n${log}`)), 15000);
     child.stderr.on('data', (chunk) => {
       log += chunk;
-      const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
+      const m = /at (https?:\/\/127\.0\.0\.1:\d+)/.exec(log);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);

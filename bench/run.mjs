@@ -119,7 +119,46 @@ const cases = [
     setup: () => startServer(),
     check: (stdout) => (JSON.parse(stdout).id === 1 ? undefined : 'not the admin'),
   },
+  {
+    // The same over HTTPS, as real instances are: `lms mock serve --tls-self-signed`, the profile
+    // trusting its certificate as a school's CA (--ca-file), added to Node's roots.
+    name: 'lms -p local-tls users get self (HTTPS)',
+    cmd: node,
+    args: [lms, '-p', 'local-tls', 'users', 'get', 'self', '-o', 'json'],
+    budget: 1.5,
+    memoryMb: 60,
+    setup: () => startTlsServer(),
+    check: (stdout) => (JSON.parse(stdout).id === 1 ? undefined : 'not the admin'),
+  },
+  {
+    // Its twin by hand: node:https with the certificate as its CA, the answer printed as JSON.
+    name: 'users get self by hand (node:https, no lms)',
+    cmd: node,
+    args: [
+      '-e',
+      "require('node:https').get(process.env.BENCH_TLS_URL + '/api/v1/users/self', { ca: require('node:fs').readFileSync(process.env.BENCH_CA), headers: { authorization: 'Bearer 1~mock-admin', accept: 'application/json' } }, (r) => { let b = ''; r.setEncoding('utf8'); r.on('data', (d) => (b += d)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(b), null, 2) + '\\n')); });",
+    ],
+    get env() {
+      return { BENCH_TLS_URL: tlsServerUrl, BENCH_CA: tlsCa };
+    },
+    setup: () => startTlsServer(),
+    check: (stdout) => (JSON.parse(stdout).id === 1 ? undefined : 'not the admin'),
+  },
 ];
+
+/** `lms mock serve --tls-self-signed` on the same seeded mock, with the profile `local-tls` naming it and trusting its certificate. */
+async function startTlsServer() {
+  if (tlsServer) return;
+  await startServer();
+  tlsServer = startMockServer(lms, { ...baseEnv, LMS_MOCK_DB: mockDb }, { flags: ['--tls-self-signed', tlsCa] });
+  tlsServerUrl = await tlsServer.url;
+  const added = spawnSync(node, [lms, 'profile', 'add', 'local-tls', '--url', tlsServerUrl, '--token-stdin', '--ca-file', tlsCa], { env: baseEnv, input: '1~mock-admin', encoding: 'utf8' });
+  if (added.status !== 0) throw new Error(`adding the profile failed: ${added.stderr}`);
+}
+
+let tlsServer;
+let tlsServerUrl;
+const tlsCa = join(scratch, 'mock-ca.pem');
 
 /** `lms mock serve` on a seeded mock, with the profile `local` naming it; once for every case that asks. */
 async function startServer() {
@@ -197,6 +236,7 @@ try {
   process.exitCode = 1;
 } finally {
   await server?.stop();
+  await tlsServer?.stop();
   rmSync(scratch, { recursive: true, force: true });
 }
 

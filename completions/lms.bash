@@ -477,6 +477,9 @@ _lms_value_flag() {
     'mock serve:--throttle-penalty'|'mock serve '*':--throttle-penalty') _lms_words=''; return 0 ;;
     'mock serve:--throttle-rate'|'mock serve '*':--throttle-rate') _lms_words=''; return 0 ;;
     'mock serve:--throttle-status'|'mock serve '*':--throttle-status') _lms_words='403 429'; return 0 ;;
+    'mock serve:--tls-cert'|'mock serve '*':--tls-cert') _lms_words='@files'; return 0 ;;
+    'mock serve:--tls-key'|'mock serve '*':--tls-key') _lms_words='@files'; return 0 ;;
+    'mock serve:--tls-self-signed'|'mock serve '*':--tls-self-signed') _lms_words=''; return 0 ;;
     'outcomes create:--account'|'outcomes create '*':--account') _lms_words='@ids'; return 0 ;;
     'outcomes create:--calculation-int'|'outcomes create '*':--calculation-int') _lms_words=''; return 0 ;;
     'outcomes create:--calculation-method'|'outcomes create '*':--calculation-method') _lms_words='decaying_average weighted_average n_mastery latest highest average'; return 0 ;;
@@ -503,6 +506,7 @@ _lms_value_flag() {
     'outcomes tree:--course'|'outcomes tree '*':--course') _lms_words='@ids'; return 0 ;;
     'outcomes unlink:--account'|'outcomes unlink '*':--account') _lms_words='@ids'; return 0 ;;
     'outcomes unlink:--course'|'outcomes unlink '*':--course') _lms_words='@ids'; return 0 ;;
+    'profile add:--ca-file'|'profile add '*':--ca-file') _lms_words='@files'; return 0 ;;
     'profile add:--url'|'profile add '*':--url') _lms_words=''; return 0 ;;
     'quizzes create:--access-code'|'quizzes create '*':--access-code') _lms_words=''; return 0 ;;
     'quizzes create:--allowed-attempts'|'quizzes create '*':--allowed-attempts') _lms_words=''; return 0 ;;
@@ -1136,7 +1140,7 @@ _lms_flags() {
     'mock help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
     'mock reset') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
     'mock seed') _lms_words='--all --as-user --courses --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --users --verbose -v --version -V --yes -y' ;;
-    'mock serve') _lms_words='--all --as-user --drop-rate --fail-rate --fail-status --fault-seed --fields --help -h --host --insecure --jq --latency --limit --max-body-size --max-upload-size --mock --mock-db --no-color --no-input --no-mock --no-require-user-agent --output -o --per-page --port --profile -p --public-url --quiet --ready-file --throttle --throttle-capacity --throttle-cost --throttle-penalty --throttle-rate --throttle-status --timeout --verbose -v --version -V --yes -y' ;;
+    'mock serve') _lms_words='--all --as-user --drop-rate --fail-rate --fail-status --fault-seed --fields --help -h --host --insecure --jq --latency --limit --max-body-size --max-upload-size --mock --mock-db --no-color --no-input --no-mock --no-require-user-agent --output -o --per-page --port --profile -p --public-url --quiet --ready-file --throttle --throttle-capacity --throttle-cost --throttle-penalty --throttle-rate --throttle-status --timeout --tls-cert --tls-key --tls-self-signed --verbose -v --version -V --yes -y' ;;
     'mock tokens') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
     'outcomes') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
     'outcomes create') _lms_words='--account --all --as-user --calculation-int --calculation-method --course --description --display-name --dry-run --fields --global --help -h --insecure --jq --limit --mastery-points --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --rating --timeout --title --vendor-guid --verbose -v --version -V --yes -y' ;;
@@ -1158,7 +1162,7 @@ _lms_flags() {
     'outcomes tree') _lms_words='--account --all --as-user --course --fields --global --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
     'outcomes unlink') _lms_words='--account --all --as-user --course --dry-run --fields --global --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
     'profile') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
-    'profile add') _lms_words='--all --as-user --fields --help -h --insecure --insecure-storage --jq --limit --mock --mock-db --no-color --no-input --no-mock --no-verify --output -o --per-page --profile -p --timeout --token-stdin --url --verbose -v --version -V --yes -y' ;;
+    'profile add') _lms_words='--all --as-user --ca-file --fields --help -h --insecure --insecure-storage --jq --limit --mock --mock-db --no-color --no-input --no-mock --no-verify --output -o --per-page --profile -p --timeout --token-stdin --url --verbose -v --version -V --yes -y' ;;
     'profile help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
     'profile list') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
     'profile remove') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;

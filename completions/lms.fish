@@ -526,7 +526,7 @@ complete -c lms -n '__fish_seen_subcommand_from diff' -l 'file' -s 'f' -r -F -d 
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments'
 
 # lms doctor
-complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'check' -d 'Check Node, SQLite, the instance, its token and what it may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails'
+complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'check' -d 'Check Node, SQLite, the instance, its token, the proxy, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails'
 complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'help' -d 'display help for command'
 
 # lms enrollments
@@ -679,7 +679,7 @@ complete -c lms -n '__fish_seen_subcommand_from mcp' -l 'allow-writes' -d 'also 
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'reset' -d 'Empty the mock database, keeping only the root account and its admin'
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'seed' -d 'Reset the mock database to the seeded school; --users N (and --courses M) add a generated large school'
-complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'serve' -d 'Serve the mock over HTTP (loopback by default); logs one line per request'
+complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'serve' -d 'Serve the mock over HTTP or HTTPS (loopback by default); logs one line per request'
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'tokens' -d 'List the access tokens of the mock users, and the developer key\'s client id and secret (for lms auth login)'
 
 # lms mock seed flags
@@ -706,6 +706,9 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-penalty' -x -d 'charged while a request is in flight, refunded when it completes (default 50; implies --throttle)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-rate' -x -d 'how fast the bucket drains (default 100; implies --throttle)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'throttle-status' -x -a '403 429' -d 'status of a throttled answer (default 403; implies --throttle)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'tls-cert' -r -F -d 'serve HTTPS with this certificate (PEM, the chain after it), with --tls-key'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'tls-key' -r -F -d 'the private key of --tls-cert (PEM)'
+complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'tls-self-signed' -x -d 'serve HTTPS with a new self-signed certificate for localhost, 127.0.0.1 and ::1, written (PEM) to this file for clients to trust; its key stays in memory'
 
 # lms outcomes
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'create' -d 'Create an outcome in the group\'s context and link it there'
@@ -839,6 +842,7 @@ complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'use' -d 'Make a profile the default'
 
 # lms profile add flags
+complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'ca-file' -r -F -d 'trust the certificate authority in this PEM file (your organisation\'s own) for this instance, besides the usual ones; LMS_CA_FILE overrides it'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'insecure-storage' -d 'keep the token in the profile file (readable only by you) instead of the keychain'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'no-verify' -d 'save without checking the token with the instance'
 complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from add' -l 'token-stdin' -d 'read the access token from standard input'

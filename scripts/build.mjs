@@ -89,6 +89,8 @@ const packagesApart = {
   // An ES module whose one export is its default: the bundle imports it as Node would a CommonJS
   // file (its package is "type": "module"), which takes module.exports as the default.
   conf: { file: 'conf', exports: "require('conf').default" },
+  // `lms mock serve --tls-self-signed` alone writes a certificate.
+  'node-forge': { file: 'node-forge', exports: "require('node-forge')" },
 };
 const packageApart = {
   name: 'packages-apart',

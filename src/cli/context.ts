@@ -281,7 +281,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     }
     const store = await ctx.profiles();
     const remote = resolveRemote(instance, env, store);
-    const { baseUrl, urlSource: source, fromEnv, token: given, tokenSource, profileName: name, insecure, stored } = remote;
+    const { baseUrl, urlSource: source, fromEnv, token: given, tokenSource, profileName: name, insecure, stored, caFile } = remote;
     const { redactUrl } = await import('../redact.js');
     // `localhost:4010` would parse as a URL of the scheme `localhost:`: say what was meant.
     if (fromEnv && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(baseUrl) && URL.canParse(`http://${baseUrl}`)) {
@@ -316,8 +316,9 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       ctx.warn(message);
     };
     const { httpTransport } = await import('../transport/http.js');
+    const transport = httpTransport({ timeoutMs: globals.timeoutSeconds * 1000, env, trace, caFile: caFile ? { path: caFile, source: `profile "${name}"` } : undefined });
     const tokenHint = refusedTokenHint(remote, session?.stored.kind === 'oauth');
-    return new ApiClient({ ...common, baseUrl, token, plainHttp, warn, renewToken: session?.renew, tokenHint, transport: guard(httpTransport({ timeoutMs: globals.timeoutSeconds * 1000 })) });
+    return new ApiClient({ ...common, baseUrl, token, plainHttp, warn, renewToken: session?.renew, tokenHint, transport: guard(transport) });
   }
 
   async function openSession(): Promise<TokenSession | undefined> {

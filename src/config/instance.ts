@@ -77,6 +77,8 @@ export interface RemoteInstance {
   profileName?: string;
   /** The profile's consent to plain http, which holds only for the profile's own URL. */
   insecure: boolean;
+  /** The profile's CA file, which, like its consent to plain http, holds only for its own URL. */
+  caFile?: string;
 }
 
 /**
@@ -114,6 +116,7 @@ export function resolveRemote(choice: Extract<InstanceChoice, { kind: 'remote' }
     ...(stored ? { stored } : {}),
     profileName: profile ? name : undefined,
     insecure: !fromEnv && profile?.insecure === true,
+    ...(!fromEnv && profile?.caFile ? { caFile: profile.caFile } : {}),
   };
 }
 

@@ -23,6 +23,8 @@ export interface Profile {
   user?: { id: number | string; name: string };
   /** The developer key an OAuth login used, for the next `lms auth login`. */
   clientId?: string;
+  /** A PEM file of the certificate authority the instance's certificate comes from, trusted besides Node's own (an absolute path). */
+  caFile?: string;
 }
 
 /** What an OAuth login stores: the tokens, when the access token expires, and the developer key. */

@@ -9,7 +9,7 @@
 // it is read; a download is sent a stored chunk at a time; an internal error answers
 // a bare 500 with a report id and logs the error's kind and place, never its message or a stack,
 // which could carry user input; and the log line of a request never shows a credential.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { FailureError, UsageError, type LmsError } from '../errors.js';
 import { REDACTED, redactUrl } from '../redact.js';
 import type { ApiRequest, HttpMethod } from '../transport/types.js';
@@ -40,11 +40,13 @@ export interface ServeOptions {
   maxUploadBytes?: number;
   /** Where upload bodies are streamed to; the handler's own desk when absent. Without one, uploads are buffered like any body. */
   uploads?: UploadDesk;
+  /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
 }
 
 export interface Serving {
   server: Server;
-  /** Where it listens (`http://127.0.0.1:4010`; `http://0.0.0.0:4010` on every interface). */
+  /** Where it listens (`http://127.0.0.1:4010`; `http://0.0.0.0:4010` on every interface; https:// with TLS). */
   url: string;
   /** True when bound to every interface (0.0.0.0 or ::). */
   wildcard: boolean;
@@ -69,17 +71,18 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
   let errorReports = 0;
   const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
   let port = options.port;
+  const scheme = options.tls ? 'https' : 'http';
 
-  const server = createServer(
-    {
-      // Slow clients cannot hold a connection forever: headers within 15 s, a whole request within
-      // 2 minutes (a 100 MiB upload at under 1 MB/s); checked every 5 s.
-      headersTimeout: 15_000,
-      requestTimeout: 120_000,
-      connectionsCheckingInterval: 5_000,
-    },
-    (req, res) => void answer(req, res, false),
-  );
+  const settings: ServerOptions = {
+    // Slow clients cannot hold a connection forever: headers within 15 s, a whole request within
+    // 2 minutes (a 100 MiB upload at under 1 MB/s); checked every 5 s.
+    headersTimeout: 15_000,
+    requestTimeout: 120_000,
+    connectionsCheckingInterval: 5_000,
+  };
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => void answer(req, res, false);
+  // node:https's server is node:http's over TLS: everything below applies to both.
+  const server: Server = options.tls ? process.getBuiltinModule('node:https').createServer({ ...settings, cert: options.tls.cert, key: options.tls.key }, onRequest) : createServer(settings, onRequest);
   server.keepAliveTimeout = 10_000;
   server.maxHeadersCount = 200;
   // A client that sends `Expect: 100-continue` is asked for its body only once nothing refuses it
@@ -108,8 +111,8 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
     if (publicOrigin) return publicOrigin;
     const local = plainAddress(req.socket.localAddress) ?? plainAddress(options.host) ?? '127.0.0.1';
     const named = hostHeaderName(req.headers.host, port);
-    if (named !== undefined && (named === local || (named === 'localhost' && isLoopback(local)))) return `http://${bracketed(named)}:${port}`;
-    return `http://${bracketed(local)}:${port}`;
+    if (named !== undefined && (named === local || (named === 'localhost' && isLoopback(local)))) return `${scheme}://${bracketed(named)}:${port}`;
+    return `${scheme}://${bracketed(local)}:${port}`;
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<void> {
@@ -264,7 +267,7 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
       port = typeof address === 'object' && address ? address.port : options.port;
       const bound = typeof address === 'object' && address ? address.address : options.host;
       const wildcard = bound === '0.0.0.0' || bound === '::';
-      resolve({ server, url: `http://${bracketed(bound)}:${port}`, wildcard });
+      resolve({ server, url: `${scheme}://${bracketed(bound)}:${port}`, wildcard });
     });
   });
 }

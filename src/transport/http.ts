@@ -3,45 +3,106 @@
 // starts a command at 1.2× bare node and 44 MB, where the undici package took 4.0× and 96 MB and the
 // built-in fetch 2.9× and 82 MB: most commands send a handful of requests, so loading is the cost.
 // Network failures become NetworkError, marked `neverSent` when the server provably saw nothing.
-import type { Agent } from 'node:http';
+//
+// Proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; see ./proxy.ts) and a CA file (LMS_CA_FILE, else the
+// profile's; see ./trust.ts) are read on the first request, and their modules loaded only when one
+// is set: a command on a machine with neither pays for neither.
+import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import { NetworkError } from '../errors.js';
+import { CERTIFICATE_ERROR } from '../net.js';
 import { redactText, redactUrl } from '../redact.js';
+import type { Proxy, ProxySettings } from './proxy.js';
+import type { CaFile } from './trust.js';
 import type { ApiRequest, ApiResponse, Transport } from './types.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
 
 export interface HttpTransportOptions {
   /** Per-request timeout, milliseconds. */
   timeoutMs: number;
+  /** Where proxy variables and LMS_CA_FILE are read; the process's environment unless given. */
+  env?: Env;
+  /** The profile's CA file; LMS_CA_FILE, when set, is used instead. */
+  caFile?: CaFile;
+  /** `-v`: the CA file trusted, and how each host is reached (directly, or through which proxy), once per host. */
+  trace?: (line: string) => void;
 }
+
+/** Any of these set (and not empty) may send a request through a proxy; see ./proxy.ts for how they are read. */
+export const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'] as const;
 
 /** Error codes that mean the request never left this machine or was refused before any byte was read. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** What the first request reads and loads, once. */
+interface Setup {
+  proxy?: { settings: ProxySettings; module: typeof import('./proxy.js') };
+  /** Node's roots and a CA file's, when one adds to them. */
+  secureContext?: import('node:tls').SecureContext;
+  caFile?: CaFile;
+}
+
 export function httpTransport(options: HttpTransportOptions): Transport {
+  const env = options.env ?? process.env;
   // getBuiltinModule, not import: no ESM wrapper on the path of every real-instance command.
   const http = process.getBuiltinModule('node:http');
   let https: typeof import('node:https') | undefined;
+  const caFile: CaFile | undefined = env.LMS_CA_FILE ? { path: env.LMS_CA_FILE, source: 'LMS_CA_FILE' } : options.caFile;
+  let setup: Promise<Setup> | undefined;
+  const prepare = async (): Promise<Setup> => {
+    const result: Setup = {};
+    if (caFile) {
+      const trust = await import('./trust.js');
+      result.secureContext = trust.contextTrusting(trust.readCaFile(caFile));
+      result.caFile = caFile;
+      options.trace?.(`TLS: trusting the CA file ${caFile.path} (from ${caFile.source}) besides Node's own roots`);
+    }
+    if (PROXY_VARIABLES.some((name) => env[name])) {
+      const module = await import('./proxy.js');
+      result.proxy = { settings: module.readProxySettings(env), module };
+    }
+    return result;
+  };
   const agents = new Map<string, Agent>();
-  const agentFor = (protocol: string): Agent => {
-    let agent = agents.get(protocol);
+  const settings = { keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 16 };
+  // One pool per scheme, and per proxy: a kept-alive connection (or tunnel) serves the next request.
+  const agentFor = (protocol: string, ready: Setup, proxy: Proxy | undefined): Agent => {
+    const key = `${protocol}|${proxy ? `${proxy.hostname}:${proxy.port}` : ''}`;
+    let agent = agents.get(key);
     if (!agent) {
-      const settings = { keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 16 };
-      agent = protocol === 'https:' ? new (https ??= process.getBuiltinModule('node:https')).Agent(settings) : new http.Agent(settings);
-      agents.set(protocol, agent);
+      const tls = { ...settings, ...(ready.secureContext ? { secureContext: ready.secureContext } : {}) };
+      if (protocol === 'https:' && proxy) agent = ready.proxy!.module.tunnelAgent(proxy, { timeoutMs: options.timeoutMs, agent: tls });
+      else if (protocol === 'https:') agent = new (https ??= process.getBuiltinModule('node:https')).Agent(tls);
+      else agent = new http.Agent(settings);
+      agents.set(key, agent);
     }
     return agent;
   };
-  return (req: ApiRequest): Promise<ApiResponse> =>
-    new Promise<ApiResponse>((resolve, reject) => {
-      const fail = (err: unknown) => reject(toNetworkError(err, req, options.timeoutMs));
-      let url: URL;
-      try {
-        url = new URL(req.url);
-      } catch (err) {
-        fail(err);
-        return;
-      }
-      const client = url.protocol === 'https:' ? (https ??= process.getBuiltinModule('node:https')) : http;
-      const onResponse = (res: import('node:http').IncomingMessage) => {
+  const traced = new Set<string>();
+
+  return async (req: ApiRequest): Promise<ApiResponse> => {
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch (err) {
+      throw toNetworkError(err, req, options.timeoutMs);
+    }
+    const ready = await (setup ??= prepare());
+    const route = ready.proxy?.module.routeFor(ready.proxy.settings, url);
+    if (route && options.trace && !traced.has(url.host)) {
+      traced.add(url.host);
+      options.trace(`${url.host}: ${ready.proxy!.module.describeRoute(route)}`);
+    }
+    const proxy = route?.kind === 'proxy' ? route.proxy : undefined;
+    return new Promise<ApiResponse>((resolve, reject) => {
+      const fail = (err: unknown) => reject((proxy && ready.proxy!.module.proxyUnreachable(proxy, err, options.timeoutMs)) || toNetworkError(err, req, options.timeoutMs, ready.caFile));
+      const onResponse = (res: IncomingMessage) => {
+        // Through a proxy, plain http: a 407 is the proxy's, not the instance's.
+        if (proxy && url.protocol === 'http:' && res.statusCode === 407) {
+          res.resume();
+          fail(ready.proxy!.module.proxyRefusal(proxy, url.host, 407));
+          return;
+        }
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', fail);
@@ -52,10 +113,19 @@ export function httpTransport(options: HttpTransportOptions): Transport {
           resolve({ status: res.statusCode ?? 0, headers, body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) });
         });
       };
-      let outgoing: import('node:http').ClientRequest;
+      const signal = AbortSignal.timeout(options.timeoutMs);
+      const agent = agentFor(url.protocol, ready, proxy);
+      let outgoing: ClientRequest;
       try {
         // A header value the runtime refuses (a newline in a token) throws here, before anything is sent.
-        outgoing = client.request(url, { method: req.method, headers: req.headers, agent: agentFor(url.protocol), signal: AbortSignal.timeout(options.timeoutMs) }, onResponse);
+        if (proxy && url.protocol === 'http:') {
+          // Plain http through a proxy: the request in absolute form, to the proxy.
+          const headers = { ...req.headers, host: url.host, ...(proxy.authorization ? { 'proxy-authorization': proxy.authorization } : {}) };
+          outgoing = http.request({ host: proxy.hostname, port: proxy.port, method: req.method, path: `${url.origin}${url.pathname}${url.search}`, headers, agent, signal }, onResponse);
+        } else {
+          const client = url.protocol === 'https:' ? (https ??= process.getBuiltinModule('node:https')) : http;
+          outgoing = client.request(url, { method: req.method, headers: req.headers, agent, signal }, onResponse);
+        }
       } catch (err) {
         fail(err);
         return;
@@ -63,9 +133,12 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       outgoing.on('error', fail);
       outgoing.end(req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength));
     });
+  };
 }
 
-function toNetworkError(err: unknown, req: ApiRequest, timeoutMs: number): NetworkError {
+function toNetworkError(err: unknown, req: ApiRequest, timeoutMs: number, caFile?: CaFile): NetworkError {
+  // Already said in the transport's own words (a proxy's refusal).
+  if (err instanceof NetworkError) return err;
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code ?? e.name;
   const host = safeHost(req.url);
@@ -77,6 +150,14 @@ function toNetworkError(err: unknown, req: ApiRequest, timeoutMs: number): Netwo
   }
   if (code === 'ECONNREFUSED') return new NetworkError(`${host} refused the connection`, { code, neverSent: true, cause: err, hint: 'is the base URL right, and is the server up?' });
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new NetworkError(`cannot resolve ${host}`, { code, neverSent: true, cause: err });
+  if (code !== undefined && CERTIFICATE_ERROR.test(code)) {
+    // An expired or not-yet-valid certificate is as often this machine's date as the server's.
+    const date = /^CERT_(HAS_EXPIRED|NOT_YET_VALID)$/.test(code) ? "check this machine's date and time first; " : '';
+    const ca = caFile
+      ? `the CA file ${caFile.path} (from ${caFile.source}) does not vouch for it: is it the authority that issued the instance's certificate?`
+      : "if your organisation issues the instance's certificate, trust its certificate authority: LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE (a PEM file)";
+    return new NetworkError(`cannot verify the TLS certificate of ${host} (${code}): ${detail}`, { code, neverSent: true, cause: err, hint: `${date}${ca}` });
+  }
   return new NetworkError(`${req.method} ${host}: ${detail}`, { code, neverSent: code !== undefined && NEVER_SENT.has(code), cause: err });
 }
 

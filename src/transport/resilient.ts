@@ -6,13 +6,14 @@
 //  - A POST whose outcome is unknown is reported as such, never resent.
 import { NetworkError } from '../errors.js';
 import { isThrottled } from '../client/parse.js';
+import { CERTIFICATE_ERROR } from '../net.js';
 import { redactText, redactUrl } from '../redact.js';
 import type { ApiRequest, ApiResponse, Transport } from './types.js';
 import { bodyText } from './types.js';
 import type { RateLimiter } from './limiter.js';
 
-/** Node's codes for a certificate it refused (OpenSSL's verify errors, and its own for a name mismatch). */
-const CERTIFICATE_ERROR = /^(CERT_|ERR_TLS_CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_(GET_ISSUER_CERT|VERIFY_LEAF_SIGNATURE|DECRYPT_CERT_SIGNATURE|GET_CRL))/;
+/** A proxy that refused the tunnel or the credentials (see ./proxy.ts) will refuse the next try too. */
+const PROXY_REFUSED = new Set(['ERR_PROXY_AUTH', 'ERR_PROXY_FORBIDDEN']);
 
 export interface ResilienceOptions {
   limiter: RateLimiter;
@@ -54,8 +55,9 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
         limiter.release();
         if (!(err instanceof NetworkError)) throw err;
         // A name that does not resolve will not resolve on the next try either, nor will a certificate
-        // that is not valid (expired, for another host, not trusted) become valid.
-        if (err.code === 'ENOTFOUND' || (err.code !== undefined && CERTIFICATE_ERROR.test(err.code))) throw err;
+        // that is not valid (expired, for another host, not trusted) become valid, nor a proxy that
+        // refused let the same request through.
+        if (err.code === 'ENOTFOUND' || (err.code !== undefined && (CERTIFICATE_ERROR.test(err.code) || PROXY_REFUSED.has(err.code)))) throw err;
         const safe = err.neverSent || idempotent;
         if (!safe) {
           throw new OutcomeUnknownError(`${req.method} ${shown}: ${scrub(err.message)}; the request may or may not have been applied, so it was not resent`, {

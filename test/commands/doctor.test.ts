@@ -20,6 +20,7 @@ function healthy(): DoctorProbe {
     sqlite: async () => ({ driver: 'node:sqlite' }),
     instance: async () => ({ kind: 'remote', url: 'https://lms.example.edu', source: 'the default profile "prod"', overridden: [], tokenSource: 'profile "prod"' }),
     configFile: async () => ({ path: '/home/u/.config/lms/config.json', mode: 0o100600, dirMode: 0o40700 }),
+    proxy: async () => ({ kind: 'none', host: 'lms.example.edu' }),
     whoami: async () => ({ user: { id: 1, name: 'Ada Admin', login_id: 'admin' }, date: new Date(NOW).toUTCString(), remaining: '598.3721', cost: '0.0152', throttled: 0 }),
     actAs: async (id) => ({ id: Number(id), name: 'Sam Student' }),
     accountUsers: async () => [{ id: 1, name: 'Ada Admin' }, { id: 7, name: 'Sam Student' }],
@@ -44,6 +45,7 @@ describe('lms doctor checks', () => {
       ['instance', 'ok'],
       ['config', 'ok'],
       ['token', 'ok'],
+      ['proxy', 'ok'],
       ['reachable', 'ok'],
       ['auth', 'ok'],
       ['clock', 'ok'],
@@ -59,6 +61,7 @@ describe('lms doctor checks', () => {
         'ok    instance    https://lms.example.edu, from the default profile "prod"',
         'ok    config      /home/u/.config/lms/config.json (mode 0600)',
         'ok    token       present, from profile "prod" (never shown)',
+        'ok    proxy       none: lms.example.edu is reached directly',
         'ok    reachable   lms.example.edu answered over HTTPS, with a certificate this machine trusts',
         'ok    auth        accepted by lms.example.edu: Ada Admin (user 1, admin)',
         "ok    clock       this machine's clock is in step with the instance's",
@@ -92,9 +95,15 @@ describe('lms doctor checks', () => {
     ['a network failure with no hint of its own', { whoami: async () => { throw new NetworkError('GET lms.example.edu: socket hang up', { code: 'ECONNRESET' }); } }, 'reachable', 'fail', /not reachable: GET lms\.example\.edu: socket hang up/, /proxy, a VPN/],
     ['no answer leaves the token unchecked, not failed', { whoami: async () => { throw new NetworkError('refused', { code: 'ECONNREFUSED' }); } }, 'auth', 'warn', /^not checked: no answer from lms\.example\.edu$/],
     ['an expired certificate', { whoami: async () => { throw new NetworkError('GET lms.example.edu: certificate has expired', { code: 'CERT_HAS_EXPIRED' }); } }, 'reachable', 'fail', /TLS certificate of lms\.example\.edu is not trusted here \(CERT_HAS_EXPIRED\): GET lms\.example\.edu: certificate has expired/, /NODE_EXTRA_CA_CERTS.*this machine's date/],
-    ['a certificate from a private authority', { whoami: async () => { throw new NetworkError('GET lms.example.edu: self-signed certificate in certificate chain', { code: 'SELF_SIGNED_CERT_IN_CHAIN' }); } }, 'reachable', 'fail', /not trusted here \(SELF_SIGNED_CERT_IN_CHAIN\)/, /NODE_EXTRA_CA_CERTS at its PEM file; otherwise its certificate needs fixing on the server$/],
+    ['a certificate from a private authority', { whoami: async () => { throw new NetworkError('GET lms.example.edu: self-signed certificate in certificate chain', { code: 'SELF_SIGNED_CERT_IN_CHAIN' }); } }, 'reachable', 'fail', /not trusted here \(SELF_SIGNED_CERT_IN_CHAIN\)/, /LMS_CA_FILE \(or the profile's --ca-file, or NODE_EXTRA_CA_CERTS\) at its PEM file; otherwise its certificate needs fixing on the server$/],
+    ['a certificate the transport explained', { whoami: async () => { throw new NetworkError('cannot verify the TLS certificate of lms.example.edu (UNABLE_TO_VERIFY_LEAF_SIGNATURE): unable to verify the first certificate', { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', hint: 'the CA file /etc/school.pem (from LMS_CA_FILE) does not vouch for it' }); } }, 'reachable', 'fail', /^cannot verify the TLS certificate of lms\.example\.edu \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\): unable to verify the first certificate$/, /^the CA file \/etc\/school\.pem \(from LMS_CA_FILE\) does not vouch for it$/],
+    ['a proxy', { proxy: async () => ({ kind: 'proxy', host: 'lms.example.edu', proxy: 'http://[REDACTED]@proxy.school.example:3128', variable: 'HTTPS_PROXY' }) }, 'proxy', 'ok', /^lms\.example\.edu is reached through http:\/\/\[REDACTED\]@proxy\.school\.example:3128 \(from HTTPS_PROXY\)$/],
+    ['a proxy NO_PROXY bypasses', { proxy: async () => ({ kind: 'bypassed', host: 'lms.example.edu', variable: 'no_proxy', entry: '.example.edu' }) }, 'proxy', 'ok', /^bypassed by no_proxy \("\.example\.edu"\): lms\.example\.edu is reached directly$/],
+    ['a malformed proxy variable', { proxy: async () => { throw new UsageError('HTTPS_PROXY names a socks5:// proxy (socks5://p:1080), which lms does not support', { hint: 'use an http:// proxy' }); } }, 'proxy', 'fail', /^HTTPS_PROXY names a socks5/, /^use an http:\/\/ proxy$/],
+    ['a proxy that refuses the tunnel', { whoami: async () => { throw new NetworkError('the proxy http://proxy:3128 (from HTTPS_PROXY) refused to connect to lms.example.edu:443 (403)', { code: 'ERR_PROXY_FORBIDDEN', neverSent: true, hint: 'ask its administrators to allow lms.example.edu:443' }); } }, 'reachable', 'fail', /^not reachable: the proxy http:\/\/proxy:3128 \(from HTTPS_PROXY\) refused/, /^ask its administrators/],
     ['a request the client refuses to send', { whoami: async () => { throw new UsageError('refusing to send the token over plain http to lms.example.edu', { hint: 'use an https:// URL' }); } }, 'reachable', 'fail', /^not asked: refusing to send the token over plain http/, /https:\/\/ URL/],
     ['a refused token still reached the instance', { whoami: async () => { throw new ApiError({ status: 401, method: 'GET', url: 'https://lms.example.edu/api/v1/users/self', messages: [] }); } }, 'reachable', 'ok', /^lms\.example\.edu answered \(401\) over HTTPS/],
+    ['an instance trusted through a CA file', { instance: async () => ({ kind: 'remote', url: 'https://lms.school.example', source: 'the default profile "school"', overridden: [], tokenSource: 'profile "school"', caFile: '/etc/ssl/school-ca.pem (from profile "school")' }) }, 'reachable', 'ok', /^lms\.school\.example answered over HTTPS, with a certificate this machine trusts through the CA file \/etc\/ssl\/school-ca\.pem \(from profile "school"\)$/],
     ['an instance over plain http', { instance: async () => ({ kind: 'remote', url: 'http://127.0.0.1:4010', source: 'LMS_BASE_URL in the environment', overridden: [], tokenSource: 'LMS_TOKEN' }) }, 'reachable', 'ok', /^127\.0\.0\.1:4010 answered over plain HTTP$/],
     ['a throttled answer is no verdict on the token', { whoami: async () => { throw throttledError(); } }, 'auth', 'warn', /^not checked: lms\.example\.edu throttled the request$/],
     ['an instance throttling the token now', { whoami: async () => { throw throttledError(); } }, 'rate limit', 'fail', /^lms\.example\.edu is throttling this token now: it answered 403 \(Rate Limit Exceeded\) to every try$/, /wait a minute.*--concurrency.*--per-page/],
@@ -221,7 +230,7 @@ describe('lms doctor against the mock', () => {
     const json = await lms.run('--mock doctor -o json');
     expect(json.exitCode, json.stderr).toBe(0);
     const checks = JSON.parse(json.stdout) as Check[];
-    expect(checks.map((c) => c.check)).toEqual(['node', 'sqlite', 'instance', 'config', 'token', 'reachable', 'auth', 'clock', 'rate limit', 'masquerade', 'code cache', 'state']);
+    expect(checks.map((c) => c.check)).toEqual(['node', 'sqlite', 'instance', 'config', 'token', 'proxy', 'reachable', 'auth', 'clock', 'rate limit', 'masquerade', 'code cache', 'state']);
     expect(checks.every((c) => c.status === 'ok' || c.status === 'warn')).toBe(true);
     expect(checks.find((c) => c.check === 'instance')?.detail).toContain('from --mock');
     for (const r of [table, json]) expect(r.stdout + r.stderr).not.toContain(MOCK_ADMIN_TOKEN);

@@ -72,7 +72,7 @@ describe('lms doctor against lms mock serve', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     const checks = checksOf(r.stdout);
-    expect(Object.keys(checks)).toEqual(['node', 'sqlite', 'instance', 'config', 'token', 'reachable', 'auth', 'clock', 'rate limit', 'masquerade', 'code cache', 'state']);
+    expect(Object.keys(checks)).toEqual(['node', 'sqlite', 'instance', 'config', 'token', 'proxy', 'reachable', 'auth', 'clock', 'rate limit', 'masquerade', 'code cache', 'state']);
     const host = hostOf(plain.url);
     expect(checks.instance).toMatchObject({ status: 'ok', detail: `${plain.url}, from LMS_BASE_URL in the environment` });
     expect(checks.reachable).toEqual({ check: 'reachable', status: 'ok', detail: `${host} answered over plain HTTP` });

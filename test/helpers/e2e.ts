@@ -25,6 +25,16 @@ export function e2eWorkspace(prefix: string) {
     // never in the keychain of whoever runs the tests. (An address no bus has, rather than none,
     // which would let libdbus fall back to the desktop session's bus.)
     DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+    // Requests to the loopback mock go directly, whatever proxy or CA the machine running the tests names.
+    HTTPS_PROXY: '',
+    https_proxy: '',
+    HTTP_PROXY: '',
+    http_proxy: '',
+    ALL_PROXY: '',
+    all_proxy: '',
+    NO_PROXY: '',
+    no_proxy: '',
+    LMS_CA_FILE: '',
   };
   return { dir, env };
 }
@@ -53,10 +63,10 @@ export async function serveMock(env: Record<string, string>, flags: string[] = [
     child.stderr!.on('data', (chunk: Buffer) => {
       log += chunk.toString();
       // Bound to every interface (--host 0.0.0.0), it is reached on loopback.
-      const m = /at http:\/\/(127\.0\.0\.1|0\.0\.0\.0):(\d+)/.exec(log);
+      const m = /at (https?):\/\/(127\.0\.0\.1|0\.0\.0\.0):(\d+)/.exec(log);
       if (m) {
         clearTimeout(timer);
-        resolve(`http://127.0.0.1:${m[2]}`);
+        resolve(`${m[1]}://127.0.0.1:${m[3]}`);
       }
     });
     void child.then((r) => reject(new Error(`mock serve exited ${r.exitCode}: ${log}`)));

@@ -30,8 +30,8 @@ const MOCK_LAYERS: readonly { name: string; files: RegExp }[] = [
   { name: 'area behaviour', files: /^src\/mock\/areas\/[^/]+\/(?!(repo|schema)\.ts$)[^/]+\.ts$/ },
   // The list of all areas: the schema, the handler of each route, the presenters of the stream.
   { name: 'area registry', files: /^src\/mock\/areas\/index\.ts$/ },
-  // The request pipeline, the runtime, the seed, the HTTP server, the generated school.
-  { name: 'mock top', files: /^src\/mock\/(handler|runtime|seed|serve|generate)\.ts$/ },
+  // The request pipeline, the runtime, the seed, the HTTP(S) server and its certificate, the generated school.
+  { name: 'mock top', files: /^src\/mock\/(handler|runtime|seed|serve|tls|generate)\.ts$/ },
 ];
 
 function mockLayer(file: string): number | undefined {

@@ -15,7 +15,15 @@ export interface Check {
 /** The instance the flags, environment and profiles choose, as src/config/instance.ts resolves it. */
 export type InstanceReport =
   | { kind: 'mock'; where: string; source: string; overridden: string[]; tokenSource: string }
-  | { kind: 'remote'; url: string; source: string; overridden: string[]; tokenSource?: string };
+  | {
+      kind: 'remote';
+      url: string;
+      source: string;
+      overridden: string[];
+      tokenSource?: string;
+      /** The CA file trusted besides Node's roots, and where it was named: `/etc/school.pem (from LMS_CA_FILE)`. */
+      caFile?: string;
+    };
 
 /** What the instance said to `GET /api/v1/users/self`. */
 export interface SelfAnswer {
@@ -28,6 +36,12 @@ export interface SelfAnswer {
   /** How many of its tries were throttled before it was answered. */
   throttled?: number;
 }
+
+/** How the instance's host is reached, as src/transport/proxy.ts decides it. */
+export type ProxyReport =
+  | { kind: 'none'; host: string }
+  | { kind: 'proxy'; host: string; proxy: string; variable: string }
+  | { kind: 'bypassed'; host: string; variable: string; entry: string };
 
 /** A directory lms writes to: whether it may, and whether it is there yet. */
 export type Writable = { writable: true; exists: boolean } | { writable: false; reason: string };
@@ -42,6 +56,11 @@ export interface DoctorProbe {
   instance(): Promise<InstanceReport>;
   /** The profile file and its directory; no mode when there is no file. */
   configFile(): Promise<{ path: string; mode?: number; dirMode?: number }>;
+  /**
+   * How requests reach a remote instance: directly, through a proxy (credentials masked), or
+   * directly because NO_PROXY names it. Throws the usage error a malformed proxy variable is.
+   */
+  proxy(): Promise<ProxyReport>;
   /** `GET /api/v1/users/self` as the token's own user, whatever --as-user says. Throws as the client does. */
   whoami(): Promise<SelfAnswer>;
   /** The id --as-user gave, if any. */
@@ -83,6 +102,7 @@ export async function runChecks(probe: DoctorProbe): Promise<Check[]> {
   checks.push(instanceCheck(instance));
   checks.push(await configCheck(probe));
   checks.push(tokenCheck(instance));
+  checks.push(proxyCheck(instance.value, instance.value?.kind === 'remote' ? await settle(probe.proxy()) : undefined));
   const canAsk = instance.value !== undefined && (instance.value.kind === 'mock' || instance.value.tokenSource !== undefined);
   const asked = canAsk ? await settle(probe.whoami()) : undefined;
   checks.push(reachableCheck(instance.value, asked));
@@ -172,6 +192,17 @@ function tokenCheck(instance: Settled<InstanceReport>): Check {
   };
 }
 
+/** The proxy the instance's requests go through, if any; a malformed proxy variable fails every request. */
+function proxyCheck(report: InstanceReport | undefined, proxy: Settled<ProxyReport> | undefined): Check {
+  if (report?.kind === 'mock') return { check: 'proxy', status: 'ok', detail: 'not used: the mock runs in this process' };
+  if (!proxy) return { check: 'proxy', status: 'warn', detail: 'not checked: no instance' };
+  const found = proxy.value;
+  if (!found) return { check: 'proxy', status: 'fail', detail: messageOf(proxy.error), fix: hintOf(proxy.error) };
+  if (found.kind === 'none') return { check: 'proxy', status: 'ok', detail: `none: ${found.host} is reached directly` };
+  if (found.kind === 'bypassed') return { check: 'proxy', status: 'ok', detail: `bypassed by ${found.variable} ("${found.entry}"): ${found.host} is reached directly` };
+  return { check: 'proxy', status: 'ok', detail: `${found.host} is reached through ${found.proxy} (from ${found.variable})` };
+}
+
 /** Whether anything answered at the URL, over TLS the runtime trusts; what it answered is the auth check's. */
 function reachableCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Check {
   if (!asked) return { check: 'reachable', status: 'warn', detail: `not checked: ${report ? 'no token' : 'no instance'}` };
@@ -179,7 +210,12 @@ function reachableCheck(report: InstanceReport | undefined, asked: Settled<SelfA
   if (error === undefined || error instanceof ApiError) {
     if (report?.kind !== 'remote') return { check: 'reachable', status: 'ok', detail: 'the mock answers in this process' };
     const answered = `${hostOf(report.url)} answered${error ? ` (${error.status})` : ''}`;
-    return { check: 'reachable', status: 'ok', detail: report.url.startsWith('https:') ? `${answered} over HTTPS, with a certificate this machine trusts` : `${answered} over plain HTTP` };
+    const trusted = report.caFile ? `trusts through the CA file ${report.caFile}` : 'trusts';
+    return { check: 'reachable', status: 'ok', detail: report.url.startsWith('https:') ? `${answered} over HTTPS, with a certificate this machine ${trusted}` : `${answered} over plain HTTP` };
+  }
+  if (error instanceof NetworkError && error.code && TLS_CODES.test(error.code) && error.hint) {
+    // The transport said what to do (which CA file was used, the variables that add one).
+    return { check: 'reachable', status: 'fail', detail: error.message, fix: error.hint };
   }
   if (error instanceof NetworkError && error.code && TLS_CODES.test(error.code)) {
     // An expired or not-yet-valid certificate is as often this machine's date as the server's.
@@ -188,7 +224,7 @@ function reachableCheck(report: InstanceReport | undefined, asked: Settled<SelfA
       check: 'reachable',
       status: 'fail',
       detail: `the TLS certificate of ${report?.kind === 'remote' ? hostOf(report.url) : 'the instance'} is not trusted here (${error.code}): ${error.message}`,
-      fix: `if the instance uses your organisation's own certificate authority, point NODE_EXTRA_CA_CERTS at its PEM file; otherwise its certificate needs fixing on the server${clock}`,
+      fix: `if the instance uses your organisation's own certificate authority, point LMS_CA_FILE (or the profile's --ca-file, or NODE_EXTRA_CA_CERTS) at its PEM file; otherwise its certificate needs fixing on the server${clock}`,
     };
   }
   if (error instanceof NetworkError) {

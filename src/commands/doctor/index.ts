@@ -54,7 +54,23 @@ export function systemProbe(ctx: Context): DoctorProbe {
       }
       const remote = resolveRemote(choice, ctx.env, await ctx.profiles());
       const { redactUrl } = await import('../../redact.js');
-      return { kind: 'remote', url: redactUrl(remote.baseUrl), source: describeSource(choice, remote.profileName), overridden, tokenSource: remote.tokenSource };
+      // As the transport chooses it: LMS_CA_FILE over the profile's.
+      const caFile = ctx.env.LMS_CA_FILE ? `${ctx.env.LMS_CA_FILE} (from LMS_CA_FILE)` : remote.caFile ? `${remote.caFile} (from profile "${remote.profileName}")` : undefined;
+      return { kind: 'remote', url: redactUrl(remote.baseUrl), source: describeSource(choice, remote.profileName), overridden, tokenSource: remote.tokenSource, ...(caFile ? { caFile } : {}) };
+    },
+    async proxy() {
+      if (ctx.instance.kind !== 'remote') throw new Error('the mock is reached through no proxy');
+      const { baseUrl } = resolveRemote(ctx.instance, ctx.env, await ctx.profiles());
+      // A URL that does not parse is the instance check's to report.
+      if (!URL.canParse(baseUrl)) return { kind: 'none', host: '(no valid URL)' };
+      const url = new URL(baseUrl);
+      const { PROXY_VARIABLES } = await import('../../transport/http.js');
+      if (!PROXY_VARIABLES.some((name) => ctx.env[name])) return { kind: 'none', host: url.host };
+      const { readProxySettings, routeFor } = await import('../../transport/proxy.js');
+      const route = routeFor(readProxySettings(ctx.env), url);
+      if (route.kind === 'proxy') return { kind: 'proxy', host: url.host, proxy: route.proxy.shown, variable: route.proxy.variable };
+      if (route.reason === 'no_proxy') return { kind: 'bypassed', host: url.host, variable: route.variable, entry: route.entry };
+      return { kind: 'none', host: url.host };
     },
     async configFile() {
       const { path } = await ctx.profiles();
@@ -124,7 +140,7 @@ export function checkLines(checks: Check[]): string {
 export const doctorVerbs: Verbs = [
   command({
     name: 'check',
-    summary: 'Check Node, SQLite, the instance, its token and what it may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails',
+    summary: 'Check Node, SQLite, the instance, its token, the proxy, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails',
     isDefault: true,
     routes: ['users.get', 'users.list'],
     examples: ['lms doctor', 'lms doctor -o json'],

@@ -26,6 +26,9 @@ const serveFlags = {
   latency: { flags: '--latency <ms>', description: 'delay before every answer' },
   faultSeed: { flags: '--fault-seed <n>', description: 'seed for the faults, so a run can be reproduced' },
   requireUserAgent: { flags: '--no-require-user-agent', description: 'answer requests that carry no User-Agent header (real instances refuse them with 403, and so does the mock by default), for clients that cannot set one' },
+  tlsCert: { flags: '--tls-cert <file>', description: 'serve HTTPS with this certificate (PEM, the chain after it), with --tls-key' },
+  tlsKey: { flags: '--tls-key <file>', description: 'the private key of --tls-cert (PEM)' },
+  tlsSelfSigned: { flags: '--tls-self-signed <cert-file>', description: 'serve HTTPS with a new self-signed certificate for localhost, 127.0.0.1 and ::1, written (PEM) to this file for clients to trust; its key stays in memory' },
   readyFile: { flags: '--ready-file <path>', description: 'once listening, write the base URL to this file (replaced atomically; removed at start and on exit), for scripts that run the server in the background' },
 } as const satisfies Record<string, Flag>;
 
@@ -211,13 +214,14 @@ export const mockVerbs: Verbs = [
     }),
     command({
       name: 'serve',
-      summary: 'Serve the mock over HTTP (loopback by default); logs one line per request',
+      summary: 'Serve the mock over HTTP or HTTPS (loopback by default); logs one line per request',
       options: serveFlags,
       examples: [
         'lms mock serve --port 4010 &',
         'LMS_BASE_URL=http://127.0.0.1:4010 LMS_TOKEN=1~mock-admin lms users list',
         'lms mock serve --host 0.0.0.0 --public-url http://mock.ci.internal:4010 --max-upload-size 20m',
         'lms mock serve --throttle --throttle-status 429 --fail-rate 0.1 --drop-rate 0.02 --latency 50 --fault-seed 7',
+        'lms mock serve --port 4010 --tls-self-signed mock-ca.pem &',
       ],
       async run({ opts, ctx }) {
         const port = Number(opts.port);
@@ -227,6 +231,7 @@ export const mockVerbs: Verbs = [
         const maxBodyBytes = byteSize('--max-body-size', opts.maxBodySize);
         const maxUploadBytes = byteSize('--max-upload-size', opts.maxUploadSize);
         const readyFile = prepareReadyFile(opts.readyFile);
+        const tls = opts.tlsCert ?? opts.tlsKey ?? opts.tlsSelfSigned ? await (await import('../../mock/tls.js')).serveIdentity(opts) : undefined;
         const [{ serveMock, formatBytes }, { DEFAULT_THROTTLE, describeFaults, hasFaults, withFaults }] = await Promise.all([import('../../mock/serve.js'), import('../../mock/faults.js')]);
         const mock = await ctx.mock();
         // LMS_MOCK_FAULTS (already parsed by the runtime) is the base; flags override it.
@@ -237,7 +242,7 @@ export const mockVerbs: Verbs = [
         const handler = opts.requireUserAgent === false ? faulty : (await import('../../mock/user-agent.js')).requireUserAgent(faulty);
         const log = opts.quiet ? undefined : (line: string) => ctx.io.stderr.write(`${line}\n`);
         // The faults wrap the handler alone: uploads still stream to the mock's own desk.
-        const { server, url, wildcard } = await serveMock({ handler, uploads: base.uploads, host: opts.host, port, log, publicUrl, maxBodyBytes, maxUploadBytes });
+        const { server, url, wildcard } = await serveMock({ handler, uploads: base.uploads, host: opts.host, port, log, publicUrl, maxBodyBytes, maxUploadBytes, tls });
         const faultNote = hasFaults(faults) ? ` with faults: ${describeFaults(faults)}` : '';
         const bodies = `bodies up to ${formatBytes(maxBodyBytes)}, uploads up to ${formatBytes(maxUploadBytes)}${opts.requireUserAgent === false ? '; requests without a User-Agent are answered' : '; requests without a User-Agent are refused (403), as real instances refuse them'}`;
         const origin = publicUrl

@@ -20,12 +20,12 @@ function describeToken(profile: Profile): string {
  * login` does: a refused token is an auth error, an unreachable host a network error, and in both
  * cases nothing is saved. The client is a throwaway one: this profile does not exist yet.
  */
-async function whoseToken(ctx: Context, baseUrl: string, token: string): Promise<{ id: number | string; name: string }> {
+async function whoseToken(ctx: Context, baseUrl: string, token: string, caFile: string | undefined): Promise<{ id: number | string; name: string }> {
   const [{ ApiClient }, { httpTransport }] = await Promise.all([import('../../client/client.js'), import('../../transport/http.js')]);
   const client = new ApiClient({
     baseUrl,
     token,
-    transport: httpTransport({ timeoutMs: ctx.globals.timeoutSeconds * 1000 }),
+    transport: httpTransport({ timeoutMs: ctx.globals.timeoutSeconds * 1000, env: ctx.env, caFile: caFile ? { path: caFile, source: '--ca-file' } : undefined }),
     userAgent: `lms/${__LMS_VERSION__}`,
     plainHttp: ctx.globals.insecure ? 'warn' : 'refuse',
     warn: (message) => ctx.warn(message),
@@ -68,11 +68,13 @@ export const profileVerbs: Verbs = [
         tokenStdin: { flags: '--token-stdin', description: 'read the access token from standard input' },
         verify: { flags: '--no-verify', description: 'save without checking the token with the instance' },
         insecureStorage: { flags: '--insecure-storage', description: 'keep the token in the profile file (readable only by you) instead of the keychain' },
+        caFile: { flags: '--ca-file <file>', description: "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides the usual ones; LMS_CA_FILE overrides it" },
       },
       examples: [
         'lms profile add prod --url https://lms.example.edu',
         'printf %s "$TOKEN" | lms profile add ci --url https://lms.example.edu --token-stdin',
         'lms profile add local --url http://localhost:4010 --token-stdin --no-verify < token.txt',
+        'lms profile add school --url https://lms.school.example --ca-file /etc/ssl/school-ca.pem',
       ],
       async run({ args, opts, ctx }) {
         const name = args[0];
@@ -83,16 +85,22 @@ export const profileVerbs: Verbs = [
         if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecure) {
           throw new UsageError(`${url.host} is a remote host over plain http: the token would travel unencrypted`, { hint: 'use https://, or pass --insecure if you accept that' });
         }
+        // Checked now, and kept by its absolute path: a command run from another directory finds it too.
+        let caFile: string | undefined;
+        if (opts.caFile !== undefined) {
+          caFile = (await import('node:path')).resolve(opts.caFile);
+          (await import('../../transport/trust.js')).readCaFile({ path: caFile, source: '--ca-file' });
+        }
         let token: string;
         if (opts.tokenStdin) token = (await readAll(ctx.io.stdin)).toString('utf8').trim();
         else if (ctx.interactive) token = (await (await ctx.prompter()).secret(`Access token for ${url.host}:`)).trim();
         else throw new UsageError('no token: pass --token-stdin and pipe the token in, or run in a terminal to be prompted');
         if (!token) throw new UsageError('the token is empty');
         const baseUrl = baseUrlOf(url);
-        const user = opts.verify ? await whoseToken(ctx, baseUrl, token) : undefined;
+        const user = opts.verify ? await whoseToken(ctx, baseUrl, token, caFile) : undefined;
         if (user) err(ctx.io, `Logged in to ${url.host} as ${user.name} (id ${user.id})\n`);
         const [store, keychain, { saveProfile, fallbackNotice }] = await Promise.all([ctx.profiles(), ctx.keychain(), import('../../config/credentials.js')]);
-        const profile: Profile = { url: baseUrl, ...(insecure ? { insecure: true } : {}), ...(user ? { user } : {}) };
+        const profile: Profile = { url: baseUrl, ...(insecure ? { insecure: true } : {}), ...(user ? { user } : {}), ...(caFile ? { caFile } : {}) };
         const stored = await saveProfile(store, name, profile, { kind: 'token', token }, { keychain: () => keychain, insecureStorage: opts.insecureStorage === true });
         if (stored.unavailable && ctx.globals.verbose) err(ctx.io, `keychain: ${stored.unavailable.message}\n`);
         const notice = fallbackNotice(stored, store.path);
@@ -132,7 +140,7 @@ export const profileVerbs: Verbs = [
         if (!name) throw new UsageError('no current profile', { hint: 'lms profile add NAME --url URL' });
         const profile = store.get(name);
         if (!profile) throw noProfile(name, store.list().map((p) => p.name));
-        return item({ name, url: profile.url, current: store.current() === name, token: describeToken(profile), file: store.path });
+        return item({ name, url: profile.url, current: store.current() === name, token: describeToken(profile), ...(profile.caFile ? { ca_file: profile.caFile } : {}), file: store.path });
       },
     }),
     command({

@@ -1,0 +1,66 @@
+// A school's own certificate authority, from LMS_CA_FILE or a profile's --ca-file: added to the
+// roots Node trusts (its bundled ones and NODE_EXTRA_CA_CERTS), never in their place, so the same
+// command still reaches hosts with public certificates (an upload's storage host). Loaded only when
+// such a file is named.
+import type { SecureContext } from 'node:tls';
+import { UsageError } from '../errors.js';
+
+export interface CaFile {
+  path: string;
+  /** Where the path came from, for messages: `LMS_CA_FILE`, `--ca-file`, `profile "prod"`. */
+  source: string;
+}
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/** The certificates of a PEM file; an unreadable file, or one with no certificate Node can parse, is a usage error naming it. */
+export function readCaFile({ path, source }: CaFile): string[] {
+  const { readFileSync } = process.getBuiltinModule('node:fs');
+  const hint = 'give the PEM file of the certificate authority (the text between -----BEGIN CERTIFICATE----- and -----END CERTIFICATE-----)';
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new UsageError(`cannot read the CA file ${path} (from ${source}): ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code}`, { hint });
+  }
+  const blocks = text.match(PEM_BLOCK) ?? [];
+  if (!blocks.length) throw new UsageError(`the CA file ${path} (from ${source}) holds no PEM certificate`, { hint });
+  const { X509Certificate } = process.getBuiltinModule('node:crypto');
+  for (const block of blocks) {
+    try {
+      new X509Certificate(block);
+    } catch {
+      throw new UsageError(`the CA file ${path} (from ${source}) holds a certificate that does not parse`, { hint });
+    }
+  }
+  return blocks;
+}
+
+/**
+ * A TLS context trusting what Node trusts by default (its bundle, NODE_EXTRA_CA_CERTS, and on lines
+ * that have it --use-system-ca) and these certificates besides. Node's `ca` option would replace
+ * the defaults, and listing them again costs parsing some 140 roots on every start (measured: twice
+ * the CPU of a whole one-request command); the context instead copies the already-parsed root
+ * store and adds to it.
+ */
+export function contextTrusting(extra: string[]): SecureContext {
+  const tls = process.getBuiltinModule('node:tls');
+  const context = tls.createSecureContext();
+  const native = (context as { context?: { addCACert?: (pem: string) => void } }).context;
+  if (typeof native?.addCACert !== 'function') return tls.createSecureContext({ ca: [...tls.rootCertificates, ...extraFromEnv(), ...extra] });
+  // The copy is of Node's bundled roots: NODE_EXTRA_CA_CERTS went into the shared store alone.
+  for (const pem of [...extraFromEnv(), ...extra]) native.addCACert(pem);
+  return context;
+}
+
+/** NODE_EXTRA_CA_CERTS, read as Node reads it (a file it could not read was warned about at start). */
+function extraFromEnv(): string[] {
+  const file = process.env.NODE_EXTRA_CA_CERTS;
+  if (!file) return [];
+  try {
+    return process.getBuiltinModule('node:fs').readFileSync(file, 'utf8').match(PEM_BLOCK) ?? [];
+  } catch {
+    return [];
+  }
+}

@@ -356,6 +356,7 @@ _lms_value_flag() {
     'assignments update:--name'|'assignments update '*':--name') _lms_words=''; return 0 ;;
     'assignments update:--points'|'assignments update '*':--points') _lms_words=''; return 0 ;;
     'assignments update:--submission-types'|'assignments update '*':--submission-types') _lms_words=''; return 0 ;;
+    'auth login:--ca-file'|'auth login '*':--ca-file') _lms_words='@files'; return 0 ;;
     'auth login:--client-id'|'auth login '*':--client-id') _lms_words=''; return 0 ;;
     'auth login:--url'|'auth login '*':--url') _lms_words=''; return 0 ;;
     'calendar create:--address'|'calendar create '*':--address') _lms_words=''; return 0 ;;
@@ -1073,7 +1074,7 @@ _lms_flags() {
     'assignments update') _lms_words='--all --as-user --course --description --dry-run --due-at --fields --grading-standard-id --grading-type --help -h --insecure --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --output -o --per-page --points --profile -p --publish --submission-types --timeout --unpublish --verbose -v --version -V --yes -y' ;;
     'auth') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
     'auth help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
-    'auth login') _lms_words='--all --as-user --client-id --client-secret-stdin --fields --help -h --insecure --insecure-storage --jq --limit --mock --mock-db --no-browser --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --url --verbose -v --version -V --yes -y' ;;
+    'auth login') _lms_words='--all --as-user --ca-file --client-id --client-secret-stdin --fields --help -h --insecure --insecure-storage --jq --limit --mock --mock-db --no-browser --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --url --verbose -v --version -V --yes -y' ;;
     'auth logout') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
     'auth status') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;
     'auth token') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --timeout --verbose -v --version -V --yes -y' ;;

@@ -366,6 +366,7 @@ complete -c lms -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from help login logout status token' -a 'token' -d 'Print the access token a command would send (renewed first if it is about to expire), for other tools'
 
 # lms auth login flags
+complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'ca-file' -r -F -d 'trust the certificate authority in this PEM file (your organisation\'s own) for this instance, besides the usual ones; kept in the profile (LMS_CA_FILE overrides it)'
 complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'client-id' -x -d 'the developer key\'s client id (default: the one the profile last logged in with)'
 complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'client-secret-stdin' -d 'read a confidential developer key\'s client secret from standard input (a public key has none; otherwise a hidden prompt asks if the instance wants one)'
 complete -c lms -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l 'insecure-storage' -d 'keep the tokens in the profile file (readable only by you) instead of the keychain'

@@ -1,6 +1,7 @@
 // A client for an instance that is not (or not yet) the command's own: the token endpoint, which
 // takes no token, and the instance a login is for, before its profile exists.
 import type { ApiClient } from '../client/client.js';
+import type { CaFile } from '../transport/trust.js';
 import type { Transport } from '../transport/types.js';
 
 export interface InstanceClientOptions {
@@ -14,11 +15,15 @@ export interface InstanceClientOptions {
   renewToken?: (refused: string) => Promise<string | undefined>;
   /** What the command's own requests go through (retries, pacing, the spinner). */
   wrap?: (transport: Transport) => Transport;
+  /** Where proxy variables and LMS_CA_FILE are read. */
+  env?: NodeJS.ProcessEnv;
+  /** The profile's certificate authority, trusted besides Node's roots (LMS_CA_FILE beats it). */
+  caFile?: CaFile;
 }
 
 export async function instanceClient(options: InstanceClientOptions): Promise<ApiClient> {
   const [{ ApiClient }, { httpTransport }] = await Promise.all([import('../client/client.js'), import('../transport/http.js')]);
-  const transport = httpTransport({ timeoutMs: options.timeoutSeconds * 1000 });
+  const transport = httpTransport({ timeoutMs: options.timeoutSeconds * 1000, env: options.env, caFile: options.caFile, trace: options.trace });
   return new ApiClient({
     baseUrl: options.baseUrl,
     token: options.token,

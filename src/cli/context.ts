@@ -347,7 +347,8 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
         const insecure = globals.insecure || profile.insecure === true;
         checkTokenTransport(profile.url, insecure);
         const wrap = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace }), ctx.activity);
-        return instanceClient({ baseUrl: profile.url, insecure, timeoutSeconds: globals.timeoutSeconds, trace, wrap });
+        const caFile = profile.caFile ? { path: profile.caFile, source: `profile "${name}"` } : undefined;
+        return instanceClient({ baseUrl: profile.url, insecure, timeoutSeconds: globals.timeoutSeconds, trace, wrap, env, caFile });
       },
     });
   }

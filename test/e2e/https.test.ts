@@ -188,32 +188,9 @@ describe('the main journeys over HTTPS through a proxy', () => {
 
   it('an OAuth login (the consent form posted by the test)', { timeout: 30_000 }, async () => {
     const key = await developerKey(env);
-    const e = { ...proxied(), LMS_BASE_URL: '', LMS_TOKEN: '' };
     const before = proxy.seen.length;
-    const { spawn } = await import('node:child_process');
-    const { bin } = await import('../helpers/e2e.js');
-    const child = spawn(process.execPath, [bin, 'auth', 'login', '--url', served.url, '--client-id', key.client_id, '--client-secret-stdin', '--no-browser', '--insecure-storage'], { env: { ...process.env, ...e } });
-    child.stdin.end(key.client_secret);
-    let stderr = '';
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const address = await new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const m = /^ {2}(https\S+)$/m.exec(stderr);
-        if (m) resolve(m[1]);
-      });
-      void exited.then((code) => reject(new Error(`lms auth login ended before printing the URL (exit ${code}): ${stderr}`)));
-    });
-    // The test is the browser: it trusts the mock's certificate itself.
-    const consent = await httpsSend('GET', address);
-    expect(consent.status).toBe(200);
-    const action = /<form method="post" action="([^"]+)">/.exec(consent.body)?.[1];
-    const unescape = (v: string) => v.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&');
-    const fields = Object.fromEntries([...consent.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescape(m[2])]));
-    const approved = await httpsSend('POST', new URL(action!, served.url).href, new URLSearchParams({ ...fields, approve: '1' }).toString(), { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${SAM}` });
-    expect(approved.status).toBe(302);
-    expect((await fetch(approved.location!)).status).toBe(200);
-    expect(await exited, stderr).toBe(0);
+    const { exitCode, stderr } = await loginOverTls(['--url', served.url, '--client-id', key.client_id, '--client-secret-stdin', '--insecure-storage'], { ...proxied(), LMS_BASE_URL: '', LMS_TOKEN: '' }, key.client_secret);
+    expect(exitCode, stderr).toBe(0);
     expect(stderr).toMatch(/Logged in to 127\.0\.0\.1:\d+ as /);
     // The token exchange and the check of the new token went through the tunnel.
     expect(proxy.seen.slice(before)).toContain(tunnel());
@@ -221,10 +198,64 @@ describe('the main journeys over HTTPS through a proxy', () => {
   });
 });
 
+describe("a login's own certificate authority (auth login --ca-file)", () => {
+  it('is trusted for the login, kept in the profile, and trusted again for commands and logout (a public key)', { timeout: 30_000 }, async () => {
+    const key = await developerKey(env, 'public');
+    const e = { ...env, LMS_CACHE_DIR: join(dir, 'cache'), LMS_CONFIG_DIR: join(dir, 'config-ca-login') };
+    const login = await loginOverTls(['-p', 'tls', '--url', served.url, '--client-id', key.client_id, '--insecure-storage', '--ca-file', ca], e);
+    expect(login.exitCode, login.stderr).toBe(0);
+    const shown = await spawnLms(['profile', 'show', 'tls', '-o', 'json'], e);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ ca_file: ca });
+    const self = await spawnLms(['-p', 'tls', 'users', 'get', 'self', '--fields', 'id', '-o', 'json'], e);
+    expect(self.exitCode, self.stderr).toBe(0);
+    // Logged in again without --ca-file: the profile's CA stays, for the same URL.
+    const again = await loginOverTls(['-p', 'tls', '--insecure-storage'], e);
+    expect(again.exitCode, again.stderr).toBe(0);
+    const out = await spawnLms(['-p', 'tls', 'auth', 'logout'], e);
+    expect(out.exitCode, out.stderr).toBe(0);
+    expect(out.stderr).toContain('the token was revoked');
+  });
+
+  it('an unreadable --ca-file is exit 2 before any browser', async () => {
+    const r = await spawnLms(['auth', 'login', '-p', 'x', '--url', served.url, '--client-id', '1', '--no-browser', '--ca-file', join(dir, 'missing.pem')], { ...env, LMS_CONFIG_DIR: join(dir, 'config-missing') });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('missing.pem');
+    expect(r.stderr).not.toContain('/login/oauth2/auth');
+  });
+});
+
+/** `lms auth login ARGS --no-browser`, the test acting as the browser: it reads the URL, posts the consent as Sam, and follows the redirect. */
+async function loginOverTls(args: string[], e: Record<string, string>, secret?: string | null): Promise<{ exitCode: number | null; stderr: string }> {
+  const { spawn } = await import('node:child_process');
+  const { bin } = await import('../helpers/e2e.js');
+  const child = spawn(process.execPath, [bin, 'auth', 'login', '--no-browser', ...args], { env: { ...process.env, ...e } });
+  child.stdin.end(secret ?? undefined);
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const address = await new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const m = /^ {2}(https\S+)$/m.exec(stderr);
+      if (m) resolve(m[1]);
+    });
+    void exited.then((code) => reject(new Error(`lms auth login ended before printing the URL (exit ${code}): ${stderr}`)));
+  });
+  // The test is the browser: it trusts the mock's certificate itself.
+  const consent = await httpsSend('GET', address);
+  expect(consent.status).toBe(200);
+  const action = /<form method="post" action="([^"]+)">/.exec(consent.body)?.[1];
+  const unescape = (v: string) => v.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&');
+  const fields = Object.fromEntries([...consent.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescape(m[2])]));
+  const approved = await httpsSend('POST', new URL(action!, served.url).href, new URLSearchParams({ ...fields, approve: '1' }).toString(), { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${SAM}` });
+  expect(approved.status).toBe(302);
+  expect((await fetch(approved.location!)).status).toBe(200);
+  return { exitCode: await exited, stderr };
+}
+
 /** One request to the mock with its certificate trusted, as a browser that had imported it would. */
 function httpsSend(method: string, url: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; location?: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, ca: readFileSync(ca) }, (res) => {
+    const req = request(url, { method, headers: { 'user-agent': 'test-browser', ...headers }, ca: readFileSync(ca) }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));

@@ -19,6 +19,7 @@ export const authVerbs: Verbs = [
       url: { flags: '--url <url>', description: "base URL of the instance (default: the profile's)" },
       clientId: { flags: '--client-id <id>', description: "the developer key's client id (default: the one the profile last logged in with)" },
       clientSecretStdin: { flags: '--client-secret-stdin', description: "read a confidential developer key's client secret from standard input (a public key has none; otherwise a hidden prompt asks if the instance wants one)" },
+      caFile: { flags: '--ca-file <file>', description: "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides the usual ones; kept in the profile (LMS_CA_FILE overrides it)" },
       browser: { flags: '--no-browser', description: 'print the URL to open instead of opening a browser' },
       insecureStorage: { flags: '--insecure-storage', description: 'keep the tokens in the profile file (readable only by you) instead of the keychain' },
     },
@@ -139,7 +140,7 @@ async function logout(ctx: Context): Promise<void> {
   }
   let accepted = true;
   try {
-    await ctx.activity.track(revoke(ctx, name, profile.url, profile.insecure === true), `Revoking the token at ${host}`);
+    await ctx.activity.track(revoke(ctx, name, profile.url, profile.insecure === true, profile.caFile), `Revoking the token at ${host}`);
   } catch (error) {
     // A token the instance no longer takes (expired and not renewable, revoked) is as good as revoked.
     if (!(error instanceof LmsError && error.exitCode === ExitCode.auth)) {
@@ -158,7 +159,7 @@ async function logout(ctx: Context): Promise<void> {
 }
 
 /** DELETE /login/oauth2/token with the profile's token, renewed first if it has expired. */
-async function revoke(ctx: Context, name: string, baseUrl: string, profileInsecure: boolean): Promise<void> {
+async function revoke(ctx: Context, name: string, baseUrl: string, profileInsecure: boolean, caFile: string | undefined): Promise<void> {
   const [{ openTokenSession }, { instanceClient }, { checkTokenTransport, revokeToken }, keychain, store] = await Promise.all([
     import('../../auth/session.js'),
     import('../../auth/instance-client.js'),
@@ -168,7 +169,7 @@ async function revoke(ctx: Context, name: string, baseUrl: string, profileInsecu
   ]);
   const insecure = ctx.globals.insecure || profileInsecure;
   const trace = ctx.globals.verbose ? (line: string) => err(ctx.io, `${line}\n`) : undefined;
-  const common = { baseUrl, insecure, timeoutSeconds: ctx.globals.timeoutSeconds, trace, warn: (message: string) => ctx.warn(message) };
+  const common = { baseUrl, insecure, timeoutSeconds: ctx.globals.timeoutSeconds, trace, warn: (message: string) => ctx.warn(message), env: ctx.env, caFile: caFile ? { path: caFile, source: `profile "${name}"` } : undefined };
   const session = await openTokenSession({
     name,
     store,

@@ -23,6 +23,7 @@ export interface LoginOptions {
   url?: string;
   clientId?: string;
   clientSecretStdin?: boolean;
+  caFile?: string;
   browser: boolean;
   insecureStorage?: boolean;
 }
@@ -40,6 +41,9 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   if (protocol === 'http:' && !isLoopbackHost(hostname) && !insecure) {
     throw new UsageError(`${host} is a remote host over plain http: the client's credentials and tokens would travel unencrypted`, { hint: 'use https://, or pass --insecure if you accept that' });
   }
+  // The certificate authority the instance needs trusting with: given now, or the profile's for the same URL.
+  const caFile = opts.caFile !== undefined ? (await import('node:path')).resolve(opts.caFile) : existing?.url === baseUrl ? existing.caFile : undefined;
+  if (opts.caFile !== undefined) (await import('../../transport/trust.js')).readCaFile({ path: caFile!, source: '--ca-file' });
   const clientId = opts.clientId?.trim() || existing?.clientId;
   if (!clientId) throw new UsageError("give the developer key's client id with --client-id", { hint: 'your instance admin issues developer keys (Admin > Developer Keys)' });
   let clientSecret = opts.clientSecretStdin ? await secretFromStdin(ctx) : undefined;
@@ -66,7 +70,8 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
 
   const trace = ctx.globals.verbose ? (line: string) => err(ctx.io, `${line}\n`) : undefined;
   const { instanceClient } = await import('../../auth/instance-client.js');
-  const common = { baseUrl, insecure, timeoutSeconds: ctx.globals.timeoutSeconds, trace, warn: (message: string) => ctx.warn(message) };
+  const caSource = opts.caFile !== undefined ? '--ca-file' : `profile "${name}"`;
+  const common = { baseUrl, insecure, timeoutSeconds: ctx.globals.timeoutSeconds, trace, warn: (message: string) => ctx.warn(message), env: ctx.env, caFile: caFile ? { path: caFile, source: caSource } : undefined };
   const tokenClient = await instanceClient(common);
   const exchange = (secret: string | undefined) =>
     ctx.activity.track(exchangeCode(tokenClient, { clientId, clientSecret: secret, redirectUri: listener.redirectUri, code, codeVerifier: pkce.verifier }, Date.now()), `Getting the tokens from ${host}`);
@@ -89,7 +94,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   if (!user) throw new LmsError(`${host} answered GET /api/v1/users/self without a user; nothing was saved`, 1);
 
   const { saveProfile, fallbackNotice } = await import('../../config/credentials.js');
-  const profile: Profile = { url: baseUrl, ...(insecure ? { insecure: true } : {}), user, clientId };
+  const profile: Profile = { url: baseUrl, ...(insecure ? { insecure: true } : {}), user, clientId, ...(caFile ? { caFile } : {}) };
   const credential = {
     kind: 'oauth' as const,
     access_token: tokens.access_token,

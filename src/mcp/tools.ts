@@ -11,7 +11,7 @@ import { route } from '../spec/routes.js';
  * Nouns that act on this machine, not on the instance, or that hand out secrets: an assistant gets
  * none of them (`auth token` prints the token; `api` sends any request, whatever the server allows).
  */
-const LOCAL_NOUNS = new Set(['profile', 'mock', 'api', 'doctor', 'completion', 'mcp', 'auth']);
+const LOCAL_NOUNS = new Set(['profile', 'mock', 'api', 'doctor', 'completion', 'mcp', 'auth', 'version']);
 
 /**
  * Flags the tools leave out: the dry run and plan are the tool's own `dry_run`; `--watch` makes a

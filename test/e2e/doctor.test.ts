@@ -91,7 +91,7 @@ describe('lms doctor against lms mock serve', () => {
     const host = hostOf(plain.url);
     expect(checks.token).toMatchObject({ status: 'ok', detail: 'present, from LMS_TOKEN (never shown)' });
     expect(checks.reachable).toMatchObject({ status: 'ok', detail: `${host} answered (401) over plain HTTP` });
-    expect(checks.auth).toEqual({ check: 'auth', status: 'fail', detail: `${host} did not accept the token (401)`, fix: expect.stringContaining('make a new token') });
+    expect(checks.auth).toEqual({ check: 'auth', status: 'fail', detail: `${host} did not accept the token (401)`, fix: 'LMS_TOKEN was refused: set it to a valid token, or unset it to use a profile' });
     expect(checks.masquerade).toMatchObject({ status: 'warn', detail: 'not checked: no user to start from' });
     expect(JSON.parse(r.stderr)).toMatchObject({ message: '1 check failed: auth', exit_code: 1 });
     expect(r.stdout + r.stderr).not.toContain('not-a-token');

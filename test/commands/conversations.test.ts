@@ -145,6 +145,14 @@ describe('lms conv send --async', () => {
     expect(r.stderr.endsWith('\r\x1b[K')).toBe(true);
   });
 
+  it.each(['conv send --to 7 --body Hello --async -o json', 'conv send --to 7 --body Hello --async --no-wait -o json'])('to one recipient, %s: sent at once, the conversation printed, and a note saying so', async (line) => {
+    const lms = session();
+    const r = await lms.run(line, TEACHER);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('note: sent at once, with no batch: the instance delivers a message to one recipient (or one group conversation) right away, even with --async\n');
+    expect(json(r.stdout)).toEqual([expect.objectContaining({ id: expect.any(Number) })]);
+  });
+
   it('with --no-wait prints the batch id at once, and lms conv batches lists it while it runs', async () => {
     const lms = session();
     const r = await lms.run('conv send --to 7,8,9 --body Hello --async --no-wait -o json', TEACHER);

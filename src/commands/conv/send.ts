@@ -10,7 +10,7 @@ import { watchBatch } from '../../cli/watch-progress.js';
 import type { ApiClient } from '../../client/client.js';
 import type { CreateConversationParams } from '../../spec/types/conversations.js';
 import { FailureError, UsageError } from '../../errors.js';
-import { readAll } from '../../io/streams.js';
+import { err, readAll } from '../../io/streams.js';
 import { contentTypeFor } from '../../mime.js';
 
 export const CONVERSATION_COLUMNS = ['id', 'subject', 'workflow_state', 'starred', 'message_count', 'last_message_at', 'audience', 'last_message'];
@@ -124,8 +124,12 @@ export const send = command({
 async function sendAsync(ctx: Context, client: ApiClient, params: CreateConversationParams, wait: boolean) {
   const { createConversationAsync } = await import('../../client/areas/conversations.js');
   const sent = await createConversationAsync(client, params);
-  // One recipient (or one group conversation) is sent at once even when asked for async.
-  if (sent.batchId === undefined) return list(sent.conversations);
+  // One recipient (or one group conversation) is sent at once even when asked for async, as real
+  // instances do: say so, since a script may be waiting for a batch id.
+  if (sent.batchId === undefined) {
+    err(ctx.io, 'note: sent at once, with no batch: the instance delivers a message to one recipient (or one group conversation) right away, even with --async\n');
+    return list(sent.conversations);
+  }
   const batchId = sent.batchId;
   if (!wait) {
     const running = (await client.ops.conversations.batches({})).find((b) => b.id === batchId);

@@ -2,35 +2,25 @@
 // (so the checkout's own dist/ is never rebuilt under the other tests), the two compared byte for
 // byte, the checksums checked with sha256sum, the SBOM read, and the tarball installed with npm into
 // a fresh prefix with no network, where `lms --mock users list` and `man lms` work.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverName } from '../../src/mock/db/driver.js';
 import { root } from '../helpers/e2e.js';
+import { offlinePrefix, SQLITE_PACKAGES, type OfflinePrefix } from '../helpers/offline-install.js';
 
 const { name, version, man } = (await import('../../package.json', { with: { type: 'json' } })).default as { name: string; version: string; man: string[] };
 const dir = mkdtempSync(join(tmpdir(), 'lms-release-'));
 const copy = join(dir, 'src');
 const first = join(dir, 'release-1');
 const second = join(dir, 'release-2');
-const prefix = join(dir, 'prefix');
-const pathDir = join(dir, 'bin');
 const tarball = `${name}-${version}.tgz`;
 const sbomFile = `${name}-${version}.cdx.json`;
 const hasMan = (await execa('man', ['--version'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;
-/** Nothing of the caller's environment: no proxy, no registry, no compiler on PATH. */
-const bare = {
-  HOME: join(dir, 'home'),
-  PATH: pathDir,
-  npm_config_cache: join(dir, 'cache'),
-  LMS_MOCK_DB: join(dir, 'mock.db'),
-  LMS_CONFIG_DIR: join(dir, 'config'),
-  DBUS_SESSION_BUS_ADDRESS: 'disabled:',
-};
 let epoch = '';
-let npmCli = '';
+let offline: OfflinePrefix;
 let install: Awaited<ReturnType<typeof execa>>;
 
 beforeAll(async () => {
@@ -46,18 +36,14 @@ beforeAll(async () => {
   await execa(process.execPath, ['scripts/release.mjs', `--out=${first}`], { cwd: copy, env });
   await execa(process.execPath, ['scripts/release.mjs', `--out=${second}`], { cwd: copy, env });
 
-  mkdirSync(pathDir);
-  mkdirSync(bare.HOME);
-  symlinkSync(process.execPath, join(pathDir, 'node'));
-  symlinkSync('/bin/sh', join(pathDir, 'sh'));
-  npmCli = realpathSync((await execa('sh', ['-c', 'command -v npm'])).stdout.trim());
-  install = await execa(process.execPath, [npmCli, 'install', '-g', '--offline', '--ignore-scripts', '--prefix', prefix, join(first, tarball)], { env: bare, extendEnv: false, reject: false });
+  offline = await offlinePrefix(dir);
+  install = await offline.install([join(first, tarball)], ['--ignore-scripts']);
 }, 240_000);
 
 // A copy of the checkout and two releases: not left behind in the temporary directory.
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const lms = (args: string[]) => execa(join(prefix, 'bin', 'lms'), args, { env: bare, extendEnv: false, reject: false });
+const lms = (args: string[]) => execa(offline.bin, args, { env: offline.env, extendEnv: false, reject: false });
 
 describe(`npm run release (Node ${process.version})`, () => {
   it('writes the tarball, the SBOM and SHA256SUMS, which sha256sum -c accepts', async () => {
@@ -90,18 +76,13 @@ describe(`npm install -g of the release's tarball, offline (Node ${process.versi
   it('installs lms and its man pages', async () => {
     expect(install.exitCode, String(install.stderr)).toBe(0);
     expect(await lms(['--version'])).toMatchObject({ exitCode: 0, stdout: version });
-    for (const page of man) expect(existsSync(join(prefix, 'share', 'man', 'man1', page.split('/').pop()!)), page).toBe(true);
+    for (const page of man) expect(existsSync(join(offline.prefix, 'share', 'man', 'man1', page.split('/').pop()!)), page).toBe(true);
   });
 
   it('runs lms --mock users list', async () => {
     if (driverName() !== 'node:sqlite') {
       // Node 20 has no SQLite of its own: the optional package, with the loader it finds its prebuilt binary with, packed from the checkout.
-      const tarballs: string[] = [];
-      for (const pkg of ['@photostructure/sqlite', 'node-gyp-build', 'node-addon-api']) {
-        const packed = await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', dir, join(root, 'node_modules', pkg)], { cwd: root });
-        tarballs.push(join(dir, packed.stdout.trim().split('\n').pop()!));
-      }
-      const added = await execa(process.execPath, [npmCli, 'install', '-g', '--offline', '--ignore-scripts', '--prefix', prefix, ...tarballs], { env: bare, extendEnv: false, reject: false });
+      const added = await offline.installPacked(SQLITE_PACKAGES);
       expect(added.exitCode, String(added.stderr)).toBe(0);
     }
     const list = await lms(['--mock', 'users', 'list', '-o', 'csv', '--fields', 'id,name']);
@@ -110,7 +91,7 @@ describe(`npm install -g of the release's tarball, offline (Node ${process.versi
   }, 120_000);
 
   it.runIf(hasMan)(hasMan ? 'man lms and man lms-users find the installed pages' : 'man: skipped, man is not installed (apt-get install man-db)', async () => {
-    const env = { MANPATH: join(prefix, 'share', 'man'), MANWIDTH: '100', LANG: 'C.UTF-8' };
+    const env = { MANPATH: join(offline.prefix, 'share', 'man'), MANWIDTH: '100', LANG: 'C.UTF-8' };
     const main = await execa('man', ['-P', 'cat', 'lms'], { env, reject: false });
     expect({ code: main.exitCode, stderr: main.stderr }).toEqual({ code: 0, stderr: '' });
     expect(main.stdout).toMatch(/^LMS\(1\)/);

@@ -11,6 +11,8 @@
 import type { Value } from './fields.js';
 import { KINDS } from './kinds.js';
 import type { Action, Change, CoursePlan, Plan } from './plan.js';
+import type { Source } from './model.js';
+import { placeOf } from '../bulk/csv-input.js';
 
 export interface Summary {
   create: number;
@@ -40,7 +42,13 @@ export function summarize(plan: Plan): Summary {
 
 export const hasChanges = (s: Summary) => s.create + s.update + s.delete > 0;
 
-const source = (a: { source?: { file: string; line: number } }) => (a.source ? `${a.source.file}:${a.source.line}` : null);
+/**
+ * Where a change comes from: `course.yaml:14`; in a document on one line, where the line tells
+ * nothing, its place: `course.json: courses[0].sections[2]`.
+ */
+export const sourceOf = (s: Source): string => (s.at !== undefined && s.oneLine ? placeOf(s.file, s) : `${s.file}:${s.line}`);
+
+const source = (a: { source?: Source }) => (a.source ? sourceOf(a.source) : null);
 
 function actionJson(a: Action): Record<string, unknown> {
   return {
@@ -111,7 +119,7 @@ export function planText(plan: Plan, options: { applied?: boolean } = {}): strin
       const status = options.applied && a.status && a.status !== 'done' ? `  [${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}]` : '';
       const verb = a.op === 'conclude' ? 'conclude ' : '';
       const id = a.target !== undefined && !a.outcomes ? ` (id ${a.target})` : '';
-      lines.push(`  ${SIGN[a.op]} ${verb}${a.kind} ${a.key}${id}${a.source ? `  ${a.source.file}:${a.source.line}` : ''}${status}`);
+      lines.push(`  ${SIGN[a.op]} ${verb}${a.kind} ${a.key}${id}${a.source ? `  ${sourceOf(a.source)}` : ''}${status}`);
       if (a.kind === 'enrollment' || a.outcomes) {
         for (const ch of a.changes ?? []) lines.push(`      ${changeLine(ch)}`);
         continue;

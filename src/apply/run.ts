@@ -18,7 +18,7 @@ import { readApplyFiles, sortProblems } from './file.js';
 import type { ApplyTree, FileProblem } from './model.js';
 import { executePlan } from './execute.js';
 import { makePlan, type Invoke, type Plan } from './plan.js';
-import { hasChanges, planJson, planRows, planText, summarize } from './render.js';
+import { hasChanges, planJson, planRows, planText, sourceOf, summarize } from './render.js';
 import { KeyStore, stateDir } from './state.js';
 import { readTree } from './tree.js';
 import { KINDS } from './kinds.js';
@@ -37,7 +37,7 @@ function refuse(problems: FileProblem[], when: string): UsageError {
   const text = files.map((f) => formatProblems(problems.filter((p) => p.file === f), f)).join('\n');
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   return new UsageError(`${files.join(', ')} ${files.length === 1 ? 'has' : 'have'} ${count}${when}; nothing was changed:\n${text}`, {
-    details: { problems: problems.map((p) => ({ file: p.file, line: p.line, message: p.message })) },
+    details: { problems: problems.map((p) => ({ file: p.file, line: p.line, ...(p.at !== undefined ? { at: p.at } : {}), message: p.message })) },
   });
 }
 
@@ -118,8 +118,8 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     report.summary(`Applied ${done.length} of ${actions.length} changes in ${seconds} s: ${tally('create', 'created')}, ${tally('update', 'updated')}, ${tally('delete', 'deleted or concluded')}, ${failed.length} failed, ${notDone.length} not done.`);
     const attention = [...failed, ...notDone];
     report.attention(
-      attention.map((a) => ({ course: a.course, action: a.op, kind: a.kind, key: a.key, source: a.source ? `${a.source.file}:${a.source.line}` : null, status: a.status, error: a.error })),
-      attention.slice(0, 20).map((a) => `  ${a.source ? `${a.source.file}:${a.source.line}: ` : ''}${a.op} ${a.kind} ${a.key}: ${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}`).concat(attention.length > 20 ? [`  … and ${attention.length - 20} more`] : []),
+      attention.map((a) => ({ course: a.course, action: a.op, kind: a.kind, key: a.key, source: a.source ? sourceOf(a.source) : null, status: a.status, error: a.error })),
+      attention.slice(0, 20).map((a) => `  ${a.source ? `${sourceOf(a.source)}: ` : ''}${a.op} ${a.kind} ${a.key}: ${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}`).concat(attention.length > 20 ? [`  … and ${attention.length - 20} more`] : []),
     );
     if (attention.length) report.note('Running the same apply again makes only what is still left to do.');
     const failure = report.finish(attention.length ? `${failed.length} change${failed.length === 1 ? '' : 's'} failed, ${notDone.length} not done` : undefined);

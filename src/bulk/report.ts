@@ -4,6 +4,7 @@ import type { CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { RowsFailedError } from '../errors.js';
 import { err } from '../io/streams.js';
+import { placeOf } from './csv-input.js';
 import { describeChanges, type Difference, type RowResult } from './job.js';
 
 /**
@@ -151,7 +152,7 @@ export function attentionLines(results: RowResult[], source: string, options: { 
       r.status === 'failed'
         ? `${plan ? 'would fail' : 'failed'}: ${r.error ?? ''}`
         : `${r.status === 'differs' ? 'differs' : plan ? 'would be updated' : 'updated'}: ${describeChanges(r.changes)}`;
-    return `  ${source}:${r.line} (${label(r)}): ${what}`;
+    return `  ${placeOf(source, r)} (${label(r)}): ${what}`;
   });
   if (rows.length > max) lines.push(`  … and ${rows.length - max} more`);
   return lines;

@@ -218,8 +218,8 @@ describe('lms outcomes import', () => {
     const bad = s.file('bad.yaml', 'groups:\n  - title: G\n    outcomes:\n      - title: O\n        vendor_guid: o\n        mastery_points: lots\n');
     const r = await s.run(`outcomes import --course 1 ${bad}`);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('bad.yaml:2: vendor_guid is empty');
-    expect(r.stderr).toContain('bad.yaml:4: mastery_points "lots"');
+    expect(r.stderr).toContain('bad.yaml:2 groups[0]: vendor_guid is empty');
+    expect(r.stderr).toContain('bad.yaml:4 groups[0].outcomes[0]: mastery_points "lots"');
     expect(r.stderr).toContain('nothing was sent');
     expect(JSON.parse((await s.run('outcomes tree --course 1')).stdout).groups).toHaveLength(1);
   });

@@ -1,7 +1,7 @@
 // How a plan (and an applied plan) reads: lines grouped by course for people, one JSON document of a
 // fixed shape for machines, or one row per change (NDJSON, CSV).
 //
-// The JSON document:
+// The JSON document (a plan's has `dry_run: true` besides):
 //   { changes: boolean,
 //     summary: { create, update, delete, unchanged, cannot_change },
 //     courses: [ { sis_course_id, id, source, actions: [Action…], unchanged: { <kind>: n }, kept: [{ kind, count, why }] } ] }

@@ -71,7 +71,8 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     const changes = hasChanges(summary);
     const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
     const output = (): CommandResult => {
-      if (format === 'json' || format === 'yaml') return item(planJson(plan));
+      // A plan (--plan, --dry-run, lms diff) is the run's document, key for key, with `dry_run: true`.
+      if (format === 'json' || format === 'yaml') return item({ ...planJson(plan), ...(opts.plan ? { dry_run: true } : {}) });
       if (format === 'table') return text(planText(plan, { applied: !opts.plan }));
       return unpaged(list(planRows(plan, format === 'csv')));
     };

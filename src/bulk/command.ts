@@ -15,7 +15,7 @@ import { runRows, type BulkRow, type BulkTask, type RowResult } from './job.js';
 import { Journal } from './journal.js';
 import type { BulkOpts } from './options.js';
 import { progressReporter } from './progress.js';
-import { attentionLines, changesFor, describeTally, needsAttention, PLAN_ACTION, reporting, tally, unpaged, type BulkReport } from './report.js';
+import { attentionLines, changesFor, describeTally, needsAttention, reporting, tally, unpaged, type BulkReport } from './report.js';
 
 export interface BulkJob<R extends BulkRow, C> {
   /** Names the journal together with the instance, the target and the input's bytes: `users.import`. */
@@ -139,7 +139,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const extra = job.finish ? await job.finish({ client, results, plan, skipped: invalid.length }) : [];
   const extraRows = extra.map((x) => ({ line: null, [job.keyColumn]: x.key, status: x.status, id: x.id, ...(x.error ? { error: x.error } : {}) }));
   const extraFailed = extra.filter((x) => x.status === 'failed').length;
-  const extraNote = extra.length ? `; not in the file: ${describeExtra(extra)}` : '';
+  const extraNote = extra.length ? `; not in the file: ${describeExtra(extra, plan)}` : '';
 
   const counts = tally(results);
   const seconds = (performance.now() - started) / 1000;
@@ -148,38 +148,32 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   // Rows of the file in its order; what the file does not list (--sync's) after them.
   const byLineFirst = <T extends { line: number | null }>(a: T, b: T) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER);
 
-  if (plan) {
-    report.summary(`Dry run: ${describeTally(counts, { plan, update })}${extraNote}. Nothing was written.`);
-    const planned = results.map((r) => ({
-      ...shownPlace(r),
-      [job.keyColumn]: keyOf(r),
-      action: r.skipped ? 'done' : PLAN_ACTION[r.status],
-      id: r.id ?? null,
-      changes: changesFor(r.changes, flat) ?? null,
-      ...(r.error ? { error: r.error } : {}),
-      ...(r.redone ? { redone: true } : {}),
-    }));
-    report.attention([...invalidRows, ...planned.filter((_, i) => needsAttention(results[i]))].sort(byLineFirst), attention);
-    const plannedExtra = extra.map((x) => ({ line: null, [job.keyColumn]: x.key, action: x.status, id: x.id, changes: null }));
-    // A plan exits as its run would: rows that would fail, or be skipped as invalid, fail it too.
-    const undone = [counts.failed ? `${counts.failed} of ${valid.length} rows would fail` : '', skipped ? `${skipped} would be skipped` : ''].filter(Boolean);
-    const failure = report.finish(undone.length ? `dry run: ${undone.join('; ')}` : undefined);
-    const output = unpaged(list([...planned, ...plannedExtra], ['line', job.keyColumn, 'action', 'id', 'changes']));
-    return failure ? withFailure(output, failure) : output;
-  }
-
-  report.summary(`Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}.`);
+  // A dry run's results are its run's, key for key: the statuses say what the run would do
+  // (`created`: would be created), and `dry_run: true` says nothing was.
   const failed = results.filter((r) => r.status === 'failed');
   const resultRows = results.map((r): Record<string, unknown> & { line: number | null } => ({
     ...shownPlace(r),
     [job.keyColumn]: keyOf(r),
-    status: r.status,
+    // Done by an earlier run: skipped now, whatever that run did (its status is in the journal).
+    status: r.skipped ? 'skipped' : r.status,
     id: r.id ?? null,
     ...(r.changes?.length ? { changes: changesFor(r.changes, flat) } : {}),
     ...(r.error ? { error: r.error } : {}),
     ...(r.skipped ? { skipped: true } : {}),
     ...(r.redone ? { redone: true } : {}),
   }));
+  const summary = { ...counts, invalid: bad.size, rows: [...resultRows, ...extraRows] };
+  if (plan) {
+    report.summary(`Dry run: ${describeTally(counts, { plan, update })}${extraNote}. Nothing was written.`);
+    report.attention([...invalidRows, ...resultRows.filter((_, i) => needsAttention(results[i]))].sort(byLineFirst), attention);
+    // A plan exits as its run would: rows that would fail, or be skipped as invalid, fail it too.
+    const undone = [counts.failed ? `${counts.failed} of ${valid.length} rows would fail` : '', skipped ? `${skipped} would be skipped` : ''].filter(Boolean);
+    const failure = report.finish(undone.length ? `dry run: ${undone.join('; ')}` : undefined);
+    const output = resultOutput(ctx, { ...summary, dry_run: true }, { plan });
+    return failure ? withFailure(output, failure) : output;
+  }
+
+  report.summary(`Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}.`);
   report.attention(
     [...invalidRows, ...resultRows.filter((_, i) => needsAttention(results[i])), ...extraRows.filter((x) => x.status === 'failed')].sort(byLineFirst),
     [...extra.filter((e) => e.status === 'failed').map((x) => `  ${x.key}: ${x.error ?? 'failed'}`), ...attention],
@@ -192,7 +186,6 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
     if (note) report.note(note);
   }
   if (failed.length) report.note(`Re-running this command retries only the rows that are not done.`);
-  const summary = { ...counts, invalid: bad.size, rows: [...resultRows, ...extraRows] };
   const output = resultOutput(ctx, summary);
   // The results are printed first; the failure then sets the exit code. Rows left undone, for
   // whatever reason, are a job not done: invalid rows skipped count like rows refused.
@@ -201,11 +194,15 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   return failure ? withFailure(output, failure) : output;
 }
 
-/** Machine-readable results on stdout when asked for (-o) or piped; a terminal gets only the summary. */
-function resultOutput(ctx: Context, summary: { rows: Record<string, unknown>[] } & Record<string, unknown>): CommandResult {
+/**
+ * Machine-readable results on stdout when asked for (-o) or piped: the run's object (a dry run's
+ * with `dry_run: true`), or its rows in a table or CSV. A terminal gets only the summary of a run,
+ * and the rows of a dry run: what it is run to see.
+ */
+function resultOutput(ctx: Context, summary: { rows: Record<string, unknown>[] } & Record<string, unknown>, options: { plan?: boolean } = {}): CommandResult {
   const format = ctx.globals.output;
   if (format === 'csv' || format === 'table') return unpaged(list(summary.rows));
-  if (format === undefined && ctx.io.stdoutIsTTY) return undefined;
+  if (format === undefined && ctx.io.stdoutIsTTY) return options.plan ? unpaged(list(summary.rows)) : undefined;
   return item(summary);
 }
 
@@ -224,8 +221,8 @@ async function journalDir(ctx: Context): Promise<string> {
   return join(envPaths('lms', { suffix: '' }).cache, 'journals');
 }
 
-function describeExtra(extra: FinishedRow[]): string {
+function describeExtra(extra: FinishedRow[], plan: boolean): string {
   const byStatus = new Map<string, number>();
   for (const x of extra) byStatus.set(x.status, (byStatus.get(x.status) ?? 0) + 1);
-  return [...byStatus].map(([status, n]) => `${n} ${status}`).join(', ');
+  return [...byStatus].map(([status, n]) => `${n} ${plan ? `would be ${status}` : status}`).join(', ');
 }

@@ -87,9 +87,6 @@ export function unpaged(result: CommandResult): CommandResult {
   return result && result.kind === 'list' ? { ...result, paged: false } : result;
 }
 
-/** How a plan names what a run would do. */
-export const PLAN_ACTION: Record<string, string> = { created: 'create', existed: 'exists', updated: 'update', differs: 'differs', failed: 'fail' };
-
 /** Rows a person should look at: the failed, and those that differ or were (or would be) changed. */
 export function needsAttention(r: { status: string; skipped?: boolean }): boolean {
   return !r.skipped && (r.status === 'failed' || r.status === 'differs' || r.status === 'updated');

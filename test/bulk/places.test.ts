@@ -131,7 +131,7 @@ describe('apply', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`  ${file}: courses[0].sections[1].nmae: unknown field "nmae" for a section (did you mean name?)`);
     expect(r.stderr).toContain(`  ${file}: courses[0].topics[1]: title "T" repeats courses[0].topics[0]: give each a key`);
-    expect(s.requests).toEqual([]);
+    expect(s.writes()).toEqual([]);
   });
 });
 

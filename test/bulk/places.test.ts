@@ -147,4 +147,15 @@ describe('lms api --input', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ name: 'Lab Z', sis_section_id: 'Z-1' });
     expect(JSON.parse(String(s.writes()[0].body))).toEqual({ course_section: { name: 'Lab Z', sis_section_id: 'Z-1' } });
   });
+
+  it.each([
+    ['one-line JSON by its column', '{"a": 1,, "b": 2}', 'column 9'],
+    ['pretty JSON by its line and column', '{\n  "a": 1,\n  , "b": 2\n}\n', 'line 3, column 3'],
+  ])('names where a body that is not JSON goes wrong: %s', async (_what, text, where) => {
+    const s = counted();
+    const r = await s.run(['api', 'PUT', '/api/v1/users/self', '--input', '-'], { stdin: text });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`error: --input - is not JSON: Expected double-quoted property name at ${where}\n`);
+    expect(s.requests).toEqual([]);
+  });
 });

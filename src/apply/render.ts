@@ -9,7 +9,7 @@
 //   change: { field, from, to, applicable, why? }. Removals come first in each course, then the steps in
 //   the order they are made. `status` (done, failed, not_done) and `error` appear once applied.
 import type { Value } from './fields.js';
-import { KINDS } from './kinds.js';
+import { KINDS, type KindName } from './kinds.js';
 import type { Action, Change, CoursePlan, Plan } from './plan.js';
 import type { Source } from './model.js';
 import { placeOf } from '../bulk/csv-input.js';
@@ -127,7 +127,7 @@ export function planText(plan: Plan, options: { applied?: boolean } = {}): strin
       for (const [field, value] of Object.entries(a.fields ?? {})) lines.push(`      ${field}: ${shown(value as Value)}`);
       for (const ch of a.changes ?? []) lines.push(`      ${changeLine(ch)}`);
     }
-    if (unchanged.length) lines.push(`  = unchanged: ${unchanged.map(([k, n]) => `${n} ${k === 'course' ? 'course' : k}`).join(', ')}`);
+    if (unchanged.length) lines.push(`  = unchanged: ${unchanged.map(([k, n]) => (k === 'course' ? words(n!, 'course') : words(n!, KINDS[k as KindName].one, k))).join(', ')}`);
     for (const k of c.kept) lines.push(`  kept (--prune): ${words(k.count, KINDS[k.kind].one, k.kind)}: ${k.why}`);
   }
   const s = summarize(plan);

@@ -1,6 +1,7 @@
 // apply and diff list every problem of a file in one run: what the file alone shows (an unknown
 // field, a value of the wrong type) and what only the instance can tell (a user, a section that does
-// not exist) together, the first 50 and a count of the rest, exit 2, nothing written.
+// not exist) together, the first 50 and a count of the rest, exit 2, nothing written. And the plan
+// in words counts one of a kind as one.
 import { describe, expect, it } from 'vitest';
 import { counted } from './helpers.js';
 
@@ -70,5 +71,16 @@ describe('every problem of a file in one run', () => {
     expect(r.stderr).toContain(`${path} has 1 problem; nothing was changed:`);
     expect(r.stderr).toContain('unknown field "colour"');
     expect(r.stderr).toMatch(/\(what the files name was not looked up on the instance: .+\)/);
+  });
+});
+
+describe('the plan in words', () => {
+  it('counts what is unchanged in the singular and the plural', async () => {
+    const s = counted();
+    const path = s.file('f.yaml', course('    sections:\n      - { sis_section_id: V-1-A, name: A }\n    assignments:\n      - { name: One }\n      - { name: Two }\n'));
+    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+    const plan = await s.run(['diff', '-f', path], { tty: true });
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('  = unchanged: 1 course, 1 section, 2 assignments\n');
   });
 });

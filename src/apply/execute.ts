@@ -97,7 +97,7 @@ async function outcomes(ready: Action[], options: ExecuteOptions, settle: (a: Ac
     const task = options.tree.outcomes.task(options.client, { course_id: group.course }, { plan: false });
     const results = await runRows(rows, task, { journal: options.journal, concurrency: options.concurrency, mode: 'apply', update: true });
     for (const a of mine) {
-      const r = results[group.rows.findIndex((row) => row.line === a.source?.line)];
+      const r = results[group.rows.findIndex((row) => row.key === a.row)];
       if (!r) settle(a, 'not_done', 'its row was not run');
       else if (r.status === 'failed') settle(a, 'failed', r.error);
       else if (a.changes?.some((ch) => !ch.applicable)) settle(a, 'failed', cannot(a.changes));

@@ -5,7 +5,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
-import { MAX_FIELD_BYTES, parseCsv, readInput, scanInput, shapeOfName } from '../bulk/csv-input.js';
+import { isOneLine, MAX_FIELD_BYTES, parseCsv, placeOf, placeWords, readInput, scanInput, shapeOfName } from '../bulk/csv-input.js';
 import { UsageError } from '../errors.js';
 import { enrollmentTypeOf } from '../spec/vocabulary.js';
 import { checkValue, describeType, type Field, type Value } from './fields.js';
@@ -93,6 +93,9 @@ class FileReader {
   /** The files it names, as opened. */
   readonly names: string[] = [];
   private lines = new LineCounter();
+  /** Each node's place in the document, which tells apart what a one-line document has on one line. */
+  private places = new Map<Node, string>();
+  private oneLine = false;
 
   constructor(
     private readonly name: string,
@@ -104,7 +107,8 @@ class FileReader {
   ) {}
 
   private at(node: Node | null | undefined): Source {
-    return { file: this.name, line: node?.range ? this.lines.linePos(node.range[0]).line : 1 };
+    const place = node ? this.places.get(node) : undefined;
+    return { file: this.name, line: node?.range ? this.lines.linePos(node.range[0]).line : 1, ...(place ? { at: place } : {}), ...(place && this.oneLine ? { oneLine: true } : {}) };
   }
 
   private problem(node: Node | null | undefined, message: string): void {
@@ -130,6 +134,8 @@ class FileReader {
       return [];
     }
     const root = doc.contents;
+    if (root) placesOf(root, '', this.places);
+    this.oneLine = isOneLine(text);
     if (!isMap(root)) {
       this.problem(root, 'the file must be a map with a courses: list');
       return [];
@@ -379,8 +385,8 @@ class FileReader {
       }
       const shown = this.name === 'stdin' ? named : join(dirname(this.name), named);
       const parsed = this.tree.outcomes.parse(read.bytes, full);
-      for (const p of parsed.problems) this.problems.push({ file: shown, line: p.line, message: p.message });
-      if (parsed.problems.length === 0) course.outcomes = { file: shown, rows: parsed.rows.map((r) => this.tree.outcomes.toRow(r.line, r.values)), source };
+      for (const p of parsed.problems) this.problems.push({ file: shown, ...p });
+      if (parsed.problems.length === 0) course.outcomes = { file: shown, rows: parsed.rows.map((r) => this.tree.outcomes.toRow(r)), source };
       return { name: shown, bytes: read.bytes };
     });
   }
@@ -394,7 +400,7 @@ class FileReader {
         if (d.key === undefined) continue;
         const first = byKey.get(d.key.toLowerCase());
         const name = kind.natural ?? 'key';
-        if (first) this.problems.push({ ...d.source, message: `${name} "${d.key}" repeats line ${first.source.line}` });
+        if (first) this.problems.push({ ...d.source, message: `${name} "${d.key}" repeats ${placeWords(first.source)}` });
         else byKey.set(d.key.toLowerCase(), d);
       }
       if (!keyed(kind)) continue;
@@ -403,14 +409,14 @@ class FileReader {
         if (d.title === undefined) continue;
         const first = byTitle.get(d.title);
         if (first && (first.key === undefined || d.key === undefined)) {
-          this.problems.push({ ...d.source, message: `${kind.title} "${d.title}" repeats line ${first.source.line}: give each a key, so a run can tell them apart` });
+          this.problems.push({ ...d.source, message: `${kind.title} "${d.title}" repeats ${placeWords(first.source)}: give each a key, so a run can tell them apart` });
         } else if (!first) byTitle.set(d.title, d);
       }
       for (const d of objects) {
         for (const [field, ref] of Object.entries(d.refs)) {
           const target = kind.refs![field];
           const known = (course.objects[target.kind as Exclude<KindName, 'enrollments' | 'outcomes'>] ?? []).some((o) => o.key === ref);
-          if (!known) this.problems.push({ file: d.source.file, line: d.lines[field] ?? d.source.line, message: `${field} "${ref}" is not the key of one of this course's ${target.kind} in the file` });
+          if (!known) this.problems.push({ ...d.source, line: d.lines[field] ?? d.source.line, message: `${field} "${ref}" is not the key of one of this course's ${target.kind} in the file` });
         }
       }
     }
@@ -426,11 +432,29 @@ class FileReader {
   }
 }
 
+/**
+ * The place of every node of a document, as a path from its top (`courses[0].sections[2].name`):
+ * a key and its value share the pair's. Nesting is bounded (scanInput), so recursion is safe.
+ */
+function placesOf(node: Node, path: string, places: Map<Node, string>): void {
+  if (path) places.set(node, path);
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : '?';
+      const here = /^[A-Za-z_][\w-]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
+      if (pair.key && typeof pair.key === 'object') places.set(pair.key as Node, here);
+      if (pair.value && typeof pair.value === 'object') placesOf(pair.value as Node, here, places);
+    }
+  } else if (isSeq(node)) {
+    (node.items as Node[]).forEach((item, i) => item && placesOf(item, `${path}[${i}]`, places));
+  }
+}
+
 /** Across files and courses: a course or a section (SIS ids are the instance's, not a course's) listed twice. */
 function checkAcross(courses: DesiredCourse[], problems: FileProblem[]): void {
   const courseAt = new Map<string, Source>();
   const sectionAt = new Map<string, { source: Source; course: DesiredCourse }>();
-  const where = (s: Source, here: Source) => (s.file === here.file ? `line ${s.line}` : `${s.file}:${s.line}`);
+  const where = (s: Source, here: Source) => (s.file === here.file ? placeWords(s) : placeOf(s.file, s));
   for (const c of courses) {
     const first = courseAt.get(c.sis);
     if (first) problems.push({ ...c.source, message: `sis_course_id "${c.sis}" repeats ${where(first, c.source)}` });

@@ -1,7 +1,7 @@
 // What an apply file asks for, once read and checked: courses, each with the objects of each kind it
 // manages, every one with the file and line it came from.
 import type { ApiClient } from '../client/client.js';
-import type { Parsed } from '../bulk/csv-input.js';
+import type { CsvRow, Parsed } from '../bulk/csv-input.js';
 import type { BulkRow, BulkTask } from '../bulk/job.js';
 import type { KindVerbs, Value } from './fields.js';
 import type { KindName } from './kinds.js';
@@ -9,6 +9,10 @@ import type { KindName } from './kinds.js';
 export interface Source {
   file: string;
   line: number;
+  /** Its place in the YAML or JSON document (`courses[0].sections[2]`); none for a CSV roster's row. */
+  at?: string;
+  /** The document is on one line: the place, not the line, tells where. */
+  oneLine?: boolean;
 }
 
 export interface FileProblem extends Source {
@@ -81,7 +85,7 @@ export interface ApplyTree {
   };
   outcomes: {
     parse(bytes: Buffer, name: string): Parsed;
-    toRow(line: number, values: Record<string, string>): BulkRow;
+    toRow(row: CsvRow): BulkRow;
     task(client: ApiClient, where: { course_id: string }, options: { plan: boolean }): BulkTask<BulkRow, unknown>;
   };
 }

@@ -6,6 +6,7 @@
 // Each change carries how it is made (a task for the bulk engine: find, compare, create, update), so
 // the apply runs exactly what the plan showed.
 import type { Journal } from '../bulk/journal.js';
+import { placeFields } from '../bulk/csv-input.js';
 import { runRows, type BulkRow } from '../bulk/job.js';
 import type { ApiClient } from '../client/client.js';
 import type { ApiObject } from '../spec/types/common.js';
@@ -79,6 +80,8 @@ export interface Action {
   task?: ActionTask;
   /** Outcome rows run together, a course's tree at a time (execute.ts). */
   outcomes?: OutcomeGroup;
+  /** Which row of `outcomes` it is: the row's key, unique in a tree (rows of a tree on one line share their line). */
+  row?: string;
   /** Set by the apply. */
   status?: 'done' | 'failed' | 'not_done';
   error?: string;
@@ -259,7 +262,7 @@ class Planner {
   ) {}
 
   private problem(source: Source, message: string, line?: number): void {
-    this.problems.push({ file: source.file, line: line ?? source.line, message });
+    this.problems.push({ ...source, line: line ?? source.line, message });
   }
 
   async plan(): Promise<Plan> {
@@ -407,7 +410,7 @@ class Planner {
     const invoke = this.pc.invoke;
     let looked = false;
     this.action(plan, {
-      kind: 'section', op: 'update', key: d.key!, source: { file: d.source.file, line: line ?? d.source.line }, target: s?.id as number | undefined, changes, step: 2,
+      kind: 'section', op: 'update', key: d.key!, source: { ...d.source, line: line ?? d.source.line }, target: s?.id as number | undefined, changes, step: 2,
       needs: [...needs, slot, ...(target ? [target] : [])],
       task: {
         async find(fresh) {
@@ -689,9 +692,9 @@ class Planner {
     const needs = course ? [] : [this.courseSlots.get(c.sis.toLowerCase())!];
     const name = (key: string) => key.replace(/^(group|outcome):/, '');
     const kindOf = (key: string) => (key.startsWith('group:') ? 'outcome group' : 'outcome');
-    const at = (row: BulkRow) => ({ file, line: row.line });
+    const at = (row: BulkRow): Source => ({ file, ...placeFields(row) });
     if (!course) {
-      for (const row of rows) this.action(plan, { kind: kindOf(row.key), op: 'create', key: name(row.key), source: at(row), step: 6, needs, outcomes: group });
+      for (const row of rows) this.action(plan, { kind: kindOf(row.key), op: 'create', key: name(row.key), source: at(row), step: 6, needs, outcomes: group, row: row.key });
       return;
     }
     const task = this.pc.tree.outcomes.task(this.pc.client, { course_id: ref }, { plan: true });
@@ -699,10 +702,10 @@ class Planner {
     results.forEach((r, i) => {
       const row = rows[i];
       if (r.status === 'existed') return this.unchanged(plan, 'outcomes');
-      if (r.status === 'created') return this.action(plan, { kind: kindOf(r.key), op: 'create', key: name(r.key), source: at(row), step: 6, needs, outcomes: group });
+      if (r.status === 'created') return this.action(plan, { kind: kindOf(r.key), op: 'create', key: name(r.key), source: at(row), step: 6, needs, outcomes: group, row: row.key });
       const changes: Change[] = (r.changes ?? []).map((ch) => ({ field: ch.field, from: ch.from, to: ch.to, applicable: ch.applicable, ...(ch.applicable ? {} : { why: 'no command changes an outcome once created' }) }));
       if (!changes.length) return this.problem(at(row), r.error ?? 'cannot be planned');
-      this.action(plan, { kind: kindOf(r.key), op: 'update', key: name(r.key), source: at(row), target: r.id, changes, step: 6, needs, outcomes: group });
+      this.action(plan, { kind: kindOf(r.key), op: 'update', key: name(r.key), source: at(row), target: r.id, changes, step: 6, needs, outcomes: group, row: row.key });
     });
   }
 }

@@ -1,7 +1,7 @@
 // How a plan (and an applied plan) reads: lines grouped by course for people, one JSON document of a
 // fixed shape for machines, or one row per change (NDJSON, CSV).
 //
-// The JSON document:
+// The JSON document (a plan's has `dry_run: true` besides):
 //   { changes: boolean,
 //     summary: { create, update, delete, unchanged, cannot_change },
 //     courses: [ { sis_course_id, id, source, actions: [Action…], unchanged: { <kind>: n }, kept: [{ kind, count, why }] } ] }
@@ -9,8 +9,10 @@
 //   change: { field, from, to, applicable, why? }. Removals come first in each course, then the steps in
 //   the order they are made. `status` (done, failed, not_done) and `error` appear once applied.
 import type { Value } from './fields.js';
-import { KINDS } from './kinds.js';
+import { KINDS, type KindName } from './kinds.js';
 import type { Action, Change, CoursePlan, Plan } from './plan.js';
+import type { Source } from './model.js';
+import { placeOf } from '../bulk/csv-input.js';
 
 export interface Summary {
   create: number;
@@ -40,7 +42,13 @@ export function summarize(plan: Plan): Summary {
 
 export const hasChanges = (s: Summary) => s.create + s.update + s.delete > 0;
 
-const source = (a: { source?: { file: string; line: number } }) => (a.source ? `${a.source.file}:${a.source.line}` : null);
+/**
+ * Where a change comes from: `course.yaml:14`; in a document on one line, where the line tells
+ * nothing, its place: `course.json: courses[0].sections[2]`.
+ */
+export const sourceOf = (s: Source): string => (s.at !== undefined && s.oneLine ? placeOf(s.file, s) : `${s.file}:${s.line}`);
+
+const source = (a: { source?: Source }) => (a.source ? sourceOf(a.source) : null);
 
 function actionJson(a: Action): Record<string, unknown> {
   return {
@@ -111,7 +119,7 @@ export function planText(plan: Plan, options: { applied?: boolean } = {}): strin
       const status = options.applied && a.status && a.status !== 'done' ? `  [${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}]` : '';
       const verb = a.op === 'conclude' ? 'conclude ' : '';
       const id = a.target !== undefined && !a.outcomes ? ` (id ${a.target})` : '';
-      lines.push(`  ${SIGN[a.op]} ${verb}${a.kind} ${a.key}${id}${a.source ? `  ${a.source.file}:${a.source.line}` : ''}${status}`);
+      lines.push(`  ${SIGN[a.op]} ${verb}${a.kind} ${a.key}${id}${a.source ? `  ${sourceOf(a.source)}` : ''}${status}`);
       if (a.kind === 'enrollment' || a.outcomes) {
         for (const ch of a.changes ?? []) lines.push(`      ${changeLine(ch)}`);
         continue;
@@ -119,7 +127,7 @@ export function planText(plan: Plan, options: { applied?: boolean } = {}): strin
       for (const [field, value] of Object.entries(a.fields ?? {})) lines.push(`      ${field}: ${shown(value as Value)}`);
       for (const ch of a.changes ?? []) lines.push(`      ${changeLine(ch)}`);
     }
-    if (unchanged.length) lines.push(`  = unchanged: ${unchanged.map(([k, n]) => `${n} ${k === 'course' ? 'course' : k}`).join(', ')}`);
+    if (unchanged.length) lines.push(`  = unchanged: ${unchanged.map(([k, n]) => (k === 'course' ? words(n!, 'course') : words(n!, KINDS[k as KindName].one, k))).join(', ')}`);
     for (const k of c.kept) lines.push(`  kept (--prune): ${words(k.count, KINDS[k.kind].one, k.kind)}: ${k.why}`);
   }
   const s = summarize(plan);

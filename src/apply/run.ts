@@ -5,20 +5,20 @@
 import { join } from 'node:path';
 import { item, list, text, withFailure, type CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { formatProblems } from '../bulk/csv-input.js';
+import { formatProblems, MAX_PROBLEMS_SHOWN } from '../bulk/csv-input.js';
 import { identifyInstance } from '../bulk/instance.js';
 import { Journal } from '../bulk/journal.js';
 import { progressReporter } from '../bulk/progress.js';
 import { reporting, unpaged } from '../bulk/report.js';
 import type { ApiObject } from '../spec/types/common.js';
-import { UsageError } from '../errors.js';
+import { LmsError, UsageError } from '../errors.js';
 import { out } from '../io/streams.js';
 import { optionsFor } from './fields.js';
 import { readApplyFiles, sortProblems } from './file.js';
 import type { ApplyTree, FileProblem } from './model.js';
 import { executePlan } from './execute.js';
 import { makePlan, type Invoke, type Plan } from './plan.js';
-import { hasChanges, planJson, planRows, planText, summarize } from './render.js';
+import { hasChanges, planJson, planRows, planText, sourceOf, summarize } from './render.js';
 import { KeyStore, stateDir } from './state.js';
 import { readTree } from './tree.js';
 import { KINDS } from './kinds.js';
@@ -31,13 +31,23 @@ export interface ApplyOptions {
   concurrency: string;
 }
 
-/** Every problem of the files at once, by file: exit 2, nothing sent. */
-function refuse(problems: FileProblem[], when: string): UsageError {
+/**
+ * Every problem of the files at once — what the files alone show and what only the instance can
+ * tell, together — by file: exit 2, nothing changed. The first MAX_PROBLEMS_SHOWN are listed and
+ * the rest counted; the JSON error holds them all.
+ */
+function refuse(problems: FileProblem[], options: { onInstance: number; unchecked?: string }): UsageError {
   const files = [...new Set(problems.map((p) => p.file))];
-  const text = files.map((f) => formatProblems(problems.filter((p) => p.file === f), f)).join('\n');
+  const shown = problems.slice(0, MAX_PROBLEMS_SHOWN);
+  const more = problems.length - shown.length;
+  const text = [...new Set(shown.map((p) => p.file))].map((f) => formatProblems(shown.filter((p) => p.file === f), f));
+  if (more > 0) text.push(`  … and ${more} more problem${more === 1 ? '' : 's'}`);
+  if (options.unchecked) text.push(`  (what the files name was not looked up on the instance: ${options.unchecked})`);
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-  return new UsageError(`${files.join(', ')} ${files.length === 1 ? 'has' : 'have'} ${count}${when}; nothing was changed:\n${text}`, {
-    details: { problems: problems.map((p) => ({ file: p.file, line: p.line, message: p.message })) },
+  const { onInstance } = options;
+  const where = onInstance === 0 ? '' : onInstance === problems.length ? ' on this instance' : ` (${onInstance} on this instance)`;
+  return new UsageError(`${files.join(', ')} ${files.length === 1 ? 'has' : 'have'} ${count}${where}; nothing was changed:\n${text.join('\n')}`, {
+    details: { problems: problems.map((p) => ({ file: p.file, line: p.line, ...(p.at !== undefined ? { at: p.at } : {}), message: p.message })) },
   });
 }
 
@@ -49,29 +59,50 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     if (opts.exitCode && !opts.plan) throw new UsageError('--exit-code goes with --plan (or lms diff)');
     const tree = readTree(await ctx.commandTree(), shared);
     const read = await readApplyFiles(opts.file, ctx.io.stdin, tree, ctx.localFiles);
-    if (read.problems.length) throw refuse(read.problems, '');
-    if (!read.courses.length) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
+    if (!read.courses.length && !read.problems.length) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
 
-    const client = await ctx.client();
-    const instance = await identifyInstance(ctx, client);
     const dir = await stateDir(ctx.env);
-    const keys = new KeyStore(join(dir, 'apply'), instance);
-    // Verbs run here as their commands would, minus the question: apply asks once, for the plan.
-    const quiet = Object.create(ctx, { confirm: { value: async () => undefined } }) as Context;
-    const invoke: Invoke = async (verb, args, values, options) => {
-      const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Record<string, string>;
-      const result = await verb.spec.run({ args, opts: optionsFor(verb, values, given) as never, ctx: quiet });
-      return result && result.kind === 'item' ? (result.value as ApiObject) : undefined;
+    // Reads only: the plan journal is read-only, and what the plan remembers waits for the apply.
+    const planned = async () => {
+      const client = await ctx.client();
+      const instance = await identifyInstance(ctx, client);
+      const keys = new KeyStore(join(dir, 'apply'), instance);
+      // Verbs run here as their commands would, minus the question: apply asks once, for the plan.
+      const quiet = Object.create(ctx, { confirm: { value: async () => undefined } }) as Context;
+      const invoke: Invoke = async (verb, args, values, options) => {
+        const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Record<string, string>;
+        const result = await verb.spec.run({ args, opts: optionsFor(verb, values, given) as never, ctx: quiet });
+        return result && result.kind === 'item' ? (result.value as ApiObject) : undefined;
+      };
+      const planJournal = new Journal(join(dir, 'journals'), ['apply.plan'], { readOnly: true, restart: true });
+      const plan: Plan = await makePlan(read.courses, { client, tree, keys, invoke, prune: opts.prune ?? false, concurrency, planJournal });
+      return { client, instance, plan };
     };
-    const planJournal = new Journal(join(dir, 'journals'), ['apply.plan'], { readOnly: true, restart: true });
-    const plan: Plan = await makePlan(read.courses, { client, tree, keys, invoke, prune: opts.prune ?? false, concurrency, planJournal });
-    if (plan.problems.length) throw refuse(sortProblems(plan.problems), ' on this instance');
+    if (read.problems.length) {
+      // The files are refused, but not before what they name is looked up as well (users, sections,
+      // cross-listing targets…, with reads), so that one run lists every problem, not one kind per run.
+      // A file that could not be read at all names nothing to look up.
+      let onInstance: FileProblem[] = [];
+      let unchecked: string | undefined;
+      if (read.courses.length) {
+        try {
+          onInstance = (await planned()).plan.problems;
+        } catch (e) {
+          if (!(e instanceof LmsError)) throw e;
+          unchecked = e.message;
+        }
+      }
+      throw refuse(sortProblems([...read.problems, ...onInstance]), { onInstance: onInstance.length, unchecked });
+    }
+    const { client, instance, plan } = await planned();
+    if (plan.problems.length) throw refuse(sortProblems(plan.problems), { onInstance: plan.problems.length });
 
     const summary = summarize(plan);
     const changes = hasChanges(summary);
     const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
     const output = (): CommandResult => {
-      if (format === 'json' || format === 'yaml') return item(planJson(plan));
+      // A plan (--plan, --dry-run, lms diff) is the run's document, key for key, with `dry_run: true`.
+      if (format === 'json' || format === 'yaml') return item({ ...planJson(plan), ...(opts.plan ? { dry_run: true } : {}) });
       if (format === 'table') return text(planText(plan, { applied: !opts.plan }));
       return unpaged(list(planRows(plan, format === 'csv')));
     };
@@ -118,8 +149,8 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     report.summary(`Applied ${done.length} of ${actions.length} changes in ${seconds} s: ${tally('create', 'created')}, ${tally('update', 'updated')}, ${tally('delete', 'deleted or concluded')}, ${failed.length} failed, ${notDone.length} not done.`);
     const attention = [...failed, ...notDone];
     report.attention(
-      attention.map((a) => ({ course: a.course, action: a.op, kind: a.kind, key: a.key, source: a.source ? `${a.source.file}:${a.source.line}` : null, status: a.status, error: a.error })),
-      attention.slice(0, 20).map((a) => `  ${a.source ? `${a.source.file}:${a.source.line}: ` : ''}${a.op} ${a.kind} ${a.key}: ${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}`).concat(attention.length > 20 ? [`  … and ${attention.length - 20} more`] : []),
+      attention.map((a) => ({ course: a.course, action: a.op, kind: a.kind, key: a.key, source: a.source ? sourceOf(a.source) : null, status: a.status, error: a.error })),
+      attention.slice(0, 20).map((a) => `  ${a.source ? `${sourceOf(a.source)}: ` : ''}${a.op} ${a.kind} ${a.key}: ${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}`).concat(attention.length > 20 ? [`  … and ${attention.length - 20} more`] : []),
     );
     if (attention.length) report.note('Running the same apply again makes only what is still left to do.');
     const failure = report.finish(attention.length ? `${failed.length} change${failed.length === 1 ? '' : 's'} failed, ${notDone.length} not done` : undefined);

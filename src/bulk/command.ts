@@ -8,14 +8,14 @@ import { item, list, withFailure, type CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../client/client.js';
 import { UsageError } from '../errors.js';
-import { formatProblems, parseCsv, readInput, type CsvRow, type Parsed, type Problem, type Schema } from './csv-input.js';
+import { formatProblems, parseCsv, placeFields, placeWords, readInput, rowRef, type CsvRow, type Parsed, type Place, type Problem, type Schema } from './csv-input.js';
 import { failedFileNote, writeFailedRows } from './failed.js';
 import { identifyInstance } from './instance.js';
 import { runRows, type BulkRow, type BulkTask, type RowResult } from './job.js';
 import { Journal } from './journal.js';
 import type { BulkOpts } from './options.js';
 import { progressReporter } from './progress.js';
-import { attentionLines, changesFor, describeTally, needsAttention, PLAN_ACTION, reporting, tally, unpaged, type BulkReport } from './report.js';
+import { attentionLines, changesFor, describeTally, needsAttention, reporting, tally, unpaged, type BulkReport } from './report.js';
 
 export interface BulkJob<R extends BulkRow, C> {
   /** Names the journal together with the instance, the target and the input's bytes: `users.import`. */
@@ -67,23 +67,27 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const problems = [...parsed.problems];
   // A row that asks for what an earlier row asks for (the same key) is a mistake in the file, not a
   // second request: the run would count it as a success it never made.
-  const converted = new Map<number, R>();
-  const firstWithKey = new Map<string, number>();
-  const flagged = new Set(problems.map((p) => p.line));
+  // Rows are told apart by rowRef (a CSV's line, a document's place), never by line alone: every row
+  // of a document written on one line is on line 1.
+  const converted = new Map<string, R>();
+  const firstWithKey = new Map<string, Place>();
+  const flagged = new Set(problems.map(rowRef));
   for (const r of rows) {
-    if (flagged.has(r.line)) continue;
+    if (flagged.has(rowRef(r))) continue;
     const row = job.toRow(r);
     const first = firstWithKey.get(row.key);
-    if (first !== undefined) problems.push({ line: r.line, message: `repeats line ${first}` });
-    else firstWithKey.set(row.key, r.line);
-    converted.set(r.line, row);
+    if (first !== undefined) problems.push({ ...placeFields(r), message: `repeats ${placeWords(first)}` });
+    else firstWithKey.set(row.key, r);
+    converted.set(rowRef(r), row);
   }
   // The file's own problems need no server: a file with any is refused before a request is made.
   // Checking what it names takes reads, so then it is refused with nothing written.
   const refuse = (all: Problem[], nothing: 'sent' | 'written') =>
     new UsageError(`${name} has ${all.length} problem${all.length > 1 ? 's' : ''}; nothing was ${nothing}:\n${formatProblems(all, name)}`);
-  const unsound = new Set(problems.map((p) => p.line));
-  if (problems.length && (!opts.skipInvalid || unsound.has(1) || rows.length === 0)) throw refuse(problems.sort((a, b) => a.line - b.line), 'sent');
+  const unsound = new Set(problems.map(rowRef));
+  // A problem of the file as a whole (its header, its shape) is on line 1 with no place of a row.
+  const wholeFile = problems.some((p) => p.line === 1 && p.at === undefined);
+  if (problems.length && (!opts.skipInvalid || wholeFile || rows.length === 0)) throw refuse(problems.sort(byLine), 'sent');
 
   const client = await ctx.client();
   const instance = await identifyInstance(ctx, client);
@@ -91,27 +95,30 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   if (task.resolve) {
     // What the rows name must exist before any row is written, on a dry run too: a roster naming one
     // unknown user is refused whole (or, with --skip-invalid, that row is skipped), never half applied.
-    const named = rows.filter((r) => !unsound.has(r.line)).map((r) => converted.get(r.line)!);
+    const named = rows.filter((r) => !unsound.has(rowRef(r))).map((r) => converted.get(rowRef(r))!);
     const missing = await task.resolve(named, { concurrency });
-    if (missing.length && !opts.skipInvalid) throw refuse(missing.sort((a, b) => a.line - b.line), 'written');
+    if (missing.length && !opts.skipInvalid) throw refuse(missing.sort(byLine), 'written');
     problems.push(...missing);
   }
-  problems.sort((a, b) => a.line - b.line);
-  const badLines = new Set(problems.map((p) => p.line));
+  problems.sort(byLine);
+  const bad = new Set(problems.map(rowRef));
   // Under -o json the skipped rows are in the report's `attention`, with the rows that failed.
-  if (problems.length && !report.json) ctx.warn(`skipping ${badLines.size} invalid row${badLines.size > 1 ? 's' : ''}:\n${formatProblems(problems, name)}`);
-  const valid = rows.filter((r) => !badLines.has(r.line));
-  const taskRows = valid.map((r) => converted.get(r.line)!);
-  const byLine = new Map(rows.map((r) => [r.line, r.values]));
-  const keyOf = (line: number) => byLine.get(line)?.[job.keyColumn] ?? null;
+  if (problems.length && !report.json) ctx.warn(`skipping ${bad.size} invalid row${bad.size > 1 ? 's' : ''}:\n${formatProblems(problems, name)}`);
+  const valid = rows.filter((r) => !bad.has(rowRef(r)));
+  const taskRows = valid.map((r) => converted.get(rowRef(r))!);
+  const byRef = new Map(rows.map((r) => [rowRef(r), r.values]));
+  const valuesOf = (p: Place) => byRef.get(rowRef(p)) ?? {};
+  const keyOf = (p: Place) => valuesOf(p)[job.keyColumn] ?? null;
   const describe = job.describe ?? ((v: Record<string, string>) => `${job.keyColumn} ${v[job.keyColumn] ?? ''}`);
-  const labelOf = (line: number) => describe(byLine.get(line) ?? {});
-  const invalid = [...badLines].map((line) => ({
-    line,
-    values: byLine.get(line) ?? {},
-    error: problems.filter((p) => p.line === line).map((p) => p.message).join('; '),
+  const labelOf = (p: Place) => describe(valuesOf(p));
+  const firstProblem = new Map<string, Problem>();
+  for (const p of problems) if (!firstProblem.has(rowRef(p))) firstProblem.set(rowRef(p), p);
+  const invalid = [...firstProblem.values()].map((p) => ({
+    ...shownPlace(p),
+    values: valuesOf(p),
+    error: problems.filter((q) => rowRef(q) === rowRef(p)).map((q) => q.message).join('; '),
   }));
-  const invalidRows = invalid.map((i) => ({ line: i.line, ...(i.values[job.keyColumn] ? { [job.keyColumn]: i.values[job.keyColumn] } : {}), status: 'invalid', error: i.error }));
+  const invalidRows = invalid.map((i) => ({ ...shownPlace(i), ...(i.values[job.keyColumn] ? { [job.keyColumn]: i.values[job.keyColumn] } : {}), status: 'invalid', error: i.error }));
   const skipped = invalid.length ? `${invalid.length} invalid row${invalid.length > 1 ? 's' : ''}` : '';
 
   const plan = Boolean(opts.dryRun);
@@ -132,60 +139,53 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const extra = job.finish ? await job.finish({ client, results, plan, skipped: invalid.length }) : [];
   const extraRows = extra.map((x) => ({ line: null, [job.keyColumn]: x.key, status: x.status, id: x.id, ...(x.error ? { error: x.error } : {}) }));
   const extraFailed = extra.filter((x) => x.status === 'failed').length;
-  const extraNote = extra.length ? `; not in the file: ${describeExtra(extra)}` : '';
+  const extraNote = extra.length ? `; not in the file: ${describeExtra(extra, plan)}` : '';
 
   const counts = tally(results);
   const seconds = (performance.now() - started) / 1000;
   const flat = ctx.globals.output === 'csv' || ctx.globals.output === 'table' || (ctx.globals.output === undefined && ctx.io.stdoutIsTTY);
-  const attention = attentionLines(results, name, { plan, label: (r) => labelOf(r.line) });
+  const attention = attentionLines(results, name, { plan, label: labelOf });
   // Rows of the file in its order; what the file does not list (--sync's) after them.
   const byLineFirst = <T extends { line: number | null }>(a: T, b: T) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER);
 
-  if (plan) {
-    report.summary(`Dry run: ${describeTally(counts, { plan, update })}${extraNote}. Nothing was written.`);
-    const planned = results.map((r) => ({
-      line: r.line,
-      [job.keyColumn]: keyOf(r.line),
-      action: r.skipped ? 'done' : PLAN_ACTION[r.status],
-      id: r.id ?? null,
-      changes: changesFor(r.changes, flat) ?? null,
-      ...(r.error ? { error: r.error } : {}),
-      ...(r.redone ? { redone: true } : {}),
-    }));
-    report.attention([...invalidRows, ...planned.filter((_, i) => needsAttention(results[i]))].sort(byLineFirst), attention);
-    const plannedExtra = extra.map((x) => ({ line: null, [job.keyColumn]: x.key, action: x.status, id: x.id, changes: null }));
-    // A plan exits as its run would: rows that would fail, or be skipped as invalid, fail it too.
-    const undone = [counts.failed ? `${counts.failed} of ${valid.length} rows would fail` : '', skipped ? `${skipped} would be skipped` : ''].filter(Boolean);
-    const failure = report.finish(undone.length ? `dry run: ${undone.join('; ')}` : undefined);
-    const output = unpaged(list([...planned, ...plannedExtra], ['line', job.keyColumn, 'action', 'id', 'changes']));
-    return failure ? withFailure(output, failure) : output;
-  }
-
-  report.summary(`Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}.`);
+  // A dry run's results are its run's, key for key: the statuses say what the run would do
+  // (`created`: would be created), and `dry_run: true` says nothing was.
   const failed = results.filter((r) => r.status === 'failed');
   const resultRows = results.map((r): Record<string, unknown> & { line: number | null } => ({
-    line: r.line,
-    [job.keyColumn]: keyOf(r.line),
-    status: r.status,
+    ...shownPlace(r),
+    [job.keyColumn]: keyOf(r),
+    // Done by an earlier run: skipped now, whatever that run did (its status is in the journal).
+    status: r.skipped ? 'skipped' : r.status,
     id: r.id ?? null,
     ...(r.changes?.length ? { changes: changesFor(r.changes, flat) } : {}),
     ...(r.error ? { error: r.error } : {}),
     ...(r.skipped ? { skipped: true } : {}),
     ...(r.redone ? { redone: true } : {}),
   }));
+  const summary = { ...counts, invalid: bad.size, rows: [...resultRows, ...extraRows] };
+  if (plan) {
+    report.summary(`Dry run: ${describeTally(counts, { plan, update })}${extraNote}. Nothing was written.`);
+    report.attention([...invalidRows, ...resultRows.filter((_, i) => needsAttention(results[i]))].sort(byLineFirst), attention);
+    // A plan exits as its run would: rows that would fail, or be skipped as invalid, fail it too.
+    const undone = [counts.failed ? `${counts.failed} of ${valid.length} rows would fail` : '', skipped ? `${skipped} would be skipped` : ''].filter(Boolean);
+    const failure = report.finish(undone.length ? `dry run: ${undone.join('; ')}` : undefined);
+    const output = resultOutput(ctx, { ...summary, dry_run: true }, { plan });
+    return failure ? withFailure(output, failure) : output;
+  }
+
+  report.summary(`Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}.`);
   report.attention(
     [...invalidRows, ...resultRows.filter((_, i) => needsAttention(results[i])), ...extraRows.filter((x) => x.status === 'failed')].sort(byLineFirst),
     [...extra.filter((e) => e.status === 'failed').map((x) => `  ${x.key}: ${x.error ?? 'failed'}`), ...attention],
   );
   if (opts.failedOut) {
-    const outcome = await writeFailedRows(opts.failedOut, header, [...failed.map((f) => ({ line: f.line, values: byLine.get(f.line) ?? {}, error: f.error ?? '' })), ...invalid]);
+    const outcome = await writeFailedRows(opts.failedOut, header, [...failed.map((f) => ({ line: f.line, values: valuesOf(f), error: f.error ?? '' })), ...invalid]);
     if (outcome === 'written') report.set('failed_out', opts.failedOut);
     const what = failed.length && invalid.length ? 'Failed and invalid rows' : failed.length ? 'Failed rows' : 'Invalid rows';
     const note = failedFileNote(opts.failedOut, outcome, { rows: what, verb: 'import' });
     if (note) report.note(note);
   }
   if (failed.length) report.note(`Re-running this command retries only the rows that are not done.`);
-  const summary = { ...counts, invalid: badLines.size, rows: [...resultRows, ...extraRows] };
   const output = resultOutput(ctx, summary);
   // The results are printed first; the failure then sets the exit code. Rows left undone, for
   // whatever reason, are a job not done: invalid rows skipped count like rows refused.
@@ -194,13 +194,25 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   return failure ? withFailure(output, failure) : output;
 }
 
-/** Machine-readable results on stdout when asked for (-o) or piped; a terminal gets only the summary. */
-function resultOutput(ctx: Context, summary: { rows: Record<string, unknown>[] } & Record<string, unknown>): CommandResult {
+/**
+ * Machine-readable results on stdout when asked for (-o) or piped: the run's object (a dry run's
+ * with `dry_run: true`), or its rows in a table or CSV. A terminal gets only the summary of a run,
+ * and the rows of a dry run: what it is run to see.
+ */
+function resultOutput(ctx: Context, summary: { rows: Record<string, unknown>[] } & Record<string, unknown>, options: { plan?: boolean } = {}): CommandResult {
   const format = ctx.globals.output;
   if (format === 'csv' || format === 'table') return unpaged(list(summary.rows));
-  if (format === undefined && ctx.io.stdoutIsTTY) return undefined;
+  if (format === undefined && ctx.io.stdoutIsTTY) return options.plan ? unpaged(list(summary.rows)) : undefined;
   return item(summary);
 }
+
+/** Problems in the order of the file (a document's places in the order read, on a line they share). */
+const byLine = (a: Place, b: Place) => a.line - b.line;
+
+
+
+/** A row's place in results: its line, and its place in a document when it has one. */
+const shownPlace = (p: Place): { line: number; at?: string } => (p.at === undefined ? { line: p.line } : { line: p.line, at: p.at });
 
 async function journalDir(ctx: Context): Promise<string> {
   const { join } = await import('node:path');
@@ -209,8 +221,8 @@ async function journalDir(ctx: Context): Promise<string> {
   return join(envPaths('lms', { suffix: '' }).cache, 'journals');
 }
 
-function describeExtra(extra: FinishedRow[]): string {
+function describeExtra(extra: FinishedRow[], plan: boolean): string {
   const byStatus = new Map<string, number>();
   for (const x of extra) byStatus.set(x.status, (byStatus.get(x.status) ?? 0) + 1);
-  return [...byStatus].map(([status, n]) => `${n} ${status}`).join(', ');
+  return [...byStatus].map(([status, n]) => `${n} ${plan ? `would be ${status}` : status}`).join(', ');
 }

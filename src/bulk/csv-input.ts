@@ -9,16 +9,48 @@ import { parse } from 'csv-parse/sync';
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 
-export interface CsvRow {
-  /** Line of the input where the record starts (1-based, the header is line 1). */
-  line: number;
+export interface CsvRow extends Place {
   values: Record<string, string>;
 }
 
-export interface Problem {
+/**
+ * Where a row (or a problem) is in its input: a CSV's line; a YAML or JSON document's line and the
+ * row's place in the document (`groups[0].outcomes[3]`), which tells rows apart where lines cannot
+ * (a document on one line, as `jq -c` and JSON.stringify write it).
+ */
+export interface Place {
+  /** Line of the input where the record starts (1-based, the header is line 1). */
   line: number;
+  /** Its place in a YAML or JSON document; none in a CSV. */
+  at?: string;
+  /** The document is on one line, so the line tells nothing: messages name the place alone. */
+  oneLine?: boolean;
+}
+
+export interface Problem extends Place {
   message: string;
 }
+
+/** What tells one row of an input from another: its place in a document, else its line. */
+export const rowRef = (p: Place): string => p.at ?? String(p.line);
+
+/**
+ * A row as a message names it: `roster.csv:3`; `tree.yaml:14 groups[0].outcomes[3]`; a document
+ * on one line, where every row is on line 1, by its place alone: `tree.json: groups[0].outcomes[3]`.
+ */
+export function placeOf(source: string, p: Place): string {
+  if (p.at === undefined) return `${source}:${p.line}`;
+  return p.oneLine ? `${source}: ${p.at}` : `${source}:${p.line} ${p.at}`;
+}
+
+/** Another row, named within a message about this one: `line 3`; in a document on one line, `groups[0].outcomes[1]`. */
+export const placeWords = (p: Place): string => (p.at !== undefined && p.oneLine ? p.at : `line ${p.line}`);
+
+/** A place alone, of a row or problem that has more: what results and messages carry. */
+export const placeFields = ({ line, at, oneLine }: Place): Place => ({ line, ...(at !== undefined ? { at } : {}), ...(oneLine ? { oneLine } : {}) });
+
+/** Whether a text is on one line (a final line break aside), as programs write JSON. */
+export const isOneLine = (text: string): boolean => !/[\r\n]/.test(text.replace(/[\r\n]+$/, ''));
 
 export interface Schema {
   /** Columns the header may use. The failed-rows file's ERROR_COLUMN is accepted too, and ignored. */
@@ -513,10 +545,14 @@ export function controlCharacters(values: Record<string, string>, freeText: read
   return problems;
 }
 
+/** The problems a message lists; the rest are counted. */
+export const MAX_PROBLEMS_SHOWN = 50;
+
 export function formatProblems(problems: Problem[], source: string): string {
   // Messages quote the file's values: its control characters are shown, not sent to the terminal.
   const visible = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${codePoint(c).slice(2)}`);
-  const shown = problems.slice(0, 50).map((p) => `  ${visible(source)}:${p.line}: ${visible(p.message)}`);
-  if (problems.length > shown.length) shown.push(`  … and ${problems.length - shown.length} more`);
+  const shown = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => `  ${visible(placeOf(source, p))}: ${visible(p.message)}`);
+  const more = problems.length - shown.length;
+  if (more > 0) shown.push(`  … and ${more} more problem${more === 1 ? '' : 's'}`);
   return shown.join('\n');
 }

@@ -8,11 +8,11 @@
 // and applies, so a dry run and the run it previews classify every row the same way.
 import { ApiError, LmsError, NetworkError } from '../errors.js';
 import { OutcomeUnknownError } from '../transport/resilient.js';
-import type { Problem } from './csv-input.js';
+import { placeFields, type Place, type Problem } from './csv-input.js';
 import { DONE, type Journal, type RowStatus } from './journal.js';
 
-export interface BulkRow {
-  line: number;
+/** A row with its place in the file (`at` tells apart the rows of a document written on one line). */
+export interface BulkRow extends Place {
   /** What identifies the row's target across runs (a login id, a user+course pair…). */
   key: string;
 }
@@ -79,8 +79,7 @@ export interface RowOutcome {
   changes?: Difference[];
 }
 
-export interface RowResult extends RowOutcome {
-  line: number;
+export interface RowResult extends RowOutcome, Place {
   key: string;
   /** Done by an earlier run (per the journal, verified when the instance cannot vouch), so not done again. */
   skipped?: boolean;
@@ -180,7 +179,7 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
   }
 
   async function one(row: R): Promise<RowResult> {
-    const base = { line: row.line, key: row.key };
+    const base = { ...placeFields(row), key: row.key };
     const before = journal.get(row.key);
     let redone = false;
     if (before && DONE.has(before.status) && task.compareDone) {
@@ -226,7 +225,7 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
         result = await one(row);
       } catch (err) {
         if (!(err instanceof LmsError || err instanceof NetworkError)) throw err;
-        result = { line: row.line, key: row.key, status: 'failed', error: err.message };
+        result = { ...placeFields(row), key: row.key, status: 'failed', error: err.message };
       }
       // A skipped row's entry stands as it was.
       if (!result.skipped) record(row, result.status, result);

@@ -21,5 +21,8 @@ export function bulkFlags(what: { noun: string; updatable: readonly string[] }) 
 /** What a bulk command receives from those flags. */
 export type BulkOpts = OptionsOf<ReturnType<typeof bulkFlags>>;
 
-/** The columns of a bulk command's results in a table or CSV. */
-export const resultColumns = (keyColumn: string): string[] => ['line', keyColumn, 'status', 'id', 'skipped', 'changes', 'error'];
+/**
+ * The columns of a bulk command's results in a table or CSV; `placed`: rows may come from a YAML or
+ * JSON document, where `at` (`groups[0].outcomes[3]`) tells them apart.
+ */
+export const resultColumns = (keyColumn: string, placed = false): string[] => ['line', ...(placed ? ['at'] : []), keyColumn, 'status', 'id', 'skipped', 'changes', 'error'];

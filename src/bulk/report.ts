@@ -4,6 +4,7 @@ import type { CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { RowsFailedError } from '../errors.js';
 import { err } from '../io/streams.js';
+import { placeOf } from './csv-input.js';
 import { describeChanges, type Difference, type RowResult } from './job.js';
 
 /**
@@ -86,9 +87,6 @@ export function unpaged(result: CommandResult): CommandResult {
   return result && result.kind === 'list' ? { ...result, paged: false } : result;
 }
 
-/** How a plan names what a run would do. */
-export const PLAN_ACTION: Record<string, string> = { created: 'create', existed: 'exists', updated: 'update', differs: 'differs', failed: 'fail' };
-
 /** Rows a person should look at: the failed, and those that differ or were (or would be) changed. */
 export function needsAttention(r: { status: string; skipped?: boolean }): boolean {
   return !r.skipped && (r.status === 'failed' || r.status === 'differs' || r.status === 'updated');
@@ -151,7 +149,7 @@ export function attentionLines(results: RowResult[], source: string, options: { 
       r.status === 'failed'
         ? `${plan ? 'would fail' : 'failed'}: ${r.error ?? ''}`
         : `${r.status === 'differs' ? 'differs' : plan ? 'would be updated' : 'updated'}: ${describeChanges(r.changes)}`;
-    return `  ${source}:${r.line} (${label(r)}): ${what}`;
+    return `  ${placeOf(source, r)} (${label(r)}): ${what}`;
   });
   if (rows.length > max) lines.push(`  … and ${rows.length - max} more`);
   return lines;

@@ -1,9 +1,11 @@
-// A file's mistakes: each kind of mistake is its file and line and a message, exit 2, and — for what
-// the file alone shows — not one request; for what only the instance can tell (a user, a section, a
-// cross-listing target that does not exist), the reads that found out and not one write.
+// A file's mistakes: each kind of mistake is its file and line and a message, exit 2, and not one
+// write. What only the instance can tell (a user, a section, a cross-listing target that does not
+// exist) is found by reads — for a file with mistakes of its own too, so that one run lists them all
+// (test/apply/all-problems.test.ts); a file that does not parse names nothing, and sends nothing.
 import { describe, expect, it } from 'vitest';
 import { counted } from './helpers.js';
 
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const course = (body: string) => `courses:\n  - sis_course_id: V-1\n    name: Valid\n${body}`;
 
 /** [what, file text, the line, the message] — the file named f.yaml. */
@@ -39,18 +41,19 @@ const fileMistakes: [string, string, number, string | RegExp][] = [
   ['outcomes that are not { file }', course('    outcomes: outcomes.yaml\n'), 4, 'outcomes must be { file: FILE }'],
 ];
 
-describe('a file with a mistake: its line, exit 2, not one request', () => {
+describe('a file with a mistake: its line, exit 2, not one write', () => {
   it.each(fileMistakes)('%s', async (_what, text, line, message) => {
     const s = counted();
     const path = s.file('f.yaml', text);
     const r = await s.run(['apply', '-f', path, '--plan']);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
-    const at = r.stderr.split('\n').find((l) => l.startsWith(`  ${path}:${line}: `));
+    // The line, then the place in the document when the problem is inside it (`courses[0].colour`).
+    const at = r.stderr.split('\n').find((l) => l.startsWith(`  ${path}:${line}: `) || new RegExp(`^  ${escape(path)}:${line} \\S+: `).test(l));
     expect(at, r.stderr).toBeDefined();
     if (typeof message === 'string') expect(at).toContain(message);
     else expect(at).toMatch(message);
-    expect(s.requests).toEqual([]);
+    expect(s.writes()).toEqual([]);
   });
 
   it('lists every problem of every file at once, each with its file and line, as JSON too', async () => {
@@ -61,11 +64,11 @@ describe('a file with a mistake: its line, exit 2, not one request', () => {
     expect(r.exitCode).toBe(2);
     const error = JSON.parse(r.stderr);
     expect(error.problems).toEqual([
-      { file: a, line: 4, message: expect.stringContaining('unknown field "colour"') },
-      { file: a, line: 6, message: 'pinned must be true or false, not 1' },
-      { file: b, line: 3, message: `sis_course_id "V-1" repeats ${a}:2` },
+      { file: a, line: 4, at: 'courses[0].colour', message: expect.stringContaining('unknown field "colour"') },
+      { file: a, line: 6, at: 'courses[0].topics[0].pinned', message: 'pinned must be true or false, not 1' },
+      { file: b, line: 3, at: 'courses[0]', message: `sis_course_id "V-1" repeats ${a}:2 courses[0]` },
     ]);
-    expect(s.requests).toEqual([]);
+    expect(s.writes()).toEqual([]);
   });
 
   it('reads a roster CSV and an outcome tree beside the file, their problems at their own lines', async () => {
@@ -78,8 +81,8 @@ describe('a file with a mistake: its line, exit 2, not one request', () => {
     const dir = s.dir;
     expect(r.stderr).toContain(`${dir}/roster.csv:3: user is empty`);
     expect(r.stderr).toContain(`${dir}/roster.csv:4: type "wizard" is not student`);
-    expect(r.stderr).toContain(`${dir}/outcomes.yaml:2: vendor_guid is empty`);
-    expect(s.requests).toEqual([]);
+    expect(r.stderr).toContain(`${dir}/outcomes.yaml:2 groups[0]: vendor_guid is empty`);
+    expect(s.writes()).toEqual([]);
   });
 
   it('a roster file that is not there is the line that names it', async () => {
@@ -87,8 +90,8 @@ describe('a file with a mistake: its line, exit 2, not one request', () => {
     const path = s.file('f.yaml', course('    enrollments:\n      - { csv: missing.csv }\n'));
     const r = await s.run(['apply', '-f', path, '--plan']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`${path}:5: csv: cannot read missing.csv: no such file`);
-    expect(s.requests).toEqual([]);
+    expect(r.stderr).toContain(`${path}:5 courses[0].enrollments[0]: csv: cannot read missing.csv: no such file`);
+    expect(s.writes()).toEqual([]);
   });
 });
 
@@ -108,7 +111,7 @@ describe('what only the instance can tell: found by reads, every one at once, no
     const path = s.file('f.yaml', text);
     const r = await s.run(['apply', '-f', path, '--yes']);
     expect(r.exitCode, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`${path}:${line}: ${message}`);
+    expect(r.stderr).toMatch(new RegExp(`  ${escape(path)}:${line} courses\\S*: ${escape(message)}`));
     expect(r.stderr).toContain('on this instance; nothing was changed');
     expect(s.writes()).toEqual([]);
   });

@@ -131,7 +131,7 @@ describe('with -o json, stderr is exactly one JSON object', () => {
         files: { 'u.csv': 'name,login_id,email\nSam Student,sam,sam@school.example\n' },
         line: 'users import --update --dry-run {u.csv}',
         code: 1,
-        expected: { message: 'dry run: 1 of 1 rows would fail', summary: expect.stringMatching(/^Dry run: .*1 would fail\. Nothing was written\.$/), attention: [{ line: 2, login_id: 'sam', action: 'fail' }] },
+        expected: { message: 'dry run: 1 of 1 rows would fail', summary: expect.stringMatching(/^Dry run: .*1 would fail\. Nothing was written\.$/), attention: [{ line: 2, login_id: 'sam', status: 'failed' }] },
       },
     ],
     [
@@ -185,7 +185,7 @@ describe('with -o json, stderr is exactly one JSON object', () => {
       },
     ],
     ['grade --csv, every grade kept', { files: {}, env: { LMS_TOKEN: TEACHER }, line: 'grade --course 1 --assignment 1 --csv {lab-report.csv}', code: 0, expected: { summary: expect.stringContaining('5 updated, 1 unchanged, 0 failed') } }],
-    ['grade --csv --dry-run', { files: {}, env: { LMS_TOKEN: TEACHER }, line: 'grade --course 1 --assignment 1 --csv {lab-report.csv} --dry-run', code: 0, expected: { summary: 'Dry run: 5 grades to change, 1 unchanged (not shown). Nothing was sent.' } }],
+    ['grade --csv --dry-run', { files: {}, env: { LMS_TOKEN: TEACHER }, line: 'grade --course 1 --assignment 1 --csv {lab-report.csv} --dry-run', code: 0, expected: { summary: 'Dry run: 5 grades to change, 1 unchanged. Nothing was sent.' } }],
   ];
 
   it.each(cases)('%s', async (_what, c) => {

@@ -41,7 +41,7 @@ describe('a journal outlives the data it describes', () => {
     await reseed(lms.mock.db);
     const plan = await lms.run(`users import ${file} --dry-run -o json`);
     expect(plan.stderr).toContain('Dry run: 20 would be created, 0 already exist, 0 would fail. Nothing was written.');
-    expect(new Set((JSON.parse(plan.stdout) as { action: string }[]).map((p) => p.action))).toEqual(new Set(['create']));
+    expect(new Set(json(plan).rows.map((p) => p.status))).toEqual(new Set(['created']));
     expect(activeLogins(lms.mock, 'p%')).toBe(0);
 
     const again = await lms.run(`users import ${file} -o json`);
@@ -89,7 +89,7 @@ describe('a journal outlives the data it describes', () => {
 
     const plan = await runReal(`users import ${file} --dry-run -o json`);
     expect(plan.stderr).toContain('Dry run: 2 would be created (2 of them again: an earlier run did them, but they are gone), 0 already exist, 0 would fail, 4 done by an earlier run.');
-    expect((JSON.parse(plan.stdout) as { login_id: string; action: string }[]).filter((p) => p.action === 'create').map((p) => p.login_id)).toEqual(['p2', 'p5']);
+    expect(json(plan).rows.filter((p) => p.status === 'created').map((p) => p.login_id)).toEqual(['p2', 'p5']);
     expect(activeLogins(lms.mock, 'p%')).toBe(4);
 
     const again = await runReal(`users import ${file} -o json`);
@@ -108,7 +108,7 @@ describe('a journal outlives the data it describes', () => {
     expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 0, skipped_done: 5 });
     // …until told to start over, when every row is looked at again.
     const plan = await lms.run(`users import ${file} --restart --dry-run -o json`);
-    expect((JSON.parse(plan.stdout) as { action: string }[]).map((p) => p.action)).toEqual(['exists', 'exists', 'exists', 'exists', 'exists']);
+    expect(json(plan).rows.map((p) => p.status)).toEqual(['existed', 'existed', 'existed', 'existed', 'existed']);
     expect(json(await lms.run(`users import ${file} --restart -o json`))).toMatchObject({ created: 0, existed: 5, skipped_done: 0 });
     expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 0, skipped_done: 5 });
     const journals = readdirSync(join(env.LMS_STATE_DIR, 'journals'));
@@ -150,13 +150,13 @@ describe('re-importing an edited export', () => {
     expect(first.stderr).toContain('(login_id ravi): differs: time_zone "America/Chicago" → "Asia/Kolkata"');
     expect(JSON.parse((await lms.run('users get sis_login_id:sam -o json')).stdout)).toMatchObject({ name: 'Sam Student' });
 
-    const plan = await lms.run(`users import ${file} --update --dry-run -o json --fields login_id,action`);
+    const plan = await lms.run(`users import ${file} --update --dry-run -o json`);
     // The rows that agreed are done (the first run said so); the three that differ would be updated.
-    const actions = JSON.parse(plan.stdout) as { login_id: string; action: string }[];
-    expect(actions.filter((p) => p.action !== 'done').sort((a, b) => a.login_id.localeCompare(b.login_id))).toEqual([
-      { login_id: 'hana', action: 'update' },
-      { login_id: 'ravi', action: 'update' },
-      { login_id: 'sam', action: 'update' },
+    const actions = json(plan).rows.map((p) => ({ login_id: p.login_id, status: p.status }));
+    expect(actions.filter((p) => p.status !== 'skipped').sort((a, b) => String(a.login_id).localeCompare(String(b.login_id)))).toEqual([
+      { login_id: 'hana', status: 'updated' },
+      { login_id: 'ravi', status: 'updated' },
+      { login_id: 'sam', status: 'updated' },
     ]);
     expect(plan.stderr).toContain('Dry run: 0 would be created, 0 already exist, 3 would be updated, 0 would fail, 10 done by an earlier run.');
 
@@ -180,11 +180,11 @@ describe('re-importing an edited export', () => {
     expect(json(plain)).toMatchObject({ differs: 3, failed: 0 });
     expect(plain.stderr).toContain('(login_id sam): differs: email "sam@example.edu" → "sam@school.example" (cannot be changed through the API)');
 
-    const plan = await lms.run(`users import ${file} --update --dry-run --fields login_id,action`);
-    expect(JSON.parse(plan.stdout)).toEqual([
-      { login_id: 'sam', action: 'fail' },
-      { login_id: 'sofia', action: 'update' },
-      { login_id: 'ravi', action: 'fail' },
+    const plan = await lms.run(`users import ${file} --update --dry-run`);
+    expect(json(plan).rows.map((p) => ({ login_id: p.login_id, status: p.status }))).toEqual([
+      { login_id: 'sam', status: 'failed' },
+      { login_id: 'sofia', status: 'updated' },
+      { login_id: 'ravi', status: 'failed' },
     ]);
     expect(plan.stderr).toContain('(login_id sofia): would be updated: name "Sofia Student" → "Sofia S Student"');
     expect(plan.stderr).toContain('(login_id sam): would fail: cannot be changed through the API: email "sam@example.edu" → "sam@school.example"');

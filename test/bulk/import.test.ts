@@ -50,12 +50,13 @@ describe('lms users import', () => {
   it('plans without writing on --dry-run', async () => {
     const lms = session(stateDir());
     await lms.run(`users import ${csvFile(roster(2))}`);
-    const plan = await lms.run(`users import ${csvFile(roster(4))} --dry-run -o json --fields login_id,action`);
-    expect(JSON.parse(plan.stdout)).toEqual([
-      { login_id: 'stu1', action: 'exists' },
-      { login_id: 'stu2', action: 'exists' },
-      { login_id: 'stu3', action: 'create' },
-      { login_id: 'stu4', action: 'create' },
+    const plan = await lms.run(`users import ${csvFile(roster(4))} --dry-run -o json`);
+    expect(JSON.parse(plan.stdout)).toMatchObject({ dry_run: true, total: 4, created: 2, existed: 2 });
+    expect((JSON.parse(plan.stdout) as { rows: { login_id: string; status: string }[] }).rows.map((r) => [r.login_id, r.status])).toEqual([
+      ['stu1', 'existed'],
+      ['stu2', 'existed'],
+      ['stu3', 'created'],
+      ['stu4', 'created'],
     ]);
     expect(countUsers(lms)).toBe(13 + 2);
   });

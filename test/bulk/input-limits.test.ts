@@ -152,8 +152,8 @@ describe('control characters: refused with the line and the column, nothing sent
     ['a NUL in a grade comment', 'grade --course 1 --assignment 1 --csv', 'grades.csv', 'user,grade,comment\n7,90,"Well\0 done"\n', 'grades.csv:2: comment contains a control character (U+0000)'],
     ['a bell in a grade', 'grade --course 1 --assignment 1 --csv', 'grades.csv', 'user,grade\n7,9\x070\n', 'grades.csv:2: grade contains a control character (U+0007)'],
     ['a NUL in an outcome title (CSV)', 'outcomes import --course 1', 'outcomes.csv', 'vendor_guid,object_type,title\ng,group,G\0\n', 'outcomes.csv:2: title contains a control character (U+0000)'],
-    ['a NUL in an outcome description (YAML escape)', 'outcomes import --course 1', 'outcomes.yaml', 'groups:\n  - title: G\n    vendor_guid: g\n    description: "a\\0b"\n', 'outcomes.yaml:2: description contains a control character (U+0000)'],
-    ['an escaped U+0001 in a vendor_guid (JSON)', 'outcomes import --course 1', 'outcomes.json', '{"groups": [{"title": "G", "vendor_guid": "g\\u0001h"}]}', 'outcomes.json:1: vendor_guid contains a control character (U+0001)'],
+    ['a NUL in an outcome description (YAML escape)', 'outcomes import --course 1', 'outcomes.yaml', 'groups:\n  - title: G\n    vendor_guid: g\n    description: "a\\0b"\n', 'outcomes.yaml:2 groups[0]: description contains a control character (U+0000)'],
+    ['an escaped U+0001 in a vendor_guid (JSON)', 'outcomes import --course 1', 'outcomes.json', '{"groups": [{"title": "G", "vendor_guid": "g\\u0001h"}]}', 'outcomes.json: groups[0]: vendor_guid contains a control character (U+0001)'],
   ])('%s', async (_what, args, name, content, message) => {
     const r = await importFile(args, name, content);
     expect(r.exitCode, r.stderr).toBe(2);

@@ -71,7 +71,7 @@ describe('a resubmission after grading', () => {
     expect(await submission(lms, 3, 7)).toMatchObject({ grade: 'B+', workflow_state: 'submitted', grade_matches_current_submission: false, attempt: 2 });
     const file = w.file('g.csv', 'user,grade\nsam,B+\nsofia,B\n');
     const plan = await lms.run(`grade --course 1 --assignment 3 --csv ${file}${flags} --dry-run -o json`);
-    expect(JSON.parse(plan.stdout)).toContainEqual(expect.objectContaining({ user: 'sam', old_grade: 'B+', new_grade: 'B+', new_attempt: true }));
+    expect((JSON.parse(plan.stdout) as { rows: unknown[] }).rows).toContainEqual(expect.objectContaining({ user: 'sam', old_grade: 'B+', new_grade: 'B+', new_attempt: true, status: 'updated' }));
     const r = await lms.run(`grade --course 1 --assignment 3 --csv ${file}${flags} -o json`);
     expect(r.exitCode, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { rows: { user: string; status: string }[] }).rows.find((x) => x.user === 'sam')).toMatchObject({ status: 'updated' });

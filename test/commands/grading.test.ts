@@ -85,20 +85,31 @@ describe('lms grade --csv', () => {
     expect(r.stderr).toContain(message);
   });
 
-  it('shows a dry run as old grade → new grade, unchanged rows left out, and sends nothing', async () => {
+  it('shows a dry run as the run would report it, old grade → new grade, and sends nothing', async () => {
     const lms = session(TEACHER);
     const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --dry-run -o json`);
     expect(r.exitCode).toBe(0);
     // Lucas resubmitted after his 20: the same grade grades the new attempt, so it is a change.
-    expect(JSON.parse(r.stderr)).toEqual({ summary: 'Dry run: 5 grades to change, 1 unchanged (not shown). Nothing was sent.' });
-    expect(json(r.stdout)).toEqual([
-      { line: 3, user: 'sis_user_id:S-008', user_id: 8, assignment_id: 1, old_grade: '15', new_grade: '16', comment: 'Label the axes' },
-      { line: 4, user: '9', user_id: 9, assignment_id: 1, old_grade: null, new_grade: '18' },
-      { line: 5, user: 'sis_login_id:mina', user_id: 10, assignment_id: 1, old_grade: null, new_grade: '15' },
-      { line: 6, user: 'lucas', user_id: 11, assignment_id: 1, old_grade: '20', new_grade: '20', new_attempt: true },
-      { line: 7, user: 'hana', user_id: 12, assignment_id: 1, old_grade: null, new_grade: '20' },
-    ]);
+    expect(JSON.parse(r.stderr)).toEqual({ summary: 'Dry run: 5 grades to change, 1 unchanged. Nothing was sent.' });
+    expect(json(r.stdout)).toEqual({
+      updated: 5,
+      unchanged: 1,
+      failed: 0,
+      dry_run: true,
+      rows: [
+        { line: 2, user: 'sam', user_id: 7, assignment_id: 1, old_grade: '19', new_grade: '19', status: 'unchanged' },
+        { line: 3, user: 'sis_user_id:S-008', user_id: 8, assignment_id: 1, old_grade: '15', new_grade: '16', comment: 'Label the axes', status: 'updated' },
+        { line: 4, user: '9', user_id: 9, assignment_id: 1, old_grade: null, new_grade: '18', status: 'updated' },
+        { line: 5, user: 'sis_login_id:mina', user_id: 10, assignment_id: 1, old_grade: null, new_grade: '15', status: 'updated' },
+        { line: 6, user: 'lucas', user_id: 11, assignment_id: 1, old_grade: '20', new_grade: '20', new_attempt: true, status: 'updated' },
+        { line: 7, user: 'hana', user_id: 12, assignment_id: 1, old_grade: null, new_grade: '20', status: 'updated' },
+      ],
+    });
     expect(progressCount(lms)).toBe(1);
+    // On a terminal, the changes alone.
+    const tty = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --dry-run`, { tty: true });
+    expect(tty.stderr).toContain('Dry run: 5 grades to change, 1 unchanged (not shown). Nothing was sent.');
+    expect(tty.stdout.trim().split('\n').slice(1).map((l) => l.split(/\s+/)[0])).toEqual(['3', '4', '5', '6', '7']);
   });
 
   it('grades through update_grades, reads every row back, and a re-run changes nothing', async () => {

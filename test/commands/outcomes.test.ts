@@ -166,7 +166,7 @@ describe('lms outcomes import', () => {
     const file = join(fixtures, 'tree.yaml');
     const plan = await s.run(`outcomes import --course 1 --dry-run ${file} -o json`);
     expect(plan.exitCode, plan.stderr).toBe(0);
-    expect(JSON.parse(plan.stdout).map((r: { action: string }) => r.action)).toEqual(Array(7).fill('create'));
+    expect(json(plan).rows.map((r) => r.status)).toEqual(Array(7).fill('created'));
     expect(plan.stderr).toContain('7 would be created');
     const run = await s.run(`outcomes import --course 1 ${file} -o json`);
     expect(run.exitCode, run.stderr).toBe(0);
@@ -177,8 +177,8 @@ describe('lms outcomes import', () => {
     expect(cells.groups[0].outcomes.map((o: { vendor_guid: string }) => o.vendor_guid)).toEqual(['bio-organelles', 'bio-wet-mount']);
     expect(json(await s.run(`outcomes import --course 1 ${file} -o json`))).toMatchObject({ created: 0, skipped_done: 7 });
     expect(json(await s.run(`outcomes import --course 1 --restart ${file} -o json`))).toMatchObject({ created: 0, existed: 7, updated: 0, failed: 0 });
-    const plannedAgain = JSON.parse((await s.run(`outcomes import --course 1 --restart --dry-run ${file} -o json`)).stdout);
-    expect(plannedAgain.map((r: { action: string }) => r.action)).toEqual(Array(7).fill('exists'));
+    const plannedAgain = json(await s.run(`outcomes import --course 1 --restart --dry-run ${file} -o json`));
+    expect(plannedAgain.rows.map((r) => r.status)).toEqual(Array(7).fill('existed'));
   });
 
   it('updates groups matched by vendor_guid (title, description, parent) and adds links', async () => {
@@ -186,8 +186,8 @@ describe('lms outcomes import', () => {
     const v1 = s.file('v1.csv', 'vendor_guid,object_type,title,parent_guids\nA,group,Alpha,\nB,group,Beta,A\no1,outcome,One,B\n');
     expect((await s.run(`outcomes import --account 1 ${v1}`)).exitCode).toBe(0);
     const v2 = s.file('v2.csv', 'vendor_guid,object_type,title,description,parent_guids\nA,group,Alpha Prime,First,\nB,group,Beta,,\no1,outcome,One,,B A\n');
-    const plan = JSON.parse((await s.run(`outcomes import --account 1 --dry-run ${v2} -o json`)).stdout);
-    expect(plan.map((r: { vendor_guid: string; action: string }) => `${r.vendor_guid}:${r.action}`)).toEqual(['A:update', 'B:update', 'o1:update']);
+    const plan = json(await s.run(`outcomes import --account 1 --dry-run ${v2} -o json`)).rows;
+    expect(plan.map((r) => `${r.vendor_guid}:${r.status}`)).toEqual(['A:updated', 'B:updated', 'o1:updated']);
     expect(plan[2].changes).toEqual([{ field: 'link', from: '', to: 'A', applicable: true }]);
     const r = await s.run(`outcomes import --account 1 ${v2} -o json`);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -218,8 +218,8 @@ describe('lms outcomes import', () => {
     const bad = s.file('bad.yaml', 'groups:\n  - title: G\n    outcomes:\n      - title: O\n        vendor_guid: o\n        mastery_points: lots\n');
     const r = await s.run(`outcomes import --course 1 ${bad}`);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('bad.yaml:2: vendor_guid is empty');
-    expect(r.stderr).toContain('bad.yaml:4: mastery_points "lots"');
+    expect(r.stderr).toContain('bad.yaml:2 groups[0]: vendor_guid is empty');
+    expect(r.stderr).toContain('bad.yaml:4 groups[0].outcomes[0]: mastery_points "lots"');
     expect(r.stderr).toContain('nothing was sent');
     expect(JSON.parse((await s.run('outcomes tree --course 1')).stdout).groups).toHaveLength(1);
   });

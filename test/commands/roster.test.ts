@@ -109,7 +109,7 @@ describe('lms enrollments import', () => {
     const file = w.file('roster.csv', roster);
     const plan = await lms.run(`enrollments import --course 3 --dry-run ${file} -o json`, { env: w.env });
     expect(plan.exitCode).toBe(0);
-    expect((json(plan.stdout) as { action: string }[]).map((p) => p.action)).toEqual(['create', 'create', 'create', 'create', 'create']);
+    expect((json(plan.stdout) as { rows: { status: string }[] }).rows.map((p) => p.status)).toEqual(['created', 'created', 'created', 'created', 'created']);
     const run = await lms.run(`enrollments import --course 3 ${file} -o json`, { env: w.env });
     expect(run.exitCode).toBe(0);
     expect((json(run.stdout) as { created: number }).created).toBe(5);
@@ -146,8 +146,8 @@ describe('lms enrollments import', () => {
     const w = workspace();
     // Lucas is invited to CHEM-201; the file says active.
     const file = w.file('chem.csv', 'user,type,state\n11,student,active\n');
-    const plan = json((await lms.run(`enrollments import --course 2 --dry-run ${file} -o json`, { env: w.env })).stdout) as { action: string; changes: unknown }[];
-    expect(plan[0]).toMatchObject({ action: 'differs' });
+    const plan = json((await lms.run(`enrollments import --course 2 --dry-run ${file} -o json`, { env: w.env })).stdout) as { rows: { status: string; changes: unknown }[] };
+    expect(plan.rows[0]).toMatchObject({ status: 'differs' });
     // Without --update the run agrees with its dry run: the difference is reported, not applied.
     const run = json((await lms.run(`enrollments import --course 2 ${file} -o json`, { env: w.env })).stdout) as { rows: { status: string }[] };
     expect(run.rows.map((r) => r.status)).toEqual(['differs']);
@@ -164,8 +164,8 @@ describe('lms enrollments import', () => {
     const refused = await lms.run(`enrollments import --course 2 --sync ${file}`, { env: w.env });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('pass --yes to confirm');
-    const plan = json((await lms.run(`enrollments import --course 2 --sync --dry-run ${file} -o json`, { env: w.env })).stdout) as { action: string; user: string }[];
-    expect(plan.filter((p) => p.action === 'conclude').map((p) => p.user).sort()).toEqual(['lucas', 'mina', 'ravi']);
+    const plan = json((await lms.run(`enrollments import --course 2 --sync --dry-run ${file} -o json`, { env: w.env })).stdout) as { rows: { status: string; user: string }[] };
+    expect(plan.rows.filter((p) => p.status === 'concluded').map((p) => p.user).sort()).toEqual(['lucas', 'mina', 'ravi']);
     const students = () => lms.run('enrollments list --course 2 --type student --state active --state invited --state inactive -o json --fields user_id');
     expect((json((await students()).stdout) as unknown[]).length).toBe(5);
     const synced = await lms.run(`enrollments import --course 2 --sync --yes ${file}`, { env: w.env });

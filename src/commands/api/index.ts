@@ -31,13 +31,30 @@ export function fieldsToParams(fields: string[]): Params {
 async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<Params> {
   const { readInput: readBounded } = await import('../../bulk/csv-input.js');
   const { bytes } = await readBounded(path, stdin, { shape: 'nested', label: `--input file ${path}` });
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(bytes.toString('utf8')) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-    return parsed as Params;
-  } catch {
-    throw new UsageError(`--input must hold a JSON object (${path})`);
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--input ${path} is not JSON: ${syntaxError(e as Error, text)}`);
   }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--input must hold a JSON object (${path})`);
+  return parsed as Params;
+}
+
+/**
+ * Where JSON.parse stopped, as line and column — a file on one line (as programs write JSON) by its
+ * column alone. Node's wording differs between versions; its "at position N" does not.
+ */
+function syntaxError(e: Error, text: string): string {
+  // Without the stretch of the file some versions quote, which may be long and span lines.
+  const what = e.message.replace(/,? in JSON at position \d+.*$|\s*\(line \d+ column \d+\)$|, (?:"|\.\.\.).*" is not valid JSON$/s, '');
+  const at = /at position (\d+)/.exec(e.message);
+  if (!at) return what;
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `${what} at ${text.includes('\n') ? `line ${line}, ` : ''}column ${column}`;
 }
 
 const request = command({

@@ -182,7 +182,8 @@ export const importEnrollments = command({
             for (const e of extra) {
               const key = e.user?.login_id ?? String(e.user_id);
               if (plan) {
-                done.push({ key, id: e.id, status: 'conclude' });
+                // The run's word: the dry run's `dry_run: true` says it would be.
+                done.push({ key, id: e.id, status: 'concluded' });
                 continue;
               }
               try {

@@ -52,6 +52,7 @@ interface CellResult {
   new_grade: string | null;
   /** The old grade was an earlier attempt's: the student has resubmitted since. */
   new_attempt?: true;
+  comment?: string;
   status: 'updated' | 'unchanged' | 'failed';
   error?: string;
 }
@@ -333,15 +334,18 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
   const changed = cells.filter((c) => !same(c.current, c.target));
   const unchanged = cells.length - changed.length;
 
+  const base = (c: Cell) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade, ...newAttempt(c), ...(c.comment ? { comment: c.comment } : {}) });
+  const format = ctx.globals.output;
+  const columns = ['line', 'user', 'assignment_id', 'old_grade', 'new_grade', 'status', 'error'];
   if (o.dryRun) {
-    report.summary(`Dry run: ${changed.length} grade${changed.length === 1 ? '' : 's'} to change, ${unchanged} unchanged (not shown). Nothing was sent.`);
+    // The run's object, key for key, with `dry_run: true`: `updated` counts the grades the run would change.
+    report.summary(`Dry run: ${changed.length} grade${changed.length === 1 ? '' : 's'} to change, ${unchanged} unchanged${format === undefined && ctx.io.stdoutIsTTY ? ' (not shown)' : ''}. Nothing was sent.`);
     report.finish();
-    return unpaged(
-      list(
-        changed.map((c) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade, ...newAttempt(c), ...(c.comment ? { comment: c.comment } : {}) })),
-        ['line', 'user', 'user_id', 'assignment_id', 'old_grade', 'new_grade'],
-      ),
-    );
+    const rows = cells.map((c) => ({ ...base(c), status: same(c.current, c.target) ? 'unchanged' : 'updated' }));
+    if (format === 'csv' || format === 'table') return unpaged(list(rows, columns));
+    // On a terminal, the changes: what a dry run is run to see.
+    if (format === undefined && ctx.io.stdoutIsTTY) return unpaged(list(rows.filter((r) => r.status === 'updated'), columns));
+    return unpaged(item({ updated: changed.length, unchanged, failed: 0, rows, dry_run: true }));
   }
 
   const started = performance.now();
@@ -351,7 +355,6 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
   let done = 0;
   const resume = ctx.activity.pause();
   const results = new Map<Cell, CellResult>();
-  const base = (c: Cell) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade, ...newAttempt(c) });
   for (const c of cells) if (same(c.current, c.target)) results.set(c, { ...base(c), status: 'unchanged' });
   try {
     let pending = changed;
@@ -401,10 +404,9 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
     if (note) report.note(note);
   }
   // Per-row results in a table or CSV when asked for; JSON when piped; a terminal gets the summary alone.
-  const format = ctx.globals.output;
   const output =
     format === 'csv' || format === 'table'
-      ? list(all, ['line', 'user', 'assignment_id', 'old_grade', 'new_grade', 'status', 'error'])
+      ? list(all, columns)
       : format === undefined && ctx.io.stdoutIsTTY
         ? undefined
         : item({ ...counts, rows: all });

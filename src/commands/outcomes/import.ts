@@ -8,6 +8,7 @@
 // lookup as it takes it, so a parent's lookup has begun before any child asks for its id. A parent
 // done by an earlier run (skipped by the journal) is found in the context's tree as it was read
 // when the run began.
+import { placeFields, type CsvRow } from '../../bulk/csv-input.js';
 import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
 import type { ApiClient } from '../../client/client.js';
 import type { Outcome, OutcomeContext, Rating } from '../../spec/types/outcomes.js';
@@ -28,10 +29,11 @@ export interface TreeRow extends BulkRow {
   calculationInt?: number;
 }
 
-export function toTreeRow(line: number, v: Record<string, string>): TreeRow {
+export function toTreeRow(row: CsvRow): TreeRow {
+  const v = row.values;
   const type = v.object_type as TreeRow['type'];
   return {
-    line,
+    ...placeFields(row),
     key: `${type}:${v.vendor_guid}`,
     type,
     guid: v.vendor_guid,

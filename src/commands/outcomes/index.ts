@@ -338,7 +338,7 @@ const importTree = command({
     // Who am I: the bulk engine's first request, which also names the instance's state.
     'users.get',
   ],
-  columns: resultColumns('vendor_guid'),
+  columns: resultColumns('vendor_guid', true),
   options: importOptions,
   examples: [
     'lms outcomes import --account 1 --dry-run outcomes.yaml',
@@ -367,7 +367,7 @@ async function importFile(ctx: Context, file: string, c: OutcomeContext, opts: O
     schema: { columns: TREE_COLUMNS, required: ['vendor_guid', 'object_type', 'title'] },
     parse: parseTreeFile,
     keyColumn: 'vendor_guid',
-    toRow: (r) => toTreeRow(r.line, r.values),
+    toRow: toTreeRow,
     task: (client) => treeTask(client, c, { plan: Boolean(opts.dryRun) }),
   });
 }

@@ -3,7 +3,7 @@
 // parent_guids, workflow_state, mastery_points, ratings…) — into flat rows, one group or outcome
 // each, checked before anything is sent and ordered parents first.
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, isCollection, type Node, type YAMLMap } from 'yaml';
-import { controlCharacters, ERROR_COLUMN, MAX_DEPTH, MAX_FIELD_BYTES, readCsvRecords, scanInput, shapeOfName, TOO_DEEP, type CsvRow, type Parsed, type Problem } from '../../bulk/csv-input.js';
+import { controlCharacters, ERROR_COLUMN, isOneLine, MAX_DEPTH, MAX_FIELD_BYTES, placeFields, placeWords, readCsvRecords, scanInput, shapeOfName, TOO_DEEP, type CsvRow, type Parsed, type Place, type Problem } from '../../bulk/csv-input.js';
 import { CALCULATION_METHODS } from '../../spec/types/outcomes.js';
 
 /** The columns of a flat row, and of the failed-rows file (which imports as it is). */
@@ -70,19 +70,20 @@ function checkRow(v: Record<string, string>): string[] {
 /** Row checks, then the file as a whole: unique GUIDs, parents that are groups of the file, no cycles; rows sorted parents first. */
 function finish(rows: CsvRow[], problems: Problem[]): Parsed {
   const groups = new Map<string, CsvRow>();
-  const seen = new Map<string, number>();
+  const seen = new Map<string, Place>();
+  const of = (row: CsvRow, message: string): Problem => ({ ...placeFields(row), message });
   for (const row of rows) {
-    for (const message of checkRow(row.values)) problems.push({ line: row.line, message });
+    for (const message of checkRow(row.values)) problems.push(of(row, message));
     const guid = row.values.vendor_guid;
     if (!guid) continue;
     const first = seen.get(guid);
-    if (first !== undefined) problems.push({ line: row.line, message: `vendor_guid "${guid}" repeats line ${first}` });
-    else seen.set(guid, row.line);
+    if (first !== undefined) problems.push(of(row, `vendor_guid "${guid}" repeats ${placeWords(first)}`));
+    else seen.set(guid, placeFields(row));
     if (row.values.object_type === 'group') groups.set(guid, row);
   }
   for (const row of rows) {
     for (const parent of (row.values.parent_guids ?? '').split(/\s+/).filter(Boolean)) {
-      if (!groups.has(parent)) problems.push({ line: row.line, message: `parent_guids names "${parent}", which is not a group of this file` });
+      if (!groups.has(parent)) problems.push(of(row, `parent_guids names "${parent}", which is not a group of this file`));
     }
   }
   // Depth of each group (root's children are 1); a cycle never reaches the root. Walked with a
@@ -112,12 +113,16 @@ function finish(rows: CsvRow[], problems: Problem[]): Parsed {
     return depth.get(guid)!;
   };
   for (const [guid, row] of groups) {
-    if (depthOf(guid) === Number.POSITIVE_INFINITY) problems.push({ line: row.line, message: `group "${guid}" is its own ancestor (parent_guids form a cycle)` });
+    if (depthOf(guid) === Number.POSITIVE_INFINITY) problems.push(of(row, `group "${guid}" is its own ancestor (parent_guids form a cycle)`));
   }
   const rank = (r: CsvRow) => (r.values.object_type === 'group' ? depthOf(r.values.vendor_guid) : Number.MAX_SAFE_INTEGER);
   const sorted = [...rows].sort((a, b) => rank(a) - rank(b) || a.line - b.line);
-  return { rows: sorted, problems: problems.sort((a, b) => a.line - b.line), header: [...TREE_COLUMNS] };
+  // In the file's order: by line, and on a shared line (a document on one line) by place.
+  const order = new Map(rows.map((r, i) => [r.at, i]));
+  const rankOf = (p: Problem) => (p.at === undefined ? -1 : (order.get(p.at) ?? -1));
+  return { rows: sorted, problems: problems.sort((a, b) => a.line - b.line || rankOf(a) - rankOf(b)), header: [...TREE_COLUMNS] };
 }
+
 
 // ---- CSV --------------------------------------------------------------------------------------
 
@@ -186,116 +191,126 @@ function readTree(text: string): Parsed {
   const root = doc.contents;
   if (!isMap(root)) return { rows: [], header: [...TREE_COLUMNS], problems: [{ line: lineOf(root), message: 'the file must be a map with groups: and/or outcomes: lists' }] };
 
-  const scalarText = (map: YAMLMap, key: string): string => {
+  // A problem belongs to the row (group or outcome) it is in — `at` is the row's place, the line
+  // that of the node at fault — so that --skip-invalid leaves out the row a problem is in.
+  // `at` undefined: the file's top level, which no row is.
+  const oneLine = isOneLine(text);
+  const placed = (at: string, node: Node | null | undefined): Place => ({ line: lineOf(node), at, ...(oneLine ? { oneLine } : {}) });
+  const problem = (at: string | undefined, node: Node | null | undefined, message: string) => {
+    problems.push({ ...(at !== undefined ? placed(at, node) : { line: lineOf(node) }), message });
+  };
+
+  const scalarText = (at: string, map: YAMLMap, key: string): string => {
     const node = map.get(key, true) as Node | undefined;
     if (node === undefined || node === null) return '';
     if (!isScalar(node)) {
-      problems.push({ line: lineOf(node), message: `${key} must be a single value` });
+      problem(at, node, `${key} must be a single value`);
       return '';
     }
     return node.value === null ? '' : String(node.value).trim();
   };
 
-  const keysOf = (map: YAMLMap, allowed: Set<string>, what: string) => {
+  const keysOf = (at: string | undefined, map: YAMLMap, allowed: Set<string>, what: string) => {
     for (const pair of map.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '';
-      if (!allowed.has(key)) problems.push({ line: lineOf(pair.key as Node), message: `unknown key "${key}" in ${what}; use ${[...allowed].join(', ')}` });
+      if (!allowed.has(key)) problem(at, pair.key as Node, `unknown key "${key}" in ${what}; use ${[...allowed].join(', ')}`);
     }
   };
 
-  const ratingsOf = (map: YAMLMap): string => {
+  const ratingsOf = (at: string, map: YAMLMap): string => {
     const node = map.get('ratings', true) as Node | undefined;
     if (node === undefined || node === null) return '';
     if (!isSeq(node)) {
-      problems.push({ line: lineOf(node), message: 'ratings must be a list of {points, description} (or "points:description")' });
+      problem(at, node, 'ratings must be a list of {points, description} (or "points:description")');
       return '';
     }
     const out: Rating[] = [];
     for (const item of node.items as Node[]) {
       if (isScalar(item)) {
         const parsed = parseRatings(String(item.value));
-        if (!parsed || parsed.length !== 1) problems.push({ line: lineOf(item), message: `rating "${String(item.value)}" is not points:description` });
+        if (!parsed || parsed.length !== 1) problem(at, item, `rating "${String(item.value)}" is not points:description`);
         else out.push(parsed[0]);
       } else if (isMap(item)) {
-        keysOf(item, new Set(['points', 'description']), 'a rating');
-        const points = scalarText(item, 'points');
-        if (points !== '' && !/^-?\d+(\.\d+)?$/.test(points)) problems.push({ line: lineOf(item), message: `rating points "${points}" is not a number` });
-        out.push({ points: points === '' ? 0 : Number(points), description: scalarText(item, 'description').replace(/;/g, ',') });
+        keysOf(at, item, new Set(['points', 'description']), 'a rating');
+        const points = scalarText(at, item, 'points');
+        if (points !== '' && !/^-?\d+(\.\d+)?$/.test(points)) problem(at, item, `rating points "${points}" is not a number`);
+        out.push({ points: points === '' ? 0 : Number(points), description: scalarText(at, item, 'description').replace(/;/g, ',') });
       } else {
-        problems.push({ line: lineOf(item), message: 'a rating must be {points, description} or "points:description"' });
+        problem(at, item, 'a rating must be {points, description} or "points:description"');
       }
     }
     return formatRatings(out);
   };
 
-  const listOf = (map: YAMLMap, key: string): Node[] => {
+  const listOf = (at: string | undefined, map: YAMLMap, key: string): Node[] => {
     const node = map.get(key, true) as Node | undefined;
     if (node === undefined || node === null) return [];
     if (!isSeq(node)) {
-      problems.push({ line: lineOf(node), message: `${key} must be a list` });
+      problem(at, node, `${key} must be a list`);
       return [];
     }
     return node.items as Node[];
   };
 
-  const outcome = (node: Node, parent: string) => {
-    if (!isMap(node)) return problems.push({ line: lineOf(node), message: 'an outcome must be a map (title, vendor_guid, …)' });
-    keysOf(node, OUTCOME_KEYS, 'an outcome');
+  const outcome = (node: Node, at: string, parent: string) => {
+    if (!isMap(node)) return problem(at, node, 'an outcome must be a map (title, vendor_guid, …)');
+    keysOf(at, node, OUTCOME_KEYS, 'an outcome');
     const values: Record<string, string> = {
-      vendor_guid: scalarText(node, 'vendor_guid'),
+      vendor_guid: scalarText(at, node, 'vendor_guid'),
       object_type: 'outcome',
-      title: scalarText(node, 'title'),
-      description: scalarText(node, 'description'),
-      display_name: scalarText(node, 'display_name'),
-      calculation_method: scalarText(node, 'calculation_method'),
-      calculation_int: scalarText(node, 'calculation_int'),
+      title: scalarText(at, node, 'title'),
+      description: scalarText(at, node, 'description'),
+      display_name: scalarText(at, node, 'display_name'),
+      calculation_method: scalarText(at, node, 'calculation_method'),
+      calculation_int: scalarText(at, node, 'calculation_int'),
       parent_guids: parent,
-      mastery_points: scalarText(node, 'mastery_points'),
-      ratings: ratingsOf(node),
+      mastery_points: scalarText(at, node, 'mastery_points'),
+      ratings: ratingsOf(at, node),
     };
     const earlier = values.vendor_guid ? outcomes.get(values.vendor_guid) : undefined;
     if (earlier) {
       // The same outcome linked in another group: defined once, repeated elsewhere by its vendor_guid
-      // alone (or with the same fields), in either order.
-      const line = lineOf(node);
+      // alone (or with the same fields), in either order. The one row is the definition's.
       const parents = earlier.values.parent_guids.split(' ').filter(Boolean);
-      if (parents.includes(parent) || (!parent && parents.length === 0)) problems.push({ line, message: `outcome "${values.vendor_guid}" is listed twice in the same group` });
+      if (parents.includes(parent) || (!parent && parents.length === 0)) problem(at, node, `outcome "${values.vendor_guid}" is listed twice in the same group`);
       const merged = [...parents, parent].filter(Boolean).join(' ');
       const keys = Object.keys(values).filter((k) => k !== 'parent_guids' && k !== 'object_type');
       if (!earlier.values.title && values.title) {
         // The first was a reference; this is the definition.
         Object.assign(earlier.values, values);
-        earlier.line = line;
+        Object.assign(earlier, placed(at, node));
       } else {
         const differing = keys.filter((k) => values[k] !== '' && values[k] !== earlier.values[k]);
-        if (differing.length) problems.push({ line, message: `outcome "${values.vendor_guid}" is defined at line ${earlier.line}; repeat only its vendor_guid to link it here too (this one has other ${differing.join(', ')})` });
+        if (differing.length) problem(at, node, `outcome "${values.vendor_guid}" is defined at ${placeWords(earlier)}; repeat only its vendor_guid to link it here too (this one has other ${differing.join(', ')})`);
       }
       earlier.values.parent_guids = merged;
       return;
     }
-    const row = { line: lineOf(node), values };
+    const row = { ...placed(at, node), values };
     if (values.vendor_guid) outcomes.set(values.vendor_guid, row);
     rows.push(row);
   };
 
-  const group = (node: Node, parent: string) => {
-    if (!isMap(node)) return problems.push({ line: lineOf(node), message: 'a group must be a map (title, vendor_guid, groups, outcomes)' });
-    keysOf(node, GROUP_KEYS, 'a group');
+  const group = (node: Node, at: string, parent: string) => {
+    if (!isMap(node)) return problem(at, node, 'a group must be a map (title, vendor_guid, groups, outcomes)');
+    keysOf(at, node, GROUP_KEYS, 'a group');
     const values: Record<string, string> = {
-      vendor_guid: scalarText(node, 'vendor_guid'),
+      vendor_guid: scalarText(at, node, 'vendor_guid'),
       object_type: 'group',
-      title: scalarText(node, 'title'),
-      description: scalarText(node, 'description'),
+      title: scalarText(at, node, 'title'),
+      description: scalarText(at, node, 'description'),
       parent_guids: parent,
     };
-    rows.push({ line: lineOf(node), values });
-    for (const child of listOf(node, 'groups')) group(child, values.vendor_guid);
-    for (const child of listOf(node, 'outcomes')) outcome(child, values.vendor_guid);
+    rows.push({ ...placed(at, node), values });
+    const groups = listOf(at, node, 'groups');
+    const children = listOf(at, node, 'outcomes');
+    groups.forEach((child, i) => group(child, `${at}.groups[${i}]`, values.vendor_guid));
+    children.forEach((child, i) => outcome(child, `${at}.outcomes[${i}]`, values.vendor_guid));
   };
 
-  keysOf(root, new Set(['groups', 'outcomes']), 'the file');
-  for (const node of listOf(root, 'groups')) group(node, '');
-  for (const node of listOf(root, 'outcomes')) outcome(node, '');
+  keysOf(undefined, root, new Set(['groups', 'outcomes']), 'the file');
+  listOf(undefined, root, 'groups').forEach((node, i) => group(node, `groups[${i}]`, ''));
+  listOf(undefined, root, 'outcomes').forEach((node, i) => outcome(node, `outcomes[${i}]`, ''));
   if (rows.length === 0 && problems.length === 0) problems.push({ line: 1, message: 'the file has no groups and no outcomes' });
   return finish(rows, problems);
 }

@@ -36,7 +36,8 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNRE
 
 /** What the first request reads and loads, once. */
 interface Setup {
-  proxy?: { settings: ProxySettings; module: typeof import('./proxy.js') };
+  /** The proxy module, and each scheme's settings as its first request reads them. */
+  proxy?: { settings: Partial<Record<'https' | 'http', ProxySettings>>; module: typeof import('./proxy.js') };
   /** Node's roots and a CA file's, when one adds to them. */
   secureContext?: import('node:tls').SecureContext;
   caFile?: CaFile;
@@ -59,7 +60,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     }
     if (PROXY_VARIABLES.some((name) => env[name])) {
       const module = await import('./proxy.js');
-      result.proxy = { settings: module.readProxySettings(env), module };
+      result.proxy = { settings: {}, module };
     }
     return result;
   };
@@ -88,7 +89,9 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       throw toNetworkError(err, req, options.timeoutMs);
     }
     const ready = await (setup ??= prepare());
-    const route = ready.proxy?.module.routeFor(ready.proxy.settings, url);
+    // Only the variables of this request's scheme are read: a malformed one of the other stops nothing.
+    const scheme = url.protocol === 'https:' ? 'https' : 'http';
+    const route = ready.proxy?.module.routeFor((ready.proxy.settings[scheme] ??= ready.proxy.module.readProxySettings(env, [scheme])), url);
     if (route && options.trace && !traced.has(url.host)) {
       traced.add(url.host);
       options.trace(`${url.host}: ${ready.proxy!.module.describeRoute(route)}`);

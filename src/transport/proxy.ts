@@ -63,10 +63,14 @@ function candidates(scheme: 'https' | 'http', env: Env): string[] {
 
 const first = (names: string[], env: Env) => names.find((name) => env[name] !== undefined && env[name] !== '');
 
-/** Reads every proxy variable; a malformed one (the one that wins for its scheme) is a usage error naming it. */
-export function readProxySettings(env: Env): ProxySettings {
+/**
+ * Reads the proxy variables of the schemes asked for (both by default); a malformed one (the one
+ * that wins for its scheme) is a usage error naming it. A variable of a scheme not asked for is not
+ * read: `ALL_PROXY=socks5://…` set for other programs does not stop an https instance's commands.
+ */
+export function readProxySettings(env: Env, schemes: readonly ('https' | 'http')[] = ['https', 'http']): ProxySettings {
   const settings: ProxySettings = {};
-  for (const scheme of ['https', 'http'] as const) {
+  for (const scheme of schemes) {
     const variable = first(candidates(scheme, env), env);
     if (variable) settings[scheme] = parseProxyUrl(variable, env[variable]!);
   }
@@ -75,13 +79,16 @@ export function readProxySettings(env: Env): ProxySettings {
   return settings;
 }
 
-/** The proxy URL with whatever precedes the host's last `@` masked: safe to print even when it does not parse. */
+/**
+ * The proxy URL with whatever precedes its last `@` masked: safe to print even when it does not
+ * parse. The last `@` of the whole value, not of the authority alone: a password with an unencoded
+ * `/`, `?` or `#` (the very mistake that makes the URL not parse, or parse as another host) would
+ * otherwise be printed. A proxy URL has no path whose `@` this could hide.
+ */
 export function maskProxyUrl(raw: string): string {
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(raw)?.[0] ?? '';
   const rest = raw.slice(scheme.length);
-  const end = rest.search(/[/?#]/);
-  const authority = end === -1 ? rest : rest.slice(0, end);
-  const at = authority.lastIndexOf('@');
+  const at = rest.lastIndexOf('@');
   return at === -1 ? raw : `${scheme}${REDACTED}@${rest.slice(at + 1)}`;
 }
 

@@ -35,6 +35,26 @@ describe('proxy variables', () => {
     expect(got).toBe(expected);
   });
 
+  it.each([
+    ['a malformed http_proxy, for an https instance', { http_proxy: 'socks5://127.0.0.1:9050', HTTPS_PROXY: 'http://p:3128' }, 'https://lms.example.edu', 'http://p:3128 HTTPS_PROXY'],
+    ['a malformed HTTPS_PROXY, for an http instance', { HTTPS_PROXY: 'socks5://127.0.0.1:9050' }, 'http://lms.example.edu', 'direct'],
+  ])('reads only the scheme it is asked for: %s', (_what, env, target, expected) => {
+    const scheme = new URL(target).protocol === 'https:' ? 'https' : 'http';
+    const route = routeFor(readProxySettings(env, [scheme]), new URL(target));
+    expect(route.kind === 'proxy' ? `${route.proxy.shown} ${route.proxy.variable}` : 'direct').toBe(expected);
+  });
+
+  it.each(['pa/ss', 'pa?ss', 'pa#ss'])('a password with an unencoded character (%s) is refused, and never quoted', (password) => {
+    let error: unknown;
+    try {
+      readProxySettings({ HTTPS_PROXY: `http://bob:${password}@proxy:3128` });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect(`${(error as Error).message} ${JSON.stringify(error)}`).not.toContain(password);
+  });
+
   it('percent-decodes the credentials into Proxy-Authorization', () => {
     const proxy = parseProxyUrl('HTTPS_PROXY', 'http://ann%20b:s%40cret%3A1@p:3128');
     expect(proxy.authorization).toBe(`Basic ${Buffer.from('ann b:s@cret:1').toString('base64')}`);
@@ -65,7 +85,9 @@ describe('proxy variables', () => {
   it('masks whatever precedes the host, parsable or not', () => {
     expect(maskProxyUrl('http://u:p@host:1')).toBe('http://[REDACTED]@host:1');
     expect(maskProxyUrl('u:p@host:1')).toBe('[REDACTED]@host:1');
-    expect(maskProxyUrl('http://u:p@w@host:1/x@y')).toBe('http://[REDACTED]@host:1/x@y');
+    expect(maskProxyUrl('http://u:p@w@host:1')).toBe('http://[REDACTED]@host:1');
+    // A password with an unencoded /, ? or # is masked whole, parsable or not.
+    for (const password of ['pa/ss', 'pa?ss', 'pa#ss', '12/ss']) expect(maskProxyUrl(`http://bob:${password}@proxy:3128`)).toBe('http://[REDACTED]@proxy:3128');
     expect(maskProxyUrl('http://host:1')).toBe('http://host:1');
   });
 });

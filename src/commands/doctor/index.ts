@@ -67,7 +67,7 @@ export function systemProbe(ctx: Context): DoctorProbe {
       const { PROXY_VARIABLES } = await import('../../transport/http.js');
       if (!PROXY_VARIABLES.some((name) => ctx.env[name])) return { kind: 'none', host: url.host };
       const { readProxySettings, routeFor } = await import('../../transport/proxy.js');
-      const route = routeFor(readProxySettings(ctx.env), url);
+      const route = routeFor(readProxySettings(ctx.env, [url.protocol === 'https:' ? 'https' : 'http']), url);
       if (route.kind === 'proxy') return { kind: 'proxy', host: url.host, proxy: route.proxy.shown, variable: route.proxy.variable };
       if (route.reason === 'no_proxy') return { kind: 'bypassed', host: url.host, variable: route.variable, entry: route.entry };
       return { kind: 'none', host: url.host };

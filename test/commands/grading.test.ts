@@ -279,6 +279,13 @@ describe('lms submissions', () => {
     expect(json(mine.stdout)).toEqual([{ user_id: 7, assignment_id: 1, grade: '19' }]);
   });
 
+  it('leaves a refused token its own advice, not the grader-list hint', async () => {
+    const r = await session().run('submissions list --course 1 --assignment 1', { env: { LMS_TOKEN: '7~not-a-token' } });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('LMS_TOKEN is not a token of the mock');
+    expect(r.stderr).not.toContain('--user self');
+  });
+
   it('submits a file and text from a file', async () => {
     const w = workspace();
     const lms = session();

@@ -31,7 +31,8 @@ async function* gradersList<T>(items: AsyncIterable<T>, command: string): AsyncI
   try {
     yield* items;
   } catch (error) {
-    if (!(error instanceof ApiError && (error.status === 401 || error.status === 403) && !error.throttled)) throw error;
+    // A refused token (expired, revoked) is not a refused list: its own hint says what to do.
+    if (!(error instanceof ApiError && (error.status === 401 || error.status === 403) && !error.throttled && !error.tokenRefused)) throw error;
     throw new LmsError(error.message, error.exitCode, {
       cause: error,
       hint: `every student's submissions of an assignment are for those who grade or view all grades; your own: ${command} --user self (an observer: --user STUDENT)`,

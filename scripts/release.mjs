@@ -13,9 +13,9 @@
 // number is derived from its content rather than drawn at random.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -38,6 +38,11 @@ const epoch = process.env.SOURCE_DATE_EPOCH || (inGit ? git(['log', '-1', '--for
 if (!/^\d+$/.test(epoch)) fail('SOURCE_DATE_EPOCH is not set and there is no commit to take it from: set it to the release time in seconds since 1970', 2);
 const env = { ...process.env, SOURCE_DATE_EPOCH: epoch };
 
+// The folder is emptied first, so it must be one a release made: never the checkout, a folder
+// holding it, or a folder of other files (--out=. or --out=$HOME would be wiped).
+const holdsCheckout = !relative(out, root).startsWith('..');
+const foreign = existsSync(out) && readdirSync(out).length > 0 && !existsSync(join(out, 'SHA256SUMS'));
+if (holdsCheckout || foreign) fail(`--out=${out} ${holdsCheckout ? 'is or holds the checkout' : 'holds files of no earlier release'}: a release empties the folder it writes; give a new or earlier release's folder`, 2);
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'lms-release-'));

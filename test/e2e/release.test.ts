@@ -2,7 +2,7 @@
 // (so the checkout's own dist/ is never rebuilt under the other tests), the two compared byte for
 // byte, the checksums checked with sha256sum, the SBOM read, and the tarball installed with npm into
 // a fresh prefix with no network, where `lms --mock users list` and `man lms` work.
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -50,6 +50,22 @@ describe(`npm run release (Node ${process.version})`, () => {
     expect(readdirSync(first).sort()).toEqual(['SHA256SUMS', sbomFile, tarball].sort());
     const check = await execa('sha256sum', ['-c', 'SHA256SUMS'], { cwd: first, reject: false });
     expect({ code: check.exitCode, stdout: check.stdout }).toEqual({ code: 0, stdout: `${sbomFile}: OK\n${tarball}: OK` });
+  });
+
+  it.each([
+    ['the checkout itself', () => root],
+    ['a folder of other files', () => {
+      const other = mkdtempSync(join(tmpdir(), 'lms-not-a-release-'));
+      writeFileSync(join(other, 'notes.txt'), 'keep me');
+      return other;
+    }],
+  ])('refuses to empty %s as its --out folder (exit 2), and leaves it as it was', async (_what, folder) => {
+    const out = folder();
+    const before = readdirSync(out).sort();
+    const r = await execa(process.execPath, ['scripts/release.mjs', `--out=${out}`, '--allow-dirty'], { cwd: root, reject: false });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('a release empties the folder it writes');
+    expect(readdirSync(out).sort()).toEqual(before);
   });
 
   it('gives the same bytes on a second run', () => {

@@ -90,7 +90,13 @@ async function valuesFor(words: string[], deps: Omit<Deps, 'io'>, options: Compl
   const context = contextOf(target);
   const now = options.now ?? Date.now;
   const dir = options.cacheDir ?? join(deps.env.LMS_CACHE_DIR || envPaths('lms', { suffix: '' }).cache, 'completions');
-  const identity = ctx.mockMode ? `mock ${globals.mockDb ?? deps.env.LMS_MOCK_DB ?? ''}` : `remote ${globals.profile ?? deps.env.LMS_PROFILE ?? ''} ${deps.env.LMS_BASE_URL ?? ''}`;
+  // Whose ids these are: the instance and the caller as the line would pick them (the profile file's
+  // current profile, LMS_TOKEN, --as-user), so another profile or token never gets this one's. The
+  // key is hashed into the file's name; no token is kept.
+  const caller = [deps.env.LMS_TOKEN ?? '', globals.asUser ?? ''];
+  const identity = ctx.mockMode
+    ? ['mock', globals.mockDb ?? deps.env.LMS_MOCK_DB ?? '', ...caller]
+    : ['remote', globals.profile ?? (deps.env.LMS_PROFILE || (await ctx.profiles()).current()) ?? '', deps.env.LMS_BASE_URL ?? '', ...caller];
   const file = join(dir, `${createHash('sha256').update(JSON.stringify([identity, target.kind, context])).digest('hex').slice(0, 32)}.json`);
   let values = readCache(file, now(), options.cacheMs ?? COMPLETE_CACHE_MS);
   if (!values) {

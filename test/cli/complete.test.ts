@@ -143,4 +143,16 @@ describe('answers are kept a minute, per instance and list, for their owner only
     expect(files).toHaveLength(2);
     for (const file of files) expect(statSync(join(dir, file)).mode & 0o777).toBe(0o600);
   });
+
+  it("another caller's TAB within the minute is asked afresh: a student never gets the admin's list", async () => {
+    const dir = cacheDir();
+    const now = () => 1_000_000;
+    const tab = (env: Record<string, string>) => completeIn(lms, ['courses', 'get', ''], 'bash', { LMS_MOCK: '1', ...env }, lms.mock, { cacheDir: dir, now });
+    const admin = await tab({});
+    const student = await tab({ LMS_TOKEN: '7~mock-sam' });
+    expect(readdirSync(dir)).toHaveLength(2);
+    expect(student).not.toBe(admin);
+    const own = await lms.run('courses list --all -o json', { env: { LMS_TOKEN: '7~mock-sam' } });
+    expect(student).toBe(ids((JSON.parse(own.stdout) as { id: number; name: string }[]).map((c) => [String(c.id), c.name])));
+  });
 });

@@ -2,6 +2,7 @@
 // outcome can be tried with a fake one. Each says what it found and, when that is not fine, what to do.
 import { DEFAULT_CONCURRENCY } from '../../cli/context.js';
 import { ApiError, ExitCode, LmsError, NetworkError } from '../../errors.js';
+import { CERTIFICATE_ERROR } from '../../net.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
 
@@ -213,11 +214,9 @@ function reachableCheck(report: InstanceReport | undefined, asked: Settled<SelfA
     const trusted = report.caFile ? `trusts through the CA file ${report.caFile}` : 'trusts';
     return { check: 'reachable', status: 'ok', detail: report.url.startsWith('https:') ? `${answered} over HTTPS, with a certificate this machine ${trusted}` : `${answered} over plain HTTP` };
   }
-  if (error instanceof NetworkError && error.code && TLS_CODES.test(error.code) && error.hint) {
-    // The transport said what to do (which CA file was used, the variables that add one).
-    return { check: 'reachable', status: 'fail', detail: error.message, fix: error.hint };
-  }
-  if (error instanceof NetworkError && error.code && TLS_CODES.test(error.code)) {
+  if (error instanceof NetworkError && error.code && CERTIFICATE_ERROR.test(error.code)) {
+    // The transport says what to do where it can (which CA file was used, the variables that add one).
+    if (error.hint) return { check: 'reachable', status: 'fail', detail: error.message, fix: error.hint };
     // An expired or not-yet-valid certificate is as often this machine's date as the server's.
     const clock = /^CERT_(HAS_EXPIRED|NOT_YET_VALID)$/.test(error.code) ? "; check this machine's date too" : '';
     return {
@@ -233,9 +232,6 @@ function reachableCheck(report: InstanceReport | undefined, asked: Settled<SelfA
   // Nothing was sent: the client refused first (plain http to another host, a malformed URL).
   return { check: 'reachable', status: 'fail', detail: `not asked: ${messageOf(error)}`, fix: hintOf(error) };
 }
-
-/** Node's codes for a certificate it does not trust and a TLS handshake that failed. */
-const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|ERR_TLS_|ERR_SSL_|EPROTO$)/;
 
 function authCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Check {
   if (!asked) return { check: 'auth', status: 'warn', detail: `not checked: ${report ? 'no token' : 'no instance'}` };

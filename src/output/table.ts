@@ -14,6 +14,7 @@ import stringWidth from 'string-width';
 import { err, out, type IOStreams } from '../io/streams.js';
 import { isIdentifierColumn } from './columns.js';
 import { asRecord, isRecord, isScalar, valueAt, type JsonRecord } from './fields.js';
+import { oneLine } from './text.js';
 import type { RenderOptions } from './formats.js';
 
 const COLUMN_GAP = '  ';
@@ -213,8 +214,7 @@ function defaultColumns(record: JsonRecord): string[] {
 // the terminal.
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return oneLine(typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 
 /** A list cell; nested values are shortened only in free-text columns (a list of ids is whole). */

@@ -2,6 +2,7 @@
 // reads it with these rather than trusting the documented type: real instances send nulls, leave
 // out optional fields, send ids and numbers as strings, and lists of bare ids where another
 // instance sends objects. Whatever arrives renders as text; nothing renders as `undefined`.
+import { isRecord, type JsonRecord } from './fields.js';
 
 /** A value as one line of text: null and undefined empty, a record by what names it, a list joined. */
 export function textOf(value: unknown): string {
@@ -16,21 +17,18 @@ export function textOf(value: unknown): string {
  * it has; a bare id or name is itself. `{ id: 1, name: 'Essay' }` → `1 Essay`, `7` → `7`.
  */
 export function labelOf(value: unknown): string {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return textOf(value);
-  const record = value as Record<string, unknown>;
-  const name = [record.name, record.title, record.display_name].find((v) => v !== null && v !== undefined && typeof v !== 'object');
-  return [record.id, name].filter((v) => v !== null && v !== undefined && typeof v !== 'object').map(String).join(' ');
+  if (!isRecord(value)) return textOf(value);
+  return [value.id, nameField(value)].filter(isShown).map(String).join(' ');
 }
 
 /** The name a record shows alone (name, title or display name), else its label. */
 export function nameOf(value: unknown): string {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const record = value as Record<string, unknown>;
-    const name = [record.name, record.title, record.display_name].find((v) => v !== null && v !== undefined && typeof v !== 'object');
-    if (name !== undefined) return String(name);
-  }
-  return labelOf(value);
+  const name = isRecord(value) ? nameField(value) : undefined;
+  return name !== undefined ? String(name) : labelOf(value);
 }
+
+const isShown = (v: unknown) => v !== null && v !== undefined && typeof v !== 'object';
+const nameField = (record: JsonRecord) => [record.name, record.title, record.display_name].find(isShown);
 
 /** A list field as a list: absent or null is none, a single value is a list of one. */
 export function listOf(value: unknown): unknown[] {
@@ -39,8 +37,8 @@ export function listOf(value: unknown): unknown[] {
 }
 
 /** The records of a list field, leaving out what is no record (a null in the list). */
-export function recordsOf(value: unknown): Record<string, unknown>[] {
-  return listOf(value).filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
+export function recordsOf(value: unknown): JsonRecord[] {
+  return listOf(value).filter(isRecord);
 }
 
 /**
@@ -48,5 +46,8 @@ export function recordsOf(value: unknown): Record<string, unknown>[] {
  * a terminal sequence) become spaces, as a table's cells do.
  */
 export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return text.replace(CONTROL_CHARACTERS, ' ');
 }
+
+/** C0 and C1 control characters and DEL: what must not reach a terminal from API data. */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;

@@ -21,7 +21,7 @@ import envPaths from 'env-paths';
 import type { ApiClient } from '../client/client.js';
 import type { IOStreams } from '../io/streams.js';
 import type { RouteId } from '../spec/routes.js';
-import { specOf, type IdKind } from './command.js';
+import { declaredOption, defaultVerbOf, optionNames, specOf, type IdKind } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import { buildProgram } from './program.js';
 
@@ -117,21 +117,12 @@ function joinEquals(words: string[]): string[] {
   return joined;
 }
 
-function names(option: Option): string[] {
-  return [option.long, option.short].filter((name): name is string => Boolean(name));
-}
-
-/** A default verb (`grade` runs `grade set`): its flags are the noun's too, as commander passes them on. */
-function defaultVerb(command: Command): Command | undefined {
-  return command.commands.find((sub) => specOf(sub)?.isDefault === true);
-}
-
 /** The option a word names where the walk stands: on the command, a default verb below it, or an ancestor. */
 function optionAt(chain: Command[], word: string): { option: Option; owner: Command } | undefined {
   const here = chain.at(-1)!;
-  const fallback = defaultVerb(here);
+  const fallback = defaultVerbOf(here);
   for (const owner of [...(fallback ? [fallback] : []), ...[...chain].reverse()]) {
-    const option = owner.options.find((o) => names(o).includes(word));
+    const option = owner.options.find((o) => optionNames(o).includes(word));
     if (option) return { option, owner };
   }
   return undefined;
@@ -181,7 +172,7 @@ function findTarget(program: Command, line: string[]): Target | undefined {
 }
 
 function idsOfOption({ option, owner }: { option: Option; owner: Command }): IdKind | undefined {
-  return specOf(owner)?.options?.find((o) => o.flags === option.flags)?.ids;
+  return declaredOption(option, owner)?.ids;
 }
 
 function withKind(kind: IdKind | undefined, prefix: string, given: Map<string, string | boolean>): Target | undefined {

@@ -5,7 +5,7 @@
 // A value is offered what it can be: its choices, profile names, ids, files for a flag or argument
 // that names a file, and otherwise nothing (never a verb, never a file name for an id).
 import type { Argument, Command, Help, Option } from 'commander';
-import { specOf, type CommandSpec as VerbSpec, type OptionSpec } from './command.js';
+import { declaredOption, defaultVerbOf, optionNames, specOf, type CommandSpec as VerbSpec } from './command.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 export const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
@@ -76,12 +76,11 @@ interface CommandSpec {
 function describeCommand(command: Command, help: Help, path: string[], inherited: FlagSpec[]): CommandSpec {
   // Help.visibleOptions adds the help flag; Help.visibleCommands drops hidden commands and adds
   // commander's implicit `help` command, so completions offer what --help shows.
-  const verb = specOf(command);
-  const describe = (option: Option) => describeFlag(option, verb);
+  const describe = (option: Option) => describeFlag(option, command);
   // A noun with a default verb (`lms grade` runs `grade set`) takes that verb's flags, as commander
   // hands them on: `lms grade --course <TAB>` completes a course, not the noun's verbs.
-  const fallback = command.commands.find((sub) => specOf(sub)?.isDefault === true);
-  const fallbackFlags = fallback ? fallback.options.filter((option) => !option.hidden).map((option) => describeFlag(option, specOf(fallback))) : [];
+  const fallback = defaultVerbOf(command);
+  const fallbackFlags = fallback ? fallback.options.filter((option) => !option.hidden).map((option) => describeFlag(option, fallback)) : [];
   const ownFlags = mergeFlags(fallbackFlags, help.visibleOptions(command).map(describe));
   // Every command has its own help flag, so only real options are passed down.
   const passedDown = mergeFlags(inherited, command.options.filter((option) => !option.hidden).map(describe));
@@ -95,7 +94,7 @@ function describeCommand(command: Command, help: Help, path: string[], inherited
     description: firstLine(help.subcommandDescription(command)),
     ownFlags,
     flags: mergeFlags(inherited, ownFlags),
-    arguments: command.registeredArguments.map((argument, index) => describeArgument(argument, index, verb)).filter(completesToSomething),
+    arguments: command.registeredArguments.map((argument, index) => describeArgument(argument, index, specOf(command))).filter(completesToSomething),
     subcommands,
   };
 }
@@ -123,11 +122,11 @@ function lastName(command: CommandSpec): string {
 /** A value named <file> or <path> is a local file, whether or not its verb says so (`--mock-db <path>`). */
 const FILE_VALUE_NAMES = new Set(['file', 'path']);
 
-function describeFlag(option: Option, verb: VerbSpec<never> | undefined): FlagSpec {
-  const declared: OptionSpec | undefined = verb?.options?.find((o) => o.flags === option.flags);
+function describeFlag(option: Option, owner: Command): FlagSpec {
+  const declared = declaredOption(option, owner);
   const value = valueName(option);
   return {
-    names: flagNames(option),
+    names: optionNames(option),
     description: firstLine(option.description),
     takesValue: option.required || option.optional,
     choices: [...(option.argChoices ?? [])],
@@ -149,10 +148,6 @@ function completionWords(spec: ValueSpec): string[] {
   if (spec.ids) return [IDS_MARKER];
   if (spec.files) return [FILES_MARKER];
   return [];
-}
-
-function flagNames(option: Option): string[] {
-  return [option.long, option.short].filter((name): name is string => Boolean(name));
 }
 
 function mergeFlags(inherited: FlagSpec[], own: FlagSpec[]): FlagSpec[] {

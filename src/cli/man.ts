@@ -5,7 +5,7 @@
 // `npm run man`, and test/cli/man.test.ts fails until it is.
 import type { Argument, Command, Help, Option } from 'commander';
 import { ExitCode } from '../errors.js';
-import { specOf } from './command.js';
+import { defaultVerbOf, specOf } from './command.js';
 
 export interface ManPage {
   /** File name under man/, e.g. `lms-users.1`. */
@@ -129,7 +129,7 @@ function nounPage(program: Command, noun: Command, help: Help, version: string):
   });
   lines.push('.SH DESCRIPTION', text(help.commandDescription(noun)));
   if (noun.aliases().length) lines.push('.PP', text(`Also: ${noun.aliases().map((alias) => `lms ${alias}`).join(', ')}.`));
-  const fallback = noun.commands.find((c) => c === defaultCommand(noun));
+  const fallback = defaultVerbOf(noun);
   if (fallback) lines.push('.PP', text(`Without a command, lms ${noun.name()} runs lms ${noun.name()} ${fallback.name()}.`));
   if (verbs.length > 1 || verbs[0] !== noun) {
     lines.push('.SH COMMANDS');
@@ -148,10 +148,6 @@ function leaves(command: Command, help: Help): Command[] {
   const children = subcommands(command, help);
   if (children.length === 0) return [command];
   return children.flatMap((child) => leaves(child, help));
-}
-
-function defaultCommand(noun: Command): Command | undefined {
-  return noun.commands.find((c) => specOf(c)?.isDefault === true);
 }
 
 /** `lms users get [options] <id>`, the words of the path in bold and the rest as commander writes it. */

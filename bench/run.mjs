@@ -136,7 +136,7 @@ const cases = [
     cmd: node,
     args: [
       '-e',
-      "require('node:https').get(process.env.BENCH_TLS_URL + '/api/v1/users/self', { ca: require('node:fs').readFileSync(process.env.BENCH_CA), headers: { authorization: 'Bearer 1~mock-admin', accept: 'application/json' } }, (r) => { let b = ''; r.setEncoding('utf8'); r.on('data', (d) => (b += d)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(b), null, 2) + '\\n')); });",
+      "require('node:https').get(process.env.BENCH_TLS_URL + '/api/v1/users/self', { ca: require('node:fs').readFileSync(process.env.BENCH_CA), headers: { authorization: 'Bearer 1~mock-admin', accept: 'application/json', 'user-agent': 'bench' } }, (r) => { let b = ''; r.setEncoding('utf8'); r.on('data', (d) => (b += d)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(b), null, 2) + '\\n')); });",
     ],
     get env() {
       return { BENCH_TLS_URL: tlsServerUrl, BENCH_CA: tlsCa };

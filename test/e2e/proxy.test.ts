@@ -75,13 +75,18 @@ describe('lms through a proxy', () => {
   });
 
   it.each([
-    ['HTTPS_PROXY', 'socks5://ann:pw@127.0.0.1:1080', /HTTPS_PROXY names a socks5:\/\/ proxy \(socks5:\/\/\[REDACTED\]@127\.0\.0\.1:1080\), which lms does not support/],
+    ['HTTP_PROXY', 'socks5://ann:pw@127.0.0.1:1080', /HTTP_PROXY names a socks5:\/\/ proxy \(socks5:\/\/\[REDACTED\]@127\.0\.0\.1:1080\), which lms does not support/],
     ['http_proxy', 'http://[::1', /^http_proxy is not a proxy URL: "http:\/\/\[::1"$/],
   ])('a malformed %s: exit 2 naming it, nothing sent', async (variable, value, message) => {
     const r = await users({ [variable]: value });
     expect(r.exitCode).toBe(2);
     expect((JSON.parse(r.stderr) as { message: string }).message).toMatch(message);
     expect(r.stderr).not.toContain('pw');
+  });
+
+  it("a malformed variable of the other scheme stops nothing (ALL_PROXY=socks5://… set for ssh or Tor, HTTPS_PROXY for this http instance's neighbours)", async () => {
+    const r = await users({ HTTPS_PROXY: 'socks5://127.0.0.1:9050' });
+    expect(r.exitCode, r.stderr).toBe(0);
   });
 
   it('lms doctor shows the proxy in use, and fails reachable with the fix when it refuses', async () => {
@@ -107,7 +112,7 @@ describe('lms through a proxy', () => {
     expect(checks.reachable.fix).toMatch(/check the user and password in HTTP_PROXY/);
     expect(failed.stdout + failed.stderr).not.toContain('wrong');
 
-    const malformed = await spawnLms(['doctor', '-o', 'json'], { ...instance(), HTTPS_PROXY: 'socks5://p:1080' });
-    expect(checksOf(malformed.stdout).proxy).toMatchObject({ status: 'fail', detail: 'HTTPS_PROXY names a socks5:// proxy (socks5://p:1080), which lms does not support' });
+    const malformed = await spawnLms(['doctor', '-o', 'json'], { ...instance(), HTTP_PROXY: 'socks5://p:1080' });
+    expect(checksOf(malformed.stdout).proxy).toMatchObject({ status: 'fail', detail: 'HTTP_PROXY names a socks5:// proxy (socks5://p:1080), which lms does not support' });
   });
 });

@@ -8,6 +8,7 @@ import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
+import { unguardCell } from '../output/csv-guard.js';
 
 export interface CsvRow extends Place {
   values: Record<string, string>;
@@ -470,6 +471,8 @@ export function readCsvRecords(bytes: Buffer, { columns, relaxColumnCount = fals
     return { problem: { line: e.lines ?? 1, message } };
   }
   if (parsed.length === 0) return { problem: { line: 1, message: `the file is empty; it needs a header: ${columns.join(',')}` } };
+  // Every cell without the ' an export puts before text a spreadsheet would run (csv-guard.ts).
+  for (const { record } of parsed) record.forEach((cell, i) => (record[i] = unguardCell(cell)));
   const header = parsed[0].record.map((h) => h.trim().toLowerCase());
   const records: CsvRecord[] = [];
   let previousEnd = parsed[0].info.lines;

@@ -4,6 +4,7 @@
 // column), so "fix the rows, import the file" works with no editing of the header.
 import { access, chmod, writeFile } from 'node:fs/promises';
 import { ERROR_COLUMN } from './csv-input.js';
+import { guardCell } from '../output/csv-guard.js';
 
 export interface FailedRow {
   line: number;
@@ -27,9 +28,10 @@ export async function writeFailedRows(path: string, header: readonly string[], r
   if (rows.length === 0) return (await access(path).then(() => true, () => false)) ? 'kept' : 'none';
   const { stringify } = await import('csv-stringify/sync');
   const columns = [...header.filter((c) => c !== ERROR_COLUMN), ERROR_COLUMN];
-  const records = [...rows].sort((a, b) => a.line - b.line).map((r) => ({ ...r.values, [ERROR_COLUMN]: r.error }));
+  // Guarded as every CSV lms writes (csv-guard.ts); the import takes the guard off again.
+  const records = [...rows].sort((a, b) => a.line - b.line).map((r) => columns.map((c) => guardCell(c === ERROR_COLUMN ? r.error : (r.values[c] ?? ''))));
   // The rows came from the user's own file (a password column included, when there was one): only they may read it.
-  await writeFile(path, stringify(records, { header: true, columns }), { mode: 0o600 });
+  await writeFile(path, stringify([columns.map(guardCell), ...records]), { mode: 0o600 });
   await chmod(path, 0o600).catch(() => undefined);
   return 'written';
 }

@@ -44,6 +44,8 @@ export interface GlobalOptions {
   timeoutGiven?: boolean;
   /** Allow a token over plain http to a host that is not this machine. */
   insecure: boolean;
+  /** --raw: CSV without the guard against spreadsheet formulas. */
+  raw?: boolean;
 }
 
 /** What tests (and the launcher) may replace. */

@@ -89,6 +89,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     .addOption(new Option('-o, --output <format>', 'output format (env LMS_OUTPUT); table on a terminal, json when piped').choices(FORMATS))
     .addOption(new Option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw').argParser(nonEmpty('--jq')))
     .addOption(new Option('--fields <list>', 'comma-separated fields to output, e.g. id,name,user.login_id'))
+    .addOption(new Option('--raw', "CSV cells as they are: no ' before text starting with = + - @ TAB or CR, which a spreadsheet would run as a formula"))
     .addOption(new Option('--all', 'fetch every page of a list'))
     .addOption(new Option('--limit <n>', 'stop a list after N items').argParser(wholeNumber('--limit', 1)))
     .addOption(new Option('--per-page <n>', `page size to ask the server for (at most ${MAX_PER_PAGE})`).argParser(wholeNumber('--per-page', 1, MAX_PER_PAGE)).default(MAX_PER_PAGE))
@@ -142,7 +143,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
         if (globals.output === 'json' && !(jq && globalOpts.output === undefined)) throw new UsageError('a list that keeps going cannot be one JSON array: use -o ndjson (the default when piped), csv or table');
       }
       const format = result.kind === 'list' && result.endless && chosen === 'json' ? 'ndjson' : chosen;
-      const options = { io: ctx.io, format, fields: globals.fields, columns: result.columns ?? spec.columns, jq };
+      const options = { io: ctx.io, format, fields: globals.fields, columns: result.columns ?? spec.columns, jq, raw: globals.raw };
       if (result.kind === 'item') return renderItem(result.value, options);
       const count = await renderList(result.items, options);
       if (count === 0 && result.whenEmpty && io.stderrIsTTY) err(io, `${result.whenEmpty}\n`);
@@ -217,6 +218,7 @@ function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): Global
     yes: o.yes === true,
     timeoutSeconds: o.timeout as number,
     insecure: o.insecure === true,
+    raw: o.raw === true,
   };
 }
 

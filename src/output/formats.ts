@@ -25,4 +25,6 @@ export interface RenderOptions {
   columns?: string[];
   /** --jq, compiled before the command sent anything; only with a format of JQ_FORMATS. */
   jq?: JqFilter;
+  /** --raw: CSV cells as they are, without the `'` before text a spreadsheet would run as a formula. */
+  raw?: boolean;
 }

@@ -14,6 +14,7 @@ import type { GradeDataEntry, GradedAssignment, Submission, SubmissionContext } 
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 import { interpretGrade } from '../../spec/grading.js';
 import { ERROR_COLUMN, formatProblems, parseCsv, readInput, type Problem } from '../../bulk/csv-input.js';
+import { unguardCell } from '../../output/csv-guard.js';
 import { failedFileNote, writeFailedRows } from '../../bulk/failed.js';
 import { reporting, unpaged, type BulkReport } from '../../bulk/report.js';
 import { parseUserRef, userRefKey } from '../../client/user-ref.js';
@@ -83,7 +84,7 @@ async function headerOf(bytes: Buffer): Promise<string[]> {
   const { parse } = await import('csv-parse/sync');
   try {
     const rows = parse(bytes, { bom: true, to_line: 1, relax_column_count: true }) as string[][];
-    return (rows[0] ?? []).map((h) => h.trim().toLowerCase());
+    return (rows[0] ?? []).map((h) => unguardCell(h).trim().toLowerCase());
   } catch {
     return [];
   }

@@ -14,7 +14,7 @@ import { IMPORT_COLUMNS } from './import.js';
 export async function exportRows(ctx: Context, rows: AsyncIterable<unknown> | Iterable<unknown>, columns: string[]): Promise<CommandResult> {
   if (ctx.globals.output !== undefined) return { kind: 'list', items: rows, columns };
   const { renderList } = await import('../../output/render.js');
-  await renderList(rows, { io: ctx.io, format: 'csv', fields: ctx.globals.fields, columns });
+  await renderList(rows, { io: ctx.io, format: 'csv', fields: ctx.globals.fields, columns, raw: ctx.globals.raw });
   return undefined;
 }
 

@@ -14,6 +14,8 @@ export interface Bound {
   limit: number;
   /** Names the input in messages: `--message-file`, `--token-stdin`. */
   what: string;
+  /** The whole name of a file in messages, where `what` and its path do not say it (`the CA file x.pem (from LMS_CA_FILE)`). */
+  label?: string;
 }
 
 function size(n: number): string {
@@ -67,4 +69,24 @@ export async function readBounded(source: string, stdin: NodeJS.ReadableStream, 
 /** readBounded as UTF-8 text. */
 export async function readBoundedText(source: string, stdin: NodeJS.ReadableStream, bound: Bound): Promise<string> {
   return (await readBounded(source, stdin, bound)).toString('utf8');
+}
+
+/**
+ * A file's bytes, read at once (for what is read before any command runs, such as a CA file), under
+ * the same bound: a file over `limit` is refused with the usage error readBounded gives, having read
+ * at most one byte past it. A file that cannot be opened throws the system's error, for the caller
+ * to put in words.
+ */
+export function readBoundedFileSync(path: string, bound: Bound): Buffer {
+  const { openSync, readSync, closeSync } = process.getBuiltinModule('node:fs');
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(bound.limit + 1);
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
+    if (length > bound.limit) throw new UsageError(`${bound.label ?? `${bound.what} ${path}`} is larger than ${size(bound.limit)}, the most lms reads there. Nothing was sent.`);
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -21,6 +21,8 @@ const linux = existsSync('/proc/self/status');
 
 /** Where the input goes on the command line; left out, the verb reads it from stdin by a flag of its own. */
 const F = '\0input';
+/** As F, for a file that is only ever a path (not `-`). */
+const P = '\0path';
 
 /** Each reader the tree declares, by `noun verb --flag` (or `noun verb <arg>`), and a command line that reaches it. */
 const READERS: Record<string, string[]> = {
@@ -44,6 +46,8 @@ const READERS: Record<string, string[]> = {
   'conv batch --ids-file': ['--mock', 'conv', 'batch', '--event', 'mark_as_read', '--ids-file', F],
   'profile add --token-stdin': ['profile', 'add', 'p', '--url', 'http://127.0.0.1:9', '--no-verify', '--token-stdin'],
   'auth login --client-secret-stdin': ['auth', 'login', '-p', 'p', '--url', 'http://127.0.0.1:9', '--client-id', '1', '--client-secret-stdin', '--no-browser'],
+  'profile add --ca-file': ['profile', 'add', 'p', '--url', 'https://127.0.0.1:9', '--no-verify', '--token-stdin', '--ca-file', P],
+  'auth login --ca-file': ['auth', 'login', '-p', 'p', '--url', 'https://127.0.0.1:9', '--client-id', '1', '--no-browser', '--ca-file', P],
   'apply --file': ['--mock', 'apply', '-f', F],
   'diff --file': ['--mock', 'diff', '-f', F],
   'api request --input': ['--mock', 'api', 'POST', '/api/v1/courses', '--input', F],
@@ -112,7 +116,9 @@ describe('every reader the command tree declares is bounded', () => {
   });
 
   const runs = Object.entries(READERS).flatMap(([reader, argv]) =>
-    argv.includes(F)
+    argv.includes(P)
+      ? [{ name: `${reader} /dev/zero`, args: argv.map((a) => (a === P ? '/dev/zero' : a)) }]
+      : argv.includes(F)
       ? [
           { name: `${reader} /dev/zero`, args: argv.map((a) => (a === F ? '/dev/zero' : a)) },
           { name: `${reader} - < /dev/zero`, args: argv.map((a) => (a === F ? '-' : a)) },

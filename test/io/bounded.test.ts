@@ -1,11 +1,11 @@
 // The bounded reader: what it returns within the limit, where it stops past it, and what it says.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { readBounded, readBoundedText } from '../../src/io/bounded.js';
+import { readBounded, readBoundedFileSync, readBoundedText } from '../../src/io/bounded.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lms-bounded-'));
 const none = Readable.from([]);
@@ -63,5 +63,23 @@ describe('readBounded', () => {
     { name: 'a directory', path: () => dir, message: /^cannot read --body-file .*: it is a directory, not a file$/ },
   ])('says why it cannot read $name', async ({ path, message }) => {
     await expect(readBounded(path(), none, { limit: 10, what: '--body-file' })).rejects.toThrow(message);
+  });
+});
+
+describe('readBoundedFileSync', () => {
+  it('returns a file within the limit whole, even at the limit', () => {
+    const path = join(dir, 'ca.pem');
+    writeFileSync(path, 'abcd');
+    expect(readBoundedFileSync(path, { limit: 4, what: '--ca-file' }).toString()).toBe('abcd');
+  });
+
+  it.skipIf(!existsSync('/dev/zero'))('refuses an endless file at the limit, naming it as asked', () => {
+    expect(() => readBoundedFileSync('/dev/zero', { limit: 1024, what: 'LMS_CA_FILE', label: 'the CA file /dev/zero (from LMS_CA_FILE)' })).toThrow(
+      new UsageError('the CA file /dev/zero (from LMS_CA_FILE) is larger than 1 KiB, the most lms reads there. Nothing was sent.'),
+    );
+  });
+
+  it('leaves an unopenable file to the caller to put in words', () => {
+    expect(() => readBoundedFileSync(join(dir, 'missing.pem'), { limit: 10, what: '--ca-file' })).toThrow(expect.objectContaining({ code: 'ENOENT' }));
   });
 });

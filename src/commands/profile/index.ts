@@ -69,7 +69,7 @@ export const profileVerbs: Verbs = [
         tokenStdin: { flags: '--token-stdin', description: 'read the access token from standard input' },
         verify: { flags: '--no-verify', description: 'save without checking the token with the instance' },
         insecureStorage: { flags: '--insecure-storage', description: 'keep the token in the profile file (readable only by you) instead of the keychain' },
-        caFile: { flags: '--ca-file <file>', description: "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides the usual ones; LMS_CA_FILE overrides it" },
+        caFile: { file: 'read', flags: '--ca-file <file>', description: "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides the usual ones; LMS_CA_FILE overrides it" },
       },
       examples: [
         'lms profile add prod --url https://lms.example.edu',

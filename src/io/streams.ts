@@ -182,10 +182,3 @@ function isOpen(fd: number): boolean {
     return false;
   }
 }
-
-/** All of a stream (stdin, for `-` arguments and --token-stdin). */
-export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks);
-}

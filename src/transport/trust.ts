@@ -4,6 +4,9 @@
 // such a file is named.
 import type { SecureContext } from 'node:tls';
 import { UsageError } from '../errors.js';
+import { readBoundedFileSync } from '../io/bounded.js';
+
+const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
 
 export interface CaFile {
   path: string;
@@ -15,12 +18,13 @@ const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/
 
 /** The certificates of a PEM file; an unreadable file, or one with no certificate Node can parse, is a usage error naming it. */
 export function readCaFile({ path, source }: CaFile): string[] {
-  const { readFileSync } = process.getBuiltinModule('node:fs');
   const hint = 'give the PEM file of the certificate authority (the text between -----BEGIN CERTIFICATE----- and -----END CERTIFICATE-----)';
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // Bounded: a bundle of every public root is about 200 KiB, and /dev/zero must not fill memory.
+    text = readBoundedFileSync(path, { limit: MAX_CA_FILE_BYTES, what: source, label: `the CA file ${path} (from ${source})` }).toString('utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new UsageError(`cannot read the CA file ${path} (from ${source}): ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code}`, { hint });
   }

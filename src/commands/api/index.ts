@@ -63,7 +63,7 @@ const request = command({
   isDefault: true,
   options: {
     field: { flags: '-f, --field <key=value>', description: 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed', repeatable: true },
-    input: { flags: '--input <file>', description: 'a JSON body from a file, or - for stdin' },
+    input: { file: 'read', flags: '--input <file>', description: 'a JSON body from a file, or - for stdin' },
     paginate: { flags: '--paginate', description: 'follow Link rel="next" and print every item' },
   },
   examples: ['lms api GET /api/v1/accounts/1/users -f search_term=smith --paginate', 'lms api PUT /api/v1/users/self -f "user[time_zone]=Europe/Berlin"'],

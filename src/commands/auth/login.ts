@@ -13,7 +13,8 @@ import type { Context } from '../../cli/context.js';
 import { baseUrlOf, parseInstanceUrl } from '../../config/instance-url.js';
 import { invalidProfileName, type Profile } from '../../config/profiles.js';
 import { ExitCode, LmsError, UsageError } from '../../errors.js';
-import { err, readAll } from '../../io/streams.js';
+import { readBoundedText, MAX_SECRET_BYTES } from '../../io/bounded.js';
+import { err } from '../../io/streams.js';
 import { isLoopbackHost } from '../../net.js';
 
 /** A person logs in, perhaps with a second factor: without --timeout, the wait is this long. */
@@ -127,7 +128,7 @@ function profileName(ctx: Context, url: URL | undefined, current: string | undef
 // A developer key's secret comes from stdin or a hidden prompt, never a flag (`ps` and shell history would show it).
 
 async function secretFromStdin(ctx: Context): Promise<string> {
-  const secret = (await readAll(ctx.io.stdin)).toString('utf8').trim();
+  const secret = (await readBoundedText('-', ctx.io.stdin, { limit: MAX_SECRET_BYTES, what: '--client-secret-stdin' })).trim();
   if (!secret) throw new UsageError('--client-secret-stdin: the client secret on standard input is empty');
   return secret;
 }

@@ -10,7 +10,8 @@ import { watchBatch } from '../../cli/watch-progress.js';
 import type { ApiClient } from '../../client/client.js';
 import type { CreateConversationParams } from '../../spec/types/conversations.js';
 import { FailureError, UsageError } from '../../errors.js';
-import { err, readAll } from '../../io/streams.js';
+import { readBoundedText, MAX_TEXT_BYTES } from '../../io/bounded.js';
+import { err } from '../../io/streams.js';
 import { contentTypeFor } from '../../mime.js';
 
 export const CONVERSATION_COLUMNS = ['id', 'subject', 'workflow_state', 'starred', 'message_count', 'last_message_at', 'audience', 'last_message'];
@@ -28,10 +29,7 @@ export function recipientsOf(values: readonly string[] | undefined): string[] {
 
 /** A file's text, or stdin's for `-`. */
 export async function readText(ctx: Context, path: string, flag: string): Promise<string> {
-  if (path === '-') return (await readAll(ctx.io.stdin)).toString('utf8');
-  return readFile(path, 'utf8').catch(() => {
-    throw new UsageError(`cannot read ${flag} ${path}`);
-  });
+  return readBoundedText(path, ctx.io.stdin, { limit: MAX_TEXT_BYTES, what: flag });
 }
 
 export async function bodyOf(ctx: Context, opts: { body?: string; bodyFile?: string }): Promise<string> {

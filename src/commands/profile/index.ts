@@ -5,7 +5,8 @@ import { noProfile } from '../../config/no-profile.js';
 import { baseUrlOf, parseInstanceUrl } from '../../config/instance-url.js';
 import { invalidProfileName, type Profile } from '../../config/profiles.js';
 import { ApiError, ExitCode, LmsError, NetworkError, UsageError } from '../../errors.js';
-import { err, readAll } from '../../io/streams.js';
+import { readBoundedText, MAX_SECRET_BYTES } from '../../io/bounded.js';
+import { err } from '../../io/streams.js';
 import { isLoopbackHost } from '../../net.js';
 
 /** What a profile shows of its token: where it is, never the token itself (nor is the keychain asked). */
@@ -68,7 +69,7 @@ export const profileVerbs: Verbs = [
         tokenStdin: { flags: '--token-stdin', description: 'read the access token from standard input' },
         verify: { flags: '--no-verify', description: 'save without checking the token with the instance' },
         insecureStorage: { flags: '--insecure-storage', description: 'keep the token in the profile file (readable only by you) instead of the keychain' },
-        caFile: { flags: '--ca-file <file>', description: "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides the usual ones; LMS_CA_FILE overrides it" },
+        caFile: { file: 'read', flags: '--ca-file <file>', description: "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides the usual ones; LMS_CA_FILE overrides it" },
       },
       examples: [
         'lms profile add prod --url https://lms.example.edu',
@@ -92,7 +93,7 @@ export const profileVerbs: Verbs = [
           (await import('../../transport/trust.js')).readCaFile({ path: caFile, source: '--ca-file' });
         }
         let token: string;
-        if (opts.tokenStdin) token = (await readAll(ctx.io.stdin)).toString('utf8').trim();
+        if (opts.tokenStdin) token = (await readBoundedText('-', ctx.io.stdin, { limit: MAX_SECRET_BYTES, what: '--token-stdin' })).trim();
         else if (ctx.interactive) token = (await (await ctx.prompter()).secret(`Access token for ${url.host}:`)).trim();
         else throw new UsageError('no token: pass --token-stdin and pipe the token in, or run in a terminal to be prompted');
         if (!token) throw new UsageError('the token is empty');

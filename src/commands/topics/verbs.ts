@@ -42,12 +42,8 @@ const messageFlags = {
 async function messageOf(ctx: Context, opts: { message?: string; messageFile?: string }, required: boolean): Promise<string | undefined> {
   if (opts.message !== undefined && opts.messageFile !== undefined) throw new UsageError('give --message or --message-file, not both');
   if (opts.messageFile !== undefined) {
-    const { readAll } = await import('../../io/streams.js');
-    if (opts.messageFile === '-') return (await readAll(ctx.io.stdin)).toString('utf8');
-    const { readFile } = await import('node:fs/promises');
-    return readFile(opts.messageFile, 'utf8').catch(() => {
-      throw new UsageError(`cannot read --message-file ${opts.messageFile}`);
-    });
+    const { readBoundedText, MAX_TEXT_BYTES } = await import('../../io/bounded.js');
+    return readBoundedText(opts.messageFile, ctx.io.stdin, { limit: MAX_TEXT_BYTES, what: '--message-file' });
   }
   if (required && (opts.message === undefined || opts.message.trim() === '')) throw new UsageError('give the message with --message or --message-file');
   return opts.message;

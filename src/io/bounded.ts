@@ -1,0 +1,92 @@
+// What the CLI reads whole (a message body, a token, a secret) from a file or stdin, with a bound:
+// a reader that buffered until the input ended would grow with `< /dev/zero` until the machine or
+// V8's string limit stopped it. The imports stream through their own scanner (bulk/csv-input.ts),
+// under the same kind of message.
+import { UsageError } from '../errors.js';
+
+/** A message or post body: as much as the imports allow one field, and more than servers take in one request. */
+export const MAX_TEXT_BYTES = 1024 * 1024;
+/** A token or a client secret: real ones are under 100 bytes, a JWT a few KiB. */
+export const MAX_SECRET_BYTES = 16 * 1024;
+
+export interface Bound {
+  /** The most bytes read; one more is refused. */
+  limit: number;
+  /** Names the input in messages: `--message-file`, `--token-stdin`. */
+  what: string;
+  /** The whole name of a file in messages, where `what` and its path do not say it (`the CA file x.pem (from LMS_CA_FILE)`). */
+  label?: string;
+}
+
+function size(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / 1024 / 1024} MiB`;
+  return n >= 1024 && n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
+}
+
+/**
+ * A file's bytes, or stdin's for `-`, refused with a usage error as soon as they pass `limit`:
+ * nothing past it is buffered, and a regular file that large is refused from its size, unread.
+ */
+export async function readBounded(source: string, stdin: NodeJS.ReadableStream, bound: Bound): Promise<Buffer> {
+  // `--message-file notes.html`, `standard input (--message-file -)`, `standard input (--token-stdin)`.
+  const label = source !== '-' ? `${bound.what} ${source}` : bound.what.endsWith('-stdin') ? `standard input (${bound.what})` : `standard input (${bound.what} -)`;
+  const tooLarge = () => new UsageError(`${label} is larger than ${size(bound.limit)}, the most lms reads there. Nothing was sent.`);
+  const { whyUnreadable } = await import('../bulk/csv-input.js');
+  const unreadable = (e: unknown) => new UsageError(`cannot read ${label}: ${whyUnreadable(e)}`);
+  let stream: NodeJS.ReadableStream;
+  if (source === '-') stream = stdin;
+  else {
+    const { open } = await import('node:fs/promises');
+    const handle = await open(source, 'r').catch((e: unknown) => {
+      throw unreadable(e);
+    });
+    const stat = await handle.stat().catch(async (e: unknown) => {
+      await handle.close();
+      throw unreadable(e);
+    });
+    if (stat.isDirectory() || (stat.isFile() && stat.size > bound.limit)) {
+      await handle.close();
+      throw stat.isDirectory() ? unreadable(Object.assign(new Error(), { code: 'EISDIR' })) : tooLarge();
+    }
+    stream = handle.createReadStream();
+  }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    // Leaving the loop destroys the stream: nothing more is read.
+    for await (const chunk of stream) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      length += bytes.length;
+      if (length > bound.limit) throw tooLarge();
+      chunks.push(Buffer.from(bytes));
+    }
+  } catch (e) {
+    throw e instanceof UsageError ? e : unreadable(e);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** readBounded as UTF-8 text. */
+export async function readBoundedText(source: string, stdin: NodeJS.ReadableStream, bound: Bound): Promise<string> {
+  return (await readBounded(source, stdin, bound)).toString('utf8');
+}
+
+/**
+ * A file's bytes, read at once (for what is read before any command runs, such as a CA file), under
+ * the same bound: a file over `limit` is refused with the usage error readBounded gives, having read
+ * at most one byte past it. A file that cannot be opened throws the system's error, for the caller
+ * to put in words.
+ */
+export function readBoundedFileSync(path: string, bound: Bound): Buffer {
+  const { openSync, readSync, closeSync } = process.getBuiltinModule('node:fs');
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(bound.limit + 1);
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
+    if (length > bound.limit) throw new UsageError(`${bound.label ?? `${bound.what} ${path}`} is larger than ${size(bound.limit)}, the most lms reads there. Nothing was sent.`);
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}

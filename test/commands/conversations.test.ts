@@ -121,6 +121,23 @@ describe('lms conv send', () => {
     expect(r.exitCode).toBe(5);
     expect(r.stderr).toContain('restricted by role');
   });
+
+  it("messages the whole course as its teacher, and refuses a student's whole-course message with exit 5, sending nothing", async () => {
+    const lms = session();
+    const SAM = { env: { LMS_TOKEN: '7~mock-sam' } };
+    const sent = async () => json((await lms.run('conv list --scope sent -o json --fields id', SAM)).stdout);
+    const before = await sent();
+    for (const to of ['course_1_students', 'course_1']) {
+      const r = await lms.run(`conv send --to ${to} --body Hello`, SAM);
+      expect(r.exitCode, to).toBe(5);
+      expect(r.stderr).toBe('error: POST /api/v1/conversations failed with 400: recipients: restricted by role\n');
+      expect(r.stdout).toBe('');
+    }
+    expect(await sent()).toEqual(before);
+    const teacher = await lms.run('conv send --to course_1_students --body Hello -o json --fields id', TEACHER);
+    expect(teacher.exitCode, teacher.stderr).toBe(0);
+    expect((json(teacher.stdout) as unknown[]).length).toBeGreaterThan(1);
+  });
 });
 
 describe('lms conv send --async', () => {

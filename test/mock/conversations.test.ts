@@ -266,6 +266,49 @@ describe('create (sync)', () => {
   });
 });
 
+describe('messaging the class as a whole (send_messages_all)', () => {
+  const RESTRICTED = { status: 400, body: [{ attribute: 'recipients', message: 'restricted by role' }] };
+  // Tara's TA role is limited to section A (section 1); she reaches the class there.
+  const SENDERS = [
+    ['a teacher', TOKENS.teacher, true],
+    ['a TA', TOKENS.ta, true],
+    ['an admin', TOKENS.admin, true],
+    ['a student', TOKENS.student, false],
+    ['an observer', TOKENS.observer, false],
+  ] as const;
+  const CLASSES = ['course_1', 'course_1_students', 'course_1_observers', 'section_1', 'section_1_students'];
+
+  it.each(SENDERS.flatMap(([who, token, may]) => CLASSES.map((to) => [who, to, token, may] as const)))('%s, to %s', async (_who, to, token, may) => {
+    const before = (await collect(as(token).conversations.list({ scope: 'sent' }))).length;
+    const made = as(token).conversations.create({ recipients: [to], body: 'To everyone.', group_conversation: true });
+    if (may) {
+      expect((await made)[0].audience.length).toBeGreaterThan(0);
+    } else {
+      expect(await failure(made)).toEqual(RESTRICTED);
+      // Named beside a person it may message, a class within reach still refuses the whole message
+      // (an observer's reach has no sections: one named is dropped, as any context out of reach).
+      if (token === TOKENS.student || to.startsWith('course_')) {
+        expect(await failure(as(token).conversations.create({ recipients: ['3', to], body: 'To everyone.' }))).toEqual(RESTRICTED);
+      }
+      expect((await collect(as(token).conversations.list({ scope: 'sent' }))).length).toBe(before);
+    }
+  });
+
+  it("leaves a student's messages to people, to a group and to the course's instructors as they were", async () => {
+    for (const recipients of [['8'], ['group_1'], ['course_1_teachers'], ['course_1_tas']]) {
+      const [c] = await as(TOKENS.student).conversations.create({ recipients, body: 'Hello', group_conversation: true });
+      expect(c.audience.length, recipients.join()).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses adding the class to a conversation as it refuses starting one', async () => {
+    const [c] = await as(TOKENS.student).conversations.create({ recipients: ['3', '8'], body: 'Hello', group_conversation: true });
+    expect(await failure(as(TOKENS.student).conversations.addRecipients({ id: c.id, recipients: ['course_1_students'] }))).toEqual(RESTRICTED);
+    const [t] = await as(TOKENS.teacher).conversations.create({ recipients: ['5', '7'], body: 'Hello', group_conversation: true });
+    expect((await as(TOKENS.teacher).conversations.addRecipients({ id: t.id, recipients: ['course_1_students'] })).audience.length).toBeGreaterThan(2);
+  });
+});
+
 describe('create (async) and batches', () => {
   it('answers 202 [] with the batch id at once, and delivers in the background while the batch is watched', async () => {
     generateSchool(mock.db, { users: 300, courses: 1, now: '2026-11-01T00:00:00Z' });

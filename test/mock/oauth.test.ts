@@ -4,7 +4,7 @@
 // database keeps of a code or token (a hash, never the value).
 import { createHash, randomBytes } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { addDeveloperKey } from '../../src/mock/areas/oauth/repo.js';
+import { addCode, addDeveloperKey } from '../../src/mock/areas/oauth/repo.js';
 import { MOCK_CLIENT_ID, MOCK_CLIENT_SECRET, MOCK_PUBLIC_CLIENT_ID } from '../../src/mock/areas/oauth/seed.js';
 import { createMockHandler, type MockHandler } from '../../src/mock/handler.js';
 import { listTokens, type MockRuntime } from '../../src/mock/runtime.js';
@@ -291,6 +291,10 @@ describe('the authorization step refuses', () => {
     ['a fragment', 'http://127.0.0.1:5000/cb#frag'],
     ['the out-of-band URN', 'urn:ietf:wg:oauth:2.0:oob'],
     ['no redirect_uri', ''],
+    ['a code of its own', 'http://127.0.0.1:5/cb?code=ATTACKER'],
+    ['a code of its own after another parameter', 'http://127.0.0.1:5/cb?x=1&code=ATTACKER'],
+    ['an empty code of its own', 'http://127.0.0.1:5/cb?code='],
+    ['a state of its own', 'http://127.0.0.1:5/cb?state=forged'],
   ])('a redirect_uri with %s: 400 invalid_request, and no redirect', async (_what, redirect) => {
     const a = await send('GET', authPath(request(challenge, { redirect_uri: redirect })));
     expect(a.status).toBe(400);
@@ -314,6 +318,33 @@ describe('the authorization step refuses', () => {
 });
 
 describe('the consent step', () => {
+  it('a redirect_uri with a query of its own but no code or state still gets the answer after it', async () => {
+    const { challenge } = pkce();
+    const back = location(await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...request(challenge, { redirect_uri: `${REDIRECT}?x=1` }), approve: '1' } }));
+    expect(back.base).toBe(REDIRECT);
+    expect(back.params).toMatchObject({ x: '1', state: 'st-4711' });
+    expect(back.params.code).toMatch(/^[0-9a-f]{128}$/);
+  });
+
+  it('a forged form whose redirect_uri brings its own code: 400, and no code sent anywhere', async () => {
+    const { challenge } = pkce();
+    const a = await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...request(challenge, { redirect_uri: 'http://127.0.0.1:5/cb?code=ATTACKER' }), approve: '1' } });
+    expect(a.status).toBe(400);
+    expect(a.headers.location).toBeUndefined();
+  });
+
+  it('is not approved by an access token the provider issued (header or form): 401 as for no login, and no code', async () => {
+    const { access } = await loginAsSam();
+    expect(await whoAmI(access)).toBeTypeOf('number');
+    const { challenge } = pkce();
+    const form = { ...request(challenge), approve: '1' };
+    for (const a of [await send('POST', '/login/oauth2/confirm', { token: access, form }), await send('POST', '/login/oauth2/confirm', { form: { ...form, access_token: access } })]) {
+      expect(a.status).toBe(401);
+      expect(a.headers.location).toBeUndefined();
+      expect(a.json()).toEqual({ status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
+    }
+  });
+
   it('needs the approving user: no token is 401, an unknown one 401 with WWW-Authenticate, and neither sends a code', async () => {
     const { challenge } = pkce();
     const form = { ...request(challenge), approve: '1' };
@@ -426,6 +457,15 @@ describe('the token endpoint refuses', () => {
       expect(grantError(await exchange(code, verifier, { redirect_uri: other })), other).toEqual({ status: 400, error: 'invalid_grant' });
     }
     expect((await exchange(code, verifier)).status).toBe(200);
+  });
+
+  it('a code issued for a redirect_uri that brought its own code: invalid_grant, even with that same redirect_uri', async () => {
+    const { verifier, challenge } = pkce();
+    const redirect = 'http://127.0.0.1:5/cb?code=ATTACKER';
+    const code = randomBytes(64).toString('hex');
+    addCode(mock.db, { code, key: 1, user: (await whoAmI(TOKENS.student)) as number, redirectUri: redirect, challenge, scopes: '', expiresAt: at(600), now: NOW });
+    const a = await exchange(code, verifier, { redirect_uri: redirect });
+    expect(a.json()).toEqual({ error: 'invalid_grant', error_description: 'redirect_uri does not match client settings' });
   });
 
   it("another client's code: invalid_grant (incorrect client)", async () => {

@@ -31,8 +31,8 @@ async function reached(token: string, recipients: string[]): Promise<number[]> {
 describe('sending', () => {
   it.each([
     // Olive observes Sam (7) in BIO-101.
-    ['an observer, to the course\'s students: only the student observed', TOKENS.observer, ['course_1_students'], [7]],
-    ['an observer, to the whole course: its teacher, its TA and the student observed', TOKENS.observer, ['course_1'], [3, 5, 7]],
+    ['an observer, to the course\'s teachers', TOKENS.observer, ['course_1_teachers'], [3]],
+    ['an observer, to the course\'s TAs', TOKENS.observer, ['course_1_tas'], [5]],
     ['an observer, to the teacher', TOKENS.observer, ['3'], [3]],
     ['an observer, to the TA', TOKENS.observer, ['5'], [5]],
     ['an observer, to the student observed', TOKENS.observer, ['7'], [7]],
@@ -53,6 +53,9 @@ describe('sending', () => {
     ['an observer, to a student they do not observe', TOKENS.observer, ['8'], INVALID],
     ['an observer, to the designer', TOKENS.observer, ['6'], INVALID],
     ['an observer, to a section', TOKENS.observer, ['section_1'], RESTRICTED],
+    // The class as a whole is for those who may message the entire class, which observers may not.
+    ['an observer, to the course\'s students', TOKENS.observer, ['course_1_students'], RESTRICTED],
+    ['an observer, to the whole course', TOKENS.observer, ['course_1'], RESTRICTED],
     ['an observer, to the group of the student observed', TOKENS.observer, ['group_1'], RESTRICTED],
     ['a student, to another student\'s observer', TOKENS.otherStudent, ['13'], INVALID],
     ['a section-limited TA, to a student of another section', TOKENS.ta, ['9'], INVALID],

@@ -369,3 +369,29 @@ describe('the role × route matrix', () => {
     expect(seen).toEqual(expected);
   });
 });
+
+/**
+ * Messaging BIO-101 as a whole, beside the row above that messages one person: 201 for whoever may
+ * message the entire class there (its teacher and TA, the admins above it), the API's 400
+ * `restricted by role` for everyone else, with nothing sent.
+ */
+describe('the role matrix of messaging a class as a whole (conversations.create)', () => {
+  const CLASS_SENDERS: Role[] = ['ta', 'teacher', 'subAdmin', 'admin'];
+  it.each(['course_1', 'course_1_students', 'section_1'])('to %s', async (to) => {
+    const seen: Partial<Record<Role, number>> = {};
+    for (const role of ALL_ROLES) {
+      const mock = seededSchool();
+      const token = ROLES[role];
+      const before = snapshot(mock);
+      const res = await mock.handler({
+        method: 'POST',
+        url: 'http://lms.mock/api/v1/conversations',
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
+        body: JSON.stringify({ recipients: [to], body: 'To everyone', group_conversation: true }),
+      });
+      seen[role] = res.status;
+      if (res.status !== 201) expect(snapshot(mock), `${role}'s refused message changed the data`).toBe(before);
+    }
+    expect(seen).toEqual(Object.fromEntries(ALL_ROLES.map((r) => [r, r === 'anonymous' ? 401 : CLASS_SENDERS.includes(r) ? 201 : 400])));
+  });
+});

@@ -32,6 +32,8 @@ export const PERMISSIONS = [
   'post_to_forum',
   'create_announcement',
   'send_messages',
+  /** Messaging a course or section as a whole ("Send messages to the entire class"). */
+  'send_messages_all',
   // outcomes
   'manage_outcomes',
   /** Changing global outcomes: the site admin's, held on the instance's root account. */

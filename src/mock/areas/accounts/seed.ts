@@ -9,14 +9,15 @@ import { ACCOUNT_MEMBERSHIP, createAccount, createRole } from './repo.js';
 const STUDENT: Permission[] = ['read_roster', 'read_course_content', 'post_to_forum', 'send_messages'];
 const TEACHER: Permission[] = [
   'read_roster', 'read_course_content', 'read_sis', 'manage_students', 'manage_admin_users', 'manage_sections', 'manage_grades', 'view_all_grades',
-  'manage_content', 'moderate_forum', 'post_to_forum', 'create_announcement', 'send_messages', 'manage_outcomes',
+  'manage_content', 'moderate_forum', 'post_to_forum', 'create_announcement', 'send_messages', 'send_messages_all', 'manage_outcomes',
 ];
 const TA: Permission[] = [
   'read_roster', 'read_course_content', 'manage_students', 'manage_grades', 'view_all_grades', 'manage_content', 'moderate_forum', 'post_to_forum',
-  'create_announcement', 'send_messages',
+  'create_announcement', 'send_messages', 'send_messages_all',
 ];
 const DESIGNER: Permission[] = ['read_roster', 'read_course_content', 'manage_content', 'moderate_forum', 'post_to_forum', 'create_announcement', 'manage_outcomes'];
-// Observers message only their students' instructors (and their students), never the whole course.
+// Students and observers message people and groups, never the whole class (send_messages_all).
+// Observers message only their students' instructors (and their students).
 const OBSERVER: Permission[] = ['read_course_content'];
 
 /** Built-in roles, with ids that docs and tests can name. */

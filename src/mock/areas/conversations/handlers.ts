@@ -12,6 +12,7 @@ import { AVATAR, scopeOf } from '../search/handlers.js';
 import { commonContextsOf } from '../search/repo.js';
 import { activeUser, userById } from '../users/repo.js';
 import { deliver, postMessage, type MessageContent } from './deliver.js';
+import { allows, classOf } from './policy.js';
 import {
   addParticipants,
   conversationById,
@@ -230,6 +231,21 @@ const listConversations: Handler = (ctx) => {
   return new Reply(200, { conversations: page.body, conversation_ids: inboxIds(ctx.db, q) }, page.headers);
 };
 
+/**
+ * A class named as a whole among the recipients, within the sender's reach, is refused (all of the
+ * message with it) unless the sender's roles there allow messaging the class: `restricted by role`,
+ * as real instances word it. A context out of reach is left to the recipients' resolution, which
+ * refuses it alone.
+ */
+function mayMessageClasses(ctx: MockCtx, scope: MessagingScope, tokens: readonly string[]): void {
+  for (const token of tokens) {
+    const ref = parseContextToken(token);
+    if (!ref || !peopleSourceOf(scope, ref)) continue;
+    const course = classOf(ctx.db, ref);
+    if (course && !allows(ctx.db, ctx.caller.id, 'messageClass', course)) throw refused('recipients', 'restricted by role');
+  }
+}
+
 const create: Handler = (ctx) => {
   const p = ctx.params;
   const tokens = recipientTokens(ctx);
@@ -245,6 +261,7 @@ const create: Handler = (ctx) => {
   }
   const mode = str(p, 'mode') ?? 'sync';
   if (mode !== 'sync' && mode !== 'async') throw refused('mode', 'invalid');
+  mayMessageClasses(ctx, scope, tokens);
   const resolved = resolveRecipients(ctx.db, scope, tokens);
   if (resolved.users.length === 0) throw refused('recipients', resolved.restricted ? 'restricted by role' : 'invalid');
   const group = bool(p, 'group_conversation') === true;
@@ -339,7 +356,9 @@ const addRecipients: Handler = (ctx) => {
   const tokens = recipientTokens(ctx);
   if (tokens.length === 0) throw new HttpError(400, {});
   if (c.private) throw refused('recipients', 'private conversations cannot have recipients added');
-  const resolved = resolveRecipients(ctx.db, scopeOf(ctx), tokens);
+  const scope = scopeOf(ctx);
+  mayMessageClasses(ctx, scope, tokens);
+  const resolved = resolveRecipients(ctx.db, scope, tokens);
   const present = new Set(participantsOf(ctx.db, c.id).map((x) => x.user_id));
   const added = resolved.users.filter((u) => !present.has(u) && u !== ctx.caller.id);
   if (resolved.users.length === 0) throw refused('recipients', resolved.restricted ? 'restricted by role' : 'invalid');

@@ -9,6 +9,7 @@ import type { OperationId } from '../../../spec/routes.js';
 import { headerOf } from '../../decode.js';
 import { HttpError, Reply, bearerToken, bool, crypto, invalidToken, str, unauthenticated, type Handler, type MockCtx, type UserRow } from '../../kit.js';
 import { activeUser, tokenUser } from '../lookup.js';
+import { tokenOwner } from '../users/repo.js';
 import { consentPage, PAGE_HEADERS } from './page.js';
 import {
   addCode,
@@ -61,7 +62,7 @@ function authorization(ctx: MockCtx): Authorization {
  * The redirect_uri parsed, when the key allows it: the same scheme and host as one of the key's,
  * and a path under that one's; any port on a loopback host (RFC 8252 §7.3: a native app listens
  * wherever a port was free), the same port elsewhere. No credentials in it, no fragment
- * (RFC 6749 §3.1.2).
+ * (RFC 6749 §3.1.2), and no `code` or `state` of its own in its query.
  */
 function allowedRedirect(key: DeveloperKeyRow, raw: string): URL | undefined {
   let url: URL;
@@ -71,6 +72,9 @@ function allowedRedirect(key: DeveloperKeyRow, raw: string): URL | undefined {
     return undefined;
   }
   if (url.username || url.password || raw.includes('#')) return undefined;
+  // The answer's own `code` and `state` are the only ones the client may find there: one the
+  // redirect_uri brought would come first and be taken for the answer.
+  if (url.searchParams.has('code') || url.searchParams.has('state')) return undefined;
   const allowed = (JSON.parse(key.redirect_uris) as string[]).some((entry) => {
     const a = new URL(entry);
     const loopback = a.hostname === '127.0.0.1' || a.hostname === 'localhost' || a.hostname === '[::1]';
@@ -124,13 +128,17 @@ const authorize: Handler = (ctx) => {
 
 /**
  * The consent step, answered by the user a token names: the `Authorization: Bearer` header (what a
- * test sends) or the form's `access_token` field (what a person types on the consent page).
+ * test sends) or the form's `access_token` field (what a person types on the consent page). Only a
+ * person's own token signs them in here; a token this provider issued is not a login (on real
+ * instances the page wants a session), else a stolen one-hour token would approve a grant whose
+ * refresh token never expires. It is answered as no login at all.
  */
 const confirm: Handler = (ctx) => {
   const token = bearerToken(ctx.req) ?? str(ctx.params, 'access_token');
   if (!token) throw unauthenticated();
   const user = tokenUser(ctx.db, token, ctx.now());
   if (!user) throw invalidToken();
+  if (tokenOwner(ctx.db, token) === undefined) throw unauthenticated();
   const a = authorization(ctx);
   const problem = requestProblem(ctx);
   if (problem) return redirectBack(a, problem);
@@ -237,6 +245,8 @@ function codeGrant(ctx: MockCtx, key: DeveloperKeyRow): Reply {
   const redirectUri = str(p, 'redirect_uri');
   if (!redirectUri) return refusal('invalid_request', 'redirect_uri is required: the one the code was issued for');
   if (redirectUri !== grant.redirect_uri) return refusal('invalid_grant', 'redirect_uri does not match the one the code was issued for');
+  // A code issued for a redirect_uri the key does not allow now (one that brought its own `code`, say) buys nothing.
+  if (!allowedRedirect(key, redirectUri)) return refusal('invalid_grant', 'redirect_uri does not match client settings');
   const verifier = str(p, 'code_verifier');
   if (!verifier) return refusal('invalid_request', 'code_verifier is required: the code was issued for a code_challenge');
   // RFC 7636 §4.1: 43 to 128 unreserved characters. A shorter one is a client's bug, told as such.

@@ -8,6 +8,7 @@ import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
+import { whyUnreadable } from '../io/bounded.js';
 import { unguardCell } from '../output/csv-guard.js';
 
 export interface CsvRow extends Place {
@@ -412,26 +413,6 @@ export async function readInput(path: string, stdin: NodeJS.ReadableStream, opti
   const problem = scanner.end();
   if (problem) throw inputProblem(name, problem);
   return { bytes: Buffer.concat(chunks), name };
-}
-
-/** Why a file could not be read, in words (the system's code alone means little to most people). */
-export function whyUnreadable(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EISDIR':
-      return 'it is a directory, not a file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ENOTDIR':
-      return 'a part of the path is not a directory';
-    case 'ELOOP':
-      return 'too many symbolic links';
-    default:
-      return (e as Error).message || String(code);
-  }
 }
 
 export interface Parsed {

@@ -1,7 +1,7 @@
 // What the CLI reads whole (a message body, a token, a secret) from a file or stdin, with a bound:
 // a reader that buffered until the input ended would grow with `< /dev/zero` until the machine or
 // V8's string limit stopped it. The imports stream through their own scanner (bulk/csv-input.ts),
-// under the same kind of message.
+// under the same kind of message (whyUnreadable, here for both).
 import { UsageError } from '../errors.js';
 
 /** A message or post body: as much as the imports allow one field, and more than servers take in one request. */
@@ -18,6 +18,28 @@ export interface Bound {
   label?: string;
 }
 
+/** Why a file could not be read, in words (the system's code alone means little to most people). */
+export function whyUnreadable(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'it is a directory, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    case 'ELOOP':
+      return 'too many symbolic links';
+    default:
+      return (e as Error).message || String(code);
+  }
+}
+
+const tooLargeError = (label: string, limit: number) => new UsageError(`${label} is larger than ${size(limit)}, the most lms reads there. Nothing was sent.`);
+
 function size(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / 1024 / 1024} MiB`;
   return n >= 1024 && n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
@@ -30,8 +52,7 @@ function size(n: number): string {
 export async function readBounded(source: string, stdin: NodeJS.ReadableStream, bound: Bound): Promise<Buffer> {
   // `--message-file notes.html`, `standard input (--message-file -)`, `standard input (--token-stdin)`.
   const label = source !== '-' ? `${bound.what} ${source}` : bound.what.endsWith('-stdin') ? `standard input (${bound.what})` : `standard input (${bound.what} -)`;
-  const tooLarge = () => new UsageError(`${label} is larger than ${size(bound.limit)}, the most lms reads there. Nothing was sent.`);
-  const { whyUnreadable } = await import('../bulk/csv-input.js');
+  const tooLarge = () => tooLargeError(label, bound.limit);
   const unreadable = (e: unknown) => new UsageError(`cannot read ${label}: ${whyUnreadable(e)}`);
   let stream: NodeJS.ReadableStream;
   if (source === '-') stream = stdin;
@@ -84,7 +105,7 @@ export function readBoundedFileSync(path: string, bound: Bound): Buffer {
     const buffer = Buffer.allocUnsafe(bound.limit + 1);
     let length = 0;
     for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
-    if (length > bound.limit) throw new UsageError(`${bound.label ?? `${bound.what} ${path}`} is larger than ${size(bound.limit)}, the most lms reads there. Nothing was sent.`);
+    if (length > bound.limit) throw tooLargeError(bound.label ?? `${bound.what} ${path}`, bound.limit);
     return buffer.subarray(0, length);
   } finally {
     closeSync(fd);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { whyUnreadable } from '../../src/bulk/csv-input.js';
+import { whyUnreadable } from '../../src/io/bounded.js';
 import { run } from '../../src/cli/entry.js';
 import { INSTANCE_HEADER } from '../../src/mock/handler.js';
 import { reseed, type MockRuntime } from '../../src/mock/runtime.js';

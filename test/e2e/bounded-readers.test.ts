@@ -4,14 +4,14 @@
 // below what reading the endless input would take. The table is checked against the tree, so a new
 // flag that reads a file cannot miss it.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { specOf } from '../../src/cli/command.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { fakeIO } from '../helpers/fake-io.js';
-import { bin, e2eWorkspace, ensureBuilt } from '../helpers/e2e.js';
+import { bin, e2eWorkspace, ensureBuilt, peakRss } from '../helpers/e2e.js';
 
 const MiB = 1024 * 1024;
 const BOUND = 200 * MiB;
@@ -76,16 +76,6 @@ async function declaredReaders(): Promise<string[]> {
   return found;
 }
 
-/** The child's peak resident set so far, in bytes, or undefined once it is gone. */
-function peak(pid: number): number | undefined {
-  try {
-    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** `lms ARGS` with /dev/zero as stdin, killed past BOUND or the deadline. */
 function zeroed(args: string[]): Promise<{ code: number | null; stderr: string; peak: number; ms: number }> {
   const zero = openSync('/dev/zero', 'r');
@@ -96,7 +86,7 @@ function zeroed(args: string[]): Promise<{ code: number | null; stderr: string; 
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   let highest = 0;
   const timer = setInterval(() => {
-    const now = child.pid === undefined ? undefined : peak(child.pid);
+    const now = child.pid === undefined ? undefined : peakRss(child.pid);
     if (now !== undefined) highest = Math.max(highest, now);
     if (highest > BOUND || Date.now() - started > 2 * DEADLINE_MS) child.kill('SIGKILL');
   }, 10);

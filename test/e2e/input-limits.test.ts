@@ -3,11 +3,11 @@
 // named) while the child's peak resident set (VmHWM, sampled while it runs) stays within a bound
 // far below what reading the whole input would take. A child that passes the bound is killed, so a
 // regression fails here rather than exhausting the machine.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bin, e2eWorkspace, ensureBuilt } from '../helpers/e2e.js';
+import { bin, e2eWorkspace, ensureBuilt, peakRss } from '../helpers/e2e.js';
 
 const MiB = 1024 * 1024;
 const BOUND = 300 * MiB;
@@ -15,16 +15,6 @@ const { dir, env } = e2eWorkspace('input-limits');
 const linux = existsSync('/proc/self/status');
 
 beforeAll(ensureBuilt);
-
-/** The child's peak resident set so far, in bytes, or undefined once it is gone. */
-function peak(pid: number): number | undefined {
-  try {
-    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * `lms ARGS` with stdin from `feed` (if any), sampling the child's VmHWM every 10 ms; the child is
@@ -34,7 +24,7 @@ async function watched(args: string[], feed?: (stdin: NodeJS.WritableStream) => 
   const child = execa(process.execPath, [bin, '--mock', ...args], { env: { ...env, LMS_MOCK_DB: join(dir, 'mock.db') }, reject: false, timeout: 15_000, stdin: feed ? 'pipe' : 'ignore' });
   let highest = 0;
   const sample = () => {
-    const now = child.pid === undefined ? undefined : peak(child.pid);
+    const now = child.pid === undefined ? undefined : peakRss(child.pid);
     if (now === undefined) return;
     highest = Math.max(highest, now);
     if (highest > BOUND) child.kill('SIGKILL');

@@ -90,3 +90,13 @@ export function journalLines(stateDir: string): number {
     .filter((f) => f.endsWith('.ndjson'))
     .reduce((n, f) => n + readFileSync(join(journals, f), 'utf8').split('\n').filter(Boolean).length, 0);
 }
+
+/** A child's peak resident set so far (VmHWM), in bytes, or undefined once it is gone (Linux). */
+export function peakRss(pid: number): number | undefined {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -200,8 +200,18 @@ describe('with ora on a terminal', () => {
       },
     );
     const io = { ...fakeIO({ tty: true }), stderr };
-    const activity = createActivity(io, { enabled: true, delayMs: 20 });
-    await activity.track(new Promise((resolve) => setTimeout(resolve, 250)), 'Checking the token');
+    // Fake timers: the delay, ora's frame interval and the request run on one clock, not the machine's.
+    vi.useFakeTimers();
+    try {
+      const activity = createActivity(io, { enabled: true, delayMs: 20 });
+      const tracked = activity.track(new Promise((resolve) => setTimeout(resolve, 250)), 'Checking the token');
+      await vi.advanceTimersByTimeAsync(20);
+      await vi.dynamicImportSettled();
+      await vi.advanceTimersByTimeAsync(280);
+      await tracked;
+    } finally {
+      vi.useRealTimers();
+    }
     const text = written.join('');
     expect(text).toContain('Checking the token');
     expect(written.at(-1)).not.toContain('Checking the token');

@@ -13,13 +13,6 @@ export type Credential = { kind: 'token'; token: string } | ({ kind: 'oauth' } &
 
 export type Storage = 'keychain' | 'file';
 
-/** Where the profile keeps its secret, read off the profile file alone (the keychain is not asked). */
-export function storageOf(profile: Profile): Storage | undefined {
-  if (profile.keychain) return 'keychain';
-  if (profile.oauth || profile.token) return 'file';
-  return undefined;
-}
-
 /** The access token a credential sends. */
 export const accessTokenOf = (credential: Credential): string => (credential.kind === 'token' ? credential.token : credential.access_token);
 

@@ -57,7 +57,3 @@ export function pathIsWellFormed(pathname: string): boolean {
   }
 }
 
-/** True when some route has this path under another method (answers 404 like the real API, but lets tests tell). */
-export function pathExists(pathname: string): boolean {
-  return ['GET', 'POST', 'PUT', 'DELETE'].some((m) => matchRoute(m, pathname));
-}

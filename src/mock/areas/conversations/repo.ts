@@ -312,10 +312,6 @@ export function createBatch(
   );
 }
 
-export function batchById(db: Db, id: number): BatchRow | undefined {
-  return one<BatchRow>(db, `SELECT * FROM conversation_batches WHERE id = ?`, id);
-}
-
 export function setBatchProgress(db: Db, id: number, progressId: number): void {
   run(db, `UPDATE conversation_batches SET progress_id = ? WHERE id = ?`, progressId, id);
 }

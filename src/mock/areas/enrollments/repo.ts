@@ -66,10 +66,6 @@ export function setEnrollmentState(db: Db, id: number, state: string, now: strin
   run(db, `UPDATE enrollments SET workflow_state = ?, updated_at = ? WHERE id = ?`, state, now, id);
 }
 
-export function updateEnrollment(db: Db, id: number, e: Pick<EnrollmentRow, 'workflow_state' | 'limit_privileges_to_course_section'>, now: string): void {
-  run(db, `UPDATE enrollments SET workflow_state = ?, limit_privileges_to_course_section = ?, updated_at = ? WHERE id = ?`, e.workflow_state, e.limit_privileges_to_course_section, now, id);
-}
-
 export function deleteEnrollmentsOfUser(db: Db, userId: number, now: string): void {
   run(db, `UPDATE enrollments SET workflow_state = 'deleted', updated_at = ? WHERE user_id = ?`, now, userId);
 }

@@ -177,10 +177,6 @@ export function isAligned(db: Db, outcomeId: number): boolean {
   return one(db, `SELECT 1 FROM outcome_alignments WHERE outcome_id = ? LIMIT 1`, outcomeId) !== undefined;
 }
 
-export function alignmentsOf(db: Db, outcomeId: number): { content_type: string; content_id: number; title: string }[] {
-  return all(db, `SELECT content_type, content_id, title FROM outcome_alignments WHERE outcome_id = ? ORDER BY id`, outcomeId);
-}
-
 export function addAlignment(db: Db, a: { outcome: number; contentType: 'Rubric' | 'Assignment'; contentId: number; title: string }): void {
   insert(db, `INSERT INTO outcome_alignments (outcome_id, content_type, content_id, title) VALUES (?, ?, ?, ?)`, a.outcome, a.contentType, a.contentId, a.title);
 }

@@ -346,6 +346,3 @@ export function feedQuery(courseId: number, o: { assignmentId?: number; userId?:
   return { sql: `SELECT * FROM submission_versions WHERE ${where.join(' AND ')}`, args, key: ['graded_at', 'id'], descending: !o.ascending };
 }
 
-export function versionCount(db: Db, submissionId: number): number {
-  return one<{ n: number }>(db, `SELECT count(*) AS n FROM submission_versions WHERE submission_id = ?`, submissionId)!.n;
-}

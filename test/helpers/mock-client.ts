@@ -19,8 +19,11 @@ export const TOKENS = {
 /** The seeded school, loaded once for the many in-memory databases the tests make. */
 export const seedSchool = await loadSeed();
 
+/** The mock's settings in process: a fixed clock, background jobs run back to back. */
+export const MOCK_ENV = { LMS_MOCK_NOW: '2026-11-02T12:00:00.000Z', LMS_MOCK_JOB_TICK_MS: '0' };
+
 export function freshMock(): MockRuntime {
-  return jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: '2026-11-02T12:00:00.000Z', LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
+  return jsonChecked(openMock(':memory:', MOCK_ENV, seedSchool));
 }
 
 /**

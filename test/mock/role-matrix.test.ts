@@ -3,15 +3,19 @@
 // route added to the table without a row here fails the first test. A refused write must change
 // nothing; a 5xx is never right.
 //
-// Each write runs on a database no earlier request changed (a fresh seeded school whenever a write
-// got through), so one role's successful delete cannot make the next role's request a 404.
-import { describe, expect, it } from 'vitest';
+// Each write runs on a database no earlier request changed (the seeded school restored from a copy
+// whenever a write got through), so one role's successful delete cannot make the next role's request
+// a 404. The school is seeded once; each restore copies its file.
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { addAdmin } from '../../src/mock/areas/admins/repo.js';
 import { MOCK_CLIENT_ID, MOCK_CLIENT_SECRET } from '../../src/mock/areas/oauth/seed.js';
 import { addLogin, addToken, createUser } from '../../src/mock/areas/users/repo.js';
-import type { MockRuntime } from '../../src/mock/runtime.js';
+import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
 import { routes, type RouteId } from '../../src/spec/routes.js';
-import { freshMock } from '../helpers/mock-client.js';
+import { freshMock, jsonChecked, MOCK_ENV } from '../helpers/mock-client.js';
 
 /** The seeded school's people, least to most privileged, and one who is no one's. */
 const ROLES = {
@@ -318,13 +322,34 @@ function bySection(rows: Record<string, Row>): Record<string, Row> {
 
 const NOW = '2026-11-02T12:00:00.000Z';
 
-function seededSchool(): MockRuntime {
+/** The seeded school with its sub-account admin, written once to a file every restore copies. */
+const workspace = mkdtempSync(join(tmpdir(), 'lms-role-matrix-'));
+const template = join(workspace, 'school.db');
+{
   const mock = freshMock();
   const id = createUser(mock.db, { name: 'Sia Subadmin', registered: true, now: NOW });
   addLogin(mock.db, { user: id, account: 1, uniqueId: 'subadmin', now: NOW });
   addToken(mock.db, { token: ROLES.subAdmin, user: id, purpose: 'subadmin', now: NOW });
   addAdmin(mock.db, { account: 2, user: id, role: 1, now: NOW });
-  return mock;
+  mock.db.exec(`VACUUM INTO '${template}'`);
+  mock.db.close();
+}
+let restored: MockRuntime | undefined;
+let copies = 0;
+afterAll(async () => {
+  await restored?.jobs.idle();
+  restored?.db.close();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+/** The seeded school again; the one before is closed once its background jobs have finished. */
+async function seededSchool(): Promise<MockRuntime> {
+  await restored?.jobs.idle();
+  restored?.db.close();
+  const path = join(workspace, `school-${++copies}.db`);
+  copyFileSync(template, path);
+  restored = jsonChecked(openMock(path, MOCK_ENV));
+  return restored;
 }
 
 type Verdict = 'allowed' | 'refused' | `server error ${number}`;
@@ -340,6 +365,9 @@ function snapshot(mock: MockRuntime): string {
   return tables.map((t) => `${t}:${JSON.stringify(mock.db.prepare(`SELECT * FROM "${t}"`).all())}`).join('\n');
 }
 
+/** Every write starts from the seeded school, so what a refused one must leave is this. */
+const SEEDED = snapshot(await seededSchool());
+
 describe('the role × route matrix', () => {
   it('has a row for every route of the table, and none for a route that does not exist', () => {
     const ids = routes.map((r) => r.id);
@@ -349,11 +377,10 @@ describe('the role × route matrix', () => {
 
   const table = routes.map((r) => ({ id: r.id, method: r.method, ...matrix[r.id] }));
   it.each(table)('$method $path ($id)', async ({ method, path, body, allow }) => {
-    let mock = seededSchool();
+    let mock = await seededSchool();
     const seen: Partial<Record<Role, Verdict>> = {};
     for (const role of ALL_ROLES) {
       const token = ROLES[role];
-      const before = method === 'GET' ? '' : snapshot(mock);
       const res = await mock.handler({
         method,
         url: `http://lms.mock${path}`,
@@ -362,8 +389,8 @@ describe('the role × route matrix', () => {
       });
       seen[role] = verdictOf(res.status);
       if (method === 'GET') continue;
-      if (seen[role] === 'refused') expect(snapshot(mock), `${role}'s refused ${method} changed the data`).toBe(before);
-      else mock = seededSchool();
+      if (seen[role] === 'refused') expect(snapshot(mock), `${role}'s refused ${method} changed the data`).toBe(SEEDED);
+      else mock = await seededSchool();
     }
     const expected = Object.fromEntries(ALL_ROLES.map((r) => [r, allow.includes(r) ? 'allowed' : 'refused']));
     expect(seen).toEqual(expected);
@@ -380,9 +407,8 @@ describe('the role matrix of messaging a class as a whole (conversations.create)
   it.each(['course_1', 'course_1_students', 'section_1'])('to %s', async (to) => {
     const seen: Partial<Record<Role, number>> = {};
     for (const role of ALL_ROLES) {
-      const mock = seededSchool();
+      const mock = await seededSchool();
       const token = ROLES[role];
-      const before = snapshot(mock);
       const res = await mock.handler({
         method: 'POST',
         url: 'http://lms.mock/api/v1/conversations',
@@ -390,7 +416,7 @@ describe('the role matrix of messaging a class as a whole (conversations.create)
         body: JSON.stringify({ recipients: [to], body: 'To everyone', group_conversation: true }),
       });
       seen[role] = res.status;
-      if (res.status !== 201) expect(snapshot(mock), `${role}'s refused message changed the data`).toBe(before);
+      if (res.status !== 201) expect(snapshot(mock), `${role}'s refused message changed the data`).toBe(SEEDED);
     }
     expect(seen).toEqual(Object.fromEntries(ALL_ROLES.map((r) => [r, r === 'anonymous' ? 401 : CLASS_SENDERS.includes(r) ? 201 : 400])));
   });

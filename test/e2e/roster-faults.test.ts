@@ -12,7 +12,8 @@ const db = join(dir, 'school.db');
 const local = { ...env, LMS_MOCK_DB: db };
 const servers: Served[] = [];
 
-const STUDENTS = 200;
+/** The default run keeps the suite short; `npm run soak` sets LMS_SOAK_ROWS for the long one. */
+const STUDENTS = Number(process.env.LMS_SOAK_ROWS ?? 80);
 const TAS = 20; // the first TAS students are TAs of the course too
 const GRADERS = 10; // users after the students, with the custom role Grader
 const STATES = ['active', 'invited', 'inactive'];

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addAdmin } from '../../src/mock/areas/admins/repo.js';
+import { createEntry, entryById } from '../../src/mock/areas/discussions/repo.js';
 import { MOCK_CLIENT_ID, MOCK_CLIENT_SECRET } from '../../src/mock/areas/oauth/seed.js';
 import { addLogin, addToken, createUser } from '../../src/mock/areas/users/repo.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
@@ -419,5 +420,79 @@ describe('the role matrix of messaging a class as a whole (conversations.create)
       if (res.status !== 201) expect(snapshot(mock), `${role}'s refused message changed the data`).toBe(SEEDED);
     }
     expect(seen).toEqual(Object.fromEntries(ALL_ROLES.map((r) => [r, r === 'anonymous' ? 401 : CLASS_SENDERS.includes(r) ? 201 : 400])));
+  });
+});
+
+/**
+ * A topic not yet posted (seeded topic 6, delayed) and an announcement not yet posted, each with an
+ * entry and a reply (posted before it was delayed again): who moderates BIO-101 reads and acts on
+ * everything; a student, an observer and anyone else who does not moderate it gets none of what was
+ * posted in it, nor read state or a subscription. The delayed topic itself answers them (without its
+ * message); the delayed announcement does not exist for them until it posts.
+ */
+describe('the role × route matrix of a topic not yet posted', () => {
+  const DELAYED_TOPIC = 6;
+  const LATER = '2027-01-11T15:00:00.000Z';
+
+  /** The school with the delayed announcement (its id) and an entry and a reply in each. */
+  async function delayedSchool(): Promise<{ mock: MockRuntime; announcement: number }> {
+    const mock = seededSchool();
+    const res = await mock.handler({
+      method: 'POST',
+      url: `http://lms.mock/api/v1/${C}/discussion_topics`,
+      headers: { authorization: `Bearer ${ROLES.teacher}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Exam room change', message: 'Room 4B', is_announcement: true, delayed_post_at: LATER }),
+    });
+    const announcement = (res.json as { id: number }).id;
+    for (const t of [DELAYED_TOPIC, announcement]) {
+      const entry = createEntry(mock.db, { topic: t, user: 7, message: 'Posted before the delay', now: NOW });
+      createEntry(mock.db, { topic: t, user: 3, parent: entryById(mock.db, entry), message: 'A reply', now: NOW });
+    }
+    return { mock, announcement };
+  }
+
+  const entryOf = (mock: MockRuntime, t: number) => (mock.db.prepare(`SELECT min(id) AS id FROM discussion_entries WHERE topic_id = ?`).get(t) as { id: number }).id;
+
+  /** Each route on the topic `t` (entry paths use its first entry). */
+  const routesOn = (t: 'topic' | 'announcement') => [
+    { id: 'getTopic', method: 'GET', rest: '', allow: t === 'topic' ? BIO_READERS : BIO_CONTENT },
+    { id: 'listEntries', method: 'GET', rest: '/entries' },
+    { id: 'viewTopic', method: 'GET', rest: '/view' },
+    { id: 'viewTopic', method: 'GET', rest: '/view?include_new_entries=1' },
+    { id: 'listReplies', method: 'GET', rest: '/entries/:entry/replies' },
+    { id: 'entryList', method: 'GET', rest: '/entry_list?ids[]=:entry' },
+    { id: 'markTopicRead', method: 'PUT', rest: '/read' },
+    { id: 'markTopicUnread', method: 'DELETE', rest: '/read' },
+    { id: 'markAllRead', method: 'PUT', rest: '/read_all' },
+    { id: 'markAllUnread', method: 'DELETE', rest: '/read_all' },
+    { id: 'markEntryRead', method: 'PUT', rest: '/entries/:entry/read' },
+    { id: 'markEntryUnread', method: 'DELETE', rest: '/entries/:entry/read' },
+    { id: 'subscribe', method: 'PUT', rest: '/subscribed' },
+    { id: 'unsubscribe', method: 'DELETE', rest: '/subscribed' },
+    { id: 'createEntry', method: 'POST', rest: '/entries', body: { message: 'Early' } },
+    { id: 'createReply', method: 'POST', rest: '/entries/:entry/replies', body: { message: 'Early' } },
+  ].map((r) => ({ ...r, t, allow: r.allow ?? BIO_CONTENT }));
+
+  it.each([...routesOn('topic'), ...routesOn('announcement')])('$method the delayed $t: $rest ($id)', async ({ t, method, rest, body, allow }) => {
+    let school = await delayedSchool();
+    const seen: Partial<Record<Role, Verdict>> = {};
+    for (const role of ALL_ROLES) {
+      const { mock, announcement } = school;
+      const id = t === 'topic' ? DELAYED_TOPIC : announcement;
+      const path = topic(C, id, rest.replace(':entry', String(entryOf(mock, id))));
+      const token = ROLES[role];
+      const before = method === 'GET' ? '' : snapshot(mock);
+      const res = await mock.handler({
+        method: method as 'GET' | 'PUT' | 'POST' | 'DELETE',
+        url: `http://lms.mock${path}`,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      seen[role] = verdictOf(res.status);
+      if (method === 'GET') continue;
+      if (seen[role] === 'refused') expect(snapshot(mock), `${role}'s refused ${method} changed the data`).toBe(before);
+      else school = await delayedSchool();
+    }
+    expect(seen).toEqual(Object.fromEntries(ALL_ROLES.map((r) => [r, allow.includes(r) ? 'allowed' : 'refused'])));
   });
 });

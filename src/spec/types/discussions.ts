@@ -53,6 +53,8 @@ export interface Topic extends ApiObject {
   root_topic_id: number | null;
   /** The group set that splits a course topic into group topics. */
   group_category_id: number | null;
+  /** For some of the course's sections only (newer instances); students of others do not see it. */
+  is_section_specific?: boolean;
   podcast_url: string | null;
   podcast_has_student_posts: boolean;
   discussion_type: DiscussionType;

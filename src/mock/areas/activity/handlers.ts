@@ -10,15 +10,24 @@ const PER_PAGE = 21;
 /** Messages longer than this are cut, as real instances cut topic messages in the stream. */
 export const STREAM_MESSAGE_LIMIT = 4096;
 
-const messageItem: StreamPresenter = (ctx, item) => {
+type Presenters = Readonly<Record<string, StreamPresenter>>;
+
+/**
+ * Messages, each shown only while what it is about shows to the caller (by that asset's own
+ * presenter): the notice of a delayed announcement stays out of sight, and out of the summary's
+ * counts, until the announcement posts.
+ */
+const messageItem = (others: Presenters): StreamPresenter => (ctx, item) => {
   const m = messageById(ctx.db, item.asset_id);
   if (!m) return undefined;
+  if (m.about_type !== null && m.about_id !== null) {
+    const about = others[m.about_type];
+    if (!about?.(ctx, { asset_id: m.about_id, context_type: m.context_type, context_id: m.context_id })) return undefined;
+  }
   // Stored as a path: the reply's URLs are on the origin the request came to.
   const url = m.url === null ? null : new URL(m.url, ctx.origin).toString();
   return { title: m.subject, message: m.body, html_url: url ?? `${ctx.origin}/`, message_id: m.id, notification_category: m.notification_category, url };
 };
-
-type Presenters = Readonly<Record<string, StreamPresenter>>;
 
 function present(presenters: Presenters, ctx: MockCtx, row: StreamEntryRow): ActivityItem | undefined {
   const presenter = presenters[row.asset_type];
@@ -71,7 +80,7 @@ const hide: Handler = (ctx) => {
 
 /** The stream's handlers, showing items with the other areas' presenters and its own messages'. */
 export function activityHandlers(others: Presenters) {
-  const presenters = { ...others, Message: messageItem };
+  const presenters = { ...others, Message: messageItem(others) };
   const list = stream(presenters);
   return {
     'users.hideStreamItem': hide,

@@ -25,11 +25,15 @@ export function audienceOf(db: Db, context: StreamContext): number[] {
   return context.type === 'Course' ? usersInCourse(db, context.id) : membersOfGroup(db, context.id);
 }
 
-/** A new announcement: a Message (category Announcement) to everyone in its context but its author. */
-export function announcementNotice(db: Db, a: { context: StreamContext; title: string; path: string; author: number }, now: string): void {
+/**
+ * A new announcement: a Message (category Announcement) to everyone in its context but its author,
+ * about the announcement, so that it shows to each only while the announcement does (not before a
+ * delayed one posts). `at`: when it posts, which is where it sits in the streams.
+ */
+export function announcementNotice(db: Db, a: { id: number; context: StreamContext; title: string; path: string; author: number }, at: string): void {
   for (const user of audienceOf(db, a.context)) {
     if (user === a.author) continue;
-    sendMessage(db, { user, category: 'Announcement', subject: `New announcement: ${a.title}`, body: a.title, url: a.path, context: a.context, now });
+    sendMessage(db, { user, category: 'Announcement', subject: `New announcement: ${a.title}`, body: a.title, url: a.path, context: a.context, about: { type: 'Announcement', id: a.id }, now: at });
   }
 }
 

@@ -34,6 +34,8 @@ export interface MessageRow {
   url: string | null;
   context_type: string | null;
   context_id: number | null;
+  about_type: string | null;
+  about_id: number | null;
   created_at: string;
 }
 
@@ -110,12 +112,22 @@ export function streamOfUser(db: Db, userId: number): StreamEntryRow[] {
 export function sendMessage(
   db: Db,
   /** `url`: a path on the instance (`/courses/2`), made absolute when shown. */
-  m: { user: number; category: string; subject: string; body: string; url?: string | null; context: StreamContext | null; now: string },
+  m: {
+    user: number;
+    category: string;
+    subject: string;
+    body: string;
+    url?: string | null;
+    context: StreamContext | null;
+    /** The stream item type and id of what the notice is about: the notice shows only while that does. */
+    about?: { type: string; id: number };
+    now: string;
+  },
 ): number {
   const id = insert(
     db,
-    `INSERT INTO messages (user_id, notification_category, subject, body, url, context_type, context_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    m.user, m.category, m.subject, m.body, m.url ?? null, m.context?.type ?? null, m.context?.id ?? null, m.now,
+    `INSERT INTO messages (user_id, notification_category, subject, body, url, context_type, context_id, about_type, about_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    m.user, m.category, m.subject, m.body, m.url ?? null, m.context?.type ?? null, m.context?.id ?? null, m.about?.type ?? null, m.about?.id ?? null, m.now,
   );
   publishStreamItem(db, { type: 'Message', assetId: id, context: m.context, users: [m.user], now: m.now });
   return id;

@@ -34,6 +34,9 @@ CREATE TABLE messages (
   url TEXT,
   context_type TEXT,
   context_id INTEGER,
+  -- The asset the notice is about (an Announcement, …): it shows only to whom the asset shows.
+  about_type TEXT,
+  about_id INTEGER,
   created_at TEXT NOT NULL
 );
 `;

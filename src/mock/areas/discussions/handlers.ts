@@ -35,6 +35,7 @@ import { assignmentById, createAssignment, deleteAssignment } from '../assignmen
 import { canReadCourse } from '../courses/handlers.js';
 import { courseById, type CourseRow } from '../courses/repo.js';
 import { sectionsOfUserInCourse } from '../enrollments/repo.js';
+import { sectionById } from '../sections/repo.js';
 import { attachmentJson, safeFileName } from '../files/handlers.js';
 import { attachmentById, createPendingAttachment, makeAvailable, storeUpload } from '../files/repo.js';
 import { domainRootAccountId } from '../lookup.js';
@@ -66,6 +67,8 @@ import {
   setEntryRead,
   setSubscribed,
   setTopicRead,
+  setTopicSections,
+  topicSections,
   subscribeUnlessChosen,
   threadOf,
   topicById,
@@ -178,15 +181,62 @@ function moderatesEntryOf(ctx: MockCtx, p: Place, authorId: number): boolean {
 const isDelayed = (t: TopicRow, now: string) => t.delayed_post_at !== null && t.delayed_post_at > now;
 const isLocked = (t: TopicRow, now: string) => t.locked === 1 || (t.lock_at !== null && t.lock_at <= now);
 
-/** A live topic of the route's context that the caller may see; drafts and unposted announcements only for moderators. */
+/**
+ * What the caller may see of a topic: that it exists (`shown`: it is listed, and answers by id), and
+ * what was posted in it (`posts`: its entries, replies and view, and with them its read state and
+ * subscription). The one rule every reader of a topic goes through — the topic routes, the entry
+ * routes, the per-user state, the activity stream and the notices about it:
+ * - who moderates the context (teachers, TAs, designers, admins over it) sees everything;
+ * - a draft, and a topic for sections the caller is in none of, are not shown;
+ * - a delayed topic is shown without its message until it posts, and nothing posted in it can be
+ *   read; a delayed announcement is not shown at all until it posts (then it enters the streams);
+ * - a topic locked for replies stays readable.
+ */
+export interface TopicAccess {
+  shown: boolean;
+  posts: boolean;
+}
+
+function topicAccess(ctx: MockCtx, p: Place, t: TopicRow): TopicAccess {
+  if (!p.read || t.workflow_state === 'deleted') return { shown: false, posts: false };
+  if (p.moderate) return { shown: true, posts: true };
+  if (t.workflow_state === 'unpublished' || !inTopicSections(ctx, p, t)) return { shown: false, posts: false };
+  if (isDelayed(t, ctx.now())) return { shown: t.is_announcement === 0, posts: false };
+  return { shown: true, posts: true };
+}
+
+/** The caller's sections in the topic's course (an observer's are those of the students they observe there). */
+function callerSections(ctx: MockCtx, p: Place): number[] {
+  return once(ctx, 'discussions:sections', () => (p.course ? sectionsOfUserInCourse(ctx.db, ctx.caller.id, p.course.id) : []));
+}
+
+/** Is the topic for the whole course, or for a section the caller is in? */
+function inTopicSections(ctx: MockCtx, p: Place, t: TopicRow): boolean {
+  if (t.context_type !== 'Course') return true;
+  const sections = topicSections(ctx.db, t.id);
+  if (!sections.length) return true;
+  const mine = new Set(callerSections(ctx, p));
+  return sections.some((s) => mine.has(s));
+}
+
+/** A live topic of the route's context that the caller may see (see topicAccess); 404 for one they may not. */
 function visibleTopic(ctx: MockCtx, raw = ctx.path.topic_id): { p: Place; t: TopicRow } {
   const p = place(ctx);
   // Those who cannot read the context learn nothing of its topics, not even which exist.
   requireThat(p.read);
   const id = numericId(raw);
   const t = id === undefined ? undefined : topicInContext(ctx.db, p.type, p.id, id);
-  if (!t) throw notFound();
-  if (!p.moderate && (t.workflow_state === 'unpublished' || (t.is_announcement === 1 && isDelayed(t, ctx.now())))) throw notFound();
+  if (!t || !topicAccess(ctx, p, t).shown) throw notFound();
+  return { p, t };
+}
+
+/**
+ * A topic whose posts the caller may read, and so keep read state and a subscription of: a topic
+ * shown but not yet posted answers 401 (unauthorized, as real instances refuse reading its replies).
+ */
+function readableTopic(ctx: MockCtx): { p: Place; t: TopicRow } {
+  const { p, t } = visibleTopic(ctx);
+  requireThat(topicAccess(ctx, p, t).posts);
   return { p, t };
 }
 
@@ -302,6 +352,7 @@ function topicJson(ctx: MockCtx, p: Place, t: TopicRow): Topic {
     position: t.position,
     is_announcement: t.is_announcement === 1,
     group_category_id: t.group_category_id,
+    is_section_specific: t.context_type === 'Course' && topicSections(ctx.db, t.id).length > 0,
     attachments: [],
     permissions: {
       attach: p.post && !lockedForUser,
@@ -387,14 +438,16 @@ const listTopics: Handler = (ctx) => {
     contextId: p.id,
     announcements: bool(ctx.params, 'only_announcements') ?? false,
     moderator: p.moderate,
+    sections: p.moderate ? [] : callerSections(ctx, p),
     now: ctx.now(),
     term: str(ctx.params, 'search_term')?.trim() || undefined,
     orderBy,
   });
-  const reply = paginate(ctx, keysetSource<TopicRow>(ctx.db, query), (t) => topicJson(ctx, p, t));
-  if (!scope) return reply;
+  // The query leaves out what the caller may not see; the rule itself has the last word on each row.
+  const reply = paginate(ctx, keysetSource<TopicRow>(ctx.db, query), (t) => (topicAccess(ctx, p, t).shown ? topicJson(ctx, p, t) : undefined));
+  const shown = (reply.body as (Topic | undefined)[]).filter((t): t is Topic => t !== undefined);
   // As real instances do, the scope filters each page after paging: a page may come out smaller.
-  const topics = (reply.body as Topic[]).filter((t) => t.locked === (scope === 'locked'));
+  const topics = scope ? shown.filter((t) => t.locked === (scope === 'locked')) : shown;
   return new Reply(reply.status, topics, reply.headers);
 };
 
@@ -525,6 +578,26 @@ function applyGroupSet(ctx: MockCtx, p: Place, topic: TopicRow): void {
   }
 }
 
+/**
+ * `specific_sections`: `all` (the whole course), or a comma-separated list of the course's section
+ * ids the topic is for; only moderators of a course (non-group) topic set it.
+ */
+function applySections(ctx: MockCtx, p: Place, topic: TopicRow): void {
+  const raw = str(ctx.params, 'specific_sections');
+  if (raw === undefined) return;
+  if (raw.trim() === 'all' || raw.trim() === '') return setTopicSections(ctx.db, topic.id, []);
+  if (!p.moderate) throw invalid(undefined, 'specific_sections', 'invalid', 'only who moderates the course may make a topic section-specific');
+  if (p.type !== 'Course' || topic.group_category_id !== null) throw invalid(undefined, 'specific_sections', 'invalid', 'only a course topic without a group set can be section-specific');
+  const ids = raw.split(',').map((part) => numericId(part.trim()));
+  for (const [i, id] of ids.entries()) {
+    const section = id === undefined ? undefined : sectionById(ctx.db, id);
+    if (!section || section.course_id !== p.course!.id || section.workflow_state === 'deleted') {
+      throw invalid(undefined, 'specific_sections', 'invalid', `no section ${raw.split(',')[i]!.trim()} in this course`);
+    }
+  }
+  setTopicSections(ctx.db, topic.id, ids as number[]);
+}
+
 function positionAfter(ctx: MockCtx, p: Place, topic: TopicRow): void {
   const raw = str(ctx.params, 'position_after');
   if (raw === undefined || raw === '') return;
@@ -543,6 +616,7 @@ const createTopicHandler: Handler = (ctx) => {
   const id = createTopic(ctx.db, { ...fields, context_type: p.type, context_id: p.id, user_id: ctx.caller.id, now });
   positionAfter(ctx, p, topicById(ctx.db, id)!);
   applyGroupSet(ctx, p, topicById(ctx.db, id)!);
+  applySections(ctx, p, topicById(ctx.db, id)!);
   // The author has read their own topic and follows it.
   setTopicRead(ctx.db, id, ctx.caller.id, 'read');
   if (!fields.is_announcement) setSubscribed(ctx.db, id, ctx.caller.id, true);
@@ -550,7 +624,7 @@ const createTopicHandler: Handler = (ctx) => {
   publishTopic(ctx, topic, ctx.caller.id);
   const context = streamContextOf(topic);
   if (topic.is_announcement === 1 && topic.workflow_state === 'active' && context) {
-    announcementNotice(ctx.db, { context, title: topic.title, path: `/${p.path}/discussion_topics/${topic.id}`, author: ctx.caller.id }, ctx.now());
+    announcementNotice(ctx.db, { id: topic.id, context, title: topic.title, path: `/${p.path}/discussion_topics/${topic.id}`, author: ctx.caller.id }, postsAt(ctx, topic));
   }
   return topicJson(ctx, p, topic);
 };
@@ -570,6 +644,7 @@ const updateTopicHandler: Handler = (ctx) => {
   // A group discussion's topics follow their root: what it says, how it runs, when it opens and locks.
   for (const child of childTopics(ctx.db, t.id)) updateTopic(ctx.db, child.id, { ...fields, assignment_id: null }, ctx.now());
   applyGroupSet(ctx, p, topicById(ctx.db, t.id)!);
+  applySections(ctx, p, topicById(ctx.db, t.id)!);
   // Published now: it reaches the streams as if new.
   if (t.workflow_state === 'unpublished' && topicById(ctx.db, t.id)!.workflow_state === 'active') publishTopic(ctx, topicById(ctx.db, t.id)!, ctx.caller.id);
   touchThread(ctx.db, t.id, staleUntil(ctx));
@@ -614,9 +689,8 @@ function entryOf(ctx: MockCtx, p: Place, t: TopicRow, raw: string, options: { li
 
 /** Entries can be posted where the caller may post and the topic is not locked for them. */
 function postable(ctx: MockCtx): { p: Place; t: TopicRow } {
-  const { p, t } = visibleTopic(ctx);
-  const now = ctx.now();
-  requireThat(p.post && (p.moderate || (!isLocked(t, now) && !isDelayed(t, now))));
+  const { p, t } = readableTopic(ctx);
+  requireThat(p.post && (p.moderate || !isLocked(t, ctx.now())));
   return { p, t };
 }
 
@@ -682,13 +756,13 @@ const createReply: Handler = (ctx) => {
 };
 
 const listEntries: Handler = (ctx) => {
-  const { p, t } = visibleTopic(ctx);
+  const { p, t } = readableTopic(ctx);
   requireInitialPost(ctx, p, t);
   return paginateEntries(ctx, topLevelEntriesQuery(topicIdsOf(ctx, p, t)), true);
 };
 
 const listReplies: Handler = (ctx) => {
-  const { p, t } = visibleTopic(ctx);
+  const { p, t } = readableTopic(ctx);
   requireInitialPost(ctx, p, t);
   const entry = entryOf(ctx, p, t, ctx.path.entry_id, { live: false });
   if (entry.parent_id !== null) throw notFound();
@@ -696,7 +770,7 @@ const listReplies: Handler = (ctx) => {
 };
 
 const entryList: Handler = (ctx) => {
-  const { p, t } = visibleTopic(ctx);
+  const { p, t } = readableTopic(ctx);
   requireInitialPost(ctx, p, t);
   const raw = list(ctx.params, 'ids').map(String);
   const ids = [...new Set(raw.map((r) => numericId(r)))];
@@ -708,7 +782,7 @@ const entryList: Handler = (ctx) => {
 };
 
 function editableEntry(ctx: MockCtx): { p: Place; t: TopicRow; e: EntryRow } {
-  const { p, t } = visibleTopic(ctx);
+  const { p, t } = readableTopic(ctx);
   const e = entryOf(ctx, p, t, ctx.path.id, { live: true });
   // Only the author or a moderator of the author's posts; anyone else is answered 401, as the spec says.
   requireThat((e.user_id === ctx.caller.id && p.post) || moderatesEntryOf(ctx, p, e.user_id));
@@ -736,13 +810,13 @@ const deleteEntryHandler: Handler = (ctx) => {
 const forced = (ctx: MockCtx) => bool(ctx.params, 'forced_read_state');
 
 const topicRead = (state: 'read' | 'unread'): Handler => (ctx) => {
-  const { t } = visibleTopic(ctx);
+  const { t } = readableTopic(ctx);
   setTopicRead(ctx.db, t.id, ctx.caller.id, state);
   return noContent();
 };
 
 const allRead = (state: 'read' | 'unread'): Handler => (ctx) => {
-  const { p, t } = visibleTopic(ctx);
+  const { p, t } = readableTopic(ctx);
   requireInitialPost(ctx, p, t);
   setTopicRead(ctx.db, t.id, ctx.caller.id, state);
   setAllEntriesRead(ctx.db, t.id, ctx.caller.id, state, forced(ctx));
@@ -750,7 +824,7 @@ const allRead = (state: 'read' | 'unread'): Handler => (ctx) => {
 };
 
 const entryRead = (state: 'read' | 'unread'): Handler => (ctx) => {
-  const { p, t } = visibleTopic(ctx);
+  const { p, t } = readableTopic(ctx);
   requireInitialPost(ctx, p, t);
   const e = entryOf(ctx, p, t, ctx.path.entry_id, { live: false });
   setEntryRead(ctx.db, e.id, ctx.caller.id, state, forced(ctx));
@@ -758,7 +832,7 @@ const entryRead = (state: 'read' | 'unread'): Handler => (ctx) => {
 };
 
 const subscribe: Handler = (ctx) => {
-  const { p, t } = visibleTopic(ctx);
+  const { p, t } = readableTopic(ctx);
   requireInitialPost(ctx, p, t);
   const hold = subscriptionHold(ctx, p, t);
   if (hold) throw invalid(undefined, 'subscribed', hold, `cannot subscribe to this topic: ${hold}`);
@@ -767,7 +841,7 @@ const subscribe: Handler = (ctx) => {
 };
 
 const unsubscribe: Handler = (ctx) => {
-  const { t } = visibleTopic(ctx);
+  const { t } = readableTopic(ctx);
   setSubscribed(ctx.db, t.id, ctx.caller.id, false);
   return noContent();
 };
@@ -819,7 +893,7 @@ function served(ctx: MockCtx, node: CachedEntry, users: Set<number>): ViewEntry 
 }
 
 const viewTopic: Handler = (ctx) => {
-  const { p, t } = visibleTopic(ctx);
+  const { p, t } = readableTopic(ctx);
   requireInitialPost(ctx, p, t);
   const stale = (ctx.viewRebuild?.wallClock() ?? 0) < t.view_stale_until;
   const withNew = str(ctx.params, 'include_new_entries') === '1' || bool(ctx.params, 'include_new_entries') === true;
@@ -862,7 +936,16 @@ function streamContextOf(t: TopicRow): StreamContext | null {
 function publishTopic(ctx: MockCtx, t: TopicRow, author: number): void {
   const context = streamContextOf(t);
   if (!context) return;
-  publishStreamItem(ctx.db, { type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic', assetId: t.id, context, users: audienceOf(ctx.db, context), author, now: ctx.now() });
+  publishStreamItem(ctx.db, { type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic', assetId: t.id, context, users: audienceOf(ctx.db, context), author, now: postsAt(ctx, t) });
+}
+
+/**
+ * When a topic enters the streams: now, or when it posts if it is delayed. Its items are put in place
+ * at that time, and topicAccess keeps them out of sight until then; no job runs when it posts.
+ */
+function postsAt(ctx: MockCtx, t: TopicRow): string {
+  const now = ctx.now();
+  return isDelayed(t, now) ? t.delayed_post_at! : now;
 }
 
 /** A topic as a stream item, for a caller who may see it now (drafts and delayed topics only for moderators). */
@@ -875,7 +958,8 @@ export const topicStreamItem: StreamPresenter = (ctx, item) => {
     : undefined;
   if (!context) return undefined;
   const p = once(ctx, `discussions:stream-place:${t.context_type}:${t.context_id}`, () => placeIn(ctx, context));
-  if (!p.read || (!p.moderate && (t.workflow_state === 'unpublished' || isDelayed(t, ctx.now())))) return undefined;
+  // In a stream only once it has posted (for who does not moderate it), as its notices are.
+  if (!topicAccess(ctx, p, t).posts) return undefined;
   const json = topicJson(ctx, p, t);
   const roots = rootEntriesOf(ctx.db, t.id, STREAM_ROOT_ENTRIES);
   return {

@@ -142,12 +142,26 @@ export function childTopics(db: Db, rootId: number): { id: number; group_id: num
   return all(db, `SELECT id, context_id AS group_id FROM discussion_topics WHERE root_topic_id = ? AND workflow_state <> 'deleted' ORDER BY id`, rootId);
 }
 
+/** The sections a section-specific topic is for (empty: the whole course). */
+export function topicSections(db: Db, topicId: number): number[] {
+  return all<{ s: number }>(db, `SELECT section_id AS s FROM discussion_topic_sections WHERE topic_id = ? ORDER BY section_id`, topicId).map((r) => r.s);
+}
+
+export function setTopicSections(db: Db, topicId: number, sections: readonly number[]): void {
+  run(db, `DELETE FROM discussion_topic_sections WHERE topic_id = ?`, topicId);
+  for (const section of new Set(sections)) run(db, `INSERT INTO discussion_topic_sections (topic_id, section_id) VALUES (?, ?)`, topicId, section);
+}
+
 export interface TopicFilter {
   contextType: TopicContextType;
   contextId: number;
   announcements: boolean;
-  /** Drafts and not-yet-posted announcements are listed only to moderators. */
+  /**
+   * Who does not moderate: drafts, announcements not yet posted and topics for other sections than
+   * `sections` (the caller's) are left out — the SQL form of the topic's visibility rule (topicAccess).
+   */
   moderator: boolean;
+  sections: readonly number[];
   now: string;
   term?: string;
   orderBy: 'position' | 'recent_activity';
@@ -158,8 +172,13 @@ export function topicsQuery(f: TopicFilter): KeysetQuery {
   const where = [`context_type = ?`, `context_id = ?`, `workflow_state <> 'deleted'`, `is_announcement = ?`];
   const args: unknown[] = [f.contextType, f.contextId, f.announcements ? 1 : 0];
   if (!f.moderator) {
-    where.push(`workflow_state = 'active'`, `NOT (is_announcement = 1 AND coalesce(delayed_post_at, '') > ?)`);
-    args.push(f.now);
+    where.push(
+      `workflow_state = 'active'`,
+      `NOT (is_announcement = 1 AND coalesce(delayed_post_at, '') > ?)`,
+      `(NOT EXISTS (SELECT 1 FROM discussion_topic_sections s WHERE s.topic_id = discussion_topics.id)
+        OR EXISTS (SELECT 1 FROM discussion_topic_sections s WHERE s.topic_id = discussion_topics.id AND s.section_id IN (${inList(f.sections)})))`,
+    );
+    args.push(f.now, ...f.sections);
   }
   if (f.term) {
     // The trigram index serves the %term% match, case-insensitively.

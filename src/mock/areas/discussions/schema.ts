@@ -69,6 +69,13 @@ CREATE INDEX discussion_entries_top ON discussion_entries(topic_id, parent_id, c
 CREATE INDEX discussion_entries_root ON discussion_entries(root_entry_id, created_at, id);
 CREATE INDEX discussion_entries_author ON discussion_entries(topic_id, user_id);
 
+-- The sections a section-specific course topic is for; a topic with no row here is for the whole course.
+CREATE TABLE discussion_topic_sections (
+  topic_id INTEGER NOT NULL REFERENCES discussion_topics(id),
+  section_id INTEGER NOT NULL REFERENCES course_sections(id),
+  PRIMARY KEY (topic_id, section_id)
+) WITHOUT ROWID;
+
 -- Per-user state of a topic: its read state, and a subscription chosen (1/0) or not (NULL).
 CREATE TABLE discussion_participants (
   topic_id INTEGER NOT NULL REFERENCES discussion_topics(id),

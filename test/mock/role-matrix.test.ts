@@ -9,7 +9,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAdmin } from '../../src/mock/areas/admins/repo.js';
 import { createEntry, entryById } from '../../src/mock/areas/discussions/repo.js';
 import { MOCK_CLIENT_ID, MOCK_CLIENT_SECRET } from '../../src/mock/areas/oauth/seed.js';
@@ -343,15 +343,25 @@ afterAll(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-/** The seeded school again; the one before is closed once its background jobs have finished. */
-async function seededSchool(): Promise<MockRuntime> {
+/** The school of this file again; the one before is closed once its background jobs have finished. */
+async function restore(file: string): Promise<MockRuntime> {
   await restored?.jobs.idle();
   restored?.db.close();
   const path = join(workspace, `school-${++copies}.db`);
-  copyFileSync(template, path);
+  copyFileSync(file, path);
   restored = jsonChecked(openMock(path, MOCK_ENV));
   return restored;
 }
+
+/** Keeps the school as it is now as a file to restore (`restore(file)`). */
+async function keep(mock: MockRuntime, name: string): Promise<string> {
+  await mock.jobs.idle();
+  const file = join(workspace, `${name}.db`);
+  mock.db.exec(`VACUUM INTO '${file}'`);
+  return file;
+}
+
+const seededSchool = () => restore(template);
 
 type Verdict = 'allowed' | 'refused' | `server error ${number}`;
 
@@ -434,22 +444,26 @@ describe('the role × route matrix of a topic not yet posted', () => {
   const DELAYED_TOPIC = 6;
   const LATER = '2027-01-11T15:00:00.000Z';
 
-  /** The school with the delayed announcement (its id) and an entry and a reply in each. */
-  async function delayedSchool(): Promise<{ mock: MockRuntime; announcement: number }> {
-    const mock = seededSchool();
+  /** The school with the delayed announcement and an entry and a reply in each, set up once and restored. */
+  let announcement = 0;
+  let delayed = '';
+  let DELAYED_SEEDED = '';
+  beforeAll(async () => {
+    const mock = await seededSchool();
     const res = await mock.handler({
       method: 'POST',
       url: `http://lms.mock/api/v1/${C}/discussion_topics`,
       headers: { authorization: `Bearer ${ROLES.teacher}`, 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'Exam room change', message: 'Room 4B', is_announcement: true, delayed_post_at: LATER }),
     });
-    const announcement = (res.json as { id: number }).id;
+    announcement = (res.json as { id: number }).id;
     for (const t of [DELAYED_TOPIC, announcement]) {
       const entry = createEntry(mock.db, { topic: t, user: 7, message: 'Posted before the delay', now: NOW });
       createEntry(mock.db, { topic: t, user: 3, parent: entryById(mock.db, entry), message: 'A reply', now: NOW });
     }
-    return { mock, announcement };
-  }
+    delayed = await keep(mock, 'delayed');
+    DELAYED_SEEDED = snapshot(await restore(delayed));
+  });
 
   const entryOf = (mock: MockRuntime, t: number) => (mock.db.prepare(`SELECT min(id) AS id FROM discussion_entries WHERE topic_id = ?`).get(t) as { id: number }).id;
 
@@ -474,14 +488,12 @@ describe('the role × route matrix of a topic not yet posted', () => {
   ].map((r) => ({ ...r, t, allow: r.allow ?? BIO_CONTENT }));
 
   it.each([...routesOn('topic'), ...routesOn('announcement')])('$method the delayed $t: $rest ($id)', async ({ t, method, rest, body, allow }) => {
-    let school = await delayedSchool();
+    let mock = await restore(delayed);
     const seen: Partial<Record<Role, Verdict>> = {};
     for (const role of ALL_ROLES) {
-      const { mock, announcement } = school;
       const id = t === 'topic' ? DELAYED_TOPIC : announcement;
       const path = topic(C, id, rest.replace(':entry', String(entryOf(mock, id))));
       const token = ROLES[role];
-      const before = method === 'GET' ? '' : snapshot(mock);
       const res = await mock.handler({
         method: method as 'GET' | 'PUT' | 'POST' | 'DELETE',
         url: `http://lms.mock${path}`,
@@ -490,8 +502,8 @@ describe('the role × route matrix of a topic not yet posted', () => {
       });
       seen[role] = verdictOf(res.status);
       if (method === 'GET') continue;
-      if (seen[role] === 'refused') expect(snapshot(mock), `${role}'s refused ${method} changed the data`).toBe(before);
-      else school = await delayedSchool();
+      if (seen[role] === 'refused') expect(snapshot(mock), `${role}'s refused ${method} changed the data`).toBe(DELAYED_SEEDED);
+      else mock = await restore(delayed);
     }
     expect(seen).toEqual(Object.fromEntries(ALL_ROLES.map((r) => [r, allow.includes(r) ? 'allowed' : 'refused'])));
   });

@@ -6,7 +6,7 @@
 //
 // The same description turns a change back into a verb and its options, exactly as commander would
 // have handed them over from a command line, defaults included.
-import type { CommandSpec, FieldSpec, OptionSpec } from '../cli/command.js';
+import { destroyingOptions, type CommandSpec, type FieldSpec, type OptionSpec } from '../cli/command.js';
 import { attributeName } from '../cli/define.js';
 
 export type Value = string | number | boolean | null | string[];
@@ -243,6 +243,17 @@ export function updateCalls(kind: KindVerbs, changes: Record<string, Value>): { 
   }
   const calls = [...byVerb].map(([verb, values]) => ({ verb, values }));
   return { calls: calls.sort((a, b) => kind.updates.indexOf(a.verb) - kind.updates.indexOf(b.verb)), impossible };
+}
+
+/**
+ * What giving these fields would destroy, as the flags that send them say it (`--state inactive`):
+ * a field's value destroys when the flag of the verb that sets it declares that value destroys
+ * (OptionSpec.destroys), read through the same options the verb would be run with, so a field a flag
+ * gains later is covered as soon as the flag says so.
+ */
+export function destroyingFields(kind: KindVerbs, values: Record<string, Value>, creating: boolean): string[] {
+  const calls = creating ? (kind.create ? [{ verb: kind.create, values }] : []) : updateCalls(kind, values).calls;
+  return calls.flatMap(({ verb, values: v }) => destroyingOptions(verb.spec, optionsFor(verb, v, {})).map((d) => d.said));
 }
 
 /** Why a change cannot be made, in words. */

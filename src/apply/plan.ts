@@ -82,6 +82,8 @@ export interface Action {
   outcomes?: OutcomeGroup;
   /** Which row of `outcomes` it is: the row's key, unique in a tree (rows of a tree on one line share their line). */
   row?: string;
+  /** What the create or update sets that destroys (`--state inactive`): it is asked about like a deletion. */
+  destroys?: string[];
   /** Set by the apply. */
   status?: 'done' | 'failed' | 'not_done';
   error?: string;

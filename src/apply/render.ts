@@ -3,9 +3,9 @@
 //
 // The JSON document (a plan's has `dry_run: true` besides):
 //   { changes: boolean,
-//     summary: { create, update, delete, unchanged, cannot_change },
+//     summary: { create, update, delete, unchanged, cannot_change, destroy },
 //     courses: [ { sis_course_id, id, source, actions: [Action…], unchanged: { <kind>: n }, kept: [{ kind, count, why }] } ] }
-// Action: { action: create|update|delete|conclude, kind, key, id, source, fields?, changes?, status?, error? }
+// Action: { action: create|update|delete|conclude, kind, key, id, source, fields?, changes?, destroys?, status?, error? }
 //   change: { field, from, to, applicable, why? }. Removals come first in each course, then the steps in
 //   the order they are made. `status` (done, failed, not_done) and `error` appear once applied.
 import type { Value } from './fields.js';
@@ -20,13 +20,17 @@ export interface Summary {
   delete: number;
   unchanged: number;
   cannot_change: number;
+  /** Creates and updates that set a value that destroys (`--state inactive`): asked about like deletions. */
+  destroy: number;
 }
 
 const removal = (a: Action) => a.op === 'delete' || a.op === 'conclude';
+/** What a reader must not miss: removals, and changes that destroy. */
+const destroys = (a: Action) => removal(a) || (a.destroys?.length ?? 0) > 0;
 
 /** A course's changes as shown: removals first (they are what a reader must not miss), then in the order made. */
 export function ordered(course: CoursePlan): Action[] {
-  return course.actions.map((a, i) => [a, i] as const).sort(([a, i], [b, j]) => Number(removal(b)) - Number(removal(a)) || a.step - b.step || i - j).map(([a]) => a);
+  return course.actions.map((a, i) => [a, i] as const).sort(([a, i], [b, j]) => Number(destroys(b)) - Number(destroys(a)) || a.step - b.step || i - j).map(([a]) => a);
 }
 
 export function summarize(plan: Plan): Summary {
@@ -37,6 +41,7 @@ export function summarize(plan: Plan): Summary {
     delete: actions.filter(removal).length,
     unchanged: plan.courses.reduce((n, c) => n + Object.values(c.unchanged).reduce((m, k) => m + (k ?? 0), 0), 0),
     cannot_change: actions.filter((a) => a.changes?.some((ch) => !ch.applicable)).length,
+    destroy: actions.filter((a) => !removal(a) && a.destroys?.length).length,
   };
 }
 
@@ -59,6 +64,7 @@ function actionJson(a: Action): Record<string, unknown> {
     source: source(a),
     ...(a.fields ? { fields: a.fields } : {}),
     ...(a.changes ? { changes: a.changes.map(changeJson) } : {}),
+    ...(a.destroys?.length ? { destroys: a.destroys } : {}),
     ...(a.status ? { status: a.status } : {}),
     ...(a.error ? { error: a.error } : {}),
   };
@@ -119,7 +125,8 @@ export function planText(plan: Plan, options: { applied?: boolean } = {}): strin
       const status = options.applied && a.status && a.status !== 'done' ? `  [${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}]` : '';
       const verb = a.op === 'conclude' ? 'conclude ' : '';
       const id = a.target !== undefined && !a.outcomes ? ` (id ${a.target})` : '';
-      lines.push(`  ${SIGN[a.op]} ${verb}${a.kind} ${a.key}${id}${a.source ? `  ${sourceOf(a.source)}` : ''}${status}`);
+      const destroying = a.destroys?.length ? `  [destroys: ${a.destroys.join(', ')}]` : '';
+      lines.push(`  ${SIGN[a.op]} ${verb}${a.kind} ${a.key}${id}${a.source ? `  ${sourceOf(a.source)}` : ''}${destroying}${status}`);
       if (a.kind === 'enrollment' || a.outcomes) {
         for (const ch of a.changes ?? []) lines.push(`      ${changeLine(ch)}`);
         continue;
@@ -131,7 +138,7 @@ export function planText(plan: Plan, options: { applied?: boolean } = {}): strin
     for (const k of c.kept) lines.push(`  kept (--prune): ${words(k.count, KINDS[k.kind].one, k.kind)}: ${k.why}`);
   }
   const s = summarize(plan);
-  lines.push('', hasChanges(s) ? `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged.${s.cannot_change ? ` ${words(s.cannot_change, 'change')} cannot be made (see above).` : ''}` : `No changes: the instance matches the file (${s.unchanged} unchanged).`);
+  lines.push('', hasChanges(s) ? `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${s.destroy ? ` (and ${words(s.destroy, 'change')} that destroy${s.destroy === 1 ? 's' : ''})` : ''}, ${s.unchanged} unchanged.${s.cannot_change ? ` ${words(s.cannot_change, 'change')} cannot be made (see above).` : ''}` : `No changes: the instance matches the file (${s.unchanged} unchanged).`);
   return `${lines.join('\n')}\n`;
 }
 

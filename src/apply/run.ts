@@ -22,6 +22,7 @@ import { hasChanges, planJson, planRows, planText, sourceOf, summarize } from '.
 import { KeyStore, stateDir } from './state.js';
 import { readTree } from './tree.js';
 import { KINDS } from './kinds.js';
+import { markDestroying } from './destroys.js';
 
 export interface ApplyOptions {
   file: string[];
@@ -76,6 +77,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
       };
       const planJournal = new Journal(join(dir, 'journals'), ['apply.plan'], { readOnly: true, restart: true });
       const plan: Plan = await makePlan(read.courses, { client, tree, keys, invoke, prune: opts.prune ?? false, concurrency, planJournal });
+      markDestroying(plan, tree);
       return { client, instance, plan };
     };
     if (read.problems.length) {
@@ -125,7 +127,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     // The plan is what is agreed to: on a terminal it is shown before the question.
     if (format === 'table') await out(ctx.io, planText(plan));
     const courses = plan.courses.filter((c) => c.actions.length).length;
-    await ctx.confirm(`Apply ${summary.create + summary.update + summary.delete} changes to ${courses} course${courses === 1 ? '' : 's'} (${counts})`, { destructive: summary.delete > 0 });
+    await ctx.confirm(`Apply ${summary.create + summary.update + summary.delete} changes to ${courses} course${courses === 1 ? '' : 's'} (${counts})`, { destructive: summary.delete > 0 || summary.destroy > 0 });
 
     for (const remember of plan.remember) remember();
     // The plan, not a journal, says what is left to do: each run journals afresh, and a run after

@@ -44,6 +44,13 @@ export interface BulkJob<R extends BulkRow, C> {
    * counts the rows left out as invalid (--skip-invalid): their targets were never looked at.
    */
   finish?(args: { client: ApiClient; results: RowResult[]; plan: boolean; skipped: number }): Promise<FinishedRow[]>;
+  /**
+   * Rows whose values destroy when written (an enrollment's state inactive deactivates it): `verb`
+   * says what a row would do to its target (`deactivate`), undefined for a row that destroys nothing.
+   * Before anything is written, the rows that would be created or changed so are counted and asked
+   * about once (`Deactivate 2 enrollments of course 1`); a dry run marks them `destructive`.
+   */
+  destroys?: { noun(count: number): string; verb(row: R): string | undefined };
 }
 
 /** A result of `finish`: a target the file does not list, and what was (or would be) done to it. */
@@ -125,6 +132,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const update = Boolean(opts.update);
   // A dry run reads the journal exactly as the run will, and writes nothing.
   const journal = new Journal(await journalDir(ctx), [job.job, instance.where, job.target, bytes], { state: instance.state, restart: opts.restart, readOnly: plan });
+  if (!plan && job.destroys) await confirmDestroying(ctx, job.destroys, taskRows, task, { journal, concurrency, update }, name);
   const progress = progressReporter(ctx.io, { verbose: ctx.globals.verbose, label: plan ? 'checking' : 'importing' });
   const started = performance.now();
   // The progress bar has the terminal to itself: no request spinner while it draws.
@@ -141,6 +149,9 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const extraFailed = extra.filter((x) => x.status === 'failed').length;
   const extraNote = extra.length ? `; not in the file: ${describeExtra(extra, plan)}` : '';
 
+  // What a row destroys, once it is (or would be) written: a row left as it was destroys nothing.
+  const destroyed = results.map((r, i) => (!r.skipped && (r.status === 'created' || r.status === 'updated') ? job.destroys?.verb(taskRows[i]) : undefined));
+  const destroyNote = job.destroys ? describeDestroyed(destroyed, job.destroys.noun, plan) : '';
   const counts = tally(results);
   const seconds = (performance.now() - started) / 1000;
   const flat = ctx.globals.output === 'csv' || ctx.globals.output === 'table' || (ctx.globals.output === undefined && ctx.io.stdoutIsTTY);
@@ -151,7 +162,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   // A dry run's results are its run's, key for key: the statuses say what the run would do
   // (`created`: would be created), and `dry_run: true` says nothing was.
   const failed = results.filter((r) => r.status === 'failed');
-  const resultRows = results.map((r): Record<string, unknown> & { line: number | null } => ({
+  const resultRows = results.map((r, i): Record<string, unknown> & { line: number | null } => ({
     ...shownPlace(r),
     [job.keyColumn]: keyOf(r),
     // Done by an earlier run: skipped now, whatever that run did (its status is in the journal).
@@ -161,10 +172,11 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
     ...(r.error ? { error: r.error } : {}),
     ...(r.skipped ? { skipped: true } : {}),
     ...(r.redone ? { redone: true } : {}),
+    ...(destroyed[i] ? { destructive: true } : {}),
   }));
   const summary = { ...counts, invalid: bad.size, rows: [...resultRows, ...extraRows] };
   if (plan) {
-    report.summary(`Dry run: ${describeTally(counts, { plan, update })}${extraNote}. Nothing was written.`);
+    report.summary(`Dry run: ${describeTally(counts, { plan, update })}${extraNote}${destroyNote}. Nothing was written.`);
     report.attention([...invalidRows, ...resultRows.filter((_, i) => needsAttention(results[i]))].sort(byLineFirst), attention);
     // A plan exits as its run would: rows that would fail, or be skipped as invalid, fail it too.
     const undone = [counts.failed ? `${counts.failed} of ${valid.length} rows would fail` : '', skipped ? `${skipped} would be skipped` : ''].filter(Boolean);
@@ -173,7 +185,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
     return failure ? withFailure(output, failure) : output;
   }
 
-  report.summary(`Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}.`);
+  report.summary(`Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}${destroyNote}.`);
   report.attention(
     [...invalidRows, ...resultRows.filter((_, i) => needsAttention(results[i])), ...extraRows.filter((x) => x.status === 'failed')].sort(byLineFirst),
     [...extra.filter((e) => e.status === 'failed').map((x) => `  ${x.key}: ${x.error ?? 'failed'}`), ...attention],
@@ -225,4 +237,37 @@ function describeExtra(extra: FinishedRow[], plan: boolean): string {
   const byStatus = new Map<string, number>();
   for (const x of extra) byStatus.set(x.status, (byStatus.get(x.status) ?? 0) + 1);
   return [...byStatus].map(([status, n]) => `${n} ${plan ? `would be ${status}` : status}`).join(', ');
+}
+
+/**
+ * Asks once, before any row is written, about the rows that would destroy: those of them the plan
+ * would create or change (looked up as a dry run would; a row that already agrees destroys nothing).
+ * Refused, nothing of the file is written.
+ */
+async function confirmDestroying<R extends BulkRow, C>(
+  ctx: Context,
+  destroys: NonNullable<BulkJob<R, C>['destroys']>,
+  rows: R[],
+  task: BulkTask<R, C>,
+  options: { journal: Journal; concurrency: number; update: boolean },
+  name: string,
+): Promise<void> {
+  const candidates = rows.filter((r) => destroys.verb(r) !== undefined);
+  if (!candidates.length) return;
+  const planned = await runRows(candidates, task, { ...options, mode: 'plan' });
+  const verbs = planned.map((r, i) => (!r.skipped && (r.status === 'created' || r.status === 'updated') ? destroys.verb(candidates[i]) : undefined));
+  const which = planned.filter((_, i) => verbs[i] !== undefined);
+  if (!which.length) return;
+  const what = describeDestroyed(verbs, destroys.noun, false).replace(/^; /, '');
+  const lines = which.map((r) => placeWords(r));
+  await ctx.confirm(`${what[0].toUpperCase()}${what.slice(1)} (${name}: ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? `, and ${lines.length - 10} more` : ''})`, { destructive: true });
+}
+
+/** `; deactivate 2 enrollments of course 1` (a dry run's: `would deactivate`), or '' when nothing is destroyed. */
+function describeDestroyed(verbs: (string | undefined)[], noun: (count: number) => string, plan: boolean): string {
+  const byVerb = new Map<string, number>();
+  for (const v of verbs) if (v !== undefined) byVerb.set(v, (byVerb.get(v) ?? 0) + 1);
+  if (!byVerb.size) return '';
+  const total = [...byVerb.values()].reduce((a, b) => a + b, 0);
+  return `; ${plan ? 'would ' : ''}${[...byVerb].map(([verb, n]) => `${verb} ${n}`).join(', ')} ${noun(total)}`;
 }

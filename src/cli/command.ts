@@ -6,6 +6,7 @@ import type { LmsError } from '../errors.js';
 import { err } from '../io/streams.js';
 import { route, type RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
+import { attributeName } from './define.js';
 
 /** One flag as `register` adds it to commander (commands declare flags as a record; see define.ts). */
 export interface OptionSpec {
@@ -28,10 +29,17 @@ export interface OptionSpec {
   file?: FileUse;
   /**
    * Given (or given one of these values), the verb deletes, concludes or deactivates what it would
-   * otherwise leave (`--sync`, `--prune`, `--state inactive`): a surface that keeps destruction
-   * behind a consent of its own (`lms mcp`) asks for it then.
+   * otherwise leave (`--sync`, `--prune`, `--state inactive`): the one declaration of it, which every
+   * surface reads wherever the value comes from (a flag, an import's column, an apply file's field).
+   * The CLI asks before running the verb (see `asksItself`), and `lms mcp` refuses it without
+   * --allow-destructive.
    */
   destroys?: true | readonly string[];
+  /**
+   * The verb asks before it destroys, naming what the flag would end (`--sync` and `--prune` count
+   * it first): the CLI does not ask for the flag as well.
+   */
+  asksItself?: true;
   /**
    * The verb's routes only read, but it changes something on the side unless the flag has this
    * value (`conv get` marks read unless --no-mark-read): a surface that may not write sets it.
@@ -157,6 +165,31 @@ export function declaredRoutes(specs: (CommandSpec<never> | NounSpec)[]): Set<Ro
   for (const spec of specs) {
     if (isNoun(spec)) for (const r of declaredRoutes(spec.commands)) found.add(r);
     else for (const r of spec.routes ?? []) found.add(r);
+  }
+  return found;
+}
+
+/** The values of the option's value that destroy (see OptionSpec.destroys): none, or the destroying values given. */
+function destroyingValues(option: Pick<OptionSpec, 'destroys'>, value: unknown): string[] {
+  const { destroys } = option;
+  if (destroys === undefined || destroys === true) return [];
+  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && destroys.includes(v));
+}
+
+/** Whether the option, with this value (as commander hands it over, or as a file gives it), destroys. */
+export function destroysWith(option: Pick<OptionSpec, 'destroys'>, value: unknown): boolean {
+  return option.destroys === true ? value === true : destroyingValues(option, value).length > 0;
+}
+
+/** The options of a run of the verb that destroy, each as a command line says it: `--state inactive`. */
+export function destroyingOptions(spec: Pick<CommandSpec<never>, 'options'>, opts: Record<string, unknown>): { option: OptionSpec; said: string }[] {
+  const found: { option: OptionSpec; said: string }[] = [];
+  for (const option of spec.options ?? []) {
+    const value = opts[attributeName(option.flags)];
+    if (!destroysWith(option, value)) continue;
+    const long = option.flags.split(/[\s,|]+/).find((f) => f.startsWith('--'))!;
+    const values = destroyingValues(option, value);
+    found.push({ option, said: values.length ? `${long} ${values.join(',')}` : long });
   }
   return found;
 }

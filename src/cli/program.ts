@@ -6,7 +6,7 @@ import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 import { err, out, type IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
-import { register, type CommandResult, type CommandSpec } from './command.js';
+import { destroyingOptions, register, type CommandResult, type CommandSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import type { Activity } from '../io/activity.js';
 
@@ -120,6 +120,12 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     const ctx = createContext({ ...deps, io: withColor(io, io.color && globals.color), commandTree, claimInterrupt }, globals);
     state.activity = ctx.activity;
     try {
+      // A flag value that destroys is asked about here, once for every verb; a dry run destroys nothing,
+      // and a verb that asks itself (naming what it would end) is not asked for twice.
+      if (opts.dryRun !== true) {
+        const destroying = destroyingOptions(spec, opts).filter((d) => !d.option.asksItself);
+        for (const d of destroying) await ctx.confirm(`${d.said} destroys data (${d.option.description})`);
+      }
       const result = await spec.run({ args, opts: opts as never, ctx });
       if (!result) return;
       await render(result);

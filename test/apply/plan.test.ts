@@ -24,7 +24,7 @@ describe('the plan of a course that does not exist yet', () => {
     expect(exitCode, stderr).toBe(0);
     expect(s.writes()).toEqual([]);
     expect(plan.changes).toBe(true);
-    expect(plan.summary).toEqual({ create: 14, update: 1, delete: 0, unchanged: 0, cannot_change: 0 });
+    expect(plan.summary).toEqual({ create: 14, update: 1, delete: 0, unchanged: 0, cannot_change: 0, destroy: 0 });
     const [course] = plan.courses;
     expect(course).toMatchObject({ sis_course_id: 'BIO-201', id: null, source: `${path}:2`, unchanged: {}, kept: [] });
     expect(course.actions.map((a: { action: string; kind: string; key: string }) => `${a.action} ${a.kind} ${a.key}`)).toEqual([

@@ -35,6 +35,7 @@ const verbs: [string, () => string][] = [
   ['outcomes groups delete 4 --account 1', () => ''],
   ['enrollments delete 1 --course 1', () => ''],
   ['enrollments import --course 2 --sync', roster],
+  ['enrollments add --course 1 --user 7 --state inactive', () => ''],
   ['mock reset', () => ''],
   ['profile remove prod', () => ''],
 ];

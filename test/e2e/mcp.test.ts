@@ -308,3 +308,53 @@ describe('lms mcp --allow-destructive', () => {
     }
   });
 });
+
+describe('lms mcp: a value that deactivates, from an import or a course file', () => {
+  const db = { LMS_MOCK_DB: join(dir, 'destroying.db') };
+  const ROSTER = 'user,type,section,state\n8,student,,inactive\n';
+  const FILE = 'courses:\n  - sis_course_id: BIO-101\n    enrollments:\n      - { user: "8", type: student, state: inactive }\n';
+  /** The state of user 8's student enrollment in course 1's first section. */
+  const stateOf = async (s: Session) => {
+    const r = await s.call('enrollments_list', { course: 1, user: '8', state: ['active', 'inactive'] });
+    const items = (r.structuredContent as { items: { type: string; course_section_id: number; enrollment_state: string }[] }).items;
+    return items.find((e) => e.type === 'StudentEnrollment' && e.course_section_id === 1)?.enrollment_state;
+  };
+
+  beforeAll(async () => {
+    const seeded = await spawnLms(['--mock', 'mock', 'seed', '--yes'], { ...env, ...db });
+    expect(seeded.exitCode, seeded.stderr).toBe(0);
+  });
+
+  it('is refused under --allow-writes, nothing written, and done under --allow-destructive', async () => {
+    const writer = await connect(['--mock', 'mcp', '--allow-writes'], db);
+    try {
+      const imported = await writer.call('enrollments_import', { course: 1, update: true, file_text: ROSTER });
+      expect(imported.isError).toBe(true);
+      expect(imported.structuredContent?.error).toMatchObject({ refused: true, needs: '--allow-destructive', exit_code: 2 });
+      expect(imported.content[0].text).toMatch(/Deactivate 1 enrollment of course 1/);
+      const applied = await writer.call('apply', { file_text: FILE });
+      expect(applied.isError).toBe(true);
+      expect(applied.structuredContent?.error).toMatchObject({ refused: true, needs: '--allow-destructive' });
+      expect(await stateOf(writer)).toBe('active');
+      // What it would do is still shown.
+      const preview = await writer.call('enrollments_import', { course: 1, update: true, file_text: ROSTER, dry_run: true });
+      expect(preview.isError, preview.content[0].text).toBeFalsy();
+      expect((preview.structuredContent as { rows: unknown[] }).rows).toEqual([expect.objectContaining({ status: 'updated', destructive: true })]);
+    } finally {
+      await writer.close();
+    }
+    const destroyer = await connect(['--mock', 'mcp', '--allow-destructive'], db);
+    try {
+      const applied = await destroyer.call('apply', { file_text: FILE });
+      expect(applied.isError, applied.content[0].text).toBeFalsy();
+      expect(await stateOf(destroyer)).toBe('inactive');
+      await destroyer.call('enrollments_add', { course: 1, user: '8', type: 'student', state: 'active' });
+      expect(await stateOf(destroyer)).toBe('active');
+      const imported = await destroyer.call('enrollments_import', { course: 1, update: true, file_text: ROSTER });
+      expect(imported.isError, imported.content[0].text).toBeFalsy();
+      expect(await stateOf(destroyer)).toBe('inactive');
+    } finally {
+      await destroyer.close();
+    }
+  });
+});

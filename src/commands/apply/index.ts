@@ -11,7 +11,7 @@ import type { ApplyOptions } from '../../apply/run.js';
 const options = {
   file: { file: 'read', flags: '-f, --file <path>', description: 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)', repeatable: true },
   exitCode: { flags: '--exit-code', description: 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)' },
-  prune: { destroys: true, flags: '--prune', description: 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments' },
+  prune: { destroys: true, asksItself: true, flags: '--prune', description: 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments' },
   concurrency: { flags: '--concurrency <n>', description: 'changes in flight at once (the server may slow this further)', default: '4' },
 } as const;
 

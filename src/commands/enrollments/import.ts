@@ -12,9 +12,12 @@ import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import type { Problem } from '../../bulk/csv-input.js';
 import { parseUserRef, userPath } from '../../client/user-ref.js';
 import { ApiError } from '../../errors.js';
+import { destroysWith } from '../../cli/command.js';
+import { ENDING_STATES, stateFlag } from './state.js';
 
 export const COLUMNS = ['user', 'type', 'role', 'section', 'state'] as const;
-const STATES = ['active', 'invited', 'inactive'];
+/** The state column is `enrollments add --state`: its values, and the ones that destroy, are declared there. */
+const STATES: readonly string[] = stateFlag.choices;
 /** States a live enrollment is in: what the file is matched against, and what --sync may conclude. */
 export const LIVE = ['active', 'invited', 'inactive'] as const;
 
@@ -143,7 +146,7 @@ export const importEnrollments = command({
   columns: resultColumns('user'),
   options: {
     course: { flags: '--course <id>', ids: 'course', description: 'course id or sis_course_id:X', required: true },
-    sync: { destroys: true, flags: '--sync', description: "also conclude the course's enrollments, of the roles in the file, that the file does not list (asks first)" },
+    sync: { destroys: true, asksItself: true, flags: '--sync', description: "also conclude the course's enrollments, of the roles in the file, that the file does not list (asks first)" },
     ...bulkFlags({ noun: 'enrollments', updatable: ['state'] }),
   },
   examples: [
@@ -160,6 +163,8 @@ export const importEnrollments = command({
       target: opts.course,
       schema: { columns: COLUMNS, required: ['user'], check: checkRow },
       keyColumn: 'user',
+      // A row whose state ends access (inactive deactivates) destroys, as `enrollments add --state` does.
+      destroys: { noun: (n) => `enrollment${n === 1 ? '' : 's'} of course ${opts.course}`, verb: (row: EnrollmentRow) => (destroysWith(stateFlag, row.state) ? ENDING_STATES[row.state!] : undefined) },
       describe: (v) => [`user ${v.user}`, v.role || v.type, v.section ? `section ${v.section}` : ''].filter(Boolean).join(', '),
       toRow: (r) => {
         const row = toRow(r.line, r.values);

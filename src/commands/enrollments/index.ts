@@ -6,6 +6,7 @@ import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import { UsageError } from '../../errors.js';
 import { exportEnrollments } from './export.js';
 import { importEnrollments } from './import.js';
+import { stateFlag } from './state.js';
 import { userPath } from '../../client/user-ref.js';
 
 const COLUMNS = ['id', 'user_id', 'user.name', 'type', 'role', 'enrollment_state', 'course_id', 'course_section_id'];
@@ -72,8 +73,7 @@ const addEnrollment = command({
     user: { ...contextFlags.user, required: true },
     type: { flags: '--type <type>', description: 'student (default), teacher, ta, designer or observer' },
     role: { flags: '--role <role>', description: 'a course role by name, e.g. a custom one; the type follows from it' },
-    // Enrolling someone already enrolled sets their enrollment's state: inactive deactivates it.
-    state: { flags: '--state <state>', description: 'active, invited (default) or inactive', choices: ['active', 'invited', 'inactive'], destroys: ['inactive'] },
+    state: stateFlag,
     sectionId: { flags: '--section-id <id>', description: 'with --course: the section to enrol into (default: the course\'s default section)' },
     limitToSection: { flags: '--limit-to-section', description: 'a teacher or TA may only see and act in their own section' },
     observee: { flags: '--observee <id>', description: 'for an observer: the student they observe' },

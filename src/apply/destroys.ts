@@ -1,0 +1,31 @@
+// Which planned creates and updates destroy: each is read through the verb it runs and the flags it
+// gives it, as the CLI and `lms mcp` read a command line, so a value that destroys (an enrollment's
+// state inactive) is asked about and marked in the plan wherever it was written.
+import { destroyingOptions } from '../cli/command.js';
+import { destroyingFields, type KindVerbs, type Value } from './fields.js';
+import { KINDS } from './kinds.js';
+import type { ApplyTree } from './model.js';
+import type { Action, Plan } from './plan.js';
+
+/** Sets `destroys` on every create and update of the plan that sets a value that destroys. */
+export function markDestroying(plan: Plan, tree: ApplyTree): void {
+  for (const c of plan.courses) {
+    for (const a of c.actions) {
+      const said = destroyingOf(tree, a);
+      if (said.length) a.destroys = said;
+    }
+  }
+}
+
+function destroyingOf(tree: ApplyTree, a: Action): string[] {
+  if ((a.op !== 'create' && a.op !== 'update') || a.outcomes) return [];
+  const changed = Object.fromEntries((a.changes ?? []).filter((ch) => ch.applicable).map((ch) => [ch.field, ch.to]));
+  if (a.kind === 'enrollment') {
+    // A roster row is enrolled by `enrollments add`, each column through the flag of its name (tree.ts).
+    const add = tree.kinds.enrollments.create;
+    return add ? destroyingOptions(add.spec, a.op === 'create' ? { ...a.fields } : changed).map((d) => d.said) : [];
+  }
+  const kind: KindVerbs | undefined = a.kind === 'course' ? tree.course : Object.values(KINDS).flatMap((k) => (k.one === a.kind && k.name !== 'outcomes' ? [tree.kinds[k.name]] : []))[0];
+  if (!kind) return [];
+  return destroyingFields(kind, a.op === 'create' ? (a.fields ?? {}) : (changed as Record<string, Value>), a.op === 'create');
+}

@@ -135,7 +135,7 @@ interface Summary {
 async function importUntilDone(http: Record<string, string>, course: Course, file: string, extra: string[] = []): Promise<Summary[]> {
   const summaries: Summary[] = [];
   for (let run = 0; run < 6; run++) {
-    const r = await spawnLms(['enrollments', 'import', '--course', course.id, file, '--concurrency', '8', '-o', 'json', ...extra], http);
+    const r = await spawnLms(['enrollments', 'import', '--course', course.id, file, '--concurrency', '8', '--yes', '-o', 'json', ...extra], http);
     expect([0, 1, 6], r.stderr).toContain(r.exitCode);
     if (r.stdout === '') {
       expect((JSON.parse(r.stderr) as { error: string }).error, r.stderr).toBe('ApiError');
@@ -216,7 +216,7 @@ describe('enrollments import against a throttling, failing, dropping server', ()
     const file = writeRoster('chem', rows);
     const before = await enrollmentsOf(CHEM);
 
-    const child = spawnLms(['enrollments', 'import', '--course', CHEM.id, file, '--concurrency', '8'], http);
+    const child = spawnLms(['enrollments', 'import', '--course', CHEM.id, file, '--concurrency', '8', '--yes'], http);
     const deadline = Date.now() + 30_000;
     // Two journal lines a row (started, then its outcome): about a third of the way.
     while (journalLines(state) < (rows.length * 2) / 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -284,7 +284,7 @@ describe('enrollments import when rows fail', () => {
     const { database, http } = await seededServer('bio-drop', ['--drop-rate', '0.25', '--fault-seed', '1']);
     const rows = [...['7', '8', '11'].map((user) => bioRow(user, 'BIO-101-A', 'inactive')), ...['9', '10', '12'].map((user) => bioRow(user, 'BIO-101-B', 'inactive'))];
     const file = writeRoster('bio-drop', rows);
-    const r = await spawnLms(['enrollments', 'import', '--course', BIO.id, file, '--update', '--concurrency', '1', '-o', 'json'], http);
+    const r = await spawnLms(['enrollments', 'import', '--course', BIO.id, file, '--update', '--yes', '--concurrency', '1', '-o', 'json'], http);
     const summary = JSON.parse(r.stdout) as Summary;
     const now = await enrollmentsOf(BIO, database);
     const failedButDone = summary.rows.filter((row) => row.status === 'failed' && now.includes(expected(BIO, rows[row.line! - 2])));

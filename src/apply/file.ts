@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
 import { isOneLine, MAX_FIELD_BYTES, parseCsv, placeOf, placeWords, readInput, scanInput, shapeOfName } from '../bulk/csv-input.js';
 import { UsageError } from '../errors.js';
+import { ProblemList } from '../bulk/problems.js';
 import { enrollmentTypeOf } from '../spec/vocabulary.js';
 import { checkValue, describeType, type Field, type Value } from './fields.js';
 import { COURSE, KIND_ORDER, KINDS, keyed, type KindName } from './kinds.js';
@@ -25,7 +26,8 @@ export interface Input {
 
 export interface ReadFiles {
   courses: DesiredCourse[];
-  problems: FileProblem[];
+  /** The first of them, and how many there are: a file of a million mistakes is not held a million times. */
+  problems: ProblemList<FileProblem>;
   /** Every file read, rosters and outcome trees included: what a run's journal is bound to. */
   inputs: Input[];
 }
@@ -56,12 +58,12 @@ async function expand(paths: string[]): Promise<{ path: string; inFolder: boolea
  * (by an assistant, as text) is all it reads.
  */
 export async function readApplyFiles(paths: string[], stdin: NodeJS.ReadableStream, tree: ApplyTree, references = true): Promise<ReadFiles> {
-  const read: { path: string; inFolder: boolean; courses: DesiredCourse[]; problems: FileProblem[]; inputs: Input[]; names: string[] }[] = [];
+  const read: { path: string; inFolder: boolean; courses: DesiredCourse[]; problems: ProblemList<FileProblem>; inputs: Input[]; names: string[] }[] = [];
   for (const { path, inFolder } of await expand(paths)) {
     const { bytes, name } = await readInput(path, stdin, { shape: shapeOfName(path) });
     // Files a file names (a roster, an outcome tree) are found next to it; stdin's next to here.
     const base = path === '-' ? process.cwd() : dirname(resolve(path));
-    const problems: FileProblem[] = [];
+    const problems = new ProblemList<FileProblem>();
     const reader = new FileReader(name, base, tree, problems, stdin, references);
     const courses = reader.courses(bytes);
     const inputs: Input[] = [{ name, bytes }];
@@ -75,14 +77,10 @@ export async function readApplyFiles(paths: string[], stdin: NodeJS.ReadableStre
   const named = new Set(read.flatMap((r) => r.names));
   const files = read.filter((r) => !(r.inFolder && named.has(r.path)));
   const courses = files.flatMap((r) => r.courses);
-  const problems = files.flatMap((r) => r.problems);
+  const problems = new ProblemList<FileProblem>();
+  for (const r of files) problems.merge(r.problems);
   checkAcross(courses, problems);
-  return { courses, problems: sortProblems(problems), inputs: files.flatMap((r) => r.inputs) };
-}
-
-export function sortProblems(problems: FileProblem[]): FileProblem[] {
-  const files = [...new Set(problems.map((p) => p.file))];
-  return [...problems].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line);
+  return { courses, problems, inputs: files.flatMap((r) => r.inputs) };
 }
 
 const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? 'a list' : v !== null && typeof v === 'object' ? 'a map' : String(v));
@@ -101,7 +99,7 @@ class FileReader {
     private readonly name: string,
     private readonly base: string,
     private readonly tree: ApplyTree,
-    private readonly problems: FileProblem[],
+    private readonly problems: ProblemList<FileProblem>,
     private readonly stdin: NodeJS.ReadableStream,
     private readonly references: boolean,
   ) {}
@@ -451,7 +449,7 @@ function placesOf(node: Node, path: string, places: Map<Node, string>): void {
 }
 
 /** Across files and courses: a course or a section (SIS ids are the instance's, not a course's) listed twice. */
-function checkAcross(courses: DesiredCourse[], problems: FileProblem[]): void {
+function checkAcross(courses: DesiredCourse[], problems: ProblemList<FileProblem>): void {
   const courseAt = new Map<string, Source>();
   const sectionAt = new Map<string, { source: Source; course: DesiredCourse }>();
   const where = (s: Source, here: Source) => (s.file === here.file ? placeWords(s) : placeOf(s.file, s));

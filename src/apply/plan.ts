@@ -8,6 +8,7 @@
 import type { Journal } from '../bulk/journal.js';
 import { placeFields } from '../bulk/csv-input.js';
 import { runRows, type BulkRow } from '../bulk/job.js';
+import { ProblemList } from '../bulk/problems.js';
 import type { ApiClient } from '../client/client.js';
 import type { ApiObject } from '../spec/types/common.js';
 import { parseUserRef, userRefKey } from '../client/user-ref.js';
@@ -108,7 +109,7 @@ export interface CoursePlan {
 
 export interface Plan {
   courses: CoursePlan[];
-  problems: FileProblem[];
+  problems: ProblemList<FileProblem>;
   /** Done when the plan is applied, before any change: keys first matched by title, remembered. */
   remember: (() => void)[];
 }
@@ -251,7 +252,7 @@ export async function makePlan(files: DesiredCourse[], pc: PlanContext): Promise
 }
 
 class Planner {
-  private readonly problems: FileProblem[] = [];
+  private readonly problems = new ProblemList<FileProblem>();
   private readonly remember: (() => void)[] = [];
   private readonly courseSlots = new Map<string, Slot>();
   /** Courses outside the files named as cross-listing targets, looked up once each. */

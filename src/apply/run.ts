@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { item, list, text, withFailure, type CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { formatProblems, MAX_PROBLEMS_SHOWN } from '../bulk/csv-input.js';
+import { formatProblems } from '../bulk/csv-input.js';
+import { moreLine, problemCount, ProblemList } from '../bulk/problems.js';
 import { identifyInstance } from '../bulk/instance.js';
 import { Journal } from '../bulk/journal.js';
 import { progressReporter } from '../bulk/progress.js';
@@ -14,7 +15,7 @@ import type { ApiObject } from '../spec/types/common.js';
 import { LmsError, UsageError } from '../errors.js';
 import { out } from '../io/streams.js';
 import { optionsFor } from './fields.js';
-import { readApplyFiles, sortProblems } from './file.js';
+import { readApplyFiles } from './file.js';
 import type { ApplyTree, FileProblem } from './model.js';
 import { executePlan } from './execute.js';
 import { makePlan, type Invoke, type Plan } from './plan.js';
@@ -34,21 +35,22 @@ export interface ApplyOptions {
 
 /**
  * Every problem of the files at once — what the files alone show and what only the instance can
- * tell, together — by file: exit 2, nothing changed. The first MAX_PROBLEMS_SHOWN are listed and
- * the rest counted; the JSON error holds them all.
+ * tell, together — by file: exit 2, nothing changed. The first MAX_PROBLEMS_SHOWN are listed, in the
+ * message and the JSON error alike, and the rest counted.
  */
-function refuse(problems: FileProblem[], options: { onInstance: number; unchecked?: string }): UsageError {
-  const files = [...new Set(problems.map((p) => p.file))];
-  const shown = problems.slice(0, MAX_PROBLEMS_SHOWN);
-  const more = problems.length - shown.length;
+function refuse(problems: ProblemList<FileProblem>, options: { onInstance: number; unchecked?: string }): UsageError {
+  const shown = problems.listed;
+  const files = problems.files;
   const text = [...new Set(shown.map((p) => p.file))].map((f) => formatProblems(shown.filter((p) => p.file === f), f));
-  if (more > 0) text.push(`  … and ${more} more problem${more === 1 ? '' : 's'}`);
+  text.push(...moreLine(problems.more));
   if (options.unchecked) text.push(`  (what the files name was not looked up on the instance: ${options.unchecked})`);
-  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   const { onInstance } = options;
-  const where = onInstance === 0 ? '' : onInstance === problems.length ? ' on this instance' : ` (${onInstance} on this instance)`;
-  return new UsageError(`${files.join(', ')} ${files.length === 1 ? 'has' : 'have'} ${count}${where}; nothing was changed:\n${text.join('\n')}`, {
-    details: { problems: problems.map((p) => ({ file: p.file, line: p.line, ...(p.at !== undefined ? { at: p.at } : {}), message: p.message })) },
+  const where = onInstance === 0 ? '' : onInstance === problems.size ? ' on this instance' : ` (${onInstance.toLocaleString('en-US')} on this instance)`;
+  return new UsageError(`${files.join(', ')} ${files.length === 1 ? 'has' : 'have'} ${problemCount(problems.size)}${where}; nothing was changed:\n${text.join('\n')}`, {
+    details: {
+      problems: shown.map((p) => ({ file: p.file, line: p.line, ...(p.at !== undefined ? { at: p.at } : {}), message: p.message })),
+      ...(problems.more > 0 ? { more_problems: problems.more } : {}),
+    },
   });
 }
 
@@ -60,7 +62,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     if (opts.exitCode && !opts.plan) throw new UsageError('--exit-code goes with --plan (or lms diff)');
     const tree = readTree(await ctx.commandTree(), shared);
     const read = await readApplyFiles(opts.file, ctx.io.stdin, tree, ctx.localFiles);
-    if (!read.courses.length && !read.problems.length) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
+    if (!read.courses.length && !read.problems.size) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
 
     const dir = await stateDir(ctx.env);
     // Reads only: the plan journal is read-only, and what the plan remembers waits for the apply.
@@ -80,11 +82,11 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
       markDestroying(plan, tree);
       return { client, instance, plan };
     };
-    if (read.problems.length) {
+    if (read.problems.size) {
       // The files are refused, but not before what they name is looked up as well (users, sections,
       // cross-listing targets…, with reads), so that one run lists every problem, not one kind per run.
       // A file that could not be read at all names nothing to look up.
-      let onInstance: FileProblem[] = [];
+      let onInstance = new ProblemList<FileProblem>();
       let unchecked: string | undefined;
       if (read.courses.length) {
         try {
@@ -94,10 +96,13 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
           unchecked = e.message;
         }
       }
-      throw refuse(sortProblems([...read.problems, ...onInstance]), { onInstance: onInstance.length, unchecked });
+      const all = new ProblemList<FileProblem>();
+      all.merge(read.problems);
+      all.merge(onInstance);
+      throw refuse(all, { onInstance: onInstance.size, unchecked });
     }
     const { client, instance, plan } = await planned();
-    if (plan.problems.length) throw refuse(sortProblems(plan.problems), { onInstance: plan.problems.length });
+    if (plan.problems.size) throw refuse(plan.problems, { onInstance: plan.problems.size });
 
     const summary = summarize(plan);
     const changes = hasChanges(summary);

@@ -8,6 +8,7 @@ import { item, list, withFailure, type CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../client/client.js';
 import { UsageError } from '../errors.js';
+import { problemCount } from './problems.js';
 import { formatProblems, parseCsv, placeFields, placeWords, readInput, rowRef, type CsvRow, type Parsed, type Place, type Problem, type Schema } from './csv-input.js';
 import { failedFileNote, writeFailedRows } from './failed.js';
 import { identifyInstance } from './instance.js';
@@ -90,7 +91,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   // The file's own problems need no server: a file with any is refused before a request is made.
   // Checking what it names takes reads, so then it is refused with nothing written.
   const refuse = (all: Problem[], nothing: 'sent' | 'written') =>
-    new UsageError(`${name} has ${all.length} problem${all.length > 1 ? 's' : ''}; nothing was ${nothing}:\n${formatProblems(all, name)}`);
+    new UsageError(`${name} has ${problemCount(all.length)}; nothing was ${nothing}:\n${formatProblems(all, name)}`);
   const unsound = new Set(problems.map(rowRef));
   // A problem of the file as a whole (its header, its shape) is on line 1 with no place of a row.
   const wholeFile = problems.some((p) => p.line === 1 && p.at === undefined);

@@ -10,6 +10,7 @@ import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 import { whyUnreadable } from '../io/bounded.js';
 import { unguardCell } from '../output/csv-guard.js';
+import { moreLine, ProblemList } from './problems.js';
 
 export interface CsvRow extends Place {
   values: Record<string, string>;
@@ -529,14 +530,10 @@ export function controlCharacters(values: Record<string, string>, freeText: read
   return problems;
 }
 
-/** The problems a message lists; the rest are counted. */
-export const MAX_PROBLEMS_SHOWN = 50;
-
-export function formatProblems(problems: Problem[], source: string): string {
+/** The problems a message lists (the first MAX_PROBLEMS_SHOWN, in line order), and the count of the rest. */
+export function formatProblems(problems: Problem[] | ProblemList<Problem>, source: string): string {
+  const list = problems instanceof ProblemList ? problems : new ProblemList(problems);
   // Messages quote the file's values: its control characters are shown, not sent to the terminal.
   const visible = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${codePoint(c).slice(2)}`);
-  const shown = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => `  ${visible(placeOf(source, p))}: ${visible(p.message)}`);
-  const more = problems.length - shown.length;
-  if (more > 0) shown.push(`  … and ${more} more problem${more === 1 ? '' : 's'}`);
-  return shown.join('\n');
+  return [...list.listed.map((p) => `  ${visible(placeOf(source, p))}: ${visible(p.message)}`), ...moreLine(list.more)].join('\n');
 }

@@ -95,18 +95,97 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
     if (tool.paged && listed === 1 && next !== undefined) shaped.value.next_cursor = sealCursor(next, tool, given, session.cursorKey);
     const failure = result?.failure;
     const summary = failure ? `${tool.name} finished with failures: ${failure.message}` : shaped.summary(tool.name);
-    return {
-      content: [{ type: 'text', text: withNotes(summary, notes) }, { type: 'text', text: JSON.stringify(shaped.value) }],
-      structuredContent: failure ? { ...shaped.value, error: errorData(failure) } : shaped.value,
-      ...(failure ? { isError: true } : {}),
-    };
+    const structured = failure ? { ...shaped.value, error: errorData(failure) } : shaped.value;
+    return bounded(withNotes(summary, notes), structured, failure !== undefined);
   } catch (thrown) {
     const error = relabel(toLmsError(thrown), files);
     const data = errorData(error);
-    return { content: [{ type: 'text', text: withNotes(`error: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`, notes) }], structuredContent: { error: data }, isError: true };
+    return bounded(withNotes(`error: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`, notes), { error: data }, true, false);
   } finally {
     if (files) await rm(files, { recursive: true, force: true });
   }
+}
+
+/**
+ * The most characters of JSON a result's structured content carries; its copy as text is as long
+ * again, and the summary at most MAX_SUMMARY_CHARS, so a whole result stays near 1 MiB. A client
+ * reads a result whole, as one message: the official SDK's drops a connection that sends it tens of
+ * megabytes.
+ */
+export const MAX_STRUCTURED_CHARS = 480 * 1024;
+export const MAX_SUMMARY_CHARS = 64 * 1024;
+
+/**
+ * A result within MAX_STRUCTURED_CHARS and MAX_SUMMARY_CHARS: the largest lists lose their last
+ * items and the longest texts their ends until it fits, and the result says what was left out
+ * (`left_out`, and a note after the summary) and how to get the rest.
+ */
+function bounded(summary: string, structured: Record<string, unknown>, isError: boolean, echo = true): ToolResult {
+  // Room is kept for the list of what was cut.
+  const cuts = fit(structured, MAX_STRUCTURED_CHARS - 16 * 1024).slice(0, 50);
+  let text = summary.length > MAX_SUMMARY_CHARS ? `${summary.slice(0, MAX_SUMMARY_CHARS)}… (${(summary.length - MAX_SUMMARY_CHARS).toLocaleString('en-US')} characters left out)` : summary;
+  if (cuts.length) {
+    structured.left_out = cuts;
+    const what = cuts.map((c) => ('items' in c ? `${c.items.toLocaleString('en-US')} item${c.items === 1 ? '' : 's'} of ${c.at}` : `${c.characters.toLocaleString('en-US')} characters of ${c.at}`));
+    text += `\n\n(this result was cut to ${MAX_STRUCTURED_CHARS / 1024} KiB: left out ${what.join(', ')}; for the rest, call again for less: a smaller limit and the next page, or a narrower call)`;
+  }
+  // An error's summary is its message; its structured content is not repeated as text.
+  const content = echo ? [{ type: 'text' as const, text }, { type: 'text' as const, text: JSON.stringify(structured) }] : [{ type: 'text' as const, text }];
+  return { content, structuredContent: structured, ...(isError ? { isError: true } : {}) };
+}
+
+type Cut = { at: string; items: number } | { at: string; characters: number };
+
+/** Cuts `value` in place until its JSON fits `budget`, largest part first; what it cut, by place. */
+function fit(value: Record<string, unknown>, budget: number): Cut[] {
+  const cuts = new Map<string, Cut>();
+  while (JSON.stringify(value).length > budget) {
+    const largest = largestPart(value);
+    if (!largest) break;
+    const { holder, key, at } = largest;
+    const part = (holder as Record<string, unknown>)[key] as unknown[] | string;
+    const kept = Math.floor(part.length / 2);
+    const cut = cuts.get(at) ?? (Array.isArray(part) ? { at, items: 0 } : { at, characters: 0 });
+    if (Array.isArray(part)) {
+      (cut as { items: number }).items += part.length - kept;
+      part.length = kept;
+    } else {
+      (cut as { characters: number }).characters += part.length - kept;
+      (holder as Record<string, unknown>)[key] = `${part.slice(0, kept)}…`;
+    }
+    cuts.set(at, cut);
+  }
+  return [...cuts.values()];
+}
+
+interface Part {
+  holder: Record<string, unknown> | unknown[];
+  key: string | number;
+  at: string;
+  size: number;
+}
+
+/** The list or text whose JSON is longest (a list with items, a text of more than 256 characters), and where it is. */
+function largestPart(root: Record<string, unknown>): Part | undefined {
+  let best: Part | undefined;
+  const visit = (holder: Record<string, unknown> | unknown[], key: string | number, at: string): number => {
+    const v = (holder as Record<string, unknown>)[key];
+    let size: number;
+    if (typeof v === 'string') {
+      size = JSON.stringify(v).length;
+      if (v.length > 256 && (!best || size > best.size)) best = { holder, key, at, size };
+    } else if (Array.isArray(v)) {
+      size = 2;
+      v.forEach((_, i) => (size += visit(v, i, `${at}[${i}]`) + 1));
+      if (v.length && (!best || size > best.size)) best = { holder, key, at, size };
+    } else if (v !== null && typeof v === 'object') {
+      size = 2;
+      for (const k of Object.keys(v)) size += visit(v as Record<string, unknown>, k, at ? `${at}.${k}` : k) + k.length + 4;
+    } else size = JSON.stringify(v)?.length ?? 4;
+    return size;
+  };
+  visit({ root }, 'root', '');
+  return best;
 }
 
 /** The input as the schema allows it: known properties of the right types, the required present. */

@@ -37,7 +37,7 @@ describe('every problem of a file in one run', () => {
     expect(s.writes()).toEqual([]);
   });
 
-  it('lists the first 50 and counts the rest; the JSON error holds them all', async () => {
+  it('lists the first 50 and counts the rest, in the message and the JSON error alike', async () => {
     const s = counted();
     const fields = Array.from({ length: 40 }, (_, i) => `      - { name: A${i}, points: ${i} }\n`).join('');
     const users = Array.from({ length: 20 }, (_, i) => `      - { user: ghost${i}, type: student }\n`).join('');
@@ -51,7 +51,9 @@ describe('every problem of a file in one run', () => {
     expect(listed.filter((l) => /user "ghost\d+" not found/.test(l))).toHaveLength(10);
     expect(r.stderr).toContain('\n  … and 10 more problems\n');
     const json = await s.run(['apply', '-f', path, '--plan', '-o', 'json']);
-    expect(JSON.parse(json.stderr).problems).toHaveLength(60);
+    const error = JSON.parse(json.stderr) as { problems: unknown[]; more_problems: number };
+    expect(error.problems).toHaveLength(50);
+    expect(error.more_problems).toBe(10);
     expect(s.writes()).toEqual([]);
   });
 

@@ -57,9 +57,9 @@ describe('fields, read off the verbs that write each kind', () => {
     const s = counted();
     const path = s.file('f.yaml', 'courses:\n  - sis_course_id: V-1\n    name: V\n    assignments:\n      - { name: A, peer_reviews: true }\n      - { name: B, peer_reviews: maybe }\n');
     const before = await readApplyFiles([path], fakeIO().stdin, t);
-    expect(before.problems.map((p) => `${p.line}: ${p.message}`)).toEqual([expect.stringMatching(/^5: unknown field "peer_reviews" for an assignment/), expect.stringMatching(/^6: unknown field "peer_reviews"/)]);
+    expect(before.problems.listed.map((p) => `${p.line}: ${p.message}`)).toEqual([expect.stringMatching(/^5: unknown field "peer_reviews" for an assignment/), expect.stringMatching(/^6: unknown field "peer_reviews"/)]);
     const after = await readApplyFiles([path], fakeIO().stdin, widened);
-    expect(after.problems.map((p) => `${p.line}: ${p.message}`)).toEqual(['6: peer_reviews must be true or false, not "maybe"']);
+    expect(after.problems.listed.map((p) => `${p.line}: ${p.message}`)).toEqual(['6: peer_reviews must be true or false, not "maybe"']);
     expect(optionsFor(widened.kinds.assignments.create!, { name: 'A', peer_reviews: true }, { course: 'sis_course_id:V-1' })).toMatchObject({ name: 'A', peerReviews: 'true', course: 'sis_course_id:V-1' });
   });
 });

@@ -13,6 +13,7 @@ import type { Progress } from '../../spec/types/progress.js';
 import type { GradeDataEntry, GradedAssignment, Submission, SubmissionContext } from '../../spec/types/submissions.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 import { interpretGrade } from '../../spec/grading.js';
+import { problemCount } from '../../bulk/problems.js';
 import { ERROR_COLUMN, formatProblems, parseCsv, readInput, type Problem } from '../../bulk/csv-input.js';
 import { unguardCell } from '../../output/csv-guard.js';
 import { failedFileNote, writeFailedRows } from '../../bulk/failed.js';
@@ -124,7 +125,7 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   const { rows, header, problems } = parseCsv(bytes, { columns, required: ['user'] });
   if (!perAssignment && header.length && !header.includes('grade')) problems.push({ line: 1, message: 'missing required column grade' });
   problems.sort((a, b) => a.line - b.line);
-  if (problems.length) throw new UsageError(`${name} has ${problems.length} problem${problems.length > 1 ? 's' : ''}; nothing was sent:\n${formatProblems(problems, name)}`);
+  if (problems.length) throw new UsageError(`${name} has ${problemCount(problems.length)}; nothing was sent:\n${formatProblems(problems, name)}`);
 
   const courseId = 'course_id' in o.sctx && o.sctx.course_id !== undefined ? o.sctx.course_id : (await client.ops.sections.get({ id: o.sctx.section_id! })).course_id;
   // Which assignment each grade column is.
@@ -192,7 +193,7 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
       cells.push({ line: r.line, user: r.values.user, assignment: a, grade, comment: r.values.comment || undefined, userId: sub.user_id, current: sub, target });
     }
   }
-  if (bad.length) throw new UsageError(`${name} has ${bad.length} problem${bad.length > 1 ? 's' : ''}; nothing was sent:\n${formatProblems(bad, name)}`);
+  if (bad.length) throw new UsageError(`${name} has ${problemCount(bad.length)}; nothing was sent:\n${formatProblems(bad, name)}`);
   return { cells, header, values: new Map(rows.map((r) => [r.line, r.values])), name, bytes };
 }
 

@@ -112,7 +112,7 @@ const result = await build({
   // Whitespace and syntax only: names stay, so stack traces and error names read as in the source.
   minifyWhitespace: true,
   minifySyntax: true,
-  define: { __LMS_VERSION__: JSON.stringify(pkg.version), __LMS_MOCK_SCHEMA_VERSION__: String(await mockSchemaVersion()) },
+  define: { __LMS_VERSION__: JSON.stringify(pkg.version), __LMS_JQ_WASM__: JSON.stringify(`${packagesApart['jq-wasm/inline'].file}.cjs`), __LMS_MOCK_SCHEMA_VERSION__: String(await mockSchemaVersion()) },
   plugins: [lazyChildProcess, mcpApart, packageApart],
   // The keychain binding and @photostructure/sqlite (the mock's SQLite on Node 20) stay packages of
   // their own: each loader picks the prebuilt addon for this platform from beside it (optional

@@ -30,6 +30,8 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   { name: 'LMS_STATE_DIR', description: 'Where bulk jobs keep their journals and lms apply its keys, instead of the user\'s cache directory.' },
   { name: 'LMS_CACHE_DIR', description: "Where the launcher keeps its code cache, instead of the user's cache directory." },
   { name: 'LMS_WAIT_TIMEOUT', description: 'How many seconds any wait for background work lasts (progress --wait, async sends, bulk grading); 1800 by default.' },
+  { name: 'LMS_JQ_TIMEOUT', description: 'How many seconds one run of a --jq filter may take before it is ended (exit 2, naming the limit); 30 by default.' },
+  { name: 'LMS_JQ_MEMORY', description: 'How many megabytes the process may grow by while a --jq filter runs before it is ended (exit 2, naming the limit); 1024 by default.' },
   { name: 'LMS_DEBUG', description: 'Set, an internal error prints its stack trace as well as its message.' },
   { name: 'LMS_MOCK_NOW', description: 'The mock\'s clock, an ISO time such as 2026-11-02T12:00:00Z, for output that does not change from run to run.' },
   { name: 'LMS_MOCK_FAULTS', description: 'Faults for the in-process mock, as JSON (e.g. {"failRate":0.1,"seed":7}); lms mock serve takes the same as flags.' },

@@ -113,7 +113,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
   const runner = async (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globalOpts: Record<string, unknown>) => {
     const globals = { ...readGlobals(globalOpts, deps.env), timeoutGiven };
     // Compiled before the command runs, so a mistake in the expression is reported before any request.
-    const jq = typeof globalOpts.jq === 'string' ? await (await import('../output/jq.js')).compileJq(globalOpts.jq) : undefined;
+    const jq = typeof globalOpts.jq === 'string' ? await (await import('../output/jq.js')).compileJq(globalOpts.jq, deps.env) : undefined;
     // A tree of its own, every noun loaded: this run's tree may hold only the noun it names.
     const commandTree = deps.commandTree ?? (() => buildProgram(deps, { jsonErrors: false }));
     const claimInterrupt = (stop: () => void) => (state.stop = stop);
@@ -132,6 +132,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
       if (result.failure) throw result.failure;
     } finally {
       ctx.activity.stop();
+      jq?.close();
     }
 
     async function render(result: NonNullable<CommandResult>): Promise<void> {

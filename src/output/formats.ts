@@ -1,7 +1,6 @@
 // The output formats, and what a renderer of any of them is given, in a module of their own: flag
 // parsing needs the list at start-up, before (and without) loading any renderer, and the renderers
 // take their options from here rather than from render.ts, which loads them.
-import type { Jq } from 'jq-wasm/inline';
 import type { IOStreams } from '../io/streams.js';
 
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'yaml';
@@ -13,7 +12,10 @@ export const JQ_FORMATS: readonly Format[] = ['json', 'ndjson'];
 /** A --jq expression that jq has compiled, with the jq that runs it (src/output/jq.ts makes one). */
 export interface JqFilter {
   readonly expression: string;
-  readonly jq: Jq;
+  /** Runs the expression over JSON texts with jq's flags, as jq-wasm's raw() does. */
+  run(input: string, flags: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }>;
+  /** Ends jq's thread: the command has printed what it had to. */
+  close(): void;
 }
 
 export interface RenderOptions {

@@ -1,7 +1,14 @@
 // --jq: jq itself, compiled to WebAssembly, loaded only when the flag is given. Its semantics are the
 // point, so nothing here reads the expression: jq is handed the JSON that the command would print
 // and its results are printed as `jq -r` prints them (strings raw, one a line, as gh --jq does).
-import { loadJq, type JqResult } from 'jq-wasm/inline';
+//
+// jq runs in a thread of its own: its WebAssembly returns only when the filter ends, so a filter
+// that never ends (`repeat(.)`, `def f: f; f`) can be stopped only from another thread. Each run
+// has a time budget and a memory ceiling, generous for any real filter (LMS_JQ_TIMEOUT and
+// LMS_JQ_MEMORY raise them); past either the thread is ended and the command fails with a usage
+// error naming the limit, after what earlier runs printed. jq-wasm hands back a run's output only
+// when the run ends, so what one run finds is printed when it ends, not while it runs.
+import { Worker } from 'node:worker_threads';
 import { UsageError } from '../errors.js';
 import { err, out } from '../io/streams.js';
 import { project, projectItem } from './fields.js';
@@ -16,17 +23,144 @@ const RS = '\x1e';
 const MAX_BATCH_RECORDS = 1000;
 const WAITING = Symbol('waiting');
 
+/** How often the memory the process holds is looked at while jq runs. */
+const MEMORY_CHECK_MS = 50;
+
 export type JqOptions = RenderOptions & { jq: JqFilter };
+
+interface JqResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface JqLimits {
+  /** How long one run of jq may take. */
+  seconds: number;
+  /** How much the process's resident memory may grow while one run of jq runs. */
+  megabytes: number;
+}
+
+export const DEFAULT_JQ_LIMITS: JqLimits = { seconds: 30, megabytes: 1024 };
+
+/** The limits LMS_JQ_TIMEOUT (seconds) and LMS_JQ_MEMORY (megabytes) set, or the defaults. */
+export function jqLimits(env: NodeJS.ProcessEnv): JqLimits {
+  const read = (name: string, fallback: number, unit: string) => {
+    const value = env[name];
+    if (value === undefined || value === '') return fallback;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${name} must be a positive number of ${unit}, not "${value}"`);
+    return n;
+  };
+  return { seconds: read('LMS_JQ_TIMEOUT', DEFAULT_JQ_LIMITS.seconds, 'seconds'), megabytes: read('LMS_JQ_MEMORY', DEFAULT_JQ_LIMITS.megabytes, 'megabytes') };
+}
 
 /**
  * Loads jq and compiles the expression. Over no input jq compiles the program and runs it zero
  * times: a mistake it can find without data is found here, before the command sends a request.
  */
-export async function compileJq(expression: string): Promise<JqFilter> {
-  const filter = { expression, jq: await loadJq() };
-  const check = run(filter, '', []);
-  if (check.exitCode !== 0) throw new UsageError(`--jq: ${check.stderr.replace(JQ_ERROR, '').trim()}`);
+export async function compileJq(expression: string, env: NodeJS.ProcessEnv): Promise<JqFilter> {
+  const limits = jqLimits(env);
+  const filter = startJq(expression, limits);
+  try {
+    const check = await filter.run('', []);
+    if (check.exitCode !== 0) throw new UsageError(`--jq: ${check.stderr.replace(JQ_ERROR, '').trim()}`);
+  } catch (e) {
+    filter.close();
+    throw e;
+  }
   return filter;
+}
+
+// The thread's code, the same text whether lms runs from its bundle or from its sources: it loads
+// jq-wasm from the file it is given and runs the expression over each input it is sent.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const ready = require(workerData.jqWasm).loadJq();
+parentPort.on('message', async ({ input, flags }) => {
+  try {
+    const { stdout, stderr, exitCode } = (await ready).raw(input, workerData.expression, flags);
+    parentPort.postMessage({ stdout, stderr, exitCode });
+  } catch (e) {
+    // jq's WebAssembly stops (an abort or a trap) when it cannot grow its memory or its stack any further.
+    parentPort.postMessage(e instanceof WebAssembly.RuntimeError ? { trapped: true } : { failed: String((e && e.stack) || e) });
+  }
+});
+`;
+
+/** jq-wasm's file: a name beside the bundle, or (from the sources) its path in node_modules. */
+function jqWasmFile(): string {
+  return __LMS_JQ_WASM__.startsWith('/') ? __LMS_JQ_WASM__ : `${__dirname}/${__LMS_JQ_WASM__}`;
+}
+
+/**
+ * The thread jq runs in, one for the command, its runs one at a time. A run past a limit ends the
+ * thread, and that run and any after it fail with a usage error naming the limit.
+ */
+function startJq(expression: string, limits: JqLimits): JqFilter {
+  // What jq-wasm itself says on the thread's stderr (that its WebAssembly aborted) is no message
+  // for the user: the failure is reported here in words of its own. jq's own stderr comes in its result.
+  const worker = new Worker(WORKER_SOURCE, { eval: true, stderr: true, workerData: { jqWasm: jqWasmFile(), expression } });
+  worker.stderr.resume();
+  worker.unref();
+  let stopped: Error | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  const stop = (e: Error) => {
+    stopped ??= e;
+    void worker.terminate();
+  };
+
+  const runOnce = (input: string, flags: string[]) =>
+    new Promise<JqResult>((resolve, reject) => {
+      if (stopped) return reject(stopped);
+      // Memory is the whole process's, as the system counts it: jq's WebAssembly memory and what
+      // it has written are outside any JavaScript heap a thread's resourceLimits would bound.
+      const ceiling = process.memoryUsage.rss() + limits.megabytes * 1024 * 1024;
+      const timer = setTimeout(() => end(timeLimit(limits)), limits.seconds * 1000);
+      const watch = setInterval(() => {
+        if (process.memoryUsage.rss() > ceiling) end(memoryLimit(limits));
+      }, MEMORY_CHECK_MS);
+      const onMessage = (m: JqResult & { failed?: string; trapped?: true }) =>
+        m.trapped ? end(jqMemory()) : m.failed ? end(new Error(`jq failed: ${m.failed}`)) : end(undefined, m);
+      const onError = (e: Error) => end(e);
+      const onExit = () => end(new Error('jq stopped unexpectedly'));
+      const end = (failure: Error | undefined, result?: JqResult) => {
+        clearTimeout(timer);
+        clearInterval(watch);
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+        worker.unref();
+        if (failure) {
+          stop(failure);
+          reject(stopped);
+        } else if (result) resolve(result);
+      };
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+      worker.ref();
+      // `--` ends jq's options: an expression may begin with a minus (`-.balance`).
+      worker.postMessage({ input, flags: [...flags, '--'] });
+    });
+
+  return {
+    expression,
+    run(input, flags) {
+      const run = queue.then(() => runOnce(input, flags));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    close: () => stop(new Error('jq was closed')),
+  };
+}
+
+function timeLimit({ seconds }: JqLimits): UsageError {
+  return new UsageError(`--jq: the filter ran past its time limit of ${seconds} s`, { hint: 'LMS_JQ_TIMEOUT=<seconds> allows longer' });
+}
+
+function jqMemory(): UsageError {
+  return new UsageError('--jq: the filter ran out of the memory jq can hold', { hint: 'jq-wasm gives jq a fixed memory; filter the data down before collecting it' });
+}
+
+function memoryLimit({ megabytes }: JqLimits): UsageError {
+  return new UsageError(`--jq: the filter ran past its memory limit of ${megabytes} MB`, { hint: 'LMS_JQ_MEMORY=<megabytes> allows more' });
 }
 
 /**
@@ -135,7 +269,7 @@ async function printOne(options: JqOptions, input: string, compact: boolean): Pr
  * messages and how many are returned. `halt_error` stops everything then and there.
  */
 async function print({ io, jq }: JqOptions, input: string, compact: boolean): Promise<{ inputs: number; stderr: string } | undefined> {
-  const result = run(jq, input, compact ? ['--seq', '--compact-output'] : ['--seq']);
+  const result = await jq.run(input, compact ? ['--seq', '--compact-output'] : ['--seq']);
   const text = results(result.stdout);
   if (text) await out(io, text);
   // jq's exit status speaks only of its last input: its messages tell which inputs failed.
@@ -151,11 +285,6 @@ async function print({ io, jq }: JqOptions, input: string, compact: boolean): Pr
  * (`(at /dev/stdin:0)`), which the user never named, so messages are shown without it.
  */
 const JQ_ERROR = /^jq: error(?: \(at [^)]*\))?: /gm;
-
-// `--` ends jq's options: an expression may begin with a minus (`-.balance`).
-function run({ jq, expression }: JqFilter, input: string, flags: string[]): JqResult {
-  return jq.raw(input, expression, [...flags, '--']);
-}
 
 function results(stdout: string): string {
   let text = '';

@@ -49,6 +49,26 @@ describe('lms --jq and -o yaml, spawned', () => {
     expect(r.stderr).toMatch(/^error: --jq: syntax error/);
   });
 
+  // Each limit set small, so a filter that never ends is ended within seconds, and the other set
+  // high enough not to be the one that ends it.
+  it.each([
+    ['recursion without end', 'def f: f; f', { LMS_JQ_TIMEOUT: '2' }, /^error: --jq: the filter ran past its time limit of 2 s\nhint: LMS_JQ_TIMEOUT=/],
+    ['a huge array being built', '[limit(1e8; repeat(1))]', { LMS_JQ_TIMEOUT: '2' }, /^error: --jq: the filter ran past its time limit of 2 s\n/],
+    ['output without end', 'repeat(.)', { LMS_JQ_TIMEOUT: '60', LMS_JQ_MEMORY: '64' }, /^error: --jq: the filter ran past its memory limit of 64 MB\nhint: LMS_JQ_MEMORY=/],
+    ['recursion that grows jq\'s stack', 'def f: 1 + f; f', { LMS_JQ_TIMEOUT: '60' }, /^error: --jq: the filter ran out of the memory jq can hold\n/],
+  ])('ends a runaway filter with exit 2 naming the limit: %s', async (_name, filter, limits, message) => {
+    const started = Date.now();
+    const r = await spawnLms(['--mock', 'users', 'list', '--account', '1', '--jq', filter], { ...base, ...limits });
+    expect({ code: r.exitCode, stdout: r.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(r.stderr).toMatch(message);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('refuses a limit that is no positive number', async () => {
+    const r = await spawnLms(['--mock', 'users', 'list', '--account', '1', '--jq', '.'], { ...base, LMS_JQ_TIMEOUT: 'soon' });
+    expect({ code: r.exitCode, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 2, stdout: '', stderr: 'error: LMS_JQ_TIMEOUT must be a positive number of seconds, not "soon"' });
+  });
+
   it('prints one record as YAML', async () => {
     const yaml = await spawnLms(['--mock', 'users', 'get', 'self', '-o', 'yaml'], base);
     const json = await spawnLms(['--mock', 'users', 'get', 'self', '-o', 'json'], base);

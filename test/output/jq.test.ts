@@ -1,7 +1,7 @@
 // --jq: jq's own semantics over the JSON a command would print (a list as one array of every item it
 // would print), strings printed raw; its mistakes are usage errors (exit 2) in jq's words, and a
 // mistake in the expression is found before any request is sent.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compileJq } from '../../src/output/jq.js';
 import { renderList } from '../../src/output/render.js';
 import type { ApiRequest } from '../../src/transport/types.js';
@@ -127,22 +127,21 @@ describe('--jq over what a command prints', () => {
 
 describe('--jq with -o ndjson, record by record', () => {
   it('prints what has arrived whenever the source has to wait, as a stream needs', async () => {
-    const jq = await compileJq('.name');
+    const jq = await compileJq('.name', {});
     const io = fakeIO();
-    const seen: string[] = [];
+    // The source waits until the first record's result is printed (jq runs in a thread of its own,
+    // so that takes a moment): it would wait until the test's time ran out if it never were.
     async function* stream() {
       yield { name: 'first' };
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      seen.push(io.stdoutText());
+      await vi.waitFor(() => expect(io.stdoutText()).toBe('first\n'), { timeout: 5_000, interval: 5 });
       yield { name: 'second' };
     }
     expect(await renderList(stream(), { io, format: 'ndjson', jq })).toBe(2);
-    expect(seen).toEqual(['first\n']);
     expect(io.stdoutText()).toBe('first\nsecond\n');
   });
 
   it('filters every record of a long list that never waits, in order', async () => {
-    const jq = await compileJq('select(.id % 1000 == 0) | .id');
+    const jq = await compileJq('select(.id % 1000 == 0) | .id', {});
     const io = fakeIO();
     const records = Array.from({ length: 2500 }, (_, i) => ({ id: i + 1 }));
     expect(await renderList(records, { io, format: 'ndjson', jq })).toBe(2500);
@@ -160,7 +159,7 @@ describe('--jq with -o ndjson, record by record', () => {
     ['all at once (one batch)', (records: unknown[]) => records],
     ['one at a time (a batch each)', waiting],
   ])('reports a record jq fails on and filters the rest, as jq over NDJSON, then fails: %s', async (_name, source) => {
-    const jq = await compileJq('if .id % 2 == 0 then error("even \\(.id)") else .id end');
+    const jq = await compileJq('if .id % 2 == 0 then error("even \\(.id)") else .id end', {});
     const io = fakeIO();
     const records = [1, 2, 3, 4, 5].map((id) => ({ id }));
     await expect(renderList(source(records), { io, format: 'ndjson', jq })).rejects.toThrow('--jq failed on 2 records');

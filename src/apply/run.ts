@@ -18,7 +18,7 @@ import { readApplyFiles, sortProblems } from './file.js';
 import type { ApplyTree, FileProblem } from './model.js';
 import { executePlan } from './execute.js';
 import { makePlan, type Invoke, type Plan } from './plan.js';
-import { hasChanges, planJson, planRows, planText, sourceOf, summarize } from './render.js';
+import { ambiguity, hasChanges, planJson, planRows, planText, sourceOf, summarize } from './render.js';
 import { KeyStore, stateDir } from './state.js';
 import { lockCourses } from './lock.js';
 import { readTree } from './tree.js';
@@ -130,6 +130,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     };
     const counts = `${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.unchanged} unchanged`;
     for (const c of plan.courses) for (const k of c.kept) ctx.warn(`course ${c.sis}: --prune leaves ${k.count} ${k.count === 1 ? KINDS[k.kind].one : k.kind}: ${k.why}`);
+    for (const c of plan.courses) for (const a of c.ambiguous) ctx.warn(`course ${c.sis}: ${ambiguity(a)}`);
 
     // The plan's text ends with its summary; other formats have it in the report.
     const summaryUnlessShown = (line: string) => format !== 'table' && report.summary(line);
@@ -162,6 +163,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
       progress.finish();
       paused();
     }
+    for (const message of plan.adopted) ctx.warn(message);
     const actions = plan.courses.flatMap((c) => c.actions);
     const done = actions.filter((a) => a.status === 'done');
     const failed = actions.filter((a) => a.status === 'failed');

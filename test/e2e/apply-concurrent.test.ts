@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockCourses } from '../../src/apply/lock.js';
 import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
 
 const { dir, env } = e2eWorkspace('e2e-apply-twice');
@@ -87,4 +88,29 @@ describe('two applies of one file at once, over lms mock serve', () => {
     const http = (state: string) => ({ ...env, LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: join(dir, state) });
     await twiceAtOnce('TWICE-3', [http('http-a'), http('http-b')], []);
   }, 60_000);
+});
+
+describe('an apply while another holds its course', () => {
+  const held = () => lockCourses({ where: `mock:${env.LMS_MOCK_DB}`, courses: ['TWICE-4'], waitMs: 0, onWait: () => undefined, onLost: () => undefined });
+
+  it('exits 6 with nothing changed once --lock-timeout has passed, naming the holder', async () => {
+    const release = await held();
+    try {
+      const file = courseFile('TWICE-4.yaml', 'TWICE-4');
+      const r = await spawnLms(['--mock', 'apply', '-f', file, '--yes', '--lock-timeout', '0'], env);
+      expect(r.exitCode, r.stderr).toBe(6);
+      expect(r.stderr).toContain(`another lms apply (pid ${process.pid}) is applying course TWICE-4 on this instance; nothing was changed`);
+      expect((await spawnLms(['--mock', 'courses', 'get', 'sis_course_id:TWICE-4'], env)).exitCode).toBe(4);
+    } finally {
+      await release();
+    }
+  }, 30_000);
+
+  it('waits, saying so, and applies once the other lets go', async () => {
+    const release = await held();
+    setTimeout(() => void release(), 1500);
+    const r = await spawnLms(['--mock', 'apply', '-f', courseFile('TWICE-4.yaml', 'TWICE-4'), '--yes', '--lock-timeout', '20'], env);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`waiting for another lms apply (pid ${process.pid}) of course TWICE-4 on this instance (up to 20 s)…\n`);
+  }, 30_000);
 });

@@ -719,6 +719,7 @@ _lms_value_flag() {
     'api:--input'|'api '*':--input') _lms_words='@files'; return 0 ;;
     'apply:--concurrency'|'apply '*':--concurrency') _lms_words=''; return 0 ;;
     'apply:--file'|'apply '*':--file'|'apply:-f'|'apply '*':-f') _lms_words='@files'; return 0 ;;
+    'apply:--lock-timeout'|'apply '*':--lock-timeout') _lms_words=''; return 0 ;;
     'diff:--concurrency'|'diff '*':--concurrency') _lms_words=''; return 0 ;;
     'diff:--file'|'diff '*':--file'|'diff:-f'|'diff '*':-f') _lms_words='@files'; return 0 ;;
     'grade:--assignment'|'grade '*':--assignment') _lms_words='@ids'; return 0 ;;
@@ -1064,7 +1065,7 @@ _lms_flags() {
     'api help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'api request') _lms_words='--all --as-user --field -f --fields --help -h --input --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --paginate --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'api routes') _lms_words='--all --area --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
-    'apply') _lms_words='--all --as-user --concurrency --dry-run --exit-code --fields --file -f --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --plan --profile -p --prune --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'apply') _lms_words='--all --as-user --concurrency --dry-run --exit-code --fields --file -f --help -h --insecure --jq --limit --lock-timeout --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --plan --profile -p --prune --raw --timeout --verbose -v --version -V --yes -y' ;;
     'assignments') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'assignments create') _lms_words='--all --as-user --course --description --dry-run --due-at --fields --grading-standard-id --grading-type --help -h --insecure --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --no-publish --output -o --per-page --points --profile -p --raw --submission-types --timeout --verbose -v --version -V --yes -y' ;;
     'assignments delete') _lms_words='--all --as-user --course --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;

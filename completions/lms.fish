@@ -303,6 +303,7 @@ complete -c lms -n '__fish_seen_subcommand_from apply' -l 'concurrency' -x -d 'c
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'dry-run' -d 'show what would change, and change nothing (as --plan)'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'exit-code' -d 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'file' -s 'f' -r -F -d 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from apply' -l 'lock-timeout' -x -d 'how long to wait while another lms apply on this machine applies one of the courses (0: do not wait); then exit 6'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'plan' -d 'show what would change, and change nothing (as lms diff)'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments'
 

@@ -54,21 +54,26 @@ export const keyed = (kind: Kind) => kind.natural === undefined && kind.title !=
 /** Enrollments a roster row matches and --prune may conclude: the live ones, as `enrollments import` sees them. */
 export const LIVE_ENROLLMENTS = ['active', 'invited', 'inactive'] as const;
 
-/** What the API lists for a course of each kind the file's objects are matched against. */
-export function listExisting(client: ApiClient, kind: KindName, course: string): AsyncIterable<ApiObject> {
+/**
+ * What the API lists for a course of each kind the file's objects are matched against; with `term`,
+ * of a kind with titles, only those whose title contains it (the API's search_term: a superset of
+ * the exact match the caller then picks).
+ */
+export function listExisting(client: ApiClient, kind: KindName, course: string, term?: string): AsyncIterable<ApiObject> {
+  const search = term !== undefined ? { search_term: term } : {};
   switch (kind) {
     case 'sections':
       return client.ops.sections.list({ course_id: course });
     case 'enrollments':
       return client.ops.enrollments.listCourse({ course_id: course, state: [...LIVE_ENROLLMENTS] });
     case 'assignments':
-      return client.ops.assignments.list({ course_id: course });
+      return client.ops.assignments.list({ course_id: course, ...search });
     case 'topics':
-      return client.ops.discussions.listTopics({ course_id: course });
+      return client.ops.discussions.listTopics({ course_id: course, ...search });
     case 'announcements':
-      return client.ops.discussions.listTopics({ course_id: course, only_announcements: true });
+      return client.ops.discussions.listTopics({ course_id: course, only_announcements: true, ...search });
     case 'quizzes':
-      return client.ops.quizzes.list({ course_id: course });
+      return client.ops.quizzes.list({ course_id: course, ...search });
     case 'outcomes':
       throw new Error('outcomes are read as a tree');
   }

@@ -105,6 +105,18 @@ export interface CoursePlan {
   unchanged: Partial<Record<'course' | KindName, number>>;
   /** Objects --prune leaves because no command can remove them. */
   kept: { kind: KindName; count: number; why: string }[];
+  /** Titles the instance gives two or more objects of a kind, one of which the file's object was matched to. */
+  ambiguous: Ambiguous[];
+}
+
+export interface Ambiguous {
+  kind: KindName;
+  title: string;
+  source: Source;
+  /** Every object of the course with that title, none claimed by another of the file's objects. */
+  ids: number[];
+  /** The one matched: the first the instance lists. */
+  chosen: number;
 }
 
 export interface Plan {
@@ -112,6 +124,11 @@ export interface Plan {
   problems: ProblemList<FileProblem>;
   /** Done when the plan is applied, before any change: keys first matched by title, remembered. */
   remember: (() => void)[];
+  /**
+   * Said once the apply ends: objects a create found made meanwhile (by another run, or a person)
+   * when it looked again just before creating, and took over instead of making them twice.
+   */
+  adopted: string[];
 }
 
 /**
@@ -202,6 +219,8 @@ interface ObjectSpec {
   options: Record<string, string | undefined>;
   /** Looks it up afresh. */
   lookup(): Promise<ApiObject | undefined>;
+  /** Looks for it just before it is created, when that differs from `lookup`. */
+  lookAgain?(): Promise<ApiObject | undefined>;
 }
 
 /** The differences of an object from its spec; a reference to an object still to be made always differs. */
@@ -215,14 +234,20 @@ function compareObject(spec: ObjectSpec, current: ApiObject): Change[] {
 }
 
 /** The task of an object that exists (`planned`), or is made by this change (`slot`). */
-function objectTask(spec: ObjectSpec, invoke: Invoke, at: { planned?: ApiObject; slot?: Slot; onCreated?: (id: number) => void }): ActionTask {
+function objectTask(spec: ObjectSpec, invoke: Invoke, at: { planned?: ApiObject; slot?: Slot; onCreated?: (id: number) => void; onAdopted?: (o: ApiObject) => void }): ActionTask {
   let looked = false;
   const refValues = () => Object.fromEntries((spec.refs ?? []).map(([field, slot]) => [field, slot.id ?? null])) as Record<string, Value>;
   return {
     async find(fresh) {
       if (!fresh && !looked) {
         looked = true;
-        return at.planned ? { id: at.planned.id as number, current: at.planned } : undefined;
+        if (at.planned) return { id: at.planned.id as number, current: at.planned };
+        // A create looks again just before it is made: another run of the file, or a person, may
+        // have made it since the plan was read. Then it is that object, compared and updated.
+        const now = await (spec.lookAgain ?? spec.lookup)();
+        if (!now) return undefined;
+        at.onAdopted?.(now);
+        return { id: now.id as number, current: now };
       }
       const now = await spec.lookup();
       return now ? { id: now.id as number, current: now } : undefined;
@@ -254,6 +279,7 @@ export async function makePlan(files: DesiredCourse[], pc: PlanContext): Promise
 class Planner {
   private readonly problems = new ProblemList<FileProblem>();
   private readonly remember: (() => void)[] = [];
+  private readonly adopted: string[] = [];
   private readonly courseSlots = new Map<string, Slot>();
   /** Courses outside the files named as cross-listing targets, looked up once each. */
   private readonly targets = new Map<string, Promise<Slot | undefined>>();
@@ -274,7 +300,7 @@ class Planner {
     const found = await pool(this.files, concurrency, (c) => orUndefined(client.ops.courses.get({ id: `sis_course_id:${c.sis}` })));
     this.files.forEach((c, i) => this.courseSlots.set(c.sis.toLowerCase(), { id: found[i]?.id, label: `course ${c.sis}` }));
     const courses = await pool(this.files.map((c, i) => [c, found[i]] as const), concurrency, ([c, course]) => this.course(c, course));
-    return { courses, problems: this.problems, remember: this.remember };
+    return { courses, problems: this.problems, remember: this.remember, adopted: this.adopted };
   }
 
   private action(plan: CoursePlan, a: Omit<Action, 'id' | 'course'>): void {
@@ -283,6 +309,11 @@ class Planner {
 
   private unchanged(plan: CoursePlan, kind: 'course' | KindName): void {
     plan.unchanged[kind] = (plan.unchanged[kind] ?? 0) + 1;
+  }
+
+  /** A create that found its object made meanwhile: said at the end of the apply. */
+  private adopt(what: string, o: ApiObject): void {
+    this.adopted.push(`${what} was made meanwhile, by another run or a person (id ${String(o.id)}): this run took it over instead of making it again`);
   }
 
   /** Fields a create verb requires that the file does not give. */
@@ -294,7 +325,7 @@ class Planner {
 
   private async course(c: DesiredCourse, course: ApiObject | undefined): Promise<CoursePlan> {
     const { client, tree, invoke } = this.pc;
-    const plan: CoursePlan = { sis: c.sis, id: course?.id as number | undefined, source: c.source, actions: [], unchanged: {}, kept: [] };
+    const plan: CoursePlan = { sis: c.sis, id: course?.id as number | undefined, source: c.source, actions: [], unchanged: {}, kept: [], ambiguous: [] };
     const slot = this.courseSlots.get(c.sis.toLowerCase())!;
     const ref = `sis_course_id:${c.sis}`;
     const spec: ObjectSpec = { verbs: tree.course, one: 'course', fields: c.fields, options: { account: c.account }, lookup: () => orUndefined(client.ops.courses.get({ id: ref })) };
@@ -306,7 +337,7 @@ class Planner {
         account = await orUndefined(client.ops.accounts.get({ id: c.account }));
         if (!account) this.problem(c.source, `account "${c.account}" not found`, c.lines.account);
       }
-      this.action(plan, { kind: 'course', op: 'create', key: c.sis, source: c.source, fields: c.fields, step: 0, needs: [], slot, task: objectTask(spec, invoke, { slot }) });
+      this.action(plan, { kind: 'course', op: 'create', key: c.sis, source: c.source, fields: c.fields, step: 0, needs: [], slot, task: objectTask(spec, invoke, { slot, onAdopted: (o) => this.adopt(`course ${c.sis}`, o) }) });
     } else {
       const changes = compareObject(spec, course);
       if (changes.length) this.action(plan, { kind: 'course', op: 'update', key: c.sis, source: c.source, target: course.id as number, changes, step: 0, needs: [], task: objectTask(spec, invoke, { planned: course }) });
@@ -366,7 +397,7 @@ class Planner {
       const spec: ObjectSpec = { verbs, one: 'section', fields: omit(d.fields, 'crosslist_to'), options: { course: `sis_course_id:${c.sis}` }, lookup };
       if (!s) {
         this.requireForCreate(verbs.create!, d.fields, d.source, `section ${d.key}`);
-        this.action(plan, { kind: 'section', op: 'create', key: d.key!, source: d.source, fields: spec.fields, step: 1, needs, slot, task: objectTask(spec, invoke, { slot }) });
+        this.action(plan, { kind: 'section', op: 'create', key: d.key!, source: d.source, fields: spec.fields, step: 1, needs, slot, task: objectTask(spec, invoke, { slot, onAdopted: (o) => this.adopt(`section ${d.key!}`, o) }) });
       } else {
         claimed.add(s.id as number);
         const changes = compareObject(spec, s);
@@ -592,7 +623,16 @@ class Planner {
     };
     // Keys first, so a renamed object is found by its key before its old title can be claimed.
     for (const d of desired) if (d.key !== undefined) claim(d, byId.get(keys.get(c.sis, kindName, d.key) ?? -1));
-    for (const d of desired) if (!matched.has(d)) claim(d, listed.find((x) => !taken.has(x.id as number) && manages(kindName, x) && x[title] === d.title));
+    for (const d of desired) {
+      if (matched.has(d)) continue;
+      const candidates = listed.filter((x) => !taken.has(x.id as number) && manages(kindName, x) && x[title] === d.title);
+      claim(d, candidates[0]);
+      // Two of one title on the instance: which one is matched is said, never silently picked.
+      if (candidates.length > 1) plan.ambiguous.push({ kind: kindName, title: String(d.title), source: d.source, ids: candidates.map((x) => x.id as number), chosen: candidates[0].id as number });
+    }
+    // A title the file gives two objects of this kind is theirs to tell apart by key, also when looking again.
+    const titles = new Map<unknown, number>();
+    for (const d of desired) titles.set(d.title, (titles.get(d.title) ?? 0) + 1);
 
     claimed.set(kindName, taken);
     const mine = new Map<string, Slot>();
@@ -612,13 +652,29 @@ class Planner {
         const id = key !== undefined ? keys.get(c.sis, kindName, key) : undefined;
         return now.find((x) => x.id === id) ?? now.find((x) => manages(kindName, x) && x[title] === d.title);
       };
-      const spec: ObjectSpec = { verbs, one: kind.one, fields: d.fields, refs, options: { course: ref }, lookup };
+      // Just before a create: its key as the state file has it now (another run keeping the same
+      // state directory may have made it), else its title, among objects no other of the file's has.
+      const lookAgain = async () => {
+        const id = key !== undefined ? keys.latest(c.sis, kindName, key) : undefined;
+        const name = typeof d.title === 'string' ? d.title.trim() : '';
+        const now = await collect(listExisting(client, kindName, ref, name.length >= 3 ? name : undefined));
+        const free = (x: ApiObject) => !taken.has(x.id as number) && manages(kindName, x);
+        return now.find((x) => id !== undefined && x.id === id && free(x)) ?? (titles.get(d.title) === 1 ? now.find((x) => free(x) && x[title] === d.title) : undefined);
+      };
+      const spec: ObjectSpec = { verbs, one: kind.one, fields: d.fields, refs, options: { course: ref }, lookup, lookAgain };
       const label = key ?? d.title!;
       const refNeeds = refs.map(([, s]) => s);
       if (!o) {
         this.requireForCreate(verbs.create!, d.fields, d.source, `${kind.one} ${label}`);
-        const onCreated = (id: number) => key !== undefined && keys.record(c.sis, kindName, key, id);
-        this.action(plan, { kind: kind.one, op: 'create', key: label, source: d.source, fields: { ...d.fields, ...d.refs }, step, needs: [...needs, ...refNeeds], slot, task: objectTask(spec, invoke, { slot, onCreated }) });
+        const onCreated = (id: number) => {
+          taken.add(id);
+          if (key !== undefined) keys.record(c.sis, kindName, key, id);
+        };
+        const onAdopted = (o: ApiObject) => {
+          onCreated(o.id as number);
+          this.adopt(`${kind.one} ${label}`, o);
+        };
+        this.action(plan, { kind: kind.one, op: 'create', key: label, source: d.source, fields: { ...d.fields, ...d.refs }, step, needs: [...needs, ...refNeeds], slot, task: objectTask(spec, invoke, { slot, onCreated, onAdopted }) });
         continue;
       }
       const changes = compareObject(spec, o);

@@ -4,13 +4,14 @@
 // The JSON document (a plan's has `dry_run: true` besides):
 //   { changes: boolean,
 //     summary: { create, update, delete, unchanged, cannot_change, destroy },
-//     courses: [ { sis_course_id, id, source, actions: [Action…], unchanged: { <kind>: n }, kept: [{ kind, count, why }] } ] }
+//     courses: [ { sis_course_id, id, source, actions: [Action…], unchanged: { <kind>: n }, kept: [{ kind, count, why }],
+//                  ambiguous?: [{ kind, title, source, ids, chosen }] } ] }
 // Action: { action: create|update|delete|conclude, kind, key, id, source, fields?, changes?, destroys?, status?, error? }
 //   change: { field, from, to, applicable, why? }. Removals come first in each course, then the steps in
 //   the order they are made. `status` (done, failed, not_done) and `error` appear once applied.
 import type { Value } from './fields.js';
 import { KINDS, type KindName } from './kinds.js';
-import type { Action, Change, CoursePlan, Plan } from './plan.js';
+import type { Action, Ambiguous, Change, CoursePlan, Plan } from './plan.js';
 import type { Source } from './model.js';
 import { placeOf } from '../bulk/csv-input.js';
 
@@ -84,6 +85,7 @@ export function planJson(plan: Plan): Record<string, unknown> {
       actions: ordered(c).map(actionJson),
       unchanged: c.unchanged,
       kept: c.kept,
+      ...(c.ambiguous.length ? { ambiguous: c.ambiguous.map((a) => ({ kind: a.kind, title: a.title, source: sourceOf(a.source), ids: a.ids, chosen: a.chosen })) } : {}),
     })),
   };
 }
@@ -114,6 +116,11 @@ function words(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** Two or more objects the file's one would match, and which it was matched to: in the plan and as a warning. */
+export function ambiguity(a: Ambiguous): string {
+  return `${words(a.ids.length, KINDS[a.kind].one, a.kind)} of this course are titled ${JSON.stringify(a.title)} (ids ${a.ids.join(', ')}); ${sourceOf(a.source)} is matched to ${a.chosen}, the first listed (rename or delete the others to choose)`;
+}
+
 /** The plan for people: each course, its changes, what is left as it is. */
 export function planText(plan: Plan, options: { applied?: boolean } = {}): string {
   const lines: string[] = [];
@@ -136,6 +143,7 @@ export function planText(plan: Plan, options: { applied?: boolean } = {}): strin
     }
     if (unchanged.length) lines.push(`  = unchanged: ${unchanged.map(([k, n]) => (k === 'course' ? words(n!, 'course') : words(n!, KINDS[k as KindName].one, k))).join(', ')}`);
     for (const k of c.kept) lines.push(`  kept (--prune): ${words(k.count, KINDS[k.kind].one, k.kind)}: ${k.why}`);
+    for (const a of c.ambiguous) lines.push(`  ! ${ambiguity(a)}`);
   }
   const s = summarize(plan);
   lines.push('', hasChanges(s) ? `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${s.destroy ? ` (and ${words(s.destroy, 'change')} that destroy${s.destroy === 1 ? 's' : ''})` : ''}, ${s.unchanged} unchanged.${s.cannot_change ? ` ${words(s.cannot_change, 'change')} cannot be made (see above).` : ''}` : `No changes: the instance matches the file (${s.unchanged} unchanged).`);

@@ -13,14 +13,15 @@ import { progressReporter } from '../bulk/progress.js';
 import { reporting, unpaged } from '../bulk/report.js';
 import type { ApiObject } from '../spec/types/common.js';
 import { LmsError, UsageError } from '../errors.js';
-import { out } from '../io/streams.js';
+import { err, out } from '../io/streams.js';
 import { optionsFor } from './fields.js';
 import { readApplyFiles } from './file.js';
 import type { ApplyTree, FileProblem } from './model.js';
 import { executePlan } from './execute.js';
 import { makePlan, type Invoke, type Plan } from './plan.js';
-import { hasChanges, planJson, planRows, planText, sourceOf, summarize } from './render.js';
+import { ambiguity, hasChanges, planJson, planRows, planText, sourceOf, summarize } from './render.js';
 import { KeyStore, stateDir } from './state.js';
+import { lockCourses } from './lock.js';
 import { readTree } from './tree.js';
 import { KINDS } from './kinds.js';
 import { markDestroying } from './destroys.js';
@@ -31,6 +32,8 @@ export interface ApplyOptions {
   exitCode?: boolean;
   prune?: boolean;
   concurrency: string;
+  /** Seconds to wait for another apply of the same course on this instance. */
+  lockTimeout?: string;
 }
 
 /**
@@ -54,21 +57,40 @@ function refuse(problems: ProblemList<FileProblem>, options: { onInstance: numbe
   });
 }
 
+/** How long an apply waits, by default, for another apply of one of its courses (seconds). */
+export const LOCK_TIMEOUT = 300;
+
 export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTree, 'roster' | 'outcomes'>): Promise<CommandResult> {
+  /** The courses' locks, held from before the plan is read until the run ends. */
+  const held: { release?: () => Promise<void> } = {};
   return reporting(ctx, async (report) => {
     const concurrency = Number(opts.concurrency);
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError(`--concurrency must be 1-32, got "${opts.concurrency}"`);
     if (!opts.file.length) throw new UsageError('give the file to apply with -f FILE (a folder, or - for stdin)');
     if (opts.exitCode && !opts.plan) throw new UsageError('--exit-code goes with --plan (or lms diff)');
+    const lockTimeout = Number(opts.lockTimeout ?? LOCK_TIMEOUT);
+    if (opts.lockTimeout !== undefined && (!/^\d+(\.\d+)?$/.test(opts.lockTimeout.trim()) || !Number.isFinite(lockTimeout))) throw new UsageError(`--lock-timeout must be a number of seconds (0 or more), got "${opts.lockTimeout}"`);
     const tree = readTree(await ctx.commandTree(), shared);
     const read = await readApplyFiles(opts.file, ctx.io.stdin, tree, ctx.localFiles);
     if (!read.courses.length && !read.problems.size) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
 
     const dir = await stateDir(ctx.env);
     // Reads only: the plan journal is read-only, and what the plan remembers waits for the apply.
-    const planned = async () => {
+    // `hold`: an apply takes its courses' locks before it reads the plan, so that a run which had
+    // to wait plans from what the other made. A plan alone writes nothing and waits for no one.
+    const planned = async (hold = false) => {
       const client = await ctx.client();
       const instance = await identifyInstance(ctx, client);
+      if (hold) {
+        held.release = await lockCourses({
+          where: instance.where,
+          courses: read.courses.map((c) => c.sis),
+          waitMs: lockTimeout * 1000,
+          // On a terminal the wait is said as it starts; under -o json it is a note of the report.
+          onWait: (message) => (report.json ? report.note(message) : err(ctx.io, `${message}…\n`)),
+          onLost: (message) => ctx.warn(message),
+        });
+      }
       const keys = new KeyStore(join(dir, 'apply'), instance);
       // Verbs run here as their commands would, minus the question: apply asks once, for the plan.
       const quiet = Object.create(ctx, { confirm: { value: async () => undefined } }) as Context;
@@ -101,7 +123,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
       all.merge(onInstance);
       throw refuse(all, { onInstance: onInstance.size, unchecked });
     }
-    const { client, instance, plan } = await planned();
+    const { client, instance, plan } = await planned(!opts.plan);
     if (plan.problems.size) throw refuse(plan.problems, { onInstance: plan.problems.size });
 
     const summary = summarize(plan);
@@ -115,6 +137,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     };
     const counts = `${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.unchanged} unchanged`;
     for (const c of plan.courses) for (const k of c.kept) ctx.warn(`course ${c.sis}: --prune leaves ${k.count} ${k.count === 1 ? KINDS[k.kind].one : k.kind}: ${k.why}`);
+    for (const c of plan.courses) for (const a of c.ambiguous) ctx.warn(`course ${c.sis}: ${ambiguity(a)}`);
 
     // The plan's text ends with its summary; other formats have it in the report.
     const summaryUnlessShown = (line: string) => format !== 'table' && report.summary(line);
@@ -147,6 +170,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
       progress.finish();
       paused();
     }
+    for (const message of plan.adopted) ctx.warn(message);
     const actions = plan.courses.flatMap((c) => c.actions);
     const done = actions.filter((a) => a.status === 'done');
     const failed = actions.filter((a) => a.status === 'failed');
@@ -164,5 +188,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     // On a terminal the plan was shown already; what went wrong is in the report.
     const result = format === 'table' ? undefined : output();
     return failure ? withFailure(result, failure) : result;
+  }).finally(async () => {
+    await held.release?.();
   });
 }

@@ -61,6 +61,15 @@ export class KeyStore {
     return this.fileOf(course).ids.get(`${kind}\0${key}`);
   }
 
+  /**
+   * The id recorded for a key as the state file has it now: another run keeping the same state
+   * directory may have recorded it since this one read the file.
+   */
+  latest(course: string, kind: string, key: string): number | undefined {
+    this.files.delete(course);
+    return this.get(course, kind, key);
+  }
+
   /** The key recorded for each id of a kind of a course: what an export names them by. */
   keysOf(course: string, kind: string): Map<number, string> {
     const out = new Map<number, string>();

@@ -44,7 +44,11 @@ export const applyCommand = command({
   name: 'apply',
   summary: 'Make courses what YAML or JSON files describe: a plan, a confirmation, then only the changes',
   routes: [...ROUTES],
-  options: { ...options, plan: { flags: '--plan', description: 'show what would change, and change nothing (as lms diff)' } },
+  options: {
+    ...options,
+    plan: { flags: '--plan', description: 'show what would change, and change nothing (as lms diff)' },
+    lockTimeout: { flags: '--lock-timeout <seconds>', description: 'how long to wait while another lms apply on this machine applies one of the courses (0: do not wait); then exit 6', default: '300' },
+  },
   examples: ['lms apply -f course.yaml --plan', 'lms apply -f course.yaml --yes', 'lms apply -f course.yaml --prune --yes -o json'],
   run: ({ opts, ctx }) => apply(ctx, { ...opts, file: opts.file ?? [] }),
 });

@@ -439,9 +439,17 @@ function parseHttpUrl(url: string, base?: string): URL | undefined {
 /** Masks secrets in an error's message (and stack), down its cause chain. */
 function scrubError(err: Error, secrets: (string | undefined)[]): void {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    e.message = redactText(e.message, secrets);
-    if (e.stack) e.stack = redactText(e.stack, secrets);
+    rewrite(e, 'message', redactText(e.message, secrets));
+    if (e.stack) rewrite(e, 'stack', redactText(e.stack, secrets));
   }
+}
+
+/**
+ * Sets an error's text as an own property: some errors (a DOMException from an aborted or timed-out
+ * request) have a message that is only a getter, which a plain assignment would throw on.
+ */
+function rewrite(e: Error, key: 'message' | 'stack', text: string): void {
+  if (e[key] !== text) Object.defineProperty(e, key, { value: text, writable: true, configurable: true, enumerable: false });
 }
 
 /** Whether a page holds exactly the items of the one before it. */

@@ -86,6 +86,16 @@ describe.each(ENCODINGS)('a requested URL with %s', (param) => {
     expectClean(visible(lines, error), [SECRET, TOKEN]);
   });
 
+  it('is masked in an error whose message is only a getter (a DOMException of a timed-out request)', async () => {
+    const { client, lines } = traced((req) => {
+      throw new DOMException(`timed out fetching ${req.url}`, 'TimeoutError');
+    });
+    const error = await client.send('GET', path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as Error).message).toMatch(/^timed out fetching /);
+    expectClean(visible(lines, error), [SECRET, TOKEN]);
+  });
+
   it('is masked in retry lines and in an outcome-unknown error', async () => {
     const get = traced((req, n) => {
       if (n === 0) throw quoting(req);

@@ -551,7 +551,7 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'role' -x -d 'a course role by name, e.g. a custom one; the type follows from it'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'section-id' -x -d 'with --course: the section to enrol into (default: the course\'s default section)'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'state' -x -a 'active invited inactive' -d 'active, invited (default) or inactive'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'state' -x -a 'active invited inactive' -d 'active, invited (default) or inactive; inactive deactivates the enrollment the user already has there'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'type' -x -d 'student (default), teacher, ta, designer or observer'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'user' -x -a '(__lms_ids)' -d 'user id, sis_user_id:X, sis_login_id:X or self'
 

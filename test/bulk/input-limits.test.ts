@@ -173,7 +173,7 @@ describe('control characters: refused with the line and the column, nothing sent
   it('shows a control character it quotes, rather than sending it to the terminal', async () => {
     const r = await importFile('users import --account 1', 'users.csv', 'name,login_id,email\nAna,ana,\x1b[31mred\n');
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('email "\\u001B[31mred" is not an email address');
+    expect(r.stderr).toContain('email "\\u001b[31mred" is not an email address');
     expect(r.stderr).not.toContain('\x1b');
   });
 });

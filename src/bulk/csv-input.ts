@@ -7,6 +7,7 @@
 import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { closest } from '../closest.js';
+import { codePoint, NAME_CONTROL, showControls, TEXT_CONTROL } from '../controls.js';
 import { UsageError } from '../errors.js';
 import { whyUnreadable } from '../io/bounded.js';
 import { unguardCell } from '../output/csv-guard.js';
@@ -512,19 +513,15 @@ export function parseCsv(bytes: Buffer, schema: Schema): Parsed {
   return { rows, header: kept, problems };
 }
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
-const CONTROL_IN_PROSE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-const codePoint = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-
 /**
- * A problem for each value holding a control character: none of C0 or DEL in names, ids, logins
+ * A problem for each value holding a control character: none of C0, DEL or C1 in names, ids, logins
  * and numbers, where a NUL or an escape is never meant and the server would store it as it is; in
  * `freeText` columns, only tabs and line breaks.
  */
 export function controlCharacters(values: Record<string, string>, freeText: readonly string[]): string[] {
   const problems: string[] = [];
   for (const [column, value] of Object.entries(values)) {
-    const found = (freeText.includes(column) ? CONTROL_IN_PROSE : CONTROL).exec(value);
+    const found = (freeText.includes(column) ? TEXT_CONTROL : NAME_CONTROL).exec(value);
     if (found) problems.push(`${column} contains a control character (${codePoint(found[0])})`);
   }
   return problems;
@@ -534,6 +531,5 @@ export function controlCharacters(values: Record<string, string>, freeText: read
 export function formatProblems(problems: Problem[] | ProblemList<Problem>, source: string): string {
   const list = problems instanceof ProblemList ? problems : new ProblemList(problems);
   // Messages quote the file's values: its control characters are shown, not sent to the terminal.
-  const visible = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${codePoint(c).slice(2)}`);
-  return [...list.listed.map((p) => `  ${visible(placeOf(source, p))}: ${visible(p.message)}`), ...moreLine(list.more)].join('\n');
+  return [...list.listed.map((p) => `  ${showControls(placeOf(source, p))}: ${showControls(p.message)}`), ...moreLine(list.more)].join('\n');
 }

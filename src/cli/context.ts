@@ -7,6 +7,7 @@ import type { ApiClient, PageCursor } from '../client/client.js';
 import { chooseInstance, describeInstance, refusedTokenHint, resolveRemote, type InstanceChoice } from '../config/instance.js';
 import type { Keychain } from '../config/keychain.js';
 import type { ProfileStore } from '../config/profiles.js';
+import { showControls } from '../controls.js';
 import { CancelledError, LmsError, UsageError, ExitCode } from '../errors.js';
 import { createActivity, spinnerAllowed, type Activity, type SpinnerFactory } from '../io/activity.js';
 import { err, type IOStreams } from '../io/streams.js';
@@ -250,12 +251,12 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       if (globals.yes) return;
       if (!ctx.interactive) throw new UsageError(`${action}: pass --yes to confirm when not running interactively`);
       const described = await options?.describe?.().catch(() => undefined);
-      const ok = await (await ctx.prompter()).confirm(`${described ?? action}?`);
+      const ok = await (await ctx.prompter()).confirm(showControls(`${described ?? action}?`, '\n'));
       if (!ok) throw new CancelledError();
     },
 
     warn(message) {
-      err(io, `warning: ${message}\n`);
+      err(io, showControls(`warning: ${message}\n`, '\n'));
     },
 
     stopOnInterrupt(stop) {

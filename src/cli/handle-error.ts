@@ -3,6 +3,7 @@
 // raised it: a command, the API, or commander while parsing the command line.
 import { CommanderError } from 'commander';
 import { closest } from '../closest.js';
+import { showControls } from '../controls.js';
 import { ExitCode, InterruptedError, LmsError, UsageError } from '../errors.js';
 import { err, type IOStreams } from '../io/streams.js';
 
@@ -25,7 +26,8 @@ export function handleError(error: unknown, io: IOStreams, asJson: boolean): num
   if (asJson) {
     const json = failure.toJSON();
     if (failure.name === 'InternalError' && error instanceof Error && process.env.LMS_DEBUG) json.stack = error.stack;
-    err(io, `${JSON.stringify(json)}\n`);
+    // Written as `\u0085`, a C1 control or DEL reads back the same and never reaches a terminal raw.
+    err(io, `${showControls(JSON.stringify(json))}\n`);
   } else {
     err(io, formatError(failure));
     if (failure.name === 'InternalError' && error instanceof Error && process.env.LMS_DEBUG) err(io, `${error.stack}\n`);
@@ -33,9 +35,12 @@ export function handleError(error: unknown, io: IOStreams, asJson: boolean): num
   return failure.exitCode;
 }
 
-/** The human form: `error: …` and, when there is one, `hint: …`. */
+/**
+ * The human form: `error: …` and, when there is one, `hint: …`. A message may quote what a user
+ * typed or a server sent: its control characters are shown as escapes, never acted on.
+ */
 export function formatError(error: LmsError): string {
-  return `error: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}`;
+  return showControls(`error: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}`, '\n');
 }
 
 /** Any thrown value as an LmsError of the taxonomy. */

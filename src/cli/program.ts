@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { lazyNouns, loadNoun, topLevelCommands } from '../commands/index.js';
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
-import { err, out, type IOStreams } from '../io/streams.js';
+import { err, out, showingControls, type IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
 import { destroyingOptions, register, type CommandResult, type CommandSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
@@ -139,7 +139,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
       if (result.kind === 'none') return;
       if (result.kind === 'text') {
         if (jq) return (await import('../output/render.js')).renderText(result.text, { io: ctx.io, format: globals.output ?? 'json', jq });
-        await out(io, result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
+        await out(showingControls(io), result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
         return;
       }
       const { renderItem, renderList, defaultFormat } = await import('../output/render.js');

@@ -2,6 +2,7 @@
 // so tests run them with fake streams and can switch "TTY" on and off.
 import { fstatSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { showControls } from '../controls.js';
 
 /** Where text goes: a stream (a Writable has these), or stdout written straight to its descriptor. */
 export interface Output {
@@ -26,6 +27,26 @@ export interface IOStreams {
 /** Writes to stdout, waiting for the stream to drain, so long lists keep memory flat. */
 export async function out(io: IOStreams, text: string): Promise<void> {
   if (!io.stdout.write(text)) await new Promise<void>((resolve) => io.stdout.once('drain', resolve));
+}
+
+/**
+ * The streams for data shown as it is (JSON, NDJSON, CSV, YAML, jq's results, a command's text):
+ * on a terminal, every control character in it but a line feed or a tab is written as its escape
+ * (`\u0085`, `\u001b`), so the API's data can neither move the cursor nor start a terminal sequence
+ * (U+009B is one on its own), and what the terminal shows is what the data holds. A pipe or a file
+ * gets the data exact. JSON stays valid and reads back to the same values, since JSON writes these
+ * characters only inside strings, and there `\u0085` is the same character.
+ */
+export function showingControls(io: IOStreams): IOStreams {
+  if (!io.stdoutIsTTY) return io;
+  const stdout = io.stdout;
+  return {
+    ...io,
+    stdout: {
+      write: (text) => stdout.write(typeof text === 'string' ? showControls(text, '\n\t') : text),
+      once: (event, listener) => stdout.once(event, listener),
+    },
+  };
 }
 
 /** Diagnostics, progress and errors: always stderr. */

@@ -4,9 +4,10 @@
 // Requests come from anyone who can reach `lms mock serve`, so decoding is defensive: every object
 // it builds has a null prototype (`__proto__`, `constructor` and `prototype` are plain keys that can
 // never reach Object.prototype), nesting is bounded and walked without recursion, and the number of
-// parameters and the length of any one name or value are capped. Control characters are refused
-// here too, for every route at once: none in names, only tabs and line breaks in free text. Every
-// refusal is a DecodeError (400).
+// parameters and the length of any one name or value are capped. Control characters (C0, DEL and
+// C1, as src/controls.ts defines them) are refused here too, for every route at once: none in
+// names, only tabs and line breaks in free text. Every refusal is a DecodeError (400).
+import { CONTROL_CHARACTERS, NAME_CONTROL, TEXT_CONTROL } from '../controls.js';
 import { bodyText, type ApiRequest } from '../transport/types.js';
 
 export type Value = string | UploadedFile | Value[] | { [key: string]: Value } | number | boolean | null;
@@ -112,8 +113,7 @@ export function headerOf(req: ApiRequest, name: string): string | undefined {
 
 /** A name as it may appear in a message: short, printable. */
 export function describeName(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  const clean = name.replace(CONTROL_CHARACTERS, '?');
   return clean.length > 60 ? `${clean.slice(0, 60)}…` : clean;
 }
 
@@ -129,12 +129,6 @@ const NAME_FIELDS: ReadonlySet<string> = new Set([
 
 /** An upload's file name (the top-level `name` of every upload's first step), which the files area cleans instead. */
 const UPLOAD_NAME = 'name';
-
-// eslint-disable-next-line no-control-regex
-const NAME_CONTROL = /[\u0000-\u001f\u007f]/;
-/** Free text (messages, descriptions, bodies, comments) keeps its tabs and line breaks. */
-// eslint-disable-next-line no-control-regex
-const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 
 /**
  * Every decoded value passes here, so that no handler can store a NUL byte or a terminal escape

@@ -1,6 +1,6 @@
 // Turns command results into output. Commands return data; this is the only module that decides
 // how it looks. Table, CSV, YAML and jq pull in their libraries, so they are loaded only when used.
-import { out, type IOStreams } from '../io/streams.js';
+import { out, showingControls, type IOStreams } from '../io/streams.js';
 import { checkFields, project, projectItem } from './fields.js';
 import type { Format, RenderOptions } from './formats.js';
 
@@ -67,8 +67,9 @@ export async function renderItem(item: unknown, options: RenderOptions): Promise
  * filtered as jq would filter it from a pipe; text that is no JSON is a usage error.
  */
 export async function renderText(text: string, options: RenderOptions): Promise<void> {
-  if (options.jq) return (await import('./jq.js')).writeJqText(text, { ...options, jq: options.jq });
-  await out(options.io, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  const io = showingControls(options.io);
+  if (options.jq) return (await import('./jq.js')).writeJqText(text, { ...options, io, jq: options.jq });
+  await out(io, text.endsWith('\n') || text === '' ? text : `${text}\n`);
 }
 
 /** Chooses the default: 'table' when stdout is a TTY, else 'json'. */
@@ -76,9 +77,12 @@ export function defaultFormat(io: IOStreams): Format {
   return io.stdoutIsTTY ? 'table' : 'json';
 }
 
-// `--fields ""` selects nothing useful; treat it as absent rather than printing empty objects.
+// `--fields ""` selects nothing useful; treat it as absent rather than printing empty objects. A
+// table makes each cell one line of its own; every other format shows the data as it is, with its
+// control characters escaped on a terminal.
 function normalize(options: RenderOptions): RenderOptions {
-  return options.fields?.length ? options : { ...options, fields: undefined };
+  const io = options.format === 'table' && !options.jq ? options.io : showingControls(options.io);
+  return { ...options, io, fields: options.fields?.length ? options.fields : undefined };
 }
 
 /**

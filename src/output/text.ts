@@ -2,6 +2,7 @@
 // reads it with these rather than trusting the documented type: real instances send nulls, leave
 // out optional fields, send ids and numbers as strings, and lists of bare ids where another
 // instance sends objects. Whatever arrives renders as text; nothing renders as `undefined`.
+import { CONTROL_CHARACTERS } from '../controls.js';
 import { isRecord, type JsonRecord } from './fields.js';
 
 /** A value as one line of text: null and undefined empty, a record by what names it, a list joined. */
@@ -48,6 +49,3 @@ export function recordsOf(value: unknown): JsonRecord[] {
 export function oneLine(text: string): string {
   return text.replace(CONTROL_CHARACTERS, ' ');
 }
-
-/** C0 and C1 control characters and DEL: what must not reach a terminal from API data. */
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;

@@ -148,6 +148,9 @@ describe('control characters: refused with the line and the column, nothing sent
     ['a tab inside a name', 'users import --account 1', 'users.csv', 'name,login_id\n"A\tna",ana\n', 'users.csv:2: name contains a control character (U+0009)'],
     ['a line break inside a SIS id', 'users import --account 1', 'users.csv', 'name,login_id,sis_user_id\nAna,ana,"S\nIS"\n', 'users.csv:2: sis_user_id contains a control character (U+000A)'],
     ['DEL in an email', 'users import --account 1', 'users.csv', 'name,login_id,email\nAna,ana,ana\x7f@example.edu\n', 'users.csv:2: email contains a control character (U+007F)'],
+    ['a one-byte CSI (C1) in a name', 'users import --account 1', 'users.csv', 'name,login_id\nAna\u009b31m,ana\n', 'users.csv:2: name contains a control character (U+009B)'],
+    ['NEL (C1) in a grade comment', 'grade --course 1 --assignment 1 --csv', 'grades.csv', 'user,grade,comment\n7,90,"Well\u0085done"\n', 'grades.csv:2: comment contains a control character (U+0085)'],
+    ['DEL in a grade comment', 'grade --course 1 --assignment 1 --csv', 'grades.csv', 'user,grade,comment\n7,90,"Well\x7f done"\n', 'grades.csv:2: comment contains a control character (U+007F)'],
     ['a NUL in an enrollment user', 'enrollments import --course 1', 'enrollments.csv', 'user,type\n7\0,StudentEnrollment\n', 'enrollments.csv:2: user contains a control character (U+0000)'],
     ['a NUL in a grade comment', 'grade --course 1 --assignment 1 --csv', 'grades.csv', 'user,grade,comment\n7,90,"Well\0 done"\n', 'grades.csv:2: comment contains a control character (U+0000)'],
     ['a bell in a grade', 'grade --course 1 --assignment 1 --csv', 'grades.csv', 'user,grade\n7,9\x070\n', 'grades.csv:2: grade contains a control character (U+0007)'],
@@ -173,8 +176,15 @@ describe('control characters: refused with the line and the column, nothing sent
   it('shows a control character it quotes, rather than sending it to the terminal', async () => {
     const r = await importFile('users import --account 1', 'users.csv', 'name,login_id,email\nAna,ana,\x1b[31mred\n');
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('email "\\u001B[31mred" is not an email address');
+    expect(r.stderr).toContain('email "\\u001b[31mred" is not an email address');
     expect(r.stderr).not.toContain('\x1b');
+  });
+
+  it('shows a one-byte CSI (C1) it quotes as its escape too', async () => {
+    const r = await importFile('users import --account 1', 'users.csv', 'name,login_id,email\nAna,ana,\u009b31mred\n');
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('email "\\u009b31mred" is not an email address');
+    expect(r.stderr).not.toContain('\u009b');
   });
 });
 

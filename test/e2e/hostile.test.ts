@@ -1,9 +1,10 @@
 // End to end: hostile requests against a spawned `lms mock serve`. Every route of hostile-routes.ts
 // gets every payload below (prototype pollution in each encoding, deep nesting, oversized bodies by
-// Content-Length and by chunked stream, an over-long field, an upper-case multipart boundary, bad
-// percent-encoding, hostile Host headers and request targets). Each must get its 4xx in the API's
-// error shape — never a 5xx, never a hang — and afterwards the server is up, a student's token is
-// still the student (nothing leaked into masquerading), and absolute URLs name the canonical origin.
+// Content-Length and by chunked stream, an over-long field, C1 controls and DEL in a name or in free
+// text, an upper-case multipart boundary, bad percent-encoding, hostile Host headers and request
+// targets). Each must get its 4xx in the API's error shape — never a 5xx, never a hang — and
+// afterwards the server is up, a student's token is still the student (nothing leaked into
+// masquerading), and absolute URLs name the canonical origin.
 import { readFileSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
@@ -123,6 +124,9 @@ const decodeError = (route: HostileRoute) => (decodes(route) ? 400 : 404);
 /** A body too large is a 413 before it is read, but an upload URL that is not pending is a 404 first. */
 const tooLarge = (route: HostileRoute) => (route.id === 'files.upload' ? 404 : 413);
 
+/** U+0085 (next line), U+009B (a one-byte terminal escape introducer) and DEL. */
+const C1_AND_DEL = [['NEL', '\u0085'], ['CSI', '\u009b'], ['DEL', '\u007f']] as const;
+
 const payloads: Payload[] = [
   { name: 'pollution in the query', build: (r) => ({ method: r.method, path: `${r.path}?${POLLUTING.map(([k, v]) => `${k}=${v}`).join('&')}`, headers: auth(ADMIN) }) },
   {
@@ -206,6 +210,27 @@ const payloads: Payload[] = [
     build: (r) => ({ method: r.method, path: `${r.path}?name=%E0%A4%A&x=%zz`, headers: auth(ADMIN) }),
     status: decodeError,
   },
+  // C1 controls and DEL are refused like C0, in a name and in free text, in every encoding.
+  ...C1_AND_DEL.flatMap<Payload>(([label, character]) => [
+    {
+      name: `${label} in a name, in a form body`,
+      build: (r) => ({ method: r.method, path: r.path, headers: { ...auth(ADMIN), 'content-type': form }, body: `user[name]=Eve${encodeURIComponent(character)}` }),
+      status: decodeError,
+      check: (a, r) => decodes(r) && expect(a.body).toContain('user[name] must not contain control characters'),
+    },
+    {
+      name: `${label} in free text, in a JSON body`,
+      build: (r) => ({ method: r.method, path: r.path, headers: { ...auth(ADMIN), 'content-type': 'application/json' }, body: JSON.stringify({ message: `Hi${character}` }) }),
+      status: decodeError,
+      check: (a, r) => decodes(r) && expect(a.body).toContain('message must not contain control characters'),
+    },
+    {
+      name: `${label} in free text, in the query`,
+      build: (r) => ({ method: r.method, path: `${r.path}?search_term=lab${encodeURIComponent(character)}`, headers: auth(ADMIN) }),
+      status: decodeError,
+      check: (a, r) => decodes(r) && expect(a.body).toContain('search_term must not contain control characters'),
+    },
+  ]),
   ...['evil.example', 'evil/api/v1/x', 'a@b', 'x:1/..', `localhost:1`].map<Payload>((host) => ({
     name: `the Host header ${host}`,
     build: (r) => ({ method: r.method, path: `${r.path}?per_page=1`, headers: { ...auth(ADMIN), host } }),

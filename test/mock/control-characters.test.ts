@@ -1,7 +1,7 @@
 // Control characters in what a request writes, refused once for every route as parameters are
 // decoded: a name (of a person, course, section, topic, quiz, outcome, assignment, event) or an
-// identifier (login, SIS id) takes none of C0 or DEL; free text (messages, bodies, descriptions,
-// comments) keeps its tabs and line breaks but takes no other C0 character. The 400 names the
+// identifier (login, SIS id) takes none of C0, DEL or C1; free text (messages, bodies, descriptions,
+// comments) keeps its tabs and line breaks but takes no other control character. The 400 names the
 // parameter as it was sent, form or JSON. An upload's file name is cleaned instead, as before.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MockRuntime } from '../../src/mock/runtime.js';
@@ -97,5 +97,71 @@ describe('file names', () => {
   it('cleans an upload\'s name rather than refusing it', async () => {
     const r = await send(TOKENS.student, 'POST', '/api/v1/users/self/files', { name: 'lab\u0000report\r\n.txt', size: '3' });
     expect(r).toMatchObject({ status: 200, body: { upload_params: { filename: 'labreport.txt' } } });
+  });
+});
+
+// C1 (U+0080–U+009F) and DEL are control characters like C0: U+009B alone starts a terminal
+// sequence, U+0085 is a line break to some readers. Every route refuses them in names and in
+// free text alike, with the same 400 as a C0 character.
+const C1_AND_DEL = [['NEL', '\u0085'], ['CSI', '\u009b'], ['DEL', '\u007f']] as const;
+
+const NAME_ROUTES = [
+  ['a user\'s name', TOKENS.admin, 'POST', '/api/v1/accounts/1/users', 'user[name]', NEW_USER],
+  ['a login id', TOKENS.admin, 'POST', '/api/v1/accounts/1/users', 'pseudonym[unique_id]', {}],
+  ['one\'s own name, changed', TOKENS.student, 'PUT', '/api/v1/users/self', 'user[name]', {}],
+  ['a course\'s name', TOKENS.admin, 'POST', '/api/v1/accounts/2/courses', 'course[name]', {}],
+  ['a section\'s name', TOKENS.teacher, 'POST', '/api/v1/courses/1/sections', 'course_section[name]', {}],
+  ['a topic\'s title', TOKENS.teacher, 'POST', '/api/v1/courses/1/discussion_topics', 'title', {}],
+  ['an announcement\'s title', TOKENS.teacher, 'POST', '/api/v1/courses/1/discussion_topics', 'title', { is_announcement: 'true' }],
+  ['an assignment\'s name', TOKENS.teacher, 'POST', '/api/v1/courses/1/assignments', 'assignment[name]', {}],
+  ['a quiz\'s title', TOKENS.teacher, 'POST', '/api/v1/courses/1/quizzes', 'quiz[title]', {}],
+  ['an event\'s title', TOKENS.teacher, 'POST', '/api/v1/calendar_events', 'calendar_event[title]', { 'calendar_event[context_code]': 'course_1' }],
+] as const;
+
+const TEXT_ROUTES = [
+  ['a conversation\'s body', TOKENS.teacher, 'POST', '/api/v1/conversations', 'body', { 'recipients[]': '7' }],
+  ['a reply in a conversation', TOKENS.teacher, 'POST', '/api/v1/conversations/1/add_message', 'body', {}],
+  ['a conversation\'s subject', TOKENS.teacher, 'POST', '/api/v1/conversations', 'subject', { 'recipients[]': '7', body: 'Hello' }],
+  ['a topic\'s message', TOKENS.teacher, 'POST', '/api/v1/courses/1/discussion_topics', 'message', { title: 'Week 2' }],
+  ['an announcement\'s message', TOKENS.teacher, 'POST', '/api/v1/courses/1/discussion_topics', 'message', { title: 'Lab closed', is_announcement: 'true' }],
+  ['an entry\'s message', TOKENS.student, 'POST', '/api/v1/courses/1/discussion_topics/2/entries', 'message', {}],
+  ['a submission comment', TOKENS.teacher, 'PUT', '/api/v1/courses/1/assignments/1/submissions/9', 'comment[text_comment]', {}],
+  ['an assignment\'s description', TOKENS.teacher, 'POST', '/api/v1/courses/1/assignments', 'assignment[description]', { 'assignment[name]': 'Essay' }],
+  ['a quiz\'s description', TOKENS.teacher, 'POST', '/api/v1/courses/1/quizzes', 'quiz[description]', { 'quiz[title]': 'Quiz' }],
+  ['an event\'s description', TOKENS.teacher, 'POST', '/api/v1/calendar_events', 'calendar_event[description]', { 'calendar_event[context_code]': 'course_1', 'calendar_event[title]': 'Lab' }],
+  ['a search term', TOKENS.teacher, 'GET', '/api/v1/courses/1/discussion_topics', 'search_term', {}],
+] as const;
+
+describe('C1 controls and DEL: refused like C0, in names and in free text', () => {
+  const cases = [...NAME_ROUTES, ...TEXT_ROUTES].flatMap(([what, token, method, path, field, rest]) =>
+    C1_AND_DEL.map(([name, c]) => [`${what} (${name})`, token, method, path, field, `a${c}b`, rest] as const),
+  );
+  it.each(cases)('refuses %s', async (_what, token, method, path, field, value, rest) => {
+    expect(await send(token, method as Method, path, { ...rest, [field]: value })).toEqual(refusal(field));
+  });
+
+  it.each(C1_AND_DEL)('refuses %s in a JSON body, nested as a form would name it', async (_name, c) => {
+    const body = { json: { assignment: { name: 'Essay', description: `<p>Read${c}</p>` } } };
+    expect(await send(TOKENS.teacher, 'POST', '/api/v1/courses/1/assignments', body)).toEqual(refusal('assignment[description]'));
+  });
+
+  it('takes the letters just past C1 (U+00A0 no-break space, U+00E9 é)', async () => {
+    const r = await send(TOKENS.teacher, 'POST', '/api/v1/courses/1/assignments', { 'assignment[name]': 'Caf\u00e9\u00a01', 'assignment[description]': '\u00a0r\u00e9sum\u00e9' });
+    expect(r).toMatchObject({ status: 200, body: { name: 'Caf\u00e9\u00a01', description: '\u00a0r\u00e9sum\u00e9' } });
+  });
+});
+
+describe('free text keeps its tabs, line feeds and carriage returns on every route', () => {
+  const TEXT = 'One\tcell\r\nTwo\rThree\nFour';
+  it.each([
+    ['a reply in a conversation', TOKENS.teacher, 'POST', '/api/v1/conversations/1/add_message', { body: TEXT }, (b: unknown) => (b as { messages: { body: string }[] }).messages[0].body],
+    ['an announcement\'s message', TOKENS.teacher, 'POST', '/api/v1/courses/1/discussion_topics', { title: 'Lab closed', is_announcement: 'true', message: TEXT }, (b: unknown) => (b as { message: string }).message],
+    ['a submission comment', TOKENS.teacher, 'PUT', '/api/v1/courses/1/assignments/1/submissions/9', { 'comment[text_comment]': TEXT }, (b: unknown) => (b as { submission_comments: { comment: string }[] }).submission_comments.at(-1)!.comment],
+    ['an assignment\'s description', TOKENS.teacher, 'POST', '/api/v1/courses/1/assignments', { 'assignment[name]': 'Essay', 'assignment[description]': TEXT }, (b: unknown) => (b as { description: string }).description],
+    ['an event\'s description', TOKENS.teacher, 'POST', '/api/v1/calendar_events', { 'calendar_event[context_code]': 'course_1', 'calendar_event[title]': 'Lab', 'calendar_event[description]': TEXT }, (b: unknown) => (b as { description: string }).description],
+  ] as const)('keeps them in %s', async (_what, token, method, path, fields, read) => {
+    const r = await send(token, method, path, fields);
+    expect(r.status).toBeLessThan(300);
+    expect(read(r.body)).toBe(TEXT);
   });
 });

@@ -1,6 +1,7 @@
 // The three-step file upload, as real instances run it: step 1 (an area's `.../files` route) hands
 // out an upload_url; step 2 posts the bytes there as multipart; step 3 confirms at the Location
 // step 2 answered with, and returns the attachment. The mock keeps the bytes in SQLite.
+import { CONTROL_CHARACTERS } from '../../../controls.js';
 import { contentTypeFor } from '../../../mime.js';
 import { receivedFile, UPLOAD_SLACK_BYTES, type StoredBytes } from '../../file-bytes.js';
 import {
@@ -158,9 +159,9 @@ const download: Handler = (ctx) => {
   });
 };
 
-/** Control characters (CR, LF, NUL…) and path separators never reach a stored name; at most 255 characters. */
+/** Control characters (CR, LF, NUL, DEL, C1…) and path separators never reach a stored name; at most 255 characters. */
 export function safeFileName(raw: string): string {
-  const cleaned = wellFormed(raw).replace(/[\u0000-\u001f\u007f]/g, '').replace(/[/\\]/g, '_').trim();
+  const cleaned = wellFormed(raw).replace(CONTROL_CHARACTERS, '').replace(/[/\\]/g, '_').trim();
   return Array.from(cleaned).slice(0, 255).join('');
 }
 

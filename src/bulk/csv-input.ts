@@ -121,6 +121,14 @@ const enum Csv {
   QuoteInQuoted,
 }
 
+const enum LinePart {
+  Indent,
+  /** Just after a `-` of the indentation: a space or line break makes it a sequence entry. */
+  Dash,
+  Rest,
+  Comment,
+}
+
 const enum Nested {
   Token,
   Double,
@@ -131,11 +139,22 @@ const enum Nested {
   Comment,
 }
 
+export interface ScanOptions {
+  /**
+   * The most values (maps, lists and scalars: the nodes a YAML library builds, each costing it
+   * about a kilobyte) a 'nested' or 'lines' input may hold. 'nested' counts each bracket and each
+   * scalar; 'lines', which does not parse, counts more than there are: a line, each `- ` at its
+   * start, each `: `, each bracket and each comma within brackets. None by default.
+   */
+  maxValues?: number;
+}
+
 /**
  * Checks an input chunk by chunk, as it arrives: UTF-8 (to the line), and no field, record, line or
- * value over MAX_FIELD_BYTES, no nesting deeper than MAX_DEPTH. The first problem stops it. It
- * counts bytes where the parsers count characters, so it refuses first and names the line; a lone
- * CR, which it takes for a line break, is the parser's limit to catch.
+ * value over MAX_FIELD_BYTES, no nesting deeper than MAX_DEPTH, and (if asked) no more values than
+ * maxValues. The first problem stops it. It counts bytes where the parsers count characters, so it
+ * refuses first and names the line; a lone CR, which it takes for a line break, is the parser's
+ * limit to catch.
  */
 export class InputScanner {
   /** Bytes seen so far. */
@@ -163,9 +182,19 @@ export class InputScanner {
   private tokenLine = 1;
   private atTokenStart = true;
   private afterSpace = true;
+  // Values, counted for 'nested' and 'lines'
+  private values = 0;
+  private readonly maxValues: number;
+  /** 'lines': where on its line (indentation, then `- `, then the rest; a comment ends counting). */
+  private linePart = LinePart.Indent;
+  private flowDepth = 0;
+  private lastByte = 0x0a;
 
-  constructor(shape?: InputShape) {
+  constructor(shape?: InputShape, options: ScanOptions = {}) {
     this.shape = shape;
+    this.maxValues = options.maxValues ?? Infinity;
+    // Block YAML's root map has no mark of its own.
+    if (shape === 'lines') this.values = 1;
   }
 
   /** The first problem in this chunk, if any; nothing should be fed after one. */
@@ -237,7 +266,74 @@ export class InputScanner {
   private lineByte(b: number): Problem | undefined {
     if (b === 0x0a || b === 0x0d) this.lineBytes = 0;
     else if (++this.lineBytes > MAX_FIELD_BYTES) return this.tooLong(this.line, 'a line is longer');
+    return this.shape === 'lines' ? this.lineValues(b) : undefined;
+  }
+
+  // Block YAML, counted without parsing it: quotes are not followed, so a comma, bracket or colon
+  // in a quoted or plain scalar counts too; a block scalar's every line counts. More, never fewer.
+  private lineValues(b: number): Problem | undefined {
+    const last = this.lastByte;
+    this.lastByte = b;
+    const space = b === 0x20 || b === 0x09;
+    if (b === 0x0a || b === 0x0d) {
+      const entry = this.linePart === LinePart.Dash;
+      this.linePart = LinePart.Indent;
+      return entry || last === 0x3a ? this.oneMore() : undefined;
+    }
+    switch (this.linePart) {
+      case LinePart.Comment:
+        return undefined;
+      case LinePart.Dash:
+        // A sequence entry (what follows it on the line is counted as a line's would be), or a
+        // value such as -1 or ---.
+        if (space) {
+          this.linePart = LinePart.Indent;
+          return this.oneMore();
+        }
+        this.linePart = LinePart.Rest;
+        return this.oneMore() ?? this.rest(b, last);
+      case LinePart.Indent:
+        if (space) return undefined;
+        if (b === 0x23) {
+          this.linePart = LinePart.Comment;
+          return undefined;
+        }
+        if (b === 0x2d) {
+          this.linePart = LinePart.Dash;
+          return undefined;
+        }
+        // The line holds something: a value, or a key and what follows it.
+        this.linePart = LinePart.Rest;
+        return this.oneMore() ?? this.rest(b, last);
+      default:
+        return this.rest(b, last);
+    }
+  }
+
+  private rest(b: number, last: number): Problem | undefined {
+    const lastSpace = last === 0x20 || last === 0x09;
+    if (b === 0x23 && lastSpace) {
+      this.linePart = LinePart.Comment;
+      return undefined;
+    }
+    if (b === 0x5b || b === 0x7b) {
+      this.flowDepth++;
+      return this.oneMore();
+    }
+    if (b === 0x5d || b === 0x7d) {
+      if (this.flowDepth > 0) this.flowDepth--;
+      return undefined;
+    }
+    if ((b === 0x2c && this.flowDepth > 0) || ((b === 0x20 || b === 0x09) && last === 0x3a)) return this.oneMore();
     return undefined;
+  }
+
+  private oneMore(): Problem | undefined {
+    if (++this.values <= this.maxValues) return undefined;
+    return {
+      line: this.line,
+      message: `the file holds more than ${this.maxValues.toLocaleString('en-US')} values, the most read from one file; split it into several files (a folder of files is read as one), or give long rosters as \`- { csv: roster.csv }\``,
+    };
   }
 
   // As csv-parse reads: a quote opens a field only at its start; a record ends at a line break
@@ -332,7 +428,7 @@ export class InputScanner {
     if (b === 0x5b || b === 0x7b) {
       this.atTokenStart = true;
       if (++this.depth > MAX_DEPTH) return { line: this.line, message: TOO_DEEP };
-      return undefined;
+      return this.oneMore();
     }
     if (b === 0x5d || b === 0x7d) {
       this.atTokenStart = true;
@@ -347,6 +443,8 @@ export class InputScanner {
       this.atTokenStart = false;
       this.token = 0;
       this.tokenLine = this.line;
+      const problem = this.oneMore();
+      if (problem) return problem;
       if (b === 0x22 || b === 0x27) {
         this.nested = b === 0x22 ? Nested.Double : Nested.Single;
         return undefined;
@@ -361,8 +459,8 @@ export class InputScanner {
 }
 
 /** The first problem of a whole input (see InputScanner), or undefined. */
-export function scanInput(bytes: Uint8Array, shape?: InputShape): Problem | undefined {
-  const scanner = new InputScanner(shape);
+export function scanInput(bytes: Uint8Array, shape?: InputShape, options: ScanOptions = {}): Problem | undefined {
+  const scanner = new InputScanner(shape, options);
   return scanner.push(bytes) ?? scanner.end();
 }
 

@@ -66,8 +66,8 @@ describe('InputScanner', () => {
     // Values: what the YAML library would build, counted before it is asked to.
     ['a million empty maps in 3 MB of JSON', `{"courses":[${'{},'.repeat(1_000_000)}{}]}`, 'nested', { line: 1, message: tooMany(100_000) }, 100_000],
     ['the same with no bound asked for', `{"courses":[${'{},'.repeat(1_000_000)}{}]}`, 'nested', undefined],
-    ['JSON of exactly the most values: maps, lists, keys and scalars', '{"a": [1, "x, y", {"b": null}], "c": true}', 'nested', undefined, 9],
-    ['one value more', '{"a": [1, "x, y", {"b": null}], "c": true, "d": 0}', 'nested', { line: 1, message: tooMany(9) }, 9],
+    ['JSON of exactly the most values: maps, lists, keys and scalars', '{"a": [1, "x, y", {"b": null}], "c": true}', 'nested', undefined, 10],
+    ['one value more', '{"a": [1, "x, y", {"b": null}], "c": [true]}', 'nested', { line: 1, message: tooMany(10) }, 10],
     ['block YAML past the bound, named by its line', `courses:\n${'  - a: b\n'.repeat(10)}`, 'lines', { line: 4, message: tooMany(10) }, 10],
     ['block YAML at the bound: the root, entries, keys, values and a flow list', 'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n', 'lines', undefined, 13],
     ['block YAML one over', 'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n', 'lines', { line: 6, message: tooMany(12) }, 12],

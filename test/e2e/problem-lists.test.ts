@@ -88,6 +88,14 @@ describe('the values read from one file are bounded', () => {
     expect(peak).toBeLessThan(150 * 1024 * 1024);
   }, 60_000);
 
+  it('the diff tool refuses a million empty courses with the same one problem', async () => {
+    const r = (await client.callTool({ name: 'diff', arguments: { file_text: emptyCourses(1_000_000) } })) as Result;
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toContain(`has 1 problem; nothing was changed:`);
+    expect(r.content[0].text).toContain(tooMany);
+    expect((r.structuredContent!.error as { problems: unknown[] }).problems).toHaveLength(1);
+  }, 60_000);
+
   it('a realistic file just under the bound is read, and its own problems listed', async () => {
     const file = join(dir, 'school.yaml');
     writeFileSync(file, realistic(4, 3_500));

@@ -143,8 +143,8 @@ export interface ScanOptions {
   /**
    * The most values (maps, lists and scalars: the nodes a YAML library builds, each costing it
    * about a kilobyte) a 'nested' or 'lines' input may hold. 'nested' counts each bracket and each
-   * scalar; 'lines', which does not parse, counts more than there are: a line, each `- ` at its
-   * start, each `: `, each bracket and each comma within brackets. None by default.
+   * scalar; 'lines', which does not parse, each line, `- `, bracket, comma and key's colon (see
+   * lineValues). None by default.
    */
   maxValues?: number;
 }
@@ -182,12 +182,16 @@ export class InputScanner {
   private tokenLine = 1;
   private atTokenStart = true;
   private afterSpace = true;
+  /**
+   * After a bracket, comma or colon (white space aside), where a quote opens a string; elsewhere
+   * (`a "b, 1]` in YAML's flow style) it is part of a bare value, as the YAML library reads it.
+   */
+  private expectValue = true;
   // Values, counted for 'nested' and 'lines'
   private values = 0;
   private readonly maxValues: number;
   /** 'lines': where on its line (indentation, then `- `, then the rest; a comment ends counting). */
   private linePart = LinePart.Indent;
-  private flowDepth = 0;
   private lastByte = 0x0a;
 
   constructor(shape?: InputShape, options: ScanOptions = {}) {
@@ -269,31 +273,30 @@ export class InputScanner {
     return this.shape === 'lines' ? this.lineValues(b) : undefined;
   }
 
-  // Block YAML, counted without parsing it: quotes are not followed, so a comma, bracket or colon
-  // in a quoted or plain scalar counts too; a block scalar's every line counts. More, never fewer.
+  // Block YAML, counted without parsing it. Quotes and comments after a value are not followed (a
+  // guess at them could hide values from the count), so every line, `- `, bracket, comma and
+  // key's colon counts, wherever it is; a block scalar's every line counts. That is more than the
+  // values an ordinary file holds, and never fewer than two thirds of them (flow lists of
+  // `key: value` pairs, three values for a comma and a colon).
   private lineValues(b: number): Problem | undefined {
     const last = this.lastByte;
     this.lastByte = b;
     const space = b === 0x20 || b === 0x09;
-    if (b === 0x0a || b === 0x0d) {
+    const end = b === 0x0a || b === 0x0d;
+    // A key's colon is followed by white space, a line break or a bracket, or follows a quoted key.
+    const colon = (last === 0x3a && (space || end || b === 0x2c || b === 0x5b || b === 0x5d || b === 0x7b || b === 0x7d)) || (b === 0x3a && (last === 0x22 || last === 0x27));
+    if (end) {
       const entry = this.linePart === LinePart.Dash;
+      const counted = this.linePart !== LinePart.Comment;
       this.linePart = LinePart.Indent;
-      return entry || last === 0x3a ? this.oneMore() : undefined;
+      return counted && (entry || colon) ? this.oneMore() : undefined;
     }
     switch (this.linePart) {
       case LinePart.Comment:
         return undefined;
-      case LinePart.Dash:
-        // A sequence entry (what follows it on the line is counted as a line's would be), or a
-        // value such as -1 or ---.
-        if (space) {
-          this.linePart = LinePart.Indent;
-          return this.oneMore();
-        }
-        this.linePart = LinePart.Rest;
-        return this.oneMore() ?? this.rest(b, last);
       case LinePart.Indent:
         if (space) return undefined;
+        // A line that is all comment; inside a quoted or block scalar, text without values.
         if (b === 0x23) {
           this.linePart = LinePart.Comment;
           return undefined;
@@ -304,28 +307,23 @@ export class InputScanner {
         }
         // The line holds something: a value, or a key and what follows it.
         this.linePart = LinePart.Rest;
-        return this.oneMore() ?? this.rest(b, last);
+        return this.oneMore() ?? this.rest(b, colon);
+      case LinePart.Dash:
+        // A sequence entry (what follows it on the line counts as a line's would), or a value
+        // such as -1 or ---.
+        if (space) {
+          this.linePart = LinePart.Indent;
+          return this.oneMore();
+        }
+        this.linePart = LinePart.Rest;
+        return this.oneMore() ?? this.rest(b, colon);
       default:
-        return this.rest(b, last);
+        return this.rest(b, colon);
     }
   }
 
-  private rest(b: number, last: number): Problem | undefined {
-    const lastSpace = last === 0x20 || last === 0x09;
-    if (b === 0x23 && lastSpace) {
-      this.linePart = LinePart.Comment;
-      return undefined;
-    }
-    if (b === 0x5b || b === 0x7b) {
-      this.flowDepth++;
-      return this.oneMore();
-    }
-    if (b === 0x5d || b === 0x7d) {
-      if (this.flowDepth > 0) this.flowDepth--;
-      return undefined;
-    }
-    if ((b === 0x2c && this.flowDepth > 0) || ((b === 0x20 || b === 0x09) && last === 0x3a)) return this.oneMore();
-    return undefined;
+  private rest(b: number, colon: boolean): Problem | undefined {
+    return colon || b === 0x5b || b === 0x7b || b === 0x2c ? this.oneMore() : undefined;
   }
 
   private oneMore(): Problem | undefined {
@@ -423,10 +421,12 @@ export class InputScanner {
     this.afterSpace = space;
     if (space || b === 0x2c || b === 0x3a) {
       this.atTokenStart = true;
+      if (!space) this.expectValue = true;
       return undefined;
     }
     if (b === 0x5b || b === 0x7b) {
       this.atTokenStart = true;
+      this.expectValue = true;
       if (++this.depth > MAX_DEPTH) return { line: this.line, message: TOO_DEEP };
       return this.oneMore();
     }
@@ -445,7 +445,9 @@ export class InputScanner {
       this.tokenLine = this.line;
       const problem = this.oneMore();
       if (problem) return problem;
-      if (b === 0x22 || b === 0x27) {
+      const quoted = this.expectValue;
+      this.expectValue = false;
+      if (quoted && (b === 0x22 || b === 0x27)) {
         this.nested = b === 0x22 ? Nested.Double : Nested.Single;
         return undefined;
       }

@@ -69,8 +69,10 @@ describe('InputScanner', () => {
     ['JSON of exactly the most values: maps, lists, keys and scalars', '{"a": [1, "x, y", {"b": null}], "c": true}', 'nested', undefined, 10],
     ['one value more', '{"a": [1, "x, y", {"b": null}], "c": [true]}', 'nested', { line: 1, message: tooMany(10) }, 10],
     ['block YAML past the bound, named by its line', `courses:\n${'  - a: b\n'.repeat(10)}`, 'lines', { line: 4, message: tooMany(10) }, 10],
-    ['block YAML at the bound: the root, entries, keys, values and a flow list', 'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n', 'lines', undefined, 13],
-    ['block YAML one over', 'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n', 'lines', { line: 6, message: tooMany(12) }, 12],
+    ['block YAML at the bound: the root, entries, keys, values, a flow list, and a comment after a value (counted: it might be a string)', 'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n', 'lines', undefined, 15],
+    ['block YAML one over', 'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n', 'lines', { line: 6, message: tooMany(14) }, 14],
+    ['a quote inside a bare value opens no string: its commas count', '[a "x, 1, 1, 1 "]', 'nested', { line: 1, message: tooMany(4) }, 4],
+    ['block YAML: a quoted key with a #, brackets in a string, flow pairs', '"a #": [1, 1, 1]\nk: ["]]", 1, 1]\nl: [a: 1, b: 2]\n', 'lines', { line: 3, message: tooMany(17) }, 17],
     ['a CSV is not counted', 'a,b\n1,2\n'.repeat(100), 'csv', undefined, 10],
   ])('%s', (_what, input, shape, expected, maxValues?: number) => {
     const bytes = Buffer.from(input);

@@ -16,6 +16,14 @@ import { closest } from '../closest.js';
 
 /** The largest apply file read: the YAML library holds some 60 times the text while it reads. */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The most values (maps, lists, scalars) read from one apply file. The YAML library holds about
+ * 1.4 KB a value, so it is values, not bytes, that cost: 3 MB of `{},` is a million of them. A file
+ * of this many (courses of 3,000 enrollments and 40 assignments) is read and checked in about
+ * 2.5 s at under 300 MB (docs/performance.md).
+ */
+export const MAX_FILE_VALUES = 100_000;
 const FILE_NAME = /\.(ya?ml|json)$/i;
 
 export interface Input {
@@ -120,7 +128,7 @@ class FileReader {
     }
     // Before the YAML library sees it: a runaway value or nesting costs it far more than the text.
     const head = bytes.subarray(0, 64).toString('utf8');
-    const scanned = scanInput(bytes, shapeOfName(this.name) === 'nested' || /^\s*[[{]/.test(head) ? 'nested' : 'lines');
+    const scanned = scanInput(bytes, shapeOfName(this.name) === 'nested' || /^\s*[[{]/.test(head) ? 'nested' : 'lines', { maxValues: MAX_FILE_VALUES });
     if (scanned) {
       this.problems.push({ file: this.name, ...scanned });
       return [];

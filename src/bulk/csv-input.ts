@@ -122,6 +122,14 @@ const enum Csv {
   QuoteInQuoted,
 }
 
+const enum LinePart {
+  Indent,
+  /** Just after a `-` of the indentation: a space or line break makes it a sequence entry. */
+  Dash,
+  Rest,
+  Comment,
+}
+
 const enum Nested {
   Token,
   Double,
@@ -132,11 +140,22 @@ const enum Nested {
   Comment,
 }
 
+export interface ScanOptions {
+  /**
+   * The most values (maps, lists and scalars: the nodes a YAML library builds, each costing it
+   * about a kilobyte) a 'nested' or 'lines' input may hold. 'nested' counts each bracket and each
+   * scalar; 'lines', which does not parse, each line, `- `, bracket, comma and key's colon (see
+   * lineValues). None by default.
+   */
+  maxValues?: number;
+}
+
 /**
  * Checks an input chunk by chunk, as it arrives: UTF-8 (to the line), and no field, record, line or
- * value over MAX_FIELD_BYTES, no nesting deeper than MAX_DEPTH. The first problem stops it. It
- * counts bytes where the parsers count characters, so it refuses first and names the line; a lone
- * CR, which it takes for a line break, is the parser's limit to catch.
+ * value over MAX_FIELD_BYTES, no nesting deeper than MAX_DEPTH, and (if asked) no more values than
+ * maxValues. The first problem stops it. It counts bytes where the parsers count characters, so it
+ * refuses first and names the line; a lone CR, which it takes for a line break, is the parser's
+ * limit to catch.
  */
 export class InputScanner {
   /** Bytes seen so far. */
@@ -164,9 +183,23 @@ export class InputScanner {
   private tokenLine = 1;
   private atTokenStart = true;
   private afterSpace = true;
+  /**
+   * After a bracket, comma or colon (white space aside), where a quote opens a string; elsewhere
+   * (`a "b, 1]` in YAML's flow style) it is part of a bare value, as the YAML library reads it.
+   */
+  private expectValue = true;
+  // Values, counted for 'nested' and 'lines'
+  private values = 0;
+  private readonly maxValues: number;
+  /** 'lines': where on its line (indentation, then `- `, then the rest; a comment ends counting). */
+  private linePart = LinePart.Indent;
+  private lastByte = 0x0a;
 
-  constructor(shape?: InputShape) {
+  constructor(shape?: InputShape, options: ScanOptions = {}) {
     this.shape = shape;
+    this.maxValues = options.maxValues ?? Infinity;
+    // Block YAML's root map has no mark of its own.
+    if (shape === 'lines') this.values = 1;
   }
 
   /** The first problem in this chunk, if any; nothing should be fed after one. */
@@ -238,7 +271,68 @@ export class InputScanner {
   private lineByte(b: number): Problem | undefined {
     if (b === 0x0a || b === 0x0d) this.lineBytes = 0;
     else if (++this.lineBytes > MAX_FIELD_BYTES) return this.tooLong(this.line, 'a line is longer');
-    return undefined;
+    return this.shape === 'lines' ? this.lineValues(b) : undefined;
+  }
+
+  // Block YAML, counted without parsing it. Quotes and comments after a value are not followed (a
+  // guess at them could hide values from the count), so every line, `- `, bracket, comma and
+  // key's colon counts, wherever it is; a block scalar's every line counts. That is more than the
+  // values an ordinary file holds, and never fewer than two thirds of them (flow lists of
+  // `key: value` pairs, three values for a comma and a colon).
+  private lineValues(b: number): Problem | undefined {
+    const last = this.lastByte;
+    this.lastByte = b;
+    const space = b === 0x20 || b === 0x09;
+    const end = b === 0x0a || b === 0x0d;
+    // A key's colon is followed by white space, a line break or a bracket, or follows a quoted key.
+    const colon = (last === 0x3a && (space || end || b === 0x2c || b === 0x5b || b === 0x5d || b === 0x7b || b === 0x7d)) || (b === 0x3a && (last === 0x22 || last === 0x27));
+    if (end) {
+      const entry = this.linePart === LinePart.Dash;
+      const counted = this.linePart !== LinePart.Comment;
+      this.linePart = LinePart.Indent;
+      return counted && (entry || colon) ? this.oneMore() : undefined;
+    }
+    switch (this.linePart) {
+      case LinePart.Comment:
+        return undefined;
+      case LinePart.Indent:
+        if (space) return undefined;
+        // A line that is all comment; inside a quoted or block scalar, text without values.
+        if (b === 0x23) {
+          this.linePart = LinePart.Comment;
+          return undefined;
+        }
+        if (b === 0x2d) {
+          this.linePart = LinePart.Dash;
+          return undefined;
+        }
+        // The line holds something: a value, or a key and what follows it.
+        this.linePart = LinePart.Rest;
+        return this.oneMore() ?? this.rest(b, colon);
+      case LinePart.Dash:
+        // A sequence entry (what follows it on the line counts as a line's would), or a value
+        // such as -1 or ---.
+        if (space) {
+          this.linePart = LinePart.Indent;
+          return this.oneMore();
+        }
+        this.linePart = LinePart.Rest;
+        return this.oneMore() ?? this.rest(b, colon);
+      default:
+        return this.rest(b, colon);
+    }
+  }
+
+  private rest(b: number, colon: boolean): Problem | undefined {
+    return colon || b === 0x5b || b === 0x7b || b === 0x2c ? this.oneMore() : undefined;
+  }
+
+  private oneMore(): Problem | undefined {
+    if (++this.values <= this.maxValues) return undefined;
+    return {
+      line: this.line,
+      message: `the file holds more than ${this.maxValues.toLocaleString('en-US')} values, the most read from one file; split it into several files (a folder of files is read as one), or give long rosters as \`- { csv: roster.csv }\``,
+    };
   }
 
   // As csv-parse reads: a quote opens a field only at its start; a record ends at a line break
@@ -328,12 +422,14 @@ export class InputScanner {
     this.afterSpace = space;
     if (space || b === 0x2c || b === 0x3a) {
       this.atTokenStart = true;
+      if (!space) this.expectValue = true;
       return undefined;
     }
     if (b === 0x5b || b === 0x7b) {
       this.atTokenStart = true;
+      this.expectValue = true;
       if (++this.depth > MAX_DEPTH) return { line: this.line, message: TOO_DEEP };
-      return undefined;
+      return this.oneMore();
     }
     if (b === 0x5d || b === 0x7d) {
       this.atTokenStart = true;
@@ -348,7 +444,11 @@ export class InputScanner {
       this.atTokenStart = false;
       this.token = 0;
       this.tokenLine = this.line;
-      if (b === 0x22 || b === 0x27) {
+      const problem = this.oneMore();
+      if (problem) return problem;
+      const quoted = this.expectValue;
+      this.expectValue = false;
+      if (quoted && (b === 0x22 || b === 0x27)) {
         this.nested = b === 0x22 ? Nested.Double : Nested.Single;
         return undefined;
       }
@@ -362,8 +462,8 @@ export class InputScanner {
 }
 
 /** The first problem of a whole input (see InputScanner), or undefined. */
-export function scanInput(bytes: Uint8Array, shape?: InputShape): Problem | undefined {
-  const scanner = new InputScanner(shape);
+export function scanInput(bytes: Uint8Array, shape?: InputShape, options: ScanOptions = {}): Problem | undefined {
+  const scanner = new InputScanner(shape, options);
   return scanner.push(bytes) ?? scanner.end();
 }
 

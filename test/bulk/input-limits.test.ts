@@ -31,10 +31,13 @@ function endless(chunk: Buffer): Readable & { pulled: number } {
   return stream;
 }
 
+const tooMany = (n: number) =>
+  `the file holds more than ${n.toLocaleString('en-US')} values, the most read from one file; split it into several files (a folder of files is read as one), or give long rosters as \`- { csv: roster.csv }\``;
+
 const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
 describe('InputScanner', () => {
-  it.each<[string, string | Buffer, InputShape | undefined, { line: number; message: string } | undefined]>([
+  it.each<[string, string | Buffer, InputShape | undefined, { line: number; message: string } | undefined, number?]>([
     ['NUL bytes with no line break (/dev/zero)', Buffer.alloc(2 * MiB), undefined, { line: 1, message: 'a field is larger than 1 MiB' }],
     ['a field of exactly 1 MiB', `a\n${'x'.repeat(MAX_FIELD_BYTES)}\n`, 'csv', undefined],
     ['a field one byte over', `a,b\n${'x'.repeat(MAX_FIELD_BYTES + 1)},y\n`, 'csv', { line: 2, message: 'a field is larger than 1 MiB' }],
@@ -60,11 +63,22 @@ describe('InputScanner', () => {
     ['a surrogate', Buffer.from([0x61, 0xed, 0xa0, 0x80]), 'csv', { line: 1, message: 'not valid UTF-8 (save the file as UTF-8)' }],
     ['past U+10FFFF', Buffer.from([0x61, 0xf4, 0x90, 0x80, 0x80]), 'csv', { line: 1, message: 'not valid UTF-8 (save the file as UTF-8)' }],
     ['every width of UTF-8', 'é,€,😀,\u{10FFFF}\n', 'csv', undefined],
-  ])('%s', (_what, input, shape, expected) => {
+    // Values: what the YAML library would build, counted before it is asked to.
+    ['a million empty maps in 3 MB of JSON', `{"courses":[${'{},'.repeat(1_000_000)}{}]}`, 'nested', { line: 1, message: tooMany(100_000) }, 100_000],
+    ['the same with no bound asked for', `{"courses":[${'{},'.repeat(1_000_000)}{}]}`, 'nested', undefined],
+    ['JSON of exactly the most values: maps, lists, keys and scalars', '{"a": [1, "x, y", {"b": null}], "c": true}', 'nested', undefined, 10],
+    ['one value more', '{"a": [1, "x, y", {"b": null}], "c": [true]}', 'nested', { line: 1, message: tooMany(10) }, 10],
+    ['block YAML past the bound, named by its line', `courses:\n${'  - a: b\n'.repeat(10)}`, 'lines', { line: 4, message: tooMany(10) }, 10],
+    ['block YAML at the bound: the root, entries, keys, values, a flow list, and a comment after a value (counted: it might be a string)', 'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n', 'lines', undefined, 15],
+    ['block YAML one over', 'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n', 'lines', { line: 6, message: tooMany(14) }, 14],
+    ['a quote inside a bare value opens no string: its commas count', '[a "x, 1, 1, 1 "]', 'nested', { line: 1, message: tooMany(4) }, 4],
+    ['block YAML: a quoted key with a #, brackets in a string, flow pairs', '"a #": [1, 1, 1]\nk: ["]]", 1, 1]\nl: [a: 1, b: 2]\n', 'lines', { line: 3, message: tooMany(17) }, 17],
+    ['a CSV is not counted', 'a,b\n1,2\n'.repeat(100), 'csv', undefined, 10],
+  ])('%s', (_what, input, shape, expected, maxValues?: number) => {
     const bytes = Buffer.from(input);
-    expect(scanInput(bytes, shape)).toEqual(expected);
+    expect(scanInput(bytes, shape, { maxValues })).toEqual(expected);
     // Fed in pieces, as a stream delivers it: the same answer.
-    const scanner = new InputScanner(shape);
+    const scanner = new InputScanner(shape, { maxValues });
     let found: ReturnType<typeof scanInput>;
     for (let at = 0; at < bytes.length && !found; at += 7919) found = scanner.push(bytes.subarray(at, at + 7919));
     expect(found ?? scanner.end()).toEqual(expected);

@@ -3,12 +3,14 @@
 //   npm run bench                    build, then 30 timed runs of every case
 //   node bench/run.mjs --runs 50     more runs (after `npm run build`)
 //   node bench/run.mjs --strict      exit 1 when a case is over its budget
-//   node bench/run.mjs --only help   only the cases whose name contains "help" (the floor always runs)
+//   node bench/run.mjs --only help   only the cases whose name contains "help" (the floor, and each one's twin, always run)
 //   node bench/run.mjs --only uploads   only the server's memory under uploads (and the floor)
 //
 // Every case is a spawned process timed from spawn to exit (wall clock). The floor is bare
-// `node -e 0`; a budget is a ratio of a case's median to the floor's median, measured in the
-// same run. Runs are interleaved round-robin (the order rotating each round) so drift on a
+// `node -e 0`. A budget is a ratio of a case's median, measured in the same run, to the median of
+// the same work written by hand in plain Node (its twin: the same GET with node:http or node:https,
+// the same query on the same SQLite driver, each printing the answer), or to the floor for
+// `--version` and `--help`, whose work is nothing. Runs are interleaved round-robin (the order rotating each round) so drift on a
 // shared, noisy machine hits every case alike, after a few untimed warm-up rounds.
 // Figures go to stdout as a table and to bench/results.json. Without --strict, being over
 // budget does not fail the run: this is a measurement, not a test. A case whose command fails
@@ -51,8 +53,10 @@ for (const name of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS
 const mockDb = join(scratch, 'mock.db');
 
 /**
- * The cases. A case is { name, cmd, args, env?, budget?, setup?, check? }:
- * - budget: the most its median may be, as a multiple of the floor's median (none: reported only);
+ * The cases. A case is { name, cmd, args, env?, budget?, twin?, setup?, check? }:
+ * - budget: the most its median may be, as a multiple of its twin's median, else of the floor's
+ *   (none: reported only);
+ * - twin: the name of the case doing the same work by hand, measured in the same run;
  * - memoryMb: the most its peak RSS may be (read once, untimed, from GNU time where installed);
  * - setup(): run once before any timing (seed data, write files);
  * - check(stdout): run once on an untimed run's output; return a string to reject the case.
@@ -79,13 +83,23 @@ const cases = [
     cmd: node,
     args: [lms, '--mock', 'users', 'list', '--account', '1', '-o', 'json'],
     env: { LMS_MOCK_DB: mockDb },
-    budget: 1.5,
+    budget: 1.3,
+    twin: 'users list by hand (same SQLite driver, no lms)',
     memoryMb: 60,
     setup: () => exec('seed the mock', node, [lms, '--mock', 'mock', 'seed', '--yes'], { LMS_MOCK_DB: mockDb }),
     check: (stdout) => {
       const users = JSON.parse(stdout);
+      listed = stdout;
       return Array.isArray(users) && users.length > 0 ? undefined : 'listed no users';
     },
+  },
+  {
+    // The same query on the same SQLite driver, the same rows printed as JSON (bench/twins/users-list.cjs).
+    name: 'users list by hand (same SQLite driver, no lms)',
+    cmd: node,
+    args: [join(root, 'bench', 'twins', 'users-list.cjs')],
+    env: { LMS_MOCK_DB: mockDb },
+    check: (stdout) => (stdout === listed ? undefined : 'printed other rows than `lms --mock users list`'),
   },
   {
     // The same, as the first run after an install or upgrade: no code cache to read (and none can be written).
@@ -99,7 +113,8 @@ const cases = [
     name: 'lms -p local users get self',
     cmd: node,
     args: [lms, '-p', 'local', 'users', 'get', 'self', '-o', 'json'],
-    budget: 1.5,
+    budget: 1.3,
+    twin: 'users get self by hand (node:http, no lms)',
     memoryMb: 60,
     setup: () => startServer(),
     check: (stdout) => (JSON.parse(stdout).id === 1 ? undefined : 'not the admin'),
@@ -125,7 +140,8 @@ const cases = [
     name: 'lms -p local-tls users get self (HTTPS)',
     cmd: node,
     args: [lms, '-p', 'local-tls', 'users', 'get', 'self', '-o', 'json'],
-    budget: 1.5,
+    budget: 1.3,
+    twin: 'users get self by hand (node:https, no lms)',
     memoryMb: 60,
     setup: () => startTlsServer(),
     check: (stdout) => (JSON.parse(stdout).id === 1 ? undefined : 'not the admin'),
@@ -145,6 +161,9 @@ const cases = [
     check: (stdout) => (JSON.parse(stdout).id === 1 ? undefined : 'not the admin'),
   },
 ];
+
+/** What `lms --mock users list` printed, which its twin must print too. */
+let listed;
 
 /** `lms mock serve --tls-self-signed` on the same seeded mock, with the profile `local-tls` naming it and trusting its certificate. */
 async function startTlsServer() {
@@ -177,7 +196,9 @@ let serverUrl;
 let server;
 
 try {
-  const selected = cases.filter((c, i) => i === 0 || !flags.only || c.name.includes(flags.only));
+  const named = (c) => !flags.only || c.name.includes(flags.only);
+  // A case's twin runs with it, so --only still gives its verdict.
+  const selected = cases.filter((c, i) => i === 0 || named(c) || cases.some((d) => d.twin === c.name && named(d)));
   for (const c of selected) {
     await c.setup?.();
     const { stdout } = exec(c.name, c.cmd, c.args, c.env);
@@ -198,7 +219,10 @@ try {
   const results = selected.map((c, i) => ({ ...summarise(c, samples[i]), peakMb: peakMb(c) }));
   const floor = results[0];
   for (const r of results) {
-    r.ratio = r.median / floor.median;
+    r.floorRatio = r.median / floor.median;
+    const twin = r.twin === undefined ? undefined : results.find((t) => t.name === r.twin);
+    r.ratio = twin ? r.median / twin.median : r.floorRatio;
+    r.against = twin ? 'twin' : 'floor';
     const overMemory = r.memoryMb !== undefined && r.peakMb !== undefined && r.peakMb > r.memoryMb;
     if (r.budget !== undefined) r.status = r.ratio <= r.budget && !overMemory ? 'PASS' : 'OVER';
   }
@@ -207,7 +231,8 @@ try {
   const over = results.filter((r) => r.status === 'OVER');
   for (const r of results.filter((r) => r.status)) {
     const memory = r.memoryMb === undefined ? '' : `, ${r.peakMb ?? '?'} MB peak (budget ${r.memoryMb} MB)`;
-    console.log(`${r.status} ${r.name}: ${r.ratio.toFixed(2)}x of the floor (budget ${r.budget}x)${memory}`);
+    const of = r.against === 'twin' ? `its twin (${r.twin})` : 'the floor';
+    console.log(`${r.status} ${r.name}: ${r.ratio.toFixed(2)}x of ${of} (budget ${r.budget}x)${memory}`);
   }
 
   const uploads = !flags.only || 'uploads'.includes(flags.only) ? await uploadMemory({ lms, env: baseEnv }) : undefined;
@@ -225,7 +250,7 @@ try {
     runs,
     warmup,
     floorMedianMs: round2(floor.median),
-    cases: results.map(({ samplesMs, ...r }) => ({ ...r, ratio: round2(r.ratio), samplesMs })),
+    cases: results.map(({ samplesMs, ...r }) => ({ ...r, ratio: round2(r.ratio), floorRatio: round2(r.floorRatio), samplesMs })),
     uploads,
   };
   writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
@@ -271,6 +296,7 @@ function summarise(c, ms) {
     name: c.name,
     command: [c.cmd === node ? 'node' : c.cmd, ...c.args.map((a) => (a === lms ? 'bin/lms' : a))].join(' '),
     budget: c.budget,
+    twin: c.twin,
     memoryMb: c.memoryMb,
     median: round2(quantile(sorted, 0.5)),
     p90: round2(quantile(sorted, 0.9)),
@@ -289,14 +315,15 @@ function quantile(sorted, q) {
 }
 
 function printTable(results) {
-  const head = ['case', 'median ms', 'p90 ms', 'min ms', 'ratio', 'budget', 'peak MB', ''];
+  const head = ['case', 'median ms', 'p90 ms', 'min ms', 'x floor', 'x twin', 'budget', 'peak MB', ''];
   const rows = results.map((r) => [
     r.name,
     r.median.toFixed(1),
     r.p90.toFixed(1),
     r.min.toFixed(1),
-    `${r.ratio.toFixed(2)}x`,
-    r.budget === undefined ? '-' : `${r.budget.toFixed(2)}x`,
+    `${r.floorRatio.toFixed(2)}x`,
+    r.against === 'twin' ? `${r.ratio.toFixed(2)}x` : '-',
+    r.budget === undefined ? '-' : `${r.budget.toFixed(2)}x${r.against === 'twin' ? ' twin' : ' floor'}`,
     r.peakMb === undefined ? '-' : `${r.peakMb}${r.memoryMb === undefined ? '' : ` (≤ ${r.memoryMb})`}`,
     r.status ?? '',
   ]);

@@ -7,7 +7,7 @@
 // The same description turns a change back into a verb and its options, exactly as commander would
 // have handed them over from a command line, defaults included.
 import { destroyingOptions, type CommandSpec, type FieldSpec, type OptionSpec } from '../cli/command.js';
-import { attributeName } from '../cli/define.js';
+import { compileOption, compileOptions, type CompiledOption } from '../cli/options.js';
 
 export type Value = string | number | boolean | null | string[];
 
@@ -25,9 +25,8 @@ export interface Field {
 
 /** A flag of a verb that sets a field. */
 interface Setter {
-  /** The attribute commander stores it under (`pointsPossible`). */
-  attribute: string;
   option: OptionSpec;
+  compiled: CompiledOption;
   field: FieldSpec;
   type: FieldType;
   isSwitch: boolean;
@@ -46,15 +45,13 @@ export interface KindVerbs {
   fields: Map<string, Field>;
 }
 
-const TAKES_VALUE = /<[^>]*>|\[[^\]]*\]/;
-/** `--no-x`: commander stores x, true unless the flag is given. */
-const NEGATED = /(^|[\s,|])--no-/;
 const isBooleanChoice = (choices: readonly string[] | undefined) => !!choices && choices.length === 2 && choices.includes('true') && choices.includes('false');
 
-function typeOf(option: OptionSpec, field: FieldSpec): FieldType {
-  if (!TAKES_VALUE.test(option.flags) || isBooleanChoice(option.choices)) return 'boolean';
+function typeOf(option: CompiledOption, field: FieldSpec): FieldType {
+  if (option.type === 'boolean' || isBooleanChoice(option.spec.choices)) return 'boolean';
   if (field.type) return field.type;
-  if (option.choices?.length) return 'enum';
+  if (option.type === 'integer' || option.type === 'number') return option.type;
+  if (option.type === 'enum' && option.spec.choices?.length) return 'enum';
   return 'string';
 }
 
@@ -62,7 +59,8 @@ function verbOf(spec: CommandSpec<never>): Verb {
   const setters = new Map<string, Setter[]>();
   for (const option of spec.options ?? []) {
     if (!option.field) continue;
-    const setter: Setter = { attribute: attributeName(option.flags), option, field: option.field, type: typeOf(option, option.field), isSwitch: !TAKES_VALUE.test(option.flags) };
+    const compiled = compileOption(option);
+    const setter: Setter = { option, compiled, field: option.field, type: typeOf(compiled, option.field), isSwitch: compiled.type === 'boolean' };
     setters.set(option.field.name, [...(setters.get(option.field.name) ?? []), setter]);
   }
   return { spec, setters, sets: { ...spec.sets } };
@@ -181,7 +179,7 @@ function optionValue(s: Setter, value: Value): string | boolean | undefined {
     const sets = s.field.value === undefined ? true : s.field.value;
     if (value !== sets) return undefined;
     // `--no-publish` is stored as publish: false.
-    return !NEGATED.test(s.option.flags);
+    return s.compiled.kind !== 'negated';
   }
   if (value === null) return s.field.clears ? '' : undefined;
   if (s.type === 'boolean') return typeof value === 'boolean' ? String(value) : undefined;
@@ -210,10 +208,8 @@ export interface Call {
  */
 export function optionsFor(verb: Verb, values: Record<string, Value>, context: Record<string, string | undefined>): Record<string, unknown> {
   const opts: Record<string, unknown> = {};
-  for (const option of verb.spec.options ?? []) {
-    const attribute = attributeName(option.flags);
-    if (option.default !== undefined) opts[attribute] = option.default;
-    else if (NEGATED.test(option.flags)) opts[attribute] = true;
+  for (const { attribute, default: byDefault } of compileOptions(verb.spec.options)) {
+    if (byDefault !== undefined) opts[attribute] = byDefault;
     if (attribute in context && context[attribute] !== undefined) opts[attribute] = context[attribute];
   }
   for (const [field, value] of Object.entries(values)) {
@@ -221,7 +217,7 @@ export function optionsFor(verb: Verb, values: Record<string, Value>, context: R
     for (const s of verb.setters.get(field) ?? []) {
       const v = optionValue(s, value);
       if (v !== undefined) {
-        opts[s.attribute] = v;
+        opts[s.compiled.attribute] = v;
         break;
       }
     }

@@ -15,6 +15,7 @@ import type { ApiObject } from '../spec/types/common.js';
 import { LmsError, UsageError } from '../errors.js';
 import { err, out } from '../io/streams.js';
 import { optionsFor } from './fields.js';
+import { coerceOptions } from '../cli/options.js';
 import { readApplyFiles } from './file.js';
 import type { ApplyTree, FileProblem } from './model.js';
 import { executePlan } from './execute.js';
@@ -31,9 +32,9 @@ export interface ApplyOptions {
   plan?: boolean;
   exitCode?: boolean;
   prune?: boolean;
-  concurrency: string;
+  concurrency: number;
   /** Seconds to wait for another apply of the same course on this instance. */
-  lockTimeout?: string;
+  lockTimeout?: number;
 }
 
 /**
@@ -64,12 +65,10 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
   /** The courses' locks, held from before the plan is read until the run ends. */
   const held: { release?: () => Promise<void> } = {};
   return reporting(ctx, async (report) => {
-    const concurrency = Number(opts.concurrency);
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError(`--concurrency must be 1-32, got "${opts.concurrency}"`);
+    const { concurrency } = opts;
     if (!opts.file.length) throw new UsageError('give the file to apply with -f FILE (a folder, or - for stdin)');
     if (opts.exitCode && !opts.plan) throw new UsageError('--exit-code goes with --plan (or lms diff)');
-    const lockTimeout = Number(opts.lockTimeout ?? LOCK_TIMEOUT);
-    if (opts.lockTimeout !== undefined && (!/^\d+(\.\d+)?$/.test(opts.lockTimeout.trim()) || !Number.isFinite(lockTimeout))) throw new UsageError(`--lock-timeout must be a number of seconds (0 or more), got "${opts.lockTimeout}"`);
+    const lockTimeout = opts.lockTimeout ?? LOCK_TIMEOUT;
     const tree = readTree(await ctx.commandTree(), shared);
     const read = await readApplyFiles(opts.file, ctx.io.stdin, tree, ctx.localFiles);
     if (!read.courses.length && !read.problems.size) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
@@ -96,7 +95,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
       const quiet = Object.create(ctx, { confirm: { value: async () => undefined } }) as Context;
       const invoke: Invoke = async (verb, args, values, options) => {
         const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Record<string, string>;
-        const result = await verb.spec.run({ args, opts: optionsFor(verb, values, given) as never, ctx: quiet });
+        const result = await verb.spec.run({ args, opts: coerceOptions(verb.spec.options, optionsFor(verb, values, given)) as never, ctx: quiet });
         return result && result.kind === 'item' ? (result.value as ApiObject) : undefined;
       };
       const planJournal = new Journal(join(dir, 'journals'), ['apply.plan'], { readOnly: true, restart: true });

@@ -2,7 +2,7 @@
 // with their flags' fields and what each verb writes.
 import type { Command } from 'commander';
 import { specOf, type CommandSpec } from '../cli/command.js';
-import { attributeName } from '../cli/define.js';
+import { attributeName } from '../cli/options.js';
 import { kindVerbs, type KindVerbs } from './fields.js';
 import { COURSE, KINDS, type KindName } from './kinds.js';
 import type { ApplyTree } from './model.js';

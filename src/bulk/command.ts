@@ -67,8 +67,7 @@ export function runBulk<R extends BulkRow, C>(ctx: Context, file: string, opts: 
 }
 
 async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: BulkOpts, job: BulkJob<R, C>, report: BulkReport): Promise<CommandResult> {
-  const concurrency = Number(opts.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError(`--concurrency must be 1-32, got "${opts.concurrency}"`);
+  const { concurrency } = opts;
   const { bytes, name } = await readInput(file, ctx.io.stdin);
   const parsed = job.parse ? job.parse(bytes, name) : parseCsv(bytes, job.schema);
   const { rows, header } = parsed;

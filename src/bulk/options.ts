@@ -3,6 +3,9 @@
 // loads it to build its help; the engine itself is imported only when a job runs.
 import type { OptionsOf } from '../cli/define.js';
 
+/** Rows (or batches, or changes) in flight at once: past 32 a real instance only throttles. */
+export const CONCURRENCY = { type: 'integer', min: 1, max: 32, default: '4' } as const;
+
 /**
  * The shared flags as a typed record, for commands declared with `command()`. `noun`: what a row
  * makes ("users"); `updatable`: the fields --update can change.
@@ -11,7 +14,7 @@ export function bulkFlags(what: { noun: string; updatable: readonly string[] }) 
   return {
     dryRun: { flags: '--dry-run', description: `show what would be created, updated or left alone; write nothing` },
     update: { flags: '--update', description: `change existing ${what.noun} whose ${what.updatable.join(', ')} differ from the file` },
-    concurrency: { flags: '--concurrency <n>', description: 'rows in flight at once (the server may slow this further)', default: '4' },
+    concurrency: { flags: '--concurrency <n>', description: 'rows in flight at once (the server may slow this further)', ...CONCURRENCY },
     skipInvalid: { flags: '--skip-invalid', description: 'import the valid rows and report the invalid ones, instead of stopping' },
     failedOut: { file: 'written', flags: '--failed-out <file>', description: 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed' },
     restart: { flags: '--restart', description: 'ignore what earlier runs of this file recorded, and check every row again' },

@@ -6,75 +6,9 @@ import type { LmsError } from '../errors.js';
 import { err } from '../io/streams.js';
 import { route, type RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
-import { attributeName } from './define.js';
+import { coerceOptions, compileOption, type FileUse, type IdKind, type OptionSpec } from './options.js';
 
-/** One flag as `register` adds it to commander (commands declare flags as a record; see define.ts). */
-export interface OptionSpec {
-  /** Commander syntax: `--account <id>`, `-y, --yes`, `--no-publish`. */
-  flags: string;
-  description: string;
-  required?: boolean;
-  default?: string | boolean;
-  choices?: readonly string[];
-  /** Repeatable (`-f a=1 -f b=2`); with `choices`, each value must be one of them. */
-  repeatable?: boolean;
-  /** The field of the API's object this flag sets, for the surfaces that speak in fields (`lms apply`). */
-  field?: FieldSpec;
-  /**
-   * The flag names a local file: `read`, a text file the verb reads (`-` for stdin), which a surface
-   * without the user's files (`lms mcp`) takes as its content instead; `written`, a file the verb
-   * writes, and `uploaded`, one it sends to the instance as it is, which such a surface leaves out
-   * (what would be written comes back in the answer; nothing of this machine's goes out).
-   */
-  file?: FileUse;
-  /**
-   * Given (or given one of these values), the verb deletes, concludes or deactivates what it would
-   * otherwise leave (`--sync`, `--prune`, `--state inactive`): the one declaration of it, which every
-   * surface reads wherever the value comes from (a flag, an import's column, an apply file's field).
-   * The CLI asks before running the verb (see `asksItself`), and `lms mcp` refuses it without
-   * --allow-destructive.
-   */
-  destroys?: true | readonly string[];
-  /**
-   * The verb asks before it destroys, naming what the flag would end (`--sync` and `--prune` count
-   * it first): the CLI does not ask for the flag as well.
-   */
-  asksItself?: true;
-  /**
-   * The verb's routes only read, but it changes something on the side unless the flag has this
-   * value (`conv get` marks read unless --no-mark-read): a surface that may not write sets it.
-   */
-  writesUnless?: boolean;
-  /** The value is the id of one of these, which completions offer from the instance (see IdKind). */
-  ids?: IdKind;
-}
-
-/**
- * What an id names, for a flag or argument that takes one: completions list them from the instance,
- * narrowed by the context flags already on the line (an assignment of the --course given).
- */
-export type IdKind = 'course' | 'section' | 'assignment' | 'user' | 'account' | 'topic' | 'announcement';
-
-export type FileUse = 'read' | 'written' | 'uploaded';
-
-/**
- * A field of an API object, as a flag sets it: named as the API names it (`--points` sets
- * `points_possible`), so a file of fields and the flags of the verbs that write them are one
- * description. A flag with no `field` sets nothing a file may name.
- */
-export interface FieldSpec {
-  name: string;
-  /**
-   * What the value is when it is not text. A switch is a boolean (of `value`), a flag whose choices
-   * are true and false a boolean, and one with other choices one of them, without saying so.
-   * `ref` names another object by id or SIS form, as the flag takes it.
-   */
-  type?: 'integer' | 'number' | 'time' | 'list' | 'ref';
-  /** The value a switch sets (`--unpin`: pinned false, `--ungraded`: assignment_id null); true unless said. */
-  value?: boolean | null;
-  /** The flag takes "" to clear the field (the API's null). */
-  clears?: boolean;
-}
+export type { FieldSpec, FileUse, IdKind, OptionSpec } from './options.js';
 
 /** What a command hands to the output layer; `failure` is raised after the output is written. */
 export type CommandResult =
@@ -185,9 +119,9 @@ export function destroysWith(option: Pick<OptionSpec, 'destroys'>, value: unknow
 export function destroyingOptions(spec: Pick<CommandSpec<never>, 'options'>, opts: Record<string, unknown>): { option: OptionSpec; said: string }[] {
   const found: { option: OptionSpec; said: string }[] = [];
   for (const option of spec.options ?? []) {
-    const value = opts[attributeName(option.flags)];
+    const { attribute, long } = compileOption(option);
+    const value = opts[attribute];
     if (!destroysWith(option, value)) continue;
-    const long = option.flags.split(/[\s,|]+/).find((f) => f.startsWith('--'))!;
     const values = destroyingValues(option, value);
     found.push({ option, said: values.length ? `${long} ${values.join(',')}` : long });
   }
@@ -295,7 +229,7 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
       }
     }
     const args = command.processedArgs.map((a) => a as string);
-    const opts = command.opts();
+    const opts = coerceOptions(spec.options, command.opts());
     // A command sees only its own options; globals reach it through the context, so a global and
     // a command option of the same name (`--no-input`, `api --input`) never mix.
     const run = dryRun && opts.dryRun === true ? dryRunning(spec, dryRun) : spec;

@@ -2,13 +2,16 @@
 // the code reads (`{ loginId: { flags: '--login-id <login>', … } }`), and `opts` is typed from it.
 // The key must be the name commander gives the flag, checked when the command is defined, so a
 // renamed flag cannot leave code silently reading undefined.
-import type { CommandSpec, OptionSpec } from './command.js';
+import type { CommandSpec } from './command.js';
 import { UsageError } from '../errors.js';
+import { compileOption, type OptionSpec } from './options.js';
 
 export type Flag = Omit<OptionSpec, 'default'> & { default?: string | boolean };
 
 type TakesValue<S extends string> = S extends `${string}<${string}>${string}` | `${string}[${string}]${string}` ? true : false;
-type ValueOf<F extends Flag> = F extends { repeatable: true }
+type ValueOf<F extends Flag> = F extends { type: 'integer' | 'number' }
+  ? number
+  : F extends { repeatable: true }
   ? F extends { choices: readonly (infer C extends string)[] }
     ? C[]
     : string[]
@@ -22,29 +25,18 @@ export type OptionsOf<T extends Record<string, Flag>> = {
   [K in keyof T]: T[K] extends { required: true } | { default: string | boolean } | { flags: `--no-${string}` } ? ValueOf<T[K]> : ValueOf<T[K]> | undefined;
 };
 
-/** The property commander stores a flag under: `--login-id <x>` → loginId, `--no-notify` → notify. */
-export function attributeName(flags: string): string {
-  const long = flags.split(/[\s,|]+/).find((f) => f.startsWith('--'));
-  if (!long) throw new Error(`flag "${flags}" has no long form`);
-  return long
-    .replace(/^--(no-)?/, '')
-    .split('-')
-    .map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1)))
-    .join('');
-}
-
-const TAKES_VALUE = /<[^>]*>|\[[^\]]*\]/;
-
-/** Whether a flag takes a value (`--name <name>`, `--level [n]`) rather than being a switch. */
-export const takesValue = (flags: string) => TAKES_VALUE.test(flags);
-
 export function command<const T extends Record<string, Flag> = Record<never, Flag>>(
   spec: Omit<CommandSpec<OptionsOf<T>>, 'options'> & { options?: T },
 ): CommandSpec<OptionsOf<T>> {
   const options: OptionSpec[] = Object.entries(spec.options ?? {}).map(([key, flag]) => {
-    const name = attributeName(flag.flags);
+    // Compiled here, so a declaration that contradicts itself fails as the command is defined.
+    let name: string;
+    try {
+      name = compileOption(flag).attribute;
+    } catch (error) {
+      throw new Error(`command "${spec.name}": ${(error as Error).message}`);
+    }
     if (name !== key) throw new Error(`command "${spec.name}": option "${key}" is declared as "${flag.flags}", which is read as "${name}"`);
-    if (flag.repeatable && !takesValue(flag.flags)) throw new Error(`command "${spec.name}": option "${key}" is repeatable but "${flag.flags}" takes no value`);
     return flag;
   });
   // Arguments are named in `name` (`completion <shell>`, `get [id]`); choices for one it lacks would be lost.

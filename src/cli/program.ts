@@ -8,6 +8,7 @@ import { err, out, showingControls, type IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
 import { destroyingOptions, register, type CommandResult, type CommandSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
+import { coerceValue, compileOption } from './options.js';
 import type { Activity } from '../io/activity.js';
 
 
@@ -19,14 +20,16 @@ export const MAX_PER_PAGE = 100;
 /** Longer than any request should take; setTimeout itself cannot wait past 2^31 ms (~24.8 days). */
 export const MAX_TIMEOUT_SECONDS = 3600;
 
-/** A whole number in [min, max] for a flag; the message names the flag and the range. */
-const wholeNumber = (name: string, min: number, max = Number.MAX_SAFE_INTEGER, unit = '') => (value: string) => {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-    throw new InvalidArgumentError(`${name} must be a whole number${unit} ${range}, not "${value}"`);
-  }
-  return n;
+/** A whole number in [min, max] for a global flag, checked as a verb's number option is, in the same words. */
+const wholeNumber = (flags: string, min: number, max?: number, unit?: string) => {
+  const option = compileOption({ flags, description: '', type: 'integer', min, max, unit });
+  return (value: string) => {
+    try {
+      return coerceValue(option, value);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
 };
 
 /** A value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). */
@@ -91,14 +94,14 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     .addOption(new Option('--fields <list>', 'comma-separated fields to output, e.g. id,name,user.login_id'))
     .addOption(new Option('--raw', "CSV cells as they are: no ' before text starting with = + - @ TAB or CR, which a spreadsheet would run as a formula"))
     .addOption(new Option('--all', 'fetch every page of a list'))
-    .addOption(new Option('--limit <n>', 'stop a list after N items').argParser(wholeNumber('--limit', 1)))
-    .addOption(new Option('--per-page <n>', `page size to ask the server for (at most ${MAX_PER_PAGE})`).argParser(wholeNumber('--per-page', 1, MAX_PER_PAGE)).default(MAX_PER_PAGE))
+    .addOption(new Option('--limit <n>', 'stop a list after N items').argParser(wholeNumber('--limit <n>', 1)))
+    .addOption(new Option('--per-page <n>', `page size to ask the server for (at most ${MAX_PER_PAGE})`).argParser(wholeNumber('--per-page <n>', 1, MAX_PER_PAGE)).default(MAX_PER_PAGE))
     .addOption(new Option('--as-user <id>', 'act as another user (admins; sends as_user_id)').argParser(nonEmpty('--as-user')))
     .addOption(new Option('-v, --verbose', 'trace requests on stderr (tokens redacted)'))
     .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
     .addOption(new Option('--no-input', 'never prompt; a missing value is an error'))
     .addOption(new Option('-y, --yes', 'assume yes to confirmations'))
-    .addOption(new Option('--timeout <seconds>', `per-request timeout in seconds (at most ${MAX_TIMEOUT_SECONDS})`).argParser(wholeNumber('--timeout', 1, MAX_TIMEOUT_SECONDS, ' of seconds')).default(30))
+    .addOption(new Option('--timeout <seconds>', `per-request timeout in seconds (at most ${MAX_TIMEOUT_SECONDS})`).argParser(wholeNumber('--timeout <seconds>', 1, MAX_TIMEOUT_SECONDS, 'seconds')).default(30))
     .addOption(new Option('--insecure', 'allow sending the token over plain http to a host other than this machine'));
 
   // Whether --timeout was given, not defaulted: a wait that is not one request's (a login's, for a

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { dryRunOf, dryRunning, type CommandResult } from '../cli/command.js';
+import { coerceOptions } from '../cli/options.js';
 import type { Context, Deps, GlobalOptions } from '../cli/context.js';
 import { toLmsError } from '../cli/handle-error.js';
 import { closest } from '../closest.js';
@@ -196,12 +197,15 @@ function checkInput(tool: Tool, input: unknown): Record<string, unknown> {
   const properties = tool.inputSchema.properties;
   const known = Object.keys(properties);
   const checked: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  // A number option's value is checked as the verb receives it (coerceOptions, in commandLine), in
+  // the words every surface uses for it.
+  const numbers = new Set(tool.params.flatMap((p) => (p.to === 'option' && (p.option.type === 'integer' || p.option.type === 'number') ? [p.property] : [])));
   for (const [name, value] of given) {
     if (!Object.hasOwn(properties, name)) {
       const near = closest(name, known);
       throw new UsageError(`${tool.name}: unknown argument "${name}"`, { hint: near ? `did you mean ${near}? It takes: ${known.join(', ') || 'no arguments'}` : `it takes: ${known.join(', ') || 'no arguments'}` });
     }
-    checked[name] = typed(tool.name, name, properties[name], value);
+    checked[name] = numbers.has(name) ? value : typed(tool.name, name, properties[name], value);
   }
   for (const name of tool.inputSchema.required ?? []) {
     if (checked[name] === undefined) throw new UsageError(`${tool.name}: "${name}" is required`);
@@ -282,21 +286,24 @@ async function commandLine(tool: Tool, given: Record<string, unknown>, files: st
       else if (p.variadic) args[p.index] = [];
       continue;
     }
-    if (p.kind === 'list') {
+    const { kind, attribute: key, default: byDefault } = p.option;
+    if (kind === 'list') {
       const list = [...((value as string[] | undefined) ?? []), ...(file !== undefined ? [file] : [])];
-      if (list.length) opts[p.key] = list;
-    } else if (p.kind === 'negated') opts[p.key] = value ?? true;
-    else if (p.kind === 'switch') {
-      if (value === true) opts[p.key] = true;
-    } else if (file !== undefined) opts[p.key] = file;
-    else if (value !== undefined) opts[p.key] = value;
-    else if (p.default !== undefined) opts[p.key] = p.default;
+      if (list.length) opts[key] = list;
+    } else if (kind === 'switch') {
+      if (value === true) opts[key] = true;
+    } else if (file !== undefined) opts[key] = file;
+    else if (value !== undefined) opts[key] = value;
+    else if (byDefault !== undefined) opts[key] = byDefault;
   }
   // A read that would change something on the side (conv get marks read) does not, on a server that only reads.
-  for (const p of tool.params) if (!writes && p.to === 'option' && p.writesUnless !== undefined) opts[p.key] = p.writesUnless;
+  for (const p of tool.params) {
+    const unless = p.to === 'option' ? p.option.spec.writesUnless : undefined;
+    if (!writes && p.to === 'option' && unless !== undefined) opts[p.option.attribute] = unless;
+  }
   // commander leaves out an optional argument not given; a variadic one is an empty list.
   while (args.length && args.at(-1) === undefined) args.pop();
-  return { args, opts };
+  return { args, opts: coerceOptions(tool.spec.options, opts) };
 }
 
 interface Shaped {

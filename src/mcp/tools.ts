@@ -3,8 +3,8 @@
 // description from the verb's help. Nothing here lists a verb by hand but the nouns that are about
 // this machine rather than the instance (profiles, the mock, raw requests, the setup).
 import type { Command } from 'commander';
-import { specOf, sendsWrites, type CommandSpec, type OptionSpec } from '../cli/command.js';
-import { attributeName, takesValue } from '../cli/define.js';
+import { specOf, sendsWrites, type CommandSpec } from '../cli/command.js';
+import { compileOption, type CompiledOption } from '../cli/options.js';
 import { route } from '../spec/routes.js';
 
 /**
@@ -28,7 +28,7 @@ export type Access = 'read' | 'write' | 'destructive';
 /** How one property of a tool's input becomes part of the verb's command line. */
 export type Param =
   | { property: string; to: 'arg'; index: number; variadic: boolean }
-  | { property: string; to: 'option'; key: string; kind: 'value' | 'switch' | 'negated' | 'list'; choices?: readonly string[]; default?: string | boolean; writesUnless?: boolean }
+  | { property: string; to: 'option'; option: CompiledOption }
   /** The content of a file the verb reads, which the verb's argument or option `of` names as a written copy. */
   | { property: string; to: 'text'; of: string };
 
@@ -107,25 +107,25 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
   });
 
   for (const option of spec.options ?? []) {
-    const key = attributeName(option.flags);
-    if (LEFT_OUT.has(key) || option.file === 'written' || option.file === 'uploaded') continue;
-    const property = snake(key);
-    const kind = kindOf(option);
-    params.push({ property, to: 'option', key, kind, choices: option.choices, default: option.default, writesUnless: option.writesUnless });
+    const compiled = compileOption(option);
+    const { kind, type } = compiled;
+    if (LEFT_OUT.has(compiled.attribute) || option.file === 'written' || option.file === 'uploaded') continue;
+    const property = snake(compiled.attribute);
+    params.push({ property, to: 'option', option: compiled });
     if (option.file === 'read') {
       text(property, option.description, option.required === true);
       continue;
     }
     const schema: Record<string, unknown> = { description: option.description };
-    if (kind === 'switch' || kind === 'negated') schema.type = 'boolean';
-    else if (kind === 'list') schema.type = 'array';
-    else schema.type = 'string';
-    if (kind === 'negated') schema.default = true;
+    if (kind === 'list') schema.type = 'array';
+    else schema.type = type === 'enum' ? 'string' : type;
+    if (compiled.min !== undefined) schema.minimum = compiled.min;
+    if (compiled.max !== undefined) schema.maximum = compiled.max;
     if (option.choices) {
       if (kind === 'list') schema.items = { type: 'string', enum: [...option.choices] };
       else schema.enum = [...option.choices];
     } else if (kind === 'list') schema.items = { type: 'string' };
-    if (option.default !== undefined && kind !== 'negated') schema.default = option.default;
+    if (compiled.default !== undefined) schema.default = compiled.default;
     if (option.writesUnless !== undefined) schema.description = `${option.description} (a server that only reads always does)`;
     // diff takes --prune to show what apply --prune would destroy: only a verb that writes destroys.
     if (option.destroys && access !== 'read') {
@@ -177,11 +177,6 @@ export function accessOf(spec: CommandSpec<never>): Access {
   if (spec.writes === 'delete') return 'destructive';
   if ((spec.options ?? []).some((o) => o.destroys === true)) return 'write';
   return (spec.routes ?? []).some((id) => route(id).method === 'DELETE') ? 'destructive' : 'write';
-}
-
-function kindOf(option: OptionSpec): 'value' | 'switch' | 'negated' | 'list' {
-  if (takesValue(option.flags)) return option.repeatable ? 'list' : 'value';
-  return /(^|[\s,])--no-/.test(option.flags) ? 'negated' : 'switch';
 }
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/-/g, '_');

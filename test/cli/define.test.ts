@@ -28,12 +28,16 @@ describe('command()', () => {
         kind: { flags: '--kind <k>', description: 'k', choices: ['a', 'b'] },
         dryRun: { flags: '--dry-run', description: 'd' },
         notify: { flags: '--no-notify', description: 'n' },
+        concurrency: { flags: '--concurrency <n>', description: 'c', type: 'integer', min: 1, max: 32, default: '4' },
+        wait: { flags: '--wait <seconds>', description: 'w', type: 'number' },
       },
       async run() {
         return undefined;
       },
     });
     type Opts = Parameters<typeof spec.run>[0]['opts'];
+    expectTypeOf<Opts['concurrency']>().toEqualTypeOf<number>();
+    expectTypeOf<Opts['wait']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<Opts['account']>().toEqualTypeOf<string>();
     expectTypeOf<Opts['loginId']>().toEqualTypeOf<string>();
     expectTypeOf<Opts['search']>().toEqualTypeOf<string | undefined>();
@@ -48,6 +52,18 @@ describe('command()', () => {
     expect(() => command({ name: 'x', summary: 'x', options: { login: { flags: '--login-id <l>', description: 'l' } }, run: async () => undefined })).toThrow(
       'command "x": option "login" is declared as "--login-id <l>", which is read as "loginId"',
     );
+  });
+
+  it('hands a number option to the verb as a number, its default too', async () => {
+    const spec = command({
+      name: 'x',
+      summary: 'x',
+      options: { concurrency: { flags: '--concurrency <n>', description: 'c', type: 'integer', min: 1, max: 32, default: '4' }, wait: { flags: '--wait <s>', description: 'w', type: 'number' } },
+      run: async () => undefined,
+    }) as CommandSpec<never>;
+    expect(await parse(spec, ['x'])).toEqual({ concurrency: 4 });
+    expect(await parse(spec, ['x', '--concurrency', '8', '--wait', '0.5'])).toEqual({ concurrency: 8, wait: 0.5 });
+    await expect(parse(spec, ['x', '--concurrency', '33'])).rejects.toThrow('--concurrency must be a whole number from 1 to 32, not "33"');
   });
 
   it('refuses a repeatable flag that takes no value', () => {

@@ -7,12 +7,13 @@ import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
 import { route } from '../../spec/routes.js';
 import type { ApplyOptions } from '../../apply/run.js';
+import { CONCURRENCY } from '../../bulk/options.js';
 
 const options = {
   file: { file: 'read', flags: '-f, --file <path>', description: 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)', repeatable: true },
   exitCode: { flags: '--exit-code', description: 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)' },
   prune: { destroys: true, asksItself: true, flags: '--prune', description: 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments' },
-  concurrency: { flags: '--concurrency <n>', description: 'changes in flight at once (the server may slow this further)', default: '4' },
+  concurrency: { flags: '--concurrency <n>', description: 'changes in flight at once (the server may slow this further)', ...CONCURRENCY },
 } as const;
 
 /** Reads, plans and applies; the imports it shares a file format with hand theirs over here. */
@@ -47,7 +48,7 @@ export const applyCommand = command({
   options: {
     ...options,
     plan: { flags: '--plan', description: 'show what would change, and change nothing (as lms diff)' },
-    lockTimeout: { flags: '--lock-timeout <seconds>', description: 'how long to wait while another lms apply on this machine applies one of the courses (0: do not wait); then exit 6', default: '300' },
+    lockTimeout: { flags: '--lock-timeout <seconds>', description: 'how long to wait while another lms apply on this machine applies one of the courses (0: do not wait); then exit 6', type: 'number', min: 0, unit: 'seconds', default: '300' },
   },
   examples: ['lms apply -f course.yaml --plan', 'lms apply -f course.yaml --yes', 'lms apply -f course.yaml --prune --yes -o json'],
   run: ({ opts, ctx }) => apply(ctx, { ...opts, file: opts.file ?? [] }),

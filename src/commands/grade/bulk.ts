@@ -26,8 +26,8 @@ export interface GradeCsvOptions {
   assignment?: string;
   dryRun?: boolean;
   perRow?: boolean;
-  batchSize: string;
-  concurrency: string;
+  batchSize: number;
+  concurrency: number;
   failedOut?: string;
   restart?: boolean;
 }
@@ -73,12 +73,6 @@ const same = (s: Pick<Submission, 'score' | 'grade'> & Partial<Pick<Submission, 
 
 /** Marks a row whose old grade is an earlier attempt's: `20 → 20` then grades the new attempt. */
 const newAttempt = (c: Cell): { new_attempt?: true } => (c.current.grade_matches_current_submission === false ? { new_attempt: true } : {});
-
-function positiveInt(raw: string, flag: string, max: number): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got "${raw}"`);
-  return n;
-}
 
 /** The header of the file, lower-cased as the CSV reader reads it (empty when it cannot be read). */
 async function headerOf(bytes: Buffer): Promise<string[]> {
@@ -156,7 +150,7 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   const listed = (key: string) => [...found.values()].some((index) => index.has(key));
   const unmatched = [...refs.values()].flatMap((ref) => ('problem' in ref || listed(userRefKey(ref)) ? [] : [ref.path]));
   const { lookupEach } = await import('../../bulk/resolve.js');
-  const asked = await lookupEach(unmatched, (path) => lookUser(client, path), positiveInt(o.concurrency, '--concurrency', 32));
+  const asked = await lookupEach(unmatched, (path) => lookUser(client, path), o.concurrency);
 
   const bad: Problem[] = [];
   const cells: Cell[] = [];
@@ -329,8 +323,7 @@ export function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): Promis
 }
 
 async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: BulkReport): Promise<CommandResult> {
-  const batchSize = positiveInt(o.batchSize, '--batch-size', 10_000);
-  const concurrency = positiveInt(o.concurrency, '--concurrency', 32);
+  const { batchSize, concurrency } = o;
   const client = await ctx.client();
   const { cells, header, values, name, bytes } = await readCells(ctx, client, file, o);
   const changed = cells.filter((c) => !same(c.current, c.target));

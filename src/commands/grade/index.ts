@@ -3,6 +3,7 @@
 // `lms grade export`, which writes either file.
 import { item, type Verbs } from '../../cli/command.js';
 import { command, contextFlags } from '../../cli/define.js';
+import { CONCURRENCY } from '../../bulk/options.js';
 import { userPath } from '../../client/user-ref.js';
 import { UsageError } from '../../errors.js';
 import { submissionContext } from '../submissions/index.js';
@@ -36,9 +37,9 @@ const grade = command({
     comment: { flags: '--comment <text>', description: 'a comment to go with the grade' },
     csv: { file: 'read', flags: '--csv <file>', description: 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin' },
     dryRun: { flags: '--dry-run', description: 'with --csv: show each change (old grade → new grade); for one grade: show the request; send nothing' },
-    batchSize: { flags: '--batch-size <n>', description: 'with --csv: grades per update_grades request', default: '1000' },
+    batchSize: { flags: '--batch-size <n>', description: 'with --csv: grades per update_grades request', type: 'integer', min: 1, max: 10_000, default: '1000' },
     perRow: { flags: '--per-row', description: 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from' },
-    concurrency: { flags: '--concurrency <n>', description: 'with --csv: batches (or rows, with --per-row) in flight at once', default: '4' },
+    concurrency: { flags: '--concurrency <n>', description: 'with --csv: batches (or rows, with --per-row) in flight at once', ...CONCURRENCY },
     failedOut: { file: 'written', flags: '--failed-out <file>', description: 'with --csv: write failed rows here, with an error column, ready to re-run' },
     restart: { flags: '--restart', description: 'with --per-row: ignore what earlier runs of this file recorded' },
   },

@@ -1,0 +1,173 @@
+// The option model: every verb's flags compile, each to the kind and type its declaration says, and
+// a number option's value is coerced (or refused, in one message) by one function every surface uses.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { specOf, type CommandSpec } from '../../src/cli/command.js';
+import { createContext, type Deps, type GlobalOptions } from '../../src/cli/context.js';
+import { coerceOptions, coerceValue, compileOption, compileOptions, type OptionSpec } from '../../src/cli/options.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { callTool, newCursorKey } from '../../src/mcp/call.js';
+import { toolsOf } from '../../src/mcp/tools.js';
+import { openMock } from '../../src/mock/runtime.js';
+import { fakeIO } from '../helpers/fake-io.js';
+import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
+import { FIXED_NOW, session } from '../helpers/run-lms.js';
+
+let tree: Command;
+const verbs: { path: string; spec: CommandSpec<never>; cmd: Command }[] = [];
+
+beforeAll(async () => {
+  tree = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
+  const walk = (cmd: Command, path: string[]) => {
+    for (const child of cmd.commands) {
+      const spec = specOf(child);
+      if (spec) verbs.push({ path: [...path, child.name()].join(' '), spec, cmd: child });
+      else walk(child, [...path, child.name()]);
+    }
+  };
+  walk(tree, []);
+});
+
+describe('compiling an option', () => {
+  it.each<[string, OptionSpec, Partial<ReturnType<typeof compileOption>>]>([
+    ['a switch', { flags: '-y, --yes', description: '' }, { attribute: 'yes', long: '--yes', kind: 'switch', type: 'boolean' }],
+    ['a negated switch', { flags: '--no-notify', description: '' }, { attribute: 'notify', long: '--no-notify', kind: 'negated', type: 'boolean', default: true }],
+    ['a value', { flags: '--login-id <login>', description: '' }, { attribute: 'loginId', kind: 'value', type: 'string' }],
+    ['an optional value', { flags: '--level [n]', description: '' }, { kind: 'value', type: 'string' }],
+    ['a value with choices', { flags: '--state <s>', description: '', choices: ['a', 'b'] }, { kind: 'value', type: 'enum' }],
+    ['a list', { flags: '-f, --field <kv>', description: '', repeatable: true }, { attribute: 'field', kind: 'list', type: 'string' }],
+    ['a list of choices', { flags: '--state <s>', description: '', repeatable: true, choices: ['a'] }, { kind: 'list', type: 'enum' }],
+    ['an integer with a default', { flags: '--concurrency <n>', description: '', type: 'integer', min: 1, max: 32, default: '4' }, { kind: 'value', type: 'integer', min: 1, max: 32, default: 4 }],
+    ['a number', { flags: '--lock-timeout <seconds>', description: '', type: 'number', min: 0, default: '300' }, { kind: 'value', type: 'number', min: 0, default: 300 }],
+    ['a --no- in the middle of a name is no negation', { flags: '--know-no-one <x>', description: '' }, { attribute: 'knowNoOne', kind: 'value' }],
+  ])('%s', (_, spec, expected) => {
+    const compiled = compileOption(spec);
+    expect(compiled).toMatchObject(expected);
+    expect(compileOption(spec)).toBe(compiled);
+  });
+
+  it.each<[string, OptionSpec, string]>([
+    ['a repeatable switch', { flags: '--all', description: '', repeatable: true }, 'is repeatable but takes no value'],
+    ['a number switch', { flags: '--all', description: '', type: 'integer' }, 'is a switch, which cannot be a integer'],
+    ['a number list', { flags: '--n <n>', description: '', type: 'integer', repeatable: true }, 'is a list, which cannot be a integer'],
+    ['a number with choices', { flags: '--n <n>', description: '', type: 'integer', choices: ['1'] }, 'has choices'],
+    ['a range without a type', { flags: '--n <n>', description: '', min: 1 }, 'has a range or unit but no number type'],
+    ['a type its field contradicts', { flags: '--n <n>', description: '', type: 'integer', field: { name: 'n', type: 'number' } }, 'is a integer, but its field n is a number'],
+    ['a default out of range', { flags: '--n <n>', description: '', type: 'integer', min: 1, max: 3, default: '4' }, 'its default is refused: --n must be a whole number from 1 to 3, not "4"'],
+  ])('refuses %s', (_, spec, message) => {
+    expect(() => compileOption(spec)).toThrow(message);
+  });
+
+  it('compiles every option of every verb as commander reads its flags', () => {
+    expect(verbs.length).toBeGreaterThan(100);
+    for (const { path, spec, cmd } of verbs) {
+      for (const option of compileOptions(spec.options)) {
+        const where = `${path} ${option.spec.flags}`;
+        const built = cmd.options.find((o) => o.flags === option.spec.flags)!;
+        expect(built, where).toBeDefined();
+        expect(option.attribute, where).toBe(built.attributeName());
+        expect(option.long, where).toBe(built.long);
+        expect(option.kind === 'negated', where).toBe(built.negate);
+        expect(option.kind === 'value' || option.kind === 'list', where).toBe(built.required || built.optional);
+      }
+    }
+  });
+
+  it('declares every --concurrency a whole number from 1 to 32, and the other counts as numbers', () => {
+    const numbers = new Map<string, string>();
+    for (const { path, spec } of verbs) {
+      for (const o of compileOptions(spec.options)) if (o.type === 'integer' || o.type === 'number') numbers.set(`${path} ${o.long}`, `${o.type} ${o.min}-${o.max ?? ''} ${String(o.default)}`);
+    }
+    for (const [where, declared] of numbers) if (where.endsWith('--concurrency')) expect(declared, where).toBe('integer 1-32 4');
+    expect(Object.fromEntries([...numbers].filter(([where]) => !where.endsWith('--concurrency')))).toEqual({
+      'apply --lock-timeout': 'number 0- 300',
+      'grade set --batch-size': 'integer 1-10000 1000',
+    });
+    expect([...numbers.keys()].filter((w) => w.endsWith('--concurrency')).sort()).toEqual(['apply --concurrency', 'diff --concurrency', 'enrollments import --concurrency', 'grade set --concurrency', 'outcomes import --concurrency', 'users import --concurrency']);
+  });
+});
+
+describe('coercing a value', () => {
+  const int = compileOption({ flags: '--concurrency <n>', description: '', type: 'integer', min: 1, max: 32 });
+  const wait = compileOption({ flags: '--lock-timeout <seconds>', description: '', type: 'number', min: 0, unit: 'seconds' });
+  const any = compileOption({ flags: '--offset <n>', description: '', type: 'integer' });
+  const text = compileOption({ flags: '--name <n>', description: '' });
+
+  it.each<[string, ReturnType<typeof compileOption>, unknown, number]>([
+    ['the lower edge', int, '1', 1],
+    ['the upper edge', int, '32', 32],
+    ['spaces around it', int, ' 8 ', 8],
+    ['a number a tool sends', int, 8, 8],
+    ['a number as text a tool sends', int, '8', 8],
+    ['a negative integer with no range', any, '-3', -3],
+    ['a fraction', wait, '0.5', 0.5],
+    ['zero seconds', wait, '0', 0],
+    ['a whole number of seconds', wait, '300', 300],
+  ])('takes %s', (_, option, value, expected) => {
+    expect(coerceValue(option, value)).toBe(expected);
+  });
+
+  it.each<[string, ReturnType<typeof compileOption>, unknown, string]>([
+    ['a word', int, 'lots', '--concurrency must be a whole number from 1 to 32, not "lots"'],
+    ['nothing', int, '', '--concurrency must be a whole number from 1 to 32, not ""'],
+    ['below the range', int, '0', '--concurrency must be a whole number from 1 to 32, not "0"'],
+    ['above the range', int, '33', '--concurrency must be a whole number from 1 to 32, not "33"'],
+    ['a number above the range, from a tool', int, 40, '--concurrency must be a whole number from 1 to 32, not "40"'],
+    ['a fraction for a whole number', int, '1.5', '--concurrency must be a whole number from 1 to 32, not "1.5"'],
+    ['hexadecimal', int, '0x10', '--concurrency must be a whole number from 1 to 32, not "0x10"'],
+    ['an exponent', int, '1e1', '--concurrency must be a whole number from 1 to 32, not "1e1"'],
+    ['a boolean, from a tool', int, true, '--concurrency must be a whole number from 1 to 32, not true'],
+    ['past a safe integer', any, '99999999999999999999', '--offset must be a whole number, not "99999999999999999999"'],
+    ['a negative number of seconds', wait, '-1', '--lock-timeout must be a number of seconds (0 or more), not "-1"'],
+    ['infinity', wait, 'Infinity', '--lock-timeout must be a number of seconds (0 or more), not "Infinity"'],
+    ['a word for seconds', wait, 'soon', '--lock-timeout must be a number of seconds (0 or more), not "soon"'],
+  ])('refuses %s, as a usage error', (_, option, value, message) => {
+    expect(() => coerceValue(option, value)).toThrow(expect.objectContaining({ message, exitCode: 2 }));
+  });
+
+  it('passes text through, and coerces only the options given', () => {
+    expect(coerceValue(text, ' x ')).toBe(' x ');
+    const specs = [int.spec, text.spec, wait.spec];
+    expect(coerceOptions(specs, { concurrency: '4', name: '7', other: '1' })).toEqual({ concurrency: 4, name: '7', other: '1' });
+  });
+});
+
+describe('one mistake, one message, on every surface', () => {
+  const MESSAGE = '--concurrency must be a whole number from 1 to 32, not "lots"';
+  const ROSTER = 'user,type\nsam,student\n';
+
+  it.each<[string, string[], string?]>([
+    ['a bulk import', ['enrollments', 'import', '--course', '1', '-', '--concurrency', 'lots'], ROSTER],
+    ['apply', ['apply', '-f', '-', '--concurrency', 'lots'], 'courses: []\n'],
+    ['grade --csv', ['grade', '--course', '1', '--csv', '-', '--concurrency', 'lots'], 'user,assignment,grade\n'],
+    ['a default the command line gives', ['users', 'import', '--account', 'self', '-', '--concurrency=lots'], 'login_id,name\n'],
+  ])('%s, from the command line', async (_, argv, stdin) => {
+    const lms = session({ LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-options-state-')) });
+    const r = await lms.run(argv, { stdin });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`error: ${MESSAGE}\n`);
+  });
+
+  it('a tool of lms mcp, with the exit class of a usage error', async () => {
+    const tools = new Map(toolsOf(tree).map((t) => [t.name, t]));
+    const tool = tools.get('enrollments_import')!;
+    expect(tool.inputSchema.properties.concurrency).toMatchObject({ type: 'integer', minimum: 1, maximum: 32, default: 4 });
+    const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
+    const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-options-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-options-config-')) };
+    const globals: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
+    const server = { ctx: createContext(deps, globals), allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
+    const input = { course: '1', file_text: ROSTER, concurrency: 'lots' };
+    const refused = await callTool(tool, input, server);
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toBe(`error: ${MESSAGE}`);
+    expect(refused.structuredContent.error).toMatchObject({ class: 'usage', message: MESSAGE });
+    // A number within the range runs, as a number or as its text.
+    for (const concurrency of [2, '2']) {
+      const ran = await callTool(tool, { ...input, concurrency, dry_run: true }, server);
+      expect(ran.isError, JSON.stringify(ran.structuredContent)).toBeUndefined();
+    }
+  });
+});

@@ -8,7 +8,7 @@ import type { TokenParams } from '../client/areas/oauth.js';
 import { ApiError, ExitCode, LmsError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../net.js';
 import { redactText } from '../redact.js';
-import { route } from '../spec/routes.js';
+import { pathOf, route } from '../spec/routes.js';
 
 export interface AuthorizeRequest {
   clientId: string;
@@ -19,7 +19,7 @@ export interface AuthorizeRequest {
 
 /** The URL the browser opens: the instance's consent page for this developer key. */
 export function authorizeUrl(baseUrl: string, request: AuthorizeRequest): string {
-  const url = new URL(`${baseUrl.replace(/\/+$/, '')}${route('oauth.authorize').path}`);
+  const url = new URL(`${baseUrl.replace(/\/+$/, '')}${pathOf('oauth.authorize', {})}`);
   url.search = new URLSearchParams({
     client_id: request.clientId,
     response_type: 'code',

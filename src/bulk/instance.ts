@@ -1,9 +1,8 @@
 // Which instance, in which state, a bulk job runs against: what its journal is bound to.
 import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../client/client.js';
-import { route } from '../spec/routes.js';
+import { pathOf, route } from '../spec/routes.js';
 import { INSTANCE_HEADER } from '../transport/types.js';
-
 
 export interface Instance {
   /** Where: the base URL, or the mock's database file. */
@@ -20,8 +19,7 @@ export interface Instance {
  * (exit 3, nothing sent) and reads the instance's state from the answer's headers.
  */
 export async function identifyInstance(ctx: Context, client: ApiClient): Promise<Instance> {
-  const self = route('users.get');
-  const res = await client.send(self.method, self.path.replace(':id', 'self'), { subject: 'user self' });
+  const res = await client.send(route('users.get').method, pathOf('users.get', { id: 'self' }), { subject: 'user self' });
   const state = res.headers[INSTANCE_HEADER]?.trim() || undefined;
   const where = ctx.mockMode ? `mock:${(await ctx.mock()).path}` : client.baseUrl;
   return { where, state };

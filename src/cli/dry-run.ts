@@ -1,7 +1,8 @@
 // How a dry run shows the write it stopped at (see src/transport/dry-run.ts, and dryRunning() in
 // command.ts, which runs the verb): as the API would receive it, and as a curl command line.
 // Loaded only when a dry run stops at a write.
-import { route as routeById, type Route, type RouteId } from '../spec/routes.js';
+import { matchRoute } from '../spec/match.js';
+import type { Route, RouteId } from '../spec/routes.js';
 import { previewRequest, type BodyPart, type RequestPreview } from '../transport/dry-run.js';
 import { err } from '../io/streams.js';
 import type { ApiRequest } from '../transport/types.js';
@@ -50,18 +51,18 @@ function followUpNote(declared: readonly RouteId[], preview: RequestPreview): st
 
 /** The declared route a request was made for, by method and path. */
 function routeOf(preview: RequestPreview, declared: readonly RouteId[]): Route | undefined {
-  let path: string;
+  let segments: string[];
   try {
-    path = new URL(preview.url).pathname;
+    segments = new URL(preview.url).pathname.split('/');
   } catch {
     return undefined;
   }
-  return declared.map(routeById).find((r) => {
-    if (r.method !== preview.method) return false;
-    const pattern = r.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[a-z_]+/g, '[^/]+');
-    // A base URL may carry a path of its own in front of the API's.
-    return new RegExp(`${pattern}$`).test(path);
-  });
+  // A base URL may carry a path of its own in front of the API's: the route is a tail of the path.
+  for (let i = 1; i < segments.length; i++) {
+    const match = matchRoute(preview.method, `/${segments.slice(i).join('/')}`, declared);
+    if (match) return match.route;
+  }
+  return undefined;
 }
 
 /** The request as a person reads it, then as a curl command line with the token left to the shell. */

@@ -3,9 +3,9 @@
 import { ApiError, ExitCode, FailureError, LmsError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../net.js';
 import { originOnly, redactText, redactUrl } from '../redact.js';
-import { route as routeById, variantsOf, type OperationId, type Route, type RouteId } from '../spec/routes.js';
+import { isGiven, pathOf, route as routeById, variantsOf, type OperationId, type Route, type RouteId } from '../spec/routes.js';
 import type { ApiRequest, ApiResponse, HttpMethod, Transport } from '../transport/types.js';
-import { encodeBody, encodePathSegment, hasFile, toQueryString, type Encoding, type Params } from './encode.js';
+import { encodeBody, hasFile, toQueryString, type Encoding, type Params } from './encode.js';
 import { parseLinkHeader, readBody, toApiError } from './parse.js';
 import { bindOperations } from './operations.js';
 import type { OpPolicy } from './operation.js';
@@ -314,7 +314,7 @@ export class ApiClient {
    */
   private checkAsUser(id: string): Promise<void> {
     this.asUserChecked ??= (async () => {
-      const path = `/api/v1/users/${encodePathSegment(id)}`;
+      const path = pathOf('users.get', { id });
       const res = await this.dispatch('GET', path, {}, { masquerade: false, raw: true });
       if (res.status < 400) return;
       const shown = redactUrl(this.baseUrl + path);
@@ -395,7 +395,7 @@ export class ApiClient {
   private resolve(operation: OperationId | RouteId, params: Params): { route: Route; url: string; rest: Params; subject?: string } {
     const candidates = operation.includes('@') ? [routeById(operation as RouteId)] : variantsOf(operation as OperationId);
     if (candidates.length === 0) throw new Error(`unknown operation ${operation}`);
-    const given = (name: string) => params[name] !== undefined && params[name] !== null && params[name] !== '' && params[name] !== false;
+    const given = (name: string) => isGiven(params[name]);
     let route = candidates[0];
     if (candidates.length > 1) {
       const named = candidates.filter((r) => given(contextKey(r)));
@@ -406,15 +406,10 @@ export class ApiClient {
       }
       route = named[0];
     }
-    const missing = route.params.filter((p) => !given(p));
-    if (missing.length) throw new UsageError(`${operation} needs ${missing.join(' + ')}`);
+    const path = pathOf(route, params, operation);
     const rest: Params = { ...params };
     if (route.context === 'global') delete rest.global;
-    let path = route.path;
-    for (const name of route.params) {
-      path = path.replace(`:${name}`, encodePathSegment(String(params[name])));
-      delete rest[name];
-    }
+    for (const name of route.params) delete rest[name];
     const last = route.params.at(-1);
     const subject = route.resource && last ? `${route.resource} ${String(params[last])}` : undefined;
     return { route, url: this.baseUrl + path, rest, subject };

@@ -54,8 +54,3 @@ export async function encodeBody(params: Params, encoding: Encoding): Promise<En
   const encoded = new Response(form);
   return { body: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! };
 }
-
-/** Percent-encodes one path segment, keeping the `:` of SIS ids readable (`sis_course_id:CS%2F101`). */
-export function encodePathSegment(value: string | number): string {
-  return encodeURIComponent(String(value)).replace(/%3A/gi, ':');
-}

@@ -13,7 +13,7 @@ import { DecodeError, decodeParams, headerOf } from './decode.js';
 import { isStoredBytes, StoredBytesAnswer, type MockHandler } from './file-bytes.js';
 import { HttpError, Reply, bearerToken, invalidToken, notFound, unauthenticated, type MockCtx, type UserRow } from './kit.js';
 import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
-import { matchRoute, pathIsWellFormed } from './router.js';
+import { matchRoute, pathIsWellFormed } from '../spec/match.js';
 
 export interface MockOptions {
   db: Db;

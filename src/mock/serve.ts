@@ -16,7 +16,7 @@ import type { ApiRequest, HttpMethod } from '../transport/types.js';
 import { DECODE_LIMITS } from './decode.js';
 import { DroppedConnection } from './faults.js';
 import { storedBytesOf, UPLOAD_SLACK_BYTES, type MockHandler, type ReceivedRequest, type StoredBytes, type UploadDesk, type UploadSink } from './file-bytes.js';
-import { matchRoute } from './router.js';
+import { matchRoute } from '../spec/match.js';
 
 export const MiB = 1024 * 1024;
 /** Bodies of API requests. */

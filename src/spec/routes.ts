@@ -4,6 +4,8 @@
 // A path may start with a context placeholder ({tctx}, {octx}, {sctx}); such a row expands into one
 // route per context, with the context's name appended to the id (`discussions.createTopic@groups`).
 
+import { UsageError } from '../errors.js';
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 interface RouteOptions {
@@ -225,6 +227,21 @@ export type PagedOperationId = PagedIn<typeof specTable> | PagedIn<typeof suppor
 // (Distributed over the union through `infer R`: applied to RouteId as a whole it never matched.)
 export type OperationId = RouteId extends infer R ? (R extends `${infer O}@${string}` ? O : R) : never;
 
+type Contexts = typeof contexts;
+/** A row's id and path per context: `{ id: 'discussions.getTopic@groups'; path: '/api/v1/groups/:group_id/…' }`. */
+type EntriesOf<Id extends string, Spec> = Spec extends `${Method} ${infer P}`
+  ? P extends `${infer Pre}{${infer C extends keyof Contexts}}${infer Post}`
+    ? { [X in keyof Contexts[C] & string]: { id: `${Id}@${X}`; path: `${Pre}${Contexts[C][X] & string}${Post}` } }[keyof Contexts[C] & string]
+    : { id: Id; path: P }
+  : never;
+type EntriesIn<T extends Record<string, Record<string, RouteRow>>> = {
+  [A in keyof T & string]: { [N in keyof T[A] & string]: EntriesOf<`${A}.${N}`, T[A][N][0]> }[keyof T[A] & string];
+}[keyof T & string];
+type RouteEntry = EntriesIn<typeof specTable> | EntriesIn<typeof supportingTable>;
+type ParamNames<P extends string> = P extends `${string}/:${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : P extends `${string}/:${infer Name}` ? Name : never;
+/** The path ids a route's URL is made of, by name: `pathOf('sections.crosslist', { id, new_course_id })`. */
+export type PathParams<I extends RouteId> = { readonly [K in ParamNames<Extract<RouteEntry, { id: I }>['path']>]: string | number };
+
 export interface Route {
   id: RouteId;
   operation: string;
@@ -287,4 +304,28 @@ for (const r of routes) {
 /** Every context variant of an operation (`discussions.createTopic` → three routes). */
 export function variantsOf(operation: OperationId): Route[] {
   return [...(byOperation.get(operation) ?? [])];
+}
+
+/** Percent-encodes one path segment, keeping the `:` of SIS ids readable (`sis_course_id:CS%2F101`). */
+export function encodePathSegment(value: string | number): string {
+  return encodeURIComponent(String(value)).replace(/%3A/gi, ':');
+}
+
+/**
+ * A route's path with its ids filled in, each encoded once as one segment (a `/` in an SIS id stays
+ * inside its segment). An id that is missing, empty or false is refused rather than sent as a
+ * shorter URL that names another resource; `name` is what the message calls the call.
+ */
+export function pathOf<I extends RouteId>(id: I, params: PathParams<I>): string;
+export function pathOf(route: Route, params: Readonly<Record<string, unknown>>, name?: string): string;
+export function pathOf(which: RouteId | Route, params: Readonly<Record<string, unknown>>, name?: string): string {
+  const r = typeof which === 'string' ? route(which) : which;
+  const missing = r.params.filter((p) => !isGiven(params[p]));
+  if (missing.length) throw new UsageError(`${name ?? r.id} needs ${missing.join(' + ')}`);
+  return r.path.replace(/:(\w+)/g, (_, p: string) => encodePathSegment(String(params[p])));
+}
+
+/** Whether a call gives a parameter: not undefined, null, '' or false. */
+export function isGiven(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '' && value !== false;
 }

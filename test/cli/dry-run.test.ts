@@ -11,7 +11,7 @@ import { dryRunOf, type CommandSpec, type NounSpec } from '../../src/cli/command
 import { buildProgram } from '../../src/cli/program.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { MOCK_ADMIN_TOKEN } from '../../src/mock/runtime.js';
-import { matchRoute } from '../../src/mock/router.js';
+import { matchRoute } from '../../src/spec/match.js';
 import type { ApiRequest } from '../../src/transport/types.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { session, splitArgs, type Session } from '../helpers/run-lms.js';
@@ -192,6 +192,18 @@ describe('a dry run', () => {
     expect(out.requests).toEqual([{ method: 'POST', url: 'http://lms.mock/api/v1/users/self/files', content_type: 'application/x-www-form-urlencoded', body: 'name=notes.txt&size=10&content_type=text%2Fplain&on_duplicate=overwrite' }]);
     expect(out.note).toMatch(/starts a file upload.*depend on it/);
     expect(r.stderr).toMatch(/starts a file upload/);
+  });
+
+  it('knows the upload step under a base URL with a path of its own, and sends nothing there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-dry-upload-'));
+    writeFileSync(join(dir, 'notes.txt'), 'Lab notes\n');
+    // Port 9 (discard) on loopback: nothing listens, so a request sent would fail the command.
+    const lms = session({ LMS_MOCK: '', LMS_BASE_URL: 'http://127.0.0.1:9/canvas', LMS_TOKEN: 'a-token' });
+    const r = await lms.run(['users', 'upload', join(dir, 'notes.txt'), '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.requests).toMatchObject([{ method: 'POST', url: 'http://127.0.0.1:9/canvas/api/v1/users/self/files' }]);
+    expect(out.note).toMatch(/starts a file upload.*depend on it/);
   });
 
   it('carries --as-user in the URL, and -v traces the write as not sent', async () => {

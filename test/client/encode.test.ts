@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeBody, encodePathSegment, flattenParams, hasFile, toQueryString, type Params } from '../../src/client/encode.js';
+import { encodeBody, flattenParams, hasFile, toQueryString, type Params } from '../../src/client/encode.js';
+import { encodePathSegment } from '../../src/spec/routes.js';
 
 describe('flattenParams', () => {
   it.each<[string, Params, [string, string][]]>([

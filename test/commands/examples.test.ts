@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CommandSpec, NounSpec } from '../../src/cli/command.js';
 import { loadAllNouns } from '../../src/commands/index.js';
-import { matchRoute } from '../../src/mock/router.js';
+import { matchRoute } from '../../src/spec/match.js';
 import type { ApiRequest } from '../../src/transport/types.js';
 import { session, splitArgs, type Session } from '../helpers/run-lms.js';
 

@@ -16,11 +16,11 @@ type Pair = readonly [from: string, to: string];
  */
 const MOCK_LAYERS: readonly { name: string; files: RegExp }[] = [
   {
-    // What every area is built on: the database and its driver, the request kit, decoding, routing,
+    // What every area is built on: the database and its driver, the request kit, decoding,
     // faults, the User-Agent rule, the job runner (and its Progress table), the shapes of upload
     // bytes, the area framework.
     name: 'mock core',
-    files: /^src\/mock\/(db\/.+|area|decode|faults|file-bytes|jobs|kit|multipart-stream|router|time-zones|user-agent)\.ts$/,
+    files: /^src\/mock\/(db\/.+|area|decode|faults|file-bytes|jobs|kit|multipart-stream|time-zones|user-agent)\.ts$/,
   },
   // An area's tables and the only SQL that touches them.
   { name: 'area repository', files: /^src\/mock\/areas\/[^/]+\/(repo|schema)\.ts$/ },

@@ -45,7 +45,8 @@ export const authVerbs: Verbs = [
   command({
     name: 'logout',
     summary: 'Revoke the token at the instance and forget it here (the profile and its URL stay)',
-    routes: ['oauth.revoke'],
+    // The token endpoint too: an expired access token is renewed before it can be revoked.
+    routes: ['oauth.token', 'oauth.revoke'],
     dryRun: false,
     examples: ['lms auth logout -p prod'],
     async run({ ctx }) {

@@ -9,11 +9,11 @@ import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
 import { describeSource, resolveRemote } from '../../config/instance.js';
 import { FailureError } from '../../errors.js';
-import { route } from '../../spec/routes.js';
+import { pathOf } from '../../spec/routes.js';
 import { runChecks, type Check, type DoctorProbe, type Writable } from './checks.js';
 
 const COLUMNS = ['status', 'check', 'detail', 'fix'];
-const selfPath = () => route('users.get').path.replace(':id', 'self');
+const selfPath = () => pathOf('users.get', { id: 'self' });
 
 /**
  * The probe of this machine, through the context every command gets, so the checks see what a
@@ -96,7 +96,7 @@ export function systemProbe(ctx: Context): DoctorProbe {
     },
     async accountUsers() {
       const { readBody } = await import('../../client/parse.js');
-      return readBody(await send(route('users.list').path.replace(':account_id', 'self'), { per_page: '2' }, (host) => `Looking for a user to try acting as on ${host}`));
+      return readBody(await send(pathOf('users.list', { account_id: 'self' }), { per_page: '2' }, (host) => `Looking for a user to try acting as on ${host}`));
     },
     now: () => Date.now(),
     // Where the launcher keeps its code cache (bin/lms): LMS_CACHE_DIR, else the platform's cache directory.

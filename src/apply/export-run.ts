@@ -8,12 +8,13 @@ import { basename, dirname, extname, join, relative, resolve, sep } from 'node:p
 import { text, type CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { identifyInstance } from '../bulk/instance.js';
+import { stateDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import { err } from '../io/streams.js';
 import { exportCourse, type ExportParts } from './export.js';
 import { KIND_ORDER, KINDS, type KindName } from './kinds.js';
 import type { ApplyTree } from './model.js';
-import { KeyStore, stateDir } from './state.js';
+import { KeyStore } from './state.js';
 import { readTree } from './tree.js';
 
 export interface ExportOptions {

@@ -90,10 +90,3 @@ export class KeyStore {
     appendFileSync(file.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
   }
 }
-
-/** Where lms keeps what runs leave for later runs (journals, keys): LMS_STATE_DIR, else the user's cache. */
-export async function stateDir(env: NodeJS.ProcessEnv): Promise<string> {
-  if (env.LMS_STATE_DIR) return env.LMS_STATE_DIR;
-  const { default: envPaths } = await import('env-paths');
-  return envPaths('lms', { suffix: '' }).cache;
-}

@@ -7,6 +7,7 @@
 import { item, list, withFailure, type CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../client/client.js';
+import { journalDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import { problemCount } from './problems.js';
 import { formatProblems, parseCsv, placeFields, placeWords, readInput, rowRef, type CsvRow, type Parsed, type Place, type Problem, type Schema } from './csv-input.js';
@@ -131,7 +132,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const plan = Boolean(opts.dryRun);
   const update = Boolean(opts.update);
   // A dry run reads the journal exactly as the run will, and writes nothing.
-  const journal = new Journal(await journalDir(ctx), [job.job, instance.where, job.target, bytes], { state: instance.state, restart: opts.restart, readOnly: plan });
+  const journal = new Journal(await journalDir(ctx.env), [job.job, instance.where, job.target, bytes], { state: instance.state, restart: opts.restart, readOnly: plan });
   if (!plan && job.destroys) await confirmDestroying(ctx, job.destroys, taskRows, task, { journal, concurrency, update }, name);
   const progress = progressReporter(ctx.io, { verbose: ctx.globals.verbose, label: plan ? 'checking' : 'importing' });
   const started = performance.now();
@@ -225,13 +226,6 @@ const byLine = (a: Place, b: Place) => a.line - b.line;
 
 /** A row's place in results: its line, and its place in a document when it has one. */
 const shownPlace = (p: Place): { line: number; at?: string } => (p.at === undefined ? { line: p.line } : { line: p.line, at: p.at });
-
-async function journalDir(ctx: Context): Promise<string> {
-  const { join } = await import('node:path');
-  if (ctx.env.LMS_STATE_DIR) return join(ctx.env.LMS_STATE_DIR, 'journals');
-  const { default: envPaths } = await import('env-paths');
-  return join(envPaths('lms', { suffix: '' }).cache, 'journals');
-}
 
 function describeExtra(extra: FinishedRow[], plan: boolean): string {
   const byStatus = new Map<string, number>();

@@ -3,10 +3,10 @@
 // asks for it.
 import type { Command } from 'commander';
 import type { TokenSession } from '../auth/session.js';
-import type { ApiClient, PageCursor } from '../client/client.js';
-import { chooseInstance, describeInstance, refusedTokenHint, resolveRemote, type InstanceChoice } from '../config/instance.js';
+import type { ApiClient, ClientOptions, PageCursor } from '../client/client.js';
+import { chooseInstance, describeInstance, refusedTokenHint, resolveRemote, type InstanceChoice, type RemoteInstance } from '../config/instance.js';
 import type { Keychain } from '../config/keychain.js';
-import type { ProfileStore } from '../config/profiles.js';
+import type { Profile, ProfileStore } from '../config/profiles.js';
 import { showControls } from '../controls.js';
 import { CancelledError, LmsError, UsageError, ExitCode } from '../errors.js';
 import { createActivity, spinnerAllowed, type Activity, type SpinnerFactory } from '../io/activity.js';
@@ -152,13 +152,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
   const instance = chooseInstance({ mock: globals.mock, profile: globals.profile }, env);
   const mockMode = instance.kind === 'mock';
   let clientPromise: Promise<ApiClient> | undefined;
-  let profilesPromise: Promise<ProfileStore> | undefined;
-  let keychainPromise: Promise<Keychain> | undefined;
-  let sessionPromise: Promise<TokenSession | undefined> | undefined;
-  let mockPromise: Promise<MockRuntime> | undefined;
-  let treePromise: Promise<Command> | undefined;
-  let warnedInsecure = false;
-  let limiter: RateLimiter | undefined = deps.limiter;
+  let pace: RateLimiter | undefined = deps.limiter;
   let dryRun: DryRun | undefined;
 
   const ctx: Context = {
@@ -170,67 +164,21 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     localFiles: deps.localFiles !== false,
     interactive: io.stdoutIsTTY && io.stdinIsTTY && globals.input,
     activity: createActivity(io, { enabled: spinnerAllowed(io, env, globals.color), spinner: deps.spinner }),
-
-    profiles() {
-      profilesPromise ??= import('../config/profiles.js').then((m) => m.openProfiles(deps.configDir ?? env.LMS_CONFIG_DIR));
-      return profilesPromise;
-    },
-
-    keychain() {
-      keychainPromise ??= deps.keychain ? Promise.resolve(deps.keychain) : import('../config/keychain.js').then((m) => m.osKeychain());
-      return keychainPromise;
-    },
-
-    tokenSession() {
-      sessionPromise ??= openSession();
-      return sessionPromise;
-    },
-
-    mock() {
-      mockPromise ??= deps.mock
-        ? Promise.resolve(deps.mock)
-        : import('../mock/runtime.js').then((m) => m.loadMock(globals.mockDb ?? m.defaultMockDbPath(env), env));
-      return mockPromise;
-    },
-
-    client() {
-      clientPromise ??= buildClient();
-      return clientPromise;
-    },
-
-    limiter() {
-      limiter ??= new RateLimiter({ maxConcurrency: DEFAULT_CONCURRENCY });
-      return limiter;
-    },
-
-    pageLimit() {
-      if (globals.all) return undefined;
-      return globals.limit ?? globals.perPage;
-    },
-
-    async prompter() {
-      const prompter: Prompter = deps.prompter ?? (await import('./prompter.js')).inquirerPrompter;
-      // A prompt owns the terminal while it is open: no spinner over it.
-      const paused = async <T>(ask: () => Promise<T>): Promise<T> => {
-        const resume = ctx.activity.pause();
-        try {
-          return await ask();
-        } finally {
-          resume();
-        }
-      };
-      return {
-        secret: (message) => paused(() => prompter.secret(message)),
-        confirm: (message) => paused(() => prompter.confirm(message)),
-      };
-    },
-
-    commandTree() {
-      const build = deps.commandTree;
-      if (!build) throw new Error('this context was created without a command tree');
-      treePromise ??= build();
-      return treePromise;
-    },
+    profiles: once(() => import('../config/profiles.js').then((m) => m.openProfiles(deps.configDir ?? env.LMS_CONFIG_DIR))),
+    keychain: once(() => (deps.keychain ? Promise.resolve(deps.keychain) : import('../config/keychain.js').then((m) => m.osKeychain()))),
+    tokenSession: once(() => openSession(ctx)),
+    mock: once(() =>
+      deps.mock ? Promise.resolve(deps.mock) : import('../mock/runtime.js').then((m) => m.loadMock(globals.mockDb ?? m.defaultMockDbPath(env), env)),
+    ),
+    // The dry run, if any, has started by now: it refuses to start once this has been asked.
+    client: () => (clientPromise ??= buildClient(ctx, deps.pageCursor, dryRun)),
+    limiter: () => (pace ??= new RateLimiter({ maxConcurrency: DEFAULT_CONCURRENCY })),
+    pageLimit: () => (globals.all ? undefined : (globals.limit ?? globals.perPage)),
+    prompter: async () => pausingActivity(deps.prompter ?? (await import('./prompter.js')).inquirerPrompter, ctx.activity),
+    commandTree: once(() => {
+      if (!deps.commandTree) throw new Error('this context was created without a command tree');
+      return deps.commandTree();
+    }),
 
     async derive(over, derived) {
       const mock = mockMode ? await ctx.mock() : deps.mock;
@@ -255,106 +203,154 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       if (!ok) throw new CancelledError();
     },
 
-    warn(message) {
-      err(io, showControls(`warning: ${message}\n`, '\n'));
-    },
-
-    stopOnInterrupt(stop) {
-      deps.claimInterrupt?.(stop);
-    },
+    warn: (message) => err(io, showControls(`warning: ${message}\n`, '\n')),
+    stopOnInterrupt: (stop) => deps.claimInterrupt?.(stop),
   };
+  return ctx;
+}
 
-  async function buildClient(): Promise<ApiClient> {
-    const [{ ApiClient }, { resilient }, { trackedTransport }] = await Promise.all([
-      import('../client/client.js'),
-      import('../transport/resilient.js'),
-      import('../io/activity.js'),
-    ]);
-    const trace = globals.verbose ? (line: string) => err(io, `${line}\n`) : undefined;
-    const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace, onLongList: keepYoungGenerationSmall, pageCursor: deps.pageCursor };
-    // The spinner wraps the retries, so a request that backs off still shows as one wait. A dry run's
-    // write stops next to the wire, so it is traced, paced and encoded as if it were sent.
-    const guard = (transport: Transport) => trackedTransport(resilient(dryRun ? dryRun.wrap(transport) : transport, { limiter: ctx.limiter(), trace }), ctx.activity);
-    if (instance.kind === 'mock') {
-      const { MOCK_BASE_URL, MOCK_ADMIN_TOKEN } = await import('../mock/runtime.js');
-      const mock = await ctx.mock();
-      trace?.(describeInstance(instance, `the mock (${mock.path})`, env.LMS_TOKEN ? 'LMS_TOKEN' : 'the seeded admin'));
-      const tokenHint = env.LMS_TOKEN ? 'LMS_TOKEN is not a token of the mock: lms mock tokens lists them; unset it to act as the seeded admin' : undefined;
-      return new ApiClient({ ...common, baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, tokenHint, transport: guard(mock.handler) });
+/** The first call starts the work; every call, that one included, gets the same promise. */
+function once<T>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  return () => (started ??= start());
+}
+
+/** A prompt owns the terminal while it is open: no spinner over it. */
+function pausingActivity(prompter: Prompter, activity: Activity): Prompter {
+  const paused = async <T>(ask: () => Promise<T>): Promise<T> => {
+    const resume = activity.pause();
+    try {
+      return await ask();
+    } finally {
+      resume();
     }
-    const store = await ctx.profiles();
-    const remote = resolveRemote(instance, env, store);
-    const { baseUrl, urlSource: source, fromEnv, token: given, tokenSource, profileName: name, insecure, stored, caFile } = remote;
-    const { redactUrl } = await import('../redact.js');
-    // `localhost:4010` would parse as a URL of the scheme `localhost:`: say what was meant.
-    if (fromEnv && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(baseUrl) && URL.canParse(`http://${baseUrl}`)) {
-      const { parseInstanceUrl } = await import('../config/instance-url.js');
-      parseInstanceUrl(baseUrl, 'LMS_BASE_URL');
-    }
-    const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
-    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
-      throw new UsageError(`${source} is not ${parsed ? 'an http(s) URL' : 'a URL'}: "${redactUrl(baseUrl)}"`, {
-        hint: fromEnv ? 'set LMS_BASE_URL to the instance address, e.g. https://lms.example.edu' : `fix it with \`lms profile add ${name} --url https://lms.example.edu\``,
-      });
-    }
-    const session = stored ? await ctx.tokenSession() : undefined;
-    if (stored && !session) {
-      throw new LmsError(`no token for ${redactUrl(baseUrl)}: profile "${name}" is logged out`, ExitCode.auth, { hint: `log in with \`lms auth login -p ${name}\`, or set LMS_TOKEN` });
-    }
-    const token = session ? await session.fresh() : given;
-    if (!token) {
-      const hint =
-        instance.from === '--profile'
-          ? `store one with \`lms profile add ${name} --url ${redactUrl(baseUrl)} --token-stdin\`, or set LMS_TOKEN`
-          : 'store one with `lms profile add NAME --url URL --token-stdin`, or set LMS_TOKEN';
-      throw new LmsError(`no token for ${redactUrl(baseUrl)}`, ExitCode.auth, { hint });
-    }
-    trace?.(describeInstance(instance, redactUrl(baseUrl), tokenSource!, instance.from === 'default' ? name : undefined));
-    // The client refuses (or, with consent, warns once about) the token over plain http to a host
-    // other than this machine, on every request it sends.
-    const plainHttp = globals.insecure || insecure ? 'warn' : 'refuse';
-    const warn = (message: string) => {
-      if (warnedInsecure) return;
-      warnedInsecure = true;
-      ctx.warn(message);
-    };
-    const { httpTransport } = await import('../transport/http.js');
-    const transport = httpTransport({ timeoutMs: globals.timeoutSeconds * 1000, env, trace, caFile: caFile ? { path: caFile, source: `profile "${name}"` } : undefined });
-    const tokenHint = refusedTokenHint(remote, session?.stored.kind === 'oauth');
-    return new ApiClient({ ...common, baseUrl, token, plainHttp, warn, renewToken: session?.renew, tokenHint, transport: guard(transport) });
+  };
+  return {
+    secret: (message) => paused(() => prompter.secret(message)),
+    confirm: (message) => paused(() => prompter.confirm(message)),
+  };
+}
+
+/** --verbose: one line per request and response on stderr. */
+const tracer = (ctx: Context) => (ctx.globals.verbose ? (line: string) => err(ctx.io, `${line}\n`) : undefined);
+
+/** What the client needs beyond the options every instance shares; its transport is still bare. */
+type Connect = (options: Pick<ClientOptions, 'baseUrl' | 'token' | 'tokenHint' | 'transport' | 'plainHttp' | 'warn' | 'renewToken'>) => ApiClient;
+
+async function buildClient(ctx: Context, pageCursor: PageCursor | undefined, dryRun: DryRun | undefined): Promise<ApiClient> {
+  const [{ ApiClient }, { resilient }, { trackedTransport }] = await Promise.all([
+    import('../client/client.js'),
+    import('../transport/resilient.js'),
+    import('../io/activity.js'),
+  ]);
+  const { globals } = ctx;
+  const trace = tracer(ctx);
+  const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace, onLongList: keepYoungGenerationSmall, pageCursor };
+  // The spinner wraps the retries, so a request that backs off still shows as one wait. A dry run's
+  // write stops next to the wire, so it is traced, paced and encoded as if it were sent.
+  const guard = (transport: Transport) => trackedTransport(resilient(dryRun ? dryRun.wrap(transport) : transport, { limiter: ctx.limiter(), trace }), ctx.activity);
+  const connect: Connect = (options) => new ApiClient({ ...common, ...options, transport: guard(options.transport) });
+  return ctx.instance.kind === 'mock' ? mockClient(ctx, connect) : remoteClient(ctx, ctx.instance, connect);
+}
+
+/** The mock, as the seeded admin unless LMS_TOKEN names another of its users. */
+async function mockClient(ctx: Context, connect: Connect): Promise<ApiClient> {
+  const { env, instance } = ctx;
+  const { MOCK_BASE_URL, MOCK_ADMIN_TOKEN } = await import('../mock/runtime.js');
+  const mock = await ctx.mock();
+  tracer(ctx)?.(describeInstance(instance, `the mock (${mock.path})`, env.LMS_TOKEN ? 'LMS_TOKEN' : 'the seeded admin'));
+  const tokenHint = env.LMS_TOKEN ? 'LMS_TOKEN is not a token of the mock: lms mock tokens lists them; unset it to act as the seeded admin' : undefined;
+  return connect({ baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, tokenHint, transport: mock.handler });
+}
+
+type RemoteChoice = Extract<InstanceChoice, { kind: 'remote' }>;
+
+async function remoteClient(ctx: Context, instance: RemoteChoice, connect: Connect): Promise<ApiClient> {
+  const { env, globals } = ctx;
+  const remote = resolveRemote(instance, env, await ctx.profiles());
+  const { baseUrl, tokenSource, profileName: name, insecure, caFile } = remote;
+  await checkBaseUrl(remote);
+  const session = remote.stored ? await ctx.tokenSession() : undefined;
+  const token = await remoteToken(instance, remote, session);
+  const { redactUrl } = await import('../redact.js');
+  const trace = tracer(ctx);
+  trace?.(describeInstance(instance, redactUrl(baseUrl), tokenSource!, instance.from === 'default' ? name : undefined));
+  // The client refuses (or, with consent, warns once about) the token over plain http to a host
+  // other than this machine, on every request it sends.
+  const plainHttp = globals.insecure || insecure ? 'warn' : 'refuse';
+  let warned = false;
+  const warn = (message: string) => {
+    if (warned) return;
+    warned = true;
+    ctx.warn(message);
+  };
+  const { httpTransport } = await import('../transport/http.js');
+  const transport = httpTransport({ timeoutMs: globals.timeoutSeconds * 1000, env, trace, caFile: caFile ? { path: caFile, source: `profile "${name}"` } : undefined });
+  const tokenHint = refusedTokenHint(remote, session?.stored.kind === 'oauth');
+  return connect({ baseUrl, token, plainHttp, warn, renewToken: session?.renew, tokenHint, transport });
+}
+
+/** An instance address that is not an http(s) URL is a usage error that says where it was set. */
+async function checkBaseUrl({ baseUrl, urlSource: source, fromEnv, profileName: name }: RemoteInstance): Promise<void> {
+  const { redactUrl } = await import('../redact.js');
+  // `localhost:4010` would parse as a URL of the scheme `localhost:`: say what was meant.
+  if (fromEnv && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(baseUrl) && URL.canParse(`http://${baseUrl}`)) {
+    const { parseInstanceUrl } = await import('../config/instance-url.js');
+    parseInstanceUrl(baseUrl, 'LMS_BASE_URL');
   }
-
-  async function openSession(): Promise<TokenSession | undefined> {
-    if (instance.kind !== 'remote') return undefined;
-    const store = await ctx.profiles();
-    const remote = resolveRemote(instance, env, store);
-    if (!remote.stored || !remote.profileName) return undefined;
-    const name = remote.profileName;
-    const profile = store.get(name)!;
-    const [{ openTokenSession }, keychain] = await Promise.all([import('../auth/session.js'), ctx.keychain()]);
-    const trace = globals.verbose ? (line: string) => err(io, `${line}\n`) : undefined;
-    return openTokenSession({
-      name,
-      store,
-      keychain: () => keychain,
-      trace,
-      // The token endpoint of the profile's own instance (LMS_BASE_URL may name another), outside
-      // any dry run: renewing a token is not the command's write.
-      tokenClient: async () => {
-        const [{ resilient }, { trackedTransport }, { checkTokenTransport }, { instanceClient }] = await Promise.all([
-          import('../transport/resilient.js'),
-          import('../io/activity.js'),
-          import('../auth/oauth.js'),
-          import('../auth/instance-client.js'),
-        ]);
-        const insecure = globals.insecure || profile.insecure === true;
-        checkTokenTransport(profile.url, insecure);
-        const wrap = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace }), ctx.activity);
-        const caFile = profile.caFile ? { path: profile.caFile, source: `profile "${name}"` } : undefined;
-        return instanceClient({ baseUrl: profile.url, insecure, timeoutSeconds: globals.timeoutSeconds, trace, wrap, env, caFile });
-      },
+  const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+    throw new UsageError(`${source} is not ${parsed ? 'an http(s) URL' : 'a URL'}: "${redactUrl(baseUrl)}"`, {
+      hint: fromEnv ? 'set LMS_BASE_URL to the instance address, e.g. https://lms.example.edu' : `fix it with \`lms profile add ${name} --url https://lms.example.edu\``,
     });
   }
+}
 
-  return ctx;
+/** The token to send: the stored session's, fresh, else the one at hand; none is an auth error that says how to get one. */
+async function remoteToken(instance: RemoteChoice, remote: RemoteInstance, session: TokenSession | undefined): Promise<string> {
+  const { baseUrl, stored, profileName: name } = remote;
+  const { redactUrl } = await import('../redact.js');
+  if (stored && !session) {
+    throw new LmsError(`no token for ${redactUrl(baseUrl)}: profile "${name}" is logged out`, ExitCode.auth, { hint: `log in with \`lms auth login -p ${name}\`, or set LMS_TOKEN` });
+  }
+  const token = session ? await session.fresh() : remote.token;
+  if (token) return token;
+  const hint =
+    instance.from === '--profile'
+      ? `store one with \`lms profile add ${name} --url ${redactUrl(baseUrl)} --token-stdin\`, or set LMS_TOKEN`
+      : 'store one with `lms profile add NAME --url URL --token-stdin`, or set LMS_TOKEN';
+  throw new LmsError(`no token for ${redactUrl(baseUrl)}`, ExitCode.auth, { hint });
+}
+
+/** The chosen profile's stored credential, kept fresh; undefined for the mock or a token not stored. */
+async function openSession(ctx: Context): Promise<TokenSession | undefined> {
+  const { instance } = ctx;
+  if (instance.kind !== 'remote') return undefined;
+  const store = await ctx.profiles();
+  const remote = resolveRemote(instance, ctx.env, store);
+  if (!remote.stored || !remote.profileName) return undefined;
+  const name = remote.profileName;
+  const profile = store.get(name)!;
+  const [{ openTokenSession }, keychain] = await Promise.all([import('../auth/session.js'), ctx.keychain()]);
+  return openTokenSession({ name, store, keychain: () => keychain, trace: tracer(ctx), tokenClient: () => profileTokenClient(ctx, name, profile) });
+}
+
+/**
+ * The token endpoint of the profile's own instance (LMS_BASE_URL may name another), outside any
+ * dry run: renewing a token is not the command's write.
+ */
+async function profileTokenClient(ctx: Context, name: string, profile: Profile) {
+  const [{ resilient }, { trackedTransport }, { checkTokenTransport }, { instanceClient }] = await Promise.all([
+    import('../transport/resilient.js'),
+    import('../io/activity.js'),
+    import('../auth/oauth.js'),
+    import('../auth/instance-client.js'),
+  ]);
+  const { globals, env } = ctx;
+  const trace = tracer(ctx);
+  const insecure = globals.insecure || profile.insecure === true;
+  checkTokenTransport(profile.url, insecure);
+  const wrap = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace }), ctx.activity);
+  const caFile = profile.caFile ? { path: profile.caFile, source: `profile "${name}"` } : undefined;
+  return instanceClient({ baseUrl: profile.url, insecure, timeoutSeconds: globals.timeoutSeconds, trace, wrap, env, caFile });
 }

@@ -4,11 +4,12 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { lazyNouns, loadNoun, topLevelCommands } from '../commands/index.js';
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
-import { err, out, showingControls, type IOStreams } from '../io/streams.js';
+import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
-import { destroyingOptions, register, type CommandResult, type CommandSpec } from './command.js';
+import { destroyingOptions, register, type CommandSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import { coerceValue, compileOption } from './options.js';
+import { renderResult } from './render-result.js';
 import type { Activity } from '../io/activity.js';
 
 
@@ -131,36 +132,11 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
       }
       const result = await spec.run({ args, opts: opts as never, ctx });
       if (!result) return;
-      await render(result);
+      await renderResult(result, { io: ctx.io, globals, outputFlagGiven: globalOpts.output !== undefined, jq, columns: spec.columns, pageLimit: ctx.pageLimit() });
       if (result.failure) throw result.failure;
     } finally {
       ctx.activity.stop();
       jq?.close();
-    }
-
-    async function render(result: NonNullable<CommandResult>): Promise<void> {
-      if (result.kind === 'none') return;
-      if (result.kind === 'text') {
-        if (jq) return (await import('../output/render.js')).renderText(result.text, { io: ctx.io, format: globals.output ?? 'json', jq });
-        await out(showingControls(io), result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
-        return;
-      }
-      const { renderItem, renderList, defaultFormat } = await import('../output/render.js');
-      const chosen = globals.output ?? defaultFormat(io);
-      // A JSON array that never ends never parses: an endless list is NDJSON unless asked otherwise.
-      if (result.kind === 'list' && result.endless && chosen === 'json') {
-        // --jq asks for JSON only by implication: a stream is then filtered record by record.
-        if (globals.output === 'json' && !(jq && globalOpts.output === undefined)) throw new UsageError('a list that keeps going cannot be one JSON array: use -o ndjson (the default when piped), csv or table');
-      }
-      const format = result.kind === 'list' && result.endless && chosen === 'json' ? 'ndjson' : chosen;
-      const options = { io: ctx.io, format, fields: globals.fields, columns: result.columns ?? spec.columns, jq, raw: globals.raw };
-      if (result.kind === 'item') return renderItem(result.value, options);
-      const count = await renderList(result.items, options);
-      if (count === 0 && result.whenEmpty && io.stderrIsTTY) err(io, `${result.whenEmpty}\n`);
-      const limit = ctx.pageLimit();
-      if (result.paged && limit !== undefined && count === limit && globals.limit === undefined && io.stderrIsTTY) {
-        err(io, `Showing the first ${count}. Use --all for every page, or --limit N.\n`);
-      }
     }
   };
 

@@ -10,6 +10,7 @@
 // a bare 500 with a report id and logs the error's kind and place, never its message or a stack,
 // which could carry user input; and the log line of a request never shows a credential.
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { FailureError, UsageError, type LmsError } from '../errors.js';
 import { REDACTED, redactUrl } from '../redact.js';
 import type { ApiRequest, HttpMethod } from '../transport/types.js';
@@ -56,23 +57,79 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE']);
 
 type Outcome = number | 'drop' | 'aborted';
 
+/** What one server keeps across its requests: limits, the memory budget bodies share, its address. */
+interface ServerState {
+  options: ServeOptions;
+  maxBody: number;
+  maxUpload: number;
+  desk: UploadDesk | undefined;
+  /** Bytes all bodies being received at once may hold, and how many they hold now. */
+  budget: number;
+  buffered: number;
+  /** What a streamed upload holds in memory, reserved from the budget when it starts. */
+  streamReserve: number;
+  errorReports: number;
+  publicOrigin: string | undefined;
+  /** The listening port: options.port until the server is bound (0 picks one). */
+  port: number;
+  scheme: 'http' | 'https';
+}
+
+/** One request as it is answered: what the log line says of it, and what it holds of the budget. */
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** The client sent `Expect: 100-continue`: it waits to be asked for its body. */
+  expectsContinue: boolean;
+  started: number;
+  outcome: Outcome;
+  logged: string;
+  holding: number;
+  received?: UploadSink;
+}
+
+/** A request that passed the checks made before its body is read. */
+interface Admitted {
+  method: HttpMethod;
+  url: URL;
+  uploadId: string | undefined;
+  /** Where an upload's multipart body is streamed, rather than held in memory. */
+  streamTo: { desk: UploadDesk; uploadId: string } | undefined;
+  limit: number;
+  tooLargeMessage: string;
+}
+
 export function serveMock(options: ServeOptions): Promise<Serving> {
+  const s = servingState(options);
+  return listen(s, createMockServer(s));
+}
+
+function servingState(options: ServeOptions): ServerState {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxUpload = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   const desk = options.uploads ?? options.handler.uploads;
-  // All bodies being received at once share this much memory; past it a request waits its turn
-  // (503). A buffered body counts its bytes as they arrive. A streamed upload counts only what it
-  // can hold at once (its sink's chunk, its text fields, the socket's and parser's buffers),
-  // reserved up front: its file goes to storage as it arrives, so its size is not memory, and
-  // counting it would turn away uploads the server has room for.
-  const budget = Math.max(8 * maxBody, 2 * maxUpload);
-  const streamReserve = desk ? desk.bytesHeldPerSink + maxBody + STREAM_BUFFER_BYTES : 0;
-  let buffered = 0;
-  let errorReports = 0;
-  const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
-  let port = options.port;
-  const scheme = options.tls ? 'https' : 'http';
+  return {
+    options,
+    maxBody,
+    maxUpload,
+    desk,
+    // All bodies being received at once share this much memory; past it a request waits its turn
+    // (503). A buffered body counts its bytes as they arrive. A streamed upload counts only what it
+    // can hold at once (its sink's chunk, its text fields, the socket's and parser's buffers),
+    // reserved up front: its file goes to storage as it arrives, so its size is not memory, and
+    // counting it would turn away uploads the server has room for.
+    budget: Math.max(8 * maxBody, 2 * maxUpload),
+    buffered: 0,
+    streamReserve: desk ? desk.bytesHeldPerSink + maxBody + STREAM_BUFFER_BYTES : 0,
+    errorReports: 0,
+    publicOrigin: options.publicUrl ? new URL(options.publicUrl).origin : undefined,
+    port: options.port,
+    scheme: options.tls ? 'https' : 'http',
+  };
+}
 
+function createMockServer(s: ServerState): Server {
+  const { options } = s;
   const settings: ServerOptions = {
     // Slow clients cannot hold a connection forever: headers within 15 s, a whole request within
     // 2 minutes (a 100 MiB upload at under 1 MB/s); checked every 5 s.
@@ -80,183 +137,28 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
     requestTimeout: 120_000,
     connectionsCheckingInterval: 5_000,
   };
-  const onRequest = (req: IncomingMessage, res: ServerResponse) => void answer(req, res, false);
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => void answer(s, req, res, false);
   // node:https's server is node:http's over TLS: everything below applies to both.
   const server: Server = options.tls ? process.getBuiltinModule('node:https').createServer({ ...settings, cert: options.tls.cert, key: options.tls.key }, onRequest) : createServer(settings, onRequest);
   server.keepAliveTimeout = 10_000;
   server.maxHeadersCount = 200;
   // A client that sends `Expect: 100-continue` is asked for its body only once nothing refuses it
   // unread (an oversized body, an upload URL that is not pending, the budget).
-  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => void answer(req, res, true));
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    // Malformed requests (bad header bytes, oversized headers, timeouts): a plain 4xx, as node would.
-    if (!socket.writable || err.code === 'ECONNRESET') return socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const body = JSON.stringify({ errors: [{ message: status === 431 ? 'request headers too large' : status === 408 ? 'request timeout' : 'bad request' }] });
-    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-  });
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => void answer(s, req, res, true));
+  server.on('clientError', answerClientError);
+  return server;
+}
 
-  /** The upload limit is for multipart bodies posted to an upload URL; anything else gets the API's. */
-  function limitFor(req: IncomingMessage, uploadId: string | undefined): number {
-    return uploadId !== undefined && isMultipart(req) ? maxUpload : maxBody;
-  }
+/** Malformed requests (bad header bytes, oversized headers, timeouts): a plain 4xx, as node would. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify({ errors: [{ message: status === 431 ? 'request headers too large' : status === 408 ? 'request timeout' : 'bad request' }] });
+  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
 
-  /**
-   * The origin absolute URLs name: --public-url when given; otherwise the Host the client sent if it
-   * names, with the listening port, the very address the client reached (or `localhost`, when that
-   * address is a loopback one); otherwise that address itself. A Host header is never trusted for
-   * anything else.
-   */
-  function originFor(req: IncomingMessage): string {
-    if (publicOrigin) return publicOrigin;
-    const local = plainAddress(req.socket.localAddress) ?? plainAddress(options.host) ?? '127.0.0.1';
-    const named = hostHeaderName(req.headers.host, port);
-    if (named !== undefined && (named === local || (named === 'localhost' && isLoopback(local)))) return `${scheme}://${bracketed(named)}:${port}`;
-    return `${scheme}://${bracketed(local)}:${port}`;
-  }
-
-  async function answer(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<void> {
-    const started = performance.now();
-    let outcome: Outcome = 500;
-    let logged = '(malformed request target)';
-    let holding = 0;
-    let received: UploadSink | undefined;
-    try {
-      const method = (req.method ?? 'GET').toUpperCase();
-      const path = targetPath(req.url ?? '/');
-      const origin = originFor(req);
-      const url = path === undefined ? undefined : safeUrl(origin, path);
-      if (url) logged = logTarget(url);
-      if (!METHODS.has(method)) {
-        outcome = refuse(req, res, 405, `method ${method} is not supported`, { allow: [...METHODS].join(', ') });
-        return;
-      }
-      if (!url) {
-        outcome = refuse(req, res, 400, 'malformed request target');
-        return;
-      }
-      const match = matchRoute(method, url.pathname);
-      const uploadId = match?.route.id === 'files.upload' ? match.path.upload_id : undefined;
-      let limit = limitFor(req, uploadId);
-      let tooLargeMessage = tooLarge(limit);
-      if (uploadId !== undefined && desk) {
-        // Before a byte is read: only a pending upload URL takes a body, and no larger than it declared.
-        const admission = desk.admit(uploadId);
-        if (admission === 'unknown') {
-          outcome = refuse(req, res, 404, 'unknown or used upload URL');
-          return;
-        }
-        const declared = admission.declaredBytes;
-        if (isMultipart(req) && declared !== undefined && declared + UPLOAD_SLACK_BYTES < limit) {
-          limit = declared + UPLOAD_SLACK_BYTES;
-          tooLargeMessage = `the upload is larger than the ${declared} bytes declared when it was started (and ${formatBytes(UPLOAD_SLACK_BYTES)} for the form around them)`;
-        }
-      }
-      const declaredLength = req.headers['content-length'];
-      if (declaredLength !== undefined && Number(declaredLength) > limit) {
-        outcome = refuse(req, res, 413, tooLargeMessage);
-        return;
-      }
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-
-      let apiReq: ReceivedRequest;
-      if (uploadId !== undefined && desk && isMultipart(req)) {
-        if (buffered + streamReserve > budget) {
-          outcome = refuse(req, res, 503, BUSY, { 'retry-after': '1' });
-          return;
-        }
-        buffered += streamReserve;
-        holding += streamReserve;
-        if (expectsContinue) res.writeContinue();
-        const { receiveMultipart } = await import('./multipart-stream.js');
-        const got = await receiveMultipart(req, headers['content-type'], desk, uploadId, { maxBytes: limit, maxFieldBytes: maxBody, maxParams: DECODE_LIMITS.maxParams });
-        switch (got.kind) {
-          case 'aborted':
-            outcome = 'aborted';
-            return;
-          case 'too-large':
-            outcome = refuse(req, res, 413, tooLargeMessage);
-            return;
-          case 'fields-too-large':
-            outcome = refuse(req, res, 413, `the form fields of the upload are larger than the limit of ${formatBytes(maxBody)}`);
-            return;
-          case 'gone':
-            outcome = refuse(req, res, 404, 'unknown or used upload URL');
-            return;
-          case 'malformed':
-            outcome = refuse(req, res, 400, got.message);
-            return;
-          case 'failed':
-            throw got.error;
-        }
-        received = got.sink;
-        // The handler reads the text fields as a form; the file part is in storage, named by `received`.
-        for (const name of ['content-length', 'transfer-encoding']) delete headers[name];
-        headers['content-type'] = 'application/x-www-form-urlencoded';
-        const form = new URLSearchParams(got.fields).toString();
-        apiReq = { method: method as HttpMethod, url: url.href, headers, body: form || undefined, received: got.file };
-      } else {
-        if (expectsContinue) res.writeContinue();
-        const body = await readBody(req, limit, (n) => {
-          if (buffered + n > budget) return false;
-          buffered += n;
-          holding += n;
-          return true;
-        });
-        if (body === 'aborted') {
-          outcome = 'aborted';
-          return;
-        }
-        if (body === 'too-large') {
-          outcome = refuse(req, res, 413, tooLargeMessage);
-          return;
-        }
-        if (body === 'busy') {
-          outcome = refuse(req, res, 503, BUSY, { 'retry-after': '1' });
-          return;
-        }
-        apiReq = { method: method as HttpMethod, url: url.href, headers, body: body.byteLength ? body : undefined };
-      }
-      const reply = await options.handler(apiReq);
-      buffered -= holding;
-      holding = 0;
-      outcome = reply.status;
-      if (res.destroyed) return;
-      const stored = storedBytesOf(reply);
-      if (stored) {
-        await sendStored(res, reply.status, reply.headers, stored);
-        return;
-      }
-      res.writeHead(reply.status, reply.headers);
-      res.end(reply.body);
-    } catch (err) {
-      if (err instanceof DroppedConnection) {
-        // An injected fault: the connection goes away with no answer, as a real one sometimes does.
-        outcome = 'drop';
-        req.socket.destroy();
-        return;
-      }
-      // Never the message or the stack in the answer or the log: either may carry user input.
-      const id = ++errorReports;
-      outcome = 500;
-      options.log?.(`error report ${id}: ${describeError(err)}`);
-      if (!res.headersSent && !res.destroyed) {
-        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ errors: [{ message: 'An error occurred.' }], error_report_id: id }));
-      } else if (!res.writableEnded) res.destroy();
-    } finally {
-      buffered -= holding;
-      // Bytes of an upload the handler did not adopt (it refused the request, or never ran) are removed.
-      try {
-        received?.discard();
-      } catch (err) {
-        options.log?.(`error report ${++errorReports}: ${describeError(err)}`);
-      }
-      options.log?.(`${req.method} ${logged} ${outcome} ${Math.round(performance.now() - started)}ms`);
-    }
-  }
-
+function listen(s: ServerState, server: Server): Promise<Serving> {
+  const { options } = s;
   return new Promise((resolve, reject) => {
     server.once('error', (err) => reject(listenError(err as NodeJS.ErrnoException, options.host, options.port)));
     server.listen(options.port, options.host, () => {
@@ -264,12 +166,194 @@ export function serveMock(options: ServeOptions): Promise<Serving> {
       server.removeAllListeners('error');
       server.on('error', (err: NodeJS.ErrnoException) => options.log?.(`server error: ${err.code ?? err.name}`));
       const address = server.address();
-      port = typeof address === 'object' && address ? address.port : options.port;
+      s.port = typeof address === 'object' && address ? address.port : options.port;
       const bound = typeof address === 'object' && address ? address.address : options.host;
       const wildcard = bound === '0.0.0.0' || bound === '::';
-      resolve({ server, url: `${scheme}://${bracketed(bound)}:${port}`, wildcard });
+      resolve({ server, url: `${s.scheme}://${bracketed(bound)}:${s.port}`, wildcard });
     });
   });
+}
+
+/** The upload limit is for multipart bodies posted to an upload URL; anything else gets the API's. */
+function limitFor(s: ServerState, req: IncomingMessage, uploadId: string | undefined): number {
+  return uploadId !== undefined && isMultipart(req) ? s.maxUpload : s.maxBody;
+}
+
+/**
+ * The origin absolute URLs name: --public-url when given; otherwise the Host the client sent if it
+ * names, with the listening port, the very address the client reached (or `localhost`, when that
+ * address is a loopback one); otherwise that address itself. A Host header is never trusted for
+ * anything else.
+ */
+function originFor(s: ServerState, req: IncomingMessage): string {
+  if (s.publicOrigin) return s.publicOrigin;
+  const local = plainAddress(req.socket.localAddress) ?? plainAddress(s.options.host) ?? '127.0.0.1';
+  const named = hostHeaderName(req.headers.host, s.port);
+  if (named !== undefined && (named === local || (named === 'localhost' && isLoopback(local)))) return `${s.scheme}://${bracketed(named)}:${s.port}`;
+  return `${s.scheme}://${bracketed(local)}:${s.port}`;
+}
+
+/** One request, start to end: refused unread, or received, handled and answered; always logged. */
+async function answer(s: ServerState, req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<void> {
+  const x: Exchange = { req, res, expectsContinue, started: performance.now(), outcome: 500, logged: '(malformed request target)', holding: 0 };
+  try {
+    const admitted = admit(s, x);
+    if (!admitted) return;
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    const apiReq = admitted.streamTo ? await receiveUpload(s, x, admitted, admitted.streamTo, headers) : await receiveBody(s, x, admitted, headers);
+    if (!apiReq) return;
+    const reply = await s.options.handler(apiReq);
+    s.buffered -= x.holding;
+    x.holding = 0;
+    x.outcome = reply.status;
+    if (res.destroyed) return;
+    const stored = storedBytesOf(reply);
+    if (stored) return await sendStored(res, reply.status, reply.headers, stored);
+    res.writeHead(reply.status, reply.headers);
+    res.end(reply.body);
+  } catch (err) {
+    answerFailure(s, x, err);
+  } finally {
+    s.buffered -= x.holding;
+    // Bytes of an upload the handler did not adopt (it refused the request, or never ran) are removed.
+    try {
+      x.received?.discard();
+    } catch (err) {
+      s.options.log?.(`error report ${++s.errorReports}: ${describeError(err)}`);
+    }
+    s.options.log?.(`${req.method} ${x.logged} ${x.outcome} ${Math.round(performance.now() - x.started)}ms`);
+  }
+}
+
+/**
+ * The checks made before a byte of the body is read: the method, the target, and the body's size
+ * as declared; an upload URL takes a body only while pending, and no larger than it declared.
+ * Undefined when the request was refused (the exchange says how).
+ */
+function admit(s: ServerState, x: Exchange): Admitted | undefined {
+  const { req, res } = x;
+  const method = (req.method ?? 'GET').toUpperCase();
+  const path = targetPath(req.url ?? '/');
+  const origin = originFor(s, req);
+  const url = path === undefined ? undefined : safeUrl(origin, path);
+  if (url) x.logged = logTarget(url);
+  if (!METHODS.has(method)) {
+    x.outcome = refuse(req, res, 405, `method ${method} is not supported`, { allow: [...METHODS].join(', ') });
+    return undefined;
+  }
+  if (!url) {
+    x.outcome = refuse(req, res, 400, 'malformed request target');
+    return undefined;
+  }
+  const match = matchRoute(method, url.pathname);
+  const uploadId = match?.route.id === 'files.upload' ? match.path.upload_id : undefined;
+  let limit = limitFor(s, req, uploadId);
+  let tooLargeMessage = tooLarge(limit);
+  if (uploadId !== undefined && s.desk) {
+    const admission = s.desk.admit(uploadId);
+    if (admission === 'unknown') {
+      x.outcome = refuse(req, res, 404, 'unknown or used upload URL');
+      return undefined;
+    }
+    const declared = admission.declaredBytes;
+    if (isMultipart(req) && declared !== undefined && declared + UPLOAD_SLACK_BYTES < limit) {
+      limit = declared + UPLOAD_SLACK_BYTES;
+      tooLargeMessage = `the upload is larger than the ${declared} bytes declared when it was started (and ${formatBytes(UPLOAD_SLACK_BYTES)} for the form around them)`;
+    }
+  }
+  const declaredLength = req.headers['content-length'];
+  if (declaredLength !== undefined && Number(declaredLength) > limit) {
+    x.outcome = refuse(req, res, 413, tooLargeMessage);
+    return undefined;
+  }
+  const streamTo = uploadId !== undefined && s.desk && isMultipart(req) ? { desk: s.desk, uploadId } : undefined;
+  return { method: method as HttpMethod, url, uploadId, streamTo, limit, tooLargeMessage };
+}
+
+/**
+ * An upload's body, streamed into storage as it arrives: the handler reads its text fields as a
+ * form, and finds the file part in storage. Undefined when it was refused or the client went away.
+ */
+async function receiveUpload(s: ServerState, x: Exchange, a: Admitted, { desk, uploadId }: { desk: UploadDesk; uploadId: string }, headers: Record<string, string>): Promise<ReceivedRequest | undefined> {
+  const { req, res } = x;
+  if (s.buffered + s.streamReserve > s.budget) {
+    x.outcome = refuse(req, res, 503, BUSY, { 'retry-after': '1' });
+    return undefined;
+  }
+  s.buffered += s.streamReserve;
+  x.holding += s.streamReserve;
+  if (x.expectsContinue) res.writeContinue();
+  const { receiveMultipart } = await import('./multipart-stream.js');
+  const got = await receiveMultipart(req, headers['content-type'], desk, uploadId, { maxBytes: a.limit, maxFieldBytes: s.maxBody, maxParams: DECODE_LIMITS.maxParams });
+  switch (got.kind) {
+    case 'aborted':
+      x.outcome = 'aborted';
+      return undefined;
+    case 'too-large':
+      x.outcome = refuse(req, res, 413, a.tooLargeMessage);
+      return undefined;
+    case 'fields-too-large':
+      x.outcome = refuse(req, res, 413, `the form fields of the upload are larger than the limit of ${formatBytes(s.maxBody)}`);
+      return undefined;
+    case 'gone':
+      x.outcome = refuse(req, res, 404, 'unknown or used upload URL');
+      return undefined;
+    case 'malformed':
+      x.outcome = refuse(req, res, 400, got.message);
+      return undefined;
+    case 'failed':
+      throw got.error;
+  }
+  x.received = got.sink;
+  for (const name of ['content-length', 'transfer-encoding']) delete headers[name];
+  headers['content-type'] = 'application/x-www-form-urlencoded';
+  const form = new URLSearchParams(got.fields).toString();
+  return { method: a.method, url: a.url.href, headers, body: form || undefined, received: got.file };
+}
+
+/** Any other body, held in memory within the shared budget. Undefined when it was refused or the client went away. */
+async function receiveBody(s: ServerState, x: Exchange, a: Admitted, headers: Record<string, string>): Promise<ReceivedRequest | undefined> {
+  const { req, res } = x;
+  if (x.expectsContinue) res.writeContinue();
+  const body = await readBody(req, a.limit, (n) => {
+    if (s.buffered + n > s.budget) return false;
+    s.buffered += n;
+    x.holding += n;
+    return true;
+  });
+  if (body === 'aborted') {
+    x.outcome = 'aborted';
+    return undefined;
+  }
+  if (body === 'too-large') {
+    x.outcome = refuse(req, res, 413, a.tooLargeMessage);
+    return undefined;
+  }
+  if (body === 'busy') {
+    x.outcome = refuse(req, res, 503, BUSY, { 'retry-after': '1' });
+    return undefined;
+  }
+  return { method: a.method, url: a.url.href, headers, body: body.byteLength ? body : undefined };
+}
+
+/** A request the mock failed on: an injected dropped connection, or a bare 500 with a report id. */
+function answerFailure(s: ServerState, x: Exchange, err: unknown): void {
+  const { req, res } = x;
+  if (err instanceof DroppedConnection) {
+    // An injected fault: the connection goes away with no answer, as a real one sometimes does.
+    x.outcome = 'drop';
+    req.socket.destroy();
+    return;
+  }
+  // Never the message or the stack in the answer or the log: either may carry user input.
+  const id = ++s.errorReports;
+  x.outcome = 500;
+  s.options.log?.(`error report ${id}: ${describeError(err)}`);
+  if (!res.headersSent && !res.destroyed) {
+    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify({ errors: [{ message: 'An error occurred.' }], error_report_id: id }));
+  } else if (!res.writableEnded) res.destroy();
 }
 
 /**

@@ -8,6 +8,7 @@ import { text, withFailure, type CommandResult, type Verbs } from '../../cli/com
 import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
 import { describeSource, resolveRemote } from '../../config/instance.js';
+import { stateDir, userCacheDir } from '../../config/paths.js';
 import { FailureError } from '../../errors.js';
 import { pathOf } from '../../spec/routes.js';
 import { runChecks, type Check, type DoctorProbe, type Writable } from './checks.js';
@@ -101,13 +102,9 @@ export function systemProbe(ctx: Context): DoctorProbe {
     now: () => Date.now(),
     // Where the launcher keeps its code cache (bin/lms): LMS_CACHE_DIR, else the platform's cache directory.
     async cacheDir() {
-      if (ctx.env.LMS_CACHE_DIR) return resolve(ctx.env.LMS_CACHE_DIR);
-      const { default: envPaths } = await import('env-paths');
-      return envPaths('lms', { suffix: '' }).cache;
+      return ctx.env.LMS_CACHE_DIR ? resolve(ctx.env.LMS_CACHE_DIR) : userCacheDir();
     },
-    async stateDir() {
-      return (await import('../../apply/state.js')).stateDir(ctx.env);
-    },
+    stateDir: () => stateDir(ctx.env),
     writable,
   };
 }

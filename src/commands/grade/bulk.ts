@@ -11,6 +11,7 @@ import type { Context } from '../../cli/context.js';
 import type { ApiClient } from '../../client/client.js';
 import type { Progress } from '../../spec/types/progress.js';
 import type { GradeDataEntry, GradedAssignment, Submission, SubmissionContext } from '../../spec/types/submissions.js';
+import { journalDir } from '../../config/paths.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 import { interpretGrade } from '../../spec/grading.js';
 import { problemCount } from '../../bulk/problems.js';
@@ -272,7 +273,7 @@ async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells
   const { Journal } = await import('../../bulk/journal.js');
   const { identifyInstance } = await import('../../bulk/instance.js');
   const instance = await identifyInstance(ctx, client);
-  const journal = new Journal(await journalDir(ctx), ['grade.csv', instance.where, JSON.stringify(o.sctx), o.assignment ?? '*', bytes], { state: instance.state, restart: o.restart });
+  const journal = new Journal(await journalDir(ctx.env), ['grade.csv', instance.where, JSON.stringify(o.sctx), o.assignment ?? '*', bytes], { state: instance.state, restart: o.restart });
   type Row = { line: number; key: string; cell: Cell };
   const rows: Row[] = cells.map((cell) => ({ line: cell.line, key: `${cell.assignment.id}|${cell.userId}`, cell }));
   // A row is first compared with what the file check read; a second look (a resumed or uncertain row) asks the server.
@@ -309,13 +310,6 @@ async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells
   const out = new Map<Cell, Sent>();
   results.forEach((r, i) => out.set(rows[i].cell, r.status === 'failed' ? { refused: r.error ?? 'failed' } : {}));
   return out;
-}
-
-async function journalDir(ctx: Context): Promise<string> {
-  const { join } = await import('node:path');
-  if (ctx.env.LMS_STATE_DIR) return join(ctx.env.LMS_STATE_DIR, 'journals');
-  const { default: envPaths } = await import('env-paths');
-  return join(envPaths('lms', { suffix: '' }).cache, 'journals');
 }
 
 export function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): Promise<CommandResult> {

@@ -159,18 +159,65 @@ export function renderThread(view: FullTopicView): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function topicVerbs(announcements: boolean): Verbs {
-  const noun = announcements ? 'announcements' : 'topics';
-  const what = announcements ? 'announcement' : 'topic';
-  const aWhat = announcements ? 'an announcement' : 'a topic';
-  const ex = (rest: string) => `lms ${noun} ${rest}`;
-  // Help examples run against the seeded school: topic 2 (or announcement 1) of course 1.
-  const T = announcements ? '1' : '2';
-  const E = announcements ? '33' : '1';
+/** Flags only `lms topics` has: announcements are never drafts, graded or split by group set. */
+export const TOPIC_ONLY_FLAGS = {
+  list: { announcements: { flags: '--announcements', description: 'list announcements instead (as lms announcements list)' } },
+  create: { publish: { flags: '--publish', description: 'publish it now (without it a teacher\'s topic is a draft)', field: { name: 'published' } }, groupSet },
+  update: {
+    publish: { flags: '--publish', description: 'publish a draft', field: { name: 'published' } },
+    unpublish: { flags: '--unpublish', description: 'make it a draft again (only while nobody has posted)', field: { name: 'published', value: false } },
+    ungraded: { flags: '--ungraded', description: 'remove its assignment: a plain discussion again', field: { name: 'assignment_id', value: null } },
+    groupSet,
+  },
+} as const;
 
-  const listTopics = command({
+type NoFlags = Record<never, never>;
+
+/**
+ * What tells one noun of discussion topics from the other. An announcement is a topic the API marks
+ * as one, so `lms topics` and `lms announcements` share every verb below and differ only in this.
+ */
+export interface TopicNoun {
+  name: 'topics' | 'announcements';
+  /** What one is called in arguments, summaries and messages. */
+  one: 'topic' | 'announcement';
+  /** The same with its article. */
+  aOne: string;
+  summaries: { list: string; create: string; update: string; delete: string };
+  /** Flags after the shared ones. */
+  flags: { list: NoFlags | typeof TOPIC_ONLY_FLAGS.list; create: NoFlags | typeof TOPIC_ONLY_FLAGS.create; update: NoFlags | typeof TOPIC_ONLY_FLAGS.update };
+  /** Lists hold only these (`lms topics list --announcements` asks for the same). */
+  onlyAnnouncements: boolean;
+  /** Set on what it creates. The API may quietly not honour it, which create then says. */
+  created: Pick<TopicFields, 'is_announcement'>;
+  /** Subscriptions can be changed (announcements hold every one: subscription_hold topic_is_announcement). */
+  subscribable: boolean;
+  /**
+   * Help examples run against the seeded school: `topic` and its `entry` in course 1; `entryIds`
+   * for `entries --id`, `replies` the topic and entry that `replies` shows.
+   */
+  seeded: { topic: string; entry: string; entryIds: string; replies: string };
+  /** Examples after the shared ones (create's are all its own); each is what follows `lms NOUN`. */
+  examples: { list: string[]; get: string[]; create: string[]; update: string[] };
+}
+
+const example = (n: TopicNoun) => (rest: string) => `lms ${n.name} ${rest}`;
+
+/** Every verb of one noun, in the order help lists them. */
+export function topicVerbs(n: TopicNoun): Verbs {
+  return [
+    listVerb(n), getVerb(n), createVerb(n), updateVerb(n), deleteVerb(n), viewVerb(n), entriesVerb(n), repliesVerb(n),
+    postVerb(n), replyVerb(n), editEntryVerb(n), deleteEntryVerb(n),
+    markVerb(n, 'read'), markVerb(n, 'unread'), markAllVerb(n, 'read'), markAllVerb(n, 'unread'),
+    ...(n.subscribable ? [subscriptionVerb(n, true), subscriptionVerb(n, false)] : []),
+  ] as CommandSpec<never>[] as Verbs;
+}
+
+function listVerb(n: TopicNoun) {
+  const ex = example(n);
+  return command({
     name: 'list',
-    summary: announcements ? 'List the announcements of a course or group' : 'List the discussion topics of a course or group',
+    summary: n.summaries.list,
     aliases: ['ls'],
     routes: ['discussions.listTopics', 'discussions.listGroupTopics'],
     columns: TOPIC_COLUMNS,
@@ -179,39 +226,44 @@ export function topicVerbs(announcements: boolean): Verbs {
       search: { flags: '--search <text>', description: 'titles containing this text' },
       orderBy: { flags: '--order-by <order>', description: 'position (default) or recent_activity', choices: ['position', 'recent_activity'] },
       scope: { flags: '--scope <scope>', description: 'only locked or only unlocked ones', choices: ['locked', 'unlocked'] },
-      ...(announcements ? {} : { announcements: { flags: '--announcements', description: 'list announcements instead (as lms announcements list)' } }),
+      ...n.flags.list,
     },
-    examples: [ex('list --course 1'), ex('list --course sis_course_id:BIO-101 --order-by recent_activity -o json'), ...(announcements ? [] : [ex('list --group 1')])],
+    examples: [ex('list --course 1'), ex('list --course sis_course_id:BIO-101 --order-by recent_activity -o json'), ...n.examples.list.map(ex)],
     async run({ opts, ctx }) {
       const c = topicContext(opts, ['course', 'group']);
       const filter = {
         search_term: opts.search,
         order_by: opts.orderBy,
         scope: opts.scope,
-        only_announcements: announcements || (opts as { announcements?: boolean }).announcements ? true : undefined,
+        only_announcements: n.onlyAnnouncements || (opts as { announcements?: boolean }).announcements ? true : undefined,
       };
       const d = (await ctx.client()).ops.discussions;
       const items = 'course_id' in c ? d.listTopics({ ...c, ...filter }, { limit: ctx.pageLimit() }) : d.listGroupTopics({ ...(c as { group_id: string }), ...filter }, { limit: ctx.pageLimit() });
       return list(items);
     },
   });
+}
 
-  const getTopic = command({
-    name: `get <${what}>`,
-    argIds: { [what]: what },
-    summary: `Show one ${what} with your read state, unread count and subscription`,
+function getVerb(n: TopicNoun) {
+  const ex = example(n);
+  return command({
+    name: `get <${n.one}>`,
+    argIds: { [n.one]: n.one },
+    summary: `Show one ${n.one} with your read state, unread count and subscription`,
     routes: ['discussions.getTopic@courses', 'discussions.getTopic@groups', 'discussions.getTopic@collection_items'],
     columns: TOPIC_COLUMNS,
     options: where,
-    examples: [ex(`get ${T} --course 1`), ...(announcements ? [] : [ex('get 14 --collection-item 1')])],
+    examples: [ex(`get ${n.seeded.topic} --course 1`), ...n.examples.get.map(ex)],
     async run({ args, opts, ctx }) {
       return item(await (await ctx.client()).ops.discussions.getTopic({ ...topicContext(opts), topic_id: args[0] }));
     },
   });
+}
 
-  const createTopic = command({
+function createVerb(n: TopicNoun) {
+  return command({
     name: 'create',
-    summary: announcements ? 'Post an announcement (needs the right to post announcements)' : "Create a topic (a teacher's is a draft unless --publish)",
+    summary: n.summaries.create,
     routes: ['discussions.createTopic@courses', 'discussions.createTopic@groups', 'discussions.createTopic@collection_items'],
     writes: 'create',
     columns: TOPIC_COLUMNS,
@@ -219,30 +271,29 @@ export function topicVerbs(announcements: boolean): Verbs {
       ...where,
       title: { flags: '--title <title>', description: 'the title', required: true, field: { name: 'title' } },
       ...topicFlags,
-      ...(announcements ? {} : { publish: { flags: '--publish', description: 'publish it now (without it a teacher\'s topic is a draft)', field: { name: 'published' } }, groupSet }),
+      ...n.flags.create,
     },
-    examples: announcements
-      ? [ex('create --course 1 --title "Lab moved to room 204" --message "<p>From Tuesday.</p>"')]
-      : [
-          ex('create --course 1 --title "Week 10 reading" --message "<p>Chapter 12</p>" --discussion-type threaded --publish'),
-          ex('create --course 1 --title "Peer review" --points 10 --due-at 2026-12-01T23:59:00Z --require-initial-post --publish'),
-          ex('create --course 1 --title "Bench plans" --group-set 1 --publish'),
-        ],
+    examples: n.examples.create.map(example(n)),
     async run({ opts, ctx }) {
       const fields = await topicFields(ctx, opts);
-      if (announcements) fields.is_announcement = true;
-      else if ((opts as { publish?: boolean }).publish) fields.published = true;
+      if ((opts as { publish?: boolean }).publish) fields.published = true;
+      Object.assign(fields, n.created);
       const created = await (await ctx.client()).ops.discussions.createTopic({ ...topicContext(opts), ...fields });
       // The API does not refuse an announcement from someone who may not post one: it makes a topic.
-      if (announcements && !created.is_announcement) ctx.warn(`you may not post announcements here, so the API created topic ${created.id} as a discussion topic instead`);
+      if (n.created.is_announcement && !created.is_announcement) ctx.warn(`you may not post announcements here, so the API created topic ${created.id} as a discussion topic instead`);
       return item(created);
     },
   });
+}
 
-  const updateTopic = command({
-    name: `update <${what}>`,
-    argIds: { [what]: what },
-    summary: announcements ? 'Change an announcement: title, message, type, dates, pin, lock' : 'Change a topic: title, message, type, dates, pin, lock, publication, grading',
+type UpdateOpts = TopicOpts & { unpin?: boolean; lock?: boolean; unlock?: boolean; publish?: boolean; unpublish?: boolean; ungraded?: boolean };
+
+function updateVerb(n: TopicNoun) {
+  const ex = example(n);
+  return command({
+    name: `update <${n.one}>`,
+    argIds: { [n.one]: n.one },
+    summary: n.summaries.update,
     routes: ['discussions.updateTopic@courses', 'discussions.updateTopic@groups', 'discussions.updateTopic@collection_items'],
     writes: 'update',
     columns: TOPIC_COLUMNS,
@@ -253,64 +304,70 @@ export function topicVerbs(announcements: boolean): Verbs {
       unpin: { flags: '--unpin', description: 'unpin it', field: { name: 'pinned', value: false } },
       lock: { flags: '--lock', description: 'lock it now', field: { name: 'locked' } },
       unlock: { flags: '--unlock', description: 'unlock it', field: { name: 'locked', value: false } },
-      ...(announcements
-        ? {}
-        : {
-            publish: { flags: '--publish', description: 'publish a draft', field: { name: 'published' } },
-            unpublish: { flags: '--unpublish', description: 'make it a draft again (only while nobody has posted)', field: { name: 'published', value: false } },
-            ungraded: { flags: '--ungraded', description: 'remove its assignment: a plain discussion again', field: { name: 'assignment_id', value: null } },
-            groupSet,
-          }),
+      ...n.flags.update,
     },
-    examples: [ex(`update ${T} --course 1 --title "Introductions" --pinned`), ...(announcements ? [] : [ex('update 8 --course 1 --publish')])],
+    examples: [ex(`update ${n.seeded.topic} --course 1 --title "Introductions" --pinned`), ...n.examples.update.map(ex)],
     async run({ args, opts, ctx }) {
-      const o = opts as typeof opts & { publish?: boolean; unpublish?: boolean; ungraded?: boolean };
-      if (o.pinned && o.unpin) throw new UsageError('give --pinned or --unpin, not both');
-      if (o.lock && o.unlock) throw new UsageError('give --lock or --unlock, not both');
-      if (o.publish && o.unpublish) throw new UsageError('give --publish or --unpublish, not both');
-      if (o.ungraded && (o.points !== undefined || o.assignmentId !== undefined)) throw new UsageError('--ungraded cannot go with --points or --assignment-id');
-      const fields = await topicFields(ctx, o);
-      if (o.unpin) fields.pinned = false;
-      if (o.lock) fields.locked = true;
-      if (o.unlock) fields.locked = false;
-      if (o.publish) fields.published = true;
-      if (o.unpublish) fields.published = false;
-      if (o.ungraded) fields.assignment = { set_assignment: false };
-      if (Object.keys(fields).length === 0) throw new UsageError('nothing to change: give at least one flag (see --help)');
-      return item(await (await ctx.client()).ops.discussions.updateTopic({ ...topicContext(o), topic_id: args[0], ...fields }));
+      const fields = await updatedFields(ctx, opts);
+      return item(await (await ctx.client()).ops.discussions.updateTopic({ ...topicContext(opts), topic_id: args[0], ...fields }));
     },
   });
+}
 
-  const deleteTopic = command({
-    name: `delete <${what}>`,
-    argIds: { [what]: what },
-    summary: announcements ? 'Delete an announcement' : 'Delete a topic (and its assignment, if graded)',
+/** The fields an update sends; flags that contradict each other, or none at all, are usage errors. */
+async function updatedFields(ctx: Context, o: UpdateOpts): Promise<TopicFields> {
+  if (o.pinned && o.unpin) throw new UsageError('give --pinned or --unpin, not both');
+  if (o.lock && o.unlock) throw new UsageError('give --lock or --unlock, not both');
+  if (o.publish && o.unpublish) throw new UsageError('give --publish or --unpublish, not both');
+  if (o.ungraded && (o.points !== undefined || o.assignmentId !== undefined)) throw new UsageError('--ungraded cannot go with --points or --assignment-id');
+  const fields = await topicFields(ctx, o);
+  if (o.unpin) fields.pinned = false;
+  if (o.lock) fields.locked = true;
+  if (o.unlock) fields.locked = false;
+  if (o.publish) fields.published = true;
+  if (o.unpublish) fields.published = false;
+  if (o.ungraded) fields.assignment = { set_assignment: false };
+  if (Object.keys(fields).length === 0) throw new UsageError('nothing to change: give at least one flag (see --help)');
+  return fields;
+}
+
+function deleteVerb(n: TopicNoun) {
+  return command({
+    name: `delete <${n.one}>`,
+    argIds: { [n.one]: n.one },
+    summary: n.summaries.delete,
     routes: ['discussions.deleteTopic@courses', 'discussions.deleteTopic@groups', 'discussions.deleteTopic@collection_items'],
     writes: 'delete',
     options: where,
-    examples: [ex(`delete ${T} --course 1 --yes`)],
+    examples: [example(n)(`delete ${n.seeded.topic} --course 1 --yes`)],
     async run({ args, opts, ctx }) {
       const c = topicContext(opts);
-      await ctx.confirm(`Delete ${what} ${args[0]}`);
+      await ctx.confirm(`Delete ${n.one} ${args[0]}`);
       return item(await (await ctx.client()).ops.discussions.deleteTopic({ ...c, topic_id: args[0] }));
     },
   });
+}
 
-  const view = command({
-    name: `view <${what}>`,
+function viewVerb(n: TopicNoun) {
+  const ex = example(n);
+  return command({
+    name: `view <${n.one}>`,
     summary: 'The whole thread: an indented tree on a terminal (unread marked), the API\'s full view as JSON otherwise',
     routes: ['discussions.viewTopic@courses', 'discussions.viewTopic@groups', 'discussions.viewTopic@collection_items'],
     options: { ...where, newEntries: { flags: '--new-entries', description: 'while the server rebuilds the view, take it with the entries posted since' } },
-    examples: [ex(`view ${T} --course 1`), ex(`view ${T} --course 1 -o json`)],
+    examples: [ex(`view ${n.seeded.topic} --course 1`), ex(`view ${n.seeded.topic} --course 1 -o json`)],
     async run({ args, opts, ctx }) {
       const v = await (await ctx.client()).ops.discussions.viewTopic({ ...topicContext(opts), topic_id: args[0], include_new_entries: opts.newEntries ? 1 : undefined });
       const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
       return format === 'table' ? text(renderThread(v)) : item(v);
     },
   });
+}
 
-  const entries = command({
-    name: `entries <${what}>`,
+function entriesVerb(n: TopicNoun) {
+  const ex = example(n);
+  return command({
+    name: `entries <${n.one}>`,
     summary: 'Top-level entries, newest first, each with its ten newest replies; with --id, those entries (deleted ones too)',
     routes: [
       'discussions.listEntries@courses', 'discussions.listEntries@groups', 'discussions.listEntries@collection_items',
@@ -318,148 +375,157 @@ export function topicVerbs(announcements: boolean): Verbs {
     ],
     columns: ENTRY_COLUMNS,
     options: { ...where, id: { flags: '--id <entry>', description: 'only this entry (repeatable), in id order', repeatable: true } },
-    examples: [ex(`entries ${T} --course 1`), ex(`entries ${T} --course 1 --id ${E}${announcements ? '' : ' --id 4'} -o json`)],
+    examples: [ex(`entries ${n.seeded.topic} --course 1`), ex(`entries ${n.seeded.topic} --course 1 --id ${n.seeded.entryIds} -o json`)],
     async run({ args, opts, ctx }) {
       const d = (await ctx.client()).ops.discussions;
       const on = { ...topicContext(opts), topic_id: args[0] };
       return list(opts.id?.length ? d.entryList({ ...on, ids: opts.id }, { limit: ctx.pageLimit() }) : d.listEntries(on, { limit: ctx.pageLimit() }));
     },
   });
+}
 
-  const replies = command({
-    name: `replies <${what}> <entry>`,
+function repliesVerb(n: TopicNoun) {
+  return command({
+    name: `replies <${n.one}> <entry>`,
     summary: 'Every reply under a top-level entry, newest first',
     routes: ['discussions.listReplies@courses', 'discussions.listReplies@groups', 'discussions.listReplies@collection_items'],
     columns: ENTRY_COLUMNS,
     options: where,
-    examples: [ex(`replies ${announcements ? '1' : '3'} ${announcements ? E : '7'} --course 1`)],
+    examples: [example(n)(`replies ${n.seeded.replies} --course 1`)],
     async run({ args, opts, ctx }) {
       return list((await ctx.client()).ops.discussions.listReplies({ ...topicContext(opts), topic_id: args[0], entry_id: args[1] }, { limit: ctx.pageLimit() }));
     },
   });
+}
 
-  const postFlags = { ...where, ...messageFlags, attach: { file: 'uploaded', flags: '--attach <file>', description: 'attach a file' } } as const;
+const postFlags = { ...where, ...messageFlags, attach: { file: 'uploaded', flags: '--attach <file>', description: 'attach a file' } } as const;
 
-  const post = command({
-    name: `post <${what}>`,
+function postVerb(n: TopicNoun) {
+  const ex = example(n);
+  return command({
+    name: `post <${n.one}>`,
     summary: 'Post an entry (the initial post a topic may require), optionally with a file',
     routes: ['discussions.createEntry@courses', 'discussions.createEntry@groups', 'discussions.createEntry@collection_items'],
     columns: ENTRY_COLUMNS,
     options: postFlags,
-    examples: [ex(`post ${T} --course 1 --message "<p>Hello from section A</p>"`), ex(`post ${T} --course 1 --message-file notes.txt --attach avatar.png`)],
+    examples: [ex(`post ${n.seeded.topic} --course 1 --message "<p>Hello from section A</p>"`), ex(`post ${n.seeded.topic} --course 1 --message-file notes.txt --attach avatar.png`)],
     async run({ args, opts, ctx }) {
       const message = await messageOf(ctx, opts, opts.attach === undefined);
       const attachment = await attachmentOf(opts.attach);
       return item(await (await ctx.client()).ops.discussions.createEntry({ ...topicContext(opts), topic_id: args[0], message, attachment }));
     },
   });
+}
 
-  const reply = command({
-    name: `reply <${what}> <entry>`,
+function replyVerb(n: TopicNoun) {
+  return command({
+    name: `reply <${n.one}> <entry>`,
     summary: 'Reply to an entry (a side_comment topic takes replies to top-level entries only)',
     routes: ['discussions.createReply@courses', 'discussions.createReply@groups', 'discussions.createReply@collection_items'],
     columns: ENTRY_COLUMNS,
     options: postFlags,
-    examples: [ex(`reply ${T} ${E} --course 1 --message "<p>Agreed.</p>"`)],
+    examples: [example(n)(`reply ${n.seeded.topic} ${n.seeded.entry} --course 1 --message "<p>Agreed.</p>"`)],
     async run({ args, opts, ctx }) {
       const message = await messageOf(ctx, opts, opts.attach === undefined);
       const attachment = await attachmentOf(opts.attach);
       return item(await (await ctx.client()).ops.discussions.createReply({ ...topicContext(opts), topic_id: args[0], entry_id: args[1], message, attachment }));
     },
   });
+}
 
-  const editEntry = command({
-    name: `edit-entry <${what}> <entry>`,
+function editEntryVerb(n: TopicNoun) {
+  return command({
+    name: `edit-entry <${n.one}> <entry>`,
     summary: 'Change an entry\'s message (its author, or a moderator)',
     routes: ['discussions.updateEntry@courses', 'discussions.updateEntry@groups', 'discussions.updateEntry@collection_items'],
     columns: ENTRY_COLUMNS,
     options: { ...where, ...messageFlags },
-    examples: [ex(`edit-entry ${T} ${E} --course 1 --message "<p>Edited</p>"`)],
+    examples: [example(n)(`edit-entry ${n.seeded.topic} ${n.seeded.entry} --course 1 --message "<p>Edited</p>"`)],
     async run({ args, opts, ctx }) {
       const message = (await messageOf(ctx, opts, true))!;
       return item(await (await ctx.client()).ops.discussions.updateEntry({ ...topicContext(opts), topic_id: args[0], id: args[1], message }));
     },
   });
+}
 
-  const deleteEntry = command({
-    name: `delete-entry <${what}> <entry>`,
+function deleteEntryVerb(n: TopicNoun) {
+  return command({
+    name: `delete-entry <${n.one}> <entry>`,
     summary: 'Delete an entry (its author, or a moderator); its replies stay',
     routes: ['discussions.deleteEntry@courses', 'discussions.deleteEntry@groups', 'discussions.deleteEntry@collection_items'],
     options: where,
-    examples: [ex(`delete-entry ${T} ${E} --course 1 --yes`)],
+    examples: [example(n)(`delete-entry ${n.seeded.topic} ${n.seeded.entry} --course 1 --yes`)],
     async run({ args, opts, ctx }) {
       const c = topicContext(opts);
-      await ctx.confirm(`Delete entry ${args[1]} of ${what} ${args[0]}`);
+      await ctx.confirm(`Delete entry ${args[1]} of ${n.one} ${args[0]}`);
       await (await ctx.client()).ops.discussions.deleteEntry({ ...c, topic_id: args[0], id: args[1] });
       ctx.io.stderr.write(`Deleted entry ${args[1]}.\n`);
       return undefined;
     },
   });
+}
 
-  const forcedFlag = { forced: { flags: '--forced', description: 'set forced_read_state: viewing will not change it' } } as const;
+const forcedFlag = { forced: { flags: '--forced', description: 'set forced_read_state: viewing will not change it' } } as const;
 
-  const mark = (state: 'read' | 'unread') =>
-    command({
-      name: `${state} <${what}> [entry]`,
-      summary: `Mark the ${what}'s own text ${state}, or with ENTRY that entry`,
-      routes: (['courses', 'groups', 'collection_items'] as const).flatMap((c) => [
-        `discussions.markTopic${state === 'read' ? 'Read' : 'Unread'}@${c}` as const,
-        `discussions.markEntry${state === 'read' ? 'Read' : 'Unread'}@${c}` as const,
-      ]),
-      options: { ...where, ...forcedFlag },
-      examples: [ex(`${state} ${T} --course 1`), ex(`${state} ${T} ${E} --course 1 --forced`)],
-      async run({ args, opts, ctx }) {
-        const d = (await ctx.client()).ops.discussions;
-        const on = { ...topicContext(opts), topic_id: args[0] };
-        if (args[1] === undefined) {
-          if (opts.forced) throw new UsageError('--forced goes with an entry');
-          await (state === 'read' ? d.markTopicRead(on) : d.markTopicUnread(on));
-          ctx.io.stderr.write(`Marked ${what} ${args[0]} ${state}.\n`);
-        } else {
-          const entry = { ...on, entry_id: args[1], forced_read_state: opts.forced ? true : undefined };
-          await (state === 'read' ? d.markEntryRead(entry) : d.markEntryUnread(entry));
-          ctx.io.stderr.write(`Marked entry ${args[1]} ${state}.\n`);
-        }
-        return undefined;
-      },
-    });
+function markVerb(n: TopicNoun, state: 'read' | 'unread') {
+  const ex = example(n);
+  const { topic, entry } = n.seeded;
+  return command({
+    name: `${state} <${n.one}> [entry]`,
+    summary: `Mark the ${n.one}'s own text ${state}, or with ENTRY that entry`,
+    routes: (['courses', 'groups', 'collection_items'] as const).flatMap((c) => [
+      `discussions.markTopic${state === 'read' ? 'Read' : 'Unread'}@${c}` as const,
+      `discussions.markEntry${state === 'read' ? 'Read' : 'Unread'}@${c}` as const,
+    ]),
+    options: { ...where, ...forcedFlag },
+    examples: [ex(`${state} ${topic} --course 1`), ex(`${state} ${topic} ${entry} --course 1 --forced`)],
+    async run({ args, opts, ctx }) {
+      const d = (await ctx.client()).ops.discussions;
+      const on = { ...topicContext(opts), topic_id: args[0] };
+      if (args[1] === undefined) {
+        if (opts.forced) throw new UsageError('--forced goes with an entry');
+        await (state === 'read' ? d.markTopicRead(on) : d.markTopicUnread(on));
+        ctx.io.stderr.write(`Marked ${n.one} ${args[0]} ${state}.\n`);
+      } else {
+        const marked = { ...on, entry_id: args[1], forced_read_state: opts.forced ? true : undefined };
+        await (state === 'read' ? d.markEntryRead(marked) : d.markEntryUnread(marked));
+        ctx.io.stderr.write(`Marked entry ${args[1]} ${state}.\n`);
+      }
+      return undefined;
+    },
+  });
+}
 
-  const markAll = (state: 'read' | 'unread') =>
-    command({
-      name: `${state}-all <${what}>`,
-      summary: `Mark the ${what} and all its entries ${state}`,
-      routes: (['courses', 'groups', 'collection_items'] as const).map((c) => `discussions.markAll${state === 'read' ? 'Read' : 'Unread'}@${c}` as const),
-      options: { ...where, ...forcedFlag },
-      examples: [ex(`${state}-all ${T} --course 1`)],
-      async run({ args, opts, ctx }) {
-        const d = (await ctx.client()).ops.discussions;
-        const on = { ...topicContext(opts), topic_id: args[0], forced_read_state: opts.forced ? true : undefined };
-        await (state === 'read' ? d.markAllRead(on) : d.markAllUnread(on));
-        ctx.io.stderr.write(`Marked ${what} ${args[0]} and its entries ${state}.\n`);
-        return undefined;
-      },
-    });
+function markAllVerb(n: TopicNoun, state: 'read' | 'unread') {
+  return command({
+    name: `${state}-all <${n.one}>`,
+    summary: `Mark the ${n.one} and all its entries ${state}`,
+    routes: (['courses', 'groups', 'collection_items'] as const).map((c) => `discussions.markAll${state === 'read' ? 'Read' : 'Unread'}@${c}` as const),
+    options: { ...where, ...forcedFlag },
+    examples: [example(n)(`${state}-all ${n.seeded.topic} --course 1`)],
+    async run({ args, opts, ctx }) {
+      const d = (await ctx.client()).ops.discussions;
+      const on = { ...topicContext(opts), topic_id: args[0], forced_read_state: opts.forced ? true : undefined };
+      await (state === 'read' ? d.markAllRead(on) : d.markAllUnread(on));
+      ctx.io.stderr.write(`Marked ${n.one} ${args[0]} and its entries ${state}.\n`);
+      return undefined;
+    },
+  });
+}
 
-  const subscription = (on: boolean) =>
-    command({
-      name: `${on ? 'subscribe' : 'unsubscribe'} <${what}>`,
-      summary: on ? `Be notified of new entries in ${aWhat}` : `Stop notifications of new entries in ${aWhat}`,
-      routes: (['courses', 'groups', 'collection_items'] as const).map((c) => `discussions.${on ? 'subscribe' : 'unsubscribe'}@${c}` as const),
-      options: where,
-      examples: [ex(`${on ? 'subscribe' : 'unsubscribe'} ${T} --course 1`)],
-      async run({ args, opts, ctx }) {
-        const d = (await ctx.client()).ops.discussions;
-        const target = { ...topicContext(opts), topic_id: args[0] };
-        await (on ? d.subscribe(target) : d.unsubscribe(target));
-        ctx.io.stderr.write(`${on ? 'Subscribed to' : 'Unsubscribed from'} ${what} ${args[0]}.\n`);
-        return undefined;
-      },
-    });
-
-  return [
-    listTopics, getTopic, createTopic, updateTopic, deleteTopic, view, entries, replies, post, reply, editEntry, deleteEntry,
-    mark('read'), mark('unread'), markAll('read'), markAll('unread'),
-    // Announcements hold every subscription (subscription_hold topic_is_announcement): no verbs for it there.
-    ...(announcements ? [] : [subscription(true), subscription(false)]),
-  ] as CommandSpec<never>[] as Verbs;
+function subscriptionVerb(n: TopicNoun, on: boolean) {
+  return command({
+    name: `${on ? 'subscribe' : 'unsubscribe'} <${n.one}>`,
+    summary: on ? `Be notified of new entries in ${n.aOne}` : `Stop notifications of new entries in ${n.aOne}`,
+    routes: (['courses', 'groups', 'collection_items'] as const).map((c) => `discussions.${on ? 'subscribe' : 'unsubscribe'}@${c}` as const),
+    options: where,
+    examples: [example(n)(`${on ? 'subscribe' : 'unsubscribe'} ${n.seeded.topic} --course 1`)],
+    async run({ args, opts, ctx }) {
+      const d = (await ctx.client()).ops.discussions;
+      const target = { ...topicContext(opts), topic_id: args[0] };
+      await (on ? d.subscribe(target) : d.unsubscribe(target));
+      ctx.io.stderr.write(`${on ? 'Subscribed to' : 'Unsubscribed from'} ${n.one} ${args[0]}.\n`);
+      return undefined;
+    },
+  });
 }

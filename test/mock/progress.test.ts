@@ -1,5 +1,5 @@
 // Background jobs and their Progress: the runner's states, slices and failure report, and who may read it.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Progress } from '../../src/spec/types/progress.js';
 import { spawnSync } from 'node:child_process';
 import { createJobRunner } from '../../src/mock/jobs.js';
@@ -25,15 +25,22 @@ describe('the job runner', () => {
     const mock = freshMock();
     const admin = clientFor(mock, TOKENS.admin);
     const names = Array.from({ length: 45 }, (_, i) => `name ${i}`);
-    const started = mock.jobs.start(renameJob(names));
-    expect(started).toMatchObject({ workflow_state: 'queued', completion: 0, tag: 'test_rename' });
+    // The runner's slices wait on setTimeout: faked, each poll sees exactly one more slice, however busy the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
     const seen: Progress[] = [];
-    for (;;) {
-      const p = await admin.ops.progress.get({ id: started.id });
-      seen.push(p);
-      if (p.workflow_state === 'completed') break;
-      await new Promise((r) => setImmediate(r));
+    try {
+      const started = mock.jobs.start(renameJob(names));
+      expect(started).toMatchObject({ workflow_state: 'queued', completion: 0, tag: 'test_rename' });
+      for (;;) {
+        const p = await admin.ops.progress.get({ id: started.id });
+        seen.push(p);
+        if (p.workflow_state === 'completed') break;
+        vi.advanceTimersToNextTimer();
+      }
+    } finally {
+      vi.useRealTimers();
     }
+    const started = seen[0]!;
     const last = seen.at(-1)!;
     expect(last).toMatchObject({ completion: 100, message: '45 items processed', results: { succeeded: 45, failed: 0 }, url: `http://lms.mock/api/v1/progress/${started.id}` });
     expect(seen.some((p) => p.workflow_state === 'running' && p.completion! > 0 && p.completion! < 100)).toBe(true);

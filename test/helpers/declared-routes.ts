@@ -8,11 +8,10 @@
 // verb answers is read under the verb's frame too, since its pages are fetched as it is printed.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach } from 'vitest';
-import type { CommandResult, CommandSpec, IdKind, NounSpec } from '../../src/cli/command.js';
+import type { CommandResult, CommandSpec, NounSpec } from '../../src/cli/command.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { matchRoute } from '../../src/mock/router.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
-import type { RouteId } from '../../src/spec/routes.js';
 
 type Verb = CommandSpec<never>;
 
@@ -26,29 +25,15 @@ interface Frame {
 }
 
 /**
- * Routes a verb may call without declaring them: requests sent for it by shared code, never by the
- * verb's own logic. Derived from what the verb declares, never a list of verbs.
+ * The one allowance: a route a verb may call without declaring it, because shared code sends it for
+ * any verb. --as-user first asks whether that user exists (the global flag's request). Everything
+ * else a verb's code reaches, a user looked up by SIS id or login included, the verb declares.
  */
-function allowance(frame: Frame): Set<string> {
-  const allowed = new Set<string>();
-  // --as-user first asks whether that user exists: the global flag's request, for any verb.
-  if (frame.asUser) allowed.add('users.get');
-  for (const kind of idKinds(frame.spec)) for (const id of RESOLVES[kind] ?? []) allowed.add(id);
-  return allowed;
-}
-
-/** Routes the client calls to turn a reference of a kind into an id, for any verb that takes one. */
-const RESOLVES: Partial<Record<IdKind, RouteId[]>> = {};
-
-function idKinds(spec: Verb): Set<IdKind> {
-  const kinds = new Set<IdKind>(Object.values(spec.argIds ?? {}));
-  for (const option of spec.options ?? []) if (option.ids) kinds.add(option.ids);
-  return kinds;
-}
+const allowance = (asUser: boolean): string[] => (asUser ? ['users.get'] : []);
 
 /** The routes `spec` called that it neither declares nor is allowed, once each. */
 export function undeclared(spec: Verb, called: readonly string[], asUser = false): string[] {
-  const allowed = allowance({ path: '', spec, asUser, called: [] });
+  const allowed = new Set(allowance(asUser));
   const declared = new Set<string>(spec.routes ?? []);
   return [...new Set(called)].filter((id) => !declared.has(id) && !allowed.has(id));
 }

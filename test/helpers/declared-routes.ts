@@ -9,7 +9,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach } from 'vitest';
 import type { CommandResult, CommandSpec, NounSpec } from '../../src/cli/command.js';
-import { loadAllNouns } from '../../src/commands/index.js';
+import { lazyNouns, topLevelCommands } from '../../src/commands/index.js';
 import { matchRoute } from '../../src/mock/router.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
 
@@ -43,9 +43,11 @@ const ANY_ROUTE = new Set(['api request']);
 
 const frames = new AsyncLocalStorage<Frame>();
 let ended: Frame[] = [];
+const watched = new WeakSet<Verb>();
 
 function watchRun(spec: Verb, path: string): void {
-  if (ANY_ROUTE.has(path)) return;
+  if (ANY_ROUTE.has(path) || watched.has(spec)) return;
+  watched.add(spec);
   const run = spec.run;
   spec.run = (input) => {
     const frame: Frame = { path, spec, asUser: input.ctx.globals.asUser !== undefined, called: [] };
@@ -80,7 +82,16 @@ function watchTree(specs: (Verb | NounSpec)[], prefix: string[] = []): void {
   }
 }
 
-watchTree(await loadAllNouns());
+// Each noun's verbs as the noun is loaded, so a test pays only for the nouns it runs.
+for (const noun of lazyNouns) {
+  const load = noun.load;
+  noun.load = async () => {
+    const verbs = await load();
+    watchTree(verbs, [noun.name]);
+    return verbs;
+  };
+}
+watchTree(topLevelCommands);
 
 /** Records, for the verb running, the route of every request sent to this mock. */
 export function watchRoutes(mock: MockRuntime): MockRuntime {

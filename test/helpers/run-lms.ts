@@ -7,6 +7,7 @@ import type { Prompter } from '../../src/cli/context.js';
 import type { Keychain } from '../../src/config/keychain.js';
 import type { SpinnerFactory } from '../../src/io/activity.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
+import { assertDeclaredRoutes, watchRoutes } from './declared-routes.js';
 import { jsonChecked, seedSchool } from './mock-client.js';
 import { fakeIO } from './fake-io.js';
 import { memoryKeychain } from './keychain.js';
@@ -43,8 +44,8 @@ export const FIXED_NOW = '2026-11-02T12:00:00.000Z';
  */
 export function session(env: Record<string, string> = {}, options: { keychain?: Keychain } = {}): Session {
   // As `--mock` opens it: a request without a User-Agent is refused, so every command run here
-  // proves that lms sends one.
-  const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool, { requireUserAgent: true }));
+  // proves that lms sends one. Every route a command calls is checked against its declaration.
+  const mock = watchRoutes(jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool, { requireUserAgent: true })));
   const configDir = mkdtempSync(join(tmpdir(), 'lms-test-config-'));
   const keychain = options.keychain ?? memoryKeychain();
   return {
@@ -63,6 +64,8 @@ export function session(env: Record<string, string> = {}, options: { keychain?: 
         prompter: options.prompter,
         spinner: options.spinner,
       });
+      // The command has ended: a route it called without declaring it fails the test here.
+      assertDeclaredRoutes();
       return { exitCode, stdout: io.stdoutText(), stderr: io.stderrText() };
     },
   };

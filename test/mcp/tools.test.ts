@@ -12,6 +12,7 @@ import { callTool, newCursorKey, type Session, type ToolResult } from '../../src
 import { toolsOf, type Tool } from '../../src/mcp/tools.js';
 import { openMock } from '../../src/mock/runtime.js';
 import { fakeIO } from '../helpers/fake-io.js';
+import { watchRoutes } from '../helpers/declared-routes.js';
 import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
 import { FIXED_NOW } from '../helpers/run-lms.js';
 
@@ -22,7 +23,7 @@ let tools: Map<string, Tool>;
 let requests: { method: string; url: string }[];
 
 function server(allow: { writes?: boolean; destructive?: boolean } = {}): Session {
-  const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
+  const mock = watchRoutes(jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool)));
   const handler = mock.handler;
   mock.handler = async (req) => {
     requests.push({ method: req.method, url: req.url });

@@ -117,7 +117,7 @@ const deleteUser = command({
   name: 'delete <id>',
   argIds: { id: 'user' },
   summary: 'Delete a user from an account (asks first; --yes in scripts)',
-  routes: ['users.delete'],
+  routes: ['users.get', 'users.delete'],
   examples: ['lms users delete sis_user_id:S-012 --account 1 --yes'],
   columns: USER_COLUMNS,
   options: { account },

@@ -82,6 +82,7 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
     const deps: Partial<Deps> = {
       io,
       localFiles: false,
+      audit: { surface: `mcp:${tool.name}`, verb: tool.command },
       pageCursor,
       consent: async (action, destructive) => {
         if (destructive && !session.allowDestructive) throw refusal(`${tool.name}: "${action}" destroys data`, '--allow-destructive');

@@ -8,10 +8,11 @@ import { compileOption, type CompiledOption } from '../cli/options.js';
 import { route } from '../spec/routes.js';
 
 /**
- * Nouns that act on this machine, not on the instance, or that hand out secrets: an assistant gets
- * none of them (`auth token` prints the token; `api` sends any request, whatever the server allows).
+ * Nouns that act on this machine, not on the instance, or that hand out secrets or this machine's
+ * files: an assistant gets none of them (`auth token` prints the token; `api` sends any request,
+ * whatever the server allows; `log` reads the audit log).
  */
-const LOCAL_NOUNS = new Set(['profile', 'mock', 'api', 'doctor', 'completion', 'mcp', 'auth', 'version']);
+const LOCAL_NOUNS = new Set(['profile', 'mock', 'api', 'doctor', 'completion', 'mcp', 'auth', 'version', 'log']);
 
 /**
  * Flags the tools leave out: the dry run and plan are the tool's own `dry_run`; `--watch` makes a

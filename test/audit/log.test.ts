@@ -39,7 +39,7 @@ describe('the audit log file', () => {
     }
     expect(existsSync(`${path}.3`)).toBe(false);
     // Files of 3 lines (10-12, …, 25-27) and the current 28-29: two rotated ones kept, the rest gone.
-    expect([...readEntries(path)].map((e) => e.path.split('=')[1])).toEqual(['22', '23', '24', '25', '26', '27', '28', '29']);
+    expect([...readEntries(path)].map((e) => e.path!.split('=')[1])).toEqual(['22', '23', '24', '25', '26', '27', '28', '29']);
   });
 
   it('drops entries older than its retention when it rotates, and a rotated file of only old ones', () => {
@@ -68,7 +68,7 @@ describe('the audit log file', () => {
     old.append(entry(NOW - 200 * DAY, 1));
     old.append(entry(NOW - 10 * DAY, 2));
     new AuditLog(path, { keepDays: 90, now: () => NOW }).append(entry(NOW, 3));
-    expect(lines(path).map((e) => e.path.split('=')[1])).toEqual(['2', '3']);
+    expect(lines(path).map((e) => e.path!.split('=')[1])).toEqual(['2', '3']);
   });
 
   it('passes over a line cut short by a crash', () => {
@@ -76,7 +76,7 @@ describe('the audit log file', () => {
     new AuditLog(path).append(entry(NOW, 1));
     writeFileSync(path, `${readFileSync(path, 'utf8')}{"time":"2026-11-0`, { flag: 'w' });
     new AuditLog(path).append(entry(NOW, 2));
-    expect([...readEntries(path)].map((e) => e.path.split('=')[1])).toEqual(['1']);
+    expect([...readEntries(path)].map((e) => e.path!.split('=')[1])).toEqual(['1']);
   });
 
   it('reads LMS_AUDIT_KEEP_DAYS: 90 by default, a positive number, or a usage error', () => {

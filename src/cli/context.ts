@@ -85,6 +85,21 @@ export interface Deps {
    * changes but destroys nothing.
    */
   consent?: (action: string, destructive: boolean) => Promise<void>;
+  /**
+   * The plan a person was shown and confirmed before this run (`lms mcp`'s confirmation tokens):
+   * the tool, its arguments, the dry run it answered and when, for whatever records the writes.
+   */
+  confirmed?: ConfirmedPlan;
+}
+
+export interface ConfirmedPlan {
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** The dry run's result as the call that handed out the token answered it. */
+  plan: Record<string, unknown>;
+  /** sha256 of the plan's JSON, which the token carries. */
+  planDigest: string;
+  issuedAt: string;
 }
 
 export interface Context {

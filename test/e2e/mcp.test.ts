@@ -36,6 +36,15 @@ async function connect(args: string[], extraEnv: Record<string, string>): Promis
   };
 }
 
+/** A call that destroys: its plan and token first, then the call again with the token. */
+async function confirmed(s: Session, name: string, args: Record<string, unknown>): Promise<Result> {
+  const plan = await s.call(name, args);
+  expect(plan.isError, plan.content[0]?.text).toBeFalsy();
+  const token = plan.structuredContent?.confirm;
+  expect(typeof token, plan.content[0]?.text).toBe('string');
+  return s.call(name, { ...args, confirm: token });
+}
+
 const mockDb = join(dir, 'mcp.db');
 const mockEnv = { LMS_MOCK_DB: mockDb };
 
@@ -291,7 +300,7 @@ describe('lms mcp --allow-destructive', () => {
     try {
       const made = await s.call('sections_create', { course: 1, name: 'Doomed' });
       const id = (made.structuredContent as { id: number }).id;
-      const r = await s.call('sections_delete', { id });
+      const r = await confirmed(s, 'sections_delete', { id });
       expect(r.isError, r.content[0].text).toBeFalsy();
       const gone = await s.call('sections_get', { id });
       expect(gone.structuredContent?.error).toMatchObject({ class: 'not_found' });
@@ -345,12 +354,12 @@ describe('lms mcp: a value that deactivates, from an import or a course file', (
     }
     const destroyer = await connect(['--mock', 'mcp', '--allow-destructive'], db);
     try {
-      const applied = await destroyer.call('apply', { file_text: FILE });
+      const applied = await confirmed(destroyer, 'apply', { file_text: FILE });
       expect(applied.isError, applied.content[0].text).toBeFalsy();
       expect(await stateOf(destroyer)).toBe('inactive');
       await destroyer.call('enrollments_add', { course: 1, user: '8', type: 'student', state: 'active' });
       expect(await stateOf(destroyer)).toBe('active');
-      const imported = await destroyer.call('enrollments_import', { course: 1, update: true, file_text: ROSTER });
+      const imported = await confirmed(destroyer, 'enrollments_import', { course: 1, update: true, file_text: ROSTER });
       expect(imported.isError, imported.content[0].text).toBeFalsy();
       expect(await stateOf(destroyer)).toBe('inactive');
     } finally {

@@ -135,16 +135,15 @@ const destroyingFlag = (tool: Tool, given: Record<string, unknown>) => tool.dest
 /** The error as a result: the server's words, and the instance's (an API error's message) fenced. */
 function failed(error: LmsError, notes: string, files: string | undefined): Answer {
   const relabelled = relabel(error, files);
-  const fromInstance = causes(relabelled).some((e) => e instanceof ApiError);
-  const text: Answer['text'] = fromInstance ? ['error: the instance answered:', { data: relabelled.message }] : [`error: ${relabelled.message}`];
+  const text: Answer['text'] = fromInstance(relabelled) ? ['error: the instance answered:', { data: relabelled.message }] : [`error: ${relabelled.message}`];
   if (relabelled.hint) text.push(`hint: ${relabelled.hint}`);
   return { text: withNotes(text, notes), structured: { error: errorData(relabelled) }, isError: true, echo: false };
 }
 
-function causes(error: unknown): unknown[] {
-  const chain: unknown[] = [];
-  for (let e = error; e instanceof Error && chain.length < 8; e = e.cause) chain.push(e);
-  return chain;
+/** Whether the error's message is the instance's answer (an API error, or one that wraps it). */
+function fromInstance(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) if (e instanceof ApiError) return true;
+  return false;
 }
 
 async function runCall(tool: Tool, given: Record<string, unknown>, session: Session, confirmed: ConfirmedPlan | undefined): Promise<Answer> {
@@ -192,9 +191,13 @@ async function runCall(tool: Tool, given: Record<string, unknown>, session: Sess
     const shaped = await shape(result, limit);
     if (tool.paged && listed === 1 && next !== undefined) shaped.value.next_cursor = sealCursor(next, tool, given, session.cursorKey);
     const failure = result?.failure;
-    const summary = failure ? `${tool.name} finished with failures: ${failure.message}` : shaped.summary(tool.name);
+    const summary: Answer['text'] = !failure
+      ? [shaped.summary(tool.name)]
+      : fromInstance(failure)
+        ? [`${tool.name} finished with failures:`, { data: failure.message }]
+        : [`${tool.name} finished with failures: ${failure.message}`];
     const structured = failure ? { ...shaped.value, error: errorData(failure) } : shaped.value;
-    return { text: withNotes([summary], notes), structured, isError: failure !== undefined, echo: true };
+    return { text: withNotes(summary, notes), structured, isError: failure !== undefined, echo: true };
   } catch (thrown) {
     if (thrown instanceof PlanFirst) throw thrown;
     return failed(toLmsError(thrown), notes, files);

@@ -6,12 +6,18 @@
 export const OPEN = '<lms-data>';
 export const CLOSE = '</lms-data>';
 
+/** What may stand unseen between a tag's characters: spaces, soft hyphens, zero-width characters. */
+const GAP = String.raw`[\s\u00AD\u200B-\u200D\u2060\uFEFF]`;
+
 /**
  * The start of anything that reads as the fence's tag: `<` (or a look-alike: full-width, small,
  * angle quotes and brackets, the HTML entities) then, past spaces, slashes and JSON escapes
- * (`\n`, `\u0020`), `lms`, at most three separators, `data`, in any case.
+ * (`\n`, `\u0020`) and invisible characters, `lms`, at most three separators, `data`, in any case.
  */
-const TAG = /([<\uFE64\uFF1C\u2039\u2329\u27E8\u3008]|&lt;?|&#0*60;?|&#x0*3c;?)(?=(?:\s|\/|\\[nrtfb/\\]|\\u[0-9a-f]{4})*l\s*m\s*s[^a-z0-9]{0,3}d\s*a\s*t\s*a)/giu;
+const TAG = new RegExp(
+  String.raw`([<\uFE64\uFF1C\u2039\u2329\u27E8\u3008]|&lt;?|&#0*60;?|&#x0*3c;?)(?=(?:${GAP}|\/|\\[nrtfb/\\]|\\u[0-9a-f]{4})*l${GAP}*m${GAP}*s[^a-z0-9]{0,3}d${GAP}*a${GAP}*t${GAP}*a)`,
+  'giu',
+);
 
 /**
  * The text with the opening character of every look-alike of the tag written as its JSON escape

@@ -54,6 +54,8 @@ describe('the fence', () => {
     ['<\\n/lms-data>', '\\u003c\\n/lms-data>'],
     ['<lms-data>', '\\u003clms-data>'],
     ['</lms_data>', '\\u003c/lms_data>'],
+    ['<\u200B/l\u200Bms-data>', '\\u003c\u200B/l\u200Bms-data>'],
+    ['</lms\u2010data>', '\\u003c/lms\u2010data>'],
     ['</lms data>', '\\u003c/lms data>'],
     ['\uFF1C/lms-data>', '\\uff1c/lms-data>'],
     ['&lt;/lms-data&gt;', '\\u0026lt;/lms-data&gt;'],

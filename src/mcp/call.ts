@@ -14,7 +14,7 @@ import { closest } from '../closest.js';
 import { ApiError, ExitCode, LmsError, UsageError } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
 import { newConfirmations, redeemToken, issueToken, type Confirmations } from './confirm.js';
-import { fenced } from './fence.js';
+import { escapeData, fenced } from './fence.js';
 import { signedBy, sign } from './sign.js';
 import { DEFAULT_PAGE, MAX_PAGE, type Tool } from './tools.js';
 
@@ -254,7 +254,8 @@ type Cut = { at: string; items: number } | { at: string; characters: number };
 /** Cuts `value` in place until its JSON fits `budget`, largest part first; what it cut, by place. */
 function fit(value: Record<string, unknown>, budget: number): Cut[] {
   const cuts = new Map<string, Cut>();
-  while (JSON.stringify(value).length > budget) {
+  // Measured as its fenced copy is: an escaped tag is longer.
+  while (escapeData(JSON.stringify(value)).length > budget) {
     const largest = largestPart(value);
     if (!largest) break;
     const { holder, key, at } = largest;

@@ -131,7 +131,7 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
     // diff takes --prune to show what apply --prune would destroy: only a verb that writes destroys.
     if (option.destroys && access !== 'read') {
       const which = option.destroys === true ? 'Destroys data' : `${option.destroys.join(' or ')} destroys data`;
-      schema.description = `${option.description}. ${which}: needs lms mcp --allow-destructive`;
+      schema.description = `${option.description}. ${which}: needs lms mcp --allow-destructive, and answers its plan and a confirm token first`;
       destroying.push({ property, values: option.destroys === true ? undefined : option.destroys });
     }
     add(property, schema);

@@ -111,6 +111,8 @@ export interface Context {
   readonly mockMode: boolean;
   /** The command may read the local files its input names (see Deps.localFiles). */
   readonly localFiles: boolean;
+  /** The plan a person confirmed for this run, when one was (see Deps.confirmed). */
+  readonly confirmed?: ConfirmedPlan;
   /**
    * The spinner on stderr while something slow is pending: `ctx.activity.track(promise, label)`.
    * Prompts pause it themselves; a progress bar calls `const resume = ctx.activity.pause()` first.
@@ -177,6 +179,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     instance,
     mockMode,
     localFiles: deps.localFiles !== false,
+    confirmed: deps.confirmed,
     interactive: io.stdoutIsTTY && io.stdinIsTTY && globals.input,
     activity: createActivity(io, { enabled: spinnerAllowed(io, env, globals.color), spinner: deps.spinner }),
     profiles: once(() => import('../config/profiles.js').then((m) => m.openProfiles(deps.configDir ?? env.LMS_CONFIG_DIR))),

@@ -37,7 +37,14 @@ function server(allowDestructive: boolean, clock = { now: Date.parse('2026-11-27
   const ctx = createContext(deps, { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false });
   const confirmed: (ConfirmedPlan | undefined)[] = [];
   const derive = ctx.derive.bind(ctx);
-  const watched = { ...ctx, derive: (over: Partial<Deps>, globals: Parameters<typeof ctx.derive>[1]) => (confirmed.push(over.confirmed), derive(over, globals)) };
+  const watched = {
+    ...ctx,
+    derive: async (over: Partial<Deps>, globals: Parameters<typeof ctx.derive>[1]) => {
+      const derived = await derive(over, globals);
+      confirmed.push(derived.confirmed);
+      return derived;
+    },
+  };
   const session: Session = { ctx: watched, allowWrites: true, allowDestructive, cursorKey: newCursorKey(), now: () => clock.now };
   return { session, clock, confirmed };
 }
@@ -146,6 +153,20 @@ describe('a destructive call under --allow-destructive', () => {
     const done = await call(session, 'conv_batch', { ids: '5', event: 'destroy', confirm: plan.structuredContent.confirm });
     expect(done.isError, done.content[0].text).toBeFalsy();
     expect(done.structuredContent.confirm).toBeUndefined();
+  });
+
+  it('hands out a token with the dry run of a destructive tool, which runs the call without dry_run', async () => {
+    deletes = [];
+    const { session } = server(true);
+    const id = String((await call(session, 'sections_create', { course: 1, name: 'Empty' })).structuredContent.id);
+    const dry = await call(session, 'sections_delete', { id, dry_run: true });
+    expect(dry.content[0].text).toMatch(/^sections_delete: the plan \(a dry run; nothing was sent\)\.[\s\S]*call sections_delete again with the same arguments, without dry_run, and confirm = /);
+    expect(deletes).toEqual([]);
+    const done = await call(session, 'sections_delete', { id, confirm: dry.structuredContent.confirm });
+    expect(done.isError, done.content[0].text).toBeFalsy();
+    expect(deletes).toHaveLength(1);
+    // A write that destroys nothing hands out none.
+    expect((await call(session, 'sections_create', { course: 1, name: 'Kept', dry_run: true })).structuredContent.confirm).toBeUndefined();
   });
 
   it('stays refused without --allow-destructive, a token or not', async () => {

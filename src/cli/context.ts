@@ -90,6 +90,21 @@ export interface Deps {
   consent?: (action: string, destructive: boolean) => Promise<void>;
   /** Which surface and verb the audit log names for this run's writes (the CLI's command path unless given). */
   audit?: AuditScope;
+  /**
+   * The plan a person was shown and confirmed before this run (`lms mcp`'s confirmation tokens):
+   * the tool, its arguments, the dry run it answered and when, for whatever records the writes.
+   */
+  confirmed?: ConfirmedPlan;
+}
+
+export interface ConfirmedPlan {
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** The dry run's result as the call that handed out the token answered it. */
+  plan: Record<string, unknown>;
+  /** sha256 of the plan's JSON, which the token carries. */
+  planDigest: string;
+  issuedAt: string;
 }
 
 export interface Context {
@@ -101,6 +116,8 @@ export interface Context {
   readonly mockMode: boolean;
   /** The command may read the local files its input names (see Deps.localFiles). */
   readonly localFiles: boolean;
+  /** The plan a person confirmed for this run, when one was (see Deps.confirmed). */
+  readonly confirmed?: ConfirmedPlan;
   /**
    * The spinner on stderr while something slow is pending: `ctx.activity.track(promise, label)`.
    * Prompts pause it themselves; a progress bar calls `const resume = ctx.activity.pause()` first.
@@ -174,6 +191,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     instance,
     mockMode,
     localFiles: deps.localFiles !== false,
+    confirmed: deps.confirmed,
     interactive: io.stdoutIsTTY && io.stdinIsTTY && globals.input,
     activity: createActivity(io, { enabled: spinnerAllowed(io, env, globals.color), spinner: deps.spinner }),
     profiles: once(() => import('../config/profiles.js').then((m) => m.openProfiles(deps.configDir ?? env.LMS_CONFIG_DIR))),

@@ -46,6 +46,12 @@ export interface AuditEntry {
   error?: string;
   /** A bulk job's (or apply's) outcome: its counts and its journal. */
   job?: { name: string; counts: Record<string, number>; journal?: string };
+  /**
+   * The plan a person confirmed before this write (`lms mcp`'s confirmation tokens): its digest,
+   * which the token carried, and when it was shown. The plan itself holds request bodies, so only
+   * its digest is kept.
+   */
+  confirmed?: { plan_digest: string; issued_at: string };
 }
 
 export interface AuditLogOptions {

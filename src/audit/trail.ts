@@ -13,6 +13,8 @@ export interface AuditScope {
   surface: string;
   /** `lms users delete`. */
   verb?: string;
+  /** The plan a person confirmed before the run, when one was. */
+  confirmed?: AuditEntry['confirmed'];
 }
 
 export interface TrailOptions {
@@ -52,6 +54,7 @@ export function auditTrail(options: TrailOptions): AuditTrail {
       ...(asUser !== undefined ? { as_user: asUser } : {}),
       surface: scope.surface,
       ...(scope.verb !== undefined ? { verb: scope.verb } : {}),
+      ...(scope.confirmed ? { confirmed: scope.confirmed } : {}),
       ...entry,
     };
     try {

@@ -174,7 +174,7 @@ async function runCall(tool: Tool, given: Record<string, unknown>, session: Sess
     const deps: Partial<Deps> = {
       io,
       localFiles: false,
-      audit: { surface: `mcp:${tool.name}`, verb: tool.command },
+      audit: { surface: `mcp:${tool.name}`, verb: tool.command, ...(confirmed ? { confirmed: { plan_digest: confirmed.planDigest, issued_at: confirmed.issuedAt } } : {}) },
       pageCursor,
       confirmed,
       consent: async (action, destructive) => {

@@ -162,4 +162,20 @@ describe('a tool of lms mcp', () => {
     expect(rawLog(stateDir)).not.toContain('Tool Made');
     expect(rawLog(stateDir)).not.toContain(MOCK_ADMIN_TOKEN);
   });
+
+  it('records the digest of the plan a confirmed destructive call ran, and nothing for the plan itself', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'lms-audit-mcp-'));
+    const s = { ...server(stateDir), allowDestructive: true };
+    const made = await callTool(tools.get('sections_create')!, { course: 1, name: 'To go' }, s);
+    const id = (made.structuredContent as { id: number }).id;
+    const plan = await callTool(tools.get('sections_delete')!, { id }, s);
+    expect(plan.isError).toBeFalsy();
+    expect(logOf(stateDir)).toHaveLength(1);
+    const done = await callTool(tools.get('sections_delete')!, { id, confirm: String(plan.structuredContent?.confirm) }, s);
+    expect(done.isError, done.content[0]?.text).toBeFalsy();
+    expect(logOf(stateDir)).toEqual([
+      expect.not.objectContaining({ confirmed: expect.anything() }),
+      expect.objectContaining({ surface: 'mcp:sections_delete', method: 'DELETE', confirmed: { plan_digest: expect.stringMatching(/^[\w-]{43}$/), issued_at: expect.any(String) } }),
+    ]);
+  });
 });

@@ -24,21 +24,32 @@ export interface Caller {
   paginate<T>(operation: OperationId, params: Params, options?: { limit?: number }): AsyncGenerator<T>;
 }
 
-let areas: readonly string[] | undefined;
+/** Each area's calls to make, read off the table once per process: a context variant adds none. */
+let byArea: Map<string, Map<string, { operation: OperationId; paged: boolean }>> | undefined;
+
+function callsByArea(): NonNullable<typeof byArea> {
+  if (byArea) return byArea;
+  byArea = new Map();
+  for (const r of routes) {
+    if (!r.client) continue;
+    const calls = byArea.get(r.area) ?? byArea.set(r.area, new Map()).get(r.area)!;
+    calls.set(r.operation.slice(r.area.length + 1), { operation: r.operation as OperationId, paged: r.paginated });
+  }
+  return byArea;
+}
 
 /**
  * The operations bound to one caller. An area's calls are made when it is first used, not when the
  * client is: a command calls one or two areas, and building every route's call cost start-up time.
  */
 export function bindOperations(caller: Caller): Ops {
-  areas ??= [...new Set(routes.filter((r) => r.client).map((r) => r.area))];
   const ops = {};
-  for (const area of areas) {
+  for (const [area, calls] of callsByArea()) {
     Object.defineProperty(ops, area, {
       enumerable: true,
       configurable: true,
       get() {
-        const bound = bindArea(caller, area);
+        const bound = bindArea(caller, calls);
         Object.defineProperty(ops, area, { value: bound, enumerable: true });
         return bound;
       },
@@ -47,15 +58,11 @@ export function bindOperations(caller: Caller): Ops {
   return ops as Ops;
 }
 
-function bindArea(caller: Caller, area: string): Record<string, unknown> {
+function bindArea(caller: Caller, calls: ReadonlyMap<string, { operation: OperationId; paged: boolean }>): Record<string, unknown> {
   const bound: Record<string, unknown> = {};
-  for (const r of routes) {
-    if (r.area !== area || !r.client) continue;
-    const name = r.operation.slice(area.length + 1);
-    // Context variants share one call, which picks its route from the context it is given.
-    if (name in bound) continue;
-    const operation = r.operation as OperationId;
-    bound[name] = r.paginated
+  // A call with context variants picks its route from the context it is given (ApiClient.resolve).
+  for (const [name, { operation, paged }] of calls) {
+    bound[name] = paged
       ? (params: Params, options?: { limit?: number }) => caller.paginate(operation, params, options)
       : (params: Params) => caller.request(operation, params);
   }

@@ -1,22 +1,13 @@
 // "No" at a real terminal's confirmation: the built binary under a pseudo-terminal (util-linux
 // `script`), answering the prompt it draws. Exit 130 as the README says, and nothing deleted.
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bin, e2eWorkspace, ensureBuilt, spawnLms } from '../helpers/e2e.js';
+import { bin, e2eWorkspace, ensureBuilt, hasScript, spawnLms } from '../helpers/e2e.js';
 
 const { dir, env } = e2eWorkspace('e2e-confirm');
 const mock = { ...env, LMS_MOCK: '1', LMS_MOCK_DB: join(dir, 'mock.db') };
 
-/** util-linux `script` runs a command on a pseudo-terminal and returns its exit code (-e). */
-const hasScript = (() => {
-  try {
-    return execFileSync('script', ['--version'], { encoding: 'utf8' }).includes('util-linux');
-  } catch {
-    return false;
-  }
-})();
 
 /** Runs `lms args` on a terminal and types `answer` once the question is on the screen. */
 async function answering(args: string[], answer: string): Promise<{ exitCode: number; screen: string }> {

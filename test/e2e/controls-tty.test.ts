@@ -2,29 +2,18 @@
 // before they were refused: a one-byte CSI U+009B, NEL U+0085, DEL, ESC): the built binary under a
 // pseudo-terminal (util-linux `script`) writes each as its escape in every format; piped, it
 // writes the data exact.
-import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { bin, e2eWorkspace, ensureBuilt, spawnLms } from '../helpers/e2e.js';
+import { bin, e2eWorkspace, ensureBuilt, hasScript, quote, spawnLms } from '../helpers/e2e.js';
 
 const { env } = e2eWorkspace('e2e-controls-tty');
 const TOKEN = '1~controls-token';
 const NAME = 'Eve\u009b31m\u0085Admin\u007f\u001b[2J';
 const USER = { id: 7, name: NAME, sortable_name: 'Admin, Eve', login_id: 'eve' };
 
-/** util-linux `script` runs a command on a pseudo-terminal and returns its exit code (-e). */
-const hasScript = (() => {
-  try {
-    return execFileSync('script', ['--version'], { encoding: 'utf8' }).includes('util-linux');
-  } catch {
-    return false;
-  }
-})();
-
-const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 let server: Server;
 let instance: Record<string, string>;

@@ -114,13 +114,7 @@ describe('problem lists end', () => {
   it('lms diff of 90,000 empty courses: exit 2, the first 50 listed and the rest counted, within bounds', async () => {
     const file = join(dir, 'courses.json');
     writeFileSync(file, emptyCourses(90_000));
-    const child = spawn(process.execPath, [bin, 'diff', '-f', file, '-o', 'json'], { env: mockEnv, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    let peak = 0;
-    const timer = setInterval(() => (peak = Math.max(peak, (child.pid && peakRss(child.pid)) || 0)), 20);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearInterval(timer);
+    const { code, stderr, peak } = await diff(file);
     expect(code).toBe(2);
     // The JSON error: its message and its details each list 50.
     const error = JSON.parse(stderr) as { message: string; problems: { at: string }[]; more_problems: number };

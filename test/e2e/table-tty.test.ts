@@ -1,26 +1,15 @@
 // Tables on a real terminal: the built binary under a pseudo-terminal (util-linux `script`) of 80
 // and 200 columns, listing a school whose later pages bring longer ids, SIS ids, logins and emails
 // than the first. None of them is ever cut; only free text gives way to the terminal's width.
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, bin, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
+import { ADMIN, bin, e2eWorkspace, ensureBuilt, hasScript, quote, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
 
 const { dir, env } = e2eWorkspace('e2e-table-tty');
 const mock = { ...env, LMS_MOCK: '1', LMS_MOCK_DB: join(dir, 'mock.db') };
 let server: Served;
 
-/** util-linux `script` runs a command on a pseudo-terminal and returns its exit code (-e). */
-const hasScript = (() => {
-  try {
-    return execFileSync('script', ['--version'], { encoding: 'utf8' }).includes('util-linux');
-  } catch {
-    return false;
-  }
-})();
-
-const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /** `lms args` on a terminal `columns` wide: the lines it printed (what the terminal would wrap, whole). */
 async function onTerminal(args: string[], columns: number, environment: Record<string, string>): Promise<string[]> {

@@ -1,4 +1,5 @@
 // For end-to-end tests: the built binary in a child process, and `lms mock serve` on a free port.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,3 +101,15 @@ export function peakRss(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** util-linux `script` runs a command on a pseudo-terminal and returns its exit code (-e): the terminal tests need it. */
+export const hasScript = (() => {
+  try {
+    return execFileSync('script', ['--version'], { encoding: 'utf8' }).includes('util-linux');
+  } catch {
+    return false;
+  }
+})();
+
+/** An argument as a POSIX shell reads it back, for the command line `script -c` runs. */
+export const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;

@@ -24,8 +24,9 @@ const MOCK_LAYERS: readonly { name: string; files: RegExp }[] = [
   },
   // An area's tables and the only SQL that touches them.
   { name: 'area repository', files: /^src\/mock\/areas\/[^/]+\/(repo|schema)\.ts$/ },
-  // Questions that read several areas' repositories: finding records by path id, permissions.
-  { name: 'cross-area module', files: /^src\/mock\/areas\/(lookup|permissions)\.ts$/ },
+  // Questions that read several areas' repositories: finding records by path id, permissions, and
+  // the permission questions many areas' handlers ask of a request (access.ts).
+  { name: 'cross-area module', files: /^src\/mock\/areas\/(lookup|permissions|access)\.ts$/ },
   // An area's descriptor, handlers, seed and their helpers.
   { name: 'area behaviour', files: /^src\/mock\/areas\/[^/]+\/(?!(repo|schema)\.ts$)[^/]+\.ts$/ },
   // The list of all areas: the schema, the handler of each route, the presenters of the stream.

@@ -12,7 +12,8 @@ import { AVATAR, scopeOf } from '../search/handlers.js';
 import { commonContextsOf } from '../search/repo.js';
 import { activeUser, userById } from '../users/repo.js';
 import { deliver, postMessage, type MessageContent } from './deliver.js';
-import { allows, classOf } from './policy.js';
+import { canAny } from '../permissions.js';
+import { classOf, conversationsPolicy } from './policy.js';
 import {
   addParticipants,
   conversationById,
@@ -242,7 +243,7 @@ function mayMessageClasses(ctx: MockCtx, scope: MessagingScope, tokens: readonly
     const ref = parseContextToken(token);
     if (!ref || !peopleSourceOf(scope, ref)) continue;
     const course = classOf(ctx.db, ref);
-    if (course && !allows(ctx.db, ctx.caller.id, 'messageClass', course)) throw refused('recipients', 'restricted by role');
+    if (course && !canAny(ctx.db, ctx.caller.id, conversationsPolicy.messageClass, { course })) throw refused('recipients', 'restricted by role');
   }
 }
 

@@ -1,12 +1,13 @@
 // Courses (supporting endpoints): find them, create them, change them. Every course has a default
 // section that enrollments land in.
 import type { Course } from '../../../spec/types/school.js';
-import { badRequest, bool, invalid, list, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { badRequest, bool, invalid, list, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler } from '../../kit.js';
 import { findAccount, findCourse, rootOf } from '../lookup.js';
-import { administers, can } from '../permissions.js';
+import { readableCourse } from '../access.js';
+import { can } from '../permissions.js';
 import { ianaZone } from '../../time-zones.js';
 import { ENROLLMENT_TYPE_WORDS } from '../../../spec/vocabulary.js';
-import { enrollmentsOfUserInCourse, isInCourse } from '../enrollments/repo.js';
+import { enrollmentsOfUserInCourse } from '../enrollments/repo.js';
 import { defaultSectionOf } from '../sections/repo.js';
 import { courseById, courseSisTaken, coursesOfAccountTreeQuery, coursesOfUserQuery, createCourse, hasGradedStudentWork, updateCourse, type CourseChange, type CourseRow } from './repo.js';
 
@@ -28,18 +29,6 @@ export function courseJson(c: CourseRow, extra: Record<string, unknown> = {}): C
     time_zone: c.time_zone,
     ...extra,
   };
-}
-
-/** Enrolled (active or invited), or an admin over the course's account. */
-export function canReadCourse(ctx: MockCtx, course: CourseRow): boolean {
-  return isInCourse(ctx.db, ctx.caller.id, course.id) || administers(ctx.db, ctx.caller.id, course.account_id);
-}
-
-/** A course the caller may read, from a path id (404 when missing, 401 when not visible). */
-export function readableCourse(ctx: MockCtx, raw: string): CourseRow {
-  const course = findCourse(ctx, raw);
-  requireThat(canReadCourse(ctx, course));
-  return course;
 }
 
 

@@ -32,7 +32,7 @@ import { find, findCourse } from '../lookup.js';
 import { administers, can } from '../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import { assignmentById, createAssignment, deleteAssignment } from '../assignments/repo.js';
-import { canReadCourse } from '../courses/handlers.js';
+import { canReadCourse } from '../permissions.js';
 import { courseById, type CourseRow } from '../courses/repo.js';
 import { sectionsOfUserInCourse } from '../enrollments/repo.js';
 import { sectionById } from '../sections/repo.js';
@@ -144,7 +144,7 @@ function placeIn(ctx: MockCtx, c: ResolvedContext): Place {
       const moderate = can(ctx.db, me, 'moderate_forum', { course });
       return {
         type: 'Course', id: c.id, path: `courses/${c.id}`, course, member: true,
-        read: canReadCourse(ctx, course),
+        read: canReadCourse(ctx.db, ctx.caller.id, course),
         post: can(ctx.db, me, 'post_to_forum', { course }) || moderate,
         moderate,
         announce: can(ctx.db, me, 'create_announcement', { course }),

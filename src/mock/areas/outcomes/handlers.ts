@@ -11,7 +11,7 @@ import { domainRootAccountId } from '../lookup.js';
 import { administers, can } from '../permissions.js';
 import type { ParamsObject } from '../../decode.js';
 import { accountById, accountChain } from '../accounts/repo.js';
-import { canReadCourse } from '../courses/handlers.js';
+import { canReadCourse } from '../permissions.js';
 import { courseById } from '../courses/repo.js';
 import {
   activeLinkCount,
@@ -68,7 +68,7 @@ function canRead(ctx: MockCtx, c: OutcomeContextRef): boolean {
     if (c.type === null) return true;
     if (c.type === 'Account') return administers(ctx.db, ctx.caller.id, c.id!) || can(ctx.db, ctx.caller.id, 'manage_outcomes', { account: { id: c.id! } });
     const course = courseById(ctx.db, c.id!);
-    return course !== undefined && (canReadCourse(ctx, course) || can(ctx.db, ctx.caller.id, 'manage_outcomes', { course }));
+    return course !== undefined && (canReadCourse(ctx.db, ctx.caller.id, course) || can(ctx.db, ctx.caller.id, 'manage_outcomes', { course }));
   });
 }
 

@@ -4,7 +4,8 @@ import type { Section } from '../../../spec/types/roster.js';
 import { invalid, once, rejected, list, notFound, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { find, findCourse, findSection } from '../lookup.js';
 import { can, canReadSis } from '../permissions.js';
-import { canReadCourse, readableCourse } from '../courses/handlers.js';
+import { readableCourse } from '../access.js';
+import { canReadCourse } from '../permissions.js';
 import { courseById, courses, type CourseRow } from '../courses/repo.js';
 import { liveEnrollmentsInSection, moveSectionEnrollments, studentsOfSection } from '../enrollments/repo.js';
 import { briefUserJson } from '../users/handlers.js';
@@ -42,7 +43,7 @@ function sectionInContext(ctx: MockCtx, options: { manage: boolean }): { section
   const section = findSection(ctx, ctx.path.id);
   const course = courseById(ctx.db, section.course_id)!;
   if (ctx.path.course_id !== undefined && findCourse(ctx, ctx.path.course_id).id !== course.id) throw notFound();
-  requireThat(options.manage ? can(ctx.db, ctx.caller.id, 'manage_sections', { course, sections: [section.id] }) : canReadCourse(ctx, course));
+  requireThat(options.manage ? can(ctx.db, ctx.caller.id, 'manage_sections', { course, sections: [section.id] }) : canReadCourse(ctx.db, ctx.caller.id, course));
   return { section, course };
 }
 

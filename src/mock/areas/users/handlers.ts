@@ -142,8 +142,8 @@ function canSee(ctx: MockCtx, target: UserRow): boolean {
   return target.id === ctx.caller.id || administersUser(ctx.db, ctx.caller.id, target.id, 'read_roster') || shareACourse(ctx.db, ctx.caller.id, target.id);
 }
 
-/** Oneself, or an admin of the instance's root account who may manage this user (canManageUser). */
-function canManage(ctx: MockCtx, target: UserRow): boolean {
+/** Oneself, or an admin of the instance's root account who may manage this user (canManageUser there). */
+function canManageAtRoot(ctx: MockCtx, target: UserRow): boolean {
   return canManageUser(ctx.db, ctx.caller.id, target.id, domainRootAccountId(ctx.db));
 }
 
@@ -246,7 +246,7 @@ const create: Handler = (ctx) => {
 
 const update: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.id);
-  requireThat(canManage(ctx, target));
+  requireThat(canManageAtRoot(ctx, target));
   const changes = obj(ctx.params, 'user');
   const next = { ...target };
   for (const field of ['name', 'short_name', 'sortable_name'] as const) {
@@ -294,13 +294,13 @@ function settingsJson(u: UserRow) {
 
 const getSettings: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.id);
-  requireThat(canManage(ctx, target));
+  requireThat(canManageAtRoot(ctx, target));
   return settingsJson(target);
 };
 
 const updateSettings: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.id);
-  requireThat(canManage(ctx, target));
+  requireThat(canManageAtRoot(ctx, target));
   const manual = bool(ctx.params, 'manual_mark_as_read');
   if (manual !== undefined) updateUser(ctx.db, target.id, { manual_mark_as_read: manual ? 1 : 0 }, ctx.now());
   return settingsJson(userById(ctx.db, target.id)!);
@@ -344,7 +344,7 @@ const profile: Handler = (ctx) => {
 
 const avatars: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
-  requireThat(canManage(ctx, target));
+  requireThat(canManageAtRoot(ctx, target));
   return avatarOptions(ctx, target);
 };
 
@@ -370,7 +370,7 @@ const pageViews: Handler = (ctx) => {
 
 const uploadFile: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
-  requireThat(canManage(ctx, target));
+  requireThat(canManageAtRoot(ctx, target));
   return startUpload(ctx, { type: 'User', id: target.id }, 'my files');
 };
 

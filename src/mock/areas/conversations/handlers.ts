@@ -4,6 +4,7 @@
 import type { BatchEvent, Conversation, ConversationBatch, ConversationMessage } from '../../../spec/types/conversations.js';
 import type { Db } from '../../db/open.js';
 import { bool, HttpError, invalid, keysetSource, list, notFound, numericId, obj, paginate, rejected, Reply, str, type Handler, type MockCtx } from '../../kit.js';
+import { text, textFault } from '../../fields.js';
 import { attachmentById } from '../files/repo.js';
 import { attachmentJson } from '../files/handlers.js';
 import { progressJson } from '../progress/handlers.js';
@@ -49,6 +50,7 @@ import {
 } from './repo.js';
 
 /** Real instances cap a group conversation (not a bulk send) at this many recipients. */
+const SUBJECT = text();
 export const MAX_GROUP_CONVERSATION_SIZE = 100;
 /** conversation_ids[] of a batch update. */
 export const MAX_BATCH_UPDATE = 500;
@@ -253,7 +255,7 @@ const create: Handler = (ctx) => {
   if (tokens.length === 0) throw refused('recipients', 'blank');
   const content = messageContent(ctx, () => refused('body', 'blank'));
   const subject = str(p, 'subject')?.trim() || null;
-  if (subject && Array.from(subject).length > 255) throw refused('subject', 'too long');
+  if (textFault(SUBJECT, subject ?? undefined)) throw refused('subject', 'too long');
   const scope = scopeOf(ctx);
   const contextCode = str(p, 'context_code')?.trim() || null;
   if (contextCode) {

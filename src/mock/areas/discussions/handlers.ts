@@ -28,6 +28,7 @@ import {
   type MockCtx,
   type ResolvedContext,
 } from '../../kit.js';
+import { checkText, text } from '../../fields.js';
 import { find, findCourse } from '../lookup.js';
 import { administers, can } from '../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';
@@ -457,7 +458,7 @@ function topicFields(ctx: MockCtx, p: Place, current?: TopicRow): { fields: Topi
   const now = ctx.now();
   const titleRaw = str(params, 'title');
   const title = titleRaw === undefined ? (current?.title ?? 'No Title') : titleRaw.trim() || 'No Title';
-  if (Array.from(title).length > 255) throw invalid(undefined, 'title', 'too_long', 'is too long (maximum is 255 characters)');
+  checkText(text(), title, undefined, 'title');
   const type = str(params, 'discussion_type') ?? current?.discussion_type ?? 'side_comment';
   if (!(DISCUSSION_TYPES as readonly string[]).includes(type)) throw invalid(undefined, 'discussion_type', 'inclusion', `must be ${DISCUSSION_TYPES.join(' or ')}`);
   const announcement = current ? current.is_announcement === 1 : (bool(params, 'is_announcement') ?? false) && p.announce;

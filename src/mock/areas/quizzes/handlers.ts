@@ -5,13 +5,14 @@ import type { Quiz } from '../../../spec/types/quizzes.js';
 import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES } from '../../../spec/types/quizzes.js';
 import type { ParamsObject } from '../../decode.js';
 import { bool, HttpError, invalid, notFound, numericId, obj, once, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { text, textFault } from '../../fields.js';
 import { can } from '../permissions.js';
 import { canManageContent, readableCourse } from '../access.js';
 import type { CourseRow } from '../courses/repo.js';
 import { createQuiz, hasStudentSubmissions, QUIZ_DEFAULTS, quizById, quizzesOfCourseQuery, syncQuizAssignment, updateQuiz, type QuizRow, type QuizValues } from './repo.js';
 
 const GRADED = new Set(['assignment', 'graded_survey']);
-const MAX_TITLE = 255;
+const TITLE = text({ required: true });
 
 const canGrade = (ctx: MockCtx, course: CourseRow) => once(ctx, `quizzes:grade:${course.id}`, () => can(ctx.db, ctx.caller.id, 'manage_grades', { course }));
 
@@ -144,8 +145,8 @@ function quizValues(course: CourseRow, current: QuizValues, q: ParamsObject): Qu
   const v: QuizValues = { ...current };
   if (given(q, 'title')) {
     const title = str(q, 'title')?.trim() ?? '';
-    if (!title) throw wrong('title', "title can't be blank");
-    if ([...title].length > MAX_TITLE) throw wrong('title', `title is too long (maximum is ${MAX_TITLE} characters)`);
+    const fault = textFault(TITLE, title);
+    if (fault) throw wrong('title', `title ${fault.message}`);
     v.title = title;
   }
   if (given(q, 'description')) v.description = blank(q, 'description') ? null : (str(q, 'description') ?? null);

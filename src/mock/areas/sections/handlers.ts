@@ -2,6 +2,7 @@
 // course of the same root account with its enrollments, and can be moved back.
 import type { Section } from '../../../spec/types/roster.js';
 import { invalid, once, rejected, list, notFound, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { checkText, text } from '../../fields.js';
 import { find, findCourse, findSection } from '../lookup.js';
 import { can, canReadSis } from '../permissions.js';
 import { readableCourse } from '../access.js';
@@ -47,11 +48,11 @@ function sectionInContext(ctx: MockCtx, options: { manage: boolean }): { section
   return { section, course };
 }
 
+const NAME = text({ required: true });
+
 function sectionFields(ctx: MockCtx, course: CourseRow, current?: SectionRow): Pick<SectionRow, 'name' | 'sis_section_id' | 'start_at' | 'end_at'> {
   const p = obj(ctx.params, 'course_section');
-  const name = str(p, 'name')?.trim() ?? current?.name;
-  if (!name) throw invalid('course_section', 'name', 'blank', "can't be blank");
-  if (Array.from(name).length > 255) throw invalid('course_section', 'name', 'too_long', 'is too long (maximum is 255 characters)');
+  const name = checkText(NAME, str(p, 'name')?.trim() ?? current?.name, 'course_section', 'name');
   let sis = current?.sis_section_id ?? null;
   const sisRaw = str(p, 'sis_section_id');
   // Real instances apply a SIS id only for callers who may manage SIS data; an empty one clears it.

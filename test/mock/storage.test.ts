@@ -152,6 +152,21 @@ describe('field lengths', () => {
     expect(value(mock.db, 'SELECT count(*) FROM users')).toBe(before);
   });
 
+  // Real instances count characters as Ruby does, by code point: 255 emoji fit (510 UTF-16 units), 256 do not.
+  const emoji = (n: number) => '\u{1F600}'.repeat(n);
+  type Ops = ReturnType<typeof clientFor>['ops'];
+  it.each<[string, (ops: Ops, title: string) => Promise<unknown>]>([
+    ['a calendar event title', (ops, title) => ops.calendar.create({ calendar_event: { context_code: 'course_1', title } })],
+    ['a section name', (ops, name) => ops.sections.create({ course_id: 1, course_section: { name } })],
+    ['a topic title', (ops, title) => ops.discussions.createTopic({ course_id: 1, title })],
+    ['a quiz title', (ops, title) => ops.quizzes.create({ course_id: 1, quiz: { title } })],
+    ['a user name', (ops, name) => ops.users.update({ id: 7, user: { name } })],
+  ])('%s of 255 characters counts code points; 256 is a 400', async (_label, write) => {
+    const ops = clientFor(freshMock(), TOKENS.admin).ops;
+    expect(await statusOf(write(ops, emoji(255)))).toBe('ok');
+    expect(await statusOf(write(ops, emoji(256)))).toBe(400);
+  });
+
   it('updating a name past 255 characters is refused; 255 is fine', async () => {
     const mock = freshMock();
     const client = clientFor(mock, TOKENS.admin);

@@ -3,8 +3,10 @@
 // statements themselves holds for every file, including the ones written after it, where a review
 // would have to remember it. Every import counts, type-only and dynamic ones too: each still makes
 // one file depend on the other.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readTree } from '../helpers/imports.js';
+import { readTree, ROOT } from '../helpers/imports.js';
 
 type Pair = readonly [from: string, to: string];
 
@@ -16,16 +18,18 @@ type Pair = readonly [from: string, to: string];
  */
 const MOCK_LAYERS: readonly { name: string; files: RegExp }[] = [
   {
-    // What every area is built on: the database and its driver, the request kit, decoding,
+    // What every area is built on: the database and its driver, the request kit and the rules of
+    // its fields, decoding,
     // faults, the User-Agent rule, the job runner (and its Progress table), the shapes of upload
     // bytes, the area framework.
     name: 'mock core',
-    files: /^src\/mock\/(db\/.+|area|decode|faults|file-bytes|jobs|kit|multipart-stream|time-zones|user-agent)\.ts$/,
+    files: /^src\/mock\/(db\/.+|area|decode|faults|fields|file-bytes|jobs|kit|multipart-stream|time-zones|user-agent)\.ts$/,
   },
   // An area's tables and the only SQL that touches them.
   { name: 'area repository', files: /^src\/mock\/areas\/[^/]+\/(repo|schema)\.ts$/ },
-  // Questions that read several areas' repositories: finding records by path id, permissions.
-  { name: 'cross-area module', files: /^src\/mock\/areas\/(lookup|permissions)\.ts$/ },
+  // Questions that read several areas' repositories: finding records by path id, permissions, and
+  // the permission questions many areas' handlers ask of a request (access.ts).
+  { name: 'cross-area module', files: /^src\/mock\/areas\/(lookup|permissions|access)\.ts$/ },
   // An area's descriptor, handlers, seed and their helpers.
   { name: 'area behaviour', files: /^src\/mock\/areas\/[^/]+\/(?!(repo|schema)\.ts$)[^/]+\.ts$/ },
   // The list of all areas: the schema, the handler of each route, the presenters of the stream.
@@ -40,6 +44,37 @@ function mockLayer(file: string): number | undefined {
 }
 
 const isMockCore = (file: string) => mockLayer(file) === 0;
+
+/**
+ * What one area may take from another area's handlers: how that area's resources are shown, and
+ * the upload and scope helpers it owns. Who may do what is never among them: those questions live
+ * in permissions.ts and access.ts, so an area's rules are read in one place.
+ */
+const SHARED_FROM_HANDLERS: ReadonlySet<string> = new Set([
+  'assignmentJson',
+  'attachmentJson',
+  'AVATAR',
+  'briefUserJson',
+  'courseJson',
+  'imagesOf',
+  'progressJson',
+  'safeFileName',
+  'scopeOf',
+  'startUpload',
+]);
+
+const areaOf = (file: string) => /^src\/mock\/areas\/([^/]+)\//.exec(file)?.[1];
+
+/** The names an import statement takes (`import { a, type B } from …`), read from its source. */
+function importedNames(file: string, line: number): string[] {
+  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  let start = line - 1;
+  while (start > 0 && !lines[start]!.startsWith('import')) start--;
+  let end = start;
+  while (!/from '[^']+';/.test(lines[end]!)) end++;
+  const braces = /\{([^}]*)\}/.exec(lines.slice(start, end + 1).join(' '));
+  return (braces?.[1] ?? '').split(',').map((n) => n.trim().replace(/^type\s+/, '').replace(/\s+as\s+\w+$/, '')).filter(Boolean);
+}
 
 // ---- the command tree -------------------------------------------------------------------------
 
@@ -108,6 +143,15 @@ describe('import layers', () => {
       .filter(({ from, to }) => rule.forbids(from, to))
       .map(({ from, to, line }) => `${from}:${line} imports ${to}, breaking the rule: ${rule.name}`);
     expect(broken).toEqual([]);
+  });
+
+  it("an area takes from another area's handlers only its presenters and helpers, never a permission question", () => {
+    const crossing = imports.filter(({ from, to }) => /^src\/mock\/areas\/[^/]+\/handlers\.ts$/.test(to) && areaOf(from) !== undefined && areaOf(from) !== areaOf(to));
+    const taken = crossing.flatMap(({ from, to, line }) => importedNames(from, line).map((name) => ({ name, where: `${from}:${line} takes ${name} from ${to}` })));
+    expect(taken.length).toBeGreaterThan(0);
+    expect(taken.filter(({ name }) => !SHARED_FROM_HANDLERS.has(name)).map(({ where }) => where)).toEqual([]);
+    // An allowance no longer used is deleted.
+    expect([...SHARED_FROM_HANDLERS].filter((name) => !taken.some((t) => t.name === name))).toEqual([]);
   });
 
   it('each composition root still imports what it is allowed to (an allowance no longer used is deleted)', () => {

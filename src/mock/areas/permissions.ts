@@ -6,7 +6,7 @@
 import type { Db } from '../db/open.js';
 import { accountChain } from './accounts/repo.js';
 import { activeAdminRoles } from './admins/repo.js';
-import { activeCourseRoles } from './enrollments/repo.js';
+import { activeCourseRoles, isInCourse } from './enrollments/repo.js';
 import { userWithinAccount } from './users/repo.js';
 
 export const PERMISSIONS = [
@@ -68,10 +68,15 @@ export function can(db: Db, userId: number, permission: Permission, context: Per
   return granted.has(ALL) || granted.has(permission);
 }
 
-/** May the user see a course's SIS ids (reading or managing SIS data)? One walk of the roles. */
+/** Does the user hold any one of `permissions` there? One walk of the roles, however many are asked. */
+export function canAny(db: Db, userId: number, permissions: readonly Permission[], context: PermissionContext): boolean {
+  const granted = permissionsIn(db, userId, context);
+  return granted.has(ALL) || permissions.some((p) => granted.has(p));
+}
+
+/** May the user see a course's SIS ids (reading or managing SIS data)? */
 export function canReadSis(db: Db, userId: number, course: { id: number; account_id: number }): boolean {
-  const granted = permissionsIn(db, userId, { course });
-  return granted.has(ALL) || granted.has('read_sis') || granted.has('manage_sis');
+  return canAny(db, userId, ['read_sis', 'manage_sis'], { course });
 }
 
 /**
@@ -104,6 +109,11 @@ export function administersUser(db: Db, callerId: number, targetId: number, perm
 /** Any admin role at all on the account or above it. */
 export function administers(db: Db, userId: number, accountId: number): boolean {
   return activeAdminRoles(db, userId, accountChain(db, accountId)).length > 0;
+}
+
+/** Enrolled (active or invited), or an admin over the course's account. */
+export function canReadCourse(db: Db, userId: number, course: { id: number; account_id: number }): boolean {
+  return isInCourse(db, userId, course.id) || administers(db, userId, course.account_id);
 }
 
 

@@ -4,9 +4,7 @@ import type { ParamsObject } from '../../decode.js';
 import { badRequest, invalid, list, notFound, numericId, obj, paginate, requireThat, keysetSource, str, bool, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { deleteTopic } from '../discussions/repo.js';
 import { findCourse } from '../lookup.js';
-import { can } from '../permissions.js';
-import { readableCourse } from '../courses/handlers.js';
-import type { CourseRow } from '../courses/repo.js';
+import { canManageContent, readableCourse } from '../access.js';
 import { DEFAULT_GRADING_SCHEME } from '../../../spec/grading.js';
 import { needsGradingCount } from '../submissions/repo.js';
 import {
@@ -49,10 +47,6 @@ export function assignmentJson(ctx: Pick<MockCtx, 'origin' | 'db'>, a: Assignmen
     // so a client can check grades before sending them.
     ...(letters ? { grading_scheme: gradingSchemeOf(ctx.db, a) ?? [...DEFAULT_GRADING_SCHEME] } : {}),
   };
-}
-
-function canManageContent(ctx: MockCtx, course: CourseRow): boolean {
-  return can(ctx.db, ctx.caller.id, 'manage_content', { course });
 }
 
 const listAssignments: Handler = (ctx) => {

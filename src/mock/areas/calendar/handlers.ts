@@ -3,6 +3,7 @@
 // mock's clock, soonest first, at most 20 (as real instances answer the dashboard's "Coming up").
 import type { AssignmentEvent, CalendarEvent, UpcomingEvent } from '../../../spec/types/calendar.js';
 import { bool, created, invalid, obj, requireThat, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { checkText, text } from '../../fields.js';
 import { findCourse } from '../lookup.js';
 import { can } from '../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';
@@ -100,7 +101,7 @@ const create: Handler = (ctx) => {
   const contextId = Number(match[2]);
   requireThat(mayAddTo(ctx, type, contextId));
   const title = str(e, 'title')?.trim() ?? '';
-  if (title.length > 255) throw invalid('calendar_event', 'title', 'too_long', 'is too long (maximum is 255 characters)');
+  checkText(text(), title, 'calendar_event', 'title');
   const startAt = timestamp(e, 'start_at');
   const endAt = timestamp(e, 'end_at');
   if (startAt && endAt && endAt < startAt) throw invalid('calendar_event', 'end_at', 'invalid', 'must not be before start_at');

@@ -4,6 +4,7 @@
 import type { BatchEvent, Conversation, ConversationBatch, ConversationMessage } from '../../../spec/types/conversations.js';
 import type { Db } from '../../db/open.js';
 import { bool, HttpError, invalid, keysetSource, list, notFound, numericId, obj, paginate, rejected, Reply, str, type Handler, type MockCtx } from '../../kit.js';
+import { text, textFault } from '../../fields.js';
 import { attachmentById } from '../files/repo.js';
 import { attachmentJson } from '../files/handlers.js';
 import { progressJson } from '../progress/handlers.js';
@@ -12,7 +13,8 @@ import { AVATAR, scopeOf } from '../search/handlers.js';
 import { commonContextsOf } from '../search/repo.js';
 import { activeUser, userById } from '../users/repo.js';
 import { deliver, postMessage, type MessageContent } from './deliver.js';
-import { allows, classOf } from './policy.js';
+import { canAny } from '../permissions.js';
+import { classOf, conversationsPolicy } from './policy.js';
 import {
   addParticipants,
   conversationById,
@@ -48,6 +50,7 @@ import {
 } from './repo.js';
 
 /** Real instances cap a group conversation (not a bulk send) at this many recipients. */
+const SUBJECT = text();
 export const MAX_GROUP_CONVERSATION_SIZE = 100;
 /** conversation_ids[] of a batch update. */
 export const MAX_BATCH_UPDATE = 500;
@@ -242,7 +245,7 @@ function mayMessageClasses(ctx: MockCtx, scope: MessagingScope, tokens: readonly
     const ref = parseContextToken(token);
     if (!ref || !peopleSourceOf(scope, ref)) continue;
     const course = classOf(ctx.db, ref);
-    if (course && !allows(ctx.db, ctx.caller.id, 'messageClass', course)) throw refused('recipients', 'restricted by role');
+    if (course && !canAny(ctx.db, ctx.caller.id, conversationsPolicy.messageClass, { course })) throw refused('recipients', 'restricted by role');
   }
 }
 
@@ -252,7 +255,7 @@ const create: Handler = (ctx) => {
   if (tokens.length === 0) throw refused('recipients', 'blank');
   const content = messageContent(ctx, () => refused('body', 'blank'));
   const subject = str(p, 'subject')?.trim() || null;
-  if (subject && Array.from(subject).length > 255) throw refused('subject', 'too long');
+  if (textFault(SUBJECT, subject ?? undefined)) throw refused('subject', 'too long');
   const scope = scopeOf(ctx);
   const contextCode = str(p, 'context_code')?.trim() || null;
   if (contextCode) {

@@ -1,11 +1,11 @@
 // Who may send what, as data: each action and the course permissions any one of which allows it.
-// The handlers ask `allows`; none of them writes the rule for itself. Whom a sender may reach at all
+// The handlers ask `canAny` of a row; none of them writes the rule for itself. Whom a sender may reach at all
 // is the messaging scope's (search/audience.ts); this says only what a reachable context asks more.
 import type { Db } from '../../db/open.js';
 import { courseById } from '../courses/repo.js';
 import type { ContextRef } from '../search/audience.js';
 import { sectionById } from '../sections/repo.js';
-import { can, type Permission } from '../permissions.js';
+import type { Permission } from '../permissions.js';
 
 export const conversationsPolicy = {
   /**
@@ -17,12 +17,6 @@ export const conversationsPolicy = {
    */
   messageClass: ['send_messages_all'],
 } as const satisfies Record<string, readonly Permission[]>;
-
-export type ConversationsAction = keyof typeof conversationsPolicy;
-
-export function allows(db: Db, userId: number, action: ConversationsAction, course: { id: number; account_id: number }): boolean {
-  return conversationsPolicy[action].some((permission) => can(db, userId, permission, { course }));
-}
 
 const INSTRUCTORS = new Set(['TeacherEnrollment', 'TaEnrollment']);
 

@@ -28,11 +28,12 @@ import {
   type MockCtx,
   type ResolvedContext,
 } from '../../kit.js';
+import { checkText, text } from '../../fields.js';
 import { find, findCourse } from '../lookup.js';
 import { administers, can } from '../permissions.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import { assignmentById, createAssignment, deleteAssignment } from '../assignments/repo.js';
-import { canReadCourse } from '../courses/handlers.js';
+import { canReadCourse } from '../permissions.js';
 import { courseById, type CourseRow } from '../courses/repo.js';
 import { sectionsOfUserInCourse } from '../enrollments/repo.js';
 import { sectionById } from '../sections/repo.js';
@@ -144,7 +145,7 @@ function placeIn(ctx: MockCtx, c: ResolvedContext): Place {
       const moderate = can(ctx.db, me, 'moderate_forum', { course });
       return {
         type: 'Course', id: c.id, path: `courses/${c.id}`, course, member: true,
-        read: canReadCourse(ctx, course),
+        read: canReadCourse(ctx.db, ctx.caller.id, course),
         post: can(ctx.db, me, 'post_to_forum', { course }) || moderate,
         moderate,
         announce: can(ctx.db, me, 'create_announcement', { course }),
@@ -457,7 +458,7 @@ function topicFields(ctx: MockCtx, p: Place, current?: TopicRow): { fields: Topi
   const now = ctx.now();
   const titleRaw = str(params, 'title');
   const title = titleRaw === undefined ? (current?.title ?? 'No Title') : titleRaw.trim() || 'No Title';
-  if (Array.from(title).length > 255) throw invalid(undefined, 'title', 'too_long', 'is too long (maximum is 255 characters)');
+  checkText(text(), title, undefined, 'title');
   const type = str(params, 'discussion_type') ?? current?.discussion_type ?? 'side_comment';
   if (!(DISCUSSION_TYPES as readonly string[]).includes(type)) throw invalid(undefined, 'discussion_type', 'inclusion', `must be ${DISCUSSION_TYPES.join(' or ')}`);
   const announcement = current ? current.is_announcement === 1 : (bool(params, 'is_announcement') ?? false) && p.announce;

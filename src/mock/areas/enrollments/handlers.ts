@@ -8,7 +8,7 @@ import { domainRootAccountId, find, findCourse, findSection, findUser } from '..
 import { can, canReadSis, reachIn, type Permission } from '../permissions.js';
 import { enrollmentInvitation } from '../activity/notifications.js';
 import { ACCOUNT_MEMBERSHIP, ENROLLMENT_TYPES, accountById, builtInRole, roleById, roleByName, type RoleRow } from '../accounts/repo.js';
-import { canReadCourse } from '../courses/handlers.js';
+import { canReadCourse } from '../permissions.js';
 import { courseById, type CourseRow } from '../courses/repo.js';
 import { defaultSectionOf, sectionById, type SectionRow } from '../sections/repo.js';
 import { briefUserJson } from '../users/handlers.js';
@@ -82,7 +82,7 @@ function filters(ctx: MockCtx, accountId: number): Pick<EnrollmentFilter, 'types
 }
 
 function listInCourse(ctx: MockCtx, course: CourseRow, section?: SectionRow): ReturnType<Handler> {
-  requireThat(canReadCourse(ctx, course));
+  requireThat(canReadCourse(ctx.db, ctx.caller.id, course));
   // A section-limited caller sees the roster of their own sections only.
   const reach = reachIn(ctx.db, ctx.caller.id, 'read_roster', course);
   requireThat(reach === 'all' || reach.length > 0);

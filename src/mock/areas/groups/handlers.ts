@@ -1,6 +1,6 @@
 // Groups of a course (supporting endpoint): what group-context commands need to find group ids.
 import { keysetSource, paginate, type Handler } from '../../kit.js';
-import { readableCourse } from '../courses/handlers.js';
+import { readableCourse } from '../access.js';
 import { groupsOfCourseQuery, type GroupRow } from './repo.js';
 
 const list: Handler = (ctx) => {

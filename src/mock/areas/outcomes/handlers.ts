@@ -7,11 +7,12 @@
 import type { CalculationMethod, Outcome, OutcomeBrief, OutcomeGroup, OutcomeGroupBrief, OutcomeLink, Rating } from '../../../spec/types/outcomes.js';
 import { CALCULATION_METHODS } from '../../../spec/types/outcomes.js';
 import { int, invalid, list, notFound, numericId, obj, once, paginate, rejected, Reply, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
+import { text, textFault } from '../../fields.js';
 import { domainRootAccountId } from '../lookup.js';
 import { administers, can } from '../permissions.js';
 import type { ParamsObject } from '../../decode.js';
 import { accountById, accountChain } from '../accounts/repo.js';
-import { canReadCourse } from '../courses/handlers.js';
+import { canReadCourse } from '../permissions.js';
 import { courseById } from '../courses/repo.js';
 import {
   activeLinkCount,
@@ -40,7 +41,7 @@ import {
   type OutcomeRow,
 } from './repo.js';
 
-const MAX_TITLE = 255;
+const TITLE = text({ required: true });
 
 // ---- contexts and rights ----------------------------------------------------------------------
 
@@ -68,7 +69,7 @@ function canRead(ctx: MockCtx, c: OutcomeContextRef): boolean {
     if (c.type === null) return true;
     if (c.type === 'Account') return administers(ctx.db, ctx.caller.id, c.id!) || can(ctx.db, ctx.caller.id, 'manage_outcomes', { account: { id: c.id! } });
     const course = courseById(ctx.db, c.id!);
-    return course !== undefined && (canReadCourse(ctx, course) || can(ctx.db, ctx.caller.id, 'manage_outcomes', { course }));
+    return course !== undefined && (canReadCourse(ctx.db, ctx.caller.id, course) || can(ctx.db, ctx.caller.id, 'manage_outcomes', { course }));
   });
 }
 
@@ -184,8 +185,8 @@ function title(p: ParamsObject, name = 'title'): string | undefined {
   const raw = str(p, name);
   if (raw === undefined) return undefined;
   const t = raw.trim();
-  if (!t) throw invalid(undefined, name, 'blank', `${name} can't be blank`);
-  if ([...t].length > MAX_TITLE) throw invalid(undefined, name, 'too_long', `${name} is too long (maximum is ${MAX_TITLE} characters)`);
+  const fault = textFault(TITLE, t);
+  if (fault) throw invalid(undefined, name, fault.type, `${name} ${fault.message}`);
   return t;
 }
 

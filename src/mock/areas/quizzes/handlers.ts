@@ -5,20 +5,20 @@ import type { Quiz } from '../../../spec/types/quizzes.js';
 import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES } from '../../../spec/types/quizzes.js';
 import type { ParamsObject } from '../../decode.js';
 import { bool, HttpError, invalid, notFound, numericId, obj, once, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { text, textFault } from '../../fields.js';
 import { can } from '../permissions.js';
-import { readableCourse } from '../courses/handlers.js';
+import { canManageContent, readableCourse } from '../access.js';
 import type { CourseRow } from '../courses/repo.js';
 import { createQuiz, hasStudentSubmissions, QUIZ_DEFAULTS, quizById, quizzesOfCourseQuery, syncQuizAssignment, updateQuiz, type QuizRow, type QuizValues } from './repo.js';
 
 const GRADED = new Set(['assignment', 'graded_survey']);
-const MAX_TITLE = 255;
+const TITLE = text({ required: true });
 
-const canManage = (ctx: MockCtx, course: CourseRow) => once(ctx, `quizzes:manage:${course.id}`, () => can(ctx.db, ctx.caller.id, 'manage_content', { course }));
 const canGrade = (ctx: MockCtx, course: CourseRow) => once(ctx, `quizzes:grade:${course.id}`, () => can(ctx.db, ctx.caller.id, 'manage_grades', { course }));
 
 function quizJson(ctx: MockCtx, q: QuizRow, course: CourseRow): Quiz {
   const html = `${ctx.origin}/courses/${q.course_id}/quizzes/${q.id}`;
-  const manager = canManage(ctx, course);
+  const manager = canManageContent(ctx, course);
   const now = ctx.now();
   const locked = !manager && ((q.lock_at !== null && q.lock_at <= now) || (q.unlock_at !== null && q.unlock_at > now));
   const json: Quiz = {
@@ -145,8 +145,8 @@ function quizValues(course: CourseRow, current: QuizValues, q: ParamsObject): Qu
   const v: QuizValues = { ...current };
   if (given(q, 'title')) {
     const title = str(q, 'title')?.trim() ?? '';
-    if (!title) throw wrong('title', "title can't be blank");
-    if ([...title].length > MAX_TITLE) throw wrong('title', `title is too long (maximum is ${MAX_TITLE} characters)`);
+    const fault = textFault(TITLE, title);
+    if (fault) throw wrong('title', `title ${fault.message}`);
     v.title = title;
   }
   if (given(q, 'description')) v.description = blank(q, 'description') ? null : (str(q, 'description') ?? null);
@@ -226,14 +226,14 @@ function quizInCourse(ctx: MockCtx, course: CourseRow): QuizRow {
   const id = numericId(ctx.path.id);
   const quiz = id === undefined ? undefined : quizById(ctx.db, id);
   // Students do not see unpublished quizzes: to them they do not exist.
-  if (!quiz || quiz.course_id !== course.id || (!quiz.published && !canManage(ctx, course))) throw notFound();
+  if (!quiz || quiz.course_id !== course.id || (!quiz.published && !canManageContent(ctx, course))) throw notFound();
   return quiz;
 }
 
 const listQuizzes: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
   const term = str(ctx.params, 'search_term')?.trim() || undefined;
-  const query = quizzesOfCourseQuery(course.id, { withUnpublished: canManage(ctx, course), term });
+  const query = quizzesOfCourseQuery(course.id, { withUnpublished: canManageContent(ctx, course), term });
   return paginate(ctx, keysetSource<QuizRow>(ctx.db, query), (q) => quizJson(ctx, q, course));
 };
 
@@ -244,7 +244,7 @@ const getQuiz: Handler = (ctx) => {
 
 const create: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
-  requireThat(canManage(ctx, course));
+  requireThat(canManageContent(ctx, course));
   const now = ctx.now();
   const values = quizValues(course, QUIZ_DEFAULTS, obj(ctx.params, 'quiz'));
   const id = createQuiz(ctx.db, course.id, values, now);
@@ -255,7 +255,7 @@ const create: Handler = (ctx) => {
 const update: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
   const quiz = quizInCourse(ctx, course);
-  requireThat(canManage(ctx, course));
+  requireThat(canManageContent(ctx, course));
   const values = quizValues(course, quiz, obj(ctx.params, 'quiz'));
   if (quiz.published === 1 && values.published === 0 && hasStudentSubmissions(ctx.db, quiz.id)) {
     throw new HttpError(400, { errors: { published: [{ attribute: 'published', type: 'invalid', message: "Can't unpublish if there are student submissions" }] } });

@@ -2,9 +2,11 @@
 // course of the same root account with its enrollments, and can be moved back.
 import type { Section } from '../../../spec/types/roster.js';
 import { invalid, once, rejected, list, notFound, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { checkText, text } from '../../fields.js';
 import { find, findCourse, findSection } from '../lookup.js';
-import { can, canReadSis } from '../permissions.js';
-import { canReadCourse, readableCourse } from '../courses/handlers.js';
+import { canAny, canReadCourse, canReadSis } from '../permissions.js';
+import { readableCourse } from '../access.js';
+import { sectionsPolicy } from './policy.js';
 import { courseById, courses, type CourseRow } from '../courses/repo.js';
 import { liveEnrollmentsInSection, moveSectionEnrollments, studentsOfSection } from '../enrollments/repo.js';
 import { briefUserJson } from '../users/handlers.js';
@@ -42,19 +44,19 @@ function sectionInContext(ctx: MockCtx, options: { manage: boolean }): { section
   const section = findSection(ctx, ctx.path.id);
   const course = courseById(ctx.db, section.course_id)!;
   if (ctx.path.course_id !== undefined && findCourse(ctx, ctx.path.course_id).id !== course.id) throw notFound();
-  requireThat(options.manage ? can(ctx.db, ctx.caller.id, 'manage_sections', { course, sections: [section.id] }) : canReadCourse(ctx, course));
+  requireThat(options.manage ? canAny(ctx.db, ctx.caller.id, sectionsPolicy.manage, { course, sections: [section.id] }) : canReadCourse(ctx.db, ctx.caller.id, course));
   return { section, course };
 }
 
+const NAME = text({ required: true });
+
 function sectionFields(ctx: MockCtx, course: CourseRow, current?: SectionRow): Pick<SectionRow, 'name' | 'sis_section_id' | 'start_at' | 'end_at'> {
   const p = obj(ctx.params, 'course_section');
-  const name = str(p, 'name')?.trim() ?? current?.name;
-  if (!name) throw invalid('course_section', 'name', 'blank', "can't be blank");
-  if (Array.from(name).length > 255) throw invalid('course_section', 'name', 'too_long', 'is too long (maximum is 255 characters)');
+  const name = checkText(NAME, str(p, 'name')?.trim() ?? current?.name, 'course_section', 'name');
   let sis = current?.sis_section_id ?? null;
   const sisRaw = str(p, 'sis_section_id');
   // Real instances apply a SIS id only for callers who may manage SIS data; an empty one clears it.
-  if (sisRaw !== undefined && can(ctx.db, ctx.caller.id, 'manage_sis', { course })) {
+  if (sisRaw !== undefined && canAny(ctx.db, ctx.caller.id, sectionsPolicy.setSis, { course })) {
     sis = sisRaw.trim() || null;
     if (sis && sectionSisTaken(ctx.db, course.root_account_id, sis, current?.id)) throw invalid('course_section', 'sis_source_id', 'taken', `SIS ID "${sis}" is already in use`);
   }
@@ -68,13 +70,13 @@ const listSections: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
   const include = list(ctx.params, 'include').map(String);
   // Listing students needs the right to see the roster.
-  if (include.includes('students')) requireThat(can(ctx.db, ctx.caller.id, 'read_roster', { course }) || can(ctx.db, ctx.caller.id, 'view_all_grades', { course }));
+  if (include.includes('students')) requireThat(canAny(ctx.db, ctx.caller.id, sectionsPolicy.listStudents, { course }));
   return paginate(ctx, keysetSource<SectionRow>(ctx.db, sectionsOfCourseQuery(course.id)), (s) => sectionJson(ctx, s, course, include));
 };
 
 const create: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
-  requireThat(can(ctx.db, ctx.caller.id, 'manage_sections', { course }));
+  requireThat(canAny(ctx.db, ctx.caller.id, sectionsPolicy.manage, { course }));
   const fields = sectionFields(ctx, course);
   const id = createSection(ctx.db, { course: course.id, root: course.root_account_id, name: fields.name, sis: fields.sis_section_id, startAt: fields.start_at, endAt: fields.end_at, now: ctx.now() });
   return sectionJson(ctx, sectionById(ctx.db, id)!, course);
@@ -103,7 +105,7 @@ const crosslist: Handler = (ctx) => {
   const target = find(ctx, courses, ctx.path.new_course_id);
   // The new course must be in the same root account; elsewhere it does not exist as far as this section is concerned.
   if (target.root_account_id !== course.root_account_id) throw notFound();
-  requireThat(can(ctx.db, ctx.caller.id, 'manage_sections', { course: target }));
+  requireThat(canAny(ctx.db, ctx.caller.id, sectionsPolicy.manage, { course: target }));
   if (target.id === course.id) throw rejected('the section is already in that course');
   const now = ctx.now();
   moveSection(ctx.db, section.id, target.id, section.nonxlist_course_id ?? course.id);
@@ -115,7 +117,7 @@ const uncrosslist: Handler = (ctx) => {
   const { section } = sectionInContext(ctx, { manage: true });
   if (section.nonxlist_course_id === null) throw rejected('section is not cross-listed');
   const original = courseById(ctx.db, section.nonxlist_course_id)!;
-  requireThat(can(ctx.db, ctx.caller.id, 'manage_sections', { course: original }));
+  requireThat(canAny(ctx.db, ctx.caller.id, sectionsPolicy.manage, { course: original }));
   moveSection(ctx.db, section.id, original.id, null);
   moveSectionEnrollments(ctx.db, section.id, original.id, ctx.now());
   return sectionJson(ctx, sectionById(ctx.db, section.id)!, original);

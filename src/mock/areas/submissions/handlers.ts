@@ -24,17 +24,18 @@ import {
   type MockCtx,
 } from '../../kit.js';
 import { findUser } from '../lookup.js';
-import { can, reachIn } from '../permissions.js';
+import { canAny, reachIn } from '../permissions.js';
 import { gradeNotice, submissionNotice } from '../activity/notifications.js';
 import { assignmentById, type AssignmentRow } from '../assignments/repo.js';
-import { canReadCourse } from '../courses/handlers.js';
+import { canManageContent } from '../access.js';
+import { canReadCourse } from '../permissions.js';
 import { courseById, type CourseRow } from '../courses/repo.js';
 import { startUpload } from '../files/handlers.js';
 import { attachmentById } from '../files/repo.js';
 import { progressJson } from '../progress/handlers.js';
 import { sectionById, type SectionRow } from '../sections/repo.js';
 import { users } from '../users/repo.js';
-import { allows } from './policy.js';
+import { submissionsPolicy } from './policy.js';
 import { courseDay, gradable, mayGrade, mayView, submissionJson, visibility } from './present.js';
 import {
   addAttempt,
@@ -68,7 +69,7 @@ function scope(ctx: MockCtx): { course: CourseRow; section?: SectionRow } {
   const c = ctx.context!;
   const section = c.type === 'section' ? sectionById(ctx.db, c.id)! : undefined;
   const course = courseById(ctx.db, section ? section.course_id : c.id!)!;
-  requireThat(canReadCourse(ctx, course));
+  requireThat(canReadCourse(ctx.db, ctx.caller.id, course));
   return { course, section };
 }
 
@@ -78,15 +79,11 @@ function sectionsFor(scoped: { section?: SectionRow }, reach: 'all' | number[]):
   return reach === 'all' ? undefined : reach;
 }
 
-function mayManageContent(ctx: MockCtx, course: CourseRow): boolean {
-  return can(ctx.db, ctx.caller.id, 'manage_content', { course });
-}
-
 /** The assignment of the path, in the course; an unpublished one only for those who manage content. */
 function assignmentIn(ctx: MockCtx, course: CourseRow): AssignmentRow {
   const id = numericId(ctx.path.assignment_id);
   const a = id === undefined ? undefined : assignmentById(ctx.db, id);
-  if (!a || a.course_id !== course.id || (!a.published && !mayManageContent(ctx, course))) throw notFound();
+  if (!a || a.course_id !== course.id || (!a.published && !canManageContent(ctx, course))) throw notFound();
   return a;
 }
 
@@ -185,7 +182,7 @@ function firstPage(ctx: MockCtx): boolean {
 
 const listOfAssignment: Handler = (ctx) => {
   const scoped = scope(ctx);
-  requireThat(allows(ctx.db, ctx.caller.id, 'listAssignment', scoped.course));
+  requireThat(canAny(ctx.db, ctx.caller.id, submissionsPolicy.listAssignment, { course: scoped.course }));
   const a = assignmentIn(ctx, scoped.course);
   const v = visibility(ctx, scoped.course);
   if (firstPage(ctx)) ensureSubmissionsOf(ctx.db, scoped.course.id, [a.id], ctx.now());

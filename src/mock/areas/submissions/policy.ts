@@ -1,7 +1,6 @@
 // Who may do what with a course's submissions, as data: each action and the course permissions any
-// one of which allows it. The handlers ask `allows`; none of them writes the rule for itself.
-import type { Db } from '../../db/open.js';
-import { can, type Permission } from '../permissions.js';
+// one of which allows it. The handlers ask `canAny` of a row; none of them writes the rule for itself.
+import type { Permission } from '../permissions.js';
 
 export const submissionsPolicy = {
   /**
@@ -11,9 +10,3 @@ export const submissionsPolicy = {
    */
   listAssignment: ['manage_grades', 'view_all_grades'],
 } as const satisfies Record<string, readonly Permission[]>;
-
-export type SubmissionsAction = keyof typeof submissionsPolicy;
-
-export function allows(db: Db, userId: number, action: SubmissionsAction, course: { id: number; account_id: number }): boolean {
-  return submissionsPolicy[action].some((permission) => can(db, userId, permission, { course }));
-}

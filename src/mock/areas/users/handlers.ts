@@ -23,6 +23,7 @@ import {
   type MockCtx,
   type UserRow,
 } from '../../kit.js';
+import { checkText, text } from '../../fields.js';
 import { domainRootAccountId, findAccount, findUser, rootOf } from '../lookup.js';
 import { administersUser, can, canManageUser, canReadSis, type Permission } from '../permissions.js';
 import { ianaZone } from '../../time-zones.js';
@@ -117,14 +118,9 @@ function locale(value: string | undefined): string | undefined {
   return value;
 }
 
-/** Real instances cap string columns at 255 characters and logins at 100, with this error shape. */
-const MAX_STRING = 255;
-const MAX_LOGIN = 100;
-
-function bounded(model: string, field: string, value: string | undefined, max = MAX_STRING): string | undefined {
-  if (value !== undefined && Array.from(value).length > max) throw invalid(model, field, 'too_long', `is too long (maximum is ${max} characters)`);
-  return value;
-}
+/** Real instances cap logins at 100 characters, every other string at 255. */
+const LOGIN = text({ max: 100, required: true });
+const STRING = text();
 
 
 // ---- permissions ------------------------------------------------------------------------------
@@ -142,8 +138,8 @@ function canSee(ctx: MockCtx, target: UserRow): boolean {
   return target.id === ctx.caller.id || administersUser(ctx.db, ctx.caller.id, target.id, 'read_roster') || shareACourse(ctx.db, ctx.caller.id, target.id);
 }
 
-/** Oneself, or an admin of the instance's root account who may manage this user (canManageUser). */
-function canManage(ctx: MockCtx, target: UserRow): boolean {
+/** Oneself, or an admin of the instance's root account who may manage this user (canManageUser there). */
+function canManageAtRoot(ctx: MockCtx, target: UserRow): boolean {
   return canManageUser(ctx.db, ctx.caller.id, target.id, domainRootAccountId(ctx.db));
 }
 
@@ -214,12 +210,11 @@ const create: Handler = (ctx) => {
   const pseudonym = obj(ctx.params, 'pseudonym');
   const channel = obj(ctx.params, 'communication_channel');
 
-  const uniqueId = bounded('pseudonym', 'unique_id', str(pseudonym, 'unique_id')?.trim(), MAX_LOGIN);
-  if (!uniqueId) throw invalid('pseudonym', 'unique_id', 'blank', "can't be blank");
-  const sisUserId = bounded('pseudonym', 'sis_user_id', str(pseudonym, 'sis_user_id')?.trim() || undefined);
-  bounded('pseudonym', 'password', str(pseudonym, 'password'));
-  for (const field of ['name', 'short_name', 'sortable_name'] as const) bounded('user', field, str(user, field)?.trim());
-  bounded('communication_channel', 'address', str(channel, 'address')?.trim());
+  const uniqueId = checkText(LOGIN, str(pseudonym, 'unique_id')?.trim(), 'pseudonym', 'unique_id');
+  const sisUserId = checkText(STRING, str(pseudonym, 'sis_user_id')?.trim() || undefined, 'pseudonym', 'sis_user_id');
+  checkText(STRING, str(pseudonym, 'password'), 'pseudonym', 'password');
+  for (const field of ['name', 'short_name', 'sortable_name'] as const) checkText(STRING, str(user, field)?.trim(), 'user', field);
+  checkText(STRING, str(channel, 'address')?.trim(), 'communication_channel', 'address');
   if (sisUserId !== undefined) requireThat(canInAccount(ctx, account.id, 'manage_sis'));
   const root = rootOf(account);
   if (loginTaken(ctx.db, root, uniqueId)) throw invalid('pseudonym', 'unique_id', 'taken', 'ID already in use for this account and authentication provider');
@@ -246,11 +241,11 @@ const create: Handler = (ctx) => {
 
 const update: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.id);
-  requireThat(canManage(ctx, target));
+  requireThat(canManageAtRoot(ctx, target));
   const changes = obj(ctx.params, 'user');
   const next = { ...target };
   for (const field of ['name', 'short_name', 'sortable_name'] as const) {
-    const v = bounded('user', field, str(changes, field)?.trim());
+    const v = checkText(STRING, str(changes, field)?.trim(), 'user', field);
     if (v !== undefined) {
       if (v.trim() === '' && field === 'name') throw invalid('user', 'name', 'blank', "can't be blank");
       next[field] = v.trim();
@@ -262,7 +257,7 @@ const update: Handler = (ctx) => {
   if (loc) next.locale = loc;
   const avatar = obj(changes, 'avatar');
   const token = str(avatar, 'token');
-  const url = bounded('user', 'avatar', str(avatar, 'url'));
+  const url = checkText(STRING, str(avatar, 'url'), 'user', 'avatar');
   if (token) {
     // The token supersedes the url.
     const chosen = avatarOptions(ctx, target).find((o) => o.token === token);
@@ -294,13 +289,13 @@ function settingsJson(u: UserRow) {
 
 const getSettings: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.id);
-  requireThat(canManage(ctx, target));
+  requireThat(canManageAtRoot(ctx, target));
   return settingsJson(target);
 };
 
 const updateSettings: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.id);
-  requireThat(canManage(ctx, target));
+  requireThat(canManageAtRoot(ctx, target));
   const manual = bool(ctx.params, 'manual_mark_as_read');
   if (manual !== undefined) updateUser(ctx.db, target.id, { manual_mark_as_read: manual ? 1 : 0 }, ctx.now());
   return settingsJson(userById(ctx.db, target.id)!);
@@ -344,7 +339,7 @@ const profile: Handler = (ctx) => {
 
 const avatars: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
-  requireThat(canManage(ctx, target));
+  requireThat(canManageAtRoot(ctx, target));
   return avatarOptions(ctx, target);
 };
 
@@ -370,7 +365,7 @@ const pageViews: Handler = (ctx) => {
 
 const uploadFile: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
-  requireThat(canManage(ctx, target));
+  requireThat(canManageAtRoot(ctx, target));
   return startUpload(ctx, { type: 'User', id: target.id }, 'my files');
 };
 

@@ -1,0 +1,14 @@
+// Who may change courses, as data: each action and the permissions any one of which allows it, all
+// asked of the account that holds (or will hold) the course. The handlers ask `canAny` of a row; none
+// of them writes the rule for itself. Reading a course is permissions.ts's `canReadCourse` (enrolled,
+// or an admin above it), and `courses.list` lists only the caller's own.
+import type { Permission } from '../permissions.js';
+
+export const coursesPolicy = {
+  /** The courses of an account and its sub-accounts (`/accounts/:id/courses`). */
+  listAccount: ['read_course_list'],
+  /** Creating a course in the account, or changing one of its courses. */
+  manage: ['manage_courses'],
+  /** Setting or clearing a course's SIS id, on create or update. */
+  setSis: ['manage_sis'],
+} as const satisfies Record<string, readonly Permission[]>;

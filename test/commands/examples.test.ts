@@ -16,6 +16,7 @@ const word = (name: string) => name.split(' ')[0];
 /** Examples that cannot run in-process against the mock, and why. */
 const SKIP: Record<string, string> = {
   'lms activity --watch --interval 10 --as-user 11': 'keeps polling until interrupted',
+  'lms log --follow': 'keeps following the log until interrupted',
   'lms mock serve --port 4010 &': 'starts a server that runs until interrupted',
   'lms mock serve --host 0.0.0.0 --public-url http://mock.ci.internal:4010 --max-upload-size 20m': 'starts a server that runs until interrupted',
   'lms mock serve --throttle --throttle-status 429 --fail-rate 0.1 --drop-rate 0.02 --latency 50 --fault-seed 7': 'starts a server that runs until interrupted',

@@ -16,7 +16,7 @@ import { stateDir } from '../config/paths.js';
 import { LmsError, UsageError } from '../errors.js';
 import { err, out } from '../io/streams.js';
 import { optionsFor } from './fields.js';
-import { coerceOptions } from '../cli/options.js';
+import { invoke } from '../cli/invoke.js';
 import { readApplyFiles } from './file.js';
 import type { ApplyTree, FileProblem } from './model.js';
 import { executePlan } from './execute.js';
@@ -94,13 +94,13 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
       const keys = new KeyStore(join(dir, 'apply'), instance);
       // Verbs run here as their commands would, minus the question: apply asks once, for the plan.
       const quiet = Object.create(ctx, { confirm: { value: async () => undefined } }) as Context;
-      const invoke: Invoke = async (verb, args, values, options) => {
+      const call: Invoke = async (verb, args, values, options) => {
         const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Record<string, string>;
-        const result = await verb.spec.run({ args, opts: coerceOptions(verb.spec.options, optionsFor(verb, values, given)) as never, ctx: quiet });
+        const result = await invoke(verb.spec, { args, options: optionsFor(verb, values, given) }, quiet);
         return result && result.kind === 'item' ? (result.value as ApiObject) : undefined;
       };
       const planJournal = new Journal(join(dir, 'journals'), ['apply.plan'], { readOnly: true, restart: true });
-      const plan: Plan = await makePlan(read.courses, { client, tree, keys, invoke, prune: opts.prune ?? false, concurrency, planJournal });
+      const plan: Plan = await makePlan(read.courses, { client, tree, keys, invoke: call, prune: opts.prune ?? false, concurrency, planJournal });
       markDestroying(plan, tree);
       return { client, instance, plan };
     };

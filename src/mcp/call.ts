@@ -6,8 +6,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { dryRunOf, dryRunning, type CommandResult } from '../cli/command.js';
-import { coerceOptions } from '../cli/options.js';
+import { dryRunOf, type CommandResult, type Invocation } from '../cli/command.js';
+import { invoke } from '../cli/invoke.js';
 import type { Context, Deps, GlobalOptions } from '../cli/context.js';
 import { toLmsError } from '../cli/handle-error.js';
 import { closest } from '../closest.js';
@@ -60,7 +60,7 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
     refuseUnlessAllowed(tool, given, session);
     const dryRun = given.dry_run === true;
     files = tool.params.some((p) => p.to === 'text' && given[p.property] !== undefined) ? await mkdtemp(join(tmpdir(), 'lms-mcp-')) : undefined;
-    const { args, opts } = await commandLine(tool, given, files, session.allowWrites);
+    const { args, options } = await commandLine(tool, given, files, session.allowWrites);
 
     let next: string | undefined;
     let listed = 0;
@@ -90,8 +90,7 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
     const globals: GlobalOptions = { ...session.ctx.globals, output: 'json', fields: undefined, all: false, limit, perPage: limit ?? session.ctx.globals.perPage, yes: false, input: false };
     const ctx = await session.ctx.derive(deps, globals);
     const how = dryRunOf(tool.spec);
-    const spec = dryRun && how ? dryRunning(tool.spec, how) : tool.spec;
-    const result = await spec.run({ args: args as string[], opts: opts as never, ctx });
+    const result = await invoke(tool.spec, { args, options }, ctx, { dryRun: dryRun && how ? how : undefined });
     const shaped = await shape(result, limit);
     if (tool.paged && listed === 1 && next !== undefined) shaped.value.next_cursor = sealCursor(next, tool, given, session.cursorKey);
     const failure = result?.failure;
@@ -265,7 +264,7 @@ function refusal(message: string, flag: string): LmsError {
 }
 
 /** The verb's arguments and options, as commander would hand them over. */
-async function commandLine(tool: Tool, given: Record<string, unknown>, files: string | undefined, writes: boolean): Promise<{ args: unknown[]; opts: Record<string, unknown> }> {
+async function commandLine(tool: Tool, given: Record<string, unknown>, files: string | undefined, writes: boolean): Promise<Invocation> {
   const args: unknown[] = [];
   const opts: Record<string, unknown> = {};
   const contentOf = new Map<string, string>();
@@ -303,7 +302,8 @@ async function commandLine(tool: Tool, given: Record<string, unknown>, files: st
   }
   // commander leaves out an optional argument not given; a variadic one is an empty list.
   while (args.length && args.at(-1) === undefined) args.pop();
-  return { args, opts: coerceOptions(tool.spec.options, opts) };
+  // A variadic argument is a list in its place, as commander hands it over.
+  return { args: args as string[], options: opts };
 }
 
 interface Shaped {

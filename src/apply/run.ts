@@ -59,6 +59,19 @@ function refuse(problems: ProblemList<FileProblem>, options: { onInstance: numbe
   });
 }
 
+/**
+ * Runs a verb with the fields a plan gives it, as its command would, minus the question: apply asks
+ * once, for the plan. What it made, when it made one.
+ */
+export function verbCaller(ctx: Context): Invoke {
+  const quiet = Object.create(ctx, { confirm: { value: async () => undefined } }) as Context;
+  return async (verb, args, values, options) => {
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const result = await invoke(verb.spec, { args, options: optionsFor(verb, values, given) }, quiet);
+    return result && result.kind === 'item' ? (result.value as ApiObject) : undefined;
+  };
+}
+
 /** How long an apply waits, by default, for another apply of one of its courses (seconds). */
 export const LOCK_TIMEOUT = 300;
 
@@ -92,15 +105,8 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
         });
       }
       const keys = new KeyStore(join(dir, 'apply'), instance);
-      // Verbs run here as their commands would, minus the question: apply asks once, for the plan.
-      const quiet = Object.create(ctx, { confirm: { value: async () => undefined } }) as Context;
-      const call: Invoke = async (verb, args, values, options) => {
-        const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Record<string, string>;
-        const result = await invoke(verb.spec, { args, options: optionsFor(verb, values, given) }, quiet);
-        return result && result.kind === 'item' ? (result.value as ApiObject) : undefined;
-      };
       const planJournal = new Journal(join(dir, 'journals'), ['apply.plan'], { readOnly: true, restart: true });
-      const plan: Plan = await makePlan(read.courses, { client, tree, keys, invoke: call, prune: opts.prune ?? false, concurrency, planJournal });
+      const plan: Plan = await makePlan(read.courses, { client, tree, keys, invoke: verbCaller(ctx), prune: opts.prune ?? false, concurrency, planJournal });
       markDestroying(plan, tree);
       return { client, instance, plan };
     };

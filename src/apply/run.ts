@@ -84,7 +84,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     if (opts.exitCode && !opts.plan) throw new UsageError('--exit-code goes with --plan (or lms diff)');
     const lockTimeout = opts.lockTimeout ?? LOCK_TIMEOUT;
     const tree = readTree(await ctx.commandTree(), shared);
-    const read = await readApplyFiles(opts.file, ctx.io.stdin, tree, ctx.localFiles);
+    const read = await readApplyFiles(opts.file.map((f) => ctx.input(f)), ctx.io.stdin, tree, ctx.localFiles);
     if (!read.courses.length && !read.problems.size) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
 
     const dir = await stateDir(ctx.env);

@@ -2,9 +2,6 @@
 // options, the verb run under a context of its own (JSON output, its own streams, consent from the
 // server's flags instead of a prompt), and what it returns turned into a tool result.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { dryRunOf, type CommandResult, type Invocation } from '../cli/command.js';
 import { invoke } from '../cli/invoke.js';
@@ -52,15 +49,13 @@ const MAX_NOTES = 4096;
 
 export async function callTool(tool: Tool, input: unknown, session: Session): Promise<ToolResult> {
   let notes = '';
-  let files: string | undefined;
   try {
     // A tool the server does not allow is refused before its arguments are read.
     if (tool.access !== 'read' && !session.allowWrites) throw refusal(`${tool.name} changes data, and this server only reads`, '--allow-writes');
     const given = checkInput(tool, input);
     refuseUnlessAllowed(tool, given, session);
     const dryRun = given.dry_run === true;
-    files = tool.params.some((p) => p.to === 'text' && given[p.property] !== undefined) ? await mkdtemp(join(tmpdir(), 'lms-mcp-')) : undefined;
-    const { args, options } = await commandLine(tool, given, files, session.allowWrites);
+    const { args, options, inputs } = commandLine(tool, given, session.allowWrites);
 
     let next: string | undefined;
     let listed = 0;
@@ -75,13 +70,14 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
         }
       : undefined;
     const stderr = collector((text) => {
-      if (notes.length < MAX_NOTES) notes += unfiled(text, files);
+      if (notes.length < MAX_NOTES) notes += text;
       session.log?.(text);
     });
     const io: IOStreams = { stdout: collector(() => undefined), stderr, stdin: emptyStdin(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, color: false };
     const deps: Partial<Deps> = {
       io,
       localFiles: false,
+      inputs,
       pageCursor,
       consent: async (action, destructive) => {
         if (destructive && !session.allowDestructive) throw refusal(`${tool.name}: "${action}" destroys data`, '--allow-destructive');
@@ -98,11 +94,9 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
     const structured = failure ? { ...shaped.value, error: errorData(failure) } : shaped.value;
     return bounded(withNotes(summary, notes), structured, failure !== undefined);
   } catch (thrown) {
-    const error = relabel(toLmsError(thrown), files);
+    const error = toLmsError(thrown);
     const data = errorData(error);
     return bounded(withNotes(`error: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`, notes), { error: data }, true, false);
-  } finally {
-    if (files) await rm(files, { recursive: true, force: true });
   }
 }
 
@@ -263,22 +257,22 @@ function refusal(message: string, flag: string): LmsError {
   return new LmsError(`${message}: refused`, ExitCode.usage, { hint, details: { refused: true, needs: flag } });
 }
 
-/** The verb's arguments and options, as commander would hand them over. */
-async function commandLine(tool: Tool, given: Record<string, unknown>, files: string | undefined, writes: boolean): Promise<Invocation> {
+/**
+ * The verb's arguments and options, as commander would hand them over, and the text of the files it
+ * reads: a `…_text` input is handed over as it is, under the name of the input it fills (`csv`),
+ * which stands in the file's place and names it in messages (`csv:3: …`). Nothing is written.
+ */
+function commandLine(tool: Tool, given: Record<string, unknown>, writes: boolean): Invocation & { inputs: Map<string, string> } {
   const args: unknown[] = [];
   const opts: Record<string, unknown> = {};
-  const contentOf = new Map<string, string>();
+  const inputs = new Map<string, string>();
   for (const p of tool.params) {
-    if (p.to === 'text' && given[p.property] !== undefined) {
-      const path = join(files!, p.of);
-      await writeFile(path, String(given[p.property]), { mode: 0o600 });
-      contentOf.set(p.of, path);
-    }
+    if (p.to === 'text' && given[p.property] !== undefined) inputs.set(p.of, String(given[p.property]));
   }
   for (const p of tool.params) {
     if (p.to === 'text') continue;
     const value = given[p.property];
-    const file = contentOf.get(p.property);
+    const file = inputs.has(p.property) ? p.property : undefined;
     if (p.to === 'arg') {
       if (file !== undefined) args[p.index] = file;
       else if (value !== undefined) args[p.index] = value;
@@ -303,7 +297,7 @@ async function commandLine(tool: Tool, given: Record<string, unknown>, files: st
   // commander leaves out an optional argument not given; a variadic one is an empty list.
   while (args.length && args.at(-1) === undefined) args.pop();
   // A variadic argument is a list in its place, as commander hands it over.
-  return { args: args as string[], options: opts };
+  return { args: args as string[], options: opts, inputs };
 }
 
 interface Shaped {
@@ -338,20 +332,6 @@ async function shape(result: CommandResult, limit: number | undefined): Promise<
 
 /** As JSON would carry it: no undefined, no Date objects, no class instances. */
 const plain = (value: unknown): unknown => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
-
-/**
- * A file written for a `…_text` input is named in messages by the input it came from, not by where
- * it was kept for the call (`grades.csv:3:` reads as `csv:3:`, of csv_text).
- */
-function relabel(error: LmsError, files: string | undefined): LmsError {
-  const details = error.details && JSON.stringify(error.details);
-  if (!files || !(error.message.includes(files) || details?.includes(files))) return error;
-  const kept = details === undefined ? undefined : (JSON.parse(unfiled(details, files)) as Record<string, unknown>);
-  return new LmsError(unfiled(error.message, files), error.exitCode, { hint: error.hint, details: kept, cause: error });
-}
-
-/** Text as the caller reads it: a file kept for an input is named by the input (`csv`), not its place. */
-const unfiled = (text: string, files: string | undefined) => (files ? text.replaceAll(`${files}/`, '') : text);
 
 function errorData(error: LmsError): Record<string, unknown> {
   return { class: CLASSES[error.exitCode] ?? 'failure', ...error.toJSON() };

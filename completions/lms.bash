@@ -25,6 +25,7 @@ _lms_subcommand() {
     ':groups') _lms_next='groups'; return 0 ;;
     ':help') _lms_next='help'; return 0 ;;
     ':history') _lms_next='history'; return 0 ;;
+    ':log') _lms_next='log'; return 0 ;;
     ':mcp') _lms_next='mcp'; return 0 ;;
     ':mock') _lms_next='mock'; return 0 ;;
     ':outcomes') _lms_next='outcomes'; return 0 ;;
@@ -125,6 +126,8 @@ _lms_subcommand() {
     'history:feed') _lms_next='history feed'; return 0 ;;
     'history:help') _lms_next='history help'; return 0 ;;
     'history:submissions') _lms_next='history submissions'; return 0 ;;
+    'log:help') _lms_next='log help'; return 0 ;;
+    'log:list'|'log:ls') _lms_next='log list'; return 0 ;;
     'mock:help') _lms_next='mock help'; return 0 ;;
     'mock:reset') _lms_next='mock reset'; return 0 ;;
     'mock:seed') _lms_next='mock seed'; return 0 ;;
@@ -460,6 +463,9 @@ _lms_value_flag() {
     'history submissions:--assignment'|'history submissions '*':--assignment') _lms_words='@ids'; return 0 ;;
     'history submissions:--course'|'history submissions '*':--course') _lms_words='@ids'; return 0 ;;
     'history submissions:--grader'|'history submissions '*':--grader') _lms_words=''; return 0 ;;
+    'log list:--instance'|'log list '*':--instance') _lms_words=''; return 0 ;;
+    'log list:--since'|'log list '*':--since') _lms_words=''; return 0 ;;
+    'log list:--surface'|'log list '*':--surface') _lms_words=''; return 0 ;;
     'mock seed:--courses'|'mock seed '*':--courses') _lms_words=''; return 0 ;;
     'mock seed:--users'|'mock seed '*':--users') _lms_words=''; return 0 ;;
     'mock serve:--drop-rate'|'mock serve '*':--drop-rate') _lms_words=''; return 0 ;;
@@ -731,6 +737,9 @@ _lms_value_flag() {
     'grade:--failed-out'|'grade '*':--failed-out') _lms_words='@files'; return 0 ;;
     'grade:--section'|'grade '*':--section') _lms_words='@ids'; return 0 ;;
     'grade:--user'|'grade '*':--user') _lms_words='@ids'; return 0 ;;
+    'log:--instance'|'log '*':--instance') _lms_words=''; return 0 ;;
+    'log:--since'|'log '*':--since') _lms_words=''; return 0 ;;
+    'log:--surface'|'log '*':--surface') _lms_words=''; return 0 ;;
     *':--as-user') _lms_words=''; return 0 ;;
     *':--fields') _lms_words=''; return 0 ;;
     *':--jq') _lms_words=''; return 0 ;;
@@ -806,7 +815,7 @@ _lms_reply() {
 
 _lms_subcommands() {
   case "$1" in
-    '') _lms_words='accounts activity admins announcements api apply assignments auth calendar completion conv courses diff doctor enrollments export files grade groups help history mcp mock outcomes profile progress quizzes recipients sections submissions todo topics upcoming users version' ;;
+    '') _lms_words='accounts activity admins announcements api apply assignments auth calendar completion conv courses diff doctor enrollments export files grade groups help history log mcp mock outcomes profile progress quizzes recipients sections submissions todo topics upcoming users version' ;;
     'accounts') _lms_words='get help list' ;;
     'accounts get') _lms_words='' ;;
     'accounts help') _lms_words='' ;;
@@ -914,6 +923,9 @@ _lms_subcommands() {
     'history feed') _lms_words='' ;;
     'history help') _lms_words='' ;;
     'history submissions') _lms_words='' ;;
+    'log') _lms_words='help list' ;;
+    'log help') _lms_words='' ;;
+    'log list') _lms_words='' ;;
     'mcp') _lms_words='' ;;
     'mock') _lms_words='help reset seed serve tokens' ;;
     'mock help') _lms_words='' ;;
@@ -1137,6 +1149,9 @@ _lms_flags() {
     'history feed') _lms_words='--all --as-user --ascending --assignment --course --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --since --timeout --user --verbose -v --version -V --yes -y' ;;
     'history help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'history submissions') _lms_words='--all --as-user --assignment --course --fields --grader --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'log') _lms_words='--all --as-user --fields --follow -f --help -h --insecure --instance --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --since --surface --timeout --verbose -v --version -V --yes -y' ;;
+    'log help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'log list') _lms_words='--all --as-user --fields --follow -f --help -h --insecure --instance --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --since --surface --timeout --verbose -v --version -V --yes -y' ;;
     'mcp') _lms_words='--all --allow-destructive --allow-writes --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'mock') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'mock help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;

@@ -58,6 +58,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'grade' -d 'Grade one submission, 
 complete -c lms -n '__fish_use_subcommand' -a 'groups' -d 'Groups of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_use_subcommand' -a 'history' -d 'Gradebook history: days, graders, each change of a grade, the feed'
+complete -c lms -n '__fish_use_subcommand' -a 'log' -d 'The audit log: every write lms sent from this machine, through any surface; --follow'
 complete -c lms -n '__fish_use_subcommand' -a 'mcp' -d 'Serve the commands as tools to an AI assistant (Model Context Protocol over stdio); reads only unless --allow-writes'
 complete -c lms -n '__fish_use_subcommand' -a 'mock' -d 'The built-in mock instance: seed it, list its tokens, serve it over HTTP'
 complete -c lms -n '__fish_use_subcommand' -a 'outcomes' -d 'Outcome groups and links (global, account, course); import a whole tree from a file; print a tree'
@@ -673,6 +674,22 @@ complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'assignment' -x -a '(__lms_ids)' -d 'assignment id'
 complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from submissions' -l 'grader' -x -d 'the grader\'s user id (0: graded on submission)'
+
+# lms log
+complete -c lms -n '__fish_seen_subcommand_from log; and not __fish_seen_subcommand_from help list ls' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from log; and not __fish_seen_subcommand_from help list ls' -a 'list' -d 'The writes lms sent from this machine, oldest first: when, to which instance, as whom, through which surface and verb'
+
+# lms log flags
+complete -c lms -n '__fish_seen_subcommand_from log' -l 'follow' -s 'f' -d 'keep printing writes as they are logged (NDJSON when piped; Ctrl-C stops); with --since, the earlier ones first'
+complete -c lms -n '__fish_seen_subcommand_from log' -l 'instance' -x -d 'only writes to this instance: its URL or host, or mock (every mock database)'
+complete -c lms -n '__fish_seen_subcommand_from log' -l 'since' -x -d 'only writes from this long ago (30m, 1h, 7d, 2w) or this date (YYYY-MM-DD) or time (ISO 8601) on'
+complete -c lms -n '__fish_seen_subcommand_from log' -l 'surface' -x -d 'only writes through this surface: cli, apply, mcp (every tool) or mcp:<tool>'
+
+# lms log list flags
+complete -c lms -n '__fish_seen_subcommand_from log; and __fish_seen_subcommand_from list ls' -l 'follow' -s 'f' -d 'keep printing writes as they are logged (NDJSON when piped; Ctrl-C stops); with --since, the earlier ones first'
+complete -c lms -n '__fish_seen_subcommand_from log; and __fish_seen_subcommand_from list ls' -l 'instance' -x -d 'only writes to this instance: its URL or host, or mock (every mock database)'
+complete -c lms -n '__fish_seen_subcommand_from log; and __fish_seen_subcommand_from list ls' -l 'since' -x -d 'only writes from this long ago (30m, 1h, 7d, 2w) or this date (YYYY-MM-DD) or time (ISO 8601) on'
+complete -c lms -n '__fish_seen_subcommand_from log; and __fish_seen_subcommand_from list ls' -l 'surface' -x -d 'only writes through this surface: cli, apply, mcp (every tool) or mcp:<tool>'
 
 # lms mcp flags
 complete -c lms -n '__fish_seen_subcommand_from mcp' -l 'allow-destructive' -d 'also allow deletions, conclusions, --sync and --prune (implies --allow-writes)'

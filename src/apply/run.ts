@@ -183,6 +183,12 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     const notDone = actions.filter((a) => a.status === 'not_done');
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const tally = (op: string, word: string) => done.filter((a) => a.op === op || (op === 'delete' && a.op === 'conclude')).length + ` ${word}`;
+    const count = (op: string) => done.filter((a) => a.op === op).length;
+    await ctx.auditJob({
+      name: 'apply',
+      counts: { total: actions.length, created: count('create'), updated: count('update'), deleted: count('delete'), concluded: count('conclude'), failed: failed.length, not_done: notDone.length },
+      journal: journal.path,
+    });
     report.summary(`Applied ${done.length} of ${actions.length} changes in ${seconds} s: ${tally('create', 'created')}, ${tally('update', 'updated')}, ${tally('delete', 'deleted or concluded')}, ${failed.length} failed, ${notDone.length} not done.`);
     const attention = [...failed, ...notDone];
     report.attention(

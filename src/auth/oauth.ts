@@ -4,7 +4,7 @@
 // timed as every other request; the secrets they carry travel in form bodies, which no trace shows.
 // Errors are RFC 6749 §5.2 answers (`{error, error_description}`), turned into this tool's errors.
 import type { ApiClient } from '../client/client.js';
-import type { TokenParams } from '../client/areas/oauth.js';
+import type { TokenParams } from '../spec/types/oauth.js';
 import { ApiError, ExitCode, LmsError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../net.js';
 import { redactText } from '../redact.js';

@@ -186,6 +186,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
     return failure ? withFailure(output, failure) : output;
   }
 
+  await ctx.auditJob({ name: job.job, counts: { ...counts, invalid: bad.size, ...(extra.length ? { not_in_file: extra.length } : {}) }, journal: journal.path });
   report.summary(`Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}${destroyNote}.`);
   report.attention(
     [...invalidRows, ...resultRows.filter((_, i) => needsAttention(results[i])), ...extraRows.filter((x) => x.status === 'failed')].sort(byLineFirst),

@@ -1,7 +1,10 @@
 // What commands get instead of globals: IO, environment, parsed global flags, and lazy getters for
 // the client, profiles, the mock, prompts and the command tree. Nothing is opened until a command
 // asks for it.
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { AuditEntry } from '../audit/log.js';
+import type { AuditScope, AuditTrail } from '../audit/trail.js';
 import type { TokenSession } from '../auth/session.js';
 import type { ApiClient, ClientOptions, PageCursor } from '../client/client.js';
 import { chooseInstance, describeInstance, refusedTokenHint, resolveRemote, type InstanceChoice, type RemoteInstance } from '../config/instance.js';
@@ -91,6 +94,23 @@ export interface Deps {
    * changes but destroys nothing.
    */
   consent?: (action: string, destructive: boolean) => Promise<void>;
+  /** Which surface and verb the audit log names for this run's writes (the CLI's command path unless given). */
+  audit?: AuditScope;
+  /**
+   * The plan a person was shown and confirmed before this run (`lms mcp`'s confirmation tokens):
+   * the tool, its arguments, the dry run it answered and when, for whatever records the writes.
+   */
+  confirmed?: ConfirmedPlan;
+}
+
+export interface ConfirmedPlan {
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** The dry run's result as the call that handed out the token answered it. */
+  plan: Record<string, unknown>;
+  /** sha256 of the plan's JSON, which the token carries. */
+  planDigest: string;
+  issuedAt: string;
 }
 
 export interface Context {
@@ -104,6 +124,8 @@ export interface Context {
   readonly localFiles: boolean;
   /** What a file flag or argument names (`-` for stdin): the text handed over under that name (Deps.inputs), else the path. */
   input(path: string): InputSource;
+  /** The plan a person confirmed for this run, when one was (see Deps.confirmed). */
+  readonly confirmed?: ConfirmedPlan;
   /**
    * The spinner on stderr while something slow is pending: `ctx.activity.track(promise, label)`.
    * Prompts pause it themselves; a progress bar calls `const resume = ctx.activity.pause()` first.
@@ -153,6 +175,11 @@ export interface Context {
    * `stop`, and the run ends as the command returns; a second ends the process as usual.
    */
   stopOnInterrupt(stop: () => void): void;
+  /**
+   * Writes a bulk job's outcome (its counts and journal) to the audit log, under this run's surface
+   * and verb, when the job sent any write; every write itself is logged as it is sent.
+   */
+  auditJob(job: NonNullable<AuditEntry['job']>): Promise<void>;
 }
 
 export function createContext(deps: Deps, globals: GlobalOptions): Context {
@@ -162,6 +189,8 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
   let clientPromise: Promise<ApiClient> | undefined;
   let pace: RateLimiter | undefined = deps.limiter;
   let dryRun: DryRun | undefined;
+  // Set when the client is built (it knows the instance and whose token it sends); none on a dry run.
+  const trail: { current?: AuditTrail } = {};
 
   const ctx: Context = {
     io,
@@ -174,6 +203,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       const text = deps.inputs?.get(path);
       return text === undefined ? path : { name: path, text };
     },
+    confirmed: deps.confirmed,
     interactive: io.stdoutIsTTY && io.stdinIsTTY && globals.input,
     activity: createActivity(io, { enabled: spinnerAllowed(io, env, globals.color), spinner: deps.spinner }),
     profiles: once(() => import('../config/profiles.js').then((m) => m.openProfiles(deps.configDir ?? env.LMS_CONFIG_DIR))),
@@ -183,7 +213,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       deps.mock ? Promise.resolve(deps.mock) : import('../mock/runtime.js').then((m) => m.loadMock(globals.mockDb ?? m.defaultMockDbPath(env), env)),
     ),
     // The dry run, if any, has started by now: it refuses to start once this has been asked.
-    client: () => (clientPromise ??= buildClient(ctx, deps.pageCursor, dryRun)),
+    client: () => (clientPromise ??= buildClient(ctx, { pageCursor: deps.pageCursor, dryRun, audit: deps.audit, trail })),
     limiter: () => (pace ??= new RateLimiter({ maxConcurrency: DEFAULT_CONCURRENCY })),
     pageLimit: () => (globals.all ? undefined : (globals.limit ?? globals.perPage)),
     prompter: async () => pausingActivity(deps.prompter ?? (await import('./prompter.js')).inquirerPrompter, ctx.activity),
@@ -217,6 +247,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
 
     warn: (message) => err(io, showControls(`warning: ${message}\n`, '\n')),
     stopOnInterrupt: (stop) => deps.claimInterrupt?.(stop),
+    auditJob: async (job) => trail.current?.job(job),
   };
   return ctx;
 }
@@ -246,22 +277,46 @@ function pausingActivity(prompter: Prompter, activity: Activity): Prompter {
 /** --verbose: one line per request and response on stderr. */
 const tracer = (ctx: Context) => (ctx.globals.verbose ? (line: string) => err(ctx.io, `${line}\n`) : undefined);
 
-/** What the client needs beyond the options every instance shares; its transport is still bare. */
-type Connect = (options: Pick<ClientOptions, 'baseUrl' | 'token' | 'tokenHint' | 'transport' | 'plainHttp' | 'warn' | 'renewToken'>) => ApiClient;
+/**
+ * What the client needs beyond the options every instance shares; its transport is still bare.
+ * `who` names the instance and where the token came from, for the audit log.
+ */
+type Connect = (options: Pick<ClientOptions, 'baseUrl' | 'token' | 'tokenHint' | 'transport' | 'plainHttp' | 'warn' | 'renewToken'>, who: { instance: string; via: string }) => ApiClient;
 
-async function buildClient(ctx: Context, pageCursor: PageCursor | undefined, dryRun: DryRun | undefined): Promise<ApiClient> {
-  const [{ ApiClient }, { resilient }, { trackedTransport }] = await Promise.all([
+interface BuildOptions {
+  pageCursor: PageCursor | undefined;
+  dryRun: DryRun | undefined;
+  audit: AuditScope | undefined;
+  trail: { current?: AuditTrail };
+}
+
+async function buildClient(ctx: Context, { pageCursor, dryRun, audit, trail }: BuildOptions): Promise<ApiClient> {
+  const [{ ApiClient }, { resilient }, { trackedTransport }, { auditTrail }] = await Promise.all([
     import('../client/client.js'),
     import('../transport/resilient.js'),
     import('../io/activity.js'),
+    import('../audit/trail.js'),
   ]);
   const { globals } = ctx;
   const trace = tracer(ctx);
   const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace, onLongList: keepYoungGenerationSmall, pageCursor };
   // The spinner wraps the retries, so a request that backs off still shows as one wait. A dry run's
   // write stops next to the wire, so it is traced, paced and encoded as if it were sent.
-  const guard = (transport: Transport) => trackedTransport(resilient(dryRun ? dryRun.wrap(transport) : transport, { limiter: ctx.limiter(), trace }), ctx.activity);
-  const connect: Connect = (options) => new ApiClient({ ...common, ...options, transport: guard(options.transport) });
+  // Every write that is sent is logged once, with the status it ended on after its retries; a dry
+  // run sends none, so it has no log.
+  const connect: Connect = (options, who) => {
+    const paced = resilient(dryRun ? dryRun.wrap(options.transport) : options.transport, { limiter: ctx.limiter(), trace });
+    if (!dryRun) {
+      const open = async () => {
+        const { AuditLog, auditLogPath, keepDaysOf } = await import('../audit/log.js');
+        const keepDays = keepDaysOf(ctx.env);
+        return new AuditLog(await auditLogPath(ctx.env), { keepDays });
+      };
+      trail.current = auditTrail({ scope: audit ?? { surface: 'cli' }, ...who, asUser: globals.asUser, open, warn: ctx.warn });
+    }
+    const audited = trail.current ? trail.current.wrap(paced) : paced;
+    return new ApiClient({ ...common, ...options, transport: trackedTransport(audited, ctx.activity) });
+  };
   return ctx.instance.kind === 'mock' ? mockClient(ctx, connect) : remoteClient(ctx, ctx.instance, connect);
 }
 
@@ -272,7 +327,10 @@ async function mockClient(ctx: Context, connect: Connect): Promise<ApiClient> {
   const mock = await ctx.mock();
   tracer(ctx)?.(describeInstance(instance, `the mock (${mock.path})`, env.LMS_TOKEN ? 'LMS_TOKEN' : 'the seeded admin'));
   const tokenHint = env.LMS_TOKEN ? 'LMS_TOKEN is not a token of the mock: lms mock tokens lists them; unset it to act as the seeded admin' : undefined;
-  return connect({ baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, tokenHint, transport: mock.handler });
+  return connect(
+    { baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, tokenHint, transport: mock.handler },
+    { instance: `mock:${mock.path === ':memory:' ? mock.path : resolve(mock.path)}`, via: env.LMS_TOKEN ? 'LMS_TOKEN' : 'seeded admin' },
+  );
 }
 
 type RemoteChoice = Extract<InstanceChoice, { kind: 'remote' }>;
@@ -299,7 +357,9 @@ async function remoteClient(ctx: Context, instance: RemoteChoice, connect: Conne
   const { httpTransport } = await import('../transport/http.js');
   const transport = httpTransport({ timeoutMs: globals.timeoutSeconds * 1000, env, trace, caFile: caFile ? { path: caFile, source: `profile "${name}"` } : undefined });
   const tokenHint = refusedTokenHint(remote, session?.stored.kind === 'oauth');
-  return connect({ baseUrl, token, plainHttp, warn, renewToken: session?.renew, tokenHint, transport });
+  const origin = URL.canParse(baseUrl) ? new URL(baseUrl).origin : redactUrl(baseUrl);
+  const via = tokenSource === 'LMS_TOKEN' || !name ? 'LMS_TOKEN' : name;
+  return connect({ baseUrl, token, plainHttp, warn, renewToken: session?.renew, tokenHint, transport }, { instance: origin, via });
 }
 
 /** An instance address that is not an http(s) URL is a usage error that says where it was set. */

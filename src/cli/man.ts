@@ -27,7 +27,8 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   { name: 'LMS_MOCK_DB', description: 'The mock\'s database file, as --mock-db; ":memory:" for one that lasts a single command.' },
   { name: 'LMS_OUTPUT', description: 'The output format when -o is not given: table, json, ndjson, csv or yaml. With json, errors are JSON on stderr too.' },
   { name: 'LMS_CONFIG_DIR', description: 'The directory of the profile file (config.json) and its locks, instead of the platform\'s configuration directory.' },
-  { name: 'LMS_STATE_DIR', description: 'Where bulk jobs keep their journals and lms apply its keys, instead of the user\'s cache directory.' },
+  { name: 'LMS_STATE_DIR', description: 'Where bulk jobs keep their journals, lms apply its keys and every command its audit log (audit.log), instead of the user\'s cache directory.' },
+  { name: 'LMS_AUDIT_KEEP_DAYS', description: 'How many days the audit log keeps its entries (lms log reads them): older ones are dropped when it rotates (at 10 MiB) or first writes; 90 by default.' },
   { name: 'LMS_CACHE_DIR', description: "Where the launcher keeps its code cache, instead of the user's cache directory." },
   { name: 'LMS_WAIT_TIMEOUT', description: 'How many seconds any wait for background work lasts (progress --wait, async sends, bulk grading); 1800 by default.' },
   { name: 'LMS_JQ_TIMEOUT', description: 'How many seconds one run of a --jq filter may take before it is ended (exit 2, naming the limit); 30 by default.' },
@@ -66,7 +67,7 @@ const FILES: readonly { path: string; description: string }[] = [
   { path: '~/.config/lms/config.json', description: 'The profiles: base URL of each instance, and its token where no keychain keeps it (mode 0600). $XDG_CONFIG_HOME/lms if set, or LMS_CONFIG_DIR.' },
   { path: '~/.config/lms/locks/', description: 'Locks beside the profile file, so that commands running at once renew a token once between them.' },
   { path: '~/.local/share/lms/mock.db', description: "The mock's database, created and seeded on first use ($XDG_DATA_HOME/lms if set, LMS_MOCK_DB or --mock-db to choose another)." },
-  { path: '~/.cache/lms/', description: "The launcher's code cache ($XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR), and the journals of bulk jobs and lms apply's keys (LMS_STATE_DIR to move those)." },
+  { path: '~/.cache/lms/', description: "The launcher's code cache ($XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR), and the journals of bulk jobs, lms apply's keys and the audit log of every write, audit.log (LMS_STATE_DIR to move those)." },
 ];
 
 export function manPages(program: Command): ManPage[] {

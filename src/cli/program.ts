@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { lazyNouns, loadNoun, topLevelCommands } from '../commands/index.js';
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
+import type { AuditScope } from '../audit/trail.js';
 import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
 import { register, type Runner } from './command.js';
@@ -109,10 +110,13 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
   // Whether --timeout was given, not defaulted: a wait that is not one request's (a login's, for a
   // person at a browser) has a default of its own.
   let timeoutGiven = false;
+  // The verb the audit log names for this run's writes.
+  let audit: AuditScope | undefined;
   program.hook('preAction', (_this, action) => {
     const o = action.optsWithGlobals();
     state.jsonErrors = (o.output ?? deps.env.LMS_OUTPUT) === 'json';
     timeoutGiven = action.getOptionValueSourceWithGlobals('timeout') === 'cli';
+    audit = cliScope(action);
   });
 
   const runner: Runner = async (spec, given, dryRun, globalOpts) => {
@@ -123,7 +127,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     // A tree of its own, every noun loaded: this run's tree may hold only the noun it names.
     const commandTree = deps.commandTree ?? (() => buildProgram(deps, { jsonErrors: false }));
     const claimInterrupt = (stop: () => void) => (state.stop = stop);
-    const ctx = createContext({ ...deps, io: withColor(io, io.color && globals.color), commandTree, claimInterrupt }, globals);
+    const ctx = createContext({ audit, ...deps, io: withColor(io, io.color && globals.color), commandTree, claimInterrupt }, globals);
     state.activity = ctx.activity;
     try {
       // A flag value that destroys is asked about here, once for every verb; a dry run destroys nothing,
@@ -167,6 +171,13 @@ function nounNamed(program: Command, argv: string[]): (typeof lazyNouns)[number]
     return lazyNouns.find((n) => n.name === word);
   }
   return null;
+}
+
+/** `lms users delete` through the CLI; `lms apply` is a surface of its own. */
+function cliScope(action: Command): AuditScope {
+  const path: string[] = [];
+  for (let cmd: Command | null = action; cmd; cmd = cmd.parent) path.unshift(cmd.parent ? cmd.name() : 'lms');
+  return { surface: path[1] === 'apply' ? 'apply' : 'cli', verb: path.join(' ') };
 }
 
 function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): GlobalOptions {

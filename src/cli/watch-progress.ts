@@ -1,9 +1,8 @@
 // Following background work to its end: a redrawn bar on a terminal, periodic lines with -v
 // elsewhere, nothing otherwise. Two things are followed the same way and drawn by the same meter: a
 // Progress (GET /progress/:id) and a conversation batch (GET /conversations/batches).
-import { waitForProgress } from '../client/areas/progress.js';
 import type { ApiClient } from '../client/client.js';
-import { pollUntil, type PollOptions } from '../client/poll.js';
+import { pollUntil, waitForProgress, type PollOptions } from '../client/poll.js';
 import type { ConversationBatch } from '../spec/types/conversations.js';
 import type { Progress } from '../spec/types/progress.js';
 import { bar, statusLine } from '../io/status-line.js';

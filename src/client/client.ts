@@ -7,8 +7,7 @@ import { isGiven, pathOf, route as routeById, variantsOf, type OperationId, type
 import type { ApiRequest, ApiResponse, HttpMethod, Transport } from '../transport/types.js';
 import { encodeBody, hasFile, toQueryString, type Encoding, type Params } from './encode.js';
 import { parseLinkHeader, readBody, toApiError } from './parse.js';
-import { bindOperations } from './operations.js';
-import type { OpPolicy } from './operation.js';
+import { bindOperations, type Ops } from './operation.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -101,7 +100,7 @@ export class ApiClient {
   readonly baseUrl: string;
   private readonly origin: string;
   private readonly options: ClientOptions;
-  readonly ops: ReturnType<typeof bindOperations>;
+  readonly ops: Ops;
   private asUserChecked: Promise<void> | undefined;
   private warnedPlainHttp = false;
   /** The token sent now; `tokens` holds it and every one sent before it (renewed): none may appear in a message. */
@@ -122,17 +121,18 @@ export class ApiClient {
   }
 
   /**
-   * Calls a non-paginated operation and returns its parsed body. With `retryUnavailable`, a 503
-   * (the server's "not built yet") is asked again after 100, 200, 400… ms, up to UNAVAILABLE_TRIES.
+   * Calls a non-paginated operation and returns its parsed body, sent as its route says (`encoding`,
+   * unless given here). When the route has `retryUnavailable`, a 503 (the server's "not built yet")
+   * is asked again after 100, 200, 400… ms, up to UNAVAILABLE_TRIES.
    */
-  async request<T = unknown>(operation: OperationId | RouteId, params: Params = {}, encoding?: Encoding, policy: OpPolicy = {}): Promise<T> {
+  async request<T = unknown>(operation: OperationId | RouteId, params: Params = {}, encoding?: Encoding): Promise<T> {
     const { route, url, rest, subject } = this.resolve(operation, params);
     const body = route.method === 'POST' || route.method === 'PUT' ? rest : undefined;
     const query = body ? {} : rest;
-    const idempotent = policy.appends?.some((name) => params[name] !== undefined) ? false : undefined;
+    const idempotent = route.appends.some((name) => params[name] !== undefined) ? false : undefined;
     for (let attempt = 1; ; attempt++) {
       try {
-        const res = await this.send(route.method, url, { query, body, encoding, subject, idempotent });
+        const res = await this.send(route.method, url, { query, body, encoding: encoding ?? route.encoding, subject, idempotent });
         const answer = readBody(res);
         // A list the route table does not page may still come in pages from a real server: read them all.
         const next = route.method === 'GET' && Array.isArray(answer) ? parseLinkHeader(res.headers['link']).next : undefined;
@@ -143,7 +143,7 @@ export class ApiClient {
         for await (const item of this.follow(next, read, subject)) items.push(item);
         return items as T;
       } catch (err) {
-        if (!policy.retryUnavailable || !(err instanceof ApiError) || err.status !== 503 || attempt >= UNAVAILABLE_TRIES) throw err;
+        if (!route.retryUnavailable || !(err instanceof ApiError) || err.status !== 503 || attempt >= UNAVAILABLE_TRIES) throw err;
         const wait = UNAVAILABLE_FIRST_WAIT_MS * 2 ** (attempt - 1);
         this.options.trace?.(`↻ ${route.method} ${redactUrl(url)} is not ready yet (503): asking again in ${wait} ms`);
         await (this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(wait);

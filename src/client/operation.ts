@@ -1,76 +1,70 @@
-// Typed operations over the route table: an area file lists its operations as data
-// (`list: paged<ListUsersParams, User>('users.list')`), and the client binds them to calls.
-import { variantsOf, type OperationId, type PagedOperationId } from '../spec/routes.js';
-import type { ApiResponse, HttpMethod } from '../transport/types.js';
-import type { Encoding, Params } from './encode.js';
+// The client's operations, derived from the route table as octokit derives its methods from its
+// endpoint table: every route a client sends is `client.ops.<area>.<name>(params)`, typed by
+// Endpoints, iterated when its route pages and called once when it does not.
+import { routes, type ClientOperationId, type OperationId, type PagedOperationId } from '../spec/routes.js';
+import type { Endpoints } from '../spec/types/endpoints.js';
+import type { Params } from './encode.js';
 
-/** How an operation treats answers other than success, beyond what the transport retries. */
-export interface OpPolicy {
-  /**
-   * A 503 means "not ready yet, ask again soon" (a view the server builds after a write): the
-   * client asks again itself, with short growing waits, before reporting it.
-   */
-  retryUnavailable?: boolean;
-  /**
-   * Parameters that make the request add something each time it is applied (a comment with a
-   * grade): with any of them the request is not resent when its outcome is unknown.
-   */
-  appends?: readonly string[];
-}
+type AreaOf<K> = K extends `${infer A}.${string}` ? A : never;
 
-export interface Op<P, R, K extends 'one' | 'paged'> {
-  readonly kind: K;
-  readonly operation: OperationId;
-  readonly encoding?: Encoding;
-  readonly policy?: OpPolicy;
-  /** Phantom: carries the parameter and result types. */
-  readonly types?: (p: P) => R;
-}
+/** One operation's call: an async list when its route pages, one answer when it does not. */
+type Call<K extends ClientOperationId> = K extends PagedOperationId
+  ? (params: Endpoints[K]['params'], options?: { limit?: number }) => AsyncGenerator<Endpoints[K]['result']>
+  : (params: Endpoints[K]['params']) => Promise<Endpoints[K]['result']>;
 
-/** Whether an operation pages, from the route table: a paginated route is iterated, any other called once. */
-export type KindOf<O extends OperationId> = O extends PagedOperationId ? 'paged' : 'one';
-
-/**
- * An operation of the route table with its parameter and result types:
- * `op('users.list').as<ListUsersParams, User>()`. Whether it pages is the table's to say.
- */
-export function op<const O extends OperationId>(operation: O, encoding?: Encoding, policy?: OpPolicy) {
-  return {
-    as: <P, R>(): Op<P, R, KindOf<O>> => ({ kind: (variantsOf(operation)[0]?.paginated ? 'paged' : 'one') as KindOf<O>, operation, encoding, policy }),
+/** Every client operation, by area and name: `ops.sections.crosslist` is the route `sections.crosslist`. */
+export type Ops = {
+  readonly [A in AreaOf<ClientOperationId>]: {
+    readonly [K in ClientOperationId as K extends `${A}.${infer N}` ? N : never]: Call<K>;
   };
-}
-
-type AnyOp = Op<never, unknown, 'one' | 'paged'>;
-
-export type Bound<T> = {
-  [K in keyof T]: T[K] extends Op<infer P, infer R, 'paged'>
-    ? (params: P, options?: { limit?: number }) => AsyncGenerator<R>
-    : T[K] extends Op<infer P, infer R, 'one'>
-      ? (params: P) => Promise<R>
-      : never;
 };
 
 export interface Caller {
-  request<T>(operation: OperationId, params: Params, encoding?: Encoding, policy?: OpPolicy): Promise<T>;
+  request<T>(operation: OperationId, params: Params): Promise<T>;
   paginate<T>(operation: OperationId, params: Params, options?: { limit?: number }): AsyncGenerator<T>;
 }
 
-export function bind<T extends Record<string, AnyOp>>(caller: Caller, ops: T): Bound<T> {
-  const bound: Record<string, unknown> = {};
-  for (const [name, op] of Object.entries(ops)) {
-    bound[name] =
-      op.kind === 'paged'
-        ? (params: Params, options?: { limit?: number }) => caller.paginate(op.operation, params, options)
-        : (params: Params) => caller.request(op.operation, params, op.encoding, op.policy);
+/** Each area's calls to make, read off the table once per process: a context variant adds none. */
+let byArea: Map<string, Map<string, { operation: OperationId; paged: boolean }>> | undefined;
+
+function callsByArea(): NonNullable<typeof byArea> {
+  if (byArea) return byArea;
+  byArea = new Map();
+  for (const r of routes) {
+    if (!r.client) continue;
+    const calls = byArea.get(r.area) ?? byArea.set(r.area, new Map()).get(r.area)!;
+    calls.set(r.operation.slice(r.area.length + 1), { operation: r.operation as OperationId, paged: r.paginated });
   }
-  return bound as Bound<T>;
+  return byArea;
 }
 
 /**
- * One request whose whole response the caller reads, for the rare operation whose news is in a
- * header rather than the body. The client is one; an area asks for this and not for the client,
- * because the client binds every area's operations and so must not be imported by them.
+ * The operations bound to one caller. An area's calls are made when it is first used, not when the
+ * client is: a command calls one or two areas, and building every route's call cost start-up time.
  */
-export interface Sender {
-  send(method: HttpMethod, pathOrUrl: string, options?: { body?: Params }): Promise<ApiResponse>;
+export function bindOperations(caller: Caller): Ops {
+  const ops = {};
+  for (const [area, calls] of callsByArea()) {
+    Object.defineProperty(ops, area, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const bound = bindArea(caller, calls);
+        Object.defineProperty(ops, area, { value: bound, enumerable: true });
+        return bound;
+      },
+    });
+  }
+  return ops as Ops;
+}
+
+function bindArea(caller: Caller, calls: ReadonlyMap<string, { operation: OperationId; paged: boolean }>): Record<string, unknown> {
+  const bound: Record<string, unknown> = {};
+  // A call with context variants picks its route from the context it is given (ApiClient.resolve).
+  for (const [name, { operation, paged }] of calls) {
+    bound[name] = paged
+      ? (params: Params, options?: { limit?: number }) => caller.paginate(operation, params, options)
+      : (params: Params) => caller.request(operation, params);
+  }
+  return bound;
 }

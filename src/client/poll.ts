@@ -1,5 +1,7 @@
 // Reading something until it is done, as a careful client of a real instance does: a short first
 // pause, doubling up to a second, so quick work is seen at once and slow work is not hammered.
+import type { Id } from '../spec/types/common.js';
+import type { Progress } from '../spec/types/progress.js';
 
 export interface PollOptions<T> {
   /** Called with every value read, the first and the last included. */
@@ -27,4 +29,11 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
     await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, deadline - Date.now()))));
     pause = Math.min(max, pause * 2);
   }
+}
+
+const PROGRESS_DONE: ReadonlySet<string> = new Set(['completed', 'failed']);
+
+/** Reads a Progress until it is completed or failed, and returns the last read. */
+export function waitForProgress(get: (id: Id) => Promise<Progress>, id: Id, options: PollOptions<Progress> = {}): Promise<Progress> {
+  return pollUntil(() => get(id), (p) => PROGRESS_DONE.has(p.workflow_state), options);
 }

@@ -41,6 +41,7 @@ export const lazyNouns: LazyNoun[] = [
   { name: 'profile', summary: 'Named instances: base URL and token of each', load: async () => (await import('./profile/index.js')).profileVerbs },
   { name: 'auth', summary: 'Log in through the browser (OAuth2), see who you are, log out; tokens kept in the OS keychain', load: async () => (await import('./auth/index.js')).authVerbs },
   { name: 'api', summary: 'Raw API access, and the route table', load: async () => (await import('./api/index.js')).apiVerbs },
+  { name: 'log', summary: 'The audit log: every write lms sent from this machine, through any surface; --follow', load: async () => (await import('./log/index.js')).logVerbs },
   { name: 'doctor', summary: 'Check the setup: Node, SQLite, the instance and its token, the clock, the files lms keeps', load: async () => (await import('./doctor/index.js')).doctorVerbs },
   { name: 'mock', summary: 'The built-in mock instance: seed it, list its tokens, serve it over HTTP', load: async () => (await import('./mock/index.js')).mockVerbs },
 ];

@@ -1,15 +1,18 @@
 // One tool call: the input checked against the tool's schema, turned into the verb's arguments and
 // options, the verb run under a context of its own (JSON output, its own streams, consent from the
 // server's flags instead of a prompt), and what it returns turned into a tool result.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { PassThrough, Writable } from 'node:stream';
 import { dryRunOf, type CommandResult, type Invocation } from '../cli/command.js';
 import { invoke } from '../cli/invoke.js';
-import type { Context, Deps, GlobalOptions } from '../cli/context.js';
+import type { ConfirmedPlan, Context, Deps, GlobalOptions } from '../cli/context.js';
 import { toLmsError } from '../cli/handle-error.js';
 import { closest } from '../closest.js';
-import { ExitCode, LmsError, UsageError } from '../errors.js';
+import { ApiError, ExitCode, LmsError, UsageError } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
+import { newConfirmations, redeemToken, issueToken, type Confirmations } from './confirm.js';
+import { escapeData, fenced } from './fence.js';
+import { signedBy, sign } from './sign.js';
 import { DEFAULT_PAGE, MAX_PAGE, type Tool } from './tools.js';
 
 export interface Session {
@@ -17,8 +20,12 @@ export interface Session {
   ctx: Context;
   allowWrites: boolean;
   allowDestructive: boolean;
-  /** Signs cursors: one this process did not hand out is refused. */
+  /** Signs cursors and confirmation tokens: one this process did not hand out is refused. */
   cursorKey: Buffer;
+  /** The confirmation tokens this process handed out and took back; made at the first call. */
+  confirmations?: Confirmations;
+  /** The time, in ms since the epoch, that tokens expire by: Date.now but where a test fixes it. */
+  now?: () => number;
   /** Where a verb's notes and -v traces also go (the server's stderr), or nowhere. */
   log?: (text: string) => void;
 }
@@ -47,13 +54,97 @@ const CLASSES: Record<number, string> = {
 /** The most bytes of a verb's notes (its stderr) a result carries. */
 const MAX_NOTES = 4096;
 
+/**
+ * A result's parts before it is cut to size: the text, as the server's own words and what came
+ * from the instance (`{ data }`, fenced), and the structured content.
+ */
+interface Answer {
+  text: (string | { data: string })[];
+  structured: Record<string, unknown>;
+  isError: boolean;
+  /** The structured content repeated as (fenced) text: not for an error, whose text is its message. */
+  echo: boolean;
+  /** What was cut of the structured content, once it was (see cutToSize). */
+  cuts?: Cut[];
+}
+
+/** Thrown by a run that reached a destruction without a token: the call answers its plan instead. */
+class PlanFirst extends Error {
+  constructor(readonly action: string) {
+    super(action);
+  }
+}
+
 export async function callTool(tool: Tool, input: unknown, session: Session): Promise<ToolResult> {
-  let notes = '';
+  let answer: Answer;
   try {
     // A tool the server does not allow is refused before its arguments are read.
     if (tool.access !== 'read' && !session.allowWrites) throw refusal(`${tool.name} changes data, and this server only reads`, '--allow-writes');
     const given = checkInput(tool, input);
     refuseUnlessAllowed(tool, given, session);
+    const dryRun = given.dry_run === true;
+    const now = (session.now ?? Date.now)();
+    const memory = (session.confirmations ??= newConfirmations());
+    // What the token confirms is spent before anything runs: whatever happens next, it ran once.
+    const confirmed = session.allowDestructive && !dryRun && typeof given.confirm === 'string' ? redeemToken(given.confirm, tool.name, given, session.cursorKey, memory, now) : undefined;
+    const destroys = session.allowDestructive && destroysAsCalled(tool, given);
+    if (destroys && !dryRun && !confirmed) answer = await planned(tool, given, session, undefined);
+    else {
+      try {
+        answer = await runCall(tool, given, session, confirmed);
+        if (destroys && dryRun && !answer.isError) answer = withToken(tool, given, session, answer, undefined);
+      } catch (thrown) {
+        if (!(thrown instanceof PlanFirst)) throw thrown;
+        answer = await planned(tool, given, session, thrown.action);
+      }
+    }
+  } catch (thrown) {
+    answer = failed(toLmsError(thrown), '');
+  }
+  return bounded(answer);
+}
+
+/** A call that destroys, answered with its dry run and the token that runs it. */
+async function planned(tool: Tool, given: Record<string, unknown>, session: Session, action: string | undefined): Promise<Answer> {
+  const answer = await runCall(tool, { ...given, dry_run: true }, session, undefined);
+  return answer.isError ? answer : withToken(tool, given, session, answer, action);
+}
+
+function withToken(tool: Tool, given: Record<string, unknown>, session: Session, answer: Answer, action: string | undefined): Answer {
+  // The plan is the one the person sees: cut to size before the token is bound to it.
+  const cuts = cutToSize(answer.structured);
+  const { token, expiresAt } = issueToken(tool.name, given, answer.structured, session.cursorKey, (session.confirmations ??= newConfirmations()), (session.now ?? Date.now)());
+  answer.structured.confirm = token;
+  answer.structured.confirm_expires_at = expiresAt;
+  const why = action === undefined ? 'This call destroys data' : `This call destroys data ("${action}")`;
+  const asked = given.dry_run === true ? `${tool.name}: the plan (a dry run; nothing was sent).` : `${tool.name}: nothing was sent. ${why}: below is its plan (a dry run).`;
+  const told = `Show this plan to the person. Only if they agree, call ${tool.name} again with the same arguments${given.dry_run === true ? ', without dry_run,' : ''} and confirm = "${token}" (in structuredContent.confirm): it runs once, until ${expiresAt}.`;
+  return { ...answer, text: [asked, ...answer.text.slice(1), told], cuts };
+}
+
+/** Whether the call, as given, destroys: the tool does, or a flag or value given does (what refuseUnlessAllowed refuses without --allow-destructive). */
+function destroysAsCalled(tool: Tool, given: Record<string, unknown>): boolean {
+  return tool.access === 'destructive' || destroyingFlag(tool, given) !== undefined;
+}
+
+const destroyingFlag = (tool: Tool, given: Record<string, unknown>) => tool.destroying.find(({ property, values }) => (values ? values.includes(String(given[property])) : given[property] === true));
+
+/** The error as a result: the server's words, and the instance's (an API error's message) fenced. */
+function failed(error: LmsError, notes: string): Answer {
+  const text: Answer['text'] = fromInstance(error) ? ['error: the instance answered:', { data: error.message }] : [`error: ${error.message}`];
+  if (error.hint) text.push(`hint: ${error.hint}`);
+  return { text: withNotes(text, notes), structured: { error: errorData(error) }, isError: true, echo: false };
+}
+
+/** Whether the error's message is the instance's answer (an API error, or one that wraps it). */
+function fromInstance(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) if (e instanceof ApiError) return true;
+  return false;
+}
+
+async function runCall(tool: Tool, given: Record<string, unknown>, session: Session, confirmed: ConfirmedPlan | undefined): Promise<Answer> {
+  let notes = '';
+  try {
     const dryRun = given.dry_run === true;
     const { args, options, inputs } = commandLine(tool, given, session.allowWrites);
 
@@ -78,9 +169,14 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
       io,
       localFiles: false,
       inputs,
+      audit: { surface: `mcp:${tool.name}`, verb: tool.command, ...(confirmed ? { confirmed: { plan_digest: confirmed.planDigest, issued_at: confirmed.issuedAt } } : {}) },
       pageCursor,
+      confirmed,
       consent: async (action, destructive) => {
-        if (destructive && !session.allowDestructive) throw refusal(`${tool.name}: "${action}" destroys data`, '--allow-destructive');
+        if (!destructive) return;
+        if (!session.allowDestructive) throw refusal(`${tool.name}: "${action}" destroys data`, '--allow-destructive');
+        // Found only as it runs (a roster's rows that deactivate): the plan first, then its token.
+        if (!confirmed && !dryRun) throw new PlanFirst(action);
       },
     };
     const globals: GlobalOptions = { ...session.ctx.globals, output: 'json', fields: undefined, all: false, limit, perPage: limit ?? session.ctx.globals.perPage, yes: false, input: false };
@@ -90,13 +186,16 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
     const shaped = await shape(result, limit);
     if (tool.paged && listed === 1 && next !== undefined) shaped.value.next_cursor = sealCursor(next, tool, given, session.cursorKey);
     const failure = result?.failure;
-    const summary = failure ? `${tool.name} finished with failures: ${failure.message}` : shaped.summary(tool.name);
+    const summary: Answer['text'] = !failure
+      ? [shaped.summary(tool.name)]
+      : fromInstance(failure)
+        ? [`${tool.name} finished with failures:`, { data: failure.message }]
+        : [`${tool.name} finished with failures: ${failure.message}`];
     const structured = failure ? { ...shaped.value, error: errorData(failure) } : shaped.value;
-    return bounded(withNotes(summary, notes), structured, failure !== undefined);
+    return { text: withNotes(summary, notes), structured, isError: failure !== undefined, echo: true };
   } catch (thrown) {
-    const error = toLmsError(thrown);
-    const data = errorData(error);
-    return bounded(withNotes(`error: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`, notes), { error: data }, true, false);
+    if (thrown instanceof PlanFirst) throw thrown;
+    return failed(toLmsError(thrown), notes);
   }
 }
 
@@ -109,22 +208,37 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
 export const MAX_STRUCTURED_CHARS = 480 * 1024;
 export const MAX_SUMMARY_CHARS = 64 * 1024;
 
+/** Cuts the structured content to MAX_STRUCTURED_CHARS in place (see bounded); what was cut. */
+function cutToSize(structured: Record<string, unknown>): Cut[] {
+  // Room is kept for the list of what was cut, and the confirmation token.
+  const cuts = fit(structured, MAX_STRUCTURED_CHARS - 16 * 1024).slice(0, 50);
+  if (cuts.length) structured.left_out = cuts;
+  return cuts;
+}
+
 /**
  * A result within MAX_STRUCTURED_CHARS and MAX_SUMMARY_CHARS: the largest lists lose their last
  * items and the longest texts their ends until it fits, and the result says what was left out
- * (`left_out`, and a note after the summary) and how to get the rest.
+ * (`left_out`, and a note after the summary) and how to get the rest. What came from the instance
+ * is cut first and fenced after, so the fence always closes, and the note stands outside it.
  */
-function bounded(summary: string, structured: Record<string, unknown>, isError: boolean, echo = true): ToolResult {
-  // Room is kept for the list of what was cut.
-  const cuts = fit(structured, MAX_STRUCTURED_CHARS - 16 * 1024).slice(0, 50);
-  let text = summary.length > MAX_SUMMARY_CHARS ? `${summary.slice(0, MAX_SUMMARY_CHARS)}… (${(summary.length - MAX_SUMMARY_CHARS).toLocaleString('en-US')} characters left out)` : summary;
+function bounded(answer: Answer): ToolResult {
+  const { structured, isError, echo } = answer;
+  const cuts = answer.cuts ?? cutToSize(structured);
+  let room = MAX_SUMMARY_CHARS;
+  const parts = answer.text.map((part) => {
+    const text = typeof part === 'string' ? part : part.data;
+    const kept = text.length > room ? `${text.slice(0, room)}… (${(text.length - room).toLocaleString('en-US')} characters left out)` : text;
+    room = Math.max(0, room - text.length);
+    return typeof part === 'string' ? kept : fenced(kept);
+  });
+  let text = parts.join('\n');
   if (cuts.length) {
-    structured.left_out = cuts;
     const what = cuts.map((c) => ('items' in c ? `${c.items.toLocaleString('en-US')} item${c.items === 1 ? '' : 's'} of ${c.at}` : `${c.characters.toLocaleString('en-US')} characters of ${c.at}`));
     text += `\n\n(this result was cut to ${MAX_STRUCTURED_CHARS / 1024} KiB: left out ${what.join(', ')}; for the rest, call again for less: a smaller limit and the next page, or a narrower call)`;
   }
   // An error's summary is its message; its structured content is not repeated as text.
-  const content = echo ? [{ type: 'text' as const, text }, { type: 'text' as const, text: JSON.stringify(structured) }] : [{ type: 'text' as const, text }];
+  const content = echo ? [{ type: 'text' as const, text }, { type: 'text' as const, text: fenced(JSON.stringify(structured)) }] : [{ type: 'text' as const, text }];
   return { content, structuredContent: structured, ...(isError ? { isError: true } : {}) };
 }
 
@@ -133,7 +247,8 @@ type Cut = { at: string; items: number } | { at: string; characters: number };
 /** Cuts `value` in place until its JSON fits `budget`, largest part first; what it cut, by place. */
 function fit(value: Record<string, unknown>, budget: number): Cut[] {
   const cuts = new Map<string, Cut>();
-  while (JSON.stringify(value).length > budget) {
+  // Measured as its fenced copy is: an escaped tag is longer.
+  while (escapeData(JSON.stringify(value)).length > budget) {
     const largest = largestPart(value);
     if (!largest) break;
     const { holder, key, at } = largest;
@@ -248,7 +363,7 @@ function refuseUnlessAllowed(tool: Tool, given: Record<string, unknown>, session
   // A dry run destroys nothing: it shows what would be sent.
   if (given.dry_run === true || session.allowDestructive) return;
   if (tool.access === 'destructive') throw refusal(`${tool.name} destroys data`, '--allow-destructive');
-  const flag = tool.destroying.find(({ property, values }) => (values ? values.includes(String(given[property])) : given[property] === true));
+  const flag = destroyingFlag(tool, given);
   if (flag) throw refusal(`${tool.name} with ${flag.property}${flag.values ? ` ${String(given[flag.property])}` : ''} destroys data`, '--allow-destructive');
 }
 
@@ -307,7 +422,8 @@ interface Shaped {
 
 async function shape(result: CommandResult, limit: number | undefined): Promise<Shaped> {
   if (!result || result.kind === 'none') return { value: { ok: true }, summary: (tool) => `${tool}: done` };
-  if (result.kind === 'text') return { value: { text: result.text }, summary: () => result.text };
+  // The text is the instance's (a course file, an outcome tree): it comes fenced, as `text` of the data.
+  if (result.kind === 'text') return { value: { text: result.text }, summary: (tool) => `${tool}: text, as "text" below` };
   if (result.kind === 'item') {
     const value = plain(result.value);
     const object = typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -337,9 +453,10 @@ function errorData(error: LmsError): Record<string, unknown> {
   return { class: CLASSES[error.exitCode] ?? 'failure', ...error.toJSON() };
 }
 
-function withNotes(summary: string, notes: string): string {
+/** What the verb said on stderr, after the rest: fenced, as it may quote the instance. */
+function withNotes(text: Answer['text'], notes: string): Answer['text'] {
   const trimmed = notes.trim();
-  return trimmed ? `${summary}\n\n${trimmed.length >= MAX_NOTES ? `${trimmed.slice(0, MAX_NOTES)}…` : trimmed}` : summary;
+  return trimmed ? [...text, '', { data: trimmed.length >= MAX_NOTES ? `${trimmed.slice(0, MAX_NOTES)}…` : trimmed }] : text;
 }
 
 // ---- cursors ---------------------------------------------------------------------------------
@@ -358,9 +475,7 @@ function openCursor(cursor: string, tool: Tool, given: Record<string, unknown>, 
   const invalid = () => new UsageError(`${tool.name}: the cursor is not one this server handed out for this list`, { hint: 'list again without a cursor (cursors last as long as the server, and belong to the arguments they were listed with)' });
   const [body, mac] = cursor.split('.');
   if (!body || !mac) throw invalid();
-  const expected = Buffer.from(sign(body, key));
-  const got = Buffer.from(mac);
-  if (expected.length !== got.length || !timingSafeEqual(expected, got)) throw invalid();
+  if (!signedBy(body, mac, key)) throw invalid();
   const { n, a } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { n: string; a: string };
   if (a !== listing(tool, given)) throw invalid();
   return n;
@@ -375,7 +490,6 @@ function listing(tool: Tool, given: Record<string, unknown>): string {
   return JSON.stringify([tool.name, args]);
 }
 
-const sign = (body: string, key: Buffer) => createHmac('sha256', key).update(body).digest('base64url');
 
 // ---- streams ---------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 import type { Context } from '../cli/context.js';
 import { err } from '../io/streams.js';
 import { callTool, newCursorKey, type Session } from './call.js';
+import { DATA_NOTICE } from './fence.js';
 import { toolsOf, type Tool } from './tools.js';
 
 export interface McpOptions {
@@ -35,6 +36,12 @@ export async function serveMcp(ctx: Context, options: McpOptions): Promise<void>
         `Tools for a Canvas-style learning platform (${ctx.mockMode ? 'the built-in mock instance' : 'the instance lms is configured for'}), one per lms command; this server allows ${mode}.`,
         'Ids may be numbers or SIS forms (sis_course_id:X, sis_user_id:X); self means you. Lists answer a page at a time: pass next_cursor back as cursor for the next.',
         'Tools that change data take dry_run, which answers with the request they would send and sends nothing.',
+        ...(session.allowDestructive
+          ? [
+              'A call that destroys data (a deletion, a conclusion, a flag that deactivates) does nothing at first: it answers with its plan and a confirm token. Show that plan to the person and ask them; only once they agree, call the same tool again with the same arguments and confirm set to the token. A token runs its call once, within 10 minutes, in this server only.',
+            ]
+          : []),
+        DATA_NOTICE,
       ].join(' '),
     },
   );

@@ -6,12 +6,14 @@ import type { Command } from 'commander';
 import { specOf, sendsWrites, type CommandSpec } from '../cli/command.js';
 import { compileOption, type CompiledOption } from '../cli/options.js';
 import { route } from '../spec/routes.js';
+import { DATA_NOTICE, holdsPeoplesText } from './fence.js';
 
 /**
- * Nouns that act on this machine, not on the instance, or that hand out secrets: an assistant gets
- * none of them (`auth token` prints the token; `api` sends any request, whatever the server allows).
+ * Nouns that act on this machine, not on the instance, or that hand out secrets or this machine's
+ * files: an assistant gets none of them (`auth token` prints the token; `api` sends any request,
+ * whatever the server allows; `log` reads the audit log).
  */
-const LOCAL_NOUNS = new Set(['profile', 'mock', 'api', 'doctor', 'completion', 'mcp', 'auth', 'version']);
+const LOCAL_NOUNS = new Set(['profile', 'mock', 'api', 'doctor', 'completion', 'mcp', 'auth', 'version', 'log']);
 
 /**
  * Flags the tools leave out: the dry run and plan are the tool's own `dry_run`; `--watch` makes a
@@ -130,7 +132,7 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
     // diff takes --prune to show what apply --prune would destroy: only a verb that writes destroys.
     if (option.destroys && access !== 'read') {
       const which = option.destroys === true ? 'Destroys data' : `${option.destroys.join(' or ')} destroys data`;
-      schema.description = `${option.description}. ${which}: needs lms mcp --allow-destructive`;
+      schema.description = `${option.description}. ${which}: needs lms mcp --allow-destructive, and answers its plan and a confirm token first`;
       destroying.push({ property, values: option.destroys === true ? undefined : option.destroys });
     }
     add(property, schema);
@@ -143,12 +145,20 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
     add('cursor', { type: 'string', description: 'next_cursor of the page before, for the page after it' });
   }
   if (access !== 'read') add('dry_run', { type: 'boolean', description: 'send only the reads it needs and answer with the first write (method, URL, body) instead of sending it' });
+  // Any write may find, as it runs, that it destroys (a roster's rows that deactivate): each can be confirmed.
+  if (access !== 'read') {
+    add('confirm', {
+      type: 'string',
+      description: 'the token a call that destroys answered with its plan (structuredContent.confirm), given back with the same arguments once the person has seen the plan and agreed: the call then runs, once',
+    });
+  }
 
   const command = `lms ${path.join(' ')}`;
   const examples = (spec.examples ?? []).slice(0, 2);
   const description = [
     spec.summary,
-    access === 'destructive' ? 'Destroys data: needs lms mcp --allow-destructive.' : access === 'write' ? 'Changes data: needs lms mcp --allow-writes.' : '',
+    access === 'destructive' ? 'Destroys data: needs lms mcp --allow-destructive, and answers its plan and a confirm token first.' : access === 'write' ? 'Changes data: needs lms mcp --allow-writes.' : '',
+    (spec.routes ?? []).some((id) => holdsPeoplesText(route(id).path)) ? DATA_NOTICE : '',
     examples.length ? `As a command line: ${examples.join('; ')}` : '',
   ]
     .filter(Boolean)

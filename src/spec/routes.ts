@@ -13,6 +13,24 @@ interface RouteOptions {
   paginated?: boolean;
   /** What the last path id names, for messages like "user 42 not found". */
   resource?: string;
+  /** The client sends the body as JSON (where the spec allows it and forms cannot say it), not as a form. */
+  encoding?: 'json';
+  /**
+   * A 503 means "not ready yet, ask again soon" (a view the server builds after a write): the
+   * client asks again itself, with short growing waits, before reporting it.
+   */
+  retryUnavailable?: boolean;
+  /**
+   * Parameters that make the request add something each time it is applied (a comment with a
+   * grade): with any of them the request is not resent when its outcome is unknown.
+   */
+  appends?: readonly string[];
+  /**
+   * false: no client calls this route by name (a URL the server hands out, which a client follows as
+   * given; a page a browser visits), so the client has no operation for it. The mock answers it, and
+   * a command that follows such a URL still declares the route.
+   */
+  client?: false;
 }
 
 type RouteRow = readonly [`${Method} /${string}`, RouteOptions?];
@@ -53,7 +71,8 @@ const specTable = {
     updateTopic: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id', { resource: 'topic' }],
     deleteTopic: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id', { resource: 'topic' }],
     getTopic: ['GET /api/v1/{tctx}/discussion_topics/:topic_id', { resource: 'topic' }],
-    viewTopic: ['GET /api/v1/{tctx}/discussion_topics/:topic_id/view'],
+    // The full view is cached by the server and answers 503 until its structure is rebuilt after a write.
+    viewTopic: ['GET /api/v1/{tctx}/discussion_topics/:topic_id/view', { retryUnavailable: true }],
     createEntry: ['POST /api/v1/{tctx}/discussion_topics/:topic_id/entries'],
     listEntries: ['GET /api/v1/{tctx}/discussion_topics/:topic_id/entries', paged],
     createReply: ['POST /api/v1/{tctx}/discussion_topics/:topic_id/entries/:entry_id/replies'],
@@ -73,14 +92,14 @@ const specTable = {
   outcomes: {
     rootGroup: ['GET /api/v1/{octx}/root_outcome_group'],
     getGroup: ['GET /api/v1/{octx}/outcome_groups/:id', { resource: 'outcome group' }],
-    updateGroup: ['PUT /api/v1/{octx}/outcome_groups/:id', { resource: 'outcome group' }],
+    updateGroup: ['PUT /api/v1/{octx}/outcome_groups/:id', { encoding: 'json', resource: 'outcome group' }],
     deleteGroup: ['DELETE /api/v1/{octx}/outcome_groups/:id', { resource: 'outcome group' }],
     listLinks: ['GET /api/v1/{octx}/outcome_groups/:id/outcomes', { paginated: true, resource: 'outcome group' }],
-    createOutcome: ['POST /api/v1/{octx}/outcome_groups/:id/outcomes', { resource: 'outcome group' }],
+    createOutcome: ['POST /api/v1/{octx}/outcome_groups/:id/outcomes', { encoding: 'json', resource: 'outcome group' }],
     linkOutcome: ['PUT /api/v1/{octx}/outcome_groups/:id/outcomes/:outcome_id', { resource: 'outcome' }],
     unlinkOutcome: ['DELETE /api/v1/{octx}/outcome_groups/:id/outcomes/:outcome_id', { resource: 'outcome' }],
     listSubgroups: ['GET /api/v1/{octx}/outcome_groups/:id/subgroups', { paginated: true, resource: 'outcome group' }],
-    createSubgroup: ['POST /api/v1/{octx}/outcome_groups/:id/subgroups', { resource: 'outcome group' }],
+    createSubgroup: ['POST /api/v1/{octx}/outcome_groups/:id/subgroups', { encoding: 'json', resource: 'outcome group' }],
     importGroup: ['POST /api/v1/{octx}/outcome_groups/:id/import', { resource: 'outcome group' }],
   },
   conversations: {
@@ -118,7 +137,7 @@ const specTable = {
     listStudents: ['GET /api/v1/{sctx}/students/submissions', paged],
     get: ['GET /api/v1/{sctx}/assignments/:assignment_id/submissions/:user_id', { resource: 'submission of user' }],
     uploadFile: ['POST /api/v1/{sctx}/assignments/:assignment_id/submissions/:user_id/files', { resource: 'submission of user' }],
-    grade: ['PUT /api/v1/{sctx}/assignments/:assignment_id/submissions/:user_id', { resource: 'submission of user' }],
+    grade: ['PUT /api/v1/{sctx}/assignments/:assignment_id/submissions/:user_id', { resource: 'submission of user', appends: ['comment'] }],
   },
   sections: {
     list: ['GET /api/v1/courses/:course_id/sections', { paginated: true, resource: 'course' }],
@@ -187,19 +206,19 @@ const supportingTable = {
   // Steps 2 and 3 of a file upload go to URLs the server hands out (upload_url, then Location).
   // A client follows those URLs as given; these rows are the mock's own answers to them.
   files: {
-    upload: ['POST /files_api/uploads/:upload_id', { resource: 'upload' }],
-    confirm: ['POST /api/v1/files/:id/create_success', { resource: 'file' }],
-    confirmGet: ['GET /api/v1/files/:id/create_success', { resource: 'file' }],
+    upload: ['POST /files_api/uploads/:upload_id', { resource: 'upload', client: false }],
+    confirm: ['POST /api/v1/files/:id/create_success', { resource: 'file', client: false }],
+    confirmGet: ['GET /api/v1/files/:id/create_success', { resource: 'file', client: false }],
     get: ['GET /api/v1/files/:id', { resource: 'file' }],
-    download: ['GET /files/:id/download', { resource: 'file' }],
+    download: ['GET /files/:id/download', { resource: 'file', client: false }],
   },
   // OAuth2 as real instances serve it, outside /api/v1: the authorization-code grant with PKCE
   // (RFC 6749, RFC 7636) and the refresh grant. A browser visits the authorization page and answers
   // its consent form (the mock's own step: real instances keep the request in a login session);
   // `lms auth login` and `logout` call the token endpoint.
   oauth: {
-    authorize: ['GET /login/oauth2/auth'],
-    confirm: ['POST /login/oauth2/confirm'],
+    authorize: ['GET /login/oauth2/auth', { client: false }],
+    confirm: ['POST /login/oauth2/confirm', { client: false }],
     token: ['POST /login/oauth2/token'],
     revoke: ['DELETE /login/oauth2/token'],
   },
@@ -223,6 +242,13 @@ type PagedIn<T extends Record<string, Record<string, RouteRow>>> = {
 }[keyof T & string];
 /** The operations whose answer is a list returned page by page: what the client iterates. */
 export type PagedOperationId = PagedIn<typeof specTable> | PagedIn<typeof supportingTable>;
+type ClientIn<T extends Record<string, Record<string, RouteRow>>> = {
+  [A in keyof T & string]: {
+    [N in keyof T[A] & string]: T[A][N] extends readonly [string, { readonly client: false }] ? never : `${A}.${N}`;
+  }[keyof T[A] & string];
+}[keyof T & string];
+/** The operations a client sends itself: every one but the rows marked `client: false`. */
+export type ClientOperationId = ClientIn<typeof specTable> | ClientIn<typeof supportingTable>;
 /** An operation without its context suffix: `discussions.createTopic` covers all three contexts. */
 // (Distributed over the union through `infer R`: applied to RouteId as a whole it never matched.)
 export type OperationId = RouteId extends infer R ? (R extends `${infer O}@${string}` ? O : R) : never;
@@ -254,6 +280,11 @@ export interface Route {
   resource?: string;
   context?: string;
   source: 'spec' | 'supporting';
+  encoding?: 'json';
+  retryUnavailable: boolean;
+  appends: readonly string[];
+  /** Whether a client sends it itself (see RouteOptions.client). */
+  client: boolean;
 }
 
 function expand(table: Record<string, Record<string, RouteRow>>, source: Route['source']): Route[] {
@@ -277,6 +308,10 @@ function expand(table: Record<string, Record<string, RouteRow>>, source: Route['
           resource: opts.resource,
           context,
           source,
+          encoding: opts.encoding,
+          retryUnavailable: opts.retryUnavailable ?? false,
+          appends: opts.appends ?? [],
+          client: opts.client ?? true,
         });
       }
     }

@@ -3,6 +3,7 @@ import { ApiClient, type ClientOptions } from '../../src/client/client.js';
 import type { Params } from '../../src/client/encode.js';
 import { uploadFile } from '../../src/client/upload.js';
 import { ApiError, ExitCode, FailureError, UsageError } from '../../src/errors.js';
+import { routes } from '../../src/spec/routes.js';
 import type { ApiRequest, ApiResponse } from '../../src/transport/types.js';
 import { freshMock, TOKENS } from '../helpers/mock-client.js';
 
@@ -294,6 +295,37 @@ describe('operations and context variants', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe('user 42 not found (GET /api/v1/users/42 → 404)');
     expect(error.exitCode).toBe(4);
+  });
+});
+
+describe('operations', () => {
+  it('has one call per operation a client sends, named after its route, paged exactly when the route is', async () => {
+    const { requests, transport } = fake(() => ({ status: 200, body: '[]' }));
+    const ops = client(transport).ops as unknown as Record<string, Record<string, (params: Params) => unknown>>;
+    const expected = new Map<string, boolean>();
+    for (const r of routes) if (r.client) expected.set(r.operation, r.paginated);
+    const got = new Map<string, boolean>();
+    for (const [area, calls] of Object.entries(ops)) {
+      for (const [name, call] of Object.entries(calls)) {
+        // The path ids of the operation's first route (its first context, for one with several).
+        const r = routes.find((x) => x.operation === `${area}.${name}`)!;
+        const made = call({ ...Object.fromEntries(r.params.map((p) => [p, 1])), ...(r.context === 'global' && { global: true }) });
+        const paged = Symbol.asyncIterator in Object(made);
+        got.set(`${area}.${name}`, paged);
+        await (paged ? (made as AsyncGenerator).next() : made);
+      }
+    }
+    expect(got).toEqual(expected);
+    expect(requests).toHaveLength(expected.size);
+  });
+
+  it("builds an area's calls when the area is first used, not with the client", () => {
+    const ops = client(fake().transport).ops;
+    expect(Object.getOwnPropertyDescriptor(ops, 'users')?.get).toBeTypeOf('function');
+    const users = ops.users;
+    expect(Object.getOwnPropertyDescriptor(ops, 'users')).toMatchObject({ value: users });
+    expect(ops.users).toBe(users);
+    expect(Object.getOwnPropertyDescriptor(ops, 'sections')?.get).toBeTypeOf('function');
   });
 });
 

@@ -75,9 +75,10 @@ describe('two applies of one file at once, on one --mock database', () => {
     await twiceAtOnce('TWICE-1', [env, env], ['--mock']);
   }, 60_000);
 
-  it('with a state directory each make each object once, the second saying it waits', async () => {
-    const runs = await twiceAtOnce('TWICE-2', [{ ...env, LMS_STATE_DIR: join(dir, 'state-a') }, { ...env, LMS_STATE_DIR: join(dir, 'state-b') }], ['--mock']);
-    expect(runs.some((r) => /waiting for another lms apply/.test(r.stderr))).toBe(true);
+  // Whether the second run starts before the first ends is the machine's to decide: the waiting
+  // message itself is proven below, against a lock the test holds.
+  it('with a state directory each make each object once', async () => {
+    await twiceAtOnce('TWICE-2', [{ ...env, LMS_STATE_DIR: join(dir, 'state-a') }, { ...env, LMS_STATE_DIR: join(dir, 'state-b') }], ['--mock']);
   }, 60_000);
 });
 

@@ -30,6 +30,8 @@ export interface RunOptions {
 export interface Session {
   mock: MockRuntime;
   configDir: string;
+  /** LMS_STATE_DIR unless the session's environment names another: its journals and audit.log. */
+  stateDir: string;
   /** Where the session's commands keep tokens: one in memory unless the session was given another. */
   keychain: Keychain;
   /** Runs one command line (split like a shell would, with quotes honoured). */
@@ -47,17 +49,20 @@ export function session(env: Record<string, string> = {}, options: { keychain?: 
   // proves that lms sends one. Every route a command calls is checked against its declaration.
   const mock = watchRoutes(jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool, { requireUserAgent: true })));
   const configDir = mkdtempSync(join(tmpdir(), 'lms-test-config-'));
+  // Journals and the audit log of the session's writes, never in the user's own cache.
+  const stateDir = mkdtempSync(join(tmpdir(), 'lms-test-state-'));
   const keychain = options.keychain ?? memoryKeychain();
   return {
     mock,
     configDir,
+    stateDir: env.LMS_STATE_DIR ?? stateDir,
     keychain,
     async run(line, options = {}) {
       const io = fakeIO({ tty: options.tty, stdin: options.stdin });
       const argv = Array.isArray(line) ? line : splitArgs(line);
       const exitCode = await run(argv, {
         io,
-        env: { LMS_MOCK: '1', ...env, ...options.env },
+        env: { LMS_MOCK: '1', LMS_STATE_DIR: stateDir, ...env, ...options.env },
         mock,
         configDir,
         keychain,

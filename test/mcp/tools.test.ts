@@ -54,7 +54,7 @@ describe('the tools read off the command tree', () => {
       }
     };
     walk(tree, []);
-    const local = /^(profile|mock|api|doctor|completion|mcp|auth|version)\b/;
+    const local = /^(profile|mock|api|doctor|completion|mcp|auth|version|log)\b/;
     expect([...tools.values()].map((t) => t.command.slice(4)).sort()).toEqual(verbs.filter((v) => !local.test(v) && v !== 'users upload').sort());
     for (const name of tools.keys()) expect(name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
     for (const t of tools.values()) {

@@ -1,9 +1,8 @@
 // The route table against the catalogue (a copy of spec/endpoints.tsv kept in fixtures), and the
-// promise that every route of a built area has a client operation, a mock handler and a command.
+// promise that every route has a mock handler and every route a client sends a command.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { declaredRoutes } from '../../src/cli/command.js';
-import { operationsByArea } from '../../src/client/operations.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { answeredRoutes } from '../../src/mock/areas/index.js';
 import { routes, type RouteId } from '../../src/spec/routes.js';
@@ -59,49 +58,27 @@ describe('route table', () => {
   });
 });
 
-/**
- * Routes not built yet in all three layers (mock behaviour, client operation, command). The list only
- * shrinks: a route that gains its handler must leave it, and every route not on it needs all three.
- */
-const PENDING = new Set<string>([]);
-/** Mock-side answers to URLs the server hands out; clients follow them, so no operation or command names them. */
-const FOLLOWED_URLS = new Set(['files.upload', 'files.confirm', 'files.confirmGet', 'files.download']);
 /** Second paths of a route real instances also serve: the client has an operation, the mock answers, no command needs it. */
 const ALIASES = new Set(['users.activityStreamAlias']);
-/** The OAuth2 pages a browser visits (the authorization page, its consent form): no operation or command sends them. */
-const BROWSER_PAGES = new Set(['oauth.authorize', 'oauth.confirm']);
 
 const commanded = declaredRoutes(await loadAllNouns());
 const answered = await answeredRoutes();
 
+// That every route a client sends has a typed client operation, paged exactly when its route is,
+// holds by construction: client.ops is built from the table and typed by Endpoints, whose keys the
+// type check holds to the table's (src/spec/types/endpoints.ts).
 describe('coverage', () => {
-  const built = routes.filter((r) => !PENDING.has(r.id));
-  const operations = new Set(Object.values(operationsByArea).flatMap((ops) => Object.values(ops).map((op) => op.operation as string)));
-
-  it.each(built.map((r) => [r.id, r]))('%s has a mock handler', (id) => {
+  it.each(routes.map((r) => [r.id, r]))('%s has a mock handler', (id) => {
     expect(answered.has(id as RouteId), id).toBe(true);
   });
 
-  const unsent = (id: string) => FOLLOWED_URLS.has(id) || BROWSER_PAGES.has(id);
-  it.each(built.filter((r) => !unsent(r.id)).map((r) => [r.id, r]))('%s has a client operation and a command', (id, r) => {
-    expect(operations, id).toContain(r.operation);
-    if (!ALIASES.has(id)) expect(commanded, id).toContain(id);
+  // Routes marked `client: false` (URLs the server hands out, pages a browser visits) are left out.
+  it.each(routes.filter((r) => r.client && !ALIASES.has(r.id)).map((r) => [r.id, r]))('%s is declared by a command', (id) => {
+    expect(commanded, id).toContain(id);
   });
 
-  it('lists only routes that exist and are still unbuilt', () => {
-    const known = new Set<string>(routes.map((r) => r.id));
-    expect([...PENDING].filter((id) => !known.has(id))).toEqual([]);
-    expect([...PENDING].filter((id) => answered.has(id as RouteId))).toEqual([]);
+  it('lists as aliases only routes a client sends and no command declares', () => {
+    const sent = new Set<string>(routes.filter((r) => r.client).map((r) => r.id));
+    expect([...ALIASES].filter((id) => !sent.has(id) || commanded.has(id as RouteId))).toEqual([]);
   });
-});
-
-describe('client operations follow the route table', () => {
-  // The kind is also what types each operation's call (one result or an async list): tsc checks the call sites.
-  it.each(Object.entries(operationsByArea).flatMap(([area, ops]) => Object.entries(ops).map(([name, o]) => [`${area}.${name}`, o] as const)))(
-    '%s pages exactly when its route does',
-    (_name, o) => {
-      const paginated = routes.filter((r) => r.operation === o.operation).every((r) => r.paginated);
-      expect(o.kind).toBe(paginated ? 'paged' : 'one');
-    },
-  );
 });

@@ -120,7 +120,7 @@ export const send = command({
 });
 
 async function sendAsync(ctx: Context, client: ApiClient, params: CreateConversationParams, wait: boolean) {
-  const { createConversationAsync } = await import('../../client/areas/conversations.js');
+  const { createConversationAsync } = await import('../../client/conversations.js');
   const sent = await createConversationAsync(client, params);
   // One recipient (or one group conversation) is sent at once even when asked for async, as real
   // instances do: say so, since a script may be waiting for a batch id.

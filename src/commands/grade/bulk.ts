@@ -223,7 +223,7 @@ interface Sent {
 
 async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells: Cell[], batchSize: number, concurrency: number, onDone: (n: number) => void): Promise<Map<Cell, Sent>> {
   const { progressWaitBound, watchProgress } = await import('../../cli/watch-progress.js');
-  const { waitForProgress } = await import('../../client/areas/progress.js');
+  const { waitForProgress } = await import('../../client/poll.js');
   const outcome = new Map<Cell, Sent>();
   const batches: Cell[][] = [];
   const byAssignment = new Map<number, Cell[]>();

@@ -1,6 +1,4 @@
-// OAuth2 endpoints a client calls itself (the authorization page and its consent are the browser's):
-// the token endpoint, for both grants, and revocation.
-import { op } from '../operation.js';
+// The OAuth2 token endpoint a client calls itself: the form both grants post and what it answers.
 
 /** The form both grants post: authorization_code (code, redirect_uri, code_verifier) or refresh_token. */
 export interface TokenParams {
@@ -22,8 +20,3 @@ export interface TokenAnswer {
   expires_in?: unknown;
   user?: { id?: unknown; name?: unknown };
 }
-
-export const oauth = {
-  token: op('oauth.token').as<TokenParams, TokenAnswer>(),
-  revoke: op('oauth.revoke').as<Record<string, never>, unknown>(),
-};

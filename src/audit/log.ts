@@ -1,0 +1,210 @@
+// The audit log: one JSON line for every write lms sends, whichever surface sent it, in the state
+// directory. Each line is appended on its own, right after the answer came, so a crash loses none
+// that was sent, and processes writing at once never interleave inside a line (O_APPEND, one write).
+// It keeps itself small: past a size the file is rotated (audit.log.1 …), and a rotation drops the
+// entries older than LMS_AUDIT_KEEP_DAYS. What it never holds: a token, a password, a secret
+// parameter or a request body (the path is redacted as traces are; bodies are never read).
+import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { stateDir } from '../config/paths.js';
+
+export const AUDIT_FILE = 'audit.log';
+/** A file past this is rotated before the next line. */
+export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+/** Rotated files kept beside the current one. */
+export const DEFAULT_KEEP_FILES = 3;
+export const DEFAULT_KEEP_DAYS = 90;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Who sent a write: the user the token belongs to, when known without asking; else where the token came from. */
+export interface AuditUser {
+  id?: number | string;
+  login?: string;
+  /** The profile whose token was sent, or `LMS_TOKEN`, or `seeded admin` for the mock. */
+  via?: string;
+}
+
+/** One line of the log. */
+export interface AuditEntry {
+  time: string;
+  /** The instance's origin, or `mock:<database path>`. */
+  instance: string;
+  user: AuditUser;
+  /** `--as-user`: whom the write was made as. */
+  as_user?: string;
+  /** `cli`, `apply`, or `mcp:<tool>`. */
+  surface: string;
+  /** The command line without its arguments: `lms users delete`. */
+  verb?: string;
+  /** Absent on a bulk job's summary line. */
+  method?: string;
+  /** Path and query, secrets redacted; a one-time URL shows only its origin. */
+  path?: string;
+  /** The answer's status; null when none came (the error says why). */
+  status?: number | null;
+  error?: string;
+  /** A bulk job's (or apply's) outcome: its counts and its journal. */
+  job?: { name: string; counts: Record<string, number>; journal?: string };
+  /**
+   * The plan a person confirmed before this write (`lms mcp`'s confirmation tokens): its digest,
+   * which the token carried, and when it was shown. The plan itself holds request bodies, so only
+   * its digest is kept.
+   */
+  confirmed?: { plan_digest: string; issued_at: string };
+}
+
+export interface AuditLogOptions {
+  maxBytes?: number;
+  keepFiles?: number;
+  keepDays?: number;
+  now?: () => number;
+}
+
+/** LMS_AUDIT_KEEP_DAYS, checked: a positive number of days, 90 unless set. */
+export function keepDaysOf(env: NodeJS.ProcessEnv): number {
+  const raw = env.LMS_AUDIT_KEEP_DAYS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_KEEP_DAYS;
+  const days = Number(raw);
+  if (!Number.isFinite(days) || days <= 0) {
+    throw new UsageError(`LMS_AUDIT_KEEP_DAYS must be a positive number of days, not "${raw}"`, { hint: `unset it to keep the audit log for ${DEFAULT_KEEP_DAYS} days` });
+  }
+  return days;
+}
+
+export async function auditLogPath(env: NodeJS.ProcessEnv): Promise<string> {
+  return join(await stateDir(env), AUDIT_FILE);
+}
+
+export class AuditLog {
+  private readonly maxBytes: number;
+  private readonly keepFiles: number;
+  private readonly keepMs: number;
+  private readonly now: () => number;
+  /** The file's size as this process last knew it: a stat per line would cost more than the line. */
+  private size: number | undefined;
+  private pruned = false;
+
+  constructor(
+    readonly path: string,
+    options: AuditLogOptions = {},
+  ) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.keepFiles = options.keepFiles ?? DEFAULT_KEEP_FILES;
+    this.keepMs = (options.keepDays ?? DEFAULT_KEEP_DAYS) * DAY_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  append(entry: AuditEntry): void {
+    const line = `${JSON.stringify(entry)}\n`;
+    if (this.size === undefined) this.open();
+    if (this.size! > 0 && this.size! + Buffer.byteLength(line) > this.maxBytes) {
+      // Another process may have rotated it already: look again before moving anything.
+      this.size = sizeOf(this.path);
+      if (this.size > 0 && this.size + Buffer.byteLength(line) > this.maxBytes) this.rotate();
+    }
+    appendFileSync(this.path, line, { mode: 0o600 });
+    this.size! += Buffer.byteLength(line);
+  }
+
+  /** The first line of a process: the directory made, the file's mode checked, stale entries dropped. */
+  private open(): void {
+    mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
+    let size = sizeOf(this.path);
+    if (size > 0) {
+      // A file made some other way (copied, restored) is made private before more is added to it.
+      if ((statSync(this.path).mode & 0o077) !== 0) chmodSync(this.path, 0o600);
+      // A log that grows slowly would never reach a rotation: its oldest line is checked once per
+      // process, which costs one small read, and the stale part is dropped.
+      if (!this.pruned && this.isStale(firstTime(this.path))) {
+        this.pruned = true;
+        this.dropOld(this.path);
+        size = sizeOf(this.path);
+      }
+    }
+    this.size = size;
+  }
+
+  private isStale(time: number | undefined): boolean {
+    return time !== undefined && time < this.now() - this.keepMs;
+  }
+
+  private rotate(): void {
+    const at = (n: number) => (n === 0 ? this.path : `${this.path}.${n}`);
+    rmSync(at(this.keepFiles), { force: true });
+    for (let n = this.keepFiles - 1; n >= 0; n--) {
+      try {
+        renameSync(at(n), at(n + 1));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    for (let n = 1; n <= this.keepFiles; n++) this.dropOld(at(n));
+    this.size = 0;
+  }
+
+  /** Rewrites a file without its entries older than the retention; a file of only such entries goes. */
+  private dropOld(file: string): void {
+    let stat;
+    try {
+      stat = statSync(file);
+    } catch {
+      return;
+    }
+    // A file last written before the cutoff holds nothing newer.
+    if (this.isStale(stat.mtimeMs)) {
+      rmSync(file, { force: true });
+      return;
+    }
+    if (!this.isStale(firstTime(file))) return;
+    const kept = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '' && !this.isStale(timeOf(line)));
+    if (kept.length === 0) rmSync(file, { force: true });
+    else writeFileSync(file, `${kept.join('\n')}\n`, { mode: 0o600 });
+  }
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+}
+
+/** When the file's first entry was written, read from its first few bytes. */
+function firstTime(path: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buffer = Buffer.alloc(512);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    const match = /"time":"([^"]+)"/.exec(buffer.subarray(0, read).toString('utf8'));
+    return match ? Date.parse(match[1]) : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function timeOf(line: string): number | undefined {
+  try {
+    const time = Date.parse((JSON.parse(line) as { time?: string }).time ?? '');
+    return Number.isNaN(time) ? undefined : time;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The log's files, oldest first: audit.log.N … audit.log.1, audit.log. */
+export function auditFiles(path: string, keepFiles = DEFAULT_KEEP_FILES): string[] {
+  const files: string[] = [];
+  for (let n = keepFiles; n >= 1; n--) files.push(`${path}.${n}`);
+  files.push(path);
+  return files;
+}

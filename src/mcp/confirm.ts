@@ -1,0 +1,95 @@
+// Confirmation tokens: a destructive call first answers its plan (its dry run) and a token; the
+// same call again with that token runs, once. The token is bound to the tool, its exact arguments
+// and this server process (signed with the process's own key, as cursors are), and holds
+// CONFIRM_TTL_MS: a person is shown the plan, and what runs is what they saw.
+import { createHash, randomBytes } from 'node:crypto';
+import type { ConfirmedPlan } from '../cli/context.js';
+import { UsageError } from '../errors.js';
+import { sign, signedBy } from './sign.js';
+
+export const CONFIRM_TTL_MS = 10 * 60 * 1000;
+
+/** The most plans kept for the audit of their confirmation: the oldest go first. */
+const MAX_PLANS = 256;
+
+/** What a server process remembers of its tokens. */
+export interface Confirmations {
+  /** Tokens already redeemed, by nonce, with when they expire (forgotten after, as they are refused anyway). */
+  spent: Map<string, number>;
+  /** The plans tokens were handed out with, by nonce, for whoever records the confirmed call. */
+  plans: Map<string, ConfirmedPlan>;
+}
+
+export const newConfirmations = (): Confirmations => ({ spent: new Map(), plans: new Map() });
+
+interface Body {
+  k: 'confirm';
+  /** The tool. */
+  t: string;
+  /** sha256 of the arguments' canonical JSON. */
+  a: string;
+  /** sha256 of the plan's JSON. */
+  p: string;
+  /** Expiry, in ms since the epoch. */
+  e: number;
+  n: string;
+}
+
+/** The arguments as one text: keys in order, at every depth; `confirm` and `dry_run` left out. */
+export function canonicalArguments(given: Record<string, unknown>): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  const kept = Object.fromEntries(Object.entries(given).filter(([k]) => k !== 'confirm' && k !== 'dry_run'));
+  return JSON.stringify(sorted(kept));
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+/** A token for this call of the tool, its plan remembered. */
+export function issueToken(tool: string, given: Record<string, unknown>, plan: Record<string, unknown>, key: Buffer, memory: Confirmations, now: number): { token: string; expiresAt: string } {
+  const arguments_ = canonicalArguments(given);
+  const planJson = JSON.stringify(plan);
+  const body: Body = { k: 'confirm', t: tool, a: digest(arguments_), p: digest(planJson), e: now + CONFIRM_TTL_MS, n: randomBytes(12).toString('base64url') };
+  const encoded = Buffer.from(JSON.stringify(body)).toString('base64url');
+  for (const [nonce, kept] of memory.plans) {
+    if (memory.plans.size < MAX_PLANS && Date.parse(kept.issuedAt) + CONFIRM_TTL_MS > now) break;
+    memory.plans.delete(nonce);
+  }
+  memory.plans.set(body.n, { tool, arguments: JSON.parse(arguments_) as Record<string, unknown>, plan, planDigest: body.p, issuedAt: new Date(now).toISOString() });
+  return { token: `${encoded}.${sign(encoded, key)}`, expiresAt: new Date(body.e).toISOString() };
+}
+
+/**
+ * The plan the token confirms, the token spent; or a usage error saying why it does not hold: not
+ * this process's, for another call, expired, or used.
+ */
+export function redeemToken(token: string, tool: string, given: Record<string, unknown>, key: Buffer, memory: Confirmations, now: number): ConfirmedPlan {
+  const again = `call ${tool} without confirm for its plan and a new token, and show the plan to the person first`;
+  const refuse = (why: string, reason: string) => new UsageError(`${tool}: the confirmation token ${why}: refused`, { hint: again, details: { refused: true, confirm: reason } });
+  const [encoded, mac] = token.split('.');
+  let body: Body | undefined;
+  if (encoded && mac && signedBy(encoded, mac, key)) {
+    try {
+      body = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as Body;
+    } catch {
+      body = undefined;
+    }
+  }
+  if (!body || body.k !== 'confirm') throw refuse('is not one this server process handed out (a token holds only in the server that planned the call)', 'unknown');
+  if (body.t !== tool || body.a !== digest(canonicalArguments(given))) throw refuse(`was handed out for ${body.t === tool ? 'other arguments' : `another tool (${body.t})`}, not for these`, 'other_call');
+  for (const [nonce, expires] of memory.spent) if (expires <= now) memory.spent.delete(nonce);
+  if (memory.spent.has(body.n)) throw refuse('was used already (a token runs its call once)', 'used');
+  if (body.e <= now) throw refuse(`expired at ${new Date(body.e).toISOString()} (a token holds ${CONFIRM_TTL_MS / 60_000} minutes)`, 'expired');
+  memory.spent.set(body.n, body.e);
+  const plan = memory.plans.get(body.n);
+  memory.plans.delete(body.n);
+  return plan ?? { tool, arguments: JSON.parse(canonicalArguments(given)) as Record<string, unknown>, plan: {}, planDigest: body.p, issuedAt: new Date(body.e - CONFIRM_TTL_MS).toISOString() };
+}

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
 import { isOneLine, MAX_FIELD_BYTES, parseCsv, placeOf, placeWords, readInput, scanInput, shapeOfName } from '../bulk/csv-input.js';
 import { UsageError } from '../errors.js';
+import { sourceName, type InputSource } from '../io/bounded.js';
 import { ProblemList } from '../bulk/problems.js';
 import { enrollmentTypeOf } from '../spec/vocabulary.js';
 import { checkValue, describeType, type Field, type Value } from './fields.js';
@@ -41,22 +42,23 @@ export interface ReadFiles {
 }
 
 /** `-f` as given: files, folders (their .yaml, .yml and .json files, in name order) and - for stdin. */
-async function expand(paths: string[]): Promise<{ path: string; inFolder: boolean }[]> {
-  const out: { path: string; inFolder: boolean }[] = [];
-  for (const path of paths) {
-    if (path === '-') {
-      if (out.some((o) => o.path === '-')) throw new UsageError('-f - (stdin) can be given once');
-      out.push({ path, inFolder: false });
+async function expand(sources: InputSource[]): Promise<{ source: InputSource; inFolder: boolean }[]> {
+  const out: { source: InputSource; inFolder: boolean }[] = [];
+  for (const source of sources) {
+    if (source === '-') {
+      if (out.some((o) => o.source === '-')) throw new UsageError('-f - (stdin) can be given once');
+      out.push({ source, inFolder: false });
       continue;
     }
-    const info = await stat(path).catch(() => undefined);
-    if (!info?.isDirectory()) {
-      out.push({ path, inFolder: false });
+    // A file's text, handed over (by lms mcp), is one file.
+    const info = typeof source === 'string' ? await stat(source).catch(() => undefined) : undefined;
+    if (typeof source !== 'string' || !info?.isDirectory()) {
+      out.push({ source, inFolder: false });
       continue;
     }
-    const names = (await readdir(path)).filter((n) => FILE_NAME.test(n)).sort();
-    if (names.length === 0) throw new UsageError(`${path} holds no .yaml, .yml or .json file`);
-    out.push(...names.map((n) => ({ path: join(path, n), inFolder: true })));
+    const names = (await readdir(source)).filter((n) => FILE_NAME.test(n)).sort();
+    if (names.length === 0) throw new UsageError(`${source} holds no .yaml, .yml or .json file`);
+    out.push(...names.map((n) => ({ source: join(source, n), inFolder: true })));
   }
   return out;
 }
@@ -65,12 +67,14 @@ async function expand(paths: string[]): Promise<{ path: string; inFolder: boolea
  * `references: false`: a file may not name another (a roster, an outcome tree); what it is handed
  * (by an assistant, as text) is all it reads.
  */
-export async function readApplyFiles(paths: string[], stdin: NodeJS.ReadableStream, tree: ApplyTree, references = true): Promise<ReadFiles> {
+export async function readApplyFiles(sources: InputSource[], stdin: NodeJS.ReadableStream, tree: ApplyTree, references = true): Promise<ReadFiles> {
   const read: { path: string; inFolder: boolean; courses: DesiredCourse[]; problems: ProblemList<FileProblem>; inputs: Input[]; names: string[] }[] = [];
-  for (const { path, inFolder } of await expand(paths)) {
-    const { bytes, name } = await readInput(path, stdin, { shape: shapeOfName(path) });
-    // Files a file names (a roster, an outcome tree) are found next to it; stdin's next to here.
-    const base = path === '-' ? process.cwd() : dirname(resolve(path));
+  for (const { source, inFolder } of await expand(sources)) {
+    const given = typeof source !== 'string';
+    const path = sourceName(source);
+    const { bytes, name } = await readInput(source, stdin, { shape: shapeOfName(path) });
+    // Files a file names (a roster, an outcome tree) are found next to it; stdin's (and a text's) next to here.
+    const base = given || path === '-' ? process.cwd() : dirname(resolve(path));
     const problems = new ProblemList<FileProblem>();
     const reader = new FileReader(name, base, tree, problems, stdin, references);
     const courses = reader.courses(bytes);
@@ -79,7 +83,7 @@ export async function readApplyFiles(paths: string[], stdin: NodeJS.ReadableStre
       const more = await pending();
       if (more) inputs.push(more);
     }
-    read.push({ path: path === '-' ? '-' : resolve(path), inFolder, courses, problems, inputs, names: reader.names });
+    read.push({ path: given || path === '-' ? path : resolve(path), inFolder, courses, problems, inputs, names: reader.names });
   }
   // A folder may hold the outcome trees its files name: those are theirs, not files of courses.
   const named = new Set(read.flatMap((r) => r.names));

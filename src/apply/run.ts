@@ -16,7 +16,7 @@ import { stateDir } from '../config/paths.js';
 import { LmsError, UsageError } from '../errors.js';
 import { err, out } from '../io/streams.js';
 import { optionsFor } from './fields.js';
-import { coerceOptions } from '../cli/options.js';
+import { invoke } from '../cli/invoke.js';
 import { readApplyFiles } from './file.js';
 import type { ApplyTree, FileProblem } from './model.js';
 import { executePlan } from './execute.js';
@@ -59,6 +59,19 @@ function refuse(problems: ProblemList<FileProblem>, options: { onInstance: numbe
   });
 }
 
+/**
+ * Runs a verb with the fields a plan gives it, as its command would, minus the question: apply asks
+ * once, for the plan. What it made, when it made one.
+ */
+export function verbCaller(ctx: Context): Invoke {
+  const quiet = Object.create(ctx, { confirm: { value: async () => undefined } }) as Context;
+  return async (verb, args, values, options) => {
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const result = await invoke(verb.spec, { args, options: optionsFor(verb, values, given) }, quiet);
+    return result && result.kind === 'item' ? (result.value as ApiObject) : undefined;
+  };
+}
+
 /** How long an apply waits, by default, for another apply of one of its courses (seconds). */
 export const LOCK_TIMEOUT = 300;
 
@@ -71,7 +84,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     if (opts.exitCode && !opts.plan) throw new UsageError('--exit-code goes with --plan (or lms diff)');
     const lockTimeout = opts.lockTimeout ?? LOCK_TIMEOUT;
     const tree = readTree(await ctx.commandTree(), shared);
-    const read = await readApplyFiles(opts.file, ctx.io.stdin, tree, ctx.localFiles);
+    const read = await readApplyFiles(opts.file.map((f) => ctx.input(f)), ctx.io.stdin, tree, ctx.localFiles);
     if (!read.courses.length && !read.problems.size) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
 
     const dir = await stateDir(ctx.env);
@@ -92,15 +105,8 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
         });
       }
       const keys = new KeyStore(join(dir, 'apply'), instance);
-      // Verbs run here as their commands would, minus the question: apply asks once, for the plan.
-      const quiet = Object.create(ctx, { confirm: { value: async () => undefined } }) as Context;
-      const invoke: Invoke = async (verb, args, values, options) => {
-        const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Record<string, string>;
-        const result = await verb.spec.run({ args, opts: coerceOptions(verb.spec.options, optionsFor(verb, values, given)) as never, ctx: quiet });
-        return result && result.kind === 'item' ? (result.value as ApiObject) : undefined;
-      };
       const planJournal = new Journal(join(dir, 'journals'), ['apply.plan'], { readOnly: true, restart: true });
-      const plan: Plan = await makePlan(read.courses, { client, tree, keys, invoke, prune: opts.prune ?? false, concurrency, planJournal });
+      const plan: Plan = await makePlan(read.courses, { client, tree, keys, invoke: verbCaller(ctx), prune: opts.prune ?? false, concurrency, planJournal });
       markDestroying(plan, tree);
       return { client, instance, plan };
     };

@@ -69,7 +69,7 @@ export function runBulk<R extends BulkRow, C>(ctx: Context, file: string, opts: 
 
 async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: BulkOpts, job: BulkJob<R, C>, report: BulkReport): Promise<CommandResult> {
   const { concurrency } = opts;
-  const { bytes, name } = await readInput(file, ctx.io.stdin);
+  const { bytes, name } = await readInput(ctx.input(file), ctx.io.stdin);
   const parsed = job.parse ? job.parse(bytes, name) : parseCsv(bytes, job.schema);
   const { rows, header } = parsed;
   const problems = [...parsed.problems];

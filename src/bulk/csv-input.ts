@@ -4,12 +4,11 @@
 // The input is checked as it arrives, not once it is all in memory: an endless field (/dev/zero,
 // a binary file, a runaway generator on stdin) or an input past MAX_INPUT_BYTES is refused within
 // the first few chunks past the limit, and the rest is never read.
-import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { closest } from '../closest.js';
 import { codePoint, NAME_CONTROL, showControls, TEXT_CONTROL } from '../controls.js';
 import { UsageError } from '../errors.js';
-import { whyUnreadable } from '../io/bounded.js';
+import { openInput, sourceName, whyUnreadable, type InputSource } from '../io/bounded.js';
 import { unguardCell } from '../output/csv-guard.js';
 import { moreLine, ProblemList } from './problems.js';
 
@@ -473,31 +472,17 @@ function inputProblem(name: string, problem: Problem): UsageError {
 }
 
 /**
- * An import's input, a file or `-` for stdin (any file: a FIFO, /dev/stdin and the like are read as
+ * An import's input, a file, `-` for stdin or the text a surface handed over (any file: a FIFO, /dev/stdin and the like are read as
  * the streams they are), checked as it streams by an InputScanner of the given shape (else of the
  * shape its name or its first byte says) and refused past MAX_INPUT_BYTES; a regular file that large
  * is refused from its size, unread. `label` names the input in "cannot read" messages.
  */
-export async function readInput(path: string, stdin: NodeJS.ReadableStream, options: { shape?: InputShape; label?: string } = {}): Promise<{ bytes: Buffer; name: string }> {
-  const name = path === '-' ? 'stdin' : path;
+export async function readInput(source: InputSource, stdin: NodeJS.ReadableStream, options: { shape?: InputShape; label?: string } = {}): Promise<{ bytes: Buffer; name: string }> {
+  const path = sourceName(source);
+  const name = source === '-' ? 'stdin' : path;
   const unreadable = (e: unknown) => new UsageError(`cannot read ${options.label ?? path}: ${whyUnreadable(e)}`);
   const tooLarge = () => new UsageError(`${name} is larger than ${MiB(MAX_INPUT_BYTES)}, the most lms reads from one input; split it into smaller files. Nothing was sent.`);
-  let stream: NodeJS.ReadableStream;
-  if (path === '-') stream = stdin;
-  else {
-    const handle = await open(path, 'r').catch((e: unknown) => {
-      throw unreadable(e);
-    });
-    const stat = await handle.stat().catch(async (e: unknown) => {
-      await handle.close();
-      throw unreadable(e);
-    });
-    if (stat.isDirectory() || (stat.isFile() && stat.size > MAX_INPUT_BYTES)) {
-      await handle.close();
-      throw stat.isDirectory() ? unreadable(Object.assign(new Error(), { code: 'EISDIR' })) : tooLarge();
-    }
-    stream = handle.createReadStream();
-  }
+  const stream = await openInput(source, stdin, MAX_INPUT_BYTES, { unreadable, tooLarge });
   const scanner = new InputScanner(options.shape ?? shapeOfName(name));
   const chunks: Buffer[] = [];
   try {

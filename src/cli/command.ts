@@ -3,10 +3,9 @@
 // arguments, options and a Context, and returns data; the output layer renders it.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LmsError } from '../errors.js';
-import { err } from '../io/streams.js';
 import { route, type RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
-import { coerceOptions, compileOption, type FileUse, type IdKind, type OptionSpec } from './options.js';
+import { compileOption, type FileUse, type IdKind, type OptionSpec } from './options.js';
 
 export type { FieldSpec, FileUse, IdKind, OptionSpec } from './options.js';
 
@@ -148,7 +147,16 @@ function declares(spec: CommandSpec<never>, flag: string): boolean {
   return (spec.options ?? []).some((o) => o.flags.split(/[\s,|]+/).includes(flag));
 }
 
-export type Runner = (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globals: Record<string, unknown>) => Promise<void>;
+/** What a surface hands a verb: its positional arguments, and its options by attribute (`loginId`). */
+export interface Invocation {
+  args: string[];
+  options: Record<string, unknown>;
+}
+
+export type DryRun = NonNullable<ReturnType<typeof dryRunOf>>;
+
+/** Runs a verb as the command line gave it (checked and run by invoke.ts), under a dry run when asked. */
+export type Runner = (spec: CommandSpec<never>, given: Invocation, dryRun: DryRun | undefined, globals: Record<string, unknown>) => Promise<void>;
 
 const specs = new WeakMap<Command, CommandSpec<never>>();
 
@@ -197,10 +205,8 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     if (!argument) throw new Error(`${spec.name}: no argument named ${name}`);
     argument.choices(choices);
   }
-  const required: Option[] = [];
   for (const o of spec.options ?? []) {
     const option = new Option(o.flags, o.description);
-    if (o.required) required.push(option);
     if (o.default !== undefined) option.default(o.default);
     if (o.choices) option.choices(o.choices);
     if (o.repeatable) {
@@ -221,60 +227,13 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
   if (spec.examples?.length) cmd.addHelpText('after', examplesText(spec));
   cmd.action(async (...received: unknown[]) => {
     const command = received.at(-1) as Command;
-    // Checked here rather than by commander (makeOptionMandatory), which checks before it looks for
-    // unknown options: `--nmae x` is reported as the typo it is, not as a missing --name.
-    for (const option of required) {
-      if (command.getOptionValue(option.attributeName()) === undefined) {
-        command.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
-      }
-    }
-    const args = command.processedArgs.map((a) => a as string);
-    const opts = coerceOptions(spec.options, command.opts());
     // A command sees only its own options; globals reach it through the context, so a global and
-    // a command option of the same name (`--no-input`, `api --input`) never mix.
-    const run = dryRun && opts.dryRun === true ? dryRunning(spec, dryRun) : spec;
-    await runner(run, args, opts, command.optsWithGlobals());
+    // a command option of the same name (`--no-input`, `api --input`) never mix. Required options
+    // are checked by invoke rather than by commander (makeOptionMandatory), which checks before it
+    // looks for unknown options: `--nmae x` is reported as the typo it is, not as a missing --name.
+    const options = command.opts();
+    await runner(spec, { args: command.processedArgs.map((a) => a as string), options }, dryRun && options.dryRun === true ? dryRun : undefined, command.optsWithGlobals());
   });
-}
-
-/**
- * The verb as `--dry-run` runs it: as usual, under a dry run of its context, so the reads it needs
- * are sent and its first write is kept rather than sent, then shown as its output.
- */
-export function dryRunning(spec: CommandSpec<never>, how: 'plans' | 'stops'): CommandSpec<never> {
-  const ownFlag = declares(spec, '--dry-run');
-  return {
-    ...spec,
-    async run(input) {
-      const { ctx } = input;
-      const dryRun = await ctx.startDryRun();
-      const opts: Record<string, unknown> = { ...(input.opts as Record<string, unknown>) };
-      // A verb with a --dry-run of its own plans under it, whoever asked for the dry run (a tool's dry_run too).
-      if (ownFlag) opts.dryRun = true;
-      else delete opts.dryRun;
-      // A verb that plans without a --dry-run of its own has a --plan, which --dry-run stands for.
-      if (how === 'plans' && !ownFlag) opts.plan = true;
-      let result: CommandResult;
-      try {
-        result = await spec.run({ ...input, opts: opts as never });
-        // A list read lazily may write while it is read: read it here, where a stop is expected.
-        if (!dryRun.stopped && result?.kind === 'list' && !result.endless) result = { ...result, items: await collect(result.items) };
-      } catch (error) {
-        // The stop itself, or whatever the command made of it: the write it reached is the answer.
-        if (!dryRun.stopped) throw error;
-        result = undefined;
-      }
-      if (dryRun.stopped) return (await import('./dry-run.js')).previewResult(ctx, dryRun.stopped, spec.routes ?? []);
-      if (how === 'stops') err(ctx.io, 'Dry run: the command needed no write; nothing was sent.\n');
-      return result;
-    },
-  };
-}
-
-async function collect(items: AsyncIterable<unknown> | Iterable<unknown>): Promise<unknown[]> {
-  const all: unknown[] = [];
-  for await (const one of items) all.push(one);
-  return all;
 }
 
 function examplesText(spec: CommandSpec<never>): string {

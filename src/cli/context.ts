@@ -14,6 +14,7 @@ import { showControls } from '../controls.js';
 import { CancelledError, LmsError, UsageError, ExitCode } from '../errors.js';
 import { createActivity, spinnerAllowed, type Activity, type SpinnerFactory } from '../io/activity.js';
 import { err, type IOStreams } from '../io/streams.js';
+import type { InputSource } from '../io/bounded.js';
 import type { MockRuntime } from '../mock/runtime.js';
 import type { Format } from '../output/formats.js';
 import type { DryRun } from '../transport/dry-run.js';
@@ -83,6 +84,11 @@ export interface Deps {
    */
   localFiles?: false;
   /**
+   * The text of the inputs a surface hands over instead of files (`lms mcp`'s `csv_text`), by the
+   * name the verb is given in the file's place (`csv`): what `ctx.input` reads that name as.
+   */
+  inputs?: ReadonlyMap<string, string>;
+  /**
    * Answers confirmations instead of a prompt or --yes, for a surface whose caller has no terminal
    * (`lms mcp`): it throws to refuse. `destructive` is false for a confirmation that asks about
    * changes but destroys nothing.
@@ -116,6 +122,8 @@ export interface Context {
   readonly mockMode: boolean;
   /** The command may read the local files its input names (see Deps.localFiles). */
   readonly localFiles: boolean;
+  /** What a file flag or argument names (`-` for stdin): the text handed over under that name (Deps.inputs), else the path. */
+  input(path: string): InputSource;
   /** The plan a person confirmed for this run, when one was (see Deps.confirmed). */
   readonly confirmed?: ConfirmedPlan;
   /**
@@ -191,6 +199,10 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     instance,
     mockMode,
     localFiles: deps.localFiles !== false,
+    input: (path) => {
+      const text = deps.inputs?.get(path);
+      return text === undefined ? path : { name: path, text };
+    },
     confirmed: deps.confirmed,
     interactive: io.stdoutIsTTY && io.stdinIsTTY && globals.input,
     activity: createActivity(io, { enabled: spinnerAllowed(io, env, globals.color), spinner: deps.spinner }),

@@ -7,7 +7,8 @@ import { UsageError } from '../errors.js';
 import type { AuditScope } from '../audit/trail.js';
 import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
-import { destroyingOptions, register, type CommandSpec } from './command.js';
+import { register, type Runner } from './command.js';
+import { check, run } from './invoke.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import { coerceValue, compileOption } from './options.js';
 import { renderResult } from './render-result.js';
@@ -118,7 +119,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     audit = cliScope(action);
   });
 
-  const runner = async (spec: CommandSpec<never>, args: string[], opts: Record<string, unknown>, globalOpts: Record<string, unknown>) => {
+  const runner: Runner = async (spec, given, dryRun, globalOpts) => {
+    const checked = check(spec, given, { dryRun });
     const globals = { ...readGlobals(globalOpts, deps.env), timeoutGiven };
     // Compiled before the command runs, so a mistake in the expression is reported before any request.
     const jq = typeof globalOpts.jq === 'string' ? await (await import('../output/jq.js')).compileJq(globalOpts.jq, deps.env) : undefined;
@@ -130,11 +132,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     try {
       // A flag value that destroys is asked about here, once for every verb; a dry run destroys nothing,
       // and a verb that asks itself (naming what it would end) is not asked for twice.
-      if (opts.dryRun !== true) {
-        const destroying = destroyingOptions(spec, opts).filter((d) => !d.option.asksItself);
-        for (const d of destroying) await ctx.confirm(`${d.said} destroys data (${d.option.description})`);
-      }
-      const result = await spec.run({ args, opts: opts as never, ctx });
+      for (const d of checked.destroying.filter((d) => !d.option.asksItself)) await ctx.confirm(`${d.said} destroys data (${d.option.description})`);
+      const result = await run(checked, ctx);
       if (!result) return;
       await renderResult(result, { io: ctx.io, globals, outputFlagGiven: globalOpts.output !== undefined, jq, columns: spec.columns, pageLimit: ctx.pageLimit() });
       if (result.failure) throw result.failure;

@@ -46,31 +46,48 @@ function size(n: number): string {
 }
 
 /**
- * A file's bytes, or stdin's for `-`, refused with a usage error as soon as they pass `limit`:
- * nothing past it is buffered, and a regular file that large is refused from its size, unread.
+ * Where a verb's input comes from: a path (`-` for stdin), or its text, which a surface without the
+ * user's files (`lms mcp`'s `csv_text`) hands over under a name that messages call it by (`csv`).
  */
-export async function readBounded(source: string, stdin: NodeJS.ReadableStream, bound: Bound): Promise<Buffer> {
+export type InputSource = string | { name: string; text: string };
+
+/** How messages name the input's source: its path, or the name its text was given under. */
+export const sourceName = (source: InputSource): string => (typeof source === 'string' ? source : source.name);
+
+/**
+ * The input as a stream: the text given, stdin for `-`, or the file, refused (`unreadable`, or
+ * `tooLarge` past `limit`) from what the system says of it before a byte is read.
+ */
+export async function openInput(source: InputSource, stdin: NodeJS.ReadableStream, limit: number, refuse: { unreadable: (e: unknown) => Error; tooLarge: () => Error }): Promise<NodeJS.ReadableStream> {
+  if (typeof source !== 'string') return (await import('node:stream')).Readable.from([Buffer.from(source.text)]);
+  if (source === '-') return stdin;
+  const { open } = await import('node:fs/promises');
+  const handle = await open(source, 'r').catch((e: unknown) => {
+    throw refuse.unreadable(e);
+  });
+  const stat = await handle.stat().catch(async (e: unknown) => {
+    await handle.close();
+    throw refuse.unreadable(e);
+  });
+  if (stat.isDirectory() || (stat.isFile() && stat.size > limit)) {
+    await handle.close();
+    throw stat.isDirectory() ? refuse.unreadable(Object.assign(new Error(), { code: 'EISDIR' })) : refuse.tooLarge();
+  }
+  return handle.createReadStream();
+}
+
+/**
+ * An input's bytes (a file's, stdin's for `-`, or the text given), refused with a usage error as
+ * soon as they pass `limit`: nothing past it is buffered, and a regular file that large is refused
+ * from its size, unread.
+ */
+export async function readBounded(source: InputSource, stdin: NodeJS.ReadableStream, bound: Bound): Promise<Buffer> {
   // `--message-file notes.html`, `standard input (--message-file -)`, `standard input (--token-stdin)`.
-  const label = source !== '-' ? `${bound.what} ${source}` : bound.what.endsWith('-stdin') ? `standard input (${bound.what})` : `standard input (${bound.what} -)`;
+  const name = sourceName(source);
+  const label = name !== '-' || typeof source !== 'string' ? `${bound.what} ${name}` : bound.what.endsWith('-stdin') ? `standard input (${bound.what})` : `standard input (${bound.what} -)`;
   const tooLarge = () => tooLargeError(label, bound.limit);
   const unreadable = (e: unknown) => new UsageError(`cannot read ${label}: ${whyUnreadable(e)}`);
-  let stream: NodeJS.ReadableStream;
-  if (source === '-') stream = stdin;
-  else {
-    const { open } = await import('node:fs/promises');
-    const handle = await open(source, 'r').catch((e: unknown) => {
-      throw unreadable(e);
-    });
-    const stat = await handle.stat().catch(async (e: unknown) => {
-      await handle.close();
-      throw unreadable(e);
-    });
-    if (stat.isDirectory() || (stat.isFile() && stat.size > bound.limit)) {
-      await handle.close();
-      throw stat.isDirectory() ? unreadable(Object.assign(new Error(), { code: 'EISDIR' })) : tooLarge();
-    }
-    stream = handle.createReadStream();
-  }
+  const stream = await openInput(source, stdin, bound.limit, { unreadable, tooLarge });
   const chunks: Buffer[] = [];
   let length = 0;
   try {
@@ -88,7 +105,7 @@ export async function readBounded(source: string, stdin: NodeJS.ReadableStream, 
 }
 
 /** readBounded as UTF-8 text. */
-export async function readBoundedText(source: string, stdin: NodeJS.ReadableStream, bound: Bound): Promise<string> {
+export async function readBoundedText(source: InputSource, stdin: NodeJS.ReadableStream, bound: Bound): Promise<string> {
   return (await readBounded(source, stdin, bound)).toString('utf8');
 }
 

@@ -2,12 +2,9 @@
 // options, the verb run under a context of its own (JSON output, its own streams, consent from the
 // server's flags instead of a prompt), and what it returns turned into a tool result.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { dryRunOf, dryRunning, type CommandResult } from '../cli/command.js';
-import { coerceOptions } from '../cli/options.js';
+import { dryRunOf, type CommandResult, type Invocation } from '../cli/command.js';
+import { invoke } from '../cli/invoke.js';
 import type { ConfirmedPlan, Context, Deps, GlobalOptions } from '../cli/context.js';
 import { toLmsError } from '../cli/handle-error.js';
 import { closest } from '../closest.js';
@@ -102,7 +99,7 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
       }
     }
   } catch (thrown) {
-    answer = failed(toLmsError(thrown), '', undefined);
+    answer = failed(toLmsError(thrown), '');
   }
   return bounded(answer);
 }
@@ -133,11 +130,10 @@ function destroysAsCalled(tool: Tool, given: Record<string, unknown>): boolean {
 const destroyingFlag = (tool: Tool, given: Record<string, unknown>) => tool.destroying.find(({ property, values }) => (values ? values.includes(String(given[property])) : given[property] === true));
 
 /** The error as a result: the server's words, and the instance's (an API error's message) fenced. */
-function failed(error: LmsError, notes: string, files: string | undefined): Answer {
-  const relabelled = relabel(error, files);
-  const text: Answer['text'] = fromInstance(relabelled) ? ['error: the instance answered:', { data: relabelled.message }] : [`error: ${relabelled.message}`];
-  if (relabelled.hint) text.push(`hint: ${relabelled.hint}`);
-  return { text: withNotes(text, notes), structured: { error: errorData(relabelled) }, isError: true, echo: false };
+function failed(error: LmsError, notes: string): Answer {
+  const text: Answer['text'] = fromInstance(error) ? ['error: the instance answered:', { data: error.message }] : [`error: ${error.message}`];
+  if (error.hint) text.push(`hint: ${error.hint}`);
+  return { text: withNotes(text, notes), structured: { error: errorData(error) }, isError: true, echo: false };
 }
 
 /** Whether the error's message is the instance's answer (an API error, or one that wraps it). */
@@ -148,11 +144,9 @@ function fromInstance(error: unknown): boolean {
 
 async function runCall(tool: Tool, given: Record<string, unknown>, session: Session, confirmed: ConfirmedPlan | undefined): Promise<Answer> {
   let notes = '';
-  let files: string | undefined;
   try {
     const dryRun = given.dry_run === true;
-    files = tool.params.some((p) => p.to === 'text' && given[p.property] !== undefined) ? await mkdtemp(join(tmpdir(), 'lms-mcp-')) : undefined;
-    const { args, opts } = await commandLine(tool, given, files, session.allowWrites);
+    const { args, options, inputs } = commandLine(tool, given, session.allowWrites);
 
     let next: string | undefined;
     let listed = 0;
@@ -167,13 +161,14 @@ async function runCall(tool: Tool, given: Record<string, unknown>, session: Sess
         }
       : undefined;
     const stderr = collector((text) => {
-      if (notes.length < MAX_NOTES) notes += unfiled(text, files);
+      if (notes.length < MAX_NOTES) notes += text;
       session.log?.(text);
     });
     const io: IOStreams = { stdout: collector(() => undefined), stderr, stdin: emptyStdin(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, color: false };
     const deps: Partial<Deps> = {
       io,
       localFiles: false,
+      inputs,
       audit: { surface: `mcp:${tool.name}`, verb: tool.command, ...(confirmed ? { confirmed: { plan_digest: confirmed.planDigest, issued_at: confirmed.issuedAt } } : {}) },
       pageCursor,
       confirmed,
@@ -187,8 +182,7 @@ async function runCall(tool: Tool, given: Record<string, unknown>, session: Sess
     const globals: GlobalOptions = { ...session.ctx.globals, output: 'json', fields: undefined, all: false, limit, perPage: limit ?? session.ctx.globals.perPage, yes: false, input: false };
     const ctx = await session.ctx.derive(deps, globals);
     const how = dryRunOf(tool.spec);
-    const spec = dryRun && how ? dryRunning(tool.spec, how) : tool.spec;
-    const result = await spec.run({ args: args as string[], opts: opts as never, ctx });
+    const result = await invoke(tool.spec, { args, options }, ctx, { dryRun: dryRun && how ? how : undefined });
     const shaped = await shape(result, limit);
     if (tool.paged && listed === 1 && next !== undefined) shaped.value.next_cursor = sealCursor(next, tool, given, session.cursorKey);
     const failure = result?.failure;
@@ -201,9 +195,7 @@ async function runCall(tool: Tool, given: Record<string, unknown>, session: Sess
     return { text: withNotes(summary, notes), structured, isError: failure !== undefined, echo: true };
   } catch (thrown) {
     if (thrown instanceof PlanFirst) throw thrown;
-    return failed(toLmsError(thrown), notes, files);
-  } finally {
-    if (files) await rm(files, { recursive: true, force: true });
+    return failed(toLmsError(thrown), notes);
   }
 }
 
@@ -380,22 +372,22 @@ function refusal(message: string, flag: string): LmsError {
   return new LmsError(`${message}: refused`, ExitCode.usage, { hint, details: { refused: true, needs: flag } });
 }
 
-/** The verb's arguments and options, as commander would hand them over. */
-async function commandLine(tool: Tool, given: Record<string, unknown>, files: string | undefined, writes: boolean): Promise<{ args: unknown[]; opts: Record<string, unknown> }> {
+/**
+ * The verb's arguments and options, as commander would hand them over, and the text of the files it
+ * reads: a `…_text` input is handed over as it is, under the name of the input it fills (`csv`),
+ * which stands in the file's place and names it in messages (`csv:3: …`). Nothing is written.
+ */
+function commandLine(tool: Tool, given: Record<string, unknown>, writes: boolean): Invocation & { inputs: Map<string, string> } {
   const args: unknown[] = [];
   const opts: Record<string, unknown> = {};
-  const contentOf = new Map<string, string>();
+  const inputs = new Map<string, string>();
   for (const p of tool.params) {
-    if (p.to === 'text' && given[p.property] !== undefined) {
-      const path = join(files!, p.of);
-      await writeFile(path, String(given[p.property]), { mode: 0o600 });
-      contentOf.set(p.of, path);
-    }
+    if (p.to === 'text' && given[p.property] !== undefined) inputs.set(p.of, String(given[p.property]));
   }
   for (const p of tool.params) {
     if (p.to === 'text') continue;
     const value = given[p.property];
-    const file = contentOf.get(p.property);
+    const file = inputs.has(p.property) ? p.property : undefined;
     if (p.to === 'arg') {
       if (file !== undefined) args[p.index] = file;
       else if (value !== undefined) args[p.index] = value;
@@ -419,7 +411,8 @@ async function commandLine(tool: Tool, given: Record<string, unknown>, files: st
   }
   // commander leaves out an optional argument not given; a variadic one is an empty list.
   while (args.length && args.at(-1) === undefined) args.pop();
-  return { args, opts: coerceOptions(tool.spec.options, opts) };
+  // A variadic argument is a list in its place, as commander hands it over.
+  return { args: args as string[], options: opts, inputs };
 }
 
 interface Shaped {
@@ -455,20 +448,6 @@ async function shape(result: CommandResult, limit: number | undefined): Promise<
 
 /** As JSON would carry it: no undefined, no Date objects, no class instances. */
 const plain = (value: unknown): unknown => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
-
-/**
- * A file written for a `…_text` input is named in messages by the input it came from, not by where
- * it was kept for the call (`grades.csv:3:` reads as `csv:3:`, of csv_text).
- */
-function relabel(error: LmsError, files: string | undefined): LmsError {
-  const details = error.details && JSON.stringify(error.details);
-  if (!files || !(error.message.includes(files) || details?.includes(files))) return error;
-  const kept = details === undefined ? undefined : (JSON.parse(unfiled(details, files)) as Record<string, unknown>);
-  return new LmsError(unfiled(error.message, files), error.exitCode, { hint: error.hint, details: kept, cause: error });
-}
-
-/** Text as the caller reads it: a file kept for an input is named by the input (`csv`), not its place. */
-const unfiled = (text: string, files: string | undefined) => (files ? text.replaceAll(`${files}/`, '') : text);
 
 function errorData(error: LmsError): Record<string, unknown> {
   return { class: CLASSES[error.exitCode] ?? 'failure', ...error.toJSON() };

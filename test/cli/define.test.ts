@@ -2,13 +2,14 @@ import { Command } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { register, type CommandSpec } from '../../src/cli/command.js';
 import { command, contextFlags } from '../../src/cli/define.js';
+import { check } from '../../src/cli/invoke.js';
 
 /** Parses argv with one command registered, and returns what its run received. */
 async function parse(spec: CommandSpec<never>, argv: string[]): Promise<Record<string, unknown>> {
   const program = new Command().exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
   let received: Record<string, unknown> = {};
-  register(program, spec, async (_spec, _args, opts) => {
-    received = opts;
+  register(program, spec, async (_spec, given) => {
+    received = check(spec, given).opts;
   });
   await program.parseAsync(argv, { from: 'user' });
   return received;

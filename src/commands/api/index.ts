@@ -2,6 +2,7 @@ import { item, list, text, type Verbs } from '../../cli/command.js';
 import { command } from '../../cli/define.js';
 import type { Params } from '../../client/encode.js';
 import { UsageError } from '../../errors.js';
+import { sourceName, type InputSource } from '../../io/bounded.js';
 import type { HttpMethod } from '../../transport/types.js';
 
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
@@ -28,9 +29,10 @@ export function fieldsToParams(fields: string[]): Params {
  * no value over 1 MiB, no nesting past 64 levels, which would overflow the stack that encodes the
  * body), then parsed.
  */
-async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<Params> {
+async function readInput(source: InputSource, stdin: NodeJS.ReadableStream): Promise<Params> {
   const { readInput: readBounded } = await import('../../bulk/csv-input.js');
-  const { bytes } = await readBounded(path, stdin, { shape: 'nested', label: `--input file ${path}` });
+  const path = sourceName(source);
+  const { bytes } = await readBounded(source, stdin, { shape: 'nested', label: `--input file ${path}` });
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   let parsed: unknown;
   try {
@@ -77,7 +79,7 @@ const request = command({
     }
     if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET');
     const params = fieldsToParams(opts.field ?? []);
-    const body = opts.input ? { ...(await readInput(opts.input, ctx.io.stdin)), ...params } : params;
+    const body = opts.input ? { ...(await readInput(ctx.input(opts.input), ctx.io.stdin)), ...params } : params;
     const client = await ctx.client();
     if (opts.paginate) {
       const { toQueryString } = await import('../../client/encode.js');

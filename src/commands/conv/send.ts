@@ -29,7 +29,7 @@ export function recipientsOf(values: readonly string[] | undefined): string[] {
 
 /** A file's text, or stdin's for `-`. */
 export async function readText(ctx: Context, path: string, flag: string): Promise<string> {
-  return readBoundedText(path, ctx.io.stdin, { limit: MAX_TEXT_BYTES, what: flag });
+  return readBoundedText(ctx.input(path), ctx.io.stdin, { limit: MAX_TEXT_BYTES, what: flag });
 }
 
 export async function bodyOf(ctx: Context, opts: { body?: string; bodyFile?: string }): Promise<string> {

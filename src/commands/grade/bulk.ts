@@ -110,7 +110,7 @@ async function currentSubmissions(client: ApiClient, sctx: SubmissionContext, as
 
 /** Reads and checks the whole file: every problem with its line, and nothing sent when there is one. */
 async function readCells(ctx: Context, client: ApiClient, file: string, o: GradeCsvOptions): Promise<{ cells: Cell[]; header: string[]; values: Map<number, Record<string, string>>; name: string; bytes: Buffer }> {
-  const { bytes, name } = await readInput(file, ctx.io.stdin);
+  const { bytes, name } = await readInput(ctx.input(file), ctx.io.stdin);
   const fileHeader = await headerOf(bytes);
   const perAssignment = !o.assignment;
   // A failed-rows file's error column is no assignment: it is left out, so that file grades as it is.

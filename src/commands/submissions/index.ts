@@ -154,7 +154,7 @@ const submit = command({
     if (opts.text !== undefined) submission = { submission_type: 'online_text_entry', body: opts.text };
     else if (opts.textFile !== undefined) {
       const { readInput } = await import('../../bulk/csv-input.js');
-      submission = { submission_type: 'online_text_entry', body: (await readInput(opts.textFile, ctx.io.stdin)).bytes.toString('utf8') };
+      submission = { submission_type: 'online_text_entry', body: (await readInput(ctx.input(opts.textFile), ctx.io.stdin)).bytes.toString('utf8') };
     } else if (opts.url !== undefined) submission = { submission_type: 'online_url', url: opts.url };
     else if (opts.file) submission = { submission_type: 'online_upload', file_ids: await uploadAll(client, sctx, opts.assignment, opts.file) };
     else submission = { submission_type: 'media_recording', media_comment_id: opts.mediaId!, media_comment_type: (opts.mediaType as 'audio' | 'video' | undefined) ?? 'video' };

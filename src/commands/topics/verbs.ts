@@ -43,7 +43,7 @@ async function messageOf(ctx: Context, opts: { message?: string; messageFile?: s
   if (opts.message !== undefined && opts.messageFile !== undefined) throw new UsageError('give --message or --message-file, not both');
   if (opts.messageFile !== undefined) {
     const { readBoundedText, MAX_TEXT_BYTES } = await import('../../io/bounded.js');
-    return readBoundedText(opts.messageFile, ctx.io.stdin, { limit: MAX_TEXT_BYTES, what: '--message-file' });
+    return readBoundedText(ctx.input(opts.messageFile), ctx.io.stdin, { limit: MAX_TEXT_BYTES, what: '--message-file' });
   }
   if (required && (opts.message === undefined || opts.message.trim() === '')) throw new UsageError('give the message with --message or --message-file');
   return opts.message;

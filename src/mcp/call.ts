@@ -12,6 +12,7 @@ import { ApiError, ExitCode, LmsError, UsageError } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
 import { newConfirmations, redeemToken, issueToken, type Confirmations } from './confirm.js';
 import { escapeData, fenced } from './fence.js';
+import { differingFields, getVerbOf, readOptions } from './read-back.js';
 import { signedBy, sign } from './sign.js';
 import { DEFAULT_PAGE, MAX_PAGE, type Tool } from './tools.js';
 
@@ -191,11 +192,44 @@ async function runCall(tool: Tool, given: Record<string, unknown>, session: Sess
       : fromInstance(failure)
         ? [`${tool.name} finished with failures:`, { data: failure.message }]
         : [`${tool.name} finished with failures: ${failure.message}`];
-    const structured = failure ? { ...shaped.value, error: errorData(failure) } : shaped.value;
+    let structured = failure ? { ...shaped.value, error: errorData(failure) } : shaped.value;
+    // What the instance holds after a create or change, rather than what it answered the write with.
+    if (!failure && !dryRun && result?.kind === 'item' && (tool.spec.writes === 'create' || tool.spec.writes === 'update') && isId(structured.id)) {
+      const back = await readBack(tool, options, structured, String(structured.id), { ...deps, inputs: undefined, pageCursor: undefined, confirmed: undefined }, globals, session);
+      structured = back.structured;
+      summary.push(back.line);
+    }
     return { text: withNotes(summary, notes), structured, isError: failure !== undefined, echo: true };
   } catch (thrown) {
     if (thrown instanceof PlanFirst) throw thrown;
     return failed(toLmsError(thrown), notes);
+  }
+}
+
+const isId = (id: unknown) => (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id !== '');
+
+/**
+ * The written object read back through its noun's get verb, with the write's context options: the
+ * object as read, the write's answer as `written`, and the fields sent that came back otherwise.
+ * Without a get verb, or when the read fails, the write's answer stands, and says it was not read back.
+ */
+async function readBack(tool: Tool, options: Record<string, unknown>, written: Record<string, unknown>, id: string, deps: Partial<Deps>, globals: GlobalOptions, session: Session): Promise<{ structured: Record<string, unknown>; line: string }> {
+  // Why it failed may quote the instance: it is said in the structured content, which comes fenced.
+  const unread = (why: string) => ({ structured: { ...written, read_back: { read: false, why } }, line: `${tool.name}: not read back (read_back.why says why); this is the write's answer` });
+  const get = getVerbOf(await session.ctx.commandTree(), tool);
+  if (!get) return unread(`${tool.command.split(' ').slice(0, -1).join(' ')} has no get verb`);
+  const command = `${tool.command.split(' ').slice(0, -1).join(' ')} get`;
+  try {
+    const ctx = await session.ctx.derive({ ...deps, audit: { surface: `mcp:${tool.name}`, verb: command } }, globals);
+    const result = await invoke(get, { args: [id], options: readOptions(get, options) }, ctx);
+    const object = result?.kind === 'item' ? plain(result.value) : undefined;
+    if (typeof object !== 'object' || object === null || Array.isArray(object)) return unread(`${command} ${id} answered no object`);
+    const read = object as Record<string, unknown>;
+    const differs = differingFields(tool.spec, options, read);
+    const line = differs.length ? `read back with ${command} ${id}: what the instance holds differs from what was sent in ${differs.join(', ')}` : `read back with ${command} ${id}: the instance holds what was sent`;
+    return { structured: { ...read, written, read_back: { read: true, differs } }, line };
+  } catch (thrown) {
+    return unread(`${command} ${id} failed: ${toLmsError(thrown).message.slice(0, 200)}`);
   }
 }
 

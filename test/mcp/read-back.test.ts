@@ -1,0 +1,94 @@
+// A tool that creates or changes an object answers with it as read back from the instance through
+// its noun's get verb, run in-process against an in-memory mock: what the instance holds, the write's
+// own answer beside it, and the fields sent that came back otherwise.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createContext, type Deps } from '../../src/cli/context.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { callTool, newCursorKey, type Session, type ToolResult } from '../../src/mcp/call.js';
+import { toolsOf, type Tool } from '../../src/mcp/tools.js';
+import { openMock } from '../../src/mock/runtime.js';
+import { fakeIO } from '../helpers/fake-io.js';
+import { watchRoutes } from '../helpers/declared-routes.js';
+import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
+import { FIXED_NOW } from '../helpers/run-lms.js';
+
+let tools: Map<string, Tool>;
+let requests: string[];
+
+beforeAll(async () => {
+  tools = new Map(toolsOf(await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false })).map((t) => [t.name, t]));
+});
+
+/** A session over a fresh seeded mock that allows writes; `edit` changes the command tree it reads verbs from. */
+function server(edit: (tree: Command) => void = () => undefined): Session {
+  requests = [];
+  const mock = watchRoutes(jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool)));
+  const handler = mock.handler;
+  mock.handler = async (req) => {
+    requests.push(`${req.method} ${new URL(req.url, 'http://mock').pathname}`);
+    return handler(req);
+  };
+  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-mcp-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-mcp-config-')) };
+  deps.commandTree = async () => {
+    const tree = await buildProgram(deps, { jsonErrors: false });
+    edit(tree);
+    return tree;
+  };
+  const ctx = createContext(deps, { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false });
+  return { ctx, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
+}
+
+const call = (session: Session, name: string, input: Record<string, unknown>): Promise<ToolResult> => callTool(tools.get(name)!, input, session);
+const summary = (result: ToolResult) => result.content[0].text;
+
+describe('a write read back', () => {
+  it('answers a created section as the instance holds it, read with sections get in the course it was created in', async () => {
+    const session = server();
+    const result = await call(session, 'sections_create', { course: 1, name: 'Lab C' });
+    expect(result.isError).toBeUndefined();
+    const s = result.structuredContent;
+    const written = s.written as Record<string, unknown>;
+    expect(written).toMatchObject({ name: 'Lab C', course_id: 1 });
+    expect(s).toMatchObject({ id: written.id, name: 'Lab C', course_id: 1, read_back: { read: true, differs: [] } });
+    expect(requests).toEqual(['POST /api/v1/courses/1/sections', `GET /api/v1/courses/1/sections/${String(written.id)}`]);
+    expect(summary(result)).toContain(`read back with lms sections get ${String(written.id)}: the instance holds what was sent`);
+  });
+
+  it('names the fields sent that the instance holds otherwise, and not those it holds as sent in another form', async () => {
+    const session = server();
+    // The name comes back trimmed; the points, sent as text, come back as the same number.
+    const result = await call(session, 'assignments_update', { id: '1', course: '1', name: '  Lab 4 (revised)  ', points: '25' });
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toMatchObject({ id: 1, name: 'Lab 4 (revised)', points_possible: 25, read_back: { read: true, differs: ['name'] } });
+    expect((result.structuredContent.written as Record<string, unknown>).id).toBe(1);
+    expect(requests).toEqual(['PUT /api/v1/courses/1/assignments/1', 'GET /api/v1/courses/1/assignments/1']);
+    expect(summary(result)).toContain('read back with lms assignments get 1: what the instance holds differs from what was sent in name');
+  });
+
+  it('answers the write as it did where the noun has no get verb, and says it was not read back', async () => {
+    const session = server((tree) => {
+      const sections = tree.commands.find((c) => c.name() === 'sections')!;
+      (sections.commands as Command[]).splice(
+        sections.commands.findIndex((c) => c.name() === 'get'),
+        1,
+      );
+    });
+    const result = await call(session, 'sections_create', { course: 1, name: 'Lab D' });
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toMatchObject({ name: 'Lab D', read_back: { read: false, why: 'lms sections has no get verb' } });
+    expect(result.structuredContent.written).toBeUndefined();
+    expect(requests).toEqual(['POST /api/v1/courses/1/sections']);
+    expect(summary(result)).toContain('sections_create: not read back (read_back.why says why)');
+  });
+
+  it('reads nothing back after a dry run', async () => {
+    const session = server();
+    const planned = await call(session, 'sections_create', { course: 1, name: 'Lab E', dry_run: true });
+    expect(planned.structuredContent.read_back).toBeUndefined();
+    expect(requests).toEqual([]);
+  });
+});

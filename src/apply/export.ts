@@ -148,7 +148,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 export async function exportCourse(input: ExportInput): Promise<CourseExport> {
-  const { client, tree, keys, include, parts } = input;
+  const { client, tree, include, parts } = input;
   const notes = new Notes();
   const found = await client.ops.courses.get({ id: input.course });
   const sis = typeof found.sis_course_id === 'string' ? found.sis_course_id : '';

@@ -14,7 +14,7 @@ import { newConfirmations, redeemToken, issueToken, type Confirmations } from '.
 import { escapeData, fenced } from './fence.js';
 import { differingFields, getVerbOf, readOptions } from './read-back.js';
 import { signedBy, sign } from './sign.js';
-import { DEFAULT_PAGE, MAX_PAGE, type Tool } from './tools.js';
+import { DEFAULT_PAGE, type Tool } from './tools.js';
 
 export interface Session {
   /** The server's own context, which each call's is derived from. */

@@ -1,7 +1,6 @@
 // The mock API as one function, request → response, in a fixed sequence:
 // route → authenticate → decode → masquerade → area behaviour (one transaction) → encode → page view.
 import { dropSecrets } from '../redact.js';
-import type { RouteId } from '../spec/routes.js';
 import { INSTANCE_HEADER, type ApiRequest, type ApiResponse } from '../transport/types.js';
 import { createUploadDesk } from './areas/files/desk.js';
 import { handlerFor, publicRoutes } from './areas/index.js';

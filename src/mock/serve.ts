@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerOptions, ty
 import type { Duplex } from 'node:stream';
 import { FailureError, UsageError, type LmsError } from '../errors.js';
 import { REDACTED, redactUrl } from '../redact.js';
-import type { ApiRequest, HttpMethod } from '../transport/types.js';
+import type { HttpMethod } from '../transport/types.js';
 import { DECODE_LIMITS } from './decode.js';
 import { DroppedConnection } from './faults.js';
 import { storedBytesOf, UPLOAD_SLACK_BYTES, type MockHandler, type ReceivedRequest, type StoredBytes, type UploadDesk, type UploadSink } from './file-bytes.js';

@@ -11,7 +11,7 @@ import type { Prompter } from '../../src/cli/prompter.js';
 import type { Keychain } from '../../src/config/keychain.js';
 import { fakeIO, type FakeIO } from '../helpers/fake-io.js';
 import { CLIENT_ID, CLIENT_SECRET, fakeInstance, type FakeInstance } from '../helpers/fake-oauth.js';
-import { absentKeychain, memoryKeychain, type MemoryKeychain } from '../helpers/keychain.js';
+import { absentKeychain, memoryKeychain } from '../helpers/keychain.js';
 import type { LmsResult } from '../helpers/run-lms.js';
 
 interface Running {

@@ -2,7 +2,6 @@
 // behind a redirect, group and link JSON, ownership of outcomes and where they may be linked,
 // moving groups, the aligned-outcome refusals, ratings rules and the deep import.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/client/client.js';
 import type { NewOutcome, Outcome, OutcomeContext } from '../../src/spec/types/outcomes.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
 import { collect, TOKENS, clientFor, freshMock, statusOf, failure } from '../helpers/mock-client.js';

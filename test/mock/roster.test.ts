@@ -11,7 +11,6 @@ beforeEach(() => {
 });
 
 const as = (token: string): ApiClient['ops'] => clientFor(mock, token).ops;
-const grader = '4~mock-theo';
 
 
 describe('admins', () => {

@@ -189,7 +189,6 @@ function variants(op: string): Payload[] {
 
 // ---- a transport that answers each GET from the corpus, by route
 
-const BASE = 'http://lms.mock';
 const getRoutes = routes
   .filter((r) => r.method === 'GET')
   .map((r) => ({ r, re: new RegExp(`^${r.path.replace(/:\w+/g, '[^/]+')}$`) }))

@@ -6,7 +6,7 @@
 // aligned to an assignment or rubric is refused, with nothing changed.
 import type { CalculationMethod, Outcome, OutcomeBrief, OutcomeGroup, OutcomeGroupBrief, OutcomeLink, Rating } from '../../../spec/types/outcomes.js';
 import { CALCULATION_METHODS } from '../../../spec/types/outcomes.js';
-import { int, invalid, list, notFound, numericId, obj, once, paginate, rejected, Reply, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
+import { int, invalid, list, notFound, numericId, once, paginate, rejected, Reply, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { text, textFault } from '../../fields.js';
 import { domainRootAccountId } from '../lookup.js';
 import { administers, can } from '../permissions.js';

@@ -47,7 +47,8 @@ export interface KindVerbs {
 
 const isBooleanChoice = (choices: readonly string[] | undefined) => !!choices && choices.length === 2 && choices.includes('true') && choices.includes('false');
 
-function typeOf(option: CompiledOption, field: FieldSpec): FieldType {
+/** The type of the field a flag sets, as a file names it: what `lms apply` and a read-back compare by. */
+export function typeOf(option: CompiledOption, field: FieldSpec): FieldType {
   if (option.type === 'boolean' || isBooleanChoice(option.spec.choices)) return 'boolean';
   if (field.type) return field.type;
   if (option.type === 'integer' || option.type === 'number') return option.type;

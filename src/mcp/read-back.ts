@@ -3,9 +3,9 @@
 // trimmed, a date moved to the instance's zone, a value the instance refused silently). The read is
 // an ordinary run of that verb, so the declared routes and the audit log see what it sends.
 import type { Command } from 'commander';
-import { sameValue, type FieldType } from '../apply/fields.js';
+import { sameValue, typeOf, type FieldType } from '../apply/fields.js';
 import { specOf, type CommandSpec } from '../cli/command.js';
-import { compileOptions, type FieldSpec } from '../cli/options.js';
+import { compileOptions, type CompiledOption, type FieldSpec } from '../cli/options.js';
 import { route } from '../spec/routes.js';
 import type { Tool } from './tools.js';
 
@@ -46,7 +46,7 @@ export function differingFields(spec: CommandSpec<never>, options: Record<string
     const field = o.spec.field;
     const given = options[o.attribute];
     if (!field || given === undefined || field.type === 'ref' || !Object.hasOwn(object, field.name)) continue;
-    const sent = sentValue(o.type, o.kind, o.spec.choices, field, given);
+    const sent = sentValue(o, field, given);
     if (sent === undefined) continue;
     if (!sameValue({ type: sent.type }, object[field.name], sent.value) && !differs.includes(field.name)) differs.push(field.name);
   }
@@ -56,15 +56,15 @@ export function differingFields(spec: CommandSpec<never>, options: Record<string
 type Sent = { type: FieldType; value: string | number | boolean | null | string[] };
 
 /** The field's value a flag's value sends, as `lms apply` reads a flag (the other way round); undefined for a switch not given. */
-function sentValue(type: string, kind: string, choices: readonly string[] | undefined, field: FieldSpec, given: unknown): Sent | undefined {
-  if (type === 'boolean') {
+function sentValue(option: CompiledOption, field: FieldSpec, given: unknown): Sent | undefined {
+  const type = typeOf(option, field);
+  if (option.type === 'boolean') {
     // A switch sends its field only when given: `--unpin` is pinned false; `--no-publish` is published false.
-    const on = kind === 'negated' ? given === false : given === true;
-    return on ? { type: 'boolean', value: field.value === undefined ? kind !== 'negated' : field.value } : undefined;
+    const on = option.kind === 'negated' ? given === false : given === true;
+    return on ? { type, value: field.value === undefined ? option.kind !== 'negated' : field.value } : undefined;
   }
   if (given === '' && field.clears) return { type: 'string', value: null };
-  if (choices && choices.length === 2 && choices.includes('true') && choices.includes('false')) return { type: 'boolean', value: String(given) === 'true' };
-  const fieldType: FieldType = field.type === 'list' || field.type === 'time' ? field.type : field.type ?? (type === 'integer' || type === 'number' ? type : 'string');
-  if (fieldType === 'list') return { type: 'list', value: (Array.isArray(given) ? given.map(String) : String(given).split(',')).map((v) => v.trim()).filter(Boolean) };
-  return { type: fieldType, value: typeof given === 'number' ? given : String(given) };
+  if (type === 'boolean') return { type, value: String(given) === 'true' };
+  if (type === 'list') return { type, value: (Array.isArray(given) ? given.map(String) : String(given).split(',')).map((v) => v.trim()).filter(Boolean) };
+  return { type, value: typeof given === 'number' ? given : String(given) };
 }

@@ -9,8 +9,10 @@ import { compileOption, type OptionSpec } from './options.js';
 export type Flag = Omit<OptionSpec, 'default'> & { default?: string | boolean };
 
 type TakesValue<S extends string> = S extends `${string}<${string}>${string}` | `${string}[${string}]${string}` ? true : false;
-type ValueOf<F extends Flag> = F extends { type: 'integer' | 'number' }
-  ? number
+type ValueOf<F extends Flag> = F extends { type: 'integer' | 'number' | 'size' }
+  ? F extends { field: { clears: true } }
+    ? number | null
+    : number
   : F extends { repeatable: true }
   ? F extends { choices: readonly (infer C extends string)[] }
     ? C[]

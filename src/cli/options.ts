@@ -16,9 +16,10 @@ export interface OptionSpec {
   choices?: readonly string[];
   /**
    * What the value is when it is a number: the verb receives it as one, checked against `min` and
-   * `max` wherever it is given. The same words as a field's type (FieldSpec.type).
+   * `max` wherever it is given. The same words as a field's type (FieldSpec.type), and `size`: a
+   * number of bytes, given as one or with a binary multiple (`512k`, `100m`, `2GiB`).
    */
-  type?: NumberType;
+  type?: NumberType | 'size';
   min?: number;
   max?: number;
   /** What the number counts, for the message about a bad one: `seconds`. */
@@ -93,7 +94,7 @@ export interface FieldSpec {
  */
 export type OptionKind = 'switch' | 'negated' | 'value' | 'list';
 
-export type ValueType = 'boolean' | 'string' | 'enum' | NumberType;
+export type ValueType = 'boolean' | 'string' | 'enum' | NumberType | 'size';
 
 export interface CompiledOption {
   spec: OptionSpec;
@@ -147,7 +148,7 @@ export function compileOption(spec: OptionSpec): CompiledOption {
   if (kind === 'negated') option.default = true;
   else if (spec.default !== undefined) {
     try {
-      option.default = coerceValue(option, spec.default);
+      option.default = coerceValue(option, spec.default) ?? undefined;
     } catch (error) {
       throw wrong(`its default is refused: ${(error as Error).message}`);
     }
@@ -159,9 +160,20 @@ export function compileOption(spec: OptionSpec): CompiledOption {
 /** Every option of a verb, compiled. */
 export const compileOptions = (specs: readonly OptionSpec[] | undefined): CompiledOption[] => (specs ?? []).map(compileOption);
 
+/** `1 byte`, `512 KiB`, `2 GiB`: a size as a person would write it. */
+function bytes(n: number): string {
+  if (n === 1) return '1 byte';
+  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) if (n % size === 0) return `${n / size} ${unit}`;
+  return `${n} bytes`;
+}
+
 /** What a number option takes, in words: `a whole number of seconds from 1 to 3600`. */
 export function describeNumber(option: Pick<CompiledOption, 'type' | 'min' | 'max'> & { unit?: string }): string {
   const { min, max, unit } = option;
+  if (option.type === 'size') {
+    const range = min !== undefined && max !== undefined ? ` from ${bytes(min)} to ${bytes(max)}` : min !== undefined ? ` of at least ${bytes(min)}` : max !== undefined ? ` of at most ${bytes(max)}` : '';
+    return `a size${range}, such as 1048576, 512k or 100m`;
+  }
   const what = `${option.type === 'integer' ? 'a whole number' : 'a number'}${unit ? ` of ${unit}` : ''}`;
   if (min !== undefined && max !== undefined) return `${what} from ${min} to ${max}`;
   if (min !== undefined) return unit ? `${what} (${min} or more)` : `${what} of at least ${min}`;
@@ -171,18 +183,32 @@ export function describeNumber(option: Pick<CompiledOption, 'type' | 'min' | 'ma
 
 const INTEGER = /^[-+]?\d+$/;
 const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
+/** Bytes, or a binary multiple of them: `1048576`, `512k`, `1.5m`, `100MiB`. */
+const SIZE = /^(\d+(?:\.\d+)?)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i;
+const MULTIPLE: Record<string, number> = { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** The number a value of a number type says, or NaN. */
+function numberOf(type: NumberType | 'size', text: string): number {
+  if (type === 'size') {
+    const m = SIZE.exec(text);
+    return m ? Math.floor(Number(m[1]) * MULTIPLE[(m[2] ?? 'b')[0].toLowerCase()]) : NaN;
+  }
+  const n = Number(text);
+  return (type === 'integer' ? INTEGER.test(text) && Number.isSafeInteger(n) : DECIMAL.test(text) && Number.isFinite(n)) ? n : NaN;
+}
 
 /**
  * A value of the option (as a command line gives it, or as a tool's input or a file does) as the
- * verb receives it: a number option's value as a number, checked against its range. Anything else
- * is passed as it is: commander and the surfaces' schemas check text and choices.
+ * verb receives it: a number option's value as a number, checked against its range, or null for
+ * the "" of a flag that clears its field. Anything else is passed as it is: commander and the
+ * surfaces' schemas check text and choices.
  */
-export function coerceValue<T>(option: CompiledOption, value: T): T | number {
-  if (option.type !== 'integer' && option.type !== 'number') return value;
+export function coerceValue<T>(option: CompiledOption, value: T): T | number | null {
+  if (option.type !== 'integer' && option.type !== 'number' && option.type !== 'size') return value;
+  if (value === '' && option.spec.field?.clears) return null;
   const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
-  const n = text === undefined ? NaN : Number(text);
-  const shaped = text !== undefined && (option.type === 'integer' ? INTEGER.test(text) && Number.isSafeInteger(n) : DECIMAL.test(text) && Number.isFinite(n));
-  if (!shaped || n < (option.min ?? -Infinity) || n > (option.max ?? Infinity)) {
+  const n = text === undefined ? NaN : numberOf(option.type, text);
+  if (Number.isNaN(n) || n < (option.min ?? -Infinity) || n > (option.max ?? Infinity)) {
     const said = text !== undefined ? `"${String(value)}"` : (JSON.stringify(value)?.slice(0, 80) ?? String(value));
     throw new UsageError(`${option.long} must be ${describeNumber({ ...option, unit: option.spec.unit })}, not ${said}`);
   }

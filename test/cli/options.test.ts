@@ -83,8 +83,34 @@ describe('compiling an option', () => {
     }
     for (const [where, declared] of numbers) if (where.endsWith('--concurrency')) expect(declared, where).toBe('integer 1-32 4');
     expect(Object.fromEntries([...numbers].filter(([where]) => !where.endsWith('--concurrency')))).toEqual({
+      'activity list --interval': 'number 0.01-86400 undefined',
+      'announcements create --points': 'number 0- undefined',
+      'announcements update --points': 'number 0- undefined',
       'apply --lock-timeout': 'number 0- 300',
+      'assignments create --points': 'number 0- undefined',
+      'assignments update --points': 'number 0- undefined',
       'grade set --batch-size': 'integer 1-10000 1000',
+      'mock seed --courses': 'integer 0-100000 undefined',
+      'mock seed --users': 'integer 0-1000000 undefined',
+      'mock serve --drop-rate': 'number 0-1 undefined',
+      'mock serve --fail-rate': 'number 0-1 undefined',
+      'mock serve --fault-seed': 'integer 0- undefined',
+      'mock serve --latency': 'number 0- undefined',
+      'mock serve --port': 'integer 0-65535 4010',
+      'mock serve --throttle-capacity': 'number 0- undefined',
+      'mock serve --throttle-cost': 'number 0- undefined',
+      'mock serve --throttle-penalty': 'number 0- undefined',
+      'mock serve --throttle-rate': 'number 0- undefined',
+      'outcomes create --calculation-int': 'number 0- undefined',
+      'outcomes create --mastery-points': 'number 0- undefined',
+      'quizzes create --allowed-attempts': 'integer undefined- undefined',
+      'quizzes create --assignment-group-id': 'integer undefined- undefined',
+      'quizzes create --time-limit': 'integer undefined- undefined',
+      'quizzes update --allowed-attempts': 'integer undefined- undefined',
+      'quizzes update --assignment-group-id': 'integer undefined- undefined',
+      'quizzes update --time-limit': 'integer undefined- undefined',
+      'topics create --points': 'number 0- undefined',
+      'topics update --points': 'number 0- undefined',
     });
     expect([...numbers.keys()].filter((w) => w.endsWith('--concurrency')).sort()).toEqual(['apply --concurrency', 'diff --concurrency', 'enrollments import --concurrency', 'grade set --concurrency', 'outcomes import --concurrency', 'users import --concurrency']);
   });
@@ -95,8 +121,10 @@ describe('coercing a value', () => {
   const wait = compileOption({ flags: '--lock-timeout <seconds>', description: '', type: 'number', min: 0, unit: 'seconds' });
   const any = compileOption({ flags: '--offset <n>', description: '', type: 'integer' });
   const text = compileOption({ flags: '--name <n>', description: '' });
+  const size = compileOption({ flags: '--max-body-size <size>', description: '', type: 'size', min: 1, max: 2 * 1024 ** 3 });
+  const minutes = compileOption({ flags: '--time-limit <minutes>', description: '', type: 'integer', field: { name: 'time_limit', type: 'integer', clears: true } });
 
-  it.each<[string, ReturnType<typeof compileOption>, unknown, number]>([
+  it.each<[string, ReturnType<typeof compileOption>, unknown, number | null]>([
     ['the lower edge', int, '1', 1],
     ['the upper edge', int, '32', 32],
     ['spaces around it', int, ' 8 ', 8],
@@ -106,6 +134,12 @@ describe('coercing a value', () => {
     ['a fraction', wait, '0.5', 0.5],
     ['zero seconds', wait, '0', 0],
     ['a whole number of seconds', wait, '300', 300],
+    ['bytes', size, '1048576', 1048576],
+    ['kibibytes', size, '512k', 512 * 1024],
+    ['a fraction of a mebibyte, rounded down to a byte', size, '1.5MiB', 1.5 * 1024 ** 2],
+    ['the largest size', size, '2g', 2 * 1024 ** 3],
+    ['a number of bytes a tool sends', size, 10, 10],
+    ['"" for a field it clears, as null', minutes, '', null],
   ])('takes %s', (_, option, value, expected) => {
     expect(coerceValue(option, value)).toBe(expected);
   });
@@ -124,6 +158,11 @@ describe('coercing a value', () => {
     ['a negative number of seconds', wait, '-1', '--lock-timeout must be a number of seconds (0 or more), not "-1"'],
     ['infinity', wait, 'Infinity', '--lock-timeout must be a number of seconds (0 or more), not "Infinity"'],
     ['a word for seconds', wait, 'soon', '--lock-timeout must be a number of seconds (0 or more), not "soon"'],
+    ['a size of nothing', size, '0', '--max-body-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "0"'],
+    ['a size past its range', size, '3g', '--max-body-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "3g"'],
+    ['a size in a unit it does not know', size, '5t', '--max-body-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "5t"'],
+    ['"" where the field is not cleared', int, '', '--concurrency must be a whole number from 1 to 32, not ""'],
+    ['a fraction where "" clears', minutes, '2.5', '--time-limit must be a whole number, not "2.5"'],
   ])('refuses %s, as a usage error', (_, option, value, message) => {
     expect(() => coerceValue(option, value)).toThrow(expect.objectContaining({ message, exitCode: 2 }));
   });

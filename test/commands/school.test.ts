@@ -228,8 +228,8 @@ describe('lms assignments', () => {
 
   it.each<[string, string, Record<string, string>, number, string]>([
     ['a bad grading type', 'assignments create --course 1 --name X --grading-type bogus', {}, 2, "option '--grading-type <type>' argument 'bogus' is invalid. Allowed choices are points, percent, pass_fail, letter_grade, gpa_scale, not_graded."],
-    ['negative points', 'assignments create --course 1 --name X --points -1', {}, 2, '--points must be a number of at least 0, got "-1"'],
-    ['points that are not a number', 'assignments create --course 1 --name X --points abc', {}, 2, '--points must be a number of at least 0, got "abc"'],
+    ['negative points', 'assignments create --course 1 --name X --points -1', {}, 2, '--points must be a number of at least 0, not "-1"'],
+    ['points that are not a number', 'assignments create --course 1 --name X --points abc', {}, 2, '--points must be a number of at least 0, not "abc"'],
     ['a bad due date', 'assignments create --course 1 --name X --due-at nope', {}, 2, '--due-at is not a date or time: "nope"'],
     ['a non-numeric grading standard', 'assignments create --course 1 --name X --grading-standard-id abc', {}, 2, '--grading-standard-id must be a numeric id, got "abc"'],
     ['a missing --name', 'assignments create --course 1', {}, 2, "required option '--name <name>' not specified"],
@@ -311,7 +311,7 @@ describe('lms assignments update', () => {
   it.each<[string, string, Record<string, string>, number, string]>([
     ['no flag', 'assignments update 1 --course 1', {}, 2, 'nothing to change: give at least one flag'],
     ['--publish with --unpublish', 'assignments update 1 --course 1 --publish --unpublish', {}, 2, '--publish and --unpublish go one at a time'],
-    ['negative points', 'assignments update 1 --course 1 --points -1', {}, 2, '--points must be a number of at least 0, got "-1"'],
+    ['negative points', 'assignments update 1 --course 1 --points -1', {}, 2, '--points must be a number of at least 0, not "-1"'],
     ['a bad due date', 'assignments update 1 --course 1 --due-at nope', {}, 2, '--due-at is not a date or time: "nope"'],
     ['a missing --course', 'assignments update 1 --points 2', {}, 2, "required option '--course <id>' not specified"],
     ['a student', 'assignments update 1 --course 1 --points 2', STUDENT, 3, 'user not authorized to perform that action'],

@@ -83,11 +83,11 @@ describe('lms mock serve with a drop rate of 1', () => {
 
 describe('fault options', () => {
   it.each([
-    [['--fail-rate', '1.5'], '--fail-rate must be a probability between 0 and 1'],
-    [['--drop-rate', 'lots'], '--drop-rate must be a probability between 0 and 1'],
-    [['--latency', '-5'], '--latency must be a non-negative number'],
+    [['--fail-rate', '1.5'], '--fail-rate must be a number from 0 to 1, not "1.5"'],
+    [['--drop-rate', 'lots'], '--drop-rate must be a number from 0 to 1, not "lots"'],
+    [['--latency', '-5'], '--latency must be a number of milliseconds (0 or more), not "-5"'],
     [['--throttle-capacity', '10'], 'every request would be throttled'],
-    [['--fault-seed', '1.5'], '--fault-seed must be a non-negative integer'],
+    [['--fault-seed', '1.5'], '--fault-seed must be a whole number of at least 0, not "1.5"'],
     [['--fail-status', '404'], '--fail-status must be comma-separated 5xx statuses'],
   ])('mock serve %j is a usage error', async (flags, message) => {
     const r = await lms(['mock', 'serve', '--port', '0', ...flags]);

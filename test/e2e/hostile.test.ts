@@ -388,8 +388,8 @@ describe('the origin of absolute URLs', () => {
 
   it.each([
     [['--public-url', 'http://x/y'], '--public-url must be an http(s) origin'],
-    [['--max-body-size', 'lots'], '--max-body-size must be a size from 1 byte to 2 GiB'],
-    [['--max-upload-size', '0'], '--max-upload-size must be a size from 1 byte to 2 GiB'],
+    [['--max-body-size', 'lots'], '--max-body-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "lots"'],
+    [['--max-upload-size', '0'], '--max-upload-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "0"'],
   ])('mock serve %j is a usage error', async (flags, message) => {
     const r = await spawnLms(['mock', 'serve', '--port', '0', ...flags], { ...env, LMS_MOCK_DB: join(dir, 'flags.db') });
     expect(r.exitCode).toBe(2);

@@ -44,14 +44,14 @@ const showActivity = command({
   options: {
     summary: { flags: '--summary', description: 'count the stream by type (unread and all)' },
     watch: { flags: '--watch', description: 'keep polling and print new activity as it arrives (NDJSON when piped; Ctrl-C stops)' },
-    interval: { flags: '--interval <seconds>', description: `seconds between polls with --watch (default ${DEFAULT_INTERVAL_SECONDS})` },
+    // No declared default: given without --watch it is refused, which a default would hide.
+    interval: { flags: '--interval <seconds>', description: `seconds between polls with --watch (default ${DEFAULT_INTERVAL_SECONDS})`, type: 'number', min: 0.01, max: 86_400, unit: 'seconds' },
   },
   examples: ['lms activity --as-user 11', 'lms activity --summary --as-user 11', 'lms activity --watch --interval 10 --as-user 11'],
   async run({ opts, ctx }) {
     if (opts.summary && opts.watch) throw new UsageError('--summary and --watch do not go together');
     if (opts.interval !== undefined && !opts.watch) throw new UsageError('--interval goes with --watch');
-    const interval = opts.interval === undefined ? DEFAULT_INTERVAL_SECONDS : Number(opts.interval);
-    if (!Number.isFinite(interval) || interval < 0.01 || interval > 86_400) throw new UsageError(`--interval must be a number of seconds from 0.01 to 86400, not "${opts.interval}"`);
+    const interval = opts.interval ?? DEFAULT_INTERVAL_SECONDS;
     const client = await ctx.client();
     if (opts.summary) return list(await client.ops.users.activityStreamSummary({}), ['type', 'notification_category', 'count', 'unread_count']);
     if (opts.watch) return { kind: 'list', items: watch(ctx, client, interval * 1000, ctx.globals.limit), endless: true };

@@ -1,6 +1,6 @@
 // `lms assignments`: the assignments of a course; find them, create them, change and delete them.
 import { item, list, type Verbs } from '../../cli/command.js';
-import { command, contextFlags } from '../../cli/define.js';
+import { command, contextFlags, type OptionsOf } from '../../cli/define.js';
 import type { AssignmentFields } from '../../spec/types/school.js';
 import { UsageError } from '../../errors.js';
 
@@ -11,7 +11,7 @@ const course = { ...contextFlags.course, required: true } as const;
 /** The flags of create and update, named after `assignment[...]` in kebab case. */
 const fieldFlags = {
   name: { flags: '--name <name>', description: 'assignment name', field: { name: 'name' } },
-  points: { flags: '--points <n>', description: 'points possible', field: { name: 'points_possible', type: 'number' } },
+  points: { flags: '--points <n>', description: 'points possible', type: 'number', min: 0, field: { name: 'points_possible', type: 'number' } },
   gradingType: { flags: '--grading-type <type>', description: 'how it is graded', choices: GRADING_TYPES, field: { name: 'grading_type' } },
   submissionTypes: { flags: '--submission-types <list>', description: 'comma-separated, e.g. online_upload,online_text_entry', field: { name: 'submission_types', type: 'list' } },
   dueAt: { flags: '--due-at <time>', description: 'due date (ISO 8601)', field: { name: 'due_at', type: 'time' } },
@@ -19,19 +19,18 @@ const fieldFlags = {
   description: { flags: '--description <html>', description: 'description (HTML)', field: { name: 'description' } },
 } as const;
 
-type FieldOpts = { [K in keyof typeof fieldFlags]?: string };
+type FieldOpts = Partial<OptionsOf<typeof fieldFlags>>;
 
 /** The flags given, as `assignment[...]`; "" clears a due date or a grading scheme where the verb allows it. */
 function assignmentFields(opts: FieldOpts): AssignmentFields {
   const { points, dueAt, gradingStandardId } = opts;
-  if (points !== undefined && !(Number(points) >= 0)) throw new UsageError(`--points must be a number of at least 0, got "${points}"`);
   if (dueAt !== undefined && dueAt !== '' && Number.isNaN(Date.parse(dueAt))) throw new UsageError(`--due-at is not a date or time: "${dueAt}"`);
   if (gradingStandardId !== undefined && gradingStandardId !== '' && !/^\d+$/.test(gradingStandardId)) {
     throw new UsageError(`--grading-standard-id must be a numeric id, got "${gradingStandardId}"`);
   }
   const fields: AssignmentFields = {
     name: opts.name,
-    points_possible: points === undefined ? undefined : Number(points),
+    points_possible: points,
     grading_type: opts.gradingType,
     submission_types: opts.submissionTypes?.split(',').map((s) => s.trim()).filter(Boolean),
     due_at: dueAt === '' ? null : dueAt,

@@ -8,23 +8,23 @@ import type { FaultOptions, ThrottleOptions } from '../../mock/faults.js';
 
 /** The flags of `lms mock serve`: where it listens, its limits, and the faults it injects. */
 const serveFlags = {
-  port: { flags: '--port <n>', description: 'port (0 picks a free one)', default: '4010' },
+  port: { flags: '--port <n>', description: 'port (0 picks a free one)', type: 'integer', min: 0, max: 65_535, default: '4010' },
   host: { flags: '--host <address>', description: 'address to bind', default: '127.0.0.1' },
   quiet: { flags: '--quiet', description: 'no per-request log lines' },
   publicUrl: { flags: '--public-url <url>', description: 'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to' },
-  maxBodySize: { flags: '--max-body-size <size>', description: 'largest request body, bytes or 512k/1m (larger: 413)', default: '1m' },
-  maxUploadSize: { flags: '--max-upload-size <size>', description: 'largest multipart body posted to an upload URL (/files_api/uploads/…); other bodies there have --max-body-size', default: '100m' },
+  maxBodySize: { flags: '--max-body-size <size>', description: 'largest request body, bytes or 512k/1m (larger: 413)', type: 'size', min: 1, max: 2 * 1024 ** 3, default: '1m' },
+  maxUploadSize: { flags: '--max-upload-size <size>', description: 'largest multipart body posted to an upload URL (/files_api/uploads/…); other bodies there have --max-body-size', type: 'size', min: 1, max: 2 * 1024 ** 3, default: '100m' },
   throttle: { flags: '--throttle', description: 'throttle like a real instance: a leaky bucket per token (capacity 700, 50 per request in flight, cost 10, drains 100/s)' },
   throttleStatus: { flags: '--throttle-status <status>', description: 'status of a throttled answer (default 403; implies --throttle)', choices: ['403', '429'] },
-  throttleCapacity: { flags: '--throttle-capacity <n>', description: 'bucket size (default 700; implies --throttle)' },
-  throttleRate: { flags: '--throttle-rate <units-per-second>', description: 'how fast the bucket drains (default 100; implies --throttle)' },
-  throttleCost: { flags: '--throttle-cost <n>', description: 'charged per completed request (default 10; implies --throttle)' },
-  throttlePenalty: { flags: '--throttle-penalty <n>', description: 'charged while a request is in flight, refunded when it completes (default 50; implies --throttle)' },
-  failRate: { flags: '--fail-rate <p>', description: 'probability (0-1) of answering a 5xx (500, 502 or 503) without doing anything' },
+  throttleCapacity: { flags: '--throttle-capacity <n>', description: 'bucket size (default 700; implies --throttle)', type: 'number', min: 0 },
+  throttleRate: { flags: '--throttle-rate <units-per-second>', description: 'how fast the bucket drains (default 100; implies --throttle)', type: 'number', min: 0 },
+  throttleCost: { flags: '--throttle-cost <n>', description: 'charged per completed request (default 10; implies --throttle)', type: 'number', min: 0 },
+  throttlePenalty: { flags: '--throttle-penalty <n>', description: 'charged while a request is in flight, refunded when it completes (default 50; implies --throttle)', type: 'number', min: 0 },
+  failRate: { flags: '--fail-rate <p>', description: 'probability (0-1) of answering a 5xx (500, 502 or 503) without doing anything', type: 'number', min: 0, max: 1 },
   failStatus: { flags: '--fail-status <codes>', description: 'the statuses a failure picks from, comma-separated (default 500,502,503)' },
-  dropRate: { flags: '--drop-rate <p>', description: 'probability (0-1) of dropping the connection, half before and half after the request is applied' },
-  latency: { flags: '--latency <ms>', description: 'delay before every answer' },
-  faultSeed: { flags: '--fault-seed <n>', description: 'seed for the faults, so a run can be reproduced' },
+  dropRate: { flags: '--drop-rate <p>', description: 'probability (0-1) of dropping the connection, half before and half after the request is applied', type: 'number', min: 0, max: 1 },
+  latency: { flags: '--latency <ms>', description: 'delay before every answer', type: 'number', min: 0, unit: 'milliseconds' },
+  faultSeed: { flags: '--fault-seed <n>', description: 'seed for the faults, so a run can be reproduced', type: 'integer', min: 0 },
   requireUserAgent: { flags: '--no-require-user-agent', description: 'answer requests that carry no User-Agent header (real instances refuse them with 403, and so does the mock by default), for clients that cannot set one' },
   tlsCert: { flags: '--tls-cert <file>', description: 'serve HTTPS with this certificate (PEM, the chain after it), with --tls-key' },
   tlsKey: { flags: '--tls-key <file>', description: 'the private key of --tls-cert (PEM)' },
@@ -82,15 +82,6 @@ function writeReadyFile(path: string, url: string): void {
   renameSync(temporary, path);
 }
 
-/** `1048576`, `512k`, `1m`, `100MiB`: bytes, binary multiples. */
-function byteSize(flag: string, raw: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(raw.trim());
-  const unit = (m?.[2] ?? 'b').toLowerCase()[0];
-  const n = m ? Math.floor(Number(m[1]) * ({ b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 } as Record<string, number>)[unit]) : NaN;
-  if (!(n >= 1 && n <= 2 * 1024 ** 3)) throw new UsageError(`${flag} must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m; got "${raw}"`);
-  return n;
-}
-
 /** The faults the flags ask for; each value checked and named by its flag. */
 interface FaultFlags {
   throttle?: Partial<ThrottleOptions>;
@@ -102,31 +93,23 @@ interface FaultFlags {
 }
 
 function faultFlags(opts: ServeOpts): FaultFlags {
-  const number = (flag: string, raw: string | undefined, check: 'probability' | 'non-negative' | 'integer'): number | undefined => {
-    if (raw === undefined) return undefined;
-    const n = raw.trim() === '' ? NaN : Number(raw);
-    if (check === 'probability' && !(n >= 0 && n <= 1)) throw new UsageError(`${flag} must be a probability between 0 and 1, got "${raw}"`);
-    if (check === 'non-negative' && !(Number.isFinite(n) && n >= 0)) throw new UsageError(`${flag} must be a non-negative number, got "${raw}"`);
-    if (check === 'integer' && !(Number.isSafeInteger(n) && n >= 0)) throw new UsageError(`${flag} must be a non-negative integer, got "${raw}"`);
-    return n;
-  };
   const throttle: Partial<ThrottleOptions> = {};
   const set = <K extends keyof ThrottleOptions>(key: K, value: ThrottleOptions[K] | undefined) => {
     if (value !== undefined) throttle[key] = value;
   };
   set('status', opts.throttleStatus === undefined ? undefined : (Number(opts.throttleStatus) as 403 | 429));
-  set('capacity', number('--throttle-capacity', opts.throttleCapacity, 'non-negative'));
-  set('leakPerSecond', number('--throttle-rate', opts.throttleRate, 'non-negative'));
-  set('cost', number('--throttle-cost', opts.throttleCost, 'non-negative'));
-  set('penalty', number('--throttle-penalty', opts.throttlePenalty, 'non-negative'));
+  set('capacity', opts.throttleCapacity);
+  set('leakPerSecond', opts.throttleRate);
+  set('cost', opts.throttleCost);
+  set('penalty', opts.throttlePenalty);
   return {
     // Any --throttle-* flag turns the throttle on.
     throttle: opts.throttle || Object.keys(throttle).length ? throttle : undefined,
-    failRate: number('--fail-rate', opts.failRate, 'probability'),
+    failRate: opts.failRate,
     failStatuses: statuses(opts.failStatus),
-    dropRate: number('--drop-rate', opts.dropRate, 'probability'),
-    latencyMs: number('--latency', opts.latency, 'non-negative'),
-    seed: number('--fault-seed', opts.faultSeed, 'integer'),
+    dropRate: opts.dropRate,
+    latencyMs: opts.latency,
+    seed: opts.faultSeed,
   };
 }
 
@@ -161,18 +144,12 @@ export const mockVerbs: Verbs = [
       name: 'seed',
       summary: 'Reset the mock database to the seeded school; --users N (and --courses M) add a generated large school',
       options: {
-        users: { flags: '--users <n>', description: 'also generate N users with logins and emails, enrolled in generated courses' },
-        courses: { flags: '--courses <m>', description: 'with --users: how many generated courses (two sections each; default N/100, at least 1)' },
+        users: { flags: '--users <n>', description: 'also generate N users with logins and emails, enrolled in generated courses', type: 'integer', min: 0, max: 1_000_000 },
+        courses: { flags: '--courses <m>', description: 'with --users: how many generated courses (two sections each; default N/100, at least 1)', type: 'integer', min: 0, max: 100_000 },
       },
       examples: ['lms mock seed --yes', 'lms mock seed --yes --users 2000 --courses 20'],
       async run({ opts, ctx }) {
-        const count = (flag: string, raw: string | undefined, max: number) => {
-          if (raw === undefined) return undefined;
-          if (!/^\d+$/.test(raw) || Number(raw) > max) throw new UsageError(`${flag} must be a whole number from 0 to ${max}, got "${raw}"`);
-          return Number(raw);
-        };
-        const users = count('--users', opts.users, 1_000_000);
-        const courses = count('--courses', opts.courses, 100_000);
+        const { users, courses } = opts;
         if (courses !== undefined && users === undefined) throw new UsageError('--courses goes with --users');
         const [{ reseed }, { SEED_EPOCH }] = await Promise.all([import('../../mock/runtime.js'), import('../../mock/seed.js')]);
         const mock = await ctx.mock();
@@ -224,12 +201,11 @@ export const mockVerbs: Verbs = [
         'lms mock serve --port 4010 --tls-self-signed mock-ca.pem &',
       ],
       async run({ opts, ctx }) {
-        const port = Number(opts.port);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got "${opts.port}"`);
+        const port = opts.port;
         const flags = faultFlags(opts);
         const publicUrl = publicOrigin(opts.publicUrl);
-        const maxBodyBytes = byteSize('--max-body-size', opts.maxBodySize);
-        const maxUploadBytes = byteSize('--max-upload-size', opts.maxUploadSize);
+        const maxBodyBytes = opts.maxBodySize;
+        const maxUploadBytes = opts.maxUploadSize;
         const readyFile = prepareReadyFile(opts.readyFile);
         const tls = opts.tlsCert ?? opts.tlsKey ?? opts.tlsSelfSigned ? await (await import('../../mock/tls.js')).serveIdentity(opts) : undefined;
         const [{ serveMock, formatBytes }, { DEFAULT_THROTTLE, describeFaults, hasFaults, withFaults }] = await Promise.all([import('../../mock/serve.js'), import('../../mock/faults.js')]);

@@ -178,27 +178,22 @@ const createOutcome = command({
     description: { flags: '--description <html>', description: 'description' },
     displayName: { flags: '--display-name <name>', description: 'a friendly name' },
     vendorGuid: { flags: '--vendor-guid <guid>', description: "the learning standard's GUID" },
-    masteryPoints: { flags: '--mastery-points <n>', description: 'points for mastery (default: the top rating; ignored without ratings)' },
+    masteryPoints: { flags: '--mastery-points <n>', description: 'points for mastery (default: the top rating; ignored without ratings)', type: 'number', min: 0 },
     rating: { flags: '--rating <points:description>', description: 'a rating, e.g. "4:Exceeds Mastery" (repeatable)', repeatable: true },
     calculationMethod: { flags: '--calculation-method <method>', description: 'how mastery is calculated', choices: CALCULATION_METHODS },
-    calculationInt: { flags: '--calculation-int <n>', description: 'the calculation parameter (decaying_average, weighted_average: 1-99; n_mastery: 1-10)' },
+    calculationInt: { flags: '--calculation-int <n>', description: 'the calculation parameter (decaying_average, weighted_average: 1-99; n_mastery: 1-10)', type: 'number', min: 0 },
   },
   examples: ['lms outcomes create 6 --course 1 --title "Uses a microscope" --rating "3:Independently" --rating "2:With help" --rating "1:Not yet" --mastery-points 2'],
   async run({ args, opts, ctx }) {
-    const number = (flag: string, v: string | undefined) => {
-      if (v === undefined) return undefined;
-      if (!/^\d+(\.\d+)?$/.test(v)) throw new UsageError(`${flag} must be a number of 0 or more, got "${v}"`);
-      return Number(v);
-    };
     const outcome = {
       title: opts.title,
       description: opts.description,
       display_name: opts.displayName,
       vendor_guid: opts.vendorGuid,
-      mastery_points: number('--mastery-points', opts.masteryPoints),
+      mastery_points: opts.masteryPoints,
       ratings: opts.rating?.map(rating),
       calculation_method: opts.calculationMethod as CalculationMethod | undefined,
-      calculation_int: number('--calculation-int', opts.calculationInt),
+      calculation_int: opts.calculationInt,
     };
     const client = await ctx.client();
     return item(await client.ops.outcomes.createOutcome({ ...contextOf(opts), id: args[0], ...outcome }));

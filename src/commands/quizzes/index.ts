@@ -1,6 +1,6 @@
 // `lms quizzes`: the quizzes of a course; find them, create them, change them, publish and unpublish.
 import { item, list, type Verbs } from '../../cli/command.js';
-import { command, contextFlags } from '../../cli/define.js';
+import { command, contextFlags, type OptionsOf } from '../../cli/define.js';
 import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES, type QuizFields } from '../../spec/types/quizzes.js';
 import { UsageError } from '../../errors.js';
 
@@ -12,12 +12,12 @@ const fieldFlags = {
   title: { flags: '--title <title>', description: 'quiz title', field: { name: 'title' } },
   description: { flags: '--description <html>', description: 'description (HTML)', field: { name: 'description' } },
   quizType: { flags: '--quiz-type <type>', description: 'practice_quiz, assignment (graded), graded_survey or survey', choices: QUIZ_TYPES, field: { name: 'quiz_type' } },
-  assignmentGroupId: { flags: '--assignment-group-id <id>', description: 'assignment group of a graded quiz (default: the top one)', field: { name: 'assignment_group_id', type: 'integer' } },
-  timeLimit: { flags: '--time-limit <minutes>', description: 'time limit in minutes ("" for none)', field: { name: 'time_limit', type: 'integer', clears: true } },
+  assignmentGroupId: { flags: '--assignment-group-id <id>', description: 'assignment group of a graded quiz (default: the top one)', type: 'integer', field: { name: 'assignment_group_id', type: 'integer' } },
+  timeLimit: { flags: '--time-limit <minutes>', description: 'time limit in minutes ("" for none)', type: 'integer', field: { name: 'time_limit', type: 'integer', clears: true } },
   shuffleAnswers: { flags: '--shuffle-answers <bool>', description: 'shuffle the answers (true or false)', choices: ['true', 'false'], field: { name: 'shuffle_answers' } },
   hideResults: { flags: '--hide-results <when>', description: 'always, until_after_last_attempt, or "" to show results', choices: [...HIDE_RESULTS, ''], field: { name: 'hide_results', clears: true } },
   showCorrectAnswers: { flags: '--show-correct-answers <bool>', description: 'show correct answers (only when results are not hidden)', choices: ['true', 'false'], field: { name: 'show_correct_answers' } },
-  allowedAttempts: { flags: '--allowed-attempts <n>', description: 'attempts allowed; -1 for unlimited', field: { name: 'allowed_attempts', type: 'integer' } },
+  allowedAttempts: { flags: '--allowed-attempts <n>', description: 'attempts allowed; -1 for unlimited', type: 'integer', field: { name: 'allowed_attempts', type: 'integer' } },
   scoringPolicy: { flags: '--scoring-policy <policy>', description: 'keep_highest or keep_latest (with more than one attempt)', choices: SCORING_POLICIES, field: { name: 'scoring_policy' } },
   oneQuestionAtATime: { flags: '--one-question-at-a-time <bool>', description: 'show one question at a time', choices: ['true', 'false'], field: { name: 'one_question_at_a_time' } },
   cantGoBack: { flags: '--cant-go-back <bool>', description: 'lock questions once answered (with --one-question-at-a-time true)', choices: ['true', 'false'], field: { name: 'cant_go_back' } },
@@ -28,7 +28,7 @@ const fieldFlags = {
   unlockAt: { flags: '--unlock-at <time>', description: 'unlock date (ISO 8601; "" for none)', field: { name: 'unlock_at', type: 'time', clears: true } },
 } as const;
 
-type FieldOpts = { [K in keyof typeof fieldFlags]?: string };
+type FieldOpts = Partial<OptionsOf<typeof fieldFlags>>;
 
 const bool = (v: string | undefined) => (v === undefined ? undefined : v === 'true');
 
@@ -39,25 +39,18 @@ function checkTime(flag: string, v: string | undefined): string | null | undefin
   return v;
 }
 
-function checkInt(flag: string, v: string | undefined, { allowEmpty = false } = {}): number | null | undefined {
-  if (v === undefined) return undefined;
-  if (v === '' && allowEmpty) return null;
-  if (!/^-?\d+$/.test(v)) throw new UsageError(`${flag} must be a whole number, got "${v}"`);
-  return Number(v);
-}
-
 /** The flags given, as `quiz[...]`; the API checks how they go together (and names what it refuses). */
 export function quizFields(opts: FieldOpts): QuizFields {
   const fields: QuizFields = {
     title: opts.title,
     description: opts.description,
     quiz_type: opts.quizType as QuizFields['quiz_type'],
-    assignment_group_id: checkInt('--assignment-group-id', opts.assignmentGroupId) ?? undefined,
-    time_limit: checkInt('--time-limit', opts.timeLimit, { allowEmpty: true }),
+    assignment_group_id: opts.assignmentGroupId,
+    time_limit: opts.timeLimit,
     shuffle_answers: bool(opts.shuffleAnswers),
     hide_results: opts.hideResults === undefined ? undefined : ((opts.hideResults || null) as QuizFields['hide_results']),
     show_correct_answers: bool(opts.showCorrectAnswers),
-    allowed_attempts: checkInt('--allowed-attempts', opts.allowedAttempts) ?? undefined,
+    allowed_attempts: opts.allowedAttempts,
     scoring_policy: opts.scoringPolicy as QuizFields['scoring_policy'],
     one_question_at_a_time: bool(opts.oneQuestionAtATime),
     cant_go_back: bool(opts.cantGoBack),

@@ -69,7 +69,7 @@ const topicFlags = {
   delayedPostAt: { flags: '--delayed-post-at <time>', description: 'post it at this time (ISO 8601; "" posts now)', field: { name: 'delayed_post_at', type: 'time', clears: true } },
   lockAt: { flags: '--lock-at <time>', description: 'lock it at this time (ISO 8601; "" removes the lock date)', field: { name: 'lock_at', type: 'time', clears: true } },
   assignmentId: { flags: '--assignment-id <id>', description: 'grade it with an existing assignment of the course', field: { name: 'assignment_id', type: 'integer' } },
-  points: { flags: '--points <n>', description: 'grade it with a new assignment worth this many points' },
+  points: { flags: '--points <n>', description: 'grade it with a new assignment worth this many points', type: 'number', min: 0 },
   dueAt: { flags: '--due-at <time>', description: 'due date of that new assignment' },
 } as const;
 
@@ -83,7 +83,7 @@ type TopicOpts = {
   delayedPostAt?: string;
   lockAt?: string;
   assignmentId?: string;
-  points?: string;
+  points?: number;
   dueAt?: string;
   /** Topics only (announcements have no group set), so typed loosely where both meet. */
   groupSet?: unknown;
@@ -103,11 +103,7 @@ async function topicFields(ctx: Context, opts: TopicOpts): Promise<TopicFields> 
   if (opts.assignmentId !== undefined && opts.points !== undefined) throw new UsageError('give --assignment-id or --points, not both');
   if (opts.dueAt !== undefined && opts.points === undefined) throw new UsageError('--due-at goes with --points (a new assignment)');
   if (opts.assignmentId !== undefined) fields.assignment = { id: opts.assignmentId };
-  if (opts.points !== undefined) {
-    const points = Number(opts.points);
-    if (opts.points.trim() === '' || !Number.isFinite(points) || points < 0) throw new UsageError(`--points takes a number of points, not "${opts.points}"`);
-    fields.assignment = { points_possible: points, ...(opts.dueAt !== undefined ? { due_at: opts.dueAt } : {}) };
-  }
+  if (opts.points !== undefined) fields.assignment = { points_possible: opts.points, ...(opts.dueAt !== undefined ? { due_at: opts.dueAt } : {}) };
   return fields;
 }
 

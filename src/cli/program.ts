@@ -23,16 +23,14 @@ export const MAX_PER_PAGE = 100;
 /** Longer than any request should take; setTimeout itself cannot wait past 2^31 ms (~24.8 days). */
 export const MAX_TIMEOUT_SECONDS = 3600;
 
-/** A whole number in [min, max] for a global flag, checked as a verb's number option is, in the same words. */
+/**
+ * A whole number in [min, max] for a global flag, checked as a verb's number option is. Its usage
+ * error is thrown as it is, not as commander's InvalidArgumentError, which would prefix "option
+ * '--limit <n>' argument '0' is invalid." to it: the message is the one every number flag gives.
+ */
 const wholeNumber = (flags: string, min: number, max?: number, unit?: string) => {
   const option = compileOption({ flags, description: '', type: 'integer', min, max, unit });
-  return (value: string) => {
-    try {
-      return coerceValue(option, value);
-    } catch (error) {
-      throw new InvalidArgumentError((error as Error).message);
-    }
-  };
+  return (value: string) => coerceValue(option, value);
 };
 
 /** A value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). */

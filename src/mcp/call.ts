@@ -3,7 +3,7 @@
 // server's flags instead of a prompt), and what it returns turned into a tool result.
 import { randomBytes } from 'node:crypto';
 import { PassThrough, Writable } from 'node:stream';
-import { dryRunOf, type CommandResult, type Invocation } from '../cli/command.js';
+import { dryRunOf, type CommandModel, type CommandResult, type Invocation } from '../cli/command.js';
 import { invoke } from '../cli/invoke.js';
 import type { ConfirmedPlan, Context, Deps, GlobalOptions } from '../cli/context.js';
 import { toLmsError } from '../cli/handle-error.js';
@@ -19,6 +19,8 @@ import { DEFAULT_PAGE, type Tool } from './tools.js';
 export interface Session {
   /** The server's own context, which each call's is derived from. */
   ctx: Context;
+  /** The commands the tools were made of: a write's read-back finds its noun's get verb here. */
+  model: CommandModel;
   allowWrites: boolean;
   allowDestructive: boolean;
   /** Signs cursors and confirmation tokens: one this process did not hand out is refused. */
@@ -216,7 +218,7 @@ const isId = (id: unknown) => (typeof id === 'number' && Number.isSafeInteger(id
 async function readBack(tool: Tool, options: Record<string, unknown>, written: Record<string, unknown>, id: string, deps: Partial<Deps>, globals: GlobalOptions, session: Session): Promise<{ structured: Record<string, unknown>; line: string }> {
   // Why it failed may quote the instance: it is said in the structured content, which comes fenced.
   const unread = (why: string) => ({ structured: { ...written, read_back: { read: false, why } }, line: `${tool.name}: not read back (read_back.why says why); this is the write's answer` });
-  const get = getVerbOf(await session.ctx.commandTree(), tool);
+  const get = await getVerbOf(session.model, tool);
   if (!get) return unread(`${tool.command.split(' ').slice(0, -1).join(' ')} has no get verb`);
   const command = `${tool.command.split(' ').slice(0, -1).join(' ')} get`;
   try {

@@ -17,6 +17,7 @@ import { kindVerbs } from '../../src/apply/fields.js';
 import { callTool, newCursorKey } from '../../src/mcp/call.js';
 import { toolsOf, type Tool } from '../../src/mcp/tools.js';
 import { openMock } from '../../src/mock/runtime.js';
+import { commandModel } from '../../src/commands/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
 import { FIXED_NOW, session } from '../helpers/run-lms.js';
@@ -33,9 +34,9 @@ function verb(path: string): CommandSpec<never> {
 
 beforeAll(async () => {
   tree = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
-  tools = new Map(toolsOf(tree).map((t) => [t.name, t]));
+  tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
   const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
-  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-invoke-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-invoke-config-')), commandTree: async () => tree };
+  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-invoke-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-invoke-config-')) };
   const globals: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
   ctx = createContext(deps, globals);
 });
@@ -130,7 +131,7 @@ describe('invoke: one message for one mistake', () => {
   });
 
   it.each(MISTAKES.filter((m) => m.mcp))('$what: a tool call says the same, or its schema refuses it first', async (m) => {
-    const server = { ctx, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
+    const server = { ctx, model: commandModel, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
     const tool = tools.get(m.verb.replace(' ', '_'))!;
     const result = await callTool(tool, m.mcp!.input, server);
     expect(result.isError).toBe(true);

@@ -341,8 +341,8 @@ function checkInput(tool: Tool, input: unknown): Record<string, unknown> {
   const properties = tool.inputSchema.properties;
   const known = Object.keys(properties);
   const checked: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  // A number option's value is checked as the verb receives it (coerceOptions, in commandLine), in
-  // the words every surface uses for it.
+  // A number option's value is checked as the verb receives it (by invoke), in the words every
+  // surface uses for it; so is a choice (the schema's enum, for a client that checks before it calls).
   const numbers = new Set(tool.params.flatMap((p) => (p.to === 'option' && (p.option.type === 'integer' || p.option.type === 'number') ? [p.property] : [])));
   for (const [name, value] of given) {
     if (!Object.hasOwn(properties, name)) {
@@ -358,10 +358,10 @@ function checkInput(tool: Tool, input: unknown): Record<string, unknown> {
 }
 
 function typed(tool: string, name: string, schema: Record<string, unknown>, value: unknown): unknown {
+  // Only what a command line could not say wrongly: a switch that is not true or false, text that
+  // is no text. A value the command line could give (a choice not among the verb's, a number out of
+  // range) is the verb's to refuse, as invoke does for every surface.
   const wrong = (what: string) => new UsageError(`${tool}: "${name}" must be ${what}, not ${JSON.stringify(value)?.slice(0, 80)}`);
-  const oneOf = (choices: unknown, v: string) => {
-    if (Array.isArray(choices) && !choices.includes(v)) throw new UsageError(`${tool}: "${name}" must be one of ${choices.join(', ')}, not "${v}"`);
-  };
   // Ids are text to the CLI, and a model may well send 42 for "42".
   const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
   switch (schema.type) {
@@ -380,14 +380,12 @@ function typed(tool: string, name: string, schema: Record<string, unknown>, valu
       return items.map((item) => {
         const v = text(item);
         if (v === undefined) throw wrong('a list of strings');
-        oneOf((schema.items as Record<string, unknown> | undefined)?.enum, v);
         return v;
       });
     }
     default: {
       const v = text(value);
       if (v === undefined) throw wrong('a string');
-      oneOf(schema.enum, v);
       return v;
     }
   }

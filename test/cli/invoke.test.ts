@@ -75,7 +75,7 @@ const MISTAKES: Mistake[] = [
     hint: 'did you mean survey?',
     cli: ['quizzes', 'create', '--course', '1', '--title', 'Q', '--quiz-type', 'survy'],
     apply: { values: { title: 'Q', quiz_type: 'survy' }, options: { course: '1' } },
-    mcp: { input: { course: '1', title: 'Q', quiz_type: 'survy' }, schema: 'quizzes_create: "quiz_type" must be one of practice_quiz, assignment, graded_survey, survey, not "survy"' },
+    mcp: { input: { course: '1', title: 'Q', quiz_type: 'survy' } },
   },
   {
     what: 'a number that is none',
@@ -85,6 +85,15 @@ const MISTAKES: Mistake[] = [
     cli: ['enrollments', 'import', '--course', '1', '-', '--concurrency', 'lots'],
     apply: null,
     mcp: { input: { course: '1', file_text: 'user,type\nsam,student\n', concurrency: 'lots' } },
+  },
+  {
+    what: 'a number out of range',
+    verb: 'enrollments import',
+    given: { args: ['-'], options: { course: '1', concurrency: '0' } },
+    message: '--concurrency must be a whole number from 1 to 32, not "0"',
+    cli: ['enrollments', 'import', '--course', '1', '-', '--concurrency', '0'],
+    apply: null,
+    mcp: { input: { course: '1', file_text: 'user,type\nsam,student\n', concurrency: '0' } },
   },
   {
     what: 'an option the verb does not have',
@@ -136,6 +145,8 @@ describe('invoke: one message for one mistake', () => {
     const result = await callTool(tool, m.mcp!.input, server);
     expect(result.isError).toBe(true);
     expect(result.structuredContent.error).toMatchObject({ class: 'usage', message: m.mcp!.schema ?? m.message });
+    // Where the input is what the command line would say (no schema of its own), the words are the command line's, hint and all.
+    if (!m.mcp!.schema) expect(`${result.content[0].text}\n`).toBe(`error: ${m.message}\n${m.hint ? `hint: ${m.hint}\n` : ''}`);
   });
 
   it('fills nothing in and passes what it checked: numbers as numbers, the dry run as the verb takes it', () => {

@@ -5,7 +5,7 @@
 // beside --out.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { text, type CommandResult } from '../cli/command.js';
+import { text, type CommandModel, type CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { identifyInstance } from '../bulk/instance.js';
 import { stateDir } from '../config/paths.js';
@@ -73,13 +73,13 @@ async function render(value: unknown, format: Format, courseFile = false): Promi
   return doc.toString({ lineWidth: 0 });
 }
 
-export async function runExport(ctx: Context, course: string, opts: ExportOptions, shared: Pick<ApplyTree, 'roster' | 'outcomes'>, parts: ExportParts): Promise<CommandResult> {
+export async function runExport(ctx: Context, course: string, opts: ExportOptions, model: CommandModel, shared: Pick<ApplyTree, 'roster' | 'outcomes'>, parts: ExportParts): Promise<CommandResult> {
   const format = formatOf(ctx.globals.output);
   const include = includeOf(opts.include);
   const outcomesAsked = opts.include !== undefined && include.includes('outcomes');
   if (opts.outcomesFile !== undefined && !include.includes('outcomes')) throw new UsageError('--outcomes-file goes with outcomes, which --include leaves out');
 
-  const tree = readTree(await ctx.commandTree(), shared);
+  const tree = await readTree(model, shared);
   const client = await ctx.client();
   const instance = await identifyInstance(ctx, client);
   const keys = new KeyStore(join(await stateDir(ctx.env), 'apply'), instance);

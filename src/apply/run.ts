@@ -3,7 +3,7 @@
 // exist: the same, with only reads sent), show the plan, ask, apply it through the bulk engine, and
 // report. `--plan` (and `lms diff`) stops after showing it.
 import { join } from 'node:path';
-import { item, list, text, withFailure, type CommandResult } from '../cli/command.js';
+import { item, list, text, withFailure, type CommandModel, type CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { formatProblems } from '../bulk/csv-input.js';
 import { moreLine, problemCount, ProblemList } from '../bulk/problems.js';
@@ -75,7 +75,7 @@ export function verbCaller(ctx: Context): Invoke {
 /** How long an apply waits, by default, for another apply of one of its courses (seconds). */
 export const LOCK_TIMEOUT = 300;
 
-export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTree, 'roster' | 'outcomes'>): Promise<CommandResult> {
+export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, shared: Pick<ApplyTree, 'roster' | 'outcomes'>): Promise<CommandResult> {
   /** The courses' locks, held from before the plan is read until the run ends. */
   const held: { release?: () => Promise<void> } = {};
   return reporting(ctx, async (report) => {
@@ -83,7 +83,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, shared: Pick<ApplyTre
     if (!opts.file.length) throw new UsageError('give the file to apply with -f FILE (a folder, or - for stdin)');
     if (opts.exitCode && !opts.plan) throw new UsageError('--exit-code goes with --plan (or lms diff)');
     const lockTimeout = opts.lockTimeout ?? LOCK_TIMEOUT;
-    const tree = readTree(await ctx.commandTree(), shared);
+    const tree = await readTree(model, shared);
     const read = await readApplyFiles(opts.file.map((f) => ctx.input(f)), ctx.io.stdin, tree, ctx.localFiles);
     if (!read.courses.length && !read.problems.size) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
 

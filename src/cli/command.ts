@@ -88,8 +88,50 @@ export const text = (value: string): CommandResult => ({ kind: 'text', text: val
 /** Output first, then fail (a bulk job prints its results, then exits 1 for its failed rows). */
 export const withFailure = (result: CommandResult, failure: LmsError): CommandResult => (result ? { ...result, failure } : { kind: 'none', failure });
 
-function isNoun(spec: CommandSpec<never> | NounSpec): spec is NounSpec {
+export function isNoun(spec: CommandSpec<never> | NounSpec): spec is NounSpec {
   return 'commands' in spec;
+}
+
+/** A noun by name and summary; its verbs load when first asked for, so a run pays only for the nouns it uses. */
+export interface LazyNoun {
+  name: string;
+  summary: string;
+  load(): Promise<Verbs>;
+}
+
+/**
+ * Every command, as the declarations say it: the nouns, each loaded when asked for, and the
+ * top-level commands. What apply, export and MCP read verbs from; only the command line makes
+ * commander objects of it.
+ */
+export interface CommandModel {
+  nouns: readonly LazyNoun[];
+  topLevel: readonly CommandSpec<never>[];
+}
+
+/** A verb's or noun's word on the command line: `get <id>` is `get`. */
+export const wordOf = (spec: CommandSpec<never> | NounSpec): string => spec.name.split(' ')[0];
+
+/**
+ * The verbs and nested nouns under a path of nouns (`['sections']`, `['outcomes', 'groups']`; none:
+ * the top-level commands), loading only the noun the path starts with; undefined when a word of it
+ * names no noun.
+ */
+export async function commandsAt(model: CommandModel, path: readonly string[]): Promise<Verbs | undefined> {
+  if (path.length === 0) return [...model.topLevel];
+  const [first, ...rest] = path;
+  const lazy = model.nouns.find((n) => n.name === first);
+  let verbs: Verbs | undefined = lazy && (await lazy.load());
+  for (const word of rest) {
+    const noun = verbs?.find((v): v is NounSpec => isNoun(v) && v.name === word);
+    verbs = noun?.commands;
+  }
+  return verbs;
+}
+
+/** The verbs (not nested nouns) directly under the path; undefined as commandsAt. */
+export async function verbsAt(model: CommandModel, path: readonly string[]): Promise<CommandSpec<never>[] | undefined> {
+  return (await commandsAt(model, path))?.filter((v): v is CommandSpec<never> => !isNoun(v));
 }
 
 /** The routes a command tree declares, for the coverage test. */

@@ -69,9 +69,10 @@ export interface Deps {
   /** Makes the activity spinner (tests pass a fake; by default ora, loaded when first shown). */
   spinner?: SpinnerFactory;
   /**
-   * Builds the whole command tree. The program supplies it (a test may too), since the commands
-   * import this module and it cannot import them back; a command that describes the CLI itself
-   * (completions) reads the tree from its context as any command reads its client.
+   * Builds the command line's whole commander tree. The program supplies it, since the commands
+   * import this module and it cannot import them back; the command that describes the command line
+   * itself (completions) reads the tree from its context as any command reads its client. Surfaces
+   * that run verbs (apply, export, MCP) read the declarations instead: no commander objects.
    */
   commandTree?: () => Promise<Command>;
   /** Lists a page at a time and hands out where the next starts (`lms mcp`'s cursors). */
@@ -149,7 +150,7 @@ export interface Context {
   /** Prompts only when both ends are a terminal and --no-input was not given. */
   readonly interactive: boolean;
   prompter(): Promise<Prompter>;
-  /** The whole command tree, every noun loaded: the one description of the CLI that completions read. */
+  /** The command line's commander tree, every noun loaded, global flags and all: what completions describe. */
   commandTree(): Promise<Command>;
   /**
    * Makes this run a dry run (`--dry-run` on a verb that writes), before the client is first built:

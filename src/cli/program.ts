@@ -122,8 +122,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     const globals = { ...readGlobals(globalOpts, deps.env), timeoutGiven };
     // Compiled before the command runs, so a mistake in the expression is reported before any request.
     const jq = typeof globalOpts.jq === 'string' ? await (await import('../output/jq.js')).compileJq(globalOpts.jq, deps.env) : undefined;
-    // A tree of its own, every noun loaded: this run's tree may hold only the noun it names.
-    const commandTree = deps.commandTree ?? (() => buildProgram(deps, { jsonErrors: false }));
+    // For completions, a tree of its own, every noun loaded: this run's tree may hold only the noun it names.
+    const commandTree = () => buildProgram(deps, { jsonErrors: false });
     const claimInterrupt = (stop: () => void) => (state.stop = stop);
     const ctx = createContext({ audit, ...deps, io: withColor(io, io.color && globals.color), commandTree, claimInterrupt }, globals);
     state.activity = ctx.activity;

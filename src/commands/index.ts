@@ -1,17 +1,11 @@
 // Every noun of the command tree, in help order: its name, its summary, and how to load its verbs.
 // A run loads only the noun it names, so start-up does not pay for the whole tree.
 // A new noun adds its folder and a line here.
-import type { CommandSpec, NounSpec, Verbs } from '../cli/command.js';
+import type { CommandModel, CommandSpec, LazyNoun, NounSpec } from '../cli/command.js';
 import { applyCommand, diffCommand } from './apply/index.js';
 import { completionCommand } from './completion/index.js';
 import { mcpCommand } from './mcp/index.js';
 import { versionCommand } from './version/index.js';
-
-export interface LazyNoun {
-  name: string;
-  summary: string;
-  load(): Promise<Verbs>;
-}
 
 export const lazyNouns: LazyNoun[] = [
   { name: 'users', summary: 'Users, profiles, settings, follows, page views, personal files, bulk import', load: async () => (await import('./users/index.js')).usersVerbs },
@@ -37,7 +31,7 @@ export const lazyNouns: LazyNoun[] = [
   { name: 'conv', summary: 'Conversations: your inbox, sending to people or whole courses (async, followed live), batch updates', load: async () => (await import('./conv/index.js')).convVerbs },
   { name: 'recipients', summary: 'Find the people and contexts you may message', load: async () => (await import('./recipients/index.js')).recipientsVerbs },
   { name: 'progress', summary: 'Background jobs the API started: their progress, followed to the end', load: async () => (await import('./progress/index.js')).progressVerbs },
-  { name: 'export', summary: 'Write a course as the file lms apply reads (YAML or JSON)', load: async () => (await import('./export/index.js')).exportVerbs },
+  { name: 'export', summary: 'Write a course as the file lms apply reads (YAML or JSON)', load: async () => (await import('./export/index.js')).exportVerbs(commandModel) },
   { name: 'profile', summary: 'Named instances: base URL and token of each', load: async () => (await import('./profile/index.js')).profileVerbs },
   { name: 'auth', summary: 'Log in through the browser (OAuth2), see who you are, log out; tokens kept in the OS keychain', load: async () => (await import('./auth/index.js')).authVerbs },
   { name: 'api', summary: 'Raw API access, and the route table', load: async () => (await import('./api/index.js')).apiVerbs },
@@ -46,8 +40,20 @@ export const lazyNouns: LazyNoun[] = [
   { name: 'mock', summary: 'The built-in mock instance: seed it, list its tokens, serve it over HTTP', load: async () => (await import('./mock/index.js')).mockVerbs },
 ];
 
+/**
+ * Every command as data: what apply, export and MCP read verbs from, handed to them here since they
+ * cannot import this registry that imports them. The top-level commands are read when asked for,
+ * as they are made from this model.
+ */
+export const commandModel: CommandModel = {
+  nouns: lazyNouns,
+  get topLevel() {
+    return topLevelCommands;
+  },
+};
+
 /** Top-level commands that are not nouns; small, so always registered. */
-export const topLevelCommands: CommandSpec<never>[] = [applyCommand, diffCommand, mcpCommand, completionCommand, versionCommand].map((c) => c as CommandSpec<never>);
+export const topLevelCommands: CommandSpec<never>[] = [applyCommand(commandModel), diffCommand(commandModel), mcpCommand(commandModel), completionCommand, versionCommand].map((c) => c as CommandSpec<never>);
 
 export async function loadNoun(noun: LazyNoun): Promise<NounSpec> {
   return { name: noun.name, summary: noun.summary, commands: await noun.load() };

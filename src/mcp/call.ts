@@ -3,7 +3,7 @@
 // server's flags instead of a prompt), and what it returns turned into a tool result.
 import { randomBytes } from 'node:crypto';
 import { PassThrough, Writable } from 'node:stream';
-import { dryRunOf, type CommandResult, type Invocation } from '../cli/command.js';
+import { dryRunOf, type CommandModel, type CommandResult, type Invocation } from '../cli/command.js';
 import { invoke } from '../cli/invoke.js';
 import type { ConfirmedPlan, Context, Deps, GlobalOptions } from '../cli/context.js';
 import { toLmsError } from '../cli/handle-error.js';
@@ -19,6 +19,8 @@ import { DEFAULT_PAGE, type Tool } from './tools.js';
 export interface Session {
   /** The server's own context, which each call's is derived from. */
   ctx: Context;
+  /** The commands the tools were made of: a write's read-back finds its noun's get verb here. */
+  model: CommandModel;
   allowWrites: boolean;
   allowDestructive: boolean;
   /** Signs cursors and confirmation tokens: one this process did not hand out is refused. */
@@ -216,7 +218,7 @@ const isId = (id: unknown) => (typeof id === 'number' && Number.isSafeInteger(id
 async function readBack(tool: Tool, options: Record<string, unknown>, written: Record<string, unknown>, id: string, deps: Partial<Deps>, globals: GlobalOptions, session: Session): Promise<{ structured: Record<string, unknown>; line: string }> {
   // Why it failed may quote the instance: it is said in the structured content, which comes fenced.
   const unread = (why: string) => ({ structured: { ...written, read_back: { read: false, why } }, line: `${tool.name}: not read back (read_back.why says why); this is the write's answer` });
-  const get = getVerbOf(await session.ctx.commandTree(), tool);
+  const get = await getVerbOf(session.model, tool);
   if (!get) return unread(`${tool.command.split(' ').slice(0, -1).join(' ')} has no get verb`);
   const command = `${tool.command.split(' ').slice(0, -1).join(' ')} get`;
   try {
@@ -339,8 +341,8 @@ function checkInput(tool: Tool, input: unknown): Record<string, unknown> {
   const properties = tool.inputSchema.properties;
   const known = Object.keys(properties);
   const checked: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  // A number option's value is checked as the verb receives it (coerceOptions, in commandLine), in
-  // the words every surface uses for it.
+  // A number option's value is checked as the verb receives it (by invoke), in the words every
+  // surface uses for it; so is a choice (the schema's enum, for a client that checks before it calls).
   const numbers = new Set(tool.params.flatMap((p) => (p.to === 'option' && (p.option.type === 'integer' || p.option.type === 'number') ? [p.property] : [])));
   for (const [name, value] of given) {
     if (!Object.hasOwn(properties, name)) {
@@ -356,10 +358,10 @@ function checkInput(tool: Tool, input: unknown): Record<string, unknown> {
 }
 
 function typed(tool: string, name: string, schema: Record<string, unknown>, value: unknown): unknown {
+  // Only what a command line could not say wrongly: a switch that is not true or false, text that
+  // is no text. A value the command line could give (a choice not among the verb's, a number out of
+  // range) is the verb's to refuse, as invoke does for every surface.
   const wrong = (what: string) => new UsageError(`${tool}: "${name}" must be ${what}, not ${JSON.stringify(value)?.slice(0, 80)}`);
-  const oneOf = (choices: unknown, v: string) => {
-    if (Array.isArray(choices) && !choices.includes(v)) throw new UsageError(`${tool}: "${name}" must be one of ${choices.join(', ')}, not "${v}"`);
-  };
   // Ids are text to the CLI, and a model may well send 42 for "42".
   const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
   switch (schema.type) {
@@ -378,14 +380,12 @@ function typed(tool: string, name: string, schema: Record<string, unknown>, valu
       return items.map((item) => {
         const v = text(item);
         if (v === undefined) throw wrong('a list of strings');
-        oneOf((schema.items as Record<string, unknown> | undefined)?.enum, v);
         return v;
       });
     }
     default: {
       const v = text(value);
       if (v === undefined) throw wrong('a string');
-      oneOf(schema.enum, v);
       return v;
     }
   }

@@ -2,23 +2,16 @@
 // read through its noun's `get <id>`, and names the fields it sent that came back otherwise (a name
 // trimmed, a date moved to the instance's zone, a value the instance refused silently). The read is
 // an ordinary run of that verb, so the declared routes and the audit log see what it sends.
-import type { Command } from 'commander';
 import { sameValue, typeOf, type FieldType } from '../apply/fields.js';
-import { specOf, type CommandSpec } from '../cli/command.js';
+import { verbsAt, type CommandModel, type CommandSpec } from '../cli/command.js';
 import { compileOptions, type CompiledOption, type FieldSpec } from '../cli/options.js';
 import { route } from '../spec/routes.js';
 import type { Tool } from './tools.js';
 
 /** The verb that reads one object of the tool's noun by its id (`lms sections get <id>`), if it has one. */
-export function getVerbOf(tree: Command, tool: Tool): CommandSpec<never> | undefined {
-  const path = tool.command.split(' ').slice(1, -1);
-  let noun: Command | undefined = tree;
-  for (const word of path) noun = noun?.commands.find((c) => c.name() === word);
-  for (const child of noun?.commands ?? []) {
-    const spec = specOf(child);
-    if (spec && /^get <[^>.]+>$/.test(spec.name) && (spec.routes ?? []).some((id) => route(id).method === 'GET')) return spec;
-  }
-  return undefined;
+export async function getVerbOf(model: CommandModel, tool: Tool): Promise<CommandSpec<never> | undefined> {
+  const verbs = await verbsAt(model, tool.command.split(' ').slice(1, -1));
+  return verbs?.find((spec) => /^get <[^>.]+>$/.test(spec.name) && (spec.routes ?? []).some((id) => route(id).method === 'GET'));
 }
 
 /**

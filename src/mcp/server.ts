@@ -1,5 +1,6 @@
 // `lms mcp`: the commands as Model Context Protocol tools, over stdio. stdout carries the protocol
 // and nothing else; what a verb would print on stderr goes into its result (and, with -v, to stderr).
+import type { CommandModel } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { err } from '../io/streams.js';
 import { callTool, newCursorKey, type Session } from './call.js';
@@ -12,13 +13,14 @@ export interface McpOptions {
 }
 
 /** Serves until the client closes stdin. */
-export async function serveMcp(ctx: Context, options: McpOptions): Promise<void> {
+export async function serveMcp(ctx: Context, model: CommandModel, options: McpOptions): Promise<void> {
   const sdk = await import('./sdk.js');
-  // Built once the server answers: initialize needs only the SDK, and the tree comes next.
+  // Built once the server answers: initialize needs only the SDK, and the nouns load next.
   let toolsBuilt: Promise<Tool[]> | undefined;
-  const toolsReady = () => (toolsBuilt ??= ctx.commandTree().then(toolsOf));
+  const toolsReady = () => (toolsBuilt ??= toolsOf(model));
   const session: Session = {
     ctx,
+    model,
     allowWrites: options.allowWrites || options.allowDestructive,
     allowDestructive: options.allowDestructive,
     cursorKey: newCursorKey(),

@@ -1,9 +1,8 @@
-// The tools `lms mcp` offers, read off the command tree: one tool a verb, named by its path
+// The tools `lms mcp` offers, read off the command model: one tool a verb, named by its path
 // (`users list` → users_list), its input schema built from the verb's arguments and flags, its
 // description from the verb's help. Nothing here lists a verb by hand but the nouns that are about
 // this machine rather than the instance (profiles, the mock, raw requests, the setup).
-import type { Command } from 'commander';
-import { specOf, sendsWrites, type CommandSpec } from '../cli/command.js';
+import { isNoun, sendsWrites, wordOf, type CommandModel, type CommandSpec, type Verbs } from '../cli/command.js';
 import { compileOption, type CompiledOption } from '../cli/options.js';
 import { route } from '../spec/routes.js';
 import { DATA_NOTICE, holdsPeoplesText } from './fence.js';
@@ -56,21 +55,22 @@ export interface Tool {
   spec: CommandSpec<never>;
 }
 
-/** Every tool of the tree, in help order. */
-export function toolsOf(tree: Command): Tool[] {
+/** Every tool of the model, in help order; the nouns about this machine are not even loaded. */
+export async function toolsOf(model: CommandModel): Promise<Tool[]> {
   const tools: Tool[] = [];
-  const walk = (cmd: Command, path: string[]) => {
-    for (const child of cmd.commands) {
-      const spec = specOf(child);
-      const name = [...path, child.name()];
-      if (path.length === 0 && LOCAL_NOUNS.has(child.name())) continue;
-      if (!spec) walk(child, name);
+  const walk = (verbs: Verbs, path: string[]) => {
+    for (const spec of verbs) {
+      const name = [...path, wordOf(spec)];
+      if (isNoun(spec)) walk(spec.commands, name);
       // A verb whose argument is a local file it sends (users upload) has no tool: nothing of this
       // machine's goes out at an assistant's word.
       else if (!Object.values(spec.fileArgs ?? {}).includes('uploaded')) tools.push(toolOf(spec, name));
     }
   };
-  walk(tree, []);
+  const nouns = model.nouns.filter((noun) => !LOCAL_NOUNS.has(noun.name));
+  const loaded = await Promise.all(nouns.map((noun) => noun.load()));
+  nouns.forEach((noun, i) => walk(loaded[i], [noun.name]));
+  walk(model.topLevel.filter((spec) => !LOCAL_NOUNS.has(wordOf(spec))), []);
   return tools;
 }
 

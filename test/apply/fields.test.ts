@@ -3,7 +3,6 @@
 // apply hands a verb are the ones commander would have.
 import { describe, expect, it } from 'vitest';
 import type { CommandSpec } from '../../src/cli/command.js';
-import { buildProgram } from '../../src/cli/program.js';
 import { readApplyFiles } from '../../src/apply/file.js';
 import { kindVerbs, optionsFor, updateCalls, type KindVerbs } from '../../src/apply/fields.js';
 import type { ApplyTree } from '../../src/apply/model.js';
@@ -11,6 +10,7 @@ import { readTree } from '../../src/apply/tree.js';
 import { checkRow, COLUMNS, rowKey } from '../../src/commands/enrollments/import.js';
 import { toTreeRow, treeTask } from '../../src/commands/outcomes/import.js';
 import { parseTreeFile } from '../../src/commands/outcomes/tree-file.js';
+import { commandModel } from '../../src/commands/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { counted } from './helpers.js';
 
@@ -20,7 +20,7 @@ const shared: Pick<ApplyTree, 'roster' | 'outcomes'> = {
 };
 
 async function tree(): Promise<ApplyTree> {
-  return readTree(await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false }), shared);
+  return readTree(commandModel, shared);
 }
 
 const fieldsOf = (verbs: KindVerbs) => Object.fromEntries([...verbs.fields.values()].map((f) => [f.name, `${f.type}${f.choices ? `(${f.choices.join('|')})` : ''}${f.nullable ? '?' : ''}`]));

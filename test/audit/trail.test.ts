@@ -3,14 +3,13 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/log.js';
 import { createContext, type Deps, type GlobalOptions } from '../../src/cli/context.js';
-import { buildProgram } from '../../src/cli/program.js';
 import { callTool, newCursorKey, type Session as McpSession } from '../../src/mcp/call.js';
 import { toolsOf, type Tool } from '../../src/mcp/tools.js';
 import { MOCK_ADMIN_TOKEN, openMock } from '../../src/mock/runtime.js';
+import { commandModel } from '../../src/commands/index.js';
 import { counted, issueCourse } from '../apply/helpers.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
@@ -134,18 +133,15 @@ describe('lms apply', () => {
 describe('a tool of lms mcp', () => {
   const GLOBALS: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
   let tools: Map<string, Tool>;
-  let tree: Command;
 
   beforeAll(async () => {
-    tree = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
-    tools = new Map(toolsOf(tree).map((t) => [t.name, t]));
+    tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
   });
 
   function server(stateDir: string): McpSession {
     const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
     const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: stateDir }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-mcp-config-')) };
-    deps.commandTree = () => buildProgram(deps, { jsonErrors: false });
-    return { ctx: createContext(deps, GLOBALS), allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
+    return { ctx: createContext(deps, GLOBALS), model: commandModel, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
   }
 
   it('logs a write under mcp:<tool>, and nothing for a read or the tool\'s dry run', async () => {

@@ -17,6 +17,7 @@ import { kindVerbs } from '../../src/apply/fields.js';
 import { callTool, newCursorKey } from '../../src/mcp/call.js';
 import { toolsOf, type Tool } from '../../src/mcp/tools.js';
 import { openMock } from '../../src/mock/runtime.js';
+import { commandModel } from '../../src/commands/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
 import { FIXED_NOW, session } from '../helpers/run-lms.js';
@@ -33,9 +34,9 @@ function verb(path: string): CommandSpec<never> {
 
 beforeAll(async () => {
   tree = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
-  tools = new Map(toolsOf(tree).map((t) => [t.name, t]));
+  tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
   const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
-  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-invoke-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-invoke-config-')), commandTree: async () => tree };
+  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-invoke-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-invoke-config-')) };
   const globals: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
   ctx = createContext(deps, globals);
 });
@@ -74,7 +75,7 @@ const MISTAKES: Mistake[] = [
     hint: 'did you mean survey?',
     cli: ['quizzes', 'create', '--course', '1', '--title', 'Q', '--quiz-type', 'survy'],
     apply: { values: { title: 'Q', quiz_type: 'survy' }, options: { course: '1' } },
-    mcp: { input: { course: '1', title: 'Q', quiz_type: 'survy' }, schema: 'quizzes_create: "quiz_type" must be one of practice_quiz, assignment, graded_survey, survey, not "survy"' },
+    mcp: { input: { course: '1', title: 'Q', quiz_type: 'survy' } },
   },
   {
     what: 'a number that is none',
@@ -84,6 +85,15 @@ const MISTAKES: Mistake[] = [
     cli: ['enrollments', 'import', '--course', '1', '-', '--concurrency', 'lots'],
     apply: null,
     mcp: { input: { course: '1', file_text: 'user,type\nsam,student\n', concurrency: 'lots' } },
+  },
+  {
+    what: 'a number out of range',
+    verb: 'enrollments import',
+    given: { args: ['-'], options: { course: '1', concurrency: '0' } },
+    message: '--concurrency must be a whole number from 1 to 32, not "0"',
+    cli: ['enrollments', 'import', '--course', '1', '-', '--concurrency', '0'],
+    apply: null,
+    mcp: { input: { course: '1', file_text: 'user,type\nsam,student\n', concurrency: '0' } },
   },
   {
     what: 'an option the verb does not have',
@@ -130,11 +140,13 @@ describe('invoke: one message for one mistake', () => {
   });
 
   it.each(MISTAKES.filter((m) => m.mcp))('$what: a tool call says the same, or its schema refuses it first', async (m) => {
-    const server = { ctx, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
+    const server = { ctx, model: commandModel, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
     const tool = tools.get(m.verb.replace(' ', '_'))!;
     const result = await callTool(tool, m.mcp!.input, server);
     expect(result.isError).toBe(true);
     expect(result.structuredContent.error).toMatchObject({ class: 'usage', message: m.mcp!.schema ?? m.message });
+    // Where the input is what the command line would say (no schema of its own), the words are the command line's, hint and all.
+    if (!m.mcp!.schema) expect(`${result.content[0].text}\n`).toBe(`error: ${m.message}\n${m.hint ? `hint: ${m.hint}\n` : ''}`);
   });
 
   it('fills nothing in and passes what it checked: numbers as numbers, the dry run as the verb takes it', () => {

@@ -12,6 +12,7 @@ import { buildProgram } from '../../src/cli/program.js';
 import { callTool, newCursorKey } from '../../src/mcp/call.js';
 import { toolsOf } from '../../src/mcp/tools.js';
 import { openMock } from '../../src/mock/runtime.js';
+import { commandModel } from '../../src/commands/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
 import { FIXED_NOW, session } from '../helpers/run-lms.js';
@@ -191,13 +192,13 @@ describe('one mistake, one message, on every surface', () => {
   });
 
   it('a tool of lms mcp, with the exit class of a usage error', async () => {
-    const tools = new Map(toolsOf(tree).map((t) => [t.name, t]));
+    const tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
     const tool = tools.get('enrollments_import')!;
     expect(tool.inputSchema.properties.concurrency).toMatchObject({ type: 'integer', minimum: 1, maximum: 32, default: 4 });
     const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
     const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-options-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-options-config-')) };
     const globals: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
-    const server = { ctx: createContext(deps, globals), allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
+    const server = { ctx: createContext(deps, globals), model: commandModel, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
     const input = { course: '1', file_text: ROSTER, concurrency: 'lots' };
     const refused = await callTool(tool, input, server);
     expect(refused.isError).toBe(true);

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConfirmedPlan, Deps } from '../../src/cli/context.js';
 import { createContext } from '../../src/cli/context.js';
-import { buildProgram } from '../../src/cli/program.js';
 import { callTool, MAX_STRUCTURED_CHARS, newCursorKey, type Session, type ToolResult } from '../../src/mcp/call.js';
 import { CONFIRM_TTL_MS, canonicalArguments } from '../../src/mcp/confirm.js';
 import { escapeData, fenced } from '../../src/mcp/fence.js';
 import { toolsOf, type Tool } from '../../src/mcp/tools.js';
 import { openMock } from '../../src/mock/runtime.js';
+import { commandModel } from '../../src/commands/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
 import { FIXED_NOW } from '../helpers/run-lms.js';
@@ -21,7 +21,7 @@ let tools: Map<string, Tool>;
 let deletes: string[];
 
 beforeAll(async () => {
-  tools = new Map(toolsOf(await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false })).map((t) => [t.name, t]));
+  tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
 });
 
 /** A server's session over a fresh seeded mock; `clock` is its time, and `confirmed` what each run was handed. */
@@ -33,7 +33,6 @@ function server(allowDestructive: boolean, clock = { now: Date.parse('2026-11-27
     return handler(req);
   };
   const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-mcp-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-mcp-config-')) };
-  deps.commandTree = () => buildProgram(deps, { jsonErrors: false });
   const ctx = createContext(deps, { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false });
   const confirmed: (ConfirmedPlan | undefined)[] = [];
   const derive = ctx.derive.bind(ctx);
@@ -45,7 +44,7 @@ function server(allowDestructive: boolean, clock = { now: Date.parse('2026-11-27
       return derived;
     },
   };
-  const session: Session = { ctx: watched, allowWrites: true, allowDestructive, cursorKey: newCursorKey(), now: () => clock.now };
+  const session: Session = { ctx: watched, model: commandModel, allowWrites: true, allowDestructive, cursorKey: newCursorKey(), now: () => clock.now };
   return { session, clock, confirmed };
 }
 

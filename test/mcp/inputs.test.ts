@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createContext, type Deps, type GlobalOptions } from '../../src/cli/context.js';
-import { buildProgram } from '../../src/cli/program.js';
 import { callTool, newCursorKey, type Session } from '../../src/mcp/call.js';
 import { toolsOf, type Tool } from '../../src/mcp/tools.js';
 import { openMock } from '../../src/mock/runtime.js';
+import { commandModel } from '../../src/commands/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
 import { FIXED_NOW } from '../helpers/run-lms.js';
@@ -17,12 +17,11 @@ let tools: Map<string, Tool>;
 let server: Session;
 
 beforeAll(async () => {
-  const tree = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
-  tools = new Map(toolsOf(tree).map((t) => [t.name, t]));
+  tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
   const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
-  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-inputs-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-inputs-config-')), commandTree: async () => tree };
+  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-inputs-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-inputs-config-')) };
   const globals: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
-  server = { ctx: createContext(deps, globals), allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
+  server = { ctx: createContext(deps, globals), model: commandModel, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
 });
 
 afterEach(() => {

@@ -4,10 +4,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { CommandModel, Verbs } from '../../src/cli/command.js';
 import { createContext, type Deps } from '../../src/cli/context.js';
-import { buildProgram } from '../../src/cli/program.js';
+import { commandModel } from '../../src/commands/index.js';
 import { callTool, newCursorKey, type Session, type ToolResult } from '../../src/mcp/call.js';
 import { toolsOf, type Tool } from '../../src/mcp/tools.js';
 import { openMock } from '../../src/mock/runtime.js';
@@ -20,11 +20,11 @@ let tools: Map<string, Tool>;
 let requests: string[];
 
 beforeAll(async () => {
-  tools = new Map(toolsOf(await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false })).map((t) => [t.name, t]));
+  tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
 });
 
-/** A session over a fresh seeded mock that allows writes; `edit` changes the command tree it reads verbs from. */
-function server(edit: (tree: Command) => void = () => undefined): Session {
+/** A session over a fresh seeded mock that allows writes; `edit` changes a noun's verbs as the session reads them. */
+function server(edit: (noun: string, verbs: Verbs) => Verbs = (_, verbs) => verbs): Session {
   requests = [];
   const mock = watchRoutes(jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool)));
   const handler = mock.handler;
@@ -33,13 +33,9 @@ function server(edit: (tree: Command) => void = () => undefined): Session {
     return handler(req);
   };
   const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-mcp-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-mcp-config-')) };
-  deps.commandTree = async () => {
-    const tree = await buildProgram(deps, { jsonErrors: false });
-    edit(tree);
-    return tree;
-  };
   const ctx = createContext(deps, { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false });
-  return { ctx, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
+  const model: CommandModel = { ...commandModel, nouns: commandModel.nouns.map((noun) => ({ ...noun, load: async () => edit(noun.name, await noun.load()) })) };
+  return { ctx, model, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
 }
 
 const call = (session: Session, name: string, input: Record<string, unknown>): Promise<ToolResult> => callTool(tools.get(name)!, input, session);
@@ -70,13 +66,7 @@ describe('a write read back', () => {
   });
 
   it('answers the write as it did where the noun has no get verb, and says it was not read back', async () => {
-    const session = server((tree) => {
-      const sections = tree.commands.find((c) => c.name() === 'sections')!;
-      (sections.commands as Command[]).splice(
-        sections.commands.findIndex((c) => c.name() === 'get'),
-        1,
-      );
-    });
+    const session = server((noun, verbs) => (noun === 'sections' ? verbs.filter((v) => v.name.split(' ')[0] !== 'get') : verbs));
     const result = await call(session, 'sections_create', { course: 1, name: 'Lab D' });
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toMatchObject({ name: 'Lab D', read_back: { read: false, why: 'lms sections has no get verb' } });

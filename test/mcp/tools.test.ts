@@ -11,6 +11,7 @@ import { buildProgram } from '../../src/cli/program.js';
 import { callTool, newCursorKey, type Session, type ToolResult } from '../../src/mcp/call.js';
 import { toolsOf, type Tool } from '../../src/mcp/tools.js';
 import { openMock } from '../../src/mock/runtime.js';
+import { commandModel } from '../../src/commands/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { watchRoutes } from '../helpers/declared-routes.js';
 import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
@@ -30,9 +31,8 @@ function server(allow: { writes?: boolean; destructive?: boolean } = {}): Sessio
     return handler(req);
   };
   const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-mcp-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-mcp-config-')) };
-  deps.commandTree = () => buildProgram(deps, { jsonErrors: false });
   const ctx: Context = createContext(deps, GLOBALS);
-  return { ctx, allowWrites: allow.writes === true || allow.destructive === true, allowDestructive: allow.destructive === true, cursorKey: newCursorKey() };
+  return { ctx, model: commandModel, allowWrites: allow.writes === true || allow.destructive === true, allowDestructive: allow.destructive === true, cursorKey: newCursorKey() };
 }
 
 const call = (session: Session, name: string, input: Record<string, unknown>): Promise<ToolResult> => callTool(tools.get(name)!, input, session);
@@ -41,7 +41,7 @@ const writes = () => requests.filter((r) => r.method !== 'GET');
 beforeAll(async () => {
   const deps: Deps = { io: fakeIO(), env: {} };
   tree = await buildProgram(deps, { jsonErrors: false });
-  tools = new Map(toolsOf(tree).map((t) => [t.name, t]));
+  tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
 });
 
 describe('the tools read off the command tree', () => {

@@ -2,7 +2,7 @@
 // enrollments, assignments, topics, announcements, quizzes, outcomes — made so on an instance, with a
 // plan first. Always registered, so this stays small: the work is in src/apply, loaded when it runs,
 // and so is YAML.
-import type { CommandResult } from '../../cli/command.js';
+import type { CommandModel, CommandResult } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
 import { route } from '../../spec/routes.js';
@@ -16,15 +16,18 @@ const options = {
   concurrency: { flags: '--concurrency <n>', description: 'changes in flight at once (the server may slow this further)', ...CONCURRENCY },
 } as const;
 
-/** Reads, plans and applies; the imports it shares a file format with hand theirs over here. */
-async function apply(ctx: Context, opts: ApplyOptions): Promise<CommandResult> {
+/**
+ * Reads, plans and applies, with the verbs of the command model; the imports it shares a file format
+ * with hand theirs over here.
+ */
+async function apply(ctx: Context, opts: ApplyOptions, model: CommandModel): Promise<CommandResult> {
   const [{ runApply }, roster, trees, outcomes] = await Promise.all([
     import('../../apply/run.js'),
     import('../enrollments/import.js'),
     import('../outcomes/tree-file.js'),
     import('../outcomes/import.js'),
   ]);
-  return runApply(ctx, opts, {
+  return runApply(ctx, opts, model, {
     roster: { columns: roster.COLUMNS, key: roster.rowKey, check: roster.checkRow },
     outcomes: { parse: trees.parseTreeFile, toRow: outcomes.toTreeRow, task: outcomes.treeTask },
   });
@@ -41,7 +44,8 @@ const ROUTES = [
   'outcomes.createSubgroup@courses', 'outcomes.createOutcome@courses', 'outcomes.linkOutcome@courses', 'outcomes.updateGroup@courses',
 ] as const;
 
-export const applyCommand = command({
+/** `lms apply`, writing through the verbs of `model` (the registry hands it the one it is part of). */
+export const applyCommand = (model: CommandModel) => command({
   name: 'apply',
   summary: 'Make courses what YAML or JSON files describe: a plan, a confirmation, then only the changes',
   routes: [...ROUTES],
@@ -51,15 +55,15 @@ export const applyCommand = command({
     lockTimeout: { flags: '--lock-timeout <seconds>', description: 'how long to wait while another lms apply on this machine applies one of the courses (0: do not wait); then exit 6', type: 'number', min: 0, unit: 'seconds', default: '300' },
   },
   examples: ['lms apply -f course.yaml --plan', 'lms apply -f course.yaml --yes', 'lms apply -f course.yaml --prune --yes -o json'],
-  run: ({ opts, ctx }) => apply(ctx, { ...opts, file: opts.file ?? [] }),
+  run: ({ opts, ctx }) => apply(ctx, { ...opts, file: opts.file ?? [] }, model),
 });
 
-export const diffCommand = command({
+export const diffCommand = (model: CommandModel) => command({
   name: 'diff',
   summary: 'Show what lms apply would change (lms apply --plan)',
   // Its reads: it writes nothing, so it has no --dry-run and no surface counts it among the writers.
   routes: ROUTES.filter((id) => route(id).method === 'GET'),
   options,
   examples: ['lms diff -f course.yaml', 'lms diff -f course.yaml --prune -o json'],
-  run: ({ opts, ctx }) => apply(ctx, { ...opts, file: opts.file ?? [], plan: true }),
+  run: ({ opts, ctx }) => apply(ctx, { ...opts, file: opts.file ?? [], plan: true }, model),
 });

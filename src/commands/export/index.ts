@@ -2,11 +2,11 @@
 // repository, edited and applied again, or applied under another SIS id to make its copy. The work
 // is in src/apply; the commands that own a format it shares (a roster row, an outcome tree) hand
 // theirs over here, as they do to apply.
-import type { Verbs } from '../../cli/command.js';
+import type { CommandModel, Verbs } from '../../cli/command.js';
 import { command } from '../../cli/define.js';
 import { KIND_ORDER } from '../../apply/kinds.js';
 
-const exportCourse = command({
+const exportCourse = (model: CommandModel) => command({
   name: 'course <course>',
   summary: 'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignments, topics, announcements, quizzes and outcome tree',
   routes: [
@@ -37,6 +37,7 @@ const exportCourse = command({
       ctx,
       args[0],
       opts,
+      model,
       {
         roster: { columns: roster.COLUMNS, key: roster.rowKey, check: roster.checkRow },
         outcomes: { parse: treeFile.parseTreeFile, toRow: outcomes.toTreeRow, task: outcomes.treeTask },
@@ -49,4 +50,5 @@ const exportCourse = command({
   },
 });
 
-export const exportVerbs: Verbs = [exportCourse];
+/** The export verbs, reading the verbs of `model` (the registry hands it the one it is part of). */
+export const exportVerbs = (model: CommandModel): Verbs => [exportCourse(model)];

@@ -1,8 +1,10 @@
 // `lms mcp`: every command an assistant may use, as a tool of a Model Context Protocol server on
 // stdio. Always registered, so this stays small: the server is in src/mcp, loaded when it runs.
+import type { CommandModel } from '../../cli/command.js';
 import { command } from '../../cli/define.js';
 
-export const mcpCommand = command({
+/** `lms mcp`, offering the verbs of `model` (the registry hands it the one it is part of). */
+export const mcpCommand = (model: CommandModel) => command({
   name: 'mcp',
   summary: 'Serve the commands as tools to an AI assistant (Model Context Protocol over stdio); reads only unless --allow-writes',
   options: {
@@ -12,7 +14,7 @@ export const mcpCommand = command({
   examples: ['lms mcp', 'lms -p prod mcp --allow-writes', 'lms --mock mcp --allow-writes --allow-destructive'],
   async run({ opts, ctx }) {
     const { serveMcp } = await import('../../mcp/server.js');
-    await serveMcp(ctx, { allowWrites: opts.allowWrites === true, allowDestructive: opts.allowDestructive === true });
+    await serveMcp(ctx, model, { allowWrites: opts.allowWrites === true, allowDestructive: opts.allowDestructive === true });
     return undefined;
   },
 });

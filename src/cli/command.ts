@@ -7,7 +7,7 @@ import { route, type RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
 import { compileOption, type FileUse, type IdKind, type OptionSpec } from './options.js';
 
-export type { FieldSpec, FileUse, IdKind, OptionSpec } from './options.js';
+export type { FieldSpec, IdKind, OptionSpec } from './options.js';
 
 /** What a command hands to the output layer; `failure` is raised after the output is written. */
 export type CommandResult =

@@ -240,7 +240,7 @@ async function readBack(tool: Tool, options: Record<string, unknown>, written: R
  * megabytes.
  */
 export const MAX_STRUCTURED_CHARS = 480 * 1024;
-export const MAX_SUMMARY_CHARS = 64 * 1024;
+const MAX_SUMMARY_CHARS = 64 * 1024;
 
 /** Cuts the structured content to MAX_STRUCTURED_CHARS in place (see bounded); what was cut. */
 function cutToSize(structured: Record<string, unknown>): Cut[] {
@@ -339,7 +339,7 @@ function checkInput(tool: Tool, input: unknown): Record<string, unknown> {
   const properties = tool.inputSchema.properties;
   const known = Object.keys(properties);
   const checked: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  // A number option's value is checked as the verb receives it (coerceOptions, in commandLine), in
+  // A number option's value is checked as the verb receives it (by invoke), in
   // the words every surface uses for it.
   const numbers = new Set(tool.params.flatMap((p) => (p.to === 'option' && (p.option.type === 'integer' || p.option.type === 'number') ? [p.property] : [])));
   for (const [name, value] of given) {

@@ -23,7 +23,7 @@ export function codePoint(c: string): string {
 }
 
 /** `\u0085`, as JSON and JavaScript write the character. */
-export function escapeOf(c: string): string {
+function escapeOf(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 

@@ -18,7 +18,7 @@ import type { KeyStore } from './state.js';
 import { textOf } from '../output/text.js';
 
 /** An outcome tree in the format `lms outcomes import` reads (and `lms outcomes export --yaml` writes). */
-export interface OutcomeTree {
+interface OutcomeTree {
   groups: unknown[];
   outcomes: unknown[];
 }

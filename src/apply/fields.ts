@@ -194,15 +194,6 @@ export function canSet(verb: Verb, field: string, value: Value): boolean {
   return (verb.setters.get(field) ?? []).some((s) => optionValue(s, value) !== undefined);
 }
 
-/** A verb to run, with its arguments and options. */
-export interface Call {
-  verb: Verb;
-  args: string[];
-  opts: Record<string, unknown>;
-  /** The fields this call sets. */
-  fields: string[];
-}
-
 /**
  * The options commander would hand a verb for these fields: each field through the flag that can say
  * its value, the context options given, and every other option at its default.

@@ -16,7 +16,7 @@ import type { ApplyTree, Desired, DesiredCourse, DesiredEnrollment, FileProblem,
 import { closest } from '../closest.js';
 
 /** The largest apply file read: the YAML library holds some 60 times the text while it reads. */
-export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The most values (maps, lists, scalars) read from one apply file. The YAML library holds about
@@ -24,10 +24,10 @@ export const MAX_FILE_BYTES = 16 * 1024 * 1024;
  * of this many (courses of 3,000 enrollments and 40 assignments) is read and checked in about
  * 2.5 s at under 300 MB (docs/performance.md).
  */
-export const MAX_FILE_VALUES = 100_000;
+const MAX_FILE_VALUES = 100_000;
 const FILE_NAME = /\.(ya?ml|json)$/i;
 
-export interface Input {
+interface Input {
   /** As the user named it (stdin for -), which is how messages name it. */
   name: string;
   bytes: Buffer;

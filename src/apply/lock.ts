@@ -26,7 +26,7 @@ export class LockTimeoutError extends LmsError {
 }
 
 /** Where this user's apply locks live: the same folder whatever LMS_STATE_DIR a run names. */
-export function lockDir(): string {
+function lockDir(): string {
   const who = process.getuid?.() ?? userInfo().username;
   return join(tmpdir(), `lms-${who}`, 'apply-locks');
 }

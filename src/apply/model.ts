@@ -47,7 +47,7 @@ export interface DesiredEnrollment {
   source: Source;
 }
 
-export interface DesiredOutcomes {
+interface DesiredOutcomes {
   /** The tree file, as the apply file names it and as opened. */
   file: string;
   rows: BulkRow[];

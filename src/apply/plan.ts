@@ -20,7 +20,7 @@ import { findListed } from './people.js';
 import type { KeyStore } from './state.js';
 
 /** An object a change needs to exist first; `id` is set once it does. */
-export interface Slot {
+interface Slot {
   id?: number;
   /** `section BIO-201-A`, for "not done: … was not created". */
   label: string;
@@ -38,18 +38,18 @@ export interface Change {
   value?: Value;
 }
 
-export type Op = 'create' | 'update' | 'delete' | 'conclude';
+type Op = 'create' | 'update' | 'delete' | 'conclude';
 
 /** The order changes are made in: each step after the ones it may need. */
 export const STEPS = ['courses', 'sections', 'cross-listing', 'enrollments', 'assignments', 'topics, announcements and quizzes', 'outcomes', 'removals'] as const;
 
-export interface Found {
+interface Found {
   id: number;
   current: ApiObject;
 }
 
 /** How a change is made: what the bulk engine runs for it. */
-export interface ActionTask {
+interface ActionTask {
   /** The target as the plan read it; when asked again (a write whose outcome is unknown), as it is now. */
   find(fresh: boolean): Promise<Found | undefined>;
   compare(current: ApiObject): Change[];
@@ -90,7 +90,7 @@ export interface Action {
   error?: string;
 }
 
-export interface OutcomeGroup {
+interface OutcomeGroup {
   course: string;
   rows: BulkRow[];
 }
@@ -185,7 +185,7 @@ const same = (a: unknown, b: unknown) => String(a ?? '').toLowerCase() === Strin
 const omit = (fields: Record<string, Value>, ...names: string[]) => Object.fromEntries(Object.entries(fields).filter(([f]) => !names.includes(f)));
 
 /** The differences between the fields a file gives and an object, each marked with whether an update verb can make it. */
-export function differences(verbs: KindVerbs, one: string, wanted: Record<string, Value>, current: ApiObject): Change[] {
+function differences(verbs: KindVerbs, one: string, wanted: Record<string, Value>, current: ApiObject): Change[] {
   const changes: Change[] = [];
   for (const [field, value] of Object.entries(wanted)) {
     const spec = verbs.fields.get(field);

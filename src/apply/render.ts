@@ -30,7 +30,7 @@ const removal = (a: Action) => a.op === 'delete' || a.op === 'conclude';
 const destroys = (a: Action) => removal(a) || (a.destroys?.length ?? 0) > 0;
 
 /** A course's changes as shown: removals first (they are what a reader must not miss), then in the order made. */
-export function ordered(course: CoursePlan): Action[] {
+function ordered(course: CoursePlan): Action[] {
   return course.actions.map((a, i) => [a, i] as const).sort(([a, i], [b, j]) => Number(destroys(b)) - Number(destroys(a)) || a.step - b.step || i - j).map(([a]) => a);
 }
 

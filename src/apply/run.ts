@@ -73,7 +73,7 @@ export function verbCaller(ctx: Context): Invoke {
 }
 
 /** How long an apply waits, by default, for another apply of one of its courses (seconds). */
-export const LOCK_TIMEOUT = 300;
+const LOCK_TIMEOUT = 300;
 
 export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, shared: Pick<ApplyTree, 'roster' | 'outcomes'>): Promise<CommandResult> {
   /** The courses' locks, held from before the plan is read until the run ends. */

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { stateDir } from '../config/paths.js';
 
-export const AUDIT_FILE = 'audit.log';
+const AUDIT_FILE = 'audit.log';
 /** A file past this is rotated before the next line. */
-export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 /** Rotated files kept beside the current one. */
-export const DEFAULT_KEEP_FILES = 3;
-export const DEFAULT_KEEP_DAYS = 90;
+const DEFAULT_KEEP_FILES = 3;
+const DEFAULT_KEEP_DAYS = 90;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Who sent a write: the user the token belongs to, when known without asking; else where the token came from. */
@@ -199,12 +199,4 @@ function timeOf(line: string): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The log's files, oldest first: audit.log.N … audit.log.1, audit.log. */
-export function auditFiles(path: string, keepFiles = DEFAULT_KEEP_FILES): string[] {
-  const files: string[] = [];
-  for (let n = keepFiles; n >= 1; n--) files.push(`${path}.${n}`);
-  files.push(path);
-  return files;
 }

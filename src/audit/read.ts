@@ -22,7 +22,7 @@ export function keptFiles(path: string): string[] {
 }
 
 /** An entry from a line; a line cut short (a crash mid-write, a file edited by hand) is passed over. */
-export function parseEntry(line: string): AuditEntry | undefined {
+function parseEntry(line: string): AuditEntry | undefined {
   if (line.trim() === '') return undefined;
   try {
     const entry = JSON.parse(line) as AuditEntry;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { ExitCode, LmsError, NetworkError } from '../errors.js';
 import { isLoopbackHost } from '../net.js';
 
-export const CALLBACK_PATH = '/callback';
+const CALLBACK_PATH = '/callback';
 
 export interface LoopbackOptions {
   /** The state the authorization request carried; a redirect with another is refused. */

@@ -17,7 +17,7 @@ import { ExitCode, LmsError } from '../errors.js';
 import { OAuthError, refreshAccessToken } from './oauth.js';
 
 /** An access token with less than this left is renewed before it is sent. */
-export const RENEW_MARGIN_MS = 60_000;
+const RENEW_MARGIN_MS = 60_000;
 /** Long enough for the holder's one request to time out, and then some. */
 const LOCK_WAIT_MS = 90_000;
 const LOCK_STALE_MS = 120_000;

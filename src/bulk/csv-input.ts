@@ -78,7 +78,7 @@ export interface Schema {
 export const ERROR_COLUMN = 'error';
 
 /** Columns that are prose wherever they appear, unless a schema says otherwise. */
-export const FREE_TEXT: readonly string[] = ['comment', 'description', 'message', 'body'];
+const FREE_TEXT: readonly string[] = ['comment', 'description', 'message', 'body'];
 
 /** The largest field (and record, and line of YAML) accepted; real exports stay far below it. */
 export const MAX_FIELD_BYTES = 1024 * 1024;

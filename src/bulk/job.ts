@@ -28,7 +28,7 @@ export interface Difference {
   applicable: boolean;
 }
 
-export interface Found<C> {
+interface Found<C> {
   id: number;
   /** The target as it is now, for compare(). */
   current: C;
@@ -66,12 +66,12 @@ export interface BulkTask<R extends BulkRow, C = unknown> {
   compareDone?: boolean;
 }
 
-export type Outcome = Exclude<RowStatus, 'started'>;
+type Outcome = Exclude<RowStatus, 'started'>;
 
 /** Writes of one row whose outcome is unknown (the connection dropped) before the row fails. */
 const UNKNOWN_WRITES = 3;
 
-export interface RowOutcome {
+interface RowOutcome {
   status: Outcome;
   id?: number;
   error?: string;

@@ -4,7 +4,7 @@
 // grows with the input.
 
 /** The problems a message (and a JSON error's details) lists; the rest are counted. */
-export const MAX_PROBLEMS_SHOWN = 50;
+const MAX_PROBLEMS_SHOWN = 50;
 
 interface Placed {
   /** The file it is in, when a list spans several; files rank in the order first seen. */

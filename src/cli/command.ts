@@ -7,7 +7,7 @@ import { route, type RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
 import { compileOption, type FileUse, type IdKind, type OptionSpec } from './options.js';
 
-export type { FieldSpec, FileUse, IdKind, OptionSpec } from './options.js';
+export type { FieldSpec, IdKind, OptionSpec } from './options.js';
 
 /** What a command hands to the output layer; `failure` is raised after the output is written. */
 export type CommandResult =
@@ -117,7 +117,7 @@ export const wordOf = (spec: CommandSpec<never> | NounSpec): string => spec.name
  * the top-level commands), loading only the noun the path starts with; undefined when a word of it
  * names no noun.
  */
-export async function commandsAt(model: CommandModel, path: readonly string[]): Promise<Verbs | undefined> {
+async function commandsAt(model: CommandModel, path: readonly string[]): Promise<Verbs | undefined> {
   if (path.length === 0) return [...model.topLevel];
   const [first, ...rest] = path;
   const lazy = model.nouns.find((n) => n.name === first);

@@ -25,7 +25,7 @@ import { declaredOption, defaultVerbOf, optionNames, specOf, type IdKind } from 
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import { buildProgram } from './program.js';
 
-export type CompleteShell = 'bash' | 'zsh' | 'fish';
+type CompleteShell = 'bash' | 'zsh' | 'fish';
 
 export interface CompleteOptions {
   /** The whole answer must come within this; after it nothing is offered. */
@@ -37,8 +37,8 @@ export interface CompleteOptions {
   now?: () => number;
 }
 
-export const COMPLETE_DEADLINE_MS = 1500;
-export const COMPLETE_CACHE_MS = 60_000;
+const COMPLETE_DEADLINE_MS = 1500;
+const COMPLETE_CACHE_MS = 60_000;
 /** A longer list is not something to pick from with TAB. */
 const MOST = 200;
 

@@ -25,7 +25,7 @@ export function completionScript(program: Command, shell: Shell): string {
 }
 
 /** A value or argument named like this completes to the saved profiles' names. */
-export const PROFILE_VALUE_NAME = 'profile';
+const PROFILE_VALUE_NAME = 'profile';
 /** What the lookups hand back for "the profile names", resolved by the script at completion time. */
 const PROFILES_MARKER = '@profiles';
 /** For "the ids the instance holds", asked of `lms __complete` at completion time. */

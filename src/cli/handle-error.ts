@@ -16,7 +16,7 @@ const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'c
  */
 const INTERRUPTION_NAMES = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError', 'AbortError']);
 
-export function isInterruption(error: unknown): boolean {
+function isInterruption(error: unknown): boolean {
   return error instanceof InterruptedError || (error instanceof Error && INTERRUPTION_NAMES.has(error.name));
 }
 

@@ -57,7 +57,7 @@ export interface OptionSpec {
   ids?: IdKind;
 }
 
-export type NumberType = 'integer' | 'number';
+type NumberType = 'integer' | 'number';
 
 /**
  * What an id names, for a flag or argument that takes one: completions list them from the instance,
@@ -92,9 +92,9 @@ export interface FieldSpec {
  * attribute is notify, true unless given), a `value` (`--name <name>`), or a `list` of values
  * (a repeatable flag).
  */
-export type OptionKind = 'switch' | 'negated' | 'value' | 'list';
+type OptionKind = 'switch' | 'negated' | 'value' | 'list';
 
-export type ValueType = 'boolean' | 'string' | 'enum' | NumberType | 'size';
+type ValueType = 'boolean' | 'string' | 'enum' | NumberType | 'size';
 
 export interface CompiledOption {
   spec: OptionSpec;
@@ -114,7 +114,7 @@ export interface CompiledOption {
 const compiled = new WeakMap<OptionSpec, CompiledOption>();
 
 /** The long flag of a declaration: `-f, --file <path>` → `--file`. */
-export function longFlag(flags: string): string {
+function longFlag(flags: string): string {
   const long = flags.split(/[\s,|]+/).find((f) => f.startsWith('--'));
   if (!long) throw new Error(`flag "${flags}" has no long form`);
   return long;
@@ -168,7 +168,7 @@ function bytes(n: number): string {
 }
 
 /** What a number option takes, in words: `a whole number of seconds from 1 to 3600`. */
-export function describeNumber(option: Pick<CompiledOption, 'type' | 'min' | 'max'> & { unit?: string }): string {
+function describeNumber(option: Pick<CompiledOption, 'type' | 'min' | 'max'> & { unit?: string }): string {
   const { min, max, unit } = option;
   if (option.type === 'size') {
     const range = min !== undefined && max !== undefined ? ` from ${bytes(min)} to ${bytes(max)}` : min !== undefined ? ` of at least ${bytes(min)}` : max !== undefined ? ` of at most ${bytes(max)}` : '';
@@ -213,18 +213,4 @@ export function coerceValue<T>(option: CompiledOption, value: T): T | number | n
     throw new UsageError(`${option.long} must be ${describeNumber({ ...option, unit: option.spec.unit })}, not ${said}`);
   }
   return n;
-}
-
-/**
- * A verb's options as it receives them: each given value (and each default) of a number option as
- * a number. The one place a value is coerced, whichever surface gave it: commander's action, apply's
- * verb calls, a tool call.
- */
-export function coerceOptions(specs: readonly OptionSpec[] | undefined, opts: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...opts };
-  for (const option of compileOptions(specs)) {
-    const value = out[option.attribute];
-    if (value !== undefined) out[option.attribute] = coerceValue(option, value);
-  }
-  return out;
 }

@@ -19,9 +19,9 @@ import type { Activity } from '../io/activity.js';
 export const commandNames: readonly string[] = [...lazyNouns.map((n) => n.name), ...topLevelCommands.map((c) => c.name.split(' ')[0])];
 
 /** The API serves at most this many items a page (Canvas caps per_page at 100). */
-export const MAX_PER_PAGE = 100;
+const MAX_PER_PAGE = 100;
 /** Longer than any request should take; setTimeout itself cannot wait past 2^31 ms (~24.8 days). */
-export const MAX_TIMEOUT_SECONDS = 3600;
+const MAX_TIMEOUT_SECONDS = 3600;
 
 /**
  * A whole number in [min, max] for a global flag, checked as a verb's number option is. Its usage

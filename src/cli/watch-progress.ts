@@ -43,7 +43,7 @@ export interface WatchOptions {
 }
 
 /** One reading of the work being followed. */
-export interface Reading {
+interface Reading {
   /** 0–100. */
   percent: number;
   state: string;
@@ -54,12 +54,12 @@ export interface Reading {
 }
 
 /** The bar (or line) of one piece of work: `label [####----] 42% sending, 210/500 sent, 35/s, ETA 8s`. */
-export interface Meter {
+interface Meter {
   update(r: Reading): void;
   close(): void;
 }
 
-export function createMeter(ctx: Context, label: string, now: () => number = () => performance.now()): Meter {
+function createMeter(ctx: Context, label: string, now: () => number = () => performance.now()): Meter {
   const started = now();
   const status = statusLine(ctx.io, { verbose: ctx.globals.verbose, ttyIntervalMs: 0, now });
   const resume = status ? ctx.activity.pause() : undefined;

@@ -81,7 +81,7 @@ export interface PageOptions {
 
 const MAX_REDIRECTS = 5;
 /** Tries in all of an operation whose 503 means "not ready yet", and the first wait (doubling after). */
-export const UNAVAILABLE_TRIES = 6;
+const UNAVAILABLE_TRIES = 6;
 const UNAVAILABLE_FIRST_WAIT_MS = 100;
 
 const PLAIN_HTTP_HINT = 'use an https:// URL; if you really mean it, pass --insecure (or add the profile with --insecure)';

@@ -1,7 +1,7 @@
 // Request encoding exactly as a Rails-style API expects it: bracket form fields (`user[name]`,
 // `ids[]`, `ratings[][points]`), JSON where asked, multipart when a file is present.
 
-export type ParamValue = string | number | boolean | null | undefined | Blob | ParamValue[] | { [key: string]: ParamValue };
+type ParamValue = string | number | boolean | null | undefined | Blob | ParamValue[] | { [key: string]: ParamValue };
 export type Params = Record<string, ParamValue>;
 export type Encoding = 'form' | 'json' | 'multipart';
 

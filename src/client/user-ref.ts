@@ -6,7 +6,7 @@
 // word would then name two people (one's login, another's SIS id) and a path could only tell which by
 // asking twice; exports write SIS ids as `sis_user_id:X`, so nothing this tool writes needs it.
 
-export type UserRefKind = 'id' | 'sis_user_id' | 'sis_login_id' | 'self';
+type UserRefKind = 'id' | 'sis_user_id' | 'sis_login_id' | 'self';
 
 export interface UserRef {
   kind: UserRefKind;

@@ -6,24 +6,22 @@ import { ExitCode, LmsError } from '../errors.js';
 import { KeychainUnavailableError, type Keychain } from './keychain.js';
 import type { OAuthCredential, Profile, ProfileStore } from './profiles.js';
 
-export type { OAuthCredential };
-
 /** A profile's secret: a pasted access token, or what an OAuth login gave. */
 export type Credential = { kind: 'token'; token: string } | ({ kind: 'oauth' } & OAuthCredential);
 
-export type Storage = 'keychain' | 'file';
+type Storage = 'keychain' | 'file';
 
 /** The access token a credential sends. */
 export const accessTokenOf = (credential: Credential): string => (credential.kind === 'token' ? credential.token : credential.access_token);
 
 /** The keychain entry of a profile: readable in a keychain viewer, one per profile and instance. */
-export function keychainAccount(name: string, url: string): string {
+function keychainAccount(name: string, url: string): string {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   return `${name}@${parsed ? `${parsed.host}${parsed.pathname.replace(/\/+$/, '')}` : url}`;
 }
 
 /** The profile without any secret or pointer to one. */
-export function withoutSecret(profile: Profile): Profile {
+function withoutSecret(profile: Profile): Profile {
   const { token: _token, oauth: _oauth, keychain: _keychain, ...rest } = profile;
   return rest;
 }

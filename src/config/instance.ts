@@ -22,7 +22,7 @@ export interface InstanceFlags {
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** A source that named an instance and lost to a stronger one: what -v reports as not used. */
-export type Overridden = 'LMS_MOCK' | 'LMS_BASE_URL' | 'LMS_PROFILE';
+type Overridden = 'LMS_MOCK' | 'LMS_BASE_URL' | 'LMS_PROFILE';
 
 export type InstanceChoice =
   | { kind: 'mock'; from: '--mock' | 'LMS_MOCK'; overridden: Overridden[] }
@@ -35,7 +35,7 @@ export type InstanceChoice =
     };
 
 /** `LMS_MOCK=0`, `false` or empty is off, as it was before any of this. */
-export const envFlag = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+const envFlag = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 
 const named = (v: string | undefined): v is string => v !== undefined && v !== '';
 

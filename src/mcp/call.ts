@@ -242,7 +242,7 @@ async function readBack(tool: Tool, options: Record<string, unknown>, written: R
  * megabytes.
  */
 export const MAX_STRUCTURED_CHARS = 480 * 1024;
-export const MAX_SUMMARY_CHARS = 64 * 1024;
+const MAX_SUMMARY_CHARS = 64 * 1024;
 
 /** Cuts the structured content to MAX_STRUCTURED_CHARS in place (see bounded); what was cut. */
 function cutToSize(structured: Record<string, unknown>): Cut[] {

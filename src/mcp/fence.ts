@@ -3,8 +3,8 @@
 // of the tool's or the person's. The fence is a line `<lms-data>` and a line `</lms-data>`; nothing
 // inside can close it.
 
-export const OPEN = '<lms-data>';
-export const CLOSE = '</lms-data>';
+const OPEN = '<lms-data>';
+const CLOSE = '</lms-data>';
 
 /** What may stand unseen between a tag's characters: spaces, soft hyphens, zero-width characters. */
 const GAP = String.raw`[\s\u00AD\u200B-\u200D\u2060\uFEFF]`;

@@ -21,19 +21,19 @@ const LOCAL_NOUNS = new Set(['profile', 'mock', 'api', 'doctor', 'completion', '
 const LEFT_OUT = new Set(['dryRun', 'plan', 'watch', 'interval']);
 
 /** The most items a tool's page holds, as the API's own page. */
-export const MAX_PAGE = 100;
+const MAX_PAGE = 100;
 export const DEFAULT_PAGE = 25;
 
-export type Access = 'read' | 'write' | 'destructive';
+type Access = 'read' | 'write' | 'destructive';
 
 /** How one property of a tool's input becomes part of the verb's command line. */
-export type Param =
+type Param =
   | { property: string; to: 'arg'; index: number; variadic: boolean }
   | { property: string; to: 'option'; option: CompiledOption }
   /** The content of a file the verb reads, which the verb's argument or option `of` names as a written copy. */
   | { property: string; to: 'text'; of: string };
 
-export interface JsonSchema {
+interface JsonSchema {
   type: 'object';
   properties: Record<string, Record<string, unknown>>;
   required?: string[];
@@ -182,7 +182,7 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
  * the flag is given; one that destroys on an answer (`conv batch --event destroy`) asks for
  * confirmation then, which is where the server refuses it.
  */
-export function accessOf(spec: CommandSpec<never>): Access {
+function accessOf(spec: CommandSpec<never>): Access {
   if (!sendsWrites(spec)) return 'read';
   if (spec.writes === 'delete') return 'destructive';
   if ((spec.options ?? []).some((o) => o.destroys === true)) return 'write';

@@ -38,7 +38,7 @@ export interface MockArea {
   seed?(): Promise<Seeder>;
 }
 
-export type Seeder = (db: Db, options: SeedOptions) => void;
+type Seeder = (db: Db, options: SeedOptions) => void;
 
 /** What an area's behaviour may need of the other areas as it loads: the registry hands it in. */
 export interface OtherAreas {

@@ -41,7 +41,7 @@ export const DECODE_LIMITS: Readonly<DecodeLimits> = {
 };
 
 /** A parameters object: no prototype, so no key can reach Object.prototype. */
-export function emptyParams(): ParamsObject {
+function emptyParams(): ParamsObject {
   return Object.create(null) as ParamsObject;
 }
 
@@ -112,7 +112,7 @@ export function headerOf(req: ApiRequest, name: string): string | undefined {
 }
 
 /** A name as it may appear in a message: short, printable. */
-export function describeName(name: string): string {
+function describeName(name: string): string {
   const clean = name.replace(CONTROL_CHARACTERS, '?');
   return clean.length > 60 ? `${clean.slice(0, 60)}…` : clean;
 }

@@ -49,7 +49,7 @@ export class DroppedConnection extends Error {
   }
 }
 
-export interface FaultStats {
+interface FaultStats {
   /** Every request that arrived. */
   requests: number;
   throttled: number;
@@ -61,7 +61,7 @@ export interface FaultStats {
 
 export type FaultyHandler = MockHandler & { readonly stats: FaultStats; readonly options: FaultOptions };
 
-export const DEFAULT_FAIL_STATUSES: readonly number[] = [500, 502, 503];
+const DEFAULT_FAIL_STATUSES: readonly number[] = [500, 502, 503];
 const FAIL_MESSAGES: Record<number, string> = {
   500: 'Internal server error',
   502: 'Bad gateway',
@@ -71,7 +71,7 @@ const FAIL_MESSAGES: Record<number, string> = {
 const THROTTLE_TEXT = { 403: '403 Forbidden (Rate Limit Exceeded)', 429: '429 Too Many Requests (Rate Limit Exceeded)' } as const;
 
 /** Small, fast, good enough for fault sequences. */
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -212,7 +212,7 @@ function pause(ms: number): Promise<void> {
 }
 
 /** Problems with a set of fault options, named by their JSON keys; empty when they are usable. */
-export function validateFaults(options: FaultOptions): string[] {
+function validateFaults(options: FaultOptions): string[] {
   const problems: string[] = [];
   const probability = (name: string, v: unknown) => {
     if (v !== undefined && !(typeof v === 'number' && v >= 0 && v <= 1)) problems.push(`${name} must be a probability between 0 and 1, not ${JSON.stringify(v)}`);

@@ -5,7 +5,7 @@
 import { invalid } from './kit.js';
 
 /** The length of a string column on real instances. */
-export const MAX_STRING = 255;
+const MAX_STRING = 255;
 
 export interface TextRule<Required extends boolean = boolean> {
   readonly max: number;

@@ -21,7 +21,7 @@ export type MockHandler = Transport & { readonly uploads?: UploadDesk };
 export const UPLOAD_SLACK_BYTES = 64 * 1024;
 
 /** Whether an upload URL is waiting for its bytes, and the file size its step 1 declared, if any. */
-export type UploadAdmission = 'unknown' | { declaredBytes: number | undefined };
+type UploadAdmission = 'unknown' | { declaredBytes: number | undefined };
 
 /** Where the HTTP server puts the bytes of an upload as they arrive. */
 export interface UploadDesk {

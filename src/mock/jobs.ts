@@ -9,7 +9,7 @@
 import type { Db } from './db/open.js';
 import { all, insert, one, run } from './db/statements.js';
 
-export interface Job<T> {
+interface Job<T> {
   tag: string;
   /** What the Progress belongs to (`Course`, `User`, `Account`) and whose it is. */
   context: { type: string; id: number };

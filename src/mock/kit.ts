@@ -114,10 +114,6 @@ export function bearerToken(req: ApiRequest): string | undefined {
 
 // ---- parameters -------------------------------------------------------------------------------
 
-export function param(params: ParamsObject, name: string): Value | undefined {
-  return params[name];
-}
-
 export function str(params: ParamsObject | undefined, name: string): string | undefined {
   const v = params?.[name];
   if (v === undefined || v === null) return undefined;
@@ -170,8 +166,8 @@ export function timestamp(params: ParamsObject | undefined, name: string): strin
 
 // ---- paging -----------------------------------------------------------------------------------
 
-export const DEFAULT_PER_PAGE = 10;
-export const MAX_PER_PAGE = 100;
+const DEFAULT_PER_PAGE = 10;
+const MAX_PER_PAGE = 100;
 
 /**
  * A list read by its sort key, a page at a time: each page is one indexed range read after the

@@ -6,7 +6,6 @@ import type { Db } from './db/open.js';
 import { setMetaValue } from './db/meta.js';
 
 export { seedToken, seedUsers } from './areas/users/seed.js';
-export { MOCK_CLIENT_ID, MOCK_CLIENT_SECRET, MOCK_PUBLIC_CLIENT_ID } from './areas/oauth/seed.js';
 
 export const SEED_EPOCH = '2026-08-24T08:00:00.000Z';
 

@@ -19,11 +19,11 @@ import { DroppedConnection } from './faults.js';
 import { storedBytesOf, UPLOAD_SLACK_BYTES, type MockHandler, type ReceivedRequest, type StoredBytes, type UploadDesk, type UploadSink } from './file-bytes.js';
 import { matchRoute } from '../spec/match.js';
 
-export const MiB = 1024 * 1024;
+const MiB = 1024 * 1024;
 /** Bodies of API requests. */
-export const DEFAULT_MAX_BODY_BYTES = 1 * MiB;
+const DEFAULT_MAX_BODY_BYTES = 1 * MiB;
 /** Multipart bodies posted to an upload URL (`/files_api/uploads/…`). */
-export const DEFAULT_MAX_UPLOAD_BYTES = 100 * MiB;
+const DEFAULT_MAX_UPLOAD_BYTES = 100 * MiB;
 /** After refusing a body, how long the rest of it is read and thrown away before the connection is cut. */
 const LINGER_MS = 2_000;
 /** What a streamed upload holds besides its sink's chunk and its text fields: socket and parser buffers. */

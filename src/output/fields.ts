@@ -28,7 +28,7 @@ export function valueAt(record: JsonRecord, path: string): unknown {
 }
 
 /** A new object with exactly these keys in this order; missing values become null (valid JSON). */
-export function selectFields(item: unknown, fields: readonly string[]): JsonRecord {
+function selectFields(item: unknown, fields: readonly string[]): JsonRecord {
   const record = asRecord(item);
   const selected: JsonRecord = {};
   for (const field of fields) selected[field] = valueAt(record, field) ?? null;
@@ -53,7 +53,7 @@ export function isScalar(value: unknown): boolean {
  * Whether a record has a field at this path. A null on the way (`user` is null, so `user.login_id`
  * cannot be looked into) counts as present: the field exists, this record just has no value there.
  */
-export function hasField(record: JsonRecord, path: string): boolean {
+function hasField(record: JsonRecord, path: string): boolean {
   if (Object.hasOwn(record, path)) return true;
   let current: unknown = record;
   for (const key of path.split('.')) {

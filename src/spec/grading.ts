@@ -2,9 +2,6 @@
 // (Assignment#interpret_grade, GradingStandard#grade_to_score, score_to_grade). Pure and shared:
 // the mock grades with it, and `lms grade --csv` checks a whole file with it before sending a row.
 
-export const GRADING_TYPES = ['points', 'percent', 'pass_fail', 'letter_grade', 'gpa_scale', 'not_graded'] as const;
-export type GradingType = (typeof GRADING_TYPES)[number];
-
 /** A letter scheme: names with their lower bounds (fractions of points_possible), highest first. */
 export interface SchemeEntry {
   name: string;

@@ -20,5 +20,5 @@ export const DISCUSSION_TYPES = ['threaded', 'side_comment'] as const;
 export type DiscussionType = (typeof DISCUSSION_TYPES)[number];
 
 /** Why a user may not subscribe to a topic (one reason at most). */
-export const SUBSCRIPTION_HOLDS = ['initial_post_required', 'not_in_group_set', 'not_in_group', 'topic_is_announcement'] as const;
+const SUBSCRIPTION_HOLDS = ['initial_post_required', 'not_in_group_set', 'not_in_group', 'topic_is_announcement'] as const;
 export type SubscriptionHold = (typeof SUBSCRIPTION_HOLDS)[number];

@@ -59,8 +59,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       options.trace?.(`TLS: trusting the CA file ${caFile.path} (from ${caFile.source}) besides Node's own roots`);
     }
     if (PROXY_VARIABLES.some((name) => env[name])) {
-      const module = await import('./proxy.js');
-      result.proxy = { settings: {}, module };
+      result.proxy = { settings: {}, module: await import('./proxy.js') };
     }
     return result;
   };

@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const SRC = join(ROOT, 'src');
+const SRC = join(ROOT, 'src');
 
-export type Kind = 'import' | 'import type' | 'import()' | 'require()';
+type Kind = 'import' | 'import type' | 'import()' | 'require()';
 
 /** An import between two files of src/, named from the repository's root (`src/cli/program.ts`). */
 export interface Edge {

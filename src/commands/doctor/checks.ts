@@ -4,7 +4,7 @@ import { DEFAULT_CONCURRENCY } from '../../cli/context.js';
 import { ApiError, ExitCode, LmsError, NetworkError } from '../../errors.js';
 import { CERTIFICATE_ERROR } from '../../net.js';
 
-export type Status = 'ok' | 'warn' | 'fail';
+type Status = 'ok' | 'warn' | 'fail';
 
 export interface Check {
   check: string;
@@ -27,7 +27,7 @@ export type InstanceReport =
     };
 
 /** What the instance said to `GET /api/v1/users/self`. */
-export interface SelfAnswer {
+interface SelfAnswer {
   user: unknown;
   /** The `Date` header. */
   date?: string;
@@ -39,7 +39,7 @@ export interface SelfAnswer {
 }
 
 /** How the instance's host is reached, as src/transport/proxy.ts decides it. */
-export type ProxyReport =
+type ProxyReport =
   | { kind: 'none'; host: string }
   | { kind: 'proxy'; host: string; proxy: string; variable: string }
   | { kind: 'bypassed'; host: string; variable: string; entry: string };
@@ -77,13 +77,13 @@ export interface DoctorProbe {
 }
 
 /** Above this, what lms prints relative to now ("due in 2 days") is visibly off. */
-export const CLOCK_SKEW_WARN_SECONDS = 60;
+const CLOCK_SKEW_WARN_SECONDS = 60;
 
 /**
  * What a real instance charges up front for each request in flight (Canvas's pre-flight penalty),
  * refunded when it completes: a request is throttled when the bucket has no room for it.
  */
-export const PREFLIGHT_PENALTY = 50;
+const PREFLIGHT_PENALTY = 50;
 
 /**
  * Below this much X-Rate-Limit-Remaining, lms's own requests in flight at once (bulk jobs, apply,
@@ -91,7 +91,7 @@ export const PREFLIGHT_PENALTY = 50;
  * throttled outright. In a bucket of 600-700 (Canvas's defaults) that is the bottom third or so,
  * near where the client's own limiter drops to one request at a time.
  */
-export const RATE_LIMIT_LOW = DEFAULT_CONCURRENCY * PREFLIGHT_PENALTY;
+const RATE_LIMIT_LOW = DEFAULT_CONCURRENCY * PREFLIGHT_PENALTY;
 
 /** Node's supported floor, as the launcher checks it. */
 const NODE_FLOOR = [20, 18, 1] as const;
@@ -132,7 +132,7 @@ async function settle<T>(work: Promise<T>): Promise<Settled<T>> {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const hintOf = (error: unknown) => (error instanceof LmsError ? error.hint : undefined);
 
-export function nodeCheck(version: string): Check {
+function nodeCheck(version: string): Check {
   const [major, minor, patch] = version.split('.').map(Number);
   const shown = `Node.js ${version}`;
   const [fm, fn, fp] = NODE_FLOOR;

@@ -4,7 +4,7 @@
 import type { OptionSpec } from '../../cli/command.js';
 
 /** What the API takes as `enrollment[enrollment_state]` when enrolling (invited unless said). */
-export const ENROLL_STATES = ['active', 'invited', 'inactive'] as const;
+const ENROLL_STATES = ['active', 'invited', 'inactive'] as const;
 
 /** States that end an enrollment's access, by the word for what reaching them does to it. */
 export const ENDING_STATES: Readonly<Record<string, string>> = { inactive: 'deactivate', completed: 'conclude', deleted: 'delete' };

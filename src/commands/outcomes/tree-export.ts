@@ -7,7 +7,7 @@ import type { Outcome, OutcomeContext } from '../../spec/types/outcomes.js';
 import { formatRatings, TREE_COLUMNS } from './tree-file.js';
 import { textOf } from '../../output/text.js';
 
-export interface OutcomeEntry {
+interface OutcomeEntry {
   /** Absent where the outcome is only linked again: the file defines it once. */
   title?: string;
   vendor_guid: string;
@@ -19,7 +19,7 @@ export interface OutcomeEntry {
   calculation_int?: number;
 }
 
-export interface GroupEntry {
+interface GroupEntry {
   title: string;
   vendor_guid: string;
   description?: string;

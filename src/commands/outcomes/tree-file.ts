@@ -15,7 +15,7 @@ const CALC_INT: Record<string, [number, number]> = { decaying_average: [1, 99], 
  * The largest YAML or JSON tree read: the YAML library holds some 60 times the text while it reads,
  * and the largest published standards sets are a few MB. (CSV is lighter, and has the import limit.)
  */
-export const MAX_TREE_BYTES = 16 * 1024 * 1024;
+const MAX_TREE_BYTES = 16 * 1024 * 1024;
 
 export interface Rating {
   description: string;

@@ -130,7 +130,7 @@ function firstLine(html: unknown, width = 72): string {
  * instances send it: entries of the documented shape have no created_at, deleted ones no user or
  * message, ids may be strings (in the entries and in unread_entries alike).
  */
-export function renderThread(view: FullTopicView): string {
+function renderThread(view: FullTopicView): string {
   const names = new Map(recordsOf(view.participants).map((p) => [textOf(p.id), textOf(p.display_name ?? p.name)]));
   const unread = new Set(listOf(view.unread_entries).map(textOf));
   const lines: string[] = [];

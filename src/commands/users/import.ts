@@ -54,7 +54,7 @@ function sameValue(field: string, from: string, to: string): boolean {
  * The fields where a row and the existing user disagree. An empty cell has no opinion (an update
  * never blanks a field), and a field the API did not return is not guessed at.
  */
-export function compareUser(values: Record<string, string>, user: User): Difference[] {
+function compareUser(values: Record<string, string>, user: User): Difference[] {
   const changes: Difference[] = [];
   for (const field of [...UPDATABLE, ...FIXED]) {
     const to = values[field];

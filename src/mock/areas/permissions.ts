@@ -50,7 +50,7 @@ export type PermissionContext =
    *  section-limited enrollment grants nothing outside them. */
   | { course: { id: number; account_id: number }; sections?: readonly number[] };
 
-export function permissionsIn(db: Db, userId: number, context: PermissionContext): Set<string> {
+function permissionsIn(db: Db, userId: number, context: PermissionContext): Set<string> {
   const granted = new Set<string>();
   const accountId = 'account' in context ? context.account.id : context.course.account_id;
   for (const role of activeAdminRoles(db, userId, accountChain(db, accountId))) for (const p of role.permissions) granted.add(p);

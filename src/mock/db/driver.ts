@@ -6,7 +6,7 @@
 import type { Connection, DriverName, OpenOptions, Statement } from './connection.js';
 import { openNodeSqlite, sqliteModule } from './node-sqlite.js';
 
-export type { DriverName, RunResult, Statement } from './connection.js';
+export type { DriverName, Statement } from './connection.js';
 
 export interface Db {
   readonly driver: DriverName;

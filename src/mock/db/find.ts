@@ -4,7 +4,7 @@
 import type { Db } from './open.js';
 import { one } from './statements.js';
 
-export type SisKind = 'sis_account_id' | 'sis_course_id' | 'sis_section_id' | 'sis_user_id' | 'sis_login_id';
+type SisKind = 'sis_account_id' | 'sis_course_id' | 'sis_section_id' | 'sis_user_id' | 'sis_login_id';
 
 export interface Findable<T> {
   /** "course", for messages and the error of an unsupported form. */
@@ -19,7 +19,7 @@ export interface Findable<T> {
 export type Found<T> = { row: T } | { reason: 'missing' | 'deleted' | 'unsupported'; kind?: string };
 
 /** `sis_course_id:X` (and the spec's `siscourseid:X`) → ['sis_course_id', 'X']. */
-export function sisForm(raw: string): [kind: string, value: string] | undefined {
+function sisForm(raw: string): [kind: string, value: string] | undefined {
   const m = /^(sis_[a-z]+_id|sis[a-z]+id):(.+)$/s.exec(raw);
   if (!m) return undefined;
   const kind = m[1].includes('_') ? m[1] : m[1].replace(/^sis([a-z]+?)id$/, 'sis_$1_id');

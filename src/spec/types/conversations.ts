@@ -1,13 +1,13 @@
 // Conversations, their messages, async batches, and the parameters of each call.
 import type { ApiObject, Id } from './common.js';
 
-export type ConversationState = 'read' | 'unread' | 'archived';
+type ConversationState = 'read' | 'unread' | 'archived';
 export type ConversationScope = 'unread' | 'starred' | 'archived' | 'sent';
 export type BatchEvent = 'mark_as_read' | 'mark_as_unread' | 'star' | 'unstar' | 'archive' | 'destroy';
 export const BATCH_EVENTS: readonly BatchEvent[] = ['mark_as_read', 'mark_as_unread', 'star', 'unstar', 'archive', 'destroy'];
 export const CONVERSATION_SCOPES: readonly ConversationScope[] = ['unread', 'starred', 'archived', 'sent'];
 
-export interface MediaComment extends ApiObject {
+interface MediaComment extends ApiObject {
   display_name: string;
   'content-type': string;
   media_id: string;
@@ -27,7 +27,7 @@ export interface ConversationMessage extends ApiObject {
   participating_user_ids: number[];
 }
 
-export interface ConversationParticipant extends ApiObject {
+interface ConversationParticipant extends ApiObject {
   id: number;
   name: string;
   full_name: string;

@@ -3,9 +3,9 @@ import type { ApiObject, Id } from './common.js';
 import type { Attachment } from './school.js';
 import type { DiscussionType, SubscriptionHold } from '../vocabulary.js';
 
-export { DISCUSSION_TYPES, SUBSCRIPTION_HOLDS, type DiscussionType, type SubscriptionHold } from '../vocabulary.js';
+export type { DiscussionType } from '../vocabulary.js';
 
-export interface LockInfo extends ApiObject {
+interface LockInfo extends ApiObject {
   asset_string: string;
   unlock_at?: string;
   lock_at?: string;
@@ -107,8 +107,6 @@ export interface FullTopicView extends ApiObject {
 
 /** Where a topic lives: exactly one of these. */
 export type TopicContext = { course_id: Id } | { group_id: Id } | { collection_item_id: Id };
-/** Where topics are listed: courses and groups only. */
-export type ListContext = { course_id: Id } | { group_id: Id };
 
 export interface ListTopicsParams {
   order_by?: 'position' | 'recent_activity';

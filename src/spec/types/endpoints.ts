@@ -182,6 +182,8 @@ export interface Endpoints {
 /**
  * The map holds exactly the operations a client sends: a route added to the table without its types
  * here, or types left behind by a route that went, fails the type check on this line and names them.
+ * Nothing imports it: the type check is its use (exported, so that neither tsc nor knip calls it unused).
+ * @public
  */
 export type EndpointsMatchTable = Holds<Exact<keyof Endpoints, ClientOperationId>>;
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : { missing: Exclude<B, A> }) : { extra: Exclude<A, B> };

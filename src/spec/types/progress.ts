@@ -1,7 +1,7 @@
 // A Progress: how a background job the API started (bulk grading, async messages, batch updates) is doing.
 import type { ApiObject } from './common.js';
 
-export type ProgressState = 'queued' | 'running' | 'completed' | 'failed';
+type ProgressState = 'queued' | 'running' | 'completed' | 'failed';
 
 export interface Progress extends ApiObject {
   id: number;

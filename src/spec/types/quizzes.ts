@@ -2,11 +2,11 @@
 import type { ApiObject } from './common.js';
 
 export const QUIZ_TYPES = ['practice_quiz', 'assignment', 'graded_survey', 'survey'] as const;
-export type QuizType = (typeof QUIZ_TYPES)[number];
+type QuizType = (typeof QUIZ_TYPES)[number];
 export const HIDE_RESULTS = ['always', 'until_after_last_attempt'] as const;
-export type HideResults = (typeof HIDE_RESULTS)[number];
+type HideResults = (typeof HIDE_RESULTS)[number];
 export const SCORING_POLICIES = ['keep_highest', 'keep_latest'] as const;
-export type ScoringPolicy = (typeof SCORING_POLICIES)[number];
+type ScoringPolicy = (typeof SCORING_POLICIES)[number];
 
 export interface Quiz extends ApiObject {
   id: number;

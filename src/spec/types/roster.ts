@@ -3,7 +3,7 @@ import type { ApiObject, Id } from './common.js';
 
 import type { EnrollmentState, EnrollmentType } from '../vocabulary.js';
 
-export { ENROLLMENT_STATES, ENROLLMENT_TYPES, type EnrollmentState, type EnrollmentType } from '../vocabulary.js';
+export { ENROLLMENT_STATES, type EnrollmentState, type EnrollmentType } from '../vocabulary.js';
 
 export interface BriefUser extends ApiObject {
   id: number;

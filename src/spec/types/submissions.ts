@@ -4,13 +4,13 @@ import type { BriefUser } from './roster.js';
 import type { Assignment, Attachment } from './school.js';
 import type { SchemeEntry } from '../grading.js';
 
-export const SUBMIT_TYPES = ['online_text_entry', 'online_url', 'online_upload', 'media_recording'] as const;
-export type SubmitType = (typeof SUBMIT_TYPES)[number];
+const SUBMIT_TYPES = ['online_text_entry', 'online_url', 'online_upload', 'media_recording'] as const;
+type SubmitType = (typeof SUBMIT_TYPES)[number];
 
 export const SUBMISSION_INCLUDES = ['submission_history', 'submission_comments', 'rubric_assessment', 'assignment', 'user', 'total_scores'] as const;
 export type SubmissionInclude = (typeof SUBMISSION_INCLUDES)[number];
 
-export type SubmissionState = 'unsubmitted' | 'submitted' | 'graded' | 'pending_review';
+type SubmissionState = 'unsubmitted' | 'submitted' | 'graded' | 'pending_review';
 
 /** An assignment as grading reads it: with its letter scheme when it is letter-graded. */
 export interface GradedAssignment extends Assignment {
@@ -36,7 +36,7 @@ export interface SubmissionComment extends ApiObject {
   media_comment?: MediaComment;
 }
 
-export interface RubricRating {
+interface RubricRating {
   points: number | null;
   comments: string | null;
 }
@@ -107,7 +107,7 @@ export interface NewSubmission {
   media_comment_type?: 'audio' | 'video';
 }
 
-export interface CommentFields {
+interface CommentFields {
   text_comment?: string;
   group_comment?: boolean;
   media_comment_id?: string;

@@ -6,7 +6,7 @@ import { administers } from '../permissions.js';
 import { accountsAdministeredQuery } from '../admins/repo.js';
 import type { AccountRow } from './repo.js';
 
-export function accountJson(a: AccountRow): Account {
+function accountJson(a: AccountRow): Account {
   return {
     id: a.id,
     name: a.name,

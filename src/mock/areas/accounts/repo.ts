@@ -69,7 +69,7 @@ export interface RoleRow {
 }
 
 export const ACCOUNT_MEMBERSHIP = 'AccountMembership';
-export { ENROLLMENT_TYPES, type EnrollmentType } from '../../../spec/vocabulary.js';
+export { ENROLLMENT_TYPES } from '../../../spec/vocabulary.js';
 
 export function createRole(db: Db, r: { id?: number; name: string; label?: string; base: string; account?: number; permissions: readonly string[] }): number {
   return insert(

@@ -8,7 +8,7 @@ import { hideStreamItem, messageById, streamOfUser, streamOfUserQuery, type Stre
 
 const PER_PAGE = 21;
 /** Messages longer than this are cut, as real instances cut topic messages in the stream. */
-export const STREAM_MESSAGE_LIMIT = 4096;
+const STREAM_MESSAGE_LIMIT = 4096;
 
 type Presenters = Readonly<Record<string, StreamPresenter>>;
 

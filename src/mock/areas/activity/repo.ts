@@ -8,7 +8,7 @@ export interface StreamContext {
   id: number;
 }
 
-export interface StreamItemRow {
+interface StreamItemRow {
   id: number;
   asset_type: string;
   asset_id: number;
@@ -64,23 +64,6 @@ export function publishStreamItem(db: Db, p: { type: string; assetId: number; co
     );
   }
   return item;
-}
-
-/** Takes an asset out of every stream (it was deleted). */
-export function withdrawStreamItem(db: Db, type: string, assetId: number): void {
-  const item = one<{ id: number }>(db, `SELECT id FROM stream_items WHERE asset_type = ? AND asset_id = ?`, type, assetId);
-  if (!item) return;
-  run(db, `DELETE FROM stream_item_instances WHERE stream_item_id = ?`, item.id);
-  run(db, `DELETE FROM stream_items WHERE id = ?`, item.id);
-}
-
-/** Marks an asset's item read or unread for one user (reading the asset itself does this). */
-export function setStreamItemRead(db: Db, type: string, assetId: number, userId: number, read: boolean): void {
-  run(
-    db,
-    `UPDATE stream_item_instances SET read = ? WHERE user_id = ? AND stream_item_id = (SELECT id FROM stream_items WHERE asset_type = ? AND asset_id = ?)`,
-    read ? 1 : 0, userId, type, assetId,
-  );
 }
 
 /** Hides an item from one user's stream for good (a later change does not bring it back); false if they have no such item. */

@@ -51,9 +51,9 @@ import {
 
 /** Real instances cap a group conversation (not a bulk send) at this many recipients. */
 const SUBJECT = text();
-export const MAX_GROUP_CONVERSATION_SIZE = 100;
+const MAX_GROUP_CONVERSATION_SIZE = 100;
 /** conversation_ids[] of a batch update. */
-export const MAX_BATCH_UPDATE = 500;
+const MAX_BATCH_UPDATE = 500;
 const EVENTS: readonly BatchEvent[] = ['mark_as_read', 'mark_as_unread', 'star', 'unstar', 'archive', 'destroy'];
 
 /** The array-shaped 400 real instances answer conversation validation with. */

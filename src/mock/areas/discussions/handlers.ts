@@ -93,11 +93,11 @@ import { announcementNotice, audienceOf } from '../activity/notifications.js';
 import { publishStreamItem, type StreamContext } from '../activity/repo.js';
 
 /** recent_replies per top-level entry in the entries list. */
-export const RECENT_REPLIES = 10;
+const RECENT_REPLIES = 10;
 /** Entry attachments up to this size are always accepted; larger ones count against the poster's quota. */
-export const FREE_ATTACHMENT_BYTES = 1024;
+const FREE_ATTACHMENT_BYTES = 1024;
 /** Each user's file quota (the spec leaves its size open; small, so that it can be reached). */
-export const USER_QUOTA_BYTES = 1024 * 1024;
+const USER_QUOTA_BYTES = 1024 * 1024;
 
 const FORBIDDEN_DRAFT = 'You do not have permission to set this topic to draft state.';
 
@@ -193,7 +193,7 @@ const isLocked = (t: TopicRow, now: string) => t.locked === 1 || (t.lock_at !== 
  *   read; a delayed announcement is not shown at all until it posts (then it enters the streams);
  * - a topic locked for replies stays readable.
  */
-export interface TopicAccess {
+interface TopicAccess {
   shown: boolean;
   posts: boolean;
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../db/open.js';
 import type { KeysetQuery } from '../../kit.js';
 import { all, insert, one, placeholders, run } from '../../db/statements.js';
 
-export type ContextType = 'Account' | 'Course' | null;
+type ContextType = 'Account' | 'Course' | null;
 
 export interface OutcomeContextRef {
   type: ContextType;

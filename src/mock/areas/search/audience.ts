@@ -109,7 +109,7 @@ export const SYNTHETIC_TYPES: Record<string, string> = {
 };
 
 /** `course_1`, `course_1_students`, `section_2_tas`, `group_3`. */
-export const CONTEXT_TOKEN = /^(course|section|group)_(\d{1,18})(?:_(students|teachers|tas|observers))?$/;
+const CONTEXT_TOKEN = /^(course|section|group)_(\d{1,18})(?:_(students|teachers|tas|observers))?$/;
 
 export type ContextRef = { kind: 'course' | 'section' | 'group'; id: number; type?: string };
 

@@ -97,7 +97,7 @@ function studentIn(ctx: MockCtx, scoped: { course: CourseRow; section?: SectionR
 // ---- submit ------------------------------------------------------------------------------------
 
 /** Scripts, styles, frames, event handlers and javascript: URLs go; the rest of the HTML stays. */
-export function sanitizeHtml(html: string): string {
+function sanitizeHtml(html: string): string {
   return html
     .replace(/<(script|style|iframe|object|embed)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<\/?(script|style|iframe|object|embed)\b[^>]*>/gi, '')

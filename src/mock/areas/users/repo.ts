@@ -25,7 +25,7 @@ export function activeUser(db: Db, id: number): UserRow | undefined {
 }
 
 /** "Jane Q Doe" → "Doe, Jane Q": what a user's sortable name is when none is given. */
-export function sortableFrom(name: string): string {
+function sortableFrom(name: string): string {
   const parts = name.trim().split(/\s+/);
   return parts.length > 1 ? `${parts.at(-1)}, ${parts.slice(0, -1).join(' ')}` : name.trim();
 }

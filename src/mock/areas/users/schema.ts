@@ -1,10 +1,10 @@
 /** The searchable text of user `u`: names, live logins with their SIS ids, and channel addresses. */
-export const SEARCH_TEXT = `u.name || ' ' || u.sortable_name
+const SEARCH_TEXT = `u.name || ' ' || u.sortable_name
   || ' ' || coalesce((SELECT group_concat(p.unique_id || ' ' || coalesce(p.sis_user_id, ''), ' ') FROM pseudonyms p WHERE p.user_id = u.id AND p.workflow_state <> 'deleted'), '')
   || ' ' || coalesce((SELECT group_concat(c.address, ' ') FROM communication_channels c WHERE c.user_id = u.id), '')`;
 
 /** The triggers that keep user_search current; a bulk load of new users drops them and indexes once at the end. */
-export const searchTriggers = `CREATE TRIGGER user_search_user_insert AFTER INSERT ON users BEGIN
+const searchTriggers = `CREATE TRIGGER user_search_user_insert AFTER INSERT ON users BEGIN
   INSERT INTO user_search (rowid, text) VALUES (new.id, new.name || ' ' || new.sortable_name);
 END;
 CREATE TRIGGER user_search_user_update AFTER UPDATE OF name, sortable_name ON users BEGIN

@@ -186,6 +186,14 @@ describe('--jq output streams as jq writes it', () => {
     expect(printed).toBe(numbers(printed.split('\n').length - 1));
   });
 
+  it('keeps a character whole that jq wrote across two chunks', async () => {
+    // RS and a quote, then "xé" over and over: the 64 KiB boundary falls inside an é.
+    const jq = await compileJq('"xé" * 30000', {});
+    const io = fakeIO();
+    await writeJqItem(null, { io, format: 'json', jq });
+    expect(io.stdoutText()).toBe(`${'xé'.repeat(30000)}\n`);
+  });
+
   it('holds jq back while the reader is slow, without charging the wait to the time budget', async () => {
     // A reader that takes 100 ms over every write: 3 MB of results take some 4 s to write, jq
     // itself well under a second, and the thread waits for the rest.

@@ -121,10 +121,10 @@ function jqWasmFile(): string {
  * thread, and that run and any after it fail with a usage error naming the limit.
  */
 function startJq(expression: string, limits: JqLimits): JqFilter {
-  // What jq-wasm itself says on the thread's stderr (that its WebAssembly aborted) is no message
-  // for the user: the failure is reported here in words of its own. jq's own stderr comes in its result.
   const shared = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
   const state = new Int32Array(shared);
+  // What jq-wasm itself says on the thread's stderr (that its WebAssembly aborted) is no message
+  // for the user: the failure is reported here in words of its own. jq's own stderr comes in its result.
   const worker = new Worker(WORKER_SOURCE, { eval: true, stderr: true, workerData: { jqWasm: jqWasmFile(), expression, shared, window: OUTPUT_WINDOW } });
   worker.stderr.resume();
   worker.unref();
@@ -178,7 +178,10 @@ function startJq(expression: string, limits: JqLimits): JqFilter {
             const rest = decoder.decode();
             if (rest && !failure) await write(rest);
           },
-          () => undefined,
+          (e: unknown) => {
+            // A write that failed fails the run, unless a limit already did.
+            if (!failure) throw e;
+          },
         );
         void settled.then(
           () => (failure ? reject(stopped) : resolve(result!)),

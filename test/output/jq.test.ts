@@ -194,6 +194,26 @@ describe('--jq output streams as jq writes it', () => {
     expect(io.stdoutText()).toBe(`${'xé'.repeat(30000)}\n`);
   });
 
+  it('fails when writing its output fails, though jq had finished', async () => {
+    // The first write waits a second for the reader, jq finishes meanwhile, and the second write fails.
+    let writes = 0;
+    const failing = new Writable({
+      highWaterMark: 1,
+      write(_chunk, _encoding, done) {
+        setTimeout(done, 1_000);
+      },
+    });
+    const write = failing.write.bind(failing);
+    const stdout = Object.assign(failing, {
+      write: (text: string | Uint8Array) => {
+        if (++writes === 2) throw new Error('the disk is full');
+        return write(text);
+      },
+    });
+    const jq = await compileJq('range(100000)', {});
+    await expect(writeJqItem(null, { io: { ...fakeIO(), stdout }, format: 'json', jq })).rejects.toThrow('the disk is full');
+  });
+
   it('holds jq back while the reader is slow, without charging the wait to the time budget', async () => {
     // A reader that takes 100 ms over every write: 3 MB of results take some 4 s to write, jq
     // itself well under a second, and the thread waits for the rest.

@@ -92,6 +92,13 @@ const packagesApart = {
   // `lms mock serve --tls-self-signed` alone writes a certificate.
   'node-forge': { file: 'node-forge', exports: "require('node-forge')" },
 };
+/**
+ * --jq prints jq's output as jq writes it through an option patches/ gives jq-wasm (`npm ci` and
+ * `npm install` apply it, in prepare): a build from a jq-wasm without it would print a run's output
+ * only when the run ended.
+ */
+const jqWasmFile = createRequire(import.meta.url).resolve('jq-wasm/inline');
+if (!readFileSync(jqWasmFile, 'utf8').includes('moduleArg.onStdout')) throw new Error(`${jqWasmFile} lacks the onStdout option of patches/jq-wasm+*.patch: run npx patch-package`);
 const packageApart = {
   name: 'packages-apart',
   setup(b) {

@@ -31,7 +31,7 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   { name: 'LMS_AUDIT_KEEP_DAYS', description: 'How many days the audit log keeps its entries (lms log reads them): older ones are dropped when it rotates (at 10 MiB) or first writes; 90 by default.' },
   { name: 'LMS_CACHE_DIR', description: "Where the launcher keeps its code cache, instead of the user's cache directory." },
   { name: 'LMS_WAIT_TIMEOUT', description: 'How many seconds any wait for background work lasts (progress --wait, async sends, bulk grading); 1800 by default.' },
-  { name: 'LMS_JQ_TIMEOUT', description: 'How many seconds one run of a --jq filter may take before it is ended (exit 2, naming the limit); 30 by default.' },
+  { name: 'LMS_JQ_TIMEOUT', description: 'How many seconds one run of a --jq filter may take before it is ended (exit 2, naming the limit), not counting time spent waiting for a slow reader; 30 by default.' },
   { name: 'LMS_JQ_MEMORY', description: 'How many megabytes the process may grow by while a --jq filter runs before it is ended (exit 2, naming the limit); 1024 by default.' },
   { name: 'LMS_DEBUG', description: 'Set, an internal error prints its stack trace as well as its message.' },
   { name: 'LMS_MOCK_NOW', description: 'The mock\'s clock, an ISO time such as 2026-11-02T12:00:00Z, for output that does not change from run to run.' },

@@ -12,8 +12,11 @@ export const JQ_FORMATS: readonly Format[] = ['json', 'ndjson'];
 /** A --jq expression that jq has compiled, with the jq that runs it (src/output/jq.ts makes one). */
 export interface JqFilter {
   readonly expression: string;
-  /** Runs the expression over JSON texts with jq's flags, as jq-wasm's raw() does. */
-  run(input: string, flags: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }>;
+  /**
+   * Runs the expression over JSON texts with jq's flags, as jq-wasm's raw() does, handing jq's
+   * stdout to `write` in pieces as jq writes it, each after the one before it has been written.
+   */
+  run(input: string, flags: string[], write: (stdout: string) => Promise<void>): Promise<{ stderr: string; exitCode: number }>;
   /** Ends jq's thread: the command has printed what it had to. */
   close(): void;
 }

@@ -6,8 +6,12 @@
 // that never ends (`repeat(.)`, `def f: f; f`) can be stopped only from another thread. Each run
 // has a time budget and a memory ceiling, generous for any real filter (LMS_JQ_TIMEOUT and
 // LMS_JQ_MEMORY raise them); past either the thread is ended and the command fails with a usage
-// error naming the limit, after what earlier runs printed. jq-wasm hands back a run's output only
-// when the run ends, so what one run finds is printed when it ends, not while it runs.
+// error naming the limit, after what was printed before it.
+//
+// jq's output is printed as jq writes it: jq-wasm (patched, see patches/) hands stdout to the
+// thread in chunks, and the thread posts them here. A reader slower than jq (a paused pipe) holds
+// jq back instead of filling memory: past a window of bytes posted and not yet written, the thread
+// waits, and that wait is not counted against the time budget.
 import { Worker } from 'node:worker_threads';
 import { UsageError } from '../errors.js';
 import { err, out } from '../io/streams.js';
@@ -29,10 +33,15 @@ const MEMORY_CHECK_MS = 50;
 export type JqOptions = RenderOptions & { jq: JqFilter };
 
 interface JqResult {
-  stdout: string;
   stderr: string;
   exitCode: number;
 }
+
+/** How many bytes of jq's output may be posted and not yet written before jq waits for the writer. */
+const OUTPUT_WINDOW = 1024 * 1024;
+/** The slots of the array the thread and the command share. */
+const UNWRITTEN = 0;
+const WAITED_MS = 1;
 
 export interface JqLimits {
   /** How long one run of jq may take. */
@@ -63,7 +72,7 @@ export async function compileJq(expression: string, env: NodeJS.ProcessEnv): Pro
   const limits = jqLimits(env);
   const filter = startJq(expression, limits);
   try {
-    const check = await filter.run('', []);
+    const check = await filter.run('', [], async () => undefined);
     if (check.exitCode !== 0) throw new UsageError(`--jq: ${check.stderr.replace(JQ_ERROR, '').trim()}`);
   } catch (e) {
     filter.close();
@@ -73,14 +82,28 @@ export async function compileJq(expression: string, env: NodeJS.ProcessEnv): Pro
 }
 
 // The thread's code, the same text whether lms runs from its bundle or from its sources: it loads
-// jq-wasm from the file it is given and runs the expression over each input it is sent.
+// jq-wasm from the file it is given and runs the expression over each input it is sent. Each chunk
+// of output is counted as unwritten and posted; while more than the window is unwritten, the thread
+// waits (in slices, adding up how long) for the command to write some. jq runs synchronously inside
+// onStdout's caller, so the wait holds jq where it is.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const ready = require(workerData.jqWasm).loadJq();
+const { jqWasm, expression, shared, window } = workerData;
+const state = new Int32Array(shared);
+function onStdout(chunk) {
+  Atomics.add(state, ${UNWRITTEN}, chunk.length);
+  parentPort.postMessage({ chunk }, [chunk.buffer]);
+  for (let unwritten; (unwritten = Atomics.load(state, ${UNWRITTEN})) > window; ) {
+    const since = Date.now();
+    Atomics.wait(state, ${UNWRITTEN}, unwritten, 100);
+    Atomics.add(state, ${WAITED_MS}, Date.now() - since);
+  }
+}
+const ready = require(jqWasm).loadJq({ onStdout });
 parentPort.on('message', async ({ input, flags }) => {
   try {
-    const { stdout, stderr, exitCode } = (await ready).raw(input, workerData.expression, flags);
-    parentPort.postMessage({ stdout, stderr, exitCode });
+    const { stderr, exitCode } = (await ready).raw(input, expression, flags);
+    parentPort.postMessage({ stderr, exitCode });
   } catch (e) {
     // jq's WebAssembly stops (an abort or a trap) when it cannot grow its memory or its stack any further.
     parentPort.postMessage(e instanceof WebAssembly.RuntimeError ? { trapped: true } : { failed: String((e && e.stack) || e) });
@@ -98,9 +121,11 @@ function jqWasmFile(): string {
  * thread, and that run and any after it fail with a usage error naming the limit.
  */
 function startJq(expression: string, limits: JqLimits): JqFilter {
+  const shared = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
+  const state = new Int32Array(shared);
   // What jq-wasm itself says on the thread's stderr (that its WebAssembly aborted) is no message
   // for the user: the failure is reported here in words of its own. jq's own stderr comes in its result.
-  const worker = new Worker(WORKER_SOURCE, { eval: true, stderr: true, workerData: { jqWasm: jqWasmFile(), expression } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, stderr: true, workerData: { jqWasm: jqWasmFile(), expression, shared, window: OUTPUT_WINDOW } });
   worker.stderr.resume();
   worker.unref();
   let stopped: Error | undefined;
@@ -110,29 +135,58 @@ function startJq(expression: string, limits: JqLimits): JqFilter {
     void worker.terminate();
   };
 
-  const runOnce = (input: string, flags: string[]) =>
+  const runOnce = (input: string, flags: string[], write: (stdout: string) => Promise<void>) =>
     new Promise<JqResult>((resolve, reject) => {
       if (stopped) return reject(stopped);
       // Memory is the whole process's, as the system counts it: jq's WebAssembly memory and what
       // it has written are outside any JavaScript heap a thread's resourceLimits would bound.
       const ceiling = process.memoryUsage.rss() + limits.megabytes * 1024 * 1024;
-      const timer = setTimeout(() => end(timeLimit(limits)), limits.seconds * 1000);
+      // The time budget is jq's own: what the thread spent waiting for a slow reader is taken off.
+      const started = performance.now();
+      const waitedBefore = Atomics.load(state, WAITED_MS);
       const watch = setInterval(() => {
-        if (process.memoryUsage.rss() > ceiling) end(memoryLimit(limits));
+        if (performance.now() - started - (Atomics.load(state, WAITED_MS) - waitedBefore) > limits.seconds * 1000) end(timeLimit(limits));
+        else if (process.memoryUsage.rss() > ceiling) end(memoryLimit(limits));
       }, MEMORY_CHECK_MS);
-      const onMessage = (m: JqResult & { failed?: string; trapped?: true }) =>
-        m.trapped ? end(jqMemory()) : m.failed ? end(new Error(`jq failed: ${m.failed}`)) : end(undefined, m);
+      // Chunks are written one after another, in the order jq wrote them; each written one frees its bytes of the window.
+      const decoder = new TextDecoder();
+      let writing = Promise.resolve();
+      const onChunk = (chunk: Uint8Array) => {
+        const text = decoder.decode(chunk, { stream: true });
+        writing = writing.then(async () => {
+          if (text) await write(text);
+          Atomics.sub(state, UNWRITTEN, chunk.byteLength);
+          Atomics.notify(state, UNWRITTEN);
+        });
+        writing.catch((e: unknown) => end(e instanceof Error ? e : new Error(String(e))));
+      };
+      const onMessage = (m: JqResult & { chunk?: Uint8Array; failed?: string; trapped?: true }) =>
+        m.chunk ? onChunk(m.chunk) : m.trapped ? end(jqMemory()) : m.failed ? end(new Error(`jq failed: ${m.failed}`)) : end(undefined, m);
       const onError = (e: Error) => end(e);
       const onExit = () => end(new Error('jq stopped unexpectedly'));
+      let ended = false;
       const end = (failure: Error | undefined, result?: JqResult) => {
-        clearTimeout(timer);
+        if (ended) return;
+        ended = true;
         clearInterval(watch);
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
         worker.unref();
-        if (failure) {
-          stop(failure);
-          reject(stopped);
-        } else if (result) resolve(result);
+        // A limit ends the thread at once; what it had posted is still written, then the run fails.
+        if (failure) stop(failure);
+        const settled = writing.then(
+          async () => {
+            const rest = decoder.decode();
+            if (rest && !failure) await write(rest);
+          },
+          (e: unknown) => {
+            // A write that failed fails the run, unless a limit already did.
+            if (!failure) throw e;
+          },
+        );
+        void settled.then(
+          () => (failure ? reject(stopped) : resolve(result!)),
+          (e: unknown) => reject(e),
+        );
       };
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       worker.ref();
@@ -142,8 +196,8 @@ function startJq(expression: string, limits: JqLimits): JqFilter {
 
   return {
     expression,
-    run(input, flags) {
-      const run = queue.then(() => runOnce(input, flags));
+    run(input, flags, write) {
+      const run = queue.then(() => runOnce(input, flags, write));
       queue = run.catch(() => undefined);
       return run;
     },
@@ -269,8 +323,28 @@ async function printOne(options: JqOptions, input: string, compact: boolean): Pr
  * messages and how many are returned. `halt_error` stops everything then and there.
  */
 async function print({ io, jq }: JqOptions, input: string, compact: boolean): Promise<{ inputs: number; stderr: string } | undefined> {
-  const result = await jq.run(input, compact ? ['--seq', '--compact-output'] : ['--seq']);
-  const text = results(result.stdout);
+  // What follows the last RS seen may be a result jq is still writing: it is printed with the next
+  // chunk, or when the run ends. Only the new text is searched, so a result of any length costs once.
+  let held = '';
+  const write = async (stdout: string) => {
+    const last = stdout.lastIndexOf(RS);
+    if (last < 0) {
+      held += stdout;
+      return;
+    }
+    const text = results(held + stdout.slice(0, last));
+    held = stdout.slice(last);
+    if (text) await out(io, text);
+  };
+  let result: JqResult;
+  try {
+    result = await jq.run(input, compact ? ['--seq', '--compact-output'] : ['--seq'], write);
+  } catch (e) {
+    // Ended by a limit: the last result is printed only if jq had finished writing it.
+    if (isWhole(held)) await out(io, results(held));
+    throw e;
+  }
+  const text = results(held);
   if (text) await out(io, text);
   // jq's exit status speaks only of its last input: its messages tell which inputs failed.
   const inputs = result.stderr.match(JQ_ERROR)?.length ?? 0;
@@ -285,6 +359,17 @@ async function print({ io, jq }: JqOptions, input: string, compact: boolean): Pr
  * (`(at /dev/stdin:0)`), which the user never named, so messages are shown without it.
  */
 const JQ_ERROR = /^jq: error(?: \(at [^)]*\))?: /gm;
+
+/** Whether jq's output after an RS is one whole JSON text, as jq ends one with --seq (a newline). */
+function isWhole(piece: string): boolean {
+  if (!piece.endsWith('\n')) return false;
+  try {
+    JSON.parse(piece.slice(RS.length));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function results(stdout: string): string {
   let text = '';

@@ -1,11 +1,12 @@
 // --jq and -o yaml from the built binary: jq and the yaml package (each a file of its own beside the
 // bundle) are loaded only by the runs that ask for them. V8's coverage of a run (NODE_V8_COVERAGE)
 // says which functions ran: a module of the bundle ran when its initialiser did.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eWorkspace, ensureBuilt, spawnLms } from '../helpers/e2e.js';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { bin, e2eWorkspace, ensureBuilt, peakRss, spawnLms } from '../helpers/e2e.js';
 
 const { dir, env } = e2eWorkspace('output-filters');
 const base = { ...env, LMS_CACHE_DIR: join(dir, 'cache') };
@@ -50,18 +51,80 @@ describe('lms --jq and -o yaml, spawned', () => {
   });
 
   // Each limit set small, so a filter that never ends is ended within seconds, and the other set
-  // high enough not to be the one that ends it.
+  // high enough not to be the one that ends it. Output streams, so what jq wrote before stays printed.
   it.each([
-    ['recursion without end', 'def f: f; f', { LMS_JQ_TIMEOUT: '2' }, /^error: --jq: the filter ran past its time limit of 2 s\nhint: LMS_JQ_TIMEOUT=/],
-    ['a huge array being built', '[limit(1e8; repeat(1))]', { LMS_JQ_TIMEOUT: '2' }, /^error: --jq: the filter ran past its time limit of 2 s\n/],
-    ['output without end', 'repeat(.)', { LMS_JQ_TIMEOUT: '60', LMS_JQ_MEMORY: '64' }, /^error: --jq: the filter ran past its memory limit of 64 MB\nhint: LMS_JQ_MEMORY=/],
-    ['recursion that grows jq\'s stack', 'def f: 1 + f; f', { LMS_JQ_TIMEOUT: '60' }, /^error: --jq: the filter ran out of the memory jq can hold\n/],
-  ])('ends a runaway filter with exit 2 naming the limit: %s', async (_name, filter, limits, message) => {
+    ['recursion without end', 'def f: f; f', { LMS_JQ_TIMEOUT: '2' }, /^error: --jq: the filter ran past its time limit of 2 s\nhint: LMS_JQ_TIMEOUT=/, ['']],
+    ['a huge array being built', '[limit(1e8; repeat(1))]', { LMS_JQ_TIMEOUT: '2' }, /^error: --jq: the filter ran past its time limit of 2 s\n/, ['']],
+    ['values held without end', '[repeat(.)]', { LMS_JQ_TIMEOUT: '60', LMS_JQ_MEMORY: '64' }, /^error: --jq: the filter ran past its memory limit of 64 MB\nhint: LMS_JQ_MEMORY=/, ['']],
+    ['output without end', '.[0].id | repeat(.)', { LMS_JQ_TIMEOUT: '2' }, /^error: --jq: the filter ran past its time limit of 2 s\n/, ['1']],
+    ['recursion that grows jq\'s stack', 'def f: 1 + f; f', { LMS_JQ_TIMEOUT: '60' }, /^error: --jq: the filter ran out of the memory jq can hold\n/, ['']],
+  ])('ends a runaway filter with exit 2 naming the limit: %s', async (_name, filter, limits, message, lines) => {
     const started = Date.now();
     const r = await spawnLms(['--mock', 'users', 'list', '--account', '1', '--jq', filter], { ...base, ...limits });
-    expect({ code: r.exitCode, stdout: r.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(r.exitCode).toBe(2);
+    expect([...new Set(r.stdout.split('\n'))]).toEqual(lines);
     expect(r.stderr).toMatch(message);
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  /** lms --jq FILTER as a child whose stdout is read as it arrives. */
+  function streaming(filter: string, limits: Record<string, string>) {
+    const child = spawn(process.execPath, [bin, '--mock', 'users', 'get', 'self', '--jq', filter], { env: { ...process.env, ...base, ...limits } });
+    onTestFinished(() => void child.kill());
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
+    /** The first line of output, when it came, and whether lms was still running then. */
+    const firstLine = new Promise<{ line: string; at: number; running: boolean }>((resolve, reject) => {
+      let text = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes('\n')) resolve({ line: text.slice(0, text.indexOf('\n')), at: Date.now(), running: child.exitCode === null });
+      });
+      child.on('exit', () => reject(new Error(`lms ended before printing a line: ${stderr}`)));
+    });
+    return { child, firstLine, exited, stderr: () => stderr };
+  }
+
+  it('prints what jq writes while jq still runs, then ends it at the time limit', async () => {
+    const run = streaming('range(1e9)', { LMS_JQ_TIMEOUT: '4' });
+    let lines = 0;
+    let running = 0;
+    run.child.stdout.on('data', (chunk: string) => {
+      lines += chunk.split('\n').length - 1;
+      if (run.child.exitCode === null) running = lines;
+    });
+    const first = await run.firstLine;
+    expect(first).toMatchObject({ line: '0', running: true });
+    const exit = await run.exited;
+    expect(exit.code).toBe(2);
+    expect(run.stderr()).toMatch(/^error: --jq: the filter ran past its time limit of 4 s\n/);
+    // Printed well before the limit, and plenty while it ran.
+    expect(exit.at - first.at).toBeGreaterThan(1_000);
+    expect(running).toBeGreaterThan(10_000);
+  });
+
+  it('holds jq back while the reader pauses, with memory flat', async () => {
+    // 100 KB results as fast as jq makes them (tens of MB a second), into a pipe nobody reads.
+    const run = streaming('"x" * 100000 | repeat(.)', { LMS_JQ_TIMEOUT: '60' });
+    await run.firstLine;
+    run.child.stdout.pause();
+    const before = peakRss(run.child.pid!)!;
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    expect(peakRss(run.child.pid!)! - before).toBeLessThan(48 * 1024 * 1024);
+    run.child.stdout.destroy();
+    expect((await run.exited).code).toBe(0);
+  });
+
+  it('ends promptly when the reader goes away after one line (| head -1)', async () => {
+    const run = streaming('repeat(1)', { LMS_JQ_TIMEOUT: '60' });
+    const first = await run.firstLine;
+    expect(first.line).toMatch(/^[{1]/);
+    run.child.stdout.destroy();
+    const exit = await run.exited;
+    // A reader that went away ends the output as it ends a listing's: exit 0, as `| head` expects.
+    expect(exit.code).toBe(0);
+    expect(exit.at - first.at).toBeLessThan(5_000);
   });
 
   it('refuses a limit that is no positive number', async () => {

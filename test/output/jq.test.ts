@@ -1,8 +1,9 @@
 // --jq: jq's own semantics over the JSON a command would print (a list as one array of every item it
 // would print), strings printed raw; its mistakes are usage errors (exit 2) in jq's words, and a
 // mistake in the expression is found before any request is sent.
+import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import { compileJq } from '../../src/output/jq.js';
+import { compileJq, writeJqItem } from '../../src/output/jq.js';
 import { renderList } from '../../src/output/render.js';
 import type { ApiRequest } from '../../src/transport/types.js';
 import { fakeIO } from '../helpers/fake-io.js';
@@ -166,4 +167,68 @@ describe('--jq with -o ndjson, record by record', () => {
     expect(io.stdoutText()).toBe('1\n3\n5\n');
     expect(io.stderrText()).toBe('--jq: even 2\n--jq: even 4\n');
   });
+});
+
+describe('--jq output streams as jq writes it', () => {
+  const numbers = (n: number) => Array.from({ length: n }, (_, i) => `${i}\n`).join('');
+
+  it("prints a run's results while the run goes on, in order, then ends it at the time limit", async () => {
+    const jq = await compileJq('range(1e9)', { LMS_JQ_TIMEOUT: '2' });
+    const io = fakeIO();
+    let settled = false;
+    const run = writeJqItem(null, { io, format: 'json', jq }).finally(() => (settled = true));
+    run.catch(() => undefined);
+    await vi.waitFor(() => expect(io.stdoutText().length).toBeGreaterThan(100_000), { timeout: 5_000, interval: 5 });
+    expect(settled).toBe(false);
+    await expect(run).rejects.toThrow('--jq: the filter ran past its time limit of 2 s');
+    // Whole results only, each once, in jq's order.
+    const printed = io.stdoutText();
+    expect(printed).toBe(numbers(printed.split('\n').length - 1));
+  });
+
+  it('keeps a character whole that jq wrote across two chunks', async () => {
+    // RS and a quote, then "xé" over and over: the 64 KiB boundary falls inside an é.
+    const jq = await compileJq('"xé" * 30000', {});
+    const io = fakeIO();
+    await writeJqItem(null, { io, format: 'json', jq });
+    expect(io.stdoutText()).toBe(`${'xé'.repeat(30000)}\n`);
+  });
+
+  it('fails when writing its output fails, though jq had finished', async () => {
+    // The first write waits a second for the reader, jq finishes meanwhile, and the second write fails.
+    let writes = 0;
+    const failing = new Writable({
+      highWaterMark: 1,
+      write(_chunk, _encoding, done) {
+        setTimeout(done, 1_000);
+      },
+    });
+    const write = failing.write.bind(failing);
+    const stdout = Object.assign(failing, {
+      write: (text: string | Uint8Array) => {
+        if (++writes === 2) throw new Error('the disk is full');
+        return write(text);
+      },
+    });
+    const jq = await compileJq('range(100000)', {});
+    await expect(writeJqItem(null, { io: { ...fakeIO(), stdout }, format: 'json', jq })).rejects.toThrow('the disk is full');
+  });
+
+  it('holds jq back while the reader is slow, without charging the wait to the time budget', async () => {
+    // A reader that takes 100 ms over every write: 3 MB of results take some 4 s to write, jq
+    // itself well under a second, and the thread waits for the rest.
+    const written: string[] = [];
+    const slow = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, done) {
+        written.push(chunk.toString());
+        setTimeout(done, 100);
+      },
+    });
+    const io = { ...fakeIO(), stdout: slow };
+    const jq = await compileJq('range(400000)', { LMS_JQ_TIMEOUT: '2' });
+    await writeJqItem(null, { io, format: 'json', jq });
+    expect(written.length).toBeGreaterThan(30);
+    expect(written.join('')).toBe(numbers(400_000));
+  }, 20_000);
 });

@@ -44,6 +44,14 @@ export type Permission = (typeof PERMISSIONS)[number];
 /** Grants every permission (the built-in AccountAdmin role). */
 export const ALL = '*';
 
+/**
+ * One row of an area's policy: who may do an action, asked of the target the handler names (an
+ * account and its chain, a course, a section of it). A list: any one of its permissions allows it.
+ * The long form adds who else may: `self`, the caller acting on their own record, whatever they
+ * hold; `admin`, anyone holding an admin role on the target's account or above it.
+ */
+export type Rule = readonly Permission[] | { readonly anyOf: readonly Permission[]; readonly self?: true; readonly admin?: true };
+
 export type PermissionContext =
   | { account: { id: number } }
   /** `sections`: the sections the action touches (a student's, a section being edited); a
@@ -72,6 +80,14 @@ export function can(db: Db, userId: number, permission: Permission, context: Per
 export function canAny(db: Db, userId: number, permissions: readonly Permission[], context: PermissionContext): boolean {
   const granted = permissionsIn(db, userId, context);
   return granted.has(ALL) || permissions.some((p) => granted.has(p));
+}
+
+/** Does the rule allow the user there? `owner`: whose record the action touches, for a rule that lets its owner act. */
+export function allowedBy(db: Db, userId: number, rule: Rule, context: PermissionContext, owner?: number): boolean {
+  if (!('anyOf' in rule)) return canAny(db, userId, rule, context);
+  if (rule.self && owner === userId) return true;
+  if (rule.admin && administers(db, userId, 'account' in context ? context.account.id : context.course.account_id)) return true;
+  return canAny(db, userId, rule.anyOf, context);
 }
 
 /** May the user see a course's SIS ids (reading or managing SIS data)? */

@@ -24,10 +24,10 @@ import {
   type MockCtx,
 } from '../../kit.js';
 import { findUser } from '../lookup.js';
-import { canAny, reachIn } from '../permissions.js';
+import { reachIn } from '../permissions.js';
 import { gradeNotice, submissionNotice } from '../activity/notifications.js';
 import { assignmentById, type AssignmentRow } from '../assignments/repo.js';
-import { canManageContent } from '../access.js';
+import { canManageContent, demand } from '../access.js';
 import { canReadCourse } from '../permissions.js';
 import { courseById, type CourseRow } from '../courses/repo.js';
 import { startUpload } from '../files/handlers.js';
@@ -182,7 +182,7 @@ function firstPage(ctx: MockCtx): boolean {
 
 const listOfAssignment: Handler = (ctx) => {
   const scoped = scope(ctx);
-  requireThat(canAny(ctx.db, ctx.caller.id, submissionsPolicy.listAssignment, { course: scoped.course }));
+  demand(ctx, submissionsPolicy.listAssignment, { course: scoped.course });
   const a = assignmentIn(ctx, scoped.course);
   const v = visibility(ctx, scoped.course);
   if (firstPage(ctx)) ensureSubmissionsOf(ctx.db, scoped.course.id, [a.id], ctx.now());

@@ -1,6 +1,6 @@
 // Who may do what with a course's submissions, as data: each action and the course permissions any
-// one of which allows it. The handlers ask `canAny` of a row; none of them writes the rule for itself.
-import type { Permission } from '../permissions.js';
+// one of which allows it. The handlers ask a row through access.ts (`allows`, `demand`); none of them writes the rule for itself.
+import type { Rule } from '../permissions.js';
 
 export const submissionsPolicy = {
   /**
@@ -9,4 +9,4 @@ export const submissionsPolicy = {
    * their own or their student's through `…/students/submissions`).
    */
   listAssignment: ['manage_grades', 'view_all_grades'],
-} as const satisfies Record<string, readonly Permission[]>;
+} as const satisfies Record<string, Rule>;

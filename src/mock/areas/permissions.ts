@@ -48,9 +48,12 @@ export const ALL = '*';
  * One row of an area's policy: who may do an action, asked of the target the handler names (an
  * account and its chain, a course, a section of it). A list: any one of its permissions allows it.
  * The long form adds who else may: `self`, the caller acting on their own record, whatever they
- * hold; `admin`, anyone holding an admin role on the target's account or above it.
+ * hold; `admin`, anyone holding an admin role on the target's account or above it; `member`,
+ * anyone enrolled in the target course (active or invited), whatever the enrollment grants.
  */
-export type Rule = readonly Permission[] | { readonly anyOf: readonly Permission[]; readonly self?: true; readonly admin?: true };
+export type Rule =
+  | readonly Permission[]
+  | { readonly anyOf: readonly Permission[]; readonly self?: true; readonly admin?: true; readonly member?: true };
 
 export type PermissionContext =
   | { account: { id: number } }
@@ -87,6 +90,7 @@ export function allowedBy(db: Db, userId: number, rule: Rule, context: Permissio
   if (!('anyOf' in rule)) return canAny(db, userId, rule, context);
   if (rule.self && owner === userId) return true;
   if (rule.admin && administers(db, userId, 'account' in context ? context.account.id : context.course.account_id)) return true;
+  if (rule.member && 'course' in context && isInCourse(db, userId, context.course.id)) return true;
   return canAny(db, userId, rule.anyOf, context);
 }
 
@@ -127,18 +131,21 @@ export function administers(db: Db, userId: number, accountId: number): boolean 
   return activeAdminRoles(db, userId, accountChain(db, accountId)).length > 0;
 }
 
-/** Enrolled (active or invited), or an admin over the course's account. */
+/** Reading a course and what every member sees of it: its members and any admin above it. */
+export const READ_COURSE: Rule = { anyOf: [], member: true, admin: true };
+
 export function canReadCourse(db: Db, userId: number, course: { id: number; account_id: number }): boolean {
-  return isInCourse(db, userId, course.id) || administers(db, userId, course.account_id);
+  return allowedBy(db, userId, READ_COURSE, { course });
 }
 
 
 /**
- * Where in a course a permission holds: everywhere (an admin, or an enrollment not limited to its
- * section), in some sections only (section-limited enrollments), or nowhere (an empty list).
+ * Where in a course any one of the permissions holds: everywhere (an admin, or an enrollment not
+ * limited to its section), in some sections only (section-limited enrollments), or nowhere (an
+ * empty list).
  */
-export function reachIn(db: Db, userId: number, permission: Permission, course: { id: number; account_id: number }): 'all' | number[] {
-  const grants = (permissions: string[]) => permissions.includes(ALL) || permissions.includes(permission);
+export function reachIn(db: Db, userId: number, anyOf: readonly Permission[], course: { id: number; account_id: number }): 'all' | number[] {
+  const grants = (permissions: string[]) => permissions.includes(ALL) || anyOf.some((p) => permissions.includes(p));
   if (activeAdminRoles(db, userId, accountChain(db, course.account_id)).some((r) => grants(r.permissions))) return 'all';
   const sections: number[] = [];
   for (const role of activeCourseRoles(db, userId, course.id)) {

@@ -7,7 +7,6 @@ import type { Db } from '../db/open.js';
 import { accountChain } from './accounts/repo.js';
 import { activeAdminRoles } from './admins/repo.js';
 import { activeCourseRoles, isInCourse } from './enrollments/repo.js';
-import { userWithinAccount } from './users/repo.js';
 
 export const PERMISSIONS = [
   // accounts
@@ -97,33 +96,6 @@ export function allowedBy(db: Db, userId: number, rule: Rule, context: Permissio
 /** May the user see a course's SIS ids (reading or managing SIS data)? */
 export function canReadSis(db: Db, userId: number, course: { id: number; account_id: number }): boolean {
   return canAny(db, userId, ['read_sis', 'manage_sis'], { course });
-}
-
-/**
- * May the caller change or delete another user's record, acting in `accountId`? As real instances
- * rule: the caller manages logins there, the user is within that account's reach, and the user
- * holds no admin right the caller lacks where the user holds it (a sub-account admin cannot touch
- * the root's admins; a helpdesk role cannot touch an AccountAdmin). Oneself, always.
- */
-export function canManageUser(db: Db, callerId: number, targetId: number, accountId: number): boolean {
-  if (callerId === targetId) return true;
-  if (!can(db, callerId, 'manage_user_logins', { account: { id: accountId } })) return false;
-  if (!userWithinAccount(db, targetId, accountId)) return false;
-  return activeAdminRoles(db, targetId).every((held) => {
-    const mine = permissionsIn(db, callerId, { account: { id: held.accountId } });
-    return mine.has(ALL) || (!held.permissions.includes(ALL) && held.permissions.every((p) => mine.has(p)));
-  });
-}
-
-/**
- * Does the caller hold `permission` through an admin role on an account the user is within (a
- * login there, or an enrollment or admin role in it or below)? A sub-account's admin reads the
- * students of its courses, not the rest of the instance.
- */
-export function administersUser(db: Db, callerId: number, targetId: number, permission: Permission): boolean {
-  return activeAdminRoles(db, callerId).some(
-    (role) => (role.permissions.includes(ALL) || role.permissions.includes(permission)) && userWithinAccount(db, targetId, role.accountId),
-  );
 }
 
 /** Any admin role at all on the account or above it. */

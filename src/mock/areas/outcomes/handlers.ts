@@ -11,7 +11,7 @@ import { text, textFault } from '../../fields.js';
 import { permit } from '../access.js';
 import type { ParamsObject } from '../../decode.js';
 import { accountById, accountChain } from '../accounts/repo.js';
-import { mayEdit, mayRead } from './policy.js';
+import { mayEditOutcomes, mayReadOutcomes } from './policy.js';
 import { courseById } from '../courses/repo.js';
 import {
   activeLinkCount,
@@ -82,7 +82,7 @@ const groupUrl = (g: GroupRow) => `/api/v1/${segment(contextOf(g))}/outcome_grou
 
 function groupBrief(ctx: MockCtx, g: GroupRow): OutcomeGroupBrief {
   const url = groupUrl(g);
-  return { id: g.id, title: g.title, vendor_guid: g.vendor_guid, url, subgroups_url: `${url}/subgroups`, outcomes_url: `${url}/outcomes`, can_edit: mayEdit(ctx, contextOf(g)) };
+  return { id: g.id, title: g.title, vendor_guid: g.vendor_guid, url, subgroups_url: `${url}/subgroups`, outcomes_url: `${url}/outcomes`, can_edit: mayEditOutcomes(ctx, contextOf(g)) };
 }
 
 function groupJson(ctx: MockCtx, g: GroupRow): OutcomeGroup {
@@ -106,7 +106,7 @@ function outcomeBrief(ctx: MockCtx, o: OutcomeRow): OutcomeBrief {
     display_name: o.display_name,
     title: o.title,
     url: `/api/v1/outcomes/${o.id}`,
-    can_edit: mayEdit(ctx, contextOf(o)),
+    can_edit: mayEditOutcomes(ctx, contextOf(o)),
   };
 }
 
@@ -138,7 +138,7 @@ function linkJson(ctx: MockCtx, link: LinkRow, options: { full?: boolean; group?
     outcome_group: groupBrief(ctx, group),
     outcome: options.full ? outcomeFull(ctx, outcome) : outcomeBrief(ctx, outcome),
     assessed: false,
-    can_unlink: mayEdit(ctx, contextOf(group)) && unlinkable(ctx, link),
+    can_unlink: mayEditOutcomes(ctx, contextOf(group)) && unlinkable(ctx, link),
   };
 }
 
@@ -147,8 +147,8 @@ function linkJson(ctx: MockCtx, link: LinkRow, options: { full?: boolean; group?
 /** The route's context, which the caller may read (and, with `edit`, change). */
 function contextFor(ctx: MockCtx, options: { edit: boolean }): OutcomeContextRef {
   const c = routeContext(ctx);
-  permit(mayRead(ctx, c));
-  if (options.edit) permit(mayEdit(ctx, c));
+  permit(mayReadOutcomes(ctx, c));
+  if (options.edit) permit(mayEditOutcomes(ctx, c));
   return c;
 }
 

@@ -1,5 +1,5 @@
 // Who may read and change a context's outcomes, as data: each kind of context and the row asked of
-// it. The handlers ask `mayRead` and `mayEdit` (answered once a request); none of them writes the
+// it. The handlers ask `mayReadOutcomes` and `mayEditOutcomes` (answered once a request); none of them writes the
 // rule for itself. Global outcomes are read by anyone and changed by the site admin, whose right is
 // held on the instance's root account.
 import { once, type MockCtx } from '../../kit.js';
@@ -28,10 +28,10 @@ function ask(ctx: MockCtx, rows: Partial<Record<'global' | 'Account' | 'Course',
   return course !== undefined && allows(ctx, rows.Course!, { course });
 }
 
-export function mayRead(ctx: MockCtx, c: OutcomeContextRef): boolean {
+export function mayReadOutcomes(ctx: MockCtx, c: OutcomeContextRef): boolean {
   return once(ctx, `outcomes:read:${c.type}:${c.id}`, () => ask(ctx, outcomesPolicy.read, c));
 }
 
-export function mayEdit(ctx: MockCtx, c: OutcomeContextRef): boolean {
+export function mayEditOutcomes(ctx: MockCtx, c: OutcomeContextRef): boolean {
   return once(ctx, `outcomes:edit:${c.type}:${c.id}`, () => ask(ctx, outcomesPolicy.edit, c));
 }

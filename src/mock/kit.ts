@@ -103,10 +103,6 @@ export const invalid = (model: string | undefined, field: string, type: string, 
   return new HttpError(400, { errors: model ? { [model]: entry } : entry });
 };
 
-export function requireThat(condition: unknown): asserts condition {
-  if (!condition) throw unauthorized();
-}
-
 /** The token of an `Authorization: Bearer …` header. */
 export function bearerToken(req: ApiRequest): string | undefined {
   return headerOf(req, 'authorization')?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim() || undefined;

@@ -7,7 +7,6 @@ import type { Db } from '../db/open.js';
 import { accountChain } from './accounts/repo.js';
 import { activeAdminRoles } from './admins/repo.js';
 import { activeCourseRoles, isInCourse } from './enrollments/repo.js';
-import { userWithinAccount } from './users/repo.js';
 
 export const PERMISSIONS = [
   // accounts
@@ -44,6 +43,17 @@ export type Permission = (typeof PERMISSIONS)[number];
 /** Grants every permission (the built-in AccountAdmin role). */
 export const ALL = '*';
 
+/**
+ * One row of an area's policy: who may do an action, asked of the target the handler names (an
+ * account and its chain, a course, a section of it). A list: any one of its permissions allows it.
+ * The long form adds who else may: `self`, the caller acting on their own record, whatever they
+ * hold; `admin`, anyone holding an admin role on the target's account or above it; `member`,
+ * anyone enrolled in the target course (active or invited), whatever the enrollment grants.
+ */
+export type Rule =
+  | readonly Permission[]
+  | { readonly anyOf: readonly Permission[]; readonly self?: true; readonly admin?: true; readonly member?: true };
+
 export type PermissionContext =
   | { account: { id: number } }
   /** `sections`: the sections the action touches (a student's, a section being edited); a
@@ -74,36 +84,18 @@ export function canAny(db: Db, userId: number, permissions: readonly Permission[
   return granted.has(ALL) || permissions.some((p) => granted.has(p));
 }
 
+/** Does the rule allow the user there? `owner`: whose record the action touches, for a rule that lets its owner act. */
+export function allowedBy(db: Db, userId: number, rule: Rule, context: PermissionContext, owner?: number): boolean {
+  if (!('anyOf' in rule)) return canAny(db, userId, rule, context);
+  if (rule.self && owner === userId) return true;
+  if (rule.admin && administers(db, userId, 'account' in context ? context.account.id : context.course.account_id)) return true;
+  if (rule.member && 'course' in context && isInCourse(db, userId, context.course.id)) return true;
+  return canAny(db, userId, rule.anyOf, context);
+}
+
 /** May the user see a course's SIS ids (reading or managing SIS data)? */
 export function canReadSis(db: Db, userId: number, course: { id: number; account_id: number }): boolean {
   return canAny(db, userId, ['read_sis', 'manage_sis'], { course });
-}
-
-/**
- * May the caller change or delete another user's record, acting in `accountId`? As real instances
- * rule: the caller manages logins there, the user is within that account's reach, and the user
- * holds no admin right the caller lacks where the user holds it (a sub-account admin cannot touch
- * the root's admins; a helpdesk role cannot touch an AccountAdmin). Oneself, always.
- */
-export function canManageUser(db: Db, callerId: number, targetId: number, accountId: number): boolean {
-  if (callerId === targetId) return true;
-  if (!can(db, callerId, 'manage_user_logins', { account: { id: accountId } })) return false;
-  if (!userWithinAccount(db, targetId, accountId)) return false;
-  return activeAdminRoles(db, targetId).every((held) => {
-    const mine = permissionsIn(db, callerId, { account: { id: held.accountId } });
-    return mine.has(ALL) || (!held.permissions.includes(ALL) && held.permissions.every((p) => mine.has(p)));
-  });
-}
-
-/**
- * Does the caller hold `permission` through an admin role on an account the user is within (a
- * login there, or an enrollment or admin role in it or below)? A sub-account's admin reads the
- * students of its courses, not the rest of the instance.
- */
-export function administersUser(db: Db, callerId: number, targetId: number, permission: Permission): boolean {
-  return activeAdminRoles(db, callerId).some(
-    (role) => (role.permissions.includes(ALL) || role.permissions.includes(permission)) && userWithinAccount(db, targetId, role.accountId),
-  );
 }
 
 /** Any admin role at all on the account or above it. */
@@ -111,18 +103,21 @@ export function administers(db: Db, userId: number, accountId: number): boolean 
   return activeAdminRoles(db, userId, accountChain(db, accountId)).length > 0;
 }
 
-/** Enrolled (active or invited), or an admin over the course's account. */
+/** Reading a course and what every member sees of it: its members and any admin above it. */
+export const READ_COURSE: Rule = { anyOf: [], member: true, admin: true };
+
 export function canReadCourse(db: Db, userId: number, course: { id: number; account_id: number }): boolean {
-  return isInCourse(db, userId, course.id) || administers(db, userId, course.account_id);
+  return allowedBy(db, userId, READ_COURSE, { course });
 }
 
 
 /**
- * Where in a course a permission holds: everywhere (an admin, or an enrollment not limited to its
- * section), in some sections only (section-limited enrollments), or nowhere (an empty list).
+ * Where in a course any one of the permissions holds: everywhere (an admin, or an enrollment not
+ * limited to its section), in some sections only (section-limited enrollments), or nowhere (an
+ * empty list).
  */
-export function reachIn(db: Db, userId: number, permission: Permission, course: { id: number; account_id: number }): 'all' | number[] {
-  const grants = (permissions: string[]) => permissions.includes(ALL) || permissions.includes(permission);
+export function reachIn(db: Db, userId: number, anyOf: readonly Permission[], course: { id: number; account_id: number }): 'all' | number[] {
+  const grants = (permissions: string[]) => permissions.includes(ALL) || anyOf.some((p) => permissions.includes(p));
   if (activeAdminRoles(db, userId, accountChain(db, course.account_id)).some((r) => grants(r.permissions))) return 'all';
   const sections: number[] = [];
   for (const role of activeCourseRoles(db, userId, course.id)) {

@@ -1,9 +1,10 @@
 // Accounts the caller administers (supporting endpoints: what workflows need to find account ids).
 import type { Account } from '../../../spec/types/school.js';
-import { keysetSource, paginate, requireThat, type Handler } from '../../kit.js';
+import { keysetSource, paginate, type Handler } from '../../kit.js';
 import { findAccount } from '../lookup.js';
-import { administers } from '../permissions.js';
+import { demand } from '../access.js';
 import { accountsAdministeredQuery } from '../admins/repo.js';
+import { accountsPolicy } from './policy.js';
 import type { AccountRow } from './repo.js';
 
 function accountJson(a: AccountRow): Account {
@@ -25,6 +26,6 @@ export const list: Handler = (ctx) => {
 
 export const get: Handler = (ctx) => {
   const account = findAccount(ctx, ctx.path.id);
-  requireThat(administers(ctx.db, ctx.caller.id, account.id));
+  demand(ctx, accountsPolicy.get, { account });
   return accountJson(account);
 };

@@ -1,9 +1,10 @@
 // Account admins: list, add (a role on the account; AccountAdmin unless another is named) and
 // remove. Adding is idempotent; removing names the role when it is not the default.
 import type { Admin } from '../../../spec/types/roster.js';
-import { HttpError, bool, int, list, notFound, paginate, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
+import { HttpError, bool, int, list, notFound, paginate, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { findAccount, find, rootOf } from '../lookup.js';
-import { can } from '../permissions.js';
+import { demand } from '../access.js';
+import { adminsPolicy } from './policy.js';
 import { ACCOUNT_MEMBERSHIP, builtInRole, roleById, roleByName, type AccountRow, type RoleRow } from '../accounts/repo.js';
 import { briefUserJson } from '../users/handlers.js';
 import { hasLoginIn, userById, users } from '../users/repo.js';
@@ -17,7 +18,7 @@ function adminJson(ctx: MockCtx, a: AdminRow, state = a.workflow_state): Admin {
 
 function managedAccount(ctx: MockCtx): AccountRow {
   const account = findAccount(ctx, ctx.path.account_id);
-  requireThat(can(ctx.db, ctx.caller.id, 'manage_account_memberships', { account }));
+  demand(ctx, adminsPolicy.manage, { account });
   return account;
 }
 

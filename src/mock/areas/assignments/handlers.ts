@@ -1,10 +1,10 @@
 // Assignments of a course (supporting endpoints): list, read, create, change, delete. Unpublished
 // ones are seen only by those who may manage the course's content, who alone may write them.
 import type { ParamsObject } from '../../decode.js';
-import { badRequest, invalid, list, notFound, numericId, obj, paginate, requireThat, keysetSource, str, bool, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { badRequest, invalid, list, notFound, numericId, obj, paginate, keysetSource, str, bool, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { deleteTopic } from '../discussions/repo.js';
 import { findCourse } from '../lookup.js';
-import { canManageContent, readableCourse } from '../access.js';
+import { canManageContent, permit, readableCourse } from '../access.js';
 import { DEFAULT_GRADING_SCHEME } from '../../../spec/grading.js';
 import { needsGradingCount } from '../submissions/repo.js';
 import {
@@ -105,7 +105,7 @@ function assignmentFields(a: ParamsObject, base: AssignmentChange): AssignmentCh
 
 const create: Handler = (ctx) => {
   const course = findCourse(ctx, ctx.path.course_id);
-  requireThat(canManageContent(ctx, course));
+  permit(canManageContent(ctx, course));
   const a = obj(ctx.params, 'assignment');
   if (!str(a, 'name')?.trim()) throw invalid('assignment', 'name', 'blank', "can't be blank");
   const v = assignmentFields(a, NEW_ASSIGNMENT);
@@ -137,7 +137,7 @@ const get: Handler = (ctx) => {
 /** A live assignment of the course, for a caller who manages the course's content. */
 function managedAssignment(ctx: MockCtx): AssignmentRow {
   const course = findCourse(ctx, ctx.path.course_id);
-  requireThat(canManageContent(ctx, course));
+  permit(canManageContent(ctx, course));
   const id = numericId(ctx.path.id);
   const row = id === undefined ? undefined : assignmentById(ctx.db, id);
   if (!row || row.course_id !== course.id) throw notFound();

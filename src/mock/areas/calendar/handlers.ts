@@ -2,10 +2,10 @@
 // the caller's courses, groups and own calendar that have not ended and start within a week, by the
 // mock's clock, soonest first, at most 20 (as real instances answer the dashboard's "Coming up").
 import type { AssignmentEvent, CalendarEvent, UpcomingEvent } from '../../../spec/types/calendar.js';
-import { bool, created, invalid, obj, requireThat, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { bool, created, invalid, obj, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { checkText, text } from '../../fields.js';
-import { findCourse } from '../lookup.js';
-import { can } from '../permissions.js';
+import { permit } from '../access.js';
+import { mayAddTo } from './policy.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import type { AssignmentRow } from '../assignments/repo.js';
 import {
@@ -78,20 +78,6 @@ const upcoming: Handler = (ctx) => {
   return all.sort((a, b) => (a.start_at ?? '').localeCompare(b.start_at ?? '') || String(a.id).localeCompare(String(b.id))).slice(0, UPCOMING_LIMIT);
 };
 
-/** Who may put an event on a calendar: the user on their own, a member on a group's, a course's content managers on a course's. */
-function mayAddTo(ctx: MockCtx, type: EventContextType, id: number): boolean {
-  switch (type) {
-    case 'User':
-      return id === ctx.caller.id;
-    case 'Group':
-      return contextsOfUser(ctx.db, ctx.caller.id).groups.includes(id);
-    case 'Course': {
-      const course = findCourse(ctx, String(id));
-      return can(ctx.db, ctx.caller.id, 'manage_content', { course });
-    }
-  }
-}
-
 const create: Handler = (ctx) => {
   const e = obj(ctx.params, 'calendar_event');
   const code = str(e, 'context_code') ?? '';
@@ -99,7 +85,7 @@ const create: Handler = (ctx) => {
   if (!match) throw invalid('calendar_event', 'context_code', 'invalid', 'must be course_N, group_N or user_N');
   const type = TYPE_OF[match[1]!]!;
   const contextId = Number(match[2]);
-  requireThat(mayAddTo(ctx, type, contextId));
+  permit(mayAddTo(ctx, type, contextId));
   const title = str(e, 'title')?.trim() ?? '';
   checkText(text(), title, 'calendar_event', 'title');
   const startAt = timestamp(e, 'start_at');

@@ -13,7 +13,7 @@ import { AVATAR, scopeOf } from '../search/handlers.js';
 import { commonContextsOf } from '../search/repo.js';
 import { activeUser, userById } from '../users/repo.js';
 import { deliver, postMessage, type MessageContent } from './deliver.js';
-import { canAny } from '../permissions.js';
+import { allows } from '../access.js';
 import { classOf, conversationsPolicy } from './policy.js';
 import {
   addParticipants,
@@ -245,7 +245,7 @@ function mayMessageClasses(ctx: MockCtx, scope: MessagingScope, tokens: readonly
     const ref = parseContextToken(token);
     if (!ref || !peopleSourceOf(scope, ref)) continue;
     const course = classOf(ctx.db, ref);
-    if (course && !canAny(ctx.db, ctx.caller.id, conversationsPolicy.messageClass, { course })) throw refused('recipients', 'restricted by role');
+    if (course && !allows(ctx, conversationsPolicy.messageClass, { course })) throw refused('recipients', 'restricted by role');
   }
 }
 

@@ -1,11 +1,12 @@
 // Who may send what, as data: each action and the course permissions any one of which allows it.
-// The handlers ask `canAny` of a row; none of them writes the rule for itself. Whom a sender may reach at all
-// is the messaging scope's (search/audience.ts); this says only what a reachable context asks more.
+// The handlers ask a row through access.ts (`allows`, `demand`); none of them writes the rule for
+// itself. Whom a sender may reach at all is the messaging scope's (search/audience.ts); this says
+// only what a reachable context asks more.
 import type { Db } from '../../db/open.js';
 import { courseById } from '../courses/repo.js';
 import type { ContextRef } from '../search/audience.js';
 import { sectionById } from '../sections/repo.js';
-import type { Permission } from '../permissions.js';
+import type { Rule } from '../permissions.js';
 
 export const conversationsPolicy = {
   /**
@@ -16,7 +17,7 @@ export const conversationsPolicy = {
    * who may message them.
    */
   messageClass: ['send_messages_all'],
-} as const satisfies Record<string, readonly Permission[]>;
+} as const satisfies Record<string, Rule>;
 
 const INSTRUCTORS = new Set(['TeacherEnrollment', 'TaEnrollment']);
 

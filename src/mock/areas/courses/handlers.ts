@@ -1,10 +1,9 @@
 // Courses (supporting endpoints): find them, create them, change them. Every course has a default
 // section that enrollments land in.
 import type { Course } from '../../../spec/types/school.js';
-import { badRequest, bool, invalid, list, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler } from '../../kit.js';
+import { badRequest, bool, invalid, list, obj, paginate, keysetSource, str, timestamp, type Handler } from '../../kit.js';
 import { findAccount, findCourse, rootOf } from '../lookup.js';
-import { readableCourse } from '../access.js';
-import { canAny } from '../permissions.js';
+import { demand, readableCourse } from '../access.js';
 import { ianaZone } from '../../time-zones.js';
 import { ENROLLMENT_TYPE_WORDS } from '../../../spec/vocabulary.js';
 import { enrollmentsOfUserInCourse } from '../enrollments/repo.js';
@@ -47,7 +46,7 @@ const listMine: Handler = (ctx) => {
 
 const listOfAccount: Handler = (ctx) => {
   const account = findAccount(ctx, ctx.path.account_id);
-  requireThat(canAny(ctx.db, ctx.caller.id, coursesPolicy.listAccount, { account }));
+  demand(ctx, coursesPolicy.listAccount, { account });
   const term = str(ctx.params, 'search_term');
   if (term !== undefined && term.length < 2) throw badRequest('search_term must be at least 2 characters');
   return paginate(ctx, keysetSource<CourseRow>(ctx.db, coursesOfAccountTreeQuery(account.id, term)), (c) => courseJson(c));
@@ -55,14 +54,14 @@ const listOfAccount: Handler = (ctx) => {
 
 const create: Handler = (ctx) => {
   const account = findAccount(ctx, ctx.path.account_id);
-  requireThat(canAny(ctx.db, ctx.caller.id, coursesPolicy.manage, { account }));
+  demand(ctx, coursesPolicy.manage, { account });
   const course = obj(ctx.params, 'course');
   const name = str(course, 'name')?.trim() || 'Unnamed Course';
   const code = str(course, 'course_code')?.trim() || name.slice(0, 20);
   const sis = str(course, 'sis_course_id')?.trim() || undefined;
   const root = rootOf(account);
   if (sis !== undefined) {
-    requireThat(canAny(ctx.db, ctx.caller.id, coursesPolicy.setSis, { account }));
+    demand(ctx, coursesPolicy.setSis, { account });
     if (courseSisTaken(ctx.db, root, sis)) throw invalid('course', 'sis_source_id', 'taken', `SIS ID "${sis}" is already in use`);
   }
   const startAt = timestamp(course, 'start_at');
@@ -91,7 +90,7 @@ const EVENTS: Record<string, string> = { offer: 'available', claim: 'unpublished
 const update: Handler = (ctx) => {
   const current = findCourse(ctx, ctx.path.id);
   const account = { id: current.account_id };
-  requireThat(canAny(ctx.db, ctx.caller.id, coursesPolicy.manage, { account }));
+  demand(ctx, coursesPolicy.manage, { account });
   const p = obj(ctx.params, 'course');
   const next: CourseChange = { ...current };
   // A blank name or code falls back as on create: real instances never keep an empty one.
@@ -101,7 +100,7 @@ const update: Handler = (ctx) => {
   if (code !== undefined) next.course_code = code.trim() || next.name.slice(0, 20);
   const sis = str(p, 'sis_course_id');
   if (sis !== undefined) {
-    requireThat(canAny(ctx.db, ctx.caller.id, coursesPolicy.setSis, { account }));
+    demand(ctx, coursesPolicy.setSis, { account });
     next.sis_course_id = sis.trim() || null;
     if (next.sis_course_id !== null && courseSisTaken(ctx.db, current.root_account_id, next.sis_course_id, current.id)) {
       throw invalid('course', 'sis_source_id', 'taken', `SIS ID "${next.sis_course_id}" is already in use`);

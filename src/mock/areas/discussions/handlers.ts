@@ -21,7 +21,6 @@ import {
   once,
   paginate,
   Reply,
-  requireThat,
   str,
   timestamp,
   type Handler,
@@ -30,16 +29,14 @@ import {
 } from '../../kit.js';
 import { checkText, text } from '../../fields.js';
 import { find, findCourse } from '../lookup.js';
-import { administers, can } from '../permissions.js';
+import { permit } from '../access.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import { assignmentById, createAssignment, deleteAssignment } from '../assignments/repo.js';
-import { canReadCourse } from '../permissions.js';
-import { courseById, type CourseRow } from '../courses/repo.js';
+import { courseById } from '../courses/repo.js';
 import { sectionsOfUserInCourse } from '../enrollments/repo.js';
 import { sectionById } from '../sections/repo.js';
 import { attachmentJson, safeFileName } from '../files/handlers.js';
 import { attachmentById, createPendingAttachment, makeAvailable, storeUpload } from '../files/repo.js';
-import { domainRootAccountId } from '../lookup.js';
 import { userById } from '../users/repo.js';
 import { contentTypeFor } from '../../../mime.js';
 import {
@@ -81,13 +78,13 @@ import {
   updateTopic,
   viewSnapshot,
   type EntryRow,
-  type TopicContextType,
   type TopicFields,
   type TopicRow,
 } from './repo.js';
+import { isLocked, mayCreateTopic, mayEditEntry, mayEditTopic, mayGradeTopic, mayPostIn, rightsIn, type Place } from './policy.js';
 import { observeesIn } from '../enrollments/repo.js';
 import { userFileBytes } from '../files/repo.js';
-import { groupCategoryOfCourse, groups, groupsOfCategory, groupsOfUser, isGroupMember } from '../groups/repo.js';
+import { groupCategoryOfCourse, groups, groupsOfCategory, groupsOfUser } from '../groups/repo.js';
 import type { StreamPresenter } from '../../area.js';
 import { announcementNotice, audienceOf } from '../activity/notifications.js';
 import { publishStreamItem, type StreamContext } from '../activity/repo.js';
@@ -102,20 +99,6 @@ const USER_QUOTA_BYTES = 1024 * 1024;
 const FORBIDDEN_DRAFT = 'You do not have permission to set this topic to draft state.';
 
 // ---- where, and who may do what there ---------------------------------------------------------
-
-interface Place {
-  type: TopicContextType;
-  id: number;
-  /** `courses/1`: the context's part of every URL. */
-  path: string;
-  /** The course of a course or group context. */
-  course?: CourseRow;
-  member: boolean;
-  read: boolean;
-  post: boolean;
-  moderate: boolean;
-  announce: boolean;
-}
 
 /** The context of a `{tctx}` route as the pipeline found it, or of a listing route from its path. */
 function contextOf(ctx: MockCtx): ResolvedContext {
@@ -136,51 +119,14 @@ function place(ctx: MockCtx): Place {
   return once(ctx, 'discussions:place', () => placeIn(ctx, contextOf(ctx)));
 }
 
-/** What the caller may do in a context. */
+/** What the caller may do in a context (the policy's rights; 404 for a context that has no forum). */
 function placeIn(ctx: MockCtx, c: ResolvedContext): Place {
-  {
-    const me = ctx.caller.id;
-    if (c.type === 'course') {
-      const course = courseById(ctx.db, c.id)!;
-      const moderate = can(ctx.db, me, 'moderate_forum', { course });
-      return {
-        type: 'Course', id: c.id, path: `courses/${c.id}`, course, member: true,
-        read: canReadCourse(ctx.db, ctx.caller.id, course),
-        post: can(ctx.db, me, 'post_to_forum', { course }) || moderate,
-        moderate,
-        announce: can(ctx.db, me, 'create_announcement', { course }),
-      };
-    }
-    if (c.type === 'group') {
-      const course = courseById(ctx.db, c.record.course_id)!;
-      const member = isGroupMember(ctx.db, c.id, me);
-      const moderate = can(ctx.db, me, 'moderate_forum', { course });
-      return {
-        type: 'Group', id: c.id, path: `groups/${c.id}`, course, member,
-        read: member || moderate || administers(ctx.db, me, course.account_id),
-        post: member || moderate,
-        moderate,
-        announce: moderate && can(ctx.db, me, 'create_announcement', { course }),
-      };
-    }
-    if (c.type === 'collection_item') {
-      // A collection item is public: anyone may read and post; its owner (or an admin) moderates.
-      const moderate = c.record.user_id === me || administers(ctx.db, me, domainRootAccountId(ctx.db));
-      return { type: 'CollectionItem', id: c.id, path: `collection_items/${c.id}`, member: true, read: true, post: true, moderate, announce: false };
-    }
-    throw notFound();
-  }
-}
-
-/** May the caller moderate this author's entries? A TA limited to a section moderates only its students' posts. */
-function moderatesEntryOf(ctx: MockCtx, p: Place, authorId: number): boolean {
-  if (!p.moderate) return false;
-  if (!p.course) return true;
-  return can(ctx.db, ctx.caller.id, 'moderate_forum', { course: p.course, sections: sectionsOfUserInCourse(ctx.db, authorId, p.course.id) });
+  const p = rightsIn(ctx, c);
+  if (!p) throw notFound();
+  return p;
 }
 
 const isDelayed = (t: TopicRow, now: string) => t.delayed_post_at !== null && t.delayed_post_at > now;
-const isLocked = (t: TopicRow, now: string) => t.locked === 1 || (t.lock_at !== null && t.lock_at <= now);
 
 /**
  * What the caller may see of a topic: that it exists (`shown`: it is listed, and answers by id), and
@@ -224,7 +170,7 @@ function inTopicSections(ctx: MockCtx, p: Place, t: TopicRow): boolean {
 function visibleTopic(ctx: MockCtx, raw = ctx.path.topic_id): { p: Place; t: TopicRow } {
   const p = place(ctx);
   // Those who cannot read the context learn nothing of its topics, not even which exist.
-  requireThat(p.read);
+  permit(p.read);
   const id = numericId(raw);
   const t = id === undefined ? undefined : topicInContext(ctx.db, p.type, p.id, id);
   if (!t || !topicAccess(ctx, p, t).shown) throw notFound();
@@ -237,7 +183,7 @@ function visibleTopic(ctx: MockCtx, raw = ctx.path.topic_id): { p: Place; t: Top
  */
 function readableTopic(ctx: MockCtx): { p: Place; t: TopicRow } {
   const { p, t } = visibleTopic(ctx);
-  requireThat(topicAccess(ctx, p, t).posts);
+  permit(topicAccess(ctx, p, t).posts);
   return { p, t };
 }
 
@@ -429,7 +375,7 @@ function paginateEntries(ctx: MockCtx, query: Parameters<typeof keysetSource>[1]
 
 const listTopics: Handler = (ctx) => {
   const p = place(ctx);
-  requireThat(p.read);
+  permit(p.read);
   const orderBy = str(ctx.params, 'order_by') ?? 'position';
   if (orderBy !== 'position' && orderBy !== 'recent_activity') throw invalid(undefined, 'order_by', 'inclusion', 'must be position or recent_activity');
   const scope = str(ctx.params, 'scope');
@@ -490,7 +436,7 @@ function topicFields(ctx: MockCtx, p: Place, current?: TopicRow): { fields: Topi
   if (Object.keys(a).length) {
     if (bool(a, 'set_assignment') === false) assignment = 'remove';
     else {
-      requireThat(p.course && p.type === 'Course' && can(ctx.db, ctx.caller.id, 'manage_content', { course: p.course }));
+      permit(mayGradeTopic(ctx, p));
       assignment = a;
     }
   }
@@ -610,7 +556,7 @@ function positionAfter(ctx: MockCtx, p: Place, topic: TopicRow): void {
 
 const createTopicHandler: Handler = (ctx) => {
   const p = place(ctx);
-  requireThat(p.read && p.post);
+  permit(mayCreateTopic(p));
   const { fields, assignment } = topicFields(ctx, p);
   applyAssignment(ctx, p, fields, assignment);
   const now = ctx.now();
@@ -632,7 +578,7 @@ const createTopicHandler: Handler = (ctx) => {
 
 function editableTopic(ctx: MockCtx): { p: Place; t: TopicRow } {
   const { p, t } = visibleTopic(ctx);
-  requireThat(p.moderate || (t.user_id === ctx.caller.id && p.post));
+  permit(mayEditTopic(ctx, p, t));
   return { p, t };
 }
 
@@ -691,7 +637,7 @@ function entryOf(ctx: MockCtx, p: Place, t: TopicRow, raw: string, options: { li
 /** Entries can be posted where the caller may post and the topic is not locked for them. */
 function postable(ctx: MockCtx): { p: Place; t: TopicRow } {
   const { p, t } = readableTopic(ctx);
-  requireThat(p.post && (p.moderate || !isLocked(t, ctx.now())));
+  permit(mayPostIn(ctx, p, t));
   return { p, t };
 }
 
@@ -786,7 +732,7 @@ function editableEntry(ctx: MockCtx): { p: Place; t: TopicRow; e: EntryRow } {
   const { p, t } = readableTopic(ctx);
   const e = entryOf(ctx, p, t, ctx.path.id, { live: true });
   // Only the author or a moderator of the author's posts; anyone else is answered 401, as the spec says.
-  requireThat((e.user_id === ctx.caller.id && p.post) || moderatesEntryOf(ctx, p, e.user_id));
+  permit(mayEditEntry(ctx, p, e));
   return { p, t, e };
 }
 

@@ -3,9 +3,11 @@
 // every other type manage_admin_users — in the enrollment's section when the caller is limited to one.
 // The response types are the client's: one contract, checked on both sides (type-only, nothing loaded).
 import type { Enrollment } from '../../../spec/types/roster.js';
-import { bool, once, rejected, int, list, notFound, obj, paginate, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
+import { bool, once, rejected, int, list, notFound, obj, paginate, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { domainRootAccountId, find, findCourse, findSection, findUser } from '../lookup.js';
-import { can, canReadSis, reachIn, type Permission } from '../permissions.js';
+import { canReadSis } from '../permissions.js';
+import { demand, permit, reachOf } from '../access.js';
+import { enrollmentsPolicy, manageRuleFor } from './policy.js';
 import { enrollmentInvitation } from '../activity/notifications.js';
 import { ACCOUNT_MEMBERSHIP, ENROLLMENT_TYPES, accountById, builtInRole, roleById, roleByName, type RoleRow } from '../accounts/repo.js';
 import { canReadCourse } from '../permissions.js';
@@ -82,10 +84,9 @@ function filters(ctx: MockCtx, accountId: number): Pick<EnrollmentFilter, 'types
 }
 
 function listInCourse(ctx: MockCtx, course: CourseRow, section?: SectionRow): ReturnType<Handler> {
-  requireThat(canReadCourse(ctx.db, ctx.caller.id, course));
+  permit(canReadCourse(ctx.db, ctx.caller.id, course));
   // A section-limited caller sees the roster of their own sections only.
-  const reach = reachIn(ctx.db, ctx.caller.id, 'read_roster', course);
-  requireThat(reach === 'all' || reach.length > 0);
+  const reach = reachOf(ctx, enrollmentsPolicy.listCourse, course);
   const userRaw = str(ctx.params, 'user_id');
   const user = userRaw ? findUser(ctx, userRaw) : undefined;
   const query = enrollmentsQuery({
@@ -108,13 +109,9 @@ const listSection: Handler = (ctx) => {
 const listUser: Handler = (ctx) => {
   const user = findUser(ctx, ctx.path.user_id);
   const root = domainRootAccountId(ctx.db);
-  // A user lists their own; anyone else's need the right to read rosters of the whole instance.
-  requireThat(user.id === ctx.caller.id || can(ctx.db, ctx.caller.id, 'read_roster', { account: { id: root } }));
+  demand(ctx, enrollmentsPolicy.listUser, { account: { id: root } }, user.id);
   return paginate(ctx, keysetSource<EnrollmentRow>(ctx.db, enrollmentsQuery({ user: user.id, ...filters(ctx, root) })), (e) => enrollmentJson(ctx, e, { withUser: true }));
 };
-
-/** The permission that adding or ending an enrollment of this type needs. */
-const permissionFor = (type: string): Permission => (type === 'StudentEnrollment' ? 'manage_students' : 'manage_admin_users');
 
 /** `enrollment[role_id]` or `enrollment[role]`, and `enrollment[type]`: they must agree; the type follows the role. */
 function typeAndRole(ctx: MockCtx, e: ReturnType<typeof obj>, course: CourseRow): { type: string; role: RoleRow } {
@@ -149,7 +146,7 @@ function enroll(ctx: MockCtx, course: CourseRow, fixedSection?: SectionRow): Ret
     if (section.course_id !== course.id) throw notFound();
   }
   section ??= defaultSectionOf(ctx.db, course, ctx.now());
-  requireThat(can(ctx.db, ctx.caller.id, permissionFor(type), { course, sections: [section.id] }));
+  demand(ctx, manageRuleFor(type), { course, sections: [section.id] });
 
   const stateRaw = str(e, 'enrollment_state');
   const state = stateRaw === 'active' || stateRaw === 'inactive' ? stateRaw : 'invited';
@@ -194,7 +191,7 @@ const end: Handler = (ctx) => {
   const course = findCourse(ctx, ctx.path.course_id);
   const enrollment = find(ctx, enrollments, ctx.path.id);
   if (enrollment.course_id !== course.id) throw notFound();
-  requireThat(can(ctx.db, ctx.caller.id, permissionFor(enrollment.type), { course, sections: [enrollment.course_section_id] }));
+  demand(ctx, manageRuleFor(enrollment.type), { course, sections: [enrollment.course_section_id] });
   const next = NEXT_STATE[str(ctx.params, 'task') ?? 'conclude'] ?? 'completed';
   setEnrollmentState(ctx.db, enrollment.id, next, ctx.now());
   return enrollmentJson(ctx, enrollmentById(ctx.db, enrollment.id)!);

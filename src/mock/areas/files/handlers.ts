@@ -15,13 +15,13 @@ import {
   notFound,
   numericId,
   Reply,
-  requireThat,
   str,
   type Handler,
   type MockCtx,
 } from '../../kit.js';
 import { domainRootAccountId } from '../lookup.js';
-import { can } from '../permissions.js';
+import { demand } from '../access.js';
+import { filesPolicy } from './policy.js';
 import {
   adoptReceipt,
   attachmentById,
@@ -195,8 +195,7 @@ function attachmentInPath(ctx: MockCtx): AttachmentRow | undefined {
 function ownedAttachment(ctx: MockCtx): AttachmentRow {
   const row = attachmentInPath(ctx);
   if (!row || row.workflow_state === 'deleted') throw notFound();
-  const mine = row.context_type === 'User' && row.context_id === ctx.caller.id;
-  requireThat(mine || can(ctx.db, ctx.caller.id, 'manage_user_logins', { account: { id: domainRootAccountId(ctx.db) } }));
+  demand(ctx, filesPolicy.personal, { account: { id: domainRootAccountId(ctx.db) } }, row.context_type === 'User' ? row.context_id : undefined);
   return row;
 }
 

@@ -6,13 +6,12 @@
 // aligned to an assignment or rubric is refused, with nothing changed.
 import type { CalculationMethod, Outcome, OutcomeBrief, OutcomeGroup, OutcomeGroupBrief, OutcomeLink, Rating } from '../../../spec/types/outcomes.js';
 import { CALCULATION_METHODS } from '../../../spec/types/outcomes.js';
-import { int, invalid, list, notFound, numericId, once, paginate, rejected, Reply, requireThat, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
+import { int, invalid, list, notFound, numericId, paginate, rejected, Reply, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { text, textFault } from '../../fields.js';
-import { domainRootAccountId } from '../lookup.js';
-import { administers, can } from '../permissions.js';
+import { permit } from '../access.js';
 import type { ParamsObject } from '../../decode.js';
 import { accountById, accountChain } from '../accounts/repo.js';
-import { canReadCourse } from '../permissions.js';
+import { mayEditOutcomes, mayReadOutcomes } from './policy.js';
 import { courseById } from '../courses/repo.js';
 import {
   activeLinkCount,
@@ -63,26 +62,6 @@ function describe(c: OutcomeContextRef): string {
   return c.type === null ? 'the global context' : `${c.type.toLowerCase()} ${c.id}`;
 }
 
-/** May the caller read the context's outcomes? Global ones anyone may; an account's its admins; a course's its members. */
-function canRead(ctx: MockCtx, c: OutcomeContextRef): boolean {
-  return once(ctx, `outcomes:read:${c.type}:${c.id}`, () => {
-    if (c.type === null) return true;
-    if (c.type === 'Account') return administers(ctx.db, ctx.caller.id, c.id!) || can(ctx.db, ctx.caller.id, 'manage_outcomes', { account: { id: c.id! } });
-    const course = courseById(ctx.db, c.id!);
-    return course !== undefined && (canReadCourse(ctx.db, ctx.caller.id, course) || can(ctx.db, ctx.caller.id, 'manage_outcomes', { course }));
-  });
-}
-
-/** `can_edit`: manage_outcomes on the owning context; global outcomes need the site admin's manage_global_outcomes. */
-function canEdit(ctx: MockCtx, c: OutcomeContextRef): boolean {
-  return once(ctx, `outcomes:edit:${c.type}:${c.id}`, () => {
-    if (c.type === null) return can(ctx.db, ctx.caller.id, 'manage_global_outcomes', { account: { id: domainRootAccountId(ctx.db) } });
-    if (c.type === 'Account') return can(ctx.db, ctx.caller.id, 'manage_outcomes', { account: { id: c.id! } });
-    const course = courseById(ctx.db, c.id!);
-    return course !== undefined && can(ctx.db, ctx.caller.id, 'manage_outcomes', { course });
-  });
-}
-
 /** The accounts an outcome may come from to be linked in a context: the context's own account chain. */
 function relatedAccounts(ctx: MockCtx, c: OutcomeContextRef): number[] {
   if (c.type === 'Account') return accountChain(ctx.db, c.id!);
@@ -103,7 +82,7 @@ const groupUrl = (g: GroupRow) => `/api/v1/${segment(contextOf(g))}/outcome_grou
 
 function groupBrief(ctx: MockCtx, g: GroupRow): OutcomeGroupBrief {
   const url = groupUrl(g);
-  return { id: g.id, title: g.title, vendor_guid: g.vendor_guid, url, subgroups_url: `${url}/subgroups`, outcomes_url: `${url}/outcomes`, can_edit: canEdit(ctx, contextOf(g)) };
+  return { id: g.id, title: g.title, vendor_guid: g.vendor_guid, url, subgroups_url: `${url}/subgroups`, outcomes_url: `${url}/outcomes`, can_edit: mayEditOutcomes(ctx, contextOf(g)) };
 }
 
 function groupJson(ctx: MockCtx, g: GroupRow): OutcomeGroup {
@@ -127,7 +106,7 @@ function outcomeBrief(ctx: MockCtx, o: OutcomeRow): OutcomeBrief {
     display_name: o.display_name,
     title: o.title,
     url: `/api/v1/outcomes/${o.id}`,
-    can_edit: canEdit(ctx, contextOf(o)),
+    can_edit: mayEditOutcomes(ctx, contextOf(o)),
   };
 }
 
@@ -144,8 +123,8 @@ function outcomeFull(ctx: MockCtx, o: OutcomeRow): Outcome {
   };
 }
 
-/** Unlinking is possible unless it is the aligned outcome's last link. */
-function canUnlink(ctx: MockCtx, link: LinkRow): boolean {
+/** Unlinking is possible unless it is the aligned outcome's last link (a state of the link, not a permission). */
+function unlinkable(ctx: MockCtx, link: LinkRow): boolean {
   return !(activeLinkCount(ctx.db, link.outcome_id) <= 1 && isAligned(ctx.db, link.outcome_id));
 }
 
@@ -159,7 +138,7 @@ function linkJson(ctx: MockCtx, link: LinkRow, options: { full?: boolean; group?
     outcome_group: groupBrief(ctx, group),
     outcome: options.full ? outcomeFull(ctx, outcome) : outcomeBrief(ctx, outcome),
     assessed: false,
-    can_unlink: canEdit(ctx, contextOf(group)) && canUnlink(ctx, link),
+    can_unlink: mayEditOutcomes(ctx, contextOf(group)) && unlinkable(ctx, link),
   };
 }
 
@@ -168,8 +147,8 @@ function linkJson(ctx: MockCtx, link: LinkRow, options: { full?: boolean; group?
 /** The route's context, which the caller may read (and, with `edit`, change). */
 function contextFor(ctx: MockCtx, options: { edit: boolean }): OutcomeContextRef {
   const c = routeContext(ctx);
-  requireThat(canRead(ctx, c));
-  if (options.edit) requireThat(canEdit(ctx, c));
+  permit(mayReadOutcomes(ctx, c));
+  if (options.edit) permit(mayEditOutcomes(ctx, c));
   return c;
 }
 

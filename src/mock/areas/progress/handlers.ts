@@ -1,10 +1,9 @@
 // GET /api/v1/progress/:id: readable by whoever may read the job's context.
 import type { Progress } from '../../../spec/types/progress.js';
 import { progressById, type ProgressRow } from '../../jobs.js';
-import { notFound, numericId, unauthorized, type Handler, type MockCtx } from '../../kit.js';
-import { courseById } from '../courses/repo.js';
-import { isInCourse } from '../enrollments/repo.js';
-import { administers } from '../permissions.js';
+import { notFound, numericId, type Handler, type MockCtx } from '../../kit.js';
+import { permit } from '../access.js';
+import { mayReadProgress } from './policy.js';
 
 export function progressJson(ctx: Pick<MockCtx, 'origin'>, p: ProgressRow): Progress {
   const json: Progress = {
@@ -24,28 +23,11 @@ export function progressJson(ctx: Pick<MockCtx, 'origin'>, p: ProgressRow): Prog
   return json;
 }
 
-function mayRead(ctx: MockCtx, p: ProgressRow): boolean {
-  const caller = ctx.caller.id;
-  if (p.user_id === caller) return true;
-  switch (p.context_type) {
-    case 'User':
-      return p.context_id === caller;
-    case 'Course': {
-      const course = courseById(ctx.db, p.context_id);
-      return !!course && (isInCourse(ctx.db, caller, course.id) || administers(ctx.db, caller, course.account_id));
-    }
-    case 'Account':
-      return administers(ctx.db, caller, p.context_id);
-    default:
-      return false;
-  }
-}
-
 const get: Handler = (ctx) => {
   const id = numericId(ctx.path.id!);
   const p = id === undefined ? undefined : progressById(ctx.db, id);
   if (!p) throw notFound();
-  if (!mayRead(ctx, p)) throw unauthorized();
+  permit(mayReadProgress(ctx, p));
   return progressJson(ctx, p);
 };
 

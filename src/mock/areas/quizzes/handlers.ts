@@ -4,17 +4,17 @@
 import type { Quiz } from '../../../spec/types/quizzes.js';
 import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES } from '../../../spec/types/quizzes.js';
 import type { ParamsObject } from '../../decode.js';
-import { bool, HttpError, invalid, notFound, numericId, obj, once, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { bool, HttpError, invalid, notFound, numericId, obj, once, paginate, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { text, textFault } from '../../fields.js';
-import { can } from '../permissions.js';
-import { canManageContent, readableCourse } from '../access.js';
+import { allows, canManageContent, permit, readableCourse } from '../access.js';
+import { quizzesPolicy } from './policy.js';
 import type { CourseRow } from '../courses/repo.js';
 import { createQuiz, hasStudentSubmissions, QUIZ_DEFAULTS, quizById, quizzesOfCourseQuery, syncQuizAssignment, updateQuiz, type QuizRow, type QuizValues } from './repo.js';
 
 const GRADED = new Set(['assignment', 'graded_survey']);
 const TITLE = text({ required: true });
 
-const canGrade = (ctx: MockCtx, course: CourseRow) => once(ctx, `quizzes:grade:${course.id}`, () => can(ctx.db, ctx.caller.id, 'manage_grades', { course }));
+const grades = (ctx: MockCtx, course: CourseRow) => once(ctx, `quizzes:grade:${course.id}`, () => allows(ctx, quizzesPolicy.grade, { course }));
 
 function quizJson(ctx: MockCtx, q: QuizRow, course: CourseRow): Quiz {
   const html = `${ctx.origin}/courses/${q.course_id}/quizzes/${q.id}`;
@@ -46,7 +46,7 @@ function quizJson(ctx: MockCtx, q: QuizRow, course: CourseRow): Quiz {
     unlock_at: q.unlock_at,
     published: q.published === 1,
     locked_for_user: locked,
-    permissions: { read: true, submit: !manager, create: manager, manage: manager, update: manager, read_statistics: manager, review_grades: canGrade(ctx, course) },
+    permissions: { read: true, submit: !manager, create: manager, manage: manager, update: manager, read_statistics: manager, review_grades: grades(ctx, course) },
   };
   if (locked) {
     const lockedUntil = q.unlock_at !== null && q.unlock_at > now;
@@ -60,8 +60,8 @@ function quizJson(ctx: MockCtx, q: QuizRow, course: CourseRow): Quiz {
   }
   // As real instances filter it: the access code for those who grade or manage the quiz, grading
   // links for graders only; the IP filter is for everyone taking the quiz.
-  if (manager || canGrade(ctx, course)) json.access_code = q.access_code;
-  if (canGrade(ctx, course)) {
+  if (manager || grades(ctx, course)) json.access_code = q.access_code;
+  if (grades(ctx, course)) {
     json.speed_grader_url = q.published && q.assignment_id !== null ? `${ctx.origin}/courses/${q.course_id}/gradebook/speed_grader?assignment_id=${q.assignment_id}` : null;
   }
   return json;
@@ -244,7 +244,7 @@ const getQuiz: Handler = (ctx) => {
 
 const create: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
-  requireThat(canManageContent(ctx, course));
+  permit(canManageContent(ctx, course));
   const now = ctx.now();
   const values = quizValues(course, QUIZ_DEFAULTS, obj(ctx.params, 'quiz'));
   const id = createQuiz(ctx.db, course.id, values, now);
@@ -255,7 +255,7 @@ const create: Handler = (ctx) => {
 const update: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
   const quiz = quizInCourse(ctx, course);
-  requireThat(canManageContent(ctx, course));
+  permit(canManageContent(ctx, course));
   const values = quizValues(course, quiz, obj(ctx.params, 'quiz'));
   if (quiz.published === 1 && values.published === 0 && hasStudentSubmissions(ctx.db, quiz.id)) {
     throw new HttpError(400, { errors: { published: [{ attribute: 'published', type: 'invalid', message: "Can't unpublish if there are student submissions" }] } });

@@ -4,7 +4,8 @@
 // groups they belong to; and recipient lists (`7`, `course_1`, `course_1_students`, `section_2`,
 // `group_1`) resolved to the people within it.
 import type { Db } from '../../db/open.js';
-import { ALL, can } from '../permissions.js';
+import { ALL, canAny } from '../permissions.js';
+import { searchPolicy } from './policy.js';
 import { courseById } from '../courses/repo.js';
 import { activeCourseRoles, observeesIn } from '../enrollments/repo.js';
 import { sectionById } from '../sections/repo.js';
@@ -48,10 +49,10 @@ type CourseRoles = ReturnType<typeof activeCourseRoles>;
  * own on real instances, or a role without the right): its teachers and TAs, and the students they
  * observe.
  */
-function reachIn(db: Db, userId: number, course: ScopeCourse, roles: CourseRoles, adminSends: boolean): Reach | undefined {
+function messagingReach(db: Db, userId: number, course: ScopeCourse, roles: CourseRoles, adminSends: boolean): Reach | undefined {
   if (adminSends) return { level: 'full' };
   if (roles.length === 0) return undefined;
-  const sending = roles.filter((r) => r.permissions.includes(ALL) || r.permissions.includes('send_messages'));
+  const sending = roles.filter((r) => r.permissions.includes(ALL) || searchPolicy.send.some((p) => r.permissions.includes(p)));
   if (sending.some((r) => !r.limited)) return { level: 'full' };
   if (sending.length) return { level: 'sections', sections: [...new Set(sending.map((r) => r.sectionId))] };
   return { level: 'restricted', users: [userId, ...observeesIn(db, userId, course.id)] };
@@ -65,9 +66,9 @@ export function messagingScope(db: Db, userId: number): MessagingScope {
   // An admin's reach is the same for every course of an account.
   const adminSends = new Map<number, boolean>();
   for (const c of candidateCourses(db, userId)) {
-    if (!adminSends.has(c.account_id)) adminSends.set(c.account_id, can(db, userId, 'send_messages', { account: { id: c.account_id } }));
+    if (!adminSends.has(c.account_id)) adminSends.set(c.account_id, canAny(db, userId, searchPolicy.send, { account: { id: c.account_id } }));
     const roles = activeCourseRoles(db, userId, c.id);
-    const reach = reachIn(db, userId, c, roles, adminSends.get(c.account_id)!);
+    const reach = messagingReach(db, userId, c, roles, adminSends.get(c.account_id)!);
     if (!reach) continue;
     courses.push(c);
     if (roles.some((r) => r.type === 'StudentEnrollment')) studentIn.push(c.id);

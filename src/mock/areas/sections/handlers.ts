@@ -1,11 +1,11 @@
 // Sections: list, read, create, update, delete, and cross-listing — a section moves into another
 // course of the same root account with its enrollments, and can be moved back.
 import type { Section } from '../../../spec/types/roster.js';
-import { invalid, once, rejected, list, notFound, obj, paginate, requireThat, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { invalid, once, rejected, list, notFound, obj, paginate, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { checkText, text } from '../../fields.js';
 import { find, findCourse, findSection } from '../lookup.js';
-import { canAny, canReadCourse, canReadSis } from '../permissions.js';
-import { readableCourse } from '../access.js';
+import { canReadCourse, canReadSis } from '../permissions.js';
+import { allows, demand, permit, readableCourse } from '../access.js';
 import { sectionsPolicy } from './policy.js';
 import { courseById, courses, type CourseRow } from '../courses/repo.js';
 import { liveEnrollmentsInSection, moveSectionEnrollments, studentsOfSection } from '../enrollments/repo.js';
@@ -44,7 +44,7 @@ function sectionInContext(ctx: MockCtx, options: { manage: boolean }): { section
   const section = findSection(ctx, ctx.path.id);
   const course = courseById(ctx.db, section.course_id)!;
   if (ctx.path.course_id !== undefined && findCourse(ctx, ctx.path.course_id).id !== course.id) throw notFound();
-  requireThat(options.manage ? canAny(ctx.db, ctx.caller.id, sectionsPolicy.manage, { course, sections: [section.id] }) : canReadCourse(ctx.db, ctx.caller.id, course));
+  permit(options.manage ? allows(ctx, sectionsPolicy.manage, { course, sections: [section.id] }) : canReadCourse(ctx.db, ctx.caller.id, course));
   return { section, course };
 }
 
@@ -56,7 +56,7 @@ function sectionFields(ctx: MockCtx, course: CourseRow, current?: SectionRow): P
   let sis = current?.sis_section_id ?? null;
   const sisRaw = str(p, 'sis_section_id');
   // Real instances apply a SIS id only for callers who may manage SIS data; an empty one clears it.
-  if (sisRaw !== undefined && canAny(ctx.db, ctx.caller.id, sectionsPolicy.setSis, { course })) {
+  if (sisRaw !== undefined && allows(ctx, sectionsPolicy.setSis, { course })) {
     sis = sisRaw.trim() || null;
     if (sis && sectionSisTaken(ctx.db, course.root_account_id, sis, current?.id)) throw invalid('course_section', 'sis_source_id', 'taken', `SIS ID "${sis}" is already in use`);
   }
@@ -70,13 +70,13 @@ const listSections: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
   const include = list(ctx.params, 'include').map(String);
   // Listing students needs the right to see the roster.
-  if (include.includes('students')) requireThat(canAny(ctx.db, ctx.caller.id, sectionsPolicy.listStudents, { course }));
+  if (include.includes('students')) demand(ctx, sectionsPolicy.listStudents, { course });
   return paginate(ctx, keysetSource<SectionRow>(ctx.db, sectionsOfCourseQuery(course.id)), (s) => sectionJson(ctx, s, course, include));
 };
 
 const create: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
-  requireThat(canAny(ctx.db, ctx.caller.id, sectionsPolicy.manage, { course }));
+  demand(ctx, sectionsPolicy.manage, { course });
   const fields = sectionFields(ctx, course);
   const id = createSection(ctx.db, { course: course.id, root: course.root_account_id, name: fields.name, sis: fields.sis_section_id, startAt: fields.start_at, endAt: fields.end_at, now: ctx.now() });
   return sectionJson(ctx, sectionById(ctx.db, id)!, course);
@@ -105,7 +105,7 @@ const crosslist: Handler = (ctx) => {
   const target = find(ctx, courses, ctx.path.new_course_id);
   // The new course must be in the same root account; elsewhere it does not exist as far as this section is concerned.
   if (target.root_account_id !== course.root_account_id) throw notFound();
-  requireThat(canAny(ctx.db, ctx.caller.id, sectionsPolicy.manage, { course: target }));
+  demand(ctx, sectionsPolicy.manage, { course: target });
   if (target.id === course.id) throw rejected('the section is already in that course');
   const now = ctx.now();
   moveSection(ctx.db, section.id, target.id, section.nonxlist_course_id ?? course.id);
@@ -117,7 +117,7 @@ const uncrosslist: Handler = (ctx) => {
   const { section } = sectionInContext(ctx, { manage: true });
   if (section.nonxlist_course_id === null) throw rejected('section is not cross-listed');
   const original = courseById(ctx.db, section.nonxlist_course_id)!;
-  requireThat(canAny(ctx.db, ctx.caller.id, sectionsPolicy.manage, { course: original }));
+  demand(ctx, sectionsPolicy.manage, { course: original });
   moveSection(ctx.db, section.id, original.id, null);
   moveSectionEnrollments(ctx.db, section.id, original.id, ctx.now());
   return sectionJson(ctx, sectionById(ctx.db, section.id)!, original);

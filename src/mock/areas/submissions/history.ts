@@ -2,9 +2,10 @@
 // grader and assignment, and as one feed. Reading it needs manage_grades in the course.
 import type { GradedAssignment } from '../../../spec/types/submissions.js';
 import type { Grader, HistoryDay, SubmissionHistory, SubmissionVersion } from '../../../spec/types/history.js';
-import { badRequest, bool, int, keysetSource, notFound, numericId, once, paginate, requireThat, type Handler, type MockCtx } from '../../kit.js';
+import { badRequest, bool, int, keysetSource, notFound, numericId, once, paginate, type Handler, type MockCtx } from '../../kit.js';
 import { findCourse } from '../lookup.js';
-import { reachIn } from '../permissions.js';
+import { reachOf } from '../access.js';
+import { submissionsPolicy } from './policy.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import { assignmentById } from '../assignments/repo.js';
 import type { CourseRow } from '../courses/repo.js';
@@ -14,8 +15,7 @@ import { feedQuery, gradersOfDay, gradingDays, submissionById, versionsOfDay, ty
 
 function gradingCourse(ctx: MockCtx): CourseRow {
   const course = findCourse(ctx, ctx.path.course_id);
-  const reach = reachIn(ctx.db, ctx.caller.id, 'manage_grades', course);
-  requireThat(reach === 'all' || reach.length > 0);
+  reachOf(ctx, submissionsPolicy.grade, course);
   return course;
 }
 

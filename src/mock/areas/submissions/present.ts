@@ -2,17 +2,15 @@
 import type { Attachment } from '../../../spec/types/school.js';
 import type { GradedAssignment, MediaComment, Submission, SubmissionAttempt, SubmissionComment, SubmissionInclude } from '../../../spec/types/submissions.js';
 import { once, type MockCtx } from '../../kit.js';
-import { can, reachIn } from '../permissions.js';
+import { visibility } from './policy.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import { assignmentById, gradingSchemeOf, type AssignmentRow } from '../assignments/repo.js';
-import { courseById, type CourseRow } from '../courses/repo.js';
-import { sectionsOfUserInCourse } from '../enrollments/repo.js';
+import { courseById } from '../courses/repo.js';
 import { attachmentJson } from '../files/handlers.js';
 import { attachmentById } from '../files/repo.js';
 import { briefUserJson } from '../users/handlers.js';
 import { userById } from '../users/repo.js';
 import { attemptsOf, commentsOf, gradedAttempt, type AttemptRow, type CommentRow, type SubmissionRow } from './repo.js';
-import { observeesIn } from '../enrollments/repo.js';
 
 // Made on first use, one per zone: building a formatter for a named zone loads ICU's zone data
 // (about 20 ms), which a command that never dates a submission should not pay at start-up.
@@ -137,29 +135,3 @@ export function submissionJson(ctx: MockCtx, s: SubmissionRow, include: readonly
   return json;
 }
 
-/**
- * Whose submissions the caller may read in a course: everyone's (or some sections') for those who
- * view or manage grades; their own for a student; their students' for an observer.
- */
-export type Visibility = { sections: 'all' | number[]; users?: undefined } | { sections?: undefined; users: number[] };
-
-export function visibility(ctx: MockCtx, course: CourseRow): Visibility {
-  const view = reachIn(ctx.db, ctx.caller.id, 'view_all_grades', course);
-  const manage = reachIn(ctx.db, ctx.caller.id, 'manage_grades', course);
-  if (view === 'all' || manage === 'all') return { sections: 'all' };
-  const sections = [...new Set([...view, ...manage])];
-  if (sections.length) return { sections };
-  return { users: [ctx.caller.id, ...observeesIn(ctx.db, ctx.caller.id, course.id)] };
-}
-
-export function mayGrade(ctx: MockCtx, course: CourseRow, studentId: number): boolean {
-  return can(ctx.db, ctx.caller.id, 'manage_grades', { course, sections: sectionsOfUserInCourse(ctx.db, studentId, course.id) });
-}
-
-export function mayView(ctx: MockCtx, course: CourseRow, studentId: number): boolean {
-  const v = visibility(ctx, course);
-  if (v.users) return v.users.includes(studentId);
-  if (v.sections === 'all') return true;
-  const theirs = sectionsOfUserInCourse(ctx.db, studentId, course.id);
-  return theirs.some((s) => (v.sections as number[]).includes(s));
-}

@@ -4,6 +4,7 @@
 import type { TodoItem } from '../../../spec/types/activity.js';
 import { HttpError, notFound, numericId, str, type Handler, type MockCtx } from '../../kit.js';
 import { reachIn } from '../permissions.js';
+import { submissionsPolicy } from '../submissions/policy.js';
 import { assignmentJson } from '../assignments/handlers.js';
 import { assignmentById, type AssignmentRow } from '../assignments/repo.js';
 import { courseById } from '../courses/repo.js';
@@ -31,7 +32,7 @@ function candidates(ctx: MockCtx): Candidate[] {
   for (const courseId of coursesWhereUserIs(ctx.db, me, ['TeacherEnrollment', 'TaEnrollment'])) {
     const course = courseById(ctx.db, courseId);
     if (!course) continue;
-    const reach = reachIn(ctx.db, me, 'manage_grades', course);
+    const reach = reachIn(ctx.db, me, submissionsPolicy.grade, course);
     if (reach !== 'all' && reach.length === 0) continue;
     const students = reach === 'all' ? undefined : [...new Set(reach.flatMap((s) => studentsOfSection(ctx.db, s)))];
     for (const a of assignmentsNeedingGrading(ctx.db, courseId, students)) {

@@ -11,9 +11,7 @@ import {
   invalid,
   noContent,
   obj,
-  once,
   paginate,
-  requireThat,
   keysetSource,
   str,
   timestamp,
@@ -24,11 +22,12 @@ import {
   type UserRow,
 } from '../../kit.js';
 import { checkText, text } from '../../fields.js';
-import { domainRootAccountId, findAccount, findUser, rootOf } from '../lookup.js';
-import { administersUser, can, canManageUser, canReadSis, type Permission } from '../permissions.js';
+import { findAccount, findUser, rootOf } from '../lookup.js';
+import { demand, permit } from '../access.js';
+import { atRoot, mayManage, maySee, personalRights, usersPolicy } from './policy.js';
 import { ianaZone } from '../../time-zones.js';
 import { removeAllAdminRolesOf } from '../admins/repo.js';
-import { deleteEnrollmentsOfUser, shareACourse, sharedCourses } from '../enrollments/repo.js';
+import { deleteEnrollmentsOfUser } from '../enrollments/repo.js';
 import { imagesOf, startUpload } from '../files/handlers.js';
 import {
   addChannel,
@@ -69,23 +68,6 @@ export function userJson(ctx: MockCtx, u: UserRow): User {
   };
 }
 
-/**
- * What of the user's personal data the caller may see, as real instances decide it wherever a user
- * object appears: SIS ids with the right to read SIS data; logins and email addresses with that or
- * the right to manage logins (the helpdesk's). Oneself sees all; a teacher sees their students' (the
- * rights held in a course they share); a classmate sees none.
- */
-function personalRights(ctx: MockCtx, u: UserRow): { sis: boolean; logins: boolean } {
-  if (u.id === ctx.caller.id) return { sis: true, logins: true };
-  const admin = once(ctx, 'personalRightsAsAdmin', () => {
-    const sis = isAdmin(ctx, 'read_sis') || isAdmin(ctx, 'manage_sis');
-    return { sis, logins: sis || isAdmin(ctx, 'manage_user_logins') };
-  });
-  if (admin.sis) return admin;
-  const inCourse = sharedCourses(ctx.db, ctx.caller.id, u.id).some((course) => canReadSis(ctx.db, ctx.caller.id, course));
-  return { sis: inCourse, logins: inCourse || admin.logins };
-}
-
 /** The user object nested in admins and enrollment lists; the login only for those who may read SIS data. */
 export function briefUserJson(ctx: MockCtx, u: UserRow, withLogin: boolean): BriefUser {
   const login = withLogin ? loginOf(ctx.db, u.id) : undefined;
@@ -122,26 +104,6 @@ function locale(value: string | undefined): string | undefined {
 const LOGIN = text({ max: 100, required: true });
 const STRING = text();
 
-
-// ---- permissions ------------------------------------------------------------------------------
-
-function isAdmin(ctx: MockCtx, permission: Permission = 'read_roster'): boolean {
-  return can(ctx.db, ctx.caller.id, permission, { account: { id: domainRootAccountId(ctx.db) } });
-}
-
-function canInAccount(ctx: MockCtx, accountId: number, permission: Permission): boolean {
-  return can(ctx.db, ctx.caller.id, permission, { account: { id: accountId } });
-}
-
-/** Oneself, an admin who may read rosters, or someone sharing a course. */
-function canSee(ctx: MockCtx, target: UserRow): boolean {
-  return target.id === ctx.caller.id || administersUser(ctx.db, ctx.caller.id, target.id, 'read_roster') || shareACourse(ctx.db, ctx.caller.id, target.id);
-}
-
-/** Oneself, or an admin of the instance's root account who may manage this user (canManageUser there). */
-function canManageAtRoot(ctx: MockCtx, target: UserRow): boolean {
-  return canManageUser(ctx.db, ctx.caller.id, target.id, domainRootAccountId(ctx.db));
-}
 
 // ---- avatars ----------------------------------------------------------------------------------
 
@@ -189,7 +151,7 @@ function avatarOptions(ctx: MockCtx, user: UserRow): AvatarOption[] {
 
 const list: Handler = (ctx) => {
   const account = findAccount(ctx, ctx.path.account_id);
-  requireThat(canInAccount(ctx, account.id, 'read_roster'));
+  demand(ctx, usersPolicy.list, { account });
   const term = str(ctx.params, 'search_term');
   if (term !== undefined && term.length < 3) {
     throw new HttpError(400, { errors: [{ field: 'search_term', message: '3 or more characters is required', error_code: 'invalid' }] });
@@ -199,13 +161,13 @@ const list: Handler = (ctx) => {
 
 const get: Handler = (ctx) => {
   const user = findUser(ctx, ctx.path.id);
-  requireThat(canSee(ctx, user));
+  permit(maySee(ctx, user));
   return userJson(ctx, user);
 };
 
 const create: Handler = (ctx) => {
   const account = findAccount(ctx, ctx.path.account_id);
-  requireThat(canInAccount(ctx, account.id, 'manage_user_logins'));
+  demand(ctx, usersPolicy.manage, { account });
   const user = obj(ctx.params, 'user');
   const pseudonym = obj(ctx.params, 'pseudonym');
   const channel = obj(ctx.params, 'communication_channel');
@@ -215,7 +177,7 @@ const create: Handler = (ctx) => {
   checkText(STRING, str(pseudonym, 'password'), 'pseudonym', 'password');
   for (const field of ['name', 'short_name', 'sortable_name'] as const) checkText(STRING, str(user, field)?.trim(), 'user', field);
   checkText(STRING, str(channel, 'address')?.trim(), 'communication_channel', 'address');
-  if (sisUserId !== undefined) requireThat(canInAccount(ctx, account.id, 'manage_sis'));
+  if (sisUserId !== undefined) demand(ctx, usersPolicy.setSis, { account });
   const root = rootOf(account);
   if (loginTaken(ctx.db, root, uniqueId)) throw invalid('pseudonym', 'unique_id', 'taken', 'ID already in use for this account and authentication provider');
   if (sisUserId && sisUserIdTaken(ctx.db, root, sisUserId)) throw invalid('pseudonym', 'sis_user_id', 'taken', `SIS ID "${sisUserId}" is already in use`);
@@ -241,7 +203,7 @@ const create: Handler = (ctx) => {
 
 const update: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.id);
-  requireThat(canManageAtRoot(ctx, target));
+  permit(mayManage(ctx, target));
   const changes = obj(ctx.params, 'user');
   const next = { ...target };
   for (const field of ['name', 'short_name', 'sortable_name'] as const) {
@@ -274,7 +236,7 @@ const update: Handler = (ctx) => {
 const remove: Handler = (ctx) => {
   const account = findAccount(ctx, ctx.path.account_id);
   const target = findUser(ctx, ctx.path.id);
-  requireThat(canManageUser(ctx.db, ctx.caller.id, target.id, account.id));
+  permit(mayManage(ctx, target, account.id));
   const before = userJson(ctx, target);
   const now = ctx.now();
   deleteUser(ctx.db, target.id, now);
@@ -289,13 +251,13 @@ function settingsJson(u: UserRow) {
 
 const getSettings: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.id);
-  requireThat(canManageAtRoot(ctx, target));
+  permit(mayManage(ctx, target));
   return settingsJson(target);
 };
 
 const updateSettings: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.id);
-  requireThat(canManageAtRoot(ctx, target));
+  permit(mayManage(ctx, target));
   const manual = bool(ctx.params, 'manual_mark_as_read');
   if (manual !== undefined) updateUser(ctx.db, target.id, { manual_mark_as_read: manual ? 1 : 0 }, ctx.now());
   return settingsJson(userById(ctx.db, target.id)!);
@@ -317,7 +279,7 @@ const unfollow: Handler = (ctx) => {
 
 const profile: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
-  requireThat(canSee(ctx, target));
+  permit(maySee(ctx, target));
   const rights = personalRights(ctx, target);
   const login = rights.logins ? loginOf(ctx.db, target.id) : undefined;
   const own = target.id === ctx.caller.id;
@@ -339,13 +301,13 @@ const profile: Handler = (ctx) => {
 
 const avatars: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
-  requireThat(canManageAtRoot(ctx, target));
+  permit(mayManage(ctx, target));
   return avatarOptions(ctx, target);
 };
 
 const pageViews: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
-  requireThat(target.id === ctx.caller.id || isAdmin(ctx, 'view_statistics'));
+  demand(ctx, usersPolicy.pageViews, atRoot(ctx), target.id);
   const start = timestamp(ctx.params, 'start_time');
   const end = timestamp(ctx.params, 'end_time');
   if (start && end && start > end) throw badRequest('start_time must be before end_time');
@@ -365,7 +327,7 @@ const pageViews: Handler = (ctx) => {
 
 const uploadFile: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
-  requireThat(canManageAtRoot(ctx, target));
+  permit(mayManage(ctx, target));
   return startUpload(ctx, { type: 'User', id: target.id }, 'my files');
 };
 

@@ -1,0 +1,8 @@
+// Who may see and change an account's admins, as data. The handlers ask a row through access.ts
+// (`allows`, `demand`); none of them writes the rule for itself.
+import type { Rule } from '../permissions.js';
+
+export const adminsPolicy = {
+  /** Listing, adding and removing the account's admins, asked of the account and its chain. */
+  manage: ['manage_account_memberships'],
+} as const satisfies Record<string, Rule>;

@@ -73,6 +73,14 @@ const ROLE_FIELD = new RegExp(`^(${ROLE_WORDS.join('|')})(?:_(name|display_name|
 const REF = /\bsis_(user|login)_id:([^\s,;"'<>)\]]+)/g;
 
 const HEX = 8;
+
+/** A word of the free-text net: letters and digits. Made once; `lastIndex` is reset before each scan. */
+const WORD = /[\p{L}\p{N}]+/gu;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** An ISO 8601 date or timestamp, as the instance writes them. */
+const TIMESTAMP = /^\d{4}-\d\d-\d\d(?:[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?)?$/;
+/** The most texts the net remembers what it made of. */
+const NETTED = 20_000;
 const LABELS = { student: 'Student', staff: 'Staff' } as const;
 const PSEUDONYM = new RegExp(String.raw`(?:\bsis_(?:user|login)_id:)?\b(student|staff)-([0-9a-f]{${HEX}})(@pseudonym\.invalid)?\b|\b(Student|Staff) ([0-9a-f]{${HEX}})\b`, 'g');
 
@@ -106,6 +114,10 @@ export class Pseudonyms {
   private readonly idsOf = new Map<string, Set<string>>();
   /** The free-text net: each form of a hidden person, by its first word in lower case. */
   private net: Map<string, { form: string; lower: string; by: string }[]> | undefined;
+  /** Texts already passed through the net, and what they became: a list repeats its dates, zones, states. */
+  private readonly netted = new Map<string, string>();
+  /** Each id's pseudonym, once made (until their role is found out). */
+  private readonly made = new Map<string, Pseudonym>();
 
   /** `instance` names the instance (its base URL), asked for at the first call: a pseudonym is of an id there. */
   constructor(options: { scope: Scope; key: Buffer; instance: () => Promise<string>; directory: Directory }) {
@@ -123,11 +135,15 @@ export class Pseudonyms {
 
   /** The pseudonym of a user id, and whether it stands for a member of staff. */
   pseudonymOf(id: string): Pseudonym {
+    const made = this.made.get(id);
+    if (made) return made;
     const hex = this.hex(id);
     const staff = this.roles.get(id)?.staff === true;
     const word = staff ? 'staff' : 'student';
     const login = `${word}-${hex}`;
-    return { display: `${LABELS[word]} ${hex}`, login, email: `${login}@pseudonym.invalid`, avatar: `https://pseudonym.invalid/avatar/${login}.png` };
+    const pseudonym = { display: `${LABELS[word]} ${hex}`, login, email: `${login}@pseudonym.invalid`, avatar: `https://pseudonym.invalid/avatar/${login}.png` };
+    this.made.set(id, pseudonym);
+    return pseudonym;
   }
 
   private hex(id: string): string {
@@ -151,17 +167,27 @@ export class Pseudonyms {
   /** Makes the person's forms known (merged with what was known), for the free-text net and mapping back. */
   learn(id: string, forms: Forms): void {
     const known = this.people.get(id);
+    // Most of what a result says of a person is known already: nothing to copy then.
+    let news = !known;
+    for (const k in forms) {
+      const v = forms[k as keyof Forms];
+      if (typeof v === 'string' && v !== '' && known?.forms[k as keyof Forms] !== v) news = true;
+    }
+    if (!news) return;
     const merged: Forms = { ...known?.forms };
-    let changed = !known;
-    for (const [k, v] of Object.entries(forms) as [keyof Forms, string | undefined][]) {
-      if (typeof v === 'string' && v !== '' && merged[k] !== v) {
-        merged[k] = v;
-        changed = true;
-      }
+    for (const k in forms) {
+      const v = forms[k as keyof Forms];
+      if (typeof v === 'string' && v !== '') merged[k as keyof Forms] = v;
     }
     this.people.set(id, { id, forms: merged });
     this.hex(id);
-    if (changed) this.net = undefined;
+    this.forget();
+  }
+
+  /** What was known changed: the net is made again, and what it made of texts is no longer so. */
+  private forget(): void {
+    this.net = undefined;
+    this.netted.clear();
   }
 
   /**
@@ -221,9 +247,10 @@ export class Pseudonyms {
     for (const id of asked) {
       const roles = found.get(id) ?? { staff: false };
       this.roles.set(id, { staff: roles.staff });
+      this.made.delete(id);
       for (const forms of roles.forms ?? []) this.learn(id, forms);
     }
-    this.net = undefined;
+    this.forget();
   }
 
   /** The field's replacement, for a person field of a hidden person; undefined to leave it. */
@@ -235,17 +262,34 @@ export class Pseudonyms {
 
   /** The text with every known form of a hidden person replaced by the same form of their pseudonym. */
   text(text: string): string {
+    // No form shorter than 3 characters is in the net; a timestamp holds no name (only digits could match in it, wrongly).
+    if (text.length < 3 || TIMESTAMP.test(text)) return text;
     const net = (this.net ??= this.buildNet());
     if (net.size === 0) return text;
+    let out = this.netted.get(text);
+    if (out === undefined) {
+      out = this.netText(text, net);
+      // Bounded: a long session's texts are mostly seen once.
+      if (this.netted.size >= NETTED) this.netted.clear();
+      this.netted.set(text, out);
+    }
+    return out;
+  }
+
+  private netText(text: string, net: Map<string, { form: string; lower: string; by: string }[]>): string {
     let out = '';
     let from = 0;
-    const word = /[\p{L}\p{N}]+/gu;
+    const word = WORD;
+    word.lastIndex = 0;
+    // Lowered once, where that keeps every character in its place (it does but for a few letters).
+    const whole = text.toLowerCase();
+    const lower = whole.length === text.length ? whole : undefined;
     for (let m = word.exec(text); m; m = word.exec(text)) {
       // A form starts at a word's start (a word character after a non-word one).
-      const candidates = net.get(m[0].toLowerCase().slice(0, 12));
-      if (!candidates) continue;
       const at = m.index;
-      const hit = candidates.find((c) => text.slice(at, at + c.form.length).toLowerCase() === c.lower && !/[\p{L}\p{N}]/u.test(text.charAt(at + c.form.length)));
+      const candidates = net.get(lower !== undefined ? lower.slice(at, at + Math.min(m[0].length, 12)) : m[0].toLowerCase().slice(0, 12));
+      if (!candidates) continue;
+      const hit = candidates.find((c) => (lower !== undefined ? lower.startsWith(c.lower, at) : text.slice(at, at + c.form.length).toLowerCase() === c.lower) && !WORD_CHAR.test(text.charAt(at + c.form.length)));
       if (!hit) continue;
       out += text.slice(from, at) + hit.by;
       from = at + hit.form.length;
@@ -273,11 +317,11 @@ export class Pseudonyms {
         const same = list.find((c) => c.lower === lower);
         if (same) same.by = by;
         else list.push({ form, lower, by });
-        // Longest first: "Sam Student" before "Sam".
-        list.sort((a, b) => b.form.length - a.form.length);
         net.set(first, list);
       }
     }
+    // Longest first: "Sam Student" before "Sam".
+    for (const list of net.values()) list.sort((a, b) => b.form.length - a.form.length);
     return net;
   }
 
@@ -346,9 +390,16 @@ function personIdOf(obj: Record<string, unknown>, key: string | undefined): stri
   return idText(obj.user_id) ?? idText(obj.id);
 }
 
+const roleFields = new Map<string, RegExpExecArray | null>();
+
 /** The user id a role-named text field belongs to (`author_name` → author_id), and what it is. */
 function roleField(obj: Record<string, unknown>, key: string): { id: string; kind: Kind } | undefined {
-  const m = ROLE_FIELD.exec(key);
+  let m = roleFields.get(key);
+  if (m === undefined) {
+    m = ROLE_FIELD.exec(key);
+    // A result's keys are few and repeat in every item: each is matched once.
+    if (roleFields.size < 10_000) roleFields.set(key, m);
+  }
   if (!m) return undefined;
   const id = idText(obj[`${m[1]}_id`]) ?? (m[1] === 'current_grader' ? idText(obj.grader_id) : undefined);
   if (id === undefined) return undefined;

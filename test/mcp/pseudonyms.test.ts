@@ -61,6 +61,21 @@ describe('Pseudonyms.transform', () => {
     expect((await elsewhere.ready()).pseudonymOf('7').display).not.toBe(`Student ${hex}`);
   });
 
+  it('nets a text it has seen again once it knows more people', async () => {
+    const p = await made();
+    await p.transform({ id: 8, name: 'Sofia Student', login_id: 'sofia' });
+    expect(await p.transform({ note: 'Sam Student wrote' })).toEqual({ note: 'Sam Student wrote' });
+    await p.transform({ ...SAM });
+    expect(JSON.stringify(await p.transform({ note: 'Sam Student wrote' }))).not.toContain('Sam Student');
+  });
+
+  it('leaves a timestamp whole, even where a SIS id is the digits of its year', async () => {
+    const p = await made();
+    const out = (await p.transform({ items: [{ ...SAM, sis_user_id: '2026' }], created_at: '2026-08-24T08:00:00Z', note: 'id 2026' })) as Record<string, unknown>;
+    expect(out.created_at).toBe('2026-08-24T08:00:00Z');
+    expect(out.note).toMatch(/^id student-[0-9a-f]{8}$/);
+  });
+
   it('asks the instance about each person once', async () => {
     const asked: string[][] = [];
     const p = await made('students', directory(asked));

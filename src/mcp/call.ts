@@ -150,12 +150,14 @@ function fromInstance(error: unknown): boolean {
 /** The call run, and under --pseudonymize what its answer says of people hidden (before a token is added to it). */
 async function runCall(tool: Tool, given: Record<string, unknown>, session: Session, confirmed: ConfirmedPlan | undefined): Promise<Answer> {
   const answer = await runPlain(tool, given, session, confirmed);
-  return session.pseudonyms ? hidden(answer, session.pseudonyms) : answer;
+  return session.pseudonyms ? hidden(answer, session.pseudonyms, given) : answer;
 }
 
-async function hidden(answer: Answer, p: Pseudonyms): Promise<Answer> {
-  // The structured content first: what it names is learned there, for the free text after.
-  const structured = await p.transform(answer.structured);
+async function hidden(answer: Answer, p: Pseudonyms, given: Record<string, unknown> = {}): Promise<Answer> {
+  // The structured content first: what it names is learned there, for the free text after. The
+  // course the call names is one its result concerns, whether or not the result says so.
+  const course = typeof given.course === 'string' || typeof given.course === 'number' ? [String(given.course)] : [];
+  const structured = await p.transform(answer.structured, { courses: course });
   return { ...answer, structured, text: answer.text.map((t) => (typeof t === 'string' ? p.text(t) : { data: p.text(t.data) })) };
 }
 

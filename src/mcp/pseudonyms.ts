@@ -30,8 +30,11 @@ export interface Roles {
 
 /** What the instance is asked, lazily, about people a result names. */
 export interface Directory {
-  /** The roles of each id; an id it could not find out about is left out (and counts as a student). */
-  rolesOf(ids: string[]): Promise<Map<string, Roles>>;
+  /**
+   * The roles of each id, as the courses a result concerns tell them (none: the courses the caller
+   * can see); an id it could not find out about is left out (and counts as a student).
+   */
+  rolesOf(ids: string[], courses: string[]): Promise<Map<string, Roles>>;
   /** The person a `sis_user_id:X` / `sis_login_id:X` reference names, or undefined. */
   resolve(ref: string): Promise<(Forms & { id: string }) | undefined>;
 }
@@ -109,6 +112,8 @@ export class Pseudonyms {
   private readonly people = new Map<string, Person>();
   /** Roles found out, by id. */
   private readonly roles = new Map<string, Roles>();
+  /** The courses roles were found out by (`*`: those the caller can see): one not asked yet may name more staff. */
+  private readonly placedBy = new Set<string>();
   /** The pseudonym's hex part, by id, and the id, by hex part (more than one id: a collision). */
   private readonly hexOf = new Map<string, string>();
   private readonly idsOf = new Map<string, Set<string>>();
@@ -195,11 +200,13 @@ export class Pseudonyms {
    * and the roles not known yet asked for, then each person's fields are replaced and every other
    * text passes through the free-text net.
    */
-  async transform<T>(value: T): Promise<T> {
+  async transform<T>(value: T, concerns: { courses?: string[] } = {}): Promise<T> {
     await this.ready();
     const seen = new Set<string>();
     const refs = new Set<string>();
+    const courses = new Set(concerns.courses);
     walk(value, {
+      course: (id) => courses.add(id),
       person: (id, obj) => {
         seen.add(id);
         this.learn(id, formsOf(obj));
@@ -214,7 +221,7 @@ export class Pseudonyms {
       },
     });
     await this.resolveRefs(refs, seen);
-    await this.findRoles(seen);
+    await this.findRoles(seen, [...courses]);
     return this.rewrite(value);
   }
 
@@ -240,10 +247,14 @@ export class Pseudonyms {
     }
   }
 
-  private async findRoles(ids: Set<string>): Promise<void> {
-    const asked = [...ids].filter((id) => !this.roles.has(id));
+  private async findRoles(ids: Set<string>, courses: string[]): Promise<void> {
+    const places = courses.length ? courses : ['*'];
+    // A course not asked about yet may name as staff someone taken for a student so far.
+    const wider = places.some((c) => !this.placedBy.has(c));
+    const asked = [...ids].filter((id) => !this.roles.has(id) || (wider && !this.roles.get(id)!.staff));
     if (!asked.length) return;
-    const found = await this.directory.rolesOf(asked).catch(() => new Map<string, Roles>());
+    const found = await this.directory.rolesOf(asked, courses).catch(() => new Map<string, Roles>());
+    for (const c of places) this.placedBy.add(c);
     for (const id of asked) {
       const roles = found.get(id) ?? { staff: false };
       this.roles.set(id, { staff: roles.staff });
@@ -381,6 +392,9 @@ function formsOf(obj: Record<string, unknown>): Forms {
   return forms;
 }
 
+/** A course named as a context: `course_12`. */
+const COURSE_CODE = /^course_(\d+)$/;
+
 const idText = (v: unknown): string | undefined => (typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : typeof v === 'string' && /^\d+$/.test(v) ? v : undefined);
 
 /** The user id an object stands for (a person, or an enrollment that names one by user_id), if it does. */
@@ -411,6 +425,7 @@ function roleField(obj: Record<string, unknown>, key: string): { id: string; kin
 const SKIP = new Set(['next_cursor', 'confirm']);
 
 interface Visitor {
+  course(id: string): void;
   person(id: string, obj: Record<string, unknown>): void;
   named(id: string, kind: Kind, text: string): void;
   text(text: string): void;
@@ -426,6 +441,8 @@ function walk(value: unknown, visit: Visitor, key?: string): void {
   const obj = value as Record<string, unknown>;
   const id = personIdOf(obj, key);
   if (id !== undefined) visit.person(id, obj);
+  const course = idText(obj.course_id) ?? (typeof obj.context_code === 'string' ? COURSE_CODE.exec(obj.context_code)?.[1] : undefined);
+  if (course !== undefined) visit.course(course);
   for (const k of Object.keys(obj)) {
     const v = obj[k];
     if (SKIP.has(k)) continue;

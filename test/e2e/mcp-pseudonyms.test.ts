@@ -22,8 +22,8 @@ interface Session {
   close(): Promise<void>;
 }
 
-async function connect(args: string[]): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, '--mock', 'mcp', ...args], env: { ...env, ...mockEnv }, stderr: 'pipe' });
+async function connect(args: string[], extraEnv: Record<string, string> = {}): Promise<Session> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, '--mock', 'mcp', ...args], env: { ...env, ...mockEnv, ...extraEnv }, stderr: 'pipe' });
   const client = new Client({ name: 'lms-test', version: '1.0.0' });
   await client.connect(transport);
   return { call: async (name, a = {}) => (await client.callTool({ name, arguments: a })) as Result, close: () => client.close() };
@@ -134,6 +134,20 @@ describe('lms mcp --pseudonymize', () => {
     const read = await spawnLms(['--mock', 'submissions', 'get', '--course', '1', '--assignment', '1', '--user', 'sis_user_id:S-009', '-o', 'json'], { ...env, ...mockEnv });
     expect(read.exitCode, read.stderr).toBe(0);
     expect(JSON.parse(read.stdout)).toMatchObject({ user_id: 9, score: 17 });
+  });
+});
+
+describe('lms mcp --pseudonymize, driven by a teacher', () => {
+  it('names the fellow staff of their course, who the teacher may not look up one by one, and hides its students', async () => {
+    const s = await connect(['--pseudonymize'], { LMS_TOKEN: '3~mock-tteacher' });
+    try {
+      const r = await s.call('enrollments_list', { course: 1, limit: 100 });
+      expect(r.isError, r.content[0]?.text).toBeFalsy();
+      expect(named(r, ['Tess Teacher', 'Tara Assistant', 'Dev Designer'])).toEqual(['Tess Teacher', 'Tara Assistant', 'Dev Designer']);
+      expect(named(r, HIDDEN)).toEqual([]);
+    } finally {
+      await s.close();
+    }
   });
 });
 

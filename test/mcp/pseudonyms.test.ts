@@ -76,6 +76,27 @@ describe('Pseudonyms.transform', () => {
     expect(out.note).toMatch(/^id student-[0-9a-f]{8}$/);
   });
 
+  it('asks again about who was taken for a student once a result concerns a course not asked about yet', async () => {
+    const asked: [string[], string[]][] = [];
+    const dir: Directory = {
+      rolesOf: async (ids, courses) => {
+        asked.push([ids, courses]);
+        return new Map(ids.map((id) => [id, { staff: id === '4' && courses.includes('6') }]));
+      },
+      resolve: async () => undefined,
+    };
+    const p = await made('students', dir);
+    const theo = (course: number) => ({ items: [{ id: 40 + course, user_id: 4, course_id: course, user: { id: 4, name: 'Theo Teacher' } }] });
+    expect(JSON.stringify(await p.transform(theo(4)))).not.toContain('Theo Teacher');
+    expect(JSON.stringify(await p.transform(theo(4)))).not.toContain('Theo Teacher');
+    expect(JSON.stringify(await p.transform(theo(6)))).toContain('Theo Teacher');
+    expect(JSON.stringify(await p.transform({ id: 4, name: 'Theo Teacher', login_id: 'theo' }, { courses: ['4'] }))).toContain('Theo Teacher');
+    expect(asked).toEqual([
+      [['4'], ['4']],
+      [['4'], ['6']],
+    ]);
+  });
+
   it('asks the instance about each person once', async () => {
     const asked: string[][] = [];
     const p = await made('students', directory(asked));

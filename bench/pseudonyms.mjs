@@ -1,8 +1,8 @@
 // `lms mcp --pseudonymize` on a 1,000-user list: the users listed a page of 100 at a time over stdio
 // through `users_list`, pseudonymised and plain, each on its own server, alternating, in the same
-// run. Budget (DESIGN.md "Performance budgets"): pseudonymised within 1.2x of plain, once each
-// person's role is known (the server asks the instance about a person once, then keeps it for the
-// process); the first listing, which asks, is reported beside it.
+// run. Budget (DESIGN.md "Performance budgets"): pseudonymised within 1.2x of plain, once who is
+// staff is known (the server lists each course's staff and each account's admins once, then keeps
+// them for the process); the first listing, which asks, is reported beside it.
 //   node bench/pseudonyms.mjs [--runs 15] [--out file.json]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -92,6 +92,6 @@ const fmt = (ms) => `${ms.toFixed(1)} ms`;
 console.log(`users_list, ${USERS} users a page of 100 at a time (median of ${runs}):`);
 console.log(`  plain           ${fmt(result.plain_ms)}`);
 console.log(`  --pseudonymize  ${fmt(result.pseudonymized_ms)}  ${result.ratio.toFixed(2)}x (budget ${RATIO_BUDGET}x) ${result.ratio <= RATIO_BUDGET ? 'ok' : 'OVER'}`);
-console.log(`  first listing, which asks the instance each person's role: plain ${fmt(firstPlain.ms)}, pseudonymised ${fmt(first.ms)}`);
+console.log(`  first listing, which asks the instance who is staff: plain ${fmt(firstPlain.ms)}, pseudonymised ${fmt(first.ms)}`);
 if (flags.out) writeFileSync(flags.out, `${JSON.stringify(result, null, 2)}\n`);
 process.exitCode = result.ratio <= RATIO_BUDGET ? 0 : 1;

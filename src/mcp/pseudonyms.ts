@@ -209,7 +209,8 @@ export class Pseudonyms {
       course: (id) => courses.add(id),
       person: (id, obj) => {
         seen.add(id);
-        this.learn(id, formsOf(obj));
+        const known = this.people.get(id);
+        if (!known || !saysNothingNew(obj, known.forms)) this.learn(id, formsOf(obj));
       },
       named: (id, kind, text) => {
         seen.add(id);
@@ -371,25 +372,38 @@ export class Pseudonyms {
   }
 }
 
+/** A person object's fields, and the form each gives: the first of a form's fields that holds one. */
+const FORM_FIELDS: [string, keyof Forms][] = [
+  ['name', 'name'],
+  ['full_name', 'name'],
+  ['display_name', 'name'],
+  ['sortable_name', 'sortable_name'],
+  ['short_name', 'short_name'],
+  ['login_id', 'login_id'],
+  ['sis_login_id', 'login_id'],
+  ['sis_user_id', 'sis_user_id'],
+  ['integration_id', 'integration_id'],
+  ['email', 'email'],
+  ['primary_email', 'email'],
+];
+
 /** What a person object says of them. */
 function formsOf(obj: Record<string, unknown>): Forms {
   const forms: Forms = {};
-  const take = (from: string, to: keyof Forms) => {
+  for (const [from, to] of FORM_FIELDS) {
     const v = obj[from];
     if (typeof v === 'string' && v !== '' && forms[to] === undefined) forms[to] = v;
-  };
-  take('name', 'name');
-  take('full_name', 'name');
-  take('display_name', 'name');
-  take('sortable_name', 'sortable_name');
-  take('short_name', 'short_name');
-  take('login_id', 'login_id');
-  take('sis_login_id', 'login_id');
-  take('sis_user_id', 'sis_user_id');
-  take('integration_id', 'integration_id');
-  take('email', 'email');
-  take('primary_email', 'email');
+  }
   return forms;
+}
+
+/** Whether a person object says nothing of them that is not known: a list's people, seen again. */
+function saysNothingNew(obj: Record<string, unknown>, known: Forms): boolean {
+  for (const [from, to] of FORM_FIELDS) {
+    const v = obj[from];
+    if (typeof v === 'string' && v !== '' && known[to] !== v) return false;
+  }
+  return true;
 }
 
 /** A course named as a context: `course_12`. */

@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark on the machine's Node and on Node 24 (fetched through npm, as CI
 // does), one line after the other, so the two columns of the README come from one run.
 //   node bench/lines.mjs                 every benchmark on both lines
-//   node bench/lines.mjs --only run      the start-up benchmark only (run, import, grade, scale, apply, mcp, jq)
+//   node bench/lines.mjs --only run      the start-up benchmark only (run, import, grade, scale, apply, mcp, jq, pseudonyms)
 //   node bench/lines.mjs --lines 20,22,24
 // Figures go to stdout as each benchmark prints them, and to bench/results/<benchmark>-node<N>.json.
 import { spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({ options: { only: { type: 'string' }, lines: { type: 'string' } } });
-const benchmarks = ['run', 'import', 'grade', 'scale', 'apply', 'mcp', 'jq'].filter((name) => !flags.only || flags.only.split(',').includes(name));
+const benchmarks = ['run', 'import', 'grade', 'scale', 'apply', 'mcp', 'jq', 'pseudonyms'].filter((name) => !flags.only || flags.only.split(',').includes(name));
 const current = Number(process.versions.node.split('.')[0]);
 const majors = flags.lines ? flags.lines.split(',').map(Number) : [...new Set([current, 24])];
 const out = join(root, 'bench', 'results');

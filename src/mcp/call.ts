@@ -13,6 +13,7 @@ import type { IOStreams } from '../io/streams.js';
 import { newConfirmations, redeemToken, issueToken, type Confirmations } from './confirm.js';
 import { escapeData, fenced } from './fence.js';
 import { differingFields, getVerbOf, readOptions } from './read-back.js';
+import { givenBack, type Pseudonyms } from './pseudonyms.js';
 import { signedBy, sign } from './sign.js';
 import { DEFAULT_PAGE, type Tool } from './tools.js';
 
@@ -29,6 +30,8 @@ export interface Session {
   confirmations?: Confirmations;
   /** The time, in ms since the epoch, that tokens expire by: Date.now but where a test fixes it. */
   now?: () => number;
+  /** Under --pseudonymize: who results name, hidden, and the pseudonyms in arguments, mapped back. */
+  pseudonyms?: Pseudonyms;
   /** Where a verb's notes and -v traces also go (the server's stderr), or nowhere. */
   log?: (text: string) => void;
 }
@@ -103,6 +106,7 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
     }
   } catch (thrown) {
     answer = failed(toLmsError(thrown), '');
+    if (session.pseudonyms) answer = await hidden(answer, session.pseudonyms);
   }
   return bounded(answer);
 }
@@ -145,11 +149,25 @@ function fromInstance(error: unknown): boolean {
   return false;
 }
 
+/** The call run, and under --pseudonymize what its answer says of people hidden (before a token is added to it). */
 async function runCall(tool: Tool, given: Record<string, unknown>, session: Session, confirmed: ConfirmedPlan | undefined): Promise<Answer> {
+  const answer = await runPlain(tool, given, session, confirmed);
+  return session.pseudonyms ? hidden(answer, session.pseudonyms, given) : answer;
+}
+
+async function hidden(answer: Answer, p: Pseudonyms, given: Record<string, unknown> = {}): Promise<Answer> {
+  // The structured content first: what it names is learned there, for the free text after. The
+  // course the call names is one its result concerns, whether or not the result says so.
+  const course = typeof given.course === 'string' || typeof given.course === 'number' ? [String(given.course)] : [];
+  const structured = await p.transform(answer.structured, { courses: course });
+  return { ...answer, structured, text: answer.text.map((t) => (typeof t === 'string' ? p.text(t) : { data: p.text(t.data) })) };
+}
+
+async function runPlain(tool: Tool, given: Record<string, unknown>, session: Session, confirmed: ConfirmedPlan | undefined): Promise<Answer> {
   let notes = '';
   try {
     const dryRun = given.dry_run === true;
-    const { args, options, inputs } = commandLine(tool, given, session.allowWrites);
+    const { args, options, inputs } = commandLine(tool, session.pseudonyms ? givenBack(await session.pseudonyms.ready(), tool, given) : given, session.allowWrites);
 
     let next: string | undefined;
     let listed = 0;

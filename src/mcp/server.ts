@@ -4,16 +4,27 @@ import type { CommandModel } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { err } from '../io/streams.js';
 import { callTool, newCursorKey, type Session } from './call.js';
+import { instanceDirectory } from './directory.js';
 import { DATA_NOTICE } from './fence.js';
+import { pseudonymKey } from './pseudonym-key.js';
+import { Pseudonyms, type Scope } from './pseudonyms.js';
 import { toolsOf, type Tool } from './tools.js';
 
 export interface McpOptions {
   allowWrites: boolean;
   allowDestructive: boolean;
+  /** Who results name by pseudonym: students and observers, or everyone. */
+  pseudonymize?: Scope;
+  /** The file that keeps the pseudonyms' key across sessions. */
+  pseudonymKey?: string;
 }
 
 /** Serves until the client closes stdin. */
 export async function serveMcp(ctx: Context, model: CommandModel, options: McpOptions): Promise<void> {
+  // Read before the server answers anything: a key file others can read stops it here (exit 2).
+  const pseudonyms = options.pseudonymize
+    ? new Pseudonyms({ scope: options.pseudonymize, key: pseudonymKey(options.pseudonymKey), instance: async () => (await ctx.client()).baseUrl, directory: instanceDirectory(() => ctx.client()) })
+    : undefined;
   const sdk = await import('./sdk.js');
   // Built once the server answers: initialize needs only the SDK, and the nouns load next.
   let toolsBuilt: Promise<Tool[]> | undefined;
@@ -24,6 +35,7 @@ export async function serveMcp(ctx: Context, model: CommandModel, options: McpOp
     allowWrites: options.allowWrites || options.allowDestructive,
     allowDestructive: options.allowDestructive,
     cursorKey: newCursorKey(),
+    pseudonyms,
     log: ctx.globals.verbose ? (text) => err(ctx.io, text) : undefined,
   };
   const mode = session.allowDestructive ? 'reads, writes and deletions' : session.allowWrites ? 'reads and writes; deletions refused' : 'reads only';
@@ -41,6 +53,11 @@ export async function serveMcp(ctx: Context, model: CommandModel, options: McpOp
         ...(session.allowDestructive
           ? [
               'A call that destroys data (a deletion, a conclusion, a flag that deactivates) does nothing at first: it answers with its plan and a confirm token. Show that plan to the person and ask them; only once they agree, call the same tool again with the same arguments and confirm set to the token. A token runs its call once, within 10 minutes, in this server only.',
+            ]
+          : []),
+        ...(pseudonyms
+          ? [
+              `People are named by pseudonym (${pseudonyms.scope === 'all' ? 'everyone' : 'students and observers; staff by name'}): "Student 7f3a9c01" for a name, student-7f3a9c01 for a login or SIS id, student-7f3a9c01@pseudonym.invalid for an email. Use them as they are wherever a tool takes a user (or in CSV and file text, or a message): the server maps them back to the real person. Ids are real.`,
             ]
           : []),
         DATA_NOTICE,

@@ -2,6 +2,7 @@
 // stdio. Always registered, so this stays small: the server is in src/mcp, loaded when it runs.
 import type { CommandModel } from '../../cli/command.js';
 import { command } from '../../cli/define.js';
+import { UsageError } from '../../errors.js';
 
 /** `lms mcp`, offering the verbs of `model` (the registry hands it the one it is part of). */
 export const mcpCommand = (model: CommandModel) => command({
@@ -10,11 +11,25 @@ export const mcpCommand = (model: CommandModel) => command({
   options: {
     allowWrites: { flags: '--allow-writes', description: 'also offer the tools that change data (each takes dry_run)' },
     allowDestructive: { flags: '--allow-destructive', description: 'also allow deletions, conclusions, --sync and --prune (implies --allow-writes)' },
+    pseudonymize: {
+      flags: '--pseudonymize [who]',
+      description: 'name students and observers by pseudonym in every result (=all: staff too); tools take the pseudonyms back',
+    },
+    pseudonymKey: { flags: '--pseudonym-key <file>', description: 'keep the pseudonyms\' key in this file (made 0600 if missing), so a person keeps theirs across sessions' },
   },
-  examples: ['lms mcp', 'lms -p prod mcp --allow-writes', 'lms --mock mcp --allow-writes --allow-destructive'],
+  examples: ['lms mcp', 'lms -p prod mcp --allow-writes', 'lms --mock mcp --allow-writes --allow-destructive', 'lms mcp --pseudonymize --pseudonym-key ~/.config/lms/pseudonym.key'],
   async run({ opts, ctx }) {
+    // commander gives true for the flag alone, its value for --pseudonymize=all.
+    const who: unknown = opts.pseudonymize;
+    if (who !== undefined && who !== true && who !== 'students' && who !== 'all') throw new UsageError(`--pseudonymize takes students or all, not "${String(who)}"`, { hint: 'lms mcp --pseudonymize (students and observers) or --pseudonymize=all (everyone)' });
+    if (opts.pseudonymKey !== undefined && who === undefined) throw new UsageError('--pseudonym-key needs --pseudonymize');
     const { serveMcp } = await import('../../mcp/server.js');
-    await serveMcp(ctx, model, { allowWrites: opts.allowWrites === true, allowDestructive: opts.allowDestructive === true });
+    await serveMcp(ctx, model, {
+      allowWrites: opts.allowWrites === true,
+      allowDestructive: opts.allowDestructive === true,
+      pseudonymize: who === undefined ? undefined : who === 'all' ? 'all' : 'students',
+      pseudonymKey: opts.pseudonymKey,
+    });
     return undefined;
   },
 });

@@ -60,7 +60,7 @@ export type PermissionContext =
    *  section-limited enrollment grants nothing outside them. */
   | { course: { id: number; account_id: number }; sections?: readonly number[] };
 
-function permissionsIn(db: Db, userId: number, context: PermissionContext): Set<string> {
+export function permissionsIn(db: Db, userId: number, context: PermissionContext): Set<string> {
   const granted = new Set<string>();
   const accountId = 'account' in context ? context.account.id : context.course.account_id;
   for (const role of activeAdminRoles(db, userId, accountChain(db, accountId))) for (const p of role.permissions) granted.add(p);
@@ -99,7 +99,7 @@ export function canReadSis(db: Db, userId: number, course: { id: number; account
 }
 
 /** Any admin role at all on the account or above it. */
-export function administers(db: Db, userId: number, accountId: number): boolean {
+function administers(db: Db, userId: number, accountId: number): boolean {
   return activeAdminRoles(db, userId, accountChain(db, accountId)).length > 0;
 }
 

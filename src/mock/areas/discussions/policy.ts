@@ -12,7 +12,7 @@ import { domainRootAccountId } from '../lookup.js';
 import { READ_COURSE, type Rule } from '../permissions.js';
 import type { EntryRow, TopicContextType, TopicRow } from './repo.js';
 
-export const discussionsPolicy = {
+const discussionsPolicy = {
   /** Reading a course's forum: reading the course. */
   read: READ_COURSE,
   /** Reading a group's forum without being a member: an admin above its course (the course's moderators too). */
@@ -79,7 +79,7 @@ export function rightsIn(ctx: MockCtx, c: ResolvedContext): Place | undefined {
 export const isLocked = (t: TopicRow, now: string) => t.locked === 1 || (t.lock_at !== null && t.lock_at <= now);
 
 /** May the caller moderate this author's entries? A TA limited to a section moderates only its students' posts. */
-export function moderatesEntryOf(ctx: MockCtx, p: Place, authorId: number): boolean {
+function moderatesEntryOf(ctx: MockCtx, p: Place, authorId: number): boolean {
   if (!p.moderate) return false;
   if (!p.course) return true;
   return allows(ctx, discussionsPolicy.moderate, { course: p.course, sections: sectionsOfUserInCourse(ctx.db, authorId, p.course.id) });

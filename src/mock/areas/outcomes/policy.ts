@@ -9,7 +9,7 @@ import { domainRootAccountId } from '../lookup.js';
 import type { Rule } from '../permissions.js';
 import type { OutcomeContextRef } from './repo.js';
 
-export const outcomesPolicy = {
+const outcomesPolicy = {
   read: {
     /** An account's: its admins and above, and whoever manages outcomes there. */
     Account: { anyOf: ['manage_outcomes'], admin: true },

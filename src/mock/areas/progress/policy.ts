@@ -7,7 +7,7 @@ import { allows } from '../access.js';
 import { courseById } from '../courses/repo.js';
 import { READ_COURSE, type Rule } from '../permissions.js';
 
-export const progressPolicy = {
+const progressPolicy = {
   /** A course's job: whoever reads the course. */
   Course: READ_COURSE,
   /** An account's job: anyone holding an admin role on it or above it. */

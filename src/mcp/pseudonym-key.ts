@@ -1,0 +1,35 @@
+// The key pseudonyms are made with. By default a random one, made at start and never kept: the same
+// person is someone else in the next session. `--pseudonym-key FILE` keeps one in a file (made, 0600,
+// when missing), so a person keeps their pseudonym across sessions; a file others can read is refused,
+// as ssh refuses a private key others can read: whoever holds the key can test a guess of who is who.
+import { randomBytes } from 'node:crypto';
+import { openSync, readFileSync, statSync, writeSync, closeSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+
+/** The least key a file may hold, in bytes of its text. */
+const MIN_KEY = 16;
+
+export function pseudonymKey(file: string | undefined): Buffer {
+  if (file === undefined) return randomBytes(32);
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`cannot make the pseudonym key file ${file}: ${(error as Error).message}`);
+  }
+  if (fd !== undefined) {
+    try {
+      writeSync(fd, `${randomBytes(32).toString('hex')}\n`);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const stat = statSync(file);
+  if (!stat.isFile()) throw new UsageError(`the pseudonym key ${file} is not a file`);
+  if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
+    throw new UsageError(`the pseudonym key file ${file} can be read by others than its owner (mode ${(stat.mode & 0o777).toString(8)}): refused`, { hint: `chmod 600 ${file}` });
+  }
+  const key = readFileSync(file, 'utf8').trim();
+  if (Buffer.byteLength(key) < MIN_KEY) throw new UsageError(`the pseudonym key file ${file} holds less than ${MIN_KEY} characters of key`, { hint: 'remove it to have a new one made' });
+  return Buffer.from(key);
+}

@@ -1,0 +1,511 @@
+// `lms mcp --pseudonymize`: who a result names, replaced before it leaves the process. A student's
+// (or observer's) name in every form, login, SIS id, integration id, email and avatar become a
+// pseudonym made from their id (`Student 7f3a9c01`, `student-7f3a9c01`,
+// `student-7f3a9c01@pseudonym.invalid`); ids stay, so the assistant can still act on them, and the
+// pseudonyms it gives back in a tool's arguments or file text are turned into the real person here,
+// before the verb reads them. The map lives in this process only.
+import { createHmac } from 'node:crypto';
+import { UsageError } from '../errors.js';
+import type { Tool } from './tools.js';
+
+export type Scope = 'students' | 'all';
+
+/** What a person's record says of them, as the instance sent it. */
+export interface Forms {
+  name?: string;
+  sortable_name?: string;
+  short_name?: string;
+  login_id?: string;
+  sis_user_id?: string;
+  integration_id?: string;
+  email?: string;
+}
+
+export interface Roles {
+  /** Known to teach, assist, design or administer, and never a student or observer anywhere. */
+  staff: boolean;
+  /** Forms learned on the way (an enrollment's user), for the free-text net. */
+  forms?: Forms[];
+}
+
+/** What the instance is asked, lazily, about people a result names. */
+export interface Directory {
+  /**
+   * The roles of each id, as the courses a result concerns tell them (none: the courses the caller
+   * can see); an id it could not find out about is left out (and counts as a student).
+   */
+  rolesOf(ids: string[], courses: string[]): Promise<Map<string, Roles>>;
+  /** The person a `sis_user_id:X` / `sis_login_id:X` reference names, or undefined. */
+  resolve(ref: string): Promise<(Forms & { id: string }) | undefined>;
+}
+
+const NAME = 'name';
+const LOGIN = 'login';
+const EMAIL = 'email';
+const AVATAR = 'avatar';
+type Kind = typeof NAME | typeof LOGIN | typeof EMAIL | typeof AVATAR;
+
+/** The fields of a person's record, by what they are. */
+const PERSON_FIELDS: Record<string, Kind> = {
+  name: NAME,
+  sortable_name: NAME,
+  short_name: NAME,
+  display_name: NAME,
+  full_name: NAME,
+  login_id: LOGIN,
+  sis_login_id: LOGIN,
+  sis_user_id: LOGIN,
+  integration_id: LOGIN,
+  email: EMAIL,
+  primary_email: EMAIL,
+  avatar_url: AVATAR,
+  avatar_image_url: AVATAR,
+};
+
+/** Fields only a person's record has: an object holding one is a person (or names one by user_id). */
+const MARKERS = ['sortable_name', 'short_name', 'login_id', 'sis_user_id', 'display_name', 'full_name', 'email', 'primary_email'];
+
+/** Keys under which an object (or a list of them) is a person, whatever it holds. */
+const PERSON_KEYS = new Set(['user', 'users', 'author', 'authors', 'grader', 'graders', 'participant', 'participants', 'recipient', 'student', 'students', 'observer', 'observee', 'teacher', 'sender', 'editor', 'assessor', 'submitter']);
+
+/** Roles a field's prefix names: `author_name` beside `author_id`, `grader` (a name) beside `grader_id`. */
+const ROLE_WORDS = ['user', 'author', 'grader', 'current_grader', 'participant', 'recipient', 'student', 'observer', 'teacher', 'sender', 'editor', 'assessor', 'submitter'];
+const ROLE_FIELD = new RegExp(`^(${ROLE_WORDS.join('|')})(?:_(name|display_name|sortable_name|short_name|login_id|sis_user_id|email))?$`);
+
+/** A reference to a user by SIS id or login, as paths and exports write them. */
+const REF = /\bsis_(user|login)_id:([^\s,;"'<>)\]]+)/g;
+
+const HEX = 8;
+
+/** A word of the free-text net: letters and digits. Made once; `lastIndex` is reset before each scan. */
+const WORD = /[\p{L}\p{N}]+/gu;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** An ISO 8601 date or timestamp, as the instance writes them. */
+const TIMESTAMP = /^\d{4}-\d\d-\d\d(?:[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?)?$/;
+/** The most texts the net remembers what it made of. */
+const NETTED = 20_000;
+const LABELS = { student: 'Student', staff: 'Staff' } as const;
+const PSEUDONYM = new RegExp(String.raw`(?:\bsis_(?:user|login)_id:)?\b(student|staff)-([0-9a-f]{${HEX}})(@pseudonym\.invalid)?\b|\b(Student|Staff) ([0-9a-f]{${HEX}})\b`, 'g');
+
+export interface Pseudonym {
+  display: string;
+  login: string;
+  email: string;
+  avatar: string;
+}
+
+interface Person {
+  id: string;
+  forms: Forms;
+}
+
+/** Whether a string is made only of a pseudonym, in one of its forms. */
+const WHOLE = new RegExp(`^(?:${PSEUDONYM.source})$`);
+
+export class Pseudonyms {
+  readonly scope: Scope;
+  private readonly key: Buffer;
+  private readonly instanceOf: () => Promise<string>;
+  private instance: string | undefined;
+  private readonly directory: Directory;
+  /** Everyone seen, by id: what the instance says of them. */
+  private readonly people = new Map<string, Person>();
+  /** Roles found out, by id. */
+  private readonly roles = new Map<string, Roles>();
+  /** The courses roles were found out by (`*`: those the caller can see): one not asked yet may name more staff. */
+  private readonly placedBy = new Set<string>();
+  /** The pseudonym's hex part, by id, and the id, by hex part (more than one id: a collision). */
+  private readonly hexOf = new Map<string, string>();
+  private readonly idsOf = new Map<string, Set<string>>();
+  /** The free-text net: each form of a hidden person, by its first word in lower case. */
+  private net: Map<string, { form: string; lower: string; by: string }[]> | undefined;
+  /** Texts already passed through the net, and what they became: a list repeats its dates, zones, states. */
+  private readonly netted = new Map<string, string>();
+  /** Each id's pseudonym, once made (until their role is found out). */
+  private readonly made = new Map<string, Pseudonym>();
+
+  /** `instance` names the instance (its base URL), asked for at the first call: a pseudonym is of an id there. */
+  constructor(options: { scope: Scope; key: Buffer; instance: () => Promise<string>; directory: Directory }) {
+    this.scope = options.scope;
+    this.key = options.key;
+    this.instanceOf = options.instance;
+    this.directory = options.directory;
+  }
+
+  /** Ready to make pseudonyms: the instance known. */
+  async ready(): Promise<this> {
+    this.instance ??= await this.instanceOf();
+    return this;
+  }
+
+  /** The pseudonym of a user id, and whether it stands for a member of staff. */
+  pseudonymOf(id: string): Pseudonym {
+    const made = this.made.get(id);
+    if (made) return made;
+    const hex = this.hex(id);
+    const staff = this.roles.get(id)?.staff === true;
+    const word = staff ? 'staff' : 'student';
+    const login = `${word}-${hex}`;
+    const pseudonym = { display: `${LABELS[word]} ${hex}`, login, email: `${login}@pseudonym.invalid`, avatar: `https://pseudonym.invalid/avatar/${login}.png` };
+    this.made.set(id, pseudonym);
+    return pseudonym;
+  }
+
+  private hex(id: string): string {
+    let hex = this.hexOf.get(id);
+    if (hex === undefined) {
+      if (this.instance === undefined) throw new Error('pseudonyms made before the instance is known');
+      hex = createHmac('sha256', this.key).update(`${this.instance}\n${id}`).digest('hex').slice(0, HEX);
+      this.hexOf.set(id, hex);
+      const ids = this.idsOf.get(hex) ?? new Set<string>();
+      ids.add(id);
+      this.idsOf.set(hex, ids);
+    }
+    return hex;
+  }
+
+  /** Whether the person with this id is hidden: anyone under `all`; else anyone not known to be staff. */
+  hides(id: string): boolean {
+    return this.scope === 'all' || this.roles.get(id)?.staff !== true;
+  }
+
+  /** Makes the person's forms known (merged with what was known), for the free-text net and mapping back. */
+  learn(id: string, forms: Forms): void {
+    const known = this.people.get(id);
+    // Most of what a result says of a person is known already: nothing to copy then.
+    let news = !known;
+    for (const k in forms) {
+      const v = forms[k as keyof Forms];
+      if (typeof v === 'string' && v !== '' && known?.forms[k as keyof Forms] !== v) news = true;
+    }
+    if (!news) return;
+    const merged: Forms = { ...known?.forms };
+    for (const k in forms) {
+      const v = forms[k as keyof Forms];
+      if (typeof v === 'string' && v !== '') merged[k as keyof Forms] = v;
+    }
+    this.people.set(id, { id, forms: merged });
+    this.hex(id);
+    this.forget();
+  }
+
+  /** What was known changed: the net is made again, and what it made of texts is no longer so. */
+  private forget(): void {
+    this.net = undefined;
+    this.netted.clear();
+  }
+
+  /**
+   * The value with every hidden person's forms replaced, in place. First what it names is learned
+   * and the roles not known yet asked for, then each person's fields are replaced and every other
+   * text passes through the free-text net.
+   */
+  async transform<T>(value: T, concerns: { courses?: string[] } = {}): Promise<T> {
+    await this.ready();
+    const seen = new Set<string>();
+    const refs = new Set<string>();
+    const courses = new Set(concerns.courses);
+    walk(value, {
+      course: (id) => courses.add(id),
+      person: (id, obj) => {
+        seen.add(id);
+        const known = this.people.get(id);
+        if (!known || !saysNothingNew(obj, known.forms)) this.learn(id, formsOf(obj));
+      },
+      named: (id, kind, text) => {
+        seen.add(id);
+        if (kind === NAME) this.learn(id, { name: text });
+      },
+      text: (text) => {
+        if (!text.includes('_id:')) return;
+        for (const m of text.matchAll(REF)) refs.add(`sis_${m[1]}_id:${m[2]}`);
+      },
+    });
+    await this.resolveRefs(refs, seen);
+    await this.findRoles(seen, [...courses]);
+    return this.rewrite(value);
+  }
+
+  /** The value rewritten, with what is already known: no question asked of the instance. */
+  rewrite<T>(value: T): T {
+    return rewriteIn(value, this) as T;
+  }
+
+  private async resolveRefs(refs: Set<string>, seen: Set<string>): Promise<void> {
+    const unknown = [...refs].filter((ref) => {
+      const value = ref.slice(ref.indexOf(':') + 1).toLowerCase();
+      if (WHOLE.test(value)) return false;
+      for (const p of this.people.values()) if (p.forms.sis_user_id?.toLowerCase() === value || p.forms.login_id?.toLowerCase() === value) return false;
+      return true;
+    });
+    for (const ref of unknown) {
+      const found = await this.directory.resolve(ref).catch(() => undefined);
+      if (found) {
+        const { id, ...forms } = found;
+        this.learn(id, forms);
+        seen.add(id);
+      }
+    }
+  }
+
+  private async findRoles(ids: Set<string>, courses: string[]): Promise<void> {
+    const places = courses.length ? courses : ['*'];
+    // A course not asked about yet may name as staff someone taken for a student so far.
+    const wider = places.some((c) => !this.placedBy.has(c));
+    const asked = [...ids].filter((id) => !this.roles.has(id) || (wider && !this.roles.get(id)!.staff));
+    if (!asked.length) return;
+    const found = await this.directory.rolesOf(asked, courses).catch(() => new Map<string, Roles>());
+    for (const c of places) this.placedBy.add(c);
+    for (const id of asked) {
+      const roles = found.get(id) ?? { staff: false };
+      this.roles.set(id, { staff: roles.staff });
+      this.made.delete(id);
+      for (const forms of roles.forms ?? []) this.learn(id, forms);
+    }
+    this.forget();
+  }
+
+  /** The field's replacement, for a person field of a hidden person; undefined to leave it. */
+  field(id: string, kind: Kind): string | undefined {
+    if (!this.hides(id)) return undefined;
+    const p = this.pseudonymOf(id);
+    return kind === NAME ? p.display : kind === LOGIN ? p.login : kind === EMAIL ? p.email : p.avatar;
+  }
+
+  /** The text with every known form of a hidden person replaced by the same form of their pseudonym. */
+  text(text: string): string {
+    // No form shorter than 3 characters is in the net; a timestamp holds no name (only digits could match in it, wrongly).
+    if (text.length < 3 || TIMESTAMP.test(text)) return text;
+    const net = (this.net ??= this.buildNet());
+    if (net.size === 0) return text;
+    let out = this.netted.get(text);
+    if (out === undefined) {
+      out = this.netText(text, net);
+      // Bounded: a long session's texts are mostly seen once.
+      if (this.netted.size >= NETTED) this.netted.clear();
+      this.netted.set(text, out);
+    }
+    return out;
+  }
+
+  private netText(text: string, net: Map<string, { form: string; lower: string; by: string }[]>): string {
+    let out = '';
+    let from = 0;
+    const word = WORD;
+    word.lastIndex = 0;
+    // Lowered once, where that keeps every character in its place (it does but for a few letters).
+    const whole = text.toLowerCase();
+    const lower = whole.length === text.length ? whole : undefined;
+    for (let m = word.exec(text); m; m = word.exec(text)) {
+      // A form starts at a word's start (a word character after a non-word one).
+      const at = m.index;
+      const candidates = net.get(lower !== undefined ? lower.slice(at, at + Math.min(m[0].length, 12)) : m[0].toLowerCase().slice(0, 12));
+      if (!candidates) continue;
+      const hit = candidates.find((c) => (lower !== undefined ? lower.startsWith(c.lower, at) : text.slice(at, at + c.form.length).toLowerCase() === c.lower) && !WORD_CHAR.test(text.charAt(at + c.form.length)));
+      if (!hit) continue;
+      out += text.slice(from, at) + hit.by;
+      from = at + hit.form.length;
+      word.lastIndex = from;
+    }
+    return from === 0 ? text : out + text.slice(from);
+  }
+
+  private buildNet(): Map<string, { form: string; lower: string; by: string }[]> {
+    const net = new Map<string, { form: string; lower: string; by: string }[]>();
+    const owner = new Map<string, string>();
+    for (const { id, forms } of this.people.values()) {
+      if (!this.hides(id)) continue;
+      const p = this.pseudonymOf(id);
+      for (const [k, form] of Object.entries(forms) as [keyof Forms, string][]) {
+        // A form of fewer than 3 characters is no name to look for in prose.
+        if (form.length < 3 || !/^[\p{L}\p{N}]/u.test(form)) continue;
+        const lower = form.toLowerCase();
+        const kind = PERSON_FIELDS[k];
+        // A form two people share names neither: it is replaced by the word alone.
+        const by = owner.has(lower) && owner.get(lower) !== id ? 'a student' : kind === NAME ? p.display : kind === EMAIL ? p.email : p.login;
+        owner.set(lower, id);
+        const first = /^[\p{L}\p{N}]+/u.exec(lower)![0].slice(0, 12);
+        const list = net.get(first) ?? [];
+        const same = list.find((c) => c.lower === lower);
+        if (same) same.by = by;
+        else list.push({ form, lower, by });
+        net.set(first, list);
+      }
+    }
+    // Longest first: "Sam Student" before "Sam".
+    for (const list of net.values()) list.sort((a, b) => b.form.length - a.form.length);
+    return net;
+  }
+
+  // ---- mapping back --------------------------------------------------------------------------
+
+  /** The user id a pseudonym (any of its forms) stands for, or a usage error. */
+  idOf(hex: string, said: string): string {
+    const ids = this.idsOf.get(hex.toLowerCase());
+    if (!ids || ids.size === 0) throw new UsageError(`"${said}" is not a pseudonym this server handed out`, { hint: 'use a pseudonym from a result of this server (list the people first: users_list, enrollments_list), or the user id' });
+    if (ids.size > 1) throw new UsageError(`"${said}" stands for more than one person`, { hint: 'use the user id instead' });
+    return [...ids][0];
+  }
+
+  /** A whole value that is a pseudonym becomes the user id; undefined when it is none. */
+  wholeId(value: string): string | undefined {
+    const m = WHOLE.exec(value.trim());
+    if (!m) return undefined;
+    return this.idOf(m[2] ?? m[5], value);
+  }
+
+  /**
+   * A text with every pseudonym in it turned back into the real person: in file text (`ids`), each
+   * into the user id, which every column and field that names a user takes; in prose, into the same
+   * form of the real person's (their name, login or email), as the message's reader should see it.
+   */
+  mapBack(text: string, as: 'ids' | 'prose'): string {
+    if (!/(?:student|staff)[- ][0-9a-f]/i.test(text)) return text;
+    return text.replace(PSEUDONYM, (said: string, _w: string, loginHex: string | undefined, email: string | undefined, _l: string, displayHex: string | undefined) => {
+      const id = this.idOf((loginHex ?? displayHex)!, said);
+      if (as === 'ids' && !email) return id;
+      const forms = this.people.get(id)?.forms ?? {};
+      const real = email ? forms.email : displayHex ? forms.name : (forms.login_id ?? forms.sis_user_id);
+      if (real === undefined) throw new UsageError(`"${said}" stands for user ${id}, whose ${email ? 'email' : displayHex ? 'name' : 'login'} this server has not seen`, { hint: `name them by id (${id}) instead` });
+      return real;
+    });
+  }
+}
+
+/** A person object's fields, and the form each gives: the first of a form's fields that holds one. */
+const FORM_FIELDS: [string, keyof Forms][] = [
+  ['name', 'name'],
+  ['full_name', 'name'],
+  ['display_name', 'name'],
+  ['sortable_name', 'sortable_name'],
+  ['short_name', 'short_name'],
+  ['login_id', 'login_id'],
+  ['sis_login_id', 'login_id'],
+  ['sis_user_id', 'sis_user_id'],
+  ['integration_id', 'integration_id'],
+  ['email', 'email'],
+  ['primary_email', 'email'],
+];
+
+/** What a person object says of them. */
+function formsOf(obj: Record<string, unknown>): Forms {
+  const forms: Forms = {};
+  for (const [from, to] of FORM_FIELDS) {
+    const v = obj[from];
+    if (typeof v === 'string' && v !== '' && forms[to] === undefined) forms[to] = v;
+  }
+  return forms;
+}
+
+/** Whether a person object says nothing of them that is not known: a list's people, seen again. */
+function saysNothingNew(obj: Record<string, unknown>, known: Forms): boolean {
+  for (const [from, to] of FORM_FIELDS) {
+    const v = obj[from];
+    if (typeof v === 'string' && v !== '' && known[to] !== v) return false;
+  }
+  return true;
+}
+
+/** A course named as a context: `course_12`. */
+const COURSE_CODE = /^course_(\d+)$/;
+
+const idText = (v: unknown): string | undefined => (typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : typeof v === 'string' && /^\d+$/.test(v) ? v : undefined);
+
+/** The user id an object stands for (a person, or an enrollment that names one by user_id), if it does. */
+function personIdOf(obj: Record<string, unknown>, key: string | undefined): string | undefined {
+  if (key !== undefined && PERSON_KEYS.has(key)) return idText(obj.id);
+  if (!MARKERS.some((m) => typeof obj[m] === 'string')) return undefined;
+  return idText(obj.user_id) ?? idText(obj.id);
+}
+
+const roleFields = new Map<string, RegExpExecArray | null>();
+
+/** The user id a role-named text field belongs to (`author_name` → author_id), and what it is. */
+function roleField(obj: Record<string, unknown>, key: string): { id: string; kind: Kind } | undefined {
+  let m = roleFields.get(key);
+  if (m === undefined) {
+    m = ROLE_FIELD.exec(key);
+    // A result's keys are few and repeat in every item: each is matched once.
+    if (roleFields.size < 10_000) roleFields.set(key, m);
+  }
+  if (!m) return undefined;
+  const id = idText(obj[`${m[1]}_id`]) ?? (m[1] === 'current_grader' ? idText(obj.grader_id) : undefined);
+  if (id === undefined) return undefined;
+  const kind = m[2] === undefined ? NAME : (PERSON_FIELDS[m[2]] ?? NAME);
+  return { id, kind };
+}
+
+/** What the server itself signed (a list's cursor, a confirmation token): never the instance's, and never to be touched. */
+const SKIP = new Set(['next_cursor', 'confirm']);
+
+interface Visitor {
+  course(id: string): void;
+  person(id: string, obj: Record<string, unknown>): void;
+  named(id: string, kind: Kind, text: string): void;
+  text(text: string): void;
+}
+
+function walk(value: unknown, visit: Visitor, key?: string): void {
+  if (typeof value === 'string') return visit.text(value);
+  if (Array.isArray(value)) {
+    for (const item of value) walk(item, visit, key);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  const obj = value as Record<string, unknown>;
+  const id = personIdOf(obj, key);
+  if (id !== undefined) visit.person(id, obj);
+  const course = idText(obj.course_id) ?? (typeof obj.context_code === 'string' ? COURSE_CODE.exec(obj.context_code)?.[1] : undefined);
+  if (course !== undefined) visit.course(course);
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    if (SKIP.has(k)) continue;
+    if (typeof v === 'string') {
+      if (id !== undefined && k in PERSON_FIELDS) continue;
+      const role = roleField(obj, k);
+      if (role && !v.includes('_id:')) visit.named(role.id, role.kind, v);
+      else visit.text(v);
+    } else if (v !== null && typeof v === 'object') walk(v, visit, k);
+  }
+}
+
+function rewriteIn(value: unknown, p: Pseudonyms, key?: string): unknown {
+  if (typeof value === 'string') return p.text(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = rewriteIn(value[i], p, key);
+    return value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const obj = value as Record<string, unknown>;
+  const id = personIdOf(obj, key);
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    if (SKIP.has(k)) continue;
+    if (typeof v === 'string') {
+      const kind = id !== undefined ? PERSON_FIELDS[k] : undefined;
+      const role = kind === undefined && !v.includes('_id:') ? roleField(obj, k) : undefined;
+      const replaced = kind !== undefined ? p.field(id!, kind) : role ? p.field(role.id, role.kind) : undefined;
+      obj[k] = replaced ?? p.text(v);
+    } else if (v !== null && typeof v === 'object') rewriteIn(v, p, k);
+  }
+  return obj;
+}
+
+/** A search term names a person by what they are called, not by their id. */
+const SEARCH = /search|term/;
+
+/**
+ * A tool's arguments with the pseudonyms in them turned back into the real people: a value that is
+ * a pseudonym becomes the user id (a search term, the real name or login); file text (`…_text`)
+ * has each turned into the user id; any other text (a message, a comment) into the real person's
+ * name, login or email, as its reader should see it. The signed values (cursor, confirm) are left.
+ */
+export function givenBack(p: Pseudonyms, tool: Tool, given: Record<string, unknown>): Record<string, unknown> {
+  const texts = new Set(tool.params.flatMap((x) => (x.to === 'text' ? [x.property] : [])));
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(given)) {
+    const back = (s: string) => (texts.has(k) ? p.mapBack(s, 'ids') : SEARCH.test(k) ? p.mapBack(s, 'prose') : (p.wholeId(s) ?? p.mapBack(s, 'prose')));
+    out[k] = SKIP.has(k) || k === 'cursor' ? v : typeof v === 'string' ? back(v) : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? back(x) : x)) : v;
+  }
+  return out;
+}

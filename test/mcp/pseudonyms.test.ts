@@ -1,0 +1,135 @@
+// The pseudonyms of `lms mcp --pseudonymize`: which fields of which records are people's, what
+// replaces them, what stays, and how a pseudonym given back turns into the real person. The
+// instance is a fake directory: the roles it knows, the references it resolves.
+import { describe, expect, it } from 'vitest';
+import { givenBack, Pseudonyms, type Directory, type Roles, type Scope } from '../../src/mcp/pseudonyms.js';
+import type { Tool } from '../../src/mcp/tools.js';
+
+const KEY = Buffer.from('a test key of enough characters');
+
+/** A directory where 3 teaches and 1 administers; 7 and 8 are students; 9 both teaches and studies. */
+function directory(asked: string[][] = []): Directory {
+  const staff = new Set(['1', '3']);
+  return {
+    rolesOf: async (ids) => {
+      asked.push(ids);
+      return new Map<string, Roles>(ids.filter((id) => id !== '404').map((id) => [id, { staff: staff.has(id) }]));
+    },
+    resolve: async (ref) => (ref === 'sis_user_id:S-007' ? { id: '7', name: 'Sam Student', login_id: 'sam', sis_user_id: 'S-007' } : undefined),
+  };
+}
+
+async function made(scope: Scope = 'students', dir = directory()) {
+  return new Pseudonyms({ scope, key: KEY, instance: async () => 'https://lms.example.edu', directory: dir }).ready();
+}
+
+const SAM = { id: 7, name: 'Sam Student', sortable_name: 'Student, Sam', short_name: 'Sam', login_id: 'sam', sis_user_id: 'S-007', integration_id: 'I-7', email: 'sam@example.edu', avatar_url: 'https://lms.example.edu/avatar/7.png', locale: 'en' };
+const TESS = { id: 3, name: 'Tess Teacher', sortable_name: 'Teacher, Tess', short_name: 'Tess', login_id: 'tteacher', sis_user_id: 'T-003', email: 'tteacher@example.edu' };
+
+describe('Pseudonyms.transform', () => {
+  const cases: { name: string; value: unknown; hidden: string[]; kept: string[]; scope?: Scope }[] = [
+    { name: 'a user record: every form of the name, login, SIS and integration ids, email, avatar', value: { items: [SAM] }, hidden: ['Sam Student', 'Student, Sam', '"Sam"', '"sam"', 'S-007', 'I-7', 'sam@example.edu', 'avatar/7.png'], kept: ['"id":7', '"locale":"en"'] },
+    { name: 'a teacher stays named', value: { items: [TESS, SAM] }, hidden: ['Sam Student'], kept: ['Tess Teacher', 'tteacher', 'T-003'] },
+    { name: 'under all, the teacher too', value: { items: [TESS] }, hidden: ['Tess Teacher', 'tteacher', 'T-003'], kept: ['"id":3'], scope: 'all' },
+    { name: 'an enrollment: its SIS user id is its user_id\'s, and its user', value: { id: 40, user_id: 7, course_id: 1, sis_user_id: 'S-007', sis_course_id: 'BIO-101', user: { id: 7, name: 'Sam Student', login_id: 'sam' } }, hidden: ['S-007', 'Sam Student', '"sam"'], kept: ['BIO-101', '"id":40', '"user_id":7'] },
+    { name: 'comment authors, by author_id and as an author object', value: { submission_comments: [{ author_id: 7, author_name: 'Sam Student', comment: 'Thanks, Sam Student here', author: { id: 7, display_name: 'Sam Student' } }] }, hidden: ['Sam Student'], kept: ['Thanks,', 'here'] },
+    { name: 'gradebook history: user_name beside user_id, grader beside grader_id', value: { user_id: 7, user_name: 'Sam Student', grader_id: 3, grader: 'Tess Teacher', current_grader: 'Tess Teacher' }, hidden: ['Sam Student'], kept: ['Tess Teacher'] },
+    { name: 'conversation participants, and the name in the message', value: { participants: [{ id: 7, name: 'Sam', full_name: 'Sam Student' }], last_message: 'Sam Student wrote to sam@example.edu' }, hidden: ['Sam Student', 'sam@example.edu', '"Sam"'], kept: ['wrote to'] },
+    { name: 'a reference by SIS id, resolved through the instance', value: { items: [{ user: 'sis_user_id:S-007', grade: '19' }] }, hidden: ['S-007'], kept: ['sis_user_id:student-', '"grade":"19"'] },
+    { name: 'a course is no person', value: { id: 1, name: 'Biology 101', sis_course_id: 'BIO-101', integration_id: 'C-1' }, hidden: [], kept: ['Biology 101', 'C-1'] },
+    { name: 'someone the instance cannot place counts as a student', value: { id: 404, name: 'Nora Nobody', login_id: 'nora' }, hidden: ['Nora Nobody', 'nora'], kept: ['"id":404'] },
+    { name: 'a cursor and a confirmation token are left as they are', value: { items: [SAM], next_cursor: 'abc-sam-def', confirm: 'x.sam.y' }, hidden: ['Sam Student'], kept: ['abc-sam-def', 'x.sam.y'] },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const p = await made(c.scope);
+      const out = JSON.stringify(await p.transform(structuredClone(c.value)));
+      for (const h of c.hidden) expect(out, h).not.toContain(h);
+      for (const k of c.kept) expect(out, k).toContain(k);
+    });
+  }
+
+  it('gives a person the same pseudonym in every form, from an HMAC of the id and instance', async () => {
+    const p = await made();
+    const u = (await p.transform({ ...SAM })) as Record<string, unknown>;
+    const hex = /^Student ([0-9a-f]{8})$/.exec(String(u.name))![1];
+    expect(u).toMatchObject({ short_name: `Student ${hex}`, login_id: `student-${hex}`, sis_user_id: `student-${hex}`, integration_id: `student-${hex}`, email: `student-${hex}@pseudonym.invalid` });
+    expect((await made()).pseudonymOf('7').display).toBe(`Student ${hex}`);
+    const other = new Pseudonyms({ scope: 'students', key: Buffer.from('another key of enough characters'), instance: async () => 'https://lms.example.edu', directory: directory() });
+    expect((await other.ready()).pseudonymOf('7').display).not.toBe(`Student ${hex}`);
+    const elsewhere = new Pseudonyms({ scope: 'students', key: KEY, instance: async () => 'https://other.example.edu', directory: directory() });
+    expect((await elsewhere.ready()).pseudonymOf('7').display).not.toBe(`Student ${hex}`);
+  });
+
+  it('nets a text it has seen again once it knows more people', async () => {
+    const p = await made();
+    await p.transform({ id: 8, name: 'Sofia Student', login_id: 'sofia' });
+    expect(await p.transform({ note: 'Sam Student wrote' })).toEqual({ note: 'Sam Student wrote' });
+    await p.transform({ ...SAM });
+    expect(JSON.stringify(await p.transform({ note: 'Sam Student wrote' }))).not.toContain('Sam Student');
+  });
+
+  it('leaves a timestamp whole, even where a SIS id is the digits of its year', async () => {
+    const p = await made();
+    const out = (await p.transform({ items: [{ ...SAM, sis_user_id: '2026' }], created_at: '2026-08-24T08:00:00Z', note: 'id 2026' })) as Record<string, unknown>;
+    expect(out.created_at).toBe('2026-08-24T08:00:00Z');
+    expect(out.note).toMatch(/^id student-[0-9a-f]{8}$/);
+  });
+
+  it('asks again about who was taken for a student once a result concerns a course not asked about yet', async () => {
+    const asked: [string[], string[]][] = [];
+    const dir: Directory = {
+      rolesOf: async (ids, courses) => {
+        asked.push([ids, courses]);
+        return new Map(ids.map((id) => [id, { staff: id === '4' && courses.includes('6') }]));
+      },
+      resolve: async () => undefined,
+    };
+    const p = await made('students', dir);
+    const theo = (course: number) => ({ items: [{ id: 40 + course, user_id: 4, course_id: course, user: { id: 4, name: 'Theo Teacher' } }] });
+    expect(JSON.stringify(await p.transform(theo(4)))).not.toContain('Theo Teacher');
+    expect(JSON.stringify(await p.transform(theo(4)))).not.toContain('Theo Teacher');
+    expect(JSON.stringify(await p.transform(theo(6)))).toContain('Theo Teacher');
+    expect(JSON.stringify(await p.transform({ id: 4, name: 'Theo Teacher', login_id: 'theo' }, { courses: ['4'] }))).toContain('Theo Teacher');
+    expect(asked).toEqual([
+      [['4'], ['4']],
+      [['4'], ['6']],
+    ]);
+  });
+
+  it('asks the instance about each person once', async () => {
+    const asked: string[][] = [];
+    const p = await made('students', directory(asked));
+    await p.transform({ items: [{ ...SAM }, { ...TESS }] });
+    await p.transform({ items: [{ ...SAM }] });
+    expect(asked).toEqual([['7', '3']]);
+  });
+});
+
+describe('mapping pseudonyms back', () => {
+  const tool = { params: [{ property: 'csv_text', to: 'text', of: 'csv' }] } as unknown as Tool;
+
+  it.each([
+    ['a login form, as a user', { user: 'student-HEX' }, { user: '7' }],
+    ['a SIS form, as an id', { id: 'sis_user_id:student-HEX' }, { id: '7' }],
+    ['the display form', { id: 'Student HEX' }, { id: '7' }],
+    ['a list of them', { to: ['student-HEX', '3'] }, { to: ['7', '3'] }],
+    ['a search term, as the real name', { search: 'Student HEX' }, { search: 'Sam Student' }],
+    ['prose, as the real name and email', { body: 'Dear Student HEX, see student-HEX@pseudonym.invalid' }, { body: 'Dear Sam Student, see sam@example.edu' }],
+    ['CSV text, as ids', { csv_text: 'user,grade\nstudent-HEX,88\nsis_user_id:student-HEX,90\n' }, { csv_text: 'user,grade\n7,88\n7,90\n' }],
+    ['what names no pseudonym is left', { user: 'sis_user_id:S-008', body: 'a student' }, { user: 'sis_user_id:S-008', body: 'a student' }],
+    ['a cursor is left', { cursor: 'student-HEX' }, { cursor: 'student-HEX' }],
+  ])('%s', async (_, given, expected) => {
+    const p = await made();
+    await p.transform({ ...SAM });
+    const hex = /([0-9a-f]{8})$/.exec(p.pseudonymOf('7').display)![1];
+    const fill = (o: Record<string, unknown>) => JSON.parse(JSON.stringify(o).replaceAll('HEX', hex)) as Record<string, unknown>;
+    expect({ ...givenBack(p, tool, fill(given)) }).toEqual(fill(expected));
+  });
+
+  it('refuses a pseudonym this process never handed out', async () => {
+    const p = await made();
+    expect(() => givenBack(p, tool, { user: 'student-0badc0de' })).toThrow(/"student-0badc0de" is not a pseudonym this server handed out/);
+    expect(() => givenBack(p, tool, { csv_text: 'user,grade\nStudent 0badc0de,1\n' })).toThrow(/is not a pseudonym/);
+  });
+});

@@ -741,7 +741,7 @@ _lms_value_flag() {
     'log:--since'|'log '*':--since') _lms_words=''; return 0 ;;
     'log:--surface'|'log '*':--surface') _lms_words=''; return 0 ;;
     'mcp:--pseudonym-key'|'mcp '*':--pseudonym-key') _lms_words='@files'; return 0 ;;
-    'mcp:--pseudonymize'|'mcp '*':--pseudonymize') _lms_words=''; return 0 ;;
+    'mcp:--pseudonymize'|'mcp '*':--pseudonymize') _lms_words='students all'; return 0 ;;
     *':--as-user') _lms_words=''; return 0 ;;
     *':--fields') _lms_words=''; return 0 ;;
     *':--jq') _lms_words=''; return 0 ;;

@@ -112,7 +112,7 @@ function checkOptions<O>(specs: readonly OptionSpec[] | undefined, options: Reco
       continue;
     }
     const choices = option.spec.choices;
-    if (choices) {
+    if (choices && !(value === true && option.valueOptional)) {
       for (const one of Array.isArray(value) ? value : [value]) {
         if (!choices.includes(String(one))) throw notAChoice(`option '${option.spec.flags}' argument '${String(one)}' is invalid`, String(one), choices);
       }

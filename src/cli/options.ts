@@ -103,6 +103,8 @@ export interface CompiledOption {
   /** Its long form, as messages name it: `--concurrency`. */
   long: string;
   kind: OptionKind;
+  /** Its value may be left out (`--pseudonymize [who]`): given alone, the flag is true. */
+  valueOptional: boolean;
   /** Of each value, for a list. */
   type: ValueType;
   min?: number;
@@ -134,7 +136,8 @@ export function compileOption(spec: OptionSpec): CompiledOption {
   const known = compiled.get(spec);
   if (known) return known;
   const long = longFlag(spec.flags);
-  const takesValue = /<[^>]*>|\[[^\]]*\]/.test(spec.flags);
+  const valueOptional = /\[[^\]]*\]/.test(spec.flags);
+  const takesValue = valueOptional || /<[^>]*>/.test(spec.flags);
   const kind: OptionKind = takesValue ? (spec.repeatable ? 'list' : 'value') : long.startsWith('--no-') ? 'negated' : 'switch';
   const wrong = (why: string) => new Error(`option "${spec.flags}": ${why}`);
   if (spec.repeatable && !takesValue) throw wrong('is repeatable but takes no value');
@@ -144,7 +147,7 @@ export function compileOption(spec: OptionSpec): CompiledOption {
   const fieldType = spec.field?.type;
   if (spec.type !== undefined && fieldType !== undefined && fieldType !== spec.type) throw wrong(`is a ${spec.type}, but its field ${spec.field!.name} is a ${fieldType}`);
   const type: ValueType = !takesValue ? 'boolean' : (spec.type ?? (spec.choices ? 'enum' : 'string'));
-  const option: CompiledOption = { spec, attribute: attributeName(spec.flags), long, kind, type, min: spec.min, max: spec.max };
+  const option: CompiledOption = { spec, attribute: attributeName(spec.flags), long, kind, valueOptional, type, min: spec.min, max: spec.max };
   if (kind === 'negated') option.default = true;
   else if (spec.default !== undefined) {
     try {

@@ -45,6 +45,8 @@ const cases: Case[] = [
   { what: 'a bad --limit', line: 'users list --limit 0', code: 2, message: '--limit must be a whole number' },
   { what: 'a bad choice', line: 'users settings update --manual-mark-as-read maybe', code: 2, message: "argument 'maybe' is invalid" },
   { what: 'a bad -o', line: 'users list -o xml', code: 2, message: "argument 'xml' is invalid" },
+  { what: 'a bad choice for a flag whose value may be left out', line: 'mcp --pseudonymize=everyone', code: 2, message: "argument 'everyone' is invalid. Allowed choices are students, all." },
+  { what: 'a flag that needs another', line: 'mcp --pseudonym-key k', code: 2, message: '--pseudonym-key needs --pseudonymize' },
   { what: 'too many arguments', line: 'users get 1 2', code: 2, message: 'too many arguments' },
   // the tool's own errors
   { what: 'a usage error from a command', line: 'users list --search ab', code: 2, message: '--search needs at least 3 characters' },

@@ -13,6 +13,7 @@ export const mcpCommand = (model: CommandModel) => command({
     allowDestructive: { flags: '--allow-destructive', description: 'also allow deletions, conclusions, --sync and --prune (implies --allow-writes)' },
     pseudonymize: {
       flags: '--pseudonymize [who]',
+      choices: ['students', 'all'],
       description: 'name students and observers by pseudonym in every result (=all: staff too); tools take the pseudonyms back',
     },
     pseudonymKey: { flags: '--pseudonym-key <file>', description: 'keep the pseudonyms\' key in this file (made 0600 if missing), so a person keeps theirs across sessions' },
@@ -21,7 +22,6 @@ export const mcpCommand = (model: CommandModel) => command({
   async run({ opts, ctx }) {
     // commander gives true for the flag alone, its value for --pseudonymize=all.
     const who: unknown = opts.pseudonymize;
-    if (who !== undefined && who !== true && who !== 'students' && who !== 'all') throw new UsageError(`--pseudonymize takes students or all, not "${String(who)}"`, { hint: 'lms mcp --pseudonymize (students and observers) or --pseudonymize=all (everyone)' });
     if (opts.pseudonymKey !== undefined && who === undefined) throw new UsageError('--pseudonym-key needs --pseudonymize');
     const { serveMcp } = await import('../../mcp/server.js');
     await serveMcp(ctx, model, {

@@ -1,7 +1,7 @@
 // The commander tree: global flags, every noun, and the runner that gives a command its context
 // and renders what it returns.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { lazyNouns, loadNoun, topLevelCommands } from '../commands/index.js';
+import { commandModel, lazyNouns, loadNoun, topLevelCommands } from '../commands/index.js';
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 import type { AuditScope } from '../audit/trail.js';
@@ -14,6 +14,9 @@ import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG, type Global
 import { coerceValue, compileOption } from './options.js';
 import { renderResult } from './render-result.js';
 import type { Activity } from '../io/activity.js';
+
+/** Every command as data, for what describes the command line without building it (completions). */
+export { commandModel };
 
 /** The first words of every command (nouns and top-level verbs): the launcher keeps a code cache for each. */
 export const commandNames: readonly string[] = [...lazyNouns.map((n) => n.name), ...topLevelCommands.map((c) => c.name.split(' ')[0])];

@@ -109,6 +109,16 @@ export interface CommandModel {
   topLevel: readonly CommandSpec<never>[];
 }
 
+/** A noun of the model with its verbs loaded. */
+export async function loadNoun(noun: LazyNoun): Promise<NounSpec> {
+  return { name: noun.name, summary: noun.summary, commands: await noun.load() };
+}
+
+/** Every command of the model, each noun loaded, in the order the command line lists them. */
+export async function loadModel(model: CommandModel): Promise<Verbs> {
+  return [...(await Promise.all(model.nouns.map(loadNoun))), ...model.topLevel];
+}
+
 /** A verb's or noun's word on the command line: `get <id>` is `get`. */
 export const wordOf = (spec: CommandSpec<never> | NounSpec): string => spec.name.split(' ')[0];
 

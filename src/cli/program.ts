@@ -1,13 +1,13 @@
 // The commander tree: global flags, every noun, and the runner that gives a command its context
 // and renders what it returns.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { commandModel, lazyNouns, loadNoun, topLevelCommands } from '../commands/index.js';
+import { commandModel, lazyNouns, topLevelCommands } from '../commands/index.js';
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 import type { AuditScope } from '../audit/trail.js';
 import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
-import { register, type Runner } from './command.js';
+import { loadNoun, register, type Runner } from './command.js';
 import { check, run } from './invoke.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG, type GlobalFlag } from './global-flags.js';
@@ -109,10 +109,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     const globals = { ...readGlobals(globalOpts, deps.env), timeoutGiven };
     // Compiled before the command runs, so a mistake in the expression is reported before any request.
     const jq = typeof globalOpts.jq === 'string' ? await (await import('../output/jq.js')).compileJq(globalOpts.jq, deps.env) : undefined;
-    // For completions, a tree of its own, every noun loaded: this run's tree may hold only the noun it names.
-    const commandTree = () => buildProgram(deps, { jsonErrors: false });
     const claimInterrupt = (stop: () => void) => (state.stop = stop);
-    const ctx = createContext({ audit, ...deps, io: withColor(io, io.color && globals.color), commandTree, claimInterrupt }, globals);
+    const ctx = createContext({ audit, ...deps, io: withColor(io, io.color && globals.color), claimInterrupt }, globals);
     state.activity = ctx.activity;
     try {
       // A flag value that destroys is asked about here, once for every verb; a dry run destroys nothing,

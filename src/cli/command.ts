@@ -294,23 +294,8 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     if (!argument) throw new Error(`${spec.name}: no argument named ${name}`);
     argument.choices(choices);
   }
-  for (const o of spec.options ?? []) {
-    const option = new Option(o.flags, o.description);
-    if (o.default !== undefined) option.default(o.default);
-    if (o.choices) option.choices(o.choices);
-    if (o.repeatable) {
-      // Replaces the parser .choices() installed, so the choices are checked here, value by value.
-      const choices = o.choices;
-      option.argParser((value: string, previous: string[] | undefined) => {
-        if (choices && !choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
-        return [...(previous ?? []), value];
-      });
-    }
-    cmd.addOption(option);
-  }
+  for (const o of flagsOf(spec)) cmd.addOption(commanderOption(o));
   const dryRun = dryRunOf(spec);
-  const added = dryRunOption(spec);
-  if (added) cmd.addOption(new Option(added.flags, added.description));
   if (spec.examples?.length) cmd.addHelpText('after', examplesText(spec));
   cmd.action(async (...received: unknown[]) => {
     const command = received.at(-1) as Command;
@@ -321,6 +306,22 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     const options = command.opts();
     await runner(spec, { args: command.processedArgs.map((a) => a as string), options }, dryRun && options.dryRun === true ? dryRun : undefined, command.optsWithGlobals());
   });
+}
+
+/** A verb's flag as commander parses it and its help shows it. */
+export function commanderOption(o: OptionSpec): Option {
+  const option = new Option(o.flags, o.description);
+  if (o.default !== undefined) option.default(o.default);
+  if (o.choices) option.choices(o.choices);
+  if (o.repeatable) {
+    // Replaces the parser .choices() installed, so the choices are checked here, value by value.
+    const choices = o.choices;
+    option.argParser((value: string, previous: string[] | undefined) => {
+      if (choices && !choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+      return [...(previous ?? []), value];
+    });
+  }
+  return option;
 }
 
 function examplesText(spec: CommandSpec<never>): string {

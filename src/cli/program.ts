@@ -1,6 +1,6 @@
 // The commander tree: global flags, every noun, and the runner that gives a command its context
 // and renders what it returns.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command } from 'commander';
 import { commandModel, lazyNouns, topLevelCommands } from '../commands/index.js';
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
@@ -10,8 +10,7 @@ import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
 import { loadNoun, register, type Runner } from './command.js';
 import { check, run } from './invoke.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
-import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG, type GlobalFlag } from './global-flags.js';
-import { coerceValue, compileOption } from './options.js';
+import { GLOBAL_FLAGS, globalOption, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
 import { renderResult } from './render-result.js';
 import type { Activity } from '../io/activity.js';
 
@@ -20,28 +19,6 @@ export { commandModel };
 
 /** The first words of every command (nouns and top-level verbs): the launcher keeps a code cache for each. */
 export const commandNames: readonly string[] = [...lazyNouns.map((n) => n.name), ...topLevelCommands.map((c) => c.name.split(' ')[0])];
-
-/** A value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). */
-const nonEmpty = (name: string) => (value: string) => {
-  if (value.trim() === '') throw new InvalidArgumentError(`${name} needs a value`);
-  return value;
-};
-
-/**
- * A global flag as commander parses it. A number is checked as a verb's number option is, and its
- * usage error thrown as it is, not as commander's InvalidArgumentError, which would prefix "option
- * '--limit <n>' argument '0' is invalid." to it: the message is the one every number flag gives.
- */
-function globalOption(flag: GlobalFlag): Option {
-  const option = new Option(flag.flags, flag.description);
-  const compiled = compileOption(flag);
-  if (flag.choices) option.choices(flag.choices);
-  if (flag.type) option.argParser((value: string) => coerceValue(compiled, value));
-  if (flag.nonEmpty) option.argParser(nonEmpty(compiled.long));
-  // The default as the type the flag takes (a number), as a parsed value would be.
-  if (flag.default !== undefined) option.default(compiled.default);
-  return option;
-}
 
 export interface ProgramState {
   /** Errors are written as one JSON object when -o json (or LMS_OUTPUT=json) is in force. */

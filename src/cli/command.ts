@@ -267,11 +267,6 @@ export function declaredOption(option: Option, owner: Command): OptionSpec | und
   return specOf(owner)?.options?.find((declared) => declared.flags === option.flags);
 }
 
-/** `--course` and `-c`: the names an option answers to. */
-export function optionNames(option: Option): string[] {
-  return [option.long, option.short].filter((name): name is string => Boolean(name));
-}
-
 export function register(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner): void {
   if (isNoun(spec)) {
     const noun = parent.command(spec.name).description(spec.summary);

@@ -14,7 +14,6 @@ import {
   flagNames,
   flagsOf,
   isNoun,
-  optionNames,
   specOf,
   wordOf,
   type CommandSpec as VerbSpec,
@@ -211,7 +210,7 @@ function describeFlag(option: Option, owner: Command): FlagSpec {
   const declared = declaredOption(option, owner);
   const value = valueName(option.flags);
   return {
-    names: optionNames(option),
+    names: flagNames(option),
     description: firstLine(option.description),
     takesValue: option.required || option.optional,
     choices: [...(option.argChoices ?? [])],

@@ -33,7 +33,10 @@ export interface DeclaredProgram {
 
 const PROGRAM_NAME = 'lms';
 
-/** The script for the declared commands, or for a commander program (one not declared with command()). */
+/**
+ * The script for the declared commands (what `lms completion` prints), or for a commander program,
+ * read as commander holds it: the program the command line parses with gives the same script.
+ */
 export function completionScript(program: DeclaredProgram | Command, shell: Shell): string {
   const root = isProgram(program) ? describeCommand(program, program.createHelp(), [], []) : describeDeclared(program);
   const name = isProgram(program) ? program.name() : PROGRAM_NAME;

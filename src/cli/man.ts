@@ -101,7 +101,7 @@ interface ManProgram {
   nouns: ManCommand[];
 }
 
-/** The pages of the declared commands, or of a commander program built from them. */
+/** The pages of the declared commands (what `npm run man` writes), or of the program the command line builds from them: the same pages. */
 export function manPages(program: DeclaredProgram | Command): ManPage[] {
   const described = 'createHelp' in program ? describeProgram(program) : describeDeclared(program);
   const help = new Help();

@@ -1,4 +1,4 @@
-// Writes man/: lms.1 and a page per noun, generated from the command tree by src/cli/man.ts.
+// Writes man/: lms.1 and a page per noun, generated from the command declarations by src/cli/man.ts.
 //   node scripts/man.mjs     (npm run man)
 // test/cli/man.test.ts fails while the committed pages differ from what this writes.
 import { build } from 'esbuild';
@@ -9,15 +9,15 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-// The generator and the whole tree, bundled as the CLI is and evaluated here; no command runs.
+// The generator and the command declarations, bundled as the CLI is and evaluated here; no command
+// runs, and no program is built.
 const bundle = await build({
   stdin: {
     contents: `
-      import { buildProgram } from './src/cli/program.ts';
+      import { loadAllNouns } from './src/commands/index.ts';
       import { manPages } from './src/cli/man.ts';
       export async function pages() {
-        const io = { stdout: process.stdout, stderr: process.stderr, color: false };
-        return manPages(await buildProgram({ io, env: {} }, { jsonErrors: false }));
+        return manPages({ commands: await loadAllNouns() });
       }`,
     resolveDir: root,
     loader: 'ts',

@@ -109,6 +109,16 @@ export interface CommandModel {
   topLevel: readonly CommandSpec<never>[];
 }
 
+/** A noun of the model with its verbs loaded. */
+export async function loadNoun(noun: LazyNoun): Promise<NounSpec> {
+  return { name: noun.name, summary: noun.summary, commands: await noun.load() };
+}
+
+/** Every command of the model, each noun loaded, in the order the command line lists them. */
+export async function loadModel(model: CommandModel): Promise<Verbs> {
+  return [...(await Promise.all(model.nouns.map(loadNoun))), ...model.topLevel];
+}
+
 /** A verb's or noun's word on the command line: `get <id>` is `get`. */
 export const wordOf = (spec: CommandSpec<never> | NounSpec): string => spec.name.split(' ')[0];
 
@@ -185,6 +195,43 @@ export function dryRunOf(spec: CommandSpec<never>): 'plans' | 'stops' | undefine
   return declares(spec, '--dry-run') || declares(spec, '--plan') ? 'plans' : 'stops';
 }
 
+/** The `--dry-run` the command line adds to a verb that writes and declares none of its own. */
+function dryRunOption(spec: CommandSpec<never>): OptionSpec | undefined {
+  const dryRun = dryRunOf(spec);
+  if (!dryRun || declares(spec, '--dry-run')) return undefined;
+  const description = dryRun === 'plans' ? 'show what would change, and change nothing (as --plan)' : 'send the reads it needs, then show the first write (method, URL, body) instead of sending it';
+  return { flags: '--dry-run', description };
+}
+
+/** A verb's flags as the command line takes them: the declared ones, and the --dry-run added to it. */
+export function flagsOf(spec: CommandSpec<never>): OptionSpec[] {
+  const added = dryRunOption(spec);
+  return [...(spec.options ?? []), ...(added ? [added] : [])];
+}
+
+/** A positional argument, as the verb's name gives it: `get <id>`, `[files...]`. */
+export interface ArgumentSpec {
+  name: string;
+  required: boolean;
+  variadic: boolean;
+}
+
+/** The positional arguments of a verb, read from its name as commander reads them. */
+export function argumentsOf(spec: CommandSpec<never>): ArgumentSpec[] {
+  return [...spec.name.matchAll(/([<[])([^>\]]+?)(\.\.\.)?[>\]]/g)].map((m) => ({ name: m[2], required: m[1] === '<', variadic: m[3] !== undefined }));
+}
+
+/** `--course` and `-c`: the names a flag answers to, the long one first. */
+export function flagNames(spec: Pick<OptionSpec, 'flags'>): string[] {
+  const words = spec.flags.split(/[\s,|]+/);
+  return [words.find((w) => w.startsWith('--')), words.find((w) => /^-[^-]$/.test(w))].filter((name): name is string => Boolean(name));
+}
+
+/** A noun's default verb (`lms grade` runs `grade set`), whose flags the noun takes too. */
+export function defaultVerb(noun: NounSpec): CommandSpec<never> | undefined {
+  return noun.commands.find((c): c is CommandSpec<never> => !isNoun(c) && c.isDefault === true);
+}
+
 function declares(spec: CommandSpec<never>, flag: string): boolean {
   return (spec.options ?? []).some((o) => o.flags.split(/[\s,|]+/).includes(flag));
 }
@@ -220,11 +267,6 @@ export function declaredOption(option: Option, owner: Command): OptionSpec | und
   return specOf(owner)?.options?.find((declared) => declared.flags === option.flags);
 }
 
-/** `--course` and `-c`: the names an option answers to. */
-export function optionNames(option: Option): string[] {
-  return [option.long, option.short].filter((name): name is string => Boolean(name));
-}
-
 export function register(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner): void {
   if (isNoun(spec)) {
     const noun = parent.command(spec.name).description(spec.summary);
@@ -232,7 +274,7 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     for (const child of spec.commands) register(noun, child, runner);
     // `lms grade --help` is asked by someone about to type `lms grade …`, which runs the default
     // verb: its options and examples belong on the noun's help too, not one command away.
-    const fallback = spec.commands.find((c): c is CommandSpec<never> => !isNoun(c) && c.isDefault === true);
+    const fallback = defaultVerb(spec);
     if (fallback) {
       const verb = noun.commands.find((c) => c.name() === fallback.name.split(' ')[0])!;
       noun.addHelpText('after', () => `\nWithout a command, \`lms ${spec.name}\` runs \`lms ${spec.name} ${verb.name()}\`:\n\n${verb.helpInformation()}${examplesText(fallback)}`);
@@ -247,25 +289,8 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     if (!argument) throw new Error(`${spec.name}: no argument named ${name}`);
     argument.choices(choices);
   }
-  for (const o of spec.options ?? []) {
-    const option = new Option(o.flags, o.description);
-    if (o.default !== undefined) option.default(o.default);
-    if (o.choices) option.choices(o.choices);
-    if (o.repeatable) {
-      // Replaces the parser .choices() installed, so the choices are checked here, value by value.
-      const choices = o.choices;
-      option.argParser((value: string, previous: string[] | undefined) => {
-        if (choices && !choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
-        return [...(previous ?? []), value];
-      });
-    }
-    cmd.addOption(option);
-  }
+  for (const o of flagsOf(spec)) cmd.addOption(commanderOption(o));
   const dryRun = dryRunOf(spec);
-  if (dryRun && !declares(spec, '--dry-run')) {
-    const help = dryRun === 'plans' ? 'show what would change, and change nothing (as --plan)' : 'send the reads it needs, then show the first write (method, URL, body) instead of sending it';
-    cmd.addOption(new Option('--dry-run', help));
-  }
   if (spec.examples?.length) cmd.addHelpText('after', examplesText(spec));
   cmd.action(async (...received: unknown[]) => {
     const command = received.at(-1) as Command;
@@ -276,6 +301,22 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     const options = command.opts();
     await runner(spec, { args: command.processedArgs.map((a) => a as string), options }, dryRun && options.dryRun === true ? dryRun : undefined, command.optsWithGlobals());
   });
+}
+
+/** A verb's flag as commander parses it and its help shows it. */
+export function commanderOption(o: OptionSpec): Option {
+  const option = new Option(o.flags, o.description);
+  if (o.default !== undefined) option.default(o.default);
+  if (o.choices) option.choices(o.choices);
+  if (o.repeatable) {
+    // Replaces the parser .choices() installed, so the choices are checked here, value by value.
+    const choices = o.choices;
+    option.argParser((value: string, previous: string[] | undefined) => {
+      if (choices && !choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+      return [...(previous ?? []), value];
+    });
+  }
+  return option;
 }
 
 function examplesText(spec: CommandSpec<never>): string {

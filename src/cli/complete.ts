@@ -3,7 +3,7 @@
 // as cobra's `__complete` serves its scripts. The words are the command line after `lms`, up to and
 // including the one under the cursor (empty when nothing is typed yet).
 //
-// What is being completed is read off the command tree: a flag or argument declares the kind of id
+// What is being completed is read off the command declarations: a flag or argument declares the kind of id
 // it takes (`ids`, `argIds`). The instance is the one the line would use (-p/--profile, --mock,
 // --no-mock, --mock-db on it, then LMS_PROFILE, LMS_MOCK and the profile file), and the context
 // flags already typed narrow the list (--assignment after --course 7: course 7's assignments).
@@ -16,14 +16,15 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { Command, Option } from 'commander';
 import envPaths from 'env-paths';
 import type { ApiClient } from '../client/client.js';
 import type { IOStreams } from '../io/streams.js';
 import type { RouteId } from '../spec/routes.js';
-import { declaredOption, defaultVerbOf, optionNames, specOf, type IdKind } from './command.js';
+import { argumentsOf, defaultVerb, flagNames, flagsOf, isNoun, wordOf, type CommandModel, type CommandSpec, type IdKind, type NounSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
-import { buildProgram } from './program.js';
+import { GLOBAL_FLAGS } from './global-flags.js';
+import { compileOption, type CompiledOption, type OptionSpec } from './options.js';
+import { commandModel } from './program.js';
 
 type CompleteShell = 'bash' | 'zsh' | 'fish';
 
@@ -82,8 +83,7 @@ async function valuesFor(words: string[], deps: Omit<Deps, 'io'>, options: Compl
   // Streams that write nowhere: nothing of a completion may reach the terminal.
   const quiet = { ...deps, io: silentIO(), prompter: undefined };
   const line = joinEquals(words);
-  const program = await buildProgram(quiet, { jsonErrors: false }, line.slice(0, -1));
-  const target = findTarget(program, line);
+  const target = await findTarget(commandModel, line);
   if (!target) return [];
   const globals = globalsFrom(target.given);
   const ctx = createContext(quiet, globals);
@@ -117,62 +117,82 @@ function joinEquals(words: string[]): string[] {
   return joined;
 }
 
-/** The option a word names where the walk stands: on the command, a default verb below it, or an ancestor. */
-function optionAt(chain: Command[], word: string): { option: Option; owner: Command } | undefined {
-  const here = chain.at(-1)!;
-  const fallback = defaultVerbOf(here);
-  for (const owner of [...(fallback ? [fallback] : []), ...[...chain].reverse()]) {
-    const option = owner.options.find((o) => optionNames(o).includes(word));
-    if (option) return { option, owner };
+/** Where the walk of the line stands: the program, a noun or a verb, with the flags each takes. */
+interface Step {
+  flags: readonly OptionSpec[];
+  /** The verbs and nouns below; none for a verb. */
+  commands: readonly (CommandSpec<never> | NounSpec)[];
+  verb?: CommandSpec<never>;
+  /** A noun's default verb, whose flags the noun takes too. */
+  fallback?: CommandSpec<never>;
+}
+
+function stepOf(spec: CommandSpec<never> | NounSpec): Step {
+  return isNoun(spec) ? { flags: [], commands: spec.commands, fallback: defaultVerb(spec) } : { flags: flagsOf(spec), commands: [], verb: spec };
+}
+
+/** The flag a word names where the walk stands: on the command, a default verb below it, or an ancestor. */
+function flagAt(chain: Step[], word: string): CompiledOption | undefined {
+  const fallback = chain.at(-1)!.fallback;
+  for (const flags of [...(fallback ? [flagsOf(fallback)] : []), ...[...chain].reverse().map((step) => step.flags)]) {
+    const flag = flags.find((f) => flagNames(f).includes(word));
+    if (flag) return compileOption(flag);
   }
   return undefined;
 }
 
-function findTarget(program: Command, line: string[]): Target | undefined {
-  const chain: Command[] = [program];
+/** The command a word names among the program's (its nouns loaded as they are named) or a noun's. */
+async function commandNamed(model: CommandModel, step: Step, word: string, atRoot: boolean): Promise<Step | undefined> {
+  const named = (c: CommandSpec<never> | NounSpec) => wordOf(c) === word || (c.aliases ?? []).includes(word);
+  if (atRoot) {
+    const noun = model.nouns.find((n) => n.name === word);
+    if (noun) return stepOf({ name: noun.name, summary: noun.summary, commands: await noun.load() });
+  }
+  const found = step.commands.find(named);
+  return found && stepOf(found);
+}
+
+async function findTarget(model: CommandModel, line: string[]): Promise<Target | undefined> {
+  const root: Step = { flags: GLOBAL_FLAGS, commands: model.topLevel, fallback: undefined };
+  const chain: Step[] = [root];
   const given = new Map<string, string | boolean>();
   let nargs = 0;
   const current = line.at(-1)!;
-  let pending: { option: Option; owner: Command } | undefined;
+  let pending: CompiledOption | undefined;
   for (const word of line.slice(0, -1)) {
     if (pending) {
-      given.set(pending.option.attributeName(), word);
+      given.set(pending.attribute, word);
       pending = undefined;
       continue;
     }
     if (word.startsWith('-') && word !== '-') {
       const [flag, value] = word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
-      const found = optionAt(chain, flag);
+      const found = flagAt(chain, flag);
       if (!found) continue;
-      const takes = found.option.required || found.option.optional;
-      if (!takes) given.set(found.option.attributeName(), !found.option.negate);
-      else if (value !== undefined) given.set(found.option.attributeName(), value);
+      if (found.kind === 'switch' || found.kind === 'negated') given.set(found.attribute, found.kind === 'switch');
+      else if (value !== undefined) given.set(found.attribute, value);
       else pending = found;
       continue;
     }
-    const here = chain.at(-1)!;
-    const sub = here.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    const sub = await commandNamed(model, chain.at(-1)!, word, chain.length === 1);
     if (sub) {
       chain.push(sub);
       nargs = 0;
     } else nargs++;
   }
-  if (pending) return withKind(idsOfOption(pending), current, given);
+  if (pending) return withKind(pending.spec.ids, current, given);
   if (current.startsWith('--') && current.includes('=')) {
-    const found = optionAt(chain, current.slice(0, current.indexOf('=')));
-    return found ? withKind(idsOfOption(found), current.slice(current.indexOf('=') + 1), given) : undefined;
+    const found = flagAt(chain, current.slice(0, current.indexOf('=')));
+    return found ? withKind(found.spec.ids, current.slice(current.indexOf('=') + 1), given) : undefined;
   }
   if (current.startsWith('-')) return undefined;
   const here = chain.at(-1)!;
   // A word where a verb is expected is a verb's name, not an id.
-  if (here.commands.length > 0) return undefined;
-  const argument = here.registeredArguments[Math.min(nargs, here.registeredArguments.length - 1)];
-  if (!argument || (nargs >= here.registeredArguments.length && !argument.variadic)) return undefined;
-  return withKind(specOf(here)?.argIds?.[argument.name()], current, given);
-}
-
-function idsOfOption({ option, owner }: { option: Option; owner: Command }): IdKind | undefined {
-  return declaredOption(option, owner)?.ids;
+  if (!here.verb) return undefined;
+  const args = argumentsOf(here.verb);
+  const argument = args[Math.min(nargs, args.length - 1)];
+  if (!argument || (nargs >= args.length && !argument.variadic)) return undefined;
+  return withKind(here.verb.argIds?.[argument.name], current, given);
 }
 
 function withKind(kind: IdKind | undefined, prefix: string, given: Map<string, string | boolean>): Target | undefined {

@@ -1,26 +1,53 @@
-// Shell completion scripts generated from the commander tree, so completions never drift from the
-// commands that exist. The scripts walk the words already typed; what they ask `lms` for is the
-// names of the saved profiles, for a value or an argument named <profile>, and the ids the instance
-// holds, for a flag or argument that declares the kind of id it takes (`lms __complete`, complete.ts).
-// A value is offered what it can be: its choices, profile names, ids, files for a flag or argument
-// that names a file, and otherwise nothing (never a verb, never a file name for an id).
+// Shell completion scripts generated from the command declarations and the global flags, so
+// completions never drift from the commands that exist. The scripts walk the words already typed;
+// what they ask `lms` for is the names of the saved profiles, for a value or an argument named
+// <profile>, and the ids the instance holds, for a flag or argument that declares the kind of id it
+// takes (`lms __complete`, complete.ts). A value is offered what it can be: its choices, profile
+// names, ids, files for a flag or argument that names a file, and otherwise nothing (never a verb,
+// never a file name for an id).
 import type { Argument, Command, Help, Option } from 'commander';
-import { declaredOption, defaultVerbOf, optionNames, specOf, type CommandSpec as VerbSpec } from './command.js';
+import {
+  argumentsOf,
+  declaredOption,
+  defaultVerb,
+  defaultVerbOf,
+  flagNames,
+  flagsOf,
+  isNoun,
+  specOf,
+  wordOf,
+  type CommandSpec as VerbSpec,
+  type NounSpec,
+  type Verbs,
+} from './command.js';
+import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
+import { compileOption, type OptionSpec } from './options.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 export const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
 
-export function completionScript(program: Command, shell: Shell): string {
-  const help = program.createHelp();
-  const root = describeCommand(program, help, [], []);
-  const functionName = `_${program.name().replace(/[^A-Za-z0-9_]/g, '_')}`;
+/** The command line as declared: every command, its nouns loaded; the global flags are the program's. */
+export interface DeclaredProgram {
+  commands: Verbs;
+}
+
+const PROGRAM_NAME = 'lms';
+
+/**
+ * The script for the declared commands (what `lms completion` prints), or for a commander program,
+ * read as commander holds it: the program the command line parses with gives the same script.
+ */
+export function completionScript(program: DeclaredProgram | Command, shell: Shell): string {
+  const root = isProgram(program) ? describeCommand(program, program.createHelp(), [], []) : describeDeclared(program);
+  const name = isProgram(program) ? program.name() : PROGRAM_NAME;
+  const functionName = `_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
   switch (shell) {
     case 'bash':
-      return bashScript(root, program.name(), functionName);
+      return bashScript(root, name, functionName);
     case 'zsh':
-      return zshScript(root, program.name(), functionName);
+      return zshScript(root, name, functionName);
     case 'fish':
-      return fishScript(root, program.name());
+      return fishScript(root, name);
   }
 }
 
@@ -99,6 +126,66 @@ function describeCommand(command: Command, help: Help, path: string[], inherited
   };
 }
 
+const isProgram = (program: DeclaredProgram | Command): program is Command => 'createHelp' in program;
+
+/** The `help [command]` commander gives every command that has subcommands. */
+const HELP_COMMAND = { name: 'help', description: 'display help for command' };
+
+function describeDeclared(program: DeclaredProgram): CommandSpec {
+  // As commander holds them: the version flag is the program's first, the help flag every command's own.
+  const options = [VERSION_FLAG, ...GLOBAL_FLAGS];
+  const passedDown = mergeFlags([], options.map(describeDeclaredFlag));
+  const ownFlags = mergeFlags([], [...options, HELP_FLAG].map(describeDeclaredFlag));
+  return {
+    path: [],
+    aliases: [],
+    description: firstLine(PROGRAM_DESCRIPTION),
+    ownFlags,
+    flags: ownFlags,
+    arguments: [],
+    subcommands: describeSubcommands(program.commands, [], passedDown),
+  };
+}
+
+function describeSubcommands(commands: Verbs, path: string[], inherited: FlagSpec[]): CommandSpec[] {
+  const help: CommandSpec = { path: [...path, HELP_COMMAND.name], aliases: [], description: HELP_COMMAND.description, ownFlags: [], flags: mergeFlags(inherited, []), arguments: [], subcommands: [] };
+  return [...commands.map((command) => describeDeclaredCommand(command, [...path, wordOf(command)], inherited)), help].sort((a, b) => compare(lastName(a), lastName(b)));
+}
+
+function describeDeclaredCommand(spec: VerbSpec<never> | NounSpec, path: string[], inherited: FlagSpec[]): CommandSpec {
+  const common = { path, aliases: [...(spec.aliases ?? [])].sort(compare), description: firstLine(spec.summary) };
+  if (isNoun(spec)) {
+    // A noun with a default verb takes that verb's flags, as commander hands them on (see describeCommand).
+    const fallback = defaultVerb(spec);
+    const ownFlags = mergeFlags(fallback ? flagsOf(fallback).map(describeDeclaredFlag) : [], [describeDeclaredFlag(HELP_FLAG)]);
+    return { ...common, ownFlags, flags: mergeFlags(inherited, ownFlags), arguments: [], subcommands: describeSubcommands(spec.commands, path, inherited) };
+  }
+  const ownFlags = mergeFlags([], [...flagsOf(spec), HELP_FLAG].map(describeDeclaredFlag));
+  const args = argumentsOf(spec).map(({ name, variadic }, index): ArgumentSpec => ({
+    index,
+    variadic,
+    choices: [...(spec.argChoices?.[name] ?? [])],
+    profiles: name === PROFILE_VALUE_NAME,
+    ids: spec.argIds?.[name] !== undefined,
+    files: spec.fileArgs?.[name] !== undefined || name === 'file',
+  }));
+  return { ...common, ownFlags, flags: mergeFlags(inherited, ownFlags), arguments: args.filter(completesToSomething), subcommands: [] };
+}
+
+function describeDeclaredFlag(spec: OptionSpec): FlagSpec {
+  const value = valueName(spec.flags);
+  const { kind } = compileOption(spec);
+  return {
+    names: flagNames(spec),
+    description: firstLine(spec.description),
+    takesValue: kind === 'value' || kind === 'list',
+    choices: [...(spec.choices ?? [])],
+    profiles: value === PROFILE_VALUE_NAME,
+    ids: spec.ids !== undefined,
+    files: spec.file !== undefined || (value !== undefined && FILE_VALUE_NAMES.has(value) && spec.field === undefined),
+  };
+}
+
 function describeArgument(argument: Argument, index: number, verb: VerbSpec<never> | undefined): ArgumentSpec {
   const name = argument.name();
   return {
@@ -124,9 +211,9 @@ const FILE_VALUE_NAMES = new Set(['file', 'path']);
 
 function describeFlag(option: Option, owner: Command): FlagSpec {
   const declared = declaredOption(option, owner);
-  const value = valueName(option);
+  const value = valueName(option.flags);
   return {
-    names: optionNames(option),
+    names: flagNames(option),
     description: firstLine(option.description),
     takesValue: option.required || option.optional,
     choices: [...(option.argChoices ?? [])],
@@ -137,8 +224,8 @@ function describeFlag(option: Option, owner: Command): FlagSpec {
 }
 
 /** `profile` for `-p, --profile <profile>`. */
-function valueName(option: Option): string | undefined {
-  return /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1]?.replace(/\.\.\.$/, '');
+function valueName(flags: string): string | undefined {
+  return /[<[]([^>\]]+)[>\]]/.exec(flags)?.[1]?.replace(/\.\.\.$/, '');
 }
 
 /** The words a flag's value or an argument completes to, as the bash and zsh lookups return them. */

@@ -2,7 +2,6 @@
 // the client, profiles, the mock, prompts and the command tree. Nothing is opened until a command
 // asks for it.
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
 import type { AuditEntry } from '../audit/log.js';
 import type { AuditScope, AuditTrail } from '../audit/trail.js';
 import type { TokenSession } from '../auth/session.js';
@@ -68,13 +67,6 @@ export interface Deps {
   prompter?: Prompter;
   /** Makes the activity spinner (tests pass a fake; by default ora, loaded when first shown). */
   spinner?: SpinnerFactory;
-  /**
-   * Builds the command line's whole commander tree. The program supplies it, since the commands
-   * import this module and it cannot import them back; the command that describes the command line
-   * itself (completions) reads the tree from its context as any command reads its client. Surfaces
-   * that run verbs (apply, export, MCP) read the declarations instead: no commander objects.
-   */
-  commandTree?: () => Promise<Command>;
   /** Lists a page at a time and hands out where the next starts (`lms mcp`'s cursors). */
   pageCursor?: PageCursor;
   /** The process's limiter, when a context is derived from another (each call of `lms mcp`). */
@@ -150,8 +142,6 @@ export interface Context {
   /** Prompts only when both ends are a terminal and --no-input was not given. */
   readonly interactive: boolean;
   prompter(): Promise<Prompter>;
-  /** The command line's commander tree, every noun loaded, global flags and all: what completions describe. */
-  commandTree(): Promise<Command>;
   /**
    * Makes this run a dry run (`--dry-run` on a verb that writes), before the client is first built:
    * reads are sent as usual, the first write is kept rather than sent and stops the command, and
@@ -218,10 +208,6 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     limiter: () => (pace ??= new RateLimiter({ maxConcurrency: DEFAULT_CONCURRENCY })),
     pageLimit: () => (globals.all ? undefined : (globals.limit ?? globals.perPage)),
     prompter: async () => pausingActivity(deps.prompter ?? (await import('./prompter.js')).inquirerPrompter, ctx.activity),
-    commandTree: once(() => {
-      if (!deps.commandTree) throw new Error('this context was created without a command tree');
-      return deps.commandTree();
-    }),
 
     async derive(over, derived) {
       const mock = mockMode ? await ctx.mock() : deps.mock;

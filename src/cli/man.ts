@@ -1,11 +1,12 @@
-// Manual pages generated from the commander tree, as the completion scripts are: lms(1) with the
+// Manual pages generated from the command declarations, as the completion scripts are: lms(1) with the
 // nouns, the global flags, the environment, the files and the exit codes, and one page per noun
 // (lms-users(1), …) with each verb's synopsis, arguments, flags and examples. Nothing here lists a
 // command or a flag of its own: a verb added to the tree is on its noun's page at the next
 // `npm run man`, and test/cli/man.test.ts fails until it is.
-import type { Argument, Command, Help, Option } from 'commander';
+import { Argument, Help, Option, type Command } from 'commander';
 import { ExitCode } from '../errors.js';
-import { defaultVerbOf, specOf } from './command.js';
+import { argumentsOf, commanderOption, defaultVerb, defaultVerbOf, flagsOf, isNoun, specOf, wordOf, type CommandSpec, type NounSpec, type Verbs } from './command.js';
+import { GLOBAL_FLAGS, globalOption, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
 
 export interface ManPage {
   /** File name under man/, e.g. `lms-users.1`. */
@@ -70,14 +71,87 @@ const FILES: readonly { path: string; description: string }[] = [
   { path: '~/.cache/lms/', description: "The launcher's code cache ($XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR), and the journals of bulk jobs, lms apply's keys and the audit log of every write, audit.log (LMS_STATE_DIR to move those)." },
 ];
 
-export function manPages(program: Command): ManPage[] {
-  const help = program.createHelp();
-  const version = program.version() ?? '';
-  const nouns = subcommands(program, help);
+/** The command line as declared: every command, its nouns loaded; the global flags are the program's. */
+export interface DeclaredProgram {
+  commands: Verbs;
+}
+
+/** A command as its page describes it, its flags and arguments as commander shows them in help. */
+interface ManCommand {
+  /** From the program's name: ['lms', 'users', 'get']. */
+  path: string[];
+  description: string;
+  aliases: readonly string[];
+  /** What follows the path in a synopsis: `[options] <id>`. */
+  usage: string;
+  arguments: readonly Argument[];
+  /** The flags --help shows, the help flag included. */
+  options: readonly Option[];
+  examples: readonly string[];
+  /** The verbs and nouns under a noun; none for a verb. */
+  children: ManCommand[];
+  /** The verb a noun runs without one. */
+  fallback?: string;
+}
+
+interface ManProgram {
+  description: string;
+  version: string;
+  options: readonly Option[];
+  nouns: ManCommand[];
+}
+
+/** The pages of the declared commands (what `npm run man` writes), or of the program the command line builds from them: the same pages. */
+export function manPages(program: DeclaredProgram | Command): ManPage[] {
+  const described = 'createHelp' in program ? describeProgram(program) : describeDeclared(program);
+  const help = new Help();
   return [
-    { file: 'lms.1', name: 'lms', text: mainPage(program, help, nouns, version) },
-    ...nouns.map((noun) => ({ file: `lms-${noun.name()}.1`, name: `lms-${noun.name()}`, text: nounPage(program, noun, help, version) })),
+    { file: 'lms.1', name: 'lms', text: mainPage(described, help) },
+    ...described.nouns.map((noun) => ({ file: `${noun.path.join('-')}.1`, name: noun.path.join('-'), text: nounPage(described, noun, help) })),
   ];
+}
+
+function describeDeclared(program: DeclaredProgram): ManProgram {
+  const helpOption = new Option(HELP_FLAG.flags, HELP_FLAG.description);
+  const describe = (spec: CommandSpec<never> | NounSpec, path: string[]): ManCommand => {
+    const common = { path, description: spec.summary, aliases: spec.aliases ?? [] };
+    if (isNoun(spec)) {
+      const fallback = defaultVerb(spec);
+      return { ...common, usage: '', arguments: [], options: [], examples: [], children: spec.commands.map((c) => describe(c, [...path, wordOf(c)])), fallback: fallback && wordOf(fallback) };
+    }
+    const terms = argumentsOf(spec).map(({ name, required, variadic }) => `${required ? '<' : '['}${name}${variadic ? '...' : ''}${required ? '>' : ']'}`);
+    const args = argumentsOf(spec).map(({ name }, i) => {
+      const argument = new Argument(terms[i]);
+      const choices = spec.argChoices?.[name];
+      return choices ? argument.choices(choices) : argument;
+    });
+    // As commander writes a verb's usage: every verb has options, its help flag at least.
+    const usage = ['[options]', ...terms].join(' ');
+    return { ...common, usage, arguments: args, options: [...flagsOf(spec).map(commanderOption), helpOption], examples: spec.examples ?? [], children: [] };
+  };
+  return {
+    description: PROGRAM_DESCRIPTION,
+    version: __LMS_VERSION__,
+    // As commander holds them: the version flag first, the help flag last.
+    options: [new Option(VERSION_FLAG.flags, VERSION_FLAG.description), ...GLOBAL_FLAGS.map(globalOption), helpOption],
+    nouns: program.commands.map((c) => describe(c, ['lms', wordOf(c)])),
+  };
+}
+
+function describeProgram(program: Command): ManProgram {
+  const help = program.createHelp();
+  const describe = (command: Command, path: string[]): ManCommand => ({
+    path,
+    description: help.commandDescription(command),
+    aliases: command.aliases(),
+    usage: command.usage(),
+    arguments: command.registeredArguments,
+    options: help.visibleOptions(command),
+    examples: specOf(command)?.examples ?? [],
+    children: subcommands(command, help).map((c) => describe(c, [...path, c.name()])),
+    fallback: defaultVerbOf(command)?.name(),
+  });
+  return { description: program.description(), version: program.version() ?? '', options: help.visibleOptions(program), nouns: subcommands(program, help).map((c) => describe(c, ['lms', c.name()])) };
 }
 
 /** The commands under `command` that --help shows, less commander's own `help` command. */
@@ -91,11 +165,12 @@ function header(title: string, version: string): string[] {
   return [`.\\" Generated from the command tree by src/cli/man.ts (npm run man); do not edit.`, `.TH ${macroArg(title.toUpperCase())} 1 "" ${macroArg(`lms-cli ${version}`)} ${macroArg('lms manual')}`, '.nh', '.ad l'];
 }
 
-function mainPage(program: Command, help: Help, nouns: Command[], version: string): string {
+function mainPage(program: ManProgram, help: Help): string {
+  const { nouns, version } = program;
   const lines = [...header('lms', version)];
-  lines.push('.SH NAME', `lms \\- ${text(firstSentence(program.description()))}`);
+  lines.push('.SH NAME', `lms \\- ${text(firstSentence(program.description))}`);
   lines.push('.SH SYNOPSIS', '.B lms', '[\\fIglobal options\\fR] \\fInoun\\fR \\fIverb\\fR [\\fIarguments\\fR] [\\fIoptions\\fR]', '.br', '.B lms', '[\\fB\\-\\-version\\fR | \\fB\\-\\-help\\fR]');
-  lines.push('.SH DESCRIPTION', text(`${program.description()}.`));
+  lines.push('.SH DESCRIPTION', text(`${program.description}.`));
   lines.push(
     '.PP',
     text('A command is a noun and a verb: lms users list, lms enrollments create. Each noun has a page of its own, lms-NOUN(1), with its verbs, their arguments, flags and examples; lms NOUN --help and lms NOUN VERB --help say the same.'),
@@ -104,10 +179,10 @@ function mainPage(program: Command, help: Help, nouns: Command[], version: strin
   );
   lines.push('.SH COMMANDS');
   for (const noun of nouns) {
-    lines.push('.TP', `.BR ${macroArg(`lms-${noun.name()}`)} (1)`, text(help.subcommandDescription(noun)));
+    lines.push('.TP', `.BR ${macroArg(noun.path.join('-'))} (1)`, text(noun.description));
   }
   lines.push('.SH GLOBAL OPTIONS', text('Given before or after the noun and verb.'));
-  for (const option of help.visibleOptions(program)) lines.push(...optionItem(option, help));
+  for (const option of program.options) lines.push(...optionItem(option, help));
   lines.push('.SH ENVIRONMENT');
   for (const { name, description } of ENVIRONMENT) lines.push('.TP', `.B ${macroArg(name)}`, text(description));
   lines.push('.SH FILES', text('As on Linux; macOS and Windows keep them in the platform\'s own directories (~/Library/…, %APPDATA% and %LOCALAPPDATA%). lms doctor checks that each can be written.'));
@@ -116,24 +191,24 @@ function mainPage(program: Command, help: Help, nouns: Command[], version: strin
   for (const [key, code] of Object.entries(ExitCode)) lines.push('.TP', `.B ${code}`, text(EXIT_STATUS[key as keyof typeof ExitCode]));
   lines.push('.PP', text('With -o json (or LMS_OUTPUT=json) an error is written as one JSON object on stderr, with its exit_code.'));
   lines.push('.SH EXAMPLES', ...examples(['lms --mock users list', 'lms -p prod users list --account 1 --all -o csv > users.csv', "lms users list --account 1 -o json | jq -r '.[].login_id'"]));
-  lines.push('.SH SEE ALSO', seeAlso(nouns.map((noun) => `lms-${noun.name()}`)));
+  lines.push('.SH SEE ALSO', seeAlso(nouns.map((noun) => noun.path.join('-'))));
   return `${lines.join('\n')}\n`;
 }
 
-function nounPage(program: Command, noun: Command, help: Help, version: string): string {
-  const name = `lms-${noun.name()}`;
-  const lines = [...header(name, version)];
-  const verbs = leaves(noun, help);
-  lines.push('.SH NAME', `${text(name)} \\- ${text(firstSentence(help.subcommandDescription(noun)))}`);
+function nounPage(program: ManProgram, noun: ManCommand, help: Help): string {
+  const name = noun.path.join('-');
+  const lines = [...header(name, program.version)];
+  const verbs = leaves(noun);
+  lines.push('.SH NAME', `${text(name)} \\- ${text(firstSentence(noun.description))}`);
   lines.push('.SH SYNOPSIS');
   verbs.forEach((verb, i) => {
     if (i > 0) lines.push('.br');
     lines.push(...synopsis(verb));
   });
-  lines.push('.SH DESCRIPTION', text(help.commandDescription(noun)));
-  if (noun.aliases().length) lines.push('.PP', text(`Also: ${noun.aliases().map((alias) => `lms ${alias}`).join(', ')}.`));
-  const fallback = defaultVerbOf(noun);
-  if (fallback) lines.push('.PP', text(`Without a command, lms ${noun.name()} runs lms ${noun.name()} ${fallback.name()}.`));
+  lines.push('.SH DESCRIPTION', text(noun.description));
+  if (noun.aliases.length) lines.push('.PP', text(`Also: ${noun.aliases.map((alias) => `lms ${alias}`).join(', ')}.`));
+  const word = noun.path.at(-1)!;
+  if (noun.fallback) lines.push('.PP', text(`Without a command, lms ${word} runs lms ${word} ${noun.fallback}.`));
   if (verbs.length > 1 || verbs[0] !== noun) {
     lines.push('.SH COMMANDS');
     for (const verb of verbs) lines.push(...verbSection(verb, help));
@@ -141,50 +216,43 @@ function nounPage(program: Command, noun: Command, help: Help, version: string):
     // A top-level command (apply, mcp): the page is the command itself.
     lines.push(...verbBody(noun, help, false));
   }
-  lines.push('.SH GLOBAL OPTIONS', text(`Every command takes the global options of lms(1): ${help.visibleOptions(program).map((o) => o.long ?? o.short).filter((f) => f !== '--help' && f !== '--version').join(', ')}.`));
+  lines.push('.SH GLOBAL OPTIONS', text(`Every command takes the global options of lms(1): ${program.options.map((o) => o.long ?? o.short).filter((f) => f !== '--help' && f !== '--version').join(', ')}.`));
   lines.push('.SH SEE ALSO', seeAlso(['lms']));
   return `${lines.join('\n')}\n`;
 }
 
 /** Every verb under a noun, nested nouns walked (users settings get); a noun with none is its own verb. */
-function leaves(command: Command, help: Help): Command[] {
-  const children = subcommands(command, help);
-  if (children.length === 0) return [command];
-  return children.flatMap((child) => leaves(child, help));
+function leaves(command: ManCommand): ManCommand[] {
+  if (command.children.length === 0) return [command];
+  return command.children.flatMap(leaves);
 }
 
 /** `lms users get [options] <id>`, the words of the path in bold and the rest as commander writes it. */
-function synopsis(verb: Command): string[] {
+function synopsis(verb: ManCommand): string[] {
   // Not Help.commandUsage, which writes `list|ls`: aliases are said in words below.
-  const rest = verb.usage();
-  return [`.B ${macroArg(commandPath(verb).join(' '))}`, ...(rest ? [styleTerm(rest, '\\fR')] : [])];
+  const rest = verb.usage;
+  return [`.B ${macroArg(verb.path.join(' '))}`, ...(rest ? [styleTerm(rest, '\\fR')] : [])];
 }
 
-function commandPath(command: Command): string[] {
-  const names: string[] = [];
-  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
-  return names;
-}
-
-function verbSection(verb: Command, help: Help): string[] {
-  return [`.SS ${macroArg(commandPath(verb).join(' '))}`, ...synopsis(verb), '.PP', ...verbBody(verb, help)];
+function verbSection(verb: ManCommand, help: Help): string[] {
+  return [`.SS ${macroArg(verb.path.join(' '))}`, ...synopsis(verb), '.PP', ...verbBody(verb, help)];
 }
 
 /** A verb's description (unless its page's DESCRIPTION already says it), aliases, arguments, flags and examples. */
-function verbBody(verb: Command, help: Help, describe = true): string[] {
-  const lines = describe ? [text(help.commandDescription(verb))] : [];
-  if (verb.aliases().length) lines.push('.PP', text(`Also: ${verb.aliases().map((alias) => [...commandPath(verb).slice(0, -1), alias].join(' ')).join(', ')}.`));
-  const args = verb.registeredArguments;
+function verbBody(verb: ManCommand, help: Help, describe = true): string[] {
+  const lines = describe ? [text(verb.description)] : [];
+  if (verb.aliases.length) lines.push('.PP', text(`Also: ${verb.aliases.map((alias) => [...verb.path.slice(0, -1), alias].join(' ')).join(', ')}.`));
+  const args = verb.arguments;
   if (args.length) {
     lines.push('.PP', 'Arguments:');
     for (const argument of args) lines.push(...argumentItem(argument, help));
   }
-  const options = help.visibleOptions(verb).filter((option) => option.long !== '--help');
+  const options = verb.options.filter((option) => option.long !== '--help');
   if (options.length) {
     lines.push('.PP', 'Options:');
     for (const option of options) lines.push(...optionItem(option, help));
   }
-  const list = specOf(verb)?.examples ?? [];
+  const list = verb.examples;
   if (list.length) {
     lines.push('.PP', 'Examples:', ...examples(list));
   }

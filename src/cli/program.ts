@@ -1,43 +1,24 @@
 // The commander tree: global flags, every noun, and the runner that gives a command its context
 // and renders what it returns.
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { lazyNouns, loadNoun, topLevelCommands } from '../commands/index.js';
+import { Command } from 'commander';
+import { commandModel, lazyNouns, topLevelCommands } from '../commands/index.js';
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 import type { AuditScope } from '../audit/trail.js';
 import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
-import { register, type Runner } from './command.js';
+import { loadNoun, register, type Runner } from './command.js';
 import { check, run } from './invoke.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
-import { coerceValue, compileOption } from './options.js';
+import { GLOBAL_FLAGS, globalOption, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
 import { renderResult } from './render-result.js';
 import type { Activity } from '../io/activity.js';
 
+/** Every command as data, for what describes the command line without building it (completions). */
+export { commandModel };
 
 /** The first words of every command (nouns and top-level verbs): the launcher keeps a code cache for each. */
 export const commandNames: readonly string[] = [...lazyNouns.map((n) => n.name), ...topLevelCommands.map((c) => c.name.split(' ')[0])];
-
-/** The API serves at most this many items a page (Canvas caps per_page at 100). */
-const MAX_PER_PAGE = 100;
-/** Longer than any request should take; setTimeout itself cannot wait past 2^31 ms (~24.8 days). */
-const MAX_TIMEOUT_SECONDS = 3600;
-
-/**
- * A whole number in [min, max] for a global flag, checked as a verb's number option is. Its usage
- * error is thrown as it is, not as commander's InvalidArgumentError, which would prefix "option
- * '--limit <n>' argument '0' is invalid." to it: the message is the one every number flag gives.
- */
-const wholeNumber = (flags: string, min: number, max?: number, unit?: string) => {
-  const option = compileOption({ flags, description: '', type: 'integer', min, max, unit });
-  return (value: string) => coerceValue(option, value);
-};
-
-/** A value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). */
-const nonEmpty = (name: string) => (value: string) => {
-  if (value.trim() === '') throw new InvalidArgumentError(`${name} needs a value`);
-  return value;
-};
 
 export interface ProgramState {
   /** Errors are written as one JSON object when -o json (or LMS_OUTPUT=json) is in force. */
@@ -75,9 +56,9 @@ export function jsonErrorsRequested(argv: readonly string[], env: NodeJS.Process
 export async function buildProgram(deps: Deps, state: ProgramState, argv?: string[]): Promise<Command> {
   const { io } = deps;
   const program = new Command('lms')
-    .description('Administer a Canvas-style learning platform from the shell; --mock runs every command against a built-in mock')
-    .version(__LMS_VERSION__, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
+    .description(PROGRAM_DESCRIPTION)
+    .version(__LMS_VERSION__, VERSION_FLAG.flags, VERSION_FLAG.description)
+    .helpOption(HELP_FLAG.flags, HELP_FLAG.description)
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -85,25 +66,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
       writeErr: (s) => void io.stderr.write(s),
       // Parse errors are thrown (exitOverride) and printed by handleError, as text or as JSON.
       outputError: () => undefined,
-    })
-    .addOption(new Option('-p, --profile <profile>', 'use this profile (env LMS_PROFILE)').argParser(nonEmpty('--profile')))
-    .addOption(new Option('--mock', 'use the built-in mock instead of a real instance (env LMS_MOCK=1)'))
-    .addOption(new Option('--no-mock', 'use a real instance even when LMS_MOCK is set'))
-    .addOption(new Option('--mock-db <path>', 'mock database file, or :memory: (env LMS_MOCK_DB)').argParser(nonEmpty('--mock-db')))
-    .addOption(new Option('-o, --output <format>', 'output format (env LMS_OUTPUT); table on a terminal, json when piped').choices(FORMATS))
-    .addOption(new Option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw').argParser(nonEmpty('--jq')))
-    .addOption(new Option('--fields <list>', 'comma-separated fields to output, e.g. id,name,user.login_id'))
-    .addOption(new Option('--raw', "CSV cells as they are: no ' before text starting with = + - @ TAB or CR, which a spreadsheet would run as a formula"))
-    .addOption(new Option('--all', 'fetch every page of a list'))
-    .addOption(new Option('--limit <n>', 'stop a list after N items').argParser(wholeNumber('--limit <n>', 1)))
-    .addOption(new Option('--per-page <n>', `page size to ask the server for (at most ${MAX_PER_PAGE})`).argParser(wholeNumber('--per-page <n>', 1, MAX_PER_PAGE)).default(MAX_PER_PAGE))
-    .addOption(new Option('--as-user <id>', 'act as another user (admins; sends as_user_id)').argParser(nonEmpty('--as-user')))
-    .addOption(new Option('-v, --verbose', 'trace requests on stderr (tokens redacted)'))
-    .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
-    .addOption(new Option('--no-input', 'never prompt; a missing value is an error'))
-    .addOption(new Option('-y, --yes', 'assume yes to confirmations'))
-    .addOption(new Option('--timeout <seconds>', `per-request timeout in seconds (at most ${MAX_TIMEOUT_SECONDS})`).argParser(wholeNumber('--timeout <seconds>', 1, MAX_TIMEOUT_SECONDS, 'seconds')).default(30))
-    .addOption(new Option('--insecure', 'allow sending the token over plain http to a host other than this machine'));
+    });
+  for (const flag of GLOBAL_FLAGS) program.addOption(globalOption(flag));
 
   // Whether --timeout was given, not defaulted: a wait that is not one request's (a login's, for a
   // person at a browser) has a default of its own.
@@ -122,10 +86,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     const globals = { ...readGlobals(globalOpts, deps.env), timeoutGiven };
     // Compiled before the command runs, so a mistake in the expression is reported before any request.
     const jq = typeof globalOpts.jq === 'string' ? await (await import('../output/jq.js')).compileJq(globalOpts.jq, deps.env) : undefined;
-    // For completions, a tree of its own, every noun loaded: this run's tree may hold only the noun it names.
-    const commandTree = () => buildProgram(deps, { jsonErrors: false });
     const claimInterrupt = (stop: () => void) => (state.stop = stop);
-    const ctx = createContext({ audit, ...deps, io: withColor(io, io.color && globals.color), commandTree, claimInterrupt }, globals);
+    const ctx = createContext({ audit, ...deps, io: withColor(io, io.color && globals.color), claimInterrupt }, globals);
     state.activity = ctx.activity;
     try {
       // A flag value that destroys is asked about here, once for every verb; a dry run destroys nothing,

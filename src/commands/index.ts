@@ -1,7 +1,7 @@
 // Every noun of the command tree, in help order: its name, its summary, and how to load its verbs.
 // A run loads only the noun it names, so start-up does not pay for the whole tree.
 // A new noun adds its folder and a line here.
-import type { CommandModel, CommandSpec, LazyNoun, NounSpec } from '../cli/command.js';
+import { loadModel, type CommandModel, type CommandSpec, type LazyNoun, type Verbs } from '../cli/command.js';
 import { applyCommand, diffCommand } from './apply/index.js';
 import { completionCommand } from './completion/index.js';
 import { mcpCommand } from './mcp/index.js';
@@ -41,8 +41,8 @@ export const lazyNouns: LazyNoun[] = [
 ];
 
 /**
- * Every command as data: what apply, export and MCP read verbs from, handed to them here since they
- * cannot import this registry that imports them. The top-level commands are read when asked for,
+ * Every command as data: what apply, export and MCP read verbs from, and completions describe,
+ * handed to them here since they cannot import this registry that imports them. The top-level commands are read when asked for,
  * as they are made from this model.
  */
 export const commandModel: CommandModel = {
@@ -53,13 +53,7 @@ export const commandModel: CommandModel = {
 };
 
 /** Top-level commands that are not nouns; small, so always registered. */
-export const topLevelCommands: CommandSpec<never>[] = [applyCommand(commandModel), diffCommand(commandModel), mcpCommand(commandModel), completionCommand, versionCommand].map((c) => c as CommandSpec<never>);
+export const topLevelCommands: CommandSpec<never>[] = [applyCommand(commandModel), diffCommand(commandModel), mcpCommand(commandModel), completionCommand(commandModel), versionCommand].map((c) => c as CommandSpec<never>);
 
-export async function loadNoun(noun: LazyNoun): Promise<NounSpec> {
-  return { name: noun.name, summary: noun.summary, commands: await noun.load() };
-}
-
-/** The whole tree, for completions and the coverage test. */
-export async function loadAllNouns(): Promise<(NounSpec | CommandSpec<never>)[]> {
-  return [...(await Promise.all(lazyNouns.map(loadNoun))), ...topLevelCommands];
-}
+/** The whole tree, for the coverage test. */
+export const loadAllNouns = (): Promise<Verbs> => loadModel(commandModel);

@@ -1,0 +1,62 @@
+// The flags every command takes, declared as a verb's are: the command line registers them from
+// this list, and completions and man pages describe them from it, without building a program.
+import { InvalidArgumentError, Option } from 'commander';
+import { FORMATS } from '../output/formats.js';
+import { coerceValue, compileOption, type OptionSpec } from './options.js';
+
+/** The program's own line, on `lms --help` and lms(1). */
+export const PROGRAM_DESCRIPTION = 'Administer a Canvas-style learning platform from the shell; --mock runs every command against a built-in mock';
+
+/** The API serves at most this many items a page (Canvas caps per_page at 100). */
+const MAX_PER_PAGE = 100;
+/** Longer than any request should take; setTimeout itself cannot wait past 2^31 ms (~24.8 days). */
+const MAX_TIMEOUT_SECONDS = 3600;
+
+/** A global flag; `nonEmpty`: a value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). */
+export type GlobalFlag = OptionSpec & { nonEmpty?: true };
+
+export const VERSION_FLAG: OptionSpec = { flags: '-V, --version', description: 'print the version' };
+export const HELP_FLAG: OptionSpec = { flags: '-h, --help', description: 'show help' };
+
+export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
+  { flags: '-p, --profile <profile>', description: 'use this profile (env LMS_PROFILE)', nonEmpty: true },
+  { flags: '--mock', description: 'use the built-in mock instead of a real instance (env LMS_MOCK=1)' },
+  { flags: '--no-mock', description: 'use a real instance even when LMS_MOCK is set' },
+  { flags: '--mock-db <path>', description: 'mock database file, or :memory: (env LMS_MOCK_DB)', nonEmpty: true },
+  { flags: '-o, --output <format>', description: 'output format (env LMS_OUTPUT); table on a terminal, json when piped', choices: FORMATS },
+  { flags: '--jq <expression>', description: 'filter the JSON output with a jq expression; strings print raw', nonEmpty: true },
+  { flags: '--fields <list>', description: 'comma-separated fields to output, e.g. id,name,user.login_id' },
+  { flags: '--raw', description: "CSV cells as they are: no ' before text starting with = + - @ TAB or CR, which a spreadsheet would run as a formula" },
+  { flags: '--all', description: 'fetch every page of a list' },
+  { flags: '--limit <n>', description: 'stop a list after N items', type: 'integer', min: 1 },
+  { flags: '--per-page <n>', description: `page size to ask the server for (at most ${MAX_PER_PAGE})`, type: 'integer', min: 1, max: MAX_PER_PAGE, default: String(MAX_PER_PAGE) },
+  { flags: '--as-user <id>', description: 'act as another user (admins; sends as_user_id)', nonEmpty: true },
+  { flags: '-v, --verbose', description: 'trace requests on stderr (tokens redacted)' },
+  { flags: '--no-color', description: 'no colours (also NO_COLOR)' },
+  { flags: '--no-input', description: 'never prompt; a missing value is an error' },
+  { flags: '-y, --yes', description: 'assume yes to confirmations' },
+  { flags: '--timeout <seconds>', description: `per-request timeout in seconds (at most ${MAX_TIMEOUT_SECONDS})`, type: 'integer', min: 1, max: MAX_TIMEOUT_SECONDS, unit: 'seconds', default: '30' },
+  { flags: '--insecure', description: 'allow sending the token over plain http to a host other than this machine' },
+];
+
+/** A value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). */
+const nonEmpty = (name: string) => (value: string) => {
+  if (value.trim() === '') throw new InvalidArgumentError(`${name} needs a value`);
+  return value;
+};
+
+/**
+ * A global flag as commander parses it. A number is checked as a verb's number option is, and its
+ * usage error thrown as it is, not as commander's InvalidArgumentError, which would prefix "option
+ * '--limit <n>' argument '0' is invalid." to it: the message is the one every number flag gives.
+ */
+export function globalOption(flag: GlobalFlag): Option {
+  const option = new Option(flag.flags, flag.description);
+  const compiled = compileOption(flag);
+  if (flag.choices) option.choices(flag.choices);
+  if (flag.type) option.argParser((value: string) => coerceValue(compiled, value));
+  if (flag.nonEmpty) option.argParser(nonEmpty(compiled.long));
+  // The default as the type the flag takes (a number), as a parsed value would be.
+  if (flag.default !== undefined) option.default(compiled.default);
+  return option;
+}

@@ -133,12 +133,20 @@ describe('a delayed topic before it posts', () => {
     const moved = await teacher.ops.discussions.createTopic({ ...BIO, title: 'Moved notice', message: 'M', is_announcement: true, delayed_post_at: POSTS_AT });
     await teacher.ops.discussions.createTopic({ ...BIO, title: 'Between notice', message: 'B', is_announcement: true, delayed_post_at: '2026-11-22T09:00:00.000Z' });
     await teacher.ops.discussions.updateTopic({ ...BIO, topic_id: moved.id, delayed_post_at: LATER });
-    const titles = async (now: string) =>
-      (await collect(at(mock, now, TOKENS.student).ops.users.activityStream({}))).filter((i) => i.type === 'Announcement' && / notice$/.test(i.title)).map((i) => i.title);
+    const items = async (now: string) =>
+      (await collect(at(mock, now, TOKENS.student).ops.users.activityStream({}))).filter((i) => / notice$/.test(i.title)).map((i) => [i.type, i.title, i.created_at]);
     // Not at its first time, since it posts later now.
-    expect(await titles('2026-11-21T00:00:00.000Z')).toEqual([]);
-    expect(await titles('2026-11-23T00:00:00.000Z')).toEqual(['Between notice']);
-    // Newest first: it posted after the other.
-    expect(await titles('2026-11-25T00:00:00.000Z')).toEqual(['Moved notice', 'Between notice']);
+    expect(await items('2026-11-21T00:00:00.000Z')).toEqual([]);
+    const between = [
+      ['Announcement', 'Between notice', '2026-11-22T09:00:00.000Z'],
+      ['Message', 'New announcement: Between notice', '2026-11-22T09:00:00.000Z'],
+    ];
+    expect(await items('2026-11-23T00:00:00.000Z')).toEqual(expect.arrayContaining(between));
+    expect(await items('2026-11-23T00:00:00.000Z')).toHaveLength(2);
+    // Newest first: it and its notice posted after the other, at the new time.
+    const all = await items('2026-11-25T00:00:00.000Z');
+    expect(all.slice(0, 2)).toEqual(expect.arrayContaining([['Announcement', 'Moved notice', LATER], ['Message', 'New announcement: Moved notice', LATER]]));
+    expect(all.slice(2)).toEqual(expect.arrayContaining(between));
+    expect(all).toHaveLength(4);
   });
 });

@@ -90,7 +90,7 @@ import { userFileBytes } from '../files/repo.js';
 import { groupCategoryOfCourse, groups, groupsOfCategory, groupsOfUser, isGroupMember } from '../groups/repo.js';
 import type { StreamPresenter } from '../../area.js';
 import { announcementNotice, audienceOf } from '../activity/notifications.js';
-import { publishStreamItem, type StreamContext } from '../activity/repo.js';
+import { moveStreamItems, publishStreamItem, type StreamContext } from '../activity/repo.js';
 
 /** recent_replies per top-level entry in the entries list. */
 const RECENT_REPLIES = 10;
@@ -650,8 +650,10 @@ const updateTopicHandler: Handler = (ctx) => {
   applySections(ctx, p, topicById(ctx.db, t.id)!);
   // Published now: it reaches the streams as if new.
   if (t.workflow_state === 'unpublished' && topicById(ctx.db, t.id)!.workflow_state === 'active') publishTopic(ctx, topicById(ctx.db, t.id)!, ctx.caller.id);
-  // Not posted yet, and its post time moved: its stream items move with it, to enter the streams then.
-  else if (t.workflow_state === 'active' && isDelayed(t, ctx.now()) && topicById(ctx.db, t.id)!.delayed_post_at !== t.delayed_post_at) publishTopic(ctx, topicById(ctx.db, t.id)!, ctx.caller.id);
+  // Not posted yet, and its post time moved: its stream items and notices move with it, to enter the streams then.
+  else if (t.workflow_state === 'active' && isDelayed(t, ctx.now()) && topicById(ctx.db, t.id)!.delayed_post_at !== t.delayed_post_at) {
+    moveStreamItems(ctx.db, { type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic', id: t.id }, postsAt(ctx, topicById(ctx.db, t.id)!));
+  }
   touchThread(ctx.db, t.id, staleUntil(ctx));
   return topicJson(ctx, p, topicById(ctx.db, t.id)!);
 };

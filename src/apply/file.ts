@@ -5,7 +5,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
-import { isOneLine, MAX_FIELD_BYTES, parseCsv, placeOf, placeWords, readInput, scanInput, shapeOfName } from '../bulk/csv-input.js';
+import { isOneLine, MAX_FIELD_BYTES, MAX_FILE_VALUES, parseCsv, placeOf, placeWords, readInput, scanInput, shapeOfName } from '../bulk/csv-input.js';
 import { UsageError } from '../errors.js';
 import { sourceName, type InputSource } from '../io/bounded.js';
 import { ProblemList } from '../bulk/problems.js';
@@ -18,13 +18,6 @@ import { closest } from '../closest.js';
 /** The largest apply file read: the YAML library holds some 60 times the text while it reads. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
-/**
- * The most values (maps, lists, scalars) read from one apply file. The YAML library holds about
- * 1.4 KB a value, so it is values, not bytes, that cost: 3 MB of `{},` is a million of them. A file
- * of this many (courses of 3,000 enrollments and 40 assignments) is read and checked in about
- * 2.5 s at under 300 MB (docs/performance.md).
- */
-const MAX_FILE_VALUES = 100_000;
 const FILE_NAME = /\.(ya?ml|json)$/i;
 
 interface Input {

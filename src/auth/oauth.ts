@@ -43,6 +43,12 @@ export interface Grant {
 export class OAuthError extends LmsError {
   readonly code: string;
   readonly status: number;
+  /**
+   * invalid_client because the instance has no such client (or none it lets log in here), not
+   * because the client failed to prove itself: canvas-lms answers an unknown or unusable developer
+   * key "unknown client", a secret missing or wrong "invalid client".
+   */
+  unknownClient = false;
 
   constructor(message: string, code: string, status: number, hint?: string) {
     // A refused grant or client is about who may log in; anything else is a request the server rejected.
@@ -118,7 +124,7 @@ async function grant(client: ApiClient, body: TokenParams, now: number, given: (
   try {
     answer = await client.ops.oauth.token(body);
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 400 || error.status === 401)) throw refusal(error, host, what, secrets, body.client_secret !== undefined);
+    if (error instanceof ApiError && (error.status === 400 || error.status === 401)) throw refusal(error, host, what, secrets, { clientId: body.client_id, withSecret: body.client_secret !== undefined });
     throw error;
   }
   const record = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
@@ -138,13 +144,18 @@ async function grant(client: ApiClient, body: TokenParams, now: number, given: (
   };
 }
 
-function refusal(error: ApiError, host: string, what: string, secrets: string[], withSecret: boolean): OAuthError {
+function refusal(error: ApiError, host: string, what: string, secrets: string[], client: { clientId: string; withSecret: boolean }): OAuthError {
   const body = (typeof error.body === 'object' && error.body !== null ? error.body : {}) as Record<string, unknown>;
   const code = typeof body.error === 'string' ? body.error : error.status === 401 ? 'invalid_client' : 'invalid_request';
   const description = typeof body.error_description === 'string' ? `: ${redactText(body.error_description, secrets).slice(0, 300)}` : '';
   const detail = `${code}${description}`;
   if (code === 'invalid_client') {
-    return withSecret
+    if (/\bunknown client\b/i.test(description)) {
+      const refused = new OAuthError(`${host} does not know client id ${client.clientId}, or does not let it log in on this instance (${detail})`, code, error.status, `check --client-id: it is the ID of a developer key of this instance (Admin > Developer Keys), a number such as 170000000000123, and the key must be on; a key of another instance is not known here`);
+      refused.unknownClient = true;
+      return refused;
+    }
+    return client.withSecret
       ? new OAuthError(`${host} did not accept the client id and secret (${detail})`, code, error.status, 'check --client-id and the client secret of the developer key')
       : new OAuthError(`${host} did not accept the client id without a secret (${detail})`, code, error.status, 'check --client-id; a confidential developer key also needs its client secret');
   }

@@ -53,6 +53,12 @@ export interface BulkJob<R extends BulkRow, C> {
    * about once (`Deactivate 2 enrollments of course 1`); a dry run marks them `destructive`.
    */
   destroys?: { noun(count: number): string; verb(row: R): string | undefined };
+  /**
+   * What `finish` destroys (`--sync`'s concluding), asked about in the same one question as the
+   * rows': `count` plans it from a plan of every row (for a person at the prompt or a surface's
+   * consent; a script's --yes skips that), `words` says it, with the count when there is one.
+   */
+  finishDestroys?: { count(args: { client: ApiClient; results: RowResult[] }): Promise<number>; words(count?: number): string };
 }
 
 /** A result of `finish`: a target the file does not list, and what was (or would be) done to it. */
@@ -133,7 +139,11 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const update = Boolean(opts.update);
   // A dry run reads the journal exactly as the run will, and writes nothing.
   const journal = new Journal(await journalDir(ctx.env), [job.job, instance.where, job.target, bytes], { state: instance.state, restart: opts.restart, readOnly: plan });
-  if (!plan && job.destroys) await confirmDestroying(ctx, job.destroys, taskRows, task, { journal, concurrency, update }, name);
+  if (!plan && (job.destroys || job.finishDestroys)) {
+    // Invalid rows skipped: finish destroys nothing (see enrollments import), so it is not asked about.
+    const finishing = invalid.length ? undefined : job.finishDestroys && { ...job.finishDestroys, client };
+    await confirmDestroying(ctx, { rows: job.destroys, finish: finishing }, taskRows, task, { journal, concurrency, update }, name);
+  }
   const progress = progressReporter(ctx.io, { verbose: ctx.globals.verbose, label: plan ? 'checking' : 'importing' });
   const started = performance.now();
   // The progress bar has the terminal to itself: no request spinner while it draws.
@@ -235,27 +245,36 @@ function describeExtra(extra: FinishedRow[], plan: boolean): string {
 }
 
 /**
- * Asks once, before any row is written, about the rows that would destroy: those of them the plan
- * would create or change (looked up as a dry run would; a row that already agrees destroys nothing).
- * Refused, nothing of the file is written.
+ * Asks once, before any row is written, about what the run would destroy: the rows that would
+ * create or change so (looked up as a dry run would; a row that already agrees destroys nothing),
+ * and what `finish` would (`--sync`'s concluding), in one question. Refused, nothing is written.
  */
 async function confirmDestroying<R extends BulkRow, C>(
   ctx: Context,
-  destroys: NonNullable<BulkJob<R, C>['destroys']>,
+  destroys: { rows?: NonNullable<BulkJob<R, C>['destroys']>; finish?: NonNullable<BulkJob<R, C>['finishDestroys']> & { client: ApiClient } },
   rows: R[],
   task: BulkTask<R, C>,
   options: { journal: Journal; concurrency: number; update: boolean },
   name: string,
 ): Promise<void> {
-  const candidates = rows.filter((r) => destroys.verb(r) !== undefined);
-  if (!candidates.length) return;
-  const planned = await runRows(candidates, task, { ...options, mode: 'plan' });
-  const verbs = planned.map((r, i) => (!r.skipped && (r.status === 'created' || r.status === 'updated') ? destroys.verb(candidates[i]) : undefined));
+  const { finish } = destroys;
+  const verbOf = (r: R) => destroys.rows?.verb(r);
+  // What finish would do is planned from every row (those the file matches are kept); the rows' own
+  // destroying needs only the rows that would.
+  const counted = finish && !ctx.globals.yes;
+  const candidates = counted ? rows : rows.filter((r) => verbOf(r) !== undefined);
+  const planned = candidates.length ? await runRows(candidates, task, { ...options, mode: 'plan' }) : [];
+  const verbs = planned.map((r, i) => (!r.skipped && (r.status === 'created' || r.status === 'updated') ? verbOf(candidates[i]) : undefined));
   const which = planned.filter((_, i) => verbs[i] !== undefined);
-  if (!which.length) return;
-  const what = describeDestroyed(verbs, destroys.noun, false).replace(/^; /, '');
-  const lines = which.map((r) => placeWords(r));
-  await ctx.confirm(`${what[0].toUpperCase()}${what.slice(1)} (${name}: ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? `, and ${lines.length - 10} more` : ''})`, { destructive: true });
+  const parts: string[] = [];
+  if (finish) parts.push(finish.words(counted ? await finish.count({ client: finish.client, results: planned }) : undefined));
+  if (which.length && destroys.rows) {
+    const lines = which.map((r) => placeWords(r));
+    parts.push(`${describeDestroyed(verbs, destroys.rows.noun, false).replace(/^; /, '')} (${name}: ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? `, and ${lines.length - 10} more` : ''})`);
+  }
+  if (!parts.length) return;
+  const what = parts.join(', and ');
+  await ctx.confirm(`${what[0].toUpperCase()}${what.slice(1)}`, { destructive: true });
 }
 
 /** `; deactivate 2 enrollments of course 1` (a dry run's: `would deactivate`), or '' when nothing is destroyed. */

@@ -99,10 +99,11 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     return new Promise<ApiResponse>((resolve, reject) => {
       const fail = (err: unknown) => reject((proxy && ready.proxy!.module.proxyUnreachable(proxy, err, options.timeoutMs)) || toNetworkError(err, req, options.timeoutMs, ready.caFile));
       const onResponse = (res: IncomingMessage) => {
-        // Through a proxy, plain http: a 407 is the proxy's, not the instance's.
-        if (proxy && url.protocol === 'http:' && res.statusCode === 407) {
+        // Through a proxy, plain http: a 407 is the proxy's, not the instance's; so is a 403 or 5xx it marks as its own.
+        const own = proxy && url.protocol === 'http:' ? (res.statusCode === 407 ? { sent: false } : ready.proxy!.module.ownRefusal(res.statusCode ?? 0, res.headers)) : undefined;
+        if (own) {
           res.resume();
-          fail(ready.proxy!.module.proxyRefusal(proxy, url.host, 407));
+          fail(ready.proxy!.module.proxyRefusal(proxy!, url.host, res.statusCode ?? 0, own.sent));
           return;
         }
         const chunks: Buffer[] = [];

@@ -192,8 +192,25 @@ export function describeRoute(route: ProxyRoute): string {
   return 'directly (no proxy)';
 }
 
+/**
+ * Whether an answer to a plain http request sent through a proxy is the proxy's own refusal rather
+ * than the instance's answer carried back: a 403 or a 5xx the proxy marks as its own, with an RFC
+ * 9209 `Proxy-Status` naming an error (Envoy, Fastly, Caddy, …) or Squid's `X-Squid-Error`. An
+ * unmarked answer is the instance's (its own 403 or 503), as curl too takes it.
+ */
+export function ownRefusal(status: number, headers: Record<string, string | string[] | undefined>): { sent: boolean } | undefined {
+  if (status !== 403 && status < 500) return undefined;
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : (v ?? ''));
+  const squid = /^\s*(ERR_[A-Z_]+)/.exec(one(headers['x-squid-error']))?.[1];
+  const rfc = /;\s*error=("?)([a-z_]+)\1/i.exec(one(headers['proxy-status']))?.[2]?.toLowerCase();
+  if (!squid && !rfc) return undefined;
+  // What the proxy says happened before the request could reach the instance: safe to send again.
+  const beforeSending = rfc ? /^(dns_|destination_|connection_refused|connection_timeout|http_request_denied|http_request_error|tls_|proxy_)/.test(rfc) : /^ERR_(ACCESS_DENIED|CONNECT_FAIL|DNS_FAIL|CANNOT_FORWARD|FORWARDING_DENIED|INVALID_URL|TOO_BIG|UNSUP_REQ|SECURE_CONNECT_FAIL|ACL_TIME_QUOTA_EXCEEDED)$/.test(squid!);
+  return { sent: !beforeSending };
+}
+
 /** Why the proxy could not take the request to `target` (`host:port`): a message naming the proxy, never its credentials. */
-export function proxyRefusal(proxy: Proxy, target: string, status: number): NetworkError {
+export function proxyRefusal(proxy: Proxy, target: string, status: number, sent = false): NetworkError {
   const named = `the proxy ${proxy.shown} (from ${proxy.variable})`;
   const direct = `or, if ${target} can be reached without it, add the host to NO_PROXY`;
   if (status === 407) {
@@ -201,8 +218,8 @@ export function proxyRefusal(proxy: Proxy, target: string, status: number): Netw
       ? new NetworkError(`${named} did not accept the credentials in ${proxy.variable} (407)`, { code: 'ERR_PROXY_AUTH', neverSent: true, hint: `check the user and password in ${proxy.variable} (special characters percent-encoded, e.g. %40 for @)` })
       : new NetworkError(`${named} asks for credentials (407)`, { code: 'ERR_PROXY_AUTH', neverSent: true, hint: `put them in the proxy URL: ${proxy.variable}=http://USER:PASSWORD@${proxy.hostname}:${proxy.port} (special characters percent-encoded)` });
   }
-  if (status === 403) return new NetworkError(`${named} refused to connect to ${target} (403)`, { code: 'ERR_PROXY_FORBIDDEN', neverSent: true, hint: `ask its administrators to allow ${target}, ${direct}` });
-  return new NetworkError(`${named} could not connect to ${target} (${status})`, { code: 'ERR_PROXY_CONNECT', neverSent: true, hint: `is ${target} up? Try again later, ${direct}` });
+  if (status === 403) return new NetworkError(`${named} refused to connect to ${target} (403)`, { code: 'ERR_PROXY_FORBIDDEN', neverSent: !sent, hint: `ask its administrators to allow ${target}, ${direct}` });
+  return new NetworkError(`${named} could not connect to ${target} (${status})`, { code: 'ERR_PROXY_CONNECT', neverSent: !sent, hint: `is ${target} up? Try again later, ${direct}` });
 }
 
 /** A failure to reach the proxy itself (refused, unresolvable, reset): the message names the proxy, never the instance. */

@@ -85,6 +85,18 @@ describe('a file with a mistake: its line, exit 2, not one write', () => {
     expect(s.writes()).toEqual([]);
   });
 
+  it('an outcome tree of a million values is refused with the bound apply files have, as one problem', async () => {
+    const s = counted();
+    s.file('outcomes.json', `{"groups":[${Array(1_000_000).fill('{}').join(',')}]}`);
+    const path = s.file('f.yaml', course('    outcomes: { file: outcomes.json }\n'));
+    const r = await s.run(['apply', '-f', path, '--plan', '-o', 'json']);
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stderr).problems).toEqual([
+      { file: `${s.dir}/outcomes.json`, line: 1, message: 'the file holds more than 100,000 values, the most read from one file; split the tree, or give it as CSV' },
+    ]);
+    expect(s.writes()).toEqual([]);
+  });
+
   it('a roster file that is not there is the line that names it', async () => {
     const s = counted();
     const path = s.file('f.yaml', course('    enrollments:\n      - { csv: missing.csv }\n'));

@@ -34,6 +34,8 @@ function endless(chunk: Buffer): Readable & { pulled: number } {
 const tooMany = (n: number) =>
   `the file holds more than ${n.toLocaleString('en-US')} values, the most read from one file; split it into several files (a folder of files is read as one), or give long rosters as \`- { csv: roster.csv }\``;
 
+const treeTooMany = 'the file holds more than 100,000 values, the most read from one file; split the tree, or give it as CSV';
+
 const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
 describe('InputScanner', () => {
@@ -214,18 +216,23 @@ describe('YAML and JSON files: bounded before they are parsed', () => {
   };
   it.each([
     ['JSON nested 100,000 deep', 'outcomes.json', `{"groups": ${nested(100_000)}}`, 'outcomes.json:1: nested more than 64 levels deep'],
-    ['YAML nested 100,000 deep', 'outcomes.yaml', `groups:\n${'- '.repeat(100_000)}x\n`, 'outcomes.yaml:2: nested more than 64 levels deep'],
+    // (100,000 deep would be 100,000 values: the values' bound, below, would refuse it first.)
+    ['YAML nested 50,000 deep', 'outcomes.yaml', `groups:\n${'- '.repeat(50_000)}x\n`, 'outcomes.yaml:2: nested more than 64 levels deep'],
     ['YAML flow style nested 100,000 deep', 'outcomes.yaml', nested(100_000), 'outcomes.yaml:1: nested more than 64 levels deep'],
     ['a YAML tree of groups 40 levels deep', 'outcomes.yaml', deepTree(40), 'outcomes.yaml:'],
     ['a 10 MB title in JSON', 'outcomes.json', `{"groups": [{"title": "${'x'.repeat(10_000_000)}", "vendor_guid": "g"}]}`, 'outcomes.json:1: a value is larger than 1 MiB'],
     ['a 10 MB title in YAML', 'outcomes.yaml', `groups:\n  - vendor_guid: g\n    title: ${'x'.repeat(10_000_000)}\n`, 'outcomes.yaml:3: a line is longer than 1 MiB'],
     ['a 2 MB block scalar of short lines', 'outcomes.yaml', `groups:\n  - vendor_guid: g\n    title: G\n    description: |\n${'      a line of the description\n'.repeat(80_000)}`, 'outcomes.yaml:4: a value is larger than 1 MiB'],
     ['a tree past 16 MiB', 'outcomes.yaml', `groups:\n${'  - {title: G, vendor_guid: g}\n'.repeat(600_000)}`, 'outcomes.yaml:1: the file is larger than 16 MiB'],
+    ['a million empty groups in 3 MB of JSON', 'outcomes.json', `{"groups":[${Array(1_000_000).fill('{}').join(',')}]}`, `outcomes.json:1: ${treeTooMany}`],
+    // The root, groups: and its list, then three values a line: a map, a key and its value.
+    ['200,000 groups of block YAML', 'outcomes.yaml', `groups:\n${'  - title: G\n'.repeat(200_000)}`, `outcomes.yaml:33334: ${treeTooMany}`],
   ])('refuses %s: exit 2, named, no stack trace', async (_what, name, content, message) => {
     const started = performance.now();
     const r = await importFile('outcomes import --course 1', name, content);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain(message.replace(`${name}:`, `${r.path}:`));
+    expect(r.stderr).toContain('has 1 problem;');
     expect(r.stderr).not.toMatch(/call stack|RangeError/);
     expect(r.sent).toBe(0);
     expect(performance.now() - started).toBeLessThan(10_000);

@@ -192,7 +192,7 @@ describe('lms auth login', () => {
     await fetch(`${redirectUri}?code=${fake.approve()}&state=${state}`);
     const r = await running.done;
     expect(r.exitCode).toBe(3);
-    expect(r.stderr).toContain(`error: ${new URL(fake.url).host} did not accept the client id and secret (invalid_client: unknown client)\n`);
+    expect(r.stderr).toContain(`error: ${new URL(fake.url).host} did not accept the client id and secret (invalid_client: invalid client)\n`);
     expect(r.stderr).not.toContain('wrong-secret');
   });
 
@@ -228,6 +228,30 @@ describe('lms auth login', () => {
     const host = new URL(fake.url).host;
     expect(r.stderr).toContain(`error: ${host} wants the client secret of developer key ${CLIENT_ID}: it is a confidential client, not a public one; nothing was saved\n`);
     expect(r.stderr).toContain(`hint: give the secret on standard input: printf %s "$CLIENT_SECRET" | lms auth login -p prod --url ${fake.url} --client-id ${CLIENT_ID} --client-secret-stdin\n`);
+    expect(fake.grants).toEqual(['authorization_code']);
+    expect(() => readFileSync(lms.file, 'utf8')).toThrow();
+  });
+
+  // canvas-lms answers a client id it has no key for (or none that is on) 401 invalid_client "unknown
+  // client": no secret would help, so none is asked for, and the message says what to check.
+  it.each([
+    ['without a secret, at a terminal', [] as string[], undefined],
+    ['with a secret', ['--client-secret-stdin'], CLIENT_SECRET],
+  ])('names a client id the instance does not know as such, %s (exit 3), asking for no secret', async (_how, extra, stdin) => {
+    const lms = cli();
+    const asked: string[] = [];
+    const prompter: Prompter = { secret: async (message) => (asked.push(message), CLIENT_SECRET), confirm: async () => true };
+    const running = lms.start(['auth', 'login', '-p', 'prod', '--url', fake.url, '--client-id', '170000000000999', '--no-browser', ...extra], { prompter, stdin });
+    // The stand-in's consent page takes its own key only: it is shown that one, as if the key were turned off after approval.
+    const { redirectUri, state } = fake.authorize((await printedUrl(running)).replace('client_id=170000000000999', `client_id=${CLIENT_ID}`));
+    await fetch(`${redirectUri}?code=${fake.approve()}&state=${state}`);
+    const r = await running.done;
+    expect(r.exitCode, r.stderr).toBe(3);
+    const host = new URL(fake.url).host;
+    expect(r.stderr).toContain(`error: ${host} does not know client id 170000000000999, or does not let it log in on this instance (invalid_client: unknown client)\n`);
+    expect(r.stderr).toContain('hint: check --client-id: it is the ID of a developer key of this instance (Admin > Developer Keys)');
+    expect(r.stderr).not.toMatch(/confidential|secret/);
+    expect(asked).toEqual([]);
     expect(fake.grants).toEqual(['authorization_code']);
     expect(() => readFileSync(lms.file, 'utf8')).toThrow();
   });

@@ -89,3 +89,64 @@ describe('apply with an enrollment of state inactive', () => {
     expect(text.stdout).toMatch(/~ enrollment 8 student \(id \d+\) .*\[destroys: --state inactive\]/);
   });
 });
+
+describe('enrollments import --sync with a state that deactivates: one question for both', () => {
+  const ROSTER = 'user,type,section,state\n8,student,,inactive\n';
+  /** A prompter that records each question and gives `answer`. */
+  const recording = (answer: boolean) => {
+    const asked: string[] = [];
+    return { asked, prompter: { confirm: async (message: string) => (asked.push(message), answer), secret: async () => '' } };
+  };
+  /** How many enrollments the dry run says --sync would conclude. */
+  async function wouldConclude(lms: Session, path: string, env: Record<string, string>): Promise<number> {
+    const r = await lms.run(`enrollments import --course 1 --update --sync --dry-run ${path} -o json`, { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    return (JSON.parse(r.stdout) as { rows: { status: string }[] }).rows.filter((x) => x.status === 'concluded').length;
+  }
+
+  it.each([
+    ['no', false, 130, 'active'],
+    ['yes', true, 0, 'inactive'],
+  ])('asked once at a terminal, naming what the sync concludes and how many it deactivates; "%s"', async (_answer, answer, code, state) => {
+    const lms = session();
+    const w = workspace();
+    const path = w.file('r.csv', ROSTER);
+    const n = await wouldConclude(lms, path, w.env);
+    expect(n).toBeGreaterThan(0);
+    const { asked, prompter } = recording(answer);
+    const r = await lms.run(`enrollments import --course 1 --update --sync ${path}`, { env: w.env, tty: true, prompter });
+    expect(r.exitCode, r.stderr).toBe(code);
+    expect(asked).toEqual([`Conclude ${n} enrollments of course 1 that ${path} does not list, and deactivate 1 enrollment of course 1 (${path}: line 2)?`]);
+    expect(await stateOf(lms)).toBe(state);
+    expect(await wouldConclude(lms, path, w.env)).toBe(answer ? 0 : n);
+  });
+
+  it('in a script without --yes: one error naming both, nothing written; with --yes, no question', async () => {
+    const lms = session();
+    const w = workspace();
+    const path = w.file('r.csv', ROSTER);
+    const r = await lms.run(`enrollments import --course 1 --update --sync ${path}`, { env: w.env });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^error: Conclude \\d+ enrollments of course 1 that ${path} does not list, and deactivate 1 enrollment of course 1 \\(${path}: line 2\\): pass --yes to confirm when not running interactively\\n$`));
+    expect(await stateOf(lms)).toBe('active');
+    const { asked, prompter } = recording(false);
+    const yes = await lms.run(`enrollments import --course 1 --update --sync --yes ${path} -o json`, { env: w.env, tty: true, prompter });
+    expect(yes.exitCode, yes.stderr).toBe(0);
+    expect(asked).toEqual([]);
+    expect(await stateOf(lms)).toBe('inactive');
+  });
+
+  it('--sync alone (no row deactivates) asks once, naming what it concludes; a dry run asks nothing', async () => {
+    const lms = session();
+    const w = workspace();
+    const path = w.file('r.csv', 'user,type\n8,student\n');
+    const n = await wouldConclude(lms, path, w.env);
+    const { asked, prompter } = recording(false);
+    const dry = await lms.run(`enrollments import --course 1 --sync --dry-run ${path}`, { env: w.env, tty: true, prompter });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(asked).toEqual([]);
+    const r = await lms.run(`enrollments import --course 1 --sync ${path}`, { env: w.env, tty: true, prompter });
+    expect(r.exitCode, r.stderr).toBe(130);
+    expect(asked).toEqual([`Conclude ${n} enrollments of course 1 that ${path} does not list?`]);
+  });
+});

@@ -65,6 +65,22 @@ describe('lms through a proxy', () => {
     expect(p.seen).toHaveLength(1);
   });
 
+  // A remote instance over plain http (--insecure) is asked through the proxy without a tunnel: the
+  // proxy's own answer is not the instance's 403 (exit 3) or 502 (retried, exit 6).
+  it.each([
+    ['refuses the request', { refuseRequests: 403 } as { refuseRequests?: number }, 'refused to connect to lms.example.edu (403)'],
+    ['cannot reach the instance', {}, 'could not connect to lms.example.edu (502)'],
+  ])('a proxy that %s for a plain http instance (--insecure): exit 7, naming the proxy and its status', async (_what, options, words) => {
+    const p = await proxy(options);
+    const r = await spawnLms(['users', 'list', '--account', '1', '--insecure', '-o', 'json'], { ...instance(), LMS_BASE_URL: 'http://lms.example.edu', HTTP_PROXY: p.url });
+    expect(r.exitCode, r.stderr).toBe(7);
+    // After --insecure's warning, the error as JSON.
+    expect((JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { message: string }).message).toBe(`the proxy http://127.0.0.1:${p.port} (from HTTP_PROXY) ${words}`);
+    // A refusal is not asked again; an instance out of reach is, as any network error of a read.
+    expect(new Set(p.seen)).toEqual(new Set(['GET http://lms.example.edu/api/v1/accounts/1/users?per_page=100']));
+    if (options.refuseRequests === 403) expect(p.seen).toHaveLength(1);
+  });
+
   it('a proxy that refuses the connection: exit 7, naming the proxy with its credentials masked', { timeout: 30_000 }, async () => {
     const p = await proxy();
     await p.close();

@@ -62,7 +62,9 @@ export async function fakeInstance(): Promise<FakeInstance> {
     if (url.pathname === '/login/oauth2/token' && req.method === 'POST') {
       const form = new URLSearchParams(await text(req));
       fake.grants.push(form.get('grant_type') ?? '?');
-      if (form.get('client_id') !== CLIENT_ID || form.get('client_secret') !== CLIENT_SECRET) return send(401, { error: 'invalid_client', error_description: 'unknown client' });
+      // As canvas-lms answers: a key it does not have is unknown; a secret missing or wrong, invalid.
+      if (form.get('client_id') !== CLIENT_ID) return send(401, { error: 'invalid_client', error_description: 'unknown client' });
+      if (form.get('client_secret') !== CLIENT_SECRET) return send(401, { error: 'invalid_client', error_description: 'invalid client' });
       if (form.get('grant_type') === 'authorization_code') {
         const code = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');

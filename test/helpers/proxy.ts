@@ -21,6 +21,21 @@ export interface TestProxyOptions {
   credentials?: string;
   /** Answer every CONNECT with this status instead of opening the tunnel. */
   refuseConnect?: number;
+  /** Answer every plain http request with this status itself, instead of forwarding it. */
+  refuseRequests?: number;
+  /**
+   * How its own answers (a refused request, an instance it cannot reach: 502) say they are its own:
+   * RFC 9209's Proxy-Status (the default), Squid's X-Squid-Error, or not at all.
+   */
+  marks?: 'proxy-status' | 'squid' | 'none';
+}
+
+/** The headers of the proxy's own answer, marked as `marks` says. */
+function ownAnswer(status: number, marks: TestProxyOptions['marks']): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'text/html', 'content-length': '0' };
+  if (marks === 'squid') headers['x-squid-error'] = status === 403 ? 'ERR_ACCESS_DENIED 0' : 'ERR_CONNECT_FAIL 111';
+  else if (marks !== 'none') headers['proxy-status'] = `test-proxy; error=${status === 403 ? 'http_request_denied' : 'destination_unavailable'}`;
+  return headers;
 }
 
 export async function startProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
@@ -42,6 +57,11 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
       res.end();
       return;
     }
+    if (options.refuseRequests) {
+      res.writeHead(options.refuseRequests, ownAnswer(options.refuseRequests, options.marks));
+      res.end();
+      return;
+    }
     let target: URL;
     try {
       target = new URL(req.url ?? '');
@@ -57,7 +77,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
       answer.pipe(res);
     });
     forward.on('error', () => {
-      if (!res.headersSent) res.writeHead(502, { 'content-length': '0' });
+      if (!res.headersSent) res.writeHead(502, ownAnswer(502, options.marks));
       res.end();
     });
     req.pipe(forward);

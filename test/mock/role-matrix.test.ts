@@ -507,4 +507,20 @@ describe('the role × route matrix of a topic not yet posted', () => {
     }
     expect(seen).toEqual(Object.fromEntries(ALL_ROLES.map((r) => [r, allow.includes(r) ? 'allowed' : 'refused'])));
   });
+
+  it.each(['', '?search_term=Midterm'])('GET the delayed topic (and the list%s): its counts are shown to those its entries are shown to', async (query) => {
+    const mock = await restore(delayed);
+    const seen: Partial<Record<Role, unknown>> = {};
+    for (const role of BIO_READERS) {
+      const token = ROLES[role]!;
+      const headers = { authorization: `Bearer ${token}` };
+      const one = await mock.handler({ method: 'GET', url: `http://lms.mock${topic(C, DELAYED_TOPIC, '')}`, headers });
+      const list = await mock.handler({ method: 'GET', url: `http://lms.mock/api/v1/${C}/discussion_topics${query}`, headers });
+      const listed = (list.json as Record<string, unknown>[]).find((t) => t.id === DELAYED_TOPIC)!;
+      const shown = (json: Record<string, unknown>) => [json.discussion_subentry_count, json.unread_count, json.last_reply_at !== null];
+      expect(shown(listed), role).toEqual(shown(one.json as Record<string, unknown>));
+      seen[role] = shown(one.json as Record<string, unknown>)[0];
+    }
+    expect(seen).toEqual(Object.fromEntries(BIO_READERS.map((r) => [r, BIO_CONTENT.includes(r) ? 2 : 0])));
+  });
 });

@@ -105,3 +105,48 @@ describe('a section-specific topic', () => {
     expect((await request(mock, TOKENS.student, 'GET', `courses/1/discussion_topics/${id}/entries`)).status).toBe(200);
   });
 });
+
+describe('a delayed topic before it posts', () => {
+  const BEFORE = '2026-11-10T00:00:00.000Z';
+  const counts = (json: Record<string, unknown>) => ({ discussion_subentry_count: json.discussion_subentry_count, unread_count: json.unread_count, last_reply_at: json.last_reply_at === null ? null : 'set' });
+
+  it.each([
+    ['a student', TOKENS.student, { discussion_subentry_count: 0, unread_count: 0, last_reply_at: null }],
+    ['an observer', TOKENS.observer, { discussion_subentry_count: 0, unread_count: 0, last_reply_at: null }],
+    ['its teacher, who moderates it', TOKENS.ta, { discussion_subentry_count: 1, unread_count: 1, last_reply_at: 'set' }],
+  ])('shows %s the counts of its entries only as it shows the entries', async (_who, token, hidden) => {
+    const mock = freshMock();
+    const created = await at(mock, BEFORE, TOKENS.teacher).ops.discussions.createTopic({ ...BIO, title: 'Lab debrief', message: 'Tell us', published: true, delayed_post_at: POSTS_AT });
+    await at(mock, BEFORE, TOKENS.teacher).ops.discussions.createEntry({ ...BIO, topic_id: created.id, message: 'First thoughts from staff' });
+    const topic = async (now: string) => counts((await at(mock, now, token).ops.discussions.getTopic({ ...BIO, topic_id: created.id })) as unknown as Record<string, unknown>);
+    const list = async (now: string) => counts((await collect(at(mock, now, token).ops.discussions.listTopics({ ...BIO }))).find((t) => t.id === created.id) as unknown as Record<string, unknown>);
+    expect(await topic('2026-11-20T08:59:59.000Z')).toEqual(hidden);
+    expect(await list('2026-11-20T08:59:59.000Z')).toEqual(hidden);
+    // Once it posts, its entry and its count are there for all of them.
+    expect(await topic('2026-11-20T09:00:01.000Z')).toEqual({ discussion_subentry_count: 1, unread_count: 1, last_reply_at: 'set' });
+  });
+
+  it('moves its stream items when its post time moves later: the stream orders it by the new time', async () => {
+    const mock = freshMock();
+    const LATER = '2026-11-24T09:00:00.000Z';
+    const teacher = at(mock, BEFORE, TOKENS.teacher);
+    const moved = await teacher.ops.discussions.createTopic({ ...BIO, title: 'Moved notice', message: 'M', is_announcement: true, delayed_post_at: POSTS_AT });
+    await teacher.ops.discussions.createTopic({ ...BIO, title: 'Between notice', message: 'B', is_announcement: true, delayed_post_at: '2026-11-22T09:00:00.000Z' });
+    await teacher.ops.discussions.updateTopic({ ...BIO, topic_id: moved.id, delayed_post_at: LATER });
+    const items = async (now: string) =>
+      (await collect(at(mock, now, TOKENS.student).ops.users.activityStream({}))).filter((i) => / notice$/.test(i.title)).map((i) => [i.type, i.title, i.created_at]);
+    // Not at its first time, since it posts later now.
+    expect(await items('2026-11-21T00:00:00.000Z')).toEqual([]);
+    const between = [
+      ['Announcement', 'Between notice', '2026-11-22T09:00:00.000Z'],
+      ['Message', 'New announcement: Between notice', '2026-11-22T09:00:00.000Z'],
+    ];
+    expect(await items('2026-11-23T00:00:00.000Z')).toEqual(expect.arrayContaining(between));
+    expect(await items('2026-11-23T00:00:00.000Z')).toHaveLength(2);
+    // Newest first: it and its notice posted after the other, at the new time.
+    const all = await items('2026-11-25T00:00:00.000Z');
+    expect(all.slice(0, 2)).toEqual(expect.arrayContaining([['Announcement', 'Moved notice', LATER], ['Message', 'New announcement: Moved notice', LATER]]));
+    expect(all.slice(2)).toEqual(expect.arrayContaining(between));
+    expect(all).toHaveLength(4);
+  });
+});

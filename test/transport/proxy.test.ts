@@ -244,6 +244,38 @@ describe('httpTransport through a proxy', () => {
     expect(error.hint).toBe(`put them in the proxy URL: http_proxy=http://USER:PASSWORD@127.0.0.1:${p.port} (special characters percent-encoded)`);
   });
 
+  // A plain http request goes to the proxy as it is (no CONNECT): its own refusal, which it marks as
+  // its own, is told apart from the instance's answer carried back.
+  it.each<[string, Parameters<typeof startProxy>[0], string, string, boolean]>([
+    ['refuses the request (Proxy-Status)', { refuseRequests: 403 }, 'refused to connect to', 'ERR_PROXY_FORBIDDEN', true],
+    ['refuses the request (Squid)', { refuseRequests: 403, marks: 'squid' }, 'refused to connect to', 'ERR_PROXY_FORBIDDEN', true],
+    ['cannot reach the instance (Proxy-Status)', { refuseRequests: 502 }, 'could not connect to', 'ERR_PROXY_CONNECT', true],
+    ['answers 503 itself (Squid)', { refuseRequests: 503, marks: 'squid' }, 'could not connect to', 'ERR_PROXY_CONNECT', true],
+  ])('a proxy that %s on a plain http request: a network error naming it and the status', async (_what, options, words, code, neverSent) => {
+    const base = await listen(echo);
+    const p = await proxy(options);
+    const transport = httpTransport({ timeoutMs: 5000, env: { http_proxy: p.url } });
+    const error = await failure(transport({ method: 'GET', url: `${base}/a`, headers: {} }));
+    expect(error.message).toBe(`the proxy http://127.0.0.1:${p.port} (from http_proxy) ${words} ${new URL(base).host} (${options!.refuseRequests})`);
+    expect(error.code).toBe(code);
+    expect(error.exitCode).toBe(ExitCode.network);
+    expect(error.neverSent).toBe(neverSent);
+  });
+
+  it('a 502 the proxy sends when the instance cannot be reached is its own; an unmarked 403 is the instance\'s', async () => {
+    const p = await proxy();
+    const transport = httpTransport({ timeoutMs: 5000, env: { http_proxy: p.url } });
+    const port = p.port;
+    const closed = await listen(echo);
+    const gone = new URL(closed).port;
+    await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+    const error = await failure(transport({ method: 'GET', url: `http://127.0.0.1:${gone}/a`, headers: {} }));
+    expect(error.message).toBe(`the proxy http://127.0.0.1:${port} (from http_proxy) could not connect to 127.0.0.1:${gone} (502)`);
+    const plain = await proxy({ refuseRequests: 403, marks: 'none' });
+    const answered = await httpTransport({ timeoutMs: 5000, env: { http_proxy: plain.url } })({ method: 'GET', url: `http://127.0.0.1:${gone}/a`, headers: {} });
+    expect(answered.status).toBe(403);
+  });
+
   it.each(['https', 'http'])('a proxy that refuses the connection (%s target): named, never sent', async (scheme) => {
     const p = await proxy();
     const port = p.port;

@@ -80,7 +80,8 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   try {
     tokens = await exchange(clientSecret);
   } catch (error) {
-    if (clientSecret !== undefined || !(error instanceof OAuthError && error.code === 'invalid_client')) throw error;
+    // An unknown client is not helped by a secret: only a key the instance has, refused without one, is a confidential key.
+    if (clientSecret !== undefined || !(error instanceof OAuthError && error.code === 'invalid_client') || error.unknownClient) throw error;
     // A confidential key: the instance wants its secret.
     clientSecret = await askForSecret(ctx, { name, baseUrl, clientId, host, refused: error });
     tokens = await exchange(clientSecret);

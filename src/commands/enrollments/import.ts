@@ -3,7 +3,7 @@
 // against the course's enrollments of that user, role and section. `--sync` also concludes the
 // course's enrollments, of the roles the file names, that the file no longer lists.
 import type { FinishedRow } from '../../bulk/command.js';
-import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
+import type { BulkRow, BulkTask, Difference, RowResult } from '../../bulk/job.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import { command } from '../../cli/define.js';
 import type { ApiClient } from '../../client/client.js';
@@ -131,6 +131,11 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
   };
 }
 
+/** The enrollments the rows found (or made). */
+function matchedBy(results: RowResult[]): Set<number> {
+  return new Set(results.filter((r) => r.id !== undefined).map((r) => r.id!));
+}
+
 /** The course's live enrollments, of the roles the file names, that no row matched. */
 async function unlisted(client: ApiClient, course: string, roles: string[], matched: Set<number>): Promise<Enrollment[]> {
   const extra: Enrollment[] = [];
@@ -154,8 +159,6 @@ export const importEnrollments = command({
     'lms enrollments import --course 1 --update --sync --yes roster.csv',
   ],
   async run({ args, opts, ctx }) {
-    // Asked before anything is sent: in a script without --yes this stops here.
-    if (opts.sync && !opts.dryRun) await ctx.confirm(`Conclude the enrollments of course ${opts.course} that ${args[0]} does not list`);
     const { runBulk } = await import('../../bulk/command.js');
     let roles: string[] = [];
     return runBulk(ctx, args[0], opts, {
@@ -172,6 +175,13 @@ export const importEnrollments = command({
         return row;
       },
       task: (client) => enrollmentsTask(client, opts.course),
+      // Asked with the rows that deactivate, in one question, before anything is written.
+      finishDestroys: opts.sync
+        ? {
+            count: async ({ client, results }) => (await unlisted(client, opts.course, roles, matchedBy(results))).length,
+            words: (n) => `conclude ${n === undefined ? 'the' : n} enrollment${n === 1 ? '' : 's'} of course ${opts.course} that ${args[0]} does not list`,
+          }
+        : undefined,
       finish: opts.sync
         ? async ({ client, results, plan, skipped }) => {
             // A failed or skipped row's enrollment may well exist: concluding "unlisted" ones now could end it.
@@ -181,8 +191,7 @@ export const importEnrollments = command({
               ctx.warn(`--sync ${plan ? 'would conclude' : 'concluded'} nothing: ${why}; fix ${failed + skipped > 1 ? 'them' : 'it'} and run the import again`);
               return [];
             }
-            const matched = new Set(results.filter((r) => r.id !== undefined).map((r) => r.id!));
-            const extra = await unlisted(client, opts.course, roles, matched);
+            const extra = await unlisted(client, opts.course, roles, matchedBy(results));
             const done: FinishedRow[] = [];
             for (const e of extra) {
               const key = e.user?.login_id ?? String(e.user_id);

@@ -3,7 +3,7 @@
 // parent_guids, workflow_state, mastery_points, ratings…) — into flat rows, one group or outcome
 // each, checked before anything is sent and ordered parents first.
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, isCollection, type Node, type YAMLMap } from 'yaml';
-import { controlCharacters, ERROR_COLUMN, isOneLine, MAX_DEPTH, MAX_FIELD_BYTES, placeFields, placeWords, readCsvRecords, scanInput, shapeOfName, TOO_DEEP, type CsvRow, type Parsed, type Place, type Problem } from '../../bulk/csv-input.js';
+import { controlCharacters, ERROR_COLUMN, isOneLine, MAX_DEPTH, MAX_FIELD_BYTES, MAX_FILE_VALUES, placeFields, placeWords, readCsvRecords, scanInput, shapeOfName, TOO_DEEP, type CsvRow, type Parsed, type Place, type Problem } from '../../bulk/csv-input.js';
 import { CALCULATION_METHODS } from '../../spec/types/outcomes.js';
 
 /** The columns of a flat row, and of the failed-rows file (which imports as it is). */
@@ -347,7 +347,7 @@ export function parseTreeFile(bytes: Buffer, name: string): Parsed {
   if (bytes.length > MAX_TREE_BYTES) return refuse(1, `the file is larger than ${MAX_TREE_BYTES / 1024 / 1024} MiB, the most read as YAML or JSON; split the tree, or give it as CSV`);
   // Before the YAML library sees it: a runaway value or nesting costs it far more than the text.
   const nested = shapeOfName(name) === 'nested' || /^\s*[[{]/.test(head);
-  const problem = scanInput(bytes, nested ? 'nested' : 'lines');
+  const problem = scanInput(bytes, nested ? 'nested' : 'lines', { maxValues: MAX_FILE_VALUES, tooManyAdvice: 'split the tree, or give it as CSV' });
   if (problem) return refuse(problem.line, problem.message);
   return readTree(new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, ''));
 }

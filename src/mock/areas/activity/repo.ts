@@ -66,6 +66,19 @@ export function publishStreamItem(db: Db, p: { type: string; assetId: number; co
   return item;
 }
 
+/**
+ * Moves an asset not yet in sight (a delayed announcement whose post time changed) to `at` in every
+ * stream: its own item and the notices about it, their times and their place in the order.
+ */
+export function moveStreamItems(db: Db, about: { type: string; id: number }, at: string): void {
+  run(db, `UPDATE messages SET created_at = ? WHERE about_type = ? AND about_id = ?`, at, about.type, about.id);
+  const items = `SELECT id FROM stream_items WHERE (asset_type = ? AND asset_id = ?)
+                 OR (asset_type = 'Message' AND asset_id IN (SELECT id FROM messages WHERE about_type = ? AND about_id = ?))`;
+  const args = [about.type, about.id, about.type, about.id];
+  run(db, `UPDATE stream_item_instances SET updated_at = ? WHERE stream_item_id IN (${items})`, at, ...args);
+  run(db, `UPDATE stream_items SET created_at = ?, updated_at = ? WHERE id IN (${items})`, at, at, ...args);
+}
+
 /** Hides an item from one user's stream for good (a later change does not bring it back); false if they have no such item. */
 export function hideStreamItem(db: Db, userId: number, itemId: number): boolean {
   return run(db, `UPDATE stream_item_instances SET hidden = 1 WHERE user_id = ? AND stream_item_id = ?`, userId, itemId) > 0;

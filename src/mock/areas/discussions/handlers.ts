@@ -87,7 +87,7 @@ import { userFileBytes } from '../files/repo.js';
 import { groupCategoryOfCourse, groups, groupsOfCategory, groupsOfUser } from '../groups/repo.js';
 import type { StreamPresenter } from '../../area.js';
 import { announcementNotice, audienceOf } from '../activity/notifications.js';
-import { publishStreamItem, type StreamContext } from '../activity/repo.js';
+import { moveStreamItems, publishStreamItem, type StreamContext } from '../activity/repo.js';
 
 /** recent_replies per top-level entry in the entries list. */
 const RECENT_REPLIES = 10;
@@ -252,7 +252,9 @@ function postedAt(t: TopicRow, now: string): string | null {
 function topicJson(ctx: MockCtx, p: Place, t: TopicRow): Topic {
   const now = ctx.now();
   const me = ctx.caller.id;
-  const counts = entryCounts(ctx.db, t.id, me);
+  // What was posted in a topic the caller may not read yet (delayed) is hidden, its count too.
+  const posts = topicAccess(ctx, p, t).posts;
+  const counts = posts ? entryCounts(ctx.db, t.id, me) : { total: 0, unread: 0 };
   const participant = participantOf(ctx.db, t.id, me);
   const hold = subscriptionHold(ctx, p, t);
   const locked = isLocked(t, now);
@@ -271,7 +273,7 @@ function topicJson(ctx: MockCtx, p: Place, t: TopicRow): Topic {
     html_url: url,
     url,
     posted_at: postedAt(t, now),
-    last_reply_at: t.last_reply_at,
+    last_reply_at: posts ? t.last_reply_at : null,
     created_at: t.created_at,
     require_initial_post: t.require_initial_post === 1,
     user_can_see_posts: t.require_initial_post === 0 || p.moderate || hasPostedIn(ctx, p, t),
@@ -594,6 +596,10 @@ const updateTopicHandler: Handler = (ctx) => {
   applySections(ctx, p, topicById(ctx.db, t.id)!);
   // Published now: it reaches the streams as if new.
   if (t.workflow_state === 'unpublished' && topicById(ctx.db, t.id)!.workflow_state === 'active') publishTopic(ctx, topicById(ctx.db, t.id)!, ctx.caller.id);
+  // Not posted yet, and its post time moved: its stream items and notices move with it, to enter the streams then.
+  else if (t.workflow_state === 'active' && isDelayed(t, ctx.now()) && topicById(ctx.db, t.id)!.delayed_post_at !== t.delayed_post_at) {
+    moveStreamItems(ctx.db, { type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic', id: t.id }, postsAt(ctx, topicById(ctx.db, t.id)!));
+  }
   touchThread(ctx.db, t.id, staleUntil(ctx));
   return topicJson(ctx, p, topicById(ctx.db, t.id)!);
 };

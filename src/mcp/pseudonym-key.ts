@@ -3,16 +3,21 @@
 // when missing), so a person keeps their pseudonym across sessions; a file others can read is refused,
 // as ssh refuses a private key others can read: whoever holds the key can test a guess of who is who.
 import { randomBytes } from 'node:crypto';
-import { openSync, readFileSync, statSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 
 /** The least key a file may hold, in bytes of its text. */
 const MIN_KEY = 16;
+/** The most a key file may hold: a key is a line, and a file that big is some other file. */
+const MAX_KEY_FILE = 4096;
 
 export function pseudonymKey(file: string | undefined): Buffer {
   if (file === undefined) return randomBytes(32);
   let fd: number | undefined;
   try {
+    // Its directory too, private, as lms makes its own (`~/.config/lms` may not exist yet).
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     fd = openSync(file, 'wx', 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`cannot make the pseudonym key file ${file}: ${(error as Error).message}`);
@@ -29,6 +34,7 @@ export function pseudonymKey(file: string | undefined): Buffer {
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
     throw new UsageError(`the pseudonym key file ${file} can be read by others than its owner (mode ${(stat.mode & 0o777).toString(8)}): refused`, { hint: `chmod 600 ${file}` });
   }
+  if (stat.size > MAX_KEY_FILE) throw new UsageError(`the pseudonym key file ${file} holds more than ${MAX_KEY_FILE} bytes: is it the right file?`);
   const key = readFileSync(file, 'utf8').trim();
   if (Buffer.byteLength(key) < MIN_KEY) throw new UsageError(`the pseudonym key file ${file} holds less than ${MIN_KEY} characters of key`, { hint: 'remove it to have a new one made' });
   return Buffer.from(key);

@@ -34,6 +34,7 @@ const SKIP: Record<string, string> = {
   'lms mcp': 'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
   'lms -p prod mcp --allow-writes': 'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
   'lms --mock mcp --allow-writes --allow-destructive': 'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
+  'lms mcp --pseudonymize --pseudonym-key ~/.config/lms/pseudonym.key': 'serves MCP on stdio until the client closes it (test/e2e/mcp-pseudonyms.test.ts drives it, key file included)',
 };
 
 /** Examples that run but exit non-zero against the seeded school: the exit code they give, and why. */

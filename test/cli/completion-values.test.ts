@@ -3,11 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { completionScript, SHELLS } from '../../src/cli/completion.js';
-import { buildProgram } from '../../src/cli/program.js';
-import { fakeIO } from '../helpers/fake-io.js';
+import { loadAllNouns } from '../../src/commands/index.js';
 import { session } from '../helpers/run-lms.js';
 
-const program = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
+const program = { commands: await loadAllNouns() };
 
 // Stands in for the real `lms` the scripts call: answers `profile list` as lms does.
 const fakeLms = `

@@ -1,30 +1,29 @@
 // man/ holds the generated pages; regenerate with `npm run man` when commands change.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { flagsOf, isNoun, wordOf, type Verbs } from '../../src/cli/command.js';
+import { GLOBAL_FLAGS, VERSION_FLAG } from '../../src/cli/global-flags.js';
 import { ENVIRONMENT, escape, manPages, type ManPage } from '../../src/cli/man.js';
-import { buildProgram } from '../../src/cli/program.js';
+import { loadAllNouns } from '../../src/commands/index.js';
 import { ExitCode } from '../../src/errors.js';
-import { fakeIO } from '../helpers/fake-io.js';
 
 const manDir = new URL('../../man/', import.meta.url);
 const groff = spawnSync('groff', ['--version']).status === 0;
 
-let program: Command;
+let commands: Verbs;
 let pages: ManPage[];
 
 beforeAll(async () => {
-  program = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
-  pages = manPages(program);
+  commands = await loadAllNouns();
+  pages = manPages({ commands });
 });
 
 const page = (name: string) => pages.find((p) => p.name === name)!;
-const subcommands = (command: Command) => command.commands.filter((c) => c.name() !== 'help');
-/** Every verb under a first word, nested nouns walked: [['users', 'list'], ['users', 'settings', 'get'], …]. */
-function verbPaths(command: Command, path: string[]): string[][] {
-  const children = subcommands(command);
-  return children.length === 0 ? [path] : children.flatMap((child) => verbPaths(child, [...path, child.name()]));
+/** Every verb under a first word, nested nouns walked, with the flags it takes: [['users', 'list'], ['--account <id>', …]], …. */
+function verbs(spec: Verbs[number], path: string[]): [path: string[], flags: string[]][] {
+  if (!isNoun(spec)) return [[path, flagsOf(spec).map((flag) => flag.flags)]];
+  return spec.commands.flatMap((child) => verbs(child, [...path, wordOf(child)]));
 }
 
 /** A page as man shows it, with groff's hyphen and minus characters read back as ASCII. */
@@ -47,8 +46,8 @@ describe('man/', () => {
   });
 
   it('has lms(1) and a page for every first word of a command', () => {
-    expect(pages.map((p) => p.name)).toEqual(['lms', ...subcommands(program).map((c) => `lms-${c.name()}`)]);
-    expect(subcommands(program).map((c) => c.name())).toEqual(expect.arrayContaining(['users', 'enrollments', 'grade', 'apply', 'completion']));
+    expect(pages.map((p) => p.name)).toEqual(['lms', ...commands.map((c) => `lms-${wordOf(c)}`)]);
+    expect(commands.map(wordOf)).toEqual(expect.arrayContaining(['users', 'enrollments', 'grade', 'apply', 'completion']));
   });
 });
 
@@ -76,21 +75,19 @@ describe.runIf(groff)(groff ? 'the pages rendered by groff' : 'the pages rendere
 
   it('name every noun in lms(1), and every verb with each of its flags and examples on its noun\'s page', () => {
     const main = rendered(page('lms').text);
-    for (const noun of subcommands(program)) {
-      expect(main).toContain(`lms-${noun.name()}(1)`);
-      const text = rendered(page(`lms-${noun.name()}`).text);
-      for (const path of verbPaths(noun, [noun.name()])) {
+    for (const noun of commands) {
+      expect(main).toContain(`lms-${wordOf(noun)}(1)`);
+      const text = rendered(page(`lms-${wordOf(noun)}`).text);
+      for (const [path, flags] of verbs(noun, [wordOf(noun)])) {
         expect(text, path.join(' ')).toContain(`lms ${path.join(' ')}`);
-        let verb = noun;
-        for (const name of path.slice(1)) verb = verb.commands.find((c) => c.name() === name)!;
-        for (const option of verb.options) expect(text, `${path.join(' ')} ${option.flags}`).toContain(option.flags);
+        for (const flag of flags) expect(text, `${path.join(' ')} ${flag}`).toContain(flag);
       }
     }
   });
 
   it('lms(1) gives the global flags, the environment, the files and the exit codes', () => {
     const main = rendered(page('lms').text);
-    for (const option of program.options) expect(main).toContain(option.flags);
+    for (const flag of [VERSION_FLAG, ...GLOBAL_FLAGS]) expect(main).toContain(flag.flags);
     for (const { name } of ENVIRONMENT) expect(main).toMatch(new RegExp(`^ {7}${name}( |$)`, 'm'));
     for (const code of Object.values(ExitCode)) expect(main).toMatch(new RegExp(`^ {7}${code} `, 'm'));
     expect(main).toContain('~/.config/lms/config.json');

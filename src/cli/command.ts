@@ -257,16 +257,6 @@ export function specOf(cmd: Command): CommandSpec<never> | undefined {
   return specs.get(cmd);
 }
 
-/** A noun's default verb (`lms grade` runs `grade set`), whose flags commander hands the noun too. */
-export function defaultVerbOf(noun: Command): Command | undefined {
-  return noun.commands.find((sub) => specOf(sub)?.isDefault === true);
-}
-
-/** The declaration a built option came from: what commander does not keep (the ids it takes, the file it names). */
-export function declaredOption(option: Option, owner: Command): OptionSpec | undefined {
-  return specOf(owner)?.options?.find((declared) => declared.flags === option.flags);
-}
-
 export function register(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner): void {
   if (isNoun(spec)) {
     const noun = parent.command(spec.name).description(spec.summary);

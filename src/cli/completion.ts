@@ -5,21 +5,7 @@
 // takes (`lms __complete`, complete.ts). A value is offered what it can be: its choices, profile
 // names, ids, files for a flag or argument that names a file, and otherwise nothing (never a verb,
 // never a file name for an id).
-import type { Argument, Command, Help, Option } from 'commander';
-import {
-  argumentsOf,
-  declaredOption,
-  defaultVerb,
-  defaultVerbOf,
-  flagNames,
-  flagsOf,
-  isNoun,
-  specOf,
-  wordOf,
-  type CommandSpec as VerbSpec,
-  type NounSpec,
-  type Verbs,
-} from './command.js';
+import { argumentsOf, defaultVerb, flagNames, flagsOf, isNoun, wordOf, type CommandSpec as VerbSpec, type NounSpec, type Verbs } from './command.js';
 import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
 import { compileOption, type OptionSpec } from './options.js';
 
@@ -33,21 +19,17 @@ export interface DeclaredProgram {
 
 const PROGRAM_NAME = 'lms';
 
-/**
- * The script for the declared commands (what `lms completion` prints), or for a commander program,
- * read as commander holds it: the program the command line parses with gives the same script.
- */
-export function completionScript(program: DeclaredProgram | Command, shell: Shell): string {
-  const root = isProgram(program) ? describeCommand(program, program.createHelp(), [], []) : describeDeclared(program);
-  const name = isProgram(program) ? program.name() : PROGRAM_NAME;
-  const functionName = `_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+/** The script for the declared commands: what `lms completion` prints. */
+export function completionScript(program: DeclaredProgram, shell: Shell): string {
+  const root = describeProgram(program);
+  const functionName = `_${PROGRAM_NAME}`;
   switch (shell) {
     case 'bash':
-      return bashScript(root, name, functionName);
+      return bashScript(root, PROGRAM_NAME, functionName);
     case 'zsh':
-      return zshScript(root, name, functionName);
+      return zshScript(root, PROGRAM_NAME, functionName);
     case 'fish':
-      return fishScript(root, name);
+      return fishScript(root, PROGRAM_NAME);
   }
 }
 
@@ -100,42 +82,14 @@ interface CommandSpec {
   subcommands: CommandSpec[];
 }
 
-function describeCommand(command: Command, help: Help, path: string[], inherited: FlagSpec[]): CommandSpec {
-  // Help.visibleOptions adds the help flag; Help.visibleCommands drops hidden commands and adds
-  // commander's implicit `help` command, so completions offer what --help shows.
-  const describe = (option: Option) => describeFlag(option, command);
-  // A noun with a default verb (`lms grade` runs `grade set`) takes that verb's flags, as commander
-  // hands them on: `lms grade --course <TAB>` completes a course, not the noun's verbs.
-  const fallback = defaultVerbOf(command);
-  const fallbackFlags = fallback ? fallback.options.filter((option) => !option.hidden).map((option) => describeFlag(option, fallback)) : [];
-  const ownFlags = mergeFlags(fallbackFlags, help.visibleOptions(command).map(describe));
-  // Every command has its own help flag, so only real options are passed down.
-  const passedDown = mergeFlags(inherited, command.options.filter((option) => !option.hidden).map(describe));
-  const subcommands = help
-    .visibleCommands(command)
-    .map((subcommand) => describeCommand(subcommand, help, [...path, subcommand.name()], passedDown))
-    .sort((a, b) => compare(lastName(a), lastName(b)));
-  return {
-    path,
-    aliases: [...command.aliases()].sort(compare),
-    description: firstLine(help.subcommandDescription(command)),
-    ownFlags,
-    flags: mergeFlags(inherited, ownFlags),
-    arguments: command.registeredArguments.map((argument, index) => describeArgument(argument, index, specOf(command))).filter(completesToSomething),
-    subcommands,
-  };
-}
-
-const isProgram = (program: DeclaredProgram | Command): program is Command => 'createHelp' in program;
-
 /** The `help [command]` commander gives every command that has subcommands. */
 const HELP_COMMAND = { name: 'help', description: 'display help for command' };
 
-function describeDeclared(program: DeclaredProgram): CommandSpec {
+function describeProgram(program: DeclaredProgram): CommandSpec {
   // As commander holds them: the version flag is the program's first, the help flag every command's own.
   const options = [VERSION_FLAG, ...GLOBAL_FLAGS];
-  const passedDown = mergeFlags([], options.map(describeDeclaredFlag));
-  const ownFlags = mergeFlags([], [...options, HELP_FLAG].map(describeDeclaredFlag));
+  const passedDown = mergeFlags([], options.map(describeFlag));
+  const ownFlags = mergeFlags([], [...options, HELP_FLAG].map(describeFlag));
   return {
     path: [],
     aliases: [],
@@ -149,18 +103,19 @@ function describeDeclared(program: DeclaredProgram): CommandSpec {
 
 function describeSubcommands(commands: Verbs, path: string[], inherited: FlagSpec[]): CommandSpec[] {
   const help: CommandSpec = { path: [...path, HELP_COMMAND.name], aliases: [], description: HELP_COMMAND.description, ownFlags: [], flags: mergeFlags(inherited, []), arguments: [], subcommands: [] };
-  return [...commands.map((command) => describeDeclaredCommand(command, [...path, wordOf(command)], inherited)), help].sort((a, b) => compare(lastName(a), lastName(b)));
+  return [...commands.map((command) => describeCommand(command, [...path, wordOf(command)], inherited)), help].sort((a, b) => compare(lastName(a), lastName(b)));
 }
 
-function describeDeclaredCommand(spec: VerbSpec<never> | NounSpec, path: string[], inherited: FlagSpec[]): CommandSpec {
+function describeCommand(spec: VerbSpec<never> | NounSpec, path: string[], inherited: FlagSpec[]): CommandSpec {
   const common = { path, aliases: [...(spec.aliases ?? [])].sort(compare), description: firstLine(spec.summary) };
   if (isNoun(spec)) {
-    // A noun with a default verb takes that verb's flags, as commander hands them on (see describeCommand).
+    // A noun with a default verb (`lms grade` runs `grade set`) takes that verb's flags, as commander
+    // hands them on: `lms grade --course <TAB>` completes a course, not the noun's verbs.
     const fallback = defaultVerb(spec);
-    const ownFlags = mergeFlags(fallback ? flagsOf(fallback).map(describeDeclaredFlag) : [], [describeDeclaredFlag(HELP_FLAG)]);
+    const ownFlags = mergeFlags(fallback ? flagsOf(fallback).map(describeFlag) : [], [describeFlag(HELP_FLAG)]);
     return { ...common, ownFlags, flags: mergeFlags(inherited, ownFlags), arguments: [], subcommands: describeSubcommands(spec.commands, path, inherited) };
   }
-  const ownFlags = mergeFlags([], [...flagsOf(spec), HELP_FLAG].map(describeDeclaredFlag));
+  const ownFlags = mergeFlags([], [...flagsOf(spec), HELP_FLAG].map(describeFlag));
   const args = argumentsOf(spec).map(({ name, variadic }, index): ArgumentSpec => ({
     index,
     variadic,
@@ -172,7 +127,10 @@ function describeDeclaredCommand(spec: VerbSpec<never> | NounSpec, path: string[
   return { ...common, ownFlags, flags: mergeFlags(inherited, ownFlags), arguments: args.filter(completesToSomething), subcommands: [] };
 }
 
-function describeDeclaredFlag(spec: OptionSpec): FlagSpec {
+/** A value named <file> or <path> is a local file, whether or not its verb says so (`--mock-db <path>`). */
+const FILE_VALUE_NAMES = new Set(['file', 'path']);
+
+function describeFlag(spec: OptionSpec): FlagSpec {
   const value = valueName(spec.flags);
   const { kind } = compileOption(spec);
   return {
@@ -186,41 +144,12 @@ function describeDeclaredFlag(spec: OptionSpec): FlagSpec {
   };
 }
 
-function describeArgument(argument: Argument, index: number, verb: VerbSpec<never> | undefined): ArgumentSpec {
-  const name = argument.name();
-  return {
-    index,
-    variadic: argument.variadic,
-    choices: [...(argument.argChoices ?? [])],
-    profiles: name === PROFILE_VALUE_NAME,
-    ids: verb?.argIds?.[name] !== undefined,
-    files: verb?.fileArgs?.[name] !== undefined || name === 'file',
-  };
-}
-
 function completesToSomething(spec: ValueSpec): boolean {
   return spec.choices.length > 0 || spec.profiles || spec.ids || spec.files;
 }
 
 function lastName(command: CommandSpec): string {
   return command.path.at(-1) ?? '';
-}
-
-/** A value named <file> or <path> is a local file, whether or not its verb says so (`--mock-db <path>`). */
-const FILE_VALUE_NAMES = new Set(['file', 'path']);
-
-function describeFlag(option: Option, owner: Command): FlagSpec {
-  const declared = declaredOption(option, owner);
-  const value = valueName(option.flags);
-  return {
-    names: flagNames(option),
-    description: firstLine(option.description),
-    takesValue: option.required || option.optional,
-    choices: [...(option.argChoices ?? [])],
-    profiles: value === PROFILE_VALUE_NAME,
-    ids: declared?.ids !== undefined,
-    files: declared?.file !== undefined || (value !== undefined && FILE_VALUE_NAMES.has(value) && declared?.field === undefined),
-  };
 }
 
 /** `profile` for `-p, --profile <profile>`. */

@@ -3,9 +3,9 @@
 // (lms-users(1), …) with each verb's synopsis, arguments, flags and examples. Nothing here lists a
 // command or a flag of its own: a verb added to the tree is on its noun's page at the next
 // `npm run man`, and test/cli/man.test.ts fails until it is.
-import { Argument, Help, Option, type Command } from 'commander';
+import { Argument, Help, Option } from 'commander';
 import { ExitCode } from '../errors.js';
-import { argumentsOf, commanderOption, defaultVerb, defaultVerbOf, flagsOf, isNoun, specOf, wordOf, type CommandSpec, type NounSpec, type Verbs } from './command.js';
+import { argumentsOf, commanderOption, defaultVerb, flagsOf, isNoun, wordOf, type CommandSpec, type NounSpec, type Verbs } from './command.js';
 import { GLOBAL_FLAGS, globalOption, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
 
 export interface ManPage {
@@ -101,9 +101,9 @@ interface ManProgram {
   nouns: ManCommand[];
 }
 
-/** The pages of the declared commands (what `npm run man` writes), or of the program the command line builds from them: the same pages. */
-export function manPages(program: DeclaredProgram | Command): ManPage[] {
-  const described = 'createHelp' in program ? describeProgram(program) : describeDeclared(program);
+/** The pages of the declared commands: what `npm run man` writes. */
+export function manPages(program: DeclaredProgram): ManPage[] {
+  const described = describeProgram(program);
   const help = new Help();
   return [
     { file: 'lms.1', name: 'lms', text: mainPage(described, help) },
@@ -111,7 +111,7 @@ export function manPages(program: DeclaredProgram | Command): ManPage[] {
   ];
 }
 
-function describeDeclared(program: DeclaredProgram): ManProgram {
+function describeProgram(program: DeclaredProgram): ManProgram {
   const helpOption = new Option(HELP_FLAG.flags, HELP_FLAG.description);
   const describe = (spec: CommandSpec<never> | NounSpec, path: string[]): ManCommand => {
     const common = { path, description: spec.summary, aliases: spec.aliases ?? [] };
@@ -136,27 +136,6 @@ function describeDeclared(program: DeclaredProgram): ManProgram {
     options: [new Option(VERSION_FLAG.flags, VERSION_FLAG.description), ...GLOBAL_FLAGS.map(globalOption), helpOption],
     nouns: program.commands.map((c) => describe(c, ['lms', wordOf(c)])),
   };
-}
-
-function describeProgram(program: Command): ManProgram {
-  const help = program.createHelp();
-  const describe = (command: Command, path: string[]): ManCommand => ({
-    path,
-    description: help.commandDescription(command),
-    aliases: command.aliases(),
-    usage: command.usage(),
-    arguments: command.registeredArguments,
-    options: help.visibleOptions(command),
-    examples: specOf(command)?.examples ?? [],
-    children: subcommands(command, help).map((c) => describe(c, [...path, c.name()])),
-    fallback: defaultVerbOf(command)?.name(),
-  });
-  return { description: program.description(), version: program.version() ?? '', options: help.visibleOptions(program), nouns: subcommands(program, help).map((c) => describe(c, ['lms', c.name()])) };
-}
-
-/** The commands under `command` that --help shows, less commander's own `help` command. */
-function subcommands(command: Command, help: Help): Command[] {
-  return help.visibleCommands(command).filter((c) => command.commands.includes(c));
 }
 
 function header(title: string, version: string): string[] {

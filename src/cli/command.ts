@@ -247,16 +247,6 @@ export type DryRun = NonNullable<ReturnType<typeof dryRunOf>>;
 /** Runs a verb as the command line gave it (checked and run by invoke.ts), under a dry run when asked. */
 export type Runner = (spec: CommandSpec<never>, given: Invocation, dryRun: DryRun | undefined, globals: Record<string, unknown>) => Promise<void>;
 
-const specs = new WeakMap<Command, CommandSpec<never>>();
-
-/**
- * The spec a verb of a built tree was registered from, for surfaces that read more of it than
- * commander keeps (the fields its flags set, what it writes) and run it without a command line.
- */
-export function specOf(cmd: Command): CommandSpec<never> | undefined {
-  return specs.get(cmd);
-}
-
 export function register(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner): void {
   if (isNoun(spec)) {
     const noun = parent.command(spec.name).description(spec.summary);
@@ -272,7 +262,6 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     return;
   }
   const cmd = parent.command(spec.name, { isDefault: spec.isDefault }).description(spec.summary);
-  specs.set(cmd, spec);
   for (const alias of spec.aliases ?? []) cmd.alias(alias);
   for (const [name, choices] of Object.entries(spec.argChoices ?? {})) {
     const argument = cmd.registeredArguments.find((a) => a.name() === name);

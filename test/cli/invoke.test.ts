@@ -6,12 +6,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { specOf, type CommandSpec } from '../../src/cli/command.js';
+import type { CommandSpec } from '../../src/cli/command.js';
 import { createContext, type Context, type Deps, type GlobalOptions } from '../../src/cli/context.js';
 import { check, invoke } from '../../src/cli/invoke.js';
-import { buildProgram } from '../../src/cli/program.js';
 import { verbCaller } from '../../src/apply/run.js';
 import { kindVerbs } from '../../src/apply/fields.js';
 import { callTool, newCursorKey } from '../../src/mcp/call.js';
@@ -21,19 +19,18 @@ import { commandModel } from '../../src/commands/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
 import { FIXED_NOW, session } from '../helpers/run-lms.js';
+import { declaredVerbs, type DeclaredVerb } from '../helpers/verbs.js';
 
-let tree: Command;
+let verbs: DeclaredVerb[];
 let tools: Map<string, Tool>;
 let ctx: Context;
 
 function verb(path: string): CommandSpec<never> {
-  let at = tree;
-  for (const word of path.split(' ')) at = at.commands.find((c) => c.name() === word)!;
-  return specOf(at)!;
+  return verbs.find((v) => v.path.join(' ') === path)!.spec;
 }
 
 beforeAll(async () => {
-  tree = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
+  verbs = await declaredVerbs();
   tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
   const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
   const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-invoke-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-invoke-config-')) };

@@ -3,12 +3,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { specOf, type CommandSpec } from '../../src/cli/command.js';
+import { commanderOption, flagsOf } from '../../src/cli/command.js';
 import { createContext, type Deps, type GlobalOptions } from '../../src/cli/context.js';
 import { coerceValue, compileOption, compileOptions, type OptionSpec } from '../../src/cli/options.js';
-import { buildProgram } from '../../src/cli/program.js';
 import { callTool, newCursorKey } from '../../src/mcp/call.js';
 import { toolsOf } from '../../src/mcp/tools.js';
 import { openMock } from '../../src/mock/runtime.js';
@@ -16,20 +14,12 @@ import { commandModel } from '../../src/commands/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
 import { FIXED_NOW, session } from '../helpers/run-lms.js';
+import { declaredVerbs, type DeclaredVerb } from '../helpers/verbs.js';
 
-let tree: Command;
-const verbs: { path: string; spec: CommandSpec<never>; cmd: Command }[] = [];
+let verbs: DeclaredVerb[];
 
 beforeAll(async () => {
-  tree = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
-  const walk = (cmd: Command, path: string[]) => {
-    for (const child of cmd.commands) {
-      const spec = specOf(child);
-      if (spec) verbs.push({ path: [...path, child.name()].join(' '), spec, cmd: child });
-      else walk(child, [...path, child.name()]);
-    }
-  };
-  walk(tree, []);
+  verbs = await declaredVerbs();
 });
 
 describe('compiling an option', () => {
@@ -64,10 +54,12 @@ describe('compiling an option', () => {
 
   it('compiles every option of every verb as commander reads its flags', () => {
     expect(verbs.length).toBeGreaterThan(100);
-    for (const { path, spec, cmd } of verbs) {
+    for (const { path, spec } of verbs) {
+      // The options as the command line registers them.
+      const registered = flagsOf(spec).map(commanderOption);
       for (const option of compileOptions(spec.options)) {
-        const where = `${path} ${option.spec.flags}`;
-        const built = cmd.options.find((o) => o.flags === option.spec.flags)!;
+        const where = `${path.join(' ')} ${option.spec.flags}`;
+        const built = registered.find((o) => o.flags === option.spec.flags)!;
         expect(built, where).toBeDefined();
         expect(option.attribute, where).toBe(built.attributeName());
         expect(option.long, where).toBe(built.long);
@@ -80,7 +72,7 @@ describe('compiling an option', () => {
   it('declares every --concurrency a whole number from 1 to 32, and the other counts as numbers', () => {
     const numbers = new Map<string, string>();
     for (const { path, spec } of verbs) {
-      for (const o of compileOptions(spec.options)) if (o.type === 'integer' || o.type === 'number') numbers.set(`${path} ${o.long}`, `${o.type} ${o.min}-${o.max ?? ''} ${String(o.default)}`);
+      for (const o of compileOptions(spec.options)) if (o.type === 'integer' || o.type === 'number') numbers.set(`${path.join(' ')} ${o.long}`, `${o.type} ${o.min}-${o.max ?? ''} ${String(o.default)}`);
     }
     for (const [where, declared] of numbers) if (where.endsWith('--concurrency')) expect(declared, where).toBe('integer 1-32 4');
     expect(Object.fromEntries([...numbers].filter(([where]) => !where.endsWith('--concurrency')))).toEqual({

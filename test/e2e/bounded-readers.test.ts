@@ -6,12 +6,9 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { specOf } from '../../src/cli/command.js';
-import { buildProgram } from '../../src/cli/program.js';
-import { fakeIO } from '../helpers/fake-io.js';
 import { bin, e2eWorkspace, ensureBuilt, peakRss } from '../helpers/e2e.js';
+import { declaredVerbs } from '../helpers/verbs.js';
 
 const MiB = 1024 * 1024;
 const BOUND = 200 * MiB;
@@ -55,24 +52,14 @@ const READERS: Record<string, string[]> = {
 
 /** The readers the tree declares: arguments and flags marked `file: 'read'`, and flags that read stdin. */
 async function declaredReaders(): Promise<string[]> {
-  const tree = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
   const found: string[] = [];
-  const walk = (cmd: Command, path: string[]) => {
-    for (const child of cmd.commands) {
-      const spec = specOf(child);
-      const at = [...path, child.name()];
-      if (!spec) {
-        walk(child, at);
-        continue;
-      }
-      for (const [arg, use] of Object.entries(spec.fileArgs ?? {})) if (use === 'read') found.push(`${at.join(' ')} <${arg}>`);
-      for (const option of spec.options ?? []) {
-        const long = /--[\w-]+/.exec(option.flags)?.[0];
-        if (option.file === 'read' || long?.endsWith('-stdin')) found.push(`${at.join(' ')} ${long}`);
-      }
+  for (const { path, spec } of await declaredVerbs()) {
+    for (const [arg, use] of Object.entries(spec.fileArgs ?? {})) if (use === 'read') found.push(`${path.join(' ')} <${arg}>`);
+    for (const option of spec.options ?? []) {
+      const long = /--[\w-]+/.exec(option.flags)?.[0];
+      if (option.file === 'read' || long?.endsWith('-stdin')) found.push(`${path.join(' ')} ${long}`);
     }
-  };
-  walk(tree, []);
+  }
   return found;
 }
 

@@ -3,23 +3,21 @@
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { specOf, sendsWrites } from '../../src/cli/command.js';
+import { sendsWrites } from '../../src/cli/command.js';
 import { createContext, type Context, type Deps, type GlobalOptions } from '../../src/cli/context.js';
-import { buildProgram } from '../../src/cli/program.js';
 import { callTool, newCursorKey, type Session, type ToolResult } from '../../src/mcp/call.js';
 import { toolsOf, type Tool } from '../../src/mcp/tools.js';
 import { openMock } from '../../src/mock/runtime.js';
 import { commandModel } from '../../src/commands/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { watchRoutes } from '../helpers/declared-routes.js';
+import { declaredVerbs } from '../helpers/verbs.js';
 import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
 import { FIXED_NOW } from '../helpers/run-lms.js';
 
 const GLOBALS: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
 
-let tree: Command;
 let tools: Map<string, Tool>;
 let requests: { method: string; url: string }[];
 
@@ -39,21 +37,12 @@ const call = (session: Session, name: string, input: Record<string, unknown>): P
 const writes = () => requests.filter((r) => r.method !== 'GET');
 
 beforeAll(async () => {
-  const deps: Deps = { io: fakeIO(), env: {} };
-  tree = await buildProgram(deps, { jsonErrors: false });
   tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
 });
 
 describe('the tools read off the command tree', () => {
-  it('makes one tool of every verb that acts on the instance, under a name a client accepts (but an upload of a local file)', () => {
-    const verbs: string[] = [];
-    const walk = (cmd: Command, path: string[]) => {
-      for (const child of cmd.commands) {
-        if (specOf(child)) verbs.push([...path, child.name()].join(' '));
-        else walk(child, [...path, child.name()]);
-      }
-    };
-    walk(tree, []);
+  it('makes one tool of every verb that acts on the instance, under a name a client accepts (but an upload of a local file)', async () => {
+    const verbs = (await declaredVerbs()).map(({ path }) => path.join(' '));
     const local = /^(profile|mock|api|doctor|completion|mcp|auth|version|log)\b/;
     expect([...tools.values()].map((t) => t.command.slice(4)).sort()).toEqual(verbs.filter((v) => !local.test(v) && v !== 'users upload').sort());
     for (const name of tools.keys()) expect(name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);

@@ -1,14 +1,14 @@
-// Bundles the CLI into one CommonJS file, dist/lms.cjs, which bin/lms compiles through a V8 code
-// cache (see the launcher for why).
+// Bundles the CLI into CommonJS files, dist/lms.cjs and the parts only some commands load (see
+// buildFile), which bin/lms compiles each through a V8 code cache (see the launcher for why).
 //   node scripts/build.mjs            build
-//   node scripts/build.mjs --analyze  build, then print the bundle's largest inputs
+//   node scripts/build.mjs --analyze  build, then print each file's largest inputs
 //   node scripts/build.mjs --inputs=FILE  build, then write to FILE (JSON) every source file the
 //                                        build's outputs hold: the release's SBOM names the packages
 //                                        bundled into dist/ from it
 //
-// One file, yet a command still runs only the modules it uses: every module the source imports
-// dynamically (each noun's commands, each mock area's handlers and seed, the renderers, prompts,
-// CSV, SQLite) becomes a lazy initialiser in the bundle, evaluated on its first use.
+// Within a file, a command still runs only the modules it uses: every module the source imports
+// dynamically (each mock area's handlers and seed, the renderers, prompts, CSV, SQLite) becomes a
+// lazy initialiser, evaluated on its first use.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -289,7 +289,7 @@ if (inputsFile) {
   writeFileSync(inputsFile, `${JSON.stringify([...held].sort(), null, 2)}\n`);
 }
 
-/** The bundle's size and its largest inputs, by package or source folder. */
+/** A file's size and its largest inputs, by package or source folder. */
 function printInputs(metafile) {
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   const [[name, output]] = Object.entries(metafile.outputs);

@@ -54,6 +54,14 @@ describe('the code cache', () => {
     expect([named('users-mock'), named('users-mock', 'mock')].map((name) => statSync(join(dir, name)).mtimeMs)).toEqual(written);
   });
 
+  it('is written for every part a command loads without a word more on stderr: a mistyped noun loads them all to suggest one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
+    const run = await spawnLms(['usres', '-o', 'json'], { ...env, LMS_CACHE_DIR: dir });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr.split('\n')).toHaveLength(1);
+    expect(readdirSync(dir).filter((f) => f.includes('@verbs-')).length).toBeGreaterThan(10);
+  });
+
   it('a damaged cache is rejected and written afresh; the command is unaffected', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
     const garbage = Buffer.alloc(50_000, 7);

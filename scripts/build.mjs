@@ -284,8 +284,9 @@ writeFileSync(new URL('../dist/help.txt', import.meta.url), help);
 
 if (analyze) for (const { metafile } of built) printInputs(metafile);
 if (inputsFile) {
-  // Only what some output holds bytes of: a module tree-shaken away to nothing is not shipped.
-  const held = new Set(metafiles.flatMap((m) => Object.values(m.outputs).flatMap((o) => Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([path]) => path))));
+  // Only what some output holds bytes of: a module tree-shaken away to nothing is not shipped; a
+  // module another file holds (the split's `elsewhere:` requires) is counted where it is.
+  const held = new Set(metafiles.flatMap((m) => Object.values(m.outputs).flatMap((o) => Object.entries(o.inputs).filter(([path, i]) => i.bytesInOutput > 0 && !path.startsWith('elsewhere:')).map(([path]) => path))));
   writeFileSync(inputsFile, `${JSON.stringify([...held].sort(), null, 2)}\n`);
 }
 

@@ -202,15 +202,15 @@ function buildFile(file) {
   const elsewhere = {
     name: 'modules-elsewhere',
     setup(b) {
-      b.onResolve({ filter: /.*/ }, async (args) => {
+      b.onResolve({ filter: /.*/ }, (args) => {
         if (args.namespace === 'elsewhere') return { path: args.path, external: true };
-        if (args.pluginData === 'resolving' || args.kind === 'entry-point') return undefined;
-        const resolved = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, namespace: args.namespace, pluginData: 'resolving' });
-        if (resolved.errors.length > 0) return { errors: resolved.errors };
-        if (resolved.external || resolved.namespace !== 'file') return { path: resolved.path, external: resolved.external, namespace: resolved.namespace, sideEffects: resolved.sideEffects, suffix: resolved.suffix };
-        const path = relative(root, resolved.path).split(sep).join('/');
-        const home = owners.get(path);
-        if (home === undefined || home === file) return { path: resolved.path, sideEffects: resolved.sideEffects, suffix: resolved.suffix };
+        if (args.kind === 'entry-point' || !args.importer.startsWith(root)) return undefined;
+        // Where the whole build resolved the same import (build.resolve here, in 36 builds at once,
+        // can stall esbuild).
+        const importer = relative(root, args.importer).split(sep).join('/');
+        const path = whole.metafile.inputs[importer]?.imports.find((i) => i.original === args.path && !i.external)?.path;
+        const home = path && owners.get(path);
+        if (home === undefined || home === file) return undefined;
         if (!exported.get(home).has(path)) throw new Error(`${path} (in ${home}.cjs) is imported from ${file}.cjs, which the split did not foresee`);
         return { path, namespace: 'elsewhere', pluginData: home };
       });

@@ -1,18 +1,19 @@
-// Bundles the CLI into one CommonJS file, dist/lms.cjs, which bin/lms compiles through a V8 code
-// cache (see the launcher for why).
+// Bundles the CLI into CommonJS files, dist/lms.cjs and the parts only some commands load (see
+// buildFile), which bin/lms compiles each through a V8 code cache (see the launcher for why).
 //   node scripts/build.mjs            build
-//   node scripts/build.mjs --analyze  build, then print the bundle's largest inputs
+//   node scripts/build.mjs --analyze  build, then print each file's largest inputs
 //   node scripts/build.mjs --inputs=FILE  build, then write to FILE (JSON) every source file the
 //                                        build's outputs hold: the release's SBOM names the packages
 //                                        bundled into dist/ from it
 //
-// One file, yet a command still runs only the modules it uses: every module the source imports
-// dynamically (each noun's commands, each mock area's handlers and seed, the renderers, prompts,
-// CSV, SQLite) becomes a lazy initialiser in the bundle, evaluated on its first use.
+// Within a file, a command still runs only the modules it uses: every module the source imports
+// dynamically (each mock area's handlers and seed, the renderers, prompts, CSV, SQLite) becomes a
+// lazy initialiser, evaluated on its first use.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -106,9 +107,8 @@ const packageApart = {
   },
 };
 
-const result = await build({
-  entryPoints: ['src/cli/entry.ts'],
-  outfile: 'dist/lms.cjs',
+/** How the CLI's files are built: one CommonJS script each, for the launcher to compile. */
+const cliOptions = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -120,7 +120,6 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   define: { __LMS_VERSION__: JSON.stringify(pkg.version), __LMS_JQ_WASM__: JSON.stringify(`${packagesApart['jq-wasm/inline'].file}.cjs`), __LMS_MOCK_SCHEMA_VERSION__: String(await mockSchemaVersion()) },
-  plugins: [lazyChildProcess, mcpApart, packageApart],
   // The keychain binding and @photostructure/sqlite (the mock's SQLite on Node 20) stay packages of
   // their own: each loader picks the prebuilt addon for this platform from beside it (optional
   // packages, or the package's prebuilds/), which a bundle would cut it off from. An install (global or not) puts them in the node_modules the
@@ -129,11 +128,119 @@ const result = await build({
   external: ['@napi-rs/keyring', '@photostructure/sqlite'],
   logLevel: 'warning',
   metafile: true,
-});
+};
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cliPlugins = [lazyChildProcess, mcpApart, packageApart];
+
+/**
+ * The CLI in several files, split where the source already loads lazily: dist/lms.cjs (the
+ * command line, the client, the renderers: what every command runs) and a file for each part only
+ * some commands load: each noun's verbs, the mock and its SQLite layer, apply, the MCP server,
+ * the bulk engine, OAuth. The launcher compiles each file through a code cache of its own, and a
+ * code cache costs its deserialisation whole: in one bundle, `lms users list` decoded the mock,
+ * apply and every other noun it never ran, a third of its CPU on Node 24.
+ *
+ * Every module of the source belongs to exactly one file, so each is evaluated once and every
+ * class and every module's state stays one: a file requires from another the modules it imports
+ * from it, through the table of modules each file exports (`__lmsModules`). Which file a module
+ * goes in: src/mock/ the mock, src/apply/ apply, src/mcp/ the MCP server, src/bulk/ the bulk
+ * engine, src/auth/ but the token session OAuth, src/commands/<noun>/ that noun; whatever the
+ * command line evaluates as it starts (its static imports) stays in lms.cjs; any other module
+ * (a package, a shared helper) goes with the one part that imports it, or in lms.cjs when several do.
+ */
+function partOf(path) {
+  if (path.startsWith('src/mock/')) return 'mock';
+  if (path.startsWith('src/apply/')) return 'apply';
+  if (path.startsWith('src/mcp/')) return 'mcp';
+  if (path.startsWith('src/bulk/')) return 'bulk';
+  if (path.startsWith('src/auth/') && path !== 'src/auth/session.ts') return 'oauth';
+  const noun = /^src\/commands\/([a-z]+)\//.exec(path);
+  return noun ? `verbs-${noun[1]}` : undefined;
+}
+const CORE = 'lms';
+
+/** Which file each module of the whole CLI goes in (see partOf), from the graph of a build of it whole. */
+function assignFiles(metafile) {
+  const { inputs } = metafile;
+  const importers = new Map(Object.keys(inputs).map((path) => [path, []]));
+  for (const [path, { imports }] of Object.entries(inputs)) for (const i of imports) if (!i.external && importers.has(i.path)) importers.get(i.path).push({ path, kind: i.kind });
+  const owner = new Map();
+  // What the command line evaluates as it starts: the entry and its static imports.
+  const eager = ['src/cli/entry.ts'];
+  for (const path of eager) {
+    if (owner.has(path)) continue;
+    owner.set(path, CORE);
+    for (const i of inputs[path].imports) if (!i.external && i.kind !== 'dynamic-import' && inputs[i.path]) eager.push(i.path);
+  }
+  for (const path of Object.keys(inputs)) if (!owner.has(path) && partOf(path)) owner.set(path, partOf(path));
+  const reaching = new Map();
+  const reach = (path, seen) => {
+    if (owner.has(path)) return new Set([owner.get(path)]);
+    if (reaching.has(path)) return reaching.get(path);
+    if (seen.has(path)) return new Set();
+    seen.add(path);
+    const from = new Set(importers.get(path).flatMap((i) => [...reach(i.path, seen)]));
+    seen.delete(path);
+    return from;
+  };
+  for (const path of Object.keys(inputs)) {
+    if (owner.has(path)) continue;
+    const from = reach(path, new Set());
+    reaching.set(path, from);
+  }
+  for (const [path, from] of reaching) owner.set(path, from.size === 1 ? [...from][0] : CORE);
+  return owner;
+}
+
+const whole = await build({ ...cliOptions, entryPoints: ['src/cli/entry.ts'], plugins: cliPlugins, write: false });
+const owners = assignFiles(whole.metafile);
+const files = [...new Set(owners.values())];
+/** For each file, the modules of it that other files import. */
+const exported = new Map(files.map((file) => [file, new Set()]));
+for (const [path, { imports }] of Object.entries(whole.metafile.inputs)) {
+  for (const i of imports) if (!i.external && owners.has(i.path) && owners.get(i.path) !== owners.get(path)) exported.get(owners.get(i.path)).add(i.path);
+}
+
+/** Builds one of the CLI's files: its own modules bundled, another file's required from it. */
+function buildFile(file) {
+  const table = [...exported.get(file)].sort().map((path) => `${JSON.stringify(path)}: () => require(${JSON.stringify(`./${path}`)})`);
+  // The table first: a file that another requires while it loads finds it there already.
+  const contents = `exports.__lmsModules = { ${table.join(', ')} };${file === CORE ? " Object.defineProperties(exports, Object.getOwnPropertyDescriptors(require('./src/cli/entry.ts')));" : ''}`;
+  const elsewhere = {
+    name: 'modules-elsewhere',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.namespace === 'elsewhere') return { path: args.path, external: true };
+        if (args.kind === 'entry-point' || !args.importer.startsWith(root)) return undefined;
+        // Where the whole build resolved the same import (build.resolve here, in 36 builds at once,
+        // can stall esbuild).
+        const importer = relative(root, args.importer).split(sep).join('/');
+        const path = whole.metafile.inputs[importer]?.imports.find((i) => i.original === args.path && !i.external)?.path;
+        const home = path && owners.get(path);
+        if (home === undefined || home === file) return undefined;
+        if (!exported.get(home).has(path)) throw new Error(`${path} (in ${home}.cjs) is imported from ${file}.cjs, which the split did not foresee`);
+        return { path, namespace: 'elsewhere', pluginData: home };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'elsewhere' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(`./${args.pluginData}.cjs`)}).__lmsModules[${JSON.stringify(args.path)}]();`, loader: 'js' }));
+    },
+  };
+  return build({ ...cliOptions, stdin: { contents, resolveDir: root, loader: 'js', sourcefile: `${file}.cjs` }, plugins: [elsewhere, ...cliPlugins], outfile: `dist/${file}.cjs` });
+}
+const built = await Promise.all(files.map(buildFile));
+// Every module in exactly one file: a module bundled twice would be two modules at run time.
+const placed = new Map();
+for (const [i, { metafile }] of built.entries()) {
+  for (const [path, input] of Object.entries(Object.values(metafile.outputs)[0].inputs)) {
+    if (!whole.metafile.inputs[path] || input.bytesInOutput === 0) continue;
+    if (placed.has(path)) throw new Error(`${path} is in both ${placed.get(path)}.cjs and ${files[i]}.cjs`);
+    placed.set(path, files[i]);
+  }
+}
+const cliFiles = files.map((file) => `${file}.cjs`);
 
 /** How each file of its own (the packages apart, the MCP SDK) is built: as the bundle is, without its plugins. */
 const part = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning', metafile: true };
-const metafiles = [result.metafile];
+const metafiles = built.map((b) => b.metafile);
 
 for (const { file, exports } of Object.values(packagesApart)) {
   const built = await build({
@@ -165,11 +272,14 @@ metafiles.push((await build({ ...part, entryPoints: ['src/mcp/sdk.ts'], plugins:
 // What the launcher keys its code caches by: a cache made for another build is never used. Every
 // file of the build counts: a new SDK with the CLI unchanged is another build.
 const hash = createHash('sha256');
-for (const part of ['lms.cjs', 'mcp-sdk.cjs', ...Object.values(packagesApart).map(({ file }) => `${file}.cjs`)]) hash.update(readFileSync(new URL(`../dist/${part}`, import.meta.url)));
+for (const part of [...cliFiles, 'mcp-sdk.cjs', ...Object.values(packagesApart).map(({ file }) => `${file}.cjs`)]) hash.update(readFileSync(new URL(`../dist/${part}`, import.meta.url)));
 const id = hash.digest('hex').slice(0, 16);
 // The first words of the commands, by which the launcher picks a code cache for each.
 const commands = JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(require(${JSON.stringify(new URL('../dist/lms.cjs', import.meta.url).pathname)}).commandNames)`], { encoding: 'utf8' }));
-writeFileSync(new URL('../dist/build.json', import.meta.url), `${JSON.stringify({ id, version: pkg.version, commands })}\n`);
+// The files apart (packages, the MCP SDK), whose code caches serve every command alike: the
+// launcher keeps one for each command's first word only of the CLI's own files.
+const apart = ['mcp-sdk', ...Object.values(packagesApart).map(({ file }) => file)];
+writeFileSync(new URL('../dist/build.json', import.meta.url), `${JSON.stringify({ id, version: pkg.version, commands, apart })}\n`);
 
 // `lms --help` as the built CLI prints it off a terminal (80 columns): the launcher prints this file
 // instead of loading the CLI, as it does for --version. A test checks that the two stay the same.
@@ -179,22 +289,23 @@ const help = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(new
 });
 writeFileSync(new URL('../dist/help.txt', import.meta.url), help);
 
-if (analyze) printInputs(result.metafile);
+if (analyze) for (const { metafile } of built) printInputs(metafile);
 if (inputsFile) {
-  // Only what some output holds bytes of: a module tree-shaken away to nothing is not shipped.
-  const held = new Set(metafiles.flatMap((m) => Object.values(m.outputs).flatMap((o) => Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([path]) => path))));
+  // Only what some output holds bytes of: a module tree-shaken away to nothing is not shipped; a
+  // module another file holds (the split's `elsewhere:` requires) is counted where it is.
+  const held = new Set(metafiles.flatMap((m) => Object.values(m.outputs).flatMap((o) => Object.entries(o.inputs).filter(([path, i]) => i.bytesInOutput > 0 && !path.startsWith('elsewhere:')).map(([path]) => path))));
   writeFileSync(inputsFile, `${JSON.stringify([...held].sort(), null, 2)}\n`);
 }
 
-/** The bundle's size and its largest inputs, by package or source folder. */
+/** A file's size and its largest inputs, by package or source folder. */
 function printInputs(metafile) {
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-  const [output] = Object.values(metafile.outputs);
+  const [[name, output]] = Object.entries(metafile.outputs);
   const inputs = new Map();
   for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
     const key = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1] ?? path.split('/').slice(0, 3).join('/');
     inputs.set(key, (inputs.get(key) ?? 0) + bytesInOutput);
   }
-  console.log(`dist/lms.cjs: ${kb(output.bytes)}`);
+  console.log(`${name}: ${kb(output.bytes)}`);
   for (const [key, bytes] of [...inputs].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${key.padEnd(36)} ${kb(bytes).padStart(9)}`);
 }

@@ -34,20 +34,32 @@ describe('the code cache', () => {
     expect(statSync(join(dir, cacheName())).mtimeMs).toBe(written.mtimeMs);
   });
 
-  it("keeps one for each command's first word, in mock mode or not, so a listing never runs on what `profile list` compiled", async () => {
+  it("keeps one for each command's first word, in mock mode or not, so a listing never runs on what `profile list` compiled; one of each part of the CLI a command loads beside it", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
     const mockEnv = { ...env, LMS_CACHE_DIR: dir, LMS_MOCK_DB: join(dir, 'mock.db') };
-    const named = (variant: string) => `${buildId()}-${variant}-${process.version}-${process.arch}.v8`;
+    const named = (variant: string, part?: string) => `${buildId()}-${variant}${part ? `@${part}` : ''}-${process.version}-${process.arch}.v8`;
+    const caches = () => readdirSync(dir).filter((f) => f.endsWith('.v8')).sort();
     expect((await spawnLms(['profile', 'list'], mockEnv)).exitCode).toBe(0);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.v8'))).toEqual([named('profile')]);
+    // The profile verbs' file, and neither the mock nor any other noun's.
+    expect(caches()).toEqual([named('profile'), named('profile', 'verbs-profile')].sort());
     const listing = ['--mock', 'users', 'list', '--account', '1', '-o', 'json'];
     expect((await spawnLms(listing, mockEnv)).exitCode).toBe(0);
     expect((await spawnLms(['users', 'get', 'self'], { ...mockEnv, LMS_MOCK: '1' })).exitCode).toBe(0);
     expect((await spawnLms(['users', 'get', 'self', '-p', 'nowhere'], { ...mockEnv, LMS_MOCK: '1' })).exitCode).not.toBe(0);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.v8')).sort()).toEqual([named('profile'), named('users'), named('users-mock')].sort());
-    const written = statSync(join(dir, named('users-mock'))).mtimeMs;
+    expect(caches()).toEqual(
+      [named('profile'), named('profile', 'verbs-profile'), named('users'), named('users', 'verbs-users'), named('users-mock'), named('users-mock', 'verbs-users'), named('users-mock', 'mock')].sort(),
+    );
+    const written = [named('users-mock'), named('users-mock', 'mock')].map((name) => statSync(join(dir, name)).mtimeMs);
     expect((await spawnLms(listing, mockEnv)).exitCode).toBe(0);
-    expect(statSync(join(dir, named('users-mock'))).mtimeMs).toBe(written);
+    expect([named('users-mock'), named('users-mock', 'mock')].map((name) => statSync(join(dir, name)).mtimeMs)).toEqual(written);
+  });
+
+  it('is written for every part a command loads without a word more on stderr: a mistyped noun loads them all to suggest one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
+    const run = await spawnLms(['usres', '-o', 'json'], { ...env, LMS_CACHE_DIR: dir });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr.split('\n')).toHaveLength(1);
+    expect(readdirSync(dir).filter((f) => f.includes('@verbs-')).length).toBeGreaterThan(10);
   });
 
   it('a damaged cache is rejected and written afresh; the command is unaffected', async () => {

@@ -16,7 +16,7 @@ const users: NounSpec = {
   aliases: ['u'],
   commands: [
     { name: 'list', summary: 'List users', aliases: ['ls'], options: [account, { flags: '--search <term>', description: "Search: name or email, e.g. 'ada'" }], run },
-    { name: 'get <id>', summary: 'Show one user', options: [account], run },
+    { name: 'get <id>', summary: 'Show one user', options: [account], argIds: { id: 'user' }, run },
   ] satisfies CommandSpec<never>[],
 };
 const mock: NounSpec = {
@@ -148,13 +148,14 @@ compset() { :; }
 _describe() { print -r -- "\${(j: :)\${(@P)4}}"; }
 compadd() { shift; print -r -- "$*"; }
 _files() { print -r -- files; }
+lms() { print -r -- '7:Ada Lovelace'; }
 `;
     const cases: Array<[line: string[], expected: string]> = [
       [['lms', ''], 'help:display help for command mock:Run the mock API users:Manage users'],
       [['lms', 'u', ''], 'get:Show one user help:display help for command list:List users'],
       [['lms', '-o', ''], formats],
       [['lms', 'users', 'list', '--output=j'], formats],
-      [['lms', 'users', 'get', ''], 'files'],
+      [['lms', 'users', 'get', ''], '7:Ada Lovelace'],
     ];
     it.each(cases)('%j -> %s', (words, expected) => {
       const driver = `

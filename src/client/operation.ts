@@ -1,7 +1,7 @@
 // The client's operations, derived from the route table as octokit derives its methods from its
 // endpoint table: every route a client sends is `client.ops.<area>.<name>(params)`, typed by
 // Endpoints, iterated when its route pages and called once when it does not.
-import { routes, type ClientOperationId, type OperationId, type PagedOperationId } from '../spec/routes.js';
+import { operationRows, type ClientOperationId, type OperationId, type PagedOperationId } from '../spec/routes.js';
 import type { Endpoints } from '../spec/types/endpoints.js';
 import type { Params } from './encode.js';
 
@@ -30,10 +30,10 @@ let byArea: Map<string, Map<string, { operation: OperationId; paged: boolean }>>
 function callsByArea(): NonNullable<typeof byArea> {
   if (byArea) return byArea;
   byArea = new Map();
-  for (const r of routes) {
+  for (const r of operationRows()) {
     if (!r.client) continue;
     const calls = byArea.get(r.area) ?? byArea.set(r.area, new Map()).get(r.area)!;
-    calls.set(r.operation.slice(r.area.length + 1), { operation: r.operation as OperationId, paged: r.paginated });
+    calls.set(r.name, { operation: `${r.area}.${r.name}` as OperationId, paged: r.paginated });
   }
   return byArea;
 }

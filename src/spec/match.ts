@@ -1,7 +1,7 @@
 // Which route of the table a request is for, by method and path: the mock's router and the dry
 // run's reading of the write it stopped at. Where two routes fit (`users/activity_stream` and
 // `users/:id`), the one with a literal segment earliest wins, as in a Rails router.
-import { routes, type Route, type RouteId } from './routes.js';
+import { allRoutes, type Route, type RouteId } from './routes.js';
 
 interface Compiled {
   route: Route;
@@ -15,7 +15,7 @@ interface Compiled {
  * match equals the request's), so that order is fixed here and the first fit is the answer.
  */
 const candidates = new Map<string, Compiled[]>();
-for (const route of routes) {
+for (const route of allRoutes()) {
   const segments = route.path.split('/').slice(1);
   const key = `${route.method} ${segments.length}`;
   const list = candidates.get(key) ?? [];

@@ -287,58 +287,94 @@ export interface Route {
   client: boolean;
 }
 
-function expand(table: Record<string, Record<string, RouteRow>>, source: Route['source']): Route[] {
-  const out: Route[] = [];
-  for (const [area, rows] of Object.entries(table)) {
-    for (const [name, [spec, opts = {}]] of Object.entries(rows)) {
-      const [method, template] = spec.split(' ') as [Method, string];
-      const placeholder = /\{(\w+)\}/.exec(template);
-      const variants: [string | undefined, string][] = placeholder
-        ? Object.entries(contexts[placeholder[1] as keyof typeof contexts]).map(([ctx, seg]) => [ctx, template.replace(placeholder[0], seg)])
-        : [[undefined, template]];
-      for (const [context, path] of variants) {
-        out.push({
-          id: `${area}.${name}${context ? `@${context}` : ''}` as RouteId,
-          operation: `${area}.${name}`,
-          area,
-          method,
-          path,
-          paginated: opts.paginated ?? false,
-          params: [...path.matchAll(/:(\w+)/g)].map((m) => m[1]),
-          resource: opts.resource,
-          context,
-          source,
-          encoding: opts.encoding,
-          retryUnavailable: opts.retryUnavailable ?? false,
-          appends: opts.appends ?? [],
-          client: opts.client ?? true,
-        });
-      }
-    }
+/** A row of either table, by area and name: the spec's first, as the tables are read in that order. */
+function rowOf(area: string, name: string): { row: RouteRow; source: Route['source'] } | undefined {
+  for (const [table, source] of tables) {
+    const rows: Record<string, RouteRow> | undefined = Object.hasOwn(table, area) ? table[area] : undefined;
+    if (rows && Object.hasOwn(rows, name)) return { row: rows[name], source };
   }
-  return out;
+  return undefined;
 }
 
-export const routes: readonly Route[] = [...expand(specTable, 'spec'), ...expand(supportingTable, 'supporting')];
+const tables: readonly [Record<string, Record<string, RouteRow>>, Route['source']][] = [
+  [specTable, 'spec'],
+  [supportingTable, 'supporting'],
+];
 
-const byId = new Map(routes.map((r) => [r.id, r]));
+/**
+ * Each operation's routes, one per context, made when first asked for: a command sends one or two
+ * of the 192, and expanding the whole table was the largest piece of evaluating the CLI.
+ */
+const byOperation = new Map<string, readonly Route[]>();
+
+function variantsOfRow(area: string, name: string): readonly Route[] {
+  const operation = `${area}.${name}`;
+  const made = byOperation.get(operation);
+  if (made) return made;
+  const found = rowOf(area, name);
+  if (!found) return [];
+  const [spec, opts = {}] = found.row;
+  const [method, template] = spec.split(' ') as [Method, string];
+  const placeholder = /\{(\w+)\}/.exec(template);
+  const variants: [string | undefined, string][] = placeholder
+    ? Object.entries(contexts[placeholder[1] as keyof typeof contexts]).map(([ctx, seg]) => [ctx, template.replace(placeholder[0], seg)])
+    : [[undefined, template]];
+  const routes = variants.map(
+    ([context, path]): Route => ({
+      id: `${operation}${context ? `@${context}` : ''}` as RouteId,
+      operation,
+      area,
+      method,
+      path,
+      paginated: opts.paginated ?? false,
+      params: [...path.matchAll(/:(\w+)/g)].map((m) => m[1]),
+      resource: opts.resource,
+      context,
+      source: found.source,
+      encoding: opts.encoding,
+      retryUnavailable: opts.retryUnavailable ?? false,
+      appends: opts.appends ?? [],
+      client: opts.client ?? true,
+    }),
+  );
+  byOperation.set(operation, routes);
+  return routes;
+}
+
+/** An operation's area and name: `discussions.createTopic` → `discussions`, `createTopic`. */
+function split(operation: string): [string, string] {
+  const dot = operation.indexOf('.');
+  return [operation.slice(0, dot), operation.slice(dot + 1)];
+}
+
+let everyRoute: readonly Route[] | undefined;
+
+/** Every route, in the tables' order, each context variant after its row's previous ones. */
+export function allRoutes(): readonly Route[] {
+  return (everyRoute ??= tables.flatMap(([table]) => Object.entries(table).flatMap(([area, rows]) => Object.keys(rows).flatMap((name) => variantsOfRow(area, name)))));
+}
+
+/**
+ * Every operation of the tables as written, without expanding its contexts: what the client binds
+ * as `client.ops.<area>.<name>` (a row's variants share its paging and whether a client sends it).
+ */
+export function operationRows(): { area: string; name: string; paginated: boolean; client: boolean }[] {
+  return tables.flatMap(([table]) =>
+    Object.entries(table).flatMap(([area, rows]) => Object.entries(rows).map(([name, [, opts = {}]]) => ({ area, name, paginated: opts.paginated ?? false, client: opts.client ?? true }))),
+  );
+}
 
 export function route(id: RouteId): Route {
-  const found = byId.get(id);
+  const at = id.indexOf('@');
+  const [area, name] = split(at < 0 ? id : id.slice(0, at));
+  const found = variantsOfRow(area, name).find((r) => r.id === id);
   if (!found) throw new Error(`unknown route ${id}`);
   return found;
 }
 
-const byOperation = new Map<string, Route[]>();
-for (const r of routes) {
-  const variants = byOperation.get(r.operation);
-  if (variants) variants.push(r);
-  else byOperation.set(r.operation, [r]);
-}
-
 /** Every context variant of an operation (`discussions.createTopic` → three routes). */
 export function variantsOf(operation: OperationId): Route[] {
-  return [...(byOperation.get(operation) ?? [])];
+  return [...variantsOfRow(...split(operation))];
 }
 
 /** Percent-encodes one path segment, keeping the `:` of SIS ids readable (`sis_course_id:CS%2F101`). */

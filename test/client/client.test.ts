@@ -3,9 +3,11 @@ import { ApiClient, type ClientOptions } from '../../src/client/client.js';
 import type { Params } from '../../src/client/encode.js';
 import { uploadFile } from '../../src/client/upload.js';
 import { ApiError, ExitCode, FailureError, UsageError } from '../../src/errors.js';
-import { routes } from '../../src/spec/routes.js';
+import { allRoutes } from '../../src/spec/routes.js';
 import type { ApiRequest, ApiResponse } from '../../src/transport/types.js';
 import { freshMock, TOKENS } from '../helpers/mock-client.js';
+
+const routes = allRoutes();
 
 const BASE = 'https://lms.example.edu';
 const TOKEN = 'secret-token-123';

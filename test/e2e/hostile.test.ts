@@ -10,8 +10,10 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
-import { routes } from '../../src/spec/routes.js';
+import { allRoutes } from '../../src/spec/routes.js';
 import { hostileRoutes, type HostileRoute } from './hostile-routes.js';
+
+const routes = allRoutes();
 
 const SAM = '7~mock-sam';
 const UPLOAD_LIMIT = 4 * 1024 * 1024;

@@ -7,9 +7,11 @@ import { generateSchool } from '../../src/mock/generate.js';
 import { coursesOfAccountTreeQuery } from '../../src/mock/areas/courses/repo.js';
 import { usersOfAccountQuery } from '../../src/mock/areas/users/repo.js';
 import { parseLinkHeader } from '../../src/client/parse.js';
-import { routes } from '../../src/spec/routes.js';
+import { allRoutes } from '../../src/spec/routes.js';
 import { hostileRoutes } from '../e2e/hostile-routes.js';
 import { clientFor, collect, freshMock, TOKENS } from '../helpers/mock-client.js';
+
+const routes = allRoutes();
 
 const get = (mock: ReturnType<typeof freshMock>, url: string): Promise<ApiResponse> =>
   mock.handler({ method: 'GET', url, headers: { authorization: `Bearer ${TOKENS.admin}` } });

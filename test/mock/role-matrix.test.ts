@@ -15,8 +15,10 @@ import { createEntry, entryById } from '../../src/mock/areas/discussions/repo.js
 import { MOCK_CLIENT_ID, MOCK_CLIENT_SECRET } from '../../src/mock/areas/oauth/seed.js';
 import { addLogin, addToken, createUser } from '../../src/mock/areas/users/repo.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
-import { routes, type RouteId } from '../../src/spec/routes.js';
+import { allRoutes, type RouteId } from '../../src/spec/routes.js';
 import { freshMock, jsonChecked, MOCK_ENV } from '../helpers/mock-client.js';
+
+const routes = allRoutes();
 
 /** The seeded school's people, least to most privileged, and one who is no one's. */
 const ROLES = {

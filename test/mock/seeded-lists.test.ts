@@ -1,9 +1,11 @@
 // The seeded school has something in every list: for each paginated route (at the sample path the
 // hostile-input table reaches it by), at least one seeded user gets a non-empty first page.
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../src/spec/routes.js';
+import { allRoutes } from '../../src/spec/routes.js';
 import { hostileRoutes } from '../e2e/hostile-routes.js';
 import { freshMock, TOKENS } from '../helpers/mock-client.js';
+
+const routes = allRoutes();
 
 const paginated = new Set(routes.filter((r) => r.paginated).map((r) => r.id as string));
 /** Lists that need more than a path to list anything: the parameters a caller would give. */

@@ -12,13 +12,15 @@ import { sendsWrites } from '../../src/cli/command.js';
 import { run } from '../../src/cli/entry.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
 import { isIdentifierColumn } from '../../src/output/columns.js';
-import { routes, type Route } from '../../src/spec/routes.js';
+import { allRoutes, type Route } from '../../src/spec/routes.js';
 import type { ApiRequest, ApiResponse } from '../../src/transport/types.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { seedSchool } from '../helpers/mock-client.js';
 import { memoryKeychain } from '../helpers/keychain.js';
 import { FIXED_NOW, splitArgs } from '../helpers/run-lms.js';
 import { declaredVerbs } from '../helpers/verbs.js';
+
+const routes = allRoutes();
 
 interface Payload {
   name: string;

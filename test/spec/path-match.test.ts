@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { matchRoute } from '../../src/spec/match.js';
-import { pathOf, routes, type Method, type Route, type RouteId } from '../../src/spec/routes.js';
+import { pathOf, allRoutes, type Method, type Route, type RouteId } from '../../src/spec/routes.js';
+
+const routes = allRoutes();
 
 describe('pathOf', () => {
   it.each<[RouteId, Record<string, string | number>, string]>([

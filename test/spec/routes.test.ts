@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { declaredRoutes } from '../../src/cli/command.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { answeredRoutes } from '../../src/mock/areas/index.js';
-import { routes, type RouteId } from '../../src/spec/routes.js';
+import { allRoutes, route, variantsOf, type OperationId, type RouteId } from '../../src/spec/routes.js';
+
+const routes = allRoutes();
 
 const contexts: Record<string, string[]> = {
   tctx: ['courses/:course_id', 'groups/:group_id', 'collection_items/:collection_item_id'],
@@ -55,6 +57,15 @@ describe('route table', () => {
 
   it('gives every route a unique id', () => {
     expect(new Set(routes.map((r) => r.id)).size).toBe(routes.length);
+  });
+
+  it('finds by id and by operation the very routes the whole table lists, unknown ids refused', () => {
+    for (const r of routes) {
+      expect(route(r.id)).toBe(r);
+      expect(variantsOf(r.operation as OperationId)).toContain(r);
+    }
+    expect(variantsOf('discussions.createTopic').map((r) => r.id)).toEqual(['discussions.createTopic@courses', 'discussions.createTopic@groups', 'discussions.createTopic@collection_items']);
+    for (const id of ['users.get@courses', 'discussions.createTopic', 'users.nope', 'toString.x', 'users']) expect(() => route(id as RouteId), id).toThrow(`unknown route ${id}`);
   });
 });
 

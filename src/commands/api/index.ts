@@ -101,9 +101,9 @@ const routesCommand = command({
   columns: ['id', 'method', 'path', 'paginated'],
   options: { area: { flags: '--area <area>', description: 'only this area, e.g. users' } },
   async run({ opts }) {
-    const { routes } = await import('../../spec/routes.js');
+    const { allRoutes } = await import('../../spec/routes.js');
     return list(
-      routes
+      allRoutes()
         .filter((r) => r.path.startsWith('/api/') && (!opts.area || r.area === opts.area))
         .map((r) => ({ id: r.id, method: r.method, path: r.path, paginated: r.paginated })),
     );

@@ -13,7 +13,7 @@
 import type { ApiClient } from '../client/client.js';
 import { lookupEach } from '../bulk/resolve.js';
 import { ENROLLMENT_STATES, type EnrollmentType } from '../spec/vocabulary.js';
-import type { Directory, Forms, Roles } from './pseudonyms.js';
+import { formsOf, type Directory, type Forms, type Roles } from './pseudonyms.js';
 
 const STAFF_TYPES: EnrollmentType[] = ['TeacherEnrollment', 'TaEnrollment', 'DesignerEnrollment'];
 const STUDENT_TYPES: EnrollmentType[] = ['StudentEnrollment', 'ObserverEnrollment'];
@@ -137,13 +137,4 @@ export function instanceDirectory(client: () => Promise<ApiClient>): Directory {
       return user?.id === undefined ? undefined : { id: String(user.id), ...formsOf(user) };
     },
   };
-}
-
-function formsOf(user: Loose): Forms {
-  const forms: Forms = {};
-  for (const k of ['name', 'sortable_name', 'short_name', 'login_id', 'sis_user_id', 'integration_id', 'email'] as const) {
-    const v = user[k];
-    if (typeof v === 'string' && v !== '') forms[k] = v;
-  }
-  return forms;
 }

@@ -96,7 +96,13 @@ export interface Pseudonym {
 
 interface Person {
   id: string;
+  /** The latest value of each form, for mapping a pseudonym back. */
   forms: Forms;
+  /**
+   * Every value any form ever had, for the free-text net: a record's "Sam Smith" stays in it after a
+   * comment's author calls the same person "Sam", so a later "Sam Smith" in prose is still caught.
+   */
+  said: Map<string, keyof Forms>;
 }
 
 /** Whether a string is made only of a pseudonym, in one of its forms. */
@@ -171,20 +177,24 @@ export class Pseudonyms {
 
   /** Makes the person's forms known (merged with what was known), for the free-text net and mapping back. */
   learn(id: string, forms: Forms): void {
-    const known = this.people.get(id);
-    // Most of what a result says of a person is known already: nothing to copy then.
-    let news = !known;
+    let person = this.people.get(id);
+    // Most of what a result says of a person is known already: nothing changes then.
+    let news = !person;
     for (const k in forms) {
       const v = forms[k as keyof Forms];
-      if (typeof v === 'string' && v !== '' && known?.forms[k as keyof Forms] !== v) news = true;
+      if (typeof v === 'string' && v !== '' && (person?.forms[k as keyof Forms] !== v || !person.said.has(v))) news = true;
     }
     if (!news) return;
-    const merged: Forms = { ...known?.forms };
+    if (!person) {
+      person = { id, forms: {}, said: new Map() };
+      this.people.set(id, person);
+    }
     for (const k in forms) {
       const v = forms[k as keyof Forms];
-      if (typeof v === 'string' && v !== '') merged[k as keyof Forms] = v;
+      if (typeof v !== 'string' || v === '') continue;
+      person.forms[k as keyof Forms] = v;
+      if (!person.said.has(v)) person.said.set(v, k as keyof Forms);
     }
-    this.people.set(id, { id, forms: merged });
     this.hex(id);
     this.forget();
   }
@@ -209,12 +219,11 @@ export class Pseudonyms {
       course: (id) => courses.add(id),
       person: (id, obj) => {
         seen.add(id);
-        const known = this.people.get(id);
-        if (!known || !saysNothingNew(obj, known.forms)) this.learn(id, formsOf(obj));
+        this.learn(id, formsOf(obj));
       },
-      named: (id, kind, text) => {
+      named: (id, form, text) => {
         seen.add(id);
-        if (kind === NAME) this.learn(id, { name: text });
+        this.learn(id, { [form]: text });
       },
       text: (text) => {
         if (!text.includes('_id:')) return;
@@ -313,10 +322,10 @@ export class Pseudonyms {
   private buildNet(): Map<string, { form: string; lower: string; by: string }[]> {
     const net = new Map<string, { form: string; lower: string; by: string }[]>();
     const owner = new Map<string, string>();
-    for (const { id, forms } of this.people.values()) {
+    for (const { id, said } of this.people.values()) {
       if (!this.hides(id)) continue;
       const p = this.pseudonymOf(id);
-      for (const [k, form] of Object.entries(forms) as [keyof Forms, string][]) {
+      for (const [form, k] of said) {
         // A form of fewer than 3 characters is no name to look for in prose.
         if (form.length < 3 || !/^[\p{L}\p{N}]/u.test(form)) continue;
         const lower = form.toLowerCase();
@@ -388,22 +397,13 @@ const FORM_FIELDS: [string, keyof Forms][] = [
 ];
 
 /** What a person object says of them. */
-function formsOf(obj: Record<string, unknown>): Forms {
+export function formsOf(obj: Record<string, unknown>): Forms {
   const forms: Forms = {};
   for (const [from, to] of FORM_FIELDS) {
     const v = obj[from];
     if (typeof v === 'string' && v !== '' && forms[to] === undefined) forms[to] = v;
   }
   return forms;
-}
-
-/** Whether a person object says nothing of them that is not known: a list's people, seen again. */
-function saysNothingNew(obj: Record<string, unknown>, known: Forms): boolean {
-  for (const [from, to] of FORM_FIELDS) {
-    const v = obj[from];
-    if (typeof v === 'string' && v !== '' && known[to] !== v) return false;
-  }
-  return true;
 }
 
 /** A course named as a context: `course_12`. */
@@ -420,8 +420,10 @@ function personIdOf(obj: Record<string, unknown>, key: string | undefined): stri
 
 const roleFields = new Map<string, RegExpExecArray | null>();
 
-/** The user id a role-named text field belongs to (`author_name` → author_id), and what it is. */
-function roleField(obj: Record<string, unknown>, key: string): { id: string; kind: Kind } | undefined {
+const FORM_OF = new Map(FORM_FIELDS);
+
+/** The user id a role-named text field belongs to (`author_name` → author_id), what it is, and the form it gives. */
+function roleField(obj: Record<string, unknown>, key: string): { id: string; kind: Kind; form: keyof Forms } | undefined {
   let m = roleFields.get(key);
   if (m === undefined) {
     m = ROLE_FIELD.exec(key);
@@ -432,7 +434,7 @@ function roleField(obj: Record<string, unknown>, key: string): { id: string; kin
   const id = idText(obj[`${m[1]}_id`]) ?? (m[1] === 'current_grader' ? idText(obj.grader_id) : undefined);
   if (id === undefined) return undefined;
   const kind = m[2] === undefined ? NAME : (PERSON_FIELDS[m[2]] ?? NAME);
-  return { id, kind };
+  return { id, kind, form: m[2] === undefined ? 'name' : (FORM_OF.get(m[2]) ?? 'name') };
 }
 
 /** What the server itself signed (a list's cursor, a confirmation token): never the instance's, and never to be touched. */
@@ -441,7 +443,7 @@ const SKIP = new Set(['next_cursor', 'confirm']);
 interface Visitor {
   course(id: string): void;
   person(id: string, obj: Record<string, unknown>): void;
-  named(id: string, kind: Kind, text: string): void;
+  named(id: string, form: keyof Forms, text: string): void;
   text(text: string): void;
 }
 
@@ -463,7 +465,7 @@ function walk(value: unknown, visit: Visitor, key?: string): void {
     if (typeof v === 'string') {
       if (id !== undefined && k in PERSON_FIELDS) continue;
       const role = roleField(obj, k);
-      if (role && !v.includes('_id:')) visit.named(role.id, role.kind, v);
+      if (role && !v.includes('_id:')) visit.named(role.id, role.form, v);
       else visit.text(v);
     } else if (v !== null && typeof v === 'object') walk(v, visit, k);
   }

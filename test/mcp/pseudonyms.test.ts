@@ -69,6 +69,23 @@ describe('Pseudonyms.transform', () => {
     expect(JSON.stringify(await p.transform({ note: 'Sam Student wrote' }))).not.toContain('Sam Student');
   });
 
+  it('keeps every form a person was ever called by in the net: a record\'s full name after a comment\'s short one', async () => {
+    const p = await made();
+    await p.transform({ items: [{ ...SAM }] });
+    await p.transform({ submission_comments: [{ author_id: 7, author_name: 'Sam', author: { id: 7, display_name: 'Sam' } }] });
+    const out = JSON.stringify(await p.transform({ message: 'Sam Student was absent' }));
+    expect(out).not.toContain('Sam Student');
+    expect(out).not.toContain('Student was');
+  });
+
+  it('nets a login and an email learned from role-named fields, wherever they appear later', async () => {
+    const p = await made();
+    await p.transform({ user_id: 8, user_name: 'Nell Newcomer', user_login_id: 'nnew', user_email: 'nell@example.edu' });
+    const out = JSON.stringify(await p.transform({ body: 'ask nnew or write to nell@example.edu' }));
+    expect(out).not.toContain('nnew');
+    expect(out).not.toContain('nell@example.edu');
+  });
+
   it('leaves a timestamp whole, even where a SIS id is the digits of its year', async () => {
     const p = await made();
     const out = (await p.transform({ items: [{ ...SAM, sis_user_id: '2026' }], created_at: '2026-08-24T08:00:00Z', note: 'id 2026' })) as Record<string, unknown>;

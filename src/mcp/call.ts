@@ -156,6 +156,14 @@ async function runCall(tool: Tool, given: Record<string, unknown>, session: Sess
 }
 
 async function hidden(answer: Answer, p: Pseudonyms, given: Record<string, unknown> = {}): Promise<Answer> {
+  try {
+    await p.ready();
+  } catch (error) {
+    // No instance (no profile, a keychain that fails): the call failed before it read anyone, and
+    // its error is the answer. Anything else is not let through unhidden.
+    if (answer.isError) return answer;
+    throw error;
+  }
   // The structured content first: what it names is learned there, for the free text after. The
   // course the call names is one its result concerns, whether or not the result says so.
   const course = typeof given.course === 'string' || typeof given.course === 'number' ? [String(given.course)] : [];

@@ -3,7 +3,7 @@
 // when missing), so a person keeps their pseudonym across sessions; a file others can read is refused,
 // as ssh refuses a private key others can read: whoever holds the key can test a guess of who is who.
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -14,21 +14,7 @@ const MAX_KEY_FILE = 4096;
 
 export function pseudonymKey(file: string | undefined): Buffer {
   if (file === undefined) return randomBytes(32);
-  let fd: number | undefined;
-  try {
-    // Its directory too, private, as lms makes its own (`~/.config/lms` may not exist yet).
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    fd = openSync(file, 'wx', 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`cannot make the pseudonym key file ${file}: ${(error as Error).message}`);
-  }
-  if (fd !== undefined) {
-    try {
-      writeSync(fd, `${randomBytes(32).toString('hex')}\n`);
-    } finally {
-      closeSync(fd);
-    }
-  }
+  if (!existsSync(file)) makeKeyFile(file);
   const stat = statSync(file);
   if (!stat.isFile()) throw new UsageError(`the pseudonym key ${file} is not a file`);
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
@@ -38,4 +24,24 @@ export function pseudonymKey(file: string | undefined): Buffer {
   const key = readFileSync(file, 'utf8').trim();
   if (Buffer.byteLength(key) < MIN_KEY) throw new UsageError(`the pseudonym key file ${file} holds less than ${MIN_KEY} characters of key`, { hint: 'remove it to have a new one made' });
   return Buffer.from(key);
+}
+
+function makeKeyFile(file: string): void {
+  try {
+    // Its directory too, private, as lms makes its own (`~/.config/lms` may not exist yet).
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // Written whole beside it, then linked into place: two servers started at once with one key
+    // file (as a client starts several) both read the same complete key, never an empty file.
+    const whole = `${file}.${process.pid}.new`;
+    writeFileSync(whole, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    try {
+      linkSync(whole, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(whole);
+    }
+  } catch (error) {
+    throw new UsageError(`cannot make the pseudonym key file ${file}: ${(error as Error).message}`);
+  }
 }

@@ -198,3 +198,19 @@ describe('lms mcp --pseudonym-key', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+describe('lms mcp --pseudonymize with no instance', () => {
+  it('answers a call with the error of the missing instance, as a result, not a failed request', async () => {
+    const { LMS_MOCK: _mock, LMS_BASE_URL: _url, LMS_TOKEN: _token, ...bare } = env;
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--pseudonymize'], env: bare, stderr: 'pipe' });
+    const client = new Client({ name: 'lms-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const result = (await client.callTool({ name: 'users_list', arguments: {} })) as Result;
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toMatch(/profile|instance/i);
+    } finally {
+      await client.close();
+    }
+  });
+});

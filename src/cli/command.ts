@@ -104,6 +104,11 @@ export interface LazyNoun {
  * top-level commands. What apply, export and MCP read verbs from; only the command line makes
  * commander objects of it.
  */
+/** The command line as declared: every command, its nouns loaded; the global flags are the program's. */
+export interface DeclaredProgram {
+  commands: Verbs;
+}
+
 export interface CommandModel {
   nouns: readonly LazyNoun[];
   topLevel: readonly CommandSpec<never>[];

@@ -20,7 +20,7 @@ import envPaths from 'env-paths';
 import type { ApiClient } from '../client/client.js';
 import type { IOStreams } from '../io/streams.js';
 import type { RouteId } from '../spec/routes.js';
-import { argumentsOf, defaultVerb, flagNames, flagsOf, isNoun, wordOf, type CommandModel, type CommandSpec, type IdKind, type NounSpec } from './command.js';
+import { argumentsOf, defaultVerb, flagNames, flagsOf, isNoun, loadNoun, wordOf, type CommandModel, type CommandSpec, type IdKind, type NounSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import { GLOBAL_FLAGS } from './global-flags.js';
 import { compileOption, type CompiledOption, type OptionSpec } from './options.js';
@@ -146,7 +146,7 @@ async function commandNamed(model: CommandModel, step: Step, word: string, atRoo
   const named = (c: CommandSpec<never> | NounSpec) => wordOf(c) === word || (c.aliases ?? []).includes(word);
   if (atRoot) {
     const noun = model.nouns.find((n) => n.name === word);
-    if (noun) return stepOf({ name: noun.name, summary: noun.summary, commands: await noun.load() });
+    if (noun) return stepOf(await loadNoun(noun));
   }
   const found = step.commands.find(named);
   return found && stepOf(found);

@@ -5,7 +5,7 @@
 // `npm run man`, and test/cli/man.test.ts fails until it is.
 import { Argument, Help, Option } from 'commander';
 import { ExitCode } from '../errors.js';
-import { argumentsOf, commanderOption, defaultVerb, flagsOf, isNoun, wordOf, type CommandSpec, type NounSpec, type Verbs } from './command.js';
+import { argumentsOf, commanderOption, defaultVerb, flagsOf, isNoun, wordOf, type CommandSpec, type DeclaredProgram, type NounSpec } from './command.js';
 import { GLOBAL_FLAGS, globalOption, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
 
 export interface ManPage {
@@ -70,11 +70,6 @@ const FILES: readonly { path: string; description: string }[] = [
   { path: '~/.local/share/lms/mock.db', description: "The mock's database, created and seeded on first use ($XDG_DATA_HOME/lms if set, LMS_MOCK_DB or --mock-db to choose another)." },
   { path: '~/.cache/lms/', description: "The launcher's code cache ($XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR), and the journals of bulk jobs, lms apply's keys and the audit log of every write, audit.log (LMS_STATE_DIR to move those)." },
 ];
-
-/** The command line as declared: every command, its nouns loaded; the global flags are the program's. */
-export interface DeclaredProgram {
-  commands: Verbs;
-}
 
 /** A command as its page describes it, its flags and arguments as commander shows them in help. */
 interface ManCommand {

@@ -7,21 +7,17 @@
 // initialize within 1.3x of the hand-written server; tools/list under 50 ms.
 //   node bench/mcp.mjs [--runs 20] [--out file.json]
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { lms, onJsonLines, root, scratchSpace } from './kit.mjs';
 
 const INIT_RATIO_BUDGET = 1.3;
 const LIST_MS_BUDGET = 50;
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const lms = join(root, 'bin', 'lms');
 const { values: flags } = parseArgs({ options: { runs: { type: 'string', default: '20' }, out: { type: 'string' } } });
 const runs = Number(flags.runs);
-const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-mcp-'));
-const env = { ...process.env, LMS_MOCK_DB: join(scratch, 'mock.db'), LMS_CACHE_DIR: join(scratch, 'cache'), LMS_CONFIG_DIR: join(scratch, 'config'), LMS_STATE_DIR: join(scratch, 'state') };
+const { scratch, env } = scratchSpace('mcp');
 spawnSync(process.execPath, [lms, '--mock', 'mock', 'seed', '--yes'], { env, stdio: 'ignore' });
 
 const message = (id, method, params = {}) => `${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`;
@@ -34,18 +30,11 @@ const shipped = { BENCH_MCP_SDK: join(root, 'dist', 'mcp-sdk.cjs') };
 async function session(args = lmsMcp, extraEnv = {}) {
   const started = performance.now();
   const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ['pipe', 'pipe', 'ignore'], cwd: root });
-  let buffer = '';
   const answers = new Map();
   const waiting = new Map();
-  child.stdout.on('data', (chunk) => {
-    buffer += chunk;
-    let newline;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      const line = JSON.parse(buffer.slice(0, newline));
-      buffer = buffer.slice(newline + 1);
-      answers.set(line.id, performance.now());
-      waiting.get(line.id)?.(line);
-    }
+  onJsonLines(child.stdout, (line) => {
+    answers.set(line.id, performance.now());
+    waiting.get(line.id)?.(line);
   });
   const ask = (id, method, params) =>
     new Promise((resolve) => {

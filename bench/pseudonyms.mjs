@@ -5,39 +5,25 @@
 // them for the process); the first listing, which asks, is reported beside it.
 //   node bench/pseudonyms.mjs [--runs 15] [--out file.json]
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { lms, onJsonLines, root, scratchSpace } from './kit.mjs';
 
 const RATIO_BUDGET = 1.2;
 const USERS = 1000;
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const lms = join(root, 'bin', 'lms');
 const { values: flags } = parseArgs({ options: { runs: { type: 'string', default: '15' }, out: { type: 'string' } } });
 const runs = Number(flags.runs);
-const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-pseudonyms-'));
-const env = { ...process.env, LMS_MOCK_DB: join(scratch, 'mock.db'), LMS_CACHE_DIR: join(scratch, 'cache'), LMS_CONFIG_DIR: join(scratch, 'config'), LMS_STATE_DIR: join(scratch, 'state') };
+const { scratch, env } = scratchSpace('pseudonyms');
 // The seeded school has 13 users; the rest are generated.
 spawnSync(process.execPath, [lms, '--mock', 'mock', 'seed', '--yes', '--users', String(USERS - 13)], { env, stdio: 'ignore' });
 
 /** A server on stdio, and a way to ask it. */
 async function server(extra) {
   const child = spawn(process.execPath, [lms, '--mock', 'mcp', ...extra], { env, stdio: ['pipe', 'pipe', 'ignore'], cwd: root });
-  let buffer = '';
   let id = 0;
   const waiting = new Map();
-  child.stdout.on('data', (chunk) => {
-    buffer += chunk;
-    let newline;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      const line = JSON.parse(buffer.slice(0, newline));
-      buffer = buffer.slice(newline + 1);
-      waiting.get(line.id)?.(line);
-    }
-  });
+  onJsonLines(child.stdout, (line) => waiting.get(line.id)?.(line));
   const ask = (method, params = {}) =>
     new Promise((resolve) => {
       waiting.set(++id, resolve);

@@ -236,6 +236,17 @@ for (const [i, { metafile }] of built.entries()) {
     placed.set(path, files[i]);
   }
 }
+// A default import of an ES module another file holds would be that module's whole namespace: the
+// stub above is CommonJS, and an import in this package's node mode takes a CommonJS module's
+// exports as its default. Named imports are right; a default one must go through a module's name.
+for (const file of files) {
+  const text = readFileSync(`dist/${file}.cjs`, 'utf8');
+  for (const [, stub, path] of text.matchAll(/var (require_\w+)=__commonJS\(\{"elsewhere:([^"]+)"/g)) {
+    for (const [, binding] of text.matchAll(new RegExp(`(import_\\w+)=__toESM\\(${stub}\\(\\),1\\)`, 'g'))) {
+      if (text.includes(`${binding}.default`)) throw new Error(`${file}.cjs takes the default export of ${path}, which ${owners.get(path)}.cjs holds: import a named export instead`);
+    }
+  }
+}
 const cliFiles = files.map((file) => `${file}.cjs`);
 
 /** How each file of its own (the packages apart, the MCP SDK) is built: as the bundle is, without its plugins. */

@@ -16,12 +16,12 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import envPaths from 'env-paths';
 import type { ApiClient } from '../client/client.js';
 import type { IOStreams } from '../io/streams.js';
 import type { RouteId } from '../spec/routes.js';
 import { argumentsOf, defaultVerb, flagNames, flagsOf, isNoun, loadNoun, wordOf, type CommandModel, type CommandSpec, type IdKind, type NounSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
+import { lmsPaths } from '../lms-paths.js';
 import { GLOBAL_FLAGS } from './global-flags.js';
 import { compileOption, type CompiledOption, type OptionSpec } from './options.js';
 import { commandModel } from './program.js';
@@ -89,7 +89,7 @@ async function valuesFor(words: string[], deps: Omit<Deps, 'io'>, options: Compl
   const ctx = createContext(quiet, globals);
   const context = contextOf(target);
   const now = options.now ?? Date.now;
-  const dir = options.cacheDir ?? join(deps.env.LMS_CACHE_DIR || envPaths('lms', { suffix: '' }).cache, 'completions');
+  const dir = options.cacheDir ?? join(deps.env.LMS_CACHE_DIR || lmsPaths().cache, 'completions');
   // Whose ids these are: the instance and the caller as the line would pick them (the profile file's
   // current profile, LMS_TOKEN, --as-user), so another profile or token never gets this one's. The
   // key is hashed into the file's name; no token is kept.

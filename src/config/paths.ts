@@ -1,9 +1,9 @@
 /**
  * Where lms keeps what one run leaves for the next: bulk journals and apply's keys under the state
  * directory (LMS_STATE_DIR, else the user's cache directory), so a re-run can skip the work already done.
- * env-paths is loaded only when a command asks, as nothing at start-up needs it.
  */
 import { join } from 'node:path';
+import { lmsPaths } from '../lms-paths.js';
 
 /** The state directory: LMS_STATE_DIR, else the user's cache directory. */
 export async function stateDir(env: NodeJS.ProcessEnv): Promise<string> {
@@ -18,6 +18,5 @@ export async function journalDir(env: NodeJS.ProcessEnv): Promise<string> {
 
 /** The platform's cache directory for lms (~/.cache/lms, ~/Library/Caches/lms, %LOCALAPPDATA%\lms\Cache). */
 export async function userCacheDir(): Promise<string> {
-  const { default: envPaths } = await import('env-paths');
-  return envPaths('lms', { suffix: '' }).cache;
+  return lmsPaths().cache;
 }

@@ -5,9 +5,9 @@
 // loaded only to write, which it does atomically.
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import envPaths from 'env-paths';
 import { UsageError } from '../errors.js';
 import { noProfile } from './no-profile.js';
+import { lmsPaths } from '../lms-paths.js';
 
 export interface Profile {
   url: string;
@@ -66,7 +66,7 @@ export function invalidProfileName(name: string): string | undefined {
 }
 
 export function openProfiles(configDir?: string): ProfileStore {
-  const dir = configDir ?? envPaths('lms', { suffix: '' }).config;
+  const dir = configDir ?? lmsPaths().config;
   const path = join(dir, 'config.json');
   const read = (): Record<string, unknown> => {
     let text: string;

@@ -1,8 +1,8 @@
 // Where the mock lives on disk and how a process opens it: the shared state behind `--mock`,
 // `lms mock …` and `lms mock serve`.
 import { join } from 'node:path';
-import envPaths from 'env-paths';
 import { UsageError } from '../errors.js';
+import { lmsPaths } from '../lms-paths.js';
 import { openDatabase, resetDatabase, type Db } from './db/open.js';
 import { hasFaults, inProcess, parseFaultsEnv, withFaults, type FaultOptions } from './faults.js';
 import { createMockHandler, type MockHandler } from './handler.js';
@@ -18,7 +18,7 @@ export const MOCK_BASE_URL = 'http://lms.mock';
 export const MOCK_ADMIN_TOKEN = seedToken(seedUsers[0]);
 
 export function defaultMockDbPath(env: NodeJS.ProcessEnv): string {
-  return env.LMS_MOCK_DB || join(envPaths('lms', { suffix: '' }).data, 'mock.db');
+  return env.LMS_MOCK_DB || join(lmsPaths().data, 'mock.db');
 }
 
 export interface MockRuntime {

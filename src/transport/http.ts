@@ -7,7 +7,19 @@
 // Proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; see ./proxy.ts) and a CA file (LMS_CA_FILE, else the
 // profile's; see ./trust.ts) are read on the first request, and their modules loaded only when one
 // is set: a command on a machine with neither pays for neither.
+//
+// With a CA file, an https origin is first tried with a context trusting the file's certificates
+// alone; a certificate refused by it is tried once more, the same request, with Node's roots and
+// the file's together, and that origin keeps the second context for the rest of the process. The
+// instance is trusted exactly when one of the two trusts it, as it would be by the second alone;
+// the error of a real refusal is the second's. Sending the request again is safe for any method:
+// no byte of it reaches the server before the client has verified the certificate. Node's client
+// completes the handshake without verifying (SSL_VERIFY_NONE), holds the request written meanwhile
+// as pending cleartext in its TLSWrap, and checks the chain in _tls_wrap's onConnectSecure, called
+// synchronously from the handshake-done callback; a refused chain destroys the socket there, before
+// the pending cleartext is handed to SSL_write (test/e2e/https.test.ts counts requests server-side).
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
+import type { SecureContext } from 'node:tls';
 import { NetworkError } from '../errors.js';
 import { CERTIFICATE_ERROR } from '../net.js';
 import { redactText, redactUrl } from '../redact.js';
@@ -38,10 +50,12 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNRE
 interface Setup {
   /** The proxy module, and each scheme's settings as its first request reads them. */
   proxy?: { settings: Partial<Record<'https' | 'http', ProxySettings>>; module: typeof import('./proxy.js') };
-  /** Node's roots and a CA file's, when one adds to them. */
-  secureContext?: import('node:tls').SecureContext;
-  caFile?: CaFile;
+  /** A CA file's trust: a context of its certificates, tried first, and Node's roots with them, built when first needed. */
+  trust?: { caFile: CaFile; own: SecureContext; full: () => SecureContext };
 }
+
+/** Which context an https request goes with: the CA file's alone, or Node's roots with it. */
+type Trust = 'own' | 'full';
 
 export function httpTransport(options: HttpTransportOptions): Transport {
   const env = options.env ?? process.env;
@@ -54,8 +68,9 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     const result: Setup = {};
     if (caFile) {
       const trust = await import('./trust.js');
-      result.secureContext = trust.contextTrusting(trust.readCaFile(caFile));
-      result.caFile = caFile;
+      const certs = trust.readCaFile(caFile);
+      let full: SecureContext | undefined;
+      result.trust = { caFile, own: trust.contextOf(certs), full: () => (full ??= trust.contextTrusting(certs)) };
       options.trace?.(`TLS: trusting the CA file ${caFile.path} (from ${caFile.source}) besides Node's own roots`);
     }
     if (PROXY_VARIABLES.some((name) => env[name])) {
@@ -65,12 +80,13 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   };
   const agents = new Map<string, Agent>();
   const settings = { keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 16 };
-  // One pool per scheme, and per proxy: a kept-alive connection (or tunnel) serves the next request.
-  const agentFor = (protocol: string, ready: Setup, proxy: Proxy | undefined): Agent => {
-    const key = `${protocol}|${proxy ? `${proxy.hostname}:${proxy.port}` : ''}`;
+  // One pool per scheme, per proxy and per context: a kept-alive connection (or tunnel) serves the next request.
+  const agentFor = (protocol: string, ready: Setup, proxy: Proxy | undefined, trust: Trust | undefined): Agent => {
+    const key = `${protocol}|${proxy ? `${proxy.hostname}:${proxy.port}` : ''}|${trust ?? ''}`;
     let agent = agents.get(key);
     if (!agent) {
-      const tls = { ...settings, ...(ready.secureContext ? { secureContext: ready.secureContext } : {}) };
+      const secureContext = trust && ready.trust ? (trust === 'own' ? ready.trust.own : ready.trust.full()) : undefined;
+      const tls = { ...settings, ...(secureContext ? { secureContext } : {}) };
       if (protocol === 'https:' && proxy) agent = ready.proxy!.module.tunnelAgent(proxy, { timeoutMs: options.timeoutMs, agent: tls });
       else if (protocol === 'https:') agent = new (https ??= process.getBuiltinModule('node:https')).Agent(tls);
       else agent = new http.Agent(settings);
@@ -79,6 +95,8 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     return agent;
   };
   const traced = new Set<string>();
+  // The https origins whose certificate the CA file's context alone refused.
+  const needRoots = new Set<string>();
 
   return async (req: ApiRequest): Promise<ApiResponse> => {
     let url: URL;
@@ -96,8 +114,8 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       options.trace(`${url.host}: ${ready.proxy!.module.describeRoute(route)}`);
     }
     const proxy = route?.kind === 'proxy' ? route.proxy : undefined;
-    return new Promise<ApiResponse>((resolve, reject) => {
-      const fail = (err: unknown) => reject((proxy && ready.proxy!.module.proxyUnreachable(proxy, err, options.timeoutMs)) || toNetworkError(err, req, options.timeoutMs, ready.caFile));
+    const send = (trust: Trust | undefined) => new Promise<ApiResponse>((resolve, reject) => {
+      const fail = (err: unknown) => reject((proxy && ready.proxy!.module.proxyUnreachable(proxy, err, options.timeoutMs)) || toNetworkError(err, req, options.timeoutMs, ready.trust?.caFile));
       const onResponse = (res: IncomingMessage) => {
         // Through a proxy, plain http: a 407 is the proxy's, not the instance's; so is a 403 or 5xx it marks as its own.
         const own = proxy && url.protocol === 'http:' ? (res.statusCode === 407 ? { sent: false } : ready.proxy!.module.ownRefusal(res.statusCode ?? 0, res.headers)) : undefined;
@@ -117,7 +135,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
         });
       };
       const signal = AbortSignal.timeout(options.timeoutMs);
-      const agent = agentFor(url.protocol, ready, proxy);
+      const agent = agentFor(url.protocol, ready, proxy, trust);
       let outgoing: ClientRequest;
       try {
         // A header value the runtime refuses (a newline in a token) throws here, before anything is sent.
@@ -136,6 +154,17 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       outgoing.on('error', fail);
       outgoing.end(req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength));
     });
+    if (!ready.trust || url.protocol !== 'https:') return send(undefined);
+    if (needRoots.has(url.origin)) return send('full');
+    try {
+      return await send('own');
+    } catch (err) {
+      // Any refusal of the chain, not only a missing anchor: other roots may build another path
+      // (a cross-signed one, past an expired root in the file).
+      if (!(err instanceof NetworkError && err.code !== undefined && CERTIFICATE_ERROR.test(err.code))) throw err;
+      needRoots.add(url.origin);
+      return send('full');
+    }
   };
 }
 

@@ -1,7 +1,12 @@
 // A school's own certificate authority, from LMS_CA_FILE or a profile's --ca-file: added to the
-// roots Node trusts (its bundled ones and NODE_EXTRA_CA_CERTS), never in their place, so the same
-// command still reaches hosts with public certificates (an upload's storage host). Loaded only when
-// such a file is named.
+// roots Node trusts (its bundled ones, NODE_EXTRA_CA_CERTS, and --use-system-ca's where the line has
+// it), never in their place, so the same command still reaches hosts with public certificates (an
+// upload's storage host). Loaded only when such a file is named.
+//
+// Two contexts express that trust: one of the file's certificates alone (with NODE_EXTRA_CA_CERTS's),
+// cheap to build, which the transport tries first; and Node's roots with the file's, which costs
+// Node a copy of its whole root store and is built only when the first refuses a certificate chain
+// (see ./http.ts).
 import type { SecureContext } from 'node:tls';
 import { UsageError } from '../errors.js';
 import { readBoundedFileSync } from '../io/bounded.js';
@@ -41,12 +46,17 @@ export function readCaFile({ path, source }: CaFile): string[] {
   return blocks;
 }
 
+/** A TLS context trusting these certificates and NODE_EXTRA_CA_CERTS's, and nothing else. */
+export function contextOf(extra: string[]): SecureContext {
+  return process.getBuiltinModule('node:tls').createSecureContext({ ca: [...extraFromEnv(), ...extra] });
+}
+
 /**
  * A TLS context trusting what Node trusts by default (its bundle, NODE_EXTRA_CA_CERTS, and on lines
  * that have it --use-system-ca) and these certificates besides. Node's `ca` option would replace
- * the defaults, and listing them again costs parsing some 140 roots on every start (measured: twice
- * the CPU of a whole one-request command); the context instead copies the already-parsed root
- * store and adds to it.
+ * the defaults, and listing them again costs parsing some 140 roots (measured: twice the CPU of a
+ * whole one-request command); the context instead copies the already-parsed root store and adds
+ * to it.
  */
 export function contextTrusting(extra: string[]): SecureContext {
   const tls = process.getBuiltinModule('node:tls');

@@ -4,10 +4,11 @@
 // grade, an apply, an OAuth login) over HTTPS through a forwarding proxy that wants credentials.
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { createServer as createHttpsServer, request } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../../src/mock/tls.js';
 import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
 import { developerKey, SAM } from '../helpers/e2e-login.js';
@@ -135,6 +136,90 @@ describe('lms mock serve over HTTPS', () => {
     const add = await spawnLms(['profile', 'add', 'bad', '--url', served.url, '--token-stdin', '--ca-file', dir], env, ADMIN);
     expect(add.exitCode).toBe(2);
     expect(add.stderr).toContain(`cannot read the CA file ${dir} (from --ca-file): it is a directory`);
+  });
+});
+
+// Node's own roots made to hold a test authority: with --use-openssl-ca, Node trusts OpenSSL's
+// default store, which SSL_CERT_FILE names, in place of its bundle. The CA file names another
+// authority, so only the roots can vouch for the instance; NODE_EXTRA_CA_CERTS would not do, since
+// its certificates are trusted with the CA file's from the start.
+describe("an instance Node's roots vouch for, the CA file naming another authority", () => {
+  let instance: { url: string; requests: string[]; connections: () => number; close: () => Promise<void> };
+  let rootsFile: string;
+
+  beforeAll(async () => {
+    const identity = await selfSignedCertificate();
+    rootsFile = join(dir, 'roots.pem');
+    writeFileSync(rootsFile, identity.cert);
+    const requests: string[] = [];
+    let connections = 0;
+    // Two pages of things, and every request recorded with its body.
+    const server = createHttpsServer({ cert: identity.cert, key: identity.key }, (req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        requests.push(`${req.method} ${req.url} ${body}`.trim());
+        const next = req.url?.includes('page=2') ? {} : { link: `<https://${req.headers.host}/api/v1/things?page=2>; rel="next"` };
+        res.writeHead(200, { 'content-type': 'application/json', ...next });
+        res.end(JSON.stringify([{ id: requests.length }]));
+      });
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    instance = {
+      url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      requests,
+      connections: () => connections,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  });
+
+  afterAll(async () => {
+    await instance?.close();
+  });
+
+  beforeEach(() => {
+    instance.requests.length = 0;
+  });
+
+  // `ca` is the mock's certificate: an authority that has nothing to do with this instance.
+  const roots = (file: () => string, extra: Record<string, string> = {}) => remote({ LMS_BASE_URL: instance.url, LMS_CA_FILE: ca, NODE_OPTIONS: '--use-openssl-ca', SSL_CERT_FILE: file(), ...extra });
+  const api = (args: string[], e: Record<string, string>) => spawnLms(['api', ...args, '-o', 'json'], e);
+
+  it('is trusted: refused by the CA file alone, asked again with the roots, which then serve the rest of the command', async () => {
+    const before = instance.connections();
+    const r = await api(['GET', '/api/v1/things', '--paginate'], roots(() => rootsFile));
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(instance.requests).toEqual(['GET /api/v1/things?per_page=100', 'GET /api/v1/things?page=2']);
+    // One connection refused, one kept alive for both pages: the second page did not try the CA file's context again.
+    expect(instance.connections() - before).toBe(2);
+  });
+
+  it('a POST refused by the CA file alone reaches the instance once', async () => {
+    const before = instance.connections();
+    const r = await api(['POST', '/api/v1/things', '-f', 'name=once'], roots(() => rootsFile));
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(instance.requests).toEqual(['POST /api/v1/things name=once']);
+    expect(instance.connections() - before).toBe(2);
+  });
+
+  it('is trusted through a proxy too, each attempt in a tunnel of its own', async () => {
+    const seen = proxy.seen.length;
+    const r = await api(['POST', '/api/v1/things', '-f', 'name=tunnelled'], roots(() => rootsFile, { HTTPS_PROXY: `http://ann:s%40cret@127.0.0.1:${proxy.port}` }));
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(instance.requests).toEqual(['POST /api/v1/things name=tunnelled']);
+    expect(proxy.seen.slice(seen)).toEqual([`CONNECT ${new URL(instance.url).host}`, `CONNECT ${new URL(instance.url).host}`]);
+  });
+
+  it('trusted by neither the roots nor the CA file: exit 7, the CA file named, nothing sent', async () => {
+    // The roots hold the mock's authority, as the CA file does: neither vouches for this instance.
+    const r = await api(['POST', '/api/v1/things', '-f', 'name=never'], roots(() => ca));
+    expect(r.exitCode).toBe(7);
+    const error = errorOf(r.stderr);
+    expect(error.message.startsWith(`cannot verify the TLS certificate of ${new URL(instance.url).host} (DEPTH_ZERO_SELF_SIGNED_CERT): self-signed certificate`)).toBe(true);
+    expect(error.hint).toBe(`the CA file ${ca} (from LMS_CA_FILE) does not vouch for it: is it the authority that issued the instance's certificate?`);
+    expect(instance.requests).toEqual([]);
   });
 });
 

@@ -141,8 +141,8 @@ describe('lms mock serve over HTTPS', () => {
 
 // Node's own roots made to hold a test authority: with --use-openssl-ca, Node trusts OpenSSL's
 // default store, which SSL_CERT_FILE names, in place of its bundle. The CA file names another
-// authority, so only the roots can vouch for the instance; NODE_EXTRA_CA_CERTS would not do, since
-// its certificates are trusted with the CA file's from the start.
+// authority, so only the roots can vouch for the instance. (NODE_EXTRA_CA_CERTS goes the same way:
+// see "adds the CA file to the roots Node trusts" above.)
 describe("an instance Node's roots vouch for, the CA file naming another authority", () => {
   let instance: { url: string; requests: string[]; connections: () => number; close: () => Promise<void> };
   let rootsFile: string;

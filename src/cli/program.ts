@@ -104,8 +104,10 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
   };
 
   const named = argv && nounNamed(program, argv);
+  // A verb is reached by its word or alias among the arguments; the others are outlined (see register).
+  const words = argv && new Set(argv);
   for (const noun of lazyNouns) {
-    if (argv === undefined || named === undefined || named === noun) register(program, await loadNoun(noun), runner);
+    if (argv === undefined || named === undefined || named === noun) register(program, await loadNoun(noun), runner, words);
     else if (named === null) program.command(noun.name).description(noun.summary);
   }
   for (const command of topLevelCommands) register(program, command, runner);

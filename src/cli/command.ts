@@ -34,6 +34,8 @@ export interface CommandSpec<O = Record<string, unknown>> {
   aliases?: string[];
   /** Built by `command()` from the command's options record, whose keys type `opts`. */
   options?: OptionSpec[];
+  /** That record's keys, one for each option: the attribute its flag must be read as (see checkDeclaration). */
+  optionKeys?: string[];
   /** The API routes this command calls; the coverage test reads them. */
   routes?: RouteId[];
   /** Default columns of a list in table and CSV output (a single record shows all its fields). */

@@ -264,11 +264,7 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
   if (isNoun(spec)) {
     const noun = parent.command(spec.name).description(spec.summary);
     for (const alias of spec.aliases ?? []) noun.alias(alias);
-    for (const child of spec.commands) {
-      const reached = !words || words.has(wordOf(child)) || (child.aliases ?? []).some((a) => words.has(a)) || (!isNoun(child) && child.isDefault);
-      if (reached) register(noun, child, runner, words);
-      else outline(noun, child);
-    }
+    for (const child of spec.commands) registerChild(noun, child, runner, words);
     // `lms grade --help` is asked by someone about to type `lms grade …`, which runs the default
     // verb: its options and examples belong on the noun's help too, not one command away.
     const fallback = defaultVerb(spec);
@@ -297,6 +293,13 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     const options = command.opts();
     await runner(spec, { args: command.processedArgs.map((a) => a as string), options }, dryRun && options.dryRun === true ? dryRun : undefined, command.optsWithGlobals());
   });
+}
+
+/** A verb or nested noun under `parent`: in full when the run can reach it (see register), else outlined. */
+export function registerChild(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner, words: ReadonlySet<string> | undefined): void {
+  const reached = !words || words.has(wordOf(spec)) || (spec.aliases ?? []).some((a) => words.has(a)) || (!isNoun(spec) && spec.isDefault);
+  if (reached) register(parent, spec, runner, words);
+  else outline(parent, spec);
 }
 
 /**

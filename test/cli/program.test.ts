@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isNoun, wordOf, type Verbs } from '../../src/cli/command.js';
 import { run } from '../../src/cli/entry.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { lazyNouns, loadAllNouns } from '../../src/commands/index.js';
+import { lazyNouns, loadAllNouns, topLevelCommands, topLevelNames } from '../../src/commands/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { session } from '../helpers/run-lms.js';
 
@@ -69,6 +69,15 @@ describe('a run of one verb', () => {
       expect(one.helpInformation(), argv.join(' ')).toBe(whole.helpInformation());
       expect(one.commands.flatMap((c) => [c.name(), ...c.aliases()]), argv.join(' ')).toEqual(whole.commands.flatMap((c) => [c.name(), ...c.aliases()]));
     }
+  });
+
+  it('lists the nouns and top-level commands as the whole tree does, whichever top-level command it names', async () => {
+    const whole = await commandAt([]);
+    for (const argv of [['--help'], ['version'], ['completion', 'bash']]) expect((await commandAt([], argv)).helpInformation(), argv.join(' ')).toBe(whole.helpInformation());
+  });
+
+  it('names the top-level commands as they are declared', () => {
+    expect(topLevelCommands().map(wordOf)).toEqual(topLevelNames);
   });
 
   it('registers in full only the verbs its words name, and the default verb', async () => {

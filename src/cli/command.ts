@@ -34,6 +34,8 @@ export interface CommandSpec<O = Record<string, unknown>> {
   aliases?: string[];
   /** Built by `command()` from the command's options record, whose keys type `opts`. */
   options?: OptionSpec[];
+  /** That record's keys, one for each option: the attribute its flag must be read as (see checkDeclaration). */
+  optionKeys?: string[];
   /** The API routes this command calls; the coverage test reads them. */
   routes?: RouteId[];
   /** Default columns of a list in table and CSV output (a single record shows all its fields). */
@@ -252,11 +254,17 @@ export type DryRun = NonNullable<ReturnType<typeof dryRunOf>>;
 /** Runs a verb as the command line gave it (checked and run by invoke.ts), under a dry run when asked. */
 export type Runner = (spec: CommandSpec<never>, given: Invocation, dryRun: DryRun | undefined, globals: Record<string, unknown>) => Promise<void>;
 
-export function register(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner): void {
+/**
+ * Adds a verb or noun to commander. With `words` (the run's arguments), a noun's verbs and nested
+ * nouns that no word names, other than its default verb, are outlined instead: no run of these
+ * arguments can reach them, and outlined they still list in the noun's help and in commander's
+ * "did you mean", as in full.
+ */
+export function register(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner, words?: ReadonlySet<string>): void {
   if (isNoun(spec)) {
     const noun = parent.command(spec.name).description(spec.summary);
     for (const alias of spec.aliases ?? []) noun.alias(alias);
-    for (const child of spec.commands) register(noun, child, runner);
+    for (const child of spec.commands) registerChild(noun, child, runner, words);
     // `lms grade --help` is asked by someone about to type `lms grade …`, which runs the default
     // verb: its options and examples belong on the noun's help too, not one command away.
     const fallback = defaultVerb(spec);
@@ -285,6 +293,24 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     const options = command.opts();
     await runner(spec, { args: command.processedArgs.map((a) => a as string), options }, dryRun && options.dryRun === true ? dryRun : undefined, command.optsWithGlobals());
   });
+}
+
+/** A verb or nested noun under `parent`: in full when the run can reach it (see register), else outlined. */
+export function registerChild(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner, words: ReadonlySet<string> | undefined): void {
+  const reached = !words || words.has(wordOf(spec)) || (spec.aliases ?? []).some((a) => words.has(a)) || (!isNoun(spec) && spec.isDefault);
+  if (reached) register(parent, spec, runner, words);
+  else outline(parent, spec);
+}
+
+/**
+ * A verb or noun as its parent's help lists it: name, aliases, arguments, summary, and `[options]`
+ * when it has any, which one of them says as well as all.
+ */
+function outline(parent: Command, spec: CommandSpec<never> | NounSpec): void {
+  const cmd = parent.command(spec.name).description(spec.summary);
+  for (const alias of spec.aliases ?? []) cmd.alias(alias);
+  const option = isNoun(spec) ? undefined : (spec.options?.[0] ?? flagsOf(spec)[0]);
+  if (option) cmd.addOption(commanderOption(option));
 }
 
 /** A verb's flag as commander parses it and its help shows it. */

@@ -1,7 +1,7 @@
 // A command whose options type themselves: flags are declared once, as an object keyed by the name
 // the code reads (`{ loginId: { flags: '--login-id <login>', … } }`), and `opts` is typed from it.
-// The key must be the name commander gives the flag, checked when the command is defined, so a
-// renamed flag cannot leave code silently reading undefined.
+// The key must be the name commander gives the flag, checked by checkDeclaration for every verb of
+// the tree, so a renamed flag cannot leave code silently reading undefined.
 import type { CommandSpec } from './command.js';
 import { UsageError } from '../errors.js';
 import { compileOption, type OptionSpec } from './options.js';
@@ -28,27 +28,36 @@ export type OptionsOf<T extends Record<string, Flag>> = {
 };
 
 export function command<const T extends Record<string, Flag> = Record<never, Flag>>(
-  spec: Omit<CommandSpec<OptionsOf<T>>, 'options'> & { options?: T },
+  spec: Omit<CommandSpec<OptionsOf<T>>, 'options' | 'optionKeys'> & { options?: T },
 ): CommandSpec<OptionsOf<T>> {
-  const options: OptionSpec[] = Object.entries(spec.options ?? {}).map(([key, flag]) => {
-    // Compiled here, so a declaration that contradicts itself fails as the command is defined.
+  // Not compiled here: every run would pay for every verb of its noun. checkDeclaration holds each
+  // verb to its declaration, and a test walks the whole tree with it.
+  return spec.options ? { ...spec, options: Object.values(spec.options), optionKeys: Object.keys(spec.options) } : { ...spec, options: [] };
+}
+
+/**
+ * Throws when a verb's declaration contradicts itself: an option that does not compile, an option
+ * key that is not the attribute commander reads its flag as (the code would read undefined), or
+ * argChoices or argIds naming an argument the verb does not have (its choices would be lost).
+ */
+export function checkDeclaration(spec: CommandSpec<never>): void {
+  (spec.options ?? []).forEach((flag, i) => {
     let name: string;
     try {
       name = compileOption(flag).attribute;
     } catch (error) {
       throw new Error(`command "${spec.name}": ${(error as Error).message}`);
     }
-    if (name !== key) throw new Error(`command "${spec.name}": option "${key}" is declared as "${flag.flags}", which is read as "${name}"`);
-    return flag;
+    const key = spec.optionKeys?.[i];
+    if (key !== undefined && name !== key) throw new Error(`command "${spec.name}": option "${key}" is declared as "${flag.flags}", which is read as "${name}"`);
   });
-  // Arguments are named in `name` (`completion <shell>`, `get [id]`); choices for one it lacks would be lost.
+  // Arguments are named in `name` (`completion <shell>`, `get [id]`).
   const args = [...spec.name.matchAll(/[<[]([^>\].]+)(?:\.\.\.)?[>\]]/g)].map((m) => m[1]);
   for (const [what, record] of [['argChoices', spec.argChoices], ['argIds', spec.argIds]] as const) {
     for (const arg of Object.keys(record ?? {})) {
       if (!args.includes(arg)) throw new Error(`command "${spec.name}": ${what} names "${arg}", which is not one of its arguments (${args.join(', ') || 'none'})`);
     }
   }
-  return { ...spec, options };
 }
 
 // ---- shared flags -----------------------------------------------------------------------------

@@ -52,11 +52,11 @@ const nonEmpty = (name: string) => (value: string) => {
  */
 export function globalOption(flag: GlobalFlag): Option {
   const option = new Option(flag.flags, flag.description);
-  const compiled = compileOption(flag);
+  // Compiled only for a value or a default: every run registers every global flag, and gives few.
   if (flag.choices) option.choices(flag.choices);
-  if (flag.type) option.argParser((value: string) => coerceValue(compiled, value));
-  if (flag.nonEmpty) option.argParser(nonEmpty(compiled.long));
+  if (flag.type) option.argParser((value: string) => coerceValue(compileOption(flag), value));
+  if (flag.nonEmpty) option.argParser(nonEmpty(option.long!));
   // The default as the type the flag takes (a number), as a parsed value would be.
-  if (flag.default !== undefined) option.default(compiled.default);
+  if (flag.default !== undefined) option.default(compileOption(flag).default);
   return option;
 }

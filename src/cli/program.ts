@@ -1,13 +1,13 @@
 // The commander tree: global flags, every noun, and the runner that gives a command its context
 // and renders what it returns.
 import { Command } from 'commander';
-import { commandModel, lazyNouns, topLevelCommands } from '../commands/index.js';
+import { commandModel, lazyNouns, topLevelCommands, topLevelNames } from '../commands/index.js';
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 import type { AuditScope } from '../audit/trail.js';
 import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
-import { loadNoun, register, type Runner } from './command.js';
+import { loadNoun, register, registerChild, type Runner } from './command.js';
 import { check, run } from './invoke.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import { GLOBAL_FLAGS, globalOption, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
@@ -18,7 +18,7 @@ import type { Activity } from '../io/activity.js';
 export { commandModel };
 
 /** The first words of every command (nouns and top-level verbs): the launcher keeps a code cache for each. */
-export const commandNames: readonly string[] = [...lazyNouns.map((n) => n.name), ...topLevelCommands.map((c) => c.name.split(' ')[0])];
+export const commandNames: readonly string[] = [...lazyNouns.map((n) => n.name), ...topLevelNames];
 
 export interface ProgramState {
   /** Errors are written as one JSON object when -o json (or LMS_OUTPUT=json) is in force. */
@@ -104,11 +104,14 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
   };
 
   const named = argv && nounNamed(program, argv);
+  // A verb is reached by its word or alias among the arguments; the others are outlined (see register).
+  const words = argv && new Set(argv);
   for (const noun of lazyNouns) {
-    if (argv === undefined || named === undefined || named === noun) register(program, await loadNoun(noun), runner);
+    if (argv === undefined || named === undefined || named === noun) register(program, await loadNoun(noun), runner, words);
     else if (named === null) program.command(noun.name).description(noun.summary);
   }
-  for (const command of topLevelCommands) register(program, command, runner);
+  // No run that names a noun reaches a top-level command, nor lists one.
+  if (!named) for (const command of topLevelCommands()) registerChild(program, command, runner, words);
   return program;
 }
 
@@ -127,7 +130,7 @@ function nounNamed(program: Command, argv: string[]): (typeof lazyNouns)[number]
       continue;
     }
     // A top-level command (apply, mcp) needs no noun; the nouns appear by name, as for --help.
-    if (topLevelCommands.some((c) => c.name.split(' ')[0] === word)) return null;
+    if (topLevelNames.includes(word)) return null;
     return lazyNouns.find((n) => n.name === word);
   }
   return null;

@@ -48,12 +48,22 @@ export const lazyNouns: LazyNoun[] = [
 export const commandModel: CommandModel = {
   nouns: lazyNouns,
   get topLevel() {
-    return topLevelCommands;
+    return topLevelCommands();
   },
 };
 
-/** Top-level commands that are not nouns; small, so always registered. */
-export const topLevelCommands: CommandSpec<never>[] = [applyCommand(commandModel), diffCommand(commandModel), mcpCommand(commandModel), completionCommand(commandModel), versionCommand].map((c) => c as CommandSpec<never>);
+/** The words of the top-level commands: what finding a run's noun, and the launcher, need of them. */
+export const topLevelNames: readonly string[] = ['apply', 'diff', 'mcp', 'completion', 'version'];
+
+let topLevel: readonly CommandSpec<never>[] | undefined;
+
+/**
+ * Top-level commands that are not nouns, in the order of topLevelNames; made when first asked for,
+ * by a run that does not name a noun (diff's declaration looks up its routes' methods).
+ */
+export function topLevelCommands(): readonly CommandSpec<never>[] {
+  return (topLevel ??= [applyCommand(commandModel), diffCommand(commandModel), mcpCommand(commandModel), completionCommand(commandModel), versionCommand].map((c) => c as CommandSpec<never>));
+}
 
 /** The whole tree, for the coverage test. */
 export const loadAllNouns = (): Promise<Verbs> => loadModel(commandModel);

@@ -1,8 +1,9 @@
 import { Command } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { register, type CommandSpec } from '../../src/cli/command.js';
-import { command, contextFlags } from '../../src/cli/define.js';
+import { checkDeclaration, command, contextFlags } from '../../src/cli/define.js';
 import { check } from '../../src/cli/invoke.js';
+import { declaredVerbs } from '../helpers/verbs.js';
 
 /** Parses argv with one command registered, and returns what its run received. */
 async function parse(spec: CommandSpec<never>, argv: string[]): Promise<Record<string, unknown>> {
@@ -50,7 +51,7 @@ describe('command()', () => {
   });
 
   it('refuses a key that is not the name commander reads the flag as', () => {
-    expect(() => command({ name: 'x', summary: 'x', options: { login: { flags: '--login-id <l>', description: 'l' } }, run: async () => undefined })).toThrow(
+    expect(() => checkDeclaration(command({ name: 'x', summary: 'x', options: { login: { flags: '--login-id <l>', description: 'l' } }, run: async () => undefined }) as CommandSpec<never>)).toThrow(
       'command "x": option "login" is declared as "--login-id <l>", which is read as "loginId"',
     );
   });
@@ -68,14 +69,19 @@ describe('command()', () => {
   });
 
   it('refuses a repeatable flag that takes no value', () => {
-    expect(() => command({ name: 'x', summary: 'x', options: { all: { flags: '--all', description: 'a', repeatable: true } }, run: async () => undefined })).toThrow('takes no value');
+    expect(() => checkDeclaration(command({ name: 'x', summary: 'x', options: { all: { flags: '--all', description: 'a', repeatable: true } }, run: async () => undefined }) as CommandSpec<never>)).toThrow(
+      'command "x": option "--all": is repeatable but takes no value',
+    );
   });
 
   it('refuses choices for an argument the command does not have', () => {
-    expect(() => command({ name: 'completion <shell>', summary: 'x', argChoices: { shel: ['bash'] }, run: async () => undefined })).toThrow(
+    expect(() => checkDeclaration(command({ name: 'completion <shell>', summary: 'x', argChoices: { shel: ['bash'] }, run: async () => undefined }) as CommandSpec<never>)).toThrow(
       'command "completion <shell>": argChoices names "shel", which is not one of its arguments (shell)',
     );
-    expect(() => command({ name: 'show [profile]', summary: 'x', argChoices: { profile: ['a'] }, run: async () => undefined })).not.toThrow();
+    expect(() => checkDeclaration(command({ name: 'get [id]', summary: 'x', argIds: { user: 'user' }, run: async () => undefined }) as CommandSpec<never>)).toThrow(
+      'command "get [id]": argIds names "user", which is not one of its arguments (id)',
+    );
+    expect(() => checkDeclaration(command({ name: 'show [profile]', summary: 'x', argChoices: { profile: ['a'] }, run: async () => undefined }) as CommandSpec<never>)).not.toThrow();
   });
 
   it('collects a repeatable flag and checks each value against its choices', async () => {
@@ -87,6 +93,17 @@ describe('command()', () => {
     }) as CommandSpec<never>;
     expect(await parse(spec, ['x', '--state', 'active', '--state', 'invited'])).toEqual({ state: ['active', 'invited'] });
     await expect(parse(spec, ['x', '--state', 'active', '--state', 'gone'])).rejects.toThrow("option '--state <s>' argument 'gone' is invalid. Allowed choices are active, invited.");
+  });
+});
+
+describe('every verb of the tree', () => {
+  // Declaring a verb compiles none of its options (a run would pay for every verb of its noun), so
+  // this is where a declaration that contradicts itself fails.
+  it('is declared as it is read: its options compile, each key is its attribute, its argument records name its arguments', async () => {
+    const verbs = await declaredVerbs();
+    expect(verbs.length).toBeGreaterThan(100);
+    for (const { spec } of verbs) checkDeclaration(spec);
+    expect(verbs.filter(({ spec }) => spec.options?.length).every(({ spec }) => spec.optionKeys?.length === spec.options!.length)).toBe(true);
   });
 });
 

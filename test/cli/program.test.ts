@@ -1,7 +1,10 @@
 // The command tree loads only the noun a run names; what a user sees must not change because of it.
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { isNoun, wordOf, type Verbs } from '../../src/cli/command.js';
 import { run } from '../../src/cli/entry.js';
-import { lazyNouns } from '../../src/commands/index.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { lazyNouns, loadAllNouns, topLevelCommands, topLevelNames } from '../../src/commands/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { session } from '../helpers/run-lms.js';
 
@@ -33,6 +36,57 @@ describe('lazy nouns', () => {
     const r = await session().run('users --help');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('import [options] <file>');
+  });
+});
+
+/** Every noun and nested noun, by its words. */
+const nouns: string[][] = [];
+const walk = (verbs: Verbs, path: string[]) => {
+  for (const spec of verbs) {
+    if (!isNoun(spec)) continue;
+    nouns.push([...path, wordOf(spec)]);
+    walk(spec.commands, [...path, wordOf(spec)]);
+  }
+};
+walk(await loadAllNouns(), []);
+
+describe('a run of one verb', () => {
+  /** The commander command at a path of words, in a program built for `argv` (undefined: the whole tree). */
+  async function commandAt(path: string[], argv?: string[]): Promise<Command> {
+    let cmd = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false }, argv);
+    for (const word of path) cmd = cmd.commands.find((c) => c.name() === word)!;
+    return cmd;
+  }
+
+
+  // The other verbs are outlined for a run that names one (or none): the noun's help, and the verbs
+  // commander offers for a typo, are those of the whole tree.
+  it.each(nouns.map((path) => [path.join(' '), path]))("lists %s's verbs as the whole tree does", async (_, path) => {
+    const whole = await commandAt(path);
+    // Its help, and a run of its first verb.
+    for (const argv of [[...path, '--help'], [...path, whole.commands[0].name()]]) {
+      const one = await commandAt(path, argv);
+      expect(one.helpInformation(), argv.join(' ')).toBe(whole.helpInformation());
+      expect(one.commands.flatMap((c) => [c.name(), ...c.aliases()]), argv.join(' ')).toEqual(whole.commands.flatMap((c) => [c.name(), ...c.aliases()]));
+    }
+  });
+
+  it('lists the nouns and top-level commands as the whole tree does, whichever top-level command it names', async () => {
+    const whole = await commandAt([]);
+    for (const argv of [['--help'], ['version'], ['completion', 'bash']]) expect((await commandAt([], argv)).helpInformation(), argv.join(' ')).toBe(whole.helpInformation());
+  });
+
+  it('names the top-level commands as they are declared', () => {
+    expect(topLevelCommands().map(wordOf)).toEqual(topLevelNames);
+  });
+
+  it('registers in full only the verbs its words name, and the default verb', async () => {
+    const users = await commandAt(['users'], ['users', 'ls', '--account', '1']);
+    const list = users.commands.find((c) => c.name() === 'list')!;
+    expect(list.options.map((o) => o.long)).toEqual(['--account', '--search']);
+    expect(users.commands.find((c) => c.name() === 'create')!.options).toHaveLength(1);
+    const grade = await commandAt(['grade'], ['grade', '--course', '1']);
+    expect(grade.commands.find((c) => c.name() === 'set')!.options.length).toBeGreaterThan(1);
   });
 });
 

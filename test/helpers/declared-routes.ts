@@ -91,7 +91,7 @@ for (const noun of lazyNouns) {
     return verbs;
   };
 }
-watchTree(topLevelCommands);
+watchTree([...topLevelCommands()]);
 
 /** Records, for the verb running, the route of every request sent to this mock. */
 export function watchRoutes(mock: MockRuntime): MockRuntime {

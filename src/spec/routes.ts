@@ -315,11 +315,7 @@ function variantsOfRow(area: string, name: string): readonly Route[] {
   if (!found) return [];
   const [spec, opts = {}] = found.row;
   const [method, template] = spec.split(' ') as [Method, string];
-  const placeholder = /\{(\w+)\}/.exec(template);
-  const variants: [string | undefined, string][] = placeholder
-    ? Object.entries(contexts[placeholder[1] as keyof typeof contexts]).map(([ctx, seg]) => [ctx, template.replace(placeholder[0], seg)])
-    : [[undefined, template]];
-  const routes = variants.map(
+  const routes = variantsOfTemplate(template).map(
     ([context, path]): Route => ({
       id: `${operation}${context ? `@${context}` : ''}` as RouteId,
       operation,
@@ -340,6 +336,36 @@ function variantsOfRow(area: string, name: string): readonly Route[] {
   byOperation.set(operation, routes);
   return routes;
 }
+
+/** A template's paths, one per context (in the contexts' order), each with its context's name. */
+function variantsOfTemplate(template: string): [string | undefined, string][] {
+  const placeholder = /\{(\w+)\}/.exec(template);
+  return placeholder
+    ? Object.entries(contexts[placeholder[1] as keyof typeof contexts]).map(([ctx, seg]) => [ctx, template.replace(placeholder[0], seg)])
+    : [[undefined, template]];
+}
+
+/**
+ * The routes of one method whose paths have `segments` segments, in allRoutes' order: a router
+ * asks only for the shape of the request in hand, so a process answering one request makes the
+ * few routes it could be rather than the whole table.
+ */
+export function routesShaped(method: string, segments: number): Route[] {
+  const found: Route[] = [];
+  for (const [table] of tables) {
+    for (const [area, rows] of Object.entries(table)) {
+      for (const [name, [spec]] of Object.entries(rows)) {
+        const space = spec.indexOf(' ');
+        if (spec.slice(0, space) !== method) continue;
+        const variants = variantsOfTemplate(spec.slice(space + 1));
+        for (let i = 0; i < variants.length; i++) if (segmentCount(variants[i][1]) === segments) found.push(variantsOfRow(area, name)[i]);
+      }
+    }
+  }
+  return found;
+}
+
+const segmentCount = (path: string) => path.split('/').length - 1;
 
 /** An operation's area and name: `discussions.createTopic` → `discussions`, `createTopic`. */
 function split(operation: string): [string, string] {

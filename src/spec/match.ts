@@ -1,10 +1,10 @@
 // Which route of the table a request is for, by method and path: the mock's router and the dry
 // run's reading of the write it stopped at. Where two routes fit (`users/activity_stream` and
 // `users/:id`), the one with a literal segment earliest wins, as in a Rails router.
-import { routesShaped, type Route, type RouteId } from './routes.js';
+import { route, templatesShaped, type Route, type RouteId } from './routes.js';
 
 interface Compiled {
-  route: Route;
+  id: RouteId;
   /** The template's segments; undefined where a path id goes. */
   literals: (string | undefined)[];
 }
@@ -24,7 +24,7 @@ function candidatesOf(method: string, segments: number): Compiled[] {
   const key = `${method} ${segments}`;
   const known = candidates.get(key);
   if (known) return known;
-  const list = routesShaped(method, segments).map((route) => ({ route, literals: route.path.split('/').slice(1).map((s) => (s.startsWith(':') ? undefined : s)) }));
+  const list = templatesShaped(method, segments).map(({ id, path }) => ({ id, literals: path.split('/').slice(1).map((s) => (s.startsWith(':') ? undefined : s)) }));
   // A stable sort: of two templates with literals in the same places, the table's first wins.
   list.sort((a, b) => precedence(b) - precedence(a));
   // Only shapes the table has are kept: a server's callers choose the method and the path.
@@ -60,10 +60,12 @@ export function matchRoute(method: string, pathname: string, among?: readonly Ro
       const literal = literals[i];
       if (literal !== undefined && literal !== segments[i]) continue next;
     }
-    if (among && !among.includes(c.route.id)) continue;
+    if (among && !among.includes(c.id)) continue;
+    // Only the route that fits is made.
+    const found = route(c.id);
     const path: Record<string, string> = {};
-    for (let i = 0, p = 0; i < literals.length; i++) if (literals[i] === undefined) path[c.route.params[p++]] = segments[i];
-    return { route: c.route, path };
+    for (let i = 0, p = 0; i < literals.length; i++) if (literals[i] === undefined) path[found.params[p++]] = segments[i];
+    return { route: found, path };
   }
   return undefined;
 }

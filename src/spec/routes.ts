@@ -346,19 +346,21 @@ function variantsOfTemplate(template: string): [string | undefined, string][] {
 }
 
 /**
- * The routes of one method whose paths have `segments` segments, in allRoutes' order: a router
- * asks only for the shape of the request in hand, so a process answering one request makes the
- * few routes it could be rather than the whole table.
+ * The ids and paths of one method's routes whose paths have `segments` segments, in allRoutes'
+ * order, without making the routes: a router asks only for the shape of the request in hand, and
+ * makes (`route`) only the one that fits, so a process answering one request does not expand the
+ * whole table.
  */
-export function routesShaped(method: string, segments: number): Route[] {
-  const found: Route[] = [];
+export function templatesShaped(method: string, segments: number): { id: RouteId; path: string }[] {
+  const found: { id: RouteId; path: string }[] = [];
   for (const [table] of tables) {
     for (const [area, rows] of Object.entries(table)) {
       for (const [name, [spec]] of Object.entries(rows)) {
         const space = spec.indexOf(' ');
         if (spec.slice(0, space) !== method) continue;
-        const variants = variantsOfTemplate(spec.slice(space + 1));
-        for (let i = 0; i < variants.length; i++) if (segmentCount(variants[i][1]) === segments) found.push(variantsOfRow(area, name)[i]);
+        for (const [context, path] of variantsOfTemplate(spec.slice(space + 1))) {
+          if (segmentCount(path) === segments) found.push({ id: `${area}.${name}${context ? `@${context}` : ''}` as RouteId, path });
+        }
       }
     }
   }

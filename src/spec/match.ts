@@ -7,6 +7,8 @@ interface Compiled {
   id: RouteId;
   /** The template's segments; undefined where a path id goes. */
   literals: (string | undefined)[];
+  /** Its precedence: see `precedence`. */
+  rank: number;
 }
 
 /**
@@ -18,15 +20,18 @@ interface Compiled {
 const candidates = new Map<string, Compiled[]>();
 
 /** Literal segments read as a binary number, the first segment the highest bit: bigger wins. */
-const precedence = (c: Compiled) => c.literals.reduce((n, s) => n * 2 + (s === undefined ? 0 : 1), 0);
+const precedence = (literals: (string | undefined)[]) => literals.reduce((n, s) => n * 2 + (s === undefined ? 0 : 1), 0);
 
 function candidatesOf(method: string, segments: number): Compiled[] {
   const key = `${method} ${segments}`;
   const known = candidates.get(key);
   if (known) return known;
-  const list = templatesShaped(method, segments).map(({ id, path }) => ({ id, literals: path.split('/').slice(1).map((s) => (s.startsWith(':') ? undefined : s)) }));
+  const list = templatesShaped(method, segments).map(({ id, path }) => {
+    const literals = path.split('/').slice(1).map((s) => (s.startsWith(':') ? undefined : s));
+    return { id, literals, rank: precedence(literals) };
+  });
   // A stable sort: of two templates with literals in the same places, the table's first wins.
-  list.sort((a, b) => precedence(b) - precedence(a));
+  list.sort((a, b) => b.rank - a.rank);
   // Only shapes the table has are kept: a server's callers choose the method and the path.
   if (list.length > 0) candidates.set(key, list);
   return list;

@@ -353,14 +353,19 @@ function variantsOfTemplate(template: string): [string | undefined, string][] {
  */
 export function templatesShaped(method: string, segments: number): { id: RouteId; path: string }[] {
   const found: { id: RouteId; path: string }[] = [];
+  // Plain loops over the rows, no arrays of entries: this runs for each new request shape, often first thing in a process.
   for (const [table] of tables) {
-    for (const [area, rows] of Object.entries(table)) {
-      for (const [name, [spec]] of Object.entries(rows)) {
-        const space = spec.indexOf(' ');
-        if (spec.slice(0, space) !== method) continue;
-        for (const [context, path] of variantsOfTemplate(spec.slice(space + 1))) {
-          if (segmentCount(path) === segments) found.push({ id: `${area}.${name}${context ? `@${context}` : ''}` as RouteId, path });
+    for (const area in table) {
+      const rows = table[area];
+      for (const name in rows) {
+        const spec = rows[name][0];
+        if (!spec.startsWith(method) || spec.charCodeAt(method.length) !== 32 /* space */) continue;
+        const template = spec.slice(method.length + 1);
+        if (!template.includes('{')) {
+          if (segmentCount(template) === segments) found.push({ id: `${area}.${name}` as RouteId, path: template });
+          continue;
         }
+        for (const [context, path] of variantsOfTemplate(template)) if (segmentCount(path) === segments) found.push({ id: `${area}.${name}@${context}` as RouteId, path });
       }
     }
   }

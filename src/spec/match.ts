@@ -1,31 +1,41 @@
 // Which route of the table a request is for, by method and path: the mock's router and the dry
 // run's reading of the write it stopped at. Where two routes fit (`users/activity_stream` and
 // `users/:id`), the one with a literal segment earliest wins, as in a Rails router.
-import { allRoutes, type Route, type RouteId } from './routes.js';
+import { route, templatesShaped, type Route, type RouteId } from './routes.js';
 
 interface Compiled {
-  route: Route;
+  id: RouteId;
   /** The template's segments; undefined where a path id goes. */
   literals: (string | undefined)[];
+  /** Its precedence: see `precedence`. */
+  rank: number;
 }
 
 /**
- * The table compiled once: routes by method and segment count, each list in the order a match is
+ * The table compiled as asked, by method and segment count: each list in the order a match is
  * chosen. Which route wins depends only on where the templates have literals (every literal of a
- * match equals the request's), so that order is fixed here and the first fit is the answer.
+ * match equals the request's), so that order is fixed here and the first fit is the answer. A
+ * command sends one request, of one shape: compiling the whole table was most of this module's cost.
  */
 const candidates = new Map<string, Compiled[]>();
-for (const route of allRoutes()) {
-  const segments = route.path.split('/').slice(1);
-  const key = `${route.method} ${segments.length}`;
-  const list = candidates.get(key) ?? [];
-  list.push({ route, literals: segments.map((s) => (s.startsWith(':') ? undefined : s)) });
-  candidates.set(key, list);
-}
+
 /** Literal segments read as a binary number, the first segment the highest bit: bigger wins. */
-const precedence = (c: Compiled) => c.literals.reduce((n, s) => n * 2 + (s === undefined ? 0 : 1), 0);
-// A stable sort: of two templates with literals in the same places, the table's first wins.
-for (const list of candidates.values()) list.sort((a, b) => precedence(b) - precedence(a));
+const precedence = (literals: (string | undefined)[]) => literals.reduce((n, s) => n * 2 + (s === undefined ? 0 : 1), 0);
+
+function candidatesOf(method: string, segments: number): Compiled[] {
+  const key = `${method} ${segments}`;
+  const known = candidates.get(key);
+  if (known) return known;
+  const list = templatesShaped(method, segments).map(({ id, path }) => {
+    const literals = path.split('/').slice(1).map((s) => (s.startsWith(':') ? undefined : s));
+    return { id, literals, rank: precedence(literals) };
+  });
+  // A stable sort: of two templates with literals in the same places, the table's first wins.
+  list.sort((a, b) => b.rank - a.rank);
+  // Only shapes the table has are kept: a server's callers choose the method and the path.
+  if (list.length > 0) candidates.set(key, list);
+  return list;
+}
 
 export interface Match {
   route: Route;
@@ -41,8 +51,8 @@ export function matchRoute(method: string, pathname: string, among?: readonly Ro
   let end = pathname.length;
   while (end > 0 && pathname.charCodeAt(end - 1) === 47 /* / */) end--;
   const raw = pathname.slice(0, end).split('/');
-  const list = candidates.get(`${method} ${raw.length - 1}`);
-  if (!list) return undefined;
+  const list = candidatesOf(method, raw.length - 1);
+  if (list.length === 0) return undefined;
   const segments: string[] = [];
   try {
     for (let i = 1; i < raw.length; i++) segments.push(raw[i].includes('%') ? decodeURIComponent(raw[i]) : raw[i]);
@@ -55,10 +65,12 @@ export function matchRoute(method: string, pathname: string, among?: readonly Ro
       const literal = literals[i];
       if (literal !== undefined && literal !== segments[i]) continue next;
     }
-    if (among && !among.includes(c.route.id)) continue;
+    if (among && !among.includes(c.id)) continue;
+    // Only the route that fits is made.
+    const found = route(c.id);
     const path: Record<string, string> = {};
-    for (let i = 0, p = 0; i < literals.length; i++) if (literals[i] === undefined) path[c.route.params[p++]] = segments[i];
-    return { route: c.route, path };
+    for (let i = 0, p = 0; i < literals.length; i++) if (literals[i] === undefined) path[found.params[p++]] = segments[i];
+    return { route: found, path };
   }
   return undefined;
 }

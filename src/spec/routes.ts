@@ -315,11 +315,7 @@ function variantsOfRow(area: string, name: string): readonly Route[] {
   if (!found) return [];
   const [spec, opts = {}] = found.row;
   const [method, template] = spec.split(' ') as [Method, string];
-  const placeholder = /\{(\w+)\}/.exec(template);
-  const variants: [string | undefined, string][] = placeholder
-    ? Object.entries(contexts[placeholder[1] as keyof typeof contexts]).map(([ctx, seg]) => [ctx, template.replace(placeholder[0], seg)])
-    : [[undefined, template]];
-  const routes = variants.map(
+  const routes = variantsOfTemplate(template).map(
     ([context, path]): Route => ({
       id: `${operation}${context ? `@${context}` : ''}` as RouteId,
       operation,
@@ -340,6 +336,43 @@ function variantsOfRow(area: string, name: string): readonly Route[] {
   byOperation.set(operation, routes);
   return routes;
 }
+
+/** A template's paths, one per context (in the contexts' order), each with its context's name. */
+function variantsOfTemplate(template: string): [string | undefined, string][] {
+  const placeholder = /\{(\w+)\}/.exec(template);
+  return placeholder
+    ? Object.entries(contexts[placeholder[1] as keyof typeof contexts]).map(([ctx, seg]) => [ctx, template.replace(placeholder[0], seg)])
+    : [[undefined, template]];
+}
+
+/**
+ * The ids and paths of one method's routes whose paths have `segments` segments, in allRoutes'
+ * order, without making the routes: a router asks only for the shape of the request in hand, and
+ * makes (`route`) only the one that fits, so a process answering one request does not expand the
+ * whole table.
+ */
+export function templatesShaped(method: string, segments: number): { id: RouteId; path: string }[] {
+  const found: { id: RouteId; path: string }[] = [];
+  // Plain loops over the rows, no arrays of entries: this runs for each new request shape, often first thing in a process.
+  for (const [table] of tables) {
+    for (const area in table) {
+      const rows = table[area];
+      for (const name in rows) {
+        const spec = rows[name][0];
+        if (!spec.startsWith(method) || spec.charCodeAt(method.length) !== 32 /* space */) continue;
+        const template = spec.slice(method.length + 1);
+        if (!template.includes('{')) {
+          if (segmentCount(template) === segments) found.push({ id: `${area}.${name}` as RouteId, path: template });
+          continue;
+        }
+        for (const [context, path] of variantsOfTemplate(template)) if (segmentCount(path) === segments) found.push({ id: `${area}.${name}@${context}` as RouteId, path });
+      }
+    }
+  }
+  return found;
+}
+
+const segmentCount = (path: string) => path.split('/').length - 1;
 
 /** An operation's area and name: `discussions.createTopic` → `discussions`, `createTopic`. */
 function split(operation: string): [string, string] {

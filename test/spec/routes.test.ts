@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { declaredRoutes } from '../../src/cli/command.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { answeredRoutes } from '../../src/mock/areas/index.js';
-import { allRoutes, route, variantsOf, type OperationId, type RouteId } from '../../src/spec/routes.js';
+import { allRoutes, route, templatesShaped, variantsOf, type OperationId, type RouteId } from '../../src/spec/routes.js';
 
 const routes = allRoutes();
 
@@ -66,6 +66,16 @@ describe('route table', () => {
     }
     expect(variantsOf('discussions.createTopic').map((r) => r.id)).toEqual(['discussions.createTopic@courses', 'discussions.createTopic@groups', 'discussions.createTopic@collection_items']);
     for (const id of ['users.get@courses', 'discussions.createTopic', 'users.nope', 'toString.x', 'users']) expect(() => route(id as RouteId), id).toThrow(`unknown route ${id}`);
+  });
+
+  it('gives by method and segment count the ids and paths of the very routes the whole table lists, in its order', () => {
+    const longest = Math.max(...routes.map((r) => r.path.split('/').length - 1));
+    for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'get', 'GET /api']) {
+      for (let segments = 0; segments <= longest + 1; segments++) {
+        const shaped = routes.filter((r) => r.method === method && r.path.split('/').length - 1 === segments);
+        expect(templatesShaped(method, segments), `${method} ${segments}`).toEqual(shaped.map((r) => ({ id: r.id, path: r.path })));
+      }
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 // The client's operations, derived from the route table as octokit derives its methods from its
 // endpoint table: every route a client sends is `client.ops.<area>.<name>(params)`, typed by
 // Endpoints, iterated when its route pages and called once when it does not.
-import { operationRows, type ClientOperationId, type OperationId, type PagedOperationId } from '../spec/routes.js';
+import { clientAreas, clientOperations, type ClientOperationId, type OperationId, type PagedOperationId } from '../spec/routes.js';
 import type { Endpoints } from '../spec/types/endpoints.js';
 import type { Params } from './encode.js';
 
@@ -24,32 +24,22 @@ export interface Caller {
   paginate<T>(operation: OperationId, params: Params, options?: { limit?: number }): AsyncGenerator<T>;
 }
 
-/** Each area's calls to make, read off the table once per process: a context variant adds none. */
-let byArea: Map<string, Map<string, { operation: OperationId; paged: boolean }>> | undefined;
-
-function callsByArea(): NonNullable<typeof byArea> {
-  if (byArea) return byArea;
-  byArea = new Map();
-  for (const r of operationRows()) {
-    if (!r.client) continue;
-    const calls = byArea.get(r.area) ?? byArea.set(r.area, new Map()).get(r.area)!;
-    calls.set(r.name, { operation: `${r.area}.${r.name}` as OperationId, paged: r.paginated });
-  }
-  return byArea;
-}
+/** The areas a client names, read off the tables once per process: a context variant adds none. */
+let areas: readonly string[] | undefined;
 
 /**
- * The operations bound to one caller. An area's calls are made when it is first used, not when the
- * client is: a command calls one or two areas, and building every route's call cost start-up time.
+ * The operations bound to one caller. An area's calls are made when it is first used, and only
+ * its rows of the tables are read: a command calls one or two areas, and reading every route's
+ * row, let alone building its call, cost start-up time.
  */
 export function bindOperations(caller: Caller): Ops {
   const ops = {};
-  for (const [area, calls] of callsByArea()) {
+  for (const area of (areas ??= clientAreas())) {
     Object.defineProperty(ops, area, {
       enumerable: true,
       configurable: true,
       get() {
-        const bound = bindArea(caller, calls);
+        const bound = bindArea(caller, area);
         Object.defineProperty(ops, area, { value: bound, enumerable: true });
         return bound;
       },
@@ -58,10 +48,11 @@ export function bindOperations(caller: Caller): Ops {
   return ops as Ops;
 }
 
-function bindArea(caller: Caller, calls: ReadonlyMap<string, { operation: OperationId; paged: boolean }>): Record<string, unknown> {
+function bindArea(caller: Caller, area: string): Record<string, unknown> {
   const bound: Record<string, unknown> = {};
   // A call with context variants picks its route from the context it is given (ApiClient.resolve).
-  for (const [name, { operation, paged }] of calls) {
+  for (const { name, paginated: paged } of clientOperations(area)) {
+    const operation = `${area}.${name}` as OperationId;
     bound[name] = paged
       ? (params: Params, options?: { limit?: number }) => caller.paginate(operation, params, options)
       : (params: Params) => caller.request(operation, params);

@@ -388,13 +388,28 @@ export function allRoutes(): readonly Route[] {
 }
 
 /**
- * Every operation of the tables as written, without expanding its contexts: what the client binds
- * as `client.ops.<area>.<name>` (a row's variants share its paging and whether a client sends it).
+ * The areas with an operation a client sends, in the tables' order: what the client names as
+ * `client.ops.<area>` before any of them is used.
  */
-export function operationRows(): { area: string; name: string; paginated: boolean; client: boolean }[] {
-  return tables.flatMap(([table]) =>
-    Object.entries(table).flatMap(([area, rows]) => Object.entries(rows).map(([name, [, opts = {}]]) => ({ area, name, paginated: opts.paginated ?? false, client: opts.client ?? true }))),
-  );
+export function clientAreas(): string[] {
+  const areas = new Set<string>();
+  for (const [table] of tables) {
+    for (const area in table) if (!areas.has(area) && Object.values(table[area]).some(([, opts]) => opts?.client !== false)) areas.add(area);
+  }
+  return [...areas];
+}
+
+/**
+ * The operations of an area a client sends, as written (a row's variants share its paging): what
+ * the client binds as `client.ops.<area>.<name>` when the area is first used.
+ */
+export function clientOperations(area: string): { name: string; paginated: boolean }[] {
+  const found = new Map<string, { name: string; paginated: boolean; client: boolean }>();
+  for (const [table] of tables) {
+    if (!Object.hasOwn(table, area)) continue;
+    for (const [name, [, opts = {}]] of Object.entries(table[area])) found.set(name, { name, paginated: opts.paginated ?? false, client: opts.client ?? true });
+  }
+  return [...found.values()].filter((o) => o.client);
 }
 
 export function route(id: RouteId): Route {

@@ -201,7 +201,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     keychain: once(() => (deps.keychain ? Promise.resolve(deps.keychain) : import('../config/keychain.js').then((m) => m.osKeychain()))),
     tokenSession: once(() => openSession(ctx)),
     mock: once(() =>
-      deps.mock ? Promise.resolve(deps.mock) : import('../mock/runtime.js').then((m) => m.loadMock(globals.mockDb ?? m.defaultMockDbPath(env), env)),
+      deps.mock ? Promise.resolve(deps.mock) : import('../mock/runtime.js').then(async (m) => m.loadMock(globals.mockDb ?? (await m.defaultMockDbPath(env)), env)),
     ),
     // The dry run, if any, has started by now: it refuses to start once this has been asked.
     client: () => (clientPromise ??= buildClient(ctx, { pageCursor: deps.pageCursor, dryRun, audit: deps.audit, trail })),

@@ -2,7 +2,6 @@
 // `lms mock …` and `lms mock serve`.
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { lmsPaths } from '../lms-paths.js';
 import { openDatabase, resetDatabase, type Db } from './db/open.js';
 import { hasFaults, inProcess, parseFaultsEnv, withFaults, type FaultOptions } from './faults.js';
 import { createMockHandler, type MockHandler } from './handler.js';
@@ -17,8 +16,13 @@ export const MOCK_BASE_URL = 'http://lms.mock';
 /** In mock mode with no token configured, the CLI acts as the seeded account admin. */
 export const MOCK_ADMIN_TOKEN = seedToken(seedUsers[0]);
 
-export function defaultMockDbPath(env: NodeJS.ProcessEnv): string {
-  return env.LMS_MOCK_DB || join(lmsPaths().data, 'mock.db');
+/**
+ * Where the mock lives when neither --mock-db nor LMS_MOCK_DB says. The platform's directories are
+ * loaded only then: finding them reads the home and temporary directories, which a run given its
+ * database has no use for.
+ */
+export async function defaultMockDbPath(env: NodeJS.ProcessEnv): Promise<string> {
+  return env.LMS_MOCK_DB || join((await import('../lms-paths.js')).lmsPaths().data, 'mock.db');
 }
 
 export interface MockRuntime {

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import type { AuditScope } from '../audit/trail.js';
 import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
-import { loadNoun, register, registerChild, type Runner } from './command.js';
+import { isNoun, loadNoun, register, registerChild, wordOf, type NounSpec, type Runner } from './command.js';
 import { check, run } from './invoke.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import { GLOBAL_FLAGS, globalOption, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
@@ -103,11 +103,12 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     }
   };
 
-  const named = argv && nounNamed(program, argv);
+  const found = argv && nounNamed(program, argv);
+  const named = found && found.noun;
   // A verb is reached by its word or alias among the arguments; the others are outlined (see register).
   const words = argv && new Set(argv);
   for (const noun of lazyNouns) {
-    if (argv === undefined || named === undefined || named === noun) register(program, await loadNoun(noun), runner, words);
+    if (argv === undefined || named === undefined || named === noun) register(program, reachedBy(await loadNoun(noun), found ? argv[found.at + 1] : undefined), runner, words);
     else if (named === null) program.command(noun.name).description(noun.summary);
   }
   // No run that names a noun reaches a top-level command, nor lists one.
@@ -116,24 +117,35 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
 }
 
 /**
- * The noun an argument list invokes: the first word that is not a global option or its value.
- * null when there is none (`lms --help`) or it is a top-level command, undefined when the word is
- * neither (so everything loads and commander can suggest the right one).
+ * The noun an argument list invokes, and where: the first word that is not a global option or its
+ * value. null when there is none (`lms --help`) or it is a top-level command; the noun is undefined
+ * when the word is neither (so everything loads and commander can suggest the right one).
  */
-function nounNamed(program: Command, argv: string[]): (typeof lazyNouns)[number] | null | undefined {
+function nounNamed(program: Command, argv: string[]): { noun: (typeof lazyNouns)[number] | undefined; at: number } | null {
   const takesValue = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long].filter((f): f is string => !!f)));
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i];
-    if (word === '--') return argv[i + 1] === undefined ? null : lazyNouns.find((n) => n.name === argv[i + 1]);
+    if (word === '--') return argv[i + 1] === undefined ? null : { noun: lazyNouns.find((n) => n.name === argv[i + 1]), at: i + 1 };
     if (word.startsWith('-')) {
       if (!word.includes('=') && takesValue.has(word)) i++;
       continue;
     }
     // A top-level command (apply, mcp) needs no noun; the nouns appear by name, as for --help.
     if (topLevelNames.includes(word)) return null;
-    return lazyNouns.find((n) => n.name === word);
+    return { noun: lazyNouns.find((n) => n.name === word), at: i };
   }
   return null;
+}
+
+/**
+ * The noun as a run reaches it: when the word right after it is one of its verbs (or an alias),
+ * that verb and the default verb only. Commander hands such a run to the verb before it reads
+ * anything else of the noun; the noun's help and its suggestions for a mistyped verb come from
+ * runs that name no verb of it there, and those get every verb.
+ */
+function reachedBy(noun: NounSpec, next: string | undefined): NounSpec {
+  const verb = next === undefined ? undefined : noun.commands.find((c) => !isNoun(c) && (wordOf(c) === next || (c.aliases ?? []).includes(next)));
+  return verb ? { ...noun, commands: noun.commands.filter((c) => c === verb || (!isNoun(c) && c.isDefault)) } : noun;
 }
 
 /** `lms users delete` through the CLI; `lms apply` is a surface of its own. */

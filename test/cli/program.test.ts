@@ -59,12 +59,12 @@ describe('a run of one verb', () => {
   }
 
 
-  // The other verbs are outlined for a run that names one (or none): the noun's help, and the verbs
-  // commander offers for a typo, are those of the whole tree.
+  // The verbs a run does not name are outlined: the noun's help, and the verbs commander offers for
+  // a typo, are those of the whole tree.
   it.each(nouns.map((path) => [path.join(' '), path]))("lists %s's verbs as the whole tree does", async (_, path) => {
     const whole = await commandAt(path);
-    // Its help, and a run of its first verb.
-    for (const argv of [[...path, '--help'], [...path, whole.commands[0].name()]]) {
+    // Its help, a mistyped verb, and a verb after an option (commander reads the noun's options first).
+    for (const argv of [[...path, '--help'], [...path, 'no-such-verb'], [...path, '-o', 'json', whole.commands[0].name()]]) {
       const one = await commandAt(path, argv);
       expect(one.helpInformation(), argv.join(' ')).toBe(whole.helpInformation());
       expect(one.commands.flatMap((c) => [c.name(), ...c.aliases()]), argv.join(' ')).toEqual(whole.commands.flatMap((c) => [c.name(), ...c.aliases()]));
@@ -81,12 +81,32 @@ describe('a run of one verb', () => {
   });
 
   it('registers in full only the verbs its words name, and the default verb', async () => {
-    const users = await commandAt(['users'], ['users', 'ls', '--account', '1']);
+    const users = await commandAt(['users'], ['users', '-o', 'json', 'ls', '--account', '1']);
     const list = users.commands.find((c) => c.name() === 'list')!;
     expect(list.options.map((o) => o.long)).toEqual(['--account', '--search']);
     expect(users.commands.find((c) => c.name() === 'create')!.options).toHaveLength(1);
     const grade = await commandAt(['grade'], ['grade', '--course', '1']);
     expect(grade.commands.find((c) => c.name() === 'set')!.options.length).toBeGreaterThan(1);
+  });
+
+  // Commander hands the run to that verb before it reads anything else of the noun.
+  it('registers only the verb named right after its noun, and the default verb', async () => {
+    const users = await commandAt(['users'], ['users', 'ls', '--account', '1']);
+    expect(users.commands.map((c) => c.name())).toEqual(['list']);
+    expect(users.commands[0].options.map((o) => o.long)).toEqual(['--account', '--search']);
+    const grade = await commandAt(['grade'], ['grade', 'export', '--course', '1']);
+    expect(grade.commands.map((c) => c.name()).sort()).toEqual(['export', 'set']);
+  });
+
+  it.each([
+    ['an unknown option of the verb', 'users ls --acount 1', 2, "error: unknown option '--acount'\nhint: did you mean --account?"],
+    ['a missing argument', 'users delete', 2, "missing required argument 'id'"],
+    ['a choice of the verb', 'users upload x --on-duplicate keep', 2, "argument 'keep' is invalid"],
+    ['its help', 'users ls --help', 0, 'Usage: lms users list|ls [options]'],
+  ])('answers %s as before', async (_what, line, code, said) => {
+    const r = await session().run(line);
+    expect(r.exitCode).toBe(code);
+    expect(r.stdout + r.stderr).toContain(said);
   });
 });
 

@@ -271,13 +271,13 @@ export class ApiClient {
     let renewed = false;
     for (let hop = 0; ; hop++) {
       if (headers.authorization) this.checkPlainHttp(new URL(url), true);
-      const traceUrl = this.traceUrl(url, options.secretUrl === true);
-      const res = await this.exchange({ method, url, headers, body, traceUrl, idempotent: options.idempotent });
+      const traceUrl = this.lazyTraceUrl(url, options.secretUrl === true);
+      const res = await this.exchange(Object.defineProperty({ method, url, headers, body, idempotent: options.idempotent }, 'traceUrl', { get: traceUrl, enumerable: true }));
       if (res.status === 401 && !renewed && headers.authorization && res.headers['www-authenticate'] && this.options.renewToken) {
         renewed = true;
         const fresh = await this.renew(headers.authorization.replace(/^Bearer /, ''));
         if (fresh) {
-          this.options.trace?.(`↻ ${method} ${traceUrl} again with the renewed token`);
+          this.options.trace?.(`↻ ${method} ${traceUrl()} again with the renewed token`);
           headers.authorization = `Bearer ${fresh}`;
           // Not a redirect: the same request again.
           hop--;
@@ -287,13 +287,13 @@ export class ApiClient {
       const location = res.headers['location'];
       if (res.status >= 300 && res.status < 400 && location && method === 'GET' && hop < MAX_REDIRECTS) {
         const next = parseHttpUrl(location, url);
-        if (!next) throw toApiError(res, method, traceUrl, options.subject, this.secrets(url), this.options.tokenHint);
+        if (!next) throw toApiError(res, method, traceUrl(), options.subject, this.secrets(url), this.options.tokenHint);
         // The token goes only where the base URL lives (an https → http downgrade is another origin).
         if (next.origin !== this.origin) delete headers.authorization;
         url = next.toString();
         continue;
       }
-      if (res.status >= 400 && !raw) throw toApiError(res, method, traceUrl, options.subject, this.secrets(url), this.options.tokenHint);
+      if (res.status >= 400 && !raw) throw toApiError(res, method, traceUrl(), options.subject, this.secrets(url), this.options.tokenHint);
       return res;
     }
   }
@@ -353,10 +353,13 @@ export class ApiClient {
     }
   }
 
-  /** What traces and messages show for a URL: secrets masked; only the origin of a one-time or foreign URL. */
-  private traceUrl(url: string, secret: boolean): string {
-    if (secret || parseHttpUrl(url)?.origin !== this.origin) return originOnly(url);
-    return redactUrl(url);
+  /**
+   * What traces and messages show for a URL: secrets masked; only the origin of a one-time or
+   * foreign URL. Worked out when a trace or an error first reads it: most requests have neither.
+   */
+  private lazyTraceUrl(url: string, secret: boolean): () => string {
+    let shown: string | undefined;
+    return () => (shown ??= secret || parseHttpUrl(url)?.origin !== this.origin ? originOnly(url) : redactUrl(url));
   }
 
   /** What must not appear in a message: the token, and the URL as sent when it carries a secret itself. */
@@ -366,18 +369,18 @@ export class ApiClient {
 
   private async exchange(req: ApiRequest): Promise<ApiResponse> {
     const trace = this.options.trace;
-    const shown = req.traceUrl ?? redactUrl(req.url);
+    const shown = () => req.traceUrl ?? redactUrl(req.url);
     // Timed only when traced: the first touch of `performance` loads Node's perf_hooks, eight modules.
     const started = trace ? performance.now() : 0;
-    trace?.(`→ ${req.method} ${shown}`);
+    trace?.(`→ ${req.method} ${shown()}`);
     try {
       const res = await this.options.transport(req);
-      trace?.(`← ${res.status} ${req.method} ${shown} (${Math.round(performance.now() - started)} ms)`);
+      trace?.(`← ${res.status} ${req.method} ${shown()} (${Math.round(performance.now() - started)} ms)`);
       return res;
     } catch (err) {
       // Whatever threw may have quoted the URL or the token: neither goes further.
       if (err instanceof Error) scrubError(err, this.secrets(req.url));
-      trace?.(`✗ ${req.method} ${shown} (${Math.round(performance.now() - started)} ms): ${err instanceof Error ? err.message : redactText(String(err), this.secrets(req.url))}`);
+      trace?.(`✗ ${req.method} ${shown()} (${Math.round(performance.now() - started)} ms): ${err instanceof Error ? err.message : redactText(String(err), this.secrets(req.url))}`);
       throw err;
     }
   }

@@ -42,8 +42,9 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
   const backoff = (attempt: number) => Math.round(random() * Math.min(cap, base * 2 ** (attempt - 1)));
 
   return async (req: ApiRequest): Promise<ApiResponse> => {
-    // What traces and messages show: never the token, a secret parameter or a one-time URL.
-    const shown = req.traceUrl ?? redactUrl(req.url);
+    // What traces and messages show: never the token, a secret parameter or a one-time URL. Read
+    // only for a retry or a failure, so a request that goes through masks nothing.
+    const shown = () => req.traceUrl ?? redactUrl(req.url);
     const scrub = (message: string) => redactText(message, [req.headers.authorization?.replace(/^Bearer\s+/i, ''), req.url]);
     const idempotent = req.idempotent ?? IDEMPOTENT.has(req.method);
     for (let attempt = 1; ; attempt++) {
@@ -60,7 +61,7 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
         if (err.code === 'ENOTFOUND' || (err.code !== undefined && (CERTIFICATE_ERROR.test(err.code) || PROXY_REFUSED.has(err.code)))) throw err;
         const safe = err.neverSent || idempotent;
         if (!safe) {
-          throw new OutcomeUnknownError(`${req.method} ${shown}: ${scrub(err.message)}; the request may or may not have been applied, so it was not resent`, {
+          throw new OutcomeUnknownError(`${req.method} ${shown()}: ${scrub(err.message)}; the request may or may not have been applied, so it was not resent`, {
             code: err.code,
             cause: err,
           });
@@ -68,7 +69,7 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
         if (attempt >= maxAttempts) throw err;
         const wait = backoff(attempt);
         limiter.stats.retries++;
-        options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown} in ${wait} ms: ${err.code ?? scrub(err.message)}`);
+        options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown()} in ${wait} ms: ${err.code ?? scrub(err.message)}`);
         await sleep(wait);
         continue;
       }
@@ -80,7 +81,7 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
       const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(cap, retryAfter * 1000) : backoff(attempt);
       if (throttled) limiter.backOff(wait);
       limiter.stats.retries++;
-      options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown} in ${wait} ms: ${throttled ? 'throttled' : res.status}`);
+      options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown()} in ${wait} ms: ${throttled ? 'throttled' : res.status}`);
       await sleep(wait);
     }
   };

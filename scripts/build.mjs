@@ -280,13 +280,25 @@ const noAjv = {
 
 metafiles.push((await build({ ...part, entryPoints: ['src/mcp/sdk.ts'], plugins: [noAjv], outfile: 'dist/mcp-sdk.cjs' })).metafile);
 
+// Each file the launcher compiles is written as the function Node's CommonJS loader would wrap it
+// in, so the launcher compiles the text as read, with no copy of it made at every start (see
+// bin/lms). Not jq's, which the launcher leaves to Node's own require.
+const launched = [...cliFiles, 'mcp-sdk.cjs', ...Object.values(packagesApart).map(({ file }) => `${file}.cjs`)].filter((file) => file !== `${packagesApart['jq-wasm/inline'].file}.cjs`);
+for (const file of launched) {
+  const url = new URL(`../dist/${file}`, import.meta.url);
+  writeFileSync(url, `(function (exports, require, module, __filename, __dirname) {${readFileSync(url, 'latin1')}\n})`, 'latin1');
+}
+
+/** The CLI as the launcher loads it, for asking the built CLI what it says. */
+const launcher = fileURLToPath(new URL('../bin/lms', import.meta.url));
+
 // What the launcher keys its code caches by: a cache made for another build is never used. Every
 // file of the build counts: a new SDK with the CLI unchanged is another build.
 const hash = createHash('sha256');
 for (const part of [...cliFiles, 'mcp-sdk.cjs', ...Object.values(packagesApart).map(({ file }) => `${file}.cjs`)]) hash.update(readFileSync(new URL(`../dist/${part}`, import.meta.url)));
 const id = hash.digest('hex').slice(0, 16);
 // The first words of the commands, by which the launcher picks a code cache for each.
-const commands = JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(require(${JSON.stringify(new URL('../dist/lms.cjs', import.meta.url).pathname)}).commandNames)`], { encoding: 'utf8' }));
+const commands = JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(require(${JSON.stringify(launcher)}).loadCli().commandNames)`], { encoding: 'utf8' }));
 // The files apart (packages, the MCP SDK), whose code caches serve every command alike: the
 // launcher keeps one for each command's first word only of the CLI's own files.
 const apart = ['mcp-sdk', ...Object.values(packagesApart).map(({ file }) => file)];
@@ -294,7 +306,7 @@ writeFileSync(new URL('../dist/build.json', import.meta.url), `${JSON.stringify(
 
 // `lms --help` as the built CLI prints it off a terminal (80 columns): the launcher prints this file
 // instead of loading the CLI, as it does for --version. A test checks that the two stay the same.
-const help = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(new URL('../dist/lms.cjs', import.meta.url).pathname)}).run(['--help']).then((code) => { process.exitCode = code; })`], {
+const help = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(launcher)}).loadCli().run(['--help']).then((code) => { process.exitCode = code; })`], {
   env: { ...process.env, NO_COLOR: '1' },
   encoding: 'utf8',
 });

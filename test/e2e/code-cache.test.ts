@@ -45,7 +45,8 @@ describe('the code cache', () => {
     const listing = ['--mock', 'users', 'list', '--account', '1', '-o', 'json'];
     expect((await spawnLms(listing, mockEnv)).exitCode).toBe(0);
     expect((await spawnLms(['users', 'get', 'self'], { ...mockEnv, LMS_MOCK: '1' })).exitCode).toBe(0);
-    expect((await spawnLms(['users', 'get', 'self', '-p', 'nowhere'], { ...mockEnv, LMS_MOCK: '1' })).exitCode).not.toBe(0);
+    // Not in mock mode: an instance that does not answer (exit 7, which unlike a usage error still writes the cache).
+    expect((await spawnLms(['users', 'get', 'self'], { ...mockEnv, LMS_BASE_URL: 'http://127.0.0.1:9', LMS_TOKEN: 'not-a-token' })).exitCode).toBe(7);
     expect(caches()).toEqual(
       [named('profile'), named('profile', 'verbs-profile'), named('users'), named('users', 'verbs-users'), named('users-mock'), named('users-mock', 'verbs-users'), named('users-mock', 'mock')].sort(),
     );
@@ -54,12 +55,25 @@ describe('the code cache', () => {
     expect([named('users-mock'), named('users-mock', 'mock')].map((name) => statSync(join(dir, name)).mtimeMs)).toEqual(written);
   });
 
-  it('is written for every part a command loads without a word more on stderr: a mistyped noun loads them all to suggest one', async () => {
+  it('is written for every part a command loads without a word more on stderr: completions load every noun', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
-    const run = await spawnLms(['usres', '-o', 'json'], { ...env, LMS_CACHE_DIR: dir });
-    expect(run.exitCode).toBe(2);
-    expect(run.stderr.split('\n')).toHaveLength(1);
+    const run = await spawnLms(['completion', 'zsh'], { ...env, LMS_CACHE_DIR: dir });
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toBe('');
     expect(readdirSync(dir).filter((f) => f.includes('@verbs-')).length).toBeGreaterThan(10);
+  });
+
+  it('is not written by a run that ends on a usage error, which compiled little of what the same words need when right; the next good run writes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-cache-'));
+    const mockEnv = { ...env, LMS_CACHE_DIR: dir, LMS_MOCK_DB: join(dir, 'mock.db') };
+    const mistyped = await spawnLms(['--mock', 'users', 'list', '--acount', '1'], mockEnv);
+    expect(mistyped.exitCode).toBe(2);
+    const usres = await spawnLms(['usres', '-o', 'json'], mockEnv);
+    expect(usres.exitCode).toBe(2);
+    expect(usres.stderr.split('\n')).toHaveLength(1);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.v8'))).toEqual([]);
+    expect((await spawnLms(['--mock', 'users', 'list', '--account', '1'], mockEnv)).exitCode).toBe(0);
+    expect(readdirSync(dir).filter((f) => f.includes('-users-mock')).length).toBeGreaterThan(0);
   });
 
   it('a damaged cache is rejected and written afresh; the command is unaffected', async () => {

@@ -9,7 +9,7 @@ import { e2eWorkspace, ensureBuilt, root, spawnLms } from '../helpers/e2e.js';
 import { value, values } from '../helpers/sql.js';
 
 const worker = join(root, 'test/fixtures/processes/mutate.cjs');
-const cli = join(root, 'dist/lms.cjs');
+const cli = join(root, 'bin/lms');
 
 /** Logins the workers created (they name them `<worker>-<n>`), and the file's own verdict on itself. */
 function inspect(file: string): { logins: Set<string>; integrity: unknown[] } {

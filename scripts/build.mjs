@@ -150,7 +150,9 @@ const cliPlugins = [lazyChildProcess, mcpApart, packageApart];
  */
 function partOf(path) {
   if (lazyParts[path]) return lazyParts[path];
-  const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+  // The outermost package: what a package of its own needs comes with it. node_modules may be a link
+  // (a worktree's), which esbuild follows to a path outside the checkout.
+  const pkg = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
   if (pkg) return lazyParts[pkg[1]];
   if (path.startsWith('src/mock/')) return 'mock';
   if (path.startsWith('src/apply/')) return 'apply';
@@ -247,9 +249,10 @@ function buildFile(file) {
     setup(b) {
       b.onResolve({ filter: /.*/ }, (args) => {
         if (args.namespace === 'elsewhere') return { path: args.path, external: true };
-        if (args.kind === 'entry-point' || !args.importer.startsWith(root)) return undefined;
+        if (args.kind === 'entry-point' || !args.importer) return undefined;
         // Where the whole build resolved the same import (build.resolve here, in 36 builds at once,
-        // can stall esbuild).
+        // can stall esbuild). A package's importer too, which a linked node_modules puts outside
+        // the checkout: one package requires another that a file of its own holds.
         const importer = relative(root, args.importer).split(sep).join('/');
         const path = whole.metafile.inputs[importer]?.imports.find((i) => i.original === args.path && !i.external)?.path;
         const home = path && owners.get(path);

@@ -144,9 +144,10 @@ const cliPlugins = [lazyChildProcess, mcpApart, packageApart];
  * class and every module's state stays one: a file requires from another the modules it imports
  * from it, through the table of modules each file exports (`__lmsModules`). Which file a module
  * goes in: src/mock/ the mock, src/apply/ apply, src/mcp/ the MCP server, src/bulk/ the bulk
- * engine, src/auth/ but the token session OAuth, src/commands/<noun>/ that noun; whatever the
- * command line evaluates as it starts (its static imports) stays in lms.cjs; any other module
- * (a package, a shared helper) goes with the one part that imports it, or in lms.cjs when several do.
+ * engine, src/auth/ but the token session OAuth, src/commands/<noun>/ that noun, and the modules
+ * of lazyParts theirs; whatever the command line evaluates as it starts (its static imports) stays
+ * in lms.cjs; any other module (a package, a shared helper) goes with the one part that imports it,
+ * or in lms.cjs when several do.
  */
 function partOf(path) {
   if (lazyParts[path]) return lazyParts[path];
@@ -170,6 +171,10 @@ const CORE = 'lms';
  * decoded. A package two parts would share stays in lms.cjs unless it is named here, with one of them.
  */
 const lazyParts = {
+  // `lms mock serve` alone: the server, its certificate, and busboy for the uploads it receives.
+  'src/mock/serve.ts': 'mock-serve',
+  'src/mock/tls.ts': 'mock-serve',
+  'src/mock/multipart-stream.ts': 'mock-serve',
   // -o csv, and the bulk engine's input and report.
   'src/output/csv.ts': 'csv',
   'csv-parse': 'csv',

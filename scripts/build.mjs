@@ -144,11 +144,17 @@ const cliPlugins = [lazyChildProcess, mcpApart, packageApart];
  * class and every module's state stays one: a file requires from another the modules it imports
  * from it, through the table of modules each file exports (`__lmsModules`). Which file a module
  * goes in: src/mock/ the mock, src/apply/ apply, src/mcp/ the MCP server, src/bulk/ the bulk
- * engine, src/auth/ but the token session OAuth, src/commands/<noun>/ that noun; whatever the
- * command line evaluates as it starts (its static imports) stays in lms.cjs; any other module
- * (a package, a shared helper) goes with the one part that imports it, or in lms.cjs when several do.
+ * engine, src/auth/ but the token session OAuth, src/commands/<noun>/ that noun, and the modules
+ * of lazyParts theirs; whatever the command line evaluates as it starts (its static imports) stays
+ * in lms.cjs; any other module (a package, a shared helper) goes with the one part that imports it,
+ * or in lms.cjs when several do.
  */
 function partOf(path) {
+  if (lazyParts[path]) return lazyParts[path];
+  // The outermost package: what a package of its own needs comes with it. node_modules may be a link
+  // (a worktree's), which esbuild follows to a path outside the checkout.
+  const pkg = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+  if (pkg) return lazyParts[pkg[1]];
   if (path.startsWith('src/mock/')) return 'mock';
   if (path.startsWith('src/apply/')) return 'apply';
   if (path.startsWith('src/mcp/')) return 'mcp';
@@ -158,6 +164,43 @@ function partOf(path) {
   return noun ? `verbs-${noun[1]}` : undefined;
 }
 const CORE = 'lms';
+/**
+ * What the command line loads only for some commands, each a file of its own though every noun may
+ * use it: by module, or by package (with the packages it alone brings). A code cache costs its
+ * deserialisation whole, lazy functions and all: in lms.cjs these were half of what every command
+ * decoded. A package two parts would share stays in lms.cjs unless it is named here, with one of them.
+ */
+const lazyParts = {
+  // `lms mock serve` alone: the server, its certificate, and busboy for the uploads it receives.
+  'src/mock/serve.ts': 'mock-serve',
+  'src/mock/tls.ts': 'mock-serve',
+  'src/mock/multipart-stream.ts': 'mock-serve',
+  // -o csv, and the bulk engine's input and report.
+  'src/output/csv.ts': 'csv',
+  'csv-parse': 'csv',
+  'csv-stringify': 'csv',
+  // What only a terminal shows: -o table (its default there) and the activity spinner (ora, drawn
+  // while a request is slow). One file, as both colour with chalk: ora takes chalk's default
+  // export, which the check below refuses from another file. string-width (and what it requires)
+  // and signal-exit also serve the prompts, which load this file for them.
+  'src/output/table.ts': 'terminal',
+  'cli-table3': 'terminal',
+  'string-width': 'terminal',
+  'strip-ansi': 'terminal',
+  'ansi-regex': 'terminal',
+  chalk: 'terminal',
+  ora: 'terminal',
+  'signal-exit': 'terminal',
+  // Confirmations and secrets typed at a terminal.
+  'src/cli/prompter.ts': 'prompts',
+  // `lms completion` and the shells' `lms __complete`.
+  'src/cli/completion.ts': 'completion',
+  'src/cli/complete.ts': 'completion',
+  // --jq (jq itself is dist/jq-wasm.cjs).
+  'src/output/jq.ts': 'jq',
+  // A proxy from the environment or the profile.
+  'src/transport/proxy.ts': 'proxy',
+};
 
 /** Which file each module of the whole CLI goes in (see partOf), from the graph of a build of it whole. */
 function assignFiles(metafile) {
@@ -211,9 +254,10 @@ function buildFile(file) {
     setup(b) {
       b.onResolve({ filter: /.*/ }, (args) => {
         if (args.namespace === 'elsewhere') return { path: args.path, external: true };
-        if (args.kind === 'entry-point' || !args.importer.startsWith(root)) return undefined;
+        if (args.kind === 'entry-point' || !args.importer) return undefined;
         // Where the whole build resolved the same import (build.resolve here, in 36 builds at once,
-        // can stall esbuild).
+        // can stall esbuild). A package's importer too, which a linked node_modules puts outside
+        // the checkout: one package requires another that a file of its own holds.
         const importer = relative(root, args.importer).split(sep).join('/');
         const path = whole.metafile.inputs[importer]?.imports.find((i) => i.original === args.path && !i.external)?.path;
         const home = path && owners.get(path);
@@ -243,7 +287,7 @@ for (const file of files) {
   const text = readFileSync(`dist/${file}.cjs`, 'utf8');
   for (const [, stub, path] of text.matchAll(/var (require_\w+)=__commonJS\(\{"elsewhere:([^"]+)"/g)) {
     for (const [, binding] of text.matchAll(new RegExp(`(import_\\w+)=__toESM\\(${stub}\\(\\),1\\)`, 'g'))) {
-      if (text.includes(`${binding}.default`)) throw new Error(`${file}.cjs takes the default export of ${path}, which ${owners.get(path)}.cjs holds: import a named export instead`);
+      if (new RegExp(`\\b${binding}\\.default\\b`).test(text)) throw new Error(`${file}.cjs takes the default export of ${path}, which ${owners.get(path)}.cjs holds: import a named export instead`);
     }
   }
 }

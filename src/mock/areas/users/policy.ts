@@ -8,7 +8,7 @@ import { allows } from '../access.js';
 import { activeAdminRoles } from '../admins/repo.js';
 import { shareACourse, sharedCourses } from '../enrollments/repo.js';
 import { domainRootAccountId } from '../lookup.js';
-import { ALL, permissionsIn, type Permission, type Rule } from '../permissions.js';
+import { ALL, grantsAny, permissionsIn, type Permission, type Rule } from '../permissions.js';
 import { userWithinAccount } from './repo.js';
 
 export const usersPolicy = {
@@ -38,7 +38,7 @@ export const atRoot = (ctx: MockCtx) => ({ account: { id: domainRootAccountId(ct
  */
 function administersUser(ctx: MockCtx, targetId: number, anyOf: readonly Permission[]): boolean {
   return activeAdminRoles(ctx.db, ctx.caller.id).some(
-    (role) => (role.permissions.includes(ALL) || anyOf.some((p) => role.permissions.includes(p))) && userWithinAccount(ctx.db, targetId, role.accountId),
+    (role) => grantsAny(role.permissions, anyOf) && userWithinAccount(ctx.db, targetId, role.accountId),
   );
 }
 

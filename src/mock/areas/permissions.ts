@@ -103,11 +103,6 @@ export function allowedBy(db: Db, userId: number, rule: Rule, context: Permissio
   return canAny(db, userId, rule.anyOf, context);
 }
 
-/** May the user see a course's SIS ids (reading or managing SIS data)? */
-export function canReadSis(db: Db, userId: number, course: { id: number; account_id: number }): boolean {
-  return canAny(db, userId, ['read_sis', 'manage_sis'], { course });
-}
-
 /** Any admin role at all on the account or above it. */
 function administers(db: Db, userId: number, accountId: number): boolean {
   return activeAdminRoles(db, userId, accountChain(db, accountId)).length > 0;
@@ -115,6 +110,9 @@ function administers(db: Db, userId: number, accountId: number): boolean {
 
 /** Reading a course and what every member sees of it: its members and any admin above it. */
 export const READ_COURSE: Rule = { anyOf: [], member: true, admin: true };
+
+/** Seeing SIS ids (users', and a course's, its sections' and its enrollments'): reading or managing SIS data. */
+export const READ_SIS: Rule = ['read_sis', 'manage_sis'];
 
 export function canReadCourse(db: Db, userId: number, course: { id: number; account_id: number }): boolean {
   return allowedBy(db, userId, READ_COURSE, { course });

@@ -8,7 +8,7 @@ import { allows } from '../access.js';
 import { activeAdminRoles } from '../admins/repo.js';
 import { shareACourse, sharedCourses } from '../enrollments/repo.js';
 import { domainRootAccountId } from '../lookup.js';
-import { ALL, grantsAny, permissionsIn, type Permission, type Rule } from '../permissions.js';
+import { ALL, grantsAny, permissionsIn, READ_SIS, type Permission, type Rule } from '../permissions.js';
 import { userWithinAccount } from './repo.js';
 
 export const usersPolicy = {
@@ -23,7 +23,7 @@ export const usersPolicy = {
   /** A user's page views: the user, or whoever views statistics on the root account. */
   pageViews: { anyOf: ['view_statistics'], self: true },
   /** Seeing users' SIS ids, asked of the root account (or of a course the two share). */
-  readSis: ['read_sis', 'manage_sis'],
+  readSis: READ_SIS,
   /** Seeing users' logins and email addresses, asked of the root account: the SIS readers and the helpdesk. */
   readLogins: ['read_sis', 'manage_sis', 'manage_user_logins'],
 } as const satisfies Record<string, Rule>;

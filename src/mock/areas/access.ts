@@ -4,7 +4,7 @@
 // they sit beside permissions.ts rather than in it; the rules themselves are the areas' policy.ts.
 import { once, unauthorized, type MockCtx } from '../kit.js';
 import { findCourse, type CourseRow } from './lookup.js';
-import { allowedBy, canReadCourse, reachIn, type Permission, type PermissionContext, type Rule } from './permissions.js';
+import { allowedBy, canReadCourse, reachIn, READ_SIS, type Permission, type PermissionContext, type Rule } from './permissions.js';
 
 /**
  * Enforces a policy's answer: a caller it refuses gets 401, as real instances answer (they do not
@@ -44,6 +44,11 @@ export function readableCourse(ctx: MockCtx, raw: string): CourseRow {
 /** May the caller manage the course's content (and so see what is unpublished)? Asked once a request. */
 export function canManageContent(ctx: MockCtx, course: CourseRow): boolean {
   return once(ctx, `manage_content:${course.id}`, () => allows(ctx, CONTENT, { course }));
+}
+
+/** May the caller see the SIS ids of a course, its sections and its members there? Asked once a request. */
+export function canReadSis(ctx: MockCtx, course: { id: number; account_id: number }): boolean {
+  return once(ctx, `sis:${course.id}`, () => allows(ctx, READ_SIS, { course }));
 }
 
 /** Managing a course's content: the row every content area (assignments, quizzes, topics, events) shares. */

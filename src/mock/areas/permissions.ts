@@ -73,15 +73,24 @@ export function permissionsIn(db: Db, userId: number, context: PermissionContext
   return granted;
 }
 
+/**
+ * Do these held permissions (one role's, or all a user holds somewhere) grant any one of `anyOf`?
+ * The one place the rule is written, so a role read row by row and the union of a user's roles
+ * answer alike; `ALL` grants every permission.
+ */
+export function grantsAny(held: Iterable<string>, anyOf: readonly Permission[]): boolean {
+  const wanted: readonly string[] = anyOf;
+  for (const p of held) if (p === ALL || wanted.includes(p)) return true;
+  return false;
+}
+
 export function can(db: Db, userId: number, permission: Permission, context: PermissionContext): boolean {
-  const granted = permissionsIn(db, userId, context);
-  return granted.has(ALL) || granted.has(permission);
+  return canAny(db, userId, [permission], context);
 }
 
 /** Does the user hold any one of `permissions` there? One walk of the roles, however many are asked. */
 export function canAny(db: Db, userId: number, permissions: readonly Permission[], context: PermissionContext): boolean {
-  const granted = permissionsIn(db, userId, context);
-  return granted.has(ALL) || permissions.some((p) => granted.has(p));
+  return grantsAny(permissionsIn(db, userId, context), permissions);
 }
 
 /** Does the rule allow the user there? `owner`: whose record the action touches, for a rule that lets its owner act. */
@@ -94,11 +103,6 @@ export function allowedBy(db: Db, userId: number, rule: Rule, context: Permissio
   return canAny(db, userId, rule.anyOf, context);
 }
 
-/** May the user see a course's SIS ids (reading or managing SIS data)? */
-export function canReadSis(db: Db, userId: number, course: { id: number; account_id: number }): boolean {
-  return canAny(db, userId, ['read_sis', 'manage_sis'], { course });
-}
-
 /** Any admin role at all on the account or above it. */
 function administers(db: Db, userId: number, accountId: number): boolean {
   return activeAdminRoles(db, userId, accountChain(db, accountId)).length > 0;
@@ -106,6 +110,9 @@ function administers(db: Db, userId: number, accountId: number): boolean {
 
 /** Reading a course and what every member sees of it: its members and any admin above it. */
 export const READ_COURSE: Rule = { anyOf: [], member: true, admin: true };
+
+/** Seeing SIS ids (users', and a course's, its sections' and its enrollments'): reading or managing SIS data. */
+export const READ_SIS: Rule = ['read_sis', 'manage_sis'];
 
 export function canReadCourse(db: Db, userId: number, course: { id: number; account_id: number }): boolean {
   return allowedBy(db, userId, READ_COURSE, { course });
@@ -118,11 +125,10 @@ export function canReadCourse(db: Db, userId: number, course: { id: number; acco
  * empty list).
  */
 export function reachIn(db: Db, userId: number, anyOf: readonly Permission[], course: { id: number; account_id: number }): 'all' | number[] {
-  const grants = (permissions: string[]) => permissions.includes(ALL) || anyOf.some((p) => permissions.includes(p));
-  if (activeAdminRoles(db, userId, accountChain(db, course.account_id)).some((r) => grants(r.permissions))) return 'all';
+  if (activeAdminRoles(db, userId, accountChain(db, course.account_id)).some((r) => grantsAny(r.permissions, anyOf))) return 'all';
   const sections: number[] = [];
   for (const role of activeCourseRoles(db, userId, course.id)) {
-    if (!grants(role.permissions)) continue;
+    if (!grantsAny(role.permissions, anyOf)) continue;
     if (!role.limited) return 'all';
     sections.push(role.sectionId);
   }

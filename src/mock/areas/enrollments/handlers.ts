@@ -3,10 +3,9 @@
 // every other type manage_admin_users — in the enrollment's section when the caller is limited to one.
 // The response types are the client's: one contract, checked on both sides (type-only, nothing loaded).
 import type { Enrollment } from '../../../spec/types/roster.js';
-import { bool, once, rejected, int, list, notFound, obj, paginate, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
+import { bool, rejected, int, list, notFound, obj, paginate, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
 import { domainRootAccountId, find, findCourse, findSection, findUser } from '../lookup.js';
-import { canReadSis } from '../permissions.js';
-import { demand, permit, reachOf } from '../access.js';
+import { canReadSis, demand, permit, reachOf } from '../access.js';
 import { enrollmentsPolicy, manageRuleFor } from './policy.js';
 import { enrollmentInvitation } from '../activity/notifications.js';
 import { ACCOUNT_MEMBERSHIP, ENROLLMENT_TYPES, accountById, builtInRole, roleById, roleByName, type RoleRow } from '../accounts/repo.js';
@@ -33,7 +32,7 @@ const DEFAULT_STATES = ['active', 'invited'];
 export function enrollmentJson(ctx: MockCtx, e: EnrollmentRow, options: { withUser?: boolean } = {}): Enrollment {
   const course = courseById(ctx.db, e.course_id)!;
   const role = roleById(ctx.db, e.role_id)!;
-  const sis = once(ctx, `sis:${course.id}`, () => canReadSis(ctx.db, ctx.caller.id, course));
+  const sis = canReadSis(ctx, course);
   const section = sectionById(ctx.db, e.course_section_id)!;
   const user = userById(ctx.db, e.user_id)!;
   const html = `${ctx.origin}/courses/${e.course_id}/users/${e.user_id}`;

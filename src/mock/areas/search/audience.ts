@@ -4,7 +4,7 @@
 // groups they belong to; and recipient lists (`7`, `course_1`, `course_1_students`, `section_2`,
 // `group_1`) resolved to the people within it.
 import type { Db } from '../../db/open.js';
-import { ALL, canAny } from '../permissions.js';
+import { canAny, grantsAny } from '../permissions.js';
 import { searchPolicy } from './policy.js';
 import { courseById } from '../courses/repo.js';
 import { activeCourseRoles, observeesIn } from '../enrollments/repo.js';
@@ -52,7 +52,7 @@ type CourseRoles = ReturnType<typeof activeCourseRoles>;
 function messagingReach(db: Db, userId: number, course: ScopeCourse, roles: CourseRoles, adminSends: boolean): Reach | undefined {
   if (adminSends) return { level: 'full' };
   if (roles.length === 0) return undefined;
-  const sending = roles.filter((r) => r.permissions.includes(ALL) || searchPolicy.send.some((p) => r.permissions.includes(p)));
+  const sending = roles.filter((r) => grantsAny(r.permissions, searchPolicy.send));
   if (sending.some((r) => !r.limited)) return { level: 'full' };
   if (sending.length) return { level: 'sections', sections: [...new Set(sending.map((r) => r.sectionId))] };
   return { level: 'restricted', users: [userId, ...observeesIn(db, userId, course.id)] };

@@ -1,11 +1,11 @@
 // Sections: list, read, create, update, delete, and cross-listing — a section moves into another
 // course of the same root account with its enrollments, and can be moved back.
 import type { Section } from '../../../spec/types/roster.js';
-import { invalid, once, rejected, list, notFound, obj, paginate, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import { invalid, rejected, list, notFound, obj, paginate, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
 import { checkText, text } from '../../fields.js';
 import { find, findCourse, findSection } from '../lookup.js';
-import { canReadCourse, canReadSis } from '../permissions.js';
-import { allows, demand, permit, readableCourse } from '../access.js';
+import { canReadCourse } from '../permissions.js';
+import { allows, canReadSis, demand, permit, readableCourse } from '../access.js';
 import { sectionsPolicy } from './policy.js';
 import { courseById, courses, type CourseRow } from '../courses/repo.js';
 import { liveEnrollmentsInSection, moveSectionEnrollments, studentsOfSection } from '../enrollments/repo.js';
@@ -15,7 +15,7 @@ import { createSection, deleteSection, moveSection, sectionById, sectionSisTaken
 
 
 function sectionJson(ctx: MockCtx, s: SectionRow, course: CourseRow, include: string[] = []): Section {
-  const sis = once(ctx, `sis:${course.id}`, () => canReadSis(ctx.db, ctx.caller.id, course));
+  const sis = canReadSis(ctx, course);
   const json: Section = {
     id: s.id,
     name: s.name,

@@ -8,7 +8,7 @@ import { allows } from '../access.js';
 import { activeAdminRoles } from '../admins/repo.js';
 import { shareACourse, sharedCourses } from '../enrollments/repo.js';
 import { domainRootAccountId } from '../lookup.js';
-import { ALL, permissionsIn, type Permission, type Rule } from '../permissions.js';
+import { ALL, grantsAny, permissionsIn, READ_SIS, type Permission, type Rule } from '../permissions.js';
 import { userWithinAccount } from './repo.js';
 
 export const usersPolicy = {
@@ -23,7 +23,7 @@ export const usersPolicy = {
   /** A user's page views: the user, or whoever views statistics on the root account. */
   pageViews: { anyOf: ['view_statistics'], self: true },
   /** Seeing users' SIS ids, asked of the root account (or of a course the two share). */
-  readSis: ['read_sis', 'manage_sis'],
+  readSis: READ_SIS,
   /** Seeing users' logins and email addresses, asked of the root account: the SIS readers and the helpdesk. */
   readLogins: ['read_sis', 'manage_sis', 'manage_user_logins'],
 } as const satisfies Record<string, Rule>;
@@ -38,7 +38,7 @@ export const atRoot = (ctx: MockCtx) => ({ account: { id: domainRootAccountId(ct
  */
 function administersUser(ctx: MockCtx, targetId: number, anyOf: readonly Permission[]): boolean {
   return activeAdminRoles(ctx.db, ctx.caller.id).some(
-    (role) => (role.permissions.includes(ALL) || anyOf.some((p) => role.permissions.includes(p))) && userWithinAccount(ctx.db, targetId, role.accountId),
+    (role) => grantsAny(role.permissions, anyOf) && userWithinAccount(ctx.db, targetId, role.accountId),
   );
 }
 

@@ -42,6 +42,25 @@ describe('rows', () => {
     expect(db.prepare(`SELECT id FROM t WHERE id = ?`).get(99)).toBeUndefined();
   });
 
+  it('stay the same plain objects once a statement has returned enough rows to be given a compiled row maker', () => {
+    const db = table();
+    const insert = db.prepare(`INSERT INTO t (name, score) VALUES (?, ?)`);
+    for (let i = 0; i < 700; i++) insert.run(`n${i}`, i % 3 === 0 ? null : i / 2);
+    const select = db.prepare(`SELECT id, name, score FROM t ORDER BY id`);
+    const proto = db.prepare(`SELECT id AS "__proto__", name FROM t ORDER BY id`);
+    // 700 rows each, past the point where a statement switches to arrays; then every way of reading again.
+    const [first, firstProto] = [select.all(), proto.all()];
+    const again = [select.get(), ...select.all(), ...select.iterate()];
+    const againProto = [...proto.all(), ...proto.iterate()];
+    for (const row of [...again, ...againProto]) expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(again.slice(1, 701)).toStrictEqual(first);
+    expect(again.slice(701)).toStrictEqual(first);
+    expect(again[0]).toStrictEqual(first[0]);
+    expect(first[3]).toStrictEqual({ id: 4, name: 'n3', score: null });
+    expect(againProto.slice(0, 700)).toStrictEqual(firstProto);
+    expect(Object.getOwnPropertyDescriptor(againProto[5], '__proto__')?.value).toBe(6);
+  });
+
   // Rows are rebuilt as plain objects, which must not set a prototype.
   it('keep a column called __proto__ as a field', () => {
     const row = openSqlite(':memory:').prepare(`SELECT 1 AS "__proto__", 2 AS b`).get() as Record<string, unknown>;

@@ -283,13 +283,24 @@ for (const [i, { metafile }] of built.entries()) {
 // A default import of an ES module another file holds would be that module's whole namespace: the
 // stub above is CommonJS, and an import in this package's node mode takes a CommonJS module's
 // exports as its default. Named imports are right; a default one must go through a module's name.
+//
+// Then each file hands out its modules, and takes another file's, as the module's own export object:
+// esbuild would copy every export into a new object of getters twice over (once as the table gives
+// a module out, once as an importer takes it in), for every module crossing files in every run, a
+// millisecond of a listing's start on Node 24, and the copies' getters on every call after. A
+// named import reads the export object's own getter, so bindings stay live.
 for (const file of files) {
-  const text = readFileSync(`dist/${file}.cjs`, 'utf8');
+  let text = readFileSync(`dist/${file}.cjs`, 'latin1');
   for (const [, stub, path] of text.matchAll(/var (require_\w+)=__commonJS\(\{"elsewhere:([^"]+)"/g)) {
     for (const [, binding] of text.matchAll(new RegExp(`(import_\\w+)=__toESM\\(${stub}\\(\\),1\\)`, 'g'))) {
       if (new RegExp(`\\b${binding}\\.default\\b`).test(text)) throw new Error(`${file}.cjs takes the default export of ${path}, which ${owners.get(path)}.cjs holds: import a named export instead`);
     }
+    text = text.replaceAll(`__toESM(${stub}(),1)`, `${stub}()`);
   }
+  const table = /exports\.__lmsModules=\{("[^"]+":\(\)=>(\(init_\w+\(\),__toCommonJS\(\w+\)\)|require_\w+\(\)),?)*\}/.exec(text);
+  if (!table) throw new Error(`${file}.cjs: the table of its modules is not where the build writes it`);
+  text = text.replace(table[0], table[0].replace(/__toCommonJS\((\w+)\)/g, '$1'));
+  writeFileSync(`dist/${file}.cjs`, text, 'latin1');
 }
 const cliFiles = files.map((file) => `${file}.cjs`);
 

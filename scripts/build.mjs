@@ -280,26 +280,33 @@ for (const [i, { metafile }] of built.entries()) {
     placed.set(path, files[i]);
   }
 }
-// A default import of an ES module another file holds would be that module's whole namespace: the
-// stub above is CommonJS, and an import in this package's node mode takes a CommonJS module's
-// exports as its default. Named imports are right; a default one must go through a module's name.
+// A default import of an ES module another file holds would, as esbuild writes it, be that
+// module's whole namespace: the stub above is CommonJS, and an import in this package's node mode
+// takes a CommonJS module's exports as its default. The build refuses one rather than lean on the
+// rewrite below: named imports only across files.
 //
-// Then each file hands out its modules, and takes another file's, as the module's own export object:
-// esbuild would copy every export into a new object of getters twice over (once as the table gives
-// a module out, once as an importer takes it in), for every module crossing files in every run, a
-// millisecond of a listing's start on Node 24, and the copies' getters on every call after. A
-// named import reads the export object's own getter, so bindings stay live.
-for (const file of files) {
-  let text = readFileSync(`dist/${file}.cjs`, 'latin1');
-  for (const [, stub, path] of text.matchAll(/var (require_\w+)=__commonJS\(\{"elsewhere:([^"]+)"/g)) {
-    for (const [, binding] of text.matchAll(new RegExp(`(import_\\w+)=__toESM\\(${stub}\\(\\),1\\)`, 'g'))) {
-      if (new RegExp(`\\b${binding}\\.default\\b`).test(text)) throw new Error(`${file}.cjs takes the default export of ${path}, which ${owners.get(path)}.cjs holds: import a named export instead`);
-    }
-    text = text.replaceAll(`__toESM(${stub}(),1)`, `${stub}()`);
-  }
+// Then each file hands out its ES modules, and takes another file's, as the module's own export
+// object: esbuild would copy every export into a new object of getters twice over (once as the
+// table gives a module out, once as an importer takes it in), for every module crossing files in
+// every run, a millisecond of a listing's start on Node 24, and the copies' getters on every call
+// after. A named import reads the export object's own getter, so bindings stay live. A CommonJS
+// package crossing files keeps esbuild's wrapping, which gives its default export as Node would.
+const texts = new Map(files.map((file) => [file, readFileSync(`dist/${file}.cjs`, 'latin1')]));
+const esModules = new Set();
+for (const [file, text] of texts) {
   const table = /exports\.__lmsModules=\{("[^"]+":\(\)=>(\(init_\w+\(\),__toCommonJS\(\w+\)\)|require_\w+\(\)),?)*\}/.exec(text);
   if (!table) throw new Error(`${file}.cjs: the table of its modules is not where the build writes it`);
-  text = text.replace(table[0], table[0].replace(/__toCommonJS\((\w+)\)/g, '$1'));
+  for (const [, path] of table[0].matchAll(/"([^"]+)":\(\)=>\(init_\w+\(\),__toCommonJS\(\w+\)\)/g)) esModules.add(path);
+  texts.set(file, text.replace(table[0], table[0].replace(/__toCommonJS\((\w+)\)/g, '$1')));
+}
+for (const [file, original] of texts) {
+  let text = original;
+  for (const [, stub, path] of original.matchAll(/var (require_\w+)=__commonJS\(\{"elsewhere:([^"]+)"/g)) {
+    for (const [, binding] of original.matchAll(new RegExp(`(import_\\w+)=__toESM\\(${stub}\\(\\),1\\)`, 'g'))) {
+      if (new RegExp(`\\b${binding}\\.default\\b`).test(original)) throw new Error(`${file}.cjs takes the default export of ${path}, which ${owners.get(path)}.cjs holds: import a named export instead`);
+    }
+    if (esModules.has(path)) text = text.replaceAll(`__toESM(${stub}(),1)`, `${stub}()`);
+  }
   writeFileSync(`dist/${file}.cjs`, text, 'latin1');
 }
 const cliFiles = files.map((file) => `${file}.cjs`);

@@ -49,6 +49,9 @@ const oraSpinner: SpinnerFactory = async (output) => {
   // A spinner is allowed only on a terminal, which systemIO hands over as Node's own stream.
   const stream = output as Partial<NodeJS.WritableStream>;
   if (typeof stream.on !== 'function' || typeof stream.end !== 'function') throw new Error('a spinner draws on a stream');
+  // A terminal that reports no width (0 columns, as some containers' do before their first resize)
+  // gets none: ora counts the lines it must clear by the width, and would never finish clearing.
+  if ((stream as { columns?: number }).columns === 0) throw new Error('a spinner needs the terminal to have a width');
   const { default: ora } = await import('ora');
   // discardStdin off: ora would otherwise take stdin over, and a prompt may follow.
   return ora({ stream: stream as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: 'cyan' });

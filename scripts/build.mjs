@@ -342,11 +342,13 @@ const noAjv = {
 
 metafiles.push((await build({ ...part, entryPoints: ['src/mcp/sdk.ts'], plugins: [noAjv], outfile: 'dist/mcp-sdk.cjs' })).metafile);
 
+/** Every file of the build the launcher requires: the CLI's, the MCP SDK's, the packages apart. */
+const builtFiles = [...cliFiles, 'mcp-sdk.cjs', ...Object.values(packagesApart).map(({ file }) => `${file}.cjs`)];
+
 // Each file the launcher compiles is written as the function Node's CommonJS loader would wrap it
 // in, so the launcher compiles the text as read, with no copy of it made at every start (see
 // bin/lms). Not jq's, which the launcher leaves to Node's own require.
-const launched = [...cliFiles, 'mcp-sdk.cjs', ...Object.values(packagesApart).map(({ file }) => `${file}.cjs`)].filter((file) => file !== `${packagesApart['jq-wasm/inline'].file}.cjs`);
-for (const file of launched) {
+for (const file of builtFiles.filter((name) => name !== `${packagesApart['jq-wasm/inline'].file}.cjs`)) {
   const url = new URL(`../dist/${file}`, import.meta.url);
   writeFileSync(url, `(function (exports, require, module, __filename, __dirname) {${readFileSync(url, 'latin1')}\n})`, 'latin1');
 }
@@ -357,7 +359,7 @@ const launcher = fileURLToPath(new URL('../bin/lms', import.meta.url));
 // What the launcher keys its code caches by: a cache made for another build is never used. Every
 // file of the build counts: a new SDK with the CLI unchanged is another build.
 const hash = createHash('sha256');
-for (const part of [...cliFiles, 'mcp-sdk.cjs', ...Object.values(packagesApart).map(({ file }) => `${file}.cjs`)]) hash.update(readFileSync(new URL(`../dist/${part}`, import.meta.url)));
+for (const part of builtFiles) hash.update(readFileSync(new URL(`../dist/${part}`, import.meta.url)));
 const id = hash.digest('hex').slice(0, 16);
 // The first words of the commands, by which the launcher picks a code cache for each.
 const commands = JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(require(${JSON.stringify(launcher)}).loadCli().commandNames)`], { encoding: 'utf8' }));

@@ -84,6 +84,13 @@ describe('the mock database path', () => {
     expect(again.created).toBe(false);
     again.db.close();
   });
+
+  it('is shared through a write-ahead log, and its writes do not wait for the disk (README: a test instance)', async () => {
+    const mock = await loadMock(join(scratch(), 'mock.db'), {});
+    expect(mock.db.pragma('journal_mode')).toBe('wal');
+    expect(mock.db.pragma('synchronous')).toBe(0);
+    mock.db.close();
+  });
 });
 
 describe('file names', () => {

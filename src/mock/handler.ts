@@ -3,6 +3,7 @@
 import { dropSecrets } from '../redact.js';
 import { INSTANCE_HEADER, type ApiRequest, type ApiResponse } from '../transport/types.js';
 import { createUploadDesk } from './areas/files/desk.js';
+import { isoNow } from './clock.js';
 import { handlerFor, publicRoutes } from './areas/index.js';
 import { activeUser, domainRootAccountId, findUser, resolveContext, tokenUser } from './areas/lookup.js';
 import { can } from './areas/permissions.js';
@@ -32,7 +33,7 @@ export { INSTANCE_HEADER };
 
 export function createMockHandler(options: MockOptions): MockHandler {
   const { db } = options;
-  const now = () => options.now ?? new Date().toISOString();
+  const now = () => options.now ?? isoNow();
   const jobs = options.jobs ?? createJobRunner(db, { now, tickMs: DEFAULT_JOB_TICK_MS });
   const insertPageView = db.prepare(
     `INSERT INTO page_views (user_id, url, user_agent, http_method, controller, action, context_type, context_id, interaction_seconds, created_at)

@@ -2,6 +2,7 @@
 // `lms mock …` and `lms mock serve`.
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { isoNow } from './clock.js';
 import { openDatabase, resetDatabase, type Db } from './db/open.js';
 import { hasFaults, inProcess, parseFaultsEnv, withFaults, type FaultOptions } from './faults.js';
 import { createMockHandler, type MockHandler } from './handler.js';
@@ -72,7 +73,7 @@ export function openMock(path: string, env: NodeJS.ProcessEnv, seed?: SeedSchool
   const viewRebuildMs = parseViewDelay(env.LMS_MOCK_VIEW_DELAY_MS);
   const tickMs = jobTick(env);
   const now = env.LMS_MOCK_NOW || undefined;
-  const clock = () => now ?? new Date().toISOString();
+  const clock = () => now ?? isoNow();
   const { db, created } = openDatabase(path, mockSchema, (d) => {
     if (!seed) throw new SeedNeeded();
     seed(d, { clock: clock() });

@@ -44,14 +44,17 @@ import {
   updateUser,
   userById,
   usersOfAccountQuery,
+  type ListedUser,
 } from './repo.js';
 
 // ---- presenters -------------------------------------------------------------------------------
 
-export function userJson(ctx: MockCtx, u: UserRow): User {
+/** A user's record: their login and email address read here, unless the list that found them read them too (ListedUser). */
+export function userJson(ctx: MockCtx, u: UserRow | ListedUser): User {
   const { db } = ctx;
   const rights = personalRights(ctx, u);
-  const login = rights.logins ? loginOf(db, u.id) : undefined;
+  const listed = 'primary_email' in u ? u : undefined;
+  const login = !rights.logins ? undefined : listed ? { unique_id: listed.login_unique_id, sis_user_id: listed.login_sis_user_id } : loginOf(db, u.id);
   return {
     id: u.id,
     name: u.name,
@@ -61,7 +64,7 @@ export function userJson(ctx: MockCtx, u: UserRow): User {
     ...(rights.sis ? { sis_user_id: login?.sis_user_id ?? null, integration_id: null } : {}),
     ...(rights.logins ? { login_id: login?.unique_id ?? null } : {}),
     avatar_url: avatarUrl(ctx, u),
-    ...(rights.logins ? { email: primaryEmail(db, u.id) ?? null } : {}),
+    ...(rights.logins ? { email: (listed ? listed.primary_email : primaryEmail(db, u.id)) ?? null } : {}),
     locale: u.locale,
     time_zone: u.time_zone,
     last_login: null,
@@ -156,7 +159,7 @@ const list: Handler = (ctx) => {
   if (term !== undefined && term.length < 3) {
     throw new HttpError(400, { errors: [{ field: 'search_term', message: '3 or more characters is required', error_code: 'invalid' }] });
   }
-  return paginate(ctx, keysetSource<UserRow>(ctx.db, usersOfAccountQuery(account.id, rootOf(account), term)), (u) => userJson(ctx, u));
+  return paginate(ctx, keysetSource<ListedUser>(ctx.db, usersOfAccountQuery(account.id, rootOf(account), term)), (u) => userJson(ctx, u));
 };
 
 const get: Handler = (ctx) => {

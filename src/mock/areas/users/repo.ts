@@ -158,9 +158,13 @@ export function allTokens(db: Db): { user_id: number; name: string; role: string
 
 // ---- lists ------------------------------------------------------------------------------------
 
+/** A user as a list reads them: with the login and email address their record shows, in the same query. */
+export type ListedUser = UserRow & { login_unique_id: string | null; login_sis_user_id: string | null; primary_email: string | null };
+
 /**
  * Users with a login in the account or its root, optionally matching a search term, in sortable-name
- * order: a keyset query (users_sortable serves the order), one range read a page.
+ * order: a keyset query (users_sortable serves the order), one range read a page, each row with the
+ * login (loginOf) and email address (primaryEmail) it shows, rather than two more queries a user.
  */
 export function usersOfAccountQuery(accountId: number, rootId: number, term?: string): KeysetQuery {
   const where = [
@@ -173,7 +177,11 @@ export function usersOfAccountQuery(accountId: number, rootId: number, term?: st
     where.push(`(u.id IN (SELECT rowid FROM user_search WHERE text LIKE ?) OR CAST(u.id AS TEXT) = ?)`);
     args.push(`%${term}%`, term);
   }
-  return { sql: `SELECT u.* FROM users u WHERE ${where.join(' AND ')}`, args, key: ['sortable_name', 'id'] };
+  const sql = `SELECT u.*, l.unique_id AS login_unique_id, l.sis_user_id AS login_sis_user_id,
+      (SELECT address FROM communication_channels WHERE user_id = u.id AND type = 'email' AND workflow_state <> 'retired' ORDER BY position LIMIT 1) AS primary_email
+    FROM users u LEFT JOIN pseudonyms l ON l.id = (SELECT id FROM pseudonyms WHERE user_id = u.id AND workflow_state <> 'deleted' ORDER BY id LIMIT 1)
+    WHERE ${where.join(' AND ')}`;
+  return { sql, args, key: ['sortable_name', 'id'] };
 }
 
 // ---- follows and page views -------------------------------------------------------------------

@@ -21,9 +21,9 @@ const MOCK_LAYERS: readonly { name: string; files: RegExp }[] = [
     // What every area is built on: the database and its driver, the request kit and the rules of
     // its fields, decoding,
     // faults, the User-Agent rule, the job runner (and its Progress table), the shapes of upload
-    // bytes, the area framework.
+    // bytes, the area framework, the clock.
     name: 'mock core',
-    files: /^src\/mock\/(db\/.+|area|decode|faults|fields|file-bytes|jobs|kit|multipart-stream|time-zones|user-agent)\.ts$/,
+    files: /^src\/mock\/(db\/.+|area|clock|decode|faults|fields|file-bytes|jobs|kit|multipart-stream|time-zones|user-agent)\.ts$/,
   },
   // An area's tables and the only SQL that touches them.
   { name: 'area repository', files: /^src\/mock\/areas\/[^/]+\/(repo|schema)\.ts$/ },

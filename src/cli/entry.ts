@@ -3,7 +3,7 @@ import { ExitCode, InterruptedError } from '../errors.js';
 import { systemIO } from '../io/streams.js';
 import type { Deps } from './context.js';
 import { formatError, handleError } from './handle-error.js';
-import { buildProgram, jsonErrorsRequested, type ProgramState } from './program.js';
+import { buildProgram, jsonErrorsRequested, runPlainLine, type ProgramState } from './program.js';
 
 export { v8FlagsChanged } from './young-generation.js';
 export { commandNames } from './program.js';
@@ -29,6 +29,7 @@ export async function run(argv: string[], deps?: Partial<Deps>): Promise<number>
   };
   if (!deps?.io) process.once('SIGINT', interrupted);
   try {
+    if (await runPlainLine(full, state, argv)) return ExitCode.ok;
     const program = await buildProgram(full, state, argv);
     if (argv.length === 0) {
       program.outputHelp();

@@ -7,7 +7,8 @@ import { UsageError } from '../errors.js';
 import type { AuditScope } from '../audit/trail.js';
 import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
-import { isNoun, loadNoun, register, registerChild, wordOf, type NounSpec, type Runner } from './command.js';
+import { dryRunOf, flagNames, isNoun, loadNoun, register, registerChild, wordOf, type NounSpec, type Runner } from './command.js';
+import { readDirect } from './direct.js';
 import { check, run } from './invoke.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import { GLOBAL_FLAGS, globalOption, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
@@ -53,7 +54,7 @@ export function jsonErrorsRequested(argv: readonly string[], env: NodeJS.Process
  * the others appear by name and summary, which is all `lms --help` shows. Without `argv` (or when
  * it names no noun) every noun is loaded.
  */
-export async function buildProgram(deps: Deps, state: ProgramState, argv?: string[]): Promise<Command> {
+export async function buildProgram(deps: Deps, state: ProgramState, argv?: string[], runnerOf: RunnerOf = runnerFor): Promise<Command> {
   const { io } = deps;
   const program = new Command('lms')
     .description(PROGRAM_DESCRIPTION)
@@ -69,19 +70,62 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     });
   for (const flag of GLOBAL_FLAGS) program.addOption(globalOption(flag));
 
-  // Whether --timeout was given, not defaulted: a wait that is not one request's (a login's, for a
-  // person at a browser) has a default of its own.
-  let timeoutGiven = false;
-  // The verb the audit log names for this run's writes.
-  let audit: AuditScope | undefined;
+  const facts: LineFacts = { timeoutGiven: false };
   program.hook('preAction', (_this, action) => {
     const o = action.optsWithGlobals();
     state.jsonErrors = (o.output ?? deps.env.LMS_OUTPUT) === 'json';
-    timeoutGiven = action.getOptionValueSourceWithGlobals('timeout') === 'cli';
-    audit = cliScope(action);
+    facts.timeoutGiven = action.getOptionValueSourceWithGlobals('timeout') === 'cli';
+    facts.audit = cliScope(action);
   });
+  const runner = runnerOf(deps, state, facts);
 
-  const runner: Runner = async (spec, given, dryRun, globalOpts) => {
+  const found = argv && nounNamed(argv);
+  const named = found && found.noun;
+  // A verb is reached by its word or alias among the arguments; the others are outlined (see register).
+  const words = argv && new Set(argv);
+  for (const noun of lazyNouns) {
+    if (argv === undefined || named === undefined || named === noun) register(program, reachedBy(await loadNoun(noun), found ? argv[found.at + 1] : undefined), runner, words);
+    else if (named === null) program.command(noun.name).description(noun.summary);
+  }
+  // No run that names a noun reaches a top-level command, nor lists one.
+  if (!named) for (const command of topLevelCommands()) registerChild(program, command, runner, words);
+  return program;
+}
+
+/**
+ * A plain line (`lms users list --account 1 -o json`) runs its verb as read from the command model
+ * (direct.ts), with no program built; false when the line is commander's to read (buildProgram).
+ */
+export async function runPlainLine(deps: Deps, state: ProgramState, argv: string[], runnerOf: RunnerOf = runnerFor): Promise<boolean> {
+  const found = nounNamed(argv);
+  if (!found?.noun) return false;
+  const line = readDirect(argv, await loadNoun(found.noun), found.at);
+  if (!line) return false;
+  // As the preAction hook would say it for the same line.
+  state.jsonErrors = (line.globals.output ?? deps.env.LMS_OUTPUT) === 'json';
+  const audit: AuditScope = { surface: 'cli', verb: `lms ${found.noun.name} ${wordOf(line.spec)}` };
+  const dryRun = dryRunOf(line.spec);
+  const runner = runnerOf(deps, state, { timeoutGiven: line.timeoutGiven, audit });
+  await runner(line.spec, { args: line.args as string[], options: line.options }, dryRun && line.options.dryRun === true ? dryRun : undefined, line.globals);
+  return true;
+}
+
+/** Makes the runner of a line: runnerFor, or a test's, which sees what each reading hands the verb. */
+export type RunnerOf = (deps: Deps, state: ProgramState, facts: LineFacts) => Runner;
+
+/** What the runner reads of the line besides the verb's options. */
+export interface LineFacts {
+  /** --timeout was given, not defaulted: a wait that is not one request's (a login's, for a person at a browser) has a default of its own. */
+  timeoutGiven: boolean;
+  /** The verb the audit log names for this run's writes. */
+  audit?: AuditScope;
+}
+
+/** Runs a verb as the line gives it: checked, in its context, its result rendered. */
+function runnerFor(deps: Deps, state: ProgramState, facts: LineFacts): Runner {
+  const { io } = deps;
+  return async (spec, given, dryRun, globalOpts) => {
+    const { timeoutGiven, audit } = facts;
     const checked = check(spec, given, { dryRun });
     const globals = { ...readGlobals(globalOpts, deps.env), timeoutGiven };
     // Compiled before the command runs, so a mistake in the expression is reported before any request.
@@ -102,18 +146,6 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
       jq?.close();
     }
   };
-
-  const found = argv && nounNamed(program, argv);
-  const named = found && found.noun;
-  // A verb is reached by its word or alias among the arguments; the others are outlined (see register).
-  const words = argv && new Set(argv);
-  for (const noun of lazyNouns) {
-    if (argv === undefined || named === undefined || named === noun) register(program, reachedBy(await loadNoun(noun), found ? argv[found.at + 1] : undefined), runner, words);
-    else if (named === null) program.command(noun.name).description(noun.summary);
-  }
-  // No run that names a noun reaches a top-level command, nor lists one.
-  if (!named) for (const command of topLevelCommands()) registerChild(program, command, runner, words);
-  return program;
 }
 
 /**
@@ -121,8 +153,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
  * value. null when there is none (`lms --help`) or it is a top-level command; the noun is undefined
  * when the word is neither (so everything loads and commander can suggest the right one).
  */
-function nounNamed(program: Command, argv: string[]): { noun: (typeof lazyNouns)[number] | undefined; at: number } | null {
-  const takesValue = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long].filter((f): f is string => !!f)));
+function nounNamed(argv: string[]): { noun: (typeof lazyNouns)[number] | undefined; at: number } | null {
+  const takesValue = new Set(GLOBAL_FLAGS.filter((f) => /[<[]/.test(f.flags)).flatMap(flagNames));
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i];
     if (word === '--') return argv[i + 1] === undefined ? null : { noun: lazyNouns.find((n) => n.name === argv[i + 1]), at: i + 1 };

@@ -1,7 +1,6 @@
 // A command is data plus a plain function: `{ name, options, routes, columns, run }`, declared with
 // `command()` from define.ts, which types its options from their declaration. `run` receives its
 // arguments, options and a Context, and returns data; the output layer renders it.
-import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LmsError } from '../errors.js';
 import { route, type RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
@@ -253,82 +252,3 @@ export type DryRun = NonNullable<ReturnType<typeof dryRunOf>>;
 
 /** Runs a verb as the command line gave it (checked and run by invoke.ts), under a dry run when asked. */
 export type Runner = (spec: CommandSpec<never>, given: Invocation, dryRun: DryRun | undefined, globals: Record<string, unknown>) => Promise<void>;
-
-/**
- * Adds a verb or noun to commander. With `words` (the run's arguments), a noun's verbs and nested
- * nouns that no word names, other than its default verb, are outlined instead: no run of these
- * arguments can reach them, and outlined they still list in the noun's help and in commander's
- * "did you mean", as in full.
- */
-export function register(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner, words?: ReadonlySet<string>): void {
-  if (isNoun(spec)) {
-    const noun = parent.command(spec.name).description(spec.summary);
-    for (const alias of spec.aliases ?? []) noun.alias(alias);
-    for (const child of spec.commands) registerChild(noun, child, runner, words);
-    // `lms grade --help` is asked by someone about to type `lms grade …`, which runs the default
-    // verb: its options and examples belong on the noun's help too, not one command away.
-    const fallback = defaultVerb(spec);
-    if (fallback) {
-      const verb = noun.commands.find((c) => c.name() === fallback.name.split(' ')[0])!;
-      noun.addHelpText('after', () => `\nWithout a command, \`lms ${spec.name}\` runs \`lms ${spec.name} ${verb.name()}\`:\n\n${verb.helpInformation()}${examplesText(fallback)}`);
-    }
-    return;
-  }
-  const cmd = parent.command(spec.name, { isDefault: spec.isDefault }).description(spec.summary);
-  for (const alias of spec.aliases ?? []) cmd.alias(alias);
-  for (const [name, choices] of Object.entries(spec.argChoices ?? {})) {
-    const argument = cmd.registeredArguments.find((a) => a.name() === name);
-    if (!argument) throw new Error(`${spec.name}: no argument named ${name}`);
-    argument.choices(choices);
-  }
-  for (const o of flagsOf(spec)) cmd.addOption(commanderOption(o));
-  const dryRun = dryRunOf(spec);
-  if (spec.examples?.length) cmd.addHelpText('after', examplesText(spec));
-  cmd.action(async (...received: unknown[]) => {
-    const command = received.at(-1) as Command;
-    // A command sees only its own options; globals reach it through the context, so a global and
-    // a command option of the same name (`--no-input`, `api --input`) never mix. Required options
-    // are checked by invoke rather than by commander (makeOptionMandatory), which checks before it
-    // looks for unknown options: `--nmae x` is reported as the typo it is, not as a missing --name.
-    const options = command.opts();
-    await runner(spec, { args: command.processedArgs.map((a) => a as string), options }, dryRun && options.dryRun === true ? dryRun : undefined, command.optsWithGlobals());
-  });
-}
-
-/** A verb or nested noun under `parent`: in full when the run can reach it (see register), else outlined. */
-export function registerChild(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner, words: ReadonlySet<string> | undefined): void {
-  const reached = !words || words.has(wordOf(spec)) || (spec.aliases ?? []).some((a) => words.has(a)) || (!isNoun(spec) && spec.isDefault);
-  if (reached) register(parent, spec, runner, words);
-  else outline(parent, spec);
-}
-
-/**
- * A verb or noun as its parent's help lists it: name, aliases, arguments, summary, and `[options]`
- * when it has any, which one of them says as well as all.
- */
-function outline(parent: Command, spec: CommandSpec<never> | NounSpec): void {
-  const cmd = parent.command(spec.name).description(spec.summary);
-  for (const alias of spec.aliases ?? []) cmd.alias(alias);
-  const option = isNoun(spec) ? undefined : (spec.options?.[0] ?? flagsOf(spec)[0]);
-  if (option) cmd.addOption(commanderOption(option));
-}
-
-/** A verb's flag as commander parses it and its help shows it. */
-export function commanderOption(o: OptionSpec): Option {
-  const option = new Option(o.flags, o.description);
-  if (o.default !== undefined) option.default(o.default);
-  if (o.choices) option.choices(o.choices);
-  if (o.repeatable) {
-    // Replaces the parser .choices() installed, so the choices are checked here, value by value.
-    const choices = o.choices;
-    option.argParser((value: string, previous: string[] | undefined) => {
-      if (choices && !choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
-      return [...(previous ?? []), value];
-    });
-  }
-  return option;
-}
-
-function examplesText(spec: CommandSpec<never>): string {
-  return spec.examples?.length ? `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n` : '';
-}

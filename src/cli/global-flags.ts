@@ -1,8 +1,7 @@
 // The flags every command takes, declared as a verb's are: the command line registers them from
 // this list, and completions and man pages describe them from it, without building a program.
-import { InvalidArgumentError, Option } from 'commander';
 import { FORMATS } from '../output/formats.js';
-import { coerceValue, compileOption, type OptionSpec } from './options.js';
+import type { OptionSpec } from './options.js';
 
 /** The program's own line, on `lms --help` and lms(1). */
 export const PROGRAM_DESCRIPTION = 'Administer a Canvas-style learning platform from the shell; --mock runs every command against a built-in mock';
@@ -38,25 +37,3 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { flags: '--timeout <seconds>', description: `per-request timeout in seconds (at most ${MAX_TIMEOUT_SECONDS})`, type: 'integer', min: 1, max: MAX_TIMEOUT_SECONDS, unit: 'seconds', default: '30' },
   { flags: '--insecure', description: 'allow sending the token over plain http to a host other than this machine' },
 ];
-
-/** A value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). */
-const nonEmpty = (name: string) => (value: string) => {
-  if (value.trim() === '') throw new InvalidArgumentError(`${name} needs a value`);
-  return value;
-};
-
-/**
- * A global flag as commander parses it. A number is checked as a verb's number option is, and its
- * usage error thrown as it is, not as commander's InvalidArgumentError, which would prefix "option
- * '--limit <n>' argument '0' is invalid." to it: the message is the one every number flag gives.
- */
-export function globalOption(flag: GlobalFlag): Option {
-  const option = new Option(flag.flags, flag.description);
-  // Compiled only for a value or a default: every run registers every global flag, and gives few.
-  if (flag.choices) option.choices(flag.choices);
-  if (flag.type) option.argParser((value: string) => coerceValue(compileOption(flag), value));
-  if (flag.nonEmpty) option.argParser(nonEmpty(option.long!));
-  // The default as the type the flag takes (a number), as a parsed value would be.
-  if (flag.default !== undefined) option.default(compileOption(flag).default);
-  return option;
-}

@@ -1,7 +1,7 @@
 // The one place that turns an error into a message on stderr and an exit code. With JSON errors in
 // force (-o json, or LMS_OUTPUT=json) the message is exactly one JSON object on stderr, whatever
 // raised it: a command, the API, or commander while parsing the command line.
-import { CommanderError } from 'commander';
+import type { CommanderError } from 'commander';
 import { closest } from '../closest.js';
 import { showControls } from '../controls.js';
 import { ExitCode, InterruptedError, LmsError, UsageError } from '../errors.js';
@@ -21,7 +21,7 @@ function isInterruption(error: unknown): boolean {
 }
 
 export function handleError(error: unknown, io: IOStreams, asJson: boolean): number {
-  if (error instanceof CommanderError && (COMMANDER_OK.has(error.code) || error.exitCode === 0)) return ExitCode.ok;
+  if (isCommanderError(error) && (COMMANDER_OK.has(error.code) || error.exitCode === 0)) return ExitCode.ok;
   const failure = toLmsError(error);
   if (asJson) {
     const json = failure.toJSON();
@@ -46,10 +46,19 @@ export function formatError(error: LmsError): string {
 /** Any thrown value as an LmsError of the taxonomy. */
 export function toLmsError(error: unknown): LmsError {
   if (error instanceof LmsError) return error;
-  if (error instanceof CommanderError) return fromCommander(error);
+  if (isCommanderError(error)) return fromCommander(error);
   if (isInterruption(error)) return new InterruptedError('interrupted', { cause: error });
   const message = error instanceof Error ? error.message : String(error);
   return new InternalError(message, error);
+}
+
+/**
+ * Commander's own errors (its parse errors, its help and version), told by the code every one of
+ * them carries: the class would load commander in every run, and a plain line runs without it.
+ */
+function isCommanderError(error: unknown): error is CommanderError {
+  const { code, exitCode } = error as { code?: unknown; exitCode?: unknown };
+  return error instanceof Error && typeof code === 'string' && code.startsWith('commander.') && typeof exitCode === 'number';
 }
 
 class InternalError extends LmsError {

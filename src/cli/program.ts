@@ -1,17 +1,18 @@
-// The commander tree: global flags, every noun, and the runner that gives a command its context
-// and renders what it returns.
-import { Command } from 'commander';
+// The command line: a plain line read from the command model (direct.ts), any other by commander's
+// tree (commander-tree.ts, loaded only then), and the runner that gives a command its context and
+// renders what it returns.
+import type { Command } from 'commander';
 import { commandModel, lazyNouns, topLevelCommands, topLevelNames } from '../commands/index.js';
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 import type { AuditScope } from '../audit/trail.js';
 import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
-import { dryRunOf, flagNames, isNoun, loadNoun, register, registerChild, wordOf, type NounSpec, type Runner } from './command.js';
+import { dryRunOf, flagNames, isNoun, loadNoun, wordOf, type NounSpec, type Runner } from './command.js';
 import { readDirect } from './direct.js';
 import { check, run } from './invoke.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
-import { GLOBAL_FLAGS, globalOption, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
+import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
 import { renderResult } from './render-result.js';
 import type { Activity } from '../io/activity.js';
 
@@ -56,6 +57,7 @@ export function jsonErrorsRequested(argv: readonly string[], env: NodeJS.Process
  */
 export async function buildProgram(deps: Deps, state: ProgramState, argv?: string[], runnerOf: RunnerOf = runnerFor): Promise<Command> {
   const { io } = deps;
+  const { Command, globalOption, register, registerChild } = await import('./commander-tree.js');
   const program = new Command('lms')
     .description(PROGRAM_DESCRIPTION)
     .version(__LMS_VERSION__, VERSION_FLAG.flags, VERSION_FLAG.description)

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { register, type CommandSpec } from '../../src/cli/command.js';
+import type { CommandSpec } from '../../src/cli/command.js';
+import { register } from '../../src/cli/commander-tree.js';
 import { checkDeclaration, command, contextFlags } from '../../src/cli/define.js';
 import { check } from '../../src/cli/invoke.js';
 import { declaredVerbs } from '../helpers/verbs.js';

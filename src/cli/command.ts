@@ -4,7 +4,7 @@
 import type { LmsError } from '../errors.js';
 import { route, type RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
-import { compileOption, type FileUse, type IdKind, type OptionSpec } from './options.js';
+import { compileOption, flagWords, type FileUse, type IdKind, type OptionSpec } from './options.js';
 
 export type { FieldSpec, IdKind, OptionSpec } from './options.js';
 
@@ -229,8 +229,8 @@ export function argumentsOf(spec: CommandSpec<never>): ArgumentSpec[] {
 
 /** `--course` and `-c`: the names a flag answers to, the long one first. */
 export function flagNames(spec: Pick<OptionSpec, 'flags'>): string[] {
-  const words = spec.flags.split(/[\s,|]+/);
-  return [words.find((w) => w.startsWith('--')), words.find((w) => /^-[^-]$/.test(w))].filter((name): name is string => Boolean(name));
+  const words = flagWords(spec.flags);
+  return [words.find((w) => w.startsWith('--')), words.find((w) => w.length === 2 && w[0] === '-' && w[1] !== '-')].filter((name): name is string => Boolean(name));
 }
 
 /** A noun's default verb (`lms grade` runs `grade set`), whose flags the noun takes too. */

@@ -6,7 +6,7 @@
 // two equal over every example of every verb, and variations of them); anything it does not read
 // plainly (help, a typo, a flag twice, a value that looks like a flag, a value refused, a list of
 // arguments) goes to commander, which says what it always says.
-import { argumentsOf, flagsOf, isNoun, wordOf, type CommandSpec, type NounSpec } from './command.js';
+import { argumentsOf, flagNames, flagsOf, isNoun, wordOf, type CommandSpec, type NounSpec } from './command.js';
 import { GLOBAL_FLAGS, type GlobalFlag } from './global-flags.js';
 import { coerceValue, compileOption, type OptionSpec } from './options.js';
 
@@ -25,9 +25,8 @@ export interface DirectLine {
 /** The words that always go to commander, wherever they stand: help, the version, the end of options. */
 const COMMANDER_WORDS = new Set(['-h', '--help', 'help', '-V', '--version', '--']);
 
-/** A flag as the line gives it: its names, whether it takes a value, and what commander makes of one. */
+/** A flag as the line gives it: whether it takes a value, and what commander makes of one. */
 interface Flag {
-  names: string[];
   attribute: string;
   takesValue: boolean;
   negated: boolean;
@@ -44,10 +43,11 @@ export function readDirect(argv: readonly string[], noun: NounSpec, at: number):
   const verbWord = argv[at + 1];
   const spec = noun.commands.find((c): c is CommandSpec<never> => !isNoun(c) && (wordOf(c) === verbWord || (c.aliases ?? []).includes(verbWord)));
   if (!spec) return undefined;
-  const globalFlags = GLOBAL_FLAGS.map(globalFlag);
-  const verbFlags = flagsOf(spec).map(verbFlag);
-  const program = defaults(globalFlags, GLOBAL_FLAGS, true);
-  const options = defaults(verbFlags, flagsOf(spec), false);
+  const verbSpecs = flagsOf(spec);
+  const globalFlagNamed = flagFinder(GLOBAL_FLAGS, globalFlag);
+  const verbFlagNamed = flagFinder(verbSpecs, verbFlag);
+  const program = defaults(GLOBAL_FLAGS, true);
+  const options = defaults(verbSpecs, false);
   const operands: string[] = [];
   const seen = new Set<string>();
   let timeoutGiven = false;
@@ -62,10 +62,10 @@ export function readDirect(argv: readonly string[], noun: NounSpec, at: number):
     }
     const eq = word.startsWith('--') ? word.indexOf('=') : -1;
     const name = eq > 0 ? word.slice(0, eq) : word;
-    const global = globalFlags.find((f) => f.names.includes(name));
+    const global = globalFlagNamed(name);
     // The program reads its flags wherever they stand, before the verb sees any (commander's
     // parseOptions); a verb's flag before the noun, or one given twice, is commander's to read.
-    const flag = global ?? (i < at ? undefined : verbFlags.find((f) => f.names.includes(name)));
+    const flag = global ?? (i < at ? undefined : verbFlagNamed(name));
     if (!flag || seen.has(flag.attribute)) return undefined;
     seen.add(flag.attribute);
     const target = flag === global ? program : options;
@@ -100,24 +100,31 @@ export function readDirect(argv: readonly string[], noun: NounSpec, at: number):
 /**
  * The values commander sets as it adds the flags, in order: a declared default (a global flag's as
  * its type, as globalOption gives it; a verb's as declared, as commanderOption does), and true for
- * a `--no-` flag added before any flag it negates.
+ * a `--no-` flag added before any flag it negates. Only those flags are compiled.
  */
-function defaults(flags: Flag[], specs: readonly OptionSpec[], typed: boolean): Record<string, unknown> {
+function defaults(specs: readonly OptionSpec[], typed: boolean): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  flags.forEach((flag, i) => {
-    const declared = typed && specs[i].default !== undefined ? compileOption(specs[i]).default : specs[i].default;
-    if (flag.negated) {
-      const positive = flag.names[0].replace(/^--no-/, '--');
-      if (!flags.slice(0, i).some((f) => f.names.includes(positive))) values[flag.attribute] = declared === undefined ? true : declared;
-    } else if (declared !== undefined) values[flag.attribute] = declared;
+  specs.forEach((spec, i) => {
+    const negated = flagNames(spec)[0].startsWith('--no-');
+    if (spec.default === undefined && !negated) return;
+    const { attribute, long, default: typedDefault } = compileOption(spec);
+    const declared = typed && spec.default !== undefined ? typedDefault : spec.default;
+    if (!negated) values[attribute] = declared;
+    else if (!specs.slice(0, i).some((earlier) => declaresFlag(earlier, `--${long.slice('--no-'.length)}`))) values[attribute] = declared === undefined ? true : declared;
   });
   return values;
 }
 
-function namesOf(flags: string): string[] {
-  const words = flags.split(/[\s,|]+/);
-  return [words.find((w) => w.startsWith('--'))!, ...words.filter((w) => /^-[^-]$/.test(w))];
+/** A level's flag by any name it answers to (the first declared, as commander finds it), made when the line gives it. */
+function flagFinder(specs: readonly OptionSpec[], make: (spec: OptionSpec) => Flag): (name: string) => Flag | undefined {
+  return (name) => {
+    const spec = specs.find((candidate) => declaresFlag(candidate, name));
+    return spec && make(spec);
+  };
 }
+
+/** Whether a declaration answers to this name; its words are read only where the text holds the name. */
+const declaresFlag = (spec: OptionSpec, name: string): boolean => spec.flags.includes(name) && flagNames(spec).includes(name);
 
 /** A global flag, its value read as globalOption has commander read it (the last parser set wins). */
 function globalFlag(spec: GlobalFlag): Flag {
@@ -133,7 +140,7 @@ function globalFlag(spec: GlobalFlag): Flag {
     }
     return spec.choices && !spec.choices.includes(value) ? undefined : value;
   };
-  return { names: namesOf(spec.flags), attribute: compiled.attribute, takesValue: compiled.kind === 'value' || compiled.kind === 'list', negated: compiled.kind === 'negated', read };
+  return { attribute: compiled.attribute, takesValue: compiled.kind === 'value' || compiled.kind === 'list', negated: compiled.kind === 'negated', read };
 }
 
 /** A verb's flag, its value read as commanderOption has commander read it; an optional value is commander's to read. */
@@ -144,5 +151,5 @@ function verbFlag(spec: OptionSpec): Flag {
     if (unreadable || (spec.choices && !spec.choices.includes(value))) return undefined;
     return spec.repeatable ? [value] : value;
   };
-  return { names: namesOf(spec.flags), attribute: compiled.attribute, takesValue: compiled.kind === 'value' || compiled.kind === 'list', negated: compiled.kind === 'negated', read };
+  return { attribute: compiled.attribute, takesValue: compiled.kind === 'value' || compiled.kind === 'list', negated: compiled.kind === 'negated', read };
 }

@@ -156,7 +156,7 @@ function runnerFor(deps: Deps, state: ProgramState, facts: LineFacts): Runner {
  * when the word is neither (so everything loads and commander can suggest the right one).
  */
 function nounNamed(argv: string[]): { noun: (typeof lazyNouns)[number] | undefined; at: number } | null {
-  const takesValue = new Set(GLOBAL_FLAGS.filter((f) => /[<[]/.test(f.flags)).flatMap(flagNames));
+  const takesValue = new Set(GLOBAL_FLAGS.filter((f) => f.flags.includes('<') || f.flags.includes('[')).flatMap(flagNames));
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i];
     if (word === '--') return argv[i + 1] === undefined ? null : { noun: lazyNouns.find((n) => n.name === argv[i + 1]), at: i + 1 };

@@ -19,6 +19,8 @@ export interface CaFile {
   source: string;
 }
 
+const BEGIN = '-----BEGIN CERTIFICATE-----';
+const END = '-----END CERTIFICATE-----';
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /** The certificates of a PEM file; an unreadable file, or one with no certificate Node can parse, is a usage error naming it. */
@@ -49,8 +51,16 @@ export function readCaFile({ path, source }: CaFile): string[] {
  * the command's path (2-3 ms of every HTTPS command with a CA file), for a check of the file's shape.
  */
 export function isCertificateShaped(block: string): boolean {
-  // Lines as OpenSSL reads them: base64 from the first column, ended by LF or CRLF.
-  const body = block.replace(/-----(?:BEGIN|END) CERTIFICATE-----/g, '').replace(/\r?\n/g, '');
+  const begin = block.indexOf(BEGIN);
+  const end = block.lastIndexOf(END);
+  if (begin < 0 || end < begin) return false;
+  // Lines as OpenSSL's decoder reads them: spaces and tabs around each line skipped, no blank line
+  // among the base64 ones, and the end marker at the start of its line.
+  const lines = block.slice(begin + BEGIN.length, end).replaceAll('\r', '').split('\n');
+  if (lines.length < 3 || lines.at(-1) !== '' || lines[0].trim() !== '') return false;
+  const base64 = lines.slice(1, -1).map((line) => line.trim());
+  if (base64.includes('')) return false;
+  const body = base64.join('');
   if (body.length === 0 || body.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return false;
   const der = Buffer.from(body, 'base64');
   const certificate = sequenceAt(der, 0);

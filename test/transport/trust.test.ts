@@ -21,13 +21,19 @@ const parses = (block: string) => {
 };
 
 const root = rootCertificates[0];
+const rootLines = root.split('\n');
 const der = Buffer.from(bodyOf(root), 'base64');
 const privateKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'der' });
 
 const cases: [string, string, boolean][] = [
   ['a root certificate Node ships', root, true],
   ['the same with Windows line ends', root.replace(/\n/g, '\r\n'), true],
-  ['the same indented, which OpenSSL does not read', root.replace(/\n/g, '\n  '), false],
+  ['the same with its end marker indented, which OpenSSL does not read', root.replace(/\n/g, '\n  '), false],
+  ['the same with a space after every line', root.replace(/\n/g, ' \n'), true],
+  ['the same with a tab after every line', root.replace(/\n/g, '\t\n'), true],
+  ['the same with its base64 lines indented', root.replace(/\n(?!-----END)/g, '\n  '), true],
+  ['the same with a blank line among its base64 lines', [...rootLines.slice(0, 3), '', ...rootLines.slice(3)].join('\n'), false],
+  ['the same with a blank line after its begin marker', [rootLines[0], '', ...rootLines.slice(1)].join('\n'), false],
   ['garbage that is not base64', pem('MIIB!!!notbase64!!!'), false],
   ['base64 of no certificate', pem(Buffer.from('hello, this is not a certificate').toString('base64')), false],
   ['a private key put in a CERTIFICATE block', pem(privateKey.toString('base64')), false],

@@ -57,8 +57,9 @@ export function toLmsError(error: unknown): LmsError {
  * them carries: the class would load commander in every run, and a plain line runs without it.
  */
 function isCommanderError(error: unknown): error is CommanderError {
+  if (!(error instanceof Error)) return false;
   const { code, exitCode } = error as { code?: unknown; exitCode?: unknown };
-  return error instanceof Error && typeof code === 'string' && code.startsWith('commander.') && typeof exitCode === 'number';
+  return typeof code === 'string' && code.startsWith('commander.') && typeof exitCode === 'number';
 }
 
 class InternalError extends LmsError {

@@ -147,3 +147,18 @@ describe('without -o json, human text', () => {
     expect((await session().run(['--version', '--no-color'])).exitCode).toBe(0);
   });
 });
+
+describe('what is thrown that is no error', () => {
+  it.each([
+    ['null', null],
+    ['undefined', undefined],
+    ['a string', 'boom'],
+    ['an object with commander-like fields', { code: 'commander.unknownOption', exitCode: 1 }],
+  ])('%s is an internal error (exit 1), its message said once', async (_what, thrown) => {
+    const { handleError } = await import('../../src/cli/handle-error.js');
+    const { fakeIO } = await import('../helpers/fake-io.js');
+    const io = fakeIO();
+    expect(handleError(thrown, io, true)).toBe(1);
+    expect(JSON.parse(io.stderrText())).toMatchObject({ error: 'InternalError', exit_code: 1 });
+  });
+});

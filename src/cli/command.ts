@@ -233,6 +233,11 @@ export function flagNames(spec: Pick<OptionSpec, 'flags'>): string[] {
   return [words.find((w) => w.startsWith('--')), words.find((w) => w.length === 2 && w[0] === '-' && w[1] !== '-')].filter((name): name is string => Boolean(name));
 }
 
+/** The verb of a noun a word names, by its name or an alias (commander's lookup); not a nested noun. */
+export function verbNamed(noun: NounSpec, word: string | undefined): CommandSpec<never> | undefined {
+  return word === undefined ? undefined : noun.commands.find((c): c is CommandSpec<never> => !isNoun(c) && (wordOf(c) === word || (c.aliases ?? []).includes(word)));
+}
+
 /** A noun's default verb (`lms grade` runs `grade set`), whose flags the noun takes too. */
 export function defaultVerb(noun: NounSpec): CommandSpec<never> | undefined {
   return noun.commands.find((c): c is CommandSpec<never> => !isNoun(c) && c.isDefault === true);

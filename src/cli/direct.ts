@@ -6,7 +6,7 @@
 // two equal over every example of every verb, and variations of them); anything it does not read
 // plainly (help, a typo, a flag twice, a value that looks like a flag, a value refused, a list of
 // arguments) goes to commander, which says what it always says.
-import { argumentsOf, flagNames, flagsOf, isNoun, wordOf, type CommandSpec, type NounSpec } from './command.js';
+import { argumentsOf, flagNames, flagsOf, verbNamed, type CommandSpec, type NounSpec } from './command.js';
 import { GLOBAL_FLAGS, type GlobalFlag } from './global-flags.js';
 import { coerceValue, compileOption, type OptionSpec } from './options.js';
 
@@ -22,7 +22,10 @@ export interface DirectLine {
   timeoutGiven: boolean;
 }
 
-/** The words that always go to commander, wherever they stand: help, the version, the end of options. */
+/**
+ * The words that always go to commander, wherever they stand: help, the version, the end of
+ * options. Even as a value (`--name help`): such a line is only read the slower way.
+ */
 const COMMANDER_WORDS = new Set(['-h', '--help', 'help', '-V', '--version', '--']);
 
 /** A flag as the line gives it: whether it takes a value, and what commander makes of one. */
@@ -40,8 +43,7 @@ interface Flag {
  */
 export function readDirect(argv: readonly string[], noun: NounSpec, at: number): DirectLine | undefined {
   if (argv.some((word) => COMMANDER_WORDS.has(word))) return undefined;
-  const verbWord = argv[at + 1];
-  const spec = noun.commands.find((c): c is CommandSpec<never> => !isNoun(c) && (wordOf(c) === verbWord || (c.aliases ?? []).includes(verbWord)));
+  const spec = verbNamed(noun, argv[at + 1]);
   if (!spec) return undefined;
   const verbSpecs = flagsOf(spec);
   const globalFlagNamed = flagFinder(GLOBAL_FLAGS, globalFlag);
@@ -66,6 +68,8 @@ export function readDirect(argv: readonly string[], noun: NounSpec, at: number):
     // The program reads its flags wherever they stand, before the verb sees any (commander's
     // parseOptions); a verb's flag before the noun, or one given twice, is commander's to read.
     const flag = global ?? (i < at ? undefined : verbFlagNamed(name));
+    // Keyed by attribute across both levels: a global and a verb flag of one name (`--no-input`,
+    // `api --input`) given together are commander's to sort out, as is any flag given twice.
     if (!flag || seen.has(flag.attribute)) return undefined;
     seen.add(flag.attribute);
     const target = flag === global ? program : options;

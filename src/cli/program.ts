@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import type { AuditScope } from '../audit/trail.js';
 import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
-import { dryRunOf, flagNames, isNoun, loadNoun, wordOf, type NounSpec, type Runner } from './command.js';
+import { dryRunOf, flagNames, isNoun, loadNoun, verbNamed, wordOf, type NounSpec, type Runner } from './command.js';
 import { readDirect } from './direct.js';
 import { check, run } from './invoke.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
@@ -178,7 +178,7 @@ function nounNamed(argv: string[]): { noun: (typeof lazyNouns)[number] | undefin
  * runs that name no verb of it there, and those get every verb.
  */
 function reachedBy(noun: NounSpec, next: string | undefined): NounSpec {
-  const verb = next === undefined ? undefined : noun.commands.find((c) => !isNoun(c) && (wordOf(c) === next || (c.aliases ?? []).includes(next)));
+  const verb = verbNamed(noun, next);
   return verb ? { ...noun, commands: noun.commands.filter((c) => c === verb || (!isNoun(c) && c.isDefault)) } : noun;
 }
 

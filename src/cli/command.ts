@@ -4,7 +4,7 @@
 import type { LmsError } from '../errors.js';
 import { route, type RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
-import { compileOption, flagWords, type FileUse, type IdKind, type OptionSpec } from './options.js';
+import { answersTo, compileOption, flagWords, type FileUse, type IdKind, type OptionSpec } from './options.js';
 
 export type { FieldSpec, IdKind, OptionSpec } from './options.js';
 
@@ -243,8 +243,9 @@ export function defaultVerb(noun: NounSpec): CommandSpec<never> | undefined {
   return noun.commands.find((c): c is CommandSpec<never> => !isNoun(c) && c.isDefault === true);
 }
 
-function declares(spec: CommandSpec<never>, flag: string): boolean {
-  return (spec.options ?? []).some((o) => o.flags.split(/[\s,|]+/).includes(flag));
+/** Whether a verb declares this flag itself. */
+export function declares(spec: { options?: readonly OptionSpec[] }, flag: string): boolean {
+  return (spec.options ?? []).some((o) => answersTo(o, flag));
 }
 
 /** What a surface hands a verb: its positional arguments, and its options by attribute (`loginId`). */

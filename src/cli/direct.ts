@@ -8,7 +8,7 @@
 // arguments) goes to commander, which says what it always says.
 import { argumentsOf, flagNames, flagsOf, verbNamed, type CommandSpec, type NounSpec } from './command.js';
 import { GLOBAL_FLAGS, type GlobalFlag } from './global-flags.js';
-import { coerceValue, compileOption, type OptionSpec } from './options.js';
+import { answersTo, coerceValue, compileOption, type CompiledOption, type OptionSpec } from './options.js';
 
 /** What commander would hand the verb's action for this line. */
 export interface DirectLine {
@@ -114,7 +114,7 @@ function defaults(specs: readonly OptionSpec[], typed: boolean): Record<string, 
     const { attribute, long, default: typedDefault } = compileOption(spec);
     const declared = typed && spec.default !== undefined ? typedDefault : spec.default;
     if (!negated) values[attribute] = declared;
-    else if (!specs.slice(0, i).some((earlier) => declaresFlag(earlier, `--${long.slice('--no-'.length)}`))) values[attribute] = declared === undefined ? true : declared;
+    else if (!specs.slice(0, i).some((earlier) => answersTo(earlier, `--${long.slice('--no-'.length)}`))) values[attribute] = declared === undefined ? true : declared;
   });
   return values;
 }
@@ -122,13 +122,11 @@ function defaults(specs: readonly OptionSpec[], typed: boolean): Record<string, 
 /** A level's flag by any name it answers to (the first declared, as commander finds it), made when the line gives it. */
 function flagFinder(specs: readonly OptionSpec[], make: (spec: OptionSpec) => Flag): (name: string) => Flag | undefined {
   return (name) => {
-    const spec = specs.find((candidate) => declaresFlag(candidate, name));
+    const spec = specs.find((candidate) => answersTo(candidate, name));
     return spec && make(spec);
   };
 }
 
-/** Whether a declaration answers to this name; its words are read only where the text holds the name. */
-const declaresFlag = (spec: OptionSpec, name: string): boolean => spec.flags.includes(name) && flagNames(spec).includes(name);
 
 /** A global flag, its value read as globalOption has commander read it (the last parser set wins). */
 function globalFlag(spec: GlobalFlag): Flag {
@@ -144,7 +142,7 @@ function globalFlag(spec: GlobalFlag): Flag {
     }
     return spec.choices && !spec.choices.includes(value) ? undefined : value;
   };
-  return { attribute: compiled.attribute, takesValue: compiled.kind === 'value' || compiled.kind === 'list', negated: compiled.kind === 'negated', read };
+  return flagOf(compiled, read);
 }
 
 /** A verb's flag, its value read as commanderOption has commander read it; an optional value is commander's to read. */
@@ -155,5 +153,9 @@ function verbFlag(spec: OptionSpec): Flag {
     if (unreadable || (spec.choices && !spec.choices.includes(value))) return undefined;
     return spec.repeatable ? [value] : value;
   };
+  return flagOf(compiled, read);
+}
+
+function flagOf(compiled: CompiledOption, read: Flag['read']): Flag {
   return { attribute: compiled.attribute, takesValue: compiled.kind === 'value' || compiled.kind === 'list', negated: compiled.kind === 'negated', read };
 }

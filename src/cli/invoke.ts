@@ -6,7 +6,7 @@
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 import { err } from '../io/streams.js';
-import { destroyingOptions, type CommandResult, type CommandSpec, type DryRun, type Invocation } from './command.js';
+import { declares, destroyingOptions, type CommandResult, type CommandSpec, type DryRun, type Invocation } from './command.js';
 import type { Context } from './context.js';
 import { coerceValue, compileOptions, type OptionSpec } from './options.js';
 
@@ -36,7 +36,7 @@ export async function invoke<O>(spec: CommandSpec<O>, given: Invocation, ctx: Co
  */
 export function check<O>(spec: CommandSpec<O>, given: Invocation, how: { dryRun?: DryRun } = {}): Checked<O> {
   const options: Record<string, unknown> = { ...given.options };
-  const own = (flag: string) => (spec.options ?? []).some((o) => o.flags.split(/[\s,|]+/).includes(flag));
+  const own = (flag: string) => declares(spec, flag);
   if (how.dryRun) {
     // Whoever asked for the dry run (--dry-run, a tool's dry_run), the verb's own flag says it.
     if (own('--dry-run')) options.dryRun = true;

@@ -124,6 +124,12 @@ export function flagWords(flags: string): string[] {
   return flags.replaceAll(',', ' ').replaceAll('|', ' ').split(' ').filter((word) => word !== '');
 }
 
+/** Whether a declaration takes a value, required (`<path>`) or optional (`[who]`). */
+export const takesValue = (flags: string): boolean => flags.includes('<') || flags.includes('[');
+
+/** Whether a declaration answers to this flag (`--file`, `-f`); its words are split only where the text holds the name. */
+export const answersTo = (spec: Pick<OptionSpec, 'flags'>, name: string): boolean => spec.flags.includes(name) && flagWords(spec.flags).includes(name);
+
 /** The long flag of a declaration: `-f, --file <path>` → `--file`. */
 function longFlag(flags: string): string {
   const long = flagWords(flags).find((f) => f.startsWith('--'));
@@ -147,16 +153,16 @@ export function compileOption(spec: OptionSpec): CompiledOption {
   if (known) return known;
   const long = longFlag(spec.flags);
   const valueOptional = spec.flags.includes('[');
-  const takesValue = valueOptional || spec.flags.includes('<');
-  const kind: OptionKind = takesValue ? (spec.repeatable ? 'list' : 'value') : long.startsWith('--no-') ? 'negated' : 'switch';
+  const valued = takesValue(spec.flags);
+  const kind: OptionKind = valued ? (spec.repeatable ? 'list' : 'value') : long.startsWith('--no-') ? 'negated' : 'switch';
   const wrong = (why: string) => new Error(`option "${spec.flags}": ${why}`);
-  if (spec.repeatable && !takesValue) throw wrong('is repeatable but takes no value');
+  if (spec.repeatable && !valued) throw wrong('is repeatable but takes no value');
   if (spec.type !== undefined && kind !== 'value') throw wrong(`is a ${kind}, which cannot be a ${spec.type}`);
   if (spec.type !== undefined && spec.choices) throw wrong(`has choices, so it is not a ${spec.type}`);
   if ((spec.min !== undefined || spec.max !== undefined || spec.unit !== undefined) && spec.type === undefined) throw wrong('has a range or unit but no number type');
   const fieldType = spec.field?.type;
   if (spec.type !== undefined && fieldType !== undefined && fieldType !== spec.type) throw wrong(`is a ${spec.type}, but its field ${spec.field!.name} is a ${fieldType}`);
-  const type: ValueType = !takesValue ? 'boolean' : (spec.type ?? (spec.choices ? 'enum' : 'string'));
+  const type: ValueType = !valued ? 'boolean' : (spec.type ?? (spec.choices ? 'enum' : 'string'));
   const option: CompiledOption = { spec, attribute: attributeName(spec.flags), long, kind, valueOptional, type, min: spec.min, max: spec.max };
   if (kind === 'negated') option.default = true;
   else if (spec.default !== undefined) {

@@ -10,6 +10,7 @@ import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
 import { dryRunOf, flagNames, isNoun, loadNoun, verbNamed, wordOf, type NounSpec, type Runner } from './command.js';
 import { readDirect } from './direct.js';
+import { takesValue } from './options.js';
 import { check, run } from './invoke.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
@@ -156,12 +157,12 @@ function runnerFor(deps: Deps, state: ProgramState, facts: LineFacts): Runner {
  * when the word is neither (so everything loads and commander can suggest the right one).
  */
 function nounNamed(argv: string[]): { noun: (typeof lazyNouns)[number] | undefined; at: number } | null {
-  const takesValue = new Set(GLOBAL_FLAGS.filter((f) => f.flags.includes('<') || f.flags.includes('[')).flatMap(flagNames));
+  const valued = new Set(GLOBAL_FLAGS.filter((f) => takesValue(f.flags)).flatMap(flagNames));
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i];
     if (word === '--') return argv[i + 1] === undefined ? null : { noun: lazyNouns.find((n) => n.name === argv[i + 1]), at: i + 1 };
     if (word.startsWith('-')) {
-      if (!word.includes('=') && takesValue.has(word)) i++;
+      if (!word.includes('=') && valued.has(word)) i++;
       continue;
     }
     // A top-level command (apply, mcp) needs no noun; the nouns appear by name, as for --help.

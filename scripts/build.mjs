@@ -1,5 +1,5 @@
 // Bundles the CLI into CommonJS files, dist/lms.cjs and the parts only some commands load (see
-// buildFile), which bin/lms compiles each through a V8 code cache (see the launcher for why).
+// buildFile), which bin/lms requires through Node's own CommonJS loader.
 //   node scripts/build.mjs            build
 //   node scripts/build.mjs --analyze  build, then print each file's largest inputs
 //   node scripts/build.mjs --inputs=FILE  build, then write to FILE (JSON) every source file the
@@ -10,7 +10,6 @@
 // dynamically (each mock area's handlers and seed, the renderers, prompts, CSV, SQLite) becomes a
 // lazy initialiser, evaluated on its first use.
 import { build } from 'esbuild';
-import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
@@ -107,14 +106,14 @@ const packageApart = {
   },
 };
 
-/** How the CLI's files are built: one CommonJS script each, for the launcher to compile. */
+/** How the CLI's files are built: one CommonJS file each, which Node's loader requires. */
 const cliOptions = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  // Dynamic imports of builtins become require(): the launcher compiles the bundle as a script,
-  // which has no module loader behind import().
+  // Dynamic imports of builtins become require(): a builtin is there already, and import() would
+  // start Node's ESM loader for it.
   supported: { 'dynamic-import': false },
   // Whitespace and syntax only: names stay, so stack traces and error names read as in the source.
   minifyWhitespace: true,
@@ -136,9 +135,8 @@ const cliPlugins = [lazyChildProcess, mcpApart, packageApart];
  * The CLI in several files, split where the source already loads lazily: dist/lms.cjs (the
  * command line, the client, the renderers: what every command runs) and a file for each part only
  * some commands load: each noun's verbs, the mock and its SQLite layer, apply, the MCP server,
- * the bulk engine, OAuth. The launcher compiles each file through a code cache of its own, and a
- * code cache costs its deserialisation whole: in one bundle, `lms users list` decoded the mock,
- * apply and every other noun it never ran, a third of its CPU on Node 24.
+ * the bulk engine, OAuth. A file costs its reading and compiling whole: in one bundle, `lms users
+ * list` read and compiled the mock, apply and every other noun it never ran.
  *
  * Every module of the source belongs to exactly one file, so each is evaluated once and every
  * class and every module's state stays one: a file requires from another the modules it imports
@@ -166,9 +164,8 @@ function partOf(path) {
 const CORE = 'lms';
 /**
  * What the command line loads only for some commands, each a file of its own though every noun may
- * use it: by module, or by package (with the packages it alone brings). A code cache costs its
- * deserialisation whole, lazy functions and all: in lms.cjs these were half of what every command
- * decoded. A package two parts would share stays in lms.cjs unless it is named here, with one of them.
+ * use it: by module, or by package (with the packages it alone brings): in lms.cjs these were
+ * half of what every command read. A package two parts would share stays in lms.cjs unless it is named here, with one of them.
  */
 const lazyParts = {
   // `lms mock serve` alone: the server, its certificate, and busboy for the uploads it receives.
@@ -335,7 +332,6 @@ function exportsOnFirstUse(text) {
   for (const { object, body, getters } of moved) out = out.replace(body, (head) => `${head}__export(${object},${getters});`);
   return { text: out, moved: moved.length };
 }
-const cliFiles = files.map((file) => `${file}.cjs`);
 
 /** How each file of its own (the packages apart, the MCP SDK) is built: as the bundle is, without its plugins. */
 const part = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning', metafile: true };
@@ -368,31 +364,8 @@ const noAjv = {
 
 metafiles.push((await build({ ...part, entryPoints: ['src/mcp/sdk.ts'], plugins: [noAjv], outfile: 'dist/mcp-sdk.cjs' })).metafile);
 
-/** Every file of the build the launcher requires: the CLI's, the MCP SDK's, the packages apart. */
-const builtFiles = [...cliFiles, 'mcp-sdk.cjs', ...Object.values(packagesApart).map(({ file }) => `${file}.cjs`)];
-
-// Each file the launcher compiles is written as the function Node's CommonJS loader would wrap it
-// in, so the launcher compiles the text as read, with no copy of it made at every start (see
-// bin/lms). Not jq's, which the launcher leaves to Node's own require.
-for (const file of builtFiles.filter((name) => name !== `${packagesApart['jq-wasm/inline'].file}.cjs`)) {
-  const url = new URL(`../dist/${file}`, import.meta.url);
-  writeFileSync(url, `(function (exports, require, module, __filename, __dirname) {${readFileSync(url, 'latin1')}\n})`, 'latin1');
-}
-
 /** The CLI as the launcher loads it, for asking the built CLI what it says. */
 const launcher = fileURLToPath(new URL('../bin/lms', import.meta.url));
-
-// What the launcher keys its code caches by: a cache made for another build is never used. Every
-// file of the build counts: a new SDK with the CLI unchanged is another build.
-const hash = createHash('sha256');
-for (const part of builtFiles) hash.update(readFileSync(new URL(`../dist/${part}`, import.meta.url)));
-const id = hash.digest('hex').slice(0, 16);
-// The first words of the commands, by which the launcher picks a code cache for each.
-const commands = JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(require(${JSON.stringify(launcher)}).loadCli().commandNames)`], { encoding: 'utf8' }));
-// The files apart (packages, the MCP SDK), whose code caches serve every command alike: the
-// launcher keeps one for each command's first word only of the CLI's own files.
-const apart = ['mcp-sdk', ...Object.values(packagesApart).map(({ file }) => file)];
-writeFileSync(new URL('../dist/build.json', import.meta.url), `${JSON.stringify({ id, version: pkg.version, commands, apart })}\n`);
 
 // `lms --help` as the built CLI prints it off a terminal (80 columns): the launcher prints this file
 // instead of loading the CLI, as it does for --version. A test checks that the two stay the same.

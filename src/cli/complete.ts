@@ -33,7 +33,7 @@ export interface CompleteOptions {
   deadlineMs?: number;
   /** How long an answer is kept. */
   cacheMs?: number;
-  /** Where answers are kept: `completions` in the user's cache directory (LMS_CACHE_DIR, as the launcher's code cache) unless given. */
+  /** Where answers are kept: `completions` in the user's cache directory (LMS_CACHE_DIR, as the compile cache) unless given. */
   cacheDir?: string;
   now?: () => number;
 }

@@ -5,8 +5,6 @@ import type { Deps } from './context.js';
 import { formatError, handleError } from './handle-error.js';
 import { buildProgram, jsonErrorsRequested, runPlainLine, type ProgramState } from './program.js';
 
-export { v8FlagsChanged } from './young-generation.js';
-export { commandNames } from './program.js';
 
 export async function run(argv: string[], deps?: Partial<Deps>): Promise<number> {
   const env = deps?.env ?? process.env;

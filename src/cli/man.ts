@@ -31,7 +31,9 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   { name: 'LMS_CONFIG_DIR', description: 'The directory of the profile file (config.json) and its locks, instead of the platform\'s configuration directory.' },
   { name: 'LMS_STATE_DIR', description: 'Where bulk jobs keep their journals, lms apply its keys and every command its audit log (audit.log), instead of the user\'s cache directory.' },
   { name: 'LMS_AUDIT_KEEP_DAYS', description: 'How many days the audit log keeps its entries (lms log reads them): older ones are dropped when it rotates (at 10 MiB) or first writes; 90 by default.' },
-  { name: 'LMS_CACHE_DIR', description: "Where the launcher keeps its code cache, instead of the user's cache directory." },
+  { name: 'LMS_CACHE_DIR', description: "Where Node's compile cache (Node 22 and later) and completion answers are kept, instead of the user's cache directory." },
+  { name: 'NODE_COMPILE_CACHE', description: "Node's own: a compile cache directory of the user's choosing, which lms then uses instead of its own." },
+  { name: 'NODE_DISABLE_COMPILE_CACHE', description: "Node's own: set (even empty), no compile cache is read or written." },
   { name: 'LMS_WAIT_TIMEOUT', description: 'How many seconds any wait for background work lasts (progress --wait, async sends, bulk grading); 1800 by default.' },
   { name: 'LMS_JQ_TIMEOUT', description: 'How many seconds one run of a --jq filter may take before it is ended (exit 2, naming the limit), not counting time spent waiting for a slow reader; 30 by default.' },
   { name: 'LMS_JQ_MEMORY', description: 'How many megabytes the process may grow by while a --jq filter runs before it is ended (exit 2, naming the limit); 1024 by default.' },
@@ -69,7 +71,7 @@ const FILES: readonly { path: string; description: string }[] = [
   { path: '~/.config/lms/config.json', description: 'The profiles: base URL of each instance, and its token where no keychain keeps it (mode 0600). $XDG_CONFIG_HOME/lms if set, or LMS_CONFIG_DIR.' },
   { path: '~/.config/lms/locks/', description: 'Locks beside the profile file, so that commands running at once renew a token once between them.' },
   { path: '~/.local/share/lms/mock.db', description: "The mock's database, created and seeded on first use ($XDG_DATA_HOME/lms if set, LMS_MOCK_DB or --mock-db to choose another)." },
-  { path: '~/.cache/lms/', description: "The launcher's code cache ($XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR), and the journals of bulk jobs, lms apply's keys and the audit log of every write, audit.log (LMS_STATE_DIR to move those)." },
+  { path: '~/.cache/lms/', description: "Node's compile cache, compile/ (Node 22 and later; $XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR), and the journals of bulk jobs, lms apply's keys and the audit log of every write, audit.log (LMS_STATE_DIR to move those)." },
 ];
 
 /** A command as its page describes it, its flags and arguments as commander shows them in help. */

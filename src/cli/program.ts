@@ -20,9 +20,6 @@ import type { Activity } from '../io/activity.js';
 /** Every command as data, for what describes the command line without building it (completions). */
 export { commandModel };
 
-/** The first words of every command (nouns and top-level verbs): the launcher keeps a code cache for each. */
-export const commandNames: readonly string[] = [...lazyNouns.map((n) => n.name), ...topLevelNames];
-
 export interface ProgramState {
   /** Errors are written as one JSON object when -o json (or LMS_OUTPUT=json) is in force. */
   jsonErrors: boolean;

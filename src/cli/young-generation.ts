@@ -11,10 +11,3 @@ export function keepYoungGenerationSmall(): void {
   process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
 }
 
-/**
- * V8 stamps a code cache with the flags in force when it is made: one made after this run changed
- * a flag would be refused by every run that does not, so the launcher does not write it.
- */
-export function v8FlagsChanged(): boolean {
-  return capped;
-}

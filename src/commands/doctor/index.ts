@@ -100,7 +100,7 @@ export function systemProbe(ctx: Context): DoctorProbe {
       return readBody(await send(pathOf('users.list', { account_id: 'self' }), { per_page: '2' }, (host) => `Looking for a user to try acting as on ${host}`));
     },
     now: () => Date.now(),
-    // Where the launcher keeps its code cache (bin/lms): LMS_CACHE_DIR, else the platform's cache directory.
+    // Where the launcher keeps Node's compile cache (bin/lms): LMS_CACHE_DIR, else the platform's cache directory.
     async cacheDir() {
       return ctx.env.LMS_CACHE_DIR ? resolve(ctx.env.LMS_CACHE_DIR) : userCacheDir();
     },

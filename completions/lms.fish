@@ -287,11 +287,13 @@ complete -c lms -n '__fish_seen_subcommand_from api; and not __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from api; and not __fish_seen_subcommand_from help request routes' -a 'routes' -d 'List every API route lms knows (the route table)'
 
 # lms api flags
+complete -c lms -n '__fish_seen_subcommand_from api' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from api' -l 'field' -s 'f' -x -d 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed'
 complete -c lms -n '__fish_seen_subcommand_from api' -l 'input' -r -F -d 'a JSON body from a file, or - for stdin'
 complete -c lms -n '__fish_seen_subcommand_from api' -l 'paginate' -d 'follow Link rel="next" and print every item'
 
 # lms api request flags
+complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from request' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from request' -l 'field' -s 'f' -x -d 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed'
 complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from request' -l 'input' -r -F -d 'a JSON body from a file, or - for stdin'
 complete -c lms -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from request' -l 'paginate' -d 'follow Link rel="next" and print every item'

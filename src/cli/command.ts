@@ -64,6 +64,15 @@ export interface CommandSpec<O = Record<string, unknown>> {
    * before it, and nothing of the instance's data to preview.
    */
   dryRun?: false;
+  /**
+   * false: the verb's DELETE takes back a mark or a choice of the caller's own (unread, unfollow,
+   * unsubscribe, hide from the stream, log out here): it ends nothing of anyone's, so it is not
+   * asked about. 'asks': it asks itself, when what it is given destroys (`conv remove-messages`,
+   * only when no message would be left).
+   */
+  destroys?: false | 'asks';
+  /** The verb sends whatever request its arguments name (`lms api`): it may write, so it has --dry-run. */
+  anyRequest?: true;
   /** Fields the verb sets whatever its flags say (`quizzes publish`: published true). */
   sets?: Record<string, string | number | boolean | null>;
   run(input: { args: string[]; opts: O; ctx: Context }): Promise<CommandResult>;
@@ -185,9 +194,22 @@ export function destroyingOptions(spec: Pick<CommandSpec<never>, 'options'>, opt
   return found;
 }
 
-/** Whether a verb sends writes: any of its routes is not a GET. What `--dry-run` is added to. */
+/** Whether a verb sends writes: any of its routes is not a GET, or it sends what it is told. What `--dry-run` is added to. */
 export function sendsWrites(spec: CommandSpec<never>): boolean {
-  return (spec.routes ?? []).some((id) => route(id).method !== 'GET');
+  return spec.anyRequest === true || (spec.routes ?? []).some((id) => route(id).method !== 'GET');
+}
+
+/**
+ * Whether every run of a verb destroys: it deletes one of its noun's objects, or sends a DELETE
+ * (which also concludes and deactivates enrollments), and no flag of its says when it does. Such a
+ * verb asks first on a terminal and needs --yes elsewhere; `lms mcp` answers its plan and a
+ * confirm token first. A verb that destroys only with a flag (`--sync`, `--prune`) is asked then.
+ */
+export function destroysAlways(spec: CommandSpec<never>): boolean {
+  if (!sendsWrites(spec) || spec.destroys === false) return false;
+  if (spec.writes === 'delete') return true;
+  if ((spec.options ?? []).some((o) => o.destroys === true)) return false;
+  return (spec.routes ?? []).some((id) => route(id).method === 'DELETE');
 }
 
 /**

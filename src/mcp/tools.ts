@@ -2,7 +2,7 @@
 // (`users list` → users_list), its input schema built from the verb's arguments and flags, its
 // description from the verb's help. Nothing here lists a verb by hand but the nouns that are about
 // this machine rather than the instance (profiles, the mock, raw requests, the setup).
-import { isNoun, sendsWrites, wordOf, type CommandModel, type CommandSpec, type Verbs } from '../cli/command.js';
+import { destroysAlways, isNoun, sendsWrites, wordOf, type CommandModel, type CommandSpec, type Verbs } from '../cli/command.js';
 import { compileOption, type CompiledOption } from '../cli/options.js';
 import { route } from '../spec/routes.js';
 import { DATA_NOTICE, holdsPeoplesText } from './fence.js';
@@ -177,16 +177,13 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
 }
 
 /**
- * What a verb may do: a verb that sends a DELETE destroys; one that sends any other write changes.
- * A verb that destroys only with a flag (`--sync`, `--prune`: `destroys`) changes, and destroys when
- * the flag is given; one that destroys on an answer (`conv batch --event destroy`) asks for
- * confirmation then, which is where the server refuses it.
+ * What a verb may do, as the command line reads it (destroysAlways): a verb that destroys only with
+ * a flag (`--sync`, `--prune`) changes, and destroys when the flag is given; one that destroys on an
+ * answer (`conv batch --event destroy`) asks for confirmation then.
  */
 function accessOf(spec: CommandSpec<never>): Access {
   if (!sendsWrites(spec)) return 'read';
-  if (spec.writes === 'delete') return 'destructive';
-  if ((spec.options ?? []).some((o) => o.destroys === true)) return 'write';
-  return (spec.routes ?? []).some((id) => route(id).method === 'DELETE') ? 'destructive' : 'write';
+  return destroysAlways(spec) ? 'destructive' : 'write';
 }
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/-/g, '_');

@@ -112,7 +112,10 @@ describe('--dry-run on every verb that writes', async () => {
     expect(Object.keys(out.requests[0])).toEqual(expect.arrayContaining(['method', 'url', 'body']));
     // The write shown is one the verb declares: what it would really have sent.
     const [{ method, url }] = out.requests;
-    expect(verb.spec.routes).toContain(matchRoute(method, new URL(url).pathname)?.route.id);
+    const matched = matchRoute(method, new URL(url).pathname)?.route.id;
+    // `lms api` sends whatever it is told: a route of the table, not one it declares.
+    if (verb.spec.anyRequest) expect(matched).toBeDefined();
+    else expect(verb.spec.routes).toContain(matched);
     expect(r.stderr).toMatch(/^Dry run: nothing was sent\./m);
     expect(r.stdout + r.stderr).not.toContain(MOCK_ADMIN_TOKEN);
   });

@@ -44,8 +44,8 @@ describe('lms enrollments list / add / end', () => {
     expect(added.exitCode).toBe(0);
     const e = json(added.stdout) as { id: number; enrollment_state: string; course_id: number };
     expect(e).toMatchObject({ enrollment_state: 'active', course_id: 3 });
-    expect(json((await lms.run(`enrollments deactivate ${e.id} --course 3 -o json --fields enrollment_state`)).stdout)).toEqual({ enrollment_state: 'inactive' });
-    expect(json((await lms.run(`enrollments conclude ${e.id} --course 3 -o json --fields enrollment_state`)).stdout)).toEqual({ enrollment_state: 'completed' });
+    expect(json((await lms.run(`enrollments deactivate ${e.id} --course 3 --yes -o json --fields enrollment_state`)).stdout)).toEqual({ enrollment_state: 'inactive' });
+    expect(json((await lms.run(`enrollments conclude ${e.id} --course 3 --yes -o json --fields enrollment_state`)).stdout)).toEqual({ enrollment_state: 'completed' });
     const refused = await lms.run(`enrollments delete ${e.id} --course 3`);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('pass --yes to confirm');
@@ -69,8 +69,8 @@ describe('lms sections', () => {
     expect((await lms.run(`sections update ${created.id}`)).exitCode).toBe(2);
     const moved = await lms.run(`sections crosslist ${created.id} --to sis_course_id:BIO-101L -o json --fields course_id,nonxlist_course_id`);
     expect(json(moved.stdout)).toEqual({ course_id: 5, nonxlist_course_id: 1 });
-    expect(json((await lms.run(`sections uncrosslist ${created.id} -o json --fields course_id,nonxlist_course_id`)).stdout)).toEqual({ course_id: 1, nonxlist_course_id: null });
-    const again = await lms.run(`sections uncrosslist ${created.id}`);
+    expect(json((await lms.run(`sections uncrosslist ${created.id} --yes -o json --fields course_id,nonxlist_course_id`)).stdout)).toEqual({ course_id: 1, nonxlist_course_id: null });
+    const again = await lms.run(`sections uncrosslist ${created.id} --yes`);
     expect(again.exitCode).toBe(5);
     expect(again.stderr).toContain('section is not cross-listed');
     expect((await lms.run(`sections delete ${created.id} --yes`)).exitCode).toBe(0);

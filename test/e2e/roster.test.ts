@@ -72,12 +72,12 @@ describe('lms enrollments over HTTP', () => {
     expect(grader).toEqual({ id: grader.id, user_id: 13, type: 'TaEnrollment', role: 'Grader', enrollment_state: 'invited', course_id: 1, course_section_id: 2 });
 
     const state = ['--fields', 'id,enrollment_state'];
-    expect(await json(['enrollments', 'deactivate', String(active.id), '--course', '3', ...state])).toEqual({ id: active.id, enrollment_state: 'inactive' });
-    expect(await json(['enrollments', 'conclude', String(active.id), '--course', 'sis_course_id:HIST-110', ...state])).toEqual({ id: active.id, enrollment_state: 'completed' });
+    expect(await json(['enrollments', 'deactivate', String(active.id), '--course', '3', '--yes', ...state])).toEqual({ id: active.id, enrollment_state: 'inactive' });
+    expect(await json(['enrollments', 'conclude', String(active.id), '--course', 'sis_course_id:HIST-110', '--yes', ...state])).toEqual({ id: active.id, enrollment_state: 'completed' });
     const [completed, unconfirmed, missing] = await Promise.all([
       json(['enrollments', 'list', '--user', '7', '--state', 'completed', '--fields', 'id,course_id']),
       lms(['enrollments', 'delete', String(grader.id), '--course', '1']),
-      failure(['enrollments', 'conclude', '99999', '--course', '1']),
+      failure(['enrollments', 'conclude', '99999', '--course', '1', '--yes']),
     ]);
     expect(completed).toContainEqual({ id: active.id, course_id: 3 });
     expect(missing).toEqual({ exit: 4, message: expect.stringContaining('enrollment 99999 not found') as string });
@@ -137,9 +137,9 @@ describe('lms sections over HTTP', () => {
     expect(bioLab).toEqual(expect.arrayContaining(enrolled.map((e) => ({ id: e.id, course_section_id: created.id }))));
     expect(labSections).toContainEqual({ id: created.id, course_id: 5, nonxlist_course_id: 1 });
 
-    expect(await json(['sections', 'uncrosslist', id, '--fields', 'course_id,nonxlist_course_id'])).toEqual({ course_id: 1, nonxlist_course_id: null });
+    expect(await json(['sections', 'uncrosslist', id, '--yes', '--fields', 'course_id,nonxlist_course_id'])).toEqual({ course_id: 1, nonxlist_course_id: null });
     expect(await json(members)).toEqual(inSection(1));
-    const again = await failure(['sections', 'uncrosslist', id]);
+    const again = await failure(['sections', 'uncrosslist', id, '--yes']);
     expect(again).toEqual({ exit: 5, message: expect.stringContaining('section is not cross-listed') as string });
 
     const occupied = await failure(['sections', 'delete', id, '--yes']);

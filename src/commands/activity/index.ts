@@ -63,6 +63,7 @@ const hideItem = command({
   name: 'hide <id>',
   summary: 'Hide an item of your stream for good (later activity on it does not bring it back)',
   routes: ['users.hideStreamItem'],
+  destroys: false,
   examples: ['lms activity hide 6 --as-user 11'],
   async run({ args, ctx }) {
     return item(await (await ctx.client()).ops.users.hideStreamItem({ id: args[0]! }));

@@ -63,12 +63,17 @@ const request = command({
   name: 'request <method> <path>',
   summary: 'Send any request to the API (the default: `lms api GET /api/v1/users/self`)',
   isDefault: true,
+  anyRequest: true,
   options: {
     field: { flags: '-f, --field <key=value>', description: 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed', repeatable: true },
     input: { file: 'read', flags: '--input <file>', description: 'a JSON body from a file, or - for stdin' },
     paginate: { flags: '--paginate', description: 'follow Link rel="next" and print every item' },
   },
-  examples: ['lms api GET /api/v1/accounts/1/users -f search_term=smith --paginate', 'lms api PUT /api/v1/users/self -f "user[time_zone]=Europe/Berlin"'],
+  examples: [
+    'lms api PUT /api/v1/users/self -f "user[time_zone]=Europe/Berlin"',
+    'lms api GET /api/v1/accounts/1/users -f search_term=smith --paginate',
+    'lms api DELETE /api/v1/courses/1/enrollments/4 -f task=conclude --dry-run',
+  ],
   async run({ args, opts, ctx }) {
     const method = args[0].toUpperCase() as HttpMethod;
     if (!METHODS.includes(method)) throw new UsageError(`method must be one of ${METHODS.join(', ')}, got "${args[0]}"`);
@@ -80,6 +85,8 @@ const request = command({
     if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET');
     const params = fieldsToParams(opts.field ?? []);
     const body = opts.input ? { ...(await readInput(ctx.input(opts.input), ctx.io.stdin)), ...params } : params;
+    // A DELETE ends what it names: asked, as every verb that deletes is (a dry run shows it instead).
+    if (method === 'DELETE') await ctx.confirm(`DELETE ${path}`);
     const client = await ctx.client();
     if (opts.paginate) {
       const { toQueryString } = await import('../../client/encode.js');

@@ -48,6 +48,7 @@ export const authVerbs: Verbs = [
     // The token endpoint too: an expired access token is renewed before it can be revoked.
     routes: ['oauth.token', 'oauth.revoke'],
     dryRun: false,
+    destroys: false,
     examples: ['lms auth logout -p prod'],
     async run({ ctx }) {
       await logout(ctx);

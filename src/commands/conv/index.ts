@@ -86,6 +86,7 @@ const removeMessages = command({
   summary: 'Remove messages from your view of a conversation (removing the last one deletes it for you)',
   routes: ['conversations.get', 'conversations.removeMessages'],
   writes: 'delete',
+  destroys: 'asks',
   options: { message: { flags: '--message <id>', description: 'a message id (repeatable, or comma-separated)', repeatable: true, required: true } },
   examples: ['lms conv remove-messages 5 --message 9', 'lms conv remove-messages 6 --message 8 --yes'],
   async run({ args, opts, ctx }) {

@@ -99,17 +99,18 @@ const addEnrollment = command({
   },
 });
 
-/** conclude, deactivate and delete: the same request with another `task`. */
-function endVerb(name: 'conclude' | 'deactivate' | 'delete', summary: string, confirm: boolean) {
+/** conclude, deactivate and delete: the same DELETE request with another `task`. */
+function endVerb(name: 'conclude' | 'deactivate' | 'delete', summary: string) {
   return command({
     name: `${name} <id>`,
     summary,
     routes: ['enrollments.end'],
     columns: ONE_COLUMNS,
     options: { course: { ...contextFlags.course, required: true } },
-    examples: [`lms enrollments ${name} 4 --course sis_course_id:BIO-101${confirm ? ' --yes' : ''}`],
+    examples: [`lms enrollments ${name} 4 --course sis_course_id:BIO-101 --yes`],
     async run({ args, opts, ctx }) {
-      if (confirm) await ctx.confirm(`${name[0].toUpperCase()}${name.slice(1)} enrollment ${args[0]} of course ${opts.course}`);
+      // Each ends the user's access to the course, or some of it: asked as a delete is.
+      await ctx.confirm(`${name[0].toUpperCase()}${name.slice(1)} enrollment ${args[0]} of course ${opts.course}`);
       const client = await ctx.client();
       return item(await client.ops.enrollments.end({ course_id: opts.course, id: args[0], task: name }));
     },
@@ -119,9 +120,9 @@ function endVerb(name: 'conclude' | 'deactivate' | 'delete', summary: string, co
 export const enrollmentsVerbs: Verbs = [
   listEnrollments,
   addEnrollment,
-  endVerb('conclude', 'Conclude an enrollment (it becomes completed; the user keeps read access to the course)', false),
-  endVerb('deactivate', 'Deactivate an enrollment (inactive: the user loses access until reactivated)', false),
-  endVerb('delete', 'Delete an enrollment', true),
+  endVerb('conclude', 'Conclude an enrollment (it becomes completed; the user keeps read access to the course)'),
+  endVerb('deactivate', 'Deactivate an enrollment (inactive: the user loses access until reactivated)'),
+  endVerb('delete', 'Delete an enrollment'),
   importEnrollments,
   exportEnrollments,
 ] as Verbs;

@@ -121,8 +121,10 @@ const uncrosslist = command({
   writes: 'update',
   sets: { crosslist_to: null },
   columns: COLUMNS,
-  examples: ['lms sections uncrosslist 7'],
+  examples: ['lms sections uncrosslist 7 --yes'],
   async run({ args, ctx }) {
+    // Its students leave the course it was cross-listed into, as Canvas warns when asked.
+    await ctx.confirm(`Move section ${args[0]} back into its original course (its students leave the course it is cross-listed into)`);
     const client = await ctx.client();
     return item(await client.ops.sections.uncrosslist({ id: args[0] }));
   },

@@ -23,6 +23,7 @@ const ignoreTodo = command({
   name: 'ignore <assignment>',
   summary: 'Set a to-do item aside until it changes (--permanently: for good)',
   routes: ['users.todo', 'users.ignoreTodo'],
+  destroys: false,
   options: {
     permanently: { flags: '--permanently', description: 'for good, even when the item changes' },
     purpose: { flags: '--purpose <purpose>', description: 'grading or submitting, when the assignment is on your list for both', choices: ['grading', 'submitting'] },

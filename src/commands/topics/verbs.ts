@@ -473,6 +473,8 @@ function markVerb(n: TopicNoun, state: 'read' | 'unread') {
       `discussions.markTopic${state === 'read' ? 'Read' : 'Unread'}@${c}` as const,
       `discussions.markEntry${state === 'read' ? 'Read' : 'Unread'}@${c}` as const,
     ]),
+    // Unread is a DELETE of the read mark: it ends nothing.
+    destroys: false,
     options: { ...where, ...forcedFlag },
     examples: [ex(`${state} ${topic} --course 1`), ex(`${state} ${topic} ${entry} --course 1 --forced`)],
     async run({ args, opts, ctx }) {
@@ -497,6 +499,7 @@ function markAllVerb(n: TopicNoun, state: 'read' | 'unread') {
     name: `${state}-all <${n.one}>`,
     summary: `Mark the ${n.one} and all its entries ${state}`,
     routes: (['courses', 'groups', 'collection_items'] as const).map((c) => `discussions.markAll${state === 'read' ? 'Read' : 'Unread'}@${c}` as const),
+    destroys: false,
     options: { ...where, ...forcedFlag },
     examples: [example(n)(`${state}-all ${n.seeded.topic} --course 1`)],
     async run({ args, opts, ctx }) {
@@ -514,6 +517,7 @@ function subscriptionVerb(n: TopicNoun, on: boolean) {
     name: `${on ? 'subscribe' : 'unsubscribe'} <${n.one}>`,
     summary: on ? `Be notified of new entries in ${n.aOne}` : `Stop notifications of new entries in ${n.aOne}`,
     routes: (['courses', 'groups', 'collection_items'] as const).map((c) => `discussions.${on ? 'subscribe' : 'unsubscribe'}@${c}` as const),
+    destroys: false,
     options: where,
     examples: [example(n)(`${on ? 'subscribe' : 'unsubscribe'} ${n.seeded.topic} --course 1`)],
     async run({ args, opts, ctx }) {

@@ -179,6 +179,7 @@ const unfollow = command({
   name: 'unfollow <id>',
   summary: 'Stop following a user',
   routes: ['users.unfollow'],
+  destroys: false,
   examples: ['lms users unfollow 8'],
   async run({ args, ctx }) {
     await (await ctx.client()).ops.users.unfollow({ user_id: userPath(args[0]) });

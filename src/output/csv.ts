@@ -6,7 +6,9 @@ import type { RenderOptions } from './formats.js';
 
 /**
  * Header row, then one row per item as it arrives. Without known columns, the first item's keys are
- * used. Text a spreadsheet would run as a formula is guarded (csv-guard.ts) unless `raw`.
+ * used. Text a spreadsheet would run as a formula is guarded (csv-guard.ts) unless `raw`. Nothing
+ * is written before the first item, or before the list is known to be empty: a list that fails
+ * first (an instance that does not answer, a 401) leaves no header that reads as an empty export.
  */
 export async function writeCsvList(
   items: AsyncIterable<unknown> | Iterable<unknown>,
@@ -14,17 +16,15 @@ export async function writeCsvList(
 ): Promise<number> {
   const csvLine = (cells: string[]) => stringify([raw ? cells : cells.map(guardCell)]);
   let header = fields ?? columns;
-  if (header) await out(io, csvLine(header));
   let count = 0;
   for await (const item of items) {
     const record = asRecord(item);
-    if (!header) {
-      header = Object.keys(record);
-      await out(io, csvLine(header));
-    }
+    header ??= Object.keys(record);
+    if (count === 0) await out(io, csvLine(header));
     await out(io, csvLine(header.map((column) => csvCell(valueAt(record, column)))));
     count++;
   }
+  if (count === 0 && header) await out(io, csvLine(header));
   return count;
 }
 

@@ -133,6 +133,29 @@ describe('csv', () => {
     expect(stderr).toBe('');
   });
 
+  it.each([
+    ['known columns', { columns: ['id', 'name'] }],
+    ['fields', { fields: ['id'] }],
+  ])('a list that fails before its first item writes nothing, not even the header (%s)', async (_what, options) => {
+    const io = fakeIO();
+    async function* refused(): AsyncGenerator<unknown> {
+      yield* [];
+      throw new Error('401 from the instance');
+    }
+    await expect(renderList(refused(), { io, format: 'csv', ...options })).rejects.toThrow('401');
+    expect(io.stdoutText()).toBe('');
+  });
+
+  it('a list that fails after its first page keeps what it wrote: header and rows', async () => {
+    const io = fakeIO();
+    async function* partly(): AsyncGenerator<unknown> {
+      yield { id: 1 };
+      throw new Error('timed out');
+    }
+    await expect(renderList(partly(), { io, format: 'csv', columns: ['id'] })).rejects.toThrow('timed out');
+    expect(io.stdoutText()).toBe('id\n1\n');
+  });
+
   it('quotes commas, quotes and newlines', async () => {
     const { stdout } = await listOutput([{ name: 'Smith, Jo', note: 'says "hi"', bio: 'line 1\nline 2', plain: 'ok' }], 'csv');
     expect(stdout).toBe('name,note,bio,plain\n"Smith, Jo","says ""hi""","line 1\nline 2",ok\n');

@@ -197,7 +197,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   }
 
   await ctx.auditJob({ name: job.job, counts: { ...counts, invalid: bad.size, ...(extra.length ? { not_in_file: extra.length } : {}) }, journal: journal.path });
-  report.summary(`Imported ${valid.length} rows in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}${destroyNote}.`);
+  report.summary(`Imported ${valid.length} row${valid.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}${destroyNote}.`);
   report.attention(
     [...invalidRows, ...resultRows.filter((_, i) => needsAttention(results[i])), ...extraRows.filter((x) => x.status === 'failed')].sort(byLineFirst),
     [...extra.filter((e) => e.status === 'failed').map((x) => `  ${x.key}: ${x.error ?? 'failed'}`), ...attention],

@@ -249,3 +249,16 @@ describe('--failed-out', () => {
     expect(JSON.parse(r.stderr)).toEqual({ summary: expect.any(String), notes: [expect.stringContaining('was not written')] });
   });
 });
+
+describe('the summary line', () => {
+  it.each([
+    [1, 'Imported 1 row in'],
+    [2, 'Imported 2 rows in'],
+  ])('%i row(s): %s', async (n, words) => {
+    const w = workspace();
+    const rows = Array.from({ length: n }, (_, i) => `Row ${i},row.${i}\n`).join('');
+    const r = await session(w.env).run(['users', 'import', w.file('u.csv', `name,login_id\n${rows}`), '--account', '1']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(words);
+  });
+});

@@ -125,11 +125,22 @@ export function resolveRemote(choice: Extract<InstanceChoice, { kind: 'remote' }
  * token came from: an OAuth login is renewed by logging in again, a pasted token by storing a new
  * one, LMS_TOKEN by whoever set it.
  */
-export function refusedTokenHint(remote: Pick<RemoteInstance, 'tokenSource' | 'profileName'>, loggedIn: boolean): string {
+export function refusedTokenHint(
+  remote: Pick<RemoteInstance, 'tokenSource' | 'profileName' | 'baseUrl' | 'caFile' | 'insecure'>,
+  loggedIn: boolean,
+): string {
   if (remote.tokenSource === 'LMS_TOKEN') return 'LMS_TOKEN was refused: set it to a valid token, or unset it to use a profile';
   const name = remote.profileName ?? 'NAME';
   if (loggedIn) return `log in again: lms auth login -p ${name}`;
-  return `make a new token in your account settings on the instance, then store it: lms profile add ${name} --token-stdin`;
+  // The whole command that stores it again: `profile add` replaces the profile, so it is given
+  // everything the profile had that the command line can say.
+  const kept = [`--url ${shellWord(remote.baseUrl)}`, remote.caFile ? `--ca-file ${shellWord(remote.caFile)}` : '', remote.insecure ? '--insecure' : ''];
+  return `make a new token in your account settings on the instance, then store it: lms profile add ${shellWord(name)} ${kept.filter(Boolean).join(' ')} --token-stdin`;
+}
+
+/** A word as a POSIX shell reads it back: quoted only when it must be. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Where the winning choice came from, as -v names it. */

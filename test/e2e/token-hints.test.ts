@@ -45,8 +45,13 @@ describe('a refused token', () => {
     expect(added.exitCode, added.stderr).toBe(0);
     const r = await lms(['-p', 'pasted', 'users', 'get', 'self']);
     expect(r.exitCode).toBe(3);
-    expect(r.stderr).toContain('then store it: lms profile add pasted --token-stdin');
-    expect((await doctorAuth(['-p', 'pasted']))?.fix).toContain('lms profile add pasted --token-stdin');
+    const hint = `lms profile add pasted --url ${served.url} --token-stdin`;
+    expect(r.stderr).toContain(`then store it: ${hint}`);
+    expect((await doctorAuth(['-p', 'pasted']))?.fix).toContain(hint);
+    // The hint is a whole command: run as printed with a good token, the profile works again.
+    const stored = await lms(hint.split(' ').slice(1), {}, '1~mock-admin');
+    expect(stored.exitCode, stored.stderr).toBe(0);
+    expect((await lms(['-p', 'pasted', 'users', 'get', 'self'])).exitCode).toBe(0);
   });
 
   it('from a login whose session ended: log in again, never paste a token', { timeout: 60_000 }, async () => {

@@ -1,9 +1,9 @@
 // The entry the launcher calls: parse, run, and map any error to an exit code. Never exits itself.
-import { ExitCode, InterruptedError } from '../errors.js';
+import { ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { systemIO } from '../io/streams.js';
 import type { Deps } from './context.js';
-import { formatError, handleError } from './handle-error.js';
-import { buildProgram, jsonErrorsRequested, runPlainLine, type ProgramState } from './program.js';
+import { formatError, handleError, toLmsError } from './handle-error.js';
+import { buildProgram, jsonErrorsRequested, runPlainLine, synonymOf, type ProgramState } from './program.js';
 
 
 export async function run(argv: string[], deps?: Partial<Deps>): Promise<number> {
@@ -36,7 +36,7 @@ export async function run(argv: string[], deps?: Partial<Deps>): Promise<number>
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
-    return handleError(error, io, state.jsonErrors);
+    return handleError(await withSynonym(error, argv), io, state.jsonErrors);
   } finally {
     process.removeListener('SIGINT', interrupted);
   }
@@ -56,4 +56,12 @@ async function runComplete(argv: string[], deps: Partial<Deps> & { env: NodeJS.P
   }
   process.stdout.write(text, () => process.exit(ExitCode.ok));
   return new Promise<number>(() => undefined);
+}
+
+/** An unknown verb that commander found no spelling for, with the verb the noun has by that name's meaning. */
+async function withSynonym(error: unknown, argv: string[]): Promise<unknown> {
+  const failure = toLmsError(error);
+  if (failure.details?.code !== 'commander.unknownCommand' || failure.hint) return error;
+  const verb = await synonymOf(argv).catch(() => undefined);
+  return verb ? new UsageError(failure.message, { hint: `did you mean ${verb}?`, details: failure.details }) : error;
 }

@@ -150,7 +150,7 @@ function mainPage(program: ManProgram, help: Help): string {
   lines.push('.SH DESCRIPTION', text(`${program.description}.`));
   lines.push(
     '.PP',
-    text('A command is a noun and a verb: lms users list, lms enrollments create. Each noun has a page of its own, lms-NOUN(1), with its verbs, their arguments, flags and examples; lms NOUN --help and lms NOUN VERB --help say the same.'),
+    text('A command is a noun and a verb: lms users list, lms enrollments add. Each noun has a page of its own, lms-NOUN(1), with its verbs, their arguments, flags and examples; lms NOUN --help and lms NOUN VERB --help say the same.'),
     '.PP',
     text('Data goes to stdout: a table on a terminal, JSON when piped, unless -o says otherwise. Progress, warnings and errors go to stderr. Precedence: a flag beats the environment, which beats the profile file.'),
   );

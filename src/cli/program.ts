@@ -148,6 +148,37 @@ function runnerFor(deps: Deps, state: ProgramState, facts: LineFacts): Runner {
   };
 }
 
+/** The verbs people reach for from other tools, and the ones lms names them by. */
+const VERB_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  remove: ['delete', 'unlink'],
+  rm: ['delete', 'remove'],
+  del: ['delete', 'remove'],
+  destroy: ['delete', 'remove'],
+  create: ['add', 'new'],
+  new: ['create', 'add'],
+  add: ['create'],
+  ls: ['list'],
+  show: ['get'],
+  get: ['show'],
+  view: ['get', 'show'],
+  edit: ['update'],
+  set: ['update'],
+  modify: ['update'],
+};
+
+/**
+ * For a verb the noun does not have, the one it has by another name (`users remove`: delete;
+ * `enrollments create`: add), which commander's spelling suggestion does not find.
+ */
+export async function synonymOf(argv: string[]): Promise<string | undefined> {
+  const named = nounNamed(argv);
+  const word = named?.noun && argv[named.at + 1];
+  if (!named?.noun || !word) return undefined;
+  const noun = await loadNoun(named.noun);
+  const found = (VERB_SYNONYMS[word.toLowerCase()] ?? []).find((verb) => verbNamed(noun, verb));
+  return found && `lms ${noun.name} ${found}`;
+}
+
 /**
  * The noun an argument list invokes, and where: the first word that is not a global option or its
  * value. null when there is none (`lms --help`) or it is a top-level command; the noun is undefined

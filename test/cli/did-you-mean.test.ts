@@ -24,6 +24,9 @@ beforeAll(async () => {
 describe('a mistyped word gets the nearest known one, and exit 2', () => {
   it.each<[string, string, Record<string, string>, string]>([
     ['a noun', 'usres list', {}, "error: unknown command 'usres'\nhint: did you mean users?\n"],
+    ['a verb by another tool\'s name (remove)', 'users remove 7', {}, "error: unknown command 'remove'\nhint: did you mean lms users delete?\n"],
+    ['a verb by another tool\'s name (rm)', 'sections rm 7', {}, "error: unknown command 'rm'\nhint: did you mean lms sections delete?\n"],
+    ['a verb by another tool\'s name (create)', 'enrollments create --course 1', {}, "error: unknown command 'create'\nhint: did you mean lms enrollments add?\n"],
     ['a flag, before a missing required flag', 'sections create --nmae x', {}, "error: unknown option '--nmae'\nhint: did you mean --name?\n"],
     ['a flag, with the required ones given', 'sections create --course 1 --nmae x', {}, "error: unknown option '--nmae'\nhint: did you mean --name?\n"],
     ['a flag of a noun\'s default verb', 'grade --cours 1', {}, "error: unknown option '--cours'\nhint: did you mean --course?\n"],

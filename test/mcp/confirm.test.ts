@@ -45,7 +45,7 @@ function server(allowDestructive: boolean, clock = { now: Date.parse('2026-11-27
     },
   };
   const session: Session = { ctx: watched, model: commandModel, allowWrites: true, allowDestructive, cursorKey: newCursorKey(), now: () => clock.now };
-  return { session, clock, confirmed };
+  return { session, clock, confirmed, mock };
 }
 
 const call = (session: Session, name: string, input: Record<string, unknown>): Promise<ToolResult> => callTool(tools.get(name)!, input, session);
@@ -172,5 +172,115 @@ describe('a destructive call under --allow-destructive', () => {
     const { session } = server(false);
     const r = await call(session, 'sections_delete', { id: 2, confirm: 'anything' });
     expect(r.structuredContent.error).toMatchObject({ refused: true, needs: '--allow-destructive' });
+  });
+});
+
+describe('a token bound to what its plan destroys', () => {
+  const ROSTER = 'user,type\nsam,student\nsofia,student\n';
+  const args = { course: 1, sync: true, file_text: ROSTER };
+  type Row = { status: string; id: number | null; user: string };
+  const concluded = (r: ToolResult) => (r.structuredContent.rows as Row[]).filter((x) => x.status === 'concluded').map((x) => x.id);
+  const conclusions = () => deletes.filter((url) => /\/courses\/1\/enrollments\/\d+/.test(url));
+
+  /** Students who join course 1 (through the session's own tools, as anyone with write access could). */
+  async function join(session: Session, logins: string[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const login of logins) {
+      const user = await call(session, 'users_create', { account: 1, login_id: login, name: login });
+      expect(user.isError, user.content[0].text).toBeFalsy();
+      const enrolled = await call(session, 'enrollments_add', { course: 1, user: String(user.structuredContent.id) });
+      expect(enrolled.isError, enrolled.content[0].text).toBeFalsy();
+      ids.push(Number(enrolled.structuredContent.id));
+    }
+    return ids;
+  }
+
+  it('runs nothing when the plan changed since (five students joined): the new plan and a new token, which runs', async () => {
+    deletes = [];
+    const { session } = server(true);
+    const plan = await call(session, 'enrollments_import', args);
+    expect(plan.isError, plan.content[0].text).toBeFalsy();
+    const before = concluded(plan);
+    expect(before.length).toBeGreaterThan(0);
+    const joined = await join(session, ['new1', 'new2', 'new3', 'new4', 'new5']);
+
+    const stale = await call(session, 'enrollments_import', { ...args, confirm: plan.structuredContent.confirm });
+    expect(stale.isError, stale.content[0].text).toBeFalsy();
+    expect(conclusions()).toEqual([]);
+    expect(stale.content[0].text).toMatch(/^enrollments_import: nothing was sent\. The plan changed since the token was handed out/);
+    expect(stale.structuredContent).toMatchObject({ dry_run: true, plan_changed: true, confirm: expect.any(String) });
+    expect(stale.structuredContent.confirm).not.toBe(plan.structuredContent.confirm);
+    expect(concluded(stale).sort()).toEqual([...before, ...joined].sort());
+    // The stale token is spent: it never runs.
+    const replayed = await call(session, 'enrollments_import', { ...args, confirm: plan.structuredContent.confirm });
+    expect(replayed.structuredContent.error).toMatchObject({ confirm: 'used' });
+    expect(conclusions()).toEqual([]);
+
+    const done = await call(session, 'enrollments_import', { ...args, confirm: stale.structuredContent.confirm });
+    expect(done.isError, done.content[0].text).toBeFalsy();
+    expect(done.structuredContent.dry_run).toBeUndefined();
+    expect(concluded(done).sort()).toEqual([...before, ...joined].sort());
+    expect(conclusions()).toHaveLength(before.length + joined.length);
+  });
+
+  it('runs a plan that still holds, whatever changed that destroys nothing', async () => {
+    deletes = [];
+    const { session } = server(true);
+    const plan = await call(session, 'enrollments_import', args);
+    // A teacher joins: the file names only students, so --sync concludes no teacher.
+    const user = await call(session, 'users_create', { account: 1, login_id: 'tnew', name: 'T New' });
+    await call(session, 'enrollments_add', { course: 1, user: String(user.structuredContent.id), type: 'teacher' });
+    const done = await call(session, 'enrollments_import', { ...args, confirm: plan.structuredContent.confirm });
+    expect(done.isError, done.content[0].text).toBeFalsy();
+    expect(done.structuredContent.plan_changed).toBeUndefined();
+    expect(conclusions()).toHaveLength(concluded(plan).length);
+  });
+
+  it('binds the rows that deactivate: a plan that now deactivates fewer is a new plan too', async () => {
+    deletes = [];
+    const { session } = server(true);
+    const both = { course: 1, update: true, file_text: 'user,type,state\nsam,student,inactive\nsofia,student,inactive\n' };
+    const plan = await call(session, 'enrollments_import', both);
+    expect(plan.structuredContent.confirm).toEqual(expect.any(String));
+    // Someone else deactivates sofia meanwhile, with a plan and token of their own.
+    const sofia = { course: 1, update: true, file_text: 'user,type,state\nsofia,student,inactive\n' };
+    const theirs = await call(session, 'enrollments_import', sofia);
+    expect((await call(session, 'enrollments_import', { ...sofia, confirm: theirs.structuredContent.confirm })).isError).toBeFalsy();
+    const stale = await call(session, 'enrollments_import', { ...both, confirm: plan.structuredContent.confirm });
+    expect(stale.structuredContent).toMatchObject({ dry_run: true, plan_changed: true });
+    const sam = (stale.structuredContent.rows as Row[]).find((r) => r.user === 'sam');
+    expect(sam).toMatchObject({ status: 'updated' });
+    // sam is still active: nothing ran.
+    const listed = await call(session, 'enrollments_list', { course: 1, user: 'sam' });
+    expect((listed.structuredContent.items as { enrollment_state: string }[]).map((e) => e.enrollment_state)).toEqual(['active']);
+  });
+
+  it('concludes only what was confirmed: a student who joins while the confirmed run goes is left, and said', async () => {
+    deletes = [];
+    const { session, mock } = server(true);
+    const users = new Map<string, number>();
+    for (const login of ['late1', 'joiner']) users.set(login, Number((await call(session, 'users_create', { account: 1, login_id: login, name: login })).structuredContent.id));
+    const roster = { course: 1, sync: true, file_text: `${ROSTER}late1,student\n` };
+    const plan = await call(session, 'enrollments_import', roster);
+    const planned = concluded(plan);
+    const handler = mock.handler;
+    let joined = false;
+    mock.handler = async (req) => {
+      const answer = await handler(req);
+      // The run's own write (late1's enrollment) is when the joiner joins: after the run made its plan.
+      if (!joined && req.method === 'POST' && /\/courses\/1\/enrollments$/.test(req.url)) {
+        joined = true;
+        const body = `enrollment[user_id]=${users.get('joiner')}&enrollment[type]=StudentEnrollment`;
+        const made = await handler({ ...req, headers: { ...req.headers, 'content-type': 'application/x-www-form-urlencoded' }, body });
+        expect(made.status).toBe(200);
+      }
+      return answer;
+    };
+    const done = await call(session, 'enrollments_import', { ...roster, confirm: plan.structuredContent.confirm });
+    expect(done.isError, done.content[0].text).toBeFalsy();
+    expect(joined).toBe(true);
+    expect(concluded(done).sort()).toEqual(planned.sort());
+    expect(conclusions()).toHaveLength(planned.length);
+    expect(done.content[0].text).toMatch(/--sync left 1 enrollment the file does not list as it was: not in the plan that was confirmed/);
   });
 });

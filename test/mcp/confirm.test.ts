@@ -284,3 +284,29 @@ describe('a token bound to what its plan destroys', () => {
     expect(done.content[0].text).toMatch(/--sync left 1 enrollment the file does not list as it was: not in the plan that was confirmed/);
   });
 });
+
+describe('apply with prune, bound to what it deletes', () => {
+  it('runs nothing when a section to prune was made since the plan: the new plan and a new token, which runs', async () => {
+    deletes = [];
+    const { session } = server(true);
+    const listed = (await call(session, 'sections_list', { course: 1 })).structuredContent.items as { id: number; name: string; sis_section_id: string | null }[];
+    const spare = String((await call(session, 'sections_create', { course: 1, name: 'Spare', sis_id: 'BIO-101-SPARE' })).structuredContent.id);
+    const file = ['courses:', '  - sis_course_id: BIO-101', '    sections:', ...listed.map((x) => `      - { ${x.sis_section_id ? `sis_section_id: ${x.sis_section_id}, ` : ''}name: ${JSON.stringify(x.name)} }`)].join('\n');
+    const args = { file_text: `${file}\n`, prune: true };
+    const plan = await call(session, 'apply', args);
+    expect(plan.isError, plan.content[0].text).toBeFalsy();
+    const deleting = (r: ToolResult) =>
+      ((r.structuredContent.courses as { actions: { action: string; id: number }[] }[])[0].actions.filter((a) => a.action === 'delete').map((a) => String(a.id)));
+    expect(deleting(plan)).toEqual([spare]);
+    const extra = String((await call(session, 'sections_create', { course: 1, name: 'Extra', sis_id: 'BIO-101-EXTRA' })).structuredContent.id);
+
+    const stale = await call(session, 'apply', { ...args, confirm: plan.structuredContent.confirm });
+    expect(stale.structuredContent).toMatchObject({ dry_run: true, plan_changed: true, confirm: expect.any(String) });
+    expect(deleting(stale).sort()).toEqual([spare, extra].sort());
+    expect(deletes).toEqual([]);
+
+    const done = await call(session, 'apply', { ...args, confirm: stale.structuredContent.confirm });
+    expect(done.isError, done.content[0].text).toBeFalsy();
+    expect(deletes.map((url) => url.split('/').at(-1)).sort()).toEqual([spare, extra].sort());
+  });
+});

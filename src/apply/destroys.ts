@@ -43,7 +43,9 @@ export function destructionsOf(plan: Plan): Destruction[] {
       const removal = a.op === 'delete' || a.op === 'conclude';
       if (!removal && !a.destroys?.length) continue;
       const object = `${a.kind} ${a.key}${a.target !== undefined ? ` (id ${a.target})` : ''} of course ${c.sis}`;
-      const values = (a.changes ?? []).filter((ch) => ch.applicable).map((ch) => `${ch.field}: ${JSON.stringify(ch.from ?? null)} → ${JSON.stringify(ch.to ?? null)}`);
+      const shown = (v: unknown) => JSON.stringify(v ?? null);
+      const applied = (a.changes ?? []).filter((ch) => ch.applicable);
+      const values = applied.map((ch) => `${ch.field}: ${shown(ch.from)} → ${shown(ch.to)}`);
       const said = removal ? '' : ` ${a.destroys!.join(' ')} (${a.op === 'create' ? 'created so' : values.join(', ')})`;
       changes.push({ object, change: `${a.op}${said}` });
     }

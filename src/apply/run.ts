@@ -138,7 +138,10 @@ export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, 
     const output = (): CommandResult => {
       // A plan (--plan, --dry-run, lms diff) is the run's document, key for key, with `dry_run: true`.
       // A plan carries what a confirmation of it binds: the same changes the question lists.
-      if (format === 'json' || format === 'yaml') return { kind: 'item', value: { ...planJson(plan), ...(opts.plan ? { dry_run: true } : {}) }, destroys: destructionsOf(plan) };
+      if (format === 'json' || format === 'yaml') {
+        const value = { ...planJson(plan), ...(opts.plan ? { dry_run: true } : {}) };
+        return { kind: 'item', value, destroys: destructionsOf(plan) };
+      }
       if (format === 'table') return text(planText(plan, { applied: !opts.plan }));
       return unpaged(list(planRows(plan, format === 'csv')));
     };
@@ -174,7 +177,8 @@ export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, 
       const now = (await planned()).plan;
       return { action: question(now), changes: destructionsOf(now) };
     };
-    await ctx.confirm(question(plan), { destructive, ...(destructive ? { plan: { changes: destructionsOf(plan), again } } : {}) });
+    const bound = destructive ? { plan: { changes: destructionsOf(plan), again } } : {};
+    await ctx.confirm(question(plan), { destructive, ...bound });
 
     for (const remember of plan.remember) remember();
     // The plan, not a journal, says what is left to do: each run journals afresh, and a run after

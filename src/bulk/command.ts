@@ -48,7 +48,13 @@ export interface BulkJob<R extends BulkRow, C> {
    * `only`, when a plan of it was confirmed, holds the ids it may destroy: anything it finds besides
    * (someone enrolled since) was not in the plan, and is left as it is.
    */
-  finish?(args: { client: ApiClient; results: RowResult[]; plan: boolean; skipped: number; only?: ReadonlySet<number> }): Promise<FinishedRow[]>;
+  finish?(args: {
+    client: ApiClient;
+    results: RowResult[];
+    plan: boolean;
+    skipped: number;
+    only?: ReadonlySet<number>;
+  }): Promise<FinishedRow[]>;
   /**
    * Rows whose values destroy when written (an enrollment's state inactive deactivates it): `verb`
    * says what a row would do to its target (`deactivate`), undefined for a row that destroys nothing.
@@ -62,7 +68,10 @@ export interface BulkJob<R extends BulkRow, C> {
    * at the prompt or a surface's consent; a script's --yes skips that), `words` says it, with the
    * count when there is one.
    */
-  finishDestroys?: { planned(args: { client: ApiClient; results: RowResult[] }): Promise<FinishedRow[]>; words(count?: number): string };
+  finishDestroys?: {
+    planned(args: { client: ApiClient; results: RowResult[] }): Promise<FinishedRow[]>;
+    words(count?: number): string;
+  };
 }
 
 /** A result of `finish`: a target the file does not list, and what was (or would be) done to it. */
@@ -148,7 +157,9 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   if (!plan && (job.destroys || job.finishDestroys)) {
     // Invalid rows skipped: finish destroys nothing (see enrollments import), so it is not asked about.
     const finishing = invalid.length ? undefined : job.finishDestroys && { ...job.finishDestroys, client };
-    only = await confirmDestroying(ctx, { rows: job.destroys, finish: finishing }, taskRows, task, { journal, concurrency, update }, { name, label: labelOf, keyColumn: job.keyColumn });
+    const words = { name, label: labelOf, keyColumn: job.keyColumn };
+    const destroying = { rows: job.destroys, finish: finishing };
+    only = await confirmDestroying(ctx, destroying, taskRows, task, { journal, concurrency, update }, words);
   }
   const progress = progressReporter(ctx.io, { verbose: ctx.globals.verbose, label: plan ? 'checking' : 'importing' });
   const started = performance.now();
@@ -202,7 +213,8 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
     // What a confirmation of this plan binds: the same changes the question before a run lists.
     const verbOf = (r: R) => job.destroys?.verb(r);
     const destroys = destructionsOf(taskRows, results, verbOf, extra, { label: labelOf, keyColumn: job.keyColumn });
-    const output = planned?.kind === 'item' && (job.destroys || job.finishDestroys) ? { ...planned, destroys } : planned;
+    const destroying = job.destroys || job.finishDestroys;
+    const output = planned?.kind === 'item' && destroying ? { ...planned, destroys } : planned;
     return failure ? withFailure(output, failure) : output;
   }
 
@@ -277,15 +289,18 @@ async function confirmDestroying<R extends BulkRow, C>(
   const candidates = counted ? rows : rows.filter((r) => verbOf(r) !== undefined);
   const plan = async () => {
     const planned = candidates.length ? await runRows(candidates, task, { ...options, mode: 'plan' }) : [];
-    const verbs = planned.map((r, i) => (!r.skipped && (r.status === 'created' || r.status === 'updated') ? verbOf(candidates[i]) : undefined));
+    const verbs = planned.map((r, i) => (writes(r) ? verbOf(candidates[i]) : undefined));
     const which = planned.filter((_, i) => verbs[i] !== undefined);
     // As finish decides on a dry run: a row that would fail leaves everything unlisted as it is.
-    const finished = counted && !planned.some((r) => r.status === 'failed') ? await finish.planned({ client: finish.client, results: planned }) : [];
+    const failing = planned.some((r) => r.status === 'failed');
+    const finished = counted && !failing ? await finish.planned({ client: finish.client, results: planned }) : [];
     const parts: string[] = [];
     if (finish) parts.push(finish.words(counted ? finished.length : undefined));
     if (which.length && destroys.rows) {
       const lines = which.map((r) => placeWords(r));
-      parts.push(`${describeDestroyed(verbs, destroys.rows.noun, false).replace(/^; /, '')} (${words.name}: ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? `, and ${lines.length - 10} more` : ''})`);
+      const more = lines.length > 10 ? `, and ${lines.length - 10} more` : '';
+      const said = describeDestroyed(verbs, destroys.rows.noun, false).replace(/^; /, '');
+      parts.push(`${said} (${words.name}: ${lines.slice(0, 10).join(', ')}${more})`);
     }
     const what = parts.join(', and ');
     const action = what && `${what[0].toUpperCase()}${what.slice(1)}`;
@@ -293,9 +308,16 @@ async function confirmDestroying<R extends BulkRow, C>(
   };
   const first = await plan();
   if (!first.action) return undefined;
-  await ctx.confirm(first.action, { destructive: true, plan: { changes: first.changes, again: async () => plan().then(({ action, changes }) => ({ action: action || 'Destroy nothing', changes })) } });
+  const again = async () => {
+    const { action, changes } = await plan();
+    return { action: action || 'Destroy nothing', changes };
+  };
+  await ctx.confirm(first.action, { destructive: true, plan: { changes: first.changes, again } });
   return counted ? new Set(first.finished.map((x) => x.id)) : undefined;
 }
+
+/** Whether a row's result writes its target (one done by an earlier run, or left as it is, does not). */
+const writes = (r: RowResult) => !r.skipped && (r.status === 'created' || r.status === 'updated');
 
 /**
  * What a plan of the rows and of `finish` destroys, for the dry run and the question alike: each
@@ -311,11 +333,13 @@ function destructionsOf<R extends BulkRow>(
 ): Destruction[] {
   const changes: Destruction[] = [];
   results.forEach((r, i) => {
-    const verb = !r.skipped && (r.status === 'created' || r.status === 'updated') ? verbOf(rows[i]) : undefined;
+    const verb = writes(r) ? verbOf(rows[i]) : undefined;
     if (verb === undefined) return;
-    const values = (r.changes ?? []).filter((d) => d.applicable).map((d) => `${d.field}: ${d.from || 'none'} → ${d.to}`);
+    const applied = (r.changes ?? []).filter((d) => d.applicable);
+    const values = applied.map((d) => `${d.field}: ${d.from || 'none'} → ${d.to}`);
     const what = r.status === 'created' ? 'created' : values.join(', ');
-    changes.push({ object: `${placeWords(r)}: ${words.label(r)}${r.id !== undefined ? ` (id ${r.id})` : ''}`, change: `${verb}${what ? ` (${what})` : ''}` });
+    const id = r.id !== undefined ? ` (id ${r.id})` : '';
+    changes.push({ object: `${placeWords(r)}: ${words.label(r)}${id}`, change: `${verb}${what ? ` (${what})` : ''}` });
   });
   for (const x of finished) changes.push({ object: `${words.keyColumn} ${x.key} (id ${x.id})`, change: x.status });
   return changes;

@@ -171,7 +171,10 @@ export interface Context {
    * `describe` names the target for a person at the prompt ("user 17 (Sam Student, sam)"): asked
    * only when there is a person to ask, so a script's --yes costs no extra request.
    */
-  confirm(action: string, options?: { destructive?: boolean; describe?: () => Promise<string | undefined>; plan?: PlannedDestruction }): Promise<void>;
+  confirm(
+    action: string,
+    options?: { destructive?: boolean; describe?: () => Promise<string | undefined>; plan?: PlannedDestruction },
+  ): Promise<void>;
   warn(message: string): void;
   /**
    * Ctrl-C is how this command ends (a server), not an interruption of it: the first one calls
@@ -247,7 +250,8 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       const plan = options?.plan;
       if (plan) {
         const now = await plan.again();
-        if (canonicalDestructions(now.changes) !== canonicalDestructions(plan.changes)) throw new PlanChangedError(action, now.action, plan.changes, now.changes);
+        const same = canonicalDestructions(now.changes) === canonicalDestructions(plan.changes);
+        if (!same) throw new PlanChangedError(action, now.action, plan.changes, now.changes);
       }
     },
 

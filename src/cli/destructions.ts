@@ -8,7 +8,7 @@ import { ExitCode, LmsError } from '../errors.js';
 export interface Destruction {
   /** The object, as a person finds it: `user ravi (enrollment 25)`, `section BIO-101-B (id 7) of course BIO-101`. */
   object: string;
-  /** What happens to it, with its values before and after when it has them: `deactivate (state: active → inactive)`. */
+  /** What happens to it, and its values before and after when it has them: `deactivate (state: active → inactive)`. */
   change: string;
 }
 
@@ -49,8 +49,9 @@ export class PlanChangedError extends LmsError {
     };
     const added = after.filter((c) => !was.has(key(c)));
     const gone = before.filter((c) => !is.has(key(c)));
+    const changed = [...lines('+', added), ...lines('-', gone)].join('\n');
     super(
-      `the plan changed after it was asked about; nothing was changed.\n  asked: ${asked}\n  now:   ${now}\n${[...lines('+', added), ...lines('-', gone)].join('\n')}`,
+      `the plan changed after it was asked about; nothing was changed.\n  asked: ${asked}\n  now:   ${now}\n${changed}`,
       ExitCode.rejected,
       {
         hint: 'run the command again: it plans afresh and asks about the new plan',

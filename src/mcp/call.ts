@@ -118,21 +118,38 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
 }
 
 /** A call that destroys, answered with its dry run and the token that runs it. */
-async function planned(tool: Tool, given: Record<string, unknown>, session: Session, action: string | undefined, changed = false): Promise<Answer> {
+async function planned(
+  tool: Tool,
+  given: Record<string, unknown>,
+  session: Session,
+  action: string | undefined,
+  changed = false,
+): Promise<Answer> {
   const answer = await runCall(tool, { ...given, dry_run: true }, session, undefined);
   if (changed) answer.structured.plan_changed = true;
   return answer.isError ? answer : withToken(tool, given, session, answer, action, changed);
 }
 
-function withToken(tool: Tool, given: Record<string, unknown>, session: Session, answer: Answer, action: string | undefined, changed = false): Answer {
+function withToken(
+  tool: Tool,
+  given: Record<string, unknown>,
+  session: Session,
+  answer: Answer,
+  action: string | undefined,
+  changed = false,
+): Answer {
   // The plan is the one the person sees: cut to size before the token is bound to it.
   const cuts = cutToSize(answer.structured);
-  const { token, expiresAt } = issueToken(tool.name, given, answer.structured, answer.destroys, session.cursorKey, (session.confirmations ??= newConfirmations()), (session.now ?? Date.now)());
+  const memory = (session.confirmations ??= newConfirmations());
+  const now = (session.now ?? Date.now)();
+  const { structured, destroys } = answer;
+  const { token, expiresAt } = issueToken(tool.name, given, structured, destroys, session.cursorKey, memory, now);
   answer.structured.confirm = token;
   answer.structured.confirm_expires_at = expiresAt;
   const why = action === undefined ? 'This call destroys data' : `This call destroys data ("${action}")`;
   const asked = changed
-    ? `${tool.name}: nothing was sent. The plan changed since the token was handed out (it would destroy other than what the person agreed to): below is the new plan (a dry run), and a new token; the old one is spent.`
+    ? `${tool.name}: nothing was sent. The plan changed since the token was handed out (it would destroy other than `
+      + 'what the person agreed to): below is the new plan (a dry run), and a new token; the old one is spent.'
     : given.dry_run === true
       ? `${tool.name}: the plan (a dry run; nothing was sent).`
       : `${tool.name}: nothing was sent. ${why}: below is its plan (a dry run).`;
@@ -218,7 +235,8 @@ async function runPlain(tool: Tool, given: Record<string, unknown>, session: Ses
         // Found only as it runs (a roster's rows that deactivate): the plan first, then its token.
         if (!confirmed && !dryRun) throw new PlanFirst(action);
         // The run's own plan, made just now: what the person agreed to, or nothing runs.
-        if (confirmed && changes && planDigest({ changes }, session.cursorKey) !== confirmed.planDigest) throw new PlanChanged(action);
+        const agreed = !changes || planDigest({ changes }, session.cursorKey) === confirmed?.planDigest;
+        if (confirmed && !agreed) throw new PlanChanged(action);
       },
     };
     const globals: GlobalOptions = { ...session.ctx.globals, output: 'json', fields: undefined, all: false, limit, perPage: limit ?? session.ctx.globals.perPage, yes: false, input: false };
@@ -241,7 +259,8 @@ async function runPlain(tool: Tool, given: Record<string, unknown>, session: Ses
       summary.push(back.line);
     }
     const destroys = result?.kind === 'item' ? result.destroys : undefined;
-    return { text: withNotes(summary, notes), structured, isError: failure !== undefined, echo: true, ...(destroys ? { destroys } : {}) };
+    const text = withNotes(summary, notes);
+    return { text, structured, isError: failure !== undefined, echo: true, ...(destroys ? { destroys } : {}) };
   } catch (thrown) {
     if (thrown instanceof PlanFirst) throw thrown;
     return failed(toLmsError(thrown), notes);

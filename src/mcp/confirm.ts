@@ -53,8 +53,9 @@ const digest = (text: string, key: Buffer) => sign(text, key);
  * run's are checked against these), its JSON otherwise (a plain dry run's request, which the
  * arguments decide).
  */
-export function planDigest(plan: { changes: readonly Destruction[] } | { json: Record<string, unknown> }, key: Buffer): string {
-  return 'changes' in plan ? digest(`changes:${canonicalDestructions(plan.changes)}`, key) : digest(`plan:${JSON.stringify(sortedKeys(plan.json))}`, key);
+export function planDigest(plan: { changes: readonly Destruction[] } | { json: Record<string, unknown> }, key: Buffer) {
+  if ('changes' in plan) return digest(`changes:${canonicalDestructions(plan.changes)}`, key);
+  return digest(`plan:${JSON.stringify(sortedKeys(plan.json))}`, key);
 }
 
 /** A token for this call of the tool, its plan remembered. */
@@ -69,7 +70,8 @@ export function issueToken(
 ): { token: string; expiresAt: string } {
   const arguments_ = canonicalArguments(given);
   const p = planDigest(destroys ? { changes: destroys } : { json: plan }, key);
-  const body: Body = { k: 'confirm', t: tool, a: digest(arguments_, key), p, e: now + CONFIRM_TTL_MS, n: randomBytes(12).toString('base64url') };
+  const nonce = randomBytes(12).toString('base64url');
+  const body: Body = { k: 'confirm', t: tool, a: digest(arguments_, key), p, e: now + CONFIRM_TTL_MS, n: nonce };
   const encoded = Buffer.from(JSON.stringify(body)).toString('base64url');
   for (const [nonce, kept] of memory.plans) {
     if (memory.plans.size < MAX_PLANS && Date.parse(kept.issuedAt) + CONFIRM_TTL_MS > now) break;

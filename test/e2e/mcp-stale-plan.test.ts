@@ -24,21 +24,29 @@ interface Row {
 }
 
 let client: Client;
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
-const concluded = (r: Result) => ((r.structuredContent?.rows ?? []) as Row[]).filter((x) => x.status === 'concluded').map((x) => x.id!).sort((a, b) => a - b);
+const call = async (name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as Result;
+const byId = (a: number, b: number) => a - b;
+const concluded = (r: Result) =>
+  ((r.structuredContent?.rows ?? []) as Row[])
+    .filter((x) => x.status === 'concluded')
+    .map((x) => x.id!)
+    .sort(byId);
 
 /** The course's live student enrollments, as another lms reads them. */
 async function liveStudents(): Promise<number[]> {
-  const r = await spawnLms(['--mock', 'enrollments', 'list', '--course', '1', '--type', 'student', '--all', '-o', 'json'], db);
+  const line = ['--mock', 'enrollments', 'list', '--course', '1', '--type', 'student', '--all', '-o', 'json'];
+  const r = await spawnLms(line, db);
   expect(r.exitCode, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { id: number }[]).map((e) => e.id).sort((a, b) => a - b);
+  return (JSON.parse(r.stdout) as { id: number }[]).map((e) => e.id).sort(byId);
 }
 
 beforeAll(async () => {
   await ensureBuilt();
   const seeded = await spawnLms(['--mock', 'mock', 'seed', '--yes'], db);
   expect(seeded.exitCode, seeded.stderr).toBe(0);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, '--mock', 'mcp', '--allow-destructive'], env: db, stderr: 'pipe' });
+  const args = [bin, '--mock', 'mcp', '--allow-destructive'];
+  const transport = new StdioClientTransport({ command: process.execPath, args, env: db, stderr: 'pipe' });
   client = new Client({ name: 'lms-test', version: '1.0.0' });
   await client.connect(transport);
 });
@@ -48,7 +56,7 @@ afterAll(async () => {
 });
 
 describe('lms mcp: a token whose plan went stale', () => {
-  it('concludes nothing when five students joined since the plan, answers the new plan and token, and the new token runs', async () => {
+  it('concludes nothing when five students joined since the plan: a new plan and token, which runs', async () => {
     const args = { course: 1, sync: true, file_text: 'user,type\nsam,student\nsofia,student\n' };
     const plan = await call('enrollments_import', args);
     expect(plan.isError, plan.content[0]?.text).toBeFalsy();
@@ -58,10 +66,12 @@ describe('lms mcp: a token whose plan went stale', () => {
     // Five students join, through another lms on the same school.
     const joined: number[] = [];
     for (let i = 1; i <= 5; i++) {
-      const user = await spawnLms(['--mock', 'users', 'create', '--account', '1', '--login-id', `joiner${i}`, '--name', `Joiner ${i}`, '-o', 'json'], db);
+      const create = ['users', 'create', '--account', '1', '--login-id', `joiner${i}`, '--name', `Joiner ${i}`];
+      const user = await spawnLms(['--mock', ...create, '-o', 'json'], db);
       expect(user.exitCode, user.stderr).toBe(0);
       const id = String((JSON.parse(user.stdout) as { id: number }).id);
-      const enrolled = await spawnLms(['--mock', 'enrollments', 'add', '--course', '1', '--user', id, '-o', 'json'], db);
+      const add = ['enrollments', 'add', '--course', '1', '--user', id];
+      const enrolled = await spawnLms(['--mock', ...add, '-o', 'json'], db);
       expect(enrolled.exitCode, enrolled.stderr).toBe(0);
       joined.push((JSON.parse(enrolled.stdout) as { id: number }).id);
     }
@@ -69,16 +79,16 @@ describe('lms mcp: a token whose plan went stale', () => {
 
     const stale = await call('enrollments_import', { ...args, confirm: plan.structuredContent?.confirm });
     expect(stale.isError, stale.content[0]?.text).toBeFalsy();
-    expect(stale.content[0].text).toMatch(/^enrollments_import: nothing was sent\. The plan changed since the token was handed out/);
+    expect(stale.content[0].text).toMatch(/^enrollments_import: nothing was sent\. The plan changed since the token/);
     expect(stale.structuredContent).toMatchObject({ dry_run: true, plan_changed: true, confirm: expect.any(String) });
     expect(stale.structuredContent?.confirm).not.toBe(plan.structuredContent?.confirm);
-    expect(concluded(stale)).toEqual([...planned, ...joined].sort((a, b) => a - b));
+    expect(concluded(stale)).toEqual([...planned, ...joined].sort(byId));
     expect(await liveStudents()).toEqual(live);
 
     const done = await call('enrollments_import', { ...args, confirm: stale.structuredContent?.confirm });
     expect(done.isError, done.content[0]?.text).toBeFalsy();
     expect(done.structuredContent?.dry_run).toBeUndefined();
-    expect(concluded(done)).toEqual([...planned, ...joined].sort((a, b) => a - b));
+    expect(concluded(done)).toEqual([...planned, ...joined].sort(byId));
     const students = new Set([...planned, ...joined]);
     expect(await liveStudents()).toEqual(live.filter((id) => !students.has(id)));
   });

@@ -144,7 +144,11 @@ async function unlisted(client: ApiClient, course: string, roles: string[], matc
 }
 
 /** An enrollment --sync concludes, as its results and its plan name it. */
-const toConclude = (e: Enrollment): FinishedRow => ({ key: e.user?.login_id ?? String(e.user_id), id: e.id, status: 'concluded' });
+const toConclude = (e: Enrollment): FinishedRow => ({
+  key: e.user?.login_id ?? String(e.user_id),
+  id: e.id,
+  status: 'concluded',
+});
 
 export const importEnrollments = command({
   name: 'import <file>',
@@ -181,7 +185,10 @@ export const importEnrollments = command({
       // Asked with the rows that deactivate, in one question, before anything is written.
       finishDestroys: opts.sync
         ? {
-            planned: async ({ client, results }) => (await unlisted(client, opts.course, roles, matchedBy(results))).map(toConclude),
+            planned: async ({ client, results }) => {
+              const found = await unlisted(client, opts.course, roles, matchedBy(results));
+              return found.map(toConclude);
+            },
             words: (n) => `conclude ${n === undefined ? 'the' : n} enrollment${n === 1 ? '' : 's'} of course ${opts.course} that ${args[0]} does not list`,
           }
         : undefined,
@@ -199,7 +206,10 @@ export const importEnrollments = command({
             const extra = only ? found.filter((e) => only.has(e.id)) : found;
             if (extra.length < found.length) {
               const left = found.length - extra.length;
-              ctx.warn(`--sync left ${left} enrollment${left > 1 ? 's' : ''} the file does not list as ${left > 1 ? 'they were' : 'it was'}: not in the plan that was confirmed; run the import again to plan ${left > 1 ? 'them' : 'it'}`);
+              const many = left > 1;
+              const [one, they, them] = many ? ['enrollments', 'they were', 'them'] : ['enrollment', 'it was', 'it'];
+              const why = `not in the plan that was confirmed; run the import again to plan ${them}`;
+              ctx.warn(`--sync left ${left} ${one} the file does not list as ${they}: ${why}`);
             }
             const done: FinishedRow[] = [];
             for (const e of extra) {

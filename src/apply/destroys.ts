@@ -5,6 +5,7 @@ import { destroyingOptions } from '../cli/command.js';
 import { destroyingFields, type KindVerbs, type Value } from './fields.js';
 import { KINDS } from './kinds.js';
 import type { ApplyTree } from './model.js';
+import type { Destruction } from '../cli/destructions.js';
 import type { Action, Plan } from './plan.js';
 
 /** Sets `destroys` on every create and update of the plan that sets a value that destroys. */
@@ -28,4 +29,26 @@ function destroyingOf(tree: ApplyTree, a: Action): string[] {
   const kind: KindVerbs | undefined = a.kind === 'course' ? tree.course : Object.values(KINDS).flatMap((k) => (k.one === a.kind && k.name !== 'outcomes' ? [tree.kinds[k.name]] : []))[0];
   if (!kind) return [];
   return destroyingFields(kind, a.op === 'create' ? (a.fields ?? {}) : (changed as Record<string, Value>), a.op === 'create');
+}
+
+/**
+ * What the plan destroys, for `--plan` and the question alike: each removal (what it deletes or
+ * concludes, by its key and id) and each create or update that sets a value that destroys, with the
+ * values it changes. Marked first (markDestroying).
+ */
+export function destructionsOf(plan: Plan): Destruction[] {
+  const changes: Destruction[] = [];
+  for (const c of plan.courses) {
+    for (const a of c.actions) {
+      const removal = a.op === 'delete' || a.op === 'conclude';
+      if (!removal && !a.destroys?.length) continue;
+      const object = `${a.kind} ${a.key}${a.target !== undefined ? ` (id ${a.target})` : ''} of course ${c.sis}`;
+      const shown = (v: unknown) => JSON.stringify(v ?? null);
+      const applied = (a.changes ?? []).filter((ch) => ch.applicable);
+      const values = applied.map((ch) => `${ch.field}: ${shown(ch.from)} → ${shown(ch.to)}`);
+      const said = removal ? '' : ` ${a.destroys!.join(' ')} (${a.op === 'create' ? 'created so' : values.join(', ')})`;
+      changes.push({ object, change: `${a.op}${said}` });
+    }
+  }
+  return changes;
 }

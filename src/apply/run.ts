@@ -3,7 +3,7 @@
 // exist: the same, with only reads sent), show the plan, ask, apply it through the bulk engine, and
 // report. `--plan` (and `lms diff`) stops after showing it.
 import { join } from 'node:path';
-import { item, list, text, withFailure, type CommandModel, type CommandResult } from '../cli/command.js';
+import { list, text, withFailure, type CommandModel, type CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { formatProblems } from '../bulk/csv-input.js';
 import { moreLine, problemCount, ProblemList } from '../bulk/problems.js';
@@ -26,7 +26,7 @@ import { KeyStore } from './state.js';
 import { lockCourses } from './lock.js';
 import { readTree } from './tree.js';
 import { KINDS } from './kinds.js';
-import { markDestroying } from './destroys.js';
+import { destructionsOf, markDestroying } from './destroys.js';
 
 export interface ApplyOptions {
   file: string[];
@@ -137,7 +137,11 @@ export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, 
     const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
     const output = (): CommandResult => {
       // A plan (--plan, --dry-run, lms diff) is the run's document, key for key, with `dry_run: true`.
-      if (format === 'json' || format === 'yaml') return item({ ...planJson(plan), ...(opts.plan ? { dry_run: true } : {}) });
+      // A plan carries what a confirmation of it binds: the same changes the question lists.
+      if (format === 'json' || format === 'yaml') {
+        const value = { ...planJson(plan), ...(opts.plan ? { dry_run: true } : {}) };
+        return { kind: 'item', value, destroys: destructionsOf(plan) };
+      }
       if (format === 'table') return text(planText(plan, { applied: !opts.plan }));
       return unpaged(list(planRows(plan, format === 'csv')));
     };
@@ -160,8 +164,21 @@ export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, 
     }
     // The plan is what is agreed to: on a terminal it is shown before the question.
     if (format === 'table') await out(ctx.io, planText(plan));
-    const courses = plan.courses.filter((c) => c.actions.length).length;
-    await ctx.confirm(`Apply ${summary.create + summary.update + summary.delete} changes to ${courses} course${courses === 1 ? '' : 's'} (${counts})`, { destructive: summary.delete > 0 || summary.destroy > 0 });
+    const question = (p: Plan) => {
+      const s = summarize(p);
+      const courses = p.courses.filter((c) => c.actions.length).length;
+      const all = `${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged`;
+      return `Apply ${s.create + s.update + s.delete} changes to ${courses} course${courses === 1 ? '' : 's'} (${all})`;
+    };
+    const destructive = summary.delete > 0 || summary.destroy > 0;
+    // What is destroyed is what was asked about: the plan is made again after the answer, and a
+    // plan that destroys anything else (an object to prune made since) runs nothing.
+    const again = async () => {
+      const now = (await planned()).plan;
+      return { action: question(now), changes: destructionsOf(now) };
+    };
+    const bound = destructive ? { plan: { changes: destructionsOf(plan), again } } : {};
+    await ctx.confirm(question(plan), { destructive, ...bound });
 
     for (const remember of plan.remember) remember();
     // The plan, not a journal, says what is left to do: each run journals afresh, and a run after

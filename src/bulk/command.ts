@@ -8,6 +8,7 @@ import { item, list, withFailure, type CommandResult } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../client/client.js';
 import { journalDir } from '../config/paths.js';
+import type { Destruction } from '../cli/destructions.js';
 import { UsageError } from '../errors.js';
 import { problemCount } from './problems.js';
 import { formatProblems, parseCsv, placeFields, placeWords, readInput, rowRef, type CsvRow, type Parsed, type Place, type Problem, type Schema } from './csv-input.js';
@@ -44,8 +45,16 @@ export interface BulkJob<R extends BulkRow, C> {
    * After the rows: work on what the file does not list (`enrollments import --sync`). Planned only
    * on a dry run. Its rows join the results; its failures fail the command like a row's. `skipped`
    * counts the rows left out as invalid (--skip-invalid): their targets were never looked at.
+   * `only`, when a plan of it was confirmed, holds the ids it may destroy: anything it finds besides
+   * (someone enrolled since) was not in the plan, and is left as it is.
    */
-  finish?(args: { client: ApiClient; results: RowResult[]; plan: boolean; skipped: number }): Promise<FinishedRow[]>;
+  finish?(args: {
+    client: ApiClient;
+    results: RowResult[];
+    plan: boolean;
+    skipped: number;
+    only?: ReadonlySet<number>;
+  }): Promise<FinishedRow[]>;
   /**
    * Rows whose values destroy when written (an enrollment's state inactive deactivates it): `verb`
    * says what a row would do to its target (`deactivate`), undefined for a row that destroys nothing.
@@ -55,10 +64,14 @@ export interface BulkJob<R extends BulkRow, C> {
   destroys?: { noun(count: number): string; verb(row: R): string | undefined };
   /**
    * What `finish` destroys (`--sync`'s concluding), asked about in the same one question as the
-   * rows': `count` plans it from a plan of every row (for a person at the prompt or a surface's
-   * consent; a script's --yes skips that), `words` says it, with the count when there is one.
+   * rows': `planned` plans it from a plan of every row, as `finish` would on a dry run (for a person
+   * at the prompt or a surface's consent; a script's --yes skips that), `words` says it, with the
+   * count when there is one.
    */
-  finishDestroys?: { count(args: { client: ApiClient; results: RowResult[] }): Promise<number>; words(count?: number): string };
+  finishDestroys?: {
+    planned(args: { client: ApiClient; results: RowResult[] }): Promise<FinishedRow[]>;
+    words(count?: number): string;
+  };
 }
 
 /** A result of `finish`: a target the file does not list, and what was (or would be) done to it. */
@@ -139,10 +152,14 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const update = Boolean(opts.update);
   // A dry run reads the journal exactly as the run will, and writes nothing.
   const journal = new Journal(await journalDir(ctx.env), [job.job, instance.where, job.target, bytes], { state: instance.state, restart: opts.restart, readOnly: plan });
+  // What finish may destroy once a plan of it was confirmed (undefined: not planned, as under --yes).
+  let only: ReadonlySet<number> | undefined;
   if (!plan && (job.destroys || job.finishDestroys)) {
     // Invalid rows skipped: finish destroys nothing (see enrollments import), so it is not asked about.
     const finishing = invalid.length ? undefined : job.finishDestroys && { ...job.finishDestroys, client };
-    await confirmDestroying(ctx, { rows: job.destroys, finish: finishing }, taskRows, task, { journal, concurrency, update }, name);
+    const words = { name, label: labelOf, keyColumn: job.keyColumn };
+    const destroying = { rows: job.destroys, finish: finishing };
+    only = await confirmDestroying(ctx, destroying, taskRows, task, { journal, concurrency, update }, words);
   }
   const progress = progressReporter(ctx.io, { verbose: ctx.globals.verbose, label: plan ? 'checking' : 'importing' });
   const started = performance.now();
@@ -155,7 +172,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
     progress.finish();
     resume();
   }
-  const extra = job.finish ? await job.finish({ client, results, plan, skipped: invalid.length }) : [];
+  const extra = job.finish ? await job.finish({ client, results, plan, skipped: invalid.length, only }) : [];
   const extraRows = extra.map((x) => ({ line: null, [job.keyColumn]: x.key, status: x.status, id: x.id, ...(x.error ? { error: x.error } : {}) }));
   const extraFailed = extra.filter((x) => x.status === 'failed').length;
   const extraNote = extra.length ? `; not in the file: ${describeExtra(extra, plan)}` : '';
@@ -192,7 +209,12 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
     // A plan exits as its run would: rows that would fail, or be skipped as invalid, fail it too.
     const undone = [counts.failed ? `${counts.failed} of ${valid.length} rows would fail` : '', skipped ? `${skipped} would be skipped` : ''].filter(Boolean);
     const failure = report.finish(undone.length ? `dry run: ${undone.join('; ')}` : undefined);
-    const output = resultOutput(ctx, { ...summary, dry_run: true }, { plan });
+    const planned = resultOutput(ctx, { ...summary, dry_run: true }, { plan });
+    // What a confirmation of this plan binds: the same changes the question before a run lists.
+    const verbOf = (r: R) => job.destroys?.verb(r);
+    const destroys = destructionsOf(taskRows, results, verbOf, extra, { label: labelOf, keyColumn: job.keyColumn });
+    const destroying = job.destroys || job.finishDestroys;
+    const output = planned?.kind === 'item' && destroying ? { ...planned, destroys } : planned;
     return failure ? withFailure(output, failure) : output;
   }
 
@@ -247,7 +269,9 @@ function describeExtra(extra: FinishedRow[], plan: boolean): string {
 /**
  * Asks once, before any row is written, about what the run would destroy: the rows that would
  * create or change so (looked up as a dry run would; a row that already agrees destroys nothing),
- * and what `finish` would (`--sync`'s concluding), in one question. Refused, nothing is written.
+ * and what `finish` would (`--sync`'s concluding), in one question. Refused, nothing is written; a
+ * plan that changed by the time of the answer is refused too (see Context.confirm). What `finish`
+ * was confirmed to destroy, by id, when it was planned.
  */
 async function confirmDestroying<R extends BulkRow, C>(
   ctx: Context,
@@ -255,26 +279,70 @@ async function confirmDestroying<R extends BulkRow, C>(
   rows: R[],
   task: BulkTask<R, C>,
   options: { journal: Journal; concurrency: number; update: boolean },
-  name: string,
-): Promise<void> {
+  words: { name: string; label: (p: Place) => string; keyColumn: string },
+): Promise<ReadonlySet<number> | undefined> {
   const { finish } = destroys;
   const verbOf = (r: R) => destroys.rows?.verb(r);
   // What finish would do is planned from every row (those the file matches are kept); the rows' own
   // destroying needs only the rows that would.
   const counted = finish && !ctx.globals.yes;
   const candidates = counted ? rows : rows.filter((r) => verbOf(r) !== undefined);
-  const planned = candidates.length ? await runRows(candidates, task, { ...options, mode: 'plan' }) : [];
-  const verbs = planned.map((r, i) => (!r.skipped && (r.status === 'created' || r.status === 'updated') ? verbOf(candidates[i]) : undefined));
-  const which = planned.filter((_, i) => verbs[i] !== undefined);
-  const parts: string[] = [];
-  if (finish) parts.push(finish.words(counted ? await finish.count({ client: finish.client, results: planned }) : undefined));
-  if (which.length && destroys.rows) {
-    const lines = which.map((r) => placeWords(r));
-    parts.push(`${describeDestroyed(verbs, destroys.rows.noun, false).replace(/^; /, '')} (${name}: ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? `, and ${lines.length - 10} more` : ''})`);
-  }
-  if (!parts.length) return;
-  const what = parts.join(', and ');
-  await ctx.confirm(`${what[0].toUpperCase()}${what.slice(1)}`, { destructive: true });
+  const plan = async () => {
+    const planned = candidates.length ? await runRows(candidates, task, { ...options, mode: 'plan' }) : [];
+    const verbs = planned.map((r, i) => (writes(r) ? verbOf(candidates[i]) : undefined));
+    const which = planned.filter((_, i) => verbs[i] !== undefined);
+    // As finish decides on a dry run: a row that would fail leaves everything unlisted as it is.
+    const failing = planned.some((r) => r.status === 'failed');
+    const finished = counted && !failing ? await finish.planned({ client: finish.client, results: planned }) : [];
+    const parts: string[] = [];
+    if (finish) parts.push(finish.words(counted ? finished.length : undefined));
+    if (which.length && destroys.rows) {
+      const lines = which.map((r) => placeWords(r));
+      const more = lines.length > 10 ? `, and ${lines.length - 10} more` : '';
+      const said = describeDestroyed(verbs, destroys.rows.noun, false).replace(/^; /, '');
+      parts.push(`${said} (${words.name}: ${lines.slice(0, 10).join(', ')}${more})`);
+    }
+    const what = parts.join(', and ');
+    const action = what && `${what[0].toUpperCase()}${what.slice(1)}`;
+    return { action, changes: destructionsOf(candidates, planned, verbOf, finished, words), finished };
+  };
+  const first = await plan();
+  if (!first.action) return undefined;
+  const again = async () => {
+    const { action, changes } = await plan();
+    return { action: action || 'Destroy nothing', changes };
+  };
+  await ctx.confirm(first.action, { destructive: true, plan: { changes: first.changes, again } });
+  return counted ? new Set(first.finished.map((x) => x.id)) : undefined;
+}
+
+/** Whether a row's result writes its target (one done by an earlier run, or left as it is, does not). */
+const writes = (r: RowResult) => !r.skipped && (r.status === 'created' || r.status === 'updated');
+
+/**
+ * What a plan of the rows and of `finish` destroys, for the dry run and the question alike: each
+ * row that would create or change so, by its place and its words, with the values it changes, and
+ * each target `finish` would reach.
+ */
+function destructionsOf<R extends BulkRow>(
+  rows: R[],
+  results: RowResult[],
+  verbOf: (r: R) => string | undefined,
+  finished: FinishedRow[],
+  words: { label: (p: Place) => string; keyColumn: string },
+): Destruction[] {
+  const changes: Destruction[] = [];
+  results.forEach((r, i) => {
+    const verb = writes(r) ? verbOf(rows[i]) : undefined;
+    if (verb === undefined) return;
+    const applied = (r.changes ?? []).filter((d) => d.applicable);
+    const values = applied.map((d) => `${d.field}: ${d.from || 'none'} → ${d.to}`);
+    const what = r.status === 'created' ? 'created' : values.join(', ');
+    const id = r.id !== undefined ? ` (id ${r.id})` : '';
+    changes.push({ object: `${placeWords(r)}: ${words.label(r)}${id}`, change: `${verb}${what ? ` (${what})` : ''}` });
+  });
+  for (const x of finished) changes.push({ object: `${words.keyColumn} ${x.key} (id ${x.id})`, change: x.status });
+  return changes;
 }
 
 /** `; deactivate 2 enrollments of course 1` (a dry run's: `would deactivate`), or '' when nothing is destroyed. */

@@ -2,6 +2,7 @@
 // `command()` from define.ts, which types its options from their declaration. `run` receives its
 // arguments, options and a Context, and returns data; the output layer renders it.
 import type { LmsError } from '../errors.js';
+import type { Destruction } from './destructions.js';
 import { route, type RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
 import { answersTo, compileOption, flagWords, type FileUse, type IdKind, type OptionSpec } from './options.js';
@@ -22,7 +23,14 @@ export type CommandResult =
       whenEmpty?: string;
       failure?: LmsError;
     }
-  | { kind: 'item'; value: unknown; columns?: string[]; failure?: LmsError }
+  | {
+      kind: 'item';
+      value: unknown;
+      columns?: string[];
+      failure?: LmsError;
+      /** A plan's destructive changes (a dry run's, `apply --plan`'s): what a confirmation of it binds. */
+      destroys?: readonly Destruction[];
+    }
   | { kind: 'text'; text: string; failure?: LmsError }
   | { kind: 'none'; failure: LmsError };
 

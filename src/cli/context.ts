@@ -21,6 +21,7 @@ import { RateLimiter } from '../transport/limiter.js';
 import type { Transport } from '../transport/types.js';
 import type { Prompter } from './prompter.js';
 import { keepYoungGenerationSmall } from './young-generation.js';
+import { canonicalDestructions, PlanChangedError, type Destruction } from './destructions.js';
 
 /** Deps take a Prompter, so whoever builds Deps finds the type here too. */
 export type { Prompter };
@@ -86,7 +87,7 @@ export interface Deps {
    * (`lms mcp`): it throws to refuse. `destructive` is false for a confirmation that asks about
    * changes but destroys nothing.
    */
-  consent?: (action: string, destructive: boolean) => Promise<void>;
+  consent?: (action: string, destructive: boolean, changes?: readonly Destruction[]) => Promise<void>;
   /** Which surface and verb the audit log names for this run's writes (the CLI's command path unless given). */
   audit?: AuditScope;
   /**
@@ -96,12 +97,23 @@ export interface Deps {
   confirmed?: ConfirmedPlan;
 }
 
+/**
+ * What a confirmation destroys, from the planner that asks (the bulk engine, apply): the changes as
+ * planned for the question, and the plan made again. A person's "yes" holds for those changes only:
+ * the plan is made again after it, and if it destroys anything else nothing runs (PlanChangedError).
+ * A surface's consent (`lms mcp`) is handed the changes to check against the plan it confirmed.
+ */
+interface PlannedDestruction {
+  changes: readonly Destruction[];
+  again(): Promise<{ action: string; changes: readonly Destruction[] }>;
+}
+
 export interface ConfirmedPlan {
   tool: string;
   arguments: Record<string, unknown>;
   /** The dry run's result as the call that handed out the token answered it. */
   plan: Record<string, unknown>;
-  /** sha256 of the plan's JSON, which the token carries. */
+  /** The digest of what the plan destroys (or of its JSON), which the token carries: see mcp/confirm.ts planDigest. */
   planDigest: string;
   issuedAt: string;
 }
@@ -159,7 +171,10 @@ export interface Context {
    * `describe` names the target for a person at the prompt ("user 17 (Sam Student, sam)"): asked
    * only when there is a person to ask, so a script's --yes costs no extra request.
    */
-  confirm(action: string, options?: { destructive?: boolean; describe?: () => Promise<string | undefined> }): Promise<void>;
+  confirm(
+    action: string,
+    options?: { destructive?: boolean; describe?: () => Promise<string | undefined>; plan?: PlannedDestruction },
+  ): Promise<void>;
   warn(message: string): void;
   /**
    * Ctrl-C is how this command ends (a server), not an interruption of it: the first one calls
@@ -224,12 +239,20 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
 
     async confirm(action, options) {
       if (dryRun) return;
-      if (deps.consent) return deps.consent(action, options?.destructive !== false);
+      if (deps.consent) return deps.consent(action, options?.destructive !== false, options?.plan?.changes);
+      // A script's --yes runs what the command planned as it ran: no one was shown another plan.
       if (globals.yes) return;
       if (!ctx.interactive) throw new UsageError(`${action}: pass --yes to confirm when not running interactively`);
       const described = await options?.describe?.().catch(() => undefined);
       const ok = await (await ctx.prompter()).confirm(showControls(`${described ?? action}?`, '\n'));
       if (!ok) throw new CancelledError();
+      // The answer may come long after the question: it holds only for the plan it was asked about.
+      const plan = options?.plan;
+      if (plan) {
+        const now = await plan.again();
+        const same = canonicalDestructions(now.changes) === canonicalDestructions(plan.changes);
+        if (!same) throw new PlanChangedError(action, now.action, plan.changes, now.changes);
+      }
     },
 
     warn: (message) => err(io, showControls(`warning: ${message}\n`, '\n')),

@@ -10,7 +10,8 @@ import { toLmsError } from '../cli/handle-error.js';
 import { closest } from '../closest.js';
 import { ApiError, ExitCode, LmsError, UsageError } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
-import { newConfirmations, redeemToken, issueToken, type Confirmations } from './confirm.js';
+import { newConfirmations, planDigest, redeemToken, issueToken, type Confirmations } from './confirm.js';
+import type { Destruction } from '../cli/destructions.js';
 import { escapeData, fenced } from './fence.js';
 import { differingFields, getVerbOf, readOptions } from './read-back.js';
 import { givenBack, type Pseudonyms } from './pseudonyms.js';
@@ -72,6 +73,8 @@ interface Answer {
   echo: boolean;
   /** What was cut of the structured content, once it was (see cutToSize). */
   cuts?: Cut[];
+  /** What a plan destroys, as its planner says it (never shown: what a token binds). */
+  destroys?: readonly Destruction[];
 }
 
 /** Thrown by a run that reached a destruction without a token: the call answers its plan instead. */
@@ -80,6 +83,9 @@ class PlanFirst extends Error {
     super(action);
   }
 }
+
+/** Thrown by a confirmed run whose plan, made again, destroys other than the token's: nothing ran. */
+class PlanChanged extends PlanFirst {}
 
 export async function callTool(tool: Tool, input: unknown, session: Session): Promise<ToolResult> {
   let answer: Answer;
@@ -101,7 +107,7 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
         if (destroys && dryRun && !answer.isError) answer = withToken(tool, given, session, answer, undefined);
       } catch (thrown) {
         if (!(thrown instanceof PlanFirst)) throw thrown;
-        answer = await planned(tool, given, session, thrown.action);
+        answer = await planned(tool, given, session, thrown.action, thrown instanceof PlanChanged);
       }
     }
   } catch (thrown) {
@@ -112,19 +118,41 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
 }
 
 /** A call that destroys, answered with its dry run and the token that runs it. */
-async function planned(tool: Tool, given: Record<string, unknown>, session: Session, action: string | undefined): Promise<Answer> {
+async function planned(
+  tool: Tool,
+  given: Record<string, unknown>,
+  session: Session,
+  action: string | undefined,
+  changed = false,
+): Promise<Answer> {
   const answer = await runCall(tool, { ...given, dry_run: true }, session, undefined);
-  return answer.isError ? answer : withToken(tool, given, session, answer, action);
+  if (changed) answer.structured.plan_changed = true;
+  return answer.isError ? answer : withToken(tool, given, session, answer, action, changed);
 }
 
-function withToken(tool: Tool, given: Record<string, unknown>, session: Session, answer: Answer, action: string | undefined): Answer {
+function withToken(
+  tool: Tool,
+  given: Record<string, unknown>,
+  session: Session,
+  answer: Answer,
+  action: string | undefined,
+  changed = false,
+): Answer {
   // The plan is the one the person sees: cut to size before the token is bound to it.
   const cuts = cutToSize(answer.structured);
-  const { token, expiresAt } = issueToken(tool.name, given, answer.structured, session.cursorKey, (session.confirmations ??= newConfirmations()), (session.now ?? Date.now)());
+  const memory = (session.confirmations ??= newConfirmations());
+  const now = (session.now ?? Date.now)();
+  const { structured, destroys } = answer;
+  const { token, expiresAt } = issueToken(tool.name, given, structured, destroys, session.cursorKey, memory, now);
   answer.structured.confirm = token;
   answer.structured.confirm_expires_at = expiresAt;
   const why = action === undefined ? 'This call destroys data' : `This call destroys data ("${action}")`;
-  const asked = given.dry_run === true ? `${tool.name}: the plan (a dry run; nothing was sent).` : `${tool.name}: nothing was sent. ${why}: below is its plan (a dry run).`;
+  const asked = changed
+    ? `${tool.name}: nothing was sent. The plan changed since the token was handed out (it would destroy other than `
+      + 'what the person agreed to): below is the new plan (a dry run), and a new token; the old one is spent.'
+    : given.dry_run === true
+      ? `${tool.name}: the plan (a dry run; nothing was sent).`
+      : `${tool.name}: nothing was sent. ${why}: below is its plan (a dry run).`;
   const told = `Show this plan to the person. Only if they agree, call ${tool.name} again with the same arguments${given.dry_run === true ? ', without dry_run,' : ''} and confirm = "${token}" (in structuredContent.confirm): it runs once, until ${expiresAt}.`;
   return { ...answer, text: [asked, ...answer.text.slice(1), told], cuts };
 }
@@ -201,11 +229,14 @@ async function runPlain(tool: Tool, given: Record<string, unknown>, session: Ses
       audit: { surface: `mcp:${tool.name}`, verb: tool.command, ...(confirmed ? { confirmed: { plan_digest: confirmed.planDigest, issued_at: confirmed.issuedAt } } : {}) },
       pageCursor,
       confirmed,
-      consent: async (action, destructive) => {
+      consent: async (action, destructive, changes) => {
         if (!destructive) return;
         if (!session.allowDestructive) throw refusal(`${tool.name}: "${action}" destroys data`, '--allow-destructive');
         // Found only as it runs (a roster's rows that deactivate): the plan first, then its token.
         if (!confirmed && !dryRun) throw new PlanFirst(action);
+        // The run's own plan, made just now: what the person agreed to, or nothing runs.
+        const agreed = !changes || planDigest({ changes }, session.cursorKey) === confirmed?.planDigest;
+        if (confirmed && !agreed) throw new PlanChanged(action);
       },
     };
     const globals: GlobalOptions = { ...session.ctx.globals, output: 'json', fields: undefined, all: false, limit, perPage: limit ?? session.ctx.globals.perPage, yes: false, input: false };
@@ -227,7 +258,9 @@ async function runPlain(tool: Tool, given: Record<string, unknown>, session: Ses
       structured = back.structured;
       summary.push(back.line);
     }
-    return { text: withNotes(summary, notes), structured, isError: failure !== undefined, echo: true };
+    const destroys = result?.kind === 'item' ? result.destroys : undefined;
+    const text = withNotes(summary, notes);
+    return { text, structured, isError: failure !== undefined, echo: true, ...(destroys ? { destroys } : {}) };
   } catch (thrown) {
     if (thrown instanceof PlanFirst) throw thrown;
     return failed(toLmsError(thrown), notes);

@@ -45,7 +45,7 @@ function server(allowDestructive: boolean, clock = { now: Date.parse('2026-11-27
     },
   };
   const session: Session = { ctx: watched, model: commandModel, allowWrites: true, allowDestructive, cursorKey: newCursorKey(), now: () => clock.now };
-  return { session, clock, confirmed };
+  return { session, clock, confirmed, mock };
 }
 
 const call = (session: Session, name: string, input: Record<string, unknown>): Promise<ToolResult> => callTool(tools.get(name)!, input, session);
@@ -172,5 +172,162 @@ describe('a destructive call under --allow-destructive', () => {
     const { session } = server(false);
     const r = await call(session, 'sections_delete', { id: 2, confirm: 'anything' });
     expect(r.structuredContent.error).toMatchObject({ refused: true, needs: '--allow-destructive' });
+  });
+});
+
+describe('a token bound to what its plan destroys', () => {
+  const ROSTER = 'user,type\nsam,student\nsofia,student\n';
+  const args = { course: 1, sync: true, file_text: ROSTER };
+  type Row = { status: string; id: number | null; user: string };
+  const concluded = (r: ToolResult) =>
+    (r.structuredContent.rows as Row[]).filter((x) => x.status === 'concluded').map((x) => x.id);
+  const conclusions = () => deletes.filter((url) => /\/courses\/1\/enrollments\/\d+/.test(url));
+
+  /** Students who join course 1 (through the session's own tools, as anyone with write access could). */
+  async function join(session: Session, logins: string[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const login of logins) {
+      const user = await call(session, 'users_create', { account: 1, login_id: login, name: login });
+      expect(user.isError, user.content[0].text).toBeFalsy();
+      const enrolled = await call(session, 'enrollments_add', { course: 1, user: String(user.structuredContent.id) });
+      expect(enrolled.isError, enrolled.content[0].text).toBeFalsy();
+      ids.push(Number(enrolled.structuredContent.id));
+    }
+    return ids;
+  }
+
+  it('runs nothing when the plan changed since (five students joined): a new plan and token, which runs', async () => {
+    deletes = [];
+    const { session } = server(true);
+    const plan = await call(session, 'enrollments_import', args);
+    expect(plan.isError, plan.content[0].text).toBeFalsy();
+    const before = concluded(plan);
+    expect(before.length).toBeGreaterThan(0);
+    const joined = await join(session, ['new1', 'new2', 'new3', 'new4', 'new5']);
+
+    const stale = await call(session, 'enrollments_import', { ...args, confirm: plan.structuredContent.confirm });
+    expect(stale.isError, stale.content[0].text).toBeFalsy();
+    expect(conclusions()).toEqual([]);
+    expect(stale.content[0].text).toMatch(/^enrollments_import: nothing was sent\. The plan changed since the token/);
+    expect(stale.structuredContent).toMatchObject({ dry_run: true, plan_changed: true, confirm: expect.any(String) });
+    expect(stale.structuredContent.confirm).not.toBe(plan.structuredContent.confirm);
+    expect(concluded(stale).sort()).toEqual([...before, ...joined].sort());
+    // The stale token is spent: it never runs.
+    const replayed = await call(session, 'enrollments_import', { ...args, confirm: plan.structuredContent.confirm });
+    expect(replayed.structuredContent.error).toMatchObject({ confirm: 'used' });
+    expect(conclusions()).toEqual([]);
+
+    const done = await call(session, 'enrollments_import', { ...args, confirm: stale.structuredContent.confirm });
+    expect(done.isError, done.content[0].text).toBeFalsy();
+    expect(done.structuredContent.dry_run).toBeUndefined();
+    expect(concluded(done).sort()).toEqual([...before, ...joined].sort());
+    expect(conclusions()).toHaveLength(before.length + joined.length);
+  });
+
+  it('runs a plan that still holds, whatever changed that destroys nothing', async () => {
+    deletes = [];
+    const { session } = server(true);
+    const plan = await call(session, 'enrollments_import', args);
+    // A teacher joins: the file names only students, so --sync concludes no teacher.
+    const user = await call(session, 'users_create', { account: 1, login_id: 'tnew', name: 'T New' });
+    await call(session, 'enrollments_add', { course: 1, user: String(user.structuredContent.id), type: 'teacher' });
+    const done = await call(session, 'enrollments_import', { ...args, confirm: plan.structuredContent.confirm });
+    expect(done.isError, done.content[0].text).toBeFalsy();
+    expect(done.structuredContent.plan_changed).toBeUndefined();
+    expect(conclusions()).toHaveLength(concluded(plan).length);
+  });
+
+  it('binds the rows that deactivate: a plan that now deactivates fewer is a new plan too', async () => {
+    deletes = [];
+    const { session } = server(true);
+    const both = {
+      course: 1,
+      update: true,
+      file_text: 'user,type,state\nsam,student,inactive\nsofia,student,inactive\n',
+    };
+    const plan = await call(session, 'enrollments_import', both);
+    expect(plan.structuredContent.confirm).toEqual(expect.any(String));
+    // Someone else deactivates sofia meanwhile, with a plan and token of their own.
+    const sofia = { course: 1, update: true, file_text: 'user,type,state\nsofia,student,inactive\n' };
+    const theirs = await call(session, 'enrollments_import', sofia);
+    const { confirm } = theirs.structuredContent;
+    const confirmed = await call(session, 'enrollments_import', { ...sofia, confirm });
+    expect(confirmed.isError).toBeFalsy();
+    const stale = await call(session, 'enrollments_import', { ...both, confirm: plan.structuredContent.confirm });
+    expect(stale.structuredContent).toMatchObject({ dry_run: true, plan_changed: true });
+    const sam = (stale.structuredContent.rows as Row[]).find((r) => r.user === 'sam');
+    expect(sam).toMatchObject({ status: 'updated' });
+    // sam is still active: nothing ran.
+    const listed = await call(session, 'enrollments_list', { course: 1, user: 'sam' });
+    const states = (listed.structuredContent.items as { enrollment_state: string }[]).map((e) => e.enrollment_state);
+    expect(states).toEqual(['active']);
+  });
+
+  it('concludes only what was confirmed: one who joins while the confirmed run goes is left, and said', async () => {
+    deletes = [];
+    const { session, mock } = server(true);
+    const users = new Map<string, number>();
+    for (const login of ['late1', 'joiner']) {
+      const made = await call(session, 'users_create', { account: 1, login_id: login, name: login });
+      users.set(login, Number(made.structuredContent.id));
+    }
+    const roster = { course: 1, sync: true, file_text: `${ROSTER}late1,student\n` };
+    const plan = await call(session, 'enrollments_import', roster);
+    const planned = concluded(plan);
+    const handler = mock.handler;
+    let joined = false;
+    mock.handler = async (req) => {
+      const answer = await handler(req);
+      // The run's own write (late1's enrollment) is when the joiner joins: after the run made its plan.
+      if (!joined && req.method === 'POST' && /\/courses\/1\/enrollments$/.test(req.url)) {
+        joined = true;
+        const body = `enrollment[user_id]=${users.get('joiner')}&enrollment[type]=StudentEnrollment`;
+        const headers = { ...req.headers, 'content-type': 'application/x-www-form-urlencoded' };
+        const made = await handler({ ...req, headers, body });
+        expect(made.status).toBe(200);
+      }
+      return answer;
+    };
+    const done = await call(session, 'enrollments_import', { ...roster, confirm: plan.structuredContent.confirm });
+    expect(done.isError, done.content[0].text).toBeFalsy();
+    expect(joined).toBe(true);
+    expect(concluded(done).sort()).toEqual(planned.sort());
+    expect(conclusions()).toHaveLength(planned.length);
+    expect(done.content[0].text).toMatch(/--sync left 1 enrollment the file does not list as it was: not in the plan/);
+  });
+});
+
+describe('apply with prune, bound to what it deletes', () => {
+  it('runs nothing when a section to prune was made since the plan: a new plan and token, which runs', async () => {
+    deletes = [];
+    const { session } = server(true);
+    type Section = { id: number; name: string; sis_section_id: string | null };
+    const listed = (await call(session, 'sections_list', { course: 1 })).structuredContent.items as Section[];
+    const section = async (name: string, sis: string) =>
+      String((await call(session, 'sections_create', { course: 1, name, sis_id: sis })).structuredContent.id);
+    const spare = await section('Spare', 'BIO-101-SPARE');
+    const line = (x: Section) => {
+      const sis = x.sis_section_id ? `sis_section_id: ${x.sis_section_id}, ` : '';
+      return `      - { ${sis}name: ${JSON.stringify(x.name)} }`;
+    };
+    const file = ['courses:', '  - sis_course_id: BIO-101', '    sections:', ...listed.map(line)].join('\n');
+    const args = { file_text: `${file}\n`, prune: true };
+    const plan = await call(session, 'apply', args);
+    expect(plan.isError, plan.content[0].text).toBeFalsy();
+    const deleting = (r: ToolResult) => {
+      const [course] = r.structuredContent.courses as { actions: { action: string; id: number }[] }[];
+      return course.actions.filter((a) => a.action === 'delete').map((a) => String(a.id));
+    };
+    expect(deleting(plan)).toEqual([spare]);
+    const extra = await section('Extra', 'BIO-101-EXTRA');
+
+    const stale = await call(session, 'apply', { ...args, confirm: plan.structuredContent.confirm });
+    expect(stale.structuredContent).toMatchObject({ dry_run: true, plan_changed: true, confirm: expect.any(String) });
+    expect(deleting(stale).sort()).toEqual([spare, extra].sort());
+    expect(deletes).toEqual([]);
+
+    const done = await call(session, 'apply', { ...args, confirm: stale.structuredContent.confirm });
+    expect(done.isError, done.content[0].text).toBeFalsy();
+    expect(deletes.map((url) => url.split('/').at(-1)).sort()).toEqual([spare, extra].sort());
   });
 });

@@ -143,6 +143,13 @@ async function unlisted(client: ApiClient, course: string, roles: string[], matc
   return extra;
 }
 
+/** An enrollment --sync concludes, as its results and its plan name it. */
+const toConclude = (e: Enrollment): FinishedRow => ({
+  key: e.user?.login_id ?? String(e.user_id),
+  id: e.id,
+  status: 'concluded',
+});
+
 export const importEnrollments = command({
   name: 'import <file>',
   fileArgs: { file: 'read' },
@@ -178,12 +185,15 @@ export const importEnrollments = command({
       // Asked with the rows that deactivate, in one question, before anything is written.
       finishDestroys: opts.sync
         ? {
-            count: async ({ client, results }) => (await unlisted(client, opts.course, roles, matchedBy(results))).length,
+            planned: async ({ client, results }) => {
+              const found = await unlisted(client, opts.course, roles, matchedBy(results));
+              return found.map(toConclude);
+            },
             words: (n) => `conclude ${n === undefined ? 'the' : n} enrollment${n === 1 ? '' : 's'} of course ${opts.course} that ${args[0]} does not list`,
           }
         : undefined,
       finish: opts.sync
-        ? async ({ client, results, plan, skipped }) => {
+        ? async ({ client, results, plan, skipped, only }) => {
             // A failed or skipped row's enrollment may well exist: concluding "unlisted" ones now could end it.
             const failed = results.filter((r) => r.status === 'failed').length;
             if (failed || skipped) {
@@ -191,13 +201,22 @@ export const importEnrollments = command({
               ctx.warn(`--sync ${plan ? 'would conclude' : 'concluded'} nothing: ${why}; fix ${failed + skipped > 1 ? 'them' : 'it'} and run the import again`);
               return [];
             }
-            const extra = await unlisted(client, opts.course, roles, matchedBy(results));
+            const found = await unlisted(client, opts.course, roles, matchedBy(results));
+            // Concluded only as confirmed: one unlisted since the plan was asked about was not in it.
+            const extra = only ? found.filter((e) => only.has(e.id)) : found;
+            if (extra.length < found.length) {
+              const left = found.length - extra.length;
+              const many = left > 1;
+              const [one, they, them] = many ? ['enrollments', 'they were', 'them'] : ['enrollment', 'it was', 'it'];
+              const why = `not in the plan that was confirmed; run the import again to plan ${them}`;
+              ctx.warn(`--sync left ${left} ${one} the file does not list as ${they}: ${why}`);
+            }
             const done: FinishedRow[] = [];
             for (const e of extra) {
-              const key = e.user?.login_id ?? String(e.user_id);
+              const { key } = toConclude(e);
+              // The run's word: the dry run's `dry_run: true` says it would be.
               if (plan) {
-                // The run's word: the dry run's `dry_run: true` says it would be.
-                done.push({ key, id: e.id, status: 'concluded' });
+                done.push(toConclude(e));
                 continue;
               }
               try {

@@ -43,5 +43,8 @@ describe('the audit log', () => {
       follower.kill('SIGINT');
       await follower;
     }
+    // Stopped with Ctrl-C: 130, as everywhere, and what it printed is all it printed.
+    expect(follower.exitCode).toBe(130);
+    expect(lines()).toHaveLength(2);
   }, 60_000);
 });

@@ -2,7 +2,7 @@
 // (the CLI, lms apply, a tool of lms mcp), oldest first; `--follow` keeps printing new writes.
 import type { Verbs } from '../../cli/command.js';
 import { command } from '../../cli/define.js';
-import { UsageError } from '../../errors.js';
+import { InterruptedError, UsageError } from '../../errors.js';
 import type { AuditEntry } from '../../audit/log.js';
 
 const COLUMNS = ['time', 'surface', 'verb', 'method', 'path', 'status', 'user.login', 'user.via', 'as_user', 'instance'];
@@ -86,6 +86,9 @@ const showLog = command({
     const followed = async function* () {
       if (since) yield* readEntries(path, { rotatedOnly: true });
       yield* followEntries(path, { signal: stop.signal, fromStart: since });
+      // Following ends only when stopped: Ctrl-C, which is exit 130 here as everywhere, after what
+      // was printed (never "No results.", which would say the log is empty).
+      if (stop.signal.aborted) throw new InterruptedError();
     };
     return { kind: 'list', items: filtered(followed(), filter, limit), columns: COLUMNS, endless: true };
   },

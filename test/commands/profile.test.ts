@@ -37,6 +37,9 @@ describe('lms profile add / list / show / use / remove', () => {
     const added = await run('profile add prod --url https://lms.example.edu/ --token-stdin --no-verify', { stdin: `${TOKEN}\n` });
     expect(added).toEqual({ exitCode: 0, stdout: '', stderr: `Saved profile "prod" (lms.example.edu) in ${file}, its token in the keychain\n` });
     expect((await run('profile add dev --url http://127.0.0.1:4010 --token-stdin --no-verify', { stdin: 'dev-token' })).exitCode).toBe(0);
+    // Added again under the same name: replaced, and said so.
+    const again = await run('profile add dev --url http://127.0.0.1:4010 --token-stdin --no-verify', { stdin: 'dev-token' });
+    expect(again.stderr).toMatch(/^Saved profile "dev" \(127\.0\.0\.1:4010\) in .*, replacing the one for 127\.0\.0\.1:4010\n$/);
 
     expect(json((await run('profile list -o json')).stdout)).toEqual([
       { name: 'dev', url: 'http://127.0.0.1:4010', current: false, token: 'in the keychain' },

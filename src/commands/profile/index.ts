@@ -101,12 +101,15 @@ export const profileVerbs: Verbs = [
         const user = opts.verify ? await whoseToken(ctx, baseUrl, token, caFile) : undefined;
         if (user) err(ctx.io, `Logged in to ${url.host} as ${user.name} (id ${user.id})\n`);
         const [store, keychain, { saveProfile, fallbackNotice }] = await Promise.all([ctx.profiles(), ctx.keychain(), import('../../config/credentials.js')]);
+        const replaced = store.get(name);
         const profile: Profile = { url: baseUrl, ...(insecure ? { insecure: true } : {}), ...(user ? { user } : {}), ...(caFile ? { caFile } : {}) };
         const stored = await saveProfile(store, name, profile, { kind: 'token', token }, { keychain: () => keychain, insecureStorage: opts.insecureStorage === true });
         if (stored.unavailable && ctx.globals.verbose) err(ctx.io, `keychain: ${stored.unavailable.message}\n`);
         const notice = fallbackNotice(stored, store.path);
         if (notice) err(ctx.io, `${notice}\n`);
-        err(ctx.io, `Saved profile "${name}" (${url.host}) in ${store.path}${stored.storage === 'keychain' ? ', its token in the keychain' : ''}\n`);
+        // As `git remote set-url` or kubectl's set-cluster would, it replaces; said, never silently.
+        const was = replaced ? `, replacing the one for ${new URL(replaced.url).host}` : '';
+        err(ctx.io, `Saved profile "${name}" (${url.host}) in ${store.path}${stored.storage === 'keychain' ? ', its token in the keychain' : ''}${was}\n`);
         return undefined;
       },
     }),

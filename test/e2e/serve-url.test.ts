@@ -22,8 +22,8 @@ afterEach(async () => {
 });
 
 /** Starts the server; resolves with its first stdout line, and stderr so far. */
-async function serve(flags: string[], db: string) {
-  const child = execa(process.execPath, [bin, 'mock', 'serve', '--port', '0', '--quiet', ...flags], { env: { ...env, LMS_MOCK_DB: join(dir, db) }, reject: false });
+async function serve(flags: string[], db: string, quiet = true) {
+  const child = execa(process.execPath, [bin, 'mock', 'serve', '--port', '0', ...(quiet ? ['--quiet'] : []), ...flags], { env: { ...env, LMS_MOCK_DB: join(dir, db) }, reject: false });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -102,7 +102,7 @@ describe('lms mock serve --ready-file', () => {
 
 describe('lms mock serve and Ctrl-C', () => {
   it('stops on Ctrl-C as its notice says: exit 0, "stopped", no error, even with a client still connected', async () => {
-    const s = await serve([], 'ctrl-c.db');
+    const s = await serve([], 'ctrl-c.db', false);
     // A kept-alive connection must not hold the server open.
     const { Agent, get } = await import('node:http');
     const agent = new Agent({ keepAlive: true });
@@ -113,5 +113,13 @@ describe('lms mock serve and Ctrl-C', () => {
     expect(r.exitCode).toBe(0);
     expect(s.stderr()).toContain('lms mock serve: stopped');
     expect(s.stderr()).not.toContain('error');
+  });
+
+  it('with --quiet says only where it serves: no notes, no log lines, no "stopped"', async () => {
+    const s = await serve([], 'quiet.db');
+    expect(await whoAmI(s.first)).toMatchObject({ id: 1 });
+    s.child.kill('SIGINT');
+    expect((await s.child).exitCode).toBe(0);
+    expect(s.stderr().split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^lms mock serving .* at http:\/\/127\.0\.0\.1:\d+ \(Ctrl-C stops\)$/)]);
   });
 });

@@ -10,7 +10,7 @@ import type { FaultOptions, ThrottleOptions } from '../../mock/faults.js';
 const serveFlags = {
   port: { flags: '--port <n>', description: 'port (0 picks a free one)', type: 'integer', min: 0, max: 65_535, default: '4010' },
   host: { flags: '--host <address>', description: 'address to bind', default: '127.0.0.1' },
-  quiet: { flags: '--quiet', description: 'no per-request log lines' },
+  quiet: { flags: '--quiet', description: 'only the line naming the address: no per-request log lines, no notes' },
   publicUrl: { flags: '--public-url <url>', description: 'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to' },
   maxBodySize: { flags: '--max-body-size <size>', description: 'largest request body, bytes or 512k/1m (larger: 413)', type: 'size', min: 1, max: 2 * 1024 ** 3, default: '1m' },
   maxUploadSize: { flags: '--max-upload-size <size>', description: 'largest multipart body posted to an upload URL (/files_api/uploads/…); other bodies there have --max-body-size', type: 'size', min: 1, max: 2 * 1024 ** 3, default: '100m' },
@@ -230,7 +230,8 @@ export const mockVerbs: Verbs = [
         // script captures. The notice for people stays on stderr, in one write.
         const baseUrl = clientBaseUrl(url, { publicUrl, wildcard });
         await out(ctx.io, `${baseUrl}\n`);
-        ctx.io.stderr.write(`lms mock serving ${mock.path} at ${url}${faultNote} (Ctrl-C stops)\n${origin}; ${bodies}.\n`);
+        // --quiet: the line that names the address (scripts read it) and nothing more.
+        ctx.io.stderr.write(`lms mock serving ${mock.path} at ${url}${faultNote} (Ctrl-C stops)\n${opts.quiet ? '' : `${origin}; ${bodies}.\n`}`);
         // A file left behind would tell the next script's wait loop that a server is up. On exit,
         // not after close: a second Ctrl-C or a kill ends the process before the server has closed.
         const removeReadyFile = () => {
@@ -247,7 +248,7 @@ export const mockVerbs: Verbs = [
         }
         await new Promise<void>((resolve) => {
           const stop = () => {
-            ctx.io.stderr.write('lms mock serve: stopped\n');
+            if (!opts.quiet) ctx.io.stderr.write('lms mock serve: stopped\n');
             server.closeAllConnections();
             server.close(() => resolve());
           };

@@ -124,24 +124,35 @@ describe('Pseudonyms.transform', () => {
 });
 
 describe('mapping pseudonyms back', () => {
-  const tool = { params: [{ property: 'csv_text', to: 'text', of: 'csv' }] } as unknown as Tool;
+  const toolOf = (name: string, files: [string, string][] = []) => ({ name, command: `lms ${name.replace('_', ' ')}`, params: files.map(([property, of]) => ({ property, to: 'text', of })) }) as unknown as Tool;
+  const tool = toolOf('grade_set', [['csv_text', 'csv']]);
 
-  it.each([
-    ['a login form, as a user', { user: 'student-HEX' }, { user: '7' }],
-    ['a SIS form, as an id', { id: 'sis_user_id:student-HEX' }, { id: '7' }],
-    ['the display form', { id: 'Student HEX' }, { id: '7' }],
-    ['a list of them', { to: ['student-HEX', '3'] }, { to: ['7', '3'] }],
-    ['a search term, as the real name', { search: 'Student HEX' }, { search: 'Sam Student' }],
-    ['prose, as the real name and email', { body: 'Dear Student HEX, see student-HEX@pseudonym.invalid' }, { body: 'Dear Sam Student, see sam@example.edu' }],
-    ['CSV text, as ids', { csv_text: 'user,grade\nstudent-HEX,88\nsis_user_id:student-HEX,90\n' }, { csv_text: 'user,grade\n7,88\n7,90\n' }],
-    ['what names no pseudonym is left', { user: 'sis_user_id:S-008', body: 'a student' }, { user: 'sis_user_id:S-008', body: 'a student' }],
-    ['a cursor is left', { cursor: 'student-HEX' }, { cursor: 'student-HEX' }],
-  ])('%s', async (_, given, expected) => {
+  it.each<[string, string, Record<string, unknown>, Record<string, unknown>]>([
+    ['a login form, as a user', 'grade_set', { user: 'student-HEX' }, { user: '7' }],
+    ['a SIS form, as a user\'s id', 'users_get', { id: 'sis_user_id:student-HEX' }, { id: '7' }],
+    ['the display form', 'users_get', { id: 'Student HEX' }, { id: '7' }],
+    ['a list of recipients', 'conv_send', { to: ['student-HEX', '3'] }, { to: ['7', '3'] }],
+    ['a search for people, as the real name', 'users_list', { search: 'Student HEX' }, { search: 'Sam Student' }],
+    ['a message, as it was written', 'conv_send', { body: 'Dear Student HEX, see student-HEX@pseudonym.invalid', subject: 'student-HEX' }, { body: 'Dear Student HEX, see student-HEX@pseudonym.invalid', subject: 'student-HEX' }],
+    ['an id that is no user\'s, as it was given', 'courses_get', { id: 'student-HEX' }, { id: 'student-HEX' }],
+    ['a search for courses, as it was given', 'courses_list', { search: 'Student HEX' }, { search: 'Student HEX' }],
+    ['CSV text: a cell that is a pseudonym, as an id', 'grade_set', { csv_text: 'user,grade\nstudent-HEX,88\n"sis_user_id:student-HEX",90\n' }, { csv_text: 'user,grade\n7,88\n"7",90\n' }],
+    ['CSV text: a comment keeps its words', 'grade_set', { csv_text: 'user,grade,comment\nstudent-HEX,88,well done Student HEX\n' }, { csv_text: 'user,grade,comment\n7,88,well done Student HEX\n' }],
+    ['what names no pseudonym is left', 'grade_set', { user: 'sis_user_id:S-008', comment: 'a student' }, { user: 'sis_user_id:S-008', comment: 'a student' }],
+    ['a cursor is left', 'users_list', { cursor: 'student-HEX' }, { cursor: 'student-HEX' }],
+  ])('%s', async (_, name, given, expected) => {
     const p = await made();
     await p.transform({ ...SAM });
     const hex = /([0-9a-f]{8})$/.exec(p.pseudonymOf('7').display)![1];
     const fill = (o: Record<string, unknown>) => JSON.parse(JSON.stringify(o).replaceAll('HEX', hex)) as Record<string, unknown>;
-    expect({ ...givenBack(p, tool, fill(given)) }).toEqual(fill(expected));
+    expect({ ...givenBack(p, toolOf(name, name === 'grade_set' ? [['csv_text', 'csv']] : []), fill(given)) }).toEqual(fill(expected));
+  });
+
+  it('leaves a message file as it was written', async () => {
+    const p = await made();
+    await p.transform({ ...SAM });
+    const body = `${p.pseudonymOf('7').login}\nsee you`;
+    expect(givenBack(p, toolOf('conv_send', [['body_file_text', 'body_file']]), { body_file_text: body }).body_file_text).toBe(body);
   });
 
   it('refuses a pseudonym this process never handed out', async () => {

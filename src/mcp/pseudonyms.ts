@@ -267,6 +267,7 @@ export class Pseudonyms {
         if (!text.includes('_id:')) return;
         for (const m of text.matchAll(REF)) refs.add(`sis_${m[1]}_id:${m[2]}`);
       },
+      ref: (ref) => refs.add(ref),
     });
     await this.resolveRefs(refs, seen);
     await this.findRoles(seen, [...courses]);
@@ -310,6 +311,17 @@ export class Pseudonyms {
       for (const forms of roles.forms ?? []) this.learn(id, forms);
     }
     this.forget();
+  }
+
+  /** The id of the person a record without one is, by its SIS id or login, if they are known. */
+  placed(obj: Record<string, unknown>): string | undefined {
+    const sis = typeof obj.sis_user_id === 'string' && obj.sis_user_id !== '' ? obj.sis_user_id : undefined;
+    const login = typeof obj.login_id === 'string' && obj.login_id !== '' ? obj.login_id.toLowerCase() : undefined;
+    if (sis === undefined && login === undefined) return undefined;
+    for (const p of this.people.values()) {
+      if ((sis !== undefined && p.forms.sis_user_id === sis) || (login !== undefined && p.forms.login_id?.toLowerCase() === login)) return p.id;
+    }
+    return undefined;
   }
 
   /** The field's replacement, for a person field of a hidden person; undefined to leave it. */
@@ -491,6 +503,9 @@ function roleField(obj: Record<string, unknown>, key: string): { id: string; kin
   return { id, kind, form: m[2] === undefined ? 'name' : (FORM_OF.get(m[2]) ?? 'name') };
 }
 
+/** What stands for a person's form when who they are could not be found out. */
+const UNPLACED = 'a student';
+
 /** What the server itself signed (a list's cursor, a confirmation token): never the instance's, and never to be touched. */
 const SKIP = new Set(['next_cursor', 'confirm']);
 
@@ -499,6 +514,20 @@ interface Visitor {
   person(id: string, obj: Record<string, unknown>): void;
   named(id: string, form: keyof Forms, text: string): void;
   text(text: string): void;
+  /** A person's record with no id (an export's row) names them by this reference. */
+  ref(ref: string): void;
+}
+
+/**
+ * A person's record that carries no id (a row of `users export`): the references its SIS id and
+ * login make, by which the instance is asked who it is.
+ */
+function recordRefs(obj: Record<string, unknown>): string[] {
+  if (!MARKERS.some((m) => typeof obj[m] === 'string')) return [];
+  const refs: string[] = [];
+  if (typeof obj.sis_user_id === 'string' && obj.sis_user_id !== '') refs.push(`sis_user_id:${obj.sis_user_id}`);
+  if (typeof obj.login_id === 'string' && obj.login_id !== '') refs.push(`sis_login_id:${obj.login_id}`);
+  return refs;
 }
 
 function walk(value: unknown, visit: Visitor, key?: string): void {
@@ -511,6 +540,7 @@ function walk(value: unknown, visit: Visitor, key?: string): void {
   const obj = value as Record<string, unknown>;
   const id = personIdOf(obj, key);
   if (id !== undefined) visit.person(id, obj);
+  else for (const ref of recordRefs(obj)) visit.ref(ref);
   const course = idText(obj.course_id) ?? (typeof obj.context_code === 'string' ? COURSE_CODE.exec(obj.context_code)?.[1] : undefined);
   if (course !== undefined) visit.course(course);
   for (const k of Object.keys(obj)) {
@@ -533,11 +563,15 @@ function rewriteIn(value: unknown, p: Pseudonyms, key?: string): unknown {
   }
   if (value === null || typeof value !== 'object') return value;
   const obj = value as Record<string, unknown>;
-  const id = personIdOf(obj, key);
+  // A record without an id is its SIS id's or login's person; one the instance would not say is
+  // no one known, and their fields are a student's, whatever the net knows of them.
+  const unplaced = personIdOf(obj, key) === undefined && MARKERS.some((m) => typeof obj[m] === 'string');
+  const id = unplaced ? p.placed(obj) : personIdOf(obj, key);
   for (const k of Object.keys(obj)) {
     const v = obj[k];
     if (SKIP.has(k)) continue;
-    if (typeof v === 'string') {
+    if (typeof v === 'string' && unplaced && id === undefined && k in PERSON_FIELDS && v !== '') obj[k] = UNPLACED;
+    else if (typeof v === 'string') {
       const kind = id !== undefined ? PERSON_FIELDS[k] : undefined;
       const role = kind === undefined && !v.includes('_id:') ? roleField(obj, k) : undefined;
       const replaced = kind !== undefined ? p.field(id!, kind) : role ? p.field(role.id, role.kind) : undefined;

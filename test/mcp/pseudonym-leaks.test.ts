@@ -59,8 +59,20 @@ function leaked(text: string, forms = HIDDEN): string[] {
 
 const everything = (r: ToolResult) => JSON.stringify([r.content, r.structuredContent]);
 
-/** A cursor as text, and whatever it decodes to as base64. */
-const opened = (cursor: string) => `${cursor} ${Buffer.from(cursor.split('.')[0], 'base64url').toString('utf8')}`;
+/** A cursor as text, with whatever its base64 runs decode to, three deep (a bookmark is base64 inside a link inside it). */
+const opened = (cursor: string) => {
+  let text = cursor;
+  for (let depth = 0; depth < 3; depth++) {
+    const runs = [...text.matchAll(/[A-Za-z0-9+/_-]{8,}/g)].map((m) => Buffer.from(m[0], 'base64url').toString('utf8'));
+    text = `${text} ${runs.join(' ')}`;
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      // Not all of it percent-encoded: left as it is.
+    }
+  }
+  return text;
+};
 
 beforeAll(async () => {
   tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));

@@ -13,7 +13,7 @@ import type { IOStreams } from '../io/streams.js';
 import { newConfirmations, redeemToken, issueToken, type Confirmations } from './confirm.js';
 import { escapeData, fenced } from './fence.js';
 import { differingFields, getVerbOf, readOptions } from './read-back.js';
-import { givenBack, readablePreview, type Pseudonyms } from './pseudonyms.js';
+import { givenBack, readablePreview, readableUrls, type Pseudonyms } from './pseudonyms.js';
 import { DEFAULT_PAGE, type Tool } from './tools.js';
 
 export interface Session {
@@ -170,7 +170,7 @@ async function hidden(answer: Answer, p: Pseudonyms, given: Record<string, unkno
   const course = typeof given.course === 'string' || typeof given.course === 'number' ? [String(given.course)] : [];
   // A dry run's preview is read decoded: encoded, the net would not know a name in it.
   const structured = await p.transform(readablePreview(answer.structured), { courses: course });
-  return { ...answer, structured, text: answer.text.map((t) => (typeof t === 'string' ? p.text(t) : { data: p.text(t.data) })) };
+  return { ...answer, structured, text: answer.text.map((t) => (typeof t === 'string' ? p.text(t) : { data: p.text(readableUrls(t.data)) })) };
 }
 
 async function runPlain(tool: Tool, given: Record<string, unknown>, session: Session, confirmed: ConfirmedPlan | undefined): Promise<Answer> {

@@ -661,6 +661,14 @@ function formPairs(text: string): [string, string][] {
     });
 }
 
+/**
+ * A text (a verb's notes: `-v` traces the requests) with each URL's query decoded, so that a name
+ * in a search term (`search_term=Ravi+Patel`) is one the net can read.
+ */
+export function readableUrls(text: string): string {
+  return text.includes('?') ? text.replace(/\bhttps?:\/\/[^\s?]+\?[^\s)]*/g, decodedUrl) : text;
+}
+
 function decodedUrl(url: string): string {
   const q = url.indexOf('?');
   if (q === -1) return url;

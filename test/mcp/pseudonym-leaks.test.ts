@@ -39,9 +39,9 @@ let al: string;
 let fang: string;
 
 /** A server on the one mock, driven with the token given (the admin's by default). */
-function server(token: string = TOKENS.admin, pseudonymize = true): Session {
+function server(token: string = TOKENS.admin, pseudonymize = true, verbose = false): Session {
   const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_TOKEN: token, LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-leaks-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-leaks-config-')) };
-  const ctx = createContext(deps, GLOBALS);
+  const ctx = createContext(deps, { ...GLOBALS, verbose });
   const pseudonyms = pseudonymize ? new Pseudonyms({ scope: 'students', key: Buffer.alloc(32, 7), instance: async () => (await ctx.client()).baseUrl, directory: instanceDirectory(() => ctx.client()) }) : undefined;
   return { ctx, model: commandModel, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey(), pseudonyms };
 }
@@ -129,6 +129,14 @@ describe('cursors under --pseudonymize', () => {
     const second = await call(s, 'users_list', { search: ravi.name, limit: 1, cursor });
     expect((second.structuredContent as { items: unknown[] }).items).toHaveLength(1);
     expect(leaked(everything(second))).toEqual([]);
+  });
+
+  it('with -v, traces the search in the notes with the pseudonym, not the name it was mapped back to', async () => {
+    const s = server(TOKENS.admin, true, true);
+    const ravi = (await call(s, 'users_get', { id: '9' })).structuredContent as { name: string };
+    const r = await call(s, 'users_list', { search: ravi.name, limit: 1 });
+    expect(r.content[0].text).toContain(`search_term=${ravi.name}`);
+    expect(everything(r)).not.toMatch(/Ravi|Patel/);
   });
 
   it('refuses a cursor of another server, or of another list', async () => {

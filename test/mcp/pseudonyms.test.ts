@@ -38,6 +38,8 @@ describe('Pseudonyms.transform', () => {
     { name: 'a reference by SIS id, resolved through the instance', value: { items: [{ user: 'sis_user_id:S-007', grade: '19' }] }, hidden: ['S-007'], kept: ['sis_user_id:student-', '"grade":"19"'] },
     { name: 'a course is no person', value: { id: 1, name: 'Biology 101', sis_course_id: 'BIO-101', integration_id: 'C-1' }, hidden: [], kept: ['Biology 101', 'C-1'] },
     { name: 'someone the instance cannot place counts as a student', value: { id: 404, name: 'Nora Nobody', login_id: 'nora' }, hidden: ['Nora Nobody', 'nora'], kept: ['"id":404'] },
+    { name: 'a record with no id (an export\'s row), placed by its SIS id', value: { items: [{ name: 'Sam Student', login_id: 'sam', sis_user_id: 'S-007', locale: 'en' }] }, hidden: ['Sam Student', '"sam"', 'S-007'], kept: ['"name":"Student ', '"locale":"en"'] },
+    { name: 'a record with no id the instance cannot place: a student\'s, whatever it says', value: { items: [{ name: 'Nora Nobody', login_id: 'nora', sis_user_id: 'N-1', email: 'nora@example.edu', locale: 'en' }] }, hidden: ['Nora Nobody', 'nora', 'N-1'], kept: ['"name":"a student"', '"locale":"en"'] },
     { name: 'a cursor and a confirmation token are left as they are', value: { items: [SAM], next_cursor: 'abc-sam-def', confirm: 'x.sam.y' }, hidden: ['Sam Student'], kept: ['abc-sam-def', 'x.sam.y'] },
   ];
   for (const c of cases) {

@@ -170,7 +170,8 @@ async function hidden(answer: Answer, p: Pseudonyms, given: Record<string, unkno
   const course = typeof given.course === 'string' || typeof given.course === 'number' ? [String(given.course)] : [];
   // A dry run's preview is read decoded: encoded, the net would not know a name in it.
   const structured = await p.transform(readablePreview(answer.structured), { courses: course });
-  return { ...answer, structured, text: answer.text.map((t) => (typeof t === 'string' ? p.text(t) : { data: p.text(readableUrls(t.data)) })) };
+  const text = answer.text.map((t) => (typeof t === 'string' ? p.text(t) : { data: p.text(readableUrls(t.data)) }));
+  return { ...answer, structured, text };
 }
 
 async function runPlain(tool: Tool, given: Record<string, unknown>, session: Session, confirmed: ConfirmedPlan | undefined): Promise<Answer> {
@@ -543,7 +544,9 @@ function sealCursor(next: string, tool: Tool, given: Record<string, unknown>, se
 function openCursor(cursor: string, tool: Tool, given: Record<string, unknown>, session: Session): string {
   const held = session.cursors?.get(cursor);
   if (!held || held.listing !== listing(tool, given)) {
-    throw new UsageError(`${tool.name}: the cursor is not one this server handed out for this list`, { hint: 'list again without a cursor (cursors last as long as the server, and belong to the arguments they were listed with)' });
+    throw new UsageError(`${tool.name}: the cursor is not one this server handed out for this list`, {
+      hint: 'list again without a cursor (cursors last as long as the server, and belong to the arguments they were listed with)',
+    });
   }
   return held.next;
 }

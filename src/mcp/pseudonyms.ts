@@ -82,14 +82,15 @@ const HEX = 8;
  * it, Thai and its neighbours): a name there stands inside a run of letters (王芳同学), so each of
  * their letters is a place a form may start or end, and a form in them is looked for as it stands.
  */
-const UNSPACED = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}`;
+const UNSPACED_SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Thai', 'Lao', 'Khmer', 'Myanmar'];
+const UNSPACED = UNSPACED_SCRIPTS.map((script) => `\\p{Script=${script}}`).join('');
 const UNSPACED_CHAR = new RegExp(`[${UNSPACED}]`, 'u');
 /**
  * A token of the free-text net, where a form may start: a letter of an unspaced script alone, or a
  * run of other letters and digits. Made once; `lastIndex` is reset before each scan.
  */
 const TOKEN = new RegExp(`(?=[\\p{L}\\p{N}])[${UNSPACED}]|(?:(?![${UNSPACED}])[\\p{L}\\p{N}])+`, 'gu');
-/** The token of a text with no letter of an unspaced script: a run of letters and digits (the same tokens, found faster). */
+/** A token of a text with no letter of an unspaced script: a run of letters and digits (the same, found faster). */
 const WORD = /[\p{L}\p{N}]+/gu;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 /**
@@ -118,7 +119,17 @@ export interface Pseudonym {
  * (`field`) is replaced only where it stands as a field of its own; a short one of digits only (a
  * SIS id of `12`, beside every score of 12) only as a reference's `_id:` value.
  */
-type Net = Map<string, { form: string; lower: string; by: string; field: boolean; digits: boolean; unspacedEnd: boolean }[]>;
+type Net = Map<string, Mesh[]>;
+
+interface Mesh {
+  form: string;
+  lower: string;
+  by: string;
+  field: boolean;
+  digits: boolean;
+  /** Its last letter is of an unspaced script: whatever follows, the form may end there. */
+  unspacedEnd: boolean;
+}
 
 /** Whether a field starts at `at`: past spaces, the text's start or a separator. */
 function fieldStarts(text: string, at: number): boolean {
@@ -321,7 +332,8 @@ export class Pseudonyms {
     const login = typeof obj.login_id === 'string' && obj.login_id !== '' ? obj.login_id.toLowerCase() : undefined;
     if (sis === undefined && login === undefined) return undefined;
     for (const p of this.people.values()) {
-      if ((sis !== undefined && p.forms.sis_user_id === sis) || (login !== undefined && p.forms.login_id?.toLowerCase() === login)) return p.id;
+      if (sis !== undefined && p.forms.sis_user_id === sis) return p.id;
+      if (login !== undefined && p.forms.login_id?.toLowerCase() === login) return p.id;
     }
     return undefined;
   }
@@ -364,8 +376,11 @@ export class Pseudonyms {
       if (!candidates) continue;
       const hit = candidates.find((c) => {
         const end = at + c.form.length;
-        if (!(lower !== undefined ? lower.startsWith(c.lower, at) : text.slice(at, end).toLowerCase() === c.lower)) return false;
-        if (c.field) return c.digits ? text.slice(Math.max(0, at - 4), at) === '_id:' && fieldEnds(text, end) : fieldStarts(text, at) && fieldEnds(text, end);
+        if (lower !== undefined ? !lower.startsWith(c.lower, at) : text.slice(at, end).toLowerCase() !== c.lower) {
+          return false;
+        }
+        if (c.digits) return text.slice(Math.max(0, at - 4), at) === '_id:' && fieldEnds(text, end);
+        if (c.field) return fieldStarts(text, at) && fieldEnds(text, end);
         const after = text.charAt(end);
         return !WORD_CHAR.test(after) || UNSPACED_CHAR.test(after) || c.unspacedEnd;
       });
@@ -401,7 +416,10 @@ export class Pseudonyms {
         const list = net.get(key) ?? [];
         const same = list.find((c) => c.lower === lower);
         if (same) same.by = by;
-        else list.push({ form, lower, by, field, digits: field && /^\d+$/.test(form), unspacedEnd: UNSPACED_CHAR.test(letters.at(-1)!) });
+        else {
+          const digits = field && /^\d+$/.test(form);
+          list.push({ form, lower, by, field, digits, unspacedEnd: UNSPACED_CHAR.test(letters.at(-1)!) });
+        }
         net.set(key, list);
       }
     }
@@ -620,7 +638,9 @@ export function givenBack(p: Pseudonyms, tool: Tool, given: Record<string, unkno
       : PEOPLE_SEARCH.has(`${tool.name}:${k}`) ? (s: string) => p.mapBack(s, 'name')
       : namesPerson(tool, k) ? (s: string) => p.wholeId(s) ?? s
       : undefined;
-    out[k] = !back || SKIP.has(k) || k === 'cursor' ? v : typeof v === 'string' ? back(v) : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? back(x) : x)) : v;
+    if (!back || SKIP.has(k) || k === 'cursor') out[k] = v;
+    else if (typeof v === 'string') out[k] = back(v);
+    else out[k] = Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? back(x) : x)) : v;
   }
   return out;
 }
@@ -636,8 +656,9 @@ export function readablePreview(structured: Record<string, unknown>): Record<str
     if (r === null || typeof r !== 'object') return r;
     const request = { ...(r as Record<string, unknown>) };
     if (typeof request.url === 'string') request.url = decodedUrl(request.url);
-    const type = typeof request.content_type === 'string' ? request.content_type.split(';')[0].trim().toLowerCase() : '';
-    if (type === 'application/x-www-form-urlencoded' && typeof request.body === 'string') request.body = formPairs(request.body);
+    const type = typeof request.content_type === 'string' ? request.content_type.split(';')[0] : '';
+    const form = type.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+    if (form && typeof request.body === 'string') request.body = formPairs(request.body);
     return request;
   });
   return { ...structured, requests };

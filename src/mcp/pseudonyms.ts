@@ -446,25 +446,110 @@ export class Pseudonyms {
   }
 
   /**
-   * A text with the pseudonyms in it turned back into the real person. In a data file (`fields`:
-   * CSV, JSON, YAML), only a pseudonym that is a field of its own (a cell, a value) becomes the user
-   * id, which every column and field that names a user takes; one inside other words (a comment's
-   * "well done Student 7f3a9c01") is the comment's text, and is left as it was written. In a
-   * search term (`name`), each becomes the real person's name, login or email, which is what a
-   * search looks for.
+   * A data file (CSV, JSON, YAML) with the pseudonyms that stand for a user turned into the user id,
+   * which every column and field that names a user takes: a cell of a user column (`user`), a value
+   * of a user key (`"user": …`, `user: …`). Anywhere else (a comment's "well done Student
+   * 7f3a9c01", a cell of a `comment` column that is one) it is text, and is left as it was written.
    */
-  mapBack(text: string, as: 'fields' | 'name'): string {
+  mapFields(text: string): string {
     if (!/(?:student|staff)[- ][0-9a-f]/i.test(text)) return text;
-    return text.replace(PSEUDONYM, (said: string, _w: string, loginHex: string | undefined, email: string | undefined, _l: string, displayHex: string | undefined, at: number) => {
-      if (as === 'fields' && !(fieldStarts(text, at) && fieldEnds(text, at + said.length))) return said;
+    const id = (value: string) => {
+      const m = WHOLE.exec(value.trim());
+      if (!m) return undefined;
+      const user = this.idOf(m[2] ?? m[5], value);
+      // An email stays an email: a column of them takes no id.
+      if (m[3] === undefined) return user;
+      const email = this.people.get(user)?.forms.email;
+      if (email === undefined) {
+        throw new UsageError(`"${value}" stands for user ${user}, whose email this server has not seen`, { hint: `name them by id (${user}) instead` });
+      }
+      return email;
+    };
+    const cells = csvCells(text);
+    const header = cells.filter((c) => c.row === 0);
+    const users = new Set(header.filter((c) => USER_KEYS.includes(cellValue(text, c).trim().toLowerCase())).map((c) => c.column));
+    // A CSV whose header names a user column; else JSON or YAML, by their keys.
+    if (users.size) return csvUserCells(text, cells, users, id);
+    return text.replace(USER_VALUE, (all: string, before: string, quote: string, value: string) => {
+      const real = id(value);
+      return real === undefined ? all : `${before}${quote}${real}${quote}`;
+    });
+  }
+
+  /** A search for people with each pseudonym turned into the real person's name, login or email: what it looks for. */
+  mapSearch(text: string): string {
+    if (!/(?:student|staff)[- ][0-9a-f]/i.test(text)) return text;
+    return text.replace(PSEUDONYM, (said: string, _w: string, loginHex: string | undefined, email: string | undefined, _l: string, displayHex: string | undefined) => {
       const id = this.idOf((loginHex ?? displayHex)!, said);
-      if (as === 'fields' && !email) return id;
       const forms = this.people.get(id)?.forms ?? {};
       const real = email ? forms.email : displayHex ? forms.name : (forms.login_id ?? forms.sis_user_id);
       if (real === undefined) throw new UsageError(`"${said}" stands for user ${id}, whose ${email ? 'email' : displayHex ? 'name' : 'login'} this server has not seen`, { hint: `name them by id (${id}) instead` });
       return real;
     });
   }
+}
+
+/** The keys and columns of a data file that name a user. */
+const USER_KEYS = ['user', 'user_id', 'users', 'observee', 'observee_id', 'student', 'student_id', 'recipient', 'grader'];
+
+/** A user key's value, in JSON (`"user": "…"`) or YAML (`user: …`, `- user: '…'`), to the end of the value. */
+const USER_VALUE = new RegExp(
+  String.raw`((?:^|[{,\s])"?(?:${USER_KEYS.join('|')})"?[ \t]*:[ \t]*)(["']?)` +
+    String.raw`((?:sis_(?:user|login)_id:)?(?:student|staff)[- ][0-9a-f]{${HEX}}(?:@pseudonym\.invalid)?)\2(?=[ \t]*(?:[,}\]\r\n]|#|$))`,
+  'gim',
+);
+
+/** A CSV text with each cell of its user columns that is a pseudonym turned into what `id` makes of it. */
+function csvUserCells(text: string, cells: Cell[], users: Set<number>, id: (value: string) => string | undefined) {
+  let out = '';
+  let from = 0;
+  for (const c of cells) {
+    if (c.row === 0 || !users.has(c.column)) continue;
+    const real = id(cellValue(text, c));
+    if (real === undefined) continue;
+    out += text.slice(from, c.start) + (text[c.start] === '"' ? `"${real}"` : real);
+    from = c.end;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+interface Cell {
+  row: number;
+  column: number;
+  start: number;
+  end: number;
+}
+
+/** Where each cell of a CSV text stands (a quoted one with its quotes), as RFC 4180 reads it. */
+function csvCells(text: string): Cell[] {
+  const cells: Cell[] = [];
+  let row = 0;
+  let column = 0;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  while (i <= text.length) {
+    const start = i;
+    if (text[i] === '"') {
+      i++;
+      while (i < text.length && !(text[i] === '"' && text[i + 1] !== '"')) i += text[i] === '"' ? 2 : 1;
+      i++;
+    }
+    while (i < text.length && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') i++;
+    cells.push({ row, column, start, end: i });
+    if (text[i] === ',') column++;
+    else {
+      if (text[i] === '\r' && text[i + 1] === '\n') i++;
+      row++;
+      column = 0;
+    }
+    i++;
+  }
+  return cells;
+}
+
+/** A cell's value: unquoted, its doubled quotes made one. */
+function cellValue(text: string, c: Cell): string {
+  const raw = text.slice(c.start, c.end);
+  return raw.startsWith('"') ? raw.replace(/^"|"\s*$/g, '').replace(/""/g, '"') : raw;
 }
 
 /** A person object's fields, and the form each gives: the first of a form's fields that holds one. */
@@ -623,7 +708,7 @@ const PROSE_FILE = /^(?:body|message|text)_file$/;
  * A tool's arguments with the pseudonyms in them turned back into the real people, only where a
  * person is meant: an argument that names a user, when its whole value is a pseudonym, becomes the
  * user id; a search for people looks for the real name or login; a data file (`…_text`) has each
- * pseudonym that is a field of its own turned into the user id. Free text that goes to the
+ * pseudonym of a user column or key turned into the user id. Free text that goes to the
  * instance (a message, a comment, a title, a message file) is sent as it was written: what the
  * assistant wrote is what its reader sees, and no word of it becomes a user id. The server's own
  * values (cursor, confirm) are left.
@@ -634,8 +719,8 @@ export function givenBack(p: Pseudonyms, tool: Tool, given: Record<string, unkno
   for (const [k, v] of Object.entries(given)) {
     const file = files.get(k);
     const back =
-      file !== undefined ? (PROSE_FILE.test(file) ? undefined : (s: string) => p.mapBack(s, 'fields'))
-      : PEOPLE_SEARCH.has(`${tool.name}:${k}`) ? (s: string) => p.mapBack(s, 'name')
+      file !== undefined ? (PROSE_FILE.test(file) ? undefined : (s: string) => p.mapFields(s))
+      : PEOPLE_SEARCH.has(`${tool.name}:${k}`) ? (s: string) => p.mapSearch(s)
       : namesPerson(tool, k) ? (s: string) => p.wholeId(s) ?? s
       : undefined;
     if (!back || SKIP.has(k) || k === 'cursor') out[k] = v;

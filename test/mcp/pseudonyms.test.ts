@@ -140,6 +140,11 @@ describe('mapping pseudonyms back', () => {
     ['a search for courses, as it was given', 'courses_list', { search: 'Student HEX' }, { search: 'Student HEX' }],
     ['CSV text: a cell that is a pseudonym, as an id', 'grade_set', { csv_text: 'user,grade\nstudent-HEX,88\n"sis_user_id:student-HEX",90\n' }, { csv_text: 'user,grade\n7,88\n"7",90\n' }],
     ['CSV text: a comment keeps its words', 'grade_set', { csv_text: 'user,grade,comment\nstudent-HEX,88,well done Student HEX\n' }, { csv_text: 'user,grade,comment\n7,88,well done Student HEX\n' }],
+    ['CSV text: a comment cell that is a pseudonym keeps it', 'grade_set', { csv_text: 'user,grade,comment\r\n"student-HEX",88,"Student HEX"\r\n' }, { csv_text: 'user,grade,comment\r\n"7",88,"Student HEX"\r\n' }],
+    ['CSV text: a grade per assignment column', 'grade_set', { csv_text: 'user,Essay 1,Lab\nStudent HEX,1,2\n' }, { csv_text: 'user,Essay 1,Lab\n7,1,2\n' }],
+    ['CSV text: no user column, nothing taken back', 'users_import', { file_text: 'login_id,name\nstudent-HEX,Student HEX\n' }, { file_text: 'login_id,name\nstudent-HEX,Student HEX\n' }],
+    ['JSON text: a user key\'s value, not a comment\'s', 'enrollments_import', { file_text: '[{"user": "student-HEX", "comment": "student-HEX"}]' }, { file_text: '[{"user": "7", "comment": "student-HEX"}]' }],
+    ['YAML text: a course file\'s enrollment', 'apply', { file_text: 'enrollments:\n  - user: sis_user_id:student-HEX # Sam\n    title: student-HEX\n' }, { file_text: 'enrollments:\n  - user: 7 # Sam\n    title: student-HEX\n' }],
     ['what names no pseudonym is left', 'grade_set', { user: 'sis_user_id:S-008', comment: 'a student' }, { user: 'sis_user_id:S-008', comment: 'a student' }],
     ['a cursor is left', 'users_list', { cursor: 'student-HEX' }, { cursor: 'student-HEX' }],
   ])('%s', async (_, name, given, expected) => {
@@ -147,7 +152,8 @@ describe('mapping pseudonyms back', () => {
     await p.transform({ ...SAM });
     const hex = /([0-9a-f]{8})$/.exec(p.pseudonymOf('7').display)![1];
     const fill = (o: Record<string, unknown>) => JSON.parse(JSON.stringify(o).replaceAll('HEX', hex)) as Record<string, unknown>;
-    expect({ ...givenBack(p, toolOf(name, name === 'grade_set' ? [['csv_text', 'csv']] : []), fill(given)) }).toEqual(fill(expected));
+    const files: [string, string][] = name === 'grade_set' ? [['csv_text', 'csv']] : [['file_text', 'file']];
+    expect({ ...givenBack(p, toolOf(name, files), fill(given)) }).toEqual(fill(expected));
   });
 
   it('leaves a message file as it was written', async () => {

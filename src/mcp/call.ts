@@ -545,7 +545,7 @@ function openCursor(cursor: string, tool: Tool, given: Record<string, unknown>, 
   const held = session.cursors?.get(cursor);
   if (!held || held.listing !== listing(tool, given)) {
     throw new UsageError(`${tool.name}: the cursor is not one this server handed out for this list`, {
-      hint: 'list again without a cursor (cursors last as long as the server, and belong to the arguments they were listed with)',
+      hint: 'list again without a cursor (a server keeps its latest 10,000 cursors, each for the arguments it was listed with)',
     });
   }
   return held.next;

@@ -14,8 +14,7 @@ import { newConfirmations, planDigest, redeemToken, issueToken, type Confirmatio
 import type { Destruction } from '../cli/destructions.js';
 import { escapeData, fenced } from './fence.js';
 import { differingFields, getVerbOf, readOptions } from './read-back.js';
-import { givenBack, type Pseudonyms } from './pseudonyms.js';
-import { signedBy, sign } from './sign.js';
+import { givenBack, readablePreview, readableUrls, type Pseudonyms } from './pseudonyms.js';
 import { DEFAULT_PAGE, type Tool } from './tools.js';
 
 export interface Session {
@@ -25,8 +24,10 @@ export interface Session {
   model: CommandModel;
   allowWrites: boolean;
   allowDestructive: boolean;
-  /** Signs cursors and confirmation tokens: one this process did not hand out is refused. */
+  /** Signs confirmation tokens: one this process did not hand out is refused. */
   cursorKey: Buffer;
+  /** The next pages' links this server handed out cursors on, by cursor; made at the first. */
+  cursors?: Map<string, { next: string; listing: string }>;
   /** The confirmation tokens this process handed out and took back; made at the first call. */
   confirmations?: Confirmations;
   /** The time, in ms since the epoch, that tokens expire by: Date.now but where a test fixes it. */
@@ -195,8 +196,10 @@ async function hidden(answer: Answer, p: Pseudonyms, given: Record<string, unkno
   // The structured content first: what it names is learned there, for the free text after. The
   // course the call names is one its result concerns, whether or not the result says so.
   const course = typeof given.course === 'string' || typeof given.course === 'number' ? [String(given.course)] : [];
-  const structured = await p.transform(answer.structured, { courses: course });
-  return { ...answer, structured, text: answer.text.map((t) => (typeof t === 'string' ? p.text(t) : { data: p.text(t.data) })) };
+  // A dry run's preview is read decoded: encoded, the net would not know a name in it.
+  const structured = await p.transform(readablePreview(answer.structured), { courses: course });
+  const text = answer.text.map((t) => (typeof t === 'string' ? p.text(t) : { data: p.text(readableUrls(t.data)) }));
+  return { ...answer, structured, text };
 }
 
 async function runPlain(tool: Tool, given: Record<string, unknown>, session: Session, confirmed: ConfirmedPlan | undefined): Promise<Answer> {
@@ -210,7 +213,7 @@ async function runPlain(tool: Tool, given: Record<string, unknown>, session: Ses
     const limit = tool.paged ? ((given.limit as number | undefined) ?? DEFAULT_PAGE) : undefined;
     const pageCursor = tool.paged
       ? {
-          resumeAt: given.cursor === undefined ? undefined : openCursor(String(given.cursor), tool, given, session.cursorKey),
+          resumeAt: given.cursor === undefined ? undefined : openCursor(String(given.cursor), tool, given, session),
           reached(link: string | undefined) {
             listed++;
             next = link;
@@ -244,7 +247,7 @@ async function runPlain(tool: Tool, given: Record<string, unknown>, session: Ses
     const how = dryRunOf(tool.spec);
     const result = await invoke(tool.spec, { args, options }, ctx, { dryRun: dryRun && how ? how : undefined });
     const shaped = await shape(result, limit);
-    if (tool.paged && listed === 1 && next !== undefined) shaped.value.next_cursor = sealCursor(next, tool, given, session.cursorKey);
+    if (tool.paged && listed === 1 && next !== undefined) shaped.value.next_cursor = sealCursor(next, tool, given, session);
     const failure = result?.failure;
     const summary: Answer['text'] = !failure
       ? [shaped.summary(tool.name)]
@@ -555,24 +558,34 @@ function withNotes(text: Answer['text'], notes: string): Answer['text'] {
 // ---- cursors ---------------------------------------------------------------------------------
 
 /**
- * A cursor is the next page's link, bound to the tool and the arguments it listed with, and signed
- * by this server: a cursor from another list, another server or another hand is refused, so it can
- * never send the token to an address the instance did not give.
+ * A cursor is a random handle on the next page's link, which stays in this server (`cursors`), bound
+ * to the tool and the arguments it listed with. The link is the instance's, and says what the list
+ * is sorted by and where the page starts (a bookmark of the last sortable name, the search term the
+ * server looked for): a cursor that carried it would hand a student's name to the assistant under
+ * --pseudonymize. A handle this server did not hand out, or one used with another list, is refused,
+ * so a cursor can never send the token to an address the instance did not give.
  */
-function sealCursor(next: string, tool: Tool, given: Record<string, unknown>, key: Buffer): string {
-  const body = Buffer.from(JSON.stringify({ n: next, a: listing(tool, given) })).toString('base64url');
-  return `${body}.${sign(body, key)}`;
+function sealCursor(next: string, tool: Tool, given: Record<string, unknown>, session: Session): string {
+  const cursors = (session.cursors ??= new Map());
+  const handle = randomBytes(18).toString('base64url');
+  // The oldest go first: a list paged a long way, or a session that lists much, keeps the latest.
+  if (cursors.size >= MAX_CURSORS) cursors.delete(cursors.keys().next().value!);
+  cursors.set(handle, { next, listing: listing(tool, given) });
+  return handle;
 }
 
-function openCursor(cursor: string, tool: Tool, given: Record<string, unknown>, key: Buffer): string {
-  const invalid = () => new UsageError(`${tool.name}: the cursor is not one this server handed out for this list`, { hint: 'list again without a cursor (cursors last as long as the server, and belong to the arguments they were listed with)' });
-  const [body, mac] = cursor.split('.');
-  if (!body || !mac) throw invalid();
-  if (!signedBy(body, mac, key)) throw invalid();
-  const { n, a } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { n: string; a: string };
-  if (a !== listing(tool, given)) throw invalid();
-  return n;
+function openCursor(cursor: string, tool: Tool, given: Record<string, unknown>, session: Session): string {
+  const held = session.cursors?.get(cursor);
+  if (!held || held.listing !== listing(tool, given)) {
+    throw new UsageError(`${tool.name}: the cursor is not one this server handed out for this list`, {
+      hint: 'list again without a cursor (a server keeps its latest 10,000 cursors, each for the arguments it was listed with)',
+    });
+  }
+  return held.next;
 }
+
+/** The most cursors a server holds: a handful of links each, against a session that pages for hours. */
+const MAX_CURSORS = 10_000;
 
 /** The tool and its arguments but the page's own (limit, cursor), in one order. */
 function listing(tool: Tool, given: Record<string, unknown>): string {

@@ -77,9 +77,29 @@ const REF = /\bsis_(user|login)_id:([^\s,;"'<>)\]]+)/g;
 
 const HEX = 8;
 
-/** A word of the free-text net: letters and digits. Made once; `lastIndex` is reset before each scan. */
+/**
+ * Scripts written without spaces between words (Chinese, Japanese, Korean as its particles join
+ * it, Thai and its neighbours): a name there stands inside a run of letters (王芳同学), so each of
+ * their letters is a place a form may start or end, and a form in them is looked for as it stands.
+ */
+const UNSPACED_SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Thai', 'Lao', 'Khmer', 'Myanmar'];
+const UNSPACED = UNSPACED_SCRIPTS.map((script) => `\\p{Script=${script}}`).join('');
+const UNSPACED_CHAR = new RegExp(`[${UNSPACED}]`, 'u');
+/**
+ * A token of the free-text net, where a form may start: a letter of an unspaced script alone, or a
+ * run of other letters and digits. Made once; `lastIndex` is reset before each scan.
+ */
+const TOKEN = new RegExp(`(?=[\\p{L}\\p{N}])[${UNSPACED}]|(?:(?![${UNSPACED}])[\\p{L}\\p{N}])+`, 'gu');
+/** A token of a text with no letter of an unspaced script: a run of letters and digits (the same, found faster). */
 const WORD = /[\p{L}\p{N}]+/gu;
-const WORD_CHAR = /[\p{L}\p{N}]/u;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+/**
+ * Where a form of fewer than 3 letters (2 in an unspaced script) may stand: alone in a field, as a
+ * CSV cell, a YAML or JSON value, a `sis_user_id:` reference. In prose it would be a word (`al` of
+ * `et al`, a `Li` in every `Lie`), so it is not looked for there.
+ */
+const FIELD_BEFORE = /[,;\t\n\r"'|:=([{<>]/;
+const FIELD_AFTER = /[,;\t\n\r"'|)\]}<>]/;
 /** An ISO 8601 date or timestamp, as the instance writes them. */
 const TIMESTAMP = /^\d{4}-\d\d-\d\d(?:[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?)?$/;
 /** The most texts the net remembers what it made of. */
@@ -92,6 +112,37 @@ export interface Pseudonym {
   login: string;
   email: string;
   avatar: string;
+}
+
+/**
+ * The free-text net: each form of a hidden person, by its first token in lower case. A short form
+ * (`field`) is replaced only where it stands as a field of its own; a short one of digits only (a
+ * SIS id of `12`, beside every score of 12) only as a reference's `_id:` value.
+ */
+type Net = Map<string, Mesh[]>;
+
+interface Mesh {
+  form: string;
+  lower: string;
+  by: string;
+  field: boolean;
+  digits: boolean;
+  /** Its last letter is of an unspaced script: whatever follows, the form may end there. */
+  unspacedEnd: boolean;
+}
+
+/** Whether a field starts at `at`: past spaces, the text's start or a separator. */
+function fieldStarts(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && text[i] === ' ') i--;
+  return i < 0 || FIELD_BEFORE.test(text[i]);
+}
+
+/** Whether a field ends at `end`: past spaces, the text's end or a separator. */
+function fieldEnds(text: string, end: number): boolean {
+  let i = end;
+  while (i < text.length && text[i] === ' ') i++;
+  return i >= text.length || FIELD_AFTER.test(text[i]);
 }
 
 interface Person {
@@ -124,7 +175,7 @@ export class Pseudonyms {
   private readonly hexOf = new Map<string, string>();
   private readonly idsOf = new Map<string, Set<string>>();
   /** The free-text net: each form of a hidden person, by its first word in lower case. */
-  private net: Map<string, { form: string; lower: string; by: string }[]> | undefined;
+  private net: Net | undefined;
   /** Texts already passed through the net, and what they became: a list repeats its dates, zones, states. */
   private readonly netted = new Map<string, string>();
   /** Each id's pseudonym, once made (until their role is found out). */
@@ -229,6 +280,7 @@ export class Pseudonyms {
         if (!text.includes('_id:')) return;
         for (const m of text.matchAll(REF)) refs.add(`sis_${m[1]}_id:${m[2]}`);
       },
+      ref: (ref) => refs.add(ref),
     });
     await this.resolveRefs(refs, seen);
     await this.findRoles(seen, [...courses]);
@@ -274,6 +326,18 @@ export class Pseudonyms {
     this.forget();
   }
 
+  /** The id of the person a record without one is, by its SIS id or login, if they are known. */
+  placed(obj: Record<string, unknown>): string | undefined {
+    const sis = typeof obj.sis_user_id === 'string' && obj.sis_user_id !== '' ? obj.sis_user_id : undefined;
+    const login = typeof obj.login_id === 'string' && obj.login_id !== '' ? obj.login_id.toLowerCase() : undefined;
+    if (sis === undefined && login === undefined) return undefined;
+    for (const p of this.people.values()) {
+      if (sis !== undefined && p.forms.sis_user_id === sis) return p.id;
+      if (login !== undefined && p.forms.login_id?.toLowerCase() === login) return p.id;
+    }
+    return undefined;
+  }
+
   /** The field's replacement, for a person field of a hidden person; undefined to leave it. */
   field(id: string, kind: Kind): string | undefined {
     if (!this.hides(id)) return undefined;
@@ -283,8 +347,8 @@ export class Pseudonyms {
 
   /** The text with every known form of a hidden person replaced by the same form of their pseudonym. */
   text(text: string): string {
-    // No form shorter than 3 characters is in the net; a timestamp holds no name (only digits could match in it, wrongly).
-    if (text.length < 3 || TIMESTAMP.test(text)) return text;
+    // A timestamp holds no name (only digits could match in it, wrongly).
+    if (text === '' || TIMESTAMP.test(text)) return text;
     const net = (this.net ??= this.buildNet());
     if (net.size === 0) return text;
     let out = this.netted.get(text);
@@ -297,48 +361,66 @@ export class Pseudonyms {
     return out;
   }
 
-  private netText(text: string, net: Map<string, { form: string; lower: string; by: string }[]>): string {
+  private netText(text: string, net: Net): string {
     let out = '';
     let from = 0;
-    const word = WORD;
-    word.lastIndex = 0;
+    const token = UNSPACED_CHAR.test(text) ? TOKEN : WORD;
+    token.lastIndex = 0;
     // Lowered once, where that keeps every character in its place (it does but for a few letters).
     const whole = text.toLowerCase();
     const lower = whole.length === text.length ? whole : undefined;
-    for (let m = word.exec(text); m; m = word.exec(text)) {
-      // A form starts at a word's start (a word character after a non-word one).
+    for (let m = token.exec(text); m; m = token.exec(text)) {
+      // A form starts where a token does: after a non-word character, or at any letter of an unspaced script.
       const at = m.index;
       const candidates = net.get(lower !== undefined ? lower.slice(at, at + Math.min(m[0].length, 12)) : m[0].toLowerCase().slice(0, 12));
       if (!candidates) continue;
-      const hit = candidates.find((c) => (lower !== undefined ? lower.startsWith(c.lower, at) : text.slice(at, at + c.form.length).toLowerCase() === c.lower) && !WORD_CHAR.test(text.charAt(at + c.form.length)));
+      const hit = candidates.find((c) => {
+        const end = at + c.form.length;
+        if (lower !== undefined ? !lower.startsWith(c.lower, at) : text.slice(at, end).toLowerCase() !== c.lower) {
+          return false;
+        }
+        if (c.digits) return text.slice(Math.max(0, at - 4), at) === '_id:' && fieldEnds(text, end);
+        if (c.field) return fieldStarts(text, at) && fieldEnds(text, end);
+        const after = text.charAt(end);
+        return !WORD_CHAR.test(after) || UNSPACED_CHAR.test(after) || c.unspacedEnd;
+      });
       if (!hit) continue;
       out += text.slice(from, at) + hit.by;
       from = at + hit.form.length;
-      word.lastIndex = from;
+      token.lastIndex = from;
     }
     return from === 0 ? text : out + text.slice(from);
   }
 
-  private buildNet(): Map<string, { form: string; lower: string; by: string }[]> {
-    const net = new Map<string, { form: string; lower: string; by: string }[]>();
+  private buildNet(): Net {
+    const net: Net = new Map();
     const owner = new Map<string, string>();
     for (const { id, said } of this.people.values()) {
       if (!this.hides(id)) continue;
       const p = this.pseudonymOf(id);
       for (const [form, k] of said) {
-        // A form of fewer than 3 characters is no name to look for in prose.
-        if (form.length < 3 || !/^[\p{L}\p{N}]/u.test(form)) continue;
         const lower = form.toLowerCase();
+        TOKEN.lastIndex = 0;
+        const first = TOKEN.exec(lower);
+        // A form must start as a token does (a letter or digit) to be found where one starts.
+        if (!first || first.index !== 0) continue;
         const kind = PERSON_FIELDS[k];
         // A form two people share names neither: it is replaced by the word alone.
         const by = owner.has(lower) && owner.get(lower) !== id ? 'a student' : kind === NAME ? p.display : kind === EMAIL ? p.email : p.login;
         owner.set(lower, id);
-        const first = /^[\p{L}\p{N}]+/u.exec(lower)![0].slice(0, 12);
-        const list = net.get(first) ?? [];
+        const letters = [...form];
+        const unspaced = UNSPACED_CHAR.test(form);
+        // Short: 1 letter of an unspaced script, 2 of any other; such a form is looked for only as a field of its own.
+        const field = letters.length < (unspaced ? 2 : 3);
+        const key = first[0].slice(0, 12);
+        const list = net.get(key) ?? [];
         const same = list.find((c) => c.lower === lower);
         if (same) same.by = by;
-        else list.push({ form, lower, by });
-        net.set(first, list);
+        else {
+          const digits = field && /^\d+$/.test(form);
+          list.push({ form, lower, by, field, digits, unspacedEnd: UNSPACED_CHAR.test(letters.at(-1)!) });
+        }
+        net.set(key, list);
       }
     }
     // Longest first: "Sam Student" before "Sam".
@@ -364,21 +446,110 @@ export class Pseudonyms {
   }
 
   /**
-   * A text with every pseudonym in it turned back into the real person: in file text (`ids`), each
-   * into the user id, which every column and field that names a user takes; in prose, into the same
-   * form of the real person's (their name, login or email), as the message's reader should see it.
+   * A data file (CSV, JSON, YAML) with the pseudonyms that stand for a user turned into the user id,
+   * which every column and field that names a user takes: a cell of a user column (`user`), a value
+   * of a user key (`"user": …`, `user: …`). Anywhere else (a comment's "well done Student
+   * 7f3a9c01", a cell of a `comment` column that is one) it is text, and is left as it was written.
    */
-  mapBack(text: string, as: 'ids' | 'prose'): string {
+  mapFields(text: string): string {
+    if (!/(?:student|staff)[- ][0-9a-f]/i.test(text)) return text;
+    const id = (value: string) => {
+      const m = WHOLE.exec(value.trim());
+      if (!m) return undefined;
+      const user = this.idOf(m[2] ?? m[5], value);
+      // An email stays an email: a column of them takes no id.
+      if (m[3] === undefined) return user;
+      const email = this.people.get(user)?.forms.email;
+      if (email === undefined) {
+        throw new UsageError(`"${value}" stands for user ${user}, whose email this server has not seen`, { hint: `name them by id (${user}) instead` });
+      }
+      return email;
+    };
+    const cells = csvCells(text);
+    const header = cells.filter((c) => c.row === 0);
+    const users = new Set(header.filter((c) => USER_KEYS.includes(cellValue(text, c).trim().toLowerCase())).map((c) => c.column));
+    // A CSV whose header names a user column; else JSON or YAML, by their keys.
+    if (users.size) return csvUserCells(text, cells, users, id);
+    return text.replace(USER_VALUE, (all: string, before: string, quote: string, value: string) => {
+      const real = id(value);
+      return real === undefined ? all : `${before}${quote}${real}${quote}`;
+    });
+  }
+
+  /** A search for people with each pseudonym turned into the real person's name, login or email: what it looks for. */
+  mapSearch(text: string): string {
     if (!/(?:student|staff)[- ][0-9a-f]/i.test(text)) return text;
     return text.replace(PSEUDONYM, (said: string, _w: string, loginHex: string | undefined, email: string | undefined, _l: string, displayHex: string | undefined) => {
       const id = this.idOf((loginHex ?? displayHex)!, said);
-      if (as === 'ids' && !email) return id;
       const forms = this.people.get(id)?.forms ?? {};
       const real = email ? forms.email : displayHex ? forms.name : (forms.login_id ?? forms.sis_user_id);
       if (real === undefined) throw new UsageError(`"${said}" stands for user ${id}, whose ${email ? 'email' : displayHex ? 'name' : 'login'} this server has not seen`, { hint: `name them by id (${id}) instead` });
       return real;
     });
   }
+}
+
+/** The keys and columns of a data file that name a user. */
+const USER_KEYS = ['user', 'user_id', 'users', 'observee', 'observee_id', 'student', 'student_id', 'recipient', 'grader'];
+
+/** A user key's value, in JSON (`"user": "…"`) or YAML (`user: …`, `- user: '…'`), to the end of the value. */
+const USER_VALUE = new RegExp(
+  String.raw`((?:^|[{,\s])"?(?:${USER_KEYS.join('|')})"?[ \t]*:[ \t]*)(["']?)` +
+    String.raw`((?:sis_(?:user|login)_id:)?(?:student|staff)[- ][0-9a-f]{${HEX}}(?:@pseudonym\.invalid)?)\2(?=[ \t]*(?:[,}\]\r\n]|#|$))`,
+  'gim',
+);
+
+/** A CSV text with each cell of its user columns that is a pseudonym turned into what `id` makes of it. */
+function csvUserCells(text: string, cells: Cell[], users: Set<number>, id: (value: string) => string | undefined) {
+  let out = '';
+  let from = 0;
+  for (const c of cells) {
+    if (c.row === 0 || !users.has(c.column)) continue;
+    const real = id(cellValue(text, c));
+    if (real === undefined) continue;
+    out += text.slice(from, c.start) + (text[c.start] === '"' ? `"${real}"` : real);
+    from = c.end;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+interface Cell {
+  row: number;
+  column: number;
+  start: number;
+  end: number;
+}
+
+/** Where each cell of a CSV text stands (a quoted one with its quotes), as RFC 4180 reads it. */
+function csvCells(text: string): Cell[] {
+  const cells: Cell[] = [];
+  let row = 0;
+  let column = 0;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  while (i <= text.length) {
+    const start = i;
+    if (text[i] === '"') {
+      i++;
+      while (i < text.length && !(text[i] === '"' && text[i + 1] !== '"')) i += text[i] === '"' ? 2 : 1;
+      i++;
+    }
+    while (i < text.length && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') i++;
+    cells.push({ row, column, start, end: i });
+    if (text[i] === ',') column++;
+    else {
+      if (text[i] === '\r' && text[i + 1] === '\n') i++;
+      row++;
+      column = 0;
+    }
+    i++;
+  }
+  return cells;
+}
+
+/** A cell's value: unquoted, its doubled quotes made one. */
+function cellValue(text: string, c: Cell): string {
+  const raw = text.slice(c.start, c.end);
+  return raw.startsWith('"') ? raw.replace(/^"|"\s*$/g, '').replace(/""/g, '"') : raw;
 }
 
 /** A person object's fields, and the form each gives: the first of a form's fields that holds one. */
@@ -437,6 +608,9 @@ function roleField(obj: Record<string, unknown>, key: string): { id: string; kin
   return { id, kind, form: m[2] === undefined ? 'name' : (FORM_OF.get(m[2]) ?? 'name') };
 }
 
+/** What stands for a person's form when who they are could not be found out. */
+const UNPLACED = 'a student';
+
 /** What the server itself signed (a list's cursor, a confirmation token): never the instance's, and never to be touched. */
 const SKIP = new Set(['next_cursor', 'confirm']);
 
@@ -445,6 +619,20 @@ interface Visitor {
   person(id: string, obj: Record<string, unknown>): void;
   named(id: string, form: keyof Forms, text: string): void;
   text(text: string): void;
+  /** A person's record with no id (an export's row) names them by this reference. */
+  ref(ref: string): void;
+}
+
+/**
+ * A person's record that carries no id (a row of `users export`): the references its SIS id and
+ * login make, by which the instance is asked who it is.
+ */
+function recordRefs(obj: Record<string, unknown>): string[] {
+  if (!MARKERS.some((m) => typeof obj[m] === 'string')) return [];
+  const refs: string[] = [];
+  if (typeof obj.sis_user_id === 'string' && obj.sis_user_id !== '') refs.push(`sis_user_id:${obj.sis_user_id}`);
+  if (typeof obj.login_id === 'string' && obj.login_id !== '') refs.push(`sis_login_id:${obj.login_id}`);
+  return refs;
 }
 
 function walk(value: unknown, visit: Visitor, key?: string): void {
@@ -457,6 +645,7 @@ function walk(value: unknown, visit: Visitor, key?: string): void {
   const obj = value as Record<string, unknown>;
   const id = personIdOf(obj, key);
   if (id !== undefined) visit.person(id, obj);
+  else for (const ref of recordRefs(obj)) visit.ref(ref);
   const course = idText(obj.course_id) ?? (typeof obj.context_code === 'string' ? COURSE_CODE.exec(obj.context_code)?.[1] : undefined);
   if (course !== undefined) visit.course(course);
   for (const k of Object.keys(obj)) {
@@ -479,11 +668,15 @@ function rewriteIn(value: unknown, p: Pseudonyms, key?: string): unknown {
   }
   if (value === null || typeof value !== 'object') return value;
   const obj = value as Record<string, unknown>;
-  const id = personIdOf(obj, key);
+  // A record without an id is its SIS id's or login's person; one the instance would not say is
+  // no one known, and their fields are a student's, whatever the net knows of them.
+  const unplaced = personIdOf(obj, key) === undefined && MARKERS.some((m) => typeof obj[m] === 'string');
+  const id = unplaced ? p.placed(obj) : personIdOf(obj, key);
   for (const k of Object.keys(obj)) {
     const v = obj[k];
     if (SKIP.has(k)) continue;
-    if (typeof v === 'string') {
+    if (typeof v === 'string' && unplaced && id === undefined && k in PERSON_FIELDS && v !== '') obj[k] = UNPLACED;
+    else if (typeof v === 'string') {
       const kind = id !== undefined ? PERSON_FIELDS[k] : undefined;
       const role = kind === undefined && !v.includes('_id:') ? roleField(obj, k) : undefined;
       const replaced = kind !== undefined ? p.field(id!, kind) : role ? p.field(role.id, role.kind) : undefined;
@@ -493,21 +686,97 @@ function rewriteIn(value: unknown, p: Pseudonyms, key?: string): unknown {
   return obj;
 }
 
-/** A search term names a person by what they are called, not by their id. */
-const SEARCH = /search|term/;
+/** Arguments that name a user, in any tool: the user id, a SIS or login reference, a pseudonym. */
+const USER_ARGS = new Set(['user', 'user_id', 'users', 'observee', 'grader', 'exclude']);
+
+/** Whether a tool's argument names a person (and nothing else: a message, a title, a course). */
+function namesPerson(tool: Tool, k: string): boolean {
+  if (USER_ARGS.has(k)) return true;
+  // A user's own verbs take the user as `id`; a conversation's recipients are `to`.
+  if (k === 'id') return tool.command.startsWith('lms users ');
+  if (k === 'to') return tool.command.startsWith('lms conv ');
+  return false;
+}
+
+/** Searches for people: by what they are called, not by their id. */
+const PEOPLE_SEARCH = new Set(['users_list:search', 'recipients_search:term', 'conv_find_recipients:term']);
+
+/** A file whose content is a message's text (`--body-file`), not data that names users. */
+const PROSE_FILE = /^(?:body|message|text)_file$/;
 
 /**
- * A tool's arguments with the pseudonyms in them turned back into the real people: a value that is
- * a pseudonym becomes the user id (a search term, the real name or login); file text (`…_text`)
- * has each turned into the user id; any other text (a message, a comment) into the real person's
- * name, login or email, as its reader should see it. The signed values (cursor, confirm) are left.
+ * A tool's arguments with the pseudonyms in them turned back into the real people, only where a
+ * person is meant: an argument that names a user, when its whole value is a pseudonym, becomes the
+ * user id; a search for people looks for the real name or login; a data file (`…_text`) has each
+ * pseudonym of a user column or key turned into the user id. Free text that goes to the
+ * instance (a message, a comment, a title, a message file) is sent as it was written: what the
+ * assistant wrote is what its reader sees, and no word of it becomes a user id. The server's own
+ * values (cursor, confirm) are left.
  */
 export function givenBack(p: Pseudonyms, tool: Tool, given: Record<string, unknown>): Record<string, unknown> {
-  const texts = new Set(tool.params.flatMap((x) => (x.to === 'text' ? [x.property] : [])));
+  const files = new Map(tool.params.flatMap((x) => (x.to === 'text' ? [[x.property, x.of] as const] : [])));
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(given)) {
-    const back = (s: string) => (texts.has(k) ? p.mapBack(s, 'ids') : SEARCH.test(k) ? p.mapBack(s, 'prose') : (p.wholeId(s) ?? p.mapBack(s, 'prose')));
-    out[k] = SKIP.has(k) || k === 'cursor' ? v : typeof v === 'string' ? back(v) : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? back(x) : x)) : v;
+    const file = files.get(k);
+    const back =
+      file !== undefined ? (PROSE_FILE.test(file) ? undefined : (s: string) => p.mapFields(s))
+      : PEOPLE_SEARCH.has(`${tool.name}:${k}`) ? (s: string) => p.mapSearch(s)
+      : namesPerson(tool, k) ? (s: string) => p.wholeId(s) ?? s
+      : undefined;
+    if (!back || SKIP.has(k) || k === 'cursor') out[k] = v;
+    else if (typeof v === 'string') out[k] = back(v);
+    else out[k] = Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? back(x) : x)) : v;
   }
   return out;
+}
+
+/**
+ * A dry run's preview as the net can read it: the form body as its decoded pairs and the URL's
+ * query decoded. Percent- and form-encoded (`Dear+Ravi+Patel`, `search_term=Ravi%20Patel`), a name
+ * is no form the net knows, and would be shown as it is.
+ */
+export function readablePreview(structured: Record<string, unknown>): Record<string, unknown> {
+  if (structured.dry_run !== true || !Array.isArray(structured.requests)) return structured;
+  const requests = structured.requests.map((r: unknown) => {
+    if (r === null || typeof r !== 'object') return r;
+    const request = { ...(r as Record<string, unknown>) };
+    if (typeof request.url === 'string') request.url = decodedUrl(request.url);
+    const type = typeof request.content_type === 'string' ? request.content_type.split(';')[0] : '';
+    const form = type.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+    if (form && typeof request.body === 'string') request.body = formPairs(request.body);
+    return request;
+  });
+  return { ...structured, requests };
+}
+
+/** The pairs of a form (or a query) as the server reads them: `+` a space, escapes decoded. */
+function formPairs(text: string): [string, string][] {
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      return part;
+    }
+  };
+  return text
+    .split('&')
+    .filter((raw) => raw !== '')
+    .map((raw) => {
+      const eq = raw.indexOf('=');
+      return eq === -1 ? [decode(raw), ''] : [decode(raw.slice(0, eq)), decode(raw.slice(eq + 1))];
+    });
+}
+
+/**
+ * A text (a verb's notes: `-v` traces the requests) with each URL's query decoded, so that a name
+ * in a search term (`search_term=Ravi+Patel`) is one the net can read.
+ */
+export function readableUrls(text: string): string {
+  return text.includes('?') ? text.replace(/\bhttps?:\/\/[^\s?]+\?[^\s)]*/g, decodedUrl) : text;
+}
+
+function decodedUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  return `${url.slice(0, q)}?${formPairs(url.slice(q + 1)).map(([k, v]) => `${k}=${v}`).join('&')}`;
 }

@@ -57,7 +57,7 @@ export async function serveMcp(ctx: Context, model: CommandModel, options: McpOp
           : []),
         ...(pseudonyms
           ? [
-              `People are named by pseudonym (${pseudonyms.scope === 'all' ? 'everyone' : 'students and observers; staff by name'}): "Student 7f3a9c01" for a name, student-7f3a9c01 for a login or SIS id, student-7f3a9c01@pseudonym.invalid for an email. Use them as they are wherever a tool takes a user (or in CSV and file text, or a message): the server maps them back to the real person. Ids are real.`,
+              `People are named by pseudonym (${pseudonyms.scope === 'all' ? 'everyone' : 'students and observers; staff by name'}): "Student 7f3a9c01" for a name, student-7f3a9c01 for a login or SIS id, student-7f3a9c01@pseudonym.invalid for an email. Use them as they are wherever a tool takes a user, or in a file's user column or key (a CSV's user, a course file's user:): the server maps them back to the real person. Text you write (a message, a comment) is sent as you wrote it, pseudonyms and all: address people there as you want them to read it. Ids are real.`,
             ]
           : []),
         DATA_NOTICE,

@@ -1,4 +1,4 @@
-// The server process's signature on what it hands out and takes back (list cursors, confirmation
+// The server process's signature on what it hands out and takes back (confirmation
 // tokens): an HMAC with a key of its own, made at start and never kept, so nothing another process
 // or another hand made is taken.
 import { createHmac, timingSafeEqual } from 'node:crypto';

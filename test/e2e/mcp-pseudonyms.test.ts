@@ -214,3 +214,131 @@ describe('lms mcp --pseudonymize with no instance', () => {
     }
   });
 });
+
+describe('lms mcp --pseudonymize: the fourth pass\'s leaks', () => {
+  /** Forms of the people made here, beside the seeded ones: short ones and a CJK name. */
+  const SHORT = ['Alan Li', 'S2', '王芳', 'wangfang'];
+  /** A form found as it stands: the short and unspaced ones as fields or anywhere, the rest as words. */
+  const found = (text: string, forms: string[]) => forms.filter((f) => (/^[\x20-\x7e]+$/.test(f) ? new RegExp(`(?<![\\w-])${f}(?![\\w-])`).test(text) : text.includes(f)));
+  /** A cursor as text, with whatever its base64 runs decode to, three deep (a bookmark is base64 inside a link inside it). */
+  const opened = (cursor: string) => {
+    let text = cursor;
+    for (let depth = 0; depth < 3; depth++) {
+      const runs = [...text.matchAll(/[A-Za-z0-9+/_-]{8,}/g)].map((m) => Buffer.from(m[0], 'base64url').toString('utf8'));
+      text = `${text} ${runs.join(' ')}`;
+      try {
+        text = decodeURIComponent(text);
+      } catch {
+        // Not all of it percent-encoded: left as it is.
+      }
+    }
+    return text;
+  };
+  let plain: Session;
+  let s: Session;
+  let al: string;
+  let fang: string;
+
+  beforeAll(async () => {
+    plain = await connect(['--allow-writes']);
+    s = await connect(['--pseudonymize', '--allow-writes']);
+    const make = async (name: string, login: string, sis: string) => {
+      const made = await plain.call('users_create', { account: '1', name, sortable_name: name, login_id: login, sis_user_id: sis });
+      expect(made.isError, made.content[0].text).toBeFalsy();
+      const id = String(made.structuredContent!.id);
+      const enrolled = await plain.call('enrollments_add', { course: '1', user: id, type: 'student', state: 'active' });
+      expect(enrolled.isError, enrolled.content[0].text).toBeFalsy();
+      return id;
+    };
+    al = await make('Alan Li', 'al', 'S2');
+    fang = await make('王芳', 'wangfang', 'CN-1');
+    await make('Ravi Patelson', 'rpatelson', 'S-099');
+    const graded = await plain.call('grade_set', { course: 1, assignment: '1', csv_text: `user,grade,comment\n${fang},13,王芳同学很好\n${al},12,ok\n` });
+    expect(graded.isError, graded.content[0].text).toBeFalsy();
+  });
+  afterAll(async () => {
+    await plain?.close();
+    await s?.close();
+  });
+
+  it('hands out cursors that carry no name, as admin and as teacher, and pages on through them', async () => {
+    const teacher = await connect(['--pseudonymize'], { LMS_TOKEN: '3~mock-tteacher' });
+    try {
+      const lists: [Session, string, Record<string, unknown>][] = [
+        [s, 'users_list', {}],
+        [s, 'enrollments_list', { course: 1 }],
+        [s, 'recipients_search', { context: 'course_1' }],
+        [teacher, 'enrollments_list', { course: 1 }],
+        [teacher, 'recipients_search', { context: 'course_1' }],
+      ];
+      for (const [session, name, args] of lists) {
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const r = await session.call(name, { ...args, limit: 1, ...(cursor ? { cursor } : {}) });
+          expect(r.isError, `${name}: ${r.content[0]?.text}`).toBeFalsy();
+          expect(named(r, HIDDEN), name).toEqual([]);
+          cursor = (r.structuredContent as { next_cursor?: string }).next_cursor;
+          if (cursor) expect(found(opened(cursor), [...HIDDEN, ...SHORT]), `${name} cursor ${pages}`).toEqual([]);
+          pages++;
+        } while (cursor && pages < 60);
+        expect(pages, name).toBeGreaterThan(5);
+      }
+    } finally {
+      await teacher.close();
+    }
+  });
+
+  it('keeps the search term a pseudonym stands for out of the cursor', async () => {
+    const ravi = (await s.call('users_get', { id: 9 })).structuredContent as Record<string, string>;
+    const first = await s.call('users_list', { search: ravi.name, limit: 1 });
+    const cursor = (first.structuredContent as { next_cursor?: string }).next_cursor;
+    expect(cursor, first.content[0].text).toBeDefined();
+    expect(opened(cursor!)).not.toMatch(/Ravi|Patel|search_term/);
+    const second = await s.call('users_list', { search: ravi.name, limit: 1, cursor });
+    expect(second.isError, second.content[0].text).toBeFalsy();
+    expect(named(second, HIDDEN)).toEqual([]);
+  });
+
+  it('shows a dry run\'s body decoded, with the pseudonyms it was given and no surname', async () => {
+    const ravi = (await s.call('users_get', { id: 9 })).structuredContent as Record<string, string>;
+    const r = await s.call('conv_send', { to: ['9'], subject: 'Marks', body: `Dear ${ravi.name}, well done`, dry_run: true });
+    expect(r.isError, r.content[0].text).toBeFalsy();
+    expect(JSON.stringify(r)).not.toMatch(/Patel|Ravi/);
+    expect((r.structuredContent!.requests as { body: unknown }[])[0].body).toContainEqual(['body', `Dear ${ravi.name}, well done`]);
+  });
+
+  it('names no one by a short login or SIS id, or a two-letter CJK name, in exports and free text', async () => {
+    const calls: [string, Record<string, unknown>][] = [
+      ['enrollments_export', { course: 1 }],
+      ['grade_export', { course: 1, assignment: '1' }],
+      ['users_export', {}],
+      ['export_course', { course: 1 }],
+      ['submissions_get', { course: 1, assignment: '1', user: fang, include: ['submission_comments'] }],
+    ];
+    for (const [name, args] of calls) {
+      const r = await s.call(name, args);
+      expect(r.isError, `${name}: ${r.content[0]?.text}`).toBeFalsy();
+      const text = JSON.stringify([r.content, r.structuredContent]);
+      expect(found(text, [...SHORT, 'al']), name).toEqual([]);
+      expect(named(r, HIDDEN), name).toEqual([]);
+      // Without --pseudonymize the same call names them: the check above can fail.
+      const open = await plain.call(name, args);
+      expect(found(JSON.stringify([open.content, open.structuredContent]), SHORT).length, name).toBeGreaterThan(0);
+    }
+  });
+
+  it('sends a grade CSV\'s comment as it was written, not with a user id in it', async () => {
+    const ravi = (await s.call('users_get', { id: 9 })).structuredContent as Record<string, string>;
+    const comment = `well done ${ravi.name}`;
+    const r = await s.call('grade_set', { course: 1, assignment: '1', csv_text: `user,grade,comment\n${ravi.login_id},18,${comment}\n` });
+    expect(r.isError, r.content[0].text).toBeFalsy();
+    const read = await spawnLms(['--mock', 'submissions', 'get', '--course', '1', '--assignment', '1', '--user', '9', '--include', 'submission_comments', '-o', 'json'], { ...env, ...mockEnv });
+    expect(read.exitCode, read.stderr).toBe(0);
+    const submission = JSON.parse(read.stdout) as { score: number; submission_comments: { comment: string }[] };
+    expect(submission.score).toBe(18);
+    const comments = submission.submission_comments.map((c) => c.comment);
+    expect(comments).toContain(comment);
+    expect(comments).not.toContain('well done 9');
+  });
+});

@@ -38,6 +38,8 @@ describe('Pseudonyms.transform', () => {
     { name: 'a reference by SIS id, resolved through the instance', value: { items: [{ user: 'sis_user_id:S-007', grade: '19' }] }, hidden: ['S-007'], kept: ['sis_user_id:student-', '"grade":"19"'] },
     { name: 'a course is no person', value: { id: 1, name: 'Biology 101', sis_course_id: 'BIO-101', integration_id: 'C-1' }, hidden: [], kept: ['Biology 101', 'C-1'] },
     { name: 'someone the instance cannot place counts as a student', value: { id: 404, name: 'Nora Nobody', login_id: 'nora' }, hidden: ['Nora Nobody', 'nora'], kept: ['"id":404'] },
+    { name: 'a record with no id (an export\'s row), placed by its SIS id', value: { items: [{ name: 'Sam Student', login_id: 'sam', sis_user_id: 'S-007', locale: 'en' }] }, hidden: ['Sam Student', '"sam"', 'S-007'], kept: ['"name":"Student ', '"locale":"en"'] },
+    { name: 'a record with no id the instance cannot place: a student\'s, whatever it says', value: { items: [{ name: 'Nora Nobody', login_id: 'nora', sis_user_id: 'N-1', email: 'nora@example.edu', locale: 'en' }] }, hidden: ['Nora Nobody', 'nora', 'N-1'], kept: ['"name":"a student"', '"locale":"en"'] },
     { name: 'a cursor and a confirmation token are left as they are', value: { items: [SAM], next_cursor: 'abc-sam-def', confirm: 'x.sam.y' }, hidden: ['Sam Student'], kept: ['abc-sam-def', 'x.sam.y'] },
   ];
   for (const c of cases) {
@@ -124,24 +126,41 @@ describe('Pseudonyms.transform', () => {
 });
 
 describe('mapping pseudonyms back', () => {
-  const tool = { params: [{ property: 'csv_text', to: 'text', of: 'csv' }] } as unknown as Tool;
+  const toolOf = (name: string, files: [string, string][] = []) => ({ name, command: `lms ${name.replace('_', ' ')}`, params: files.map(([property, of]) => ({ property, to: 'text', of })) }) as unknown as Tool;
+  const tool = toolOf('grade_set', [['csv_text', 'csv']]);
 
-  it.each([
-    ['a login form, as a user', { user: 'student-HEX' }, { user: '7' }],
-    ['a SIS form, as an id', { id: 'sis_user_id:student-HEX' }, { id: '7' }],
-    ['the display form', { id: 'Student HEX' }, { id: '7' }],
-    ['a list of them', { to: ['student-HEX', '3'] }, { to: ['7', '3'] }],
-    ['a search term, as the real name', { search: 'Student HEX' }, { search: 'Sam Student' }],
-    ['prose, as the real name and email', { body: 'Dear Student HEX, see student-HEX@pseudonym.invalid' }, { body: 'Dear Sam Student, see sam@example.edu' }],
-    ['CSV text, as ids', { csv_text: 'user,grade\nstudent-HEX,88\nsis_user_id:student-HEX,90\n' }, { csv_text: 'user,grade\n7,88\n7,90\n' }],
-    ['what names no pseudonym is left', { user: 'sis_user_id:S-008', body: 'a student' }, { user: 'sis_user_id:S-008', body: 'a student' }],
-    ['a cursor is left', { cursor: 'student-HEX' }, { cursor: 'student-HEX' }],
-  ])('%s', async (_, given, expected) => {
+  it.each<[string, string, Record<string, unknown>, Record<string, unknown>]>([
+    ['a login form, as a user', 'grade_set', { user: 'student-HEX' }, { user: '7' }],
+    ['a SIS form, as a user\'s id', 'users_get', { id: 'sis_user_id:student-HEX' }, { id: '7' }],
+    ['the display form', 'users_get', { id: 'Student HEX' }, { id: '7' }],
+    ['a list of recipients', 'conv_send', { to: ['student-HEX', '3'] }, { to: ['7', '3'] }],
+    ['a search for people, as the real name', 'users_list', { search: 'Student HEX' }, { search: 'Sam Student' }],
+    ['a message, as it was written', 'conv_send', { body: 'Dear Student HEX, see student-HEX@pseudonym.invalid', subject: 'student-HEX' }, { body: 'Dear Student HEX, see student-HEX@pseudonym.invalid', subject: 'student-HEX' }],
+    ['an id that is no user\'s, as it was given', 'courses_get', { id: 'student-HEX' }, { id: 'student-HEX' }],
+    ['a search for courses, as it was given', 'courses_list', { search: 'Student HEX' }, { search: 'Student HEX' }],
+    ['CSV text: a cell that is a pseudonym, as an id', 'grade_set', { csv_text: 'user,grade\nstudent-HEX,88\n"sis_user_id:student-HEX",90\n' }, { csv_text: 'user,grade\n7,88\n"7",90\n' }],
+    ['CSV text: a comment keeps its words', 'grade_set', { csv_text: 'user,grade,comment\nstudent-HEX,88,well done Student HEX\n' }, { csv_text: 'user,grade,comment\n7,88,well done Student HEX\n' }],
+    ['CSV text: a comment cell that is a pseudonym keeps it', 'grade_set', { csv_text: 'user,grade,comment\r\n"student-HEX",88,"Student HEX"\r\n' }, { csv_text: 'user,grade,comment\r\n"7",88,"Student HEX"\r\n' }],
+    ['CSV text: a grade per assignment column', 'grade_set', { csv_text: 'user,Essay 1,Lab\nStudent HEX,1,2\n' }, { csv_text: 'user,Essay 1,Lab\n7,1,2\n' }],
+    ['CSV text: no user column, nothing taken back', 'users_import', { file_text: 'login_id,name\nstudent-HEX,Student HEX\n' }, { file_text: 'login_id,name\nstudent-HEX,Student HEX\n' }],
+    ['JSON text: a user key\'s value, not a comment\'s', 'enrollments_import', { file_text: '[{"user": "student-HEX", "comment": "student-HEX"}]' }, { file_text: '[{"user": "7", "comment": "student-HEX"}]' }],
+    ['YAML text: a course file\'s enrollment', 'apply', { file_text: 'enrollments:\n  - user: sis_user_id:student-HEX # Sam\n    title: student-HEX\n' }, { file_text: 'enrollments:\n  - user: 7 # Sam\n    title: student-HEX\n' }],
+    ['what names no pseudonym is left', 'grade_set', { user: 'sis_user_id:S-008', comment: 'a student' }, { user: 'sis_user_id:S-008', comment: 'a student' }],
+    ['a cursor is left', 'users_list', { cursor: 'student-HEX' }, { cursor: 'student-HEX' }],
+  ])('%s', async (_, name, given, expected) => {
     const p = await made();
     await p.transform({ ...SAM });
     const hex = /([0-9a-f]{8})$/.exec(p.pseudonymOf('7').display)![1];
     const fill = (o: Record<string, unknown>) => JSON.parse(JSON.stringify(o).replaceAll('HEX', hex)) as Record<string, unknown>;
-    expect({ ...givenBack(p, tool, fill(given)) }).toEqual(fill(expected));
+    const files: [string, string][] = name === 'grade_set' ? [['csv_text', 'csv']] : [['file_text', 'file']];
+    expect({ ...givenBack(p, toolOf(name, files), fill(given)) }).toEqual(fill(expected));
+  });
+
+  it('leaves a message file as it was written', async () => {
+    const p = await made();
+    await p.transform({ ...SAM });
+    const body = `${p.pseudonymOf('7').login}\nsee you`;
+    expect(givenBack(p, toolOf('conv_send', [['body_file_text', 'body_file']]), { body_file_text: body }).body_file_text).toBe(body);
   });
 
   it('refuses a pseudonym this process never handed out', async () => {

@@ -83,11 +83,8 @@ const showLog = command({
     ctx.stopOnInterrupt(() => stop.abort());
     // With --since, the rotated files first, then the current one from its start, and on as it grows.
     const since = filter.since !== undefined;
-    const followed = async function* () {
-      if (since) yield* readEntries(path, { rotatedOnly: true });
-      yield* followEntries(path, { signal: stop.signal, fromStart: since });
-    };
-    return { kind: 'list', items: filtered(followed(), filter, limit), columns: COLUMNS, endless: true };
+    const followed = followEntries(path, { signal: stop.signal, fromStart: since, rotatedFirst: since });
+    return { kind: 'list', items: filtered(followed, filter, limit), columns: COLUMNS, endless: true };
   },
 });
 

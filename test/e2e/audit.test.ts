@@ -20,6 +20,8 @@ describe('the audit log', () => {
     ]);
     const file = join(dir, 'state', 'audit.log');
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    // The mock's database holds tokens: private too, whatever the umask (this suite's is 022).
+    expect(statSync(join(dir, 'mock.db')).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).not.toMatch(/pw-not-for-the-log|Eve Audit|mock-admin/);
 
     // Piped, it streams NDJSON; --since brings the earlier write first, which shows it is running.

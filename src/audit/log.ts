@@ -2,10 +2,17 @@
 // directory. Each line is appended on its own, right after the answer came, so a crash loses none
 // that was sent, and processes writing at once never interleave inside a line (O_APPEND, one write).
 // It keeps itself small: past a size the file is rotated (audit.log.1 …), and a rotation drops the
-// entries older than LMS_AUDIT_KEEP_DAYS. What it never holds: a token, a password, a secret
-// parameter or a request body (the path is redacted as traces are; bodies are never read).
-import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// entries older than LMS_AUDIT_KEEP_DAYS; a file whose oldest entry is past that is rotated too.
+// Every append and rotation is made holding one lock (lock.ts), and the current file is only ever
+// appended to and renamed, so no process's entry is written over by another's rotation. What it
+// never holds: a token, a password, a secret parameter or a request body (the path is redacted as
+// traces are; bodies are never read).
+import {
+  appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync,
+  statSync, utimesSync, writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { lockFileOf, lockSync, type LockOptions } from './lock.js';
 import { UsageError } from '../errors.js';
 import { stateDir } from '../config/paths.js';
 
@@ -59,6 +66,8 @@ export interface AuditLogOptions {
   keepFiles?: number;
   keepDays?: number;
   now?: () => number;
+  /** How old a lock must be to be taken over from a holder that cannot be seen to have died. */
+  lockStaleMs?: number;
 }
 
 /** LMS_AUDIT_KEEP_DAYS, checked: a positive number of days, 90 unless set. */
@@ -81,9 +90,8 @@ export class AuditLog {
   private readonly keepFiles: number;
   private readonly keepMs: number;
   private readonly now: () => number;
-  /** The file's size as this process last knew it: a stat per line would cost more than the line. */
-  private size: number | undefined;
-  private pruned = false;
+  private readonly lock: LockOptions;
+  private opened = false;
 
   constructor(
     readonly path: string,
@@ -93,57 +101,61 @@ export class AuditLog {
     this.keepFiles = options.keepFiles ?? DEFAULT_KEEP_FILES;
     this.keepMs = (options.keepDays ?? DEFAULT_KEEP_DAYS) * DAY_MS;
     this.now = options.now ?? Date.now;
+    this.lock = { staleMs: options.lockStaleMs };
   }
 
   append(entry: AuditEntry): void {
     const line = `${JSON.stringify(entry)}\n`;
-    if (this.size === undefined) this.open();
-    if (this.size! > 0 && this.size! + Buffer.byteLength(line) > this.maxBytes) {
-      // Another process may have rotated it already: look again before moving anything.
-      this.size = sizeOf(this.path);
-      if (this.size > 0 && this.size + Buffer.byteLength(line) > this.maxBytes) this.rotate();
+    if (!this.opened) mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    const release = lockSync(lockFileOf(this.path), this.lock);
+    try {
+      // Looked at under the lock, since another process may have rotated it since this one last wrote.
+      let size = sizeOf(this.path);
+      if (!this.opened && size > 0) size = this.open();
+      this.opened = true;
+      if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) this.rotate();
+      appendFileSync(this.path, line, { mode: 0o600 });
+    } finally {
+      release();
     }
-    appendFileSync(this.path, line, { mode: 0o600 });
-    this.size! += Buffer.byteLength(line);
   }
 
-  /** The first line of a process: the directory made, the file's mode checked, stale entries dropped. */
-  private open(): void {
-    mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
-    let size = sizeOf(this.path);
-    if (size > 0) {
-      // A file made some other way (copied, restored) is made private before more is added to it.
-      if ((statSync(this.path).mode & 0o077) !== 0) chmodSync(this.path, 0o600);
-      // A log that grows slowly would never reach a rotation: its oldest line is checked once per
-      // process, which costs one small read, and the stale part is dropped.
-      if (!this.pruned && this.isStale(firstTime(this.path))) {
-        this.pruned = true;
-        this.dropOld(this.path);
-        size = sizeOf(this.path);
-      }
-    }
-    this.size = size;
+  /** A process's first line: the file's mode checked, and a file whose oldest line is stale rotated. */
+  private open(): number {
+    // A file made some other way (copied, restored) is made private before more is added to it.
+    if ((statSync(this.path).mode & 0o077) !== 0) chmodSync(this.path, 0o600);
+    // A log that grows slowly would never reach a rotation: its oldest line is checked once per
+    // process, which costs one small read, and the file is rotated so that its stale part goes.
+    if (!this.isStale(firstTime(this.path))) return sizeOf(this.path);
+    this.rotate();
+    return 0;
   }
 
   private isStale(time: number | undefined): boolean {
     return time !== undefined && time < this.now() - this.keepMs;
   }
 
+  /**
+   * The current file becomes audit.log.1, each older one moves up, the one past the kept number
+   * goes, and the rotated files lose their stale entries. Only renames touch the current file,
+   * and a rotated one is rewritten whole into place: a reader holding either reads a whole file.
+   */
   private rotate(): void {
     const at = (n: number) => (n === 0 ? this.path : `${this.path}.${n}`);
-    rmSync(at(this.keepFiles), { force: true });
-    for (let n = this.keepFiles - 1; n >= 0; n--) {
-      try {
-        renameSync(at(n), at(n + 1));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
+    const rotated = rotatedIndexes(this.path);
+    for (const n of rotated) {
+      if (n >= this.keepFiles) rmSync(at(n), { force: true });
+      else renameSync(at(n), at(n + 1));
+    }
+    try {
+      renameSync(this.path, at(1));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     for (let n = 1; n <= this.keepFiles; n++) this.dropOld(at(n));
-    this.size = 0;
   }
 
-  /** Rewrites a file without its entries older than the retention; a file of only such entries goes. */
+  /** Rewrites a rotated file without its entries older than the retention; a file of only such entries goes. */
   private dropOld(file: string): void {
     let stat;
     try {
@@ -160,9 +172,26 @@ export class AuditLog {
     const kept = readFileSync(file, 'utf8')
       .split('\n')
       .filter((line) => line !== '' && !this.isStale(timeOf(line)));
-    if (kept.length === 0) rmSync(file, { force: true });
-    else writeFileSync(file, `${kept.join('\n')}\n`, { mode: 0o600 });
+    if (kept.length === 0) {
+      rmSync(file, { force: true });
+      return;
+    }
+    // Written beside it and renamed over it, so that a crash leaves the old file or the new one.
+    const next = join(dirname(file), `.${basename(file)}.next`);
+    writeFileSync(next, `${kept.join('\n')}\n`, { mode: 0o600 });
+    utimesSync(next, stat.atime, stat.mtime);
+    renameSync(next, file);
   }
+}
+
+/** The indexes of the rotated files there are, highest first. */
+function rotatedIndexes(path: string): number[] {
+  const name = basename(path);
+  return readdirSync(dirname(path))
+    .filter((n) => n.startsWith(`${name}.`))
+    .map((n) => Number(n.slice(name.length + 1)))
+    .filter((n) => Number.isInteger(n) && n > 0)
+    .sort((a, b) => b - a);
 }
 
 function sizeOf(path: string): number {

@@ -3,6 +3,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { AuditEntry } from './log.js';
+import { lockFileOf, lockSync } from './lock.js';
 
 /** The log's files that exist, oldest first: audit.log.N … audit.log.1, audit.log. */
 export function keptFiles(path: string): string[] {
@@ -32,25 +33,57 @@ function parseEntry(line: string): AuditEntry | undefined {
   }
 }
 
-/** Every entry kept, oldest first, a file at a time (a file is at most the rotation size); or only the rotated files'. */
-export function* readEntries(path: string, options: { rotatedOnly?: boolean } = {}): Generator<AuditEntry> {
-  for (const file of keptFiles(path)) {
-    if (options.rotatedOnly && file === path) continue;
-    let fd: number;
-    try {
-      fd = openSync(file, 'r');
-    } catch {
-      // Rotated away between the listing and now.
-      continue;
-    }
-    try {
-      for (const line of readRest(fd, 0).text.split('\n')) {
-        const entry = parseEntry(line);
-        if (entry) yield entry;
+/** Readers wait this long for a writer's lock before reading the files as they find them. */
+const READER_WAIT_MS = 2_000;
+
+/**
+ * The kept files opened, oldest first. They are opened holding the log's lock, so that no rotation
+ * moves one between the listing and the opening (which would skip a file, or read one twice); a
+ * log this user cannot lock (a directory it may not write) is opened as found.
+ */
+function openKept(path: string): { file: string; fd: number }[] {
+  let release: (() => void) | undefined;
+  try {
+    release = lockSync(lockFileOf(path), { waitMs: READER_WAIT_MS });
+  } catch {
+    release = undefined;
+  }
+  const opened: { file: string; fd: number }[] = [];
+  try {
+    for (const file of keptFiles(path)) {
+      try {
+        opened.push({ file, fd: openSync(file, 'r') });
+      } catch {
+        // Rotated away between the listing and now (read without the lock).
       }
-    } finally {
-      closeSync(fd);
     }
+  } finally {
+    release?.();
+  }
+  return opened;
+}
+
+function* entriesOf(text: string): Generator<AuditEntry> {
+  for (const line of text.split('\n')) {
+    const entry = parseEntry(line);
+    if (entry) yield entry;
+  }
+}
+
+/** Every entry kept, oldest first, a file at a time (a file is at most the rotation size). */
+export function* readEntries(path: string): Generator<AuditEntry> {
+  const opened = openKept(path);
+  try {
+    while (opened.length > 0) {
+      const { fd } = opened.shift()!;
+      try {
+        yield* entriesOf(readRest(fd, 0).text);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  } finally {
+    for (const { fd } of opened) closeSync(fd);
   }
 }
 
@@ -68,12 +101,15 @@ function readRest(fd: number, from: number): { text: string; end: number } {
 }
 
 /**
- * The entries appended to the log from now on (or, `fromStart`, those of the current file first),
- * as they come, until `signal` aborts: polled, as
+ * The entries appended to the log from now on (or, `fromStart`, those of the current file first;
+ * `rotatedFirst`, those of every kept file first), as they come, until `signal` aborts: polled, as
  * `tail -F` does where no change notice is to be had, and followed onto the new file when the log
  * rotates.
  */
-export async function* followEntries(path: string, options: { intervalMs?: number; signal?: AbortSignal; fromStart?: boolean } = {}): AsyncGenerator<AuditEntry> {
+export async function* followEntries(
+  path: string,
+  options: { intervalMs?: number; signal?: AbortSignal; fromStart?: boolean; rotatedFirst?: boolean } = {},
+): AsyncGenerator<AuditEntry> {
   const intervalMs = options.intervalMs ?? 250;
   let fd: number | undefined;
   let ino: number | undefined;
@@ -92,19 +128,34 @@ export async function* followEntries(path: string, options: { intervalMs?: numbe
     offset = fromEnd ? stat.size : 0;
     partial = '';
   };
-  open(!options.fromStart);
+  const take = function* () {
+    if (fd === undefined) return;
+    const { text, end } = readRest(fd, offset);
+    offset = end;
+    const lines = (partial + text).split('\n');
+    partial = lines.pop()!;
+    yield* entriesOf(lines.join('\n'));
+  };
+  // With `rotatedFirst`, the rotated files and the current one as one rotation left them, so that
+  // none is missed or read twice between the two.
+  const rotated = options.rotatedFirst ? openKept(path) : [];
+  if (rotated.at(-1)?.file === path) {
+    fd = rotated.pop()!.fd;
+    ino = fstatSync(fd).ino;
+  } else if (!options.rotatedFirst) {
+    open(!options.fromStart);
+  }
   try {
-    while (!options.signal?.aborted) {
-      if (fd !== undefined) {
-        const { text, end } = readRest(fd, offset);
-        offset = end;
-        const lines = (partial + text).split('\n');
-        partial = lines.pop()!;
-        for (const line of lines) {
-          const entry = parseEntry(line);
-          if (entry) yield entry;
-        }
+    while (rotated.length > 0) {
+      const file = rotated.shift()!;
+      try {
+        yield* entriesOf(readRest(file.fd, 0).text);
+      } finally {
+        closeSync(file.fd);
       }
+    }
+    while (!options.signal?.aborted) {
+      yield* take();
       // Rotated (or made for the first time): the open file has been read to its end, so the new one is read from its start.
       let current: number | undefined;
       try {
@@ -113,6 +164,9 @@ export async function* followEntries(path: string, options: { intervalMs?: numbe
         current = undefined;
       }
       if (current !== undefined && current !== ino) {
+        // Every line of the old file was written before it was renamed, which was before the look
+        // just taken: read to its end once more, or the lines written since the read above are lost.
+        yield* take();
         if (fd !== undefined) closeSync(fd);
         open(false);
         continue;
@@ -123,6 +177,7 @@ export async function* followEntries(path: string, options: { intervalMs?: numbe
       });
     }
   } finally {
+    for (const file of rotated) closeSync(file.fd);
     if (fd !== undefined) closeSync(fd);
   }
 }

@@ -2,7 +2,6 @@
 // reads it with these rather than trusting the documented type: real instances send nulls, leave
 // out optional fields, send ids and numbers as strings, and lists of bare ids where another
 // instance sends objects. Whatever arrives renders as text; nothing renders as `undefined`.
-import { CONTROL_CHARACTERS } from '../controls.js';
 import { isRecord, type JsonRecord } from './fields.js';
 
 /** A value as one line of text: null and undefined empty, a record by what names it, a list joined. */
@@ -42,10 +41,61 @@ export function recordsOf(value: unknown): JsonRecord[] {
   return listOf(value).filter(isRecord);
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** Line breaks and tabs: a cell's text continues on its line, with a space where each was. */
+const SPACED = /[\t\n\r]/g;
+
 /**
- * Text for one line of a terminal: control characters (tabs, newlines, an escape that would start
- * a terminal sequence) become spaces, as a table's cells do.
+ * What a cell shows by its code: every other control character (C0, DEL, C1: an escape or U+009B
+ * would start a terminal sequence), the line and paragraph separators, and Unicode's format
+ * characters (Cf): the bidi overrides, embeddings and isolates (U+202A–U+202E, U+2066–U+2069) and
+ * marks (U+200E, U+200F, U+061C) that make a terminal draw text in another order than it is held,
+ * the zero-width ones (U+200B–U+200D, U+2060, U+FEFF) that make two names look the same, and the
+ * tags. Escaped, not dropped: what is seen is what the data holds. A joiner is kept where it is
+ * part of what is drawn: inside an emoji, or inside a word of a script that is spelled with it.
+ */
+// eslint-disable-next-line no-control-regex
+const ESCAPED = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/u;
+
+/**
+ * An emoji made of several joined by U+200D (👩🏽‍🏫), or a subdivision flag spelled in tags (the
+ * flag of Scotland): drawn as one picture, so its joiners and tags are part of what is seen.
+ */
+const PICTURE = /\p{Extended_Pictographic}(?:\p{Emoji_Modifier}|\uFE0F)?/u.source;
+const TAG_FLAG = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/u.source;
+const SHOWN = new RegExp(`(${PICTURE}(?:\\u200D${PICTURE})+|${TAG_FLAG})|${ESCAPED.source}`, 'gu');
+
+/** A letter of a script whose words are written with joiners: not Latin, Greek or Cyrillic. */
+const JOINED_LETTER = /\p{L}/u;
+const ALPHABET = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]/u;
+const joinable = (c: string | undefined) => c !== undefined && JOINED_LETTER.test(c) && !ALPHABET.test(c);
+
+/**
+ * A zero-width joiner or non-joiner between two letters of a script that spells with them (a
+ * Persian word's ZWNJ, a Devanagari half form's ZWJ) is part of how the word is written.
+ */
+function spells(text: string, at: number): boolean {
+  const before = /(\p{L})\p{M}*$/u.exec(text.slice(Math.max(0, at - 8), at))?.[1];
+  const after = /^\p{L}/u.exec(text.slice(at + 1, at + 3))?.[0];
+  return joinable(before) && joinable(after);
+}
+
+/** `\u202e`, as JSON writes it; `\u{e0001}` beyond the first plane. */
+function escapeOf(c: string): string {
+  const code = c.codePointAt(0)!;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Text for one line of a terminal, as a table's cells show it: tabs and line breaks become spaces,
+ * and any other character that a terminal would act on or that would reorder or hide text is shown
+ * as its escape (`\u001b`, `\u202e`). Format characters are escaped only here: JSON and the other
+ * formats carry them as they are (their control characters are escaped on a terminal, src/io/streams.ts).
  */
 export function oneLine(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, ' ');
+  if (PRINTABLE_ASCII.test(text)) return text;
+  return text.replace(SPACED, ' ').replace(SHOWN, (c: string, emoji: string | undefined, at: number, whole: string) => {
+    if (emoji !== undefined) return emoji;
+    return (c === '\u200c' || c === '\u200d') && spells(whole, at) ? c : escapeOf(c);
+  });
 }

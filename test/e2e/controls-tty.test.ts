@@ -12,7 +12,9 @@ import { bin, e2eWorkspace, ensureBuilt, hasScript, quote, spawnLms } from '../h
 const { env } = e2eWorkspace('e2e-controls-tty');
 const TOKEN = '1~controls-token';
 const NAME = 'Eve\u009b31m\u0085Admin\u007f\u001b[2J';
-const USER = { id: 7, name: NAME, sortable_name: 'Admin, Eve', login_id: 'eve' };
+// A right-to-left override: drawn as it is, the short name would read "eve\u202e" + "exe.txt".
+const SHORT = 'eve\u202etxt.exe';
+const USER = { id: 7, name: NAME, sortable_name: 'Admin, Eve', login_id: 'eve', short_name: SHORT };
 
 
 let server: Server;
@@ -55,8 +57,12 @@ describe.skipIf(!hasScript)('on a terminal', () => {
 
   it('a table shows the name on one line, acting on nothing', async () => {
     const text = await onTerminal(['users', 'get', '7']);
-    expect(text).toContain('Eve 31m Admin');
+    expect(text).toContain('Eve\\u009b31m\\u0085Admin\\u007f\\u001b[2J');
     expect(text).not.toMatch(ACTED_ON);
+    // The override is shown by its code in a table; JSON carries it as it is.
+    expect(text).toContain('eve\\u202etxt.exe');
+    expect(text).not.toMatch(/\p{Cf}/u);
+    expect(JSON.parse(await onTerminal(['users', 'get', '7', '-o', 'json'])).short_name).toBe(SHORT);
   });
 });
 

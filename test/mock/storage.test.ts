@@ -1,10 +1,10 @@
 // Where the mock keeps its data, and what it keeps: a bad database path is a clear usage error that
 // names the path; names and field lengths are checked before anything is stored.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { validateHeaderValue } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { contentDisposition, safeFileName } from '../../src/mock/areas/files/handlers.js';
 import { openSqlite } from '../../src/mock/db/driver.js';
@@ -89,6 +89,57 @@ describe('the mock database path', () => {
     const mock = await loadMock(join(scratch(), 'mock.db'), {});
     expect(mock.db.pragma('journal_mode')).toBe('wal');
     expect(mock.db.pragma('synchronous')).toBe(0);
+    mock.db.close();
+  });
+});
+
+describe('the mock database file, which holds tokens', () => {
+  const mode = (file: string) => statSync(file).mode & 0o777;
+  let umask: number;
+  // The common umask: a file SQLite makes itself comes out 0644 under it.
+  beforeEach(() => {
+    umask = process.umask(0o022);
+  });
+  afterEach(() => {
+    process.umask(umask);
+  });
+
+  it('is made 0600, and so are its write-ahead log and shared-memory index', async () => {
+    const path = join(scratch(), 'new', 'mock.db');
+    const mock = await loadMock(path, {});
+    await clientFor(mock, TOKENS.admin).ops.users.update({ id: 7, user: { name: 'Written' } });
+    // Both are there while a connection is open, made by SQLite with the database file's mode.
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) expect([file, mode(file)]).toEqual([file, 0o600]);
+    mock.db.close();
+  });
+
+  it('is narrowed when an existing one of this user\'s is more open, its -wal and -shm with it', async () => {
+    const path = join(scratch(), 'mock.db');
+    const first = await loadMock(path, {});
+    await clientFor(first, TOKENS.admin).ops.users.update({ id: 7, user: { name: 'Written' } });
+    const files = [path, `${path}-wal`, `${path}-shm`];
+    // As an older lms left it, or a copy.
+    for (const file of files) chmodSync(file, 0o644);
+    const again = await loadMock(path, {});
+    for (const file of files) expect([file, mode(file)]).toEqual([file, 0o600]);
+    again.db.close();
+    first.db.close();
+  });
+
+  it('leaves a file that is not a mock database as it found it, mode included', async () => {
+    const file = join(scratch(), 'notes.db');
+    writeFileSync(file, 'these are my notes, not a database\n'.repeat(100), { mode: 0o644 });
+    await expect(loadMock(file, {})).rejects.toThrow(UsageError);
+    expect(mode(file)).toBe(0o644);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('leaves another user\'s database as it is', async () => {
+    const path = join(scratch(), 'theirs.db');
+    (await loadMock(path, {})).db.close();
+    chmodSync(path, 0o644);
+    chownSync(path, 4242, 4242);
+    const mock = await loadMock(path, {});
+    expect(mode(path)).toBe(0o644);
     mock.db.close();
   });
 });

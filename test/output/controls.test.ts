@@ -67,11 +67,12 @@ describe('a list on a terminal: control characters as escapes, in every format',
     expect(await listed('csv', true)).toContain('"one\ttwo\nthree\\u000dfour\\u001b]0;title\\u0007"');
   });
 
-  it('a table still makes each cell one line of spaces', async () => {
+  it('a table makes each cell one line: spaces for its line breaks and tabs, codes for the rest', async () => {
     const io = fakeIO({ tty: true });
-    await renderList([record], { io, format: 'table', columns: ['id', 'name'] });
+    await renderList([record], { io, format: 'table', columns: ['id', 'name', 'body'] });
     expect(io.stdoutText()).not.toMatch(ACTED_ON);
-    expect(io.stdoutText()).toContain('Eve  31mAdmin');
+    expect(io.stdoutText()).toContain('Eve\\u0085\\u009b31mAdmin\\u007f');
+    expect(io.stdoutText()).toContain('one two three four\\u001b]0;title\\u0007');
   });
 });
 
@@ -151,5 +152,43 @@ describe('the CLI\'s own messages', () => {
     const io = fakeIO();
     handleError(new UsageError(`two problems:\n  name ${NAME}`), io, false);
     expect(io.stderrText()).toBe('error: two problems:\n  name Eve\\u0085\\u009b31mAdmin\\u007f\n');
+  });
+});
+
+describe('format characters (bidi overrides and isolates, zero-width ones, tags) in a table', () => {
+  // A login that reads "moc.elpmaxe@eve" drawn backwards as an address, a name with a hidden
+  // space, an isolate, a byte order mark, a tag: each shown by its code in a cell.
+  const SPOOF = { id: 2, name: 'Eve\u202emoc.elpmaxe', login_id: 'ad\u200bmin\u200e\u200f', email: '\u2066x\u2069\ufeff\u{e0001}' };
+  const FORMAT = /\p{Cf}/u;
+
+  it('shows each by its code, in a listing and in one record', async () => {
+    const list = fakeIO({ tty: true });
+    await renderList([SPOOF], { io: list, format: 'table', columns: ['id', 'name', 'login_id', 'email'] });
+    const one = fakeIO({ tty: true });
+    await renderItem(SPOOF, { io: one, format: 'table' });
+    for (const text of [list.stdoutText(), one.stdoutText()]) {
+      expect(text).not.toMatch(FORMAT);
+      expect(text).toContain('Eve\\u202emoc.elpmaxe');
+      expect(text).toContain('ad\\u200bmin\\u200e\\u200f');
+      expect(text).toContain('\\u2066x\\u2069\\ufeff\\u{e0001}');
+    }
+  });
+
+  it('leaves the joiners that are part of what is drawn: an emoji\'s, a Persian or Devanagari word\'s', async () => {
+    const drawn = ['👩🏽\u200d🏫 Ms. Núñez', 'می\u200cخواهم', 'क्\u200dष', '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}'];
+    const io = fakeIO({ tty: true });
+    await renderList(drawn.map((name, id) => ({ id, name })), { io, format: 'table', columns: ['id', 'name'] });
+    for (const name of drawn) expect(io.stdoutText()).toContain(name);
+    // Between Latin letters a joiner draws nothing: it is shown.
+    const latin = fakeIO({ tty: true });
+    await renderList([{ id: 1, name: 'ad\u200cmi\u200dn' }], { io: latin, format: 'table', columns: ['id', 'name'] });
+    expect(latin.stdoutText()).toContain('ad\\u200cmi\\u200dn');
+  });
+
+  it.each([true, false])('JSON keeps them as they are (on a terminal: %s)', async (tty) => {
+    const io = fakeIO({ tty });
+    await renderList([SPOOF], { io, format: 'json' });
+    expect(JSON.parse(io.stdoutText())).toEqual([SPOOF]);
+    expect(io.stdoutText()).toContain('Eve\u202emoc.elpmaxe');
   });
 });

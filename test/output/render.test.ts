@@ -201,9 +201,9 @@ describe('table', () => {
     expect(count).toBe(0);
   });
 
-  it('keeps one line per row and strips control characters', async () => {
+  it('keeps one line per row and shows control characters by their codes', async () => {
     const { stdout } = await listOutput([{ id: 1, name: 'two\nlines\u001b[31m' }], 'table');
-    expect(stdout).toBe('ID  NAME\n1   two lines [31m\n');
+    expect(stdout).toBe('ID  NAME\n1   two lines\\u001b[31m\n');
   });
 
   it('truncates long nested values in list cells', async () => {

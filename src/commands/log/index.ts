@@ -84,8 +84,7 @@ const showLog = command({
     // With --since, the rotated files first, then the current one from its start, and on as it grows.
     const since = filter.since !== undefined;
     const followed = async function* () {
-      if (since) yield* readEntries(path, { rotatedOnly: true });
-      yield* followEntries(path, { signal: stop.signal, fromStart: since });
+      yield* followEntries(path, { signal: stop.signal, fromStart: since, rotatedFirst: since });
       // Following ends only when stopped: Ctrl-C, which is exit 130 here as everywhere, after what
       // was printed (never "No results.", which would say the log is empty).
       if (stop.signal.aborted) throw new InterruptedError();

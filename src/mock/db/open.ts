@@ -1,6 +1,6 @@
 // Opens (and on first use creates and seeds) the mock's SQLite database. WAL and a busy timeout let
 // several `lms --mock` processes share one file; handlers run in short transactions.
-import { mkdirSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { openSqlite, sqliteCode, type Db } from './driver.js';
@@ -41,6 +41,7 @@ export function openDatabase(path: string, schema: Schema, initialise: (db: Db) 
     // The common case, an existing database, needs no lock at all.
     if (db.pragma('user_version') === schema.version) {
       db.exec('PRAGMA foreign_keys = ON');
+      if (path !== ':memory:') makePrivate(path);
       return { db, created: false };
     }
     // Creating and seeding is one immediate transaction, so two first-time processes cannot both seed.
@@ -64,6 +65,7 @@ export function openDatabase(path: string, schema: Schema, initialise: (db: Db) 
       return true;
     }, 'immediate');
     opened.pragma('foreign_keys = ON');
+    if (path !== ':memory:') makePrivate(path);
     return { db: opened, created };
   } catch (err) {
     db?.close();
@@ -71,7 +73,11 @@ export function openDatabase(path: string, schema: Schema, initialise: (db: Db) 
   }
 }
 
-/** The directory exists (created level by level) and the path is not a directory. */
+/**
+ * The directory exists (created level by level) and the path is not a directory; the file is this
+ * user's alone: the mock's database holds tokens, so it is made 0600 before SQLite opens it, and
+ * SQLite gives its -wal and -shm files the database file's own mode.
+ */
 function prepareLocation(path: string): void {
   const existing = statOrUndefined(path);
   if (existing?.isDirectory()) throw new UsageError(`the mock database ${path} is a directory; give a file path`);
@@ -92,6 +98,32 @@ function prepareLocation(path: string): void {
       mkdirSync(level, { mode: 0o700 });
     } catch (err) {
       throw new UsageError(`cannot create the directory ${level} for the mock database ${path}: ${reason(err)}`);
+    }
+  }
+  try {
+    // Empty, it is a new database to SQLite.
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch {
+    // Made by another process a moment ago (the same way), or not to be made here (a directory
+    // this user may not write), which SQLite's own open then says.
+  }
+}
+
+/**
+ * A mock database found more open than 0600 (made by an older lms, copied) is narrowed, its -wal
+ * and -shm with it, when it is this user's; anyone else's is left as it is. Only once it is known
+ * to be a mock database: a file that is not one is left untouched, as its error says.
+ */
+function makePrivate(path: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const stat = statOrUndefined(file);
+    if (!stat?.isFile() || stat.uid !== uid || (stat.mode & 0o077) === 0) continue;
+    try {
+      chmodSync(file, stat.mode & 0o700);
+    } catch {
+      // Gone since the look (the last connection's -wal at its close), or a file system without modes.
     }
   }
 }

@@ -19,6 +19,7 @@ import { Readable } from 'node:stream';
 import type { ApiClient } from '../client/client.js';
 import type { IOStreams } from '../io/streams.js';
 import type { RouteId } from '../spec/routes.js';
+import { ExitCode, LmsError } from '../errors.js';
 import { argumentsOf, defaultVerb, flagNames, flagsOf, isNoun, loadNoun, wordOf, type CommandModel, type CommandSpec, type IdKind, type NounSpec } from './command.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import { lmsPaths } from '../lms-paths.js';
@@ -51,11 +52,15 @@ export async function complete(argv: readonly string[], deps: Omit<Deps, 'io'>, 
   if ((shell !== 'bash' && shell !== 'zsh' && shell !== 'fish') || dashes !== '--' || words.length === 0) return '';
   const deadline = options.deadlineMs ?? COMPLETE_DEADLINE_MS;
   let timer: NodeJS.Timeout | undefined;
+  const attempt: Attempt = {};
   const late = new Promise<Value[]>((resolve) => {
-    timer = setTimeout(() => resolve([]), deadline);
+    timer = setTimeout(() => {
+      attempt.failed?.();
+      resolve([]);
+    }, deadline);
   });
   try {
-    const values = await Promise.race([valuesFor(words, deps, options).catch((): Value[] => []), late]);
+    const values = await Promise.race([valuesFor(words, deps, options, attempt).catch((): Value[] => []), late]);
     return format(values, shell);
   } finally {
     clearTimeout(timer);
@@ -79,7 +84,12 @@ interface Target {
   given: Map<string, string | boolean>;
 }
 
-async function valuesFor(words: string[], deps: Omit<Deps, 'io'>, options: CompleteOptions): Promise<Value[]> {
+/** What a completion that asked the instance does when the answer never comes in time. */
+interface Attempt {
+  failed?: () => void;
+}
+
+async function valuesFor(words: string[], deps: Omit<Deps, 'io'>, options: CompleteOptions, attempt: Attempt): Promise<Value[]> {
   // Streams that write nowhere: nothing of a completion may reach the terminal.
   const quiet = { ...deps, io: silentIO(), prompter: undefined };
   const line = joinEquals(words);
@@ -100,7 +110,19 @@ async function valuesFor(words: string[], deps: Omit<Deps, 'io'>, options: Compl
   const file = join(dir, `${createHash('sha256').update(JSON.stringify([identity, target.kind, context])).digest('hex').slice(0, 32)}.json`);
   let values = readCache(file, now(), options.cacheMs ?? COMPLETE_CACHE_MS);
   if (!values) {
-    values = await list(await ctx.client(), target.kind, context);
+    // An instance out of reach (refused, or no answer in time) is not asked again for a minute, whatever is
+    // completed: every TAB would wait for it again.
+    const unreachable = join(dir, `${createHash('sha256').update(JSON.stringify(['unreachable', identity])).digest('hex').slice(0, 32)}.json`);
+    if (readCache(unreachable, now(), options.cacheMs ?? COMPLETE_CACHE_MS)) return [];
+    attempt.failed = () => writeCache(dir, unreachable, now(), []);
+    try {
+      values = await list(await ctx.client(), target.kind, context);
+    } catch (error) {
+      // Not a refusal of this one list (a course that does not exist): only an instance out of reach.
+      if (error instanceof LmsError && error.exitCode === ExitCode.network) attempt.failed();
+      throw error;
+    }
+    attempt.failed = undefined;
     writeCache(dir, file, now(), values);
   }
   return values.filter(([id]) => id.startsWith(target.prefix));

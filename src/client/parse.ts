@@ -114,7 +114,9 @@ function bounded(messages: string[]): string[] {
   for (const message of messages) {
     if (kept.length === MAX_MESSAGES || chars >= MAX_MESSAGES_CHARS) break;
     const room = Math.min(MAX_MESSAGE_CHARS, MAX_MESSAGES_CHARS - chars);
-    const text = message.length > room ? `${message.slice(0, room)}…` : message;
+    // Cut between characters, never inside a surrogate pair.
+    const cut = room > 0 && /[\ud800-\udbff]/.test(message[room - 1] ?? '') ? room - 1 : room;
+    const text = message.length > room ? `${message.slice(0, cut)}…` : message;
     kept.push(text);
     chars += text.length;
   }

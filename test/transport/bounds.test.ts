@@ -6,6 +6,7 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode, FailureError, NetworkError, UsageError } from '../../src/errors.js';
 import { DEFAULT_MAX_BODY, httpTransport, maxBodyOf } from '../../src/transport/http.js';
+import { parseProxyUrl, tunnelAgent } from '../../src/transport/proxy.js';
 import { bodyText } from '../../src/transport/types.js';
 
 const servers: (Server | TcpServer)[] = [];
@@ -115,6 +116,18 @@ describe('one deadline from the first byte', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).code).toBe('ETIMEDOUT');
     expect(error.message).toBe(`the proxy http://127.0.0.1:${port} (from HTTPS_PROXY) did not open a tunnel within 0.3 s`);
+  });
+
+  it("the tunnel agent's own CONNECT ends at the request's deadline, however the proxy trickles", async () => {
+    const port = await rawListener((socket) => socket.once('data', () => trickle(socket, 'HTTP/1.1 200 Connection established\r\nX-Padding: ' + 'a'.repeat(100_000))));
+    const agent = tunnelAgent(parseProxyUrl('HTTPS_PROXY', `http://127.0.0.1:${port}`), { timeoutMs: 60_000, agent: { keepAlive: false, keepAliveMsecs: 1000, maxSockets: 1 } });
+    const { request } = await import('node:https');
+    // No timer of the transport here: only the deadline handed to the agent can end it.
+    const error = await new Promise<Error>((resolve) => {
+      const options = { agent, deadline: Date.now() + 300 };
+      request('https://lms.example.edu/', options).on('error', resolve).end();
+    });
+    expect(error.message).toBe(`the proxy http://127.0.0.1:${port} (from HTTPS_PROXY) did not open a tunnel within 60 s`);
   });
 
   it('a proxy that accepts and never answers ends at the timeout, naming the proxy', async () => {

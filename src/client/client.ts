@@ -136,7 +136,8 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       try {
         const res = await this.send(route.method, url, { query, body, encoding: encoding ?? route.encoding, subject, idempotent });
-        const answer = route.noContent ? readBody(res) : readDocumented(res, `${route.method} ${this.shownUrl(url)}`, route.method !== 'GET');
+        const write = route.method !== 'GET';
+        const answer = route.noContent ? readBody(res) : readDocumented(res, `${route.method} ${this.shownUrl(url)}`, write);
         // A list the route table does not page may still come in pages from a real server: read them all.
         const next = route.method === 'GET' && Array.isArray(answer) ? parseLinkHeader(res.headers['link']).next : undefined;
         if (next === undefined) return answer as T;
@@ -311,28 +312,35 @@ export class ApiClient {
     const asked = `${method} ${redactText(traceUrl(), secrets)}`;
     const location = res.headers['location'];
     const next = location === undefined ? undefined : parseHttpUrl(location, url);
-    // What the message may show of the Location: a secret parameter or the token masked; only the origin of another one.
-    const shown = next ? redactText(next.origin === this.origin ? redactUrl(next.toString()) : originOnly(next.toString()), secrets) : undefined;
+    // What the message may show of the Location: secrets masked; only the origin of another origin's.
+    const shown = next && redactText(next.origin === this.origin ? redactUrl(next.href) : originOnly(next.href), secrets);
     const where = shown ? ` to ${shown}` : location === undefined ? ' without a Location' : ' to a Location that is not an http(s) URL';
     const write = method !== 'GET';
-    const outcome = write ? 'nothing was written' : 'nothing was read';
-    const moved = next && next.origin !== this.origin ? `set the profile's URL (or LMS_BASE_URL) to ${next.origin}, where the instance says it is` : undefined;
-    const fail = (what: string, hint: string) => new FailureError(`${asked}: ${what}; ${outcome}`, { hint });
+    const fail = (what: string, hint: string) => new FailureError(`${asked}: ${what}; nothing was ${write ? 'written' : 'read'}`, { hint });
+    const check = "check the profile's URL";
+    const moved = next && next.origin !== this.origin
+      ? `set the profile's URL (or LMS_BASE_URL) to ${next.origin}, where the instance says it is`
+      : undefined;
+    const redirectedIt = `the instance redirected it (${res.status})${where}`;
     if (res.status === 304) {
-      throw fail('the instance answered 304 Not Modified to a request that asked for no cached copy', 'a proxy or cache between lms and the instance is answering for it; check the profile\'s URL');
+      const cache = 'a proxy or cache between lms and the instance is answering for it';
+      throw fail('the instance answered 304 Not Modified to a request that asked for no cached copy', `${cache}; ${check}`);
     }
     if (write) {
-      throw fail(`the instance redirected the write (${res.status})${where}, and a write is not sent on`, moved ?? "a login or single sign-on page answers for the API there: check the profile's URL and the token");
+      const sso = "a login or single sign-on page answers for the API there: check the profile's URL and the token";
+      throw fail(`the instance redirected the write (${res.status})${where}, and a write is not sent on`, moved ?? sso);
     }
-    if (!next) throw fail(`the instance answered ${res.status}${where}`, "check the profile's URL");
+    if (!next) throw fail(`the instance answered ${res.status}${where}`, check);
     const from = new URL(url).origin;
     if (next.origin !== from) {
-      throw fail(`the instance redirected it (${res.status})${where}, another origin than ${from}; a read follows redirects only on its own origin, so nothing was sent there`, moved ?? "check the profile's URL");
+      const elsewhere = 'a read follows redirects only on its own origin, so nothing was sent there';
+      throw fail(`${redirectedIt}, another origin than ${from}; ${elsewhere}`, moved ?? check);
     }
-    const target = next.toString();
-    if (visited.has(target)) throw fail(`the instance redirected it (${res.status})${where}, a URL already asked for: a redirect loop`, "check the profile's URL; the instance's redirects go round in a circle");
-    if (visited.size > MAX_REDIRECTS) throw fail(`the instance redirected it more than ${MAX_REDIRECTS} times (the last${where})`, "check the profile's URL");
-    return target;
+    if (visited.has(next.href)) {
+      throw fail(`${redirectedIt}, a URL already asked for: a redirect loop`, `${check}; its redirects go round in a circle`);
+    }
+    if (visited.size > MAX_REDIRECTS) throw fail(`the instance redirected it more than ${MAX_REDIRECTS} times (the last${where})`, check);
+    return next.href;
   }
 
   /** A token to send instead of `refused`: renewed now, or already by another request of this client. */

@@ -12,7 +12,7 @@ const JSON_GUARD = 'while(1);';
  * and a value nested hundreds of thousands deep would end that walk in a stack overflow.
  */
 export const MAX_JSON_DEPTH = 512;
-/** The most messages of an error answer shown, and the most characters of each and of all together; the rest are counted. */
+/** The most messages of an error answer shown, and the most characters of each and of all; the rest are counted. */
 const MAX_MESSAGES = 10;
 const MAX_MESSAGE_CHARS = 500;
 const MAX_MESSAGES_CHARS = 2000;
@@ -20,8 +20,9 @@ const MAX_MESSAGES_CHARS = 2000;
 /** An answer nested deeper than MAX_JSON_DEPTH: exit 1, naming the limit, and not parsed. */
 export class TooDeepError extends FailureError {
   constructor() {
-    super(`the instance's answer nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels, the most lms reads; it was not read`, {
-      hint: 'no answer of the API nests that deep: the instance, or something between it and lms, is sending something else',
+    const limit = `deeper than ${MAX_JSON_DEPTH} levels, the most lms reads`;
+    super(`the instance's answer nests arrays and objects ${limit}; it was not read`, {
+      hint: 'no answer of the API nests that deep: the instance, or something between it and lms, sends something else',
     });
   }
 }
@@ -81,16 +82,19 @@ export function readDocumented(res: ApiResponse, asked: string, write: boolean):
   if (res.json !== undefined) return res.json;
   const text = res.status === 204 ? '' : bodyText(res.body);
   const outcome = write ? 'lms cannot tell whether it was written: check before running it again' : 'nothing was read';
-  const hint = "the profile's URL may not be the instance's API (a login page or a proxy answers there): check it, and the token";
+  const hint = "the profile's URL may not be the instance's API (a login page or a proxy answers there): check it and the token";
   let value: unknown;
   try {
     value = parseJson(text);
   } catch (err) {
     if (err instanceof TooDeepError) throw err;
     const type = res.headers['content-type']?.split(';')[0].trim();
-    throw new FailureError(`${asked}: the instance answered ${res.status} with ${type ? `${type}` : 'a body'} that is not JSON, where the API returns JSON; ${outcome}`, { hint });
+    const what = `${type || 'a body'} that is not JSON, where the API returns JSON`;
+    throw new FailureError(`${asked}: the instance answered ${res.status} with ${what}; ${outcome}`, { hint });
   }
-  if (value === undefined) throw new FailureError(`${asked}: the instance answered ${res.status} with no body, where the API returns one; ${outcome}`, { hint });
+  if (value === undefined) {
+    throw new FailureError(`${asked}: the instance answered ${res.status} with no body, where the API returns one; ${outcome}`, { hint });
+  }
   return value;
 }
 

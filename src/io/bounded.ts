@@ -130,7 +130,8 @@ export function readBoundedFileSync(path: string, bound: Bound): Buffer {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new UsageError(`cannot read ${bound.label ?? `${bound.what} ${path}`}: it is ${kindOf(stat)}, not a file`);
+    const label = bound.label ?? `${bound.what} ${path}`;
+    if (!stat.isFile()) throw new UsageError(`cannot read ${label}: it is ${kindOf(stat)}, not a file`);
     const buffer = Buffer.allocUnsafe(bound.limit + 1);
     let length = 0;
     for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;

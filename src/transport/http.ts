@@ -125,8 +125,10 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     }
     const proxy = route?.kind === 'proxy' ? route.proxy : undefined;
     if (proxy && url.protocol === 'http:' && req.headers.authorization && !options.insecure) {
-      throw new UsageError(`refusing to send the token over plain http through the proxy ${proxy.shown} (from ${proxy.variable}) to ${url.host}: the proxy would read it`, {
-        hint: `use an https:// URL (a tunnel through the proxy stays encrypted end to end), add ${url.hostname} to NO_PROXY, or pass --insecure if you accept that`,
+      const through = `through the proxy ${proxy.shown} (from ${proxy.variable}) to ${url.host}`;
+      throw new UsageError(`refusing to send the token over plain http ${through}: the proxy would read it`, {
+        hint: `use an https:// URL (a tunnel through the proxy stays encrypted end to end), add ${url.hostname} to NO_PROXY, `
+          + 'or pass --insecure if you accept that',
       });
     }
     const shown = () => `${req.method} ${req.traceUrl ?? redactUrl(req.url)}`;
@@ -138,7 +140,8 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       // the request has a socket, which a tunnel gets only after the proxy has answered.
       const deadline = Date.now() + options.timeoutMs;
       const timer = setTimeout(() => {
-        const timeout = Object.assign(new Error(`no answer within ${options.timeoutMs / 1000} s`), { name: 'TimeoutError' });
+        const seconds = options.timeoutMs / 1000;
+        const timeout = Object.assign(new Error(`no answer within ${seconds} s`), { name: 'TimeoutError' });
         // Before the tunnel exists, it is the proxy that has not answered.
         const tunnelling = proxy !== undefined && url.protocol === 'https:' && !outgoing?.socket;
         fail(tunnelling ? Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' }) : timeout);
@@ -151,9 +154,12 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       // Not a NetworkError: the answer came, and is refused as it is; asking again would bring the same.
       const tooLarge = (res: IncomingMessage) => {
         clearTimeout(timer);
+        const sent = req.method === 'GET' ? '' : ' (the request itself was sent)';
+        const limit = `larger than ${sizeOf(maxBody)}, the most lms reads of one answer`;
         reject(
-          new FailureError(`${shown()}: the instance's answer is larger than ${sizeOf(maxBody)}, the most lms reads of one answer; the rest was not read${req.method === 'GET' ? '' : ' (the request itself was sent)'}`, {
-            hint: 'no answer of the API is that large: check the profile\'s URL; if the instance really sends such answers, raise LMS_MAX_BODY (bytes, or with K, M or G)',
+          new FailureError(`${shown()}: the instance's answer is ${limit}; the rest was not read${sent}`, {
+            hint: "no answer of the API is that large: check the profile's URL; "
+              + 'if the instance really sends such answers, raise LMS_MAX_BODY (bytes, or with K, M or G)',
           }),
         );
         res.destroy();
@@ -199,7 +205,8 @@ export function httpTransport(options: HttpTransportOptions): Transport {
         } else {
           const client = url.protocol === 'https:' ? (https ??= process.getBuiltinModule('node:https')) : http;
           // The deadline reaches a tunnel agent's CONNECT (./proxy.ts), which the request's options are handed to.
-          const requestOptions: RequestOptions & { deadline: number } = { method: req.method, headers: req.headers, agent, deadline };
+          const requestOptions: RequestOptions & { deadline: number } = { method: req.method, headers: req.headers, agent,
+            deadline };
           outgoing = client.request(url, requestOptions, onResponse);
         }
       } catch (err) {
@@ -254,13 +261,17 @@ export function maxBodyOf(value: string | undefined): number {
   const m = /^\s*(\d+)\s*(?:([kmg])(?:i?b)?|b)?\s*$/i.exec(value);
   const bytes = m ? Number(m[1]) * 1024 ** ' kmg'.indexOf((m[2] ?? ' ').toLowerCase()) : NaN;
   if (!Number.isSafeInteger(bytes) || bytes < 1) {
-    throw new UsageError(`LMS_MAX_BODY is not a size: "${value}"`, { hint: 'give the most bytes one answer may have, e.g. 134217728 or 128M (the default is 64M)' });
+    throw new UsageError(`LMS_MAX_BODY is not a size: "${value}"`, {
+      hint: 'give the most bytes one answer may have, e.g. 134217728 or 128M (the default is 64M)',
+    });
   }
   return bytes;
 }
 
 function sizeOf(n: number): string {
-  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) if (n >= size && n % size === 0) return `${n / size} ${unit}`;
+  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+    if (n >= size && n % size === 0) return `${n / size} ${unit}`;
+  }
   return `${n} bytes`;
 }
 

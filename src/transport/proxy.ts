@@ -273,7 +273,8 @@ export function tunnelAgent(proxy: Proxy, options: TunnelOptions): Agent {
       // The request's deadline (./http.ts), else the timeout from now: one bound on reaching the proxy
       // and its whole answer, however slowly it trickles in (an idle timeout restarts at each byte).
       const deadline = typeof connectOptions.deadline === 'number' ? connectOptions.deadline : Date.now() + options.timeoutMs;
-      const timer = setTimeout(() => connect.destroy(Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' })), Math.max(0, deadline - Date.now()));
+      const expire = () => connect.destroy(Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' }));
+      const timer = setTimeout(expire, Math.max(0, deadline - Date.now()));
       connect.once('close', () => clearTimeout(timer));
       connect.once('connect', (res: IncomingMessage, socket: Socket) => {
         clearTimeout(timer);

@@ -365,7 +365,7 @@ async function remoteClient(ctx: Context, instance: RemoteChoice, connect: Conne
     ctx.warn(message);
   };
   const { httpTransport } = await import('../transport/http.js');
-  const transport = httpTransport({ timeoutMs: globals.timeoutSeconds * 1000, env, trace, caFile: caFile ? { path: caFile, source: `profile "${name}"` } : undefined });
+  const transport = httpTransport({ timeoutMs: globals.timeoutSeconds * 1000, env, trace, caFile: caFile ? { path: caFile, source: `profile "${name}"` } : undefined, insecure: plainHttp === 'warn' });
   const tokenHint = refusedTokenHint(remote, session?.stored.kind === 'oauth');
   const origin = URL.canParse(baseUrl) ? new URL(baseUrl).origin : redactUrl(baseUrl);
   const via = tokenSource === 'LMS_TOKEN' || !name ? 'LMS_TOKEN' : name;

@@ -47,6 +47,7 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   { name: 'BROWSER', description: 'The browser lms auth login opens (the first of a colon-separated list; %s stands for the URL). Without it, open on macOS, xdg-open where DISPLAY or WAYLAND_DISPLAY names a graphical session.' },
   { name: 'NODE_EXTRA_CA_CERTS', description: "A PEM file of extra certificate authorities (a school's own CA), read by Node.js for every HTTPS request." },
   { name: 'LMS_CA_FILE', description: "A PEM file of a certificate authority to trust besides Node's own (a school's CA); beats the profile's --ca-file. Unreadable or not PEM: exit 2." },
+  { name: 'LMS_MAX_BODY', description: 'The most bytes lms reads of one answer from an instance: bytes, or a number with K, M or G (64M by default). A larger answer is exit 1, not retried.' },
   { name: 'HTTPS_PROXY', description: 'The proxy for https instances, http://[USER:PASSWORD@]HOST[:PORT], reached through a CONNECT tunnel; https_proxy (lower case) wins where both are set. Credentials are sent as Proxy-Authorization and never printed.' },
   { name: 'HTTP_PROXY', description: 'The proxy for plain http instances (http_proxy wins where both are set); HTTP_PROXY is ignored where REQUEST_METHOD is set, as in a CGI script.' },
   { name: 'ALL_PROXY', description: 'The proxy for either scheme when the scheme\'s own variable is unset (all_proxy wins where both are set).' },

@@ -6,7 +6,7 @@ import { originOnly, redactText, redactUrl } from '../redact.js';
 import { isGiven, pathOf, route as routeById, variantsOf, type OperationId, type Route, type RouteId } from '../spec/routes.js';
 import type { ApiRequest, ApiResponse, HttpMethod, Transport } from '../transport/types.js';
 import { encodeBody, hasFile, toQueryString, type Encoding, type Params } from './encode.js';
-import { parseLinkHeader, readBody, toApiError } from './parse.js';
+import { parseLinkHeader, readBody, readDocumented, toApiError } from './parse.js';
 import { bindOperations, type Ops } from './operation.js';
 
 export interface ClientOptions {
@@ -72,6 +72,8 @@ export interface SendOptions {
   idempotent?: boolean;
   /** false: as the token's own user, whatever `asUser` says (`lms doctor` asks whose token it is). */
   masquerade?: boolean;
+  /** A 3xx is handed back, neither followed nor refused: an upload's step 2, whose redirect is the way to step 3. */
+  handBackRedirect?: boolean;
 }
 
 export interface PageOptions {
@@ -93,7 +95,8 @@ const PLAIN_HTTP_HINT = 'use an https:// URL; if you really mean it, pass --inse
  *    before anything is sent, unless the caller asked for no token (`auth: false`: upload targets);
  *  - a `Link: rel="next"` on another origin is refused, the token not sent there, and the listing
  *    fails (a proxy that rewrites https to http is an origin change too: fix the base URL);
- *  - a redirect to another origin is followed without the token, and it does not come back;
+ *  - a redirect is followed only by a read, and only on the origin it was sent to: one to another
+ *    origin (an https → http downgrade included) is refused, nothing sent there;
  *  - with `plainHttp`, no request carrying it goes over plain http to a host that is not loopback.
  */
 export class ApiClient {
@@ -133,7 +136,8 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       try {
         const res = await this.send(route.method, url, { query, body, encoding: encoding ?? route.encoding, subject, idempotent });
-        const answer = readBody(res);
+        const write = route.method !== 'GET';
+        const answer = route.noContent ? readBody(res) : readDocumented(res, `${route.method} ${this.shownUrl(url)}`, write);
         // A list the route table does not page may still come in pages from a real server: read them all.
         const next = route.method === 'GET' && Array.isArray(answer) ? parseLinkHeader(res.headers['link']).next : undefined;
         if (next === undefined) return answer as T;
@@ -222,13 +226,13 @@ export class ApiClient {
   /** One page of a list: its items (a lone object is a page of one), and its next-page link as sent. */
   private async readPage(url: string, subject: string | undefined): Promise<{ items: unknown[]; link: string | undefined }> {
     const res = await this.send('GET', url, { subject });
-    const page = readBody(res);
-    return { items: Array.isArray(page) ? page : page === undefined ? [] : [page], link: parseLinkHeader(res.headers['link']).next };
+    const page = readDocumented(res, `GET ${this.shownUrl(url)}`, false);
+    return { items: Array.isArray(page) ? page : [page], link: parseLinkHeader(res.headers['link']).next };
   }
 
   /**
    * Sends one request to a path under the base URL or to an absolute URL, follows redirects on
-   * GET, and throws an ApiError for any status >= 400. With the token (the default) an absolute URL
+   * GET (see `redirected`), and throws an ApiError for any status >= 400. With the token (the default) an absolute URL
    * must be on the base URL's origin.
    */
   async send(method: HttpMethod, pathOrUrl: string, options: SendOptions = {}): Promise<ApiResponse> {
@@ -269,7 +273,10 @@ export class ApiClient {
     }
 
     let renewed = false;
-    for (let hop = 0; ; hop++) {
+    // Every URL asked for, the first included: a redirect back to one of them is a loop.
+    const visited = new Set<string>();
+    for (;;) {
+      visited.add(url);
       if (headers.authorization) this.checkPlainHttp(new URL(url), true);
       const traceUrl = this.lazyTraceUrl(url, options.secretUrl === true);
       const res = await this.exchange(Object.defineProperty({ method, url, headers, body, idempotent: options.idempotent }, 'traceUrl', { get: traceUrl, enumerable: true }));
@@ -280,22 +287,60 @@ export class ApiClient {
           this.options.trace?.(`↻ ${method} ${traceUrl()} again with the renewed token`);
           headers.authorization = `Bearer ${fresh}`;
           // Not a redirect: the same request again.
-          hop--;
           continue;
         }
       }
-      const location = res.headers['location'];
-      if (res.status >= 300 && res.status < 400 && location && method === 'GET' && hop < MAX_REDIRECTS) {
-        const next = parseHttpUrl(location, url);
-        if (!next) throw toApiError(res, method, traceUrl(), options.subject, this.secrets(url), this.options.tokenHint);
-        // The token goes only where the base URL lives (an https → http downgrade is another origin).
-        if (next.origin !== this.origin) delete headers.authorization;
-        url = next.toString();
+      if (res.status >= 300 && res.status < 400 && !options.handBackRedirect) {
+        url = this.redirected(res, method, url, visited, traceUrl);
         continue;
       }
       if (res.status >= 400 && !raw) throw toApiError(res, method, traceUrl(), options.subject, this.secrets(url), this.options.tokenHint);
       return res;
     }
+  }
+
+  /**
+   * Where a 3xx answer leads, or why it is not followed. No request is made here. A write is never
+   * followed (RFC 9110 lets a client turn a redirected POST into a GET, which would write nothing
+   * and answer 200): the write is reported as not done, naming where the instance sent it. A read
+   * follows a redirect only on the origin it was sent to (so the token goes nowhere else), to a URL
+   * not asked for yet, MAX_REDIRECTS times at most. A 304 answers a conditional request, which lms
+   * never sends: it is not an answer to this one.
+   */
+  private redirected(res: ApiResponse, method: HttpMethod, url: string, visited: Set<string>, traceUrl: () => string): string {
+    const secrets = this.secrets(url);
+    const asked = `${method} ${redactText(traceUrl(), secrets)}`;
+    const location = res.headers['location'];
+    const next = location === undefined ? undefined : parseHttpUrl(location, url);
+    // What the message may show of the Location: secrets masked; only the origin of another origin's.
+    const shown = next && redactText(next.origin === this.origin ? redactUrl(next.href) : originOnly(next.href), secrets);
+    const where = shown ? ` to ${shown}` : location === undefined ? ' without a Location' : ' to a Location that is not an http(s) URL';
+    const write = method !== 'GET';
+    const fail = (what: string, hint: string) => new FailureError(`${asked}: ${what}; nothing was ${write ? 'written' : 'read'}`, { hint });
+    const check = "check the profile's URL";
+    const moved = next && next.origin !== this.origin
+      ? `set the profile's URL (or LMS_BASE_URL) to ${next.origin}, where the instance says it is`
+      : undefined;
+    const redirectedIt = `the instance redirected it (${res.status})${where}`;
+    if (res.status === 304) {
+      const cache = 'a proxy or cache between lms and the instance is answering for it';
+      throw fail('the instance answered 304 Not Modified to a request that asked for no cached copy', `${cache}; ${check}`);
+    }
+    if (write) {
+      const sso = "a login or single sign-on page answers for the API there: check the profile's URL and the token";
+      throw fail(`the instance redirected the write (${res.status})${where}, and a write is not sent on`, moved ?? sso);
+    }
+    if (!next) throw fail(`the instance answered ${res.status}${where}`, check);
+    const from = new URL(url).origin;
+    if (next.origin !== from) {
+      const elsewhere = 'a read follows redirects only on its own origin, so nothing was sent there';
+      throw fail(`${redirectedIt}, another origin than ${from}; ${elsewhere}`, moved ?? check);
+    }
+    if (visited.has(next.href)) {
+      throw fail(`${redirectedIt}, a URL already asked for: a redirect loop`, `${check}; its redirects go round in a circle`);
+    }
+    if (visited.size > MAX_REDIRECTS) throw fail(`the instance redirected it more than ${MAX_REDIRECTS} times (the last${where})`, check);
+    return next.href;
   }
 
   /** A token to send instead of `refused`: renewed now, or already by another request of this client. */
@@ -360,6 +405,11 @@ export class ApiClient {
   private lazyTraceUrl(url: string, secret: boolean): () => string {
     let shown: string | undefined;
     return () => (shown ??= secret || parseHttpUrl(url)?.origin !== this.origin ? originOnly(url) : redactUrl(url));
+  }
+
+  /** A URL as messages show it: secrets masked, only the origin of another origin's. */
+  private shownUrl(url: string): string {
+    return redactText(this.lazyTraceUrl(url, false)(), this.secrets(url));
   }
 
   /** What must not appear in a message: the token, and the URL as sent when it carries a secret itself. */

@@ -109,6 +109,13 @@ export async function readBoundedText(source: InputSource, stdin: NodeJS.Readabl
   return (await readBounded(source, stdin, bound)).toString('utf8');
 }
 
+function kindOf(stat: import('node:fs').Stats): string {
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isFIFO()) return 'a named pipe (FIFO)';
+  if (stat.isSocket()) return 'a socket';
+  return stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'not a file';
+}
+
 /**
  * A file's bytes, read at once (for what is read before any command runs, such as a CA file), under
  * the same bound: a file over `limit` is refused with the usage error readBounded gives, having read
@@ -116,9 +123,15 @@ export async function readBoundedText(source: InputSource, stdin: NodeJS.Readabl
  * to put in words.
  */
 export function readBoundedFileSync(path: string, bound: Bound): Buffer {
-  const { openSync, readSync, closeSync } = process.getBuiltinModule('node:fs');
-  const fd = openSync(path, 'r');
+  const { openSync, readSync, closeSync, fstatSync, constants } = process.getBuiltinModule('node:fs');
+  // Opened without waiting (a FIFO with no writer would block the open, then every read), and read
+  // only if it is a regular file: a FIFO, a device or a socket would hold lms for ever, or for as
+  // long as whatever is at its other end likes.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
+    const stat = fstatSync(fd);
+    const label = bound.label ?? `${bound.what} ${path}`;
+    if (!stat.isFile()) throw new UsageError(`cannot read ${label}: it is ${kindOf(stat)}, not a file`);
     const buffer = Buffer.allocUnsafe(bound.limit + 1);
     let length = 0;
     for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;

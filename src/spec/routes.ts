@@ -20,6 +20,8 @@ interface RouteOptions {
    * client asks again itself, with short growing waits, before reporting it.
    */
   retryUnavailable?: boolean;
+  /** The API answers 204, no body: any other route's empty answer is not a success (see ApiClient.request). */
+  noContent?: true;
   /**
    * Parameters that make the request add something each time it is applied (a comment with a
    * grade): with any of them the request is not resent when its outcome is unknown.
@@ -53,7 +55,7 @@ const specTable = {
     getSettings: ['GET /api/v1/users/:id/settings', { resource: 'user' }],
     updateSettings: ['PUT /api/v1/users/:id/settings', { resource: 'user' }],
     follow: ['PUT /api/v1/users/:user_id/followers/self', { resource: 'user' }],
-    unfollow: ['DELETE /api/v1/users/:user_id/followers/self', { resource: 'user' }],
+    unfollow: ['DELETE /api/v1/users/:user_id/followers/self', { resource: 'user', noContent: true }],
     profile: ['GET /api/v1/users/:user_id/profile', { resource: 'user' }],
     avatars: ['GET /api/v1/users/:user_id/avatars', { resource: 'user' }],
     pageViews: ['GET /api/v1/users/:user_id/page_views', { paginated: true, resource: 'user' }],
@@ -79,15 +81,15 @@ const specTable = {
     listReplies: ['GET /api/v1/{tctx}/discussion_topics/:topic_id/entries/:entry_id/replies', paged],
     entryList: ['GET /api/v1/{tctx}/discussion_topics/:topic_id/entry_list', paged],
     updateEntry: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/entries/:id', { resource: 'entry' }],
-    deleteEntry: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/entries/:id', { resource: 'entry' }],
-    markTopicRead: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/read'],
-    markTopicUnread: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/read'],
-    markAllRead: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/read_all'],
-    markAllUnread: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/read_all'],
-    markEntryRead: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/entries/:entry_id/read'],
-    markEntryUnread: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/entries/:entry_id/read'],
-    subscribe: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/subscribed'],
-    unsubscribe: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/subscribed'],
+    deleteEntry: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/entries/:id', { resource: 'entry', noContent: true }],
+    markTopicRead: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/read', { noContent: true }],
+    markTopicUnread: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/read', { noContent: true }],
+    markAllRead: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/read_all', { noContent: true }],
+    markAllUnread: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/read_all', { noContent: true }],
+    markEntryRead: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/entries/:entry_id/read', { noContent: true }],
+    markEntryUnread: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/entries/:entry_id/read', { noContent: true }],
+    subscribe: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/subscribed', { noContent: true }],
+    unsubscribe: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/subscribed', { noContent: true }],
   },
   outcomes: {
     rootGroup: ['GET /api/v1/{octx}/root_outcome_group'],
@@ -220,7 +222,7 @@ const supportingTable = {
     authorize: ['GET /login/oauth2/auth', { client: false }],
     confirm: ['POST /login/oauth2/confirm', { client: false }],
     token: ['POST /login/oauth2/token'],
-    revoke: ['DELETE /login/oauth2/token'],
+    revoke: ['DELETE /login/oauth2/token', { noContent: true }],
   },
 } as const satisfies Record<string, Record<string, RouteRow>>;
 
@@ -282,6 +284,7 @@ export interface Route {
   source: 'spec' | 'supporting';
   encoding?: 'json';
   retryUnavailable: boolean;
+  noContent: boolean;
   appends: readonly string[];
   /** Whether a client sends it itself (see RouteOptions.client). */
   client: boolean;
@@ -329,6 +332,7 @@ function variantsOfRow(area: string, name: string): readonly Route[] {
       source: found.source,
       encoding: opts.encoding,
       retryUnavailable: opts.retryUnavailable ?? false,
+      noContent: opts.noContent ?? false,
       appends: opts.appends ?? [],
       client: opts.client ?? true,
     }),

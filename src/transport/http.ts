@@ -18,9 +18,9 @@
 // as pending cleartext in its TLSWrap, and checks the chain in _tls_wrap's onConnectSecure, called
 // synchronously from the handshake-done callback; a refused chain destroys the socket there, before
 // the pending cleartext is handed to SSL_write (test/e2e/https.test.ts counts requests server-side).
-import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
+import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { SecureContext } from 'node:tls';
-import { NetworkError } from '../errors.js';
+import { FailureError, NetworkError, UsageError } from '../errors.js';
 import { CERTIFICATE_ERROR } from '../net.js';
 import { redactText, redactUrl } from '../redact.js';
 import type { Proxy, ProxySettings } from './proxy.js';
@@ -38,7 +38,16 @@ export interface HttpTransportOptions {
   caFile?: CaFile;
   /** `-v`: the CA file trusted, and how each host is reached (directly, or through which proxy), once per host. */
   trace?: (line: string) => void;
+  /**
+   * `--insecure` (or a profile added with it): the token may go over plain http through a proxy.
+   * Otherwise a request carrying it is refused before it is sent there, whatever the host: the
+   * proxy reads every header of a plain http request, loopback instance or not.
+   */
+  insecure?: boolean;
 }
+
+/** The most bytes of one answer read (LMS_MAX_BODY sets it): no page or object of the API comes near it. */
+export const DEFAULT_MAX_BODY = 64 * 1024 * 1024;
 
 /** Any of these set (and not empty) may send a request through a proxy; see ./proxy.ts for how they are read. */
 export const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'] as const;
@@ -59,6 +68,7 @@ type Trust = 'own' | 'full';
 
 export function httpTransport(options: HttpTransportOptions): Transport {
   const env = options.env ?? process.env;
+  const maxBody = maxBodyOf(env.LMS_MAX_BODY);
   // getBuiltinModule, not import: no ESM wrapper on the path of every real-instance command.
   const http = process.getBuiltinModule('node:http');
   let https: typeof import('node:https') | undefined;
@@ -114,8 +124,47 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       options.trace(`${url.host}: ${ready.proxy!.module.describeRoute(route)}`);
     }
     const proxy = route?.kind === 'proxy' ? route.proxy : undefined;
+    if (proxy && url.protocol === 'http:' && req.headers.authorization && !options.insecure) {
+      const through = `through the proxy ${proxy.shown} (from ${proxy.variable}) to ${url.host}`;
+      throw new UsageError(`refusing to send the token over plain http ${through}: the proxy would read it`, {
+        hint: `use an https:// URL (a tunnel through the proxy stays encrypted end to end), add ${url.hostname} to NO_PROXY, `
+          + 'or pass --insecure if you accept that',
+      });
+    }
+    const shown = () => `${req.method} ${req.traceUrl ?? redactUrl(req.url)}`;
     const send = (trust: Trust | undefined) => new Promise<ApiResponse>((resolve, reject) => {
-      const fail = (err: unknown) => reject((proxy && ready.proxy!.module.proxyUnreachable(proxy, err, options.timeoutMs)) || toNetworkError(err, req, options.timeoutMs, ready.trust?.caFile));
+      let outgoing: ClientRequest | undefined;
+      // One deadline for the whole exchange, from now: the connection (to the proxy, and its CONNECT
+      // answer), the TLS handshake, and every byte of the answer. A socket's idle timeout would be
+      // reset by each byte a trickling peer sends; an AbortSignal given to the request acts only once
+      // the request has a socket, which a tunnel gets only after the proxy has answered.
+      const deadline = Date.now() + options.timeoutMs;
+      const timer = setTimeout(() => {
+        const seconds = options.timeoutMs / 1000;
+        const timeout = Object.assign(new Error(`no answer within ${seconds} s`), { name: 'TimeoutError' });
+        // Before the tunnel exists, it is the proxy that has not answered.
+        const tunnelling = proxy !== undefined && url.protocol === 'https:' && !outgoing?.socket;
+        fail(tunnelling ? Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' }) : timeout);
+        outgoing?.destroy(timeout);
+      }, options.timeoutMs);
+      const fail = (err: unknown) => {
+        clearTimeout(timer);
+        reject((proxy && ready.proxy!.module.proxyUnreachable(proxy, err, options.timeoutMs)) || toNetworkError(err, req, options.timeoutMs, ready.trust?.caFile));
+      };
+      // Not a NetworkError: the answer came, and is refused as it is; asking again would bring the same.
+      const tooLarge = (res: IncomingMessage) => {
+        clearTimeout(timer);
+        const sent = req.method === 'GET' ? '' : ' (the request itself was sent)';
+        const limit = `larger than ${sizeOf(maxBody)}, the most lms reads of one answer`;
+        reject(
+          new FailureError(`${shown()}: the instance's answer is ${limit}; the rest was not read${sent}`, {
+            hint: "no answer of the API is that large: check the profile's URL; "
+              + 'if the instance really sends such answers, raise LMS_MAX_BODY (bytes, or with K, M or G)',
+          }),
+        );
+        res.destroy();
+        outgoing?.destroy();
+      };
       const onResponse = (res: IncomingMessage) => {
         // Through a proxy, plain http: a 407 is the proxy's, not the instance's; so is a 403 or 5xx it marks as its own.
         const own = proxy && url.protocol === 'http:' ? (res.statusCode === 407 ? { sent: false } : ready.proxy!.module.ownRefusal(res.statusCode ?? 0, res.headers)) : undefined;
@@ -124,28 +173,41 @@ export function httpTransport(options: HttpTransportOptions): Transport {
           fail(ready.proxy!.module.proxyRefusal(proxy!, url.host, res.statusCode ?? 0, own.sent));
           return;
         }
+        // Counted as it streams: neither a Content-Length nor its absence is trusted.
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBody) {
+          tooLarge(res);
+          return;
+        }
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let length = 0;
+        res.on('data', (chunk: Buffer) => {
+          length += chunk.length;
+          if (length > maxBody) tooLarge(res);
+          else chunks.push(chunk);
+        });
         res.on('error', fail);
         res.on('end', () => {
+          clearTimeout(timer);
           const headers: Record<string, string> = {};
           for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
           const body = Buffer.concat(chunks);
           resolve({ status: res.statusCode ?? 0, headers, body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) });
         });
       };
-      const signal = AbortSignal.timeout(options.timeoutMs);
       const agent = agentFor(url.protocol, ready, proxy, trust);
-      let outgoing: ClientRequest;
       try {
         // A header value the runtime refuses (a newline in a token) throws here, before anything is sent.
         if (proxy && url.protocol === 'http:') {
           // Plain http through a proxy: the request in absolute form, to the proxy.
           const headers = { ...req.headers, host: url.host, ...(proxy.authorization ? { 'proxy-authorization': proxy.authorization } : {}) };
-          outgoing = http.request({ host: proxy.hostname, port: proxy.port, method: req.method, path: `${url.origin}${url.pathname}${url.search}`, headers, agent, signal }, onResponse);
+          outgoing = http.request({ host: proxy.hostname, port: proxy.port, method: req.method, path: `${url.origin}${url.pathname}${url.search}`, headers, agent }, onResponse);
         } else {
           const client = url.protocol === 'https:' ? (https ??= process.getBuiltinModule('node:https')) : http;
-          outgoing = client.request(url, { method: req.method, headers: req.headers, agent, signal }, onResponse);
+          // The deadline reaches a tunnel agent's CONNECT (./proxy.ts), which the request's options are handed to.
+          const requestOptions: RequestOptions & { deadline: number } = { method: req.method, headers: req.headers, agent,
+            deadline };
+          outgoing = client.request(url, requestOptions, onResponse);
         }
       } catch (err) {
         fail(err);
@@ -191,6 +253,26 @@ function toNetworkError(err: unknown, req: ApiRequest, timeoutMs: number, caFile
     return new NetworkError(`cannot verify the TLS certificate of ${host} (${code}): ${detail}`, { code, neverSent: true, cause: err, hint: `${date}${ca}` });
   }
   return new NetworkError(`${req.method} ${host}: ${detail}`, { code, neverSent: code !== undefined && NEVER_SENT.has(code), cause: err });
+}
+
+/** LMS_MAX_BODY: bytes, or a number of K, M or G (KiB, MiB, GiB); unset or empty, DEFAULT_MAX_BODY. */
+export function maxBodyOf(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_MAX_BODY;
+  const m = /^\s*(\d+)\s*(?:([kmg])(?:i?b)?|b)?\s*$/i.exec(value);
+  const bytes = m ? Number(m[1]) * 1024 ** ' kmg'.indexOf((m[2] ?? ' ').toLowerCase()) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) {
+    throw new UsageError(`LMS_MAX_BODY is not a size: "${value}"`, {
+      hint: 'give the most bytes one answer may have, e.g. 134217728 or 128M (the default is 64M)',
+    });
+  }
+  return bytes;
+}
+
+function sizeOf(n: number): string {
+  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+    if (n >= size && n % size === 0) return `${n / size} ${unit}`;
+  }
+  return `${n} bytes`;
 }
 
 function safeHost(url: string): string {

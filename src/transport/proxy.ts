@@ -270,9 +270,14 @@ export function tunnelAgent(proxy: Proxy, options: TunnelOptions): Agent {
         headers: { host: target, ...(proxy.authorization ? { 'proxy-authorization': proxy.authorization } : {}) },
         agent: false,
       });
-      connect.setTimeout(options.timeoutMs, () => connect.destroy(Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' })));
+      // The request's deadline (./http.ts), else the timeout from now: one bound on reaching the proxy
+      // and its whole answer, however slowly it trickles in (an idle timeout restarts at each byte).
+      const deadline = typeof connectOptions.deadline === 'number' ? connectOptions.deadline : Date.now() + options.timeoutMs;
+      const expire = () => connect.destroy(Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' }));
+      const timer = setTimeout(expire, Math.max(0, deadline - Date.now()));
+      connect.once('close', () => clearTimeout(timer));
       connect.once('connect', (res: IncomingMessage, socket: Socket) => {
-        connect.setTimeout(0);
+        clearTimeout(timer);
         if (res.statusCode !== 200) {
           socket.destroy();
           done(proxyRefusal(proxy, target, res.statusCode ?? 0));
@@ -284,6 +289,7 @@ export function tunnelAgent(proxy: Proxy, options: TunnelOptions): Agent {
       });
       // A proxy that answers CONNECT with anything but an upgrade of the connection ends it.
       connect.once('response', (res: IncomingMessage) => {
+        clearTimeout(timer);
         res.resume();
         done(proxyRefusal(proxy, target, res.statusCode ?? 0));
       });

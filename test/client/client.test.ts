@@ -81,11 +81,15 @@ describe('paginate', () => {
     expect(requests).toHaveLength(fetched);
   });
 
-  it('reads a single object page as one item, and an empty body as none', async () => {
+  it('reads a single object page as one item; a 204 or an HTML page is not an empty list', async () => {
     const one = fake(() => ({ status: 200, body: '{"id":9}' }));
     expect(await collect(client(one.transport).paginate('courses.list'))).toEqual([{ id: 9 }]);
     const none = fake(() => ({ status: 204 }));
-    expect(await collect(client(none.transport).paginate('courses.list'))).toEqual([]);
+    await expect(collect(client(none.transport).paginate('courses.list'))).rejects.toThrow(
+      `GET ${BASE}/api/v1/courses?per_page=100: the instance answered 204 with no body, where the API returns one; nothing was read`,
+    );
+    const login = fake(() => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html>Sign in</html>' }));
+    await expect(collect(client(login.transport).paginate('courses.list'))).rejects.toThrow('answered 200 with text/html that is not JSON');
   });
 
   it('throws an ApiError when a later page fails', async () => {
@@ -351,34 +355,87 @@ describe('redirects', () => {
     ]);
   });
 
-  it('drops the token on a cross-origin redirect, and does not bring it back', async () => {
-    const { requests, transport } = fake((_r, n) =>
-      n === 0
-        ? { status: 302, headers: { location: 'https://files.example.net/f/1' } }
-        : n === 1
-          ? { status: 307, headers: { location: `${BASE}/api/v1/back` } }
-          : { status: 200, body: '"done"' },
+  it('refuses a cross-origin redirect of a read: nothing is sent there, with the token or without', async () => {
+    const { requests, transport } = fake(() => ({ status: 302, headers: { location: 'https://files.example.net/f/1?token=abc' } }));
+    const error = await client(transport).send('GET', '/api/v1/files/1/download').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FailureError);
+    expect((error as FailureError).exitCode).toBe(ExitCode.failure);
+    expect((error as Error).message).toBe(
+      `GET ${BASE}/api/v1/files/1/download: the instance redirected it (302) to https://files.example.net/[REDACTED], another origin than ${BASE}; ` +
+        'a read follows redirects only on its own origin, so nothing was sent there; nothing was read',
     );
-    await client(transport).send('GET', '/api/v1/files/1/download');
-    expect(requests.map((r) => [r.url, r.headers.authorization])).toEqual([
-      [`${BASE}/api/v1/files/1/download`, `Bearer ${TOKEN}`],
-      ['https://files.example.net/f/1', undefined],
-      [`${BASE}/api/v1/back`, undefined],
-    ]);
+    expect((error as FailureError).hint).toBe("set the profile's URL (or LMS_BASE_URL) to https://files.example.net, where the instance says it is");
+    expect(requests.map((r) => r.url)).toEqual([`${BASE}/api/v1/files/1/download`]);
   });
 
-  it('does not follow a redirect on POST', async () => {
+  it.each([301, 302, 303, 307, 308])('a %i to a write is not followed: exit 1, naming the status and the Location, nothing written', async (status) => {
+    const { requests, transport } = fake(() => ({ status, headers: { location: 'https://new.example.edu/api/v1/accounts/1/users' } }));
+    const error = await client(transport).request('users.create', { account_id: 1, user: { name: 'Ann' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FailureError);
+    expect((error as Error).message).toBe(
+      `POST ${BASE}/api/v1/accounts/1/users: the instance redirected the write (${status}) to https://new.example.edu/[REDACTED], ` +
+        'and a write is not sent on; nothing was written',
+    );
+    expect((error as FailureError).hint).toBe("set the profile's URL (or LMS_BASE_URL) to https://new.example.edu, where the instance says it is");
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a redirect of a PUT or DELETE on the same origin (a login page) is not followed either', async () => {
+    for (const method of ['PUT', 'DELETE'] as const) {
+      const { requests, transport } = fake(() => ({ status: 302, headers: { location: `${BASE}/login?return_to=x` } }));
+      await expect(client(transport).send(method, '/api/v1/users/1')).rejects.toThrow(`${method} ${BASE}/api/v1/users/1: the instance redirected the write (302) to ${BASE}/login?return_to=x`);
+      expect(requests).toHaveLength(1);
+    }
+  });
+
+  it('hands an upload step 2 its 3xx back, unfollowed', async () => {
     const { requests, transport } = fake(() => ({ status: 303, headers: { location: `${BASE}/other` } }));
-    const res = await client(transport).send('POST', '/api/v1/x');
+    const res = await client(transport).send('POST', 'https://files.example.net/up', { auth: false, handBackRedirect: true });
     expect(res.status).toBe(303);
     expect(requests).toHaveLength(1);
   });
 
-  it('stops following a redirect loop after 5 hops', async () => {
-    const { requests, transport } = fake(() => ({ status: 302, headers: { location: `${BASE}/loop` } }));
-    const res = await client(transport).send('GET', '/loop');
-    expect(res.status).toBe(302);
+  it('ends a redirect loop at the first URL asked for again', async () => {
+    const { requests, transport } = fake((_r, n) => ({ status: 302, headers: { location: `${BASE}/loop/${n % 2}` } }));
+    await expect(client(transport).send('GET', '/loop/1')).rejects.toThrow(`the instance redirected it (302) to ${BASE}/loop/1, a URL already asked for: a redirect loop; nothing was read`);
+    expect(requests.map((r) => r.url)).toEqual([`${BASE}/loop/1`, `${BASE}/loop/0`]);
+  });
+
+  it('follows at most 5 redirects', async () => {
+    const { requests, transport } = fake((_r, n) => ({ status: 307, headers: { location: `${BASE}/hop/${n + 1}` } }));
+    await expect(client(transport).send('GET', '/hop/0')).rejects.toThrow(`the instance redirected it more than 5 times (the last to ${BASE}/hop/6); nothing was read`);
     expect(requests).toHaveLength(6);
+  });
+
+  it('a 304, or a 3xx without a Location, is not an answer', async () => {
+    const cached = fake(() => ({ status: 304 }));
+    await expect(client(cached.transport).request('users.get', { id: 1 })).rejects.toThrow('the instance answered 304 Not Modified to a request that asked for no cached copy');
+    const nowhere = fake(() => ({ status: 302 }));
+    await expect(client(nowhere.transport).request('users.get', { id: 1 })).rejects.toThrow('the instance answered 302 without a Location; nothing was read');
+  });
+});
+
+describe('answers that are not the documented JSON', () => {
+  it('a 204 where the API returns an object is not a success; a route that answers 204 is', async () => {
+    const empty = fake(() => ({ status: 204 }));
+    const error = await client(empty.transport).request('users.update', { id: 1, user: { name: 'Ann' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FailureError);
+    expect((error as Error).message).toBe(
+      `PUT ${BASE}/api/v1/users/1: the instance answered 204 with no body, where the API returns one; lms cannot tell whether it was written: check before running it again`,
+    );
+    expect(await client(empty.transport).request('discussions.subscribe', { course_id: 1, topic_id: 2 })).toBeUndefined();
+  });
+
+  it('an HTML 200 (a login page) is an error naming what came back', async () => {
+    const { transport } = fake(() => ({ status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><form>Sign in</form>' }));
+    await expect(client(transport).request('users.get', { id: 1 })).rejects.toThrow(
+      `GET ${BASE}/api/v1/users/1: the instance answered 200 with text/html that is not JSON, where the API returns JSON; nothing was read`,
+    );
+  });
+
+  it('a JSON string is JSON', async () => {
+    const { transport } = fake(() => ({ status: 200, body: '"done"' }));
+    expect(await client(transport).request('users.get', { id: 1 })).toBe('done');
   });
 });
 

@@ -135,7 +135,7 @@ describe('lms mock serve over HTTPS', () => {
     expect(errorOf(r.stderr).message).toBe(`the CA file ${text} (from LMS_CA_FILE) holds no PEM certificate`);
     const add = await spawnLms(['profile', 'add', 'bad', '--url', served.url, '--token-stdin', '--ca-file', dir], env, ADMIN);
     expect(add.exitCode).toBe(2);
-    expect(add.stderr).toContain(`cannot read the CA file ${dir} (from --ca-file): it is a directory`);
+    expect(add.stderr).toContain(`cannot read the CA file ${dir} (from --ca-file): it is a directory, not a file`);
   });
 });
 

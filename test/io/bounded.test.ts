@@ -73,9 +73,17 @@ describe('readBoundedFileSync', () => {
     expect(readBoundedFileSync(path, { limit: 4, what: '--ca-file' }).toString()).toBe('abcd');
   });
 
-  it.skipIf(!existsSync('/dev/zero'))('refuses an endless file at the limit, naming it as asked', () => {
+  it('refuses a regular file past the limit, naming it as asked', () => {
+    const path = join(dir, 'big.pem');
+    writeFileSync(path, 'abcde');
+    expect(() => readBoundedFileSync(path, { limit: 4, what: 'LMS_CA_FILE', label: `the CA file ${path} (from LMS_CA_FILE)` })).toThrow(
+      new UsageError(`the CA file ${path} (from LMS_CA_FILE) is larger than 4 bytes, the most lms reads there. Nothing was sent.`),
+    );
+  });
+
+  it.skipIf(!existsSync('/dev/zero'))('refuses an endless device unread, naming it as asked: only a regular file is read', () => {
     expect(() => readBoundedFileSync('/dev/zero', { limit: 1024, what: 'LMS_CA_FILE', label: 'the CA file /dev/zero (from LMS_CA_FILE)' })).toThrow(
-      new UsageError('the CA file /dev/zero (from LMS_CA_FILE) is larger than 1 KiB, the most lms reads there. Nothing was sent.'),
+      new UsageError('cannot read the CA file /dev/zero (from LMS_CA_FILE): it is a device, not a file'),
     );
   });
 

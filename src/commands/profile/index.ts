@@ -26,7 +26,7 @@ async function whoseToken(ctx: Context, baseUrl: string, token: string, caFile: 
   const client = new ApiClient({
     baseUrl,
     token,
-    transport: httpTransport({ timeoutMs: ctx.globals.timeoutSeconds * 1000, env: ctx.env, caFile: caFile ? { path: caFile, source: '--ca-file' } : undefined }),
+    transport: httpTransport({ timeoutMs: ctx.globals.timeoutSeconds * 1000, env: ctx.env, caFile: caFile ? { path: caFile, source: '--ca-file' } : undefined, insecure: ctx.globals.insecure }),
     userAgent: `lms/${__LMS_VERSION__}`,
     plainHttp: ctx.globals.insecure ? 'warn' : 'refuse',
     warn: (message) => ctx.warn(message),

@@ -61,25 +61,36 @@ export async function loadMock(path: string, env: NodeJS.ProcessEnv): Promise<Mo
   return runtime;
 }
 
+/** The databases this process opened for its commands, closed as it exits (closeAtExit). */
+const openAtExit = new Set<WeakRef<Db>>();
+
 /**
  * SQLite folds its write-ahead log into the database file as the last connection closes: a process
  * that ends with the database open leaves every row it wrote in mock.db-wal, and a copy of mock.db
  * alone (a seeded school kept for CI) is empty. However the command ends (its work done, an error,
- * Ctrl-C, a reader gone), the log is folded in and the database closed as the process exits.
+ * Ctrl-C, a reader gone), the log is folded in and the database closed as the process exits. Held
+ * weakly: a process that runs many commands (a test's) does not keep every one's connection.
  */
 function closeAtExit(db: Db): void {
-  process.once('exit', () => {
+  if (openAtExit.size === 0) process.once('exit', closeAll);
+  openAtExit.add(new WeakRef(db));
+}
+
+function closeAll(): void {
+  for (const ref of openAtExit) {
+    const db = ref.deref();
     try {
       // Closing folds the log in only once every statement is finalised, which a process ending
       // mid-command (its reader gone, a completion answered) has not done: the checkpoint does it
       // whatever is still prepared.
-      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-      db.close();
+      db?.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      db?.close();
     } catch {
       // Closed already (a test that closes what it opened), or SQLite could not: the log remains
       // beside the database, which SQLite reads as before.
     }
-  });
+  }
+  openAtExit.clear();
 }
 
 /** The database had to be created, and no seed was given: load it (`loadSeed`) and open again. */

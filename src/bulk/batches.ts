@@ -125,12 +125,16 @@ export class BatchJournal {
     const full = this.state === undefined ? entry : { ...entry, state: this.state };
     if (this.fd === undefined) {
       this.fd = openSync(this.file, 'a', 0o600);
-      // The file's name in its directory is flushed once, so the entries are found after a crash.
-      const dirFd = openSync(this.dir, 'r');
+      // The file's name in its directory is flushed once, so the entries are found after a crash
+      // (where a directory can be opened for it: not on Windows, whose file system needs none).
+      let dirFd: number | undefined;
       try {
+        dirFd = openSync(this.dir, 'r');
         fsyncSync(dirFd);
+      } catch {
+        // Nothing more can be done for the name; the entries themselves are still flushed.
       } finally {
-        closeSync(dirFd);
+        if (dirFd !== undefined) closeSync(dirFd);
       }
     }
     writeSync(this.fd, `${JSON.stringify(full)}\n`);

@@ -51,6 +51,8 @@ export interface EarlierBatch {
   deadline: number;
   /** The Progress the server answered with; none when the run stopped before its answer (in doubt). */
   progress?: number;
+  /** The file it was recorded in. */
+  file: string;
 }
 
 /** Is there a process with this id (another user's counts: it answers EPERM)? */
@@ -108,7 +110,7 @@ export class BatchJournal {
         if (e.state !== undefined && this.state !== undefined && e.state !== this.state) continue;
         const b = batches.get(e.batch);
         if (e.status === 'sending' && Array.isArray(e.cells) && typeof e.assignment === 'number') {
-          batches.set(e.batch, { batch: e.batch, assignment: e.assignment, cells: e.cells, deadline: e.deadline ?? 0, ended: false });
+          batches.set(e.batch, { batch: e.batch, assignment: e.assignment, cells: e.cells, deadline: e.deadline ?? 0, file: join(this.dir, name), ended: false });
         } else if (b && e.status === 'sent' && typeof e.progress === 'number') b.progress = e.progress;
         else if (b && e.status === 'ended') b.ended = true;
       }
@@ -139,6 +141,25 @@ export class BatchJournal {
     }
     writeSync(this.fd, `${JSON.stringify(full)}\n`);
     fsyncSync(this.fd);
+  }
+
+  /**
+   * An earlier run's batch has been brought to its end. Said in that run's file when the file stays
+   * (its writer is alive, or its process id has been reused), so it is not settled again each run.
+   */
+  settled(b: EarlierBatch): void {
+    if (this.orphans.includes(b.file)) return;
+    try {
+      const fd = openSync(b.file, 'a');
+      try {
+        writeSync(fd, `${JSON.stringify({ batch: b.batch, status: 'ended', ...(this.state !== undefined ? { state: this.state } : {}) })}\n`);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // Its writer removed it meanwhile: nothing is left to say.
+    }
   }
 
   /** Records a batch about to be sent; returns its name. */

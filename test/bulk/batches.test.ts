@@ -62,8 +62,11 @@ describe('the batch journal', () => {
     writeFileSync(join(b.dir, `${process.ppid}-0123abcd.ndjson`), entry('live'));
     const c = new BatchJournal(root, ['x'], {});
     expect(c.unfinished).toHaveLength(3);
+    for (const u of c.unfinished) c.settled(u);
     c.close();
     expect(readdirSync(c.dir)).toEqual([`${process.ppid}-0123abcd.ndjson`]);
+    // Settled, the live run's batch is not settled again by the next run.
+    expect(new BatchJournal(root, ['x'], {}).unfinished).toEqual([]);
     expect(existsSync(c.dir)).toBe(true);
   });
 });

@@ -15,6 +15,8 @@ let server: Served;
 
 const STUDENTS = Math.min(Number(process.env.LMS_SOAK_ROWS ?? 150), 2000);
 const COURSE = 'sis_course_id:GEN-C1';
+/** About six batches, three in flight at once, whatever the row count. */
+const BATCH = String(Math.max(25, Math.ceil(STUDENTS / 6)));
 const gradeFor = (n: number, salt: number) => String((n * 31 + salt) % 100);
 const commentFor = (n: number, salt: number) => `feedback ${salt} for student ${n}: see the rubric`;
 
@@ -99,7 +101,7 @@ describe('lms grade --csv killed with -9 while its batches are on the server, th
     const stateDir = join(dir, `state-${assignment}`);
     const http = { ...env, LMS_BASE_URL: server.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: stateDir };
     const file = writeGrades(assignment);
-    const args = ['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '--batch-size', '25', '--concurrency', '3', '--timeout', '3', '-o', 'json'];
+    const args = ['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '--batch-size', BATCH, '--concurrency', '3', '--timeout', '3', '-o', 'json'];
 
     const child = spawnLms(args, http);
     const deadline = Date.now() + 60_000;

@@ -76,6 +76,7 @@ export async function settleEarlier(ctx: Context, client: ApiClient, sctx: Submi
         // A Progress the instance no longer has is over: what it did is read back below.
         if (!(e instanceof ApiError && e.status === 404)) throw e;
       }
+      journal.settled(b);
     }),
   );
   if (!doubt.length) return;
@@ -89,6 +90,7 @@ export async function settleEarlier(ctx: Context, client: ApiClient, sctx: Submi
   for (const b of doubt) byAssignment.set(b.assignment, [...(byAssignment.get(b.assignment) ?? []), ...b.cells]);
   const bound = progressWaitBound(ctx, 0).timeoutMs ?? Infinity;
   for (const [assignment, cells] of byAssignment) await readBackUntilSettled(client, sctx, assignment, cells, author, bound);
+  for (const b of doubt) journal.settled(b);
 }
 
 /**

@@ -2,7 +2,8 @@
 // raised, so batches are in flight and their jobs queued when the run is killed with -9 — after some
 // batches' Progress was recorded, while a batch is in doubt (sent, no answer seen), and as the first
 // batch goes out. The re-run starts at once. Counted through the API afterwards: every student has
-// the file's comment exactly once, and the file's grade. (`npm run soak`: LMS_SOAK_ROWS rows.)
+// the file's comment exactly once, and the file's grade. The same for `--per-row`, killed while its
+// PUTs are on the server. (`npm run soak`: LMS_SOAK_ROWS rows.)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +86,52 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
+});
+
+/** The per-row journal's lines so far: rows started, and rows with an outcome. */
+function rowsJournalled(stateDir: string): { started: number; ended: number } {
+  const root = join(stateDir, 'journals');
+  const out = { started: 0, ended: 0 };
+  if (!existsSync(root)) return out;
+  for (const f of readdirSync(root).filter((n) => n.endsWith('.ndjson'))) {
+    for (const line of readFileSync(join(root, f), 'utf8').split('\n').filter(Boolean)) {
+      try {
+        if ((JSON.parse(line) as { status: string }).status === 'started') out.started++;
+        else out.ended++;
+      } catch {
+        // A line being written as we read.
+      }
+    }
+  }
+  return out;
+}
+
+describe('lms grade --csv --per-row killed with -9 while its PUTs are on the server, then re-run at once', () => {
+  it('posts every comment once and every grade', async () => {
+    const assignment = await newAssignment('Essay per row');
+    const stateDir = join(dir, `state-${assignment}`);
+    const http = { ...env, LMS_BASE_URL: server.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: stateDir };
+    const file = writeGrades(assignment);
+    const args = ['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '--per-row', '--concurrency', '4', '--timeout', '3', '-o', 'json'];
+    const child = spawnLms(args, http);
+    const deadline = Date.now() + 60_000;
+    while (rowsJournalled(stateDir).ended < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 120));
+    child.kill('SIGKILL');
+    expect((await child).signal).toBe('SIGKILL');
+    const again = await spawnLms(args, http);
+    expect(again.exitCode, again.stderr).toBe(0);
+    const held = await readThroughApi(http, assignment);
+    const wrong: string[] = [];
+    for (const s of held) {
+      const n = Number(/^gen(\d+)$/.exec(s.user.login_id)?.[1]);
+      if (!n) continue;
+      const comments = s.submission_comments.filter((c) => c.comment === commentFor(n, assignment)).length;
+      if (comments !== 1) wrong.push(`gen${n}: ${comments} comments`);
+      if (s.grade !== gradeFor(n, assignment)) wrong.push(`gen${n}: grade ${s.grade}`);
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+  }, 180_000);
 });
 
 describe('lms grade --csv killed with -9 while its batches are on the server, then re-run at once', () => {

@@ -116,8 +116,9 @@ async function currentSubmissions(client: ApiClient, sctx: SubmissionContext, as
 }
 
 /** Reads and checks the whole file: every problem with its line, and nothing sent when there is one. */
-async function readCells(ctx: Context, client: ApiClient, file: string, o: GradeCsvOptions): Promise<{ cells: Cell[]; header: string[]; values: Map<number, Record<string, string>>; name: string; bytes: Buffer }> {
-  const { bytes, name } = await readInput(ctx.input(file), ctx.io.stdin);
+async function readCells(ctx: Context, client: ApiClient, file: string, o: GradeCsvOptions, input?: { bytes: Buffer; name: string }): Promise<{ cells: Cell[]; header: string[]; values: Map<number, Record<string, string>>; name: string; bytes: Buffer }> {
+  // Read again after earlier batches were settled, the input is the one already read (stdin cannot be read twice).
+  const { bytes, name } = input ?? (await readInput(ctx.input(file), ctx.io.stdin));
   const fileHeader = await headerOf(bytes);
   const perAssignment = !o.assignment;
   // A failed-rows file's error column is no assignment: it is left out, so that file grades as it is.
@@ -370,7 +371,7 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
   const batching = o.dryRun || o.perRow ? undefined : await openBatches(ctx, client, o);
   // Batches an earlier run left unfinished are brought to their end first; then the server is read
   // again, so what their jobs wrote is not sent a second time.
-  if (batching?.journal.unfinished.length) read = await readCells(ctx, client, file, o);
+  if (batching?.journal.unfinished.length) read = await readCells(ctx, client, file, o, read);
   const { cells, header, values, name, bytes } = read;
   if (batching) {
     for (const c of cells) {

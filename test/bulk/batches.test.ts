@@ -106,3 +106,37 @@ describe('lms grade --csv after a run that died with a batch in doubt', () => {
     expect(sam.submission_comments.filter((c) => c.comment === 'well argued')).toHaveLength(1);
   });
 });
+
+describe('lms grade --csv --per-row after a run that died with a PUT on the wire', () => {
+  it('waits the PUT out before looking the row up, so a write that lands late is not sent again', async () => {
+    const dir = scratch();
+    const file = join(dir, 'g.csv');
+    writeFileSync(file, 'user,grade,comment\nsam,18,well argued\n');
+    const lms = session({ LMS_TOKEN: '3~mock-tteacher', LMS_STATE_DIR: join(dir, 'state') });
+    const real = lms.mock.handler;
+    const puts: string[] = [];
+    let landed: Promise<unknown> | undefined;
+    // The first PUT is still in a slow server's hands when the run dies; it lands a moment later.
+    lms.mock.handler = async (req: ApiRequest) => {
+      if (req.method === 'PUT' && req.url.includes('/submissions/')) {
+        puts.push(req.url);
+        if (puts.length === 1) {
+          landed = new Promise((resolve) => setTimeout(resolve, 300)).then(() => real(req));
+          throw new Error('the run died here');
+        }
+      }
+      return real(req);
+    };
+    const first = await lms.run(`--timeout 2 grade --course 1 --assignment 1 --csv ${file} --per-row -o json`);
+    expect(first.exitCode).not.toBe(0);
+
+    const again = await lms.run(`grade --course 1 --assignment 1 --csv ${file} --per-row -o json`);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/an earlier run stopped with grades on the wire; waiting up to \d s/);
+    await landed;
+    expect(puts).toHaveLength(1);
+    const sam = JSON.parse((await lms.run('submissions get --course 1 --assignment 1 --user 7 --include submission_comments -o json')).stdout) as { grade: string; submission_comments: { comment: string }[] };
+    expect(sam.grade).toBe('18');
+    expect(sam.submission_comments.filter((c) => c.comment === 'well argued')).toHaveLength(1);
+  });
+});

@@ -313,8 +313,10 @@ async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells
   const journal = new Journal(await journalDir(ctx.env), ['grade.csv', instance.where, JSON.stringify(o.sctx), o.assignment ?? '*', bytes], { state: instance.state, restart: o.restart });
   type Row = { line: number; key: string; cell: Cell };
   const rows: Row[] = cells.map((cell) => ({ line: cell.line, key: `${cell.assignment.id}|${cell.userId}`, cell }));
-  // A row is first compared with what the file check read; a second look (a resumed or uncertain row) asks the server.
-  const looked = new Set<Row>();
+  // A row is first compared with what the file check read; a second look (an uncertain row), or the
+  // first of a row an earlier run was writing when it stopped (its write may have landed since the
+  // file check), asks the server.
+  const looked = new Set<Row>(rows.filter((row) => journal.get(row.key)?.status === 'started'));
   const results = await runRows<Row, Submission>(
     rows,
     {
@@ -342,7 +344,14 @@ async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells
         });
       },
     },
-    { journal, concurrency, update: true, onProgress },
+    {
+      journal,
+      concurrency,
+      update: true,
+      onProgress,
+      requestMs: ctx.globals.timeoutSeconds * 1000,
+      onWait: (ms) => ctx.warn(`an earlier run stopped with grades on the wire; waiting up to ${Math.ceil(ms / 1000)} s for the server to finish with them`),
+    },
   );
   const out = new Map<Cell, Sent>();
   results.forEach((r, i) => out.set(rows[i].cell, r.status === 'failed' ? { refused: r.error ?? 'failed' } : {}));

@@ -2,7 +2,7 @@
 import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../client/client.js';
 import { pathOf, route } from '../spec/routes.js';
-import { INSTANCE_HEADER } from '../transport/types.js';
+import { bodyText, INSTANCE_HEADER } from '../transport/types.js';
 
 export interface Instance {
   /** Where: the base URL, or the mock's database file. */
@@ -12,6 +12,8 @@ export interface Instance {
    * change. Real instances name none, so what a journal says about them has to be checked.
    */
   state?: string;
+  /** The caller's user id (whom comments the job posts are by), when the answer names it. */
+  self?: number;
 }
 
 /**
@@ -22,5 +24,12 @@ export async function identifyInstance(ctx: Context, client: ApiClient): Promise
   const res = await client.send(route('users.get').method, pathOf('users.get', { id: 'self' }), { subject: 'user self' });
   const state = res.headers[INSTANCE_HEADER]?.trim() || undefined;
   const where = ctx.mockMode ? `mock:${(await ctx.mock()).path}` : client.baseUrl;
-  return { where, state };
+  let self: number | undefined;
+  try {
+    const id = (JSON.parse(bodyText(res.body)) as { id?: unknown } | null)?.id;
+    if (typeof id === 'number') self = id;
+  } catch {
+    // Who the caller is only sharpens what a job reads back; an answer without it leaves it unknown.
+  }
+  return { where, state, ...(self !== undefined ? { self } : {}) };
 }

@@ -102,6 +102,14 @@ export interface RunOptions {
   update?: boolean;
   onProgress?: (p: Progress) => void;
   onRow?: (r: RowResult) => void;
+  /**
+   * How long a write's request can take to be answered (the request timeout). Given, each `started`
+   * entry says until when its write could still land, and a run after a kill waits that out before
+   * looking up such a row: a write still in the server's hands would otherwise be sent again.
+   */
+  requestMs?: number;
+  /** Told how long the run waits for such writes, before it waits. */
+  onWait?: (ms: number) => void;
 }
 
 /**
@@ -116,8 +124,18 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
   let next = 0;
 
   const record = (row: R, status: RowStatus, outcome: Omit<RowOutcome, 'status'> = {}) => {
-    if (!plan) journal.record({ line: row.line, key: row.key, status, ...(outcome.id !== undefined ? { id: outcome.id } : {}), ...(outcome.error ? { error: outcome.error } : {}) });
+    if (plan) return;
+    const until = status === 'started' && options.requestMs !== undefined ? { until: Date.now() + options.requestMs } : {};
+    journal.record({ line: row.line, key: row.key, status, ...(outcome.id !== undefined ? { id: outcome.id } : {}), ...(outcome.error ? { error: outcome.error } : {}), ...until });
   };
+  if (!plan && options.requestMs !== undefined) {
+    // Writes an earlier run had on the wire when it died may still land: they are waited out, then looked up.
+    const until = Math.max(0, ...rows.map((r) => journal.get(r.key)).map((e) => (e?.status === 'started' ? (e.until ?? 0) : 0)));
+    if (until > Date.now()) {
+      options.onWait?.(until - Date.now());
+      await new Promise((resolve) => setTimeout(resolve, until - Date.now()));
+    }
+  }
 
   /** The target exists: agree, differ, or (with `update`) apply what can be applied. */
   async function existing(row: R, found: Found<C>, agreeing: Outcome): Promise<RowOutcome> {

@@ -29,6 +29,8 @@ export interface JournalEntry {
   error?: string;
   /** The instance state the entry was written against, when the instance names one. */
   state?: string;
+  /** For `started`: until when (epoch ms) its request could still be answered, and so applied. */
+  until?: number;
 }
 
 export interface JournalOptions {

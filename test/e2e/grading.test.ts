@@ -1,7 +1,7 @@
 // End to end: `lms grade --csv` over HTTP against `lms mock serve`. A run whose Progress is followed
 // to its end; 500 rows (`npm run soak`: 2,000) against a throttling, failing, dropping server; and a
 // run killed with -9 midway then re-run. Whatever happened, the final grades equal the file, and no submission gains
-// more than one version for its row.
+// more than one version for its row, nor a comment twice.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +63,19 @@ function expectFileHeld(assignment: number, salt: number): void {
     if (!('score' in want) || !got || got[0] !== want.score || got[1] !== want.grade) wrong.push(`gen${n}: ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
   }
   expect(wrong.slice(0, 5)).toEqual([]);
+}
+
+/** Every comment of the file on its submission exactly once: none lost, none posted twice. */
+function expectCommentsOnce(assignment: number): void {
+  const conn = openSqlite(db, { readonly: true });
+  try {
+    const counts = conn
+      .prepare(`SELECT count(*) AS n FROM submission_comments c JOIN submissions s ON s.id = c.submission_id WHERE s.assignment_id = ? GROUP BY c.submission_id`)
+      .all(assignment) as { n: number }[];
+    expect({ submissions: counts.length, most: Math.max(0, ...counts.map((c) => c.n)) }).toEqual({ submissions: Math.floor(STUDENTS / 50), most: 1 });
+  } finally {
+    conn.close();
+  }
 }
 
 async function newAssignment(name: string): Promise<number> {
@@ -127,6 +140,7 @@ describe('lms grade --csv against lms mock serve', () => {
     expect(runs.at(-1)!.failed).toBe(0);
     expectFileHeld(assignment, 2);
     expect(held(assignment).maxVersions).toBe(1);
+    expectCommentsOnce(assignment);
     // Once done, a re-run finds every grade in place and sends nothing.
     const again = await spawnLms(['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '-o', 'json'], http);
     expect(again.exitCode, again.stderr).toBe(0);
@@ -154,5 +168,6 @@ describe('lms grade --csv against lms mock serve', () => {
     await gradeUntilDone(http, [...args, ...rerun]);
     expectFileHeld(assignment, assignment);
     expect(held(assignment)).toMatchObject({ versions: STUDENTS, maxVersions: 1 });
+    expectCommentsOnce(assignment);
   }, 240_000);
 });

@@ -20,6 +20,9 @@ import { unguardCell } from '../../output/csv-guard.js';
 import { failedFileNote, writeFailedRows } from '../../bulk/failed.js';
 import { reporting, unpaged, type BulkReport } from '../../bulk/report.js';
 import { parseUserRef, userRefKey } from '../../client/user-ref.js';
+import type { BatchCell, BatchJournal } from '../../bulk/batches.js';
+import { progressWaitBound } from '../../cli/watch-progress.js';
+import { commentsLike, postedEarlier, readBackUntilSettled, settleEarlier } from './settle.js';
 
 export interface GradeCsvOptions {
   sctx: SubmissionContext;
@@ -101,16 +104,21 @@ function studentIndex(subs: Submission[]): Map<string, Submission> {
   return by;
 }
 
-/** The assignment's submissions; with their students' logins and SIS ids when the file names students by them. */
-async function currentSubmissions(client: ApiClient, sctx: SubmissionContext, assignmentId: number, withUsers: boolean): Promise<Submission[]> {
+/**
+ * The assignment's submissions; with their students' logins and SIS ids when the file names students
+ * by them, and their comments when the file has comments (what a batch in doubt is checked against).
+ */
+async function currentSubmissions(client: ApiClient, sctx: SubmissionContext, assignmentId: number, withUsers: boolean, withComments = false): Promise<Submission[]> {
+  const include = [...(withUsers ? (['user'] as const) : []), ...(withComments ? (['submission_comments'] as const) : [])];
   const out: Submission[] = [];
-  for await (const s of client.ops.submissions.list({ ...sctx, assignment_id: assignmentId, ...(withUsers ? { include: ['user' as const] } : {}) })) out.push(s);
+  for await (const s of client.ops.submissions.list({ ...sctx, assignment_id: assignmentId, ...(include.length ? { include } : {}) })) out.push(s);
   return out;
 }
 
 /** Reads and checks the whole file: every problem with its line, and nothing sent when there is one. */
-async function readCells(ctx: Context, client: ApiClient, file: string, o: GradeCsvOptions): Promise<{ cells: Cell[]; header: string[]; values: Map<number, Record<string, string>>; name: string; bytes: Buffer }> {
-  const { bytes, name } = await readInput(ctx.input(file), ctx.io.stdin);
+async function readCells(ctx: Context, client: ApiClient, file: string, o: GradeCsvOptions, input?: { bytes: Buffer; name: string }): Promise<{ cells: Cell[]; header: string[]; values: Map<number, Record<string, string>>; name: string; bytes: Buffer }> {
+  // Read again after earlier batches were settled, the input is the one already read (stdin cannot be read twice).
+  const { bytes, name } = input ?? (await readInput(ctx.input(file), ctx.io.stdin));
   const fileHeader = await headerOf(bytes);
   const perAssignment = !o.assignment;
   // A failed-rows file's error column is no assignment: it is left out, so that file grades as it is.
@@ -144,7 +152,8 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   const found = new Map<number, Map<string, Submission>>();
   const refs = new Map(rows.map((r) => [r.line, parseUserRef(r.values.user)]));
   const byName = [...refs.values()].some((ref) => !('problem' in ref) && ref.kind !== 'id');
-  for (const a of byColumn.values()) if (!found.has(a.id)) found.set(a.id, studentIndex(await currentSubmissions(client, o.sctx, a.id, byName)));
+  const withComments = rows.some((r) => r.values.comment);
+  for (const a of byColumn.values()) if (!found.has(a.id)) found.set(a.id, studentIndex(await currentSubmissions(client, o.sctx, a.id, byName, withComments)));
   // A reference no listing matches is asked about by itself, as `lms grade --user` would send it: a
   // student whose login the listing does not show is still found, and one who does not exist is
   // told apart from one who is not a student here.
@@ -221,7 +230,26 @@ interface Sent {
   lost?: string;
 }
 
-async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells: Cell[], batchSize: number, concurrency: number, onDone: (n: number) => void): Promise<Map<Cell, Sent>> {
+/** What the batch path keeps across its rounds: the journal of its batches, and what each comment is checked against. */
+interface Batching {
+  journal: BatchJournal;
+  /** The caller, whose comments a batch posts. */
+  author?: number;
+  /** Cells whose comment the server holds already (posted by an earlier batch): sent without it. */
+  posted: Set<Cell>;
+  /** Comments like each cell's the submission held when last read (the baseline its batch is checked against). */
+  had: Map<Cell, number>;
+  /** This round's batches that got no answer: read back before any of their cells is sent again. */
+  inDoubt: { name: string; assignment: number; cells: BatchCell[] }[];
+}
+
+/** A cell as its batch is journalled: what the server holds once the batch is applied. */
+function batchCell(c: Cell, b: Batching): BatchCell {
+  const comment = c.comment && !b.posted.has(c) ? { comment: c.comment, had: b.had.get(c) ?? 0 } : {};
+  return { user_id: c.userId, score: c.target.score, grade: c.target.grade, ...comment };
+}
+
+async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells: Cell[], batchSize: number, concurrency: number, b: Batching, onDone: (n: number) => void): Promise<Map<Cell, Sent>> {
   const { progressWaitBound, watchProgress } = await import('../../cli/watch-progress.js');
   const { waitForProgress } = await import('../../client/poll.js');
   const outcome = new Map<Cell, Sent>();
@@ -247,18 +275,27 @@ async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, 
     while (next < batches.length) {
       const batch = batches[next++];
       const gradeData: Record<string, GradeDataEntry> = {};
-      for (const c of batch) gradeData[String(c.userId)] = { posted_grade: c.grade, ...(c.comment ? { text_comment: c.comment } : {}) };
+      for (const c of batch) gradeData[String(c.userId)] = { posted_grade: c.grade, ...(c.comment && !b.posted.has(c) ? { text_comment: c.comment } : {}) };
+      // Written down before it goes out, and its Progress as soon as it is known: a kill at any
+      // moment leaves the next run either a Progress to follow or a batch it knows to be in doubt.
+      const journalled = batch.map((c) => batchCell(c, b));
+      const name = b.journal.sending(batch[0].assignment.id, journalled, Date.now() + ctx.globals.timeoutSeconds * 1000);
       try {
         const started = await client.ops.grading.updateGrades({ ...o.sctx, assignment_id: batch[0].assignment.id, grade_data: gradeData });
+        b.journal.sent(name, started.id);
         const label = `grading ${batch.length} rows of assignment ${batch[0].assignment.id}`;
         // One batch gets the Progress's own bar; several share the rows' bar.
         const done = single ? await watchProgress(ctx, client, started.id, { label }) : await waitForProgress((id) => client.ops.progress.get({ id }), started.id, { intervalMs: 100, maxIntervalMs: 250, ...progressWaitBound(ctx, started.id) });
+        b.journal.ended(name, done.workflow_state);
         const refused = refusals(done);
         for (const c of batch) outcome.set(c, refused.has(String(c.userId)) ? { refused: refused.get(String(c.userId)) } : done.workflow_state === 'failed' && !refused.size ? { lost: done.message ?? 'the job failed' } : {});
       } catch (e) {
         if (!(e instanceof ApiError || e instanceof NetworkError)) throw e;
         // Refused outright (a bad assignment, no permission) is final; anything else may be retried.
         const final = e instanceof ApiError && [400, 401, 403, 404, 422].includes(e.status) && !(e.status === 403 && /rate limit/i.test(e.message));
+        // A refused batch did nothing; any other stays in doubt in the journal until it is read back.
+        if (final) b.journal.ended(name);
+        else b.inDoubt.push({ name, assignment: batch[0].assignment.id, cells: journalled });
         for (const c of batch) outcome.set(c, final ? { refused: e.message } : { lost: e.message });
       }
       onDone(batch.length);
@@ -276,8 +313,10 @@ async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells
   const journal = new Journal(await journalDir(ctx.env), ['grade.csv', instance.where, JSON.stringify(o.sctx), o.assignment ?? '*', bytes], { state: instance.state, restart: o.restart });
   type Row = { line: number; key: string; cell: Cell };
   const rows: Row[] = cells.map((cell) => ({ line: cell.line, key: `${cell.assignment.id}|${cell.userId}`, cell }));
-  // A row is first compared with what the file check read; a second look (a resumed or uncertain row) asks the server.
-  const looked = new Set<Row>();
+  // A row is first compared with what the file check read; a second look (an uncertain row), or the
+  // first of a row an earlier run was writing when it stopped (its write may have landed since the
+  // file check), asks the server.
+  const looked = new Set<Row>(rows.filter((row) => journal.get(row.key)?.status === 'started'));
   const results = await runRows<Row, Submission>(
     rows,
     {
@@ -305,11 +344,29 @@ async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells
         });
       },
     },
-    { journal, concurrency, update: true, onProgress },
+    {
+      journal,
+      concurrency,
+      update: true,
+      onProgress,
+      requestMs: ctx.globals.timeoutSeconds * 1000,
+      onWait: (ms) => ctx.warn(`an earlier run stopped with grades on the wire; waiting up to ${Math.ceil(ms / 1000)} s for the server to finish with them`),
+    },
   );
   const out = new Map<Cell, Sent>();
   results.forEach((r, i) => out.set(rows[i].cell, r.status === 'failed' ? { refused: r.error ?? 'failed' } : {}));
   return out;
+}
+
+/** The batch path's journal, with every batch earlier runs left unfinished brought to its end. */
+async function openBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions): Promise<Batching> {
+  const [{ BatchJournal }, { identifyInstance }] = await Promise.all([import('../../bulk/batches.js'), import('../../bulk/instance.js')]);
+  const instance = await identifyInstance(ctx, client);
+  // Bound to where the grades go, not to the file: a corrected file re-run after a kill still
+  // meets the batches the killed run left queued.
+  const journal = new BatchJournal(await journalDir(ctx.env), ['grade.batches', instance.where, JSON.stringify(o.sctx)], { state: instance.state });
+  await settleEarlier(ctx, client, o.sctx, journal, instance.self);
+  return { journal, author: instance.self, posted: new Set(), had: new Map(), inDoubt: [] };
 }
 
 export function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): Promise<CommandResult> {
@@ -319,7 +376,19 @@ export function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): Promis
 async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: BulkReport): Promise<CommandResult> {
   const { batchSize, concurrency } = o;
   const client = await ctx.client();
-  const { cells, header, values, name, bytes } = await readCells(ctx, client, file, o);
+  let read = await readCells(ctx, client, file, o);
+  const batching = o.dryRun || o.perRow ? undefined : await openBatches(ctx, client, o);
+  // Batches an earlier run left unfinished are brought to their end first; then the server is read
+  // again, so what their jobs wrote is not sent a second time.
+  if (batching?.journal.unfinished.length) read = await readCells(ctx, client, file, o, read);
+  const { cells, header, values, name, bytes } = read;
+  if (batching) {
+    for (const c of cells) {
+      if (!c.comment) continue;
+      if (postedEarlier(batching.journal, c.assignment.id, c.userId, c.comment, c.current, batching.author)) batching.posted.add(c);
+      batching.had.set(c, commentsLike(c.current, c.comment, batching.author));
+    }
+  }
   const changed = cells.filter((c) => !same(c.current, c.target));
   const unchanged = cells.length - changed.length;
 
@@ -350,16 +419,29 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
     for (let round = 1; pending.length && round <= MAX_ROUNDS; round++) {
       const sent = o.perRow
         ? await perRow(ctx, client, o, pending, bytes, concurrency, (p) => progress.update({ done: p.done, failed: p.failed, total }))
-        : await sendBatches(ctx, client, o, pending, batchSize, concurrency, (n) => progress.update({ done: (done += n), failed: 0, total }));
-      // Read back: a cell is graded only when the server holds its grade.
+        : await sendBatches(ctx, client, o, pending, batchSize, concurrency, batching!, (n) => progress.update({ done: (done += n), failed: 0, total }));
+      // Read back: a cell is graded only when the server holds its grade. A batch that got no
+      // answer may have a job still at work: it is read back until that settles.
       const now = new Map<string, Submission>();
+      const withComments = pending.some((c) => c.comment);
+      const settled = new Map<number, Map<number, Submission>>();
+      for (const lost of batching?.inDoubt ?? []) {
+        const cellsOf = batching!.inDoubt.filter((d) => d.assignment === lost.assignment).flatMap((d) => d.cells);
+        if (!settled.has(lost.assignment)) settled.set(lost.assignment, await readBackUntilSettled(client, o.sctx, lost.assignment, cellsOf, batching!.author, progressWaitBound(ctx, 0).timeoutMs ?? Infinity));
+      }
       for (const id of new Set(pending.map((c) => c.assignment.id))) {
-        for (const s of await currentSubmissions(client, o.sctx, id, false)) now.set(`${id}|${s.user_id}`, s);
+        const subs = settled.get(id) ?? new Map((await currentSubmissions(client, o.sctx, id, false, withComments)).map((s) => [s.user_id, s]));
+        for (const s of subs.values()) now.set(`${id}|${s.user_id}`, s);
       }
       const retry: Cell[] = [];
       for (const c of pending) {
         const held = now.get(`${c.assignment.id}|${c.userId}`);
         const outcome = sent.get(c) ?? {};
+        if (batching && c.comment && !batching.posted.has(c)) {
+          // A comment the server holds now is not sent again with a resent grade.
+          if (commentsLike(held, c.comment, batching.author) > (batching.had.get(c) ?? 0)) batching.posted.add(c);
+          else batching.had.set(c, commentsLike(held, c.comment, batching.author));
+        }
         if (held && same(held, c.target)) results.set(c, { ...base(c), status: 'updated' });
         else if (outcome.lost && round < MAX_ROUNDS && !o.perRow) retry.push(c);
         else {
@@ -368,9 +450,12 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
           results.set(c, { ...base(c), status: 'failed', error: why ? `${why}; ${kept}` : kept });
         }
       }
+      for (const d of batching?.inDoubt.splice(0) ?? []) batching!.journal.ended(d.name);
       if (retry.length) ctx.warn(`${retry.length} grade${retry.length === 1 ? '' : 's'} not confirmed; sending ${retry.length === 1 ? 'it' : 'them'} again`);
       pending = retry;
     }
+    // Every batch of this run and of the runs settled before it has ended or been read back.
+    batching?.journal.close();
   } finally {
     progress.finish();
     resume();

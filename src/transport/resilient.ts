@@ -27,6 +27,14 @@ export interface ResilienceOptions {
 }
 
 const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
+/**
+ * An instance that refused the connection, could not be reached or gave no answer within
+ * --timeout is tried once more, not five times: it seldom answers a second later, and five tries
+ * of a 30 s timeout held one command for minutes. Dropped connections, 5xx and throttles keep
+ * their full pacing.
+ */
+const OUT_OF_REACH = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+const OUT_OF_REACH_ATTEMPTS = 2;
 const UNAVAILABLE = new Set([500, 502, 503, 504]);
 
 export class OutcomeUnknownError extends NetworkError {}
@@ -66,7 +74,7 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
             cause: err,
           });
         }
-        if (attempt >= maxAttempts) throw err;
+        if (attempt >= (err.code !== undefined && OUT_OF_REACH.has(err.code) ? Math.min(maxAttempts, OUT_OF_REACH_ATTEMPTS) : maxAttempts)) throw err;
         const wait = backoff(attempt);
         limiter.stats.retries++;
         options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown()} in ${wait} ms: ${err.code ?? scrub(err.message)}`);

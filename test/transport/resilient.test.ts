@@ -163,3 +163,28 @@ describe('rate limiter', () => {
     expect(peak).toBe(3);
   });
 });
+
+describe('an instance out of reach', () => {
+  const timedOut = () => new NetworkError('no answer within 2 s', { code: 'ETIMEDOUT' });
+  const unreachable = () => new NetworkError('unreachable', { code: 'EHOSTUNREACH', neverSent: true });
+  it.each([
+    ['no answer within --timeout', timedOut],
+    ['a refused connection', refused],
+    ['a host out of reach', unreachable],
+  ])('%s: tried once more, not five times', async (_what, failure) => {
+    const h = harness([failure()], 5);
+    await expect(h.send('GET')).rejects.toThrow(NetworkError);
+    expect(h.calls).toHaveLength(2);
+  });
+
+  it('a dropped connection keeps the full pacing', async () => {
+    const h = harness([reset()], 5);
+    await expect(h.send('GET')).rejects.toThrow(NetworkError);
+    expect(h.calls).toHaveLength(5);
+  });
+
+  it('an answer on the second try is the answer', async () => {
+    const h = harness([timedOut(), 200], 5);
+    expect((await h.send('GET')).status).toBe(200);
+  });
+});

@@ -1,5 +1,5 @@
-// A TAB against an instance out of reach waits once, then not again for a minute: the failure is
-// kept with the answers, for that instance and caller alone.
+// An instance out of reach: a TAB waits for it once, then not again for a minute (the failure is
+// kept with the answers, for that instance and caller alone), and a command tries it twice, not five times.
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -52,3 +52,17 @@ describe('completion against a silent instance', () => {
     expect(readdirSync(join(cache, 'completions'))).toHaveLength(1);
   });
 });
+
+describe('a command against a silent instance', () => {
+  it('with --timeout 2 ends within two tries (exit 7), not five', async () => {
+    const before = connections;
+    const started = Date.now();
+    const r = await spawnLms(['--timeout', '2', 'users', 'get', 'self'], { ...env, LMS_BASE_URL: url, LMS_TOKEN: 'tok' });
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toContain('no answer within 2 s');
+    expect(connections - before).toBe(2);
+    // Two tries of 2 s and the pause between them; five were 10 s and more.
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
+});
+

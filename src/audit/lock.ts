@@ -9,6 +9,7 @@
 // that moment) is seen by its pid when it ran on this host, and otherwise by the lock's age.
 import { closeSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { processAlive } from '../process-alive.js';
 
 /** A lock this old is taken over whoever holds it: no holder keeps it for more than a rotation. */
 const DEFAULT_STALE_MS = 30_000;
@@ -95,11 +96,5 @@ function holderGone(holder: string): boolean {
   const pid = Number(match[1]);
   // This process holds it only inside one synchronous call, never across a wait: an earlier
   // process that had this pid left it.
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return pid === process.pid || !processAlive(pid);
 }

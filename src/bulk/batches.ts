@@ -17,6 +17,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '../process-alive.js';
 
 /** One student's part of a batch, as sent. */
 export interface BatchCell {
@@ -55,15 +56,6 @@ export interface EarlierBatch {
   file: string;
 }
 
-/** Is there a process with this id (another user's counts: it answers EPERM)? */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class BatchJournal {
   readonly dir: string;
@@ -118,7 +110,7 @@ export class BatchJournal {
         this.earlier.push(b);
         if (!ended) this.unfinished.push(b);
       }
-      if (!alive(Number(m[1])) || Number(m[1]) === process.pid) this.orphans.push(join(this.dir, name));
+      if (!processAlive(Number(m[1])) || Number(m[1]) === process.pid) this.orphans.push(join(this.dir, name));
     }
   }
 

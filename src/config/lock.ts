@@ -8,6 +8,7 @@
 import { mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync, closeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FailureError } from '../errors.js';
+import { processAlive } from '../process-alive.js';
 
 export interface LockOptions {
   /** How long to wait for another holder before giving up. */
@@ -85,19 +86,10 @@ function isStale(path: string, held: string, staleMs: number): boolean {
   }
   const pid = Number(held.split(' ')[0]);
   if (!held || !Number.isSafeInteger(pid) || pid <= 0) return age > Math.min(staleMs, EMPTY_GRACE_MS);
-  if (!alive(pid)) return true;
+  if (!processAlive(pid)) return true;
   return age > staleMs * LIVE_HOLDER_LIMIT;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function readOrEmpty(path: string): string {
   try {

@@ -8,6 +8,7 @@
 // request's context carries, then depends on no area; the progress area only answers reads of it.
 import type { Db } from './db/open.js';
 import { all, insert, one, run } from './db/statements.js';
+import { processAlive } from '../process-alive.js';
 
 interface Job<T> {
   tag: string;
@@ -121,7 +122,7 @@ export const DEFAULT_JOB_TICK_MS = 50;
 const SLICES = 20;
 
 export function createJobRunner(db: Db, options: { now: () => string; tickMs: number }): JobRunner {
-  for (const pid of unfinishedRunners(db)) if (pid !== process.pid && !alive(pid)) db.transaction(() => failOrphans(db, pid, options.now()), 'immediate');
+  for (const pid of unfinishedRunners(db)) if (pid !== process.pid && !processAlive(pid)) db.transaction(() => failOrphans(db, pid, options.now()), 'immediate');
   let running = 0;
   let waiters: (() => void)[] = [];
 
@@ -200,12 +201,3 @@ export function createJobRunner(db: Db, options: { now: () => string; tickMs: nu
   };
 }
 
-/** Is there a process with this id (another user's counts: it answers EPERM)? */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -2,7 +2,7 @@
 // URL is still pending and how large a file its step 1 declared; then a sink that stores the file
 // part as it arrives, a chunk row at a time, under a receipt the step 2 handler adopts.
 import type { Db } from '../../db/open.js';
-import { alive } from '../../jobs.js';
+import { processAlive } from '../../../process-alive.js';
 import type { UploadDesk, UploadSink } from '../../file-bytes.js';
 import {
   attachmentByUploadToken,
@@ -71,7 +71,7 @@ function sink(db: Db, receipt: number): UploadSink {
 /** The bytes of receipts whose process is gone (a server killed mid-upload): no one will adopt them. */
 function discardOrphans(db: Db): void {
   for (const pid of receivingProcesses(db)) {
-    if (pid === process.pid || alive(pid)) continue;
+    if (pid === process.pid || processAlive(pid)) continue;
     for (const receipt of receiptsOfProcess(db, pid)) discardReceipt(db, receipt);
   }
 }

@@ -3,7 +3,7 @@
 // Loaded only when a dry run stops at a write.
 import { matchRoute } from '../spec/match.js';
 import type { Route, RouteId } from '../spec/routes.js';
-import { previewRequest, type BodyPart, type RequestPreview } from '../transport/dry-run.js';
+import { previewRequest, type BodyPart, type DryRun, type RequestPreview } from '../transport/dry-run.js';
 import { err } from '../io/streams.js';
 import type { ApiRequest } from '../transport/types.js';
 import type { Context } from './context.js';
@@ -12,18 +12,27 @@ import type { Context } from './context.js';
 export interface DryRunOutput {
   dry_run: true;
   requests: { method: string; url: string; content_type?: string; body: unknown }[];
+  /** The read that told whether the write would find its target, and its status. */
+  checked?: DryRun['checked'];
   /** Present when the verb would send more writes, which depend on the first one's answer. */
   note?: string;
 }
 
 /** The write a dry run stopped at, as the command's output: text on a terminal, data otherwise. */
-export async function previewResult(ctx: Context, stopped: ApiRequest, declared: readonly RouteId[]): Promise<{ kind: 'text'; text: string } | { kind: 'item'; value: DryRunOutput }> {
+export async function previewResult(
+  ctx: Context,
+  stopped: ApiRequest,
+  declared: readonly RouteId[],
+  checked?: DryRun['checked'],
+): Promise<{ kind: 'text'; text: string } | { kind: 'item'; value: DryRunOutput }> {
   const preview = previewRequest(stopped);
   const note = followUpNote(declared, preview);
   err(ctx.io, `Dry run: nothing was sent. The first write is shown${note ? `; ${note}` : ''}.\n`);
+  // What was checked, and what a read cannot tell (a login taken, a rule only the write meets).
+  err(ctx.io, checked ? `Checked: GET ${checked.url} answered ${checked.status}; the write itself may still be refused.\n` : 'Nothing was checked: no read tells whether this write would succeed.\n');
   const format = ctx.globals.output ?? (await import('../output/render.js')).defaultFormat(ctx.io);
   if (format === 'table') return { kind: 'text', text: describe(preview) };
-  return { kind: 'item', value: { dry_run: true, requests: [asData(preview)], ...(note ? { note } : {}) } };
+  return { kind: 'item', value: { dry_run: true, requests: [asData(preview)], ...(checked ? { checked } : {}), ...(note ? { note } : {}) } };
 }
 
 function asData(p: RequestPreview): DryRunOutput['requests'][number] {

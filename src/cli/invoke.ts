@@ -65,7 +65,7 @@ export async function run<O>(checked: Checked<O>, ctx: Context): Promise<Command
     if (!dryRun.stopped) throw error;
     result = undefined;
   }
-  if (dryRun.stopped) return (await import('./dry-run.js')).previewResult(ctx, dryRun.stopped, spec.routes ?? []);
+  if (dryRun.stopped) return (await import('./dry-run.js')).previewResult(ctx, dryRun.stopped, spec.routes ?? [], dryRun.checked);
   if (how === 'stops') err(ctx.io, 'Dry run: the command needed no write; nothing was sent.\n');
   return result;
 }

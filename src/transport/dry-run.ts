@@ -2,8 +2,13 @@
 // resolves ids and checks what exists before it writes; the first write is kept instead of sent, and
 // stops the command, because whatever it would do next depends on an answer it will not get.
 // It sits under the client, so what it keeps is the request exactly as encoded for the wire.
+import { exitCodeFor, LmsError } from '../errors.js';
 import { isSecretParam, REDACTED, redactUrl } from '../redact.js';
+import { matchRoute } from '../spec/match.js';
 import { bodyText, type ApiRequest, type HttpMethod, type Transport } from './types.js';
+
+/** The read a dry run made first says the write would fail: the run's exit code, nothing sent. */
+class DryRunRefused extends LmsError {}
 
 /** Thrown in place of an answer to the write a dry run stops at. */
 export class DryRunStop extends Error {
@@ -16,22 +21,73 @@ export class DryRunStop extends Error {
 export interface DryRun {
   /** The write the command reached, if it reached one. */
   readonly stopped: ApiRequest | undefined;
+  /** The read made to tell whether that write would succeed, and its status. */
+  readonly checked: { method: 'GET'; url: string; status: number } | undefined;
   wrap(inner: Transport): Transport;
 }
 
 export function createDryRun(): DryRun {
   let first: ApiRequest | undefined;
+  let checked: DryRun['checked'];
   return {
     get stopped() {
       return first;
     },
+    get checked() {
+      return checked;
+    },
     wrap: (inner) => async (req) => {
       if (req.method === 'GET') return inner(req);
       // Only the first: a later write was made after this one failed, which the real run would not see.
-      first ??= req;
+      if (first) throw new DryRunStop(req.method);
+      // What a read can tell of the write: that its target (or, for a create, where it goes) exists
+      // and the caller may see it. A refusal there is the run's exit code, and the command's error.
+      const target = readBefore(req);
+      if (target) {
+        const res = await inner({ method: 'GET', url: target, headers: readHeaders(req.headers), dryRunCheck: true });
+        checked = { method: 'GET', url: new URL(target).pathname, status: res.status };
+        if (res.status >= 400) {
+          throw new DryRunRefused(`--dry-run: GET ${checked.url} answered ${res.status}${statusWords(res.status)}, so the ${req.method} would fail; nothing was sent`, exitCodeFor(res.status, false));
+        }
+      }
+      first = req;
       throw new DryRunStop(req.method);
     },
   };
+}
+
+/**
+ * The read that tells whether a write would find what it acts on: for a change or a delete, the
+ * same path read (a course, a section), else the object by its own id (`/accounts/1/users/7` is
+ * `/users/7`); for a create, the place it goes (`POST /courses/3/enrollments`: course 3). None when
+ * the route table has no such read. `as_user_id` is kept: the check is made as the write would be.
+ */
+function readBefore(req: ApiRequest): string | undefined {
+  const url = new URL(req.url);
+  const segments = url.pathname.replace(/\/+$/, '').split('/');
+  const candidates =
+    req.method === 'POST'
+      ? [segments.slice(0, -1).join('/')]
+      : [segments.join('/'), ['', 'api', 'v1', ...segments.slice(-2)].join('/')];
+  const path = candidates.find((p) => p.startsWith('/api/v1/') && p !== '/api/v1' && matchRoute('GET', p));
+  if (!path) return undefined;
+  const query = new URLSearchParams();
+  const asUser = url.searchParams.get('as_user_id');
+  if (asUser) query.set('as_user_id', asUser);
+  // Reading a conversation marks it read unless told not to: the check must change nothing.
+  if (path.startsWith('/api/v1/conversations/')) query.set('auto_mark_as_read', 'false');
+  return `${url.origin}${path}${query.size ? `?${query}` : ''}`;
+}
+
+function readHeaders(headers: ApiRequest['headers']): ApiRequest['headers'] {
+  const { 'content-type': _type, 'content-length': _length, ...rest } = headers;
+  return rest;
+}
+
+function statusWords(status: number): string {
+  if (status === 404) return ' (not found)';
+  if (status === 401 || status === 403) return ' (not allowed)';
+  return '';
 }
 
 /** One field of a form or multipart body; a file is described, never shown. */

@@ -23,6 +23,8 @@ export interface ApiRequest {
    * outcome is unknown is reported rather than resent.
    */
   idempotent?: boolean;
+  /** The read a dry run makes to tell whether the write it stops at would succeed (dry-run.ts). */
+  dryRunCheck?: true;
 }
 
 export interface ApiResponse {

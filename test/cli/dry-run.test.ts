@@ -95,8 +95,13 @@ describe('--dry-run on every verb that writes', async () => {
     expect(without).toEqual([]);
   });
 
+  /** What a verb's example acts on that the seed does not hold: made first, as examples.test.ts does. */
+  const SETUP: Record<string, string[]> = { 'sections delete': ['sections create --course 1 --name Spare --sis-id BIO-101-SPARE'] };
+
   it.each(verbs.filter((v) => v.how === 'stops').map((v) => [v.path, v] as const))('%s: sends no write, prints the write it stopped at', async (_path, verb) => {
     const { lms, writes } = counted();
+    for (const line of SETUP[verb.path] ?? []) expect((await lms.run(line)).exitCode).toBe(0);
+    writes.length = 0;
     const r = await lms.run(lineFor(verb, dir));
     expect(writes.map((w) => `${w.method} ${w.url}`)).toEqual([]);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -142,7 +147,33 @@ describe('a dry run', () => {
     expect(JSON.parse(r.stdout)).toEqual({
       dry_run: true,
       requests: [{ method: 'POST', url: 'http://lms.mock/api/v1/conversations/5/remove_messages', content_type: 'application/x-www-form-urlencoded', body: 'remove%5B%5D=9' }],
+      checked: { method: 'GET', url: '/api/v1/conversations/5', status: 200 },
     });
+    // The check reads the conversation without marking it read.
+    expect(reads.filter((q) => q.url.includes('/conversations/5?')).every((q) => q.url.includes('auto_mark_as_read=false'))).toBe(true);
+  });
+
+  it.each([
+    ['a user that does not exist', 'users delete 99999 --account 1', {}, 4, 'GET /api/v1/users/99999 answered 404'],
+    ['a course that does not exist', 'courses update 999 --name x', {}, 4, 'GET /api/v1/courses/999 answered 404'],
+    ['a section that does not exist', 'enrollments add --section sis_section_id:NOPE --user 7 --type student', {}, 4, 'GET /api/v1/sections/sis_section_id:NOPE answered 404'],
+    ['a student creating a user', 'users create --account 1 --name Zed --login-id zed', { LMS_TOKEN: '7~mock-sam' }, 3, 'GET /api/v1/accounts/1 answered 401'],
+  ])('predicts its run: %s exits as the run would, nothing sent', async (_what, line, env, exitCode, said) => {
+    const { lms, writes } = counted();
+    const r = await lms.run(`${line} --dry-run`, { env });
+    expect(r.exitCode, r.stderr).toBe(exitCode);
+    expect(r.stderr).toContain(said);
+    expect(r.stderr).toContain('nothing was sent');
+    expect(r.stdout).toBe('');
+    expect(writes).toEqual([]);
+  });
+
+  it('says what it checked when the target is there, and what a read cannot tell', async () => {
+    const { lms } = counted();
+    const r = await lms.run('courses update 1 --name x --dry-run -o json');
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('Checked: GET /api/v1/courses/1 answered 200; the write itself may still be refused.');
+    expect(JSON.parse(r.stdout).checked).toEqual({ method: 'GET', url: '/api/v1/courses/1', status: 200 });
   });
 
   it('masks secrets in the body and never shows the token, in JSON and as text', async () => {

@@ -98,7 +98,8 @@ export function watchRoutes(mock: MockRuntime): MockRuntime {
   const handler = mock.handler;
   mock.handler = (req) => {
     const frame = frames.getStore();
-    if (frame) {
+    // A dry run's read before the write it stops at is the dry run's, whatever the verb.
+    if (frame && !req.dryRunCheck) {
       const { pathname } = new URL(req.url);
       frame.called.push(matchRoute(req.method, pathname)?.route.id ?? `${req.method} ${pathname} (no route)`);
     }

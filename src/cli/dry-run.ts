@@ -40,7 +40,8 @@ function asData(p: RequestPreview): DryRunOutput['requests'][number] {
   const value =
     body.kind === 'none' ? null
     : body.kind === 'json' ? body.value
-    : body.kind === 'form' ? body.text
+    // Decoded, field by field, as the server reads them (the curl line keeps the form as sent).
+    : body.kind === 'form' ? body.pairs
     : body.kind === 'multipart' ? body.parts
     : `(${body.size} bytes of ${body.contentType}, not shown)`;
   return { method: p.method, url: p.url, ...(body.kind !== 'none' && p.contentType ? { content_type: p.contentType } : {}), body: value };

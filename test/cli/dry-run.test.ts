@@ -146,7 +146,7 @@ describe('a dry run', () => {
     expect(reads.map((q) => new URL(q.url).pathname)).toContain('/api/v1/conversations/5');
     expect(JSON.parse(r.stdout)).toEqual({
       dry_run: true,
-      requests: [{ method: 'POST', url: 'http://lms.mock/api/v1/conversations/5/remove_messages', content_type: 'application/x-www-form-urlencoded', body: 'remove%5B%5D=9' }],
+      requests: [{ method: 'POST', url: 'http://lms.mock/api/v1/conversations/5/remove_messages', content_type: 'application/x-www-form-urlencoded', body: [['remove[]', '9']] }],
       checked: { method: 'GET', url: '/api/v1/conversations/5', status: 200 },
     });
     // The check reads the conversation without marking it read.
@@ -180,7 +180,11 @@ describe('a dry run', () => {
     const { lms } = counted();
     const line = 'users create --login-id jdoe --name "Jane Doe" --password hunter22 --dry-run';
     const json = await lms.run(`${line} -o json`, { env: { LMS_TOKEN: MOCK_ADMIN_TOKEN } });
-    expect(JSON.parse(json.stdout).requests[0].body).toBe('user%5Bname%5D=Jane+Doe&pseudonym%5Bunique_id%5D=jdoe&pseudonym%5Bpassword%5D=[REDACTED]');
+    expect(JSON.parse(json.stdout).requests[0].body).toEqual([
+      ['user[name]', 'Jane Doe'],
+      ['pseudonym[unique_id]', 'jdoe'],
+      ['pseudonym[password]', '[REDACTED]'],
+    ]);
     const table = await lms.run(line, { tty: true, env: { LMS_TOKEN: MOCK_ADMIN_TOKEN } });
     expect(table.exitCode).toBe(0);
     expect(table.stdout).toBe(
@@ -223,7 +227,7 @@ describe('a dry run', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(writes).toEqual([]);
     const out = JSON.parse(r.stdout);
-    expect(out.requests).toEqual([{ method: 'POST', url: 'http://lms.mock/api/v1/users/self/files', content_type: 'application/x-www-form-urlencoded', body: 'name=notes.txt&size=10&content_type=text%2Fplain&on_duplicate=overwrite' }]);
+    expect(out.requests).toEqual([{ method: 'POST', url: 'http://lms.mock/api/v1/users/self/files', content_type: 'application/x-www-form-urlencoded', body: [['name', 'notes.txt'], ['size', '10'], ['content_type', 'text/plain'], ['on_duplicate', 'overwrite']] }]);
     expect(out.note).toMatch(/starts a file upload.*depend on it/);
     expect(r.stderr).toMatch(/starts a file upload/);
   });

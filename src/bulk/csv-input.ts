@@ -528,6 +528,27 @@ export interface CsvRecord {
 }
 
 /**
+ * The separator a spreadsheet wrote the file with, read off its header line: a comma, or where the
+ * header has none, the `;` of a European locale's CSV or the tab of "Unicode Text" / TSV. A header
+ * of one column is read with commas, as ever.
+ */
+export function delimiterOf(bytes: Buffer): ',' | ';' | '\t' {
+  const counts = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  for (let i = 0; i < bytes.length && i < MAX_FIELD_BYTES; i++) {
+    const c = bytes[i];
+    if (c === 0x22) quoted = !quoted;
+    else if (!quoted && (c === 0x0a || c === 0x0d)) break;
+    else if (!quoted && c === 0x2c) counts[',']++;
+    else if (!quoted && c === 0x3b) counts[';']++;
+    else if (!quoted && c === 0x09) counts['\t']++;
+  }
+  if (counts[','] > 0) return ',';
+  if (counts[';'] > 0) return counts[';'] >= counts['\t'] ? ';' : '\t';
+  return counts['\t'] > 0 ? '\t' : ',';
+}
+
+/**
  * The header (trimmed, lower-cased) and the records of a CSV file, each with the line it starts on;
  * or the one problem that stops the file being read: not UTF-8, not CSV, a field or record over
  * MAX_FIELD_BYTES, empty.
@@ -539,7 +560,7 @@ export function readCsvRecords(bytes: Buffer, { columns, relaxColumnCount = fals
   let parsed: { record: string[]; info: { lines: number } }[];
   try {
     // Records of another length are found below, where the header's names can be said too.
-    parsed = parse(bytes, { bom: true, skip_empty_lines: true, relax_column_count: true, max_record_size: MAX_FIELD_BYTES, info: true, trim: false }) as unknown as typeof parsed;
+    parsed = parse(bytes, { bom: true, delimiter: delimiterOf(bytes), skip_empty_lines: true, relax_column_count: true, max_record_size: MAX_FIELD_BYTES, info: true, trim: false }) as unknown as typeof parsed;
   } catch (err) {
     const e = err as { lines?: number; message: string; code?: string };
     const message =

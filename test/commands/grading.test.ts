@@ -38,7 +38,7 @@ describe('lms grade (one)', () => {
     const lms = session(TEACHER);
     const r = await lms.run('grade --course 1 --assignment 1 --user sam 18 --dry-run -o json');
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ dry_run: true, requests: [{ method: 'PUT', body: 'submission%5Bposted_grade%5D=18' }] });
+    expect(JSON.parse(r.stdout)).toMatchObject({ dry_run: true, requests: [{ method: 'PUT', body: [['submission[posted_grade]', '18']] }] });
     expect(JSON.parse((await lms.run('submissions get --course 1 --assignment 1 --user sam --fields grade -o json')).stdout)).toEqual({ grade: '19' });
   });
 
@@ -341,5 +341,33 @@ describe('lms history', () => {
   it('needs manage_grades: a student gets exit 3', async () => {
     const r = await session({ LMS_TOKEN: '7~mock-sam' }).run('history days --course 1');
     expect(r.exitCode).toBe(3);
+  });
+});
+
+describe('the separators spreadsheets write', () => {
+  const comma = readFileSync(fixture('lab-report.csv'), 'utf8');
+  it.each([
+    ['";" (a European locale\'s CSV)', ';'],
+    ['a tab ("Unicode Text", TSV)', '\t'],
+  ])('grade --csv reads a file separated by %s as the comma one', async (_what, separator) => {
+    const w = workspace();
+    // Each field quoted, so a comment's own comma stays in its field whatever the separator.
+    const rewritten = comma
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/).join(separator))
+      .join('\r\n');
+    const expected = await session(w.env).run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --dry-run -o json`);
+    const r = await session(w.env).run(`grade --course 1 --assignment 1 --csv ${w.file('grades.csv', `\uFEFF${rewritten}\r\n`)} --dry-run -o json`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(json(r.stdout)).toEqual(json(expected.stdout));
+  });
+
+  it('users import reads a ";" file, and a comma in a field of it stays in the field', async () => {
+    const w = workspace();
+    const lms = session(w.env);
+    const r = await lms.run(['users', 'import', w.file('u.csv', 'name;login_id\n"Moreau, Lucas";lucas.m2\n'), '--account', '1', '-o', 'json'], { env: { LMS_TOKEN: '1~mock-admin' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(value(lms.mock.db, `SELECT count(*) FROM users WHERE name = 'Moreau, Lucas'`)).toBe(1);
   });
 });

@@ -18,8 +18,9 @@ describe('a bare login names a user everywhere', () => {
   });
 
   it.each([
-    ['enrollments add --course 2 --user sam --type student', /user_id(%5D|\])=sis_login_id(%3A|:)sam/],
-    ['admins add --account 1 --user sam', /user_id=sis_login_id(%3A|:)sam/],
+    // The dry run shows a form body as its decoded fields.
+    ['enrollments add --course 2 --user sam --type student', /"enrollment\[user_id\]",\s*"sis_login_id:sam"/],
+    ['admins add --account 1 --user sam', /"user_id",\s*"sis_login_id:sam"/],
     ['admins remove sam --account 1', /\/admins\/sis_login_id:sam/],
   ])('%s sends the login as sis_login_id', async (line, sent) => {
     const r = await session().run(`${line} --dry-run -o json`);

@@ -15,7 +15,7 @@ import { journalDir } from '../../config/paths.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 import { interpretGrade } from '../../spec/grading.js';
 import { problemCount } from '../../bulk/problems.js';
-import { ERROR_COLUMN, formatProblems, parseCsv, readInput, type Problem } from '../../bulk/csv-input.js';
+import { delimiterOf, ERROR_COLUMN, formatProblems, parseCsv, readInput, type Problem } from '../../bulk/csv-input.js';
 import { unguardCell } from '../../output/csv-guard.js';
 import { failedFileNote, writeFailedRows } from '../../bulk/failed.js';
 import { reporting, unpaged, type BulkReport } from '../../bulk/report.js';
@@ -82,7 +82,7 @@ const newAttempt = (c: Cell): { new_attempt?: true } => (c.current.grade_matches
 async function headerOf(bytes: Buffer): Promise<string[]> {
   const { parse } = await import('csv-parse/sync');
   try {
-    const rows = parse(bytes, { bom: true, to_line: 1, relax_column_count: true }) as string[][];
+    const rows = parse(bytes, { bom: true, delimiter: delimiterOf(bytes), to_line: 1, relax_column_count: true }) as string[][];
     return (rows[0] ?? []).map((h) => unguardCell(h).trim().toLowerCase());
   } catch {
     return [];

@@ -222,7 +222,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     client: () => (clientPromise ??= buildClient(ctx, { pageCursor: deps.pageCursor, dryRun, audit: deps.audit, trail })),
     limiter: () => (pace ??= new RateLimiter({ maxConcurrency: DEFAULT_CONCURRENCY })),
     pageLimit: () => (globals.all ? undefined : (globals.limit ?? globals.perPage)),
-    prompter: async () => pausingActivity(deps.prompter ?? (await import('./prompter.js')).inquirerPrompter, ctx.activity),
+    prompter: async () => pausingActivity(deps.prompter ?? (await import('./prompter.js')).terminalPrompter(io.color && globals.color), ctx.activity),
 
     async derive(over, derived) {
       const mock = mockMode ? await ctx.mock() : deps.mock;

@@ -24,15 +24,25 @@ export interface PromptStreams {
  * Prompts on a terminal. A confirmation answered "no" rejects, as Ctrl-C at it does: either way the
  * person stopped the command before it did anything, and the error handler gives that its exit code.
  */
-export function promptOn(streams: PromptStreams): Prompter {
+export function promptOn(streams: PromptStreams, { color = true }: { color?: boolean } = {}): Prompter {
   const context = { ...(streams.input ? { input: streams.input } : {}), ...(streams.output ? { output: streams.output } : {}) };
+  // Inquirer colours by NO_COLOR and the terminal alone: --no-color is one switch with NO_COLOR.
+  const theme = color ? {} : { theme: PLAIN };
   return {
-    secret: (message) => password({ message, mask: true }, context),
+    secret: (message) => password({ message, mask: true, ...theme }, context),
     async confirm(message) {
-      if (!(await confirm({ message, default: false }, context))) throw new CancelledError();
+      if (!(await confirm({ message, default: false, ...theme }, context))) throw new CancelledError();
       return true;
     },
   };
 }
 
-export const inquirerPrompter: Prompter = promptOn({});
+const same = (text: string) => text;
+/** Inquirer's theme with every style left as the text. */
+const PLAIN = {
+  prefix: { idle: '?', done: '✔' },
+  style: { answer: same, message: same, error: same, defaultAnswer: same, help: same, highlight: same, key: same },
+};
+
+/** The process's own terminal, coloured or not as the command line says. */
+export const terminalPrompter = (color: boolean): Prompter => promptOn({}, { color });

@@ -38,10 +38,18 @@ export function promptOn(streams: PromptStreams, { color = true }: { color?: boo
 }
 
 const same = (text: string) => text;
-/** Inquirer's theme with every style left as the text. */
+/** Inquirer's default theme (@inquirer/core's theme.js) without its colours: the same words and marks. */
 const PLAIN = {
   prefix: { idle: '?', done: '✔' },
-  style: { answer: same, message: same, error: same, defaultAnswer: same, help: same, highlight: same, key: same },
+  style: {
+    answer: same,
+    message: same,
+    error: (text: string) => `> ${text}`,
+    defaultAnswer: (text: string) => `(${text})`,
+    help: same,
+    highlight: same,
+    key: (text: string) => `<${text}>`,
+  },
 };
 
 /** The process's own terminal, coloured or not as the command line says. */

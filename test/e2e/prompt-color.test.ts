@@ -35,6 +35,9 @@ describe.skipIf(!hasScript)('the confirmation prompt', () => {
     ['--no-color', ['--no-color'], {}],
     ['NO_COLOR', [], { NO_COLOR: '1' }],
   ])('has no colour with %s', async (_what, flags, extra) => {
-    expect(await prompt(flags, extra)).not.toMatch(SGR);
+    const screen = await prompt(flags, extra);
+    expect(screen).not.toMatch(SGR);
+    // The same words and marks as the coloured prompt.
+    expect(screen).toContain('? Delete user 7 (Sam Student, sam) from account 1? (y/N)');
   });
 });

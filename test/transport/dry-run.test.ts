@@ -34,8 +34,10 @@ describe('createDryRun', () => {
     const dryRun = createDryRun();
     const client = new ApiClient({ baseUrl: 'https://lms.example.edu', token: 'secret-token', transport: dryRun.wrap(transport), asUser: '5' });
     await expect(client.request('users.create', { account_id: 1, user: { name: 'Ada' }, pseudonym: { unique_id: 'ada', password: 'pw' } })).rejects.toBeInstanceOf(DryRunStop);
-    // The masquerade check is a read, and it went out.
-    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(['GET https://lms.example.edu/api/v1/users/5']);
+    // The masquerade check is a read, and it went out; so did the dry run's check of the account the
+    // user would be made in, as the masqueraded user.
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(['GET https://lms.example.edu/api/v1/users/5', 'GET https://lms.example.edu/api/v1/accounts/1?as_user_id=5']);
+    expect(dryRun.checked).toEqual({ method: 'GET', url: '/api/v1/accounts/1', status: 200 });
     const preview = previewRequest(dryRun.stopped!);
     expect(preview).toEqual({
       method: 'POST',

@@ -12,8 +12,9 @@ beforeAll(ensureBuilt);
 
 /** The prompt of `users delete` on a pseudo-terminal, answered "n". */
 async function prompt(flags: string[], extra: Record<string, string>): Promise<string> {
-  // Node reads NO_COLOR as set whatever its value: left out, not emptied, where colour is wanted.
-  const { NO_COLOR: _set, ...inherited } = { ...process.env, ...env };
+  // Node reads NO_COLOR as set whatever its value, and colours nothing under a CI variable or
+  // without TERM: left out, and TERM named, so the terminal is one that colours.
+  const { NO_COLOR: _set, CI: _ci, ...inherited } = { ...process.env, ...env, TERM: 'xterm-256color' };
   const command = [process.execPath, bin, '--mock', ...flags, 'users', 'delete', '7', '--account', '1'].map(quote).join(' ');
   const r = await execa('script', ['-qec', command, '/dev/null'], {
     env: { ...inherited, LMS_MOCK_DB: join(dir, 'mock.db'), ...extra },

@@ -14,7 +14,8 @@ beforeAll(ensureBuilt);
 async function prompt(flags: string[], extra: Record<string, string>): Promise<string> {
   // Node reads NO_COLOR as set whatever its value, and colours nothing under a CI variable or
   // without TERM: left out, and TERM named, so the terminal is one that colours.
-  const { NO_COLOR: _set, CI: _ci, ...inherited } = { ...process.env, ...env, TERM: 'xterm-256color' };
+  const all: Record<string, string | undefined> = { ...process.env, ...env, TERM: 'xterm-256color' };
+  const { NO_COLOR: _set, CI: _ci, ...inherited } = all;
   const command = [process.execPath, bin, '--mock', ...flags, 'users', 'delete', '7', '--account', '1'].map(quote).join(' ');
   const r = await execa('script', ['-qec', command, '/dev/null'], {
     env: { ...inherited, LMS_MOCK_DB: join(dir, 'mock.db'), ...extra },

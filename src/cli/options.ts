@@ -3,6 +3,7 @@
 // list, the value's type and range, and its default. commander, apply and lms mcp read this instead
 // of the flag's syntax, and one function turns a given value into the type the verb receives, with
 // one message for a bad value wherever it came from (a command line, a tool's input, a file).
+import { formatBytes } from '../bytes.js';
 import { UsageError } from '../errors.js';
 
 /** One flag as a command declares it (commands declare flags as a record; see define.ts). */
@@ -179,18 +180,12 @@ export function compileOption(spec: OptionSpec): CompiledOption {
 /** Every option of a verb, compiled. */
 export const compileOptions = (specs: readonly OptionSpec[] | undefined): CompiledOption[] => (specs ?? []).map(compileOption);
 
-/** `1 byte`, `512 KiB`, `2 GiB`: a size as a person would write it. */
-function bytes(n: number): string {
-  if (n === 1) return '1 byte';
-  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) if (n % size === 0) return `${n / size} ${unit}`;
-  return `${n} bytes`;
-}
 
 /** What a number option takes, in words: `a whole number of seconds from 1 to 3600`. */
 function describeNumber(option: Pick<CompiledOption, 'type' | 'min' | 'max'> & { unit?: string }): string {
   const { min, max, unit } = option;
   if (option.type === 'size') {
-    const range = min !== undefined && max !== undefined ? ` from ${bytes(min)} to ${bytes(max)}` : min !== undefined ? ` of at least ${bytes(min)}` : max !== undefined ? ` of at most ${bytes(max)}` : '';
+    const range = min !== undefined && max !== undefined ? ` from ${formatBytes(min)} to ${formatBytes(max)}` : min !== undefined ? ` of at least ${formatBytes(min)}` : max !== undefined ? ` of at most ${formatBytes(max)}` : '';
     return `a size${range}, such as 1048576, 512k or 100m`;
   }
   const what = `${option.type === 'integer' ? 'a whole number' : 'a number'}${unit ? ` of ${unit}` : ''}`;

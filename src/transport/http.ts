@@ -20,6 +20,7 @@
 // the pending cleartext is handed to SSL_write (test/e2e/https.test.ts counts requests server-side).
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { SecureContext } from 'node:tls';
+import { formatBytes } from '../bytes.js';
 import { FailureError, NetworkError, UsageError } from '../errors.js';
 import { CERTIFICATE_ERROR } from '../net.js';
 import { redactText, redactUrl } from '../redact.js';
@@ -155,7 +156,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       const tooLarge = (res: IncomingMessage) => {
         clearTimeout(timer);
         const sent = req.method === 'GET' ? '' : ' (the request itself was sent)';
-        const limit = `larger than ${sizeOf(maxBody)}, the most lms reads of one answer`;
+        const limit = `larger than ${formatBytes(maxBody)}, the most lms reads of one answer`;
         reject(
           new FailureError(`${shown()}: the instance's answer is ${limit}; the rest was not read${sent}`, {
             hint: "no answer of the API is that large: check the profile's URL; "
@@ -266,13 +267,6 @@ export function maxBodyOf(value: string | undefined): number {
     });
   }
   return bytes;
-}
-
-function sizeOf(n: number): string {
-  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
-    if (n >= size && n % size === 0) return `${n / size} ${unit}`;
-  }
-  return `${n} bytes`;
 }
 
 function safeHost(url: string): string {

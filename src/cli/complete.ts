@@ -107,12 +107,12 @@ async function valuesFor(words: string[], deps: Omit<Deps, 'io'>, options: Compl
   const identity = ctx.mockMode
     ? ['mock', globals.mockDb ?? deps.env.LMS_MOCK_DB ?? '', ...caller]
     : ['remote', globals.profile ?? (deps.env.LMS_PROFILE || (await ctx.profiles()).current()) ?? '', deps.env.LMS_BASE_URL ?? '', ...caller];
-  const file = join(dir, `${createHash('sha256').update(JSON.stringify([identity, target.kind, context])).digest('hex').slice(0, 32)}.json`);
+  const file = cacheFile(dir, [identity, target.kind, context]);
   let values = readCache(file, now(), options.cacheMs ?? COMPLETE_CACHE_MS);
   if (!values) {
     // An instance out of reach (refused, or no answer in time) is not asked again for a minute, whatever is
     // completed: every TAB would wait for it again.
-    const unreachable = join(dir, `${createHash('sha256').update(JSON.stringify(['unreachable', identity])).digest('hex').slice(0, 32)}.json`);
+    const unreachable = cacheFile(dir, ['unreachable', identity]);
     if (readCache(unreachable, now(), options.cacheMs ?? COMPLETE_CACHE_MS)) return [];
     attempt.failed = () => writeCache(dir, unreachable, now(), []);
     try {
@@ -126,6 +126,11 @@ async function valuesFor(words: string[], deps: Omit<Deps, 'io'>, options: Compl
     writeCache(dir, file, now(), values);
   }
   return values.filter(([id]) => id.startsWith(target.prefix));
+}
+
+/** The file in `dir` that keeps the answer for `key`, hashed into its name: no token is kept. */
+function cacheFile(dir: string, key: unknown[]): string {
+  return join(dir, `${createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32)}.json`);
 }
 
 /** bash hands `--course=7` over as three words: `--course`, `=`, `7`. */

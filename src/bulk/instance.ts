@@ -1,8 +1,9 @@
 // Which instance, in which state, a bulk job runs against: what its journal is bound to.
 import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../client/client.js';
+import { readBody } from '../client/parse.js';
 import { pathOf, route } from '../spec/routes.js';
-import { bodyText, INSTANCE_HEADER } from '../transport/types.js';
+import { INSTANCE_HEADER } from '../transport/types.js';
 
 export interface Instance {
   /** Where: the base URL, or the mock's database file. */
@@ -26,7 +27,8 @@ export async function identifyInstance(ctx: Context, client: ApiClient): Promise
   const where = ctx.mockMode ? `mock:${(await ctx.mock()).path}` : client.baseUrl;
   let self: number | undefined;
   try {
-    const id = (JSON.parse(bodyText(res.body)) as { id?: unknown } | null)?.id;
+    const answer = readBody(res);
+    const id = typeof answer === 'object' && answer !== null ? (answer as { id?: unknown }).id : undefined;
     if (typeof id === 'number') self = id;
   } catch {
     // Who the caller is only sharpens what a job reads back; an answer without it leaves it unknown.

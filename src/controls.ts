@@ -22,9 +22,10 @@ export function codePoint(c: string): string {
   return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** `\u0085`, as JSON and JavaScript write the character. */
-function escapeOf(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+/** `\u0085`, as JSON and JavaScript write the character; `\u{e0001}` beyond the first plane. */
+export function escapeOf(c: string): string {
+  const code = c.codePointAt(0)!;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /**

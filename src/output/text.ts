@@ -2,6 +2,7 @@
 // reads it with these rather than trusting the documented type: real instances send nulls, leave
 // out optional fields, send ids and numbers as strings, and lists of bare ids where another
 // instance sends objects. Whatever arrives renders as text; nothing renders as `undefined`.
+import { escapeOf } from '../controls.js';
 import { isRecord, type JsonRecord } from './fields.js';
 
 /** A value as one line of text: null and undefined empty, a record by what names it, a list joined. */
@@ -78,12 +79,6 @@ function spells(text: string, at: number): boolean {
   const before = /(\p{L})\p{M}*$/u.exec(text.slice(Math.max(0, at - 8), at))?.[1];
   const after = /^\p{L}/u.exec(text.slice(at + 1, at + 3))?.[0];
   return joinable(before) && joinable(after);
-}
-
-/** `\u202e`, as JSON writes it; `\u{e0001}` beyond the first plane. */
-function escapeOf(c: string): string {
-  const code = c.codePointAt(0)!;
-  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /**

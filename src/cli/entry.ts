@@ -3,7 +3,7 @@ import { ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { systemIO } from '../io/streams.js';
 import type { Deps } from './context.js';
 import { formatError, handleError, toLmsError } from './handle-error.js';
-import { buildProgram, jsonErrorsRequested, runPlainLine, synonymOf, type ProgramState } from './program.js';
+import { buildProgram, jsonErrorsRequested, synonymOf, type ProgramState } from './program.js';
 
 
 export async function run(argv: string[], deps?: Partial<Deps>): Promise<number> {
@@ -27,7 +27,6 @@ export async function run(argv: string[], deps?: Partial<Deps>): Promise<number>
   };
   if (!deps?.io) process.once('SIGINT', interrupted);
   try {
-    if (await runPlainLine(full, state, argv)) return ExitCode.ok;
     const program = await buildProgram(full, state, argv);
     if (argv.length === 0) {
       program.outputHelp();

@@ -1,6 +1,5 @@
-// The command line: a plain line read from the command model (direct.ts), any other by commander's
-// tree (commander-tree.ts, loaded only then), and the runner that gives a command its context and
-// renders what it returns.
+// The command line: commander's tree (commander-tree.ts) built from the command model, and the runner
+// that gives a command its context and renders what it returns.
 import type { Command } from 'commander';
 import { commandModel, lazyNouns, topLevelCommands, topLevelNames } from '../commands/index.js';
 import { closest } from '../closest.js';
@@ -8,8 +7,7 @@ import { UsageError } from '../errors.js';
 import type { AuditScope } from '../audit/trail.js';
 import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
-import { dryRunOf, flagNames, isNoun, loadNoun, verbNamed, wordOf, type NounSpec, type Runner } from './command.js';
-import { readDirect } from './direct.js';
+import { flagNames, isNoun, loadNoun, verbNamed, type NounSpec, type Runner } from './command.js';
 import { takesValue } from './options.js';
 import { check, run } from './invoke.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
@@ -53,7 +51,7 @@ export function jsonErrorsRequested(argv: readonly string[], env: NodeJS.Process
  * the others appear by name and summary, which is all `lms --help` shows. Without `argv` (or when
  * it names no noun) every noun is loaded.
  */
-export async function buildProgram(deps: Deps, state: ProgramState, argv?: string[], runnerOf: RunnerOf = runnerFor): Promise<Command> {
+export async function buildProgram(deps: Deps, state: ProgramState, argv?: string[]): Promise<Command> {
   const { io } = deps;
   const { Command, globalOption, register, registerChild } = await import('./commander-tree.js');
   const program = new Command('lms')
@@ -77,7 +75,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     facts.timeoutGiven = action.getOptionValueSourceWithGlobals('timeout') === 'cli';
     facts.audit = cliScope(action);
   });
-  const runner = runnerOf(deps, state, facts);
+  const runner = runnerFor(deps, state, facts);
 
   const found = argv && nounNamed(argv);
   const named = found && found.noun;
@@ -92,29 +90,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
   return program;
 }
 
-/**
- * A plain line (`lms users list --account 1 -o json`) runs its verb as read from the command model
- * (direct.ts), with no program built; false when the line is commander's to read (buildProgram).
- */
-export async function runPlainLine(deps: Deps, state: ProgramState, argv: string[], runnerOf: RunnerOf = runnerFor): Promise<boolean> {
-  const found = nounNamed(argv);
-  if (!found?.noun) return false;
-  const line = readDirect(argv, await loadNoun(found.noun), found.at);
-  if (!line) return false;
-  // As the preAction hook would say it for the same line.
-  state.jsonErrors = (line.globals.output ?? deps.env.LMS_OUTPUT) === 'json';
-  const audit: AuditScope = { surface: 'cli', verb: `lms ${found.noun.name} ${wordOf(line.spec)}` };
-  const dryRun = dryRunOf(line.spec);
-  const runner = runnerOf(deps, state, { timeoutGiven: line.timeoutGiven, audit });
-  await runner(line.spec, { args: line.args as string[], options: line.options }, dryRun && line.options.dryRun === true ? dryRun : undefined, line.globals);
-  return true;
-}
-
-/** Makes the runner of a line: runnerFor, or a test's, which sees what each reading hands the verb. */
-export type RunnerOf = (deps: Deps, state: ProgramState, facts: LineFacts) => Runner;
-
 /** What the runner reads of the line besides the verb's options. */
-export interface LineFacts {
+interface LineFacts {
   /** --timeout was given, not defaulted: a wait that is not one request's (a login's, for a person at a browser) has a default of its own. */
   timeoutGiven: boolean;
   /** The verb the audit log names for this run's writes. */

@@ -3,6 +3,7 @@
 //   node bench/lines.mjs                 every benchmark on both lines
 //   node bench/lines.mjs --only run      the start-up benchmark only (run, import, grade, scale, apply, mcp, jq, pseudonyms)
 //   node bench/lines.mjs --lines 20,22,24
+//   node bench/lines.mjs --against REF   the start-up benchmark paired with a build of a git ref (see run.mjs)
 // Figures go to stdout as each benchmark prints them, and to bench/results/<benchmark>-node<N>.json.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -11,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { values: flags } = parseArgs({ options: { only: { type: 'string' }, lines: { type: 'string' } } });
-const benchmarks = ['run', 'import', 'grade', 'scale', 'apply', 'mcp', 'jq', 'pseudonyms'].filter((name) => !flags.only || flags.only.split(',').includes(name));
+const { values: flags } = parseArgs({ options: { only: { type: 'string' }, lines: { type: 'string' }, against: { type: 'string' } } });
+const benchmarks = (flags.against ? ['run'] : ['run', 'import', 'grade', 'scale', 'apply', 'mcp', 'jq', 'pseudonyms']).filter((name) => !flags.only || flags.only.split(',').includes(name));
 const current = Number(process.versions.node.split('.')[0]);
 const majors = flags.lines ? flags.lines.split(',').map(Number) : [...new Set([current, 24])];
 const out = join(root, 'bench', 'results');
@@ -29,7 +30,7 @@ for (const major of majors) {
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   for (const name of benchmarks) {
     console.log(`\n## ${name} on Node ${version}\n`);
-    const run = spawnSync(node, [join(root, 'bench', `${name}.mjs`), '--out', join(out, `${name}-node${major}.json`)], { stdio: 'inherit', cwd: root });
+    const run = spawnSync(node, [join(root, 'bench', `${name}.mjs`), '--out', join(out, `${name}-node${major}.json`), ...(flags.against && name === 'run' ? ['--against', flags.against] : [])], { stdio: 'inherit', cwd: root });
     if (run.status !== 0) failed = true;
   }
 }

@@ -6,6 +6,8 @@
 //   node bench/run.mjs --machine-ca  keep NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, CURL_CA_BUNDLE (unset by default)
 //   node bench/run.mjs --only help   only the cases whose name contains "help" (the floor, and each one's twin, always run)
 //   node bench/run.mjs --only uploads   only the server's memory under uploads (and the floor)
+//   node bench/run.mjs --against REF    each lms case also run on a build of the git ref REF, and this
+//                                    build's median over REF's reported (budget 1.10x): a regression guard
 //
 // Every case is a spawned process timed from spawn to exit (wall clock). The floor is bare
 // `node -e 0`. A budget is a ratio of a case's median, measured in the same run, to the median of
@@ -20,7 +22,7 @@
 // Then the memory of `lms mock serve` under 4 concurrent 50 MiB uploads, unauthorized and
 // authorized (bench/uploads.mjs), against 1.5 × (its idle RSS + the body budget it is configured with).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +43,7 @@ const { values: flags } = parseArgs({
     strict: { type: 'boolean', default: false },
     // Keep the machine's CA variables: a desktop sets none, so they are unset by default.
     'machine-ca': { type: 'boolean', default: false },
+    against: { type: 'string' },
     out: { type: 'string', default: join(root, 'bench', 'results.json') },
   },
 });
@@ -168,6 +171,31 @@ const cases = [
   },
 ];
 
+/** Against a ref: the most this build's median may be over the ref's, for each case with a budget. */
+const AGAINST_BUDGET = 1.1;
+const refLms = flags.against ? buildRef(flags.against) : undefined;
+if (refLms) {
+  for (const c of cases.filter((c) => c.budget !== undefined && c.args[0] === lms)) {
+    const ref = { ...c, name: `${c.name} @ ${flags.against}`, args: [refLms, ...c.args.slice(1)], budget: undefined, twin: undefined, memoryMb: undefined, check: undefined };
+    // Its own compile cache: two builds sharing one would each find the other's entries stale.
+    Object.defineProperty(ref, 'env', { get: () => ({ ...c.env, LMS_CACHE_DIR: join(scratch, 'ref-cache') }) });
+    cases.push(ref);
+    c.ref = ref.name;
+  }
+}
+
+/**
+ * A build of `ref` in a worktree of its own under the scratch directory, with this checkout's
+ * node_modules (a ref whose lockfile differs is measured on today's packages); its launcher's path.
+ */
+function buildRef(ref) {
+  const dir = join(scratch, 'ref');
+  exec(`check out ${ref}`, 'git', ['-C', root, 'worktree', 'add', '--detach', dir, ref]);
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  exec(`build ${ref}`, node, [join(dir, 'scripts', 'build.mjs')], {}, dir);
+  return join(dir, 'bin', 'lms');
+}
+
 /** What `lms --mock users list` printed, which its twin must print too. */
 let listed;
 
@@ -231,6 +259,8 @@ try {
     r.against = twin ? 'twin' : 'floor';
     const overMemory = r.memoryMb !== undefined && r.peakMb !== undefined && r.peakMb > r.memoryMb;
     if (r.budget !== undefined) r.status = r.ratio <= r.budget && !overMemory ? 'PASS' : 'OVER';
+    const ref = r.ref === undefined ? undefined : results.find((t) => t.name === r.ref);
+    if (ref) r.againstRef = round2(r.median / ref.median);
   }
 
   printTable(results);
@@ -239,6 +269,11 @@ try {
     const memory = r.memoryMb === undefined ? '' : `, ${r.peakMb ?? '?'} MB peak (budget ${r.memoryMb} MB)`;
     const of = r.against === 'twin' ? `its twin (${r.twin})` : 'the floor';
     console.log(`${r.status} ${r.name}: ${r.ratio.toFixed(2)}x of ${of} (budget ${r.budget}x)${memory}`);
+  }
+  for (const r of results.filter((r) => r.againstRef !== undefined)) {
+    const status = r.againstRef <= AGAINST_BUDGET ? 'PASS' : 'OVER';
+    if (status === 'OVER') over.push(r);
+    console.log(`${status} ${r.name}: ${r.againstRef.toFixed(2)}x of ${flags.against} (budget ${AGAINST_BUDGET}x)`);
   }
 
   const uploads = !flags.only || 'uploads'.includes(flags.only) ? await uploadMemory({ lms, env: baseEnv }) : undefined;
@@ -268,6 +303,7 @@ try {
 } finally {
   await server?.stop();
   await tlsServer?.stop();
+  if (refLms) spawnSync('git', ['-C', root, 'worktree', 'remove', '--force', join(scratch, 'ref')]);
   rmSync(scratch, { recursive: true, force: true });
 }
 
@@ -289,8 +325,8 @@ function peakMb(c) {
 }
 
 /** An untimed run that must succeed; returns its output. */
-function exec(label, cmd, args, env) {
-  const result = spawnSync(cmd, args, { env: { ...baseEnv, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+function exec(label, cmd, args, env, cwd) {
+  const result = spawnSync(cmd, args, { cwd, env: { ...baseEnv, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   if (result.error) throw result.error;
   if (result.status !== 0) throw new Error(`${label}: \`${[cmd, ...args].join(' ')}\` exited ${result.status ?? result.signal}\n${result.stderr}`);
   return result;
@@ -303,6 +339,7 @@ function summarise(c, ms) {
     command: [c.cmd === node ? 'node' : c.cmd, ...c.args.map((a) => (a === lms ? 'bin/lms' : a))].join(' '),
     budget: c.budget,
     twin: c.twin,
+    ref: c.ref,
     memoryMb: c.memoryMb,
     median: round2(quantile(sorted, 0.5)),
     p90: round2(quantile(sorted, 0.9)),

@@ -216,7 +216,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     keychain: once(() => (deps.keychain ? Promise.resolve(deps.keychain) : import('../config/keychain.js').then((m) => m.osKeychain()))),
     tokenSession: once(() => openSession(ctx)),
     mock: once(() =>
-      deps.mock ? Promise.resolve(deps.mock) : import('../mock/runtime.js').then(async (m) => m.loadMock(globals.mockDb ?? (await m.defaultMockDbPath(env)), env)),
+      deps.mock ? Promise.resolve(deps.mock) : import('../mock/runtime.js').then(async (m) => saidIfRebuilt(await m.loadMock(globals.mockDb ?? (await m.defaultMockDbPath(env)), env), ctx.warn)),
     ),
     // The dry run, if any, has started by now: it refuses to start once this has been asked.
     client: () => (clientPromise ??= buildClient(ctx, { pageCursor: deps.pageCursor, dryRun, audit: deps.audit, trail })),
@@ -435,4 +435,11 @@ async function profileTokenClient(ctx: Context, name: string, profile: Profile) 
   const wrap = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace }), ctx.activity);
   const caFile = profile.caFile ? { path: profile.caFile, source: `profile "${name}"` } : undefined;
   return instanceClient({ baseUrl: profile.url, insecure, timeoutSeconds: globals.timeoutSeconds, trace, wrap, env, caFile });
+}
+
+/** Once, as the mock opens: a database another lms made was rebuilt, and what became of its rows. */
+function saidIfRebuilt(mock: MockRuntime, warn: (message: string) => void): MockRuntime {
+  if (mock.rebuilt === 'carried') warn(`the mock database ${mock.path} was made by another version of lms; its rows were carried into this version's schema`);
+  if (mock.rebuilt === 'reseeded') warn(`the mock database ${mock.path} was made by another version of lms whose rows do not fit this version's schema, so the seeded school was loaded in their place`);
+  return mock;
 }

@@ -31,6 +31,8 @@ export interface MockRuntime {
   path: string;
   /** Opening created and seeded the database: it holds nothing anyone could lose. */
   created: boolean;
+  /** Opening rebuilt a database another lms made (see openDatabase): its rows carried over, or the school seeded again. */
+  rebuilt?: 'carried' | 'reseeded';
   /** What in-process callers use: the mock, with the faults of LMS_MOCK_FAULTS if set (and the User-Agent rule, when opened with it). */
   handler: MockHandler;
   /** The mock without injected faults or the User-Agent rule (`lms mock serve` applies its own on top). */
@@ -109,7 +111,7 @@ export function openMock(path: string, env: NodeJS.ProcessEnv, seed?: SeedSchool
   const tickMs = jobTick(env);
   const now = env.LMS_MOCK_NOW || undefined;
   const clock = () => now ?? isoNow();
-  const { db, created } = openDatabase(path, mockSchema, (d) => {
+  const { db, created, rebuilt } = openDatabase(path, mockSchema, (d) => {
     if (!seed) throw new SeedNeeded();
     seed(d, { clock: clock() });
   });
@@ -117,7 +119,7 @@ export function openMock(path: string, env: NodeJS.ProcessEnv, seed?: SeedSchool
   const base = createMockHandler({ db, now, jobs, viewRebuildMs });
   const faulty = faults && hasFaults(faults) ? inProcess(withFaults(base, faults)) : base;
   const handler = options.requireUserAgent ? requireUserAgent(faulty) : faulty;
-  return { db, path, created, handler, base, faults, jobs, now: clock };
+  return { db, path, created, rebuilt, handler, base, faults, jobs, now: clock };
 }
 
 /** LMS_MOCK_JOB_TICK_MS: the pause between slices of a background job (0 runs them back to back). */

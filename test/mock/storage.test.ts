@@ -8,24 +8,63 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { contentDisposition, safeFileName } from '../../src/mock/areas/files/handlers.js';
 import { openSqlite } from '../../src/mock/db/driver.js';
-import { loadMock } from '../../src/mock/runtime.js';
+import { loadMock, type MockRuntime } from '../../src/mock/runtime.js';
+import { run } from '../../src/cli/entry.js';
+import { fakeIO } from '../helpers/fake-io.js';
 import { clientFor, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
 import { value } from '../helpers/sql.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'lms-storage-'));
 
 describe('a mock database of another schema version', () => {
-  it('is rebuilt and seeded afresh, rows that reference each other included', async () => {
-    const path = join(scratch(), 'old.db');
+  /** A mock at `path` with a TA enrolled by hand, stamped as another lms's schema; `alter` changes it further. */
+  async function olderMock(path: string, alter: (db: MockRuntime['db']) => void = () => undefined): Promise<void> {
     const first = await loadMock(path, {});
     await clientFor(first, TOKENS.admin).ops.enrollments.enrollCourse({ course_id: 1, enrollment: { user_id: 10, type: 'TaEnrollment' } });
+    await clientFor(first, TOKENS.admin).ops.users.update({ id: 7, user: { name: 'Samantha Carried' } });
+    first.db.pragma('foreign_keys = OFF');
+    alter(first.db);
     first.db.pragma('user_version = 1');
     first.db.close();
+  }
+
+  it('is rebuilt with its rows carried over, columns it alone had left behind', async () => {
+    const path = join(scratch(), 'old.db');
+    await olderMock(path, (db) => db.exec('ALTER TABLE users ADD COLUMN retired_field TEXT; CREATE TABLE retired_table (x)'));
     const reopened = await loadMock(path, {});
-    expect(reopened.created).toBe(true);
-    expect(await statusOf(clientFor(reopened, TOKENS.admin).ops.users.get({ id: 7 }))).toBe('ok');
+    expect(reopened).toMatchObject({ created: false, rebuilt: 'carried' });
+    const admin = clientFor(reopened, TOKENS.admin);
+    expect((await admin.ops.users.get({ id: 7 })).name).toBe('Samantha Carried');
+    expect(value(reopened.db, `SELECT count(*) FROM enrollments WHERE course_id = 1 AND user_id = 10 AND type = 'TaEnrollment'`)).toBe(1);
+    // The full-text index is filled again from the carried rows, not copied.
+    const found = [];
+    for await (const user of admin.ops.users.list({ account_id: 1, search_term: 'Samantha' })) found.push(user.id);
+    expect(found).toEqual([7]);
+    expect(value(reopened.db, `SELECT count(*) FROM sqlite_master WHERE name = 'retired_table'`)).toBe(0);
     expect(reopened.db.pragma('foreign_keys')).toBe(1);
     reopened.db.close();
+    expect((await loadMock(path, {})).rebuilt).toBeUndefined();
+  });
+
+  it('is seeded afresh when its rows do not fit, and says so', async () => {
+    const path = join(scratch(), 'broken.db');
+    await olderMock(path, (db) => db.exec('UPDATE enrollments SET user_id = 999999 WHERE type = \'TaEnrollment\''));
+    const reopened = await loadMock(path, {});
+    expect(reopened).toMatchObject({ created: false, rebuilt: 'reseeded' });
+    expect((await clientFor(reopened, TOKENS.admin).ops.users.get({ id: 7 })).name).not.toBe('Samantha Carried');
+    reopened.db.close();
+  });
+
+  it('is said once, on stderr, by the command that opened it', async () => {
+    const path = join(scratch(), 'said.db');
+    await olderMock(path);
+    const said = async () => {
+      const io = fakeIO();
+      expect(await run(['--mock', 'users', 'get', '7', '-o', 'json'], { io, env: { LMS_MOCK_DB: path } })).toBe(0);
+      return io.stderrText();
+    };
+    expect(await said()).toMatch(/^warning: the mock database .*said\.db was made by another version of lms; its rows were carried into this version's schema\n$/);
+    expect(await said()).toBe('');
   });
 });
 

@@ -12,9 +12,19 @@ export interface Opened {
   db: Db;
   /** This call created and seeded the database (there was nothing in it to lose). */
   created: boolean;
+  /**
+   * The database was of another lms's schema: its rows were carried into this one's, or, where they
+   * did not fit it, the school was seeded again. Undefined when the schema was this lms's or new.
+   */
+  rebuilt?: 'carried' | 'reseeded';
 }
 
-/** A database new, or of another schema version than `schema`, is built anew and `initialise` fills it. */
+/**
+ * A new database is built and `initialise` fills it. One of another schema version (made by
+ * another lms) is built anew with its rows carried over, column by column where both schemas name
+ * the column; only when they do not fit (a column the new schema requires, a reference broken) is
+ * it seeded again, and `rebuilt` says which, for the caller to tell the user.
+ */
 export function openDatabase(path: string, schema: Schema, initialise: (db: Db) => void): Opened {
   if (path !== ':memory:') prepareLocation(path);
   let db: Db | undefined;
@@ -49,24 +59,27 @@ export function openDatabase(path: string, schema: Schema, initialise: (db: Db) 
     // (they can only be switched outside a transaction).
     db.pragma('foreign_keys = OFF');
     const opened = db;
-    const created = opened.transaction(() => {
+    const result = opened.transaction((): Omit<Opened, 'db'> => {
       const version = opened.pragma('user_version') as number;
-      if (version === schema.version) return false;
-      if (hasTables(opened) && !isMockDatabase(opened)) {
+      if (version === schema.version) return { created: false };
+      if (!hasTables(opened)) {
+        opened.exec(schema.text);
+        opened.pragma(`user_version = ${schema.version}`);
+        initialise(opened);
+        return { created: true };
+      }
+      if (!isMockDatabase(opened)) {
         throw new UsageError(`${path} is an SQLite database, but not an lms mock database; it was left untouched`, {
           hint: 'point --mock-db (or LMS_MOCK_DB) at a new file, or at one lms created',
         });
       }
-      // An lms mock database of another schema version is rebuilt.
-      dropAll(opened);
-      opened.exec(schema.text);
-      opened.pragma(`user_version = ${schema.version}`);
-      initialise(opened);
-      return true;
+      const carried = rebuild(opened, schema);
+      if (!carried) initialise(opened);
+      return { created: false, rebuilt: carried ? 'carried' : 'reseeded' };
     }, 'immediate');
     opened.pragma('foreign_keys = ON');
     if (path !== ':memory:') makePrivate(path);
-    return { db: opened, created };
+    return { db: opened, ...result };
   } catch (err) {
     db?.close();
     throw describeOpenError(err, path);
@@ -170,6 +183,44 @@ export function resetDatabase(db: Db, schema: Schema, initialise: (db: Db) => vo
     initialise(db);
   }, 'immediate');
   db.pragma('foreign_keys = ON');
+}
+
+/**
+ * The database built anew on `schema` with the rows it held: every table both schemas have gets
+ * the columns both name. Full-text indexes are filled again by the new schema's triggers as the
+ * rows go in, so they and their shadow tables are not copied. False, with the database left built
+ * and empty, when the rows do not fit.
+ */
+function rebuild(db: Db, schema: Schema): boolean {
+  const held = ordinaryTables(db).map((name) => ({ name, rows: db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[] }));
+  dropAll(db);
+  db.exec(schema.text);
+  db.pragma(`user_version = ${schema.version}`);
+  const now = new Set(ordinaryTables(db));
+  db.exec('SAVEPOINT carry_over');
+  try {
+    for (const { name, rows } of held) {
+      if (!now.has(name) || rows.length === 0) continue;
+      const columns = new Set((db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]).map((c) => c.name));
+      const kept = Object.keys(rows[0]).filter((c) => columns.has(c));
+      const insert = db.prepare(`INSERT INTO "${name}" (${kept.map((c) => `"${c}"`).join(', ')}) VALUES (${kept.map(() => '?').join(', ')})`);
+      for (const row of rows) insert.run(...kept.map((c) => row[c]));
+    }
+    if (db.prepare('PRAGMA foreign_key_check').all().length > 0) throw new Error('a carried row refers to one that is not there');
+    db.exec('RELEASE carry_over');
+    return true;
+  } catch {
+    db.exec('ROLLBACK TO carry_over');
+    db.exec('RELEASE carry_over');
+    return false;
+  }
+}
+
+/** The tables that hold rows of their own: not SQLite's, not a full-text index or its shadow tables. */
+function ordinaryTables(db: Db): string[] {
+  const tables = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string; sql: string | null }[];
+  const indexes = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? '')).map((t) => t.name);
+  return tables.filter((t) => !indexes.some((index) => t.name === index || t.name.startsWith(`${index}_`))).map((t) => t.name);
 }
 
 function dropAll(db: Db): void {

@@ -57,8 +57,8 @@ export function err(io: IOStreams, text: string): void {
 /**
  * The process's streams. A terminal gets Node's own stream (colours, width, spinners, prompts). A
  * file or a pipe is written with write(2), as Node itself writes them on Linux, without building
- * process.stdout: that stream brings net, tty and the stream machinery, about 3 ms of every
- * command's start, for text a single system call delivers. `onBrokenPipe` is what a reader that
+ * process.stdout: that stream brings net, tty and the stream machinery into every command's
+ * start, for text a single system call delivers. `onBrokenPipe` is what a reader that
  * went away (`| head`) means for stdout.
  */
 export function systemIO(env: NodeJS.ProcessEnv, noColorFlag: boolean, onBrokenPipe: () => void): IOStreams {
@@ -113,8 +113,8 @@ const LINUX_MEMORY_DEVICES = 1;
 /**
  * A descriptor written with write(2). With `hold`, what one turn of the event loop writes goes in
  * one call (up to `hold` bytes kept in one reused buffer, sent when full, when the turn ends, or on
- * `flush`): a listing writes a record at a time, and a call for each made 30,000 records 10-20%
- * slower than Node's stream; held as strings instead, they outlived the young generation and grew
+ * `flush`): a listing writes a record at a time, and a call for each made a long listing slower
+ * than Node's stream; held as strings instead, they outlived the young generation and grew
  * the heap. Where write(2) cannot serve (Windows, whose pipes Node writes asynchronously; a closed
  * descriptor; a pipe left non-blocking by whoever made it, which answers EAGAIN when full) the rest
  * goes through Node's stream, in order.

@@ -1,6 +1,6 @@
 // The mock's "now" as ISO 8601 text, exactly as Date#toISOString writes it. Not toISOString itself:
-// its first call in a process loads the local time zone (reading the tz database), a fifth of a
-// millisecond of every `--mock` command for a timestamp that is UTC anyway. The UTC fields need no zone.
+// its first call in a process loads the local time zone (reading the tz database), which every
+// `--mock` command would pay for a timestamp that is UTC anyway. The UTC fields need no zone.
 
 export function isoNow(ms: number = Date.now()): string {
   const d = new Date(ms);

@@ -23,7 +23,7 @@ import type { JqFilter, RenderOptions } from './formats.js';
  * writes JSON texts, each after a record separator (--seq), and the strings are unquoted here.
  */
 const RS = '\x1e';
-/** Records that have arrived go to jq together: a run of jq costs some 2 ms, as much as reading 200 records. */
+/** Records that have arrived go to jq together: each run of jq has a fixed cost, as much as reading many records. */
 const MAX_BATCH_RECORDS = 1000;
 const WAITING = Symbol('waiting');
 

@@ -51,8 +51,8 @@ export const areas: readonly MockArea[] = [
 ];
 
 /**
- * The schema's version as the build computed it from this same text (scripts/build.mjs): hashing
- * 33 KB of SQL is a millisecond of every `--mock` command. Undefined when run from source.
+ * The schema's version as the build computed it from this same text (scripts/build.mjs), so no
+ * `--mock` command hashes the whole schema's SQL. Undefined when run from source.
  */
 declare const __LMS_MOCK_SCHEMA_VERSION__: number | undefined;
 

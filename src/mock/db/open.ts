@@ -30,8 +30,8 @@ export function openDatabase(path: string, schema: Schema, initialise: (db: Db) 
   let db: Db | undefined;
   try {
     db = openSqlite(path);
-    // One call for the connection's settings: each statement prepared on its own is a fraction of
-    // a millisecond that every `--mock` command pays.
+    // One call for the connection's settings, which every `--mock` command makes, rather than a
+    // statement prepared for each.
     db.exec(
       [
         'PRAGMA busy_timeout = 10000',
@@ -40,7 +40,7 @@ export function openDatabase(path: string, schema: Schema, initialise: (db: Db) 
         // no crash or kill of lms loses one, but nothing waits for the disk. Waiting (NORMAL) cost a
         // command four flushes, every one of them writing a page view: the log's header and its
         // directory when the first write starts the log, the log and the database when the last
-        // connection folds the log in at exit (2 ms of a 40 ms listing). Only a power cut or an OS
+        // connection folds the log in at exit. Only a power cut or an OS
         // crash can lose or damage the latest writes, as with any test database (README).
         'PRAGMA synchronous = OFF',
         // SQLite's own default page cache (2 MB) whatever the driver's:

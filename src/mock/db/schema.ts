@@ -15,7 +15,7 @@ export interface Schema {
 /**
  * `version`: what versionOf gives for this text, when it is known already (the build computes it).
  * The text is then joined only when a database is built: opening one of this version needs only
- * the number, and every `--mock` command joined 33 KB of SQL it never read.
+ * the number, and every `--mock` command would join the whole schema's SQL and never read it.
  */
 export function schemaOf(parts: readonly string[], version?: number): Schema {
   let text: string | undefined;

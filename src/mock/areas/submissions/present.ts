@@ -12,8 +12,8 @@ import { briefUserJson } from '../users/handlers.js';
 import { userById } from '../users/repo.js';
 import { attemptsOf, commentsOf, gradedAttempt, type AttemptRow, type CommentRow, type SubmissionRow } from './repo.js';
 
-// Made on first use, one per zone: building a formatter for a named zone loads ICU's zone data
-// (about 20 ms), which a command that never dates a submission should not pay at start-up.
+// Made on first use, one per zone: building a formatter for a named zone loads ICU's zone data,
+// which a command that never dates a submission should not pay for at start-up.
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The day of a timestamp in a course's time zone (YYYY-MM-DD). */

@@ -304,7 +304,7 @@ async function buildClient(ctx: Context, { pageCursor, dryRun, audit, trail }: B
   const [{ ApiClient }, { resilient }, { trackedTransport }, { auditTrail }] = await Promise.all([
     import('../client/client.js'),
     import('../transport/resilient.js'),
-    import('../io/activity.js'),
+    import('../transport/tracked.js'),
     import('../audit/trail.js'),
   ]);
   const { globals } = ctx;
@@ -424,7 +424,7 @@ async function openSession(ctx: Context): Promise<TokenSession | undefined> {
 async function profileTokenClient(ctx: Context, name: string, profile: Profile) {
   const [{ resilient }, { trackedTransport }, { checkTokenTransport }, { instanceClient }] = await Promise.all([
     import('../transport/resilient.js'),
-    import('../io/activity.js'),
+    import('../transport/tracked.js'),
     import('../auth/oauth.js'),
     import('../auth/instance-client.js'),
   ]);

@@ -2,7 +2,6 @@
 // of gh: nothing for the first moment, so quick commands never flicker; only on a terminal, never
 // with NO_COLOR or --no-color; hidden while a prompt is open or a progress bar is drawn. ora is
 // loaded the first time a spinner is actually due, never at start-up.
-import type { Transport } from '../transport/types.js';
 import type { IOStreams, Output } from './streams.js';
 
 /** How long work runs before a spinner appears. */
@@ -144,21 +143,4 @@ export function createActivity(io: IOStreams, options: ActivityOptions): Activit
       hide();
     },
   };
-}
-
-/**
- * A transport whose every request is tracked: wrap the outermost transport (retries and back-off
- * included), so the spinner covers the whole wait for an answer. `Waiting for HOST` is the label.
- */
-export function trackedTransport(transport: Transport, activity: Activity): Transport {
-  if (activity === quietActivity) return transport;
-  return (req) => activity.track(transport(req), `Waiting for ${hostOf(req.url)}`);
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'the server';
-  }
 }

@@ -72,8 +72,7 @@ function verbOf(spec: CommandSpec<never>): Verb {
  * `named` picks verbs that declare nothing), and the fields they set between them.
  */
 export function kindVerbs(verbs: CommandSpec<never>[], named: { create?: string; remove?: string } = {}): KindVerbs {
-  const word = (spec: CommandSpec<never>) => spec.name.split(' ')[0];
-  const pick = (writes: 'create' | 'delete', name?: string) => verbs.find((v) => v.writes === writes) ?? (name ? verbs.find((v) => word(v) === name) : undefined);
+  const pick = (writes: 'create' | 'delete', name?: string) => verbs.find((v) => v.writes === writes) ?? (name ? verbs.find((v) => v.name === name) : undefined);
   const createSpec = pick('create', named.create);
   const removeSpec = pick('delete', named.remove);
   const create = createSpec && verbOf(createSpec);
@@ -99,7 +98,7 @@ export function kindVerbs(verbs: CommandSpec<never>[], named: { create?: string;
     for (const [name, value] of Object.entries(verb.sets)) {
       const known = fields.get(name);
       if (known) known.nullable ||= value === null;
-      else fields.set(name, { name, type: typeof value === 'boolean' ? 'boolean' : 'string', nullable: value === null, description: `set by ${verb.spec.name.split(' ')[0]}` });
+      else fields.set(name, { name, type: typeof value === 'boolean' ? 'boolean' : 'string', nullable: value === null, description: `set by ${verb.spec.name}` });
     }
   }
   return { create, updates, remove: removeSpec && verbOf(removeSpec), fields };

@@ -35,8 +35,10 @@ export type CommandResult =
   | { kind: 'none'; failure: LmsError };
 
 export interface CommandSpec<O = Record<string, unknown>> {
-  /** Name and positional arguments in commander syntax: `get <id>`, `upload <file>`. */
+  /** The verb's word: `get`, `upload`. */
   name: string;
+  /** Its positional arguments, in order: `get <id>` is `[{ name: 'id' }]`. */
+  args?: readonly ArgumentDeclaration[];
   summary: string;
   aliases?: string[];
   /** Built by `command()` from the command's options record, whose keys type `opts`. */
@@ -143,7 +145,7 @@ export async function loadModel(model: CommandModel): Promise<Verbs> {
 }
 
 /** A verb's or noun's word on the command line: `get <id>` is `get`. */
-export const wordOf = (spec: CommandSpec<never> | NounSpec): string => spec.name.split(' ')[0];
+export const wordOf = (spec: CommandSpec<never> | NounSpec): string => spec.name;
 
 /**
  * The verbs and nested nouns under a path of nouns (`['sections']`, `['outcomes', 'groups']`; none:
@@ -245,16 +247,30 @@ export function flagsOf(spec: CommandSpec<never>): OptionSpec[] {
   return [...(spec.options ?? []), ...(added ? [added] : [])];
 }
 
-/** A positional argument, as the verb's name gives it: `get <id>`, `[files...]`. */
+/** A positional argument as a verb declares it: required and single unless it says otherwise. */
+interface ArgumentDeclaration {
+  name: string;
+  optional?: true;
+  /** Takes every remaining word (the last argument only). */
+  variadic?: true;
+}
+
+/** A positional argument, as every surface reads it. */
 export interface ArgumentSpec {
   name: string;
   required: boolean;
   variadic: boolean;
 }
 
-/** The positional arguments of a verb, read from its name as commander reads them. */
-export function argumentsOf(spec: CommandSpec<never>): ArgumentSpec[] {
-  return [...spec.name.matchAll(/([<[])([^>\]]+?)(\.\.\.)?[>\]]/g)].map((m) => ({ name: m[2], required: m[1] === '<', variadic: m[3] !== undefined }));
+/** The positional arguments of a verb. */
+export function argumentsOf(spec: Pick<CommandSpec<never>, 'args'>): ArgumentSpec[] {
+  return (spec.args ?? []).map((a) => ({ name: a.name, required: a.optional !== true, variadic: a.variadic === true }));
+}
+
+/** The verb and its arguments in commander's syntax (`get <id>`, `delete [ids...]`), for commander and help. */
+export function usageOf(spec: Pick<CommandSpec<never>, 'name' | 'args'>): string {
+  const words = argumentsOf(spec).map((a) => (a.required ? `<${a.name}${a.variadic ? '...' : ''}>` : `[${a.name}${a.variadic ? '...' : ''}]`));
+  return [spec.name, ...words].join(' ');
 }
 
 /** `--course` and `-c`: the names a flag answers to, the long one first. */

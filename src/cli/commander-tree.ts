@@ -3,7 +3,7 @@
 // Loaded only when a line is commander's to read (help, a mistake, a line direct.ts leaves to it),
 // and for man pages: a plain line runs without it.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { defaultVerb, dryRunOf, flagsOf, isNoun, wordOf, type CommandSpec, type NounSpec, type Runner } from './command.js';
+import { defaultVerb, dryRunOf, flagsOf, isNoun, usageOf, wordOf, type CommandSpec, type NounSpec, type Runner } from './command.js';
 import type { GlobalFlag } from './global-flags.js';
 import { coerceValue, compileOption, type OptionSpec } from './options.js';
 
@@ -24,12 +24,12 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     // verb: its options and examples belong on the noun's help too, not one command away.
     const fallback = defaultVerb(spec);
     if (fallback) {
-      const verb = noun.commands.find((c) => c.name() === fallback.name.split(' ')[0])!;
+      const verb = noun.commands.find((c) => c.name() === fallback.name)!;
       noun.addHelpText('after', () => `\nWithout a command, \`lms ${spec.name}\` runs \`lms ${spec.name} ${verb.name()}\`:\n\n${verb.helpInformation()}${examplesText(fallback)}`);
     }
     return;
   }
-  const cmd = parent.command(spec.name, { isDefault: spec.isDefault }).description(spec.summary);
+  const cmd = parent.command(usageOf(spec), { isDefault: spec.isDefault }).description(spec.summary);
   for (const alias of spec.aliases ?? []) cmd.alias(alias);
   for (const [name, choices] of Object.entries(spec.argChoices ?? {})) {
     const argument = cmd.registeredArguments.find((a) => a.name() === name);
@@ -62,7 +62,7 @@ export function registerChild(parent: Command, spec: CommandSpec<never> | NounSp
  * when it has any, which one of them says as well as all.
  */
 function outline(parent: Command, spec: CommandSpec<never> | NounSpec): void {
-  const cmd = parent.command(spec.name).description(spec.summary);
+  const cmd = parent.command(isNoun(spec) ? spec.name : usageOf(spec)).description(spec.summary);
   for (const alias of spec.aliases ?? []) cmd.alias(alias);
   const option = isNoun(spec) ? undefined : (spec.options?.[0] ?? flagsOf(spec)[0]);
   if (option) cmd.addOption(commanderOption(option));

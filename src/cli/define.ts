@@ -2,7 +2,7 @@
 // the code reads (`{ loginId: { flags: '--login-id <login>', … } }`), and `opts` is typed from it.
 // The key must be the name commander gives the flag, checked by checkDeclaration for every verb of
 // the tree, so a renamed flag cannot leave code silently reading undefined.
-import type { CommandSpec } from './command.js';
+import { argumentsOf, type CommandSpec } from './command.js';
 import { UsageError } from '../errors.js';
 import { compileOption, type OptionSpec } from './options.js';
 
@@ -51,8 +51,7 @@ export function checkDeclaration(spec: CommandSpec<never>): void {
     const key = spec.optionKeys?.[i];
     if (key !== undefined && name !== key) throw new Error(`command "${spec.name}": option "${key}" is declared as "${flag.flags}", which is read as "${name}"`);
   });
-  // Arguments are named in `name` (`completion <shell>`, `get [id]`).
-  const args = [...spec.name.matchAll(/[<[]([^>\].]+)(?:\.\.\.)?[>\]]/g)].map((m) => m[1]);
+  const args = argumentsOf(spec).map((a) => a.name);
   for (const [what, record] of [['argChoices', spec.argChoices], ['argIds', spec.argIds]] as const) {
     for (const arg of Object.keys(record ?? {})) {
       if (!args.includes(arg)) throw new Error(`command "${spec.name}": ${what} names "${arg}", which is not one of its arguments (${args.join(', ') || 'none'})`);

@@ -6,7 +6,7 @@
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 import { err } from '../io/streams.js';
-import { declares, destroyingOptions, type CommandResult, type CommandSpec, type DryRun, type Invocation } from './command.js';
+import { argumentsOf, declares, destroyingOptions, type CommandResult, type CommandSpec, type DryRun, type Invocation } from './command.js';
 import type { Context } from './context.js';
 import { coerceValue, compileOptions, type OptionSpec } from './options.js';
 
@@ -76,9 +76,8 @@ function notAChoice(message: string, value: string, choices: readonly string[]):
   return new UsageError(`${message}. Allowed choices are ${choices.join(', ')}.`, { hint: near ? `did you mean ${near}?` : undefined, details: { code: 'commander.invalidArgument' } });
 }
 
-function checkArgs(spec: Pick<CommandSpec<unknown>, 'name' | 'argChoices'>, args: readonly unknown[]): void {
-  const declared = [...spec.name.matchAll(/([<[])([^>\].]+)(\.\.\.)?[>\]]/g)].map((m) => ({ name: m[2], required: m[1] === '<', variadic: m[3] !== undefined }));
-  declared.forEach((arg, i) => {
+function checkArgs(spec: Pick<CommandSpec<unknown>, 'args' | 'argChoices'>, args: readonly unknown[]): void {
+  argumentsOf(spec).forEach((arg, i) => {
     const value = args[i];
     if (arg.required && (value === undefined || (arg.variadic && Array.isArray(value) && value.length === 0))) {
       throw new UsageError(`missing required argument '${arg.name}'`, { details: { code: 'commander.missingArgument' } });

@@ -3,7 +3,7 @@
 // trimmed, a date moved to the instance's zone, a value the instance refused silently). The read is
 // an ordinary run of that verb, so the declared routes and the audit log see what it sends.
 import { sameValue, typeOf, type FieldType } from '../apply/fields.js';
-import { verbsAt, type CommandModel, type CommandSpec } from '../cli/command.js';
+import { argumentsOf, verbsAt, type CommandModel, type CommandSpec } from '../cli/command.js';
 import { compileOptions, type CompiledOption, type FieldSpec } from '../cli/options.js';
 import { route } from '../spec/routes.js';
 import type { Tool } from './tools.js';
@@ -11,7 +11,7 @@ import type { Tool } from './tools.js';
 /** The verb that reads one object of the tool's noun by its id (`lms sections get <id>`), if it has one. */
 export async function getVerbOf(model: CommandModel, tool: Tool): Promise<CommandSpec<never> | undefined> {
   const verbs = await verbsAt(model, tool.command.split(' ').slice(1, -1));
-  return verbs?.find((spec) => /^get <[^>.]+>$/.test(spec.name) && (spec.routes ?? []).some((id) => route(id).method === 'GET'));
+  return verbs?.find((spec) => spec.name === 'get' && isSingleId(spec) && (spec.routes ?? []).some((id) => route(id).method === 'GET'));
 }
 
 /**
@@ -60,4 +60,10 @@ function sentValue(option: CompiledOption, field: FieldSpec, given: unknown): Se
   if (type === 'boolean') return { type, value: String(given) === 'true' };
   if (type === 'list') return { type, value: (Array.isArray(given) ? given.map(String) : String(given).split(',')).map((v) => v.trim()).filter(Boolean) };
   return { type, value: typeof given === 'number' ? given : String(given) };
+}
+
+/** One required argument, one word: the id a get reads. */
+function isSingleId(spec: CommandSpec<never>): boolean {
+  const args = argumentsOf(spec);
+  return args.length === 1 && args[0].required && !args[0].variadic;
 }

@@ -2,7 +2,7 @@
 // (`users list` → users_list), its input schema built from the verb's arguments and flags, its
 // description from the verb's help. Nothing here lists a verb by hand but the nouns that are about
 // this machine rather than the instance (profiles, the mock, raw requests, the setup).
-import { destroysAlways, isNoun, sendsWrites, wordOf, type CommandModel, type CommandSpec, type Verbs } from '../cli/command.js';
+import { argumentsOf, destroysAlways, isNoun, sendsWrites, wordOf, type CommandModel, type CommandSpec, type Verbs } from '../cli/command.js';
 import { compileOption, type CompiledOption } from '../cli/options.js';
 import { route } from '../spec/routes.js';
 import { DATA_NOTICE, holdsPeoplesText } from './fence.js';
@@ -97,15 +97,13 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
   };
 
   const fileArgs = spec.fileArgs ?? {};
-  const args = [...spec.name.matchAll(/([<[])([^>\].]+)(\.\.\.)?[>\]]/g)];
-  args.forEach(([, bracket, argName, dots], index) => {
+  argumentsOf(spec).forEach(({ name: argName, required: isRequired, variadic }, index) => {
     const property = snake(argName);
-    const variadic = dots !== undefined;
     params.push({ property, to: 'arg', index, variadic });
-    if (fileArgs[argName] === 'read') return text(property, argName, bracket === '<');
+    if (fileArgs[argName] === 'read') return text(property, argName, isRequired);
     const choices = spec.argChoices?.[argName];
     add(property, variadic ? { type: 'array', items: { type: 'string' } } : { type: 'string', ...(choices ? { enum: [...choices] } : {}) });
-    if (bracket === '<') required.push(property);
+    if (isRequired) required.push(property);
   });
 
   for (const option of spec.options ?? []) {

@@ -16,7 +16,7 @@ const users: NounSpec = {
   aliases: ['u'],
   commands: [
     { name: 'list', summary: 'List users', aliases: ['ls'], options: [account, { flags: '--search <term>', description: "Search: name or email, e.g. 'ada'" }], run },
-    { name: 'get <id>', summary: 'Show one user', options: [account], argIds: { id: 'user' }, run },
+    { name: 'get', args: [{ name: 'id' }], summary: 'Show one user', options: [account], argIds: { id: 'user' }, run },
   ] satisfies CommandSpec<never>[],
 };
 const mock: NounSpec = {

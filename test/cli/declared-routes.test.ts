@@ -12,7 +12,7 @@ const tree = await loadAllNouns();
 
 function verb(path: string): CommandSpec<never> {
   const [noun, name] = path.split(' ');
-  const found = (tree.find((s) => s.name === noun) as NounSpec).commands.find((s) => s.name.split(' ')[0] === name);
+  const found = (tree.find((s) => s.name === noun) as NounSpec).commands.find((s) => s.name === name);
   if (!found || 'commands' in found) throw new Error(`no verb ${path}`);
   return found;
 }

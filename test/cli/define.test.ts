@@ -76,13 +76,13 @@ describe('command()', () => {
   });
 
   it('refuses choices for an argument the command does not have', () => {
-    expect(() => checkDeclaration(command({ name: 'completion <shell>', summary: 'x', argChoices: { shel: ['bash'] }, run: async () => undefined }) as CommandSpec<never>)).toThrow(
-      'command "completion <shell>": argChoices names "shel", which is not one of its arguments (shell)',
+    expect(() => checkDeclaration(command({ name: 'completion', args: [{ name: 'shell' }], summary: 'x', argChoices: { shel: ['bash'] }, run: async () => undefined }) as CommandSpec<never>)).toThrow(
+      'command "completion": argChoices names "shel", which is not one of its arguments (shell)',
     );
-    expect(() => checkDeclaration(command({ name: 'get [id]', summary: 'x', argIds: { user: 'user' }, run: async () => undefined }) as CommandSpec<never>)).toThrow(
-      'command "get [id]": argIds names "user", which is not one of its arguments (id)',
+    expect(() => checkDeclaration(command({ name: 'get', args: [{ name: 'id', optional: true }], summary: 'x', argIds: { user: 'user' }, run: async () => undefined }) as CommandSpec<never>)).toThrow(
+      'command "get": argIds names "user", which is not one of its arguments (id)',
     );
-    expect(() => checkDeclaration(command({ name: 'show [profile]', summary: 'x', argChoices: { profile: ['a'] }, run: async () => undefined }) as CommandSpec<never>)).not.toThrow();
+    expect(() => checkDeclaration(command({ name: 'show', args: [{ name: 'profile', optional: true }], summary: 'x', argChoices: { profile: ['a'] }, run: async () => undefined }) as CommandSpec<never>)).not.toThrow();
   });
 
   it('collects a repeatable flag and checks each value against its choices', async () => {

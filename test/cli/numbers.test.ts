@@ -3,7 +3,7 @@
 // are checked against the loaded tree, so a number flag added without a row, or a flag that takes a
 // count, a duration or a size but parses it by hand instead of declaring its type, fails here.
 import { describe, expect, it } from 'vitest';
-import type { CommandSpec, NounSpec } from '../../src/cli/command.js';
+import { argumentsOf, type CommandSpec, type NounSpec } from '../../src/cli/command.js';
 import { check } from '../../src/cli/invoke.js';
 import { compileOptions, type CompiledOption } from '../../src/cli/options.js';
 import { loadAllNouns } from '../../src/commands/index.js';
@@ -72,7 +72,7 @@ async function allVerbs(): Promise<Verb[]> {
   const verbs: Verb[] = [];
   const walk = (node: NounSpec | CommandSpec<never>, path: string[]) => {
     if ('commands' in node) for (const child of node.commands) walk(child, [...path, node.name]);
-    else verbs.push({ path: [...path, node.name.split(' ')[0]].join(' '), spec: node });
+    else verbs.push({ path: [...path, node.name].join(' '), spec: node });
   };
   for (const node of await loadAllNouns()) walk(node, []);
   return verbs;
@@ -82,7 +82,7 @@ const isNumber = (o: CompiledOption) => o.type === 'integer' || o.type === 'numb
 
 /** What the verb requires besides the flag: its arguments, and its required options with a value each. */
 function needs(spec: CommandSpec<never>, flag: string): { args: string[]; required: CompiledOption[]; valueOf: (o: CompiledOption) => string } {
-  const args = [...spec.name.matchAll(/<([^>.]+)(\.\.\.)?>/g)].map((m) => spec.argChoices?.[m[1]]?.[0] ?? '1');
+  const args = argumentsOf(spec).filter((a) => a.required).map((a) => spec.argChoices?.[a.name]?.[0] ?? '1');
   const required = compileOptions(spec.options).filter((o) => o.spec.required && o.long !== flag);
   return { args, required, valueOf: (o) => o.spec.choices?.[0] ?? '1' };
 }

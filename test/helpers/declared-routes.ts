@@ -76,7 +76,7 @@ const isNoun = (s: Verb | NounSpec): s is NounSpec => 'commands' in s;
 
 function watchTree(specs: (Verb | NounSpec)[], prefix: string[] = []): void {
   for (const spec of specs) {
-    const path = [...prefix, spec.name.split(' ')[0]];
+    const path = [...prefix, spec.name];
     if (isNoun(spec)) watchTree(spec.commands, path);
     else watchRun(spec, path.join(' '));
   }

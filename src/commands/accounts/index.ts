@@ -15,7 +15,7 @@ const listAccounts = command({
 });
 
 const getAccount = command({
-  name: 'get <id>',
+  name: 'get', args: [{ name: 'id' }],
   argIds: { id: 'account' },
   summary: 'Show one account',
   routes: ['accounts.get'],

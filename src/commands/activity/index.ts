@@ -60,7 +60,7 @@ const showActivity = command({
 });
 
 const hideItem = command({
-  name: 'hide <id>',
+  name: 'hide', args: [{ name: 'id' }],
   summary: 'Hide an item of your stream for good (later activity on it does not bring it back)',
   routes: ['users.hideStreamItem'],
   destroys: false,

@@ -39,7 +39,7 @@ const addAdmin = command({
 });
 
 const removeAdmin = command({
-  name: 'remove <user>',
+  name: 'remove', args: [{ name: 'user' }],
   summary: "Remove a user's admin role from an account (name the role unless it is AccountAdmin)",
   aliases: ['rm'],
   routes: ['admins.delete'],

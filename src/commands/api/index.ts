@@ -60,7 +60,7 @@ function syntaxError(e: Error, text: string): string {
 }
 
 const request = command({
-  name: 'request <method> <path>',
+  name: 'request', args: [{ name: 'method' }, { name: 'path' }],
   summary: 'Send any request to the API (the default: `lms api GET /api/v1/users/self`)',
   isDefault: true,
   anyRequest: true,

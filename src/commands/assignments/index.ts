@@ -54,7 +54,7 @@ const listAssignments = command({
 });
 
 const getAssignment = command({
-  name: 'get <id>',
+  name: 'get', args: [{ name: 'id' }],
   argIds: { id: 'assignment' },
   summary: 'Show one assignment',
   routes: ['assignments.get'],
@@ -87,7 +87,7 @@ const createAssignment = command({
 });
 
 const updateAssignment = command({
-  name: 'update <id>',
+  name: 'update', args: [{ name: 'id' }],
   argIds: { id: 'assignment' },
   summary: 'Change an assignment (one a quiz grades is changed through the quiz)',
   routes: ['assignments.update'],
@@ -111,7 +111,7 @@ const updateAssignment = command({
 });
 
 const deleteAssignment = command({
-  name: 'delete <id>',
+  name: 'delete', args: [{ name: 'id' }],
   argIds: { id: 'assignment' },
   summary: 'Delete an assignment: it leaves every list, its grades are kept, and a discussion it grades is deleted with it',
   routes: ['assignments.delete'],

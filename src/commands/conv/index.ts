@@ -33,7 +33,7 @@ const listConversations = command({
 });
 
 const getConversation = command({
-  name: 'get <id>',
+  name: 'get', args: [{ name: 'id' }],
   summary: 'Show a conversation with its messages, newest first (marks it read unless --no-mark-read)',
   routes: ['conversations.get'],
   // A GET that changes the conversation's state: read-only surfaces (lms mcp) read it unmarked.
@@ -46,7 +46,7 @@ const getConversation = command({
 });
 
 const reply = command({
-  name: 'reply <id>',
+  name: 'reply', args: [{ name: 'id' }],
   summary: 'Add a message to a conversation (to everyone in it, or to some with --to)',
   routes: ['conversations.addMessage', 'users.uploadFile', 'files.upload', 'files.confirm'],
   options: { ...messageFlags, to: { flags: '--to <user-id>', description: 'only these participants (repeatable, or comma-separated)', repeatable: true } },
@@ -70,7 +70,7 @@ const reply = command({
 });
 
 const addRecipients = command({
-  name: 'add-recipients <id>',
+  name: 'add-recipients', args: [{ name: 'id' }],
   summary: 'Add people to a group conversation (they see it from the start)',
   routes: ['conversations.addRecipients'],
   options: { to: { flags: '--to <recipient>', description: 'user id, course_N, section_N, group_N … (repeatable, or comma-separated)', repeatable: true, required: true } },
@@ -82,7 +82,7 @@ const addRecipients = command({
 });
 
 const removeMessages = command({
-  name: 'remove-messages <id>',
+  name: 'remove-messages', args: [{ name: 'id' }],
   summary: 'Remove messages from your view of a conversation (removing the last one deletes it for you)',
   routes: ['conversations.get', 'conversations.removeMessages'],
   writes: 'delete',
@@ -111,7 +111,7 @@ function emptiesView(c: Conversation, ids: readonly string[]): boolean {
 }
 
 const updateConversation = command({
-  name: 'update <id>',
+  name: 'update', args: [{ name: 'id' }],
   summary: 'Change your view of a conversation: read state, star, subscription',
   routes: ['conversations.update'],
   columns: CONVERSATION_COLUMNS,
@@ -137,7 +137,7 @@ const updateConversation = command({
 });
 
 const deleteConversation = command({
-  name: 'delete <id>',
+  name: 'delete', args: [{ name: 'id' }],
   summary: 'Delete a conversation from your view (the others keep theirs)',
   routes: ['conversations.delete'],
   examples: ['lms conv delete 5 --yes'],
@@ -229,7 +229,7 @@ const unread = command({
 });
 
 const findRecipients = command({
-  name: 'find-recipients [term...]',
+  name: 'find-recipients', args: [{ name: 'term', optional: true, variadic: true }],
   summary: 'Deprecated by the API (use `lms recipients search`): the same search, through /conversations/find_recipients',
   routes: ['conversations.findRecipients'],
   columns: recipientColumns,

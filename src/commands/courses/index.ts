@@ -41,7 +41,7 @@ const listCourses = command({
 });
 
 const getCourse = command({
-  name: 'get <id>',
+  name: 'get', args: [{ name: 'id' }],
   argIds: { id: 'course' },
   summary: 'Show one course',
   routes: ['courses.get'],
@@ -85,7 +85,7 @@ function checkTime(flag: string, v: string | undefined): string | null | undefin
 }
 
 const updateCourse = command({
-  name: 'update <id>',
+  name: 'update', args: [{ name: 'id' }],
   argIds: { id: 'course' },
   summary: "Change a course's name, code, SIS id, dates or time zone; publish or unpublish it",
   routes: ['courses.update'],

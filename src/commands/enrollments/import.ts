@@ -151,7 +151,7 @@ const toConclude = (e: Enrollment): FinishedRow => ({
 });
 
 export const importEnrollments = command({
-  name: 'import <file>',
+  name: 'import', args: [{ name: 'file' }],
   fileArgs: { file: 'read' },
   summary: 'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed',
   routes: ['enrollments.listCourse', 'enrollments.enrollCourse', 'enrollments.enrollSection', 'enrollments.end', 'users.get', 'sections.get', 'courses.get'],

@@ -102,7 +102,7 @@ const addEnrollment = command({
 /** conclude, deactivate and delete: the same DELETE request with another `task`. */
 function endVerb(name: 'conclude' | 'deactivate' | 'delete', summary: string) {
   return command({
-    name: `${name} <id>`,
+    name, args: [{ name: 'id' }],
     summary,
     routes: ['enrollments.end'],
     columns: ONE_COLUMNS,

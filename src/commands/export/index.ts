@@ -7,7 +7,7 @@ import { command } from '../../cli/define.js';
 import { KIND_ORDER } from '../../apply/kinds.js';
 
 const exportCourse = (model: CommandModel) => command({
-  name: 'course <course>',
+  name: 'course', args: [{ name: 'course' }],
   summary: 'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignments, topics, announcements, quizzes and outcome tree',
   routes: [
     'users.get', 'courses.get', 'accounts.get',

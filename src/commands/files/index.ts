@@ -3,7 +3,7 @@ import { item, type Verbs } from '../../cli/command.js';
 import { command } from '../../cli/define.js';
 
 const getFile = command({
-  name: 'get <id>',
+  name: 'get', args: [{ name: 'id' }],
   summary: "Show a file's record (name, type, size, download URL)",
   routes: ['files.get'],
   examples: ['lms files get 1 -o json'],

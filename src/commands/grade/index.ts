@@ -10,7 +10,7 @@ import { submissionContext } from '../submissions/index.js';
 import { exportGrades } from './export.js';
 
 const grade = command({
-  name: 'set [grade]',
+  name: 'set', args: [{ name: 'grade', optional: true }],
   summary: 'Grade one submission, or a CSV of thousands (validated first, sent in batches, read back)',
   isDefault: true,
   routes: [

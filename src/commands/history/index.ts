@@ -35,7 +35,7 @@ const days = command({
 });
 
 const day = command({
-  name: 'day <date>',
+  name: 'day', args: [{ name: 'date' }],
   summary: 'Who graded what on one day (YYYY-MM-DD, in the course\'s time zone)',
   routes: ['history.day'],
   columns: ['id', 'name', 'assignments'],
@@ -49,7 +49,7 @@ const day = command({
 });
 
 const submissions = command({
-  name: 'submissions <date>',
+  name: 'submissions', args: [{ name: 'date' }],
   summary: "One grader's changes to one assignment on a day: each submission's versions, newest first",
   routes: ['history.submissions'],
   columns: ['submission_id', 'user_id', 'user_name', 'previous_grade', 'new_grade', 'new_graded_at', 'new_grader'],

@@ -43,7 +43,7 @@ const root = command({
 });
 
 const getGroup = command({
-  name: 'get <id>',
+  name: 'get', args: [{ name: 'id' }],
   summary: 'Show an outcome group',
   routes: ['outcomes.getGroup@global', 'outcomes.getGroup@accounts', 'outcomes.getGroup@courses'],
   options: where,
@@ -77,7 +77,7 @@ const createGroup = command({
 });
 
 const updateGroup = command({
-  name: 'update <id>',
+  name: 'update', args: [{ name: 'id' }],
   summary: "Change a group's title, description or GUID, or move it (--parent) within its context",
   routes: ['outcomes.updateGroup@global', 'outcomes.updateGroup@accounts', 'outcomes.updateGroup@courses'],
   columns: GROUP_COLUMNS,
@@ -91,7 +91,7 @@ const updateGroup = command({
 });
 
 const deleteGroup = command({
-  name: 'delete <id>',
+  name: 'delete', args: [{ name: 'id' }],
   summary: 'Delete a group with its subgroups and links (outcomes go with their last link; refused for an aligned one)',
   routes: ['outcomes.deleteGroup@global', 'outcomes.deleteGroup@accounts', 'outcomes.deleteGroup@courses'],
   columns: GROUP_COLUMNS,
@@ -105,7 +105,7 @@ const deleteGroup = command({
 });
 
 const subgroups = command({
-  name: 'subgroups <id>',
+  name: 'subgroups', args: [{ name: 'id' }],
   summary: "List a group's subgroups",
   routes: ['outcomes.listSubgroups@global', 'outcomes.listSubgroups@accounts', 'outcomes.listSubgroups@courses'],
   columns: SUBGROUP_COLUMNS,
@@ -119,7 +119,7 @@ const subgroups = command({
 // ---- links and outcomes -----------------------------------------------------------------------
 
 const listLinks = command({
-  name: 'list <group>',
+  name: 'list', args: [{ name: 'group' }],
   summary: "List a group's outcome links (--full for mastery points, ratings and calculation)",
   aliases: ['ls'],
   routes: ['outcomes.listLinks@global', 'outcomes.listLinks@accounts', 'outcomes.listLinks@courses'],
@@ -133,7 +133,7 @@ const listLinks = command({
 });
 
 const link = command({
-  name: 'link <group> <outcome>',
+  name: 'link', args: [{ name: 'group' }, { name: 'outcome' }],
   summary: 'Link an existing outcome into a group (one of this context, an account above it, or global)',
   routes: ['outcomes.linkOutcome@global', 'outcomes.linkOutcome@accounts', 'outcomes.linkOutcome@courses'],
   columns: LINK_COLUMNS,
@@ -145,7 +145,7 @@ const link = command({
 });
 
 const unlink = command({
-  name: 'unlink <group> <outcome>',
+  name: 'unlink', args: [{ name: 'group' }, { name: 'outcome' }],
   summary: 'Unlink an outcome from a group (deleted with its last link; refused for an aligned one)',
   routes: ['outcomes.unlinkOutcome@global', 'outcomes.unlinkOutcome@accounts', 'outcomes.unlinkOutcome@courses'],
   columns: LINK_COLUMNS,
@@ -168,7 +168,7 @@ function rating(raw: string): { points: number; description: string } {
 }
 
 const createOutcome = command({
-  name: 'create <group>',
+  name: 'create', args: [{ name: 'group' }],
   summary: 'Create an outcome in the group\'s context and link it there',
   routes: ['outcomes.createOutcome@global', 'outcomes.createOutcome@accounts', 'outcomes.createOutcome@courses'],
   columns: LINK_COLUMNS,
@@ -317,7 +317,7 @@ const importOptions = {
 } as const;
 
 const importTree = command({
-  name: 'import [file]',
+  name: 'import', args: [{ name: 'file', optional: true }],
   fileArgs: { file: 'read' },
   summary: 'Build or update a tree of groups and outcomes from a YAML, JSON or CSV file (matched by vendor_guid); or --from GROUP --into GROUP',
   routes: [

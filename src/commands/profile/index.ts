@@ -60,7 +60,7 @@ async function whoseToken(ctx: Context, baseUrl: string, token: string, caFile: 
 
 export const profileVerbs: Verbs = [
     command({
-      name: 'add <name>',
+      name: 'add', args: [{ name: 'name' }],
       summary: 'Add or replace a profile, checking its token with the instance (token from a hidden prompt, or --token-stdin)',
       // The check asks the new instance who the token belongs to (unless --no-verify).
       routes: ['users.get'],
@@ -125,7 +125,7 @@ export const profileVerbs: Verbs = [
       },
     }),
     command({
-      name: 'use <profile>',
+      name: 'use', args: [{ name: 'profile' }],
       summary: 'Make a profile the default',
       examples: ['lms profile use prod'],
       async run({ args, ctx }) {
@@ -135,7 +135,7 @@ export const profileVerbs: Verbs = [
       },
     }),
     command({
-      name: 'show [profile]',
+      name: 'show', args: [{ name: 'profile', optional: true }],
       summary: 'Show a profile (default: the current one)',
       examples: ['lms profile show prod'],
       async run({ args, ctx }) {
@@ -148,7 +148,7 @@ export const profileVerbs: Verbs = [
       },
     }),
     command({
-      name: 'remove <profile>',
+      name: 'remove', args: [{ name: 'profile' }],
       summary: 'Remove a profile and its token',
       examples: ['lms profile remove prod'],
       aliases: ['rm'],

@@ -7,7 +7,7 @@ import { FailureError } from '../../errors.js';
 const COLUMNS = ['id', 'tag', 'workflow_state', 'completion', 'message', 'updated_at'];
 
 const getProgress = command({
-  name: 'get <id>',
+  name: 'get', args: [{ name: 'id' }],
   summary: 'Show a background job’s progress; --wait follows it until it completes or fails',
   routes: ['progress.get'],
   columns: COLUMNS,

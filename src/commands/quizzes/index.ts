@@ -77,7 +77,7 @@ const listQuizzes = command({
 });
 
 const getQuiz = command({
-  name: 'get <id>',
+  name: 'get', args: [{ name: 'id' }],
   summary: 'Show one quiz',
   routes: ['quizzes.get'],
   options: { course },
@@ -105,7 +105,7 @@ const createQuiz = command({
 });
 
 const updateQuiz = command({
-  name: 'update <id>',
+  name: 'update', args: [{ name: 'id' }],
   summary: 'Change a quiz',
   routes: ['quizzes.update'],
   writes: 'update',
@@ -121,7 +121,7 @@ const updateQuiz = command({
 
 function publishVerb(name: 'publish' | 'unpublish') {
   return command({
-    name: `${name} <id>`,
+    name, args: [{ name: 'id' }],
     summary: name === 'publish' ? 'Publish a quiz' : 'Unpublish a quiz (refused once students have started or submitted it)',
     routes: ['quizzes.update'],
     writes: 'update',

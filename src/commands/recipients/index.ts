@@ -37,7 +37,7 @@ export function recipientParams(
 }
 
 const search = command({
-  name: 'search [term...]',
+  name: 'search', args: [{ name: 'term', optional: true, variadic: true }],
   summary: 'Find people and contexts you may message (every term must match the name; contexts first)',
   aliases: ['find'],
   routes: ['search.recipients'],

@@ -40,7 +40,7 @@ const listSections = command({
 });
 
 const getSection = command({
-  name: 'get <id>',
+  name: 'get', args: [{ name: 'id' }],
   argIds: { id: 'section' },
   summary: 'Show a section (with --course, only if it is in that course)',
   routes: ['sections.get', 'sections.getInCourse'],
@@ -69,7 +69,7 @@ const createSection = command({
 });
 
 const updateSection = command({
-  name: 'update <id>',
+  name: 'update', args: [{ name: 'id' }],
   argIds: { id: 'section' },
   summary: "Change a section's name, SIS id or dates",
   routes: ['sections.update'],
@@ -86,7 +86,7 @@ const updateSection = command({
 });
 
 const deleteSection = command({
-  name: 'delete <id>',
+  name: 'delete', args: [{ name: 'id' }],
   argIds: { id: 'section' },
   summary: 'Delete a section (refused while it has enrollments)',
   routes: ['sections.delete'],
@@ -101,7 +101,7 @@ const deleteSection = command({
 });
 
 const crosslist = command({
-  name: 'crosslist <id>',
+  name: 'crosslist', args: [{ name: 'id' }],
   summary: 'Move a section, with its enrollments, into another course of the same root account',
   routes: ['sections.crosslist'],
   writes: 'update',
@@ -115,7 +115,7 @@ const crosslist = command({
 });
 
 const uncrosslist = command({
-  name: 'uncrosslist <id>',
+  name: 'uncrosslist', args: [{ name: 'id' }],
   summary: 'Move a cross-listed section back into its original course',
   routes: ['sections.uncrosslist'],
   writes: 'update',

@@ -163,7 +163,7 @@ const submit = command({
 });
 
 const comment = command({
-  name: 'comment [text]',
+  name: 'comment', args: [{ name: 'text', optional: true }],
   summary: "Comment on a student's submission (text and/or a media comment)",
   routes: ['submissions.grade@courses', 'submissions.grade@sections'],
   options: {

@@ -20,7 +20,7 @@ const listTodo = command({
 });
 
 const ignoreTodo = command({
-  name: 'ignore <assignment>',
+  name: 'ignore', args: [{ name: 'assignment' }],
   summary: 'Set a to-do item aside until it changes (--permanently: for good)',
   routes: ['users.todo', 'users.ignoreTodo'],
   destroys: false,

@@ -243,7 +243,7 @@ function listVerb(n: TopicNoun) {
 function getVerb(n: TopicNoun) {
   const ex = example(n);
   return command({
-    name: `get <${n.one}>`,
+    name: 'get', args: [{ name: n.one }],
     argIds: { [n.one]: n.one },
     summary: `Show one ${n.one} with your read state, unread count and subscription`,
     routes: ['discussions.getTopic@courses', 'discussions.getTopic@groups', 'discussions.getTopic@collection_items'],
@@ -287,7 +287,7 @@ type UpdateOpts = TopicOpts & { unpin?: boolean; lock?: boolean; unlock?: boolea
 function updateVerb(n: TopicNoun) {
   const ex = example(n);
   return command({
-    name: `update <${n.one}>`,
+    name: 'update', args: [{ name: n.one }],
     argIds: { [n.one]: n.one },
     summary: n.summaries.update,
     routes: ['discussions.updateTopic@courses', 'discussions.updateTopic@groups', 'discussions.updateTopic@collection_items'],
@@ -329,7 +329,7 @@ async function updatedFields(ctx: Context, o: UpdateOpts): Promise<TopicFields> 
 
 function deleteVerb(n: TopicNoun) {
   return command({
-    name: `delete <${n.one}>`,
+    name: 'delete', args: [{ name: n.one }],
     argIds: { [n.one]: n.one },
     summary: n.summaries.delete,
     routes: ['discussions.deleteTopic@courses', 'discussions.deleteTopic@groups', 'discussions.deleteTopic@collection_items'],
@@ -347,7 +347,7 @@ function deleteVerb(n: TopicNoun) {
 function viewVerb(n: TopicNoun) {
   const ex = example(n);
   return command({
-    name: `view <${n.one}>`,
+    name: 'view', args: [{ name: n.one }],
     summary: 'The whole thread: an indented tree on a terminal (unread marked), the API\'s full view as JSON otherwise',
     routes: ['discussions.viewTopic@courses', 'discussions.viewTopic@groups', 'discussions.viewTopic@collection_items'],
     options: { ...where, newEntries: { flags: '--new-entries', description: 'while the server rebuilds the view, take it with the entries posted since' } },
@@ -363,7 +363,7 @@ function viewVerb(n: TopicNoun) {
 function entriesVerb(n: TopicNoun) {
   const ex = example(n);
   return command({
-    name: `entries <${n.one}>`,
+    name: 'entries', args: [{ name: n.one }],
     summary: 'Top-level entries, newest first, each with its ten newest replies; with --id, those entries (deleted ones too)',
     routes: [
       'discussions.listEntries@courses', 'discussions.listEntries@groups', 'discussions.listEntries@collection_items',
@@ -382,7 +382,7 @@ function entriesVerb(n: TopicNoun) {
 
 function repliesVerb(n: TopicNoun) {
   return command({
-    name: `replies <${n.one}> <entry>`,
+    name: 'replies', args: [{ name: n.one }, { name: 'entry' }],
     summary: 'Every reply under a top-level entry, newest first',
     routes: ['discussions.listReplies@courses', 'discussions.listReplies@groups', 'discussions.listReplies@collection_items'],
     columns: ENTRY_COLUMNS,
@@ -399,7 +399,7 @@ const postFlags = { ...where, ...messageFlags, attach: { file: 'uploaded', flags
 function postVerb(n: TopicNoun) {
   const ex = example(n);
   return command({
-    name: `post <${n.one}>`,
+    name: 'post', args: [{ name: n.one }],
     summary: 'Post an entry (the initial post a topic may require), optionally with a file',
     routes: ['discussions.createEntry@courses', 'discussions.createEntry@groups', 'discussions.createEntry@collection_items'],
     columns: ENTRY_COLUMNS,
@@ -415,7 +415,7 @@ function postVerb(n: TopicNoun) {
 
 function replyVerb(n: TopicNoun) {
   return command({
-    name: `reply <${n.one}> <entry>`,
+    name: 'reply', args: [{ name: n.one }, { name: 'entry' }],
     summary: 'Reply to an entry (a side_comment topic takes replies to top-level entries only)',
     routes: ['discussions.createReply@courses', 'discussions.createReply@groups', 'discussions.createReply@collection_items'],
     columns: ENTRY_COLUMNS,
@@ -431,7 +431,7 @@ function replyVerb(n: TopicNoun) {
 
 function editEntryVerb(n: TopicNoun) {
   return command({
-    name: `edit-entry <${n.one}> <entry>`,
+    name: 'edit-entry', args: [{ name: n.one }, { name: 'entry' }],
     summary: 'Change an entry\'s message (its author, or a moderator)',
     routes: ['discussions.updateEntry@courses', 'discussions.updateEntry@groups', 'discussions.updateEntry@collection_items'],
     columns: ENTRY_COLUMNS,
@@ -446,7 +446,7 @@ function editEntryVerb(n: TopicNoun) {
 
 function deleteEntryVerb(n: TopicNoun) {
   return command({
-    name: `delete-entry <${n.one}> <entry>`,
+    name: 'delete-entry', args: [{ name: n.one }, { name: 'entry' }],
     summary: 'Delete an entry (its author, or a moderator); its replies stay',
     routes: ['discussions.deleteEntry@courses', 'discussions.deleteEntry@groups', 'discussions.deleteEntry@collection_items'],
     options: where,
@@ -467,7 +467,7 @@ function markVerb(n: TopicNoun, state: 'read' | 'unread') {
   const ex = example(n);
   const { topic, entry } = n.seeded;
   return command({
-    name: `${state} <${n.one}> [entry]`,
+    name: state, args: [{ name: n.one }, { name: 'entry', optional: true }],
     summary: `Mark the ${n.one}'s own text ${state}, or with ENTRY that entry`,
     routes: (['courses', 'groups', 'collection_items'] as const).flatMap((c) => [
       `discussions.markTopic${state === 'read' ? 'Read' : 'Unread'}@${c}` as const,
@@ -496,7 +496,7 @@ function markVerb(n: TopicNoun, state: 'read' | 'unread') {
 
 function markAllVerb(n: TopicNoun, state: 'read' | 'unread') {
   return command({
-    name: `${state}-all <${n.one}>`,
+    name: `${state}-all`, args: [{ name: n.one }],
     summary: `Mark the ${n.one} and all its entries ${state}`,
     routes: (['courses', 'groups', 'collection_items'] as const).map((c) => `discussions.markAll${state === 'read' ? 'Read' : 'Unread'}@${c}` as const),
     destroys: false,
@@ -514,7 +514,7 @@ function markAllVerb(n: TopicNoun, state: 'read' | 'unread') {
 
 function subscriptionVerb(n: TopicNoun, on: boolean) {
   return command({
-    name: `${on ? 'subscribe' : 'unsubscribe'} <${n.one}>`,
+    name: `${on ? 'subscribe' : 'unsubscribe'}`, args: [{ name: n.one }],
     summary: on ? `Be notified of new entries in ${n.aOne}` : `Stop notifications of new entries in ${n.aOne}`,
     routes: (['courses', 'groups', 'collection_items'] as const).map((c) => `discussions.${on ? 'subscribe' : 'unsubscribe'}@${c}` as const),
     destroys: false,

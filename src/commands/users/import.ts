@@ -98,7 +98,7 @@ function usersTask(client: ApiClient, account: string): BulkTask<ImportRow, User
 const account = { ...contextFlags.account, default: 'self' } as const;
 
 export const importUsers = command({
-  name: 'import <file>',
+  name: 'import', args: [{ name: 'file' }],
   fileArgs: { file: 'read' },
   summary: 'Create users from a CSV (name, login_id, email, sis_user_id, …); --update changes existing ones; safe to re-run',
   routes: ['users.create', 'users.get', 'users.update'],

@@ -25,7 +25,7 @@ const listUsers = command({
 });
 
 const getUser = command({
-  name: 'get [id]',
+  name: 'get', args: [{ name: 'id', optional: true }],
   argIds: { id: 'user' },
   summary: 'Show one user (default: yourself)',
   routes: ['users.get'],
@@ -93,7 +93,7 @@ const createUser = command({
 });
 
 const updateUser = command({
-  name: 'update <id>',
+  name: 'update', args: [{ name: 'id' }],
   argIds: { id: 'user' },
   summary: "Edit a user's names, time zone, locale or avatar",
   routes: ['users.update'],
@@ -114,7 +114,7 @@ const updateUser = command({
 });
 
 const deleteUser = command({
-  name: 'delete <id>',
+  name: 'delete', args: [{ name: 'id' }],
   argIds: { id: 'user' },
   summary: 'Delete a user from an account (asks first; --yes in scripts)',
   routes: ['users.get', 'users.delete'],
@@ -140,7 +140,7 @@ const settings = defineNoun({
   summary: "Read or change a user's settings",
   commands: [
     command({
-      name: 'get [id]',
+      name: 'get', args: [{ name: 'id', optional: true }],
       argIds: { id: 'user' },
       summary: 'Show settings (default: yourself)',
       routes: ['users.getSettings'],
@@ -150,7 +150,7 @@ const settings = defineNoun({
       },
     }),
     command({
-      name: 'update [id]',
+      name: 'update', args: [{ name: 'id', optional: true }],
       argIds: { id: 'user' },
       summary: 'Change settings (default: yourself)',
       routes: ['users.updateSettings'],
@@ -166,7 +166,7 @@ const settings = defineNoun({
 });
 
 const follow = command({
-  name: 'follow <id>',
+  name: 'follow', args: [{ name: 'id' }],
   summary: 'Follow a user (their profile must be public)',
   routes: ['users.follow'],
   examples: ['lms users follow 8'],
@@ -176,7 +176,7 @@ const follow = command({
 });
 
 const unfollow = command({
-  name: 'unfollow <id>',
+  name: 'unfollow', args: [{ name: 'id' }],
   summary: 'Stop following a user',
   routes: ['users.unfollow'],
   destroys: false,
@@ -189,7 +189,7 @@ const unfollow = command({
 });
 
 const profile = command({
-  name: 'profile [id]',
+  name: 'profile', args: [{ name: 'id', optional: true }],
   summary: "Show a user's profile (calendar feed only for your own)",
   routes: ['users.profile'],
   examples: ['lms users profile sis_login_id:sam'],
@@ -200,7 +200,7 @@ const profile = command({
 });
 
 const avatars = command({
-  name: 'avatars [id]',
+  name: 'avatars', args: [{ name: 'id', optional: true }],
   summary: 'List the avatar options of a user, with the tokens `users update --avatar-token` takes',
   routes: ['users.avatars'],
   examples: ['lms users avatars'],
@@ -211,7 +211,7 @@ const avatars = command({
 });
 
 const pageViews = command({
-  name: 'page-views [id]',
+  name: 'page-views', args: [{ name: 'id', optional: true }],
   summary: "List a user's page views, newest first",
   routes: ['users.pageViews'],
   examples: ['lms users page-views 7 --start-time 2026-09-01'],

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { contentTypeFor } from '../../mime.js';
 
 export const upload = command({
-  name: 'upload <file>',
+  name: 'upload', args: [{ name: 'file' }],
   fileArgs: { file: 'uploaded' },
   summary: "Upload a file into a user's personal files (three-step upload)",
   routes: ['users.uploadFile', 'files.upload', 'files.confirm'],

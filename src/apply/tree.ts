@@ -20,7 +20,7 @@ export async function readTree(model: CommandModel, shared: Pick<ApplyTree, 'ros
   }
   // A roster row is enrolled by `enrollments add`, each column through the flag of its name.
   const add = kinds.enrollments.create;
-  const flags = new Set((add?.spec.options ?? []).map((o) => attributeName(o.flags)));
+  const flags = new Set((add?.spec.options ?? []).map((o) => attributeName(o)));
   const missing = shared.roster.columns.filter((c) => !flags.has(c));
   if (!add || missing.length) throw new Error(`enrollments add takes no ${missing.join(', ') || 'rows'}: apply enrolls a roster row through it`);
   return { course: kindVerbs(await verbsOf(model, COURSE.noun)), kinds, ...shared };

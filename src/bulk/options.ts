@@ -12,12 +12,12 @@ export const CONCURRENCY = { type: 'integer', min: 1, max: 32, default: '4' } as
  */
 export function bulkFlags(what: { noun: string; updatable: readonly string[] }) {
   return {
-    dryRun: { flags: '--dry-run', description: `show what would be created, updated or left alone; write nothing` },
-    update: { flags: '--update', description: `change existing ${what.noun} whose ${what.updatable.join(', ')} differ from the file` },
-    concurrency: { flags: '--concurrency <n>', description: 'rows in flight at once (the server may slow this further)', ...CONCURRENCY },
-    skipInvalid: { flags: '--skip-invalid', description: 'import the valid rows and report the invalid ones, instead of stopping' },
-    failedOut: { file: 'written', flags: '--failed-out <file>', description: 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed' },
-    restart: { flags: '--restart', description: 'ignore what earlier runs of this file recorded, and check every row again' },
+    dryRun: { long: 'dry-run', description: `show what would be created, updated or left alone; write nothing` },
+    update: { long: 'update', description: `change existing ${what.noun} whose ${what.updatable.join(', ')} differ from the file` },
+    concurrency: { long: 'concurrency', value: 'n', description: 'rows in flight at once (the server may slow this further)', ...CONCURRENCY },
+    skipInvalid: { long: 'skip-invalid', description: 'import the valid rows and report the invalid ones, instead of stopping' },
+    failedOut: { file: 'written', long: 'failed-out', value: 'file', description: 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed' },
+    restart: { long: 'restart', description: 'ignore what earlier runs of this file recorded, and check every row again' },
   } as const;
 }
 

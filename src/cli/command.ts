@@ -5,7 +5,7 @@ import type { LmsError } from '../errors.js';
 import type { Destruction } from './destructions.js';
 import { route, type RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
-import { answersTo, compileOption, flagWords, type FileUse, type IdKind, type OptionSpec } from './options.js';
+import { answersTo, compileOption, longFlagOf, type FileUse, type IdKind, type OptionSpec } from './options.js';
 
 export type { FieldSpec, IdKind, OptionSpec } from './options.js';
 
@@ -238,7 +238,7 @@ function dryRunOption(spec: CommandSpec<never>): OptionSpec | undefined {
   const dryRun = dryRunOf(spec);
   if (!dryRun || declares(spec, '--dry-run')) return undefined;
   const description = dryRun === 'plans' ? 'show what would change, and change nothing (as --plan)' : 'send the reads it needs, then show the first write (method, URL, body) instead of sending it';
-  return { flags: '--dry-run', description };
+  return { long: 'dry-run', description };
 }
 
 /** A verb's flags as the command line takes them: the declared ones, and the --dry-run added to it. */
@@ -274,9 +274,8 @@ export function usageOf(spec: Pick<CommandSpec<never>, 'name' | 'args'>): string
 }
 
 /** `--course` and `-c`: the names a flag answers to, the long one first. */
-export function flagNames(spec: Pick<OptionSpec, 'flags'>): string[] {
-  const words = flagWords(spec.flags);
-  return [words.find((w) => w.startsWith('--')), words.find((w) => w.length === 2 && w[0] === '-' && w[1] !== '-')].filter((name): name is string => Boolean(name));
+export function flagNames(spec: Pick<OptionSpec, 'long' | 'negated' | 'short'>): string[] {
+  return spec.short === undefined ? [longFlagOf(spec)] : [longFlagOf(spec), `-${spec.short}`];
 }
 
 /** The verb of a noun a word names, by its name or an alias (commander's lookup); not a nested noun. */

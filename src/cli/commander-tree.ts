@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { defaultVerb, dryRunOf, flagsOf, isNoun, usageOf, wordOf, type CommandSpec, type NounSpec, type Runner } from './command.js';
 import type { GlobalFlag } from './global-flags.js';
-import { coerceValue, compileOption, type OptionSpec } from './options.js';
+import { coerceValue, compileOption, syntaxOf, type OptionSpec } from './options.js';
 
 export { Command };
 
@@ -70,7 +70,7 @@ function outline(parent: Command, spec: CommandSpec<never> | NounSpec): void {
 
 /** A verb's flag as commander parses it and its help shows it. */
 export function commanderOption(o: OptionSpec): Option {
-  const option = new Option(o.flags, o.description);
+  const option = new Option(syntaxOf(o), o.description);
   if (o.default !== undefined) option.default(o.default);
   if (o.choices) option.choices(o.choices);
   if (o.repeatable) {
@@ -100,7 +100,7 @@ const nonEmpty = (name: string) => (value: string) => {
  * '--limit <n>' argument '0' is invalid." to it: the message is the one every number flag gives.
  */
 export function globalOption(flag: GlobalFlag): Option {
-  const option = new Option(flag.flags, flag.description);
+  const option = new Option(syntaxOf(flag), flag.description);
   // Compiled only for a value or a default: every run registers every global flag, and gives few.
   if (flag.choices) option.choices(flag.choices);
   if (flag.type) option.argParser((value: string) => coerceValue(compileOption(flag), value));

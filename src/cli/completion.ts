@@ -126,7 +126,7 @@ function describeCommand(spec: VerbSpec<never> | NounSpec, path: string[], inher
 const FILE_VALUE_NAMES = new Set(['file', 'path']);
 
 function describeFlag(spec: OptionSpec): FlagSpec {
-  const value = valueName(spec.flags);
+  const value = spec.value;
   const { kind } = compileOption(spec);
   return {
     names: flagNames(spec),
@@ -148,10 +148,6 @@ function lastName(command: CommandSpec): string {
 }
 
 /** `profile` for `-p, --profile <profile>`. */
-function valueName(flags: string): string | undefined {
-  return /[<[]([^>\]]+)[>\]]/.exec(flags)?.[1]?.replace(/\.\.\.$/, '');
-}
-
 /** The words a flag's value or an argument completes to, as the bash and zsh lookups return them. */
 function completionWords(spec: ValueSpec): string[] {
   if (spec.profiles) return [PROFILES_MARKER];

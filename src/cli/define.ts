@@ -1,14 +1,13 @@
 // A command whose options type themselves: flags are declared once, as an object keyed by the name
-// the code reads (`{ loginId: { flags: '--login-id <login>', … } }`), and `opts` is typed from it.
+// the code reads (`{ loginId: { long: 'login-id', value: 'login', … } }`), and `opts` is typed from it.
 // The key must be the name commander gives the flag, checked by checkDeclaration for every verb of
 // the tree, so a renamed flag cannot leave code silently reading undefined.
 import { argumentsOf, type CommandSpec } from './command.js';
 import { UsageError } from '../errors.js';
-import { compileOption, type OptionSpec } from './options.js';
+import { compileOption, syntaxOf, type OptionSpec } from './options.js';
 
 export type Flag = Omit<OptionSpec, 'default'> & { default?: string | boolean };
 
-type TakesValue<S extends string> = S extends `${string}<${string}>${string}` | `${string}[${string}]${string}` ? true : false;
 type ValueOf<F extends Flag> = F extends { type: 'integer' | 'number' | 'size' }
   ? F extends { field: { clears: true } }
     ? number | null
@@ -17,14 +16,14 @@ type ValueOf<F extends Flag> = F extends { type: 'integer' | 'number' | 'size' }
   ? F extends { choices: readonly (infer C extends string)[] }
     ? C[]
     : string[]
-  : TakesValue<F['flags']> extends true
+  : F extends { value: string }
     ? F extends { choices: readonly (infer C extends string)[] }
       ? C
       : string
     : boolean;
 /** The options a command receives: present when required, defaulted or negatable (`--no-x` defaults to true). */
 export type OptionsOf<T extends Record<string, Flag>> = {
-  [K in keyof T]: T[K] extends { required: true } | { default: string | boolean } | { flags: `--no-${string}` } ? ValueOf<T[K]> : ValueOf<T[K]> | undefined;
+  [K in keyof T]: T[K] extends { required: true } | { default: string | boolean } | { negated: true } ? ValueOf<T[K]> : ValueOf<T[K]> | undefined;
 };
 
 export function command<const T extends Record<string, Flag> = Record<never, Flag>>(
@@ -49,7 +48,7 @@ export function checkDeclaration(spec: CommandSpec<never>): void {
       throw new Error(`command "${spec.name}": ${(error as Error).message}`);
     }
     const key = spec.optionKeys?.[i];
-    if (key !== undefined && name !== key) throw new Error(`command "${spec.name}": option "${key}" is declared as "${flag.flags}", which is read as "${name}"`);
+    if (key !== undefined && name !== key) throw new Error(`command "${spec.name}": option "${key}" is declared as "${syntaxOf(flag)}", which is read as "${name}"`);
   });
   const args = argumentsOf(spec).map((a) => a.name);
   for (const [what, record] of [['argChoices', spec.argChoices], ['argIds', spec.argIds]] as const) {
@@ -63,12 +62,12 @@ export function checkDeclaration(spec: CommandSpec<never>): void {
 
 /** The contexts a command can act in, as flags. Each takes an id, an SIS form or self. */
 export const contextFlags = {
-  course: { flags: '--course <id>', ids: 'course', description: 'course id or sis_course_id:X' },
-  section: { flags: '--section <id>', ids: 'section', description: 'section id or sis_section_id:X' },
-  group: { flags: '--group <id>', description: 'group id' },
-  account: { flags: '--account <id>', ids: 'account', description: 'account id, sis_account_id:X or self' },
-  user: { flags: '--user <id>', ids: 'user', description: 'user id, sis_user_id:X, sis_login_id:X or self' },
-  global: { flags: '--global', description: 'the site-wide (global) context' },
+  course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X' },
+  section: { long: 'section', value: 'id', ids: 'section', description: 'section id or sis_section_id:X' },
+  group: { long: 'group', value: 'id', description: 'group id' },
+  account: { long: 'account', value: 'id', ids: 'account', description: 'account id, sis_account_id:X or self' },
+  user: { long: 'user', value: 'id', ids: 'user', description: 'user id, sis_user_id:X, sis_login_id:X or self' },
+  global: { long: 'global', description: 'the site-wide (global) context' },
 } as const satisfies Record<string, Flag>;
 
 export type ContextName = keyof typeof contextFlags;

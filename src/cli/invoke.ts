@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { err } from '../io/streams.js';
 import { argumentsOf, declares, destroyingOptions, type CommandResult, type CommandSpec, type DryRun, type Invocation } from './command.js';
 import type { Context } from './context.js';
-import { coerceValue, compileOptions, type OptionSpec } from './options.js';
+import { coerceValue, compileOptions, syntaxOf, type OptionSpec } from './options.js';
 
 export type { DryRun, Invocation } from './command.js';
 
@@ -106,14 +106,14 @@ function checkOptions<O>(specs: readonly OptionSpec[] | undefined, options: Reco
   for (const option of compiled) {
     const value = options[option.attribute];
     if (value === undefined) {
-      if (option.spec.required) throw new UsageError(`required option '${option.spec.flags}' not specified`, { details: { code: 'commander.missingMandatoryOptionValue' } });
+      if (option.spec.required) throw new UsageError(`required option '${syntaxOf(option.spec)}' not specified`, { details: { code: 'commander.missingMandatoryOptionValue' } });
       if (option.default !== undefined) options[option.attribute] = option.default;
       continue;
     }
     const choices = option.spec.choices;
     if (choices && !(value === true && option.valueOptional)) {
       for (const one of Array.isArray(value) ? value : [value]) {
-        if (!choices.includes(String(one))) throw notAChoice(`option '${option.spec.flags}' argument '${String(one)}' is invalid`, String(one), choices);
+        if (!choices.includes(String(one))) throw notAChoice(`option '${syntaxOf(option.spec)}' argument '${String(one)}' is invalid`, String(one), choices);
       }
     }
     options[option.attribute] = coerceValue(option, value);

@@ -8,6 +8,7 @@ import { ExitCode } from '../errors.js';
 import { argumentsOf, defaultVerb, flagsOf, isNoun, wordOf, type CommandSpec, type DeclaredProgram, type NounSpec } from './command.js';
 import { commanderOption, globalOption } from './commander-tree.js';
 import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
+import { syntaxOf } from './options.js';
 
 export interface ManPage {
   /** File name under man/, e.g. `lms-users.1`. */
@@ -111,7 +112,7 @@ export function manPages(program: DeclaredProgram): ManPage[] {
 }
 
 function describeProgram(program: DeclaredProgram): ManProgram {
-  const helpOption = new Option(HELP_FLAG.flags, HELP_FLAG.description);
+  const helpOption = new Option(syntaxOf(HELP_FLAG), HELP_FLAG.description);
   const describe = (spec: CommandSpec<never> | NounSpec, path: string[]): ManCommand => {
     const common = { path, description: spec.summary, aliases: spec.aliases ?? [] };
     if (isNoun(spec)) {
@@ -132,7 +133,7 @@ function describeProgram(program: DeclaredProgram): ManProgram {
     description: PROGRAM_DESCRIPTION,
     version: __LMS_VERSION__,
     // As commander holds them: the version flag first, the help flag last.
-    options: [new Option(VERSION_FLAG.flags, VERSION_FLAG.description), ...GLOBAL_FLAGS.map(globalOption), helpOption],
+    options: [new Option(syntaxOf(VERSION_FLAG), VERSION_FLAG.description), ...GLOBAL_FLAGS.map(globalOption), helpOption],
     nouns: program.commands.map((c) => describe(c, ['lms', wordOf(c)])),
   };
 }

@@ -1,15 +1,23 @@
 // A verb's flags as every surface needs them, compiled once from their declaration: the attribute
 // commander stores a flag under, whether it is a switch, a negated switch (`--no-x`), a value or a
-// list, the value's type and range, and its default. commander, apply and lms mcp read this instead
-// of the flag's syntax, and one function turns a given value into the type the verb receives, with
+// list, the value's type and range, and its default. commander's syntax is written from the
+// declaration (syntaxOf), never read back from it, and one function turns a given value into the type the verb receives, with
 // one message for a bad value wherever it came from (a command line, a tool's input, a file).
 import { formatBytes } from '../bytes.js';
 import { UsageError } from '../errors.js';
 
 /** One flag as a command declares it (commands declare flags as a record; see define.ts). */
 export interface OptionSpec {
-  /** Commander syntax: `--account <id>`, `-y, --yes`, `--no-publish`. */
-  flags: string;
+  /** The long name without its dashes: `account` for --account. */
+  long: string;
+  /** A switch given as `--no-<long>`: the verb reads `long` as true unless the flag is given. */
+  negated?: true;
+  /** A one-letter alias without its dash: `y` for -y. */
+  short?: string;
+  /** The name of the value the flag takes (`id` for --account <id>); none for a switch. */
+  value?: string;
+  /** The value may be left out (`--pseudonymize [who]`): given alone, the flag is true. */
+  valueOptional?: true;
   description: string;
   required?: boolean;
   /** As a command line would give it (`'4'`): help shows it so, and it is coerced like a given value. */
@@ -116,33 +124,32 @@ export interface CompiledOption {
 
 const compiled = new WeakMap<OptionSpec, CompiledOption>();
 
-/**
- * The words of a declaration, split at spaces, commas and bars: `-f, --file <path>` → `-f`,
- * `--file`, `<path>`. String operations, not a regular expression: each expression is compiled at
- * its first use in a process, which every command's start paid for a dozen of them.
- */
-export function flagWords(flags: string): string[] {
-  return flags.replaceAll(',', ' ').replaceAll('|', ' ').split(' ').filter((word) => word !== '');
+/** How a flag's names and value are declared. */
+export type FlagSyntax = Pick<OptionSpec, 'long' | 'negated' | 'short' | 'value' | 'valueOptional'>;
+
+/** The long flag as it is typed: `--account`, `--no-publish`. */
+export const longFlagOf = (spec: FlagSyntax): string => `--${spec.negated ? 'no-' : ''}${spec.long}`;
+
+/** The flag in commander's syntax, for commander and help: `-f, --file <path>`, `--level [n]`. */
+export function syntaxOf(spec: FlagSyntax): string {
+  const value = spec.value === undefined ? '' : spec.valueOptional ? ` [${spec.value}]` : ` <${spec.value}>`;
+  return `${spec.short === undefined ? '' : `-${spec.short}, `}${longFlagOf(spec)}${value}`;
 }
 
-/** Whether a declaration takes a value, required (`<path>`) or optional (`[who]`). */
-export const takesValue = (flags: string): boolean => flags.includes('<') || flags.includes('[');
+/** Whether a flag takes a value, required (`<path>`) or optional (`[who]`). */
+export const takesValue = (spec: FlagSyntax): boolean => spec.value !== undefined;
 
-/** Whether a declaration answers to this flag (`--file`, `-f`); its words are split only where the text holds the name. */
-export const answersTo = (spec: Pick<OptionSpec, 'flags'>, name: string): boolean => spec.flags.includes(name) && flagWords(spec.flags).includes(name);
-
-/** The long flag of a declaration: `-f, --file <path>` → `--file`. */
-function longFlag(flags: string): string {
-  const long = flagWords(flags).find((f) => f.startsWith('--'));
-  if (!long) throw new Error(`flag "${flags}" has no long form`);
-  return long;
-}
+/** Whether a flag answers to this name (`--file`, `-f`). */
+export const answersTo = (spec: FlagSyntax, name: string): boolean => name === longFlagOf(spec) || (spec.short !== undefined && name === `-${spec.short}`);
 
 /** The property commander stores a flag under: `--login-id <x>` → loginId, `--no-notify` → notify. */
-export function attributeName(flags: string): string {
-  const long = longFlag(flags);
-  return long
-    .slice(long.startsWith('--no-') ? 5 : 2)
+export function attributeName(spec: FlagSyntax): string {
+  return camelCase(spec.long);
+}
+
+/** `login-id` → `loginId`, as commander names an attribute. */
+function camelCase(kebab: string): string {
+  return kebab
     .split('-')
     .map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1)))
     .join('');
@@ -152,11 +159,11 @@ export function attributeName(flags: string): string {
 export function compileOption(spec: OptionSpec): CompiledOption {
   const known = compiled.get(spec);
   if (known) return known;
-  const long = longFlag(spec.flags);
-  const valueOptional = spec.flags.includes('[');
-  const valued = takesValue(spec.flags);
-  const kind: OptionKind = valued ? (spec.repeatable ? 'list' : 'value') : long.startsWith('--no-') ? 'negated' : 'switch';
-  const wrong = (why: string) => new Error(`option "${spec.flags}": ${why}`);
+  const long = longFlagOf(spec);
+  const valueOptional = spec.valueOptional === true;
+  const valued = takesValue(spec);
+  const kind: OptionKind = valued ? (spec.repeatable ? 'list' : 'value') : spec.negated ? 'negated' : 'switch';
+  const wrong = (why: string) => new Error(`option "${syntaxOf(spec)}": ${why}`);
   if (spec.repeatable && !valued) throw wrong('is repeatable but takes no value');
   if (spec.type !== undefined && kind !== 'value') throw wrong(`is a ${kind}, which cannot be a ${spec.type}`);
   if (spec.type !== undefined && spec.choices) throw wrong(`has choices, so it is not a ${spec.type}`);
@@ -164,7 +171,7 @@ export function compileOption(spec: OptionSpec): CompiledOption {
   const fieldType = spec.field?.type;
   if (spec.type !== undefined && fieldType !== undefined && fieldType !== spec.type) throw wrong(`is a ${spec.type}, but its field ${spec.field!.name} is a ${fieldType}`);
   const type: ValueType = !valued ? 'boolean' : (spec.type ?? (spec.choices ? 'enum' : 'string'));
-  const option: CompiledOption = { spec, attribute: attributeName(spec.flags), long, kind, valueOptional, type, min: spec.min, max: spec.max };
+  const option: CompiledOption = { spec, attribute: attributeName(spec), long, kind, valueOptional, type, min: spec.min, max: spec.max };
   if (kind === 'negated') option.default = true;
   else if (spec.default !== undefined) {
     try {

@@ -8,7 +8,7 @@ import type { AuditScope } from '../audit/trail.js';
 import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
 import { flagNames, isNoun, loadNoun, verbNamed, type NounSpec, type Runner } from './command.js';
-import { takesValue } from './options.js';
+import { syntaxOf, takesValue } from './options.js';
 import { check, run } from './invoke.js';
 import { createContext, type Deps, type GlobalOptions } from './context.js';
 import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
@@ -56,8 +56,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
   const { Command, globalOption, register, registerChild } = await import('./commander-tree.js');
   const program = new Command('lms')
     .description(PROGRAM_DESCRIPTION)
-    .version(__LMS_VERSION__, VERSION_FLAG.flags, VERSION_FLAG.description)
-    .helpOption(HELP_FLAG.flags, HELP_FLAG.description)
+    .version(__LMS_VERSION__, syntaxOf(VERSION_FLAG), VERSION_FLAG.description)
+    .helpOption(syntaxOf(HELP_FLAG), HELP_FLAG.description)
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -162,7 +162,7 @@ export async function synonymOf(argv: string[]): Promise<string | undefined> {
  * when the word is neither (so everything loads and commander can suggest the right one).
  */
 function nounNamed(argv: string[]): { noun: (typeof lazyNouns)[number] | undefined; at: number } | null {
-  const valued = new Set(GLOBAL_FLAGS.filter((f) => takesValue(f.flags)).flatMap(flagNames));
+  const valued = new Set(GLOBAL_FLAGS.filter(takesValue).flatMap(flagNames));
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i];
     if (word === '--') return argv[i + 1] === undefined ? null : { noun: lazyNouns.find((n) => n.name === argv[i + 1]), at: i + 1 };

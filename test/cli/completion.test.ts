@@ -9,20 +9,20 @@ import { FORMATS } from '../../src/output/formats.js';
 
 const run = async () => undefined;
 // A noun's flags are its verbs': --account is declared on each of users' verbs.
-const account = { flags: '--account <id>', description: 'Account id' };
+const account = { long: 'account', value: 'id', description: 'Account id' };
 const users: NounSpec = {
   name: 'users',
   summary: 'Manage users',
   aliases: ['u'],
   commands: [
-    { name: 'list', summary: 'List users', aliases: ['ls'], options: [account, { flags: '--search <term>', description: "Search: name or email, e.g. 'ada'" }], run },
+    { name: 'list', summary: 'List users', aliases: ['ls'], options: [account, { long: 'search', value: 'term', description: "Search: name or email, e.g. 'ada'" }], run },
     { name: 'get', args: [{ name: 'id' }], summary: 'Show one user', options: [account], argIds: { id: 'user' }, run },
   ] satisfies CommandSpec<never>[],
 };
 const mock: NounSpec = {
   name: 'mock',
   summary: 'Run the mock API',
-  commands: [{ name: 'serve', summary: 'Serve over HTTP', options: [{ flags: '--port <n>', description: 'Port to listen on' }], run } satisfies CommandSpec<never>],
+  commands: [{ name: 'serve', summary: 'Serve over HTTP', options: [{ long: 'port', value: 'n', description: 'Port to listen on' }], run } satisfies CommandSpec<never>],
 };
 
 function declared(order: 'forward' | 'reverse' = 'forward'): { commands: Verbs } {

@@ -24,15 +24,15 @@ describe('command()', () => {
       summary: 'x',
       options: {
         account: { ...contextFlags.account, default: 'self' },
-        loginId: { flags: '--login-id <login>', description: 'l', required: true },
-        search: { flags: '--search <term>', description: 's' },
-        state: { flags: '--state <state>', description: 's', repeatable: true, choices: ['active', 'invited'] },
-        field: { flags: '-f, --field <kv>', description: 'f', repeatable: true },
-        kind: { flags: '--kind <k>', description: 'k', choices: ['a', 'b'] },
-        dryRun: { flags: '--dry-run', description: 'd' },
-        notify: { flags: '--no-notify', description: 'n' },
-        concurrency: { flags: '--concurrency <n>', description: 'c', type: 'integer', min: 1, max: 32, default: '4' },
-        wait: { flags: '--wait <seconds>', description: 'w', type: 'number' },
+        loginId: { long: 'login-id', value: 'login', description: 'l', required: true },
+        search: { long: 'search', value: 'term', description: 's' },
+        state: { long: 'state', value: 'state', description: 's', repeatable: true, choices: ['active', 'invited'] },
+        field: { short: 'f', long: 'field', value: 'kv', description: 'f', repeatable: true },
+        kind: { long: 'kind', value: 'k', description: 'k', choices: ['a', 'b'] },
+        dryRun: { long: 'dry-run', description: 'd' },
+        notify: { long: 'notify', negated: true, description: 'n' },
+        concurrency: { long: 'concurrency', value: 'n', description: 'c', type: 'integer', min: 1, max: 32, default: '4' },
+        wait: { long: 'wait', value: 'seconds', description: 'w', type: 'number' },
       },
       async run() {
         return undefined;
@@ -52,7 +52,7 @@ describe('command()', () => {
   });
 
   it('refuses a key that is not the name commander reads the flag as', () => {
-    expect(() => checkDeclaration(command({ name: 'x', summary: 'x', options: { login: { flags: '--login-id <l>', description: 'l' } }, run: async () => undefined }) as CommandSpec<never>)).toThrow(
+    expect(() => checkDeclaration(command({ name: 'x', summary: 'x', options: { login: { long: 'login-id', value: 'l', description: 'l' } }, run: async () => undefined }) as CommandSpec<never>)).toThrow(
       'command "x": option "login" is declared as "--login-id <l>", which is read as "loginId"',
     );
   });
@@ -61,7 +61,7 @@ describe('command()', () => {
     const spec = command({
       name: 'x',
       summary: 'x',
-      options: { concurrency: { flags: '--concurrency <n>', description: 'c', type: 'integer', min: 1, max: 32, default: '4' }, wait: { flags: '--wait <s>', description: 'w', type: 'number' } },
+      options: { concurrency: { long: 'concurrency', value: 'n', description: 'c', type: 'integer', min: 1, max: 32, default: '4' }, wait: { long: 'wait', value: 's', description: 'w', type: 'number' } },
       run: async () => undefined,
     }) as CommandSpec<never>;
     expect(await parse(spec, ['x'])).toEqual({ concurrency: 4 });
@@ -70,7 +70,7 @@ describe('command()', () => {
   });
 
   it('refuses a repeatable flag that takes no value', () => {
-    expect(() => checkDeclaration(command({ name: 'x', summary: 'x', options: { all: { flags: '--all', description: 'a', repeatable: true } }, run: async () => undefined }) as CommandSpec<never>)).toThrow(
+    expect(() => checkDeclaration(command({ name: 'x', summary: 'x', options: { all: { long: 'all', description: 'a', repeatable: true } }, run: async () => undefined }) as CommandSpec<never>)).toThrow(
       'command "x": option "--all": is repeatable but takes no value',
     );
   });
@@ -89,7 +89,7 @@ describe('command()', () => {
     const spec = command({
       name: 'x',
       summary: 'x',
-      options: { state: { flags: '--state <s>', description: 's', repeatable: true, choices: ['active', 'invited'] } },
+      options: { state: { long: 'state', value: 's', description: 's', repeatable: true, choices: ['active', 'invited'] } },
       run: async () => undefined,
     }) as CommandSpec<never>;
     expect(await parse(spec, ['x', '--state', 'active', '--state', 'invited'])).toEqual({ state: ['active', 'invited'] });

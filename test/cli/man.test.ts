@@ -7,6 +7,7 @@ import { GLOBAL_FLAGS, VERSION_FLAG } from '../../src/cli/global-flags.js';
 import { ENVIRONMENT, escape, manPages, type ManPage } from '../../src/cli/man.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { ExitCode } from '../../src/errors.js';
+import { syntaxOf } from '../../src/cli/options.js';
 
 const manDir = new URL('../../man/', import.meta.url);
 const groff = spawnSync('groff', ['--version']).status === 0;
@@ -22,7 +23,7 @@ beforeAll(async () => {
 const page = (name: string) => pages.find((p) => p.name === name)!;
 /** Every verb under a first word, nested nouns walked, with the flags it takes: [['users', 'list'], ['--account <id>', …]], …. */
 function verbs(spec: Verbs[number], path: string[]): [path: string[], flags: string[]][] {
-  if (!isNoun(spec)) return [[path, flagsOf(spec).map((flag) => flag.flags)]];
+  if (!isNoun(spec)) return [[path, flagsOf(spec).map(syntaxOf)]];
   return spec.commands.flatMap((child) => verbs(child, [...path, wordOf(child)]));
 }
 
@@ -87,7 +88,7 @@ describe.runIf(groff)(groff ? 'the pages rendered by groff' : 'the pages rendere
 
   it('lms(1) gives the global flags, the environment, the files and the exit codes', () => {
     const main = rendered(page('lms').text);
-    for (const flag of [VERSION_FLAG, ...GLOBAL_FLAGS]) expect(main).toContain(flag.flags);
+    for (const flag of [VERSION_FLAG, ...GLOBAL_FLAGS]) expect(main).toContain(syntaxOf(flag));
     for (const { name } of ENVIRONMENT) expect(main).toMatch(new RegExp(`^ {7}${name}( |$)`, 'm'));
     for (const code of Object.values(ExitCode)) expect(main).toMatch(new RegExp(`^ {7}${code} `, 'm'));
     expect(main).toContain('~/.config/lms/config.json');

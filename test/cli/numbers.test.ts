@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { argumentsOf, type CommandSpec, type NounSpec } from '../../src/cli/command.js';
 import { check } from '../../src/cli/invoke.js';
-import { compileOptions, type CompiledOption } from '../../src/cli/options.js';
+import { compileOptions, syntaxOf, type CompiledOption } from '../../src/cli/options.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { session } from '../helpers/run-lms.js';
 
@@ -61,7 +61,7 @@ const GLOBAL_NUMBERS: [string, string, string][] = [
  * number, and says so by its type rather than by a parser of its own. (`<id>` is not a number:
  * ids may be SIS forms or longer than a double holds.)
  */
-const NUMBER_PLACEHOLDER = /<(n|m|count|seconds|minutes|ms|p|size|units-per-second|bytes|port)>/;
+const NUMBER_PLACEHOLDER = /^(n|m|count|seconds|minutes|ms|p|size|units-per-second|bytes|port)$/;
 
 interface Verb {
   path: string;
@@ -94,7 +94,7 @@ describe('every number flag', async () => {
   it('has a row, and every flag that takes a count, a duration or a size declares a number type', () => {
     const declared = verbs.flatMap(({ path, spec }) => compileOptions(spec.options).filter(isNumber).map((o) => `${path} ${o.long}`));
     expect(declared.sort()).toEqual(NUMBERS.map(([path, flag]) => `${path} ${flag}`).sort());
-    const byHand = verbs.flatMap(({ path, spec }) => compileOptions(spec.options).filter((o) => !isNumber(o) && NUMBER_PLACEHOLDER.test(o.spec.flags)).map((o) => `${path} ${o.spec.flags}`));
+    const byHand = verbs.flatMap(({ path, spec }) => compileOptions(spec.options).filter((o) => !isNumber(o) && NUMBER_PLACEHOLDER.test(o.spec.value ?? '')).map((o) => `${path} ${syntaxOf(o.spec)}`));
     expect(byHand).toEqual([]);
   });
 

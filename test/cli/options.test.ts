@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { flagsOf } from '../../src/cli/command.js';
 import { commanderOption } from '../../src/cli/commander-tree.js';
 import { createContext, type Deps, type GlobalOptions } from '../../src/cli/context.js';
-import { coerceValue, compileOption, compileOptions, type OptionSpec } from '../../src/cli/options.js';
+import { coerceValue, compileOption, compileOptions, syntaxOf, type OptionSpec } from '../../src/cli/options.js';
 import { callTool, newCursorKey } from '../../src/mcp/call.js';
 import { toolsOf } from '../../src/mcp/tools.js';
 import { openMock } from '../../src/mock/runtime.js';
@@ -25,16 +25,16 @@ beforeAll(async () => {
 
 describe('compiling an option', () => {
   it.each<[string, OptionSpec, Partial<ReturnType<typeof compileOption>>]>([
-    ['a switch', { flags: '-y, --yes', description: '' }, { attribute: 'yes', long: '--yes', kind: 'switch', type: 'boolean' }],
-    ['a negated switch', { flags: '--no-notify', description: '' }, { attribute: 'notify', long: '--no-notify', kind: 'negated', type: 'boolean', default: true }],
-    ['a value', { flags: '--login-id <login>', description: '' }, { attribute: 'loginId', kind: 'value', type: 'string' }],
-    ['an optional value', { flags: '--level [n]', description: '' }, { kind: 'value', type: 'string' }],
-    ['a value with choices', { flags: '--state <s>', description: '', choices: ['a', 'b'] }, { kind: 'value', type: 'enum' }],
-    ['a list', { flags: '-f, --field <kv>', description: '', repeatable: true }, { attribute: 'field', kind: 'list', type: 'string' }],
-    ['a list of choices', { flags: '--state <s>', description: '', repeatable: true, choices: ['a'] }, { kind: 'list', type: 'enum' }],
-    ['an integer with a default', { flags: '--concurrency <n>', description: '', type: 'integer', min: 1, max: 32, default: '4' }, { kind: 'value', type: 'integer', min: 1, max: 32, default: 4 }],
-    ['a number', { flags: '--lock-timeout <seconds>', description: '', type: 'number', min: 0, default: '300' }, { kind: 'value', type: 'number', min: 0, default: 300 }],
-    ['a --no- in the middle of a name is no negation', { flags: '--know-no-one <x>', description: '' }, { attribute: 'knowNoOne', kind: 'value' }],
+    ['a switch', { short: 'y', long: 'yes', description: '' }, { attribute: 'yes', long: '--yes', kind: 'switch', type: 'boolean' }],
+    ['a negated switch', { long: 'notify', negated: true, description: '' }, { attribute: 'notify', long: '--no-notify', kind: 'negated', type: 'boolean', default: true }],
+    ['a value', { long: 'login-id', value: 'login', description: '' }, { attribute: 'loginId', kind: 'value', type: 'string' }],
+    ['an optional value', { long: 'level', value: 'n', valueOptional: true, description: '' }, { kind: 'value', type: 'string' }],
+    ['a value with choices', { long: 'state', value: 's', description: '', choices: ['a', 'b'] }, { kind: 'value', type: 'enum' }],
+    ['a list', { short: 'f', long: 'field', value: 'kv', description: '', repeatable: true }, { attribute: 'field', kind: 'list', type: 'string' }],
+    ['a list of choices', { long: 'state', value: 's', description: '', repeatable: true, choices: ['a'] }, { kind: 'list', type: 'enum' }],
+    ['an integer with a default', { long: 'concurrency', value: 'n', description: '', type: 'integer', min: 1, max: 32, default: '4' }, { kind: 'value', type: 'integer', min: 1, max: 32, default: 4 }],
+    ['a number', { long: 'lock-timeout', value: 'seconds', description: '', type: 'number', min: 0, default: '300' }, { kind: 'value', type: 'number', min: 0, default: 300 }],
+    ['a --no- in the middle of a name is no negation', { long: 'know-no-one', value: 'x', description: '' }, { attribute: 'knowNoOne', kind: 'value' }],
   ])('%s', (_, spec, expected) => {
     const compiled = compileOption(spec);
     expect(compiled).toMatchObject(expected);
@@ -42,13 +42,13 @@ describe('compiling an option', () => {
   });
 
   it.each<[string, OptionSpec, string]>([
-    ['a repeatable switch', { flags: '--all', description: '', repeatable: true }, 'is repeatable but takes no value'],
-    ['a number switch', { flags: '--all', description: '', type: 'integer' }, 'is a switch, which cannot be a integer'],
-    ['a number list', { flags: '--n <n>', description: '', type: 'integer', repeatable: true }, 'is a list, which cannot be a integer'],
-    ['a number with choices', { flags: '--n <n>', description: '', type: 'integer', choices: ['1'] }, 'has choices'],
-    ['a range without a type', { flags: '--n <n>', description: '', min: 1 }, 'has a range or unit but no number type'],
-    ['a type its field contradicts', { flags: '--n <n>', description: '', type: 'integer', field: { name: 'n', type: 'number' } }, 'is a integer, but its field n is a number'],
-    ['a default out of range', { flags: '--n <n>', description: '', type: 'integer', min: 1, max: 3, default: '4' }, 'its default is refused: --n must be a whole number from 1 to 3, not "4"'],
+    ['a repeatable switch', { long: 'all', description: '', repeatable: true }, 'is repeatable but takes no value'],
+    ['a number switch', { long: 'all', description: '', type: 'integer' }, 'is a switch, which cannot be a integer'],
+    ['a number list', { long: 'n', value: 'n', description: '', type: 'integer', repeatable: true }, 'is a list, which cannot be a integer'],
+    ['a number with choices', { long: 'n', value: 'n', description: '', type: 'integer', choices: ['1'] }, 'has choices'],
+    ['a range without a type', { long: 'n', value: 'n', description: '', min: 1 }, 'has a range or unit but no number type'],
+    ['a type its field contradicts', { long: 'n', value: 'n', description: '', type: 'integer', field: { name: 'n', type: 'number' } }, 'is a integer, but its field n is a number'],
+    ['a default out of range', { long: 'n', value: 'n', description: '', type: 'integer', min: 1, max: 3, default: '4' }, 'its default is refused: --n must be a whole number from 1 to 3, not "4"'],
   ])('refuses %s', (_, spec, message) => {
     expect(() => compileOption(spec)).toThrow(message);
   });
@@ -59,8 +59,8 @@ describe('compiling an option', () => {
       // The options as the command line registers them.
       const registered = flagsOf(spec).map(commanderOption);
       for (const option of compileOptions(spec.options)) {
-        const where = `${path.join(' ')} ${option.spec.flags}`;
-        const built = registered.find((o) => o.flags === option.spec.flags)!;
+        const where = `${path.join(' ')} ${syntaxOf(option.spec)}`;
+        const built = registered.find((o) => o.flags === syntaxOf(option.spec))!;
         expect(built, where).toBeDefined();
         expect(option.attribute, where).toBe(built.attributeName());
         expect(option.long, where).toBe(built.long);
@@ -111,12 +111,12 @@ describe('compiling an option', () => {
 });
 
 describe('coercing a value', () => {
-  const int = compileOption({ flags: '--concurrency <n>', description: '', type: 'integer', min: 1, max: 32 });
-  const wait = compileOption({ flags: '--lock-timeout <seconds>', description: '', type: 'number', min: 0, unit: 'seconds' });
-  const any = compileOption({ flags: '--offset <n>', description: '', type: 'integer' });
-  const text = compileOption({ flags: '--name <n>', description: '' });
-  const size = compileOption({ flags: '--max-body-size <size>', description: '', type: 'size', min: 1, max: 2 * 1024 ** 3 });
-  const minutes = compileOption({ flags: '--time-limit <minutes>', description: '', type: 'integer', field: { name: 'time_limit', type: 'integer', clears: true } });
+  const int = compileOption({ long: 'concurrency', value: 'n', description: '', type: 'integer', min: 1, max: 32 });
+  const wait = compileOption({ long: 'lock-timeout', value: 'seconds', description: '', type: 'number', min: 0, unit: 'seconds' });
+  const any = compileOption({ long: 'offset', value: 'n', description: '', type: 'integer' });
+  const text = compileOption({ long: 'name', value: 'n', description: '' });
+  const size = compileOption({ long: 'max-body-size', value: 'size', description: '', type: 'size', min: 1, max: 2 * 1024 ** 3 });
+  const minutes = compileOption({ long: 'time-limit', value: 'minutes', description: '', type: 'integer', field: { name: 'time_limit', type: 'integer', clears: true } });
 
   it.each<[string, ReturnType<typeof compileOption>, unknown, number | null]>([
     ['the lower edge', int, '1', 1],

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bin, e2eWorkspace, ensureBuilt, peakRss } from '../helpers/e2e.js';
 import { declaredVerbs } from '../helpers/verbs.js';
+import { longFlagOf } from '../../src/cli/options.js';
 
 const MiB = 1024 * 1024;
 const BOUND = 200 * MiB;
@@ -56,7 +57,7 @@ async function declaredReaders(): Promise<string[]> {
   for (const { path, spec } of await declaredVerbs()) {
     for (const [arg, use] of Object.entries(spec.fileArgs ?? {})) if (use === 'read') found.push(`${path.join(' ')} <${arg}>`);
     for (const option of spec.options ?? []) {
-      const long = /--[\w-]+/.exec(option.flags)?.[0];
+      const long = longFlagOf(option);
       if (option.file === 'read' || long?.endsWith('-stdin')) found.push(`${path.join(' ')} ${long}`);
     }
   }

@@ -42,10 +42,10 @@ const showActivity = command({
   routes: ['users.activityStream', 'users.activityStreamSummary'],
   columns: COLUMNS,
   options: {
-    summary: { flags: '--summary', description: 'count the stream by type (unread and all)' },
-    watch: { flags: '--watch', description: 'keep polling and print new activity as it arrives (NDJSON when piped; Ctrl-C stops)' },
+    summary: { long: 'summary', description: 'count the stream by type (unread and all)' },
+    watch: { long: 'watch', description: 'keep polling and print new activity as it arrives (NDJSON when piped; Ctrl-C stops)' },
     // No declared default: given without --watch it is refused, which a default would hide.
-    interval: { flags: '--interval <seconds>', description: `seconds between polls with --watch (default ${DEFAULT_INTERVAL_SECONDS})`, type: 'number', min: 0.01, max: 86_400, unit: 'seconds' },
+    interval: { long: 'interval', value: 'seconds', description: `seconds between polls with --watch (default ${DEFAULT_INTERVAL_SECONDS})`, type: 'number', min: 0.01, max: 86_400, unit: 'seconds' },
   },
   examples: ['lms activity --as-user 11', 'lms activity --summary --as-user 11', 'lms activity --watch --interval 10 --as-user 11'],
   async run({ opts, ctx }) {

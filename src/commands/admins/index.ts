@@ -4,7 +4,7 @@ import { command } from '../../cli/define.js';
 import { userPath } from '../../client/user-ref.js';
 
 const COLUMNS = ['id', 'user.id', 'user.name', 'user.login_id', 'role', 'role_id', 'workflow_state'];
-const account = { flags: '--account <id>', ids: 'account', description: 'account id, sis_account_id:X or self', required: true } as const;
+const account = { long: 'account', value: 'id', ids: 'account', description: 'account id, sis_account_id:X or self', required: true } as const;
 
 const listAdmins = command({
   name: 'list',
@@ -27,9 +27,9 @@ const addAdmin = command({
   columns: COLUMNS,
   options: {
     account,
-    user: { flags: '--user <id>', ids: 'user', description: 'user id, sis_user_id:X or sis_login_id:X', required: true },
-    role: { flags: '--role <role>', description: 'an account role by name (default AccountAdmin)' },
-    confirmation: { flags: '--no-confirmation', description: 'send the new admin no notification' },
+    user: { long: 'user', value: 'id', ids: 'user', description: 'user id, sis_user_id:X or sis_login_id:X', required: true },
+    role: { long: 'role', value: 'role', description: 'an account role by name (default AccountAdmin)' },
+    confirmation: { long: 'confirmation', negated: true, description: 'send the new admin no notification' },
   },
   examples: ['lms admins add --account 1 --user sis_login_id:jdoe --role Helpdesk'],
   async run({ opts, ctx }) {
@@ -44,7 +44,7 @@ const removeAdmin = command({
   aliases: ['rm'],
   routes: ['admins.delete'],
   columns: COLUMNS,
-  options: { account, role: { flags: '--role <role>', description: 'the role to remove (default AccountAdmin)' } },
+  options: { account, role: { long: 'role', value: 'role', description: 'the role to remove (default AccountAdmin)' } },
   examples: ['lms admins remove 2 --account 1 --role Helpdesk --yes'],
   async run({ args, opts, ctx }) {
     await ctx.confirm(`Remove the ${opts.role ?? 'AccountAdmin'} role of user ${args[0]} on account ${opts.account}`);

@@ -65,9 +65,9 @@ const request = command({
   isDefault: true,
   anyRequest: true,
   options: {
-    field: { flags: '-f, --field <key=value>', description: 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed', repeatable: true },
-    input: { file: 'read', flags: '--input <file>', description: 'a JSON body from a file, or - for stdin' },
-    paginate: { flags: '--paginate', description: 'follow Link rel="next" and print every item' },
+    field: { short: 'f', long: 'field', value: 'key=value', description: 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed', repeatable: true },
+    input: { file: 'read', long: 'input', value: 'file', description: 'a JSON body from a file, or - for stdin' },
+    paginate: { long: 'paginate', description: 'follow Link rel="next" and print every item' },
   },
   examples: [
     'lms api PUT /api/v1/users/self -f "user[time_zone]=Europe/Berlin"',
@@ -106,7 +106,7 @@ const routesCommand = command({
   summary: 'List every API route lms knows (the route table)',
   examples: ['lms api routes --area users'],
   columns: ['id', 'method', 'path', 'paginated'],
-  options: { area: { flags: '--area <area>', description: 'only this area, e.g. users' } },
+  options: { area: { long: 'area', value: 'area', description: 'only this area, e.g. users' } },
   async run({ opts }) {
     const { allRoutes } = await import('../../spec/routes.js');
     return list(

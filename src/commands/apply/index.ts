@@ -10,10 +10,10 @@ import type { ApplyOptions } from '../../apply/run.js';
 import { CONCURRENCY } from '../../bulk/options.js';
 
 const options = {
-  file: { file: 'read', flags: '-f, --file <path>', description: 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)', repeatable: true },
-  exitCode: { flags: '--exit-code', description: 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)' },
-  prune: { destroys: true, asksItself: true, flags: '--prune', description: 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments' },
-  concurrency: { flags: '--concurrency <n>', description: 'changes in flight at once (the server may slow this further)', ...CONCURRENCY },
+  file: { file: 'read', short: 'f', long: 'file', value: 'path', description: 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)', repeatable: true },
+  exitCode: { long: 'exit-code', description: 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)' },
+  prune: { destroys: true, asksItself: true, long: 'prune', description: 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments' },
+  concurrency: { long: 'concurrency', value: 'n', description: 'changes in flight at once (the server may slow this further)', ...CONCURRENCY },
 } as const;
 
 /**
@@ -51,8 +51,8 @@ export const applyCommand = (model: CommandModel) => command({
   routes: [...ROUTES],
   options: {
     ...options,
-    plan: { flags: '--plan', description: 'show what would change, and change nothing (as lms diff)' },
-    lockTimeout: { flags: '--lock-timeout <seconds>', description: 'how long to wait while another lms apply on this machine applies one of the courses (0: do not wait); then exit 6', type: 'number', min: 0, unit: 'seconds', default: '300' },
+    plan: { long: 'plan', description: 'show what would change, and change nothing (as lms diff)' },
+    lockTimeout: { long: 'lock-timeout', value: 'seconds', description: 'how long to wait while another lms apply on this machine applies one of the courses (0: do not wait); then exit 6', type: 'number', min: 0, unit: 'seconds', default: '300' },
   },
   examples: ['lms apply -f course.yaml --plan', 'lms apply -f course.yaml --yes', 'lms apply -f course.yaml --prune --yes -o json'],
   run: ({ opts, ctx }) => apply(ctx, { ...opts, file: opts.file ?? [] }, model),

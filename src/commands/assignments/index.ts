@@ -10,13 +10,13 @@ const course = { ...contextFlags.course, required: true } as const;
 
 /** The flags of create and update, named after `assignment[...]` in kebab case. */
 const fieldFlags = {
-  name: { flags: '--name <name>', description: 'assignment name', field: { name: 'name' } },
-  points: { flags: '--points <n>', description: 'points possible', type: 'number', min: 0, field: { name: 'points_possible', type: 'number' } },
-  gradingType: { flags: '--grading-type <type>', description: 'how it is graded', choices: GRADING_TYPES, field: { name: 'grading_type' } },
-  submissionTypes: { flags: '--submission-types <list>', description: 'comma-separated, e.g. online_upload,online_text_entry', field: { name: 'submission_types', type: 'list' } },
-  dueAt: { flags: '--due-at <time>', description: 'due date (ISO 8601)', field: { name: 'due_at', type: 'time' } },
-  gradingStandardId: { flags: '--grading-standard-id <id>', description: 'letter grading scheme id', field: { name: 'grading_standard_id', type: 'integer' } },
-  description: { flags: '--description <html>', description: 'description (HTML)', field: { name: 'description' } },
+  name: { long: 'name', value: 'name', description: 'assignment name', field: { name: 'name' } },
+  points: { long: 'points', value: 'n', description: 'points possible', type: 'number', min: 0, field: { name: 'points_possible', type: 'number' } },
+  gradingType: { long: 'grading-type', value: 'type', description: 'how it is graded', choices: GRADING_TYPES, field: { name: 'grading_type' } },
+  submissionTypes: { long: 'submission-types', value: 'list', description: 'comma-separated, e.g. online_upload,online_text_entry', field: { name: 'submission_types', type: 'list' } },
+  dueAt: { long: 'due-at', value: 'time', description: 'due date (ISO 8601)', field: { name: 'due_at', type: 'time' } },
+  gradingStandardId: { long: 'grading-standard-id', value: 'id', description: 'letter grading scheme id', field: { name: 'grading_standard_id', type: 'integer' } },
+  description: { long: 'description', value: 'html', description: 'description (HTML)', field: { name: 'description' } },
 } as const;
 
 type FieldOpts = Partial<OptionsOf<typeof fieldFlags>>;
@@ -47,7 +47,7 @@ const listAssignments = command({
   routes: ['assignments.list'],
   examples: ['lms assignments list --course sis_course_id:BIO-101 --search lab'],
   columns: COLUMNS,
-  options: { course, search: { flags: '--search <term>', description: 'partial name' } },
+  options: { course, search: { long: 'search', value: 'term', description: 'partial name' } },
   async run({ opts, ctx }) {
     return list((await ctx.client()).ops.assignments.list({ course_id: opts.course, search_term: opts.search }, { limit: ctx.pageLimit() }));
   },
@@ -76,7 +76,7 @@ const createAssignment = command({
     course,
     ...fieldFlags,
     name: { ...fieldFlags.name, required: true },
-    publish: { flags: '--no-publish', description: 'create it unpublished', field: { name: 'published', value: false } },
+    publish: { long: 'publish', negated: true, description: 'create it unpublished', field: { name: 'published', value: false } },
   },
   async run({ opts, ctx }) {
     if (opts.dueAt === '') throw new UsageError('--due-at is not a date or time: ""');
@@ -99,8 +99,8 @@ const updateAssignment = command({
     ...fieldFlags,
     dueAt: { ...fieldFlags.dueAt, description: 'due date (ISO 8601; "" for none)', field: { ...fieldFlags.dueAt.field, clears: true } },
     gradingStandardId: { ...fieldFlags.gradingStandardId, description: 'letter grading scheme id ("" for the default scheme)', field: { ...fieldFlags.gradingStandardId.field, clears: true } },
-    publish: { flags: '--publish', description: 'publish it', field: { name: 'published' } },
-    unpublish: { flags: '--unpublish', description: 'unpublish it (refused once students have turned work in)', field: { name: 'published', value: false } },
+    publish: { long: 'publish', description: 'publish it', field: { name: 'published' } },
+    unpublish: { long: 'unpublish', description: 'unpublish it (refused once students have turned work in)', field: { name: 'published', value: false } },
   },
   async run({ args, opts, ctx }) {
     if (opts.publish && opts.unpublish) throw new UsageError('--publish and --unpublish go one at a time');

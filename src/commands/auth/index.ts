@@ -16,12 +16,12 @@ export const authVerbs: Verbs = [
     routes: ['oauth.authorize', 'oauth.token', 'users.get'],
     dryRun: false,
     options: {
-      url: { flags: '--url <url>', description: "base URL of the instance (default: the profile's)" },
-      clientId: { flags: '--client-id <id>', description: "the developer key's client id (default: the one the profile last logged in with)" },
-      clientSecretStdin: { flags: '--client-secret-stdin', description: "read a confidential developer key's client secret from standard input (a public key has none; otherwise a hidden prompt asks if the instance wants one)" },
-      caFile: { file: 'read', flags: '--ca-file <file>', description: "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides the usual ones; kept in the profile (LMS_CA_FILE overrides it)" },
-      browser: { flags: '--no-browser', description: 'print the URL to open instead of opening a browser' },
-      insecureStorage: { flags: '--insecure-storage', description: 'keep the tokens in the profile file (readable only by you) instead of the keychain' },
+      url: { long: 'url', value: 'url', description: "base URL of the instance (default: the profile's)" },
+      clientId: { long: 'client-id', value: 'id', description: "the developer key's client id (default: the one the profile last logged in with)" },
+      clientSecretStdin: { long: 'client-secret-stdin', description: "read a confidential developer key's client secret from standard input (a public key has none; otherwise a hidden prompt asks if the instance wants one)" },
+      caFile: { file: 'read', long: 'ca-file', value: 'file', description: "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides the usual ones; kept in the profile (LMS_CA_FILE overrides it)" },
+      browser: { long: 'browser', negated: true, description: 'print the URL to open instead of opening a browser' },
+      insecureStorage: { long: 'insecure-storage', description: 'keep the tokens in the profile file (readable only by you) instead of the keychain' },
     },
     examples: [
       'lms auth login -p prod --url https://lms.example.edu --client-id 170000000000123',

@@ -20,9 +20,9 @@ const listConversations = command({
   routes: ['conversations.list'],
   columns: CONVERSATION_COLUMNS,
   options: {
-    scope: { flags: '--scope <scope>', description: 'unread, starred, archived or sent (default: the inbox, read and unread)', choices: CONVERSATION_SCOPES },
-    filter: { flags: '--filter <code>', description: 'only conversations of course_N, group_N or with user_N (repeatable)', repeatable: true },
-    filterMode: { flags: '--filter-mode <mode>', description: 'with several --filter: any (or) or all (and) must match', choices: ['or', 'and'] },
+    scope: { long: 'scope', value: 'scope', description: 'unread, starred, archived or sent (default: the inbox, read and unread)', choices: CONVERSATION_SCOPES },
+    filter: { long: 'filter', value: 'code', description: 'only conversations of course_N, group_N or with user_N (repeatable)', repeatable: true },
+    filterMode: { long: 'filter-mode', value: 'mode', description: 'with several --filter: any (or) or all (and) must match', choices: ['or', 'and'] },
   },
   examples: ['lms conv list', 'lms conv list --scope sent --filter course_1 -o json'],
   async run({ opts, ctx }) {
@@ -37,7 +37,7 @@ const getConversation = command({
   summary: 'Show a conversation with its messages, newest first (marks it read unless --no-mark-read)',
   routes: ['conversations.get'],
   // A GET that changes the conversation's state: read-only surfaces (lms mcp) read it unmarked.
-  options: { markRead: { flags: '--no-mark-read', description: 'leave it unread', writesUnless: false } },
+  options: { markRead: { long: 'mark-read', negated: true, description: 'leave it unread', writesUnless: false } },
   examples: ['lms conv get 5', 'lms conv get 5 --no-mark-read -o json'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();
@@ -49,7 +49,7 @@ const reply = command({
   name: 'reply', args: [{ name: 'id' }],
   summary: 'Add a message to a conversation (to everyone in it, or to some with --to)',
   routes: ['conversations.addMessage', 'users.uploadFile', 'files.upload', 'files.confirm'],
-  options: { ...messageFlags, to: { flags: '--to <user-id>', description: 'only these participants (repeatable, or comma-separated)', repeatable: true } },
+  options: { ...messageFlags, to: { long: 'to', value: 'user-id', description: 'only these participants (repeatable, or comma-separated)', repeatable: true } },
   examples: ['lms conv reply 5 --body "Thanks, noted."'],
   async run({ args, opts, ctx }) {
     if (opts.mediaCommentId && !opts.mediaCommentType) throw new UsageError('--media-comment-id needs --media-comment-type audio|video');
@@ -73,7 +73,7 @@ const addRecipients = command({
   name: 'add-recipients', args: [{ name: 'id' }],
   summary: 'Add people to a group conversation (they see it from the start)',
   routes: ['conversations.addRecipients'],
-  options: { to: { flags: '--to <recipient>', description: 'user id, course_N, section_N, group_N … (repeatable, or comma-separated)', repeatable: true, required: true } },
+  options: { to: { long: 'to', value: 'recipient', description: 'user id, course_N, section_N, group_N … (repeatable, or comma-separated)', repeatable: true, required: true } },
   examples: ['lms conv add-recipients 8 --to 5'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();
@@ -87,7 +87,7 @@ const removeMessages = command({
   routes: ['conversations.get', 'conversations.removeMessages'],
   writes: 'delete',
   destroys: 'asks',
-  options: { message: { flags: '--message <id>', description: 'a message id (repeatable, or comma-separated)', repeatable: true, required: true } },
+  options: { message: { long: 'message', value: 'id', description: 'a message id (repeatable, or comma-separated)', repeatable: true, required: true } },
   examples: ['lms conv remove-messages 5 --message 9', 'lms conv remove-messages 6 --message 8 --yes'],
   async run({ args, opts, ctx }) {
     const ids = (opts.message ?? []).flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
@@ -116,11 +116,11 @@ const updateConversation = command({
   routes: ['conversations.update'],
   columns: CONVERSATION_COLUMNS,
   options: {
-    state: { flags: '--state <state>', description: 'read, unread or archived', choices: ['read', 'unread', 'archived'] },
-    star: { flags: '--star', description: 'star it' },
-    unstar: { flags: '--unstar', description: 'unstar it' },
-    subscribe: { flags: '--subscribe', description: 'be told of new messages (group conversations)' },
-    unsubscribe: { flags: '--unsubscribe', description: 'stop being told of new messages (group conversations)' },
+    state: { long: 'state', value: 'state', description: 'read, unread or archived', choices: ['read', 'unread', 'archived'] },
+    star: { long: 'star', description: 'star it' },
+    unstar: { long: 'unstar', description: 'unstar it' },
+    subscribe: { long: 'subscribe', description: 'be told of new messages (group conversations)' },
+    unsubscribe: { long: 'unsubscribe', description: 'stop being told of new messages (group conversations)' },
   },
   examples: ['lms conv update 5 --state archived --star'],
   async run({ args, opts, ctx }) {
@@ -167,10 +167,10 @@ const batch = command({
   routes: ['conversations.batchUpdate', 'progress.get'],
   columns: ['id', 'workflow_state', 'completion', 'message'],
   options: {
-    ids: { flags: '--ids <ids>', description: 'conversation ids, comma-separated (repeatable)', repeatable: true },
-    idsFile: { file: 'read', flags: '--ids-file <file>', description: 'a file of conversation ids, one a line or comma-separated (- for stdin)' },
-    event: { flags: '--event <event>', description: BATCH_EVENTS.join(', '), choices: BATCH_EVENTS, required: true },
-    wait: { flags: '--no-wait', description: 'print the Progress and return at once' },
+    ids: { long: 'ids', value: 'ids', description: 'conversation ids, comma-separated (repeatable)', repeatable: true },
+    idsFile: { file: 'read', long: 'ids-file', value: 'file', description: 'a file of conversation ids, one a line or comma-separated (- for stdin)' },
+    event: { long: 'event', value: 'event', description: BATCH_EVENTS.join(', '), choices: BATCH_EVENTS, required: true },
+    wait: { long: 'wait', negated: true, description: 'print the Progress and return at once' },
   },
   examples: ['lms conv batch --ids 5,6,8 --event archive', 'lms conv batch --ids 5 --event star --no-wait -o json', 'lms conv batch --ids 5,6 --event destroy --yes'],
   async run({ opts, ctx }) {

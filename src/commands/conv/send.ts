@@ -60,11 +60,11 @@ export async function attach(client: ApiClient, paths: readonly string[] | undef
 }
 
 export const messageFlags = {
-  body: { flags: '--body <text>', description: 'the message' },
-  bodyFile: { file: 'read', flags: '--body-file <file>', description: 'read the message from a file (- for stdin)' },
-  attach: { file: 'uploaded', flags: '--attach <file>', description: 'attach a file (uploaded to your conversation attachments; repeatable)', repeatable: true },
-  mediaCommentId: { flags: '--media-comment-id <id>', description: 'a media comment to include' },
-  mediaCommentType: { flags: '--media-comment-type <type>', description: 'the media comment is audio or video', choices: ['audio', 'video'] },
+  body: { long: 'body', value: 'text', description: 'the message' },
+  bodyFile: { file: 'read', long: 'body-file', value: 'file', description: 'read the message from a file (- for stdin)' },
+  attach: { file: 'uploaded', long: 'attach', value: 'file', description: 'attach a file (uploaded to your conversation attachments; repeatable)', repeatable: true },
+  mediaCommentId: { long: 'media-comment-id', value: 'id', description: 'a media comment to include' },
+  mediaCommentType: { long: 'media-comment-type', value: 'type', description: 'the media comment is audio or video', choices: ['audio', 'video'] },
 } as const;
 
 export const send = command({
@@ -74,19 +74,19 @@ export const send = command({
   columns: CONVERSATION_COLUMNS,
   options: {
     to: {
-      flags: '--to <recipient>',
+      long: 'to', value: 'recipient',
       description: 'user id, course_N, section_N, group_N or course_N_students|teachers|tas|observers (repeatable, or comma-separated)',
       repeatable: true,
       required: true,
     },
-    subject: { flags: '--subject <text>', description: 'subject (kept as it was when a private conversation is reused)' },
+    subject: { long: 'subject', value: 'text', description: 'subject (kept as it was when a private conversation is reused)' },
     ...messageFlags,
-    group: { flags: '--group', description: 'one group conversation everyone shares (at most 100 recipients), rather than a private one each' },
-    bulk: { flags: '--bulk', description: 'with --group: a separate copy of the group conversation for each recipient' },
-    context: { flags: '--context <code>', description: 'the course or group the conversation belongs to (course_1, group_2)' },
-    async: { flags: '--async', description: 'deliver in the background (one conversation per recipient) and follow the batch to its end' },
-    wait: { flags: '--no-wait', description: 'with --async: print the batch id and return at once' },
-    forward: { flags: '--forward <message-id>', description: 'include a message you can see (repeatable)', repeatable: true },
+    group: { long: 'group', description: 'one group conversation everyone shares (at most 100 recipients), rather than a private one each' },
+    bulk: { long: 'bulk', description: 'with --group: a separate copy of the group conversation for each recipient' },
+    context: { long: 'context', value: 'code', description: 'the course or group the conversation belongs to (course_1, group_2)' },
+    async: { long: 'async', description: 'deliver in the background (one conversation per recipient) and follow the batch to its end' },
+    wait: { long: 'wait', negated: true, description: 'with --async: print the batch id and return at once' },
+    forward: { long: 'forward', value: 'message-id', description: 'include a message you can see (repeatable)', repeatable: true },
   },
   examples: [
     'lms conv send --to 3 --subject "Office hours" --body "Are you in on Friday?"',

@@ -8,12 +8,12 @@ const COLUMNS = ['id', 'course_code', 'name', 'sis_course_id', 'workflow_state']
 
 /** The flags of create and update, named after `course[...]` in kebab case. */
 const fieldFlags = {
-  name: { flags: '--name <name>', description: 'course name', field: { name: 'name' } },
-  courseCode: { flags: '--course-code <code>', description: 'short code, e.g. BIO-101', field: { name: 'course_code' } },
-  sisCourseId: { flags: '--sis-course-id <id>', description: 'SIS id (needs SIS permission)', field: { name: 'sis_course_id' } },
-  startAt: { flags: '--start-at <time>', description: 'start date (ISO 8601)', field: { name: 'start_at', type: 'time' } },
-  endAt: { flags: '--end-at <time>', description: 'end date (ISO 8601)', field: { name: 'end_at', type: 'time' } },
-  timeZone: { flags: '--time-zone <zone>', description: "the course's time zone, e.g. America/Denver (default: its account's)", field: { name: 'time_zone' } },
+  name: { long: 'name', value: 'name', description: 'course name', field: { name: 'name' } },
+  courseCode: { long: 'course-code', value: 'code', description: 'short code, e.g. BIO-101', field: { name: 'course_code' } },
+  sisCourseId: { long: 'sis-course-id', value: 'id', description: 'SIS id (needs SIS permission)', field: { name: 'sis_course_id' } },
+  startAt: { long: 'start-at', value: 'time', description: 'start date (ISO 8601)', field: { name: 'start_at', type: 'time' } },
+  endAt: { long: 'end-at', value: 'time', description: 'end date (ISO 8601)', field: { name: 'end_at', type: 'time' } },
+  timeZone: { long: 'time-zone', value: 'zone', description: "the course's time zone, e.g. America/Denver (default: its account's)", field: { name: 'time_zone' } },
 } as const;
 
 const listCourses = command({
@@ -25,8 +25,8 @@ const listCourses = command({
   columns: COLUMNS,
   options: {
     account: { ...contextFlags.account, description: "list the account's courses (admins), sub-accounts included" },
-    search: { flags: '--search <term>', description: 'with --account: partial name, code or SIS id' },
-    enrollmentType: { flags: '--enrollment-type <type>', description: 'your courses where you are this', choices: ['teacher', 'student', 'ta', 'observer', 'designer'] },
+    search: { long: 'search', value: 'term', description: 'with --account: partial name, code or SIS id' },
+    enrollmentType: { long: 'enrollment-type', value: 'type', description: 'your courses where you are this', choices: ['teacher', 'student', 'ta', 'observer', 'designer'] },
   },
   async run({ opts, ctx }) {
     if (opts.search && !opts.account) throw new UsageError('--search works with --account');
@@ -62,7 +62,7 @@ const createCourse = command({
     account: { ...contextFlags.account, default: 'self' },
     ...fieldFlags,
     name: { ...fieldFlags.name, required: true },
-    publish: { flags: '--publish', description: 'make the course available now' },
+    publish: { long: 'publish', description: 'make the course available now' },
   },
   async run({ opts, ctx }) {
     const client = await ctx.client();
@@ -97,8 +97,8 @@ const updateCourse = command({
     startAt: { ...fieldFlags.startAt, description: 'start date (ISO 8601; "" clears it)', field: { ...fieldFlags.startAt.field, clears: true } },
     endAt: { ...fieldFlags.endAt, description: 'end date (ISO 8601; "" clears it)', field: { ...fieldFlags.endAt.field, clears: true } },
     timeZone: { ...fieldFlags.timeZone, description: "the course's time zone, e.g. America/Denver" },
-    publish: { flags: '--publish', description: 'make the course available' },
-    unpublish: { flags: '--unpublish', description: 'make it unavailable again (refused once its students have grades)' },
+    publish: { long: 'publish', description: 'make the course available' },
+    unpublish: { long: 'unpublish', description: 'make it unavailable again (refused once its students have grades)' },
   },
   async run({ args, opts, ctx }) {
     if (opts.publish && opts.unpublish) throw new UsageError('--publish and --unpublish go one at a time');

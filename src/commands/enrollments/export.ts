@@ -27,7 +27,7 @@ export const exportEnrollments = command({
   routes: ['enrollments.listCourse'],
   columns: [...COLUMNS],
   options: {
-    course: { flags: '--course <id>', ids: 'course', description: 'course id or sis_course_id:X', required: true },
+    course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X', required: true },
   },
   examples: ['lms enrollments export --course sis_course_id:BIO-101 > roster.csv && lms enrollments import --course sis_course_id:BIO-101 --dry-run roster.csv'],
   async run({ opts, ctx }) {

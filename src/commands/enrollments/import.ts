@@ -157,8 +157,8 @@ export const importEnrollments = command({
   routes: ['enrollments.listCourse', 'enrollments.enrollCourse', 'enrollments.enrollSection', 'enrollments.end', 'users.get', 'sections.get', 'courses.get'],
   columns: resultColumns('user'),
   options: {
-    course: { flags: '--course <id>', ids: 'course', description: 'course id or sis_course_id:X', required: true },
-    sync: { destroys: true, asksItself: true, flags: '--sync', description: "also conclude the course's enrollments, of the roles in the file, that the file does not list (asks first)" },
+    course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X', required: true },
+    sync: { destroys: true, asksItself: true, long: 'sync', description: "also conclude the course's enrollments, of the roles in the file, that the file does not list (asks first)" },
     ...bulkFlags({ noun: 'enrollments', updatable: ['state'] }),
   },
   examples: [

@@ -10,7 +10,7 @@ const ENROLL_STATES = ['active', 'invited', 'inactive'] as const;
 export const ENDING_STATES: Readonly<Record<string, string>> = { inactive: 'deactivate', completed: 'conclude', deleted: 'delete' };
 
 export const stateFlag = {
-  flags: '--state <state>',
+  long: 'state', value: 'state',
   description: 'active, invited (default) or inactive; inactive deactivates the enrollment the user already has there',
   choices: ENROLL_STATES,
   // Enrolling someone already enrolled sets their enrollment's state.

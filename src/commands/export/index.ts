@@ -15,9 +15,9 @@ const exportCourse = (model: CommandModel) => command({
     'outcomes.rootGroup@courses', 'outcomes.getGroup@courses', 'outcomes.listSubgroups@courses', 'outcomes.listLinks@courses',
   ],
   options: {
-    include: { flags: '--include <kinds>', description: `what the file lists besides the course, comma-separated: ${KIND_ORDER.join(', ')} (default: all of them)` },
-    out: { file: 'written', flags: '--out <file>', description: 'write the course file here rather than to stdout; an outcome tree goes beside it (course.yaml: course.outcomes.yaml)' },
-    outcomesFile: { file: 'written', flags: '--outcomes-file <file>', description: 'write the outcome tree here; the course file names it from its own folder (the current one, on stdout)' },
+    include: { long: 'include', value: 'kinds', description: `what the file lists besides the course, comma-separated: ${KIND_ORDER.join(', ')} (default: all of them)` },
+    out: { file: 'written', long: 'out', value: 'file', description: 'write the course file here rather than to stdout; an outcome tree goes beside it (course.yaml: course.outcomes.yaml)' },
+    outcomesFile: { file: 'written', long: 'outcomes-file', value: 'file', description: 'write the outcome tree here; the course file names it from its own folder (the current one, on stdout)' },
   },
   examples: [
     'lms export course sis_course_id:BIO-101 --out bio-101.yaml && lms diff -f bio-101.yaml --exit-code',

@@ -107,7 +107,7 @@ export const exportGrades = command({
     course: contextFlags.course,
     section: { ...contextFlags.section, description: 'section id or sis_section_id:X (its students only)' },
     assignment: {
-      flags: '--assignment <id>', ids: 'assignment',
+      long: 'assignment', value: 'id', ids: 'assignment',
       description:
         'one assignment: columns user, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user and a column per graded assignment, headed by its name (its id where names clash)',
     },

@@ -55,8 +55,8 @@ const submissions = command({
   columns: ['submission_id', 'user_id', 'user_name', 'previous_grade', 'new_grade', 'new_graded_at', 'new_grader'],
   options: {
     course,
-    grader: { flags: '--grader <id>', description: 'the grader\'s user id (0: graded on submission)', required: true },
-    assignment: { flags: '--assignment <id>', ids: 'assignment', description: 'assignment id', required: true },
+    grader: { long: 'grader', value: 'id', description: 'the grader\'s user id (0: graded on submission)', required: true },
+    assignment: { long: 'assignment', value: 'id', ids: 'assignment', description: 'assignment id', required: true },
   },
   examples: ['lms history submissions 2026-09-16 --course 1 --grader 3 --assignment 1'],
   async run({ args, opts, ctx }) {
@@ -80,10 +80,10 @@ const feed = command({
   columns: ['graded_at', 'assignment_name', 'user_name', 'grade', 'score', 'grader'],
   options: {
     course,
-    assignment: { flags: '--assignment <id>', ids: 'assignment', description: 'only this assignment' },
-    user: { flags: '--user <id>', ids: 'user', description: 'only this student (user id)' },
-    ascending: { flags: '--ascending', description: 'oldest first' },
-    since: { flags: '--since <date>', description: 'only changes from this date (YYYY-MM-DD, UTC) or time (ISO 8601) on' },
+    assignment: { long: 'assignment', value: 'id', ids: 'assignment', description: 'only this assignment' },
+    user: { long: 'user', value: 'id', ids: 'user', description: 'only this student (user id)' },
+    ascending: { long: 'ascending', description: 'oldest first' },
+    since: { long: 'since', value: 'date', description: 'only changes from this date (YYYY-MM-DD, UTC) or time (ISO 8601) on' },
   },
   examples: ['lms history feed --course 1 --assignment 1', 'lms history feed --course 1 --since 2026-09-17 -o ndjson'],
   async run({ opts, ctx }) {

@@ -59,10 +59,10 @@ const showLog = command({
   isDefault: true,
   columns: COLUMNS,
   options: {
-    since: { flags: '--since <when>', description: 'only writes from this long ago (30m, 1h, 7d, 2w) or this date (YYYY-MM-DD) or time (ISO 8601) on' },
-    surface: { flags: '--surface <surface>', description: 'only writes through this surface: cli, apply, mcp (every tool) or mcp:<tool>' },
-    instance: { flags: '--instance <url>', description: 'only writes to this instance: its URL or host, or mock (every mock database)' },
-    follow: { flags: '-f, --follow', description: 'keep printing writes as they are logged (NDJSON when piped; Ctrl-C stops); with --since, the earlier ones first' },
+    since: { long: 'since', value: 'when', description: 'only writes from this long ago (30m, 1h, 7d, 2w) or this date (YYYY-MM-DD) or time (ISO 8601) on' },
+    surface: { long: 'surface', value: 'surface', description: 'only writes through this surface: cli, apply, mcp (every tool) or mcp:<tool>' },
+    instance: { long: 'instance', value: 'url', description: 'only writes to this instance: its URL or host, or mock (every mock database)' },
+    follow: { short: 'f', long: 'follow', description: 'keep printing writes as they are logged (NDJSON when piped; Ctrl-C stops); with --since, the earlier ones first' },
   },
   examples: ['lms log --since 1h', 'lms log --surface mcp -o json', 'lms log --instance lms.example.edu --since 2026-09-01', 'lms log --follow'],
   async run({ opts, ctx }) {

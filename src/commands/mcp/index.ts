@@ -9,14 +9,14 @@ export const mcpCommand = (model: CommandModel) => command({
   name: 'mcp',
   summary: 'Serve the commands as tools to an AI assistant (Model Context Protocol over stdio); reads only unless --allow-writes',
   options: {
-    allowWrites: { flags: '--allow-writes', description: 'also offer the tools that change data (each takes dry_run)' },
-    allowDestructive: { flags: '--allow-destructive', description: 'also allow deletions, conclusions, --sync and --prune (implies --allow-writes)' },
+    allowWrites: { long: 'allow-writes', description: 'also offer the tools that change data (each takes dry_run)' },
+    allowDestructive: { long: 'allow-destructive', description: 'also allow deletions, conclusions, --sync and --prune (implies --allow-writes)' },
     pseudonymize: {
-      flags: '--pseudonymize [who]',
+      long: 'pseudonymize', value: 'who', valueOptional: true,
       choices: ['students', 'all'],
       description: 'name students and observers by pseudonym in every result (=all: staff too); tools take the pseudonyms back',
     },
-    pseudonymKey: { flags: '--pseudonym-key <file>', description: 'keep the pseudonyms\' key in this file (made 0600 if missing), so a person keeps theirs across sessions' },
+    pseudonymKey: { long: 'pseudonym-key', value: 'file', description: 'keep the pseudonyms\' key in this file (made 0600 if missing), so a person keeps theirs across sessions' },
   },
   examples: ['lms mcp', 'lms -p prod mcp --allow-writes', 'lms --mock mcp --allow-writes --allow-destructive', 'lms mcp --pseudonymize --pseudonym-key ~/.config/lms/pseudonym.key'],
   async run({ opts, ctx }) {

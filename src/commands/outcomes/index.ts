@@ -54,9 +54,9 @@ const getGroup = command({
 });
 
 const groupFlags = {
-  title: { flags: '--title <title>', description: 'group title' },
-  description: { flags: '--description <text>', description: 'description' },
-  vendorGuid: { flags: '--vendor-guid <guid>', description: "the learning standard's GUID" },
+  title: { long: 'title', value: 'title', description: 'group title' },
+  description: { long: 'description', value: 'text', description: 'description' },
+  vendorGuid: { long: 'vendor-guid', value: 'guid', description: "the learning standard's GUID" },
 } as const;
 
 function groupFields(opts: { title?: string; description?: string; vendorGuid?: string }): GroupFields {
@@ -68,7 +68,7 @@ const createGroup = command({
   summary: 'Create a subgroup',
   routes: ['outcomes.createSubgroup@global', 'outcomes.createSubgroup@accounts', 'outcomes.createSubgroup@courses'],
   columns: GROUP_COLUMNS,
-  options: { ...where, parent: { flags: '--parent <id>', description: 'the group to create it in', required: true }, ...groupFlags, title: { ...groupFlags.title, required: true } },
+  options: { ...where, parent: { long: 'parent', value: 'id', description: 'the group to create it in', required: true }, ...groupFlags, title: { ...groupFlags.title, required: true } },
   examples: ['lms outcomes groups create --account 1 --parent 2 --title "Field Work" --vendor-guid msu-field'],
   async run({ opts, ctx }) {
     const client = await ctx.client();
@@ -81,7 +81,7 @@ const updateGroup = command({
   summary: "Change a group's title, description or GUID, or move it (--parent) within its context",
   routes: ['outcomes.updateGroup@global', 'outcomes.updateGroup@accounts', 'outcomes.updateGroup@courses'],
   columns: GROUP_COLUMNS,
-  options: { ...where, ...groupFlags, parent: { flags: '--parent <id>', description: 'move it into this group (same context; not below itself)' } },
+  options: { ...where, ...groupFlags, parent: { long: 'parent', value: 'id', description: 'move it into this group (same context; not below itself)' } },
   examples: ['lms outcomes groups update 3 --account 1 --parent 4', 'lms outcomes groups update 2 --account 1 --title "Scientific Reasoning"'],
   async run({ args, opts, ctx }) {
     const fields = { ...groupFields(opts), ...(opts.parent !== undefined ? { parent_outcome_group_id: groupId(opts.parent, '--parent') } : {}) };
@@ -124,7 +124,7 @@ const listLinks = command({
   aliases: ['ls'],
   routes: ['outcomes.listLinks@global', 'outcomes.listLinks@accounts', 'outcomes.listLinks@courses'],
   columns: LINK_COLUMNS,
-  options: { ...where, full: { flags: '--full', description: 'the outcomes in full' } },
+  options: { ...where, full: { long: 'full', description: 'the outcomes in full' } },
   examples: ['lms outcomes links list 6 --course 1', 'lms outcomes links list 2 --account 1 --full -o json'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();
@@ -174,14 +174,14 @@ const createOutcome = command({
   columns: LINK_COLUMNS,
   options: {
     ...where,
-    title: { flags: '--title <title>', description: 'outcome title', required: true },
-    description: { flags: '--description <html>', description: 'description' },
-    displayName: { flags: '--display-name <name>', description: 'a friendly name' },
-    vendorGuid: { flags: '--vendor-guid <guid>', description: "the learning standard's GUID" },
-    masteryPoints: { flags: '--mastery-points <n>', description: 'points for mastery (default: the top rating; ignored without ratings)', type: 'number', min: 0 },
-    rating: { flags: '--rating <points:description>', description: 'a rating, e.g. "4:Exceeds Mastery" (repeatable)', repeatable: true },
-    calculationMethod: { flags: '--calculation-method <method>', description: 'how mastery is calculated', choices: CALCULATION_METHODS },
-    calculationInt: { flags: '--calculation-int <n>', description: 'the calculation parameter (decaying_average, weighted_average: 1-99; n_mastery: 1-10)', type: 'number', min: 0 },
+    title: { long: 'title', value: 'title', description: 'outcome title', required: true },
+    description: { long: 'description', value: 'html', description: 'description' },
+    displayName: { long: 'display-name', value: 'name', description: 'a friendly name' },
+    vendorGuid: { long: 'vendor-guid', value: 'guid', description: "the learning standard's GUID" },
+    masteryPoints: { long: 'mastery-points', value: 'n', description: 'points for mastery (default: the top rating; ignored without ratings)', type: 'number', min: 0 },
+    rating: { long: 'rating', value: 'points:description', description: 'a rating, e.g. "4:Exceeds Mastery" (repeatable)', repeatable: true },
+    calculationMethod: { long: 'calculation-method', value: 'method', description: 'how mastery is calculated', choices: CALCULATION_METHODS },
+    calculationInt: { long: 'calculation-int', value: 'n', description: 'the calculation parameter (decaying_average, weighted_average: 1-99; n_mastery: 1-10)', type: 'number', min: 0 },
   },
   examples: ['lms outcomes create 6 --course 1 --title "Uses a microscope" --rating "3:Independently" --rating "2:With help" --rating "1:Not yet" --mastery-points 2'],
   async run({ args, opts, ctx }) {
@@ -284,7 +284,7 @@ const exportTree = command({
   columns: [...TREE_COLUMNS],
   options: {
     ...where,
-    yaml: { flags: '--yaml', description: 'the nested tree as YAML (groups: and outcomes:, each keyed by vendor_guid), whatever -o says' },
+    yaml: { long: 'yaml', description: 'the nested tree as YAML (groups: and outcomes:, each keyed by vendor_guid), whatever -o says' },
   },
   examples: [
     'lms outcomes export --account 1 > outcomes.csv && lms outcomes import --account 1 --dry-run outcomes.csv',
@@ -311,8 +311,8 @@ const { update: _update, ...importFlags } = bulkFlags({ noun: 'groups and outcom
 
 const importOptions = {
   ...where,
-  from: { flags: '--from <group>', description: 'deep-import this group (global, this context, or an account above it) …' },
-  into: { flags: '--into <group>', description: '… as a new subgroup of this group of the context' },
+  from: { long: 'from', value: 'group', description: 'deep-import this group (global, this context, or an account above it) …' },
+  into: { long: 'into', value: 'group', description: '… as a new subgroup of this group of the context' },
   ...importFlags,
 } as const;
 

@@ -65,11 +65,11 @@ export const profileVerbs: Verbs = [
       // The check asks the new instance who the token belongs to (unless --no-verify).
       routes: ['users.get'],
       options: {
-        url: { flags: '--url <url>', description: 'base URL of the instance, e.g. https://lms.example.edu', required: true },
-        tokenStdin: { flags: '--token-stdin', description: 'read the access token from standard input' },
-        verify: { flags: '--no-verify', description: 'save without checking the token with the instance' },
-        insecureStorage: { flags: '--insecure-storage', description: 'keep the token in the profile file (readable only by you) instead of the keychain' },
-        caFile: { file: 'read', flags: '--ca-file <file>', description: "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides the usual ones; LMS_CA_FILE overrides it" },
+        url: { long: 'url', value: 'url', description: 'base URL of the instance, e.g. https://lms.example.edu', required: true },
+        tokenStdin: { long: 'token-stdin', description: 'read the access token from standard input' },
+        verify: { long: 'verify', negated: true, description: 'save without checking the token with the instance' },
+        insecureStorage: { long: 'insecure-storage', description: 'keep the token in the profile file (readable only by you) instead of the keychain' },
+        caFile: { file: 'read', long: 'ca-file', value: 'file', description: "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides the usual ones; LMS_CA_FILE overrides it" },
       },
       examples: [
         'lms profile add prod --url https://lms.example.edu',

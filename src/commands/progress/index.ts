@@ -11,7 +11,7 @@ const getProgress = command({
   summary: 'Show a background job’s progress; --wait follows it until it completes or fails',
   routes: ['progress.get'],
   columns: COLUMNS,
-  options: { wait: { flags: '--wait', description: 'poll until the job completes or fails (exit 1 when it fails)' } },
+  options: { wait: { long: 'wait', description: 'poll until the job completes or fails (exit 1 when it fails)' } },
   examples: ['lms progress get 1', 'lms progress get 1 --wait -v'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();

@@ -7,13 +7,13 @@ import { UsageError } from '../../errors.js';
 export const recipientColumns = ['id', 'name', 'full_name', 'type', 'user_count', 'item_count', 'context_name'];
 
 export const recipientFlags = {
-  context: { flags: '--context <code>', description: 'only within course_N, section_N or group_N (course_N_students etc. too)' },
-  type: { flags: '--type <type>', description: 'only people (user) or only contexts (context)', choices: ['user', 'context'] },
-  exclude: { flags: '--exclude <id>', description: 'leave out a user id or course_N/section_N/group_N (repeatable, or comma-separated)', repeatable: true },
-  userId: { flags: '--user-id <id>', description: 'just this user, if you may message them (the other filters are ignored)' },
-  fromConversation: { flags: '--from-conversation <id>', description: 'with --user-id: a conversation you share counts as a shared context' },
-  synthetic: { flags: '--synthetic', description: "with --context and no term: also the context's teachers, TAs, students, observers, sections and groups as contexts" },
-  permission: { flags: '--permission <name>', description: 'report whether you hold this permission in each context (repeatable; does not filter)', repeatable: true },
+  context: { long: 'context', value: 'code', description: 'only within course_N, section_N or group_N (course_N_students etc. too)' },
+  type: { long: 'type', value: 'type', description: 'only people (user) or only contexts (context)', choices: ['user', 'context'] },
+  exclude: { long: 'exclude', value: 'id', description: 'leave out a user id or course_N/section_N/group_N (repeatable, or comma-separated)', repeatable: true },
+  userId: { long: 'user-id', value: 'id', description: 'just this user, if you may message them (the other filters are ignored)' },
+  fromConversation: { long: 'from-conversation', value: 'id', description: 'with --user-id: a conversation you share counts as a shared context' },
+  synthetic: { long: 'synthetic', description: "with --context and no term: also the context's teachers, TAs, students, observers, sections and groups as contexts" },
+  permission: { long: 'permission', value: 'name', description: 'report whether you hold this permission in each context (repeatable; does not filter)', repeatable: true },
 } as const;
 
 export function recipientParams(

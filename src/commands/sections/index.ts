@@ -7,10 +7,10 @@ import { UsageError } from '../../errors.js';
 const COLUMNS = ['id', 'name', 'course_id', 'nonxlist_course_id', 'sis_section_id', 'start_at', 'end_at'];
 
 const fieldFlags = {
-  name: { flags: '--name <name>', description: 'section name', field: { name: 'name' } },
-  sisId: { flags: '--sis-id <id>', description: 'SIS id (applied only for callers who manage SIS data; "" clears it)', field: { name: 'sis_section_id', clears: true } },
-  startAt: { flags: '--start-at <date>', description: 'start date (ISO 8601; "" clears it)', field: { name: 'start_at', type: 'time', clears: true } },
-  endAt: { flags: '--end-at <date>', description: 'end date (ISO 8601; "" clears it)', field: { name: 'end_at', type: 'time', clears: true } },
+  name: { long: 'name', value: 'name', description: 'section name', field: { name: 'name' } },
+  sisId: { long: 'sis-id', value: 'id', description: 'SIS id (applied only for callers who manage SIS data; "" clears it)', field: { name: 'sis_section_id', clears: true } },
+  startAt: { long: 'start-at', value: 'date', description: 'start date (ISO 8601; "" clears it)', field: { name: 'start_at', type: 'time', clears: true } },
+  endAt: { long: 'end-at', value: 'date', description: 'end date (ISO 8601; "" clears it)', field: { name: 'end_at', type: 'time', clears: true } },
 } as const;
 
 function sectionFields(opts: { name?: string; sisId?: string; startAt?: string; endAt?: string }): SectionFields {
@@ -29,8 +29,8 @@ const listSections = command({
   routes: ['sections.list'],
   columns: COLUMNS,
   options: {
-    course: { flags: '--course <id>', ids: 'course', description: 'course id or sis_course_id:X', required: true },
-    withStudents: { flags: '--with-students', description: "include each section's students" },
+    course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X', required: true },
+    withStudents: { long: 'with-students', description: "include each section's students" },
   },
   examples: ['lms sections list --course sis_course_id:BIO-101', 'lms sections list --course 1 --with-students -o json'],
   async run({ opts, ctx }) {
@@ -45,7 +45,7 @@ const getSection = command({
   summary: 'Show a section (with --course, only if it is in that course)',
   routes: ['sections.get', 'sections.getInCourse'],
   columns: COLUMNS,
-  options: { course: { flags: '--course <id>', ids: 'course', description: 'the course it must be in' } },
+  options: { course: { long: 'course', value: 'id', ids: 'course', description: 'the course it must be in' } },
   examples: ['lms sections get sis_section_id:BIO-101-A'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();
@@ -60,7 +60,7 @@ const createSection = command({
   routes: ['sections.create'],
   writes: 'create',
   columns: COLUMNS,
-  options: { course: { flags: '--course <id>', ids: 'course', description: 'course id or sis_course_id:X', required: true }, ...fieldFlags, name: { ...fieldFlags.name, required: true } },
+  options: { course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X', required: true }, ...fieldFlags, name: { ...fieldFlags.name, required: true } },
   examples: ['lms sections create --course 1 --name "Lab C" --sis-id BIO-101-C'],
   async run({ opts, ctx }) {
     const client = await ctx.client();
@@ -106,7 +106,7 @@ const crosslist = command({
   routes: ['sections.crosslist'],
   writes: 'update',
   columns: COLUMNS,
-  options: { to: { flags: '--to <course>', description: 'the course to move it into (id or sis_course_id:X)', required: true, field: { name: 'crosslist_to', type: 'ref' } } },
+  options: { to: { long: 'to', value: 'course', description: 'the course to move it into (id or sis_course_id:X)', required: true, field: { name: 'crosslist_to', type: 'ref' } } },
   examples: ['lms sections crosslist sis_section_id:BIO-101-B --to sis_course_id:BIO-101L'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();

@@ -12,8 +12,8 @@ const where = {
   course: contextFlags.course,
   section: contextFlags.section,
 };
-const assignment = { flags: '--assignment <id>', ids: 'assignment', description: 'assignment id' } as const;
-const include = { flags: '--include <what>', description: `also return ${SUBMISSION_INCLUDES.join(', ')} (repeatable)`, repeatable: true, choices: SUBMISSION_INCLUDES } as const;
+const assignment = { long: 'assignment', value: 'id', ids: 'assignment', description: 'assignment id' } as const;
+const include = { long: 'include', value: 'what', description: `also return ${SUBMISSION_INCLUDES.join(', ')} (repeatable)`, repeatable: true, choices: SUBMISSION_INCLUDES } as const;
 
 /** `{ course_id }` or `{ section_id }` from --course / --section. */
 export function submissionContext(opts: { course?: string; section?: string }): SubmissionContext {
@@ -51,9 +51,9 @@ const listSubmissions = command({
     ...where,
     assignment: { ...assignment, description: 'assignment id; with --user, one of the assignments to list (repeatable)', repeatable: true },
     user: { ...contextFlags.user, description: 'a student (repeatable); default: yourself, or everyone of an --assignment', repeatable: true },
-    allStudents: { flags: '--all-students', description: 'every student you may see, across assignments' },
-    grouped: { flags: '--grouped', description: 'one record per student, with their submissions' },
-    totals: { flags: '--totals', description: 'with --grouped: each student\'s current and final score' },
+    allStudents: { long: 'all-students', description: 'every student you may see, across assignments' },
+    grouped: { long: 'grouped', description: 'one record per student, with their submissions' },
+    totals: { long: 'totals', description: 'with --grouped: each student\'s current and final score' },
     include,
   },
   examples: [
@@ -131,13 +131,13 @@ const submit = command({
   options: {
     ...where,
     assignment: { ...assignment, required: true },
-    text: { flags: '--text <html>', description: 'online_text_entry: the text (HTML)' },
-    textFile: { file: 'read', flags: '--text-file <path>', description: 'online_text_entry: the text, read from a file (- for stdin)' },
-    url: { flags: '--url <url>', description: 'online_url: a web address (http:// assumed)' },
-    file: { file: 'uploaded', flags: '--file <path>', description: 'online_upload: a file to upload and submit (repeatable)', repeatable: true },
-    mediaId: { flags: '--media-id <id>', description: 'media_recording: the media object id' },
-    mediaType: { flags: '--media-type <type>', description: 'media_recording: audio or video (default video)', choices: ['audio', 'video'] },
-    comment: { flags: '--comment <text>', description: 'a comment to go with it' },
+    text: { long: 'text', value: 'html', description: 'online_text_entry: the text (HTML)' },
+    textFile: { file: 'read', long: 'text-file', value: 'path', description: 'online_text_entry: the text, read from a file (- for stdin)' },
+    url: { long: 'url', value: 'url', description: 'online_url: a web address (http:// assumed)' },
+    file: { file: 'uploaded', long: 'file', value: 'path', description: 'online_upload: a file to upload and submit (repeatable)', repeatable: true },
+    mediaId: { long: 'media-id', value: 'id', description: 'media_recording: the media object id' },
+    mediaType: { long: 'media-type', value: 'type', description: 'media_recording: audio or video (default video)', choices: ['audio', 'video'] },
+    comment: { long: 'comment', value: 'text', description: 'a comment to go with it' },
   },
   examples: [
     'lms submissions submit --course 1 --assignment 1 --text "<p>My report</p>" --as-user 7',
@@ -170,9 +170,9 @@ const comment = command({
     ...where,
     assignment: { ...assignment, required: true },
     user: { ...contextFlags.user, description: 'the student: yourself unless given', default: 'self' },
-    mediaId: { flags: '--media-id <id>', description: 'a media comment: the media object id' },
-    mediaType: { flags: '--media-type <type>', description: 'audio or video (default video)', choices: ['audio', 'video'] },
-    group: { flags: '--group', description: 'on a group assignment, comment to the whole group' },
+    mediaId: { long: 'media-id', value: 'id', description: 'a media comment: the media object id' },
+    mediaType: { long: 'media-type', value: 'type', description: 'audio or video (default video)', choices: ['audio', 'video'] },
+    group: { long: 'group', description: 'on a group assignment, comment to the whole group' },
   },
   examples: ['lms submissions comment --course 1 --assignment 1 --user 7 "Nice work on the drawings"'],
   async run({ args, opts, ctx }) {

@@ -25,8 +25,8 @@ const ignoreTodo = command({
   routes: ['users.todo', 'users.ignoreTodo'],
   destroys: false,
   options: {
-    permanently: { flags: '--permanently', description: 'for good, even when the item changes' },
-    purpose: { flags: '--purpose <purpose>', description: 'grading or submitting, when the assignment is on your list for both', choices: ['grading', 'submitting'] },
+    permanently: { long: 'permanently', description: 'for good, even when the item changes' },
+    purpose: { long: 'purpose', value: 'purpose', description: 'grading or submitting, when the assignment is on your list for both', choices: ['grading', 'submitting'] },
   },
   examples: ['lms todo ignore 1 --as-user 3', 'lms todo ignore assignment_1 --permanently --as-user 3'],
   async run({ args, opts, ctx }) {

@@ -14,7 +14,7 @@ const ENTRY_COLUMNS = ['id', 'user_name', 'parent_id', 'created_at', 'read_state
 const where = {
   course: contextFlags.course,
   group: contextFlags.group,
-  collectionItem: { flags: '--collection-item <id>', description: 'collection item id' },
+  collectionItem: { long: 'collection-item', value: 'id', description: 'collection item id' },
 } as const;
 const listWhere = { course: contextFlags.course, group: contextFlags.group } as const;
 
@@ -34,8 +34,8 @@ function topicContext(opts: Where, names: (keyof Where)[] = ['course', 'group', 
 }
 
 const messageFlags = {
-  message: { flags: '--message <html>', description: 'the message (HTML)', field: { name: 'message' } },
-  messageFile: { file: 'read', flags: '--message-file <file>', description: 'read the message from a file, or - for stdin (long HTML bodies)' },
+  message: { long: 'message', value: 'html', description: 'the message (HTML)', field: { name: 'message' } },
+  messageFile: { file: 'read', long: 'message-file', value: 'file', description: 'read the message from a file, or - for stdin (long HTML bodies)' },
 } as const;
 
 /** The message from --message or --message-file (one of them; `required` when the verb needs one). */
@@ -59,18 +59,18 @@ async function attachmentOf(path: string | undefined): Promise<File | undefined>
 }
 
 /** A group discussion: one topic per group of a course's group set (lms groups list shows each group's group_category_id). */
-const groupSet = { flags: '--group-set <id>', description: 'split it into a topic per group of this group set ("" for none, while nobody has posted)', field: { name: 'group_category_id', type: 'integer', clears: true } } as const;
+const groupSet = { long: 'group-set', value: 'id', description: 'split it into a topic per group of this group set ("" for none, while nobody has posted)', field: { name: 'group_category_id', type: 'integer', clears: true } } as const;
 
 const topicFlags = {
   ...messageFlags,
-  discussionType: { flags: '--discussion-type <type>', description: 'threaded, or side_comment (one level of replies)', choices: DISCUSSION_TYPES, field: { name: 'discussion_type' } },
-  requireInitialPost: { flags: '--require-initial-post', description: 'students see the others\' posts only after posting', field: { name: 'require_initial_post' } },
-  pinned: { flags: '--pinned', description: 'pin it', field: { name: 'pinned' } },
-  delayedPostAt: { flags: '--delayed-post-at <time>', description: 'post it at this time (ISO 8601; "" posts now)', field: { name: 'delayed_post_at', type: 'time', clears: true } },
-  lockAt: { flags: '--lock-at <time>', description: 'lock it at this time (ISO 8601; "" removes the lock date)', field: { name: 'lock_at', type: 'time', clears: true } },
-  assignmentId: { flags: '--assignment-id <id>', description: 'grade it with an existing assignment of the course', field: { name: 'assignment_id', type: 'integer' } },
-  points: { flags: '--points <n>', description: 'grade it with a new assignment worth this many points', type: 'number', min: 0 },
-  dueAt: { flags: '--due-at <time>', description: 'due date of that new assignment' },
+  discussionType: { long: 'discussion-type', value: 'type', description: 'threaded, or side_comment (one level of replies)', choices: DISCUSSION_TYPES, field: { name: 'discussion_type' } },
+  requireInitialPost: { long: 'require-initial-post', description: 'students see the others\' posts only after posting', field: { name: 'require_initial_post' } },
+  pinned: { long: 'pinned', description: 'pin it', field: { name: 'pinned' } },
+  delayedPostAt: { long: 'delayed-post-at', value: 'time', description: 'post it at this time (ISO 8601; "" posts now)', field: { name: 'delayed_post_at', type: 'time', clears: true } },
+  lockAt: { long: 'lock-at', value: 'time', description: 'lock it at this time (ISO 8601; "" removes the lock date)', field: { name: 'lock_at', type: 'time', clears: true } },
+  assignmentId: { long: 'assignment-id', value: 'id', description: 'grade it with an existing assignment of the course', field: { name: 'assignment_id', type: 'integer' } },
+  points: { long: 'points', value: 'n', description: 'grade it with a new assignment worth this many points', type: 'number', min: 0 },
+  dueAt: { long: 'due-at', value: 'time', description: 'due date of that new assignment' },
 } as const;
 
 type TopicOpts = {
@@ -157,12 +157,12 @@ function renderThread(view: FullTopicView): string {
 
 /** Flags only `lms topics` has: announcements are never drafts, graded or split by group set. */
 export const TOPIC_ONLY_FLAGS = {
-  list: { announcements: { flags: '--announcements', description: 'list announcements instead (as lms announcements list)' } },
-  create: { publish: { flags: '--publish', description: 'publish it now (without it a teacher\'s topic is a draft)', field: { name: 'published' } }, groupSet },
+  list: { announcements: { long: 'announcements', description: 'list announcements instead (as lms announcements list)' } },
+  create: { publish: { long: 'publish', description: 'publish it now (without it a teacher\'s topic is a draft)', field: { name: 'published' } }, groupSet },
   update: {
-    publish: { flags: '--publish', description: 'publish a draft', field: { name: 'published' } },
-    unpublish: { flags: '--unpublish', description: 'make it a draft again (only while nobody has posted)', field: { name: 'published', value: false } },
-    ungraded: { flags: '--ungraded', description: 'remove its assignment: a plain discussion again', field: { name: 'assignment_id', value: null } },
+    publish: { long: 'publish', description: 'publish a draft', field: { name: 'published' } },
+    unpublish: { long: 'unpublish', description: 'make it a draft again (only while nobody has posted)', field: { name: 'published', value: false } },
+    ungraded: { long: 'ungraded', description: 'remove its assignment: a plain discussion again', field: { name: 'assignment_id', value: null } },
     groupSet,
   },
 } as const;
@@ -219,9 +219,9 @@ function listVerb(n: TopicNoun) {
     columns: TOPIC_COLUMNS,
     options: {
       ...listWhere,
-      search: { flags: '--search <text>', description: 'titles containing this text' },
-      orderBy: { flags: '--order-by <order>', description: 'position (default) or recent_activity', choices: ['position', 'recent_activity'] },
-      scope: { flags: '--scope <scope>', description: 'only locked or only unlocked ones', choices: ['locked', 'unlocked'] },
+      search: { long: 'search', value: 'text', description: 'titles containing this text' },
+      orderBy: { long: 'order-by', value: 'order', description: 'position (default) or recent_activity', choices: ['position', 'recent_activity'] },
+      scope: { long: 'scope', value: 'scope', description: 'only locked or only unlocked ones', choices: ['locked', 'unlocked'] },
       ...n.flags.list,
     },
     examples: [ex('list --course 1'), ex('list --course sis_course_id:BIO-101 --order-by recent_activity -o json'), ...n.examples.list.map(ex)],
@@ -265,7 +265,7 @@ function createVerb(n: TopicNoun) {
     columns: TOPIC_COLUMNS,
     options: {
       ...where,
-      title: { flags: '--title <title>', description: 'the title', required: true, field: { name: 'title' } },
+      title: { long: 'title', value: 'title', description: 'the title', required: true, field: { name: 'title' } },
       ...topicFlags,
       ...n.flags.create,
     },
@@ -295,11 +295,11 @@ function updateVerb(n: TopicNoun) {
     columns: TOPIC_COLUMNS,
     options: {
       ...where,
-      title: { flags: '--title <title>', description: 'a new title', field: { name: 'title' } },
+      title: { long: 'title', value: 'title', description: 'a new title', field: { name: 'title' } },
       ...topicFlags,
-      unpin: { flags: '--unpin', description: 'unpin it', field: { name: 'pinned', value: false } },
-      lock: { flags: '--lock', description: 'lock it now', field: { name: 'locked' } },
-      unlock: { flags: '--unlock', description: 'unlock it', field: { name: 'locked', value: false } },
+      unpin: { long: 'unpin', description: 'unpin it', field: { name: 'pinned', value: false } },
+      lock: { long: 'lock', description: 'lock it now', field: { name: 'locked' } },
+      unlock: { long: 'unlock', description: 'unlock it', field: { name: 'locked', value: false } },
       ...n.flags.update,
     },
     examples: [ex(`update ${n.seeded.topic} --course 1 --title "Introductions" --pinned`), ...n.examples.update.map(ex)],
@@ -350,7 +350,7 @@ function viewVerb(n: TopicNoun) {
     name: 'view', args: [{ name: n.one }],
     summary: 'The whole thread: an indented tree on a terminal (unread marked), the API\'s full view as JSON otherwise',
     routes: ['discussions.viewTopic@courses', 'discussions.viewTopic@groups', 'discussions.viewTopic@collection_items'],
-    options: { ...where, newEntries: { flags: '--new-entries', description: 'while the server rebuilds the view, take it with the entries posted since' } },
+    options: { ...where, newEntries: { long: 'new-entries', description: 'while the server rebuilds the view, take it with the entries posted since' } },
     examples: [ex(`view ${n.seeded.topic} --course 1`), ex(`view ${n.seeded.topic} --course 1 -o json`)],
     async run({ args, opts, ctx }) {
       const v = await (await ctx.client()).ops.discussions.viewTopic({ ...topicContext(opts), topic_id: args[0], include_new_entries: opts.newEntries ? 1 : undefined });
@@ -370,7 +370,7 @@ function entriesVerb(n: TopicNoun) {
       'discussions.entryList@courses', 'discussions.entryList@groups', 'discussions.entryList@collection_items',
     ],
     columns: ENTRY_COLUMNS,
-    options: { ...where, id: { flags: '--id <entry>', description: 'only this entry (repeatable), in id order', repeatable: true } },
+    options: { ...where, id: { long: 'id', value: 'entry', description: 'only this entry (repeatable), in id order', repeatable: true } },
     examples: [ex(`entries ${n.seeded.topic} --course 1`), ex(`entries ${n.seeded.topic} --course 1 --id ${n.seeded.entryIds} -o json`)],
     async run({ args, opts, ctx }) {
       const d = (await ctx.client()).ops.discussions;
@@ -394,7 +394,7 @@ function repliesVerb(n: TopicNoun) {
   });
 }
 
-const postFlags = { ...where, ...messageFlags, attach: { file: 'uploaded', flags: '--attach <file>', description: 'attach a file' } } as const;
+const postFlags = { ...where, ...messageFlags, attach: { file: 'uploaded', long: 'attach', value: 'file', description: 'attach a file' } } as const;
 
 function postVerb(n: TopicNoun) {
   const ex = example(n);
@@ -461,7 +461,7 @@ function deleteEntryVerb(n: TopicNoun) {
   });
 }
 
-const forcedFlag = { forced: { flags: '--forced', description: 'set forced_read_state: viewing will not change it' } } as const;
+const forcedFlag = { forced: { long: 'forced', description: 'set forced_read_state: viewing will not change it' } } as const;
 
 function markVerb(n: TopicNoun, state: 'read' | 'unread') {
   const ex = example(n);

@@ -15,7 +15,7 @@ const listUsers = command({
   aliases: ['ls'],
   routes: ['users.list'],
   columns: USER_COLUMNS,
-  options: { account, search: { flags: '--search <term>', description: 'partial name, login, email, SIS id, or a full id (3+ characters)' } },
+  options: { account, search: { long: 'search', value: 'term', description: 'partial name, login, email, SIS id, or a full id (3+ characters)' } },
   examples: ['lms users list --account 1 --search smith', 'lms users list --all -o csv > users.csv'],
   async run({ opts, ctx }) {
     if (opts.search !== undefined && opts.search.length < 3) throw new UsageError(`--search needs at least 3 characters, got "${opts.search}"`);
@@ -38,11 +38,11 @@ const getUser = command({
 });
 
 const profileFlags = {
-  name: { flags: '--name <name>', description: 'full name' },
-  shortName: { flags: '--short-name <name>', description: 'display name for informal places' },
-  sortableName: { flags: '--sortable-name <name>', description: 'name used for sorting, e.g. "Doe, Jane"' },
-  timeZone: { flags: '--time-zone <zone>', description: 'IANA time zone, e.g. America/Denver' },
-  locale: { flags: '--locale <code>', description: 'two-letter language code, e.g. en' },
+  name: { long: 'name', value: 'name', description: 'full name' },
+  shortName: { long: 'short-name', value: 'name', description: 'display name for informal places' },
+  sortableName: { long: 'sortable-name', value: 'name', description: 'name used for sorting, e.g. "Doe, Jane"' },
+  timeZone: { long: 'time-zone', value: 'zone', description: 'IANA time zone, e.g. America/Denver' },
+  locale: { long: 'locale', value: 'code', description: 'two-letter language code, e.g. en' },
 } as const;
 
 const createUser = command({
@@ -52,16 +52,16 @@ const createUser = command({
   columns: USER_COLUMNS,
   options: {
     account,
-    loginId: { flags: '--login-id <login>', description: 'the unique login (pseudonym[unique_id])', required: true },
+    loginId: { long: 'login-id', value: 'login', description: 'the unique login (pseudonym[unique_id])', required: true },
     ...profileFlags,
-    birthdate: { flags: '--birthdate <date>', description: 'birth date (ISO 8601)' },
-    password: { flags: '--password <password>', description: 'initial password' },
-    sisUserId: { flags: '--sis-user-id <id>', description: 'SIS id (needs SIS permission)' },
-    sendConfirmation: { flags: '--send-confirmation', description: 'send the account-creation notice' },
-    skipRegistration: { flags: '--skip-registration', description: 'mark the user registered (no self-registration step)' },
-    email: { flags: '--email <address>', description: 'email communication channel' },
-    channelType: { flags: '--channel-type <type>', description: 'communication channel type (with --channel-address), e.g. sms' },
-    channelAddress: { flags: '--channel-address <address>', description: 'communication channel address' },
+    birthdate: { long: 'birthdate', value: 'date', description: 'birth date (ISO 8601)' },
+    password: { long: 'password', value: 'password', description: 'initial password' },
+    sisUserId: { long: 'sis-user-id', value: 'id', description: 'SIS id (needs SIS permission)' },
+    sendConfirmation: { long: 'send-confirmation', description: 'send the account-creation notice' },
+    skipRegistration: { long: 'skip-registration', description: 'mark the user registered (no self-registration step)' },
+    email: { long: 'email', value: 'address', description: 'email communication channel' },
+    channelType: { long: 'channel-type', value: 'type', description: 'communication channel type (with --channel-address), e.g. sms' },
+    channelAddress: { long: 'channel-address', value: 'address', description: 'communication channel address' },
   },
   examples: ['lms users create --login-id jdoe --name "Jane Doe" --email jdoe@example.edu'],
   async run({ opts, ctx }) {
@@ -100,8 +100,8 @@ const updateUser = command({
   columns: USER_COLUMNS,
   options: {
     ...profileFlags,
-    avatarToken: { flags: '--avatar-token <token>', description: 'a token from `lms users avatars` (wins over --avatar-url)' },
-    avatarUrl: { flags: '--avatar-url <url>', description: 'an external avatar image URL (128 px square)' },
+    avatarToken: { long: 'avatar-token', value: 'token', description: 'a token from `lms users avatars` (wins over --avatar-url)' },
+    avatarUrl: { long: 'avatar-url', value: 'url', description: 'an external avatar image URL (128 px square)' },
   },
   examples: ['lms users update self --time-zone Europe/Berlin', 'lms users update 7 --avatar-token $(lms users avatars 7 -o json | jq -r ".[0].token")'],
   async run({ args, opts, ctx }) {
@@ -155,7 +155,7 @@ const settings = defineNoun({
       summary: 'Change settings (default: yourself)',
       routes: ['users.updateSettings'],
       examples: ['lms users settings update --manual-mark-as-read true'],
-      options: { manualMarkAsRead: { flags: '--manual-mark-as-read <bool>', description: 'true: discussion posts are not marked read automatically', choices: ['true', 'false'] } },
+      options: { manualMarkAsRead: { long: 'manual-mark-as-read', value: 'bool', description: 'true: discussion posts are not marked read automatically', choices: ['true', 'false'] } },
       async run({ args, opts, ctx }) {
         if (opts.manualMarkAsRead === undefined) throw new UsageError('nothing to update: give --manual-mark-as-read true|false');
         const client = await ctx.client();
@@ -217,8 +217,8 @@ const pageViews = command({
   examples: ['lms users page-views 7 --start-time 2026-09-01'],
   columns: ['created_at', 'http_method', 'url', 'controller', 'action'],
   options: {
-    startTime: { flags: '--start-time <time>', description: 'only views at or after this time (ISO 8601)' },
-    endTime: { flags: '--end-time <time>', description: 'only views at or before this time (ISO 8601)' },
+    startTime: { long: 'start-time', value: 'time', description: 'only views at or after this time (ISO 8601)' },
+    endTime: { long: 'end-time', value: 'time', description: 'only views at or before this time (ISO 8601)' },
   },
   async run({ args, opts, ctx }) {
     for (const [flag, value] of [['--start-time', opts.startTime], ['--end-time', opts.endTime]] as const) {

@@ -12,10 +12,10 @@ export const upload = command({
   columns: ['id', 'display_name', 'content-type', 'size', 'url'],
   options: {
     user: { ...contextFlags.user, description: 'whose files: yours unless given', default: 'self' },
-    folder: { flags: '--folder <path>', description: 'folder path inside the user\'s files, e.g. "my files/reports"' },
-    name: { flags: '--name <name>', description: 'file name to store (default: the local name)' },
-    contentType: { flags: '--content-type <type>', description: 'MIME type (default: guessed from the name)' },
-    onDuplicate: { flags: '--on-duplicate <action>', description: 'when a file of that name exists', choices: ['overwrite', 'rename'], default: 'overwrite' },
+    folder: { long: 'folder', value: 'path', description: 'folder path inside the user\'s files, e.g. "my files/reports"' },
+    name: { long: 'name', value: 'name', description: 'file name to store (default: the local name)' },
+    contentType: { long: 'content-type', value: 'type', description: 'MIME type (default: guessed from the name)' },
+    onDuplicate: { long: 'on-duplicate', value: 'action', description: 'when a file of that name exists', choices: ['overwrite', 'rename'], default: 'overwrite' },
   },
   examples: ['lms users upload ./avatar.png --folder "profile pictures"'],
   async run({ args, opts, ctx }) {

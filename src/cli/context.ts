@@ -320,7 +320,7 @@ async function buildClient(ctx: Context, { pageCursor, dryRun, audit, trail }: B
       const open = async () => {
         const { AuditLog, auditLogPath, keepDaysOf } = await import('../audit/log.js');
         const keepDays = keepDaysOf(ctx.env);
-        return new AuditLog(await auditLogPath(ctx.env), { keepDays });
+        return new AuditLog(await auditLogPath(ctx), { keepDays });
       };
       trail.current = auditTrail({ scope: audit ?? { surface: 'cli' }, ...who, asUser: globals.asUser, open, warn: ctx.warn });
     }

@@ -7,7 +7,7 @@
 import { homedir } from 'node:os';
 import { join, posix, win32 } from 'node:path';
 import { lmsPaths } from '../lms-paths.js';
-import { moveStateOnce } from './state-move.js';
+import { awaitsMove, moveStateOnce } from './state-move.js';
 
 /** What a state directory is asked with: the environment, and where a file left behind is told. */
 export interface StateContext {
@@ -29,6 +29,13 @@ export async function stateDir(ctx: StateContext): Promise<string> {
 /** The state directory as it is named, with nothing moved or made: what lms doctor looks at. */
 export function stateDirOf(env: NodeJS.ProcessEnv): string {
   return env.LMS_STATE_DIR || platformStateDir(env);
+}
+
+/** The cache directory, when it still holds state that an older lms kept there and the next use of the state directory moves. */
+export async function stateToMove(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  if (env.LMS_STATE_DIR) return undefined;
+  const cache = await userCacheDir();
+  return awaitsMove(cache, platformStateDir(env)) ? cache : undefined;
 }
 
 /** Where bulk jobs (imports, grade --csv) keep their journals. */

@@ -8,7 +8,7 @@ import { text, withFailure, type CommandResult, type Verbs } from '../../cli/com
 import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
 import { describeSource, resolveRemote } from '../../config/instance.js';
-import { stateDirOf, userCacheDir } from '../../config/paths.js';
+import { stateDirOf, stateToMove, userCacheDir } from '../../config/paths.js';
 import { FailureError } from '../../errors.js';
 import { pathOf } from '../../spec/routes.js';
 import { runChecks, type Check, type DoctorProbe, type Writable } from './checks.js';
@@ -104,7 +104,9 @@ export function systemProbe(ctx: Context): DoctorProbe {
     async cacheDir() {
       return ctx.env.LMS_CACHE_DIR ? resolve(ctx.env.LMS_CACHE_DIR) : userCacheDir();
     },
+    // Named, not made: the move of an older lms's state waits for a command that uses it.
     stateDir: async () => stateDirOf(ctx.env),
+    stateToMove: () => stateToMove(ctx.env),
     writable,
   };
 }

@@ -164,6 +164,11 @@ describe('moving the state out of the cache directory', () => {
     moveStateOnce(cache, state, () => undefined);
     moveStateOnce(join(cache, '..', 'missing'), state, () => undefined);
     expect(existsSync(state)).toBe(false);
+    // XDG_STATE_HOME and XDG_CACHE_HOME naming one place: it is already where it goes.
+    oldState(cache);
+    moveStateOnce(cache, join(cache, '.', ''), () => undefined);
+    expect(existsSync(join(cache, '.moved-from-cache'))).toBe(false);
+    expect(existsSync(join(cache, 'audit.log'))).toBe(true);
   });
 
   const shm = '/dev/shm';

@@ -58,6 +58,7 @@ describe('a mistyped word gets the nearest known one, and exit 2', () => {
   it.each<[string, string, string]>([
     ['a missing required flag, alone', 'sections create --course 1', "error: required option '--name <name>' not specified\n"],
     ['a word far from every profile', '-p zzzzzz users list', 'error: no profile named "zzzzzz"\nhint: lms profile list shows the profiles\n'],
+    ['a shell lms has no script for', 'completion tcsh', "error: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.\n"],
     ['a value far from every choice', 'users list -o spreadsheet', "error: option '-o, --output <format>' argument 'spreadsheet' is invalid. Allowed choices are table, json, ndjson, csv, yaml.\n"],
   ])('no guess for %s', async (_what, line, stderr) => {
     expect(await lms.run(line)).toEqual({ exitCode: 2, stdout: '', stderr });

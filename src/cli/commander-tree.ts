@@ -4,6 +4,7 @@
 // and for man pages: a plain line runs without it.
 import { Command as CommanderCommand, InvalidArgumentError, Option, type HelpContext } from 'commander';
 import { defaultVerb, dryRunOf, flagsOf, isNoun, wordOf, type CommandSpec, type NounSpec, type Runner } from './command.js';
+import { UsageError } from '../errors.js';
 import type { GlobalFlag } from './global-flags.js';
 import { coerceValue, compileOption, type OptionSpec } from './options.js';
 
@@ -105,9 +106,13 @@ function examplesText(spec: CommandSpec<never>): string {
   return spec.examples?.length ? `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n` : '';
 }
 
-/** A value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). */
+/**
+ * A value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). A usage
+ * error of its own, as a number's is (see globalOption), not an InvalidArgumentError after
+ * commander's "option '--as-user <id>' argument '' is invalid.".
+ */
 const nonEmpty = (name: string) => (value: string) => {
-  if (value.trim() === '') throw new InvalidArgumentError(`${name} needs a value`);
+  if (value.trim() === '') throw new UsageError(`${name} needs a value`);
   return value;
 };
 

@@ -89,6 +89,13 @@ export class NetworkError extends LmsError {
   }
 }
 
+/** A command that gives what a refused request would have, to a caller without the rights it needs. */
+export interface Alternative {
+  /** What it gives: `the people of a course of yours`. */
+  gives: string;
+  command: string;
+}
+
 export interface ApiErrorDetails {
   status: number;
   method: string;
@@ -107,6 +114,8 @@ export interface ApiErrorDetails {
   missing?: string[];
   /** Of a 404, the form of an id that does find the object (`sis_course_id:BIO-101` for `BIO-101`). */
   meant?: string;
+  /** Of a 401 or 403 for what the caller's role may not ask, the command it can use for the same need. */
+  instead?: Alternative;
   /**
    * The server refused the token itself (a 401 with WWW-Authenticate: invalid, expired or revoked),
    * rather than what its user asked for.
@@ -163,8 +172,9 @@ function describe({ status, method, url, messages, subject, throttled, missing }
   return `${what} failed with ${status}${detail}`;
 }
 
-function hintFor({ status, throttled, tokenRefused, tokenHint, meant }: ApiErrorDetails): string | undefined {
+function hintFor({ status, throttled, tokenRefused, tokenHint, meant, instead }: ApiErrorDetails): string | undefined {
   if (status === 404 && meant) return `did you mean ${meant}?`;
+  if ((status === 401 || status === 403) && instead) return `the token's user may not do this; for ${instead.gives}: ${instead.command}`;
   if (throttled || status === 429) return 'the server throttled the request; wait a little and retry, or lower --concurrency';
   if (status === 401 && tokenRefused) return tokenHint ?? 'the token is not valid (expired or revoked): lms auth status says where it came from';
   if (status === 401) return "the token's user may not do this";

@@ -142,8 +142,8 @@ function runnerFor(deps: Deps, state: ProgramState, facts: LineFacts): Runner {
       await renderResult(result, { io: ctx.io, globals, outputFlagGiven: globalOpts.output !== undefined, jq, columns: spec.columns, pageLimit: ctx.pageLimit() });
       if (result.failure) throw result.failure;
     } catch (error) {
-      // A 404 says what was missing: which of the line's ids, or the SIS id meant (not-found.ts).
-      throw await (await import('./not-found.js')).explainNotFound(error, spec, checked.args, checked.opts, () => ctx.client());
+      // A 404 says what was missing, a refusal what the caller may ask instead (explain-failure.ts).
+      throw await (await import('./explain-failure.js')).explainFailure(error, spec, checked.args, checked.opts, () => ctx.client());
     } finally {
       ctx.activity.stop();
       jq?.close();

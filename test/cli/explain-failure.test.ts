@@ -3,7 +3,7 @@
 // finds the object, when one does.
 import { describe, expect, it } from 'vitest';
 import type { CommandSpec } from '../../src/cli/command.js';
-import { explainNotFound } from '../../src/cli/not-found.js';
+import { explainFailure } from '../../src/cli/explain-failure.js';
 import type { ApiClient } from '../../src/client/client.js';
 import { ApiError } from '../../src/errors.js';
 import { session } from '../helpers/run-lms.js';
@@ -46,7 +46,7 @@ const refused = new ApiError({ status: 404, method: 'POST', url: 'https://lms.ex
 describe('what the instance will not show', () => {
   it('is not said to be missing: a course the caller may not read (401) is no answer either way', async () => {
     const { client, read } = clientAnswering({ 'course 5': 401 });
-    const error = (await explainNotFound(refused, enrol, [], { course: '5', user: 'sam' }, async () => client)) as ApiError;
+    const error = (await explainFailure(refused, enrol, [], { course: '5', user: 'sam' }, async () => client)) as ApiError;
     // The user's SIS form is tried too (it finds no one): no hint.
     expect(read).toEqual(['course 5', 'user sis_login_id:sam', 'user sis_user_id:sam']);
     expect(error.message).toBe('user sam not found (POST /api/v1/courses/5/enrollments → 404)');
@@ -56,14 +56,14 @@ describe('what the instance will not show', () => {
   it('leaves the 404 as it was when every id is there, or none can be told', async () => {
     for (const answers of [{ 'course 5': 200, 'user sis_login_id:sam': 200 }, { 'course 5': 403, 'user sis_login_id:sam': 401 }]) {
       const { client } = clientAnswering(answers);
-      expect(await explainNotFound(refused, enrol, [], { course: '5', user: 'sam' }, async () => client)).toBe(refused);
+      expect(await explainFailure(refused, enrol, [], { course: '5', user: 'sam' }, async () => client)).toBe(refused);
     }
   });
 
   it('asks nothing of an error that is not a 404', async () => {
     const { client, read } = clientAnswering({});
     const forbidden = new ApiError({ status: 403, method: 'POST', url: 'https://lms.example.edu/api/v1/courses/5/enrollments', messages: [] });
-    expect(await explainNotFound(forbidden, enrol, [], { course: '5', user: 'sam' }, async () => client)).toBe(forbidden);
+    expect(await explainFailure(forbidden, enrol, [], { course: '5', user: 'sam' }, async () => client)).toBe(forbidden);
     expect(read).toEqual([]);
   });
 });
@@ -85,5 +85,35 @@ describe('an id that looks like a SIS id', () => {
 
   it('names no SIS form that finds nothing either', async () => {
     expect(await lms.run('courses get NOPE-1')).toEqual({ exitCode: 4, stdout: '', stderr: 'error: course NOPE-1 not found (GET /api/v1/courses/NOPE-1 → 404)\n' });
+  });
+});
+
+describe('a refusal of what the caller\'s role may not ask', () => {
+  const teacher = { env: { LMS_TOKEN: '3~mock-tteacher' } };
+  const lms = session();
+  it.each([
+    ['an account\'s users', 'users list --account 1', 'GET /api/v1/accounts/1/users?per_page=100', 'the people of a course of yours: lms enrollments list --course COURSE'],
+    ['an account\'s courses', 'courses list --account 1', 'GET /api/v1/accounts/1/courses?per_page=100', 'the courses you are enrolled in: lms courses list'],
+    ['another user\'s enrollments', 'enrollments list --user 7', 'GET /api/v1/users/7/enrollments?per_page=100', "a user's enrollments in a course of yours: lms enrollments list --course COURSE --user 7"],
+    ['an account\'s outcomes', 'outcomes tree --account 1', 'GET /api/v1/accounts/1/root_outcome_group', "a course's outcomes: lms outcomes tree --course COURSE"],
+  ])('%s names the command a teacher can use, which works', async (_what, line, request, instead) => {
+    const r = await lms.run(line, teacher);
+    expect(r).toEqual({ exitCode: 3, stdout: '', stderr: `error: ${request} failed with 401: user not authorized to perform that action\nhint: the token's user may not do this; for ${instead}\n` });
+    const command = instead.slice(instead.indexOf('lms ') + 4).replace('COURSE', '1');
+    const works = await lms.run(`${command} -o json`, teacher);
+    expect(works.exitCode, works.stderr).toBe(0);
+    expect(JSON.parse(works.stdout)).not.toEqual([]);
+  });
+
+  it('a token refused as such gets what to do about the token, not another command', async () => {
+    const r = await lms.run('users list --account 1', { env: { LMS_TOKEN: 'not-a-token' } });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('hint: LMS_TOKEN is not a token of the mock');
+    expect(r.stderr).not.toContain('enrollments list');
+  });
+
+  it('a refusal of a route the table does not know keeps its hint', async () => {
+    const r = await lms.run('admins list --account 1', teacher);
+    expect(r.stderr).toBe("error: GET /api/v1/accounts/1/admins?per_page=100 failed with 401: user not authorized to perform that action\nhint: the token's user may not do this\n");
   });
 });

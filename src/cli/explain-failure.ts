@@ -1,17 +1,22 @@
-// What a 404 was about, asked of the instance once a verb's request has failed with one.
+// What a failed request was about, asked of the instance or read off the route once a verb has
+// failed: the one place that turns the API's terse refusals into what to do.
 //
-// A request that names several ids says only that something was not found: Canvas answers `The
-// specified resource does not exist.` whether the course, the user to enrol or the section is the
-// one missing, and the path names only one of them. So each id the line gave that can be read on
-// its own is read, as the same caller: one the instance answers 404 for is what was missing; one it
-// shows, or will not show (401, 403), is not said to be.
+// A 404 of a request that names several ids says only that something was not found: Canvas answers
+// `The specified resource does not exist.` whether the course, the user to enrol or the section is
+// the one missing, and the path names only one of them. So each id the line gave that can be read
+// on its own is read, as the same caller: one the instance answers 404 for is what was missing; one
+// it shows, or will not show (401, 403), is not said to be.
 //
 // An id that is not a number is no id a path takes (Canvas reads bare ids as digits only): `lms
 // courses get BIO-101` meant the SIS id. When the SIS form of the missing id finds the object,
 // the error says so (`did you mean sis_course_id:BIO-101?`).
+//
+// A 401 or 403 for what the caller's role may not ask (an account's users, of a teacher) names the
+// command that role can use for the same need, from one table by the route refused (INSTEAD).
 import type { ApiClient } from '../client/client.js';
 import { userPath } from '../client/user-ref.js';
-import { ApiError } from '../errors.js';
+import { ApiError, type Alternative } from '../errors.js';
+import type { RouteId } from '../spec/routes.js';
 import { argumentsOf, type CommandSpec, type IdKind } from './command.js';
 import { compileOption } from './options.js';
 
@@ -58,13 +63,44 @@ async function absent(api: ApiClient, kind: IdKind, id: string, given: ReadonlyM
 }
 
 /**
- * The error, or for a 404 the same error saying what was missing: of a line with several ids, the
- * ones the instance does not have; of an id that looks like a SIS id, its SIS form when that finds it.
+ * What a caller without rights in an account (a teacher, a TA, a student) can ask instead, by the
+ * route refused. `{user}` (or any kind of id) is the line's own; COURSE is for the caller to fill.
  */
-export async function explainNotFound(error: unknown, spec: CommandSpec<never>, args: readonly unknown[], opts: Record<string, unknown>, client: () => Promise<ApiClient>): Promise<unknown> {
-  if (!(error instanceof ApiError) || error.status !== 404 || error.missing) return error;
+const INSTEAD: Partial<Record<RouteId, Alternative>> = {
+  'users.list': { gives: 'the people of a course of yours', command: 'lms enrollments list --course COURSE' },
+  'courses.listAccount': { gives: 'the courses you are enrolled in', command: 'lms courses list' },
+  'enrollments.listUser': { gives: "a user's enrollments in a course of yours", command: 'lms enrollments list --course COURSE --user {user}' },
+  'outcomes.rootGroup@accounts': { gives: "a course's outcomes", command: 'lms outcomes tree --course COURSE' },
+};
+
+/** The alternatives, as a test runs them: each command with its placeholders. */
+export const alternatives = (): readonly Alternative[] => Object.values(INSTEAD);
+
+/** The error, or the same error saying what it was about (see the top of this file). */
+export async function explainFailure(error: unknown, spec: CommandSpec<never>, args: readonly unknown[], opts: Record<string, unknown>, client: () => Promise<ApiClient>): Promise<unknown> {
+  if (!(error instanceof ApiError)) return error;
   const given = idsGiven(spec, args, opts);
-  if (given.size === 0) return error;
+  if (error.status === 404) return explainNotFound(error, given, client);
+  if ((error.status === 401 || error.status === 403) && !error.tokenRefused && !error.throttled) return explainRefusal(error, given);
+  return error;
+}
+
+/** A refusal of a route the table knows, with what to ask instead. */
+async function explainRefusal(error: ApiError, given: ReadonlyMap<IdKind, string>): Promise<ApiError> {
+  const { matchRoute } = await import('../spec/match.js');
+  const found = matchRoute(error.method, new URL(error.url).pathname);
+  const instead = found && INSTEAD[found.route.id];
+  if (!instead) return error;
+  const command = instead.command.replace(/\{(\w+)\}/g, (placeholder, kind: string) => given.get(kind as IdKind) ?? kind.toUpperCase());
+  return new ApiError({ status: error.status, method: error.method, url: error.url, messages: error.messages, body: error.body, instead: { ...instead, command } });
+}
+
+/**
+ * For a 404, what was missing: of a line with several ids, the ones the instance does not have; of
+ * an id that looks like a SIS id, its SIS form when that finds it.
+ */
+async function explainNotFound(error: ApiError, given: ReadonlyMap<IdKind, string>, client: () => Promise<ApiClient>): Promise<ApiError> {
+  if (error.missing || given.size === 0) return error;
   const api = await client();
   // One id is what the 404 is about; of several, the ones read and found missing.
   const several = given.size > 1;

@@ -136,11 +136,14 @@ function runnerFor(deps: Deps, state: ProgramState, facts: LineFacts): Runner {
     try {
       // A flag value that destroys is asked about here, once for every verb; a dry run destroys nothing,
       // and a verb that asks itself (naming what it would end) is not asked for twice.
-      for (const d of checked.destroying.filter((d) => !d.option.asksItself)) await ctx.confirm(`${d.said} destroys data (${d.option.description})`);
+      for (const d of checked.destroying.filter((d) => !d.option.asksItself)) await ctx.confirm(`${d.said} destroys data`);
       const result = await run(checked, ctx);
       if (!result) return;
       await renderResult(result, { io: ctx.io, globals, outputFlagGiven: globalOpts.output !== undefined, jq, columns: spec.columns, pageLimit: ctx.pageLimit() });
       if (result.failure) throw result.failure;
+    } catch (error) {
+      // A 404 says what was missing, a refusal what the caller may ask instead (explain-failure.ts).
+      throw await (await import('./explain-failure.js')).explainFailure(error, spec, checked.args, checked.opts, () => ctx.client());
     } finally {
       ctx.activity.stop();
       jq?.close();

@@ -261,6 +261,14 @@ describe('lms doctor against the mock', () => {
     expect(r.stdout + r.stderr).not.toContain('secret-token');
   });
 
+  it('names LMS_TOKEN as not used when the profile named with -p keeps its own token', async () => {
+    const lms = session();
+    // A port nothing listens on: the checks that ask the instance fail at once; the instance check reads no network.
+    expect((await lms.run('profile add prod --url http://127.0.0.1:9 --token-stdin --no-verify', { stdin: 'prod-token\n' })).exitCode).toBe(0);
+    const r = await lms.run('-p prod doctor -o json', { env: { LMS_MOCK: '', LMS_TOKEN: 'env-token' } });
+    expect(JSON.parse(r.stdout).find((c: Check) => c.check === 'instance')).toEqual({ check: 'instance', status: 'ok', detail: 'http://127.0.0.1:9, from --profile prod; not used: LMS_TOKEN' });
+  });
+
   /** A session whose runs keep the cache and state directories out of the user's own. */
   function isolated() {
     const dir = mkdtempSync(join(tmpdir(), 'lms-doctor-run-'));

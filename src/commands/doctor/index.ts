@@ -45,7 +45,7 @@ export function systemProbe(ctx: Context): DoctorProbe {
     },
     async instance() {
       const choice = ctx.instance;
-      const overridden = [...choice.overridden];
+      const overridden: string[] = [...choice.overridden];
       if (choice.kind === 'mock') {
         const { defaultMockDbPath } = await import('../../mock/runtime.js');
         // The mock that opened, or the one that would: if it cannot open, the checks after this say why.
@@ -57,6 +57,7 @@ export function systemProbe(ctx: Context): DoctorProbe {
       const { redactUrl } = await import('../../redact.js');
       // As the transport chooses it: LMS_CA_FILE over the profile's.
       const caFile = ctx.env.LMS_CA_FILE ? `${ctx.env.LMS_CA_FILE} (from LMS_CA_FILE)` : remote.caFile ? `${remote.caFile} (from profile "${remote.profileName}")` : undefined;
+      if (remote.unusedToken) overridden.push(remote.unusedToken);
       return { kind: 'remote', url: redactUrl(remote.baseUrl), source: describeSource(choice, remote.profileName), overridden, tokenSource: remote.tokenSource, ...(caFile ? { caFile } : {}) };
     },
     async proxy() {

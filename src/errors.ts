@@ -89,6 +89,13 @@ export class NetworkError extends LmsError {
   }
 }
 
+/** A command that gives what a refused request would have, to a caller without the rights it needs. */
+export interface Alternative {
+  /** What it gives: `the people of a course of yours`. */
+  gives: string;
+  command: string;
+}
+
 export interface ApiErrorDetails {
   status: number;
   method: string;
@@ -100,6 +107,15 @@ export interface ApiErrorDetails {
   throttled?: boolean;
   /** "user 42", when the route says what its last id names. */
   subject?: string;
+  /**
+   * Of a 404 of a request that names several ids, the ones found not to exist (`user sam`), each
+   * read on its own after the request failed: what the 404 was about.
+   */
+  missing?: string[];
+  /** Of a 404, the form of an id that does find the object (`sis_course_id:BIO-101` for `BIO-101`). */
+  meant?: string;
+  /** Of a 401 or 403 for what the caller's role may not ask, the command it can use for the same need. */
+  instead?: Alternative;
   /**
    * The server refused the token itself (a 401 with WWW-Authenticate: invalid, expired or revoked),
    * rather than what its user asked for.
@@ -118,6 +134,7 @@ export class ApiError extends LmsError {
   readonly body?: unknown;
   readonly throttled: boolean;
   readonly tokenRefused: boolean;
+  readonly missing?: string[];
 
   constructor(details: ApiErrorDetails) {
     super(describe(details), exitCodeFor(details.status, details.throttled ?? false), { hint: hintFor(details) });
@@ -128,10 +145,11 @@ export class ApiError extends LmsError {
     this.body = details.body;
     this.throttled = details.throttled ?? false;
     this.tokenRefused = details.tokenRefused ?? false;
+    if (details.missing?.length) this.missing = details.missing;
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, messages: this.messages };
+    return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, messages: this.messages, ...(this.missing ? { not_found: this.missing } : {}) };
   }
 }
 
@@ -143,23 +161,31 @@ export function exitCodeFor(status: number, throttled: boolean): ExitCode {
   return ExitCode.failure;
 }
 
-function describe({ status, method, url, messages, subject, throttled }: ApiErrorDetails): string {
+function describe({ status, method, url, messages, subject, throttled, missing }: ApiErrorDetails): string {
   const what = `${method} ${pathOf(url)}`;
   const detail = messages.length ? `: ${messages.join('; ')}` : '';
   if (throttled) return `rate limited by the server (${status}) on ${what}${detail}`;
+  if (status === 404 && missing?.length) return `${inWords(missing)} not found (${what} → 404)`;
   // A POST names more than its path: the 404 may be about an id in its body (the user to enrol).
   if (status === 404 && subject && method === 'POST') return `not found: ${subject}, or an id the request names (${what} → 404)`;
   if (status === 404 && subject) return `${subject} not found (${what} → 404)`;
   return `${what} failed with ${status}${detail}`;
 }
 
-function hintFor({ status, throttled, tokenRefused, tokenHint }: ApiErrorDetails): string | undefined {
+function hintFor({ status, throttled, tokenRefused, tokenHint, meant, instead }: ApiErrorDetails): string | undefined {
+  if (status === 404 && meant) return `did you mean ${meant}?`;
+  if ((status === 401 || status === 403) && instead) return `the token's user may not do this; for ${instead.gives}: ${instead.command}`;
   if (throttled || status === 429) return 'the server throttled the request; wait a little and retry, or lower --concurrency';
   if (status === 401 && tokenRefused) return tokenHint ?? 'the token is not valid (expired or revoked): lms auth status says where it came from';
   if (status === 401) return "the token's user may not do this";
   if (status === 403) return 'the caller lacks permission for this action';
   if (status >= 502 && status <= 504) return 'the server is unavailable; retry later';
   return undefined;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function inWords(items: readonly string[]): string {
+  return items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 function pathOf(url: string): string {

@@ -82,7 +82,7 @@ export async function runExport(ctx: Context, course: string, opts: ExportOption
   const tree = await readTree(model, shared);
   const client = await ctx.client();
   const instance = await identifyInstance(ctx, client);
-  const keys = new KeyStore(join(await stateDir(ctx.env), 'apply'), instance);
+  const keys = new KeyStore(join(await stateDir(ctx), 'apply'), instance);
   const exported = await exportCourse({ client, tree, keys, course, include, parts });
 
   let treeFile: string | undefined;

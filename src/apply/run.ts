@@ -87,7 +87,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, 
     const read = await readApplyFiles(opts.file.map((f) => ctx.input(f)), ctx.io.stdin, tree, ctx.localFiles);
     if (!read.courses.length && !read.problems.size) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
 
-    const dir = await stateDir(ctx.env);
+    const dir = await stateDir(ctx);
     // Reads only: the plan journal is read-only, and what the plan remembers waits for the apply.
     // `hold`: an apply takes its courses' locks before it reads the plan, so that a run which had
     // to wait plans from what the other made. A plan alone writes nothing and waits for no one.

@@ -14,7 +14,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { lockFileOf, lockSync, type LockOptions } from './lock.js';
 import { UsageError } from '../errors.js';
-import { stateDir } from '../config/paths.js';
+import { stateDir, type StateContext } from '../config/paths.js';
 
 const AUDIT_FILE = 'audit.log';
 /** A file past this is rotated before the next line. */
@@ -81,8 +81,8 @@ export function keepDaysOf(env: NodeJS.ProcessEnv): number {
   return days;
 }
 
-export async function auditLogPath(env: NodeJS.ProcessEnv): Promise<string> {
-  return join(await stateDir(env), AUDIT_FILE);
+export async function auditLogPath(ctx: StateContext): Promise<string> {
+  return join(await stateDir(ctx), AUDIT_FILE);
 }
 
 export class AuditLog {

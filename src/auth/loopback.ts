@@ -3,6 +3,10 @@
 // not), then the listener closes; anything else (a favicon, a request naming another host, as a page
 // rebinding a DNS name to this machine would) is answered and ignored. The state is checked before
 // anything else is read, and the code is handed to the caller, never written anywhere.
+//
+// A redirect with a code is not yet a login: the code may not exchange, the token may be refused.
+// The browser's page waits for the caller to say how the login ended (finish), so it never says
+// "Logged in" of a login that then fails.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ExitCode, LmsError, NetworkError } from '../errors.js';
@@ -22,8 +26,13 @@ export interface Loopback {
   redirectUri: string;
   /** The authorization code of the one redirect; rejects on a refusal, a wrong state or the timeout. */
   code: Promise<string>;
+  /** Answers the browser that brought the code with how the login ended, in plain text. */
+  finish(outcome: { ok: boolean; message: string }): void;
+  /** Stops listening; a browser still waiting is told the login did not finish. */
   close(): void;
 }
+
+const UNFINISHED = 'The login did not finish. The terminal says why.';
 
 export async function listenForRedirect(options: LoopbackOptions): Promise<Loopback> {
   const http = process.getBuiltinModule('node:http');
@@ -34,21 +43,34 @@ export async function listenForRedirect(options: LoopbackOptions): Promise<Loopb
   // Settled by whoever comes first; the listener is of no use after that.
   let done = false;
   let timer: NodeJS.Timeout | undefined;
+  /** The browser that brought the code, waiting to be told how the login ended. */
+  let waiting: ServerResponse | undefined;
   const server: Server = http.createServer((req, res) => {
     if (done) return void answer(res, 410, 'This login has already ended.');
     const outcome = handle(req, server, options);
     if (!outcome) return void answer(res, 404, 'Not found.');
     done = true;
     if (timer) clearTimeout(timer);
-    answer(res, outcome.ok ? 200 : 400, outcome.ok ? 'Logged in. You can close this window and return to the terminal.' : outcome.page, () => close());
-    if (outcome.ok) settle.resolve(outcome.code);
-    else settle.reject(outcome.error);
+    if (outcome.ok) {
+      waiting = res;
+      settle.resolve(outcome.code);
+    } else {
+      answer(res, 400, outcome.page, () => close());
+      settle.reject(outcome.error);
+    }
   });
-  const close = () => {
+  const shutDown = () => {
     if (timer) clearTimeout(timer);
     server.close();
     server.closeAllConnections();
   };
+  const finish = ({ ok, message }: { ok: boolean; message: string }) => {
+    const res = waiting;
+    waiting = undefined;
+    if (res) answer(res, ok ? 200 : 500, escapeHtml(message), shutDown);
+    else shutDown();
+  };
+  const close = () => finish({ ok: false, message: UNFINISHED });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -63,7 +85,7 @@ export async function listenForRedirect(options: LoopbackOptions): Promise<Loopb
   }, options.timeoutMs);
   // A rejection nobody awaits yet (the browser is still opening) is not an unhandled one.
   code.catch(() => undefined);
-  return { redirectUri: `http://127.0.0.1:${port}${CALLBACK_PATH}`, code, close };
+  return { redirectUri: `http://127.0.0.1:${port}${CALLBACK_PATH}`, code, finish, close };
 }
 
 type Outcome = { ok: true; code: string } | { ok: false; error: LmsError; page: string };
@@ -98,6 +120,11 @@ function handle(req: IncomingMessage, server: Server, { state, host }: LoopbackO
     return { ok: false, error: new LmsError(`${host} redirected without an authorization code; nothing was saved`, ExitCode.auth), page: 'The redirect carried no authorization code.' };
   }
   return { ok: true, code };
+}
+
+/** Text from a server or a person (a user's name, an error) as HTML shows it, never as markup. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function answer(res: ServerResponse, status: number, message: string, then?: () => void): void {

@@ -151,7 +151,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const plan = Boolean(opts.dryRun);
   const update = Boolean(opts.update);
   // A dry run reads the journal exactly as the run will, and writes nothing.
-  const journal = new Journal(await journalDir(ctx.env), [job.job, instance.where, job.target, bytes], { state: instance.state, restart: opts.restart, readOnly: plan });
+  const journal = new Journal(await journalDir(ctx), [job.job, instance.where, job.target, bytes], { state: instance.state, restart: opts.restart, readOnly: plan });
   // What finish may destroy once a plan of it was confirmed (undefined: not planned, as under --yes).
   let only: ReadonlySet<number> | undefined;
   if (!plan && (job.destroys || job.finishDestroys)) {

@@ -1,13 +1,29 @@
 // The command line as commander reads it: the program's global options and each noun's and verb's
 // command, from the same declarations the command model holds (command.ts, global-flags.ts).
-// Loaded only when a line is commander's to read (help, a mistake, a line direct.ts leaves to it),
-// and for man pages: a plain line runs without it.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command as CommanderCommand, InvalidArgumentError, Option, type HelpContext } from 'commander';
 import { defaultVerb, dryRunOf, flagsOf, isNoun, usageOf, wordOf, type CommandSpec, type NounSpec, type Runner } from './command.js';
+import { UsageError } from '../errors.js';
 import type { GlobalFlag } from './global-flags.js';
 import { coerceValue, compileOption, syntaxOf, type OptionSpec } from './options.js';
 
-export { Command };
+/**
+ * Commander's command, but for one answer: commander prints help "as an error" (on stderr, exit 1,
+ * which handleError reads as 0) only when a noun, or the program, is given no verb. That help was
+ * asked for all the same, as gh has it: `lms users` prints the noun's help on stdout and exits 0.
+ */
+export class Command extends CommanderCommand {
+  override createCommand(name?: string): Command {
+    return new Command(name);
+  }
+
+  override help(context?: HelpContext): never;
+  /** @deprecated commander's old form, kept for its type. */
+  override help(cb: (str: string) => string): never;
+  override help(context?: HelpContext | ((str: string) => string)): never {
+    if (typeof context === 'function') return super.help(context);
+    return super.help(context?.error ? undefined : context);
+  }
+}
 
 /**
  * Adds a verb or noun to commander. With `words` (the run's arguments), a noun's verbs and nested
@@ -88,9 +104,13 @@ function examplesText(spec: CommandSpec<never>): string {
   return spec.examples?.length ? `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n` : '';
 }
 
-/** A value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). */
+/**
+ * A value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). A usage
+ * error of its own, as a number's is (see globalOption), not an InvalidArgumentError after
+ * commander's "option '--as-user <id>' argument '' is invalid.".
+ */
 const nonEmpty = (name: string) => (value: string) => {
-  if (value.trim() === '') throw new InvalidArgumentError(`${name} needs a value`);
+  if (value.trim() === '') throw new UsageError(`${name} needs a value`);
   return value;
 };
 

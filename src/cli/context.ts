@@ -320,7 +320,7 @@ async function buildClient(ctx: Context, { pageCursor, dryRun, audit, trail }: B
       const open = async () => {
         const { AuditLog, auditLogPath, keepDaysOf } = await import('../audit/log.js');
         const keepDays = keepDaysOf(ctx.env);
-        return new AuditLog(await auditLogPath(ctx.env), { keepDays });
+        return new AuditLog(await auditLogPath(ctx), { keepDays });
       };
       trail.current = auditTrail({ scope: audit ?? { surface: 'cli' }, ...who, asUser: globals.asUser, open, warn: ctx.warn });
     }
@@ -354,7 +354,7 @@ async function remoteClient(ctx: Context, instance: RemoteChoice, connect: Conne
   const token = await remoteToken(instance, remote, session);
   const { redactUrl } = await import('../redact.js');
   const trace = tracer(ctx);
-  trace?.(describeInstance(instance, redactUrl(baseUrl), tokenSource!, instance.from === 'default' ? name : undefined));
+  trace?.(describeInstance(instance, redactUrl(baseUrl), tokenSource!, instance.from === 'default' ? name : undefined, remote.unusedToken));
   // The client refuses (or, with consent, warns once about) the token over plain http to a host
   // other than this machine, on every request it sends.
   const plainHttp = globals.insecure || insecure ? 'warn' : 'refuse';

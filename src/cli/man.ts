@@ -30,7 +30,7 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   { name: 'LMS_MOCK_DB', description: 'The mock\'s database file, as --mock-db; ":memory:" for one that lasts a single command.' },
   { name: 'LMS_OUTPUT', description: 'The output format when -o is not given: table, json, ndjson, csv or yaml. With json, errors are JSON on stderr too.' },
   { name: 'LMS_CONFIG_DIR', description: 'The directory of the profile file (config.json) and its locks, instead of the platform\'s configuration directory.' },
-  { name: 'LMS_STATE_DIR', description: 'Where bulk jobs keep their journals, lms apply its keys and every command its audit log (audit.log), instead of the user\'s cache directory.' },
+  { name: 'LMS_STATE_DIR', description: 'Where bulk jobs keep their journals, lms apply its keys and every command its audit log (audit.log), instead of the user\'s state directory. Set, nothing is moved from the cache directory an older lms kept them in.' },
   { name: 'LMS_AUDIT_KEEP_DAYS', description: 'How many days the audit log keeps its entries (lms log reads them): older ones are dropped when it rotates (at 10 MiB) or first writes; 90 by default.' },
   { name: 'LMS_CACHE_DIR', description: "Where Node's compile cache (Node 22 and later) and completion answers are kept, instead of the user's cache directory." },
   { name: 'NODE_COMPILE_CACHE', description: "Node's own: a compile cache directory of the user's choosing, which lms then uses instead of its own." },
@@ -73,7 +73,8 @@ const FILES: readonly { path: string; description: string }[] = [
   { path: '~/.config/lms/config.json', description: 'The profiles: base URL of each instance, and its token where no keychain keeps it (mode 0600). $XDG_CONFIG_HOME/lms if set, or LMS_CONFIG_DIR.' },
   { path: '~/.config/lms/locks/', description: 'Locks beside the profile file, so that commands running at once renew a token once between them.' },
   { path: '~/.local/share/lms/mock.db', description: "The mock's database, created and seeded on first use ($XDG_DATA_HOME/lms if set, LMS_MOCK_DB or --mock-db to choose another)." },
-  { path: '~/.cache/lms/', description: "Node's compile cache, compile/ (Node 22 and later; $XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR), and the journals of bulk jobs, lms apply's keys and the audit log of every write, audit.log (LMS_STATE_DIR to move those)." },
+  { path: '~/.local/state/lms/', description: "What one run leaves for the next, which no cache cleaner should take: the audit log of every write, audit.log (and its rotated files and lock), the journals of bulk jobs, journals/, and lms apply's keys, apply/ ($XDG_STATE_HOME/lms if set, or LMS_STATE_DIR). What an older lms kept in ~/.cache/lms is moved here on first use." },
+  { path: '~/.cache/lms/', description: "Caches, which may be deleted at any time: Node's compile cache, compile/ (Node 22 and later), and completion answers, completions/ ($XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR)." },
 ];
 
 /** A command as its page describes it, its flags and arguments as commander shows them in help. */
@@ -164,7 +165,7 @@ function mainPage(program: ManProgram, help: Help): string {
   for (const option of program.options) lines.push(...optionItem(option, help));
   lines.push('.SH ENVIRONMENT');
   for (const { name, description } of ENVIRONMENT) lines.push('.TP', `.B ${macroArg(name)}`, text(description));
-  lines.push('.SH FILES', text('As on Linux; macOS and Windows keep them in the platform\'s own directories (~/Library/…, %APPDATA% and %LOCALAPPDATA%). lms doctor checks that each can be written.'));
+  lines.push('.SH FILES', text('As on Linux; macOS and Windows keep them in the platform\'s own directories (~/Library/…, %APPDATA% and %LOCALAPPDATA%; the state directory is ~/Library/Application Support/lms and %LOCALAPPDATA%\\lms). lms doctor checks that each can be written.'));
   for (const { path, description } of FILES) lines.push('.TP', `.I ${macroArg(path)}`, text(description));
   lines.push('.SH EXIT STATUS');
   for (const [key, code] of Object.entries(ExitCode)) lines.push('.TP', `.B ${code}`, text(EXIT_STATUS[key as keyof typeof ExitCode]));

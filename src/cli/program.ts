@@ -51,7 +51,7 @@ export function jsonErrorsRequested(argv: readonly string[], env: NodeJS.Process
  * the others appear by name and summary, which is all `lms --help` shows. Without `argv` (or when
  * it names no noun) every noun is loaded.
  */
-export async function buildProgram(deps: Deps, state: ProgramState, argv?: string[]): Promise<Command> {
+export async function buildProgram(deps: Deps, state: ProgramState, argv?: string[], runnerOf: RunnerOf = runnerFor): Promise<Command> {
   const { io } = deps;
   const { Command, globalOption, register, registerChild } = await import('./commander-tree.js');
   const program = new Command('lms')
@@ -75,7 +75,7 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
     facts.timeoutGiven = action.getOptionValueSourceWithGlobals('timeout') === 'cli';
     facts.audit = cliScope(action);
   });
-  const runner = runnerFor(deps, state, facts);
+  const runner = runnerOf(deps, state, facts);
 
   const found = argv && nounNamed(argv);
   const named = found && found.noun;
@@ -91,6 +91,9 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
 }
 
 /** What the runner reads of the line besides the verb's options. */
+/** Makes the runner of a line: runnerFor, or a test's, which sees what the line hands the verb. */
+export type RunnerOf = (deps: Deps, state: ProgramState, facts: LineFacts) => Runner;
+
 interface LineFacts {
   /** --timeout was given, not defaulted: a wait that is not one request's (a login's, for a person at a browser) has a default of its own. */
   timeoutGiven: boolean;
@@ -113,11 +116,14 @@ function runnerFor(deps: Deps, state: ProgramState, facts: LineFacts): Runner {
     try {
       // A flag value that destroys is asked about here, once for every verb; a dry run destroys nothing,
       // and a verb that asks itself (naming what it would end) is not asked for twice.
-      for (const d of checked.destroying.filter((d) => !d.option.asksItself)) await ctx.confirm(`${d.said} destroys data (${d.option.description})`);
+      for (const d of checked.destroying.filter((d) => !d.option.asksItself)) await ctx.confirm(`${d.said} destroys data`);
       const result = await run(checked, ctx);
       if (!result) return;
       await renderResult(result, { io: ctx.io, globals, outputFlagGiven: globalOpts.output !== undefined, jq, columns: spec.columns, pageLimit: ctx.pageLimit() });
       if (result.failure) throw result.failure;
+    } catch (error) {
+      // A 404 says what was missing, a refusal what the caller may ask instead (explain-failure.ts).
+      throw await (await import('./explain-failure.js')).explainFailure(error, spec, checked.args, checked.opts, () => ctx.client());
     } finally {
       ctx.activity.stop();
       jq?.close();

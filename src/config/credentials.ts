@@ -43,14 +43,14 @@ export async function readCredential(name: string, profile: Profile, keychain: (
       });
     }
     if (text === undefined) return undefined;
-    return parseStored(text, name);
+    return parseStored(text, name, profile.url);
   }
   if (profile.oauth) return { kind: 'oauth', ...profile.oauth };
   if (profile.token) return { kind: 'token', token: profile.token };
   return undefined;
 }
 
-function parseStored(text: string, name: string): Credential {
+function parseStored(text: string, name: string, url: string): Credential {
   try {
     const value = JSON.parse(text) as Partial<Credential> | null;
     if (value?.kind === 'token' && typeof value.token === 'string') return { kind: 'token', token: value.token };
@@ -62,7 +62,9 @@ function parseStored(text: string, name: string): Credential {
   } catch {
     // Reported below, without the text: it is a secret, even when it is not ours.
   }
-  throw new LmsError(`the keychain entry of profile "${name}" is not one lms wrote`, ExitCode.auth, { hint: `log in again: \`lms auth login -p ${name}\` or \`lms profile add ${name}\`` });
+  throw new LmsError(`the keychain entry of profile "${name}" is not one lms wrote`, ExitCode.auth, {
+    hint: `log in again: \`lms auth login -p ${name}\`, or store a token: \`lms profile add ${name} --url ${url} --token-stdin\``,
+  });
 }
 
 function serialise(credential: Credential): string {

@@ -69,6 +69,12 @@ export interface RemoteInstance {
   /** `LMS_TOKEN`, `profile "prod"`, or `the keychain (profile "prod")`. */
   tokenSource?: string;
   /**
+   * The token at hand that lost to the one used, for -v: `LMS_TOKEN` when a profile named with -p
+   * keeps its own, `the token of profile "prod"` when LMS_TOKEN beats the token of the profile
+   * whose URL is used.
+   */
+  unusedToken?: string;
+  /**
    * The token is the profile's stored credential, to be read (from the keychain, or an OAuth login
    * in the profile file) and kept fresh: see src/auth/session.ts. `token` is then not set.
    */
@@ -107,12 +113,15 @@ export function resolveRemote(choice: Extract<InstanceChoice, { kind: 'remote' }
   const stored = useProfile && (storage === 'keychain' || profile?.oauth) ? storage : undefined;
   const token = useProfile ? (stored ? undefined : profile?.token) : envToken;
   const tokenSource = useProfile ? (storage === 'keychain' ? `the keychain (profile "${name}")` : `profile "${name}"`) : envToken ? 'LMS_TOKEN' : undefined;
+  // With LMS_BASE_URL a profile only lends its token, when LMS_TOKEN is unset: it lost nothing else.
+  const unusedToken = useProfile ? (envToken ? 'LMS_TOKEN' : undefined) : storage !== undefined && !fromEnv ? `the token of profile "${name}"` : undefined;
   return {
     baseUrl,
     urlSource: fromEnv ? 'LMS_BASE_URL' : `the URL of profile "${name}"`,
     fromEnv,
     token,
     tokenSource,
+    ...(unusedToken ? { unusedToken } : {}),
     ...(stored ? { stored } : {}),
     profileName: profile ? name : undefined,
     insecure: !fromEnv && profile?.insecure === true,
@@ -161,8 +170,9 @@ export function describeSource(choice: InstanceChoice, defaultProfile?: string):
   }
 }
 
-/** The -v line: which instance, from where, with whose token, and what lost. */
-export function describeInstance(choice: InstanceChoice, where: string, tokenSource: string, defaultProfile?: string): string {
-  const lost = choice.overridden.length ? `; not used: ${choice.overridden.join(', ')}` : '';
+/** The -v line: which instance, from where, with whose token, and what lost (a token that lost too). */
+export function describeInstance(choice: InstanceChoice, where: string, tokenSource: string, defaultProfile?: string, unusedToken?: string): string {
+  const unused = [...choice.overridden, ...(unusedToken ? [unusedToken] : [])];
+  const lost = unused.length ? `; not used: ${unused.join(', ')}` : '';
   return `instance: ${where} (from ${describeSource(choice, defaultProfile)}); token from ${tokenSource}${lost}`;
 }

@@ -1,5 +1,6 @@
 // Field selection shared by every format: `--fields id,user.name` picks (and orders) values,
 // reaching into nested objects with dotted paths.
+import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 
 export type JsonRecord = Record<string, unknown>;
@@ -74,8 +75,11 @@ export function checkFields(sample: unknown, fields: readonly string[]): void {
   if (unknown.length === 0) return;
   const available = availableFields(record, unknown);
   const names = unknown.map((field) => `"${field}"`).join(', ');
+  // The line's --fields with each mistyped name's nearest field, when every one has one; else the whole list to choose from.
+  const nearest = new Map(unknown.map((field) => [field, closest(field, available)]));
+  const meant = [...nearest.values()].every((near) => near !== undefined) ? `did you mean --fields ${fields.map((f) => nearest.get(f) ?? f).join(',')}?` : undefined;
   throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${names}`, {
-    hint: `available fields: ${available.join(', ')}`,
+    hint: meant ?? `available fields: ${available.join(', ')}`,
     details: { unknown_fields: unknown, available_fields: available },
   });
 }

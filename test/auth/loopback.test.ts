@@ -30,13 +30,31 @@ describe('the redirect listener', () => {
     // What a browser asks besides the redirect, or a page rebinding a DNS name to this machine, is ignored.
     expect((await get(`http://127.0.0.1:${port}/favicon.ico`)).status).toBe(404);
     expect((await get(`${listener.redirectUri}?code=stolen&state=${state}`, `evil.example:${port}`)).status).toBe(404);
-    const answer = await get(`${listener.redirectUri}?code=the-code&state=${state}`);
-    expect(answer.status).toBe(200);
-    expect(answer.body).toContain('Logged in');
-    expect(answer.body).not.toContain('the-code');
+    const answered = get(`${listener.redirectUri}?code=the-code&state=${state}`);
     await expect(listener.code).resolves.toBe('the-code');
+    // The browser waits for how the login ended, and is told in words, never as markup.
+    listener.finish({ ok: true, message: 'Logged in as <Sam>.' });
+    const answer = await answered;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('Logged in as &#60;Sam&#62;.');
+    expect(answer.body).not.toContain('the-code');
     // The listener is gone: a second redirect finds nothing to talk to.
     await expect(get(`${listener.redirectUri}?code=again&state=${state}`)).rejects.toThrow(/ECONNREFUSED|socket hang up|ECONNRESET/);
+  });
+
+  it('tells the browser that brought the code of a login that then failed, or was stopped', async () => {
+    for (const end of ['finish', 'close'] as const) {
+      const state = createState();
+      const listener = await listenForRedirect({ state, timeoutMs: 10_000, host: 'lms.example.edu' });
+      const answered = get(`${listener.redirectUri}?code=the-code&state=${state}`);
+      await listener.code;
+      if (end === 'finish') listener.finish({ ok: false, message: 'The login did not finish: the token was refused.' });
+      else listener.close();
+      const answer = await answered;
+      expect(answer.status).toBe(500);
+      expect(answer.body).not.toContain('Logged in');
+      expect(answer.body).toContain(end === 'finish' ? 'the token was refused' : 'The login did not finish');
+    }
   });
 
   it('refuses a redirect with another state, and ends the login', async () => {

@@ -33,6 +33,7 @@ describe('a mistyped word gets the nearest known one, and exit 2', () => {
     ['a choice of -o', 'users list -o jsn', {}, "error: option '-o, --output <format>' argument 'jsn' is invalid. Allowed choices are table, json, ndjson, csv, yaml.\nhint: did you mean json?\n"],
     ['a choice of a command flag', 'quizzes create --course 1 --title T --quiz-type survy', {}, "error: option '--quiz-type <type>' argument 'survy' is invalid. Allowed choices are practice_quiz, assignment, graded_survey, survey.\nhint: did you mean survey?\n"],
     ['a choice of an argument', 'completion bsh', {}, "error: command-argument value 'bsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.\nhint: did you mean bash?\n"],
+    ['a field of --fields', 'users list --account 1 --fields id,nmae', {}, 'error: --fields: unknown field "nmae"\nhint: did you mean --fields id,name?\n'],
     ['LMS_OUTPUT', 'users list', { LMS_OUTPUT: 'jsn' }, 'error: LMS_OUTPUT must be one of table, json, ndjson, csv, yaml, not "jsn"\nhint: did you mean json?\n'],
     ['a profile of -p', '-p cj users list', {}, 'error: no profile named "cj"\nhint: did you mean ci?\n'],
     ['a profile of LMS_PROFILE', 'users list', { LMS_PROFILE: 'prdo', LMS_MOCK: '' }, 'error: no profile named "prdo" (from LMS_PROFILE)\nhint: did you mean prod?\n'],
@@ -58,6 +59,7 @@ describe('a mistyped word gets the nearest known one, and exit 2', () => {
   it.each<[string, string, string]>([
     ['a missing required flag, alone', 'sections create --course 1', "error: required option '--name <name>' not specified\n"],
     ['a word far from every profile', '-p zzzzzz users list', 'error: no profile named "zzzzzz"\nhint: lms profile list shows the profiles\n'],
+    ['a shell lms has no script for', 'completion tcsh', "error: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.\n"],
     ['a value far from every choice', 'users list -o spreadsheet', "error: option '-o, --output <format>' argument 'spreadsheet' is invalid. Allowed choices are table, json, ndjson, csv, yaml.\n"],
   ])('no guess for %s', async (_what, line, stderr) => {
     expect(await lms.run(line)).toEqual({ exitCode: 2, stdout: '', stderr });

@@ -1,8 +1,16 @@
 // The error contract: with -o json (or LMS_OUTPUT=json) every error is exactly one JSON object on
 // stderr, whatever raised it; without, `error: …` and `hint: …` lines. Exit codes as DESIGN.md says.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Prompter } from '../../src/cli/context.js';
 import { session } from '../helpers/run-lms.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'lms-test-errors-'));
+/** A roster with a row that names no one: a bulk job that validates first, then fails or skips it. */
+const roster = join(dir, 'roster.csv');
+writeFileSync(roster, 'user,role\n7,student\nnosuch,student\n');
 
 interface Case {
   what: string;
@@ -11,6 +19,8 @@ interface Case {
   /** Part of the message. */
   message: string;
   options?: { tty?: boolean; stdin?: string; env?: Record<string, string>; prompter?: Prompter };
+  /** Without -o json, a report comes first (a bulk job's warnings and summary), then the error. */
+  reported?: true;
 }
 
 // An error with the name @inquirer gives the one it rejects with on Ctrl-C.
@@ -56,6 +66,11 @@ const cases: Case[] = [
   { what: 'a 401', line: 'users get self', code: 3, message: '401', options: { env: { LMS_TOKEN: 'nope' } } },
   { what: 'a refusal (422)', line: 'users create --login-id admin --name Dup', code: 5, message: 'failed with' },
   { what: 'a missing confirmation', line: 'users delete 7 --account 1', code: 2, message: 'pass --yes' },
+  { what: 'a value that destroys, without --yes', line: 'enrollments add --course 1 --user 8 --state inactive', code: 2, message: '--state inactive destroys data' },
+  { what: 'a 404 of a write', line: 'enrollments add --course 1 --user 999999', code: 4, message: 'not found' },
+  { what: 'an instance that does not answer', line: 'users get self', code: 7, message: 'refused the connection', options: { env: { LMS_MOCK: '', LMS_BASE_URL: 'http://127.0.0.1:9', LMS_TOKEN: 'not-a-real-token' } } },
+  { what: 'bulk rows that do not validate', line: `enrollments import --course 1 ${roster}`, code: 2, message: '1 problem; nothing was written' },
+  { what: 'bulk rows left undone', line: `enrollments import --course 1 --skip-invalid ${roster}`, code: 1, message: '1 invalid row skipped', reported: true },
   { what: 'Ctrl-C at a confirmation', line: 'users delete 7 --account 1', code: 130, message: 'interrupted', options: { tty: true, prompter: ctrlC } },
   { what: 'Ctrl-C at a secret prompt', line: 'profile add p --url https://lms.example.edu', code: 130, message: 'interrupted', options: { tty: true, prompter: ctrlC } },
   { what: 'an unexpected error', line: 'users delete 7 --account 1', code: 1, message: 'boom', options: { tty: true, prompter: broken } },
@@ -106,7 +121,7 @@ describe('without -o json, human text', () => {
   it.each(cases.map((c) => [c.what, c] as const))('%s', async (_what, c) => {
     const r = await session().run(c.line, c.options);
     expect(r.exitCode).toBe(c.code);
-    expect(r.stderr).toMatch(/^error: /);
+    expect(r.stderr).toMatch(c.reported ? /^error: /m : /^error: /);
     expect(r.stderr).toContain(c.message);
     expect(r.stderr).not.toContain('{"error"');
   });

@@ -13,9 +13,9 @@ describe('bad flag values', () => {
     ['a zero limit', ['users', 'list', '--limit', '0'], '--limit must be a whole number of at least 1, not "0"'],
     ['a negative limit', ['users', 'list', '--limit=-3'], '--limit must be'],
     ['a limit past a safe integer', ['users', 'list', '--limit', '99999999999999999999'], '--limit must be'],
-    ['an empty --as-user', ['users', 'get', 'self', '--as-user', ''], '--as-user needs a value'],
-    ['an empty --profile', ['users', 'get', 'self', '-p', ''], '--profile needs a value'],
-    ['an empty --mock-db', ['users', 'get', 'self', '--mock-db', ''], '--mock-db needs a value'],
+    ['an empty --as-user', ['users', 'get', 'self', '--as-user', ''], 'error: --as-user needs a value\n'],
+    ['an empty --profile', ['users', 'get', 'self', '-p', ''], 'error: --profile needs a value\n'],
+    ['an empty --mock-db', ['users', 'get', 'self', '--mock-db', ''], 'error: --mock-db needs a value\n'],
     ['an empty --fields', ['users', 'get', 'self', '--fields', ','], '--fields needs at least one field name'],
     ['a bad LMS_OUTPUT', ['users', 'get', 'self'], 'LMS_OUTPUT must be one of table, json, ndjson, csv, yaml, not "xml"'],
   ])('%s', async (what, argv, message) => {

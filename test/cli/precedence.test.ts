@@ -19,7 +19,7 @@ const store = (current?: string) => ({ get: (name: string) => PROFILES[name], cu
 
 type Expected =
   | { mock: '--mock' | 'LMS_MOCK'; lost?: string[] }
-  | { url: string; from: string; token?: string; tokenSource?: string; lost?: string[]; insecure?: boolean }
+  | { url: string; from: string; token?: string; tokenSource?: string; unusedToken?: string; lost?: string[]; insecure?: boolean }
   | { error: string };
 
 describe('the precedence of the instance sources', () => {
@@ -34,12 +34,12 @@ describe('the precedence of the instance sources', () => {
     ['LMS_BASE_URL over LMS_PROFILE, whose token it borrows without LMS_TOKEN', {}, { LMS_BASE_URL: 'http://127.0.0.1:4010', LMS_PROFILE: 'prod' }, 'staging', { url: 'http://127.0.0.1:4010', from: 'LMS_BASE_URL', token: 'prod-tok', tokenSource: 'profile "prod"' }],
     ['LMS_BASE_URL borrowing the default profile\'s token', {}, { LMS_BASE_URL: 'http://127.0.0.1:4010' }, 'staging', { url: 'http://127.0.0.1:4010', from: 'LMS_BASE_URL', token: 'staging-tok' }],
     ['LMS_BASE_URL with an unknown LMS_PROFILE', {}, { LMS_BASE_URL: 'http://127.0.0.1:4010', LMS_PROFILE: 'nope', LMS_TOKEN: 'env-tok' }, undefined, { url: 'http://127.0.0.1:4010', from: 'LMS_BASE_URL', token: 'env-tok' }],
-    ['-p over LMS_BASE_URL, keeping the profile\'s own token over LMS_TOKEN', { profile: 'prod' }, { LMS_BASE_URL: 'http://127.0.0.1:4010', LMS_TOKEN: 'env-tok' }, 'staging', { url: 'https://prod.example.edu', from: '--profile', token: 'prod-tok', tokenSource: 'profile "prod"', lost: ['LMS_BASE_URL'] }],
+    ['-p over LMS_BASE_URL, keeping the profile\'s own token over LMS_TOKEN', { profile: 'prod' }, { LMS_BASE_URL: 'http://127.0.0.1:4010', LMS_TOKEN: 'env-tok' }, 'staging', { url: 'https://prod.example.edu', from: '--profile', token: 'prod-tok', tokenSource: 'profile "prod"', unusedToken: 'LMS_TOKEN', lost: ['LMS_BASE_URL'] }],
     ['-p over LMS_PROFILE', { profile: 'prod' }, { LMS_PROFILE: 'staging' }, 'staging', { url: 'https://prod.example.edu', from: '--profile', lost: ['LMS_PROFILE'] }],
     ['-p of a profile without a token takes LMS_TOKEN', { profile: 'bare' }, { LMS_TOKEN: 'env-tok' }, undefined, { url: 'https://bare.example.edu', from: '--profile', token: 'env-tok', tokenSource: 'LMS_TOKEN' }],
     ['-p of a profile without a token, and no LMS_TOKEN', { profile: 'bare' }, {}, undefined, { url: 'https://bare.example.edu', from: '--profile', token: undefined }],
-    ['LMS_TOKEN over the token of a profile from LMS_PROFILE', {}, { LMS_PROFILE: 'prod', LMS_TOKEN: 'env-tok' }, undefined, { url: 'https://prod.example.edu', from: 'LMS_PROFILE', token: 'env-tok', tokenSource: 'LMS_TOKEN' }],
-    ['LMS_TOKEN over the default profile\'s token', {}, { LMS_TOKEN: 'env-tok' }, 'staging', { url: 'https://staging.example.edu', from: 'default', token: 'env-tok' }],
+    ['LMS_TOKEN over the token of a profile from LMS_PROFILE', {}, { LMS_PROFILE: 'prod', LMS_TOKEN: 'env-tok' }, undefined, { url: 'https://prod.example.edu', from: 'LMS_PROFILE', token: 'env-tok', tokenSource: 'LMS_TOKEN', unusedToken: 'the token of profile "prod"' }],
+    ['LMS_TOKEN over the default profile\'s token', {}, { LMS_TOKEN: 'env-tok' }, 'staging', { url: 'https://staging.example.edu', from: 'default', token: 'env-tok', unusedToken: 'the token of profile "staging"' }],
     ['--mock over everything in the environment', { mock: true }, { LMS_BASE_URL: 'http://127.0.0.1:4010', LMS_PROFILE: 'prod', LMS_MOCK: '0' }, 'staging', { mock: '--mock', lost: ['LMS_BASE_URL', 'LMS_PROFILE'] }],
     ['--no-mock over LMS_MOCK', { mock: false }, { LMS_MOCK: '1' }, 'staging', { url: 'https://staging.example.edu', from: 'default', lost: ['LMS_MOCK'] }],
     ['--no-mock, then LMS_PROFILE', { mock: false }, { LMS_MOCK: 'true', LMS_PROFILE: 'prod' }, undefined, { url: 'https://prod.example.edu', from: 'LMS_PROFILE', lost: ['LMS_MOCK'] }],
@@ -68,6 +68,7 @@ describe('the precedence of the instance sources', () => {
     expect(remote.baseUrl).toBe(expected.url);
     if ('token' in expected) expect(remote.token).toBe(expected.token);
     if (expected.tokenSource) expect(remote.tokenSource).toBe(expected.tokenSource);
+    expect(remote.unusedToken).toBe(expected.unusedToken);
     if (expected.insecure !== undefined) expect(remote.insecure).toBe(expected.insecure);
   });
 });
@@ -102,6 +103,8 @@ describe('the command line', () => {
     ['LMS_MOCK=1 beats LMS_PROFILE', '', { LMS_MOCK: '1', LMS_PROFILE: 'prod' }, { id: 1, trace: /^instance: the mock \(.+\) \(from LMS_MOCK in the environment\); token from the seeded admin; not used: LMS_PROFILE$/m }],
     ['--mock beats LMS_BASE_URL', '--mock', { LMS_MOCK: '', LMS_BASE_URL: '<base>', LMS_TOKEN: '' }, { id: 1, trace: /^instance: the mock \(.+\) \(from --mock\); token from the seeded admin; not used: LMS_BASE_URL$/m }],
     ['LMS_PROFILE without LMS_MOCK', '', { LMS_MOCK: '', LMS_PROFILE: 'prod' }, { id: 900, trace: /^instance: http:\/\/127\.0\.0\.1:\d+ \(from profile "prod" from LMS_PROFILE in the environment\); token from profile "prod"$/m }],
+    ['-p keeps its token over LMS_TOKEN, which -v lists as not used', '-p prod', { LMS_MOCK: '', LMS_TOKEN: 'env-tok' }, { id: 900, name: 'remote via prod', trace: /^instance: http:\/\/127\.0\.0\.1:\d+ \(from --profile prod\); token from profile "prod"; not used: LMS_TOKEN$/m }],
+    ['LMS_TOKEN over the default profile\'s token, which -v lists as not used', '', { LMS_MOCK: '', LMS_TOKEN: 'env-tok' }, { id: 900, name: 'remote via env', trace: /^instance: http:\/\/127\.0\.0\.1:\d+ \(from the default profile "prod"\); token from LMS_TOKEN; not used: the token of profile "prod"$/m }],
   ])('%s', async (_what, flags, env, expected) => {
     const lms = session();
     await openProfiles(lms.configDir).set('prod', { url: base, token: 'prod-tok' });

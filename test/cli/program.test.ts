@@ -32,6 +32,19 @@ describe('lazy nouns', () => {
     expect(r.stderr).toContain('users');
   });
 
+  // As gh has it: a noun given no verb (or lms given no noun) was asked for its help, on stdout, exit 0.
+  it.each([
+    ['lms alone', '', 'Usage: lms [options] [command]'],
+    ['global flags alone', '--mock -o json', 'Usage: lms [options] [command]'],
+    ['a noun alone', 'users', 'Usage: lms users [options] [command]'],
+    ['a nested noun alone', 'outcomes groups', 'Usage: lms outcomes groups [options] [command]'],
+  ])('prints the help of %s on stdout, exit 0', async (_what, line, usage) => {
+    const r = await session().run(line === '' ? [] : line.split(' '));
+    expect(r).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(r.stdout.startsWith(`${usage}\n`)).toBe(true);
+    expect(r.stdout).toBe((await session().run([...(line === '' ? [] : line.split(' ')), '--help'])).stdout);
+  });
+
   it('shows a noun\'s verbs in its help', async () => {
     const r = await session().run('users --help');
     expect(r.exitCode).toBe(0);

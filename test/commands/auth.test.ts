@@ -56,6 +56,8 @@ async function login(lms: Cli, fake: FakeInstance, extra: string[] = []): Promis
   const code = fake.approve();
   const page = await fetch(`${redirectUri}?code=${code}&state=${state}`);
   expect(page.status).toBe(200);
+  // Answered once the login is done, naming whose it is.
+  expect(await page.text()).toContain(`Logged in to ${new URL(fake.url).host} as Sam Student.`);
   return { ...(await running.done), code };
 }
 
@@ -189,11 +191,32 @@ describe('lms auth login', () => {
     const lms = cli();
     const running = lms.start(['auth', 'login', '-p', 'prod', '--url', fake.url, '--client-id', CLIENT_ID, '--client-secret-stdin', '--no-browser'], { stdin: 'wrong-secret' });
     const { redirectUri, state } = fake.authorize(await printedUrl(running));
-    await fetch(`${redirectUri}?code=${fake.approve()}&state=${state}`);
+    const page = await fetch(`${redirectUri}?code=${fake.approve()}&state=${state}`);
     const r = await running.done;
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain(`error: ${new URL(fake.url).host} did not accept the client id and secret (invalid_client: invalid client)\n`);
     expect(r.stderr).not.toContain('wrong-secret');
+    expect(page.status).toBe(500);
+    expect(await page.text()).toContain('The login did not finish');
+  });
+
+  // The redirect brought a code, and the code its tokens, but the API refuses them: the browser's
+  // page says what the terminal does, never "Logged in".
+  it('tells the browser the login failed when the token it got is refused (exit 3), and saves nothing', async () => {
+    const lms = cli();
+    fake.refuseApi = true;
+    const running = lms.start(['auth', 'login', '-p', 'prod', '--url', fake.url, '--client-id', CLIENT_ID, '--client-secret-stdin', '--no-browser'], { stdin: CLIENT_SECRET });
+    const { redirectUri, state } = fake.authorize(await printedUrl(running));
+    const page = await fetch(`${redirectUri}?code=${fake.approve()}&state=${state}`);
+    const body = await page.text();
+    const r = await running.done;
+    expect(r.exitCode).toBe(3);
+    const host = new URL(fake.url).host;
+    expect(r.stderr).toContain(`error: ${host} gave a token that its API does not accept`);
+    expect(page.status).toBe(500);
+    expect(body).not.toContain('Logged in');
+    expect(body).toContain(`The login did not finish: ${host} gave a token that its API does not accept`);
+    expect(() => readFileSync(lms.file, 'utf8')).toThrow();
   });
 
   // A confidential key (as the stand-in instance's is) refuses a code without its secret: lms asks

@@ -1,6 +1,6 @@
 // `lms doctor`: every check's way of going wrong, through a fake probe of the machine and the
 // instance; then the command itself against the mock, where the probe is the real one.
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,7 +26,8 @@ function healthy(): DoctorProbe {
     accountUsers: async () => [{ id: 1, name: 'Ada Admin' }, { id: 7, name: 'Sam Student' }],
     now: () => NOW,
     cacheDir: async () => '/home/u/.cache/lms',
-    stateDir: async () => '/home/u/.cache/lms',
+    stateDir: async () => '/home/u/.local/state/lms',
+    stateToMove: async () => undefined,
     writable: async () => ({ writable: true, exists: true }),
   };
 }
@@ -68,7 +69,7 @@ describe('lms doctor checks', () => {
         'ok    rate limit  598 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 0.02): room for about 11 requests at once',
         'ok    masquerade  allowed: Ada Admin (user 1) may act as other users with --as-user (tried as Sam Student (user 7))',
         'ok    code cache  /home/u/.cache/lms is writable',
-        'ok    state       /home/u/.cache/lms is writable',
+        'ok    state       /home/u/.local/state/lms is writable',
         '',
       ].join('\n'),
     );
@@ -132,6 +133,7 @@ describe('lms doctor checks', () => {
     ['no Date header', { whoami: async () => ({ user: { id: 1 } }) }, 'clock', 'warn', /no Date header/],
     ['no answer to compare the clock with', { whoami: async () => { throw new NetworkError('timed out', { code: 'ETIMEDOUT' }); } }, 'clock', 'warn', /not checked: no answer/],
     ['a code cache that cannot be written', { writable: async (dir) => (dir.endsWith('cache') ? { writable: false, reason: 'EACCES' } : { writable: true, exists: true }), cacheDir: async () => '/c/cache', stateDir: async () => '/s/state' }, 'code cache', 'warn', /\/c\/cache is not writable \(EACCES\): commands compile from scratch/, /LMS_CACHE_DIR/],
+    ['state an older lms kept in the cache directory', { stateToMove: async () => '/home/u/.cache/lms' }, 'state', 'ok', /^\/home\/u\/\.local\/state\/lms is writable; the audit log, journals and apply's keys an older lms kept in \/home\/u\/\.cache\/lms move here when a command next uses them$/],
     ['a state directory that cannot be written', { writable: async (dir) => (dir.endsWith('state') ? { writable: false, reason: 'EROFS' } : { writable: true, exists: false }), cacheDir: async () => '/c/cache', stateDir: async () => '/s/state' }, 'state', 'fail', /\/s\/state is not writable \(EROFS\): bulk imports/, /LMS_STATE_DIR/],
   ];
 
@@ -236,6 +238,17 @@ describe('lms doctor against the mock', () => {
     for (const r of [table, json]) expect(r.stdout + r.stderr).not.toContain(MOCK_ADMIN_TOKEN);
   });
 
+  it('names the state directory (XDG_STATE_HOME/lms without LMS_STATE_DIR) and the cache directory, making neither', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-doctor-dirs-'));
+    const lms = session({ LMS_STATE_DIR: '', XDG_STATE_HOME: join(dir, 'xdg-state'), LMS_CACHE_DIR: join(dir, 'cache') });
+    const r = await lms.run('doctor -o json');
+    expect(r.exitCode, r.stderr).toBe(0);
+    const checks = byName(JSON.parse(r.stdout) as Check[]);
+    expect(checks.state.detail.startsWith(`${join(dir, 'xdg-state', 'lms')} is writable (made on first use)`)).toBe(true);
+    expect(checks['code cache'].detail).toBe(`${join(dir, 'cache')} is writable (made on first use)`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('fails, exit 1, when the profile file can be read by others, and says how to fix it', async () => {
     const lms = session();
     expect((await lms.run('profile add prod --url https://lms.example.edu --token-stdin --no-verify', { stdin: 'secret-token\n' })).exitCode).toBe(0);
@@ -246,6 +259,14 @@ describe('lms doctor against the mock', () => {
     expect(JSON.parse(r.stdout).find((c: Check) => c.check === 'config')).toEqual({ check: 'config', status: 'fail', detail: `${path} holds tokens and others may read or write it (mode 0644)`, fix: `chmod 600 ${path}` });
     expect(JSON.parse(r.stderr)).toMatchObject({ message: '1 check failed: config', exit_code: 1 });
     expect(r.stdout + r.stderr).not.toContain('secret-token');
+  });
+
+  it('names LMS_TOKEN as not used when the profile named with -p keeps its own token', async () => {
+    const lms = session();
+    // A port nothing listens on: the checks that ask the instance fail at once; the instance check reads no network.
+    expect((await lms.run('profile add prod --url http://127.0.0.1:9 --token-stdin --no-verify', { stdin: 'prod-token\n' })).exitCode).toBe(0);
+    const r = await lms.run('-p prod doctor -o json', { env: { LMS_MOCK: '', LMS_TOKEN: 'env-token' } });
+    expect(JSON.parse(r.stdout).find((c: Check) => c.check === 'instance')).toEqual({ check: 'instance', status: 'ok', detail: 'http://127.0.0.1:9, from --profile prod; not used: LMS_TOKEN' });
   });
 
   /** A session whose runs keep the cache and state directories out of the user's own. */

@@ -23,6 +23,16 @@ function noToken(results: LmsResult[], token = TOKEN): void {
 }
 
 describe('lms profile add / list / show / use / remove', () => {
+  it('a keychain entry lms did not write: exit 3, with the whole command that stores a token again', async () => {
+    const keychain = memoryKeychain();
+    const lms = session({}, { keychain });
+    expect((await lms.run('profile add prod --url https://lms.example.edu --token-stdin --no-verify', { stdin: TOKEN })).exitCode).toBe(0);
+    for (const account of keychain.entries.keys()) keychain.entries.set(account, 'not json');
+    const r = await lms.run('-p prod users get self');
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toBe('error: the keychain entry of profile "prod" is not one lms wrote\nhint: log in again: `lms auth login -p prod`, or store a token: `lms profile add prod --url https://lms.example.edu --token-stdin`\n');
+  });
+
   it('stores profiles (their tokens in the keychain), lists and shows them without the token, switches and removes them', async () => {
     const keychain = memoryKeychain();
     const lms = session({}, { keychain });

@@ -193,6 +193,6 @@ describe('a 404 from a POST', () => {
   it('does not blame the path when the body named the missing thing', async () => {
     const r = await session().run('enrollments add --course 3 --user 999999');
     expect(r.exitCode).toBe(4);
-    expect(r.stderr).toContain('not found: course 3, or an id the request names (POST /api/v1/courses/3/enrollments → 404)');
+    expect(r.stderr).toBe('error: user 999999 not found (POST /api/v1/courses/3/enrollments → 404)\n');
   });
 });

@@ -198,7 +198,7 @@ describe('a single user on a terminal', () => {
     expect(r.stdout).toMatch(/^KEY\s+VALUE\ntime_zone\s+\S+\nlogin_id\s+sam\n$/);
   });
 
-  it('--fields naming a field users do not have is a usage error listing theirs', async () => {
+  it('--fields naming a field users do not have is a usage error naming the one meant', async () => {
     const r = await session().run('users list --fields id,nmae -o json');
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
@@ -206,6 +206,6 @@ describe('a single user on a terminal', () => {
     expect(error.message).toBe('--fields: unknown field "nmae"');
     expect(error.available_fields).toContain('name');
     const text = await session().run('users list --fields id,nmae', { tty: true });
-    expect(text.stderr).toMatch(/^error: --fields: unknown field "nmae"\nhint: available fields: id, name, /);
+    expect(text.stderr).toBe('error: --fields: unknown field "nmae"\nhint: did you mean --fields id,name?\n');
   });
 });

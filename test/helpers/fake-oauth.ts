@@ -29,6 +29,8 @@ export interface FakeInstance {
   revokeRefresh(): void;
   /** Every Authorization header users/self saw. */
   bearers: string[];
+  /** users/self refuses every token, as an API that does not accept the tokens its login issues. */
+  refuseApi: boolean;
   /** Reads the authorization URL the command printed, as the consent page would. */
   authorize(address: string): { redirectUri: string; state: string };
   /** Approves the request last passed to `authorize`: the code the browser is redirected with. */
@@ -92,7 +94,7 @@ export async function fakeInstance(): Promise<FakeInstance> {
     if (url.pathname === '/api/v1/users/self') {
       fake.bearers.push(bearer);
       const issued = access.get(bearer);
-      if (!issued || issued.expired || issued.revoked) return refused();
+      if (!issued || issued.expired || issued.revoked || fake.refuseApi) return refused();
       return send(200, { id: 7, name: 'Sam Student' });
     }
     send(404, { errors: [{ message: 'The specified resource does not exist.' }] });
@@ -103,6 +105,7 @@ export async function fakeInstance(): Promise<FakeInstance> {
     grants: [],
     issued: [],
     bearers: [],
+    refuseApi: false,
     expiresIn: 3600,
     expireAll() {
       for (const issued of access.values()) issued.expired = true;

@@ -102,7 +102,7 @@ describe('--jq over what a command prints', () => {
     ['with -o csv', `users list --account 1 -o csv --jq .`, 'error: --jq filters JSON output and cannot go with -o csv\n'],
     ['with -o table', `users get self -o table --jq .`, 'error: --jq filters JSON output and cannot go with -o table\n'],
     ['with -o yaml', `users get self -o yaml --jq .`, 'error: --jq filters JSON output and cannot go with -o yaml\n'],
-    ['an empty expression', `users get self --jq ''`, "argument '' is invalid. --jq needs a value"],
+    ['an empty expression', `users get self --jq ''`, 'error: --jq needs a value\n'],
   ])('%s is a usage error (exit 2) before any request', async (_name, line, message) => {
     s.requests.length = 0;
     const r = await s.run(line);

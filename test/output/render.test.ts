@@ -361,7 +361,7 @@ describe('--fields the output does not have', () => {
     }
   }
 
-  it.each(FORMATS.map((format) => [format]))('%s list: a usage error naming the available fields, nothing written', async (format) => {
+  it.each(FORMATS.map((format) => [format]))('%s list: a usage error naming the field meant, nothing written', async (format) => {
     const io = fakeIO({ tty: format === 'table' });
     let pulled = 0;
     let closed = false;
@@ -383,12 +383,18 @@ describe('--fields the output does not have', () => {
     const usage = error as UsageError;
     expect(usage.exitCode).toBe(2);
     expect(usage.message).toBe('--fields: unknown field "nmae"');
-    expect(usage.hint).toBe('available fields: id, name, admin, email, user');
+    expect(usage.hint).toBe('did you mean --fields id,name?');
     expect(usage.toJSON()).toMatchObject({ unknown_fields: ['nmae'], available_fields: ['id', 'name', 'admin', 'email', 'user'] });
     expect(io.stdoutText()).toBe('');
     expect(io.stderrText()).toBe('');
     expect(pulled).toBe(1);
     expect(closed).toBe(true);
+  });
+
+  it('lists the available fields when a name is near none of them', async () => {
+    const error = (await renderList(users, { io: fakeIO(), format: 'json', fields: ['nmae', 'colour'] }).catch((e: unknown) => e)) as UsageError;
+    expect(error.message).toBe('--fields: unknown fields "nmae", "colour"');
+    expect(error.hint).toBe('available fields: id, name, admin, email, user');
   });
 
   it('lists the keys of the nested object a dotted path reaches into', async () => {

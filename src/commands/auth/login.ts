@@ -59,58 +59,63 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const state = createState();
   const waitSeconds = ctx.globals.timeoutGiven ? ctx.globals.timeoutSeconds : LOGIN_WAIT_SECONDS;
   const listener = await listenForRedirect({ state, timeoutMs: waitSeconds * 1000, host });
-  let code: string;
+  // The browser that brings the code is answered once the login has ended, either way: the code may
+  // not exchange, the token may be refused, and its page must not say "Logged in" then.
   try {
     const address = authorizeUrl(baseUrl, { clientId, redirectUri: listener.redirectUri, state, codeChallenge: pkce.challenge });
     const opened = opts.browser && (await (await import('../../auth/browser.js')).openBrowser(address, ctx.env));
     err(ctx.io, opened ? `Opening ${host} in your browser. If no page appears, open this URL:\n  ${address}\n` : `Open this URL in a browser to log in to ${host}:\n  ${address}\n`);
-    code = await ctx.activity.track(listener.code, `Waiting for the browser (up to ${waitSeconds} s)`);
+    const code = await ctx.activity.track(listener.code, `Waiting for the browser (up to ${waitSeconds} s)`);
+
+    const trace = ctx.globals.verbose ? (line: string) => err(ctx.io, `${line}\n`) : undefined;
+    const { instanceClient } = await import('../../auth/instance-client.js');
+    const caSource = opts.caFile !== undefined ? '--ca-file' : `profile "${name}"`;
+    const common = { baseUrl, insecure, timeoutSeconds: ctx.globals.timeoutSeconds, trace, warn: (message: string) => ctx.warn(message), env: ctx.env, caFile: caFile ? { path: caFile, source: caSource } : undefined };
+    const tokenClient = await instanceClient(common);
+    const exchange = (secret: string | undefined) =>
+      ctx.activity.track(exchangeCode(tokenClient, { clientId, clientSecret: secret, redirectUri: listener.redirectUri, code, codeVerifier: pkce.verifier }, Date.now()), `Getting the tokens from ${host}`);
+    let tokens;
+    try {
+      tokens = await exchange(clientSecret);
+    } catch (error) {
+      // An unknown client is not helped by a secret: only a key the instance has, refused without one, is a confidential key.
+      if (clientSecret !== undefined || !(error instanceof OAuthError && error.code === 'invalid_client') || error.unknownClient) throw error;
+      // A confidential key: the instance wants its secret.
+      clientSecret = await askForSecret(ctx, { name, baseUrl, clientId, host, refused: error });
+      tokens = await exchange(clientSecret);
+    }
+    // Asked of the API itself, as `profile add` does: the token works, and the id is the one commands take.
+    const client = await instanceClient({ ...common, token: tokens.access_token });
+    const self = await ctx.activity.track(client.ops.users.get({ id: 'self' }), `Checking the token with ${host}`).catch((error: unknown) => {
+      throw new LmsError(`${host} gave a token that its API does not accept: ${error instanceof Error ? error.message : String(error)}; nothing was saved`, error instanceof LmsError ? error.exitCode : 1, { cause: error });
+    });
+    const record = self as { id?: unknown; name?: unknown };
+    const user = typeof record.id === 'number' || typeof record.id === 'string' ? { id: record.id, name: typeof record.name === 'string' && record.name ? record.name : `user ${record.id}` } : tokens.user;
+    if (!user) throw new LmsError(`${host} answered GET /api/v1/users/self without a user; nothing was saved`, 1);
+
+    const { saveProfile, fallbackNotice } = await import('../../config/credentials.js');
+    const profile: Profile = { url: baseUrl, ...(insecure ? { insecure: true } : {}), user, clientId, ...(caFile ? { caFile } : {}) };
+    const credential = {
+      kind: 'oauth' as const,
+      access_token: tokens.access_token,
+      ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}),
+      ...(tokens.expires_at ? { expires_at: tokens.expires_at } : {}),
+      client_id: clientId,
+      ...(clientSecret !== undefined ? { client_secret: clientSecret } : {}),
+    };
+    const keychain = await ctx.keychain();
+    const stored = await saveProfile(store, name, profile, credential, { keychain: () => keychain, insecureStorage: opts.insecureStorage === true });
+    if (stored.unavailable) trace?.(`keychain: ${stored.unavailable.message}`);
+    const notice = fallbackNotice(stored, store.path);
+    if (notice) err(ctx.io, `${notice}\n`);
+    listener.finish({ ok: true, message: `Logged in to ${host} as ${user.name}. You can close this window and return to the terminal.` });
+    err(ctx.io, `Logged in to ${host} as ${user.name} (id ${user.id})\n`);
+  } catch (error) {
+    listener.finish({ ok: false, message: `The login did not finish: ${error instanceof Error ? error.message : String(error)}. The terminal says what to do next.` });
+    throw error;
   } finally {
     listener.close();
   }
-
-  const trace = ctx.globals.verbose ? (line: string) => err(ctx.io, `${line}\n`) : undefined;
-  const { instanceClient } = await import('../../auth/instance-client.js');
-  const caSource = opts.caFile !== undefined ? '--ca-file' : `profile "${name}"`;
-  const common = { baseUrl, insecure, timeoutSeconds: ctx.globals.timeoutSeconds, trace, warn: (message: string) => ctx.warn(message), env: ctx.env, caFile: caFile ? { path: caFile, source: caSource } : undefined };
-  const tokenClient = await instanceClient(common);
-  const exchange = (secret: string | undefined) =>
-    ctx.activity.track(exchangeCode(tokenClient, { clientId, clientSecret: secret, redirectUri: listener.redirectUri, code, codeVerifier: pkce.verifier }, Date.now()), `Getting the tokens from ${host}`);
-  let tokens;
-  try {
-    tokens = await exchange(clientSecret);
-  } catch (error) {
-    // An unknown client is not helped by a secret: only a key the instance has, refused without one, is a confidential key.
-    if (clientSecret !== undefined || !(error instanceof OAuthError && error.code === 'invalid_client') || error.unknownClient) throw error;
-    // A confidential key: the instance wants its secret.
-    clientSecret = await askForSecret(ctx, { name, baseUrl, clientId, host, refused: error });
-    tokens = await exchange(clientSecret);
-  }
-  // Asked of the API itself, as `profile add` does: the token works, and the id is the one commands take.
-  const client = await instanceClient({ ...common, token: tokens.access_token });
-  const self = await ctx.activity.track(client.ops.users.get({ id: 'self' }), `Checking the token with ${host}`).catch((error: unknown) => {
-    throw new LmsError(`${host} gave a token that its API does not accept: ${error instanceof Error ? error.message : String(error)}; nothing was saved`, error instanceof LmsError ? error.exitCode : 1, { cause: error });
-  });
-  const record = self as { id?: unknown; name?: unknown };
-  const user = typeof record.id === 'number' || typeof record.id === 'string' ? { id: record.id, name: typeof record.name === 'string' && record.name ? record.name : `user ${record.id}` } : tokens.user;
-  if (!user) throw new LmsError(`${host} answered GET /api/v1/users/self without a user; nothing was saved`, 1);
-
-  const { saveProfile, fallbackNotice } = await import('../../config/credentials.js');
-  const profile: Profile = { url: baseUrl, ...(insecure ? { insecure: true } : {}), user, clientId, ...(caFile ? { caFile } : {}) };
-  const credential = {
-    kind: 'oauth' as const,
-    access_token: tokens.access_token,
-    ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}),
-    ...(tokens.expires_at ? { expires_at: tokens.expires_at } : {}),
-    client_id: clientId,
-    ...(clientSecret !== undefined ? { client_secret: clientSecret } : {}),
-  };
-  const keychain = await ctx.keychain();
-  const stored = await saveProfile(store, name, profile, credential, { keychain: () => keychain, insecureStorage: opts.insecureStorage === true });
-  if (stored.unavailable) trace?.(`keychain: ${stored.unavailable.message}`);
-  const notice = fallbackNotice(stored, store.path);
-  if (notice) err(ctx.io, `${notice}\n`);
-  err(ctx.io, `Logged in to ${host} as ${user.name} (id ${user.id})\n`);
 }
 
 /**

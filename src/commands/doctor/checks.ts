@@ -73,6 +73,8 @@ export interface DoctorProbe {
   now(): number;
   cacheDir(): Promise<string>;
   stateDir(): Promise<string>;
+  /** The cache directory, when an older lms's state is still there, to be moved into the state directory. */
+  stateToMove(): Promise<string | undefined>;
   writable(dir: string): Promise<Writable>;
 }
 
@@ -112,7 +114,7 @@ export async function runChecks(probe: DoctorProbe): Promise<Check[]> {
   checks.push(rateLimitCheck(instance.value, asked));
   checks.push(await masqueradeCheck(probe, instance.value, asked));
   checks.push(await directoryCheck(probe, 'code cache', await probe.cacheDir(), 'warn', 'commands compile from scratch on every run, which makes each start slower'));
-  checks.push(await directoryCheck(probe, 'state', await probe.stateDir(), 'fail', 'bulk imports, grade --csv and apply keep their journals there, so a re-run cannot skip the rows already done'));
+  checks.push(await stateCheck(probe));
   return checks;
 }
 
@@ -393,6 +395,14 @@ function describeSeconds(s: number): string {
   if (s < 7200) return `${Math.round(s / 60)} min`;
   if (s < 172_800) return `${Math.round(s / 3600)} h`;
   return `${Math.round(s / 86_400)} days`;
+}
+
+async function stateCheck(probe: DoctorProbe): Promise<Check> {
+  const dir = await probe.stateDir();
+  const check = await directoryCheck(probe, 'state', dir, 'fail', 'bulk imports, grade --csv and apply keep their journals there, so a re-run cannot skip the rows already done, and writes go in no audit log');
+  const old = await probe.stateToMove();
+  if (old === undefined || check.status !== 'ok') return check;
+  return { ...check, detail: `${check.detail}; the audit log, journals and apply's keys an older lms kept in ${old} move here when a command next uses them` };
 }
 
 async function directoryCheck(probe: DoctorProbe, name: string, dir: string, severity: 'warn' | 'fail', consequence: string): Promise<Check> {

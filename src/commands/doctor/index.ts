@@ -8,7 +8,7 @@ import { text, withFailure, type CommandResult, type Verbs } from '../../cli/com
 import type { Context } from '../../cli/context.js';
 import { command } from '../../cli/define.js';
 import { describeSource, resolveRemote } from '../../config/instance.js';
-import { stateDir, userCacheDir } from '../../config/paths.js';
+import { stateDirOf, stateToMove, userCacheDir } from '../../config/paths.js';
 import { FailureError } from '../../errors.js';
 import { pathOf } from '../../spec/routes.js';
 import { runChecks, type Check, type DoctorProbe, type Writable } from './checks.js';
@@ -45,7 +45,7 @@ export function systemProbe(ctx: Context): DoctorProbe {
     },
     async instance() {
       const choice = ctx.instance;
-      const overridden = [...choice.overridden];
+      const overridden: string[] = [...choice.overridden];
       if (choice.kind === 'mock') {
         const { defaultMockDbPath } = await import('../../mock/runtime.js');
         // The mock that opened, or the one that would: if it cannot open, the checks after this say why.
@@ -57,6 +57,7 @@ export function systemProbe(ctx: Context): DoctorProbe {
       const { redactUrl } = await import('../../redact.js');
       // As the transport chooses it: LMS_CA_FILE over the profile's.
       const caFile = ctx.env.LMS_CA_FILE ? `${ctx.env.LMS_CA_FILE} (from LMS_CA_FILE)` : remote.caFile ? `${remote.caFile} (from profile "${remote.profileName}")` : undefined;
+      if (remote.unusedToken) overridden.push(remote.unusedToken);
       return { kind: 'remote', url: redactUrl(remote.baseUrl), source: describeSource(choice, remote.profileName), overridden, tokenSource: remote.tokenSource, ...(caFile ? { caFile } : {}) };
     },
     async proxy() {
@@ -104,7 +105,9 @@ export function systemProbe(ctx: Context): DoctorProbe {
     async cacheDir() {
       return ctx.env.LMS_CACHE_DIR ? resolve(ctx.env.LMS_CACHE_DIR) : userCacheDir();
     },
-    stateDir: () => stateDir(ctx.env),
+    // Named, not made: the move of an older lms's state waits for a command that uses it.
+    stateDir: async () => stateDirOf(ctx.env),
+    stateToMove: () => stateToMove(ctx.env),
     writable,
   };
 }

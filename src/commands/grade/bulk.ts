@@ -310,7 +310,7 @@ async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells
   const { Journal } = await import('../../bulk/journal.js');
   const { identifyInstance } = await import('../../bulk/instance.js');
   const instance = await identifyInstance(ctx, client);
-  const journal = new Journal(await journalDir(ctx.env), ['grade.csv', instance.where, JSON.stringify(o.sctx), o.assignment ?? '*', bytes], { state: instance.state, restart: o.restart });
+  const journal = new Journal(await journalDir(ctx), ['grade.csv', instance.where, JSON.stringify(o.sctx), o.assignment ?? '*', bytes], { state: instance.state, restart: o.restart });
   type Row = { line: number; key: string; cell: Cell };
   const rows: Row[] = cells.map((cell) => ({ line: cell.line, key: `${cell.assignment.id}|${cell.userId}`, cell }));
   // A row is first compared with what the file check read; a second look (an uncertain row), or the
@@ -364,7 +364,7 @@ async function openBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions):
   const instance = await identifyInstance(ctx, client);
   // Bound to where the grades go, not to the file: a corrected file re-run after a kill still
   // meets the batches the killed run left queued.
-  const journal = new BatchJournal(await journalDir(ctx.env), ['grade.batches', instance.where, JSON.stringify(o.sctx)], { state: instance.state });
+  const journal = new BatchJournal(await journalDir(ctx), ['grade.batches', instance.where, JSON.stringify(o.sctx)], { state: instance.state });
   await settleEarlier(ctx, client, o.sctx, journal, instance.self);
   return { journal, author: instance.self, posted: new Set(), had: new Map(), inDoubt: [] };
 }

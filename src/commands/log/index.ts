@@ -74,7 +74,7 @@ const showLog = command({
       surface: opts.surface,
       instance: opts.instance,
     };
-    const path = await auditLogPath(ctx.env);
+    const path = await auditLogPath(ctx);
     const limit = ctx.globals.limit;
     if (!opts.follow) {
       return { kind: 'list', items: filtered(readEntries(path), filter, limit), columns: COLUMNS, whenEmpty: `No writes logged${opts.since || opts.surface || opts.instance ? ' that match' : ''} in ${path}.` };

@@ -1,5 +1,5 @@
 // One error taxonomy for the whole tool. Commands and the client throw these; only the CLI's
-// error handler (src/cli/handle-error.ts) turns them into a message and an exit code.
+// error handler (src/model/handle-error.ts) turns them into a message and an exit code.
 
 export const ExitCode = {
   ok: 0,

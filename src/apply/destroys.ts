@@ -1,11 +1,11 @@
 // Which planned creates and updates destroy: each is read through the verb it runs and the flags it
 // gives it, as the CLI and `lms mcp` read a command line, so a value that destroys (an enrollment's
 // state inactive) is asked about and marked in the plan wherever it was written.
-import { destroyingOptions } from '../cli/command.js';
+import { destroyingOptions } from '../model/command.js';
 import { destroyingFields, type KindVerbs, type Value } from './fields.js';
 import { KINDS } from './kinds.js';
 import type { ApplyTree } from './model.js';
-import type { Destruction } from '../cli/destructions.js';
+import type { Destruction } from '../model/destructions.js';
 import type { Action, Plan } from './plan.js';
 
 /** Sets `destroys` on every create and update of the plan that sets a value that destroys. */

@@ -5,8 +5,8 @@
 // beside --out.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { text, type CommandModel, type CommandResult } from '../cli/command.js';
-import type { Context } from '../cli/context.js';
+import { text, type CommandModel, type CommandResult } from '../model/command.js';
+import type { Context } from '../model/context.js';
 import { identifyInstance } from '../bulk/instance.js';
 import { stateDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';

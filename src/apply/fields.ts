@@ -6,8 +6,8 @@
 //
 // The same description turns a change back into a verb and its options, exactly as commander would
 // have handed them over from a command line, defaults included.
-import { destroyingOptions, type CommandSpec, type FieldSpec, type OptionSpec } from '../cli/command.js';
-import { compileOption, compileOptions, type CompiledOption } from '../cli/options.js';
+import { destroyingOptions, type CommandSpec, type FieldSpec, type OptionSpec } from '../model/command.js';
+import { compileOption, compileOptions, type CompiledOption } from '../model/options.js';
 
 export type Value = string | number | boolean | null | string[];
 

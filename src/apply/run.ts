@@ -3,8 +3,8 @@
 // exist: the same, with only reads sent), show the plan, ask, apply it through the bulk engine, and
 // report. `--plan` (and `lms diff`) stops after showing it.
 import { join } from 'node:path';
-import { list, text, withFailure, type CommandModel, type CommandResult } from '../cli/command.js';
-import type { Context } from '../cli/context.js';
+import { list, text, withFailure, type CommandModel, type CommandResult } from '../model/command.js';
+import type { Context } from '../model/context.js';
 import { formatProblems } from '../bulk/csv-input.js';
 import { moreLine, problemCount, ProblemList } from '../bulk/problems.js';
 import { identifyInstance } from '../bulk/instance.js';
@@ -16,7 +16,7 @@ import { stateDir } from '../config/paths.js';
 import { LmsError, UsageError } from '../errors.js';
 import { err, out } from '../io/streams.js';
 import { optionsFor } from './fields.js';
-import { invoke } from '../cli/invoke.js';
+import { invoke } from '../model/invoke.js';
 import { readApplyFiles } from './file.js';
 import type { ApplyTree, FileProblem } from './model.js';
 import { executePlan } from './execute.js';

@@ -1,7 +1,7 @@
 // The verbs apply writes with, read off the command model: the same specs the CLI registers, with
 // their flags' fields and what each verb writes. Only the nouns of the kinds apply manages load.
-import { verbsAt, type CommandModel, type CommandSpec } from '../cli/command.js';
-import { attributeName } from '../cli/options.js';
+import { verbsAt, type CommandModel, type CommandSpec } from '../model/command.js';
+import { attributeName } from '../model/options.js';
 import { kindVerbs, type KindVerbs } from './fields.js';
 import { COURSE, KINDS, type KindName } from './kinds.js';
 import type { ApplyTree } from './model.js';

@@ -12,7 +12,7 @@ import {
   statSync, utimesSync, writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { lockFileOf, lockSync, type LockOptions } from './lock.js';
+import { lockFileOf, lockSync, type LockOptions } from '../file-lock.js';
 import { UsageError } from '../errors.js';
 import { stateDir, type StateContext } from '../config/paths.js';
 

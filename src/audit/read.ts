@@ -3,7 +3,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { AuditEntry } from './log.js';
-import { lockFileOf, lockSync } from './lock.js';
+import { lockFileOf, lockSync } from '../file-lock.js';
 
 /** The log's files that exist, oldest first: audit.log.N … audit.log.1, audit.log. */
 export function keptFiles(path: string): string[] {

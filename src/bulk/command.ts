@@ -4,11 +4,11 @@
 // summary on stderr (one JSON object under -o json), the rows needing attention, per-row results on
 // stdout, the failed-rows file, and exit 1 when a row failed or was skipped — on a dry run, when one
 // would be. A command supplies only its schema, its key and its task.
-import { item, list, withFailure, type CommandResult } from '../cli/command.js';
-import type { Context } from '../cli/context.js';
+import { item, list, withFailure, type CommandResult } from '../model/command.js';
+import type { Context } from '../model/context.js';
 import type { ApiClient } from '../client/client.js';
 import { journalDir } from '../config/paths.js';
-import type { Destruction } from '../cli/destructions.js';
+import type { Destruction } from '../model/destructions.js';
 import { UsageError } from '../errors.js';
 import { problemCount } from './problems.js';
 import { formatProblems, parseCsv, placeFields, placeWords, readInput, rowRef, type CsvRow, type Parsed, type Place, type Problem, type Schema } from './csv-input.js';

@@ -1,5 +1,5 @@
 // Which instance, in which state, a bulk job runs against: what its journal is bound to.
-import type { Context } from '../cli/context.js';
+import type { Context } from '../model/context.js';
 import type { ApiClient } from '../client/client.js';
 import { readBody } from '../client/parse.js';
 import { pathOf, route } from '../spec/routes.js';

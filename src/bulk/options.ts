@@ -1,7 +1,7 @@
 // The flags every bulk import shares, declared once so `users import`, `enrollments import`,
 // `grade --csv` and `outcomes import` spell and explain them alike. Tiny on purpose: a command tree
 // loads it to build its help; the engine itself is imported only when a job runs.
-import type { OptionsOf } from '../cli/define.js';
+import type { OptionsOf } from '../model/define.js';
 
 /** Rows (or batches, or changes) in flight at once: past 32 a real instance only throttles. */
 export const CONCURRENCY = { type: 'integer', min: 1, max: 32, default: '4' } as const;

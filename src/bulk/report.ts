@@ -1,7 +1,7 @@
 // What a bulk job tells its user: one summary line in words, the rows that need attention on stderr,
 // and per-row results for machines. Shared so every bulk command reports a run and its dry run alike.
-import type { CommandResult } from '../cli/command.js';
-import type { Context } from '../cli/context.js';
+import type { CommandResult } from '../model/command.js';
+import type { Context } from '../model/context.js';
 import { RowsFailedError } from '../errors.js';
 import { err } from '../io/streams.js';
 import { placeOf } from './csv-input.js';

@@ -1,10 +1,10 @@
 // The command line as commander reads it: the program's global options and each noun's and verb's
 // command, from the same declarations the command model holds (command.ts, global-flags.ts).
 import { Command as CommanderCommand, InvalidArgumentError, Option, type HelpContext } from 'commander';
-import { defaultVerb, dryRunOf, flagsOf, isNoun, usageOf, wordOf, type CommandSpec, type NounSpec, type Runner } from './command.js';
+import { defaultVerb, dryRunOf, flagsOf, isNoun, usageOf, wordOf, type CommandSpec, type NounSpec, type Runner } from '../model/command.js';
 import { UsageError } from '../errors.js';
-import type { GlobalFlag } from './global-flags.js';
-import { coerceValue, compileOption, syntaxOf, type OptionSpec } from './options.js';
+import type { GlobalFlag } from '../model/global-flags.js';
+import { coerceValue, compileOption, syntaxOf, type OptionSpec } from '../model/options.js';
 
 /**
  * Commander's command, but for one answer: commander prints help "as an error" (on stderr, exit 1,

@@ -20,11 +20,11 @@ import type { ApiClient } from '../client/client.js';
 import type { IOStreams } from '../io/streams.js';
 import type { RouteId } from '../spec/routes.js';
 import { ExitCode, LmsError } from '../errors.js';
-import { argumentsOf, defaultVerb, flagNames, flagsOf, isNoun, loadNoun, wordOf, type CommandModel, type CommandSpec, type IdKind, type NounSpec } from './command.js';
-import { createContext, type Deps, type GlobalOptions } from './context.js';
+import { argumentsOf, defaultVerb, flagNames, flagsOf, isNoun, loadNoun, wordOf, type CommandModel, type CommandSpec, type IdKind, type NounSpec } from '../model/command.js';
+import { createContext, type Deps, type GlobalOptions } from '../model/context.js';
 import { lmsPaths } from '../lms-paths.js';
-import { GLOBAL_FLAGS } from './global-flags.js';
-import { compileOption, type CompiledOption, type OptionSpec } from './options.js';
+import { GLOBAL_FLAGS } from '../model/global-flags.js';
+import { compileOption, type CompiledOption, type OptionSpec } from '../model/options.js';
 import { commandModel } from './program.js';
 
 type CompleteShell = 'bash' | 'zsh' | 'fish';

@@ -1,8 +1,8 @@
 // The entry the launcher calls: parse, run, and map any error to an exit code. Never exits itself.
 import { ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { systemIO } from '../io/streams.js';
-import type { Deps } from './context.js';
-import { formatError, handleError, toLmsError } from './handle-error.js';
+import type { Deps } from '../model/context.js';
+import { formatError, handleError, toLmsError } from '../model/handle-error.js';
 import { buildProgram, jsonErrorsRequested, synonymOf, type ProgramState } from './program.js';
 
 

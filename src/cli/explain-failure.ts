@@ -17,8 +17,8 @@ import type { ApiClient } from '../client/client.js';
 import { userPath } from '../client/user-ref.js';
 import { ApiError, type Alternative } from '../errors.js';
 import type { RouteId } from '../spec/routes.js';
-import { argumentsOf, type CommandSpec, type IdKind } from './command.js';
-import { compileOption } from './options.js';
+import { argumentsOf, type CommandSpec, type IdKind } from '../model/command.js';
+import { compileOption } from '../model/options.js';
 
 /** How an id of a kind is read by itself: a GET of the object, given the other ids of the line. */
 const READ: Partial<Record<IdKind, (client: ApiClient, id: string, given: ReadonlyMap<IdKind, string>) => Promise<unknown> | undefined>> = {

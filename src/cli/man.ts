@@ -5,10 +5,10 @@
 // `npm run man`, and test/cli/man.test.ts fails until it is.
 import { Argument, Help, Option } from 'commander';
 import { ExitCode } from '../errors.js';
-import { argumentsOf, defaultVerb, flagsOf, isNoun, wordOf, type CommandSpec, type DeclaredProgram, type NounSpec } from './command.js';
+import { argumentsOf, defaultVerb, flagsOf, isNoun, wordOf, type CommandSpec, type DeclaredProgram, type NounSpec } from '../model/command.js';
 import { commanderOption, globalOption } from './commander-tree.js';
-import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
-import { syntaxOf } from './options.js';
+import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from '../model/global-flags.js';
+import { syntaxOf } from '../model/options.js';
 
 export interface ManPage {
   /** File name under man/, e.g. `lms-users.1`. */

@@ -7,11 +7,11 @@ import { UsageError } from '../errors.js';
 import type { AuditScope } from '../audit/trail.js';
 import type { IOStreams } from '../io/streams.js';
 import { FORMATS, JQ_FORMATS, type Format } from '../output/formats.js';
-import { flagNames, isNoun, loadNoun, verbNamed, type NounSpec, type Runner } from './command.js';
-import { syntaxOf, takesValue } from './options.js';
-import { check, run } from './invoke.js';
-import { createContext, type Deps, type GlobalOptions } from './context.js';
-import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
+import { flagNames, isNoun, loadNoun, verbNamed, type NounSpec, type Runner } from '../model/command.js';
+import { syntaxOf, takesValue } from '../model/options.js';
+import { check, run } from '../model/invoke.js';
+import { createContext, type Deps, type GlobalOptions } from '../model/context.js';
+import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from '../model/global-flags.js';
 import { renderResult } from './render-result.js';
 import type { Activity } from '../io/activity.js';
 

@@ -4,8 +4,8 @@
 import { UsageError } from '../errors.js';
 import { err, out, showingControls, type IOStreams } from '../io/streams.js';
 import type { Format, JqFilter } from '../output/formats.js';
-import type { CommandResult } from './command.js';
-import type { GlobalOptions } from './context.js';
+import type { CommandResult } from '../model/command.js';
+import type { GlobalOptions } from '../model/context.js';
 
 export interface RenderSettings {
   io: IOStreams;

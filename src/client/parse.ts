@@ -2,7 +2,7 @@
 // tolerates every error-body shape real instances send, and reads Link headers.
 import { ApiError, FailureError } from '../errors.js';
 import { redactText, redactUrl } from '../redact.js';
-import { bodyText, type ApiResponse } from '../transport/types.js';
+import { bodyText, isThrottled, type ApiResponse } from '../transport/types.js';
 
 const JSON_GUARD = 'while(1);';
 
@@ -166,11 +166,6 @@ function fromErrors(errors: unknown, path: string): string[] {
     return Object.entries(errors).flatMap(([k, v]) => fromErrors(v, path ? `${path}.${k}` : k));
   }
   return [];
-}
-
-/** Throttling is a 429, or a 403 whose body says so; any other 403 is about permission. */
-export function isThrottled(status: number, text: string): boolean {
-  return status === 429 || (status === 403 && /rate limit exceeded/i.test(text));
 }
 
 /**

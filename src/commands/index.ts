@@ -1,7 +1,7 @@
 // Every noun of the command tree, in help order: its name, its summary, and how to load its verbs.
 // A run loads only the noun it names, so start-up does not pay for the whole tree.
 // A new noun adds its folder and a line here.
-import { loadModel, type CommandModel, type CommandSpec, type LazyNoun, type Verbs } from '../cli/command.js';
+import { loadModel, type CommandModel, type CommandSpec, type LazyNoun, type Verbs } from '../model/command.js';
 import { applyCommand, diffCommand } from './apply/index.js';
 import { completionCommand } from './completion/index.js';
 import { mcpCommand } from './mcp/index.js';

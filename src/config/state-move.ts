@@ -14,7 +14,7 @@ import {
   renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { lockFileOf, lockSync } from '../audit/lock.js';
+import { lockFileOf, lockSync } from '../file-lock.js';
 
 /** Written into the state directory once the move is done: no process looks at the old place again. */
 const MOVED = '.moved-from-cache';

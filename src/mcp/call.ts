@@ -3,15 +3,15 @@
 // server's flags instead of a prompt), and what it returns turned into a tool result.
 import { randomBytes } from 'node:crypto';
 import { PassThrough, Writable } from 'node:stream';
-import { dryRunOf, type CommandModel, type CommandResult, type Invocation } from '../cli/command.js';
-import { invoke } from '../cli/invoke.js';
-import type { ConfirmedPlan, Context, Deps, GlobalOptions } from '../cli/context.js';
-import { toLmsError } from '../cli/handle-error.js';
+import { dryRunOf, type CommandModel, type CommandResult, type Invocation } from '../model/command.js';
+import { invoke } from '../model/invoke.js';
+import type { ConfirmedPlan, Context, Deps, GlobalOptions } from '../model/context.js';
+import { toLmsError } from '../model/handle-error.js';
 import { closest } from '../closest.js';
 import { ApiError, ExitCode, LmsError, UsageError } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
 import { newConfirmations, planDigest, redeemToken, issueToken, type Confirmations } from './confirm.js';
-import type { Destruction } from '../cli/destructions.js';
+import type { Destruction } from '../model/destructions.js';
 import { escapeData, fenced } from './fence.js';
 import { differingFields, getVerbOf, readOptions } from './read-back.js';
 import { givenBack, readablePreview, readableUrls, type Pseudonyms } from './pseudonyms.js';

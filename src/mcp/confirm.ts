@@ -6,8 +6,8 @@
 // run makes its plan again before it writes; one that destroys anything else runs nothing, and the
 // call answers the new plan with a new token (as terraform refuses a stale saved plan).
 import { randomBytes } from 'node:crypto';
-import type { ConfirmedPlan } from '../cli/context.js';
-import { canonicalDestructions, sortedKeys, type Destruction } from '../cli/destructions.js';
+import type { ConfirmedPlan } from '../model/context.js';
+import { canonicalDestructions, sortedKeys, type Destruction } from '../model/destructions.js';
 import { UsageError } from '../errors.js';
 import { sign, signedBy } from './sign.js';
 

@@ -3,8 +3,8 @@
 // trimmed, a date moved to the instance's zone, a value the instance refused silently). The read is
 // an ordinary run of that verb, so the declared routes and the audit log see what it sends.
 import { sameValue, typeOf, type FieldType } from '../apply/fields.js';
-import { argumentsOf, verbsAt, type CommandModel, type CommandSpec } from '../cli/command.js';
-import { compileOptions, type CompiledOption, type FieldSpec } from '../cli/options.js';
+import { argumentsOf, verbsAt, type CommandModel, type CommandSpec } from '../model/command.js';
+import { compileOptions, type CompiledOption, type FieldSpec } from '../model/options.js';
 import { route } from '../spec/routes.js';
 import type { Tool } from './tools.js';
 

@@ -1,7 +1,7 @@
 // `lms mcp`: the commands as Model Context Protocol tools, over stdio. stdout carries the protocol
 // and nothing else; what a verb would print on stderr goes into its result (and, with -v, to stderr).
-import type { CommandModel } from '../cli/command.js';
-import type { Context } from '../cli/context.js';
+import type { CommandModel } from '../model/command.js';
+import type { Context } from '../model/context.js';
 import { err } from '../io/streams.js';
 import { callTool, newCursorKey, type Session } from './call.js';
 import { instanceDirectory } from './directory.js';

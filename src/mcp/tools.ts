@@ -2,8 +2,8 @@
 // (`users list` → users_list), its input schema built from the verb's arguments and flags, its
 // description from the verb's help. Nothing here lists a verb by hand but the nouns that are about
 // this machine rather than the instance (profiles, the mock, raw requests, the setup).
-import { argumentsOf, destroysAlways, isNoun, sendsWrites, wordOf, type CommandModel, type CommandSpec, type Verbs } from '../cli/command.js';
-import { compileOption, type CompiledOption } from '../cli/options.js';
+import { argumentsOf, destroysAlways, isNoun, sendsWrites, wordOf, type CommandModel, type CommandSpec, type Verbs } from '../model/command.js';
+import { compileOption, type CompiledOption } from '../model/options.js';
 import { route } from '../spec/routes.js';
 import { DATA_NOTICE, holdsPeoplesText } from './fence.js';
 

@@ -5,11 +5,10 @@
 //    provably never reached the server (connection refused), since it may have been applied.
 //  - A POST whose outcome is unknown is reported as such, never resent.
 import { NetworkError } from '../errors.js';
-import { isThrottled } from '../client/parse.js';
 import { CERTIFICATE_ERROR } from '../net.js';
 import { redactText, redactUrl } from '../redact.js';
 import type { ApiRequest, ApiResponse, Transport } from './types.js';
-import { bodyText } from './types.js';
+import { bodyText, isThrottled } from './types.js';
 import type { RateLimiter } from './limiter.js';
 
 /** A proxy that refused the tunnel or the credentials (see ./proxy.ts) will refuse the next try too. */

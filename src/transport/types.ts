@@ -46,3 +46,8 @@ export function bodyText(body: Uint8Array | string | undefined): string {
   if (body === undefined) return '';
   return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }
+
+/** Throttling is a 429, or a 403 whose body says so; any other 403 is about permission. */
+export function isThrottled(status: number, text: string): boolean {
+  return status === 429 || (status === 403 && /rate limit exceeded/i.test(text));
+}

@@ -2,7 +2,7 @@
 // they set. A flag added to a verb is a field of the file with no change to apply, and the options
 // apply hands a verb are the ones commander would have.
 import { describe, expect, it } from 'vitest';
-import type { CommandSpec } from '../../src/cli/command.js';
+import type { CommandSpec } from '../../src/model/command.js';
 import { readApplyFiles } from '../../src/apply/file.js';
 import { kindVerbs, optionsFor, updateCalls, type KindVerbs } from '../../src/apply/fields.js';
 import type { ApplyTree } from '../../src/apply/model.js';

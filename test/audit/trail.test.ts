@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/log.js';
-import { createContext, type Deps, type GlobalOptions } from '../../src/cli/context.js';
+import { createContext, type Deps, type GlobalOptions } from '../../src/model/context.js';
 import { callTool, newCursorKey, type Session as McpSession } from '../../src/mcp/call.js';
 import { toolsOf, type Tool } from '../../src/mcp/tools.js';
 import { MOCK_ADMIN_TOKEN, openMock } from '../../src/mock/runtime.js';

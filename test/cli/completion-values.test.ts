@@ -2,7 +2,7 @@
 // `lms profile list`) for -p/--profile and `profile use|show|remove`, and the shells for `lms completion`.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { completionScript, SHELLS } from '../../src/cli/completion.js';
+import { completionScript, SHELLS } from '../../src/commands/completion/scripts.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { session } from '../helpers/run-lms.js';
 

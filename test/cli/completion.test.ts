@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CommandSpec, NounSpec, Verbs } from '../../src/cli/command.js';
-import { completionScript, SHELLS, type Shell } from '../../src/cli/completion.js';
+import type { CommandSpec, NounSpec, Verbs } from '../../src/model/command.js';
+import { completionScript, SHELLS, type Shell } from '../../src/commands/completion/scripts.js';
 import { FORMATS } from '../../src/output/formats.js';
 
 const run = async () => undefined;

@@ -1,7 +1,7 @@
 // completions/ holds the generated scripts; regenerate with `npm run completions` when commands change.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { completionScript, SHELLS } from '../../src/cli/completion.js';
+import { completionScript, SHELLS } from '../../src/commands/completion/scripts.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 
 const files = { bash: 'lms.bash', zsh: '_lms', fish: 'lms.fish' } as const;

@@ -3,7 +3,7 @@
 // planning again after the answer, runs nothing, exits 5 and shows what changed; asked again, it
 // runs the new plan. --yes runs what it planned as it ran, as before.
 import { describe, expect, it } from 'vitest';
-import type { Prompter } from '../../src/cli/prompter.js';
+import type { Prompter } from '../../src/model/prompter.js';
 import { asAnotherClient } from '../helpers/declared-routes.js';
 import { COURSE_YAML, counted, issueCourse, type Counted } from '../apply/helpers.js';
 

@@ -2,7 +2,7 @@
 // the README documents (130, as Ctrl-C at the same prompt), and nothing is changed.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { promptOn } from '../../src/cli/prompter.js';
+import { promptOn } from '../../src/model/prompter.js';
 import { session, type Session } from '../helpers/run-lms.js';
 
 /** The real prompt, reading `keys` as if typed at it. */

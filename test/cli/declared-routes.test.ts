@@ -2,7 +2,7 @@
 // it does not declare fails the test, whether the route is called by the verb itself or while its
 // list is printed, and the message names the verb, the route and the fix.
 import { describe, expect, it } from 'vitest';
-import type { CommandSpec, NounSpec } from '../../src/cli/command.js';
+import type { CommandSpec, NounSpec } from '../../src/model/command.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import type { RouteId } from '../../src/spec/routes.js';
 import { assertDeclaredRoutes, undeclared } from '../helpers/declared-routes.js';

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { CommandSpec } from '../../src/cli/command.js';
+import type { CommandSpec } from '../../src/model/command.js';
 import { register } from '../../src/cli/commander-tree.js';
-import { checkDeclaration, command, contextFlags } from '../../src/cli/define.js';
-import { check } from '../../src/cli/invoke.js';
+import { checkDeclaration, command, contextFlags } from '../../src/model/define.js';
+import { check } from '../../src/model/invoke.js';
 import { declaredVerbs } from '../helpers/verbs.js';
 
 /** Parses argv with one command registered, and returns what its run received. */

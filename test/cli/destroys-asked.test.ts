@@ -3,7 +3,7 @@
 // error and nothing is sent. The walk covers every verb, so a new one that destroys without asking
 // fails here.
 import { describe, expect, it } from 'vitest';
-import { destroysAlways } from '../../src/cli/command.js';
+import { destroysAlways } from '../../src/model/command.js';
 import type { MockHandler } from '../../src/mock/handler.js';
 import { declaredVerbs } from '../helpers/verbs.js';
 import { session, splitArgs } from '../helpers/run-lms.js';

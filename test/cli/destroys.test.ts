@@ -1,6 +1,6 @@
 // Which flag values destroy is read off the flag's declaration, for every surface alike.
 import { describe, expect, it } from 'vitest';
-import { destroyingOptions, destroysWith, type OptionSpec } from '../../src/cli/command.js';
+import { destroyingOptions, destroysWith, type OptionSpec } from '../../src/model/command.js';
 import { stateFlag } from '../../src/commands/enrollments/state.js';
 
 const sync: OptionSpec = { long: 'sync', description: 'also conclude who is not listed', destroys: true, asksItself: true };

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it, vi } from 'vitest';
-import { dryRunOf, type CommandSpec, type NounSpec } from '../../src/cli/command.js';
+import { dryRunOf, type CommandSpec, type NounSpec } from '../../src/model/command.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { MOCK_ADMIN_TOKEN } from '../../src/mock/runtime.js';

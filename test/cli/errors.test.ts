@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Prompter } from '../../src/cli/context.js';
+import type { Prompter } from '../../src/model/context.js';
 import { session } from '../helpers/run-lms.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lms-test-errors-'));
@@ -170,7 +170,7 @@ describe('what is thrown that is no error', () => {
     ['a string', 'boom'],
     ['an object with commander-like fields', { code: 'commander.unknownOption', exitCode: 1 }],
   ])('%s is an internal error (exit 1), its message said once', async (_what, thrown) => {
-    const { handleError } = await import('../../src/cli/handle-error.js');
+    const { handleError } = await import('../../src/model/handle-error.js');
     const { fakeIO } = await import('../helpers/fake-io.js');
     const io = fakeIO();
     expect(handleError(thrown, io, true)).toBe(1);

@@ -2,7 +2,7 @@
 // have, each read on its own; of an id that is no id (not digits, no prefix), the SIS form that
 // finds the object, when one does.
 import { describe, expect, it } from 'vitest';
-import type { CommandSpec } from '../../src/cli/command.js';
+import type { CommandSpec } from '../../src/model/command.js';
 import { explainFailure } from '../../src/cli/explain-failure.js';
 import type { ApiClient } from '../../src/client/client.js';
 import { ApiError } from '../../src/errors.js';

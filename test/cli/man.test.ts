@@ -2,12 +2,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { flagsOf, isNoun, wordOf, type Verbs } from '../../src/cli/command.js';
-import { GLOBAL_FLAGS, VERSION_FLAG } from '../../src/cli/global-flags.js';
+import { flagsOf, isNoun, wordOf, type Verbs } from '../../src/model/command.js';
+import { GLOBAL_FLAGS, VERSION_FLAG } from '../../src/model/global-flags.js';
 import { ENVIRONMENT, escape, manPages, type ManPage } from '../../src/cli/man.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { ExitCode } from '../../src/errors.js';
-import { syntaxOf } from '../../src/cli/options.js';
+import { syntaxOf } from '../../src/model/options.js';
 
 const manDir = new URL('../../man/', import.meta.url);
 const groff = spawnSync('groff', ['--version']).status === 0;

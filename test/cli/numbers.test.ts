@@ -3,9 +3,9 @@
 // are checked against the loaded tree, so a number flag added without a row, or a flag that takes a
 // count, a duration or a size but parses it by hand instead of declaring its type, fails here.
 import { describe, expect, it } from 'vitest';
-import { argumentsOf, type CommandSpec, type NounSpec } from '../../src/cli/command.js';
-import { check } from '../../src/cli/invoke.js';
-import { compileOptions, syntaxOf, type CompiledOption } from '../../src/cli/options.js';
+import { argumentsOf, type CommandSpec, type NounSpec } from '../../src/model/command.js';
+import { check } from '../../src/model/invoke.js';
+import { compileOptions, syntaxOf, type CompiledOption } from '../../src/model/options.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { session } from '../helpers/run-lms.js';
 

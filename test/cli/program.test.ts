@@ -1,7 +1,7 @@
 // The command tree loads only the noun a run names; what a user sees must not change because of it.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { isNoun, wordOf, type Verbs } from '../../src/cli/command.js';
+import { isNoun, wordOf, type Verbs } from '../../src/model/command.js';
 import { run } from '../../src/cli/entry.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { lazyNouns, loadAllNouns, topLevelCommands, topLevelNames } from '../../src/commands/index.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessages, isThrottled, parseJson, parseLinkHeader, readBody, toApiError } from '../../src/client/parse.js';
+import { errorMessages, parseJson, parseLinkHeader, readBody, toApiError } from '../../src/client/parse.js';
+import { isThrottled } from '../../src/transport/types.js';
 import { ApiError, ExitCode, exitCodeFor } from '../../src/errors.js';
 import type { ApiResponse } from '../../src/transport/types.js';
 

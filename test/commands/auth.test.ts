@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/entry.js';
-import type { Prompter } from '../../src/cli/prompter.js';
+import type { Prompter } from '../../src/model/prompter.js';
 import type { Keychain } from '../../src/config/keychain.js';
 import { fakeIO, type FakeIO } from '../helpers/fake-io.js';
 import { CLIENT_ID, CLIENT_SECRET, fakeInstance, type FakeInstance } from '../helpers/fake-oauth.js';

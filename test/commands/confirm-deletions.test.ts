@@ -1,7 +1,7 @@
 // The verbs that delete as a side effect ask first: lms conv batch --event destroy, lms conv
 // remove-messages when it removes the last messages of the caller's view, lms outcomes unlink.
 import { describe, expect, it, vi } from 'vitest';
-import type { Prompter } from '../../src/cli/context.js';
+import type { Prompter } from '../../src/model/context.js';
 import { session, type Session } from '../helpers/run-lms.js';
 
 const json = (s: string) => JSON.parse(s) as unknown;

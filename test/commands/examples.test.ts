@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CommandSpec, NounSpec } from '../../src/cli/command.js';
+import type { CommandSpec, NounSpec } from '../../src/model/command.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { session, splitArgs, type Session } from '../helpers/run-lms.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bin, e2eWorkspace, ensureBuilt, peakRss } from '../helpers/e2e.js';
 import { declaredVerbs } from '../helpers/verbs.js';
-import { longFlagOf } from '../../src/cli/options.js';
+import { longFlagOf } from '../../src/model/options.js';
 
 const MiB = 1024 * 1024;
 const BOUND = 200 * MiB;

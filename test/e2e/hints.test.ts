@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flagsOf, isNoun, type CommandSpec, type Verbs } from '../../src/cli/command.js';
+import { flagsOf, isNoun, type CommandSpec, type Verbs } from '../../src/model/command.js';
 import { alternatives } from '../../src/cli/explain-failure.js';
-import { GLOBAL_FLAGS, PROGRAM_DESCRIPTION } from '../../src/cli/global-flags.js';
+import { GLOBAL_FLAGS, PROGRAM_DESCRIPTION } from '../../src/model/global-flags.js';
 import { lazyNouns, loadAllNouns, topLevelCommands, topLevelNames } from '../../src/commands/index.js';
 import { ADMIN, e2eWorkspace, ensureBuilt, root, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
 import { readLine } from '../helpers/read-line.js';

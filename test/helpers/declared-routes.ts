@@ -8,7 +8,7 @@
 // verb answers is read under the verb's frame too, since its pages are fetched as it is printed.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach } from 'vitest';
-import type { CommandResult, CommandSpec, NounSpec } from '../../src/cli/command.js';
+import type { CommandResult, CommandSpec, NounSpec } from '../../src/model/command.js';
 import { lazyNouns, topLevelCommands } from '../../src/commands/index.js';
 import { matchRoute } from '../../src/spec/match.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';

@@ -1,8 +1,8 @@
 // A command line read against the command model without running anything: the verb it reaches and
 // its invocation checked as a run would check it (unknown verbs and flags, missing arguments and
 // required flags, refused choices and numbers), through the same program and the same check.
-import { toLmsError } from '../../src/cli/handle-error.js';
-import { check } from '../../src/cli/invoke.js';
+import { toLmsError } from '../../src/model/handle-error.js';
+import { check } from '../../src/model/invoke.js';
 import { buildProgram, type RunnerOf } from '../../src/cli/program.js';
 import { UsageError, type LmsError } from '../../src/errors.js';
 import { fakeIO } from './fake-io.js';

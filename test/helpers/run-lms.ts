@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli/entry.js';
-import type { Prompter } from '../../src/cli/context.js';
+import type { Prompter } from '../../src/model/context.js';
 import type { Keychain } from '../../src/config/keychain.js';
 import type { SpinnerFactory } from '../../src/io/activity.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';

@@ -1,6 +1,6 @@
 // Every verb the declarations hold, with the words that lead to it on the command line: what a test
 // walks to reach each verb, without building a program.
-import { isNoun, wordOf, type CommandSpec, type Verbs } from '../../src/cli/command.js';
+import { isNoun, wordOf, type CommandSpec, type Verbs } from '../../src/model/command.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 
 export interface DeclaredVerb {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createContext } from '../../src/cli/context.js';
+import { createContext } from '../../src/model/context.js';
 import { createActivity, quietActivity, spinnerAllowed, SPINNER_DELAY_MS, type Spinner } from '../../src/io/activity.js';
 import { trackedTransport } from '../../src/transport/tracked.js';
 import type { ApiResponse } from '../../src/transport/types.js';

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createContext, type Deps, type GlobalOptions } from '../../src/cli/context.js';
+import { createContext, type Deps, type GlobalOptions } from '../../src/model/context.js';
 import { callTool, newCursorKey, type Session } from '../../src/mcp/call.js';
 import { toolsOf, type Tool } from '../../src/mcp/tools.js';
 import { openMock } from '../../src/mock/runtime.js';

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createContext, type Deps, type GlobalOptions } from '../../src/cli/context.js';
+import { createContext, type Deps, type GlobalOptions } from '../../src/model/context.js';
 import { callTool, newCursorKey, type Session, type ToolResult } from '../../src/mcp/call.js';
 import { instanceDirectory } from '../../src/mcp/directory.js';
 import { Pseudonyms } from '../../src/mcp/pseudonyms.js';

@@ -6,7 +6,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { handleError } from '../../src/cli/handle-error.js';
+import { handleError } from '../../src/model/handle-error.js';
 import { UsageError } from '../../src/errors.js';
 import { compileJq } from '../../src/output/jq.js';
 import { renderItem, renderList, renderText, type Format } from '../../src/output/render.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sendsWrites } from '../../src/cli/command.js';
+import { sendsWrites } from '../../src/model/command.js';
 import { run } from '../../src/cli/entry.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
 import { isIdentifierColumn } from '../../src/output/columns.js';

@@ -1,4 +1,4 @@
-// Declarations are data (src/cli/command.ts, src/cli/options.ts): a verb's arguments are a list,
+// Declarations are data (src/model/command.ts, src/model/options.ts): a verb's arguments are a list,
 // a flag's names and value are fields, and commander's syntax is written from them (usageOf,
 // syntaxOf), never read back. A surface that parsed a declaration's text again would be a second
 // reading of it that could drift from the first; this finds one wherever it is written.

@@ -85,6 +85,37 @@ function importedNames(file: string, line: number): string[] {
 const COMMAND_COMPOSITION: readonly Pair[] = [['src/cli/program.ts', 'src/commands/index.ts']];
 
 
+// ---- the house: folders ----------------------------------------------------------------------
+
+/**
+ * The folders of src/, bottom to top (`.` is the files directly under src/: errors, controls, …).
+ * A file imports from its own folder or from folders below it, never above: the arrows of the drawn
+ * house all point down, and no two folders import each other.
+ */
+const FOLDERS = [
+  '.', // shared words: errors, exit codes, control characters, byte sizes, redaction
+  'spec', // the API: routes as data, the spec's types
+  'io', // the only writers, and the bounded reader of every input
+  'config', // profiles, credentials, keychain, where files live
+  'output', // the renderers and --jq
+  'transport', // HTTP(S), proxies, trust, retries and pacing, the dry run's transport
+  'client', // typed operations over a transport: encoding, paging, errors
+  'audit', // the audit log of every write
+  'auth', // OAuth2, token renewal
+  'mock', // the mock instance (it never imports the client)
+  'model', // the command model's kit: declarations, invocation, context, the error handler
+  'bulk', // the bulk engine
+  'apply', // lms apply
+  'mcp', // lms mcp
+  'commands', // one folder per noun
+  'cli', // the command line: commander's tree, completions, man pages
+] as const;
+
+const folderOf = (file: string) => {
+  const parts = file.split('/');
+  return parts.length > 2 ? parts[1] : '.';
+};
+
 // ---- the rules --------------------------------------------------------------------------------
 
 interface Rule {
@@ -143,6 +174,16 @@ describe('import layers', () => {
       .filter(({ from, to }) => rule.forbids(from, to))
       .map(({ from, to, line }) => `${from}:${line} imports ${to}, breaking the rule: ${rule.name}`);
     expect(broken).toEqual([]);
+  });
+
+  it('every folder of src/ has its place in the house', () => {
+    expect([...new Set(files.map(folderOf))].filter((f) => !(FOLDERS as readonly string[]).includes(f)).sort()).toEqual([]);
+  });
+
+  it('no import between folders points up the house, so no two folders import each other', () => {
+    const rank = (file: string) => (FOLDERS as readonly string[]).indexOf(folderOf(file));
+    const up = imports.filter(({ from, to }) => rank(to) > rank(from)).map(({ from, to, line }) => `${from}:${line} imports ${to}, above it (${folderOf(to)} over ${folderOf(from)})`);
+    expect(up).toEqual([]);
   });
 
   it("an area takes from another area's handlers only its presenters and helpers, never a permission question", () => {

@@ -2,7 +2,7 @@
 // promise that every route has a mock handler and every route a client sends a command.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { declaredRoutes } from '../../src/cli/command.js';
+import { declaredRoutes } from '../../src/model/command.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { answeredRoutes } from '../../src/mock/areas/index.js';
 import { allRoutes, route, templatesShaped, variantsOf, type OperationId, type RouteId } from '../../src/spec/routes.js';

@@ -1,6 +1,6 @@
 // `lms accounts`: the accounts you administer, to find their ids.
-import { item, list, type Verbs } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import { item, list, type Verbs } from '../../model/command.js';
+import { command } from '../../model/define.js';
 
 const listAccounts = command({
   name: 'list',

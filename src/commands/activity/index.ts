@@ -1,8 +1,8 @@
 // `lms activity`: what changed in your courses and groups — topics, announcements, conversations,
 // grades, notifications — newest first; `--summary` counts it by type; `--watch` follows it.
-import { item, list, type Verbs } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
-import { command } from '../../cli/define.js';
+import { item, list, type Verbs } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
+import { command } from '../../model/define.js';
 import type { ApiClient } from '../../client/client.js';
 import type { ActivityItem } from '../../spec/types/activity.js';
 import { UsageError } from '../../errors.js';

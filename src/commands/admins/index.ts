@@ -1,6 +1,6 @@
 // `lms admins`: who administers an account, and with which role.
-import { item, list, type Verbs } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import { item, list, type Verbs } from '../../model/command.js';
+import { command } from '../../model/define.js';
 import { userPath } from '../../client/user-ref.js';
 
 const COLUMNS = ['id', 'user.id', 'user.name', 'user.login_id', 'role', 'role_id', 'workflow_state'];

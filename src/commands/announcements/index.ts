@@ -1,7 +1,7 @@
 // `lms announcements`: the verbs of `lms topics` (src/commands/topics/verbs.ts) for announcements —
 // listing only announcements, creating with is_announcement, with no drafts, grading, group sets or
 // subscriptions, which announcements do not have.
-import type { Verbs } from '../../cli/command.js';
+import type { Verbs } from '../../model/command.js';
 import { topicVerbs, type TopicNoun } from '../topics/verbs.js';
 
 const ANNOUNCEMENTS: TopicNoun = {

@@ -1,5 +1,5 @@
-import { item, list, text, type Verbs } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import { item, list, text, type Verbs } from '../../model/command.js';
+import { command } from '../../model/define.js';
 import type { Params } from '../../client/encode.js';
 import { UsageError } from '../../errors.js';
 import { sourceName, type InputSource } from '../../io/bounded.js';

@@ -2,9 +2,9 @@
 // enrollments, assignments, topics, announcements, quizzes, outcomes — made so on an instance, with a
 // plan first. Always registered, so this stays small: the work is in src/apply, loaded when it runs,
 // and so is YAML.
-import type { CommandModel, CommandResult } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
-import { command } from '../../cli/define.js';
+import type { CommandModel, CommandResult } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
+import { command } from '../../model/define.js';
 import { route } from '../../spec/routes.js';
 import type { ApplyOptions } from '../../apply/run.js';
 import { CONCURRENCY } from '../../bulk/options.js';

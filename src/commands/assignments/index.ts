@@ -1,6 +1,6 @@
 // `lms assignments`: the assignments of a course; find them, create them, change and delete them.
-import { item, list, type Verbs } from '../../cli/command.js';
-import { command, contextFlags, type OptionsOf } from '../../cli/define.js';
+import { item, list, type Verbs } from '../../model/command.js';
+import { command, contextFlags, type OptionsOf } from '../../model/define.js';
 import type { AssignmentFields } from '../../spec/types/school.js';
 import { UsageError } from '../../errors.js';
 

@@ -1,6 +1,6 @@
-import { item, text, withFailure, type Verbs } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
-import { command } from '../../cli/define.js';
+import { item, text, withFailure, type Verbs } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
+import { command } from '../../model/define.js';
 import { noProfile } from '../../config/no-profile.js';
 import { resolveRemote } from '../../config/instance.js';
 import { ApiError, ExitCode, LmsError, UsageError } from '../../errors.js';

@@ -9,7 +9,7 @@
 // the secret asked for, at a hidden prompt, and the same code exchanged again (instances check the
 // client before the code, so it is still good). A script gives a confidential key's secret on
 // stdin (--client-secret-stdin); without a terminal to ask at, the refusal says how.
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../model/context.js';
 import { baseUrlOf, parseInstanceUrl } from '../../config/instance-url.js';
 import { invalidProfileName, type Profile } from '../../config/profiles.js';
 import { ExitCode, LmsError, UsageError } from '../../errors.js';

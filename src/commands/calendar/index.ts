@@ -1,6 +1,6 @@
 // `lms calendar`: put an event on a course's, group's or your own calendar.
-import { item, type Verbs } from '../../cli/command.js';
-import { command, oneContext } from '../../cli/define.js';
+import { item, type Verbs } from '../../model/command.js';
+import { command, oneContext } from '../../model/define.js';
 import { UsageError } from '../../errors.js';
 
 const createEvent = command({

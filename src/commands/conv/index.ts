@@ -1,9 +1,9 @@
 // `lms conv`: the inbox of whoever the token belongs to — list, read, send (sync or async, followed
 // live), reply, recipients, per-user state, batch updates through a Progress.
-import { item, list, withFailure, type Verbs } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
-import { command } from '../../cli/define.js';
-import { watchProgress } from '../../cli/watch-progress.js';
+import { item, list, withFailure, type Verbs } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
+import { command } from '../../model/define.js';
+import { watchProgress } from '../../model/watch-progress.js';
 import { BATCH_EVENTS, CONVERSATION_SCOPES, type Conversation, type UpdateConversationParams } from '../../spec/types/conversations.js';
 import type { Progress } from '../../spec/types/progress.js';
 import { FailureError, UsageError } from '../../errors.js';

@@ -3,10 +3,10 @@
 // the batch with a live bar (sent / total, rate, ETA) until it is sent, or returns its id (--no-wait).
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { item, list, withFailure } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
-import { command } from '../../cli/define.js';
-import { watchBatch } from '../../cli/watch-progress.js';
+import { item, list, withFailure } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
+import { command } from '../../model/define.js';
+import { watchBatch } from '../../model/watch-progress.js';
 import type { ApiClient } from '../../client/client.js';
 import type { CreateConversationParams } from '../../spec/types/conversations.js';
 import { FailureError, UsageError } from '../../errors.js';

@@ -1,6 +1,6 @@
 // `lms courses`: find courses (yours, or an account's), create them and change them.
-import { item, list, type Verbs } from '../../cli/command.js';
-import { command, contextFlags } from '../../cli/define.js';
+import { item, list, type Verbs } from '../../model/command.js';
+import { command, contextFlags } from '../../model/define.js';
 import type { CourseFields } from '../../spec/types/school.js';
 import { UsageError } from '../../errors.js';
 

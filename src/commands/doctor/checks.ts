@@ -1,6 +1,6 @@
 // The checks of `lms doctor`, over a probe of the machine and the instance, so each check's every
 // outcome can be tried with a fake one. Each says what it found and, when that is not fine, what to do.
-import { DEFAULT_CONCURRENCY } from '../../cli/context.js';
+import { DEFAULT_CONCURRENCY } from '../../model/context.js';
 import { ApiError, ExitCode, LmsError, NetworkError } from '../../errors.js';
 import { CERTIFICATE_ERROR } from '../../net.js';
 

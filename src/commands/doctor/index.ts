@@ -4,9 +4,9 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { text, withFailure, type CommandResult, type Verbs } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
-import { command } from '../../cli/define.js';
+import { text, withFailure, type CommandResult, type Verbs } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
+import { command } from '../../model/define.js';
 import { describeSource, resolveRemote } from '../../config/instance.js';
 import { stateDirOf, stateToMove, userCacheDir } from '../../config/paths.js';
 import { FailureError } from '../../errors.js';

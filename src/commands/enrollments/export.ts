@@ -1,6 +1,6 @@
 // `lms enrollments export --course C`: a course's roster in exactly the layout `enrollments import`
 // reads, so a roster can be exported, edited and synced back, and an unedited one changes nothing.
-import { command } from '../../cli/define.js';
+import { command } from '../../model/define.js';
 import type { Enrollment } from '../../spec/types/roster.js';
 import { personRef } from '../../client/user-ref.js';
 import { exportLimit, exportRows } from '../users/export.js';

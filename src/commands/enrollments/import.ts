@@ -5,14 +5,14 @@
 import type { FinishedRow } from '../../bulk/command.js';
 import type { BulkRow, BulkTask, Difference, RowResult } from '../../bulk/job.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
-import { command } from '../../cli/define.js';
+import { command } from '../../model/define.js';
 import type { ApiClient } from '../../client/client.js';
 import type { Enrollment } from '../../spec/types/roster.js';
 import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import type { Problem } from '../../bulk/csv-input.js';
 import { parseUserRef, userPath } from '../../client/user-ref.js';
 import { ApiError } from '../../errors.js';
-import { destroysWith } from '../../cli/command.js';
+import { destroysWith } from '../../model/command.js';
 import { ENDING_STATES, stateFlag } from './state.js';
 
 export const COLUMNS = ['user', 'type', 'role', 'section', 'state'] as const;

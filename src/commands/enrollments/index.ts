@@ -1,6 +1,6 @@
 // `lms enrollments`: who is in a course, section or user's courses, and adding and ending enrollments.
-import { item, list, type Verbs } from '../../cli/command.js';
-import { command, contextFlags, oneContext } from '../../cli/define.js';
+import { item, list, type Verbs } from '../../model/command.js';
+import { command, contextFlags, oneContext } from '../../model/define.js';
 import { ENROLLMENT_STATES, type EnrollmentState, type EnrollmentType } from '../../spec/types/roster.js';
 import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import { UsageError } from '../../errors.js';

@@ -1,7 +1,7 @@
 // The state an enrollment is given by enrolling: one declaration that `enrollments add --state`, the
 // state column of `enrollments import` and an apply file's roster (which enrolls through `add`) all
 // read, so a value that ends access is destructive wherever it is given.
-import type { OptionSpec } from '../../cli/command.js';
+import type { OptionSpec } from '../../model/command.js';
 
 /** What the API takes as `enrollment[enrollment_state]` when enrolling (invited unless said). */
 const ENROLL_STATES = ['active', 'invited', 'inactive'] as const;

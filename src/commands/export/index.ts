@@ -2,8 +2,8 @@
 // repository, edited and applied again, or applied under another SIS id to make its copy. The work
 // is in src/apply; the commands that own a format it shares (a roster row, an outcome tree) hand
 // theirs over here, as they do to apply.
-import type { CommandModel, Verbs } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import type { CommandModel, Verbs } from '../../model/command.js';
+import { command } from '../../model/define.js';
 import { KIND_ORDER } from '../../apply/kinds.js';
 
 const exportCourse = (model: CommandModel) => command({

@@ -1,6 +1,6 @@
 // `lms files`: the record of an uploaded file.
-import { item, type Verbs } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import { item, type Verbs } from '../../model/command.js';
+import { command } from '../../model/define.js';
 
 const getFile = command({
   name: 'get', args: [{ name: 'id' }],

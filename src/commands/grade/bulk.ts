@@ -6,8 +6,8 @@
 // The server is the memory of a run: a row whose grade the server already holds is unchanged and
 // skipped, so re-running a file after a crash or a kill sends only what is left, and a grade sent
 // twice adds no second version to the history.
-import { item, list, withFailure, type CommandResult } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
+import { item, list, withFailure, type CommandResult } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
 import type { ApiClient } from '../../client/client.js';
 import type { Progress } from '../../spec/types/progress.js';
 import type { GradeDataEntry, GradedAssignment, Submission, SubmissionContext } from '../../spec/types/submissions.js';
@@ -21,7 +21,7 @@ import { failedFileNote, writeFailedRows } from '../../bulk/failed.js';
 import { reporting, unpaged, type BulkReport } from '../../bulk/report.js';
 import { parseUserRef, userRefKey } from '../../client/user-ref.js';
 import type { BatchCell, BatchJournal } from '../../bulk/batches.js';
-import { progressWaitBound } from '../../cli/watch-progress.js';
+import { progressWaitBound } from '../../model/watch-progress.js';
 import { commentsLike, postedEarlier, readBackUntilSettled, settleEarlier } from './settle.js';
 
 export interface GradeCsvOptions {
@@ -250,7 +250,7 @@ function batchCell(c: Cell, b: Batching): BatchCell {
 }
 
 async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells: Cell[], batchSize: number, concurrency: number, b: Batching, onDone: (n: number) => void): Promise<Map<Cell, Sent>> {
-  const { progressWaitBound, watchProgress } = await import('../../cli/watch-progress.js');
+  const { progressWaitBound, watchProgress } = await import('../../model/watch-progress.js');
   const { waitForProgress } = await import('../../client/poll.js');
   const outcome = new Map<Cell, Sent>();
   const batches: Cell[][] = [];

@@ -2,9 +2,9 @@
 // one assignment's (`user,grade,comment`) or the whole gradebook (`user` and a column per
 // assignment) — so a gradebook can be exported, edited and graded back. A cell holds a value the
 // import reads as the grade the server holds now, so a file graded back unedited changes nothing.
-import type { CommandResult } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
-import { command, contextFlags } from '../../cli/define.js';
+import type { CommandResult } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
+import { command, contextFlags } from '../../model/define.js';
 import type { ApiClient } from '../../client/client.js';
 import type { GradedAssignment, Submission, SubmissionContext } from '../../spec/types/submissions.js';
 import { interpretGrade } from '../../spec/grading.js';

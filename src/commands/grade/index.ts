@@ -1,8 +1,8 @@
 // `lms grade`: one grade (`lms grade --course C --assignment A --user U GRADE`), or a whole file
 // (`--csv FILE`: one assignment with --assignment, or a column per assignment without), and
 // `lms grade export`, which writes either file.
-import { item, type Verbs } from '../../cli/command.js';
-import { command, contextFlags } from '../../cli/define.js';
+import { item, type Verbs } from '../../model/command.js';
+import { command, contextFlags } from '../../model/define.js';
 import { CONCURRENCY } from '../../bulk/options.js';
 import { userPath } from '../../client/user-ref.js';
 import { UsageError } from '../../errors.js';

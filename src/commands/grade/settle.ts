@@ -4,7 +4,7 @@
 // its request could no longer be answered, then read back until what the server holds for it stops
 // changing, since its job may be running. Only then is the server read for what is left to send, so
 // nothing a queued job is about to write is sent again.
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../model/context.js';
 import type { ApiClient } from '../../client/client.js';
 import type { BatchCell, BatchJournal, EarlierBatch } from '../../bulk/batches.js';
 import type { Submission, SubmissionContext } from '../../spec/types/submissions.js';
@@ -59,7 +59,7 @@ export async function readBackUntilSettled(client: ApiClient, sctx: SubmissionCo
 export async function settleEarlier(ctx: Context, client: ApiClient, sctx: SubmissionContext, journal: BatchJournal, author: number | undefined): Promise<void> {
   const unfinished = journal.unfinished;
   if (!unfinished.length) return;
-  const { progressWaitBound } = await import('../../cli/watch-progress.js');
+  const { progressWaitBound } = await import('../../model/watch-progress.js');
   const { waitForProgress } = await import('../../client/poll.js');
   const followed = unfinished.filter((b) => b.progress !== undefined);
   const doubt = unfinished.filter((b) => b.progress === undefined);

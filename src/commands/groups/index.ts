@@ -1,6 +1,6 @@
 // `lms groups`: the groups of a course.
-import { list, type Verbs } from '../../cli/command.js';
-import { command, contextFlags } from '../../cli/define.js';
+import { list, type Verbs } from '../../model/command.js';
+import { command, contextFlags } from '../../model/define.js';
 
 const listGroups = command({
   name: 'list',

@@ -1,7 +1,7 @@
 // `lms history`: the gradebook history of a course — days with grading, a day's graders, a grader's
 // changes to one assignment that day, and the feed of every change (streamed, newest first).
-import { list, type Verbs } from '../../cli/command.js';
-import { command, contextFlags } from '../../cli/define.js';
+import { list, type Verbs } from '../../model/command.js';
+import { command, contextFlags } from '../../model/define.js';
 import type { SubmissionVersion } from '../../spec/types/history.js';
 import { UsageError } from '../../errors.js';
 import { labelOf, listOf, nameOf, recordsOf } from '../../output/text.js';

@@ -1,7 +1,7 @@
 // `lms log`: the audit log of every write lms has sent from this machine, whichever surface sent it
 // (the CLI, lms apply, a tool of lms mcp), oldest first; `--follow` keeps printing new writes.
-import type { Verbs } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import type { Verbs } from '../../model/command.js';
+import { command } from '../../model/define.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { AuditEntry } from '../../audit/log.js';
 

@@ -1,7 +1,7 @@
 // `lms mcp`: every command an assistant may use, as a tool of a Model Context Protocol server on
 // stdio. Always registered, so this stays small: the server is in src/mcp, loaded when it runs.
-import type { CommandModel } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import type { CommandModel } from '../../model/command.js';
+import { command } from '../../model/define.js';
 import { UsageError } from '../../errors.js';
 
 /** `lms mcp`, offering the verbs of `model` (the registry hands it the one it is part of). */

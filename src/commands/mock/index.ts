@@ -1,7 +1,7 @@
 import { accessSync, constants, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { list, type Verbs } from '../../cli/command.js';
-import { command, type Flag, type OptionsOf } from '../../cli/define.js';
+import { list, type Verbs } from '../../model/command.js';
+import { command, type Flag, type OptionsOf } from '../../model/define.js';
 import { UsageError } from '../../errors.js';
 import { out } from '../../io/streams.js';
 import type { FaultOptions, ThrottleOptions } from '../../mock/faults.js';

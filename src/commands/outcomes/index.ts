@@ -2,9 +2,9 @@
 // (`--global`, `--account A` or `--course C`), a context's whole tree, and imports — a file of groups
 // and outcomes (YAML, JSON or CSV) or the API's deep import of another group — with the export that
 // writes such a file.
-import { item, list, text, type CommandResult, type Verbs } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
-import { command, contextFlags, oneContext, type OptionsOf } from '../../cli/define.js';
+import { item, list, text, type CommandResult, type Verbs } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
+import { command, contextFlags, oneContext, type OptionsOf } from '../../model/define.js';
 import type { ApiClient } from '../../client/client.js';
 import { CALCULATION_METHODS, type CalculationMethod, type Outcome, type OutcomeContext, type GroupFields } from '../../spec/types/outcomes.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';

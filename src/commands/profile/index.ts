@@ -1,6 +1,6 @@
-import { item, list, type Verbs } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
-import { command } from '../../cli/define.js';
+import { item, list, type Verbs } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
+import { command } from '../../model/define.js';
 import { noProfile } from '../../config/no-profile.js';
 import { baseUrlOf, parseInstanceUrl } from '../../config/instance-url.js';
 import { invalidProfileName, type Profile } from '../../config/profiles.js';

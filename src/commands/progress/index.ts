@@ -1,7 +1,7 @@
 // `lms progress`: the state of a background job the API started (bulk grading, async messages).
-import { item, withFailure, type Verbs } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
-import { watchProgress } from '../../cli/watch-progress.js';
+import { item, withFailure, type Verbs } from '../../model/command.js';
+import { command } from '../../model/define.js';
+import { watchProgress } from '../../model/watch-progress.js';
 import { FailureError } from '../../errors.js';
 
 const COLUMNS = ['id', 'tag', 'workflow_state', 'completion', 'message', 'updated_at'];

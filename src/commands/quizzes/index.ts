@@ -1,6 +1,6 @@
 // `lms quizzes`: the quizzes of a course; find them, create them, change them, publish and unpublish.
-import { item, list, type Verbs } from '../../cli/command.js';
-import { command, contextFlags, type OptionsOf } from '../../cli/define.js';
+import { item, list, type Verbs } from '../../model/command.js';
+import { command, contextFlags, type OptionsOf } from '../../model/define.js';
 import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES, type QuizFields } from '../../spec/types/quizzes.js';
 import { UsageError } from '../../errors.js';
 

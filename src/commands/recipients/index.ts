@@ -1,6 +1,6 @@
 // `lms recipients search`: the people and contexts (courses, sections, groups) you may message.
-import { list, type Verbs } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import { list, type Verbs } from '../../model/command.js';
+import { command } from '../../model/define.js';
 import type { SearchRecipientsParams } from '../../spec/types/search.js';
 import { UsageError } from '../../errors.js';
 

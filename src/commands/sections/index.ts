@@ -1,6 +1,6 @@
 // `lms sections`: a course's sections, and moving a section into another course (cross-listing).
-import { item, list, type Verbs } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import { item, list, type Verbs } from '../../model/command.js';
+import { command } from '../../model/define.js';
 import type { SectionFields } from '../../spec/types/roster.js';
 import { UsageError } from '../../errors.js';
 

@@ -1,6 +1,6 @@
 // `lms submissions`: list, read, submit and comment on submissions of a course or a section.
-import { item, list, type Verbs } from '../../cli/command.js';
-import { command, contextFlags, oneContext } from '../../cli/define.js';
+import { item, list, type Verbs } from '../../model/command.js';
+import { command, contextFlags, oneContext } from '../../model/define.js';
 import type { ApiClient } from '../../client/client.js';
 import { SUBMISSION_INCLUDES, type NewSubmission, type SubmissionContext, type SubmissionInclude } from '../../spec/types/submissions.js';
 import { userPath } from '../../client/user-ref.js';

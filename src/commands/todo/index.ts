@@ -1,7 +1,7 @@
 // `lms todo`: what waits for you — assignments to grade (teachers, TAs) and to turn in this week
 // (students); `lms todo ignore` sets one aside until it changes, or with --permanently for good.
-import { item, list, type Verbs } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import { item, list, type Verbs } from '../../model/command.js';
+import { command } from '../../model/define.js';
 import { UsageError } from '../../errors.js';
 
 const COLUMNS = ['type', 'assignment.id', 'assignment.name', 'assignment.due_at', 'needs_grading_count', 'course_id', 'context_name'];

@@ -1,7 +1,7 @@
 // `lms topics`: discussion topics of courses, groups and collection items — the topics themselves,
 // their entries and replies, read state and subscriptions. `lms announcements` shares the verbs
 // (src/commands/topics/verbs.ts); what differs is described here and there.
-import type { Verbs } from '../../cli/command.js';
+import type { Verbs } from '../../model/command.js';
 import { TOPIC_ONLY_FLAGS, topicVerbs, type TopicNoun } from './verbs.js';
 
 const TOPICS: TopicNoun = {

@@ -1,8 +1,8 @@
 // The verbs of `lms topics` and of `lms announcements`, which are the same commands with
 // announcements fixed on: one set of code, built twice.
-import { item, list, text, type CommandSpec, type Verbs } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
-import { command, contextFlags } from '../../cli/define.js';
+import { item, list, text, type CommandSpec, type Verbs } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
+import { command, contextFlags } from '../../model/define.js';
 import type { DiscussionType, FullTopicView, TopicContext, TopicFields } from '../../spec/types/discussions.js';
 import { DISCUSSION_TYPES } from '../../spec/vocabulary.js';
 import { UsageError } from '../../errors.js';

@@ -1,6 +1,6 @@
 // `lms upcoming`: what is coming up for you this week — calendar events and assignments due.
-import { list, type Verbs } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import { list, type Verbs } from '../../model/command.js';
+import { command } from '../../model/define.js';
 
 const listUpcoming = command({
   name: 'list',

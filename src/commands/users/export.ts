@@ -1,9 +1,9 @@
 // `lms users export`, and what every export shares (people are named by personRef, in src/client/user-ref.ts). An export exists to be edited and imported
 // back, so it writes its import's format — CSV — whatever stdout is: the usual default (JSON when
 // piped) made `lms users export > users.csv` a file that `lms users import` could not read.
-import type { CommandResult } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
-import { command, contextFlags } from '../../cli/define.js';
+import type { CommandResult } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
+import { command, contextFlags } from '../../model/define.js';
 import type { User } from '../../spec/types/users.js';
 import { IMPORT_COLUMNS } from './import.js';
 

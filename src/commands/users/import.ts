@@ -1,6 +1,6 @@
 // `lms users import FILE.csv`: the first bulk command; `lms users export` (export.ts) is its inverse,
 // so export → edit → import round-trips.
-import { command, contextFlags } from '../../cli/define.js';
+import { command, contextFlags } from '../../model/define.js';
 import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import type { ApiClient } from '../../client/client.js';

@@ -1,5 +1,5 @@
-import { defineNoun, item, list, type Verbs } from '../../cli/command.js';
-import { command, contextFlags } from '../../cli/define.js';
+import { defineNoun, item, list, type Verbs } from '../../model/command.js';
+import { command, contextFlags } from '../../model/define.js';
 import { UsageError } from '../../errors.js';
 import { exportUsers } from './export.js';
 import { importUsers } from './import.js';

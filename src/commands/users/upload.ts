@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import { item } from '../../cli/command.js';
-import { command, contextFlags } from '../../cli/define.js';
+import { item } from '../../model/command.js';
+import { command, contextFlags } from '../../model/define.js';
 import { UsageError } from '../../errors.js';
 import { contentTypeFor } from '../../mime.js';
 

@@ -1,5 +1,5 @@
-import { text } from '../../cli/command.js';
-import { command } from '../../cli/define.js';
+import { text } from '../../model/command.js';
+import { command } from '../../model/define.js';
 
 /** `lms version`, as gh and kubectl have it: what `lms --version` (and -V) print. */
 export const versionCommand = command({

@@ -5,9 +5,9 @@
 // takes (`lms __complete`, complete.ts). A value is offered what it can be: its choices, profile
 // names, ids, files for a flag or argument that names a file, and otherwise nothing (never a verb,
 // never a file name for an id).
-import { argumentsOf, defaultVerb, flagNames, flagsOf, isNoun, wordOf, type CommandSpec as VerbSpec, type DeclaredProgram, type NounSpec, type Verbs } from './command.js';
-import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from './global-flags.js';
-import { compileOption, type OptionSpec } from './options.js';
+import { argumentsOf, defaultVerb, flagNames, flagsOf, isNoun, wordOf, type CommandSpec as VerbSpec, type DeclaredProgram, type NounSpec, type Verbs } from '../../model/command.js';
+import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from '../../model/global-flags.js';
+import { compileOption, type OptionSpec } from '../../model/options.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 export const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];

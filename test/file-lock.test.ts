@@ -5,9 +5,9 @@ import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuditLog } from '../../src/audit/log.js';
-import { lockFileOf, lockSync } from '../../src/audit/lock.js';
-import { followEntries, readEntries } from '../../src/audit/read.js';
+import { AuditLog } from '../src/audit/log.js';
+import { lockFileOf, lockSync } from '../src/file-lock.js';
+import { followEntries, readEntries } from '../src/audit/read.js';
 
 const scratch = () => join(mkdtempSync(join(tmpdir(), 'lms-audit-lock-')), 'audit.log');
 const entry = (time: number, n: number) => ({

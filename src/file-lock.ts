@@ -9,7 +9,7 @@
 // that moment) is seen by its pid when it ran on this host, and otherwise by the lock's age.
 import { closeSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { processAlive } from '../process-alive.js';
+import { processAlive } from './process-alive.js';
 
 /** A lock this old is taken over whoever holds it: no holder keeps it for more than a rotation. */
 const DEFAULT_STALE_MS = 30_000;

@@ -51,7 +51,7 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   { name: 'HTTPS_PROXY', description: 'The proxy for https instances, http://[USER:PASSWORD@]HOST[:PORT], reached through a CONNECT tunnel; https_proxy (lower case) wins where both are set. Credentials are sent as Proxy-Authorization and never printed.' },
   { name: 'HTTP_PROXY', description: 'The proxy for plain http instances (http_proxy wins where both are set); HTTP_PROXY is ignored where REQUEST_METHOD is set, as in a CGI script.' },
   { name: 'ALL_PROXY', description: 'The proxy for either scheme when the scheme\'s own variable is unset (all_proxy wins where both are set).' },
-  { name: 'NO_PROXY', description: 'Hosts reached without the proxy (no_proxy wins where both are set): comma-separated *, names (.example.edu and example.edu match it and everything under it), addresses and CIDR blocks, each with an optional :PORT.' },
+  { name: 'NO_PROXY', description: 'Hosts reached without the proxy (no_proxy wins where both are set), matched as curl matches them: * alone for every host, or a comma-separated list of names (.example.edu and example.edu match it and every name under it, never an address), addresses and CIDR blocks, each with an optional :PORT.' },
   { name: 'REQUEST_METHOD', description: 'Set (a CGI environment), HTTP_PROXY is not read: a client may set it with a Proxy: header.' },
 ];
 

@@ -4,15 +4,17 @@
 // built-in fetch 2.9× and 82 MB: most commands send a handful of requests, so loading is the cost.
 // Network failures become NetworkError, marked `neverSent` when the server provably saw nothing.
 //
-// Proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; see ./proxy.ts) and a CA file (LMS_CA_FILE, else the
-// profile's; see ./trust.ts) are read on the first request, and their modules loaded only when one
-// is set: a command on a machine with neither pays for neither.
+// Proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; see ./proxy.ts) are read on the first request, and a
+// CA file (LMS_CA_FILE, the profile's, curl's CURL_CA_BUNDLE or SSL_CERT_FILE; see caFileOf and
+// ./trust.ts) on the first https one; their modules are loaded only when one is set: a command on a
+// machine with neither pays for neither, and a CA variable set for curl stops no plain http command.
 //
-// With a CA file, an https origin is first tried with a context trusting the file's certificates
-// alone; a certificate refused by it is tried once more, the same request, with Node's roots and
-// the file's together, and that origin keeps the second context for the rest of the process. The
-// instance is trusted exactly when one of the two trusts it, as it would be by the second alone;
-// the error of a real refusal is the second's. Sending the request again is safe for any method:
+// With a CA file named for lms, an https origin is first tried with a context trusting the file's
+// certificates alone; a certificate refused by it is tried once more, the same request, with Node's
+// roots and the file's together, and that origin keeps the second context for the rest of the
+// process. The instance is trusted exactly when one of the two trusts it, as it would be by the
+// second alone; the error of a real refusal is the second's. (A bundle named by curl's variables
+// goes with the second alone: see ./trust.ts.) Sending the request again is safe for any method:
 // no byte of it reaches the server before the client has verified the certificate. Node's client
 // completes the handshake without verifying (SSL_VERIFY_NONE), holds the request written meanwhile
 // as pending cleartext in its TLSWrap, and checks the chain in _tls_wrap's onConnectSecure, called
@@ -33,9 +35,9 @@ type Env = Readonly<Record<string, string | undefined>>;
 export interface HttpTransportOptions {
   /** Per-request timeout, milliseconds. */
   timeoutMs: number;
-  /** Where proxy variables and LMS_CA_FILE are read; the process's environment unless given. */
+  /** Where proxy variables and the CA variables are read; the process's environment unless given. */
   env?: Env;
-  /** The profile's CA file; LMS_CA_FILE, when set, is used instead. */
+  /** The profile's (or the flag's) CA file; LMS_CA_FILE, when set, is used instead. See caFileOf. */
   caFile?: CaFile;
   /** `-v`: the CA file trusted, and how each host is reached (directly, or through which proxy), once per host. */
   trace?: (line: string) => void;
@@ -53,6 +55,24 @@ export const DEFAULT_MAX_BODY = 64 * 1024 * 1024;
 /** Any of these set (and not empty) may send a request through a proxy; see ./proxy.ts for how they are read. */
 export const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'] as const;
 
+/** curl's variables naming a bundle of certificate authorities, in the order curl reads them. */
+export const CURL_CA_VARIABLES = ['CURL_CA_BUNDLE', 'SSL_CERT_FILE'] as const;
+
+/**
+ * The file of certificate authorities a command trusts besides Node's roots: LMS_CA_FILE, else the
+ * profile's (or the flag's), both named for lms; else curl's CURL_CA_BUNDLE, else SSL_CERT_FILE, as
+ * curl reads them. One file, the first set (an empty variable is unset): the others are not read.
+ */
+export function caFileOf(env: Env, given: CaFile | undefined): CaFile | undefined {
+  if (env.LMS_CA_FILE) return { path: env.LMS_CA_FILE, source: 'LMS_CA_FILE' };
+  if (given) return given;
+  const variable = CURL_CA_VARIABLES.find((name) => env[name]);
+  return variable ? { path: env[variable]!, source: variable, bundle: true } : undefined;
+}
+
+/** What a file of certificate authorities is called in messages: a bundle, for curl's variables. */
+export const caFileLabel = ({ path, source, bundle }: CaFile) => `the ${bundle ? 'CA bundle' : 'CA file'} ${path} (from ${source})`;
+
 /** Error codes that mean the request never left this machine or was refused before any byte was read. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
@@ -60,8 +80,17 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNRE
 interface Setup {
   /** The proxy module, and each scheme's settings as its first request reads them. */
   proxy?: { settings: Partial<Record<'https' | 'http', ProxySettings>>; module: typeof import('./proxy.js') };
-  /** A CA file's trust: a context of its certificates, tried first, and Node's roots with them, built when first needed. */
-  trust?: { caFile: CaFile; own: SecureContext; full: () => SecureContext };
+}
+
+/**
+ * A CA file's trust, read on the first https request: a context of its certificates alone, tried
+ * first (not for a bundle), and Node's roots with them, built when first needed (undefined when
+ * Node's default context trusts them all already).
+ */
+interface CaTrust {
+  caFile: CaFile;
+  own?: SecureContext;
+  full: () => SecureContext | undefined;
 }
 
 /** Which context an https request goes with: the CA file's alone, or Node's roots with it. */
@@ -73,30 +102,36 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   // getBuiltinModule, not import: no ESM wrapper on the path of every real-instance command.
   const http = process.getBuiltinModule('node:http');
   let https: typeof import('node:https') | undefined;
-  const caFile: CaFile | undefined = env.LMS_CA_FILE ? { path: env.LMS_CA_FILE, source: 'LMS_CA_FILE' } : options.caFile;
+  const caFile = caFileOf(env, options.caFile);
   let setup: Promise<Setup> | undefined;
-  const prepare = async (): Promise<Setup> => {
-    const result: Setup = {};
-    if (caFile) {
-      const trust = await import('./trust.js');
-      const certs = trust.readCaFile(caFile);
-      let full: SecureContext | undefined;
-      result.trust = { caFile, own: trust.contextOf(certs), full: () => (full ??= trust.contextTrusting(certs)) };
-      options.trace?.(`TLS: trusting the CA file ${caFile.path} (from ${caFile.source}) besides Node's own roots`);
+  const prepare = async (): Promise<Setup> => (PROXY_VARIABLES.some((name) => env[name]) ? { proxy: { settings: {}, module: await import('./proxy.js') } } : {});
+  let caTrust: Promise<CaTrust | undefined> | undefined;
+  const prepareTrust = async (): Promise<CaTrust | undefined> => {
+    if (!caFile) return undefined;
+    const trust = await import('./trust.js');
+    const certs = trust.readCaFile(caFile);
+    let built = false;
+    let full: SecureContext | undefined;
+    const fullContext = () => {
+      if (!built) [built, full] = [true, trust.contextTrusting(certs)];
+      return full;
+    };
+    if (caFile.bundle) {
+      const lacking = fullContext() ? '' : ' (it holds no authority they lack)';
+      options.trace?.(`TLS: trusting ${caFileLabel(caFile)} besides Node's own roots${lacking}`);
+      return { caFile, full: fullContext };
     }
-    if (PROXY_VARIABLES.some((name) => env[name])) {
-      result.proxy = { settings: {}, module: await import('./proxy.js') };
-    }
-    return result;
+    options.trace?.(`TLS: trusting ${caFileLabel(caFile)} besides Node's own roots`);
+    return { caFile, own: trust.contextOf(certs), full: fullContext };
   };
   const agents = new Map<string, Agent>();
   const settings = { keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 16 };
   // One pool per scheme, per proxy and per context: a kept-alive connection (or tunnel) serves the next request.
-  const agentFor = (protocol: string, ready: Setup, proxy: Proxy | undefined, trust: Trust | undefined): Agent => {
+  const agentFor = (protocol: string, ready: Setup, proxy: Proxy | undefined, caTrust: CaTrust | undefined, trust: Trust | undefined): Agent => {
     const key = `${protocol}|${proxy ? `${proxy.hostname}:${proxy.port}` : ''}|${trust ?? ''}`;
     let agent = agents.get(key);
     if (!agent) {
-      const secureContext = trust && ready.trust ? (trust === 'own' ? ready.trust.own : ready.trust.full()) : undefined;
+      const secureContext = trust && caTrust ? (trust === 'own' ? caTrust.own : caTrust.full()) : undefined;
       const tls = { ...settings, ...(secureContext ? { secureContext } : {}) };
       if (protocol === 'https:' && proxy) agent = ready.proxy!.module.tunnelAgent(proxy, { timeoutMs: options.timeoutMs, agent: tls });
       else if (protocol === 'https:') agent = new (https ??= process.getBuiltinModule('node:https')).Agent(tls);
@@ -117,6 +152,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       throw toNetworkError(err, req, options.timeoutMs);
     }
     const ready = await (setup ??= prepare());
+    const trusted = url.protocol === 'https:' ? await (caTrust ??= prepareTrust()) : undefined;
     // Only the variables of this request's scheme are read: a malformed one of the other stops nothing.
     const scheme = url.protocol === 'https:' ? 'https' : 'http';
     const route = ready.proxy?.module.routeFor((ready.proxy.settings[scheme] ??= ready.proxy.module.readProxySettings(env, [scheme])), url);
@@ -150,7 +186,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       }, options.timeoutMs);
       const fail = (err: unknown) => {
         clearTimeout(timer);
-        reject((proxy && ready.proxy!.module.proxyUnreachable(proxy, err, options.timeoutMs)) || toNetworkError(err, req, options.timeoutMs, ready.trust?.caFile));
+        reject((proxy && ready.proxy!.module.proxyUnreachable(proxy, err, options.timeoutMs)) || toNetworkError(err, req, options.timeoutMs, trusted?.caFile));
       };
       // Not a NetworkError: the answer came, and is refused as it is; asking again would bring the same.
       const tooLarge = (res: IncomingMessage) => {
@@ -196,7 +232,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
           resolve({ status: res.statusCode ?? 0, headers, body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) });
         });
       };
-      const agent = agentFor(url.protocol, ready, proxy, trust);
+      const agent = agentFor(url.protocol, ready, proxy, trusted, trust);
       try {
         // A header value the runtime refuses (a newline in a token) throws here, before anything is sent.
         if (proxy && url.protocol === 'http:') {
@@ -217,8 +253,8 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       outgoing.on('error', fail);
       outgoing.end(req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength));
     });
-    if (!ready.trust || url.protocol !== 'https:') return send(undefined);
-    if (needRoots.has(url.origin)) return send('full');
+    if (!trusted) return send(undefined);
+    if (!trusted.own || needRoots.has(url.origin)) return send('full');
     try {
       return await send('own');
     } catch (err) {
@@ -248,9 +284,11 @@ function toNetworkError(err: unknown, req: ApiRequest, timeoutMs: number, caFile
   if (code !== undefined && CERTIFICATE_ERROR.test(code)) {
     // An expired or not-yet-valid certificate is as often this machine's date as the server's.
     const date = /^CERT_(HAS_EXPIRED|NOT_YET_VALID)$/.test(code) ? "check this machine's date and time first; " : '';
-    const ca = caFile
-      ? `the CA file ${caFile.path} (from ${caFile.source}) does not vouch for it: is it the authority that issued the instance's certificate?`
-      : "if your organisation issues the instance's certificate, trust its certificate authority: LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE (a PEM file)";
+    const ca = caFile?.bundle
+      ? `neither Node's own roots nor ${caFileLabel(caFile)} vouch for it: is the authority that issued the instance's certificate in that bundle? LMS_CA_FILE=FILE trusts one besides`
+      : caFile
+        ? `${caFileLabel(caFile)} does not vouch for it: is it the authority that issued the instance's certificate?`
+        : "if your organisation issues the instance's certificate, trust its certificate authority: LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE (a PEM file)";
     return new NetworkError(`cannot verify the TLS certificate of ${host} (${code}): ${detail}`, { code, neverSent: true, cause: err, hint: `${date}${ca}` });
   }
   return new NetworkError(`${req.method} ${host}: ${detail}`, { code, neverSent: code !== undefined && NEVER_SENT.has(code), cause: err });

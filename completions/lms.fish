@@ -532,7 +532,7 @@ complete -c lms -n '__fish_seen_subcommand_from diff' -l 'file' -s 'f' -r -F -d 
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments'
 
 # lms doctor
-complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'check' -d 'Check Node, SQLite, the instance, its token, the proxy, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails'
+complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'check' -d 'Check Node, SQLite, the instance, its token, the proxy, what its certificate is verified against, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails'
 complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'help' -d 'display help for command'
 
 # lms enrollments

@@ -72,9 +72,10 @@ describe('lms doctor against lms mock serve', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     const checks = checksOf(r.stdout);
-    expect(Object.keys(checks)).toEqual(['node', 'sqlite', 'instance', 'config', 'token', 'proxy', 'reachable', 'auth', 'clock', 'rate limit', 'masquerade', 'code cache', 'state']);
+    expect(Object.keys(checks)).toEqual(['node', 'sqlite', 'instance', 'config', 'token', 'proxy', 'trust', 'reachable', 'auth', 'clock', 'rate limit', 'masquerade', 'code cache', 'state']);
     const host = hostOf(plain.url);
     expect(checks.instance).toMatchObject({ status: 'ok', detail: `${plain.url}, from LMS_BASE_URL in the environment` });
+    expect(checks.trust).toEqual({ check: 'trust', status: 'ok', detail: `not used: ${host} is plain HTTP` });
     expect(checks.reachable).toEqual({ check: 'reachable', status: 'ok', detail: `${host} answered over plain HTTP` });
     expect(checks.auth).toEqual({ check: 'auth', status: 'ok', detail: `accepted by ${host}: Ada Admin (user 1, admin)` });
     expect(checks.clock).toEqual({ check: 'clock', status: 'ok', detail: "this machine's clock is in step with the instance's" });

@@ -211,6 +211,14 @@ describe("curl's CA variables: CURL_CA_BUNDLE, then SSL_CERT_FILE, after LMS_CA_
       await plain.stop();
     }
   });
+
+  it('lms doctor says where the trust comes from, and what is not read', async () => {
+    const trust = async (extra: Record<string, string>) => (JSON.parse((await spawnLms(['-p', 'curlish', 'doctor', '-o', 'json'], { ...e, ...extra })).stdout) as { check: string; status: string; detail: string; fix?: string }[]).find((c) => c.check === 'trust')!;
+    const host = new URL(served.url).host;
+    expect(await trust({ CURL_CA_BUNDLE: ca, SSL_CERT_FILE: missing() })).toEqual({ check: 'trust', status: 'ok', detail: `${host}'s certificate is verified against the CA bundle ${ca} (from CURL_CA_BUNDLE), one certificate, besides Node's own roots; not read: SSL_CERT_FILE (CURL_CA_BUNDLE comes first)` });
+    expect(await trust({ NODE_EXTRA_CA_CERTS: ca })).toEqual({ check: 'trust', status: 'ok', detail: `${host}'s certificate is verified against Node's own roots and NODE_EXTRA_CA_CERTS (${ca})` });
+    expect(await trust({ SSL_CERT_FILE: missing() })).toEqual({ check: 'trust', status: 'fail', detail: `cannot read the CA bundle ${missing()} (from SSL_CERT_FILE): no such file`, fix: 'point SSL_CERT_FILE at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms (env -u SSL_CERT_FILE lms …)' });
+  });
 });
 
 // Node's own roots made to hold a test authority: with --use-openssl-ca, Node trusts OpenSSL's

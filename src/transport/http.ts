@@ -28,13 +28,15 @@ import { CERTIFICATE_ERROR } from '../net.js';
 import { redactText, redactUrl } from '../redact.js';
 import type { Proxy, ProxySettings } from './proxy.js';
 import type { CaFile } from './trust.js';
-import type { ApiRequest, ApiResponse, Transport } from './types.js';
+import { secondsOf, type ApiRequest, type ApiResponse, type Transport } from './types.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface HttpTransportOptions {
-  /** Per-request timeout, milliseconds. */
+  /** The most one try may take, from connecting to the answer's last byte, milliseconds; a request's `deadline` may end it sooner. */
   timeoutMs: number;
+  /** The most connecting may take (to the proxy and through it, TLS included); CONNECT_TIMEOUT_MS unless less than timeoutMs. */
+  connectTimeoutMs?: number;
   /** Where proxy variables and the CA variables are read; the process's environment unless given. */
   env?: Env;
   /** The profile's (or the flag's) CA file; LMS_CA_FILE, when set, is used instead. See caFileOf. */
@@ -51,6 +53,9 @@ export interface HttpTransportOptions {
 
 /** The most bytes of one answer read (LMS_MAX_BODY sets it): no page or object of the API comes near it. */
 export const DEFAULT_MAX_BODY = 64 * 1024 * 1024;
+
+/** The most connecting to an instance may take, unless --timeout is shorter: a connection takes a round trip or two. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Any of these set (and not empty) may send a request through a proxy; see ./proxy.ts for how they are read. */
 export const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'] as const;
@@ -103,6 +108,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   const http = process.getBuiltinModule('node:http');
   let https: typeof import('node:https') | undefined;
   const caFile = caFileOf(env, options.caFile);
+  const connectTimeoutMs = Math.min(options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, options.timeoutMs);
   let setup: Promise<Setup> | undefined;
   const prepare = async (): Promise<Setup> => (PROXY_VARIABLES.some((name) => env[name]) ? { proxy: { settings: {}, module: await import('./proxy.js') } } : {});
   let caTrust: Promise<CaTrust | undefined> | undefined;
@@ -149,7 +155,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     try {
       url = new URL(req.url);
     } catch (err) {
-      throw toNetworkError(err, req, options.timeoutMs);
+      throw toNetworkError(err, req, { connectMs: 0, answerMs: 0 });
     }
     const ready = await (setup ??= prepare());
     const trusted = url.protocol === 'https:' ? await (caTrust ??= prepareTrust()) : undefined;
@@ -171,26 +177,43 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     const shown = () => `${req.method} ${req.traceUrl ?? redactUrl(req.url)}`;
     const send = (trust: Trust | undefined) => new Promise<ApiResponse>((resolve, reject) => {
       let outgoing: ClientRequest | undefined;
-      // One deadline for the whole exchange, from now: the connection (to the proxy, and its CONNECT
-      // answer), the TLS handshake, and every byte of the answer. A socket's idle timeout would be
-      // reset by each byte a trickling peer sends; an AbortSignal given to the request acts only once
-      // the request has a socket, which a tunnel gets only after the proxy has answered.
-      const deadline = Date.now() + options.timeoutMs;
-      const timer = setTimeout(() => {
-        const seconds = options.timeoutMs / 1000;
-        const timeout = Object.assign(new Error(`no answer within ${seconds} s`), { name: 'TimeoutError' });
+      // One deadline for the whole exchange, from now (or the call's, when that comes first): the
+      // connection (to the proxy, and its CONNECT answer), the TLS handshake, and every byte of the
+      // answer. A socket's idle timeout would be reset by each byte a trickling peer sends; an
+      // AbortSignal given to the request acts only once the request has a socket, which a tunnel
+      // gets only after the proxy has answered. Connecting has a shorter bound of its own: a host
+      // that never completes a connection is known to be out of reach long before an answer is due,
+      // and a retry may find it (another address, a network back) within the same deadline.
+      const started = Date.now();
+      const deadline = Math.min(started + options.timeoutMs, req.deadline ?? Infinity);
+      const connectBy = Math.min(started + connectTimeoutMs, deadline);
+      const spans = { answerMs: deadline - started, connectMs: connectBy - started };
+      let connected = false;
+      const expire = (phase: 'connect' | 'answer') => {
+        if (phase === 'connect' && connected) return;
         // Before the tunnel exists, it is the proxy that has not answered.
         const tunnelling = proxy !== undefined && url.protocol === 'https:' && !outgoing?.socket;
-        fail(tunnelling ? Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' }) : timeout);
-        outgoing?.destroy(timeout);
-      }, options.timeoutMs);
-      const fail = (err: unknown) => {
+        const error = tunnelling
+          ? Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' })
+          : connected
+            ? Object.assign(new Error(`no answer within ${secondsOf(spans.answerMs)} s`), { name: 'TimeoutError' })
+            : Object.assign(new Error(`could not connect within ${secondsOf(spans.connectMs)} s`), { code: proxy && url.protocol === 'http:' ? 'ERR_PROXY_CONNECT_TIMEOUT' : 'ERR_CONNECT_TIMEOUT' });
+        fail(error);
+        outgoing?.destroy(error);
+      };
+      const connectTimer = setTimeout(() => expire('connect'), Math.max(0, connectBy - started));
+      const timer = setTimeout(() => expire('answer'), Math.max(0, deadline - started));
+      const clearTimers = () => {
+        clearTimeout(connectTimer);
         clearTimeout(timer);
-        reject((proxy && ready.proxy!.module.proxyUnreachable(proxy, err, options.timeoutMs)) || toNetworkError(err, req, options.timeoutMs, trusted?.caFile));
+      };
+      const fail = (err: unknown) => {
+        clearTimers();
+        reject((proxy && ready.proxy!.module.proxyUnreachable(proxy, err, spans.connectMs)) || toNetworkError(err, req, spans, trusted?.caFile));
       };
       // Not a NetworkError: the answer came, and is refused as it is; asking again would bring the same.
       const tooLarge = (res: IncomingMessage) => {
-        clearTimeout(timer);
+        clearTimers();
         const sent = req.method === 'GET' ? '' : ' (the request itself was sent)';
         const limit = `larger than ${formatBytes(maxBody)}, the most lms reads of one answer`;
         reject(
@@ -225,7 +248,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
         });
         res.on('error', fail);
         res.on('end', () => {
-          clearTimeout(timer);
+          clearTimers();
           const headers: Record<string, string> = {};
           for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
           const body = Buffer.concat(chunks);
@@ -241,15 +264,20 @@ export function httpTransport(options: HttpTransportOptions): Transport {
           outgoing = http.request({ host: proxy.hostname, port: proxy.port, method: req.method, path: `${url.origin}${url.pathname}${url.search}`, headers, agent }, onResponse);
         } else {
           const client = url.protocol === 'https:' ? (https ??= process.getBuiltinModule('node:https')) : http;
-          // The deadline reaches a tunnel agent's CONNECT (./proxy.ts), which the request's options are handed to.
+          // The bound on connecting reaches a tunnel agent's CONNECT (./proxy.ts), which the request's options are handed to.
           const requestOptions: RequestOptions & { deadline: number } = { method: req.method, headers: req.headers, agent,
-            deadline };
+            deadline: connectBy };
           outgoing = client.request(url, requestOptions, onResponse);
         }
       } catch (err) {
         fail(err);
         return;
       }
+      // Connected once the socket is (over TLS, once the handshake is done); a kept-alive one is.
+      outgoing.once('socket', (socket) => {
+        if (outgoing!.reusedSocket) connected = true;
+        else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => (connected = true));
+      });
       outgoing.on('error', fail);
       outgoing.end(req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength));
     });
@@ -267,7 +295,13 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   };
 }
 
-function toNetworkError(err: unknown, req: ApiRequest, timeoutMs: number, caFile?: CaFile): NetworkError {
+/** The time one try had: to connect, and to be answered (its deadline). */
+interface Spans {
+  connectMs: number;
+  answerMs: number;
+}
+
+function toNetworkError(err: unknown, req: ApiRequest, spans: Spans, caFile?: CaFile): NetworkError {
   // Already said in the transport's own words (a proxy's refusal).
   if (err instanceof NetworkError) return err;
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
@@ -276,8 +310,11 @@ function toNetworkError(err: unknown, req: ApiRequest, timeoutMs: number, caFile
   // The runtime's messages may quote the URL (or, for a bad header, its value): never the token or a one-time URL.
   const bearer = req.headers.authorization?.replace(/^Bearer\s+/i, '');
   const detail = redactText(e.message ?? String(err), [bearer, req.url]);
+  if (code === 'ERR_CONNECT_TIMEOUT') {
+    return new NetworkError(`${req.method} ${host}: could not connect within ${secondsOf(spans.connectMs)} s`, { code: 'ETIMEDOUT', neverSent: true, cause: err, hint: 'is the host up, and reachable from here (a firewall, a VPN, a proxy to set)?' });
+  }
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || code === 'ABORT_ERR' || code === 'ETIMEDOUT') {
-    return new NetworkError(`${req.method} ${host}: no answer within ${timeoutMs / 1000} s`, { code: 'ETIMEDOUT', cause: err, hint: 'raise --timeout, or check the instance' });
+    return new NetworkError(`${req.method} ${host}: no answer within ${secondsOf(spans.answerMs)} s`, { code: 'ETIMEDOUT', cause: err, hint: 'raise --timeout, or check the instance' });
   }
   if (code === 'ECONNREFUSED') return new NetworkError(`${host} refused the connection`, { code, neverSent: true, cause: err, hint: 'is the base URL right, and is the server up?' });
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new NetworkError(`cannot resolve ${host}`, { code, neverSent: true, cause: err });

@@ -32,6 +32,7 @@ import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { NetworkError, UsageError } from '../errors.js';
 import { REDACTED } from '../redact.js';
+import { secondsOf } from './types.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -228,14 +229,16 @@ export function proxyRefusal(proxy: Proxy, target: string, status: number, sent 
 }
 
 /** A failure to reach the proxy itself (refused, unresolvable, reset): the message names the proxy, never the instance. */
-export function proxyUnreachable(proxy: Proxy, err: unknown, timeoutMs: number): NetworkError | undefined {
+export function proxyUnreachable(proxy: Proxy, err: unknown, connectMs: number): NetworkError | undefined {
   const e = err as { code?: string; name?: string };
   const named = `the proxy ${proxy.shown} (from ${proxy.variable})`;
   const fix = `is the proxy up, and is ${proxy.variable} right?`;
   if (e.code === 'ECONNREFUSED') return new NetworkError(`${named} refused the connection`, { code: e.code, neverSent: true, cause: err, hint: fix });
   if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return new NetworkError(`cannot resolve ${named}`, { code: e.code, neverSent: true, cause: err, hint: fix });
   if (e.code === 'EHOSTUNREACH' || e.code === 'ENETUNREACH') return new NetworkError(`cannot reach ${named} (${e.code})`, { code: e.code, neverSent: true, cause: err, hint: fix });
-  if (e.code === 'ERR_PROXY_TIMEOUT') return new NetworkError(`${named} did not open a tunnel within ${timeoutMs / 1000} s`, { code: 'ETIMEDOUT', neverSent: true, cause: err, hint: fix });
+  const seconds = secondsOf(connectMs);
+  if (e.code === 'ERR_PROXY_TIMEOUT') return new NetworkError(`${named} did not open a tunnel within ${seconds} s`, { code: 'ETIMEDOUT', neverSent: true, cause: err, hint: fix });
+  if (e.code === 'ERR_PROXY_CONNECT_TIMEOUT') return new NetworkError(`${named} did not take the connection within ${seconds} s`, { code: 'ETIMEDOUT', neverSent: true, cause: err, hint: fix });
   return undefined;
 }
 
@@ -275,7 +278,7 @@ export function tunnelAgent(proxy: Proxy, options: TunnelOptions): Agent {
         headers: { host: target, ...(proxy.authorization ? { 'proxy-authorization': proxy.authorization } : {}) },
         agent: false,
       });
-      // The request's deadline (./http.ts), else the timeout from now: one bound on reaching the proxy
+      // The request's bound on connecting (./http.ts), else the timeout from now: one bound on reaching the proxy
       // and its whole answer, however slowly it trickles in (an idle timeout restarts at each byte).
       const deadline = typeof connectOptions.deadline === 'number' ? connectOptions.deadline : Date.now() + options.timeoutMs;
       const expire = () => connect.destroy(Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' }));

@@ -31,7 +31,7 @@ complete -c lms -l 'output' -s 'o' -x -a 'table json ndjson csv yaml' -d 'output
 complete -c lms -l 'per-page' -x -d 'page size to ask the server for (at most 100)'
 complete -c lms -l 'profile' -s 'p' -x -a '(__lms_profiles)' -d 'use this profile (env LMS_PROFILE)'
 complete -c lms -l 'raw' -d 'CSV cells as they are: no \' before text starting with = + - @ TAB or CR, which a spreadsheet would run as a formula'
-complete -c lms -l 'timeout' -x -d 'per-request timeout in seconds (at most 3600)'
+complete -c lms -l 'timeout' -x -d 'seconds one request may take, its retries included (a bulk job\'s: each try); connecting, 10 at most (at most 3600)'
 complete -c lms -l 'verbose' -s 'v' -d 'trace requests on stderr (tokens redacted)'
 complete -c lms -l 'version' -s 'V' -d 'print the version'
 complete -c lms -l 'yes' -s 'y' -d 'assume yes to confirmations'

@@ -31,7 +31,7 @@ complete -c lms -l 'output' -s 'o' -x -a 'table json ndjson csv yaml' -d 'output
 complete -c lms -l 'per-page' -x -d 'page size to ask the server for (at most 100)'
 complete -c lms -l 'profile' -s 'p' -x -a '(__lms_profiles)' -d 'use this profile (env LMS_PROFILE)'
 complete -c lms -l 'raw' -d 'CSV cells as they are: no \' before text starting with = + - @ TAB or CR, which a spreadsheet would run as a formula'
-complete -c lms -l 'timeout' -x -d 'per-request timeout in seconds (at most 3600)'
+complete -c lms -l 'timeout' -x -d 'seconds one request may take, its retries included (a bulk job\'s: each try); connecting, 10 at most (at most 3600)'
 complete -c lms -l 'verbose' -s 'v' -d 'trace requests on stderr (tokens redacted)'
 complete -c lms -l 'version' -s 'V' -d 'print the version'
 complete -c lms -l 'yes' -s 'y' -d 'assume yes to confirmations'
@@ -532,7 +532,7 @@ complete -c lms -n '__fish_seen_subcommand_from diff' -l 'file' -s 'f' -r -F -d 
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments'
 
 # lms doctor
-complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'check' -d 'Check Node, SQLite, the instance, its token, the proxy, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails'
+complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'check' -d 'Check Node, SQLite, the instance, its token, the proxy, what its certificate is verified against, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails'
 complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'help' -d 'display help for command'
 
 # lms enrollments

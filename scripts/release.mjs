@@ -57,7 +57,7 @@ try {
 
   // From the lockfile alone, so every platform's optional build is named, whichever machine runs this.
   const sbom = JSON.parse(run('npm', ['sbom', '--sbom-format', 'cyclonedx', '--omit', 'dev', '--package-lock-only']));
-  const bom = reproducible(withBundled(sbom, JSON.parse(readFileSync(inputsFile, 'utf8'))), tarballSha256);
+  const bom = reproducible(withLicences(withBundled(sbom, JSON.parse(readFileSync(inputsFile, 'utf8')))), tarballSha256);
   const sbomFile = `${pkg.name}-${pkg.version}.cdx.json`;
   writeFileSync(join(out, sbomFile), `${JSON.stringify(bom, null, 2)}\n`);
 
@@ -90,7 +90,6 @@ function withBundled(sbom, inputs) {
       properties: [{ name: 'lms:bundled', value: 'in dist/, not installed as a package of its own' }],
       externalReferences: [],
       ...(locked.integrity ? { hashes: [hashOf(locked.integrity)] } : {}),
-      ...(typeof manifest.license === 'string' ? { licenses: [{ license: licenseOf(manifest.license) }] } : {}),
     };
   });
   const refs = new Set(sbom.components.map((c) => c['bom-ref']));
@@ -104,6 +103,44 @@ function withBundled(sbom, inputs) {
       ...added.map((c) => ({ ref: c['bom-ref'], dependsOn: [] })),
     ],
   };
+}
+
+/**
+ * Every component's licences, as the lockfile or the package's own package.json names them: npm's
+ * SBOM reads only the lockfile's `license`, which npm leaves out for a package that names its
+ * licence in the older `licenses` list (busboy, streamsearch), and a bundled package has none from
+ * npm at all. A component whose licence is named nowhere stops the release: an SBOM is read for
+ * what may be redistributed, and a silent gap reads as no constraint.
+ */
+function withLicences(sbom) {
+  const unnamed = [];
+  const licensed = (component) => {
+    if (component.licenses?.length) return component;
+    const names = licenceNames(component);
+    if (!names.length) unnamed.push(component['bom-ref']);
+    return { ...component, licenses: names.map((name) => ({ license: licenseOf(name) })) };
+  };
+  const bom = { ...sbom, metadata: { ...sbom.metadata, component: licensed(sbom.metadata.component) }, components: sbom.components.map(licensed) };
+  if (unnamed.length) fail(`no licence is named for ${unnamed.join(', ')}, in package-lock.json or in its package.json: the SBOM would not say what may be redistributed`, 1);
+  return bom;
+}
+
+/** The licences the lockfile entries and installed manifests of a component name, each once. */
+function licenceNames({ name, version }) {
+  const dirs = name === pkg.name ? [''] : Object.keys(lock.packages).filter((dir) => dir.endsWith(`node_modules/${name}`) && lock.packages[dir].version === version);
+  const names = [];
+  for (const dir of dirs) {
+    const file = join(root, dir, 'package.json');
+    const manifest = dir === '' ? pkg : existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+    // Only the installed copy of the version the SBOM names.
+    const own = dir === '' || manifest.version === version ? manifest : {};
+    for (const named of [lock.packages[dir]?.license, own.license, ...(Array.isArray(own.licenses) ? own.licenses : [own.licenses])]) {
+      // `license` is SPDX text; older manifests wrote { type, url }, alone or in a `licenses` list.
+      const text = typeof named === 'string' ? named : typeof named?.type === 'string' ? named.type : undefined;
+      if (text && !names.includes(text)) names.push(text);
+    }
+  }
+  return names;
 }
 
 /**

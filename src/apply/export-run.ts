@@ -80,6 +80,7 @@ export async function runExport(ctx: Context, course: string, opts: ExportOption
   if (opts.outcomesFile !== undefined && !include.includes('outcomes')) throw new UsageError('--outcomes-file goes with outcomes, which --include leaves out');
 
   const tree = await readTree(model, shared);
+  ctx.longJob();
   const client = await ctx.client();
   const instance = await identifyInstance(ctx, client);
   const keys = new KeyStore(join(await stateDir(ctx), 'apply'), instance);

@@ -92,6 +92,7 @@ export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, 
     // `hold`: an apply takes its courses' locks before it reads the plan, so that a run which had
     // to wait plans from what the other made. A plan alone writes nothing and waits for no one.
     const planned = async (hold = false) => {
+      ctx.longJob();
       const client = await ctx.client();
       const instance = await identifyInstance(ctx, client);
       if (hold) {

@@ -116,6 +116,7 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const wholeFile = problems.some((p) => p.line === 1 && p.at === undefined);
   if (problems.length && (!opts.skipInvalid || wholeFile || rows.length === 0)) throw refuse(problems.sort(byLine), 'sent');
 
+  ctx.longJob();
   const client = await ctx.client();
   const instance = await identifyInstance(ctx, client);
   const task = job.task(client);

@@ -137,6 +137,12 @@ export interface Context {
    */
   readonly activity: Activity;
   client(): Promise<ApiClient>;
+  /**
+   * Says the command is a long job (a bulk import, grading from a file, apply, export): from now
+   * on each try of a request has --timeout to itself, and retries keep their full count, rather
+   * than each request having --timeout in all, its retries included, as a one-shot command's does.
+   */
+  longJob(): void;
   /** One limiter per process: every request of a command, bulk rows included, is paced by it. */
   limiter(): RateLimiter;
   profiles(): Promise<ProfileStore>;
@@ -195,6 +201,8 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
   let clientPromise: Promise<ApiClient> | undefined;
   let pace: RateLimiter | undefined = deps.limiter;
   let dryRun: DryRun | undefined;
+  // One deadline a request, its retries included, until the command says it is a long job.
+  const timing = { callDeadlineMs: (): number | undefined => globals.timeoutSeconds * 1000 };
   // Set when the client is built (it knows the instance and whose token it sends); none on a dry run.
   const trail: { current?: AuditTrail } = {};
 
@@ -219,7 +227,10 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
       deps.mock ? Promise.resolve(deps.mock) : import('../mock/runtime.js').then(async (m) => saidIfRebuilt(await m.loadMock(globals.mockDb ?? (await m.defaultMockDbPath(env)), env), ctx.warn)),
     ),
     // The dry run, if any, has started by now: it refuses to start once this has been asked.
-    client: () => (clientPromise ??= buildClient(ctx, { pageCursor: deps.pageCursor, dryRun, audit: deps.audit, trail })),
+    client: () => (clientPromise ??= buildClient(ctx, { pageCursor: deps.pageCursor, dryRun, audit: deps.audit, trail, timing })),
+    longJob: () => {
+      timing.callDeadlineMs = () => undefined;
+    },
     limiter: () => (pace ??= new RateLimiter({ maxConcurrency: DEFAULT_CONCURRENCY })),
     pageLimit: () => (globals.all ? undefined : (globals.limit ?? globals.perPage)),
     prompter: async () => pausingActivity(deps.prompter ?? (await import('./prompter.js')).terminalPrompter(io.color && globals.color), ctx.activity),
@@ -298,9 +309,11 @@ interface BuildOptions {
   dryRun: DryRun | undefined;
   audit: AuditScope | undefined;
   trail: { current?: AuditTrail };
+  /** The deadline of each request, read as it starts (see Context.longJob). */
+  timing: { callDeadlineMs: () => number | undefined };
 }
 
-async function buildClient(ctx: Context, { pageCursor, dryRun, audit, trail }: BuildOptions): Promise<ApiClient> {
+async function buildClient(ctx: Context, { pageCursor, dryRun, audit, trail, timing }: BuildOptions): Promise<ApiClient> {
   const [{ ApiClient }, { resilient }, { trackedTransport }, { auditTrail }] = await Promise.all([
     import('../client/client.js'),
     import('../transport/resilient.js'),
@@ -315,7 +328,7 @@ async function buildClient(ctx: Context, { pageCursor, dryRun, audit, trail }: B
   // Every write that is sent is logged once, with the status it ended on after its retries; a dry
   // run sends none, so it has no log.
   const connect: Connect = (options, who) => {
-    const paced = resilient(dryRun ? dryRun.wrap(options.transport) : options.transport, { limiter: ctx.limiter(), trace });
+    const paced = resilient(dryRun ? dryRun.wrap(options.transport) : options.transport, { limiter: ctx.limiter(), trace, callDeadlineMs: () => timing.callDeadlineMs() });
     if (!dryRun) {
       const open = async () => {
         const { AuditLog, auditLogPath, keepDaysOf } = await import('../audit/log.js');
@@ -432,7 +445,9 @@ async function profileTokenClient(ctx: Context, name: string, profile: Profile) 
   const trace = tracer(ctx);
   const insecure = globals.insecure || profile.insecure === true;
   checkTokenTransport(profile.url, insecure);
-  const wrap = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace }), ctx.activity);
+  // A token's renewal is one request a command waits on, whatever the command: one deadline for it.
+  const callDeadlineMs = () => globals.timeoutSeconds * 1000;
+  const wrap = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace, callDeadlineMs }), ctx.activity);
   const caFile = profile.caFile ? { path: profile.caFile, source: `profile "${name}"` } : undefined;
   return instanceClient({ baseUrl: profile.url, insecure, timeoutSeconds: globals.timeoutSeconds, trace, wrap, env, caFile });
 }

@@ -34,6 +34,6 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { long: 'color', negated: true, description: 'no colours (also NO_COLOR)' },
   { long: 'input', negated: true, description: 'never prompt; a missing value is an error' },
   { short: 'y', long: 'yes', description: 'assume yes to confirmations' },
-  { long: 'timeout', value: 'seconds', description: `per-request timeout in seconds (at most ${MAX_TIMEOUT_SECONDS})`, type: 'integer', min: 1, max: MAX_TIMEOUT_SECONDS, unit: 'seconds', default: '30' },
+  { long: 'timeout', value: 'seconds', description: `seconds one request may take, its retries included (a bulk job's: each try); connecting, 10 at most (at most ${MAX_TIMEOUT_SECONDS})`, type: 'integer', min: 1, max: MAX_TIMEOUT_SECONDS, unit: 'seconds', default: '30' },
   { long: 'insecure', description: 'allow sending the token over plain http to a host other than this machine' },
 ];

@@ -11,11 +11,17 @@
 //   end to end; socks and https:// proxies are refused with a message rather than ignored.
 // - Credentials in the proxy URL (percent-decoded) go as `Proxy-Authorization: Basic …`, on the
 //   CONNECT and on an http request sent through; messages show the proxy as http://[REDACTED]@host:port.
-// - no_proxy, then NO_PROXY: entries separated by commas (or spaces): `*` for every host; a host
-//   name matching itself and every name under it (`example.edu`, `.example.edu` and `*.example.edu`
-//   all match example.edu and lms.example.edu); an IP address or CIDR block (`10.0.0.0/8`,
-//   `[::1]`); any of these with `:port` to match that port only. Loopback is proxied like any
-//   other host unless NO_PROXY names it, as in curl. No name is resolved to match an address.
+// - no_proxy, then NO_PROXY, matched as curl's lib/noproxy.c matches it: the whole value `*` for
+//   every host (a `*` among other entries matches nothing, as in curl); entries separated by commas
+//   or blanks. A host name entry matches itself and every name under it, case aside, its leading and
+//   trailing dots ignored (`example.edu`, `.example.edu` and `example.edu.` all match example.edu
+//   and lms.example.edu, never notexample.edu), and it matches host names only: `.0.0.1` does not
+//   match 127.0.0.1. An address is matched by addresses: the same address, or a CIDR block holding
+//   it (`10.0.0.0/8`, `::1/64`; a prefix of 0 is the address alone, as curl reads it). No name is
+//   resolved to match an address, and loopback is proxied like any other host unless NO_PROXY
+//   names it. Beyond curl: `*.example.edu` as `.example.edu` (Go and Python read it so), `:port`
+//   after any entry to match that port only, and `[::1]` in brackets (needed before a port). An
+//   entry that is none of these is refused with a message naming it, where curl skips it.
 //
 // Written here rather than taken from https-proxy-agent, http-proxy-agent and proxy-from-env: those
 // three cost 1.3x the CPU of loading node:http/https/tls alone and 7 MB more (they bring debug and
@@ -26,6 +32,7 @@ import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { NetworkError, UsageError } from '../errors.js';
 import { REDACTED } from '../redact.js';
+import { secondsOf } from './types.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -130,12 +137,10 @@ export function parseProxyUrl(variable: string, raw: string): Proxy {
 /** NO_PROXY's entries; one that is neither a name nor an address is a usage error. */
 export function parseNoProxy(value: string, variable = 'NO_PROXY'): NoProxyEntry[] {
   const { isIP } = process.getBuiltinModule('node:net');
+  if (value.trim() === '*') return [{ kind: 'all', text: '*' }];
   const entries: NoProxyEntry[] = [];
   for (const text of value.split(/[\s,]+/).filter(Boolean)) {
-    if (text === '*') {
-      entries.push({ kind: 'all', text });
-      continue;
-    }
+    if (text === '*') continue;
     const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
     const cidr = /^([^/]+)\/(\d{1,3})$/.exec(text);
     const withPort = /^([^:]+):(\d+)$/.exec(text);
@@ -163,12 +168,13 @@ export function noProxyMatch(entries: NoProxyEntry[], hostname: string, port: nu
   return entries.find((entry) => {
     if (entry.kind === 'all') return true;
     if (entry.port !== undefined && entry.port !== port) return false;
-    if (entry.kind === 'name') return host === entry.name || host.endsWith(`.${entry.name}`);
+    // A name's tail is not an address's: `.0.0.1` names hosts under a domain `0.0.1`, not 127.0.0.1.
+    if (entry.kind === 'name') return !family && (host === entry.name || host.endsWith(`.${entry.name}`));
     const entryFamily = net.isIP(entry.address);
     if (!family || family !== entryFamily) return false;
     const type = family === 4 ? 'ipv4' : 'ipv6';
     const list = new net.BlockList();
-    if (entry.prefix === undefined) list.addAddress(entry.address, type);
+    if (!entry.prefix) list.addAddress(entry.address, type);
     else list.addSubnet(entry.address, entry.prefix, type);
     return list.check(host, type);
   });
@@ -223,14 +229,16 @@ export function proxyRefusal(proxy: Proxy, target: string, status: number, sent 
 }
 
 /** A failure to reach the proxy itself (refused, unresolvable, reset): the message names the proxy, never the instance. */
-export function proxyUnreachable(proxy: Proxy, err: unknown, timeoutMs: number): NetworkError | undefined {
+export function proxyUnreachable(proxy: Proxy, err: unknown, connectMs: number): NetworkError | undefined {
   const e = err as { code?: string; name?: string };
   const named = `the proxy ${proxy.shown} (from ${proxy.variable})`;
   const fix = `is the proxy up, and is ${proxy.variable} right?`;
   if (e.code === 'ECONNREFUSED') return new NetworkError(`${named} refused the connection`, { code: e.code, neverSent: true, cause: err, hint: fix });
   if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return new NetworkError(`cannot resolve ${named}`, { code: e.code, neverSent: true, cause: err, hint: fix });
   if (e.code === 'EHOSTUNREACH' || e.code === 'ENETUNREACH') return new NetworkError(`cannot reach ${named} (${e.code})`, { code: e.code, neverSent: true, cause: err, hint: fix });
-  if (e.code === 'ERR_PROXY_TIMEOUT') return new NetworkError(`${named} did not open a tunnel within ${timeoutMs / 1000} s`, { code: 'ETIMEDOUT', neverSent: true, cause: err, hint: fix });
+  const seconds = secondsOf(connectMs);
+  if (e.code === 'ERR_PROXY_TIMEOUT') return new NetworkError(`${named} did not open a tunnel within ${seconds} s`, { code: 'ETIMEDOUT', neverSent: true, cause: err, hint: fix });
+  if (e.code === 'ERR_PROXY_CONNECT_TIMEOUT') return new NetworkError(`${named} did not take the connection within ${seconds} s`, { code: 'ETIMEDOUT', neverSent: true, cause: err, hint: fix });
   return undefined;
 }
 
@@ -270,7 +278,7 @@ export function tunnelAgent(proxy: Proxy, options: TunnelOptions): Agent {
         headers: { host: target, ...(proxy.authorization ? { 'proxy-authorization': proxy.authorization } : {}) },
         agent: false,
       });
-      // The request's deadline (./http.ts), else the timeout from now: one bound on reaching the proxy
+      // The request's bound on connecting (./http.ts), else the timeout from now: one bound on reaching the proxy
       // and its whole answer, however slowly it trickles in (an idle timeout restarts at each byte).
       const deadline = typeof connectOptions.deadline === 'number' ? connectOptions.deadline : Date.now() + options.timeoutMs;
       const expire = () => connect.destroy(Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' }));

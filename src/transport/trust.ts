@@ -1,22 +1,40 @@
-// A school's own certificate authority, from LMS_CA_FILE or a profile's --ca-file: added to the
-// roots Node trusts (its bundled ones, NODE_EXTRA_CA_CERTS, and --use-system-ca's where the line has
-// it), never in their place, so the same command still reaches hosts with public certificates (an
-// upload's storage host). Loaded only when such a file is named.
+// Certificate authorities to trust besides Node's own roots (its bundled ones, NODE_EXTRA_CA_CERTS,
+// and --use-system-ca's where the line has it), from the first of these that is set (see
+// caFileOf in ./http.ts):
+//  - LMS_CA_FILE, then a profile's --ca-file (or the flag's, adding one): a school's own CA. Added
+//    to the roots, never in their place, so the same command still reaches hosts with public
+//    certificates (an upload's storage host).
+//  - curl's CURL_CA_BUNDLE, then SSL_CERT_FILE (OpenSSL's), in curl's order: a bundle set for curl,
+//    the system's (Debian's, Nix's) or one with a school's CA appended. curl trusts such a bundle in
+//    place of its built-in roots; lms adds it to Node's, as the explicit file is added. What a
+//    school sets for curl is the authority its instance needs, but the instance's uploads go to
+//    storage hosts with public certificates, which a bundle of the school's CA alone would refuse
+//    in place of Node's roots. And a bundle is most often all of a machine's roots: a context of
+//    its own parses every one of them (measured on a system bundle: twice the CPU of Node's own
+//    store), where adding parses only the certificates Node lacks, and none at all where
+//    NODE_EXTRA_CA_CERTS names the same bundle. So a bundle widens what is trusted, never narrows
+//    it, as every other CA setting of lms does; a user who narrows curl's trust with it does not
+//    narrow lms's.
+// NODE_EXTRA_CA_CERTS is Node's own, read at start and added to whatever is trusted, as Node does.
+// Loaded only when one of these is named, and read on the first https request.
 //
-// Two contexts express that trust: one of the file's certificates alone, cheap to build, which the
-// transport tries first; and Node's roots with the file's, which costs a copy of Node's root store
-// and a second parse of NODE_EXTRA_CA_CERTS, built only when the first refuses a certificate chain
-// (see ./http.ts).
+// The explicit file's trust is expressed by two contexts: one of its certificates alone, cheap to
+// build, which the transport tries first; and Node's roots with the file's, which costs a copy of
+// Node's root store, built only when the first refuses a certificate chain (see ./http.ts). A
+// bundle has the second alone: a context of its certificates alone is what costs the most.
 import type { SecureContext } from 'node:tls';
 import { UsageError } from '../errors.js';
 import { readBoundedFileSync } from '../io/bounded.js';
+import { caFileLabel } from './http.js';
 
 const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
 
 export interface CaFile {
   path: string;
-  /** Where the path came from, for messages: `LMS_CA_FILE`, `--ca-file`, `profile "prod"`. */
+  /** Where the path came from, for messages: `LMS_CA_FILE`, `--ca-file`, `profile "prod"`, `SSL_CERT_FILE`. */
   source: string;
+  /** Named by curl's variables (CURL_CA_BUNDLE, SSL_CERT_FILE): a bundle of a machine's roots, not one authority. */
+  bundle?: boolean;
 }
 
 const BEGIN = '-----BEGIN CERTIFICATE-----';
@@ -24,21 +42,26 @@ const END = '-----END CERTIFICATE-----';
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /** The certificates of a PEM file; an unreadable file, or one with no certificate Node can parse, is a usage error naming it. */
-export function readCaFile({ path, source }: CaFile): string[] {
-  const hint = 'give the PEM file of the certificate authority (the text between -----BEGIN CERTIFICATE----- and -----END CERTIFICATE-----)';
+export function readCaFile(file: CaFile): string[] {
+  const { path, source, bundle } = file;
+  const label = caFileLabel(file);
+  // A variable set for curl may be one lms should not read at all: say how to leave it out.
+  const hint = bundle
+    ? `point ${source} at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms (env -u ${source} lms …)`
+    : 'give the PEM file of the certificate authority (the text between -----BEGIN CERTIFICATE----- and -----END CERTIFICATE-----)';
   let text: string;
   try {
     // Bounded: a bundle of every public root is about 200 KiB, and /dev/zero must not fill memory.
-    text = readBoundedFileSync(path, { limit: MAX_CA_FILE_BYTES, what: source, label: `the CA file ${path} (from ${source})` }).toString('utf8');
+    text = readBoundedFileSync(path, { limit: MAX_CA_FILE_BYTES, what: source, label }).toString('utf8');
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (error instanceof UsageError) throw new UsageError(error.message, { hint: error.hint ?? hint });
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new UsageError(`cannot read the CA file ${path} (from ${source}): ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code}`, { hint });
+    throw new UsageError(`cannot read ${label}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code}`, { hint });
   }
   const blocks = text.match(PEM_BLOCK) ?? [];
-  if (!blocks.length) throw new UsageError(`the CA file ${path} (from ${source}) holds no PEM certificate`, { hint });
+  if (!blocks.length) throw new UsageError(`${label} holds no PEM certificate`, { hint });
   for (const block of blocks) {
-    if (!isCertificateShaped(block)) throw new UsageError(`the CA file ${path} (from ${source}) holds a certificate that does not parse`, { hint });
+    if (!isCertificateShaped(block)) throw new UsageError(`${label} holds a certificate that does not parse`, { hint });
   }
   return blocks;
 }
@@ -99,24 +122,44 @@ export function contextOf(certs: string[]): SecureContext {
  * that have it --use-system-ca) and these certificates besides. Node's `ca` option would replace
  * the defaults, and listing them again costs parsing some 140 roots (measured: twice the CPU of a
  * whole one-request command); the context instead copies the already-parsed root store and adds
- * to it.
+ * to it. Undefined when there is nothing to add: Node's default context trusts it all already.
  */
-export function contextTrusting(extra: string[]): SecureContext {
+export function contextTrusting(extra: string[]): SecureContext | undefined {
   const tls = process.getBuiltinModule('node:tls');
+  // The copy is of Node's bundled roots (or, with --use-openssl-ca or --use-system-ca, of the store
+  // those name): NODE_EXTRA_CA_CERTS went into the shared store alone, and goes in again, but not
+  // its certificates the copy holds (a system bundle holds most of the bundled roots).
+  const bundled = new Set(holdsBundledRoots() ? tls.rootCertificates.map(keyOf) : []);
+  const fromEnv = extraFromEnv();
+  const adding = new Map<string, string>();
+  for (const pem of [...fromEnv, ...extra]) if (!bundled.has(keyOf(pem))) adding.set(keyOf(pem), pem);
+  // Every added certificate is in the default store already: a context of its own would change nothing.
+  const inDefault = new Set(fromEnv.map(keyOf));
+  if ([...adding.keys()].every((key) => inDefault.has(key))) return undefined;
   const context = tls.createSecureContext();
   const native = (context as { context?: { addCACert?: (pem: string) => void } }).context;
-  if (typeof native?.addCACert !== 'function') return tls.createSecureContext({ ca: [...tls.rootCertificates, ...extraFromEnv(), ...extra] });
-  // The copy is of Node's bundled roots: NODE_EXTRA_CA_CERTS went into the shared store alone.
-  for (const pem of [...extraFromEnv(), ...extra]) native.addCACert(pem);
+  if (typeof native?.addCACert !== 'function') return tls.createSecureContext({ ca: [...tls.rootCertificates, ...adding.values()] });
+  for (const pem of adding.values()) native.addCACert(pem);
   return context;
 }
 
-/** NODE_EXTRA_CA_CERTS, read as Node reads it (a file it could not read was warned about at start). */
+/** Whether Node's store is its bundled roots: not where a flag, on the line or in NODE_OPTIONS, names another. */
+function holdsBundledRoots(): boolean {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return !flags.some((flag) => flag === '--use-openssl-ca' || flag === '--use-system-ca');
+}
+
+/** A certificate's base64, whatever its lines and their ends: the same certificate, written by another tool, is the same key. */
+function keyOf(pem: string): string {
+  return pem.slice(pem.indexOf(BEGIN) + BEGIN.length, pem.lastIndexOf(END)).replaceAll('\n', '').replaceAll('\r', '').replaceAll(' ', '').replaceAll('\t', '');
+}
+
+/** NODE_EXTRA_CA_CERTS, read as Node reads it (a file it could not read was warned about at start); bounded as a CA file is. */
 function extraFromEnv(): string[] {
   const file = process.env.NODE_EXTRA_CA_CERTS;
   if (!file) return [];
   try {
-    return process.getBuiltinModule('node:fs').readFileSync(file, 'utf8').match(PEM_BLOCK) ?? [];
+    return readBoundedFileSync(file, { limit: MAX_CA_FILE_BYTES, what: 'NODE_EXTRA_CA_CERTS' }).toString('utf8').match(PEM_BLOCK) ?? [];
   } catch {
     return [];
   }

@@ -25,6 +25,11 @@ export interface ApiRequest {
   idempotent?: boolean;
   /** The read a dry run makes to tell whether the write it stops at would succeed (dry-run.ts). */
   dryRunCheck?: true;
+  /**
+   * When (epoch ms) the answer must have come by, whichever try brings it: the call's one deadline
+   * (./resilient.ts). A transport's own timeout of a try may end it sooner, never later.
+   */
+  deadline?: number;
 }
 
 export interface ApiResponse {
@@ -51,3 +56,6 @@ export function bodyText(body: Uint8Array | string | undefined): string {
 export function isThrottled(status: number, text: string): boolean {
   return status === 429 || (status === 403 && /rate limit exceeded/i.test(text));
 }
+
+/** A span of milliseconds in seconds as messages give it: whole where it is whole, else to a tenth. */
+export const secondsOf = (ms: number) => String(Math.round(ms / 100) / 10);

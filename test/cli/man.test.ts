@@ -113,6 +113,8 @@ describe('ENVIRONMENT in lms(1)', () => {
       for (const [, name] of source.matchAll(/\b(LMS_[A-Z0-9_]+)\b/g)) names.add(name);
       // The proxy variables are read by a name the target's scheme picks.
       for (const [, name] of source.matchAll(/'((?:https?|all|no)_proxy|(?:HTTPS?|ALL|NO)_PROXY)'/g)) names.add(name);
+      // So are curl's CA variables, in the order of a list (CURL_CA_VARIABLES).
+      for (const [, list] of source.matchAll(/_VARIABLES = \[([^\]]*)\]/g)) for (const [, name] of list.matchAll(/'([A-Z][A-Z0-9_]+)'/g)) names.add(name);
     }
     return names;
   }

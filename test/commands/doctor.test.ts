@@ -21,6 +21,7 @@ function healthy(): DoctorProbe {
     instance: async () => ({ kind: 'remote', url: 'https://lms.example.edu', source: 'the default profile "prod"', overridden: [], tokenSource: 'profile "prod"' }),
     configFile: async () => ({ path: '/home/u/.config/lms/config.json', mode: 0o100600, dirMode: 0o40700 }),
     proxy: async () => ({ kind: 'none', host: 'lms.example.edu' }),
+    trust: async () => ({ kind: 'roots', host: 'lms.example.edu', unread: [] }),
     whoami: async () => ({ user: { id: 1, name: 'Ada Admin', login_id: 'admin' }, date: new Date(NOW).toUTCString(), remaining: '598.3721', cost: '0.0152', throttled: 0 }),
     actAs: async (id) => ({ id: Number(id), name: 'Sam Student' }),
     accountUsers: async () => [{ id: 1, name: 'Ada Admin' }, { id: 7, name: 'Sam Student' }],
@@ -47,6 +48,7 @@ describe('lms doctor checks', () => {
       ['config', 'ok'],
       ['token', 'ok'],
       ['proxy', 'ok'],
+      ['trust', 'ok'],
       ['reachable', 'ok'],
       ['auth', 'ok'],
       ['clock', 'ok'],
@@ -63,6 +65,7 @@ describe('lms doctor checks', () => {
         'ok    config      /home/u/.config/lms/config.json (mode 0600)',
         'ok    token       present, from profile "prod" (never shown)',
         'ok    proxy       none: lms.example.edu is reached directly',
+        "ok    trust       lms.example.edu's certificate is verified against Node's own roots",
         'ok    reachable   lms.example.edu answered over HTTPS, with a certificate this machine trusts',
         'ok    auth        accepted by lms.example.edu: Ada Admin (user 1, admin)',
         "ok    clock       this machine's clock is in step with the instance's",
@@ -100,11 +103,14 @@ describe('lms doctor checks', () => {
     ['a certificate the transport explained', { whoami: async () => { throw new NetworkError('cannot verify the TLS certificate of lms.example.edu (UNABLE_TO_VERIFY_LEAF_SIGNATURE): unable to verify the first certificate', { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', hint: 'the CA file /etc/school.pem (from LMS_CA_FILE) does not vouch for it' }); } }, 'reachable', 'fail', /^cannot verify the TLS certificate of lms\.example\.edu \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\): unable to verify the first certificate$/, /^the CA file \/etc\/school\.pem \(from LMS_CA_FILE\) does not vouch for it$/],
     ['a proxy', { proxy: async () => ({ kind: 'proxy', host: 'lms.example.edu', proxy: 'http://[REDACTED]@proxy.school.example:3128', variable: 'HTTPS_PROXY' }) }, 'proxy', 'ok', /^lms\.example\.edu is reached through http:\/\/\[REDACTED\]@proxy\.school\.example:3128 \(from HTTPS_PROXY\)$/],
     ['a proxy NO_PROXY bypasses', { proxy: async () => ({ kind: 'bypassed', host: 'lms.example.edu', variable: 'no_proxy', entry: '.example.edu' }) }, 'proxy', 'ok', /^bypassed by no_proxy \("\.example\.edu"\): lms\.example\.edu is reached directly$/],
+    ['a CA bundle from curl\'s variable, another not read', { trust: async () => ({ kind: 'file', host: 'lms.example.edu', file: { label: 'the CA bundle /etc/ssl/cert.pem (from CURL_CA_BUNDLE)', certificates: 140 }, extra: '/etc/school.pem', unread: ['SSL_CERT_FILE (CURL_CA_BUNDLE comes first)'] }) }, 'trust', 'ok', /^lms\.example\.edu's certificate is verified against the CA bundle \/etc\/ssl\/cert\.pem \(from CURL_CA_BUNDLE\), 140 certificates, besides Node's own roots and NODE_EXTRA_CA_CERTS \(\/etc\/school\.pem\); not read: SSL_CERT_FILE \(CURL_CA_BUNDLE comes first\)$/],
+    ['a CA file that cannot be read', { trust: async () => { throw new UsageError('cannot read the CA bundle /nope.pem (from SSL_CERT_FILE): no such file', { hint: 'point SSL_CERT_FILE at a PEM bundle' }); } }, 'trust', 'fail', /^cannot read the CA bundle \/nope\.pem \(from SSL_CERT_FILE\): no such file$/, /^point SSL_CERT_FILE at a PEM bundle$/],
+    ['a plain http instance', { trust: async () => ({ kind: 'plain', host: 'lms.example.edu' }) }, 'trust', 'ok', /^not used: lms\.example\.edu is plain HTTP$/],
     ['a malformed proxy variable', { proxy: async () => { throw new UsageError('HTTPS_PROXY names a socks5:// proxy (socks5://p:1080), which lms does not support', { hint: 'use an http:// proxy' }); } }, 'proxy', 'fail', /^HTTPS_PROXY names a socks5/, /^use an http:\/\/ proxy$/],
     ['a proxy that refuses the tunnel', { whoami: async () => { throw new NetworkError('the proxy http://proxy:3128 (from HTTPS_PROXY) refused to connect to lms.example.edu:443 (403)', { code: 'ERR_PROXY_FORBIDDEN', neverSent: true, hint: 'ask its administrators to allow lms.example.edu:443' }); } }, 'reachable', 'fail', /^not reachable: the proxy http:\/\/proxy:3128 \(from HTTPS_PROXY\) refused/, /^ask its administrators/],
     ['a request the client refuses to send', { whoami: async () => { throw new UsageError('refusing to send the token over plain http to lms.example.edu', { hint: 'use an https:// URL' }); } }, 'reachable', 'fail', /^not asked: refusing to send the token over plain http/, /https:\/\/ URL/],
     ['a refused token still reached the instance', { whoami: async () => { throw new ApiError({ status: 401, method: 'GET', url: 'https://lms.example.edu/api/v1/users/self', messages: [] }); } }, 'reachable', 'ok', /^lms\.example\.edu answered \(401\) over HTTPS/],
-    ['an instance trusted through a CA file', { instance: async () => ({ kind: 'remote', url: 'https://lms.school.example', source: 'the default profile "school"', overridden: [], tokenSource: 'profile "school"', caFile: '/etc/ssl/school-ca.pem (from profile "school")' }) }, 'reachable', 'ok', /^lms\.school\.example answered over HTTPS, with a certificate this machine trusts through the CA file \/etc\/ssl\/school-ca\.pem \(from profile "school"\)$/],
+    ['an instance trusted through a CA file', { instance: async () => ({ kind: 'remote', url: 'https://lms.school.example', source: 'the default profile "school"', overridden: [], tokenSource: 'profile "school"', caFile: 'the CA file /etc/ssl/school-ca.pem (from profile "school")' }) }, 'reachable', 'ok', /^lms\.school\.example answered over HTTPS, with a certificate this machine trusts through the CA file \/etc\/ssl\/school-ca\.pem \(from profile "school"\)$/],
     ['an instance over plain http', { instance: async () => ({ kind: 'remote', url: 'http://127.0.0.1:4010', source: 'LMS_BASE_URL in the environment', overridden: [], tokenSource: 'LMS_TOKEN' }) }, 'reachable', 'ok', /^127\.0\.0\.1:4010 answered over plain HTTP$/],
     ['a throttled answer is no verdict on the token', { whoami: async () => { throw throttledError(); } }, 'auth', 'warn', /^not checked: lms\.example\.edu throttled the request$/],
     ['an instance throttling the token now', { whoami: async () => { throw throttledError(); } }, 'rate limit', 'fail', /^lms\.example\.edu is throttling this token now: it answered 403 \(Rate Limit Exceeded\) to every try$/, /wait a minute.*--concurrency.*--per-page/],
@@ -232,7 +238,7 @@ describe('lms doctor against the mock', () => {
     const json = await lms.run('--mock doctor -o json');
     expect(json.exitCode, json.stderr).toBe(0);
     const checks = JSON.parse(json.stdout) as Check[];
-    expect(checks.map((c) => c.check)).toEqual(['node', 'sqlite', 'instance', 'config', 'token', 'proxy', 'reachable', 'auth', 'clock', 'rate limit', 'masquerade', 'code cache', 'state']);
+    expect(checks.map((c) => c.check)).toEqual(['node', 'sqlite', 'instance', 'config', 'token', 'proxy', 'trust', 'reachable', 'auth', 'clock', 'rate limit', 'masquerade', 'code cache', 'state']);
     expect(checks.every((c) => c.status === 'ok' || c.status === 'warn')).toBe(true);
     expect(checks.find((c) => c.check === 'instance')?.detail).toContain('from --mock');
     for (const r of [table, json]) expect(r.stdout + r.stderr).not.toContain(MOCK_ADMIN_TOKEN);

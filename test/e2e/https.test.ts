@@ -139,6 +139,88 @@ describe('lms mock serve over HTTPS', () => {
   });
 });
 
+describe("curl's CA variables: CURL_CA_BUNDLE, then SSL_CERT_FILE, after LMS_CA_FILE and the profile's", () => {
+  const missing = () => join(dir, 'no-such-bundle.pem');
+  const other = () => {
+    const path = join(dir, 'other-authority.pem');
+    writeFileSync(path, rootCertificates[0]);
+    return path;
+  };
+  const self = (e: Record<string, string>, flags: string[] = []) => spawnLms(['-p', 'curlish', 'users', 'get', 'self', '--fields', 'id', '-o', 'json', ...flags], e);
+  const e = { ...env, LMS_CACHE_DIR: join(dir, 'cache'), LMS_CONFIG_DIR: join(dir, 'config-curl') };
+
+  beforeAll(async () => {
+    // A profile with no CA file of its own, added without asking the instance.
+    const added = await spawnLms(['profile', 'add', 'curlish', '--url', served.url, '--token-stdin', '--no-verify', '--insecure-storage'], e, ADMIN);
+    expect(added.exitCode, added.stderr).toBe(0);
+  });
+
+  it.each(['SSL_CERT_FILE', 'CURL_CA_BUNDLE'])('%s naming the certificate: users get self succeeds, -v saying what is trusted', async (variable) => {
+    const r = await self({ ...e, [variable]: ca }, ['-v']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ id: 1 });
+    expect(r.stderr).toContain(`TLS: trusting the CA bundle ${ca} (from ${variable}) besides Node's own roots`);
+  });
+
+  it('CURL_CA_BUNDLE comes before SSL_CERT_FILE, which is then not read', async () => {
+    expect((await self({ ...e, CURL_CA_BUNDLE: ca, SSL_CERT_FILE: missing() })).exitCode).toBe(0);
+    // The bundle curl reads names another authority: the certificate SSL_CERT_FILE would vouch for is refused.
+    const refused = await self({ ...e, CURL_CA_BUNDLE: other(), SSL_CERT_FILE: ca });
+    expect(refused.exitCode).toBe(7);
+    expect(errorOf(refused.stderr).hint).toBe(`neither Node's own roots nor the CA bundle ${other()} (from CURL_CA_BUNDLE) vouch for it: is the authority that issued the instance's certificate in that bundle? LMS_CA_FILE=FILE trusts one besides`);
+  });
+
+  it("LMS_CA_FILE comes before both, and the profile's --ca-file too", async () => {
+    expect((await self({ ...e, LMS_CA_FILE: ca, CURL_CA_BUNDLE: missing(), SSL_CERT_FILE: missing() })).exitCode).toBe(0);
+    const withCa = { ...env, LMS_CACHE_DIR: join(dir, 'cache'), LMS_CONFIG_DIR: join(dir, 'config-curl-ca') };
+    const added = await spawnLms(['profile', 'add', 'curlish', '--url', served.url, '--token-stdin', '--no-verify', '--insecure-storage', '--ca-file', ca], withCa, ADMIN);
+    expect(added.exitCode, added.stderr).toBe(0);
+    expect((await self({ ...withCa, CURL_CA_BUNDLE: other(), SSL_CERT_FILE: missing() })).exitCode).toBe(0);
+  });
+
+  it('a bundle adds to the roots Node trusts, NODE_EXTRA_CA_CERTS among them, as LMS_CA_FILE does', async () => {
+    const r = await self({ ...e, SSL_CERT_FILE: other(), NODE_EXTRA_CA_CERTS: ca });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // The same bundle in both: Node trusts it all already.
+    const same = await self({ ...e, SSL_CERT_FILE: ca, NODE_EXTRA_CA_CERTS: ca }, ['-v']);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(same.stderr).toContain(`TLS: trusting the CA bundle ${ca} (from SSL_CERT_FILE) besides Node's own roots (it holds no authority they lack)`);
+  });
+
+  it.each([
+    ['no such file', () => missing(), (path: string) => `cannot read the CA bundle ${path} (from SSL_CERT_FILE): no such file`],
+    ['a device', () => '/dev/zero', (path: string) => `cannot read the CA bundle ${path} (from SSL_CERT_FILE): it is a device, not a file`],
+    ['a directory', () => dir, (path: string) => `cannot read the CA bundle ${path} (from SSL_CERT_FILE): it is a directory, not a file`],
+    ['no PEM in it', () => {
+      const path = join(dir, 'not-pem.txt');
+      writeFileSync(path, 'hello\n');
+      return path;
+    }, (path: string) => `the CA bundle ${path} (from SSL_CERT_FILE) holds no PEM certificate`],
+  ])('SSL_CERT_FILE naming %s: exit 2, naming the variable and how to leave it out', async (_what, path, message) => {
+    const r = await self({ ...e, SSL_CERT_FILE: path() });
+    expect(r.exitCode).toBe(2);
+    expect(errorOf(r.stderr)).toMatchObject({ message: message(path()), hint: 'point SSL_CERT_FILE at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms (env -u SSL_CERT_FILE lms …)' });
+  });
+
+  it('is not read for a plain http instance', async () => {
+    const plain = await serveMock(env, ['--quiet']);
+    try {
+      const r = await spawnLms(['users', 'get', 'self', '--fields', 'id', '-o', 'json'], { ...e, LMS_BASE_URL: plain.url, LMS_TOKEN: ADMIN, SSL_CERT_FILE: missing() });
+      expect(r.exitCode, r.stderr).toBe(0);
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it('lms doctor says where the trust comes from, and what is not read', async () => {
+    const trust = async (extra: Record<string, string>) => (JSON.parse((await spawnLms(['-p', 'curlish', 'doctor', '-o', 'json'], { ...e, ...extra })).stdout) as { check: string; status: string; detail: string; fix?: string }[]).find((c) => c.check === 'trust')!;
+    const host = new URL(served.url).host;
+    expect(await trust({ CURL_CA_BUNDLE: ca, SSL_CERT_FILE: missing() })).toEqual({ check: 'trust', status: 'ok', detail: `${host}'s certificate is verified against the CA bundle ${ca} (from CURL_CA_BUNDLE), one certificate, besides Node's own roots; not read: SSL_CERT_FILE (CURL_CA_BUNDLE comes first)` });
+    expect(await trust({ NODE_EXTRA_CA_CERTS: ca })).toEqual({ check: 'trust', status: 'ok', detail: `${host}'s certificate is verified against Node's own roots and NODE_EXTRA_CA_CERTS (${ca})` });
+    expect(await trust({ SSL_CERT_FILE: missing() })).toEqual({ check: 'trust', status: 'fail', detail: `cannot read the CA bundle ${missing()} (from SSL_CERT_FILE): no such file`, fix: 'point SSL_CERT_FILE at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms (env -u SSL_CERT_FILE lms …)' });
+  });
+});
+
 // Node's own roots made to hold a test authority: with --use-openssl-ca, Node trusts OpenSSL's
 // default store, which SSL_CERT_FILE names, in place of its bundle. The CA file names another
 // authority, so only the roots can vouch for the instance. (NODE_EXTRA_CA_CERTS goes the same way:

@@ -86,6 +86,16 @@ describe(`npm run release (Node ${process.version})`, () => {
     // Build tools are not what an install runs.
     for (const tool of ['typescript', 'esbuild', 'vitest', 'execa']) expect(components.has(tool), tool).toBe(false);
   });
+
+  it('names the licence of every component, those only an older package.json "licenses" list names included', () => {
+    const bom = JSON.parse(readFileSync(join(first, sbomFile), 'utf8'));
+    type Component = { name: string; licenses?: { license: { id?: string; name?: string } }[] };
+    const unnamed = [bom.metadata.component as Component, ...(bom.components as Component[])].filter((c) => !c.licenses?.length || c.licenses.some((l) => !(l.license.id ?? l.license.name)));
+    expect(unnamed.map((c) => c.name)).toEqual([]);
+    const licences = new Map((bom.components as Component[]).map((c) => [c.name, c.licenses!.map((l) => l.license.id ?? l.license.name)]));
+    expect(licences.get('busboy')).toEqual(['MIT']);
+    expect(licences.get('streamsearch')).toEqual(['MIT']);
+  });
 });
 
 describe(`npm install -g of the release's tarball, offline (Node ${process.version})`, () => {

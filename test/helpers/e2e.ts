@@ -36,6 +36,11 @@ export function e2eWorkspace(prefix: string) {
     NO_PROXY: '',
     no_proxy: '',
     LMS_CA_FILE: '',
+    // Nor the CA variables curl, OpenSSL and Node read (a machine may set them for every process):
+    // a test that trusts a certificate says so with one of them.
+    CURL_CA_BUNDLE: '',
+    SSL_CERT_FILE: '',
+    NODE_EXTRA_CA_CERTS: '',
   };
   return { dir, env };
 }

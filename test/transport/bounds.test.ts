@@ -139,11 +139,11 @@ describe('one deadline from the first byte', () => {
     expect(error.message).toBe(`the proxy http://127.0.0.1:${port} (from HTTPS_PROXY) did not open a tunnel within 0.3 s`);
   });
 
-  it('a tunnel opened, then a TLS handshake that never comes, ends at the timeout', async () => {
+  it('a tunnel opened, then a TLS handshake that never comes, ends at the timeout: the instance could not be connected to, nothing sent', async () => {
     const port = await rawListener((socket) => socket.once('data', () => socket.write('HTTP/1.1 200 Connection established\r\n\r\n')));
     const error = await failure(httpTransport({ timeoutMs: 300, env: { HTTPS_PROXY: `http://127.0.0.1:${port}` } })({ method: 'GET', url: 'https://lms.example.edu/api/v1/users/self', headers: {} }));
-    expect((error as NetworkError).code).toBe('ETIMEDOUT');
-    expect(error.message).toBe('GET lms.example.edu: no answer within 0.3 s');
+    expect(error).toMatchObject({ code: 'ETIMEDOUT', neverSent: true });
+    expect(error.message).toBe('GET lms.example.edu: could not connect within 0.3 s');
   });
 
   it('an answer whose body trickles in a byte at a time ends at the timeout', async () => {
@@ -192,3 +192,45 @@ describe('the token through a proxy over plain http', () => {
     expect(seen).toEqual([`GET ${target}/a Bearer t`, `GET ${target}/b -`]);
   });
 });
+
+describe('connecting, and answering, bounded apart', () => {
+  it('a host that takes the connection and never shakes hands ends at the bound on connecting, nothing sent', async () => {
+    const port = await rawListener(() => {
+      /* a TCP listener where a TLS server should be: no handshake ever */
+    });
+    const started = Date.now();
+    const error = await failure(httpTransport({ timeoutMs: 5000, connectTimeoutMs: 200 })({ method: 'POST', url: `https://127.0.0.1:${port}/api/v1/x`, headers: {}, body: 'a=1' }));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error).toMatchObject({ code: 'ETIMEDOUT', neverSent: true, message: `POST 127.0.0.1:${port}: could not connect within 0.2 s` });
+  });
+
+  it('a connected host that never answers has the whole timeout, not the bound on connecting', async () => {
+    const port = await rawListener(() => {
+      /* connected, silent */
+    });
+    const started = Date.now();
+    const error = await failure(httpTransport({ timeoutMs: 400, connectTimeoutMs: 100 })({ method: 'GET', url: `http://127.0.0.1:${port}/api/v1/x`, headers: {} }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    expect(error).toMatchObject({ code: 'ETIMEDOUT', message: `GET 127.0.0.1:${port}: no answer within 0.4 s` });
+    expect((error as NetworkError).neverSent).toBeFalsy();
+  });
+
+  it("a request's deadline ends its try before the transport's own timeout", async () => {
+    const port = await rawListener(() => {
+      /* connected, silent */
+    });
+    const started = Date.now();
+    const error = await failure(httpTransport({ timeoutMs: 10_000 })({ method: 'GET', url: `http://127.0.0.1:${port}/api/v1/x`, headers: {}, deadline: Date.now() + 300 }));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error.message).toBe(`GET 127.0.0.1:${port}: no answer within 0.3 s`);
+  });
+
+  it('a kept-alive connection is connected already: its next request is not held to the bound on connecting', async () => {
+    // The second request is answered after the bound on connecting has passed.
+    const base = await listen((req, res) => setTimeout(() => res.end('{}'), req.url === '/slow' ? 300 : 0));
+    const transport = httpTransport({ timeoutMs: 2000, connectTimeoutMs: 100 });
+    expect((await transport({ method: 'GET', url: `${base}/fast`, headers: {} })).status).toBe(200);
+    expect((await transport({ method: 'GET', url: `${base}/slow`, headers: {} })).status).toBe(200);
+  });
+});
+

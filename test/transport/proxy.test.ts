@@ -122,6 +122,74 @@ describe('NO_PROXY matching', () => {
   it.each(cases)('NO_PROXY=%j, %s:%i', (value, host, port, expected) => {
     expect(noProxyMatch(parseNoProxy(value), host, port)?.text).toBe(expected);
   });
+
+  // curl's own table (tests/unit/unit1614.c, Curl_check_noproxy), each host as a URL's hostname.
+  const curl: [string, string, boolean][] = [
+    // [host, NO_PROXY, whether curl goes directly]
+    ['www.example.com', 'localhost,.example.com,.example.de', true],
+    ['www.example.com.', 'localhost,.example.com,.example.de', true],
+    ['example.com', 'localhost,.example.com,.example.de', true],
+    ['example.com.', 'localhost,.example.com,.example.de', true],
+    ['www.example.com', 'localhost,.example.com.,.example.de', true],
+    ['www.example.com', 'localhost,www.example.com.,.example.de', true],
+    ['example.com', 'localhost,example.com,.example.de', true],
+    ['example.com.', 'localhost,example.com,.example.de', true],
+    ['www.example.com', 'localhost,example.com,.example.de', true],
+    ['127.0.0.1', '127.0.0.1,localhost', true],
+    ['127.0.0.1', '127.0.0.1,localhost,', true],
+    ['127.0.0.1', '127.0.0.1/8,localhost,', true],
+    ['127.0.0.1', '127.0.0.1/28,localhost,', true],
+    ['127.0.0.1', '127.0.0.1/31,localhost,', true],
+    ['127.0.0.1', 'localhost,127.0.0.1', true],
+    ['127.0.0.1', `localhost,${'127.0.0.1.'.repeat(12)}127.0.0.`, false],
+    ['localhost', 'localhost,127.0.0.1', true],
+    ['localhost', '127.0.0.1,localhost', true],
+    ['foobar', 'barfoo', false],
+    ['foobar', 'foobar', true],
+    ['192.168.0.1', 'foobar', false],
+    ['192.168.0.1', '192.168.0.0/16', true],
+    ['192.168.0.1', '192.168.0.0/16 ', true],
+    ['192.168.0.1', '192.168.0.0/24', true],
+    ['192.168.0.1', '192.168.0.0/32', false],
+    ['192.168.0.1', '192.168.0.1/32', true],
+    ['192.168.0.1', '192.168.0.0', false],
+    ['192.168.1.1', '192.168.0.0/24', false],
+    ['192.168.1.1', 'foo, bar, 192.168.0.0/24', false],
+    ['192.168.1.1', 'foo, bar, 192.168.0.0/16', true],
+    ['[::1]', 'foo, bar, 192.168.0.0/16', false],
+    ['[::1]', 'foo, bar, ::1/64', true],
+    ['[::1]', '::1/96', true],
+    ['[::1]', '::1/127 ', true],
+    ['[2001:db8:8000::1]', '2001:db8::/65', false],
+    ['[2001:db8::1]', '2001:db8::/65', true],
+    ['bar', 'foo, bar, ::1/64', true],
+    ['BAr', 'foo, bar, ::1/64', true],
+    ['BAr', 'foo,,,,,              bar, ::1/64', true],
+    ['www.example.com', 'foo, .example.com', true],
+    ['www.example.com', 'www2.example.com, .example.net', false],
+    ['example.com', '.example.com, .example.net', true],
+    ['nonexample.com', '.example.com, .example.net', false],
+    // A name's tail never matches an address, nor a `*` among other entries every host.
+    ['127.0.0.1', '.0.0.1', false],
+    ['127.0.0.1', '0.0.1', false],
+    ['10.1.2.3', '.2.3,.3', false],
+    ['[::1]', '1', false],
+    ['anything.org', '*', true],
+    ['anything.org', ' * ', true],
+    ['anything.org', 'localhost,*', false],
+    // A prefix of 0 is the address alone, as curl reads it.
+    ['10.1.2.3', '0.0.0.0/0', false],
+    ['0.0.0.0', '0.0.0.0/0', true],
+  ];
+  it.each(curl)('%s with NO_PROXY=%j: direct %s, as in curl', (host, value, direct) => {
+    expect(noProxyMatch(parseNoProxy(value), host, 443) !== undefined).toBe(direct);
+  });
+
+  // Entries curl skips silently are refused, naming them: a typo in a bypass list otherwise sends
+  // the request where the user said it must not go.
+  it.each(['192.168.0.0/33', '::1/129', '192.168.0.0/16a', '192.168.0.0/ 16', '::1/a127'])('NO_PROXY=%j is refused', (value) => {
+    expect(() => parseNoProxy(value)).toThrow(UsageError);
+  });
 });
 
 // The transport itself, through a real proxy on loopback.

@@ -110,6 +110,82 @@ describe('resilient transport', () => {
   });
 });
 
+describe('one deadline a call (callDeadlineMs)', () => {
+  /** A transport from a script whose every try takes `tryMs` of a fake clock; `deadlineMs` for each call. */
+  function timed(steps: Step[], deadlineMs: number | undefined, tryMs = 0) {
+    let now = 1_000_000;
+    const calls: ApiRequest[] = [];
+    const waits: number[] = [];
+    const transport = async (req: ApiRequest): Promise<ApiResponse> => {
+      calls.push(req);
+      now += tryMs;
+      const step = steps[Math.min(calls.length - 1, steps.length - 1)];
+      if (step instanceof NetworkError) throw step;
+      const [status, body, headers] = typeof step === 'number' ? [step, '{}', {}] : step;
+      return { status, body, headers: headers ?? {} };
+    };
+    const limiter = new RateLimiter({ maxConcurrency: 2, now: () => now });
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+      now += ms;
+    };
+    const wrapped = resilient(transport, { limiter, random: () => 1, sleep, baseDelayMs: 100, now: () => now, callDeadlineMs: () => deadlineMs });
+    const started = now;
+    const send = (method: HttpMethod = 'GET') => wrapped({ method, url: 'https://lms.example.edu/api/v1/x', headers: {} });
+    return { send, calls, waits, started, elapsed: () => now - started };
+  }
+  const silent = () => new NetworkError('GET lms.example.edu: no answer within 2 s', { code: 'ETIMEDOUT', hint: 'raise --timeout, or check the instance' });
+
+  it('hands each try what is left of the deadline', async () => {
+    const t = timed([503, 200], 2000, 50);
+    await t.send();
+    expect(t.calls.map((c) => c.deadline)).toEqual([t.started + 2000, t.started + 2000]);
+  });
+
+  it('a silent instance is tried once: its try ends at the deadline, and the error says what was tried', async () => {
+    const t = timed([silent(), 200], 2000, 2000);
+    const error = (await t.send().catch((e: unknown) => e)) as NetworkError;
+    expect(t.calls).toHaveLength(1);
+    expect(error).toMatchObject({
+      code: 'ETIMEDOUT',
+      message: 'GET lms.example.edu: no answer within 2 s (one try over 2 s within --timeout 2)',
+      hint: '--timeout is the most one request may take, its retries included: raise it, or check the instance',
+    });
+  });
+
+  it('5xx and throttles keep their pacing, and stop where the next wait would pass the deadline', async () => {
+    // Waits of 100, 200, 400 ms: a fourth try would begin past 600 ms, so the third's answer is the call's.
+    const t = timed([503, 503, [429, ''], 503, 200], 600, 10);
+    expect((await t.send()).status).toBe(429);
+    expect(t.waits).toEqual([100, 200]);
+    expect(t.calls).toHaveLength(3);
+    expect(t.elapsed()).toBeLessThan(600);
+  });
+
+  it('a Retry-After past the deadline ends the call with the answer it has', async () => {
+    const t = timed([[429, '', { 'retry-after': '10' }], 200], 5000);
+    expect((await t.send()).status).toBe(429);
+    expect(t.waits).toEqual([]);
+  });
+
+  it('a refused connection is tried twice, the error counting both', async () => {
+    const t = timed([new NetworkError('127.0.0.1:9 refused the connection', { code: 'ECONNREFUSED', neverSent: true })], 30_000);
+    const error = (await t.send().catch((e: unknown) => e)) as NetworkError;
+    expect(t.calls).toHaveLength(2);
+    expect(error.message).toBe('127.0.0.1:9 refused the connection (2 tries over 0.1 s within --timeout 30)');
+  });
+
+  it('without a deadline (a bulk job), each try has its own timeout and the tries their full count', async () => {
+    const t = timed([reset(), reset(), reset(), 200], undefined, 5000);
+    expect((await t.send()).status).toBe(200);
+    expect(t.calls.map((c) => c.deadline)).toEqual([undefined, undefined, undefined, undefined]);
+    const out = timed([silent()], undefined, 2000);
+    const error = (await out.send().catch((e: unknown) => e)) as NetworkError;
+    expect(out.calls).toHaveLength(2);
+    expect(error.message).toBe('GET lms.example.edu: no answer within 2 s (2 tries over 4.1 s)');
+  });
+});
+
 describe('rate limiter', () => {
   it('runs fewer requests at once as the remaining quota falls', () => {
     const limiter = new RateLimiter({ maxConcurrency: 4 });

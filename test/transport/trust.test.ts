@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { isCertificateShaped, readCaFile } from '../../src/transport/trust.js';
+import { contextTrusting, isCertificateShaped, readCaFile } from '../../src/transport/trust.js';
+import { selfSignedCertificate } from '../../src/mock/tls.js';
 
 const pem = (base64: string) => `-----BEGIN CERTIFICATE-----\n${base64.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----`;
 const bodyOf = (block: string) => block.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '');
@@ -73,5 +74,17 @@ describe('readCaFile', () => {
     const path = file('one-bad.pem', `${root}\n${pem('MIIBbadbadbad')}\n`);
     expect(() => readCaFile({ path, source: 'profile "prod"' })).toThrow(UsageError);
     expect(() => readCaFile({ path, source: 'profile "prod"' })).toThrow(`the CA file ${path} (from profile "prod") holds a certificate that does not parse`);
+  });
+});
+
+describe('contextTrusting', () => {
+  it("builds no context for certificates Node's store holds already: a system bundle adds nothing", () => {
+    expect(contextTrusting([])).toBeUndefined();
+    expect(contextTrusting(rootCertificates.slice(0, 3).map((pem) => pem.replace(/\n/g, '\r\n')))).toBeUndefined();
+  });
+
+  it('builds one for a certificate Node lacks', async () => {
+    const { cert } = await selfSignedCertificate();
+    expect(contextTrusting([rootCertificates[0], cert])).toBeDefined();
   });
 });

@@ -22,7 +22,7 @@ export type InstanceReport =
       source: string;
       overridden: string[];
       tokenSource?: string;
-      /** The CA file trusted besides Node's roots, and where it was named: `/etc/school.pem (from LMS_CA_FILE)`. */
+      /** The CA file trusted besides Node's roots, as messages name it: `the CA file /etc/school.pem (from LMS_CA_FILE)`. */
       caFile?: string;
     };
 
@@ -44,6 +44,20 @@ type ProxyReport =
   | { kind: 'proxy'; host: string; proxy: string; variable: string }
   | { kind: 'bypassed'; host: string; variable: string; entry: string };
 
+/** What an https instance's certificate is verified against, as src/transport/http.ts chooses it. */
+type TrustReport =
+  | { kind: 'plain'; host: string }
+  | {
+      kind: 'roots' | 'file';
+      host: string;
+      /** NODE_EXTRA_CA_CERTS, when set: Node adds it to whatever is trusted. */
+      extra?: string;
+      /** The file chosen, as messages name it (`the CA bundle /etc/ssl/cert.pem (from SSL_CERT_FILE)`), and how many certificates it holds. */
+      file?: { label: string; certificates: number };
+      /** Sources set but not read, each with the one that comes first: `SSL_CERT_FILE (CURL_CA_BUNDLE comes first)`. */
+      unread: string[];
+    };
+
 /** A directory lms writes to: whether it may, and whether it is there yet. */
 export type Writable = { writable: true; exists: boolean } | { writable: false; reason: string };
 
@@ -62,6 +76,8 @@ export interface DoctorProbe {
    * directly because NO_PROXY names it. Throws the usage error a malformed proxy variable is.
    */
   proxy(): Promise<ProxyReport>;
+  /** What the instance's certificate is verified against; throws the usage error an unreadable CA file is. */
+  trust(): Promise<TrustReport>;
   /** `GET /api/v1/users/self` as the token's own user, whatever --as-user says. Throws as the client does. */
   whoami(): Promise<SelfAnswer>;
   /** The id --as-user gave, if any. */
@@ -106,6 +122,7 @@ export async function runChecks(probe: DoctorProbe): Promise<Check[]> {
   checks.push(await configCheck(probe));
   checks.push(tokenCheck(instance));
   checks.push(proxyCheck(instance.value, instance.value?.kind === 'remote' ? await settle(probe.proxy()) : undefined));
+  checks.push(trustCheck(instance.value, instance.value?.kind === 'remote' ? await settle(probe.trust()) : undefined));
   const canAsk = instance.value !== undefined && (instance.value.kind === 'mock' || instance.value.tokenSource !== undefined);
   const asked = canAsk ? await settle(probe.whoami()) : undefined;
   checks.push(reachableCheck(instance.value, asked));
@@ -206,6 +223,19 @@ function proxyCheck(report: InstanceReport | undefined, proxy: Settled<ProxyRepo
   return { check: 'proxy', status: 'ok', detail: `${found.host} is reached through ${found.proxy} (from ${found.variable})` };
 }
 
+/** Where the trust in an https instance's certificate comes from; a CA file that cannot be read fails every request. */
+function trustCheck(report: InstanceReport | undefined, trust: Settled<TrustReport> | undefined): Check {
+  if (report?.kind === 'mock') return { check: 'trust', status: 'ok', detail: 'not used: the mock runs in this process' };
+  if (!trust) return { check: 'trust', status: 'warn', detail: 'not checked: no instance' };
+  const found = trust.value;
+  if (!found) return { check: 'trust', status: 'fail', detail: messageOf(trust.error), fix: hintOf(trust.error) };
+  if (found.kind === 'plain') return { check: 'trust', status: 'ok', detail: `not used: ${found.host} is plain HTTP` };
+  const roots = `Node's own roots${found.extra ? ` and NODE_EXTRA_CA_CERTS (${found.extra})` : ''}`;
+  const file = found.file ? `${found.file.label}, ${found.file.certificates === 1 ? 'one certificate' : `${found.file.certificates} certificates`}, besides ${roots}` : roots;
+  const unread = found.unread.length ? `; not read: ${found.unread.join(', ')}` : '';
+  return { check: 'trust', status: 'ok', detail: `${found.host}'s certificate is verified against ${file}${unread}` };
+}
+
 /** Whether anything answered at the URL, over TLS the runtime trusts; what it answered is the auth check's. */
 function reachableCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Check {
   if (!asked) return { check: 'reachable', status: 'warn', detail: `not checked: ${report ? 'no token' : 'no instance'}` };
@@ -213,7 +243,7 @@ function reachableCheck(report: InstanceReport | undefined, asked: Settled<SelfA
   if (error === undefined || error instanceof ApiError) {
     if (report?.kind !== 'remote') return { check: 'reachable', status: 'ok', detail: 'the mock answers in this process' };
     const answered = `${hostOf(report.url)} answered${error ? ` (${error.status})` : ''}`;
-    const trusted = report.caFile ? `trusts through the CA file ${report.caFile}` : 'trusts';
+    const trusted = report.caFile ? `trusts through ${report.caFile}` : 'trusts';
     return { check: 'reachable', status: 'ok', detail: report.url.startsWith('https:') ? `${answered} over HTTPS, with a certificate this machine ${trusted}` : `${answered} over plain HTTP` };
   }
   if (error instanceof NetworkError && error.code && CERTIFICATE_ERROR.test(error.code)) {

@@ -55,8 +55,10 @@ export function systemProbe(ctx: Context): DoctorProbe {
       }
       const remote = resolveRemote(choice, ctx.env, await ctx.profiles());
       const { redactUrl } = await import('../../redact.js');
-      // As the transport chooses it: LMS_CA_FILE over the profile's.
-      const caFile = ctx.env.LMS_CA_FILE ? `${ctx.env.LMS_CA_FILE} (from LMS_CA_FILE)` : remote.caFile ? `${remote.caFile} (from profile "${remote.profileName}")` : undefined;
+      // As the transport chooses it.
+      const { caFileLabel, caFileOf } = await import('../../transport/http.js');
+      const chosen = URL.canParse(remote.baseUrl) && new URL(remote.baseUrl).protocol === 'https:' ? caFileOf(ctx.env, profileCaFile(remote)) : undefined;
+      const caFile = chosen ? caFileLabel(chosen) : undefined;
       if (remote.unusedToken) overridden.push(remote.unusedToken);
       return { kind: 'remote', url: redactUrl(remote.baseUrl), source: describeSource(choice, remote.profileName), overridden, tokenSource: remote.tokenSource, ...(caFile ? { caFile } : {}) };
     },
@@ -73,6 +75,25 @@ export function systemProbe(ctx: Context): DoctorProbe {
       if (route.kind === 'proxy') return { kind: 'proxy', host: url.host, proxy: route.proxy.shown, variable: route.proxy.variable };
       if (route.reason === 'no_proxy') return { kind: 'bypassed', host: url.host, variable: route.variable, entry: route.entry };
       return { kind: 'none', host: url.host };
+    },
+    async trust() {
+      if (ctx.instance.kind !== 'remote') throw new Error('the mock is reached over no TLS');
+      const remote = resolveRemote(ctx.instance, ctx.env, await ctx.profiles());
+      // A URL that does not parse is the instance check's to report.
+      if (!URL.canParse(remote.baseUrl)) return { kind: 'plain', host: '(no valid URL)' };
+      const url = new URL(remote.baseUrl);
+      if (url.protocol !== 'https:') return { kind: 'plain', host: url.host };
+      const { CURL_CA_VARIABLES, caFileLabel, caFileOf } = await import('../../transport/http.js');
+      const given = profileCaFile(remote);
+      const chosen = caFileOf(ctx.env, given);
+      const extra = ctx.env.NODE_EXTRA_CA_CERTS || undefined;
+      // Every source set, in the order the transport reads them: those after the chosen one are not read.
+      const sources = [ctx.env.LMS_CA_FILE ? 'LMS_CA_FILE' : '', given?.source ?? '', ...CURL_CA_VARIABLES.filter((name) => ctx.env[name])].filter(Boolean);
+      const unread = chosen ? sources.filter((source) => source !== chosen.source).map((source) => `${source} (${chosen.source} comes first)`) : [];
+      if (!chosen) return { kind: 'roots', host: url.host, unread, ...(extra ? { extra } : {}) };
+      const { readCaFile } = await import('../../transport/trust.js');
+      const certificates = readCaFile(chosen).length;
+      return { kind: 'file', host: url.host, file: { label: caFileLabel(chosen), certificates }, unread, ...(extra ? { extra } : {}) };
     },
     async configFile() {
       const { path } = await ctx.profiles();
@@ -112,6 +133,9 @@ export function systemProbe(ctx: Context): DoctorProbe {
   };
 }
 
+/** The profile's CA file, named as the transport names it. */
+const profileCaFile = (remote: { caFile?: string; profileName?: string }) => (remote.caFile ? { path: remote.caFile, source: `profile "${remote.profileName}"` } : undefined);
+
 /** A directory, or the nearest one above it that exists, that this user may write to; nothing is created. */
 export async function writable(dir: string): Promise<Writable> {
   let at = resolve(dir);
@@ -140,7 +164,7 @@ export function checkLines(checks: Check[]): string {
 export const doctorVerbs: Verbs = [
   command({
     name: 'check',
-    summary: 'Check Node, SQLite, the instance, its token, the proxy, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails',
+    summary: 'Check Node, SQLite, the instance, its token, the proxy, what its certificate is verified against, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails',
     isDefault: true,
     routes: ['users.get', 'users.list'],
     examples: ['lms doctor', 'lms doctor -o json'],

@@ -375,6 +375,7 @@ export function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): Promis
 
 async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: BulkReport): Promise<CommandResult> {
   const { batchSize, concurrency } = o;
+  ctx.longJob();
   const client = await ctx.client();
   let read = await readCells(ctx, client, file, o);
   const batching = o.dryRun || o.perRow ? undefined : await openBatches(ctx, client, o);

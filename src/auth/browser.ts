@@ -3,13 +3,12 @@
 // elsewhere). Not the `open` package: it finds its bundled xdg-open beside its own module file,
 // which a bundle moves, and it brings half a dozen packages for three commands. The URL is printed
 // whatever happens, so a browser that does not appear costs nothing but a copy and paste.
-import type { SpawnOptions } from 'node:child_process';
+import { spawn, type SpawnOptions } from 'node:child_process';
 
 /** Whether a browser was started (not whether it showed the page: no opener says). */
 export async function openBrowser(url: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<boolean> {
   const command = openerFor(url, env, platform);
   if (!command) return false;
-  const { spawn } = process.getBuiltinModule('node:child_process');
   const options: SpawnOptions = { stdio: 'ignore', detached: true, env };
   return new Promise<boolean>((resolve) => {
     try {

@@ -7,6 +7,7 @@
 // A redirect with a code is not yet a login: the code may not exchange, the token may be refused.
 // The browser's page waits for the caller to say how the login ended (finish), so it never says
 // "Logged in" of a login that then fails.
+import * as http from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ExitCode, LmsError, NetworkError } from '../errors.js';
@@ -35,7 +36,6 @@ export interface Loopback {
 const UNFINISHED = 'The login did not finish. The terminal says why.';
 
 export async function listenForRedirect(options: LoopbackOptions): Promise<Loopback> {
-  const http = process.getBuiltinModule('node:http');
   let settle: { resolve(code: string): void; reject(error: Error): void };
   const code = new Promise<string>((resolve, reject) => {
     settle = { resolve, reject };

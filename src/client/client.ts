@@ -1,5 +1,6 @@
 // The API client: resolves an operation to its route, encodes the request as a real server expects
 // it, hands it to the transport, and turns answers into data or typed errors. It never prints.
+import { isDeepStrictEqual } from 'node:util';
 import { ApiError, ExitCode, FailureError, LmsError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../net.js';
 import { originOnly, redactText, redactUrl } from '../redact.js';
@@ -502,6 +503,5 @@ function rewrite(e: Error, key: 'message' | 'stack', text: string): void {
 
 /** Whether a page holds exactly the items of the one before it. */
 function samePage(items: unknown[], before: unknown[]): boolean {
-  const { isDeepStrictEqual } = process.getBuiltinModule('node:util');
   return items.length === before.length && items.every((item, i) => isDeepStrictEqual(item, before[i]));
 }

@@ -2,6 +2,7 @@
 // a reader that buffered until the input ended would grow with `< /dev/zero` until the machine or
 // V8's string limit stopped it. The imports stream through their own scanner (bulk/csv-input.ts),
 // under the same kind of message (whyUnreadable, here for both).
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 
 /** A message or post body: as much as the imports allow one field, and more than servers take in one request. */
@@ -123,7 +124,6 @@ function kindOf(stat: import('node:fs').Stats): string {
  * to put in words.
  */
 export function readBoundedFileSync(path: string, bound: Bound): Buffer {
-  const { openSync, readSync, closeSync, fstatSync, constants } = process.getBuiltinModule('node:fs');
   // Opened without waiting (a FIFO with no writer would block the open, then every read), and read
   // only if it is a regular file: a FIFO, a device or a socket would hold lms for ever, or for as
   // long as whatever is at its other end likes.

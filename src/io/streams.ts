@@ -105,6 +105,7 @@ function isTerminal(fd: number): boolean {
   } catch {
     return false;
   }
+  // Loaded only here: a command writing to a file or a pipe, most scripted runs, never needs tty.
   return process.getBuiltinModule('node:tty').isatty(fd);
 }
 

@@ -10,6 +10,7 @@
 // a bare 500 with a report id and logs the error's kind and place, never its message or a stack,
 // which could carry user input; and the log line of a request never shows a credential.
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { FailureError, UsageError, type LmsError } from '../errors.js';
 import { REDACTED, redactUrl } from '../redact.js';
@@ -139,7 +140,7 @@ function createMockServer(s: ServerState): Server {
   };
   const onRequest = (req: IncomingMessage, res: ServerResponse) => void answer(s, req, res, false);
   // node:https's server is node:http's over TLS: everything below applies to both.
-  const server: Server = options.tls ? process.getBuiltinModule('node:https').createServer({ ...settings, cert: options.tls.cert, key: options.tls.key }, onRequest) : createServer(settings, onRequest);
+  const server: Server = options.tls ? createHttpsServer({ ...settings, cert: options.tls.cert, key: options.tls.key }, onRequest) : createServer(settings, onRequest);
   server.keepAliveTimeout = 10_000;
   server.maxHeadersCount = 200;
   // A client that sends `Expect: 100-continue` is asked for its body only once nothing refuses it

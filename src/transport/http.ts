@@ -20,6 +20,7 @@
 // as pending cleartext in its TLSWrap, and checks the chain in _tls_wrap's onConnectSecure, called
 // synchronously from the handshake-done callback; a refused chain destroys the socket there, before
 // the pending cleartext is handed to SSL_write (test/e2e/https.test.ts counts requests server-side).
+import * as http from 'node:http';
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { SecureContext } from 'node:tls';
 import { formatBytes } from '../bytes.js';
@@ -104,8 +105,7 @@ type Trust = 'own' | 'full';
 export function httpTransport(options: HttpTransportOptions): Transport {
   const env = options.env ?? process.env;
   const maxBody = maxBodyOf(env.LMS_MAX_BODY);
-  // getBuiltinModule, not import: no ESM wrapper on the path of every real-instance command.
-  const http = process.getBuiltinModule('node:http');
+  // Loaded on the first https request: a plain-http instance (the mock, a proxy's) never needs TLS.
   let https: typeof import('node:https') | undefined;
   const caFile = caFileOf(env, options.caFile);
   const connectTimeoutMs = Math.min(options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, options.timeoutMs);

@@ -28,8 +28,12 @@
 // agent-base), where this module costs nothing measurable; proxy-from-env also reads npm's own
 // npm_config_*proxy variables, has no CIDR blocks and cannot say which variable it used; and
 // https-proxy-agent hands a refused CONNECT's answer to the request as if the instance had sent it.
+import * as http from 'node:http';
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
+import * as https from 'node:https';
+import * as net from 'node:net';
 import type { Socket } from 'node:net';
+import * as tls from 'node:tls';
 import { NetworkError, UsageError } from '../errors.js';
 import { REDACTED } from '../redact.js';
 import { secondsOf } from './types.js';
@@ -136,7 +140,6 @@ export function parseProxyUrl(variable: string, raw: string): Proxy {
 
 /** NO_PROXY's entries; one that is neither a name nor an address is a usage error. */
 export function parseNoProxy(value: string, variable = 'NO_PROXY'): NoProxyEntry[] {
-  const { isIP } = process.getBuiltinModule('node:net');
   if (value.trim() === '*') return [{ kind: 'all', text: '*' }];
   const entries: NoProxyEntry[] = [];
   for (const text of value.split(/[\s,]+/).filter(Boolean)) {
@@ -144,10 +147,10 @@ export function parseNoProxy(value: string, variable = 'NO_PROXY'): NoProxyEntry
     const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
     const cidr = /^([^/]+)\/(\d{1,3})$/.exec(text);
     const withPort = /^([^:]+):(\d+)$/.exec(text);
-    if (bracketed && isIP(bracketed[1])) entries.push({ kind: 'address', address: bracketed[1], port: portOf(bracketed[2]), text });
-    else if (cidr && isIP(cidr[1]) && Number(cidr[2]) <= (isIP(cidr[1]) === 4 ? 32 : 128)) entries.push({ kind: 'address', address: cidr[1], prefix: Number(cidr[2]), text });
-    else if (isIP(text)) entries.push({ kind: 'address', address: text, text });
-    else if (withPort && isIP(withPort[1])) entries.push({ kind: 'address', address: withPort[1], port: portOf(withPort[2]), text });
+    if (bracketed && net.isIP(bracketed[1])) entries.push({ kind: 'address', address: bracketed[1], port: portOf(bracketed[2]), text });
+    else if (cidr && net.isIP(cidr[1]) && Number(cidr[2]) <= (net.isIP(cidr[1]) === 4 ? 32 : 128)) entries.push({ kind: 'address', address: cidr[1], prefix: Number(cidr[2]), text });
+    else if (net.isIP(text)) entries.push({ kind: 'address', address: text, text });
+    else if (withPort && net.isIP(withPort[1])) entries.push({ kind: 'address', address: withPort[1], port: portOf(withPort[2]), text });
     else {
       const [host, port] = withPort ? [withPort[1], withPort[2]] : [text, undefined];
       const name = host.toLowerCase().replace(/^\*?\./, '').replace(/\.$/, '');
@@ -162,7 +165,6 @@ const portOf = (text: string | undefined) => (text === undefined ? undefined : N
 
 /** The entry of NO_PROXY that matches the host and port, if one does. */
 export function noProxyMatch(entries: NoProxyEntry[], hostname: string, port: number): NoProxyEntry | undefined {
-  const net = process.getBuiltinModule('node:net');
   const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.$/, '');
   const family = net.isIP(host);
   return entries.find((entry) => {
@@ -253,10 +255,6 @@ interface TunnelOptions {
  * request to the same host.
  */
 export function tunnelAgent(proxy: Proxy, options: TunnelOptions): Agent {
-  const http = process.getBuiltinModule('node:http');
-  const https = process.getBuiltinModule('node:https');
-  const tls = process.getBuiltinModule('node:tls');
-  const net = process.getBuiltinModule('node:net');
   class TunnelAgent extends https.Agent {
     // The runtime's agents take the socket through the callback when it comes later (here, after the CONNECT).
     override createConnection(requested: import('node:http').ClientRequestArgs, callback?: (err: Error | null, stream: import('node:stream').Duplex) => void): undefined {

@@ -22,6 +22,7 @@
 // build, which the transport tries first; and Node's roots with the file's, which costs a copy of
 // Node's root store, built only when the first refuses a certificate chain (see ./http.ts). A
 // bundle has the second alone: a context of its certificates alone is what costs the most.
+import * as tls from 'node:tls';
 import type { SecureContext } from 'node:tls';
 import { UsageError } from '../errors.js';
 import { readBoundedFileSync } from '../io/bounded.js';
@@ -114,7 +115,7 @@ function sequenceAt(der: Buffer, at: number): { start: number; end: number } | u
  * again here would cost more than the rest of the context (measured: a fifth of a command's CPU).
  */
 export function contextOf(certs: string[]): SecureContext {
-  return process.getBuiltinModule('node:tls').createSecureContext({ ca: certs });
+  return tls.createSecureContext({ ca: certs });
 }
 
 /**
@@ -125,7 +126,6 @@ export function contextOf(certs: string[]): SecureContext {
  * to it. Undefined when there is nothing to add: Node's default context trusts it all already.
  */
 export function contextTrusting(extra: string[]): SecureContext | undefined {
-  const tls = process.getBuiltinModule('node:tls');
   // The copy is of Node's bundled roots (or, with --use-openssl-ca or --use-system-ca, of the store
   // those name): NODE_EXTRA_CA_CERTS went into the shared store alone, and goes in again, but not
   // its certificates the copy holds (a system bundle holds most of the bundled roots).

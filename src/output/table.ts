@@ -15,6 +15,7 @@ import { err, out, type IOStreams } from '../io/streams.js';
 import { isIdentifierColumn } from './columns.js';
 import { asRecord, isRecord, isScalar, valueAt, type JsonRecord } from './fields.js';
 import { oneLine } from './text.js';
+import { localTime } from './time.js';
 import type { RenderOptions } from './formats.js';
 
 const COLUMN_GAP = '  ';
@@ -211,9 +212,10 @@ function defaultColumns(record: JsonRecord): string[] {
 }
 
 // A cell is one line, and control characters from API data must not move the cursor or recolour
-// the terminal.
+// the terminal. A moment is shown in local time (time.ts).
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return localTime(value) ?? oneLine(value);
   return oneLine(typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 

@@ -265,6 +265,19 @@ describe('lms submissions', () => {
   });
 
   it.each([
+    ["an assignment's", 'submissions list --course 1 --assignment 1', '7        Sam Student    1 '],
+    ["a student's, across assignments", 'submissions list --course 1 --user 9', '9        Ravi Patel  1 '],
+  ])("names the student in a table of %s submissions, and JSON gains the record include[]=user adds", async (_what, line, row) => {
+    const lms = session(TEACHER);
+    const table = await lms.run(`${line} -o table`);
+    expect(table.stdout.split('\n')[0]).toMatch(/^USER_ID +USER\.NAME +ASSIGNMENT_ID /);
+    expect(table.stdout).toContain(row);
+    const listed = json((await lms.run(`${line} -o json`)).stdout) as Record<string, unknown>[];
+    expect(listed[0]).toMatchObject({ user_id: Number(row.split(' ')[0]), assignment_id: 1, user: { id: Number(row.split(' ')[0]), name: row.split(/ {2,}/)[1] } });
+    expect(Object.keys(listed[0])).toEqual(expect.arrayContaining(['id', 'user_id', 'grade', 'score', 'workflow_state', 'user']));
+  });
+
+  it.each([
     ['a student', 'submissions list --course 1 --assignment 1', { env: { LMS_TOKEN: '7~mock-sam' } }],
     ['an admin acting as a student', 'submissions list --section 1 --assignment 1 --as-user 7', {}],
   ])("tells %s listing every student's submission of an assignment how to list their own", async (_who, line, as) => {

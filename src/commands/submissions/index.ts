@@ -6,7 +6,7 @@ import { SUBMISSION_INCLUDES, type NewSubmission, type SubmissionContext, type S
 import { userPath } from '../../client/user-ref.js';
 import { ApiError, LmsError, UsageError } from '../../errors.js';
 
-const COLUMNS = ['user_id', 'assignment_id', 'workflow_state', 'attempt', 'submitted_at', 'late', 'grade', 'score', 'graded_at'];
+const COLUMNS = ['user_id', 'user.name', 'assignment_id', 'workflow_state', 'attempt', 'submitted_at', 'late', 'grade', 'score', 'graded_at'];
 
 const where = {
   course: contextFlags.course,
@@ -58,14 +58,15 @@ const listSubmissions = command({
   },
   examples: [
     'lms submissions list --course 1 --assignment 1',
-    'lms submissions list --section sis_section_id:BIO-101-B --assignment 1 --include user',
+    'lms submissions list --section sis_section_id:BIO-101-B --assignment 1 --include submission_comments',
     'lms submissions list --course 1 --all-students --grouped --totals',
   ],
   async run({ opts, ctx }) {
     const sctx = submissionContext(opts);
     const client = await ctx.client();
     const options = { limit: ctx.pageLimit() };
-    const inc = [...(opts.include ?? [])] as SubmissionInclude[];
+    // The student's record comes with each submission, so a table can name them (the `user.name` column).
+    const inc = [...new Set([...(opts.include ?? []), ...(opts.grouped ? [] : ['user'])])] as SubmissionInclude[];
     if (opts.totals && !opts.grouped) throw new UsageError('--totals goes with --grouped');
     if (opts.assignment?.length === 1 && !opts.user && !opts.allStudents && !opts.grouped) {
       const where = opts.course !== undefined ? `--course ${opts.course}` : `--section ${opts.section}`;

@@ -34,6 +34,33 @@ describe('lms grade (one)', () => {
     expect(json(r.stdout)).toEqual(expected);
   });
 
+  it.each([
+    ['a terminal', [], true],
+    ['-o table', ['-o', 'table'], false],
+    ['-o csv', ['-o', 'csv'], false],
+  ] as const)('prints the graded submission as one row on %s, not its every field', async (_where, flags, tty) => {
+    const r = await session(TEACHER).run(['grade', '--course', '1', '--assignment', '1', '--user', '9', '17', ...flags], { tty });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^user_id[ ,]+assignment_id[ ,]+grade[ ,]+score[ ,]+workflow_state[ ,]+graded_at[ ,]+grader_id$/i);
+    expect(lines[1]).toMatch(/^9[ ,]+1[ ,]+17[ ,]+17[ ,]+graded[ ,]/);
+  });
+
+  it.each([
+    ['points', '25', '25 is above the 20 points possible of assignment 1', 25],
+    ['a percentage', '110%', '110% (22 points) is above the 20 points possible of assignment 1', 22],
+  ])('warns of a score above points possible (%s), and grades it: Canvas keeps extra credit', async (_what, given, warning, score) => {
+    const lms = session(TEACHER);
+    const r = await lms.run(`grade --course 1 --assignment 1 --user 9 ${given} -o json --fields score`);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe(`warning: ${warning} (Canvas keeps it, as extra credit)\n`);
+    expect(json(r.stdout)).toEqual({ score });
+    const dry = await lms.run(`grade --section 1 --assignment 1 --user 9 ${given} --dry-run -o json`);
+    expect(dry.stderr).toContain(`warning: ${warning}`);
+    expect(json((await lms.run('grade --course 1 --assignment 1 --user 9 20 -o json --fields score')).stdout)).toEqual({ score: 20 });
+  });
+
   it('shows one grade\'s request with --dry-run, and sends nothing', async () => {
     const lms = session(TEACHER);
     const r = await lms.run('grade --course 1 --assignment 1 --user sam 18 --dry-run -o json');
@@ -222,6 +249,22 @@ describe('lms grade --csv', () => {
       '4,ravi,3,,C+,updated,',
     ]);
     expect([grades(lms, 1)[7], grades(lms, 3)[7], grades(lms, 2)[9], grades(lms, 3)[9]]).toEqual(['20', 'A-', 'complete', 'C+']);
+  });
+
+  it('warns once for each row scoring above points possible, naming its line and assignments, and grades it', async () => {
+    const w = workspace();
+    const lms = session(w.env);
+    const file = w.file('gb.csv', 'user,1,3\nsam,25,110%\nsofia,18,\nravi,21,\nmina,20,100%\n');
+    const r = await lms.run(`grade --course 1 --csv ${file}`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('warning:'))).toEqual([
+      `warning: ${file}:2: 25 is above the 20 points possible of assignment 1; 110% (110 points) is above the 100 points possible of assignment 3 (Canvas keeps it, as extra credit)`,
+      `warning: ${file}:4: 21 is above the 20 points possible of assignment 1 (Canvas keeps it, as extra credit)`,
+    ]);
+    expect([grades(lms, 1)[7], grades(lms, 3)[7], grades(lms, 1)[9]]).toEqual(['25', 'A', '21']);
+    // A grade the server holds already is sent no more, and said no more.
+    const again = await lms.run(`grade --course 1 --csv ${file} --dry-run`);
+    expect(again.stderr).not.toContain('warning:');
   });
 
   it.each([

@@ -22,6 +22,7 @@ import { reporting, unpaged, type BulkReport } from '../../bulk/report.js';
 import { parseUserRef, userRefKey } from '../../client/user-ref.js';
 import type { BatchCell, BatchJournal } from '../../bulk/batches.js';
 import { progressWaitBound } from '../../model/watch-progress.js';
+import { aboveMaximum } from './over.js';
 import { commentsLike, postedEarlier, readBackUntilSettled, settleEarlier } from './settle.js';
 
 export interface GradeCsvOptions {
@@ -369,6 +370,22 @@ async function openBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions):
   return { journal, author: instance.self, posted: new Set(), had: new Map(), inDoubt: [] };
 }
 
+/** The most rows warned of one by one for a score above points possible; the rest are counted. */
+const MAX_OVER_WARNINGS = 50;
+
+/** A warning for each row with a grade to send that scores above its assignment's points possible (Canvas takes it: extra credit). */
+function warnAboveMaximum(ctx: Context, cells: Cell[], name: string): void {
+  const byLine = new Map<number, string[]>();
+  for (const c of cells) {
+    const over = aboveMaximum(c.assignment, c.grade);
+    if (over) byLine.set(c.line, [...(byLine.get(c.line) ?? []), over]);
+  }
+  const lines = [...byLine].sort(([a], [b]) => a - b);
+  for (const [line, said] of lines.slice(0, MAX_OVER_WARNINGS)) ctx.warn(`${name}:${line}: ${said.join('; ')} (Canvas keeps it, as extra credit)`);
+  const more = lines.length - MAX_OVER_WARNINGS;
+  if (more > 0) ctx.warn(`… and ${more} more row${more === 1 ? '' : 's'} scoring above points possible`);
+}
+
 export function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): Promise<CommandResult> {
   return reporting(ctx, (report) => grade(ctx, file, o, report));
 }
@@ -392,6 +409,7 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
   }
   const changed = cells.filter((c) => !same(c.current, c.target));
   const unchanged = cells.length - changed.length;
+  warnAboveMaximum(ctx, changed, name);
 
   const base = (c: Cell) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade, ...newAttempt(c), ...(c.comment ? { comment: c.comment } : {}) });
   const format = ctx.globals.output;

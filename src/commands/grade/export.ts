@@ -61,7 +61,8 @@ function submissionsOf(client: ApiClient, sctx: SubmissionContext, assignmentId:
   return client.ops.submissions.list({ ...sctx, assignment_id: assignmentId, include: ['user'] });
 }
 
-async function courseOf(client: ApiClient, sctx: SubmissionContext): Promise<string | number> {
+/** The course of the grades: the --course given, or the --section's course. */
+export async function courseOf(client: ApiClient, sctx: SubmissionContext): Promise<string | number> {
   return sctx.course_id !== undefined ? sctx.course_id : (await client.ops.sections.get({ id: sctx.section_id })).course_id;
 }
 

@@ -1,13 +1,27 @@
 // `lms grade`: one grade (`lms grade --course C --assignment A --user U GRADE`), or a whole file
 // (`--csv FILE`: one assignment with --assignment, or a column per assignment without), and
 // `lms grade export`, which writes either file.
-import { item, type Verbs } from '../../model/command.js';
+import { item, type CommandResult, type Verbs } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
 import { command, contextFlags } from '../../model/define.js';
 import { CONCURRENCY } from '../../bulk/options.js';
 import { userPath } from '../../client/user-ref.js';
 import { UsageError } from '../../errors.js';
 import { submissionContext } from '../submissions/index.js';
-import { exportGrades } from './export.js';
+import { courseOf, exportGrades } from './export.js';
+import { aboveMaximum } from './over.js';
+import type { GradedAssignment } from '../../spec/types/submissions.js';
+
+const COLUMNS = ['user_id', 'assignment_id', 'grade', 'score', 'workflow_state', 'graded_at', 'grader_id'];
+
+/**
+ * The graded submission: in a table or CSV the one row of a list (the verb's columns), not its every
+ * field as KEY/VALUE rows; in JSON and the other formats the submission as the instance sent it.
+ */
+function graded(ctx: Context, submission: unknown): CommandResult {
+  const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
+  return format === 'table' || format === 'csv' ? { kind: 'list', items: [submission], columns: COLUMNS } : item(submission);
+}
 
 const grade = command({
   name: 'set', args: [{ name: 'grade', optional: true }],
@@ -28,7 +42,7 @@ const grade = command({
     'progress.get',
     'users.get',
   ],
-  columns: ['user_id', 'assignment_id', 'grade', 'score', 'workflow_state', 'graded_at', 'grader_id'],
+  columns: COLUMNS,
   options: {
     course: contextFlags.course,
     section: contextFlags.section,
@@ -65,7 +79,14 @@ const grade = command({
     if (!opts.assignment || !opts.user) throw new UsageError('give --assignment and --user (and the grade), or --csv FILE');
     if (args[0] === undefined && !opts.comment) throw new UsageError('give the grade (points, a percentage, a letter, pass/complete or fail/incomplete), and/or --comment');
     const client = await ctx.client();
-    return item(
+    if (args[0] !== undefined) {
+      // Canvas takes a score above points possible (extra credit): said, not refused.
+      const assignment = (await client.ops.assignments.get({ course_id: await courseOf(client, sctx), id: opts.assignment })) as GradedAssignment;
+      const over = aboveMaximum(assignment, args[0]);
+      if (over) ctx.warn(`${over} (Canvas keeps it, as extra credit)`);
+    }
+    return graded(
+      ctx,
       await client.ops.submissions.grade({
         ...sctx,
         assignment_id: opts.assignment,

@@ -548,6 +548,11 @@ export function delimiterOf(bytes: Buffer): ',' | ';' | '\t' {
   return counts['\t'] > 0 ? '\t' : ',';
 }
 
+/** A separator as `-v` names it: `";"`, `a tab`, `","`. */
+export function separatorName(separator: ',' | ';' | '\t'): string {
+  return separator === '\t' ? 'a tab' : `"${separator}"`;
+}
+
 /**
  * The header (trimmed, lower-cased) and the records of a CSV file, each with the line it starts on;
  * or the one problem that stops the file being read: not UTF-8, not CSV, a field or record over

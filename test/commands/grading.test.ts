@@ -419,6 +419,20 @@ describe('the separators spreadsheets write', () => {
     expect(json(r.stdout)).toEqual(json(expected.stdout));
   });
 
+  it.each([
+    [';', '";"'],
+    ['\t', 'a tab'],
+    [',', '","'],
+  ])('with -v, grade --csv says it read the file as separated by %j', async (separator, said) => {
+    const w = workspace();
+    const path = w.file('grades.csv', `user${separator}grade\nsam${separator}19\n`);
+    const verbose = await session(w.env).run(['-v', 'grade', '--course', '1', '--assignment', '1', '--csv', path, '--dry-run', '-o', 'json']);
+    expect(verbose.exitCode, verbose.stderr).toBe(0);
+    expect(verbose.stderr.split('\n').filter((l) => l.includes('separated by'))).toEqual([`${path}: fields separated by ${said}`]);
+    const quiet = await session(w.env).run(['grade', '--course', '1', '--assignment', '1', '--csv', path, '--dry-run', '-o', 'json']);
+    expect(quiet.stderr).not.toContain('separated by');
+  });
+
   it('users import reads a ";" file, and a comma in a field of it stays in the field', async () => {
     const w = workspace();
     const lms = session(w.env);

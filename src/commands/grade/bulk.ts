@@ -15,7 +15,8 @@ import { journalDir } from '../../config/paths.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 import { interpretGrade } from '../../spec/grading.js';
 import { problemCount } from '../../bulk/problems.js';
-import { delimiterOf, ERROR_COLUMN, formatProblems, parseCsv, readInput, type Problem } from '../../bulk/csv-input.js';
+import { delimiterOf, ERROR_COLUMN, formatProblems, parseCsv, readInput, separatorName, type Problem } from '../../bulk/csv-input.js';
+import { err } from '../../io/streams.js';
 import { unguardCell } from '../../output/csv-guard.js';
 import { failedFileNote, writeFailedRows } from '../../bulk/failed.js';
 import { reporting, unpaged, type BulkReport } from '../../bulk/report.js';
@@ -120,6 +121,9 @@ async function currentSubmissions(client: ApiClient, sctx: SubmissionContext, as
 async function readCells(ctx: Context, client: ApiClient, file: string, o: GradeCsvOptions, input?: { bytes: Buffer; name: string }): Promise<{ cells: Cell[]; header: string[]; values: Map<number, Record<string, string>>; name: string; bytes: Buffer }> {
   // Read again after earlier batches were settled, the input is the one already read (stdin cannot be read twice).
   const { bytes, name } = input ?? (await readInput(ctx.input(file), ctx.io.stdin));
+  // Said once, when the file is first read: which separator a file was taken to use is what a
+  // spreadsheet's export leaves a person guessing.
+  if (!input && ctx.globals.verbose) err(ctx.io, `${name}: fields separated by ${separatorName(delimiterOf(bytes))}\n`);
   const fileHeader = await headerOf(bytes);
   const perAssignment = !o.assignment;
   // A failed-rows file's error column is no assignment: it is left out, so that file grades as it is.

@@ -608,7 +608,7 @@ complete -c lms -n '__fish_seen_subcommand_from files; and not __fish_seen_subco
 complete -c lms -n '__fish_seen_subcommand_from files; and not __fish_seen_subcommand_from get help' -a 'help' -d 'display help for command'
 
 # lms grade
-complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from export help set' -a 'export' -d 'Write grades as `lms grade --csv` reads them back: CSV whatever stdout is (-o json for JSON), students as sis_user_id:X (else sis_login_id:X, else the id), an empty cell for no grade (no change on import)'
+complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from export help set' -a 'export' -d 'Write grades as `lms grade --csv` reads them back: CSV whatever stdout is (-o json for JSON), students as sis_user_id:X (else sis_login_id:X, else the id) with their name and sections, an empty cell for no grade (no change on import)'
 complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from export help set' -a 'help' -d 'display help for command'
 complete -c lms -n '__fish_seen_subcommand_from grade; and not __fish_seen_subcommand_from export help set' -a 'set' -d 'Grade one submission, or a CSV of thousands (validated first, sent in batches, read back)'
 
@@ -627,7 +627,7 @@ complete -c lms -n '__fish_seen_subcommand_from grade' -l 'section' -x -a '(__lm
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'user' -x -a '(__lms_ids)' -d 'the student: id, sis_user_id:X or sis_login_id:X'
 
 # lms grade export flags
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'assignment' -x -a '(__lms_ids)' -d 'one assignment: columns user, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user and a column per graded assignment, headed by its name (its id where names clash)'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'assignment' -x -a '(__lms_ids)' -d 'one assignment: columns user, name, section, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user, name, section and a column per graded assignment, headed by its name (its id where names clash)'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X (its students only)'
 

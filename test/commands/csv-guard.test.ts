@@ -94,6 +94,6 @@ describe('a gradebook whose assignment names a spreadsheet would run', () => {
     const r = await lms.run(`grade --course 1 --assignment 1 --csv ${file("user,grade\nsis_user_id:S-008,'+16\n")} -o json`);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ updated: 1, failed: 0 });
-    expect(await ok(lms, 'grade export --course 1 --assignment 1')).toContain('sis_user_id:S-008,16,\n');
+    expect(await ok(lms, 'grade export --course 1 --assignment 1')).toContain('sis_user_id:S-008,Sofia Student,"BIO-101 Section A, BIO-101 Lab Online",16,\n');
   });
 });

@@ -86,7 +86,7 @@ describe('a resubmission after grading', () => {
     const lms = session(w.env);
     expect((await lms.run('submissions submit --course 1 --assignment 3 --url docs.example.edu/v2', SAM)).exitCode).toBe(0);
     const exported = (await lms.run('grade export --course 1 --assignment 3')).stdout;
-    expect(exported.split('\n')).toContain('sis_user_id:S-007,,');
+    expect(exported.split('\n')).toContain('sis_user_id:S-007,Sam Student,BIO-101 Section A,,');
     const sent = writes(lms);
     const r = await lms.run(`grade --course 1 --assignment 3 --csv ${w.file('e.csv', exported)} -o json`);
     expect(JSON.parse(r.stdout)).toMatchObject({ updated: 0, failed: 0 });

@@ -40,8 +40,8 @@ const replaceLine = (text: string, from: string, to: string) => {
 const EXPORTS = [
   ['users export', 'name,login_id,email,sis_user_id,short_name,sortable_name,time_zone,locale'],
   ['enrollments export --course 1', 'user,type,role,section,state'],
-  ['grade export --course 1 --assignment 1', 'user,grade,comment'],
-  ['grade export --course 1', 'user,Cell Structure Lab Report,Microscope Safety Quiz,Genetics Essay'],
+  ['grade export --course 1 --assignment 1', 'user,name,section,grade,comment'],
+  ['grade export --course 1', 'user,name,section,Cell Structure Lab Report,Microscope Safety Quiz,Genetics Essay'],
   ['outcomes export --account 1', 'vendor_guid,object_type,title,description,display_name,calculation_method,calculation_int,parent_guids,mastery_points,ratings'],
 ] as const;
 
@@ -91,13 +91,26 @@ describe('export → edit → import → read back; the same import again change
   it('grades one assignment: two cells edited, the empty ones left alone', async () => {
     const { lms, file } = workspace(TEACHER);
     const exported = await ok(lms, 'grade export --course 1 --assignment 1');
-    expect(exported).toBe('user,grade,comment\nsis_user_id:S-007,19,\nsis_user_id:S-008,15,\nsis_user_id:S-009,,\nsis_user_id:S-010,,\nsis_user_id:S-011,,\nsis_user_id:S-012,,\n');
-    const edited = replaceLine(replaceLine(exported, 'sis_user_id:S-008,15,', 'sis_user_id:S-008,16,Label the axes'), 'sis_user_id:S-010,,', 'sis_user_id:S-010,75%,');
+    expect(exported).toBe(
+      [
+        'user,name,section,grade,comment',
+        'sis_user_id:S-007,Sam Student,BIO-101 Section A,19,',
+        'sis_user_id:S-008,Sofia Student,"BIO-101 Section A, BIO-101 Lab Online",15,',
+        'sis_user_id:S-009,Ravi Patel,"BIO-101 Section B, BIO-101 Lab Online",,',
+        'sis_user_id:S-010,Mina Okafor,BIO-101 Section B,,',
+        'sis_user_id:S-011,Lucas Moreau,BIO-101 Section A,,',
+        'sis_user_id:S-012,Hana Sato,BIO-101 Section B,,',
+        '',
+      ].join('\n'),
+    );
+    const sofia = 'sis_user_id:S-008,Sofia Student,"BIO-101 Section A, BIO-101 Lab Online"';
+    const edited = replaceLine(replaceLine(exported, `${sofia},15,`, `${sofia},16,Label the axes`), 'sis_user_id:S-010,Mina Okafor,BIO-101 Section B,,', 'sis_user_id:S-010,Mina Okafor,BIO-101 Section B,75%,');
     const path = file(edited);
     const first = await lms.run(`grade --course 1 --assignment 1 --csv ${path} -o json`);
     expect(first.exitCode, first.stderr).toBe(0);
     expect(json(first.stdout)).toMatchObject({ updated: 2, unchanged: 1, failed: 0 });
-    expect(await ok(lms, 'grade export --course 1 --assignment 1')).toBe(edited.replace('16,Label the axes', '16,').replace('S-010,75%,', 'S-010,15,'));
+    expect(await ok(lms, 'grade export --course 1 --assignment 1')).toBe(edited.replace('16,Label the axes', '16,').replace('Section B,75%,', 'Section B,15,'));
+    expect(JSON.parse((await ok(lms, 'submissions get --course 1 --assignment 1 --user sis_user_id:S-008 -o json --fields score'))).score).toBe(16);
     const again = await lms.run(`grade --course 1 --assignment 1 --csv ${path} -o json`);
     expect(json(again.stdout)).toMatchObject({ updated: 0, unchanged: 3, failed: 0 });
   });
@@ -105,7 +118,11 @@ describe('export → edit → import → read back; the same import again change
   it('grades a gradebook: a letter and a pass/fail cell edited', async () => {
     const { lms, file } = workspace(TEACHER);
     const exported = await ok(lms, 'grade export --course 1');
-    const edited = replaceLine(replaceLine(exported, 'sis_user_id:S-007,19,complete,B+', 'sis_user_id:S-007,19,complete,A-'), 'sis_user_id:S-009,,,', 'sis_user_id:S-009,,complete,');
+    const edited = replaceLine(
+      replaceLine(exported, 'sis_user_id:S-007,Sam Student,BIO-101 Section A,19,complete,B+', 'sis_user_id:S-007,Sam Student,BIO-101 Section A,19,complete,A-'),
+      'sis_user_id:S-009,Ravi Patel,"BIO-101 Section B, BIO-101 Lab Online",,,',
+      'sis_user_id:S-009,Ravi Patel,"BIO-101 Section B, BIO-101 Lab Online",,complete,',
+    );
     const path = file(edited);
     const first = await lms.run(`grade --course 1 --csv ${path} -o csv`);
     expect(first.exitCode, first.stderr).toBe(0);
@@ -113,6 +130,34 @@ describe('export → edit → import → read back; the same import again change
     expect(await ok(lms, 'grade export --course 1')).toBe(edited);
     const again = await lms.run(`grade --course 1 --csv ${path} -o json`);
     expect(json(again.stdout)).toMatchObject({ updated: 0, unchanged: 6, failed: 0 });
+  });
+
+  it.each([
+    ['one assignment', 'grade export --course 1 --assignment 1', '--assignment 1'],
+    ['a gradebook', 'grade export --course 1', ''],
+  ])("checks %s's names against the students its rows name: a row out of step is a problem of its line, and nothing is sent", async (_what, exportLine, flags) => {
+    const { lms, file } = workspace(TEACHER);
+    const exported = await ok(lms, exportLine);
+    // Sam's grade edited, and the name column sorted on its own: Sam's and Sofia's names swapped.
+    const lines = exported.split('\n');
+    lines[1] = lines[1].replace('Sam Student', 'Sofia Student').replace(',19,', ',20,');
+    lines[2] = lines[2].replace('Sofia Student', 'Sam Student');
+    const before = await ok(lms, 'grade export --course 1');
+    const r = await lms.run(`grade --course 1 ${flags} --csv ${file(lines.join('\n'))}`);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('has 2 problems; nothing was sent');
+    expect(r.stderr).toContain(':2: name "Sofia Student" is not the name of user "sis_user_id:S-007" (Sam Student)');
+    expect(r.stderr).toContain(':3: name "Sam Student" is not the name of user "sis_user_id:S-008" (Sofia Student)');
+    expect(await ok(lms, 'grade export --course 1')).toBe(before);
+  });
+
+  it('takes a name as the student is called in any of their names, in any case; and a file without names or sections', async () => {
+    const { lms, file } = workspace(TEACHER);
+    const r = await lms.run(`grade --course 1 --assignment 1 --csv ${file('user,name,section,grade\nsam,"student,  SAM",Anything at all,20\n8,Sofia,,16\n')} -o json`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ updated: 2, failed: 0 });
+    const bare = await lms.run(`grade --course 1 --csv ${file('user,section,1\nsam,Nowhere,19\n')} -o json`);
+    expect(json(bare.stdout)).toMatchObject({ updated: 1, failed: 0 });
   });
 
   it('syncs a roster: a state changed and a student added', async () => {
@@ -173,7 +218,8 @@ describe('lms grade --csv: an empty grade changes nothing', () => {
     const r = await lms.run(`grade --course 1 ${flags} --csv ${file(text)} -o json`);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(json(r.stdout)).toMatchObject({ ...counts, failed: 0 });
-    expect(await ok(lms, 'grade export --course 1')).toBe(before.replace('sis_user_id:S-008,15,', counts.updated ? 'sis_user_id:S-008,17,' : 'sis_user_id:S-008,15,'));
+    const sofia = 'sis_user_id:S-008,Sofia Student,"BIO-101 Section A, BIO-101 Lab Online"';
+    expect(await ok(lms, 'grade export --course 1')).toBe(before.replace(`${sofia},15,`, counts.updated ? `${sofia},17,` : `${sofia},15,`));
     const comments = lms.mock.db.prepare(`SELECT count(*) AS n FROM submission_comments WHERE comment = 'a comment with no grade'`).get() as { n: number };
     expect(comments.n).toBe(0);
   });

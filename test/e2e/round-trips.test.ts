@@ -50,8 +50,10 @@ describe('export → edit → import over HTTP', () => {
   it('grades: a gradebook, two cells edited', async () => {
     const historyBefore = JSON.parse(await ok(['history', 'feed', '--course', '1', '--all', '-o', 'json', '--fields', 'id'], TEACHER)) as unknown[];
     const exported = await ok(['grade', 'export', '--course', '1'], TEACHER);
-    expect(exported.split('\n')[0]).toBe('user,Cell Structure Lab Report,Microscope Safety Quiz,Genetics Essay');
-    const file = saved(edit(edit(exported, 'sis_user_id:S-008,15,incomplete,', 'sis_user_id:S-008,17,incomplete,'), 'sis_user_id:S-010,,,', 'sis_user_id:S-010,,,C+'));
+    expect(exported.split('\n')[0]).toBe('user,name,section,Cell Structure Lab Report,Microscope Safety Quiz,Genetics Essay');
+    const sofia = 'sis_user_id:S-008,Sofia Student,"BIO-101 Section A, BIO-101 Lab Online"';
+    const mina = 'sis_user_id:S-010,Mina Okafor,BIO-101 Section B';
+    const file = saved(edit(edit(exported, `${sofia},15,incomplete,`, `${sofia},17,incomplete,`), `${mina},,,`, `${mina},,,C+`));
     const first = JSON.parse(await ok(['grade', '--course', '1', '--csv', file, '-o', 'json'], TEACHER)) as Record<string, number>;
     // Lucas's lab report grade predates his resubmission: an empty cell, not a grade to send.
     expect(first).toMatchObject({ updated: 2, unchanged: 4, failed: 0 });

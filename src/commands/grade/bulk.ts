@@ -24,6 +24,8 @@ import { parseUserRef, userRefKey } from '../../client/user-ref.js';
 import type { BatchCell, BatchJournal } from '../../bulk/batches.js';
 import { progressWaitBound } from '../../model/watch-progress.js';
 import { aboveMaximum } from './over.js';
+import { WHO_COLUMNS } from './export.js';
+import { textOf } from '../../output/text.js';
 import { commentsLike, postedEarlier, readBackUntilSettled, settleEarlier } from './settle.js';
 
 export interface GradeCsvOptions {
@@ -127,7 +129,7 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   const fileHeader = await headerOf(bytes);
   const perAssignment = !o.assignment;
   // A failed-rows file's error column is no assignment: it is left out, so that file grades as it is.
-  const columns = perAssignment ? (fileHeader.includes('user') ? fileHeader.filter((h) => h !== ERROR_COLUMN) : ['user']) : ['user', 'grade', 'comment'];
+  const columns = perAssignment ? (fileHeader.includes('user') ? fileHeader.filter((h) => h !== ERROR_COLUMN) : ['user']) : ['user', ...WHO_COLUMNS, 'grade', 'comment'];
   // An empty grade cell changes nothing (a gradebook export leaves ungraded cells empty), so only the
   // user must be filled in; the grade column itself is still required.
   const { rows, header, problems } = parseCsv(bytes, { columns, required: ['user'] });
@@ -143,20 +145,21 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
     const all: GradedAssignment[] = [];
     for await (const a of client.ops.assignments.list({ course_id: courseId })) all.push(a as GradedAssignment);
     const unknown: string[] = [];
-    for (const column of header.filter((h) => h !== 'user')) {
+    for (const column of header.filter((h) => h !== 'user' && !isWhoColumn(h))) {
       const found = all.filter((a) => String(a.id) === column || a.name.toLowerCase() === column);
       if (found.length === 1) byColumn.set(column, found[0]);
       else unknown.push(found.length ? `"${column}" names ${found.length} assignments (use its id)` : `"${column}" is not an assignment of course ${courseId} (by id or name)`);
     }
     if (unknown.length || byColumn.size === 0) {
-      const why = unknown.length ? unknown.join('; ') : 'the file has no assignment columns beside user';
+      const why = unknown.length ? unknown.join('; ') : `the file has no assignment columns beside ${['user', ...WHO_COLUMNS].filter((c) => header.includes(c)).join(', ')}`;
       throw new UsageError(`${name} has 1 problem; nothing was sent:\n${formatProblems([{ line: 1, message: why }], name)}`);
     }
   }
 
   const found = new Map<number, Map<string, Submission>>();
   const refs = new Map(rows.map((r) => [r.line, parseUserRef(r.values.user)]));
-  const byName = [...refs.values()].some((ref) => !('problem' in ref) && ref.kind !== 'id');
+  // The students' records come with the listing when the file names them by login or SIS id, or gives their names to check.
+  const byName = [...refs.values()].some((ref) => !('problem' in ref) && ref.kind !== 'id') || rows.some((r) => r.values.name);
   const withComments = rows.some((r) => r.values.comment);
   for (const a of byColumn.values()) if (!found.has(a.id)) found.set(a.id, studentIndex(await currentSubmissions(client, o.sctx, a.id, byName, withComments)));
   // A reference no listing matches is asked about by itself, as `lms grade --user` would send it: a
@@ -171,6 +174,14 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   const cells: Cell[] = [];
   const seen = new Map<string, number>();
   for (const r of rows) {
+    // A name given is checked against the student the row names, whatever its grades: a row that
+    // names one student and another's name is a file out of step (a column sorted on its own).
+    const ref = refs.get(r.line)!;
+    if (r.values.name && !('problem' in ref)) {
+      const user = asked.get(ref.path);
+      const record = [...found.values()].map((index) => index.get(userRefKey(ref)) ?? (typeof user === 'number' ? index.get(String(user)) : undefined)).find((sub) => sub?.user)?.user;
+      if (record && !namesUser(r.values.name, record)) bad.push({ line: r.line, message: `name "${r.values.name}" is not the name of user "${r.values.user}" (${textOf(record.name)})` });
+    }
     for (const [column, a] of byColumn) {
       const grade = r.values[column] ?? '';
       if (grade === '') continue;
@@ -180,7 +191,6 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
         bad.push({ line: r.line, message: `${target.error}${where}` });
         continue;
       }
-      const ref = refs.get(r.line)!;
       if ('problem' in ref) {
         bad.push({ line: r.line, message: `user ${ref.problem}` });
         break;
@@ -204,6 +214,17 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   }
   if (bad.length) throw new UsageError(`${name} has ${problemCount(bad.length)}; nothing was sent:\n${formatProblems(bad, name)}`);
   return { cells, header, values: new Map(rows.map((r) => [r.line, r.values])), name, bytes };
+}
+
+const isWhoColumn = (column: string) => (WHO_COLUMNS as readonly string[]).includes(column);
+
+/** A name as it is compared: its letters in one case and normal form, its spaces single. */
+const nameKey = (name: unknown) => textOf(name).normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
+
+/** Whether `name` is what the user is called: their name, sortable name ("Student, Sam") or short name. */
+function namesUser(name: string, user: { name?: unknown; sortable_name?: unknown; short_name?: unknown }): boolean {
+  const given = nameKey(name);
+  return [user.name, user.sortable_name, user.short_name].some((n) => n !== undefined && n !== null && nameKey(n) === given);
 }
 
 /** A user's id; `missing` when there is none; `unknown` when the caller may not look (then only the listing can tell). */

@@ -1,7 +1,9 @@
 // `lms grade export`: the grades of a course (or section) in the layouts `lms grade --csv` reads —
-// one assignment's (`user,grade,comment`) or the whole gradebook (`user` and a column per
-// assignment) — so a gradebook can be exported, edited and graded back. A cell holds a value the
-// import reads as the grade the server holds now, so a file graded back unedited changes nothing.
+// one assignment's (`user,name,section,grade,comment`) or the whole gradebook (`user,name,section`
+// and a column per assignment) — so a gradebook can be exported, edited and graded back. A cell
+// holds a value the import reads as the grade the server holds now, so a file graded back unedited
+// changes nothing. `name` and `section` are for the person editing the file: the import checks a
+// name against the student the row names, and reads no section.
 import type { CommandResult } from '../../model/command.js';
 import type { Context } from '../../model/context.js';
 import { command, contextFlags } from '../../model/define.js';
@@ -12,8 +14,11 @@ import { submissionContext } from '../submissions/index.js';
 import { personRef } from '../../client/user-ref.js';
 import { exportRows } from '../users/export.js';
 import { textOf } from '../../output/text.js';
+import { ApiError } from '../../errors.js';
 
-const ONE_COLUMNS = ['user', 'grade', 'comment'];
+/** The columns beside the grades that say who a row is, for a person: the import checks `name` and ignores `section`. */
+export const WHO_COLUMNS = ['name', 'section'] as const;
+const ONE_COLUMNS = ['user', ...WHO_COLUMNS, 'grade', 'comment'];
 
 /**
  * The cell for a submission: its grade when the import reads that back as the same score and grade,
@@ -42,7 +47,7 @@ export function gradeCell(a: GradedAssignment, s: Pick<Submission, 'grade' | 'sc
  * neither finds alone cannot be graded from a file, and is left out.
  */
 export function assignmentHeaders(all: GradedAssignment[]): { headers: Map<number, string>; unnamed: GradedAssignment[] } {
-  const reserved = new Set(['user', 'error']);
+  const reserved = new Set<string>(['user', 'error', ...WHO_COLUMNS]);
   const finds = (header: string) => {
     const h = header.trim().toLowerCase();
     return reserved.has(h) ? [] : all.filter((a) => String(a.id) === h || textOf(a.name).toLowerCase() === h);
@@ -66,13 +71,41 @@ export async function courseOf(client: ApiClient, sctx: SubmissionContext): Prom
   return sctx.course_id !== undefined ? sctx.course_id : (await client.ops.sections.get({ id: sctx.section_id })).course_id;
 }
 
+/**
+ * The names of each student's sections in the course, by user id, as its sections list their
+ * students; none (and a warning) when the caller may not list them: the column is left empty.
+ */
+async function sectionsOfStudents(ctx: Context, client: ApiClient, course: string | number): Promise<Map<number, string[]>> {
+  const of = new Map<number, string[]>();
+  try {
+    for await (const section of client.ops.sections.list({ course_id: course, include: ['students'] })) {
+      for (const student of section.students ?? []) {
+        const id = Number(student?.id);
+        if (Number.isSafeInteger(id)) of.set(id, [...(of.get(id) ?? []), textOf(section.name)]);
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof ApiError && (e.status === 401 || e.status === 403) && !e.throttled && !e.tokenRefused)) throw e;
+    ctx.warn(`the section column is left empty: ${e.message}`);
+    of.clear();
+  }
+  return of;
+}
+
+/** The name and sections of a submission's student, as the row shows them. */
+function whoCells(s: Submission, sections: Map<number, string[]>): Record<(typeof WHO_COLUMNS)[number], string> {
+  return { name: textOf(s.user?.name), section: (sections.get(s.user_id) ?? []).join(', ') };
+}
+
 async function oneAssignment(ctx: Context, client: ApiClient, sctx: SubmissionContext, assignment: string): Promise<CommandResult> {
-  const a = (await client.ops.assignments.get({ course_id: await courseOf(client, sctx), id: assignment })) as GradedAssignment;
+  const course = await courseOf(client, sctx);
+  const a = (await client.ops.assignments.get({ course_id: course, id: assignment })) as GradedAssignment;
+  const sections = await sectionsOfStudents(ctx, client, course);
   const subs = submissionsOf(client, sctx, a.id);
   return exportRows(
     ctx,
     (async function* () {
-      for await (const s of subs) yield { user: personRef(s.user ?? { id: s.user_id }), grade: gradeCell(a, s), comment: '' };
+      for await (const s of subs) yield { user: personRef(s.user ?? { id: s.user_id }), ...whoCells(s, sections), grade: gradeCell(a, s), comment: '' };
     })(),
     ONE_COLUMNS,
   );
@@ -80,6 +113,7 @@ async function oneAssignment(ctx: Context, client: ApiClient, sctx: SubmissionCo
 
 async function gradebook(ctx: Context, client: ApiClient, sctx: SubmissionContext): Promise<CommandResult> {
   const course = await courseOf(client, sctx);
+  const sections = await sectionsOfStudents(ctx, client, course);
   const all: GradedAssignment[] = [];
   for await (const a of client.ops.assignments.list({ course_id: course })) all.push(a as GradedAssignment);
   // An ungraded assignment takes no grade: a column for it could only ever be empty.
@@ -90,11 +124,11 @@ async function gradebook(ctx: Context, client: ApiClient, sctx: SubmissionContex
     const a = all.find((x) => x.id === id)!;
     for await (const s of submissionsOf(client, sctx, id)) {
       let row = students.get(s.user_id);
-      if (!row) students.set(s.user_id, (row = { user: personRef(s.user ?? { id: s.user_id }) }));
+      if (!row) students.set(s.user_id, (row = { user: personRef(s.user ?? { id: s.user_id }), ...whoCells(s, sections) }));
       row[header] = gradeCell(a, s);
     }
   }
-  const columns = ['user', ...headers.values()];
+  const columns = ['user', ...WHO_COLUMNS, ...headers.values()];
   // Built with fromEntries, so a header such as "__proto__" stays a plain key.
   const rows = [...students.values()].map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? ''])));
   return exportRows(ctx, rows, columns);
@@ -102,15 +136,15 @@ async function gradebook(ctx: Context, client: ApiClient, sctx: SubmissionContex
 
 export const exportGrades = command({
   name: 'export',
-  summary: 'Write grades as `lms grade --csv` reads them back: CSV whatever stdout is (-o json for JSON), students as sis_user_id:X (else sis_login_id:X, else the id), an empty cell for no grade (no change on import)',
-  routes: ['submissions.list@courses', 'submissions.list@sections', 'assignments.get', 'assignments.list', 'sections.get'],
+  summary: 'Write grades as `lms grade --csv` reads them back: CSV whatever stdout is (-o json for JSON), students as sis_user_id:X (else sis_login_id:X, else the id) with their name and sections, an empty cell for no grade (no change on import)',
+  routes: ['submissions.list@courses', 'submissions.list@sections', 'assignments.get', 'assignments.list', 'sections.get', 'sections.list'],
   options: {
     course: contextFlags.course,
     section: { ...contextFlags.section, description: 'section id or sis_section_id:X (its students only)' },
     assignment: {
       long: 'assignment', value: 'id', ids: 'assignment',
       description:
-        'one assignment: columns user, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user and a column per graded assignment, headed by its name (its id where names clash)',
+        'one assignment: columns user, name, section, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user, name, section and a column per graded assignment, headed by its name (its id where names clash)',
     },
   },
   examples: [

@@ -338,6 +338,14 @@ export class Pseudonyms {
     return undefined;
   }
 
+  /** The id of the person a row's `user` reference names (rowUser), if they are known. */
+  placedRow(ref: string): string | undefined {
+    if (/^\d+$/.test(ref)) return ref;
+    const m = /^sis_(user|login)_id:(.+)$/i.exec(ref);
+    if (m && m[1].toLowerCase() === 'user') return this.placed({ sis_user_id: m[2] });
+    return this.placed({ login_id: m ? m[2] : ref });
+  }
+
   /** The field's replacement, for a person field of a hidden person; undefined to leave it. */
   field(id: string, kind: Kind): string | undefined {
     if (!this.hides(id)) return undefined;
@@ -465,11 +473,25 @@ export class Pseudonyms {
       }
       return email;
     };
+    // Beside a user column, a name column says what that user is called (`grade export` writes one,
+    // and the import checks it): a pseudonym there is the real name, as the user's is the real user.
+    const name = (value: string) => {
+      const m = WHOLE.exec(value.trim());
+      if (!m || m[5] === undefined) return undefined;
+      const user = this.idOf(m[5], value);
+      const real = this.people.get(user)?.forms.name;
+      if (real === undefined) throw new UsageError(`"${value}" stands for user ${user}, whose name this server has not seen`, { hint: 'leave the name cell empty' });
+      return real;
+    };
     const cells = csvCells(text);
     const header = cells.filter((c) => c.row === 0);
-    const users = new Set(header.filter((c) => USER_KEYS.includes(cellValue(text, c).trim().toLowerCase())).map((c) => c.column));
+    const columnsOf = (keys: string[]) => new Set(header.filter((c) => keys.includes(cellValue(text, c).trim().toLowerCase())).map((c) => c.column));
+    const users = columnsOf(USER_KEYS);
     // A CSV whose header names a user column; else JSON or YAML, by their keys.
-    if (users.size) return csvUserCells(text, cells, users, id);
+    if (users.size) {
+      const names = columnsOf(NAME_KEYS);
+      return csvUserCells(text, cells, (column) => (users.has(column) ? id : names.has(column) ? name : undefined));
+    }
     return text.replace(USER_VALUE, (all: string, before: string, quote: string, value: string) => {
       const real = id(value);
       return real === undefined ? all : `${before}${quote}${real}${quote}`;
@@ -499,15 +521,21 @@ const USER_VALUE = new RegExp(
   'gim',
 );
 
-/** A CSV text with each cell of its user columns that is a pseudonym turned into what `id` makes of it. */
-function csvUserCells(text: string, cells: Cell[], users: Set<number>, id: (value: string) => string | undefined) {
+/** The columns of a data file that say what the user of its user column is called. */
+const NAME_KEYS = ['name'];
+
+/** A CSV text with each cell that is a pseudonym turned into what its column's mapping (`back`) makes of it. */
+function csvUserCells(text: string, cells: Cell[], back: (column: number) => ((value: string) => string | undefined) | undefined) {
   let out = '';
   let from = 0;
   for (const c of cells) {
-    if (c.row === 0 || !users.has(c.column)) continue;
-    const real = id(cellValue(text, c));
+    const map = c.row === 0 ? undefined : back(c.column);
+    if (!map) continue;
+    const real = map(cellValue(text, c));
     if (real === undefined) continue;
-    out += text.slice(from, c.start) + (text[c.start] === '"' ? `"${real}"` : real);
+    // A real name may hold what a CSV cell must quote (a comma, a quote): quoted then, as RFC 4180 writes it.
+    const quoted = text[c.start] === '"' || /[",\r\n]|^\s|\s$/.test(real);
+    out += text.slice(from, c.start) + (quoted ? `"${real.replace(/"/g, '""')}"` : real);
     from = c.end;
   }
   return from === 0 ? text : out + text.slice(from);
@@ -635,6 +663,17 @@ function recordRefs(obj: Record<string, unknown>): string[] {
   return refs;
 }
 
+/**
+ * A row of an export (`grade export`) names its person in `user`, as a reference (`42`,
+ * `sis_user_id:X`, `sis_login_id:X`, a login), and says what they are called beside it (`name`):
+ * the reference, when the row has such a field; those fields are that person's.
+ */
+function rowUser(obj: Record<string, unknown>): string | undefined {
+  const user = obj.user;
+  if (typeof user !== 'string' || user.trim() === '') return undefined;
+  return Object.keys(obj).some((k) => k !== 'user' && PERSON_FIELDS[k] !== undefined && typeof obj[k] === 'string') ? user.trim() : undefined;
+}
+
 function walk(value: unknown, visit: Visitor, key?: string): void {
   if (typeof value === 'string') return visit.text(value);
   if (Array.isArray(value)) {
@@ -644,7 +683,10 @@ function walk(value: unknown, visit: Visitor, key?: string): void {
   if (value === null || typeof value !== 'object') return;
   const obj = value as Record<string, unknown>;
   const id = personIdOf(obj, key);
+  const row = id === undefined ? rowUser(obj) : undefined;
   if (id !== undefined) visit.person(id, obj);
+  else if (row !== undefined && /^\d+$/.test(row)) visit.person(row, obj);
+  else if (row !== undefined) visit.ref(row.includes(':') ? row : `sis_login_id:${row}`);
   else for (const ref of recordRefs(obj)) visit.ref(ref);
   const course = idText(obj.course_id) ?? (typeof obj.context_code === 'string' ? COURSE_CODE.exec(obj.context_code)?.[1] : undefined);
   if (course !== undefined) visit.course(course);
@@ -652,7 +694,7 @@ function walk(value: unknown, visit: Visitor, key?: string): void {
     const v = obj[k];
     if (SKIP.has(k)) continue;
     if (typeof v === 'string') {
-      if (id !== undefined && k in PERSON_FIELDS) continue;
+      if ((id !== undefined || row !== undefined) && k in PERSON_FIELDS) continue;
       const role = roleField(obj, k);
       if (role && !v.includes('_id:')) visit.named(role.id, role.form, v);
       else visit.text(v);
@@ -670,12 +712,14 @@ function rewriteIn(value: unknown, p: Pseudonyms, key?: string): unknown {
   const obj = value as Record<string, unknown>;
   // A record without an id is its SIS id's or login's person; one the instance would not say is
   // no one known, and their fields are a student's, whatever the net knows of them.
-  const unplaced = personIdOf(obj, key) === undefined && MARKERS.some((m) => typeof obj[m] === 'string');
-  const id = unplaced ? p.placed(obj) : personIdOf(obj, key);
+  const row = personIdOf(obj, key) === undefined ? rowUser(obj) : undefined;
+  const unplaced = personIdOf(obj, key) === undefined && (row !== undefined || MARKERS.some((m) => typeof obj[m] === 'string'));
+  const id = row !== undefined ? p.placedRow(row) : unplaced ? p.placed(obj) : personIdOf(obj, key);
   for (const k of Object.keys(obj)) {
     const v = obj[k];
     if (SKIP.has(k)) continue;
-    if (typeof v === 'string' && unplaced && id === undefined && k in PERSON_FIELDS && v !== '') obj[k] = UNPLACED;
+    // An unplaced row's `user` is the SIS id or login of someone unknown: a form of theirs, as its name is.
+    if (typeof v === 'string' && unplaced && id === undefined && (k in PERSON_FIELDS || (row !== undefined && k === 'user')) && v !== '') obj[k] = UNPLACED;
     else if (typeof v === 'string') {
       const kind = id !== undefined ? PERSON_FIELDS[k] : undefined;
       const role = kind === undefined && !v.includes('_id:') ? roleField(obj, k) : undefined;

@@ -233,4 +233,28 @@ describe('a grade CSV under --pseudonymize', () => {
     expect(read.submission_comments.map((c) => c.comment)).toContain(comment);
     expect(read.submission_comments.map((c) => c.comment)).not.toContain('well done 9');
   });
+
+  it('round-trips an export: its names are pseudonyms, and graded back they check against the real students', async () => {
+    const s = server(TOKENS.teacher);
+    const exported = (await call(s, 'grade_export', { course: '1', assignment: '1' })).structuredContent as { items: Record<string, string>[] };
+    const rows = exported.items;
+    expect(leaked(JSON.stringify(rows))).toEqual([]);
+    const sofia = rows.find((r) => r.section.includes('Lab Online') && r.grade === '15')!;
+    expect(sofia.name).toMatch(/^Student [0-9a-f]{8}$/);
+    expect(sofia.user).toMatch(/^sis_user_id:student-[0-9a-f]{8}$/);
+    // The CSV an assistant writes back from what it was shown, one score edited.
+    const cell = (v: string) => (/[",]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+    const csv = ['user,name,section,grade,comment', ...rows.map((r) => [r.user, r.name, r.section, r === sofia ? '16' : r.grade, ''].map(cell).join(','))].join('\n');
+    const graded = await call(s, 'grade_set', { course: '1', assignment: '1', csv_text: `${csv}\n` });
+    expect(graded.structuredContent).toMatchObject({ updated: 1, failed: 0 });
+    const read = (await call(server(TOKENS.admin, false), 'submissions_get', { course: '1', assignment: '1', user: 'sis_user_id:S-008' })).structuredContent as { score: number };
+    expect(read.score).toBe(16);
+    // A name out of step is still caught: Sofia's row with another student's pseudonym.
+    const other = rows.find((r) => r !== sofia)!;
+    const swapped = csv.replace(`${sofia.user},${sofia.name},`, `${sofia.user},${other.name},`);
+    const refused = await callTool(tools.get('grade_set')!, { course: '1', assignment: '1', csv_text: `${swapped}\n` }, s);
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]?.text).toContain('is not the name of user');
+    expect(leaked(everything(refused))).toEqual([]);
+  });
 });

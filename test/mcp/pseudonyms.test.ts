@@ -40,6 +40,10 @@ describe('Pseudonyms.transform', () => {
     { name: 'someone the instance cannot place counts as a student', value: { id: 404, name: 'Nora Nobody', login_id: 'nora' }, hidden: ['Nora Nobody', 'nora'], kept: ['"id":404'] },
     { name: 'a record with no id (an export\'s row), placed by its SIS id', value: { items: [{ name: 'Sam Student', login_id: 'sam', sis_user_id: 'S-007', locale: 'en' }] }, hidden: ['Sam Student', '"sam"', 'S-007'], kept: ['"name":"Student ', '"locale":"en"'] },
     { name: 'a record with no id the instance cannot place: a student\'s, whatever it says', value: { items: [{ name: 'Nora Nobody', login_id: 'nora', sis_user_id: 'N-1', email: 'nora@example.edu', locale: 'en' }] }, hidden: ['Nora Nobody', 'nora', 'N-1'], kept: ['"name":"a student"', '"locale":"en"'] },
+    { name: "an export's row: the name beside its user's SIS reference", value: { items: [{ user: 'sis_user_id:S-007', name: 'Sam Student', section: 'BIO-101 Section A', grade: '19' }] }, hidden: ['Sam Student', 'S-007'], kept: ['"name":"Student ', '"section":"BIO-101 Section A"', '"grade":"19"'] },
+    { name: "an export's row: the name beside its user's id, a person the instance was never asked about", value: { items: [{ user: '7', name: 'Zed Zulu', grade: '19' }] }, hidden: ['Zed Zulu'], kept: ['"user":"7"', '"name":"Student '] },
+    { name: "an export's row the instance cannot place: a student's name", value: { items: [{ user: 'sis_user_id:N-1', name: 'Nora Nobody', grade: '' }] }, hidden: ['Nora Nobody', 'N-1'], kept: ['"name":"a student"'] },
+    { name: "an export's row of a teacher stays named", value: { items: [{ user: '3', name: 'Tess Teacher' }] }, hidden: [], kept: ['Tess Teacher'] },
     { name: 'a cursor and a confirmation token are left as they are', value: { items: [SAM], next_cursor: 'abc-sam-def', confirm: 'x.sam.y' }, hidden: ['Sam Student'], kept: ['abc-sam-def', 'x.sam.y'] },
   ];
   for (const c of cases) {
@@ -142,6 +146,8 @@ describe('mapping pseudonyms back', () => {
     ['CSV text: a comment keeps its words', 'grade_set', { csv_text: 'user,grade,comment\nstudent-HEX,88,well done Student HEX\n' }, { csv_text: 'user,grade,comment\n7,88,well done Student HEX\n' }],
     ['CSV text: a comment cell that is a pseudonym keeps it', 'grade_set', { csv_text: 'user,grade,comment\r\n"student-HEX",88,"Student HEX"\r\n' }, { csv_text: 'user,grade,comment\r\n"7",88,"Student HEX"\r\n' }],
     ['CSV text: a grade per assignment column', 'grade_set', { csv_text: 'user,Essay 1,Lab\nStudent HEX,1,2\n' }, { csv_text: 'user,Essay 1,Lab\n7,1,2\n' }],
+    ['CSV text: a name beside a user column, as the real name', 'grade_set', { csv_text: 'user,name,section,grade\nsis_user_id:student-HEX,Student HEX,A,88\n' }, { csv_text: 'user,name,section,grade\n7,Sam Student,A,88\n' }],
+    ['CSV text: a name that is no pseudonym is left', 'grade_set', { csv_text: 'user,name,grade\nstudent-HEX,Sam,88\n' }, { csv_text: 'user,name,grade\n7,Sam,88\n' }],
     ['CSV text: no user column, nothing taken back', 'users_import', { file_text: 'login_id,name\nstudent-HEX,Student HEX\n' }, { file_text: 'login_id,name\nstudent-HEX,Student HEX\n' }],
     ['JSON text: a user key\'s value, not a comment\'s', 'enrollments_import', { file_text: '[{"user": "student-HEX", "comment": "student-HEX"}]' }, { file_text: '[{"user": "7", "comment": "student-HEX"}]' }],
     ['YAML text: a course file\'s enrollment', 'apply', { file_text: 'enrollments:\n  - user: sis_user_id:student-HEX # Sam\n    title: student-HEX\n' }, { file_text: 'enrollments:\n  - user: 7 # Sam\n    title: student-HEX\n' }],
@@ -154,6 +160,16 @@ describe('mapping pseudonyms back', () => {
     const fill = (o: Record<string, unknown>) => JSON.parse(JSON.stringify(o).replaceAll('HEX', hex)) as Record<string, unknown>;
     const files: [string, string][] = name === 'grade_set' ? [['csv_text', 'csv']] : [['file_text', 'file']];
     expect({ ...givenBack(p, toolOf(name, files), fill(given)) }).toEqual(fill(expected));
+  });
+
+  it('quotes a real name a CSV cell must quote, and refuses a pseudonym whose name it never saw', async () => {
+    const p = await made();
+    await p.transform({ id: 8, name: 'Moreau, "Lucas"', login_id: 'lucas' });
+    const { display, login } = p.pseudonymOf('8');
+    expect(givenBack(p, tool, { csv_text: `user,name,grade\n${login},${display},88\n` }).csv_text).toBe('user,name,grade\n8,"Moreau, ""Lucas""",88\n');
+    await p.transform({ id: 12, login_id: 'nameless' });
+    const nameless = p.pseudonymOf('12').display;
+    expect(() => givenBack(p, tool, { csv_text: `user,name,grade\n12,${nameless},88\n` })).toThrow(/stands for user 12, whose name this server has not seen/);
   });
 
   it('leaves a message file as it was written', async () => {

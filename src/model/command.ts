@@ -47,6 +47,11 @@ export interface CommandSpec<O = Record<string, unknown>> {
   optionKeys?: string[];
   /** The API routes this command calls; the coverage test reads them. */
   routes?: RouteId[];
+  /**
+   * Reads made only to find what an argument names (the user an email address names, by a search):
+   * called as `routes` are, but not what the verb does, so no surface takes the verb for a list of them.
+   */
+  lookups?: RouteId[];
   /** Default columns of a list in table and CSV output (a single record shows all its fields). */
   columns?: string[];
   /**
@@ -174,7 +179,7 @@ export function declaredRoutes(specs: (CommandSpec<never> | NounSpec)[]): Set<Ro
   const found = new Set<RouteId>();
   for (const spec of specs) {
     if (isNoun(spec)) for (const r of declaredRoutes(spec.commands)) found.add(r);
-    else for (const r of spec.routes ?? []) found.add(r);
+    else for (const r of [...(spec.routes ?? []), ...(spec.lookups ?? [])]) found.add(r);
   }
   return found;
 }

@@ -187,6 +187,9 @@ const supportingTable = {
     create: ['POST /api/v1/accounts/:account_id/courses', { resource: 'account' }],
     get: ['GET /api/v1/courses/:id', { resource: 'course' }],
     update: ['PUT /api/v1/courses/:id', { resource: 'course' }],
+    // Who is in a course, searched by name, login, SIS id or email: a person named by their email
+    // address is found here (the API takes no email in a path).
+    users: ['GET /api/v1/courses/:course_id/users', { paginated: true, resource: 'course' }],
   },
   assignments: {
     list: ['GET /api/v1/courses/:course_id/assignments', { paginated: true, resource: 'course' }],

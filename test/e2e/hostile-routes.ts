@@ -193,6 +193,7 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'sections.delete', method: 'DELETE', path: '/api/v1/sections/4' },
   { id: 'accounts.get', method: 'GET', path: '/api/v1/accounts/2' },
   { id: 'courses.get', method: 'GET', path: '/api/v1/courses/1' },
+  { id: 'courses.users', method: 'GET', path: '/api/v1/courses/1/users' },
   { id: 'courses.create', method: 'POST', path: '/api/v1/accounts/2/courses' },
   { id: 'assignments.get', method: 'GET', path: '/api/v1/courses/1/assignments/1' },
   { id: 'assignments.create', method: 'POST', path: '/api/v1/courses/1/assignments' },

@@ -34,7 +34,7 @@ const allowance = (asUser: boolean): string[] => (asUser ? ['users.get'] : []);
 /** The routes `spec` called that it neither declares nor is allowed, once each. */
 export function undeclared(spec: Verb, called: readonly string[], asUser = false): string[] {
   const allowed = new Set(allowance(asUser));
-  const declared = new Set<string>(spec.routes ?? []);
+  const declared = new Set<string>([...(spec.routes ?? []), ...(spec.lookups ?? [])]);
   return [...new Set(called)].filter((id) => !declared.has(id) && !allowed.has(id));
 }
 

@@ -66,6 +66,51 @@ describe('users list', () => {
   });
 });
 
+describe("a course's users", () => {
+  const courses = (token: string) => clientFor(mock, token).ops.courses;
+
+  it.each([
+    ['name', 'okafor', [10]],
+    ['login', 'sofia', [8]],
+    ['SIS id', 'S-01', [10, 11, 12]],
+    ['email', 'ravi@example', [9]],
+  ])('searches by %s', async (_what, term, ids) => {
+    const found = await collect(courses(TOKENS.teacher).users({ course_id: 1, search_term: term }));
+    expect(found.map((u) => u.id).sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('lists everyone enrolled, in sortable-name order, and no one of another course', async () => {
+    const found = await collect(courses(TOKENS.teacher).users({ course_id: 1 }));
+    expect(found.map((u) => u.sortable_name)).toEqual([...found.map((u) => u.sortable_name)].sort((a, b) => a.localeCompare(b)));
+    expect(found.map((u) => u.id)).toContain(3);
+    expect(found.map((u) => u.id)).not.toContain(4);
+  });
+
+  it('gives the email address with include[]=email, to those who may see it', async () => {
+    const plain = await collect(courses(TOKENS.teacher).users({ course_id: 1, search_term: 'ravi' }));
+    expect(plain[0]).not.toHaveProperty('email');
+    const withEmail = await collect(courses(TOKENS.teacher).users({ course_id: 1, search_term: 'ravi', include: ['email'] }));
+    expect(withEmail[0]).toMatchObject({ id: 9, login_id: 'ravi', email: 'ravi@example.edu' });
+    const classmate = await collect(courses(TOKENS.student).users({ course_id: 1, search_term: 'ravi', include: ['email'] }));
+    expect(classmate[0]).toMatchObject({ id: 9 });
+    expect(classmate[0].email ?? null).toBeNull();
+  });
+
+  it("limits a section-limited TA to their sections' people", async () => {
+    const found = await collect(courses(TOKENS.ta).users({ course_id: 1 }));
+    expect(found.map((u) => u.id)).toContain(7);
+    expect(found.map((u) => u.id)).not.toContain(10);
+  });
+
+  it.each([
+    ['a search term under 2 characters', TOKENS.teacher, 1, 'a', 400],
+    ['someone outside the course', TOKENS.otherTeacher, 1, undefined, 401],
+    ['a missing course', TOKENS.admin, 987654, undefined, 404],
+  ] as const)('refuses %s', async (_what, token, course, term, status) => {
+    expect(await statusOf(collect(courses(token).users({ course_id: course, ...(term ? { search_term: term } : {}) })))).toBe(status);
+  });
+});
+
 describe('users get', () => {
   it.each([
     ['self', TOKENS.student, 'self', 'ok'],

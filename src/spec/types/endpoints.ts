@@ -68,6 +68,7 @@ export interface Endpoints {
   'courses.create': { params: { account_id: Id; course: Omit<CourseFields, 'event'>; offer?: boolean }; result: Course };
   'courses.get': { params: { id: Id }; result: Course };
   'courses.update': { params: { id: Id; course: CourseFields }; result: Course };
+  'courses.users': { params: { course_id: Id; search_term?: string; include?: 'email'[] }; result: User };
   // assignments
   'assignments.list': { params: { course_id: Id; search_term?: string }; result: Assignment };
   'assignments.create': { params: { course_id: Id; assignment: AssignmentFields & { name: string } }; result: Assignment };

@@ -1,4 +1,4 @@
-// Users and profiles: list, get, create, update, delete, settings, follow, profile, avatars,
+// Users and profiles: list (an account's, a course's), get, create, update, delete, settings, follow, profile, avatars,
 // page views and step 1 of the personal-file upload.
 import type { BriefUser } from '../../../spec/types/roster.js';
 import type { User } from '../../../spec/types/users.js';
@@ -13,6 +13,7 @@ import {
   obj,
   paginate,
   keysetSource,
+  list as listParam,
   str,
   timestamp,
   fileUrl,
@@ -22,8 +23,8 @@ import {
   type UserRow,
 } from '../../kit.js';
 import { checkText, text } from '../../fields.js';
-import { findAccount, findUser, rootOf } from '../lookup.js';
-import { demand, permit } from '../access.js';
+import { findAccount, findCourse, findUser, rootOf } from '../lookup.js';
+import { demand, permit, reachOf } from '../access.js';
 import { atRoot, mayManage, maySee, personalRights, usersPolicy } from './policy.js';
 import { ianaZone } from '../../time-zones.js';
 import { removeAllAdminRolesOf } from '../admins/repo.js';
@@ -44,6 +45,7 @@ import {
   updateUser,
   userById,
   usersOfAccountQuery,
+  usersOfCourseQuery,
   type ListedUser,
 } from './repo.js';
 
@@ -160,6 +162,26 @@ const list: Handler = (ctx) => {
     throw new HttpError(400, { errors: [{ field: 'search_term', message: '3 or more characters is required', error_code: 'invalid' }] });
   }
   return paginate(ctx, keysetSource<ListedUser>(ctx.db, usersOfAccountQuery(account.id, rootOf(account), term)), (u) => userJson(ctx, u));
+};
+
+/**
+ * A course's users, as CoursesController#users answers: a search term of 2 characters or more
+ * matches names, logins, SIS ids and email addresses; the email only with include[]=email, and only
+ * where the caller may see it (userJson).
+ */
+const courseUsers: Handler = (ctx) => {
+  const course = findCourse(ctx, ctx.path.course_id);
+  const reach = reachOf(ctx, usersPolicy.listCourse, course);
+  const term = str(ctx.params, 'search_term')?.trim();
+  if (term !== undefined && term.length < 2) {
+    throw new HttpError(400, { errors: [{ field: 'search_term', message: '2 or more characters is required', error_code: 'invalid' }] });
+  }
+  const withEmail = listParam(ctx.params, 'include').map(String).includes('email');
+  const query = usersOfCourseQuery(course.id, { term: term || undefined, sections: reach === 'all' ? undefined : reach });
+  return paginate(ctx, keysetSource<ListedUser>(ctx.db, query), (u) => {
+    const { email, ...json } = userJson(ctx, u);
+    return withEmail && email !== undefined ? { ...json, email } : json;
+  });
 };
 
 const get: Handler = (ctx) => {
@@ -348,5 +370,6 @@ export const usersHandlers = {
   'users.avatars': avatars,
   'users.pageViews': pageViews,
   'users.uploadFile': uploadFile,
+  'courses.users': courseUsers,
 };
 

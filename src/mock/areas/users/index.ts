@@ -18,6 +18,7 @@ export const usersArea = defineArea({
     'users.avatars',
     'users.pageViews',
     'users.uploadFile',
+    'courses.users',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).usersHandlers }),
   seed: async () => (await import('./seed.js')).seedPeople, bulkIndexes: [searchIndex],

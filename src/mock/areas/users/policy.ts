@@ -14,6 +14,8 @@ import { userWithinAccount } from './repo.js';
 export const usersPolicy = {
   /** An account's users, asked of the account (`/accounts/:id/users`). */
   list: ['read_roster'],
+  /** A course's users (`/courses/:id/users`): whoever reads its roster, limited to their sections. */
+  listCourse: ['read_roster'],
   /** Another user's record and profile, through an admin role over an account the user is within. */
   see: ['read_roster'],
   /** Creating a user with a login in the account; and changing or deleting one, with the checks of `mayManage`. */

@@ -184,6 +184,30 @@ export function usersOfAccountQuery(accountId: number, rootId: number, term?: st
   return { sql, args, key: ['sortable_name', 'id'] };
 }
 
+/**
+ * The people of a course (an active or invited enrollment there; in `sections` only, when given),
+ * optionally matching a search term as an account's users do, in sortable-name order, each with
+ * the login and email address their record shows.
+ */
+export function usersOfCourseQuery(courseId: number, options: { term?: string; sections?: number[] } = {}): KeysetQuery {
+  const enrolled = [`e.user_id = u.id`, `e.course_id = ?`, `e.workflow_state IN ('active', 'invited')`];
+  const args: unknown[] = [courseId];
+  if (options.sections) {
+    enrolled.push(`e.course_section_id IN (${options.sections.map(() => '?').join(', ') || 'NULL'})`);
+    args.push(...options.sections);
+  }
+  const where = [`u.workflow_state <> 'deleted'`, `EXISTS (SELECT 1 FROM enrollments e WHERE ${enrolled.join(' AND ')})`];
+  if (options.term) {
+    where.push(`(u.id IN (SELECT rowid FROM user_search WHERE text LIKE ?) OR CAST(u.id AS TEXT) = ?)`);
+    args.push(`%${options.term}%`, options.term);
+  }
+  const sql = `SELECT u.*, l.unique_id AS login_unique_id, l.sis_user_id AS login_sis_user_id,
+      (SELECT address FROM communication_channels WHERE user_id = u.id AND type = 'email' AND workflow_state <> 'retired' ORDER BY position LIMIT 1) AS primary_email
+    FROM users u LEFT JOIN pseudonyms l ON l.id = (SELECT id FROM pseudonyms WHERE user_id = u.id AND workflow_state <> 'deleted' ORDER BY id LIMIT 1)
+    WHERE ${where.join(' AND ')}`;
+  return { sql, args, key: ['sortable_name', 'id'] };
+}
+
 // ---- follows and page views -------------------------------------------------------------------
 
 export function follow(db: Db, follower: number, followed: number, now: string): string {

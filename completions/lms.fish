@@ -111,7 +111,7 @@ complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcomma
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'no-confirmation' -d 'send the new admin no notification'
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'role' -x -d 'an account role by name (default AccountAdmin)'
-complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'user' -x -a '(__lms_ids)' -d 'user id, sis_user_id:X or sis_login_id:X'
+complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from add' -l 'user' -x -a '(__lms_ids)' -d 'user id, sis_user_id:X, sis_login_id:X or email:X'
 
 # lms admins list flags
 complete -c lms -n '__fish_seen_subcommand_from admins; and __fish_seen_subcommand_from list ls' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
@@ -556,7 +556,7 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'section-id' -x -d 'with --course: the section to enrol into (default: the course\'s default section)'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'state' -x -a 'active invited inactive' -d 'active, invited (default) or inactive; inactive deactivates the enrollment the user already has there'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'type' -x -d 'student (default), teacher, ta, designer or observer'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'user' -x -a '(__lms_ids)' -d 'user id, sis_user_id:X, sis_login_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from add' -l 'user' -x -a '(__lms_ids)' -d 'user id, sis_user_id:X, sis_login_id:X, email:X or self'
 
 # lms enrollments conclude flags
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from conclude' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
@@ -592,7 +592,7 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'state' -x -d 'active, invited, creation_pending, deleted, rejected, completed, inactive (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'type' -x -d 'student, teacher, ta, designer or observer (repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'user' -x -a '(__lms_ids)' -d 'user id, sis_user_id:X, sis_login_id:X or self; with --course or --section, that user\'s enrollments there'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'user' -x -a '(__lms_ids)' -d 'user id, sis_user_id:X, sis_login_id:X, email:X or self; with --course or --section, that user\'s enrollments there'
 
 # lms export
 complete -c lms -n '__fish_seen_subcommand_from export; and not __fish_seen_subcommand_from course help' -a 'course' -d 'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignments, topics, announcements, quizzes and outcome tree'
@@ -624,7 +624,7 @@ complete -c lms -n '__fish_seen_subcommand_from grade' -l 'failed-out' -r -F -d 
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'per-row' -d 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from'
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'restart' -d 'with --per-row: ignore what earlier runs of this file recorded'
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
-complete -c lms -n '__fish_seen_subcommand_from grade' -l 'user' -x -a '(__lms_ids)' -d 'the student: id, sis_user_id:X or sis_login_id:X'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'user' -x -a '(__lms_ids)' -d 'the student: id, sis_user_id:X, sis_login_id:X, email:X or a login'
 
 # lms grade export flags
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'assignment' -x -a '(__lms_ids)' -d 'one assignment: columns user, name, section, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user, name, section and a column per graded assignment, headed by its name (its id where names clash)'
@@ -643,7 +643,7 @@ complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcomman
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'per-row' -d 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'restart' -d 'with --per-row: ignore what earlier runs of this file recorded'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'user' -x -a '(__lms_ids)' -d 'the student: id, sis_user_id:X or sis_login_id:X'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'user' -x -a '(__lms_ids)' -d 'the student: id, sis_user_id:X, sis_login_id:X, email:X or a login'
 
 # lms groups
 complete -c lms -n '__fish_seen_subcommand_from groups; and not __fish_seen_subcommand_from help list ls' -a 'help' -d 'display help for command'

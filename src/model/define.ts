@@ -66,7 +66,7 @@ export const contextFlags = {
   section: { long: 'section', value: 'id', ids: 'section', description: 'section id or sis_section_id:X' },
   group: { long: 'group', value: 'id', description: 'group id' },
   account: { long: 'account', value: 'id', ids: 'account', description: 'account id, sis_account_id:X or self' },
-  user: { long: 'user', value: 'id', ids: 'user', description: 'user id, sis_user_id:X, sis_login_id:X or self' },
+  user: { long: 'user', value: 'id', ids: 'user', description: 'user id, sis_user_id:X, sis_login_id:X, email:X or self' },
   global: { long: 'global', description: 'the site-wide (global) context' },
 } as const satisfies Record<string, Flag>;
 

@@ -1,7 +1,7 @@
 // `lms admins`: who administers an account, and with which role.
 import { item, list, type Verbs } from '../../model/command.js';
 import { command } from '../../model/define.js';
-import { userPath } from '../../client/user-ref.js';
+import { resolveUserPath } from '../../client/user-ref.js';
 
 const COLUMNS = ['id', 'user.id', 'user.name', 'user.login_id', 'role', 'role_id', 'workflow_state'];
 const account = { long: 'account', value: 'id', ids: 'account', description: 'account id, sis_account_id:X or self', required: true } as const;
@@ -24,17 +24,19 @@ const addAdmin = command({
   name: 'add',
   summary: 'Make a user an admin of an account (AccountAdmin unless --role names another account role)',
   routes: ['admins.create'],
+  lookups: ['users.list'],
   columns: COLUMNS,
   options: {
     account,
-    user: { long: 'user', value: 'id', ids: 'user', description: 'user id, sis_user_id:X or sis_login_id:X', required: true },
+    user: { long: 'user', value: 'id', ids: 'user', description: 'user id, sis_user_id:X, sis_login_id:X or email:X', required: true },
     role: { long: 'role', value: 'role', description: 'an account role by name (default AccountAdmin)' },
     confirmation: { long: 'confirmation', negated: true, description: 'send the new admin no notification' },
   },
   examples: ['lms admins add --account 1 --user sis_login_id:jdoe --role Helpdesk'],
   async run({ opts, ctx }) {
     const client = await ctx.client();
-    return item(await client.ops.admins.create({ account_id: opts.account, user_id: userPath(opts.user), role: opts.role, send_confirmation: opts.confirmation }));
+    const user = await resolveUserPath(client, opts.user, { account_id: opts.account });
+    return item(await client.ops.admins.create({ account_id: opts.account, user_id: user, role: opts.role, send_confirmation: opts.confirmation }));
   },
 });
 
@@ -43,13 +45,15 @@ const removeAdmin = command({
   summary: "Remove a user's admin role from an account (name the role unless it is AccountAdmin)",
   aliases: ['rm'],
   routes: ['admins.delete'],
+  lookups: ['users.list'],
   columns: COLUMNS,
   options: { account, role: { long: 'role', value: 'role', description: 'the role to remove (default AccountAdmin)' } },
   examples: ['lms admins remove 2 --account 1 --role Helpdesk --yes'],
   async run({ args, opts, ctx }) {
-    await ctx.confirm(`Remove the ${opts.role ?? 'AccountAdmin'} role of user ${args[0]} on account ${opts.account}`);
     const client = await ctx.client();
-    return item(await client.ops.admins.delete({ account_id: opts.account, user_id: userPath(args[0]), role: opts.role }));
+    const user = await resolveUserPath(client, args[0], { account_id: opts.account });
+    await ctx.confirm(`Remove the ${opts.role ?? 'AccountAdmin'} role of user ${args[0]} on account ${opts.account}`);
+    return item(await client.ops.admins.delete({ account_id: opts.account, user_id: user, role: opts.role }));
   },
 });
 

@@ -10,8 +10,8 @@ import type { ApiClient } from '../../client/client.js';
 import type { Enrollment } from '../../spec/types/roster.js';
 import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import type { Problem } from '../../bulk/csv-input.js';
-import { parseUserRef, userPath } from '../../client/user-ref.js';
-import { ApiError } from '../../errors.js';
+import { parseUserRef, resolveAddresses, searchedFor, userPath, userRefKey, type UserRef } from '../../client/user-ref.js';
+import { ApiError, ExitCode } from '../../errors.js';
 import { destroysWith } from '../../model/command.js';
 import { ENDING_STATES, stateFlag } from './state.js';
 
@@ -68,16 +68,31 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
   // The file's users as the API's paths read them (`sam` is a login), resolved to the ids enrollments carry.
   const userId = cached(async (path) => (await client.ops.users.get({ id: path })).id);
   const sectionId = cached(async (raw) => (await client.ops.sections.get({ id: raw })).id);
+  // A row's user as the API's path reads it: an address as the check found it (by id), else as written.
+  const found = new Map<string, string>();
+  const pathOf = (raw: string) => found.get(raw) ?? userPath(raw);
   return {
     lookupFirst: true,
     async resolve(rows, { concurrency }) {
       const { lookupEach, orMissing } = await import('../../bulk/resolve.js');
       const courseId = (await client.ops.courses.get({ id: course })).id;
       const refs = new Map(rows.map((r) => [r.line, parseUserRef(r.user)]));
+      // Who is enrolled need not be in the course yet: an address is looked for among the instance's users.
+      const addressed = await resolveAddresses(client, [...refs.values()].filter((ref): ref is UserRef => !('problem' in ref)), { account_id: 'self' }, concurrency);
+      const problems: Problem[] = [];
+      for (const row of rows) {
+        const ref = refs.get(row.line)!;
+        if ('problem' in ref || !searchedFor(ref)) continue;
+        const outcome = addressed.get(userRefKey(ref))!;
+        if ('path' in outcome) {
+          found.set(row.user, outcome.path);
+          refs.set(row.line, parseUserRef(outcome.path));
+        } else if (outcome.error.exitCode === ExitCode.auth) throw outcome.error;
+        else refs.set(row.line, { problem: `"${row.user}": ${outcome.error.message}` });
+      }
       const paths = [...refs.values()].flatMap((ref) => ('problem' in ref ? [] : [ref.path]));
       const users = await lookupEach(paths, (path) => orMissing(client.ops.users.get({ id: path })), concurrency);
       const sections = await lookupEach(rows.flatMap((r) => (r.section ? [r.section] : [])), (raw) => orMissing(client.ops.sections.get({ id: raw })), concurrency);
-      const problems: Problem[] = [];
       for (const row of rows) {
         const ref = refs.get(row.line)!;
         if ('problem' in ref) problems.push({ line: row.line, message: `user ${ref.problem}` });
@@ -96,7 +111,7 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
     async find(row) {
       let user: number;
       try {
-        user = await userId(userPath(row.user));
+        user = await userId(pathOf(row.user));
       } catch (e) {
         // A user who does not exist has no enrollment; creating one then fails with the API's message.
         if (e instanceof ApiError && e.status === 404) return undefined;
@@ -114,7 +129,7 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
     },
     async create(row) {
       const enrollment = {
-        user_id: await userId(userPath(row.user)),
+        user_id: await userId(pathOf(row.user)),
         ...(enrollmentTypeOf(row.role) ? { type: enrollmentTypeOf(row.role) } : { role: row.role }),
         ...(row.state ? { enrollment_state: row.state as 'active' } : {}),
       };
@@ -155,6 +170,7 @@ export const importEnrollments = command({
   fileArgs: { file: 'read' },
   summary: 'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed',
   routes: ['enrollments.listCourse', 'enrollments.enrollCourse', 'enrollments.enrollSection', 'enrollments.end', 'users.get', 'sections.get', 'courses.get'],
+  lookups: ['users.list'],
   columns: resultColumns('user'),
   options: {
     course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X', required: true },

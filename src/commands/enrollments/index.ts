@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import { exportEnrollments } from './export.js';
 import { importEnrollments } from './import.js';
 import { stateFlag } from './state.js';
-import { userPath } from '../../client/user-ref.js';
+import { courseScope, resolveUserPath } from '../../client/user-ref.js';
 
 const COLUMNS = ['id', 'user_id', 'user.name', 'type', 'role', 'enrollment_state', 'course_id', 'course_section_id'];
 const ONE_COLUMNS = ['id', 'user_id', 'type', 'role', 'enrollment_state', 'course_id', 'course_section_id'];
@@ -29,6 +29,7 @@ const listEnrollments = command({
   summary: "List the enrollments of a course, a section or a user, or one user's in a course or section (active and invited unless --state says otherwise)",
   aliases: ['ls'],
   routes: ['enrollments.listCourse', 'enrollments.listSection', 'enrollments.listUser'],
+  lookups: ['courses.users', 'sections.get', 'users.list'],
   columns: COLUMNS,
   options: {
     course: contextFlags.course,
@@ -48,8 +49,10 @@ const listEnrollments = command({
     // lists their enrollments everywhere.
     const inPlace = opts.user !== undefined && (opts.course !== undefined || opts.section !== undefined);
     const where = inPlace ? oneContext(opts, ['course', 'section']) : oneContext(opts, ['course', 'section', 'user']);
-    const filter = { type: opts.type?.map(enrollmentType), role: opts.role, state: opts.state?.map(enrollmentState), ...(inPlace ? { user_id: userPath(opts.user!) } : {}) };
     const client = await ctx.client();
+    // An address is looked for among the people of the course or section given, else the instance's users.
+    const scope = where.type === 'user' ? { account_id: 'self' } : courseScope(client, where.type === 'course' ? { course_id: where.id } : { section_id: where.id });
+    const filter = { type: opts.type?.map(enrollmentType), role: opts.role, state: opts.state?.map(enrollmentState), ...(inPlace ? { user_id: await resolveUserPath(client, opts.user!, scope) } : {}) };
     const options = { limit: ctx.pageLimit() };
     const e = client.ops.enrollments;
     const items =
@@ -57,7 +60,7 @@ const listEnrollments = command({
         ? e.listCourse({ course_id: where.id, ...filter }, options)
         : where.type === 'section'
           ? e.listSection({ section_id: where.id, ...filter }, options)
-          : e.listUser({ user_id: userPath(where.id), ...filter }, options);
+          : e.listUser({ user_id: await resolveUserPath(client, where.id, scope), ...filter }, options);
     return list(items);
   },
 });
@@ -66,6 +69,7 @@ const addEnrollment = command({
   name: 'add',
   summary: 'Enrol a user in a course or a section (invited unless --state active)',
   routes: ['enrollments.enrollCourse', 'enrollments.enrollSection'],
+  lookups: ['users.list'],
   columns: ONE_COLUMNS,
   options: {
     course: contextFlags.course,
@@ -83,8 +87,10 @@ const addEnrollment = command({
   async run({ opts, ctx }) {
     const where = oneContext(opts, ['course', 'section']);
     if (opts.sectionId && where.type === 'section') throw new UsageError('--section-id goes with --course; with --section the section is already chosen');
+    const client = await ctx.client();
+    // Who is enrolled is not in the course yet: an address is looked for among the instance's users.
     const enrollment = {
-      user_id: userPath(opts.user),
+      user_id: await resolveUserPath(client, opts.user, { account_id: 'self' }),
       type: opts.type ? enrollmentType(opts.type) : undefined,
       role: opts.role,
       enrollment_state: opts.state,
@@ -93,7 +99,6 @@ const addEnrollment = command({
       associated_user_id: opts.observee,
       notify: opts.notify,
     };
-    const client = await ctx.client();
     const e = client.ops.enrollments;
     return item(where.type === 'course' ? await e.enrollCourse({ course_id: where.id, enrollment }) : await e.enrollSection({ section_id: where.id, enrollment }));
   },

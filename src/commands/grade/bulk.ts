@@ -12,7 +12,7 @@ import type { ApiClient } from '../../client/client.js';
 import type { Progress } from '../../spec/types/progress.js';
 import type { GradeDataEntry, GradedAssignment, Submission, SubmissionContext } from '../../spec/types/submissions.js';
 import { journalDir } from '../../config/paths.js';
-import { ApiError, NetworkError, UsageError } from '../../errors.js';
+import { ApiError, ExitCode, LmsError, NetworkError, UsageError } from '../../errors.js';
 import { interpretGrade } from '../../spec/grading.js';
 import { problemCount } from '../../bulk/problems.js';
 import { delimiterOf, ERROR_COLUMN, formatProblems, parseCsv, readInput, separatorName, type Problem } from '../../bulk/csv-input.js';
@@ -20,7 +20,7 @@ import { err } from '../../io/streams.js';
 import { unguardCell } from '../../output/csv-guard.js';
 import { failedFileNote, writeFailedRows } from '../../bulk/failed.js';
 import { reporting, unpaged, type BulkReport } from '../../bulk/report.js';
-import { parseUserRef, userRefKey } from '../../client/user-ref.js';
+import { courseScope, parseUserRef, resolveAddresses, searchedFor, userRefKey, type UserRef } from '../../client/user-ref.js';
 import type { BatchCell, BatchJournal } from '../../bulk/batches.js';
 import { progressWaitBound } from '../../model/watch-progress.js';
 import { aboveMaximum } from './over.js';
@@ -157,7 +157,11 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   }
 
   const found = new Map<number, Map<string, Submission>>();
-  const refs = new Map(rows.map((r) => [r.line, parseUserRef(r.values.user)]));
+  // An address (email:X, or a login that is one) is looked up among the course's people first: the
+  // row then names whom it found, by id, or has the problem of naming no one or several.
+  const given = new Map(rows.map((r) => [r.line, parseUserRef(r.values.user)]));
+  const addressed = await resolveAddresses(client, [...given.values()].filter((ref): ref is UserRef => !('problem' in ref)), courseScope(client, o.sctx), o.concurrency);
+  const refs = new Map([...given].map(([line, ref]) => [line, 'problem' in ref || !searchedFor(ref) ? ref : foundRef(ref, addressed.get(userRefKey(ref))!)]));
   // The students' records come with the listing when the file names them by login or SIS id, or gives their names to check.
   const byName = [...refs.values()].some((ref) => !('problem' in ref) && ref.kind !== 'id') || rows.some((r) => r.values.name);
   const withComments = rows.some((r) => r.values.comment);
@@ -225,6 +229,20 @@ const nameKey = (name: unknown) => textOf(name).normalize('NFC').trim().replace(
 function namesUser(name: string, user: { name?: unknown; sortable_name?: unknown; short_name?: unknown }): boolean {
   const given = nameKey(name);
   return [user.name, user.sortable_name, user.short_name].some((n) => n !== undefined && n !== null && nameKey(n) === given);
+}
+
+/**
+ * The reference an address stands for, as its search found it: the one user, by id (or, for a bare
+ * address no search shows, the login); a problem naming the address when it names no one or
+ * several. A search the caller may not make stops the check (it is the run's, not a row's).
+ */
+function foundRef(ref: UserRef, outcome: { path: string } | { error: LmsError }): UserRef | { problem: string } {
+  if ('error' in outcome) {
+    if (outcome.error.exitCode === ExitCode.auth) throw outcome.error;
+    return { problem: `"${ref.kind === 'email' ? ref.path : ref.value}": ${outcome.error.message}` };
+  }
+  const found = parseUserRef(outcome.path) as UserRef;
+  return { kind: found.kind, value: found.value, path: found.path };
 }
 
 /** A user's id; `missing` when there is none; `unknown` when the caller may not look (then only the listing can tell). */

@@ -5,7 +5,7 @@ import { item, type CommandResult, type Verbs } from '../../model/command.js';
 import type { Context } from '../../model/context.js';
 import { command, contextFlags } from '../../model/define.js';
 import { CONCURRENCY } from '../../bulk/options.js';
-import { userPath } from '../../client/user-ref.js';
+import { courseScope, resolveUserPath } from '../../client/user-ref.js';
 import { UsageError } from '../../errors.js';
 import { submissionContext } from '../submissions/index.js';
 import { courseOf, exportGrades } from './export.js';
@@ -42,12 +42,13 @@ const grade = command({
     'progress.get',
     'users.get',
   ],
+  lookups: ['courses.users'],
   columns: COLUMNS,
   options: {
     course: contextFlags.course,
     section: contextFlags.section,
     assignment: { long: 'assignment', value: 'id', ids: 'assignment', description: 'assignment id (with --csv: omit it for a file with a column per assignment)' },
-    user: { long: 'user', value: 'id', ids: 'user', description: 'the student: id, sis_user_id:X or sis_login_id:X' },
+    user: { long: 'user', value: 'id', ids: 'user', description: 'the student: id, sis_user_id:X, sis_login_id:X, email:X or a login' },
     comment: { long: 'comment', value: 'text', description: 'a comment to go with the grade' },
     csv: { file: 'read', long: 'csv', value: 'file', description: 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin' },
     dryRun: { long: 'dry-run', description: 'with --csv: show each change (old grade → new grade); for one grade: show the request; send nothing' },
@@ -61,6 +62,7 @@ const grade = command({
     'lms grade --course 1 --assignment 1 --user 9 17 --comment "Solid method section"',
     'lms grade --course 1 --assignment 3 --user sis_user_id:S-009 B+',
     'lms grade --course 1 --assignment 1 --user sam 18',
+    'lms grade --course 1 --assignment 1 --user email:ravi@example.edu 16',
     'lms grade --course 1 --assignment 1 --csv grades.csv --dry-run',
     'lms grade --course 1 --assignment 1 --csv grades.csv --failed-out failed.csv',
     'lms grade --course 1 --csv gradebook.csv --per-row',
@@ -90,8 +92,8 @@ const grade = command({
       await client.ops.submissions.grade({
         ...sctx,
         assignment_id: opts.assignment,
-        // As a CSV row names a student: `sam` is a login, here as there.
-        user_id: userPath(opts.user),
+        // As a CSV row names a student: `sam` is a login, here as there; an address is looked up in the course.
+        user_id: await resolveUserPath(client, opts.user, courseScope(client, sctx)),
         ...(args[0] !== undefined ? { submission: { posted_grade: args[0] } } : {}),
         ...(opts.comment ? { comment: { text_comment: opts.comment } } : {}),
       }),

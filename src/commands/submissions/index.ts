@@ -3,7 +3,7 @@ import { item, list, type Verbs } from '../../model/command.js';
 import { command, contextFlags, oneContext } from '../../model/define.js';
 import type { ApiClient } from '../../client/client.js';
 import { SUBMISSION_INCLUDES, type NewSubmission, type SubmissionContext, type SubmissionInclude } from '../../spec/types/submissions.js';
-import { userPath } from '../../client/user-ref.js';
+import { courseScope, resolveUserPath } from '../../client/user-ref.js';
 import { ApiError, LmsError, UsageError } from '../../errors.js';
 
 const COLUMNS = ['user_id', 'user.name', 'assignment_id', 'workflow_state', 'attempt', 'submitted_at', 'late', 'grade', 'score', 'graded_at'];
@@ -19,6 +19,12 @@ const include = { long: 'include', value: 'what', description: `also return ${SU
 export function submissionContext(opts: { course?: string; section?: string }): SubmissionContext {
   const chosen = oneContext(opts, ['course', 'section']);
   return chosen.type === 'course' ? { course_id: chosen.id } : { section_id: chosen.id };
+}
+
+/** The students `--user` names, as `student_ids[]` takes them: an address looked up among the course's people. */
+function studentPaths(client: ApiClient, sctx: SubmissionContext, users: string[]): Promise<string[]> {
+  const scope = courseScope(client, sctx);
+  return Promise.all(users.map((u) => resolveUserPath(client, u, scope)));
 }
 
 /**
@@ -46,6 +52,7 @@ const listSubmissions = command({
   summary: "List submissions: an assignment's (--assignment), or students' across assignments (--user, --all-students)",
   aliases: ['ls'],
   routes: ['submissions.list@courses', 'submissions.list@sections', 'submissions.listStudents@courses', 'submissions.listStudents@sections'],
+  lookups: ['courses.users', 'sections.get'],
   columns: COLUMNS,
   options: {
     ...where,
@@ -76,7 +83,7 @@ const listSubmissions = command({
     const items = client.ops.submissions.listStudents(
       {
         ...sctx,
-        student_ids: opts.allStudents ? ['all'] : opts.user?.map(userPath),
+        student_ids: opts.allStudents ? ['all'] : opts.user && (await studentPaths(client, sctx, opts.user)),
         assignment_ids: opts.assignment,
         grouped: opts.grouped || undefined,
         include: opts.totals ? [...inc, 'total_scores'] : inc,
@@ -91,6 +98,7 @@ const getSubmission = command({
   name: 'get',
   summary: "Show one student's submission of an assignment",
   routes: ['submissions.get@courses', 'submissions.get@sections'],
+  lookups: ['courses.users', 'sections.get'],
   options: {
     ...where,
     assignment: { ...assignment, required: true },
@@ -100,7 +108,8 @@ const getSubmission = command({
   examples: ['lms submissions get --course 1 --assignment 1 --user 7 --include submission_history --include submission_comments'],
   async run({ opts, ctx }) {
     const client = await ctx.client();
-    return item(await client.ops.submissions.get({ ...submissionContext(opts), assignment_id: opts.assignment, user_id: userPath(opts.user), include: opts.include as SubmissionInclude[] | undefined }));
+    const sctx = submissionContext(opts);
+    return item(await client.ops.submissions.get({ ...sctx, assignment_id: opts.assignment, user_id: await resolveUserPath(client, opts.user, courseScope(client, sctx)), include: opts.include as SubmissionInclude[] | undefined }));
   },
 });
 
@@ -167,6 +176,7 @@ const comment = command({
   name: 'comment', args: [{ name: 'text', optional: true }],
   summary: "Comment on a student's submission (text and/or a media comment)",
   routes: ['submissions.grade@courses', 'submissions.grade@sections'],
+  lookups: ['courses.users', 'sections.get'],
   options: {
     ...where,
     assignment: { ...assignment, required: true },
@@ -180,10 +190,11 @@ const comment = command({
     const text = args[0];
     if (!text?.trim() && !opts.mediaId) throw new UsageError('give the comment text, or --media-id');
     const client = await ctx.client();
+    const sctx = submissionContext(opts);
     const updated = await client.ops.submissions.grade({
-      ...submissionContext(opts),
+      ...sctx,
       assignment_id: opts.assignment,
-      user_id: userPath(opts.user),
+      user_id: await resolveUserPath(client, opts.user, courseScope(client, sctx)),
       comment: { text_comment: text, media_comment_id: opts.mediaId, media_comment_type: opts.mediaType as 'audio' | 'video' | undefined, group_comment: opts.group || undefined },
     });
     return item(updated.submission_comments?.at(-1) ?? updated);

@@ -4,9 +4,13 @@ import { UsageError } from '../../errors.js';
 import { exportUsers } from './export.js';
 import { importUsers } from './import.js';
 import { upload } from './upload.js';
-import { userPath } from '../../client/user-ref.js';
+import { resolveUserPath } from '../../client/user-ref.js';
+import type { Context } from '../../model/context.js';
 
 const USER_COLUMNS = ['id', 'name', 'login_id', 'sis_user_id', 'email'];
+
+/** The path of the user an argument names: an email address found among the account's users (the instance's unless given). */
+const userArg = async (ctx: Context, raw: string, account = 'self') => resolveUserPath(await ctx.client(), raw, { account_id: account });
 const account = { ...contextFlags.account, default: 'self' } as const;
 
 const listUsers = command({
@@ -29,11 +33,12 @@ const getUser = command({
   argIds: { id: 'user' },
   summary: 'Show one user (default: yourself)',
   routes: ['users.get'],
+  lookups: ['users.list'],
   columns: USER_COLUMNS,
   examples: ['lms users get self', 'lms users get sis_user_id:S-007'],
   async run({ args, ctx }) {
     const client = await ctx.client();
-    return item(await client.ops.users.get({ id: userPath(args[0] ?? 'self') }));
+    return item(await client.ops.users.get({ id: await userArg(ctx, args[0] ?? 'self') }));
   },
 });
 
@@ -97,6 +102,7 @@ const updateUser = command({
   argIds: { id: 'user' },
   summary: "Edit a user's names, time zone, locale or avatar",
   routes: ['users.update'],
+  lookups: ['users.list'],
   columns: USER_COLUMNS,
   options: {
     ...profileFlags,
@@ -109,7 +115,7 @@ const updateUser = command({
     const changes = { name: opts.name, short_name: opts.shortName, sortable_name: opts.sortableName, time_zone: opts.timeZone, locale: opts.locale, avatar };
     if (Object.values(changes).every((v) => v === undefined)) throw new UsageError('nothing to update: give at least one of --name, --short-name, --sortable-name, --time-zone, --locale, --avatar-token, --avatar-url');
     const client = await ctx.client();
-    return item(await client.ops.users.update({ id: userPath(args[0]), user: changes }));
+    return item(await client.ops.users.update({ id: await userArg(ctx, args[0]), user: changes }));
   },
 });
 
@@ -118,19 +124,21 @@ const deleteUser = command({
   argIds: { id: 'user' },
   summary: 'Delete a user from an account (asks first; --yes in scripts)',
   routes: ['users.get', 'users.delete'],
+  lookups: ['users.list'],
   examples: ['lms users delete sis_user_id:S-012 --account 1 --yes'],
   columns: USER_COLUMNS,
   options: { account },
   async run({ args, opts, ctx }) {
     const from = opts.account === 'self' ? 'the root account' : `account ${opts.account}`;
+    const id = await userArg(ctx, args[0], opts.account);
     const describe = async () => {
-      const user = await (await ctx.client()).ops.users.get({ id: userPath(args[0]) });
+      const user = await (await ctx.client()).ops.users.get({ id });
       const login = user.login_id ? `, ${user.login_id}` : '';
       return `Delete user ${user.id} (${user.name ?? 'no name'}${login}) from ${from}`;
     };
     await ctx.confirm(`Delete user ${args[0]} from ${from}`, { describe });
     const client = await ctx.client();
-    const result = await client.ops.users.delete({ account_id: opts.account, id: userPath(args[0]) });
+    const result = await client.ops.users.delete({ account_id: opts.account, id });
     return item((result as { user?: unknown }).user ?? result);
   },
 });
@@ -144,9 +152,10 @@ const settings = defineNoun({
       argIds: { id: 'user' },
       summary: 'Show settings (default: yourself)',
       routes: ['users.getSettings'],
+      lookups: ['users.list'],
       examples: ['lms users settings get'],
       async run({ args, ctx }) {
-        return item(await (await ctx.client()).ops.users.getSettings({ id: userPath(args[0] ?? 'self') }));
+        return item(await (await ctx.client()).ops.users.getSettings({ id: await userArg(ctx, args[0] ?? 'self') }));
       },
     }),
     command({
@@ -154,12 +163,13 @@ const settings = defineNoun({
       argIds: { id: 'user' },
       summary: 'Change settings (default: yourself)',
       routes: ['users.updateSettings'],
+      lookups: ['users.list'],
       examples: ['lms users settings update --manual-mark-as-read true'],
       options: { manualMarkAsRead: { long: 'manual-mark-as-read', value: 'bool', description: 'true: discussion posts are not marked read automatically', choices: ['true', 'false'] } },
       async run({ args, opts, ctx }) {
         if (opts.manualMarkAsRead === undefined) throw new UsageError('nothing to update: give --manual-mark-as-read true|false');
         const client = await ctx.client();
-        return item(await client.ops.users.updateSettings({ id: userPath(args[0] ?? 'self'), manual_mark_as_read: opts.manualMarkAsRead === 'true' }));
+        return item(await client.ops.users.updateSettings({ id: await userArg(ctx, args[0] ?? 'self'), manual_mark_as_read: opts.manualMarkAsRead === 'true' }));
       },
     }),
   ],
@@ -169,9 +179,10 @@ const follow = command({
   name: 'follow', args: [{ name: 'id' }],
   summary: 'Follow a user (their profile must be public)',
   routes: ['users.follow'],
+  lookups: ['users.list'],
   examples: ['lms users follow 8'],
   async run({ args, ctx }) {
-    return item(await (await ctx.client()).ops.users.follow({ user_id: userPath(args[0]) }));
+    return item(await (await ctx.client()).ops.users.follow({ user_id: await userArg(ctx, args[0]) }));
   },
 });
 
@@ -179,10 +190,11 @@ const unfollow = command({
   name: 'unfollow', args: [{ name: 'id' }],
   summary: 'Stop following a user',
   routes: ['users.unfollow'],
+  lookups: ['users.list'],
   destroys: false,
   examples: ['lms users unfollow 8'],
   async run({ args, ctx }) {
-    await (await ctx.client()).ops.users.unfollow({ user_id: userPath(args[0]) });
+    await (await ctx.client()).ops.users.unfollow({ user_id: await userArg(ctx, args[0]) });
     ctx.io.stderr.write(`No longer following user ${args[0]}.\n`);
     return undefined;
   },
@@ -192,10 +204,11 @@ const profile = command({
   name: 'profile', args: [{ name: 'id', optional: true }],
   summary: "Show a user's profile (calendar feed only for your own)",
   routes: ['users.profile'],
+  lookups: ['users.list'],
   examples: ['lms users profile sis_login_id:sam'],
   columns: ['id', 'name', 'primary_email', 'login_id', 'time_zone'],
   async run({ args, ctx }) {
-    return item(await (await ctx.client()).ops.users.profile({ user_id: userPath(args[0] ?? 'self') }));
+    return item(await (await ctx.client()).ops.users.profile({ user_id: await userArg(ctx, args[0] ?? 'self') }));
   },
 });
 
@@ -203,10 +216,11 @@ const avatars = command({
   name: 'avatars', args: [{ name: 'id', optional: true }],
   summary: 'List the avatar options of a user, with the tokens `users update --avatar-token` takes',
   routes: ['users.avatars'],
+  lookups: ['users.list'],
   examples: ['lms users avatars'],
   columns: ['type', 'display_name', 'token', 'url'],
   async run({ args, ctx }) {
-    return { kind: 'list', items: await (await ctx.client()).ops.users.avatars({ user_id: userPath(args[0] ?? 'self') }) };
+    return { kind: 'list', items: await (await ctx.client()).ops.users.avatars({ user_id: await userArg(ctx, args[0] ?? 'self') }) };
   },
 });
 
@@ -214,6 +228,7 @@ const pageViews = command({
   name: 'page-views', args: [{ name: 'id', optional: true }],
   summary: "List a user's page views, newest first",
   routes: ['users.pageViews'],
+  lookups: ['users.list'],
   examples: ['lms users page-views 7 --start-time 2026-09-01'],
   columns: ['created_at', 'http_method', 'url', 'controller', 'action'],
   options: {
@@ -225,7 +240,7 @@ const pageViews = command({
       if (value !== undefined && Number.isNaN(Date.parse(value))) throw new UsageError(`${flag} is not a date or time: "${value}"`);
     }
     const client = await ctx.client();
-    return list(client.ops.users.pageViews({ user_id: userPath(args[0] ?? 'self'), start_time: opts.startTime, end_time: opts.endTime }, { limit: ctx.pageLimit() }));
+    return list(client.ops.users.pageViews({ user_id: await userArg(ctx, args[0] ?? 'self'), start_time: opts.startTime, end_time: opts.endTime }, { limit: ctx.pageLimit() }));
   },
 });
 

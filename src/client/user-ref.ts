@@ -14,7 +14,6 @@
 import type { ApiClient } from './client.js';
 import { ApiError, ExitCode, LmsError, UsageError } from '../errors.js';
 import type { Id } from '../spec/types/common.js';
-import { lookupEach } from '../bulk/resolve.js';
 
 type UserRefKind = 'id' | 'sis_user_id' | 'sis_login_id' | 'self' | 'email';
 
@@ -166,8 +165,18 @@ export async function resolveAddresses(client: ApiClient, refs: Iterable<UserRef
   for (const ref of refs) if (searchedFor(ref)) searched.set(userRefKey(ref), ref);
   if (searched.size === 0) return new Map();
   const where = await scopeNow(scope);
-  const found = await lookupEach(searched.keys(), (key) => findByAddress(client, searched.get(key)!, where), concurrency);
-  return new Map([...found].map(([key, f]) => [key, outcome(searched.get(key)!, f, where)]));
+  // A few searches at a time, as the bulk jobs look references up.
+  const keys = [...searched.keys()];
+  const results = new Map<string, { path: string } | { error: LmsError }>();
+  let next = 0;
+  const worker = async () => {
+    while (next < keys.length) {
+      const key = keys[next++];
+      results.set(key, outcome(searched.get(key)!, await findByAddress(client, searched.get(key)!, where), where));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, keys.length)) }, worker));
+  return results;
 }
 
 /** The scope of a command that works in a course or a section: the course, the section's read only when asked. */

@@ -1,7 +1,7 @@
 // A client for an instance that is not (or not yet) the command's own: the token endpoint, which
 // takes no token, and the instance a login is for, before its profile exists.
 import type { ApiClient } from '../client/client.js';
-import type { CaFile } from '../transport/trust.js';
+import type { CaFile } from '../transport/ca-file.js';
 import type { Transport } from '../transport/types.js';
 
 export interface InstanceClientOptions {

@@ -28,7 +28,7 @@ import { FailureError, NetworkError, UsageError } from '../errors.js';
 import { CERTIFICATE_ERROR } from '../net.js';
 import { redactText, redactUrl } from '../redact.js';
 import type { Proxy, ProxySettings } from './proxy.js';
-import type { CaFile } from './trust.js';
+import { caFileLabel, caFileOf, type CaFile } from './ca-file.js';
 import { secondsOf, type ApiRequest, type ApiResponse, type Transport } from './types.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -60,24 +60,6 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Any of these set (and not empty) may send a request through a proxy; see ./proxy.ts for how they are read. */
 export const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'] as const;
-
-/** curl's variables naming a bundle of certificate authorities, in the order curl reads them. */
-export const CURL_CA_VARIABLES = ['CURL_CA_BUNDLE', 'SSL_CERT_FILE'] as const;
-
-/**
- * The file of certificate authorities a command trusts besides Node's roots: LMS_CA_FILE, else the
- * profile's (or the flag's), both named for lms; else curl's CURL_CA_BUNDLE, else SSL_CERT_FILE, as
- * curl reads them. One file, the first set (an empty variable is unset): the others are not read.
- */
-export function caFileOf(env: Env, given: CaFile | undefined): CaFile | undefined {
-  if (env.LMS_CA_FILE) return { path: env.LMS_CA_FILE, source: 'LMS_CA_FILE' };
-  if (given) return given;
-  const variable = CURL_CA_VARIABLES.find((name) => env[name]);
-  return variable ? { path: env[variable]!, source: variable, bundle: true } : undefined;
-}
-
-/** What a file of certificate authorities is called in messages: a bundle, for curl's variables. */
-export const caFileLabel = ({ path, source, bundle }: CaFile) => `the ${bundle ? 'CA bundle' : 'CA file'} ${path} (from ${source})`;
 
 /** Error codes that mean the request never left this machine or was refused before any byte was read. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);

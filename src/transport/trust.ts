@@ -26,17 +26,10 @@ import * as tls from 'node:tls';
 import type { SecureContext } from 'node:tls';
 import { UsageError } from '../errors.js';
 import { readBoundedFileSync } from '../io/bounded.js';
-import { caFileLabel } from './http.js';
+import { caFileLabel, type CaFile } from './ca-file.js';
 
 const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
 
-export interface CaFile {
-  path: string;
-  /** Where the path came from, for messages: `LMS_CA_FILE`, `--ca-file`, `profile "prod"`, `SSL_CERT_FILE`. */
-  source: string;
-  /** Named by curl's variables (CURL_CA_BUNDLE, SSL_CERT_FILE): a bundle of a machine's roots, not one authority. */
-  bundle?: boolean;
-}
 
 const BEGIN = '-----BEGIN CERTIFICATE-----';
 const END = '-----END CERTIFICATE-----';

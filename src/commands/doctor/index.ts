@@ -56,7 +56,7 @@ export function systemProbe(ctx: Context): DoctorProbe {
       const remote = resolveRemote(choice, ctx.env, await ctx.profiles());
       const { redactUrl } = await import('../../redact.js');
       // As the transport chooses it.
-      const { caFileLabel, caFileOf } = await import('../../transport/http.js');
+      const { caFileLabel, caFileOf } = await import('../../transport/ca-file.js');
       const chosen = URL.canParse(remote.baseUrl) && new URL(remote.baseUrl).protocol === 'https:' ? caFileOf(ctx.env, profileCaFile(remote)) : undefined;
       const caFile = chosen ? caFileLabel(chosen) : undefined;
       if (remote.unusedToken) overridden.push(remote.unusedToken);
@@ -83,7 +83,7 @@ export function systemProbe(ctx: Context): DoctorProbe {
       if (!URL.canParse(remote.baseUrl)) return { kind: 'plain', host: '(no valid URL)' };
       const url = new URL(remote.baseUrl);
       if (url.protocol !== 'https:') return { kind: 'plain', host: url.host };
-      const { CURL_CA_VARIABLES, caFileLabel, caFileOf } = await import('../../transport/http.js');
+      const { CURL_CA_VARIABLES, caFileLabel, caFileOf } = await import('../../transport/ca-file.js');
       const given = profileCaFile(remote);
       const chosen = caFileOf(ctx.env, given);
       const extra = ctx.env.NODE_EXTRA_CA_CERTS || undefined;

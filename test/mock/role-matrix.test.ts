@@ -224,6 +224,7 @@ const matrix: Record<string, Row> = {
   'quizzes.update': { path: `/api/v1/${C}/quizzes/1`, body: { quiz: { title: 'Renamed' } }, allow: BIO_CONTENT },
 
   'enrollments.listCourse': { path: `/api/v1/${C}/enrollments`, allow: BIO_ROSTER },
+  'courses.users': { path: `/api/v1/${C}/users`, allow: BIO_ROSTER },
   'enrollments.listSection': { path: '/api/v1/sections/1/enrollments', allow: BIO_ROSTER },
   'enrollments.listUser': { path: '/api/v1/users/7/enrollments', allow: SAM_AND_MANAGERS },
   /** Enrolling Mina (user 10) as a student: the TA manages students, in her own section only. */

@@ -59,7 +59,8 @@ const entries = (dir: string) => {
 const filled = async () => {
   const dir = fresh();
   expect((await run(dir)).stdout).toBe(expected);
-  if (hasCompileCache) expect(entries(dir).length).toBeGreaterThan(2);
+  // One entry at least: the bundle, which every command loads.
+  if (hasCompileCache) expect(entries(dir).length).toBeGreaterThan(0);
   return dir;
 };
 const flipBits = (file: string, count: number, seed: number) => {

@@ -9,14 +9,34 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 // binary, servers and proxies, and spends much of its time waiting on them, so it runs more files at
 // once than there are cores. `npm test` runs both; `npx vitest run --project unit` runs one.
 export default defineConfig({
-  define: { __LMS_VERSION__: JSON.stringify(pkg.version), __LMS_JQ_WASM__: JSON.stringify(createRequire(import.meta.url).resolve('jq-wasm/inline')) },
+  define: {
+    __LMS_VERSION__: JSON.stringify(pkg.version),
+    __LMS_JQ_WASM__: JSON.stringify(createRequire(import.meta.url).resolve('jq-wasm/inline')),
+  },
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**'], maxWorkers: availableParallelism(), sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], maxWorkers: availableParallelism() + 1, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**'],
+          maxWorkers: availableParallelism(),
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          maxWorkers: availableParallelism() + 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

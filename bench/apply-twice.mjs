@@ -17,13 +17,18 @@ import { scratchEnv } from './throttled.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lms = join(root, 'bin', 'lms');
-const { values: flags } = parseArgs({ options: { assignments: { type: 'string', default: '500' }, announcements: { type: 'string', default: '100' } } });
+const { values: flags } = parseArgs({
+  options: { assignments: { type: 'string', default: '500' }, announcements: { type: 'string', default: '100' } },
+});
 const size = { assignments: Number(flags.assignments), announcements: Number(flags.announcements) };
 const { scratch, env } = scratchEnv('apply-twice');
 
 function run(args, extra) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [lms, ...args], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [lms, ...args], {
+      env: { ...env, ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -34,8 +39,15 @@ function run(args, extra) {
 
 function courseFile(sis) {
   const path = join(scratch, `${sis}.yaml`);
-  const lines = ['courses:', `  - sis_course_id: ${sis}`, `    name: Twice ${sis}`, '    account: sis_account_id:MSU', '    assignments:'];
-  for (let i = 0; i < size.assignments; i++) lines.push(`      - { ${i % 2 ? `key: a${i}, ` : ''}name: Assignment ${i}, points_possible: ${(i % 10) + 1} }`);
+  const lines = [
+    'courses:',
+    `  - sis_course_id: ${sis}`,
+    `    name: Twice ${sis}`,
+    '    account: sis_account_id:MSU',
+    '    assignments:',
+  ];
+  for (let i = 0; i < size.assignments; i++)
+    lines.push(`      - { ${i % 2 ? `key: a${i}, ` : ''}name: Assignment ${i}, points_possible: ${(i % 10) + 1} }`);
   lines.push('    announcements:');
   for (let i = 0; i < size.announcements; i++) lines.push(`      - { title: News ${i}, message: "<p>${i}</p>" }`);
   writeFileSync(path, `${lines.join('\n')}\n`);
@@ -48,18 +60,24 @@ async function round(name, sis, envs, global) {
   const runs = await Promise.all(envs.map((e) => run([...global, 'apply', '-f', file, '--yes', '-o', 'json'], e)));
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const problems = runs.filter((r) => r.code !== 0).map((r) => `a run exited ${r.code}: ${r.stderr.slice(0, 500)}`);
-  for (const [noun, want] of [['assignments', size.assignments], ['announcements', size.announcements]]) {
+  for (const [noun, want] of [
+    ['assignments', size.assignments],
+    ['announcements', size.announcements],
+  ]) {
     const r = await run([...global, noun, 'list', '--course', `sis_course_id:${sis}`, '--all', '-o', 'json'], envs[0]);
     const count = r.code === 0 ? JSON.parse(r.stdout).length : NaN;
     if (count !== want) problems.push(`${count} ${noun}, not ${want}`);
   }
   const diff = await run([...global, 'diff', '-f', file, '--exit-code'], envs[0]);
   if (diff.code !== 0) problems.push(`lms diff --exit-code exited ${diff.code}`);
-  console.log(`${name}: both runs ${seconds} s — ${problems.length ? problems.join('; ') : 'one of each, no changes left'}`);
+  console.log(
+    `${name}: both runs ${seconds} s — ${problems.length ? problems.join('; ') : 'one of each, no changes left'}`,
+  );
   return problems.length === 0;
 }
 
-if (spawnSync(process.execPath, [lms, '--mock', 'mock', 'seed', '--yes'], { env }).status !== 0) throw new Error('mock seed failed');
+if (spawnSync(process.execPath, [lms, '--mock', 'mock', 'seed', '--yes'], { env }).status !== 0)
+  throw new Error('mock seed failed');
 const state = (n) => ({ LMS_STATE_DIR: join(scratch, n) });
 let ok = await round('--mock, one state directory', 'TWICE-1', [state('one'), state('one')], ['--mock']);
 ok = (await round('--mock, a state directory each', 'TWICE-2', [state('a'), state('b')], ['--mock'])) && ok;

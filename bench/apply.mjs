@@ -32,7 +32,11 @@ const NOOP_BUDGET_S = 5;
 const { scratch, env } = scratchEnv('apply');
 
 function lmsSync(args, extraEnv = {}) {
-  const r = spawnSync(process.execPath, [lms, ...args], { env: { ...env, ...extraEnv }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [lms, ...args], {
+    env: { ...env, ...extraEnv },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (r.status !== 0) throw new Error(`lms ${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
   return r;
 }
@@ -41,10 +45,18 @@ function lmsSync(args, extraEnv = {}) {
 lmsSync(['--mock', 'mock', 'seed', '--yes', '--users', String(size.enrollments), '--courses', '1']);
 
 const roster = ['user,type,section,state'];
-for (let n = 1; n <= size.enrollments; n++) roster.push(`${n % 2 ? `gen${n}` : `sis_user_id:GEN-${n}`},student,,active`);
+for (let n = 1; n <= size.enrollments; n++)
+  roster.push(`${n % 2 ? `gen${n}` : `sis_user_id:GEN-${n}`},student,,active`);
 writeFileSync(join(scratch, 'roster.csv'), `${roster.join('\n')}\n`);
-const topics = Array.from({ length: size.topics }, (_, i) => `      - { key: t${i + 1}, title: Topic ${i + 1}, message: "<p>Week ${i + 1}</p>", published: true }`);
-const quizzes = Array.from({ length: size.quizzes }, (_, i) => `      - { key: q${i + 1}, title: Quiz ${i + 1}, quiz_type: assignment, time_limit: ${10 + i}, allowed_attempts: 2 }`);
+const topics = Array.from(
+  { length: size.topics },
+  (_, i) => `      - { key: t${i + 1}, title: Topic ${i + 1}, message: "<p>Week ${i + 1}</p>", published: true }`,
+);
+const quizzes = Array.from(
+  { length: size.quizzes },
+  (_, i) =>
+    `      - { key: q${i + 1}, title: Quiz ${i + 1}, quiz_type: assignment, time_limit: ${10 + i}, allowed_attempts: 2 }`,
+);
 const course = join(scratch, 'course.yaml');
 writeFileSync(
   course,
@@ -72,13 +84,25 @@ async function timed(label, args) {
   await drained();
   const before = server.requestLines().length;
   const started = performance.now();
-  const run = spawnSync(process.execPath, [lms, ...args], { env: { ...env, ...http }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, [lms, ...args], {
+    env: { ...env, ...http },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const seconds = (performance.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`${label} exited ${run.status}:\n${run.stderr}`);
   await new Promise((r) => setTimeout(r, 300));
   const lines = server.requestLines().slice(before);
   const writes = lines.filter((l) => /^(POST|PUT|DELETE) /.test(l) && !/ 403 \d+ms$/.test(l)).length;
-  return { seconds: round2(seconds), requests: lines.length, writes, reads: lines.length - writes, throttled: throttledAmong(lines), stdout: run.stdout, stderr: run.stderr };
+  return {
+    seconds: round2(seconds),
+    requests: lines.length,
+    writes,
+    reads: lines.length - writes,
+    throttled: throttledAmong(lines),
+    stdout: run.stdout,
+    stderr: run.stderr,
+  };
 }
 
 try {
@@ -90,7 +114,17 @@ try {
   const lines = ['name,login_id,email'];
   for (let i = 1; i <= apply.writes; i++) lines.push(`Reference Person ${i},ref-${i},ref-${i}@example.edu`);
   writeFileSync(users, `${lines.join('\n')}\n`);
-  const bulk = await timed('the bulk reference', ['users', 'import', users, '--account', '1', '--concurrency', flags.concurrency, '-o', 'json']);
+  const bulk = await timed('the bulk reference', [
+    'users',
+    'import',
+    users,
+    '--account',
+    '1',
+    '--concurrency',
+    flags.concurrency,
+    '-o',
+    'json',
+  ]);
 
   const noop = await timed('the re-apply', ['apply', '-f', course, '--yes', '-o', 'json']);
   const ratio = apply.seconds / bulk.seconds;
@@ -108,12 +142,19 @@ try {
     pass: ratio <= RATIO_BUDGET && noop.seconds <= NOOP_BUDGET_S && noop.writes === 0,
   };
   writeFileSync(flags.out, `${JSON.stringify(result, null, 2)}\n`);
-  const line = (r) => `${r.seconds} s, ${r.requests} requests (${r.writes} writes, ${r.reads} reads), ${r.throttled} throttled`;
-  console.log(`lms apply of ${size.enrollments} enrollments, ${size.topics} topics, ${size.quizzes} quizzes against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s sustainable; node ${process.version})`);
+  const line = (r) =>
+    `${r.seconds} s, ${r.requests} requests (${r.writes} writes, ${r.reads} reads), ${r.throttled} throttled`;
+  console.log(
+    `lms apply of ${size.enrollments} enrollments, ${size.topics} topics, ${size.quizzes} quizzes against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s sustainable; node ${process.version})`,
+  );
   console.log(`  apply:            ${line(apply)}; ${summary.create} created, ${summary.update} updated`);
   console.log(`  bulk, as many writes (users import): ${line(bulk)}`);
-  console.log(`  apply ÷ bulk: ${ratio.toFixed(2)}× (budget ≤ ${RATIO_BUDGET}) ${ratio <= RATIO_BUDGET ? 'PASS' : 'OVER'}`);
-  console.log(`  no-op re-apply:   ${line(noop)} (budget ≤ ${NOOP_BUDGET_S} s, no write) ${noop.seconds <= NOOP_BUDGET_S && noop.writes === 0 ? 'PASS' : 'OVER'}`);
+  console.log(
+    `  apply ÷ bulk: ${ratio.toFixed(2)}× (budget ≤ ${RATIO_BUDGET}) ${ratio <= RATIO_BUDGET ? 'PASS' : 'OVER'}`,
+  );
+  console.log(
+    `  no-op re-apply:   ${line(noop)} (budget ≤ ${NOOP_BUDGET_S} s, no write) ${noop.seconds <= NOOP_BUDGET_S && noop.writes === 0 ? 'PASS' : 'OVER'}`,
+  );
   process.exitCode = 0;
 } finally {
   server.stop();

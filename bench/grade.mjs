@@ -24,14 +24,33 @@ const { flags, rows, rate, cost, capacity, sustainable } = throttledFlags({
 const { scratch, env } = scratchEnv('grade');
 
 function lmsSync(args, extraEnv = {}) {
-  const r = spawnSync(process.execPath, [lms, ...args], { env: { ...env, ...extraEnv }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [lms, ...args], {
+    env: { ...env, ...extraEnv },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (r.status !== 0) throw new Error(`lms ${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
   return r;
 }
 
 // The school: one generated course (GEN-C1) holding every generated student.
 lmsSync(['--mock', 'mock', 'seed', '--yes', '--users', String(rows), '--courses', '1']);
-const assignment = (name) => JSON.parse(lmsSync(['--mock', 'assignments', 'create', '--course', 'sis_course_id:GEN-C1', '--name', name, '--points', '100', '-o', 'json']).stdout).id;
+const assignment = (name) =>
+  JSON.parse(
+    lmsSync([
+      '--mock',
+      'assignments',
+      'create',
+      '--course',
+      'sis_course_id:GEN-C1',
+      '--name',
+      name,
+      '--points',
+      '100',
+      '-o',
+      'json',
+    ]).stdout,
+  ).id;
 const batchAssignment = assignment('Bench Batch');
 const rowAssignment = assignment('Bench Per Row');
 
@@ -48,11 +67,15 @@ async function timed(label, args) {
   const before = server.requestLines().length;
   const throttledBefore = throttledAmong(server.requestLines());
   const started = performance.now();
-  const run = spawnSync(process.execPath, [lms, 'grade', '--course', 'sis_course_id:GEN-C1', '--csv', csv, ...args, '-o', 'json'], {
-    env: { ...env, LMS_BASE_URL: url, LMS_TOKEN: '1~mock-admin' },
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-  });
+  const run = spawnSync(
+    process.execPath,
+    [lms, 'grade', '--course', 'sis_course_id:GEN-C1', '--csv', csv, ...args, '-o', 'json'],
+    {
+      env: { ...env, LMS_BASE_URL: url, LMS_TOKEN: '1~mock-admin' },
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
   const seconds = (performance.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`${label} exited ${run.status}:\n${run.stderr}`);
   const summary = JSON.parse(run.stdout);
@@ -69,8 +92,21 @@ async function timed(label, args) {
 }
 
 try {
-  const batch = await timed('the batch path', ['--assignment', String(batchAssignment), '--batch-size', flags['batch-size'], '--concurrency', flags.concurrency]);
-  const perRow = await timed('the per-row path', ['--assignment', String(rowAssignment), '--per-row', '--concurrency', flags.concurrency]);
+  const batch = await timed('the batch path', [
+    '--assignment',
+    String(batchAssignment),
+    '--batch-size',
+    flags['batch-size'],
+    '--concurrency',
+    flags.concurrency,
+  ]);
+  const perRow = await timed('the per-row path', [
+    '--assignment',
+    String(rowAssignment),
+    '--per-row',
+    '--concurrency',
+    flags.concurrency,
+  ]);
   const speedup = batch.rowsPerSecond / perRow.rowsPerSecond;
   const fraction = perRow.requests / perRow.seconds / sustainable;
   const result = {
@@ -78,15 +114,27 @@ try {
     rows,
     bucket: { capacity, cost, rate, sustainablePerSecond: sustainable },
     batch: { ...batch, batchSize: Number(flags['batch-size']) },
-    perRow: { ...perRow, requestsPerSecond: Number((perRow.requests / perRow.seconds).toFixed(1)), fractionOfSustainable: Number(fraction.toFixed(3)) },
+    perRow: {
+      ...perRow,
+      requestsPerSecond: Number((perRow.requests / perRow.seconds).toFixed(1)),
+      fractionOfSustainable: Number(fraction.toFixed(3)),
+    },
     speedup: Number(speedup.toFixed(1)),
   };
   writeFileSync(flags.out, JSON.stringify(result, null, 2) + '\n');
-  console.log(`lms grade --csv of ${rows} rows against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s sustainable)`);
-  console.log(`  batch (update_grades, ${flags['batch-size']} a batch): ${batch.seconds} s, ${batch.rowsPerSecond} rows/s, ${batch.requests} requests, ${batch.throttled} throttled, ${batch.updated} updated, ${batch.failed} failed`);
-  console.log(`  per row (one PUT a row): ${perRow.seconds} s, ${perRow.rowsPerSecond} rows/s, ${perRow.requests} requests (${result.perRow.requestsPerSecond}/s), ${perRow.throttled} throttled, ${perRow.updated} updated, ${perRow.failed} failed`);
+  console.log(
+    `lms grade --csv of ${rows} rows against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s sustainable)`,
+  );
+  console.log(
+    `  batch (update_grades, ${flags['batch-size']} a batch): ${batch.seconds} s, ${batch.rowsPerSecond} rows/s, ${batch.requests} requests, ${batch.throttled} throttled, ${batch.updated} updated, ${batch.failed} failed`,
+  );
+  console.log(
+    `  per row (one PUT a row): ${perRow.seconds} s, ${perRow.rowsPerSecond} rows/s, ${perRow.requests} requests (${result.perRow.requestsPerSecond}/s), ${perRow.throttled} throttled, ${perRow.updated} updated, ${perRow.failed} failed`,
+  );
   console.log(`  batch ÷ per row: ${speedup.toFixed(1)}× (goal ≥ 20) ${speedup >= 20 ? 'PASS' : 'UNDER'}`);
-  console.log(`  per row at ${fraction.toFixed(2)} of the sustainable request rate (goal ≥ 0.9) ${fraction >= 0.9 ? 'PASS' : 'UNDER'}; ${perRow.throttled} throttled answers (goal: a handful) ${perRow.throttled <= 5 ? 'PASS' : 'OVER'}`);
+  console.log(
+    `  per row at ${fraction.toFixed(2)} of the sustainable request rate (goal ≥ 0.9) ${fraction >= 0.9 ? 'PASS' : 'UNDER'}; ${perRow.throttled} throttled answers (goal: a handful) ${perRow.throttled <= 5 ? 'PASS' : 'OVER'}`,
+  );
 } finally {
   server.stop();
   rmSync(scratch, { recursive: true, force: true });

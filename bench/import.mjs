@@ -32,11 +32,15 @@ const url = await server.url;
 
 try {
   const started = performance.now();
-  const run = spawnSync(process.execPath, [lms, 'users', 'import', csv, '--concurrency', flags.concurrency, '-o', 'json'], {
-    env: { ...env, LMS_BASE_URL: url, LMS_TOKEN: '1~mock-admin' },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const run = spawnSync(
+    process.execPath,
+    [lms, 'users', 'import', csv, '--concurrency', flags.concurrency, '-o', 'json'],
+    {
+      env: { ...env, LMS_BASE_URL: url, LMS_TOKEN: '1~mock-admin' },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const seconds = (performance.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`the import exited ${run.status}:\n${run.stderr}`);
   const summary = JSON.parse(run.stdout);
@@ -59,9 +63,15 @@ try {
     bucket: { capacity, cost, rate },
   };
   writeFileSync(flags.out, JSON.stringify(result, null, 2) + '\n');
-  console.log(`import of ${rows} users against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s sustainable)`);
-  console.log(`  ${seconds.toFixed(1)} s, ${rowsPerSecond.toFixed(1)} rows/s = ${(rowsPerSecond / sustainable).toFixed(2)} of the sustainable rate (goal ≥ 0.9) ${rowsPerSecond / sustainable >= 0.9 ? 'PASS' : 'UNDER'}`);
-  console.log(`  ${throttled} throttled answers taken (goal: a handful) ${throttled <= 5 ? 'PASS' : 'OVER'}; ${requestLines.length} requests in all; head start ${Math.floor(capacity / cost)} free requests`);
+  console.log(
+    `import of ${rows} users against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s sustainable)`,
+  );
+  console.log(
+    `  ${seconds.toFixed(1)} s, ${rowsPerSecond.toFixed(1)} rows/s = ${(rowsPerSecond / sustainable).toFixed(2)} of the sustainable rate (goal ≥ 0.9) ${rowsPerSecond / sustainable >= 0.9 ? 'PASS' : 'UNDER'}`,
+  );
+  console.log(
+    `  ${throttled} throttled answers taken (goal: a handful) ${throttled <= 5 ? 'PASS' : 'OVER'}; ${requestLines.length} requests in all; head start ${Math.floor(capacity / cost)} free requests`,
+  );
   console.log(`  ${summary.created} created, ${summary.failed} failed`);
 } finally {
   server.stop();

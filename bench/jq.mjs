@@ -27,8 +27,24 @@ const { values: flags } = parseArgs({
 });
 const runs = Number(flags.runs);
 const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-jq-'));
-const env = { ...process.env, LMS_CONFIG_DIR: join(scratch, 'config'), LMS_CACHE_DIR: join(scratch, 'cache'), LMS_MOCK_DB: join(scratch, 'mock.db'), NO_COLOR: '1' };
-for (const name of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_OUTPUT', 'LMS_MOCK_FAULTS', 'LMS_JQ_TIMEOUT', 'LMS_JQ_MEMORY']) delete env[name];
+const env = {
+  ...process.env,
+  LMS_CONFIG_DIR: join(scratch, 'config'),
+  LMS_CACHE_DIR: join(scratch, 'cache'),
+  LMS_MOCK_DB: join(scratch, 'mock.db'),
+  NO_COLOR: '1',
+};
+for (const name of [
+  'LMS_PROFILE',
+  'LMS_BASE_URL',
+  'LMS_TOKEN',
+  'LMS_MOCK',
+  'LMS_OUTPUT',
+  'LMS_MOCK_FAULTS',
+  'LMS_JQ_TIMEOUT',
+  'LMS_JQ_MEMORY',
+])
+  delete env[name];
 
 const filters = [
   ['range(200000)', 'range(200000)'],
@@ -50,9 +66,15 @@ require(${JSON.stringify(jqWasm)})
 /** Seconds and peak RSS (KB) of one run, its output thrown away. */
 function measure(args) {
   const started = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   if (run.status !== 0) throw new Error(`${args.join(' ')} failed: ${run.stderr}`);
-  return { seconds: (performance.now() - started) / 1000, rssKb: Number(run.stderr.toString().trim().split('\n').pop()) };
+  return {
+    seconds: (performance.now() - started) / 1000,
+    rssKb: Number(run.stderr.toString().trim().split('\n').pop()),
+  };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -70,16 +92,27 @@ try {
     // Round-robin, so drift on a shared machine hits every way alike.
     for (let i = 0; i < runs; i++) for (const [way, args] of Object.entries(ways)) samples[way].push(measure(args));
     const figures = Object.fromEntries(
-      Object.entries(samples).map(([way, list]) => [way, { seconds: Number(median(list.map((s) => s.seconds)).toFixed(3)), rssMb: Number((median(list.map((s) => s.rssKb)) / 1024).toFixed(1)) }]),
+      Object.entries(samples).map(([way, list]) => [
+        way,
+        {
+          seconds: Number(median(list.map((s) => s.seconds)).toFixed(3)),
+          rssMb: Number((median(list.map((s) => s.rssKb)) / 1024).toFixed(1)),
+        },
+      ]),
     );
     const ratio = figures.streamed.seconds / figures.collected.seconds;
     results.push({ name, filter, ...figures, streamedOverCollected: Number(ratio.toFixed(2)) });
     console.log(`${name}: median of ${runs}`);
     console.log(`  jq-wasm collected  ${figures.collected.seconds.toFixed(2)} s  ${figures.collected.rssMb} MB`);
-    console.log(`  jq-wasm streamed   ${figures.streamed.seconds.toFixed(2)} s  ${figures.streamed.rssMb} MB   (${ratio.toFixed(2)}x the time, ${(figures.streamed.rssMb / figures.collected.rssMb).toFixed(2)}x the memory)`);
+    console.log(
+      `  jq-wasm streamed   ${figures.streamed.seconds.toFixed(2)} s  ${figures.streamed.rssMb} MB   (${ratio.toFixed(2)}x the time, ${(figures.streamed.rssMb / figures.collected.rssMb).toFixed(2)}x the memory)`,
+    );
     console.log(`  lms --jq           ${figures.lms.seconds.toFixed(2)} s  ${figures.lms.rssMb} MB`);
   }
-  writeFileSync(flags.out, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, results }, null, 2)}\n`);
+  writeFileSync(
+    flags.out,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, results }, null, 2)}\n`,
+  );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -11,7 +11,13 @@ export const lms = join(root, 'bin', 'lms');
 /** A scratch directory for one benchmark, and the environment that keeps lms's files in it. */
 export function scratchSpace(name) {
   const scratch = mkdtempSync(join(tmpdir(), `lms-bench-${name}-`));
-  const env = { ...process.env, LMS_MOCK_DB: join(scratch, 'mock.db'), LMS_CACHE_DIR: join(scratch, 'cache'), LMS_CONFIG_DIR: join(scratch, 'config'), LMS_STATE_DIR: join(scratch, 'state') };
+  const env = {
+    ...process.env,
+    LMS_MOCK_DB: join(scratch, 'mock.db'),
+    LMS_CACHE_DIR: join(scratch, 'cache'),
+    LMS_CONFIG_DIR: join(scratch, 'config'),
+    LMS_STATE_DIR: join(scratch, 'state'),
+  };
   return { scratch, env };
 }
 

@@ -12,8 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { values: flags } = parseArgs({ options: { only: { type: 'string' }, lines: { type: 'string' }, against: { type: 'string' } } });
-const benchmarks = (flags.against ? ['run'] : ['run', 'import', 'grade', 'scale', 'apply', 'mcp', 'jq', 'pseudonyms']).filter((name) => !flags.only || flags.only.split(',').includes(name));
+const { values: flags } = parseArgs({
+  options: { only: { type: 'string' }, lines: { type: 'string' }, against: { type: 'string' } },
+});
+const benchmarks = (
+  flags.against ? ['run'] : ['run', 'import', 'grade', 'scale', 'apply', 'mcp', 'jq', 'pseudonyms']
+).filter((name) => !flags.only || flags.only.split(',').includes(name));
 const current = Number(process.versions.node.split('.')[0]);
 const majors = flags.lines ? flags.lines.split(',').map(Number) : [...new Set([current, 24])];
 const out = join(root, 'bench', 'results');
@@ -30,7 +34,16 @@ for (const major of majors) {
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   for (const name of benchmarks) {
     console.log(`\n## ${name} on Node ${version}\n`);
-    const run = spawnSync(node, [join(root, 'bench', `${name}.mjs`), '--out', join(out, `${name}-node${major}.json`), ...(flags.against && name === 'run' ? ['--against', flags.against] : [])], { stdio: 'inherit', cwd: root });
+    const run = spawnSync(
+      node,
+      [
+        join(root, 'bench', `${name}.mjs`),
+        '--out',
+        join(out, `${name}-node${major}.json`),
+        ...(flags.against && name === 'run' ? ['--against', flags.against] : []),
+      ],
+      { stdio: 'inherit', cwd: root },
+    );
     if (run.status !== 0) failed = true;
   }
 }

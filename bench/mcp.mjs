@@ -29,7 +29,11 @@ const shipped = { BENCH_MCP_SDK: join(root, 'dist', 'mcp-sdk.cjs') };
 /** Spawn to the answer of initialize, then initialized + tools/list to its answer. */
 async function session(args = lmsMcp, extraEnv = {}) {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ['pipe', 'pipe', 'ignore'], cwd: root });
+  const child = spawn(process.execPath, args, {
+    env: { ...env, ...extraEnv },
+    stdio: ['pipe', 'pipe', 'ignore'],
+    cwd: root,
+  });
   const answers = new Map();
   const waiting = new Map();
   onJsonLines(child.stdout, (line) => {
@@ -41,7 +45,11 @@ async function session(args = lmsMcp, extraEnv = {}) {
       waiting.set(id, resolve);
       child.stdin.write(message(id, method, params));
     });
-  await ask(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  await ask(1, 'initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'bench', version: '1' },
+  });
   const initialized = performance.now() - started;
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   const listStart = performance.now();
@@ -109,7 +117,13 @@ const result = {
 };
 if (flags.out) writeFileSync(flags.out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`  bare node -e 0:       ${result.floorMs} ms (median of ${runs}, interleaved)`);
-console.log(`  by hand on the SDK:   ${result.twinInitializeMs} ms to the answer of initialize (bench/twins/mcp-server.mjs on dist/mcp-sdk.cjs)`);
+console.log(
+  `  by hand on the SDK:   ${result.twinInitializeMs} ms to the answer of initialize (bench/twins/mcp-server.mjs on dist/mcp-sdk.cjs)`,
+);
 console.log(`  the same, SDK from node_modules: ${result.twinInstalledSdkInitializeMs} ms`);
-console.log(`  initialize answered:  ${result.initializeMs} ms = ${result.initializeRatio.toFixed(2)}x of the hand-written server (budget <= ${INIT_RATIO_BUDGET}x) ${ratio <= INIT_RATIO_BUDGET ? 'PASS' : 'OVER'}; ${result.initializeFloorRatio.toFixed(2)}x of bare node`);
-console.log(`  tools/list (${tools} tools): ${result.toolsListMs} ms (budget < ${LIST_MS_BUDGET} ms) ${median(list) < LIST_MS_BUDGET ? 'PASS' : 'OVER'}`);
+console.log(
+  `  initialize answered:  ${result.initializeMs} ms = ${result.initializeRatio.toFixed(2)}x of the hand-written server (budget <= ${INIT_RATIO_BUDGET}x) ${ratio <= INIT_RATIO_BUDGET ? 'PASS' : 'OVER'}; ${result.initializeFloorRatio.toFixed(2)}x of bare node`,
+);
+console.log(
+  `  tools/list (${tools} tools): ${result.toolsListMs} ms (budget < ${LIST_MS_BUDGET} ms) ${median(list) < LIST_MS_BUDGET ? 'PASS' : 'OVER'}`,
+);

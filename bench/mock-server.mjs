@@ -4,7 +4,11 @@
 import { spawn } from 'node:child_process';
 
 export function startMockServer(lms, env, { flags = [], quiet = true } = {}) {
-  const child = spawn(process.execPath, [lms, 'mock', 'serve', '--port', '0', ...(quiet ? ['--quiet'] : []), ...flags], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [lms, 'mock', 'serve', '--port', '0', ...(quiet ? ['--quiet'] : []), ...flags],
+    { env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let log = '';
   const url = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`mock serve did not start:\n${log}`)), 15000);

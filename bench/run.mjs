@@ -54,11 +54,18 @@ const warmup = wholeNumber('--warmup', flags.warmup, 0);
 // the mock database live there, never in the user's own config) and a seeded mock.
 const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-'));
 // The compile cache lives there too: the warm-up rounds write it, as a user's first run would.
-const baseEnv = { ...process.env, LMS_CONFIG_DIR: join(scratch, 'config'), LMS_CACHE_DIR: join(scratch, 'cache'), NO_COLOR: '1' };
-for (const name of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_MOCK_DB', 'LMS_OUTPUT']) delete baseEnv[name];
+const baseEnv = {
+  ...process.env,
+  LMS_CONFIG_DIR: join(scratch, 'config'),
+  LMS_CACHE_DIR: join(scratch, 'cache'),
+  NO_COLOR: '1',
+};
+for (const name of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_MOCK_DB', 'LMS_OUTPUT'])
+  delete baseEnv[name];
 // A CA bundle named here costs both a case and its twin every start (Node 20 parses it at start):
 // measured as a desktop runs, without them, unless --machine-ca.
-if (!flags['machine-ca']) for (const name of ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'CURL_CA_BUNDLE']) delete baseEnv[name];
+if (!flags['machine-ca'])
+  for (const name of ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'CURL_CA_BUNDLE']) delete baseEnv[name];
 const mockDb = join(scratch, 'mock.db');
 
 /**
@@ -78,7 +85,8 @@ const cases = [
     cmd: node,
     args: [lms, '--version'],
     budget: 1.25,
-    check: (stdout) => (stdout.trim() === pkg.version ? undefined : `printed "${stdout.trim()}", not the package version ${pkg.version}`),
+    check: (stdout) =>
+      stdout.trim() === pkg.version ? undefined : `printed "${stdout.trim()}", not the package version ${pkg.version}`,
   },
   {
     name: 'lms --help',
@@ -176,7 +184,15 @@ const AGAINST_BUDGET = 1.1;
 const refLms = flags.against ? buildRef(flags.against) : undefined;
 if (refLms) {
   for (const c of cases.filter((c) => c.budget !== undefined && c.args[0] === lms)) {
-    const ref = { ...c, name: `${c.name} @ ${flags.against}`, args: [refLms, ...c.args.slice(1)], budget: undefined, twin: undefined, memoryMb: undefined, check: undefined };
+    const ref = {
+      ...c,
+      name: `${c.name} @ ${flags.against}`,
+      args: [refLms, ...c.args.slice(1)],
+      budget: undefined,
+      twin: undefined,
+      memoryMb: undefined,
+      check: undefined,
+    };
     // Its own compile cache: two builds sharing one would each find the other's entries stale.
     Object.defineProperty(ref, 'env', { get: () => ({ ...c.env, LMS_CACHE_DIR: join(scratch, 'ref-cache') }) });
     cases.push(ref);
@@ -205,7 +221,11 @@ async function startTlsServer() {
   await startServer();
   tlsServer = startMockServer(lms, { ...baseEnv, LMS_MOCK_DB: mockDb }, { flags: ['--tls-self-signed', tlsCa] });
   tlsServerUrl = await tlsServer.url;
-  const added = spawnSync(node, [lms, 'profile', 'add', 'local-tls', '--url', tlsServerUrl, '--token-stdin', '--ca-file', tlsCa], { env: baseEnv, input: '1~mock-admin', encoding: 'utf8' });
+  const added = spawnSync(
+    node,
+    [lms, 'profile', 'add', 'local-tls', '--url', tlsServerUrl, '--token-stdin', '--ca-file', tlsCa],
+    { env: baseEnv, input: '1~mock-admin', encoding: 'utf8' },
+  );
   if (added.status !== 0) throw new Error(`adding the profile failed: ${added.stderr}`);
 }
 
@@ -219,7 +239,11 @@ async function startServer() {
   exec('seed the mock', node, [lms, '--mock', 'mock', 'seed', '--yes'], { LMS_MOCK_DB: mockDb });
   server = startMockServer(lms, { ...baseEnv, LMS_MOCK_DB: mockDb });
   serverUrl = await server.url;
-  const added = spawnSync(node, [lms, 'profile', 'add', 'local', '--url', serverUrl, '--token-stdin'], { env: baseEnv, input: '1~mock-admin', encoding: 'utf8' });
+  const added = spawnSync(node, [lms, 'profile', 'add', 'local', '--url', serverUrl, '--token-stdin'], {
+    env: baseEnv,
+    input: '1~mock-admin',
+    encoding: 'utf8',
+  });
   if (added.status !== 0) throw new Error(`adding the profile failed: ${added.stderr}`);
 }
 
@@ -291,7 +315,12 @@ try {
     runs,
     warmup,
     floorMedianMs: round2(floor.median),
-    cases: results.map(({ samplesMs, ...r }) => ({ ...r, ratio: round2(r.ratio), floorRatio: round2(r.floorRatio), samplesMs })),
+    cases: results.map(({ samplesMs, ...r }) => ({
+      ...r,
+      ratio: round2(r.ratio),
+      floorRatio: round2(r.floorRatio),
+      samplesMs,
+    })),
     uploads,
   };
   writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
@@ -310,7 +339,11 @@ try {
 /** One timed run: wall clock from spawn to exit, in milliseconds. */
 function time(c) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(c.cmd, c.args, { env: { ...baseEnv, ...c.env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(c.cmd, c.args, {
+    env: { ...baseEnv, ...c.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.error) throw result.error;
   if (result.status !== 0) throw new Error(`${c.name} exited ${result.status ?? result.signal}: ${result.stderr}`);
@@ -319,16 +352,29 @@ function time(c) {
 
 /** Peak RSS in MB of one untimed run, from GNU time; undefined where it is not installed. */
 function peakMb(c) {
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', c.cmd, ...c.args], { env: { ...baseEnv, ...c.env }, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', c.cmd, ...c.args], {
+    env: { ...baseEnv, ...c.env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   if (result.error || result.status !== 0) return undefined;
   return Math.round(Number(result.stderr.trim().split('\n').pop()) / 1024);
 }
 
 /** An untimed run that must succeed; returns its output. */
 function exec(label, cmd, args, env, cwd) {
-  const result = spawnSync(cmd, args, { cwd, env: { ...baseEnv, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(cmd, args, {
+    cwd,
+    env: { ...baseEnv, ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.error) throw result.error;
-  if (result.status !== 0) throw new Error(`${label}: \`${[cmd, ...args].join(' ')}\` exited ${result.status ?? result.signal}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(
+      `${label}: \`${[cmd, ...args].join(' ')}\` exited ${result.status ?? result.signal}\n${result.stderr}`,
+    );
   return result;
 }
 
@@ -371,8 +417,14 @@ function printTable(results) {
     r.status ?? '',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
-  console.log(`lms startup: ${runs} runs each, interleaved, after ${warmup} warm-up rounds (node ${process.version}, ${cpus().length} cpus)\n`);
+  const line = (cells) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
+  console.log(
+    `lms startup: ${runs} runs each, interleaved, after ${warmup} warm-up rounds (node ${process.version}, ${cpus().length} cpus)\n`,
+  );
   console.log(line(head));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const row of rows) console.log(line(row));

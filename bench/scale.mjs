@@ -30,13 +30,30 @@ const { values: flags } = parseArgs({
 const sizes = flags.sizes.split(',').map(Number);
 const runs = Number(flags.runs);
 const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-scale-'));
-const baseEnv = { ...process.env, LMS_CONFIG_DIR: join(scratch, 'config'), LMS_CACHE_DIR: join(scratch, 'cache'), NO_COLOR: '1' };
-for (const name of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_OUTPUT', 'LMS_MOCK_FAULTS', 'LMS_MOCK_DB']) delete baseEnv[name];
+const baseEnv = {
+  ...process.env,
+  LMS_CONFIG_DIR: join(scratch, 'config'),
+  LMS_CACHE_DIR: join(scratch, 'cache'),
+  NO_COLOR: '1',
+};
+for (const name of [
+  'LMS_PROFILE',
+  'LMS_BASE_URL',
+  'LMS_TOKEN',
+  'LMS_MOCK',
+  'LMS_OUTPUT',
+  'LMS_MOCK_FAULTS',
+  'LMS_MOCK_DB',
+])
+  delete baseEnv[name];
 
 /** Seconds and peak RSS (KB) of one run of the CLI, its output thrown away. */
 function measure(args, env) {
   const started = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, lms, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, lms, ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   if (run.status !== 0) throw new Error(`lms ${args.join(' ')} failed: ${run.stderr}`);
   const stderr = run.stderr.toString();
   const seconds = (performance.now() - started) / 1000;
@@ -50,19 +67,25 @@ function best(args, env) {
   return { seconds: median(all.map((r) => r.seconds)), kb: median(all.map((r) => r.kb)) };
 }
 
-
 const results = {};
 for (const size of sizes) {
   const db = join(scratch, `school-${size}.db`);
   const env = { ...baseEnv, LMS_MOCK: '1', LMS_MOCK_DB: db };
   // The seeded school has 13 users; the rest are generated.
-  execFileSync(process.execPath, [lms, 'mock', 'seed', '--yes', '--users', String(size - 13)], { env, stdio: 'ignore' });
+  execFileSync(process.execPath, [lms, 'mock', 'seed', '--yes', '--users', String(size - 13)], {
+    env,
+    stdio: 'ignore',
+  });
   const list = ['users', 'list', '--account', '1', '--all'];
   const row = { records: size, inProcess: {}, http: undefined, search: undefined, get: undefined };
   for (const format of ['ndjson', 'json', 'csv', 'table']) row.inProcess[format] = best([...list, '-o', format], env);
   const server = startMockServer(lms, { ...baseEnv, LMS_MOCK_DB: db });
   try {
-    row.http = best([...list, '-o', 'ndjson'], { ...baseEnv, LMS_BASE_URL: await server.url, LMS_TOKEN: '1~mock-admin' });
+    row.http = best([...list, '-o', 'ndjson'], {
+      ...baseEnv,
+      LMS_BASE_URL: await server.url,
+      LMS_TOKEN: '1~mock-admin',
+    });
   } finally {
     server.stop();
   }
@@ -83,16 +106,27 @@ const verdict = (ok) => (ok ? 'PASS' : 'OVER');
 const perRecord = (r) => r.inProcess.ndjson.seconds / r.records;
 const checks = [
   ['time per record, largest vs smallest (in process)', perRecord(large) / perRecord(small), 1.5],
-  ['records a second in process (ndjson), at least 20,000', large.records / large.inProcess.ndjson.seconds, 20_000, 'min'],
+  [
+    'records a second in process (ndjson), at least 20,000',
+    large.records / large.inProcess.ndjson.seconds,
+    20_000,
+    'min',
+  ],
   ['records a second over HTTP, at least 10,000', large.records / large.http.seconds, 10_000, 'min'],
-  ...['ndjson', 'json', 'csv', 'table'].map((f) => [`peak RSS ${f}, largest vs smallest`, large.inProcess[f].kb / small.inProcess[f].kb, 1.2]),
+  ...['ndjson', 'json', 'csv', 'table'].map((f) => [
+    `peak RSS ${f}, largest vs smallest`,
+    large.inProcess[f].kb / small.inProcess[f].kb,
+    1.2,
+  ]),
   ['users list --search, largest vs smallest', large.search.seconds / small.search.seconds, 1.5],
   ['users get, largest vs smallest', large.get.seconds / small.get.seconds, 1.5],
 ];
 console.log('');
 for (const [name, value, budget, kind] of checks) {
   const ok = kind === 'min' ? value >= budget : value <= budget;
-  console.log(`${verdict(ok)} ${name}: ${kind === 'min' ? Math.round(value) : `${value.toFixed(2)}x`} (budget ${kind === 'min' ? budget : `${budget}x`})`);
+  console.log(
+    `${verdict(ok)} ${name}: ${kind === 'min' ? Math.round(value) : `${value.toFixed(2)}x`} (budget ${kind === 'min' ? budget : `${budget}x`})`,
+  );
 }
 writeFileSync(flags.out, `${JSON.stringify({ when: new Date().toISOString(), results, checks }, null, 2)}\n`);
 console.log(`\nwrote ${flags.out}`);

@@ -25,8 +25,15 @@ export function throttledFlags(own) {
 /** A scratch directory and an environment of its own: mock database, state and profiles in it. */
 export function scratchEnv(name) {
   const scratch = mkdtempSync(join(tmpdir(), `lms-bench-${name}-`));
-  const env = { ...process.env, LMS_MOCK_DB: join(scratch, 'mock.db'), LMS_STATE_DIR: join(scratch, 'state'), LMS_CONFIG_DIR: join(scratch, 'config'), NO_COLOR: '1' };
-  for (const key of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_OUTPUT', 'LMS_MOCK_FAULTS']) delete env[key];
+  const env = {
+    ...process.env,
+    LMS_MOCK_DB: join(scratch, 'mock.db'),
+    LMS_STATE_DIR: join(scratch, 'state'),
+    LMS_CONFIG_DIR: join(scratch, 'config'),
+    NO_COLOR: '1',
+  };
+  for (const key of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_OUTPUT', 'LMS_MOCK_FAULTS'])
+    delete env[key];
   return { scratch, env };
 }
 
@@ -34,7 +41,15 @@ export function scratchEnv(name) {
 export function startThrottledServer(lms, env, { rate, cost, capacity }) {
   return startMockServer(lms, env, {
     quiet: false,
-    flags: ['--throttle', '--throttle-rate', String(rate), '--throttle-cost', String(cost), '--throttle-capacity', String(capacity)],
+    flags: [
+      '--throttle',
+      '--throttle-rate',
+      String(rate),
+      '--throttle-cost',
+      String(cost),
+      '--throttle-capacity',
+      String(capacity),
+    ],
   });
 }
 

@@ -28,7 +28,14 @@ const ADMIN = '1~mock-admin';
  * Starts a server on a seeded database of its own, runs both scenarios against it and stops it.
  * Returns figures in MiB (`ps` shows KiB).
  */
-export async function uploadMemory({ lms, env, uploads = 4, bytes = 50 * MiB, maxUploadBytes = 100 * MiB, maxBodyBytes = MiB }) {
+export async function uploadMemory({
+  lms,
+  env,
+  uploads = 4,
+  bytes = 50 * MiB,
+  maxUploadBytes = 100 * MiB,
+  maxBodyBytes = MiB,
+}) {
   const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-uploads-'));
   const dbEnv = { ...env, LMS_MOCK_DB: join(scratch, 'mock.db') };
   const budgetMib = Math.max(8 * maxBodyBytes, 2 * maxUploadBytes) / MiB;
@@ -39,7 +46,10 @@ export async function uploadMemory({ lms, env, uploads = 4, bytes = 50 * MiB, ma
     try {
       const url = await server.url;
       // A first upload of each kind loads what uploads need (the multipart parser, the files area).
-      await Promise.all([postRandom(url, '/files_api/uploads/deadbeef', 1024, { hostile: true }), uploadAndCheck(url, 1024)]);
+      await Promise.all([
+        postRandom(url, '/files_api/uploads/deadbeef', 1024, { hostile: true }),
+        uploadAndCheck(url, 1024),
+      ]);
       const baselineMib = resetPeak(server.pid);
       const started = performance.now();
       const statuses = await run(url);
@@ -60,7 +70,9 @@ export async function uploadMemory({ lms, env, uploads = 4, bytes = 50 * MiB, ma
   try {
     execFileSync(process.execPath, [lms, '--mock', 'mock', 'seed', '--yes'], { env: dbEnv, stdio: 'ignore' });
     const unauthorized = await scenario(async (url) => {
-      const answers = await Promise.all(Array.from({ length: uploads }, () => postRandom(url, '/files_api/uploads/deadbeef', bytes, { hostile: true })));
+      const answers = await Promise.all(
+        Array.from({ length: uploads }, () => postRandom(url, '/files_api/uploads/deadbeef', bytes, { hostile: true })),
+      );
       return answers.map((a) => a.status);
     });
     const authorized = await scenario(async (url) => {
@@ -78,11 +90,18 @@ export async function uploadMemory({ lms, env, uploads = 4, bytes = 50 * MiB, ma
 /** Steps 1-3 of an upload of `bytes` random bytes, then the download: whether it came back the same. */
 async function uploadAndCheck(url, bytes) {
   const auth = { authorization: `Bearer ${ADMIN}` };
-  const ticket = await json(await fetch(`${url}/api/v1/users/self/files`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'big.bin', size: bytes, content_type: 'application/octet-stream', on_duplicate: 'rename' }),
-  }));
+  const ticket = await json(
+    await fetch(`${url}/api/v1/users/self/files`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'big.bin',
+        size: bytes,
+        content_type: 'application/octet-stream',
+        on_duplicate: 'rename',
+      }),
+    }),
+  );
   const sent = await postRandom(url, new URL(ticket.upload_url).pathname, bytes);
   if (sent.status !== 201) throw new Error(`step 2 answered ${sent.status}: ${sent.body}`);
   const location = JSON.parse(sent.body).location;
@@ -104,7 +123,9 @@ async function json(res) {
 export function postRandom(url, path, bytes, { hostile = false } = {}) {
   const { hostname, port } = new URL(url);
   const boundary = `bench${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const hash = createHash('sha256');
   return new Promise((resolve, reject) => {
@@ -121,7 +142,11 @@ export function postRandom(url, path, bytes, { hostile = false } = {}) {
       method: 'POST',
       path,
       agent: false,
-      headers: { 'user-agent': 'lms-bench/1.0', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + bytes + tail.length },
+      headers: {
+        'user-agent': 'lms-bench/1.0',
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': head.length + bytes + tail.length,
+      },
     });
     req.on('response', (res) => {
       const chunks = [];
@@ -199,15 +224,44 @@ export function describeUploadMemory(r) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values: flags } = parseArgs({ options: { uploads: { type: 'string', default: '4' }, mib: { type: 'string', default: '50' }, out: { type: 'string' } } });
+  const { values: flags } = parseArgs({
+    options: {
+      uploads: { type: 'string', default: '4' },
+      mib: { type: 'string', default: '50' },
+      out: { type: 'string' },
+    },
+  });
   const root = fileURLToPath(new URL('..', import.meta.url));
   const scratch = mkdtempSync(join(tmpdir(), 'lms-bench-'));
-  const env = { ...process.env, LMS_CONFIG_DIR: join(scratch, 'config'), LMS_CACHE_DIR: join(scratch, 'cache'), NO_COLOR: '1' };
-  for (const name of ['LMS_PROFILE', 'LMS_BASE_URL', 'LMS_TOKEN', 'LMS_MOCK', 'LMS_MOCK_DB', 'LMS_OUTPUT', 'LMS_MOCK_FAULTS']) delete env[name];
+  const env = {
+    ...process.env,
+    LMS_CONFIG_DIR: join(scratch, 'config'),
+    LMS_CACHE_DIR: join(scratch, 'cache'),
+    NO_COLOR: '1',
+  };
+  for (const name of [
+    'LMS_PROFILE',
+    'LMS_BASE_URL',
+    'LMS_TOKEN',
+    'LMS_MOCK',
+    'LMS_MOCK_DB',
+    'LMS_OUTPUT',
+    'LMS_MOCK_FAULTS',
+  ])
+    delete env[name];
   try {
-    const r = await uploadMemory({ lms: join(root, 'bin', 'lms'), env, uploads: Number(flags.uploads), bytes: Number(flags.mib) * MiB });
+    const r = await uploadMemory({
+      lms: join(root, 'bin', 'lms'),
+      env,
+      uploads: Number(flags.uploads),
+      bytes: Number(flags.mib) * MiB,
+    });
     console.log(describeUploadMemory(r));
-    if (flags.out) writeFileSync(flags.out, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, ...r }, null, 2)}\n`);
+    if (flags.out)
+      writeFileSync(
+        flags.out,
+        `${JSON.stringify({ date: new Date().toISOString(), node: process.version, ...r }, null, 2)}\n`,
+      );
     process.exitCode = r.unauthorized.within && r.authorized.within ? 0 : 1;
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -33,8 +33,17 @@ const lazyChildProcess = {
     b.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
       const text = await readFile(args.path, 'utf8');
       const eager = "const childProcess = require('node:child_process');";
-      if (!text.includes(eager)) throw new Error(`${args.path} no longer requires node:child_process as the build expects; update the lazy-child-process plugin`);
-      return { contents: text.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+      if (!text.includes(eager))
+        throw new Error(
+          `${args.path} no longer requires node:child_process as the build expects; update the lazy-child-process plugin`,
+        );
+      return {
+        contents: text.replace(
+          eager,
+          "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+        ),
+        loader: 'js',
+      };
     });
   },
 };
@@ -62,7 +71,9 @@ const packageApart = {
   setup(b) {
     for (const [name, { file, importer }] of Object.entries(packagesApart)) {
       const filter = new RegExp(`^${name.replace(/[./]/g, '\\$&')}$`);
-      b.onResolve({ filter }, (args) => (!importer || importer.test(args.importer) ? { path: `./${file}.cjs`, external: true } : undefined));
+      b.onResolve({ filter }, (args) =>
+        !importer || importer.test(args.importer) ? { path: `./${file}.cjs`, external: true } : undefined,
+      );
     }
   },
 };
@@ -72,7 +83,8 @@ const packageApart = {
  * only when the run ended.
  */
 const jqWasmSource = createRequire(import.meta.url).resolve('jq-wasm/inline');
-if (!readFileSync(jqWasmSource, 'utf8').includes('moduleArg.onStdout')) throw new Error(`${jqWasmSource} lacks the onStdout option of patches/jq-wasm+*.patch: run npx patch-package`);
+if (!readFileSync(jqWasmSource, 'utf8').includes('moduleArg.onStdout'))
+  throw new Error(`${jqWasmSource} lacks the onStdout option of patches/jq-wasm+*.patch: run npx patch-package`);
 
 /**
  * The SDK's server validates with ajv (with its formats and URI parser: a third of its code) only
@@ -82,9 +94,13 @@ if (!readFileSync(jqWasmSource, 'utf8').includes('moduleArg.onStdout')) throw ne
 const noAjv = {
   name: 'mcp-no-ajv',
   setup(b) {
-    b.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({ path: 'ajv-provider', namespace: 'no-ajv' }));
+    b.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
+      path: 'ajv-provider',
+      namespace: 'no-ajv',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'no-ajv' }, () => ({
-      contents: "export class AjvJsonSchemaValidator { constructor() { throw new Error('lms mcp validates no elicitation answers'); } }",
+      contents:
+        "export class AjvJsonSchemaValidator { constructor() { throw new Error('lms mcp validates no elicitation answers'); } }",
       loader: 'js',
     }));
   },
@@ -107,14 +123,27 @@ async function mockSchemaVersion() {
     logLevel: 'warning',
   });
   const module = { exports: {} };
-  new Function('module', 'exports', 'require', probe.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+  new Function('module', 'exports', 'require', probe.outputFiles[0].text)(
+    module,
+    module.exports,
+    createRequire(import.meta.url),
+  );
   const { version } = module.exports.mockSchema;
   if (!Number.isInteger(version) || version <= 0) throw new Error(`the mock schema's version came out as ${version}`);
   return version;
 }
 
 // Whitespace and syntax only are minified: names stay, so stack traces and error names read as in the source.
-const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning', metafile: true };
+const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+  metafile: true,
+};
 
 const cli = await build({
   ...common,
@@ -122,7 +151,11 @@ const cli = await build({
   outfile: 'dist/lms.cjs',
   // Dynamic imports become require() inside the bundle: Node's CommonJS loader, no ESM loader for them.
   supported: { 'dynamic-import': false },
-  define: { __LMS_VERSION__: JSON.stringify(pkg.version), __LMS_JQ_WASM__: JSON.stringify(`${packagesApart['jq-wasm/inline'].file}.cjs`), __LMS_MOCK_SCHEMA_VERSION__: String(await mockSchemaVersion()) },
+  define: {
+    __LMS_VERSION__: JSON.stringify(pkg.version),
+    __LMS_JQ_WASM__: JSON.stringify(`${packagesApart['jq-wasm/inline'].file}.cjs`),
+    __LMS_MOCK_SCHEMA_VERSION__: String(await mockSchemaVersion()),
+  },
   // The keychain binding and @photostructure/sqlite (the mock's SQLite on Node 20) stay packages of
   // their own: each loader picks the prebuilt addon for this platform from beside it (optional
   // packages, or the package's prebuilds/), which a bundle would cut it off from. An install without
@@ -132,24 +165,41 @@ const cli = await build({
 });
 const apart = await Promise.all(
   Object.values(packagesApart).map(({ file, source, entry }) =>
-    build({ ...common, ...(entry ? { entryPoints: [entry] } : { stdin: { contents: source, resolveDir: root, loader: 'js' } }), plugins: [noAjv], outfile: `dist/${file}.cjs` }),
+    build({
+      ...common,
+      ...(entry ? { entryPoints: [entry] } : { stdin: { contents: source, resolveDir: root, loader: 'js' } }),
+      plugins: [noAjv],
+      outfile: `dist/${file}.cjs`,
+    }),
   ),
 );
 
 // `lms --help` as the built CLI prints it off a terminal (80 columns): the launcher prints this file
 // instead of loading the CLI, as it does for --version. A test checks that the two stay the same.
 const launcher = fileURLToPath(new URL('../bin/lms', import.meta.url));
-const help = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(launcher)}).loadCli().run(['--help']).then((code) => { process.exitCode = code; })`], {
-  env: { ...process.env, NO_COLOR: '1' },
-  encoding: 'utf8',
-});
+const help = execFileSync(
+  process.execPath,
+  ['-e', `require(${JSON.stringify(launcher)}).loadCli().run(['--help']).then((code) => { process.exitCode = code; })`],
+  {
+    env: { ...process.env, NO_COLOR: '1' },
+    encoding: 'utf8',
+  },
+);
 writeFileSync(new URL('../dist/help.txt', import.meta.url), help);
 
 const metafiles = [cli.metafile, ...apart.map((b) => b.metafile)];
 if (analyze) for (const metafile of metafiles) printInputs(metafile);
 if (inputsFile) {
   // Only what some output holds bytes of: a module tree-shaken away to nothing is not shipped.
-  const held = new Set(metafiles.flatMap((m) => Object.values(m.outputs).flatMap((o) => Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([path]) => path))));
+  const held = new Set(
+    metafiles.flatMap((m) =>
+      Object.values(m.outputs).flatMap((o) =>
+        Object.entries(o.inputs)
+          .filter(([, i]) => i.bytesInOutput > 0)
+          .map(([path]) => path),
+      ),
+    ),
+  );
   writeFileSync(inputsFile, `${JSON.stringify([...held].sort(), null, 2)}\n`);
 }
 
@@ -163,5 +213,6 @@ function printInputs(metafile) {
     inputs.set(key, (inputs.get(key) ?? 0) + bytesInOutput);
   }
   console.log(`${name}: ${kb(output.bytes)}`);
-  for (const [key, bytes] of [...inputs].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${key.padEnd(36)} ${kb(bytes).padStart(9)}`);
+  for (const [key, bytes] of [...inputs].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`  ${key.padEnd(36)} ${kb(bytes).padStart(9)}`);
 }

@@ -32,7 +32,11 @@ const bundle = await build({
   logLevel: 'warning',
 });
 const module = { exports: {} };
-new Function('module', 'exports', 'require', bundle.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+new Function('module', 'exports', 'require', bundle.outputFiles[0].text)(
+  module,
+  module.exports,
+  createRequire(import.meta.url),
+);
 const pages = await module.exports.pages();
 
 const dir = new URL('../man/', import.meta.url);

@@ -23,7 +23,8 @@ const args = process.argv.slice(2);
 const out = resolve(args.find((arg) => arg.startsWith('--out='))?.slice('--out='.length) ?? join(root, 'release'));
 const allowDirty = args.includes('--allow-dirty');
 const unknown = args.filter((arg) => !arg.startsWith('--out=') && arg !== '--allow-dirty');
-if (unknown.length) fail(`unknown argument ${unknown[0]}; usage: node scripts/release.mjs [--out=DIR] [--allow-dirty]`, 2);
+if (unknown.length)
+  fail(`unknown argument ${unknown[0]}; usage: node scripts/release.mjs [--out=DIR] [--allow-dirty]`, 2);
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
@@ -32,17 +33,29 @@ const inGit = git(['rev-parse', '--is-inside-work-tree']) === 'true';
 // A release says which commit it is: uncommitted changes would make it one nobody can rebuild.
 if (inGit && !allowDirty) {
   const changes = git(['status', '--porcelain']);
-  if (changes) fail(`the checkout has uncommitted changes, so the release would not be the commit's:\n${changes}\ncommit them, or give --allow-dirty for a release only you can rebuild`, 2);
+  if (changes)
+    fail(
+      `the checkout has uncommitted changes, so the release would not be the commit's:\n${changes}\ncommit them, or give --allow-dirty for a release only you can rebuild`,
+      2,
+    );
 }
 const epoch = process.env.SOURCE_DATE_EPOCH || (inGit ? git(['log', '-1', '--format=%ct']) : '');
-if (!/^\d+$/.test(epoch)) fail('SOURCE_DATE_EPOCH is not set and there is no commit to take it from: set it to the release time in seconds since 1970', 2);
+if (!/^\d+$/.test(epoch))
+  fail(
+    'SOURCE_DATE_EPOCH is not set and there is no commit to take it from: set it to the release time in seconds since 1970',
+    2,
+  );
 const env = { ...process.env, SOURCE_DATE_EPOCH: epoch };
 
 // The folder is emptied first, so it must be one a release made: never the checkout, a folder
 // holding it, or a folder of other files (--out=. or --out=$HOME would be wiped).
 const holdsCheckout = !relative(out, root).startsWith('..');
 const foreign = existsSync(out) && readdirSync(out).length > 0 && !existsSync(join(out, 'SHA256SUMS'));
-if (holdsCheckout || foreign) fail(`--out=${out} ${holdsCheckout ? 'is or holds the checkout' : 'holds files of no earlier release'}: a release empties the folder it writes; give a new or earlier release's folder`, 2);
+if (holdsCheckout || foreign)
+  fail(
+    `--out=${out} ${holdsCheckout ? 'is or holds the checkout' : 'holds files of no earlier release'}: a release empties the folder it writes; give a new or earlier release's folder`,
+    2,
+  );
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'lms-release-'));
@@ -57,7 +70,10 @@ try {
 
   // From the lockfile alone, so every platform's optional build is named, whichever machine runs this.
   const sbom = JSON.parse(run('npm', ['sbom', '--sbom-format', 'cyclonedx', '--omit', 'dev', '--package-lock-only']));
-  const bom = reproducible(withLicences(withBundled(sbom, JSON.parse(readFileSync(inputsFile, 'utf8')))), tarballSha256);
+  const bom = reproducible(
+    withLicences(withBundled(sbom, JSON.parse(readFileSync(inputsFile, 'utf8')))),
+    tarballSha256,
+  );
   const sbomFile = `${pkg.name}-${pkg.version}.cdx.json`;
   writeFileSync(join(out, sbomFile), `${JSON.stringify(bom, null, 2)}\n`);
 
@@ -73,11 +89,17 @@ try {
  * the devDependencies they are declared as, yet every install runs them.
  */
 function withBundled(sbom, inputs) {
-  const dirs = [...new Set(inputs.map((path) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1]).filter(Boolean))].sort();
+  const dirs = [
+    ...new Set(inputs.map((path) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1]).filter(Boolean)),
+  ].sort();
   const bundled = dirs.map((dir) => {
     const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
     const locked = lock.packages[dir];
-    if (!locked || locked.version !== manifest.version) fail(`${dir} (${manifest.name}@${manifest.version}) is bundled but package-lock.json does not hold that version: run npm ci`, 1);
+    if (!locked || locked.version !== manifest.version)
+      fail(
+        `${dir} (${manifest.name}@${manifest.version}) is bundled but package-lock.json does not hold that version: run npm ci`,
+        1,
+      );
     const ref = `${manifest.name}@${manifest.version}`;
     return {
       'bom-ref': ref,
@@ -99,7 +121,9 @@ function withBundled(sbom, inputs) {
     ...sbom,
     components: [...sbom.components, ...added],
     dependencies: [
-      ...sbom.dependencies.map((d) => (d.ref === rootRef ? { ...d, dependsOn: [...d.dependsOn, ...added.map((c) => c['bom-ref'])] } : d)),
+      ...sbom.dependencies.map((d) =>
+        d.ref === rootRef ? { ...d, dependsOn: [...d.dependsOn, ...added.map((c) => c['bom-ref'])] } : d,
+      ),
       ...added.map((c) => ({ ref: c['bom-ref'], dependsOn: [] })),
     ],
   };
@@ -120,21 +144,38 @@ function withLicences(sbom) {
     if (!names.length) unnamed.push(component['bom-ref']);
     return { ...component, licenses: names.map((name) => ({ license: licenseOf(name) })) };
   };
-  const bom = { ...sbom, metadata: { ...sbom.metadata, component: licensed(sbom.metadata.component) }, components: sbom.components.map(licensed) };
-  if (unnamed.length) fail(`no licence is named for ${unnamed.join(', ')}, in package-lock.json or in its package.json: the SBOM would not say what may be redistributed`, 1);
+  const bom = {
+    ...sbom,
+    metadata: { ...sbom.metadata, component: licensed(sbom.metadata.component) },
+    components: sbom.components.map(licensed),
+  };
+  if (unnamed.length)
+    fail(
+      `no licence is named for ${unnamed.join(', ')}, in package-lock.json or in its package.json: the SBOM would not say what may be redistributed`,
+      1,
+    );
   return bom;
 }
 
 /** The licences the lockfile entries and installed manifests of a component name, each once. */
 function licenceNames({ name, version }) {
-  const dirs = name === pkg.name ? [''] : Object.keys(lock.packages).filter((dir) => dir.endsWith(`node_modules/${name}`) && lock.packages[dir].version === version);
+  const dirs =
+    name === pkg.name
+      ? ['']
+      : Object.keys(lock.packages).filter(
+          (dir) => dir.endsWith(`node_modules/${name}`) && lock.packages[dir].version === version,
+        );
   const names = [];
   for (const dir of dirs) {
     const file = join(root, dir, 'package.json');
     const manifest = dir === '' ? pkg : existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
     // Only the installed copy of the version the SBOM names.
     const own = dir === '' || manifest.version === version ? manifest : {};
-    for (const named of [lock.packages[dir]?.license, own.license, ...(Array.isArray(own.licenses) ? own.licenses : [own.licenses])]) {
+    for (const named of [
+      lock.packages[dir]?.license,
+      own.license,
+      ...(Array.isArray(own.licenses) ? own.licenses : [own.licenses]),
+    ]) {
       // `license` is SPDX text; older manifests wrote { type, url }, alone or in a `licenses` list.
       const text = typeof named === 'string' ? named : typeof named?.type === 'string' ? named.type : undefined;
       if (text && !names.includes(text)) names.push(text);
@@ -150,10 +191,23 @@ function licenceNames({ name, version }) {
  * runs in; the package's name is what was released.
  */
 function reproducible(sbom, tarballSha256) {
-  const bom = { ...sbom, metadata: { ...sbom.metadata, timestamp: new Date(Number(epoch) * 1000).toISOString(), component: { ...sbom.metadata.component, name: pkg.name } } };
+  const bom = {
+    ...sbom,
+    metadata: {
+      ...sbom.metadata,
+      timestamp: new Date(Number(epoch) * 1000).toISOString(),
+      component: { ...sbom.metadata.component, name: pkg.name },
+    },
+  };
   delete bom.serialNumber;
   const serial = uuidV5(`${tarballSha256}\n${JSON.stringify(bom)}`);
-  return { $schema: bom.$schema, bomFormat: bom.bomFormat, specVersion: bom.specVersion, serialNumber: `urn:uuid:${serial}`, ...bom };
+  return {
+    $schema: bom.$schema,
+    bomFormat: bom.bomFormat,
+    specVersion: bom.specVersion,
+    serialNumber: `urn:uuid:${serial}`,
+    ...bom,
+  };
 }
 
 /** RFC 4122 version 5, in the URL namespace. */
@@ -182,7 +236,13 @@ function sha256(bytes) {
 }
 
 function run(command, commandArgs) {
-  return execFileSync(command, commandArgs, { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync(command, commandArgs, {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 function git(gitArgs) {

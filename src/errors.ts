@@ -21,7 +21,11 @@ export class LmsError extends Error {
   /** Machine-readable extras for `-o json` errors (e.g. the fields --fields may name). */
   readonly details?: Record<string, unknown>;
 
-  constructor(message: string, exitCode: ExitCode, options?: { hint?: string; cause?: unknown; details?: Record<string, unknown> }) {
+  constructor(
+    message: string,
+    exitCode: ExitCode,
+    options?: { hint?: string; cause?: unknown; details?: Record<string, unknown> },
+  ) {
     super(message, { cause: options?.cause });
     this.name = new.target.name;
     this.exitCode = exitCode;
@@ -30,7 +34,13 @@ export class LmsError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    return { error: this.name, message: this.message, exit_code: this.exitCode, ...(this.hint ? { hint: this.hint } : {}), ...this.details };
+    return {
+      error: this.name,
+      message: this.message,
+      exit_code: this.exitCode,
+      ...(this.hint ? { hint: this.hint } : {}),
+      ...this.details,
+    };
   }
 }
 
@@ -149,7 +159,14 @@ export class ApiError extends LmsError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, messages: this.messages, ...(this.missing ? { not_found: this.missing } : {}) };
+    return {
+      ...super.toJSON(),
+      status: this.status,
+      method: this.method,
+      url: this.url,
+      messages: this.messages,
+      ...(this.missing ? { not_found: this.missing } : {}),
+    };
   }
 }
 
@@ -167,16 +184,20 @@ function describe({ status, method, url, messages, subject, throttled, missing }
   if (throttled) return `rate limited by the server (${status}) on ${what}${detail}`;
   if (status === 404 && missing?.length) return `${inWords(missing)} not found (${what} → 404)`;
   // A POST names more than its path: the 404 may be about an id in its body (the user to enrol).
-  if (status === 404 && subject && method === 'POST') return `not found: ${subject}, or an id the request names (${what} → 404)`;
+  if (status === 404 && subject && method === 'POST')
+    return `not found: ${subject}, or an id the request names (${what} → 404)`;
   if (status === 404 && subject) return `${subject} not found (${what} → 404)`;
   return `${what} failed with ${status}${detail}`;
 }
 
 function hintFor({ status, throttled, tokenRefused, tokenHint, meant, instead }: ApiErrorDetails): string | undefined {
   if (status === 404 && meant) return `did you mean ${meant}?`;
-  if ((status === 401 || status === 403) && instead) return `the token's user may not do this; for ${instead.gives}: ${instead.command}`;
-  if (throttled || status === 429) return 'the server throttled the request; wait a little and retry, or lower --concurrency';
-  if (status === 401 && tokenRefused) return tokenHint ?? 'the token is not valid (expired or revoked): lms auth status says where it came from';
+  if ((status === 401 || status === 403) && instead)
+    return `the token's user may not do this; for ${instead.gives}: ${instead.command}`;
+  if (throttled || status === 429)
+    return 'the server throttled the request; wait a little and retry, or lower --concurrency';
+  if (status === 401 && tokenRefused)
+    return tokenHint ?? 'the token is not valid (expired or revoked): lms auth status says where it came from';
   if (status === 401) return "the token's user may not do this";
   if (status === 403) return 'the caller lacks permission for this action';
   if (status >= 502 && status <= 504) return 'the server is unavailable; retry later';

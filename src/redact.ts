@@ -72,7 +72,10 @@ function rewrite(url: string, pair: (key: string, raw: string) => string | undef
   // `#access_token=…` (as OAuth's implicit flow writes it) is a query in all but name.
   if (hash.includes('=')) hash = `#${pairs(hash.slice(1))}`;
   const queryAt = beforeHash.indexOf('?');
-  const path = maskUserinfo(queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt)).replace(UPLOAD_PATH, `$1${REDACTED}`);
+  const path = maskUserinfo(queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt)).replace(
+    UPLOAD_PATH,
+    `$1${REDACTED}`,
+  );
   if (queryAt === -1) return path + hash;
   const query = pairs(beforeHash.slice(queryAt + 1));
   return (query ? `${path}?${query}` : path) + hash;
@@ -109,10 +112,14 @@ export function originOnly(url: string): string {
  */
 export function redactText(text: string, secrets: (string | undefined)[] = []): string {
   let out = text;
-  const literals = secrets.filter((s): s is string => typeof s === 'string' && s.length > 0).sort((a, b) => b.length - a.length);
+  const literals = secrets
+    .filter((s): s is string => typeof s === 'string' && s.length > 0)
+    .sort((a, b) => b.length - a.length);
   for (const secret of literals) out = out.split(secret).join(REDACTED);
   out = out.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi, (url) => redactUrl(url));
-  out = out.replace(/([A-Za-z0-9_%[\].+-]+)=([^&\s"'<>#,;]*)/g, (whole, key: string) => (isSecretParam(key) ? `${key}=${REDACTED}` : whole));
+  out = out.replace(/([A-Za-z0-9_%[\].+-]+)=([^&\s"'<>#,;]*)/g, (whole, key: string) =>
+    isSecretParam(key) ? `${key}=${REDACTED}` : whole,
+  );
   out = out.replace(/\b(Bearer)\s+(?!\[REDACTED\])[^\s"',;]+/gi, `$1 ${REDACTED}`);
   return out.replace(UPLOAD_PATH_IN_TEXT, `$1${REDACTED}`);
 }

@@ -27,7 +27,7 @@ async function deadPid(): Promise<number> {
   return p.pid!;
 }
 
-describe('the audit log\'s lock', () => {
+describe("the audit log's lock", () => {
   it('is taken and released, and names its holder while held', () => {
     const file = lockFileOf(scratch());
     const release = lockSync(file);
@@ -51,12 +51,19 @@ describe('the audit log\'s lock', () => {
     new AuditLog(path).append(entry(Date.now(), 1));
     const lock = lockFileOf(path);
     // Another process holds it until told to let go.
-    const holder = spawn(process.execPath, ['-e', `
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const fs = require('node:fs'); const os = require('node:os');
       fs.writeFileSync(${JSON.stringify(lock)}, process.pid + ' ' + os.hostname() + '\\n', { flag: 'wx' });
       process.stdout.write('held\\n');
       process.stdin.once('data', () => { fs.unlinkSync(${JSON.stringify(lock)}); process.exit(0); });
-    `], { stdio: ['pipe', 'pipe', 'inherit'] });
+    `,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     await new Promise((r) => holder.stdout.once('data', r));
     expect(() => lockSync(lock, { waitMs: 50 })).toThrow(/held by another process/);
     holder.stdin.write('go\n');

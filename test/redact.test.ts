@@ -31,9 +31,15 @@ describe('secret parameters', () => {
 
 describe('redactUrl', () => {
   it.each([
-    ['http://h/api/v1/users/self?access_token=abc&per_page=5', 'http://h/api/v1/users/self?access_token=[REDACTED]&per_page=5'],
+    [
+      'http://h/api/v1/users/self?access_token=abc&per_page=5',
+      'http://h/api/v1/users/self?access_token=[REDACTED]&per_page=5',
+    ],
     ['/api/v1/x?a=1&access%5Ftoken=abc#frag', '/api/v1/x?a=1&access%5Ftoken=[REDACTED]#frag'],
-    ['/api/v1/x?access_token[]=abc&access_token[]=def', '/api/v1/x?access_token[]=[REDACTED]&access_token[]=[REDACTED]'],
+    [
+      '/api/v1/x?access_token[]=abc&access_token[]=def',
+      '/api/v1/x?access_token[]=[REDACTED]&access_token[]=[REDACTED]',
+    ],
     ['http://h/files/9/download?verifier=0123abcd', 'http://h/files/9/download?verifier=[REDACTED]'],
     ['http://h/api/v1/files/9/create_success?uuid=0123abcd', 'http://h/api/v1/files/9/create_success?uuid=[REDACTED]'],
     ['http://h/files_api/uploads/0123abcd', 'http://h/files_api/uploads/[REDACTED]'],
@@ -41,7 +47,10 @@ describe('redactUrl', () => {
     ['/api/v1/users?search_term=sam', '/api/v1/users?search_term=sam'],
     ['https://user:pw@h/x?a=1', 'https://[REDACTED]@h/x?a=1'],
     ['/cb#access_token=abc&state=1', '/cb#access_token=[REDACTED]&state=1'],
-    ['https://s3/b/k?X-Amz-Credential=c&X-Amz-Signature=s&x=1', 'https://s3/b/k?X-Amz-Credential=[REDACTED]&X-Amz-Signature=[REDACTED]&x=1'],
+    [
+      'https://s3/b/k?X-Amz-Credential=c&X-Amz-Signature=s&x=1',
+      'https://s3/b/k?X-Amz-Credential=[REDACTED]&X-Amz-Signature=[REDACTED]&x=1',
+    ],
   ])('%s', (url, expected) => expect(redactUrl(url)).toBe(expected));
 });
 
@@ -71,12 +80,17 @@ describe('redactText', () => {
   ])('%s', (text, expected) => expect(redactText(text)).toBe(expected));
 
   it('masks the literal secrets it is given, the longest first', () => {
-    expect(redactText('token tok-1 then tok-12 at https://s/u/one', ['tok-1', 'tok-12', 'https://s/u/one', undefined, ''])).toBe('token [REDACTED] then [REDACTED] at [REDACTED]');
+    expect(
+      redactText('token tok-1 then tok-12 at https://s/u/one', ['tok-1', 'tok-12', 'https://s/u/one', undefined, '']),
+    ).toBe('token [REDACTED] then [REDACTED] at [REDACTED]');
   });
 });
 
 describe('one-time upload ids', () => {
-  it.each(['http://h/files%5Fapi/uploads/abc123', 'http://h/files%5fapi/uploads/abc123?x=1'])('are masked in %s however the path is escaped', (url) => {
-    expect(redactUrl(url)).not.toContain('abc123');
-  });
+  it.each(['http://h/files%5Fapi/uploads/abc123', 'http://h/files%5fapi/uploads/abc123?x=1'])(
+    'are masked in %s however the path is escaped',
+    (url) => {
+      expect(redactUrl(url)).not.toContain('abc123');
+    },
+  );
 });

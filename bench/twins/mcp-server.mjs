@@ -17,7 +17,10 @@ const sdk = process.env.BENCH_MCP_SDK
 const server = new sdk.Server(
   { name: 'twin', version: '1.0.0' },
   // No elicitation is asked for, so nothing to validate (as in lms, whose SDK file leaves ajv out).
-  { capabilities: { tools: {} }, jsonSchemaValidator: { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'none' }) } },
+  {
+    capabilities: { tools: {} },
+    jsonSchemaValidator: { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'none' }) },
+  },
 );
 server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: [] }));
 await server.connect(new sdk.StdioServerTransport());
@@ -25,6 +28,12 @@ await server.connect(new sdk.StdioServerTransport());
 /** A file of the build, which is written as the function Node's CommonJS loader would wrap it in (bin/lms compiles it as read). */
 function shipped(file) {
   const module = { exports: {} };
-  runInThisContext(readFileSync(file, 'latin1'), { filename: file })(module.exports, createRequire(file), module, file, dirname(file));
+  runInThisContext(readFileSync(file, 'latin1'), { filename: file })(
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    dirname(file),
+  );
   return module.exports;
 }

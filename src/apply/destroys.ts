@@ -26,9 +26,16 @@ function destroyingOf(tree: ApplyTree, a: Action): string[] {
     const add = tree.kinds.enrollments.create;
     return add ? destroyingOptions(add.spec, a.op === 'create' ? { ...a.fields } : changed).map((d) => d.said) : [];
   }
-  const kind: KindVerbs | undefined = a.kind === 'course' ? tree.course : Object.values(KINDS).flatMap((k) => (k.one === a.kind && k.name !== 'outcomes' ? [tree.kinds[k.name]] : []))[0];
+  const kind: KindVerbs | undefined =
+    a.kind === 'course'
+      ? tree.course
+      : Object.values(KINDS).flatMap((k) => (k.one === a.kind && k.name !== 'outcomes' ? [tree.kinds[k.name]] : []))[0];
   if (!kind) return [];
-  return destroyingFields(kind, a.op === 'create' ? (a.fields ?? {}) : (changed as Record<string, Value>), a.op === 'create');
+  return destroyingFields(
+    kind,
+    a.op === 'create' ? (a.fields ?? {}) : (changed as Record<string, Value>),
+    a.op === 'create',
+  );
 }
 
 /**

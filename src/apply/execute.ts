@@ -25,7 +25,12 @@ export interface ExecuteOptions {
 }
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
-const difference = (ch: Change): Difference => ({ field: ch.field, from: text(ch.from), to: text(ch.to), applicable: ch.applicable });
+const difference = (ch: Change): Difference => ({
+  field: ch.field,
+  from: text(ch.from),
+  to: text(ch.to),
+  applicable: ch.applicable,
+});
 
 /** Runs every change of the plan; each action ends done, failed or not done, with its error. */
 export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<void> {
@@ -51,7 +56,10 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     create: (row) => row.action.task!.create(),
     async update(row, found, differences) {
       const wanted = new Set(differences.map((d) => d.field));
-      await row.action.task!.update(found, row.action.task!.compare(found.current).filter((ch) => wanted.has(ch.field)));
+      await row.action.task!.update(
+        found,
+        row.action.task!.compare(found.current).filter((ch) => wanted.has(ch.field)),
+      );
     },
   };
 
@@ -59,7 +67,12 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     const ready: Action[] = [];
     for (const a of actions.filter((x) => x.step === step)) {
       const missing = a.needs.filter((s) => s.id === undefined);
-      if (missing.length) settle(a, 'not_done', `${missing.map((s) => s.label).join(', ')} ${missing.length > 1 ? 'were' : 'was'} not created`);
+      if (missing.length)
+        settle(
+          a,
+          'not_done',
+          `${missing.map((s) => s.label).join(', ')} ${missing.length > 1 ? 'were' : 'was'} not created`,
+        );
       else if (a.changes?.length && a.changes.every((ch) => !ch.applicable)) settle(a, 'failed', cannot(a.changes));
       else ready.push(a);
     }
@@ -69,15 +82,28 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
       continue;
     }
     const rows = ready.map((action, i) => ({ line: i + 1, key: action.id, action }));
-    await runRows(rows, task, { journal: options.journal, concurrency: options.concurrency, mode: 'apply', update: true, onRow: (r) => finish(rows[r.line - 1].action, r, settle) });
+    await runRows(rows, task, {
+      journal: options.journal,
+      concurrency: options.concurrency,
+      mode: 'apply',
+      update: true,
+      onRow: (r) => finish(rows[r.line - 1].action, r, settle),
+    });
   }
 }
 
 function cannot(changes: Change[]): string {
-  return `cannot be changed: ${changes.filter((ch) => !ch.applicable).map((ch) => `${ch.field} (${ch.why ?? 'no command changes it'})`).join('; ')}`;
+  return `cannot be changed: ${changes
+    .filter((ch) => !ch.applicable)
+    .map((ch) => `${ch.field} (${ch.why ?? 'no command changes it'})`)
+    .join('; ')}`;
 }
 
-function finish(action: Action, r: RowResult, settle: (a: Action, status: NonNullable<Action['status']>, error?: string) => void): void {
+function finish(
+  action: Action,
+  r: RowResult,
+  settle: (a: Action, status: NonNullable<Action['status']>, error?: string) => void,
+): void {
   if (r.id !== undefined && action.target === undefined) action.target = r.id;
   if (action.slot && r.id !== undefined && r.status !== 'failed') action.slot.id ??= r.id;
   if (r.status === 'failed') return settle(action, 'failed', r.error);
@@ -88,14 +114,23 @@ function finish(action: Action, r: RowResult, settle: (a: Action, status: NonNul
 }
 
 /** A course's outcome tree is applied whole by the import's own task: its rows find their parents through it. */
-async function outcomes(ready: Action[], options: ExecuteOptions, settle: (a: Action, status: NonNullable<Action['status']>, error?: string) => void): Promise<void> {
+async function outcomes(
+  ready: Action[],
+  options: ExecuteOptions,
+  settle: (a: Action, status: NonNullable<Action['status']>, error?: string) => void,
+): Promise<void> {
   const groups = [...new Set(ready.map((a) => a.outcomes!))];
   for (const group of groups) {
     const mine = ready.filter((a) => a.outcomes === group);
     // Keys made unique across courses for the journal; the task reads only the rows' own fields.
     const rows = group.rows.map((r) => ({ ...r, key: `${group.course}|outcomes|${r.key}` }));
     const task = options.tree.outcomes.task(options.client, { course_id: group.course }, { plan: false });
-    const results = await runRows(rows, task, { journal: options.journal, concurrency: options.concurrency, mode: 'apply', update: true });
+    const results = await runRows(rows, task, {
+      journal: options.journal,
+      concurrency: options.concurrency,
+      mode: 'apply',
+      update: true,
+    });
     for (const a of mine) {
       const r = results[group.rows.findIndex((row) => row.key === a.row)];
       if (!r) settle(a, 'not_done', 'its row was not run');

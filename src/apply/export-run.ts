@@ -33,7 +33,10 @@ function formatOf(output: string | undefined): Format {
 
 function includeOf(given: string | undefined): KindName[] {
   if (given === undefined) return [...KIND_ORDER];
-  const names = given.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = given
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !(KIND_ORDER as string[]).includes(n));
   if (unknown.length) throw new UsageError(`--include takes ${KIND_ORDER.join(', ')}; not ${unknown.join(', ')}`);
   return KIND_ORDER.filter((k) => names.includes(k));
@@ -60,7 +63,9 @@ async function render(value: unknown, format: Format, courseFile = false): Promi
   if (courseFile) {
     // Lists of values on a line (`submission_types: [ online_upload ]`), and a section or an
     // enrollment a line (`- { sis_section_id: A, name: Lab A }`): a roster of thousands stays readable.
-    visit(doc, { Seq: (_, seq) => void (seq.items.length && seq.items.every((i) => isScalar(i)) && (seq.flow = true)) });
+    visit(doc, {
+      Seq: (_, seq) => void (seq.items.length && seq.items.every((i) => isScalar(i)) && (seq.flow = true)),
+    });
     const courses = isMap(doc.contents) ? doc.contents.get('courses') : undefined;
     for (const course of isSeq(courses) ? courses.items : []) {
       if (!isMap(course)) continue;
@@ -73,11 +78,19 @@ async function render(value: unknown, format: Format, courseFile = false): Promi
   return doc.toString({ lineWidth: 0 });
 }
 
-export async function runExport(ctx: Context, course: string, opts: ExportOptions, model: CommandModel, shared: Pick<ApplyTree, 'roster' | 'outcomes'>, parts: ExportParts): Promise<CommandResult> {
+export async function runExport(
+  ctx: Context,
+  course: string,
+  opts: ExportOptions,
+  model: CommandModel,
+  shared: Pick<ApplyTree, 'roster' | 'outcomes'>,
+  parts: ExportParts,
+): Promise<CommandResult> {
   const format = formatOf(ctx.globals.output);
   const include = includeOf(opts.include);
   const outcomesAsked = opts.include !== undefined && include.includes('outcomes');
-  if (opts.outcomesFile !== undefined && !include.includes('outcomes')) throw new UsageError('--outcomes-file goes with outcomes, which --include leaves out');
+  if (opts.outcomesFile !== undefined && !include.includes('outcomes'))
+    throw new UsageError('--outcomes-file goes with outcomes, which --include leaves out');
 
   const tree = await readTree(model, shared);
   ctx.longJob();
@@ -90,23 +103,33 @@ export async function runExport(ctx: Context, course: string, opts: ExportOption
   if (exported.outcomes) {
     treeFile = opts.outcomesFile ?? (opts.out !== undefined ? beside(opts.out, format) : undefined);
     if (treeFile === undefined) {
-      const where = 'an apply file names an outcome tree as a file of its own: give --outcomes-file FILE, or --out FILE (the tree goes beside it)';
+      const where =
+        'an apply file names an outcome tree as a file of its own: give --outcomes-file FILE, or --out FILE (the tree goes beside it)';
       if (outcomesAsked) throw new UsageError(`course ${exported.sis} has an outcome tree, and ${where}`);
       ctx.warn(`left out: the outcome tree of course ${exported.sis}, as ${where}`);
     } else if (opts.out !== undefined && resolve(treeFile) === resolve(opts.out)) {
       throw new UsageError(`--outcomes-file and --out both name ${opts.out}: the tree and the course are two files`);
     } else exported.course.outcomes = { file: reference(treeFile, opts.out) };
-  } else if (opts.outcomesFile !== undefined) ctx.warn(`course ${exported.sis} has no outcome tree: ${opts.outcomesFile} is not written, and the file leaves outcomes out`);
+  } else if (opts.outcomesFile !== undefined)
+    ctx.warn(
+      `course ${exported.sis} has no outcome tree: ${opts.outcomesFile} is not written, and the file leaves outcomes out`,
+    );
   for (const note of exported.notes) ctx.warn(note);
 
   const file = await render({ courses: [exported.course] }, format, true);
   // The tree first: a course file never names a tree that is not there yet.
-  if (treeFile !== undefined) write(treeFile, await render(exported.outcomes, /\.json$/i.test(treeFile) ? 'json' : 'yaml'));
+  if (treeFile !== undefined)
+    write(treeFile, await render(exported.outcomes, /\.json$/i.test(treeFile) ? 'json' : 'yaml'));
   if (opts.out !== undefined) write(opts.out, file);
   exported.remember();
   if (opts.out === undefined) return text(file);
-  const counts = KIND_ORDER.filter((k) => exported.counts[k] !== undefined).map((k) => `${exported.counts[k]} ${exported.counts[k] === 1 ? KINDS[k].one : k}`);
-  err(ctx.io, `wrote ${opts.out}: course ${exported.sis}${counts.length ? ` with ${counts.join(', ')}` : ''}${treeFile !== undefined ? `; its outcome tree to ${treeFile}` : ''}\n`);
+  const counts = KIND_ORDER.filter((k) => exported.counts[k] !== undefined).map(
+    (k) => `${exported.counts[k]} ${exported.counts[k] === 1 ? KINDS[k].one : k}`,
+  );
+  err(
+    ctx.io,
+    `wrote ${opts.out}: course ${exported.sis}${counts.length ? ` with ${counts.join(', ')}` : ''}${treeFile !== undefined ? `; its outcome tree to ${treeFile}` : ''}\n`,
+  );
   return undefined;
 }
 

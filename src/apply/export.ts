@@ -27,7 +27,10 @@ interface OutcomeTree {
 export interface ExportParts {
   /** An enrollment as a roster row: the columns `enrollments import` reads, people named as every export names them. */
   rosterRow(e: ApiObject): Record<string, string>;
-  readOutcomes(client: ApiClient, course: string): Promise<{ tree: OutcomeTree; skipped: { what: string; why: string }[] }>;
+  readOutcomes(
+    client: ApiClient,
+    course: string,
+  ): Promise<{ tree: OutcomeTree; skipped: { what: string; why: string }[] }>;
 }
 
 export interface CourseExport {
@@ -100,7 +103,9 @@ class Notes {
   }
 
   all(): string[] {
-    const counted = [...this.counts].map(([key, { n, of, why }]) => `left out: ${key.split('\0')[0]} of ${n} ${n === 1 ? of.one : of.many} (${why})`);
+    const counted = [...this.counts].map(
+      ([key, { n, of, why }]) => `left out: ${key.split('\0')[0]} of ${n} ${n === 1 ? of.one : of.many} (${why})`,
+    );
     return [...counted, ...this.lines];
   }
 }
@@ -109,7 +114,13 @@ class Notes {
  * The fields of an object a file would give, in the order the verbs declare them: every field some
  * verb of the kind sets, with the value the API lists, when it has one and the field can take it.
  */
-function fieldsOf(verbs: KindVerbs, o: ApiObject, skip: readonly string[], notes: Notes, who: Of): Record<string, Value> {
+function fieldsOf(
+  verbs: KindVerbs,
+  o: ApiObject,
+  skip: readonly string[],
+  notes: Notes,
+  who: Of,
+): Record<string, Value> {
   const out: Record<string, Value> = {};
   for (const field of verbs.fields.values()) {
     if (skip.includes(field.name)) continue;
@@ -129,7 +140,10 @@ function fieldsOf(verbs: KindVerbs, o: ApiObject, skip: readonly string[], notes
 /** Natural key and title first, as people look for them; then the rest as the verbs declare them. */
 function ordered(fields: Record<string, Value>, first: (string | undefined)[]): Record<string, Value> {
   const head = first.filter((f): f is string => f !== undefined && f in fields);
-  return Object.fromEntries([...head.map((f) => [f, fields[f]] as const), ...Object.entries(fields).filter(([f]) => !head.includes(f))]);
+  return Object.fromEntries([
+    ...head.map((f) => [f, fields[f]] as const),
+    ...Object.entries(fields).filter(([f]) => !head.includes(f)),
+  ]);
 }
 
 /** A comparison by the strings `key` gives, code unit by code unit (the same in every locale). */
@@ -153,14 +167,20 @@ export async function exportCourse(input: ExportInput): Promise<CourseExport> {
   const found = await client.ops.courses.get({ id: input.course });
   const sis = typeof found.sis_course_id === 'string' ? found.sis_course_id : '';
   if (!sis) {
-    throw new FailureError(`course ${input.course} has no sis_course_id you may see, and an apply file finds its course by one`, {
-      hint: `give it one, or write the file by hand with a sis_course_id of your choosing`,
-    });
+    throw new FailureError(
+      `course ${input.course} has no sis_course_id you may see, and an apply file finds its course by one`,
+      {
+        hint: `give it one, or write the file by hand with a sis_course_id of your choosing`,
+      },
+    );
   }
   const id = found.id as number;
   const ref = String(id);
 
-  const course: Record<string, unknown> = ordered(fieldsOf(tree.course, found, [], notes, { one: COURSE.one, many: 'courses' }), [COURSE.natural, COURSE.title]);
+  const course: Record<string, unknown> = ordered(
+    fieldsOf(tree.course, found, [], notes, { one: COURSE.one, many: 'courses' }),
+    [COURSE.natural, COURSE.title],
+  );
   course.account = await accountRef(client, found.account_id as number);
 
   // Every listing at once: the transport paces them. Sections are read for enrollments too (their SIS ids).
@@ -184,12 +204,28 @@ export async function exportCourse(input: ExportInput): Promise<CourseExport> {
     if (kind === 'sections') {
       written = objects
         .filter((s) => manages('sections', s))
-        .map((s) => ordered(fieldsOf(tree.kinds.sections, s, [], notes, of('sections')), [KINDS.sections.natural, KINDS.sections.title]))
+        .map((s) =>
+          ordered(fieldsOf(tree.kinds.sections, s, [], notes, of('sections')), [
+            KINDS.sections.natural,
+            KINDS.sections.title,
+          ]),
+        )
         .sort(by((s) => [String(s[KINDS.sections.natural!])]));
     } else if (kind === 'enrollments') {
       written = enrollments(objects, listed.get('sections')!, include.includes('sections'), input, notes);
     } else {
-      const { items, keyed: ids, record } = keyedKind(kind, objects.filter((o) => manages(kind, o)), sis, input, keyOf, notes);
+      const {
+        items,
+        keyed: ids,
+        record,
+      } = keyedKind(
+        kind,
+        objects.filter((o) => manages(kind, o)),
+        sis,
+        input,
+        keyOf,
+        notes,
+      );
       keyOf.set(kind, ids);
       remember.push(record);
       written = items;
@@ -198,16 +234,27 @@ export async function exportCourse(input: ExportInput): Promise<CourseExport> {
     counts[kind] = written.length;
   }
 
-  for (const s of outcomes?.skipped ?? []) notes.say(`left out: ${s.what} (${s.why}): applied, it would be made again beside the original`);
+  for (const s of outcomes?.skipped ?? [])
+    notes.say(`left out: ${s.what} (${s.why}): applied, it would be made again beside the original`);
   const holds = outcomes && (outcomes.tree.groups.length > 0 || outcomes.tree.outcomes.length > 0);
-  return { sis, id, course, outcomes: holds ? outcomes.tree : undefined, counts, notes: notes.all(), remember: () => remember.forEach((r) => r()) };
+  return {
+    sis,
+    id,
+    course,
+    outcomes: holds ? outcomes.tree : undefined,
+    counts,
+    notes: notes.all(),
+    remember: () => remember.forEach((r) => r()),
+  };
 }
 
 /** The course's account as the file's `account` names it: by SIS id where one is visible. */
 async function accountRef(client: ApiClient, id: number): Promise<string> {
   try {
     const account = await client.ops.accounts.get({ id: String(id) });
-    return typeof account.sis_account_id === 'string' && account.sis_account_id ? `sis_account_id:${account.sis_account_id}` : String(id);
+    return typeof account.sis_account_id === 'string' && account.sis_account_id
+      ? `sis_account_id:${account.sis_account_id}`
+      : String(id);
   } catch (e) {
     // A teacher may read a course without reading its account: the id still names it.
     if (e instanceof ApiError && (e.status === 401 || e.status === 403 || e.status === 404)) return String(id);
@@ -221,7 +268,13 @@ async function accountRef(client: ApiClient, id: number): Promise<string> {
  * a section with no SIS id no file can name, so its enrollments are written without one (an apply
  * matches them in any section of the course, and enrolls a new course's in its default section).
  */
-function enrollments(listed: ApiObject[], sections: ApiObject[], sectionsListed: boolean, input: ExportInput, notes: Notes): Record<string, string>[] {
+function enrollments(
+  listed: ApiObject[],
+  sections: ApiObject[],
+  sectionsListed: boolean,
+  input: ExportInput,
+  notes: Notes,
+): Record<string, string>[] {
   const { roster } = input.tree;
   const byId = new Map(sections.map((s) => [s.id as number, s]));
   const rows: Record<string, string>[] = [];
@@ -231,15 +284,27 @@ function enrollments(listed: ApiObject[], sections: ApiObject[], sectionsListed:
     const section = byId.get(e.course_section_id as number);
     if (section && !none(section.nonxlist_course_id)) continue;
     const row = input.parts.rosterRow(e);
-    const sisSection = section && typeof section.sis_section_id === 'string' && section.sis_section_id ? section.sis_section_id : undefined;
+    const sisSection =
+      section && typeof section.sis_section_id === 'string' && section.sis_section_id
+        ? section.sis_section_id
+        : undefined;
     const values: Record<string, string> = {};
     for (const column of roster.columns) {
-      const v = column === 'section' ? (sisSection === undefined ? '' : sectionsListed ? sisSection : `sis_section_id:${sisSection}`) : (row[column] ?? '');
+      const v =
+        column === 'section'
+          ? sisSection === undefined
+            ? ''
+            : sectionsListed
+              ? sisSection
+              : `sis_section_id:${sisSection}`
+          : (row[column] ?? '');
       if (v !== '') values[column] = v;
     }
     const problems = roster.check(values);
     if (problems.length) {
-      notes.say(`left out: the enrollment of ${values.user} as ${textOf(e.role) || 'no role'} (${problems.join('; ')})`);
+      notes.say(
+        `left out: the enrollment of ${values.user} as ${textOf(e.role) || 'no role'} (${problems.join('; ')})`,
+      );
       continue;
     }
     const key = roster.key(values);
@@ -251,7 +316,10 @@ function enrollments(listed: ApiObject[], sections: ApiObject[], sectionsListed:
     rows.push(values);
   }
   // An observer of two students holds two enrollments the file's columns tell apart no more than an import does.
-  if (repeated) notes.say(`${repeated} enrollment${repeated > 1 ? 's' : ''} with the user, role and section of an earlier one ${repeated > 1 ? 'are' : 'is'} written once`);
+  if (repeated)
+    notes.say(
+      `${repeated} enrollment${repeated > 1 ? 's' : ''} with the user, role and section of an earlier one ${repeated > 1 ? 'are' : 'is'} written once`,
+    );
   // By section, then type, then person: the same file whatever order the instance lists them in.
   const rank = (row: Record<string, string>) => {
     const type = row.type ? enrollmentTypeOf(row.type) : undefined;
@@ -298,14 +366,30 @@ function keyedKind(
   }
   // By key: the same file whatever order the instance lists them in (an apply makes them side by side).
   const items = [...objects].sort(by((o) => [ids.get(o.id as number)!])).map((o) => {
-    const fields = ordered(fieldsOf(verbs, o, refs.map(([, r]) => r.field), notes, of(kindName)), [kind.title]);
+    const fields = ordered(
+      fieldsOf(
+        verbs,
+        o,
+        refs.map(([, r]) => r.field),
+        notes,
+        of(kindName),
+      ),
+      [kind.title],
+    );
     const item: Record<string, unknown> = { ...(keyed(kind) ? { key: ids.get(o.id as number) } : {}), ...fields };
     for (const [name, { kind: target, field }] of refs) {
       const value = o[field];
       if (none(value)) continue;
       const key = keyOf.get(target)?.get(Number(value));
       if (key !== undefined) item[name] = key;
-      else notes.leftOut(name, of(kindName), input.include.includes(target) ? `${article(KINDS[target].one)} ${KINDS[target].one} the file does not list, as one graded through a quiz or topic` : `${target} are not included`);
+      else
+        notes.leftOut(
+          name,
+          of(kindName),
+          input.include.includes(target)
+            ? `${article(KINDS[target].one)} ${KINDS[target].one} the file does not list, as one graded through a quiz or topic`
+            : `${target} are not included`,
+        );
     }
     return item;
   });

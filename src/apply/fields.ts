@@ -45,7 +45,8 @@ export interface KindVerbs {
   fields: Map<string, Field>;
 }
 
-const isBooleanChoice = (choices: readonly string[] | undefined) => !!choices && choices.length === 2 && choices.includes('true') && choices.includes('false');
+const isBooleanChoice = (choices: readonly string[] | undefined) =>
+  !!choices && choices.length === 2 && choices.includes('true') && choices.includes('false');
 
 /** The type of the field a flag sets, as a file names it: what `lms apply` and a read-back compare by. */
 export function typeOf(option: CompiledOption, field: FieldSpec): FieldType {
@@ -61,7 +62,13 @@ function verbOf(spec: CommandSpec<never>): Verb {
   for (const option of spec.options ?? []) {
     if (!option.field) continue;
     const compiled = compileOption(option);
-    const setter: Setter = { option, compiled, field: option.field, type: typeOf(compiled, option.field), isSwitch: compiled.type === 'boolean' };
+    const setter: Setter = {
+      option,
+      compiled,
+      field: option.field,
+      type: typeOf(compiled, option.field),
+      isSwitch: compiled.type === 'boolean',
+    };
     setters.set(option.field.name, [...(setters.get(option.field.name) ?? []), setter]);
   }
   return { spec, setters, sets: { ...spec.sets } };
@@ -72,7 +79,8 @@ function verbOf(spec: CommandSpec<never>): Verb {
  * `named` picks verbs that declare nothing), and the fields they set between them.
  */
 export function kindVerbs(verbs: CommandSpec<never>[], named: { create?: string; remove?: string } = {}): KindVerbs {
-  const pick = (writes: 'create' | 'delete', name?: string) => verbs.find((v) => v.writes === writes) ?? (name ? verbs.find((v) => v.name === name) : undefined);
+  const pick = (writes: 'create' | 'delete', name?: string) =>
+    verbs.find((v) => v.writes === writes) ?? (name ? verbs.find((v) => v.name === name) : undefined);
   const createSpec = pick('create', named.create);
   const removeSpec = pick('delete', named.remove);
   const create = createSpec && verbOf(createSpec);
@@ -88,7 +96,14 @@ export function kindVerbs(verbs: CommandSpec<never>[], named: { create?: string;
         const known = fields.get(name);
         const choices = s.type === 'enum' ? (s.option.choices ?? []).filter((c) => c !== '') : undefined;
         const nullable = (!s.isSwitch && (s.field.clears ?? false)) || (s.isSwitch && s.field.value === null);
-        if (!known) fields.set(name, { name, type: s.type, ...(choices ? { choices } : {}), nullable, description: s.option.description });
+        if (!known)
+          fields.set(name, {
+            name,
+            type: s.type,
+            ...(choices ? { choices } : {}),
+            nullable,
+            description: s.option.description,
+          });
         else {
           known.nullable ||= nullable;
           if (choices && known.choices) known.choices = [...new Set([...known.choices, ...choices])];
@@ -98,7 +113,13 @@ export function kindVerbs(verbs: CommandSpec<never>[], named: { create?: string;
     for (const [name, value] of Object.entries(verb.sets)) {
       const known = fields.get(name);
       if (known) known.nullable ||= value === null;
-      else fields.set(name, { name, type: typeof value === 'boolean' ? 'boolean' : 'string', nullable: value === null, description: `set by ${verb.spec.name}` });
+      else
+        fields.set(name, {
+          name,
+          type: typeof value === 'boolean' ? 'boolean' : 'string',
+          nullable: value === null,
+          description: `set by ${verb.spec.name}`,
+        });
     }
   }
   return { create, updates, remove: removeSpec && verbOf(removeSpec), fields };
@@ -142,7 +163,9 @@ export function checkValue(field: Field, value: unknown): Value | undefined {
     case 'time':
       return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
     case 'list':
-      return Array.isArray(value) && value.every((v) => typeof v === 'string' && v.trim() !== '' && !v.includes(',')) ? (value as string[]) : undefined;
+      return Array.isArray(value) && value.every((v) => typeof v === 'string' && v.trim() !== '' && !v.includes(','))
+        ? (value as string[])
+        : undefined;
     case 'ref':
       if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return String(value);
       return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
@@ -197,7 +220,11 @@ export function canSet(verb: Verb, field: string, value: Value): boolean {
  * The options commander would hand a verb for these fields: each field through the flag that can say
  * its value, the context options given, and every other option at its default.
  */
-export function optionsFor(verb: Verb, values: Record<string, Value>, context: Record<string, string | undefined>): Record<string, unknown> {
+export function optionsFor(
+  verb: Verb,
+  values: Record<string, Value>,
+  context: Record<string, string | undefined>,
+): Record<string, unknown> {
   const opts: Record<string, unknown> = {};
   for (const { attribute, default: byDefault } of compileOptions(verb.spec.options)) {
     if (byDefault !== undefined) opts[attribute] = byDefault;
@@ -220,7 +247,10 @@ export function optionsFor(verb: Verb, values: Record<string, Value>, context: R
  * The verbs that bring an object to `changes`, fewest first: each change goes to the first update
  * verb that can make it (the one with most fields leads). What no verb can make is returned apart.
  */
-export function updateCalls(kind: KindVerbs, changes: Record<string, Value>): { calls: { verb: Verb; values: Record<string, Value> }[]; impossible: string[] } {
+export function updateCalls(
+  kind: KindVerbs,
+  changes: Record<string, Value>,
+): { calls: { verb: Verb; values: Record<string, Value> }[]; impossible: string[] } {
   const byVerb = new Map<Verb, Record<string, Value>>();
   const impossible: string[] = [];
   for (const [field, value] of Object.entries(changes)) {
@@ -240,13 +270,16 @@ export function updateCalls(kind: KindVerbs, changes: Record<string, Value>): { 
  */
 export function destroyingFields(kind: KindVerbs, values: Record<string, Value>, creating: boolean): string[] {
   const calls = creating ? (kind.create ? [{ verb: kind.create, values }] : []) : updateCalls(kind, values).calls;
-  return calls.flatMap(({ verb, values: v }) => destroyingOptions(verb.spec, optionsFor(verb, v, {})).map((d) => d.said));
+  return calls.flatMap(({ verb, values: v }) =>
+    destroyingOptions(verb.spec, optionsFor(verb, v, {})).map((d) => d.said),
+  );
 }
 
 /** Why a change cannot be made, in words. */
 export function whyNot(kind: KindVerbs, one: string, field: string, value: Value, creating: boolean): string {
   const settable = [kind.create, ...kind.updates].some((v) => v && (v.setters.has(field) || field in v.sets));
   if (!settable) return `no command sets ${field}`;
-  if (!creating && kind.updates.length === 0) return `no command changes ${/^[aeiou]/.test(one) ? 'an' : 'a'} ${one} once created`;
+  if (!creating && kind.updates.length === 0)
+    return `no command changes ${/^[aeiou]/.test(one) ? 'an' : 'a'} ${one} once created`;
   return `no command sets ${field} to ${JSON.stringify(value)}${creating ? '' : ' on an existing one'}`;
 }

@@ -5,7 +5,17 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
-import { isOneLine, MAX_FIELD_BYTES, MAX_FILE_VALUES, parseCsv, placeOf, placeWords, readInput, scanInput, shapeOfName } from '../bulk/csv-input.js';
+import {
+  isOneLine,
+  MAX_FIELD_BYTES,
+  MAX_FILE_VALUES,
+  parseCsv,
+  placeOf,
+  placeWords,
+  readInput,
+  scanInput,
+  shapeOfName,
+} from '../bulk/csv-input.js';
 import { UsageError } from '../errors.js';
 import { sourceName, type InputSource } from '../io/bounded.js';
 import { ProblemList } from '../bulk/problems.js';
@@ -60,8 +70,20 @@ async function expand(sources: InputSource[]): Promise<{ source: InputSource; in
  * `references: false`: a file may not name another (a roster, an outcome tree); what it is handed
  * (by an assistant, as text) is all it reads.
  */
-export async function readApplyFiles(sources: InputSource[], stdin: NodeJS.ReadableStream, tree: ApplyTree, references = true): Promise<ReadFiles> {
-  const read: { path: string; inFolder: boolean; courses: DesiredCourse[]; problems: ProblemList<FileProblem>; inputs: Input[]; names: string[] }[] = [];
+export async function readApplyFiles(
+  sources: InputSource[],
+  stdin: NodeJS.ReadableStream,
+  tree: ApplyTree,
+  references = true,
+): Promise<ReadFiles> {
+  const read: {
+    path: string;
+    inFolder: boolean;
+    courses: DesiredCourse[];
+    problems: ProblemList<FileProblem>;
+    inputs: Input[];
+    names: string[];
+  }[] = [];
   for (const { source, inFolder } of await expand(sources)) {
     const given = typeof source !== 'string';
     const path = sourceName(source);
@@ -76,7 +98,14 @@ export async function readApplyFiles(sources: InputSource[], stdin: NodeJS.Reada
       const more = await pending();
       if (more) inputs.push(more);
     }
-    read.push({ path: given || path === '-' ? path : resolve(path), inFolder, courses, problems, inputs, names: reader.names });
+    read.push({
+      path: given || path === '-' ? path : resolve(path),
+      inFolder,
+      courses,
+      problems,
+      inputs,
+      names: reader.names,
+    });
   }
   // A folder may hold the outcome trees its files name: those are theirs, not files of courses.
   const named = new Set(read.flatMap((r) => r.names));
@@ -88,7 +117,14 @@ export async function readApplyFiles(sources: InputSource[], stdin: NodeJS.Reada
   return { courses, problems, inputs: files.flatMap((r) => r.inputs) };
 }
 
-const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? 'a list' : v !== null && typeof v === 'object' ? 'a map' : String(v));
+const show = (v: unknown) =>
+  typeof v === 'string'
+    ? JSON.stringify(v)
+    : Array.isArray(v)
+      ? 'a list'
+      : v !== null && typeof v === 'object'
+        ? 'a map'
+        : String(v);
 
 /** Reads one file; `pending` then reads the files it names. */
 class FileReader {
@@ -111,7 +147,12 @@ class FileReader {
 
   private at(node: Node | null | undefined): Source {
     const place = node ? this.places.get(node) : undefined;
-    return { file: this.name, line: node?.range ? this.lines.linePos(node.range[0]).line : 1, ...(place ? { at: place } : {}), ...(place && this.oneLine ? { oneLine: true } : {}) };
+    return {
+      file: this.name,
+      line: node?.range ? this.lines.linePos(node.range[0]).line : 1,
+      ...(place ? { at: place } : {}),
+      ...(place && this.oneLine ? { oneLine: true } : {}),
+    };
   }
 
   private problem(node: Node | null | undefined, message: string): void {
@@ -120,12 +161,20 @@ class FileReader {
 
   courses(bytes: Buffer): DesiredCourse[] {
     if (bytes.length > MAX_FILE_BYTES) {
-      this.problems.push({ file: this.name, line: 1, message: `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB, the most read as YAML or JSON; split it into several files` });
+      this.problems.push({
+        file: this.name,
+        line: 1,
+        message: `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB, the most read as YAML or JSON; split it into several files`,
+      });
       return [];
     }
     // Before the YAML library sees it: a runaway value or nesting costs it far more than the text.
     const head = bytes.subarray(0, 64).toString('utf8');
-    const scanned = scanInput(bytes, shapeOfName(this.name) === 'nested' || /^\s*[[{]/.test(head) ? 'nested' : 'lines', { maxValues: MAX_FILE_VALUES });
+    const scanned = scanInput(
+      bytes,
+      shapeOfName(this.name) === 'nested' || /^\s*[[{]/.test(head) ? 'nested' : 'lines',
+      { maxValues: MAX_FILE_VALUES },
+    );
     if (scanned) {
       this.problems.push({ file: this.name, ...scanned });
       return [];
@@ -133,7 +182,12 @@ class FileReader {
     const text = new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
     const doc = parseDocument(text, { lineCounter: this.lines, uniqueKeys: true, prettyErrors: false });
     if (doc.errors.length) {
-      for (const e of doc.errors) this.problems.push({ file: this.name, line: this.lines.linePos(Math.min(e.pos[0], Math.max(text.length - 1, 0))).line, message: e.message.split('\n')[0] });
+      for (const e of doc.errors)
+        this.problems.push({
+          file: this.name,
+          line: this.lines.linePos(Math.min(e.pos[0], Math.max(text.length - 1, 0))).line,
+          message: e.message.split('\n')[0],
+        });
       return [];
     }
     const root = doc.contents;
@@ -147,7 +201,8 @@ class FileReader {
     for (const pair of root.items) {
       const key = this.keyOf(pair);
       if (key === 'courses') list = pair.value as Node;
-      else if (key !== undefined) this.problem(pair.key as Node, `unknown key "${key}" at the top of the file; it holds courses:`);
+      else if (key !== undefined)
+        this.problem(pair.key as Node, `unknown key "${key}" at the top of the file; it holds courses:`);
     }
     if (!list || !isSeq(list)) {
       this.problem(list ?? root, 'courses must be a list of courses');
@@ -157,7 +212,8 @@ class FileReader {
   }
 
   private keyOf(pair: Pair): string | undefined {
-    if (isScalar(pair.key) && (typeof pair.key.value === 'string' || typeof pair.key.value === 'number')) return String(pair.key.value);
+    if (isScalar(pair.key) && (typeof pair.key.value === 'string' || typeof pair.key.value === 'number'))
+      return String(pair.key.value);
     this.problem(pair.key as Node, 'a key must be a name');
     return undefined;
   }
@@ -181,14 +237,18 @@ class FileReader {
 
   private text(node: Node | null | undefined, what: string): string | undefined {
     const v = this.plain(node);
-    if ((typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && Number.isFinite(v))) return String(v).trim();
+    if ((typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && Number.isFinite(v)))
+      return String(v).trim();
     if (v !== undefined) this.problem(node, `${what} must be text, not ${v === null || v === '' ? 'empty' : show(v)}`);
     return undefined;
   }
 
   private unknown(pair: Pair, key: string, what: string, allowed: string[]): void {
     const near = closest(key, allowed);
-    this.problem(pair.key as Node, `unknown field "${key}" for ${what}${near ? ` (did you mean ${near}?)` : ''}; ${what} takes ${allowed.join(', ')}`);
+    this.problem(
+      pair.key as Node,
+      `unknown field "${key}" for ${what}${near ? ` (did you mean ${near}?)` : ''}; ${what} takes ${allowed.join(', ')}`,
+    );
   }
 
   /** A field's value, checked against its type. */
@@ -196,7 +256,8 @@ class FileReader {
     const raw = this.plain(node);
     if (raw === undefined) return undefined;
     const value = checkValue(field, raw);
-    if (value === undefined) this.problem(node, `${field.name} must be ${describeType(field)}, not ${raw === null ? 'null' : show(raw)}`);
+    if (value === undefined)
+      this.problem(node, `${field.name} must be ${describeType(field)}, not ${raw === null ? 'null' : show(raw)}`);
     return value;
   }
 
@@ -226,7 +287,8 @@ class FileReader {
     }
     const sis = course.fields[COURSE.natural];
     if (typeof sis !== 'string' || sis === '') {
-      if (!(COURSE.natural in course.lines)) this.problem(node, `a course needs its ${COURSE.natural} (it is found by it, or created with it)`);
+      if (!(COURSE.natural in course.lines))
+        this.problem(node, `a course needs its ${COURSE.natural} (it is found by it, or created with it)`);
       return undefined;
     }
     course.sis = sis;
@@ -252,7 +314,9 @@ class FileReader {
       for (const item of node.items as Node[]) this.enrollment(course, item);
       return;
     }
-    course.objects[kind] = (node.items as Node[]).map((item) => this.object(kind, item)).filter((d): d is Desired => d !== undefined);
+    course.objects[kind] = (node.items as Node[])
+      .map((item) => this.object(kind, item))
+      .filter((d): d is Desired => d !== undefined);
   }
 
   private object(kindName: Exclude<KindName, 'enrollments' | 'outcomes'>, node: Node): Desired | undefined {
@@ -281,12 +345,18 @@ class FileReader {
       } else this.unknown(pair, key, what, allowed);
     }
     for (const [ref, { field }] of Object.entries(refs)) {
-      if (ref in desired.lines && field in desired.lines) this.problems.push({ file: this.name, line: desired.lines[ref], message: `give ${ref} (the key of one in the file) or ${field} (an id), not both` });
+      if (ref in desired.lines && field in desired.lines)
+        this.problems.push({
+          file: this.name,
+          line: desired.lines[ref],
+          message: `give ${ref} (the key of one in the file) or ${field} (an id), not both`,
+        });
     }
     if (kind.natural) {
       const natural = desired.fields[kind.natural];
       if (typeof natural !== 'string' || natural === '') {
-        if (!(kind.natural in desired.lines)) this.problem(node, `${what} needs its ${kind.natural} (it is found by it, or created with it)`);
+        if (!(kind.natural in desired.lines))
+          this.problem(node, `${what} needs its ${kind.natural} (it is found by it, or created with it)`);
         return undefined;
       }
       desired.key = natural;
@@ -303,7 +373,8 @@ class FileReader {
   }
 
   private enrollment(course: DesiredCourse, node: Node): void {
-    if (!isMap(node)) return this.problem(node, 'an enrollment must be a map (user, type or role, section, state) or { csv: FILE }');
+    if (!isMap(node))
+      return this.problem(node, 'an enrollment must be a map (user, type or role, section, state) or { csv: FILE }');
     const { columns } = this.tree.roster;
     const values: Record<string, string> = {};
     let csv: string | undefined;
@@ -317,7 +388,8 @@ class FileReader {
       } else this.unknown(pair, key, 'an enrollment', [...columns, 'csv']);
     }
     if (csv !== undefined) {
-      if (Object.keys(values).length) return this.problem(node, 'an entry with csv: names a roster file and nothing else');
+      if (Object.keys(values).length)
+        return this.problem(node, 'an entry with csv: names a roster file and nothing else');
       return this.roster(course, csv, this.at(node));
     }
     const problems = this.checkRoster(values);
@@ -343,7 +415,11 @@ class FileReader {
   }
 
   private roster(course: DesiredCourse, path: string, from: Source): void {
-    if (!this.references) return void this.problems.push({ ...from, message: `csv: ${path}: a course file given as text names no other file; list the enrollments in it` });
+    if (!this.references)
+      return void this.problems.push({
+        ...from,
+        message: `csv: ${path}: a course file given as text names no other file; list the enrollments in it`,
+      });
     const rows = course.enrollments!;
     const full = resolve(this.base, path);
     this.names.push(full);
@@ -356,9 +432,14 @@ class FileReader {
         return undefined;
       }
       const shown = this.name === 'stdin' ? path : join(dirname(this.name), path);
-      const parsed = parseCsv(read.bytes, { columns: this.tree.roster.columns, required: ['user'], check: (v) => this.tree.roster.check(v) });
+      const parsed = parseCsv(read.bytes, {
+        columns: this.tree.roster.columns,
+        required: ['user'],
+        check: (v) => this.tree.roster.check(v),
+      });
       for (const p of parsed.problems) this.problems.push({ file: shown, line: p.line, message: p.message });
-      if (parsed.problems.length === 0) for (const row of parsed.rows) rows.push(this.toEnrollment(row.values, { file: shown, line: row.line }));
+      if (parsed.problems.length === 0)
+        for (const row of parsed.rows) rows.push(this.toEnrollment(row.values, { file: shown, line: row.line }));
       return { name: shown, bytes: read.bytes };
     });
   }
@@ -372,9 +453,14 @@ class FileReader {
         else if (key !== undefined) this.unknown(pair, key, 'outcomes', ['file']);
       }
     }
-    if (file === undefined) return this.problem(node, 'outcomes must be { file: FILE }, a tree as lms outcomes import reads it');
+    if (file === undefined)
+      return this.problem(node, 'outcomes must be { file: FILE }, a tree as lms outcomes import reads it');
     const source = this.at(node);
-    if (!this.references) return void this.problems.push({ ...source, message: `outcomes file: ${file}: a course file given as text names no other file` });
+    if (!this.references)
+      return void this.problems.push({
+        ...source,
+        message: `outcomes file: ${file}: a course file given as text names no other file`,
+      });
     const named = file;
     const full = resolve(this.base, named);
     this.names.push(full);
@@ -389,21 +475,26 @@ class FileReader {
       const shown = this.name === 'stdin' ? named : join(dirname(this.name), named);
       const parsed = this.tree.outcomes.parse(read.bytes, full);
       for (const p of parsed.problems) this.problems.push({ file: shown, ...p });
-      if (parsed.problems.length === 0) course.outcomes = { file: shown, rows: parsed.rows.map((r) => this.tree.outcomes.toRow(r)), source };
+      if (parsed.problems.length === 0)
+        course.outcomes = { file: shown, rows: parsed.rows.map((r) => this.tree.outcomes.toRow(r)), source };
       return { name: shown, bytes: read.bytes };
     });
   }
 
   /** Within a course: keys and titles that repeat, and references to keys the course does not have. */
   private checkCourse(course: DesiredCourse): void {
-    for (const [kindName, objects] of Object.entries(course.objects) as [Exclude<KindName, 'enrollments' | 'outcomes'>, Desired[]][]) {
+    for (const [kindName, objects] of Object.entries(course.objects) as [
+      Exclude<KindName, 'enrollments' | 'outcomes'>,
+      Desired[],
+    ][]) {
       const kind = KINDS[kindName];
       const byKey = new Map<string, Desired>();
       for (const d of objects) {
         if (d.key === undefined) continue;
         const first = byKey.get(d.key.toLowerCase());
         const name = kind.natural ?? 'key';
-        if (first) this.problems.push({ ...d.source, message: `${name} "${d.key}" repeats ${placeWords(first.source)}` });
+        if (first)
+          this.problems.push({ ...d.source, message: `${name} "${d.key}" repeats ${placeWords(first.source)}` });
         else byKey.set(d.key.toLowerCase(), d);
       }
       if (!keyed(kind)) continue;
@@ -412,14 +503,24 @@ class FileReader {
         if (d.title === undefined) continue;
         const first = byTitle.get(d.title);
         if (first && (first.key === undefined || d.key === undefined)) {
-          this.problems.push({ ...d.source, message: `${kind.title} "${d.title}" repeats ${placeWords(first.source)}: give each a key, so a run can tell them apart` });
+          this.problems.push({
+            ...d.source,
+            message: `${kind.title} "${d.title}" repeats ${placeWords(first.source)}: give each a key, so a run can tell them apart`,
+          });
         } else if (!first) byTitle.set(d.title, d);
       }
       for (const d of objects) {
         for (const [field, ref] of Object.entries(d.refs)) {
           const target = kind.refs![field];
-          const known = (course.objects[target.kind as Exclude<KindName, 'enrollments' | 'outcomes'>] ?? []).some((o) => o.key === ref);
-          if (!known) this.problems.push({ ...d.source, line: d.lines[field] ?? d.source.line, message: `${field} "${ref}" is not the key of one of this course's ${target.kind} in the file` });
+          const known = (course.objects[target.kind as Exclude<KindName, 'enrollments' | 'outcomes'>] ?? []).some(
+            (o) => o.key === ref,
+          );
+          if (!known)
+            this.problems.push({
+              ...d.source,
+              line: d.lines[field] ?? d.source.line,
+              message: `${field} "${ref}" is not the key of one of this course's ${target.kind} in the file`,
+            });
         }
       }
     }
@@ -428,7 +529,10 @@ class FileReader {
       for (const e of course.enrollments) {
         // A section is a key of the file's sections, or one the instance has (an id or SIS form).
         if (e.section && !sections.has(e.section) && !/^\d+$|^sis_section_id:./.test(e.section)) {
-          this.problems.push({ ...e.source, message: `section "${e.section}" is not a section of this course in the file (give its sis_section_id, or an id or sis_section_id:X of one the instance has)` });
+          this.problems.push({
+            ...e.source,
+            message: `section "${e.section}" is not a section of this course in the file (give its sis_section_id, or an id or sis_section_id:X of one the instance has)`,
+          });
         }
       }
     }
@@ -465,7 +569,11 @@ function checkAcross(courses: DesiredCourse[], problems: ProblemList<FileProblem
     for (const s of c.objects.sections ?? []) {
       // Repeated within one course, checkCourse said so already.
       const seen = sectionAt.get(s.key!.toLowerCase());
-      if (seen && seen.course !== c) problems.push({ ...s.source, message: `sis_section_id "${s.key}" repeats ${where(seen.source, s.source)} (in course ${seen.course.sis})` });
+      if (seen && seen.course !== c)
+        problems.push({
+          ...s.source,
+          message: `sis_section_id "${s.key}" repeats ${where(seen.source, s.source)} (in course ${seen.course.sis})`,
+        });
       else if (!seen) sectionAt.set(s.key!.toLowerCase(), { source: s.source, course: c });
     }
   }
@@ -474,7 +582,11 @@ function checkAcross(courses: DesiredCourse[], problems: ProblemList<FileProblem
     const seen = new Map<string, Source>();
     for (const e of c.enrollments ?? []) {
       const first = seen.get(e.key);
-      if (first) problems.push({ ...e.source, message: `enrollment of ${e.user} as ${e.role}${e.section ? ` in ${e.section}` : ''} repeats ${where(first, e.source)}` });
+      if (first)
+        problems.push({
+          ...e.source,
+          message: `enrollment of ${e.user} as ${e.role}${e.section ? ` in ${e.section}` : ''} repeats ${where(first, e.source)}`,
+        });
       else seen.set(e.key, e.source);
     }
   }

@@ -31,22 +31,56 @@ export interface Kind {
 }
 
 /** The course itself: found by its SIS id, or created in its account. */
-export const COURSE = { one: 'course', noun: 'courses', natural: 'sis_course_id', title: 'name', context: 'account' } as const;
+export const COURSE = {
+  one: 'course',
+  noun: 'courses',
+  natural: 'sis_course_id',
+  title: 'name',
+  context: 'account',
+} as const;
 
 const gradedBy = { assignment: { kind: 'assignments', field: 'assignment_id' } } as const;
 
 export const KINDS: Record<KindName, Kind> = {
-  sections: { name: 'sections', one: 'section', noun: 'sections', natural: 'sis_section_id', title: 'name', prune: 'delete' },
-  enrollments: { name: 'enrollments', one: 'enrollment', noun: 'enrollments', verbs: { create: 'add', remove: 'conclude' }, prune: 'conclude' },
+  sections: {
+    name: 'sections',
+    one: 'section',
+    noun: 'sections',
+    natural: 'sis_section_id',
+    title: 'name',
+    prune: 'delete',
+  },
+  enrollments: {
+    name: 'enrollments',
+    one: 'enrollment',
+    noun: 'enrollments',
+    verbs: { create: 'add', remove: 'conclude' },
+    prune: 'conclude',
+  },
   assignments: { name: 'assignments', one: 'assignment', noun: 'assignments', title: 'name', prune: 'delete' },
   topics: { name: 'topics', one: 'topic', noun: 'topics', title: 'title', refs: gradedBy, prune: 'delete' },
-  announcements: { name: 'announcements', one: 'announcement', noun: 'announcements', title: 'title', refs: gradedBy, prune: 'delete' },
+  announcements: {
+    name: 'announcements',
+    one: 'announcement',
+    noun: 'announcements',
+    title: 'title',
+    refs: gradedBy,
+    prune: 'delete',
+  },
   quizzes: { name: 'quizzes', one: 'quiz', noun: 'quizzes', title: 'title', prune: 'delete' },
   outcomes: { name: 'outcomes', one: 'outcome', noun: 'outcomes' },
 };
 
 /** The kinds in the order a course lists them in a file, and the order their changes are made. */
-export const KIND_ORDER: KindName[] = ['sections', 'enrollments', 'assignments', 'topics', 'announcements', 'quizzes', 'outcomes'];
+export const KIND_ORDER: KindName[] = [
+  'sections',
+  'enrollments',
+  'assignments',
+  'topics',
+  'announcements',
+  'quizzes',
+  'outcomes',
+];
 
 /** Kinds matched by a key of the file or their title (they have no natural key). */
 export const keyed = (kind: Kind) => kind.natural === undefined && kind.title !== undefined;
@@ -59,7 +93,12 @@ export const LIVE_ENROLLMENTS = ['active', 'invited', 'inactive'] as const;
  * of a kind with titles, only those whose title contains it (the API's search_term: a superset of
  * the exact match the caller then picks).
  */
-export function listExisting(client: ApiClient, kind: KindName, course: string, term?: string): AsyncIterable<ApiObject> {
+export function listExisting(
+  client: ApiClient,
+  kind: KindName,
+  course: string,
+  term?: string,
+): AsyncIterable<ApiObject> {
   const search = term !== undefined ? { search_term: term } : {};
   switch (kind) {
     case 'sections':
@@ -88,7 +127,11 @@ export function listExisting(client: ApiClient, kind: KindName, course: string, 
 export function manages(kind: KindName, o: ApiObject): boolean {
   switch (kind) {
     case 'sections':
-      return typeof o.sis_section_id === 'string' && o.sis_section_id !== '' && (o.nonxlist_course_id === null || o.nonxlist_course_id === undefined);
+      return (
+        typeof o.sis_section_id === 'string' &&
+        o.sis_section_id !== '' &&
+        (o.nonxlist_course_id === null || o.nonxlist_course_id === undefined)
+      );
     case 'assignments': {
       const types = Array.isArray(o.submission_types) ? (o.submission_types as string[]) : [];
       return !types.includes('online_quiz') && !types.includes('discussion_topic');

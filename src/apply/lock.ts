@@ -38,7 +38,8 @@ function ensureDir(dir: string): void {
   for (const d of [parent, dir]) {
     const st = lstatSync(d);
     const uid = process.getuid?.();
-    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) throw new LmsError(`${d} is not a directory of this user's: lms apply keeps its locks there`, ExitCode.failure);
+    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid))
+      throw new LmsError(`${d} is not a directory of this user's: lms apply keeps its locks there`, ExitCode.failure);
   }
 }
 
@@ -64,7 +65,9 @@ export async function lockCourses(options: LockOptions): Promise<() => Promise<v
   const dir = options.dir ?? lockDir();
   ensureDir(dir);
   // SIS ids match without regard to case, as the plan matches them.
-  const courses = [...new Map(options.courses.map((c) => [c.toLowerCase(), c])).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const courses = [...new Map(options.courses.map((c) => [c.toLowerCase(), c])).entries()].sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
   const releases: (() => Promise<void>)[] = [];
   const releaseAll = async () => {
     for (const release of releases.reverse()) await release().catch(() => undefined);
@@ -82,7 +85,10 @@ export async function lockCourses(options: LockOptions): Promise<() => Promise<v
             realpath: false,
             stale: STALE_MS,
             retries: 0,
-            onCompromised: (e) => options.onLost(`the lock of course ${course} on this instance was lost (${e.message}); another apply may start on it`),
+            onCompromised: (e) =>
+              options.onLost(
+                `the lock of course ${course} on this instance was lost (${e.message}); another apply may start on it`,
+              ),
           });
           writeFileSync(owner, `${process.pid}\n`, { mode: 0o600 });
           releases.push(async () => {
@@ -99,7 +105,10 @@ export async function lockCourses(options: LockOptions): Promise<() => Promise<v
               'run it again when the other ends, or wait longer with --lock-timeout SECONDS',
             );
           }
-          if (!told) options.onWait(`waiting for another lms apply${holder} of course ${course} on this instance (up to ${seconds(options.waitMs)} s)`);
+          if (!told)
+            options.onWait(
+              `waiting for another lms apply${holder} of course ${course} on this instance (up to ${seconds(options.waitMs)} s)`,
+            );
           told = true;
           await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
         }

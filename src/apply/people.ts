@@ -16,14 +16,23 @@ const PAGE = 100;
  * account is left to one lookup each, as is whoever the list does not show (a login that is not the
  * primary one, another account's person) and everyone when the caller may not list the account.
  */
-export async function findListed(client: ApiClient, account: string, toFind: Map<string, string>, found: Map<string, number | undefined>): Promise<void> {
+export async function findListed(
+  client: ApiClient,
+  account: string,
+  toFind: Map<string, string>,
+  found: Map<string, number | undefined>,
+): Promise<void> {
   if (toFind.size < MANY) return;
   let seen = 0;
   let hits = 0;
   try {
     for await (const u of client.ops.users.list({ account_id: account })) {
       seen++;
-      const keys = [String(u.id), ...(typeof u.sis_user_id === 'string' ? [`sis_user_id:${u.sis_user_id}`] : []), ...(typeof u.login_id === 'string' ? [`sis_login_id:${u.login_id.toLowerCase()}`] : [])];
+      const keys = [
+        String(u.id),
+        ...(typeof u.sis_user_id === 'string' ? [`sis_user_id:${u.sis_user_id}`] : []),
+        ...(typeof u.login_id === 'string' ? [`sis_login_id:${u.login_id.toLowerCase()}`] : []),
+      ];
       for (const key of keys) {
         if (!toFind.has(key)) continue;
         found.set(key, u.id);

@@ -41,7 +41,16 @@ export interface Change {
 type Op = 'create' | 'update' | 'delete' | 'conclude';
 
 /** The order changes are made in: each step after the ones it may need. */
-export const STEPS = ['courses', 'sections', 'cross-listing', 'enrollments', 'assignments', 'topics, announcements and quizzes', 'outcomes', 'removals'] as const;
+export const STEPS = [
+  'courses',
+  'sections',
+  'cross-listing',
+  'enrollments',
+  'assignments',
+  'topics, announcements and quizzes',
+  'outcomes',
+  'removals',
+] as const;
 
 interface Found {
   id: number;
@@ -135,7 +144,12 @@ export interface Plan {
  * Runs a verb of the tree: `values` are fields, each sent through the flag that sets it; `options`
  * are given as they are (the context: --course; an enrollment's --user). Answers the verb's object.
  */
-export type Invoke = (verb: Verb, args: string[], values: Record<string, Value>, options: Record<string, string | undefined>) => Promise<ApiObject | undefined>;
+export type Invoke = (
+  verb: Verb,
+  args: string[],
+  values: Record<string, Value>,
+  options: Record<string, string | undefined>,
+) => Promise<ApiObject | undefined>;
 
 export interface PlanContext {
   client: ApiClient;
@@ -182,7 +196,8 @@ async function pool<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): P
 }
 
 const same = (a: unknown, b: unknown) => String(a ?? '').toLowerCase() === String(b ?? '').toLowerCase();
-const omit = (fields: Record<string, Value>, ...names: string[]) => Object.fromEntries(Object.entries(fields).filter(([f]) => !names.includes(f)));
+const omit = (fields: Record<string, Value>, ...names: string[]) =>
+  Object.fromEntries(Object.entries(fields).filter(([f]) => !names.includes(f)));
 
 /** The differences between the fields a file gives and an object, each marked with whether an update verb can make it. */
 function differences(verbs: KindVerbs, one: string, wanted: Record<string, Value>, current: ApiObject): Change[] {
@@ -191,7 +206,13 @@ function differences(verbs: KindVerbs, one: string, wanted: Record<string, Value
     const spec = verbs.fields.get(field);
     if (!spec || sameValue(spec, current[field], value)) continue;
     const applicable = verbs.updates.some((v) => canSet(v, field, value));
-    changes.push({ field, from: current[field] ?? null, to: value, applicable, ...(applicable ? {} : { why: whyNot(verbs, one, field, value, false) }) });
+    changes.push({
+      field,
+      from: current[field] ?? null,
+      to: value,
+      applicable,
+      ...(applicable ? {} : { why: whyNot(verbs, one, field, value, false) }),
+    });
   }
   return changes;
 }
@@ -200,7 +221,13 @@ function differences(verbs: KindVerbs, one: string, wanted: Record<string, Value
 const sent = (ch: Change): Value => ('value' in ch ? ch.value! : (ch.to as Value));
 
 /** Makes the applicable changes through the update verbs that can. */
-async function applyChanges(verbs: KindVerbs, id: number, changes: Change[], options: Record<string, string | undefined>, invoke: Invoke): Promise<void> {
+async function applyChanges(
+  verbs: KindVerbs,
+  id: number,
+  changes: Change[],
+  options: Record<string, string | undefined>,
+  invoke: Invoke,
+): Promise<void> {
   const values = Object.fromEntries(changes.filter((ch) => ch.applicable).map((ch) => [ch.field, sent(ch)]));
   const { calls, impossible } = updateCalls(verbs, values);
   if (impossible.length) throw new FailureError(`no command can set ${impossible.join(', ')}`);
@@ -234,9 +261,14 @@ function compareObject(spec: ObjectSpec, current: ApiObject): Change[] {
 }
 
 /** The task of an object that exists (`planned`), or is made by this change (`slot`). */
-function objectTask(spec: ObjectSpec, invoke: Invoke, at: { planned?: ApiObject; slot?: Slot; onCreated?: (id: number) => void; onAdopted?: (o: ApiObject) => void }): ActionTask {
+function objectTask(
+  spec: ObjectSpec,
+  invoke: Invoke,
+  at: { planned?: ApiObject; slot?: Slot; onCreated?: (id: number) => void; onAdopted?: (o: ApiObject) => void },
+): ActionTask {
   let looked = false;
-  const refValues = () => Object.fromEntries((spec.refs ?? []).map(([field, slot]) => [field, slot.id ?? null])) as Record<string, Value>;
+  const refValues = () =>
+    Object.fromEntries((spec.refs ?? []).map(([field, slot]) => [field, slot.id ?? null])) as Record<string, Value>;
   return {
     async find(fresh) {
       if (!fresh && !looked) {
@@ -256,7 +288,12 @@ function objectTask(spec: ObjectSpec, invoke: Invoke, at: { planned?: ApiObject;
     async create() {
       const create = spec.verbs.create!;
       const all = { ...spec.fields, ...refValues() };
-      const made = await invoke(create, [], Object.fromEntries(Object.entries(all).filter(([f, v]) => canSet(create, f, v))), spec.options);
+      const made = await invoke(
+        create,
+        [],
+        Object.fromEntries(Object.entries(all).filter(([f, v]) => canSet(create, f, v))),
+        spec.options,
+      );
       const id = made?.id;
       if (typeof id !== 'number') throw new FailureError(`${spec.verbs.create!.spec.name} answered no id`);
       if (at.slot) at.slot.id = id;
@@ -265,7 +302,10 @@ function objectTask(spec: ObjectSpec, invoke: Invoke, at: { planned?: ApiObject;
       const left = compareObject(spec, made!);
       const { calls, impossible } = updateCalls(spec.verbs, Object.fromEntries(left.map((ch) => [ch.field, sent(ch)])));
       for (const call of calls) await invoke(call.verb, [String(id)], call.values, spec.options);
-      if (impossible.length) throw new FailureError(`created ${spec.one} ${id}, but ${impossible.map((f) => whyNot(spec.verbs, spec.one, f, all[f], true)).join('; ')}`);
+      if (impossible.length)
+        throw new FailureError(
+          `created ${spec.one} ${id}, but ${impossible.map((f) => whyNot(spec.verbs, spec.one, f, all[f], true)).join('; ')}`,
+        );
       return id;
     },
     update: (found, changes) => applyChanges(spec.verbs, found.id, changes, spec.options, invoke),
@@ -297,9 +337,17 @@ class Planner {
   async plan(): Promise<Plan> {
     const { client, concurrency } = this.pc;
     // Every course first: another course's cross-listing may name one.
-    const found = await pool(this.files, concurrency, (c) => orUndefined(client.ops.courses.get({ id: `sis_course_id:${c.sis}` })));
-    this.files.forEach((c, i) => this.courseSlots.set(c.sis.toLowerCase(), { id: found[i]?.id, label: `course ${c.sis}` }));
-    const courses = await pool(this.files.map((c, i) => [c, found[i]] as const), concurrency, ([c, course]) => this.course(c, course));
+    const found = await pool(this.files, concurrency, (c) =>
+      orUndefined(client.ops.courses.get({ id: `sis_course_id:${c.sis}` })),
+    );
+    this.files.forEach((c, i) =>
+      this.courseSlots.set(c.sis.toLowerCase(), { id: found[i]?.id, label: `course ${c.sis}` }),
+    );
+    const courses = await pool(
+      this.files.map((c, i) => [c, found[i]] as const),
+      concurrency,
+      ([c, course]) => this.course(c, course),
+    );
     return { courses, problems: this.problems, remember: this.remember, adopted: this.adopted };
   }
 
@@ -313,22 +361,39 @@ class Planner {
 
   /** A create that found its object made meanwhile: said at the end of the apply. */
   private adopt(what: string, o: ApiObject): void {
-    this.adopted.push(`${what} was made meanwhile, by another run or a person (id ${String(o.id)}): this run took it over instead of making it again`);
+    this.adopted.push(
+      `${what} was made meanwhile, by another run or a person (id ${String(o.id)}): this run took it over instead of making it again`,
+    );
   }
 
   /** Fields a create verb requires that the file does not give. */
   private requireForCreate(create: Verb, fields: Record<string, Value>, source: Source, what: string): void {
     for (const option of create.spec.options ?? []) {
-      if (option.required && option.field && fields[option.field.name] === undefined) this.problem(source, `${what} does not exist, and creating it needs ${option.field.name}`);
+      if (option.required && option.field && fields[option.field.name] === undefined)
+        this.problem(source, `${what} does not exist, and creating it needs ${option.field.name}`);
     }
   }
 
   private async course(c: DesiredCourse, course: ApiObject | undefined): Promise<CoursePlan> {
     const { client, tree, invoke } = this.pc;
-    const plan: CoursePlan = { sis: c.sis, id: course?.id as number | undefined, source: c.source, actions: [], unchanged: {}, kept: [], ambiguous: [] };
+    const plan: CoursePlan = {
+      sis: c.sis,
+      id: course?.id as number | undefined,
+      source: c.source,
+      actions: [],
+      unchanged: {},
+      kept: [],
+      ambiguous: [],
+    };
     const slot = this.courseSlots.get(c.sis.toLowerCase())!;
     const ref = `sis_course_id:${c.sis}`;
-    const spec: ObjectSpec = { verbs: tree.course, one: 'course', fields: c.fields, options: { account: c.account }, lookup: () => orUndefined(client.ops.courses.get({ id: ref })) };
+    const spec: ObjectSpec = {
+      verbs: tree.course,
+      one: 'course',
+      fields: c.fields,
+      options: { account: c.account },
+      lookup: () => orUndefined(client.ops.courses.get({ id: ref })),
+    };
     const needs = course ? [] : [slot];
     let account: ApiObject | undefined;
     if (!course) {
@@ -337,10 +402,31 @@ class Planner {
         account = await orUndefined(client.ops.accounts.get({ id: c.account }));
         if (!account) this.problem(c.source, `account "${c.account}" not found`, c.lines.account);
       }
-      this.action(plan, { kind: 'course', op: 'create', key: c.sis, source: c.source, fields: c.fields, step: 0, needs: [], slot, task: objectTask(spec, invoke, { slot, onAdopted: (o) => this.adopt(`course ${c.sis}`, o) }) });
+      this.action(plan, {
+        kind: 'course',
+        op: 'create',
+        key: c.sis,
+        source: c.source,
+        fields: c.fields,
+        step: 0,
+        needs: [],
+        slot,
+        task: objectTask(spec, invoke, { slot, onAdopted: (o) => this.adopt(`course ${c.sis}`, o) }),
+      });
     } else {
       const changes = compareObject(spec, course);
-      if (changes.length) this.action(plan, { kind: 'course', op: 'update', key: c.sis, source: c.source, target: course.id as number, changes, step: 0, needs: [], task: objectTask(spec, invoke, { planned: course }) });
+      if (changes.length)
+        this.action(plan, {
+          kind: 'course',
+          op: 'update',
+          key: c.sis,
+          source: c.source,
+          target: course.id as number,
+          changes,
+          step: 0,
+          needs: [],
+          task: objectTask(spec, invoke, { planned: course }),
+        });
       else this.unchanged(plan, 'course');
     }
 
@@ -359,24 +445,47 @@ class Planner {
     // Where the people a roster names are listed: the root account (the domain's, when the file names none).
     const home = course ?? account;
     const root = home ? String(home.root_account_id ?? (course ? course.account_id : home.id)) : 'self';
-    if (c.enrollments) await this.enrollments(plan, c, listed.get('enrollments') ?? [], listed.get('sections') ?? [], sections, needs, course, root);
+    if (c.enrollments)
+      await this.enrollments(
+        plan,
+        c,
+        listed.get('enrollments') ?? [],
+        listed.get('sections') ?? [],
+        sections,
+        needs,
+        course,
+        root,
+      );
     const slots = new Map<KindName, Map<string, Slot>>();
     const claimed = new Map<KindName, Set<number>>();
-    const keyedKinds = (['assignments', 'topics', 'announcements', 'quizzes'] as const).filter((kind) => c.objects[kind]);
-    for (const kind of keyedKinds) slots.set(kind, this.keyedKind(plan, c, kind, listed.get(kind) ?? [], needs, slots, claimed));
+    const keyedKinds = (['assignments', 'topics', 'announcements', 'quizzes'] as const).filter(
+      (kind) => c.objects[kind],
+    );
+    for (const kind of keyedKinds)
+      slots.set(kind, this.keyedKind(plan, c, kind, listed.get(kind) ?? [], needs, slots, claimed));
     // Once every kind is matched: whether an assignment may go depends on the topics the file keeps.
     if (this.pc.prune) for (const kind of keyedKinds) this.pruneKeyed(plan, c, kind, listed, slots, claimed);
     if (c.outcomes) await this.outcomes(plan, c, course);
     return plan;
   }
 
-  private async sections(plan: CoursePlan, c: DesiredCourse, listed: ApiObject[], needs: Slot[], course: ApiObject | undefined): Promise<Map<string, Slot>> {
+  private async sections(
+    plan: CoursePlan,
+    c: DesiredCourse,
+    listed: ApiObject[],
+    needs: Slot[],
+    course: ApiObject | undefined,
+  ): Promise<Map<string, Slot>> {
     const slots = new Map<string, Slot>();
     const desired = c.objects.sections;
     if (!desired) return slots;
     const { client, tree, invoke } = this.pc;
     const verbs = tree.kinds.sections;
-    const bySis = new Map(listed.filter((s) => typeof s.sis_section_id === 'string').map((s) => [(s.sis_section_id as string).toLowerCase(), s]));
+    const bySis = new Map(
+      listed
+        .filter((s) => typeof s.sis_section_id === 'string')
+        .map((s) => [(s.sis_section_id as string).toLowerCase(), s]),
+    );
     // A section not listed here may be this course's, cross-listed into another, or another course's.
     const elsewhere = await pool(
       desired.filter((d) => !bySis.has(d.key!.toLowerCase())),
@@ -386,7 +495,12 @@ class Planner {
     for (const [d, s] of elsewhere) {
       if (!s) continue;
       if (course !== undefined && s.nonxlist_course_id === course.id) bySis.set(d.key!.toLowerCase(), s);
-      else this.problem(d.source, `sis_section_id "${d.key}" is a section of another course (course ${s.course_id})`, d.lines.sis_section_id);
+      else
+        this.problem(
+          d.source,
+          `sis_section_id "${d.key}" is a section of another course (course ${s.course_id})`,
+          d.lines.sis_section_id,
+        );
     }
     const claimed = new Set<number>();
     for (const d of desired) {
@@ -394,46 +508,98 @@ class Planner {
       const slot: Slot = { id: s?.id as number | undefined, label: `section ${d.key}` };
       slots.set(d.key!, slot);
       const lookup = () => orUndefined(client.ops.sections.get({ id: `sis_section_id:${d.key}` }));
-      const spec: ObjectSpec = { verbs, one: 'section', fields: omit(d.fields, 'crosslist_to'), options: { course: `sis_course_id:${c.sis}` }, lookup };
+      const spec: ObjectSpec = {
+        verbs,
+        one: 'section',
+        fields: omit(d.fields, 'crosslist_to'),
+        options: { course: `sis_course_id:${c.sis}` },
+        lookup,
+      };
       if (!s) {
         this.requireForCreate(verbs.create!, d.fields, d.source, `section ${d.key}`);
-        this.action(plan, { kind: 'section', op: 'create', key: d.key!, source: d.source, fields: spec.fields, step: 1, needs, slot, task: objectTask(spec, invoke, { slot, onAdopted: (o) => this.adopt(`section ${d.key!}`, o) }) });
+        this.action(plan, {
+          kind: 'section',
+          op: 'create',
+          key: d.key!,
+          source: d.source,
+          fields: spec.fields,
+          step: 1,
+          needs,
+          slot,
+          task: objectTask(spec, invoke, { slot, onAdopted: (o) => this.adopt(`section ${d.key!}`, o) }),
+        });
       } else {
         claimed.add(s.id as number);
         const changes = compareObject(spec, s);
-        if (changes.length) this.action(plan, { kind: 'section', op: 'update', key: d.key!, source: d.source, target: s.id as number, changes, step: 1, needs, task: objectTask(spec, invoke, { planned: s }) });
+        if (changes.length)
+          this.action(plan, {
+            kind: 'section',
+            op: 'update',
+            key: d.key!,
+            source: d.source,
+            target: s.id as number,
+            changes,
+            step: 1,
+            needs,
+            task: objectTask(spec, invoke, { planned: s }),
+          });
         else if (!('crosslist_to' in d.fields)) this.unchanged(plan, 'sections');
       }
       if ('crosslist_to' in d.fields) await this.crosslist(plan, c, d, s, slot, needs, lookup);
     }
     if (this.pc.prune) {
-      for (const s of listed) if (!claimed.has(s.id as number) && manages('sections', s)) this.removal(plan, 'sections', s, String(s.sis_section_id), {});
+      for (const s of listed)
+        if (!claimed.has(s.id as number) && manages('sections', s))
+          this.removal(plan, 'sections', s, String(s.sis_section_id), {});
     }
     return slots;
   }
 
   /** Cross-listing is a step of its own: after every course and section exists, the target included. */
-  private async crosslist(plan: CoursePlan, c: DesiredCourse, d: Desired, s: ApiObject | undefined, slot: Slot, needs: Slot[], lookup: () => Promise<ApiObject | undefined>): Promise<void> {
+  private async crosslist(
+    plan: CoursePlan,
+    c: DesiredCourse,
+    d: Desired,
+    s: ApiObject | undefined,
+    slot: Slot,
+    needs: Slot[],
+    lookup: () => Promise<ApiObject | undefined>,
+  ): Promise<void> {
     const to = d.fields.crosslist_to as string | null;
     const verbs = this.pc.tree.kinds.sections;
     const line = d.lines.crosslist_to;
     let target: Slot | undefined;
     if (to !== null) {
       const sis = /^sis_course_id:(.+)$/i.exec(to)?.[1];
-      if (sis && same(sis, c.sis)) return this.problem(d.source, 'crosslist_to names the course the section is listed under', line);
+      if (sis && same(sis, c.sis))
+        return this.problem(d.source, 'crosslist_to names the course the section is listed under', line);
       target = sis ? this.courseSlots.get(sis.toLowerCase()) : undefined;
       if (!target) {
         let pending = this.targets.get(to);
-        if (!pending) this.targets.set(to, (pending = orUndefined(this.pc.client.ops.courses.get({ id: to })).then((x) => (x ? { id: x.id, label: `course ${to}` } : undefined))));
+        if (!pending)
+          this.targets.set(
+            to,
+            (pending = orUndefined(this.pc.client.ops.courses.get({ id: to })).then((x) =>
+              x ? { id: x.id, label: `course ${to}` } : undefined,
+            )),
+          );
         target = await pending;
         if (!target) return this.problem(d.source, `crosslist_to: course "${to}" not found`, line);
       }
     }
-    const into = (x: ApiObject) => (x.nonxlist_course_id !== null && x.nonxlist_course_id !== undefined ? (x.course_id as number) : null);
+    const into = (x: ApiObject) =>
+      x.nonxlist_course_id !== null && x.nonxlist_course_id !== undefined ? (x.course_id as number) : null;
     const compare = (x: ApiObject): Change[] => {
       const now = into(x);
       if (target === undefined ? now === null : target.id !== undefined && target.id === now) return [];
-      return [{ field: 'crosslist_to', from: now === null ? null : x.sis_course_id ? `sis_course_id:${String(x.sis_course_id)}` : now, to, applicable: true }];
+      return [
+        {
+          field: 'crosslist_to',
+          from: now === null ? null : x.sis_course_id ? `sis_course_id:${String(x.sis_course_id)}` : now,
+          to,
+          applicable: true,
+        },
+      ];
     };
     // A section to be made is cross-listed after it is; it is not listed anywhere yet.
     const changes = s ? compare(s) : [{ field: 'crosslist_to', from: null, to, applicable: true }];
@@ -444,7 +610,13 @@ class Planner {
     const invoke = this.pc.invoke;
     let looked = false;
     this.action(plan, {
-      kind: 'section', op: 'update', key: d.key!, source: { ...d.source, line: line ?? d.source.line }, target: s?.id as number | undefined, changes, step: 2,
+      kind: 'section',
+      op: 'update',
+      key: d.key!,
+      source: { ...d.source, line: line ?? d.source.line },
+      target: s?.id as number | undefined,
+      changes,
+      step: 2,
       needs: [...needs, slot, ...(target ? [target] : [])],
       task: {
         async find(fresh) {
@@ -457,13 +629,23 @@ class Planner {
           throw new FailureError(`section ${d.key} does not exist`);
         },
         async update(found) {
-          for (const call of updateCalls(verbs, { crosslist_to: to }).calls) await invoke(call.verb, [String(found.id)], call.values, {});
+          for (const call of updateCalls(verbs, { crosslist_to: to }).calls)
+            await invoke(call.verb, [String(found.id)], call.values, {});
         },
       },
     });
   }
 
-  private async enrollments(plan: CoursePlan, c: DesiredCourse, listed: ApiObject[], sections: ApiObject[], fileSections: Map<string, Slot>, needs: Slot[], course: ApiObject | undefined, root: string): Promise<void> {
+  private async enrollments(
+    plan: CoursePlan,
+    c: DesiredCourse,
+    listed: ApiObject[],
+    sections: ApiObject[],
+    fileSections: Map<string, Slot>,
+    needs: Slot[],
+    course: ApiObject | undefined,
+    root: string,
+  ): Promise<void> {
     const { client, tree, invoke } = this.pc;
     const rows = c.enrollments!;
     const add = tree.kinds.enrollments.create!;
@@ -481,18 +663,34 @@ class Planner {
       }
       const key = row.section.toLowerCase();
       if (!instanceSections.has(key)) {
-        const local = sections.find((s) => String(s.id) === row.section || same(`sis_section_id:${String(s.sis_section_id ?? '')}`, row.section));
-        instanceSections.set(key, local ? Promise.resolve(local) : orUndefined(client.ops.sections.get({ id: row.section })));
+        const local = sections.find(
+          (s) => String(s.id) === row.section || same(`sis_section_id:${String(s.sis_section_id ?? '')}`, row.section),
+        );
+        instanceSections.set(
+          key,
+          local ? Promise.resolve(local) : orUndefined(client.ops.sections.get({ id: row.section })),
+        );
       }
       const s = await instanceSections.get(key)!;
       if (!s) this.problem(row.source, `section "${row.section}" not found`);
-      else if (course === undefined || (s.course_id !== course.id && s.nonxlist_course_id !== course.id)) this.problem(row.source, `section "${row.section}" is not a section of course ${c.sis}`);
+      else if (course === undefined || (s.course_id !== course.id && s.nonxlist_course_id !== course.id))
+        this.problem(row.source, `section "${row.section}" is not a section of course ${c.sis}`);
       else sectionOf.set(row, { id: s.id as number, label: `section ${row.section}` });
     }
     // Enrollments of this course's sections cross-listed elsewhere moved with them: they are read there.
     const here = new Set(sections.map((s) => s.id as number));
-    const away = [...new Set([...sectionOf.values()].map((s) => s.id).filter((id): id is number => id !== undefined && course !== undefined && !here.has(id)))];
-    const moved = (await Promise.all(away.map((id) => collect(client.ops.enrollments.listSection({ section_id: id, state: [...LIVE_ENROLLMENTS] }))))).flat();
+    const away = [
+      ...new Set(
+        [...sectionOf.values()]
+          .map((s) => s.id)
+          .filter((id): id is number => id !== undefined && course !== undefined && !here.has(id)),
+      ),
+    ];
+    const moved = (
+      await Promise.all(
+        away.map((id) => collect(client.ops.enrollments.listSection({ section_id: id, state: [...LIVE_ENROLLMENTS] }))),
+      )
+    ).flat();
     const existing: ApiObject[] = [...listed, ...moved];
     // A roster may be thousands of rows: enrollments by user, and users by each way a row may name one.
     const byUser = new Map<number, ApiObject[]>();
@@ -519,7 +717,11 @@ class Planner {
       else toFind.set(k, r.path);
     }
     await findListed(client, root, toFind, userIds);
-    const looked = await pool([...toFind], this.pc.concurrency, async ([, path]) => (await orUndefined(client.ops.users.get({ id: path })))?.id);
+    const looked = await pool(
+      [...toFind],
+      this.pc.concurrency,
+      async ([, path]) => (await orUndefined(client.ops.users.get({ id: path })))?.id,
+    );
     [...toFind.keys()].forEach((k, i) => userIds.set(k, looked[i]));
 
     const claimed = new Set<number>();
@@ -532,20 +734,48 @@ class Planner {
       }
       const section = sectionOf.get(row);
       if (row.section && !section) continue;
-      const matches = (e: ApiObject) => e.user_id === user && same(e.role, row.role) && (section === undefined || (section.id !== undefined && e.course_section_id === section.id));
+      const matches = (e: ApiObject) =>
+        e.user_id === user &&
+        same(e.role, row.role) &&
+        (section === undefined || (section.id !== undefined && e.course_section_id === section.id));
       const match = (byUser.get(user) ?? []).find((e) => !claimed.has(e.id as number) && matches(e));
       const key = `${row.user} ${row.type ?? row.role}${row.section ? ` in ${row.section}` : ''}`;
       // `enrollments add` takes a roster row's columns as its flags.
-      const options = { user: String(user), ...(row.type ? { type: row.type } : { role: row.role }), ...(row.state ? { state: row.state } : {}) };
+      const options = {
+        user: String(user),
+        ...(row.type ? { type: row.type } : { role: row.role }),
+        ...(row.state ? { state: row.state } : {}),
+      };
       const find = async (): Promise<Found | undefined> => {
-        const places = section?.id !== undefined && !here.has(section.id) ? client.ops.enrollments.listSection({ section_id: section.id, user_id: user, state: [...LIVE_ENROLLMENTS] }) : client.ops.enrollments.listCourse({ course_id: ref, user_id: user, state: [...LIVE_ENROLLMENTS] });
+        const places =
+          section?.id !== undefined && !here.has(section.id)
+            ? client.ops.enrollments.listSection({
+                section_id: section.id,
+                user_id: user,
+                state: [...LIVE_ENROLLMENTS],
+              })
+            : client.ops.enrollments.listCourse({ course_id: ref, user_id: user, state: [...LIVE_ENROLLMENTS] });
         for (const e of await collect(places)) if (matches(e)) return { id: e.id, current: e };
         return undefined;
       };
-      const compare = (e: ApiObject): Change[] => (row.state && row.state !== e.enrollment_state ? [{ field: 'state', from: e.enrollment_state, to: row.state, applicable: true }] : []);
+      const compare = (e: ApiObject): Change[] =>
+        row.state && row.state !== e.enrollment_state
+          ? [{ field: 'state', from: e.enrollment_state, to: row.state, applicable: true }]
+          : [];
       // Enrolling the same user, role and section again sets the existing enrollment's state.
       const update = async (found: Found, changes: Change[]) => {
-        await invoke(add, [], {}, { ...options, role: String(found.current.role), type: undefined, state: String(changes[0].to), section: String(found.current.course_section_id) });
+        await invoke(
+          add,
+          [],
+          {},
+          {
+            ...options,
+            role: String(found.current.role),
+            type: undefined,
+            state: String(changes[0].to),
+            section: String(found.current.course_section_id),
+          },
+        );
       };
       let first = true;
       const planned = (fresh: boolean, now: Found | undefined) => {
@@ -558,12 +788,29 @@ class Planner {
       if (!match) {
         const slot: Slot = { label: `enrollment of ${row.user}` };
         this.action(plan, {
-          kind: 'enrollment', op: 'create', key, source: row.source, fields: options, step: 3, needs: [...needs, ...(section ? [section] : [])], slot,
+          kind: 'enrollment',
+          op: 'create',
+          key,
+          source: row.source,
+          fields: options,
+          step: 3,
+          needs: [...needs, ...(section ? [section] : [])],
+          slot,
           task: {
             find: (fresh) => planned(fresh, undefined),
             compare,
             async create() {
-              const made = await invoke(add, [], {}, { ...options, ...(section ? { section: section.id !== undefined ? String(section.id) : `sis_section_id:${row.section}` } : { course: ref }) });
+              const made = await invoke(
+                add,
+                [],
+                {},
+                {
+                  ...options,
+                  ...(section
+                    ? { section: section.id !== undefined ? String(section.id) : `sis_section_id:${row.section}` }
+                    : { course: ref }),
+                },
+              );
               slot.id = made?.id as number;
               return slot.id;
             },
@@ -579,7 +826,14 @@ class Planner {
         continue;
       }
       this.action(plan, {
-        kind: 'enrollment', op: 'update', key, source: row.source, target: match.id as number, changes, step: 3, needs,
+        kind: 'enrollment',
+        op: 'update',
+        key,
+        source: row.source,
+        target: match.id as number,
+        changes,
+        step: 3,
+        needs,
         task: {
           find: (fresh) => planned(fresh, { id: match.id as number, current: match }),
           compare,
@@ -592,7 +846,9 @@ class Planner {
     }
     if (this.pc.prune && course) {
       // Enrollments of sections cross-listed here from another course are that course's to list.
-      const foreign = new Set(sections.filter((s) => s.nonxlist_course_id !== null && s.nonxlist_course_id !== undefined).map((s) => s.id));
+      const foreign = new Set(
+        sections.filter((s) => s.nonxlist_course_id !== null && s.nonxlist_course_id !== undefined).map((s) => s.id),
+      );
       for (const e of listed) {
         if (claimed.has(e.id as number) || foreign.has(e.course_section_id)) continue;
         const u = (e.user ?? {}) as ApiObject;
@@ -604,7 +860,13 @@ class Planner {
 
   /** Assignments, topics, announcements, quizzes: matched by the file's key (state.ts), else by title. */
   private keyedKind(
-    plan: CoursePlan, c: DesiredCourse, kindName: KeyedKind, listed: ApiObject[], needs: Slot[], slots: Map<KindName, Map<string, Slot>>, claimed: Map<KindName, Set<number>>,
+    plan: CoursePlan,
+    c: DesiredCourse,
+    kindName: KeyedKind,
+    listed: ApiObject[],
+    needs: Slot[],
+    slots: Map<KindName, Map<string, Slot>>,
+    claimed: Map<KindName, Set<number>>,
   ): Map<string, Slot> {
     const kind = KINDS[kindName];
     const { client, tree, keys, invoke } = this.pc;
@@ -625,10 +887,19 @@ class Planner {
     for (const d of desired) if (d.key !== undefined) claim(d, byId.get(keys.get(c.sis, kindName, d.key) ?? -1));
     for (const d of desired) {
       if (matched.has(d)) continue;
-      const candidates = listed.filter((x) => !taken.has(x.id as number) && manages(kindName, x) && x[title] === d.title);
+      const candidates = listed.filter(
+        (x) => !taken.has(x.id as number) && manages(kindName, x) && x[title] === d.title,
+      );
       claim(d, candidates[0]);
       // Two of one title on the instance: which one is matched is said, never silently picked.
-      if (candidates.length > 1) plan.ambiguous.push({ kind: kindName, title: String(d.title), source: d.source, ids: candidates.map((x) => x.id as number), chosen: candidates[0].id as number });
+      if (candidates.length > 1)
+        plan.ambiguous.push({
+          kind: kindName,
+          title: String(d.title),
+          source: d.source,
+          ids: candidates.map((x) => x.id as number),
+          chosen: candidates[0].id as number,
+        });
     }
     // A title the file gives two objects of this kind is theirs to tell apart by key, also when looking again.
     const titles = new Map<unknown, number>();
@@ -641,7 +912,8 @@ class Planner {
       const slot: Slot = { id: o?.id as number | undefined, label: `${kind.one} ${d.key ?? d.title}` };
       if (d.key !== undefined) mine.set(d.key, slot);
       const key = d.key;
-      if (o && key !== undefined && keys.get(c.sis, kindName, key) !== o.id) this.remember.push(() => keys.record(c.sis, kindName, key, o.id as number));
+      if (o && key !== undefined && keys.get(c.sis, kindName, key) !== o.id)
+        this.remember.push(() => keys.record(c.sis, kindName, key, o.id as number));
       const refs: [string, Slot, string][] = Object.entries(d.refs).flatMap(([field, name]) => {
         const target = kind.refs![field];
         const s = slots.get(target.kind)?.get(name);
@@ -659,9 +931,20 @@ class Planner {
         const name = typeof d.title === 'string' ? d.title.trim() : '';
         const now = await collect(listExisting(client, kindName, ref, name.length >= 3 ? name : undefined));
         const free = (x: ApiObject) => !taken.has(x.id as number) && manages(kindName, x);
-        return now.find((x) => id !== undefined && x.id === id && free(x)) ?? (titles.get(d.title) === 1 ? now.find((x) => free(x) && x[title] === d.title) : undefined);
+        return (
+          now.find((x) => id !== undefined && x.id === id && free(x)) ??
+          (titles.get(d.title) === 1 ? now.find((x) => free(x) && x[title] === d.title) : undefined)
+        );
       };
-      const spec: ObjectSpec = { verbs, one: kind.one, fields: d.fields, refs, options: { course: ref }, lookup, lookAgain };
+      const spec: ObjectSpec = {
+        verbs,
+        one: kind.one,
+        fields: d.fields,
+        refs,
+        options: { course: ref },
+        lookup,
+        lookAgain,
+      };
       const label = key ?? d.title!;
       const refNeeds = refs.map(([, s]) => s);
       if (!o) {
@@ -674,11 +957,32 @@ class Planner {
           onCreated(o.id as number);
           this.adopt(`${kind.one} ${label}`, o);
         };
-        this.action(plan, { kind: kind.one, op: 'create', key: label, source: d.source, fields: { ...d.fields, ...d.refs }, step, needs: [...needs, ...refNeeds], slot, task: objectTask(spec, invoke, { slot, onCreated, onAdopted }) });
+        this.action(plan, {
+          kind: kind.one,
+          op: 'create',
+          key: label,
+          source: d.source,
+          fields: { ...d.fields, ...d.refs },
+          step,
+          needs: [...needs, ...refNeeds],
+          slot,
+          task: objectTask(spec, invoke, { slot, onCreated, onAdopted }),
+        });
         continue;
       }
       const changes = compareObject(spec, o);
-      if (changes.length) this.action(plan, { kind: kind.one, op: 'update', key: label, source: d.source, target: o.id as number, changes, step, needs: [...needs, ...refNeeds], task: objectTask(spec, invoke, { planned: o }) });
+      if (changes.length)
+        this.action(plan, {
+          kind: kind.one,
+          op: 'update',
+          key: label,
+          source: d.source,
+          target: o.id as number,
+          changes,
+          step,
+          needs: [...needs, ...refNeeds],
+          task: objectTask(spec, invoke, { planned: o }),
+        });
       else this.unchanged(plan, kindName);
     }
     return mine;
@@ -689,46 +993,83 @@ class Planner {
    * along an object it still lists. Deleting a graded topic deletes its assignment, and deleting an
    * assignment deletes the topic it grades.
    */
-  private pruneKeyed(plan: CoursePlan, c: DesiredCourse, kindName: KeyedKind, listed: Map<KindName, ApiObject[]>, slots: Map<KindName, Map<string, Slot>>, claimed: Map<KindName, Set<number>>): void {
+  private pruneKeyed(
+    plan: CoursePlan,
+    c: DesiredCourse,
+    kindName: KeyedKind,
+    listed: Map<KindName, ApiObject[]>,
+    slots: Map<KindName, Map<string, Slot>>,
+    claimed: Map<KindName, Set<number>>,
+  ): void {
     const { title } = KINDS[kindName];
     const name = (o: ApiObject) => String(o[title!]);
-    const left = (listed.get(kindName) ?? []).filter((o) => !claimed.get(kindName)!.has(o.id as number) && manages(kindName, o));
+    const left = (listed.get(kindName) ?? []).filter(
+      (o) => !claimed.get(kindName)!.has(o.id as number) && manages(kindName, o),
+    );
     const keeps = new Map<ApiObject, string>();
     if (kindName === 'assignments') {
       const graded = new Map<number, ApiObject>();
       for (const kind of ['topics', 'announcements'] as const) {
-        for (const t of listed.get(kind) ?? []) if (claimed.get(kind)?.has(t.id as number) && typeof t.assignment_id === 'number') graded.set(t.assignment_id, t);
+        for (const t of listed.get(kind) ?? [])
+          if (claimed.get(kind)?.has(t.id as number) && typeof t.assignment_id === 'number')
+            graded.set(t.assignment_id, t);
       }
       for (const o of left) {
         const t = graded.get(o.id as number);
-        if (t) keeps.set(o, `"${name(o)}" grades topic "${String(t.title)}", which the file lists and deleting it would delete`);
+        if (t)
+          keeps.set(
+            o,
+            `"${name(o)}" grades topic "${String(t.title)}", which the file lists and deleting it would delete`,
+          );
       }
     } else {
-      const grading = new Map([...(slots.get('assignments') ?? [])].filter(([, s]) => s.id !== undefined).map(([key, s]) => [s.id!, key]));
+      const grading = new Map(
+        [...(slots.get('assignments') ?? [])].filter(([, s]) => s.id !== undefined).map(([key, s]) => [s.id!, key]),
+      );
       for (const o of left) {
         const key = grading.get(o.assignment_id as number);
-        if (key !== undefined) keeps.set(o, `"${name(o)}" is graded by assignment ${key}, which the file lists and deleting it would delete`);
+        if (key !== undefined)
+          keeps.set(
+            o,
+            `"${name(o)}" is graded by assignment ${key}, which the file lists and deleting it would delete`,
+          );
       }
     }
     for (const why of keeps.values()) plan.kept.push({ kind: kindName, count: 1, why });
     const go = left.filter((o) => !keeps.has(o));
-    if (go.length && !this.pc.tree.kinds[kindName].remove) plan.kept.push({ kind: kindName, count: go.length, why: `no command deletes ${kindName}` });
+    if (go.length && !this.pc.tree.kinds[kindName].remove)
+      plan.kept.push({ kind: kindName, count: go.length, why: `no command deletes ${kindName}` });
     else for (const o of go) this.removal(plan, kindName, o, name(o), { course: `sis_course_id:${c.sis}` });
   }
 
   /** What `--prune` does to an object the file no longer lists: delete it, or conclude an enrollment. */
-  private removal(plan: CoursePlan, kindName: Exclude<KindName, 'outcomes'>, o: ApiObject, key: string, options: Record<string, string | undefined>): void {
+  private removal(
+    plan: CoursePlan,
+    kindName: Exclude<KindName, 'outcomes'>,
+    o: ApiObject,
+    key: string,
+    options: Record<string, string | undefined>,
+  ): void {
     const kind = KINDS[kindName];
     const remove = this.pc.tree.kinds[kindName].remove!;
     const invoke = this.pc.invoke;
     const conclude = kind.prune === 'conclude';
     let gone = false;
     this.action(plan, {
-      kind: kind.one, op: conclude ? 'conclude' : 'delete', key, target: o.id as number, step: 7, needs: [],
+      kind: kind.one,
+      op: conclude ? 'conclude' : 'delete',
+      key,
+      target: o.id as number,
+      step: 7,
+      needs: [],
       // To the bulk engine a removal is an update whose one change is that the object goes.
       task: {
         find: async () => (gone ? undefined : { id: o.id as number, current: o }),
-        compare: () => [conclude ? { field: 'enrollment_state', from: o.enrollment_state, to: 'completed', applicable: true } : { field: 'exists', from: true, to: false, applicable: true }],
+        compare: () => [
+          conclude
+            ? { field: 'enrollment_state', from: o.enrollment_state, to: 'completed', applicable: true }
+            : { field: 'exists', from: true, to: false, applicable: true },
+        ],
         create: async () => o.id as number,
         async update() {
           try {
@@ -753,18 +1094,60 @@ class Planner {
     const kindOf = (key: string) => (key.startsWith('group:') ? 'outcome group' : 'outcome');
     const at = (row: BulkRow): Source => ({ file, ...placeFields(row) });
     if (!course) {
-      for (const row of rows) this.action(plan, { kind: kindOf(row.key), op: 'create', key: name(row.key), source: at(row), step: 6, needs, outcomes: group, row: row.key });
+      for (const row of rows)
+        this.action(plan, {
+          kind: kindOf(row.key),
+          op: 'create',
+          key: name(row.key),
+          source: at(row),
+          step: 6,
+          needs,
+          outcomes: group,
+          row: row.key,
+        });
       return;
     }
     const task = this.pc.tree.outcomes.task(this.pc.client, { course_id: ref }, { plan: true });
-    const results = await runRows(rows, task, { journal: this.pc.planJournal, concurrency: this.pc.concurrency, mode: 'plan', update: true });
+    const results = await runRows(rows, task, {
+      journal: this.pc.planJournal,
+      concurrency: this.pc.concurrency,
+      mode: 'plan',
+      update: true,
+    });
     results.forEach((r, i) => {
       const row = rows[i];
       if (r.status === 'existed') return this.unchanged(plan, 'outcomes');
-      if (r.status === 'created') return this.action(plan, { kind: kindOf(r.key), op: 'create', key: name(r.key), source: at(row), step: 6, needs, outcomes: group, row: row.key });
-      const changes: Change[] = (r.changes ?? []).map((ch) => ({ field: ch.field, from: ch.from, to: ch.to, applicable: ch.applicable, ...(ch.applicable ? {} : { why: 'no command changes an outcome once created' }) }));
+      if (r.status === 'created')
+        return this.action(plan, {
+          kind: kindOf(r.key),
+          op: 'create',
+          key: name(r.key),
+          source: at(row),
+          step: 6,
+          needs,
+          outcomes: group,
+          row: row.key,
+        });
+      const changes: Change[] = (r.changes ?? []).map((ch) => ({
+        field: ch.field,
+        from: ch.from,
+        to: ch.to,
+        applicable: ch.applicable,
+        ...(ch.applicable ? {} : { why: 'no command changes an outcome once created' }),
+      }));
       if (!changes.length) return this.problem(at(row), r.error ?? 'cannot be planned');
-      this.action(plan, { kind: kindOf(r.key), op: 'update', key: name(r.key), source: at(row), target: r.id, changes, step: 6, needs, outcomes: group, row: row.key });
+      this.action(plan, {
+        kind: kindOf(r.key),
+        op: 'update',
+        key: name(r.key),
+        source: at(row),
+        target: r.id,
+        changes,
+        step: 6,
+        needs,
+        outcomes: group,
+        row: row.key,
+      });
     });
   }
 }

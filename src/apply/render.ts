@@ -31,7 +31,10 @@ const destroys = (a: Action) => removal(a) || (a.destroys?.length ?? 0) > 0;
 
 /** A course's changes as shown: removals first (they are what a reader must not miss), then in the order made. */
 function ordered(course: CoursePlan): Action[] {
-  return course.actions.map((a, i) => [a, i] as const).sort(([a, i], [b, j]) => Number(destroys(b)) - Number(destroys(a)) || a.step - b.step || i - j).map(([a]) => a);
+  return course.actions
+    .map((a, i) => [a, i] as const)
+    .sort(([a, i], [b, j]) => Number(destroys(b)) - Number(destroys(a)) || a.step - b.step || i - j)
+    .map(([a]) => a);
 }
 
 export function summarize(plan: Plan): Summary {
@@ -52,7 +55,8 @@ export const hasChanges = (s: Summary) => s.create + s.update + s.delete > 0;
  * Where a change comes from: `course.yaml:14`; in a document on one line, where the line tells
  * nothing, its place: `course.json: courses[0].sections[2]`.
  */
-export const sourceOf = (s: Source): string => (s.at !== undefined && s.oneLine ? placeOf(s.file, s) : `${s.file}:${s.line}`);
+export const sourceOf = (s: Source): string =>
+  s.at !== undefined && s.oneLine ? placeOf(s.file, s) : `${s.file}:${s.line}`;
 
 const source = (a: { source?: Source }) => (a.source ? sourceOf(a.source) : null);
 
@@ -71,7 +75,13 @@ function actionJson(a: Action): Record<string, unknown> {
   };
 }
 
-const changeJson = (ch: Change) => ({ field: ch.field, from: ch.from ?? null, to: ch.to ?? null, applicable: ch.applicable, ...(ch.why ? { why: ch.why } : {}) });
+const changeJson = (ch: Change) => ({
+  field: ch.field,
+  from: ch.from ?? null,
+  to: ch.to ?? null,
+  applicable: ch.applicable,
+  ...(ch.why ? { why: ch.why } : {}),
+});
 
 export function planJson(plan: Plan): Record<string, unknown> {
   const summary = summarize(plan);
@@ -85,7 +95,17 @@ export function planJson(plan: Plan): Record<string, unknown> {
       actions: ordered(c).map(actionJson),
       unchanged: c.unchanged,
       kept: c.kept,
-      ...(c.ambiguous.length ? { ambiguous: c.ambiguous.map((a) => ({ kind: a.kind, title: a.title, source: sourceOf(a.source), ids: a.ids, chosen: a.chosen })) } : {}),
+      ...(c.ambiguous.length
+        ? {
+            ambiguous: c.ambiguous.map((a) => ({
+              kind: a.kind,
+              title: a.title,
+              source: sourceOf(a.source),
+              ids: a.ids,
+              chosen: a.chosen,
+            })),
+          }
+        : {}),
     })),
   };
 }
@@ -96,9 +116,27 @@ export function planRows(plan: Plan, flat: boolean): Record<string, unknown>[] {
     ordered(c).map((a) => {
       const { action, kind, key, id, source: at, status, error } = actionJson(a);
       if (!flat) return { course: c.sis, ...actionJson(a) };
-      const fields = Object.entries(a.fields ?? {}).map(([f, v]) => `${f}: ${shown(v)}`).join('; ');
-      const changes = (a.changes ?? []).map((ch) => `${ch.field}: ${shown(ch.from)} → ${shown(ch.to)}${ch.applicable ? '' : ` (${ch.why ?? 'cannot be changed'})`}`).join('; ');
-      return { course: c.sis, action, kind, key, id, source: at, fields, changes, status: status ?? '', error: error ?? '' };
+      const fields = Object.entries(a.fields ?? {})
+        .map(([f, v]) => `${f}: ${shown(v)}`)
+        .join('; ');
+      const changes = (a.changes ?? [])
+        .map(
+          (ch) =>
+            `${ch.field}: ${shown(ch.from)} → ${shown(ch.to)}${ch.applicable ? '' : ` (${ch.why ?? 'cannot be changed'})`}`,
+        )
+        .join('; ');
+      return {
+        course: c.sis,
+        action,
+        kind,
+        key,
+        id,
+        source: at,
+        fields,
+        changes,
+        status: status ?? '',
+        error: error ?? '',
+      };
     }),
   );
 }
@@ -129,24 +167,38 @@ export function planText(plan: Plan, options: { applied?: boolean } = {}): strin
     const unchanged = Object.entries(c.unchanged).filter(([, n]) => n);
     lines.push(`course ${c.sis}${c.id !== undefined ? ` (id ${c.id})` : ' (new)'}`);
     for (const a of actions) {
-      const status = options.applied && a.status && a.status !== 'done' ? `  [${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}]` : '';
+      const status =
+        options.applied && a.status && a.status !== 'done'
+          ? `  [${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}]`
+          : '';
       const verb = a.op === 'conclude' ? 'conclude ' : '';
       const id = a.target !== undefined && !a.outcomes ? ` (id ${a.target})` : '';
       const destroying = a.destroys?.length ? `  [destroys: ${a.destroys.join(', ')}]` : '';
-      lines.push(`  ${SIGN[a.op]} ${verb}${a.kind} ${a.key}${id}${a.source ? `  ${sourceOf(a.source)}` : ''}${destroying}${status}`);
+      lines.push(
+        `  ${SIGN[a.op]} ${verb}${a.kind} ${a.key}${id}${a.source ? `  ${sourceOf(a.source)}` : ''}${destroying}${status}`,
+      );
       if (a.kind === 'enrollment' || a.outcomes) {
         for (const ch of a.changes ?? []) lines.push(`      ${changeLine(ch)}`);
         continue;
       }
-      for (const [field, value] of Object.entries(a.fields ?? {})) lines.push(`      ${field}: ${shown(value as Value)}`);
+      for (const [field, value] of Object.entries(a.fields ?? {}))
+        lines.push(`      ${field}: ${shown(value as Value)}`);
       for (const ch of a.changes ?? []) lines.push(`      ${changeLine(ch)}`);
     }
-    if (unchanged.length) lines.push(`  = unchanged: ${unchanged.map(([k, n]) => (k === 'course' ? words(n!, 'course') : words(n!, KINDS[k as KindName].one, k))).join(', ')}`);
+    if (unchanged.length)
+      lines.push(
+        `  = unchanged: ${unchanged.map(([k, n]) => (k === 'course' ? words(n!, 'course') : words(n!, KINDS[k as KindName].one, k))).join(', ')}`,
+      );
     for (const k of c.kept) lines.push(`  kept (--prune): ${words(k.count, KINDS[k.kind].one, k.kind)}: ${k.why}`);
     for (const a of c.ambiguous) lines.push(`  ! ${ambiguity(a)}`);
   }
   const s = summarize(plan);
-  lines.push('', hasChanges(s) ? `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${s.destroy ? ` (and ${words(s.destroy, 'change')} that destroy${s.destroy === 1 ? 's' : ''})` : ''}, ${s.unchanged} unchanged.${s.cannot_change ? ` ${words(s.cannot_change, 'change')} cannot be made (see above).` : ''}` : `No changes: the instance matches the file (${s.unchanged} unchanged).`);
+  lines.push(
+    '',
+    hasChanges(s)
+      ? `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${s.destroy ? ` (and ${words(s.destroy, 'change')} that destroy${s.destroy === 1 ? 's' : ''})` : ''}, ${s.unchanged} unchanged.${s.cannot_change ? ` ${words(s.cannot_change, 'change')} cannot be made (see above).` : ''}`
+      : `No changes: the instance matches the file (${s.unchanged} unchanged).`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

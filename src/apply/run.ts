@@ -46,17 +46,35 @@ export interface ApplyOptions {
 function refuse(problems: ProblemList<FileProblem>, options: { onInstance: number; unchecked?: string }): UsageError {
   const shown = problems.listed;
   const files = problems.files;
-  const text = [...new Set(shown.map((p) => p.file))].map((f) => formatProblems(shown.filter((p) => p.file === f), f));
+  const text = [...new Set(shown.map((p) => p.file))].map((f) =>
+    formatProblems(
+      shown.filter((p) => p.file === f),
+      f,
+    ),
+  );
   text.push(...moreLine(problems.more));
   if (options.unchecked) text.push(`  (what the files name was not looked up on the instance: ${options.unchecked})`);
   const { onInstance } = options;
-  const where = onInstance === 0 ? '' : onInstance === problems.size ? ' on this instance' : ` (${onInstance.toLocaleString('en-US')} on this instance)`;
-  return new UsageError(`${files.join(', ')} ${files.length === 1 ? 'has' : 'have'} ${problemCount(problems.size)}${where}; nothing was changed:\n${text.join('\n')}`, {
-    details: {
-      problems: shown.map((p) => ({ file: p.file, line: p.line, ...(p.at !== undefined ? { at: p.at } : {}), message: p.message })),
-      ...(problems.more > 0 ? { more_problems: problems.more } : {}),
+  const where =
+    onInstance === 0
+      ? ''
+      : onInstance === problems.size
+        ? ' on this instance'
+        : ` (${onInstance.toLocaleString('en-US')} on this instance)`;
+  return new UsageError(
+    `${files.join(', ')} ${files.length === 1 ? 'has' : 'have'} ${problemCount(problems.size)}${where}; nothing was changed:\n${text.join('\n')}`,
+    {
+      details: {
+        problems: shown.map((p) => ({
+          file: p.file,
+          line: p.line,
+          ...(p.at !== undefined ? { at: p.at } : {}),
+          message: p.message,
+        })),
+        ...(problems.more > 0 ? { more_problems: problems.more } : {}),
+      },
     },
-  });
+  );
 }
 
 /**
@@ -66,7 +84,10 @@ function refuse(problems: ProblemList<FileProblem>, options: { onInstance: numbe
 export function verbCaller(ctx: Context): Invoke {
   const quiet = Object.create(ctx, { confirm: { value: async () => undefined } }) as Context;
   return async (verb, args, values, options) => {
-    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      string
+    >;
     const result = await invoke(verb.spec, { args, options: optionsFor(verb, values, given) }, quiet);
     return result && result.kind === 'item' ? (result.value as ApiObject) : undefined;
   };
@@ -75,7 +96,12 @@ export function verbCaller(ctx: Context): Invoke {
 /** How long an apply waits, by default, for another apply of one of its courses (seconds). */
 const LOCK_TIMEOUT = 300;
 
-export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, shared: Pick<ApplyTree, 'roster' | 'outcomes'>): Promise<CommandResult> {
+export function runApply(
+  ctx: Context,
+  opts: ApplyOptions,
+  model: CommandModel,
+  shared: Pick<ApplyTree, 'roster' | 'outcomes'>,
+): Promise<CommandResult> {
   /** The courses' locks, held from before the plan is read until the run ends. */
   const held: { release?: () => Promise<void> } = {};
   return reporting(ctx, async (report) => {
@@ -84,8 +110,14 @@ export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, 
     if (opts.exitCode && !opts.plan) throw new UsageError('--exit-code goes with --plan (or lms diff)');
     const lockTimeout = opts.lockTimeout ?? LOCK_TIMEOUT;
     const tree = await readTree(model, shared);
-    const read = await readApplyFiles(opts.file.map((f) => ctx.input(f)), ctx.io.stdin, tree, ctx.localFiles);
-    if (!read.courses.length && !read.problems.size) throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
+    const read = await readApplyFiles(
+      opts.file.map((f) => ctx.input(f)),
+      ctx.io.stdin,
+      tree,
+      ctx.localFiles,
+    );
+    if (!read.courses.length && !read.problems.size)
+      throw new UsageError(`${read.inputs.map((i) => i.name).join(', ')} lists no course`);
 
     const dir = await stateDir(ctx);
     // Reads only: the plan journal is read-only, and what the plan remembers waits for the apply.
@@ -107,7 +139,15 @@ export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, 
       }
       const keys = new KeyStore(join(dir, 'apply'), instance);
       const planJournal = new Journal(join(dir, 'journals'), ['apply.plan'], { readOnly: true, restart: true });
-      const plan: Plan = await makePlan(read.courses, { client, tree, keys, invoke: verbCaller(ctx), prune: opts.prune ?? false, concurrency, planJournal });
+      const plan: Plan = await makePlan(read.courses, {
+        client,
+        tree,
+        keys,
+        invoke: verbCaller(ctx),
+        prune: opts.prune ?? false,
+        concurrency,
+        planJournal,
+      });
       markDestroying(plan, tree);
       return { client, instance, plan };
     };
@@ -147,18 +187,24 @@ export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, 
       return unpaged(list(planRows(plan, format === 'csv')));
     };
     const counts = `${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.unchanged} unchanged`;
-    for (const c of plan.courses) for (const k of c.kept) ctx.warn(`course ${c.sis}: --prune leaves ${k.count} ${k.count === 1 ? KINDS[k.kind].one : k.kind}: ${k.why}`);
+    for (const c of plan.courses)
+      for (const k of c.kept)
+        ctx.warn(`course ${c.sis}: --prune leaves ${k.count} ${k.count === 1 ? KINDS[k.kind].one : k.kind}: ${k.why}`);
     for (const c of plan.courses) for (const a of c.ambiguous) ctx.warn(`course ${c.sis}: ${ambiguity(a)}`);
 
     // The plan's text ends with its summary; other formats have it in the report.
     const summaryUnlessShown = (line: string) => format !== 'table' && report.summary(line);
     if (opts.plan) {
-      summaryUnlessShown(changes ? `Plan: ${counts}.` : `No changes: the instance matches the file (${summary.unchanged} unchanged).`);
+      summaryUnlessShown(
+        changes ? `Plan: ${counts}.` : `No changes: the instance matches the file (${summary.unchanged} unchanged).`,
+      );
       const failure = report.finish(changes && opts.exitCode ? `changes pending: ${counts}` : undefined);
       return failure ? withFailure(output(), failure) : output();
     }
     if (!changes) {
-      summaryUnlessShown(`No changes: the instance matches the file (${summary.unchanged} unchanged). Nothing was changed.`);
+      summaryUnlessShown(
+        `No changes: the instance matches the file (${summary.unchanged} unchanged). Nothing was changed.`,
+      );
       for (const remember of plan.remember) remember();
       report.finish();
       return format === 'table' ? text(planText(plan)) : output();
@@ -184,7 +230,11 @@ export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, 
     for (const remember of plan.remember) remember();
     // The plan, not a journal, says what is left to do: each run journals afresh, and a run after
     // a crash plans from what the instance has by then.
-    const journal = new Journal(join(dir, 'journals'), ['apply', instance.where, ...read.inputs.flatMap((i) => [i.name, i.bytes])], { state: instance.state, restart: true });
+    const journal = new Journal(
+      join(dir, 'journals'),
+      ['apply', instance.where, ...read.inputs.flatMap((i) => [i.name, i.bytes])],
+      { state: instance.state, restart: true },
+    );
     const progress = progressReporter(ctx.io, { verbose: ctx.globals.verbose, label: 'applying' });
     const started = performance.now();
     const paused = ctx.activity.pause();
@@ -200,21 +250,50 @@ export function runApply(ctx: Context, opts: ApplyOptions, model: CommandModel, 
     const failed = actions.filter((a) => a.status === 'failed');
     const notDone = actions.filter((a) => a.status === 'not_done');
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const tally = (op: string, word: string) => done.filter((a) => a.op === op || (op === 'delete' && a.op === 'conclude')).length + ` ${word}`;
+    const tally = (op: string, word: string) =>
+      done.filter((a) => a.op === op || (op === 'delete' && a.op === 'conclude')).length + ` ${word}`;
     const count = (op: string) => done.filter((a) => a.op === op).length;
     await ctx.auditJob({
       name: 'apply',
-      counts: { total: actions.length, created: count('create'), updated: count('update'), deleted: count('delete'), concluded: count('conclude'), failed: failed.length, not_done: notDone.length },
+      counts: {
+        total: actions.length,
+        created: count('create'),
+        updated: count('update'),
+        deleted: count('delete'),
+        concluded: count('conclude'),
+        failed: failed.length,
+        not_done: notDone.length,
+      },
       journal: journal.path,
     });
-    report.summary(`Applied ${done.length} of ${actions.length} changes in ${seconds} s: ${tally('create', 'created')}, ${tally('update', 'updated')}, ${tally('delete', 'deleted or concluded')}, ${failed.length} failed, ${notDone.length} not done.`);
+    report.summary(
+      `Applied ${done.length} of ${actions.length} changes in ${seconds} s: ${tally('create', 'created')}, ${tally('update', 'updated')}, ${tally('delete', 'deleted or concluded')}, ${failed.length} failed, ${notDone.length} not done.`,
+    );
     const attention = [...failed, ...notDone];
     report.attention(
-      attention.map((a) => ({ course: a.course, action: a.op, kind: a.kind, key: a.key, source: a.source ? sourceOf(a.source) : null, status: a.status, error: a.error })),
-      attention.slice(0, 20).map((a) => `  ${a.source ? `${sourceOf(a.source)}: ` : ''}${a.op} ${a.kind} ${a.key}: ${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}`).concat(attention.length > 20 ? [`  … and ${attention.length - 20} more`] : []),
+      attention.map((a) => ({
+        course: a.course,
+        action: a.op,
+        kind: a.kind,
+        key: a.key,
+        source: a.source ? sourceOf(a.source) : null,
+        status: a.status,
+        error: a.error,
+      })),
+      attention
+        .slice(0, 20)
+        .map(
+          (a) =>
+            `  ${a.source ? `${sourceOf(a.source)}: ` : ''}${a.op} ${a.kind} ${a.key}: ${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}`,
+        )
+        .concat(attention.length > 20 ? [`  … and ${attention.length - 20} more`] : []),
     );
     if (attention.length) report.note('Running the same apply again makes only what is still left to do.');
-    const failure = report.finish(attention.length ? `${failed.length} change${failed.length === 1 ? '' : 's'} failed, ${notDone.length} not done` : undefined);
+    const failure = report.finish(
+      attention.length
+        ? `${failed.length} change${failed.length === 1 ? '' : 's'} failed, ${notDone.length} not done`
+        : undefined,
+    );
     // On a terminal the plan was shown already; what went wrong is in the report.
     const result = format === 'table' ? undefined : output();
     return failure ? withFailure(result, failure) : result;

@@ -31,7 +31,12 @@ export class KeyStore {
   private fileOf(course: string) {
     let file = this.files.get(course);
     if (file) return file;
-    const name = createHash('sha256').update(this.instance.where).update('\0').update(course).digest('hex').slice(0, 32);
+    const name = createHash('sha256')
+      .update(this.instance.where)
+      .update('\0')
+      .update(course)
+      .digest('hex')
+      .slice(0, 32);
     file = { path: join(this.dir, `${name}.ndjson`), ids: new Map() };
     let text = '';
     try {
@@ -86,7 +91,12 @@ export class KeyStore {
     file.ids.delete(`${kind}\0${key}`);
     file.ids.set(`${kind}\0${key}`, id);
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const entry: Entry = { kind, key, id, ...(this.instance.state !== undefined ? { state: this.instance.state } : {}) };
+    const entry: Entry = {
+      kind,
+      key,
+      id,
+      ...(this.instance.state !== undefined ? { state: this.instance.state } : {}),
+    };
     appendFileSync(file.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
   }
 }

@@ -12,7 +12,10 @@ async function verbsOf(model: CommandModel, noun: string): Promise<CommandSpec<n
   return found;
 }
 
-export async function readTree(model: CommandModel, shared: Pick<ApplyTree, 'roster' | 'outcomes'>): Promise<ApplyTree> {
+export async function readTree(
+  model: CommandModel,
+  shared: Pick<ApplyTree, 'roster' | 'outcomes'>,
+): Promise<ApplyTree> {
   const kinds = {} as Record<Exclude<KindName, 'outcomes'>, KindVerbs>;
   for (const kind of Object.values(KINDS)) {
     if (kind.name === 'outcomes') continue;
@@ -22,6 +25,7 @@ export async function readTree(model: CommandModel, shared: Pick<ApplyTree, 'ros
   const add = kinds.enrollments.create;
   const flags = new Set((add?.spec.options ?? []).map((o) => attributeName(o)));
   const missing = shared.roster.columns.filter((c) => !flags.has(c));
-  if (!add || missing.length) throw new Error(`enrollments add takes no ${missing.join(', ') || 'rows'}: apply enrolls a roster row through it`);
+  if (!add || missing.length)
+    throw new Error(`enrollments add takes no ${missing.join(', ') || 'rows'}: apply enrolls a roster row through it`);
   return { course: kindVerbs(await verbsOf(model, COURSE.noun)), kinds, ...shared };
 }

@@ -8,8 +8,19 @@
 // never holds: a token, a password, a secret parameter or a request body (the path is redacted as
 // traces are; bodies are never read).
 import {
-  appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync,
-  statSync, utimesSync, writeFileSync,
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { lockFileOf, lockSync, type LockOptions } from '../file-lock.js';
@@ -76,7 +87,9 @@ export function keepDaysOf(env: NodeJS.ProcessEnv): number {
   if (raw === undefined || raw.trim() === '') return DEFAULT_KEEP_DAYS;
   const days = Number(raw);
   if (!Number.isFinite(days) || days <= 0) {
-    throw new UsageError(`LMS_AUDIT_KEEP_DAYS must be a positive number of days, not "${raw}"`, { hint: `unset it to keep the audit log for ${DEFAULT_KEEP_DAYS} days` });
+    throw new UsageError(`LMS_AUDIT_KEEP_DAYS must be a positive number of days, not "${raw}"`, {
+      hint: `unset it to keep the audit log for ${DEFAULT_KEEP_DAYS} days`,
+    });
   }
   return days;
 }

@@ -84,7 +84,12 @@ export function auditTrail(options: TrailOptions): AuditTrail {
         res = await inner(req);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        await write({ method: req.method, path, status: null, error: typeof code === 'string' ? code : (error as Error).name });
+        await write({
+          method: req.method,
+          path,
+          status: null,
+          error: typeof code === 'string' ? code : (error as Error).name,
+        });
         throw error;
       }
       await write({ method: req.method, path, status: res.status });

@@ -6,7 +6,11 @@
 import { spawn, type SpawnOptions } from 'node:child_process';
 
 /** Whether a browser was started (not whether it showed the page: no opener says). */
-export async function openBrowser(url: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<boolean> {
+export async function openBrowser(
+  url: string,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): Promise<boolean> {
   const command = openerFor(url, env, platform);
   if (!command) return false;
   const options: SpawnOptions = { stdio: 'ignore', detached: true, env };

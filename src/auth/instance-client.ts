@@ -22,8 +22,17 @@ export interface InstanceClientOptions {
 }
 
 export async function instanceClient(options: InstanceClientOptions): Promise<ApiClient> {
-  const [{ ApiClient }, { httpTransport }] = await Promise.all([import('../client/client.js'), import('../transport/http.js')]);
-  const transport = httpTransport({ timeoutMs: options.timeoutSeconds * 1000, env: options.env, caFile: options.caFile, trace: options.trace, insecure: options.insecure });
+  const [{ ApiClient }, { httpTransport }] = await Promise.all([
+    import('../client/client.js'),
+    import('../transport/http.js'),
+  ]);
+  const transport = httpTransport({
+    timeoutMs: options.timeoutSeconds * 1000,
+    env: options.env,
+    caFile: options.caFile,
+    trace: options.trace,
+    insecure: options.insecure,
+  });
   return new ApiClient({
     baseUrl: options.baseUrl,
     token: options.token,

@@ -81,7 +81,12 @@ export async function listenForRedirect(options: LoopbackOptions): Promise<Loopb
     done = true;
     close();
     const seconds = Math.round(options.timeoutMs / 1000);
-    settle.reject(new NetworkError(`no redirect from the browser within ${seconds} s; nothing was saved`, { code: 'ETIMEDOUT', hint: 'run the command again, and pass --timeout SECONDS to wait longer' }));
+    settle.reject(
+      new NetworkError(`no redirect from the browser within ${seconds} s; nothing was saved`, {
+        code: 'ETIMEDOUT',
+        hint: 'run the command again, and pass --timeout SECONDS to wait longer',
+      }),
+    );
   }, options.timeoutMs);
   // A rejection nobody awaits yet (the browser is still opening) is not an unhandled one.
   code.catch(() => undefined);
@@ -100,9 +105,13 @@ function handle(req: IncomingMessage, server: Server, { state, host }: LoopbackO
   if (url.pathname !== CALLBACK_PATH) return undefined;
   const params = url.searchParams;
   if (params.get('state') !== state) {
-    const error = new LmsError('the redirect to this machine did not carry the state this login sent: it was not the answer to this login, and nothing was saved', ExitCode.auth, {
-      hint: 'run the command again; if it happens again, something other than your browser is calling this machine',
-    });
+    const error = new LmsError(
+      'the redirect to this machine did not carry the state this login sent: it was not the answer to this login, and nothing was saved',
+      ExitCode.auth,
+      {
+        hint: 'run the command again; if it happens again, something other than your browser is calling this machine',
+      },
+    );
     return { ok: false, error, page: 'This redirect does not belong to the login in progress; it was refused.' };
   }
   const refused = params.get('error');
@@ -110,14 +119,24 @@ function handle(req: IncomingMessage, server: Server, { state, host }: LoopbackO
     const description = params.get('error_description');
     const detail = `${refused.slice(0, 64)}${description ? `: ${description.slice(0, 200)}` : ''}`;
     const denied = refused === 'access_denied';
-    const error = new LmsError(`${host} ${denied ? 'was not given access' : 'refused the authorization'} (${detail}); nothing was saved`, ExitCode.auth, {
-      hint: denied ? 'run the command again and approve the access on the page it opens' : 'check --client-id, and that the developer key allows this redirect URI',
-    });
+    const error = new LmsError(
+      `${host} ${denied ? 'was not given access' : 'refused the authorization'} (${detail}); nothing was saved`,
+      ExitCode.auth,
+      {
+        hint: denied
+          ? 'run the command again and approve the access on the page it opens'
+          : 'check --client-id, and that the developer key allows this redirect URI',
+      },
+    );
     return { ok: false, error, page: 'The login was not approved. You can close this window.' };
   }
   const code = params.get('code');
   if (!code) {
-    return { ok: false, error: new LmsError(`${host} redirected without an authorization code; nothing was saved`, ExitCode.auth), page: 'The redirect carried no authorization code.' };
+    return {
+      ok: false,
+      error: new LmsError(`${host} redirected without an authorization code; nothing was saved`, ExitCode.auth),
+      page: 'The redirect carried no authorization code.',
+    };
   }
   return { ok: true, code };
 }
@@ -130,6 +149,11 @@ function escapeHtml(text: string): string {
 function answer(res: ServerResponse, status: number, message: string, then?: () => void): void {
   const page = `<!doctype html><meta charset="utf-8"><title>lms</title><p>${message}</p>\n`;
   // The redirect URL carries the code: it must not follow the user anywhere, not even as a referrer.
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', connection: 'close' });
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    connection: 'close',
+  });
   res.end(page, then);
 }

@@ -52,7 +52,10 @@ export class OAuthError extends LmsError {
 
   constructor(message: string, code: string, status: number, hint?: string) {
     // A refused grant or client is about who may log in; anything else is a request the server rejected.
-    super(message, REFUSALS.has(code) || status === 401 ? ExitCode.auth : ExitCode.rejected, { hint, details: { oauth_error: code, status } });
+    super(message, REFUSALS.has(code) || status === 401 ? ExitCode.auth : ExitCode.rejected, {
+      hint,
+      details: { oauth_error: code, status },
+    });
     this.code = code;
     this.status = status;
   }
@@ -67,7 +70,9 @@ const REFUSALS = new Set(['invalid_grant', 'invalid_client', 'unauthorized_clien
 export function checkTokenTransport(baseUrl: string, insecure: boolean): void {
   const url = new URL(baseUrl);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecure) {
-    throw new UsageError(`refusing to send the client's credentials and tokens over plain http to ${url.host}`, { hint: 'use an https:// URL; if you really mean it, pass --insecure' });
+    throw new UsageError(`refusing to send the client's credentials and tokens over plain http to ${url.host}`, {
+      hint: 'use an https:// URL; if you really mean it, pass --insecure',
+    });
   }
 }
 
@@ -117,47 +122,91 @@ export async function revokeToken(client: ApiClient): Promise<void> {
 }
 
 /** `client` sends no token: the token endpoint knows the developer key from the form. */
-async function grant(client: ApiClient, body: TokenParams, now: number, given: (string | undefined)[], what: string): Promise<Grant> {
+async function grant(
+  client: ApiClient,
+  body: TokenParams,
+  now: number,
+  given: (string | undefined)[],
+  what: string,
+): Promise<Grant> {
   const host = new URL(client.baseUrl).host;
   const secrets = given.filter((s): s is string => s !== undefined);
   let answer: unknown;
   try {
     answer = await client.ops.oauth.token(body);
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 400 || error.status === 401)) throw refusal(error, host, what, secrets, { clientId: body.client_id, withSecret: body.client_secret !== undefined });
+    if (error instanceof ApiError && (error.status === 400 || error.status === 401))
+      throw refusal(error, host, what, secrets, {
+        clientId: body.client_id,
+        withSecret: body.client_secret !== undefined,
+      });
     throw error;
   }
   const record = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
   if (typeof record.access_token !== 'string' || record.access_token === '') {
-    throw new LmsError(`${host} answered ${route('oauth.token').path} without an access token`, ExitCode.failure, { hint: "is the URL the instance's address?" });
+    throw new LmsError(`${host} answered ${route('oauth.token').path} without an access token`, ExitCode.failure, {
+      hint: "is the URL the instance's address?",
+    });
   }
   if (typeof record.token_type === 'string' && record.token_type.toLowerCase() !== 'bearer') {
-    throw new LmsError(`${host} granted a "${record.token_type}" token; lms sends bearer tokens only`, ExitCode.failure);
+    throw new LmsError(
+      `${host} granted a "${record.token_type}" token; lms sends bearer tokens only`,
+      ExitCode.failure,
+    );
   }
   const expiresIn = typeof record.expires_in === 'number' ? record.expires_in : Number(record.expires_in);
   const user = record.user as { id?: unknown; name?: unknown } | undefined;
   return {
     access_token: record.access_token,
-    ...(typeof record.refresh_token === 'string' && record.refresh_token ? { refresh_token: record.refresh_token } : {}),
-    ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expires_at: new Date(now + expiresIn * 1000).toISOString() } : {}),
-    ...(user && (typeof user.id === 'number' || typeof user.id === 'string') ? { user: { id: user.id, name: typeof user.name === 'string' && user.name ? user.name : `user ${user.id}` } } : {}),
+    ...(typeof record.refresh_token === 'string' && record.refresh_token
+      ? { refresh_token: record.refresh_token }
+      : {}),
+    ...(Number.isFinite(expiresIn) && expiresIn > 0
+      ? { expires_at: new Date(now + expiresIn * 1000).toISOString() }
+      : {}),
+    ...(user && (typeof user.id === 'number' || typeof user.id === 'string')
+      ? { user: { id: user.id, name: typeof user.name === 'string' && user.name ? user.name : `user ${user.id}` } }
+      : {}),
   };
 }
 
-function refusal(error: ApiError, host: string, what: string, secrets: string[], client: { clientId: string; withSecret: boolean }): OAuthError {
+function refusal(
+  error: ApiError,
+  host: string,
+  what: string,
+  secrets: string[],
+  client: { clientId: string; withSecret: boolean },
+): OAuthError {
   const body = (typeof error.body === 'object' && error.body !== null ? error.body : {}) as Record<string, unknown>;
-  const code = typeof body.error === 'string' ? body.error : error.status === 401 ? 'invalid_client' : 'invalid_request';
-  const description = typeof body.error_description === 'string' ? `: ${redactText(body.error_description, secrets).slice(0, 300)}` : '';
+  const code =
+    typeof body.error === 'string' ? body.error : error.status === 401 ? 'invalid_client' : 'invalid_request';
+  const description =
+    typeof body.error_description === 'string' ? `: ${redactText(body.error_description, secrets).slice(0, 300)}` : '';
   const detail = `${code}${description}`;
   if (code === 'invalid_client') {
     if (/\bunknown client\b/i.test(description)) {
-      const refused = new OAuthError(`${host} does not know client id ${client.clientId}, or does not let it log in on this instance (${detail})`, code, error.status, `check --client-id: it is the ID of a developer key of this instance (Admin > Developer Keys), a number such as 170000000000123, and the key must be on; a key of another instance is not known here`);
+      const refused = new OAuthError(
+        `${host} does not know client id ${client.clientId}, or does not let it log in on this instance (${detail})`,
+        code,
+        error.status,
+        `check --client-id: it is the ID of a developer key of this instance (Admin > Developer Keys), a number such as 170000000000123, and the key must be on; a key of another instance is not known here`,
+      );
       refused.unknownClient = true;
       return refused;
     }
     return client.withSecret
-      ? new OAuthError(`${host} did not accept the client id and secret (${detail})`, code, error.status, 'check --client-id and the client secret of the developer key')
-      : new OAuthError(`${host} did not accept the client id without a secret (${detail})`, code, error.status, 'check --client-id; a confidential developer key also needs its client secret');
+      ? new OAuthError(
+          `${host} did not accept the client id and secret (${detail})`,
+          code,
+          error.status,
+          'check --client-id and the client secret of the developer key',
+        )
+      : new OAuthError(
+          `${host} did not accept the client id without a secret (${detail})`,
+          code,
+          error.status,
+          'check --client-id; a confidential developer key also needs its client secret',
+        );
   }
   return new OAuthError(`${host} refused ${what} (${detail})`, code, error.status);
 }

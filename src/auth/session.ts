@@ -58,7 +58,12 @@ export class TokenSession {
   /** Whether the access token would be refused soon (by this machine's clock) and can be renewed. */
   expiringSoon(): boolean {
     const c = this.credential;
-    return c.kind === 'oauth' && !!c.refresh_token && !!c.expires_at && Date.parse(c.expires_at) - this.now() < RENEW_MARGIN_MS;
+    return (
+      c.kind === 'oauth' &&
+      !!c.refresh_token &&
+      !!c.expires_at &&
+      Date.parse(c.expires_at) - this.now() < RENEW_MARGIN_MS
+    );
   }
 
   /** The token to send, renewed first when it is about to expire. */
@@ -82,43 +87,57 @@ export class TokenSession {
     const lockName = invalidProfileName(name) ? 'profile' : name;
     const lock = join(dirname(store.path), 'locks', `${lockName}.refresh.lock`);
     const what = `renewing the token of profile "${name}"`;
-    return withFileLock(lock, { waitMs: this.options.lockWaitMs ?? LOCK_WAIT_MS, staleMs: LOCK_STALE_MS, what }, async () => {
-      const profile = store.get(name);
-      const current = profile ? await readCredential(name, profile, keychain) : undefined;
-      if (!current) {
-        throw new LmsError(`profile "${name}" was logged out while this command ran`, ExitCode.auth, { hint: `lms auth login -p ${name}` });
-      }
-      this.credential = current;
-      // Another command renewed it while this one waited.
-      if (accessTokenOf(current) !== refused) return accessTokenOf(current);
-      if (current.kind !== 'oauth' || !current.refresh_token) return undefined;
-      this.options.trace?.(`↻ renewing the access token of profile "${name}"`);
-      const client = await this.options.tokenClient();
-      let grant;
-      try {
-        // A public key's login has no secret: its refresh token alone renews it.
-        grant = await refreshAccessToken(client, { clientId: current.client_id, clientSecret: current.client_secret, refreshToken: current.refresh_token }, this.now());
-      } catch (error) {
-        if (error instanceof OAuthError && error.exitCode === ExitCode.auth) {
-          throw new LmsError(`${new URL(client.baseUrl).host} no longer renews the token of profile "${name}" (${error.code}): run lms auth login again`, ExitCode.auth, {
-            cause: error,
+    return withFileLock(
+      lock,
+      { waitMs: this.options.lockWaitMs ?? LOCK_WAIT_MS, staleMs: LOCK_STALE_MS, what },
+      async () => {
+        const profile = store.get(name);
+        const current = profile ? await readCredential(name, profile, keychain) : undefined;
+        if (!current) {
+          throw new LmsError(`profile "${name}" was logged out while this command ran`, ExitCode.auth, {
             hint: `lms auth login -p ${name}`,
           });
         }
-        throw error;
-      }
-      const { expires_at: _expired, ...kept } = current;
-      const renewed: Credential = {
-        ...kept,
-        access_token: grant.access_token,
-        // Real instances keep the refresh token; one that sends a new one means it.
-        refresh_token: grant.refresh_token ?? current.refresh_token,
-        ...(grant.expires_at ? { expires_at: grant.expires_at } : {}),
-      };
-      await updateCredential(store, name, renewed, keychain);
-      this.credential = renewed;
-      return renewed.access_token;
-    });
+        this.credential = current;
+        // Another command renewed it while this one waited.
+        if (accessTokenOf(current) !== refused) return accessTokenOf(current);
+        if (current.kind !== 'oauth' || !current.refresh_token) return undefined;
+        this.options.trace?.(`↻ renewing the access token of profile "${name}"`);
+        const client = await this.options.tokenClient();
+        let grant;
+        try {
+          // A public key's login has no secret: its refresh token alone renews it.
+          grant = await refreshAccessToken(
+            client,
+            { clientId: current.client_id, clientSecret: current.client_secret, refreshToken: current.refresh_token },
+            this.now(),
+          );
+        } catch (error) {
+          if (error instanceof OAuthError && error.exitCode === ExitCode.auth) {
+            throw new LmsError(
+              `${new URL(client.baseUrl).host} no longer renews the token of profile "${name}" (${error.code}): run lms auth login again`,
+              ExitCode.auth,
+              {
+                cause: error,
+                hint: `lms auth login -p ${name}`,
+              },
+            );
+          }
+          throw error;
+        }
+        const { expires_at: _expired, ...kept } = current;
+        const renewed: Credential = {
+          ...kept,
+          access_token: grant.access_token,
+          // Real instances keep the refresh token; one that sends a new one means it.
+          refresh_token: grant.refresh_token ?? current.refresh_token,
+          ...(grant.expires_at ? { expires_at: grant.expires_at } : {}),
+        };
+        await updateCredential(store, name, renewed, keychain);
+        this.credential = renewed;
+        return renewed.access_token;
+      },
+    );
   }
 }
 

@@ -56,7 +56,6 @@ export interface EarlierBatch {
   file: string;
 }
 
-
 export class BatchJournal {
   readonly dir: string;
   /** Batches of earlier (or concurrent) runs that have not ended. */
@@ -102,7 +101,14 @@ export class BatchJournal {
         if (e.state !== undefined && this.state !== undefined && e.state !== this.state) continue;
         const b = batches.get(e.batch);
         if (e.status === 'sending' && Array.isArray(e.cells) && typeof e.assignment === 'number') {
-          batches.set(e.batch, { batch: e.batch, assignment: e.assignment, cells: e.cells, deadline: e.deadline ?? 0, file: join(this.dir, name), ended: false });
+          batches.set(e.batch, {
+            batch: e.batch,
+            assignment: e.assignment,
+            cells: e.cells,
+            deadline: e.deadline ?? 0,
+            file: join(this.dir, name),
+            ended: false,
+          });
         } else if (b && e.status === 'sent' && typeof e.progress === 'number') b.progress = e.progress;
         else if (b && e.status === 'ended') b.ended = true;
       }
@@ -144,7 +150,10 @@ export class BatchJournal {
     try {
       const fd = openSync(b.file, 'a');
       try {
-        writeSync(fd, `${JSON.stringify({ batch: b.batch, status: 'ended', ...(this.state !== undefined ? { state: this.state } : {}) })}\n`);
+        writeSync(
+          fd,
+          `${JSON.stringify({ batch: b.batch, status: 'ended', ...(this.state !== undefined ? { state: this.state } : {}) })}\n`,
+        );
         fsyncSync(fd);
       } finally {
         closeSync(fd);

@@ -11,14 +11,35 @@ import { journalDir } from '../config/paths.js';
 import type { Destruction } from '../model/destructions.js';
 import { UsageError } from '../errors.js';
 import { problemCount } from './problems.js';
-import { formatProblems, parseCsv, placeFields, placeWords, readInput, rowRef, type CsvRow, type Parsed, type Place, type Problem, type Schema } from './csv-input.js';
+import {
+  formatProblems,
+  parseCsv,
+  placeFields,
+  placeWords,
+  readInput,
+  rowRef,
+  type CsvRow,
+  type Parsed,
+  type Place,
+  type Problem,
+  type Schema,
+} from './csv-input.js';
 import { failedFileNote, writeFailedRows } from './failed.js';
 import { identifyInstance } from './instance.js';
 import { runRows, type BulkRow, type BulkTask, type RowResult } from './job.js';
 import { Journal } from './journal.js';
 import type { BulkOpts } from './options.js';
 import { progressReporter } from './progress.js';
-import { attentionLines, changesFor, describeTally, needsAttention, reporting, tally, unpaged, type BulkReport } from './report.js';
+import {
+  attentionLines,
+  changesFor,
+  describeTally,
+  needsAttention,
+  reporting,
+  tally,
+  unpaged,
+  type BulkReport,
+} from './report.js';
 
 export interface BulkJob<R extends BulkRow, C> {
   /** Names the journal together with the instance, the target and the input's bytes: `users.import`. */
@@ -82,11 +103,22 @@ export interface FinishedRow {
   error?: string;
 }
 
-export function runBulk<R extends BulkRow, C>(ctx: Context, file: string, opts: BulkOpts, job: BulkJob<R, C>): Promise<CommandResult> {
+export function runBulk<R extends BulkRow, C>(
+  ctx: Context,
+  file: string,
+  opts: BulkOpts,
+  job: BulkJob<R, C>,
+): Promise<CommandResult> {
   return reporting(ctx, (report) => bulk(ctx, file, opts, job, report));
 }
 
-async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: BulkOpts, job: BulkJob<R, C>, report: BulkReport): Promise<CommandResult> {
+async function bulk<R extends BulkRow, C>(
+  ctx: Context,
+  file: string,
+  opts: BulkOpts,
+  job: BulkJob<R, C>,
+  report: BulkReport,
+): Promise<CommandResult> {
   const { concurrency } = opts;
   const { bytes, name } = await readInput(ctx.input(file), ctx.io.stdin);
   const parsed = job.parse ? job.parse(bytes, name) : parseCsv(bytes, job.schema);
@@ -114,7 +146,8 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const unsound = new Set(problems.map(rowRef));
   // A problem of the file as a whole (its header, its shape) is on line 1 with no place of a row.
   const wholeFile = problems.some((p) => p.line === 1 && p.at === undefined);
-  if (problems.length && (!opts.skipInvalid || wholeFile || rows.length === 0)) throw refuse(problems.sort(byLine), 'sent');
+  if (problems.length && (!opts.skipInvalid || wholeFile || rows.length === 0))
+    throw refuse(problems.sort(byLine), 'sent');
 
   ctx.longJob();
   const client = await ctx.client();
@@ -131,7 +164,8 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   problems.sort(byLine);
   const bad = new Set(problems.map(rowRef));
   // Under -o json the skipped rows are in the report's `attention`, with the rows that failed.
-  if (problems.length && !report.json) ctx.warn(`skipping ${bad.size} invalid row${bad.size > 1 ? 's' : ''}:\n${formatProblems(problems, name)}`);
+  if (problems.length && !report.json)
+    ctx.warn(`skipping ${bad.size} invalid row${bad.size > 1 ? 's' : ''}:\n${formatProblems(problems, name)}`);
   const valid = rows.filter((r) => !bad.has(rowRef(r)));
   const taskRows = valid.map((r) => converted.get(rowRef(r))!);
   const byRef = new Map(rows.map((r) => [rowRef(r), r.values]));
@@ -144,15 +178,27 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const invalid = [...firstProblem.values()].map((p) => ({
     ...shownPlace(p),
     values: valuesOf(p),
-    error: problems.filter((q) => rowRef(q) === rowRef(p)).map((q) => q.message).join('; '),
+    error: problems
+      .filter((q) => rowRef(q) === rowRef(p))
+      .map((q) => q.message)
+      .join('; '),
   }));
-  const invalidRows = invalid.map((i) => ({ ...shownPlace(i), ...(i.values[job.keyColumn] ? { [job.keyColumn]: i.values[job.keyColumn] } : {}), status: 'invalid', error: i.error }));
+  const invalidRows = invalid.map((i) => ({
+    ...shownPlace(i),
+    ...(i.values[job.keyColumn] ? { [job.keyColumn]: i.values[job.keyColumn] } : {}),
+    status: 'invalid',
+    error: i.error,
+  }));
   const skipped = invalid.length ? `${invalid.length} invalid row${invalid.length > 1 ? 's' : ''}` : '';
 
   const plan = Boolean(opts.dryRun);
   const update = Boolean(opts.update);
   // A dry run reads the journal exactly as the run will, and writes nothing.
-  const journal = new Journal(await journalDir(ctx), [job.job, instance.where, job.target, bytes], { state: instance.state, restart: opts.restart, readOnly: plan });
+  const journal = new Journal(await journalDir(ctx), [job.job, instance.where, job.target, bytes], {
+    state: instance.state,
+    restart: opts.restart,
+    readOnly: plan,
+  });
   // What finish may destroy once a plan of it was confirmed (undefined: not planned, as under --yes).
   let only: ReadonlySet<number> | undefined;
   if (!plan && (job.destroys || job.finishDestroys)) {
@@ -168,25 +214,43 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const resume = ctx.activity.pause();
   let results;
   try {
-    results = await runRows(taskRows, task, { journal, concurrency, mode: plan ? 'plan' : 'apply', update, onProgress: (p) => progress.update(p) });
+    results = await runRows(taskRows, task, {
+      journal,
+      concurrency,
+      mode: plan ? 'plan' : 'apply',
+      update,
+      onProgress: (p) => progress.update(p),
+    });
   } finally {
     progress.finish();
     resume();
   }
   const extra = job.finish ? await job.finish({ client, results, plan, skipped: invalid.length, only }) : [];
-  const extraRows = extra.map((x) => ({ line: null, [job.keyColumn]: x.key, status: x.status, id: x.id, ...(x.error ? { error: x.error } : {}) }));
+  const extraRows = extra.map((x) => ({
+    line: null,
+    [job.keyColumn]: x.key,
+    status: x.status,
+    id: x.id,
+    ...(x.error ? { error: x.error } : {}),
+  }));
   const extraFailed = extra.filter((x) => x.status === 'failed').length;
   const extraNote = extra.length ? `; not in the file: ${describeExtra(extra, plan)}` : '';
 
   // What a row destroys, once it is (or would be) written: a row left as it was destroys nothing.
-  const destroyed = results.map((r, i) => (!r.skipped && (r.status === 'created' || r.status === 'updated') ? job.destroys?.verb(taskRows[i]) : undefined));
+  const destroyed = results.map((r, i) =>
+    !r.skipped && (r.status === 'created' || r.status === 'updated') ? job.destroys?.verb(taskRows[i]) : undefined,
+  );
   const destroyNote = job.destroys ? describeDestroyed(destroyed, job.destroys.noun, plan) : '';
   const counts = tally(results);
   const seconds = (performance.now() - started) / 1000;
-  const flat = ctx.globals.output === 'csv' || ctx.globals.output === 'table' || (ctx.globals.output === undefined && ctx.io.stdoutIsTTY);
+  const flat =
+    ctx.globals.output === 'csv' ||
+    ctx.globals.output === 'table' ||
+    (ctx.globals.output === undefined && ctx.io.stdoutIsTTY);
   const attention = attentionLines(results, name, { plan, label: labelOf });
   // Rows of the file in its order; what the file does not list (--sync's) after them.
-  const byLineFirst = <T extends { line: number | null }>(a: T, b: T) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER);
+  const byLineFirst = <T extends { line: number | null }>(a: T, b: T) =>
+    (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER);
 
   // A dry run's results are its run's, key for key: the statuses say what the run would do
   // (`created`: would be created), and `dry_run: true` says nothing was.
@@ -205,10 +269,18 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   }));
   const summary = { ...counts, invalid: bad.size, rows: [...resultRows, ...extraRows] };
   if (plan) {
-    report.summary(`Dry run: ${describeTally(counts, { plan, update })}${extraNote}${destroyNote}. Nothing was written.`);
-    report.attention([...invalidRows, ...resultRows.filter((_, i) => needsAttention(results[i]))].sort(byLineFirst), attention);
+    report.summary(
+      `Dry run: ${describeTally(counts, { plan, update })}${extraNote}${destroyNote}. Nothing was written.`,
+    );
+    report.attention(
+      [...invalidRows, ...resultRows.filter((_, i) => needsAttention(results[i]))].sort(byLineFirst),
+      attention,
+    );
     // A plan exits as its run would: rows that would fail, or be skipped as invalid, fail it too.
-    const undone = [counts.failed ? `${counts.failed} of ${valid.length} rows would fail` : '', skipped ? `${skipped} would be skipped` : ''].filter(Boolean);
+    const undone = [
+      counts.failed ? `${counts.failed} of ${valid.length} rows would fail` : '',
+      skipped ? `${skipped} would be skipped` : '',
+    ].filter(Boolean);
     const failure = report.finish(undone.length ? `dry run: ${undone.join('; ')}` : undefined);
     const planned = resultOutput(ctx, { ...summary, dry_run: true }, { plan });
     // What a confirmation of this plan binds: the same changes the question before a run lists.
@@ -219,16 +291,30 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
     return failure ? withFailure(output, failure) : output;
   }
 
-  await ctx.auditJob({ name: job.job, counts: { ...counts, invalid: bad.size, ...(extra.length ? { not_in_file: extra.length } : {}) }, journal: journal.path });
-  report.summary(`Imported ${valid.length} row${valid.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}${destroyNote}.`);
+  await ctx.auditJob({
+    name: job.job,
+    counts: { ...counts, invalid: bad.size, ...(extra.length ? { not_in_file: extra.length } : {}) },
+    journal: journal.path,
+  });
+  report.summary(
+    `Imported ${valid.length} row${valid.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}${destroyNote}.`,
+  );
   report.attention(
-    [...invalidRows, ...resultRows.filter((_, i) => needsAttention(results[i])), ...extraRows.filter((x) => x.status === 'failed')].sort(byLineFirst),
+    [
+      ...invalidRows,
+      ...resultRows.filter((_, i) => needsAttention(results[i])),
+      ...extraRows.filter((x) => x.status === 'failed'),
+    ].sort(byLineFirst),
     [...extra.filter((e) => e.status === 'failed').map((x) => `  ${x.key}: ${x.error ?? 'failed'}`), ...attention],
   );
   if (opts.failedOut) {
-    const outcome = await writeFailedRows(opts.failedOut, header, [...failed.map((f) => ({ line: f.line, values: valuesOf(f), error: f.error ?? '' })), ...invalid]);
+    const outcome = await writeFailedRows(opts.failedOut, header, [
+      ...failed.map((f) => ({ line: f.line, values: valuesOf(f), error: f.error ?? '' })),
+      ...invalid,
+    ]);
     if (outcome === 'written') report.set('failed_out', opts.failedOut);
-    const what = failed.length && invalid.length ? 'Failed and invalid rows' : failed.length ? 'Failed rows' : 'Invalid rows';
+    const what =
+      failed.length && invalid.length ? 'Failed and invalid rows' : failed.length ? 'Failed rows' : 'Invalid rows';
     const note = failedFileNote(opts.failedOut, outcome, { rows: what, verb: 'import' });
     if (note) report.note(note);
   }
@@ -236,7 +322,11 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
   const output = resultOutput(ctx, summary);
   // The results are printed first; the failure then sets the exit code. Rows left undone, for
   // whatever reason, are a job not done: invalid rows skipped count like rows refused.
-  const undone = [failed.length ? `${failed.length} of ${valid.length} rows failed` : '', extraFailed ? `${extraFailed} not in the file could not be changed` : '', skipped ? `${skipped} skipped` : ''].filter(Boolean);
+  const undone = [
+    failed.length ? `${failed.length} of ${valid.length} rows failed` : '',
+    extraFailed ? `${extraFailed} not in the file could not be changed` : '',
+    skipped ? `${skipped} skipped` : '',
+  ].filter(Boolean);
   const failure = report.finish(undone.length ? undone.join('; ') : undefined);
   return failure ? withFailure(output, failure) : output;
 }
@@ -246,7 +336,11 @@ async function bulk<R extends BulkRow, C>(ctx: Context, file: string, opts: Bulk
  * with `dry_run: true`), or its rows in a table or CSV. A terminal gets only the summary of a run,
  * and the rows of a dry run: what it is run to see.
  */
-function resultOutput(ctx: Context, summary: { rows: Record<string, unknown>[] } & Record<string, unknown>, options: { plan?: boolean } = {}): CommandResult {
+function resultOutput(
+  ctx: Context,
+  summary: { rows: Record<string, unknown>[] } & Record<string, unknown>,
+  options: { plan?: boolean } = {},
+): CommandResult {
   const format = ctx.globals.output;
   if (format === 'csv' || format === 'table') return unpaged(list(summary.rows));
   if (format === undefined && ctx.io.stdoutIsTTY) return options.plan ? unpaged(list(summary.rows)) : undefined;
@@ -256,10 +350,9 @@ function resultOutput(ctx: Context, summary: { rows: Record<string, unknown>[] }
 /** Problems in the order of the file (a document's places in the order read, on a line they share). */
 const byLine = (a: Place, b: Place) => a.line - b.line;
 
-
-
 /** A row's place in results: its line, and its place in a document when it has one. */
-const shownPlace = (p: Place): { line: number; at?: string } => (p.at === undefined ? { line: p.line } : { line: p.line, at: p.at });
+const shownPlace = (p: Place): { line: number; at?: string } =>
+  p.at === undefined ? { line: p.line } : { line: p.line, at: p.at };
 
 function describeExtra(extra: FinishedRow[], plan: boolean): string {
   const byStatus = new Map<string, number>();
@@ -276,7 +369,10 @@ function describeExtra(extra: FinishedRow[], plan: boolean): string {
  */
 async function confirmDestroying<R extends BulkRow, C>(
   ctx: Context,
-  destroys: { rows?: NonNullable<BulkJob<R, C>['destroys']>; finish?: NonNullable<BulkJob<R, C>['finishDestroys']> & { client: ApiClient } },
+  destroys: {
+    rows?: NonNullable<BulkJob<R, C>['destroys']>;
+    finish?: NonNullable<BulkJob<R, C>['finishDestroys']> & { client: ApiClient };
+  },
   rows: R[],
   task: BulkTask<R, C>,
   options: { journal: Journal; concurrency: number; update: boolean },

@@ -50,7 +50,11 @@ export function placeOf(source: string, p: Place): string {
 export const placeWords = (p: Place): string => (p.at !== undefined && p.oneLine ? p.at : `line ${p.line}`);
 
 /** A place alone, of a row or problem that has more: what results and messages carry. */
-export const placeFields = ({ line, at, oneLine }: Place): Place => ({ line, ...(at !== undefined ? { at } : {}), ...(oneLine ? { oneLine } : {}) });
+export const placeFields = ({ line, at, oneLine }: Place): Place => ({
+  line,
+  ...(at !== undefined ? { at } : {}),
+  ...(oneLine ? { oneLine } : {}),
+});
 
 /** Whether a text is on one line (a final line break aside), as programs write JSON. */
 export const isOneLine = (text: string): boolean => !/[\r\n]/.test(text.replace(/[\r\n]+$/, ''));
@@ -208,7 +212,9 @@ export class InputScanner {
   constructor(shape?: InputShape, options: ScanOptions = {}) {
     this.shape = shape;
     this.maxValues = options.maxValues ?? Infinity;
-    this.tooManyAdvice = options.tooManyAdvice ?? 'split it into several files (a folder of files is read as one), or give long rosters as `- { csv: roster.csv }`';
+    this.tooManyAdvice =
+      options.tooManyAdvice ??
+      'split it into several files (a folder of files is read as one), or give long rosters as `- { csv: roster.csv }`';
     // Block YAML's root map has no mark of its own.
     if (shape === 'lines') this.values = 1;
   }
@@ -237,7 +243,14 @@ export class InputScanner {
         this.lo = 0x80;
         this.hi = 0xbf;
       }
-      const problem = this.shape === undefined ? this.undecided(b, start + i) : this.shape === 'csv' ? this.csvByte(b) : this.shape === 'lines' ? this.lineByte(b) : this.nestedByte(b);
+      const problem =
+        this.shape === undefined
+          ? this.undecided(b, start + i)
+          : this.shape === 'csv'
+            ? this.csvByte(b)
+            : this.shape === 'lines'
+              ? this.lineByte(b)
+              : this.nestedByte(b);
       if (problem) return problem;
       if (b === 0x0a) this.line++;
     }
@@ -296,7 +309,9 @@ export class InputScanner {
     const space = b === 0x20 || b === 0x09;
     const end = b === 0x0a || b === 0x0d;
     // A key's colon is followed by white space, a line break or a bracket, or follows a quoted key.
-    const colon = (last === 0x3a && (space || end || b === 0x2c || b === 0x5b || b === 0x5d || b === 0x7b || b === 0x7d)) || (b === 0x3a && (last === 0x22 || last === 0x27));
+    const colon =
+      (last === 0x3a && (space || end || b === 0x2c || b === 0x5b || b === 0x5d || b === 0x7b || b === 0x7d)) ||
+      (b === 0x3a && (last === 0x22 || last === 0x27));
     if (end) {
       const entry = this.linePart === LinePart.Dash;
       const counted = this.linePart !== LinePart.Comment;
@@ -489,11 +504,18 @@ function inputProblem(name: string, problem: Problem): UsageError {
  * shape its name or its first byte says) and refused past MAX_INPUT_BYTES; a regular file that large
  * is refused from its size, unread. `label` names the input in "cannot read" messages.
  */
-export async function readInput(source: InputSource, stdin: NodeJS.ReadableStream, options: { shape?: InputShape; label?: string } = {}): Promise<{ bytes: Buffer; name: string }> {
+export async function readInput(
+  source: InputSource,
+  stdin: NodeJS.ReadableStream,
+  options: { shape?: InputShape; label?: string } = {},
+): Promise<{ bytes: Buffer; name: string }> {
   const path = sourceName(source);
   const name = source === '-' ? 'stdin' : path;
   const unreadable = (e: unknown) => new UsageError(`cannot read ${options.label ?? path}: ${whyUnreadable(e)}`);
-  const tooLarge = () => new UsageError(`${name} is larger than ${MiB(MAX_INPUT_BYTES)}, the most lms reads from one input; split it into smaller files. Nothing was sent.`);
+  const tooLarge = () =>
+    new UsageError(
+      `${name} is larger than ${MiB(MAX_INPUT_BYTES)}, the most lms reads from one input; split it into smaller files. Nothing was sent.`,
+    );
   const stream = await openInput(source, stdin, MAX_INPUT_BYTES, { unreadable, tooLarge });
   const scanner = new InputScanner(options.shape ?? shapeOfName(name));
   const chunks: Buffer[] = [];
@@ -559,13 +581,24 @@ export function separatorName(separator: ',' | ';' | '\t'): string {
  * MAX_FIELD_BYTES, empty.
  * `relaxColumnCount` lets a record have more or fewer cells than the header.
  */
-export function readCsvRecords(bytes: Buffer, { columns, relaxColumnCount = false }: { columns: readonly string[]; relaxColumnCount?: boolean }): { header: string[]; records: CsvRecord[] } | { problem: Problem } {
+export function readCsvRecords(
+  bytes: Buffer,
+  { columns, relaxColumnCount = false }: { columns: readonly string[]; relaxColumnCount?: boolean },
+): { header: string[]; records: CsvRecord[] } | { problem: Problem } {
   const problem = scanInput(bytes, 'csv');
   if (problem) return { problem };
   let parsed: { record: string[]; info: { lines: number } }[];
   try {
     // Records of another length are found below, where the header's names can be said too.
-    parsed = parse(bytes, { bom: true, delimiter: delimiterOf(bytes), skip_empty_lines: true, relax_column_count: true, max_record_size: MAX_FIELD_BYTES, info: true, trim: false }) as unknown as typeof parsed;
+    parsed = parse(bytes, {
+      bom: true,
+      delimiter: delimiterOf(bytes),
+      skip_empty_lines: true,
+      relax_column_count: true,
+      max_record_size: MAX_FIELD_BYTES,
+      info: true,
+      trim: false,
+    }) as unknown as typeof parsed;
   } catch (err) {
     const e = err as { lines?: number; message: string; code?: string };
     const message =
@@ -576,7 +609,8 @@ export function readCsvRecords(bytes: Buffer, { columns, relaxColumnCount = fals
           : e.message.replace(/^Invalid Record Length: /, '').replace(/, got \d+ on line \d+$/, '');
     return { problem: { line: e.lines ?? 1, message } };
   }
-  if (parsed.length === 0) return { problem: { line: 1, message: `the file is empty; it needs a header: ${columns.join(',')}` } };
+  if (parsed.length === 0)
+    return { problem: { line: 1, message: `the file is empty; it needs a header: ${columns.join(',')}` } };
   // Every cell without the ' an export puts before text a spreadsheet would run (csv-guard.ts).
   for (const { record } of parsed) record.forEach((cell, i) => (record[i] = unguardCell(cell)));
   const header = parsed[0].record.map((h) => h.trim().toLowerCase());
@@ -586,7 +620,12 @@ export function readCsvRecords(bytes: Buffer, { columns, relaxColumnCount = fals
     const line = previousEnd + 1;
     if (!relaxColumnCount && record.length !== header.length) {
       const n = record.length;
-      return { problem: { line, message: `has ${n} field${n === 1 ? '' : 's'} where the header has ${header.length} (${header.join(', ')}); a field with a comma needs quotes` } };
+      return {
+        problem: {
+          line,
+          message: `has ${n} field${n === 1 ? '' : 's'} where the header has ${header.length} (${header.join(', ')}); a field with a comma needs quotes`,
+        },
+      };
     }
     records.push({ line, cells: record });
     previousEnd = info.lines;
@@ -607,8 +646,16 @@ export function parseCsv(bytes: Buffer, schema: Schema): Parsed {
     const near = closest(u, unused);
     return near ? `"${u}" (did you mean ${near}?)` : `"${u}"`;
   };
-  if (unknown.length) problems.push({ line: 1, message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map(named).join(', ')}; the header may use ${schema.columns.join(', ')}` });
-  if (missing.length) problems.push({ line: 1, message: `missing required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` });
+  if (unknown.length)
+    problems.push({
+      line: 1,
+      message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map(named).join(', ')}; the header may use ${schema.columns.join(', ')}`,
+    });
+  if (missing.length)
+    problems.push({
+      line: 1,
+      message: `missing required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
+    });
   const dupes = header.filter((h, i) => header.indexOf(h) !== i);
   if (dupes.length) problems.push({ line: 1, message: `column ${dupes[0]} appears twice` });
   const kept = header.filter((h) => !ignored.includes(h));
@@ -654,5 +701,8 @@ export function controlCharacters(values: Record<string, string>, freeText: read
 export function formatProblems(problems: Problem[] | ProblemList<Problem>, source: string): string {
   const list = problems instanceof ProblemList ? problems : new ProblemList(problems);
   // Messages quote the file's values: its control characters are shown, not sent to the terminal.
-  return [...list.listed.map((p) => `  ${showControls(placeOf(source, p))}: ${showControls(p.message)}`), ...moreLine(list.more)].join('\n');
+  return [
+    ...list.listed.map((p) => `  ${showControls(placeOf(source, p))}: ${showControls(p.message)}`),
+    ...moreLine(list.more),
+  ].join('\n');
 }

@@ -25,11 +25,19 @@ export type FailedFile = 'written' | 'kept' | 'none';
  * code and the summary say that nothing failed.
  */
 export async function writeFailedRows(path: string, header: readonly string[], rows: FailedRow[]): Promise<FailedFile> {
-  if (rows.length === 0) return (await access(path).then(() => true, () => false)) ? 'kept' : 'none';
+  if (rows.length === 0)
+    return (await access(path).then(
+      () => true,
+      () => false,
+    ))
+      ? 'kept'
+      : 'none';
   const { stringify } = await import('csv-stringify/sync');
   const columns = [...header.filter((c) => c !== ERROR_COLUMN), ERROR_COLUMN];
   // Guarded as every CSV lms writes (csv-guard.ts); the import takes the guard off again.
-  const records = [...rows].sort((a, b) => a.line - b.line).map((r) => columns.map((c) => guardCell(c === ERROR_COLUMN ? r.error : (r.values[c] ?? ''))));
+  const records = [...rows]
+    .sort((a, b) => a.line - b.line)
+    .map((r) => columns.map((c) => guardCell(c === ERROR_COLUMN ? r.error : (r.values[c] ?? ''))));
   // The rows came from the user's own file (a password column included, when there was one): only they may read it.
   await writeFile(path, stringify([columns.map(guardCell), ...records]), { mode: 0o600 });
   await chmod(path, 0o600).catch(() => undefined);
@@ -37,7 +45,11 @@ export async function writeFailedRows(path: string, header: readonly string[], r
 }
 
 /** What a report says of the file, if anything: `Failed rows are in failed.csv; fix them and import that file as it is.` */
-export function failedFileNote(path: string, outcome: FailedFile, o: { rows: string; verb: string }): string | undefined {
+export function failedFileNote(
+  path: string,
+  outcome: FailedFile,
+  o: { rows: string; verb: string },
+): string | undefined {
   if (outcome === 'written') return `${o.rows} are in ${path}; fix them and ${o.verb} that file as it is.`;
   if (outcome === 'kept') return `Nothing failed, so ${path} was not written; the file there is left as it was.`;
   return undefined;

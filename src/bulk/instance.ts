@@ -22,7 +22,9 @@ export interface Instance {
  * (exit 3, nothing sent) and reads the instance's state from the answer's headers.
  */
 export async function identifyInstance(ctx: Context, client: ApiClient): Promise<Instance> {
-  const res = await client.send(route('users.get').method, pathOf('users.get', { id: 'self' }), { subject: 'user self' });
+  const res = await client.send(route('users.get').method, pathOf('users.get', { id: 'self' }), {
+    subject: 'user self',
+  });
   const state = res.headers[INSTANCE_HEADER]?.trim() || undefined;
   const where = ctx.mockMode ? `mock:${(await ctx.mock()).path}` : client.baseUrl;
   let self: number | undefined;

@@ -116,7 +116,11 @@ export interface RunOptions {
  * In plan mode the statuses are what applying would do: `created` means "would be created",
  * `updated` "would be updated", `failed` "would fail" (an update with nothing it could apply).
  */
-export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R, C>, options: RunOptions): Promise<RowResult[]> {
+export async function runRows<R extends BulkRow, C>(
+  rows: R[],
+  task: BulkTask<R, C>,
+  options: RunOptions,
+): Promise<RowResult[]> {
   const { journal } = options;
   const plan = options.mode === 'plan';
   const results: RowResult[] = new Array(rows.length);
@@ -125,12 +129,23 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
 
   const record = (row: R, status: RowStatus, outcome: Omit<RowOutcome, 'status'> = {}) => {
     if (plan) return;
-    const until = status === 'started' && options.requestMs !== undefined ? { until: Date.now() + options.requestMs } : {};
-    journal.record({ line: row.line, key: row.key, status, ...(outcome.id !== undefined ? { id: outcome.id } : {}), ...(outcome.error ? { error: outcome.error } : {}), ...until });
+    const until =
+      status === 'started' && options.requestMs !== undefined ? { until: Date.now() + options.requestMs } : {};
+    journal.record({
+      line: row.line,
+      key: row.key,
+      status,
+      ...(outcome.id !== undefined ? { id: outcome.id } : {}),
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ...until,
+    });
   };
   if (!plan && options.requestMs !== undefined) {
     // Writes an earlier run had on the wire when it died may still land: they are waited out, then looked up.
-    const until = Math.max(0, ...rows.map((r) => journal.get(r.key)).map((e) => (e?.status === 'started' ? (e.until ?? 0) : 0)));
+    const until = Math.max(
+      0,
+      ...rows.map((r) => journal.get(r.key)).map((e) => (e?.status === 'started' ? (e.until ?? 0) : 0)),
+    );
     if (until > Date.now()) {
       options.onWait?.(until - Date.now());
       await new Promise((resolve) => setTimeout(resolve, until - Date.now()));
@@ -145,7 +160,12 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
     const applicable = changes.filter((c) => c.applicable);
     if (applicable.length === 0) {
       // Nothing --update can do brings this target to the row: the row fails, saying why.
-      return { status: 'failed', id: found.id, changes, error: `cannot be changed through the API: ${describeChanges(changes, false)}` };
+      return {
+        status: 'failed',
+        id: found.id,
+        changes,
+        error: `cannot be changed through the API: ${describeChanges(changes, false)}`,
+      };
     }
     if (plan) return { status: 'updated', id: found.id, changes };
     record(row, 'started', { id: found.id });
@@ -202,7 +222,8 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
     let redone = false;
     if (before && DONE.has(before.status) && task.compareDone) {
       const found = await task.find(row);
-      if (found && task.compare(row, found.current).length === 0) return { ...base, status: before.status as Outcome, id: found.id, skipped: true };
+      if (found && task.compare(row, found.current).length === 0)
+        return { ...base, status: before.status as Outcome, id: found.id, skipped: true };
       // Changed since it was done: this run's row is compared and written like any other.
       if (found) return { ...base, ...(await existing(row, found, 'existed')) };
       redone = true;
@@ -261,5 +282,10 @@ export async function runRows<R extends BulkRow, C>(rows: R[], task: BulkTask<R,
 
 /** `name "Ana" → "Ana B"; email "a@x" → "b@x" (not applicable)`: the differences of one row, for people. */
 export function describeChanges(changes: Difference[] | undefined, markFixed = true): string {
-  return (changes ?? []).map((c) => `${c.field} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}${c.applicable || !markFixed ? '' : ' (cannot be changed through the API)'}`).join('; ');
+  return (changes ?? [])
+    .map(
+      (c) =>
+        `${c.field} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}${c.applicable || !markFixed ? '' : ' (cannot be changed through the API)'}`,
+    )
+    .join('; ');
 }

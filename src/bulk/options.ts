@@ -13,11 +13,31 @@ export const CONCURRENCY = { type: 'integer', min: 1, max: 32, default: '4' } as
 export function bulkFlags(what: { noun: string; updatable: readonly string[] }) {
   return {
     dryRun: { long: 'dry-run', description: `show what would be created, updated or left alone; write nothing` },
-    update: { long: 'update', description: `change existing ${what.noun} whose ${what.updatable.join(', ')} differ from the file` },
-    concurrency: { long: 'concurrency', value: 'n', description: 'rows in flight at once (the server may slow this further)', ...CONCURRENCY },
-    skipInvalid: { long: 'skip-invalid', description: 'import the valid rows and report the invalid ones, instead of stopping' },
-    failedOut: { file: 'written', long: 'failed-out', value: 'file', description: 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed' },
-    restart: { long: 'restart', description: 'ignore what earlier runs of this file recorded, and check every row again' },
+    update: {
+      long: 'update',
+      description: `change existing ${what.noun} whose ${what.updatable.join(', ')} differ from the file`,
+    },
+    concurrency: {
+      long: 'concurrency',
+      value: 'n',
+      description: 'rows in flight at once (the server may slow this further)',
+      ...CONCURRENCY,
+    },
+    skipInvalid: {
+      long: 'skip-invalid',
+      description: 'import the valid rows and report the invalid ones, instead of stopping',
+    },
+    failedOut: {
+      file: 'written',
+      long: 'failed-out',
+      value: 'file',
+      description:
+        'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed',
+    },
+    restart: {
+      long: 'restart',
+      description: 'ignore what earlier runs of this file recorded, and check every row again',
+    },
   } as const;
 }
 
@@ -28,4 +48,13 @@ export type BulkOpts = OptionsOf<ReturnType<typeof bulkFlags>>;
  * The columns of a bulk command's results in a table or CSV; `placed`: rows may come from a YAML or
  * JSON document, where `at` (`groups[0].outcomes[3]`) tells them apart.
  */
-export const resultColumns = (keyColumn: string, placed = false): string[] => ['line', ...(placed ? ['at'] : []), keyColumn, 'status', 'id', 'skipped', 'changes', 'error'];
+export const resultColumns = (keyColumn: string, placed = false): string[] => [
+  'line',
+  ...(placed ? ['at'] : []),
+  keyColumn,
+  'status',
+  'id',
+  'skipped',
+  'changes',
+  'error',
+];

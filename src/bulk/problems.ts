@@ -76,4 +76,5 @@ export class ProblemList<P extends Placed> {
 export const problemCount = (n: number): string => `${n.toLocaleString('en-US')} problem${n === 1 ? '' : 's'}`;
 
 /** The line that ends a list cut at MAX_PROBLEMS_SHOWN, or nothing. */
-export const moreLine = (more: number): string[] => (more > 0 ? [`  … and ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'}`] : []);
+export const moreLine = (more: number): string[] =>
+  more > 0 ? [`  … and ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'}`] : [];

@@ -131,7 +131,8 @@ export function describeTally(t: Tally, options: { plan: boolean; update: boolea
     ? [`${t.created} would be created${again}`, `${t.existed} already exist`]
     : [`${t.created} created${again}`, `${t.existed} already existed`];
   if (t.updated) parts.push(plan ? `${t.updated} would be updated` : `${t.updated} updated`);
-  if (t.differs) parts.push(`${t.differs} differ${update ? '' : ' (left as they are; --update applies the differences)'}`);
+  if (t.differs)
+    parts.push(`${t.differs} differ${update ? '' : ' (left as they are; --update applies the differences)'}`);
   parts.push(plan ? `${t.failed} would fail` : `${t.failed} failed`);
   if (t.skipped_done) parts.push(`${t.skipped_done} done by an earlier run`);
   return parts.join(', ');
@@ -141,7 +142,11 @@ export function describeTally(t: Tally, options: { plan: boolean; update: boolea
  * Lines about the rows that need a look (differences, failures), at most `max` of them, each naming
  * its row by `label` — the file's words (`roster.csv:3 (user ghost, student)`), not the row's key.
  */
-export function attentionLines(results: RowResult[], source: string, options: { plan: boolean; max?: number; label: (r: RowResult) => string }): string[] {
+export function attentionLines(
+  results: RowResult[],
+  source: string,
+  options: { plan: boolean; max?: number; label: (r: RowResult) => string },
+): string[] {
   const { plan, max = 20, label } = options;
   const rows = results.filter(needsAttention);
   const lines = rows.slice(0, max).map((r) => {

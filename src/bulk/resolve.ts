@@ -9,7 +9,11 @@ import { ApiError } from '../errors.js';
  * `look(key)` for each distinct key, at most `concurrency` at once; the answers by key. A lookup
  * that throws stops the check (an auth or network problem is the job's, not a row's).
  */
-export async function lookupEach<K, V>(keys: Iterable<K>, look: (key: K) => Promise<V>, concurrency: number): Promise<Map<K, V>> {
+export async function lookupEach<K, V>(
+  keys: Iterable<K>,
+  look: (key: K) => Promise<V>,
+  concurrency: number,
+): Promise<Map<K, V>> {
   const queue = [...new Set(keys)];
   const found = new Map<K, V>();
   let next = 0;

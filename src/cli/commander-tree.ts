@@ -1,7 +1,17 @@
 // The command line as commander reads it: the program's global options and each noun's and verb's
 // command, from the same declarations the command model holds (command.ts, global-flags.ts).
 import { Command as CommanderCommand, InvalidArgumentError, Option, type HelpContext } from 'commander';
-import { defaultVerb, dryRunOf, flagsOf, isNoun, usageOf, wordOf, type CommandSpec, type NounSpec, type Runner } from '../model/command.js';
+import {
+  defaultVerb,
+  dryRunOf,
+  flagsOf,
+  isNoun,
+  usageOf,
+  wordOf,
+  type CommandSpec,
+  type NounSpec,
+  type Runner,
+} from '../model/command.js';
 import { UsageError } from '../errors.js';
 import type { GlobalFlag } from '../model/global-flags.js';
 import { coerceValue, compileOption, syntaxOf, type OptionSpec } from '../model/options.js';
@@ -31,7 +41,12 @@ export class Command extends CommanderCommand {
  * arguments can reach them, and outlined they still list in the noun's help and in commander's
  * "did you mean", as in full.
  */
-export function register(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner, words?: ReadonlySet<string>): void {
+export function register(
+  parent: Command,
+  spec: CommandSpec<never> | NounSpec,
+  runner: Runner,
+  words?: ReadonlySet<string>,
+): void {
   if (isNoun(spec)) {
     const noun = parent.command(spec.name).description(spec.summary);
     for (const alias of spec.aliases ?? []) noun.alias(alias);
@@ -41,7 +56,11 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     const fallback = defaultVerb(spec);
     if (fallback) {
       const verb = noun.commands.find((c) => c.name() === fallback.name)!;
-      noun.addHelpText('after', () => `\nWithout a command, \`lms ${spec.name}\` runs \`lms ${spec.name} ${verb.name()}\`:\n\n${verb.helpInformation()}${examplesText(fallback)}`);
+      noun.addHelpText(
+        'after',
+        () =>
+          `\nWithout a command, \`lms ${spec.name}\` runs \`lms ${spec.name} ${verb.name()}\`:\n\n${verb.helpInformation()}${examplesText(fallback)}`,
+      );
     }
     return;
   }
@@ -62,13 +81,27 @@ export function register(parent: Command, spec: CommandSpec<never> | NounSpec, r
     // are checked by invoke rather than by commander (makeOptionMandatory), which checks before it
     // looks for unknown options: `--nmae x` is reported as the typo it is, not as a missing --name.
     const options = command.opts();
-    await runner(spec, { args: command.processedArgs.map((a) => a as string), options }, dryRun && options.dryRun === true ? dryRun : undefined, command.optsWithGlobals());
+    await runner(
+      spec,
+      { args: command.processedArgs.map((a) => a as string), options },
+      dryRun && options.dryRun === true ? dryRun : undefined,
+      command.optsWithGlobals(),
+    );
   });
 }
 
 /** A verb or nested noun under `parent`: in full when the run can reach it (see register), else outlined. */
-export function registerChild(parent: Command, spec: CommandSpec<never> | NounSpec, runner: Runner, words: ReadonlySet<string> | undefined): void {
-  const reached = !words || words.has(wordOf(spec)) || (spec.aliases ?? []).some((a) => words.has(a)) || (!isNoun(spec) && spec.isDefault);
+export function registerChild(
+  parent: Command,
+  spec: CommandSpec<never> | NounSpec,
+  runner: Runner,
+  words: ReadonlySet<string> | undefined,
+): void {
+  const reached =
+    !words ||
+    words.has(wordOf(spec)) ||
+    (spec.aliases ?? []).some((a) => words.has(a)) ||
+    (!isNoun(spec) && spec.isDefault);
   if (reached) register(parent, spec, runner, words);
   else outline(parent, spec);
 }
@@ -93,7 +126,8 @@ export function commanderOption(o: OptionSpec): Option {
     // Replaces the parser .choices() installed, so the choices are checked here, value by value.
     const choices = o.choices;
     option.argParser((value: string, previous: string[] | undefined) => {
-      if (choices && !choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+      if (choices && !choices.includes(value))
+        throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
       return [...(previous ?? []), value];
     });
   }

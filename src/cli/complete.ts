@@ -20,7 +20,19 @@ import type { ApiClient } from '../client/client.js';
 import type { IOStreams } from '../io/streams.js';
 import type { RouteId } from '../spec/routes.js';
 import { ExitCode, LmsError } from '../errors.js';
-import { argumentsOf, defaultVerb, flagNames, flagsOf, isNoun, loadNoun, wordOf, type CommandModel, type CommandSpec, type IdKind, type NounSpec } from '../model/command.js';
+import {
+  argumentsOf,
+  defaultVerb,
+  flagNames,
+  flagsOf,
+  isNoun,
+  loadNoun,
+  wordOf,
+  type CommandModel,
+  type CommandSpec,
+  type IdKind,
+  type NounSpec,
+} from '../model/command.js';
 import { createContext, type Deps, type GlobalOptions } from '../model/context.js';
 import { lmsPaths } from '../lms-paths.js';
 import { GLOBAL_FLAGS } from '../model/global-flags.js';
@@ -47,7 +59,11 @@ const MOST = 200;
 type Value = [id: string, name: string];
 
 /** What a shell is handed for the line: one value a line, with its name where the shell shows one. Never throws. */
-export async function complete(argv: readonly string[], deps: Omit<Deps, 'io'>, options: CompleteOptions = {}): Promise<string> {
+export async function complete(
+  argv: readonly string[],
+  deps: Omit<Deps, 'io'>,
+  options: CompleteOptions = {},
+): Promise<string> {
   const [shell, dashes, ...words] = argv;
   if ((shell !== 'bash' && shell !== 'zsh' && shell !== 'fish') || dashes !== '--' || words.length === 0) return '';
   const deadline = options.deadlineMs ?? COMPLETE_DEADLINE_MS;
@@ -89,7 +105,12 @@ interface Attempt {
   failed?: () => void;
 }
 
-async function valuesFor(words: string[], deps: Omit<Deps, 'io'>, options: CompleteOptions, attempt: Attempt): Promise<Value[]> {
+async function valuesFor(
+  words: string[],
+  deps: Omit<Deps, 'io'>,
+  options: CompleteOptions,
+  attempt: Attempt,
+): Promise<Value[]> {
   // Streams that write nowhere: nothing of a completion may reach the terminal.
   const quiet = { ...deps, io: silentIO(), prompter: undefined };
   const line = joinEquals(words);
@@ -106,7 +127,12 @@ async function valuesFor(words: string[], deps: Omit<Deps, 'io'>, options: Compl
   const caller = [deps.env.LMS_TOKEN ?? '', globals.asUser ?? ''];
   const identity = ctx.mockMode
     ? ['mock', globals.mockDb ?? deps.env.LMS_MOCK_DB ?? '', ...caller]
-    : ['remote', globals.profile ?? (deps.env.LMS_PROFILE || (await ctx.profiles()).current()) ?? '', deps.env.LMS_BASE_URL ?? '', ...caller];
+    : [
+        'remote',
+        globals.profile ?? (deps.env.LMS_PROFILE || (await ctx.profiles()).current()) ?? '',
+        deps.env.LMS_BASE_URL ?? '',
+        ...caller,
+      ];
   const file = cacheFile(dir, [identity, target.kind, context]);
   let values = readCache(file, now(), options.cacheMs ?? COMPLETE_CACHE_MS);
   if (!values) {
@@ -138,7 +164,8 @@ function joinEquals(words: string[]): string[] {
   const joined: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const previous = joined.at(-1);
-    if (words[i] === '=' && previous?.startsWith('--') && !previous.includes('=')) joined[joined.length - 1] = `${previous}=${words[++i] ?? ''}`;
+    if (words[i] === '=' && previous?.startsWith('--') && !previous.includes('='))
+      joined[joined.length - 1] = `${previous}=${words[++i] ?? ''}`;
     else joined.push(words[i]);
   }
   return joined;
@@ -155,7 +182,9 @@ interface Step {
 }
 
 function stepOf(spec: CommandSpec<never> | NounSpec): Step {
-  return isNoun(spec) ? { flags: [], commands: spec.commands, fallback: defaultVerb(spec) } : { flags: flagsOf(spec), commands: [], verb: spec };
+  return isNoun(spec)
+    ? { flags: [], commands: spec.commands, fallback: defaultVerb(spec) }
+    : { flags: flagsOf(spec), commands: [], verb: spec };
 }
 
 /** The flag a word names where the walk stands: on the command, a default verb below it, or an ancestor. */
@@ -193,7 +222,9 @@ async function findTarget(model: CommandModel, line: string[]): Promise<Target |
       continue;
     }
     if (word.startsWith('-') && word !== '-') {
-      const [flag, value] = word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
+      const [flag, value] = word.includes('=')
+        ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]
+        : [word, undefined];
       const found = flagAt(chain, flag);
       if (!found) continue;
       if (found.kind === 'switch' || found.kind === 'negated') given.set(found.attribute, found.kind === 'switch');
@@ -272,29 +303,47 @@ async function rows(client: ApiClient, route: RouteId, params: Record<string, st
   return found;
 }
 
-const valueOf = (row: Row, nameKey: string): Value => [String(row.id), typeof row[nameKey] === 'string' ? (row[nameKey] as string) : ''];
+const valueOf = (row: Row, nameKey: string): Value => [
+  String(row.id),
+  typeof row[nameKey] === 'string' ? (row[nameKey] as string) : '',
+];
 
 /** The ids of a kind the instance holds, with their names, in the context given. */
 async function list(client: ApiClient, kind: IdKind, context: ListContext): Promise<Value[]> {
   switch (kind) {
     case 'course': {
-      if (context.account) return (await rows(client, 'courses.listAccount', { account_id: context.account })).map((r) => valueOf(r, 'name'));
+      if (context.account)
+        return (await rows(client, 'courses.listAccount', { account_id: context.account })).map((r) =>
+          valueOf(r, 'name'),
+        );
       const mine = await rows(client, 'courses.list', {});
       if (mine.length > 0) return mine.map((r) => valueOf(r, 'name'));
       // An admin is enrolled in nothing: their courses are the account's.
-      return (await rows(client, 'courses.listAccount', { account_id: 'self' }).catch((): Row[] => [])).map((r) => valueOf(r, 'name'));
+      return (await rows(client, 'courses.listAccount', { account_id: 'self' }).catch((): Row[] => [])).map((r) =>
+        valueOf(r, 'name'),
+      );
     }
     case 'account':
       return (await rows(client, 'accounts.list', {})).map((r) => valueOf(r, 'name'));
     case 'section':
-      return context.course ? (await rows(client, 'sections.list', { course_id: context.course })).map((r) => valueOf(r, 'name')) : [];
+      return context.course
+        ? (await rows(client, 'sections.list', { course_id: context.course })).map((r) => valueOf(r, 'name'))
+        : [];
     case 'assignment':
-      return context.course ? (await rows(client, 'assignments.list', { course_id: context.course })).map((r) => valueOf(r, 'name')) : [];
+      return context.course
+        ? (await rows(client, 'assignments.list', { course_id: context.course })).map((r) => valueOf(r, 'name'))
+        : [];
     case 'topic':
     case 'announcement': {
       const only: Record<string, boolean> = kind === 'announcement' ? { only_announcements: true } : {};
-      if (context.course) return (await rows(client, 'discussions.listTopics', { course_id: context.course, ...only })).map((r) => valueOf(r, 'title'));
-      if (context.group) return (await rows(client, 'discussions.listGroupTopics', { group_id: context.group, ...only })).map((r) => valueOf(r, 'title'));
+      if (context.course)
+        return (await rows(client, 'discussions.listTopics', { course_id: context.course, ...only })).map((r) =>
+          valueOf(r, 'title'),
+        );
+      if (context.group)
+        return (await rows(client, 'discussions.listGroupTopics', { group_id: context.group, ...only })).map((r) =>
+          valueOf(r, 'title'),
+        );
       return [];
     }
     case 'user': {
@@ -310,7 +359,9 @@ async function list(client: ApiClient, kind: IdKind, context: ListContext): Prom
         }
         return [...users];
       }
-      return (await rows(client, 'users.list', { account_id: context.account ?? 'self' })).map((r) => valueOf(r, 'name'));
+      return (await rows(client, 'users.list', { account_id: context.account ?? 'self' })).map((r) =>
+        valueOf(r, 'name'),
+      );
     }
   }
 }
@@ -318,8 +369,11 @@ async function list(client: ApiClient, kind: IdKind, context: ListContext): Prom
 function readCache(file: string, now: number, maxAge: number): Value[] | undefined {
   try {
     const stored = JSON.parse(readFileSync(file, 'utf8')) as { at?: unknown; values?: unknown };
-    if (typeof stored.at !== 'number' || now - stored.at > maxAge || now < stored.at || !Array.isArray(stored.values)) return undefined;
-    return stored.values.filter((v): v is Value => Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string');
+    if (typeof stored.at !== 'number' || now - stored.at > maxAge || now < stored.at || !Array.isArray(stored.values))
+      return undefined;
+    return stored.values.filter(
+      (v): v is Value => Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string',
+    );
   } catch {
     return undefined;
   }

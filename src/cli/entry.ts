@@ -5,7 +5,6 @@ import type { Deps } from '../model/context.js';
 import { formatError, handleError, toLmsError } from '../model/handle-error.js';
 import { buildProgram, jsonErrorsRequested, synonymOf, type ProgramState } from './program.js';
 
-
 export async function run(argv: string[], deps?: Partial<Deps>): Promise<number> {
   const env = deps?.env ?? process.env;
   // Asked by the completion scripts at each TAB: its answer, and never an error (see complete.ts).
@@ -46,7 +45,11 @@ export async function run(argv: string[], deps?: Partial<Deps>): Promise<number>
  * tool or completion lists it. Run from the shell, the process ends once the answer is written: a
  * request still pending after the deadline must not keep the shell waiting.
  */
-async function runComplete(argv: string[], deps: Partial<Deps> & { env: NodeJS.ProcessEnv }, ownProcess: boolean): Promise<number> {
+async function runComplete(
+  argv: string[],
+  deps: Partial<Deps> & { env: NodeJS.ProcessEnv },
+  ownProcess: boolean,
+): Promise<number> {
   const { complete } = await import('./complete.js');
   const text = await complete(argv, deps);
   if (!ownProcess) {

@@ -21,7 +21,9 @@ import { argumentsOf, type CommandSpec, type IdKind } from '../model/command.js'
 import { compileOption } from '../model/options.js';
 
 /** How an id of a kind is read by itself: a GET of the object, given the other ids of the line. */
-const READ: Partial<Record<IdKind, (client: ApiClient, id: string, given: ReadonlyMap<IdKind, string>) => Promise<unknown> | undefined>> = {
+const READ: Partial<
+  Record<IdKind, (client: ApiClient, id: string, given: ReadonlyMap<IdKind, string>) => Promise<unknown> | undefined>
+> = {
   course: (client, id) => client.ops.courses.get({ id }),
   section: (client, id) => client.ops.sections.get({ id }),
   account: (client, id) => client.ops.accounts.get({ id }),
@@ -33,13 +35,22 @@ const READ: Partial<Record<IdKind, (client: ApiClient, id: string, given: Readon
 };
 
 /** The SIS prefix of each kind that has one (a user's bare word is a login already: see user-ref.ts). */
-const SIS_PREFIX: Partial<Record<IdKind, string>> = { course: 'sis_course_id', section: 'sis_section_id', account: 'sis_account_id', user: 'sis_user_id' };
+const SIS_PREFIX: Partial<Record<IdKind, string>> = {
+  course: 'sis_course_id',
+  section: 'sis_section_id',
+  account: 'sis_account_id',
+  user: 'sis_user_id',
+};
 
 /** Neither an id (digits), nor a form the API reads (`sis_course_id:X`, `self`). */
 const looksLikeSisId = (id: string) => !/^\d+$/.test(id) && !id.includes(':') && id.toLowerCase() !== 'self';
 
 /** The ids a verb's line gives, by kind: its flags' and arguments' that declare one. */
-function idsGiven(spec: CommandSpec<never>, args: readonly unknown[], opts: Record<string, unknown>): Map<IdKind, string> {
+function idsGiven(
+  spec: CommandSpec<never>,
+  args: readonly unknown[],
+  opts: Record<string, unknown>,
+): Map<IdKind, string> {
   const given = new Map<IdKind, string>();
   for (const option of spec.options ?? []) {
     const value = opts[compileOption(option).attribute];
@@ -53,7 +64,12 @@ function idsGiven(spec: CommandSpec<never>, args: readonly unknown[], opts: Reco
 }
 
 /** Whether reading it answers 404 (true), shows it or refuses to (false); undefined when the kind cannot be read alone. */
-async function absent(api: ApiClient, kind: IdKind, id: string, given: ReadonlyMap<IdKind, string>): Promise<boolean | undefined> {
+async function absent(
+  api: ApiClient,
+  kind: IdKind,
+  id: string,
+  given: ReadonlyMap<IdKind, string>,
+): Promise<boolean | undefined> {
   const read = READ[kind]?.(api, id, given);
   if (!read) return undefined;
   return read.then(
@@ -69,7 +85,10 @@ async function absent(api: ApiClient, kind: IdKind, id: string, given: ReadonlyM
 const INSTEAD: Partial<Record<RouteId, Alternative>> = {
   'users.list': { gives: 'the people of a course of yours', command: 'lms enrollments list --course COURSE' },
   'courses.listAccount': { gives: 'the courses you are enrolled in', command: 'lms courses list' },
-  'enrollments.listUser': { gives: "a user's enrollments in a course of yours", command: 'lms enrollments list --course COURSE --user {user}' },
+  'enrollments.listUser': {
+    gives: "a user's enrollments in a course of yours",
+    command: 'lms enrollments list --course COURSE --user {user}',
+  },
   'outcomes.rootGroup@accounts': { gives: "a course's outcomes", command: 'lms outcomes tree --course COURSE' },
 };
 
@@ -77,11 +96,18 @@ const INSTEAD: Partial<Record<RouteId, Alternative>> = {
 export const alternatives = (): readonly Alternative[] => Object.values(INSTEAD);
 
 /** The error, or the same error saying what it was about (see the top of this file). */
-export async function explainFailure(error: unknown, spec: CommandSpec<never>, args: readonly unknown[], opts: Record<string, unknown>, client: () => Promise<ApiClient>): Promise<unknown> {
+export async function explainFailure(
+  error: unknown,
+  spec: CommandSpec<never>,
+  args: readonly unknown[],
+  opts: Record<string, unknown>,
+  client: () => Promise<ApiClient>,
+): Promise<unknown> {
   if (!(error instanceof ApiError)) return error;
   const given = idsGiven(spec, args, opts);
   if (error.status === 404) return explainNotFound(error, given, client);
-  if ((error.status === 401 || error.status === 403) && !error.tokenRefused && !error.throttled) return explainRefusal(error, given);
+  if ((error.status === 401 || error.status === 403) && !error.tokenRefused && !error.throttled)
+    return explainRefusal(error, given);
   return error;
 }
 
@@ -91,20 +117,40 @@ async function explainRefusal(error: ApiError, given: ReadonlyMap<IdKind, string
   const found = matchRoute(error.method, new URL(error.url).pathname);
   const instead = found && INSTEAD[found.route.id];
   if (!instead) return error;
-  const command = instead.command.replace(/\{(\w+)\}/g, (placeholder, kind: string) => given.get(kind as IdKind) ?? kind.toUpperCase());
-  return new ApiError({ status: error.status, method: error.method, url: error.url, messages: error.messages, body: error.body, instead: { ...instead, command } });
+  const command = instead.command.replace(
+    /\{(\w+)\}/g,
+    (placeholder, kind: string) => given.get(kind as IdKind) ?? kind.toUpperCase(),
+  );
+  return new ApiError({
+    status: error.status,
+    method: error.method,
+    url: error.url,
+    messages: error.messages,
+    body: error.body,
+    instead: { ...instead, command },
+  });
 }
 
 /**
  * For a 404, what was missing: of a line with several ids, the ones the instance does not have; of
  * an id that looks like a SIS id, its SIS form when that finds it.
  */
-async function explainNotFound(error: ApiError, given: ReadonlyMap<IdKind, string>, client: () => Promise<ApiClient>): Promise<ApiError> {
+async function explainNotFound(
+  error: ApiError,
+  given: ReadonlyMap<IdKind, string>,
+  client: () => Promise<ApiClient>,
+): Promise<ApiError> {
   if (error.missing || given.size === 0) return error;
   const api = await client();
   // One id is what the 404 is about; of several, the ones read and found missing.
   const several = given.size > 1;
-  const checked = several ? await Promise.all([...given].map(async ([kind, id]) => ((await absent(api, kind, id, given)) ? ([kind, id] as const) : undefined))) : [...given];
+  const checked = several
+    ? await Promise.all(
+        [...given].map(async ([kind, id]) =>
+          (await absent(api, kind, id, given)) ? ([kind, id] as const) : undefined,
+        ),
+      )
+    : [...given];
   const missing = checked.filter((entry) => entry !== undefined);
   if (missing.length === 0) return error;
   let meant: string | undefined;

@@ -5,7 +5,16 @@
 // `npm run man`, and test/cli/man.test.ts fails until it is.
 import { Argument, Help, Option } from 'commander';
 import { ExitCode } from '../errors.js';
-import { argumentsOf, defaultVerb, flagsOf, isNoun, wordOf, type CommandSpec, type DeclaredProgram, type NounSpec } from '../model/command.js';
+import {
+  argumentsOf,
+  defaultVerb,
+  flagsOf,
+  isNoun,
+  wordOf,
+  type CommandSpec,
+  type DeclaredProgram,
+  type NounSpec,
+} from '../model/command.js';
 import { commanderOption, globalOption } from './commander-tree.js';
 import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from '../model/global-flags.js';
 import { syntaxOf } from '../model/options.js';
@@ -23,47 +32,166 @@ export interface ManPage {
  * source reads and fails on one missing here). The order is the order of the page.
  */
 export const ENVIRONMENT: readonly { name: string; description: string }[] = [
-  { name: 'LMS_PROFILE', description: 'The saved profile to use, as -p does; a flag, LMS_BASE_URL or LMS_MOCK beats it.' },
-  { name: 'LMS_BASE_URL', description: 'The instance to talk to without a profile, e.g. https://lms.example.edu; with LMS_TOKEN (or the token of LMS_PROFILE or the default profile).' },
-  { name: 'LMS_TOKEN', description: "The access token to send; beats the profile's token. Never printed: -v shows it redacted." },
-  { name: 'LMS_MOCK', description: 'Set to 1 to use the built-in mock, as --mock does; 0, false or empty is off; --no-mock ignores it.' },
-  { name: 'LMS_MOCK_DB', description: 'The mock\'s database file, as --mock-db; ":memory:" for one that lasts a single command.' },
-  { name: 'LMS_OUTPUT', description: 'The output format when -o is not given: table, json, ndjson, csv or yaml. With json, errors are JSON on stderr too.' },
-  { name: 'LMS_CONFIG_DIR', description: 'The directory of the profile file (config.json) and its locks, instead of the platform\'s configuration directory.' },
-  { name: 'LMS_STATE_DIR', description: 'Where bulk jobs keep their journals, lms apply its keys and every command its audit log (audit.log), instead of the user\'s state directory. Set, nothing is moved from the cache directory an older lms kept them in.' },
-  { name: 'LMS_AUDIT_KEEP_DAYS', description: 'How many days the audit log keeps its entries (lms log reads them): older ones are dropped when it rotates (at 10 MiB) or first writes; 90 by default.' },
-  { name: 'LMS_CACHE_DIR', description: "Where Node's compile cache (Node 22 and later) and completion answers are kept, instead of the user's cache directory." },
-  { name: 'NODE_COMPILE_CACHE', description: "Node's own: a compile cache directory of the user's choosing, which lms then uses instead of its own." },
-  { name: 'NODE_DISABLE_COMPILE_CACHE', description: "Node's own: set (even empty), no compile cache is read or written." },
-  { name: 'LMS_WAIT_TIMEOUT', description: 'How many seconds any wait for background work lasts (progress --wait, async sends, bulk grading); 1800 by default.' },
-  { name: 'LMS_JQ_TIMEOUT', description: 'How many seconds one run of a --jq filter may take before it is ended (exit 2, naming the limit), not counting time spent waiting for a slow reader; 30 by default.' },
-  { name: 'LMS_JQ_MEMORY', description: 'How many megabytes the process may grow by while a --jq filter runs before it is ended (exit 2, naming the limit); 1024 by default.' },
+  {
+    name: 'LMS_PROFILE',
+    description: 'The saved profile to use, as -p does; a flag, LMS_BASE_URL or LMS_MOCK beats it.',
+  },
+  {
+    name: 'LMS_BASE_URL',
+    description:
+      'The instance to talk to without a profile, e.g. https://lms.example.edu; with LMS_TOKEN (or the token of LMS_PROFILE or the default profile).',
+  },
+  {
+    name: 'LMS_TOKEN',
+    description: "The access token to send; beats the profile's token. Never printed: -v shows it redacted.",
+  },
+  {
+    name: 'LMS_MOCK',
+    description: 'Set to 1 to use the built-in mock, as --mock does; 0, false or empty is off; --no-mock ignores it.',
+  },
+  {
+    name: 'LMS_MOCK_DB',
+    description: 'The mock\'s database file, as --mock-db; ":memory:" for one that lasts a single command.',
+  },
+  {
+    name: 'LMS_OUTPUT',
+    description:
+      'The output format when -o is not given: table, json, ndjson, csv or yaml. With json, errors are JSON on stderr too.',
+  },
+  {
+    name: 'LMS_CONFIG_DIR',
+    description:
+      "The directory of the profile file (config.json) and its locks, instead of the platform's configuration directory.",
+  },
+  {
+    name: 'LMS_STATE_DIR',
+    description:
+      "Where bulk jobs keep their journals, lms apply its keys and every command its audit log (audit.log), instead of the user's state directory. Set, nothing is moved from the cache directory an older lms kept them in.",
+  },
+  {
+    name: 'LMS_AUDIT_KEEP_DAYS',
+    description:
+      'How many days the audit log keeps its entries (lms log reads them): older ones are dropped when it rotates (at 10 MiB) or first writes; 90 by default.',
+  },
+  {
+    name: 'LMS_CACHE_DIR',
+    description:
+      "Where Node's compile cache (Node 22 and later) and completion answers are kept, instead of the user's cache directory.",
+  },
+  {
+    name: 'NODE_COMPILE_CACHE',
+    description:
+      "Node's own: a compile cache directory of the user's choosing, which lms then uses instead of its own.",
+  },
+  {
+    name: 'NODE_DISABLE_COMPILE_CACHE',
+    description: "Node's own: set (even empty), no compile cache is read or written.",
+  },
+  {
+    name: 'LMS_WAIT_TIMEOUT',
+    description:
+      'How many seconds any wait for background work lasts (progress --wait, async sends, bulk grading); 1800 by default.',
+  },
+  {
+    name: 'LMS_JQ_TIMEOUT',
+    description:
+      'How many seconds one run of a --jq filter may take before it is ended (exit 2, naming the limit), not counting time spent waiting for a slow reader; 30 by default.',
+  },
+  {
+    name: 'LMS_JQ_MEMORY',
+    description:
+      'How many megabytes the process may grow by while a --jq filter runs before it is ended (exit 2, naming the limit); 1024 by default.',
+  },
   { name: 'LMS_DEBUG', description: 'Set, an internal error prints its stack trace as well as its message.' },
-  { name: 'LMS_MOCK_NOW', description: 'The mock\'s clock, an ISO time such as 2026-11-02T12:00:00Z, for output that does not change from run to run.' },
-  { name: 'LMS_MOCK_FAULTS', description: 'Faults for the in-process mock, as JSON (e.g. {"failRate":0.1,"seed":7}); lms mock serve takes the same as flags.' },
-  { name: 'LMS_MOCK_JOB_TICK_MS', description: "The mock's pause in milliseconds between slices of a background job; 0 runs them back to back." },
-  { name: 'LMS_MOCK_VIEW_DELAY_MS', description: 'How many milliseconds the mock\'s full topic view answers 503 after a write, as a real instance does while it rebuilds it; 0 by default.' },
+  {
+    name: 'LMS_MOCK_NOW',
+    description:
+      "The mock's clock, an ISO time such as 2026-11-02T12:00:00Z, for output that does not change from run to run.",
+  },
+  {
+    name: 'LMS_MOCK_FAULTS',
+    description:
+      'Faults for the in-process mock, as JSON (e.g. {"failRate":0.1,"seed":7}); lms mock serve takes the same as flags.',
+  },
+  {
+    name: 'LMS_MOCK_JOB_TICK_MS',
+    description: "The mock's pause in milliseconds between slices of a background job; 0 runs them back to back.",
+  },
+  {
+    name: 'LMS_MOCK_VIEW_DELAY_MS',
+    description:
+      "How many milliseconds the mock's full topic view answers 503 after a write, as a real instance does while it rebuilds it; 0 by default.",
+  },
   { name: 'NO_COLOR', description: 'Set (to anything), no colours and no spinners, as --no-color; so does TERM=dumb.' },
   { name: 'TERM', description: 'dumb: no colours and no spinners.' },
-  { name: 'BROWSER', description: 'The browser lms auth login opens (the first of a colon-separated list; %s stands for the URL). Without it, open on macOS, xdg-open where DISPLAY or WAYLAND_DISPLAY names a graphical session.' },
-  { name: 'NODE_EXTRA_CA_CERTS', description: "A PEM file of extra certificate authorities (a school's own CA), read by Node.js for every HTTPS request, and added to whatever else is trusted." },
-  { name: 'LMS_CA_FILE', description: "A PEM file of a certificate authority to trust besides Node's own (a school's CA); beats the profile's --ca-file, CURL_CA_BUNDLE and SSL_CERT_FILE. Unreadable or not PEM: exit 2." },
-  { name: 'CURL_CA_BUNDLE', description: "curl's: a PEM bundle of certificate authorities, read when neither LMS_CA_FILE nor the profile's --ca-file is set, before SSL_CERT_FILE, for https instances only. Added to Node's own roots, where curl would trust it alone. Unreadable or not PEM: exit 2, naming it." },
-  { name: 'NODE_OPTIONS', description: "Node's own: with --use-openssl-ca or --use-system-ca in it, Node trusts that store in place of its bundled roots, and a CA file or bundle is added to it whole." },
-  { name: 'SSL_CERT_FILE', description: "OpenSSL's (and curl's): a PEM bundle of certificate authorities, read as CURL_CA_BUNDLE is when that is unset." },
-  { name: 'LMS_MAX_BODY', description: 'The most bytes lms reads of one answer from an instance: bytes, or a number with K, M or G (64M by default). A larger answer is exit 1, not retried.' },
-  { name: 'HTTPS_PROXY', description: 'The proxy for https instances, http://[USER:PASSWORD@]HOST[:PORT], reached through a CONNECT tunnel; https_proxy (lower case) wins where both are set. Credentials are sent as Proxy-Authorization and never printed.' },
-  { name: 'HTTP_PROXY', description: 'The proxy for plain http instances (http_proxy wins where both are set); HTTP_PROXY is ignored where REQUEST_METHOD is set, as in a CGI script.' },
-  { name: 'ALL_PROXY', description: 'The proxy for either scheme when the scheme\'s own variable is unset (all_proxy wins where both are set).' },
-  { name: 'NO_PROXY', description: 'Hosts reached without the proxy (no_proxy wins where both are set), matched as curl matches them: * alone for every host, or a comma-separated list of names (.example.edu and example.edu match it and every name under it, never an address), addresses and CIDR blocks, each with an optional :PORT.' },
-  { name: 'REQUEST_METHOD', description: 'Set (a CGI environment), HTTP_PROXY is not read: a client may set it with a Proxy: header.' },
+  {
+    name: 'BROWSER',
+    description:
+      'The browser lms auth login opens (the first of a colon-separated list; %s stands for the URL). Without it, open on macOS, xdg-open where DISPLAY or WAYLAND_DISPLAY names a graphical session.',
+  },
+  {
+    name: 'NODE_EXTRA_CA_CERTS',
+    description:
+      "A PEM file of extra certificate authorities (a school's own CA), read by Node.js for every HTTPS request, and added to whatever else is trusted.",
+  },
+  {
+    name: 'LMS_CA_FILE',
+    description:
+      "A PEM file of a certificate authority to trust besides Node's own (a school's CA); beats the profile's --ca-file, CURL_CA_BUNDLE and SSL_CERT_FILE. Unreadable or not PEM: exit 2.",
+  },
+  {
+    name: 'CURL_CA_BUNDLE',
+    description:
+      "curl's: a PEM bundle of certificate authorities, read when neither LMS_CA_FILE nor the profile's --ca-file is set, before SSL_CERT_FILE, for https instances only. Added to Node's own roots, where curl would trust it alone. Unreadable or not PEM: exit 2, naming it.",
+  },
+  {
+    name: 'NODE_OPTIONS',
+    description:
+      "Node's own: with --use-openssl-ca or --use-system-ca in it, Node trusts that store in place of its bundled roots, and a CA file or bundle is added to it whole.",
+  },
+  {
+    name: 'SSL_CERT_FILE',
+    description:
+      "OpenSSL's (and curl's): a PEM bundle of certificate authorities, read as CURL_CA_BUNDLE is when that is unset.",
+  },
+  {
+    name: 'LMS_MAX_BODY',
+    description:
+      'The most bytes lms reads of one answer from an instance: bytes, or a number with K, M or G (64M by default). A larger answer is exit 1, not retried.',
+  },
+  {
+    name: 'HTTPS_PROXY',
+    description:
+      'The proxy for https instances, http://[USER:PASSWORD@]HOST[:PORT], reached through a CONNECT tunnel; https_proxy (lower case) wins where both are set. Credentials are sent as Proxy-Authorization and never printed.',
+  },
+  {
+    name: 'HTTP_PROXY',
+    description:
+      'The proxy for plain http instances (http_proxy wins where both are set); HTTP_PROXY is ignored where REQUEST_METHOD is set, as in a CGI script.',
+  },
+  {
+    name: 'ALL_PROXY',
+    description:
+      "The proxy for either scheme when the scheme's own variable is unset (all_proxy wins where both are set).",
+  },
+  {
+    name: 'NO_PROXY',
+    description:
+      'Hosts reached without the proxy (no_proxy wins where both are set), matched as curl matches them: * alone for every host, or a comma-separated list of names (.example.edu and example.edu match it and every name under it, never an address), addresses and CIDR blocks, each with an optional :PORT.',
+  },
+  {
+    name: 'REQUEST_METHOD',
+    description: 'Set (a CGI environment), HTTP_PROXY is not read: a client may set it with a Proxy: header.',
+  },
 ];
 
 /** What each exit code means; a code added to ExitCode needs its line here (the type says so). */
 const EXIT_STATUS: Record<keyof typeof ExitCode, string> = {
   ok: 'Success.',
-  failure: 'A failure not covered below; a bulk job that left rows undone (rows that failed, or invalid rows --skip-invalid skipped), and its --dry-run when it finds such rows.',
-  usage: 'A usage error: a bad flag or value, a missing argument, an invalid input file; a destructive command without --yes where it cannot ask.',
+  failure:
+    'A failure not covered below; a bulk job that left rows undone (rows that failed, or invalid rows --skip-invalid skipped), and its --dry-run when it finds such rows.',
+  usage:
+    'A usage error: a bad flag or value, a missing argument, an invalid input file; a destructive command without --yes where it cannot ask.',
   auth: 'Authentication or permission: the instance answered 401 or 403.',
   notFound: 'Not found: the instance answered 404.',
   rejected: 'Rejected by the API: 400, 409 or 422.',
@@ -73,11 +201,30 @@ const EXIT_STATUS: Record<keyof typeof ExitCode, string> = {
 };
 
 const FILES: readonly { path: string; description: string }[] = [
-  { path: '~/.config/lms/config.json', description: 'The profiles: base URL of each instance, and its token where no keychain keeps it (mode 0600). $XDG_CONFIG_HOME/lms if set, or LMS_CONFIG_DIR.' },
-  { path: '~/.config/lms/locks/', description: 'Locks beside the profile file, so that commands running at once renew a token once between them.' },
-  { path: '~/.local/share/lms/mock.db', description: "The mock's database, created and seeded on first use ($XDG_DATA_HOME/lms if set, LMS_MOCK_DB or --mock-db to choose another)." },
-  { path: '~/.local/state/lms/', description: "What one run leaves for the next, which no cache cleaner should take: the audit log of every write, audit.log (and its rotated files and lock), the journals of bulk jobs, journals/, and lms apply's keys, apply/ ($XDG_STATE_HOME/lms if set, or LMS_STATE_DIR). What an older lms kept in ~/.cache/lms is moved here on first use." },
-  { path: '~/.cache/lms/', description: "Caches, which may be deleted at any time: Node's compile cache, compile/ (Node 22 and later), and completion answers, completions/ ($XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR)." },
+  {
+    path: '~/.config/lms/config.json',
+    description:
+      'The profiles: base URL of each instance, and its token where no keychain keeps it (mode 0600). $XDG_CONFIG_HOME/lms if set, or LMS_CONFIG_DIR.',
+  },
+  {
+    path: '~/.config/lms/locks/',
+    description: 'Locks beside the profile file, so that commands running at once renew a token once between them.',
+  },
+  {
+    path: '~/.local/share/lms/mock.db',
+    description:
+      "The mock's database, created and seeded on first use ($XDG_DATA_HOME/lms if set, LMS_MOCK_DB or --mock-db to choose another).",
+  },
+  {
+    path: '~/.local/state/lms/',
+    description:
+      "What one run leaves for the next, which no cache cleaner should take: the audit log of every write, audit.log (and its rotated files and lock), the journals of bulk jobs, journals/, and lms apply's keys, apply/ ($XDG_STATE_HOME/lms if set, or LMS_STATE_DIR). What an older lms kept in ~/.cache/lms is moved here on first use.",
+  },
+  {
+    path: '~/.cache/lms/',
+    description:
+      "Caches, which may be deleted at any time: Node's compile cache, compile/ (Node 22 and later), and completion answers, completions/ ($XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR).",
+  },
 ];
 
 /** A command as its page describes it, its flags and arguments as commander shows them in help. */
@@ -111,7 +258,11 @@ export function manPages(program: DeclaredProgram): ManPage[] {
   const help = new Help();
   return [
     { file: 'lms.1', name: 'lms', text: mainPage(described, help) },
-    ...described.nouns.map((noun) => ({ file: `${noun.path.join('-')}.1`, name: noun.path.join('-'), text: nounPage(described, noun, help) })),
+    ...described.nouns.map((noun) => ({
+      file: `${noun.path.join('-')}.1`,
+      name: noun.path.join('-'),
+      text: nounPage(described, noun, help),
+    })),
   ];
 }
 
@@ -121,9 +272,19 @@ function describeProgram(program: DeclaredProgram): ManProgram {
     const common = { path, description: spec.summary, aliases: spec.aliases ?? [] };
     if (isNoun(spec)) {
       const fallback = defaultVerb(spec);
-      return { ...common, usage: '', arguments: [], options: [], examples: [], children: spec.commands.map((c) => describe(c, [...path, wordOf(c)])), fallback: fallback && wordOf(fallback) };
+      return {
+        ...common,
+        usage: '',
+        arguments: [],
+        options: [],
+        examples: [],
+        children: spec.commands.map((c) => describe(c, [...path, wordOf(c)])),
+        fallback: fallback && wordOf(fallback),
+      };
     }
-    const terms = argumentsOf(spec).map(({ name, required, variadic }) => `${required ? '<' : '['}${name}${variadic ? '...' : ''}${required ? '>' : ']'}`);
+    const terms = argumentsOf(spec).map(
+      ({ name, required, variadic }) => `${required ? '<' : '['}${name}${variadic ? '...' : ''}${required ? '>' : ']'}`,
+    );
     const args = argumentsOf(spec).map(({ name }, i) => {
       const argument = new Argument(terms[i]);
       const choices = spec.argChoices?.[name];
@@ -131,13 +292,24 @@ function describeProgram(program: DeclaredProgram): ManProgram {
     });
     // As commander writes a verb's usage: every verb has options, its help flag at least.
     const usage = ['[options]', ...terms].join(' ');
-    return { ...common, usage, arguments: args, options: [...flagsOf(spec).map(commanderOption), helpOption], examples: spec.examples ?? [], children: [] };
+    return {
+      ...common,
+      usage,
+      arguments: args,
+      options: [...flagsOf(spec).map(commanderOption), helpOption],
+      examples: spec.examples ?? [],
+      children: [],
+    };
   };
   return {
     description: PROGRAM_DESCRIPTION,
     version: __LMS_VERSION__,
     // As commander holds them: the version flag first, the help flag last.
-    options: [new Option(syntaxOf(VERSION_FLAG), VERSION_FLAG.description), ...GLOBAL_FLAGS.map(globalOption), helpOption],
+    options: [
+      new Option(syntaxOf(VERSION_FLAG), VERSION_FLAG.description),
+      ...GLOBAL_FLAGS.map(globalOption),
+      helpOption,
+    ],
     nouns: program.commands.map((c) => describe(c, ['lms', wordOf(c)])),
   };
 }
@@ -145,20 +317,36 @@ function describeProgram(program: DeclaredProgram): ManProgram {
 function header(title: string, version: string): string[] {
   // No date: the page is the same for the same tree, whenever and wherever it is generated.
   // Left-aligned and never hyphenated: a flag or a path split at a line's end cannot be copied.
-  return [`.\\" Generated from the command tree by src/cli/man.ts (npm run man); do not edit.`, `.TH ${macroArg(title.toUpperCase())} 1 "" ${macroArg(`lms-cli ${version}`)} ${macroArg('lms manual')}`, '.nh', '.ad l'];
+  return [
+    `.\\" Generated from the command tree by src/cli/man.ts (npm run man); do not edit.`,
+    `.TH ${macroArg(title.toUpperCase())} 1 "" ${macroArg(`lms-cli ${version}`)} ${macroArg('lms manual')}`,
+    '.nh',
+    '.ad l',
+  ];
 }
 
 function mainPage(program: ManProgram, help: Help): string {
   const { nouns, version } = program;
   const lines = [...header('lms', version)];
   lines.push('.SH NAME', `lms \\- ${text(firstSentence(program.description))}`);
-  lines.push('.SH SYNOPSIS', '.B lms', '[\\fIglobal options\\fR] \\fInoun\\fR \\fIverb\\fR [\\fIarguments\\fR] [\\fIoptions\\fR]', '.br', '.B lms', '[\\fB\\-\\-version\\fR | \\fB\\-\\-help\\fR]');
+  lines.push(
+    '.SH SYNOPSIS',
+    '.B lms',
+    '[\\fIglobal options\\fR] \\fInoun\\fR \\fIverb\\fR [\\fIarguments\\fR] [\\fIoptions\\fR]',
+    '.br',
+    '.B lms',
+    '[\\fB\\-\\-version\\fR | \\fB\\-\\-help\\fR]',
+  );
   lines.push('.SH DESCRIPTION', text(`${program.description}.`));
   lines.push(
     '.PP',
-    text('A command is a noun and a verb: lms users list, lms enrollments add. Each noun has a page of its own, lms-NOUN(1), with its verbs, their arguments, flags and examples; lms NOUN --help and lms NOUN VERB --help say the same.'),
+    text(
+      'A command is a noun and a verb: lms users list, lms enrollments add. Each noun has a page of its own, lms-NOUN(1), with its verbs, their arguments, flags and examples; lms NOUN --help and lms NOUN VERB --help say the same.',
+    ),
     '.PP',
-    text('Data goes to stdout: a table on a terminal, JSON when piped, unless -o says otherwise. Progress, warnings and errors go to stderr. Precedence: a flag beats the environment, which beats the profile file.'),
+    text(
+      'Data goes to stdout: a table on a terminal, JSON when piped, unless -o says otherwise. Progress, warnings and errors go to stderr. Precedence: a flag beats the environment, which beats the profile file.',
+    ),
   );
   lines.push('.SH COMMANDS');
   for (const noun of nouns) {
@@ -168,12 +356,28 @@ function mainPage(program: ManProgram, help: Help): string {
   for (const option of program.options) lines.push(...optionItem(option, help));
   lines.push('.SH ENVIRONMENT');
   for (const { name, description } of ENVIRONMENT) lines.push('.TP', `.B ${macroArg(name)}`, text(description));
-  lines.push('.SH FILES', text('As on Linux; macOS and Windows keep them in the platform\'s own directories (~/Library/…, %APPDATA% and %LOCALAPPDATA%; the state directory is ~/Library/Application Support/lms and %LOCALAPPDATA%\\lms). lms doctor checks that each can be written.'));
+  lines.push(
+    '.SH FILES',
+    text(
+      "As on Linux; macOS and Windows keep them in the platform's own directories (~/Library/…, %APPDATA% and %LOCALAPPDATA%; the state directory is ~/Library/Application Support/lms and %LOCALAPPDATA%\\lms). lms doctor checks that each can be written.",
+    ),
+  );
   for (const { path, description } of FILES) lines.push('.TP', `.I ${macroArg(path)}`, text(description));
   lines.push('.SH EXIT STATUS');
-  for (const [key, code] of Object.entries(ExitCode)) lines.push('.TP', `.B ${code}`, text(EXIT_STATUS[key as keyof typeof ExitCode]));
-  lines.push('.PP', text('With -o json (or LMS_OUTPUT=json) an error is written as one JSON object on stderr, with its exit_code.'));
-  lines.push('.SH EXAMPLES', ...examples(['lms --mock users list', 'lms -p prod users list --account 1 --all -o csv > users.csv', "lms users list --account 1 -o json | jq -r '.[].login_id'"]));
+  for (const [key, code] of Object.entries(ExitCode))
+    lines.push('.TP', `.B ${code}`, text(EXIT_STATUS[key as keyof typeof ExitCode]));
+  lines.push(
+    '.PP',
+    text('With -o json (or LMS_OUTPUT=json) an error is written as one JSON object on stderr, with its exit_code.'),
+  );
+  lines.push(
+    '.SH EXAMPLES',
+    ...examples([
+      'lms --mock users list',
+      'lms -p prod users list --account 1 --all -o csv > users.csv',
+      "lms users list --account 1 -o json | jq -r '.[].login_id'",
+    ]),
+  );
   lines.push('.SH SEE ALSO', seeAlso(nouns.map((noun) => noun.path.join('-'))));
   return `${lines.join('\n')}\n`;
 }
@@ -199,7 +403,15 @@ function nounPage(program: ManProgram, noun: ManCommand, help: Help): string {
     // A top-level command (apply, mcp): the page is the command itself.
     lines.push(...verbBody(noun, help, false));
   }
-  lines.push('.SH GLOBAL OPTIONS', text(`Every command takes the global options of lms(1): ${program.options.map((o) => o.long ?? o.short).filter((f) => f !== '--help' && f !== '--version').join(', ')}.`));
+  lines.push(
+    '.SH GLOBAL OPTIONS',
+    text(
+      `Every command takes the global options of lms(1): ${program.options
+        .map((o) => o.long ?? o.short)
+        .filter((f) => f !== '--help' && f !== '--version')
+        .join(', ')}.`,
+    ),
+  );
   lines.push('.SH SEE ALSO', seeAlso(['lms']));
   return `${lines.join('\n')}\n`;
 }
@@ -224,7 +436,11 @@ function verbSection(verb: ManCommand, help: Help): string[] {
 /** A verb's description (unless its page's DESCRIPTION already says it), aliases, arguments, flags and examples. */
 function verbBody(verb: ManCommand, help: Help, describe = true): string[] {
   const lines = describe ? [text(verb.description)] : [];
-  if (verb.aliases.length) lines.push('.PP', text(`Also: ${verb.aliases.map((alias) => [...verb.path.slice(0, -1), alias].join(' ')).join(', ')}.`));
+  if (verb.aliases.length)
+    lines.push(
+      '.PP',
+      text(`Also: ${verb.aliases.map((alias) => [...verb.path.slice(0, -1), alias].join(' ')).join(', ')}.`),
+    );
   const args = verb.arguments;
   if (args.length) {
     lines.push('.PP', 'Arguments:');
@@ -270,7 +486,10 @@ function seeAlso(names: string[]): string {
 
 /** What a page's NAME line says: the description's first clause. */
 function firstSentence(description: string): string {
-  return description.split('\n')[0].split('; ')[0].replace(/[.;:]?\s*$/, '');
+  return description
+    .split('\n')[0]
+    .split('; ')[0]
+    .replace(/[.;:]?\s*$/, '');
 }
 
 /**

@@ -51,7 +51,12 @@ export function jsonErrorsRequested(argv: readonly string[], env: NodeJS.Process
  * the others appear by name and summary, which is all `lms --help` shows. Without `argv` (or when
  * it names no noun) every noun is loaded.
  */
-export async function buildProgram(deps: Deps, state: ProgramState, argv?: string[], runnerOf: RunnerOf = runnerFor): Promise<Command> {
+export async function buildProgram(
+  deps: Deps,
+  state: ProgramState,
+  argv?: string[],
+  runnerOf: RunnerOf = runnerFor,
+): Promise<Command> {
   const { io } = deps;
   const { Command, globalOption, register, registerChild } = await import('./commander-tree.js');
   const program = new Command('lms')
@@ -82,7 +87,8 @@ export async function buildProgram(deps: Deps, state: ProgramState, argv?: strin
   // A verb is reached by its word or alias among the arguments; the others are outlined (see register).
   const words = argv && new Set(argv);
   for (const noun of lazyNouns) {
-    if (argv === undefined || named === undefined || named === noun) register(program, reachedBy(await loadNoun(noun), found ? argv[found.at + 1] : undefined), runner, words);
+    if (argv === undefined || named === undefined || named === noun)
+      register(program, reachedBy(await loadNoun(noun), found ? argv[found.at + 1] : undefined), runner, words);
     else if (named === null) program.command(noun.name).description(noun.summary);
   }
   // No run that names a noun reaches a top-level command, nor lists one.
@@ -109,21 +115,37 @@ function runnerFor(deps: Deps, state: ProgramState, facts: LineFacts): Runner {
     const checked = check(spec, given, { dryRun });
     const globals = { ...readGlobals(globalOpts, deps.env), timeoutGiven };
     // Compiled before the command runs, so a mistake in the expression is reported before any request.
-    const jq = typeof globalOpts.jq === 'string' ? await (await import('../output/jq.js')).compileJq(globalOpts.jq, deps.env) : undefined;
+    const jq =
+      typeof globalOpts.jq === 'string'
+        ? await (await import('../output/jq.js')).compileJq(globalOpts.jq, deps.env)
+        : undefined;
     const claimInterrupt = (stop: () => void) => (state.stop = stop);
-    const ctx = createContext({ audit, ...deps, io: withColor(io, io.color && globals.color), claimInterrupt }, globals);
+    const ctx = createContext(
+      { audit, ...deps, io: withColor(io, io.color && globals.color), claimInterrupt },
+      globals,
+    );
     state.activity = ctx.activity;
     try {
       // A flag value that destroys is asked about here, once for every verb; a dry run destroys nothing,
       // and a verb that asks itself (naming what it would end) is not asked for twice.
-      for (const d of checked.destroying.filter((d) => !d.option.asksItself)) await ctx.confirm(`${d.said} destroys data`);
+      for (const d of checked.destroying.filter((d) => !d.option.asksItself))
+        await ctx.confirm(`${d.said} destroys data`);
       const result = await run(checked, ctx);
       if (!result) return;
-      await renderResult(result, { io: ctx.io, globals, outputFlagGiven: globalOpts.output !== undefined, jq, columns: spec.columns, pageLimit: ctx.pageLimit() });
+      await renderResult(result, {
+        io: ctx.io,
+        globals,
+        outputFlagGiven: globalOpts.output !== undefined,
+        jq,
+        columns: spec.columns,
+        pageLimit: ctx.pageLimit(),
+      });
       if (result.failure) throw result.failure;
     } catch (error) {
       // A 404 says what was missing, a refusal what the caller may ask instead (explain-failure.ts).
-      throw await (await import('./explain-failure.js')).explainFailure(error, spec, checked.args, checked.opts, () => ctx.client());
+      throw await (await import('./explain-failure.js')).explainFailure(error, spec, checked.args, checked.opts, () =>
+        ctx.client(),
+      );
     } finally {
       ctx.activity.stop();
       jq?.close();
@@ -171,7 +193,8 @@ function nounNamed(argv: string[]): { noun: (typeof lazyNouns)[number] | undefin
   const valued = new Set(GLOBAL_FLAGS.filter(takesValue).flatMap(flagNames));
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i];
-    if (word === '--') return argv[i + 1] === undefined ? null : { noun: lazyNouns.find((n) => n.name === argv[i + 1]), at: i + 1 };
+    if (word === '--')
+      return argv[i + 1] === undefined ? null : { noun: lazyNouns.find((n) => n.name === argv[i + 1]), at: i + 1 };
     if (word.startsWith('-')) {
       if (!word.includes('=') && valued.has(word)) i++;
       continue;
@@ -205,19 +228,32 @@ function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): Global
   const envOutput = env.LMS_OUTPUT;
   if (o.output === undefined && envOutput !== undefined && envOutput !== '' && !FORMATS.includes(envOutput as Format)) {
     const near = closest(envOutput, FORMATS);
-    throw new UsageError(`LMS_OUTPUT must be one of ${FORMATS.join(', ')}, not "${envOutput}"`, near ? { hint: `did you mean ${near}?` } : undefined);
+    throw new UsageError(
+      `LMS_OUTPUT must be one of ${FORMATS.join(', ')}, not "${envOutput}"`,
+      near ? { hint: `did you mean ${near}?` } : undefined,
+    );
   }
-  const fields = typeof o.fields === 'string' ? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
+  const fields =
+    typeof o.fields === 'string'
+      ? o.fields
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean)
+      : undefined;
   if (fields && fields.length === 0) throw new UsageError('--fields needs at least one field name');
   // --jq is JSON output filtered, so it implies -o json; a format that is no JSON cannot be filtered.
   const jq = typeof o.jq === 'string';
   if (jq && o.output !== undefined && !JQ_FORMATS.includes(o.output as Format)) {
-    throw new UsageError(`--jq filters JSON output and cannot go with -o ${String(o.output)}`, { hint: 'drop -o (or use -o json; -o ndjson filters each record)' });
+    throw new UsageError(`--jq filters JSON output and cannot go with -o ${String(o.output)}`, {
+      hint: 'drop -o (or use -o json; -o ndjson filters each record)',
+    });
   }
   // Both name the instance outright, and neither is the stronger: refuse rather than guess which
   // one a command that writes should write to.
   if (o.mock === true && o.profile !== undefined) {
-    throw new UsageError('--mock and --profile both choose the instance: give one of them', { hint: `drop --mock to use profile "${String(o.profile)}", or --profile to use the mock` });
+    throw new UsageError('--mock and --profile both choose the instance: give one of them', {
+      hint: `drop --mock to use profile "${String(o.profile)}", or --profile to use the mock`,
+    });
   }
   return {
     profile: o.profile as string | undefined,
@@ -244,5 +280,11 @@ function readGlobals(o: Record<string, unknown>, env: NodeJS.ProcessEnv): Global
  * process.stdin (and loads the stream code behind it) for every command, read or not.
  */
 function withColor(io: IOStreams, color: boolean): IOStreams {
-  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(io), color: { value: color, enumerable: true, writable: true, configurable: true } }) as IOStreams;
+  return Object.defineProperties(
+    {},
+    {
+      ...Object.getOwnPropertyDescriptors(io),
+      color: { value: color, enumerable: true, writable: true, configurable: true },
+    },
+  ) as IOStreams;
 }

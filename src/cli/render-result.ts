@@ -29,7 +29,14 @@ export async function renderResult(result: NonNullable<CommandResult>, settings:
   const { io, globals, jq } = settings;
   const chosen = globals.output ?? defaultFormat(io);
   const format = result.kind === 'list' ? listFormat(result, chosen, settings) : chosen;
-  const options = { io, format, fields: globals.fields, columns: result.columns ?? settings.columns, jq, raw: globals.raw };
+  const options = {
+    io,
+    format,
+    fields: globals.fields,
+    columns: result.columns ?? settings.columns,
+    jq,
+    raw: globals.raw,
+  };
   if (result.kind === 'item') return renderItem(result.value, options);
   const count = await renderList(result.items, options);
   listNotes(result, count, settings);
@@ -45,7 +52,10 @@ async function renderTextResult(text: string, { io, globals, jq }: RenderSetting
 function listFormat(result: ListResult, chosen: Format, { globals, jq, outputFlagGiven }: RenderSettings): Format {
   if (!result.endless || chosen !== 'json') return chosen;
   // --jq asks for JSON only by implication: a stream is then filtered record by record.
-  if (globals.output === 'json' && !(jq && !outputFlagGiven)) throw new UsageError('a list that keeps going cannot be one JSON array: use -o ndjson (the default when piped), csv or table');
+  if (globals.output === 'json' && !(jq && !outputFlagGiven))
+    throw new UsageError(
+      'a list that keeps going cannot be one JSON array: use -o ndjson (the default when piped), csv or table',
+    );
   return 'ndjson';
 }
 

@@ -4,7 +4,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { ApiError, ExitCode, FailureError, LmsError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../net.js';
 import { originOnly, redactText, redactUrl } from '../redact.js';
-import { isGiven, pathOf, route as routeById, variantsOf, type OperationId, type Route, type RouteId } from '../spec/routes.js';
+import {
+  isGiven,
+  pathOf,
+  route as routeById,
+  variantsOf,
+  type OperationId,
+  type Route,
+  type RouteId,
+} from '../spec/routes.js';
 import type { ApiRequest, ApiResponse, HttpMethod, Transport } from '../transport/types.js';
 import { encodeBody, hasFile, toQueryString, type Encoding, type Params } from './encode.js';
 import { parseLinkHeader, readBody, readDocumented, toApiError } from './parse.js';
@@ -87,7 +95,8 @@ const MAX_REDIRECTS = 5;
 const UNAVAILABLE_TRIES = 6;
 const UNAVAILABLE_FIRST_WAIT_MS = 100;
 
-const PLAIN_HTTP_HINT = 'use an https:// URL; if you really mean it, pass --insecure (or add the profile with --insecure)';
+const PLAIN_HTTP_HINT =
+  'use an https:// URL; if you really mean it, pass --insecure (or add the profile with --insecure)';
 
 /*
  * Where the token goes. It is sent only to the origin (scheme, host and port) of the base URL:
@@ -117,7 +126,10 @@ export class ApiClient {
     if (options.token) this.tokens.push(options.token);
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     const base = parseHttpUrl(this.baseUrl);
-    if (!base) throw new UsageError(`the base URL is not an http(s) URL: "${redactUrl(this.baseUrl)}"`, { hint: 'give the instance as https://lms.example.edu' });
+    if (!base)
+      throw new UsageError(`the base URL is not an http(s) URL: "${redactUrl(this.baseUrl)}"`, {
+        hint: 'give the instance as https://lms.example.edu',
+      });
     this.origin = base.origin;
     this.ops = bindOperations(this);
     // Refuse early, before any command work, when every request would be refused anyway.
@@ -136,11 +148,20 @@ export class ApiClient {
     const idempotent = route.appends.some((name) => params[name] !== undefined) ? false : undefined;
     for (let attempt = 1; ; attempt++) {
       try {
-        const res = await this.send(route.method, url, { query, body, encoding: encoding ?? route.encoding, subject, idempotent });
+        const res = await this.send(route.method, url, {
+          query,
+          body,
+          encoding: encoding ?? route.encoding,
+          subject,
+          idempotent,
+        });
         const write = route.method !== 'GET';
-        const answer = route.noContent ? readBody(res) : readDocumented(res, `${route.method} ${this.shownUrl(url)}`, write);
+        const answer = route.noContent
+          ? readBody(res)
+          : readDocumented(res, `${route.method} ${this.shownUrl(url)}`, write);
         // A list the route table does not page may still come in pages from a real server: read them all.
-        const next = route.method === 'GET' && Array.isArray(answer) ? parseLinkHeader(res.headers['link']).next : undefined;
+        const next =
+          route.method === 'GET' && Array.isArray(answer) ? parseLinkHeader(res.headers['link']).next : undefined;
         if (next === undefined) return answer as T;
         const items: unknown[] = [...(answer as unknown[])];
         const qs = toQueryString(query);
@@ -148,7 +169,8 @@ export class ApiClient {
         for await (const item of this.follow(next, read, subject)) items.push(item);
         return items as T;
       } catch (err) {
-        if (!route.retryUnavailable || !(err instanceof ApiError) || err.status !== 503 || attempt >= UNAVAILABLE_TRIES) throw err;
+        if (!route.retryUnavailable || !(err instanceof ApiError) || err.status !== 503 || attempt >= UNAVAILABLE_TRIES)
+          throw err;
         const wait = UNAVAILABLE_FIRST_WAIT_MS * 2 ** (attempt - 1);
         this.options.trace?.(`↻ ${route.method} ${redactUrl(url)} is not ready yet (503): asking again in ${wait} ms`);
         await (this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(wait);
@@ -157,9 +179,16 @@ export class ApiClient {
   }
 
   /** Iterates every item of a paginated operation, following `Link: rel="next"` exactly as given. */
-  paginate<T = unknown>(operation: OperationId | RouteId, params: Params = {}, options: PageOptions = {}): AsyncGenerator<T> {
+  paginate<T = unknown>(
+    operation: OperationId | RouteId,
+    params: Params = {},
+    options: PageOptions = {},
+  ): AsyncGenerator<T> {
     const { url, rest, subject } = this.resolve(operation, params);
-    return this.pages<T>(`${url}?${toQueryString({ ...rest, per_page: rest.per_page ?? this.options.perPage ?? 100 })}`, { ...options, subject });
+    return this.pages<T>(
+      `${url}?${toQueryString({ ...rest, per_page: rest.per_page ?? this.options.perPage ?? 100 })}`,
+      { ...options, subject },
+    );
   }
 
   /**
@@ -186,7 +215,11 @@ export class ApiClient {
    * always ends: a next-page link to a page already read, or a page that repeats the one before it
    * (a server that ignores the page asked for), ends it with an error rather than a loop.
    */
-  private async *follow(link: string, read: { url: string; items: unknown[] } | undefined, subject: string | undefined): AsyncGenerator<unknown> {
+  private async *follow(
+    link: string,
+    read: { url: string; items: unknown[] } | undefined,
+    subject: string | undefined,
+  ): AsyncGenerator<unknown> {
     const visited = new Set<string>();
     let previous = read;
     if (read) visited.add(read.url);
@@ -196,7 +229,8 @@ export class ApiClient {
       visited.add(next);
       if (previous) this.options.onLongList?.();
       const { items, link: after } = await this.readPage(next, subject);
-      if (previous && items.length > 0 && samePage(items, previous.items)) throw this.loopError(next, 'answered the same items as the page before it');
+      if (previous && items.length > 0 && samePage(items, previous.items))
+        throw this.loopError(next, 'answered the same items as the page before it');
       yield* items;
       previous = { url: next, items };
       next = after === undefined ? undefined : this.nextPage(after, next);
@@ -204,9 +238,12 @@ export class ApiClient {
   }
 
   private loopError(url: string, what: string): FailureError {
-    return new FailureError(`the server's next page ${redactText(redactUrl(url), this.tokens)} ${what}: the listing stops here rather than loop`, {
-      hint: 'the items printed so far are complete pages; the server is paging wrongly (its Link header), so retrying will not help',
-    });
+    return new FailureError(
+      `the server's next page ${redactText(redactUrl(url), this.tokens)} ${what}: the listing stops here rather than loop`,
+      {
+        hint: 'the items printed so far are complete pages; the server is paging wrongly (its Link header), so retrying will not help',
+      },
+    );
   }
 
   private async *onePage<T>(first: string, cursor: PageCursor, subject: string | undefined): AsyncGenerator<T> {
@@ -214,7 +251,8 @@ export class ApiClient {
     let url = start;
     if (cursor.resumeAt !== undefined) {
       const resumed = parseHttpUrl(cursor.resumeAt);
-      if (!resumed || resumed.origin !== this.origin || resumed.pathname !== new URL(start).pathname) throw new UsageError('the cursor belongs to another list: list again without it');
+      if (!resumed || resumed.origin !== this.origin || resumed.pathname !== new URL(start).pathname)
+        throw new UsageError('the cursor belongs to another list: list again without it');
       url = resumed.toString();
     }
     const { items, link } = await this.readPage(url, subject);
@@ -225,7 +263,10 @@ export class ApiClient {
   }
 
   /** One page of a list: its items (a lone object is a page of one), and its next-page link as sent. */
-  private async readPage(url: string, subject: string | undefined): Promise<{ items: unknown[]; link: string | undefined }> {
+  private async readPage(
+    url: string,
+    subject: string | undefined,
+  ): Promise<{ items: unknown[]; link: string | undefined }> {
     const res = await this.send('GET', url, { subject });
     const page = readDocumented(res, `GET ${this.shownUrl(url)}`, false);
     return { items: Array.isArray(page) ? page : [page], link: parseLinkHeader(res.headers['link']).next };
@@ -241,15 +282,23 @@ export class ApiClient {
   }
 
   /** `masquerade: false` sends no as_user_id; `raw` hands back an error status instead of throwing. */
-  private async dispatch(method: HttpMethod, pathOrUrl: string, options: SendOptions, { masquerade, raw = false }: { masquerade: boolean; raw?: boolean }): Promise<ApiResponse> {
+  private async dispatch(
+    method: HttpMethod,
+    pathOrUrl: string,
+    options: SendOptions,
+    { masquerade, raw = false }: { masquerade: boolean; raw?: boolean },
+  ): Promise<ApiResponse> {
     let url = this.absolute(pathOrUrl);
     const target = parseHttpUrl(url);
     if (!target) throw new UsageError(`not an http(s) URL: "${redactText(pathOrUrl, this.tokens)}"`);
     const auth = options.auth !== false;
     if (auth && target.origin !== this.origin) {
-      throw new UsageError(`refusing to send the token to ${target.origin}: it goes only to ${this.origin}, the base URL's origin; nothing was sent`, {
-        hint: `use a path (/api/v1/…) for ${this.origin}, or a profile or LMS_BASE_URL for ${target.origin}`,
-      });
+      throw new UsageError(
+        `refusing to send the token to ${target.origin}: it goes only to ${this.origin}, the base URL's origin; nothing was sent`,
+        {
+          hint: `use a path (/api/v1/…) for ${this.origin}, or a profile or LMS_BASE_URL for ${target.origin}`,
+        },
+      );
     }
     const query: Params = { ...options.query };
     if (auth && masquerade && this.options.asUser !== undefined) {
@@ -280,8 +329,19 @@ export class ApiClient {
       visited.add(url);
       if (headers.authorization) this.checkPlainHttp(new URL(url), true);
       const traceUrl = this.lazyTraceUrl(url, options.secretUrl === true);
-      const res = await this.exchange(Object.defineProperty({ method, url, headers, body, idempotent: options.idempotent }, 'traceUrl', { get: traceUrl, enumerable: true }));
-      if (res.status === 401 && !renewed && headers.authorization && res.headers['www-authenticate'] && this.options.renewToken) {
+      const res = await this.exchange(
+        Object.defineProperty({ method, url, headers, body, idempotent: options.idempotent }, 'traceUrl', {
+          get: traceUrl,
+          enumerable: true,
+        }),
+      );
+      if (
+        res.status === 401 &&
+        !renewed &&
+        headers.authorization &&
+        res.headers['www-authenticate'] &&
+        this.options.renewToken
+      ) {
         renewed = true;
         const fresh = await this.renew(headers.authorization.replace(/^Bearer /, ''));
         if (fresh) {
@@ -295,7 +355,8 @@ export class ApiClient {
         url = this.redirected(res, method, url, visited, traceUrl);
         continue;
       }
-      if (res.status >= 400 && !raw) throw toApiError(res, method, traceUrl(), options.subject, this.secrets(url), this.options.tokenHint);
+      if (res.status >= 400 && !raw)
+        throw toApiError(res, method, traceUrl(), options.subject, this.secrets(url), this.options.tokenHint);
       return res;
     }
   }
@@ -308,24 +369,40 @@ export class ApiClient {
    * not asked for yet, MAX_REDIRECTS times at most. A 304 answers a conditional request, which lms
    * never sends: it is not an answer to this one.
    */
-  private redirected(res: ApiResponse, method: HttpMethod, url: string, visited: Set<string>, traceUrl: () => string): string {
+  private redirected(
+    res: ApiResponse,
+    method: HttpMethod,
+    url: string,
+    visited: Set<string>,
+    traceUrl: () => string,
+  ): string {
     const secrets = this.secrets(url);
     const asked = `${method} ${redactText(traceUrl(), secrets)}`;
     const location = res.headers['location'];
     const next = location === undefined ? undefined : parseHttpUrl(location, url);
     // What the message may show of the Location: secrets masked; only the origin of another origin's.
-    const shown = next && redactText(next.origin === this.origin ? redactUrl(next.href) : originOnly(next.href), secrets);
-    const where = shown ? ` to ${shown}` : location === undefined ? ' without a Location' : ' to a Location that is not an http(s) URL';
+    const shown =
+      next && redactText(next.origin === this.origin ? redactUrl(next.href) : originOnly(next.href), secrets);
+    const where = shown
+      ? ` to ${shown}`
+      : location === undefined
+        ? ' without a Location'
+        : ' to a Location that is not an http(s) URL';
     const write = method !== 'GET';
-    const fail = (what: string, hint: string) => new FailureError(`${asked}: ${what}; nothing was ${write ? 'written' : 'read'}`, { hint });
+    const fail = (what: string, hint: string) =>
+      new FailureError(`${asked}: ${what}; nothing was ${write ? 'written' : 'read'}`, { hint });
     const check = "check the profile's URL";
-    const moved = next && next.origin !== this.origin
-      ? `set the profile's URL (or LMS_BASE_URL) to ${next.origin}, where the instance says it is`
-      : undefined;
+    const moved =
+      next && next.origin !== this.origin
+        ? `set the profile's URL (or LMS_BASE_URL) to ${next.origin}, where the instance says it is`
+        : undefined;
     const redirectedIt = `the instance redirected it (${res.status})${where}`;
     if (res.status === 304) {
       const cache = 'a proxy or cache between lms and the instance is answering for it';
-      throw fail('the instance answered 304 Not Modified to a request that asked for no cached copy', `${cache}; ${check}`);
+      throw fail(
+        'the instance answered 304 Not Modified to a request that asked for no cached copy',
+        `${cache}; ${check}`,
+      );
     }
     if (write) {
       const sso = "a login or single sign-on page answers for the API there: check the profile's URL and the token";
@@ -338,9 +415,13 @@ export class ApiClient {
       throw fail(`${redirectedIt}, another origin than ${from}; ${elsewhere}`, moved ?? check);
     }
     if (visited.has(next.href)) {
-      throw fail(`${redirectedIt}, a URL already asked for: a redirect loop`, `${check}; its redirects go round in a circle`);
+      throw fail(
+        `${redirectedIt}, a URL already asked for: a redirect loop`,
+        `${check}; its redirects go round in a circle`,
+      );
     }
-    if (visited.size > MAX_REDIRECTS) throw fail(`the instance redirected it more than ${MAX_REDIRECTS} times (the last${where})`, check);
+    if (visited.size > MAX_REDIRECTS)
+      throw fail(`the instance redirected it more than ${MAX_REDIRECTS} times (the last${where})`, check);
     return next.href;
   }
 
@@ -364,13 +445,24 @@ export class ApiClient {
       const res = await this.dispatch('GET', path, {}, { masquerade: false, raw: true });
       if (res.status < 400) return;
       const shown = redactUrl(this.baseUrl + path);
-      const error = toApiError(res, 'GET', shown, `--as-user ${id}: user ${id}`, this.secrets(this.baseUrl + path), this.options.tokenHint);
+      const error = toApiError(
+        res,
+        'GET',
+        shown,
+        `--as-user ${id}: user ${id}`,
+        this.secrets(this.baseUrl + path),
+        this.options.tokenHint,
+      );
       // An invalid token says so itself (a 401 with WWW-Authenticate); any other refusal is about masquerading.
       if (res.status === 403 || (res.status === 401 && !res.headers['www-authenticate'])) {
-        throw new LmsError(`--as-user ${id}: the caller may not act as user ${id} (GET ${path} → ${res.status})`, ExitCode.auth, {
-          hint: 'acting as another user needs an admin token with permission to become other users',
-          cause: error,
-        });
+        throw new LmsError(
+          `--as-user ${id}: the caller may not act as user ${id} (GET ${path} → ${res.status})`,
+          ExitCode.auth,
+          {
+            hint: 'acting as another user needs an admin token with permission to become other users',
+            cause: error,
+          },
+        );
       }
       throw error;
     })();
@@ -383,16 +475,20 @@ export class ApiClient {
     if (next && next.origin === this.origin) return next.toString();
     const where = next ? next.origin : `"${redactText(link, this.tokens)}"`;
     const plain = next && next.protocol === 'http:' && !isLoopbackHost(next.hostname) ? ' over plain http' : '';
-    throw new FailureError(`the server's next-page link points to ${where}${plain}, not ${this.origin}: refusing to follow it, so the token was not sent there`, {
-      hint: 'the base URL may not be the address the server knows itself by (another host name, or a proxy that rewrites https to http); set it to that address',
-    });
+    throw new FailureError(
+      `the server's next-page link points to ${where}${plain}, not ${this.origin}: refusing to follow it, so the token was not sent there`,
+      {
+        hint: 'the base URL may not be the address the server knows itself by (another host name, or a proxy that rewrites https to http); set it to that address',
+      },
+    );
   }
 
   /** Plain http to a host that is not this machine, with the token: refused or warned about, per `plainHttp`. */
   private checkPlainHttp(url: URL, sending: boolean): void {
     const policy = this.options.plainHttp;
     if (!policy || url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return;
-    if (policy === 'refuse') throw new UsageError(`refusing to send the token over plain http to ${url.host}`, { hint: PLAIN_HTTP_HINT });
+    if (policy === 'refuse')
+      throw new UsageError(`refusing to send the token over plain http to ${url.host}`, { hint: PLAIN_HTTP_HINT });
     if (sending && !this.warnedPlainHttp) {
       this.warnedPlainHttp = true;
       this.options.warn?.(`sending the token over plain http to ${url.host} (--insecure)`);
@@ -431,7 +527,9 @@ export class ApiClient {
     } catch (err) {
       // Whatever threw may have quoted the URL or the token: neither goes further.
       if (err instanceof Error) scrubError(err, this.secrets(req.url));
-      trace?.(`✗ ${req.method} ${shown()} (${Math.round(performance.now() - started)} ms): ${err instanceof Error ? err.message : redactText(String(err), this.secrets(req.url))}`);
+      trace?.(
+        `✗ ${req.method} ${shown()} (${Math.round(performance.now() - started)} ms): ${err instanceof Error ? err.message : redactText(String(err), this.secrets(req.url))}`,
+      );
       throw err;
     }
   }
@@ -446,8 +544,13 @@ export class ApiClient {
    * with exactly one context: its id (`course_id`, `group_id`…) or `global: true` — never guessed
    * from whichever ids happen to be present. Then every path id must be given.
    */
-  private resolve(operation: OperationId | RouteId, params: Params): { route: Route; url: string; rest: Params; subject?: string } {
-    const candidates = operation.includes('@') ? [routeById(operation as RouteId)] : variantsOf(operation as OperationId);
+  private resolve(
+    operation: OperationId | RouteId,
+    params: Params,
+  ): { route: Route; url: string; rest: Params; subject?: string } {
+    const candidates = operation.includes('@')
+      ? [routeById(operation as RouteId)]
+      : variantsOf(operation as OperationId);
     if (candidates.length === 0) throw new Error(`unknown operation ${operation}`);
     const given = (name: string) => isGiven(params[name]);
     let route = candidates[0];
@@ -498,7 +601,8 @@ function scrubError(err: Error, secrets: (string | undefined)[]): void {
  * request) have a message that is only a getter, which a plain assignment would throw on.
  */
 function rewrite(e: Error, key: 'message' | 'stack', text: string): void {
-  if (e[key] !== text) Object.defineProperty(e, key, { value: text, writable: true, configurable: true, enumerable: false });
+  if (e[key] !== text)
+    Object.defineProperty(e, key, { value: text, writable: true, configurable: true, enumerable: false });
 }
 
 /** Whether a page holds exactly the items of the one before it. */

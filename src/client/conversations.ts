@@ -15,11 +15,17 @@ export interface AsyncSend {
  * `mode=async`: the answer's only news is the `X-Conversation-Batch-Id` header, which an operation's
  * body does not carry, so this one call reads the response itself (the route still comes from the table).
  */
-export async function createConversationAsync(client: Pick<ApiClient, 'send'>, params: Omit<CreateConversationParams, 'mode'>): Promise<AsyncSend> {
+export async function createConversationAsync(
+  client: Pick<ApiClient, 'send'>,
+  params: Omit<CreateConversationParams, 'mode'>,
+): Promise<AsyncSend> {
   const r = route('conversations.create');
   const body: Params = { ...(params as unknown as Params), mode: 'async' };
   const res = await client.send(r.method, r.path, { body });
   const header = res.headers['x-conversation-batch-id'];
   const answer = readBody(res);
-  return { batchId: header ? Number(header) : undefined, conversations: Array.isArray(answer) ? (answer as Conversation[]) : [] };
+  return {
+    batchId: header ? Number(header) : undefined,
+    conversations: Array.isArray(answer) ? (answer as Conversation[]) : [],
+  };
 }

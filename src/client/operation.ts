@@ -1,7 +1,13 @@
 // The client's operations, derived from the route table as octokit derives its methods from its
 // endpoint table: every route a client sends is `client.ops.<area>.<name>(params)`, typed by
 // Endpoints, iterated when its route pages and called once when it does not.
-import { clientAreas, clientOperations, type ClientOperationId, type OperationId, type PagedOperationId } from '../spec/routes.js';
+import {
+  clientAreas,
+  clientOperations,
+  type ClientOperationId,
+  type OperationId,
+  type PagedOperationId,
+} from '../spec/routes.js';
 import type { Endpoints } from '../spec/types/endpoints.js';
 import type { Params } from './encode.js';
 

@@ -82,7 +82,8 @@ export function readDocumented(res: ApiResponse, asked: string, write: boolean):
   if (res.json !== undefined) return res.json;
   const text = res.status === 204 ? '' : bodyText(res.body);
   const outcome = write ? 'lms cannot tell whether it was written: check before running it again' : 'nothing was read';
-  const hint = "the profile's URL may not be the instance's API (a login page or a proxy answers there): check it and the token";
+  const hint =
+    "the profile's URL may not be the instance's API (a login page or a proxy answers there): check it and the token";
   let value: unknown;
   try {
     value = parseJson(text);
@@ -93,7 +94,10 @@ export function readDocumented(res: ApiResponse, asked: string, write: boolean):
     throw new FailureError(`${asked}: the instance answered ${res.status} with ${what}; ${outcome}`, { hint });
   }
   if (value === undefined) {
-    throw new FailureError(`${asked}: the instance answered ${res.status} with no body, where the API returns one; ${outcome}`, { hint });
+    throw new FailureError(
+      `${asked}: the instance answered ${res.status} with no body, where the API returns one; ${outcome}`,
+      { hint },
+    );
   }
   return value;
 }
@@ -172,7 +176,14 @@ function fromErrors(errors: unknown, path: string): string[] {
  * `url` is what the message may show (the client passes its trace form); `secrets` are literals
  * (the token, a one-time URL) masked should the server's own messages quote them.
  */
-export function toApiError(res: ApiResponse, method: string, url: string, subject?: string, secrets: (string | undefined)[] = [], tokenHint?: string): ApiError {
+export function toApiError(
+  res: ApiResponse,
+  method: string,
+  url: string,
+  subject?: string,
+  secrets: (string | undefined)[] = [],
+  tokenHint?: string,
+): ApiError {
   const text = bodyText(res.body);
   const body = readBody(res);
   return new ApiError({

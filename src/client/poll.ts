@@ -16,7 +16,11 @@ export interface PollOptions<T> {
 }
 
 /** Reads until `done` holds for what was read, and returns that last read. */
-export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, options: PollOptions<T> = {}): Promise<T> {
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  options: PollOptions<T> = {},
+): Promise<T> {
   const max = options.maxIntervalMs ?? 1000;
   let pause = options.intervalMs ?? 100;
   const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
@@ -25,7 +29,8 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
     const value = await read();
     options.onUpdate?.(value);
     if (done(value)) return value;
-    if (Date.now() >= deadline) throw options.onTimeout?.(value) ?? new Error(`still not done after ${options.timeoutMs} ms`);
+    if (Date.now() >= deadline)
+      throw options.onTimeout?.(value) ?? new Error(`still not done after ${options.timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, deadline - Date.now()))));
     pause = Math.min(max, pause * 2);
   }
@@ -34,6 +39,14 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
 const PROGRESS_DONE: ReadonlySet<string> = new Set(['completed', 'failed']);
 
 /** Reads a Progress until it is completed or failed, and returns the last read. */
-export function waitForProgress(get: (id: Id) => Promise<Progress>, id: Id, options: PollOptions<Progress> = {}): Promise<Progress> {
-  return pollUntil(() => get(id), (p) => PROGRESS_DONE.has(p.workflow_state), options);
+export function waitForProgress(
+  get: (id: Id) => Promise<Progress>,
+  id: Id,
+  options: PollOptions<Progress> = {},
+): Promise<Progress> {
+  return pollUntil(
+    () => get(id),
+    (p) => PROGRESS_DONE.has(p.workflow_state),
+    options,
+  );
 }

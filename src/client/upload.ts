@@ -16,10 +16,16 @@ export interface LocalFile {
 export async function uploadFile(client: ApiClient, ticket: UploadTicket, file: LocalFile): Promise<Attachment> {
   if (!ticket.upload_url) throw new FailureError('the server did not return an upload_url for step 2 of the upload');
   const fields: Params = { ...ticket.upload_params };
-  fields[ticket.file_param ?? "file"] = new File([new Uint8Array(file.data)], file.name, { type: file.contentType });
+  fields[ticket.file_param ?? 'file'] = new File([new Uint8Array(file.data)], file.name, { type: file.contentType });
   // The upload URL is its own credential: the token never goes there, and traces and errors show
   // only its origin.
-  const step2 = await client.send('POST', ticket.upload_url, { body: fields, encoding: 'multipart', auth: false, secretUrl: true, handBackRedirect: true });
+  const step2 = await client.send('POST', ticket.upload_url, {
+    body: fields,
+    encoding: 'multipart',
+    auth: false,
+    secretUrl: true,
+    handBackRedirect: true,
+  });
   const location = step2.headers['location'] ?? (readBody(step2) as { location?: string } | undefined)?.location;
   if (step2.status >= 300 && step2.status < 400 && location) {
     return readBody(await client.send('GET', location, confirmAt(client, location))) as Attachment;

@@ -50,7 +50,12 @@ export function parseUserRef(raw: string): UserRef | { problem: string } {
     if (kind === 'email' && !ADDRESS.test(value)) return { problem: `"${v}" is no email address` };
     return { kind, value, path: `${kind}:${value}` };
   }
-  return { kind: 'sis_login_id', value: v, path: `sis_login_id:${v}`, ...(ADDRESS.test(v) ? { address: true as const } : {}) };
+  return {
+    kind: 'sis_login_id',
+    value: v,
+    path: `sis_login_id:${v}`,
+    ...(ADDRESS.test(v) ? { address: true as const } : {}),
+  };
 }
 
 /** Whether the reference is found by a search (an email address, or a bare login that is one), not read in a path. */
@@ -92,7 +97,12 @@ type ScopeOf = UserScope | (() => Promise<UserScope>);
 /** What a search made of an address: the ids of those it names, or that the caller may not search. */
 type Found = { ids: number[] } | { refused: ApiError };
 
-const inWords = (scope: UserScope) => ('course_id' in scope ? `course ${scope.course_id}` : scope.account_id === 'self' ? 'the instance' : `account ${scope.account_id}`);
+const inWords = (scope: UserScope) =>
+  'course_id' in scope
+    ? `course ${scope.course_id}`
+    : scope.account_id === 'self'
+      ? 'the instance'
+      : `account ${scope.account_id}`;
 
 /**
  * The ids of the users the address names: an email address of theirs, matched whole (any case), and
@@ -102,7 +112,10 @@ const inWords = (scope: UserScope) => ('course_id' in scope ? `course ${scope.co
 async function findByAddress(client: ApiClient, ref: UserRef, scope: UserScope): Promise<Found> {
   const address = ref.value.toLowerCase();
   const search = { search_term: ref.value, include: ['email' as const] };
-  const users = 'course_id' in scope ? client.ops.courses.users({ course_id: scope.course_id, ...search }) : client.ops.users.list({ account_id: scope.account_id, ...search });
+  const users =
+    'course_id' in scope
+      ? client.ops.courses.users({ course_id: scope.course_id, ...search })
+      : client.ops.users.list({ account_id: scope.account_id, ...search });
   const ids = new Set<number>();
   try {
     for await (const u of users) {
@@ -111,7 +124,8 @@ async function findByAddress(client: ApiClient, ref: UserRef, scope: UserScope):
       if (email === address || (ref.address && login === address)) ids.add(u.id);
     }
   } catch (e) {
-    if (e instanceof ApiError && (e.status === 401 || e.status === 403) && !e.throttled && !e.tokenRefused) return { refused: e };
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403) && !e.throttled && !e.tokenRefused)
+      return { refused: e };
     throw e;
   }
   return { ids: [...ids].sort((a, b) => a - b) };
@@ -120,7 +134,9 @@ async function findByAddress(client: ApiClient, ref: UserRef, scope: UserScope):
 /** No one the caller may see has the email address (exit 4, as a path naming no one is). */
 class UnknownEmailError extends LmsError {
   constructor(address: string, scope: UserScope) {
-    super(`no user in ${inWords(scope)} has the email address ${address}`, ExitCode.notFound, { hint: 'name them by id, sis_user_id:X or login' });
+    super(`no user in ${inWords(scope)} has the email address ${address}`, ExitCode.notFound, {
+      hint: 'name them by id, sis_user_id:X or login',
+    });
   }
 }
 
@@ -130,10 +146,21 @@ function outcome(ref: UserRef, found: Found, scope: UserScope): { path: string }
   if ('refused' in found) {
     // A bare address is still a login, which the API reads in a path; an email address can only be searched for.
     if (ref.address) return { path: ref.path };
-    return { error: new LmsError(`cannot look up the email address ${ref.value} in ${inWords(scope)}: ${found.refused.message}`, found.refused.exitCode, { cause: found.refused, hint: 'name them by id, sis_user_id:X or login' }) };
+    return {
+      error: new LmsError(
+        `cannot look up the email address ${ref.value} in ${inWords(scope)}: ${found.refused.message}`,
+        found.refused.exitCode,
+        { cause: found.refused, hint: 'name them by id, sis_user_id:X or login' },
+      ),
+    };
   }
   if (found.ids.length === 1) return { path: String(found.ids[0]) };
-  if (found.ids.length > 1) return { error: new UsageError(`${ref.value} is ${what} of ${found.ids.length} users in ${inWords(scope)} (${found.ids.join(', ')}): name one by id`) };
+  if (found.ids.length > 1)
+    return {
+      error: new UsageError(
+        `${ref.value} is ${what} of ${found.ids.length} users in ${inWords(scope)} (${found.ids.join(', ')}): name one by id`,
+      ),
+    };
   // A login the search does not show (another account's, one the caller may not see) is the API's to find.
   return ref.address ? { path: ref.path } : { error: new UnknownEmailError(ref.value, scope) };
 }
@@ -160,7 +187,12 @@ export async function resolveUserPath(client: ApiClient, raw: string, scope: Sco
  * a few at a time. A row takes its problem from `error`'s message; the rest read `path` as they read
  * any reference's.
  */
-export async function resolveAddresses(client: ApiClient, refs: Iterable<UserRef>, scope: ScopeOf, concurrency: number): Promise<Map<string, { path: string } | { error: LmsError }>> {
+export async function resolveAddresses(
+  client: ApiClient,
+  refs: Iterable<UserRef>,
+  scope: ScopeOf,
+  concurrency: number,
+): Promise<Map<string, { path: string } | { error: LmsError }>> {
   const searched = new Map<string, UserRef>();
   for (const ref of refs) if (searchedFor(ref)) searched.set(userRefKey(ref), ref);
   if (searched.size === 0) return new Map();

@@ -12,7 +12,8 @@ export type Credential = { kind: 'token'; token: string } | ({ kind: 'oauth' } &
 type Storage = 'keychain' | 'file';
 
 /** The access token a credential sends. */
-export const accessTokenOf = (credential: Credential): string => (credential.kind === 'token' ? credential.token : credential.access_token);
+export const accessTokenOf = (credential: Credential): string =>
+  credential.kind === 'token' ? credential.token : credential.access_token;
 
 /** The keychain entry of a profile: readable in a keychain viewer, one per profile and instance. */
 function keychainAccount(name: string, url: string): string {
@@ -30,17 +31,25 @@ function withoutSecret(profile: Profile): Profile {
  * The profile's secret, from the keychain or the file. A keychain that does not answer, or has lost
  * the entry, is an authentication failure that says what to do: nothing could be sent without it.
  */
-export async function readCredential(name: string, profile: Profile, keychain: () => Keychain): Promise<Credential | undefined> {
+export async function readCredential(
+  name: string,
+  profile: Profile,
+  keychain: () => Keychain,
+): Promise<Credential | undefined> {
   if (profile.keychain) {
     let text: string | undefined;
     try {
       text = await keychain().get(profile.keychain);
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
-      throw new LmsError(`the token of profile "${name}" is in the keychain, and ${error.message.replace(/^no keychain answered/, 'the keychain did not answer')}`, ExitCode.auth, {
-        cause: error,
-        hint: `unlock the keychain and retry, or log in again with \`lms auth login -p ${name} --insecure-storage\` to keep the token in the profile file`,
-      });
+      throw new LmsError(
+        `the token of profile "${name}" is in the keychain, and ${error.message.replace(/^no keychain answered/, 'the keychain did not answer')}`,
+        ExitCode.auth,
+        {
+          cause: error,
+          hint: `unlock the keychain and retry, or log in again with \`lms auth login -p ${name} --insecure-storage\` to keep the token in the profile file`,
+        },
+      );
     }
     if (text === undefined) return undefined;
     return parseStored(text, name, profile.url);
@@ -55,9 +64,21 @@ function parseStored(text: string, name: string, url: string): Credential {
     const value = JSON.parse(text) as Partial<Credential> | null;
     if (value?.kind === 'token' && typeof value.token === 'string') return { kind: 'token', token: value.token };
     // A public developer key's login keeps no client secret.
-    if (value?.kind === 'oauth' && typeof value.access_token === 'string' && typeof value.client_id === 'string' && (value.client_secret === undefined || typeof value.client_secret === 'string')) {
+    if (
+      value?.kind === 'oauth' &&
+      typeof value.access_token === 'string' &&
+      typeof value.client_id === 'string' &&
+      (value.client_secret === undefined || typeof value.client_secret === 'string')
+    ) {
       const { access_token, refresh_token, expires_at, client_id, client_secret } = value;
-      return { kind: 'oauth', access_token, client_id, ...(client_secret !== undefined ? { client_secret } : {}), ...(refresh_token ? { refresh_token } : {}), ...(expires_at ? { expires_at } : {}) };
+      return {
+        kind: 'oauth',
+        access_token,
+        client_id,
+        ...(client_secret !== undefined ? { client_secret } : {}),
+        ...(refresh_token ? { refresh_token } : {}),
+        ...(expires_at ? { expires_at } : {}),
+      };
     }
   } catch {
     // Reported below, without the text: it is a secret, even when it is not ours.
@@ -94,7 +115,13 @@ export interface Stored {
  * it is), else in the file. A secret the profile kept elsewhere before is removed from there, so a
  * token pasted into the file before moves into the keychain with the next save.
  */
-export async function saveProfile(store: ProfileStore, name: string, profile: Profile, credential: Credential, options: StoreOptions): Promise<Stored> {
+export async function saveProfile(
+  store: ProfileStore,
+  name: string,
+  profile: Profile,
+  credential: Credential,
+  options: StoreOptions,
+): Promise<Stored> {
   const before = store.get(name);
   const bare = withoutSecret(profile);
   let unavailable: KeychainUnavailableError | undefined;
@@ -104,7 +131,11 @@ export async function saveProfile(store: ProfileStore, name: string, profile: Pr
       await options.keychain().set(account, serialise(credential));
       await store.set(name, { ...bare, keychain: account });
       // A profile renamed onto another instance leaves its old entry behind otherwise.
-      if (before?.keychain && before.keychain !== account) await options.keychain().delete(before.keychain).catch(() => false);
+      if (before?.keychain && before.keychain !== account)
+        await options
+          .keychain()
+          .delete(before.keychain)
+          .catch(() => false);
       return { storage: 'keychain' };
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
@@ -112,7 +143,11 @@ export async function saveProfile(store: ProfileStore, name: string, profile: Pr
     }
   }
   await store.set(name, inFile(bare, credential));
-  if (before?.keychain) await options.keychain().delete(before.keychain).catch(() => false);
+  if (before?.keychain)
+    await options
+      .keychain()
+      .delete(before.keychain)
+      .catch(() => false);
   return { storage: 'file', unavailable };
 }
 
@@ -120,7 +155,12 @@ export async function saveProfile(store: ProfileStore, name: string, profile: Pr
  * Replaces the secret where the profile keeps it now (a refreshed access token): no move, no
  * notice. The caller holds the profile's refresh lock.
  */
-export async function updateCredential(store: ProfileStore, name: string, credential: Credential, keychain: () => Keychain): Promise<void> {
+export async function updateCredential(
+  store: ProfileStore,
+  name: string,
+  credential: Credential,
+  keychain: () => Keychain,
+): Promise<void> {
   const profile = store.get(name);
   if (!profile) throw new LmsError(`profile "${name}" was removed while its token was being renewed`, ExitCode.auth);
   if (profile.keychain) {

@@ -13,10 +13,16 @@ const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
  */
 export function parseInstanceUrl(raw: string, flag = '--url'): URL {
   const value = raw.trim();
-  if (value === '') throw new UsageError(`${flag} is empty`, { hint: `give the instance's address, e.g. ${flag} https://lms.example.edu` });
+  if (value === '')
+    throw new UsageError(`${flag} is empty`, {
+      hint: `give the instance's address, e.g. ${flag} https://lms.example.edu`,
+    });
   if (!HAS_SCHEME.test(value)) {
     const guess = guessWithScheme(value);
-    throw new UsageError(`${flag} needs http:// or https://: "${value}"`, guess ? { hint: `did you mean ${flag} ${guess}?` } : undefined);
+    throw new UsageError(
+      `${flag} needs http:// or https://: "${value}"`,
+      guess ? { hint: `did you mean ${flag} ${guess}?` } : undefined,
+    );
   }
   let url: URL;
   try {
@@ -24,13 +30,21 @@ export function parseInstanceUrl(raw: string, flag = '--url'): URL {
   } catch {
     throw new UsageError(`${flag} is not a URL: "${value}"`, { hint: `e.g. ${flag} https://lms.example.edu` });
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${flag} must be http(s), not ${url.protocol}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new UsageError(`${flag} must be http(s), not ${url.protocol}`);
   if (url.username || url.password) {
-    throw new UsageError(`${flag} must not contain a user name or password`, { hint: 'the access token is asked for separately (or read with --token-stdin)' });
+    throw new UsageError(`${flag} must not contain a user name or password`, {
+      hint: 'the access token is asked for separately (or read with --token-stdin)',
+    });
   }
-  if (url.search || url.hash) throw new UsageError(`${flag} must not have a query or fragment: "${value}"`, { hint: `did you mean ${flag} ${url.origin}${trimPath(url.pathname)}?` });
+  if (url.search || url.hash)
+    throw new UsageError(`${flag} must not have a query or fragment: "${value}"`, {
+      hint: `did you mean ${flag} ${url.origin}${trimPath(url.pathname)}?`,
+    });
   if (/\/api(\/|$)/.test(url.pathname)) {
-    throw new UsageError(`${flag} is the instance's address, without the API path: "${value}"`, { hint: `did you mean ${flag} ${url.origin}${trimPath(url.pathname.replace(/\/api(\/.*)?$/, ''))}?` });
+    throw new UsageError(`${flag} is the instance's address, without the API path: "${value}"`, {
+      hint: `did you mean ${flag} ${url.origin}${trimPath(url.pathname.replace(/\/api(\/.*)?$/, ''))}?`,
+    });
   }
   return url;
 }

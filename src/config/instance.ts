@@ -47,15 +47,28 @@ export function chooseInstance(flags: InstanceFlags, env: Env): InstanceChoice {
   const mockEnv = envFlag(env.LMS_MOCK) && flags.mock !== false;
   const present = (names: Overridden[]) =>
     names.filter((n) => (n === 'LMS_MOCK' ? envFlag(env.LMS_MOCK) : named(env[n])));
-  if (flags.mock === true) return { kind: 'mock', from: '--mock', overridden: present(['LMS_BASE_URL', 'LMS_PROFILE']) };
-  if (named(flags.profile)) return { kind: 'remote', from: '--profile', profile: flags.profile, overridden: present(['LMS_BASE_URL', 'LMS_MOCK', 'LMS_PROFILE']) };
+  if (flags.mock === true)
+    return { kind: 'mock', from: '--mock', overridden: present(['LMS_BASE_URL', 'LMS_PROFILE']) };
+  if (named(flags.profile))
+    return {
+      kind: 'remote',
+      from: '--profile',
+      profile: flags.profile,
+      overridden: present(['LMS_BASE_URL', 'LMS_MOCK', 'LMS_PROFILE']),
+    };
   if (named(env.LMS_BASE_URL)) {
     // LMS_PROFILE still lends its token when LMS_TOKEN is not set (see resolveRemote).
-    return { kind: 'remote', from: 'LMS_BASE_URL', profile: env.LMS_PROFILE || undefined, overridden: present(['LMS_MOCK']) };
+    return {
+      kind: 'remote',
+      from: 'LMS_BASE_URL',
+      profile: env.LMS_PROFILE || undefined,
+      overridden: present(['LMS_MOCK']),
+    };
   }
   if (mockEnv) return { kind: 'mock', from: 'LMS_MOCK', overridden: present(['LMS_PROFILE']) };
   // Reached with LMS_MOCK set only under --no-mock: then it is one more source that lost.
-  if (named(env.LMS_PROFILE)) return { kind: 'remote', from: 'LMS_PROFILE', profile: env.LMS_PROFILE, overridden: present(['LMS_MOCK']) };
+  if (named(env.LMS_PROFILE))
+    return { kind: 'remote', from: 'LMS_PROFILE', profile: env.LMS_PROFILE, overridden: present(['LMS_MOCK']) };
   return { kind: 'remote', from: 'default', overridden: present(['LMS_MOCK']) };
 }
 
@@ -93,11 +106,20 @@ export interface RemoteInstance {
  * picked by flag; otherwise LMS_TOKEN beats the profile's, as GH_TOKEN beats gh's stored token.
  * With LMS_BASE_URL and no LMS_TOKEN, the profile that would otherwise be used lends its token.
  */
-export function resolveRemote(choice: Extract<InstanceChoice, { kind: 'remote' }>, env: Env, store: Pick<ProfileStore, 'get' | 'current' | 'list'>): RemoteInstance {
-  const name = choice.profile ?? (choice.from === 'default' || choice.from === 'LMS_BASE_URL' ? store.current() : undefined);
+export function resolveRemote(
+  choice: Extract<InstanceChoice, { kind: 'remote' }>,
+  env: Env,
+  store: Pick<ProfileStore, 'get' | 'current' | 'list'>,
+): RemoteInstance {
+  const name =
+    choice.profile ?? (choice.from === 'default' || choice.from === 'LMS_BASE_URL' ? store.current() : undefined);
   const profile: Profile | undefined = name ? store.get(name) : undefined;
   if (name && !profile && choice.from !== 'LMS_BASE_URL') {
-    throw noProfile(name, store.list().map((p) => p.name), choice.from === 'LMS_PROFILE' ? 'LMS_PROFILE' : undefined);
+    throw noProfile(
+      name,
+      store.list().map((p) => p.name),
+      choice.from === 'LMS_PROFILE' ? 'LMS_PROFILE' : undefined,
+    );
   }
   const fromEnv = choice.from === 'LMS_BASE_URL';
   const baseUrl = fromEnv ? env.LMS_BASE_URL! : profile?.url;
@@ -108,13 +130,31 @@ export function resolveRemote(choice: Extract<InstanceChoice, { kind: 'remote' }
   }
   const envToken = env.LMS_TOKEN || undefined;
   // Read off the file alone: the keychain is asked only once the profile's token is the one used.
-  const storage = !profile ? undefined : profile.keychain ? 'keychain' : profile.oauth || profile.token ? 'file' : undefined;
+  const storage = !profile
+    ? undefined
+    : profile.keychain
+      ? 'keychain'
+      : profile.oauth || profile.token
+        ? 'file'
+        : undefined;
   const useProfile = storage !== undefined && (choice.from === '--profile' || !envToken);
   const stored = useProfile && (storage === 'keychain' || profile?.oauth) ? storage : undefined;
   const token = useProfile ? (stored ? undefined : profile?.token) : envToken;
-  const tokenSource = useProfile ? (storage === 'keychain' ? `the keychain (profile "${name}")` : `profile "${name}"`) : envToken ? 'LMS_TOKEN' : undefined;
+  const tokenSource = useProfile
+    ? storage === 'keychain'
+      ? `the keychain (profile "${name}")`
+      : `profile "${name}"`
+    : envToken
+      ? 'LMS_TOKEN'
+      : undefined;
   // With LMS_BASE_URL a profile only lends its token, when LMS_TOKEN is unset: it lost nothing else.
-  const unusedToken = useProfile ? (envToken ? 'LMS_TOKEN' : undefined) : storage !== undefined && !fromEnv ? `the token of profile "${name}"` : undefined;
+  const unusedToken = useProfile
+    ? envToken
+      ? 'LMS_TOKEN'
+      : undefined
+    : storage !== undefined && !fromEnv
+      ? `the token of profile "${name}"`
+      : undefined;
   return {
     baseUrl,
     urlSource: fromEnv ? 'LMS_BASE_URL' : `the URL of profile "${name}"`,
@@ -138,12 +178,17 @@ export function refusedTokenHint(
   remote: Pick<RemoteInstance, 'tokenSource' | 'profileName' | 'baseUrl' | 'caFile' | 'insecure'>,
   loggedIn: boolean,
 ): string {
-  if (remote.tokenSource === 'LMS_TOKEN') return 'LMS_TOKEN was refused: set it to a valid token, or unset it to use a profile';
+  if (remote.tokenSource === 'LMS_TOKEN')
+    return 'LMS_TOKEN was refused: set it to a valid token, or unset it to use a profile';
   const name = remote.profileName ?? 'NAME';
   if (loggedIn) return `log in again: lms auth login -p ${name}`;
   // The whole command that stores it again: `profile add` replaces the profile, so it is given
   // everything the profile had that the command line can say.
-  const kept = [`--url ${shellWord(remote.baseUrl)}`, remote.caFile ? `--ca-file ${shellWord(remote.caFile)}` : '', remote.insecure ? '--insecure' : ''];
+  const kept = [
+    `--url ${shellWord(remote.baseUrl)}`,
+    remote.caFile ? `--ca-file ${shellWord(remote.caFile)}` : '',
+    remote.insecure ? '--insecure' : '',
+  ];
   return `make a new token in your account settings on the instance, then store it: lms profile add ${shellWord(name)} ${kept.filter(Boolean).join(' ')} --token-stdin`;
 }
 
@@ -171,7 +216,13 @@ export function describeSource(choice: InstanceChoice, defaultProfile?: string):
 }
 
 /** The -v line: which instance, from where, with whose token, and what lost (a token that lost too). */
-export function describeInstance(choice: InstanceChoice, where: string, tokenSource: string, defaultProfile?: string, unusedToken?: string): string {
+export function describeInstance(
+  choice: InstanceChoice,
+  where: string,
+  tokenSource: string,
+  defaultProfile?: string,
+  unusedToken?: string,
+): string {
   const unused = [...choice.overridden, ...(unusedToken ? [unusedToken] : [])];
   const lost = unused.length ? `; not used: ${unused.join(', ')}` : '';
   return `instance: ${where} (from ${describeSource(choice, defaultProfile)}); token from ${tokenSource}${lost}`;

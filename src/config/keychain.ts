@@ -44,12 +44,14 @@ export function osKeychain(): Keychain {
     } catch (error) {
       if (error instanceof KeychainUnavailableError) throw error;
       const e = error as { name?: string; message?: string };
-      if (e.name === 'AbortError' || e.name === 'TimeoutError') throw new KeychainUnavailableError(`it did not answer within ${KEYCHAIN_WAIT_MS / 1000} s`, { cause: error });
+      if (e.name === 'AbortError' || e.name === 'TimeoutError')
+        throw new KeychainUnavailableError(`it did not answer within ${KEYCHAIN_WAIT_MS / 1000} s`, { cause: error });
       throw new KeychainUnavailableError(firstLine(e.message ?? String(error)), { cause: error });
     }
   };
   return {
-    get: (account) => call(async () => (await entry(account).getPassword(AbortSignal.timeout(KEYCHAIN_WAIT_MS))) ?? undefined),
+    get: (account) =>
+      call(async () => (await entry(account).getPassword(AbortSignal.timeout(KEYCHAIN_WAIT_MS))) ?? undefined),
     set: (account, secret) => call(() => entry(account).setPassword(secret, AbortSignal.timeout(KEYCHAIN_WAIT_MS))),
     delete: (account) => call(() => entry(account).deleteCredential(AbortSignal.timeout(KEYCHAIN_WAIT_MS))),
   };
@@ -62,8 +64,12 @@ function loadBinding(): Binding {
     return require('@napi-rs/keyring') as Binding;
   } catch (error) {
     // An optional dependency: an install may have gone without it, or without a build for this platform.
-    const missing = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && /'@napi-rs\/keyring'/.test((error as Error).message);
-    const reason = missing ? '@napi-rs/keyring is not installed' : `@napi-rs/keyring has no build for ${process.platform}-${process.arch}`;
+    const missing =
+      (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' &&
+      /'@napi-rs\/keyring'/.test((error as Error).message);
+    const reason = missing
+      ? '@napi-rs/keyring is not installed'
+      : `@napi-rs/keyring has no build for ${process.platform}-${process.arch}`;
     throw new KeychainUnavailableError(reason, { cause: error });
   }
 }

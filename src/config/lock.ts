@@ -34,7 +34,10 @@ export async function withFileLock<T>(path: string, options: LockOptions, work: 
   }
 }
 
-async function acquire(path: string, { waitMs, staleMs, what, sleep = (ms) => new Promise((r) => setTimeout(r, ms)) }: LockOptions): Promise<() => void> {
+async function acquire(
+  path: string,
+  { waitMs, staleMs, what, sleep = (ms) => new Promise((r) => setTimeout(r, ms)) }: LockOptions,
+): Promise<() => void> {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const mine = `${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}\n`;
   const deadline = Date.now() + waitMs;
@@ -64,9 +67,12 @@ async function acquire(path: string, { waitMs, staleMs, what, sleep = (ms) => ne
       continue;
     }
     if (Date.now() >= deadline) {
-      throw new FailureError(`another lms command is ${what} and has not finished within ${Math.round(waitMs / 1000)} s`, {
-        hint: `retry; if no other lms command is running, remove ${path}`,
-      });
+      throw new FailureError(
+        `another lms command is ${what} and has not finished within ${Math.round(waitMs / 1000)} s`,
+        {
+          hint: `retry; if no other lms command is running, remove ${path}`,
+        },
+      );
     }
     await sleep(POLL_MS + Math.floor(Math.random() * POLL_MS));
   }
@@ -89,7 +95,6 @@ function isStale(path: string, held: string, staleMs: number): boolean {
   if (!processAlive(pid)) return true;
   return age > staleMs * LIVE_HOLDER_LIMIT;
 }
-
 
 function readOrEmpty(path: string): string {
   try {

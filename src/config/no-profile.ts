@@ -10,5 +10,7 @@ import { UsageError } from '../errors.js';
  */
 export function noProfile(name: string, known: Iterable<string>, from?: string): UsageError {
   const near = closest(name, known);
-  return new UsageError(`no profile named "${name}"${from ? ` (from ${from})` : ''}`, { hint: near ? `did you mean ${near}?` : 'lms profile list shows the profiles' });
+  return new UsageError(`no profile named "${name}"${from ? ` (from ${from})` : ''}`, {
+    hint: near ? `did you mean ${near}?` : 'lms profile list shows the profiles',
+  });
 }

@@ -48,7 +48,11 @@ export async function journalDir(ctx: StateContext): Promise<string> {
  * ~/Library/Application Support/lms on macOS, %LOCALAPPDATA%\lms on Windows. env-paths names no
  * state directory, and its data and config directories are other things.
  */
-export function platformStateDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+export function platformStateDir(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
   if (platform === 'win32') return win32.join(env.LOCALAPPDATA || win32.join(home, 'AppData', 'Local'), 'lms');
   if (platform === 'darwin') return posix.join(home, 'Library', 'Application Support', 'lms');
   // The specification's own rule: a relative XDG_STATE_HOME is not one, and is ignored.

@@ -79,13 +79,22 @@ export function openProfiles(configDir?: string): ProfileStore {
       const parsed: unknown = JSON.parse(text);
       return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
     } catch {
-      throw new UsageError(`${path} is not valid JSON`, { hint: 'fix or remove the file, then add the profiles again' });
+      throw new UsageError(`${path} is not valid JSON`, {
+        hint: 'fix or remove the file, then add the profiles again',
+      });
     }
   };
   const writer = async () => {
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
     const { default: Conf } = await import('conf');
-    return new Conf<Stored>({ projectName: 'lms', projectSuffix: '', cwd: dir, configName: 'config', defaults: { profiles: {} }, configFileMode: 0o600 });
+    return new Conf<Stored>({
+      projectName: 'lms',
+      projectSuffix: '',
+      cwd: dir,
+      configName: 'config',
+      defaults: { profiles: {} },
+      configFileMode: 0o600,
+    });
   };
   const protect = () => {
     // Tokens live in this file: only its owner may read it or list its directory.
@@ -99,7 +108,8 @@ export function openProfiles(configDir?: string): ProfileStore {
     const profiles = new Map<string, Profile>();
     if (typeof stored !== 'object' || stored === null) return profiles;
     for (const [name, profile] of Object.entries(stored)) {
-      if (typeof profile === 'object' && profile !== null && typeof (profile as Profile).url === 'string') profiles.set(name, profile as Profile);
+      if (typeof profile === 'object' && profile !== null && typeof (profile as Profile).url === 'string')
+        profiles.set(name, profile as Profile);
     }
     return profiles;
   };
@@ -111,7 +121,9 @@ export function openProfiles(configDir?: string): ProfileStore {
     path,
     list: () => {
       const now = current();
-      return [...all()].sort(([a], [b]) => a.localeCompare(b)).map(([name, profile]) => ({ name, profile, current: now === name }));
+      return [...all()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, profile]) => ({ name, profile, current: now === name }));
     },
     get: (name) => all().get(name),
     current,

@@ -10,8 +10,25 @@
 // finished by the next process. What the old place holds that is not a regular file of this user's
 // (a link, a FIFO, another user's file) is never followed or moved: it is named in one warning.
 import {
-  chmodSync, closeSync, constants, fstatSync, fsyncSync, futimesSync, lstatSync, mkdirSync, openSync, readdirSync, readSync,
-  renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats,
+  chmodSync,
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  futimesSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+  type Stats,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { lockFileOf, lockSync } from '../file-lock.js';
@@ -38,13 +55,17 @@ export function moveStateOnce(from: string, to: string, warn: (message: string) 
   try {
     left = moveLocked(from, to);
   } catch (error) {
-    warn(`could not move lms's state (audit log, journals, apply's keys) from ${from} to ${to}: ${(error as Error).message}; the next command tries again`);
+    warn(
+      `could not move lms's state (audit log, journals, apply's keys) from ${from} to ${to}: ${(error as Error).message}; the next command tries again`,
+    );
     return;
   }
   if (left.length === 0) return;
   const named = left.slice(0, NAMED_LEFT).join(', ');
   const more = left.length > NAMED_LEFT ? ` and ${left.length - NAMED_LEFT} more` : '';
-  warn(`left in ${from}, not moved to the state directory ${to}: ${named}${more}; move what of it is lms's there yourself`);
+  warn(
+    `left in ${from}, not moved to the state directory ${to}: ${named}${more}; move what of it is lms's there yourself`,
+  );
 }
 
 /** Whether `from` holds state not yet moved into `to`. */
@@ -140,7 +161,8 @@ function copyAcross(src: string, dst: string, found: Stats): void {
   const part = join(dirname(dst), `.${basename(dst)}.${process.pid}.moving`);
   try {
     const opened = fstatSync(input);
-    if (opened.ino !== found.ino || opened.dev !== found.dev) throw new Error(`${src} changed while it was being moved`);
+    if (opened.ino !== found.ino || opened.dev !== found.dev)
+      throw new Error(`${src} changed while it was being moved`);
     const output = openSync(part, 'wx', 0o600);
     try {
       const chunk = Buffer.alloc(1 << 20);

@@ -47,7 +47,8 @@ export function spinnerAllowed(io: IOStreams, env: NodeJS.ProcessEnv, colorFlag:
 const oraSpinner: SpinnerFactory = async (output) => {
   // A spinner is allowed only on a terminal, which systemIO hands over as Node's own stream.
   const stream = output as Partial<NodeJS.WritableStream>;
-  if (typeof stream.on !== 'function' || typeof stream.end !== 'function') throw new Error('a spinner draws on a stream');
+  if (typeof stream.on !== 'function' || typeof stream.end !== 'function')
+    throw new Error('a spinner draws on a stream');
   // A terminal that reports no width (0 columns, as some containers' do before their first resize)
   // gets none: ora counts the lines it must clear by the width, and would never finish clearing.
   if ((stream as { columns?: number }).columns === 0) throw new Error('a spinner needs the terminal to have a width');

@@ -39,7 +39,8 @@ export function whyUnreadable(e: unknown): string {
   }
 }
 
-const tooLargeError = (label: string, limit: number) => new UsageError(`${label} is larger than ${size(limit)}, the most lms reads there. Nothing was sent.`);
+const tooLargeError = (label: string, limit: number) =>
+  new UsageError(`${label} is larger than ${size(limit)}, the most lms reads there. Nothing was sent.`);
 
 function size(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / 1024 / 1024} MiB`;
@@ -59,7 +60,12 @@ export const sourceName = (source: InputSource): string => (typeof source === 's
  * The input as a stream: the text given, stdin for `-`, or the file, refused (`unreadable`, or
  * `tooLarge` past `limit`) from what the system says of it before a byte is read.
  */
-export async function openInput(source: InputSource, stdin: NodeJS.ReadableStream, limit: number, refuse: { unreadable: (e: unknown) => Error; tooLarge: () => Error }): Promise<NodeJS.ReadableStream> {
+export async function openInput(
+  source: InputSource,
+  stdin: NodeJS.ReadableStream,
+  limit: number,
+  refuse: { unreadable: (e: unknown) => Error; tooLarge: () => Error },
+): Promise<NodeJS.ReadableStream> {
   if (typeof source !== 'string') return (await import('node:stream')).Readable.from([Buffer.from(source.text)]);
   if (source === '-') return stdin;
   const { open } = await import('node:fs/promises');
@@ -85,7 +91,12 @@ export async function openInput(source: InputSource, stdin: NodeJS.ReadableStrea
 export async function readBounded(source: InputSource, stdin: NodeJS.ReadableStream, bound: Bound): Promise<Buffer> {
   // `--message-file notes.html`, `standard input (--message-file -)`, `standard input (--token-stdin)`.
   const name = sourceName(source);
-  const label = name !== '-' || typeof source !== 'string' ? `${bound.what} ${name}` : bound.what.endsWith('-stdin') ? `standard input (${bound.what})` : `standard input (${bound.what} -)`;
+  const label =
+    name !== '-' || typeof source !== 'string'
+      ? `${bound.what} ${name}`
+      : bound.what.endsWith('-stdin')
+        ? `standard input (${bound.what})`
+        : `standard input (${bound.what} -)`;
   const tooLarge = () => tooLargeError(label, bound.limit);
   const unreadable = (e: unknown) => new UsageError(`cannot read ${label}: ${whyUnreadable(e)}`);
   const stream = await openInput(source, stdin, bound.limit, { unreadable, tooLarge });
@@ -106,7 +117,11 @@ export async function readBounded(source: InputSource, stdin: NodeJS.ReadableStr
 }
 
 /** readBounded as UTF-8 text. */
-export async function readBoundedText(source: InputSource, stdin: NodeJS.ReadableStream, bound: Bound): Promise<string> {
+export async function readBoundedText(
+  source: InputSource,
+  stdin: NodeJS.ReadableStream,
+  bound: Bound,
+): Promise<string> {
   return (await readBounded(source, stdin, bound)).toString('utf8');
 }
 
@@ -134,7 +149,8 @@ export function readBoundedFileSync(path: string, bound: Bound): Buffer {
     if (!stat.isFile()) throw new UsageError(`cannot read ${label}: it is ${kindOf(stat)}, not a file`);
     const buffer = Buffer.allocUnsafe(bound.limit + 1);
     let length = 0;
-    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; )
+      length += n;
     if (length > bound.limit) throw tooLargeError(bound.label ?? `${bound.what} ${path}`, bound.limit);
     return buffer.subarray(0, length);
   } finally {

@@ -14,7 +14,10 @@ export interface StatusLine {
 }
 
 /** A status line, or undefined when there is no one to show it to (not a terminal, not --verbose). */
-export function statusLine(io: IOStreams, o: { verbose: boolean; ttyIntervalMs: number; now: () => number }): StatusLine | undefined {
+export function statusLine(
+  io: IOStreams,
+  o: { verbose: boolean; ttyIntervalMs: number; now: () => number },
+): StatusLine | undefined {
   const tty = io.stderrIsTTY;
   if (!tty && !o.verbose) return undefined;
   let last = -Infinity;

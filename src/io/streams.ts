@@ -73,11 +73,19 @@ export function systemIO(env: NodeJS.ProcessEnv, noColorFlag: boolean, onBrokenP
   const held = stdoutIsTTY ? undefined : descriptorOutput(1, stdout, onBrokenPipe, { hold: 64 * 1024 });
   if (held) process.once('exit', held.flush);
   // A stderr that went away leaves nothing to tell: what follows is dropped, as Node drops it.
-  const stderr: Output = stderrIsTTY ? process.stderr : descriptorOutput(2, () => process.stderr, () => undefined);
+  const stderr: Output = stderrIsTTY
+    ? process.stderr
+    : descriptorOutput(
+        2,
+        () => process.stderr,
+        () => undefined,
+      );
   return {
     stdout: held ?? stdout(),
     // What stdout holds goes first, so that the two read in order where they meet (2>&1).
-    stderr: held ? { write: (text) => (held.flush(), stderr.write(text)), once: (event, listener) => stderr.once(event, listener) } : stderr,
+    stderr: held
+      ? { write: (text) => (held.flush(), stderr.write(text)), once: (event, listener) => stderr.once(event, listener) }
+      : stderr,
     // process.stdin is built on first touch; most commands never read it.
     get stdin() {
       return process.stdin;
@@ -124,7 +132,11 @@ export function descriptorOutput(
   fd: number,
   stream: () => Output,
   onBrokenPipe: () => void,
-  { hold = 0, write = writeSync, later = setImmediate }: { hold?: number; write?: typeof writeSync; later?: (run: () => void) => unknown } = {},
+  {
+    hold = 0,
+    write = writeSync,
+    later = setImmediate,
+  }: { hold?: number; write?: typeof writeSync; later?: (run: () => void) => unknown } = {},
 ): Output & { flush(): void } {
   let fallback: Output | undefined = process.platform === 'win32' || !isOpen(fd) ? stream() : undefined;
   let broken = false;

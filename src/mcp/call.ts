@@ -92,14 +92,18 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
   let answer: Answer;
   try {
     // A tool the server does not allow is refused before its arguments are read.
-    if (tool.access !== 'read' && !session.allowWrites) throw refusal(`${tool.name} changes data, and this server only reads`, '--allow-writes');
+    if (tool.access !== 'read' && !session.allowWrites)
+      throw refusal(`${tool.name} changes data, and this server only reads`, '--allow-writes');
     const given = checkInput(tool, input);
     refuseUnlessAllowed(tool, given, session);
     const dryRun = given.dry_run === true;
     const now = (session.now ?? Date.now)();
     const memory = (session.confirmations ??= newConfirmations());
     // What the token confirms is spent before anything runs: whatever happens next, it ran once.
-    const confirmed = session.allowDestructive && !dryRun && typeof given.confirm === 'string' ? redeemToken(given.confirm, tool.name, given, session.cursorKey, memory, now) : undefined;
+    const confirmed =
+      session.allowDestructive && !dryRun && typeof given.confirm === 'string'
+        ? redeemToken(given.confirm, tool.name, given, session.cursorKey, memory, now)
+        : undefined;
     const destroys = session.allowDestructive && destroysAsCalled(tool, given);
     if (destroys && !dryRun && !confirmed) answer = await planned(tool, given, session, undefined);
     else {
@@ -149,8 +153,8 @@ function withToken(
   answer.structured.confirm_expires_at = expiresAt;
   const why = action === undefined ? 'This call destroys data' : `This call destroys data ("${action}")`;
   const asked = changed
-    ? `${tool.name}: nothing was sent. The plan changed since the token was handed out (it would destroy other than `
-      + 'what the person agreed to): below is the new plan (a dry run), and a new token; the old one is spent.'
+    ? `${tool.name}: nothing was sent. The plan changed since the token was handed out (it would destroy other than ` +
+      'what the person agreed to): below is the new plan (a dry run), and a new token; the old one is spent.'
     : given.dry_run === true
       ? `${tool.name}: the plan (a dry run; nothing was sent).`
       : `${tool.name}: nothing was sent. ${why}: below is its plan (a dry run).`;
@@ -163,23 +167,34 @@ function destroysAsCalled(tool: Tool, given: Record<string, unknown>): boolean {
   return tool.access === 'destructive' || destroyingFlag(tool, given) !== undefined;
 }
 
-const destroyingFlag = (tool: Tool, given: Record<string, unknown>) => tool.destroying.find(({ property, values }) => (values ? values.includes(String(given[property])) : given[property] === true));
+const destroyingFlag = (tool: Tool, given: Record<string, unknown>) =>
+  tool.destroying.find(({ property, values }) =>
+    values ? values.includes(String(given[property])) : given[property] === true,
+  );
 
 /** The error as a result: the server's words, and the instance's (an API error's message) fenced. */
 function failed(error: LmsError, notes: string): Answer {
-  const text: Answer['text'] = fromInstance(error) ? ['error: the instance answered:', { data: error.message }] : [`error: ${error.message}`];
+  const text: Answer['text'] = fromInstance(error)
+    ? ['error: the instance answered:', { data: error.message }]
+    : [`error: ${error.message}`];
   if (error.hint) text.push(`hint: ${error.hint}`);
   return { text: withNotes(text, notes), structured: { error: errorData(error) }, isError: true, echo: false };
 }
 
 /** Whether the error's message is the instance's answer (an API error, or one that wraps it). */
 function fromInstance(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) if (e instanceof ApiError) return true;
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++)
+    if (e instanceof ApiError) return true;
   return false;
 }
 
 /** The call run, and under --pseudonymize what its answer says of people hidden (before a token is added to it). */
-async function runCall(tool: Tool, given: Record<string, unknown>, session: Session, confirmed: ConfirmedPlan | undefined): Promise<Answer> {
+async function runCall(
+  tool: Tool,
+  given: Record<string, unknown>,
+  session: Session,
+  confirmed: ConfirmedPlan | undefined,
+): Promise<Answer> {
   const answer = await runPlain(tool, given, session, confirmed);
   return session.pseudonyms ? hidden(answer, session.pseudonyms, given) : answer;
 }
@@ -202,11 +217,20 @@ async function hidden(answer: Answer, p: Pseudonyms, given: Record<string, unkno
   return { ...answer, structured, text };
 }
 
-async function runPlain(tool: Tool, given: Record<string, unknown>, session: Session, confirmed: ConfirmedPlan | undefined): Promise<Answer> {
+async function runPlain(
+  tool: Tool,
+  given: Record<string, unknown>,
+  session: Session,
+  confirmed: ConfirmedPlan | undefined,
+): Promise<Answer> {
   let notes = '';
   try {
     const dryRun = given.dry_run === true;
-    const { args, options, inputs } = commandLine(tool, session.pseudonyms ? givenBack(await session.pseudonyms.ready(), tool, given) : given, session.allowWrites);
+    const { args, options, inputs } = commandLine(
+      tool,
+      session.pseudonyms ? givenBack(await session.pseudonyms.ready(), tool, given) : given,
+      session.allowWrites,
+    );
 
     let next: string | undefined;
     let listed = 0;
@@ -224,12 +248,24 @@ async function runPlain(tool: Tool, given: Record<string, unknown>, session: Ses
       if (notes.length < MAX_NOTES) notes += text;
       session.log?.(text);
     });
-    const io: IOStreams = { stdout: collector(() => undefined), stderr, stdin: emptyStdin(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, color: false };
+    const io: IOStreams = {
+      stdout: collector(() => undefined),
+      stderr,
+      stdin: emptyStdin(),
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      color: false,
+    };
     const deps: Partial<Deps> = {
       io,
       localFiles: false,
       inputs,
-      audit: { surface: `mcp:${tool.name}`, verb: tool.command, ...(confirmed ? { confirmed: { plan_digest: confirmed.planDigest, issued_at: confirmed.issuedAt } } : {}) },
+      audit: {
+        surface: `mcp:${tool.name}`,
+        verb: tool.command,
+        ...(confirmed ? { confirmed: { plan_digest: confirmed.planDigest, issued_at: confirmed.issuedAt } } : {}),
+      },
       pageCursor,
       confirmed,
       consent: async (action, destructive, changes) => {
@@ -242,12 +278,22 @@ async function runPlain(tool: Tool, given: Record<string, unknown>, session: Ses
         if (confirmed && !agreed) throw new PlanChanged(action);
       },
     };
-    const globals: GlobalOptions = { ...session.ctx.globals, output: 'json', fields: undefined, all: false, limit, perPage: limit ?? session.ctx.globals.perPage, yes: false, input: false };
+    const globals: GlobalOptions = {
+      ...session.ctx.globals,
+      output: 'json',
+      fields: undefined,
+      all: false,
+      limit,
+      perPage: limit ?? session.ctx.globals.perPage,
+      yes: false,
+      input: false,
+    };
     const ctx = await session.ctx.derive(deps, globals);
     const how = dryRunOf(tool.spec);
     const result = await invoke(tool.spec, { args, options }, ctx, { dryRun: dryRun && how ? how : undefined });
     const shaped = await shape(result, limit);
-    if (tool.paged && listed === 1 && next !== undefined) shaped.value.next_cursor = sealCursor(next, tool, given, session);
+    if (tool.paged && listed === 1 && next !== undefined)
+      shaped.value.next_cursor = sealCursor(next, tool, given, session);
     const failure = result?.failure;
     const summary: Answer['text'] = !failure
       ? [shaped.summary(tool.name)]
@@ -256,8 +302,22 @@ async function runPlain(tool: Tool, given: Record<string, unknown>, session: Ses
         : [`${tool.name} finished with failures: ${failure.message}`];
     let structured = failure ? { ...shaped.value, error: errorData(failure) } : shaped.value;
     // What the instance holds after a create or change, rather than what it answered the write with.
-    if (!failure && !dryRun && result?.kind === 'item' && (tool.spec.writes === 'create' || tool.spec.writes === 'update') && isId(structured.id)) {
-      const back = await readBack(tool, options, structured, String(structured.id), { ...deps, inputs: undefined, pageCursor: undefined, confirmed: undefined }, globals, session);
+    if (
+      !failure &&
+      !dryRun &&
+      result?.kind === 'item' &&
+      (tool.spec.writes === 'create' || tool.spec.writes === 'update') &&
+      isId(structured.id)
+    ) {
+      const back = await readBack(
+        tool,
+        options,
+        structured,
+        String(structured.id),
+        { ...deps, inputs: undefined, pageCursor: undefined, confirmed: undefined },
+        globals,
+        session,
+      );
       structured = back.structured;
       summary.push(back.line);
     }
@@ -270,16 +330,28 @@ async function runPlain(tool: Tool, given: Record<string, unknown>, session: Ses
   }
 }
 
-const isId = (id: unknown) => (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id !== '');
+const isId = (id: unknown) =>
+  (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id !== '');
 
 /**
  * The written object read back through its noun's get verb, with the write's context options: the
  * object as read, the write's answer as `written`, and the fields sent that came back otherwise.
  * Without a get verb, or when the read fails, the write's answer stands, and says it was not read back.
  */
-async function readBack(tool: Tool, options: Record<string, unknown>, written: Record<string, unknown>, id: string, deps: Partial<Deps>, globals: GlobalOptions, session: Session): Promise<{ structured: Record<string, unknown>; line: string }> {
+async function readBack(
+  tool: Tool,
+  options: Record<string, unknown>,
+  written: Record<string, unknown>,
+  id: string,
+  deps: Partial<Deps>,
+  globals: GlobalOptions,
+  session: Session,
+): Promise<{ structured: Record<string, unknown>; line: string }> {
   // Why it failed may quote the instance: it is said in the structured content, which comes fenced.
-  const unread = (why: string) => ({ structured: { ...written, read_back: { read: false, why } }, line: `${tool.name}: not read back (read_back.why says why); this is the write's answer` });
+  const unread = (why: string) => ({
+    structured: { ...written, read_back: { read: false, why } },
+    line: `${tool.name}: not read back (read_back.why says why); this is the write's answer`,
+  });
   const get = await getVerbOf(session.model, tool);
   if (!get) return unread(`${tool.command.split(' ').slice(0, -1).join(' ')} has no get verb`);
   const command = `${tool.command.split(' ').slice(0, -1).join(' ')} get`;
@@ -287,10 +359,13 @@ async function readBack(tool: Tool, options: Record<string, unknown>, written: R
     const ctx = await session.ctx.derive({ ...deps, audit: { surface: `mcp:${tool.name}`, verb: command } }, globals);
     const result = await invoke(get, { args: [id], options: readOptions(get, options) }, ctx);
     const object = result?.kind === 'item' ? plain(result.value) : undefined;
-    if (typeof object !== 'object' || object === null || Array.isArray(object)) return unread(`${command} ${id} answered no object`);
+    if (typeof object !== 'object' || object === null || Array.isArray(object))
+      return unread(`${command} ${id} answered no object`);
     const read = object as Record<string, unknown>;
     const differs = differingFields(tool.spec, options, read);
-    const line = differs.length ? `read back with ${command} ${id}: what the instance holds differs from what was sent in ${differs.join(', ')}` : `read back with ${command} ${id}: the instance holds what was sent`;
+    const line = differs.length
+      ? `read back with ${command} ${id}: what the instance holds differs from what was sent in ${differs.join(', ')}`
+      : `read back with ${command} ${id}: the instance holds what was sent`;
     return { structured: { ...read, written, read_back: { read: true, differs } }, line };
   } catch (thrown) {
     return unread(`${command} ${id} failed: ${toLmsError(thrown).message.slice(0, 200)}`);
@@ -326,17 +401,29 @@ function bounded(answer: Answer): ToolResult {
   let room = MAX_SUMMARY_CHARS;
   const parts = answer.text.map((part) => {
     const text = typeof part === 'string' ? part : part.data;
-    const kept = text.length > room ? `${text.slice(0, room)}… (${(text.length - room).toLocaleString('en-US')} characters left out)` : text;
+    const kept =
+      text.length > room
+        ? `${text.slice(0, room)}… (${(text.length - room).toLocaleString('en-US')} characters left out)`
+        : text;
     room = Math.max(0, room - text.length);
     return typeof part === 'string' ? kept : fenced(kept);
   });
   let text = parts.join('\n');
   if (cuts.length) {
-    const what = cuts.map((c) => ('items' in c ? `${c.items.toLocaleString('en-US')} item${c.items === 1 ? '' : 's'} of ${c.at}` : `${c.characters.toLocaleString('en-US')} characters of ${c.at}`));
+    const what = cuts.map((c) =>
+      'items' in c
+        ? `${c.items.toLocaleString('en-US')} item${c.items === 1 ? '' : 's'} of ${c.at}`
+        : `${c.characters.toLocaleString('en-US')} characters of ${c.at}`,
+    );
     text += `\n\n(this result was cut to ${MAX_STRUCTURED_CHARS / 1024} KiB: left out ${what.join(', ')}; for the rest, call again for less: a smaller limit and the next page, or a narrower call)`;
   }
   // An error's summary is its message; its structured content is not repeated as text.
-  const content = echo ? [{ type: 'text' as const, text }, { type: 'text' as const, text: fenced(JSON.stringify(structured)) }] : [{ type: 'text' as const, text }];
+  const content = echo
+    ? [
+        { type: 'text' as const, text },
+        { type: 'text' as const, text: fenced(JSON.stringify(structured)) },
+      ]
+    : [{ type: 'text' as const, text }];
   return { content, structuredContent: structured, ...(isError ? { isError: true } : {}) };
 }
 
@@ -387,7 +474,8 @@ function largestPart(root: Record<string, unknown>): Part | undefined {
       if (v.length && (!best || size > best.size)) best = { holder, key, at, size };
     } else if (v !== null && typeof v === 'object') {
       size = 2;
-      for (const k of Object.keys(v)) size += visit(v as Record<string, unknown>, k, at ? `${at}.${k}` : k) + k.length + 4;
+      for (const k of Object.keys(v))
+        size += visit(v as Record<string, unknown>, k, at ? `${at}.${k}` : k) + k.length + 4;
     } else size = JSON.stringify(v)?.length ?? 4;
     return size;
   };
@@ -398,18 +486,29 @@ function largestPart(root: Record<string, unknown>): Part | undefined {
 /** The input as the schema allows it: known properties of the right types, the required present. */
 function checkInput(tool: Tool, input: unknown): Record<string, unknown> {
   if (input === undefined || input === null) input = {};
-  if (typeof input !== 'object' || Array.isArray(input)) throw new UsageError(`${tool.name}: the arguments must be an object`);
-  const given = new Map(Object.entries(input as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null));
+  if (typeof input !== 'object' || Array.isArray(input))
+    throw new UsageError(`${tool.name}: the arguments must be an object`);
+  const given = new Map(
+    Object.entries(input as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null),
+  );
   const properties = tool.inputSchema.properties;
   const known = Object.keys(properties);
   const checked: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   // A number option's value is checked as the verb receives it (by invoke), in the words every
   // surface uses for it; so is a choice (the schema's enum, for a client that checks before it calls).
-  const numbers = new Set(tool.params.flatMap((p) => (p.to === 'option' && (p.option.type === 'integer' || p.option.type === 'number') ? [p.property] : [])));
+  const numbers = new Set(
+    tool.params.flatMap((p) =>
+      p.to === 'option' && (p.option.type === 'integer' || p.option.type === 'number') ? [p.property] : [],
+    ),
+  );
   for (const [name, value] of given) {
     if (!Object.hasOwn(properties, name)) {
       const near = closest(name, known);
-      throw new UsageError(`${tool.name}: unknown argument "${name}"`, { hint: near ? `did you mean ${near}? It takes: ${known.join(', ') || 'no arguments'}` : `it takes: ${known.join(', ') || 'no arguments'}` });
+      throw new UsageError(`${tool.name}: unknown argument "${name}"`, {
+        hint: near
+          ? `did you mean ${near}? It takes: ${known.join(', ') || 'no arguments'}`
+          : `it takes: ${known.join(', ') || 'no arguments'}`,
+      });
     }
     checked[name] = numbers.has(name) ? value : typed(tool.name, name, properties[name], value);
   }
@@ -423,16 +522,23 @@ function typed(tool: string, name: string, schema: Record<string, unknown>, valu
   // Only what a command line could not say wrongly: a switch that is not true or false, text that
   // is no text. A value the command line could give (a choice not among the verb's, a number out of
   // range) is the verb's to refuse, as invoke does for every surface.
-  const wrong = (what: string) => new UsageError(`${tool}: "${name}" must be ${what}, not ${JSON.stringify(value)?.slice(0, 80)}`);
+  const wrong = (what: string) =>
+    new UsageError(`${tool}: "${name}" must be ${what}, not ${JSON.stringify(value)?.slice(0, 80)}`);
   // Ids are text to the CLI, and a model may well send 42 for "42".
-  const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
+  const text = (v: unknown) =>
+    typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
   switch (schema.type) {
     case 'boolean':
       if (typeof value !== 'boolean') throw wrong('true or false');
       return value;
     case 'integer': {
       const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-      if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < ((schema.minimum as number) ?? -Infinity) || n > ((schema.maximum as number) ?? Infinity)) {
+      if (
+        typeof n !== 'number' ||
+        !Number.isSafeInteger(n) ||
+        n < ((schema.minimum as number) ?? -Infinity) ||
+        n > ((schema.maximum as number) ?? Infinity)
+      ) {
         throw wrong(`a whole number from ${String(schema.minimum)} to ${String(schema.maximum)}`);
       }
       return n;
@@ -460,11 +566,18 @@ function refuseUnlessAllowed(tool: Tool, given: Record<string, unknown>, session
   if (given.dry_run === true || session.allowDestructive) return;
   if (tool.access === 'destructive') throw refusal(`${tool.name} destroys data`, '--allow-destructive');
   const flag = destroyingFlag(tool, given);
-  if (flag) throw refusal(`${tool.name} with ${flag.property}${flag.values ? ` ${String(given[flag.property])}` : ''} destroys data`, '--allow-destructive');
+  if (flag)
+    throw refusal(
+      `${tool.name} with ${flag.property}${flag.values ? ` ${String(given[flag.property])}` : ''} destroys data`,
+      '--allow-destructive',
+    );
 }
 
 function refusal(message: string, flag: string): LmsError {
-  const hint = flag === '--allow-destructive' ? 'start the server with lms mcp --allow-destructive to allow it, or pass dry_run to see what it would send' : `start the server with lms mcp ${flag} to allow it`;
+  const hint =
+    flag === '--allow-destructive'
+      ? 'start the server with lms mcp --allow-destructive to allow it, or pass dry_run to see what it would send'
+      : `start the server with lms mcp ${flag} to allow it`;
   return new LmsError(`${message}: refused`, ExitCode.usage, { hint, details: { refused: true, needs: flag } });
 }
 
@@ -473,7 +586,11 @@ function refusal(message: string, flag: string): LmsError {
  * reads: a `…_text` input is handed over as it is, under the name of the input it fills (`csv`),
  * which stands in the file's place and names it in messages (`csv:3: …`). Nothing is written.
  */
-function commandLine(tool: Tool, given: Record<string, unknown>, writes: boolean): Invocation & { inputs: Map<string, string> } {
+function commandLine(
+  tool: Tool,
+  given: Record<string, unknown>,
+  writes: boolean,
+): Invocation & { inputs: Map<string, string> } {
   const args: unknown[] = [];
   const opts: Record<string, unknown> = {};
   const inputs = new Map<string, string>();
@@ -519,7 +636,8 @@ interface Shaped {
 async function shape(result: CommandResult, limit: number | undefined): Promise<Shaped> {
   if (!result || result.kind === 'none') return { value: { ok: true }, summary: (tool) => `${tool}: done` };
   // The text is the instance's (a course file, an outcome tree): it comes fenced, as `text` of the data.
-  if (result.kind === 'text') return { value: { text: result.text }, summary: (tool) => `${tool}: text, as "text" below` };
+  if (result.kind === 'text')
+    return { value: { text: result.text }, summary: (tool) => `${tool}: text, as "text" below` };
   if (result.kind === 'item') {
     const value = plain(result.value);
     const object = typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -538,7 +656,8 @@ async function shape(result: CommandResult, limit: number | undefined): Promise<
   const value: Record<string, unknown> = { items, count: items.length, ...(truncated ? { truncated: true } : {}) };
   return {
     value,
-    summary: (tool) => `${tool}: ${items.length} item${items.length === 1 ? '' : 's'}${value.next_cursor ? '; more: call again with cursor = next_cursor' : ''}`,
+    summary: (tool) =>
+      `${tool}: ${items.length} item${items.length === 1 ? '' : 's'}${value.next_cursor ? '; more: call again with cursor = next_cursor' : ''}`,
   };
 }
 
@@ -552,7 +671,9 @@ function errorData(error: LmsError): Record<string, unknown> {
 /** What the verb said on stderr, after the rest: fenced, as it may quote the instance. */
 function withNotes(text: Answer['text'], notes: string): Answer['text'] {
   const trimmed = notes.trim();
-  return trimmed ? [...text, '', { data: trimmed.length >= MAX_NOTES ? `${trimmed.slice(0, MAX_NOTES)}…` : trimmed }] : text;
+  return trimmed
+    ? [...text, '', { data: trimmed.length >= MAX_NOTES ? `${trimmed.slice(0, MAX_NOTES)}…` : trimmed }]
+    : text;
 }
 
 // ---- cursors ---------------------------------------------------------------------------------
@@ -595,7 +716,6 @@ function listing(tool: Tool, given: Record<string, unknown>): string {
     .map((k) => [k, given[k]]);
   return JSON.stringify([tool.name, args]);
 }
-
 
 // ---- streams ---------------------------------------------------------------------------------
 

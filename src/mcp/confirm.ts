@@ -77,7 +77,13 @@ export function issueToken(
     if (memory.plans.size < MAX_PLANS && Date.parse(kept.issuedAt) + CONFIRM_TTL_MS > now) break;
     memory.plans.delete(nonce);
   }
-  memory.plans.set(body.n, { tool, arguments: JSON.parse(arguments_) as Record<string, unknown>, plan, planDigest: body.p, issuedAt: new Date(now).toISOString() });
+  memory.plans.set(body.n, {
+    tool,
+    arguments: JSON.parse(arguments_) as Record<string, unknown>,
+    plan,
+    planDigest: body.p,
+    issuedAt: new Date(now).toISOString(),
+  });
   return { token: `${encoded}.${sign(encoded, key)}`, expiresAt: new Date(body.e).toISOString() };
 }
 
@@ -85,9 +91,20 @@ export function issueToken(
  * The plan the token confirms, the token spent; or a usage error saying why it does not hold: not
  * this process's, for another call, expired, or used.
  */
-export function redeemToken(token: string, tool: string, given: Record<string, unknown>, key: Buffer, memory: Confirmations, now: number): ConfirmedPlan {
+export function redeemToken(
+  token: string,
+  tool: string,
+  given: Record<string, unknown>,
+  key: Buffer,
+  memory: Confirmations,
+  now: number,
+): ConfirmedPlan {
   const again = `call ${tool} without confirm for its plan and a new token, and show the plan to the person first`;
-  const refuse = (why: string, reason: string) => new UsageError(`${tool}: the confirmation token ${why}: refused`, { hint: again, details: { refused: true, confirm: reason } });
+  const refuse = (why: string, reason: string) =>
+    new UsageError(`${tool}: the confirmation token ${why}: refused`, {
+      hint: again,
+      details: { refused: true, confirm: reason },
+    });
   const [encoded, mac] = token.split('.');
   let body: Body | undefined;
   if (encoded && mac && signedBy(encoded, mac, key)) {
@@ -97,13 +114,33 @@ export function redeemToken(token: string, tool: string, given: Record<string, u
       body = undefined;
     }
   }
-  if (!body || body.k !== 'confirm') throw refuse('is not one this server process handed out (a token holds only in the server that planned the call)', 'unknown');
-  if (body.t !== tool || body.a !== digest(canonicalArguments(given), key)) throw refuse(`was handed out for ${body.t === tool ? 'other arguments' : `another tool (${body.t})`}, not for these`, 'other_call');
+  if (!body || body.k !== 'confirm')
+    throw refuse(
+      'is not one this server process handed out (a token holds only in the server that planned the call)',
+      'unknown',
+    );
+  if (body.t !== tool || body.a !== digest(canonicalArguments(given), key))
+    throw refuse(
+      `was handed out for ${body.t === tool ? 'other arguments' : `another tool (${body.t})`}, not for these`,
+      'other_call',
+    );
   for (const [nonce, expires] of memory.spent) if (expires <= now) memory.spent.delete(nonce);
   if (memory.spent.has(body.n)) throw refuse('was used already (a token runs its call once)', 'used');
-  if (body.e <= now) throw refuse(`expired at ${new Date(body.e).toISOString()} (a token holds ${CONFIRM_TTL_MS / 60_000} minutes)`, 'expired');
+  if (body.e <= now)
+    throw refuse(
+      `expired at ${new Date(body.e).toISOString()} (a token holds ${CONFIRM_TTL_MS / 60_000} minutes)`,
+      'expired',
+    );
   memory.spent.set(body.n, body.e);
   const plan = memory.plans.get(body.n);
   memory.plans.delete(body.n);
-  return plan ?? { tool, arguments: JSON.parse(canonicalArguments(given)) as Record<string, unknown>, plan: {}, planDigest: body.p, issuedAt: new Date(body.e - CONFIRM_TTL_MS).toISOString() };
+  return (
+    plan ?? {
+      tool,
+      arguments: JSON.parse(canonicalArguments(given)) as Record<string, unknown>,
+      plan: {},
+      planDigest: body.p,
+      issuedAt: new Date(body.e - CONFIRM_TTL_MS).toISOString(),
+    }
+  );
 }

@@ -75,7 +75,11 @@ export function instanceDirectory(client: () => Promise<ApiClient>): Directory {
       staff = (async () => {
         const c = await client();
         const found: Staff = new Map();
-        for await (const e of c.ops.enrollments.listCourse({ course_id: course, type: STAFF_TYPES, state: [...ENROLLMENT_STATES] })) {
+        for await (const e of c.ops.enrollments.listCourse({
+          course_id: course,
+          type: STAFF_TYPES,
+          state: [...ENROLLMENT_STATES],
+        })) {
           const enrollment = e as Loose;
           if (!STAFF.has(String(enrollment.type))) continue;
           const user = enrollment.user as Loose | undefined;
@@ -105,7 +109,8 @@ export function instanceDirectory(client: () => Promise<ApiClient>): Directory {
         }
       };
       await take(c.ops.courses.list({}));
-      for (const account of await accountIds()) if (ids.size < MAX_COURSES_UNASKED) await take(c.ops.courses.listAccount({ account_id: account }));
+      for (const account of await accountIds())
+        if (ids.size < MAX_COURSES_UNASKED) await take(c.ops.courses.listAccount({ account_id: account }));
       return [...ids];
     })());
 
@@ -115,7 +120,11 @@ export function instanceDirectory(client: () => Promise<ApiClient>): Directory {
     if (!answer) {
       answer = (async () => {
         const c = await client();
-        for await (const e of c.ops.enrollments.listUser({ user_id: id, type: STUDENT_TYPES, state: [...ENROLLMENT_STATES] })) {
+        for await (const e of c.ops.enrollments.listUser({
+          user_id: id,
+          type: STUDENT_TYPES,
+          state: [...ENROLLMENT_STATES],
+        })) {
           if (STUDENT.has(String((e as Loose).type))) return true;
         }
         return false;
@@ -130,7 +139,8 @@ export function instanceDirectory(client: () => Promise<ApiClient>): Directory {
       const places = courses.length ? courses : await visibleCourses();
       const candidates: Staff = new Map(await adminsOf());
       const listed = await lookupEach(places, staffOfCourse, CONCURRENCY);
-      for (const staff of listed.values()) for (const [id, forms] of staff) if (!candidates.has(id)) candidates.set(id, forms);
+      for (const staff of listed.values())
+        for (const [id, forms] of staff) if (!candidates.has(id)) candidates.set(id, forms);
       const asked = ids.filter((id) => candidates.has(id));
       // Staff are few: each is asked once whether they also study somewhere.
       const studying = await lookupEach(asked, isStudent, CONCURRENCY);

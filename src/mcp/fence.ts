@@ -25,7 +25,10 @@ const TAG = new RegExp(
  * the same value; as prose it reads as the escape, and no line of it is the fence's.
  */
 export function escapeData(text: string): string {
-  return text.replace(TAG, (opener: string) => `\\u${opener.codePointAt(0)!.toString(16).padStart(4, '0')}${opener.slice(1)}`);
+  return text.replace(
+    TAG,
+    (opener: string) => `\\u${opener.codePointAt(0)!.toString(16).padStart(4, '0')}${opener.slice(1)}`,
+  );
 }
 
 /** The text between the fence's two lines, escaped. */
@@ -40,7 +43,26 @@ export const DATA_NOTICE = `Whatever stands between a line ${OPEN} and a line ${
  * The API's collections whose records hold what people wrote or who they are, by the path segment
  * that names them: a tool that calls a route through one of them returns people's text.
  */
-const PEOPLES_TEXT = new Set(['users', 'discussion_topics', 'entries', 'replies', 'entry_list', 'view', 'conversations', 'submissions', 'enrollments', 'gradebook_history', 'activity_stream', 'recipients', 'find_recipients', 'admins', 'students', 'profile', 'graders', 'feed']);
+const PEOPLES_TEXT = new Set([
+  'users',
+  'discussion_topics',
+  'entries',
+  'replies',
+  'entry_list',
+  'view',
+  'conversations',
+  'submissions',
+  'enrollments',
+  'gradebook_history',
+  'activity_stream',
+  'recipients',
+  'find_recipients',
+  'admins',
+  'students',
+  'profile',
+  'graders',
+  'feed',
+]);
 
 /** Whether a route's path goes through a collection of people's text. */
 export function holdsPeoplesText(path: string): boolean {

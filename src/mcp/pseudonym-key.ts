@@ -18,11 +18,18 @@ export function pseudonymKey(file: string | undefined): Buffer {
   const stat = statSync(file);
   if (!stat.isFile()) throw new UsageError(`the pseudonym key ${file} is not a file`);
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
-    throw new UsageError(`the pseudonym key file ${file} can be read by others than its owner (mode ${(stat.mode & 0o777).toString(8)}): refused`, { hint: `chmod 600 ${file}` });
+    throw new UsageError(
+      `the pseudonym key file ${file} can be read by others than its owner (mode ${(stat.mode & 0o777).toString(8)}): refused`,
+      { hint: `chmod 600 ${file}` },
+    );
   }
-  if (stat.size > MAX_KEY_FILE) throw new UsageError(`the pseudonym key file ${file} holds more than ${MAX_KEY_FILE} bytes: is it the right file?`);
+  if (stat.size > MAX_KEY_FILE)
+    throw new UsageError(`the pseudonym key file ${file} holds more than ${MAX_KEY_FILE} bytes: is it the right file?`);
   const key = readFileSync(file, 'utf8').trim();
-  if (Buffer.byteLength(key) < MIN_KEY) throw new UsageError(`the pseudonym key file ${file} holds less than ${MIN_KEY} characters of key`, { hint: 'remove it to have a new one made' });
+  if (Buffer.byteLength(key) < MIN_KEY)
+    throw new UsageError(`the pseudonym key file ${file} holds less than ${MIN_KEY} characters of key`, {
+      hint: 'remove it to have a new one made',
+    });
   return Buffer.from(key);
 }
 

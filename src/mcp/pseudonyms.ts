@@ -63,14 +63,58 @@ const PERSON_FIELDS: Record<string, Kind> = {
 };
 
 /** Fields only a person's record has: an object holding one is a person (or names one by user_id). */
-const MARKERS = ['sortable_name', 'short_name', 'login_id', 'sis_user_id', 'display_name', 'full_name', 'email', 'primary_email'];
+const MARKERS = [
+  'sortable_name',
+  'short_name',
+  'login_id',
+  'sis_user_id',
+  'display_name',
+  'full_name',
+  'email',
+  'primary_email',
+];
 
 /** Keys under which an object (or a list of them) is a person, whatever it holds. */
-const PERSON_KEYS = new Set(['user', 'users', 'author', 'authors', 'grader', 'graders', 'participant', 'participants', 'recipient', 'student', 'students', 'observer', 'observee', 'teacher', 'sender', 'editor', 'assessor', 'submitter']);
+const PERSON_KEYS = new Set([
+  'user',
+  'users',
+  'author',
+  'authors',
+  'grader',
+  'graders',
+  'participant',
+  'participants',
+  'recipient',
+  'student',
+  'students',
+  'observer',
+  'observee',
+  'teacher',
+  'sender',
+  'editor',
+  'assessor',
+  'submitter',
+]);
 
 /** Roles a field's prefix names: `author_name` beside `author_id`, `grader` (a name) beside `grader_id`. */
-const ROLE_WORDS = ['user', 'author', 'grader', 'current_grader', 'participant', 'recipient', 'student', 'observer', 'teacher', 'sender', 'editor', 'assessor', 'submitter'];
-const ROLE_FIELD = new RegExp(`^(${ROLE_WORDS.join('|')})(?:_(name|display_name|sortable_name|short_name|login_id|sis_user_id|email))?$`);
+const ROLE_WORDS = [
+  'user',
+  'author',
+  'grader',
+  'current_grader',
+  'participant',
+  'recipient',
+  'student',
+  'observer',
+  'teacher',
+  'sender',
+  'editor',
+  'assessor',
+  'submitter',
+];
+const ROLE_FIELD = new RegExp(
+  `^(${ROLE_WORDS.join('|')})(?:_(name|display_name|sortable_name|short_name|login_id|sis_user_id|email))?$`,
+);
 
 /** A reference to a user by SIS id or login, as paths and exports write them. */
 const REF = /\bsis_(user|login)_id:([^\s,;"'<>)\]]+)/g;
@@ -105,7 +149,10 @@ const TIMESTAMP = /^\d{4}-\d\d-\d\d(?:[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?)?$/;
 /** The most texts the net remembers what it made of. */
 const NETTED = 20_000;
 const LABELS = { student: 'Student', staff: 'Staff' } as const;
-const PSEUDONYM = new RegExp(String.raw`(?:\bsis_(?:user|login)_id:)?\b(student|staff)-([0-9a-f]{${HEX}})(@pseudonym\.invalid)?\b|\b(Student|Staff) ([0-9a-f]{${HEX}})\b`, 'g');
+const PSEUDONYM = new RegExp(
+  String.raw`(?:\bsis_(?:user|login)_id:)?\b(student|staff)-([0-9a-f]{${HEX}})(@pseudonym\.invalid)?\b|\b(Student|Staff) ([0-9a-f]{${HEX}})\b`,
+  'g',
+);
 
 export interface Pseudonym {
   display: string;
@@ -203,7 +250,12 @@ export class Pseudonyms {
     const staff = this.roles.get(id)?.staff === true;
     const word = staff ? 'staff' : 'student';
     const login = `${word}-${hex}`;
-    const pseudonym = { display: `${LABELS[word]} ${hex}`, login, email: `${login}@pseudonym.invalid`, avatar: `https://pseudonym.invalid/avatar/${login}.png` };
+    const pseudonym = {
+      display: `${LABELS[word]} ${hex}`,
+      login,
+      email: `${login}@pseudonym.invalid`,
+      avatar: `https://pseudonym.invalid/avatar/${login}.png`,
+    };
     this.made.set(id, pseudonym);
     return pseudonym;
   }
@@ -233,7 +285,8 @@ export class Pseudonyms {
     let news = !person;
     for (const k in forms) {
       const v = forms[k as keyof Forms];
-      if (typeof v === 'string' && v !== '' && (person?.forms[k as keyof Forms] !== v || !person.said.has(v))) news = true;
+      if (typeof v === 'string' && v !== '' && (person?.forms[k as keyof Forms] !== v || !person.said.has(v)))
+        news = true;
     }
     if (!news) return;
     if (!person) {
@@ -296,7 +349,8 @@ export class Pseudonyms {
     const unknown = [...refs].filter((ref) => {
       const value = ref.slice(ref.indexOf(':') + 1).toLowerCase();
       if (WHOLE.test(value)) return false;
-      for (const p of this.people.values()) if (p.forms.sis_user_id?.toLowerCase() === value || p.forms.login_id?.toLowerCase() === value) return false;
+      for (const p of this.people.values())
+        if (p.forms.sis_user_id?.toLowerCase() === value || p.forms.login_id?.toLowerCase() === value) return false;
       return true;
     });
     for (const ref of unknown) {
@@ -380,7 +434,9 @@ export class Pseudonyms {
     for (let m = token.exec(text); m; m = token.exec(text)) {
       // A form starts where a token does: after a non-word character, or at any letter of an unspaced script.
       const at = m.index;
-      const candidates = net.get(lower !== undefined ? lower.slice(at, at + Math.min(m[0].length, 12)) : m[0].toLowerCase().slice(0, 12));
+      const candidates = net.get(
+        lower !== undefined ? lower.slice(at, at + Math.min(m[0].length, 12)) : m[0].toLowerCase().slice(0, 12),
+      );
       if (!candidates) continue;
       const hit = candidates.find((c) => {
         const end = at + c.form.length;
@@ -414,7 +470,14 @@ export class Pseudonyms {
         if (!first || first.index !== 0) continue;
         const kind = PERSON_FIELDS[k];
         // A form two people share names neither: it is replaced by the word alone.
-        const by = owner.has(lower) && owner.get(lower) !== id ? 'a student' : kind === NAME ? p.display : kind === EMAIL ? p.email : p.login;
+        const by =
+          owner.has(lower) && owner.get(lower) !== id
+            ? 'a student'
+            : kind === NAME
+              ? p.display
+              : kind === EMAIL
+                ? p.email
+                : p.login;
         owner.set(lower, id);
         const letters = [...form];
         const unspaced = UNSPACED_CHAR.test(form);
@@ -441,8 +504,12 @@ export class Pseudonyms {
   /** The user id a pseudonym (any of its forms) stands for, or a usage error. */
   idOf(hex: string, said: string): string {
     const ids = this.idsOf.get(hex.toLowerCase());
-    if (!ids || ids.size === 0) throw new UsageError(`"${said}" is not a pseudonym this server handed out`, { hint: 'use a pseudonym from a result of this server (list the people first: users_list, enrollments_list), or the user id' });
-    if (ids.size > 1) throw new UsageError(`"${said}" stands for more than one person`, { hint: 'use the user id instead' });
+    if (!ids || ids.size === 0)
+      throw new UsageError(`"${said}" is not a pseudonym this server handed out`, {
+        hint: 'use a pseudonym from a result of this server (list the people first: users_list, enrollments_list), or the user id',
+      });
+    if (ids.size > 1)
+      throw new UsageError(`"${said}" stands for more than one person`, { hint: 'use the user id instead' });
     return [...ids][0];
   }
 
@@ -469,7 +536,9 @@ export class Pseudonyms {
       if (m[3] === undefined) return user;
       const email = this.people.get(user)?.forms.email;
       if (email === undefined) {
-        throw new UsageError(`"${value}" stands for user ${user}, whose email this server has not seen`, { hint: `name them by id (${user}) instead` });
+        throw new UsageError(`"${value}" stands for user ${user}, whose email this server has not seen`, {
+          hint: `name them by id (${user}) instead`,
+        });
       }
       return email;
     };
@@ -480,12 +549,16 @@ export class Pseudonyms {
       if (!m || m[5] === undefined) return undefined;
       const user = this.idOf(m[5], value);
       const real = this.people.get(user)?.forms.name;
-      if (real === undefined) throw new UsageError(`"${value}" stands for user ${user}, whose name this server has not seen`, { hint: 'leave the name cell empty' });
+      if (real === undefined)
+        throw new UsageError(`"${value}" stands for user ${user}, whose name this server has not seen`, {
+          hint: 'leave the name cell empty',
+        });
       return real;
     };
     const cells = csvCells(text);
     const header = cells.filter((c) => c.row === 0);
-    const columnsOf = (keys: string[]) => new Set(header.filter((c) => keys.includes(cellValue(text, c).trim().toLowerCase())).map((c) => c.column));
+    const columnsOf = (keys: string[]) =>
+      new Set(header.filter((c) => keys.includes(cellValue(text, c).trim().toLowerCase())).map((c) => c.column));
     const users = columnsOf(USER_KEYS);
     // A CSV whose header names a user column; else JSON or YAML, by their keys.
     if (users.size) {
@@ -501,18 +574,42 @@ export class Pseudonyms {
   /** A search for people with each pseudonym turned into the real person's name, login or email: what it looks for. */
   mapSearch(text: string): string {
     if (!/(?:student|staff)[- ][0-9a-f]/i.test(text)) return text;
-    return text.replace(PSEUDONYM, (said: string, _w: string, loginHex: string | undefined, email: string | undefined, _l: string, displayHex: string | undefined) => {
-      const id = this.idOf((loginHex ?? displayHex)!, said);
-      const forms = this.people.get(id)?.forms ?? {};
-      const real = email ? forms.email : displayHex ? forms.name : (forms.login_id ?? forms.sis_user_id);
-      if (real === undefined) throw new UsageError(`"${said}" stands for user ${id}, whose ${email ? 'email' : displayHex ? 'name' : 'login'} this server has not seen`, { hint: `name them by id (${id}) instead` });
-      return real;
-    });
+    return text.replace(
+      PSEUDONYM,
+      (
+        said: string,
+        _w: string,
+        loginHex: string | undefined,
+        email: string | undefined,
+        _l: string,
+        displayHex: string | undefined,
+      ) => {
+        const id = this.idOf((loginHex ?? displayHex)!, said);
+        const forms = this.people.get(id)?.forms ?? {};
+        const real = email ? forms.email : displayHex ? forms.name : (forms.login_id ?? forms.sis_user_id);
+        if (real === undefined)
+          throw new UsageError(
+            `"${said}" stands for user ${id}, whose ${email ? 'email' : displayHex ? 'name' : 'login'} this server has not seen`,
+            { hint: `name them by id (${id}) instead` },
+          );
+        return real;
+      },
+    );
   }
 }
 
 /** The keys and columns of a data file that name a user. */
-const USER_KEYS = ['user', 'user_id', 'users', 'observee', 'observee_id', 'student', 'student_id', 'recipient', 'grader'];
+const USER_KEYS = [
+  'user',
+  'user_id',
+  'users',
+  'observee',
+  'observee_id',
+  'student',
+  'student_id',
+  'recipient',
+  'grader',
+];
 
 /** A user key's value, in JSON (`"user": "…"`) or YAML (`user: …`, `- user: '…'`), to the end of the value. */
 const USER_VALUE = new RegExp(
@@ -525,7 +622,11 @@ const USER_VALUE = new RegExp(
 const NAME_KEYS = ['name'];
 
 /** A CSV text with each cell that is a pseudonym turned into what its column's mapping (`back`) makes of it. */
-function csvUserCells(text: string, cells: Cell[], back: (column: number) => ((value: string) => string | undefined) | undefined) {
+function csvUserCells(
+  text: string,
+  cells: Cell[],
+  back: (column: number) => ((value: string) => string | undefined) | undefined,
+) {
   let out = '';
   let from = 0;
   for (const c of cells) {
@@ -608,7 +709,12 @@ export function formsOf(obj: Record<string, unknown>): Forms {
 /** A course named as a context: `course_12`. */
 const COURSE_CODE = /^course_(\d+)$/;
 
-const idText = (v: unknown): string | undefined => (typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : typeof v === 'string' && /^\d+$/.test(v) ? v : undefined);
+const idText = (v: unknown): string | undefined =>
+  typeof v === 'number' && Number.isSafeInteger(v)
+    ? String(v)
+    : typeof v === 'string' && /^\d+$/.test(v)
+      ? v
+      : undefined;
 
 /** The user id an object stands for (a person, or an enrollment that names one by user_id), if it does. */
 function personIdOf(obj: Record<string, unknown>, key: string | undefined): string | undefined {
@@ -622,7 +728,10 @@ const roleFields = new Map<string, RegExpExecArray | null>();
 const FORM_OF = new Map(FORM_FIELDS);
 
 /** The user id a role-named text field belongs to (`author_name` → author_id), what it is, and the form it gives. */
-function roleField(obj: Record<string, unknown>, key: string): { id: string; kind: Kind; form: keyof Forms } | undefined {
+function roleField(
+  obj: Record<string, unknown>,
+  key: string,
+): { id: string; kind: Kind; form: keyof Forms } | undefined {
   let m = roleFields.get(key);
   if (m === undefined) {
     m = ROLE_FIELD.exec(key);
@@ -671,7 +780,9 @@ function recordRefs(obj: Record<string, unknown>): string[] {
 function rowUser(obj: Record<string, unknown>): string | undefined {
   const user = obj.user;
   if (typeof user !== 'string' || user.trim() === '') return undefined;
-  return Object.keys(obj).some((k) => k !== 'user' && PERSON_FIELDS[k] !== undefined && typeof obj[k] === 'string') ? user.trim() : undefined;
+  return Object.keys(obj).some((k) => k !== 'user' && PERSON_FIELDS[k] !== undefined && typeof obj[k] === 'string')
+    ? user.trim()
+    : undefined;
 }
 
 function walk(value: unknown, visit: Visitor, key?: string): void {
@@ -688,7 +799,9 @@ function walk(value: unknown, visit: Visitor, key?: string): void {
   else if (row !== undefined && /^\d+$/.test(row)) visit.person(row, obj);
   else if (row !== undefined) visit.ref(row.includes(':') ? row : `sis_login_id:${row}`);
   else for (const ref of recordRefs(obj)) visit.ref(ref);
-  const course = idText(obj.course_id) ?? (typeof obj.context_code === 'string' ? COURSE_CODE.exec(obj.context_code)?.[1] : undefined);
+  const course =
+    idText(obj.course_id) ??
+    (typeof obj.context_code === 'string' ? COURSE_CODE.exec(obj.context_code)?.[1] : undefined);
   if (course !== undefined) visit.course(course);
   for (const k of Object.keys(obj)) {
     const v = obj[k];
@@ -713,13 +826,21 @@ function rewriteIn(value: unknown, p: Pseudonyms, key?: string): unknown {
   // A record without an id is its SIS id's or login's person; one the instance would not say is
   // no one known, and their fields are a student's, whatever the net knows of them.
   const row = personIdOf(obj, key) === undefined ? rowUser(obj) : undefined;
-  const unplaced = personIdOf(obj, key) === undefined && (row !== undefined || MARKERS.some((m) => typeof obj[m] === 'string'));
+  const unplaced =
+    personIdOf(obj, key) === undefined && (row !== undefined || MARKERS.some((m) => typeof obj[m] === 'string'));
   const id = row !== undefined ? p.placedRow(row) : unplaced ? p.placed(obj) : personIdOf(obj, key);
   for (const k of Object.keys(obj)) {
     const v = obj[k];
     if (SKIP.has(k)) continue;
     // An unplaced row's `user` is the SIS id or login of someone unknown: a form of theirs, as its name is.
-    if (typeof v === 'string' && unplaced && id === undefined && (k in PERSON_FIELDS || (row !== undefined && k === 'user')) && v !== '') obj[k] = UNPLACED;
+    if (
+      typeof v === 'string' &&
+      unplaced &&
+      id === undefined &&
+      (k in PERSON_FIELDS || (row !== undefined && k === 'user')) &&
+      v !== ''
+    )
+      obj[k] = UNPLACED;
     else if (typeof v === 'string') {
       const kind = id !== undefined ? PERSON_FIELDS[k] : undefined;
       const role = kind === undefined && !v.includes('_id:') ? roleField(obj, k) : undefined;
@@ -763,10 +884,15 @@ export function givenBack(p: Pseudonyms, tool: Tool, given: Record<string, unkno
   for (const [k, v] of Object.entries(given)) {
     const file = files.get(k);
     const back =
-      file !== undefined ? (PROSE_FILE.test(file) ? undefined : (s: string) => p.mapFields(s))
-      : PEOPLE_SEARCH.has(`${tool.name}:${k}`) ? (s: string) => p.mapSearch(s)
-      : namesPerson(tool, k) ? (s: string) => p.wholeId(s) ?? s
-      : undefined;
+      file !== undefined
+        ? PROSE_FILE.test(file)
+          ? undefined
+          : (s: string) => p.mapFields(s)
+        : PEOPLE_SEARCH.has(`${tool.name}:${k}`)
+          ? (s: string) => p.mapSearch(s)
+          : namesPerson(tool, k)
+            ? (s: string) => p.wholeId(s) ?? s
+            : undefined;
     if (!back || SKIP.has(k) || k === 'cursor') out[k] = v;
     else if (typeof v === 'string') out[k] = back(v);
     else out[k] = Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? back(x) : x)) : v;
@@ -822,5 +948,7 @@ export function readableUrls(text: string): string {
 function decodedUrl(url: string): string {
   const q = url.indexOf('?');
   if (q === -1) return url;
-  return `${url.slice(0, q)}?${formPairs(url.slice(q + 1)).map(([k, v]) => `${k}=${v}`).join('&')}`;
+  return `${url.slice(0, q)}?${formPairs(url.slice(q + 1))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&')}`;
 }

@@ -11,7 +11,9 @@ import type { Tool } from './tools.js';
 /** The verb that reads one object of the tool's noun by its id (`lms sections get <id>`), if it has one. */
 export async function getVerbOf(model: CommandModel, tool: Tool): Promise<CommandSpec<never> | undefined> {
   const verbs = await verbsAt(model, tool.command.split(' ').slice(1, -1));
-  return verbs?.find((spec) => spec.name === 'get' && isSingleId(spec) && (spec.routes ?? []).some((id) => route(id).method === 'GET'));
+  return verbs?.find(
+    (spec) => spec.name === 'get' && isSingleId(spec) && (spec.routes ?? []).some((id) => route(id).method === 'GET'),
+  );
 }
 
 /**
@@ -33,7 +35,11 @@ export function readOptions(get: CommandSpec<never>, written: Record<string, unk
  * otherwise; a field the object does not have, or one naming another object (a `ref`, given by id
  * or SIS form), is not compared.
  */
-export function differingFields(spec: CommandSpec<never>, options: Record<string, unknown>, object: Record<string, unknown>): string[] {
+export function differingFields(
+  spec: CommandSpec<never>,
+  options: Record<string, unknown>,
+  object: Record<string, unknown>,
+): string[] {
   const differs: string[] = [];
   for (const o of compileOptions(spec.options)) {
     const field = o.spec.field;
@@ -41,7 +47,8 @@ export function differingFields(spec: CommandSpec<never>, options: Record<string
     if (!field || given === undefined || field.type === 'ref' || !Object.hasOwn(object, field.name)) continue;
     const sent = sentValue(o, field, given);
     if (sent === undefined) continue;
-    if (!sameValue({ type: sent.type }, object[field.name], sent.value) && !differs.includes(field.name)) differs.push(field.name);
+    if (!sameValue({ type: sent.type }, object[field.name], sent.value) && !differs.includes(field.name))
+      differs.push(field.name);
   }
   return differs;
 }
@@ -58,7 +65,11 @@ function sentValue(option: CompiledOption, field: FieldSpec, given: unknown): Se
   }
   if (given === '' && field.clears) return { type: 'string', value: null };
   if (type === 'boolean') return { type, value: String(given) === 'true' };
-  if (type === 'list') return { type, value: (Array.isArray(given) ? given.map(String) : String(given).split(',')).map((v) => v.trim()).filter(Boolean) };
+  if (type === 'list')
+    return {
+      type,
+      value: (Array.isArray(given) ? given.map(String) : String(given).split(',')).map((v) => v.trim()).filter(Boolean),
+    };
   return { type, value: typeof given === 'number' ? given : String(given) };
 }
 

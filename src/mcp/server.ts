@@ -23,7 +23,12 @@ export interface McpOptions {
 export async function serveMcp(ctx: Context, model: CommandModel, options: McpOptions): Promise<void> {
   // Read before the server answers anything: a key file others can read stops it here (exit 2).
   const pseudonyms = options.pseudonymize
-    ? new Pseudonyms({ scope: options.pseudonymize, key: pseudonymKey(options.pseudonymKey), instance: async () => (await ctx.client()).baseUrl, directory: instanceDirectory(() => ctx.client()) })
+    ? new Pseudonyms({
+        scope: options.pseudonymize,
+        key: pseudonymKey(options.pseudonymKey),
+        instance: async () => (await ctx.client()).baseUrl,
+        directory: instanceDirectory(() => ctx.client()),
+      })
     : undefined;
   const sdk = await import('./sdk.js');
   // Built once the server answers: initialize needs only the SDK, and the nouns load next.
@@ -38,14 +43,20 @@ export async function serveMcp(ctx: Context, model: CommandModel, options: McpOp
     pseudonyms,
     log: ctx.globals.verbose ? (text) => err(ctx.io, text) : undefined,
   };
-  const mode = session.allowDestructive ? 'reads, writes and deletions' : session.allowWrites ? 'reads and writes; deletions refused' : 'reads only';
+  const mode = session.allowDestructive
+    ? 'reads, writes and deletions'
+    : session.allowWrites
+      ? 'reads and writes; deletions refused'
+      : 'reads only';
   const server = new sdk.Server(
     { name: 'lms', title: 'lms: a Canvas-style LMS', version: __LMS_VERSION__ },
     {
       capabilities: { tools: {} },
       // Used only on a client's answer to an elicitation, which this server never asks for; the
       // SDK's default (ajv) is left out of the build.
-      jsonSchemaValidator: { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'lms mcp asks for no input' }) },
+      jsonSchemaValidator: {
+        getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'lms mcp asks for no input' }),
+      },
       instructions: [
         `Tools for a Canvas-style learning platform (${ctx.mockMode ? 'the built-in mock instance' : 'the instance lms is configured for'}), one per lms command; this server allows ${mode}.`,
         'Ids may be numbers or SIS forms (sis_course_id:X, sis_user_id:X); self means you. Lists answer a page at a time: pass next_cursor back as cursor for the next.',
@@ -65,7 +76,9 @@ export async function serveMcp(ctx: Context, model: CommandModel, options: McpOp
     },
   );
 
-  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: (await toolsReady()).filter((t) => session.allowWrites || t.access === 'read').map(described) }));
+  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({
+    tools: (await toolsReady()).filter((t) => session.allowWrites || t.access === 'read').map(described),
+  }));
 
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request) => {
     const tools = await toolsReady();
@@ -73,11 +86,16 @@ export async function serveMcp(ctx: Context, model: CommandModel, options: McpOp
     const tool = tools.find((t) => t.name === name);
     if (!tool) {
       const near = tools.filter((t) => t.name.startsWith(name.split('_')[0])).map((t) => t.name);
-      throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `unknown tool "${name}"${near.length ? `; the ${name.split('_')[0]} tools are ${near.join(', ')}` : ''}`);
+      throw new sdk.McpError(
+        sdk.ErrorCode.InvalidParams,
+        `unknown tool "${name}"${near.length ? `; the ${name.split('_')[0]} tools are ${near.join(', ')}` : ''}`,
+      );
     }
     const started = performance.now();
     const result = await callTool(tool, request.params.arguments, session);
-    session.log?.(`mcp: ${name} ${result.isError ? 'failed' : 'ok'} in ${Math.round(performance.now() - started)} ms\n`);
+    session.log?.(
+      `mcp: ${name} ${result.isError ? 'failed' : 'ok'} in ${Math.round(performance.now() - started)} ms\n`,
+    );
     return result;
   });
 

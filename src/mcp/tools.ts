@@ -2,7 +2,16 @@
 // (`users list` → users_list), its input schema built from the verb's arguments and flags, its
 // description from the verb's help. Nothing here lists a verb by hand but the nouns that are about
 // this machine rather than the instance (profiles, the mock, raw requests, the setup).
-import { argumentsOf, destroysAlways, isNoun, sendsWrites, wordOf, type CommandModel, type CommandSpec, type Verbs } from '../model/command.js';
+import {
+  argumentsOf,
+  destroysAlways,
+  isNoun,
+  sendsWrites,
+  wordOf,
+  type CommandModel,
+  type CommandSpec,
+  type Verbs,
+} from '../model/command.js';
 import { compileOption, type CompiledOption } from '../model/options.js';
 import { route } from '../spec/routes.js';
 import { DATA_NOTICE, holdsPeoplesText } from './fence.js';
@@ -70,7 +79,10 @@ export async function toolsOf(model: CommandModel): Promise<Tool[]> {
   const nouns = model.nouns.filter((noun) => !LOCAL_NOUNS.has(noun.name));
   const loaded = await Promise.all(nouns.map((noun) => noun.load()));
   nouns.forEach((noun, i) => walk(loaded[i], [noun.name]));
-  walk(model.topLevel.filter((spec) => !LOCAL_NOUNS.has(wordOf(spec))), []);
+  walk(
+    model.topLevel.filter((spec) => !LOCAL_NOUNS.has(wordOf(spec))),
+    [],
+  );
   return tools;
 }
 
@@ -102,7 +114,12 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
     params.push({ property, to: 'arg', index, variadic });
     if (fileArgs[argName] === 'read') return text(property, argName, isRequired);
     const choices = spec.argChoices?.[argName];
-    add(property, variadic ? { type: 'array', items: { type: 'string' } } : { type: 'string', ...(choices ? { enum: [...choices] } : {}) });
+    add(
+      property,
+      variadic
+        ? { type: 'array', items: { type: 'string' } }
+        : { type: 'string', ...(choices ? { enum: [...choices] } : {}) },
+    );
     if (isRequired) required.push(property);
   });
 
@@ -126,7 +143,8 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
       else schema.enum = [...option.choices];
     } else if (kind === 'list') schema.items = { type: 'string' };
     if (compiled.default !== undefined) schema.default = compiled.default;
-    if (option.writesUnless !== undefined) schema.description = `${option.description} (a server that only reads always does)`;
+    if (option.writesUnless !== undefined)
+      schema.description = `${option.description} (a server that only reads always does)`;
     // diff takes --prune to show what apply --prune would destroy: only a verb that writes destroys.
     if (option.destroys && access !== 'read') {
       const which = option.destroys === true ? 'Destroys data' : `${option.destroys.join(' or ')} destroys data`;
@@ -137,17 +155,30 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
     if (option.required) required.push(property);
   }
 
-  const paged = (spec.routes ?? []).some((id) => route(id).paginated && route(id).method === 'GET') && access === 'read';
+  const paged =
+    (spec.routes ?? []).some((id) => route(id).paginated && route(id).method === 'GET') && access === 'read';
   if (paged) {
-    add('limit', { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: 'items in this page of the list' });
+    add('limit', {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_PAGE,
+      default: DEFAULT_PAGE,
+      description: 'items in this page of the list',
+    });
     add('cursor', { type: 'string', description: 'next_cursor of the page before, for the page after it' });
   }
-  if (access !== 'read') add('dry_run', { type: 'boolean', description: 'send only the reads it needs and answer with the first write (method, URL, body) instead of sending it' });
+  if (access !== 'read')
+    add('dry_run', {
+      type: 'boolean',
+      description:
+        'send only the reads it needs and answer with the first write (method, URL, body) instead of sending it',
+    });
   // Any write may find, as it runs, that it destroys (a roster's rows that deactivate): each can be confirmed.
   if (access !== 'read') {
     add('confirm', {
       type: 'string',
-      description: 'the token a call that destroys answered with its plan (structuredContent.confirm), given back with the same arguments once the person has seen the plan and agreed: the call then runs, once',
+      description:
+        'the token a call that destroys answered with its plan (structuredContent.confirm), given back with the same arguments once the person has seen the plan and agreed: the call then runs, once',
     });
   }
 
@@ -155,7 +186,11 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
   const examples = (spec.examples ?? []).slice(0, 2);
   const description = [
     spec.summary,
-    access === 'destructive' ? 'Destroys data: needs lms mcp --allow-destructive, and answers its plan and a confirm token first.' : access === 'write' ? 'Changes data: needs lms mcp --allow-writes.' : '',
+    access === 'destructive'
+      ? 'Destroys data: needs lms mcp --allow-destructive, and answers its plan and a confirm token first.'
+      : access === 'write'
+        ? 'Changes data: needs lms mcp --allow-writes.'
+        : '',
     (spec.routes ?? []).some((id) => holdsPeoplesText(route(id).path)) ? DATA_NOTICE : '',
     examples.length ? `As a command line: ${examples.join('; ')}` : '',
   ]

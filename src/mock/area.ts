@@ -60,6 +60,11 @@ export interface AreaBehaviour {
 export type StreamPresenter = (
   ctx: MockCtx,
   item: { asset_id: number; context_type: string | null; context_id: number | null },
-) => ({ title: string; message: string | null; html_url: string; read_state?: boolean; type?: string } & Record<string, unknown>) | undefined;
+) =>
+  | ({ title: string; message: string | null; html_url: string; read_state?: boolean; type?: string } & Record<
+      string,
+      unknown
+    >)
+  | undefined;
 
 export const defineArea = (area: MockArea) => area;

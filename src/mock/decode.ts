@@ -45,7 +45,11 @@ function emptyParams(): ParamsObject {
   return Object.create(null) as ParamsObject;
 }
 
-export async function decodeParams(req: ApiRequest, url: URL, limits: DecodeLimits = DECODE_LIMITS): Promise<ParamsObject> {
+export async function decodeParams(
+  req: ApiRequest,
+  url: URL,
+  limits: DecodeLimits = DECODE_LIMITS,
+): Promise<ParamsObject> {
   const params = await decodeAll(req, url, limits);
   refuseControlCharacters(params);
   return params;
@@ -55,7 +59,8 @@ async function decodeAll(req: ApiRequest, url: URL, limits: DecodeLimits): Promi
   const params = emptyParams();
   const counter = { n: 0 };
   for (const [k, v] of formPairs(url.search.slice(1), 'query string')) add(params, k, v, limits, counter);
-  if (req.body === undefined || (typeof req.body !== 'string' && req.body.byteLength === 0) || req.body === '') return params;
+  if (req.body === undefined || (typeof req.body !== 'string' && req.body.byteLength === 0) || req.body === '')
+    return params;
   const contentType = headerOf(req, 'content-type') ?? '';
   // Only the media type is case-insensitive; parameters (the multipart boundary) are kept as sent.
   const media = contentType.split(';')[0].trim().toLowerCase();
@@ -76,7 +81,10 @@ async function decodeAll(req: ApiRequest, url: URL, limits: DecodeLimits): Promi
     // Counted before parsing: a large upload body of tiny parts would otherwise cost far more than its size.
     const boundary = /;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
     const delimiter = boundary ? Buffer.from(`--${boundary[1] ?? boundary[2]}`) : undefined;
-    const raw = typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
+    const raw =
+      typeof req.body === 'string'
+        ? Buffer.from(req.body)
+        : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
     if (delimiter && occurrences(raw, delimiter, limits.maxParams + 2) > limits.maxParams + 1) {
       throw new DecodeError(`too many parameters (more than ${limits.maxParams})`);
     }
@@ -89,7 +97,19 @@ async function decodeAll(req: ApiRequest, url: URL, limits: DecodeLimits): Promi
     }
     for (const [k, v] of form) {
       if (typeof v === 'string') add(params, k, v, limits, counter);
-      else add(params, k, { kind: 'file', filename: v.name, contentType: v.type || 'application/octet-stream', data: new Uint8Array(await v.arrayBuffer()) }, limits, counter);
+      else
+        add(
+          params,
+          k,
+          {
+            kind: 'file',
+            filename: v.name,
+            contentType: v.type || 'application/octet-stream',
+            data: new Uint8Array(await v.arrayBuffer()),
+          },
+          limits,
+          counter,
+        );
     }
     return params;
   }
@@ -101,7 +121,8 @@ async function decodeAll(req: ApiRequest, url: URL, limits: DecodeLimits): Promi
 /** How many times `needle` occurs in `haystack`, counting no further than `max`. */
 function occurrences(haystack: Buffer, needle: Buffer, max: number): number {
   let n = 0;
-  for (let at = haystack.indexOf(needle); at !== -1 && n < max; at = haystack.indexOf(needle, at + needle.byteLength)) n++;
+  for (let at = haystack.indexOf(needle); at !== -1 && n < max; at = haystack.indexOf(needle, at + needle.byteLength))
+    n++;
   return n;
 }
 
@@ -123,8 +144,20 @@ function describeName(name: string): string {
  * text, so no control character at all.
  */
 const NAME_FIELDS: ReadonlySet<string> = new Set([
-  'name', 'short_name', 'sortable_name', 'title', 'display_name', 'course_code',
-  'unique_id', 'login_id', 'sis_user_id', 'sis_login_id', 'sis_course_id', 'sis_section_id', 'integration_id', 'vendor_guid',
+  'name',
+  'short_name',
+  'sortable_name',
+  'title',
+  'display_name',
+  'course_code',
+  'unique_id',
+  'login_id',
+  'sis_user_id',
+  'sis_login_id',
+  'sis_course_id',
+  'sis_section_id',
+  'integration_id',
+  'vendor_guid',
 ]);
 
 /** An upload's file name (the top-level `name` of every upload's first step), which the files area cleans instead. */
@@ -135,12 +168,17 @@ const UPLOAD_NAME = 'name';
  * in a name, whichever route it serves: 400 naming the parameter as it was sent.
  */
 function refuseControlCharacters(params: ParamsObject): void {
-  const stack: { value: Value; name: string; key: string }[] = Object.keys(params).map((k) => ({ value: params[k], name: k, key: k }));
+  const stack: { value: Value; name: string; key: string }[] = Object.keys(params).map((k) => ({
+    value: params[k],
+    name: k,
+    key: k,
+  }));
   while (stack.length) {
     const { value, name, key } = stack.pop()!;
     if (typeof value === 'string') {
       if (name === UPLOAD_NAME) continue;
-      if ((NAME_FIELDS.has(key) ? NAME_CONTROL : TEXT_CONTROL).test(value)) throw new DecodeError(`${describeName(name)} must not contain control characters`);
+      if ((NAME_FIELDS.has(key) ? NAME_CONTROL : TEXT_CONTROL).test(value))
+        throw new DecodeError(`${describeName(name)} must not contain control characters`);
     } else if (Array.isArray(value)) {
       for (const v of value) stack.push({ value: v, name: `${name}[]`, key });
     } else if (isPlainObject(value)) {
@@ -171,7 +209,12 @@ function unescapeForm(s: string, where: string): string {
   } catch {
     // Escapes that are not UTF-8 (`%ff`): Rails refuses these too.
     try {
-      return utf8.decode(Buffer.from(plus.replace(/%([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1'));
+      return utf8.decode(
+        Buffer.from(
+          plus.replace(/%([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+          'latin1',
+        ),
+      );
     } catch {
       throw new DecodeError(`the ${where} has percent-escapes that are not UTF-8`);
     }
@@ -182,8 +225,10 @@ function unescapeForm(s: string, where: string): string {
 function checkSizes(name: string, value: Value, limits: DecodeLimits, counter: { n: number }, key = name): void {
   if (++counter.n > limits.maxParams) throw new DecodeError(`too many parameters (more than ${limits.maxParams})`);
   // Depth first: a name too deep to walk is also long, and depth is what is wrong with it.
-  if (key === name && bracketCount(name) >= limits.maxDepth) throw new DecodeError(`the parameter ${describeName(name)} is nested more than ${limits.maxDepth} levels deep`);
-  if (Buffer.byteLength(key) > limits.maxNameBytes) throw new DecodeError(`the parameter name ${describeName(name)} is longer than ${limits.maxNameBytes} bytes`);
+  if (key === name && bracketCount(name) >= limits.maxDepth)
+    throw new DecodeError(`the parameter ${describeName(name)} is nested more than ${limits.maxDepth} levels deep`);
+  if (Buffer.byteLength(key) > limits.maxNameBytes)
+    throw new DecodeError(`the parameter name ${describeName(name)} is longer than ${limits.maxNameBytes} bytes`);
   if (typeof value === 'string' && Buffer.byteLength(value) > limits.maxValueBytes) {
     throw new DecodeError(`the parameter ${describeName(name)} is longer than ${limits.maxValueBytes} bytes`);
   }
@@ -206,7 +251,8 @@ function add(root: ParamsObject, name: string, value: Value, limits: DecodeLimit
   let target = root;
   let rest = name;
   for (let depth = 1; ; depth++) {
-    if (depth > limits.maxDepth) throw new DecodeError(`the parameter ${describeName(name)} is nested more than ${limits.maxDepth} levels deep`);
+    if (depth > limits.maxDepth)
+      throw new DecodeError(`the parameter ${describeName(name)} is nested more than ${limits.maxDepth} levels deep`);
     const m = KEY_AT_START.exec(rest);
     if (!m) return;
     const key = m[1];
@@ -274,11 +320,18 @@ function hasNested(obj: ParamsObject, name: string): boolean {
  */
 function copyJson(parsed: Record<string, unknown>, limits: DecodeLimits, counter: { n: number }): ParamsObject {
   const root = emptyParams();
-  const stack: { from: unknown; into: ParamsObject | Value[]; name: string; depth: number }[] = [{ from: parsed, into: root, name: '', depth: 1 }];
+  const stack: { from: unknown; into: ParamsObject | Value[]; name: string; depth: number }[] = [
+    { from: parsed, into: root, name: '', depth: 1 },
+  ];
   while (stack.length) {
     const { from, into, name, depth } = stack.pop()!;
-    if (depth > limits.maxDepth) throw new DecodeError(`the JSON body is nested more than ${limits.maxDepth} levels deep${name ? ` at ${describeName(name)}` : ''}`);
-    const entries: [string, unknown][] = Array.isArray(from) ? from.map((v, i) => [String(i), v]) : Object.entries(from as object);
+    if (depth > limits.maxDepth)
+      throw new DecodeError(
+        `the JSON body is nested more than ${limits.maxDepth} levels deep${name ? ` at ${describeName(name)}` : ''}`,
+      );
+    const entries: [string, unknown][] = Array.isArray(from)
+      ? from.map((v, i) => [String(i), v])
+      : Object.entries(from as object);
     for (const [key, v] of entries) {
       const childName = name === '' ? key : Array.isArray(from) ? `${name}[]` : `${name}[${key}]`;
       let value: Value;
@@ -301,5 +354,10 @@ export function isPlainObject(v: unknown): v is ParamsObject {
 }
 
 export function isFile(v: unknown): v is UploadedFile {
-  return typeof v === 'object' && v !== null && (v as UploadedFile).kind === 'file' && (v as UploadedFile).data instanceof Uint8Array;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as UploadedFile).kind === 'file' &&
+    (v as UploadedFile).data instanceof Uint8Array
+  );
 }

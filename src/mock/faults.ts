@@ -36,14 +36,24 @@ export interface FaultOptions {
 }
 
 /** What real instances use: a bucket of 700, 50 in flight, about 10 per request, draining 100/s. */
-export const DEFAULT_THROTTLE: ThrottleOptions = { capacity: 700, penalty: 50, cost: 10, leakPerSecond: 100, status: 403 };
+export const DEFAULT_THROTTLE: ThrottleOptions = {
+  capacity: 700,
+  penalty: 50,
+  cost: 10,
+  leakPerSecond: 100,
+  status: 403,
+};
 
 /** The connection went away without an answer. `applied`: the handler ran, so the change happened. */
 export class DroppedConnection extends Error {
   readonly applied: boolean;
 
   constructor(applied: boolean) {
-    super(applied ? 'connection dropped by the mock after the request was applied' : 'connection dropped by the mock before the request was applied');
+    super(
+      applied
+        ? 'connection dropped by the mock after the request was applied'
+        : 'connection dropped by the mock before the request was applied',
+    );
     this.name = 'DroppedConnection';
     this.applied = applied;
   }
@@ -68,7 +78,10 @@ const FAIL_MESSAGES: Record<number, string> = {
   503: 'Service unavailable',
   504: 'Gateway timeout',
 };
-const THROTTLE_TEXT = { 403: '403 Forbidden (Rate Limit Exceeded)', 429: '429 Too Many Requests (Rate Limit Exceeded)' } as const;
+const THROTTLE_TEXT = {
+  403: '403 Forbidden (Rate Limit Exceeded)',
+  429: '429 Too Many Requests (Rate Limit Exceeded)',
+} as const;
 
 /** Small, fast, good enough for fault sequences. */
 function mulberry32(seed: number): () => number {
@@ -112,7 +125,8 @@ export function withFaults(handler: MockHandler, options: FaultOptions, now: () 
       bucket = { level: 0, at: t };
       buckets.set(key, bucket);
     }
-    if (throttle && t > bucket.at) bucket.level = Math.max(0, bucket.level - ((t - bucket.at) / 1000) * throttle.leakPerSecond);
+    if (throttle && t > bucket.at)
+      bucket.level = Math.max(0, bucket.level - ((t - bucket.at) / 1000) * throttle.leakPerSecond);
     bucket.at = Math.max(bucket.at, t);
     return bucket;
   };
@@ -122,7 +136,9 @@ export function withFaults(handler: MockHandler, options: FaultOptions, now: () 
     // Drawn only for the faults that are on, so adding a fault type does not reshuffle the others'
     // sequence when it is off.
     const fail = failRate > 0 && random() < failRate;
-    const failStatus = fail ? failStatuses[Math.min(failStatuses.length - 1, Math.floor(random() * failStatuses.length))] : 0;
+    const failStatus = fail
+      ? failStatuses[Math.min(failStatuses.length - 1, Math.floor(random() * failStatuses.length))]
+      : 0;
     const drop = !fail && dropRate > 0 && random() < dropRate;
     const dropAfter = drop && random() < 0.5;
 
@@ -161,13 +177,21 @@ export function withFaults(handler: MockHandler, options: FaultOptions, now: () 
     return res;
   };
 
-  async function attempt(req: ApiRequest, fail: boolean, failStatus: number, drop: boolean, dropAfter: boolean): Promise<ApiResponse> {
+  async function attempt(
+    req: ApiRequest,
+    fail: boolean,
+    failStatus: number,
+    drop: boolean,
+    dropAfter: boolean,
+  ): Promise<ApiResponse> {
     if (fail) {
       stats.failed++;
       return {
         status: failStatus,
         headers: { 'content-type': 'application/json; charset=utf-8' },
-        body: JSON.stringify({ errors: [{ message: `${FAIL_MESSAGES[failStatus] ?? 'Server error'} (fault injected by the mock)` }] }),
+        body: JSON.stringify({
+          errors: [{ message: `${FAIL_MESSAGES[failStatus] ?? 'Server error'} (fault injected by the mock)` }],
+        }),
       };
     }
     if (drop && !dropAfter) {
@@ -196,7 +220,8 @@ export function inProcess<H extends MockHandler>(handler: H): H {
     try {
       return await handler(req);
     } catch (err) {
-      if (err instanceof DroppedConnection) throw new NetworkError('connection reset by the mock', { code: 'ECONNRESET', neverSent: false, cause: err });
+      if (err instanceof DroppedConnection)
+        throw new NetworkError('connection reset by the mock', { code: 'ECONNRESET', neverSent: false, cause: err });
       throw err;
     }
   };
@@ -215,27 +240,36 @@ function pause(ms: number): Promise<void> {
 function validateFaults(options: FaultOptions): string[] {
   const problems: string[] = [];
   const probability = (name: string, v: unknown) => {
-    if (v !== undefined && !(typeof v === 'number' && v >= 0 && v <= 1)) problems.push(`${name} must be a probability between 0 and 1, not ${JSON.stringify(v)}`);
+    if (v !== undefined && !(typeof v === 'number' && v >= 0 && v <= 1))
+      problems.push(`${name} must be a probability between 0 and 1, not ${JSON.stringify(v)}`);
   };
   const nonNegative = (name: string, v: unknown) => {
-    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) problems.push(`${name} must be a non-negative number, not ${JSON.stringify(v)}`);
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0))
+      problems.push(`${name} must be a non-negative number, not ${JSON.stringify(v)}`);
   };
   probability('failRate', options.failRate);
   probability('dropRate', options.dropRate);
   if (options.failStatuses !== undefined) {
-    const ok = Array.isArray(options.failStatuses) && options.failStatuses.every((s) => Number.isInteger(s) && s >= 500 && s <= 599);
+    const ok =
+      Array.isArray(options.failStatuses) &&
+      options.failStatuses.every((s) => Number.isInteger(s) && s >= 500 && s <= 599);
     if (!ok) problems.push(`failStatuses must be a list of 5xx statuses, not ${JSON.stringify(options.failStatuses)}`);
   }
   nonNegative('latencyMs', options.latencyMs);
-  if (options.seed !== undefined && !(Number.isInteger(options.seed) && options.seed >= 0)) problems.push(`seed must be a non-negative integer, not ${JSON.stringify(options.seed)}`);
+  if (options.seed !== undefined && !(Number.isInteger(options.seed) && options.seed >= 0))
+    problems.push(`seed must be a non-negative integer, not ${JSON.stringify(options.seed)}`);
   const t = options.throttle;
   if (t) {
     nonNegative('throttle.capacity', t.capacity);
     nonNegative('throttle.penalty', t.penalty);
     nonNegative('throttle.cost', t.cost);
     nonNegative('throttle.leakPerSecond', t.leakPerSecond);
-    if (t.status !== 403 && t.status !== 429) problems.push(`throttle.status must be 403 or 429, not ${JSON.stringify(t.status)}`);
-    if (t.penalty > t.capacity) problems.push(`throttle.penalty (${t.penalty}) must not exceed throttle.capacity (${t.capacity}), or every request is throttled`);
+    if (t.status !== 403 && t.status !== 429)
+      problems.push(`throttle.status must be 403 or 429, not ${JSON.stringify(t.status)}`);
+    if (t.penalty > t.capacity)
+      problems.push(
+        `throttle.penalty (${t.penalty}) must not exceed throttle.capacity (${t.capacity}), or every request is throttled`,
+      );
   }
   return problems;
 }
@@ -254,21 +288,31 @@ export function parseFaultsEnv(text: string): FaultOptions {
     });
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new UsageError('LMS_MOCK_FAULTS must be a JSON object', { hint: `e.g. LMS_MOCK_FAULTS='{"failRate":0.2,"seed":1}'` });
+    throw new UsageError('LMS_MOCK_FAULTS must be a JSON object', {
+      hint: `e.g. LMS_MOCK_FAULTS='{"failRate":0.2,"seed":1}'`,
+    });
   }
   const known = new Set(['throttle', 'failRate', 'failStatuses', 'dropRate', 'latencyMs', 'seed']);
   const unknown = Object.keys(raw).filter((k) => !known.has(k));
-  if (unknown.length) throw new UsageError(`LMS_MOCK_FAULTS: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
+  if (unknown.length)
+    throw new UsageError(
+      `LMS_MOCK_FAULTS: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${[...known].join(', ')})`,
+    );
   const { throttle, ...rest } = raw as Record<string, unknown>;
   const options = { ...rest } as FaultOptions;
   if (throttle === true) options.throttle = { ...DEFAULT_THROTTLE };
   else if (typeof throttle === 'object' && throttle !== null && !Array.isArray(throttle)) {
     const knownT = new Set(Object.keys(DEFAULT_THROTTLE));
     const unknownT = Object.keys(throttle).filter((k) => !knownT.has(k));
-    if (unknownT.length) throw new UsageError(`LMS_MOCK_FAULTS: unknown throttle key${unknownT.length > 1 ? 's' : ''} ${unknownT.join(', ')} (known: ${[...knownT].join(', ')})`);
+    if (unknownT.length)
+      throw new UsageError(
+        `LMS_MOCK_FAULTS: unknown throttle key${unknownT.length > 1 ? 's' : ''} ${unknownT.join(', ')} (known: ${[...knownT].join(', ')})`,
+      );
     options.throttle = { ...DEFAULT_THROTTLE, ...(throttle as Partial<ThrottleOptions>) };
   } else if (throttle !== undefined && throttle !== false && throttle !== null) {
-    throw new UsageError('LMS_MOCK_FAULTS: throttle must be true, false or an object like {"capacity":200,"status":429}');
+    throw new UsageError(
+      'LMS_MOCK_FAULTS: throttle must be true, false or an object like {"capacity":200,"status":429}',
+    );
   }
   const problems = validateFaults(options);
   if (problems.length) throw new UsageError(`LMS_MOCK_FAULTS: ${problems.join('; ')}`);
@@ -279,9 +323,15 @@ export function parseFaultsEnv(text: string): FaultOptions {
 export function describeFaults(options: FaultOptions): string {
   const parts: string[] = [];
   const t = options.throttle;
-  if (t) parts.push(`throttle ${t.status} (capacity ${t.capacity}, penalty ${t.penalty}, cost ${t.cost}, leak ${t.leakPerSecond}/s)`);
+  if (t)
+    parts.push(
+      `throttle ${t.status} (capacity ${t.capacity}, penalty ${t.penalty}, cost ${t.cost}, leak ${t.leakPerSecond}/s)`,
+    );
   const pct = (p: number) => `${Math.round(p * 1000) / 10}%`;
-  if (options.failRate) parts.push(`fail ${pct(options.failRate)} (${(options.failStatuses?.length ? options.failStatuses : DEFAULT_FAIL_STATUSES).join('/')})`);
+  if (options.failRate)
+    parts.push(
+      `fail ${pct(options.failRate)} (${(options.failStatuses?.length ? options.failStatuses : DEFAULT_FAIL_STATUSES).join('/')})`,
+    );
   if (options.dropRate) parts.push(`drop ${pct(options.dropRate)}`);
   if (options.latencyMs) parts.push(`latency ${options.latencyMs} ms`);
   if (!parts.length) return 'no faults';

@@ -27,15 +27,32 @@ export interface TextFault {
 
 /** What is wrong with a value under a rule, if anything; no value is blank. */
 export function textFault(rule: TextRule, value: string | undefined): TextFault | undefined {
-  if (value === undefined || value === '') return rule.required ? { type: 'blank', message: "can't be blank" } : undefined;
-  if (Array.from(value).length > rule.max) return { type: 'too_long', message: `is too long (maximum is ${rule.max} characters)` };
+  if (value === undefined || value === '')
+    return rule.required ? { type: 'blank', message: "can't be blank" } : undefined;
+  if (Array.from(value).length > rule.max)
+    return { type: 'too_long', message: `is too long (maximum is ${rule.max} characters)` };
   return undefined;
 }
 
 /** The value, or the model validation 400 (`{"errors":{model:{field:[…]}}}`) naming what is wrong. */
-export function checkText(rule: TextRule<true>, value: string | undefined, model: string | undefined, field: string): string;
-export function checkText<T extends string | undefined>(rule: TextRule, value: T, model: string | undefined, field: string): T;
-export function checkText(rule: TextRule, value: string | undefined, model: string | undefined, field: string): string | undefined {
+export function checkText(
+  rule: TextRule<true>,
+  value: string | undefined,
+  model: string | undefined,
+  field: string,
+): string;
+export function checkText<T extends string | undefined>(
+  rule: TextRule,
+  value: T,
+  model: string | undefined,
+  field: string,
+): T;
+export function checkText(
+  rule: TextRule,
+  value: string | undefined,
+  model: string | undefined,
+  field: string,
+): string | undefined {
   const fault = textFault(rule, value);
   if (fault) throw invalid(model, field, fault.type, fault.message);
   return value;

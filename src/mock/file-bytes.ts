@@ -71,7 +71,12 @@ export interface StoredBytes {
 }
 
 export function isStoredBytes(v: unknown): v is StoredBytes {
-  return typeof v === 'object' && v !== null && typeof (v as StoredBytes).size === 'number' && typeof (v as StoredBytes).pieces === 'function';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as StoredBytes).size === 'number' &&
+    typeof (v as StoredBytes).pieces === 'function'
+  );
 }
 
 /**

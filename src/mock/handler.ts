@@ -11,7 +11,16 @@ import { metaValue, setMetaValue } from './db/meta.js';
 import type { Db } from './db/open.js';
 import { DecodeError, decodeParams, headerOf } from './decode.js';
 import { isStoredBytes, StoredBytesAnswer, type MockHandler } from './file-bytes.js';
-import { HttpError, Reply, bearerToken, invalidToken, notFound, unauthenticated, type MockCtx, type UserRow } from './kit.js';
+import {
+  HttpError,
+  Reply,
+  bearerToken,
+  invalidToken,
+  notFound,
+  unauthenticated,
+  type MockCtx,
+  type UserRow,
+} from './kit.js';
 import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
 import { matchRoute, pathIsWellFormed } from '../spec/match.js';
 
@@ -67,13 +76,16 @@ export function createMockHandler(options: MockOptions): MockHandler {
     } catch {
       return json(400, { errors: [{ message: 'malformed request URL' }] });
     }
-    if (!pathIsWellFormed(url.pathname)) return json(400, { errors: [{ message: 'the request path has a malformed percent-encoding' }] });
+    if (!pathIsWellFormed(url.pathname))
+      return json(400, { errors: [{ message: 'the request path has a malformed percent-encoding' }] });
     try {
       const match = matchRoute(req.method, url.pathname);
       if (!match) throw notFound();
       const handler = await handlerFor(match.route);
       if (!handler) {
-        return json(501, { errors: [{ message: `${match.route.method} ${match.route.path} is not implemented by the mock yet` }] });
+        return json(501, {
+          errors: [{ message: `${match.route.method} ${match.route.path} is not implemented by the mock yet` }],
+        });
       }
 
       const isPublic = publicRoutes.has(match.route.id);
@@ -116,12 +128,28 @@ export function createMockHandler(options: MockOptions): MockHandler {
 
   function recordPageView(ctx: MockCtx): void {
     const [area, action] = ctx.route.operation.split('.');
-    const contextType = ctx.path.course_id ? 'Course' : ctx.path.account_id ? 'Account' : ctx.path.group_id ? 'Group' : 'User';
+    const contextType = ctx.path.course_id
+      ? 'Course'
+      : ctx.path.account_id
+        ? 'Account'
+        : ctx.path.group_id
+          ? 'Group'
+          : 'User';
     const contextRaw = ctx.path.course_id ?? ctx.path.account_id ?? ctx.path.group_id;
     const contextId = contextRaw && /^\d+$/.test(contextRaw) ? Number(contextRaw) : null;
     // A user who just deleted themselves has no one left to record for.
     if (!activeUser(db, ctx.caller.id)) return;
-    insertPageView.run(ctx.caller.id, dropSecrets(ctx.url.toString()), headerOf(ctx.req, 'user-agent') ?? null, ctx.req.method, area, action, contextType, contextId, ctx.now());
+    insertPageView.run(
+      ctx.caller.id,
+      dropSecrets(ctx.url.toString()),
+      headerOf(ctx.req, 'user-agent') ?? null,
+      ctx.req.method,
+      area,
+      action,
+      contextType,
+      contextId,
+      ctx.now(),
+    );
   }
 }
 
@@ -164,8 +192,10 @@ function reply(r: Reply): ApiResponse {
 
 function respond(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
   if (body === undefined) return { status, headers: { ...headers }, body: '' };
-  if (body instanceof Uint8Array) return { status, headers: { 'content-type': 'application/octet-stream', ...headers }, body };
-  if (isStoredBytes(body)) return new StoredBytesAnswer(status, { 'content-type': 'application/octet-stream', ...headers }, body);
+  if (body instanceof Uint8Array)
+    return { status, headers: { 'content-type': 'application/octet-stream', ...headers }, body };
+  if (isStoredBytes(body))
+    return new StoredBytesAnswer(status, { 'content-type': 'application/octet-stream', ...headers }, body);
   if (typeof body === 'string' && headers['content-type']) return { status, headers, body };
   return json(status, body, headers);
 }

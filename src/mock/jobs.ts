@@ -74,17 +74,29 @@ export interface ProgressRow {
   updated_at: string;
 }
 
-export function createProgress(db: Db, p: { contextType: string; contextId: number; userId: number | null; tag: string; now: string }): number {
+export function createProgress(
+  db: Db,
+  p: { contextType: string; contextId: number; userId: number | null; tag: string; now: string },
+): number {
   return insert(
     db,
     `INSERT INTO progress (context_type, context_id, user_id, tag, completion, runner_pid, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)`,
-    p.contextType, p.contextId, p.userId, p.tag, process.pid, p.now, p.now,
+    p.contextType,
+    p.contextId,
+    p.userId,
+    p.tag,
+    process.pid,
+    p.now,
+    p.now,
   );
 }
 
 /** The processes running unfinished jobs, as the rows record them. */
 function unfinishedRunners(db: Db): number[] {
-  return all<{ runner_pid: number }>(db, `SELECT DISTINCT runner_pid FROM progress WHERE workflow_state IN ('queued', 'running') AND runner_pid IS NOT NULL`).map((r) => r.runner_pid);
+  return all<{ runner_pid: number }>(
+    db,
+    `SELECT DISTINCT runner_pid FROM progress WHERE workflow_state IN ('queued', 'running') AND runner_pid IS NOT NULL`,
+  ).map((r) => r.runner_pid);
 }
 
 /** Fails the unfinished jobs of a process that is gone, keeping how far they got; returns how many. */
@@ -92,7 +104,8 @@ function failOrphans(db: Db, runnerPid: number, now: string): number {
   return run(
     db,
     `UPDATE progress SET workflow_state = 'failed', updated_at = ?, message = 'the server stopped before this job finished; run it again' WHERE runner_pid = ? AND workflow_state IN ('queued', 'running')`,
-    now, runnerPid,
+    now,
+    runnerPid,
   );
 }
 
@@ -108,8 +121,12 @@ export function updateProgress(
   run(
     db,
     `UPDATE progress SET workflow_state = ?, completion = ?, updated_at = ?, message = coalesce(?, message), results = coalesce(?, results) WHERE id = ?`,
-    change.state, change.completion, change.now, change.message ?? null,
-    change.results === undefined ? null : JSON.stringify(change.results), id,
+    change.state,
+    change.completion,
+    change.now,
+    change.message ?? null,
+    change.results === undefined ? null : JSON.stringify(change.results),
+    id,
   );
 }
 
@@ -122,7 +139,9 @@ export const DEFAULT_JOB_TICK_MS = 50;
 const SLICES = 20;
 
 export function createJobRunner(db: Db, options: { now: () => string; tickMs: number }): JobRunner {
-  for (const pid of unfinishedRunners(db)) if (pid !== process.pid && !processAlive(pid)) db.transaction(() => failOrphans(db, pid, options.now()), 'immediate');
+  for (const pid of unfinishedRunners(db))
+    if (pid !== process.pid && !processAlive(pid))
+      db.transaction(() => failOrphans(db, pid, options.now()), 'immediate');
   let running = 0;
   let waiters: (() => void)[] = [];
 
@@ -135,7 +154,13 @@ export function createJobRunner(db: Db, options: { now: () => string; tickMs: nu
 
   return {
     start<T>(job: Job<T>): ProgressRow {
-      const id = createProgress(db, { contextType: job.context.type, contextId: job.context.id, userId: job.userId, tag: job.tag, now: options.now() });
+      const id = createProgress(db, {
+        contextType: job.context.type,
+        contextId: job.context.id,
+        userId: job.userId,
+        tag: job.tag,
+        now: options.now(),
+      });
       running++;
       const slice = Math.max(1, Math.ceil(job.items.length / SLICES));
       const failures = new Map<string, string[]>();
@@ -170,7 +195,10 @@ export function createJobRunner(db: Db, options: { now: () => string; tickMs: nu
               return;
             }
             const failed = total - succeeded;
-            const message = [`${total} items processed`, ...[...failures].map(([reason, labels]) => `${reason}: ${labels.join(', ')}`)].join('\n');
+            const message = [
+              `${total} items processed`,
+              ...[...failures].map(([reason, labels]) => `${reason}: ${labels.join(', ')}`),
+            ].join('\n');
             updateProgress(db, id, {
               state: succeeded > 0 || total === 0 ? 'completed' : 'failed',
               completion: 100,
@@ -183,7 +211,12 @@ export function createJobRunner(db: Db, options: { now: () => string; tickMs: nu
           // The job itself broke (not one item): report it, as real job queues do, and stop.
           const message = `Unexpected error: ${err instanceof Error ? err.message : String(err)}`;
           try {
-            updateProgress(db, id, { state: 'failed', completion: progressById(db, id)?.completion ?? 0, now: options.now(), message });
+            updateProgress(db, id, {
+              state: 'failed',
+              completion: progressById(db, id)?.completion ?? 0,
+              now: options.now(),
+              message,
+            });
           } catch {
             // The database is closed: nothing is left to report to.
           }
@@ -200,4 +233,3 @@ export function createJobRunner(db: Db, options: { now: () => string; tickMs: nu
     },
   };
 }
-

@@ -87,13 +87,20 @@ export class HttpError extends Error {
   }
 }
 
-export const notFound = (message = 'The specified resource does not exist.') => new HttpError(404, { errors: [{ message }] });
+export const notFound = (message = 'The specified resource does not exist.') =>
+  new HttpError(404, { errors: [{ message }] });
 export const unauthorized = () =>
   new HttpError(401, { status: 'unauthorized', errors: [{ message: 'user not authorized to perform that action' }] });
 /** No credential at all. */
-export const unauthenticated = () => new HttpError(401, { status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
+export const unauthenticated = () =>
+  new HttpError(401, { status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
 /** A token unknown, expired, replaced or revoked: one answer for all, as real instances give for a token they cannot use. */
-export const invalidToken = () => new HttpError(401, { errors: [{ message: 'Invalid access token.' }] }, { 'www-authenticate': 'Bearer realm="canvas-lms"' });
+export const invalidToken = () =>
+  new HttpError(
+    401,
+    { errors: [{ message: 'Invalid access token.' }] },
+    { 'www-authenticate': 'Bearer realm="canvas-lms"' },
+  );
 export const badRequest = (message: string) => new HttpError(400, { errors: [{ message }] });
 /** The bare `{"message": …}` 400 that real instances answer from enrollments and sections. */
 export const rejected = (message: string) => new HttpError(400, { message });
@@ -105,7 +112,11 @@ export const invalid = (model: string | undefined, field: string, type: string, 
 
 /** The token of an `Authorization: Bearer …` header. */
 export function bearerToken(req: ApiRequest): string | undefined {
-  return headerOf(req, 'authorization')?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim() || undefined;
+  return (
+    headerOf(req, 'authorization')
+      ?.match(/^Bearer\s+(.+)$/i)?.[1]
+      ?.trim() || undefined
+  );
 }
 
 // ---- parameters -------------------------------------------------------------------------------
@@ -194,7 +205,8 @@ export function keysetSource<T>(db: Db, q: KeysetQuery): KeysetSource<T> {
   const after = `SELECT * FROM (${q.sql}) WHERE (${q.key.join(', ')}) ${q.descending ? '<' : '>'} (${q.key.map(() => '?').join(', ')}) ORDER BY ${order} LIMIT ?`;
   const at = `SELECT * FROM (${q.sql}) ORDER BY ${order} LIMIT ? OFFSET ?`;
   return {
-    after: (limit, key) => (key ? stmt(db, after).all(...q.args, ...key, limit) : stmt(db, fromStart).all(...q.args, limit)) as T[],
+    after: (limit, key) =>
+      (key ? stmt(db, after).all(...q.args, ...key, limit) : stmt(db, fromStart).all(...q.args, limit)) as T[],
     at: (limit, offset) => stmt(db, at).all(...q.args, limit, offset) as T[],
     keyOf: (row) => q.key.map((k) => (row as Record<string, unknown>)[k]),
     keyLength: q.key.length,
@@ -210,7 +222,10 @@ function bookmark(key: unknown[]): string {
 function readBookmark(raw: string, keyLength: number): unknown[] {
   try {
     const key = JSON.parse(Buffer.from(raw.slice('bookmark:'.length), 'base64url').toString('utf8')) as unknown;
-    const value = (v: unknown) => v === null || (typeof v === 'string' && v.length <= 1024) || (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER);
+    const value = (v: unknown) =>
+      v === null ||
+      (typeof v === 'string' && v.length <= 1024) ||
+      (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER);
     if (Array.isArray(key) && key.length === keyLength && key.every(value)) return key;
   } catch {
     // Falls through to the error below.
@@ -224,19 +239,31 @@ function readBookmark(raw: string, keyLength: number): unknown[] {
  * count, so no last, as real instances do for large lists — and numbered pages (`page=N`) are still
  * answered for clients that build them.
  */
-export function paginate<T, R>(ctx: MockCtx, source: KeysetSource<T>, present: (row: T) => R, options: { defaultPerPage?: number } = {}): Reply {
-  const perPage = Math.min(Math.max(int(ctx.params, 'per_page') ?? options.defaultPerPage ?? DEFAULT_PER_PAGE, 1), MAX_PER_PAGE);
+export function paginate<T, R>(
+  ctx: MockCtx,
+  source: KeysetSource<T>,
+  present: (row: T) => R,
+  options: { defaultPerPage?: number } = {},
+): Reply {
+  const perPage = Math.min(
+    Math.max(int(ctx.params, 'per_page') ?? options.defaultPerPage ?? DEFAULT_PER_PAGE, 1),
+    MAX_PER_PAGE,
+  );
   const pageRaw = str(ctx.params, 'page');
   const link = (page: string, rel: string) => {
     const u = new URL(ctx.url.pathname, ctx.origin);
-    for (const [k, v] of ctx.url.searchParams) if (k !== 'page' && k !== 'per_page' && !isSecretParam(k)) u.searchParams.append(k, v);
+    for (const [k, v] of ctx.url.searchParams)
+      if (k !== 'page' && k !== 'per_page' && !isSecretParam(k)) u.searchParams.append(k, v);
     u.searchParams.set('page', page);
     u.searchParams.set('per_page', String(perPage));
     // `page=bookmark:…` as real instances write it (base64url needs no escaping).
     return `<${u.toString().replace('page=bookmark%3A', 'page=bookmark:')}>; rel="${rel}"`;
   };
   if (pageRaw === undefined || pageRaw === 'first' || pageRaw.startsWith('bookmark:')) {
-    const rows = source.after(perPage + 1, pageRaw?.startsWith('bookmark:') ? readBookmark(pageRaw, source.keyLength) : undefined);
+    const rows = source.after(
+      perPage + 1,
+      pageRaw?.startsWith('bookmark:') ? readBookmark(pageRaw, source.keyLength) : undefined,
+    );
     const items = rows.slice(0, perPage);
     const links = [link(pageRaw ?? 'first', 'current')];
     if (rows.length > perPage) links.push(link(bookmark(source.keyOf(items[items.length - 1])), 'next'));

@@ -32,7 +32,13 @@ export type Streamed =
  * the bytes stored so far are discarded and the request is left unread from there on, for the
  * caller to refuse.
  */
-export function receiveMultipart(req: IncomingMessage, contentType: string, desk: UploadDesk, uploadId: string, limits: StreamLimits): Promise<Streamed> {
+export function receiveMultipart(
+  req: IncomingMessage,
+  contentType: string,
+  desk: UploadDesk,
+  uploadId: string,
+  limits: StreamLimits,
+): Promise<Streamed> {
   return new Promise((resolve) => {
     const fields: [string, string][] = [];
     let fieldBytes = 0;
@@ -110,7 +116,9 @@ export function receiveMultipart(req: IncomingMessage, contentType: string, desk
       if (info.valueTruncated || fieldBytes > limits.maxFieldBytes) return settle({ kind: 'fields-too-large' });
       fields.push([name, value]);
     });
-    parser.on('partsLimit', () => settle({ kind: 'malformed', message: `too many parameters (more than ${limits.maxParams})` }));
+    parser.on('partsLimit', () =>
+      settle({ kind: 'malformed', message: `too many parameters (more than ${limits.maxParams})` }),
+    );
     parser.on('error', () => settle({ kind: 'malformed', message: 'the multipart body could not be read' }));
     parser.on('close', () => {
       if (settled) return;
@@ -120,7 +128,12 @@ export function receiveMultipart(req: IncomingMessage, contentType: string, desk
       } catch (error) {
         return settle({ kind: 'failed', error });
       }
-      settle({ kind: 'read', fields, sink, file: sink && part ? { ...part, receipt: sink.receipt, bytes } : undefined });
+      settle({
+        kind: 'read',
+        fields,
+        sink,
+        file: sink && part ? { ...part, receipt: sink.receipt, bytes } : undefined,
+      });
     });
     req.on('data', count);
     req.on('close', closed);

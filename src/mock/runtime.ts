@@ -104,7 +104,12 @@ export interface OpenOptions {
 }
 
 /** Opens the mock with the seed at hand (synchronous: tests make many databases); without one, only an existing database opens. */
-export function openMock(path: string, env: NodeJS.ProcessEnv, seed?: SeedSchool, options: OpenOptions = {}): MockRuntime {
+export function openMock(
+  path: string,
+  env: NodeJS.ProcessEnv,
+  seed?: SeedSchool,
+  options: OpenOptions = {},
+): MockRuntime {
   // Checked before anything is opened: a bad value is a usage error, not a half-open mock.
   const faults = env.LMS_MOCK_FAULTS ? parseFaultsEnv(env.LMS_MOCK_FAULTS) : undefined;
   const viewRebuildMs = parseViewDelay(env.LMS_MOCK_VIEW_DELAY_MS);
@@ -126,14 +131,16 @@ export function openMock(path: string, env: NodeJS.ProcessEnv, seed?: SeedSchool
 function jobTick(env: NodeJS.ProcessEnv): number {
   const raw = env.LMS_MOCK_JOB_TICK_MS;
   if (raw === undefined || raw === '') return DEFAULT_JOB_TICK_MS;
-  if (!/^\d{1,6}$/.test(raw)) throw new UsageError(`LMS_MOCK_JOB_TICK_MS must be a whole number of milliseconds, not ${JSON.stringify(raw)}`);
+  if (!/^\d{1,6}$/.test(raw))
+    throw new UsageError(`LMS_MOCK_JOB_TICK_MS must be a whole number of milliseconds, not ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
 /** LMS_MOCK_VIEW_DELAY_MS: how long the full topic view answers 503 after a write (0, the default, never). */
 function parseViewDelay(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 0;
-  if (!/^\d{1,7}$/.test(raw.trim())) throw new UsageError(`LMS_MOCK_VIEW_DELAY_MS must be a number of milliseconds, not "${raw}"`);
+  if (!/^\d{1,7}$/.test(raw.trim()))
+    throw new UsageError(`LMS_MOCK_VIEW_DELAY_MS must be a number of milliseconds, not "${raw}"`);
   return Number(raw.trim());
 }
 
@@ -146,10 +153,24 @@ export async function reseed(db: Db, options: SchoolOptions = {}): Promise<void>
 export type TokenListing =
   | { user_id: number; name: string; role: string; token: string }
   /** A public key (PKCE only) has no secret: `client_secret` is null. */
-  | { user_id: null; name: string; role: 'developer_key'; token: null; client_id: string; client_secret: string | null };
+  | {
+      user_id: null;
+      name: string;
+      role: 'developer_key';
+      token: null;
+      client_id: string;
+      client_secret: string | null;
+    };
 
 /** Every user's token, then the instance's developer keys: the OAuth2 clients `lms auth login` may name. */
 export function listTokens(db: Db): TokenListing[] {
-  const keys = developerKeys(db).map((k) => ({ user_id: null, name: k.name, role: 'developer_key' as const, token: null, client_id: clientIdOf(k), client_secret: k.api_key }));
+  const keys = developerKeys(db).map((k) => ({
+    user_id: null,
+    name: k.name,
+    role: 'developer_key' as const,
+    token: null,
+    client_id: clientIdOf(k),
+    client_secret: k.api_key,
+  }));
   return [...allTokens(db), ...keys];
 }

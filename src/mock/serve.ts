@@ -17,7 +17,15 @@ import { REDACTED, redactUrl } from '../redact.js';
 import type { HttpMethod } from '../transport/types.js';
 import { DECODE_LIMITS } from './decode.js';
 import { DroppedConnection } from './faults.js';
-import { storedBytesOf, UPLOAD_SLACK_BYTES, type MockHandler, type ReceivedRequest, type StoredBytes, type UploadDesk, type UploadSink } from './file-bytes.js';
+import {
+  storedBytesOf,
+  UPLOAD_SLACK_BYTES,
+  type MockHandler,
+  type ReceivedRequest,
+  type StoredBytes,
+  type UploadDesk,
+  type UploadSink,
+} from './file-bytes.js';
 import { matchRoute } from '../spec/match.js';
 
 const MiB = 1024 * 1024;
@@ -140,7 +148,9 @@ function createMockServer(s: ServerState): Server {
   };
   const onRequest = (req: IncomingMessage, res: ServerResponse) => void answer(s, req, res, false);
   // node:https's server is node:http's over TLS: everything below applies to both.
-  const server: Server = options.tls ? createHttpsServer({ ...settings, cert: options.tls.cert, key: options.tls.key }, onRequest) : createServer(settings, onRequest);
+  const server: Server = options.tls
+    ? createHttpsServer({ ...settings, cert: options.tls.cert, key: options.tls.key }, onRequest)
+    : createServer(settings, onRequest);
   server.keepAliveTimeout = 10_000;
   server.maxHeadersCount = 200;
   // A client that sends `Expect: 100-continue` is asked for its body only once nothing refuses it
@@ -154,8 +164,14 @@ function createMockServer(s: ServerState): Server {
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = JSON.stringify({ errors: [{ message: status === 431 ? 'request headers too large' : status === 408 ? 'request timeout' : 'bad request' }] });
-  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  const body = JSON.stringify({
+    errors: [
+      { message: status === 431 ? 'request headers too large' : status === 408 ? 'request timeout' : 'bad request' },
+    ],
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 function listen(s: ServerState, server: Server): Promise<Serving> {
@@ -190,19 +206,36 @@ function originFor(s: ServerState, req: IncomingMessage): string {
   if (s.publicOrigin) return s.publicOrigin;
   const local = plainAddress(req.socket.localAddress) ?? plainAddress(s.options.host) ?? '127.0.0.1';
   const named = hostHeaderName(req.headers.host, s.port);
-  if (named !== undefined && (named === local || (named === 'localhost' && isLoopback(local)))) return `${s.scheme}://${bracketed(named)}:${s.port}`;
+  if (named !== undefined && (named === local || (named === 'localhost' && isLoopback(local))))
+    return `${s.scheme}://${bracketed(named)}:${s.port}`;
   return `${s.scheme}://${bracketed(local)}:${s.port}`;
 }
 
 /** One request, start to end: refused unread, or received, handled and answered; always logged. */
-async function answer(s: ServerState, req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<void> {
-  const x: Exchange = { req, res, expectsContinue, started: performance.now(), outcome: 500, logged: '(malformed request target)', holding: 0 };
+async function answer(
+  s: ServerState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  expectsContinue: boolean,
+): Promise<void> {
+  const x: Exchange = {
+    req,
+    res,
+    expectsContinue,
+    started: performance.now(),
+    outcome: 500,
+    logged: '(malformed request target)',
+    holding: 0,
+  };
   try {
     const admitted = admit(s, x);
     if (!admitted) return;
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-    const apiReq = admitted.streamTo ? await receiveUpload(s, x, admitted, admitted.streamTo, headers) : await receiveBody(s, x, admitted, headers);
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    const apiReq = admitted.streamTo
+      ? await receiveUpload(s, x, admitted, admitted.streamTo, headers)
+      : await receiveBody(s, x, admitted, headers);
     if (!apiReq) return;
     const reply = await s.options.handler(apiReq);
     s.buffered -= x.holding;
@@ -276,7 +309,13 @@ function admit(s: ServerState, x: Exchange): Admitted | undefined {
  * An upload's body, streamed into storage as it arrives: the handler reads its text fields as a
  * form, and finds the file part in storage. Undefined when it was refused or the client went away.
  */
-async function receiveUpload(s: ServerState, x: Exchange, a: Admitted, { desk, uploadId }: { desk: UploadDesk; uploadId: string }, headers: Record<string, string>): Promise<ReceivedRequest | undefined> {
+async function receiveUpload(
+  s: ServerState,
+  x: Exchange,
+  a: Admitted,
+  { desk, uploadId }: { desk: UploadDesk; uploadId: string },
+  headers: Record<string, string>,
+): Promise<ReceivedRequest | undefined> {
   const { req, res } = x;
   if (s.buffered + s.streamReserve > s.budget) {
     x.outcome = refuse(req, res, 503, BUSY, { 'retry-after': '1' });
@@ -286,7 +325,11 @@ async function receiveUpload(s: ServerState, x: Exchange, a: Admitted, { desk, u
   x.holding += s.streamReserve;
   if (x.expectsContinue) res.writeContinue();
   const { receiveMultipart } = await import('./multipart-stream.js');
-  const got = await receiveMultipart(req, headers['content-type'], desk, uploadId, { maxBytes: a.limit, maxFieldBytes: s.maxBody, maxParams: DECODE_LIMITS.maxParams });
+  const got = await receiveMultipart(req, headers['content-type'], desk, uploadId, {
+    maxBytes: a.limit,
+    maxFieldBytes: s.maxBody,
+    maxParams: DECODE_LIMITS.maxParams,
+  });
   switch (got.kind) {
     case 'aborted':
       x.outcome = 'aborted';
@@ -295,7 +338,12 @@ async function receiveUpload(s: ServerState, x: Exchange, a: Admitted, { desk, u
       x.outcome = refuse(req, res, 413, a.tooLargeMessage);
       return undefined;
     case 'fields-too-large':
-      x.outcome = refuse(req, res, 413, `the form fields of the upload are larger than the limit of ${formatBytes(s.maxBody)}`);
+      x.outcome = refuse(
+        req,
+        res,
+        413,
+        `the form fields of the upload are larger than the limit of ${formatBytes(s.maxBody)}`,
+      );
       return undefined;
     case 'gone':
       x.outcome = refuse(req, res, 404, 'unknown or used upload URL');
@@ -314,7 +362,12 @@ async function receiveUpload(s: ServerState, x: Exchange, a: Admitted, { desk, u
 }
 
 /** Any other body, held in memory within the shared budget. Undefined when it was refused or the client went away. */
-async function receiveBody(s: ServerState, x: Exchange, a: Admitted, headers: Record<string, string>): Promise<ReceivedRequest | undefined> {
+async function receiveBody(
+  s: ServerState,
+  x: Exchange,
+  a: Admitted,
+  headers: Record<string, string>,
+): Promise<ReceivedRequest | undefined> {
   const { req, res } = x;
   if (x.expectsContinue) res.writeContinue();
   const body = await readBody(req, a.limit, (n) => {
@@ -364,7 +417,13 @@ function answerFailure(s: ServerState, x: Exchange, err: unknown): void {
  * Closing at once would reset the connection under a client still writing, and it could lose the
  * answer with it.
  */
-function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): number {
+function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): number {
   req.removeAllListeners('data');
   req.resume();
   if (res.headersSent || res.destroyed) return status;
@@ -403,7 +462,12 @@ function isMultipart(req: IncomingMessage): boolean {
  * the one before. Should the pieces fall short of the announced length (the file removed by a
  * reset meanwhile), the connection is cut, so the client cannot take a short body for the file.
  */
-async function sendStored(res: ServerResponse, status: number, headers: Record<string, string>, stored: StoredBytes): Promise<void> {
+async function sendStored(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  stored: StoredBytes,
+): Promise<void> {
   res.writeHead(status, { ...headers, 'content-length': String(stored.size) });
   let sent = 0;
   for (const piece of stored.pieces()) {
@@ -442,7 +506,11 @@ export function formatBytes(n: number): string {
  * The body, or why there is none: over the limit (the rest is not kept), over the shared budget
  * (`take` said no), or the client went away.
  */
-function readBody(req: IncomingMessage, limit: number, take: (n: number) => boolean): Promise<Uint8Array | 'too-large' | 'busy' | 'aborted'> {
+function readBody(
+  req: IncomingMessage,
+  limit: number,
+  take: (n: number) => boolean,
+): Promise<Uint8Array | 'too-large' | 'busy' | 'aborted'> {
   return new Promise((resolve) => {
     let chunks: Buffer[] = [];
     let total = 0;
@@ -512,7 +580,9 @@ function bracketed(host: string): string {
  * challenge) or, sent where a form belongs, a code, a verifier or a secret.
  */
 function logTarget(url: URL): string {
-  const path = url.pathname.replace(/%(2[dDeE]|5[fF]|7[eE]|3\d|[46][1-9a-fA-F]|[57][0-9aA])/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+  const path = url.pathname.replace(/%(2[dDeE]|5[fF]|7[eE]|3\d|[46][1-9a-fA-F]|[57][0-9aA])/g, (_m, h: string) =>
+    String.fromCharCode(parseInt(h, 16)),
+  );
   const oauth = /^\/login\/oauth2(\/|$)/i.test(path);
   const line = oauth ? redactUrl(path) + (url.search ? `?${REDACTED}` : '') : redactUrl(path + url.search);
   return line.length > 2000 ? `${line.slice(0, 2000)}…` : line;
@@ -534,9 +604,13 @@ export function listenError(err: NodeJS.ErrnoException, host: string, port: numb
     case 'EADDRINUSE':
       return new UsageError(`port ${port} is in use; pick another with --port`);
     case 'EACCES':
-      return new UsageError(`no permission to listen on ${host} port ${port}${port < 1024 ? ' (ports below 1024 need privileges)' : ''}; pick another with --port`);
+      return new UsageError(
+        `no permission to listen on ${host} port ${port}${port < 1024 ? ' (ports below 1024 need privileges)' : ''}; pick another with --port`,
+      );
     case 'EADDRNOTAVAIL':
-      return new UsageError(`--host ${host} is not an address of this machine; use 127.0.0.1, 0.0.0.0 or one of its own addresses`);
+      return new UsageError(
+        `--host ${host} is not an address of this machine; use 127.0.0.1, 0.0.0.0 or one of its own addresses`,
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_NONAME':

@@ -7,12 +7,17 @@ import { headerOf } from './decode.js';
 import type { MockHandler } from './file-bytes.js';
 import type { ApiRequest, ApiResponse } from '../transport/types.js';
 
-export const USER_AGENT_REQUIRED = 'A User-Agent header is required: name your client and version (for example "lms/1.0" or "MyTool/2.1 (admin@school.edu)")';
+export const USER_AGENT_REQUIRED =
+  'A User-Agent header is required: name your client and version (for example "lms/1.0" or "MyTool/2.1 (admin@school.edu)")';
 
 export function requireUserAgent<H extends MockHandler>(handler: H): H {
   const wrapped = async (req: ApiRequest): Promise<ApiResponse> => {
     if (!headerOf(req, 'user-agent')?.trim()) {
-      return { status: 403, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body: JSON.stringify({ errors: [{ message: USER_AGENT_REQUIRED }] }) };
+      return {
+        status: 403,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+        body: JSON.stringify({ errors: [{ message: USER_AGENT_REQUIRED }] }),
+      };
     }
     return handler(req);
   };

@@ -107,11 +107,15 @@ export function defineNoun(spec: NounSpec): NounSpec {
   return spec;
 }
 
-export const list = (items: AsyncIterable<unknown> | Iterable<unknown>, columns?: string[]): Extract<CommandResult, { kind: 'list' }> => ({ kind: 'list', items, columns, paged: true });
+export const list = (
+  items: AsyncIterable<unknown> | Iterable<unknown>,
+  columns?: string[],
+): Extract<CommandResult, { kind: 'list' }> => ({ kind: 'list', items, columns, paged: true });
 export const item = (value: unknown, columns?: string[]): CommandResult => ({ kind: 'item', value, columns });
 export const text = (value: string): CommandResult => ({ kind: 'text', text: value });
 /** Output first, then fail (a bulk job prints its results, then exits 1 for its failed rows). */
-export const withFailure = (result: CommandResult, failure: LmsError): CommandResult => (result ? { ...result, failure } : { kind: 'none', failure });
+export const withFailure = (result: CommandResult, failure: LmsError): CommandResult =>
+  result ? { ...result, failure } : { kind: 'none', failure };
 
 export function isNoun(spec: CommandSpec<never> | NounSpec): spec is NounSpec {
   return 'commands' in spec;
@@ -188,7 +192,9 @@ export function declaredRoutes(specs: (CommandSpec<never> | NounSpec)[]): Set<Ro
 function destroyingValues(option: Pick<OptionSpec, 'destroys'>, value: unknown): string[] {
   const { destroys } = option;
   if (destroys === undefined || destroys === true) return [];
-  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && destroys.includes(v));
+  return (Array.isArray(value) ? value : [value]).filter(
+    (v): v is string => typeof v === 'string' && destroys.includes(v),
+  );
 }
 
 /** Whether the option, with this value (as commander hands it over, or as a file gives it), destroys. */
@@ -197,7 +203,10 @@ export function destroysWith(option: Pick<OptionSpec, 'destroys'>, value: unknow
 }
 
 /** The options of a run of the verb that destroy, each as a command line says it: `--state inactive`. */
-export function destroyingOptions(spec: Pick<CommandSpec<never>, 'options'>, opts: Record<string, unknown>): { option: OptionSpec; said: string }[] {
+export function destroyingOptions(
+  spec: Pick<CommandSpec<never>, 'options'>,
+  opts: Record<string, unknown>,
+): { option: OptionSpec; said: string }[] {
   const found: { option: OptionSpec; said: string }[] = [];
   for (const option of spec.options ?? []) {
     const { attribute, long } = compileOption(option);
@@ -242,7 +251,10 @@ export function dryRunOf(spec: CommandSpec<never>): 'plans' | 'stops' | undefine
 function dryRunOption(spec: CommandSpec<never>): OptionSpec | undefined {
   const dryRun = dryRunOf(spec);
   if (!dryRun || declares(spec, '--dry-run')) return undefined;
-  const description = dryRun === 'plans' ? 'show what would change, and change nothing (as --plan)' : 'send the reads it needs, then show the first write (method, URL, body) instead of sending it';
+  const description =
+    dryRun === 'plans'
+      ? 'show what would change, and change nothing (as --plan)'
+      : 'send the reads it needs, then show the first write (method, URL, body) instead of sending it';
   return { long: 'dry-run', description };
 }
 
@@ -274,7 +286,9 @@ export function argumentsOf(spec: Pick<CommandSpec<never>, 'args'>): ArgumentSpe
 
 /** The verb and its arguments in commander's syntax (`get <id>`, `delete [ids...]`), for commander and help. */
 export function usageOf(spec: Pick<CommandSpec<never>, 'name' | 'args'>): string {
-  const words = argumentsOf(spec).map((a) => (a.required ? `<${a.name}${a.variadic ? '...' : ''}>` : `[${a.name}${a.variadic ? '...' : ''}]`));
+  const words = argumentsOf(spec).map((a) =>
+    a.required ? `<${a.name}${a.variadic ? '...' : ''}>` : `[${a.name}${a.variadic ? '...' : ''}]`,
+  );
   return [spec.name, ...words].join(' ');
 }
 
@@ -285,7 +299,11 @@ export function flagNames(spec: Pick<OptionSpec, 'long' | 'negated' | 'short'>):
 
 /** The verb of a noun a word names, by its name or an alias (commander's lookup); not a nested noun. */
 export function verbNamed(noun: NounSpec, word: string | undefined): CommandSpec<never> | undefined {
-  return word === undefined ? undefined : noun.commands.find((c): c is CommandSpec<never> => !isNoun(c) && (wordOf(c) === word || (c.aliases ?? []).includes(word)));
+  return word === undefined
+    ? undefined
+    : noun.commands.find(
+        (c): c is CommandSpec<never> => !isNoun(c) && (wordOf(c) === word || (c.aliases ?? []).includes(word)),
+      );
 }
 
 /** A noun's default verb (`lms grade` runs `grade set`), whose flags the noun takes too. */
@@ -307,4 +325,9 @@ export interface Invocation {
 export type DryRun = NonNullable<ReturnType<typeof dryRunOf>>;
 
 /** Runs a verb as the command line gave it (checked and run by invoke.ts), under a dry run when asked. */
-export type Runner = (spec: CommandSpec<never>, given: Invocation, dryRun: DryRun | undefined, globals: Record<string, unknown>) => Promise<void>;
+export type Runner = (
+  spec: CommandSpec<never>,
+  given: Invocation,
+  dryRun: DryRun | undefined,
+  globals: Record<string, unknown>,
+) => Promise<void>;

@@ -6,7 +6,14 @@ import type { AuditEntry } from '../audit/log.js';
 import type { AuditScope, AuditTrail } from '../audit/trail.js';
 import type { TokenSession } from '../auth/session.js';
 import type { ApiClient, ClientOptions, PageCursor } from '../client/client.js';
-import { chooseInstance, describeInstance, refusedTokenHint, resolveRemote, type InstanceChoice, type RemoteInstance } from '../config/instance.js';
+import {
+  chooseInstance,
+  describeInstance,
+  refusedTokenHint,
+  resolveRemote,
+  type InstanceChoice,
+  type RemoteInstance,
+} from '../config/instance.js';
 import type { Keychain } from '../config/keychain.js';
 import type { Profile, ProfileStore } from '../config/profiles.js';
 import { showControls } from '../controls.js';
@@ -220,20 +227,33 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     confirmed: deps.confirmed,
     interactive: io.stdoutIsTTY && io.stdinIsTTY && globals.input,
     activity: createActivity(io, { enabled: spinnerAllowed(io, env, globals.color), spinner: deps.spinner }),
-    profiles: once(() => import('../config/profiles.js').then((m) => m.openProfiles(deps.configDir ?? env.LMS_CONFIG_DIR))),
-    keychain: once(() => (deps.keychain ? Promise.resolve(deps.keychain) : import('../config/keychain.js').then((m) => m.osKeychain()))),
+    profiles: once(() =>
+      import('../config/profiles.js').then((m) => m.openProfiles(deps.configDir ?? env.LMS_CONFIG_DIR)),
+    ),
+    keychain: once(() =>
+      deps.keychain ? Promise.resolve(deps.keychain) : import('../config/keychain.js').then((m) => m.osKeychain()),
+    ),
     tokenSession: once(() => openSession(ctx)),
     mock: once(() =>
-      deps.mock ? Promise.resolve(deps.mock) : import('../mock/runtime.js').then(async (m) => saidIfRebuilt(await m.loadMock(globals.mockDb ?? (await m.defaultMockDbPath(env)), env), ctx.warn)),
+      deps.mock
+        ? Promise.resolve(deps.mock)
+        : import('../mock/runtime.js').then(async (m) =>
+            saidIfRebuilt(await m.loadMock(globals.mockDb ?? (await m.defaultMockDbPath(env)), env), ctx.warn),
+          ),
     ),
     // The dry run, if any, has started by now: it refuses to start once this has been asked.
-    client: () => (clientPromise ??= buildClient(ctx, { pageCursor: deps.pageCursor, dryRun, audit: deps.audit, trail, timing })),
+    client: () =>
+      (clientPromise ??= buildClient(ctx, { pageCursor: deps.pageCursor, dryRun, audit: deps.audit, trail, timing })),
     longJob: () => {
       timing.callDeadlineMs = () => undefined;
     },
     limiter: () => (pace ??= new RateLimiter({ maxConcurrency: DEFAULT_CONCURRENCY })),
     pageLimit: () => (globals.all ? undefined : (globals.limit ?? globals.perPage)),
-    prompter: async () => pausingActivity(deps.prompter ?? (await import('./prompter.js')).terminalPrompter(io.color && globals.color), ctx.activity),
+    prompter: async () =>
+      pausingActivity(
+        deps.prompter ?? (await import('./prompter.js')).terminalPrompter(io.color && globals.color),
+        ctx.activity,
+      ),
 
     async derive(over, derived) {
       const mock = mockMode ? await ctx.mock() : deps.mock;
@@ -302,7 +322,10 @@ const tracer = (ctx: Context) => (ctx.globals.verbose ? (line: string) => err(ct
  * What the client needs beyond the options every instance shares; its transport is still bare.
  * `who` names the instance and where the token came from, for the audit log.
  */
-type Connect = (options: Pick<ClientOptions, 'baseUrl' | 'token' | 'tokenHint' | 'transport' | 'plainHttp' | 'warn' | 'renewToken'>, who: { instance: string; via: string }) => ApiClient;
+type Connect = (
+  options: Pick<ClientOptions, 'baseUrl' | 'token' | 'tokenHint' | 'transport' | 'plainHttp' | 'warn' | 'renewToken'>,
+  who: { instance: string; via: string },
+) => ApiClient;
 
 interface BuildOptions {
   pageCursor: PageCursor | undefined;
@@ -313,7 +336,10 @@ interface BuildOptions {
   timing: { callDeadlineMs: () => number | undefined };
 }
 
-async function buildClient(ctx: Context, { pageCursor, dryRun, audit, trail, timing }: BuildOptions): Promise<ApiClient> {
+async function buildClient(
+  ctx: Context,
+  { pageCursor, dryRun, audit, trail, timing }: BuildOptions,
+): Promise<ApiClient> {
   const [{ ApiClient }, { resilient }, { trackedTransport }, { auditTrail }] = await Promise.all([
     import('../client/client.js'),
     import('../transport/resilient.js'),
@@ -322,20 +348,37 @@ async function buildClient(ctx: Context, { pageCursor, dryRun, audit, trail, tim
   ]);
   const { globals } = ctx;
   const trace = tracer(ctx);
-  const common = { asUser: globals.asUser, perPage: globals.perPage, userAgent: `lms/${__LMS_VERSION__}`, trace, onLongList: keepYoungGenerationSmall, pageCursor };
+  const common = {
+    asUser: globals.asUser,
+    perPage: globals.perPage,
+    userAgent: `lms/${__LMS_VERSION__}`,
+    trace,
+    onLongList: keepYoungGenerationSmall,
+    pageCursor,
+  };
   // The spinner wraps the retries, so a request that backs off still shows as one wait. A dry run's
   // write stops next to the wire, so it is traced, paced and encoded as if it were sent.
   // Every write that is sent is logged once, with the status it ended on after its retries; a dry
   // run sends none, so it has no log.
   const connect: Connect = (options, who) => {
-    const paced = resilient(dryRun ? dryRun.wrap(options.transport) : options.transport, { limiter: ctx.limiter(), trace, callDeadlineMs: () => timing.callDeadlineMs() });
+    const paced = resilient(dryRun ? dryRun.wrap(options.transport) : options.transport, {
+      limiter: ctx.limiter(),
+      trace,
+      callDeadlineMs: () => timing.callDeadlineMs(),
+    });
     if (!dryRun) {
       const open = async () => {
         const { AuditLog, auditLogPath, keepDaysOf } = await import('../audit/log.js');
         const keepDays = keepDaysOf(ctx.env);
         return new AuditLog(await auditLogPath(ctx), { keepDays });
       };
-      trail.current = auditTrail({ scope: audit ?? { surface: 'cli' }, ...who, asUser: globals.asUser, open, warn: ctx.warn });
+      trail.current = auditTrail({
+        scope: audit ?? { surface: 'cli' },
+        ...who,
+        asUser: globals.asUser,
+        open,
+        warn: ctx.warn,
+      });
     }
     const audited = trail.current ? trail.current.wrap(paced) : paced;
     return new ApiClient({ ...common, ...options, transport: trackedTransport(audited, ctx.activity) });
@@ -348,11 +391,18 @@ async function mockClient(ctx: Context, connect: Connect): Promise<ApiClient> {
   const { env, instance } = ctx;
   const { MOCK_BASE_URL, MOCK_ADMIN_TOKEN } = await import('../mock/runtime.js');
   const mock = await ctx.mock();
-  tracer(ctx)?.(describeInstance(instance, `the mock (${mock.path})`, env.LMS_TOKEN ? 'LMS_TOKEN' : 'the seeded admin'));
-  const tokenHint = env.LMS_TOKEN ? 'LMS_TOKEN is not a token of the mock: lms mock tokens lists them; unset it to act as the seeded admin' : undefined;
+  tracer(ctx)?.(
+    describeInstance(instance, `the mock (${mock.path})`, env.LMS_TOKEN ? 'LMS_TOKEN' : 'the seeded admin'),
+  );
+  const tokenHint = env.LMS_TOKEN
+    ? 'LMS_TOKEN is not a token of the mock: lms mock tokens lists them; unset it to act as the seeded admin'
+    : undefined;
   return connect(
     { baseUrl: MOCK_BASE_URL, token: env.LMS_TOKEN || MOCK_ADMIN_TOKEN, tokenHint, transport: mock.handler },
-    { instance: `mock:${mock.path === ':memory:' ? mock.path : resolve(mock.path)}`, via: env.LMS_TOKEN ? 'LMS_TOKEN' : 'seeded admin' },
+    {
+      instance: `mock:${mock.path === ':memory:' ? mock.path : resolve(mock.path)}`,
+      via: env.LMS_TOKEN ? 'LMS_TOKEN' : 'seeded admin',
+    },
   );
 }
 
@@ -367,7 +417,15 @@ async function remoteClient(ctx: Context, instance: RemoteChoice, connect: Conne
   const token = await remoteToken(instance, remote, session);
   const { redactUrl } = await import('../redact.js');
   const trace = tracer(ctx);
-  trace?.(describeInstance(instance, redactUrl(baseUrl), tokenSource!, instance.from === 'default' ? name : undefined, remote.unusedToken));
+  trace?.(
+    describeInstance(
+      instance,
+      redactUrl(baseUrl),
+      tokenSource!,
+      instance.from === 'default' ? name : undefined,
+      remote.unusedToken,
+    ),
+  );
   // The client refuses (or, with consent, warns once about) the token over plain http to a host
   // other than this machine, on every request it sends.
   const plainHttp = globals.insecure || insecure ? 'warn' : 'refuse';
@@ -378,11 +436,20 @@ async function remoteClient(ctx: Context, instance: RemoteChoice, connect: Conne
     ctx.warn(message);
   };
   const { httpTransport } = await import('../transport/http.js');
-  const transport = httpTransport({ timeoutMs: globals.timeoutSeconds * 1000, env, trace, caFile: caFile ? { path: caFile, source: `profile "${name}"` } : undefined, insecure: plainHttp === 'warn' });
+  const transport = httpTransport({
+    timeoutMs: globals.timeoutSeconds * 1000,
+    env,
+    trace,
+    caFile: caFile ? { path: caFile, source: `profile "${name}"` } : undefined,
+    insecure: plainHttp === 'warn',
+  });
   const tokenHint = refusedTokenHint(remote, session?.stored.kind === 'oauth');
   const origin = URL.canParse(baseUrl) ? new URL(baseUrl).origin : redactUrl(baseUrl);
   const via = tokenSource === 'LMS_TOKEN' || !name ? 'LMS_TOKEN' : name;
-  return connect({ baseUrl, token, plainHttp, warn, renewToken: session?.renew, tokenHint, transport }, { instance: origin, via });
+  return connect(
+    { baseUrl, token, plainHttp, warn, renewToken: session?.renew, tokenHint, transport },
+    { instance: origin, via },
+  );
 }
 
 /** An instance address that is not an http(s) URL is a usage error that says where it was set. */
@@ -396,17 +463,25 @@ async function checkBaseUrl({ baseUrl, urlSource: source, fromEnv, profileName: 
   const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
   if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
     throw new UsageError(`${source} is not ${parsed ? 'an http(s) URL' : 'a URL'}: "${redactUrl(baseUrl)}"`, {
-      hint: fromEnv ? 'set LMS_BASE_URL to the instance address, e.g. https://lms.example.edu' : `fix it with \`lms profile add ${name} --url https://lms.example.edu\``,
+      hint: fromEnv
+        ? 'set LMS_BASE_URL to the instance address, e.g. https://lms.example.edu'
+        : `fix it with \`lms profile add ${name} --url https://lms.example.edu\``,
     });
   }
 }
 
 /** The token to send: the stored session's, fresh, else the one at hand; none is an auth error that says how to get one. */
-async function remoteToken(instance: RemoteChoice, remote: RemoteInstance, session: TokenSession | undefined): Promise<string> {
+async function remoteToken(
+  instance: RemoteChoice,
+  remote: RemoteInstance,
+  session: TokenSession | undefined,
+): Promise<string> {
   const { baseUrl, stored, profileName: name } = remote;
   const { redactUrl } = await import('../redact.js');
   if (stored && !session) {
-    throw new LmsError(`no token for ${redactUrl(baseUrl)}: profile "${name}" is logged out`, ExitCode.auth, { hint: `log in with \`lms auth login -p ${name}\`, or set LMS_TOKEN` });
+    throw new LmsError(`no token for ${redactUrl(baseUrl)}: profile "${name}" is logged out`, ExitCode.auth, {
+      hint: `log in with \`lms auth login -p ${name}\`, or set LMS_TOKEN`,
+    });
   }
   const token = session ? await session.fresh() : remote.token;
   if (token) return token;
@@ -427,7 +502,13 @@ async function openSession(ctx: Context): Promise<TokenSession | undefined> {
   const name = remote.profileName;
   const profile = store.get(name)!;
   const [{ openTokenSession }, keychain] = await Promise.all([import('../auth/session.js'), ctx.keychain()]);
-  return openTokenSession({ name, store, keychain: () => keychain, trace: tracer(ctx), tokenClient: () => profileTokenClient(ctx, name, profile) });
+  return openTokenSession({
+    name,
+    store,
+    keychain: () => keychain,
+    trace: tracer(ctx),
+    tokenClient: () => profileTokenClient(ctx, name, profile),
+  });
 }
 
 /**
@@ -447,14 +528,29 @@ async function profileTokenClient(ctx: Context, name: string, profile: Profile) 
   checkTokenTransport(profile.url, insecure);
   // A token's renewal is one request a command waits on, whatever the command: one deadline for it.
   const callDeadlineMs = () => globals.timeoutSeconds * 1000;
-  const wrap = (transport: Transport) => trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace, callDeadlineMs }), ctx.activity);
+  const wrap = (transport: Transport) =>
+    trackedTransport(resilient(transport, { limiter: ctx.limiter(), trace, callDeadlineMs }), ctx.activity);
   const caFile = profile.caFile ? { path: profile.caFile, source: `profile "${name}"` } : undefined;
-  return instanceClient({ baseUrl: profile.url, insecure, timeoutSeconds: globals.timeoutSeconds, trace, wrap, env, caFile });
+  return instanceClient({
+    baseUrl: profile.url,
+    insecure,
+    timeoutSeconds: globals.timeoutSeconds,
+    trace,
+    wrap,
+    env,
+    caFile,
+  });
 }
 
 /** Once, as the mock opens: a database another lms made was rebuilt, and what became of its rows. */
 function saidIfRebuilt(mock: MockRuntime, warn: (message: string) => void): MockRuntime {
-  if (mock.rebuilt === 'carried') warn(`the mock database ${mock.path} was made by another version of lms; its rows were carried into this version's schema`);
-  if (mock.rebuilt === 'reseeded') warn(`the mock database ${mock.path} was made by another version of lms whose rows do not fit this version's schema, so the seeded school was loaded in their place`);
+  if (mock.rebuilt === 'carried')
+    warn(
+      `the mock database ${mock.path} was made by another version of lms; its rows were carried into this version's schema`,
+    );
+  if (mock.rebuilt === 'reseeded')
+    warn(
+      `the mock database ${mock.path} was made by another version of lms whose rows do not fit this version's schema, so the seeded school was loaded in their place`,
+    );
   return mock;
 }

@@ -13,17 +13,19 @@ type ValueOf<F extends Flag> = F extends { type: 'integer' | 'number' | 'size' }
     ? number | null
     : number
   : F extends { repeatable: true }
-  ? F extends { choices: readonly (infer C extends string)[] }
-    ? C[]
-    : string[]
-  : F extends { value: string }
     ? F extends { choices: readonly (infer C extends string)[] }
-      ? C
-      : string
-    : boolean;
+      ? C[]
+      : string[]
+    : F extends { value: string }
+      ? F extends { choices: readonly (infer C extends string)[] }
+        ? C
+        : string
+      : boolean;
 /** The options a command receives: present when required, defaulted or negatable (`--no-x` defaults to true). */
 export type OptionsOf<T extends Record<string, Flag>> = {
-  [K in keyof T]: T[K] extends { required: true } | { default: string | boolean } | { negated: true } ? ValueOf<T[K]> : ValueOf<T[K]> | undefined;
+  [K in keyof T]: T[K] extends { required: true } | { default: string | boolean } | { negated: true }
+    ? ValueOf<T[K]>
+    : ValueOf<T[K]> | undefined;
 };
 
 export function command<const T extends Record<string, Flag> = Record<never, Flag>>(
@@ -31,7 +33,9 @@ export function command<const T extends Record<string, Flag> = Record<never, Fla
 ): CommandSpec<OptionsOf<T>> {
   // Not compiled here: every run would pay for every verb of its noun. checkDeclaration holds each
   // verb to its declaration, and a test walks the whole tree with it.
-  return spec.options ? { ...spec, options: Object.values(spec.options), optionKeys: Object.keys(spec.options) } : { ...spec, options: [] };
+  return spec.options
+    ? { ...spec, options: Object.values(spec.options), optionKeys: Object.keys(spec.options) }
+    : { ...spec, options: [] };
 }
 
 /**
@@ -48,12 +52,21 @@ export function checkDeclaration(spec: CommandSpec<never>): void {
       throw new Error(`command "${spec.name}": ${(error as Error).message}`);
     }
     const key = spec.optionKeys?.[i];
-    if (key !== undefined && name !== key) throw new Error(`command "${spec.name}": option "${key}" is declared as "${syntaxOf(flag)}", which is read as "${name}"`);
+    if (key !== undefined && name !== key)
+      throw new Error(
+        `command "${spec.name}": option "${key}" is declared as "${syntaxOf(flag)}", which is read as "${name}"`,
+      );
   });
   const args = argumentsOf(spec).map((a) => a.name);
-  for (const [what, record] of [['argChoices', spec.argChoices], ['argIds', spec.argIds]] as const) {
+  for (const [what, record] of [
+    ['argChoices', spec.argChoices],
+    ['argIds', spec.argIds],
+  ] as const) {
     for (const arg of Object.keys(record ?? {})) {
-      if (!args.includes(arg)) throw new Error(`command "${spec.name}": ${what} names "${arg}", which is not one of its arguments (${args.join(', ') || 'none'})`);
+      if (!args.includes(arg))
+        throw new Error(
+          `command "${spec.name}": ${what} names "${arg}", which is not one of its arguments (${args.join(', ') || 'none'})`,
+        );
     }
   }
 }
@@ -66,20 +79,34 @@ export const contextFlags = {
   section: { long: 'section', value: 'id', ids: 'section', description: 'section id or sis_section_id:X' },
   group: { long: 'group', value: 'id', description: 'group id' },
   account: { long: 'account', value: 'id', ids: 'account', description: 'account id, sis_account_id:X or self' },
-  user: { long: 'user', value: 'id', ids: 'user', description: 'user id, sis_user_id:X, sis_login_id:X, email:X or self' },
+  user: {
+    long: 'user',
+    value: 'id',
+    ids: 'user',
+    description: 'user id, sis_user_id:X, sis_login_id:X, email:X or self',
+  },
   global: { long: 'global', description: 'the site-wide (global) context' },
 } as const satisfies Record<string, Flag>;
 
 export type ContextName = keyof typeof contextFlags;
-export type ChosenContext<N extends ContextName> = { [K in N]: { type: K; id: K extends 'global' ? undefined : string } }[N];
+export type ChosenContext<N extends ContextName> = {
+  [K in N]: { type: K; id: K extends 'global' ? undefined : string };
+}[N];
 
 /** The one context among `names` that the options give; none or several is a usage error. */
-export function oneContext<N extends ContextName>(opts: Partial<Record<ContextName, string | boolean | undefined>>, names: readonly N[]): ChosenContext<N> {
+export function oneContext<N extends ContextName>(
+  opts: Partial<Record<ContextName, string | boolean | undefined>>,
+  names: readonly N[],
+): ChosenContext<N> {
   const given = names.filter((n) => opts[n] !== undefined && opts[n] !== false && opts[n] !== '');
   if (given.length !== 1) {
     const list = names.map((n) => `--${n}`);
     const choices = list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list.at(-1)}` : list[0];
-    throw new UsageError(given.length === 0 ? `give one of ${choices}` : `give only one of ${choices}, not ${given.map((n) => `--${n}`).join(' and ')}`);
+    throw new UsageError(
+      given.length === 0
+        ? `give one of ${choices}`
+        : `give only one of ${choices}, not ${given.map((n) => `--${n}`).join(' and ')}`,
+    );
   }
   const type = given[0];
   return { type, id: type === 'global' ? undefined : String(opts[type]) } as ChosenContext<N>;

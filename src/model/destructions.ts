@@ -60,4 +60,3 @@ export class PlanChangedError extends LmsError {
     );
   }
 }
-

@@ -29,22 +29,39 @@ export async function previewResult(
   const note = followUpNote(declared, preview);
   err(ctx.io, `Dry run: nothing was sent. The first write is shown${note ? `; ${note}` : ''}.\n`);
   // What was checked, and what a read cannot tell (a login taken, a rule only the write meets).
-  err(ctx.io, checked ? `Checked: GET ${checked.url} answered ${checked.status}; the write itself may still be refused.\n` : 'Nothing was checked: no read tells whether this write would succeed.\n');
+  err(
+    ctx.io,
+    checked
+      ? `Checked: GET ${checked.url} answered ${checked.status}; the write itself may still be refused.\n`
+      : 'Nothing was checked: no read tells whether this write would succeed.\n',
+  );
   const format = ctx.globals.output ?? (await import('../output/render.js')).defaultFormat(ctx.io);
   if (format === 'table') return { kind: 'text', text: describe(preview) };
-  return { kind: 'item', value: { dry_run: true, requests: [asData(preview)], ...(checked ? { checked } : {}), ...(note ? { note } : {}) } };
+  return {
+    kind: 'item',
+    value: { dry_run: true, requests: [asData(preview)], ...(checked ? { checked } : {}), ...(note ? { note } : {}) },
+  };
 }
 
 function asData(p: RequestPreview): DryRunOutput['requests'][number] {
   const body = p.body;
   const value =
-    body.kind === 'none' ? null
-    : body.kind === 'json' ? body.value
-    // Decoded, field by field, as the server reads them (the curl line keeps the form as sent).
-    : body.kind === 'form' ? body.pairs
-    : body.kind === 'multipart' ? body.parts
-    : `(${body.size} bytes of ${body.contentType}, not shown)`;
-  return { method: p.method, url: p.url, ...(body.kind !== 'none' && p.contentType ? { content_type: p.contentType } : {}), body: value };
+    body.kind === 'none'
+      ? null
+      : body.kind === 'json'
+        ? body.value
+        : // Decoded, field by field, as the server reads them (the curl line keeps the form as sent).
+          body.kind === 'form'
+          ? body.pairs
+          : body.kind === 'multipart'
+            ? body.parts
+            : `(${body.size} bytes of ${body.contentType}, not shown)`;
+  return {
+    method: p.method,
+    url: p.url,
+    ...(body.kind !== 'none' && p.contentType ? { content_type: p.contentType } : {}),
+    body: value,
+  };
 }
 
 /**
@@ -90,7 +107,9 @@ function describe(p: RequestPreview): string {
 }
 
 function partText(part: BodyPart): string {
-  return 'value' in part ? `${part.name}=${part.value}` : `${part.name}=@${part.file} (${part.size} bytes${part.type ? `, ${part.type}` : ''})`;
+  return 'value' in part
+    ? `${part.name}=${part.value}`
+    : `${part.name}=@${part.file} (${part.size} bytes${part.type ? `, ${part.type}` : ''})`;
 }
 
 function curl(p: RequestPreview): string {
@@ -98,9 +117,17 @@ function curl(p: RequestPreview): string {
   // The token is the shell's to fill in: it never appears in a preview.
   if (p.authorized) words.push('-H', '"Authorization: Bearer $LMS_TOKEN"');
   const body = p.body;
-  if (body.kind === 'json') words.push('-H', quote('Content-Type: application/json'), '--data', quote(JSON.stringify(body.value)));
-  else if (body.kind === 'form') words.push(...body.pairs.flatMap(([k, v]) => ['--data-urlencode', quote(`${k}=${v}`)]));
-  else if (body.kind === 'multipart') words.push(...body.parts.flatMap((part) => ['-F', quote('value' in part ? `${part.name}=${part.value}` : `${part.name}=@${part.file}`)]));
+  if (body.kind === 'json')
+    words.push('-H', quote('Content-Type: application/json'), '--data', quote(JSON.stringify(body.value)));
+  else if (body.kind === 'form')
+    words.push(...body.pairs.flatMap(([k, v]) => ['--data-urlencode', quote(`${k}=${v}`)]));
+  else if (body.kind === 'multipart')
+    words.push(
+      ...body.parts.flatMap((part) => [
+        '-F',
+        quote('value' in part ? `${part.name}=${part.value}` : `${part.name}=@${part.file}`),
+      ]),
+    );
   return words.join(' ');
 }
 

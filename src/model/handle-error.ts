@@ -30,7 +30,8 @@ export function handleError(error: unknown, io: IOStreams, asJson: boolean): num
     err(io, `${showControls(JSON.stringify(json))}\n`);
   } else {
     err(io, formatError(failure));
-    if (failure.name === 'InternalError' && error instanceof Error && process.env.LMS_DEBUG) err(io, `${error.stack}\n`);
+    if (failure.name === 'InternalError' && error instanceof Error && process.env.LMS_DEBUG)
+      err(io, `${error.stack}\n`);
   }
   return failure.exitCode;
 }
@@ -75,7 +76,10 @@ class InternalError extends LmsError {
 function fromCommander(error: CommanderError): LmsError {
   const lines = error.message.replace(/^error: /, '').split('\n');
   const suggestion = lines.map((line) => /^\(Did you mean (.+)\?\)$/.exec(line.trim())).find(Boolean);
-  const message = lines.filter((line) => !/^\(Did you mean .+\?\)$/.test(line.trim())).join(' ').trim();
+  const message = lines
+    .filter((line) => !/^\(Did you mean .+\?\)$/.test(line.trim()))
+    .join(' ')
+    .trim();
   const near = suggestion?.[1] ?? nearestChoice(message);
   return new UsageError(message, { hint: near ? `did you mean ${near}?` : undefined, details: { code: error.code } });
 }

@@ -6,7 +6,15 @@
 import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 import { err } from '../io/streams.js';
-import { argumentsOf, declares, destroyingOptions, type CommandResult, type CommandSpec, type DryRun, type Invocation } from './command.js';
+import {
+  argumentsOf,
+  declares,
+  destroyingOptions,
+  type CommandResult,
+  type CommandSpec,
+  type DryRun,
+  type Invocation,
+} from './command.js';
 import type { Context } from './context.js';
 import { coerceValue, compileOptions, syntaxOf, type OptionSpec } from './options.js';
 
@@ -24,7 +32,12 @@ export interface Checked<O> {
 }
 
 /** Checks, coerces and runs: the one call behind every surface. */
-export async function invoke<O>(spec: CommandSpec<O>, given: Invocation, ctx: Context, how: { dryRun?: DryRun } = {}): Promise<CommandResult> {
+export async function invoke<O>(
+  spec: CommandSpec<O>,
+  given: Invocation,
+  ctx: Context,
+  how: { dryRun?: DryRun } = {},
+): Promise<CommandResult> {
   return run(check(spec, given, how), ctx);
 }
 
@@ -59,13 +72,15 @@ export async function run<O>(checked: Checked<O>, ctx: Context): Promise<Command
   try {
     result = await spec.run({ args, opts, ctx });
     // A list read lazily may write while it is read: read it here, where a stop is expected.
-    if (!dryRun.stopped && result?.kind === 'list' && !result.endless) result = { ...result, items: await collect(result.items) };
+    if (!dryRun.stopped && result?.kind === 'list' && !result.endless)
+      result = { ...result, items: await collect(result.items) };
   } catch (error) {
     // The stop itself, or whatever the command made of it: the write it reached is the answer.
     if (!dryRun.stopped) throw error;
     result = undefined;
   }
-  if (dryRun.stopped) return (await import('./dry-run.js')).previewResult(ctx, dryRun.stopped, spec.routes ?? [], dryRun.checked);
+  if (dryRun.stopped)
+    return (await import('./dry-run.js')).previewResult(ctx, dryRun.stopped, spec.routes ?? [], dryRun.checked);
   if (how === 'stops') err(ctx.io, 'Dry run: the command needed no write; nothing was sent.\n');
   return result;
 }
@@ -73,18 +88,28 @@ export async function run<O>(checked: Checked<O>, ctx: Context): Promise<Command
 /** A value refused by its choices, in commander's words, with the nearest choice as a hint. */
 function notAChoice(message: string, value: string, choices: readonly string[]): UsageError {
   const near = closest(value, choices);
-  return new UsageError(`${message}. Allowed choices are ${choices.join(', ')}.`, { hint: near ? `did you mean ${near}?` : undefined, details: { code: 'commander.invalidArgument' } });
+  return new UsageError(`${message}. Allowed choices are ${choices.join(', ')}.`, {
+    hint: near ? `did you mean ${near}?` : undefined,
+    details: { code: 'commander.invalidArgument' },
+  });
 }
 
 function checkArgs(spec: Pick<CommandSpec<unknown>, 'args' | 'argChoices'>, args: readonly unknown[]): void {
   argumentsOf(spec).forEach((arg, i) => {
     const value = args[i];
     if (arg.required && (value === undefined || (arg.variadic && Array.isArray(value) && value.length === 0))) {
-      throw new UsageError(`missing required argument '${arg.name}'`, { details: { code: 'commander.missingArgument' } });
+      throw new UsageError(`missing required argument '${arg.name}'`, {
+        details: { code: 'commander.missingArgument' },
+      });
     }
     const choices = spec.argChoices?.[arg.name];
     for (const one of value === undefined ? [] : Array.isArray(value) ? value : [value]) {
-      if (choices && !choices.includes(String(one))) throw notAChoice(`command-argument value '${String(one)}' is invalid for argument '${arg.name}'`, String(one), choices);
+      if (choices && !choices.includes(String(one)))
+        throw notAChoice(
+          `command-argument value '${String(one)}' is invalid for argument '${arg.name}'`,
+          String(one),
+          choices,
+        );
     }
   });
 }
@@ -94,26 +119,43 @@ function checkArgs(spec: Pick<CommandSpec<unknown>, 'args' | 'argChoices'>, args
  * choices, numbers as numbers. Narrows the record to the verb's options type, which `command()`
  * derived from these same declarations.
  */
-function checkOptions<O>(specs: readonly OptionSpec[] | undefined, options: Record<string, unknown>): asserts options is Record<string, unknown> & O {
+function checkOptions<O>(
+  specs: readonly OptionSpec[] | undefined,
+  options: Record<string, unknown>,
+): asserts options is Record<string, unknown> & O {
   const compiled = compileOptions(specs);
   const known = new Map(compiled.map((o) => [o.attribute, o]));
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || known.has(key)) continue;
     const flag = `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-    const near = closest(flag, compiled.map((o) => o.long));
-    throw new UsageError(`unknown option '${flag}'`, { hint: near ? `did you mean ${near}?` : undefined, details: { code: 'commander.unknownOption' } });
+    const near = closest(
+      flag,
+      compiled.map((o) => o.long),
+    );
+    throw new UsageError(`unknown option '${flag}'`, {
+      hint: near ? `did you mean ${near}?` : undefined,
+      details: { code: 'commander.unknownOption' },
+    });
   }
   for (const option of compiled) {
     const value = options[option.attribute];
     if (value === undefined) {
-      if (option.spec.required) throw new UsageError(`required option '${syntaxOf(option.spec)}' not specified`, { details: { code: 'commander.missingMandatoryOptionValue' } });
+      if (option.spec.required)
+        throw new UsageError(`required option '${syntaxOf(option.spec)}' not specified`, {
+          details: { code: 'commander.missingMandatoryOptionValue' },
+        });
       if (option.default !== undefined) options[option.attribute] = option.default;
       continue;
     }
     const choices = option.spec.choices;
     if (choices && !(value === true && option.valueOptional)) {
       for (const one of Array.isArray(value) ? value : [value]) {
-        if (!choices.includes(String(one))) throw notAChoice(`option '${syntaxOf(option.spec)}' argument '${String(one)}' is invalid`, String(one), choices);
+        if (!choices.includes(String(one)))
+          throw notAChoice(
+            `option '${syntaxOf(option.spec)}' argument '${String(one)}' is invalid`,
+            String(one),
+            choices,
+          );
       }
     }
     options[option.attribute] = coerceValue(option, value);

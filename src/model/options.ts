@@ -140,7 +140,8 @@ export function syntaxOf(spec: FlagSyntax): string {
 export const takesValue = (spec: FlagSyntax): boolean => spec.value !== undefined;
 
 /** Whether a flag answers to this name (`--file`, `-f`). */
-export const answersTo = (spec: FlagSyntax, name: string): boolean => name === longFlagOf(spec) || (spec.short !== undefined && name === `-${spec.short}`);
+export const answersTo = (spec: FlagSyntax, name: string): boolean =>
+  name === longFlagOf(spec) || (spec.short !== undefined && name === `-${spec.short}`);
 
 /** The property commander stores a flag under: `--login-id <x>` → loginId, `--no-notify` → notify. */
 export function attributeName(spec: FlagSyntax): string {
@@ -167,11 +168,22 @@ export function compileOption(spec: OptionSpec): CompiledOption {
   if (spec.repeatable && !valued) throw wrong('is repeatable but takes no value');
   if (spec.type !== undefined && kind !== 'value') throw wrong(`is a ${kind}, which cannot be a ${spec.type}`);
   if (spec.type !== undefined && spec.choices) throw wrong(`has choices, so it is not a ${spec.type}`);
-  if ((spec.min !== undefined || spec.max !== undefined || spec.unit !== undefined) && spec.type === undefined) throw wrong('has a range or unit but no number type');
+  if ((spec.min !== undefined || spec.max !== undefined || spec.unit !== undefined) && spec.type === undefined)
+    throw wrong('has a range or unit but no number type');
   const fieldType = spec.field?.type;
-  if (spec.type !== undefined && fieldType !== undefined && fieldType !== spec.type) throw wrong(`is a ${spec.type}, but its field ${spec.field!.name} is a ${fieldType}`);
+  if (spec.type !== undefined && fieldType !== undefined && fieldType !== spec.type)
+    throw wrong(`is a ${spec.type}, but its field ${spec.field!.name} is a ${fieldType}`);
   const type: ValueType = !valued ? 'boolean' : (spec.type ?? (spec.choices ? 'enum' : 'string'));
-  const option: CompiledOption = { spec, attribute: attributeName(spec), long, kind, valueOptional, type, min: spec.min, max: spec.max };
+  const option: CompiledOption = {
+    spec,
+    attribute: attributeName(spec),
+    long,
+    kind,
+    valueOptional,
+    type,
+    min: spec.min,
+    max: spec.max,
+  };
   if (kind === 'negated') option.default = true;
   else if (spec.default !== undefined) {
     try {
@@ -185,14 +197,21 @@ export function compileOption(spec: OptionSpec): CompiledOption {
 }
 
 /** Every option of a verb, compiled. */
-export const compileOptions = (specs: readonly OptionSpec[] | undefined): CompiledOption[] => (specs ?? []).map(compileOption);
-
+export const compileOptions = (specs: readonly OptionSpec[] | undefined): CompiledOption[] =>
+  (specs ?? []).map(compileOption);
 
 /** What a number option takes, in words: `a whole number of seconds from 1 to 3600`. */
 function describeNumber(option: Pick<CompiledOption, 'type' | 'min' | 'max'> & { unit?: string }): string {
   const { min, max, unit } = option;
   if (option.type === 'size') {
-    const range = min !== undefined && max !== undefined ? ` from ${formatBytes(min)} to ${formatBytes(max)}` : min !== undefined ? ` of at least ${formatBytes(min)}` : max !== undefined ? ` of at most ${formatBytes(max)}` : '';
+    const range =
+      min !== undefined && max !== undefined
+        ? ` from ${formatBytes(min)} to ${formatBytes(max)}`
+        : min !== undefined
+          ? ` of at least ${formatBytes(min)}`
+          : max !== undefined
+            ? ` of at most ${formatBytes(max)}`
+            : '';
     return `a size${range}, such as 1048576, 512k or 100m`;
   }
   const what = `${option.type === 'integer' ? 'a whole number' : 'a number'}${unit ? ` of ${unit}` : ''}`;
@@ -215,7 +234,9 @@ function numberOf(type: NumberType | 'size', text: string): number {
     return m ? Math.floor(Number(m[1]) * MULTIPLE[(m[2] ?? 'b')[0].toLowerCase()]) : NaN;
   }
   const n = Number(text);
-  return (type === 'integer' ? INTEGER.test(text) && Number.isSafeInteger(n) : DECIMAL.test(text) && Number.isFinite(n)) ? n : NaN;
+  return (type === 'integer' ? INTEGER.test(text) && Number.isSafeInteger(n) : DECIMAL.test(text) && Number.isFinite(n))
+    ? n
+    : NaN;
 }
 
 /**
@@ -231,7 +252,9 @@ export function coerceValue<T>(option: CompiledOption, value: T): T | number | n
   const n = text === undefined ? NaN : numberOf(option.type, text);
   if (Number.isNaN(n) || n < (option.min ?? -Infinity) || n > (option.max ?? Infinity)) {
     const said = text !== undefined ? `"${String(value)}"` : (JSON.stringify(value)?.slice(0, 80) ?? String(value));
-    throw new UsageError(`${option.long} must be ${describeNumber({ ...option, unit: option.spec.unit })}, not ${said}`);
+    throw new UsageError(
+      `${option.long} must be ${describeNumber({ ...option, unit: option.spec.unit })}, not ${said}`,
+    );
   }
   return n;
 }

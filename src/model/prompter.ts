@@ -25,7 +25,10 @@ export interface PromptStreams {
  * person stopped the command before it did anything, and the error handler gives that its exit code.
  */
 export function promptOn(streams: PromptStreams, { color = true }: { color?: boolean } = {}): Prompter {
-  const context = { ...(streams.input ? { input: streams.input } : {}), ...(streams.output ? { output: streams.output } : {}) };
+  const context = {
+    ...(streams.input ? { input: streams.input } : {}),
+    ...(streams.output ? { output: streams.output } : {}),
+  };
   // Inquirer colours by NO_COLOR and the terminal alone: --no-color is one switch with NO_COLOR.
   const theme = color ? {} : { theme: PLAIN };
   return {

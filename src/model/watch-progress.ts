@@ -15,7 +15,8 @@ const DEFAULT_WAIT_SECONDS = 1800;
 function waitBound(ctx: Pick<Context, 'env'>): number {
   const raw = ctx.env.LMS_WAIT_TIMEOUT;
   if (raw === undefined || raw === '') return DEFAULT_WAIT_SECONDS * 1000;
-  if (!/^\d{1,7}$/.test(raw.trim())) throw new UsageError(`LMS_WAIT_TIMEOUT must be a whole number of seconds, not ${JSON.stringify(raw)}`);
+  if (!/^\d{1,7}$/.test(raw.trim()))
+    throw new UsageError(`LMS_WAIT_TIMEOUT must be a whole number of seconds, not ${JSON.stringify(raw)}`);
   return Number(raw.trim()) * 1000;
 }
 
@@ -27,10 +28,18 @@ function waitedTooLong(ctx: Pick<Context, 'env'>, what: string, lastState: strin
 }
 
 /** The bound of a wait for a Progress, for waitForProgress: past it, exit 1 with its last state. */
-export function progressWaitBound(ctx: Pick<Context, 'env'>, id: number | string): Pick<PollOptions<Progress>, 'timeoutMs' | 'onTimeout'> {
+export function progressWaitBound(
+  ctx: Pick<Context, 'env'>,
+  id: number | string,
+): Pick<PollOptions<Progress>, 'timeoutMs' | 'onTimeout'> {
   return {
     timeoutMs: waitBound(ctx),
-    onTimeout: (p) => waitedTooLong(ctx, `progress ${id}`, `${p.workflow_state}, ${Math.round(p.completion ?? 0)}% done${p.message ? `: ${p.message}` : ''}`),
+    onTimeout: (p) =>
+      waitedTooLong(
+        ctx,
+        `progress ${id}`,
+        `${p.workflow_state}, ${Math.round(p.completion ?? 0)}% done${p.message ? `: ${p.message}` : ''}`,
+      ),
   };
 }
 
@@ -70,7 +79,8 @@ function createMeter(ctx: Context, label: string, now: () => number = () => perf
     const parts = [`${label} ${bar(ctx.io, pct / 100)}${pct.toFixed(0)}% ${r.state}`];
     if (r.count) {
       parts.push(`${r.count.done}/${r.count.total} ${r.count.noun}`);
-      if (seconds > 0 && r.count.done > 0) parts.push(`${(r.count.done / seconds).toFixed(r.count.done / seconds < 10 ? 1 : 0)}/s`);
+      if (seconds > 0 && r.count.done > 0)
+        parts.push(`${(r.count.done / seconds).toFixed(r.count.done / seconds < 10 ? 1 : 0)}/s`);
     }
     if (r.extra) parts.push(r.extra);
     if (eta !== undefined) parts.push(`ETA ${eta}s`);
@@ -85,7 +95,12 @@ function createMeter(ctx: Context, label: string, now: () => number = () => perf
   };
 }
 
-export async function watchProgress(ctx: Context, client: ApiClient, id: number | string, options: WatchOptions): Promise<Progress> {
+export async function watchProgress(
+  ctx: Context,
+  client: ApiClient,
+  id: number | string,
+  options: WatchOptions,
+): Promise<Progress> {
   const meter = createMeter(ctx, options.label, options.now);
   try {
     return await waitForProgress((pid) => client.ops.progress.get({ id: pid }), id, {
@@ -139,7 +154,12 @@ export async function watchBatch(
         intervalMs: options.intervalMs,
         maxIntervalMs: options.maxIntervalMs,
         timeoutMs: waitBound(ctx),
-        onTimeout: (b) => waitedTooLong(ctx, `conversation batch ${id}`, b ? `${b.workflow_state}, ${Math.round(b.completion * 100)}% sent` : 'finished'),
+        onTimeout: (b) =>
+          waitedTooLong(
+            ctx,
+            `conversation batch ${id}`,
+            b ? `${b.workflow_state}, ${Math.round(b.completion * 100)}% sent` : 'finished',
+          ),
         onUpdate(b) {
           if (!b || b.workflow_state === 'sent') return;
           last = b;

@@ -10,4 +10,3 @@ export function keepYoungGenerationSmall(): void {
   capped = true;
   process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
 }
-

@@ -77,7 +77,9 @@ export function checkFields(sample: unknown, fields: readonly string[]): void {
   const names = unknown.map((field) => `"${field}"`).join(', ');
   // The line's --fields with each mistyped name's nearest field, when every one has one; else the whole list to choose from.
   const nearest = new Map(unknown.map((field) => [field, closest(field, available)]));
-  const meant = [...nearest.values()].every((near) => near !== undefined) ? `did you mean --fields ${fields.map((f) => nearest.get(f) ?? f).join(',')}?` : undefined;
+  const meant = [...nearest.values()].every((near) => near !== undefined)
+    ? `did you mean --fields ${fields.map((f) => nearest.get(f) ?? f).join(',')}?`
+    : undefined;
   throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${names}`, {
     hint: meant ?? `available fields: ${available.join(', ')}`,
     details: { unknown_fields: unknown, available_fields: available },

@@ -16,7 +16,11 @@ export interface JqFilter {
    * Runs the expression over JSON texts with jq's flags, as jq-wasm's raw() does, handing jq's
    * stdout to `write` in pieces as jq writes it, each after the one before it has been written.
    */
-  run(input: string, flags: string[], write: (stdout: string) => Promise<void>): Promise<{ stderr: string; exitCode: number }>;
+  run(
+    input: string,
+    flags: string[],
+    write: (stdout: string) => Promise<void>,
+  ): Promise<{ stderr: string; exitCode: number }>;
   /** Ends jq's thread: the command has printed what it had to. */
   close(): void;
 }

@@ -58,10 +58,14 @@ export function jqLimits(env: NodeJS.ProcessEnv): JqLimits {
     const value = env[name];
     if (value === undefined || value === '') return fallback;
     const n = Number(value);
-    if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${name} must be a positive number of ${unit}, not "${value}"`);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new UsageError(`${name} must be a positive number of ${unit}, not "${value}"`);
     return n;
   };
-  return { seconds: read('LMS_JQ_TIMEOUT', DEFAULT_JQ_LIMITS.seconds, 'seconds'), megabytes: read('LMS_JQ_MEMORY', DEFAULT_JQ_LIMITS.megabytes, 'megabytes') };
+  return {
+    seconds: read('LMS_JQ_TIMEOUT', DEFAULT_JQ_LIMITS.seconds, 'seconds'),
+    megabytes: read('LMS_JQ_MEMORY', DEFAULT_JQ_LIMITS.megabytes, 'megabytes'),
+  };
 }
 
 /**
@@ -125,7 +129,11 @@ function startJq(expression: string, limits: JqLimits): JqFilter {
   const state = new Int32Array(shared);
   // What jq-wasm itself says on the thread's stderr (that its WebAssembly aborted) is no message
   // for the user: the failure is reported here in words of its own. jq's own stderr comes in its result.
-  const worker = new Worker(WORKER_SOURCE, { eval: true, stderr: true, workerData: { jqWasm: jqWasmFile(), expression, shared, window: OUTPUT_WINDOW } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    stderr: true,
+    workerData: { jqWasm: jqWasmFile(), expression, shared, window: OUTPUT_WINDOW },
+  });
   worker.stderr.resume();
   worker.unref();
   let stopped: Error | undefined;
@@ -145,7 +153,8 @@ function startJq(expression: string, limits: JqLimits): JqFilter {
       const started = performance.now();
       const waitedBefore = Atomics.load(state, WAITED_MS);
       const watch = setInterval(() => {
-        if (performance.now() - started - (Atomics.load(state, WAITED_MS) - waitedBefore) > limits.seconds * 1000) end(timeLimit(limits));
+        if (performance.now() - started - (Atomics.load(state, WAITED_MS) - waitedBefore) > limits.seconds * 1000)
+          end(timeLimit(limits));
         else if (process.memoryUsage.rss() > ceiling) end(memoryLimit(limits));
       }, MEMORY_CHECK_MS);
       // Chunks are written one after another, in the order jq wrote them; each written one frees its bytes of the window.
@@ -161,7 +170,13 @@ function startJq(expression: string, limits: JqLimits): JqFilter {
         writing.catch((e: unknown) => end(e instanceof Error ? e : new Error(String(e))));
       };
       const onMessage = (m: JqResult & { chunk?: Uint8Array; failed?: string; trapped?: true }) =>
-        m.chunk ? onChunk(m.chunk) : m.trapped ? end(jqMemory()) : m.failed ? end(new Error(`jq failed: ${m.failed}`)) : end(undefined, m);
+        m.chunk
+          ? onChunk(m.chunk)
+          : m.trapped
+            ? end(jqMemory())
+            : m.failed
+              ? end(new Error(`jq failed: ${m.failed}`))
+              : end(undefined, m);
       const onError = (e: Error) => end(e);
       const onExit = () => end(new Error('jq stopped unexpectedly'));
       let ended = false;
@@ -206,15 +221,21 @@ function startJq(expression: string, limits: JqLimits): JqFilter {
 }
 
 function timeLimit({ seconds }: JqLimits): UsageError {
-  return new UsageError(`--jq: the filter ran past its time limit of ${seconds} s`, { hint: 'LMS_JQ_TIMEOUT=<seconds> allows longer' });
+  return new UsageError(`--jq: the filter ran past its time limit of ${seconds} s`, {
+    hint: 'LMS_JQ_TIMEOUT=<seconds> allows longer',
+  });
 }
 
 function jqMemory(): UsageError {
-  return new UsageError('--jq: the filter ran out of the memory jq can hold', { hint: 'jq-wasm gives jq a fixed memory; filter the data down before collecting it' });
+  return new UsageError('--jq: the filter ran out of the memory jq can hold', {
+    hint: 'jq-wasm gives jq a fixed memory; filter the data down before collecting it',
+  });
 }
 
 function memoryLimit({ megabytes }: JqLimits): UsageError {
-  return new UsageError(`--jq: the filter ran past its memory limit of ${megabytes} MB`, { hint: 'LMS_JQ_MEMORY=<megabytes> allows more' });
+  return new UsageError(`--jq: the filter ran past its memory limit of ${megabytes} MB`, {
+    hint: 'LMS_JQ_MEMORY=<megabytes> allows more',
+  });
 }
 
 /**
@@ -222,7 +243,10 @@ function memoryLimit({ megabytes }: JqLimits): UsageError {
  * expression sees whole (`.[] | select(…)`, `length`, `group_by`), held once, as JSON text. With
  * -o ndjson, each record on its own, as `jq -c` over NDJSON.
  */
-export async function writeJqList(items: AsyncIterable<unknown> | Iterable<unknown>, options: JqOptions): Promise<number> {
+export async function writeJqList(
+  items: AsyncIterable<unknown> | Iterable<unknown>,
+  options: JqOptions,
+): Promise<number> {
   if (options.format === 'ndjson') return writeJqRecords(items, options);
   let text = '';
   let count = 0;
@@ -261,7 +285,8 @@ export async function writeJqText(text: string, options: JqOptions): Promise<voi
  * depend on how the records happened to be batched.
  */
 async function writeJqRecords(items: AsyncIterable<unknown> | Iterable<unknown>, options: JqOptions): Promise<number> {
-  const iterator: AsyncIterator<unknown> | Iterator<unknown> = Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
+  const iterator: AsyncIterator<unknown> | Iterator<unknown> =
+    Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
   let batch = '';
   let batched = 0;
   let count = 0;
@@ -322,7 +347,11 @@ async function printOne(options: JqOptions, input: string, compact: boolean): Pr
  * it succeeds (`debug`, `stderr`) goes to stderr; when it fails on some of its inputs, its
  * messages and how many are returned. `halt_error` stops everything then and there.
  */
-async function print({ io, jq }: JqOptions, input: string, compact: boolean): Promise<{ inputs: number; stderr: string } | undefined> {
+async function print(
+  { io, jq }: JqOptions,
+  input: string,
+  compact: boolean,
+): Promise<{ inputs: number; stderr: string } | undefined> {
   // What follows the last RS seen may be a result jq is still writing: it is printed with the next
   // chunk, or when the run ends. Only the new text is searched, so a result of any length costs once.
   let held = '';
@@ -349,7 +378,8 @@ async function print({ io, jq }: JqOptions, input: string, compact: boolean): Pr
   // jq's exit status speaks only of its last input: its messages tell which inputs failed.
   const inputs = result.stderr.match(JQ_ERROR)?.length ?? 0;
   if (inputs > 0) return { inputs, stderr: result.stderr };
-  if (result.exitCode !== 0) throw new UsageError(`--jq: ${result.stderr.trim() || `jq stopped with status ${result.exitCode}`}`);
+  if (result.exitCode !== 0)
+    throw new UsageError(`--jq: ${result.stderr.trim() || `jq stopped with status ${result.exitCode}`}`);
   if (result.stderr) err(io, result.stderr.endsWith('\n') ? result.stderr : `${result.stderr}\n`);
   return undefined;
 }

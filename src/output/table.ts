@@ -26,9 +26,20 @@ const MAX_NESTED_CELL_WIDTH = 40;
 const MIN_COLUMN_WIDTH = 5;
 
 const BORDERLESS: Partial<Record<Table.CharName, string>> = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
   middle: COLUMN_GAP,
 };
 
@@ -99,7 +110,9 @@ export async function writeKeyValueTable(item: unknown, { io, fields, columns }:
   }
   const record = asRecord(item);
   const keys = fields ?? columns ?? Object.keys(record);
-  const rows = keys.map((key) => rowOf([cellText(key), cellText(valueAt(record, key))], [true, isIdentifierColumn(key)]));
+  const rows = keys.map((key) =>
+    rowOf([cellText(key), cellText(valueAt(record, key))], [true, isIdentifierColumn(key)]),
+  );
   const head = rowOf(['KEY', 'VALUE'], [true, false]);
   const natural = [0, 0];
   measure([head, ...rows], natural);

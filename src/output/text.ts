@@ -8,7 +8,11 @@ import { isRecord, type JsonRecord } from './fields.js';
 /** A value as one line of text: null and undefined empty, a record by what names it, a list joined. */
 export function textOf(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return value.map(textOf).filter((t) => t !== '').join(', ');
+  if (Array.isArray(value))
+    return value
+      .map(textOf)
+      .filter((t) => t !== '')
+      .join(', ');
   if (typeof value === 'object') return labelOf(value) || JSON.stringify(value);
   return String(value);
 }

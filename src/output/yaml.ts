@@ -1,5 +1,11 @@
 // -o yaml. Its own module so that the yaml package is loaded only when YAML is asked for.
-import { stringify, type CreateNodeOptions, type DocumentOptions, type SchemaOptions, type ToStringOptions } from 'yaml';
+import {
+  stringify,
+  type CreateNodeOptions,
+  type DocumentOptions,
+  type SchemaOptions,
+  type ToStringOptions,
+} from 'yaml';
 import { out } from '../io/streams.js';
 import { project, projectItem } from './fields.js';
 import type { RenderOptions } from './formats.js';
@@ -10,14 +16,22 @@ import type { RenderOptions } from './formats.js';
  * the strings the API sent. No anchors and aliases, which JSON data never means; no folding, so a
  * long value stays on its line for grep.
  */
-const OPTIONS: DocumentOptions & SchemaOptions & CreateNodeOptions & ToStringOptions = { version: '1.1', customTags: ['intOct'], aliasDuplicateObjects: false, lineWidth: 0 };
+const OPTIONS: DocumentOptions & SchemaOptions & CreateNodeOptions & ToStringOptions = {
+  version: '1.1',
+  customTags: ['intOct'],
+  aliasDuplicateObjects: false,
+  lineWidth: 0,
+};
 
 /**
  * A YAML sequence, one element at a time as the items arrive, like the JSON array: the list is never
  * held whole, and the first page prints before the next is fetched. Each element is written as a
  * sequence of one; together they are the text of the whole sequence.
  */
-export async function writeYamlList(items: AsyncIterable<unknown> | Iterable<unknown>, { io, fields }: RenderOptions): Promise<number> {
+export async function writeYamlList(
+  items: AsyncIterable<unknown> | Iterable<unknown>,
+  { io, fields }: RenderOptions,
+): Promise<number> {
   let count = 0;
   for await (const item of items) {
     await out(io, toYaml([project(item, fields)]));

@@ -99,10 +99,17 @@ export function interpretGrade(a: Gradable, posted: string): Interpreted {
   else if (lower === 'fail' || lower === 'incomplete') score = 0;
   else if (usesLetters(a)) {
     const pct = letterToPercent(schemeOf(a), raw);
-    if (pct === undefined) return { error: `"${raw}" is not a grade of this assignment's scheme (${schemeOf(a).map((e) => e.name).join(', ')})` };
+    if (pct === undefined)
+      return {
+        error: `"${raw}" is not a grade of this assignment's scheme (${schemeOf(a)
+          .map((e) => e.name)
+          .join(', ')})`,
+      };
     score = tidy((points * pct) / 100);
   } else {
-    return { error: `"${raw}" is not a grade for a ${a.grading_type} assignment: give points, a percentage, pass/complete or fail/incomplete` };
+    return {
+      error: `"${raw}" is not a grade for a ${a.grading_type} assignment: give points, a percentage, pass/complete or fail/incomplete`,
+    };
   }
   if (a.grading_type === 'pass_fail' && score !== 0 && score !== points) {
     return { error: `a pass_fail assignment takes only 0 or ${points} (complete or incomplete), not "${raw}"` };

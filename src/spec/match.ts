@@ -20,14 +20,18 @@ interface Compiled {
 const candidates = new Map<string, Compiled[]>();
 
 /** Literal segments read as a binary number, the first segment the highest bit: bigger wins. */
-const precedence = (literals: (string | undefined)[]) => literals.reduce((n, s) => n * 2 + (s === undefined ? 0 : 1), 0);
+const precedence = (literals: (string | undefined)[]) =>
+  literals.reduce((n, s) => n * 2 + (s === undefined ? 0 : 1), 0);
 
 function candidatesOf(method: string, segments: number): Compiled[] {
   const key = `${method} ${segments}`;
   const known = candidates.get(key);
   if (known) return known;
   const list = templatesShaped(method, segments).map(({ id, path }) => {
-    const literals = path.split('/').slice(1).map((s) => (s.startsWith(':') ? undefined : s));
+    const literals = path
+      .split('/')
+      .slice(1)
+      .map((s) => (s.startsWith(':') ? undefined : s));
     return { id, literals, rank: precedence(literals) };
   });
   // A stable sort: of two templates with literals in the same places, the table's first wins.
@@ -69,7 +73,8 @@ export function matchRoute(method: string, pathname: string, among?: readonly Ro
     // Only the route that fits is made.
     const found = route(c.id);
     const path: Record<string, string> = {};
-    for (let i = 0, p = 0; i < literals.length; i++) if (literals[i] === undefined) path[found.params[p++]] = segments[i];
+    for (let i = 0, p = 0; i < literals.length; i++)
+      if (literals[i] === undefined) path[found.params[p++]] = segments[i];
     return { route: found, path };
   }
   return undefined;

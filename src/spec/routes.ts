@@ -38,7 +38,11 @@ interface RouteOptions {
 type RouteRow = readonly [`${Method} /${string}`, RouteOptions?];
 
 const contexts = {
-  tctx: { courses: 'courses/:course_id', groups: 'groups/:group_id', collection_items: 'collection_items/:collection_item_id' },
+  tctx: {
+    courses: 'courses/:course_id',
+    groups: 'groups/:group_id',
+    collection_items: 'collection_items/:collection_item_id',
+  },
   octx: { global: 'global', accounts: 'accounts/:account_id', courses: 'courses/:course_id' },
   sctx: { courses: 'courses/:course_id', sections: 'sections/:section_id' },
 } as const;
@@ -81,7 +85,10 @@ const specTable = {
     listReplies: ['GET /api/v1/{tctx}/discussion_topics/:topic_id/entries/:entry_id/replies', paged],
     entryList: ['GET /api/v1/{tctx}/discussion_topics/:topic_id/entry_list', paged],
     updateEntry: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/entries/:id', { resource: 'entry' }],
-    deleteEntry: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/entries/:id', { resource: 'entry', noContent: true }],
+    deleteEntry: [
+      'DELETE /api/v1/{tctx}/discussion_topics/:topic_id/entries/:id',
+      { resource: 'entry', noContent: true },
+    ],
     markTopicRead: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/read', { noContent: true }],
     markTopicUnread: ['DELETE /api/v1/{tctx}/discussion_topics/:topic_id/read', { noContent: true }],
     markAllRead: ['PUT /api/v1/{tctx}/discussion_topics/:topic_id/read_all', { noContent: true }],
@@ -101,7 +108,10 @@ const specTable = {
     linkOutcome: ['PUT /api/v1/{octx}/outcome_groups/:id/outcomes/:outcome_id', { resource: 'outcome' }],
     unlinkOutcome: ['DELETE /api/v1/{octx}/outcome_groups/:id/outcomes/:outcome_id', { resource: 'outcome' }],
     listSubgroups: ['GET /api/v1/{octx}/outcome_groups/:id/subgroups', { paginated: true, resource: 'outcome group' }],
-    createSubgroup: ['POST /api/v1/{octx}/outcome_groups/:id/subgroups', { encoding: 'json', resource: 'outcome group' }],
+    createSubgroup: [
+      'POST /api/v1/{octx}/outcome_groups/:id/subgroups',
+      { encoding: 'json', resource: 'outcome group' },
+    ],
     importGroup: ['POST /api/v1/{octx}/outcome_groups/:id/import', { resource: 'outcome group' }],
   },
   conversations: {
@@ -138,8 +148,14 @@ const specTable = {
     list: ['GET /api/v1/{sctx}/assignments/:assignment_id/submissions', { paginated: true, resource: 'assignment' }],
     listStudents: ['GET /api/v1/{sctx}/students/submissions', paged],
     get: ['GET /api/v1/{sctx}/assignments/:assignment_id/submissions/:user_id', { resource: 'submission of user' }],
-    uploadFile: ['POST /api/v1/{sctx}/assignments/:assignment_id/submissions/:user_id/files', { resource: 'submission of user' }],
-    grade: ['PUT /api/v1/{sctx}/assignments/:assignment_id/submissions/:user_id', { resource: 'submission of user', appends: ['comment'] }],
+    uploadFile: [
+      'POST /api/v1/{sctx}/assignments/:assignment_id/submissions/:user_id/files',
+      { resource: 'submission of user' },
+    ],
+    grade: [
+      'PUT /api/v1/{sctx}/assignments/:assignment_id/submissions/:user_id',
+      { resource: 'submission of user', appends: ['comment'] },
+    ],
   },
   sections: {
     list: ['GET /api/v1/courses/:course_id/sections', { paginated: true, resource: 'course' }],
@@ -159,7 +175,9 @@ const specTable = {
   history: {
     days: ['GET /api/v1/courses/:course_id/gradebook_history/days', { resource: 'course' }],
     day: ['GET /api/v1/courses/:course_id/gradebook_history/:date'],
-    submissions: ['GET /api/v1/courses/:course_id/gradebook_history/:date/graders/:grader_id/assignments/:assignment_id/submissions'],
+    submissions: [
+      'GET /api/v1/courses/:course_id/gradebook_history/:date/graders/:grader_id/assignments/:assignment_id/submissions',
+    ],
     feed: ['GET /api/v1/courses/:course_id/gradebook_history/feed', { paginated: true, resource: 'course' }],
   },
   search: {
@@ -206,7 +224,10 @@ const supportingTable = {
     create: ['POST /api/v1/calendar_events'],
   },
   grading: {
-    updateGrades: ['POST /api/v1/{sctx}/assignments/:assignment_id/submissions/update_grades', { resource: 'assignment' }],
+    updateGrades: [
+      'POST /api/v1/{sctx}/assignments/:assignment_id/submissions/update_grades',
+      { resource: 'assignment' },
+    ],
   },
   // Steps 2 and 3 of a file upload go to URLs the server hands out (upload_url, then Location).
   // A client follows those URLs as given; these rows are the mock's own answers to them.
@@ -262,16 +283,24 @@ type Contexts = typeof contexts;
 /** A row's id and path per context: `{ id: 'discussions.getTopic@groups'; path: '/api/v1/groups/:group_id/…' }`. */
 type EntriesOf<Id extends string, Spec> = Spec extends `${Method} ${infer P}`
   ? P extends `${infer Pre}{${infer C extends keyof Contexts}}${infer Post}`
-    ? { [X in keyof Contexts[C] & string]: { id: `${Id}@${X}`; path: `${Pre}${Contexts[C][X] & string}${Post}` } }[keyof Contexts[C] & string]
+    ? {
+        [X in keyof Contexts[C] & string]: { id: `${Id}@${X}`; path: `${Pre}${Contexts[C][X] & string}${Post}` };
+      }[keyof Contexts[C] & string]
     : { id: Id; path: P }
   : never;
 type EntriesIn<T extends Record<string, Record<string, RouteRow>>> = {
   [A in keyof T & string]: { [N in keyof T[A] & string]: EntriesOf<`${A}.${N}`, T[A][N][0]> }[keyof T[A] & string];
 }[keyof T & string];
 type RouteEntry = EntriesIn<typeof specTable> | EntriesIn<typeof supportingTable>;
-type ParamNames<P extends string> = P extends `${string}/:${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : P extends `${string}/:${infer Name}` ? Name : never;
+type ParamNames<P extends string> = P extends `${string}/:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}/:${infer Name}`
+    ? Name
+    : never;
 /** The path ids a route's URL is made of, by name: `pathOf('sections.crosslist', { id, new_course_id })`. */
-export type PathParams<I extends RouteId> = { readonly [K in ParamNames<Extract<RouteEntry, { id: I }>['path']>]: string | number };
+export type PathParams<I extends RouteId> = {
+  readonly [K in ParamNames<Extract<RouteEntry, { id: I }>['path']>]: string | number;
+};
 
 export interface Route {
   id: RouteId;
@@ -348,7 +377,10 @@ function variantsOfRow(area: string, name: string): readonly Route[] {
 function variantsOfTemplate(template: string): [string | undefined, string][] {
   const placeholder = /\{(\w+)\}/.exec(template);
   return placeholder
-    ? Object.entries(contexts[placeholder[1] as keyof typeof contexts]).map(([ctx, seg]) => [ctx, template.replace(placeholder[0], seg)])
+    ? Object.entries(contexts[placeholder[1] as keyof typeof contexts]).map(([ctx, seg]) => [
+        ctx,
+        template.replace(placeholder[0], seg),
+      ])
     : [[undefined, template]];
 }
 
@@ -372,7 +404,8 @@ export function templatesShaped(method: string, segments: number): { id: RouteId
           if (segmentCount(template) === segments) found.push({ id: `${area}.${name}` as RouteId, path: template });
           continue;
         }
-        for (const [context, path] of variantsOfTemplate(template)) if (segmentCount(path) === segments) found.push({ id: `${area}.${name}@${context}` as RouteId, path });
+        for (const [context, path] of variantsOfTemplate(template))
+          if (segmentCount(path) === segments) found.push({ id: `${area}.${name}@${context}` as RouteId, path });
       }
     }
   }
@@ -391,7 +424,9 @@ let everyRoute: readonly Route[] | undefined;
 
 /** Every route, in the tables' order, each context variant after its row's previous ones. */
 export function allRoutes(): readonly Route[] {
-  return (everyRoute ??= tables.flatMap(([table]) => Object.entries(table).flatMap(([area, rows]) => Object.keys(rows).flatMap((name) => variantsOfRow(area, name)))));
+  return (everyRoute ??= tables.flatMap(([table]) =>
+    Object.entries(table).flatMap(([area, rows]) => Object.keys(rows).flatMap((name) => variantsOfRow(area, name))),
+  ));
 }
 
 /**
@@ -401,7 +436,8 @@ export function allRoutes(): readonly Route[] {
 export function clientAreas(): string[] {
   const areas = new Set<string>();
   for (const [table] of tables) {
-    for (const area in table) if (!areas.has(area) && Object.values(table[area]).some(([, opts]) => opts?.client !== false)) areas.add(area);
+    for (const area in table)
+      if (!areas.has(area) && Object.values(table[area]).some(([, opts]) => opts?.client !== false)) areas.add(area);
   }
   return [...areas];
 }
@@ -414,7 +450,8 @@ export function clientOperations(area: string): { name: string; paginated: boole
   const found = new Map<string, { name: string; paginated: boolean; client: boolean }>();
   for (const [table] of tables) {
     if (!Object.hasOwn(table, area)) continue;
-    for (const [name, [, opts = {}]] of Object.entries(table[area])) found.set(name, { name, paginated: opts.paginated ?? false, client: opts.client ?? true });
+    for (const [name, [, opts = {}]] of Object.entries(table[area]))
+      found.set(name, { name, paginated: opts.paginated ?? false, client: opts.client ?? true });
   }
   return [...found.values()].filter((o) => o.client);
 }

@@ -1,13 +1,29 @@
 // Values the API defines once, shared by the client's types, the mock and the commands.
 
-export const ENROLLMENT_TYPES = ['StudentEnrollment', 'TeacherEnrollment', 'TaEnrollment', 'DesignerEnrollment', 'ObserverEnrollment'] as const;
+export const ENROLLMENT_TYPES = [
+  'StudentEnrollment',
+  'TeacherEnrollment',
+  'TaEnrollment',
+  'DesignerEnrollment',
+  'ObserverEnrollment',
+] as const;
 export type EnrollmentType = (typeof ENROLLMENT_TYPES)[number];
 
-export const ENROLLMENT_STATES = ['active', 'invited', 'creation_pending', 'deleted', 'rejected', 'completed', 'inactive'] as const;
+export const ENROLLMENT_STATES = [
+  'active',
+  'invited',
+  'creation_pending',
+  'deleted',
+  'rejected',
+  'completed',
+  'inactive',
+] as const;
 export type EnrollmentState = (typeof ENROLLMENT_STATES)[number];
 
 /** `student` → StudentEnrollment: the short words of `enrollment_type` (a Map: a word is only ever a key). */
-export const ENROLLMENT_TYPE_WORDS: ReadonlyMap<string, EnrollmentType> = new Map(ENROLLMENT_TYPES.map((t) => [t.replace('Enrollment', '').toLowerCase(), t]));
+export const ENROLLMENT_TYPE_WORDS: ReadonlyMap<string, EnrollmentType> = new Map(
+  ENROLLMENT_TYPES.map((t) => [t.replace('Enrollment', '').toLowerCase(), t]),
+);
 
 /** A type from its word or its name, in any case (`ta`, `TaEnrollment`); undefined when it is neither. */
 export function enrollmentTypeOf(word: string): EnrollmentType | undefined {
@@ -20,5 +36,10 @@ export const DISCUSSION_TYPES = ['threaded', 'side_comment'] as const;
 export type DiscussionType = (typeof DISCUSSION_TYPES)[number];
 
 /** Why a user may not subscribe to a topic (one reason at most). */
-const SUBSCRIPTION_HOLDS = ['initial_post_required', 'not_in_group_set', 'not_in_group', 'topic_is_announcement'] as const;
+const SUBSCRIPTION_HOLDS = [
+  'initial_post_required',
+  'not_in_group_set',
+  'not_in_group',
+  'topic_is_announcement',
+] as const;
 export type SubscriptionHold = (typeof SUBSCRIPTION_HOLDS)[number];

@@ -27,4 +27,5 @@ export function caFileOf(env: Env, given: CaFile | undefined): CaFile | undefine
 }
 
 /** What a file of certificate authorities is called in messages: a bundle, for curl's variables. */
-export const caFileLabel = ({ path, source, bundle }: CaFile) => `the ${bundle ? 'CA bundle' : 'CA file'} ${path} (from ${source})`;
+export const caFileLabel = ({ path, source, bundle }: CaFile) =>
+  `the ${bundle ? 'CA bundle' : 'CA file'} ${path} (from ${source})`;

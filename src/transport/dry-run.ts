@@ -47,7 +47,10 @@ export function createDryRun(): DryRun {
         const res = await inner({ method: 'GET', url: target, headers: readHeaders(req.headers), dryRunCheck: true });
         checked = { method: 'GET', url: new URL(target).pathname, status: res.status };
         if (res.status >= 400) {
-          throw new DryRunRefused(`--dry-run: GET ${checked.url} answered ${res.status}${statusWords(res.status)}, so the ${req.method} would fail; nothing was sent`, exitCodeFor(res.status, false));
+          throw new DryRunRefused(
+            `--dry-run: GET ${checked.url} answered ${res.status}${statusWords(res.status)}, so the ${req.method} would fail; nothing was sent`,
+            exitCodeFor(res.status, false),
+          );
         }
       }
       first = req;
@@ -146,7 +149,11 @@ function previewBody(body: ApiRequest['body'], contentType: string | undefined):
     const boundary = /boundary="?([^";]+)"?/i.exec(contentType ?? '')?.[1];
     if (boundary) return { kind: 'multipart', parts: multipartParts(body, boundary) };
   }
-  return { kind: 'other', contentType: contentType ?? 'application/octet-stream', size: typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength };
+  return {
+    kind: 'other',
+    contentType: contentType ?? 'application/octet-stream',
+    size: typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+  };
 }
 
 function maskJson(value: unknown): unknown {
@@ -183,7 +190,10 @@ function decodeFormPart(part: string): string {
 /** The fields of a multipart body: a value as text (masked when secret), a file by name and size. */
 function multipartParts(body: string | Uint8Array, boundary: string): BodyPart[] {
   // latin1 keeps one character per byte, so a file's size is its length here.
-  const text = typeof body === 'string' ? Buffer.from(body, 'utf8').toString('latin1') : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
+  const text =
+    typeof body === 'string'
+      ? Buffer.from(body, 'utf8').toString('latin1')
+      : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
   const parts: BodyPart[] = [];
   for (const chunk of text.split(`--${boundary}`).slice(1)) {
     if (chunk.startsWith('--')) break;
@@ -196,7 +206,12 @@ function multipartParts(body: string | Uint8Array, boundary: string): BodyPart[]
     const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
     if (filename !== undefined) {
       const type = /content-type:\s*([^\r\n]*)/i.exec(headers)?.[1];
-      parts.push({ name, file: Buffer.from(filename, 'latin1').toString('utf8'), size: content.length, ...(type ? { type } : {}) });
+      parts.push({
+        name,
+        file: Buffer.from(filename, 'latin1').toString('utf8'),
+        size: content.length,
+        ...(type ? { type } : {}),
+      });
     } else {
       parts.push({ name, value: isSecretField(name) ? REDACTED : Buffer.from(content, 'latin1').toString('utf8') });
     }

@@ -59,7 +59,14 @@ export const DEFAULT_MAX_BODY = 64 * 1024 * 1024;
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Any of these set (and not empty) may send a request through a proxy; see ./proxy.ts for how they are read. */
-export const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'] as const;
+export const PROXY_VARIABLES = [
+  'https_proxy',
+  'HTTPS_PROXY',
+  'http_proxy',
+  'HTTP_PROXY',
+  'all_proxy',
+  'ALL_PROXY',
+] as const;
 
 /** Error codes that mean the request never left this machine or was refused before any byte was read. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -92,7 +99,8 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   const caFile = caFileOf(env, options.caFile);
   const connectTimeoutMs = Math.min(options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, options.timeoutMs);
   let setup: Promise<Setup> | undefined;
-  const prepare = async (): Promise<Setup> => (PROXY_VARIABLES.some((name) => env[name]) ? { proxy: { settings: {}, module: await import('./proxy.js') } } : {});
+  const prepare = async (): Promise<Setup> =>
+    PROXY_VARIABLES.some((name) => env[name]) ? { proxy: { settings: {}, module: await import('./proxy.js') } } : {};
   let caTrust: Promise<CaTrust | undefined> | undefined;
   const prepareTrust = async (): Promise<CaTrust | undefined> => {
     if (!caFile) return undefined;
@@ -115,13 +123,20 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   const agents = new Map<string, Agent>();
   const settings = { keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 16 };
   // One pool per scheme, per proxy and per context: a kept-alive connection (or tunnel) serves the next request.
-  const agentFor = (protocol: string, ready: Setup, proxy: Proxy | undefined, caTrust: CaTrust | undefined, trust: Trust | undefined): Agent => {
+  const agentFor = (
+    protocol: string,
+    ready: Setup,
+    proxy: Proxy | undefined,
+    caTrust: CaTrust | undefined,
+    trust: Trust | undefined,
+  ): Agent => {
     const key = `${protocol}|${proxy ? `${proxy.hostname}:${proxy.port}` : ''}|${trust ?? ''}`;
     let agent = agents.get(key);
     if (!agent) {
       const secureContext = trust && caTrust ? (trust === 'own' ? caTrust.own : caTrust.full()) : undefined;
       const tls = { ...settings, ...(secureContext ? { secureContext } : {}) };
-      if (protocol === 'https:' && proxy) agent = ready.proxy!.module.tunnelAgent(proxy, { timeoutMs: options.timeoutMs, agent: tls });
+      if (protocol === 'https:' && proxy)
+        agent = ready.proxy!.module.tunnelAgent(proxy, { timeoutMs: options.timeoutMs, agent: tls });
       else if (protocol === 'https:') agent = new (https ??= process.getBuiltinModule('node:https')).Agent(tls);
       else agent = new http.Agent(settings);
       agents.set(key, agent);
@@ -143,7 +158,10 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     const trusted = url.protocol === 'https:' ? await (caTrust ??= prepareTrust()) : undefined;
     // Only the variables of this request's scheme are read: a malformed one of the other stops nothing.
     const scheme = url.protocol === 'https:' ? 'https' : 'http';
-    const route = ready.proxy?.module.routeFor((ready.proxy.settings[scheme] ??= ready.proxy.module.readProxySettings(env, [scheme])), url);
+    const route = ready.proxy?.module.routeFor(
+      (ready.proxy.settings[scheme] ??= ready.proxy.module.readProxySettings(env, [scheme])),
+      url,
+    );
     if (route && options.trace && !traced.has(url.host)) {
       traced.add(url.host);
       options.trace(`${url.host}: ${ready.proxy!.module.describeRoute(route)}`);
@@ -152,117 +170,159 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     if (proxy && url.protocol === 'http:' && req.headers.authorization && !options.insecure) {
       const through = `through the proxy ${proxy.shown} (from ${proxy.variable}) to ${url.host}`;
       throw new UsageError(`refusing to send the token over plain http ${through}: the proxy would read it`, {
-        hint: `use an https:// URL (a tunnel through the proxy stays encrypted end to end), add ${url.hostname} to NO_PROXY, `
-          + 'or pass --insecure if you accept that',
+        hint:
+          `use an https:// URL (a tunnel through the proxy stays encrypted end to end), add ${url.hostname} to NO_PROXY, ` +
+          'or pass --insecure if you accept that',
       });
     }
     const shown = () => `${req.method} ${req.traceUrl ?? redactUrl(req.url)}`;
-    const send = (trust: Trust | undefined) => new Promise<ApiResponse>((resolve, reject) => {
-      let outgoing: ClientRequest | undefined;
-      // One deadline for the whole exchange, from now (or the call's, when that comes first): the
-      // connection (to the proxy, and its CONNECT answer), the TLS handshake, and every byte of the
-      // answer. A socket's idle timeout would be reset by each byte a trickling peer sends; an
-      // AbortSignal given to the request acts only once the request has a socket, which a tunnel
-      // gets only after the proxy has answered. Connecting has a shorter bound of its own: a host
-      // that never completes a connection is known to be out of reach long before an answer is due,
-      // and a retry may find it (another address, a network back) within the same deadline.
-      const started = Date.now();
-      const deadline = Math.min(started + options.timeoutMs, req.deadline ?? Infinity);
-      const connectBy = Math.min(started + connectTimeoutMs, deadline);
-      const spans = { answerMs: deadline - started, connectMs: connectBy - started };
-      let connected = false;
-      const expire = (phase: 'connect' | 'answer') => {
-        if (phase === 'connect' && connected) return;
-        // Before the tunnel exists, it is the proxy that has not answered.
-        const tunnelling = proxy !== undefined && url.protocol === 'https:' && !outgoing?.socket;
-        const error = tunnelling
-          ? Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' })
-          : connected
-            ? Object.assign(new Error(`no answer within ${secondsOf(spans.answerMs)} s`), { name: 'TimeoutError' })
-            : Object.assign(new Error(`could not connect within ${secondsOf(spans.connectMs)} s`), { code: proxy && url.protocol === 'http:' ? 'ERR_PROXY_CONNECT_TIMEOUT' : 'ERR_CONNECT_TIMEOUT' });
-        fail(error);
-        outgoing?.destroy(error);
-      };
-      const connectTimer = setTimeout(() => expire('connect'), Math.max(0, connectBy - started));
-      const timer = setTimeout(() => expire('answer'), Math.max(0, deadline - started));
-      const clearTimers = () => {
-        clearTimeout(connectTimer);
-        clearTimeout(timer);
-      };
-      const fail = (err: unknown) => {
-        clearTimers();
-        reject((proxy && ready.proxy!.module.proxyUnreachable(proxy, err, spans.connectMs)) || toNetworkError(err, req, spans, trusted?.caFile));
-      };
-      // Not a NetworkError: the answer came, and is refused as it is; asking again would bring the same.
-      const tooLarge = (res: IncomingMessage) => {
-        clearTimers();
-        const sent = req.method === 'GET' ? '' : ' (the request itself was sent)';
-        const limit = `larger than ${formatBytes(maxBody)}, the most lms reads of one answer`;
-        reject(
-          new FailureError(`${shown()}: the instance's answer is ${limit}; the rest was not read${sent}`, {
-            hint: "no answer of the API is that large: check the profile's URL; "
-              + 'if the instance really sends such answers, raise LMS_MAX_BODY (bytes, or with K, M or G)',
-          }),
-        );
-        res.destroy();
-        outgoing?.destroy();
-      };
-      const onResponse = (res: IncomingMessage) => {
-        // Through a proxy, plain http: a 407 is the proxy's, not the instance's; so is a 403 or 5xx it marks as its own.
-        const own = proxy && url.protocol === 'http:' ? (res.statusCode === 407 ? { sent: false } : ready.proxy!.module.ownRefusal(res.statusCode ?? 0, res.headers)) : undefined;
-        if (own) {
-          res.resume();
-          fail(ready.proxy!.module.proxyRefusal(proxy!, url.host, res.statusCode ?? 0, own.sent));
-          return;
-        }
-        // Counted as it streams: neither a Content-Length nor its absence is trusted.
-        const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > maxBody) {
-          tooLarge(res);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let length = 0;
-        res.on('data', (chunk: Buffer) => {
-          length += chunk.length;
-          if (length > maxBody) tooLarge(res);
-          else chunks.push(chunk);
-        });
-        res.on('error', fail);
-        res.on('end', () => {
+    const send = (trust: Trust | undefined) =>
+      new Promise<ApiResponse>((resolve, reject) => {
+        let outgoing: ClientRequest | undefined;
+        // One deadline for the whole exchange, from now (or the call's, when that comes first): the
+        // connection (to the proxy, and its CONNECT answer), the TLS handshake, and every byte of the
+        // answer. A socket's idle timeout would be reset by each byte a trickling peer sends; an
+        // AbortSignal given to the request acts only once the request has a socket, which a tunnel
+        // gets only after the proxy has answered. Connecting has a shorter bound of its own: a host
+        // that never completes a connection is known to be out of reach long before an answer is due,
+        // and a retry may find it (another address, a network back) within the same deadline.
+        const started = Date.now();
+        const deadline = Math.min(started + options.timeoutMs, req.deadline ?? Infinity);
+        const connectBy = Math.min(started + connectTimeoutMs, deadline);
+        const spans = { answerMs: deadline - started, connectMs: connectBy - started };
+        let connected = false;
+        const expire = (phase: 'connect' | 'answer') => {
+          if (phase === 'connect' && connected) return;
+          // Before the tunnel exists, it is the proxy that has not answered.
+          const tunnelling = proxy !== undefined && url.protocol === 'https:' && !outgoing?.socket;
+          const error = tunnelling
+            ? Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' })
+            : connected
+              ? Object.assign(new Error(`no answer within ${secondsOf(spans.answerMs)} s`), { name: 'TimeoutError' })
+              : Object.assign(new Error(`could not connect within ${secondsOf(spans.connectMs)} s`), {
+                  code: proxy && url.protocol === 'http:' ? 'ERR_PROXY_CONNECT_TIMEOUT' : 'ERR_CONNECT_TIMEOUT',
+                });
+          fail(error);
+          outgoing?.destroy(error);
+        };
+        const connectTimer = setTimeout(() => expire('connect'), Math.max(0, connectBy - started));
+        const timer = setTimeout(() => expire('answer'), Math.max(0, deadline - started));
+        const clearTimers = () => {
+          clearTimeout(connectTimer);
+          clearTimeout(timer);
+        };
+        const fail = (err: unknown) => {
           clearTimers();
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-          const body = Buffer.concat(chunks);
-          resolve({ status: res.statusCode ?? 0, headers, body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) });
-        });
-      };
-      const agent = agentFor(url.protocol, ready, proxy, trusted, trust);
-      try {
-        // A header value the runtime refuses (a newline in a token) throws here, before anything is sent.
-        if (proxy && url.protocol === 'http:') {
-          // Plain http through a proxy: the request in absolute form, to the proxy.
-          const headers = { ...req.headers, host: url.host, ...(proxy.authorization ? { 'proxy-authorization': proxy.authorization } : {}) };
-          outgoing = http.request({ host: proxy.hostname, port: proxy.port, method: req.method, path: `${url.origin}${url.pathname}${url.search}`, headers, agent }, onResponse);
-        } else {
-          const client = url.protocol === 'https:' ? (https ??= process.getBuiltinModule('node:https')) : http;
-          // The bound on connecting reaches a tunnel agent's CONNECT (./proxy.ts), which the request's options are handed to.
-          const requestOptions: RequestOptions & { deadline: number } = { method: req.method, headers: req.headers, agent,
-            deadline: connectBy };
-          outgoing = client.request(url, requestOptions, onResponse);
+          reject(
+            (proxy && ready.proxy!.module.proxyUnreachable(proxy, err, spans.connectMs)) ||
+              toNetworkError(err, req, spans, trusted?.caFile),
+          );
+        };
+        // Not a NetworkError: the answer came, and is refused as it is; asking again would bring the same.
+        const tooLarge = (res: IncomingMessage) => {
+          clearTimers();
+          const sent = req.method === 'GET' ? '' : ' (the request itself was sent)';
+          const limit = `larger than ${formatBytes(maxBody)}, the most lms reads of one answer`;
+          reject(
+            new FailureError(`${shown()}: the instance's answer is ${limit}; the rest was not read${sent}`, {
+              hint:
+                "no answer of the API is that large: check the profile's URL; " +
+                'if the instance really sends such answers, raise LMS_MAX_BODY (bytes, or with K, M or G)',
+            }),
+          );
+          res.destroy();
+          outgoing?.destroy();
+        };
+        const onResponse = (res: IncomingMessage) => {
+          // Through a proxy, plain http: a 407 is the proxy's, not the instance's; so is a 403 or 5xx it marks as its own.
+          const own =
+            proxy && url.protocol === 'http:'
+              ? res.statusCode === 407
+                ? { sent: false }
+                : ready.proxy!.module.ownRefusal(res.statusCode ?? 0, res.headers)
+              : undefined;
+          if (own) {
+            res.resume();
+            fail(ready.proxy!.module.proxyRefusal(proxy!, url.host, res.statusCode ?? 0, own.sent));
+            return;
+          }
+          // Counted as it streams: neither a Content-Length nor its absence is trusted.
+          const declared = Number(res.headers['content-length']);
+          if (Number.isFinite(declared) && declared > maxBody) {
+            tooLarge(res);
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let length = 0;
+          res.on('data', (chunk: Buffer) => {
+            length += chunk.length;
+            if (length > maxBody) tooLarge(res);
+            else chunks.push(chunk);
+          });
+          res.on('error', fail);
+          res.on('end', () => {
+            clearTimers();
+            const headers: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers))
+              if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+            const body = Buffer.concat(chunks);
+            resolve({
+              status: res.statusCode ?? 0,
+              headers,
+              body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+            });
+          });
+        };
+        const agent = agentFor(url.protocol, ready, proxy, trusted, trust);
+        try {
+          // A header value the runtime refuses (a newline in a token) throws here, before anything is sent.
+          if (proxy && url.protocol === 'http:') {
+            // Plain http through a proxy: the request in absolute form, to the proxy.
+            const headers = {
+              ...req.headers,
+              host: url.host,
+              ...(proxy.authorization ? { 'proxy-authorization': proxy.authorization } : {}),
+            };
+            outgoing = http.request(
+              {
+                host: proxy.hostname,
+                port: proxy.port,
+                method: req.method,
+                path: `${url.origin}${url.pathname}${url.search}`,
+                headers,
+                agent,
+              },
+              onResponse,
+            );
+          } else {
+            const client = url.protocol === 'https:' ? (https ??= process.getBuiltinModule('node:https')) : http;
+            // The bound on connecting reaches a tunnel agent's CONNECT (./proxy.ts), which the request's options are handed to.
+            const requestOptions: RequestOptions & { deadline: number } = {
+              method: req.method,
+              headers: req.headers,
+              agent,
+              deadline: connectBy,
+            };
+            outgoing = client.request(url, requestOptions, onResponse);
+          }
+        } catch (err) {
+          fail(err);
+          return;
         }
-      } catch (err) {
-        fail(err);
-        return;
-      }
-      // Connected once the socket is (over TLS, once the handshake is done); a kept-alive one is.
-      outgoing.once('socket', (socket) => {
-        if (outgoing!.reusedSocket) connected = true;
-        else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => (connected = true));
+        // Connected once the socket is (over TLS, once the handshake is done); a kept-alive one is.
+        outgoing.once('socket', (socket) => {
+          if (outgoing!.reusedSocket) connected = true;
+          else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => (connected = true));
+        });
+        outgoing.on('error', fail);
+        outgoing.end(
+          req.body === undefined
+            ? undefined
+            : typeof req.body === 'string'
+              ? req.body
+              : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength),
+        );
       });
-      outgoing.on('error', fail);
-      outgoing.end(req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength));
-    });
     if (!trusted) return send(undefined);
     if (!trusted.own || needRoots.has(url.origin)) return send('full');
     try {
@@ -293,13 +353,29 @@ function toNetworkError(err: unknown, req: ApiRequest, spans: Spans, caFile?: Ca
   const bearer = req.headers.authorization?.replace(/^Bearer\s+/i, '');
   const detail = redactText(e.message ?? String(err), [bearer, req.url]);
   if (code === 'ERR_CONNECT_TIMEOUT') {
-    return new NetworkError(`${req.method} ${host}: could not connect within ${secondsOf(spans.connectMs)} s`, { code: 'ETIMEDOUT', neverSent: true, cause: err, hint: 'is the host up, and reachable from here (a firewall, a VPN, a proxy to set)?' });
+    return new NetworkError(`${req.method} ${host}: could not connect within ${secondsOf(spans.connectMs)} s`, {
+      code: 'ETIMEDOUT',
+      neverSent: true,
+      cause: err,
+      hint: 'is the host up, and reachable from here (a firewall, a VPN, a proxy to set)?',
+    });
   }
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || code === 'ABORT_ERR' || code === 'ETIMEDOUT') {
-    return new NetworkError(`${req.method} ${host}: no answer within ${secondsOf(spans.answerMs)} s`, { code: 'ETIMEDOUT', cause: err, hint: 'raise --timeout, or check the instance' });
+    return new NetworkError(`${req.method} ${host}: no answer within ${secondsOf(spans.answerMs)} s`, {
+      code: 'ETIMEDOUT',
+      cause: err,
+      hint: 'raise --timeout, or check the instance',
+    });
   }
-  if (code === 'ECONNREFUSED') return new NetworkError(`${host} refused the connection`, { code, neverSent: true, cause: err, hint: 'is the base URL right, and is the server up?' });
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new NetworkError(`cannot resolve ${host}`, { code, neverSent: true, cause: err });
+  if (code === 'ECONNREFUSED')
+    return new NetworkError(`${host} refused the connection`, {
+      code,
+      neverSent: true,
+      cause: err,
+      hint: 'is the base URL right, and is the server up?',
+    });
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new NetworkError(`cannot resolve ${host}`, { code, neverSent: true, cause: err });
   if (code !== undefined && CERTIFICATE_ERROR.test(code)) {
     // An expired or not-yet-valid certificate is as often this machine's date as the server's.
     const date = /^CERT_(HAS_EXPIRED|NOT_YET_VALID)$/.test(code) ? "check this machine's date and time first; " : '';
@@ -308,9 +384,18 @@ function toNetworkError(err: unknown, req: ApiRequest, spans: Spans, caFile?: Ca
       : caFile
         ? `${caFileLabel(caFile)} does not vouch for it: is it the authority that issued the instance's certificate?`
         : "if your organisation issues the instance's certificate, trust its certificate authority: LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE (a PEM file)";
-    return new NetworkError(`cannot verify the TLS certificate of ${host} (${code}): ${detail}`, { code, neverSent: true, cause: err, hint: `${date}${ca}` });
+    return new NetworkError(`cannot verify the TLS certificate of ${host} (${code}): ${detail}`, {
+      code,
+      neverSent: true,
+      cause: err,
+      hint: `${date}${ca}`,
+    });
   }
-  return new NetworkError(`${req.method} ${host}: ${detail}`, { code, neverSent: code !== undefined && NEVER_SENT.has(code), cause: err });
+  return new NetworkError(`${req.method} ${host}: ${detail}`, {
+    code,
+    neverSent: code !== undefined && NEVER_SENT.has(code),
+    cause: err,
+  });
 }
 
 /** LMS_MAX_BODY: bytes, or a number of K, M or G (KiB, MiB, GiB); unset or empty, DEFAULT_MAX_BODY. */

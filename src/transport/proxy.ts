@@ -64,11 +64,19 @@ export interface ProxySettings {
 }
 
 /** How one target is reached. */
-export type ProxyRoute = { kind: 'proxy'; proxy: Proxy } | { kind: 'direct'; reason: 'none' } | { kind: 'direct'; reason: 'no_proxy'; variable: string; entry: string };
+export type ProxyRoute =
+  | { kind: 'proxy'; proxy: Proxy }
+  | { kind: 'direct'; reason: 'none' }
+  | { kind: 'direct'; reason: 'no_proxy'; variable: string; entry: string };
 
 /** The first of these that is set (and not empty) names the proxy for that scheme. */
 function candidates(scheme: 'https' | 'http', env: Env): string[] {
-  const own = scheme === 'https' ? ['https_proxy', 'HTTPS_PROXY'] : env.REQUEST_METHOD ? ['http_proxy'] : ['http_proxy', 'HTTP_PROXY'];
+  const own =
+    scheme === 'https'
+      ? ['https_proxy', 'HTTPS_PROXY']
+      : env.REQUEST_METHOD
+        ? ['http_proxy']
+        : ['http_proxy', 'HTTP_PROXY'];
   return [...own, 'all_proxy', 'ALL_PROXY'];
 }
 
@@ -109,7 +117,9 @@ export function parseProxyUrl(variable: string, raw: string): Proxy {
   const hint = `set ${variable} to the proxy's address, e.g. http://proxy.example.edu:3128 (or http://USER:PASSWORD@proxy.example.edu:3128), or unset it`;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'http') {
-    throw new UsageError(`${variable} names a ${scheme}:// proxy (${shownRaw}), which lms does not support`, { hint: 'use an http:// proxy: https requests go through it in a CONNECT tunnel, encrypted end to end' });
+    throw new UsageError(`${variable} names a ${scheme}:// proxy (${shownRaw}), which lms does not support`, {
+      hint: 'use an http:// proxy: https requests go through it in a CONNECT tunnel, encrypted end to end',
+    });
   }
   let url: URL | undefined;
   try {
@@ -124,7 +134,9 @@ export function parseProxyUrl(variable: string, raw: string): Proxy {
     username = decodeURIComponent(url.username);
     password = decodeURIComponent(url.password);
   } catch {
-    throw new UsageError(`${variable} has a malformed percent-escape in its credentials`, { hint: 'percent-encode each special character of the user and password, e.g. %40 for @' });
+    throw new UsageError(`${variable} has a malformed percent-escape in its credentials`, {
+      hint: 'percent-encode each special character of the user and password, e.g. %40 for @',
+    });
   }
   const port = url.port ? Number(url.port) : 1080;
   const credentials = url.username !== '' || url.password !== '';
@@ -147,14 +159,23 @@ export function parseNoProxy(value: string, variable = 'NO_PROXY'): NoProxyEntry
     const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
     const cidr = /^([^/]+)\/(\d{1,3})$/.exec(text);
     const withPort = /^([^:]+):(\d+)$/.exec(text);
-    if (bracketed && net.isIP(bracketed[1])) entries.push({ kind: 'address', address: bracketed[1], port: portOf(bracketed[2]), text });
-    else if (cidr && net.isIP(cidr[1]) && Number(cidr[2]) <= (net.isIP(cidr[1]) === 4 ? 32 : 128)) entries.push({ kind: 'address', address: cidr[1], prefix: Number(cidr[2]), text });
+    if (bracketed && net.isIP(bracketed[1]))
+      entries.push({ kind: 'address', address: bracketed[1], port: portOf(bracketed[2]), text });
+    else if (cidr && net.isIP(cidr[1]) && Number(cidr[2]) <= (net.isIP(cidr[1]) === 4 ? 32 : 128))
+      entries.push({ kind: 'address', address: cidr[1], prefix: Number(cidr[2]), text });
     else if (net.isIP(text)) entries.push({ kind: 'address', address: text, text });
-    else if (withPort && net.isIP(withPort[1])) entries.push({ kind: 'address', address: withPort[1], port: portOf(withPort[2]), text });
+    else if (withPort && net.isIP(withPort[1]))
+      entries.push({ kind: 'address', address: withPort[1], port: portOf(withPort[2]), text });
     else {
       const [host, port] = withPort ? [withPort[1], withPort[2]] : [text, undefined];
-      const name = host.toLowerCase().replace(/^\*?\./, '').replace(/\.$/, '');
-      if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(name)) throw new UsageError(`${variable} has an entry that is neither a host name nor an address: "${text}"`, { hint: 'list hosts, .domains, IP addresses or CIDR blocks, each with an optional :port, separated by commas' });
+      const name = host
+        .toLowerCase()
+        .replace(/^\*?\./, '')
+        .replace(/\.$/, '');
+      if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(name))
+        throw new UsageError(`${variable} has an entry that is neither a host name nor an address: "${text}"`, {
+          hint: 'list hosts, .domains, IP addresses or CIDR blocks, each with an optional :port, separated by commas',
+        });
       entries.push({ kind: 'name', name, port: portOf(port), text });
     }
   }
@@ -165,7 +186,10 @@ const portOf = (text: string | undefined) => (text === undefined ? undefined : N
 
 /** The entry of NO_PROXY that matches the host and port, if one does. */
 export function noProxyMatch(entries: NoProxyEntry[], hostname: string, port: number): NoProxyEntry | undefined {
-  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.$/, '');
+  const host = hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase()
+    .replace(/\.$/, '');
   const family = net.isIP(host);
   return entries.find((entry) => {
     if (entry.kind === 'all') return true;
@@ -206,14 +230,23 @@ export function describeRoute(route: ProxyRoute): string {
  * 9209 `Proxy-Status` naming an error (Envoy, Fastly, Caddy, …) or Squid's `X-Squid-Error`. An
  * unmarked answer is the instance's (its own 403 or 503), as curl too takes it.
  */
-export function ownRefusal(status: number, headers: Record<string, string | string[] | undefined>): { sent: boolean } | undefined {
+export function ownRefusal(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+): { sent: boolean } | undefined {
   if (status !== 403 && status < 500) return undefined;
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : (v ?? ''));
   const squid = /^\s*(ERR_[A-Z_]+)/.exec(one(headers['x-squid-error']))?.[1];
   const rfc = /;\s*error=("?)([a-z_]+)\1/i.exec(one(headers['proxy-status']))?.[2]?.toLowerCase();
   if (!squid && !rfc) return undefined;
   // What the proxy says happened before the request could reach the instance: safe to send again.
-  const beforeSending = rfc ? /^(dns_|destination_|connection_refused|connection_timeout|http_request_denied|http_request_error|tls_|proxy_)/.test(rfc) : /^ERR_(ACCESS_DENIED|CONNECT_FAIL|DNS_FAIL|CANNOT_FORWARD|FORWARDING_DENIED|INVALID_URL|TOO_BIG|UNSUP_REQ|SECURE_CONNECT_FAIL|ACL_TIME_QUOTA_EXCEEDED)$/.test(squid!);
+  const beforeSending = rfc
+    ? /^(dns_|destination_|connection_refused|connection_timeout|http_request_denied|http_request_error|tls_|proxy_)/.test(
+        rfc,
+      )
+    : /^ERR_(ACCESS_DENIED|CONNECT_FAIL|DNS_FAIL|CANNOT_FORWARD|FORWARDING_DENIED|INVALID_URL|TOO_BIG|UNSUP_REQ|SECURE_CONNECT_FAIL|ACL_TIME_QUOTA_EXCEEDED)$/.test(
+        squid!,
+      );
   return { sent: !beforeSending };
 }
 
@@ -223,11 +256,28 @@ export function proxyRefusal(proxy: Proxy, target: string, status: number, sent 
   const direct = `or, if ${target} can be reached without it, add the host to NO_PROXY`;
   if (status === 407) {
     return proxy.authorization
-      ? new NetworkError(`${named} did not accept the credentials in ${proxy.variable} (407)`, { code: 'ERR_PROXY_AUTH', neverSent: true, hint: `check the user and password in ${proxy.variable} (special characters percent-encoded, e.g. %40 for @)` })
-      : new NetworkError(`${named} asks for credentials (407)`, { code: 'ERR_PROXY_AUTH', neverSent: true, hint: `put them in the proxy URL: ${proxy.variable}=http://USER:PASSWORD@${proxy.hostname}:${proxy.port} (special characters percent-encoded)` });
+      ? new NetworkError(`${named} did not accept the credentials in ${proxy.variable} (407)`, {
+          code: 'ERR_PROXY_AUTH',
+          neverSent: true,
+          hint: `check the user and password in ${proxy.variable} (special characters percent-encoded, e.g. %40 for @)`,
+        })
+      : new NetworkError(`${named} asks for credentials (407)`, {
+          code: 'ERR_PROXY_AUTH',
+          neverSent: true,
+          hint: `put them in the proxy URL: ${proxy.variable}=http://USER:PASSWORD@${proxy.hostname}:${proxy.port} (special characters percent-encoded)`,
+        });
   }
-  if (status === 403) return new NetworkError(`${named} refused to connect to ${target} (403)`, { code: 'ERR_PROXY_FORBIDDEN', neverSent: !sent, hint: `ask its administrators to allow ${target}, ${direct}` });
-  return new NetworkError(`${named} could not connect to ${target} (${status})`, { code: 'ERR_PROXY_CONNECT', neverSent: !sent, hint: `is ${target} up? Try again later, ${direct}` });
+  if (status === 403)
+    return new NetworkError(`${named} refused to connect to ${target} (403)`, {
+      code: 'ERR_PROXY_FORBIDDEN',
+      neverSent: !sent,
+      hint: `ask its administrators to allow ${target}, ${direct}`,
+    });
+  return new NetworkError(`${named} could not connect to ${target} (${status})`, {
+    code: 'ERR_PROXY_CONNECT',
+    neverSent: !sent,
+    hint: `is ${target} up? Try again later, ${direct}`,
+  });
 }
 
 /** A failure to reach the proxy itself (refused, unresolvable, reset): the message names the proxy, never the instance. */
@@ -235,18 +285,48 @@ export function proxyUnreachable(proxy: Proxy, err: unknown, connectMs: number):
   const e = err as { code?: string; name?: string };
   const named = `the proxy ${proxy.shown} (from ${proxy.variable})`;
   const fix = `is the proxy up, and is ${proxy.variable} right?`;
-  if (e.code === 'ECONNREFUSED') return new NetworkError(`${named} refused the connection`, { code: e.code, neverSent: true, cause: err, hint: fix });
-  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return new NetworkError(`cannot resolve ${named}`, { code: e.code, neverSent: true, cause: err, hint: fix });
-  if (e.code === 'EHOSTUNREACH' || e.code === 'ENETUNREACH') return new NetworkError(`cannot reach ${named} (${e.code})`, { code: e.code, neverSent: true, cause: err, hint: fix });
+  if (e.code === 'ECONNREFUSED')
+    return new NetworkError(`${named} refused the connection`, {
+      code: e.code,
+      neverSent: true,
+      cause: err,
+      hint: fix,
+    });
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN')
+    return new NetworkError(`cannot resolve ${named}`, { code: e.code, neverSent: true, cause: err, hint: fix });
+  if (e.code === 'EHOSTUNREACH' || e.code === 'ENETUNREACH')
+    return new NetworkError(`cannot reach ${named} (${e.code})`, {
+      code: e.code,
+      neverSent: true,
+      cause: err,
+      hint: fix,
+    });
   const seconds = secondsOf(connectMs);
-  if (e.code === 'ERR_PROXY_TIMEOUT') return new NetworkError(`${named} did not open a tunnel within ${seconds} s`, { code: 'ETIMEDOUT', neverSent: true, cause: err, hint: fix });
-  if (e.code === 'ERR_PROXY_CONNECT_TIMEOUT') return new NetworkError(`${named} did not take the connection within ${seconds} s`, { code: 'ETIMEDOUT', neverSent: true, cause: err, hint: fix });
+  if (e.code === 'ERR_PROXY_TIMEOUT')
+    return new NetworkError(`${named} did not open a tunnel within ${seconds} s`, {
+      code: 'ETIMEDOUT',
+      neverSent: true,
+      cause: err,
+      hint: fix,
+    });
+  if (e.code === 'ERR_PROXY_CONNECT_TIMEOUT')
+    return new NetworkError(`${named} did not take the connection within ${seconds} s`, {
+      code: 'ETIMEDOUT',
+      neverSent: true,
+      cause: err,
+      hint: fix,
+    });
   return undefined;
 }
 
 interface TunnelOptions {
   timeoutMs: number;
-  agent: { keepAlive: boolean; keepAliveMsecs: number; maxSockets: number; secureContext?: import('node:tls').SecureContext };
+  agent: {
+    keepAlive: boolean;
+    keepAliveMsecs: number;
+    maxSockets: number;
+    secureContext?: import('node:tls').SecureContext;
+  };
 }
 
 /**
@@ -257,7 +337,10 @@ interface TunnelOptions {
 export function tunnelAgent(proxy: Proxy, options: TunnelOptions): Agent {
   class TunnelAgent extends https.Agent {
     // The runtime's agents take the socket through the callback when it comes later (here, after the CONNECT).
-    override createConnection(requested: import('node:http').ClientRequestArgs, callback?: (err: Error | null, stream: import('node:stream').Duplex) => void): undefined {
+    override createConnection(
+      requested: import('node:http').ClientRequestArgs,
+      callback?: (err: Error | null, stream: import('node:stream').Duplex) => void,
+    ): undefined {
       const connectOptions = requested as Record<string, unknown>;
       const host = String(connectOptions.host ?? 'localhost');
       const port = Number(connectOptions.port ?? 443);
@@ -278,7 +361,8 @@ export function tunnelAgent(proxy: Proxy, options: TunnelOptions): Agent {
       });
       // The request's bound on connecting (./http.ts), else the timeout from now: one bound on reaching the proxy
       // and its whole answer, however slowly it trickles in (an idle timeout restarts at each byte).
-      const deadline = typeof connectOptions.deadline === 'number' ? connectOptions.deadline : Date.now() + options.timeoutMs;
+      const deadline =
+        typeof connectOptions.deadline === 'number' ? connectOptions.deadline : Date.now() + options.timeoutMs;
       const expire = () => connect.destroy(Object.assign(new Error('proxy timeout'), { code: 'ERR_PROXY_TIMEOUT' }));
       const timer = setTimeout(expire, Math.max(0, deadline - Date.now()));
       connect.once('close', () => clearTimeout(timer));
@@ -289,7 +373,12 @@ export function tunnelAgent(proxy: Proxy, options: TunnelOptions): Agent {
           done(proxyRefusal(proxy, target, res.statusCode ?? 0));
           return;
         }
-        const servername = typeof connectOptions.servername === 'string' && connectOptions.servername ? connectOptions.servername : net.isIP(host) ? undefined : host;
+        const servername =
+          typeof connectOptions.servername === 'string' && connectOptions.servername
+            ? connectOptions.servername
+            : net.isIP(host)
+              ? undefined
+              : host;
         const secure = tls.connect({ ...connectOptions, socket, servername } as import('node:tls').ConnectionOptions);
         done(null, secure);
       });

@@ -71,16 +71,23 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
     // What traces and messages show: never the token, a secret parameter or a one-time URL. Read
     // only for a retry or a failure, so a request that goes through masks nothing.
     const shown = () => req.traceUrl ?? redactUrl(req.url);
-    const scrub = (message: string) => redactText(message, [req.headers.authorization?.replace(/^Bearer\s+/i, ''), req.url]);
+    const scrub = (message: string) =>
+      redactText(message, [req.headers.authorization?.replace(/^Bearer\s+/i, ''), req.url]);
     const idempotent = req.idempotent ?? IDEMPOTENT.has(req.method);
     // The error a call gives up on, saying what was tried: how many tries, over how long (the host is in its message).
     const gaveUp = (err: NetworkError, tries: number) => {
       const tried = `${tries === 1 ? 'one try' : `${tries} tries`} over ${secondsOf(now() - started)} s`;
       const within = deadline === undefined ? '' : ` within --timeout ${secondsOf(callMs!)}`;
-      const hint = deadline !== undefined && err.code === 'ETIMEDOUT' && !err.neverSent
-        ? '--timeout is the most one request may take, its retries included: raise it, or check the instance'
-        : err.hint;
-      return new NetworkError(`${err.message} (${tried}${within})`, { code: err.code, neverSent: err.neverSent, cause: err, ...(hint ? { hint } : {}) });
+      const hint =
+        deadline !== undefined && err.code === 'ETIMEDOUT' && !err.neverSent
+          ? '--timeout is the most one request may take, its retries included: raise it, or check the instance'
+          : err.hint;
+      return new NetworkError(`${err.message} (${tried}${within})`, {
+        code: err.code,
+        neverSent: err.neverSent,
+        cause: err,
+        ...(hint ? { hint } : {}),
+      });
     };
     for (let attempt = 1; ; attempt++) {
       await limiter.acquire();
@@ -98,19 +105,34 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
         // A name that does not resolve will not resolve on the next try either, nor will a certificate
         // that is not valid (expired, for another host, not trusted) become valid, nor a proxy that
         // refused let the same request through.
-        if (err.code === 'ENOTFOUND' || (err.code !== undefined && (CERTIFICATE_ERROR.test(err.code) || PROXY_REFUSED.has(err.code)))) throw err;
+        if (
+          err.code === 'ENOTFOUND' ||
+          (err.code !== undefined && (CERTIFICATE_ERROR.test(err.code) || PROXY_REFUSED.has(err.code)))
+        )
+          throw err;
         const safe = err.neverSent || idempotent;
         if (!safe) {
-          throw new OutcomeUnknownError(`${req.method} ${shown()}: ${scrub(err.message)}; the request may or may not have been applied, so it was not resent`, {
-            code: err.code,
-            cause: err,
-          });
+          throw new OutcomeUnknownError(
+            `${req.method} ${shown()}: ${scrub(err.message)}; the request may or may not have been applied, so it was not resent`,
+            {
+              code: err.code,
+              cause: err,
+            },
+          );
         }
-        if (attempt >= (err.code !== undefined && OUT_OF_REACH.has(err.code) ? Math.min(maxAttempts, OUT_OF_REACH_ATTEMPTS) : maxAttempts)) throw gaveUp(err, attempt);
+        if (
+          attempt >=
+          (err.code !== undefined && OUT_OF_REACH.has(err.code)
+            ? Math.min(maxAttempts, OUT_OF_REACH_ATTEMPTS)
+            : maxAttempts)
+        )
+          throw gaveUp(err, attempt);
         const wait = backoff(attempt);
         if (!inTime(wait)) throw gaveUp(err, attempt);
         limiter.stats.retries++;
-        options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown()} in ${wait} ms: ${err.code ?? scrub(err.message)}`);
+        options.trace?.(
+          `↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown()} in ${wait} ms: ${err.code ?? scrub(err.message)}`,
+        );
         await sleep(wait);
         continue;
       }
@@ -124,11 +146,15 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
       if (throttled) limiter.backOff(wait);
       // The last answer is the call's when the next try could not end within its deadline.
       if (!inTime(wait)) {
-        options.trace?.(`↻ no retry of ${req.method} ${shown()}: ${throttled ? 'throttled' : res.status}, and a wait of ${wait} ms would pass the deadline`);
+        options.trace?.(
+          `↻ no retry of ${req.method} ${shown()}: ${throttled ? 'throttled' : res.status}, and a wait of ${wait} ms would pass the deadline`,
+        );
         return res;
       }
       limiter.stats.retries++;
-      options.trace?.(`↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown()} in ${wait} ms: ${throttled ? 'throttled' : res.status}`);
+      options.trace?.(
+        `↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown()} in ${wait} ms: ${throttled ? 'throttled' : res.status}`,
+      );
       await sleep(wait);
     }
   };

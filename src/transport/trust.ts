@@ -30,7 +30,6 @@ import { caFileLabel, type CaFile } from './ca-file.js';
 
 const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
 
-
 const BEGIN = '-----BEGIN CERTIFICATE-----';
 const END = '-----END CERTIFICATE-----';
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
@@ -50,7 +49,10 @@ export function readCaFile(file: CaFile): string[] {
   } catch (error) {
     if (error instanceof UsageError) throw new UsageError(error.message, { hint: error.hint ?? hint });
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new UsageError(`cannot read ${label}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code}`, { hint });
+    throw new UsageError(
+      `cannot read ${label}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code}`,
+      { hint },
+    );
   }
   const blocks = text.match(PEM_BLOCK) ?? [];
   if (!blocks.length) throw new UsageError(`${label} holds no PEM certificate`, { hint });
@@ -73,7 +75,10 @@ export function isCertificateShaped(block: string): boolean {
   if (begin < 0 || end < begin) return false;
   // Lines as OpenSSL's decoder reads them: spaces and tabs around each line skipped, no blank line
   // among the base64 ones, and the end marker at the start of its line.
-  const lines = block.slice(begin + BEGIN.length, end).replaceAll('\r', '').split('\n');
+  const lines = block
+    .slice(begin + BEGIN.length, end)
+    .replaceAll('\r', '')
+    .split('\n');
   if (lines.length < 3 || lines.at(-1) !== '' || lines[0].trim() !== '') return false;
   const base64 = lines.slice(1, -1).map((line) => line.trim());
   if (base64.includes('')) return false;
@@ -131,7 +136,8 @@ export function contextTrusting(extra: string[]): SecureContext | undefined {
   if ([...adding.keys()].every((key) => inDefault.has(key))) return undefined;
   const context = tls.createSecureContext();
   const native = (context as { context?: { addCACert?: (pem: string) => void } }).context;
-  if (typeof native?.addCACert !== 'function') return tls.createSecureContext({ ca: [...tls.rootCertificates, ...adding.values()] });
+  if (typeof native?.addCACert !== 'function')
+    return tls.createSecureContext({ ca: [...tls.rootCertificates, ...adding.values()] });
   for (const pem of adding.values()) native.addCACert(pem);
   return context;
 }
@@ -144,7 +150,12 @@ function holdsBundledRoots(): boolean {
 
 /** A certificate's base64, whatever its lines and their ends: the same certificate, written by another tool, is the same key. */
 function keyOf(pem: string): string {
-  return pem.slice(pem.indexOf(BEGIN) + BEGIN.length, pem.lastIndexOf(END)).replaceAll('\n', '').replaceAll('\r', '').replaceAll(' ', '').replaceAll('\t', '');
+  return pem
+    .slice(pem.indexOf(BEGIN) + BEGIN.length, pem.lastIndexOf(END))
+    .replaceAll('\n', '')
+    .replaceAll('\r', '')
+    .replaceAll(' ', '')
+    .replaceAll('\t', '');
 }
 
 /** NODE_EXTRA_CA_CERTS, read as Node reads it (a file it could not read was warned about at start); bounded as a CA file is. */
@@ -152,7 +163,11 @@ function extraFromEnv(): string[] {
   const file = process.env.NODE_EXTRA_CA_CERTS;
   if (!file) return [];
   try {
-    return readBoundedFileSync(file, { limit: MAX_CA_FILE_BYTES, what: 'NODE_EXTRA_CA_CERTS' }).toString('utf8').match(PEM_BLOCK) ?? [];
+    return (
+      readBoundedFileSync(file, { limit: MAX_CA_FILE_BYTES, what: 'NODE_EXTRA_CA_CERTS' })
+        .toString('utf8')
+        .match(PEM_BLOCK) ?? []
+    );
   } catch {
     return [];
   }

@@ -8,9 +8,18 @@ import { counted } from './helpers.js';
 const course = (body: string) => `courses:\n  - sis_course_id: V-1\n    name: Valid\n${body}`;
 
 describe('every problem of a file in one run', () => {
-  it.each([['apply --yes', ['apply', '--yes']], ['apply --plan', ['apply', '--plan']], ['diff', ['diff']]] as const)('%s: an unknown field and an unknown user, together', async (_what, verb) => {
+  it.each([
+    ['apply --yes', ['apply', '--yes']],
+    ['apply --plan', ['apply', '--plan']],
+    ['diff', ['diff']],
+  ] as const)('%s: an unknown field and an unknown user, together', async (_what, verb) => {
     const s = counted();
-    const path = s.file('f.yaml', course('    colour: blue\n    enrollments:\n      - { user: nobody, type: student }\n      - { user: sam, type: student, grade: A }\n'));
+    const path = s.file(
+      'f.yaml',
+      course(
+        '    colour: blue\n    enrollments:\n      - { user: nobody, type: student }\n      - { user: sam, type: student, grade: A }\n',
+      ),
+    );
     const r = await s.run([...verb, '-f', path]);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
@@ -31,7 +40,12 @@ describe('every problem of a file in one run', () => {
     const r = await s.run(['apply', '-f', path, '--plan', '-o', 'json']);
     expect(r.exitCode).toBe(2);
     expect(JSON.parse(r.stderr).problems).toEqual([
-      { file: path, line: 5, at: 'courses[0].enrollments[0].grade', message: expect.stringContaining('unknown field "grade" for an enrollment') },
+      {
+        file: path,
+        line: 5,
+        at: 'courses[0].enrollments[0].grade',
+        message: expect.stringContaining('unknown field "grade" for an enrollment'),
+      },
       { file: path, line: 5, at: 'courses[0].enrollments[0]', message: 'user "nobody" not found' },
     ]);
     expect(s.writes()).toEqual([]);
@@ -67,7 +81,10 @@ describe('every problem of a file in one run', () => {
 
   it('still refuses the file, exit 2, when the instance cannot be asked', async () => {
     const s = counted();
-    const path = s.file('f.yaml', course('    colour: blue\n    enrollments:\n      - { user: nobody, type: student }\n'));
+    const path = s.file(
+      'f.yaml',
+      course('    colour: blue\n    enrollments:\n      - { user: nobody, type: student }\n'),
+    );
     const r = await s.run(['apply', '-f', path, '--plan'], { env: { LMS_MOCK: '', LMS_BASE_URL: '', LMS_TOKEN: '' } });
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain(`${path} has 1 problem; nothing was changed:`);
@@ -79,7 +96,12 @@ describe('every problem of a file in one run', () => {
 describe('the plan in words', () => {
   it('counts what is unchanged in the singular and the plural', async () => {
     const s = counted();
-    const path = s.file('f.yaml', course('    sections:\n      - { sis_section_id: V-1-A, name: A }\n    assignments:\n      - { name: One }\n      - { name: Two }\n'));
+    const path = s.file(
+      'f.yaml',
+      course(
+        '    sections:\n      - { sis_section_id: V-1-A, name: A }\n    assignments:\n      - { name: One }\n      - { name: Two }\n',
+      ),
+    );
     expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
     const plan = await s.run(['diff', '-f', path], { tty: true });
     expect(plan.exitCode, plan.stderr).toBe(0);

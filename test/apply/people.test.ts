@@ -8,27 +8,44 @@ import { counted } from './helpers.js';
 const PEOPLE = 80;
 
 function roster(extra: string[] = []): string {
-  const rows = Array.from({ length: PEOPLE }, (_, i) => `${i % 2 ? `crowd-${i + 1}` : `sis_user_id:CROWD-${i + 1}`},student,,active`);
+  const rows = Array.from(
+    { length: PEOPLE },
+    (_, i) => `${i % 2 ? `crowd-${i + 1}` : `sis_user_id:CROWD-${i + 1}`},student,,active`,
+  );
   return ['user,type,section,state', ...rows, ...extra].join('\n') + '\n';
 }
 
 describe('the people a large roster names', () => {
   it('are found in the account list, a page at a time; the rest looked up; the missing reported', async () => {
     const s = counted();
-    const users = s.file('users.csv', ['name,login_id,sis_user_id', ...Array.from({ length: PEOPLE }, (_, i) => `Crowd ${i + 1},crowd-${i + 1},CROWD-${i + 1}`)].join('\n') + '\n');
+    const users = s.file(
+      'users.csv',
+      [
+        'name,login_id,sis_user_id',
+        ...Array.from({ length: PEOPLE }, (_, i) => `Crowd ${i + 1},crowd-${i + 1},CROWD-${i + 1}`),
+      ].join('\n') + '\n',
+    );
     expect((await s.run(['users', 'import', '--account', '1', users])).exitCode).toBe(0);
-    const course = s.file('course.yaml', 'courses:\n  - sis_course_id: CROWD-1\n    name: Crowd\n    account: sis_account_id:MSU\n    enrollments:\n      - { csv: roster.csv }\n');
+    const course = s.file(
+      'course.yaml',
+      'courses:\n  - sis_course_id: CROWD-1\n    name: Crowd\n    account: sis_account_id:MSU\n    enrollments:\n      - { csv: roster.csv }\n',
+    );
 
     // sam is seeded, but by a login the list shows; 12 is an id; nobody-here does not exist.
     s.file('roster.csv', roster(['sam,teacher,,active', '12,ta,,active', 'nobody-here,student,,active']));
     const before = s.requests.length;
     const bad = await s.run(['diff', '-f', course]);
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toMatch(/roster\.csv has 1 problem on this instance; nothing was changed:\n.*roster\.csv:84: user "nobody-here" not found/);
+    expect(bad.stderr).toMatch(
+      /roster\.csv has 1 problem on this instance; nothing was changed:\n.*roster\.csv:84: user "nobody-here" not found/,
+    );
     const paths = s.requests.slice(before).map((q) => `${q.method} ${new URL(q.url).pathname}`);
     expect(paths.filter((p) => p.startsWith('GET /api/v1/accounts/1/users'))).toHaveLength(1);
     // Only the one the list could not show is looked up by itself.
-    expect(paths.filter((p) => p.startsWith('GET /api/v1/users/'))).toEqual(['GET /api/v1/users/self', 'GET /api/v1/users/sis_login_id:nobody-here']);
+    expect(paths.filter((p) => p.startsWith('GET /api/v1/users/'))).toEqual([
+      'GET /api/v1/users/self',
+      'GET /api/v1/users/sis_login_id:nobody-here',
+    ]);
 
     s.file('roster.csv', roster(['sam,teacher,,active', '12,ta,,active']));
     const applied = await s.run(['apply', '-f', course, '--yes', '-o', 'json']);

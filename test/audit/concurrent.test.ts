@@ -114,5 +114,4 @@ describe('the audit log written by eight processes at once', () => {
       expect(files.length).toBeGreaterThan(5);
     }
   }, 120_000);
-
 });

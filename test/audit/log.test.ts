@@ -12,8 +12,21 @@ import type { ApiRequest, Transport } from '../../src/transport/types.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-02T12:00:00Z');
-const entry = (time: number, n: number): AuditEntry => ({ time: new Date(time).toISOString(), instance: 'https://lms.example.edu', user: { via: 'work' }, surface: 'cli', verb: 'lms users create', method: 'POST', path: `/api/v1/accounts/1/users?n=${n}`, status: 200 });
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry);
+const entry = (time: number, n: number): AuditEntry => ({
+  time: new Date(time).toISOString(),
+  instance: 'https://lms.example.edu',
+  user: { via: 'work' },
+  surface: 'cli',
+  verb: 'lms users create',
+  method: 'POST',
+  path: `/api/v1/accounts/1/users?n=${n}`,
+  status: 200,
+});
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuditEntry);
 const scratch = () => join(mkdtempSync(join(tmpdir(), 'lms-audit-')), 'state', 'audit.log');
 
 describe('the audit log file', () => {
@@ -39,7 +52,16 @@ describe('the audit log file', () => {
     }
     expect(existsSync(`${path}.3`)).toBe(false);
     // Files of 3 lines (10-12, …, 25-27) and the current 28-29: two rotated ones kept, the rest gone.
-    expect([...readEntries(path)].map((e) => e.path!.split('=')[1])).toEqual(['22', '23', '24', '25', '26', '27', '28', '29']);
+    expect([...readEntries(path)].map((e) => e.path!.split('=')[1])).toEqual([
+      '22',
+      '23',
+      '24',
+      '25',
+      '26',
+      '27',
+      '28',
+      '29',
+    ]);
   });
 
   it('drops entries older than its retention when it rotates, and a rotated file of only old ones', () => {
@@ -62,7 +84,7 @@ describe('the audit log file', () => {
     expect(kept).toHaveLength(30 + 40);
   });
 
-  it('drops a slow log\'s stale entries when a process first writes to it', () => {
+  it("drops a slow log's stale entries when a process first writes to it", () => {
     const path = scratch();
     const old = new AuditLog(path, { now: () => NOW - 200 * DAY });
     old.append(entry(NOW - 200 * DAY, 1));
@@ -87,32 +109,58 @@ describe('the audit log file', () => {
     expect(keepDaysOf({})).toBe(90);
     expect(keepDaysOf({ LMS_AUDIT_KEEP_DAYS: '7' })).toBe(7);
     expect(keepDaysOf({ LMS_AUDIT_KEEP_DAYS: '0.5' })).toBe(0.5);
-    for (const bad of ['0', '-3', 'ninety', '7d']) expect(() => keepDaysOf({ LMS_AUDIT_KEEP_DAYS: bad })).toThrow(/LMS_AUDIT_KEEP_DAYS must be a positive number of days/);
+    for (const bad of ['0', '-3', 'ninety', '7d'])
+      expect(() => keepDaysOf({ LMS_AUDIT_KEEP_DAYS: bad })).toThrow(
+        /LMS_AUDIT_KEEP_DAYS must be a positive number of days/,
+      );
   });
 });
 
 describe('the trail a client writes through', () => {
-  const request = (method: ApiRequest['method'], url: string): ApiRequest => ({ method, url, headers: { authorization: 'Bearer s3cret-token' } });
+  const request = (method: ApiRequest['method'], url: string): ApiRequest => ({
+    method,
+    url,
+    headers: { authorization: 'Bearer s3cret-token' },
+  });
 
   function trailWith(answer: Transport, asUser?: string) {
     const path = scratch();
     const warnings: string[] = [];
-    const trail = auditTrail({ scope: { surface: 'cli', verb: 'lms users create' }, instance: 'https://lms.example.edu', via: 'work', asUser, open: async () => new AuditLog(path), warn: (m) => warnings.push(m) });
+    const trail = auditTrail({
+      scope: { surface: 'cli', verb: 'lms users create' },
+      instance: 'https://lms.example.edu',
+      via: 'work',
+      asUser,
+      open: async () => new AuditLog(path),
+      warn: (m) => warnings.push(m),
+    });
     return { send: trail.wrap(answer), path, warnings, trail };
   }
 
-  it('names the token\'s user once the command has read users/self, and masks secrets in the path', async () => {
-    const { send, path } = trailWith(async (req) => (req.url.endsWith('/users/self') ? { status: 200, headers: {}, body: 'while(1);{"id":5,"login_id":"pat","name":"Pat"}' } : { status: 201, headers: {}, body: '{}' }));
+  it("names the token's user once the command has read users/self, and masks secrets in the path", async () => {
+    const { send, path } = trailWith(async (req) =>
+      req.url.endsWith('/users/self')
+        ? { status: 200, headers: {}, body: 'while(1);{"id":5,"login_id":"pat","name":"Pat"}' }
+        : { status: 201, headers: {}, body: '{}' },
+    );
     await send(request('GET', 'https://lms.example.edu/api/v1/users/self'));
     await send(request('POST', 'https://lms.example.edu/api/v1/accounts/1/users?access_token=leaked&x=1'));
     const [line, ...rest] = lines(path);
     expect(rest).toEqual([]);
-    expect(line).toMatchObject({ user: { via: 'work', id: 5, login: 'pat' }, method: 'POST', path: '/api/v1/accounts/1/users?access_token=[REDACTED]&x=1', status: 201 });
+    expect(line).toMatchObject({
+      user: { via: 'work', id: 5, login: 'pat' },
+      method: 'POST',
+      path: '/api/v1/accounts/1/users?access_token=[REDACTED]&x=1',
+      status: 201,
+    });
     expect(readFileSync(path, 'utf8')).not.toMatch(/leaked|s3cret-token/);
   });
 
-  it('does not take a masqueraded user\'s self for the token\'s', async () => {
-    const { send, path } = trailWith(async () => ({ status: 200, headers: {}, body: '{"id":9,"login_id":"someone"}' }), '9');
+  it("does not take a masqueraded user's self for the token's", async () => {
+    const { send, path } = trailWith(
+      async () => ({ status: 200, headers: {}, body: '{"id":9,"login_id":"someone"}' }),
+      '9',
+    );
     await send(request('GET', 'https://lms.example.edu/api/v1/users/self?as_user_id=9'));
     await send(request('PUT', 'https://lms.example.edu/api/v1/users/9?as_user_id=9'));
     expect(lines(path)[0]).toMatchObject({ user: { via: 'work' }, as_user: '9' });
@@ -122,8 +170,17 @@ describe('the trail a client writes through', () => {
     const { send, path } = trailWith(async () => {
       throw new NetworkError('socket hang up', { code: 'ECONNRESET' });
     });
-    await expect(send(request('POST', 'https://lms.example.edu/api/v1/courses/1/sections'))).rejects.toThrow('socket hang up');
-    expect(lines(path)).toEqual([expect.objectContaining({ method: 'POST', path: '/api/v1/courses/1/sections', status: null, error: 'ECONNRESET' })]);
+    await expect(send(request('POST', 'https://lms.example.edu/api/v1/courses/1/sections'))).rejects.toThrow(
+      'socket hang up',
+    );
+    expect(lines(path)).toEqual([
+      expect.objectContaining({
+        method: 'POST',
+        path: '/api/v1/courses/1/sections',
+        status: null,
+        error: 'ECONNRESET',
+      }),
+    ]);
   });
 
   it('warns once, and lets the write stand, when the log cannot be written', async () => {
@@ -133,7 +190,13 @@ describe('the trail a client writes through', () => {
     const { mkdirSync } = await import('node:fs');
     mkdirSync(path);
     const warnings: string[] = [];
-    const trail = auditTrail({ scope: { surface: 'cli' }, instance: 'x', via: 'work', open: async () => new AuditLog(path), warn: (m) => warnings.push(m) });
+    const trail = auditTrail({
+      scope: { surface: 'cli' },
+      instance: 'x',
+      via: 'work',
+      open: async () => new AuditLog(path),
+      warn: (m) => warnings.push(m),
+    });
     const send = trail.wrap(async () => ({ status: 200, headers: {}, body: '{}' }));
     expect((await send(request('POST', 'https://lms.example.edu/a'))).status).toBe(200);
     expect((await send(request('POST', 'https://lms.example.edu/b'))).status).toBe(200);

@@ -11,11 +11,19 @@ import { ExitCode, LmsError, NetworkError } from '../../src/errors.js';
 function get(url: string, host?: string): Promise<{ status: number; body: string }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname + target.search, headers: host ? { host } : {} }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        headers: host ? { host } : {},
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -39,7 +47,9 @@ describe('the redirect listener', () => {
     expect(answer.body).toContain('Logged in as &#60;Sam&#62;.');
     expect(answer.body).not.toContain('the-code');
     // The listener is gone: a second redirect finds nothing to talk to.
-    await expect(get(`${listener.redirectUri}?code=again&state=${state}`)).rejects.toThrow(/ECONNREFUSED|socket hang up|ECONNRESET/);
+    await expect(get(`${listener.redirectUri}?code=again&state=${state}`)).rejects.toThrow(
+      /ECONNREFUSED|socket hang up|ECONNRESET/,
+    );
   });
 
   it('tells the browser that brought the code of a login that then failed, or was stopped', async () => {
@@ -73,7 +83,10 @@ describe('the redirect listener', () => {
     const state = createState();
     const listener = await listenForRedirect({ state, timeoutMs: 10_000, host: 'lms.example.edu' });
     await get(`${listener.redirectUri}?error=access_denied&error_description=the+user+said+no&state=${state}`);
-    await expect(listener.code).rejects.toMatchObject({ exitCode: ExitCode.auth, message: 'lms.example.edu was not given access (access_denied: the user said no); nothing was saved' });
+    await expect(listener.code).rejects.toMatchObject({
+      exitCode: ExitCode.auth,
+      message: 'lms.example.edu was not given access (access_denied: the user said no); nothing was saved',
+    });
   });
 
   it('gives up after the timeout, as a timeout (exit 7)', async () => {
@@ -88,7 +101,9 @@ describe('the redirect listener', () => {
 
 describe('PKCE', () => {
   it('derives the S256 challenge as RFC 7636 appendix B does', () => {
-    expect(challengeOf('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(challengeOf('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
   });
 
   it('makes a fresh 43-character verifier and state each time', () => {
@@ -109,7 +124,12 @@ describe('opening a browser', () => {
     ['xdg-open under Wayland', { WAYLAND_DISPLAY: 'wayland-0' }, 'linux', ['xdg-open', url]],
     ['nothing without a display (ssh, CI)', {}, 'linux', undefined],
     ['open on macOS', {}, 'darwin', ['open', url]],
-    ['the URL handler on Windows, where cmd would split the URL at &', {}, 'win32', ['rundll32', 'url.dll,FileProtocolHandler', url]],
+    [
+      'the URL handler on Windows, where cmd would split the URL at &',
+      {},
+      'win32',
+      ['rundll32', 'url.dll,FileProtocolHandler', url],
+    ],
   ])('%s', (_what, env, platform, expected) => {
     expect(openerFor(url, env, platform)).toEqual(expected);
   });

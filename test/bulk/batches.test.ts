@@ -43,7 +43,7 @@ describe('the batch journal', () => {
     expect(new BatchJournal(root, ['x'], {}).unfinished.map((u) => [u.batch, u.progress])).toEqual([[name, undefined]]);
   });
 
-  it("removes a file only when its run has ended every batch, or once its writer is gone and a later run settled it", () => {
+  it('removes a file only when its run has ended every batch, or once its writer is gone and a later run settled it', () => {
     const root = scratch();
     const a = new BatchJournal(root, ['x'], {});
     a.ended(a.sending(1, [CELL], 1));
@@ -57,7 +57,8 @@ describe('the batch journal', () => {
     b.sending(1, [CELL], 1);
     b.close();
     expect(readdirSync(b.dir)).toHaveLength(1);
-    const entry = (batch: string) => `${JSON.stringify({ batch, status: 'sending', assignment: 1, cells: [CELL], deadline: 1 })}\n`;
+    const entry = (batch: string) =>
+      `${JSON.stringify({ batch, status: 'sending', assignment: 1, cells: [CELL], deadline: 1 })}\n`;
     writeFileSync(join(b.dir, `${2 ** 22 + 1}-0123abcd.ndjson`), entry('gone'));
     writeFileSync(join(b.dir, `${process.ppid}-0123abcd.ndjson`), entry('live'));
     const c = new BatchJournal(root, ['x'], {});
@@ -85,7 +86,12 @@ describe('lms grade --csv after a run that died with a batch in doubt', () => {
       if (req.method === 'POST' && req.url.includes('/update_grades')) {
         batches.push(typeof req.body === 'string' ? req.body : Buffer.from(req.body ?? '').toString());
         if (batches.length === 1) {
-          await real({ ...req, method: 'PUT', url: req.url.replace('/update_grades', '/7'), body: 'comment%5Btext_comment%5D=well+argued' });
+          await real({
+            ...req,
+            method: 'PUT',
+            url: req.url.replace('/update_grades', '/7'),
+            body: 'comment%5Btext_comment%5D=well+argued',
+          });
           throw new Error('the run died here');
         }
       }
@@ -95,13 +101,18 @@ describe('lms grade --csv after a run that died with a batch in doubt', () => {
     expect(first.exitCode).not.toBe(0);
 
     // From stdin, which is read once though the server is read again after the settling.
-    const again = await lms.run('grade --course 1 --assignment 1 --csv - -o json', { stdin: readFileSync(file, 'utf8') });
+    const again = await lms.run('grade --course 1 --assignment 1 --csv - -o json', {
+      stdin: readFileSync(file, 'utf8'),
+    });
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/an earlier run stopped with 1 batch of grades unfinished \(1 rows\)/);
     expect(batches).toHaveLength(2);
     expect(decodeURIComponent(batches[1])).toContain('[posted_grade]=18');
     expect(decodeURIComponent(batches[1])).not.toContain('text_comment');
-    const sam = JSON.parse((await lms.run('submissions get --course 1 --assignment 1 --user 7 --include submission_comments -o json')).stdout) as { grade: string; submission_comments: { comment: string }[] };
+    const sam = JSON.parse(
+      (await lms.run('submissions get --course 1 --assignment 1 --user 7 --include submission_comments -o json'))
+        .stdout,
+    ) as { grade: string; submission_comments: { comment: string }[] };
     expect(sam.grade).toBe('18');
     expect(sam.submission_comments.filter((c) => c.comment === 'well argued')).toHaveLength(1);
   });
@@ -135,7 +146,10 @@ describe('lms grade --csv --per-row after a run that died with a PUT on the wire
     expect(again.stderr).toMatch(/an earlier run stopped with grades on the wire; waiting up to \d s/);
     await landed;
     expect(puts).toHaveLength(1);
-    const sam = JSON.parse((await lms.run('submissions get --course 1 --assignment 1 --user 7 --include submission_comments -o json')).stdout) as { grade: string; submission_comments: { comment: string }[] };
+    const sam = JSON.parse(
+      (await lms.run('submissions get --course 1 --assignment 1 --user 7 --include submission_comments -o json'))
+        .stdout,
+    ) as { grade: string; submission_comments: { comment: string }[] };
     expect(sam.grade).toBe('18');
     expect(sam.submission_comments.filter((c) => c.comment === 'well argued')).toHaveLength(1);
   });

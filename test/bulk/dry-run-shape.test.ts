@@ -8,17 +8,48 @@ import { counted, issueCourse, type Counted } from '../apply/helpers.js';
 const USERS = 'name,login_id,email\nDry Run One,dry1,dry1@example.edu\nDry Run Two,dry2,dry2@example.edu\n';
 const ROSTER = 'user,type\nsam,student\nravi,teacher\n';
 const GRADES = 'user,grade\nsam,18\nravi,\n';
-const TREE_YAML = 'groups:\n  - title: G\n    vendor_guid: dry-g\n    outcomes:\n      - { title: O, vendor_guid: dry-o }\n';
+const TREE_YAML =
+  'groups:\n  - title: G\n    vendor_guid: dry-g\n    outcomes:\n      - { title: O, vendor_guid: dry-o }\n';
 const TREE_CSV = 'vendor_guid,object_type,title,parent_guids\ndry-g,group,G,\ndry-o,outcome,O,dry-g\n';
 
 /** [verb, its file, the dry run's arguments, the run's arguments (the file's path is FILE)]. */
 const verbs: [string, (s: Counted) => string, string[], string[]][] = [
-  ['users import', (s) => s.file('users.csv', USERS), ['users', 'import', '--account', '1', 'FILE', '--dry-run'], ['users', 'import', '--account', '1', 'FILE']],
-  ['enrollments import', (s) => s.file('roster.csv', ROSTER), ['enrollments', 'import', '--course', '1', 'FILE', '--dry-run'], ['enrollments', 'import', '--course', '1', 'FILE']],
-  ['enrollments import --sync', (s) => s.file('roster.csv', ROSTER), ['enrollments', 'import', '--course', '1', '--sync', 'FILE', '--dry-run'], ['enrollments', 'import', '--course', '1', '--sync', 'FILE', '--yes']],
-  ['grade --csv', (s) => s.file('grades.csv', GRADES), ['grade', '--course', '1', '--assignment', '1', '--csv', 'FILE', '--dry-run'], ['grade', '--course', '1', '--assignment', '1', '--csv', 'FILE']],
-  ['outcomes import (a tree)', (s) => s.file('tree.yaml', TREE_YAML), ['outcomes', 'import', '--course', '1', 'FILE', '--dry-run'], ['outcomes', 'import', '--course', '1', 'FILE']],
-  ['outcomes import (CSV)', (s) => s.file('tree.csv', TREE_CSV), ['outcomes', 'import', '--course', '1', 'FILE', '--dry-run'], ['outcomes', 'import', '--course', '1', 'FILE']],
+  [
+    'users import',
+    (s) => s.file('users.csv', USERS),
+    ['users', 'import', '--account', '1', 'FILE', '--dry-run'],
+    ['users', 'import', '--account', '1', 'FILE'],
+  ],
+  [
+    'enrollments import',
+    (s) => s.file('roster.csv', ROSTER),
+    ['enrollments', 'import', '--course', '1', 'FILE', '--dry-run'],
+    ['enrollments', 'import', '--course', '1', 'FILE'],
+  ],
+  [
+    'enrollments import --sync',
+    (s) => s.file('roster.csv', ROSTER),
+    ['enrollments', 'import', '--course', '1', '--sync', 'FILE', '--dry-run'],
+    ['enrollments', 'import', '--course', '1', '--sync', 'FILE', '--yes'],
+  ],
+  [
+    'grade --csv',
+    (s) => s.file('grades.csv', GRADES),
+    ['grade', '--course', '1', '--assignment', '1', '--csv', 'FILE', '--dry-run'],
+    ['grade', '--course', '1', '--assignment', '1', '--csv', 'FILE'],
+  ],
+  [
+    'outcomes import (a tree)',
+    (s) => s.file('tree.yaml', TREE_YAML),
+    ['outcomes', 'import', '--course', '1', 'FILE', '--dry-run'],
+    ['outcomes', 'import', '--course', '1', 'FILE'],
+  ],
+  [
+    'outcomes import (CSV)',
+    (s) => s.file('tree.csv', TREE_CSV),
+    ['outcomes', 'import', '--course', '1', 'FILE', '--dry-run'],
+    ['outcomes', 'import', '--course', '1', 'FILE'],
+  ],
   ['apply --dry-run', (s) => issueCourse(s), ['apply', '-f', 'FILE', '--dry-run'], ['apply', '-f', 'FILE', '--yes']],
   ['apply --plan', (s) => issueCourse(s), ['apply', '-f', 'FILE', '--plan'], ['apply', '-f', 'FILE', '--yes']],
   ['diff', (s) => issueCourse(s), ['diff', '-f', 'FILE'], ['apply', '-f', 'FILE', '--yes']],
@@ -26,10 +57,15 @@ const verbs: [string, (s: Counted) => string, string[], string[]][] = [
 
 const withFile = (args: string[], file: string) => args.map((a) => (a === 'FILE' ? file : a));
 /** The counts of an object: its values that are numbers, and those of its `summary`. */
-const counts = (o: Record<string, unknown>) => Object.fromEntries(Object.entries({ ...o, ...(o.summary as object) }).filter(([, v]) => typeof v === 'number'));
+const counts = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries({ ...o, ...(o.summary as object) }).filter(([, v]) => typeof v === 'number'));
 /** What each row is (or would be): bulk rows' statuses; a plan's actions. */
 const outcomesOf = (o: Record<string, unknown>) =>
-  Array.isArray(o.rows) ? (o.rows as { status: string }[]).map((r) => r.status) : (o.courses as { actions: { action: string; kind: string; key: string }[] }[]).flatMap((c) => c.actions.map((a) => `${a.action} ${a.kind} ${a.key}`));
+  Array.isArray(o.rows)
+    ? (o.rows as { status: string }[]).map((r) => r.status)
+    : (o.courses as { actions: { action: string; kind: string; key: string }[] }[]).flatMap((c) =>
+        c.actions.map((a) => `${a.action} ${a.kind} ${a.key}`),
+      );
 
 describe('a dry run is its run’s object, with dry_run: true', () => {
   it.each(verbs)('%s', async (_verb, write, dryArgs, runArgs) => {
@@ -61,13 +97,22 @@ describe('a dry run is its run’s object, with dry_run: true', () => {
   it('keeps the run’s row keys, a row done by an earlier run reading as skipped', async () => {
     const s = counted();
     const file = s.file('tree.yaml', TREE_YAML);
-    const run = JSON.parse((await s.run(['outcomes', 'import', '--course', '1', file, '-o', 'json'])).stdout) as { rows: Record<string, unknown>[] };
-    const again = JSON.parse((await s.run(['outcomes', 'import', '--course', '1', file, '-o', 'json'])).stdout) as { rows: Record<string, unknown>[] };
+    const run = JSON.parse((await s.run(['outcomes', 'import', '--course', '1', file, '-o', 'json'])).stdout) as {
+      rows: Record<string, unknown>[];
+    };
+    const again = JSON.parse((await s.run(['outcomes', 'import', '--course', '1', file, '-o', 'json'])).stdout) as {
+      rows: Record<string, unknown>[];
+    };
     const writes = s.writes().length;
-    const plan = JSON.parse((await s.run(['outcomes', 'import', '--course', '1', file, '--dry-run', '-o', 'json'])).stdout) as { rows: Record<string, unknown>[] };
+    const plan = JSON.parse(
+      (await s.run(['outcomes', 'import', '--course', '1', file, '--dry-run', '-o', 'json'])).stdout,
+    ) as { rows: Record<string, unknown>[] };
     expect(s.writes()).toHaveLength(writes);
     expect(run.rows.map((r) => r.status)).toEqual(['created', 'created']);
-    expect(again.rows.map((r) => [r.status, r.skipped])).toEqual([['skipped', true], ['skipped', true]]);
+    expect(again.rows.map((r) => [r.status, r.skipped])).toEqual([
+      ['skipped', true],
+      ['skipped', true],
+    ]);
     expect(plan.rows).toEqual(again.rows);
   });
 });

@@ -27,9 +27,14 @@ function roster(n: number): string {
 }
 
 const stateDir = () => ({ LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-state-')) });
-const json = (r: { stdout: string }) => JSON.parse(r.stdout) as Record<string, unknown> & { rows: Record<string, unknown>[] };
+const json = (r: { stdout: string }) =>
+  JSON.parse(r.stdout) as Record<string, unknown> & { rows: Record<string, unknown>[] };
 const activeLogins = (mock: MockRuntime, like: string) =>
-  value(mock.db, `SELECT count(*) FROM pseudonyms WHERE unique_id LIKE ? AND workflow_state <> 'deleted'`, like) as number;
+  value(
+    mock.db,
+    `SELECT count(*) FROM pseudonyms WHERE unique_id LIKE ? AND workflow_state <> 'deleted'`,
+    like,
+  ) as number;
 
 describe('a journal outlives the data it describes', () => {
   it('after a reseed, the dry run and the run both see that nothing is done', async () => {
@@ -85,17 +90,26 @@ describe('a journal outlives the data it describes', () => {
     };
     const file = csvFile(roster(6));
     expect(json(await runReal(`users import ${file} -o json`))).toMatchObject({ created: 6 });
-    for (const login of ['p2', 'p5']) expect((await runReal(`users delete sis_login_id:${login} --yes -o json`)).exitCode).toBe(0);
+    for (const login of ['p2', 'p5'])
+      expect((await runReal(`users delete sis_login_id:${login} --yes -o json`)).exitCode).toBe(0);
 
     const plan = await runReal(`users import ${file} --dry-run -o json`);
-    expect(plan.stderr).toContain('Dry run: 2 would be created (2 of them again: an earlier run did them, but they are gone), 0 already exist, 0 would fail, 4 done by an earlier run.');
-    expect(json(plan).rows.filter((p) => p.status === 'created').map((p) => p.login_id)).toEqual(['p2', 'p5']);
+    expect(plan.stderr).toContain(
+      'Dry run: 2 would be created (2 of them again: an earlier run did them, but they are gone), 0 already exist, 0 would fail, 4 done by an earlier run.',
+    );
+    expect(
+      json(plan)
+        .rows.filter((p) => p.status === 'created')
+        .map((p) => p.login_id),
+    ).toEqual(['p2', 'p5']);
     expect(activeLogins(lms.mock, 'p%')).toBe(4);
 
     const again = await runReal(`users import ${file} -o json`);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(json(again)).toMatchObject({ created: 2, skipped_done: 4, redone: 2 });
-    expect(again.stderr).toContain('2 created (2 of them again: an earlier run did them, but they are gone), 0 already existed, 0 failed, 4 done by an earlier run.');
+    expect(again.stderr).toContain(
+      '2 created (2 of them again: an earlier run did them, but they are gone), 0 already existed, 0 failed, 4 done by an earlier run.',
+    );
     expect(activeLogins(lms.mock, 'p%')).toBe(6);
   });
 
@@ -109,7 +123,11 @@ describe('a journal outlives the data it describes', () => {
     // …until told to start over, when every row is looked at again.
     const plan = await lms.run(`users import ${file} --restart --dry-run -o json`);
     expect(json(plan).rows.map((p) => p.status)).toEqual(['existed', 'existed', 'existed', 'existed', 'existed']);
-    expect(json(await lms.run(`users import ${file} --restart -o json`))).toMatchObject({ created: 0, existed: 5, skipped_done: 0 });
+    expect(json(await lms.run(`users import ${file} --restart -o json`))).toMatchObject({
+      created: 0,
+      existed: 5,
+      skipped_done: 0,
+    });
     expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 0, skipped_done: 5 });
     const journals = readdirSync(join(env.LMS_STATE_DIR, 'journals'));
     expect(journals).toHaveLength(1);
@@ -129,7 +147,8 @@ describe('re-importing an edited export', () => {
   it('reports what differs, applies it with --update, and then agrees', async () => {
     const lms = session(stateDir());
     const users = await exported(lms);
-    const edit = (login: string, change: Record<string, string>) => Object.assign(users.find((u) => u.login_id === login)!, change);
+    const edit = (login: string, change: Record<string, string>) =>
+      Object.assign(users.find((u) => u.login_id === login)!, change);
     edit('sam', { name: 'Samuel Student', sortable_name: 'Student, Samuel' });
     edit('ravi', { time_zone: 'Asia/Kolkata' });
     edit('hana', { short_name: 'Hana S', locale: 'ja' });
@@ -148,37 +167,65 @@ describe('re-importing an edited export', () => {
     });
     expect(first.stderr).toContain('3 differ (left as they are; --update applies the differences)');
     expect(first.stderr).toContain('(login_id ravi): differs: time_zone "America/Chicago" → "Asia/Kolkata"');
-    expect(JSON.parse((await lms.run('users get sis_login_id:sam -o json')).stdout)).toMatchObject({ name: 'Sam Student' });
+    expect(JSON.parse((await lms.run('users get sis_login_id:sam -o json')).stdout)).toMatchObject({
+      name: 'Sam Student',
+    });
 
     const plan = await lms.run(`users import ${file} --update --dry-run -o json`);
     // The rows that agreed are done (the first run said so); the three that differ would be updated.
     const actions = json(plan).rows.map((p) => ({ login_id: p.login_id, status: p.status }));
-    expect(actions.filter((p) => p.status !== 'skipped').sort((a, b) => String(a.login_id).localeCompare(String(b.login_id)))).toEqual([
+    expect(
+      actions
+        .filter((p) => p.status !== 'skipped')
+        .sort((a, b) => String(a.login_id).localeCompare(String(b.login_id))),
+    ).toEqual([
       { login_id: 'hana', status: 'updated' },
       { login_id: 'ravi', status: 'updated' },
       { login_id: 'sam', status: 'updated' },
     ]);
-    expect(plan.stderr).toContain('Dry run: 0 would be created, 0 already exist, 3 would be updated, 0 would fail, 10 done by an earlier run.');
+    expect(plan.stderr).toContain(
+      'Dry run: 0 would be created, 0 already exist, 3 would be updated, 0 would fail, 10 done by an earlier run.',
+    );
 
     const applied = await lms.run(`users import ${file} --update -o json`);
     expect(applied.exitCode, applied.stderr).toBe(0);
     expect(json(applied)).toMatchObject({ existed: 0, differs: 0, updated: 3, failed: 0, skipped_done: 10 });
-    expect(JSON.parse((await lms.run('users get sis_login_id:sam -o json')).stdout)).toMatchObject({ name: 'Samuel Student', sortable_name: 'Student, Samuel' });
-    expect(JSON.parse((await lms.run('users get sis_login_id:ravi -o json')).stdout)).toMatchObject({ time_zone: 'Asia/Kolkata' });
-    expect(JSON.parse((await lms.run('users get sis_login_id:hana -o json')).stdout)).toMatchObject({ short_name: 'Hana S', locale: 'ja' });
+    expect(JSON.parse((await lms.run('users get sis_login_id:sam -o json')).stdout)).toMatchObject({
+      name: 'Samuel Student',
+      sortable_name: 'Student, Samuel',
+    });
+    expect(JSON.parse((await lms.run('users get sis_login_id:ravi -o json')).stdout)).toMatchObject({
+      time_zone: 'Asia/Kolkata',
+    });
+    expect(JSON.parse((await lms.run('users get sis_login_id:hana -o json')).stdout)).toMatchObject({
+      short_name: 'Hana S',
+      locale: 'ja',
+    });
 
     // Everything is done now; checked afresh, every row agrees with the instance.
-    expect(json(await lms.run(`users import ${file} --update -o json`))).toMatchObject({ updated: 0, skipped_done: 13 });
-    expect(json(await lms.run(`users import ${file} --restart -o json`))).toMatchObject({ existed: 13, differs: 0, updated: 0, failed: 0 });
+    expect(json(await lms.run(`users import ${file} --update -o json`))).toMatchObject({
+      updated: 0,
+      skipped_done: 13,
+    });
+    expect(json(await lms.run(`users import ${file} --restart -o json`))).toMatchObject({
+      existed: 13,
+      differs: 0,
+      updated: 0,
+      failed: 0,
+    });
   });
 
   it('reports fields the API cannot change, applies the rest, and fails a row with nothing it could apply', async () => {
     const lms = session(stateDir());
-    const file = csvFile('name,login_id,email,sis_user_id\nSam Student,sam,sam@school.example,S-007\nSofia S Student,sofia,sofia@school.example,S-008\nRavi Patel,ravi,ravi@example.edu,S-999\n');
+    const file = csvFile(
+      'name,login_id,email,sis_user_id\nSam Student,sam,sam@school.example,S-007\nSofia S Student,sofia,sofia@school.example,S-008\nRavi Patel,ravi,ravi@example.edu,S-999\n',
+    );
     const plain = await lms.run(`users import ${file}`);
     expect(plain.exitCode).toBe(0);
     expect(json(plain)).toMatchObject({ differs: 3, failed: 0 });
-    expect(plain.stderr).toContain('(login_id sam): differs: email "sam@example.edu" → "sam@school.example" (cannot be changed through the API)');
+    expect(plain.stderr).toContain(
+      '(login_id sam): differs: email "sam@example.edu" → "sam@school.example" (cannot be changed through the API)',
+    );
 
     const plan = await lms.run(`users import ${file} --update --dry-run`);
     expect(json(plan).rows.map((p) => ({ login_id: p.login_id, status: p.status }))).toEqual([
@@ -187,7 +234,9 @@ describe('re-importing an edited export', () => {
       { login_id: 'ravi', status: 'failed' },
     ]);
     expect(plan.stderr).toContain('(login_id sofia): would be updated: name "Sofia Student" → "Sofia S Student"');
-    expect(plan.stderr).toContain('(login_id sam): would fail: cannot be changed through the API: email "sam@example.edu" → "sam@school.example"');
+    expect(plan.stderr).toContain(
+      '(login_id sam): would fail: cannot be changed through the API: email "sam@example.edu" → "sam@school.example"',
+    );
     const failedOut = join(mkdtempSync(join(tmpdir(), 'lms-failed-')), 'failed.csv');
     const r = await lms.run(`users import ${file} --update --failed-out ${failedOut}`);
     expect(r.exitCode).toBe(1);
@@ -199,17 +248,30 @@ describe('re-importing an edited export', () => {
         { field: 'email', from: 'sofia@example.edu', to: 'sofia@school.example', applicable: false },
       ],
     });
-    expect(r.stderr).toContain('(login_id sofia): updated: name "Sofia Student" → "Sofia S Student"; email "sofia@example.edu" → "sofia@school.example" (cannot be changed through the API)');
-    expect(r.stderr).toContain('(login_id ravi): failed: cannot be changed through the API: sis_user_id "S-009" → "S-999"');
-    expect(readFileSync(failedOut, 'utf8')).toContain('Ravi Patel,ravi,ravi@example.edu,S-999,"cannot be changed through the API: sis_user_id ""S-009"" → ""S-999"""\n');
-    expect(JSON.parse((await lms.run('users get sis_login_id:sofia -o json')).stdout)).toMatchObject({ name: 'Sofia S Student', email: 'sofia@example.edu' });
+    expect(r.stderr).toContain(
+      '(login_id sofia): updated: name "Sofia Student" → "Sofia S Student"; email "sofia@example.edu" → "sofia@school.example" (cannot be changed through the API)',
+    );
+    expect(r.stderr).toContain(
+      '(login_id ravi): failed: cannot be changed through the API: sis_user_id "S-009" → "S-999"',
+    );
+    expect(readFileSync(failedOut, 'utf8')).toContain(
+      'Ravi Patel,ravi,ravi@example.edu,S-999,"cannot be changed through the API: sis_user_id ""S-009"" → ""S-999"""\n',
+    );
+    expect(JSON.parse((await lms.run('users get sis_login_id:sofia -o json')).stdout)).toMatchObject({
+      name: 'Sofia S Student',
+      email: 'sofia@example.edu',
+    });
   });
 });
 
 describe('input files', () => {
   it.each([
     ['a missing file', (dir: string) => join(dir, 'nope.csv'), 'no such file'],
-    ['a directory', (dir: string) => (mkdirSync(join(dir, 'folder.csv')), join(dir, 'folder.csv')), 'it is a directory, not a file'],
+    [
+      'a directory',
+      (dir: string) => (mkdirSync(join(dir, 'folder.csv')), join(dir, 'folder.csv')),
+      'it is a directory, not a file',
+    ],
   ])('%s: exit 2, naming the path and why', async (_what, make, why) => {
     const lms = session(stateDir());
     const path = make(mkdtempSync(join(tmpdir(), 'lms-unreadable-')));
@@ -226,7 +288,9 @@ describe('input files', () => {
     // Root reads anything; then the denial is proven on the message alone.
     if (process.getuid?.() === 0) expect(r.exitCode).toBe(0);
     else expect(r.stderr).toContain(`cannot read ${path}: permission denied`);
-    expect(whyUnreadable(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }))).toBe('permission denied');
+    expect(whyUnreadable(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }))).toBe(
+      'permission denied',
+    );
   });
 
   it('a token the instance refuses stops the job before any row: exit 3, no journal', async () => {

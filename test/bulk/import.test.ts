@@ -23,7 +23,8 @@ function stateDir() {
   return { LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-state-')) };
 }
 
-const countUsers = (lms: ReturnType<typeof session>) => (lms.mock.db.prepare(`SELECT count(*) AS n FROM users WHERE workflow_state <> 'deleted'`).get() as { n: number }).n;
+const countUsers = (lms: ReturnType<typeof session>) =>
+  (lms.mock.db.prepare(`SELECT count(*) AS n FROM users WHERE workflow_state <> 'deleted'`).get() as { n: number }).n;
 
 describe('lms users import', () => {
   it('creates every row once, and a re-run skips what is done', async () => {
@@ -52,7 +53,12 @@ describe('lms users import', () => {
     await lms.run(`users import ${csvFile(roster(2))}`);
     const plan = await lms.run(`users import ${csvFile(roster(4))} --dry-run -o json`);
     expect(JSON.parse(plan.stdout)).toMatchObject({ dry_run: true, total: 4, created: 2, existed: 2 });
-    expect((JSON.parse(plan.stdout) as { rows: { login_id: string; status: string }[] }).rows.map((r) => [r.login_id, r.status])).toEqual([
+    expect(
+      (JSON.parse(plan.stdout) as { rows: { login_id: string; status: string }[] }).rows.map((r) => [
+        r.login_id,
+        r.status,
+      ]),
+    ).toEqual([
       ['stu1', 'existed'],
       ['stu2', 'existed'],
       ['stu3', 'created'],
@@ -89,20 +95,29 @@ describe('lms users import', () => {
     // Rows left undone, invalid ones included, fail the job.
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ created: 2, failed: 0, invalid: 2 });
-    expect(readFileSync(failedOut, 'utf8')).toBe('name,login_id,email,error\n,bo,,name is empty\nCy,cy,cy-at-example,"email ""cy-at-example"" is not an email address"\n');
+    expect(readFileSync(failedOut, 'utf8')).toBe(
+      'name,login_id,email,error\n,bo,,name is empty\nCy,cy,cy-at-example,"email ""cy-at-example"" is not an email address"\n',
+    );
     // Fixed in place, the file imports as it is.
-    writeFileSync(failedOut, readFileSync(failedOut, 'utf8').replace(',bo,', 'Bo,bo,').replace('cy-at-example,', 'cy@example.edu,'));
+    writeFileSync(
+      failedOut,
+      readFileSync(failedOut, 'utf8').replace(',bo,', 'Bo,bo,').replace('cy-at-example,', 'cy@example.edu,'),
+    );
     const fixed = await lms.run(`users import ${failedOut} --failed-out ${failedOut} -o json`);
     expect(fixed.exitCode, fixed.stderr).toBe(0);
     expect(JSON.parse(fixed.stdout)).toMatchObject({ created: 2, failed: 0, invalid: 0 });
     // Nothing failed this time: the file, the one just imported, is not rewritten.
-    expect(readFileSync(failedOut, 'utf8')).toBe('name,login_id,email,error\nBo,bo,,name is empty\nCy,cy,cy@example.edu,"email ""cy-at-example"" is not an email address"\n');
+    expect(readFileSync(failedOut, 'utf8')).toBe(
+      'name,login_id,email,error\nBo,bo,,name is empty\nCy,cy,cy@example.edu,"email ""cy-at-example"" is not an email address"\n',
+    );
   });
 
   it('round-trips with export', async () => {
     const lms = session(stateDir());
     const exported = await lms.run('users export -o csv');
-    expect(exported.stdout.split('\n')[0]).toBe('name,login_id,email,sis_user_id,short_name,sortable_name,time_zone,locale');
+    expect(exported.stdout.split('\n')[0]).toBe(
+      'name,login_id,email,sis_user_id,short_name,sortable_name,time_zone,locale',
+    );
     const r = await lms.run(`users import ${csvFile(exported.stdout)} -o json`);
     expect(JSON.parse(r.stdout)).toMatchObject({ total: 13, created: 0, existed: 13, failed: 0 });
   });
@@ -130,7 +145,11 @@ describe('bad CSVs: exit 2, a line-numbered message, nothing sent', () => {
     ['a missing required column', 'login_id\nana\n', 'users.csv:1: missing required column name'],
     ['an empty required field', 'name,login_id\nAna,ana\n,bo\n', 'users.csv:3: name is empty'],
     ['a duplicate login id', 'name,login_id\nAna,ana\nAnn,ANA\n', 'users.csv:3: login_id "ANA" repeats line 2'],
-    ['a bad email', 'name,login_id,email\nAna,ana,not-an-email\n', 'users.csv:2: email "not-an-email" is not an email address'],
+    [
+      'a bad email',
+      'name,login_id,email\nAna,ana,not-an-email\n',
+      'users.csv:2: email "not-an-email" is not an email address',
+    ],
     ['a quote left open', 'name,login_id\nAna,ana\n"Bo,bo\n', 'a quoted field is never closed'],
     ['a 10 MB field', `name,login_id\n${bigField},big\n`, 'a field is larger than 1 MiB'],
     ['a wrong number of fields', 'name,login_id\nAna,ana,extra\n', 'users.csv:2:'],
@@ -149,7 +168,14 @@ describe('bad CSVs: exit 2, a line-numbered message, nothing sent', () => {
     const lms = session(stateDir());
     const dir = mkdtempSync(join(tmpdir(), 'lms-enc-'));
     const path = join(dir, 'users.csv');
-    writeFileSync(path, Buffer.concat([Buffer.from('name,login_id\nAna,ana\n'), Buffer.from([0x4a, 0xf8, 0x72, 0x6e]), Buffer.from(',jorn\n')]));
+    writeFileSync(
+      path,
+      Buffer.concat([
+        Buffer.from('name,login_id\nAna,ana\n'),
+        Buffer.from([0x4a, 0xf8, 0x72, 0x6e]),
+        Buffer.from(',jorn\n'),
+      ]),
+    );
     const r = await lms.run(`users import ${path}`);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('users.csv:3: not valid UTF-8');

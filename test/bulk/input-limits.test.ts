@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { InputScanner, MAX_FIELD_BYTES, MAX_INPUT_BYTES, readInput, scanInput, type InputShape } from '../../src/bulk/csv-input.js';
+import {
+  InputScanner,
+  MAX_FIELD_BYTES,
+  MAX_INPUT_BYTES,
+  readInput,
+  scanInput,
+  type InputShape,
+} from '../../src/bulk/csv-input.js';
 import { parseTreeFile } from '../../src/commands/outcomes/tree-file.js';
 import { session } from '../helpers/run-lms.js';
 
@@ -34,47 +41,170 @@ function endless(chunk: Buffer): Readable & { pulled: number } {
 const tooMany = (n: number) =>
   `the file holds more than ${n.toLocaleString('en-US')} values, the most read from one file; split it into several files (a folder of files is read as one), or give long rosters as \`- { csv: roster.csv }\``;
 
-const treeTooMany = 'the file holds more than 100,000 values, the most read from one file; split the tree, or give it as CSV';
+const treeTooMany =
+  'the file holds more than 100,000 values, the most read from one file; split the tree, or give it as CSV';
 
 const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
 describe('InputScanner', () => {
   it.each<[string, string | Buffer, InputShape | undefined, { line: number; message: string } | undefined, number?]>([
-    ['NUL bytes with no line break (/dev/zero)', Buffer.alloc(2 * MiB), undefined, { line: 1, message: 'a field is larger than 1 MiB' }],
+    [
+      'NUL bytes with no line break (/dev/zero)',
+      Buffer.alloc(2 * MiB),
+      undefined,
+      { line: 1, message: 'a field is larger than 1 MiB' },
+    ],
     ['a field of exactly 1 MiB', `a\n${'x'.repeat(MAX_FIELD_BYTES)}\n`, 'csv', undefined],
-    ['a field one byte over', `a,b\n${'x'.repeat(MAX_FIELD_BYTES + 1)},y\n`, 'csv', { line: 2, message: 'a field is larger than 1 MiB' }],
-    ['a quoted field over many lines, named by its first line', `a,b\nx,y\n"${'line\n'.repeat(MAX_FIELD_BYTES / 4)}",z\n`, 'csv', { line: 3, message: 'a field is larger than 1 MiB' }],
+    [
+      'a field one byte over',
+      `a,b\n${'x'.repeat(MAX_FIELD_BYTES + 1)},y\n`,
+      'csv',
+      { line: 2, message: 'a field is larger than 1 MiB' },
+    ],
+    [
+      'a quoted field over many lines, named by its first line',
+      `a,b\nx,y\n"${'line\n'.repeat(MAX_FIELD_BYTES / 4)}",z\n`,
+      'csv',
+      { line: 3, message: 'a field is larger than 1 MiB' },
+    ],
     ['escaped quotes counted once', `a\n"${'""'.repeat(MAX_FIELD_BYTES / 2)}"\n`, 'csv', undefined],
-    ['a record of many small fields', `a\n${'xxxxxxx,'.repeat(200_000)}\n`, 'csv', { line: 2, message: 'a record is larger than 1 MiB' }],
+    [
+      'a record of many small fields',
+      `a\n${'xxxxxxx,'.repeat(200_000)}\n`,
+      'csv',
+      { line: 2, message: 'a record is larger than 1 MiB' },
+    ],
     ['many short records', 'name,login\n' + 'Ana,ana\n'.repeat(300_000), 'csv', undefined],
-    ['a YAML line over 1 MiB', `a: b\nc: ${'x'.repeat(MAX_FIELD_BYTES)}\n`, 'lines', { line: 2, message: 'a line is longer than 1 MiB' }],
+    [
+      'a YAML line over 1 MiB',
+      `a: b\nc: ${'x'.repeat(MAX_FIELD_BYTES)}\n`,
+      'lines',
+      { line: 2, message: 'a line is longer than 1 MiB' },
+    ],
     ['nesting 64 deep', nested(64), 'nested', undefined],
     ['nesting 65 deep', nested(65), 'nested', { line: 1, message: 'nested more than 64 levels deep' }],
-    ['nesting 100,000 deep, on its line', `{\n"a":\n${nested(100_000)}}`, 'nested', { line: 3, message: 'nested more than 64 levels deep' }],
+    [
+      'nesting 100,000 deep, on its line',
+      `{\n"a":\n${nested(100_000)}}`,
+      'nested',
+      { line: 3, message: 'nested more than 64 levels deep' },
+    ],
     ['brackets inside strings', `{"a": "${'['.repeat(100)}", "b": "\\"${'{'.repeat(100)}"}`, 'nested', undefined],
-    ['brackets inside a YAML comment and single quotes', `[a, 'it''s ${'['.repeat(100)}'] # ${'{'.repeat(100)}\n`, 'nested', undefined],
-    ['a 2 MiB JSON string', `{"title": "${'x'.repeat(2 * MiB)}"}`, 'nested', { line: 1, message: 'a value is larger than 1 MiB' }],
+    [
+      'brackets inside a YAML comment and single quotes',
+      `[a, 'it''s ${'['.repeat(100)}'] # ${'{'.repeat(100)}\n`,
+      'nested',
+      undefined,
+    ],
+    [
+      'a 2 MiB JSON string',
+      `{"title": "${'x'.repeat(2 * MiB)}"}`,
+      'nested',
+      { line: 1, message: 'a value is larger than 1 MiB' },
+    ],
     ['a 2 MiB bare value', `[${'1'.repeat(2 * MiB)}]`, 'nested', { line: 1, message: 'a value is larger than 1 MiB' }],
     ['a long minified JSON of short values', `[${'"abc",'.repeat(MiB)}"end"]`, 'nested', undefined],
-    ['JSON found by its first byte', `  \n${nested(70)}`, undefined, { line: 2, message: 'nested more than 64 levels deep' }],
-    ['a byte-order mark, then CSV', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('"a",b\n1,2\n')]), undefined, undefined],
-    ['Latin-1 on line 3', Buffer.concat([Buffer.from('a,b\n1,2\nJ'), Buffer.from([0xf8]), Buffer.from('rn,3\n')]), 'csv', { line: 3, message: 'not valid UTF-8 (save the file as UTF-8)' }],
-    ['a character cut off by a line break', Buffer.concat([Buffer.from('a\nb'), Buffer.from([0xe2, 0x82]), Buffer.from('\nc\n')]), 'csv', { line: 2, message: 'not valid UTF-8 (save the file as UTF-8)' }],
-    ['a character cut off at the end', Buffer.concat([Buffer.from('a\nb'), Buffer.from([0xf0, 0x9f, 0x98])]), 'csv', { line: 2, message: 'not valid UTF-8 (save the file as UTF-8)' }],
-    ['an overlong NUL', Buffer.from([0x61, 0xc0, 0x80]), 'csv', { line: 1, message: 'not valid UTF-8 (save the file as UTF-8)' }],
-    ['a surrogate', Buffer.from([0x61, 0xed, 0xa0, 0x80]), 'csv', { line: 1, message: 'not valid UTF-8 (save the file as UTF-8)' }],
-    ['past U+10FFFF', Buffer.from([0x61, 0xf4, 0x90, 0x80, 0x80]), 'csv', { line: 1, message: 'not valid UTF-8 (save the file as UTF-8)' }],
+    [
+      'JSON found by its first byte',
+      `  \n${nested(70)}`,
+      undefined,
+      { line: 2, message: 'nested more than 64 levels deep' },
+    ],
+    [
+      'a byte-order mark, then CSV',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('"a",b\n1,2\n')]),
+      undefined,
+      undefined,
+    ],
+    [
+      'Latin-1 on line 3',
+      Buffer.concat([Buffer.from('a,b\n1,2\nJ'), Buffer.from([0xf8]), Buffer.from('rn,3\n')]),
+      'csv',
+      { line: 3, message: 'not valid UTF-8 (save the file as UTF-8)' },
+    ],
+    [
+      'a character cut off by a line break',
+      Buffer.concat([Buffer.from('a\nb'), Buffer.from([0xe2, 0x82]), Buffer.from('\nc\n')]),
+      'csv',
+      { line: 2, message: 'not valid UTF-8 (save the file as UTF-8)' },
+    ],
+    [
+      'a character cut off at the end',
+      Buffer.concat([Buffer.from('a\nb'), Buffer.from([0xf0, 0x9f, 0x98])]),
+      'csv',
+      { line: 2, message: 'not valid UTF-8 (save the file as UTF-8)' },
+    ],
+    [
+      'an overlong NUL',
+      Buffer.from([0x61, 0xc0, 0x80]),
+      'csv',
+      { line: 1, message: 'not valid UTF-8 (save the file as UTF-8)' },
+    ],
+    [
+      'a surrogate',
+      Buffer.from([0x61, 0xed, 0xa0, 0x80]),
+      'csv',
+      { line: 1, message: 'not valid UTF-8 (save the file as UTF-8)' },
+    ],
+    [
+      'past U+10FFFF',
+      Buffer.from([0x61, 0xf4, 0x90, 0x80, 0x80]),
+      'csv',
+      { line: 1, message: 'not valid UTF-8 (save the file as UTF-8)' },
+    ],
     ['every width of UTF-8', 'é,€,😀,\u{10FFFF}\n', 'csv', undefined],
     // Values: what the YAML library would build, counted before it is asked to.
-    ['a million empty maps in 3 MB of JSON', `{"courses":[${'{},'.repeat(1_000_000)}{}]}`, 'nested', { line: 1, message: tooMany(100_000) }, 100_000],
+    [
+      'a million empty maps in 3 MB of JSON',
+      `{"courses":[${'{},'.repeat(1_000_000)}{}]}`,
+      'nested',
+      { line: 1, message: tooMany(100_000) },
+      100_000,
+    ],
     ['the same with no bound asked for', `{"courses":[${'{},'.repeat(1_000_000)}{}]}`, 'nested', undefined],
-    ['JSON of exactly the most values: maps, lists, keys and scalars', '{"a": [1, "x, y", {"b": null}], "c": true}', 'nested', undefined, 10],
+    [
+      'JSON of exactly the most values: maps, lists, keys and scalars',
+      '{"a": [1, "x, y", {"b": null}], "c": true}',
+      'nested',
+      undefined,
+      10,
+    ],
     ['one value more', '{"a": [1, "x, y", {"b": null}], "c": [true]}', 'nested', { line: 1, message: tooMany(10) }, 10],
-    ['block YAML past the bound, named by its line', `courses:\n${'  - a: b\n'.repeat(10)}`, 'lines', { line: 4, message: tooMany(10) }, 10],
-    ['block YAML at the bound: the root, entries, keys, values, a flow list, and a comment after a value (counted: it might be a string)', 'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n', 'lines', undefined, 15],
-    ['block YAML one over', 'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n', 'lines', { line: 6, message: tooMany(14) }, 14],
-    ['a quote inside a bare value opens no string: its commas count', '[a "x, 1, 1, 1 "]', 'nested', { line: 1, message: tooMany(4) }, 4],
-    ['block YAML: a quoted key with a #, brackets in a string, flow pairs', '"a #": [1, 1, 1]\nk: ["]]", 1, 1]\nl: [a: 1, b: 2]\n', 'lines', { line: 3, message: tooMany(17) }, 17],
+    [
+      'block YAML past the bound, named by its line',
+      `courses:\n${'  - a: b\n'.repeat(10)}`,
+      'lines',
+      { line: 4, message: tooMany(10) },
+      10,
+    ],
+    [
+      'block YAML at the bound: the root, entries, keys, values, a flow list, and a comment after a value (counted: it might be a string)',
+      'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n',
+      'lines',
+      undefined,
+      15,
+    ],
+    [
+      'block YAML one over',
+      'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n',
+      'lines',
+      { line: 6, message: tooMany(14) },
+      14,
+    ],
+    [
+      'a quote inside a bare value opens no string: its commas count',
+      '[a "x, 1, 1, 1 "]',
+      'nested',
+      { line: 1, message: tooMany(4) },
+      4,
+    ],
+    [
+      'block YAML: a quoted key with a #, brackets in a string, flow pairs',
+      '"a #": [1, 1, 1]\nk: ["]]", 1, 1]\nl: [a: 1, b: 2]\n',
+      'lines',
+      { line: 3, message: tooMany(17) },
+      17,
+    ],
     ['a CSV is not counted', 'a,b\n1,2\n'.repeat(100), 'csv', undefined, 10],
   ])('%s', (_what, input, shape, expected, maxValues?: number) => {
     const bytes = Buffer.from(input);
@@ -88,11 +218,19 @@ describe('InputScanner', () => {
 
   it('agrees with the platform decoder on what is UTF-8', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const interesting = [0x00, 0x0a, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff];
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const interesting = [
+      0x00, 0x0a, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee,
+      0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff,
+    ];
     const decoder = new TextDecoder('utf-8', { fatal: true });
     for (let n = 0; n < 20_000; n++) {
-      const bytes = Buffer.from(Array.from({ length: 1 + Math.floor(random() * 6) }, () => interesting[Math.floor(random() * interesting.length)]));
+      const bytes = Buffer.from(
+        Array.from(
+          { length: 1 + Math.floor(random() * 6) },
+          () => interesting[Math.floor(random() * interesting.length)],
+        ),
+      );
       let valid = true;
       try {
         decoder.decode(bytes);
@@ -124,12 +262,16 @@ describe('readInput', () => {
     writeFileSync(path, '');
     truncateSync(path, MAX_INPUT_BYTES + 1);
     const started = performance.now();
-    await expect(readInput(path, endless(Buffer.alloc(1)))).rejects.toThrow(`${path} is larger than 64 MiB, the most lms reads from one input`);
+    await expect(readInput(path, endless(Buffer.alloc(1)))).rejects.toThrow(
+      `${path} is larger than 64 MiB, the most lms reads from one input`,
+    );
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('reads /dev/zero as the stream it is, and stops', async () => {
-    await expect(readInput('/dev/zero', endless(Buffer.alloc(1)))).rejects.toThrow('/dev/zero:1: a field is larger than 1 MiB');
+    await expect(readInput('/dev/zero', endless(Buffer.alloc(1)))).rejects.toThrow(
+      '/dev/zero:1: a field is larger than 1 MiB',
+    );
   });
 
   it('reads a file at the limit whole', async () => {
@@ -159,20 +301,104 @@ async function importFile(args: string, name: string, content: string | Buffer) 
 
 describe('control characters: refused with the line and the column, nothing sent', () => {
   it.each([
-    ['a NUL in a name', 'users import --account 1', 'users.csv', 'name,login_id\nAna,ana\nB\0o,bo\n', 'users.csv:3: name contains a control character (U+0000)'],
-    ['an escape in a login', 'users import --account 1', 'users.csv', 'name,login_id\nAna,an\x1ba\n', 'users.csv:2: login_id contains a control character (U+001B)'],
-    ['a tab inside a name', 'users import --account 1', 'users.csv', 'name,login_id\n"A\tna",ana\n', 'users.csv:2: name contains a control character (U+0009)'],
-    ['a line break inside a SIS id', 'users import --account 1', 'users.csv', 'name,login_id,sis_user_id\nAna,ana,"S\nIS"\n', 'users.csv:2: sis_user_id contains a control character (U+000A)'],
-    ['DEL in an email', 'users import --account 1', 'users.csv', 'name,login_id,email\nAna,ana,ana\x7f@example.edu\n', 'users.csv:2: email contains a control character (U+007F)'],
-    ['a one-byte CSI (C1) in a name', 'users import --account 1', 'users.csv', 'name,login_id\nAna\u009b31m,ana\n', 'users.csv:2: name contains a control character (U+009B)'],
-    ['NEL (C1) in a grade comment', 'grade --course 1 --assignment 1 --csv', 'grades.csv', 'user,grade,comment\n7,90,"Well\u0085done"\n', 'grades.csv:2: comment contains a control character (U+0085)'],
-    ['DEL in a grade comment', 'grade --course 1 --assignment 1 --csv', 'grades.csv', 'user,grade,comment\n7,90,"Well\x7f done"\n', 'grades.csv:2: comment contains a control character (U+007F)'],
-    ['a NUL in an enrollment user', 'enrollments import --course 1', 'enrollments.csv', 'user,type\n7\0,StudentEnrollment\n', 'enrollments.csv:2: user contains a control character (U+0000)'],
-    ['a NUL in a grade comment', 'grade --course 1 --assignment 1 --csv', 'grades.csv', 'user,grade,comment\n7,90,"Well\0 done"\n', 'grades.csv:2: comment contains a control character (U+0000)'],
-    ['a bell in a grade', 'grade --course 1 --assignment 1 --csv', 'grades.csv', 'user,grade\n7,9\x070\n', 'grades.csv:2: grade contains a control character (U+0007)'],
-    ['a NUL in an outcome title (CSV)', 'outcomes import --course 1', 'outcomes.csv', 'vendor_guid,object_type,title\ng,group,G\0\n', 'outcomes.csv:2: title contains a control character (U+0000)'],
-    ['a NUL in an outcome description (YAML escape)', 'outcomes import --course 1', 'outcomes.yaml', 'groups:\n  - title: G\n    vendor_guid: g\n    description: "a\\0b"\n', 'outcomes.yaml:2 groups[0]: description contains a control character (U+0000)'],
-    ['an escaped U+0001 in a vendor_guid (JSON)', 'outcomes import --course 1', 'outcomes.json', '{"groups": [{"title": "G", "vendor_guid": "g\\u0001h"}]}', 'outcomes.json: groups[0]: vendor_guid contains a control character (U+0001)'],
+    [
+      'a NUL in a name',
+      'users import --account 1',
+      'users.csv',
+      'name,login_id\nAna,ana\nB\0o,bo\n',
+      'users.csv:3: name contains a control character (U+0000)',
+    ],
+    [
+      'an escape in a login',
+      'users import --account 1',
+      'users.csv',
+      'name,login_id\nAna,an\x1ba\n',
+      'users.csv:2: login_id contains a control character (U+001B)',
+    ],
+    [
+      'a tab inside a name',
+      'users import --account 1',
+      'users.csv',
+      'name,login_id\n"A\tna",ana\n',
+      'users.csv:2: name contains a control character (U+0009)',
+    ],
+    [
+      'a line break inside a SIS id',
+      'users import --account 1',
+      'users.csv',
+      'name,login_id,sis_user_id\nAna,ana,"S\nIS"\n',
+      'users.csv:2: sis_user_id contains a control character (U+000A)',
+    ],
+    [
+      'DEL in an email',
+      'users import --account 1',
+      'users.csv',
+      'name,login_id,email\nAna,ana,ana\x7f@example.edu\n',
+      'users.csv:2: email contains a control character (U+007F)',
+    ],
+    [
+      'a one-byte CSI (C1) in a name',
+      'users import --account 1',
+      'users.csv',
+      'name,login_id\nAna\u009b31m,ana\n',
+      'users.csv:2: name contains a control character (U+009B)',
+    ],
+    [
+      'NEL (C1) in a grade comment',
+      'grade --course 1 --assignment 1 --csv',
+      'grades.csv',
+      'user,grade,comment\n7,90,"Well\u0085done"\n',
+      'grades.csv:2: comment contains a control character (U+0085)',
+    ],
+    [
+      'DEL in a grade comment',
+      'grade --course 1 --assignment 1 --csv',
+      'grades.csv',
+      'user,grade,comment\n7,90,"Well\x7f done"\n',
+      'grades.csv:2: comment contains a control character (U+007F)',
+    ],
+    [
+      'a NUL in an enrollment user',
+      'enrollments import --course 1',
+      'enrollments.csv',
+      'user,type\n7\0,StudentEnrollment\n',
+      'enrollments.csv:2: user contains a control character (U+0000)',
+    ],
+    [
+      'a NUL in a grade comment',
+      'grade --course 1 --assignment 1 --csv',
+      'grades.csv',
+      'user,grade,comment\n7,90,"Well\0 done"\n',
+      'grades.csv:2: comment contains a control character (U+0000)',
+    ],
+    [
+      'a bell in a grade',
+      'grade --course 1 --assignment 1 --csv',
+      'grades.csv',
+      'user,grade\n7,9\x070\n',
+      'grades.csv:2: grade contains a control character (U+0007)',
+    ],
+    [
+      'a NUL in an outcome title (CSV)',
+      'outcomes import --course 1',
+      'outcomes.csv',
+      'vendor_guid,object_type,title\ng,group,G\0\n',
+      'outcomes.csv:2: title contains a control character (U+0000)',
+    ],
+    [
+      'a NUL in an outcome description (YAML escape)',
+      'outcomes import --course 1',
+      'outcomes.yaml',
+      'groups:\n  - title: G\n    vendor_guid: g\n    description: "a\\0b"\n',
+      'outcomes.yaml:2 groups[0]: description contains a control character (U+0000)',
+    ],
+    [
+      'an escaped U+0001 in a vendor_guid (JSON)',
+      'outcomes import --course 1',
+      'outcomes.json',
+      '{"groups": [{"title": "G", "vendor_guid": "g\\u0001h"}]}',
+      'outcomes.json: groups[0]: vendor_guid contains a control character (U+0001)',
+    ],
   ])('%s', async (_what, args, name, content, message) => {
     const r = await importFile(args, name, content);
     expect(r.exitCode, r.stderr).toBe(2);
@@ -182,8 +408,18 @@ describe('control characters: refused with the line and the column, nothing sent
   });
 
   it.each([
-    ['tabs and line breaks in a grade comment', 'grade --course 1 --assignment 1 --dry-run --csv', 'grades.csv', 'user,grade,comment\n7,90,"Well\tdone,\r\nsee me"\n'],
-    ['a multi-line outcome description', 'outcomes import --course 1 --dry-run', 'outcomes.csv', 'vendor_guid,object_type,title,description\ng,group,G,"Line one\n\tLine two"\n'],
+    [
+      'tabs and line breaks in a grade comment',
+      'grade --course 1 --assignment 1 --dry-run --csv',
+      'grades.csv',
+      'user,grade,comment\n7,90,"Well\tdone,\r\nsee me"\n',
+    ],
+    [
+      'a multi-line outcome description',
+      'outcomes import --course 1 --dry-run',
+      'outcomes.csv',
+      'vendor_guid,object_type,title,description\ng,group,G,"Line one\n\tLine two"\n',
+    ],
   ])('allows %s', async (_what, args, name, content) => {
     const r = await importFile(args, name, content);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -215,18 +451,63 @@ describe('YAML and JSON files: bounded before they are parsed', () => {
     return yaml;
   };
   it.each([
-    ['JSON nested 100,000 deep', 'outcomes.json', `{"groups": ${nested(100_000)}}`, 'outcomes.json:1: nested more than 64 levels deep'],
+    [
+      'JSON nested 100,000 deep',
+      'outcomes.json',
+      `{"groups": ${nested(100_000)}}`,
+      'outcomes.json:1: nested more than 64 levels deep',
+    ],
     // (100,000 deep would be 100,000 values: the values' bound, below, would refuse it first.)
-    ['YAML nested 50,000 deep', 'outcomes.yaml', `groups:\n${'- '.repeat(50_000)}x\n`, 'outcomes.yaml:2: nested more than 64 levels deep'],
-    ['YAML flow style nested 100,000 deep', 'outcomes.yaml', nested(100_000), 'outcomes.yaml:1: nested more than 64 levels deep'],
+    [
+      'YAML nested 50,000 deep',
+      'outcomes.yaml',
+      `groups:\n${'- '.repeat(50_000)}x\n`,
+      'outcomes.yaml:2: nested more than 64 levels deep',
+    ],
+    [
+      'YAML flow style nested 100,000 deep',
+      'outcomes.yaml',
+      nested(100_000),
+      'outcomes.yaml:1: nested more than 64 levels deep',
+    ],
     ['a YAML tree of groups 40 levels deep', 'outcomes.yaml', deepTree(40), 'outcomes.yaml:'],
-    ['a 10 MB title in JSON', 'outcomes.json', `{"groups": [{"title": "${'x'.repeat(10_000_000)}", "vendor_guid": "g"}]}`, 'outcomes.json:1: a value is larger than 1 MiB'],
-    ['a 10 MB title in YAML', 'outcomes.yaml', `groups:\n  - vendor_guid: g\n    title: ${'x'.repeat(10_000_000)}\n`, 'outcomes.yaml:3: a line is longer than 1 MiB'],
-    ['a 2 MB block scalar of short lines', 'outcomes.yaml', `groups:\n  - vendor_guid: g\n    title: G\n    description: |\n${'      a line of the description\n'.repeat(80_000)}`, 'outcomes.yaml:4: a value is larger than 1 MiB'],
-    ['a tree past 16 MiB', 'outcomes.yaml', `groups:\n${'  - {title: G, vendor_guid: g}\n'.repeat(600_000)}`, 'outcomes.yaml:1: the file is larger than 16 MiB'],
-    ['a million empty groups in 3 MB of JSON', 'outcomes.json', `{"groups":[${Array(1_000_000).fill('{}').join(',')}]}`, `outcomes.json:1: ${treeTooMany}`],
+    [
+      'a 10 MB title in JSON',
+      'outcomes.json',
+      `{"groups": [{"title": "${'x'.repeat(10_000_000)}", "vendor_guid": "g"}]}`,
+      'outcomes.json:1: a value is larger than 1 MiB',
+    ],
+    [
+      'a 10 MB title in YAML',
+      'outcomes.yaml',
+      `groups:\n  - vendor_guid: g\n    title: ${'x'.repeat(10_000_000)}\n`,
+      'outcomes.yaml:3: a line is longer than 1 MiB',
+    ],
+    [
+      'a 2 MB block scalar of short lines',
+      'outcomes.yaml',
+      `groups:\n  - vendor_guid: g\n    title: G\n    description: |\n${'      a line of the description\n'.repeat(80_000)}`,
+      'outcomes.yaml:4: a value is larger than 1 MiB',
+    ],
+    [
+      'a tree past 16 MiB',
+      'outcomes.yaml',
+      `groups:\n${'  - {title: G, vendor_guid: g}\n'.repeat(600_000)}`,
+      'outcomes.yaml:1: the file is larger than 16 MiB',
+    ],
+    [
+      'a million empty groups in 3 MB of JSON',
+      'outcomes.json',
+      `{"groups":[${Array(1_000_000).fill('{}').join(',')}]}`,
+      `outcomes.json:1: ${treeTooMany}`,
+    ],
     // The root, groups: and its list, then three values a line: a map, a key and its value.
-    ['200,000 groups of block YAML', 'outcomes.yaml', `groups:\n${'  - title: G\n'.repeat(200_000)}`, `outcomes.yaml:33334: ${treeTooMany}`],
+    [
+      '200,000 groups of block YAML',
+      'outcomes.yaml',
+      `groups:\n${'  - title: G\n'.repeat(200_000)}`,
+      `outcomes.yaml:33334: ${treeTooMany}`,
+    ],
   ])('refuses %s: exit 2, named, no stack trace', async (_what, name, content, message) => {
     const started = performance.now();
     const r = await importFile('outcomes import --course 1', name, content);
@@ -247,7 +528,9 @@ describe('YAML and JSON files: bounded before they are parsed', () => {
   it('takes groups 31 deep, and refuses the 32nd at its line', () => {
     expect(parseTreeFile(Buffer.from(deepTree(31)), 'outcomes.yaml').problems).toEqual([]);
     // The root map, then a list and a map for each group: the 32nd group's map is the 65th level.
-    expect(parseTreeFile(Buffer.from(deepTree(32)), 'outcomes.yaml').problems).toEqual([{ line: 2 + 3 * 31, message: 'nested more than 64 levels deep' }]);
+    expect(parseTreeFile(Buffer.from(deepTree(32)), 'outcomes.yaml').problems).toEqual([
+      { line: 2 + 3 * 31, message: 'nested more than 64 levels deep' },
+    ]);
   });
 
   it('orders a CSV chain of 20,000 groups, parents first, with no recursion to overflow', () => {
@@ -259,7 +542,12 @@ describe('YAML and JSON files: bounded before they are parsed', () => {
   });
 
   it.each([
-    ['nested 100,000 deep', 'body.json', `{"user": ${nested(100_000)}}`, 'body.json:1: nested more than 64 levels deep'],
+    [
+      'nested 100,000 deep',
+      'body.json',
+      `{"user": ${nested(100_000)}}`,
+      'body.json:1: nested more than 64 levels deep',
+    ],
     ['endless (/dev/zero)', '/dev/zero', undefined, '/dev/zero:1: a value is larger than 1 MiB'],
   ])('lms api --input refuses a body %s', async (_what, name, content, message) => {
     const lms = session();

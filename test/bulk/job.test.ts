@@ -34,12 +34,14 @@ function store(initial: Record<string, Omit<Item, 'id'>> = {}) {
     compare(row, item) {
       const changes = [];
       if (row.title !== item.title) changes.push({ field: 'title', from: item.title, to: row.title, applicable: true });
-      if (row.code && row.code !== item.code) changes.push({ field: 'code', from: item.code, to: row.code, applicable: false });
+      if (row.code && row.code !== item.code)
+        changes.push({ field: 'code', from: item.code, to: row.code, applicable: false });
       return changes;
     },
     async create(row) {
       calls.create++;
-      if (items.has(row.key)) throw new ApiError({ status: 400, method: 'POST', url: 'http://x/items', messages: ['taken'] });
+      if (items.has(row.key))
+        throw new ApiError({ status: 400, method: 'POST', url: 'http://x/items', messages: ['taken'] });
       const item = { id: nextId++, title: row.title, code: row.code ?? '' };
       items.set(row.key, item);
       return item.id;
@@ -63,20 +65,42 @@ const rows: Row[] = [
   { line: 5, key: 'd', title: 'D', code: 'D2' },
   { line: 6, key: 'e', title: 'E new', code: 'E2' },
 ];
-const initial = { b: { title: 'B', code: '' }, c: { title: 'C', code: '' }, d: { title: 'D', code: 'D1' }, e: { title: 'E', code: 'E1' } };
+const initial = {
+  b: { title: 'B', code: '' },
+  c: { title: 'C', code: '' },
+  d: { title: 'D', code: 'D1' },
+  e: { title: 'E', code: 'E1' },
+};
 
 describe('runRows', () => {
   it.each([false, true])('plans exactly what it then applies (update: %s)', async (update) => {
     const s = store(initial);
     const d = dir();
-    const plan = await runRows(rows, s.task, { journal: new Journal(d, ['job'], { state: 'one', readOnly: true }), concurrency: 3, mode: 'plan', update });
+    const plan = await runRows(rows, s.task, {
+      journal: new Journal(d, ['job'], { state: 'one', readOnly: true }),
+      concurrency: 3,
+      mode: 'plan',
+      update,
+    });
     expect(s.calls).toMatchObject({ create: 0, update: 0 });
-    const applied = await runRows(rows, s.task, { journal: new Journal(d, ['job'], { state: 'one' }), concurrency: 3, update });
+    const applied = await runRows(rows, s.task, {
+      journal: new Journal(d, ['job'], { state: 'one' }),
+      concurrency: 3,
+      update,
+    });
     expect(statuses(plan)).toEqual(statuses(applied));
-    expect(statuses(applied)).toEqual(update ? ['created', 'existed', 'updated', 'failed', 'updated'] : ['created', 'existed', 'differs', 'differs', 'differs']);
+    expect(statuses(applied)).toEqual(
+      update
+        ? ['created', 'existed', 'updated', 'failed', 'updated']
+        : ['created', 'existed', 'differs', 'differs', 'differs'],
+    );
     expect(s.items.get('c')!.title).toBe(update ? 'C new' : 'C');
     // A field the API cannot change is reported, never applied; alone, it fails the row under update.
-    expect(applied[3]).toMatchObject(update ? { status: 'failed', error: 'cannot be changed through the API: code "D1" → "D2"' } : { status: 'differs' });
+    expect(applied[3]).toMatchObject(
+      update
+        ? { status: 'failed', error: 'cannot be changed through the API: code "D1" → "D2"' }
+        : { status: 'differs' },
+    );
     expect(applied[4].changes).toEqual([
       { field: 'title', from: 'E', to: 'E new', applicable: true },
       { field: 'code', from: 'E1', to: 'E2', applicable: false },
@@ -89,14 +113,20 @@ describe('runRows', () => {
     await runRows(rows.slice(0, 2), s.task, { journal: new Journal(d, ['job'], { state: 'one' }), concurrency: 2 });
     s.calls.find = 0;
     // Same state: done rows are skipped with no request at all.
-    const same = await runRows(rows.slice(0, 2), s.task, { journal: new Journal(d, ['job'], { state: 'one' }), concurrency: 2 });
+    const same = await runRows(rows.slice(0, 2), s.task, {
+      journal: new Journal(d, ['job'], { state: 'one' }),
+      concurrency: 2,
+    });
     expect(statuses(same)).toEqual(['done:created', 'done:created']);
     expect(s.calls.find).toBe(0);
     // Another state: the entries describe data that is gone; they are dropped and the rows done again.
     s.items.clear();
     const other = new Journal(d, ['job'], { state: 'two' });
     expect(other.stale).toBe(2);
-    expect(statuses(await runRows(rows.slice(0, 2), s.task, { journal: other, concurrency: 2 }))).toEqual(['created', 'created']);
+    expect(statuses(await runRows(rows.slice(0, 2), s.task, { journal: other, concurrency: 2 }))).toEqual([
+      'created',
+      'created',
+    ]);
     // No state named: each done row is looked up, and redone if it is gone.
     s.items.delete('a');
     const unnamed = await runRows(rows.slice(0, 2), s.task, { journal: new Journal(d, ['job']), concurrency: 2 });
@@ -112,7 +142,10 @@ describe('runRows', () => {
     const journal = new Journal(d, ['job'], { state: 'one' });
     journal.record({ line: 2, key: 'a', status: 'started' });
     journal.record({ line: 3, key: 'b', status: 'started' });
-    const results = await runRows(rows.slice(0, 2), s.task, { journal: new Journal(d, ['job'], { state: 'one' }), concurrency: 1 });
+    const results = await runRows(rows.slice(0, 2), s.task, {
+      journal: new Journal(d, ['job'], { state: 'one' }),
+      concurrency: 1,
+    });
     expect(statuses(results)).toEqual(['done:created', 'created']);
     expect(s.calls.create).toBe(1);
   });

@@ -12,13 +12,21 @@ interface Row extends BulkRow {
   value: string;
 }
 
-const dropped = () => new OutcomeUnknownError('POST http://x/items: socket hang up; the request may or may not have been applied, so it was not resent', { code: 'ECONNRESET' });
+const dropped = () =>
+  new OutcomeUnknownError(
+    'POST http://x/items: socket hang up; the request may or may not have been applied, so it was not resent',
+    { code: 'ECONNRESET' },
+  );
 
 /**
  * One stored value per key. `drops` lists, per write, whether the connection drops: 'before' (not
  * applied) or 'after' (applied); writes past the list succeed.
  */
-function store(initial: Record<string, string>, drops: ('before' | 'after')[], options: { compareDone?: boolean } = {}) {
+function store(
+  initial: Record<string, string>,
+  drops: ('before' | 'after')[],
+  options: { compareDone?: boolean } = {},
+) {
   const values = new Map(Object.entries(initial));
   const writes: string[] = [];
   const write = (key: string, value: string) => {
@@ -55,7 +63,11 @@ describe('a write whose outcome is unknown', () => {
     ['an update dropped after it was applied', { a: 'old' }, ['after'] as const, 'updated', 1],
   ])('%s: looked up each time, done, not failed', async (_what, initial, drops, status, sent) => {
     const s = store(initial, [...drops]);
-    const [result] = await runRows([{ line: 2, key: 'a', value: 'new' }], s.task, { journal: journal(), concurrency: 1, update: true });
+    const [result] = await runRows([{ line: 2, key: 'a', value: 'new' }], s.task, {
+      journal: journal(),
+      concurrency: 1,
+      update: true,
+    });
     expect(result).toMatchObject({ status });
     expect(s.values.get('a')).toBe('new');
     expect(s.writes).toHaveLength(sent);
@@ -63,8 +75,15 @@ describe('a write whose outcome is unknown', () => {
 
   it('fails the row after a few writes that all dropped before being applied', async () => {
     const s = store({ a: 'old' }, ['before', 'before', 'before', 'before']);
-    const [result] = await runRows([{ line: 2, key: 'a', value: 'new' }], s.task, { journal: journal(), concurrency: 1, update: true });
-    expect(result).toMatchObject({ status: 'failed', error: expect.stringContaining('may or may not have been applied') });
+    const [result] = await runRows([{ line: 2, key: 'a', value: 'new' }], s.task, {
+      journal: journal(),
+      concurrency: 1,
+      update: true,
+    });
+    expect(result).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('may or may not have been applied'),
+    });
     expect(s.writes).toHaveLength(3);
   });
 });
@@ -80,7 +99,11 @@ describe('compareDone', () => {
     await runRows([{ line: 2, key: 'a', value: 'new' }], s.task, { journal: j, concurrency: 1, update: true });
     s.values.set('a', now);
     s.writes.length = 0;
-    const [result] = await runRows([{ line: 2, key: 'a', value: 'new' }], s.task, { journal: j, concurrency: 1, update: true });
+    const [result] = await runRows([{ line: 2, key: 'a', value: 'new' }], s.task, {
+      journal: j,
+      concurrency: 1,
+      update: true,
+    });
     expect(result).toMatchObject(expected);
     expect(s.writes).toEqual(writes);
   });

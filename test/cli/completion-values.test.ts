@@ -23,7 +23,10 @@ COMP_CWORD=${words.length - 1}
 _lms
 printf '%s' "\${COMPREPLY[*]}"
 `;
-  const result = spawnSync('bash', [], { input: fakeLms + completionScript(program, 'bash') + driver, encoding: 'utf8' });
+  const result = spawnSync('bash', [], {
+    input: fakeLms + completionScript(program, 'bash') + driver,
+    encoding: 'utf8',
+  });
   expect(result.stderr).toBe('');
   return result.stdout;
 }
@@ -78,8 +81,12 @@ describe('every shell asks lms for the profile names', () => {
   it('fish offers the profile names for -p and profile use|show|remove, and the shells for completion', () => {
     const script = completionScript(program, 'fish');
     expect(script).toContain("complete -c lms -l 'profile' -s 'p' -x -a '(__lms_profiles)'");
-    expect(script).toContain("complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from use' -x -a '(__lms_profiles)'");
-    expect(script).toContain("complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from remove rm' -x -a '(__lms_profiles)'");
+    expect(script).toContain(
+      "complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from use' -x -a '(__lms_profiles)'",
+    );
+    expect(script).toContain(
+      "complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from remove rm' -x -a '(__lms_profiles)'",
+    );
     expect(script).toContain("complete -c lms -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'");
   });
 });

@@ -15,14 +15,27 @@ const users: NounSpec = {
   summary: 'Manage users',
   aliases: ['u'],
   commands: [
-    { name: 'list', summary: 'List users', aliases: ['ls'], options: [account, { long: 'search', value: 'term', description: "Search: name or email, e.g. 'ada'" }], run },
+    {
+      name: 'list',
+      summary: 'List users',
+      aliases: ['ls'],
+      options: [account, { long: 'search', value: 'term', description: "Search: name or email, e.g. 'ada'" }],
+      run,
+    },
     { name: 'get', args: [{ name: 'id' }], summary: 'Show one user', options: [account], argIds: { id: 'user' }, run },
   ] satisfies CommandSpec<never>[],
 };
 const mock: NounSpec = {
   name: 'mock',
   summary: 'Run the mock API',
-  commands: [{ name: 'serve', summary: 'Serve over HTTP', options: [{ long: 'port', value: 'n', description: 'Port to listen on' }], run } satisfies CommandSpec<never>],
+  commands: [
+    {
+      name: 'serve',
+      summary: 'Serve over HTTP',
+      options: [{ long: 'port', value: 'n', description: 'Port to listen on' }],
+      run,
+    } satisfies CommandSpec<never>,
+  ],
 };
 
 function declared(order: 'forward' | 'reverse' = 'forward'): { commands: Verbs } {
@@ -175,7 +188,9 @@ _lms
     expect(script).toContain(
       "complete -c lms -n '__fish_seen_subcommand_from users u; and not __fish_seen_subcommand_from get help list ls' -a 'list' -d 'List users'\n",
     );
-    expect(script).toContain(`complete -c lms -l 'output' -s 'o' -x -a '${formats}' -d 'output format (env LMS_OUTPUT); table on a terminal, json when piped'\n`);
+    expect(script).toContain(
+      `complete -c lms -l 'output' -s 'o' -x -a '${formats}' -d 'output format (env LMS_OUTPUT); table on a terminal, json when piped'\n`,
+    );
     expect(script).toContain("-d 'Search: name or email, e.g. \\'ada\\''");
   });
 
@@ -198,7 +213,10 @@ _lms
       const driver = `\ncomplete -C '${line}'\n`;
       const result = runShell('fish', ['--no-config', '-c', completionScript(program, 'fish') + driver]);
       expect(result.stderr).toBe('');
-      const candidates = result.stdout.trim().split('\n').map((entry) => entry.split('\t')[0]);
+      const candidates = result.stdout
+        .trim()
+        .split('\n')
+        .map((entry) => entry.split('\t')[0]);
       expect(candidates.sort()).toEqual(expected);
     });
   });

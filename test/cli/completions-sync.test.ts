@@ -8,8 +8,11 @@ const files = { bash: 'lms.bash', zsh: '_lms', fish: 'lms.fish' } as const;
 const commands = await loadAllNouns();
 
 describe('completions/', () => {
-  it.each(SHELLS.map((s) => [s]))('%s script matches the command declarations (run `npm run completions` if not)', (shell) => {
-    const committed = readFileSync(new URL(`../../completions/${files[shell]}`, import.meta.url), 'utf8');
-    expect(committed).toBe(completionScript({ commands }, shell));
-  });
+  it.each(SHELLS.map((s) => [s]))(
+    '%s script matches the command declarations (run `npm run completions` if not)',
+    (shell) => {
+      const committed = readFileSync(new URL(`../../completions/${files[shell]}`, import.meta.url), 'utf8');
+      expect(committed).toBe(completionScript({ commands }, shell));
+    },
+  );
 });

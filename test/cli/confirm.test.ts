@@ -61,7 +61,11 @@ describe('answering "n" to a confirmation', () => {
     const lms = await prepared(c);
     const r = await lms.run(`${c.line} -o json`, { tty: true, prompter: typing('n\r') });
     expect(r.exitCode).toBe(130);
-    expect(JSON.parse(r.stderr)).toEqual({ error: 'CancelledError', message: 'cancelled; nothing was changed', exit_code: 130 });
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: 'CancelledError',
+      message: 'cancelled; nothing was changed',
+      exit_code: 130,
+    });
   });
 
   it('the default answer, Enter alone, is no', async () => {
@@ -83,7 +87,10 @@ describe('what a confirmation names', () => {
   /** A prompter that records the question and answers no. */
   const recording = () => {
     const asked: string[] = [];
-    return { asked, prompter: { confirm: async (message: string) => (asked.push(message), false), secret: async () => '' } };
+    return {
+      asked,
+      prompter: { confirm: async (message: string) => (asked.push(message), false), secret: async () => '' },
+    };
   };
 
   it.each([
@@ -99,6 +106,9 @@ describe('what a confirmation names', () => {
 
   it('in a script, names the target as given without asking the instance', async () => {
     const r = await session().run('users delete 7');
-    expect(r).toMatchObject({ exitCode: 2, stderr: 'error: Delete user 7 from the root account: pass --yes to confirm when not running interactively\n' });
+    expect(r).toMatchObject({
+      exitCode: 2,
+      stderr: 'error: Delete user 7 from the root account: pass --yes to confirm when not running interactively\n',
+    });
   });
 });

@@ -41,7 +41,9 @@ describe('declared routes against called routes', () => {
   ])('fails the test when %s calls %s undeclared', async (path, id, line) => {
     const error = await withoutRoute(path, id, line);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toBe(`lms ${path} called ${id}, which it does not declare: add it to the verb's routes`);
+    expect((error as Error).message).toBe(
+      `lms ${path} called ${id}, which it does not declare: add it to the verb's routes`,
+    );
   });
 
   it('passes a verb that calls only what it declares', async () => {

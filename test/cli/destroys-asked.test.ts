@@ -12,7 +12,14 @@ const verbs = (await declaredVerbs()).filter((v) => destroysAlways(v.spec) && v.
 /** Each verb's first example, as a script would type it: without --yes. */
 const lines = verbs.map((v) => {
   const example = (v.spec.examples ?? []).find((e) => e.startsWith(`lms ${v.path.join(' ')} `));
-  return [v.path.join(' '), example ? splitArgs(example).slice(1).filter((w) => w !== '--yes') : undefined] as const;
+  return [
+    v.path.join(' '),
+    example
+      ? splitArgs(example)
+          .slice(1)
+          .filter((w) => w !== '--yes')
+      : undefined,
+  ] as const;
 });
 
 /** The requests the mock is sent, by method. */
@@ -29,7 +36,9 @@ function watchWrites(lms: ReturnType<typeof session>): string[] {
 describe('verbs that always destroy', () => {
   it('include the ones that end access: enrollments conclude, deactivate and delete; users delete', () => {
     const names = verbs.map((v) => v.path.join(' '));
-    expect(names).toEqual(expect.arrayContaining(['enrollments conclude', 'enrollments deactivate', 'enrollments delete', 'users delete']));
+    expect(names).toEqual(
+      expect.arrayContaining(['enrollments conclude', 'enrollments deactivate', 'enrollments delete', 'users delete']),
+    );
   });
 
   it.each(lines)('%s: in a script without --yes, exit 2 and nothing sent', async (_name, argv) => {

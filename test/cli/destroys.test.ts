@@ -3,8 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { destroyingOptions, destroysWith, type OptionSpec } from '../../src/model/command.js';
 import { stateFlag } from '../../src/commands/enrollments/state.js';
 
-const sync: OptionSpec = { long: 'sync', description: 'also conclude who is not listed', destroys: true, asksItself: true };
-const events: OptionSpec = { long: 'event', value: 'e', description: 'what to do', destroys: ['destroy'], repeatable: true };
+const sync: OptionSpec = {
+  long: 'sync',
+  description: 'also conclude who is not listed',
+  destroys: true,
+  asksItself: true,
+};
+const events: OptionSpec = {
+  long: 'event',
+  value: 'e',
+  description: 'what to do',
+  destroys: ['destroy'],
+  repeatable: true,
+};
 const plain: OptionSpec = { long: 'name', value: 'n', description: 'a name' };
 
 describe('destroysWith', () => {

@@ -42,8 +42,10 @@ const FILES: Record<string, string | Uint8Array> = {
   'new-students.csv': 'name,login_id,email\nNew Student,nstudent,nstudent@example.edu\n',
   'roster.csv': 'user,type,section,state\nsis_user_id:S-007,student,,active\ntheo,teacher,,active\n',
   'grades.csv': 'user,grade,comment\nsam,19,\n9,18,\n',
-  'outcomes.yaml': 'groups:\n  - title: Field Work\n    vendor_guid: msu-field\n    outcomes:\n      - title: Keeps a field notebook\n        vendor_guid: msu-notebook\n        ratings: ["3:Complete", "1:Partial"]\n',
-  'course.yaml': 'courses:\n  - sis_course_id: BIO-102\n    name: Biology 102\n    account: sis_account_id:MSU\n    sections:\n      - { sis_section_id: BIO-102-A, name: Lab A }\n    topics:\n      - { key: welcome, title: Welcome, message: "<p>Hello</p>", published: true }\n',
+  'outcomes.yaml':
+    'groups:\n  - title: Field Work\n    vendor_guid: msu-field\n    outcomes:\n      - title: Keeps a field notebook\n        vendor_guid: msu-notebook\n        ratings: ["3:Complete", "1:Partial"]\n',
+  'course.yaml':
+    'courses:\n  - sis_course_id: BIO-102\n    name: Biology 102\n    account: sis_account_id:MSU\n    sections:\n      - { sis_section_id: BIO-102-A, name: Lab A }\n    topics:\n      - { key: welcome, title: Welcome, message: "<p>Hello</p>", published: true }\n',
 };
 
 /**
@@ -56,7 +58,12 @@ function lineFor(verb: Verb, dir: string): string[] {
   const chosen = (verb.how === 'plans' ? plain.find((e) => e.includes('--dry-run')) : undefined) ?? plain[0];
   if (!chosen) throw new Error(`${verb.path} has no plain example to try its --dry-run with`);
   const argv = splitArgs(chosen.slice(4)).filter((a) => !['--yes', '-y', '--plan', '--dry-run'].includes(a));
-  return [...argv.map((a) => (a.replace(/^\.\//, '') in FILES ? join(dir, basename(a)) : a)), '--dry-run', '-o', 'json'];
+  return [
+    ...argv.map((a) => (a.replace(/^\.\//, '') in FILES ? join(dir, basename(a)) : a)),
+    '--dry-run',
+    '-o',
+    'json',
+  ];
 }
 
 /** A seeded mock whose writes are counted where they would reach it. */
@@ -85,56 +92,87 @@ describe('--dry-run on every verb that writes', async () => {
 
   it('finds the writing verbs in the tree, the ones the task names among them', () => {
     const paths = verbs.map((v) => v.path);
-    for (const p of ['users create', 'enrollments add', 'sections create', 'conv send', 'topics create', 'users import', 'grade set', 'apply']) expect(paths).toContain(p);
+    for (const p of [
+      'users create',
+      'enrollments add',
+      'sections create',
+      'conv send',
+      'topics create',
+      'users import',
+      'grade set',
+      'apply',
+    ])
+      expect(paths).toContain(p);
     expect(verbs.length).toBeGreaterThan(60);
   });
 
   it('every one of them takes --dry-run on the command line', async () => {
     const program = await buildProgram({ io: fakeIO(), env: {} }, { jsonErrors: false });
-    const without = verbs.filter((v) => !commandAt(program, v.path)?.options.some((o) => o.long === '--dry-run')).map((v) => v.path);
+    const without = verbs
+      .filter((v) => !commandAt(program, v.path)?.options.some((o) => o.long === '--dry-run'))
+      .map((v) => v.path);
     expect(without).toEqual([]);
   });
 
   /** What a verb's example acts on that the seed does not hold: made first, as examples.test.ts does. */
-  const SETUP: Record<string, string[]> = { 'sections delete': ['sections create --course 1 --name Spare --sis-id BIO-101-SPARE'] };
+  const SETUP: Record<string, string[]> = {
+    'sections delete': ['sections create --course 1 --name Spare --sis-id BIO-101-SPARE'],
+  };
 
-  it.each(verbs.filter((v) => v.how === 'stops').map((v) => [v.path, v] as const))('%s: sends no write, prints the write it stopped at', async (_path, verb) => {
-    const { lms, writes } = counted();
-    for (const line of SETUP[verb.path] ?? []) expect((await lms.run(line)).exitCode).toBe(0);
-    writes.length = 0;
-    const r = await lms.run(lineFor(verb, dir));
-    expect(writes.map((w) => `${w.method} ${w.url}`)).toEqual([]);
-    expect(r.exitCode, r.stderr).toBe(0);
-    if (verb.path === 'diff') {
-      // A plan that sends nothing by nature: its own output, and no write to stop at.
-      expect(r.stderr).toContain('Dry run: the command needed no write; nothing was sent.');
-      expect(JSON.parse(r.stdout)).toBeTruthy();
-      return;
-    }
-    const out = JSON.parse(r.stdout) as { dry_run: boolean; requests: { method: string; url: string; body: unknown }[] };
-    expect(out).toMatchObject({ dry_run: true, requests: [{ method: expect.stringMatching(/^(POST|PUT|DELETE)$/), url: expect.stringMatching(/^http:\/\/lms\.mock\/api\/v1\//) }] });
-    expect(out.requests).toHaveLength(1);
-    expect(Object.keys(out.requests[0])).toEqual(expect.arrayContaining(['method', 'url', 'body']));
-    // The write shown is one the verb declares: what it would really have sent.
-    const [{ method, url }] = out.requests;
-    const matched = matchRoute(method, new URL(url).pathname)?.route.id;
-    // `lms api` sends whatever it is told: a route of the table, not one it declares.
-    if (verb.spec.anyRequest) expect(matched).toBeDefined();
-    else expect(verb.spec.routes).toContain(matched);
-    expect(r.stderr).toMatch(/^Dry run: nothing was sent\./m);
-    expect(r.stdout + r.stderr).not.toContain(MOCK_ADMIN_TOKEN);
-  });
+  it.each(verbs.filter((v) => v.how === 'stops').map((v) => [v.path, v] as const))(
+    '%s: sends no write, prints the write it stopped at',
+    async (_path, verb) => {
+      const { lms, writes } = counted();
+      for (const line of SETUP[verb.path] ?? []) expect((await lms.run(line)).exitCode).toBe(0);
+      writes.length = 0;
+      const r = await lms.run(lineFor(verb, dir));
+      expect(writes.map((w) => `${w.method} ${w.url}`)).toEqual([]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      if (verb.path === 'diff') {
+        // A plan that sends nothing by nature: its own output, and no write to stop at.
+        expect(r.stderr).toContain('Dry run: the command needed no write; nothing was sent.');
+        expect(JSON.parse(r.stdout)).toBeTruthy();
+        return;
+      }
+      const out = JSON.parse(r.stdout) as {
+        dry_run: boolean;
+        requests: { method: string; url: string; body: unknown }[];
+      };
+      expect(out).toMatchObject({
+        dry_run: true,
+        requests: [
+          {
+            method: expect.stringMatching(/^(POST|PUT|DELETE)$/),
+            url: expect.stringMatching(/^http:\/\/lms\.mock\/api\/v1\//),
+          },
+        ],
+      });
+      expect(out.requests).toHaveLength(1);
+      expect(Object.keys(out.requests[0])).toEqual(expect.arrayContaining(['method', 'url', 'body']));
+      // The write shown is one the verb declares: what it would really have sent.
+      const [{ method, url }] = out.requests;
+      const matched = matchRoute(method, new URL(url).pathname)?.route.id;
+      // `lms api` sends whatever it is told: a route of the table, not one it declares.
+      if (verb.spec.anyRequest) expect(matched).toBeDefined();
+      else expect(verb.spec.routes).toContain(matched);
+      expect(r.stderr).toMatch(/^Dry run: nothing was sent\./m);
+      expect(r.stdout + r.stderr).not.toContain(MOCK_ADMIN_TOKEN);
+    },
+  );
 
-  it.each(verbs.filter((v) => v.how === 'plans').map((v) => [v.path, v] as const))('%s: plans as it always has, and sends no write', async (_path, verb) => {
-    const { lms, writes } = counted();
-    const r = await lms.run(lineFor(verb, dir), { env: { LMS_STATE_DIR: join(dir, 'state') } });
-    expect(writes.map((w) => `${w.method} ${w.url}`)).toEqual([]);
-    expect(r.exitCode, r.stderr).toBe(0);
-    // Its own plan, shaped like its run's result (test/bulk/dry-run-shape.test.ts), not a write it stopped at.
-    const out = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(out.dry_run).toBe(true);
-    expect(out).not.toHaveProperty('requests');
-  });
+  it.each(verbs.filter((v) => v.how === 'plans').map((v) => [v.path, v] as const))(
+    '%s: plans as it always has, and sends no write',
+    async (_path, verb) => {
+      const { lms, writes } = counted();
+      const r = await lms.run(lineFor(verb, dir), { env: { LMS_STATE_DIR: join(dir, 'state') } });
+      expect(writes.map((w) => `${w.method} ${w.url}`)).toEqual([]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      // Its own plan, shaped like its run's result (test/bulk/dry-run-shape.test.ts), not a write it stopped at.
+      const out = JSON.parse(r.stdout) as Record<string, unknown>;
+      expect(out.dry_run).toBe(true);
+      expect(out).not.toHaveProperty('requests');
+    },
+  );
 });
 
 describe('a dry run', () => {
@@ -146,18 +184,39 @@ describe('a dry run', () => {
     expect(reads.map((q) => new URL(q.url).pathname)).toContain('/api/v1/conversations/5');
     expect(JSON.parse(r.stdout)).toEqual({
       dry_run: true,
-      requests: [{ method: 'POST', url: 'http://lms.mock/api/v1/conversations/5/remove_messages', content_type: 'application/x-www-form-urlencoded', body: [['remove[]', '9']] }],
+      requests: [
+        {
+          method: 'POST',
+          url: 'http://lms.mock/api/v1/conversations/5/remove_messages',
+          content_type: 'application/x-www-form-urlencoded',
+          body: [['remove[]', '9']],
+        },
+      ],
       checked: { method: 'GET', url: '/api/v1/conversations/5', status: 200 },
     });
     // The check reads the conversation without marking it read.
-    expect(reads.filter((q) => q.url.includes('/conversations/5?')).every((q) => q.url.includes('auto_mark_as_read=false'))).toBe(true);
+    expect(
+      reads.filter((q) => q.url.includes('/conversations/5?')).every((q) => q.url.includes('auto_mark_as_read=false')),
+    ).toBe(true);
   });
 
   it.each([
     ['a user that does not exist', 'users delete 99999 --account 1', {}, 4, 'GET /api/v1/users/99999 answered 404'],
     ['a course that does not exist', 'courses update 999 --name x', {}, 4, 'GET /api/v1/courses/999 answered 404'],
-    ['a section that does not exist', 'enrollments add --section sis_section_id:NOPE --user 7 --type student', {}, 4, 'GET /api/v1/sections/sis_section_id:NOPE answered 404'],
-    ['a student creating a user', 'users create --account 1 --name Zed --login-id zed', { LMS_TOKEN: '7~mock-sam' }, 3, 'GET /api/v1/accounts/1 answered 401'],
+    [
+      'a section that does not exist',
+      'enrollments add --section sis_section_id:NOPE --user 7 --type student',
+      {},
+      4,
+      'GET /api/v1/sections/sis_section_id:NOPE answered 404',
+    ],
+    [
+      'a student creating a user',
+      'users create --account 1 --name Zed --login-id zed',
+      { LMS_TOKEN: '7~mock-sam' },
+      3,
+      'GET /api/v1/accounts/1 answered 401',
+    ],
   ])('predicts its run: %s exits as the run would, nothing sent', async (_what, line, env, exitCode, said) => {
     const { lms, writes } = counted();
     const r = await lms.run(`${line} --dry-run`, { env });
@@ -209,12 +268,19 @@ describe('a dry run', () => {
   it('asks no confirmation, and needs no --yes in a script: nothing is destroyed', async () => {
     const { lms, writes } = counted();
     const confirm = vi.fn(async () => true);
-    const tty = await lms.run('sections delete 2 --dry-run', { tty: true, prompter: { secret: async () => '', confirm } });
+    const tty = await lms.run('sections delete 2 --dry-run', {
+      tty: true,
+      prompter: { secret: async () => '', confirm },
+    });
     expect(tty.exitCode, tty.stderr).toBe(0);
     expect(confirm).not.toHaveBeenCalled();
     const script = await lms.run('users delete 7 --account 1 --dry-run -o json');
     expect(script.exitCode, script.stderr).toBe(0);
-    expect(JSON.parse(script.stdout).requests[0]).toMatchObject({ method: 'DELETE', url: 'http://lms.mock/api/v1/accounts/1/users/7', body: null });
+    expect(JSON.parse(script.stdout).requests[0]).toMatchObject({
+      method: 'DELETE',
+      url: 'http://lms.mock/api/v1/accounts/1/users/7',
+      body: null,
+    });
     expect(writes).toEqual([]);
     expect(JSON.parse((await lms.run('sections get 2 -o json')).stdout)).toMatchObject({ id: 2 });
   });
@@ -227,7 +293,19 @@ describe('a dry run', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(writes).toEqual([]);
     const out = JSON.parse(r.stdout);
-    expect(out.requests).toEqual([{ method: 'POST', url: 'http://lms.mock/api/v1/users/self/files', content_type: 'application/x-www-form-urlencoded', body: [['name', 'notes.txt'], ['size', '10'], ['content_type', 'text/plain'], ['on_duplicate', 'overwrite']] }]);
+    expect(out.requests).toEqual([
+      {
+        method: 'POST',
+        url: 'http://lms.mock/api/v1/users/self/files',
+        content_type: 'application/x-www-form-urlencoded',
+        body: [
+          ['name', 'notes.txt'],
+          ['size', '10'],
+          ['content_type', 'text/plain'],
+          ['on_duplicate', 'overwrite'],
+        ],
+      },
+    ]);
     expect(out.note).toMatch(/starts a file upload.*depend on it/);
     expect(r.stderr).toMatch(/starts a file upload/);
   });
@@ -249,7 +327,9 @@ describe('a dry run', () => {
     const r = await lms.run('-v conv update 5 --star --as-user 3 --dry-run -o json');
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).requests[0].url).toBe('http://lms.mock/api/v1/conversations/5?as_user_id=3');
-    expect(r.stderr).toMatch(/✗ PUT http:\/\/lms\.mock\/api\/v1\/conversations\/5\?as_user_id=3 \(\d+ ms\): PUT not sent \(--dry-run\)/);
+    expect(r.stderr).toMatch(
+      /✗ PUT http:\/\/lms\.mock\/api\/v1\/conversations\/5\?as_user_id=3 \(\d+ ms\): PUT not sent \(--dry-run\)/,
+    );
   });
 
   it('lets a usage error or a failed lookup through as it is: nothing was stopped', async () => {

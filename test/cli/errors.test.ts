@@ -50,30 +50,100 @@ const cases: Case[] = [
   { what: 'an unknown command', line: 'usres list', code: 2, message: "unknown command 'usres'" },
   { what: 'an unknown verb', line: 'users lst', code: 2, message: "unknown command 'lst'" },
   { what: 'an unknown option', line: 'users list --bogus', code: 2, message: "unknown option '--bogus'" },
-  { what: 'a missing required flag', line: 'users create --name X', code: 2, message: "required option '--login-id <login>' not specified" },
+  {
+    what: 'a missing required flag',
+    line: 'users create --name X',
+    code: 2,
+    message: "required option '--login-id <login>' not specified",
+  },
   { what: 'a missing argument', line: 'users update', code: 2, message: "missing required argument 'id'" },
   { what: 'a bad --limit', line: 'users list --limit 0', code: 2, message: '--limit must be a whole number' },
-  { what: 'a bad choice', line: 'users settings update --manual-mark-as-read maybe', code: 2, message: "argument 'maybe' is invalid" },
+  {
+    what: 'a bad choice',
+    line: 'users settings update --manual-mark-as-read maybe',
+    code: 2,
+    message: "argument 'maybe' is invalid",
+  },
   { what: 'a bad -o', line: 'users list -o xml', code: 2, message: "argument 'xml' is invalid" },
-  { what: 'a bad choice for a flag whose value may be left out', line: 'mcp --pseudonymize=everyone', code: 2, message: "argument 'everyone' is invalid. Allowed choices are students, all." },
-  { what: 'a flag that needs another', line: 'mcp --pseudonym-key k', code: 2, message: '--pseudonym-key needs --pseudonymize' },
+  {
+    what: 'a bad choice for a flag whose value may be left out',
+    line: 'mcp --pseudonymize=everyone',
+    code: 2,
+    message: "argument 'everyone' is invalid. Allowed choices are students, all.",
+  },
+  {
+    what: 'a flag that needs another',
+    line: 'mcp --pseudonym-key k',
+    code: 2,
+    message: '--pseudonym-key needs --pseudonymize',
+  },
   { what: 'too many arguments', line: 'users get 1 2', code: 2, message: 'too many arguments' },
   // the tool's own errors
-  { what: 'a usage error from a command', line: 'users list --search ab', code: 2, message: '--search needs at least 3 characters' },
-  { what: 'an unknown field', line: 'users get 7 --fields id,nope', code: 2, message: '--fields: unknown field "nope"' },
+  {
+    what: 'a usage error from a command',
+    line: 'users list --search ab',
+    code: 2,
+    message: '--search needs at least 3 characters',
+  },
+  {
+    what: 'an unknown field',
+    line: 'users get 7 --fields id,nope',
+    code: 2,
+    message: '--fields: unknown field "nope"',
+  },
   { what: 'a bad --timeout', line: 'users get 7 --timeout 99999999999', code: 2, message: '--timeout must be' },
   { what: 'a 404', line: 'users get 99999', code: 4, message: 'not found' },
   { what: 'a 401', line: 'users get self', code: 3, message: '401', options: { env: { LMS_TOKEN: 'nope' } } },
   { what: 'a refusal (422)', line: 'users create --login-id admin --name Dup', code: 5, message: 'failed with' },
   { what: 'a missing confirmation', line: 'users delete 7 --account 1', code: 2, message: 'pass --yes' },
-  { what: 'a value that destroys, without --yes', line: 'enrollments add --course 1 --user 8 --state inactive', code: 2, message: '--state inactive destroys data' },
+  {
+    what: 'a value that destroys, without --yes',
+    line: 'enrollments add --course 1 --user 8 --state inactive',
+    code: 2,
+    message: '--state inactive destroys data',
+  },
   { what: 'a 404 of a write', line: 'enrollments add --course 1 --user 999999', code: 4, message: 'not found' },
-  { what: 'an instance that does not answer', line: 'users get self', code: 7, message: 'refused the connection', options: { env: { LMS_MOCK: '', LMS_BASE_URL: 'http://127.0.0.1:9', LMS_TOKEN: 'not-a-real-token' } } },
-  { what: 'bulk rows that do not validate', line: `enrollments import --course 1 ${roster}`, code: 2, message: '1 problem; nothing was written' },
-  { what: 'bulk rows left undone', line: `enrollments import --course 1 --skip-invalid ${roster}`, code: 1, message: '1 invalid row skipped', reported: true },
-  { what: 'Ctrl-C at a confirmation', line: 'users delete 7 --account 1', code: 130, message: 'interrupted', options: { tty: true, prompter: ctrlC } },
-  { what: 'Ctrl-C at a secret prompt', line: 'profile add p --url https://lms.example.edu', code: 130, message: 'interrupted', options: { tty: true, prompter: ctrlC } },
-  { what: 'an unexpected error', line: 'users delete 7 --account 1', code: 1, message: 'boom', options: { tty: true, prompter: broken } },
+  {
+    what: 'an instance that does not answer',
+    line: 'users get self',
+    code: 7,
+    message: 'refused the connection',
+    options: { env: { LMS_MOCK: '', LMS_BASE_URL: 'http://127.0.0.1:9', LMS_TOKEN: 'not-a-real-token' } },
+  },
+  {
+    what: 'bulk rows that do not validate',
+    line: `enrollments import --course 1 ${roster}`,
+    code: 2,
+    message: '1 problem; nothing was written',
+  },
+  {
+    what: 'bulk rows left undone',
+    line: `enrollments import --course 1 --skip-invalid ${roster}`,
+    code: 1,
+    message: '1 invalid row skipped',
+    reported: true,
+  },
+  {
+    what: 'Ctrl-C at a confirmation',
+    line: 'users delete 7 --account 1',
+    code: 130,
+    message: 'interrupted',
+    options: { tty: true, prompter: ctrlC },
+  },
+  {
+    what: 'Ctrl-C at a secret prompt',
+    line: 'profile add p --url https://lms.example.edu',
+    code: 130,
+    message: 'interrupted',
+    options: { tty: true, prompter: ctrlC },
+  },
+  {
+    what: 'an unexpected error',
+    line: 'users delete 7 --account 1',
+    code: 1,
+    message: 'boom',
+    options: { tty: true, prompter: broken },
+  },
 ];
 
 describe('with -o json, one JSON object on stderr and nothing else', () => {
@@ -88,11 +158,14 @@ describe('with -o json, one JSON object on stderr and nothing else', () => {
     expect(error.message).toContain(c.message);
   });
 
-  it.each(cases.filter((c) => c.code === 2).map((c) => [c.what, c] as const))('LMS_OUTPUT=json counts like -o json: %s', async (_what, c) => {
-    const r = await session().run(c.line, { ...c.options, env: { ...c.options?.env, LMS_OUTPUT: 'json' } });
-    expect(r.exitCode).toBe(2);
-    expect(JSON.parse(r.stderr)).toMatchObject({ error: 'UsageError', exit_code: 2 });
-  });
+  it.each(cases.filter((c) => c.code === 2).map((c) => [c.what, c] as const))(
+    'LMS_OUTPUT=json counts like -o json: %s',
+    async (_what, c) => {
+      const r = await session().run(c.line, { ...c.options, env: { ...c.options?.env, LMS_OUTPUT: 'json' } });
+      expect(r.exitCode).toBe(2);
+      expect(JSON.parse(r.stderr)).toMatchObject({ error: 'UsageError', exit_code: 2 });
+    },
+  );
 
   it.each([
     ['-o json', ['-o', 'json', 'usres']],
@@ -151,7 +224,10 @@ describe('without -o json, human text', () => {
       },
       confirm: async () => false,
     };
-    const r = await session().run('profile add p --url https://lms.example.edu -o json', { tty: true, prompter: abort });
+    const r = await session().run('profile add p --url https://lms.example.edu -o json', {
+      tty: true,
+      prompter: abort,
+    });
     expect(r.exitCode).toBe(130);
     expect(JSON.parse(r.stderr)).toEqual({ error: 'InterruptedError', message: 'interrupted', exit_code: 130 });
   });

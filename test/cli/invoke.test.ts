@@ -33,8 +33,22 @@ beforeAll(async () => {
   verbs = await declaredVerbs();
   tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
   const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
-  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-invoke-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-invoke-config-')) };
-  const globals: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
+  const deps: Deps = {
+    io: fakeIO(),
+    env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-invoke-state-')) },
+    mock,
+    configDir: mkdtempSync(join(tmpdir(), 'lms-invoke-config-')),
+  };
+  const globals: GlobalOptions = {
+    all: false,
+    perPage: 100,
+    verbose: false,
+    color: false,
+    input: false,
+    yes: false,
+    timeoutSeconds: 30,
+    insecure: false,
+  };
   ctx = createContext(deps, globals);
 });
 
@@ -52,7 +66,8 @@ interface Mistake {
   mcp: { input: Record<string, unknown>; schema?: string } | null;
 }
 
-const QUIZ_TYPE = "option '--quiz-type <type>' argument 'survy' is invalid. Allowed choices are practice_quiz, assignment, graded_survey, survey.";
+const QUIZ_TYPE =
+  "option '--quiz-type <type>' argument 'survy' is invalid. Allowed choices are practice_quiz, assignment, graded_survey, survey.";
 
 const MISTAKES: Mistake[] = [
   {
@@ -120,7 +135,11 @@ describe('invoke: one message for one mistake', () => {
     let ran = false;
     const watched = { ...spec, run: async () => ((ran = true), undefined) };
     const refused = invoke(watched, m.given, ctx);
-    await expect(refused).rejects.toMatchObject({ message: m.message, exitCode: 2, ...(m.hint ? { hint: m.hint } : {}) });
+    await expect(refused).rejects.toMatchObject({
+      message: m.message,
+      exitCode: 2,
+      ...(m.hint ? { hint: m.hint } : {}),
+    });
     expect(ran).toBe(false);
   });
 
@@ -133,24 +152,45 @@ describe('invoke: one message for one mistake', () => {
 
   it.each(MISTAKES.filter((m) => m.apply))('$what: apply calling the verb says the same', async (m) => {
     const create = kindVerbs([verb(m.verb)]).create!;
-    await expect(verbCaller(ctx)(create, [], m.apply!.values, m.apply!.options)).rejects.toMatchObject({ message: m.message, exitCode: 2 });
+    await expect(verbCaller(ctx)(create, [], m.apply!.values, m.apply!.options)).rejects.toMatchObject({
+      message: m.message,
+      exitCode: 2,
+    });
   });
 
-  it.each(MISTAKES.filter((m) => m.mcp))('$what: a tool call says the same, or its schema refuses it first', async (m) => {
-    const server = { ctx, model: commandModel, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
-    const tool = tools.get(m.verb.replace(' ', '_'))!;
-    const result = await callTool(tool, m.mcp!.input, server);
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent.error).toMatchObject({ class: 'usage', message: m.mcp!.schema ?? m.message });
-    // Where the input is what the command line would say (no schema of its own), the words are the command line's, hint and all.
-    if (!m.mcp!.schema) expect(`${result.content[0].text}\n`).toBe(`error: ${m.message}\n${m.hint ? `hint: ${m.hint}\n` : ''}`);
-  });
+  it.each(MISTAKES.filter((m) => m.mcp))(
+    '$what: a tool call says the same, or its schema refuses it first',
+    async (m) => {
+      const server = {
+        ctx,
+        model: commandModel,
+        allowWrites: true,
+        allowDestructive: false,
+        cursorKey: newCursorKey(),
+      };
+      const tool = tools.get(m.verb.replace(' ', '_'))!;
+      const result = await callTool(tool, m.mcp!.input, server);
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent.error).toMatchObject({ class: 'usage', message: m.mcp!.schema ?? m.message });
+      // Where the input is what the command line would say (no schema of its own), the words are the command line's, hint and all.
+      if (!m.mcp!.schema)
+        expect(`${result.content[0].text}\n`).toBe(`error: ${m.message}\n${m.hint ? `hint: ${m.hint}\n` : ''}`);
+    },
+  );
 
   it('fills nothing in and passes what it checked: numbers as numbers, the dry run as the verb takes it', () => {
-    const checked = check(verb('enrollments import'), { args: ['-'], options: { course: '1', concurrency: '8', dryRun: true } }, { dryRun: 'plans' });
+    const checked = check(
+      verb('enrollments import'),
+      { args: ['-'], options: { course: '1', concurrency: '8', dryRun: true } },
+      { dryRun: 'plans' },
+    );
     expect(checked.opts).toEqual({ course: '1', concurrency: 8, dryRun: true });
     expect(checked.destroying).toEqual([]);
-    const stops = check(verb('quizzes create'), { args: [], options: { course: '1', title: 'Q', dryRun: true } }, { dryRun: 'stops' });
+    const stops = check(
+      verb('quizzes create'),
+      { args: [], options: { course: '1', title: 'Q', dryRun: true } },
+      { dryRun: 'stops' },
+    );
     expect(stops.opts).toEqual({ course: '1', title: 'Q' });
   });
 });

@@ -35,20 +35,27 @@ function rendered(text: string): string {
 
 describe('man/', () => {
   it('holds exactly the generated pages (run `npm run man` if not)', () => {
-    const committed = readdirSync(manDir).filter((f) => f.endsWith('.1')).sort();
+    const committed = readdirSync(manDir)
+      .filter((f) => f.endsWith('.1'))
+      .sort();
     expect(committed).toEqual(pages.map((p) => p.file).sort());
     for (const { file, text } of pages) expect(readFileSync(new URL(file, manDir), 'utf8'), file).toBe(text);
   });
 
   it('are the pages package.json gives npm to install', async () => {
-    const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as { man: string[]; files: string[] };
+    const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as {
+      man: string[];
+      files: string[];
+    };
     expect(pkg.man).toEqual(pages.map((p) => `man/${p.file}`).sort());
     expect(pkg.files).toContain('man');
   });
 
   it('has lms(1) and a page for every first word of a command', () => {
     expect(pages.map((p) => p.name)).toEqual(['lms', ...commands.map((c) => `lms-${wordOf(c)}`)]);
-    expect(commands.map(wordOf)).toEqual(expect.arrayContaining(['users', 'enrollments', 'grade', 'apply', 'completion']));
+    expect(commands.map(wordOf)).toEqual(
+      expect.arrayContaining(['users', 'enrollments', 'grade', 'apply', 'completion']),
+    );
   });
 });
 
@@ -66,47 +73,57 @@ describe('escape', () => {
   });
 });
 
-describe.runIf(groff)(groff ? 'the pages rendered by groff' : 'the pages rendered by groff: skipped, groff is not installed (apt-get install groff-base)', () => {
-  it('render with no warning', () => {
-    for (const { file, text } of pages) {
-      const run = spawnSync('groff', ['-man', '-ww', '-z'], { input: text, encoding: 'utf8' });
-      expect({ file, status: run.status, stderr: run.stderr }).toEqual({ file, status: 0, stderr: '' });
-    }
-  });
-
-  it('name every noun in lms(1), and every verb with each of its flags and examples on its noun\'s page', () => {
-    const main = rendered(page('lms').text);
-    for (const noun of commands) {
-      expect(main).toContain(`lms-${wordOf(noun)}(1)`);
-      const text = rendered(page(`lms-${wordOf(noun)}`).text);
-      for (const [path, flags] of verbs(noun, [wordOf(noun)])) {
-        expect(text, path.join(' ')).toContain(`lms ${path.join(' ')}`);
-        for (const flag of flags) expect(text, `${path.join(' ')} ${flag}`).toContain(flag);
+describe.runIf(groff)(
+  groff
+    ? 'the pages rendered by groff'
+    : 'the pages rendered by groff: skipped, groff is not installed (apt-get install groff-base)',
+  () => {
+    it('render with no warning', () => {
+      for (const { file, text } of pages) {
+        const run = spawnSync('groff', ['-man', '-ww', '-z'], { input: text, encoding: 'utf8' });
+        expect({ file, status: run.status, stderr: run.stderr }).toEqual({ file, status: 0, stderr: '' });
       }
-    }
-  });
+    });
 
-  it('lms(1) gives the global flags, the environment, the files and the exit codes', () => {
-    const main = rendered(page('lms').text);
-    for (const flag of [VERSION_FLAG, ...GLOBAL_FLAGS]) expect(main).toContain(syntaxOf(flag));
-    for (const { name } of ENVIRONMENT) expect(main).toMatch(new RegExp(`^ {7}${name}( |$)`, 'm'));
-    for (const code of Object.values(ExitCode)) expect(main).toMatch(new RegExp(`^ {7}${code} `, 'm'));
-    expect(main).toContain('~/.config/lms/config.json');
-  });
+    it("name every noun in lms(1), and every verb with each of its flags and examples on its noun's page", () => {
+      const main = rendered(page('lms').text);
+      for (const noun of commands) {
+        expect(main).toContain(`lms-${wordOf(noun)}(1)`);
+        const text = rendered(page(`lms-${wordOf(noun)}`).text);
+        for (const [path, flags] of verbs(noun, [wordOf(noun)])) {
+          expect(text, path.join(' ')).toContain(`lms ${path.join(' ')}`);
+          for (const flag of flags) expect(text, `${path.join(' ')} ${flag}`).toContain(flag);
+        }
+      }
+    });
 
-  it('print what roff would take for requests, quotes and escapes as written', () => {
-    const grade = rendered(page('lms-grade').text);
-    expect(grade).toContain('$ lms grade --course 1 --assignment 1 --user 9 17 --comment "Solid method section"');
-    const main = rendered(page('lms').text);
-    expect(main).toContain("lms users list --account 1 -o json | jq -r '.[].login_id'");
-  });
-});
+    it('lms(1) gives the global flags, the environment, the files and the exit codes', () => {
+      const main = rendered(page('lms').text);
+      for (const flag of [VERSION_FLAG, ...GLOBAL_FLAGS]) expect(main).toContain(syntaxOf(flag));
+      for (const { name } of ENVIRONMENT) expect(main).toMatch(new RegExp(`^ {7}${name}( |$)`, 'm'));
+      for (const code of Object.values(ExitCode)) expect(main).toMatch(new RegExp(`^ {7}${code} `, 'm'));
+      expect(main).toContain('~/.config/lms/config.json');
+    });
+
+    it('print what roff would take for requests, quotes and escapes as written', () => {
+      const grade = rendered(page('lms-grade').text);
+      expect(grade).toContain('$ lms grade --course 1 --assignment 1 --user 9 17 --comment "Solid method section"');
+      const main = rendered(page('lms').text);
+      expect(main).toContain("lms users list --account 1 -o json | jq -r '.[].login_id'");
+    });
+  },
+);
 
 describe('ENVIRONMENT in lms(1)', () => {
   /** Every variable name the source reads: env.NAME, and every LMS_ name however it is read. */
   function namesRead(): Set<string> {
     const names = new Set<string>();
-    const files = [new URL('../../bin/lms', import.meta.url), ...readdirSync(new URL('../../src/', import.meta.url), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => new URL(`../../src/${f}`, import.meta.url))];
+    const files = [
+      new URL('../../bin/lms', import.meta.url),
+      ...readdirSync(new URL('../../src/', import.meta.url), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => new URL(`../../src/${f}`, import.meta.url)),
+    ];
     for (const file of files) {
       const source = readFileSync(file, 'utf8');
       for (const [, name] of source.matchAll(/\benv\.([A-Z][A-Z0-9_]+)\b/g)) names.add(name);
@@ -114,7 +131,8 @@ describe('ENVIRONMENT in lms(1)', () => {
       // The proxy variables are read by a name the target's scheme picks.
       for (const [, name] of source.matchAll(/'((?:https?|all|no)_proxy|(?:HTTPS?|ALL|NO)_PROXY)'/g)) names.add(name);
       // So are curl's CA variables, in the order of a list (CURL_CA_VARIABLES).
-      for (const [, list] of source.matchAll(/_VARIABLES = \[([^\]]*)\]/g)) for (const [, name] of list.matchAll(/'([A-Z][A-Z0-9_]+)'/g)) names.add(name);
+      for (const [, list] of source.matchAll(/_VARIABLES = \[([^\]]*)\]/g))
+        for (const [, name] of list.matchAll(/'([A-Z][A-Z0-9_]+)'/g)) names.add(name);
     }
     return names;
   }

@@ -81,8 +81,13 @@ async function allVerbs(): Promise<Verb[]> {
 const isNumber = (o: CompiledOption) => o.type === 'integer' || o.type === 'number' || o.type === 'size';
 
 /** What the verb requires besides the flag: its arguments, and its required options with a value each. */
-function needs(spec: CommandSpec<never>, flag: string): { args: string[]; required: CompiledOption[]; valueOf: (o: CompiledOption) => string } {
-  const args = argumentsOf(spec).filter((a) => a.required).map((a) => spec.argChoices?.[a.name]?.[0] ?? '1');
+function needs(
+  spec: CommandSpec<never>,
+  flag: string,
+): { args: string[]; required: CompiledOption[]; valueOf: (o: CompiledOption) => string } {
+  const args = argumentsOf(spec)
+    .filter((a) => a.required)
+    .map((a) => spec.argChoices?.[a.name]?.[0] ?? '1');
   const required = compileOptions(spec.options).filter((o) => o.spec.required && o.long !== flag);
   return { args, required, valueOf: (o) => o.spec.choices?.[0] ?? '1' };
 }
@@ -92,33 +97,64 @@ describe('every number flag', async () => {
   const byPath = new Map(verbs.map((v) => [v.path, v]));
 
   it('has a row, and every flag that takes a count, a duration or a size declares a number type', () => {
-    const declared = verbs.flatMap(({ path, spec }) => compileOptions(spec.options).filter(isNumber).map((o) => `${path} ${o.long}`));
+    const declared = verbs.flatMap(({ path, spec }) =>
+      compileOptions(spec.options)
+        .filter(isNumber)
+        .map((o) => `${path} ${o.long}`),
+    );
     expect(declared.sort()).toEqual(NUMBERS.map(([path, flag]) => `${path} ${flag}`).sort());
-    const byHand = verbs.flatMap(({ path, spec }) => compileOptions(spec.options).filter((o) => !isNumber(o) && NUMBER_PLACEHOLDER.test(o.spec.value ?? '')).map((o) => `${path} ${syntaxOf(o.spec)}`));
+    const byHand = verbs.flatMap(({ path, spec }) =>
+      compileOptions(spec.options)
+        .filter((o) => !isNumber(o) && NUMBER_PLACEHOLDER.test(o.spec.value ?? ''))
+        .map((o) => `${path} ${syntaxOf(o.spec)}`),
+    );
     expect(byHand).toEqual([]);
   });
 
-  it.each(NUMBERS)('%s %s: out of range and no number, exit 2 with the common message', async (path, flag, outOfRange, what) => {
-    const verb = byPath.get(path)!;
-    expect(verb, path).toBeDefined();
-    const lms = session();
-    const { args, required, valueOf } = needs(verb.spec, flag);
-    const option = compileOptions(verb.spec.options).find((o) => o.long === flag)!;
-    for (const value of [outOfRange, 'lots']) {
-      const message = `${flag} must be ${what}, not "${value}"`;
-      const r = await lms.run([...path.split(' '), ...args, ...required.flatMap((o) => [o.long, valueOf(o)]), `${flag}=${value}`]);
-      expect({ exitCode: r.exitCode, stderr: r.stderr, stdout: r.stdout }).toEqual({ exitCode: 2, stderr: `error: ${message}\n`, stdout: '' });
-      // What apply and lms mcp hand over, checked by the same call: the same value, the same refusal.
-      const options = { ...Object.fromEntries(required.map((o) => [o.attribute, valueOf(o)])), [option.attribute]: value };
-      expect(() => check(verb.spec, { args, options }), `${path} ${flag}=${value}`).toThrow(expect.objectContaining({ message, exitCode: 2 }));
-    }
-  });
+  it.each(NUMBERS)(
+    '%s %s: out of range and no number, exit 2 with the common message',
+    async (path, flag, outOfRange, what) => {
+      const verb = byPath.get(path)!;
+      expect(verb, path).toBeDefined();
+      const lms = session();
+      const { args, required, valueOf } = needs(verb.spec, flag);
+      const option = compileOptions(verb.spec.options).find((o) => o.long === flag)!;
+      for (const value of [outOfRange, 'lots']) {
+        const message = `${flag} must be ${what}, not "${value}"`;
+        const r = await lms.run([
+          ...path.split(' '),
+          ...args,
+          ...required.flatMap((o) => [o.long, valueOf(o)]),
+          `${flag}=${value}`,
+        ]);
+        expect({ exitCode: r.exitCode, stderr: r.stderr, stdout: r.stdout }).toEqual({
+          exitCode: 2,
+          stderr: `error: ${message}\n`,
+          stdout: '',
+        });
+        // What apply and lms mcp hand over, checked by the same call: the same value, the same refusal.
+        const options = {
+          ...Object.fromEntries(required.map((o) => [o.attribute, valueOf(o)])),
+          [option.attribute]: value,
+        };
+        expect(() => check(verb.spec, { args, options }), `${path} ${flag}=${value}`).toThrow(
+          expect.objectContaining({ message, exitCode: 2 }),
+        );
+      }
+    },
+  );
 
-  it.each(GLOBAL_NUMBERS)('the global %s: out of range and no number, exit 2 with the common message', async (flag, outOfRange, what) => {
-    const lms = session();
-    for (const value of [outOfRange, 'lots']) {
-      const r = await lms.run(['users', 'list', '--account', '1', `${flag}=${value}`]);
-      expect({ exitCode: r.exitCode, stderr: r.stderr }).toEqual({ exitCode: 2, stderr: `error: ${flag} must be ${what}, not "${value}"\n` });
-    }
-  });
+  it.each(GLOBAL_NUMBERS)(
+    'the global %s: out of range and no number, exit 2 with the common message',
+    async (flag, outOfRange, what) => {
+      const lms = session();
+      for (const value of [outOfRange, 'lots']) {
+        const r = await lms.run(['users', 'list', '--account', '1', `${flag}=${value}`]);
+        expect({ exitCode: r.exitCode, stderr: r.stderr }).toEqual({
+          exitCode: 2,
+          stderr: `error: ${flag} must be ${what}, not "${value}"\n`,
+        });
+      }
+    },
+  );
 });

@@ -25,16 +25,56 @@ beforeAll(async () => {
 
 describe('compiling an option', () => {
   it.each<[string, OptionSpec, Partial<ReturnType<typeof compileOption>>]>([
-    ['a switch', { short: 'y', long: 'yes', description: '' }, { attribute: 'yes', long: '--yes', kind: 'switch', type: 'boolean' }],
-    ['a negated switch', { long: 'notify', negated: true, description: '' }, { attribute: 'notify', long: '--no-notify', kind: 'negated', type: 'boolean', default: true }],
-    ['a value', { long: 'login-id', value: 'login', description: '' }, { attribute: 'loginId', kind: 'value', type: 'string' }],
-    ['an optional value', { long: 'level', value: 'n', valueOptional: true, description: '' }, { kind: 'value', type: 'string' }],
-    ['a value with choices', { long: 'state', value: 's', description: '', choices: ['a', 'b'] }, { kind: 'value', type: 'enum' }],
-    ['a list', { short: 'f', long: 'field', value: 'kv', description: '', repeatable: true }, { attribute: 'field', kind: 'list', type: 'string' }],
-    ['a list of choices', { long: 'state', value: 's', description: '', repeatable: true, choices: ['a'] }, { kind: 'list', type: 'enum' }],
-    ['an integer with a default', { long: 'concurrency', value: 'n', description: '', type: 'integer', min: 1, max: 32, default: '4' }, { kind: 'value', type: 'integer', min: 1, max: 32, default: 4 }],
-    ['a number', { long: 'lock-timeout', value: 'seconds', description: '', type: 'number', min: 0, default: '300' }, { kind: 'value', type: 'number', min: 0, default: 300 }],
-    ['a --no- in the middle of a name is no negation', { long: 'know-no-one', value: 'x', description: '' }, { attribute: 'knowNoOne', kind: 'value' }],
+    [
+      'a switch',
+      { short: 'y', long: 'yes', description: '' },
+      { attribute: 'yes', long: '--yes', kind: 'switch', type: 'boolean' },
+    ],
+    [
+      'a negated switch',
+      { long: 'notify', negated: true, description: '' },
+      { attribute: 'notify', long: '--no-notify', kind: 'negated', type: 'boolean', default: true },
+    ],
+    [
+      'a value',
+      { long: 'login-id', value: 'login', description: '' },
+      { attribute: 'loginId', kind: 'value', type: 'string' },
+    ],
+    [
+      'an optional value',
+      { long: 'level', value: 'n', valueOptional: true, description: '' },
+      { kind: 'value', type: 'string' },
+    ],
+    [
+      'a value with choices',
+      { long: 'state', value: 's', description: '', choices: ['a', 'b'] },
+      { kind: 'value', type: 'enum' },
+    ],
+    [
+      'a list',
+      { short: 'f', long: 'field', value: 'kv', description: '', repeatable: true },
+      { attribute: 'field', kind: 'list', type: 'string' },
+    ],
+    [
+      'a list of choices',
+      { long: 'state', value: 's', description: '', repeatable: true, choices: ['a'] },
+      { kind: 'list', type: 'enum' },
+    ],
+    [
+      'an integer with a default',
+      { long: 'concurrency', value: 'n', description: '', type: 'integer', min: 1, max: 32, default: '4' },
+      { kind: 'value', type: 'integer', min: 1, max: 32, default: 4 },
+    ],
+    [
+      'a number',
+      { long: 'lock-timeout', value: 'seconds', description: '', type: 'number', min: 0, default: '300' },
+      { kind: 'value', type: 'number', min: 0, default: 300 },
+    ],
+    [
+      'a --no- in the middle of a name is no negation',
+      { long: 'know-no-one', value: 'x', description: '' },
+      { attribute: 'knowNoOne', kind: 'value' },
+    ],
   ])('%s', (_, spec, expected) => {
     const compiled = compileOption(spec);
     expect(compiled).toMatchObject(expected);
@@ -44,11 +84,31 @@ describe('compiling an option', () => {
   it.each<[string, OptionSpec, string]>([
     ['a repeatable switch', { long: 'all', description: '', repeatable: true }, 'is repeatable but takes no value'],
     ['a number switch', { long: 'all', description: '', type: 'integer' }, 'is a switch, which cannot be a integer'],
-    ['a number list', { long: 'n', value: 'n', description: '', type: 'integer', repeatable: true }, 'is a list, which cannot be a integer'],
-    ['a number with choices', { long: 'n', value: 'n', description: '', type: 'integer', choices: ['1'] }, 'has choices'],
-    ['a range without a type', { long: 'n', value: 'n', description: '', min: 1 }, 'has a range or unit but no number type'],
-    ['a type its field contradicts', { long: 'n', value: 'n', description: '', type: 'integer', field: { name: 'n', type: 'number' } }, 'is a integer, but its field n is a number'],
-    ['a default out of range', { long: 'n', value: 'n', description: '', type: 'integer', min: 1, max: 3, default: '4' }, 'its default is refused: --n must be a whole number from 1 to 3, not "4"'],
+    [
+      'a number list',
+      { long: 'n', value: 'n', description: '', type: 'integer', repeatable: true },
+      'is a list, which cannot be a integer',
+    ],
+    [
+      'a number with choices',
+      { long: 'n', value: 'n', description: '', type: 'integer', choices: ['1'] },
+      'has choices',
+    ],
+    [
+      'a range without a type',
+      { long: 'n', value: 'n', description: '', min: 1 },
+      'has a range or unit but no number type',
+    ],
+    [
+      'a type its field contradicts',
+      { long: 'n', value: 'n', description: '', type: 'integer', field: { name: 'n', type: 'number' } },
+      'is a integer, but its field n is a number',
+    ],
+    [
+      'a default out of range',
+      { long: 'n', value: 'n', description: '', type: 'integer', min: 1, max: 3, default: '4' },
+      'its default is refused: --n must be a whole number from 1 to 3, not "4"',
+    ],
   ])('refuses %s', (_, spec, message) => {
     expect(() => compileOption(spec)).toThrow(message);
   });
@@ -73,9 +133,12 @@ describe('compiling an option', () => {
   it('declares every --concurrency a whole number from 1 to 32, and the other counts as numbers', () => {
     const numbers = new Map<string, string>();
     for (const { path, spec } of verbs) {
-      for (const o of compileOptions(spec.options)) if (o.type === 'integer' || o.type === 'number') numbers.set(`${path.join(' ')} ${o.long}`, `${o.type} ${o.min}-${o.max ?? ''} ${String(o.default)}`);
+      for (const o of compileOptions(spec.options))
+        if (o.type === 'integer' || o.type === 'number')
+          numbers.set(`${path.join(' ')} ${o.long}`, `${o.type} ${o.min}-${o.max ?? ''} ${String(o.default)}`);
     }
-    for (const [where, declared] of numbers) if (where.endsWith('--concurrency')) expect(declared, where).toBe('integer 1-32 4');
+    for (const [where, declared] of numbers)
+      if (where.endsWith('--concurrency')) expect(declared, where).toBe('integer 1-32 4');
     expect(Object.fromEntries([...numbers].filter(([where]) => !where.endsWith('--concurrency')))).toEqual({
       'activity list --interval': 'number 0.01-86400 undefined',
       'announcements create --points': 'number 0- undefined',
@@ -106,17 +169,44 @@ describe('compiling an option', () => {
       'topics create --points': 'number 0- undefined',
       'topics update --points': 'number 0- undefined',
     });
-    expect([...numbers.keys()].filter((w) => w.endsWith('--concurrency')).sort()).toEqual(['apply --concurrency', 'diff --concurrency', 'enrollments import --concurrency', 'grade set --concurrency', 'outcomes import --concurrency', 'users import --concurrency']);
+    expect([...numbers.keys()].filter((w) => w.endsWith('--concurrency')).sort()).toEqual([
+      'apply --concurrency',
+      'diff --concurrency',
+      'enrollments import --concurrency',
+      'grade set --concurrency',
+      'outcomes import --concurrency',
+      'users import --concurrency',
+    ]);
   });
 });
 
 describe('coercing a value', () => {
   const int = compileOption({ long: 'concurrency', value: 'n', description: '', type: 'integer', min: 1, max: 32 });
-  const wait = compileOption({ long: 'lock-timeout', value: 'seconds', description: '', type: 'number', min: 0, unit: 'seconds' });
+  const wait = compileOption({
+    long: 'lock-timeout',
+    value: 'seconds',
+    description: '',
+    type: 'number',
+    min: 0,
+    unit: 'seconds',
+  });
   const any = compileOption({ long: 'offset', value: 'n', description: '', type: 'integer' });
   const text = compileOption({ long: 'name', value: 'n', description: '' });
-  const size = compileOption({ long: 'max-body-size', value: 'size', description: '', type: 'size', min: 1, max: 2 * 1024 ** 3 });
-  const minutes = compileOption({ long: 'time-limit', value: 'minutes', description: '', type: 'integer', field: { name: 'time_limit', type: 'integer', clears: true } });
+  const size = compileOption({
+    long: 'max-body-size',
+    value: 'size',
+    description: '',
+    type: 'size',
+    min: 1,
+    max: 2 * 1024 ** 3,
+  });
+  const minutes = compileOption({
+    long: 'time-limit',
+    value: 'minutes',
+    description: '',
+    type: 'integer',
+    field: { name: 'time_limit', type: 'integer', clears: true },
+  });
 
   it.each<[string, ReturnType<typeof compileOption>, unknown, number | null]>([
     ['the lower edge', int, '1', 1],
@@ -152,9 +242,24 @@ describe('coercing a value', () => {
     ['a negative number of seconds', wait, '-1', '--lock-timeout must be a number of seconds (0 or more), not "-1"'],
     ['infinity', wait, 'Infinity', '--lock-timeout must be a number of seconds (0 or more), not "Infinity"'],
     ['a word for seconds', wait, 'soon', '--lock-timeout must be a number of seconds (0 or more), not "soon"'],
-    ['a size of nothing', size, '0', '--max-body-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "0"'],
-    ['a size past its range', size, '3g', '--max-body-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "3g"'],
-    ['a size in a unit it does not know', size, '5t', '--max-body-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "5t"'],
+    [
+      'a size of nothing',
+      size,
+      '0',
+      '--max-body-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "0"',
+    ],
+    [
+      'a size past its range',
+      size,
+      '3g',
+      '--max-body-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "3g"',
+    ],
+    [
+      'a size in a unit it does not know',
+      size,
+      '5t',
+      '--max-body-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "5t"',
+    ],
     ['"" where the field is not cleared', int, '', '--concurrency must be a whole number from 1 to 32, not ""'],
     ['a fraction where "" clears', minutes, '2.5', '--time-limit must be a whole number, not "2.5"'],
   ])('refuses %s, as a usage error', (_, option, value, message) => {
@@ -174,7 +279,11 @@ describe('one mistake, one message, on every surface', () => {
     ['a bulk import', ['enrollments', 'import', '--course', '1', '-', '--concurrency', 'lots'], ROSTER],
     ['apply', ['apply', '-f', '-', '--concurrency', 'lots'], 'courses: []\n'],
     ['grade --csv', ['grade', '--course', '1', '--csv', '-', '--concurrency', 'lots'], 'user,assignment,grade\n'],
-    ['a default the command line gives', ['users', 'import', '--account', 'self', '-', '--concurrency=lots'], 'login_id,name\n'],
+    [
+      'a default the command line gives',
+      ['users', 'import', '--account', 'self', '-', '--concurrency=lots'],
+      'login_id,name\n',
+    ],
   ])('%s, from the command line', async (_, argv, stdin) => {
     const lms = session({ LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-options-state-')) });
     const r = await lms.run(argv, { stdin });
@@ -185,11 +294,36 @@ describe('one mistake, one message, on every surface', () => {
   it('a tool of lms mcp, with the exit class of a usage error', async () => {
     const tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
     const tool = tools.get('enrollments_import')!;
-    expect(tool.inputSchema.properties.concurrency).toMatchObject({ type: 'integer', minimum: 1, maximum: 32, default: 4 });
+    expect(tool.inputSchema.properties.concurrency).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 32,
+      default: 4,
+    });
     const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
-    const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-options-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-options-config-')) };
-    const globals: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
-    const server = { ctx: createContext(deps, globals), model: commandModel, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
+    const deps: Deps = {
+      io: fakeIO(),
+      env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-options-state-')) },
+      mock,
+      configDir: mkdtempSync(join(tmpdir(), 'lms-options-config-')),
+    };
+    const globals: GlobalOptions = {
+      all: false,
+      perPage: 100,
+      verbose: false,
+      color: false,
+      input: false,
+      yes: false,
+      timeoutSeconds: 30,
+      insecure: false,
+    };
+    const server = {
+      ctx: createContext(deps, globals),
+      model: commandModel,
+      allowWrites: true,
+      allowDestructive: false,
+      cursorKey: newCursorKey(),
+    };
     const input = { course: '1', file_text: ROSTER, concurrency: 'lots' };
     const refused = await callTool(tool, input, server);
     expect(refused.isError).toBe(true);

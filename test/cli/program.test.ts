@@ -12,7 +12,10 @@ describe('lazy nouns', () => {
   it('lists every noun with its summary in lms --help', async () => {
     const r = await session().run('--help');
     expect(r.exitCode).toBe(0);
-    for (const noun of lazyNouns) expect(r.stdout).toMatch(new RegExp(`\\n\\s+${noun.name}\\b.*${noun.summary.slice(0, 20).replace(/[()]/g, '.')}`));
+    for (const noun of lazyNouns)
+      expect(r.stdout).toMatch(
+        new RegExp(`\\n\\s+${noun.name}\\b.*${noun.summary.slice(0, 20).replace(/[()]/g, '.')}`),
+      );
     expect(r.stdout).toContain('completion');
   });
 
@@ -45,7 +48,7 @@ describe('lazy nouns', () => {
     expect(r.stdout).toBe((await session().run([...(line === '' ? [] : line.split(' ')), '--help'])).stdout);
   });
 
-  it('shows a noun\'s verbs in its help', async () => {
+  it("shows a noun's verbs in its help", async () => {
     const r = await session().run('users --help');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('import [options] <file>');
@@ -71,22 +74,29 @@ describe('a run of one verb', () => {
     return cmd;
   }
 
-
   // The verbs a run does not name are outlined: the noun's help, and the verbs commander offers for
   // a typo, are those of the whole tree.
   it.each(nouns.map((path) => [path.join(' '), path]))("lists %s's verbs as the whole tree does", async (_, path) => {
     const whole = await commandAt(path);
     // Its help, a mistyped verb, and a verb after an option (commander reads the noun's options first).
-    for (const argv of [[...path, '--help'], [...path, 'no-such-verb'], [...path, '-o', 'json', whole.commands[0].name()]]) {
+    for (const argv of [
+      [...path, '--help'],
+      [...path, 'no-such-verb'],
+      [...path, '-o', 'json', whole.commands[0].name()],
+    ]) {
       const one = await commandAt(path, argv);
       expect(one.helpInformation(), argv.join(' ')).toBe(whole.helpInformation());
-      expect(one.commands.flatMap((c) => [c.name(), ...c.aliases()]), argv.join(' ')).toEqual(whole.commands.flatMap((c) => [c.name(), ...c.aliases()]));
+      expect(
+        one.commands.flatMap((c) => [c.name(), ...c.aliases()]),
+        argv.join(' '),
+      ).toEqual(whole.commands.flatMap((c) => [c.name(), ...c.aliases()]));
     }
   });
 
   it('lists the nouns and top-level commands as the whole tree does, whichever top-level command it names', async () => {
     const whole = await commandAt([]);
-    for (const argv of [['--help'], ['version'], ['completion', 'bash']]) expect((await commandAt([], argv)).helpInformation(), argv.join(' ')).toBe(whole.helpInformation());
+    for (const argv of [['--help'], ['version'], ['completion', 'bash']])
+      expect((await commandAt([], argv)).helpInformation(), argv.join(' ')).toBe(whole.helpInformation());
   });
 
   it('names the top-level commands as they are declared', () => {
@@ -112,7 +122,12 @@ describe('a run of one verb', () => {
   });
 
   it.each([
-    ['an unknown option of the verb', 'users ls --acount 1', 2, "error: unknown option '--acount'\nhint: did you mean --account?"],
+    [
+      'an unknown option of the verb',
+      'users ls --acount 1',
+      2,
+      "error: unknown option '--acount'\nhint: did you mean --account?",
+    ],
     ['a missing argument', 'users delete', 2, "missing required argument 'id'"],
     ['a choice of the verb', 'users upload x --on-duplicate keep', 2, "argument 'keep' is invalid"],
     ['its help', 'users ls --help', 0, 'Usage: lms users list|ls [options]'],
@@ -136,7 +151,14 @@ describe('standard input', () => {
       },
     });
     const lms = session();
-    expect(await run(['users', 'get', '7', '-o', 'json'], { io, env: { LMS_MOCK: '1' }, mock: lms.mock, configDir: lms.configDir })).toBe(0);
+    expect(
+      await run(['users', 'get', '7', '-o', 'json'], {
+        io,
+        env: { LMS_MOCK: '1' },
+        mock: lms.mock,
+        configDir: lms.configDir,
+      }),
+    ).toBe(0);
     expect(JSON.parse(io.stdoutText())).toMatchObject({ id: 7 });
     expect(reads).toBe(0);
   });
@@ -146,13 +168,16 @@ describe("a noun's help", () => {
   it.each([
     ['grade', 'set', '--csv <file>', 'lms grade --course 1 --assignment 1 --csv grades.csv --dry-run'],
     ['todo', 'list', '-h, --help', 'lms todo --as-user 3'],
-  ])('of %s shows the options and examples of the verb it runs by default (%s)', async (noun, verb, option, example) => {
-    const r = await session().run(`${noun} --help`);
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain(`Without a command, \`lms ${noun}\` runs \`lms ${noun} ${verb}\`:`);
-    expect(r.stdout).toContain(option);
-    expect(r.stdout).toContain(`$ ${example}`);
-  });
+  ])(
+    'of %s shows the options and examples of the verb it runs by default (%s)',
+    async (noun, verb, option, example) => {
+      const r = await session().run(`${noun} --help`);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain(`Without a command, \`lms ${noun}\` runs \`lms ${noun} ${verb}\`:`);
+      expect(r.stdout).toContain(option);
+      expect(r.stdout).toContain(`$ ${example}`);
+    },
+  );
 
   it('of a noun without a default verb lists its verbs only', async () => {
     const r = await session().run('users --help');

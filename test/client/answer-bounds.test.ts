@@ -2,12 +2,23 @@
 // exit 1 naming the limit, not a stack overflow), and an error's messages joined to a bounded line.
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/client.js';
-import { errorMessages, MAX_JSON_DEPTH, parseJson, readBody, TooDeepError, toApiError } from '../../src/client/parse.js';
+import {
+  errorMessages,
+  MAX_JSON_DEPTH,
+  parseJson,
+  readBody,
+  TooDeepError,
+  toApiError,
+} from '../../src/client/parse.js';
 import { ApiError, ExitCode, FailureError } from '../../src/errors.js';
 import type { ApiResponse } from '../../src/transport/types.js';
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-const res = (status: number, body: string): ApiResponse => ({ status, headers: { 'content-type': 'application/json' }, body });
+const res = (status: number, body: string): ApiResponse => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body,
+});
 
 describe('JSON depth', () => {
   it('200,000 levels deep is refused before it is parsed: exit 1, naming the limit', () => {
@@ -20,7 +31,9 @@ describe('JSON depth', () => {
     expect(error).toBeInstanceOf(TooDeepError);
     expect(error).toBeInstanceOf(FailureError);
     expect((error as FailureError).exitCode).toBe(ExitCode.failure);
-    expect((error as Error).message).toBe(`the instance's answer nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels, the most lms reads; it was not read`);
+    expect((error as Error).message).toBe(
+      `the instance's answer nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels, the most lms reads; it was not read`,
+    );
   });
 
   it('the limit itself is read; brackets inside strings, escaped quotes among them, are not levels', () => {
@@ -37,7 +50,11 @@ describe('JSON depth', () => {
   });
 
   it('a deep answer to an operation fails the call with exit 1', async () => {
-    const client = new ApiClient({ baseUrl: 'https://lms.example.edu', token: 't', transport: async () => res(200, nested(200_000)) });
+    const client = new ApiClient({
+      baseUrl: 'https://lms.example.edu',
+      token: 't',
+      transport: async () => res(200, nested(200_000)),
+    });
     await expect(client.request('users.get', { id: 1 })).rejects.toThrow(TooDeepError);
   });
 });
@@ -49,13 +66,19 @@ describe('error messages', () => {
     expect(messages).toEqual([...Array.from({ length: 10 }, (_, i) => `row ${i} is wrong`), 'and 199990 more']);
     const error = toApiError(res(422, JSON.stringify(body)), 'POST', 'https://lms.example.edu/api/v1/x');
     expect(error).toBeInstanceOf(ApiError);
-    expect(error.message).toBe(`POST /api/v1/x failed with 422: ${Array.from({ length: 10 }, (_, i) => `row ${i} is wrong`).join('; ')}; and 199990 more`);
+    expect(error.message).toBe(
+      `POST /api/v1/x failed with 422: ${Array.from({ length: 10 }, (_, i) => `row ${i} is wrong`).join('; ')}; and 199990 more`,
+    );
   });
 
   it('each message is cut at 500 characters, and all of them at 2,000', () => {
     const long = 'y'.repeat(100_000);
     const messages = errorMessages({ errors: Array.from({ length: 8 }, () => ({ message: long })) });
-    expect(messages).toEqual([...Array.from({ length: 3 }, () => `${'y'.repeat(500)}…`), `${'y'.repeat(497)}…`, 'and 4 more']);
+    expect(messages).toEqual([
+      ...Array.from({ length: 3 }, () => `${'y'.repeat(500)}…`),
+      `${'y'.repeat(497)}…`,
+      'and 4 more',
+    ]);
     expect(messages.join('; ').length).toBeLessThan(2100);
   });
 

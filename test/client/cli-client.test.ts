@@ -17,11 +17,31 @@ afterEach(async () => {
 
 describe('the base URL', () => {
   it.each([
-    ['notaurl', 'LMS_BASE_URL needs http:// or https://: "notaurl"', 'hint: did you mean LMS_BASE_URL https://notaurl?'],
-    ['lms.example.edu', 'LMS_BASE_URL needs http:// or https://: "lms.example.edu"', 'hint: did you mean LMS_BASE_URL https://lms.example.edu?'],
-    ['localhost:4010', 'LMS_BASE_URL needs http:// or https://: "localhost:4010"', 'hint: did you mean LMS_BASE_URL http://localhost:4010?'],
-    ['ftp://lms.example.edu', 'LMS_BASE_URL is not an http(s) URL: "ftp://lms.example.edu"', 'hint: set LMS_BASE_URL to the instance address, e.g. https://lms.example.edu'],
-    ['ftp://user:pw@lms.example.edu', 'LMS_BASE_URL is not an http(s) URL: "ftp://[REDACTED]@lms.example.edu"', 'hint: set LMS_BASE_URL to the instance address'],
+    [
+      'notaurl',
+      'LMS_BASE_URL needs http:// or https://: "notaurl"',
+      'hint: did you mean LMS_BASE_URL https://notaurl?',
+    ],
+    [
+      'lms.example.edu',
+      'LMS_BASE_URL needs http:// or https://: "lms.example.edu"',
+      'hint: did you mean LMS_BASE_URL https://lms.example.edu?',
+    ],
+    [
+      'localhost:4010',
+      'LMS_BASE_URL needs http:// or https://: "localhost:4010"',
+      'hint: did you mean LMS_BASE_URL http://localhost:4010?',
+    ],
+    [
+      'ftp://lms.example.edu',
+      'LMS_BASE_URL is not an http(s) URL: "ftp://lms.example.edu"',
+      'hint: set LMS_BASE_URL to the instance address, e.g. https://lms.example.edu',
+    ],
+    [
+      'ftp://user:pw@lms.example.edu',
+      'LMS_BASE_URL is not an http(s) URL: "ftp://[REDACTED]@lms.example.edu"',
+      'hint: set LMS_BASE_URL to the instance address',
+    ],
   ])('LMS_BASE_URL=%s is a usage error naming the variable', async (value, message, hint) => {
     const r = await session().run('users get self', { env: { LMS_MOCK: '', LMS_BASE_URL: value, LMS_TOKEN: 'tok-1' } });
     expect(r.exitCode).toBe(2);
@@ -43,7 +63,10 @@ describe('--as-user', () => {
   it('names a user that does not exist (exit 4)', async () => {
     const r = await session().run('users get self --as-user nobody -o json');
     expect(r.exitCode).toBe(4);
-    expect(JSON.parse(r.stderr)).toMatchObject({ exit_code: 4, message: '--as-user nobody: user nobody not found (GET /api/v1/users/nobody → 404)' });
+    expect(JSON.parse(r.stderr)).toMatchObject({
+      exit_code: 4,
+      message: '--as-user nobody: user nobody not found (GET /api/v1/users/nobody → 404)',
+    });
     expect(r.stderr).not.toContain('user self');
   });
 
@@ -52,9 +75,14 @@ describe('--as-user', () => {
     const as = await lms.run('-v users get self --as-user 7 -o json');
     expect(as.exitCode).toBe(0);
     expect(JSON.parse(as.stdout)).toMatchObject({ id: 7 });
-    expect(as.stderr.split('\n').filter((l) => l.startsWith('→ '))).toEqual(['→ GET http://lms.mock/api/v1/users/7', '→ GET http://lms.mock/api/v1/users/self?as_user_id=7']);
+    expect(as.stderr.split('\n').filter((l) => l.startsWith('→ '))).toEqual([
+      '→ GET http://lms.mock/api/v1/users/7',
+      '→ GET http://lms.mock/api/v1/users/self?as_user_id=7',
+    ]);
     const plain = await lms.run('-v users get self -o json');
-    expect(plain.stderr.split('\n').filter((l) => l.startsWith('→ '))).toEqual(['→ GET http://lms.mock/api/v1/users/self']);
+    expect(plain.stderr.split('\n').filter((l) => l.startsWith('→ '))).toEqual([
+      '→ GET http://lms.mock/api/v1/users/self',
+    ]);
   });
 
   it('says when the caller may not act as someone else (exit 3), and leaves a bad token a bad token', async () => {
@@ -77,7 +105,9 @@ describe('--as-user', () => {
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const r = await session().run(['users', 'get', 'self', '--as-user', 'sis_user_id:A/B'], { env: { LMS_MOCK: '', LMS_BASE_URL: base, LMS_TOKEN: 'tok-1' } });
+    const r = await session().run(['users', 'get', 'self', '--as-user', 'sis_user_id:A/B'], {
+      env: { LMS_MOCK: '', LMS_BASE_URL: base, LMS_TOKEN: 'tok-1' },
+    });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('error: --as-user sis_user_id:A/B: user sis_user_id:A/B not found');
     expect(seen).toEqual(['/api/v1/users/sis_user_id:A%2FB']);
@@ -86,13 +116,26 @@ describe('--as-user', () => {
 
 describe('lms api -v', () => {
   const SECRET = 'S3cr3tV4lue';
-  it.each([`access_token=${SECRET}`, `access%5Ftoken=${SECRET}`, `access_token[]=${SECRET}`, `api_key=${SECRET}`])('never shows %s, answer or error', async (param) => {
-    const lms = session();
-    const ok = await lms.run(['-v', 'api', 'GET', `/api/v1/users/self?${param}`, '-o', 'json']);
-    const missing = await lms.run(['-v', 'api', 'GET', `/api/v1/nothing/here?${param}`, '-o', 'json']);
-    const paged = await lms.run(['-v', 'api', 'GET', `/api/v1/accounts/1/users?${param}`, '--paginate', '--per-page', '5', '-o', 'json']);
-    expect([ok.exitCode, missing.exitCode, paged.exitCode]).toEqual([0, 4, 0]);
-    expect(paged.stderr.split('\n').filter((l) => l.startsWith('→ ')).length).toBeGreaterThan(1);
-    for (const r of [ok, missing, paged]) expect(r.stdout + r.stderr).not.toContain(SECRET);
-  });
+  it.each([`access_token=${SECRET}`, `access%5Ftoken=${SECRET}`, `access_token[]=${SECRET}`, `api_key=${SECRET}`])(
+    'never shows %s, answer or error',
+    async (param) => {
+      const lms = session();
+      const ok = await lms.run(['-v', 'api', 'GET', `/api/v1/users/self?${param}`, '-o', 'json']);
+      const missing = await lms.run(['-v', 'api', 'GET', `/api/v1/nothing/here?${param}`, '-o', 'json']);
+      const paged = await lms.run([
+        '-v',
+        'api',
+        'GET',
+        `/api/v1/accounts/1/users?${param}`,
+        '--paginate',
+        '--per-page',
+        '5',
+        '-o',
+        'json',
+      ]);
+      expect([ok.exitCode, missing.exitCode, paged.exitCode]).toEqual([0, 4, 0]);
+      expect(paged.stderr.split('\n').filter((l) => l.startsWith('→ ')).length).toBeGreaterThan(1);
+      for (const r of [ok, missing, paged]) expect(r.stdout + r.stderr).not.toContain(SECRET);
+    },
+  );
 });

@@ -44,14 +44,32 @@ describe('paginate', () => {
   /** Three pages: a relative-looking first page, then a bookmark page on an absolute URL, then the last. */
   const pages = () =>
     fake((req, n) => {
-      if (n === 0) return { status: 200, body: jsonBody([{ id: 1 }, { id: 2 }]), headers: { link: `<${BASE}/api/v1/accounts/1/users?page=bookmark:WzJd&per_page=100>; rel="next", <${BASE}/api/v1/accounts/1/users?page=first&per_page=100>; rel="first"` } };
-      if (n === 1) return { status: 200, body: jsonBody([{ id: 3 }, { id: 4 }]), headers: { link: `<${BASE}/api/v1/accounts/1/users?page=bookmark:WzRd>; rel="next"` } };
-      return { status: 200, body: jsonBody([{ id: 5 }]), headers: { link: `<${BASE}/api/v1/accounts/1/users?page=first&per_page=100>; rel="first"` } };
+      if (n === 0)
+        return {
+          status: 200,
+          body: jsonBody([{ id: 1 }, { id: 2 }]),
+          headers: {
+            link: `<${BASE}/api/v1/accounts/1/users?page=bookmark:WzJd&per_page=100>; rel="next", <${BASE}/api/v1/accounts/1/users?page=first&per_page=100>; rel="first"`,
+          },
+        };
+      if (n === 1)
+        return {
+          status: 200,
+          body: jsonBody([{ id: 3 }, { id: 4 }]),
+          headers: { link: `<${BASE}/api/v1/accounts/1/users?page=bookmark:WzRd>; rel="next"` },
+        };
+      return {
+        status: 200,
+        body: jsonBody([{ id: 5 }]),
+        headers: { link: `<${BASE}/api/v1/accounts/1/users?page=first&per_page=100>; rel="first"` },
+      };
     });
 
   it('asks for per_page=100 and follows rel="next" exactly as given', async () => {
     const { requests, transport } = pages();
-    const items = await collect(client(transport).paginate<{ id: number }>('users.list', { account_id: 1, search_term: 'jo' }));
+    const items = await collect(
+      client(transport).paginate<{ id: number }>('users.list', { account_id: 1, search_term: 'jo' }),
+    );
     expect(items.map((i) => i.id)).toEqual([1, 2, 3, 4, 5]);
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       `GET ${BASE}/api/v1/accounts/1/users?search_term=jo&per_page=100`,
@@ -88,13 +106,21 @@ describe('paginate', () => {
     await expect(collect(client(none.transport).paginate('courses.list'))).rejects.toThrow(
       `GET ${BASE}/api/v1/courses?per_page=100: the instance answered 204 with no body, where the API returns one; nothing was read`,
     );
-    const login = fake(() => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html>Sign in</html>' }));
-    await expect(collect(client(login.transport).paginate('courses.list'))).rejects.toThrow('answered 200 with text/html that is not JSON');
+    const login = fake(() => ({
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: '<html>Sign in</html>',
+    }));
+    await expect(collect(client(login.transport).paginate('courses.list'))).rejects.toThrow(
+      'answered 200 with text/html that is not JSON',
+    );
   });
 
   it('throws an ApiError when a later page fails', async () => {
     const { transport } = fake((_r, n) =>
-      n === 0 ? { status: 200, body: '[{"id":1}]', headers: { link: `<${BASE}/next>; rel="next"` } } : { status: 500, body: '{"errors":[{"message":"boom"}]}' },
+      n === 0
+        ? { status: 200, body: '[{"id":1}]', headers: { link: `<${BASE}/next>; rel="next"` } }
+        : { status: 500, body: '{"errors":[{"message":"boom"}]}' },
     );
     const seen: unknown[] = [];
     const error = await (async () => {
@@ -128,18 +154,38 @@ describe('paginate', () => {
 });
 
 describe('lists that end', () => {
-  const page = (items: unknown[], next?: string): Reply => ({ status: 200, body: jsonBody(items), headers: next ? { link: `<${next}>; rel="next"` } : {} });
+  const page = (items: unknown[], next?: string): Reply => ({
+    status: 200,
+    body: jsonBody(items),
+    headers: next ? { link: `<${next}>; rel="next"` } : {},
+  });
   const USERS = `${BASE}/api/v1/accounts/1/users`;
 
   it.each<[string, (req: ApiRequest, n: number) => Reply, number[], string]>([
-    ['a next link back to the first page', (_r, n) => (n === 0 ? page([{ id: 1 }], `${USERS}?page=2`) : page([{ id: 2 }], `${USERS}?per_page=100`)), [1, 2], `${USERS}?per_page=100 links back to a page already read`],
-    ['a page that links to itself', (_r, n) => (n === 0 ? page([{ id: 1 }], `${USERS}?page=2`) : page([{ id: n + 1 }], `${USERS}?page=2`)), [1, 2], `${USERS}?page=2 links back to a page already read`],
-    ['a server that ignores the page asked for', (_r, n) => page([{ id: 1 }, { id: 2 }], `${USERS}?page=${n + 2}`), [1, 2], `${USERS}?page=2 answered the same items as the page before it`],
+    [
+      'a next link back to the first page',
+      (_r, n) => (n === 0 ? page([{ id: 1 }], `${USERS}?page=2`) : page([{ id: 2 }], `${USERS}?per_page=100`)),
+      [1, 2],
+      `${USERS}?per_page=100 links back to a page already read`,
+    ],
+    [
+      'a page that links to itself',
+      (_r, n) => (n === 0 ? page([{ id: 1 }], `${USERS}?page=2`) : page([{ id: n + 1 }], `${USERS}?page=2`)),
+      [1, 2],
+      `${USERS}?page=2 links back to a page already read`,
+    ],
+    [
+      'a server that ignores the page asked for',
+      (_r, n) => page([{ id: 1 }, { id: 2 }], `${USERS}?page=${n + 2}`),
+      [1, 2],
+      `${USERS}?page=2 answered the same items as the page before it`,
+    ],
   ])('stops with an error, after what was read, on %s', async (_name, answer, ids, message) => {
     const { requests, transport } = fake(answer);
     const seen: number[] = [];
     const error = await (async () => {
-      for await (const user of client(transport).paginate<{ id: number }>('users.list', { account_id: 1 })) seen.push(user.id);
+      for await (const user of client(transport).paginate<{ id: number }>('users.list', { account_id: 1 }))
+        seen.push(user.id);
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FailureError);
     expect((error as FailureError).exitCode).toBe(ExitCode.failure);
@@ -156,7 +202,9 @@ describe('lists that end', () => {
 
   it('reads every page of a list the route table does not page (avatars)', async () => {
     const AVATARS = `${BASE}/api/v1/users/self/avatars`;
-    const { requests, transport } = fake((_r, n) => (n < 2 ? page([{ token: `t${n}a` }, { token: `t${n}b` }], `${AVATARS}?page=${n + 2}`) : page([{ token: 't2a' }])));
+    const { requests, transport } = fake((_r, n) =>
+      n < 2 ? page([{ token: `t${n}a` }, { token: `t${n}b` }], `${AVATARS}?page=${n + 2}`) : page([{ token: 't2a' }]),
+    );
     const avatars = await client(transport).ops.users.avatars({ user_id: 'self' });
     expect(avatars).toEqual([{ token: 't0a' }, { token: 't0b' }, { token: 't1a' }, { token: 't1b' }, { token: 't2a' }]);
     expect(requests.map((r) => r.url)).toEqual([AVATARS, `${AVATARS}?page=2`, `${AVATARS}?page=3`]);
@@ -165,7 +213,9 @@ describe('lists that end', () => {
   it('ends a non-paged list whose next link repeats, too', async () => {
     const AVATARS = `${BASE}/api/v1/users/self/avatars`;
     const { transport } = fake(() => page([{ token: 'same' }], `${AVATARS}?page=2`));
-    await expect(client(transport).ops.users.avatars({ user_id: 'self' })).rejects.toThrow(/links back to a page already read|same items/);
+    await expect(client(transport).ops.users.avatars({ user_id: 'self' })).rejects.toThrow(
+      /links back to a page already read|same items/,
+    );
   });
 });
 
@@ -203,7 +253,12 @@ describe('requests', () => {
     expect(requests[1]).toEqual({
       method: 'PUT',
       url: `${BASE}/api/v1/users/3`,
-      headers: { accept: 'application/json', 'user-agent': 'lms/test', authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        accept: 'application/json',
+        'user-agent': 'lms/test',
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'user%5Bshort_name%5D=Z&ids%5B%5D=1&ids%5B%5D=2',
     });
     expect(requests[2].headers['content-length']).toBe('0');
@@ -254,13 +309,31 @@ describe('operations and context variants', () => {
   });
 
   it.each<[string, Params, string]>([
-    ['no context id', { title: 'x' }, 'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id'],
-    ['an empty context id', { group_id: '', title: 'x' }, 'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id'],
-    ['a null context id', { course_id: null, title: 'x' }, 'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id'],
-    ['two contexts', { course_id: 1, group_id: 2, title: 'x' }, 'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id, not course_id and group_id'],
+    [
+      'no context id',
+      { title: 'x' },
+      'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id',
+    ],
+    [
+      'an empty context id',
+      { group_id: '', title: 'x' },
+      'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id',
+    ],
+    [
+      'a null context id',
+      { course_id: null, title: 'x' },
+      'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id',
+    ],
+    [
+      'two contexts',
+      { course_id: 1, group_id: 2, title: 'x' },
+      'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id, not course_id and group_id',
+    ],
   ])('throws a UsageError for %s, sending nothing', async (_what, params, message) => {
     const { requests, transport } = fake();
-    const error = await client(transport).request('discussions.createTopic', params).catch((e: unknown) => e);
+    const error = await client(transport)
+      .request('discussions.createTopic', params)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).exitCode).toBe(2);
     expect((error as UsageError).message).toBe(message);
@@ -270,7 +343,11 @@ describe('operations and context variants', () => {
   it.each<[string, Params, string]>([
     ['an account, not the global context', { account_id: 7 }, 'GET /api/v1/accounts/7/root_outcome_group'],
     ['the global context, named', { global: true }, 'GET /api/v1/global/root_outcome_group'],
-    ['a course', { course_id: 'sis_course_id:BIO-101' }, 'GET /api/v1/courses/sis_course_id:BIO-101/root_outcome_group'],
+    [
+      'a course',
+      { course_id: 'sis_course_id:BIO-101' },
+      'GET /api/v1/courses/sis_course_id:BIO-101/root_outcome_group',
+    ],
   ])('sends the context it is given: %s', async (_what, params, expected) => {
     const { requests, transport } = fake(() => ({ status: 200, body: '{}' }));
     await client(transport).request('outcomes.rootGroup', params);
@@ -279,8 +356,12 @@ describe('operations and context variants', () => {
 
   it('refuses an outcome call that names no context rather than guessing the global one', async () => {
     const { requests, transport } = fake();
-    await expect(client(transport).request('outcomes.rootGroup', {})).rejects.toThrow('outcomes.rootGroup needs exactly one context of global: true, account_id, course_id');
-    await expect(client(transport).request('outcomes.rootGroup', { global: true, account_id: 7 })).rejects.toThrow(UsageError);
+    await expect(client(transport).request('outcomes.rootGroup', {})).rejects.toThrow(
+      'outcomes.rootGroup needs exactly one context of global: true, account_id, course_id',
+    );
+    await expect(client(transport).request('outcomes.rootGroup', { global: true, account_id: 7 })).rejects.toThrow(
+      UsageError,
+    );
     expect(requests).toHaveLength(0);
   });
 
@@ -296,8 +377,13 @@ describe('operations and context variants', () => {
   });
 
   it('names the missing resource in a 404', async () => {
-    const { transport } = fake(() => ({ status: 404, body: '{"errors":[{"message":"The specified resource does not exist."}]}' }));
-    const error = (await client(transport).request('users.get', { id: 42 }).catch((e: unknown) => e)) as ApiError;
+    const { transport } = fake(() => ({
+      status: 404,
+      body: '{"errors":[{"message":"The specified resource does not exist."}]}',
+    }));
+    const error = (await client(transport)
+      .request('users.get', { id: 42 })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe('user 42 not found (GET /api/v1/users/42 → 404)');
     expect(error.exitCode).toBe(4);
@@ -315,7 +401,10 @@ describe('operations', () => {
       for (const [name, call] of Object.entries(calls)) {
         // The path ids of the operation's first route (its first context, for one with several).
         const r = routes.find((x) => x.operation === `${area}.${name}`)!;
-        const made = call({ ...Object.fromEntries(r.params.map((p) => [p, 1])), ...(r.context === 'global' && { global: true }) });
+        const made = call({
+          ...Object.fromEntries(r.params.map((p) => [p, 1])),
+          ...(r.context === 'global' && { global: true }),
+        });
         const paged = Symbol.asyncIterator in Object(made);
         got.set(`${area}.${name}`, paged);
         await (paged ? (made as AsyncGenerator).next() : made);
@@ -339,15 +428,26 @@ describe('requests that add something each time', () => {
   it('marks a grade with a comment as not safe to resend, and a grade alone as safe', async () => {
     const { requests, transport } = fake(() => ({ status: 200, body: '{}' }));
     const c = client(transport);
-    await c.ops.submissions.grade({ course_id: 1, assignment_id: 2, user_id: 7, submission: { posted_grade: '9' }, comment: { text_comment: 'Good' } });
+    await c.ops.submissions.grade({
+      course_id: 1,
+      assignment_id: 2,
+      user_id: 7,
+      submission: { posted_grade: '9' },
+      comment: { text_comment: 'Good' },
+    });
     await c.ops.submissions.grade({ course_id: 1, assignment_id: 2, user_id: 7, submission: { posted_grade: '9' } });
-    expect(requests.map((r) => [r.method, r.idempotent])).toEqual([['PUT', false], ['PUT', undefined]]);
+    expect(requests.map((r) => [r.method, r.idempotent])).toEqual([
+      ['PUT', false],
+      ['PUT', undefined],
+    ]);
   });
 });
 
 describe('redirects', () => {
   it('follows a GET redirect on the same origin with the token', async () => {
-    const { requests, transport } = fake((_r, n) => (n === 0 ? { status: 302, headers: { location: '/api/v1/elsewhere?x=1' } } : { status: 200, body: '{"ok":true}' }));
+    const { requests, transport } = fake((_r, n) =>
+      n === 0 ? { status: 302, headers: { location: '/api/v1/elsewhere?x=1' } } : { status: 200, body: '{"ok":true}' },
+    );
     expect(await client(transport).request('users.get', { id: 1 })).toEqual({ ok: true });
     expect(requests.map((r) => [r.url, r.headers.authorization])).toEqual([
       [`${BASE}/api/v1/users/1`, `Bearer ${TOKEN}`],
@@ -356,78 +456,116 @@ describe('redirects', () => {
   });
 
   it('refuses a cross-origin redirect of a read: nothing is sent there, with the token or without', async () => {
-    const { requests, transport } = fake(() => ({ status: 302, headers: { location: 'https://files.example.net/f/1?token=abc' } }));
-    const error = await client(transport).send('GET', '/api/v1/files/1/download').catch((e: unknown) => e);
+    const { requests, transport } = fake(() => ({
+      status: 302,
+      headers: { location: 'https://files.example.net/f/1?token=abc' },
+    }));
+    const error = await client(transport)
+      .send('GET', '/api/v1/files/1/download')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FailureError);
     expect((error as FailureError).exitCode).toBe(ExitCode.failure);
     expect((error as Error).message).toBe(
       `GET ${BASE}/api/v1/files/1/download: the instance redirected it (302) to https://files.example.net/[REDACTED], another origin than ${BASE}; ` +
         'a read follows redirects only on its own origin, so nothing was sent there; nothing was read',
     );
-    expect((error as FailureError).hint).toBe("set the profile's URL (or LMS_BASE_URL) to https://files.example.net, where the instance says it is");
+    expect((error as FailureError).hint).toBe(
+      "set the profile's URL (or LMS_BASE_URL) to https://files.example.net, where the instance says it is",
+    );
     expect(requests.map((r) => r.url)).toEqual([`${BASE}/api/v1/files/1/download`]);
   });
 
-  it.each([301, 302, 303, 307, 308])('a %i to a write is not followed: exit 1, naming the status and the Location, nothing written', async (status) => {
-    const { requests, transport } = fake(() => ({ status, headers: { location: 'https://new.example.edu/api/v1/accounts/1/users' } }));
-    const error = await client(transport).request('users.create', { account_id: 1, user: { name: 'Ann' } }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(FailureError);
-    expect((error as Error).message).toBe(
-      `POST ${BASE}/api/v1/accounts/1/users: the instance redirected the write (${status}) to https://new.example.edu/[REDACTED], ` +
-        'and a write is not sent on; nothing was written',
-    );
-    expect((error as FailureError).hint).toBe("set the profile's URL (or LMS_BASE_URL) to https://new.example.edu, where the instance says it is");
-    expect(requests).toHaveLength(1);
-  });
+  it.each([301, 302, 303, 307, 308])(
+    'a %i to a write is not followed: exit 1, naming the status and the Location, nothing written',
+    async (status) => {
+      const { requests, transport } = fake(() => ({
+        status,
+        headers: { location: 'https://new.example.edu/api/v1/accounts/1/users' },
+      }));
+      const error = await client(transport)
+        .request('users.create', { account_id: 1, user: { name: 'Ann' } })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FailureError);
+      expect((error as Error).message).toBe(
+        `POST ${BASE}/api/v1/accounts/1/users: the instance redirected the write (${status}) to https://new.example.edu/[REDACTED], ` +
+          'and a write is not sent on; nothing was written',
+      );
+      expect((error as FailureError).hint).toBe(
+        "set the profile's URL (or LMS_BASE_URL) to https://new.example.edu, where the instance says it is",
+      );
+      expect(requests).toHaveLength(1);
+    },
+  );
 
   it('a redirect of a PUT or DELETE on the same origin (a login page) is not followed either', async () => {
     for (const method of ['PUT', 'DELETE'] as const) {
       const { requests, transport } = fake(() => ({ status: 302, headers: { location: `${BASE}/login?return_to=x` } }));
-      await expect(client(transport).send(method, '/api/v1/users/1')).rejects.toThrow(`${method} ${BASE}/api/v1/users/1: the instance redirected the write (302) to ${BASE}/login?return_to=x`);
+      await expect(client(transport).send(method, '/api/v1/users/1')).rejects.toThrow(
+        `${method} ${BASE}/api/v1/users/1: the instance redirected the write (302) to ${BASE}/login?return_to=x`,
+      );
       expect(requests).toHaveLength(1);
     }
   });
 
   it('hands an upload step 2 its 3xx back, unfollowed', async () => {
     const { requests, transport } = fake(() => ({ status: 303, headers: { location: `${BASE}/other` } }));
-    const res = await client(transport).send('POST', 'https://files.example.net/up', { auth: false, handBackRedirect: true });
+    const res = await client(transport).send('POST', 'https://files.example.net/up', {
+      auth: false,
+      handBackRedirect: true,
+    });
     expect(res.status).toBe(303);
     expect(requests).toHaveLength(1);
   });
 
   it('ends a redirect loop at the first URL asked for again', async () => {
     const { requests, transport } = fake((_r, n) => ({ status: 302, headers: { location: `${BASE}/loop/${n % 2}` } }));
-    await expect(client(transport).send('GET', '/loop/1')).rejects.toThrow(`the instance redirected it (302) to ${BASE}/loop/1, a URL already asked for: a redirect loop; nothing was read`);
+    await expect(client(transport).send('GET', '/loop/1')).rejects.toThrow(
+      `the instance redirected it (302) to ${BASE}/loop/1, a URL already asked for: a redirect loop; nothing was read`,
+    );
     expect(requests.map((r) => r.url)).toEqual([`${BASE}/loop/1`, `${BASE}/loop/0`]);
   });
 
   it('follows at most 5 redirects', async () => {
     const { requests, transport } = fake((_r, n) => ({ status: 307, headers: { location: `${BASE}/hop/${n + 1}` } }));
-    await expect(client(transport).send('GET', '/hop/0')).rejects.toThrow(`the instance redirected it more than 5 times (the last to ${BASE}/hop/6); nothing was read`);
+    await expect(client(transport).send('GET', '/hop/0')).rejects.toThrow(
+      `the instance redirected it more than 5 times (the last to ${BASE}/hop/6); nothing was read`,
+    );
     expect(requests).toHaveLength(6);
   });
 
   it('a 304, or a 3xx without a Location, is not an answer', async () => {
     const cached = fake(() => ({ status: 304 }));
-    await expect(client(cached.transport).request('users.get', { id: 1 })).rejects.toThrow('the instance answered 304 Not Modified to a request that asked for no cached copy');
+    await expect(client(cached.transport).request('users.get', { id: 1 })).rejects.toThrow(
+      'the instance answered 304 Not Modified to a request that asked for no cached copy',
+    );
     const nowhere = fake(() => ({ status: 302 }));
-    await expect(client(nowhere.transport).request('users.get', { id: 1 })).rejects.toThrow('the instance answered 302 without a Location; nothing was read');
+    await expect(client(nowhere.transport).request('users.get', { id: 1 })).rejects.toThrow(
+      'the instance answered 302 without a Location; nothing was read',
+    );
   });
 });
 
 describe('answers that are not the documented JSON', () => {
   it('a 204 where the API returns an object is not a success; a route that answers 204 is', async () => {
     const empty = fake(() => ({ status: 204 }));
-    const error = await client(empty.transport).request('users.update', { id: 1, user: { name: 'Ann' } }).catch((e: unknown) => e);
+    const error = await client(empty.transport)
+      .request('users.update', { id: 1, user: { name: 'Ann' } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FailureError);
     expect((error as Error).message).toBe(
       `PUT ${BASE}/api/v1/users/1: the instance answered 204 with no body, where the API returns one; lms cannot tell whether it was written: check before running it again`,
     );
-    expect(await client(empty.transport).request('discussions.subscribe', { course_id: 1, topic_id: 2 })).toBeUndefined();
+    expect(
+      await client(empty.transport).request('discussions.subscribe', { course_id: 1, topic_id: 2 }),
+    ).toBeUndefined();
   });
 
   it('an HTML 200 (a login page) is an error naming what came back', async () => {
-    const { transport } = fake(() => ({ status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><form>Sign in</form>' }));
+    const { transport } = fake(() => ({
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: '<!doctype html><form>Sign in</form>',
+    }));
     await expect(client(transport).request('users.get', { id: 1 })).rejects.toThrow(
       `GET ${BASE}/api/v1/users/1: the instance answered 200 with text/html that is not JSON, where the API returns JSON; nothing was read`,
     );
@@ -445,32 +583,55 @@ describe('uploads', () => {
     upload_params: { filename: 'a.txt', content_type: 'text/plain' },
     file_param: 'file',
   };
-  const attachment = { id: 9, display_name: 'a.txt', filename: 'a.txt', 'content-type': 'text/plain', size: 2, url: 'u' };
+  const attachment = {
+    id: 9,
+    display_name: 'a.txt',
+    filename: 'a.txt',
+    'content-type': 'text/plain',
+    size: 2,
+    url: 'u',
+  };
   const file = { name: 'a.txt', data: new TextEncoder().encode('hi'), contentType: 'text/plain' };
 
   it('never sends the token to the upload URL, and confirms at the Location with it', async () => {
     const { requests, transport } = fake((_r, n) =>
-      n === 0 ? { status: 201, body: jsonBody({ location: `${BASE}/api/v1/files/9/create_success?uuid=u` }), headers: { location: `${BASE}/api/v1/files/9/create_success?uuid=u` } } : { status: 200, body: jsonBody(attachment) },
+      n === 0
+        ? {
+            status: 201,
+            body: jsonBody({ location: `${BASE}/api/v1/files/9/create_success?uuid=u` }),
+            headers: { location: `${BASE}/api/v1/files/9/create_success?uuid=u` },
+          }
+        : { status: 200, body: jsonBody(attachment) },
     );
     expect(await uploadFile(client(transport), ticket, file)).toEqual(attachment);
     expect(requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([
       ['POST', 'https://files.example.net/upload/abc', undefined],
       ['POST', `${BASE}/api/v1/files/9/create_success?uuid=u`, `Bearer ${TOKEN}`],
     ]);
-    const form = await new Response(new Uint8Array(requests[0].body as Uint8Array), { headers: { 'content-type': requests[0].headers['content-type'] } }).formData();
+    const form = await new Response(new Uint8Array(requests[0].body as Uint8Array), {
+      headers: { 'content-type': requests[0].headers['content-type'] },
+    }).formData();
     expect([...form.keys()]).toEqual(['filename', 'content_type', 'file']);
     const part = form.get('file') as File;
     expect([part.name, part.type, await part.text()]).toEqual(['a.txt', 'text/plain', 'hi']);
   });
 
   it('never sends the token to an upload URL on the API host either', async () => {
-    const { requests, transport } = fake((_r, n) => (n === 0 ? { status: 201, headers: { location: `${BASE}/api/v1/files/9/create_success` } } : { status: 200, body: jsonBody(attachment) }));
+    const { requests, transport } = fake((_r, n) =>
+      n === 0
+        ? { status: 201, headers: { location: `${BASE}/api/v1/files/9/create_success` } }
+        : { status: 200, body: jsonBody(attachment) },
+    );
     await uploadFile(client(transport), { ...ticket, upload_url: `${BASE}/files_api/uploads/abc` }, file);
     expect(requests.map((r) => r.headers.authorization)).toEqual([undefined, `Bearer ${TOKEN}`]);
   });
 
   it('confirms with GET after a 3xx, without the token when the Location is another host', async () => {
-    const { requests, transport } = fake((_r, n) => (n === 0 ? { status: 303, headers: { location: 'https://files.example.net/confirm/9' } } : { status: 200, body: jsonBody(attachment) }));
+    const { requests, transport } = fake((_r, n) =>
+      n === 0
+        ? { status: 303, headers: { location: 'https://files.example.net/confirm/9' } }
+        : { status: 200, body: jsonBody(attachment) },
+    );
     expect(await uploadFile(client(transport), ticket, file)).toEqual(attachment);
     expect(requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([
       ['POST', 'https://files.example.net/upload/abc', undefined],
@@ -482,8 +643,12 @@ describe('uploads', () => {
     const direct = fake(() => ({ status: 200, body: jsonBody(attachment) }));
     expect(await uploadFile(client(direct.transport), ticket, file)).toEqual(attachment);
     const nothing = fake(() => ({ status: 200, body: '' }));
-    await expect(uploadFile(client(nothing.transport), ticket, file)).rejects.toThrow('the upload finished step 2 without a Location to confirm it at');
-    await expect(uploadFile(client(nothing.transport), { ...ticket, upload_url: '' }, file)).rejects.toThrow('did not return an upload_url');
+    await expect(uploadFile(client(nothing.transport), ticket, file)).rejects.toThrow(
+      'the upload finished step 2 without a Location to confirm it at',
+    );
+    await expect(uploadFile(client(nothing.transport), { ...ticket, upload_url: '' }, file)).rejects.toThrow(
+      'did not return an upload_url',
+    );
   });
 
   it('uploads through the mock end to end', async () => {
@@ -499,14 +664,20 @@ describe('trace', () => {
   it('writes one line per request and answer, the token never in them', async () => {
     const lines: string[] = [];
     const { requests, transport } = fake((_r, n) =>
-      n === 0 ? { status: 302, headers: { location: `${BASE}/api/v1/users/self?access_token=secret&verifier=secret` } } : { status: 200, body: '{}' },
+      n === 0
+        ? { status: 302, headers: { location: `${BASE}/api/v1/users/self?access_token=secret&verifier=secret` } }
+        : { status: 200, body: '{}' },
     );
     const c = client(transport, { token: 'secret', trace: (l) => lines.push(l) });
     await c.send('GET', '/api/v1/users/self?access_token=secret');
     expect(requests[0].url).toBe(`${BASE}/api/v1/users/self?access_token=secret`);
     expect(lines).toHaveLength(4);
     expect(lines[0]).toBe(`→ GET ${BASE}/api/v1/users/self?access_token=[REDACTED]`);
-    expect(lines[1]).toMatch(new RegExp(`^← 302 GET ${BASE.replace(/\./g, '\\.')}/api/v1/users/self\\?access_token=\\[REDACTED\\] \\(\\d+ ms\\)$`));
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^← 302 GET ${BASE.replace(/\./g, '\\.')}/api/v1/users/self\\?access_token=\\[REDACTED\\] \\(\\d+ ms\\)$`,
+      ),
+    );
     expect(lines[2]).toBe(`→ GET ${BASE}/api/v1/users/self?access_token=[REDACTED]&verifier=[REDACTED]`);
     for (const line of lines) expect(line).not.toContain('secret');
   });
@@ -520,12 +691,19 @@ describe('trace', () => {
       { token: 'secret', trace: (l) => lines.push(l) },
     );
     await expect(c.send('GET', '/x?access_token=secret')).rejects.toThrow('socket hang up');
-    expect(lines).toEqual([`→ GET ${BASE}/x?access_token=[REDACTED]`, expect.stringMatching(/^✗ GET https:\/\/lms\.example\.edu\/x\?access_token=\[REDACTED\] \(\d+ ms\): socket hang up$/)]);
+    expect(lines).toEqual([
+      `→ GET ${BASE}/x?access_token=[REDACTED]`,
+      expect.stringMatching(
+        /^✗ GET https:\/\/lms\.example\.edu\/x\?access_token=\[REDACTED\] \(\d+ ms\): socket hang up$/,
+      ),
+    ]);
   });
 
   it('keeps the token out of an API error', async () => {
     const { transport } = fake(() => ({ status: 401, body: '{"errors":[{"message":"Invalid access token."}]}' }));
-    const error = (await client(transport, { token: 'secret' }).send('GET', '/api/v1/users/self?access_token=secret').catch((e: unknown) => e)) as ApiError;
+    const error = (await client(transport, { token: 'secret' })
+      .send('GET', '/api/v1/users/self?access_token=secret')
+      .catch((e: unknown) => e)) as ApiError;
     expect(error.exitCode).toBe(3);
     expect(error.message).toBe('GET /api/v1/users/self?access_token=[REDACTED] failed with 401: Invalid access token.');
     expect(JSON.stringify(error.toJSON())).not.toContain('secret');

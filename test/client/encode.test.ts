@@ -5,13 +5,39 @@ import { encodePathSegment } from '../../src/spec/routes.js';
 describe('flattenParams', () => {
   it.each<[string, Params, [string, string][]]>([
     ['a flat value', { name: 'Jo' }, [['name', 'Jo']]],
-    ['a nested object', { user: { name: 'Jo', short_name: 'J' } }, [['user[name]', 'Jo'], ['user[short_name]', 'J']]],
+    [
+      'a nested object',
+      { user: { name: 'Jo', short_name: 'J' } },
+      [
+        ['user[name]', 'Jo'],
+        ['user[short_name]', 'J'],
+      ],
+    ],
     ['two levels of nesting', { a: { b: { c: 1 } } }, [['a[b][c]', '1']]],
-    ['an array', { ids: [1, 2] }, [['ids[]', '1'], ['ids[]', '2']]],
-    ['a nested array', { user: { roles: ['a', 'b'] } }, [['user[roles][]', 'a'], ['user[roles][]', 'b']]],
+    [
+      'an array',
+      { ids: [1, 2] },
+      [
+        ['ids[]', '1'],
+        ['ids[]', '2'],
+      ],
+    ],
+    [
+      'a nested array',
+      { user: { roles: ['a', 'b'] } },
+      [
+        ['user[roles][]', 'a'],
+        ['user[roles][]', 'b'],
+      ],
+    ],
     [
       'an array of objects',
-      { ratings: [{ description: 'x', points: 1 }, { description: 'y', points: 0 }] },
+      {
+        ratings: [
+          { description: 'x', points: 1 },
+          { description: 'y', points: 0 },
+        ],
+      },
       [
         ['ratings[][description]', 'x'],
         ['ratings[][points]', '1'],
@@ -21,9 +47,30 @@ describe('flattenParams', () => {
     ],
     ['null as an empty value', { due_at: null }, [['due_at', '']]],
     ['undefined dropped', { a: undefined, b: '1', c: { d: undefined } }, [['b', '1']]],
-    ['undefined dropped inside an array', { ids: [1, undefined, 3] }, [['ids[]', '1'], ['ids[]', '3']]],
-    ['booleans as text', { published: true, muted: false }, [['published', 'true'], ['muted', 'false']]],
-    ['numbers as text', { points: 12.5, n: 0 }, [['points', '12.5'], ['n', '0']]],
+    [
+      'undefined dropped inside an array',
+      { ids: [1, undefined, 3] },
+      [
+        ['ids[]', '1'],
+        ['ids[]', '3'],
+      ],
+    ],
+    [
+      'booleans as text',
+      { published: true, muted: false },
+      [
+        ['published', 'true'],
+        ['muted', 'false'],
+      ],
+    ],
+    [
+      'numbers as text',
+      { points: 12.5, n: 0 },
+      [
+        ['points', '12.5'],
+        ['n', '0'],
+      ],
+    ],
     ['an empty array as nothing', { ids: [] }, []],
   ])('flattens %s', (_what, params, pairs) => {
     expect(flattenParams(params)).toEqual(pairs);
@@ -44,7 +91,11 @@ describe('toQueryString', () => {
   it.each<[string, Params, string]>([
     ['nested names with encoded brackets', { user: { name: 'Jo Doe' } }, 'user%5Bname%5D=Jo+Doe'],
     ['arrays', { ids: [1, 2] }, 'ids%5B%5D=1&ids%5B%5D=2'],
-    ['arrays of objects', { ratings: [{ description: 'x' }, { description: 'y' }] }, 'ratings%5B%5D%5Bdescription%5D=x&ratings%5B%5D%5Bdescription%5D=y'],
+    [
+      'arrays of objects',
+      { ratings: [{ description: 'x' }, { description: 'y' }] },
+      'ratings%5B%5D%5Bdescription%5D=x&ratings%5B%5D%5Bdescription%5D=y',
+    ],
     ['null as empty, undefined dropped', { a: null, b: undefined, c: 'z' }, 'a=&c=z'],
     ['booleans', { include_deleted: true }, 'include_deleted=true'],
     ['reserved characters', { search_term: 'a&b=c/d' }, 'search_term=a%26b%3Dc%2Fd'],
@@ -77,10 +128,15 @@ describe('encodeBody', () => {
 
   it('encodes multipart that decodes back to the same fields and file', async () => {
     const file = new File([new Uint8Array([0, 1, 2, 255])], 'data.bin', { type: 'application/octet-stream' });
-    const { body, contentType } = await encodeBody({ filename: 'data.bin', meta: { tags: ['a', 'b'] }, file }, 'multipart');
+    const { body, contentType } = await encodeBody(
+      { filename: 'data.bin', meta: { tags: ['a', 'b'] }, file },
+      'multipart',
+    );
     expect(contentType).toMatch(/^multipart\/form-data; boundary=.+/);
     expect(body).toBeInstanceOf(Uint8Array);
-    const form = await new Response(new Uint8Array(body as Uint8Array), { headers: { 'content-type': contentType } }).formData();
+    const form = await new Response(new Uint8Array(body as Uint8Array), {
+      headers: { 'content-type': contentType },
+    }).formData();
     expect(form.get('filename')).toBe('data.bin');
     expect(form.getAll('meta[tags][]')).toEqual(['a', 'b']);
     const part = form.get('file') as File;

@@ -4,16 +4,31 @@ import { isThrottled } from '../../src/transport/types.js';
 import { ApiError, ExitCode, exitCodeFor } from '../../src/errors.js';
 import type { ApiResponse } from '../../src/transport/types.js';
 
-const res = (status: number, body: string | Uint8Array, headers: Record<string, string> = {}): ApiResponse => ({ status, headers, body });
+const res = (status: number, body: string | Uint8Array, headers: Record<string, string> = {}): ApiResponse => ({
+  status,
+  headers,
+  body,
+});
 
 describe('errorMessages', () => {
   it.each<[string, unknown, string[]]>([
     ['a list of messages', { errors: [{ message: 'a' }, { message: 'b' }] }, ['a', 'b']],
     ['a list of strings', { errors: ['a', 'b'] }, ['a', 'b']],
-    ['field errors nested by model', { errors: { pseudonym: { unique_id: [{ message: 'taken' }] } } }, ['pseudonym.unique_id: taken']],
+    [
+      'field errors nested by model',
+      { errors: { pseudonym: { unique_id: [{ message: 'taken' }] } } },
+      ['pseudonym.unique_id: taken'],
+    ],
     [
       'several fields',
-      { errors: { user: { name: [{ attribute: 'name', type: 'blank', message: 'is blank' }], time_zone: [{ message: 'unknown' }] } } },
+      {
+        errors: {
+          user: {
+            name: [{ attribute: 'name', type: 'blank', message: 'is blank' }],
+            time_zone: [{ message: 'unknown' }],
+          },
+        },
+      },
       ['user.name: is blank', 'user.time_zone: unknown'],
     ],
     ['a flat field', { errors: { name: [{ message: 'is blank' }] } }, ['name: is blank']],
@@ -49,7 +64,11 @@ describe('parseJson and readBody', () => {
 
   it.each<[string, ApiResponse, unknown]>([
     ['JSON by content type', res(200, '{"id":1}', { 'content-type': 'application/json; charset=utf-8' }), { id: 1 }],
-    ['a guarded body with a JSON type', res(200, 'while(1);[{"id":1}]', { 'content-type': 'application/json' }), [{ id: 1 }]],
+    [
+      'a guarded body with a JSON type',
+      res(200, 'while(1);[{"id":1}]', { 'content-type': 'application/json' }),
+      [{ id: 1 }],
+    ],
     ['a guarded body without a type', res(200, 'while(1);{"id":2}'), { id: 2 }],
     ['bytes', res(200, new TextEncoder().encode('{"id":3}'), { 'content-type': 'application/json' }), { id: 3 }],
     ['JSON-looking text without a type', res(200, ' [1]'), [1]],
@@ -62,7 +81,11 @@ describe('parseJson and readBody', () => {
   });
 
   it('turns a guarded error answer into messages', () => {
-    const error = toApiError(res(400, 'while(1);{"errors":[{"message":"bad"}]}', { 'content-type': 'application/json' }), 'POST', 'http://x/api/v1/users/1');
+    const error = toApiError(
+      res(400, 'while(1);{"errors":[{"message":"bad"}]}', { 'content-type': 'application/json' }),
+      'POST',
+      'http://x/api/v1/users/1',
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect(error.messages).toEqual(['bad']);
     expect(error.body).toEqual({ errors: [{ message: 'bad' }] });
@@ -104,7 +127,11 @@ describe('parseLinkHeader', () => {
     ['rel after other parameters', '<https://x/a?page=2>; type="application/json"; rel="next"', 'https://x/a?page=2'],
     ['several relations in one', '<https://x/a?page=2>; rel="next last"', 'https://x/a?page=2'],
     ['spaces around =', '<https://x/a?page=2> ; rel = "next"', 'https://x/a?page=2'],
-    ['a comma inside the URL', '<https://x/a?ids=1,2&page=2>; rel="next", <https://x/a?page=1>; rel="first"', 'https://x/a?ids=1,2&page=2'],
+    [
+      'a comma inside the URL',
+      '<https://x/a?ids=1,2&page=2>; rel="next", <https://x/a?page=1>; rel="first"',
+      'https://x/a?ids=1,2&page=2',
+    ],
     ['no next: the last page', '<https://x/a?page=1>; rel="first", <https://x/a?page=1>; rel="prev"', undefined],
     ['a parameter that only ends in rel', '<https://x/a?page=2>; norel="next"', undefined],
   ])('finds next: %s', (_name, header, next) => {
@@ -140,7 +167,11 @@ describe('parseLinkHeader', () => {
   it.each<[string, string, Record<string, string>]>([
     ['a bookmark alone', '</api/v1/x?page=bookmark:abc>; rel="next"', { next: '/api/v1/x?page=bookmark:abc' }],
     ['unquoted rels and spacing', '<http://a/b?page=2> ;rel=next', { next: 'http://a/b?page=2' }],
-    ['one link with two rels', '<http://a/b?page=1>; rel="first prev"', { first: 'http://a/b?page=1', prev: 'http://a/b?page=1' }],
+    [
+      'one link with two rels',
+      '<http://a/b?page=1>; rel="first prev"',
+      { first: 'http://a/b?page=1', prev: 'http://a/b?page=1' },
+    ],
     ['a URL holding a comma', '<http://a/b?ids=1,2&page=2>; rel="next"', { next: 'http://a/b?ids=1,2&page=2' }],
   ])('reads %s', (_what, header, links) => {
     expect(parseLinkHeader(header)).toEqual(links);

@@ -26,22 +26,35 @@ function expectClean(text: string, secrets: string[]): void {
 }
 
 /** A client whose transport answers from `answer`, traced, optionally behind the retrying transport. */
-function traced(answer: (req: ApiRequest, n: number) => ApiResponse | Promise<ApiResponse>, options: { resilient?: boolean; extra?: Partial<ClientOptions> } = {}) {
+function traced(
+  answer: (req: ApiRequest, n: number) => ApiResponse | Promise<ApiResponse>,
+  options: { resilient?: boolean; extra?: Partial<ClientOptions> } = {},
+) {
   const lines: string[] = [];
   const trace = (l: string) => lines.push(l);
   let n = 0;
   let transport: Transport = async (req) => answer(req, n++);
   if (options.resilient) {
-    transport = resilient(transport, { limiter: new RateLimiter({ maxConcurrency: 2 }), trace, sleep: async () => undefined, maxAttempts: 3 });
+    transport = resilient(transport, {
+      limiter: new RateLimiter({ maxConcurrency: 2 }),
+      trace,
+      sleep: async () => undefined,
+      maxAttempts: 3,
+    });
   }
   const client = new ApiClient({ baseUrl: BASE, token: TOKEN, transport, trace, ...options.extra });
   return { client, lines };
 }
 
-const reply = (status: number, body = '{}', headers: Record<string, string> = {}): ApiResponse => ({ status, headers: { 'content-type': 'application/json', ...headers }, body });
+const reply = (status: number, body = '{}', headers: Record<string, string> = {}): ApiResponse => ({
+  status,
+  headers: { 'content-type': 'application/json', ...headers },
+  body,
+});
 
 /** A transport failure whose message quotes the whole request, as some libraries' do. */
-const quoting = (req: ApiRequest, code = 'ECONNRESET') => new NetworkError(`${code} while fetching ${req.url} (${req.headers.authorization ?? 'no auth'})`, { code });
+const quoting = (req: ApiRequest, code = 'ECONNRESET') =>
+  new NetworkError(`${code} while fetching ${req.url} (${req.headers.authorization ?? 'no auth'})`, { code });
 
 const ENCODINGS = [
   `access_token=${SECRET}`,
@@ -61,7 +74,9 @@ describe.each(ENCODINGS)('a requested URL with %s', (param) => {
   const path = `/api/v1/users/self?per_page=5&${param}`;
 
   it('is masked in the trace of a request, its answer and a redirect that repeats it', async () => {
-    const { client, lines } = traced((_r, n) => (n === 0 ? reply(302, '', { location: `${BASE}/api/v1/users/1?${param}` }) : reply(200)));
+    const { client, lines } = traced((_r, n) =>
+      n === 0 ? reply(302, '', { location: `${BASE}/api/v1/users/1?${param}` }) : reply(200),
+    );
     await client.send('GET', path);
     expect(lines).toHaveLength(4);
     expect(lines[0]).toContain('per_page=5');
@@ -70,7 +85,9 @@ describe.each(ENCODINGS)('a requested URL with %s', (param) => {
   });
 
   it('is masked in an API error, its message and its JSON', async () => {
-    const { client, lines } = traced(() => reply(401, JSON.stringify({ errors: [{ message: `Invalid access token ${TOKEN} for ${BASE}${path}` }] })));
+    const { client, lines } = traced(() =>
+      reply(401, JSON.stringify({ errors: [{ message: `Invalid access token ${TOKEN} for ${BASE}${path}` }] })),
+    );
     const error = await client.send('GET', path).catch((e: unknown) => e);
     expect((error as LmsError).exitCode).toBe(3);
     expectClean(visible(lines, error), [SECRET, TOKEN]);
@@ -97,17 +114,23 @@ describe.each(ENCODINGS)('a requested URL with %s', (param) => {
   });
 
   it('is masked in retry lines and in an outcome-unknown error', async () => {
-    const get = traced((req, n) => {
-      if (n === 0) throw quoting(req);
-      return n === 1 ? reply(503) : reply(200);
-    }, { resilient: true });
+    const get = traced(
+      (req, n) => {
+        if (n === 0) throw quoting(req);
+        return n === 1 ? reply(503) : reply(200);
+      },
+      { resilient: true },
+    );
     await get.client.send('GET', path);
     expect(get.lines.filter((l) => l.startsWith('↻'))).toHaveLength(2);
     expectClean(visible(get.lines, undefined), [SECRET, TOKEN]);
 
-    const post = traced((req) => {
-      throw quoting(req);
-    }, { resilient: true });
+    const post = traced(
+      (req) => {
+        throw quoting(req);
+      },
+      { resilient: true },
+    );
     const error = await post.client.send('POST', path, { body: { a: 1 } }).catch((e: unknown) => e);
     expect((error as Error).message).toContain('may or may not have been applied');
     expectClean(visible(post.lines, error), [SECRET, TOKEN]);
@@ -123,7 +146,11 @@ describe('uploads', () => {
   const SECRETS = [ONE_TIME, SIGNATURE, UUID, TOKEN];
 
   const targets: [string, string, string][] = [
-    ['signed storage on another host', `https://storage.example.net/bucket/${ONE_TIME}?X-Amz-Signature=${SIGNATURE}&X-Amz-Credential=${SIGNATURE}`, 'https://storage.example.net/[REDACTED]'],
+    [
+      'signed storage on another host',
+      `https://storage.example.net/bucket/${ONE_TIME}?X-Amz-Signature=${SIGNATURE}&X-Amz-Credential=${SIGNATURE}`,
+      'https://storage.example.net/[REDACTED]',
+    ],
     ['the API host', `${BASE}/files_api/uploads/${ONE_TIME}`, `${BASE}/[REDACTED]`],
   ];
   const confirms: [string, number, string][] = [
@@ -132,23 +159,35 @@ describe('uploads', () => {
   ];
 
   describe.each(targets)('to %s', (_what, uploadUrl, shown) => {
-    it.each(confirms)('confirmed at %s: the trace shows only origins and placeholders', async (_c, status, location) => {
-      const { client, lines } = traced((_r, n) => (n === 0 ? reply(status, '', { location }) : reply(200, JSON.stringify(attachment))));
-      expect(await uploadFile(client, { upload_url: uploadUrl, upload_params: {} }, file)).toEqual(attachment);
-      expect(lines[0]).toBe(`→ POST ${shown}`);
-      expectClean(visible(lines, undefined), SECRETS);
-    });
+    it.each(confirms)(
+      'confirmed at %s: the trace shows only origins and placeholders',
+      async (_c, status, location) => {
+        const { client, lines } = traced((_r, n) =>
+          n === 0 ? reply(status, '', { location }) : reply(200, JSON.stringify(attachment)),
+        );
+        expect(await uploadFile(client, { upload_url: uploadUrl, upload_params: {} }, file)).toEqual(attachment);
+        expect(lines[0]).toBe(`→ POST ${shown}`);
+        expectClean(visible(lines, undefined), SECRETS);
+      },
+    );
 
     it('fails at step 2 with an API error that shows no secret', async () => {
       const { client, lines } = traced(() => reply(400, JSON.stringify({ message: `bad upload ${uploadUrl}` })));
-      const error = await uploadFile(client, { upload_url: uploadUrl, upload_params: {} }, file).catch((e: unknown) => e);
+      const error = await uploadFile(client, { upload_url: uploadUrl, upload_params: {} }, file).catch(
+        (e: unknown) => e,
+      );
       expect((error as LmsError).exitCode).toBe(5);
       expectClean(visible(lines, error), SECRETS);
     });
 
     it('fails at step 2 with a network error that shows no secret, retries included', async () => {
-      const { client, lines } = traced((req, n) => (n === 0 ? reply(429, '{}', { 'retry-after': '0' }) : Promise.reject(quoting(req))), { resilient: true });
-      const error = await uploadFile(client, { upload_url: uploadUrl, upload_params: {} }, file).catch((e: unknown) => e);
+      const { client, lines } = traced(
+        (req, n) => (n === 0 ? reply(429, '{}', { 'retry-after': '0' }) : Promise.reject(quoting(req))),
+        { resilient: true },
+      );
+      const error = await uploadFile(client, { upload_url: uploadUrl, upload_params: {} }, file).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(NetworkError);
       expect(lines.some((l) => l.startsWith(`↻ retry 2/3 of POST ${shown}`))).toBe(true);
       expectClean(visible(lines, error), SECRETS);
@@ -158,14 +197,24 @@ describe('uploads', () => {
 
 describe('the refusals themselves', () => {
   it('name origins only', async () => {
-    const { client, lines } = traced((_r, n) => reply(200, '[]', n === 0 ? { link: `<https://evil.example.net/p?access_token=${SECRET}&page=2>; rel="next"` } : {}));
+    const { client, lines } = traced((_r, n) =>
+      reply(
+        200,
+        '[]',
+        n === 0 ? { link: `<https://evil.example.net/p?access_token=${SECRET}&page=2>; rel="next"` } : {},
+      ),
+    );
     const pages = async () => {
       for await (const _ of client.pages('/api/v1/courses')) void _;
     };
     const refusal = await pages().catch((e: unknown) => e);
     expect((refusal as Error).message).toContain('https://evil.example.net');
-    const absolute = await client.send('GET', `https://evil.example.net/x?access_token=${SECRET}`).catch((e: unknown) => e);
-    const notHttp = await client.send('GET', `ftp://evil.example.net/x?access_token=${SECRET}`).catch((e: unknown) => e);
+    const absolute = await client
+      .send('GET', `https://evil.example.net/x?access_token=${SECRET}`)
+      .catch((e: unknown) => e);
+    const notHttp = await client
+      .send('GET', `ftp://evil.example.net/x?access_token=${SECRET}`)
+      .catch((e: unknown) => e);
     for (const e of [refusal, absolute, notHttp]) expectClean(visible(lines, e), [SECRET, TOKEN]);
   });
 });

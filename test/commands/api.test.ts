@@ -16,8 +16,18 @@ describe('lms api routes', () => {
     const r = await lms.run('api routes -o json');
     expect(r.exitCode).toBe(0);
     const rows = json(r.stdout) as { id: string; method: string; path: string; paginated: boolean }[];
-    expect(rows).toContainEqual({ id: 'users.list', method: 'GET', path: '/api/v1/accounts/:account_id/users', paginated: true });
-    expect(rows).toContainEqual({ id: 'discussions.createTopic@groups', method: 'POST', path: '/api/v1/groups/:group_id/discussion_topics', paginated: false });
+    expect(rows).toContainEqual({
+      id: 'users.list',
+      method: 'GET',
+      path: '/api/v1/accounts/:account_id/users',
+      paginated: true,
+    });
+    expect(rows).toContainEqual({
+      id: 'discussions.createTopic@groups',
+      method: 'POST',
+      path: '/api/v1/groups/:group_id/discussion_topics',
+      paginated: false,
+    });
     for (const row of rows) expect(Object.keys(row)).toEqual(['id', 'method', 'path', 'paginated']);
     expect(rows).toHaveLength(routes.filter((x) => x.path.startsWith('/api/')).length);
     // Upload targets are not API routes.
@@ -65,7 +75,9 @@ describe('lms api <method> <path>', () => {
     const r = await lms.run(['api', 'PUT', '/api/v1/users/self', '--input', file]);
     expect(r.exitCode).toBe(0);
     expect(json(r.stdout)).toMatchObject({ short_name: 'FromFile', name: 'Ada A.' });
-    const fromStdin = await lms.run('api PUT /api/v1/users/self --input -', { stdin: '{"user":{"short_name":"Piped"}}' });
+    const fromStdin = await lms.run('api PUT /api/v1/users/self --input -', {
+      stdin: '{"user":{"short_name":"Piped"}}',
+    });
     expect(json(fromStdin.stdout)).toMatchObject({ short_name: 'Piped' });
   });
 
@@ -84,10 +96,25 @@ describe('lms api <method> <path>', () => {
     ['a path without a slash', 'api GET api/v1/users/self', 2, 'path must start with /'],
     ['--paginate on a POST', 'api POST /api/v1/accounts/1/users --paginate', 2, '--paginate works with GET'],
     ['a field without =', 'api GET /api/v1/users/self -f oops', 2, '-f takes key=value, got "oops"'],
-    ['an unreadable --input', 'api PUT /api/v1/users/self --input /nonexistent/body.json', 2, 'cannot read --input file /nonexistent/body.json'],
-    ['a path that does not exist', 'api GET /api/v1/nothing/here', 4, 'GET /api/v1/nothing/here failed with 404: The specified resource does not exist.'],
+    [
+      'an unreadable --input',
+      'api PUT /api/v1/users/self --input /nonexistent/body.json',
+      2,
+      'cannot read --input file /nonexistent/body.json',
+    ],
+    [
+      'a path that does not exist',
+      'api GET /api/v1/nothing/here',
+      4,
+      'GET /api/v1/nothing/here failed with 404: The specified resource does not exist.',
+    ],
     ['a user that does not exist', 'api GET /api/v1/users/987654', 4, 'failed with 404'],
-    ['a rejected body', 'api POST /api/v1/accounts/1/users -f "pseudonym[unique_id]=sam"', 5, 'pseudonym.unique_id: ID already in use'],
+    [
+      'a rejected body',
+      'api POST /api/v1/accounts/1/users -f "pseudonym[unique_id]=sam"',
+      5,
+      'pseudonym.unique_id: ID already in use',
+    ],
   ])('fails on %s', async (_what, line, code, message) => {
     const lms = session();
     const r = await lms.run(line);

@@ -30,39 +30,66 @@ describe('lms conv list / get / update / delete / unread', () => {
     expect(table.stdout).toContain('Department meeting');
     const starred = await lms.run('conv list --scope starred -o json --fields id,subject', TEACHER);
     expect(json(starred.stdout)).toEqual([{ id: 3, subject: 'Question about the midterm' }]);
-    const filtered = await lms.run('conv list --filter user_9 --filter group_1 --filter-mode or -o json --fields id', TEACHER);
+    const filtered = await lms.run(
+      'conv list --filter user_9 --filter group_1 --filter-mode or -o json --fields id',
+      TEACHER,
+    );
     expect(json(filtered.stdout)).toEqual([{ id: 3 }, { id: 2 }]);
   });
 
-  it('reads a conversation (marking it read unless --no-mark-read), changes and deletes the caller\'s view', async () => {
+  it("reads a conversation (marking it read unless --no-mark-read), changes and deletes the caller's view", async () => {
     const lms = session();
     expect(json((await lms.run('conv unread -o json', TEACHER)).stdout)).toEqual({ unread_count: 3 });
-    expect(json((await lms.run('conv get 1 --no-mark-read -o json --fields workflow_state', TEACHER)).stdout)).toEqual({ workflow_state: 'unread' });
-    const read = json((await lms.run('conv get 1 -o json', TEACHER)).stdout) as { workflow_state: string; messages: { body: string }[] };
+    expect(json((await lms.run('conv get 1 --no-mark-read -o json --fields workflow_state', TEACHER)).stdout)).toEqual({
+      workflow_state: 'unread',
+    });
+    const read = json((await lms.run('conv get 1 -o json', TEACHER)).stdout) as {
+      workflow_state: string;
+      messages: { body: string }[];
+    };
     expect(read.workflow_state).toBe('read');
-    expect(read.messages.map((m) => m.body)).toEqual(['Thanks, I will add it tonight.', 'Your lab report is missing the data table from week 3.']);
-    expect(json((await lms.run('conv update 1 --state archived --star -o json --fields workflow_state,starred', TEACHER)).stdout)).toEqual({ workflow_state: 'archived', starred: true });
+    expect(read.messages.map((m) => m.body)).toEqual([
+      'Thanks, I will add it tonight.',
+      'Your lab report is missing the data table from week 3.',
+    ]);
+    expect(
+      json(
+        (await lms.run('conv update 1 --state archived --star -o json --fields workflow_state,starred', TEACHER))
+          .stdout,
+      ),
+    ).toEqual({ workflow_state: 'archived', starred: true });
     const refused = await lms.run('conv delete 1', TEACHER);
     expect(refused.exitCode).toBe(2);
-    expect(json((await lms.run('conv delete 1 --yes -o json --fields visible,message_count', TEACHER)).stdout)).toEqual({ visible: false, message_count: 0 });
+    expect(json((await lms.run('conv delete 1 --yes -o json --fields visible,message_count', TEACHER)).stdout)).toEqual(
+      { visible: false, message_count: 0 },
+    );
     expect((await lms.run('conv get 1', TEACHER)).exitCode).toBe(4);
     expect(json((await lms.run('conv mark-all-read -o json', TEACHER)).stdout)).toEqual({ unread_count: '0' });
   });
 
   it('replies, adds recipients and removes messages', async () => {
     const lms = session();
-    const reply = json((await lms.run(['conv', 'reply', '2', '--body', 'Bench 2 moved.', '--to', '7', '-o', 'json'], TEACHER)).stdout) as { messages: { participating_user_ids: number[] }[] };
+    const reply = json(
+      (await lms.run(['conv', 'reply', '2', '--body', 'Bench 2 moved.', '--to', '7', '-o', 'json'], TEACHER)).stdout,
+    ) as { messages: { participating_user_ids: number[] }[] };
     expect(reply.messages[0].participating_user_ids).toEqual([3, 7]);
     const added = json((await lms.run('conv add-recipients 2 --to 12 -o json --fields audience', TEACHER)).stdout);
     expect(added).toEqual({ audience: [7, 8, 11, 12] });
     const c = json((await lms.run('conv get 1 -o json', TEACHER)).stdout) as { messages: { id: number }[] };
-    const removed = json((await lms.run(`conv remove-messages 1 --message ${c.messages[0].id} -o json --fields message_count`, TEACHER)).stdout);
+    const removed = json(
+      (await lms.run(`conv remove-messages 1 --message ${c.messages[0].id} -o json --fields message_count`, TEACHER))
+        .stdout,
+    );
     expect(removed).toEqual({ message_count: 1 });
   });
 
   it.each([
     ['an unknown scope', 'conv list --scope spam', "argument 'spam' is invalid"],
-    ['a filter of no known kind', 'conv list --filter course1', '--filter "course1" is not course_N, group_N or user_N'],
+    [
+      'a filter of no known kind',
+      'conv list --filter course1',
+      '--filter "course1" is not course_N, group_N or user_N',
+    ],
     ['nothing to change', 'conv update 1', 'nothing to change'],
     ['--star with --unstar', 'conv update 1 --star --unstar', 'give --star or --unstar, not both'],
     ['a bad message id', 'conv remove-messages 1 --message x', '--message "x" is not a message id'],
@@ -76,26 +103,45 @@ describe('lms conv list / get / update / delete / unread', () => {
 describe('lms conv send', () => {
   it('sends to one person and prints the conversation; to several, one conversation each', async () => {
     const lms = session();
-    const one = json((await lms.run('conv send --to 8 --subject Safety --body "Goggles on Monday." -o json --fields subject,audience,message_count', TEACHER)).stdout);
+    const one = json(
+      (
+        await lms.run(
+          'conv send --to 8 --subject Safety --body "Goggles on Monday." -o json --fields subject,audience,message_count',
+          TEACHER,
+        )
+      ).stdout,
+    );
     expect(one).toEqual([{ subject: 'Safety', audience: [8], message_count: 1 }]);
     const body = file('note.txt', 'Reports are due Friday.\n');
-    const many = json((await lms.run(`conv send --to 7,9 --to 12 --body-file ${body} -o json --fields audience`, TEACHER)).stdout) as { audience: number[] }[];
+    const many = json(
+      (await lms.run(`conv send --to 7,9 --to 12 --body-file ${body} -o json --fields audience`, TEACHER)).stdout,
+    ) as { audience: number[] }[];
     expect(many.map((c) => c.audience[0]).sort((a, b) => a - b)).toEqual([7, 9, 12]);
   });
 
   it('sends a group conversation with an attachment uploaded on the way', async () => {
     const lms = session();
     const path = file('plan.txt', 'Bench plan\n');
-    const r = await lms.run(`conv send --to group_1 --group --context group_1 --subject Plan --body "See the plan." --attach ${path} -o json`, TEACHER);
+    const r = await lms.run(
+      `conv send --to group_1 --group --context group_1 --subject Plan --body "See the plan." --attach ${path} -o json`,
+      TEACHER,
+    );
     expect(r.exitCode).toBe(0);
-    const [c] = json(r.stdout) as { private: boolean; audience: number[]; messages: { attachments: { display_name: string }[] }[] }[];
+    const [c] = json(r.stdout) as {
+      private: boolean;
+      audience: number[];
+      messages: { attachments: { display_name: string }[] }[];
+    }[];
     expect(c.private).toBe(false);
     expect(c.audience).toEqual([7, 8, 11]);
     expect(c.messages[0].attachments.map((a) => a.display_name)).toEqual(['plan.txt']);
   });
 
   it('reads the body from stdin with --body-file -', async () => {
-    const r = await session().run('conv send --to 7 --body-file - -o json --fields last_message', { ...TEACHER, stdin: 'From a pipe.' });
+    const r = await session().run('conv send --to 7 --body-file - -o json --fields last_message', {
+      ...TEACHER,
+      stdin: 'From a pipe.',
+    });
     expect(json(r.stdout)).toEqual([{ last_message: 'From a pipe.' }]);
   });
 
@@ -106,17 +152,25 @@ describe('lms conv send', () => {
     ['both body flags', 'conv send --to 7 --body x --body-file y', 'give --body or --body-file, not both'],
     ['--bulk without --group', 'conv send --to 7,8 --bulk --body x', '--bulk goes with --group'],
     ['--no-wait without --async', 'conv send --to 7,8 --no-wait --body x', '--no-wait goes with --async'],
-    ['--async with one group conversation', 'conv send --to 7,8 --group --async --body x', '--async sends one conversation per recipient'],
+    [
+      '--async with one group conversation',
+      'conv send --to 7,8 --group --async --body x',
+      '--async sends one conversation per recipient',
+    ],
     ['a missing attachment', 'conv send --to 7 --body x --attach /no/such/file', 'no such file: /no/such/file'],
   ])('refuses %s with exit 2, sending nothing', async (_what, line, message) => {
     const lms = session();
     const r = await lms.run(line, TEACHER);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(message);
-    expect(json((await lms.run('conv list --scope sent -o json --fields id', TEACHER)).stdout)).toEqual([{ id: 3 }, { id: 2 }, { id: 1 }]);
+    expect(json((await lms.run('conv list --scope sent -o json --fields id', TEACHER)).stdout)).toEqual([
+      { id: 3 },
+      { id: 2 },
+      { id: 1 },
+    ]);
   });
 
-  it('exits 5 with the API\'s reason when it refuses the message', async () => {
+  it("exits 5 with the API's reason when it refuses the message", async () => {
     const r = await session().run('conv send --to course_4 --body x', { env: { LMS_TOKEN: '7~mock-sam' } });
     expect(r.exitCode).toBe(5);
     expect(r.stderr).toContain('restricted by role');
@@ -148,7 +202,9 @@ describe('lms conv send --async', () => {
     expect(r.exitCode).toBe(0);
     expect(json(r.stdout)).toMatchObject({ workflow_state: 'sent', recipient_count: 200, completion: 1 });
     expect(r.stderr).toMatch(/batch \d+ 100% sent, 200\/200 sent/);
-    expect(json((await lms.run('conv list --scope sent --filter course_6 --all -o json --fields id')).stdout)).toHaveLength(200);
+    expect(
+      json((await lms.run('conv list --scope sent --filter course_6 --all -o json --fields id')).stdout),
+    ).toHaveLength(200);
     expect(json((await lms.run('conv batches -o json')).stdout)).toEqual([]);
   });
 
@@ -162,13 +218,18 @@ describe('lms conv send --async', () => {
     expect(r.stderr.endsWith('\r\x1b[K')).toBe(true);
   });
 
-  it.each(['conv send --to 7 --body Hello --async -o json', 'conv send --to 7 --body Hello --async --no-wait -o json'])('to one recipient, %s: sent at once, the conversation printed, and a note saying so', async (line) => {
-    const lms = session();
-    const r = await lms.run(line, TEACHER);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toBe('note: sent at once, with no batch: the instance delivers a message to one recipient (or one group conversation) right away, even with --async\n');
-    expect(json(r.stdout)).toEqual([expect.objectContaining({ id: expect.any(Number) })]);
-  });
+  it.each(['conv send --to 7 --body Hello --async -o json', 'conv send --to 7 --body Hello --async --no-wait -o json'])(
+    'to one recipient, %s: sent at once, the conversation printed, and a note saying so',
+    async (line) => {
+      const lms = session();
+      const r = await lms.run(line, TEACHER);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toBe(
+        'note: sent at once, with no batch: the instance delivers a message to one recipient (or one group conversation) right away, even with --async\n',
+      );
+      expect(json(r.stdout)).toEqual([expect.objectContaining({ id: expect.any(Number) })]);
+    },
+  );
 
   it('with --no-wait prints the batch id at once, and lms conv batches lists it while it runs', async () => {
     const lms = session();
@@ -186,12 +247,22 @@ describe('lms conv send --async', () => {
 describe('following a batch', () => {
   it('draws sent / total, the rate and the ETA from the batches it reads, until the batch leaves the list', async () => {
     const io = fakeIO({ tty: true });
-    const ctx = { io, env: {}, globals: { verbose: false }, activity: { pause: () => () => undefined } } as unknown as Context;
-    const batch = (completion: number, state: ConversationBatch['workflow_state']) => ({ id: 9, completion, workflow_state: state, recipient_count: 500 }) as ConversationBatch;
+    const ctx = {
+      io,
+      env: {},
+      globals: { verbose: false },
+      activity: { pause: () => () => undefined },
+    } as unknown as Context;
+    const batch = (completion: number, state: ConversationBatch['workflow_state']) =>
+      ({ id: 9, completion, workflow_state: state, recipient_count: 500 }) as ConversationBatch;
     const reads = [[batch(0, 'created')], [batch(0.5, 'sending')], []];
     const client = { ops: { conversations: { batches: async () => reads.shift() } } } as unknown as ApiClient;
     const clock = [0, 0, 0, 10_000, 10_000, 20_000, 20_000];
-    const outcome = await watchBatch(ctx, client, 9, { label: 'batch 9', now: () => clock.shift() ?? 20_000, intervalMs: 1 });
+    const outcome = await watchBatch(ctx, client, 9, {
+      label: 'batch 9',
+      now: () => clock.shift() ?? 20_000,
+      intervalMs: 1,
+    });
     expect(outcome.state).toBe('sent');
     const lines = io.stderrText().split('\r\x1b[K').filter(Boolean);
     expect(lines).toEqual([
@@ -205,11 +276,18 @@ describe('following a batch', () => {
 describe('lms conv batch', () => {
   it('applies an event through a Progress followed to the end', async () => {
     const lms = session();
-    const r = await lms.run('conv batch --ids 1,2 --ids 8 --event archive -v -o json --fields workflow_state,message', TEACHER);
+    const r = await lms.run(
+      'conv batch --ids 1,2 --ids 8 --event archive -v -o json --fields workflow_state,message',
+      TEACHER,
+    );
     expect(r.exitCode).toBe(0);
     expect(json(r.stdout)).toEqual({ workflow_state: 'completed', message: '3 items processed' });
     expect(r.stderr).toMatch(/archive 3 100% completed/);
-    expect(json((await lms.run('conv list --scope archived -o json --fields id', TEACHER)).stdout)).toEqual([{ id: 8 }, { id: 2 }, { id: 1 }]);
+    expect(json((await lms.run('conv list --scope archived -o json --fields id', TEACHER)).stdout)).toEqual([
+      { id: 8 },
+      { id: 2 },
+      { id: 1 },
+    ]);
   });
 
   it('exits 1 when no conversation could be changed, and returns at once with --no-wait', async () => {
@@ -217,7 +295,10 @@ describe('lms conv batch', () => {
     const r = await lms.run('conv batch --ids 4,6 --event star', TEACHER);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('The user is not participating in this conversation: 4, 6');
-    const queued = await lms.run('conv batch --ids 1 --event star --no-wait -o json --fields workflow_state,tag', TEACHER);
+    const queued = await lms.run(
+      'conv batch --ids 1 --event star --no-wait -o json --fields workflow_state,tag',
+      TEACHER,
+    );
     expect(json(queued.stdout)).toEqual({ workflow_state: 'queued', tag: 'conversation_batch_update' });
   });
 
@@ -225,7 +306,9 @@ describe('lms conv batch', () => {
     const lms = session();
     generateSchool(lms.mock.db, { users: 520, courses: 1, now: '2026-11-01T00:00:00Z' });
     expect((await lms.run('conv send --to course_6_students --body Hello -o json --fields id')).exitCode).toBe(0);
-    const ids = (json((await lms.run('conv list --filter course_6 --all -o json --fields id')).stdout) as { id: number }[]).map((c) => c.id);
+    const ids = (
+      json((await lms.run('conv list --filter course_6 --all -o json --fields id')).stdout) as { id: number }[]
+    ).map((c) => c.id);
     expect(ids).toHaveLength(520);
     const path = file('ids.txt', ids.join('\n'));
     const r = await lms.run(`conv batch --ids-file ${path} --event mark_as_unread -o json --fields message`);
@@ -250,9 +333,13 @@ describe('lms recipients search', () => {
     const table = await lms.run('recipients search lab', { ...TEACHER, tty: true });
     expect(table.stdout).toContain('BIO-101 Lab Online');
     expect(table.stdout).toContain('Lab Group 1');
-    const people = json((await lms.run('recipients search --context course_1_teachers -o json --fields id,full_name', TEACHER)).stdout);
+    const people = json(
+      (await lms.run('recipients search --context course_1_teachers -o json --fields id,full_name', TEACHER)).stdout,
+    );
     expect(people).toEqual([{ id: 3, full_name: 'Tess Teacher' }]);
-    const excluded = json((await lms.run('recipients search --context section_2 --exclude 10,12 -o json --fields id', TEACHER)).stdout);
+    const excluded = json(
+      (await lms.run('recipients search --context section_2 --exclude 10,12 -o json --fields id', TEACHER)).stdout,
+    );
     expect(excluded).toEqual([{ id: 9 }]);
     const deprecated = json((await lms.run('conv find-recipients sam -o json --fields id', TEACHER)).stdout);
     expect(deprecated).toEqual([{ id: 7 }]);

@@ -34,7 +34,9 @@ const cells = (csv: string) => (parse(csv) as string[][]).flat();
 /** Gives users of the seeded school the hostile names (as a real instance may hold them). */
 async function hostileUsers(lms: Session): Promise<void> {
   const users = JSON.parse(await ok(lms, 'users list --all -o json')) as { id: number }[];
-  HOSTILE.forEach((name, i) => lms.mock.db.prepare('UPDATE users SET name = ?, short_name = ? WHERE id = ?').run(name, name, users[i + 1].id));
+  HOSTILE.forEach((name, i) =>
+    lms.mock.db.prepare('UPDATE users SET name = ?, short_name = ? WHERE id = ?').run(name, name, users[i + 1].id),
+  );
 }
 
 describe('a hostile name in CSV', () => {
@@ -91,9 +93,13 @@ describe('a gradebook whose assignment names a spreadsheet would run', () => {
 
   it('reads a guarded grade back as the grade', async () => {
     const { lms, file } = workspace(TEACHER);
-    const r = await lms.run(`grade --course 1 --assignment 1 --csv ${file("user,grade\nsis_user_id:S-008,'+16\n")} -o json`);
+    const r = await lms.run(
+      `grade --course 1 --assignment 1 --csv ${file("user,grade\nsis_user_id:S-008,'+16\n")} -o json`,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ updated: 1, failed: 0 });
-    expect(await ok(lms, 'grade export --course 1 --assignment 1')).toContain('sis_user_id:S-008,Sofia Student,"BIO-101 Section A, BIO-101 Lab Online",16,\n');
+    expect(await ok(lms, 'grade export --course 1 --assignment 1')).toContain(
+      'sis_user_id:S-008,Sofia Student,"BIO-101 Section A, BIO-101 Lab Online",16,\n',
+    );
   });
 });

@@ -70,7 +70,11 @@ describe('lms profile remove', () => {
   it('takes --yes (or -y) in a script', async () => {
     for (const yes of ['--yes', '-y']) {
       const lms = await withProfile();
-      expect(await lms.run(`profile remove prod ${yes}`)).toEqual({ exitCode: 0, stdout: '', stderr: 'Removed profile "prod".\n' });
+      expect(await lms.run(`profile remove prod ${yes}`)).toEqual({
+        exitCode: 0,
+        stdout: '',
+        stderr: 'Removed profile "prod".\n',
+      });
     }
   });
 

@@ -18,23 +18,34 @@ const SKIP: Record<string, string> = {
   'lms activity --watch --interval 10 --as-user 11': 'keeps polling until interrupted',
   'lms log --follow': 'keeps following the log until interrupted',
   'lms mock serve --port 4010 &': 'starts a server that runs until interrupted',
-  'lms mock serve --host 0.0.0.0 --public-url http://mock.ci.internal:4010 --max-upload-size 20m': 'starts a server that runs until interrupted',
-  'lms mock serve --throttle --throttle-status 429 --fail-rate 0.1 --drop-rate 0.02 --latency 50 --fault-seed 7': 'starts a server that runs until interrupted',
+  'lms mock serve --host 0.0.0.0 --public-url http://mock.ci.internal:4010 --max-upload-size 20m':
+    'starts a server that runs until interrupted',
+  'lms mock serve --throttle --throttle-status 429 --fail-rate 0.1 --drop-rate 0.02 --latency 50 --fault-seed 7':
+    'starts a server that runs until interrupted',
   'lms mock serve --port 4010 --tls-self-signed mock-ca.pem &': 'starts a server that runs until interrupted',
-  'LMS_BASE_URL=http://127.0.0.1:4010 LMS_TOKEN=1~mock-admin lms users list': 'talks to a running `lms mock serve` over HTTP',
-  'lms profile add prod --url https://lms.example.edu': 'asks for the token at a terminal prompt, then checks it with a real instance',
-  'printf %s "$TOKEN" | lms profile add ci --url https://lms.example.edu --token-stdin': 'checks the token with a real instance',
-  'lms profile add school --url https://lms.school.example --ca-file /etc/ssl/school-ca.pem': 'asks for the token at a terminal prompt, then checks it with a real instance',
-  'lms auth login -p prod --url https://lms.example.edu --client-id 170000000000123': 'logs in through a browser at a real instance',
-  'printf %s "$SECRET" | lms auth login -p ci --url https://lms.example.edu --client-id 170000000000123 --client-secret-stdin --no-browser --insecure-storage': 'logs in through a browser at a real instance',
+  'LMS_BASE_URL=http://127.0.0.1:4010 LMS_TOKEN=1~mock-admin lms users list':
+    'talks to a running `lms mock serve` over HTTP',
+  'lms profile add prod --url https://lms.example.edu':
+    'asks for the token at a terminal prompt, then checks it with a real instance',
+  'printf %s "$TOKEN" | lms profile add ci --url https://lms.example.edu --token-stdin':
+    'checks the token with a real instance',
+  'lms profile add school --url https://lms.school.example --ca-file /etc/ssl/school-ca.pem':
+    'asks for the token at a terminal prompt, then checks it with a real instance',
+  'lms auth login -p prod --url https://lms.example.edu --client-id 170000000000123':
+    'logs in through a browser at a real instance',
+  'printf %s "$SECRET" | lms auth login -p ci --url https://lms.example.edu --client-id 170000000000123 --client-secret-stdin --no-browser --insecure-storage':
+    'logs in through a browser at a real instance',
   'lms auth login -p prod --timeout 600': 'logs in through a browser at a real instance',
   'lms auth status -p prod -o json': 'asks a real instance whose token it is',
   'lms auth logout -p prod': 'revokes the token at a real instance',
-  'curl -H "Authorization: Bearer $(lms auth token -p prod)" https://lms.example.edu/api/v1/users/self': 'curl, to a real instance',
+  'curl -H "Authorization: Bearer $(lms auth token -p prod)" https://lms.example.edu/api/v1/users/self':
+    'curl, to a real instance',
   'lms mcp': 'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
   'lms -p prod mcp --allow-writes': 'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
-  'lms --mock mcp --allow-writes --allow-destructive': 'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
-  'lms mcp --pseudonymize --pseudonym-key ~/.config/lms/pseudonym.key': 'serves MCP on stdio until the client closes it (test/e2e/mcp-pseudonyms.test.ts drives it, key file included)',
+  'lms --mock mcp --allow-writes --allow-destructive':
+    'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
+  'lms mcp --pseudonymize --pseudonym-key ~/.config/lms/pseudonym.key':
+    'serves MCP on stdio until the client closes it (test/e2e/mcp-pseudonyms.test.ts drives it, key file included)',
 };
 
 /** Examples that run but exit non-zero against the seeded school: the exit code they give, and why. */
@@ -44,9 +55,15 @@ const PROD = 'lms profile add prod --url https://lms.example.edu --token-stdin -
 
 /** What the seeded school lacks for an example: command lines run first (their routes are not the example's). */
 const SETUP: Record<string, string[]> = {
-  'lms sections delete sis_section_id:BIO-101-SPARE --yes': ['lms sections create --course 1 --name Spare --sis-id BIO-101-SPARE'],
-  'lms admins add --account 1 --user sis_login_id:jdoe --role Helpdesk': ['lms users create --login-id jdoe --name "Jane Doe"'],
-  'lms enrollments add --course 1 --user sis_user_id:S-042 --state active': ['lms users create --login-id s042 --name "Student 42" --sis-user-id S-042'],
+  'lms sections delete sis_section_id:BIO-101-SPARE --yes': [
+    'lms sections create --course 1 --name Spare --sis-id BIO-101-SPARE',
+  ],
+  'lms admins add --account 1 --user sis_login_id:jdoe --role Helpdesk': [
+    'lms users create --login-id jdoe --name "Jane Doe"',
+  ],
+  'lms enrollments add --course 1 --user sis_user_id:S-042 --state active': [
+    'lms users create --login-id s042 --name "Student 42" --sis-user-id S-042',
+  ],
   'lms files get 1 -o json': ['lms users upload notes.txt'],
   'lms profile use prod': [PROD],
   'lms profile show prod': [PROD],
@@ -55,20 +72,33 @@ const SETUP: Record<string, string[]> = {
 
 /** Files examples read, created in a temporary directory before they run. */
 const FILES: Record<string, string | Uint8Array> = {
-  'new-students.csv': 'name,login_id,email\nNew Student,nstudent,nstudent@example.edu\nOther Student,ostudent,ostudent@example.edu\n',
-  'roster.csv': 'user,type,section,state\nsis_user_id:S-007,student,,active\nsis_user_id:S-009,student,sis_section_id:BIO-101-B,active\ntheo,teacher,,active\n',
+  'new-students.csv':
+    'name,login_id,email\nNew Student,nstudent,nstudent@example.edu\nOther Student,ostudent,ostudent@example.edu\n',
+  'roster.csv':
+    'user,type,section,state\nsis_user_id:S-007,student,,active\nsis_user_id:S-009,student,sis_section_id:BIO-101-B,active\ntheo,teacher,,active\n',
   'token.txt': '1~mock-admin\n',
   'notes.txt': 'Lab notes\n',
   'grades.csv': 'user,grade,comment\nsam,19,\nsis_user_id:S-008,16,Label the axes\n9,18,\n',
   'gradebook.csv': 'user,1,Genetics Essay\nsam,20,A-\nravi,17,B\n',
-  'outcomes.yaml': 'groups:\n  - title: Field Work\n    vendor_guid: msu-field\n    outcomes:\n      - title: Keeps a field notebook\n        vendor_guid: msu-notebook\n        ratings: ["3:Complete", "1:Partial"]\n',
-  'outcomes.csv': 'vendor_guid,object_type,title,parent_guids,mastery_points,ratings,,,\nbio-lab,group,Lab Skills,,,,,,\nbio-pipette,outcome,Uses a pipette,bio-lab,2,3,Accurate,1,Rough\n',
-  'course.yaml': 'courses:\n  - sis_course_id: BIO-102\n    name: Biology 102\n    account: sis_account_id:MSU\n    sections:\n      - { sis_section_id: BIO-102-A, name: Lab A }\n    enrollments:\n      - { user: sis_user_id:T-003, type: teacher }\n      - { user: sam, type: student, section: BIO-102-A }\n    topics:\n      - { key: welcome, title: Welcome, message: "<p>Hello</p>", published: true }\n',
+  'outcomes.yaml':
+    'groups:\n  - title: Field Work\n    vendor_guid: msu-field\n    outcomes:\n      - title: Keeps a field notebook\n        vendor_guid: msu-notebook\n        ratings: ["3:Complete", "1:Partial"]\n',
+  'outcomes.csv':
+    'vendor_guid,object_type,title,parent_guids,mastery_points,ratings,,,\nbio-lab,group,Lab Skills,,,,,,\nbio-pipette,outcome,Uses a pipette,bio-lab,2,3,Accurate,1,Rough\n',
+  'course.yaml':
+    'courses:\n  - sis_course_id: BIO-102\n    name: Biology 102\n    account: sis_account_id:MSU\n    sections:\n      - { sis_section_id: BIO-102-A, name: Lab A }\n    enrollments:\n      - { user: sis_user_id:T-003, type: teacher }\n      - { user: sam, type: student, section: BIO-102-A }\n    topics:\n      - { key: welcome, title: Welcome, message: "<p>Hello</p>", published: true }\n',
   'avatar.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
 };
 
 /** Commands that ask before they destroy: their examples get --yes when they do not give it. */
-const DESTRUCTIVE = new Set(['users delete', 'mock seed', 'mock reset', 'sections delete', 'admins remove', 'enrollments delete', 'profile remove']);
+const DESTRUCTIVE = new Set([
+  'users delete',
+  'mock seed',
+  'mock reset',
+  'sections delete',
+  'admins remove',
+  'enrollments delete',
+  'profile remove',
+]);
 
 interface Example {
   /** The command's words: `users settings update`. */
@@ -89,7 +119,9 @@ function find(tree: Spec[], argv: string[]): { path: string; spec: CommandSpec<n
   let specs = tree;
   const path: string[] = [];
   for (const arg of argv) {
-    const next = specs.find((s) => word(s.name) === arg || s.aliases?.includes(arg)) ?? specs.find((s) => !isNoun(s) && s.isDefault);
+    const next =
+      specs.find((s) => word(s.name) === arg || s.aliases?.includes(arg)) ??
+      specs.find((s) => !isNoun(s) && s.isDefault);
     if (!next) break;
     path.push(word(next.name));
     if (!isNoun(next)) return { path: path.join(' '), spec: next };
@@ -103,7 +135,8 @@ function find(tree: Spec[], argv: string[]): { path: string; spec: CommandSpec<n
 /** `.[0].token`: the jq paths examples use. */
 function jqPath(value: unknown, path: string): string {
   let current = value;
-  for (const [, index, key] of path.matchAll(/\[(\d+)\]|\.([A-Za-z_]\w*)/g)) current = (current as Record<string, unknown>)[index ?? key];
+  for (const [, index, key] of path.matchAll(/\[(\d+)\]|\.([A-Za-z_]\w*)/g))
+    current = (current as Record<string, unknown>)[index ?? key];
   return String(current);
 }
 
@@ -124,17 +157,23 @@ async function runExample(tree: Spec[], lms: Session, dir: string, example: Exam
     let line = text.trim();
     let stdin: string | undefined;
     let stdout: string | undefined;
-    line = line.replace(/\s+<\s+(\S+)$/, (_, file: string) => ((stdin = readFileSync(join(dir, basename(file)), 'utf8')), ''));
+    line = line.replace(
+      /\s+<\s+(\S+)$/,
+      (_, file: string) => ((stdin = readFileSync(join(dir, basename(file)), 'utf8')), ''),
+    );
     line = line.replace(/\s+>\s+(\S+)$/, (_, file: string) => ((stdout = basename(file.replace(/"/g, ''))), ''));
     for (const m of line.matchAll(/\$\((lms [^|)]+)\|\s*jq -r "([^"]+)"\)/g)) {
       const inner = await step(m[1]);
       if (inner.exitCode !== 0) throw new Error(`${m[1]} exited ${inner.exitCode}: ${inner.stderr}`);
       line = line.replace(m[0], jqPath(JSON.parse(inner.stdout), m[2]));
     }
-    if (!line.startsWith('lms ')) throw new Error(`cannot run "${text}" in-process: make it runnable or add it to SKIP with a reason`);
+    if (!line.startsWith('lms '))
+      throw new Error(`cannot run "${text}" in-process: make it runnable or add it to SKIP with a reason`);
     // Files the example reads, and files it writes (--failed-out failed.csv), live in the scratch
     // directory: the tests write nothing into the checkout.
-    const argv = splitArgs(line.slice(4)).map((arg) => (files.has(basename(arg)) || /^[\w-]+\.(csv|json|ya?ml|txt|ndjson)$/.test(arg) ? join(dir, basename(arg)) : arg));
+    const argv = splitArgs(line.slice(4)).map((arg) =>
+      files.has(basename(arg)) || /^[\w-]+\.(csv|json|ya?ml|txt|ndjson)$/.test(arg) ? join(dir, basename(arg)) : arg,
+    );
     const { path } = find(tree, argv);
     if (DESTRUCTIVE.has(path) && !argv.includes('--yes') && !argv.includes('-y')) argv.push('--yes');
     const result = await lms.run(argv, { stdin });
@@ -172,7 +211,9 @@ describe('every help example runs against the mock', async () => {
   it('finds examples, and every SKIP, FAILS or SETUP entry is still an example', () => {
     expect(examples.length).toBeGreaterThan(30);
     const lines = new Set(examples.map((e) => e.line));
-    expect([...Object.keys(SKIP), ...Object.keys(FAILS), ...Object.keys(SETUP)].filter((line) => !lines.has(line))).toEqual([]);
+    expect(
+      [...Object.keys(SKIP), ...Object.keys(FAILS), ...Object.keys(SETUP)].filter((line) => !lines.has(line)),
+    ).toEqual([]);
   });
 
   for (const example of examples) {

@@ -13,20 +13,34 @@ const SAM = { env: { LMS_TOKEN: '7~mock-sam' } };
 
 function workspace() {
   const dir = mkdtempSync(join(tmpdir(), 'lms-grade-rerun-'));
-  return { dir, env: { LMS_TOKEN: TEACHER, LMS_STATE_DIR: join(dir, 'state') }, file: (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name)) };
+  return {
+    dir,
+    env: { LMS_TOKEN: TEACHER, LMS_STATE_DIR: join(dir, 'state') },
+    file: (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name)),
+  };
 }
 
 /** Grading requests (one PUT a row, or update_grades batches) the mock answers from here on. */
 function writes(lms: Session): string[] {
   const calls: string[] = [];
   const real = lms.mock.handler;
-  lms.mock.handler = (req: ApiRequest) => (req.method !== 'GET' && calls.push(`${req.method} ${new URL(req.url).pathname}`), real(req));
+  lms.mock.handler = (req: ApiRequest) => (
+    req.method !== 'GET' && calls.push(`${req.method} ${new URL(req.url).pathname}`), real(req)
+  );
   return calls;
 }
 
 async function submission(lms: Session, assignment: number, user: number) {
-  const r = await lms.run(`submissions get --course 1 --assignment ${assignment} --user ${user} -o json --fields grade,workflow_state,grade_matches_current_submission,attempt`, { env: { LMS_TOKEN: TEACHER } });
-  return JSON.parse(r.stdout) as { grade: string | null; workflow_state: string; grade_matches_current_submission: boolean; attempt: number };
+  const r = await lms.run(
+    `submissions get --course 1 --assignment ${assignment} --user ${user} -o json --fields grade,workflow_state,grade_matches_current_submission,attempt`,
+    { env: { LMS_TOKEN: TEACHER } },
+  );
+  return JSON.parse(r.stdout) as {
+    grade: string | null;
+    workflow_state: string;
+    grade_matches_current_submission: boolean;
+    attempt: number;
+  };
 }
 
 const paths = [
@@ -41,7 +55,13 @@ describe('a re-run compares with the server', () => {
     const g = w.file('g.csv', 'user,grade\nsam,18\nsofia,17\n');
     const first = await lms.run(`grade --course 1 --assignment 1 --csv ${g}${flags} -o json`);
     expect(first.exitCode, first.stderr).toBe(0);
-    expect((await lms.run(`grade --course 1 --assignment 1 --csv ${w.file('h.csv', 'user,grade\nsam,10\nsofia,11\n')} -o json`)).exitCode).toBe(0);
+    expect(
+      (
+        await lms.run(
+          `grade --course 1 --assignment 1 --csv ${w.file('h.csv', 'user,grade\nsam,10\nsofia,11\n')} -o json`,
+        )
+      ).exitCode,
+    ).toBe(0);
     const sent = writes(lms);
     const again = await lms.run(`grade --course 1 --assignment 1 --csv ${g}${flags} -o json`);
     expect(again.exitCode, again.stderr).toBe(0);
@@ -54,7 +74,8 @@ describe('a re-run compares with the server', () => {
     const w = workspace();
     const lms = session(w.env);
     const g = w.file('g.csv', 'user,grade\nsam,18\nsofia,17\n');
-    for (let run = 0; run < 2; run++) expect((await lms.run(`grade --course 1 --assignment 1 --csv ${g}${flags}`)).exitCode).toBe(0);
+    for (let run = 0; run < 2; run++)
+      expect((await lms.run(`grade --course 1 --assignment 1 --csv ${g}${flags}`)).exitCode).toBe(0);
     const sent = writes(lms);
     const r = await lms.run(`grade --course 1 --assignment 1 --csv ${g}${flags} -o json`);
     expect(JSON.parse(r.stdout)).toMatchObject({ updated: 0, unchanged: 2, failed: 0 });
@@ -67,30 +88,52 @@ describe('a resubmission after grading', () => {
     const w = workspace();
     const lms = session(w.env);
     // Sam's essay was graded B+; he submits a new attempt, which keeps the B+ but no longer matches it.
-    expect((await lms.run('submissions submit --course 1 --assignment 3 --url docs.example.edu/v2', SAM)).exitCode).toBe(0);
-    expect(await submission(lms, 3, 7)).toMatchObject({ grade: 'B+', workflow_state: 'submitted', grade_matches_current_submission: false, attempt: 2 });
+    expect(
+      (await lms.run('submissions submit --course 1 --assignment 3 --url docs.example.edu/v2', SAM)).exitCode,
+    ).toBe(0);
+    expect(await submission(lms, 3, 7)).toMatchObject({
+      grade: 'B+',
+      workflow_state: 'submitted',
+      grade_matches_current_submission: false,
+      attempt: 2,
+    });
     const file = w.file('g.csv', 'user,grade\nsam,B+\nsofia,B\n');
     const plan = await lms.run(`grade --course 1 --assignment 3 --csv ${file}${flags} --dry-run -o json`);
-    expect((JSON.parse(plan.stdout) as { rows: unknown[] }).rows).toContainEqual(expect.objectContaining({ user: 'sam', old_grade: 'B+', new_grade: 'B+', new_attempt: true, status: 'updated' }));
+    expect((JSON.parse(plan.stdout) as { rows: unknown[] }).rows).toContainEqual(
+      expect.objectContaining({ user: 'sam', old_grade: 'B+', new_grade: 'B+', new_attempt: true, status: 'updated' }),
+    );
     const r = await lms.run(`grade --course 1 --assignment 3 --csv ${file}${flags} -o json`);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect((JSON.parse(r.stdout) as { rows: { user: string; status: string }[] }).rows.find((x) => x.user === 'sam')).toMatchObject({ status: 'updated' });
-    expect(await submission(lms, 3, 7)).toMatchObject({ grade: 'B+', workflow_state: 'graded', grade_matches_current_submission: true });
+    expect(
+      (JSON.parse(r.stdout) as { rows: { user: string; status: string }[] }).rows.find((x) => x.user === 'sam'),
+    ).toMatchObject({ status: 'updated' });
+    expect(await submission(lms, 3, 7)).toMatchObject({
+      grade: 'B+',
+      workflow_state: 'graded',
+      grade_matches_current_submission: true,
+    });
     // Graded now: the file has nothing left to send for him.
     const again = await lms.run(`grade --course 1 --assignment 3 --csv ${file}${flags} -o json`);
-    expect((JSON.parse(again.stdout) as { rows: { user: string; status: string }[] }).rows.find((x) => x.user === 'sam')).toMatchObject({ status: 'unchanged' });
+    expect(
+      (JSON.parse(again.stdout) as { rows: { user: string; status: string }[] }).rows.find((x) => x.user === 'sam'),
+    ).toMatchObject({ status: 'unchanged' });
   });
 
   it('grade export leaves such a grade out, so an unedited export still changes nothing', async () => {
     const w = workspace();
     const lms = session(w.env);
-    expect((await lms.run('submissions submit --course 1 --assignment 3 --url docs.example.edu/v2', SAM)).exitCode).toBe(0);
+    expect(
+      (await lms.run('submissions submit --course 1 --assignment 3 --url docs.example.edu/v2', SAM)).exitCode,
+    ).toBe(0);
     const exported = (await lms.run('grade export --course 1 --assignment 3')).stdout;
     expect(exported.split('\n')).toContain('sis_user_id:S-007,Sam Student,BIO-101 Section A,,');
     const sent = writes(lms);
     const r = await lms.run(`grade --course 1 --assignment 3 --csv ${w.file('e.csv', exported)} -o json`);
     expect(JSON.parse(r.stdout)).toMatchObject({ updated: 0, failed: 0 });
     expect(sent).toEqual([]);
-    expect(await submission(lms, 3, 7)).toMatchObject({ workflow_state: 'submitted', grade_matches_current_submission: false });
+    expect(await submission(lms, 3, 7)).toMatchObject({
+      workflow_state: 'submitted',
+      grade_matches_current_submission: false,
+    });
   });
 });

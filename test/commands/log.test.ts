@@ -8,7 +8,17 @@ import { session } from '../helpers/run-lms.js';
 
 const HOUR = 3_600_000;
 const at = (hoursAgo: number) => new Date(Date.now() - hoursAgo * HOUR).toISOString();
-const line = (over: Partial<AuditEntry>): AuditEntry => ({ time: at(0), instance: 'https://lms.example.edu', user: { via: 'work' }, surface: 'cli', verb: 'lms users create', method: 'POST', path: '/api/v1/accounts/1/users', status: 200, ...over });
+const line = (over: Partial<AuditEntry>): AuditEntry => ({
+  time: at(0),
+  instance: 'https://lms.example.edu',
+  user: { via: 'work' },
+  surface: 'cli',
+  verb: 'lms users create',
+  method: 'POST',
+  path: '/api/v1/accounts/1/users',
+  status: 200,
+  ...over,
+});
 
 function withLog(entries: AuditEntry[]) {
   const lms = session();
@@ -21,7 +31,14 @@ const ENTRIES = [
   line({ time: at(200), verb: 'lms users delete', method: 'DELETE', path: '/api/v1/accounts/1/users/7' }),
   line({ time: at(30), surface: 'apply', verb: 'lms apply', path: '/api/v1/accounts/1/courses' }),
   line({ time: at(2), surface: 'mcp:users_create', instance: 'mock:/tmp/mock.db' }),
-  line({ time: at(0.5), surface: 'mcp:grade_set', verb: 'lms grade set', method: 'PUT', path: '/api/v1/courses/1/assignments/1/submissions/7', instance: 'https://other.example.edu' }),
+  line({
+    time: at(0.5),
+    surface: 'mcp:grade_set',
+    verb: 'lms grade set',
+    method: 'PUT',
+    path: '/api/v1/courses/1/assignments/1/submissions/7',
+    instance: 'https://other.example.edu',
+  }),
 ];
 
 describe('lms log', () => {
@@ -49,21 +66,33 @@ describe('lms log', () => {
   it('writes ndjson and csv, with the columns of a write in a table', async () => {
     const lms = withLog(ENTRIES.slice(2));
     const nd = await lms.run('log -o ndjson');
-    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual(ENTRIES.slice(2));
+    expect(
+      nd.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(ENTRIES.slice(2));
     const csv = await lms.run('log -o csv');
     expect(csv.stdout.split('\n')[0]).toBe('time,surface,verb,method,path,status,user.login,user.via,as_user,instance');
-    expect(csv.stdout.split('\n')[1]).toBe(`${ENTRIES[2].time},mcp:users_create,lms users create,POST,/api/v1/accounts/1/users,200,,work,,mock:/tmp/mock.db`);
+    expect(csv.stdout.split('\n')[1]).toBe(
+      `${ENTRIES[2].time},mcp:users_create,lms users create,POST,/api/v1/accounts/1/users,200,,work,,mock:/tmp/mock.db`,
+    );
   });
 
   it('shows a write made just before, and an empty log is an empty list', async () => {
     const lms = session();
     expect(JSON.parse((await lms.run('log -o json')).stdout)).toEqual([]);
     await lms.run('users create --account 1 --name Logged --login-id logged.one');
-    expect(JSON.parse((await lms.run('log --surface cli -o json')).stdout)).toEqual([expect.objectContaining({ verb: 'lms users create', status: 200 })]);
+    expect(JSON.parse((await lms.run('log --surface cli -o json')).stdout)).toEqual([
+      expect.objectContaining({ verb: 'lms users create', status: 200 }),
+    ]);
   });
 
   it.each([
-    ['--since yesterday', '--since must be a duration (30m, 1h, 7d, 2w) or a date (YYYY-MM-DD) or time (ISO 8601), not "yesterday"'],
+    [
+      '--since yesterday',
+      '--since must be a duration (30m, 1h, 7d, 2w) or a date (YYYY-MM-DD) or time (ISO 8601), not "yesterday"',
+    ],
     ['--follow -o json', 'a list that keeps going cannot be one JSON array'],
   ])('refuses %s (exit 2)', async (flags, message) => {
     const r = await withLog([]).run(`log ${flags}`);

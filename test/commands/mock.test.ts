@@ -18,9 +18,23 @@ interface TokenRow {
 }
 
 /** The seeded developer keys, listed after the users: what `lms auth login` names against the mock. */
-const DEVELOPER_KEY = { user_id: null, name: 'lms command-line tool', role: 'developer_key', token: null, client_id: '10000000000001', client_secret: 'mock-client-secret' };
+const DEVELOPER_KEY = {
+  user_id: null,
+  name: 'lms command-line tool',
+  role: 'developer_key',
+  token: null,
+  client_id: '10000000000001',
+  client_secret: 'mock-client-secret',
+};
 /** A public client: no secret (PKCE only). */
-const PUBLIC_KEY = { user_id: null, name: 'lms command-line tool (public client)', role: 'developer_key', token: null, client_id: '10000000000002', client_secret: null };
+const PUBLIC_KEY = {
+  user_id: null,
+  name: 'lms command-line tool (public client)',
+  role: 'developer_key',
+  token: null,
+  client_id: '10000000000002',
+  client_secret: null,
+};
 
 describe('lms mock tokens', () => {
   it('lists every seeded user with a role and a working token, then the developer keys', async () => {
@@ -33,7 +47,12 @@ describe('lms mock tokens', () => {
     expect(rows).toHaveLength(13);
     for (const row of rows) expect(Object.keys(row)).toEqual(['user_id', 'name', 'role', 'token']);
     expect(rows[0]).toEqual({ user_id: 1, name: 'Ada Admin', role: 'admin', token: '1~mock-admin' });
-    expect(rows.find((x) => x.user_id === 3)).toEqual({ user_id: 3, name: 'Tess Teacher', role: 'teacher', token: '3~mock-tteacher' });
+    expect(rows.find((x) => x.user_id === 3)).toEqual({
+      user_id: 3,
+      name: 'Tess Teacher',
+      role: 'teacher',
+      token: '3~mock-tteacher',
+    });
     expect(rows.map((x) => x.user_id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     // Each token authenticates as its user.
     const sam = rows.find((x) => x.role === 'student')!;
@@ -65,7 +84,11 @@ describe('lms mock reset / seed', () => {
     expect(afterReset.exitCode).toBe(0);
     expect(json(afterReset.stdout)).toEqual([{ id: 1, name: 'Ada Admin' }]);
     // The developer key stays: logging in is how any instance is reached.
-    expect(json((await lms.run('mock tokens -o json')).stdout)).toEqual([{ user_id: 1, name: 'Ada Admin', role: 'admin', token: '1~mock-admin' }, DEVELOPER_KEY, PUBLIC_KEY]);
+    expect(json((await lms.run('mock tokens -o json')).stdout)).toEqual([
+      { user_id: 1, name: 'Ada Admin', role: 'admin', token: '1~mock-admin' },
+      DEVELOPER_KEY,
+      PUBLIC_KEY,
+    ]);
     expect(json((await lms.run('courses list --account 1 --all -o json')).stdout)).toEqual([]);
     // A token of the old school no longer works.
     expect((await lms.run('users get self', { env: { LMS_TOKEN: '7~mock-sam' } })).exitCode).toBe(3);
@@ -107,7 +130,10 @@ describe('lms mock reset / seed', () => {
     expect(declined.exitCode).toBe(130);
     expect((await lms.run('users list --all -o ndjson')).stdout.trimEnd().split('\n')).toHaveLength(13);
 
-    const accepted = await lms.run('mock reset', { tty: true, prompter: { secret: async () => '', confirm: async () => true } });
+    const accepted = await lms.run('mock reset', {
+      tty: true,
+      prompter: { secret: async () => '', confirm: async () => true },
+    });
     expect(accepted.exitCode).toBe(0);
     expect(json((await lms.run('users list --all -o json --fields id')).stdout)).toEqual([{ id: 1 }]);
   });
@@ -142,7 +168,9 @@ describe('lms mock seed on a database that holds data', () => {
 
     const refused = await seedWith(path, []);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toContain(`Replace everything in the mock database ${path} with the seeded school: pass --yes to confirm`);
+    expect(refused.stderr).toContain(
+      `Replace everything in the mock database ${path} with the seeded school: pass --yes to confirm`,
+    );
 
     const declined = await seedWith(path, [], true, false);
     expect(declined.asked).toBe(`Replace everything in the mock database ${path} with the seeded school?`);
@@ -168,7 +196,11 @@ describe('lms mock seed --users', () => {
     const users = await lms.run('users list --account 1 --all -o ndjson --fields id');
     expect(users.stdout.trim().split('\n')).toHaveLength(133);
     const courses = await lms.run('courses list --account 1 --search GEN- -o json --fields sis_course_id');
-    expect(JSON.parse(courses.stdout)).toEqual([{ sis_course_id: 'GEN-C1' }, { sis_course_id: 'GEN-C2' }, { sis_course_id: 'GEN-C3' }]);
+    expect(JSON.parse(courses.stdout)).toEqual([
+      { sis_course_id: 'GEN-C1' },
+      { sis_course_id: 'GEN-C2' },
+      { sis_course_id: 'GEN-C3' },
+    ]);
   });
 
   it.each([

@@ -26,11 +26,16 @@ describe('lms profile add / list / show / use / remove', () => {
   it('a keychain entry lms did not write: exit 3, with the whole command that stores a token again', async () => {
     const keychain = memoryKeychain();
     const lms = session({}, { keychain });
-    expect((await lms.run('profile add prod --url https://lms.example.edu --token-stdin --no-verify', { stdin: TOKEN })).exitCode).toBe(0);
+    expect(
+      (await lms.run('profile add prod --url https://lms.example.edu --token-stdin --no-verify', { stdin: TOKEN }))
+        .exitCode,
+    ).toBe(0);
     for (const account of keychain.entries.keys()) keychain.entries.set(account, 'not json');
     const r = await lms.run('-p prod users get self');
     expect(r.exitCode).toBe(3);
-    expect(r.stderr).toBe('error: the keychain entry of profile "prod" is not one lms wrote\nhint: log in again: `lms auth login -p prod`, or store a token: `lms profile add prod --url https://lms.example.edu --token-stdin`\n');
+    expect(r.stderr).toBe(
+      'error: the keychain entry of profile "prod" is not one lms wrote\nhint: log in again: `lms auth login -p prod`, or store a token: `lms profile add prod --url https://lms.example.edu --token-stdin`\n',
+    );
   });
 
   it('stores profiles (their tokens in the keychain), lists and shows them without the token, switches and removes them', async () => {
@@ -44,12 +49,25 @@ describe('lms profile add / list / show / use / remove', () => {
       return r;
     };
 
-    const added = await run('profile add prod --url https://lms.example.edu/ --token-stdin --no-verify', { stdin: `${TOKEN}\n` });
-    expect(added).toEqual({ exitCode: 0, stdout: '', stderr: `Saved profile "prod" (lms.example.edu) in ${file}, its token in the keychain\n` });
-    expect((await run('profile add dev --url http://127.0.0.1:4010 --token-stdin --no-verify', { stdin: 'dev-token' })).exitCode).toBe(0);
+    const added = await run('profile add prod --url https://lms.example.edu/ --token-stdin --no-verify', {
+      stdin: `${TOKEN}\n`,
+    });
+    expect(added).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: `Saved profile "prod" (lms.example.edu) in ${file}, its token in the keychain\n`,
+    });
+    expect(
+      (await run('profile add dev --url http://127.0.0.1:4010 --token-stdin --no-verify', { stdin: 'dev-token' }))
+        .exitCode,
+    ).toBe(0);
     // Added again under the same name: replaced, and said so.
-    const again = await run('profile add dev --url http://127.0.0.1:4010 --token-stdin --no-verify', { stdin: 'dev-token' });
-    expect(again.stderr).toMatch(/^Saved profile "dev" \(127\.0\.0\.1:4010\) in .*, replacing the one for 127\.0\.0\.1:4010\n$/);
+    const again = await run('profile add dev --url http://127.0.0.1:4010 --token-stdin --no-verify', {
+      stdin: 'dev-token',
+    });
+    expect(again.stderr).toMatch(
+      /^Saved profile "dev" \(127\.0\.0\.1:4010\) in .*, replacing the one for 127\.0\.0\.1:4010\n$/,
+    );
 
     expect(json((await run('profile list -o json')).stdout)).toEqual([
       { name: 'dev', url: 'http://127.0.0.1:4010', current: false, token: 'in the keychain' },
@@ -68,11 +86,19 @@ describe('lms profile add / list / show / use / remove', () => {
     expect(await run('profile use dev')).toEqual({ exitCode: 0, stdout: '', stderr: 'Now using profile "dev".\n' });
     expect(json((await run('profile show -o json')).stdout)).toMatchObject({ name: 'dev', current: true });
     expect(json((await run('profile show prod -o json')).stdout)).toMatchObject({ name: 'prod', current: false });
-    expect(json((await run('profile show -o json', { env: { LMS_PROFILE: 'prod' } })).stdout)).toMatchObject({ name: 'prod' });
+    expect(json((await run('profile show -o json', { env: { LMS_PROFILE: 'prod' } })).stdout)).toMatchObject({
+      name: 'prod',
+    });
 
     expect([...keychain.entries.keys()].sort()).toEqual(['dev@127.0.0.1:4010', 'prod@lms.example.edu']);
-    expect(await run('profile remove dev --yes')).toEqual({ exitCode: 0, stdout: '', stderr: 'Removed profile "dev".\n' });
-    expect(json((await run('profile ls -o json')).stdout)).toEqual([{ name: 'prod', url: 'https://lms.example.edu', current: false, token: 'in the keychain' }]);
+    expect(await run('profile remove dev --yes')).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: 'Removed profile "dev".\n',
+    });
+    expect(json((await run('profile ls -o json')).stdout)).toEqual([
+      { name: 'prod', url: 'https://lms.example.edu', current: false, token: 'in the keychain' },
+    ]);
     // Its keychain entry went with it.
     expect([...keychain.entries.keys()]).toEqual(['prod@lms.example.edu']);
     expect(JSON.parse(keychain.entries.get('prod@lms.example.edu')!)).toEqual({ kind: 'token', token: TOKEN });
@@ -80,7 +106,9 @@ describe('lms profile add / list / show / use / remove', () => {
     // The file says where the token is, and holds no token; still readable by its owner only.
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(lms.configDir).mode & 0o777).toBe(0o700);
-    expect(json(readFileSync(file, 'utf8'))).toEqual({ profiles: { prod: { url: 'https://lms.example.edu', keychain: 'prod@lms.example.edu' } } });
+    expect(json(readFileSync(file, 'utf8'))).toEqual({
+      profiles: { prod: { url: 'https://lms.example.edu', keychain: 'prod@lms.example.edu' } },
+    });
 
     const table = await run('profile list', { tty: true });
     expect(table.exitCode).toBe(0);
@@ -91,17 +119,26 @@ describe('lms profile add / list / show / use / remove', () => {
   it('keeps the token in the file (0600) with a one-line notice when no keychain answers', async () => {
     const lms = session({}, { keychain: absentKeychain() });
     const file = join(lms.configDir, 'config.json');
-    const added = await lms.run('profile add prod --url https://lms.example.edu --token-stdin --no-verify', { stdin: TOKEN });
+    const added = await lms.run('profile add prod --url https://lms.example.edu --token-stdin --no-verify', {
+      stdin: TOKEN,
+    });
     expect(added).toEqual({
       exitCode: 0,
       stdout: '',
       stderr: `notice: no keychain answered, so the token is kept in ${file}, readable only by you (--insecure-storage chooses the file without asking)\nSaved profile "prod" (lms.example.edu) in ${file}\n`,
     });
-    expect(json(readFileSync(file, 'utf8'))).toEqual({ profiles: { prod: { url: 'https://lms.example.edu', token: TOKEN } }, current: 'prod' });
+    expect(json(readFileSync(file, 'utf8'))).toEqual({
+      profiles: { prod: { url: 'https://lms.example.edu', token: TOKEN } },
+      current: 'prod',
+    });
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(json((await lms.run('profile show -o json')).stdout)).toMatchObject({ token: `set (${TOKEN.length} characters)` });
+    expect(json((await lms.run('profile show -o json')).stdout)).toMatchObject({
+      token: `set (${TOKEN.length} characters)`,
+    });
     // -v says why, on a line of its own.
-    const traced = await lms.run('profile add dev --url https://dev.example.edu --token-stdin --no-verify -v', { stdin: TOKEN });
+    const traced = await lms.run('profile add dev --url https://dev.example.edu --token-stdin --no-verify -v', {
+      stdin: TOKEN,
+    });
     expect(traced.stderr).toContain('keychain: no keychain answered (Secret Service: no D-Bus session)\n');
     noToken([added, traced]);
   });
@@ -110,10 +147,15 @@ describe('lms profile add / list / show / use / remove', () => {
     const keychain = memoryKeychain();
     const lms = session({}, { keychain });
     const file = join(lms.configDir, 'config.json');
-    const added = await lms.run('profile add ci --url https://lms.example.edu --token-stdin --no-verify --insecure-storage', { stdin: TOKEN });
+    const added = await lms.run(
+      'profile add ci --url https://lms.example.edu --token-stdin --no-verify --insecure-storage',
+      { stdin: TOKEN },
+    );
     expect(added).toEqual({ exitCode: 0, stdout: '', stderr: `Saved profile "ci" (lms.example.edu) in ${file}\n` });
     expect(keychain.entries.size).toBe(0);
-    expect(json(readFileSync(file, 'utf8'))).toMatchObject({ profiles: { ci: { url: 'https://lms.example.edu', token: TOKEN } } });
+    expect(json(readFileSync(file, 'utf8'))).toMatchObject({
+      profiles: { ci: { url: 'https://lms.example.edu', token: TOKEN } },
+    });
   });
 
   it('a token already in the profile file keeps working, without the keychain, and the next add moves it there', async () => {
@@ -130,13 +172,18 @@ describe('lms profile add / list / show / use / remove', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const account = `old@${new URL(url).host}`;
     try {
-      writeFileSync(file, JSON.stringify({ profiles: { old: { url, token: 'legacy-token' } }, current: 'old' }), { mode: 0o600 });
+      writeFileSync(file, JSON.stringify({ profiles: { old: { url, token: 'legacy-token' } }, current: 'old' }), {
+        mode: 0o600,
+      });
       const r = await lms.run('--no-mock users get self --fields name -v');
       expect(r.stderr).toContain('token from profile "old"');
       expect(json(r.stdout)).toEqual({ name: 'Old Timer' });
       expect(keychain.reads).toBe(0);
       await lms.run(['profile', 'add', 'old', '--url', url, '--token-stdin', '--no-verify'], { stdin: 'legacy-token' });
-      expect(json(readFileSync(file, 'utf8'))).toEqual({ profiles: { old: { url, keychain: account } }, current: 'old' });
+      expect(json(readFileSync(file, 'utf8'))).toEqual({
+        profiles: { old: { url, keychain: account } },
+        current: 'old',
+      });
       expect(JSON.parse(keychain.entries.get(account)!)).toEqual({ kind: 'token', token: 'legacy-token' });
       const again = await lms.run('--no-mock users get self --fields name -v');
       expect(again.stderr).toContain('token from the keychain (profile "old")');
@@ -159,7 +206,10 @@ describe('lms profile add / list / show / use / remove', () => {
   it('asks for the token with the prompter on a TTY', async () => {
     const lms = session();
     const secret = vi.fn(async () => `  ${TOKEN}  `);
-    const r = await lms.run('profile add tty --url https://lms.example.edu --no-verify', { tty: true, prompter: { secret, confirm: async () => true } });
+    const r = await lms.run('profile add tty --url https://lms.example.edu --no-verify', {
+      tty: true,
+      prompter: { secret, confirm: async () => true },
+    });
     expect(r.exitCode).toBe(0);
     expect(secret).toHaveBeenCalledWith('Access token for lms.example.edu:');
     expect(json((await lms.run('profile show tty -o json')).stdout)).toMatchObject({ token: 'in the keychain' });
@@ -168,13 +218,48 @@ describe('lms profile add / list / show / use / remove', () => {
 
   it.each<[string, string, { tty?: boolean; stdin?: string }, string]>([
     ['no token in a script', 'profile add p --url https://lms.example.edu', {}, 'no token: pass --token-stdin'],
-    ['--no-input on a TTY', 'profile add p --url https://lms.example.edu --no-input', { tty: true }, 'no token: pass --token-stdin'],
-    ['an empty token', 'profile add p --url https://lms.example.edu --token-stdin --no-verify', { stdin: '  \n' }, 'the token is empty'],
-    ['a URL without a scheme', 'profile add p --url localhost:4010 --token-stdin --no-verify', { stdin: TOKEN }, 'hint: did you mean --url http://localhost:4010?'],
-    ['a bad URL', 'profile add p --url http://exa%mple --token-stdin --no-verify', { stdin: TOKEN }, '--url is not a URL: "http://exa%mple"'],
-    ['a non-http URL', 'profile add p --url ftp://lms.example.edu --token-stdin --no-verify', { stdin: TOKEN }, '--url must be http(s), not ftp:'],
-    ['a bad name', 'profile add "a b" --url https://lms.example.edu --token-stdin --no-verify', { stdin: TOKEN }, 'invalid profile name "a b"'],
-    ['a missing --url', 'profile add p --token-stdin --no-verify', { stdin: TOKEN }, "required option '--url <url>' not specified"],
+    [
+      '--no-input on a TTY',
+      'profile add p --url https://lms.example.edu --no-input',
+      { tty: true },
+      'no token: pass --token-stdin',
+    ],
+    [
+      'an empty token',
+      'profile add p --url https://lms.example.edu --token-stdin --no-verify',
+      { stdin: '  \n' },
+      'the token is empty',
+    ],
+    [
+      'a URL without a scheme',
+      'profile add p --url localhost:4010 --token-stdin --no-verify',
+      { stdin: TOKEN },
+      'hint: did you mean --url http://localhost:4010?',
+    ],
+    [
+      'a bad URL',
+      'profile add p --url http://exa%mple --token-stdin --no-verify',
+      { stdin: TOKEN },
+      '--url is not a URL: "http://exa%mple"',
+    ],
+    [
+      'a non-http URL',
+      'profile add p --url ftp://lms.example.edu --token-stdin --no-verify',
+      { stdin: TOKEN },
+      '--url must be http(s), not ftp:',
+    ],
+    [
+      'a bad name',
+      'profile add "a b" --url https://lms.example.edu --token-stdin --no-verify',
+      { stdin: TOKEN },
+      'invalid profile name "a b"',
+    ],
+    [
+      'a missing --url',
+      'profile add p --token-stdin --no-verify',
+      { stdin: TOKEN },
+      "required option '--url <url>' not specified",
+    ],
     ['use of an unknown profile', 'profile use nope', {}, 'no profile named "nope"'],
     ['removal of an unknown profile', 'profile remove nope', {}, 'no profile named "nope"'],
     ['show of an unknown profile', 'profile show nope', {}, 'no profile named "nope"'],
@@ -190,7 +275,9 @@ describe('lms profile add / list / show / use / remove', () => {
   it('never prompts in a script, even with a prompter', async () => {
     const lms = session();
     const secret = vi.fn(async () => TOKEN);
-    const r = await lms.run('profile add p --url https://lms.example.edu', { prompter: { secret, confirm: async () => true } });
+    const r = await lms.run('profile add p --url https://lms.example.edu', {
+      prompter: { secret, confirm: async () => true },
+    });
     expect(r.exitCode).toBe(2);
     expect(secret).not.toHaveBeenCalled();
   });
@@ -242,40 +329,60 @@ describe('a real instance from a profile', () => {
 });
 
 describe('profile names that are properties of every object', () => {
-  it.each(['constructor', 'hasOwnProperty', 'toString', '__proto__', 'prototype', 'valueOf'])('use/show/remove %s: no such profile', async (name) => {
-    const lms = session();
-    for (const verb of ['use', 'show', 'remove']) {
-      const r = await lms.run(['profile', verb, name]);
-      expect(r.exitCode, `${verb} ${name}`).toBe(2);
-      expect(r.stderr).toContain(`no profile named "${name}"`);
-    }
-  });
+  it.each(['constructor', 'hasOwnProperty', 'toString', '__proto__', 'prototype', 'valueOf'])(
+    'use/show/remove %s: no such profile',
+    async (name) => {
+      const lms = session();
+      for (const verb of ['use', 'show', 'remove']) {
+        const r = await lms.run(['profile', verb, name]);
+        expect(r.exitCode, `${verb} ${name}`).toBe(2);
+        expect(r.stderr).toContain(`no profile named "${name}"`);
+      }
+    },
+  );
 
-  it.each(['__proto__', 'constructor', 'prototype'])('add %s is refused with a clear message, and nothing is written', async (name) => {
-    const lms = session();
-    const r = await lms.run(['profile', 'add', name, '--url', 'https://lms.example.edu', '--token-stdin', '--no-verify'], { stdin: TOKEN });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`"${name}" is reserved and cannot name a profile`);
-    expect(({} as Record<string, unknown>).url).toBeUndefined();
-    expect(json((await lms.run('profile list -o json')).stdout)).toEqual([]);
-  });
+  it.each(['__proto__', 'constructor', 'prototype'])(
+    'add %s is refused with a clear message, and nothing is written',
+    async (name) => {
+      const lms = session();
+      const r = await lms.run(
+        ['profile', 'add', name, '--url', 'https://lms.example.edu', '--token-stdin', '--no-verify'],
+        { stdin: TOKEN },
+      );
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`"${name}" is reserved and cannot name a profile`);
+      expect(({} as Record<string, unknown>).url).toBeUndefined();
+      expect(json((await lms.run('profile list -o json')).stdout)).toEqual([]);
+    },
+  );
 
   it('a hand-edited file with a "__proto__" entry is read as a plain name, and Object.prototype stays clean', async () => {
     const lms = session();
     await lms.run('profile add a --url https://a.example --token-stdin --no-verify', { stdin: TOKEN });
     const file = join(lms.configDir, 'config.json');
-    writeFileSync(file, '{"current":"a","profiles":{"a":{"url":"https://a.example","token":"t"},"__proto__":{"url":"https://evil.example","token":"x"},"junk":7}}');
+    writeFileSync(
+      file,
+      '{"current":"a","profiles":{"a":{"url":"https://a.example","token":"t"},"__proto__":{"url":"https://evil.example","token":"x"},"junk":7}}',
+    );
     const listed = json((await lms.run('profile list -o json')).stdout) as { name: string }[];
     expect(listed.map((p) => p.name)).toEqual(['__proto__', 'a']);
     expect((await lms.run(['profile', 'use', '__proto__'])).exitCode).toBe(0);
-    expect(json((await lms.run('profile show -o json')).stdout)).toMatchObject({ name: '__proto__', url: 'https://evil.example' });
+    expect(json((await lms.run('profile show -o json')).stdout)).toMatchObject({
+      name: '__proto__',
+      url: 'https://evil.example',
+    });
     expect((await lms.run(['profile', 'remove', '__proto__', '--yes'])).stderr).toBe('Removed profile "__proto__".\n');
-    expect(((json(readFileSync(file, 'utf8')) as { profiles: object }).profiles)).toEqual({ a: { url: 'https://a.example', token: 't' } });
+    expect((json(readFileSync(file, 'utf8')) as { profiles: object }).profiles).toEqual({
+      a: { url: 'https://a.example', token: 't' },
+    });
     expect(Object.prototype).not.toHaveProperty('url');
   });
 
   it('refuses names that would read as flags', async () => {
-    const r = await session().run(['profile', 'add', '.hidden', '--url', 'https://a.example', '--token-stdin', '--no-verify'], { stdin: TOKEN });
+    const r = await session().run(
+      ['profile', 'add', '.hidden', '--url', 'https://a.example', '--token-stdin', '--no-verify'],
+      { stdin: TOKEN },
+    );
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('invalid profile name ".hidden"');
   });
@@ -308,13 +415,17 @@ describe('profile add checks the token with the instance', () => {
     const r = await lms.run(['profile', 'add', 'bad', '--url', served!.url, '--token-stdin'], { stdin: TOKEN });
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`error: ${new URL(served!.url).host} did not accept the token (401); the profile was not saved\n`);
+    expect(r.stderr).toContain(
+      `error: ${new URL(served!.url).host} did not accept the token (401); the profile was not saved\n`,
+    );
     expect(r.stderr).not.toContain(TOKEN);
     expect((await lms.run('profile show bad')).exitCode).toBe(2);
   });
 
   it('as JSON: exactly one error object', async () => {
-    const r = await lms.run(['profile', 'add', 'bad', '--url', served!.url, '--token-stdin', '-o', 'json'], { stdin: TOKEN });
+    const r = await lms.run(['profile', 'add', 'bad', '--url', served!.url, '--token-stdin', '-o', 'json'], {
+      stdin: TOKEN,
+    });
     expect(r.exitCode).toBe(3);
     expect(json(r.stderr)).toMatchObject({ error: 'LmsError', exit_code: 3 });
   });
@@ -322,7 +433,9 @@ describe('profile add checks the token with the instance', () => {
   it('exits 7 with a hint to use --no-verify when the instance cannot be reached, and saves nothing', async () => {
     const r = await lms.run('profile add gone --url http://127.0.0.1:1 --token-stdin', { stdin: TOKEN });
     expect(r.exitCode).toBe(7);
-    expect(r.stderr).toContain('error: could not reach 127.0.0.1:1 to check the token: 127.0.0.1:1 refused the connection; the profile was not saved');
+    expect(r.stderr).toContain(
+      'error: could not reach 127.0.0.1:1 to check the token: 127.0.0.1:1 refused the connection; the profile was not saved',
+    );
     expect(r.stderr).toContain('hint: check --url, or pass --no-verify to save the profile without checking');
     expect((await lms.run('profile show gone')).exitCode).toBe(2);
   });
@@ -352,15 +465,25 @@ describe('profile add checks the token with the instance', () => {
 
 describe('profile add --url', () => {
   it.each<[string, string, string]>([
-    ['a host and port with no scheme (parsed as the scheme "localhost:")', 'localhost:4010', 'hint: did you mean --url http://localhost:4010?'],
+    [
+      'a host and port with no scheme (parsed as the scheme "localhost:")',
+      'localhost:4010',
+      'hint: did you mean --url http://localhost:4010?',
+    ],
     ['a loopback address with no scheme', '127.0.0.1:4010', 'hint: did you mean --url http://127.0.0.1:4010?'],
     ['a remote host with no scheme', 'lms.example.edu', 'hint: did you mean --url https://lms.example.edu?'],
-    ['a user name and password in the URL', 'https://me:secret@lms.example.edu', '--url must not contain a user name or password'],
+    [
+      'a user name and password in the URL',
+      'https://me:secret@lms.example.edu',
+      '--url must not contain a user name or password',
+    ],
     ['a query', 'https://lms.example.edu/?x=1', 'hint: did you mean --url https://lms.example.edu?'],
     ['the API path', 'https://lms.example.edu/api/v1', 'hint: did you mean --url https://lms.example.edu?'],
     ['an empty URL', '', '--url is empty'],
   ])('%s', async (_what, url, message) => {
-    const r = await session().run(['profile', 'add', 'p', '--url', url, '--token-stdin', '--no-verify'], { stdin: 'tok' });
+    const r = await session().run(['profile', 'add', 'p', '--url', url, '--token-stdin', '--no-verify'], {
+      stdin: 'tok',
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^error: --url /);
     expect(r.stderr).toContain(message);
@@ -369,12 +492,19 @@ describe('profile add --url', () => {
 
   it('says what it needs in the message itself', async () => {
     const r = await session().run('profile add p --url localhost:4010 --token-stdin --no-verify', { stdin: 'tok' });
-    expect(r.stderr).toBe('error: --url needs http:// or https://: "localhost:4010"\nhint: did you mean --url http://localhost:4010?\n');
+    expect(r.stderr).toBe(
+      'error: --url needs http:// or https://: "localhost:4010"\nhint: did you mean --url http://localhost:4010?\n',
+    );
   });
 
   it('keeps a path under which an instance lives', async () => {
     const lms = session();
-    expect((await lms.run('profile add p --url https://example.edu/lms/ --token-stdin --no-verify', { stdin: 'tok' })).exitCode).toBe(0);
-    expect(JSON.parse((await lms.run('profile show p -o json')).stdout)).toMatchObject({ url: 'https://example.edu/lms' });
+    expect(
+      (await lms.run('profile add p --url https://example.edu/lms/ --token-stdin --no-verify', { stdin: 'tok' }))
+        .exitCode,
+    ).toBe(0);
+    expect(JSON.parse((await lms.run('profile show p -o json')).stdout)).toMatchObject({
+      url: 'https://example.edu/lms',
+    });
   });
 });

@@ -24,8 +24,16 @@ describe('lms quizzes', () => {
     );
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({
-      title: 'Unit 2 Exam', quiz_type: 'assignment', time_limit: 30, allowed_attempts: 2, scoring_policy: 'keep_latest',
-      hide_results: 'until_after_last_attempt', show_correct_answers: false, ip_filter: '10.0.0.0/8', published: true, assignment_id: expect.any(Number),
+      title: 'Unit 2 Exam',
+      quiz_type: 'assignment',
+      time_limit: 30,
+      allowed_attempts: 2,
+      scoring_policy: 'keep_latest',
+      hide_results: 'until_after_last_attempt',
+      show_correct_answers: false,
+      ip_filter: '10.0.0.0/8',
+      published: true,
+      assignment_id: expect.any(Number),
     });
   });
 
@@ -47,7 +55,9 @@ describe('lms quizzes', () => {
   it('publishes and unpublishes; a quiz students started stays published', async () => {
     const s = session();
     expect(JSON.parse((await s.run('quizzes publish 4 --course 2 -o json')).stdout).published).toBe(true);
-    expect(JSON.parse((await s.run('quizzes unpublish 1 --course 1 --no-notify -o json')).stdout).published).toBe(false);
+    expect(JSON.parse((await s.run('quizzes unpublish 1 --course 1 --no-notify -o json')).stdout).published).toBe(
+      false,
+    );
     const refused = await s.run('quizzes unpublish 3 --course 2');
     expect(refused.exitCode).toBe(5);
     expect(refused.stderr).toContain("Can't unpublish if there are student submissions");
@@ -55,7 +65,19 @@ describe('lms quizzes', () => {
 
   it('clears a nullable field with ""', async () => {
     const s = session();
-    const r = await s.run(['quizzes', 'update', '3', '--course', '2', '--time-limit', '', '--ip-filter', '', '-o', 'json']);
+    const r = await s.run([
+      'quizzes',
+      'update',
+      '3',
+      '--course',
+      '2',
+      '--time-limit',
+      '',
+      '--ip-filter',
+      '',
+      '-o',
+      'json',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ time_limit: null, ip_filter: null });
   });

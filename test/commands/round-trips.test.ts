@@ -34,7 +34,10 @@ async function ok(lms: Session, line: string, options?: { tty?: boolean }): Prom
 
 const replaceLine = (text: string, from: string, to: string) => {
   expect(text.split('\n')).toContain(from);
-  return text.split('\n').map((l) => (l === from ? to : l)).join('\n');
+  return text
+    .split('\n')
+    .map((l) => (l === from ? to : l))
+    .join('\n');
 };
 
 const EXPORTS = [
@@ -42,18 +45,22 @@ const EXPORTS = [
   ['enrollments export --course 1', 'user,type,role,section,state'],
   ['grade export --course 1 --assignment 1', 'user,name,section,grade,comment'],
   ['grade export --course 1', 'user,name,section,Cell Structure Lab Report,Microscope Safety Quiz,Genetics Essay'],
-  ['outcomes export --account 1', 'vendor_guid,object_type,title,description,display_name,calculation_method,calculation_int,parent_guids,mastery_points,ratings'],
+  [
+    'outcomes export --account 1',
+    'vendor_guid,object_type,title,description,display_name,calculation_method,calculation_int,parent_guids,mastery_points,ratings',
+  ],
 ] as const;
 
 describe('every export writes its import format', () => {
-  it.each(EXPORTS.flatMap(([line, header]) => [false, true].map((tty) => [line, tty ? 'a terminal' : 'a pipe', tty, header] as const)))(
-    '%s to %s: CSV',
-    async (line, _where, tty, header) => {
-      const out = await ok(session(), line, { tty });
-      expect(out.split('\n')[0]).toBe(header);
-      expect(out.split('\n').length).toBeGreaterThan(2);
-    },
-  );
+  it.each(
+    EXPORTS.flatMap(([line, header]) =>
+      [false, true].map((tty) => [line, tty ? 'a terminal' : 'a pipe', tty, header] as const),
+    ),
+  )('%s to %s: CSV', async (line, _where, tty, header) => {
+    const out = await ok(session(), line, { tty });
+    expect(out.split('\n')[0]).toBe(header);
+    expect(out.split('\n').length).toBeGreaterThan(2);
+  });
 
   it.each(EXPORTS.map(([line]) => [line]))('%s -o json: JSON', async (line) => {
     const out = await ok(session(), `${line} -o json`);
@@ -61,21 +68,65 @@ describe('every export writes its import format', () => {
   });
 
   it('honours --fields as every list does', async () => {
-    expect(await ok(session(), 'enrollments export --course 5 --fields user,state')).toBe('user,state\nsis_user_id:T-004,active\nsis_user_id:T-003,active\n');
+    expect(await ok(session(), 'enrollments export --course 5 --fields user,state')).toBe(
+      'user,state\nsis_user_id:T-004,active\nsis_user_id:T-003,active\n',
+    );
   });
 });
 
 describe('an unedited export imports with nothing changed', () => {
   it.each([
     ['users', {}, 'users export', 'users import --update', { created: 0, updated: 0, differs: 0, failed: 0 }],
-    ['a roster, synced', {}, 'enrollments export --course 1', 'enrollments import --course 1 --update --sync --yes', { created: 0, updated: 0, differs: 0, failed: 0 }],
-    ['one assignment', TEACHER, 'grade export --course 1 --assignment 3', 'grade --course 1 --assignment 3 --csv', { updated: 0, failed: 0 }],
+    [
+      'a roster, synced',
+      {},
+      'enrollments export --course 1',
+      'enrollments import --course 1 --update --sync --yes',
+      { created: 0, updated: 0, differs: 0, failed: 0 },
+    ],
+    [
+      'one assignment',
+      TEACHER,
+      'grade export --course 1 --assignment 3',
+      'grade --course 1 --assignment 3 --csv',
+      { updated: 0, failed: 0 },
+    ],
     // Lucas resubmitted after his lab report was graded: that grade is no cell (it would grade the new attempt).
-    ['a gradebook', TEACHER, 'grade export --course 1', 'grade --course 1 --csv', { updated: 0, unchanged: 5, failed: 0 }],
-    ["a section's gradebook", { LMS_TOKEN: '5~mock-tara' }, 'grade export --section 1', 'grade --section 1 --csv', { updated: 0, failed: 0 }],
-    ['an outcomes tree as CSV', {}, 'outcomes export --course 1', 'outcomes import --course 1', { created: 0, updated: 0, failed: 0 }],
-    ['an outcomes tree as YAML', {}, 'outcomes export --account 1 --yaml', 'outcomes import --account 1', { created: 0, updated: 0, failed: 0 }],
-    ['an outcomes tree as JSON', {}, 'outcomes export --global -o json', 'outcomes import --global', { created: 0, updated: 0, failed: 0 }],
+    [
+      'a gradebook',
+      TEACHER,
+      'grade export --course 1',
+      'grade --course 1 --csv',
+      { updated: 0, unchanged: 5, failed: 0 },
+    ],
+    [
+      "a section's gradebook",
+      { LMS_TOKEN: '5~mock-tara' },
+      'grade export --section 1',
+      'grade --section 1 --csv',
+      { updated: 0, failed: 0 },
+    ],
+    [
+      'an outcomes tree as CSV',
+      {},
+      'outcomes export --course 1',
+      'outcomes import --course 1',
+      { created: 0, updated: 0, failed: 0 },
+    ],
+    [
+      'an outcomes tree as YAML',
+      {},
+      'outcomes export --account 1 --yaml',
+      'outcomes import --account 1',
+      { created: 0, updated: 0, failed: 0 },
+    ],
+    [
+      'an outcomes tree as JSON',
+      {},
+      'outcomes export --global -o json',
+      'outcomes import --global',
+      { created: 0, updated: 0, failed: 0 },
+    ],
   ])('%s', async (_what, env, exportLine, importLine, counts) => {
     const { lms, file } = workspace(env);
     const exported = await ok(lms, exportLine);
@@ -104,13 +155,23 @@ describe('export → edit → import → read back; the same import again change
       ].join('\n'),
     );
     const sofia = 'sis_user_id:S-008,Sofia Student,"BIO-101 Section A, BIO-101 Lab Online"';
-    const edited = replaceLine(replaceLine(exported, `${sofia},15,`, `${sofia},16,Label the axes`), 'sis_user_id:S-010,Mina Okafor,BIO-101 Section B,,', 'sis_user_id:S-010,Mina Okafor,BIO-101 Section B,75%,');
+    const edited = replaceLine(
+      replaceLine(exported, `${sofia},15,`, `${sofia},16,Label the axes`),
+      'sis_user_id:S-010,Mina Okafor,BIO-101 Section B,,',
+      'sis_user_id:S-010,Mina Okafor,BIO-101 Section B,75%,',
+    );
     const path = file(edited);
     const first = await lms.run(`grade --course 1 --assignment 1 --csv ${path} -o json`);
     expect(first.exitCode, first.stderr).toBe(0);
     expect(json(first.stdout)).toMatchObject({ updated: 2, unchanged: 1, failed: 0 });
-    expect(await ok(lms, 'grade export --course 1 --assignment 1')).toBe(edited.replace('16,Label the axes', '16,').replace('Section B,75%,', 'Section B,15,'));
-    expect(JSON.parse((await ok(lms, 'submissions get --course 1 --assignment 1 --user sis_user_id:S-008 -o json --fields score'))).score).toBe(16);
+    expect(await ok(lms, 'grade export --course 1 --assignment 1')).toBe(
+      edited.replace('16,Label the axes', '16,').replace('Section B,75%,', 'Section B,15,'),
+    );
+    expect(
+      JSON.parse(
+        await ok(lms, 'submissions get --course 1 --assignment 1 --user sis_user_id:S-008 -o json --fields score'),
+      ).score,
+    ).toBe(16);
     const again = await lms.run(`grade --course 1 --assignment 1 --csv ${path} -o json`);
     expect(json(again.stdout)).toMatchObject({ updated: 0, unchanged: 3, failed: 0 });
   });
@@ -119,14 +180,21 @@ describe('export → edit → import → read back; the same import again change
     const { lms, file } = workspace(TEACHER);
     const exported = await ok(lms, 'grade export --course 1');
     const edited = replaceLine(
-      replaceLine(exported, 'sis_user_id:S-007,Sam Student,BIO-101 Section A,19,complete,B+', 'sis_user_id:S-007,Sam Student,BIO-101 Section A,19,complete,A-'),
+      replaceLine(
+        exported,
+        'sis_user_id:S-007,Sam Student,BIO-101 Section A,19,complete,B+',
+        'sis_user_id:S-007,Sam Student,BIO-101 Section A,19,complete,A-',
+      ),
       'sis_user_id:S-009,Ravi Patel,"BIO-101 Section B, BIO-101 Lab Online",,,',
       'sis_user_id:S-009,Ravi Patel,"BIO-101 Section B, BIO-101 Lab Online",,complete,',
     );
     const path = file(edited);
     const first = await lms.run(`grade --course 1 --csv ${path} -o csv`);
     expect(first.exitCode, first.stderr).toBe(0);
-    expect(first.stdout.split('\n').filter((l) => l.includes(',updated,'))).toEqual(['2,sis_user_id:S-007,3,B+,A-,updated,', '4,sis_user_id:S-009,2,,complete,updated,']);
+    expect(first.stdout.split('\n').filter((l) => l.includes(',updated,'))).toEqual([
+      '2,sis_user_id:S-007,3,B+,A-,updated,',
+      '4,sis_user_id:S-009,2,,complete,updated,',
+    ]);
     expect(await ok(lms, 'grade export --course 1')).toBe(edited);
     const again = await lms.run(`grade --course 1 --csv ${path} -o json`);
     expect(json(again.stdout)).toMatchObject({ updated: 0, unchanged: 6, failed: 0 });
@@ -135,25 +203,30 @@ describe('export → edit → import → read back; the same import again change
   it.each([
     ['one assignment', 'grade export --course 1 --assignment 1', '--assignment 1'],
     ['a gradebook', 'grade export --course 1', ''],
-  ])("checks %s's names against the students its rows name: a row out of step is a problem of its line, and nothing is sent", async (_what, exportLine, flags) => {
-    const { lms, file } = workspace(TEACHER);
-    const exported = await ok(lms, exportLine);
-    // Sam's grade edited, and the name column sorted on its own: Sam's and Sofia's names swapped.
-    const lines = exported.split('\n');
-    lines[1] = lines[1].replace('Sam Student', 'Sofia Student').replace(',19,', ',20,');
-    lines[2] = lines[2].replace('Sofia Student', 'Sam Student');
-    const before = await ok(lms, 'grade export --course 1');
-    const r = await lms.run(`grade --course 1 ${flags} --csv ${file(lines.join('\n'))}`);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('has 2 problems; nothing was sent');
-    expect(r.stderr).toContain(':2: name "Sofia Student" is not the name of user "sis_user_id:S-007" (Sam Student)');
-    expect(r.stderr).toContain(':3: name "Sam Student" is not the name of user "sis_user_id:S-008" (Sofia Student)');
-    expect(await ok(lms, 'grade export --course 1')).toBe(before);
-  });
+  ])(
+    "checks %s's names against the students its rows name: a row out of step is a problem of its line, and nothing is sent",
+    async (_what, exportLine, flags) => {
+      const { lms, file } = workspace(TEACHER);
+      const exported = await ok(lms, exportLine);
+      // Sam's grade edited, and the name column sorted on its own: Sam's and Sofia's names swapped.
+      const lines = exported.split('\n');
+      lines[1] = lines[1].replace('Sam Student', 'Sofia Student').replace(',19,', ',20,');
+      lines[2] = lines[2].replace('Sofia Student', 'Sam Student');
+      const before = await ok(lms, 'grade export --course 1');
+      const r = await lms.run(`grade --course 1 ${flags} --csv ${file(lines.join('\n'))}`);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('has 2 problems; nothing was sent');
+      expect(r.stderr).toContain(':2: name "Sofia Student" is not the name of user "sis_user_id:S-007" (Sam Student)');
+      expect(r.stderr).toContain(':3: name "Sam Student" is not the name of user "sis_user_id:S-008" (Sofia Student)');
+      expect(await ok(lms, 'grade export --course 1')).toBe(before);
+    },
+  );
 
   it('takes a name as the student is called in any of their names, in any case; and a file without names or sections', async () => {
     const { lms, file } = workspace(TEACHER);
-    const r = await lms.run(`grade --course 1 --assignment 1 --csv ${file('user,name,section,grade\nsam,"student,  SAM",Anything at all,20\n8,Sofia,,16\n')} -o json`);
+    const r = await lms.run(
+      `grade --course 1 --assignment 1 --csv ${file('user,name,section,grade\nsam,"student,  SAM",Anything at all,20\n8,Sofia,,16\n')} -o json`,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(json(r.stdout)).toMatchObject({ updated: 2, failed: 0 });
     const bare = await lms.run(`grade --course 1 --csv ${file('user,section,1\nsam,Nowhere,19\n')} -o json`);
@@ -181,7 +254,11 @@ describe('export → edit → import → read back; the same import again change
   it('updates users: a short name changed', async () => {
     const { lms, file } = workspace();
     const exported = await ok(lms, 'users export');
-    const edited = replaceLine(exported, 'Sam Student,sam,sam@example.edu,S-007,Sam,"Student, Sam",America/Chicago,en', 'Sam Student,sam,sam@example.edu,S-007,Sammy,"Student, Sam",America/Chicago,en');
+    const edited = replaceLine(
+      exported,
+      'Sam Student,sam,sam@example.edu,S-007,Sam,"Student, Sam",America/Chicago,en',
+      'Sam Student,sam,sam@example.edu,S-007,Sammy,"Student, Sam",America/Chicago,en',
+    );
     const path = file(edited);
     const first = await lms.run(`users import --update ${path} -o json`);
     expect(first.exitCode, first.stderr).toBe(0);
@@ -201,7 +278,9 @@ describe('export → edit → import → read back; the same import again change
     expect(json(first.stdout)).toMatchObject({ created: 1, updated: 1, failed: 0 });
     const now = await ok(lms, 'outcomes export --account 1');
     expect(now).toContain('msu-lab,group,Lab Practice,,,,,msu-sci-lit,,\n');
-    expect(now).toContain('msu-field,outcome,Keeps a field notebook,,,n_mastery,2,msu-lab msu-writing,2,2:Complete;1:Partial\n');
+    expect(now).toContain(
+      'msu-field,outcome,Keeps a field notebook,,,n_mastery,2,msu-lab msu-writing,2,2:Complete;1:Partial\n',
+    );
     const again = await lms.run(`outcomes import --account 1 --restart ${path} -o json`);
     expect(json(again.stdout)).toMatchObject({ created: 0, updated: 0, failed: 0 });
   });
@@ -209,7 +288,12 @@ describe('export → edit → import → read back; the same import again change
 
 describe('lms grade --csv: an empty grade changes nothing', () => {
   it.each([
-    ['one assignment', '--assignment 1', 'user,grade,comment\nsam,,\nsofia,17,\nravi,,a comment with no grade\n', { updated: 1, unchanged: 0 }],
+    [
+      'one assignment',
+      '--assignment 1',
+      'user,grade,comment\nsam,,\nsofia,17,\nravi,,a comment with no grade\n',
+      { updated: 1, unchanged: 0 },
+    ],
     ['a gradebook', '', 'user,1,2\nsam,,\nsofia,17,\n', { updated: 1, unchanged: 0 }],
     ['a file of empty grades', '--assignment 1', 'user,grade\nsam,\n', { updated: 0, unchanged: 0 }],
   ])('%s', async (_what, flags, text, counts) => {
@@ -219,14 +303,20 @@ describe('lms grade --csv: an empty grade changes nothing', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(json(r.stdout)).toMatchObject({ ...counts, failed: 0 });
     const sofia = 'sis_user_id:S-008,Sofia Student,"BIO-101 Section A, BIO-101 Lab Online"';
-    expect(await ok(lms, 'grade export --course 1')).toBe(before.replace(`${sofia},15,`, counts.updated ? `${sofia},17,` : `${sofia},15,`));
-    const comments = lms.mock.db.prepare(`SELECT count(*) AS n FROM submission_comments WHERE comment = 'a comment with no grade'`).get() as { n: number };
+    expect(await ok(lms, 'grade export --course 1')).toBe(
+      before.replace(`${sofia},15,`, counts.updated ? `${sofia},17,` : `${sofia},15,`),
+    );
+    const comments = lms.mock.db
+      .prepare(`SELECT count(*) AS n FROM submission_comments WHERE comment = 'a comment with no grade'`)
+      .get() as { n: number };
     expect(comments.n).toBe(0);
   });
 
   it("grades a gradebook's failed-rows file as it is: its error column is no assignment", async () => {
     const { lms, file } = workspace(TEACHER);
-    const r = await lms.run(`grade --course 1 --csv ${file('user,1,Genetics Essay,error\nsam,20,,the server kept 19\n')} -o json`);
+    const r = await lms.run(
+      `grade --course 1 --csv ${file('user,1,Genetics Essay,error\nsam,20,,the server kept 19\n')} -o json`,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(json(r.stdout)).toMatchObject({ updated: 1, unchanged: 0, failed: 0 });
   });
@@ -243,10 +333,30 @@ describe('lms grade --csv: an empty grade changes nothing', () => {
 });
 
 describe('lms grade export', () => {
-  const points: GradedAssignment = { id: 1, name: 'Lab', grading_type: 'points', points_possible: 20 } as GradedAssignment;
-  const letters: GradedAssignment = { id: 3, name: 'Essay', grading_type: 'letter_grade', points_possible: 100 } as GradedAssignment;
-  const passFail: GradedAssignment = { id: 2, name: 'Quiz', grading_type: 'pass_fail', points_possible: 10 } as GradedAssignment;
-  const percent: GradedAssignment = { id: 4, name: 'Report', grading_type: 'percent', points_possible: 20 } as GradedAssignment;
+  const points: GradedAssignment = {
+    id: 1,
+    name: 'Lab',
+    grading_type: 'points',
+    points_possible: 20,
+  } as GradedAssignment;
+  const letters: GradedAssignment = {
+    id: 3,
+    name: 'Essay',
+    grading_type: 'letter_grade',
+    points_possible: 100,
+  } as GradedAssignment;
+  const passFail: GradedAssignment = {
+    id: 2,
+    name: 'Quiz',
+    grading_type: 'pass_fail',
+    points_possible: 10,
+  } as GradedAssignment;
+  const percent: GradedAssignment = {
+    id: 4,
+    name: 'Report',
+    grading_type: 'percent',
+    points_possible: 20,
+  } as GradedAssignment;
 
   it.each([
     ['points', points, { grade: '17', score: 17, excused: false }, '17'],
@@ -262,15 +372,50 @@ describe('lms grade export', () => {
   });
 
   it.each([
-    ['distinct names', [{ id: 1, name: 'Lab' }, { id: 2, name: 'Quiz' }], { 1: 'Lab', 2: 'Quiz' }, []],
-    ['a name two assignments share: their ids', [{ id: 1, name: 'Lab' }, { id: 2, name: 'lab' }, { id: 3, name: 'Quiz' }], { 1: '1', 2: '2', 3: 'Quiz' }, []],
-    ["a name that is another's id", [{ id: 1, name: '2' }, { id: 2, name: 'Quiz' }], { 1: '1', 2: 'Quiz' }, []],
+    [
+      'distinct names',
+      [
+        { id: 1, name: 'Lab' },
+        { id: 2, name: 'Quiz' },
+      ],
+      { 1: 'Lab', 2: 'Quiz' },
+      [],
+    ],
+    [
+      'a name two assignments share: their ids',
+      [
+        { id: 1, name: 'Lab' },
+        { id: 2, name: 'lab' },
+        { id: 3, name: 'Quiz' },
+      ],
+      { 1: '1', 2: '2', 3: 'Quiz' },
+      [],
+    ],
+    [
+      "a name that is another's id",
+      [
+        { id: 1, name: '2' },
+        { id: 2, name: 'Quiz' },
+      ],
+      { 1: '1', 2: 'Quiz' },
+      [],
+    ],
     ['a name the import reads as its user column', [{ id: 1, name: 'User' }], { 1: '1' }, []],
     ['a name with spaces around it', [{ id: 1, name: ' Lab ' }], { 1: '1' }, []],
-    ['neither name nor id alone', [{ id: 1, name: '2' }, { id: 2, name: '1' }], {}, [1, 2]],
+    [
+      'neither name nor id alone',
+      [
+        { id: 1, name: '2' },
+        { id: 2, name: '1' },
+      ],
+      {},
+      [1, 2],
+    ],
   ])('heads columns for %s', (_what, given, headers, unnamed) => {
     const r = assignmentHeaders(given as GradedAssignment[]);
-    expect(Object.fromEntries(r.headers)).toEqual(Object.fromEntries(Object.entries(headers).map(([k, v]) => [Number(k), v])));
+    expect(Object.fromEntries(r.headers)).toEqual(
+      Object.fromEntries(Object.entries(headers).map(([k, v]) => [Number(k), v])),
+    );
     expect(r.unnamed.map((a) => a.id)).toEqual(unnamed);
   });
 
@@ -289,17 +434,34 @@ describe('lms enrollments export and list', () => {
     await ok(lms, 'enrollments add --course 1 --user 13 --type observer --observee 8 --section-id 1 --state active');
     const r = await lms.run('enrollments export --course 1');
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain('1 enrollment with the user, role and section of an earlier row (observers of several students) is written once');
-    expect(r.stdout.split('\n').filter((l) => l.startsWith('sis_user_id:O-013,'))).toEqual(['sis_user_id:O-013,observer,,sis_section_id:BIO-101-A,active']);
+    expect(r.stderr).toContain(
+      '1 enrollment with the user, role and section of an earlier row (observers of several students) is written once',
+    );
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('sis_user_id:O-013,'))).toEqual([
+      'sis_user_id:O-013,observer,,sis_section_id:BIO-101-A,active',
+    ]);
     const imported = await lms.run(`enrollments import --course 1 ${file(r.stdout)} -o json`);
     expect(imported.exitCode, imported.stderr).toBe(0);
     expect(json(imported.stdout)).toMatchObject({ created: 0, failed: 0 });
-    expect(await ok(lms, 'enrollments export --course 5')).toBe('user,type,role,section,state\nsis_user_id:T-004,ta,Grader,sis_section_id:BIO-101L-01,active\nsis_user_id:T-003,teacher,,sis_section_id:BIO-101L-01,active\n');
+    expect(await ok(lms, 'enrollments export --course 5')).toBe(
+      'user,type,role,section,state\nsis_user_id:T-004,ta,Grader,sis_section_id:BIO-101L-01,active\nsis_user_id:T-003,teacher,,sis_section_id:BIO-101L-01,active\n',
+    );
   });
 
   it.each([
-    ['a course', 'enrollments list --course 1 --user sis_user_id:S-009', [{ user_id: 9, course_section_id: 2 }, { user_id: 9, course_section_id: 7 }]],
-    ['a section', 'enrollments list --section sis_section_id:BIO-101-B --user 9', [{ user_id: 9, course_section_id: 2 }]],
+    [
+      'a course',
+      'enrollments list --course 1 --user sis_user_id:S-009',
+      [
+        { user_id: 9, course_section_id: 2 },
+        { user_id: 9, course_section_id: 7 },
+      ],
+    ],
+    [
+      'a section',
+      'enrollments list --section sis_section_id:BIO-101-B --user 9',
+      [{ user_id: 9, course_section_id: 2 }],
+    ],
     ['a course they are not in', 'enrollments list --course 3 --user 9', []],
   ])("lists one user's enrollments in %s", async (_what, line, expected) => {
     expect(json(await ok(session(), `${line} -o json --fields user_id,course_section_id`))).toEqual(expected);
@@ -318,7 +480,9 @@ describe('lms outcomes export', () => {
     await ok(lms, 'outcomes groups create --account 1 --parent 3 --title "Unkeyed"');
     const r = await lms.run('outcomes export --account 1');
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toMatch(/^warning: left out, as an import could not find them again: group \d+ "Unkeyed" and what it holds \(no vendor_guid\)\n$/);
+    expect(r.stderr).toMatch(
+      /^warning: left out, as an import could not find them again: group \d+ "Unkeyed" and what it holds \(no vendor_guid\)\n$/,
+    );
     expect(r.stdout).not.toContain('Unkeyed');
   });
 
@@ -326,8 +490,14 @@ describe('lms outcomes export', () => {
     const { lms } = workspace();
     await ok(lms, 'outcomes link 4 1 --account 1');
     const csv = await ok(lms, 'outcomes export --account 1');
-    expect(csv.split('\n').filter((l) => l.startsWith('msu-hypothesis,'))).toEqual([expect.stringMatching(/^msu-hypothesis,outcome,Formulates hypotheses,.*,msu-sci-lit msu-writing,3,/)]);
-    const tree = json(await ok(lms, 'outcomes export --account 1 -o json')) as { groups: { vendor_guid: string; outcomes?: unknown[] }[] };
-    expect(tree.groups.find((g) => g.vendor_guid === 'msu-writing')!.outcomes).toContainEqual({ vendor_guid: 'msu-hypothesis' });
+    expect(csv.split('\n').filter((l) => l.startsWith('msu-hypothesis,'))).toEqual([
+      expect.stringMatching(/^msu-hypothesis,outcome,Formulates hypotheses,.*,msu-sci-lit msu-writing,3,/),
+    ]);
+    const tree = json(await ok(lms, 'outcomes export --account 1 -o json')) as {
+      groups: { vendor_guid: string; outcomes?: unknown[] }[];
+    };
+    expect(tree.groups.find((g) => g.vendor_guid === 'msu-writing')!.outcomes).toContainEqual({
+      vendor_guid: 'msu-hypothesis',
+    });
   });
 });

@@ -16,7 +16,9 @@ describe('plain http', () => {
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('refusing to send the token over plain http to lms.example.edu');
     // With consent it tries (and here fails to resolve the name: a network error, not a refusal).
-    const allowed = await lms.run('users get self --insecure --timeout 2', { env: { ...env, LMS_BASE_URL: 'http://lms.invalid' } });
+    const allowed = await lms.run('users get self --insecure --timeout 2', {
+      env: { ...env, LMS_BASE_URL: 'http://lms.invalid' },
+    });
     expect(allowed.stderr).toContain('warning: sending the token over plain http to lms.invalid');
     expect(allowed.exitCode).toBe(7);
     expect(allowed.stdout + allowed.stderr).not.toContain('tok-123');
@@ -24,10 +26,21 @@ describe('plain http', () => {
 
   it('accepts loopback over http, and refuses a remote http profile without --insecure', async () => {
     const lms = session();
-    const add = await lms.run('profile add remote --url http://lms.example.edu --token-stdin --no-verify', { stdin: 'tok' });
+    const add = await lms.run('profile add remote --url http://lms.example.edu --token-stdin --no-verify', {
+      stdin: 'tok',
+    });
     expect(add.exitCode).toBe(2);
-    expect((await lms.run('profile add remote --url http://lms.example.edu --token-stdin --insecure --no-verify', { stdin: 'tok' })).exitCode).toBe(0);
-    expect((await lms.run('profile add local --url http://127.0.0.1:4010 --token-stdin --no-verify', { stdin: 'tok' })).exitCode).toBe(0);
+    expect(
+      (
+        await lms.run('profile add remote --url http://lms.example.edu --token-stdin --insecure --no-verify', {
+          stdin: 'tok',
+        })
+      ).exitCode,
+    ).toBe(0);
+    expect(
+      (await lms.run('profile add local --url http://127.0.0.1:4010 --token-stdin --no-verify', { stdin: 'tok' }))
+        .exitCode,
+    ).toBe(0);
   });
 });
 
@@ -47,7 +60,11 @@ describe('no token anywhere', () => {
       await lms.run('-v api GET /api/v1/users/self -f access_token=x -o json'),
     ];
     const journals = readdirSync(join(state, 'journals')).map((f) => readFileSync(join(state, 'journals', f), 'utf8'));
-    const everything = [...outputs.flatMap((o) => [o.stdout, o.stderr]), readFileSync(failedOut, 'utf8'), ...journals].join('\n');
+    const everything = [
+      ...outputs.flatMap((o) => [o.stdout, o.stderr]),
+      readFileSync(failedOut, 'utf8'),
+      ...journals,
+    ].join('\n');
     expect(outputs.map((o) => o.exitCode)).toEqual([1, 4, 3, 0]);
     expect(everything).toContain('→ GET');
     expect(everything).not.toContain(TOKEN);

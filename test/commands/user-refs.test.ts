@@ -8,8 +8,14 @@ describe('a bare login names a user everywhere', () => {
     ['users get sam', (out: unknown) => expect(out).toMatchObject({ id: 7, name: 'Sam Student' })],
     ['users profile sam', (out: unknown) => expect(out).toMatchObject({ id: 7 })],
     ['users settings get sam', (out: unknown) => expect(out).toBeTypeOf('object')],
-    ['enrollments list --user sam', (out: unknown) => expect((out as { user_id: number }[]).every((e) => e.user_id === 7)).toBe(true)],
-    ['enrollments list --course 1 --user SAM', (out: unknown) => expect((out as { user_id: number }[]).map((e) => e.user_id)).toEqual([7])],
+    [
+      'enrollments list --user sam',
+      (out: unknown) => expect((out as { user_id: number }[]).every((e) => e.user_id === 7)).toBe(true),
+    ],
+    [
+      'enrollments list --course 1 --user SAM',
+      (out: unknown) => expect((out as { user_id: number }[]).map((e) => e.user_id)).toEqual([7]),
+    ],
   ])('%s', async (line, check) => {
     const s = session();
     const r = await s.run(`${line} -o json`);

@@ -25,7 +25,16 @@ describe('lms users list', () => {
   });
 
   it.each([
-    ['ndjson', (out: string) => expect(out.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([9, 7, 8])],
+    [
+      'ndjson',
+      (out: string) =>
+        expect(
+          out
+            .trim()
+            .split('\n')
+            .map((l) => (JSON.parse(l) as { id: number }).id),
+        ).toEqual([9, 7, 8]),
+    ],
     ['csv', (out: string) => expect(out).toBe('id,login_id\n9,ravi\n7,sam\n8,sofia\n')],
   ])('prints %s', async (format, check) => {
     const lms = session();
@@ -98,9 +107,28 @@ describe('lms users get', () => {
 describe('lms users create / update / delete', () => {
   it('creates a user that a later list shows', async () => {
     const lms = session();
-    const created = await lms.run(['users', 'create', '--login-id', 'jdoe', '--name', 'Jane Doe', '--email', 'jdoe@example.edu', '--sis-user-id', 'J-1', '--time-zone', 'Europe/Paris']);
+    const created = await lms.run([
+      'users',
+      'create',
+      '--login-id',
+      'jdoe',
+      '--name',
+      'Jane Doe',
+      '--email',
+      'jdoe@example.edu',
+      '--sis-user-id',
+      'J-1',
+      '--time-zone',
+      'Europe/Paris',
+    ]);
     expect(created.exitCode).toBe(0);
-    expect(json(created.stdout)).toMatchObject({ name: 'Jane Doe', login_id: 'jdoe', email: 'jdoe@example.edu', sis_user_id: 'J-1', time_zone: 'Europe/Paris' });
+    expect(json(created.stdout)).toMatchObject({
+      name: 'Jane Doe',
+      login_id: 'jdoe',
+      email: 'jdoe@example.edu',
+      sis_user_id: 'J-1',
+      time_zone: 'Europe/Paris',
+    });
     const listed = await lms.run('users list --search jdoe --fields login_id');
     expect(json(listed.stdout)).toEqual([{ login_id: 'jdoe' }]);
   });
@@ -108,8 +136,18 @@ describe('lms users create / update / delete', () => {
   it.each([
     ['a missing --login-id', 'users create --name X', 2, "required option '--login-id <login>' not specified"],
     ['a taken login', 'users create --login-id sam', 5, 'pseudonym.unique_id: ID already in use'],
-    ['a bad time zone', 'users create --login-id new1 --time-zone Nowhere/City', 5, "user.time_zone: 'Nowhere/City' is not a known time zone"],
-    ['both --email and --channel-address', 'users create --login-id n2 --email a@b.c --channel-address d@e.f', 2, 'either --email or --channel-address'],
+    [
+      'a bad time zone',
+      'users create --login-id new1 --time-zone Nowhere/City',
+      5,
+      "user.time_zone: 'Nowhere/City' is not a known time zone",
+    ],
+    [
+      'both --email and --channel-address',
+      'users create --login-id n2 --email a@b.c --channel-address d@e.f',
+      2,
+      'either --email or --channel-address',
+    ],
   ])('rejects %s', async (_what, line, code, message) => {
     const lms = session();
     const r = await lms.run(line);
@@ -119,7 +157,10 @@ describe('lms users create / update / delete', () => {
 
   it('updates a user and refuses an empty update', async () => {
     const lms = session();
-    expect(json((await lms.run('users update 7 --short-name Sammy --locale fr')).stdout)).toMatchObject({ short_name: 'Sammy', locale: 'fr' });
+    expect(json((await lms.run('users update 7 --short-name Sammy --locale fr')).stdout)).toMatchObject({
+      short_name: 'Sammy',
+      locale: 'fr',
+    });
     const empty = await lms.run('users update 7');
     expect(empty.exitCode).toBe(2);
     expect(empty.stderr).toContain('nothing to update');
@@ -130,7 +171,10 @@ describe('lms users create / update / delete', () => {
     const refused = await lms.run('users delete 9');
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('pass --yes');
-    const declined = await lms.run('users delete 9', { tty: true, prompter: { secret: async () => '', confirm: async () => false } });
+    const declined = await lms.run('users delete 9', {
+      tty: true,
+      prompter: { secret: async () => '', confirm: async () => false },
+    });
     expect(declined.exitCode).toBe(130);
     expect((await lms.run('users get 9')).exitCode).toBe(0);
     expect((await lms.run('users delete 9 --yes')).exitCode).toBe(0);
@@ -141,7 +185,9 @@ describe('lms users create / update / delete', () => {
 describe('lms users settings, follow, profile, avatars, page-views', () => {
   it('reads and updates settings', async () => {
     const lms = session();
-    expect(json((await lms.run('users settings update --manual-mark-as-read true')).stdout)).toMatchObject({ manual_mark_as_read: true });
+    expect(json((await lms.run('users settings update --manual-mark-as-read true')).stdout)).toMatchObject({
+      manual_mark_as_read: true,
+    });
     expect(json((await lms.run('users settings get')).stdout)).toMatchObject({ manual_mark_as_read: true });
   });
 
@@ -171,7 +217,10 @@ describe('lms users settings, follow, profile, avatars, page-views', () => {
     const lms = session();
     await lms.run('users get 7');
     expect(json((await lms.run('users page-views --fields action')).stdout)).toEqual([{ action: 'get' }]);
-    expect(json((await lms.run('users page-views --fields action')).stdout)).toEqual([{ action: 'pageViews' }, { action: 'get' }]);
+    expect(json((await lms.run('users page-views --fields action')).stdout)).toEqual([
+      { action: 'pageViews' },
+      { action: 'get' },
+    ]);
     expect((await lms.run('users page-views --start-time yesterday-ish')).exitCode).toBe(2);
   });
 });
@@ -181,10 +230,16 @@ describe('a single user on a terminal', () => {
     const lms = session();
     const r = await lms.run('users update 7 --time-zone Europe/Berlin', { tty: true });
     expect(r.exitCode).toBe(0);
-    const rows = new Map(r.stdout.trimEnd().split('\n').slice(1).map((line) => {
-      const [key, ...value] = line.split(/\s{2,}/);
-      return [key, value.join('  ')] as const;
-    }));
+    const rows = new Map(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((line) => {
+          const [key, ...value] = line.split(/\s{2,}/);
+          return [key, value.join('  ')] as const;
+        }),
+    );
     expect(r.stdout.split('\n')[0]).toMatch(/^KEY\s+VALUE$/);
     expect(rows.get('time_zone')).toBe('Europe/Berlin');
     expect(rows.get('name')).toBe('Sam Student');

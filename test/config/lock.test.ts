@@ -46,9 +46,15 @@ describe('the lock file', () => {
     const path = lockIn();
     await withFileLock(path, options, async () => undefined);
     writeFileSync(path, `${process.pid} ${Date.now()} alive\n`);
-    const error = await withFileLock(path, { ...options, waitMs: 100, what: 'renewing the token of profile "prod"' }, async () => 'never').catch((e: unknown) => e);
+    const error = await withFileLock(
+      path,
+      { ...options, waitMs: 100, what: 'renewing the token of profile "prod"' },
+      async () => 'never',
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FailureError);
-    expect((error as FailureError).message).toBe('another lms command is renewing the token of profile "prod" and has not finished within 0 s');
+    expect((error as FailureError).message).toBe(
+      'another lms command is renewing the token of profile "prod" and has not finished within 0 s',
+    );
     expect((error as FailureError).hint).toContain(path);
   });
 
@@ -67,7 +73,9 @@ describe('the lock file', () => {
     writeFileSync(path, `${process.pid} 0 alive\n`);
     const twiceStale = new Date(Date.now() - 2 * options.staleMs);
     utimesSync(path, twiceStale, twiceStale);
-    await expect(withFileLock(path, { ...options, waitMs: 100 }, async () => 'never')).rejects.toBeInstanceOf(FailureError);
+    await expect(withFileLock(path, { ...options, waitMs: 100 }, async () => 'never')).rejects.toBeInstanceOf(
+      FailureError,
+    );
     const long = new Date(Date.now() - 6 * options.staleMs);
     utimesSync(path, long, long);
     await expect(withFileLock(path, { ...options, waitMs: 100 }, async () => 'taken')).resolves.toBe('taken');

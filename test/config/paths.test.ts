@@ -12,7 +12,7 @@ describe('where lms keeps state', () => {
     expect(stateDirOf(env)).toBe('/srv/lms-state');
   });
 
-  it('without LMS_STATE_DIR (or with it empty), the platform\'s state directory, not the cache directory', async () => {
+  it("without LMS_STATE_DIR (or with it empty), the platform's state directory, not the cache directory", async () => {
     for (const env of [{}, { LMS_STATE_DIR: '' }]) {
       expect(stateDirOf(env)).toBe(platformStateDir(env));
       expect(stateDirOf(env)).not.toBe(await userCacheDir());
@@ -27,7 +27,11 @@ describe('where lms keeps state', () => {
     ['linux', { XDG_STATE_HOME: '' }, '/home/u/.local/state/lms'],
     ['freebsd', { XDG_STATE_HOME: '/x/state' }, '/x/state/lms'],
     ['darwin', { XDG_STATE_HOME: '/x/state' }, '/home/u/Library/Application Support/lms'],
-    ['win32', { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local', XDG_STATE_HOME: '/x/state' }, 'C:\\Users\\u\\AppData\\Local\\lms'],
+    [
+      'win32',
+      { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local', XDG_STATE_HOME: '/x/state' },
+      'C:\\Users\\u\\AppData\\Local\\lms',
+    ],
     ['win32', {}, 'C:\\Users\\u\\AppData\\Local\\lms'],
   ] as const)('on %s with %j: %s', (platform, env, expected) => {
     const home = platform === 'win32' ? 'C:\\Users\\u' : '/home/u';

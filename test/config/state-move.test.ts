@@ -2,7 +2,20 @@
 // file once, nothing newer written over, and nothing that is not a regular file of this user's
 // followed or moved.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,7 +68,7 @@ const warnings = () => {
 };
 
 describe('moving the state out of the cache directory', () => {
-  it('moves the audit log and its rotated files, the journals and apply\'s keys, and leaves the caches', () => {
+  it("moves the audit log and its rotated files, the journals and apply's keys, and leaves the caches", () => {
     const { cache, state } = places();
     oldState(cache);
     const before = tree(cache);
@@ -72,8 +85,10 @@ describe('moving the state out of the cache directory', () => {
     expect(readdirSync(cache).sort()).toEqual(['compile', 'completions']);
     // The rotation reads a file's age from its time: kept.
     expect(statSync(join(state, 'audit.log.2')).mtimeMs).toBe(stamp.getTime());
-    for (const d of [state, join(state, 'journals'), join(state, 'journals', 'batches-c3d4'), join(state, 'apply')]) expect(statSync(d).mode & 0o777).toBe(0o700);
-    for (const f of ['audit.log', 'journals/a1b2.ndjson', 'apply/e5f6.ndjson']) expect(statSync(join(state, f)).mode & 0o777).toBe(0o600);
+    for (const d of [state, join(state, 'journals'), join(state, 'journals', 'batches-c3d4'), join(state, 'apply')])
+      expect(statSync(d).mode & 0o777).toBe(0o700);
+    for (const f of ['audit.log', 'journals/a1b2.ndjson', 'apply/e5f6.ndjson'])
+      expect(statSync(join(state, f)).mode & 0o777).toBe(0o600);
     expect(awaitsMove(cache, state)).toBe(false);
   });
 
@@ -106,7 +121,10 @@ describe('moving the state out of the cache directory', () => {
     // The rest is moved beside what was there.
     expect(readFileSync(join(state, 'audit.log.1'), 'utf8')).toContain('"n":2');
     expect(readFileSync(join(state, 'journals', 'batches-c3d4', '77-abcd.ndjson'), 'utf8')).toBe('{"batch":1}\n');
-    expect(tree(cache)).toMatchObject({ 'audit.log': '{"time":"2026-11-02T12:00:00.000Z","n":3}\n', 'journals/a1b2.ndjson': '{"row":1}\n' });
+    expect(tree(cache)).toMatchObject({
+      'audit.log': '{"time":"2026-11-02T12:00:00.000Z","n":3}\n',
+      'journals/a1b2.ndjson': '{"row":1}\n',
+    });
     expect(said).toEqual([
       `left in ${cache}, not moved to the state directory ${state}: ${join(cache, 'audit.log')} (the state directory has its own), ${join(cache, 'journals', 'a1b2.ndjson')} (the state directory has its own); move what of it is lms's there yourself`,
     ]);
@@ -115,7 +133,7 @@ describe('moving the state out of the cache directory', () => {
   it('follows no link and moves nothing that is not a regular file, saying so once', () => {
     const { cache, state } = places();
     const elsewhere = join(cache, '..', 'elsewhere');
-    write(join(elsewhere, 'secret'), 'not lms\'s');
+    write(join(elsewhere, 'secret'), "not lms's");
     mkdirSync(join(elsewhere, 'folder'));
     write(join(cache, 'journals', 'real.ndjson'), '{"row":1}\n');
     symlinkSync(join(elsewhere, 'secret'), join(cache, 'audit.log'));
@@ -125,10 +143,20 @@ describe('moving the state out of the cache directory', () => {
     const { said, warn } = warnings();
     moveStateOnce(cache, state, warn);
     expect(tree(state)).toEqual({ 'journals/real.ndjson': '{"row":1}\n', '.moved-from-cache': expect.any(String) });
-    expect(tree(cache)).toEqual({ 'audit.log': '<link>', 'apply': '<link>', 'journals/linked.ndjson': '<link>', 'journals/fifo.ndjson': '<other>' });
-    expect(readFileSync(join(elsewhere, 'secret'), 'utf8')).toBe('not lms\'s');
+    expect(tree(cache)).toEqual({
+      'audit.log': '<link>',
+      apply: '<link>',
+      'journals/linked.ndjson': '<link>',
+      'journals/fifo.ndjson': '<other>',
+    });
+    expect(readFileSync(join(elsewhere, 'secret'), 'utf8')).toBe("not lms's");
     expect(said).toHaveLength(1);
-    for (const [path, why] of [['audit.log', 'a symbolic link'], ['apply', 'a symbolic link'], [join('journals', 'linked.ndjson'), 'a symbolic link'], [join('journals', 'fifo.ndjson'), 'not a regular file']]) {
+    for (const [path, why] of [
+      ['audit.log', 'a symbolic link'],
+      ['apply', 'a symbolic link'],
+      [join('journals', 'linked.ndjson'), 'a symbolic link'],
+      [join('journals', 'fifo.ndjson'), 'not a regular file'],
+    ]) {
       expect(said[0]).toContain(`${join(cache, path)} (${why})`);
     }
     // Said once: the move is done, what was left stays left.
@@ -136,19 +164,22 @@ describe('moving the state out of the cache directory', () => {
     expect(said).toHaveLength(1);
   });
 
-  it.skipIf(process.getuid?.() !== 0)('leaves another user\'s files where they are (run as root, which can make one)', () => {
-    const { cache, state } = places();
-    write(join(cache, 'audit.log'), 'planted\n');
-    write(join(cache, 'journals', 'mine.ndjson'), '{"row":1}\n');
-    write(join(cache, 'journals', 'theirs.ndjson'), '{"row":"planted"}\n');
-    chownSync(join(cache, 'audit.log'), 4242, 4242);
-    chownSync(join(cache, 'journals', 'theirs.ndjson'), 4242, 4242);
-    const { said, warn } = warnings();
-    moveStateOnce(cache, state, warn);
-    expect(Object.keys(tree(state)).sort()).toEqual(['.moved-from-cache', 'journals/mine.ndjson']);
-    expect(said[0]).toContain(`${join(cache, 'audit.log')} (another user's)`);
-    expect(said[0]).toContain(`${join(cache, 'journals', 'theirs.ndjson')} (another user's)`);
-  });
+  it.skipIf(process.getuid?.() !== 0)(
+    "leaves another user's files where they are (run as root, which can make one)",
+    () => {
+      const { cache, state } = places();
+      write(join(cache, 'audit.log'), 'planted\n');
+      write(join(cache, 'journals', 'mine.ndjson'), '{"row":1}\n');
+      write(join(cache, 'journals', 'theirs.ndjson'), '{"row":"planted"}\n');
+      chownSync(join(cache, 'audit.log'), 4242, 4242);
+      chownSync(join(cache, 'journals', 'theirs.ndjson'), 4242, 4242);
+      const { said, warn } = warnings();
+      moveStateOnce(cache, state, warn);
+      expect(Object.keys(tree(state)).sort()).toEqual(['.moved-from-cache', 'journals/mine.ndjson']);
+      expect(said[0]).toContain(`${join(cache, 'audit.log')} (another user's)`);
+      expect(said[0]).toContain(`${join(cache, 'journals', 'theirs.ndjson')} (another user's)`);
+    },
+  );
 
   it('makes the files private that an older lms left readable to others', () => {
     const { cache, state } = places();
@@ -173,21 +204,26 @@ describe('moving the state out of the cache directory', () => {
 
   const shm = '/dev/shm';
   const otherDevice = existsSync(shm) && statSync(shm).dev !== statSync(tmpdir()).dev;
-  it.skipIf(!otherDevice)('copies across devices (here /dev/shm and the temporary directory), then removes the old', () => {
-    const { cache } = places();
-    const { state } = places(shm);
-    oldState(cache);
-    const stamp = new Date('2026-10-31T12:00:00Z');
-    utimesSync(join(cache, 'audit.log.1'), stamp, stamp);
-    const before = tree(cache);
-    const { said, warn } = warnings();
-    moveStateOnce(cache, state, warn);
-    expect(said).toEqual([]);
-    expect(tree(state)).toMatchObject(Object.fromEntries(Object.entries(before).filter(([path]) => !/^(compile|completions)\//.test(path))));
-    expect(Object.keys(tree(state)).filter((p) => p.includes('.moving'))).toEqual([]);
-    expect(statSync(join(state, 'audit.log.1')).mtimeMs).toBe(stamp.getTime());
-    expect(readdirSync(cache).sort()).toEqual(['compile', 'completions']);
-  });
+  it.skipIf(!otherDevice)(
+    'copies across devices (here /dev/shm and the temporary directory), then removes the old',
+    () => {
+      const { cache } = places();
+      const { state } = places(shm);
+      oldState(cache);
+      const stamp = new Date('2026-10-31T12:00:00Z');
+      utimesSync(join(cache, 'audit.log.1'), stamp, stamp);
+      const before = tree(cache);
+      const { said, warn } = warnings();
+      moveStateOnce(cache, state, warn);
+      expect(said).toEqual([]);
+      expect(tree(state)).toMatchObject(
+        Object.fromEntries(Object.entries(before).filter(([path]) => !/^(compile|completions)\//.test(path))),
+      );
+      expect(Object.keys(tree(state)).filter((p) => p.includes('.moving'))).toEqual([]);
+      expect(statSync(join(state, 'audit.log.1')).mtimeMs).toBe(stamp.getTime());
+      expect(readdirSync(cache).sort()).toEqual(['compile', 'completions']);
+    },
+  );
 
   it('warns, and tries again next time, when the state directory cannot be made', () => {
     const { cache, state } = places();
@@ -197,7 +233,9 @@ describe('moving the state out of the cache directory', () => {
     moveStateOnce(cache, state, warn);
     expect(said).toHaveLength(1);
     expect(said[0]).toMatch(/ENOTDIR/);
-    expect(said[0].startsWith(`could not move lms's state (audit log, journals, apply's keys) from ${cache} to ${state}: `)).toBe(true);
+    expect(
+      said[0].startsWith(`could not move lms's state (audit log, journals, apply's keys) from ${cache} to ${state}: `),
+    ).toBe(true);
     expect(said[0].endsWith('; the next command tries again')).toBe(true);
     expect(tree(cache)['audit.log']).toBeDefined();
     expect(awaitsMove(cache, state)).toBe(true);

@@ -23,7 +23,10 @@ function courseFile(name: string, sis: string): string {
     ...[1, 2, 3].map((i) => `      - { sis_section_id: ${sis}-S${i}, name: Section ${i} }`),
     '    assignments:',
     // Half by key, half by title alone: both ways of matching are raced.
-    ...Array.from({ length: ASSIGNMENTS }, (_, i) => `      - { ${i % 2 ? `key: a${i}, ` : ''}name: Assignment ${i}, points_possible: ${i + 1} }`),
+    ...Array.from(
+      { length: ASSIGNMENTS },
+      (_, i) => `      - { ${i % 2 ? `key: a${i}, ` : ''}name: Assignment ${i}, points_possible: ${i + 1} }`,
+    ),
     '    topics:',
     ...[1, 2, 3].map((i) => `      - { key: t${i}, title: Topic ${i}, message: "<p>${i}</p>" }`),
     '    announcements:',
@@ -78,7 +81,14 @@ describe('two applies of one file at once, on one --mock database', () => {
   // Whether the second run starts before the first ends is the machine's to decide: the waiting
   // message itself is proven below, against a lock the test holds.
   it('with a state directory each make each object once', async () => {
-    await twiceAtOnce('TWICE-2', [{ ...env, LMS_STATE_DIR: join(dir, 'state-a') }, { ...env, LMS_STATE_DIR: join(dir, 'state-b') }], ['--mock']);
+    await twiceAtOnce(
+      'TWICE-2',
+      [
+        { ...env, LMS_STATE_DIR: join(dir, 'state-a') },
+        { ...env, LMS_STATE_DIR: join(dir, 'state-b') },
+      ],
+      ['--mock'],
+    );
   }, 60_000);
 });
 
@@ -86,13 +96,25 @@ describe('two applies of one file at once, over lms mock serve', () => {
   it('with a state directory each make each object once', async () => {
     const served = await serveMock(env);
     servers.push(served);
-    const http = (state: string) => ({ ...env, LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: join(dir, state) });
+    const http = (state: string) => ({
+      ...env,
+      LMS_BASE_URL: served.url,
+      LMS_TOKEN: ADMIN,
+      LMS_STATE_DIR: join(dir, state),
+    });
     await twiceAtOnce('TWICE-3', [http('http-a'), http('http-b')], []);
   }, 60_000);
 });
 
 describe('an apply while another holds its course', () => {
-  const held = () => lockCourses({ where: `mock:${env.LMS_MOCK_DB}`, courses: ['TWICE-4'], waitMs: 0, onWait: () => undefined, onLost: () => undefined });
+  const held = () =>
+    lockCourses({
+      where: `mock:${env.LMS_MOCK_DB}`,
+      courses: ['TWICE-4'],
+      waitMs: 0,
+      onWait: () => undefined,
+      onLost: () => undefined,
+    });
 
   it('exits 6 with nothing changed once --lock-timeout has passed, naming the holder', async () => {
     const release = await held();
@@ -100,7 +122,9 @@ describe('an apply while another holds its course', () => {
       const file = courseFile('TWICE-4.yaml', 'TWICE-4');
       const r = await spawnLms(['--mock', 'apply', '-f', file, '--yes', '--lock-timeout', '0'], env);
       expect(r.exitCode, r.stderr).toBe(6);
-      expect(r.stderr).toContain(`another lms apply (pid ${process.pid}) is applying course TWICE-4 on this instance; nothing was changed`);
+      expect(r.stderr).toContain(
+        `another lms apply (pid ${process.pid}) is applying course TWICE-4 on this instance; nothing was changed`,
+      );
       expect((await spawnLms(['--mock', 'courses', 'get', 'sis_course_id:TWICE-4'], env)).exitCode).toBe(4);
     } finally {
       await release();
@@ -110,8 +134,13 @@ describe('an apply while another holds its course', () => {
   it('waits, saying so, and applies once the other lets go', async () => {
     const release = await held();
     setTimeout(() => void release(), 1500);
-    const r = await spawnLms(['--mock', 'apply', '-f', courseFile('TWICE-4.yaml', 'TWICE-4'), '--yes', '--lock-timeout', '20'], env);
+    const r = await spawnLms(
+      ['--mock', 'apply', '-f', courseFile('TWICE-4.yaml', 'TWICE-4'), '--yes', '--lock-timeout', '20'],
+      env,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`waiting for another lms apply (pid ${process.pid}) of course TWICE-4 on this instance (up to 20 s)…\n`);
+    expect(r.stderr).toContain(
+      `waiting for another lms apply (pid ${process.pid}) of course TWICE-4 on this instance (up to 20 s)…\n`,
+    );
   }, 30_000);
 });

@@ -14,28 +14,67 @@ const TOPICS = 25;
 const QUIZZES = 8;
 
 /** A fresh seeded database, with the users a big roster names, served over HTTP. */
-async function server(name: string, flags: string[] = []): Promise<{ served: Served; db: string; http: (state: string) => Record<string, string> }> {
+async function server(
+  name: string,
+  flags: string[] = [],
+): Promise<{ served: Served; db: string; http: (state: string) => Record<string, string> }> {
   const db = join(dir, `${name}.db`);
   const users = join(dir, `${name}-users.csv`);
-  writeFileSync(users, ['name,login_id,sis_user_id', ...Array.from({ length: STUDENTS }, (_, i) => `Apply Person ${i + 1},ap-${i + 1},AP-${i + 1}`)].join('\n') + '\n');
+  writeFileSync(
+    users,
+    [
+      'name,login_id,sis_user_id',
+      ...Array.from({ length: STUDENTS }, (_, i) => `Apply Person ${i + 1},ap-${i + 1},AP-${i + 1}`),
+    ].join('\n') + '\n',
+  );
   const imported = await spawnLms(['--mock', 'users', 'import', '--account', '1', users], { ...env, LMS_MOCK_DB: db });
   expect(imported.exitCode, imported.stderr).toBe(0);
   const served = await serveMock({ ...env, LMS_MOCK_DB: db }, flags);
   servers.push(served);
-  return { served, db, http: (state) => ({ ...env, LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: join(dir, state) }) };
+  return {
+    served,
+    db,
+    http: (state) => ({ ...env, LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: join(dir, state) }),
+  };
 }
 
 /** The writes the server logged since `from` (its log's length then). */
-const writesSince = (s: Served, from: number) => s.log().slice(from).split('\n').filter((l) => /^(POST|PUT|DELETE) /.test(l));
+const writesSince = (s: Served, from: number) =>
+  s
+    .log()
+    .slice(from)
+    .split('\n')
+    .filter((l) => /^(POST|PUT|DELETE) /.test(l));
 
-function files(name: string, options: { students?: number; topics?: number; quizzes?: number; dropTopic?: boolean } = {}): string {
+function files(
+  name: string,
+  options: { students?: number; topics?: number; quizzes?: number; dropTopic?: boolean } = {},
+): string {
   const folder = join(dir, name);
   mkdirSync(folder, { recursive: true });
   const students = options.students ?? 3;
-  writeFileSync(join(folder, 'roster.csv'), ['user,type,section,state', ...Array.from({ length: students }, (_, i) => `${i % 2 ? `ap-${i + 1}` : `sis_user_id:AP-${i + 1}`},student,${i % 3 ? 'E2E-A' : ''},active`)].join('\n') + '\n');
-  writeFileSync(join(folder, 'outcomes.yaml'), 'groups:\n  - title: Lab Skills\n    vendor_guid: e2e-lab\n    outcomes:\n      - { title: Uses a pipette, vendor_guid: e2e-pipette, ratings: ["3:Accurate", "1:Rough"] }\n');
-  const topics = Array.from({ length: options.topics ?? 2 }, (_, i) => `      - { key: t${i + 1}, title: Topic ${i + 1}, message: "<p>Topic ${i + 1}</p>", published: true }`).filter((_, i) => !(options.dropTopic && i === 1));
-  const quizzes = Array.from({ length: options.quizzes ?? 1 }, (_, i) => `      - { key: q${i + 1}, title: Quiz ${i + 1}, quiz_type: practice_quiz, time_limit: ${10 + i} }`);
+  writeFileSync(
+    join(folder, 'roster.csv'),
+    [
+      'user,type,section,state',
+      ...Array.from(
+        { length: students },
+        (_, i) => `${i % 2 ? `ap-${i + 1}` : `sis_user_id:AP-${i + 1}`},student,${i % 3 ? 'E2E-A' : ''},active`,
+      ),
+    ].join('\n') + '\n',
+  );
+  writeFileSync(
+    join(folder, 'outcomes.yaml'),
+    'groups:\n  - title: Lab Skills\n    vendor_guid: e2e-lab\n    outcomes:\n      - { title: Uses a pipette, vendor_guid: e2e-pipette, ratings: ["3:Accurate", "1:Rough"] }\n',
+  );
+  const topics = Array.from(
+    { length: options.topics ?? 2 },
+    (_, i) => `      - { key: t${i + 1}, title: Topic ${i + 1}, message: "<p>Topic ${i + 1}</p>", published: true }`,
+  ).filter((_, i) => !(options.dropTopic && i === 1));
+  const quizzes = Array.from(
+    { length: options.quizzes ?? 1 },
+    (_, i) => `      - { key: q${i + 1}, title: Quiz ${i + 1}, quiz_type: practice_quiz, time_limit: ${10 + i} }`,
+  );
   const yaml = `courses:
   - sis_course_id: E2E-1
     name: End to End
@@ -66,19 +105,44 @@ ${quizzes.join('\n')}
 /** What the course holds, read from the server's database by the CLI's own mock mode: comparable across servers. */
 async function contents(db: string): Promise<Record<string, string[]>> {
   const read = async (args: string[], fields: string) => {
-    const r = await spawnLms(['--mock', ...args, '--all', '-o', 'ndjson', '--fields', fields], { ...env, LMS_MOCK_DB: db });
+    const r = await spawnLms(['--mock', ...args, '--all', '-o', 'ndjson', '--fields', fields], {
+      ...env,
+      LMS_MOCK_DB: db,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
-    return r.stdout.split('\n').filter(Boolean).map((l) => Object.values(JSON.parse(l)).join('|')).sort();
+    return r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => Object.values(JSON.parse(l)).join('|'))
+      .sort();
   };
   const course = 'sis_course_id:E2E-1';
   return {
     sections: await read(['sections', 'list', '--course', course], 'name,sis_section_id'),
-    enrollments: await read(['enrollments', 'list', '--course', course, '--state', 'active', '--state', 'invited', '--state', 'inactive', '--state', 'completed'], 'user_id,role,enrollment_state'),
+    enrollments: await read(
+      [
+        'enrollments',
+        'list',
+        '--course',
+        course,
+        '--state',
+        'active',
+        '--state',
+        'invited',
+        '--state',
+        'inactive',
+        '--state',
+        'completed',
+      ],
+      'user_id,role,enrollment_state',
+    ),
     assignments: await read(['assignments', 'list', '--course', course], 'name,points_possible'),
     topics: await read(['topics', 'list', '--course', course], 'title,published'),
     announcements: await read(['announcements', 'list', '--course', course], 'title'),
     quizzes: await read(['quizzes', 'list', '--course', course], 'title,time_limit'),
-    outcomes: (await spawnLms(['--mock', 'outcomes', 'export', '--course', course], { ...env, LMS_MOCK_DB: db })).stdout.split('\n').sort(),
+    outcomes: (await spawnLms(['--mock', 'outcomes', 'export', '--course', course], { ...env, LMS_MOCK_DB: db })).stdout
+      .split('\n')
+      .sort(),
   };
 }
 
@@ -109,13 +173,20 @@ describe('lms apply against lms mock serve', () => {
     const diff = await spawnLms(['diff', '-f', path, '--exit-code'], http('state-reapply'));
     expect(diff.exitCode, diff.stderr).toBe(0);
 
-    writeFileSync(path, (await import('node:fs')).readFileSync(path, 'utf8').replace('time_limit: 10', 'time_limit: 45'));
+    writeFileSync(
+      path,
+      (await import('node:fs')).readFileSync(path, 'utf8').replace('time_limit: 10', 'time_limit: 45'),
+    );
     const edited = await spawnLms(['diff', '-f', path, '--exit-code', '-o', 'json'], http('state-reapply'));
     expect(edited.exitCode).toBe(1);
-    expect(JSON.parse(edited.stdout).courses[0].actions).toMatchObject([{ action: 'update', kind: 'quiz', key: 'q1', changes: [{ field: 'time_limit', from: 10, to: 45 }] }]);
+    expect(JSON.parse(edited.stdout).courses[0].actions).toMatchObject([
+      { action: 'update', kind: 'quiz', key: 'q1', changes: [{ field: 'time_limit', from: 10, to: 45 }] },
+    ]);
     mark = served.log().length;
     expect((await spawnLms(['apply', '-f', path, '--yes'], http('state-reapply'))).exitCode).toBe(0);
-    expect(writesSince(served, mark)).toEqual([expect.stringMatching(/^PUT \/api\/v1\/courses\/sis_course_id:E2E-1\/quizzes\/\d+ 200 /)]);
+    expect(writesSince(served, mark)).toEqual([
+      expect.stringMatching(/^PUT \/api\/v1\/courses\/sis_course_id:E2E-1\/quizzes\/\d+ 200 /),
+    ]);
   }, 120_000);
 
   it('--prune removes only what the file dropped', async () => {
@@ -127,7 +198,9 @@ describe('lms apply against lms mock serve', () => {
     const mark = served.log().length;
     const r = await spawnLms(['apply', '-f', path, '--prune', '--yes', '-o', 'json'], http('state-prune'));
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(writesSince(served, mark)).toEqual([expect.stringMatching(/^DELETE \/api\/v1\/courses\/sis_course_id:E2E-1\/discussion_topics\/\d+ 200 /)]);
+    expect(writesSince(served, mark)).toEqual([
+      expect.stringMatching(/^DELETE \/api\/v1\/courses\/sis_course_id:E2E-1\/discussion_topics\/\d+ 200 /),
+    ]);
     const after = await contents(db);
     expect(after).toEqual({ ...before, topics: before.topics.filter((t) => !t.startsWith('Topic 2|')) });
   }, 120_000);
@@ -144,7 +217,8 @@ describe('lms apply against lms mock serve', () => {
     const http = slow.http('state-killed');
     const child = spawnLms(['apply', '-f', path, '--yes', '--concurrency', '2'], http);
     const deadline = Date.now() + 60_000;
-    while (journalLines(join(dir, 'state-killed')) < 60 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (journalLines(join(dir, 'state-killed')) < 60 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
     expect((await child).signal).toBe('SIGKILL');
     const partial = await contents(slow.db);
@@ -156,7 +230,11 @@ describe('lms apply against lms mock serve', () => {
     const done = await contents(slow.db);
     for (const rows of Object.values(done)) expect(duplicates(rows.filter(Boolean))).toEqual([]);
     // Ids differ between the servers; what the course holds does not.
-    const withoutIds = (c: Record<string, string[]>) => ({ ...c, enrollments: c.enrollments.length, outcomes: c.outcomes.length });
+    const withoutIds = (c: Record<string, string[]>) => ({
+      ...c,
+      enrollments: c.enrollments.length,
+      outcomes: c.outcomes.length,
+    });
     expect(withoutIds(done)).toEqual(withoutIds(expected));
     const third = await spawnLms(['diff', '-f', path, '--exit-code'], http);
     expect(third.exitCode, third.stdout).toBe(0);
@@ -168,7 +246,8 @@ describe('lms apply against lms mock serve', () => {
     const http = slow.http('state-interrupted');
     const child = spawnLms(['apply', '-f', path, '--yes', '--concurrency', '2'], http);
     const deadline = Date.now() + 60_000;
-    while (journalLines(join(dir, 'state-interrupted')) < 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (journalLines(join(dir, 'state-interrupted')) < 30 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGINT');
     const stopped = await child;
     expect(stopped.exitCode).toBe(130);

@@ -30,9 +30,17 @@ async function serveAt(now: string): Promise<Served> {
 interface Stored {
   url: string;
   clientId: string;
-  oauth?: { access_token: string; refresh_token: string; expires_at: string; client_id: string; client_secret?: string };
+  oauth?: {
+    access_token: string;
+    refresh_token: string;
+    expires_at: string;
+    client_id: string;
+    client_secret?: string;
+  };
 }
-const profiles = () => (JSON.parse(readFileSync(join(dir, 'config', 'config.json'), 'utf8')) as { profiles: Record<string, Stored> }).profiles;
+const profiles = () =>
+  (JSON.parse(readFileSync(join(dir, 'config', 'config.json'), 'utf8')) as { profiles: Record<string, Stored> })
+    .profiles;
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -62,10 +70,20 @@ describe('lms auth login with a public developer key', () => {
 
     const status = await lms(['auth', 'status', '-p', 'pub', '-o', 'json']);
     expect(status.exitCode, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toEqual({ instance: s.url, profile: 'pub', user_id: 7, user_name: 'Sam Student', token_source: 'file', expires_at: stored.oauth!.expires_at, renewable: true });
+    expect(JSON.parse(status.stdout)).toEqual({
+      instance: s.url,
+      profile: 'pub',
+      user_id: 7,
+      user_name: 'Sam Student',
+      token_source: 'file',
+      expires_at: stored.oauth!.expires_at,
+      renewable: true,
+    });
   });
 
-  it('renews the token with the refresh token alone once the mock clock has passed its hour', { timeout: 60_000 }, async () => {
+  it('renews the token with the refresh token alone once the mock clock has passed its hour', {
+    timeout: 60_000,
+  }, async () => {
     const before = profiles().pub.oauth!;
     const s = await serveAt('2026-11-02T14:00:00Z');
     const r = await lms(['users', 'get', 'self', '-p', 'pub', '--fields', 'id', '-v']);
@@ -82,12 +100,19 @@ describe('lms auth login with a public developer key', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ user_id: 7, expires_at: after.expires_at, renewable: true });
   });
 
-  it('a confidential key without its secret, in a script: the code is refused, lms says the key needs its secret and how to give it (exit 3), nothing saved', { timeout: 60_000 }, async () => {
+  it('a confidential key without its secret, in a script: the code is refused, lms says the key needs its secret and how to give it (exit 3), nothing saved', {
+    timeout: 60_000,
+  }, async () => {
     const s = await serveAt('2026-11-02T14:10:00Z');
-    const login = await loginThroughMock(s, base, { client_id: confidential.client_id, client_secret: null }, ['-p', 'conf']);
+    const login = await loginThroughMock(s, base, { client_id: confidential.client_id, client_secret: null }, [
+      '-p',
+      'conf',
+    ]);
     expect(login.result.exitCode).toBe(3);
     const host = new URL(s.url).host;
-    expect(login.result.stderr).toContain(`error: ${host} wants the client secret of developer key ${confidential.client_id}: it is a confidential client, not a public one; nothing was saved`);
+    expect(login.result.stderr).toContain(
+      `error: ${host} wants the client secret of developer key ${confidential.client_id}: it is a confidential client, not a public one; nothing was saved`,
+    );
     expect(login.result.stderr).toContain(`--client-id ${confidential.client_id} --client-secret-stdin`);
     expect(s.log().match(/POST \/login\/oauth2\/token \d{3}/g)).toEqual(['POST /login/oauth2/token 401']);
     expect(profiles().conf).toBeUndefined();
@@ -95,6 +120,9 @@ describe('lms auth login with a public developer key', () => {
     // With the secret on stdin, the same key logs in.
     const withSecret = await loginThroughMock(s, base, confidential, ['-p', 'conf']);
     expect(withSecret.result.exitCode, withSecret.result.stderr as string).toBe(0);
-    expect(profiles().conf.oauth).toMatchObject({ client_id: confidential.client_id, client_secret: confidential.client_secret });
+    expect(profiles().conf.oauth).toMatchObject({
+      client_id: confidential.client_id,
+      client_secret: confidential.client_secret,
+    });
   });
 });

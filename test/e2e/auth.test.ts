@@ -37,7 +37,9 @@ async function serveAt(now: string): Promise<Served> {
 const tokenRequests = (log: string) => log.match(/POST \/login\/oauth2\/token \d{3}/g) ?? [];
 
 function stored(): { access_token: string; refresh_token: string; expires_at: string } {
-  const file = JSON.parse(readFileSync(join(dir, 'config', 'config.json'), 'utf8')) as { profiles: Record<string, { oauth: { access_token: string; refresh_token: string; expires_at: string } }> };
+  const file = JSON.parse(readFileSync(join(dir, 'config', 'config.json'), 'utf8')) as {
+    profiles: Record<string, { oauth: { access_token: string; refresh_token: string; expires_at: string } }>;
+  };
   return file.profiles.school.oauth;
 }
 
@@ -51,7 +53,9 @@ afterAll(async () => {
 });
 
 describe('lms auth against lms mock serve', () => {
-  it('logs in as a seeded user through the consent page, and a command uses the new token', { timeout: 60_000 }, async () => {
+  it('logs in as a seeded user through the consent page, and a command uses the new token', {
+    timeout: 60_000,
+  }, async () => {
     const s = await serveAt('2026-11-02T12:00:00Z');
     const login = await loginThroughMock(s, base, key, ['-p', 'school', '-v']);
     printed.push(login.result.stdout as string, login.result.stderr as string);
@@ -68,7 +72,15 @@ describe('lms auth against lms mock serve', () => {
 
     const status = await lms(['auth', 'status', '-o', 'json']);
     printed.push(status.stdout, status.stderr);
-    expect(JSON.parse(status.stdout)).toEqual({ instance: s.url, profile: 'school', user_id: 7, user_name: 'Sam Student', token_source: 'file', expires_at: stored().expires_at, renewable: true });
+    expect(JSON.parse(status.stdout)).toEqual({
+      instance: s.url,
+      profile: 'school',
+      user_id: 7,
+      user_name: 'Sam Student',
+      token_source: 'file',
+      expires_at: stored().expires_at,
+      renewable: true,
+    });
   });
 
   it('renews the token on its own once the mock clock has passed its hour', { timeout: 60_000 }, async () => {
@@ -88,11 +100,16 @@ describe('lms auth against lms mock serve', () => {
     expect(tokenRequests(s.log())).toHaveLength(1);
   });
 
-  it('renews once for eight commands started together across an expiry, and none fails', { timeout: 60_000 }, async () => {
+  it('renews once for eight commands started together across an expiry, and none fails', {
+    timeout: 60_000,
+  }, async () => {
     const s = await serveAt('2026-11-02T16:00:00Z');
     const results = await Promise.all(Array.from({ length: 8 }, () => lms(['users', 'get', 'self', '--fields', 'id'])));
     for (const r of results) printed.push(r.stdout, r.stderr);
-    expect(results.map((r) => r.exitCode), results.map((r) => r.stderr).join('\n')).toEqual(Array(8).fill(0));
+    expect(
+      results.map((r) => r.exitCode),
+      results.map((r) => r.stderr).join('\n'),
+    ).toEqual(Array(8).fill(0));
     expect(results.map((r) => JSON.parse(r.stdout))).toEqual(Array(8).fill({ id: 7 }));
     expect(tokenRequests(s.log())).toHaveLength(1);
   });
@@ -104,7 +121,9 @@ describe('lms auth against lms mock serve', () => {
     const out = await lms(['auth', 'logout']);
     printed.push(out.stdout, out.stderr);
     expect(out.exitCode, out.stderr).toBe(0);
-    expect(out.stderr).toBe(`Logged out of ${new URL(s.url).host}: the token was revoked, and removed from ${join(dir, 'config', 'config.json')}.`);
+    expect(out.stderr).toBe(
+      `Logged out of ${new URL(s.url).host}: the token was revoked, and removed from ${join(dir, 'config', 'config.json')}.`,
+    );
     expect(s.log()).toMatch(/DELETE \/login\/oauth2\/token 200/);
 
     const refused = await lms(['users', 'get', 'self']);
@@ -116,7 +135,12 @@ describe('lms auth against lms mock serve', () => {
     const renew = await fetch(`${s.url}/login/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: key.client_id, client_secret: key.client_secret!, refresh_token: last.refresh_token }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: key.client_id,
+        client_secret: key.client_secret!,
+        refresh_token: last.refresh_token,
+      }),
     });
     expect(renew.status).toBe(400);
     printed.push(refused.stdout, refused.stderr, revoked.stdout, revoked.stderr);

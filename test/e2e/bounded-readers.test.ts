@@ -31,21 +31,113 @@ const READERS: Record<string, string[]> = {
   'topics update --message-file': ['--mock', 'topics', 'update', '--course', '1', '1', '--message-file', F],
   'topics post --message-file': ['--mock', 'topics', 'post', '--course', '1', '1', '--message-file', F],
   'topics reply --message-file': ['--mock', 'topics', 'reply', '--course', '1', '1', '1', '--message-file', F],
-  'topics edit-entry --message-file': ['--mock', 'topics', 'edit-entry', '--course', '1', '1', '1', '--message-file', F],
-  'announcements create --message-file': ['--mock', 'announcements', 'create', '--course', '1', '--title', 'T', '--message-file', F],
-  'announcements update --message-file': ['--mock', 'announcements', 'update', '--course', '1', '1', '--message-file', F],
+  'topics edit-entry --message-file': [
+    '--mock',
+    'topics',
+    'edit-entry',
+    '--course',
+    '1',
+    '1',
+    '1',
+    '--message-file',
+    F,
+  ],
+  'announcements create --message-file': [
+    '--mock',
+    'announcements',
+    'create',
+    '--course',
+    '1',
+    '--title',
+    'T',
+    '--message-file',
+    F,
+  ],
+  'announcements update --message-file': [
+    '--mock',
+    'announcements',
+    'update',
+    '--course',
+    '1',
+    '1',
+    '--message-file',
+    F,
+  ],
   'announcements post --message-file': ['--mock', 'announcements', 'post', '--course', '1', '1', '--message-file', F],
-  'announcements reply --message-file': ['--mock', 'announcements', 'reply', '--course', '1', '1', '1', '--message-file', F],
-  'announcements edit-entry --message-file': ['--mock', 'announcements', 'edit-entry', '--course', '1', '1', '1', '--message-file', F],
-  'submissions submit --text-file': ['--mock', 'submissions', 'submit', '--course', '1', '--assignment', '1', '--text-file', F],
+  'announcements reply --message-file': [
+    '--mock',
+    'announcements',
+    'reply',
+    '--course',
+    '1',
+    '1',
+    '1',
+    '--message-file',
+    F,
+  ],
+  'announcements edit-entry --message-file': [
+    '--mock',
+    'announcements',
+    'edit-entry',
+    '--course',
+    '1',
+    '1',
+    '1',
+    '--message-file',
+    F,
+  ],
+  'submissions submit --text-file': [
+    '--mock',
+    'submissions',
+    'submit',
+    '--course',
+    '1',
+    '--assignment',
+    '1',
+    '--text-file',
+    F,
+  ],
   'grade set --csv': ['--mock', 'grade', 'set', '--course', '1', '--csv', F],
   'conv send --body-file': ['--mock', 'conv', 'send', '--to', '2', '--subject', 'S', '--body-file', F],
   'conv reply --body-file': ['--mock', 'conv', 'reply', '1', '--body-file', F],
   'conv batch --ids-file': ['--mock', 'conv', 'batch', '--event', 'mark_as_read', '--ids-file', F],
   'profile add --token-stdin': ['profile', 'add', 'p', '--url', 'http://127.0.0.1:9', '--no-verify', '--token-stdin'],
-  'auth login --client-secret-stdin': ['auth', 'login', '-p', 'p', '--url', 'http://127.0.0.1:9', '--client-id', '1', '--client-secret-stdin', '--no-browser'],
-  'profile add --ca-file': ['profile', 'add', 'p', '--url', 'https://127.0.0.1:9', '--no-verify', '--token-stdin', '--ca-file', P],
-  'auth login --ca-file': ['auth', 'login', '-p', 'p', '--url', 'https://127.0.0.1:9', '--client-id', '1', '--no-browser', '--ca-file', P],
+  'auth login --client-secret-stdin': [
+    'auth',
+    'login',
+    '-p',
+    'p',
+    '--url',
+    'http://127.0.0.1:9',
+    '--client-id',
+    '1',
+    '--client-secret-stdin',
+    '--no-browser',
+  ],
+  'profile add --ca-file': [
+    'profile',
+    'add',
+    'p',
+    '--url',
+    'https://127.0.0.1:9',
+    '--no-verify',
+    '--token-stdin',
+    '--ca-file',
+    P,
+  ],
+  'auth login --ca-file': [
+    'auth',
+    'login',
+    '-p',
+    'p',
+    '--url',
+    'https://127.0.0.1:9',
+    '--client-id',
+    '1',
+    '--no-browser',
+    '--ca-file',
+    P,
+  ],
   'apply --file': ['--mock', 'apply', '-f', F],
   'diff --file': ['--mock', 'diff', '-f', F],
   'api request --input': ['--mock', 'api', 'POST', '/api/v1/courses', '--input', F],
@@ -55,7 +147,8 @@ const READERS: Record<string, string[]> = {
 async function declaredReaders(): Promise<string[]> {
   const found: string[] = [];
   for (const { path, spec } of await declaredVerbs()) {
-    for (const [arg, use] of Object.entries(spec.fileArgs ?? {})) if (use === 'read') found.push(`${path.join(' ')} <${arg}>`);
+    for (const [arg, use] of Object.entries(spec.fileArgs ?? {}))
+      if (use === 'read') found.push(`${path.join(' ')} <${arg}>`);
     for (const option of spec.options ?? []) {
       const long = longFlagOf(option);
       if (option.file === 'read' || long?.endsWith('-stdin')) found.push(`${path.join(' ')} ${long}`);
@@ -68,7 +161,10 @@ async function declaredReaders(): Promise<string[]> {
 function zeroed(args: string[]): Promise<{ code: number | null; stderr: string; peak: number; ms: number }> {
   const zero = openSync('/dev/zero', 'r');
   const started = Date.now();
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...env, LMS_MOCK_DB: join(dir, 'mock.db') }, stdio: [zero, 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...env, LMS_MOCK_DB: join(dir, 'mock.db') },
+    stdio: [zero, 'ignore', 'pipe'],
+  });
   closeSync(zero);
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -97,11 +193,11 @@ describe('every reader the command tree declares is bounded', () => {
     argv.includes(P)
       ? [{ name: `${reader} /dev/zero`, args: argv.map((a) => (a === P ? '/dev/zero' : a)) }]
       : argv.includes(F)
-      ? [
-          { name: `${reader} /dev/zero`, args: argv.map((a) => (a === F ? '/dev/zero' : a)) },
-          { name: `${reader} - < /dev/zero`, args: argv.map((a) => (a === F ? '-' : a)) },
-        ]
-      : [{ name: `${reader} < /dev/zero`, args: argv }],
+        ? [
+            { name: `${reader} /dev/zero`, args: argv.map((a) => (a === F ? '/dev/zero' : a)) },
+            { name: `${reader} - < /dev/zero`, args: argv.map((a) => (a === F ? '-' : a)) },
+          ]
+        : [{ name: `${reader} < /dev/zero`, args: argv }],
   );
 
   it.skipIf(!linux).each(runs)('$name: exit 2, within seconds and bounded memory', async ({ args }) => {

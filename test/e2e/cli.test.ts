@@ -32,7 +32,8 @@ describe('the launcher', () => {
     expect((await lms(['--version'])).stdout).toBe(version);
     expect((await lms(['--no-color', '--version'])).stdout).toBe(version);
     // As gh, kubectl and commander's own convention have it.
-    for (const args of [['-V'], ['--no-color', '-V'], ['version'], ['version', '-o', 'json']]) expect(await lms(args)).toMatchObject({ exitCode: 0, stdout: version });
+    for (const args of [['-V'], ['--no-color', '-V'], ['version'], ['version', '-o', 'json']])
+      expect(await lms(args)).toMatchObject({ exitCode: 0, stdout: version });
   });
 
   it('prints the same top-level help from the build as the CLI does', async () => {
@@ -51,7 +52,11 @@ describe('stdout and stderr as files and pipes', () => {
   it('writes the whole answer to a file, and errors to another', async () => {
     const out = join(dir, 'listing.json');
     const errors = join(dir, 'listing.err');
-    const shell = (args: string) => execa('sh', ['-c', `"$0" "$1" ${args} > "$2" 2> "$3"`, process.execPath, join(root, 'bin/lms'), out, errors], { env: { ...process.env, ...env }, reject: false });
+    const shell = (args: string) =>
+      execa('sh', ['-c', `"$0" "$1" ${args} > "$2" 2> "$3"`, process.execPath, join(root, 'bin/lms'), out, errors], {
+        env: { ...process.env, ...env },
+        reject: false,
+      });
     expect((await shell('--mock users list --account 1 -o json')).exitCode).toBe(0);
     const piped = await lms(['--mock', 'users', 'list', '--account', '1', '-o', 'json']);
     expect(readFileSync(out, 'utf8')).toBe(`${piped.stdout}\n`);
@@ -65,7 +70,17 @@ describe('stdout and stderr as files and pipes', () => {
     // Records on stdout, then jq's error for each later record on stderr.
     const both = join(dir, 'both.txt');
     const jq = 'if .id > 4 then error("past four") else .id end';
-    const r = await execa('sh', ['-c', `"$0" "$1" --mock users list --account 1 -o ndjson --jq '${jq}' > "$2" 2>&1`, process.execPath, join(root, 'bin/lms'), both], { env: { ...process.env, ...env }, reject: false });
+    const r = await execa(
+      'sh',
+      [
+        '-c',
+        `"$0" "$1" --mock users list --account 1 -o ndjson --jq '${jq}' > "$2" 2>&1`,
+        process.execPath,
+        join(root, 'bin/lms'),
+        both,
+      ],
+      { env: { ...process.env, ...env }, reject: false },
+    );
     expect(r.exitCode).toBe(2);
     const lines = readFileSync(both, 'utf8').trim().split('\n');
     expect(lines.slice(0, 4)).toEqual(['1', '2', '3', '4']);
@@ -76,10 +91,18 @@ describe('stdout and stderr as files and pipes', () => {
 
   it('stops quietly with exit 0 when the reader goes away early (| head)', async () => {
     // 400 KB, more than a pipe holds: the reader is gone while lms still has text to write.
-    const child = execa(process.execPath, [join(root, 'bin/lms'), 'completion', 'zsh'], { env: { ...process.env, ...env }, reject: false, buffer: { stdout: false } });
+    const child = execa(process.execPath, [join(root, 'bin/lms'), 'completion', 'zsh'], {
+      env: { ...process.env, ...env },
+      reject: false,
+      buffer: { stdout: false },
+    });
     child.stdout.once('data', () => child.stdout.destroy());
     const result = await child;
-    expect({ exitCode: result.exitCode, signal: result.signal, stderr: result.stderr }).toEqual({ exitCode: 0, signal: undefined, stderr: '' });
+    expect({ exitCode: result.exitCode, signal: result.signal, stderr: result.stderr }).toEqual({
+      exitCode: 0,
+      signal: undefined,
+      stderr: '',
+    });
   });
 });
 
@@ -113,11 +136,15 @@ describe('the binary in mock mode', () => {
 
   it('lets parallel processes write to one database without losing anything', async () => {
     const runs = await Promise.all(
-      [1, 2, 3, 4, 5, 6].map((n) => lms(['--mock', 'users', 'create', '--login-id', `parallel-${n}`, '--name', `Parallel ${n}`])),
+      [1, 2, 3, 4, 5, 6].map((n) =>
+        lms(['--mock', 'users', 'create', '--login-id', `parallel-${n}`, '--name', `Parallel ${n}`]),
+      ),
     );
     expect(runs.map((r) => [r.exitCode, r.stderr])).toEqual(runs.map(() => [0, '']));
     const listed = await lms(['--mock', 'users', 'list', '--search', 'parallel-', '--fields', 'login_id']);
-    expect((JSON.parse(listed.stdout) as { login_id: string }[]).map((u) => u.login_id).sort()).toEqual([1, 2, 3, 4, 5, 6].map((n) => `parallel-${n}`));
+    expect((JSON.parse(listed.stdout) as { login_id: string }[]).map((u) => u.login_id).sort()).toEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => `parallel-${n}`),
+    );
   });
 
   it('exits 4 naming a missing user', async () => {
@@ -151,7 +178,10 @@ describe('over HTTP against lms mock serve', () => {
       { title: 'Field trip: botanical garden' },
     ]);
     const soon = new Date(Date.now() + 3600_000).toISOString();
-    const made = await lms(['calendar', 'create', '--user', 'self', '--title', 'Library hour', '--start', soon], overHttp('7~mock-sam'));
+    const made = await lms(
+      ['calendar', 'create', '--user', 'self', '--title', 'Library hour', '--start', soon],
+      overHttp('7~mock-sam'),
+    );
     expect(made.exitCode).toBe(0);
     const after = await lms(['upcoming', '--fields', 'title'], overHttp('7~mock-sam'));
     expect((JSON.parse(after.stdout) as { title: string }[])[0]).toEqual({ title: 'Library hour' });
@@ -160,7 +190,10 @@ describe('over HTTP against lms mock serve', () => {
   it('pages with Link headers built from the request host', async () => {
     const r = await lms(['users', 'list', '--all', '--per-page', '4', '-o', 'ndjson', '--fields', 'id'], overHttp());
     expect(r.exitCode).toBe(0);
-    const ids = r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id);
+    const ids = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: number }).id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBeGreaterThanOrEqual(13);
   });
@@ -196,7 +229,9 @@ describe('over HTTP against lms mock serve', () => {
   it('works through a saved profile, whose file only its owner can read', async () => {
     const refused = await lms(['profile', 'add', 'local', '--url', baseUrl, '--token-stdin'], {}, '1~not-a-token');
     expect(refused.exitCode).toBe(3);
-    expect(refused.stderr).toContain(`${new URL(baseUrl).host} did not accept the token (401); the profile was not saved`);
+    expect(refused.stderr).toContain(
+      `${new URL(baseUrl).host} did not accept the token (401); the profile was not saved`,
+    );
     expect((await lms(['profile', 'list', '-o', 'json'])).stdout).toBe('[]');
     const add = await lms(['profile', 'add', 'local', '--url', baseUrl, '--token-stdin'], {}, ADMIN);
     expect(add.exitCode).toBe(0);

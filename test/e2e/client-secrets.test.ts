@@ -33,22 +33,26 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<stri
 }
 
 describe('against lms mock serve', () => {
-  it.each([`access_token=${SECRET}`, `access%5Ftoken=${SECRET}`, `access_token[]=${SECRET}`, `api_key=${SECRET}`])('-v shows neither the token nor %s', async (param) => {
-    const run = (args: string[]) => spawnLms(['-v', ...args, '-o', 'json'], { ...env, LMS_BASE_URL: mock!.url, LMS_TOKEN: ADMIN });
-    const results = await Promise.all([
-      run(['api', 'GET', `/api/v1/users/self?${param}`]),
-      run(['api', 'GET', `/api/v1/accounts/1/users?${param}`, '--paginate', '--per-page', '5']),
-      run(['api', 'GET', `/api/v1/users/987654?${param}`]),
-      run(['users', 'get', 'self', '--as-user', 'nobody']),
-    ]);
-    expect(results.map((r) => r.exitCode)).toEqual([0, 0, 4, 4]);
-    expect(results[3].stderr).toContain('--as-user nobody: user nobody not found');
-    for (const r of results) {
-      expect(r.stderr).toContain('→ GET');
-      expect(`${r.stdout}\n${r.stderr}`).not.toContain(SECRET);
-      expect(`${r.stdout}\n${r.stderr}`).not.toContain(ADMIN);
-    }
-  });
+  it.each([`access_token=${SECRET}`, `access%5Ftoken=${SECRET}`, `access_token[]=${SECRET}`, `api_key=${SECRET}`])(
+    '-v shows neither the token nor %s',
+    async (param) => {
+      const run = (args: string[]) =>
+        spawnLms(['-v', ...args, '-o', 'json'], { ...env, LMS_BASE_URL: mock!.url, LMS_TOKEN: ADMIN });
+      const results = await Promise.all([
+        run(['api', 'GET', `/api/v1/users/self?${param}`]),
+        run(['api', 'GET', `/api/v1/accounts/1/users?${param}`, '--paginate', '--per-page', '5']),
+        run(['api', 'GET', `/api/v1/users/987654?${param}`]),
+        run(['users', 'get', 'self', '--as-user', 'nobody']),
+      ]);
+      expect(results.map((r) => r.exitCode)).toEqual([0, 0, 4, 4]);
+      expect(results[3].stderr).toContain('--as-user nobody: user nobody not found');
+      for (const r of results) {
+        expect(r.stderr).toContain('→ GET');
+        expect(`${r.stdout}\n${r.stderr}`).not.toContain(SECRET);
+        expect(`${r.stdout}\n${r.stderr}`).not.toContain(ADMIN);
+      }
+    },
+  );
 });
 
 describe('a Link to a second server', () => {
@@ -63,9 +67,15 @@ describe('a Link to a second server', () => {
       res.writeHead(200, { 'content-type': 'application/json', link: `<${other}/api/v1/courses?page=2>; rel="next"` });
       res.end('[{"id":1}]');
     });
-    const r = await spawnLms(['-v', 'api', 'GET', '/api/v1/courses', '--paginate', '-o', 'json'], { ...env, LMS_BASE_URL: base, LMS_TOKEN: `tok-${SECRET}` });
+    const r = await spawnLms(['-v', 'api', 'GET', '/api/v1/courses', '--paginate', '-o', 'json'], {
+      ...env,
+      LMS_BASE_URL: base,
+      LMS_TOKEN: `tok-${SECRET}`,
+    });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain(`points to ${other}, not ${base}: refusing to follow it, so the token was not sent there`);
+    expect(r.stderr).toContain(
+      `points to ${other}, not ${base}: refusing to follow it, so the token was not sent there`,
+    );
     expect(seen).toEqual([]);
     expect(`${r.stdout}\n${r.stderr}`).not.toContain(SECRET);
   });

@@ -96,7 +96,10 @@ describe.skipIf(!hasCompileCache)("Node's compile cache", () => {
   it.each([
     ['a few bits flipped in every entry', (file: string, i: number) => flipBits(file, 3, i + 1)],
     ['many bits flipped in every entry', (file: string, i: number) => flipBits(file, 400, i + 7)],
-    ['every entry truncated to half', (file: string) => writeFileSync(file, readFileSync(file).subarray(0, statSync(file).size >> 1))],
+    [
+      'every entry truncated to half',
+      (file: string) => writeFileSync(file, readFileSync(file).subarray(0, statSync(file).size >> 1)),
+    ],
     ['every entry emptied', (file: string) => writeFileSync(file, '')],
   ])('damaged (%s): the run is correct and the entries are written afresh', async (_what, damage) => {
     const dir = await filled();
@@ -144,7 +147,14 @@ describe.skipIf(!hasCompileCache)("Node's compile cache", () => {
     ['the compile directory group-writable', (dir: string) => chmodSync(join(dir, 'compile'), 0o770)],
     ['the compile directory world-writable', (dir: string) => chmodSync(join(dir, 'compile'), 0o777)],
     ['the cache directory above it world-writable', (dir: string) => chmodSync(dir, 0o777)],
-    ...(isRoot ? [['the compile directory owned by another user', (dir: string) => chownSync(join(dir, 'compile'), 65534, 65534)] as [string, (dir: string) => void]] : []),
+    ...(isRoot
+      ? [
+          [
+            'the compile directory owned by another user',
+            (dir: string) => chownSync(join(dir, 'compile'), 65534, 65534),
+          ] as [string, (dir: string) => void],
+        ]
+      : []),
   ])('a cache others can write (%s) is not used: nothing is read from it or written to it', async (_what, share) => {
     const dir = await filled();
     const files = entries(dir);
@@ -180,24 +190,31 @@ describe.skipIf(hasCompileCache)('on Node 20, which has no compile cache', () =>
     expect((await run(join(dir, 'made'))).stdout).toBe(expected);
     expect(existsSync(join(dir, 'made', 'compile'))).toBe(false);
     // What the launcher once read: a FIFO would hold any reader for ever.
-    for (const name of ['compile', 'lms.v8', `0123456789abcdef-${process.version}-${process.arch}.v8`]) execFileSync('mkfifo', [join(dir, name)]);
+    for (const name of ['compile', 'lms.v8', `0123456789abcdef-${process.version}-${process.arch}.v8`])
+      execFileSync('mkfifo', [join(dir, name)]);
     expect((await run(dir)).stdout).toBe(expected);
   });
 });
 
 describe('a cache directory that cannot be used', () => {
   it.each([
-    ['under a file', () => {
-      const file = join(fresh(), 'a-file');
-      writeFileSync(file, '');
-      return join(file, 'cache');
-    }],
+    [
+      'under a file',
+      () => {
+        const file = join(fresh(), 'a-file');
+        writeFileSync(file, '');
+        return join(file, 'cache');
+      },
+    ],
     ['under /proc, where a recursive mkdir never returns', () => '/proc/lms-nope/cache'],
-    ['a FIFO where the compile directory belongs', () => {
-      const dir = fresh();
-      execFileSync('mkfifo', [join(dir, 'compile')]);
-      return dir;
-    }],
+    [
+      'a FIFO where the compile directory belongs',
+      () => {
+        const dir = fresh();
+        execFileSync('mkfifo', [join(dir, 'compile')]);
+        return dir;
+      },
+    ],
   ])('(%s) is no error and costs no wait', async (_what, where) => {
     const result = await run(where());
     expect(result).toMatchObject({ exitCode: 0, stdout: expected, stderr: '' });

@@ -8,7 +8,6 @@ import { bin, e2eWorkspace, ensureBuilt, hasScript, spawnLms } from '../helpers/
 const { dir, env } = e2eWorkspace('e2e-confirm');
 const mock = { ...env, LMS_MOCK: '1', LMS_MOCK_DB: join(dir, 'mock.db') };
 
-
 /** Runs `lms args` on a terminal and types `answer` once the question is on the screen. */
 async function answering(args: string[], answer: string): Promise<{ exitCode: number; screen: string }> {
   const command = [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');

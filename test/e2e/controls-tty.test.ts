@@ -16,7 +16,6 @@ const NAME = 'Eve\u009b31m\u0085Admin\u007f\u001b[2J';
 const SHORT = 'eve\u202etxt.exe';
 const USER = { id: 7, name: NAME, sortable_name: 'Admin, Eve', login_id: 'eve', short_name: SHORT };
 
-
 let server: Server;
 let instance: Record<string, string>;
 
@@ -35,7 +34,12 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 /** The bytes a terminal is sent by `lms args` (the pseudo-terminal turns each LF into CR LF). */
 async function onTerminal(args: string[]): Promise<string> {
   const command = `stty cols 200 rows 50 && exec ${[process.execPath, bin, ...args].map(quote).join(' ')}`;
-  const r = await execa('script', ['-qec', command, '/dev/null'], { env: instance, reject: false, extendEnv: true, stripFinalNewline: false });
+  const r = await execa('script', ['-qec', command, '/dev/null'], {
+    env: instance,
+    reject: false,
+    extendEnv: true,
+    stripFinalNewline: false,
+  });
   expect(r.exitCode, r.stdout).toBe(0);
   return r.stdout.replace(/\r\n/g, '\n');
 }

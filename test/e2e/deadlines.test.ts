@@ -28,7 +28,8 @@ let unavailableUrl = '';
 let refusingUrl = '';
 
 const port = (server: { address(): unknown }) => (server.address() as AddressInfo).port;
-const listen = (server: { listen(port: number, host: string, done: () => void): unknown }) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const listen = (server: { listen(port: number, host: string, done: () => void): unknown }) =>
+  new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -52,7 +53,11 @@ const errorOf = (stderr: string) => JSON.parse(stderr) as { message: string; hin
 /** A one-shot read against `url`, timed by this test's clock. */
 async function self(url: string, flags: string[] = []) {
   const started = Date.now();
-  const r = await spawnLms([...flags, 'users', 'get', 'self', '-o', 'json'], { ...env, LMS_BASE_URL: url, LMS_TOKEN: 'tok' });
+  const r = await spawnLms([...flags, 'users', 'get', 'self', '-o', 'json'], {
+    ...env,
+    LMS_BASE_URL: url,
+    LMS_TOKEN: 'tok',
+  });
   return { ...r, elapsed: Date.now() - started };
 }
 
@@ -70,19 +75,30 @@ describe('a one-shot command: --timeout for each request, its retries included',
     expect(connections - before).toBe(1);
   });
 
-  it('the default against an instance that never answers ends within its 30 s, not two tries of them', { timeout: 70_000 }, async () => {
+  it('the default against an instance that never answers ends within its 30 s, not two tries of them', {
+    timeout: 70_000,
+  }, async () => {
     const r = await self(silentUrl);
     expect(r.elapsed).toBeLessThan(65_000);
     expect(r.exitCode).toBe(7);
-    expect(errorOf(r.stderr).message).toMatch(/^GET 127\.0\.0\.1:\d+: no answer within 30 s \(one try over 30(\.\d)? s within --timeout 30\)$/);
+    expect(errorOf(r.stderr).message).toMatch(
+      /^GET 127\.0\.0\.1:\d+: no answer within 30 s \(one try over 30(\.\d)? s within --timeout 30\)$/,
+    );
   });
 
-  it.each([[['--timeout', '2']], [[]]])('a port that refuses, with %j: tried twice at once, exit 7 naming the host and the tries', async (flags) => {
-    const r = await self(refusingUrl, flags);
-    expect(r.elapsed).toBeLessThan(5000);
-    expect(r.exitCode).toBe(7);
-    expect(errorOf(r.stderr).message).toMatch(new RegExp(`^${new URL(refusingUrl).host.replace(/\./g, '\\.')} refused the connection \\(2 tries over \\d+(\\.\\d)? s within --timeout (2|30)\\)$`));
-  });
+  it.each([[['--timeout', '2']], [[]]])(
+    'a port that refuses, with %j: tried twice at once, exit 7 naming the host and the tries',
+    async (flags) => {
+      const r = await self(refusingUrl, flags);
+      expect(r.elapsed).toBeLessThan(5000);
+      expect(r.exitCode).toBe(7);
+      expect(errorOf(r.stderr).message).toMatch(
+        new RegExp(
+          `^${new URL(refusingUrl).host.replace(/\./g, '\\.')} refused the connection \\(2 tries over \\d+(\\.\\d)? s within --timeout (2|30)\\)$`,
+        ),
+      );
+    },
+  );
 
   it('an instance that answers 503: retried with its pacing, and no retry begun past the deadline (exit 6)', async () => {
     const before = unavailableRequests;
@@ -99,7 +115,11 @@ describe('a bulk job: a timeout a try, and the retries', () => {
     writeFileSync(file, 'login_id,name\nada,Ada\n');
     const before = connections;
     const started = Date.now();
-    const r = await spawnLms(['--timeout', '1', 'users', 'import', '--account', '1', file, '-o', 'json'], { ...env, LMS_BASE_URL: silentUrl, LMS_TOKEN: 'tok' });
+    const r = await spawnLms(['--timeout', '1', 'users', 'import', '--account', '1', file, '-o', 'json'], {
+      ...env,
+      LMS_BASE_URL: silentUrl,
+      LMS_TOKEN: 'tok',
+    });
     const elapsed = Date.now() - started;
     expect(r.exitCode).toBe(7);
     expect(connections - before).toBe(2);

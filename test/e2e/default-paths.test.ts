@@ -10,10 +10,26 @@ import { ensureBuilt, spawnLms } from '../helpers/e2e.js';
 beforeAll(ensureBuilt);
 
 describe('lms with no LMS_* paths set', () => {
-  it('lists the mock school from the platform\'s data directory, created on first use', async () => {
+  it("lists the mock school from the platform's data directory, created on first use", async () => {
     const home = mkdtempSync(join(tmpdir(), 'lms-home-'));
-    const env: Record<string, string> = { HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), NO_COLOR: '1' };
-    for (const name of ['LMS_MOCK', 'LMS_MOCK_DB', 'LMS_CONFIG_DIR', 'LMS_STATE_DIR', 'LMS_CACHE_DIR', 'LMS_TOKEN', 'LMS_BASE_URL', 'LMS_PROFILE']) env[name] = '';
+    const env: Record<string, string> = {
+      HOME: home,
+      XDG_DATA_HOME: join(home, 'data'),
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_CACHE_HOME: join(home, 'cache'),
+      NO_COLOR: '1',
+    };
+    for (const name of [
+      'LMS_MOCK',
+      'LMS_MOCK_DB',
+      'LMS_CONFIG_DIR',
+      'LMS_STATE_DIR',
+      'LMS_CACHE_DIR',
+      'LMS_TOKEN',
+      'LMS_BASE_URL',
+      'LMS_PROFILE',
+    ])
+      env[name] = '';
     const r = await spawnLms(['--mock', 'users', 'list', '--account', '1', '-o', 'json'], env);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);

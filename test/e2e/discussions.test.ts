@@ -46,13 +46,20 @@ describe('lms topics over HTTP', () => {
     ]);
     expect((topics as { id: number }[]).map((t) => t.id)).toEqual([2, 3, 4, 5, 6, 7, 9]);
     expect(announcements).toEqual([{ id: 1, is_announcement: true }]);
-    expect(group).toEqual([{ id: 10, root_topic_id: 9 }, { id: 13, root_topic_id: null }]);
+    expect(group).toEqual([
+      { id: 10, root_topic_id: 9 },
+      { id: 13, root_topic_id: null },
+    ]);
   });
 
   it('posts with a message from stdin and an attachment, and the view answers after its rebuild', async () => {
     const file = join(dir, 'figure.txt');
     writeFileSync(file, 'absorbance 0.42\n');
-    const entry = (await json(['topics', 'post', '3', '--course', '1', '--message-file', '-', '--attach', file], STUDENT, '<p>My results</p>')) as {
+    const entry = (await json(
+      ['topics', 'post', '3', '--course', '1', '--message-file', '-', '--attach', file],
+      STUDENT,
+      '<p>My results</p>',
+    )) as {
       id: number;
       message: string;
       attachment: { url: string; size: number };
@@ -69,17 +76,35 @@ describe('lms topics over HTTP', () => {
 
   it('takes the last view with what came since, with --new-entries, while it is rebuilt', async () => {
     await json(['topics', 'view', '2', '--course', '1'], TEACHER, undefined, slow);
-    const reply = (await json(['topics', 'reply', '2', '4', '--course', '1', '--message', '<p>Welcome, Ravi</p>'], STUDENT, undefined, slow)) as { id: number };
-    const view = (await json(['topics', 'view', '2', '--course', '1', '--new-entries'], TEACHER, undefined, slow)) as { view: { id: number }[]; new_entries: { id: number }[] };
+    const reply = (await json(
+      ['topics', 'reply', '2', '4', '--course', '1', '--message', '<p>Welcome, Ravi</p>'],
+      STUDENT,
+      undefined,
+      slow,
+    )) as { id: number };
+    const view = (await json(['topics', 'view', '2', '--course', '1', '--new-entries'], TEACHER, undefined, slow)) as {
+      view: { id: number }[];
+      new_entries: { id: number }[];
+    };
     expect(view.view.map((e) => e.id)).toEqual([1, 4, 6]);
     expect(view.new_entries.map((e) => e.id)).toEqual([reply.id]);
   });
 
   it('creates, updates and deletes a teacher\u2019s topic: a draft until published', async () => {
-    const created = (await json(['topics', 'create', '--course', '1', '--title', 'Exam prep', '--discussion-type', 'threaded'], TEACHER)) as { id: number; published: boolean };
+    const created = (await json(
+      ['topics', 'create', '--course', '1', '--title', 'Exam prep', '--discussion-type', 'threaded'],
+      TEACHER,
+    )) as { id: number; published: boolean };
     expect(created.published).toBe(false);
-    expect(await json(['topics', 'update', String(created.id), '--course', '1', '--publish', '--fields', 'published'], TEACHER)).toEqual({ published: true });
-    const deleted = (await json(['topics', 'delete', String(created.id), '--course', '1', '--yes'], TEACHER)) as { discussion_topic: { workflow_state: string } };
+    expect(
+      await json(
+        ['topics', 'update', String(created.id), '--course', '1', '--publish', '--fields', 'published'],
+        TEACHER,
+      ),
+    ).toEqual({ published: true });
+    const deleted = (await json(['topics', 'delete', String(created.id), '--course', '1', '--yes'], TEACHER)) as {
+      discussion_topic: { workflow_state: string };
+    };
     expect(deleted.discussion_topic.workflow_state).toBe('deleted');
   });
 
@@ -95,7 +120,11 @@ describe('lms topics over HTTP', () => {
     const hana = '12~mock-hana';
     expect((await lms(['topics', 'read-all', '5', '--course', '1'], hana)).exitCode).toBe(0);
     expect((await lms(['topics', 'unsubscribe', '5', '--course', '1'], hana)).exitCode).toBe(0);
-    expect(await json(['topics', 'get', '5', '--course', '1', '--fields', 'read_state,unread_count,subscribed'], hana)).toEqual({ read_state: 'read', unread_count: 0, subscribed: false });
-    expect(await json(['topics', 'get', '5', '--course', '1', '--fields', 'read_state'], RAVI)).toEqual({ read_state: 'unread' });
+    expect(
+      await json(['topics', 'get', '5', '--course', '1', '--fields', 'read_state,unread_count,subscribed'], hana),
+    ).toEqual({ read_state: 'read', unread_count: 0, subscribed: false });
+    expect(await json(['topics', 'get', '5', '--course', '1', '--fields', 'read_state'], RAVI)).toEqual({
+      read_state: 'unread',
+    });
   });
 });

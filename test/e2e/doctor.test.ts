@@ -18,7 +18,12 @@ async function serve(name: string, flags: string[] = []): Promise<Served> {
 }
 
 function doctor(url: string, args: string[] = [], token = ADMIN) {
-  return spawnLms(['doctor', '-o', 'json', ...args], { ...env, LMS_CACHE_DIR: join(dir, 'cache'), LMS_BASE_URL: url, LMS_TOKEN: token });
+  return spawnLms(['doctor', '-o', 'json', ...args], {
+    ...env,
+    LMS_CACHE_DIR: join(dir, 'cache'),
+    LMS_BASE_URL: url,
+    LMS_TOKEN: token,
+  });
 }
 
 /** The checks of a `-o json` run, by name. */
@@ -42,10 +47,16 @@ async function spend(server: Served, { times, until }: { times: number; until?: 
 async function skewedProxy(target: string, offsetMs: number): Promise<string> {
   const upstream = new URL(target);
   const proxy = createServer((req, res) => {
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, date: new Date(Date.now() + offsetMs).toUTCString() });
-      answer.pipe(res);
-    });
+    const forward = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, {
+          ...answer.headers,
+          date: new Date(Date.now() + offsetMs).toUTCString(),
+        });
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
@@ -72,15 +83,50 @@ describe('lms doctor against lms mock serve', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     const checks = checksOf(r.stdout);
-    expect(Object.keys(checks)).toEqual(['node', 'sqlite', 'instance', 'config', 'token', 'proxy', 'trust', 'reachable', 'auth', 'clock', 'rate limit', 'masquerade', 'code cache', 'state']);
+    expect(Object.keys(checks)).toEqual([
+      'node',
+      'sqlite',
+      'instance',
+      'config',
+      'token',
+      'proxy',
+      'trust',
+      'reachable',
+      'auth',
+      'clock',
+      'rate limit',
+      'masquerade',
+      'code cache',
+      'state',
+    ]);
     const host = hostOf(plain.url);
-    expect(checks.instance).toMatchObject({ status: 'ok', detail: `${plain.url}, from LMS_BASE_URL in the environment` });
+    expect(checks.instance).toMatchObject({
+      status: 'ok',
+      detail: `${plain.url}, from LMS_BASE_URL in the environment`,
+    });
     expect(checks.trust).toEqual({ check: 'trust', status: 'ok', detail: `not used: ${host} is plain HTTP` });
     expect(checks.reachable).toEqual({ check: 'reachable', status: 'ok', detail: `${host} answered over plain HTTP` });
-    expect(checks.auth).toEqual({ check: 'auth', status: 'ok', detail: `accepted by ${host}: Ada Admin (user 1, admin)` });
-    expect(checks.clock).toEqual({ check: 'clock', status: 'ok', detail: "this machine's clock is in step with the instance's" });
-    expect(checks['rate limit']).toEqual({ check: 'rate limit', status: 'ok', detail: `not measured: ${host} sent no X-Rate-Limit-Remaining (it does not throttle this token, or a proxy in between drops the header)` });
-    expect(checks.masquerade).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^allowed: Ada Admin \(user 1\) may act as other users with --as-user \(tried as .+ \(user \d+\)\)$/) });
+    expect(checks.auth).toEqual({
+      check: 'auth',
+      status: 'ok',
+      detail: `accepted by ${host}: Ada Admin (user 1, admin)`,
+    });
+    expect(checks.clock).toEqual({
+      check: 'clock',
+      status: 'ok',
+      detail: "this machine's clock is in step with the instance's",
+    });
+    expect(checks['rate limit']).toEqual({
+      check: 'rate limit',
+      status: 'ok',
+      detail: `not measured: ${host} sent no X-Rate-Limit-Remaining (it does not throttle this token, or a proxy in between drops the header)`,
+    });
+    expect(checks.masquerade).toMatchObject({
+      status: 'ok',
+      detail: expect.stringMatching(
+        /^allowed: Ada Admin \(user 1\) may act as other users with --as-user \(tried as .+ \(user \d+\)\)$/,
+      ),
+    });
     expect(Object.values(checks).filter((c) => c.status === 'fail')).toEqual([]);
     expect(r.stdout + r.stderr).not.toContain(ADMIN);
   });
@@ -92,7 +138,12 @@ describe('lms doctor against lms mock serve', () => {
     const host = hostOf(plain.url);
     expect(checks.token).toMatchObject({ status: 'ok', detail: 'present, from LMS_TOKEN (never shown)' });
     expect(checks.reachable).toMatchObject({ status: 'ok', detail: `${host} answered (401) over plain HTTP` });
-    expect(checks.auth).toEqual({ check: 'auth', status: 'fail', detail: `${host} did not accept the token (401)`, fix: 'LMS_TOKEN was refused: set it to a valid token, or unset it to use a profile' });
+    expect(checks.auth).toEqual({
+      check: 'auth',
+      status: 'fail',
+      detail: `${host} did not accept the token (401)`,
+      fix: 'LMS_TOKEN was refused: set it to a valid token, or unset it to use a profile',
+    });
     expect(checks.masquerade).toMatchObject({ status: 'warn', detail: 'not checked: no user to start from' });
     expect(JSON.parse(r.stderr)).toMatchObject({ message: '1 check failed: auth', exit_code: 1 });
     expect(r.stdout + r.stderr).not.toContain('not-a-token');
@@ -103,7 +154,10 @@ describe('lms doctor against lms mock serve', () => {
     expect(r.exitCode).toBe(1);
     const checks = checksOf(r.stdout);
     expect(checks.auth.detail).toBe(`accepted by ${hostOf(plain.url)}: Hal Helpdesk (user 2, helpdesk)`);
-    expect(checks.masquerade).toMatchObject({ status: 'fail', detail: `not allowed: ${hostOf(plain.url)} refused to let Hal Helpdesk (user 2) act as user 7 (401), so every command with --as-user 7 fails` });
+    expect(checks.masquerade).toMatchObject({
+      status: 'fail',
+      detail: `not allowed: ${hostOf(plain.url)} refused to let Hal Helpdesk (user 2) act as user 7 (401), so every command with --as-user 7 fails`,
+    });
     expect(JSON.parse(r.stderr)).toMatchObject({ message: '1 check failed: masquerade' });
   });
 
@@ -116,7 +170,8 @@ describe('lms doctor against lms mock serve', () => {
     expect(checks.clock).toEqual({
       check: 'clock',
       status: 'warn',
-      detail: "this machine's clock is 5 min ahead of the instance's: relative times and dates lms works out will be off",
+      detail:
+        "this machine's clock is 5 min ahead of the instance's: relative times and dates lms works out will be off",
       fix: expect.stringContaining('network time'),
     });
   });
@@ -128,7 +183,16 @@ describe('lms doctor against lms mock serve', () => {
     const r = await doctor(gone.url);
     expect(r.exitCode).toBe(1);
     const checks = checksOf(r.stdout);
-    expect(checks.reachable).toEqual({ check: 'reachable', status: 'fail', detail: expect.stringMatching(new RegExp(`^not reachable: ${hostOf(gone.url).replace(/\./g, '\\.')} refused the connection \\(2 tries over \\d+(\\.\\d)? s within --timeout 30\\)$`)), fix: 'is the base URL right, and is the server up?' });
+    expect(checks.reachable).toEqual({
+      check: 'reachable',
+      status: 'fail',
+      detail: expect.stringMatching(
+        new RegExp(
+          `^not reachable: ${hostOf(gone.url).replace(/\./g, '\\.')} refused the connection \\(2 tries over \\d+(\\.\\d)? s within --timeout 30\\)$`,
+        ),
+      ),
+      fix: 'is the base URL right, and is the server up?',
+    });
     // One cause, one failure: what needed an answer is not checked rather than failed again.
     expect(['auth', 'rate limit', 'masquerade'].map((name) => checks[name].status)).toEqual(['warn', 'warn', 'warn']);
     expect(JSON.parse(r.stderr)).toMatchObject({ message: '1 check failed: reachable', exit_code: 1 });
@@ -141,7 +205,12 @@ describe('lms doctor against a throttling lms mock serve', () => {
     const r = await doctor(server.url);
     expect(r.exitCode, r.stderr).toBe(0);
     // A bucket of 700, and this check's own cost of 10.
-    expect(checksOf(r.stdout)['rate limit']).toEqual({ check: 'rate limit', status: 'ok', detail: '690 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 10): room for about 13 requests at once' });
+    expect(checksOf(r.stdout)['rate limit']).toEqual({
+      check: 'rate limit',
+      status: 'ok',
+      detail:
+        '690 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 10): room for about 13 requests at once',
+    });
   });
 
   // A bucket that does not drain, so what is left is exactly what was spent.
@@ -154,7 +223,8 @@ describe('lms doctor against a throttling lms mock serve', () => {
     expect(checks['rate limit']).toEqual({
       check: 'rate limit',
       status: 'fail',
-      detail: "only 140 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 10): under 200, what lms's 4 requests at once are charged up front, so commands now are slowed to one request at a time or throttled",
+      detail:
+        "only 140 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 10): under 200, what lms's 4 requests at once are charged up front, so commands now are slowed to one request at a time or throttled",
       fix: expect.stringMatching(/wait a minute for the bucket to refill.*--concurrency.*--per-page/),
     });
     expect(checks.auth.status).toBe('ok');
@@ -162,15 +232,26 @@ describe('lms doctor against a throttling lms mock serve', () => {
   });
 
   // Every try is throttled: the client backs off four times (about 4 s in all) before giving up.
-  it('fails, exit 1, when the server is throttling the token now, and does not blame the token', { timeout: 30_000 }, async () => {
+  it('fails, exit 1, when the server is throttling the token now, and does not blame the token', {
+    timeout: 30_000,
+  }, async () => {
     const server = await serve('full', ['--throttle', '--throttle-rate', '0']);
     const sent = await spend(server, { times: 100, until: 403 });
     expect(sent).toBeLessThan(100);
     const r = await doctor(server.url);
     expect(r.exitCode).toBe(1);
     const checks = checksOf(r.stdout);
-    expect(checks['rate limit']).toEqual({ check: 'rate limit', status: 'fail', detail: `${hostOf(server.url)} is throttling this token now: it answered 403 (Rate Limit Exceeded) to every try`, fix: expect.stringContaining('wait a minute') });
-    expect(checks.auth).toEqual({ check: 'auth', status: 'warn', detail: `not checked: ${hostOf(server.url)} throttled the request` });
+    expect(checks['rate limit']).toEqual({
+      check: 'rate limit',
+      status: 'fail',
+      detail: `${hostOf(server.url)} is throttling this token now: it answered 403 (Rate Limit Exceeded) to every try`,
+      fix: expect.stringContaining('wait a minute'),
+    });
+    expect(checks.auth).toEqual({
+      check: 'auth',
+      status: 'warn',
+      detail: `not checked: ${hostOf(server.url)} throttled the request`,
+    });
     expect(JSON.parse(r.stderr)).toMatchObject({ message: '1 check failed: rate limit' });
   });
 });

@@ -57,18 +57,27 @@ describe('--dry-run against lms mock serve', () => {
     const before = writesLogged().length;
     const r = await spawnLms(['sections', 'create', '--course', '1', '--name', 'Lab D'], remote());
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(writesLogged().slice(before)).toEqual([expect.stringMatching(/^POST \/api\/v1\/courses\/1\/sections 200 \d+ms$/)]);
+    expect(writesLogged().slice(before)).toEqual([
+      expect.stringMatching(/^POST \/api\/v1\/courses\/1\/sections 200 \d+ms$/),
+    ]);
   });
 });
 
 describe('lms doctor against lms mock serve', () => {
   it('passes with a good token: the user, and the clock against the server Date', async () => {
-    const r = await spawnLms(['doctor', '-o', 'json'], { ...remote(), LMS_STATE_DIR: join(dir, 'state'), LMS_CACHE_DIR: join(dir, 'cache') });
+    const r = await spawnLms(['doctor', '-o', 'json'], {
+      ...remote(),
+      LMS_STATE_DIR: join(dir, 'state'),
+      LMS_CACHE_DIR: join(dir, 'cache'),
+    });
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     const checks = JSON.parse(r.stdout) as { check: string; status: string; detail: string }[];
     const by = Object.fromEntries(checks.map((c) => [c.check, c]));
     expect(by.instance.detail).toBe(`${server.url}, from LMS_BASE_URL in the environment`);
-    expect(by.auth).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^accepted by 127\.0\.0\.1:\d+: Ada Admin \(user 1/) });
+    expect(by.auth).toMatchObject({
+      status: 'ok',
+      detail: expect.stringMatching(/^accepted by 127\.0\.0\.1:\d+: Ada Admin \(user 1/),
+    });
     expect(by.clock).toMatchObject({ status: 'ok', detail: "this machine's clock is in step with the instance's" });
     expect(r.stdout + r.stderr).not.toContain(ADMIN);
   });

@@ -9,7 +9,10 @@ import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } fr
 const { dir, env } = e2eWorkspace('e2e-export');
 let served: Served | undefined;
 
-const moved = (text: string, from: string, to: string) => text.replace(new RegExp(`^(\\s+- sis_course_id:) ${from}$`, 'm'), `$1 ${to}`).replace(new RegExp(`\\b${from}-([A-Z])\\b`, 'g'), `${to}-$1`);
+const moved = (text: string, from: string, to: string) =>
+  text
+    .replace(new RegExp(`^(\\s+- sis_course_id:) ${from}$`, 'm'), `$1 ${to}`)
+    .replace(new RegExp(`\\b${from}-([A-Z])\\b`, 'g'), `${to}-$1`);
 const writes = (log: string) => log.split('\n').filter((l) => /^(POST|PUT|DELETE) /.test(l));
 
 beforeAll(async () => {
@@ -28,7 +31,10 @@ describe('lms export course against lms mock serve', () => {
     const http = { ...env, LMS_BASE_URL: served!.url, LMS_TOKEN: ADMIN };
     for (const d of ['a', 'b', 'c']) mkdirSync(join(dir, d), { recursive: true });
 
-    const first = await spawnLms(['export', 'course', 'sis_course_id:BIO-101', '--out', join(dir, 'a', 'course.yaml')], http);
+    const first = await spawnLms(
+      ['export', 'course', 'sis_course_id:BIO-101', '--out', join(dir, 'a', 'course.yaml')],
+      http,
+    );
     expect(first.exitCode, first.stderr).toBe(0);
     const text = readFileSync(join(dir, 'a', 'course.yaml'), 'utf8');
     expect(text).toContain('    outcomes:\n      file: course.outcomes.yaml\n');
@@ -39,18 +45,36 @@ describe('lms export course against lms mock serve', () => {
     expect(applied.exitCode, applied.stderr).toBe(0);
     expect(JSON.parse(applied.stdout).summary).toMatchObject({ create: 31, update: 0, delete: 0 });
 
-    const second = await spawnLms(['export', 'course', 'sis_course_id:E2E-101', '--out', join(dir, 'c', 'course.yaml')], http);
+    const second = await spawnLms(
+      ['export', 'course', 'sis_course_id:E2E-101', '--out', join(dir, 'c', 'course.yaml')],
+      http,
+    );
     expect(second.exitCode, second.stderr).toBe(0);
     expect(readFileSync(join(dir, 'c', 'course.yaml'), 'utf8')).toBe(moved(text, 'BIO-101', 'E2E-101'));
-    expect(readFileSync(join(dir, 'c', 'course.outcomes.yaml'), 'utf8')).toBe(readFileSync(join(dir, 'a', 'course.outcomes.yaml'), 'utf8'));
+    expect(readFileSync(join(dir, 'c', 'course.outcomes.yaml'), 'utf8')).toBe(
+      readFileSync(join(dir, 'a', 'course.outcomes.yaml'), 'utf8'),
+    );
 
     const mark = served!.log().length;
     const again = await spawnLms(['apply', '-f', join(dir, 'a', 'course.yaml'), '--yes', '-o', 'json'], http);
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(JSON.parse(again.stderr).summary).toBe('No changes: the instance matches the file (31 unchanged). Nothing was changed.');
+    expect(JSON.parse(again.stderr).summary).toBe(
+      'No changes: the instance matches the file (31 unchanged). Nothing was changed.',
+    );
     expect(writes(served!.log().slice(mark))).toEqual([]);
     // As JSON too: the same course, which apply reads as it reads YAML.
-    const json = await spawnLms(['export', 'course', 'sis_course_id:E2E-101', '--include', 'sections,enrollments,assignments,topics,announcements,quizzes', '-o', 'json'], http);
+    const json = await spawnLms(
+      [
+        'export',
+        'course',
+        'sis_course_id:E2E-101',
+        '--include',
+        'sections,enrollments,assignments,topics,announcements,quizzes',
+        '-o',
+        'json',
+      ],
+      http,
+    );
     expect(json.exitCode, json.stderr).toBe(0);
     writeFileSync(join(dir, 'c', 'course.json'), json.stdout);
     const diff = await spawnLms(['diff', '-f', join(dir, 'c', 'course.json'), '--exit-code'], http);

@@ -10,11 +10,23 @@ import { ensureBuilt, serveMock, type Served } from '../helpers/e2e.js';
 const root = new URL('../..', import.meta.url).pathname;
 const bin = join(root, 'bin/lms');
 const dir = mkdtempSync(join(tmpdir(), 'lms-e2e-faults-'));
-const env = { LMS_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', LMS_MOCK: '', LMS_TOKEN: '', LMS_BASE_URL: '', LMS_PROFILE: '', LMS_MOCK_FAULTS: '' };
+const env = {
+  LMS_CONFIG_DIR: join(dir, 'config'),
+  NO_COLOR: '1',
+  LMS_MOCK: '',
+  LMS_TOKEN: '',
+  LMS_BASE_URL: '',
+  LMS_PROFILE: '',
+  LMS_MOCK_FAULTS: '',
+};
 const ADMIN = '1~mock-admin';
 
 function lms(args: string[], extra: Record<string, string> = {}) {
-  return execa(process.execPath, [bin, ...args], { env: { ...env, LMS_MOCK_DB: join(dir, 'cli.db'), ...extra }, reject: false, extendEnv: true });
+  return execa(process.execPath, [bin, ...args], {
+    env: { ...env, LMS_MOCK_DB: join(dir, 'cli.db'), ...extra },
+    reject: false,
+    extendEnv: true,
+  });
 }
 
 const servers: Served[] = [];
@@ -36,16 +48,36 @@ describe('lms mock serve with a fail rate', () => {
   let server: Served;
   beforeAll(async () => {
     // 500 is left out: by design the client retries only 502/503/504 (a 500 is surfaced, not retried).
-    server = await serve('flaky', ['--throttle', '--throttle-capacity', '200', '--throttle-rate', '1000', '--fail-rate', '0.3', '--fault-seed', '7']);
+    server = await serve('flaky', [
+      '--throttle',
+      '--throttle-capacity',
+      '200',
+      '--throttle-rate',
+      '1000',
+      '--fail-rate',
+      '0.3',
+      '--fault-seed',
+      '7',
+    ]);
   });
 
   it('still lists every user exactly once, retrying the failures (-v shows the retries)', async () => {
-    expect(server.log()).toContain('with faults: throttle 403 (capacity 200, penalty 50, cost 10, leak 1000/s), fail 30% (500/502/503), seed 7');
-    const r = await lms(['-v', 'users', 'list', '--all', '--per-page', '2', '-o', 'ndjson', '--fields', 'id'], { LMS_BASE_URL: server.url, LMS_TOKEN: ADMIN });
+    expect(server.log()).toContain(
+      'with faults: throttle 403 (capacity 200, penalty 50, cost 10, leak 1000/s), fail 30% (500/502/503), seed 7',
+    );
+    const r = await lms(['-v', 'users', 'list', '--all', '--per-page', '2', '-o', 'ndjson', '--fields', 'id'], {
+      LMS_BASE_URL: server.url,
+      LMS_TOKEN: ADMIN,
+    });
     expect(r.exitCode).toBe(0);
-    const ids = r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id);
+    const ids = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: number }).id);
     expect(ids.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
-    expect(r.stderr).toMatch(/↻ retry 2\/5 of GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/accounts\/self\/users\?\S*per_page=2\S* in \d+ ms: 50[23]/);
+    expect(r.stderr).toMatch(
+      /↻ retry 2\/5 of GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/accounts\/self\/users\?\S*per_page=2\S* in \d+ ms: 50[23]/,
+    );
     expect(server.log()).toMatch(/GET \/api\/v1\/accounts\/self\/users\?\S*per_page=2\S* 50[23] \d+ms/);
     expect(r.stdout + r.stderr).not.toContain(ADMIN);
   });
@@ -74,7 +106,10 @@ describe('lms mock serve with a drop rate of 1', () => {
   });
 
   it('does not resend a POST whose outcome is unknown (exit 7 at once)', async () => {
-    const r = await lms(['users', 'create', '--login-id', 'maybe-there', '--name', 'May Be'], { LMS_BASE_URL: server.url, LMS_TOKEN: ADMIN });
+    const r = await lms(['users', 'create', '--login-id', 'maybe-there', '--name', 'May Be'], {
+      LMS_BASE_URL: server.url,
+      LMS_TOKEN: ADMIN,
+    });
     expect(r.exitCode).toBe(7);
     expect(r.stderr).toContain('may or may not have been applied');
     expect(server.log().match(/POST \/api\/v1\/accounts\/self\/users drop/g)).toHaveLength(1);
@@ -96,7 +131,9 @@ describe('fault options', () => {
   });
 
   it('LMS_MOCK_FAULTS faults --mock commands, and bad JSON in it is a usage error', async () => {
-    const dropped = await lms(['--mock', 'users', 'create', '--login-id', 'env-drop', '--name', 'Env Drop'], { LMS_MOCK_FAULTS: '{"dropRate":1,"seed":1}' });
+    const dropped = await lms(['--mock', 'users', 'create', '--login-id', 'env-drop', '--name', 'Env Drop'], {
+      LMS_MOCK_FAULTS: '{"dropRate":1,"seed":1}',
+    });
     expect(dropped.exitCode).toBe(7);
     expect(dropped.stderr).toContain('connection reset by the mock');
     const bad = await lms(['--mock', 'users', 'get', 'self'], { LMS_MOCK_FAULTS: '{dropRate:1}' });

@@ -57,7 +57,24 @@ function journalled(stateDir: string): { sending: number; sent: number } {
 }
 
 async function newAssignment(name: string): Promise<number> {
-  const r = await spawnLms(['--mock', 'assignments', 'create', '--course', COURSE, '--name', name, '--points', '100', '-o', 'json', '--fields', 'id'], local);
+  const r = await spawnLms(
+    [
+      '--mock',
+      'assignments',
+      'create',
+      '--course',
+      COURSE,
+      '--name',
+      name,
+      '--points',
+      '100',
+      '-o',
+      'json',
+      '--fields',
+      'id',
+    ],
+    local,
+  );
   expect(r.exitCode, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { id: number }).id;
 }
@@ -71,14 +88,34 @@ interface Held {
 
 /** Every submission of the assignment with its comments, read through the API. */
 async function readThroughApi(http: Record<string, string>, assignment: number): Promise<Held[]> {
-  const r = await spawnLms(['submissions', 'list', '--course', COURSE, '--assignment', String(assignment), '--include', 'submission_comments', '--include', 'user', '--all', '-o', 'json'], http);
+  const r = await spawnLms(
+    [
+      'submissions',
+      'list',
+      '--course',
+      COURSE,
+      '--assignment',
+      String(assignment),
+      '--include',
+      'submission_comments',
+      '--include',
+      'user',
+      '--all',
+      '-o',
+      'json',
+    ],
+    http,
+  );
   expect(r.exitCode, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Held[];
 }
 
 beforeAll(async () => {
   await ensureBuilt();
-  const seeded = await spawnLms(['--mock', 'mock', 'seed', '--yes', '--users', String(STUDENTS), '--courses', '1'], local);
+  const seeded = await spawnLms(
+    ['--mock', 'mock', 'seed', '--yes', '--users', String(STUDENTS), '--courses', '1'],
+    local,
+  );
   expect(seeded.exitCode, seeded.stderr).toBe(0);
   // Every answer waits, so batches are in flight and their jobs queued when the run is killed.
   server = await serveMock({ ...local, LMS_MOCK_JOB_TICK_MS: '150' }, ['--quiet', '--latency', '250']);
@@ -112,7 +149,22 @@ describe('lms grade --csv --per-row killed with -9 while its PUTs are on the ser
     const stateDir = join(dir, `state-${assignment}`);
     const http = { ...env, LMS_BASE_URL: server.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: stateDir };
     const file = writeGrades(assignment);
-    const args = ['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '--per-row', '--concurrency', '4', '--timeout', '3', '-o', 'json'];
+    const args = [
+      'grade',
+      '--course',
+      COURSE,
+      '--assignment',
+      String(assignment),
+      '--csv',
+      file,
+      '--per-row',
+      '--concurrency',
+      '4',
+      '--timeout',
+      '3',
+      '-o',
+      'json',
+    ];
     const child = spawnLms(args, http);
     const deadline = Date.now() + 60_000;
     while (rowsJournalled(stateDir).ended < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
@@ -141,48 +193,73 @@ describe('lms grade --csv killed with -9 while its batches are on the server, th
     // No Progress recorded to follow: only reading back, once the requests are past answering, can
     // tell. The kill waits a little past the journal's entry (well inside the mock's latency) so the
     // requests have reached the server, whose jobs then run after the run is gone.
-    ['while every batch in flight is in doubt (sent, no answer seen)', (j: Journalled) => j.sent === 0 && j.sending >= 3, 120],
+    [
+      'while every batch in flight is in doubt (sent, no answer seen)',
+      (j: Journalled) => j.sent === 0 && j.sending >= 3,
+      120,
+    ],
     ['as the first batch goes out', (j: Journalled) => j.sending >= 1, 0],
-  ])('posts every comment once and every grade (%s)', async (_when, killWhen, pastEntry) => {
-    const assignment = await newAssignment(`Essay ${_when}`);
-    const stateDir = join(dir, `state-${assignment}`);
-    const http = { ...env, LMS_BASE_URL: server.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: stateDir };
-    const file = writeGrades(assignment);
-    const args = ['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '--batch-size', BATCH, '--concurrency', '3', '--timeout', '3', '-o', 'json'];
+  ])(
+    'posts every comment once and every grade (%s)',
+    async (_when, killWhen, pastEntry) => {
+      const assignment = await newAssignment(`Essay ${_when}`);
+      const stateDir = join(dir, `state-${assignment}`);
+      const http = { ...env, LMS_BASE_URL: server.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: stateDir };
+      const file = writeGrades(assignment);
+      const args = [
+        'grade',
+        '--course',
+        COURSE,
+        '--assignment',
+        String(assignment),
+        '--csv',
+        file,
+        '--batch-size',
+        BATCH,
+        '--concurrency',
+        '3',
+        '--timeout',
+        '3',
+        '-o',
+        'json',
+      ];
 
-    const child = spawnLms(args, http);
-    const deadline = Date.now() + 60_000;
-    while (!killWhen(journalled(stateDir)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    if (pastEntry) await new Promise((r) => setTimeout(r, pastEntry));
-    child.kill('SIGKILL');
-    expect((await child).signal).toBe('SIGKILL');
-    const atKill = journalled(stateDir);
-    expect(killWhen(atKill)).toBe(true);
+      const child = spawnLms(args, http);
+      const deadline = Date.now() + 60_000;
+      while (!killWhen(journalled(stateDir)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      if (pastEntry) await new Promise((r) => setTimeout(r, pastEntry));
+      child.kill('SIGKILL');
+      expect((await child).signal).toBe('SIGKILL');
+      const atKill = journalled(stateDir);
+      expect(killWhen(atKill)).toBe(true);
 
-    const again = await spawnLms(args, http);
-    expect(again.exitCode, again.stderr).toBe(0);
-    // The re-run met the killed run's batches and settled them before sending anything.
-    expect(again.stderr).toMatch(/an earlier run stopped with \d+ batch(es)? of grades unfinished/);
-    const summary = JSON.parse(again.stdout) as { updated: number; unchanged: number; failed: number };
-    expect(summary.failed).toBe(0);
-    expect(summary.updated + summary.unchanged).toBe(STUDENTS);
+      const again = await spawnLms(args, http);
+      expect(again.exitCode, again.stderr).toBe(0);
+      // The re-run met the killed run's batches and settled them before sending anything.
+      expect(again.stderr).toMatch(/an earlier run stopped with \d+ batch(es)? of grades unfinished/);
+      const summary = JSON.parse(again.stdout) as { updated: number; unchanged: number; failed: number };
+      expect(summary.failed).toBe(0);
+      expect(summary.updated + summary.unchanged).toBe(STUDENTS);
 
-    const held = await readThroughApi(http, assignment);
-    const wrong: string[] = [];
-    for (const s of held) {
-      const n = Number(/^gen(\d+)$/.exec(s.user.login_id)?.[1]);
-      if (!n) continue;
-      const want = interpretGrade({ grading_type: 'points', points_possible: 100 }, gradeFor(n, assignment));
-      const comments = s.submission_comments.filter((c) => c.comment === commentFor(n, assignment)).length;
-      if (comments !== 1) wrong.push(`gen${n}: ${comments} comments`);
-      if (!('score' in want) || s.score !== want.score || s.grade !== want.grade) wrong.push(`gen${n}: grade ${s.grade}`);
-    }
-    expect(wrong.slice(0, 10)).toEqual([]);
-    expect(held.filter((s) => /^gen\d+$/.test(s.user.login_id))).toHaveLength(STUDENTS);
-    // Once done, nothing is left behind to settle, and another run sends nothing.
-    const third = await spawnLms(args, http);
-    expect(third.exitCode, third.stderr).toBe(0);
-    expect(third.stderr).not.toMatch(/earlier run stopped/);
-    expect(JSON.parse(third.stdout)).toMatchObject({ updated: 0, unchanged: STUDENTS, failed: 0 });
-  }, 180_000);
+      const held = await readThroughApi(http, assignment);
+      const wrong: string[] = [];
+      for (const s of held) {
+        const n = Number(/^gen(\d+)$/.exec(s.user.login_id)?.[1]);
+        if (!n) continue;
+        const want = interpretGrade({ grading_type: 'points', points_possible: 100 }, gradeFor(n, assignment));
+        const comments = s.submission_comments.filter((c) => c.comment === commentFor(n, assignment)).length;
+        if (comments !== 1) wrong.push(`gen${n}: ${comments} comments`);
+        if (!('score' in want) || s.score !== want.score || s.grade !== want.grade)
+          wrong.push(`gen${n}: grade ${s.grade}`);
+      }
+      expect(wrong.slice(0, 10)).toEqual([]);
+      expect(held.filter((s) => /^gen\d+$/.test(s.user.login_id))).toHaveLength(STUDENTS);
+      // Once done, nothing is left behind to settle, and another run sends nothing.
+      const third = await spawnLms(args, http);
+      expect(third.exitCode, third.stderr).toBe(0);
+      expect(third.stderr).not.toMatch(/earlier run stopped/);
+      expect(JSON.parse(third.stdout)).toMatchObject({ updated: 0, unchanged: STUDENTS, failed: 0 });
+    },
+    180_000,
+  );
 });

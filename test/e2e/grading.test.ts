@@ -40,13 +40,23 @@ function writeGrades(name: string, salt: number, count = STUDENTS): string {
 }
 
 /** login → [score, grade] as the server's database holds them for an assignment, and versions per submission. */
-function held(assignment: number): { grades: Map<string, [number | null, string | null]>; maxVersions: number; versions: number } {
+function held(assignment: number): {
+  grades: Map<string, [number | null, string | null]>;
+  maxVersions: number;
+  versions: number;
+} {
   const conn = openSqlite(db, { readonly: true });
   try {
     const rows = conn
-      .prepare(`SELECT p.unique_id AS login, s.score, s.grade FROM submissions s JOIN pseudonyms p ON p.user_id = s.user_id WHERE s.assignment_id = ?`)
+      .prepare(
+        `SELECT p.unique_id AS login, s.score, s.grade FROM submissions s JOIN pseudonyms p ON p.user_id = s.user_id WHERE s.assignment_id = ?`,
+      )
       .all(assignment) as { login: string; score: number | null; grade: string | null }[];
-    const v = conn.prepare(`SELECT count(*) AS n, coalesce(max(c), 0) AS m FROM (SELECT count(*) AS c FROM submission_versions WHERE assignment_id = ? GROUP BY submission_id)`).get(assignment) as { n: number; m: number };
+    const v = conn
+      .prepare(
+        `SELECT count(*) AS n, coalesce(max(c), 0) AS m FROM (SELECT count(*) AS c FROM submission_versions WHERE assignment_id = ? GROUP BY submission_id)`,
+      )
+      .get(assignment) as { n: number; m: number };
     const total = value(conn, `SELECT count(*) FROM submission_versions WHERE assignment_id = ?`, assignment) as number;
     return { grades: new Map(rows.map((r) => [r.login, [r.score, r.grade]])), maxVersions: v.m, versions: total };
   } finally {
@@ -60,7 +70,8 @@ function expectFileHeld(assignment: number, salt: number): void {
   for (let n = 1; n <= STUDENTS; n++) {
     const want = interpretGrade({ grading_type: 'points', points_possible: 100 }, gradeFor(n, salt));
     const got = grades.get(`gen${n}`);
-    if (!('score' in want) || !got || got[0] !== want.score || got[1] !== want.grade) wrong.push(`gen${n}: ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
+    if (!('score' in want) || !got || got[0] !== want.score || got[1] !== want.grade)
+      wrong.push(`gen${n}: ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
   }
   expect(wrong.slice(0, 5)).toEqual([]);
 }
@@ -70,16 +81,38 @@ function expectCommentsOnce(assignment: number): void {
   const conn = openSqlite(db, { readonly: true });
   try {
     const counts = conn
-      .prepare(`SELECT count(*) AS n FROM submission_comments c JOIN submissions s ON s.id = c.submission_id WHERE s.assignment_id = ? GROUP BY c.submission_id`)
+      .prepare(
+        `SELECT count(*) AS n FROM submission_comments c JOIN submissions s ON s.id = c.submission_id WHERE s.assignment_id = ? GROUP BY c.submission_id`,
+      )
       .all(assignment) as { n: number }[];
-    expect({ submissions: counts.length, most: Math.max(0, ...counts.map((c) => c.n)) }).toEqual({ submissions: Math.floor(STUDENTS / 50), most: 1 });
+    expect({ submissions: counts.length, most: Math.max(0, ...counts.map((c) => c.n)) }).toEqual({
+      submissions: Math.floor(STUDENTS / 50),
+      most: 1,
+    });
   } finally {
     conn.close();
   }
 }
 
 async function newAssignment(name: string): Promise<number> {
-  const r = await spawnLms(['--mock', 'assignments', 'create', '--course', COURSE, '--name', name, '--points', '100', '-o', 'json', '--fields', 'id'], local);
+  const r = await spawnLms(
+    [
+      '--mock',
+      'assignments',
+      'create',
+      '--course',
+      COURSE,
+      '--name',
+      name,
+      '--points',
+      '100',
+      '-o',
+      'json',
+      '--fields',
+      'id',
+    ],
+    local,
+  );
   expect(r.exitCode, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { id: number }).id;
 }
@@ -104,10 +137,26 @@ async function gradeUntilDone(http: Record<string, string>, args: string[]): Pro
 
 beforeAll(async () => {
   await ensureBuilt();
-  const seeded = await spawnLms(['--mock', 'mock', 'seed', '--yes', '--users', String(STUDENTS), '--courses', '1'], local);
+  const seeded = await spawnLms(
+    ['--mock', 'mock', 'seed', '--yes', '--users', String(STUDENTS), '--courses', '1'],
+    local,
+  );
   expect(seeded.exitCode, seeded.stderr).toBe(0);
   servers.push(await serveMock(local, ['--quiet']));
-  servers.push(await serveMock(local, ['--quiet', '--throttle', '--throttle-rate', '3000', '--fail-rate', '0.1', '--drop-rate', '0.02', '--fault-seed', '5']));
+  servers.push(
+    await serveMock(local, [
+      '--quiet',
+      '--throttle',
+      '--throttle-rate',
+      '3000',
+      '--fail-rate',
+      '0.1',
+      '--drop-rate',
+      '0.02',
+      '--fault-seed',
+      '5',
+    ]),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -119,11 +168,23 @@ describe('lms grade --csv against lms mock serve', () => {
     const assignment = await newAssignment('Midterm');
     const http = { ...env, LMS_BASE_URL: servers[0].url, LMS_TOKEN: ADMIN };
     const file = writeGrades('midterm', 1, 300);
-    const dry = await spawnLms(['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '--dry-run', '-o', 'json'], http);
+    const dry = await spawnLms(
+      ['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '--dry-run', '-o', 'json'],
+      http,
+    );
     expect(dry.exitCode, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, updated: 300, unchanged: 0, failed: 0, rows: expect.any(Array) });
+    expect(JSON.parse(dry.stdout)).toMatchObject({
+      dry_run: true,
+      updated: 300,
+      unchanged: 0,
+      failed: 0,
+      rows: expect.any(Array),
+    });
     expect(held(assignment).versions).toBe(0);
-    const r = await spawnLms(['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '-v', '-o', 'json'], http);
+    const r = await spawnLms(
+      ['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '-v', '-o', 'json'],
+      http,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ updated: 300, unchanged: 0, failed: 0 });
     // -v: the Progress's lines, to the end; one update_grades request for one batch.
@@ -136,13 +197,25 @@ describe('lms grade --csv against lms mock serve', () => {
     const assignment = await newAssignment('Final Exam');
     const http = { ...env, LMS_BASE_URL: servers[1].url, LMS_TOKEN: ADMIN };
     const file = writeGrades('final', 2);
-    const runs = await gradeUntilDone(http, ['--course', COURSE, '--assignment', String(assignment), '--csv', file, '--batch-size', '250']);
+    const runs = await gradeUntilDone(http, [
+      '--course',
+      COURSE,
+      '--assignment',
+      String(assignment),
+      '--csv',
+      file,
+      '--batch-size',
+      '250',
+    ]);
     expect(runs.at(-1)!.failed).toBe(0);
     expectFileHeld(assignment, 2);
     expect(held(assignment).maxVersions).toBe(1);
     expectCommentsOnce(assignment);
     // Once done, a re-run finds every grade in place and sends nothing.
-    const again = await spawnLms(['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '-o', 'json'], http);
+    const again = await spawnLms(
+      ['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '-o', 'json'],
+      http,
+    );
     expect(again.exitCode, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ updated: 0, unchanged: STUDENTS, failed: 0 });
     expect(held(assignment).maxVersions).toBe(1);
@@ -152,22 +225,32 @@ describe('lms grade --csv against lms mock serve', () => {
     // Small batches one at a time, so the kill lands between them; the re-run sends the rest at once.
     ['through update_grades', ['--batch-size', '50', '--concurrency', '1'], []],
     ['one PUT a row', ['--per-row', '--concurrency', '4'], ['--per-row', '--concurrency', '4']],
-  ])('ends with the grades of the file after a kill -9 midway (%s)', async (_how, flags, rerun) => {
-    const assignment = await newAssignment(`Quiz ${flags.join(' ')}`);
-    const http = { ...env, LMS_BASE_URL: servers[1].url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: join(dir, `state-${assignment}`) };
-    const file = writeGrades(`quiz-${assignment}`, assignment);
-    const args = ['--course', COURSE, '--assignment', String(assignment), '--csv', file];
-    const child = spawnLms(['grade', ...args, ...flags], http);
-    const deadline = Date.now() + 60_000;
-    while (held(assignment).versions < STUDENTS / 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    child.kill('SIGKILL');
-    expect((await child).signal).toBe('SIGKILL');
-    const partial = held(assignment).versions;
-    expect(partial).toBeGreaterThan(0);
-    expect(partial).toBeLessThan(STUDENTS);
-    await gradeUntilDone(http, [...args, ...rerun]);
-    expectFileHeld(assignment, assignment);
-    expect(held(assignment)).toMatchObject({ versions: STUDENTS, maxVersions: 1 });
-    expectCommentsOnce(assignment);
-  }, 240_000);
+  ])(
+    'ends with the grades of the file after a kill -9 midway (%s)',
+    async (_how, flags, rerun) => {
+      const assignment = await newAssignment(`Quiz ${flags.join(' ')}`);
+      const http = {
+        ...env,
+        LMS_BASE_URL: servers[1].url,
+        LMS_TOKEN: ADMIN,
+        LMS_STATE_DIR: join(dir, `state-${assignment}`),
+      };
+      const file = writeGrades(`quiz-${assignment}`, assignment);
+      const args = ['--course', COURSE, '--assignment', String(assignment), '--csv', file];
+      const child = spawnLms(['grade', ...args, ...flags], http);
+      const deadline = Date.now() + 60_000;
+      while (held(assignment).versions < STUDENTS / 10 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGKILL');
+      expect((await child).signal).toBe('SIGKILL');
+      const partial = held(assignment).versions;
+      expect(partial).toBeGreaterThan(0);
+      expect(partial).toBeLessThan(STUDENTS);
+      await gradeUntilDone(http, [...args, ...rerun]);
+      expectFileHeld(assignment, assignment);
+      expect(held(assignment)).toMatchObject({ versions: STUDENTS, maxVersions: 1 });
+      expectCommentsOnce(assignment);
+    },
+    240_000,
+  );
 });

@@ -61,33 +61,53 @@ async function rawListener(onSocket: (socket: Socket) => void): Promise<{ port: 
 
 /** The CLI, bounded: a hang is a failure, never a test that waits for ever. */
 function lms(args: string[], extra: Record<string, string>) {
-  return execa(process.execPath, [bin, ...args, '-o', 'json'], { env: { ...env, LMS_TOKEN: TOKEN, ...extra }, reject: false, timeout: 60_000, extendEnv: true });
+  return execa(process.execPath, [bin, ...args, '-o', 'json'], {
+    env: { ...env, LMS_TOKEN: TOKEN, ...extra },
+    reject: false,
+    timeout: 60_000,
+    extendEnv: true,
+  });
 }
 
-const errorOf = (stderr: string) => JSON.parse(stderr.trim().split('\n').at(-1)!) as { message: string; hint?: string; exit_code: number; error: string };
-const create = (base: string, extra: Record<string, string> = {}) => lms(['users', 'create', '--account', '1', '--login-id', 'jdoe', '--name', 'Jane Doe'], { LMS_BASE_URL: base, ...extra });
-const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const errorOf = (stderr: string) =>
+  JSON.parse(stderr.trim().split('\n').at(-1)!) as { message: string; hint?: string; exit_code: number; error: string };
+const create = (base: string, extra: Record<string, string> = {}) =>
+  lms(['users', 'create', '--account', '1', '--login-id', 'jdoe', '--name', 'Jane Doe'], {
+    LMS_BASE_URL: base,
+    ...extra,
+  });
+const json = (res: ServerResponse, status: number, body: unknown) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 describe('a write is done only when the instance says so', () => {
-  it.each([301, 302, 303, 307, 308])('a %i to a POST: exit 1, naming the status and the Location, nothing written, where to point the profile', async (status) => {
-    const api = await instance((_req, res) => res.writeHead(status, { location: 'https://lms.example.edu/api/v1/accounts/1/users' }).end());
-    const r = await create(api.url);
-    expect(r.timedOut).toBe(false);
-    expect(r.exitCode, r.stderr).toBe(1);
-    const error = errorOf(r.stderr);
-    expect(error.message).toBe(
-      `POST ${api.url}/api/v1/accounts/1/users: the instance redirected the write (${status}) to https://lms.example.edu/[REDACTED], and a write is not sent on; nothing was written`,
-    );
-    expect(error.hint).toBe("set the profile's URL (or LMS_BASE_URL) to https://lms.example.edu, where the instance says it is");
-    expect(r.stdout).toBe('');
-    expect(api.seen).toEqual(['POST /api/v1/accounts/1/users']);
-  });
+  it.each([301, 302, 303, 307, 308])(
+    'a %i to a POST: exit 1, naming the status and the Location, nothing written, where to point the profile',
+    async (status) => {
+      const api = await instance((_req, res) =>
+        res.writeHead(status, { location: 'https://lms.example.edu/api/v1/accounts/1/users' }).end(),
+      );
+      const r = await create(api.url);
+      expect(r.timedOut).toBe(false);
+      expect(r.exitCode, r.stderr).toBe(1);
+      const error = errorOf(r.stderr);
+      expect(error.message).toBe(
+        `POST ${api.url}/api/v1/accounts/1/users: the instance redirected the write (${status}) to https://lms.example.edu/[REDACTED], and a write is not sent on; nothing was written`,
+      );
+      expect(error.hint).toBe(
+        "set the profile's URL (or LMS_BASE_URL) to https://lms.example.edu, where the instance says it is",
+      );
+      expect(r.stdout).toBe('');
+      expect(api.seen).toEqual(['POST /api/v1/accounts/1/users']);
+    },
+  );
 
   it('a PUT sent to a login page on the same origin: exit 1, nothing written', async () => {
     const api = await instance((_req, res) => res.writeHead(302, { location: '/login/saml' }).end());
     const r = await lms(['users', 'update', '5', '--name', 'Jane'], { LMS_BASE_URL: api.url });
     expect(r.exitCode, r.stderr).toBe(1);
-    expect(errorOf(r.stderr).message).toBe(`PUT ${api.url}/api/v1/users/5: the instance redirected the write (302) to ${api.url}/login/saml, and a write is not sent on; nothing was written`);
+    expect(errorOf(r.stderr).message).toBe(
+      `PUT ${api.url}/api/v1/users/5: the instance redirected the write (302) to ${api.url}/login/saml, and a write is not sent on; nothing was written`,
+    );
     expect(api.seen).toEqual(['PUT /api/v1/users/5']);
   });
 
@@ -101,20 +121,30 @@ describe('a write is done only when the instance says so', () => {
   });
 
   it('an HTML 200 (a login page) to a listing: exit 1, naming what came back', async () => {
-    const api = await instance((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><form action="/login">Sign in</form>'));
+    const api = await instance((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><form action="/login">Sign in</form>'),
+    );
     const r = await lms(['users', 'list', '--account', '1'], { LMS_BASE_URL: api.url });
     expect(r.exitCode, r.stderr).toBe(1);
-    expect(errorOf(r.stderr).message).toBe(`GET ${api.url}/api/v1/accounts/1/users?per_page=100: the instance answered 200 with text/html that is not JSON, where the API returns JSON; nothing was read`);
+    expect(errorOf(r.stderr).message).toBe(
+      `GET ${api.url}/api/v1/accounts/1/users?per_page=100: the instance answered 200 with text/html that is not JSON, where the API returns JSON; nothing was read`,
+    );
     expect(r.stdout).toBe('');
   });
 });
 
 describe('reads follow redirects on their own origin, a few times, never in a circle', () => {
   it('a redirect loop: exit 1 at the first URL asked for again', async () => {
-    const api = await instance((req, res) => res.writeHead(302, { location: req.url === '/api/v1/users/5' ? '/api/v1/users/five' : '/api/v1/users/5' }).end());
+    const api = await instance((req, res) =>
+      res.writeHead(302, { location: req.url === '/api/v1/users/5' ? '/api/v1/users/five' : '/api/v1/users/5' }).end(),
+    );
     const r = await lms(['users', 'get', '5'], { LMS_BASE_URL: api.url });
     expect(r.exitCode, r.stderr).toBe(1);
-    expect(errorOf(r.stderr).message).toBe(`GET ${api.url}/api/v1/users/five: the instance redirected it (302) to ${api.url}/api/v1/users/5, a URL already asked for: a redirect loop; nothing was read`);
+    expect(errorOf(r.stderr).message).toBe(
+      `GET ${api.url}/api/v1/users/five: the instance redirected it (302) to ${api.url}/api/v1/users/5, a URL already asked for: a redirect loop; nothing was read`,
+    );
     expect(api.seen).toEqual(['GET /api/v1/users/5', 'GET /api/v1/users/five']);
   });
 
@@ -123,7 +153,9 @@ describe('reads follow redirects on their own origin, a few times, never in a ci
     const api = await instance((_req, res) => res.writeHead(301, { location: `${other.url}/api/v1/users/5` }).end());
     const r = await lms(['users', 'get', '5'], { LMS_BASE_URL: api.url });
     expect(r.exitCode, r.stderr).toBe(1);
-    expect(errorOf(r.stderr).message).toContain(`the instance redirected it (301) to ${other.url}/[REDACTED], another origin than ${api.url}`);
+    expect(errorOf(r.stderr).message).toContain(
+      `the instance redirected it (301) to ${other.url}/[REDACTED], another origin than ${api.url}`,
+    );
     expect(other.seen).toEqual([]);
   });
 
@@ -131,7 +163,9 @@ describe('reads follow redirects on their own origin, a few times, never in a ci
     const api = await instance((_req, res) => res.writeHead(304).end());
     const r = await lms(['users', 'get', '5'], { LMS_BASE_URL: api.url });
     expect(r.exitCode, r.stderr).toBe(1);
-    expect(errorOf(r.stderr).message).toBe(`GET ${api.url}/api/v1/users/5: the instance answered 304 Not Modified to a request that asked for no cached copy; nothing was read`);
+    expect(errorOf(r.stderr).message).toBe(
+      `GET ${api.url}/api/v1/users/5: the instance answered 304 Not Modified to a request that asked for no cached copy; nothing was read`,
+    );
   });
 });
 
@@ -150,32 +184,45 @@ describe('every answer is bounded', () => {
     const r = await lms(['users', 'list', '--account', '1'], { LMS_BASE_URL: api.url, LMS_MAX_BODY: '2M' });
     expect(r.exitCode, r.stderr).toBe(1);
     const error = errorOf(r.stderr);
-    expect(error.message).toBe(`GET ${api.url}/api/v1/accounts/1/users?per_page=100: the instance's answer is larger than 2 MiB, the most lms reads of one answer; the rest was not read`);
+    expect(error.message).toBe(
+      `GET ${api.url}/api/v1/accounts/1/users?per_page=100: the instance's answer is larger than 2 MiB, the most lms reads of one answer; the rest was not read`,
+    );
     expect(error.hint).toContain('LMS_MAX_BODY');
     expect(api.seen).toHaveLength(1);
   });
 
   it('JSON nested 200,000 deep: exit 1 naming the limit, not an internal error', async () => {
-    const api = await instance((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('['.repeat(200_000) + ']'.repeat(200_000)));
+    const api = await instance((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('['.repeat(200_000) + ']'.repeat(200_000)),
+    );
     const r = await lms(['users', 'get', '5'], { LMS_BASE_URL: api.url });
     expect(r.exitCode, r.stderr).toBe(1);
     const error = errorOf(r.stderr);
     expect(error.error).toBe('TooDeepError');
-    expect(error.message).toBe("the instance's answer nests arrays and objects deeper than 512 levels, the most lms reads; it was not read");
+    expect(error.message).toBe(
+      "the instance's answer nests arrays and objects deeper than 512 levels, the most lms reads; it was not read",
+    );
   });
 
   it('an error with 200,000 messages: its status, ten messages and a count of the rest', async () => {
-    const api = await instance((_req, res) => json(res, 422, { errors: Array.from({ length: 200_000 }, (_, i) => ({ message: `login ${i} is taken` })) }));
+    const api = await instance((_req, res) =>
+      json(res, 422, { errors: Array.from({ length: 200_000 }, (_, i) => ({ message: `login ${i} is taken` })) }),
+    );
     const r = await create(api.url);
     expect(r.exitCode, r.stderr).toBe(5);
     const { message } = errorOf(r.stderr);
-    expect(message).toMatch(/^POST \/api\/v1\/accounts\/1\/users failed with 422: login 0 is taken; login 1 is taken; .*; login 9 is taken; and 199990 more$/);
+    expect(message).toMatch(
+      /^POST \/api\/v1\/accounts\/1\/users failed with 422: login 0 is taken; login 1 is taken; .*; login 9 is taken; and 199990 more$/,
+    );
     expect(r.stderr.length).toBeLessThan(2000);
   });
 });
 
 describe('one deadline from the first byte, through a proxy', () => {
-  const https = (proxyPort: number) => ({ LMS_BASE_URL: 'https://lms.example.edu', HTTPS_PROXY: `http://127.0.0.1:${proxyPort}` });
+  const https = (proxyPort: number) => ({
+    LMS_BASE_URL: 'https://lms.example.edu',
+    HTTPS_PROXY: `http://127.0.0.1:${proxyPort}`,
+  });
 
   it('a proxy that answers CONNECT a byte at a time: exit 7 within --timeout, naming the proxy', async () => {
     const proxy = await rawListener((socket) =>
@@ -189,7 +236,9 @@ describe('one deadline from the first byte, through a proxy', () => {
     const r = await lms(['users', 'get', '5', '--timeout', '1'], https(proxy.port));
     expect(r.timedOut).toBe(false);
     expect(r.exitCode, r.stderr).toBe(7);
-    expect(errorOf(r.stderr).message).toBe(`the proxy http://127.0.0.1:${proxy.port} (from HTTPS_PROXY) did not open a tunnel within 1 s (one try over 1 s within --timeout 1)`);
+    expect(errorOf(r.stderr).message).toBe(
+      `the proxy http://127.0.0.1:${proxy.port} (from HTTPS_PROXY) did not open a tunnel within 1 s (one try over 1 s within --timeout 1)`,
+    );
   });
 
   it('a proxy that accepts and never answers: exit 7 within --timeout, naming the proxy', async () => {
@@ -199,7 +248,9 @@ describe('one deadline from the first byte, through a proxy', () => {
     const r = await lms(['users', 'get', '5', '--timeout', '1'], https(proxy.port));
     expect(r.timedOut).toBe(false);
     expect(r.exitCode, r.stderr).toBe(7);
-    expect(errorOf(r.stderr).message).toBe(`the proxy http://127.0.0.1:${proxy.port} (from HTTPS_PROXY) did not open a tunnel within 1 s (one try over 1 s within --timeout 1)`);
+    expect(errorOf(r.stderr).message).toBe(
+      `the proxy http://127.0.0.1:${proxy.port} (from HTTPS_PROXY) did not open a tunnel within 1 s (one try over 1 s within --timeout 1)`,
+    );
     expect(proxy.connections()).toBeGreaterThan(0);
   });
 });
@@ -211,7 +262,9 @@ describe('low items', () => {
     const r = await lms(['users', 'get', '5'], { LMS_BASE_URL: api.url, HTTP_PROXY: `http://127.0.0.1:${proxy.port}` });
     expect(r.exitCode, r.stderr).toBe(2);
     const error = errorOf(r.stderr);
-    expect(error.message).toBe(`refusing to send the token over plain http through the proxy http://127.0.0.1:${proxy.port} (from HTTP_PROXY) to ${new URL(api.url).host}: the proxy would read it`);
+    expect(error.message).toBe(
+      `refusing to send the token over plain http through the proxy http://127.0.0.1:${proxy.port} (from HTTP_PROXY) to ${new URL(api.url).host}: the proxy would read it`,
+    );
     expect(error.hint).toContain('--insecure');
     expect(proxy.connections()).toBe(0);
     expect(api.seen).toEqual([]);
@@ -223,6 +276,8 @@ describe('low items', () => {
     const r = await lms(['users', 'get', '5'], { LMS_BASE_URL: 'https://127.0.0.1:9', LMS_CA_FILE: fifo });
     expect(r.timedOut).toBe(false);
     expect(r.exitCode, r.stderr).toBe(2);
-    expect(errorOf(r.stderr).message).toBe(`cannot read the CA file ${fifo} (from LMS_CA_FILE): it is a named pipe (FIFO), not a file`);
+    expect(errorOf(r.stderr).message).toBe(
+      `cannot read the CA file ${fifo} (from LMS_CA_FILE): it is a named pipe (FIFO), not a file`,
+    );
   });
 });

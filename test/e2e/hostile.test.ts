@@ -41,8 +41,18 @@ function send(base: string, o: SendOptions): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let answered = false;
     // A User-Agent, as every real client sends (the mock refuses a request without one, as real instances do).
-    const req = request({ host: hostname, port, method: o.method, path: o.path, headers: { ...(o.noUserAgent ? {} : { 'user-agent': 'hostile-test/1.0' }), ...o.headers }, agent: false });
-    const timer = setTimeout(() => req.destroy(new Error(`no answer in 10 s to ${o.method} ${o.path.slice(0, 80)}`)), 10_000);
+    const req = request({
+      host: hostname,
+      port,
+      method: o.method,
+      path: o.path,
+      headers: { ...(o.noUserAgent ? {} : { 'user-agent': 'hostile-test/1.0' }), ...o.headers },
+      agent: false,
+    });
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no answer in 10 s to ${o.method} ${o.path.slice(0, 80)}`)),
+      10_000,
+    );
     req.on('response', (res) => {
       answered = true;
       const chunks: Buffer[] = [];
@@ -92,7 +102,8 @@ const THIRD_PARTY = ['https://secure.gravatar.com/'];
 
 /** Every absolute URL in a Link or Location header, or a JSON body, that names the mock itself. */
 function absoluteUrls(a: Answer, where: 'link' | 'all' = 'all'): string[] {
-  const text = where === 'link' ? String(a.headers.link ?? '') : `${a.headers.link ?? ''} ${a.headers.location ?? ''} ${a.body}`;
+  const text =
+    where === 'link' ? String(a.headers.link ?? '') : `${a.headers.link ?? ''} ${a.headers.location ?? ''} ${a.body}`;
   return (text.match(/https?:\/\/[^\s"<>,]+/g) ?? []).filter((u) => !THIRD_PARTY.some((p) => u.startsWith(p)));
 }
 
@@ -127,17 +138,38 @@ const decodeError = (route: HostileRoute) => (decodes(route) ? 400 : 404);
 const tooLarge = (route: HostileRoute) => (route.id === 'files.upload' ? 404 : 413);
 
 /** U+0085 (next line), U+009B (a one-byte terminal escape introducer) and DEL. */
-const C1_AND_DEL = [['NEL', '\u0085'], ['CSI', '\u009b'], ['DEL', '\u007f']] as const;
+const C1_AND_DEL = [
+  ['NEL', '\u0085'],
+  ['CSI', '\u009b'],
+  ['DEL', '\u007f'],
+] as const;
 
 const payloads: Payload[] = [
-  { name: 'pollution in the query', build: (r) => ({ method: r.method, path: `${r.path}?${POLLUTING.map(([k, v]) => `${k}=${v}`).join('&')}`, headers: auth(ADMIN) }) },
+  {
+    name: 'pollution in the query',
+    build: (r) => ({
+      method: r.method,
+      path: `${r.path}?${POLLUTING.map(([k, v]) => `${k}=${v}`).join('&')}`,
+      headers: auth(ADMIN),
+    }),
+  },
   {
     name: 'pollution in a form body, with no token',
-    build: (r) => ({ method: r.method, path: r.path, headers: { 'content-type': form }, body: POLLUTING.map(([k, v]) => `${k}=${v}`).join('&') }),
+    build: (r) => ({
+      method: r.method,
+      path: r.path,
+      headers: { 'content-type': form },
+      body: POLLUTING.map(([k, v]) => `${k}=${v}`).join('&'),
+    }),
   },
   {
     name: 'pollution in a form body',
-    build: (r) => ({ method: r.method, path: r.path, headers: { ...auth(ADMIN), 'content-type': form }, body: POLLUTING.map(([k, v]) => `${k}=${v}`).join('&') }),
+    build: (r) => ({
+      method: r.method,
+      path: r.path,
+      headers: { ...auth(ADMIN), 'content-type': form },
+      body: POLLUTING.map(([k, v]) => `${k}=${v}`).join('&'),
+    }),
   },
   {
     name: 'pollution in a JSON body',
@@ -157,13 +189,23 @@ const payloads: Payload[] = [
   },
   {
     name: 'a name 5,000 levels deep',
-    build: (r) => ({ method: r.method, path: r.path, headers: { ...auth(ADMIN), 'content-type': form }, body: `${deep(5000)}=1` }),
+    build: (r) => ({
+      method: r.method,
+      path: r.path,
+      headers: { ...auth(ADMIN), 'content-type': form },
+      body: `${deep(5000)}=1`,
+    }),
     status: decodeError,
     check: (a, r) => decodes(r) && expect(a.body).toContain('nested more than 100 levels deep'),
   },
   {
     name: 'a list of lists 5,000 levels deep',
-    build: (r) => ({ method: r.method, path: r.path, headers: { ...auth(ADMIN), 'content-type': form }, body: `${'[][x]'.repeat(5000)}=1` }),
+    build: (r) => ({
+      method: r.method,
+      path: r.path,
+      headers: { ...auth(ADMIN), 'content-type': form },
+      body: `${'[][x]'.repeat(5000)}=1`,
+    }),
     status: decodeError,
   },
   {
@@ -173,23 +215,46 @@ const payloads: Payload[] = [
   },
   {
     name: 'JSON 100,000 levels deep',
-    build: (r) => ({ method: r.method, path: r.path, headers: { ...auth(ADMIN), 'content-type': 'application/json' }, body: `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}` }),
+    build: (r) => ({
+      method: r.method,
+      path: r.path,
+      headers: { ...auth(ADMIN), 'content-type': 'application/json' },
+      body: `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+    }),
     status: decodeError,
   },
   {
     name: 'a body over the limit, by Content-Length',
-    build: (r) => ({ method: r.method, path: r.path, headers: auth(ADMIN), body: { bytes: UPLOAD_LIMIT + 2 * 1024 * 1024, chunked: false } }),
+    build: (r) => ({
+      method: r.method,
+      path: r.path,
+      headers: auth(ADMIN),
+      body: { bytes: UPLOAD_LIMIT + 2 * 1024 * 1024, chunked: false },
+    }),
     status: tooLarge,
-    check: (a, r) => expect(a.body).toMatch(r.id === 'files.upload' ? /unknown or used upload URL/ : /larger than the limit of (1|4) MiB/),
+    check: (a, r) =>
+      expect(a.body).toMatch(
+        r.id === 'files.upload' ? /unknown or used upload URL/ : /larger than the limit of (1|4) MiB/,
+      ),
   },
   {
     name: 'a body over the limit, chunked',
-    build: (r) => ({ method: r.method, path: r.path, headers: auth(ADMIN), body: { bytes: UPLOAD_LIMIT + 2 * 1024 * 1024, chunked: true } }),
+    build: (r) => ({
+      method: r.method,
+      path: r.path,
+      headers: auth(ADMIN),
+      body: { bytes: UPLOAD_LIMIT + 2 * 1024 * 1024, chunked: true },
+    }),
     status: tooLarge,
   },
   {
     name: 'an over-long field',
-    build: (r) => ({ method: r.method, path: r.path, headers: { ...auth(ADMIN), 'content-type': form }, body: `user[name]=${'x'.repeat(600 * 1024)}` }),
+    build: (r) => ({
+      method: r.method,
+      path: r.path,
+      headers: { ...auth(ADMIN), 'content-type': form },
+      body: `user[name]=${'x'.repeat(600 * 1024)}`,
+    }),
     status: decodeError,
     check: (a, r) => decodes(r) && expect(a.body).toContain('the parameter user[name] is longer than 524288 bytes'),
   },
@@ -197,7 +262,12 @@ const payloads: Payload[] = [
     name: 'an upper-case multipart boundary',
     build: (r) => {
       const m = multipart([['note[text]', 'upper']], 'XYZ-UPPER-Boundary');
-      return { method: r.method, path: r.path, headers: { ...auth(ADMIN), 'content-type': m.type.replace('multipart/form-data', 'Multipart/Form-Data') }, body: m.body };
+      return {
+        method: r.method,
+        path: r.path,
+        headers: { ...auth(ADMIN), 'content-type': m.type.replace('multipart/form-data', 'Multipart/Form-Data') },
+        body: m.body,
+      };
     },
     check: (a) => expect(a.body).not.toContain('could not be read'),
   },
@@ -216,19 +286,33 @@ const payloads: Payload[] = [
   ...C1_AND_DEL.flatMap<Payload>(([label, character]) => [
     {
       name: `${label} in a name, in a form body`,
-      build: (r) => ({ method: r.method, path: r.path, headers: { ...auth(ADMIN), 'content-type': form }, body: `user[name]=Eve${encodeURIComponent(character)}` }),
+      build: (r) => ({
+        method: r.method,
+        path: r.path,
+        headers: { ...auth(ADMIN), 'content-type': form },
+        body: `user[name]=Eve${encodeURIComponent(character)}`,
+      }),
       status: decodeError,
       check: (a, r) => decodes(r) && expect(a.body).toContain('user[name] must not contain control characters'),
     },
     {
       name: `${label} in free text, in a JSON body`,
-      build: (r) => ({ method: r.method, path: r.path, headers: { ...auth(ADMIN), 'content-type': 'application/json' }, body: JSON.stringify({ message: `Hi${character}` }) }),
+      build: (r) => ({
+        method: r.method,
+        path: r.path,
+        headers: { ...auth(ADMIN), 'content-type': 'application/json' },
+        body: JSON.stringify({ message: `Hi${character}` }),
+      }),
       status: decodeError,
       check: (a, r) => decodes(r) && expect(a.body).toContain('message must not contain control characters'),
     },
     {
       name: `${label} in free text, in the query`,
-      build: (r) => ({ method: r.method, path: `${r.path}?search_term=lab${encodeURIComponent(character)}`, headers: auth(ADMIN) }),
+      build: (r) => ({
+        method: r.method,
+        path: `${r.path}?search_term=lab${encodeURIComponent(character)}`,
+        headers: auth(ADMIN),
+      }),
       status: decodeError,
       check: (a, r) => decodes(r) && expect(a.body).toContain('search_term must not contain control characters'),
     },
@@ -244,7 +328,13 @@ const payloads: Payload[] = [
     // Real instances' rule since 2026-01-17, before any other: only a request to an upload URL that
     // is not pending is turned away sooner (its body is never read).
     name: 'no User-Agent header',
-    build: (r) => ({ method: r.method, path: r.path, headers: { ...auth(ADMIN), 'content-type': form }, body: 'user[name]=Nia', noUserAgent: true }),
+    build: (r) => ({
+      method: r.method,
+      path: r.path,
+      headers: { ...auth(ADMIN), 'content-type': form },
+      body: 'user[name]=Nia',
+      noUserAgent: true,
+    }),
     status: (r) => (r.id === 'files.upload' ? 404 : 403),
     check: (a, r) => r.id !== 'files.upload' && expect(a.body).toMatch(/User-Agent header is required/),
   },
@@ -261,7 +351,10 @@ let server: Served;
 
 beforeAll(async () => {
   await ensureBuilt();
-  server = await serveMock({ ...env, LMS_MOCK_DB: join(dir, 'hostile.db') }, ['--max-upload-size', String(UPLOAD_LIMIT)]);
+  server = await serveMock({ ...env, LMS_MOCK_DB: join(dir, 'hostile.db') }, [
+    '--max-upload-size',
+    String(UPLOAD_LIMIT),
+  ]);
 });
 
 afterAll(async () => {
@@ -291,7 +384,12 @@ describe.each(hostileRoutes)('$method $path ($id)', (route) => {
       // `{"message":…}` real instances answer from enrollments and sections, or the bare
       // `[{"attribute":…,"message":…}]` of conversations, or OAuth2's `{"error":…,"error_description":…}`
       // (RFC 6749 §5.2) from /login/oauth2.
-      const body = JSON.parse(answer.body) as { errors?: { message: string }[] | Record<string, unknown>; message?: unknown; error?: unknown; error_description?: unknown };
+      const body = JSON.parse(answer.body) as {
+        errors?: { message: string }[] | Record<string, unknown>;
+        message?: unknown;
+        error?: unknown;
+        error_description?: unknown;
+      };
       if (Array.isArray(body)) expect(typeof (body as { message?: unknown }[])[0]?.message).toBe('string');
       else if (body.errors === undefined && route.id.startsWith('oauth.') && body.message === undefined) {
         expect(typeof body.error).toBe('string');
@@ -315,7 +413,11 @@ describe('after the hostile requests', () => {
       [`127.0.0.1:${port}`, server.url],
       [`localhost:${Number(port) + 1}`, server.url],
     ] as const) {
-      const a = await send(server.url, { method: 'GET', path: '/api/v1/accounts/1/users?per_page=2', headers: { ...auth(ADMIN), ...(host ? { host } : {}) } });
+      const a = await send(server.url, {
+        method: 'GET',
+        path: '/api/v1/accounts/1/users?per_page=2',
+        headers: { ...auth(ADMIN), ...(host ? { host } : {}) },
+      });
       expect(a.status).toBe(200);
       const links = absoluteUrls(a, 'link');
       expect(links.length).toBeGreaterThanOrEqual(3);
@@ -332,14 +434,23 @@ describe('after the hostile requests', () => {
       body: 'name=notes.txt&size=3',
     });
     expect(a.status).toBe(200);
-    expect((JSON.parse(a.body) as { upload_url: string }).upload_url).toMatch(new RegExp(`^${server.url}/files_api/uploads/\\w+$`));
+    expect((JSON.parse(a.body) as { upload_url: string }).upload_url).toMatch(
+      new RegExp(`^${server.url}/files_api/uploads/\\w+$`),
+    );
     await stillSam();
   });
 
   it('never logged a token or an upload id, even one sent percent-encoded', async () => {
-    await send(server.url, { method: 'POST', path: '/files%5Fapi/uploads/feedfacefeedface', headers: { 'content-type': form }, body: 'a=1' });
+    await send(server.url, {
+      method: 'POST',
+      path: '/files%5Fapi/uploads/feedfacefeedface',
+      headers: { 'content-type': form },
+      body: 'a=1',
+    });
     // The server logs a request once it has answered it: the line may reach us after the answer.
-    await vi.waitFor(() => expect(server.log()).toMatch(/POST \/files_api\/uploads\/\[REDACTED\] 404/), { timeout: 5_000 });
+    await vi.waitFor(() => expect(server.log()).toMatch(/POST \/files_api\/uploads\/\[REDACTED\] 404/), {
+      timeout: 5_000,
+    });
     const log = server.log();
     for (const secret of [ADMIN, SAM, '0123456789abcdef', 'feedfacefeedface']) expect(log).not.toContain(secret);
     expect(log).not.toMatch(/ 5\d\d \d+ms/);
@@ -356,7 +467,11 @@ describe('after the hostile requests', () => {
 
 describe('the origin of absolute URLs', () => {
   async function linksVia(served: Served, host?: string): Promise<string[]> {
-    const a = await send(served.url, { method: 'GET', path: '/api/v1/accounts/1/users?per_page=2', headers: { ...auth(ADMIN), ...(host ? { host } : {}) } });
+    const a = await send(served.url, {
+      method: 'GET',
+      path: '/api/v1/accounts/1/users?per_page=2',
+      headers: { ...auth(ADMIN), ...(host ? { host } : {}) },
+    });
     expect(a.status).toBe(200);
     return absoluteUrls(a, 'link');
   }
@@ -364,7 +479,9 @@ describe('the origin of absolute URLs', () => {
   it('on every interface: the address the client connected to, said so at start-up', async () => {
     const served = await serveMock({ ...env, LMS_MOCK_DB: join(dir, 'wildcard.db') }, ['--host', '0.0.0.0']);
     try {
-      expect(served.log()).toContain('Listening on every interface: links and upload URLs name the address each client connected to');
+      expect(served.log()).toContain(
+        'Listening on every interface: links and upload URLs name the address each client connected to',
+      );
       for (const host of [undefined, 'evil.example', 'a@b']) {
         for (const u of await linksVia(served, host)) expect(u.startsWith(`${served.url}/`), u).toBe(true);
       }
@@ -374,7 +491,10 @@ describe('the origin of absolute URLs', () => {
   });
 
   it('with --public-url: that origin, whatever the Host', async () => {
-    const served = await serveMock({ ...env, LMS_MOCK_DB: join(dir, 'public.db') }, ['--public-url', 'https://mock.example.org']);
+    const served = await serveMock({ ...env, LMS_MOCK_DB: join(dir, 'public.db') }, [
+      '--public-url',
+      'https://mock.example.org',
+    ]);
     try {
       expect(served.log()).toContain('Links and upload URLs name https://mock.example.org');
       const port = new URL(served.url).port;
@@ -390,10 +510,19 @@ describe('the origin of absolute URLs', () => {
 
   it.each([
     [['--public-url', 'http://x/y'], '--public-url must be an http(s) origin'],
-    [['--max-body-size', 'lots'], '--max-body-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "lots"'],
-    [['--max-upload-size', '0'], '--max-upload-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "0"'],
+    [
+      ['--max-body-size', 'lots'],
+      '--max-body-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "lots"',
+    ],
+    [
+      ['--max-upload-size', '0'],
+      '--max-upload-size must be a size from 1 byte to 2 GiB, such as 1048576, 512k or 100m, not "0"',
+    ],
   ])('mock serve %j is a usage error', async (flags, message) => {
-    const r = await spawnLms(['mock', 'serve', '--port', '0', ...flags], { ...env, LMS_MOCK_DB: join(dir, 'flags.db') });
+    const r = await spawnLms(['mock', 'serve', '--port', '0', ...flags], {
+      ...env,
+      LMS_MOCK_DB: join(dir, 'flags.db'),
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(message);
   });
@@ -413,10 +542,18 @@ describe('memory under concurrent oversized bodies', () => {
       await send(served.url, { method: 'GET', path: '/api/v1/users/self', headers: auth(SAM) });
       const before = peakRss(pid);
       const answers = await Promise.all(
-        [false, true, false, true].map((chunked) => send(served.url, { method: 'POST', path: '/api/v1/accounts/1/users', body: { bytes: 50 * 1024 * 1024, chunked } })),
+        [false, true, false, true].map((chunked) =>
+          send(served.url, {
+            method: 'POST',
+            path: '/api/v1/accounts/1/users',
+            body: { bytes: 50 * 1024 * 1024, chunked },
+          }),
+        ),
       );
       expect(answers.map((a) => a.status)).toEqual([413, 413, 413, 413]);
-      expect(JSON.parse(answers[0].body)).toEqual({ errors: [{ message: 'the request body is larger than the limit of 1 MiB' }] });
+      expect(JSON.parse(answers[0].body)).toEqual({
+        errors: [{ message: 'the request body is larger than the limit of 1 MiB' }],
+      });
       const me = await send(served.url, { method: 'GET', path: '/api/v1/users/self', headers: auth(SAM) });
       expect(me.status).toBe(200);
       expect(peakRss(pid) - before).toBeLessThan(150 * 1024 * 1024);

@@ -32,10 +32,18 @@ afterAll(async () => {
   await served?.stop();
 });
 
-const remote = (extra: Record<string, string> = {}) => ({ ...env, LMS_CACHE_DIR: join(dir, 'cache'), LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN, ...extra });
-const proxied = (extra: Record<string, string> = {}) => remote({ HTTPS_PROXY: `http://ann:s%40cret@127.0.0.1:${proxy.port}`, LMS_CA_FILE: ca, ...extra });
+const remote = (extra: Record<string, string> = {}) => ({
+  ...env,
+  LMS_CACHE_DIR: join(dir, 'cache'),
+  LMS_BASE_URL: served.url,
+  LMS_TOKEN: ADMIN,
+  ...extra,
+});
+const proxied = (extra: Record<string, string> = {}) =>
+  remote({ HTTPS_PROXY: `http://ann:s%40cret@127.0.0.1:${proxy.port}`, LMS_CA_FILE: ca, ...extra });
 const errorOf = (stderr: string) => JSON.parse(stderr) as { message: string; hint?: string };
-const listUsers = (e: Record<string, string>, flags: string[] = []) => spawnLms(['users', 'list', '--account', '1', '-o', 'json', ...flags], e);
+const listUsers = (e: Record<string, string>, flags: string[] = []) =>
+  spawnLms(['users', 'list', '--account', '1', '-o', 'json', ...flags], e);
 
 describe('lms mock serve over HTTPS', () => {
   it('serves HTTPS with a certificate for loopback, written where --tls-self-signed says', () => {
@@ -45,7 +53,7 @@ describe('lms mock serve over HTTPS', () => {
     expect(cert.checkIP('127.0.0.1')).toBe('127.0.0.1');
   });
 
-  it('serves HTTPS with a certificate and key of the user\'s own (--tls-cert, --tls-key)', async () => {
+  it("serves HTTPS with a certificate and key of the user's own (--tls-cert, --tls-key)", async () => {
     const own = await selfSignedCertificate();
     const [cert, key] = [join(dir, 'own-cert.pem'), join(dir, 'own-key.pem')];
     writeFileSync(cert, own.cert);
@@ -64,9 +72,15 @@ describe('lms mock serve over HTTPS', () => {
 
   it.each([
     [['--tls-cert', 'x.pem'], '--tls-cert and --tls-key go together: the certificate and its private key (PEM files)'],
-    [['--tls-self-signed', 'out.pem', '--tls-key', 'k.pem'], '--tls-self-signed makes its own certificate: give it, or --tls-cert and --tls-key, not both'],
+    [
+      ['--tls-self-signed', 'out.pem', '--tls-key', 'k.pem'],
+      '--tls-self-signed makes its own certificate: give it, or --tls-cert and --tls-key, not both',
+    ],
     [['--tls-cert', 'missing.pem', '--tls-key', 'missing.pem'], '--tls-cert missing.pem: cannot read it (ENOENT)'],
-    [['--tls-self-signed', 'no-such-dir/ca.pem'], '--tls-self-signed no-such-dir/ca.pem: cannot write the certificate there (ENOENT)'],
+    [
+      ['--tls-self-signed', 'no-such-dir/ca.pem'],
+      '--tls-self-signed no-such-dir/ca.pem: cannot write the certificate there (ENOENT)',
+    ],
   ])('mock serve %j: exit 2, naming the flag', async (flags, message) => {
     const r = await spawnLms(['mock', 'serve', '--port', '0', '-o', 'json', ...flags], env);
     expect(r.exitCode).toBe(2);
@@ -84,7 +98,11 @@ describe('lms mock serve over HTTPS', () => {
 
   it("trusts the CA of a profile's --ca-file, checked when the profile is added", async () => {
     const e = { ...env, LMS_CACHE_DIR: join(dir, 'cache') };
-    const added = await spawnLms(['profile', 'add', 'school', '--url', served.url, '--token-stdin', '--ca-file', ca, '--insecure-storage'], e, ADMIN);
+    const added = await spawnLms(
+      ['profile', 'add', 'school', '--url', served.url, '--token-stdin', '--ca-file', ca, '--insecure-storage'],
+      e,
+      ADMIN,
+    );
     expect(added.exitCode, added.stderr).toBe(0);
     const shown = await spawnLms(['profile', 'show', 'school', '-o', 'json'], e);
     expect(JSON.parse(shown.stdout)).toMatchObject({ ca_file: ca });
@@ -94,10 +112,12 @@ describe('lms mock serve over HTTPS', () => {
     // LMS_CA_FILE wins over the profile's.
     const overridden = await listUsers({ ...e, LMS_CA_FILE: join(dir, 'missing.pem') }, ['-p', 'school']);
     expect(overridden.exitCode).toBe(2);
-    expect(errorOf(overridden.stderr).message).toBe(`cannot read the CA file ${join(dir, 'missing.pem')} (from LMS_CA_FILE): no such file`);
+    expect(errorOf(overridden.stderr).message).toBe(
+      `cannot read the CA file ${join(dir, 'missing.pem')} (from LMS_CA_FILE): no such file`,
+    );
   });
 
-  it("adds the CA file to the roots Node trusts, not in their place", async () => {
+  it('adds the CA file to the roots Node trusts, not in their place', async () => {
     // A CA file naming some other authority: the mock's certificate is still trusted through NODE_EXTRA_CA_CERTS.
     const other = join(dir, 'other-ca.pem');
     writeFileSync(other, rootCertificates[0]);
@@ -105,7 +125,9 @@ describe('lms mock serve over HTTPS', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     const without = await listUsers(remote({ LMS_CA_FILE: other }));
     expect(without.exitCode).toBe(7);
-    expect(errorOf(without.stderr).hint).toBe(`the CA file ${other} (from LMS_CA_FILE) does not vouch for it: is it the authority that issued the instance's certificate?`);
+    expect(errorOf(without.stderr).hint).toBe(
+      `the CA file ${other} (from LMS_CA_FILE) does not vouch for it: is it the authority that issued the instance's certificate?`,
+    );
   });
 
   it('refuses a certificate it cannot verify: exit 7, naming the fixes', async () => {
@@ -113,18 +135,40 @@ describe('lms mock serve over HTTPS', () => {
     expect(r.exitCode).toBe(7);
     const error = errorOf(r.stderr);
     // Node 24 adds a suggestion of its own to the reason.
-    expect(error.message.startsWith(`cannot verify the TLS certificate of ${new URL(served.url).host} (DEPTH_ZERO_SELF_SIGNED_CERT): self-signed certificate`)).toBe(true);
-    expect(error.hint).toMatch(/LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE/);
+    expect(
+      error.message.startsWith(
+        `cannot verify the TLS certificate of ${new URL(served.url).host} (DEPTH_ZERO_SELF_SIGNED_CERT): self-signed certificate`,
+      ),
+    ).toBe(true);
+    expect(error.hint).toMatch(
+      /LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE/,
+    );
   });
 
   it('lms doctor: reachable over HTTPS through the CA file, or failed with the fixes without it', async () => {
     const host = new URL(served.url).host;
-    const reachable = async (extra: Record<string, string>) => (JSON.parse((await spawnLms(['doctor', '-o', 'json'], remote(extra))).stdout) as { check: string; status: string; detail: string; fix?: string }[]).find((c) => c.check === 'reachable')!;
-    expect(await reachable({ LMS_CA_FILE: ca })).toEqual({ check: 'reachable', status: 'ok', detail: `${host} answered over HTTPS, with a certificate this machine trusts through the CA file ${ca} (from LMS_CA_FILE)` });
+    const reachable = async (extra: Record<string, string>) =>
+      (
+        JSON.parse((await spawnLms(['doctor', '-o', 'json'], remote(extra))).stdout) as {
+          check: string;
+          status: string;
+          detail: string;
+          fix?: string;
+        }[]
+      ).find((c) => c.check === 'reachable')!;
+    expect(await reachable({ LMS_CA_FILE: ca })).toEqual({
+      check: 'reachable',
+      status: 'ok',
+      detail: `${host} answered over HTTPS, with a certificate this machine trusts through the CA file ${ca} (from LMS_CA_FILE)`,
+    });
     const untrusted = await reachable({});
     expect(untrusted.status).toBe('fail');
-    expect(untrusted.detail).toMatch(/^cannot verify the TLS certificate of 127\.0\.0\.1:\d+ \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
-    expect(untrusted.fix).toMatch(/LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE/);
+    expect(untrusted.detail).toMatch(
+      /^cannot verify the TLS certificate of 127\.0\.0\.1:\d+ \(DEPTH_ZERO_SELF_SIGNED_CERT\)/,
+    );
+    expect(untrusted.fix).toMatch(
+      /LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE/,
+    );
   });
 
   it('an unreadable or non-PEM CA file: exit 2 naming it, nothing sent', async () => {
@@ -133,7 +177,11 @@ describe('lms mock serve over HTTPS', () => {
     const r = await listUsers(remote({ LMS_CA_FILE: text }));
     expect(r.exitCode).toBe(2);
     expect(errorOf(r.stderr).message).toBe(`the CA file ${text} (from LMS_CA_FILE) holds no PEM certificate`);
-    const add = await spawnLms(['profile', 'add', 'bad', '--url', served.url, '--token-stdin', '--ca-file', dir], env, ADMIN);
+    const add = await spawnLms(
+      ['profile', 'add', 'bad', '--url', served.url, '--token-stdin', '--ca-file', dir],
+      env,
+      ADMIN,
+    );
     expect(add.exitCode).toBe(2);
     expect(add.stderr).toContain(`cannot read the CA file ${dir} (from --ca-file): it is a directory, not a file`);
   });
@@ -146,34 +194,61 @@ describe("curl's CA variables: CURL_CA_BUNDLE, then SSL_CERT_FILE, after LMS_CA_
     writeFileSync(path, rootCertificates[0]);
     return path;
   };
-  const self = (e: Record<string, string>, flags: string[] = []) => spawnLms(['-p', 'curlish', 'users', 'get', 'self', '--fields', 'id', '-o', 'json', ...flags], e);
+  const self = (e: Record<string, string>, flags: string[] = []) =>
+    spawnLms(['-p', 'curlish', 'users', 'get', 'self', '--fields', 'id', '-o', 'json', ...flags], e);
   const e = { ...env, LMS_CACHE_DIR: join(dir, 'cache'), LMS_CONFIG_DIR: join(dir, 'config-curl') };
 
   beforeAll(async () => {
     // A profile with no CA file of its own, added without asking the instance.
-    const added = await spawnLms(['profile', 'add', 'curlish', '--url', served.url, '--token-stdin', '--no-verify', '--insecure-storage'], e, ADMIN);
+    const added = await spawnLms(
+      ['profile', 'add', 'curlish', '--url', served.url, '--token-stdin', '--no-verify', '--insecure-storage'],
+      e,
+      ADMIN,
+    );
     expect(added.exitCode, added.stderr).toBe(0);
   });
 
-  it.each(['SSL_CERT_FILE', 'CURL_CA_BUNDLE'])('%s naming the certificate: users get self succeeds, -v saying what is trusted', async (variable) => {
-    const r = await self({ ...e, [variable]: ca }, ['-v']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ id: 1 });
-    expect(r.stderr).toContain(`TLS: trusting the CA bundle ${ca} (from ${variable}) besides Node's own roots`);
-  });
+  it.each(['SSL_CERT_FILE', 'CURL_CA_BUNDLE'])(
+    '%s naming the certificate: users get self succeeds, -v saying what is trusted',
+    async (variable) => {
+      const r = await self({ ...e, [variable]: ca }, ['-v']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ id: 1 });
+      expect(r.stderr).toContain(`TLS: trusting the CA bundle ${ca} (from ${variable}) besides Node's own roots`);
+    },
+  );
 
   it('CURL_CA_BUNDLE comes before SSL_CERT_FILE, which is then not read', async () => {
     expect((await self({ ...e, CURL_CA_BUNDLE: ca, SSL_CERT_FILE: missing() })).exitCode).toBe(0);
     // The bundle curl reads names another authority: the certificate SSL_CERT_FILE would vouch for is refused.
     const refused = await self({ ...e, CURL_CA_BUNDLE: other(), SSL_CERT_FILE: ca });
     expect(refused.exitCode).toBe(7);
-    expect(errorOf(refused.stderr).hint).toBe(`neither Node's own roots nor the CA bundle ${other()} (from CURL_CA_BUNDLE) vouch for it: is the authority that issued the instance's certificate in that bundle? LMS_CA_FILE=FILE trusts one besides`);
+    expect(errorOf(refused.stderr).hint).toBe(
+      `neither Node's own roots nor the CA bundle ${other()} (from CURL_CA_BUNDLE) vouch for it: is the authority that issued the instance's certificate in that bundle? LMS_CA_FILE=FILE trusts one besides`,
+    );
   });
 
   it("LMS_CA_FILE comes before both, and the profile's --ca-file too", async () => {
-    expect((await self({ ...e, LMS_CA_FILE: ca, CURL_CA_BUNDLE: missing(), SSL_CERT_FILE: missing() })).exitCode).toBe(0);
+    expect((await self({ ...e, LMS_CA_FILE: ca, CURL_CA_BUNDLE: missing(), SSL_CERT_FILE: missing() })).exitCode).toBe(
+      0,
+    );
     const withCa = { ...env, LMS_CACHE_DIR: join(dir, 'cache'), LMS_CONFIG_DIR: join(dir, 'config-curl-ca') };
-    const added = await spawnLms(['profile', 'add', 'curlish', '--url', served.url, '--token-stdin', '--no-verify', '--insecure-storage', '--ca-file', ca], withCa, ADMIN);
+    const added = await spawnLms(
+      [
+        'profile',
+        'add',
+        'curlish',
+        '--url',
+        served.url,
+        '--token-stdin',
+        '--no-verify',
+        '--insecure-storage',
+        '--ca-file',
+        ca,
+      ],
+      withCa,
+      ADMIN,
+    );
     expect(added.exitCode, added.stderr).toBe(0);
     expect((await self({ ...withCa, CURL_CA_BUNDLE: other(), SSL_CERT_FILE: missing() })).exitCode).toBe(0);
   });
@@ -184,28 +259,54 @@ describe("curl's CA variables: CURL_CA_BUNDLE, then SSL_CERT_FILE, after LMS_CA_
     // The same bundle in both: Node trusts it all already.
     const same = await self({ ...e, SSL_CERT_FILE: ca, NODE_EXTRA_CA_CERTS: ca }, ['-v']);
     expect(same.exitCode, same.stderr).toBe(0);
-    expect(same.stderr).toContain(`TLS: trusting the CA bundle ${ca} (from SSL_CERT_FILE) besides Node's own roots (it holds no authority they lack)`);
+    expect(same.stderr).toContain(
+      `TLS: trusting the CA bundle ${ca} (from SSL_CERT_FILE) besides Node's own roots (it holds no authority they lack)`,
+    );
   });
 
   it.each([
-    ['no such file', () => missing(), (path: string) => `cannot read the CA bundle ${path} (from SSL_CERT_FILE): no such file`],
-    ['a device', () => '/dev/zero', (path: string) => `cannot read the CA bundle ${path} (from SSL_CERT_FILE): it is a device, not a file`],
-    ['a directory', () => dir, (path: string) => `cannot read the CA bundle ${path} (from SSL_CERT_FILE): it is a directory, not a file`],
-    ['no PEM in it', () => {
-      const path = join(dir, 'not-pem.txt');
-      writeFileSync(path, 'hello\n');
-      return path;
-    }, (path: string) => `the CA bundle ${path} (from SSL_CERT_FILE) holds no PEM certificate`],
+    [
+      'no such file',
+      () => missing(),
+      (path: string) => `cannot read the CA bundle ${path} (from SSL_CERT_FILE): no such file`,
+    ],
+    [
+      'a device',
+      () => '/dev/zero',
+      (path: string) => `cannot read the CA bundle ${path} (from SSL_CERT_FILE): it is a device, not a file`,
+    ],
+    [
+      'a directory',
+      () => dir,
+      (path: string) => `cannot read the CA bundle ${path} (from SSL_CERT_FILE): it is a directory, not a file`,
+    ],
+    [
+      'no PEM in it',
+      () => {
+        const path = join(dir, 'not-pem.txt');
+        writeFileSync(path, 'hello\n');
+        return path;
+      },
+      (path: string) => `the CA bundle ${path} (from SSL_CERT_FILE) holds no PEM certificate`,
+    ],
   ])('SSL_CERT_FILE naming %s: exit 2, naming the variable and how to leave it out', async (_what, path, message) => {
     const r = await self({ ...e, SSL_CERT_FILE: path() });
     expect(r.exitCode).toBe(2);
-    expect(errorOf(r.stderr)).toMatchObject({ message: message(path()), hint: 'point SSL_CERT_FILE at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms (env -u SSL_CERT_FILE lms …)' });
+    expect(errorOf(r.stderr)).toMatchObject({
+      message: message(path()),
+      hint: 'point SSL_CERT_FILE at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms (env -u SSL_CERT_FILE lms …)',
+    });
   });
 
   it('is not read for a plain http instance', async () => {
     const plain = await serveMock(env, ['--quiet']);
     try {
-      const r = await spawnLms(['users', 'get', 'self', '--fields', 'id', '-o', 'json'], { ...e, LMS_BASE_URL: plain.url, LMS_TOKEN: ADMIN, SSL_CERT_FILE: missing() });
+      const r = await spawnLms(['users', 'get', 'self', '--fields', 'id', '-o', 'json'], {
+        ...e,
+        LMS_BASE_URL: plain.url,
+        LMS_TOKEN: ADMIN,
+        SSL_CERT_FILE: missing(),
+      });
       expect(r.exitCode, r.stderr).toBe(0);
     } finally {
       await plain.stop();
@@ -213,11 +314,32 @@ describe("curl's CA variables: CURL_CA_BUNDLE, then SSL_CERT_FILE, after LMS_CA_
   });
 
   it('lms doctor says where the trust comes from, and what is not read', async () => {
-    const trust = async (extra: Record<string, string>) => (JSON.parse((await spawnLms(['-p', 'curlish', 'doctor', '-o', 'json'], { ...e, ...extra })).stdout) as { check: string; status: string; detail: string; fix?: string }[]).find((c) => c.check === 'trust')!;
+    const trust = async (extra: Record<string, string>) =>
+      (
+        JSON.parse((await spawnLms(['-p', 'curlish', 'doctor', '-o', 'json'], { ...e, ...extra })).stdout) as {
+          check: string;
+          status: string;
+          detail: string;
+          fix?: string;
+        }[]
+      ).find((c) => c.check === 'trust')!;
     const host = new URL(served.url).host;
-    expect(await trust({ CURL_CA_BUNDLE: ca, SSL_CERT_FILE: missing() })).toEqual({ check: 'trust', status: 'ok', detail: `${host}'s certificate is verified against the CA bundle ${ca} (from CURL_CA_BUNDLE), one certificate, besides Node's own roots; not read: SSL_CERT_FILE (CURL_CA_BUNDLE comes first)` });
-    expect(await trust({ NODE_EXTRA_CA_CERTS: ca })).toEqual({ check: 'trust', status: 'ok', detail: `${host}'s certificate is verified against Node's own roots and NODE_EXTRA_CA_CERTS (${ca})` });
-    expect(await trust({ SSL_CERT_FILE: missing() })).toEqual({ check: 'trust', status: 'fail', detail: `cannot read the CA bundle ${missing()} (from SSL_CERT_FILE): no such file`, fix: 'point SSL_CERT_FILE at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms (env -u SSL_CERT_FILE lms …)' });
+    expect(await trust({ CURL_CA_BUNDLE: ca, SSL_CERT_FILE: missing() })).toEqual({
+      check: 'trust',
+      status: 'ok',
+      detail: `${host}'s certificate is verified against the CA bundle ${ca} (from CURL_CA_BUNDLE), one certificate, besides Node's own roots; not read: SSL_CERT_FILE (CURL_CA_BUNDLE comes first)`,
+    });
+    expect(await trust({ NODE_EXTRA_CA_CERTS: ca })).toEqual({
+      check: 'trust',
+      status: 'ok',
+      detail: `${host}'s certificate is verified against Node's own roots and NODE_EXTRA_CA_CERTS (${ca})`,
+    });
+    expect(await trust({ SSL_CERT_FILE: missing() })).toEqual({
+      check: 'trust',
+      status: 'fail',
+      detail: `cannot read the CA bundle ${missing()} (from SSL_CERT_FILE): no such file`,
+      fix: 'point SSL_CERT_FILE at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms (env -u SSL_CERT_FILE lms …)',
+    });
   });
 });
 
@@ -241,7 +363,9 @@ describe("an instance Node's roots vouch for, the CA file naming another authori
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         requests.push(`${req.method} ${req.url} ${body}`.trim());
-        const next = req.url?.includes('page=2') ? {} : { link: `<https://${req.headers.host}/api/v1/things?page=2>; rel="next"` };
+        const next = req.url?.includes('page=2')
+          ? {}
+          : { link: `<https://${req.headers.host}/api/v1/things?page=2>; rel="next"` };
         res.writeHead(200, { 'content-type': 'application/json', ...next });
         res.end(JSON.stringify([{ id: requests.length }]));
       });
@@ -265,12 +389,22 @@ describe("an instance Node's roots vouch for, the CA file naming another authori
   });
 
   // `ca` is the mock's certificate: an authority that has nothing to do with this instance.
-  const roots = (file: () => string, extra: Record<string, string> = {}) => remote({ LMS_BASE_URL: instance.url, LMS_CA_FILE: ca, NODE_OPTIONS: '--use-openssl-ca', SSL_CERT_FILE: file(), ...extra });
+  const roots = (file: () => string, extra: Record<string, string> = {}) =>
+    remote({
+      LMS_BASE_URL: instance.url,
+      LMS_CA_FILE: ca,
+      NODE_OPTIONS: '--use-openssl-ca',
+      SSL_CERT_FILE: file(),
+      ...extra,
+    });
   const api = (args: string[], e: Record<string, string>) => spawnLms(['api', ...args, '-o', 'json'], e);
 
   it('is trusted: refused by the CA file alone, asked again with the roots, which then serve the rest of the command', async () => {
     const before = instance.connections();
-    const r = await api(['GET', '/api/v1/things', '--paginate'], roots(() => rootsFile));
+    const r = await api(
+      ['GET', '/api/v1/things', '--paginate'],
+      roots(() => rootsFile),
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ id: 1 }, { id: 2 }]);
     expect(instance.requests).toEqual(['GET /api/v1/things?per_page=100', 'GET /api/v1/things?page=2']);
@@ -280,7 +414,10 @@ describe("an instance Node's roots vouch for, the CA file naming another authori
 
   it('a POST refused by the CA file alone reaches the instance once', async () => {
     const before = instance.connections();
-    const r = await api(['POST', '/api/v1/things', '-f', 'name=once'], roots(() => rootsFile));
+    const r = await api(
+      ['POST', '/api/v1/things', '-f', 'name=once'],
+      roots(() => rootsFile),
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(instance.requests).toEqual(['POST /api/v1/things name=once']);
     expect(instance.connections() - before).toBe(2);
@@ -288,19 +425,34 @@ describe("an instance Node's roots vouch for, the CA file naming another authori
 
   it('is trusted through a proxy too, each attempt in a tunnel of its own', async () => {
     const seen = proxy.seen.length;
-    const r = await api(['POST', '/api/v1/things', '-f', 'name=tunnelled'], roots(() => rootsFile, { HTTPS_PROXY: `http://ann:s%40cret@127.0.0.1:${proxy.port}` }));
+    const r = await api(
+      ['POST', '/api/v1/things', '-f', 'name=tunnelled'],
+      roots(() => rootsFile, { HTTPS_PROXY: `http://ann:s%40cret@127.0.0.1:${proxy.port}` }),
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(instance.requests).toEqual(['POST /api/v1/things name=tunnelled']);
-    expect(proxy.seen.slice(seen)).toEqual([`CONNECT ${new URL(instance.url).host}`, `CONNECT ${new URL(instance.url).host}`]);
+    expect(proxy.seen.slice(seen)).toEqual([
+      `CONNECT ${new URL(instance.url).host}`,
+      `CONNECT ${new URL(instance.url).host}`,
+    ]);
   });
 
   it('trusted by neither the roots nor the CA file: exit 7, the CA file named, nothing sent', async () => {
     // The roots hold the mock's authority, as the CA file does: neither vouches for this instance.
-    const r = await api(['POST', '/api/v1/things', '-f', 'name=never'], roots(() => ca));
+    const r = await api(
+      ['POST', '/api/v1/things', '-f', 'name=never'],
+      roots(() => ca),
+    );
     expect(r.exitCode).toBe(7);
     const error = errorOf(r.stderr);
-    expect(error.message.startsWith(`cannot verify the TLS certificate of ${new URL(instance.url).host} (DEPTH_ZERO_SELF_SIGNED_CERT): self-signed certificate`)).toBe(true);
-    expect(error.hint).toBe(`the CA file ${ca} (from LMS_CA_FILE) does not vouch for it: is it the authority that issued the instance's certificate?`);
+    expect(
+      error.message.startsWith(
+        `cannot verify the TLS certificate of ${new URL(instance.url).host} (DEPTH_ZERO_SELF_SIGNED_CERT): self-signed certificate`,
+      ),
+    ).toBe(true);
+    expect(error.hint).toBe(
+      `the CA file ${ca} (from LMS_CA_FILE) does not vouch for it: is it the authority that issued the instance's certificate?`,
+    );
     expect(instance.requests).toEqual([]);
   });
 });
@@ -333,30 +485,51 @@ describe('the main journeys over HTTPS through a proxy', () => {
     const file = join(dir, 'grades.csv');
     writeFileSync(file, 'user,grade,comment\nsis_login_id:ravi,15,\nsis_login_id:mina,18,well done\n');
     const before = proxy.seen.length;
-    const r = await spawnLms(['grade', '--course', '1', '--assignment', '1', '--csv', file, '-o', 'json'], proxied({ LMS_STATE_DIR: join(dir, 'state-grade') }));
+    const r = await spawnLms(
+      ['grade', '--course', '1', '--assignment', '1', '--csv', file, '-o', 'json'],
+      proxied({ LMS_STATE_DIR: join(dir, 'state-grade') }),
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(proxy.seen.slice(before)).toContain(tunnel());
-    const back = await spawnLms(['submissions', 'list', '--course', '1', '--assignment', '1', '--all', '-o', 'json'], proxied());
-    const scores = Object.fromEntries((JSON.parse(back.stdout) as { user_id: number; score: number | null }[]).map((s) => [s.user_id, s.score]));
+    const back = await spawnLms(
+      ['submissions', 'list', '--course', '1', '--assignment', '1', '--all', '-o', 'json'],
+      proxied(),
+    );
+    const scores = Object.fromEntries(
+      (JSON.parse(back.stdout) as { user_id: number; score: number | null }[]).map((s) => [s.user_id, s.score]),
+    );
     expect([scores[9], scores[10]]).toEqual([15, 18]);
   });
 
   it('an apply', async () => {
     const file = join(dir, 'course.yaml');
-    writeFileSync(file, 'courses:\n  - sis_course_id: TLS-1\n    name: Over TLS\n    course_code: TLS-1\n    account: sis_account_id:MSU\n    assignments:\n      - { key: a1, name: Lab 1, points_possible: 10 }\n');
+    writeFileSync(
+      file,
+      'courses:\n  - sis_course_id: TLS-1\n    name: Over TLS\n    course_code: TLS-1\n    account: sis_account_id:MSU\n    assignments:\n      - { key: a1, name: Lab 1, points_possible: 10 }\n',
+    );
     const before = proxy.seen.length;
-    const r = await spawnLms(['apply', '-f', file, '--yes', '-o', 'json'], proxied({ LMS_STATE_DIR: join(dir, 'state-apply') }));
+    const r = await spawnLms(
+      ['apply', '-f', file, '--yes', '-o', 'json'],
+      proxied({ LMS_STATE_DIR: join(dir, 'state-apply') }),
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).summary).toMatchObject({ create: 2 });
     expect(proxy.seen.slice(before)).toContain(tunnel());
-    const again = await spawnLms(['apply', '-f', file, '--yes', '-o', 'json'], proxied({ LMS_STATE_DIR: join(dir, 'state-apply') }));
+    const again = await spawnLms(
+      ['apply', '-f', file, '--yes', '-o', 'json'],
+      proxied({ LMS_STATE_DIR: join(dir, 'state-apply') }),
+    );
     expect(JSON.parse(again.stdout).summary).toMatchObject({ create: 0, update: 0 });
   });
 
   it('an OAuth login (the consent form posted by the test)', { timeout: 30_000 }, async () => {
     const key = await developerKey(env);
     const before = proxy.seen.length;
-    const { exitCode, stderr } = await loginOverTls(['--url', served.url, '--client-id', key.client_id, '--client-secret-stdin', '--insecure-storage'], { ...proxied(), LMS_BASE_URL: '', LMS_TOKEN: '' }, key.client_secret);
+    const { exitCode, stderr } = await loginOverTls(
+      ['--url', served.url, '--client-id', key.client_id, '--client-secret-stdin', '--insecure-storage'],
+      { ...proxied(), LMS_BASE_URL: '', LMS_TOKEN: '' },
+      key.client_secret,
+    );
     expect(exitCode, stderr).toBe(0);
     expect(stderr).toMatch(/Logged in to 127\.0\.0\.1:\d+ as /);
     // The token exchange and the check of the new token went through the tunnel.
@@ -366,10 +539,15 @@ describe('the main journeys over HTTPS through a proxy', () => {
 });
 
 describe("a login's own certificate authority (auth login --ca-file)", () => {
-  it('is trusted for the login, kept in the profile, and trusted again for commands and logout (a public key)', { timeout: 30_000 }, async () => {
+  it('is trusted for the login, kept in the profile, and trusted again for commands and logout (a public key)', {
+    timeout: 30_000,
+  }, async () => {
     const key = await developerKey(env, 'public');
     const e = { ...env, LMS_CACHE_DIR: join(dir, 'cache'), LMS_CONFIG_DIR: join(dir, 'config-ca-login') };
-    const login = await loginOverTls(['-p', 'tls', '--url', served.url, '--client-id', key.client_id, '--insecure-storage', '--ca-file', ca], e);
+    const login = await loginOverTls(
+      ['-p', 'tls', '--url', served.url, '--client-id', key.client_id, '--insecure-storage', '--ca-file', ca],
+      e,
+    );
     expect(login.exitCode, login.stderr).toBe(0);
     const shown = await spawnLms(['profile', 'show', 'tls', '-o', 'json'], e);
     expect(JSON.parse(shown.stdout)).toMatchObject({ ca_file: ca });
@@ -384,7 +562,22 @@ describe("a login's own certificate authority (auth login --ca-file)", () => {
   });
 
   it('an unreadable --ca-file is exit 2 before any browser', async () => {
-    const r = await spawnLms(['auth', 'login', '-p', 'x', '--url', served.url, '--client-id', '1', '--no-browser', '--ca-file', join(dir, 'missing.pem')], { ...env, LMS_CONFIG_DIR: join(dir, 'config-missing') });
+    const r = await spawnLms(
+      [
+        'auth',
+        'login',
+        '-p',
+        'x',
+        '--url',
+        served.url,
+        '--client-id',
+        '1',
+        '--no-browser',
+        '--ca-file',
+        join(dir, 'missing.pem'),
+      ],
+      { ...env, LMS_CONFIG_DIR: join(dir, 'config-missing') },
+    );
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('missing.pem');
     expect(r.stderr).not.toContain('/login/oauth2/auth');
@@ -392,10 +585,16 @@ describe("a login's own certificate authority (auth login --ca-file)", () => {
 });
 
 /** `lms auth login ARGS --no-browser`, the test acting as the browser: it reads the URL, posts the consent as Sam, and follows the redirect. */
-async function loginOverTls(args: string[], e: Record<string, string>, secret?: string | null): Promise<{ exitCode: number | null; stderr: string }> {
+async function loginOverTls(
+  args: string[],
+  e: Record<string, string>,
+  secret?: string | null,
+): Promise<{ exitCode: number | null; stderr: string }> {
   const { spawn } = await import('node:child_process');
   const { bin } = await import('../helpers/e2e.js');
-  const child = spawn(process.execPath, [bin, 'auth', 'login', '--no-browser', ...args], { env: { ...process.env, ...e } });
+  const child = spawn(process.execPath, [bin, 'auth', 'login', '--no-browser', ...args], {
+    env: { ...process.env, ...e },
+  });
   child.stdin.end(secret ?? undefined);
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -405,29 +604,51 @@ async function loginOverTls(args: string[], e: Record<string, string>, secret?: 
       const m = /^ {2}(https\S+)$/m.exec(stderr);
       if (m) resolve(m[1]);
     });
-    void exited.then((code) => reject(new Error(`lms auth login ended before printing the URL (exit ${code}): ${stderr}`)));
+    void exited.then((code) =>
+      reject(new Error(`lms auth login ended before printing the URL (exit ${code}): ${stderr}`)),
+    );
   });
   // The test is the browser: it trusts the mock's certificate itself.
   const consent = await httpsSend('GET', address);
   expect(consent.status).toBe(200);
   const action = /<form method="post" action="([^"]+)">/.exec(consent.body)?.[1];
-  const unescape = (v: string) => v.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&');
-  const fields = Object.fromEntries([...consent.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescape(m[2])]));
-  const approved = await httpsSend('POST', new URL(action!, served.url).href, new URLSearchParams({ ...fields, approve: '1' }).toString(), { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${SAM}` });
+  const unescape = (v: string) =>
+    v.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&');
+  const fields = Object.fromEntries(
+    [...consent.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+      m[1],
+      unescape(m[2]),
+    ]),
+  );
+  const approved = await httpsSend(
+    'POST',
+    new URL(action!, served.url).href,
+    new URLSearchParams({ ...fields, approve: '1' }).toString(),
+    { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${SAM}` },
+  );
   expect(approved.status).toBe(302);
   expect((await fetch(approved.location!)).status).toBe(200);
   return { exitCode: await exited, stderr };
 }
 
 /** One request to the mock with its certificate trusted, as a browser that had imported it would. */
-function httpsSend(method: string, url: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; location?: string }> {
+function httpsSend(
+  method: string,
+  url: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; location?: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { 'user-agent': 'test-browser', ...headers }, ca: readFileSync(ca) }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, location: res.headers.location }));
-    });
+    const req = request(
+      url,
+      { method, headers: { 'user-agent': 'test-browser', ...headers }, ca: readFileSync(ca) },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, location: res.headers.location }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -11,7 +11,8 @@ const servers: Served[] = [];
 function roster(prefix: string, n: number): string {
   const file = join(dir, `${prefix}.csv`);
   const lines = ['name,login_id,email,sis_user_id'];
-  for (let i = 1; i <= n; i++) lines.push(`Bulk Person ${i},${prefix}-${i},${prefix}-${i}@example.edu,${prefix.toUpperCase()}-${i}`);
+  for (let i = 1; i <= n; i++)
+    lines.push(`Bulk Person ${i},${prefix}-${i},${prefix}-${i}@example.edu,${prefix.toUpperCase()}-${i}`);
   writeFileSync(file, lines.join('\n') + '\n');
   return file;
 }
@@ -24,9 +25,16 @@ async function server(name: string, flags: string[]) {
 
 /** Logins with this prefix in the server's database, read through the CLI's own mock mode. */
 async function loginsIn(db: string, prefix: string): Promise<string[]> {
-  const r = await spawnLms(['--mock', 'users', 'list', '--search', `${prefix}-`, '--all', '-o', 'ndjson', '--fields', 'login_id'], { ...env, LMS_MOCK_DB: db });
+  const r = await spawnLms(
+    ['--mock', 'users', 'list', '--search', `${prefix}-`, '--all', '-o', 'ndjson', '--fields', 'login_id'],
+    { ...env, LMS_MOCK_DB: db },
+  );
   expect(r.exitCode).toBe(0);
-  return r.stdout.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { login_id: string }).login_id);
+  return r.stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { login_id: string }).login_id);
 }
 
 beforeAll(ensureBuilt);
@@ -36,7 +44,20 @@ afterAll(async () => {
 
 describe('import against a throttling, failing, dropping server', () => {
   it('ends with exactly 500 users, none twice, once a re-run completes', async () => {
-    const s = await server('faulty', ['--quiet', '--throttle', '--throttle-capacity', '300', '--throttle-rate', '3000', '--fail-rate', '0.1', '--drop-rate', '0.02', '--fault-seed', '11']);
+    const s = await server('faulty', [
+      '--quiet',
+      '--throttle',
+      '--throttle-capacity',
+      '300',
+      '--throttle-rate',
+      '3000',
+      '--fail-rate',
+      '0.1',
+      '--drop-rate',
+      '0.02',
+      '--fault-seed',
+      '11',
+    ]);
     const file = roster('bulk', 500);
     const http = { ...env, LMS_BASE_URL: s.url, LMS_TOKEN: ADMIN };
     const exits: number[] = [];
@@ -62,7 +83,12 @@ describe('an import killed with SIGKILL', () => {
     const child = spawnLms(['users', 'import', file, '--concurrency', '2'], http);
     const journals = join(state, 'journals');
     const journalLines = () =>
-      existsSync(journals) ? readdirSync(journals).reduce((n, f) => n + readFileSync(join(journals, f), 'utf8').split('\n').filter(Boolean).length, 0) : 0;
+      existsSync(journals)
+        ? readdirSync(journals).reduce(
+            (n, f) => n + readFileSync(join(journals, f), 'utf8').split('\n').filter(Boolean).length,
+            0,
+          )
+        : 0;
     const deadline = Date.now() + 30_000;
     while (journalLines() < 60 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     child.kill('SIGKILL');
@@ -129,19 +155,33 @@ describe('bad CSVs over HTTP', () => {
     ['unknown column', 'name,login_id,shoe\nAna,ana,9\n'],
     ['empty required field', 'name,login_id\n,ana\n'],
     ['duplicate login id', 'name,login_id\nAna,ana\nAnn,Ana\n'],
-    ['bad encoding', Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x2c, 0x6c, 0x6f, 0x67, 0x69, 0x6e, 0x5f, 0x69, 0x64, 0x0a, 0xff, 0xfe, 0x2c, 0x78, 0x0a])],
+    [
+      'bad encoding',
+      Buffer.from([
+        0x6e, 0x61, 0x6d, 0x65, 0x2c, 0x6c, 0x6f, 0x67, 0x69, 0x6e, 0x5f, 0x69, 0x64, 0x0a, 0xff, 0xfe, 0x2c, 0x78,
+        0x0a,
+      ]),
+    ],
     ['quote left open', 'name,login_id\n"Ana,ana\n'],
     ['10 MB field', `name,login_id\n${'y'.repeat(10 * 1024 * 1024)},big\n`],
   ] as const)('%s: exit 2, a line number, no request reaches the server', async (name, content) => {
     const s = servers.find((x) => x.url) ?? (await server('strict', []));
     const file = join(dir, `bad-${name.replace(/\W+/g, '-')}.csv`);
     writeFileSync(file, content);
-    const before = s.log().split('\n').filter((l) => / \d{3} \d+ms$/.test(l)).length;
+    const before = s
+      .log()
+      .split('\n')
+      .filter((l) => / \d{3} \d+ms$/.test(l)).length;
     const r = await spawnLms(['users', 'import', file], { ...env, LMS_BASE_URL: s.url, LMS_TOKEN: ADMIN });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/bad-[\w-]+\.csv:\d+: /);
     expect(r.stderr).toContain('nothing was sent');
     await new Promise((res) => setTimeout(res, 50));
-    expect(s.log().split('\n').filter((l) => / \d{3} \d+ms$/.test(l)).length).toBe(before);
+    expect(
+      s
+        .log()
+        .split('\n')
+        .filter((l) => / \d{3} \d+ms$/.test(l)).length,
+    ).toBe(before);
   });
 });

@@ -21,7 +21,12 @@ beforeAll(ensureBuilt);
  * killed at BOUND or after 15 s.
  */
 async function watched(args: string[], feed?: (stdin: NodeJS.WritableStream) => void) {
-  const child = execa(process.execPath, [bin, '--mock', ...args], { env: { ...env, LMS_MOCK_DB: join(dir, 'mock.db') }, reject: false, timeout: 15_000, stdin: feed ? 'pipe' : 'ignore' });
+  const child = execa(process.execPath, [bin, '--mock', ...args], {
+    env: { ...env, LMS_MOCK_DB: join(dir, 'mock.db') },
+    reject: false,
+    timeout: 15_000,
+    stdin: feed ? 'pipe' : 'ignore',
+  });
   let highest = 0;
   const sample = () => {
     const now = child.pid === undefined ? undefined : peakRss(child.pid);

@@ -15,7 +15,10 @@ import { ensureBuilt, root } from '../helpers/e2e.js';
 import { offlinePrefix, SQLITE_PACKAGES, type OfflinePrefix } from '../helpers/offline-install.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lms-install-'));
-const { name, version } = (await import('../../package.json', { with: { type: 'json' } })).default as { name: string; version: string };
+const { name, version } = (await import('../../package.json', { with: { type: 'json' } })).default as {
+  name: string;
+  version: string;
+};
 let offline: OfflinePrefix;
 let install: Awaited<ReturnType<typeof execa>>;
 
@@ -26,7 +29,8 @@ beforeAll(async () => {
   install = await offline.install([join(dir, packed.stdout.trim().split('\n').pop()!)]);
 }, 180_000);
 
-const lms = (args: string[], input?: string) => execa(offline.bin, args, { env: offline.env, extendEnv: false, reject: false, input });
+const lms = (args: string[], input?: string) =>
+  execa(offline.bin, args, { env: offline.env, extendEnv: false, reject: false, input });
 
 describe(`npm install -g of the packed ${name}, offline and with no compiler (Node ${process.version})`, () => {
   it('installs, under a name of its own on the registry, the command lms', async () => {
@@ -42,39 +46,58 @@ describe(`npm install -g of the packed ${name}, offline and with no compiler (No
     expect(list.stdout.split('\n')[1]).toBe('1,Ada Admin');
   });
 
-  it.runIf(driverName() !== 'node:sqlite')('on a Node without SQLite, the mock says what it lacks and what to do', async () => {
-    const list = await lms(['--mock', 'users', 'list']);
-    expect(list.exitCode).toBe(1);
-    expect(list.stderr).toContain('the mock needs SQLite');
-    expect(list.stderr).toContain('Use Node 22.13 or newer');
-    expect(list.stderr).not.toMatch(/\n\s+at /);
-  });
+  it.runIf(driverName() !== 'node:sqlite')(
+    'on a Node without SQLite, the mock says what it lacks and what to do',
+    async () => {
+      const list = await lms(['--mock', 'users', 'list']);
+      expect(list.exitCode).toBe(1);
+      expect(list.stderr).toContain('the mock needs SQLite');
+      expect(list.stderr).toContain('Use Node 22.13 or newer');
+      expect(list.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
 
   // The package and the loader it finds its prebuilt binary with, packed from the checkout's node_modules.
-  it.runIf(driverName() !== 'node:sqlite')('on a Node without SQLite, runs the mock once @photostructure/sqlite is installed, with nothing compiled', async () => {
-    // PATH has no compiler and --offline allows no download: it works from the binaries the package carries.
-    const added = await offline.installPacked(SQLITE_PACKAGES);
-    expect(added.exitCode, String(added.stderr)).toBe(0);
-    const list = await lms(['--mock', 'users', 'list', '-o', 'csv', '--fields', 'id,name']);
-    expect({ code: list.exitCode, stderr: list.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(list.stdout.split('\n')[1]).toBe('1,Ada Admin');
-  }, 120_000);
+  it.runIf(driverName() !== 'node:sqlite')(
+    'on a Node without SQLite, runs the mock once @photostructure/sqlite is installed, with nothing compiled',
+    async () => {
+      // PATH has no compiler and --offline allows no download: it works from the binaries the package carries.
+      const added = await offline.installPacked(SQLITE_PACKAGES);
+      expect(added.exitCode, String(added.stderr)).toBe(0);
+      const list = await lms(['--mock', 'users', 'list', '-o', 'csv', '--fields', 'id,name']);
+      expect({ code: list.exitCode, stderr: list.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(list.stdout.split('\n')[1]).toBe('1,Ada Admin');
+    },
+    120_000,
+  );
 
   it('keeps a token in the profile file, with the notice, without the optional keychain binding', async () => {
-    const added = await lms(['profile', 'add', 'p', '--url', 'https://lms.example.edu', '--token-stdin', '--no-verify', '-v'], 'a-token');
+    const added = await lms(
+      ['profile', 'add', 'p', '--url', 'https://lms.example.edu', '--token-stdin', '--no-verify', '-v'],
+      'a-token',
+    );
     expect(added.exitCode, String(added.stderr)).toBe(0);
     expect(added.stderr).toContain('keychain: no keychain answered (@napi-rs/keyring is not installed)');
-    expect(added.stderr).toContain(`notice: no keychain answered, so the token is kept in ${join(offline.env.LMS_CONFIG_DIR, 'config.json')}`);
+    expect(added.stderr).toContain(
+      `notice: no keychain answered, so the token is kept in ${join(offline.env.LMS_CONFIG_DIR, 'config.json')}`,
+    );
   });
 
   // The binding and this platform's build of it, packed from the checkout's node_modules.
   const builds = readdirSync(join(root, 'node_modules', '@napi-rs')).filter((d) => d.startsWith('keyring-'));
-  it.runIf(builds.length > 0)('finds the keychain binding from the installed bundle once it is installed', async () => {
-    const binding = await offline.installPacked(['keyring', ...builds].map((pkg) => `@napi-rs/${pkg}`));
-    expect(binding.exitCode, String(binding.stderr)).toBe(0);
-    // It loads, and asks the session bus for the Secret Service, which the environment says is not there.
-    const added = await lms(['profile', 'add', 'q', '--url', 'https://lms.example.edu', '--token-stdin', '--no-verify', '-v'], 'a-token');
-    expect(added.exitCode, String(added.stderr)).toBe(0);
-    expect(added.stderr).toMatch(/keychain: no keychain answered \(.*DBus/);
-  }, 120_000);
+  it.runIf(builds.length > 0)(
+    'finds the keychain binding from the installed bundle once it is installed',
+    async () => {
+      const binding = await offline.installPacked(['keyring', ...builds].map((pkg) => `@napi-rs/${pkg}`));
+      expect(binding.exitCode, String(binding.stderr)).toBe(0);
+      // It loads, and asks the session bus for the Secret Service, which the environment says is not there.
+      const added = await lms(
+        ['profile', 'add', 'q', '--url', 'https://lms.example.edu', '--token-stdin', '--no-verify', '-v'],
+        'a-token',
+      );
+      expect(added.exitCode, String(added.stderr)).toBe(0);
+      expect(added.stderr).toMatch(/keychain: no keychain answered \(.*DBus/);
+    },
+    120_000,
+  );
 });

@@ -16,8 +16,15 @@ const { dir, env: workspace } = e2eWorkspace('keychain');
 const home = join(dir, 'home');
 mkdirSync(home, { recursive: true });
 
-const missing = ['dbus-daemon', 'gnome-keyring-daemon'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
-const skipReason = process.platform !== 'linux' ? `the Secret Service tests run on Linux, not ${process.platform}` : missing.length ? `${missing.join(' and ')} not installed (apt-get install gnome-keyring dbus)` : undefined;
+const missing = ['dbus-daemon', 'gnome-keyring-daemon'].filter(
+  (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0,
+);
+const skipReason =
+  process.platform !== 'linux'
+    ? `the Secret Service tests run on Linux, not ${process.platform}`
+    : missing.length
+      ? `${missing.join(' and ')} not installed (apt-get install gnome-keyring dbus)`
+      : undefined;
 if (skipReason) console.warn(`test/e2e/keychain.test.ts: skipped: ${skipReason}`);
 
 let bus: ResultPromise | undefined;
@@ -35,7 +42,11 @@ async function startSecretService(): Promise<string> {
     });
     void bus!.then((r) => reject(new Error(`dbus-daemon exited: ${r.stderr}`)));
   });
-  const unlocked = await execa('gnome-keyring-daemon', ['--unlock', '--components=secrets'], { input: 'test-keyring-password', env: { HOME: home, DBUS_SESSION_BUS_ADDRESS: address }, reject: false });
+  const unlocked = await execa('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
+    input: 'test-keyring-password',
+    env: { HOME: home, DBUS_SESSION_BUS_ADDRESS: address },
+    reject: false,
+  });
   if (unlocked.exitCode !== 0) throw new Error(`gnome-keyring-daemon --unlock failed: ${unlocked.stderr}`);
   return address;
 }
@@ -43,11 +54,15 @@ async function startSecretService(): Promise<string> {
 /** What the keychain holds for `account`, read as any program would, through the binding. */
 async function keychainEntry(account: string): Promise<string | null> {
   const script = `const { Entry } = require('@napi-rs/keyring'); process.stdout.write(JSON.stringify(new Entry('lms-cli', process.argv[1], { linux: { store: 'secret-service' } }).getPassword()));`;
-  const r = await execa(process.execPath, ['-e', script, account], { cwd: root, env: { HOME: home, DBUS_SESSION_BUS_ADDRESS: env.DBUS_SESSION_BUS_ADDRESS } });
+  const r = await execa(process.execPath, ['-e', script, account], {
+    cwd: root,
+    env: { HOME: home, DBUS_SESSION_BUS_ADDRESS: env.DBUS_SESSION_BUS_ADDRESS },
+  });
   return JSON.parse(r.stdout) as string | null;
 }
 
-const lms = (args: string[], extra: Record<string, string> = {}, input?: string) => spawnLms(args, { ...env, ...extra }, input);
+const lms = (args: string[], extra: Record<string, string> = {}, input?: string) =>
+  spawnLms(args, { ...env, ...extra }, input);
 
 /** Every file under a directory, as text. */
 function textsUnder(path: string): string {
@@ -73,11 +88,15 @@ describe.skipIf(skipReason !== undefined)('tokens in GNOME Keyring (Secret Servi
     await bus?.catch(() => undefined);
   });
 
-  it('keeps a pasted token in the keychain, and nowhere else: not the profile file, a trace, an error, the server log or a journal', { timeout: 60_000 }, async () => {
+  it('keeps a pasted token in the keychain, and nowhere else: not the profile file, a trace, an error, the server log or a journal', {
+    timeout: 60_000,
+  }, async () => {
     const host = new URL(served!.url).host;
     const added = await lms(['profile', 'add', 'pasted', '--url', served!.url, '--token-stdin'], {}, ADMIN);
     expect(added.exitCode, added.stderr).toBe(0);
-    expect(added.stderr).toContain(`Saved profile "pasted" (${host}) in ${join(dir, 'config', 'config.json')}, its token in the keychain`);
+    expect(added.stderr).toContain(
+      `Saved profile "pasted" (${host}) in ${join(dir, 'config', 'config.json')}, its token in the keychain`,
+    );
     expect(JSON.parse((await keychainEntry(`pasted@${host}`))!)).toEqual({ kind: 'token', token: ADMIN });
 
     const traced = await lms(['users', 'get', 'self', '--fields', 'id', '-v']);
@@ -89,7 +108,11 @@ describe.skipIf(skipReason !== undefined)('tokens in GNOME Keyring (Secret Servi
     const bulk = await lms(['users', 'import', '--account', '1', join(dir, 'new-students.csv'), '-v']);
     expect(bulk.exitCode, bulk.stderr).toBe(0);
 
-    const everything = [added, traced, failed, bulk].map((r) => r.stdout + r.stderr).join('\n') + served!.log() + textsUnder(join(dir, 'config')) + textsUnder(join(dir, 'state'));
+    const everything =
+      [added, traced, failed, bulk].map((r) => r.stdout + r.stderr).join('\n') +
+      served!.log() +
+      textsUnder(join(dir, 'config')) +
+      textsUnder(join(dir, 'state'));
     expect(everything).not.toContain(ADMIN);
 
     const removed = await lms(['profile', 'remove', 'pasted', '--yes']);
@@ -103,9 +126,19 @@ describe.skipIf(skipReason !== undefined)('tokens in GNOME Keyring (Secret Servi
     const login = await loginThroughMock(served!, env, key, ['-p', 'school']);
     expect(login.result.exitCode, login.result.stderr as string).toBe(0);
     expect(login.result.stderr).not.toContain('notice');
-    const profile = (JSON.parse(readFileSync(join(dir, 'config', 'config.json'), 'utf8')) as { profiles: Record<string, unknown> }).profiles.school;
-    expect(profile).toEqual({ url: served!.url, user: { id: 7, name: 'Sam Student' }, clientId: key.client_id, keychain: `school@${host}` });
-    const first = JSON.parse((await keychainEntry(`school@${host}`))!) as { access_token: string; refresh_token: string };
+    const profile = (
+      JSON.parse(readFileSync(join(dir, 'config', 'config.json'), 'utf8')) as { profiles: Record<string, unknown> }
+    ).profiles.school;
+    expect(profile).toEqual({
+      url: served!.url,
+      user: { id: 7, name: 'Sam Student' },
+      clientId: key.client_id,
+      keychain: `school@${host}`,
+    });
+    const first = JSON.parse((await keychainEntry(`school@${host}`))!) as {
+      access_token: string;
+      refresh_token: string;
+    };
     expect(first).toMatchObject({ kind: 'oauth', client_id: key.client_id, client_secret: key.client_secret });
 
     // Two hours on by the mock's clock, on the same database and port.
@@ -114,8 +147,16 @@ describe.skipIf(skipReason !== undefined)('tokens in GNOME Keyring (Secret Servi
     served = await serveMock({ ...env, LMS_MOCK_NOW: '2026-11-02T14:00:00Z' }, ['--port', port]);
     const status = await lms(['-p', 'school', 'auth', 'status', '-o', 'json']);
     expect(status.exitCode, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'school', user_id: 7, token_source: 'keychain', renewable: true });
-    const renewed = JSON.parse((await keychainEntry(`school@${host}`))!) as { access_token: string; refresh_token: string };
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      profile: 'school',
+      user_id: 7,
+      token_source: 'keychain',
+      renewable: true,
+    });
+    const renewed = JSON.parse((await keychainEntry(`school@${host}`))!) as {
+      access_token: string;
+      refresh_token: string;
+    };
     expect(renewed.access_token).not.toBe(first.access_token);
     expect(renewed.refresh_token).toBe(first.refresh_token);
 
@@ -126,14 +167,26 @@ describe.skipIf(skipReason !== undefined)('tokens in GNOME Keyring (Secret Servi
     const refused = await lms(['-p', 'school', 'users', 'get', 'self']);
     expect(refused.exitCode).toBe(3);
 
-    const everything = [login.result.stdout, login.result.stderr, status.stdout, status.stderr, out.stderr].join('\n') + served!.log() + readFileSync(join(dir, 'config', 'config.json'), 'utf8');
-    for (const secret of [login.code, first.access_token, first.refresh_token, renewed.access_token, key.client_secret]) expect(everything).not.toContain(secret);
+    const everything =
+      [login.result.stdout, login.result.stderr, status.stdout, status.stderr, out.stderr].join('\n') +
+      served!.log() +
+      readFileSync(join(dir, 'config', 'config.json'), 'utf8');
+    for (const secret of [login.code, first.access_token, first.refresh_token, renewed.access_token, key.client_secret])
+      expect(everything).not.toContain(secret);
   });
 
-  it('keeps the token in the profile file, with the notice, when no Secret Service answers', { timeout: 60_000 }, async () => {
-    const added = await lms(['profile', 'add', 'nokeychain', '--url', served!.url, '--token-stdin', '--no-verify'], { DBUS_SESSION_BUS_ADDRESS: 'disabled:' }, SAM);
+  it('keeps the token in the profile file, with the notice, when no Secret Service answers', {
+    timeout: 60_000,
+  }, async () => {
+    const added = await lms(
+      ['profile', 'add', 'nokeychain', '--url', served!.url, '--token-stdin', '--no-verify'],
+      { DBUS_SESSION_BUS_ADDRESS: 'disabled:' },
+      SAM,
+    );
     expect(added.exitCode, added.stderr).toBe(0);
-    expect(added.stderr).toContain(`notice: no keychain answered, so the token is kept in ${join(dir, 'config', 'config.json')}, readable only by you`);
+    expect(added.stderr).toContain(
+      `notice: no keychain answered, so the token is kept in ${join(dir, 'config', 'config.json')}, readable only by you`,
+    );
     expect(readFileSync(join(dir, 'config', 'config.json'), 'utf8')).toContain(SAM);
     expect(await keychainEntry(`nokeychain@${new URL(served!.url).host}`)).toBeNull();
   });

@@ -29,11 +29,25 @@ describe('moments in tables', () => {
     const record = await ok([...GET, '-o', 'table'], tz);
     expect(record).toMatch(new RegExp(`^graded_at +${graded}$`, 'm'));
     expect(record).toMatch(new RegExp(`^submitted_at +${submitted}$`, 'm'));
-    const listed = await ok(['submissions', 'list', '--course', '1', '--assignment', '1', '--fields', 'user_id,submitted_at,graded_at', '-o', 'table'], tz);
+    const listed = await ok(
+      [
+        'submissions',
+        'list',
+        '--course',
+        '1',
+        '--assignment',
+        '1',
+        '--fields',
+        'user_id,submitted_at,graded_at',
+        '-o',
+        'table',
+      ],
+      tz,
+    );
     expect(listed.split('\n')).toContain(`9        ${submitted}  ${graded}`);
   });
 
-  it.each(['json', 'ndjson', 'csv', 'yaml'])('-o %s keeps the instance\'s text, whatever TZ says', async (format) => {
+  it.each(['json', 'ndjson', 'csv', 'yaml'])("-o %s keeps the instance's text, whatever TZ says", async (format) => {
     const newYork = await ok([...GET, '-o', format], 'America/New_York');
     const utc = await ok([...GET, '-o', format], 'UTC');
     expect(newYork).toBe(utc);
@@ -41,8 +55,10 @@ describe('moments in tables', () => {
     expect(newYork).toContain('2026-12-02T14:30:00Z');
   });
 
-  it('-o json is the instance\'s answer as it sent it', async () => {
-    const answered = JSON.parse(await ok(['api', 'GET', '/api/v1/courses/1/assignments/1/submissions/9'], 'America/New_York')) as Record<string, unknown>;
+  it("-o json is the instance's answer as it sent it", async () => {
+    const answered = JSON.parse(
+      await ok(['api', 'GET', '/api/v1/courses/1/assignments/1/submissions/9'], 'America/New_York'),
+    ) as Record<string, unknown>;
     const shown = JSON.parse(await ok([...GET, '-o', 'json'], 'America/New_York')) as Record<string, unknown>;
     expect(shown.submitted_at).toBe(answered.submitted_at);
     expect(shown.graded_at).toBe(answered.graded_at);

@@ -23,10 +23,18 @@ interface Session {
 }
 
 async function connect(args: string[], extraEnv: Record<string, string> = {}): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, '--mock', 'mcp', ...args], env: { ...env, ...mockEnv, ...extraEnv }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, '--mock', 'mcp', ...args],
+    env: { ...env, ...mockEnv, ...extraEnv },
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'lms-test', version: '1.0.0' });
   await client.connect(transport);
-  return { call: async (name, a = {}) => (await client.callTool({ name, arguments: a })) as Result, close: () => client.close() };
+  return {
+    call: async (name, a = {}) => (await client.callTool({ name, arguments: a })) as Result,
+    close: () => client.close(),
+  };
 }
 
 /** The seeded school's students and observer, with every form a result could name them by. */
@@ -49,7 +57,10 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['enrollments_list', { course: 1, limit: 100 }],
   ['enrollments_list', { course: 1, type: ['observer'] }],
   ['submissions_list', { course: 1, assignment: ['1'], limit: 100 }],
-  ['submissions_get', { course: 1, assignment: '1', user: '7', include: ['submission_comments', 'user', 'submission_history'] }],
+  [
+    'submissions_get',
+    { course: 1, assignment: '1', user: '7', include: ['submission_comments', 'user', 'submission_history'] },
+  ],
   ['conv_list', { limit: 100 }],
   ['history_feed', { course: 1, limit: 100 }],
   ['history_days', { course: 1 }],
@@ -63,7 +74,9 @@ const CALLS: [string, Record<string, unknown>][] = [
 /** Which of the forms appear in a result, text and structured content both, as words. */
 function named(result: Result, forms: string[]): string[] {
   const all = JSON.stringify([result.content, result.structuredContent]);
-  return forms.filter((form) => new RegExp(`(?<![\\w.-])${form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(all));
+  return forms.filter((form) =>
+    new RegExp(`(?<![\\w.-])${form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(all),
+  );
 }
 
 beforeAll(async () => {
@@ -92,7 +105,12 @@ describe('lms mcp --pseudonymize', () => {
         if (named(r, TEACHER).length) teacherNamed++;
         // The same call without --pseudonymize does name them: the check above can fail.
         const open = await plain.call(name, args);
-        if (['users_list', 'users_get', 'enrollments_list', 'submissions_get', 'history_feed', 'grade_export'].includes(name)) expect(named(open, HIDDEN).length, name).toBeGreaterThan(0);
+        if (
+          ['users_list', 'users_get', 'enrollments_list', 'submissions_get', 'history_feed', 'grade_export'].includes(
+            name,
+          )
+        )
+          expect(named(open, HIDDEN).length, name).toBeGreaterThan(0);
       }
       expect(teacherNamed).toBeGreaterThan(2);
     } finally {
@@ -106,7 +124,13 @@ describe('lms mcp --pseudonymize', () => {
     expect(u.id).toBe(7);
     const hex = /^Student ([0-9a-f]{8})$/.exec(String(u.name))?.[1];
     expect(hex, String(u.name)).toBeDefined();
-    expect(u).toMatchObject({ sortable_name: `Student ${hex}`, short_name: `Student ${hex}`, login_id: `student-${hex}`, sis_user_id: `student-${hex}`, email: `student-${hex}@pseudonym.invalid` });
+    expect(u).toMatchObject({
+      sortable_name: `Student ${hex}`,
+      short_name: `Student ${hex}`,
+      login_id: `student-${hex}`,
+      sis_user_id: `student-${hex}`,
+      email: `student-${hex}@pseudonym.invalid`,
+    });
     const teacher = (await s.call('users_get', { id: 3 })).structuredContent as Record<string, unknown>;
     expect(teacher).toMatchObject({ name: 'Tess Teacher', login_id: 'tteacher' });
   });
@@ -131,7 +155,22 @@ describe('lms mcp --pseudonymize', () => {
     const r = await s.call('grade_set', { course: 1, assignment: '1', csv_text: `user,grade\n${ravi.login_id},17\n` });
     expect(r.isError, r.content[0].text).toBeFalsy();
     expect(named(r, HIDDEN)).toEqual([]);
-    const read = await spawnLms(['--mock', 'submissions', 'get', '--course', '1', '--assignment', '1', '--user', 'sis_user_id:S-009', '-o', 'json'], { ...env, ...mockEnv });
+    const read = await spawnLms(
+      [
+        '--mock',
+        'submissions',
+        'get',
+        '--course',
+        '1',
+        '--assignment',
+        '1',
+        '--user',
+        'sis_user_id:S-009',
+        '-o',
+        'json',
+      ],
+      { ...env, ...mockEnv },
+    );
     expect(read.exitCode, read.stderr).toBe(0);
     expect(JSON.parse(read.stdout)).toMatchObject({ user_id: 9, score: 17 });
   });
@@ -143,7 +182,11 @@ describe('lms mcp --pseudonymize, driven by a teacher', () => {
     try {
       const r = await s.call('enrollments_list', { course: 1, limit: 100 });
       expect(r.isError, r.content[0]?.text).toBeFalsy();
-      expect(named(r, ['Tess Teacher', 'Tara Assistant', 'Dev Designer'])).toEqual(['Tess Teacher', 'Tara Assistant', 'Dev Designer']);
+      expect(named(r, ['Tess Teacher', 'Tara Assistant', 'Dev Designer'])).toEqual([
+        'Tess Teacher',
+        'Tara Assistant',
+        'Dev Designer',
+      ]);
       expect(named(r, HIDDEN)).toEqual([]);
     } finally {
       await s.close();
@@ -202,7 +245,12 @@ describe('lms mcp --pseudonym-key', () => {
 describe('lms mcp --pseudonymize with no instance', () => {
   it('answers a call with the error of the missing instance, as a result, not a failed request', async () => {
     const { LMS_MOCK: _mock, LMS_BASE_URL: _url, LMS_TOKEN: _token, ...bare } = env;
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--pseudonymize'], env: bare, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'mcp', '--pseudonymize'],
+      env: bare,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'lms-test', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -215,16 +263,21 @@ describe('lms mcp --pseudonymize with no instance', () => {
   });
 });
 
-describe('lms mcp --pseudonymize: the fourth pass\'s leaks', () => {
+describe("lms mcp --pseudonymize: the fourth pass's leaks", () => {
   /** Forms of the people made here, beside the seeded ones: short ones and a CJK name. */
   const SHORT = ['Alan Li', 'S2', '王芳', 'wangfang'];
   /** A form found as it stands: the short and unspaced ones as fields or anywhere, the rest as words. */
-  const found = (text: string, forms: string[]) => forms.filter((f) => (/^[\x20-\x7e]+$/.test(f) ? new RegExp(`(?<![\\w-])${f}(?![\\w-])`).test(text) : text.includes(f)));
+  const found = (text: string, forms: string[]) =>
+    forms.filter((f) =>
+      /^[\x20-\x7e]+$/.test(f) ? new RegExp(`(?<![\\w-])${f}(?![\\w-])`).test(text) : text.includes(f),
+    );
   /** A cursor as text, with whatever its base64 runs decode to, three deep (a bookmark is base64 inside a link inside it). */
   const opened = (cursor: string) => {
     let text = cursor;
     for (let depth = 0; depth < 3; depth++) {
-      const runs = [...text.matchAll(/[A-Za-z0-9+/_-]{8,}/g)].map((m) => Buffer.from(m[0], 'base64url').toString('utf8'));
+      const runs = [...text.matchAll(/[A-Za-z0-9+/_-]{8,}/g)].map((m) =>
+        Buffer.from(m[0], 'base64url').toString('utf8'),
+      );
       text = `${text} ${runs.join(' ')}`;
       try {
         text = decodeURIComponent(text);
@@ -243,7 +296,13 @@ describe('lms mcp --pseudonymize: the fourth pass\'s leaks', () => {
     plain = await connect(['--allow-writes']);
     s = await connect(['--pseudonymize', '--allow-writes']);
     const make = async (name: string, login: string, sis: string) => {
-      const made = await plain.call('users_create', { account: '1', name, sortable_name: name, login_id: login, sis_user_id: sis });
+      const made = await plain.call('users_create', {
+        account: '1',
+        name,
+        sortable_name: name,
+        login_id: login,
+        sis_user_id: sis,
+      });
       expect(made.isError, made.content[0].text).toBeFalsy();
       const id = String(made.structuredContent!.id);
       const enrolled = await plain.call('enrollments_add', { course: '1', user: id, type: 'student', state: 'active' });
@@ -253,7 +312,11 @@ describe('lms mcp --pseudonymize: the fourth pass\'s leaks', () => {
     al = await make('Alan Li', 'al', 'S2');
     fang = await make('王芳', 'wangfang', 'CN-1');
     await make('Ravi Patelson', 'rpatelson', 'S-099');
-    const graded = await plain.call('grade_set', { course: 1, assignment: '1', csv_text: `user,grade,comment\n${fang},13,王芳同学很好\n${al},12,ok\n` });
+    const graded = await plain.call('grade_set', {
+      course: 1,
+      assignment: '1',
+      csv_text: `user,grade,comment\n${fang},13,王芳同学很好\n${al},12,ok\n`,
+    });
     expect(graded.isError, graded.content[0].text).toBeFalsy();
   });
   afterAll(async () => {
@@ -300,12 +363,20 @@ describe('lms mcp --pseudonymize: the fourth pass\'s leaks', () => {
     expect(named(second, HIDDEN)).toEqual([]);
   });
 
-  it('shows a dry run\'s body decoded, with the pseudonyms it was given and no surname', async () => {
+  it("shows a dry run's body decoded, with the pseudonyms it was given and no surname", async () => {
     const ravi = (await s.call('users_get', { id: 9 })).structuredContent as Record<string, string>;
-    const r = await s.call('conv_send', { to: ['9'], subject: 'Marks', body: `Dear ${ravi.name}, well done`, dry_run: true });
+    const r = await s.call('conv_send', {
+      to: ['9'],
+      subject: 'Marks',
+      body: `Dear ${ravi.name}, well done`,
+      dry_run: true,
+    });
     expect(r.isError, r.content[0].text).toBeFalsy();
     expect(JSON.stringify(r)).not.toMatch(/Patel|Ravi/);
-    expect((r.structuredContent!.requests as { body: unknown }[])[0].body).toContainEqual(['body', `Dear ${ravi.name}, well done`]);
+    expect((r.structuredContent!.requests as { body: unknown }[])[0].body).toContainEqual([
+      'body',
+      `Dear ${ravi.name}, well done`,
+    ]);
   });
 
   it('names no one by a short login or SIS id, or a two-letter CJK name, in exports and free text', async () => {
@@ -328,12 +399,33 @@ describe('lms mcp --pseudonymize: the fourth pass\'s leaks', () => {
     }
   });
 
-  it('sends a grade CSV\'s comment as it was written, not with a user id in it', async () => {
+  it("sends a grade CSV's comment as it was written, not with a user id in it", async () => {
     const ravi = (await s.call('users_get', { id: 9 })).structuredContent as Record<string, string>;
     const comment = `well done ${ravi.name}`;
-    const r = await s.call('grade_set', { course: 1, assignment: '1', csv_text: `user,grade,comment\n${ravi.login_id},18,${comment}\n` });
+    const r = await s.call('grade_set', {
+      course: 1,
+      assignment: '1',
+      csv_text: `user,grade,comment\n${ravi.login_id},18,${comment}\n`,
+    });
     expect(r.isError, r.content[0].text).toBeFalsy();
-    const read = await spawnLms(['--mock', 'submissions', 'get', '--course', '1', '--assignment', '1', '--user', '9', '--include', 'submission_comments', '-o', 'json'], { ...env, ...mockEnv });
+    const read = await spawnLms(
+      [
+        '--mock',
+        'submissions',
+        'get',
+        '--course',
+        '1',
+        '--assignment',
+        '1',
+        '--user',
+        '9',
+        '--include',
+        'submission_comments',
+        '-o',
+        'json',
+      ],
+      { ...env, ...mockEnv },
+    );
     expect(read.exitCode, read.stderr).toBe(0);
     const submission = JSON.parse(read.stdout) as { score: number; submission_comments: { comment: string }[] };
     expect(submission.score).toBe(18);

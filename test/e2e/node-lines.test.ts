@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { bin, e2eWorkspace, ensureBuilt } from '../helpers/e2e.js';
 import { currentMajor, nodeLine } from '../helpers/node-lines.js';
 
-const lmsOn = (node: string, args: string[], env: Record<string, string>) => execa(node, [bin, ...args], { env, reject: false });
+const lmsOn = (node: string, args: string[], env: Record<string, string>) =>
+  execa(node, [bin, ...args], { env, reject: false });
 
 describe.each([20, 22, 24].filter((major) => major !== currentMajor))(`Node ${currentMajor} and Node %i`, (other) => {
   it('share a mock database file, each reading and writing what the other wrote', async (ctx) => {
@@ -14,8 +15,32 @@ describe.each([20, 22, 24].filter((major) => major !== currentMajor))(`Node ${cu
     const otherNode = await nodeLine(other);
     if (!otherNode) return ctx.skip(`npm could not fetch node@${other} here`);
     const { env } = e2eWorkspace(`lines-${other}`);
-    const create = (login: string) => ['--mock', 'users', 'create', '--account', '1', '--login-id', login, '--name', login, '-o', 'json'];
-    const logins = ['--mock', 'users', 'list', '--account', '1', '--search', 'from-node', '-o', 'json', '--fields', 'login_id'];
+    const create = (login: string) => [
+      '--mock',
+      'users',
+      'create',
+      '--account',
+      '1',
+      '--login-id',
+      login,
+      '--name',
+      login,
+      '-o',
+      'json',
+    ];
+    const logins = [
+      '--mock',
+      'users',
+      'list',
+      '--account',
+      '1',
+      '--search',
+      'from-node',
+      '-o',
+      'json',
+      '--fields',
+      'login_id',
+    ];
 
     expect((await lmsOn(process.execPath, create('from-node-here'), env)).exitCode).toBe(0);
     const there = await lmsOn(otherNode, [...create('from-node-there')], env);
@@ -23,7 +48,10 @@ describe.each([20, 22, 24].filter((major) => major !== currentMajor))(`Node ${cu
     for (const node of [otherNode, process.execPath]) {
       const list = await lmsOn(node, logins, env);
       expect(list.stderr).toBe('');
-      expect((JSON.parse(list.stdout) as { login_id: string }[]).map((u) => u.login_id).sort()).toEqual(['from-node-here', 'from-node-there']);
+      expect((JSON.parse(list.stdout) as { login_id: string }[]).map((u) => u.login_id).sort()).toEqual([
+        'from-node-here',
+        'from-node-there',
+      ]);
     }
   }, 240_000);
 });
@@ -51,7 +79,9 @@ describe('a Node older than the floor', () => {
       const r = await lmsOn(node18, args, env);
       expect(r.exitCode).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^lms needs Node\.js 20\.18\.1 or newer \(22 or 24, the LTS lines, are recommended\); this is Node\.js v18\.\d+\.\d+\.$/);
+      expect(r.stderr).toMatch(
+        /^lms needs Node\.js 20\.18\.1 or newer \(22 or 24, the LTS lines, are recommended\); this is Node\.js v18\.\d+\.\d+\.$/,
+      );
     }
   }, 240_000);
 });

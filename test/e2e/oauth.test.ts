@@ -28,14 +28,21 @@ async function served(now: string, run: (s: Served) => Promise<void>): Promise<s
 }
 
 const post = (url: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': form, ...headers }, body: new URLSearchParams(body) });
+  fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': form, ...headers },
+    body: new URLSearchParams(body),
+  });
 
 const whoAmI = async (base: string, token: string) => {
   const res = await fetch(`${base}/api/v1/users/self`, { headers: { authorization: `Bearer ${token}` } });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 };
 
-it('logs in over HTTP as a seeded user, works an hour by the mock clock, refreshes, and logs out', { timeout: 60_000 }, async () => {
+it('logs in over HTTP as a seeded user, works an hour by the mock clock, refreshes, and logs out', {
+  timeout: 60_000,
+}, async () => {
   const tokens = await spawnLms(['mock', 'tokens', '-o', 'json'], { ...env, LMS_MOCK_DB: join(dir, 'oauth.db') });
   expect(tokens.exitCode, tokens.stderr).toBe(0);
   const key = (JSON.parse(tokens.stdout) as Record<string, string>[]).find((r) => r.role === 'developer_key')!;
@@ -51,7 +58,14 @@ it('logs in over HTTP as a seeded user, works an hour by the mock clock, refresh
 
   const firstLog = await served('2026-11-02T12:00:00Z', async (s) => {
     const auth = new URL('/login/oauth2/auth', s.url);
-    for (const [k, v] of Object.entries({ client_id: key.client_id, response_type: 'code', redirect_uri: REDIRECT, state, code_challenge: challenge, code_challenge_method: 'S256' })) {
+    for (const [k, v] of Object.entries({
+      client_id: key.client_id,
+      response_type: 'code',
+      redirect_uri: REDIRECT,
+      state,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    })) {
       auth.searchParams.set(k, v);
     }
     const page = await fetch(auth, { redirect: 'manual' });
@@ -60,9 +74,15 @@ it('logs in over HTTP as a seeded user, works an hour by the mock clock, refresh
     const html = await page.text();
     const action = /<form method="post" action="([^"]+)">/.exec(html)![1];
     const unescape = (v: string) => v.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)));
-    const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescape(m[2])]));
+    const fields = Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescape(m[2])]),
+    );
 
-    const approved = await post(new URL(action, s.url).href, { ...fields, approve: '1' }, { authorization: `Bearer ${SAM}` });
+    const approved = await post(
+      new URL(action, s.url).href,
+      { ...fields, approve: '1' },
+      { authorization: `Bearer ${SAM}` },
+    );
     expect(approved.status).toBe(302);
     const back = new URL(approved.headers.get('location')!);
     expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
@@ -70,7 +90,13 @@ it('logs in over HTTP as a seeded user, works an hour by the mock clock, refresh
     const code = back.searchParams.get('code')!;
     secrets.push(code);
 
-    const exchanged = await post(`${s.url}/login/oauth2/token`, { grant_type: 'authorization_code', ...client, redirect_uri: REDIRECT, code, code_verifier: verifier });
+    const exchanged = await post(`${s.url}/login/oauth2/token`, {
+      grant_type: 'authorization_code',
+      ...client,
+      redirect_uri: REDIRECT,
+      code,
+      code_verifier: verifier,
+    });
     expect(exchanged.status).toBe(200);
     const grant = (await exchanged.json()) as Record<string, unknown>;
     expect(grant).toMatchObject({ token_type: 'Bearer', user: { id: 7, name: 'Sam Student' }, expires_in: 3600 });
@@ -80,7 +106,13 @@ it('logs in over HTTP as a seeded user, works an hour by the mock clock, refresh
 
     expect((await whoAmI(s.url, access)).body).toMatchObject({ id: 7, name: 'Sam Student' });
     // The code was single-use: a second exchange fails and takes the grant with it.
-    const again = await post(`${s.url}/login/oauth2/token`, { grant_type: 'authorization_code', ...client, redirect_uri: REDIRECT, code, code_verifier: verifier });
+    const again = await post(`${s.url}/login/oauth2/token`, {
+      grant_type: 'authorization_code',
+      ...client,
+      redirect_uri: REDIRECT,
+      code,
+      code_verifier: verifier,
+    });
     expect(again.status).toBe(400);
     expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
     expect((await whoAmI(s.url, access)).status).toBe(401);
@@ -90,12 +122,27 @@ it('logs in over HTTP as a seeded user, works an hour by the mock clock, refresh
   const secondLog = await served('2026-11-02T12:30:00Z', async (s) => {
     const approved = await post(
       `${s.url}/login/oauth2/confirm`,
-      { client_id: key.client_id, redirect_uri: REDIRECT, state, code_challenge: challenge, code_challenge_method: 'S256', approve: '1' },
+      {
+        client_id: key.client_id,
+        redirect_uri: REDIRECT,
+        state,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        approve: '1',
+      },
       { authorization: `Bearer ${SAM}` },
     );
     const code = new URL(approved.headers.get('location')!).searchParams.get('code')!;
     secrets.push(code);
-    const grant = (await (await post(`${s.url}/login/oauth2/token`, { grant_type: 'authorization_code', ...client, redirect_uri: REDIRECT, code, code_verifier: verifier })).json()) as Record<string, string>;
+    const grant = (await (
+      await post(`${s.url}/login/oauth2/token`, {
+        grant_type: 'authorization_code',
+        ...client,
+        redirect_uri: REDIRECT,
+        code,
+        code_verifier: verifier,
+      })
+    ).json()) as Record<string, string>;
     access = grant.access_token;
     refresh = grant.refresh_token;
     secrets.push(access, refresh);
@@ -109,7 +156,11 @@ it('logs in over HTTP as a seeded user, works an hour by the mock clock, refresh
     expect(expired.headers.get('www-authenticate')).toBe('Bearer realm="canvas-lms"');
     expect(expired.body).toEqual({ errors: [{ message: 'Invalid access token.' }] });
 
-    const renewed = await post(`${s.url}/login/oauth2/token`, { grant_type: 'refresh_token', ...client, refresh_token: refresh });
+    const renewed = await post(`${s.url}/login/oauth2/token`, {
+      grant_type: 'refresh_token',
+      ...client,
+      refresh_token: refresh,
+    });
     expect(renewed.status).toBe(200);
     const body = (await renewed.json()) as Record<string, unknown>;
     expect(body.refresh_token).toBeUndefined();
@@ -117,11 +168,18 @@ it('logs in over HTTP as a seeded user, works an hour by the mock clock, refresh
     secrets.push(fresh);
     expect((await whoAmI(s.url, fresh)).body).toMatchObject({ id: 7 });
 
-    const out = await fetch(`${s.url}/login/oauth2/token`, { method: 'DELETE', headers: { authorization: `Bearer ${fresh}` } });
+    const out = await fetch(`${s.url}/login/oauth2/token`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${fresh}` },
+    });
     expect(out.status).toBe(200);
     expect(await out.json()).toEqual({});
     expect((await whoAmI(s.url, fresh)).status).toBe(401);
-    const refused = await post(`${s.url}/login/oauth2/token`, { grant_type: 'refresh_token', ...client, refresh_token: refresh });
+    const refused = await post(`${s.url}/login/oauth2/token`, {
+      grant_type: 'refresh_token',
+      ...client,
+      refresh_token: refresh,
+    });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: 'invalid_grant' });
   });

@@ -7,7 +7,11 @@ import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms } from '../helper
 /** Starts an update_grades job on the server and returns its Progress id. */
 async function startGrading(url: string): Promise<number> {
   const body = new URLSearchParams({ 'grade_data[7][posted_grade]': '10', 'grade_data[8][posted_grade]': '11' });
-  const res = await fetch(`${url}/api/v1/courses/1/assignments/1/submissions/update_grades`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body });
+  const res = await fetch(`${url}/api/v1/courses/1/assignments/1/submissions/update_grades`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN}` },
+    body,
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { id: number }).id;
 }
@@ -25,9 +29,18 @@ describe('a job its server did not finish', () => {
 
     const second = await serveMock(env);
     try {
-      const waited = await spawnLms(['progress', 'get', String(id), '--wait', '-o', 'json'], { ...env, LMS_BASE_URL: second.url, LMS_TOKEN: ADMIN, LMS_WAIT_TIMEOUT: '60' });
+      const waited = await spawnLms(['progress', 'get', String(id), '--wait', '-o', 'json'], {
+        ...env,
+        LMS_BASE_URL: second.url,
+        LMS_TOKEN: ADMIN,
+        LMS_WAIT_TIMEOUT: '60',
+      });
       expect(waited.exitCode).toBe(1);
-      expect(JSON.parse(waited.stdout)).toMatchObject({ id, workflow_state: 'failed', message: expect.stringContaining('the server stopped before this job finished') });
+      expect(JSON.parse(waited.stdout)).toMatchObject({
+        id,
+        workflow_state: 'failed',
+        message: expect.stringContaining('the server stopped before this job finished'),
+      });
     } finally {
       await second.stop();
     }
@@ -40,9 +53,16 @@ describe('a job its server did not finish', () => {
     const server = await serveMock({ ...env, LMS_MOCK_JOB_TICK_MS: '60000' });
     try {
       const id = await startGrading(server.url);
-      const waited = await spawnLms(['progress', 'get', String(id), '--wait'], { ...env, LMS_BASE_URL: server.url, LMS_TOKEN: ADMIN, LMS_WAIT_TIMEOUT: '1' });
+      const waited = await spawnLms(['progress', 'get', String(id), '--wait'], {
+        ...env,
+        LMS_BASE_URL: server.url,
+        LMS_TOKEN: ADMIN,
+        LMS_WAIT_TIMEOUT: '1',
+      });
       expect(waited.exitCode).toBe(1);
-      expect(waited.stderr).toMatch(new RegExp(`progress ${id} did not finish within 1 s; last seen (queued|running), 0% done`));
+      expect(waited.stderr).toMatch(
+        new RegExp(`progress ${id} did not finish within 1 s; last seen (queued|running), 0% done`),
+      );
       expect(waited.stderr).toContain('LMS_WAIT_TIMEOUT');
     } finally {
       await server.stop();

@@ -13,7 +13,13 @@ const servers: Served[] = [];
 function bigTree(prefix: string): string {
   const lines = ['groups:'];
   for (let g = 1; g <= 10; g++) {
-    lines.push(`  - title: Domain ${g}`, `    vendor_guid: ${prefix}-d${g}`, '    outcomes:', `      - vendor_guid: ${prefix}-d${g}-s1-o1`, '    groups:');
+    lines.push(
+      `  - title: Domain ${g}`,
+      `    vendor_guid: ${prefix}-d${g}`,
+      '    outcomes:',
+      `      - vendor_guid: ${prefix}-d${g}-s1-o1`,
+      '    groups:',
+    );
     for (let s = 1; s <= 2; s++) {
       lines.push(`      - title: Strand ${g}.${s}`, `        vendor_guid: ${prefix}-d${g}-s${s}`, '        outcomes:');
       for (let o = 1; o <= 15; o++) {
@@ -21,7 +27,12 @@ function bigTree(prefix: string): string {
           `          - title: Standard ${g}.${s}.${o}`,
           `            vendor_guid: ${prefix}-d${g}-s${s}-o${o}`,
           `            description: Outcome ${o} of strand ${g}.${s}`,
-          ...(o % 3 === 0 ? [] : ['            mastery_points: 3', '            ratings: ["4:Exceeds", "3:Meets", "2:Approaching", "1:Beginning"]']),
+          ...(o % 3 === 0
+            ? []
+            : [
+                '            mastery_points: 3',
+                '            ratings: ["4:Exceeds", "3:Meets", "2:Approaching", "1:Beginning"]',
+              ]),
         );
       }
     }
@@ -39,13 +50,16 @@ interface Node {
 }
 
 /** Every group and every link of a context's tree, with their GUIDs. */
-async function treeOf(http: Record<string, string>, account: string): Promise<{ groups: string[]; links: string[]; outcomes: Set<number> }> {
+async function treeOf(
+  http: Record<string, string>,
+  account: string,
+): Promise<{ groups: string[]; links: string[]; outcomes: Set<number> }> {
   const r = await spawnLms(['outcomes', 'tree', '--account', account, '-o', 'json'], http);
   expect(r.exitCode, r.stderr).toBe(0);
   const out = { groups: [] as string[], links: [] as string[], outcomes: new Set<number>() };
   const walk = (n: Node) => {
     if (n.vendor_guid) out.groups.push(n.vendor_guid);
-    for (const o of n.outcomes) (out.links.push(o.vendor_guid ?? ''), out.outcomes.add(o.id));
+    for (const o of n.outcomes) out.links.push(o.vendor_guid ?? ''), out.outcomes.add(o.id);
     n.groups.forEach(walk);
   };
   walk(JSON.parse(r.stdout) as Node);
@@ -102,7 +116,13 @@ describe('lms outcomes import of a 300-outcome tree', () => {
 
     const rerun = await spawnLms(['outcomes', 'import', '--account', '2', file, '-o', 'json'], http);
     expect(rerun.exitCode, rerun.stderr).toBe(0);
-    const summary = JSON.parse(rerun.stdout) as { created: number; existed: number; updated: number; skipped_done: number; failed: number };
+    const summary = JSON.parse(rerun.stdout) as {
+      created: number;
+      existed: number;
+      updated: number;
+      skipped_done: number;
+      failed: number;
+    };
     expect(summary.failed).toBe(0);
     expect(summary.created + summary.existed + summary.updated + summary.skipped_done).toBe(330);
     const tree = await treeOf(http, '2');
@@ -121,11 +141,31 @@ describe('outcomes and quizzes over HTTP', () => {
       spawnLms(['outcomes', 'root', '--course', 'sis_course_id:BIO-101', '-o', 'json'], http),
       spawnLms(['outcomes', 'unlink', '3', '3', '--account', '1', '--yes', '-o', 'json'], http),
       spawnLms(['outcomes', 'groups', 'update', '2', '--account', '1', '--parent', '3', '-o', 'json'], http),
-      spawnLms(['quizzes', 'create', '--course', '1', '--title', 'Bad', '--quiz-type', 'survey', '--assignment-group-id', '1', '-o', 'json'], http),
+      spawnLms(
+        [
+          'quizzes',
+          'create',
+          '--course',
+          '1',
+          '--title',
+          'Bad',
+          '--quiz-type',
+          'survey',
+          '--assignment-group-id',
+          '1',
+          '-o',
+          'json',
+        ],
+        http,
+      ),
       spawnLms(['quizzes', 'unpublish', '3', '--course', '2', '-o', 'json'], http),
     ]);
     expect(root.exitCode, root.stderr).toBe(0);
-    expect(JSON.parse(root.stdout)).toMatchObject({ id: 5, title: 'Introduction to Biology', url: '/api/v1/courses/1/outcome_groups/5' });
+    expect(JSON.parse(root.stdout)).toMatchObject({
+      id: 5,
+      title: 'Introduction to Biology',
+      url: '/api/v1/courses/1/outcome_groups/5',
+    });
     for (const r of [unlink, move, quiz, unpublish]) expect(r.exitCode, r.stderr).toBe(5);
     expect(unlink.stderr).toContain('aligned');
     expect(move.stderr).toContain('descendants');

@@ -25,12 +25,18 @@ async function loaded(args: string[]) {
   const coverage = mkdtempSync(join(dir, 'coverage-'));
   const r = await spawnLms(args, { ...base, NODE_V8_COVERAGE: coverage });
   expect({ code: r.exitCode, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-  const scripts = readdirSync(coverage).flatMap((f) => (JSON.parse(readFileSync(join(coverage, f), 'utf8')) as { result: ScriptCoverage[] }).result);
+  const scripts = readdirSync(coverage).flatMap(
+    (f) => (JSON.parse(readFileSync(join(coverage, f), 'utf8')) as { result: ScriptCoverage[] }).result,
+  );
   const bundle = scripts.find((s) => s.url.endsWith('/dist/lms.cjs'));
   expect(bundle, 'the coverage names the bundle').toBeDefined();
   // esbuild names each module's initialiser after the module's path (node_modules as resolved, links
   // followed), in whichever of the CLI's files holds it.
-  const modules = scripts.filter((s) => s.url.includes('/dist/')).flatMap((s) => s.functions).filter((f) => /^(src\/|.*node_modules\/)/.test(f.functionName) && f.ranges[0].count > 0).map((f) => f.functionName);
+  const modules = scripts
+    .filter((s) => s.url.includes('/dist/'))
+    .flatMap((s) => s.functions)
+    .filter((f) => /^(src\/|.*node_modules\/)/.test(f.functionName) && f.ranges[0].count > 0)
+    .map((f) => f.functionName);
   return { modules, scripts: scripts.map((s) => s.url).filter((url) => url.includes('/dist/')) };
 }
 
@@ -39,12 +45,24 @@ const YAML = (m: string) => m === 'src/output/yaml.ts' || m.includes('node_modul
 
 describe('lms --jq and -o yaml, spawned', () => {
   it('filters a list with jq and prints string results raw', async () => {
-    const r = await spawnLms(['--mock', 'users', 'list', '--account', '1', '--jq', '.[] | select(.id > 5) | .name'], base);
+    const r = await spawnLms(
+      ['--mock', 'users', 'list', '--account', '1', '--jq', '.[] | select(.id > 5) | .name'],
+      base,
+    );
     expect({ code: r.exitCode, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(r.stdout.split('\n')).toEqual(['Dev Designer', 'Lucas Moreau', 'Olive Observer', 'Mina Okafor', 'Ravi Patel', 'Hana Sato', 'Sam Student', 'Sofia Student']);
+    expect(r.stdout.split('\n')).toEqual([
+      'Dev Designer',
+      'Lucas Moreau',
+      'Olive Observer',
+      'Mina Okafor',
+      'Ravi Patel',
+      'Hana Sato',
+      'Sam Student',
+      'Sofia Student',
+    ]);
   });
 
-  it('exits 2 with jq\'s message for an expression jq cannot compile', async () => {
+  it("exits 2 with jq's message for an expression jq cannot compile", async () => {
     const r = await spawnLms(['--mock', 'users', 'list', '--account', '1', '--jq', '.[] | select(.id >'], base);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
@@ -54,11 +72,41 @@ describe('lms --jq and -o yaml, spawned', () => {
   // Each limit set small, so a filter that never ends is ended within seconds, and the other set
   // high enough not to be the one that ends it. Output streams, so what jq wrote before stays printed.
   it.each([
-    ['recursion without end', 'def f: f; f', { LMS_JQ_TIMEOUT: '2' }, /^error: --jq: the filter ran past its time limit of 2 s\nhint: LMS_JQ_TIMEOUT=/, ['']],
-    ['a huge array being built', '[limit(1e8; repeat(1))]', { LMS_JQ_TIMEOUT: '2' }, /^error: --jq: the filter ran past its time limit of 2 s\n/, ['']],
-    ['values held without end', '[repeat(.)]', { LMS_JQ_TIMEOUT: '60', LMS_JQ_MEMORY: '64' }, /^error: --jq: the filter ran past its memory limit of 64 MB\nhint: LMS_JQ_MEMORY=/, ['']],
-    ['output without end', '.[0].id | repeat(.)', { LMS_JQ_TIMEOUT: '2' }, /^error: --jq: the filter ran past its time limit of 2 s\n/, ['1']],
-    ['recursion that grows jq\'s stack', 'def f: 1 + f; f', { LMS_JQ_TIMEOUT: '60' }, /^error: --jq: the filter ran out of the memory jq can hold\n/, ['']],
+    [
+      'recursion without end',
+      'def f: f; f',
+      { LMS_JQ_TIMEOUT: '2' },
+      /^error: --jq: the filter ran past its time limit of 2 s\nhint: LMS_JQ_TIMEOUT=/,
+      [''],
+    ],
+    [
+      'a huge array being built',
+      '[limit(1e8; repeat(1))]',
+      { LMS_JQ_TIMEOUT: '2' },
+      /^error: --jq: the filter ran past its time limit of 2 s\n/,
+      [''],
+    ],
+    [
+      'values held without end',
+      '[repeat(.)]',
+      { LMS_JQ_TIMEOUT: '60', LMS_JQ_MEMORY: '64' },
+      /^error: --jq: the filter ran past its memory limit of 64 MB\nhint: LMS_JQ_MEMORY=/,
+      [''],
+    ],
+    [
+      'output without end',
+      '.[0].id | repeat(.)',
+      { LMS_JQ_TIMEOUT: '2' },
+      /^error: --jq: the filter ran past its time limit of 2 s\n/,
+      ['1'],
+    ],
+    [
+      "recursion that grows jq's stack",
+      'def f: 1 + f; f',
+      { LMS_JQ_TIMEOUT: '60' },
+      /^error: --jq: the filter ran out of the memory jq can hold\n/,
+      [''],
+    ],
   ])('ends a runaway filter with exit 2 naming the limit: %s', async (_name, filter, limits, message, lines) => {
     const started = Date.now();
     const r = await spawnLms(['--mock', 'users', 'list', '--account', '1', '--jq', filter], { ...base, ...limits });
@@ -70,17 +118,22 @@ describe('lms --jq and -o yaml, spawned', () => {
 
   /** lms --jq FILTER as a child whose stdout is read as it arrives. */
   function streaming(filter: string, limits: Record<string, string>) {
-    const child = spawn(process.execPath, [bin, '--mock', 'users', 'get', 'self', '--jq', filter], { env: { ...process.env, ...base, ...limits } });
+    const child = spawn(process.execPath, [bin, '--mock', 'users', 'get', 'self', '--jq', filter], {
+      env: { ...process.env, ...base, ...limits },
+    });
     onTestFinished(() => void child.kill());
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+      child.on('exit', (code) => resolve({ code, at: Date.now() })),
+    );
     /** The first line of output, when it came, and whether lms was still running then. */
     const firstLine = new Promise<{ line: string; at: number; running: boolean }>((resolve, reject) => {
       let text = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         text += chunk;
-        if (text.includes('\n')) resolve({ line: text.slice(0, text.indexOf('\n')), at: Date.now(), running: child.exitCode === null });
+        if (text.includes('\n'))
+          resolve({ line: text.slice(0, text.indexOf('\n')), at: Date.now(), running: child.exitCode === null });
       });
       child.on('exit', () => reject(new Error(`lms ended before printing a line: ${stderr}`)));
     });
@@ -129,8 +182,15 @@ describe('lms --jq and -o yaml, spawned', () => {
   });
 
   it('refuses a limit that is no positive number', async () => {
-    const r = await spawnLms(['--mock', 'users', 'list', '--account', '1', '--jq', '.'], { ...base, LMS_JQ_TIMEOUT: 'soon' });
-    expect({ code: r.exitCode, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 2, stdout: '', stderr: 'error: LMS_JQ_TIMEOUT must be a positive number of seconds, not "soon"' });
+    const r = await spawnLms(['--mock', 'users', 'list', '--account', '1', '--jq', '.'], {
+      ...base,
+      LMS_JQ_TIMEOUT: 'soon',
+    });
+    expect({ code: r.exitCode, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: LMS_JQ_TIMEOUT must be a positive number of seconds, not "soon"',
+    });
   });
 
   it('prints one record as YAML', async () => {
@@ -163,6 +223,8 @@ describe('lms --jq and -o yaml, spawned', () => {
     const run = await loaded(['--mock', 'users', 'list', '--account', '1', '-o', 'yaml']);
     expect(run.modules).toContain('src/output/yaml.ts');
     expect(run.modules.filter(JQ)).toEqual([]);
-    expect(run.scripts.filter((url) => !LISTING.test(url) && !SQLITE_DRIVER.test(url))).toEqual([expect.stringMatching(/\/dist\/yaml\.cjs$/)]);
+    expect(run.scripts.filter((url) => !LISTING.test(url) && !SQLITE_DRIVER.test(url))).toEqual([
+      expect.stringMatching(/\/dist\/yaml\.cjs$/),
+    ]);
   });
 });

@@ -14,7 +14,8 @@ const mockEnv = { ...env, LMS_MOCK: '1', LMS_MOCK_DB: join(dir, 'mock.db') };
 /** `{"courses":[{},{},…]}`: every course lacks its sis_course_id. */
 const emptyCourses = (n: number) => `{"courses":[${Array(n).fill('{}').join(',')}]}`;
 
-const tooMany = 'the file holds more than 100,000 values, the most read from one file; split it into several files (a folder of files is read as one), or give long rosters as `- { csv: roster.csv }`';
+const tooMany =
+  'the file holds more than 100,000 values, the most read from one file; split it into several files (a folder of files is read as one), or give long rosters as `- { csv: roster.csv }`';
 
 /**
  * Courses as a school writes them: four sections, an enrollment a student in one of them, and
@@ -26,16 +27,21 @@ function realistic(courses: number, students: number): string {
     out.push(`  - sis_course_id: C-${c}`, `    name: Course ${c}`, `    course_code: C${c}`, '    sections:');
     for (let s = 0; s < 4; s++) out.push(`      - sis_section_id: C-${c}-S${s}`, `        name: Section ${s}`);
     out.push('    enrollments:');
-    for (let u = 0; u < students; u++) out.push(`      - user: sis_user_id:U-${u}`, '        type: student', `        section: C-${c}-S${u % 4}`);
+    for (let u = 0; u < students; u++)
+      out.push(`      - user: sis_user_id:U-${u}`, '        type: student', `        section: C-${c}-S${u % 4}`);
     out.push('    assignments:');
-    for (let a = 0; a < 40; a++) out.push(`      - { key: a${a}, name: Assignment ${a}, points_possible: 10, published: true }`);
+    for (let a = 0; a < 40; a++)
+      out.push(`      - { key: a${a}, name: Assignment ${a}, points_possible: 10, published: true }`);
   }
   return out.join('\n') + '\n';
 }
 
 /** `lms diff -f file -o json`: its exit code, its JSON error and its peak memory. */
 async function diff(file: string): Promise<{ code: number | null; stderr: string; peak: number }> {
-  const child = spawn(process.execPath, [bin, 'diff', '-f', file, '-o', 'json'], { env: mockEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'diff', '-f', file, '-o', 'json'], {
+    env: mockEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   let peak = 0;
@@ -56,7 +62,9 @@ let client: Client;
 beforeAll(async () => {
   await ensureBuilt();
   client = new Client({ name: 'lms-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], env: mockEnv, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], env: mockEnv, stderr: 'pipe' }),
+  );
 });
 
 afterAll(async () => {
@@ -84,7 +92,9 @@ describe('the values read from one file are bounded', () => {
     writeFileSync(file, `courses:\n${'  - sis_course_id: C-1\n'.repeat(200_000)}`);
     const { code, stderr, peak } = await diff(file);
     expect(code).toBe(2);
-    expect((JSON.parse(stderr) as { problems: unknown[] }).problems).toEqual([{ file, line: 33_334, message: tooMany }]);
+    expect((JSON.parse(stderr) as { problems: unknown[] }).problems).toEqual([
+      { file, line: 33_334, message: tooMany },
+    ]);
     expect(peak).toBeLessThan(150 * 1024 * 1024);
   }, 60_000);
 
@@ -101,9 +111,16 @@ describe('the values read from one file are bounded', () => {
     writeFileSync(file, realistic(4, 3_500));
     const { code, stderr, peak } = await diff(file);
     expect(code).toBe(2);
-    const error = JSON.parse(stderr) as { message: string; problems: { at: string; message: string }[]; more_problems: number };
+    const error = JSON.parse(stderr) as {
+      message: string;
+      problems: { at: string; message: string }[];
+      more_problems: number;
+    };
     expect(error.message).toContain(`${file} has 14,000 problems on this instance; nothing was changed:`);
-    expect(error.problems[0]).toMatchObject({ at: 'courses[0].enrollments[0]', message: 'user "sis_user_id:U-0" not found' });
+    expect(error.problems[0]).toMatchObject({
+      at: 'courses[0].enrollments[0]',
+      message: 'user "sis_user_id:U-0" not found',
+    });
     expect(error.more_problems).toBe(13_950);
     // Measured at about 175 MB (Node 20) and 290 MB (Node 24); see docs/performance.md.
     expect(peak).toBeLessThan(400 * 1024 * 1024);
@@ -141,7 +158,9 @@ describe('problem lists end', () => {
 
   it('a result larger than the limit is cut, and says what was left out', async () => {
     // 50 problems, each quoting a 40 KB key: some 4 MB of message and details.
-    const keys = Array.from({ length: 50 }, (_, i) => `"${String(i).padStart(2, '0')}${'k'.repeat(40_000)}":1`).join(',');
+    const keys = Array.from({ length: 50 }, (_, i) => `"${String(i).padStart(2, '0')}${'k'.repeat(40_000)}":1`).join(
+      ',',
+    );
     const r = (await client.callTool({ name: 'diff', arguments: { file_text: `{"courses":[],${keys}}` } })) as Result;
     expect(r.isError).toBe(true);
     const size = JSON.stringify(r).length;

@@ -16,7 +16,9 @@ async function prompt(flags: string[], extra: Record<string, string>): Promise<s
   // without TERM: left out, and TERM named, so the terminal is one that colours.
   const all: Record<string, string | undefined> = { ...process.env, ...env, TERM: 'xterm-256color' };
   const { NO_COLOR: _set, CI: _ci, ...inherited } = all;
-  const command = [process.execPath, bin, '--mock', ...flags, 'users', 'delete', '7', '--account', '1'].map(quote).join(' ');
+  const command = [process.execPath, bin, '--mock', ...flags, 'users', 'delete', '7', '--account', '1']
+    .map(quote)
+    .join(' ');
   const r = await execa('script', ['-qec', command, '/dev/null'], {
     env: { ...inherited, LMS_MOCK_DB: join(dir, 'mock.db'), ...extra },
     input: 'n\r',

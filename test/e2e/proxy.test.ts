@@ -31,7 +31,11 @@ async function proxy(options: Parameters<typeof startProxy>[0] = {}): Promise<Te
 const instance = () => ({ ...env, LMS_CACHE_DIR: join(dir, 'cache'), LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN });
 // The mock is served over plain http, so its token through a proxy needs --insecure: without it the
 // request is refused before it is sent (test/e2e/hostile-answers.test.ts), loopback or not.
-const users = (extra: Record<string, string>, flags: string[] = []) => spawnLms(['users', 'list', '--account', '1', '--all', '--per-page', '3', '-o', 'json', '--insecure', ...flags], { ...instance(), ...extra });
+const users = (extra: Record<string, string>, flags: string[] = []) =>
+  spawnLms(['users', 'list', '--account', '1', '--all', '--per-page', '3', '-o', 'json', '--insecure', ...flags], {
+    ...instance(),
+    ...extra,
+  });
 
 describe('lms through a proxy', () => {
   it('sends every request of a listing through the proxy, on one kept-alive connection, its credentials to the proxy alone and in no output', async () => {
@@ -45,8 +49,11 @@ describe('lms through a proxy', () => {
     expect(p.seen.every((line) => line.startsWith(`GET ${served.url}/api/v1/accounts/1/users?`))).toBe(true);
     expect(new Set(p.authorizations)).toEqual(new Set([`Basic ${Buffer.from('ann:s@cret:1').toString('base64')}`]));
     expect(p.connections()).toBe(1);
-    expect(r.stderr).toContain(`${new URL(served.url).host}: through the proxy http://[REDACTED]@127.0.0.1:${p.port} (from HTTP_PROXY)`);
-    for (const secret of ['ann', 's@cret', 's%40cret', Buffer.from('ann:s@cret:1').toString('base64')]) expect(r.stdout + r.stderr).not.toContain(secret);
+    expect(r.stderr).toContain(
+      `${new URL(served.url).host}: through the proxy http://[REDACTED]@127.0.0.1:${p.port} (from HTTP_PROXY)`,
+    );
+    for (const secret of ['ann', 's@cret', 's%40cret', Buffer.from('ann:s@cret:1').toString('base64')])
+      expect(r.stdout + r.stderr).not.toContain(secret);
   });
 
   it('goes directly to a host NO_PROXY names', async () => {
@@ -70,32 +77,53 @@ describe('lms through a proxy', () => {
   // A remote instance over plain http (--insecure) is asked through the proxy without a tunnel: the
   // proxy's own answer is not the instance's 403 (exit 3) or 502 (retried, exit 6).
   it.each([
-    ['refuses the request', { refuseRequests: 403 } as { refuseRequests?: number }, 'refused to connect to lms.example.edu (403)'],
+    [
+      'refuses the request',
+      { refuseRequests: 403 } as { refuseRequests?: number },
+      'refused to connect to lms.example.edu (403)',
+    ],
     ['cannot reach the instance', {}, 'could not connect to lms.example.edu (502)'],
-  ])('a proxy that %s for a plain http instance (--insecure): exit 7, naming the proxy and its status', async (_what, options, words) => {
-    const p = await proxy(options);
-    const r = await spawnLms(['users', 'list', '--account', '1', '--insecure', '-o', 'json'], { ...instance(), LMS_BASE_URL: 'http://lms.example.edu', HTTP_PROXY: p.url });
-    expect(r.exitCode, r.stderr).toBe(7);
-    // After --insecure's warning, the error as JSON.
-    const { message } = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { message: string };
-    // A refusal is said as it is; an instance out of reach, with the tries it was given.
-    expect(message.replace(/ \(\d+ tries over \d+(\.\d)? s within --timeout 30\)$/, '')).toBe(`the proxy http://127.0.0.1:${p.port} (from HTTP_PROXY) ${words}`);
-    // A refusal is not asked again; an instance out of reach is, as any network error of a read.
-    expect(new Set(p.seen)).toEqual(new Set(['GET http://lms.example.edu/api/v1/accounts/1/users?per_page=100']));
-    if (options.refuseRequests === 403) expect(p.seen).toHaveLength(1);
-  });
+  ])(
+    'a proxy that %s for a plain http instance (--insecure): exit 7, naming the proxy and its status',
+    async (_what, options, words) => {
+      const p = await proxy(options);
+      const r = await spawnLms(['users', 'list', '--account', '1', '--insecure', '-o', 'json'], {
+        ...instance(),
+        LMS_BASE_URL: 'http://lms.example.edu',
+        HTTP_PROXY: p.url,
+      });
+      expect(r.exitCode, r.stderr).toBe(7);
+      // After --insecure's warning, the error as JSON.
+      const { message } = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { message: string };
+      // A refusal is said as it is; an instance out of reach, with the tries it was given.
+      expect(message.replace(/ \(\d+ tries over \d+(\.\d)? s within --timeout 30\)$/, '')).toBe(
+        `the proxy http://127.0.0.1:${p.port} (from HTTP_PROXY) ${words}`,
+      );
+      // A refusal is not asked again; an instance out of reach is, as any network error of a read.
+      expect(new Set(p.seen)).toEqual(new Set(['GET http://lms.example.edu/api/v1/accounts/1/users?per_page=100']));
+      if (options.refuseRequests === 403) expect(p.seen).toHaveLength(1);
+    },
+  );
 
-  it('a proxy that refuses the connection: exit 7, naming the proxy with its credentials masked', { timeout: 30_000 }, async () => {
+  it('a proxy that refuses the connection: exit 7, naming the proxy with its credentials masked', {
+    timeout: 30_000,
+  }, async () => {
     const p = await proxy();
     await p.close();
     const r = await users({ HTTP_PROXY: `http://ann:pw@127.0.0.1:${p.port}` });
     expect(r.exitCode).toBe(7);
-    expect(r.stderr).toContain(`the proxy http://[REDACTED]@127.0.0.1:${p.port} (from HTTP_PROXY) refused the connection`);
+    expect(r.stderr).toContain(
+      `the proxy http://[REDACTED]@127.0.0.1:${p.port} (from HTTP_PROXY) refused the connection`,
+    );
     expect(r.stderr).not.toMatch(/ann|pw@/);
   });
 
   it.each([
-    ['HTTP_PROXY', 'socks5://ann:pw@127.0.0.1:1080', /HTTP_PROXY names a socks5:\/\/ proxy \(socks5:\/\/\[REDACTED\]@127\.0\.0\.1:1080\), which lms does not support/],
+    [
+      'HTTP_PROXY',
+      'socks5://ann:pw@127.0.0.1:1080',
+      /HTTP_PROXY names a socks5:\/\/ proxy \(socks5:\/\/\[REDACTED\]@127\.0\.0\.1:1080\), which lms does not support/,
+    ],
     ['http_proxy', 'http://[::1', /^http_proxy is not a proxy URL: "http:\/\/\[::1"$/],
   ])('a malformed %s: exit 2 naming it, nothing sent', async (variable, value, message) => {
     const r = await users({ [variable]: value });
@@ -113,26 +141,51 @@ describe('lms through a proxy', () => {
     const checksOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout) as Check[]).map((c) => [c.check, c]));
     const host = new URL(served.url).host;
     const open = await proxy();
-    const ok = await spawnLms(['doctor', '-o', 'json', '--insecure'], { ...instance(), HTTP_PROXY: `http://ann:pw@127.0.0.1:${open.port}` });
+    const ok = await spawnLms(['doctor', '-o', 'json', '--insecure'], {
+      ...instance(),
+      HTTP_PROXY: `http://ann:pw@127.0.0.1:${open.port}`,
+    });
     expect(ok.exitCode, ok.stderr).toBe(0);
-    expect(checksOf(ok.stdout).proxy).toEqual({ check: 'proxy', status: 'ok', detail: `${host} is reached through http://[REDACTED]@127.0.0.1:${open.port} (from HTTP_PROXY)` });
+    expect(checksOf(ok.stdout).proxy).toEqual({
+      check: 'proxy',
+      status: 'ok',
+      detail: `${host} is reached through http://[REDACTED]@127.0.0.1:${open.port} (from HTTP_PROXY)`,
+    });
     expect(open.seen.length).toBeGreaterThan(0);
     expect(ok.stdout + ok.stderr).not.toContain('pw');
 
-    const bypassed = await spawnLms(['doctor', '-o', 'json', '--insecure'], { ...instance(), HTTP_PROXY: open.url, no_proxy: '127.0.0.1' });
-    expect(checksOf(bypassed.stdout).proxy.detail).toBe(`bypassed by no_proxy ("127.0.0.1"): ${host} is reached directly`);
+    const bypassed = await spawnLms(['doctor', '-o', 'json', '--insecure'], {
+      ...instance(),
+      HTTP_PROXY: open.url,
+      no_proxy: '127.0.0.1',
+    });
+    expect(checksOf(bypassed.stdout).proxy.detail).toBe(
+      `bypassed by no_proxy ("127.0.0.1"): ${host} is reached directly`,
+    );
     const none = await spawnLms(['doctor', '-o', 'json'], instance());
     expect(checksOf(none.stdout).proxy.detail).toBe(`none: ${host} is reached directly`);
 
     const asking = await proxy({ credentials: 'ann:right' });
-    const failed = await spawnLms(['doctor', '-o', 'json', '--insecure'], { ...instance(), HTTP_PROXY: `http://ann:wrong@127.0.0.1:${asking.port}` });
+    const failed = await spawnLms(['doctor', '-o', 'json', '--insecure'], {
+      ...instance(),
+      HTTP_PROXY: `http://ann:wrong@127.0.0.1:${asking.port}`,
+    });
     expect(failed.exitCode).toBe(1);
     const checks = checksOf(failed.stdout);
-    expect(checks.reachable).toMatchObject({ status: 'fail', detail: `not reachable: the proxy http://[REDACTED]@127.0.0.1:${asking.port} (from HTTP_PROXY) did not accept the credentials in HTTP_PROXY (407)` });
+    expect(checks.reachable).toMatchObject({
+      status: 'fail',
+      detail: `not reachable: the proxy http://[REDACTED]@127.0.0.1:${asking.port} (from HTTP_PROXY) did not accept the credentials in HTTP_PROXY (407)`,
+    });
     expect(checks.reachable.fix).toMatch(/check the user and password in HTTP_PROXY/);
     expect(failed.stdout + failed.stderr).not.toContain('wrong');
 
-    const malformed = await spawnLms(['doctor', '-o', 'json', '--insecure'], { ...instance(), HTTP_PROXY: 'socks5://p:1080' });
-    expect(checksOf(malformed.stdout).proxy).toMatchObject({ status: 'fail', detail: 'HTTP_PROXY names a socks5:// proxy (socks5://p:1080), which lms does not support' });
+    const malformed = await spawnLms(['doctor', '-o', 'json', '--insecure'], {
+      ...instance(),
+      HTTP_PROXY: 'socks5://p:1080',
+    });
+    expect(checksOf(malformed.stdout).proxy).toMatchObject({
+      status: 'fail',
+      detail: 'HTTP_PROXY names a socks5:// proxy (socks5://p:1080), which lms does not support',
+    });
   });
 });

@@ -10,7 +10,17 @@
 // named in PROMISES. Also here: the README's length, and that every link between the README and
 // docs/ leads to a page and a heading that exist.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,10 +53,14 @@ export function shellBlocks(markdown: string): ShellBlock[] {
       let before = i - 1;
       while (before >= 0 && lines[before].trim() === '') before--;
       const marker = before >= 0 ? MARKER.exec(lines[before].trim()) : null;
-      if (marker?.[1] === 'runs' && marker[2] !== ON_THE_MOCK) throw new Error(`README.md:${before + 1}: unknown marker "${lines[before].trim()}" (runs: ${ON_THE_MOCK})`);
+      if (marker?.[1] === 'runs' && marker[2] !== ON_THE_MOCK)
+        throw new Error(`README.md:${before + 1}: unknown marker "${lines[before].trim()}" (runs: ${ON_THE_MOCK})`);
       blocks.push({
         line: i + 1,
-        code: lines.slice(i + 1, end).map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length))).join('\n'),
+        code: lines
+          .slice(i + 1, end)
+          .map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)))
+          .join('\n'),
         needs: marker?.[1] === 'needs' ? marker[2] : undefined,
         mock: marker?.[1] === 'runs',
       });
@@ -154,7 +168,9 @@ function shellScript(steps: Step[], dir: string, writeStart: boolean): string {
   const add = (text: string) => lines.push(...text.split('\n'));
   const file = (name: string) => quote(join(dir, name));
   add('set -eo pipefail');
-  add(`trap '__lms_rc=$?; if [ -n "$__lms_at" ]; then echo "README.md:$((LINENO + __lms_at)): exit $__lms_rc: $BASH_COMMAND"; else echo "a line of the test failed (exit $__lms_rc): $BASH_COMMAND"; fi >&2' ERR`);
+  add(
+    `trap '__lms_rc=$?; if [ -n "$__lms_at" ]; then echo "README.md:$((LINENO + __lms_at)): exit $__lms_rc: $BASH_COMMAND"; else echo "a line of the test failed (exit $__lms_rc): $BASH_COMMAND"; fi >&2' ERR`,
+  );
   add(`__lms_shell() {
   echo "exported:"; export -p | grep -E '^declare -x LMS_' || true
   echo "jobs:"; jobs -rp
@@ -193,7 +209,10 @@ beforeAll(async () => {
   mkdirSync(shims);
   symlinkSync(bin, join(shims, 'lms'));
   // `npx lms …` in a checkout runs the checkout's lms; here it is the built one, and nothing else.
-  writeFileSync(join(shims, 'npx'), '#!/bin/sh\n[ "$1" = lms ] || { echo "npx: only npx lms here" >&2; exit 127; }\nshift\nexec lms "$@"\n');
+  writeFileSync(
+    join(shims, 'npx'),
+    '#!/bin/sh\n[ "$1" = lms ] || { echo "npx: only npx lms here" >&2; exit 127; }\nshift\nexec lms "$@"\n',
+  );
   chmodSync(join(shims, 'npx'), 0o755);
   writeFileSync(join(work, 'group-processes.mjs'), GROUP_PROCESSES);
   freshStart = await freshMachine();
@@ -250,7 +269,8 @@ function runShell(script: string, env: Record<string, string>, cwd: string, time
 function freshEnv(home: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith('LMS_') || k.startsWith('XDG_') || k.startsWith('npm_') || k === 'NODE_OPTIONS') continue;
+    if (v === undefined || k.startsWith('LMS_') || k.startsWith('XDG_') || k.startsWith('npm_') || k === 'NODE_OPTIONS')
+      continue;
     env[k] = v;
   }
   return {
@@ -291,7 +311,8 @@ async function freshMachine(): Promise<string> {
   const ws = workspace();
   const r = await ws.run((files) => shellScript([], files, true), BLOCK_TIMEOUT_MS);
   const start = ws.read('start.machine');
-  if (r.code !== 0 || start === undefined) throw new Error(`the state of a fresh machine could not be read\n${r.stderr}`);
+  if (r.code !== 0 || start === undefined)
+    throw new Error(`the state of a fresh machine could not be read\n${r.stderr}`);
   ws.remove();
   return start;
 }
@@ -309,23 +330,35 @@ async function runInOneShell(steps: Step[], timeoutMs: number, start?: string): 
   for (const [n, { block }] of steps.entries()) {
     const before = ws.read(`${n}.shell-before`);
     if (before === undefined || machine === undefined) break;
-    const [after, machineAfter, out = '', err = ''] = [`${n}.shell-after`, `${n}.machine`, `${n}.out`, `${n}.err`].map(ws.read);
+    const [after, machineAfter, out = '', err = ''] = [`${n}.shell-after`, `${n}.machine`, `${n}.out`, `${n}.err`].map(
+      ws.read,
+    );
     const output = `\n--- stderr\n${err.slice(0, 4000)}\n--- stdout\n${out.slice(0, 2000)}`;
     if (after === undefined || machineAfter === undefined) {
-      problems.push(`README.md:${block.line}: ${r.timedOut ? `did not end within ${timeoutMs / 1000} s` : 'failed'}${output}`);
+      problems.push(
+        `README.md:${block.line}: ${r.timedOut ? `did not end within ${timeoutMs / 1000} s` : 'failed'}${output}`,
+      );
       break;
     }
     if (after + machineAfter !== before + machine) {
-      problems.push(`README.md:${block.line}: left the shell otherwise than it found it\n--- before\n${before}${machine}\n--- after\n${after}${machineAfter}${output}`);
+      problems.push(
+        `README.md:${block.line}: left the shell otherwise than it found it\n--- before\n${before}${machine}\n--- after\n${after}${machineAfter}${output}`,
+      );
     }
     for (const promise of PROMISES.filter((p) => block.code.includes(p.block))) {
-      for (const [stream, text, patterns] of [['stdout', out, promise.stdout], ['stderr', err, promise.stderr]] as const) {
-        for (const pattern of patterns ?? []) if (!pattern.test(text)) problems.push(`README.md:${block.line}: its ${stream} does not show ${pattern}${output}`);
+      for (const [stream, text, patterns] of [
+        ['stdout', out, promise.stdout],
+        ['stderr', err, promise.stderr],
+      ] as const) {
+        for (const pattern of patterns ?? [])
+          if (!pattern.test(text))
+            problems.push(`README.md:${block.line}: its ${stream} does not show ${pattern}${output}`);
       }
     }
     machine = machineAfter;
   }
-  if (!problems.length && (r.code !== 0 || r.timedOut)) problems.push(`the shell ended with ${r.timedOut ? 'a timeout' : `exit ${r.code}`}\n--- stderr\n${r.stderr}`);
+  if (!problems.length && (r.code !== 0 || r.timedOut))
+    problems.push(`the shell ended with ${r.timedOut ? 'a timeout' : `exit ${r.code}`}\n--- stderr\n${r.stderr}`);
   ws.remove();
   return problems;
 }
@@ -344,41 +377,60 @@ describe('README.md', () => {
     // So that a README whose blocks were all marked cannot pass this file unnoticed.
     expect(steps.length).toBeGreaterThanOrEqual(10);
     for (const b of skipped) expect(b.needs, `README.md:${b.line}`).not.toBe('');
-    console.log(`README.md: ${blocks.length} shell blocks, ${steps.length} run against the mock, ${skipped.length} marked: ${skipped.map((b) => `line ${b.line} (${b.needs})`).join(', ')}`);
+    console.log(
+      `README.md: ${blocks.length} shell blocks, ${steps.length} run against the mock, ${skipped.length} marked: ${skipped.map((b) => `line ${b.line} (${b.needs})`).join(', ')}`,
+    );
   });
 
   it('keeps each promise about a block’s output in exactly one block that runs', () => {
-    for (const promise of PROMISES) expect(steps.filter((s) => s.block.code.includes(promise.block)).map((s) => s.block.line), promise.block).toHaveLength(1);
+    for (const promise of PROMISES)
+      expect(
+        steps.filter((s) => s.block.code.includes(promise.block)).map((s) => s.block.line),
+        promise.block,
+      ).toHaveLength(1);
   });
 
-  it('runs top to bottom in one shell, each block leaving it as it found it', { timeout: ONE_SHELL_TIMEOUT_MS + 10_000 }, async () => {
+  it('runs top to bottom in one shell, each block leaving it as it found it', {
+    timeout: ONE_SHELL_TIMEOUT_MS + 10_000,
+  }, async () => {
     expect(await runInOneShell(steps, ONE_SHELL_TIMEOUT_MS)).toEqual([]);
   });
 
   describe.each(steps)('block at line $block.line', (step) => {
-    it(`runs alone as written${step.block.mock ? ' with LMS_MOCK=1' : ''}, leaving the shell as it found it`, { timeout: BLOCK_TIMEOUT_MS + 10_000 }, async () => {
+    it(`runs alone as written${step.block.mock ? ' with LMS_MOCK=1' : ''}, leaving the shell as it found it`, {
+      timeout: BLOCK_TIMEOUT_MS + 10_000,
+    }, async () => {
       expect(await runInOneShell([step], BLOCK_TIMEOUT_MS, freshStart)).toEqual([]);
     });
   });
 });
 
 describe('links between the README and docs/', () => {
-  const pages = [README, ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(root, 'docs', f))];
+  const pages = [
+    README,
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join(root, 'docs', f)),
+  ];
   const anchors = (file: string) => {
     const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
     return new Set([...text.matchAll(/^#{1,6} (.*)$/gm)].map((m) => anchor(m[1])));
   };
-  it.each(pages.map((p) => ({ page: relative(root, p), path: p })))('$page links only to pages and headings that exist', ({ path }) => {
-    const text = readFileSync(path, 'utf8');
-    const broken: string[] = [];
-    for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-      const target = m[1];
-      if (/^[a-z]+:/.test(target)) continue;
-      const [file, hash] = target.split('#');
-      const to = file ? resolve(dirname(path), file) : path;
-      if (!existsSync(to)) broken.push(`${target}: no such file`);
-      else if (hash !== undefined && to.endsWith('.md') && !anchors(to).has(hash)) broken.push(`${target}: no such heading`);
-    }
-    expect(broken).toEqual([]);
-  });
+  it.each(pages.map((p) => ({ page: relative(root, p), path: p })))(
+    '$page links only to pages and headings that exist',
+    ({ path }) => {
+      const text = readFileSync(path, 'utf8');
+      const broken: string[] = [];
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1];
+        if (/^[a-z]+:/.test(target)) continue;
+        const [file, hash] = target.split('#');
+        const to = file ? resolve(dirname(path), file) : path;
+        if (!existsSync(to)) broken.push(`${target}: no such file`);
+        else if (hash !== undefined && to.endsWith('.md') && !anchors(to).has(hash))
+          broken.push(`${target}: no such heading`);
+      }
+      expect(broken).toEqual([]);
+    },
+  );
 });

@@ -17,7 +17,9 @@ const STUDENTS = Number(process.env.LMS_SOAK_ROWS ?? 80);
 const TAS = 20; // the first TAS students are TAs of the course too
 const GRADERS = 10; // users after the students, with the custom role Grader
 const STATES = ['active', 'invited', 'inactive'];
-const ALL_STATES = ['active', 'invited', 'inactive', 'completed', 'deleted', 'rejected', 'creation_pending'].flatMap((s) => ['--state', s]);
+const ALL_STATES = ['active', 'invited', 'inactive', 'completed', 'deleted', 'rejected', 'creation_pending'].flatMap(
+  (s) => ['--state', s],
+);
 
 /** login → user id of the generated users; section SIS id → section id. */
 const userIds = new Map<string, number>();
@@ -71,16 +73,34 @@ function rosterRows(course: Course): Row[] {
   const rows: Row[] = [];
   for (let i = 1; i <= STUDENTS; i++) {
     const section = ['', ...course.sections.map((s) => `sis_section_id:${s}`)][i % 3];
-    rows.push({ user: i % 2 ? `r-${i}` : `sis_user_id:R-${i}`, type: 'student', role: '', section, state: STATES[Math.floor(i / 3) % 3] });
+    rows.push({
+      user: i % 2 ? `r-${i}` : `sis_user_id:R-${i}`,
+      type: 'student',
+      role: '',
+      section,
+      state: STATES[Math.floor(i / 3) % 3],
+    });
   }
   for (let i = 1; i <= TAS; i++) rows.push({ user: `r-${i}`, type: 'ta', role: '', section: '', state: 'active' });
-  for (let i = STUDENTS + 1; i <= STUDENTS + GRADERS; i++) rows.push({ user: `r-${i}`, type: '', role: 'Grader', section: `sis_section_id:${course.sections[0]}`, state: 'active' });
+  for (let i = STUDENTS + 1; i <= STUDENTS + GRADERS; i++)
+    rows.push({
+      user: `r-${i}`,
+      type: '',
+      role: 'Grader',
+      section: `sis_section_id:${course.sections[0]}`,
+      state: 'active',
+    });
   return [...rows, ...course.seeded];
 }
 
 function writeRoster(name: string, rows: Row[]): string {
   const file = join(dir, `${name}.csv`);
-  writeFileSync(file, ['user,type,role,section,state', ...rows.map((r) => [r.user, r.type, r.role, r.section, r.state].join(','))].join('\n') + '\n');
+  writeFileSync(
+    file,
+    ['user,type,role,section,state', ...rows.map((r) => [r.user, r.type, r.role, r.section, r.state].join(','))].join(
+      '\n',
+    ) + '\n',
+  );
   return file;
 }
 
@@ -88,14 +108,33 @@ const ROLE: Record<string, string> = { student: 'StudentEnrollment', ta: 'TaEnro
 
 /** A row as the enrollment it stands for: `user id|role|section id|state`. */
 function expected(course: Course, row: Row, state = row.state): string {
-  const user = /^\d+$/.test(row.user) ? Number(row.user) : row.user === 'sis_user_id:S-007' ? 7 : userIds.get(row.user.replace('sis_user_id:R-', 'r-'))!;
+  const user = /^\d+$/.test(row.user)
+    ? Number(row.user)
+    : row.user === 'sis_user_id:S-007'
+      ? 7
+      : userIds.get(row.user.replace('sis_user_id:R-', 'r-'))!;
   const section = row.section ? sectionIds.get(row.section.replace('sis_section_id:', ''))! : course.defaultSection;
   return `${user}|${row.role || ROLE[row.type]}|${section}|${state}`;
 }
 
 /** Every enrollment of the course, in any state, read from the server's database by the CLI's own mock mode. */
 async function enrollmentsOf(course: Course, database = db): Promise<string[]> {
-  const r = await spawnLms(['--mock', 'enrollments', 'list', '--course', course.id, ...ALL_STATES, '--all', '-o', 'ndjson', '--fields', 'user_id,role,course_section_id,enrollment_state'], { ...env, LMS_MOCK_DB: database });
+  const r = await spawnLms(
+    [
+      '--mock',
+      'enrollments',
+      'list',
+      '--course',
+      course.id,
+      ...ALL_STATES,
+      '--all',
+      '-o',
+      'ndjson',
+      '--fields',
+      'user_id,role,course_section_id,enrollment_state',
+    ],
+    { ...env, LMS_MOCK_DB: database },
+  );
   expect(r.exitCode, r.stderr).toBe(0);
   return r.stdout
     .split('\n')
@@ -132,10 +171,18 @@ interface Summary {
  * stops before its rows, having written nothing and printed no results, when a lookup of the file's
  * users and sections kept failing through its retries (exit 6 when unavailable, 1 for a 5xx).
  */
-async function importUntilDone(http: Record<string, string>, course: Course, file: string, extra: string[] = []): Promise<Summary[]> {
+async function importUntilDone(
+  http: Record<string, string>,
+  course: Course,
+  file: string,
+  extra: string[] = [],
+): Promise<Summary[]> {
   const summaries: Summary[] = [];
   for (let run = 0; run < 6; run++) {
-    const r = await spawnLms(['enrollments', 'import', '--course', course.id, file, '--concurrency', '8', '--yes', '-o', 'json', ...extra], http);
+    const r = await spawnLms(
+      ['enrollments', 'import', '--course', course.id, file, '--concurrency', '8', '--yes', '-o', 'json', ...extra],
+      http,
+    );
     expect([0, 1, 6], r.stderr).toContain(r.exitCode);
     if (r.stdout === '') {
       expect((JSON.parse(r.stderr) as { error: string }).error, r.stderr).toBe('ApiError');
@@ -156,16 +203,47 @@ beforeAll(async () => {
   writeFileSync(users, lines.join('\n') + '\n');
   const imported = await spawnLms(['--mock', 'users', 'import', '--account', '1', users, '-o', 'json'], local);
   expect(imported.exitCode, imported.stderr).toBe(0);
-  for (const row of (JSON.parse(imported.stdout) as { rows: { login_id: string; id: number }[] }).rows) userIds.set(row.login_id, row.id);
+  for (const row of (JSON.parse(imported.stdout) as { rows: { login_id: string; id: number }[] }).rows)
+    userIds.set(row.login_id, row.id);
   expect(userIds.size).toBe(STUDENTS + GRADERS);
   for (const course of [HIST, CHEM]) {
     for (const sis of course.sections) {
-      const made = await spawnLms(['--mock', 'sections', 'create', '--course', course.id, '--name', sis, '--sis-id', sis, '-o', 'json', '--fields', 'id'], local);
+      const made = await spawnLms(
+        [
+          '--mock',
+          'sections',
+          'create',
+          '--course',
+          course.id,
+          '--name',
+          sis,
+          '--sis-id',
+          sis,
+          '-o',
+          'json',
+          '--fields',
+          'id',
+        ],
+        local,
+      );
       expect(made.exitCode, made.stderr).toBe(0);
       sectionIds.set(sis, (JSON.parse(made.stdout) as { id: number }).id);
     }
   }
-  servers.push(await serveMock(local, ['--quiet', '--throttle', '--throttle-rate', '3000', '--fail-rate', '0.1', '--drop-rate', '0.02', '--fault-seed', '8']));
+  servers.push(
+    await serveMock(local, [
+      '--quiet',
+      '--throttle',
+      '--throttle-rate',
+      '3000',
+      '--fail-rate',
+      '0.1',
+      '--drop-rate',
+      '0.02',
+      '--fault-seed',
+      '8',
+    ]),
+  );
 });
 
 afterAll(async () => {
@@ -195,9 +273,14 @@ describe('enrollments import against a throttling, failing, dropping server', ()
     expect(concluded).toHaveLength(dropped.length);
     enrollments = await enrollmentsOf(HIST);
     expect(duplicates(enrollments)).toEqual([]);
-    expect(sorted(enrollments)).toEqual(sorted([...kept.map((r) => expected(HIST, r)), ...dropped.map((r) => expected(HIST, r, 'completed'))]));
+    expect(sorted(enrollments)).toEqual(
+      sorted([...kept.map((r) => expected(HIST, r)), ...dropped.map((r) => expected(HIST, r, 'completed'))]),
+    );
 
-    const again = await spawnLms(['enrollments', 'import', '--course', HIST.id, syncFile, '--sync', '--yes', '-o', 'json'], http);
+    const again = await spawnLms(
+      ['enrollments', 'import', '--course', HIST.id, syncFile, '--sync', '--yes', '-o', 'json'],
+      http,
+    );
     expect(again.exitCode, again.stderr).toBe(0);
     const summary = JSON.parse(again.stdout) as Summary;
     // The sync's conclusions were removals, a new state of the instance: the journal's rows are
@@ -219,7 +302,8 @@ describe('enrollments import against a throttling, failing, dropping server', ()
     const child = spawnLms(['enrollments', 'import', '--course', CHEM.id, file, '--concurrency', '8', '--yes'], http);
     const deadline = Date.now() + 30_000;
     // Two journal lines a row (started, then its outcome): about a third of the way.
-    while (journalLines(state) < (rows.length * 2) / 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (journalLines(state) < (rows.length * 2) / 3 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
     expect((await child).signal).toBe('SIGKILL');
     const partial = (await enrollmentsOf(CHEM)).length - before.length;
@@ -237,15 +321,34 @@ describe('enrollments import against a throttling, failing, dropping server', ()
 
 // Faults drawn from a seed land on the same requests every time when the requests come one at a
 // time (--concurrency 1) to a server of their own, on a freshly seeded school.
-const BIO: Course = { id: 'sis_course_id:BIO-101', defaultSection: 1, sections: ['BIO-101-A', 'BIO-101-B'], seeded: [] };
-const bioRow = (user: string, sis: string, state: string): Row => ({ user, type: 'student', role: '', section: `sis_section_id:${sis}`, state });
+const BIO: Course = {
+  id: 'sis_course_id:BIO-101',
+  defaultSection: 1,
+  sections: ['BIO-101-A', 'BIO-101-B'],
+  seeded: [],
+};
+const bioRow = (user: string, sis: string, state: string): Row => ({
+  user,
+  type: 'student',
+  role: '',
+  section: `sis_section_id:${sis}`,
+  state,
+});
 
 async function seededServer(name: string, flags: string[]) {
   const database = join(dir, `${name}.db`);
   const served = await serveMock({ ...env, LMS_MOCK_DB: database }, ['--quiet', ...flags]);
   servers.push(served);
-  for (const [sis, id] of [['BIO-101-A', 1], ['BIO-101-B', 2], ['BIO-101L-ONL', 7]] as const) sectionIds.set(sis, id);
-  return { database, http: { ...env, LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: join(dir, `state-${name}`) } };
+  for (const [sis, id] of [
+    ['BIO-101-A', 1],
+    ['BIO-101-B', 2],
+    ['BIO-101L-ONL', 7],
+  ] as const)
+    sectionIds.set(sis, id);
+  return {
+    database,
+    http: { ...env, LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: join(dir, `state-${name}`) },
+  };
 }
 
 describe('enrollments import when rows fail', () => {
@@ -263,16 +366,38 @@ describe('enrollments import when rows fail', () => {
     ];
     const file = writeRoster('bio-sync', rows);
     const before = await enrollmentsOf(BIO, database);
-    expect(sorted(live(before).filter((e) => e.includes('|StudentEnrollment|')))).toEqual(sorted(rows.map((r) => expected(BIO, r, 'active'))));
+    expect(sorted(live(before).filter((e) => e.includes('|StudentEnrollment|')))).toEqual(
+      sorted(rows.map((r) => expected(BIO, r, 'active'))),
+    );
 
-    const args = ['enrollments', 'import', '--course', BIO.id, file, '--update', '--sync', '--yes', '--concurrency', '1', '-o', 'json'];
+    const args = [
+      'enrollments',
+      'import',
+      '--course',
+      BIO.id,
+      file,
+      '--update',
+      '--sync',
+      '--yes',
+      '--concurrency',
+      '1',
+      '-o',
+      'json',
+    ];
     const first = await spawnLms(args, http);
     const summary = JSON.parse(first.stdout) as Summary;
-    expect(summary.rows.filter((r) => r.status === 'concluded'), first.stderr).toEqual([]);
-    expect((await enrollmentsOf(BIO, database)).filter((e) => e.endsWith('|completed'))).toEqual(before.filter((e) => e.endsWith('|completed')));
+    expect(
+      summary.rows.filter((r) => r.status === 'concluded'),
+      first.stderr,
+    ).toEqual([]);
+    expect((await enrollmentsOf(BIO, database)).filter((e) => e.endsWith('|completed'))).toEqual(
+      before.filter((e) => e.endsWith('|completed')),
+    );
 
     for (let run = 0; run < 6; run++) if ((await spawnLms(args, http)).exitCode === 0) break;
-    expect(sorted(live(await enrollmentsOf(BIO, database)).filter((e) => e.includes('|StudentEnrollment|')))).toEqual(sorted(rows.map((r) => expected(BIO, r))));
+    expect(sorted(live(await enrollmentsOf(BIO, database)).filter((e) => e.includes('|StudentEnrollment|')))).toEqual(
+      sorted(rows.map((r) => expected(BIO, r))),
+    );
   }, 60_000);
 
   // BUG (src/bulk/job.ts, `existing`): when the connection drops after an --update's POST was sent,
@@ -282,12 +407,20 @@ describe('enrollments import when rows fail', () => {
   // enrollments are exactly as the file says.
   it('--update does not report a row failed when its write was applied before the connection dropped', async () => {
     const { database, http } = await seededServer('bio-drop', ['--drop-rate', '0.25', '--fault-seed', '1']);
-    const rows = [...['7', '8', '11'].map((user) => bioRow(user, 'BIO-101-A', 'inactive')), ...['9', '10', '12'].map((user) => bioRow(user, 'BIO-101-B', 'inactive'))];
+    const rows = [
+      ...['7', '8', '11'].map((user) => bioRow(user, 'BIO-101-A', 'inactive')),
+      ...['9', '10', '12'].map((user) => bioRow(user, 'BIO-101-B', 'inactive')),
+    ];
     const file = writeRoster('bio-drop', rows);
-    const r = await spawnLms(['enrollments', 'import', '--course', BIO.id, file, '--update', '--yes', '--concurrency', '1', '-o', 'json'], http);
+    const r = await spawnLms(
+      ['enrollments', 'import', '--course', BIO.id, file, '--update', '--yes', '--concurrency', '1', '-o', 'json'],
+      http,
+    );
     const summary = JSON.parse(r.stdout) as Summary;
     const now = await enrollmentsOf(BIO, database);
-    const failedButDone = summary.rows.filter((row) => row.status === 'failed' && now.includes(expected(BIO, rows[row.line! - 2])));
+    const failedButDone = summary.rows.filter(
+      (row) => row.status === 'failed' && now.includes(expected(BIO, rows[row.line! - 2])),
+    );
     expect(failedButDone, r.stderr).toEqual([]);
   }, 30_000);
 

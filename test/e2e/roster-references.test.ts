@@ -13,7 +13,23 @@ const lms = (line: string[]) => spawnLms(line, { ...env, LMS_BASE_URL: server.ur
 
 /** HIST-110's live enrollments as `user_id role`, read back from the server. */
 async function roster(): Promise<string[]> {
-  const r = await lms(['enrollments', 'list', '--course', 'sis_course_id:HIST-110', '--state', 'active', '--state', 'invited', '--state', 'inactive', '--all', '-o', 'json', '--fields', 'user_id,role']);
+  const r = await lms([
+    'enrollments',
+    'list',
+    '--course',
+    'sis_course_id:HIST-110',
+    '--state',
+    'active',
+    '--state',
+    'invited',
+    '--state',
+    'inactive',
+    '--all',
+    '-o',
+    'json',
+    '--fields',
+    'user_id,role',
+  ]);
   expect(r.exitCode, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { user_id: number; role: string }[]).map((e) => `${e.user_id} ${e.role}`).sort();
 }
@@ -45,7 +61,16 @@ describe('enrollments import with an unknown user', () => {
     }
     expect(await roster()).toEqual(before);
 
-    const skipped = await lms(['enrollments', 'import', '--course', 'sis_course_id:HIST-110', '--skip-invalid', file, '-o', 'json']);
+    const skipped = await lms([
+      'enrollments',
+      'import',
+      '--course',
+      'sis_course_id:HIST-110',
+      '--skip-invalid',
+      file,
+      '-o',
+      'json',
+    ]);
     expect(skipped.exitCode, skipped.stderr).toBe(1);
     expect(JSON.parse(skipped.stdout)).toMatchObject({ created: 2, failed: 0, invalid: 1 });
     expect(await roster()).toEqual([...before, '7 StudentEnrollment', '8 StudentEnrollment'].sort());

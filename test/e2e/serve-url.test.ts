@@ -23,7 +23,11 @@ afterEach(async () => {
 
 /** Starts the server; resolves with its first stdout line, and stderr so far. */
 async function serve(flags: string[], db: string, quiet = true) {
-  const child = execa(process.execPath, [bin, 'mock', 'serve', '--port', '0', ...(quiet ? ['--quiet'] : []), ...flags], { env: { ...env, LMS_MOCK_DB: join(dir, db) }, reject: false });
+  const child = execa(
+    process.execPath,
+    [bin, 'mock', 'serve', '--port', '0', ...(quiet ? ['--quiet'] : []), ...flags],
+    { env: { ...env, LMS_MOCK_DB: join(dir, db) }, reject: false },
+  );
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -56,7 +60,11 @@ describe('lms mock serve --port 0', () => {
     expect(s.stdout()).toBe(`${s.first}\n`);
     expect(s.stderr()).toContain(`lms mock serving ${join(dir, 'plain.db')} at ${s.first}`);
     // Other clients reach it through the URL as printed.
-    const r = await spawnLms(['users', 'get', 'self', '-o', 'json'], { ...env, LMS_BASE_URL: s.first, LMS_TOKEN: ADMIN });
+    const r = await spawnLms(['users', 'get', 'self', '-o', 'json'], {
+      ...env,
+      LMS_BASE_URL: s.first,
+      LMS_TOKEN: ADMIN,
+    });
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 1 });
   });
 
@@ -93,7 +101,10 @@ describe('lms mock serve --ready-file', () => {
   });
 
   it('refuses a file it cannot write before it starts listening (exit 2)', async () => {
-    const r = await spawnLms(['mock', 'serve', '--port', '0', '--ready-file', join(dir, 'no-such-dir', 'url')], { ...env, LMS_MOCK_DB: join(dir, 'refused.db') });
+    const r = await spawnLms(['mock', 'serve', '--port', '0', '--ready-file', join(dir, 'no-such-dir', 'url')], {
+      ...env,
+      LMS_MOCK_DB: join(dir, 'refused.db'),
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`error: --ready-file ${join(dir, 'no-such-dir', 'url')}: cannot write there (ENOENT)`);
@@ -106,7 +117,13 @@ describe('lms mock serve and Ctrl-C', () => {
     // A kept-alive connection must not hold the server open.
     const { Agent, get } = await import('node:http');
     const agent = new Agent({ keepAlive: true });
-    await new Promise<void>((resolve) => get(`${s.first}/api/v1/users/self`, { agent, headers: { authorization: `Bearer ${ADMIN}`, 'user-agent': 'test' } }, (res) => res.resume().on('end', resolve)));
+    await new Promise<void>((resolve) =>
+      get(
+        `${s.first}/api/v1/users/self`,
+        { agent, headers: { authorization: `Bearer ${ADMIN}`, 'user-agent': 'test' } },
+        (res) => res.resume().on('end', resolve),
+      ),
+    );
     s.child.kill('SIGINT');
     const r = await s.child;
     agent.destroy();
@@ -120,6 +137,8 @@ describe('lms mock serve and Ctrl-C', () => {
     expect(await whoAmI(s.first)).toMatchObject({ id: 1 });
     s.child.kill('SIGINT');
     expect((await s.child).exitCode).toBe(0);
-    expect(s.stderr().split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^lms mock serving .* at http:\/\/127\.0\.0\.1:\d+ \(Ctrl-C stops\)$/)]);
+    expect(s.stderr().split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^lms mock serving .* at http:\/\/127\.0\.0\.1:\d+ \(Ctrl-C stops\)$/),
+    ]);
   });
 });

@@ -31,9 +31,16 @@ describe(`one database file, many processes (Node ${process.version})`, () => {
     const { env } = e2eWorkspace('shared-db');
     expect((await spawnLms(['mock', 'seed', '--yes'], env)).exitCode).toBe(0);
     const runs = await Promise.all(
-      Array.from({ length: 8 }, (_, k) => execa(process.execPath, [worker, cli, `w${k + 1}`, '200'], { env, reject: false })),
+      Array.from({ length: 8 }, (_, k) =>
+        execa(process.execPath, [worker, cli, `w${k + 1}`, '200'], { env, reject: false }),
+      ),
     );
-    for (const r of runs) expect({ exitCode: r.exitCode, signal: r.signal, stderr: r.stderr }).toEqual({ exitCode: 0, signal: undefined, stderr: '' });
+    for (const r of runs)
+      expect({ exitCode: r.exitCode, signal: r.signal, stderr: r.stderr }).toEqual({
+        exitCode: 0,
+        signal: undefined,
+        stderr: '',
+      });
     const acknowledged = runs.flatMap((r) => r.stdout.split('\n'));
     expect(acknowledged).toHaveLength(1600);
     const { logins, integrity } = inspect(env.LMS_MOCK_DB);
@@ -45,7 +52,10 @@ describe(`one database file, many processes (Node ${process.version})`, () => {
   it('a writer killed with -9 mid-write: every acknowledged write is there, the file is intact, and the next writer goes on', async () => {
     const { env } = e2eWorkspace('shared-db-kill');
     expect((await spawnLms(['mock', 'seed', '--yes'], env)).exitCode).toBe(0);
-    const child = spawn(process.execPath, [worker, cli, 'w1', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [worker, cli, 'w1', '0'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let printed = '';
     await new Promise<void>((resolve) => {
       child.stdout.on('data', (chunk: Buffer) => {

@@ -12,7 +12,16 @@ beforeAll(ensureBuilt, 120_000);
 /** A workspace whose HOME is its own, with no LMS_STATE_DIR and no XDG directory named. */
 function home(prefix: string) {
   const { dir, env } = e2eWorkspace(prefix);
-  const homeEnv: Record<string, string> = { ...env, HOME: dir, LMS_STATE_DIR: '', LMS_CACHE_DIR: '', XDG_STATE_HOME: '', XDG_CACHE_HOME: '', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '' };
+  const homeEnv: Record<string, string> = {
+    ...env,
+    HOME: dir,
+    LMS_STATE_DIR: '',
+    LMS_CACHE_DIR: '',
+    XDG_STATE_HOME: '',
+    XDG_CACHE_HOME: '',
+    XDG_CONFIG_HOME: '',
+    XDG_DATA_HOME: '',
+  };
   return { dir, env: homeEnv, cache: join(dir, '.cache', 'lms'), state: join(dir, '.local', 'state', 'lms') };
 }
 
@@ -26,7 +35,22 @@ let made = 0;
 /** A write the audit log records. */
 const createUser = (env: Record<string, string>) => {
   made++;
-  return lms(['--mock', 'users', 'create', '--account', '1', '--name', `State Person ${made}`, '--login-id', `state.person.${made}.${process.pid}`, '-o', 'json'], env);
+  return lms(
+    [
+      '--mock',
+      'users',
+      'create',
+      '--account',
+      '1',
+      '--name',
+      `State Person ${made}`,
+      '--login-id',
+      `state.person.${made}.${process.pid}`,
+      '-o',
+      'json',
+    ],
+    env,
+  );
 };
 
 /** A bulk import, which keeps a journal, and an apply, which keeps its keys. */
@@ -35,7 +59,10 @@ async function importAndApply(dir: string, env: Record<string, string>) {
   writeFileSync(users, 'name,login_id,sis_user_id\nJournal One,journal.one,J-1\nJournal Two,journal.two,J-2\n');
   await lms(['--mock', 'users', 'import', '--account', '1', users], env);
   const course = join(dir, 'course.yaml');
-  writeFileSync(course, 'courses:\n  - sis_course_id: STATE-1\n    name: State\n    account: sis_account_id:MSU\n    assignments:\n      - { key: lab1, name: Lab 1, points_possible: 10 }\n');
+  writeFileSync(
+    course,
+    'courses:\n  - sis_course_id: STATE-1\n    name: State\n    account: sis_account_id:MSU\n    assignments:\n      - { key: lab1, name: Lab 1, points_possible: 10 }\n',
+  );
   await lms(['--mock', 'apply', '-f', course, '--yes'], env);
 }
 
@@ -43,7 +70,7 @@ const files = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) =>
 const logLines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
 
 describe('the state directory', () => {
-  it('keeps the audit log, the journals and apply\'s keys where deleting ~/.cache takes none of them', async () => {
+  it("keeps the audit log, the journals and apply's keys where deleting ~/.cache takes none of them", async () => {
     const { dir, env, state } = home('state-home');
     await createUser(env);
     await importAndApply(dir, env);
@@ -52,7 +79,9 @@ describe('the state directory', () => {
     expect(files(join(state, 'journals')).length).toBeGreaterThan(0);
     expect(files(join(state, 'apply')).length).toBeGreaterThan(0);
     const logged = await lms(['log', '-o', 'json'], env);
-    expect((JSON.parse(logged.stdout) as { verb: string }[]).map((e) => e.verb)).toEqual(expect.arrayContaining(['lms users create', 'lms users import', 'lms apply']));
+    expect((JSON.parse(logged.stdout) as { verb: string }[]).map((e) => e.verb)).toEqual(
+      expect.arrayContaining(['lms users create', 'lms users import', 'lms apply']),
+    );
   }, 120_000);
 
   it('is $XDG_STATE_HOME/lms when that is set, and LMS_STATE_DIR when that is', async () => {
@@ -83,7 +112,9 @@ describe('the state directory', () => {
 
     const first = await createUser(env);
     expect(first.stderr).toBe('');
-    expect(readFileSync(join(state, 'audit.log'), 'utf8')).toBe(`${oldLog}${logLines(join(state, 'audit.log')).at(-1)}\n`);
+    expect(readFileSync(join(state, 'audit.log'), 'utf8')).toBe(
+      `${oldLog}${logLines(join(state, 'audit.log')).at(-1)}\n`,
+    );
     expect(files(join(state, 'journals')).sort()).toEqual(journals.sort());
     expect(files(join(state, 'apply')).sort()).toEqual(keys.sort());
     expect(readdirSync(cache).filter((name) => !['compile', 'completions'].includes(name))).toEqual([]);
@@ -103,15 +134,26 @@ describe('the state directory', () => {
     // Enough files that processes moving them without the lock would meet inside the move.
     const JOURNALS = 300;
     const AT_ONCE = 8;
-    const old = Array.from({ length: 500 }, (_, i) => JSON.stringify({ time: new Date().toISOString(), instance: 'mock:older', user: {}, surface: 'cli', verb: `old ${i}` }));
+    const old = Array.from({ length: 500 }, (_, i) =>
+      JSON.stringify({
+        time: new Date().toISOString(),
+        instance: 'mock:older',
+        user: {},
+        surface: 'cli',
+        verb: `old ${i}`,
+      }),
+    );
     mkdirSync(join(cache, 'journals'), { recursive: true, mode: 0o700 });
     writeFileSync(join(cache, 'audit.log'), `${old.join('\n')}\n`, { mode: 0o600 });
-    for (let i = 0; i < JOURNALS; i++) writeFileSync(join(cache, 'journals', `job-${i}.ndjson`), `{"row":${i}}\n`, { mode: 0o600 });
+    for (let i = 0; i < JOURNALS; i++)
+      writeFileSync(join(cache, 'journals', `job-${i}.ndjson`), `{"row":${i}}\n`, { mode: 0o600 });
     const runs = await Promise.all(Array.from({ length: AT_ONCE }, () => createUser(env)));
     for (const r of runs) expect(r.stderr).toBe('');
     const lines = logLines(join(state, 'audit.log'));
     expect(lines.slice(0, old.length)).toEqual(old);
-    expect(lines.slice(old.length).map((l) => (JSON.parse(l) as { verb: string }).verb)).toEqual(Array(AT_ONCE).fill('lms users create'));
+    expect(lines.slice(old.length).map((l) => (JSON.parse(l) as { verb: string }).verb)).toEqual(
+      Array(AT_ONCE).fill('lms users create'),
+    );
     expect(files(join(state, 'journals'))).toHaveLength(JOURNALS);
     expect(existsSync(join(cache, 'audit.log'))).toBe(false);
     expect(existsSync(join(cache, 'journals'))).toBe(false);

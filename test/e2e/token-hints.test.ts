@@ -8,7 +8,8 @@ import { developerKey, loginThroughMock } from '../helpers/e2e-login.js';
 
 const { dir, env } = e2eWorkspace('token-hints');
 const base = { ...env, LMS_MOCK_DB: join(dir, 'hints.db') };
-const lms = (args: string[], extra: Record<string, string> = {}, input?: string) => spawnLms(args, { ...base, ...extra }, input);
+const lms = (args: string[], extra: Record<string, string> = {}, input?: string) =>
+  spawnLms(args, { ...base, ...extra }, input);
 let served: Served;
 
 beforeAll(async () => {
@@ -24,7 +25,7 @@ async function doctorAuth(args: string[], extra: Record<string, string> = {}) {
 }
 
 describe('a refused token', () => {
-  it('from LMS_TOKEN, in --mock: names the mock\'s tokens', async () => {
+  it("from LMS_TOKEN, in --mock: names the mock's tokens", async () => {
     const r = await lms(['--mock', 'users', 'get', 'self'], { LMS_TOKEN: 'not-a-mock-token' });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain('LMS_TOKEN is not a token of the mock: lms mock tokens lists them');
@@ -37,11 +38,17 @@ describe('a refused token', () => {
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain('LMS_TOKEN was refused: set it to a valid token, or unset it to use a profile');
     expect(r.stderr).not.toContain('profile show');
-    expect((await doctorAuth([], extra))?.fix).toBe('LMS_TOKEN was refused: set it to a valid token, or unset it to use a profile');
+    expect((await doctorAuth([], extra))?.fix).toBe(
+      'LMS_TOKEN was refused: set it to a valid token, or unset it to use a profile',
+    );
   });
 
   it('pasted into a profile: store a new one in that profile', async () => {
-    const added = await lms(['profile', 'add', 'pasted', '--url', served.url, '--token-stdin', '--no-verify'], {}, 'a-token-that-was-revoked');
+    const added = await lms(
+      ['profile', 'add', 'pasted', '--url', served.url, '--token-stdin', '--no-verify'],
+      {},
+      'a-token-that-was-revoked',
+    );
     expect(added.exitCode, added.stderr).toBe(0);
     const r = await lms(['-p', 'pasted', 'users', 'get', 'self']);
     expect(r.exitCode).toBe(3);
@@ -58,9 +65,13 @@ describe('a refused token', () => {
     const key = await developerKey(base);
     const login = await loginThroughMock(served, base, key, ['-p', 'school']);
     expect(login.result.exitCode, String(login.result.stderr)).toBe(0);
-    const { access_token: token } = (await import(join(dir, 'config', 'config.json'), { with: { type: 'json' } })).default.profiles.school.oauth as { access_token: string };
+    const { access_token: token } = (await import(join(dir, 'config', 'config.json'), { with: { type: 'json' } }))
+      .default.profiles.school.oauth as { access_token: string };
     // Revoked at the instance (as an administrator or the user would), and not forgotten here.
-    const revoked = await fetch(`${served.url}/login/oauth2/token`, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, 'user-agent': 'lms-test' } });
+    const revoked = await fetch(`${served.url}/login/oauth2/token`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}`, 'user-agent': 'lms-test' },
+    });
     expect(revoked.status).toBe(200);
     const r = await lms(['-p', 'school', 'users', 'get', 'self']);
     expect(r.exitCode).toBe(3);

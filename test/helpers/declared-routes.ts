@@ -65,7 +65,8 @@ function readUnder(frame: Frame, result: CommandResult): CommandResult {
       const it = items[Symbol.asyncIterator]();
       return {
         next: (...a: [] | [unknown]) => frames.run(frame, () => it.next(...a)),
-        return: (value?: unknown) => frames.run(frame, async () => (it.return ? it.return(value) : { done: true as const, value })),
+        return: (value?: unknown) =>
+          frames.run(frame, async () => (it.return ? it.return(value) : { done: true as const, value })),
       };
     },
   };
@@ -120,7 +121,11 @@ export function asAnotherClient<T>(send: () => T): T {
 export function assertDeclaredRoutes(): void {
   const done = ended;
   ended = [];
-  const problems = done.flatMap((frame) => undeclared(frame.spec, frame.called, frame.asUser).map((id) => `lms ${frame.path} called ${id}, which it does not declare: add it to the verb's routes`));
+  const problems = done.flatMap((frame) =>
+    undeclared(frame.spec, frame.called, frame.asUser).map(
+      (id) => `lms ${frame.path} called ${id}, which it does not declare: add it to the verb's routes`,
+    ),
+  );
   if (problems.length) throw new Error([...new Set(problems)].join('\n'));
 }
 

@@ -62,7 +62,10 @@ export interface Served {
 
 /** `lms mock serve --port 0 …`; resolves once it prints its address. */
 export async function serveMock(env: Record<string, string>, flags: string[] = []): Promise<Served> {
-  const child: ResultPromise = execa(process.execPath, [bin, 'mock', 'serve', '--port', '0', ...flags], { env, reject: false });
+  const child: ResultPromise = execa(process.execPath, [bin, 'mock', 'serve', '--port', '0', ...flags], {
+    env,
+    reject: false,
+  });
   let log = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`mock serve did not start: ${log}`)), 15_000);

@@ -51,7 +51,13 @@ export async function fakeInstance(): Promise<FakeInstance> {
     access.set(token, { refresh: refreshToken, expired: false, revoked: false });
     refreshes.set(refreshToken, true);
     fake.issued.push(token);
-    return { access_token: token, token_type: 'Bearer', user: { id: 10000000000007, name: 'Sam Student' }, refresh_token: refreshToken, expires_in: fake.expiresIn };
+    return {
+      access_token: token,
+      token_type: 'Bearer',
+      user: { id: 10000000000007, name: 'Sam Student' },
+      refresh_token: refreshToken,
+      expires_in: fake.expiresIn,
+    };
   };
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -59,25 +65,39 @@ export async function fakeInstance(): Promise<FakeInstance> {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
-    const refused = () => send(401, { errors: [{ message: 'Invalid access token.' }] }, { 'www-authenticate': 'Bearer realm="canvas-lms"' });
+    const refused = () =>
+      send(
+        401,
+        { errors: [{ message: 'Invalid access token.' }] },
+        { 'www-authenticate': 'Bearer realm="canvas-lms"' },
+      );
     const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
     if (url.pathname === '/login/oauth2/token' && req.method === 'POST') {
       const form = new URLSearchParams(await text(req));
       fake.grants.push(form.get('grant_type') ?? '?');
       // As canvas-lms answers: a key it does not have is unknown; a secret missing or wrong, invalid.
-      if (form.get('client_id') !== CLIENT_ID) return send(401, { error: 'invalid_client', error_description: 'unknown client' });
-      if (form.get('client_secret') !== CLIENT_SECRET) return send(401, { error: 'invalid_client', error_description: 'invalid client' });
+      if (form.get('client_id') !== CLIENT_ID)
+        return send(401, { error: 'invalid_client', error_description: 'unknown client' });
+      if (form.get('client_secret') !== CLIENT_SECRET)
+        return send(401, { error: 'invalid_client', error_description: 'invalid client' });
       if (form.get('grant_type') === 'authorization_code') {
         const code = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
-        if (!code || code.redirectUri !== form.get('redirect_uri')) return send(400, { error: 'invalid_grant', error_description: 'bad code' });
-        const challenge = b64url(createHash('sha256').update(form.get('code_verifier') ?? '').digest());
-        if (challenge !== code.challenge) return send(400, { error: 'invalid_grant', error_description: 'bad verifier' });
+        if (!code || code.redirectUri !== form.get('redirect_uri'))
+          return send(400, { error: 'invalid_grant', error_description: 'bad code' });
+        const challenge = b64url(
+          createHash('sha256')
+            .update(form.get('code_verifier') ?? '')
+            .digest(),
+        );
+        if (challenge !== code.challenge)
+          return send(400, { error: 'invalid_grant', error_description: 'bad verifier' });
         return send(200, issue());
       }
       if (form.get('grant_type') === 'refresh_token') {
         const refresh = form.get('refresh_token') ?? '';
-        if (!refreshes.get(refresh)) return send(400, { error: 'invalid_grant', error_description: 'refresh token revoked' });
+        if (!refreshes.get(refresh))
+          return send(400, { error: 'invalid_grant', error_description: 'refresh token revoked' });
         const { refresh_token: _kept, ...answer } = issue(refresh);
         return send(200, answer);
       }
@@ -115,7 +135,12 @@ export async function fakeInstance(): Promise<FakeInstance> {
     },
     authorize(address) {
       const params = new URL(address).searchParams;
-      if (params.get('code_challenge_method') !== 'S256' || params.get('client_id') !== CLIENT_ID || params.get('response_type') !== 'code') throw new Error(`not an S256 authorization request: ${address}`);
+      if (
+        params.get('code_challenge_method') !== 'S256' ||
+        params.get('client_id') !== CLIENT_ID ||
+        params.get('response_type') !== 'code'
+      )
+        throw new Error(`not an S256 authorization request: ${address}`);
       pending = { challenge: params.get('code_challenge')!, redirectUri: params.get('redirect_uri')! };
       return { redirectUri: pending.redirectUri, state: params.get('state')! };
     },

@@ -46,7 +46,12 @@ export function readImports(file: string, text: string): Written[] {
       add(node, ts.isLiteralTypeNode(node.argument) ? node.argument.literal : node.argument, 'import type');
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       add(node, node.arguments[0], 'import()');
-    } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments.length === 1) {
+    } else if (
+      ts.isCallExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'require' &&
+      node.arguments.length === 1
+    ) {
       add(node, node.arguments[0], 'require()');
     }
     ts.forEachChild(node, visit);
@@ -66,7 +71,15 @@ function sourceFiles(dir: string): string[] {
 /** The file a relative specifier names, as the compiler finds it (`./x.js` is `./x.ts`); undefined when there is none. */
 function resolveSpecifier(from: string, specifier: string): string | undefined {
   const base = resolve(dirname(from), specifier);
-  const candidates = [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), base.replace(/\.mjs$/, '.mts'), base.replace(/\.cjs$/, '.cts'), base, `${base}.ts`, join(base, 'index.ts')];
+  const candidates = [
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.js$/, '.tsx'),
+    base.replace(/\.mjs$/, '.mts'),
+    base.replace(/\.cjs$/, '.cts'),
+    base,
+    `${base}.ts`,
+    join(base, 'index.ts'),
+  ];
   return candidates.find((candidate) => statSync(candidate, { throwIfNoEntry: false })?.isFile());
 }
 

@@ -44,7 +44,11 @@ export function jsonChecked(mock: MockRuntime): MockRuntime {
   return mock;
 }
 
-export function clientFor(mock: MockRuntime, token: string | undefined, extra: { perPage?: number; asUser?: string } = {}): ApiClient {
+export function clientFor(
+  mock: MockRuntime,
+  token: string | undefined,
+  extra: { perPage?: number; asUser?: string } = {},
+): ApiClient {
   // A User-Agent, as lms and every real client sends (a session's mock refuses a request without one).
   return new ApiClient({ baseUrl: 'http://lms.mock', token, transport: mock.handler, userAgent: 'lms-test', ...extra });
 }

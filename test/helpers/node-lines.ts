@@ -11,8 +11,8 @@ export function nodeLine(major: number): Promise<string | undefined> {
   if (major === currentMajor) return Promise.resolve(process.execPath);
   let path = found.get(major);
   if (!path) {
-    path = execa('npx', ['-y', `node@${major}`, '-p', 'process.execPath'], { reject: false, timeout: 180_000 }).then((r) =>
-      r.exitCode === 0 && r.stdout.trim().startsWith('/') ? r.stdout.trim() : undefined,
+    path = execa('npx', ['-y', `node@${major}`, '-p', 'process.execPath'], { reject: false, timeout: 180_000 }).then(
+      (r) => (r.exitCode === 0 && r.stdout.trim().startsWith('/') ? r.stdout.trim() : undefined),
     );
     found.set(major, path);
   }

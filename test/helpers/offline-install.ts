@@ -36,7 +36,11 @@ export async function offlinePrefix(dir: string): Promise<OfflinePrefix> {
   symlinkSync('/bin/sh', join(pathDir, 'sh'));
   const npmCli = realpathSync((await execa('sh', ['-c', 'command -v npm'])).stdout.trim());
   const install = async (targets: string[], flags: string[] = []): Promise<Result> =>
-    execa(process.execPath, [npmCli, 'install', '-g', '--offline', ...flags, '--prefix', prefix, ...targets], { env, extendEnv: false, reject: false });
+    execa(process.execPath, [npmCli, 'install', '-g', '--offline', ...flags, '--prefix', prefix, ...targets], {
+      env,
+      extendEnv: false,
+      reject: false,
+    });
   return {
     prefix,
     env,
@@ -45,7 +49,11 @@ export async function offlinePrefix(dir: string): Promise<OfflinePrefix> {
     async installPacked(packages) {
       const tarballs: string[] = [];
       for (const pkg of packages) {
-        const packed = await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', dir, join(root, 'node_modules', pkg)], { cwd: root });
+        const packed = await execa(
+          'npm',
+          ['pack', '--ignore-scripts', '--pack-destination', dir, join(root, 'node_modules', pkg)],
+          { cwd: root },
+        );
         tarballs.push(join(dir, packed.stdout.trim().split('\n').pop()!));
       }
       // No install script runs (npm runs none of a dependency's unless allowed): what installs must work from what the package carries.

@@ -34,7 +34,8 @@ export interface TestProxyOptions {
 function ownAnswer(status: number, marks: TestProxyOptions['marks']): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'text/html', 'content-length': '0' };
   if (marks === 'squid') headers['x-squid-error'] = status === 403 ? 'ERR_ACCESS_DENIED 0' : 'ERR_CONNECT_FAIL 111';
-  else if (marks !== 'none') headers['proxy-status'] = `test-proxy; error=${status === 403 ? 'http_request_denied' : 'destination_unavailable'}`;
+  else if (marks !== 'none')
+    headers['proxy-status'] = `test-proxy; error=${status === 403 ? 'http_request_denied' : 'destination_unavailable'}`;
   return headers;
 }
 
@@ -72,10 +73,19 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     }
     const headers = { ...req.headers };
     delete headers['proxy-authorization'];
-    const forward = request({ host: target.hostname, port: target.port, method: req.method, path: `${target.pathname}${target.search}`, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: `${target.pathname}${target.search}`,
+        headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => {
       if (!res.headersSent) res.writeHead(502, ownAnswer(502, options.marks));
       res.end();
@@ -90,7 +100,9 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     seen.push(`CONNECT ${req.url}`);
     if (!allowed(req)) {
-      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test proxy"\r\nContent-Length: 0\r\n\r\n');
+      client.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test proxy"\r\nContent-Length: 0\r\n\r\n',
+      );
       return;
     }
     if (options.refuseConnect) {

@@ -47,7 +47,13 @@ export const FIXED_NOW = '2026-11-02T12:00:00.000Z';
 export function session(env: Record<string, string> = {}, options: { keychain?: Keychain } = {}): Session {
   // As `--mock` opens it: a request without a User-Agent is refused, so every command run here
   // proves that lms sends one. Every route a command calls is checked against its declaration.
-  const mock = watchRoutes(jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool, { requireUserAgent: true })));
+  const mock = watchRoutes(
+    jsonChecked(
+      openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool, {
+        requireUserAgent: true,
+      }),
+    ),
+  );
   const configDir = mkdtempSync(join(tmpdir(), 'lms-test-config-'));
   // Journals and the audit log of the session's writes, never in the user's own cache.
   const stateDir = mkdtempSync(join(tmpdir(), 'lms-test-state-'));

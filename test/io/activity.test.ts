@@ -1,7 +1,13 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createContext } from '../../src/model/context.js';
-import { createActivity, quietActivity, spinnerAllowed, SPINNER_DELAY_MS, type Spinner } from '../../src/io/activity.js';
+import {
+  createActivity,
+  quietActivity,
+  spinnerAllowed,
+  SPINNER_DELAY_MS,
+  type Spinner,
+} from '../../src/io/activity.js';
 import { trackedTransport } from '../../src/transport/tracked.js';
 import type { ApiResponse } from '../../src/transport/types.js';
 import { fakeIO } from '../helpers/fake-io.js';
@@ -240,7 +246,17 @@ describe('in a command', () => {
             },
           },
         },
-        { mock: true, all: false, perPage: 100, verbose: false, color: true, input: true, yes: false, timeoutSeconds: 30, insecure: false },
+        {
+          mock: true,
+          all: false,
+          perPage: 100,
+          verbose: false,
+          color: true,
+          input: true,
+          yes: false,
+          timeoutSeconds: 30,
+          insecure: false,
+        },
       );
       const work = deferred();
       const tracked = ctx.activity.track(work.promise, 'Waiting');

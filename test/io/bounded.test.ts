@@ -35,17 +35,40 @@ describe('readBounded', () => {
   });
 
   it('returns stdin within the limit, in UTF-8', async () => {
-    expect(await readBoundedText('-', Readable.from([Buffer.from('h\u00e9'), Buffer.from('llo')]), { limit: 6, what: '--body-file' })).toBe('h\u00e9llo');
+    expect(
+      await readBoundedText('-', Readable.from([Buffer.from('h\u00e9'), Buffer.from('llo')]), {
+        limit: 6,
+        what: '--body-file',
+      }),
+    ).toBe('h\u00e9llo');
   });
 
   it.each([
-    { name: 'a regular file one byte over, unread', source: 'file', what: '--message-file', message: /^--message-file .*big\.txt is larger than 4 bytes, the most lms reads there\. Nothing was sent\.$/ },
-    { name: 'stdin for -', source: '-', what: '--body-file', message: /^standard input \(--body-file -\) is larger than 1 KiB/ },
-    { name: 'stdin for a --…-stdin flag', source: '-', what: '--token-stdin', message: /^standard input \(--token-stdin\) is larger than 1 KiB/ },
+    {
+      name: 'a regular file one byte over, unread',
+      source: 'file',
+      what: '--message-file',
+      message: /^--message-file .*big\.txt is larger than 4 bytes, the most lms reads there\. Nothing was sent\.$/,
+    },
+    {
+      name: 'stdin for -',
+      source: '-',
+      what: '--body-file',
+      message: /^standard input \(--body-file -\) is larger than 1 KiB/,
+    },
+    {
+      name: 'stdin for a --…-stdin flag',
+      source: '-',
+      what: '--token-stdin',
+      message: /^standard input \(--token-stdin\) is larger than 1 KiB/,
+    },
   ])('refuses $name, naming the input and the limit', async ({ source, what, message }) => {
     let path = source;
     if (source === 'file') writeFileSync((path = join(dir, 'big.txt')), 'hello');
-    const e = await readBounded(path, Readable.from([Buffer.alloc(2048)]), { limit: source === 'file' ? 4 : 1024, what }).catch((error: unknown) => error);
+    const e = await readBounded(path, Readable.from([Buffer.alloc(2048)]), {
+      limit: source === 'file' ? 4 : 1024,
+      what,
+    }).catch((error: unknown) => error);
     expect(e).toBeInstanceOf(UsageError);
     expect((e as UsageError).exitCode).toBe(2);
     expect((e as UsageError).message).toMatch(message);
@@ -53,13 +76,19 @@ describe('readBounded', () => {
 
   it('stops pulling from an endless stream as soon as the limit is passed', async () => {
     const { stream, counter } = endless();
-    await expect(readBounded('-', stream, { limit: 8 * 1024, what: '--token-stdin' })).rejects.toThrow(/larger than 8 KiB/);
+    await expect(readBounded('-', stream, { limit: 8 * 1024, what: '--token-stdin' })).rejects.toThrow(
+      /larger than 8 KiB/,
+    );
     // Readable.from reads one chunk ahead at most.
     expect(counter.pulled).toBeLessThanOrEqual(10);
   });
 
   it.each([
-    { name: 'a missing file', path: () => join(dir, 'missing.txt'), message: /^cannot read --body-file .*missing\.txt: no such file$/ },
+    {
+      name: 'a missing file',
+      path: () => join(dir, 'missing.txt'),
+      message: /^cannot read --body-file .*missing\.txt: no such file$/,
+    },
     { name: 'a directory', path: () => dir, message: /^cannot read --body-file .*: it is a directory, not a file$/ },
   ])('says why it cannot read $name', async ({ path, message }) => {
     await expect(readBounded(path(), none, { limit: 10, what: '--body-file' })).rejects.toThrow(message);
@@ -76,18 +105,31 @@ describe('readBoundedFileSync', () => {
   it('refuses a regular file past the limit, naming it as asked', () => {
     const path = join(dir, 'big.pem');
     writeFileSync(path, 'abcde');
-    expect(() => readBoundedFileSync(path, { limit: 4, what: 'LMS_CA_FILE', label: `the CA file ${path} (from LMS_CA_FILE)` })).toThrow(
-      new UsageError(`the CA file ${path} (from LMS_CA_FILE) is larger than 4 bytes, the most lms reads there. Nothing was sent.`),
+    expect(() =>
+      readBoundedFileSync(path, { limit: 4, what: 'LMS_CA_FILE', label: `the CA file ${path} (from LMS_CA_FILE)` }),
+    ).toThrow(
+      new UsageError(
+        `the CA file ${path} (from LMS_CA_FILE) is larger than 4 bytes, the most lms reads there. Nothing was sent.`,
+      ),
     );
   });
 
-  it.skipIf(!existsSync('/dev/zero'))('refuses an endless device unread, naming it as asked: only a regular file is read', () => {
-    expect(() => readBoundedFileSync('/dev/zero', { limit: 1024, what: 'LMS_CA_FILE', label: 'the CA file /dev/zero (from LMS_CA_FILE)' })).toThrow(
-      new UsageError('cannot read the CA file /dev/zero (from LMS_CA_FILE): it is a device, not a file'),
-    );
-  });
+  it.skipIf(!existsSync('/dev/zero'))(
+    'refuses an endless device unread, naming it as asked: only a regular file is read',
+    () => {
+      expect(() =>
+        readBoundedFileSync('/dev/zero', {
+          limit: 1024,
+          what: 'LMS_CA_FILE',
+          label: 'the CA file /dev/zero (from LMS_CA_FILE)',
+        }),
+      ).toThrow(new UsageError('cannot read the CA file /dev/zero (from LMS_CA_FILE): it is a device, not a file'));
+    },
+  );
 
   it('leaves an unopenable file to the caller to put in words', () => {
-    expect(() => readBoundedFileSync(join(dir, 'missing.pem'), { limit: 10, what: '--ca-file' })).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    expect(() => readBoundedFileSync(join(dir, 'missing.pem'), { limit: 10, what: '--ca-file' })).toThrow(
+      expect.objectContaining({ code: 'ENOENT' }),
+    );
   });
 });

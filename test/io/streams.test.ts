@@ -29,7 +29,11 @@ describe('descriptorOutput', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lms-streams-'));
     const fd = openSync(join(dir, 'out'), 'w');
     try {
-      const output = descriptorOutput(fd, () => expect.fail('no stream is needed'), () => expect.fail('no broken pipe'));
+      const output = descriptorOutput(
+        fd,
+        () => expect.fail('no stream is needed'),
+        () => expect.fail('no broken pipe'),
+      );
       expect(output.write('[\n')).toBe(true);
       expect(readFileSync(join(dir, 'out'), 'utf8')).toBe('[\n');
       output.write('  "é ✓"\n');
@@ -40,13 +44,53 @@ describe('descriptorOutput', () => {
     }
   });
 
-  type Case = { name: string; answers: (number | string)[]; text: string; descriptor: string; stream: string[]; broken: number; written: boolean };
+  type Case = {
+    name: string;
+    answers: (number | string)[];
+    text: string;
+    descriptor: string;
+    stream: string[];
+    broken: number;
+    written: boolean;
+  };
   // Each write call answers in turn: a number of bytes taken, or an errno.
   const cases: Case[] = [
-    { name: 'a partial write is finished by further writes', answers: [3, 2, 4], text: 'abcdefghi', descriptor: 'abcdefghi', stream: [], broken: 0, written: true },
-    { name: 'a full non-blocking pipe hands the rest to the stream, in order', answers: [4, 'EAGAIN'], text: 'abcdefghi', descriptor: 'abcd', stream: ['efghi'], broken: 0, written: true },
-    { name: 'the rest after EAGAIN keeps a character whole across the split', answers: [1, 'EAGAIN'], text: 'aé', descriptor: 'a', stream: ['é'], broken: 0, written: true },
-    { name: 'a reader that went away is told once, and nothing more is written', answers: [2, 'EPIPE'], text: 'abcdef', descriptor: 'ab', stream: [], broken: 1, written: true },
+    {
+      name: 'a partial write is finished by further writes',
+      answers: [3, 2, 4],
+      text: 'abcdefghi',
+      descriptor: 'abcdefghi',
+      stream: [],
+      broken: 0,
+      written: true,
+    },
+    {
+      name: 'a full non-blocking pipe hands the rest to the stream, in order',
+      answers: [4, 'EAGAIN'],
+      text: 'abcdefghi',
+      descriptor: 'abcd',
+      stream: ['efghi'],
+      broken: 0,
+      written: true,
+    },
+    {
+      name: 'the rest after EAGAIN keeps a character whole across the split',
+      answers: [1, 'EAGAIN'],
+      text: 'aé',
+      descriptor: 'a',
+      stream: ['é'],
+      broken: 0,
+      written: true,
+    },
+    {
+      name: 'a reader that went away is told once, and nothing more is written',
+      answers: [2, 'EPIPE'],
+      text: 'abcdef',
+      descriptor: 'ab',
+      stream: [],
+      broken: 1,
+      written: true,
+    },
   ];
 
   it.each(cases)('$name', ({ answers, text, descriptor, stream, broken, written }) => {
@@ -61,7 +105,12 @@ describe('descriptorOutput', () => {
     };
     const recorder = recordingStream();
     let brokenPipes = 0;
-    const output = descriptorOutput(1, () => recorder.stream, () => brokenPipes++, { write: write as typeof writeSync });
+    const output = descriptorOutput(
+      1,
+      () => recorder.stream,
+      () => brokenPipes++,
+      { write: write as typeof writeSync },
+    );
     expect(output.write(text)).toBe(written);
     expect(Buffer.concat(taken).toString('utf8')).toBe(descriptor);
     expect(recorder.chunks).toEqual(stream);
@@ -74,11 +123,16 @@ describe('descriptorOutput', () => {
 
   it('waits for the stream to drain only once writes go through it', async () => {
     const recorder = recordingStream(true);
-    const output = descriptorOutput(1, () => recorder.stream, () => undefined, {
-      write: (() => {
-        throw errno('EAGAIN');
-      }) as typeof writeSync,
-    });
+    const output = descriptorOutput(
+      1,
+      () => recorder.stream,
+      () => undefined,
+      {
+        write: (() => {
+          throw errno('EAGAIN');
+        }) as typeof writeSync,
+      },
+    );
     expect(output.write('x')).toBe(false);
     let drained = false;
     output.once('drain', () => (drained = true));
@@ -88,17 +142,27 @@ describe('descriptorOutput', () => {
   });
 
   it('passes any other write error on', () => {
-    const output = descriptorOutput(1, () => expect.fail('no stream'), () => expect.fail('no broken pipe'), {
-      write: (() => {
-        throw errno('EIO');
-      }) as typeof writeSync,
-    });
+    const output = descriptorOutput(
+      1,
+      () => expect.fail('no stream'),
+      () => expect.fail('no broken pipe'),
+      {
+        write: (() => {
+          throw errno('EIO');
+        }) as typeof writeSync,
+      },
+    );
     expect(() => output.write('x')).toThrow('EIO');
   });
 
   it('uses the stream from the start for a descriptor that is not open', () => {
     const recorder = recordingStream();
-    const output = descriptorOutput(987, () => recorder.stream, () => undefined, { write: (() => expect.fail('not written directly')) as typeof writeSync });
+    const output = descriptorOutput(
+      987,
+      () => recorder.stream,
+      () => undefined,
+      { write: (() => expect.fail('not written directly')) as typeof writeSync },
+    );
     output.write('to the stream');
     expect(recorder.chunks).toEqual(['to the stream']);
   });
@@ -108,7 +172,10 @@ describe('descriptorOutput holding what a turn writes', () => {
   /** A scheduler the test runs by hand: what `setImmediate` would run once the turn ends. */
   function turns() {
     const pending: (() => void)[] = [];
-    return { later: (run: () => void) => void pending.push(run), endTurn: () => pending.splice(0).forEach((run) => run()) };
+    return {
+      later: (run: () => void) => void pending.push(run),
+      endTurn: () => pending.splice(0).forEach((run) => run()),
+    };
   }
 
   /** write(2) as a recorder: each call's bytes, copied (the held buffer is reused after). */
@@ -129,7 +196,12 @@ describe('descriptorOutput holding what a turn writes', () => {
   it('sends what one turn wrote in one call, once the turn ends', () => {
     const { made, write } = calls();
     const { later, endTurn } = turns();
-    const output = descriptorOutput(1, () => expect.fail('no stream'), () => undefined, { hold: 1024, write, later });
+    const output = descriptorOutput(
+      1,
+      () => expect.fail('no stream'),
+      () => undefined,
+      { hold: 1024, write, later },
+    );
     for (const line of ['{"id":1}\n', '{"id":2}\n', '{"id":"é ✓"}\n']) expect(output.write(line)).toBe(true);
     expect(made).toEqual([]);
     endTurn();
@@ -142,7 +214,12 @@ describe('descriptorOutput holding what a turn writes', () => {
   it('holds no more than its buffer: a long turn writes as it goes, so memory stays flat', () => {
     const { made, write } = calls();
     const { later, endTurn } = turns();
-    const output = descriptorOutput(1, () => expect.fail('no stream'), () => undefined, { hold: 30, write, later });
+    const output = descriptorOutput(
+      1,
+      () => expect.fail('no stream'),
+      () => undefined,
+      { hold: 30, write, later },
+    );
     // Room for a text is counted at 3 bytes a character: the fifth leaves too little for a sixth.
     for (let i = 0; i < 7; i++) output.write('abcd');
     expect(made).toEqual(['abcd'.repeat(5)]);
@@ -155,7 +232,12 @@ describe('descriptorOutput holding what a turn writes', () => {
 
   it('writes what it holds at once when flushed (before stderr, and as the process exits), then bytes after it', () => {
     const { made, write } = calls();
-    const output = descriptorOutput(1, () => expect.fail('no stream'), () => undefined, { hold: 1024, write, later: () => undefined });
+    const output = descriptorOutput(
+      1,
+      () => expect.fail('no stream'),
+      () => undefined,
+      { hold: 1024, write, later: () => undefined },
+    );
     output.write('held');
     output.flush();
     output.flush();
@@ -167,7 +249,12 @@ describe('descriptorOutput holding what a turn writes', () => {
   it('hands what it held to the stream on EAGAIN, as a copy, in order; and waits for the stream to drain', () => {
     const { made, write } = calls([2, 'EAGAIN']);
     const recorder = recordingStream(true);
-    const output = descriptorOutput(1, () => recorder.stream, () => undefined, { hold: 12, write, later: () => undefined });
+    const output = descriptorOutput(
+      1,
+      () => recorder.stream,
+      () => undefined,
+      { hold: 12, write, later: () => undefined },
+    );
     output.write('abcd');
     // Does not fit beside what is held: the flush meets a full pipe, and the new text follows the rest.
     expect(output.write('efgh')).toBe(false);
@@ -180,7 +267,12 @@ describe('descriptorOutput holding what a turn writes', () => {
   it('after a reader went away, drops what it held and what follows', () => {
     const { made, write } = calls([1, 'EPIPE']);
     let brokenPipes = 0;
-    const output = descriptorOutput(1, () => expect.fail('no stream'), () => brokenPipes++, { hold: 8, write, later: () => undefined });
+    const output = descriptorOutput(
+      1,
+      () => expect.fail('no stream'),
+      () => brokenPipes++,
+      { hold: 8, write, later: () => undefined },
+    );
     output.write('abcd');
     output.write('efgh');
     output.write('ijkl');

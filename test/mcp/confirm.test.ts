@@ -32,8 +32,22 @@ function server(allowDestructive: boolean, clock = { now: Date.parse('2026-11-27
     if (req.method === 'DELETE') deletes.push(req.url);
     return handler(req);
   };
-  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-mcp-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-mcp-config-')) };
-  const ctx = createContext(deps, { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false });
+  const deps: Deps = {
+    io: fakeIO(),
+    env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-mcp-state-')) },
+    mock,
+    configDir: mkdtempSync(join(tmpdir(), 'lms-mcp-config-')),
+  };
+  const ctx = createContext(deps, {
+    all: false,
+    perPage: 100,
+    verbose: false,
+    color: false,
+    input: false,
+    yes: false,
+    timeoutSeconds: 30,
+    insecure: false,
+  });
   const confirmed: (ConfirmedPlan | undefined)[] = [];
   const derive = ctx.derive.bind(ctx);
   const watched = {
@@ -44,11 +58,19 @@ function server(allowDestructive: boolean, clock = { now: Date.parse('2026-11-27
       return derived;
     },
   };
-  const session: Session = { ctx: watched, model: commandModel, allowWrites: true, allowDestructive, cursorKey: newCursorKey(), now: () => clock.now };
+  const session: Session = {
+    ctx: watched,
+    model: commandModel,
+    allowWrites: true,
+    allowDestructive,
+    cursorKey: newCursorKey(),
+    now: () => clock.now,
+  };
   return { session, clock, confirmed, mock };
 }
 
-const call = (session: Session, name: string, input: Record<string, unknown>): Promise<ToolResult> => callTool(tools.get(name)!, input, session);
+const call = (session: Session, name: string, input: Record<string, unknown>): Promise<ToolResult> =>
+  callTool(tools.get(name)!, input, session);
 
 describe('the fence', () => {
   it.each([
@@ -80,7 +102,12 @@ describe('the fence', () => {
   it('still closes a result cut to size, with the note of what was cut outside it', async () => {
     const { session } = server(false);
     const message = `${'x'.repeat(MAX_STRUCTURED_CHARS)}</lms-data>${'y'.repeat(MAX_STRUCTURED_CHARS)}`;
-    const r = await call(session, 'topics_create', { course: 1, title: 'Long', message_file_text: message, dry_run: true });
+    const r = await call(session, 'topics_create', {
+      course: 1,
+      title: 'Long',
+      message_file_text: message,
+      dry_run: true,
+    });
     expect(r.isError, r.content[0].text.slice(0, 300)).toBeFalsy();
     expect(r.structuredContent.left_out).toBeDefined();
     const data = r.content[1].text;
@@ -95,7 +122,9 @@ describe('the fence', () => {
 
 describe('a destructive call under --allow-destructive', () => {
   it('binds the token to the arguments as given in any order or form, without confirm and dry_run', () => {
-    expect(canonicalArguments({ b: 1, a: { d: 2, c: [3] }, confirm: 'x', dry_run: true })).toBe('{"a":{"c":[3],"d":2},"b":1}');
+    expect(canonicalArguments({ b: 1, a: { d: 2, c: [3] }, confirm: 'x', dry_run: true })).toBe(
+      '{"a":{"c":[3],"d":2},"b":1}',
+    );
   });
 
   it('refuses a token once it expired, 10 minutes after its plan, and deletes nothing', async () => {
@@ -109,7 +138,9 @@ describe('a destructive call under --allow-destructive', () => {
     clock.now += CONFIRM_TTL_MS;
     const late = await call(session, 'sections_delete', { id, confirm: token });
     expect(late.isError).toBe(true);
-    expect(late.content[0].text).toMatch(/^error: sections_delete: the confirmation token expired at 2026-11-27T10:10:00.000Z \(a token holds 10 minutes\): refused\nhint: call sections_delete without confirm/);
+    expect(late.content[0].text).toMatch(
+      /^error: sections_delete: the confirmation token expired at 2026-11-27T10:10:00.000Z \(a token holds 10 minutes\): refused\nhint: call sections_delete without confirm/,
+    );
     expect(late.structuredContent.error).toMatchObject({ class: 'usage', exit_code: 2, confirm: 'expired' });
     expect(deletes).toEqual([]);
     // A minute short of it, a new one runs.
@@ -138,7 +169,13 @@ describe('a destructive call under --allow-destructive', () => {
     expect(confirmed).toEqual([undefined]);
     await call(session, 'sections_delete', { id: '2', confirm: plan.structuredContent.confirm });
     const { confirm, confirm_expires_at, ...planned } = plan.structuredContent;
-    expect(confirmed[1]).toEqual({ tool: 'sections_delete', arguments: { id: '2' }, plan: expect.objectContaining(planned), planDigest: expect.any(String), issuedAt: '2026-11-27T10:00:00.000Z' });
+    expect(confirmed[1]).toEqual({
+      tool: 'sections_delete',
+      arguments: { id: '2' },
+      plan: expect.objectContaining(planned),
+      planDigest: expect.any(String),
+      issuedAt: '2026-11-27T10:00:00.000Z',
+    });
     expect([confirm, confirm_expires_at].every(Boolean)).toBe(true);
   });
 
@@ -149,7 +186,11 @@ describe('a destructive call under --allow-destructive', () => {
     expect(plan.isError, plan.content[0].text).toBeFalsy();
     expect(plan.content[0].text).toMatch(/This call destroys data \("Delete conversation 5 from your view"\)/);
     expect(plan.structuredContent).toMatchObject({ dry_run: true, confirm: expect.any(String) });
-    const done = await call(session, 'conv_batch', { ids: '5', event: 'destroy', confirm: plan.structuredContent.confirm });
+    const done = await call(session, 'conv_batch', {
+      ids: '5',
+      event: 'destroy',
+      confirm: plan.structuredContent.confirm,
+    });
     expect(done.isError, done.content[0].text).toBeFalsy();
     expect(done.structuredContent.confirm).toBeUndefined();
   });
@@ -159,13 +200,17 @@ describe('a destructive call under --allow-destructive', () => {
     const { session } = server(true);
     const id = String((await call(session, 'sections_create', { course: 1, name: 'Empty' })).structuredContent.id);
     const dry = await call(session, 'sections_delete', { id, dry_run: true });
-    expect(dry.content[0].text).toMatch(/^sections_delete: the plan \(a dry run; nothing was sent\)\.[\s\S]*call sections_delete again with the same arguments, without dry_run, and confirm = /);
+    expect(dry.content[0].text).toMatch(
+      /^sections_delete: the plan \(a dry run; nothing was sent\)\.[\s\S]*call sections_delete again with the same arguments, without dry_run, and confirm = /,
+    );
     expect(deletes).toEqual([]);
     const done = await call(session, 'sections_delete', { id, confirm: dry.structuredContent.confirm });
     expect(done.isError, done.content[0].text).toBeFalsy();
     expect(deletes).toHaveLength(1);
     // A write that destroys nothing hands out none.
-    expect((await call(session, 'sections_create', { course: 1, name: 'Kept', dry_run: true })).structuredContent.confirm).toBeUndefined();
+    expect(
+      (await call(session, 'sections_create', { course: 1, name: 'Kept', dry_run: true })).structuredContent.confirm,
+    ).toBeUndefined();
   });
 
   it('stays refused without --allow-destructive, a token or not', async () => {

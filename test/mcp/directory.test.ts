@@ -18,7 +18,13 @@ function instance(asked: string[]) {
     enrollments: {
       listCourse: ({ course_id }: { course_id: string }) => {
         asked.push(course_id);
-        return items([{ user_id: 1000 + Number(course_id), type: 'TeacherEnrollment', user: { id: 1000 + Number(course_id), name: `Teacher ${course_id}` } }]);
+        return items([
+          {
+            user_id: 1000 + Number(course_id),
+            type: 'TeacherEnrollment',
+            user: { id: 1000 + Number(course_id), name: `Teacher ${course_id}` },
+          },
+        ]);
       },
       listUser: () => items([]),
     },

@@ -19,9 +19,29 @@ let server: Session;
 beforeAll(async () => {
   tools = new Map((await toolsOf(commandModel)).map((t) => [t.name, t]));
   const mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
-  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-inputs-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-inputs-config-')) };
-  const globals: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
-  server = { ctx: createContext(deps, globals), model: commandModel, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey() };
+  const deps: Deps = {
+    io: fakeIO(),
+    env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-inputs-state-')) },
+    mock,
+    configDir: mkdtempSync(join(tmpdir(), 'lms-inputs-config-')),
+  };
+  const globals: GlobalOptions = {
+    all: false,
+    perPage: 100,
+    verbose: false,
+    color: false,
+    input: false,
+    yes: false,
+    timeoutSeconds: 30,
+    insecure: false,
+  };
+  server = {
+    ctx: createContext(deps, globals),
+    model: commandModel,
+    allowWrites: true,
+    allowDestructive: false,
+    cursorKey: newCursorKey(),
+  };
 });
 
 afterEach(() => {
@@ -30,9 +50,33 @@ afterEach(() => {
 
 describe('text inputs of lms mcp', () => {
   it.each<[string, string, Record<string, unknown>, (structured: Record<string, unknown>) => void]>([
-    ['a CSV, read as it is', 'enrollments_import', { course: '1', file_text: 'user,type\nsis_user_id:no-such-user,student\n', dry_run: true }, (s) => expect(s.error).toMatchObject({ message: 'file has 1 problem; nothing was written:\n  file:2: user "sis_user_id:no-such-user" not found' })],
-    ['a course file', 'apply', { file_text: 'courses:\n  - sis_course_id: X\n    nmae: x\n' }, (s) => expect(s.error).toMatchObject({ problems: [{ file: 'file', line: 2 }, { file: 'file', line: 3, at: 'courses[0].nmae' }] })],
-    ['a message body', 'conv_send', { to: ['1'], subject: 'S', body_file_text: 'Hello from a file', dry_run: true }, (s) => expect(JSON.stringify(s)).toContain('["body","Hello from a file"]')],
+    [
+      'a CSV, read as it is',
+      'enrollments_import',
+      { course: '1', file_text: 'user,type\nsis_user_id:no-such-user,student\n', dry_run: true },
+      (s) =>
+        expect(s.error).toMatchObject({
+          message: 'file has 1 problem; nothing was written:\n  file:2: user "sis_user_id:no-such-user" not found',
+        }),
+    ],
+    [
+      'a course file',
+      'apply',
+      { file_text: 'courses:\n  - sis_course_id: X\n    nmae: x\n' },
+      (s) =>
+        expect(s.error).toMatchObject({
+          problems: [
+            { file: 'file', line: 2 },
+            { file: 'file', line: 3, at: 'courses[0].nmae' },
+          ],
+        }),
+    ],
+    [
+      'a message body',
+      'conv_send',
+      { to: ['1'], subject: 'S', body_file_text: 'Hello from a file', dry_run: true },
+      (s) => expect(JSON.stringify(s)).toContain('["body","Hello from a file"]'),
+    ],
   ])('%s: reaches the verb, and no file is written', async (_, name, input, check) => {
     // A temporary directory that is not there: a file written for the input, even one removed
     // after the call, would have had to be made in it.

@@ -16,9 +16,17 @@ describe('the pseudonym key file', () => {
   });
 
   it.each([
-    ['readable by others', (f: string) => (writeFileSync(f, 'k'.repeat(32)), chmodSync(f, 0o644)), /can be read by others than its owner/],
+    [
+      'readable by others',
+      (f: string) => (writeFileSync(f, 'k'.repeat(32)), chmodSync(f, 0o644)),
+      /can be read by others than its owner/,
+    ],
     ['too short', (f: string) => writeFileSync(f, 'short\n', { mode: 0o600 }), /less than 16 characters/],
-    ['far too long to be a key', (f: string) => writeFileSync(f, 'k'.repeat(5000), { mode: 0o600 }), /more than 4096 bytes/],
+    [
+      'far too long to be a key',
+      (f: string) => writeFileSync(f, 'k'.repeat(5000), { mode: 0o600 }),
+      /more than 4096 bytes/,
+    ],
   ])('is refused when %s', (_what, make, message) => {
     const file = join(dir(), 'pseudonym.key');
     make(file);

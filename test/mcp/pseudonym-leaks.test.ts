@@ -19,7 +19,16 @@ import { fakeIO } from '../helpers/fake-io.js';
 import { jsonChecked, seedSchool, TOKENS } from '../helpers/mock-client.js';
 import { FIXED_NOW } from '../helpers/run-lms.js';
 
-const GLOBALS: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
+const GLOBALS: GlobalOptions = {
+  all: false,
+  perPage: 100,
+  verbose: false,
+  color: false,
+  input: false,
+  yes: false,
+  timeoutSeconds: 30,
+  insecure: false,
+};
 
 /** The seeded students and observer, every form a result could name them by, and the ones made below. */
 const HIDDEN = [
@@ -40,10 +49,29 @@ let fang: string;
 
 /** A server on the one mock, driven with the token given (the admin's by default). */
 function server(token: string = TOKENS.admin, pseudonymize = true, verbose = false): Session {
-  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_TOKEN: token, LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-leaks-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-leaks-config-')) };
+  const deps: Deps = {
+    io: fakeIO(),
+    env: { LMS_MOCK: '1', LMS_TOKEN: token, LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-leaks-state-')) },
+    mock,
+    configDir: mkdtempSync(join(tmpdir(), 'lms-leaks-config-')),
+  };
   const ctx = createContext(deps, { ...GLOBALS, verbose });
-  const pseudonyms = pseudonymize ? new Pseudonyms({ scope: 'students', key: Buffer.alloc(32, 7), instance: async () => (await ctx.client()).baseUrl, directory: instanceDirectory(() => ctx.client()) }) : undefined;
-  return { ctx, model: commandModel, allowWrites: true, allowDestructive: false, cursorKey: newCursorKey(), pseudonyms };
+  const pseudonyms = pseudonymize
+    ? new Pseudonyms({
+        scope: 'students',
+        key: Buffer.alloc(32, 7),
+        instance: async () => (await ctx.client()).baseUrl,
+        directory: instanceDirectory(() => ctx.client()),
+      })
+    : undefined;
+  return {
+    ctx,
+    model: commandModel,
+    allowWrites: true,
+    allowDestructive: false,
+    cursorKey: newCursorKey(),
+    pseudonyms,
+  };
 }
 
 async function call(session: Session, name: string, input: Record<string, unknown>): Promise<ToolResult> {
@@ -54,7 +82,11 @@ async function call(session: Session, name: string, input: Record<string, unknow
 
 /** The hidden forms that appear in a text: as words, or (for the unspaced) anywhere. */
 function leaked(text: string, forms = HIDDEN): string[] {
-  return forms.filter((f) => (/^[\x20-\x7e]+$/.test(f) ? new RegExp(`(?<![\\w-])${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text) : text.includes(f)));
+  return forms.filter((f) =>
+    /^[\x20-\x7e]+$/.test(f)
+      ? new RegExp(`(?<![\\w-])${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text)
+      : text.includes(f),
+  );
 }
 
 const everything = (r: ToolResult) => JSON.stringify([r.content, r.structuredContent]);
@@ -79,7 +111,17 @@ beforeAll(async () => {
   mock = jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool));
   const admin = server(TOKENS.admin, false);
   const make = async (name: string, login: string, sis: string) => {
-    const id = String((await call(admin, 'users_create', { account: '1', name, sortable_name: name, login_id: login, sis_user_id: sis })).structuredContent.id);
+    const id = String(
+      (
+        await call(admin, 'users_create', {
+          account: '1',
+          name,
+          sortable_name: name,
+          login_id: login,
+          sis_user_id: sis,
+        })
+      ).structuredContent.id,
+    );
     await call(admin, 'enrollments_add', { course: '1', user: id, type: 'student', state: 'active' });
     return id;
   };
@@ -87,7 +129,11 @@ beforeAll(async () => {
   fang = await make('王芳', 'wangfang', 'CN-1');
   // A second match for Ravi's name, so a search for him has a second page.
   await make('Ravi Patelson', 'rpatelson', 'S-099');
-  await call(admin, 'grade_set', { course: '1', assignment: '1', csv_text: `user,grade,comment\n${fang},13,王芳同学很好\n${al},12,see al\n` });
+  await call(admin, 'grade_set', {
+    course: '1',
+    assignment: '1',
+    csv_text: `user,grade,comment\n${fang},13,王芳同学很好\n${al},12,see al\n`,
+  });
 });
 
 describe('cursors under --pseudonymize', () => {
@@ -98,26 +144,29 @@ describe('cursors under --pseudonymize', () => {
     ['teacher', 'enrollments_list', { course: '1' }],
     ['teacher', 'recipients_search', { context: 'course_1' }],
   ];
-  it.each(lists)('as %s, %s: every cursor is opaque, and the pages still follow each other', async (who, name, args) => {
-    const s = server(who === 'admin' ? TOKENS.admin : TOKENS.teacher);
-    const seen: unknown[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const r = await call(s, name, { ...args, limit: 1, ...(cursor ? { cursor } : {}) });
-      const page = r.structuredContent as { items: unknown[]; next_cursor?: string };
-      expect(leaked(everything(r)), `page ${pages}`).toEqual([]);
-      seen.push(...page.items);
-      cursor = page.next_cursor;
-      if (cursor) {
-        expect(cursor).toMatch(/^[A-Za-z0-9_-]{24}$/);
-        expect(leaked(opened(cursor)), `cursor of page ${pages}`).toEqual([]);
-      }
-      pages++;
-    } while (cursor && pages < 60);
-    expect(pages).toBeGreaterThan(5);
-    expect(new Set(seen.map((x) => JSON.stringify(x))).size).toBe(seen.length);
-  });
+  it.each(lists)(
+    'as %s, %s: every cursor is opaque, and the pages still follow each other',
+    async (who, name, args) => {
+      const s = server(who === 'admin' ? TOKENS.admin : TOKENS.teacher);
+      const seen: unknown[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const r = await call(s, name, { ...args, limit: 1, ...(cursor ? { cursor } : {}) });
+        const page = r.structuredContent as { items: unknown[]; next_cursor?: string };
+        expect(leaked(everything(r)), `page ${pages}`).toEqual([]);
+        seen.push(...page.items);
+        cursor = page.next_cursor;
+        if (cursor) {
+          expect(cursor).toMatch(/^[A-Za-z0-9_-]{24}$/);
+          expect(leaked(opened(cursor)), `cursor of page ${pages}`).toEqual([]);
+        }
+        pages++;
+      } while (cursor && pages < 60);
+      expect(pages).toBeGreaterThan(5);
+      expect(new Set(seen.map((x) => JSON.stringify(x))).size).toBe(seen.length);
+    },
+  );
 
   it('carries no search term a pseudonym was mapped back to', async () => {
     const s = server();
@@ -142,7 +191,10 @@ describe('cursors under --pseudonymize', () => {
   it('refuses a cursor of another server, or of another list', async () => {
     const s = server();
     const cursor = (await call(s, 'users_list', { limit: 1 })).structuredContent.next_cursor as string;
-    for (const [session, args] of [[server(), { limit: 1, cursor }], [s, { limit: 1, search: 'a', cursor }]] as const) {
+    for (const [session, args] of [
+      [server(), { limit: 1, cursor }],
+      [s, { limit: 1, search: 'a', cursor }],
+    ] as const) {
       const r = await callTool(tools.get('users_list')!, args, session);
       expect(r.isError).toBe(true);
       expect(r.content[0].text).toMatch(/the cursor is not one this server handed out for this list/);
@@ -154,7 +206,12 @@ describe('a dry run under --pseudonymize', () => {
   it('shows the form body decoded, as the pseudonyms the call was given', async () => {
     const s = server();
     const ravi = (await call(s, 'users_get', { id: '9' })).structuredContent as { name: string };
-    const r = await call(s, 'conv_send', { to: ['9'], subject: 'Marks', body: `Dear ${ravi.name}, well done`, dry_run: true });
+    const r = await call(s, 'conv_send', {
+      to: ['9'],
+      subject: 'Marks',
+      body: `Dear ${ravi.name}, well done`,
+      dry_run: true,
+    });
     expect(leaked(everything(r))).toEqual([]);
     const request = (r.structuredContent.requests as { body: unknown }[])[0];
     expect(request.body).toEqual([
@@ -168,7 +225,17 @@ describe('a dry run under --pseudonymize', () => {
     const s = server();
     await call(s, 'users_get', { id: '9' });
     const p = s.pseudonyms!;
-    const preview = { dry_run: true, requests: [{ method: 'PUT', url: 'http://lms.mock/api/v1/users/9?note=Ravi%20Patel', content_type: 'application/x-www-form-urlencoded', body: 'user%5Bbio%5D=Dear+Ravi+Patel%2C+hi' }] };
+    const preview = {
+      dry_run: true,
+      requests: [
+        {
+          method: 'PUT',
+          url: 'http://lms.mock/api/v1/users/9?note=Ravi%20Patel',
+          content_type: 'application/x-www-form-urlencoded',
+          body: 'user%5Bbio%5D=Dear+Ravi+Patel%2C+hi',
+        },
+      ],
+    };
     const { readablePreview } = await import('../../src/mcp/pseudonyms.js');
     const out = JSON.stringify(p.rewrite(readablePreview(preview)));
     expect(leaked(out)).toEqual([]);
@@ -183,7 +250,10 @@ describe('short forms and unspaced scripts under --pseudonymize', () => {
     ['users_export', {}],
     ['export_course', { course: '1' }],
     ['enrollments_list', { course: '1', limit: 100 }],
-    ['submissions_get', { course: '1', assignment: '1', user: 'sis_user_id:CN-1', include: ['submission_comments', 'user'] }],
+    [
+      'submissions_get',
+      { course: '1', assignment: '1', user: 'sis_user_id:CN-1', include: ['submission_comments', 'user'] },
+    ],
     ['submissions_list', { course: '1', assignment: ['1'], include: ['submission_comments', 'user'], limit: 100 }],
   ])('%s names no one by a login al, a SIS id S2 or the name 王芳', async (name, args) => {
     const plain = everything(await call(server(TOKENS.admin, false), name, args));
@@ -214,7 +284,16 @@ describe('short forms and unspaced scripts under --pseudonymize', () => {
 
   it('takes a digits-only short SIS id for a person only in a reference', async () => {
     const s = server();
-    const id = String((await call(server(TOKENS.admin, false), 'users_create', { account: '1', name: 'Nia Numbers', login_id: 'nia', sis_user_id: '12' })).structuredContent.id);
+    const id = String(
+      (
+        await call(server(TOKENS.admin, false), 'users_create', {
+          account: '1',
+          name: 'Nia Numbers',
+          login_id: 'nia',
+          sis_user_id: '12',
+        })
+      ).structuredContent.id,
+    );
     await call(s, 'users_get', { id });
     const p = s.pseudonyms!;
     expect(p.text('sis_user_id:12')).toBe(`sis_user_id:${p.pseudonymOf(id).login}`);
@@ -227,8 +306,19 @@ describe('a grade CSV under --pseudonymize', () => {
     const s = server();
     const ravi = (await call(s, 'users_get', { id: '9' })).structuredContent as { name: string; login_id: string };
     const comment = `well done ${ravi.name}`;
-    await call(s, 'grade_set', { course: '1', assignment: '1', csv_text: `user,grade,comment\n${ravi.login_id},17,${comment}\n` });
-    const read = (await call(server(TOKENS.admin, false), 'submissions_get', { course: '1', assignment: '1', user: '9', include: ['submission_comments'] })).structuredContent as { score: number; submission_comments: { comment: string }[] };
+    await call(s, 'grade_set', {
+      course: '1',
+      assignment: '1',
+      csv_text: `user,grade,comment\n${ravi.login_id},17,${comment}\n`,
+    });
+    const read = (
+      await call(server(TOKENS.admin, false), 'submissions_get', {
+        course: '1',
+        assignment: '1',
+        user: '9',
+        include: ['submission_comments'],
+      })
+    ).structuredContent as { score: number; submission_comments: { comment: string }[] };
     expect(read.score).toBe(17);
     expect(read.submission_comments.map((c) => c.comment)).toContain(comment);
     expect(read.submission_comments.map((c) => c.comment)).not.toContain('well done 9');
@@ -236,7 +326,9 @@ describe('a grade CSV under --pseudonymize', () => {
 
   it('round-trips an export: its names are pseudonyms, and graded back they check against the real students', async () => {
     const s = server(TOKENS.teacher);
-    const exported = (await call(s, 'grade_export', { course: '1', assignment: '1' })).structuredContent as { items: Record<string, string>[] };
+    const exported = (await call(s, 'grade_export', { course: '1', assignment: '1' })).structuredContent as {
+      items: Record<string, string>[];
+    };
     const rows = exported.items;
     expect(leaked(JSON.stringify(rows))).toEqual([]);
     const sofia = rows.find((r) => r.section.includes('Lab Online') && r.grade === '15')!;
@@ -244,15 +336,28 @@ describe('a grade CSV under --pseudonymize', () => {
     expect(sofia.user).toMatch(/^sis_user_id:student-[0-9a-f]{8}$/);
     // The CSV an assistant writes back from what it was shown, one score edited.
     const cell = (v: string) => (/[",]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-    const csv = ['user,name,section,grade,comment', ...rows.map((r) => [r.user, r.name, r.section, r === sofia ? '16' : r.grade, ''].map(cell).join(','))].join('\n');
+    const csv = [
+      'user,name,section,grade,comment',
+      ...rows.map((r) => [r.user, r.name, r.section, r === sofia ? '16' : r.grade, ''].map(cell).join(',')),
+    ].join('\n');
     const graded = await call(s, 'grade_set', { course: '1', assignment: '1', csv_text: `${csv}\n` });
     expect(graded.structuredContent).toMatchObject({ updated: 1, failed: 0 });
-    const read = (await call(server(TOKENS.admin, false), 'submissions_get', { course: '1', assignment: '1', user: 'sis_user_id:S-008' })).structuredContent as { score: number };
+    const read = (
+      await call(server(TOKENS.admin, false), 'submissions_get', {
+        course: '1',
+        assignment: '1',
+        user: 'sis_user_id:S-008',
+      })
+    ).structuredContent as { score: number };
     expect(read.score).toBe(16);
     // A name out of step is still caught: Sofia's row with another student's pseudonym.
     const other = rows.find((r) => r !== sofia)!;
     const swapped = csv.replace(`${sofia.user},${sofia.name},`, `${sofia.user},${other.name},`);
-    const refused = await callTool(tools.get('grade_set')!, { course: '1', assignment: '1', csv_text: `${swapped}\n` }, s);
+    const refused = await callTool(
+      tools.get('grade_set')!,
+      { course: '1', assignment: '1', csv_text: `${swapped}\n` },
+      s,
+    );
     expect(refused.isError).toBe(true);
     expect(refused.content[0]?.text).toContain('is not the name of user');
     expect(leaked(everything(refused))).toEqual([]);

@@ -16,24 +16,47 @@ import { declaredVerbs } from '../helpers/verbs.js';
 import { jsonChecked, seedSchool } from '../helpers/mock-client.js';
 import { FIXED_NOW } from '../helpers/run-lms.js';
 
-const GLOBALS: GlobalOptions = { all: false, perPage: 100, verbose: false, color: false, input: false, yes: false, timeoutSeconds: 30, insecure: false };
+const GLOBALS: GlobalOptions = {
+  all: false,
+  perPage: 100,
+  verbose: false,
+  color: false,
+  input: false,
+  yes: false,
+  timeoutSeconds: 30,
+  insecure: false,
+};
 
 let tools: Map<string, Tool>;
 let requests: { method: string; url: string }[];
 
 function server(allow: { writes?: boolean; destructive?: boolean } = {}): Session {
-  const mock = watchRoutes(jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool)));
+  const mock = watchRoutes(
+    jsonChecked(openMock(':memory:', { LMS_MOCK_NOW: FIXED_NOW, LMS_MOCK_JOB_TICK_MS: '0' }, seedSchool)),
+  );
   const handler = mock.handler;
   mock.handler = async (req) => {
     requests.push({ method: req.method, url: req.url });
     return handler(req);
   };
-  const deps: Deps = { io: fakeIO(), env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-mcp-state-')) }, mock, configDir: mkdtempSync(join(tmpdir(), 'lms-mcp-config-')) };
+  const deps: Deps = {
+    io: fakeIO(),
+    env: { LMS_MOCK: '1', LMS_STATE_DIR: mkdtempSync(join(tmpdir(), 'lms-mcp-state-')) },
+    mock,
+    configDir: mkdtempSync(join(tmpdir(), 'lms-mcp-config-')),
+  };
   const ctx: Context = createContext(deps, GLOBALS);
-  return { ctx, model: commandModel, allowWrites: allow.writes === true || allow.destructive === true, allowDestructive: allow.destructive === true, cursorKey: newCursorKey() };
+  return {
+    ctx,
+    model: commandModel,
+    allowWrites: allow.writes === true || allow.destructive === true,
+    allowDestructive: allow.destructive === true,
+    cursorKey: newCursorKey(),
+  };
 }
 
-const call = (session: Session, name: string, input: Record<string, unknown>): Promise<ToolResult> => callTool(tools.get(name)!, input, session);
+const call = (session: Session, name: string, input: Record<string, unknown>): Promise<ToolResult> =>
+  callTool(tools.get(name)!, input, session);
 const writes = () => requests.filter((r) => r.method !== 'GET');
 
 beforeAll(async () => {
@@ -44,10 +67,13 @@ describe('the tools read off the command tree', () => {
   it('makes one tool of every verb that acts on the instance, under a name a client accepts (but an upload of a local file)', async () => {
     const verbs = (await declaredVerbs()).map(({ path }) => path.join(' '));
     const local = /^(profile|mock|api|doctor|completion|mcp|auth|version|log)\b/;
-    expect([...tools.values()].map((t) => t.command.slice(4)).sort()).toEqual(verbs.filter((v) => !local.test(v) && v !== 'users upload').sort());
+    expect([...tools.values()].map((t) => t.command.slice(4)).sort()).toEqual(
+      verbs.filter((v) => !local.test(v) && v !== 'users upload').sort(),
+    );
     for (const name of tools.keys()) expect(name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
     for (const t of tools.values()) {
-      for (const property of Object.keys(t.inputSchema.properties)) expect(property, t.name).toMatch(/^[a-z][a-z0-9_]*$/);
+      for (const property of Object.keys(t.inputSchema.properties))
+        expect(property, t.name).toMatch(/^[a-z][a-z0-9_]*$/);
     }
   });
 
@@ -105,7 +131,7 @@ describe('the tools read off the command tree', () => {
 });
 
 describe('a call', () => {
-  it('runs in a context of its own that paces its requests with the server\'s one limiter', async () => {
+  it("runs in a context of its own that paces its requests with the server's one limiter", async () => {
     const s = server();
     const derived = await s.ctx.derive({}, s.ctx.globals);
     expect(derived).not.toBe(s.ctx);
@@ -115,14 +141,25 @@ describe('a call', () => {
   it('turns switches, --no- flags, lists and file contents into the verb command line', async () => {
     requests = [];
     const s = server({ writes: true });
-    const added = await call(s, 'enrollments_add', { course: 1, user: 7, type: 'student', section_id: 1, notify: false, dry_run: true });
+    const added = await call(s, 'enrollments_add', {
+      course: 1,
+      user: 7,
+      type: 'student',
+      section_id: 1,
+      notify: false,
+      dry_run: true,
+    });
     expect(added.isError, added.content[0].text).toBeFalsy();
     const body = JSON.stringify((added.structuredContent as { requests: { body: unknown }[] }).requests[0].body);
     expect(body).toMatch(/notify.*false/);
     const listed = await call(s, 'enrollments_list', { course: 1, type: ['student', 'ta'], limit: 50 });
     const roles = new Set((listed.structuredContent as { items: { type: string }[] }).items.map((e) => e.type));
     expect([...roles].sort()).toEqual(['StudentEnrollment', 'TaEnrollment']);
-    const topic = await call(s, 'topics_create', { course: 1, title: 'From a file', message_file_text: '<p>Read chapter 4</p>' });
+    const topic = await call(s, 'topics_create', {
+      course: 1,
+      title: 'From a file',
+      message_file_text: '<p>Read chapter 4</p>',
+    });
     expect(topic.isError, topic.content[0].text).toBeFalsy();
     expect((topic.structuredContent as { message: string }).message).toBe('<p>Read chapter 4</p>');
   });
@@ -163,11 +200,14 @@ describe('a call', () => {
   it('reads no local file a course file given as text names (a roster, an outcome tree)', async () => {
     const s = server({ writes: true });
     for (const name of ['diff', 'apply']) {
-      const yaml = 'courses:\n  - sis_course_id: BIO-101\n    enrollments:\n      - { csv: /etc/passwd }\n    outcomes: { file: ../../etc/hostname }\n';
+      const yaml =
+        'courses:\n  - sis_course_id: BIO-101\n    enrollments:\n      - { csv: /etc/passwd }\n    outcomes: { file: ../../etc/hostname }\n';
       const r = await call(s, name, { file_text: yaml });
       expect(r.isError, name).toBe(true);
       expect(r.content[0].text).toMatch(/csv: \/etc\/passwd: a course file given as text names no other file/);
-      expect(r.content[0].text).toMatch(/outcomes file: \.\.\/\.\.\/etc\/hostname: a course file given as text names no other file/);
+      expect(r.content[0].text).toMatch(
+        /outcomes file: \.\.\/\.\.\/etc\/hostname: a course file given as text names no other file/,
+      );
       expect(JSON.stringify(r)).not.toMatch(/root:|lms-mcp-/);
     }
   });
@@ -175,7 +215,11 @@ describe('a call', () => {
   it('gives an import its own dry run (the plan, nothing sent, no journal)', async () => {
     requests = [];
     const s = server({ writes: true });
-    const r = await call(s, 'users_import', { account: 1, file_text: 'name,login_id\nNew Person,new.person\n', dry_run: true });
+    const r = await call(s, 'users_import', {
+      account: 1,
+      file_text: 'name,login_id\nNew Person,new.person\n',
+      dry_run: true,
+    });
     expect(r.isError, r.content[0].text).toBeFalsy();
     expect(writes()).toEqual([]);
     expect(JSON.stringify(r.structuredContent)).toMatch(/new\.person/);
@@ -200,4 +244,3 @@ describe('a call', () => {
     expect(requests.map((q) => q.url)).toEqual([expect.stringMatching(/\/conversations\/5\?auto_mark_as_read=false$/)]);
   });
 });
-

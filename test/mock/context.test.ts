@@ -8,7 +8,8 @@ import { freshMock } from '../helpers/mock-client.js';
 
 const mock = freshMock();
 const caller = { id: 1 } as MockCtx['caller'];
-const resolve = (id: RouteId, path: Record<string, string>) => resolveContext({ db: mock.db, route: route(id), path, caller });
+const resolve = (id: RouteId, path: Record<string, string>) =>
+  resolveContext({ db: mock.db, route: route(id), path, caller });
 
 describe('resolveContext', () => {
   it.each<[RouteId, Record<string, string>, string, number | null]>([

@@ -10,9 +10,13 @@ describe('GET /api/v1/conversations/batches', () => {
   it('lists a batch while it is created or sending, and not once it has failed', async () => {
     const mock = freshMock();
     const tess = clientFor(mock, TOKENS.teacher);
-    const res = await tess.send('POST', '/api/v1/conversations', { body: { recipients: ['7', '8'], body: 'x', mode: 'async' } as never });
+    const res = await tess.send('POST', '/api/v1/conversations', {
+      body: { recipients: ['7', '8'], body: 'x', mode: 'async' } as never,
+    });
     const batchId = Number(res.headers['x-conversation-batch-id']);
-    expect((await tess.ops.conversations.batches({})).map((b) => [b.id, b.workflow_state])).toEqual([[batchId, 'created']]);
+    expect((await tess.ops.conversations.batches({})).map((b) => [b.id, b.workflow_state])).toEqual([
+      [batchId, 'created'],
+    ]);
     // Every recipient is gone by the time the batch is delivered.
     mock.db.prepare(`UPDATE users SET workflow_state = 'deleted' WHERE id IN (7, 8)`).run();
     await mock.jobs.idle();

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { encodeBody } from '../../src/client/encode.js';
-import { DecodeError, decodeParams, headerOf, isFile, isPlainObject, type ParamsObject } from '../../src/mock/decode.js';
+import {
+  DecodeError,
+  decodeParams,
+  headerOf,
+  isFile,
+  isPlainObject,
+  type ParamsObject,
+} from '../../src/mock/decode.js';
 import { bool, int, list, obj, str } from '../../src/mock/kit.js';
 import type { ApiRequest, HttpMethod } from '../../src/transport/types.js';
 
@@ -11,7 +18,8 @@ function req(method: HttpMethod, url: string, body?: string | Uint8Array, conten
   return [{ method, url, headers, body }, new URL(url)];
 }
 
-const form = (method: HttpMethod, body: string, query = '') => req(method, BASE + query, body, 'application/x-www-form-urlencoded');
+const form = (method: HttpMethod, body: string, query = '') =>
+  req(method, BASE + query, body, 'application/x-www-form-urlencoded');
 
 describe('decodeParams: Rack bracket rules', () => {
   it.each<[string, string, ParamsObject]>([
@@ -28,7 +36,14 @@ describe('decodeParams: Rack bracket rules', () => {
     [
       'a list of hashes inside a hash',
       'rubric[ratings][][description]=x&rubric[ratings][][points]=1&rubric[ratings][][description]=y&rubric[ratings][][points]=0',
-      { rubric: { ratings: [{ description: 'x', points: '1' }, { description: 'y', points: '0' }] } },
+      {
+        rubric: {
+          ratings: [
+            { description: 'x', points: '1' },
+            { description: 'y', points: '0' },
+          ],
+        },
+      },
     ],
     ['an empty value', 'due_at=', { due_at: '' }],
     ['the last of a repeated plain name', 'a=1&a=2', { a: '2' }],
@@ -39,7 +54,11 @@ describe('decodeParams: Rack bracket rules', () => {
 
   it('reads the same rules from the query string', async () => {
     const [r, url] = req('GET', `${BASE}?include[]=email&include[]=avatar_url&search_term=jo&user[id]=3`);
-    expect(await decodeParams(r, url)).toEqual({ include: ['email', 'avatar_url'], search_term: 'jo', user: { id: '3' } });
+    expect(await decodeParams(r, url)).toEqual({
+      include: ['email', 'avatar_url'],
+      search_term: 'jo',
+      user: { id: '3' },
+    });
   });
 });
 
@@ -62,16 +81,20 @@ describe('decodeParams: bodies', () => {
 
   it('reads a JSON body, types kept, merged over the query', async () => {
     const body = JSON.stringify({ user: { name: 'Jo', admin: true }, ids: [1, 2], note: null });
-    expect(await decodeParams(...req('POST', `${BASE}?as_user_id=5`, body, 'application/json; charset=utf-8'))).toEqual({
-      as_user_id: '5',
-      user: { name: 'Jo', admin: true },
-      ids: [1, 2],
-      note: null,
-    });
+    expect(await decodeParams(...req('POST', `${BASE}?as_user_id=5`, body, 'application/json; charset=utf-8'))).toEqual(
+      {
+        as_user_id: '5',
+        user: { name: 'Jo', admin: true },
+        ids: [1, 2],
+        note: null,
+      },
+    );
   });
 
   it('reads a JSON body on DELETE, as bytes', async () => {
-    expect(await decodeParams(...req('DELETE', BASE, new TextEncoder().encode('{"reason":"x"}'), 'application/json'))).toEqual({ reason: 'x' });
+    expect(
+      await decodeParams(...req('DELETE', BASE, new TextEncoder().encode('{"reason":"x"}'), 'application/json')),
+    ).toEqual({ reason: 'x' });
   });
 
   it.each([
@@ -79,7 +102,9 @@ describe('decodeParams: bodies', () => {
     ['plain text', 'hello'],
   ])('rejects %s sent as JSON with a DecodeError', async (_what, body) => {
     await expect(decodeParams(...req('POST', BASE, body, 'application/json'))).rejects.toThrow(DecodeError);
-    await expect(decodeParams(...req('POST', BASE, body, 'application/json'))).rejects.toThrow('the request body is not valid JSON');
+    await expect(decodeParams(...req('POST', BASE, body, 'application/json'))).rejects.toThrow(
+      'the request body is not valid JSON',
+    );
   });
 
   it('ignores a JSON body that is not an object', async () => {
@@ -101,7 +126,12 @@ describe('decodeParams: bodies', () => {
       x: '1',
       filename: 'notes.txt',
       meta: { tags: ['a', 'b'] },
-      file: { kind: 'file', filename: 'notes.txt', contentType: 'text/plain', data: new Uint8Array([104, 105, 0, 255]) },
+      file: {
+        kind: 'file',
+        filename: 'notes.txt',
+        contentType: 'text/plain',
+        data: new Uint8Array([104, 105, 0, 255]),
+      },
     });
     expect(isFile(params.file)).toBe(true);
   });
@@ -113,7 +143,9 @@ describe('decodeParams: bodies', () => {
   });
 
   it('rejects an unreadable multipart body with a DecodeError', async () => {
-    await expect(decodeParams(...req('POST', BASE, 'not multipart', 'multipart/form-data; boundary=zzz'))).rejects.toThrow(DecodeError);
+    await expect(
+      decodeParams(...req('POST', BASE, 'not multipart', 'multipart/form-data; boundary=zzz')),
+    ).rejects.toThrow(DecodeError);
   });
 });
 
@@ -127,7 +159,8 @@ describe('headerOf', () => {
 });
 
 describe('decodeParams: hostile input', () => {
-  const json = (body: unknown, query = '') => req('POST', BASE + query, typeof body === 'string' ? body : JSON.stringify(body), 'application/json');
+  const json = (body: unknown, query = '') =>
+    req('POST', BASE + query, typeof body === 'string' ? body : JSON.stringify(body), 'application/json');
   async function multipart(fields: [string, string][]): Promise<[ApiRequest, URL]> {
     const fd = new FormData();
     for (const [k, v] of fields) fd.append(k, v);
@@ -136,11 +169,34 @@ describe('decodeParams: hostile input', () => {
   }
 
   const pollution: [string, () => Promise<[ApiRequest, URL]> | [ApiRequest, URL]][] = [
-    ['a query string', () => req('GET', `${BASE}?__proto__[as_user_id]=1&constructor[prototype][as_user_id]=1&__proto__=x`)],
-    ['a form body', () => form('POST', '__proto__[as_user_id]=1&constructor[prototype][as_user_id]=1&a[__proto__][polluted]=1&b[][__proto__][polluted]=1')],
+    [
+      'a query string',
+      () => req('GET', `${BASE}?__proto__[as_user_id]=1&constructor[prototype][as_user_id]=1&__proto__=x`),
+    ],
+    [
+      'a form body',
+      () =>
+        form(
+          'POST',
+          '__proto__[as_user_id]=1&constructor[prototype][as_user_id]=1&a[__proto__][polluted]=1&b[][__proto__][polluted]=1',
+        ),
+    ],
     ['an encoded form body', () => form('POST', '%5F%5Fproto%5F%5F%5Bas_user_id%5D=1')],
-    ['a JSON body', () => json('{"__proto__":{"as_user_id":"1"},"user":{"__proto__":{"polluted":1}},"constructor":{"prototype":{"as_user_id":"1"}}}')],
-    ['a multipart body', () => multipart([['__proto__[as_user_id]', '1'], ['constructor[prototype][as_user_id]', '1']])],
+    [
+      'a JSON body',
+      () =>
+        json(
+          '{"__proto__":{"as_user_id":"1"},"user":{"__proto__":{"polluted":1}},"constructor":{"prototype":{"as_user_id":"1"}}}',
+        ),
+    ],
+    [
+      'a multipart body',
+      () =>
+        multipart([
+          ['__proto__[as_user_id]', '1'],
+          ['constructor[prototype][as_user_id]', '1'],
+        ]),
+    ],
   ];
 
   it.each(pollution)('keeps __proto__, constructor and prototype as plain keys in %s', async (_where, make) => {
@@ -150,7 +206,8 @@ describe('decodeParams: hostile input', () => {
     expect(Object.getPrototypeOf(params)).toBeNull();
     expect(params.as_user_id).toBeUndefined();
     expect(Object.keys(params).some((k) => k === '__proto__' || k === 'constructor')).toBe(true);
-    for (const v of Object.values(params)) if (typeof v === 'object' && v && !Array.isArray(v)) expect(Object.getPrototypeOf(v)).toBeNull();
+    for (const v of Object.values(params))
+      if (typeof v === 'object' && v && !Array.isArray(v)) expect(Object.getPrototypeOf(v)).toBeNull();
     expect(str(params, 'as_user_id')).toBeUndefined();
   });
 
@@ -171,16 +228,52 @@ describe('decodeParams: hostile input', () => {
     ['a name 5,000 levels deep', () => form('POST', deep(5000)), 'nested more than 100 levels deep'],
     ['a list of lists 5,000 deep', () => form('POST', `${'[][x]'.repeat(5000)}=1`), 'nested more than 100 levels deep'],
     ['a query 300 levels deep', () => req('GET', `${BASE}?${deep(300)}`), 'nested more than 100 levels deep'],
-    ['JSON 101 levels deep', () => json(`${'{"a":'.repeat(101)}1${'}'.repeat(101)}`), 'the JSON body is nested more than 100 levels deep at a[a][a]'],
-    ['JSON 100,000 arrays deep', () => json(`{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`), 'the JSON body is nested more than 100 levels deep'],
-    ['10,001 parameters', () => form('POST', Array.from({ length: 10_001 }, (_, i) => `p${i}=1`).join('&')), 'too many parameters (more than 10000)'],
-    ['10,001 JSON values', () => json({ ids: Array.from({ length: 10_001 }, (_, i) => i) }), 'too many parameters (more than 10000)'],
-    ['a value over 512 KiB', () => form('POST', `user[name]=${'x'.repeat(512 * 1024 + 1)}`), 'the parameter user[name] is longer than 524288 bytes'],
-    ['a JSON string over 512 KiB', () => json({ user: { bio: 'é'.repeat(300 * 1024) } }), 'the parameter user[bio] is longer than 524288 bytes'],
+    [
+      'JSON 101 levels deep',
+      () => json(`${'{"a":'.repeat(101)}1${'}'.repeat(101)}`),
+      'the JSON body is nested more than 100 levels deep at a[a][a]',
+    ],
+    [
+      'JSON 100,000 arrays deep',
+      () => json(`{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
+      'the JSON body is nested more than 100 levels deep',
+    ],
+    [
+      '10,001 parameters',
+      () => form('POST', Array.from({ length: 10_001 }, (_, i) => `p${i}=1`).join('&')),
+      'too many parameters (more than 10000)',
+    ],
+    [
+      '10,001 JSON values',
+      () => json({ ids: Array.from({ length: 10_001 }, (_, i) => i) }),
+      'too many parameters (more than 10000)',
+    ],
+    [
+      'a value over 512 KiB',
+      () => form('POST', `user[name]=${'x'.repeat(512 * 1024 + 1)}`),
+      'the parameter user[name] is longer than 524288 bytes',
+    ],
+    [
+      'a JSON string over 512 KiB',
+      () => json({ user: { bio: 'é'.repeat(300 * 1024) } }),
+      'the parameter user[bio] is longer than 524288 bytes',
+    ],
     ['a name over 1 KiB', () => form('POST', `${'n'.repeat(1025)}=1`), 'is longer than 1024 bytes'],
-    ['a bad percent escape in the body', () => form('POST', 'name=50%'), 'the request body has a malformed percent-encoding'],
-    ['a bad percent escape in a name', () => form('POST', 'na%zzme=1'), 'the request body has a malformed percent-encoding'],
-    ['a bad percent escape in the query', () => req('GET', `${BASE}?q=%E0%A4%A`), 'the query string has a malformed percent-encoding'],
+    [
+      'a bad percent escape in the body',
+      () => form('POST', 'name=50%'),
+      'the request body has a malformed percent-encoding',
+    ],
+    [
+      'a bad percent escape in a name',
+      () => form('POST', 'na%zzme=1'),
+      'the request body has a malformed percent-encoding',
+    ],
+    [
+      'a bad percent escape in the query',
+      () => req('GET', `${BASE}?q=%E0%A4%A`),
+      'the query string has a malformed percent-encoding',
+    ],
     ['escapes that are not UTF-8', () => form('POST', 'name=%ff%fe'), 'percent-escapes that are not UTF-8'],
   ])('refuses %s with a DecodeError', async (_what, make, message) => {
     const error = await decodeParams(...make()).catch((e: unknown) => e);
@@ -191,16 +284,25 @@ describe('decodeParams: hostile input', () => {
 
   it('accepts 100 levels, 10,000 parameters and a 512 KiB value', async () => {
     expect(await decodeParams(...form('POST', deep(100)))).toHaveProperty('a.b.b');
-    expect(Object.keys(await decodeParams(...form('POST', Array.from({ length: 10_000 }, (_, i) => `p${i}=1`).join('&'))))).toHaveLength(10_000);
+    expect(
+      Object.keys(await decodeParams(...form('POST', Array.from({ length: 10_000 }, (_, i) => `p${i}=1`).join('&')))),
+    ).toHaveLength(10_000);
     expect(((await decodeParams(...form('POST', `v=${'x'.repeat(512 * 1024)}`))).v as string).length).toBe(512 * 1024);
-    expect(await decodeParams(...form('POST', 'q=caf%C3%A9+au+lait&r=100%25'))).toEqual({ q: 'café au lait', r: '100%' });
+    expect(await decodeParams(...form('POST', 'q=caf%C3%A9+au+lait&r=100%25'))).toEqual({
+      q: 'café au lait',
+      r: '100%',
+    });
   });
 
   it('counts multipart parts before parsing them', async () => {
     const part = (i: number) => `--b0\r\nContent-Disposition: form-data; name="p${i}"\r\n\r\n1\r\n`;
     const many = (n: number) => `${Array.from({ length: n }, (_, i) => part(i)).join('')}--b0--\r\n`;
-    await expect(decodeParams(...req('POST', BASE, many(10_001), 'multipart/form-data; boundary=b0'))).rejects.toThrow('too many parameters (more than 10000)');
-    expect(Object.keys(await decodeParams(...req('POST', BASE, many(10_000), 'multipart/form-data; boundary="b0"')))).toHaveLength(10_000);
+    await expect(decodeParams(...req('POST', BASE, many(10_001), 'multipart/form-data; boundary=b0'))).rejects.toThrow(
+      'too many parameters (more than 10000)',
+    );
+    expect(
+      Object.keys(await decodeParams(...req('POST', BASE, many(10_000), 'multipart/form-data; boundary="b0"'))),
+    ).toHaveLength(10_000);
   });
 
   it('reads a multipart body whose boundary is in upper case, whatever the case of the media type', async () => {
@@ -212,7 +314,9 @@ describe('decodeParams: hostile input', () => {
   });
 
   it('reads the media type only: a form body whose parameters mention JSON is still a form', async () => {
-    expect(await decodeParams(...req('POST', BASE, 'a=1', 'application/x-www-form-urlencoded; note=application/json'))).toEqual({ a: '1' });
+    expect(
+      await decodeParams(...req('POST', BASE, 'a=1', 'application/x-www-form-urlencoded; note=application/json')),
+    ).toEqual({ a: '1' });
     expect(await decodeParams(...req('POST', BASE, '{"a":1}', 'Application/JSON'))).toEqual({ a: 1 });
   });
 });

@@ -24,7 +24,9 @@ describe('the driver', () => {
 
   it('has FTS5 with the trigram tokenizer, which the search indexes use', () => {
     const db = openSqlite(':memory:');
-    db.exec(`CREATE VIRTUAL TABLE f USING fts5(name, tokenize = 'trigram'); INSERT INTO f (rowid, name) VALUES (1, 'Biology II')`);
+    db.exec(
+      `CREATE VIRTUAL TABLE f USING fts5(name, tokenize = 'trigram'); INSERT INTO f (rowid, name) VALUES (1, 'Biology II')`,
+    );
     expect(values(db, `SELECT rowid FROM f WHERE name LIKE ?`, '%olog%')).toEqual([1]);
   });
 });
@@ -38,7 +40,10 @@ describe('rows', () => {
     const rows = [select.get(), ...select.all(), ...select.iterate()];
     for (const row of rows) expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
     expect(rows).toStrictEqual(JSON.parse(JSON.stringify(rows)));
-    expect(select.all()).toStrictEqual([{ id: 1, name: 'a', score: 1.5 }, { id: 2, name: 'b', score: null }]);
+    expect(select.all()).toStrictEqual([
+      { id: 1, name: 'a', score: 1.5 },
+      { id: 2, name: 'b', score: null },
+    ]);
     expect(db.prepare(`SELECT id FROM t WHERE id = ?`).get(99)).toBeUndefined();
   });
 
@@ -70,7 +75,10 @@ describe('rows', () => {
 
   it('give blobs as bytes, and a write its row id and change count', () => {
     const db = table();
-    expect(db.prepare(`INSERT INTO t (name, data) VALUES (?, ?)`).run('x', Buffer.from([1, 2, 3]))).toEqual({ changes: 1, lastInsertRowid: 1 });
+    expect(db.prepare(`INSERT INTO t (name, data) VALUES (?, ?)`).run('x', Buffer.from([1, 2, 3]))).toEqual({
+      changes: 1,
+      lastInsertRowid: 1,
+    });
     expect([...(value(db, `SELECT data FROM t`) as Uint8Array)]).toEqual([1, 2, 3]);
     expect(db.prepare(`UPDATE t SET score = 2`).run().changes).toBe(1);
   });
@@ -81,10 +89,12 @@ describe('transactions', () => {
     const db = table();
     expect(db.transaction(() => db.prepare(`INSERT INTO t (name) VALUES ('kept')`).run().changes)).toBe(1);
     const boom = new Error('boom');
-    expect(() => db.transaction(() => {
-      db.prepare(`INSERT INTO t (name) VALUES ('lost')`).run();
-      throw boom;
-    }, 'immediate')).toThrow(boom);
+    expect(() =>
+      db.transaction(() => {
+        db.prepare(`INSERT INTO t (name) VALUES ('lost')`).run();
+        throw boom;
+      }, 'immediate'),
+    ).toThrow(boom);
     expect(values(db, `SELECT name FROM t`)).toEqual(['kept']);
   });
 
@@ -92,10 +102,12 @@ describe('transactions', () => {
     const db = table();
     db.transaction(() => {
       db.prepare(`INSERT INTO t (name) VALUES ('outer')`).run();
-      expect(() => db.transaction(() => {
-        db.prepare(`INSERT INTO t (name) VALUES ('inner')`).run();
-        db.prepare(`INSERT INTO t (name) VALUES ('outer')`).run();
-      })).toThrow();
+      expect(() =>
+        db.transaction(() => {
+          db.prepare(`INSERT INTO t (name) VALUES ('inner')`).run();
+          db.prepare(`INSERT INTO t (name) VALUES ('outer')`).run();
+        }),
+      ).toThrow();
       db.transaction(() => db.prepare(`INSERT INTO t (name) VALUES ('second inner')`).run());
     });
     expect(values(db, `SELECT name FROM t ORDER BY id`)).toEqual(['outer', 'second inner']);

@@ -2,7 +2,15 @@ import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/entry.js';
 import { NetworkError, UsageError } from '../../src/errors.js';
-import { DEFAULT_THROTTLE, DroppedConnection, describeFaults, inProcess, parseFaultsEnv, withFaults, type ThrottleOptions } from '../../src/mock/faults.js';
+import {
+  DEFAULT_THROTTLE,
+  DroppedConnection,
+  describeFaults,
+  inProcess,
+  parseFaultsEnv,
+  withFaults,
+  type ThrottleOptions,
+} from '../../src/mock/faults.js';
 import type { MockHandler } from '../../src/mock/handler.js';
 import { openMock } from '../../src/mock/runtime.js';
 import { serveMock } from '../../src/mock/serve.js';
@@ -40,7 +48,11 @@ describe('throttle: a leaky bucket per token', () => {
   it('rejects when full, without calling the handler, and recovers after leaking', async () => {
     const inner = counting();
     const c = clock();
-    const h = withFaults(inner, { throttle: throttle({ capacity: 100, penalty: 50, cost: 30, leakPerSecond: 10 }) }, c.now);
+    const h = withFaults(
+      inner,
+      { throttle: throttle({ capacity: 100, penalty: 50, cost: 30, leakPerSecond: 10 }) },
+      c.now,
+    );
     expect((await h(get('/api/v1/users/self'))).headers['x-rate-limit-remaining']).toBe('70.00');
     expect((await h(get('/api/v1/users/self'))).headers['x-rate-limit-remaining']).toBe('40.00');
     // 60 used + 50 in flight > 100.
@@ -81,7 +93,11 @@ describe('throttle: a leaky bucket per token', () => {
   });
 
   it('keeps one bucket per token; requests without one share a bucket', async () => {
-    const h = withFaults(counting(), { throttle: throttle({ capacity: 60, penalty: 50, cost: 20, leakPerSecond: 0 }) }, clock().now);
+    const h = withFaults(
+      counting(),
+      { throttle: throttle({ capacity: 60, penalty: 50, cost: 20, leakPerSecond: 0 }) },
+      clock().now,
+    );
     expect((await h(get('/x', 'a'))).status).toBe(200);
     expect((await h(get('/x', 'a'))).status).toBe(403);
     expect((await h(get('/x', 'b'))).status).toBe(200);
@@ -91,7 +107,12 @@ describe('throttle: a leaky bucket per token', () => {
 
   it('puts the rate headers on every answer: success, API errors and injected failures', async () => {
     const h = withFaults(freshMock().handler, { throttle: DEFAULT_THROTTLE }, clock().now);
-    const answers = [await h(get('/api/v1/users/self')), await h(get('/api/v1/users/987654')), await h(get('/api/v1/users/self', 'bad-token')), await h(get('/api/v1/nope'))];
+    const answers = [
+      await h(get('/api/v1/users/self')),
+      await h(get('/api/v1/users/987654')),
+      await h(get('/api/v1/users/self', 'bad-token')),
+      await h(get('/api/v1/nope')),
+    ];
     expect(answers.map((a) => a.status)).toEqual([200, 404, 401, 404]);
     for (const a of answers) {
       expect(a.headers['x-request-cost']).toBe('10');
@@ -104,7 +125,11 @@ describe('throttle: a leaky bucket per token', () => {
   });
 
   it('answers 429 Too Many Requests when told to', async () => {
-    const h = withFaults(counting(), { throttle: throttle({ capacity: 50, penalty: 50, cost: 10, leakPerSecond: 0, status: 429 }) }, clock().now);
+    const h = withFaults(
+      counting(),
+      { throttle: throttle({ capacity: 50, penalty: 50, cost: 10, leakPerSecond: 0, status: 429 }) },
+      clock().now,
+    );
     expect((await h(get('/x'))).status).toBe(200);
     const refused = await h(get('/x'));
     expect(refused.status).toBe(429);
@@ -129,7 +154,9 @@ describe('failures and drops', () => {
 
   it('picks from the given statuses', async () => {
     const h = withFaults(counting(), { failRate: 1, failStatuses: [503], seed: 1 });
-    expect((await Promise.all([h(get('/x')), h(get('/x')), h(get('/x'))])).map((a) => a.status)).toEqual([503, 503, 503]);
+    expect((await Promise.all([h(get('/x')), h(get('/x')), h(get('/x'))])).map((a) => a.status)).toEqual([
+      503, 503, 503,
+    ]);
   });
 
   it('drop-rate 1 drops some before and some after the change; the applied ones really happened', async () => {
@@ -153,9 +180,18 @@ describe('failures and drops', () => {
     const applied = results.filter((r) => r.applied).map((r) => r.login);
     expect(applied.length).toBeGreaterThan(0);
     expect(applied.length).toBeLessThan(results.length);
-    const inDb = (mock.db.prepare(`SELECT unique_id FROM pseudonyms WHERE unique_id LIKE 'dropped-%'`).all() as { unique_id: string }[]).map((r) => r.unique_id);
+    const inDb = (
+      mock.db.prepare(`SELECT unique_id FROM pseudonyms WHERE unique_id LIKE 'dropped-%'`).all() as {
+        unique_id: string;
+      }[]
+    ).map((r) => r.unique_id);
     expect(inDb.sort()).toEqual(applied.sort());
-    expect(h.stats).toMatchObject({ requests: 20, dropped: 20, droppedAfter: applied.length, droppedBefore: 20 - applied.length });
+    expect(h.stats).toMatchObject({
+      requests: 20,
+      dropped: 20,
+      droppedAfter: applied.length,
+      droppedBefore: 20 - applied.length,
+    });
   });
 
   it('the same seed gives the same sequence; another seed another one', async () => {
@@ -208,7 +244,11 @@ describe('in process', () => {
   });
 
   it('LMS_MOCK_FAULTS faults the --mock handler', async () => {
-    const mock = openMock(':memory:', { LMS_MOCK_FAULTS: '{"throttle":{"capacity":300},"failRate":0.5,"seed":1}' }, seedSchool);
+    const mock = openMock(
+      ':memory:',
+      { LMS_MOCK_FAULTS: '{"throttle":{"capacity":300},"failRate":0.5,"seed":1}' },
+      seedSchool,
+    );
     expect(mock.faults).toEqual({ throttle: { ...DEFAULT_THROTTLE, capacity: 300 }, failRate: 0.5, seed: 1 });
     const statuses = new Set<number>();
     for (let i = 0; i < 10; i++) {
@@ -225,7 +265,11 @@ describe('in process', () => {
   it('a dropped POST in --mock mode exits 7 and says the outcome is unknown', async () => {
     const mock = openMock(':memory:', { LMS_MOCK_FAULTS: '{"dropRate":1,"seed":2}' }, seedSchool);
     const io = fakeIO();
-    const code = await run(['users', 'create', '--login-id', 'maybe', '--name', 'May Be'], { io, env: { LMS_MOCK: '1' }, mock });
+    const code = await run(['users', 'create', '--login-id', 'maybe', '--name', 'May Be'], {
+      io,
+      env: { LMS_MOCK: '1' },
+      mock,
+    });
     expect(code).toBe(7);
     expect(io.stderrText()).toContain('may or may not have been applied');
   });
@@ -246,9 +290,16 @@ describe('over HTTP', () => {
   it('destroys the socket without an answer and logs "drop"', async () => {
     const mock = freshMock();
     const lines: string[] = [];
-    const { server, url } = await serveMock({ handler: withFaults(mock.handler, { dropRate: 1, seed: 1 }), host: '127.0.0.1', port: 0, log: (l) => lines.push(l) });
+    const { server, url } = await serveMock({
+      handler: withFaults(mock.handler, { dropRate: 1, seed: 1 }),
+      host: '127.0.0.1',
+      port: 0,
+      log: (l) => lines.push(l),
+    });
     try {
-      const error = await fetch(`${url}/api/v1/users/self`, { headers: { authorization: `Bearer ${TOKENS.admin}` } }).catch((e: unknown) => e);
+      const error = await fetch(`${url}/api/v1/users/self`, {
+        headers: { authorization: `Bearer ${TOKENS.admin}` },
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TypeError); // fetch failed: the other side closed
       expect(lines).toEqual([expect.stringMatching(/^GET \/api\/v1\/users\/self drop \d+ms$/)]);
     } finally {

@@ -50,8 +50,14 @@ describe('as_user_id', () => {
   });
 
   it('answers 400 to a path with a malformed percent-escape', async () => {
-    const res = await freshMock().handler({ method: 'GET', url: 'http://lms.mock/api/v1/users/%E0%A4%A', headers: { authorization: `Bearer ${TOKENS.admin}` } });
+    const res = await freshMock().handler({
+      method: 'GET',
+      url: 'http://lms.mock/api/v1/users/%E0%A4%A',
+      headers: { authorization: `Bearer ${TOKENS.admin}` },
+    });
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body as string)).toEqual({ errors: [{ message: 'the request path has a malformed percent-encoding' }] });
+    expect(JSON.parse(res.body as string)).toEqual({
+      errors: [{ message: 'the request path has a malformed percent-encoding' }],
+    });
   });
 });

@@ -20,7 +20,9 @@ describe('instance identity', () => {
     const second = (await get(mock, 'http://lms.mock/api/v1/users/self', TOKENS.admin)).headers[INSTANCE_HEADER];
     expect(second).not.toBe(first);
     await reseed(mock.db, { minimal: true });
-    expect((await get(mock, 'http://lms.mock/api/v1/users/self', TOKENS.admin)).headers[INSTANCE_HEADER]).not.toBe(second);
+    expect((await get(mock, 'http://lms.mock/api/v1/users/self', TOKENS.admin)).headers[INSTANCE_HEADER]).not.toBe(
+      second,
+    );
   });
 });
 
@@ -28,7 +30,9 @@ describe('page views', () => {
   it('never store a token sent in the query, whatever its encoding', async () => {
     const mock = freshMock();
     // The query alone authenticates, as on real instances; other spellings ride along a header.
-    expect((await get(mock, `http://lms.mock/api/v1/users/self?access_token=${TOKENS.admin}&per_page=3`)).status).toBe(200);
+    expect((await get(mock, `http://lms.mock/api/v1/users/self?access_token=${TOKENS.admin}&per_page=3`)).status).toBe(
+      200,
+    );
     for (const key of ['access%5Ftoken', 'access_token[]', 'API_KEY', 'verifier']) {
       const res = await get(mock, `http://lms.mock/api/v1/users/self?${key}=${TOKENS.admin}&per_page=3`, TOKENS.admin);
       expect(res.status).toBe(200);
@@ -46,7 +50,8 @@ describe('page views', () => {
 describe('instance state', () => {
   it('changes with every DELETE that succeeds, and with nothing else', async () => {
     const mock = freshMock();
-    const state = async () => (await get(mock, 'http://lms.mock/api/v1/users/self', TOKENS.admin)).headers[INSTANCE_HEADER];
+    const state = async () =>
+      (await get(mock, 'http://lms.mock/api/v1/users/self', TOKENS.admin)).headers[INSTANCE_HEADER];
     const send = (method: 'PUT' | 'POST' | 'DELETE', url: string, token: string = TOKENS.admin) =>
       mock.handler({ method, url: `http://lms.mock${url}`, headers: { authorization: `Bearer ${token}` } });
     const first = await state();

@@ -32,7 +32,13 @@ interface Answer {
 async function send(
   method: 'GET' | 'POST' | 'DELETE',
   path: string,
-  o: { token?: string; form?: Record<string, string>; json?: Record<string, unknown>; headers?: Record<string, string>; handler?: MockHandler } = {},
+  o: {
+    token?: string;
+    form?: Record<string, string>;
+    json?: Record<string, unknown>;
+    headers?: Record<string, string>;
+    handler?: MockHandler;
+  } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...o.headers };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
@@ -56,7 +62,15 @@ function pkce() {
 
 /** An authorization request as `lms auth login` sends one. */
 function request(challenge: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { client_id: MOCK_CLIENT_ID, response_type: 'code', redirect_uri: REDIRECT, state: 'st-4711', code_challenge: challenge, code_challenge_method: 'S256', ...extra };
+  return {
+    client_id: MOCK_CLIENT_ID,
+    response_type: 'code',
+    redirect_uri: REDIRECT,
+    state: 'st-4711',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  };
 }
 
 const authPath = (params: Record<string, string>) => `/login/oauth2/auth?${new URLSearchParams(params)}`;
@@ -71,25 +85,49 @@ function location(a: Answer): { base: string; params: Record<string, string> } {
 /** The hidden fields of the consent form, unescaped. */
 function formFields(html: string): Record<string, string> {
   const unescape = (s: string) => s.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)));
-  return Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [unescape(m[1]), unescape(m[2])]));
+  return Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+      unescape(m[1]),
+      unescape(m[2]),
+    ]),
+  );
 }
 
 /** Through the consent page to a code, approved by the user `token` names. */
 async function codeFor(token: string, challenge: string, extra: Record<string, string> = {}): Promise<string> {
   const page = await send('GET', authPath(request(challenge, extra)));
   expect(page.status, page.text).toBe(200);
-  const back = location(await send('POST', '/login/oauth2/confirm', { token, form: { ...formFields(page.text), approve: '1' } }));
+  const back = location(
+    await send('POST', '/login/oauth2/confirm', { token, form: { ...formFields(page.text), approve: '1' } }),
+  );
   return back.params.code;
 }
 
 const exchange = (code: string, verifier: string, extra: Record<string, string> = {}, handler?: MockHandler) =>
   send('POST', '/login/oauth2/token', {
     handler,
-    form: { grant_type: 'authorization_code', client_id: MOCK_CLIENT_ID, client_secret: MOCK_CLIENT_SECRET, redirect_uri: REDIRECT, code, code_verifier: verifier, ...extra },
+    form: {
+      grant_type: 'authorization_code',
+      client_id: MOCK_CLIENT_ID,
+      client_secret: MOCK_CLIENT_SECRET,
+      redirect_uri: REDIRECT,
+      code,
+      code_verifier: verifier,
+      ...extra,
+    },
   });
 
 const refresh = (refreshToken: string, extra: Record<string, string> = {}, handler?: MockHandler) =>
-  send('POST', '/login/oauth2/token', { handler, form: { grant_type: 'refresh_token', client_id: MOCK_CLIENT_ID, client_secret: MOCK_CLIENT_SECRET, refresh_token: refreshToken, ...extra } });
+  send('POST', '/login/oauth2/token', {
+    handler,
+    form: {
+      grant_type: 'refresh_token',
+      client_id: MOCK_CLIENT_ID,
+      client_secret: MOCK_CLIENT_SECRET,
+      refresh_token: refreshToken,
+      ...extra,
+    },
+  });
 
 /** A whole login as Sam: his access and refresh tokens. */
 async function loginAsSam(): Promise<{ access: string; refresh: string; code: string; verifier: string }> {
@@ -114,8 +152,22 @@ describe('the seeded developer keys', () => {
     expect(MOCK_PUBLIC_CLIENT_ID).toBe('10000000000002');
     const rows = listTokens(mock.db);
     expect(rows.slice(-2)).toEqual([
-      { user_id: null, name: 'lms command-line tool', role: 'developer_key', token: null, client_id: MOCK_CLIENT_ID, client_secret: MOCK_CLIENT_SECRET },
-      { user_id: null, name: 'lms command-line tool (public client)', role: 'developer_key', token: null, client_id: MOCK_PUBLIC_CLIENT_ID, client_secret: null },
+      {
+        user_id: null,
+        name: 'lms command-line tool',
+        role: 'developer_key',
+        token: null,
+        client_id: MOCK_CLIENT_ID,
+        client_secret: MOCK_CLIENT_SECRET,
+      },
+      {
+        user_id: null,
+        name: 'lms command-line tool (public client)',
+        role: 'developer_key',
+        token: null,
+        client_id: MOCK_PUBLIC_CLIENT_ID,
+        client_secret: null,
+      },
     ]);
     expect(rows.filter((r) => r.role === 'developer_key')).toHaveLength(2);
   });
@@ -123,9 +175,21 @@ describe('the seeded developer keys', () => {
 
 describe('a public developer key (PKCE only, no secret)', () => {
   const publicExchange = (code: string, verifier: string, extra: Record<string, string> = {}) =>
-    send('POST', '/login/oauth2/token', { form: { grant_type: 'authorization_code', client_id: MOCK_PUBLIC_CLIENT_ID, redirect_uri: REDIRECT, code, code_verifier: verifier, ...extra } });
+    send('POST', '/login/oauth2/token', {
+      form: {
+        grant_type: 'authorization_code',
+        client_id: MOCK_PUBLIC_CLIENT_ID,
+        redirect_uri: REDIRECT,
+        code,
+        code_verifier: verifier,
+        ...extra,
+      },
+    });
   const publicRefresh = (refreshToken: string, extra: Record<string, string> = {}, handler?: MockHandler) =>
-    send('POST', '/login/oauth2/token', { handler, form: { grant_type: 'refresh_token', client_id: MOCK_PUBLIC_CLIENT_ID, refresh_token: refreshToken, ...extra } });
+    send('POST', '/login/oauth2/token', {
+      handler,
+      form: { grant_type: 'refresh_token', client_id: MOCK_PUBLIC_CLIENT_ID, refresh_token: refreshToken, ...extra },
+    });
 
   it('exchanges a code for tokens with the verifier alone, and renews with the refresh token alone, after the hour too', async () => {
     const { verifier, challenge } = pkce();
@@ -153,32 +217,61 @@ describe('a public developer key (PKCE only, no secret)', () => {
     const { verifier, challenge } = pkce();
     const code = await codeFor(TOKENS.student, challenge, { client_id: MOCK_PUBLIC_CLIENT_ID });
     const wrong = await publicExchange(code, pkce().verifier);
-    expect(wrong.json()).toEqual({ error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge' });
+    expect(wrong.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'code_verifier does not match the code_challenge',
+    });
     expect(grantError(await publicExchange(code, verifier))).toEqual({ status: 400, error: 'invalid_grant' });
     expect(grantError(await publicExchange('', verifier))).toEqual({ status: 400, error: 'invalid_request' });
   });
 
   it("cannot spend the confidential key's code or refresh token, nor the other way round", async () => {
     const sam = await loginAsSam();
-    expect((await publicRefresh(sam.refresh)).json()).toEqual({ error: 'invalid_grant', error_description: 'incorrect client' });
+    expect((await publicRefresh(sam.refresh)).json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'incorrect client',
+    });
     const { verifier, challenge } = pkce();
     const code = await codeFor(TOKENS.student, challenge);
-    expect((await publicExchange(code, verifier)).json()).toEqual({ error: 'invalid_grant', error_description: 'incorrect client' });
+    expect((await publicExchange(code, verifier)).json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'incorrect client',
+    });
     const { verifier: v2, challenge: c2 } = pkce();
     const publicCode = await codeFor(TOKENS.student, c2, { client_id: MOCK_PUBLIC_CLIENT_ID });
-    expect((await exchange(publicCode, v2)).json()).toEqual({ error: 'invalid_grant', error_description: 'incorrect client' });
+    expect((await exchange(publicCode, v2)).json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'incorrect client',
+    });
   });
 
   it('leaves the confidential key needing its secret: a request without one is 401 invalid_client, and the code still works with it', async () => {
     const { verifier, challenge } = pkce();
     const code = await codeFor(TOKENS.student, challenge);
-    const bare = await send('POST', '/login/oauth2/token', { form: { grant_type: 'authorization_code', client_id: MOCK_CLIENT_ID, redirect_uri: REDIRECT, code, code_verifier: verifier } });
+    const bare = await send('POST', '/login/oauth2/token', {
+      form: {
+        grant_type: 'authorization_code',
+        client_id: MOCK_CLIENT_ID,
+        redirect_uri: REDIRECT,
+        code,
+        code_verifier: verifier,
+      },
+    });
     expect(bare.status).toBe(401);
-    expect(bare.json()).toEqual({ error: 'invalid_client', error_description: 'client_secret is required: this developer key is a confidential client' });
+    expect(bare.json()).toEqual({
+      error: 'invalid_client',
+      error_description: 'client_secret is required: this developer key is a confidential client',
+    });
     expect(bare.headers['www-authenticate']).toBe('Canvas OAuth 2.0');
     expect((await exchange(code, verifier)).status).toBe(200);
     const sam = await loginAsSam();
-    expect(grantError(await send('POST', '/login/oauth2/token', { form: { grant_type: 'refresh_token', client_id: MOCK_CLIENT_ID, refresh_token: sam.refresh } }))).toEqual({ status: 401, error: 'invalid_client' });
+    expect(
+      grantError(
+        await send('POST', '/login/oauth2/token', {
+          form: { grant_type: 'refresh_token', client_id: MOCK_CLIENT_ID, refresh_token: sam.refresh },
+        }),
+      ),
+    ).toEqual({ status: 401, error: 'invalid_client' });
   });
 });
 
@@ -193,9 +286,18 @@ describe('the authorization-code flow with PKCE', () => {
     expect(page.text).toContain('<form method="post" action="/login/oauth2/confirm">');
     expect(page.text).toContain('lms command-line tool is requesting access to your account');
     const fields = formFields(page.text);
-    expect(fields).toEqual({ client_id: MOCK_CLIENT_ID, response_type: 'code', redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 'st-4711' });
+    expect(fields).toEqual({
+      client_id: MOCK_CLIENT_ID,
+      response_type: 'code',
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'st-4711',
+    });
 
-    const back = location(await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...fields, approve: '1' } }));
+    const back = location(
+      await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...fields, approve: '1' } }),
+    );
     expect(back.base).toBe(REDIRECT);
     expect(Object.keys(back.params)).toEqual(['code', 'state']);
     expect(back.params.state).toBe('st-4711');
@@ -207,7 +309,11 @@ describe('the authorization-code flow with PKCE', () => {
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
     const body = answer.json();
     expect(Object.keys(body)).toEqual(['access_token', 'token_type', 'user', 'refresh_token', 'expires_in']);
-    expect(body).toMatchObject({ token_type: 'Bearer', user: { id: 7, name: 'Sam Student', global_id: '10000000000007' }, expires_in: 3600 });
+    expect(body).toMatchObject({
+      token_type: 'Bearer',
+      user: { id: 7, name: 'Sam Student', global_id: '10000000000007' },
+      expires_in: 3600,
+    });
     expect(body.access_token).toMatch(/^1~[\w-]{64}$/);
     expect(body.refresh_token).toMatch(/^1~[\w-]{64}$/);
     expect(body.refresh_token).not.toBe(body.access_token);
@@ -230,7 +336,11 @@ describe('the authorization-code flow with PKCE', () => {
     const { verifier, challenge } = pkce();
     const page = await send('GET', authPath(request(challenge)));
     expect(page.text).toContain('<input type="password" id="access_token" name="access_token"');
-    const back = location(await send('POST', '/login/oauth2/confirm', { form: { ...formFields(page.text), access_token: TOKENS.otherStudent, approve: '1' } }));
+    const back = location(
+      await send('POST', '/login/oauth2/confirm', {
+        form: { ...formFields(page.text), access_token: TOKENS.otherStudent, approve: '1' },
+      }),
+    );
     const body = (await exchange(back.params.code, verifier)).json();
     expect(body.user).toMatchObject({ id: 8 });
   });
@@ -239,7 +349,14 @@ describe('the authorization-code flow with PKCE', () => {
     const first = pkce();
     const code1 = await codeFor(TOKENS.student, first.challenge);
     const asJson = await send('POST', '/login/oauth2/token', {
-      json: { grant_type: 'authorization_code', client_id: Number(MOCK_CLIENT_ID), client_secret: MOCK_CLIENT_SECRET, redirect_uri: REDIRECT, code: code1, code_verifier: first.verifier },
+      json: {
+        grant_type: 'authorization_code',
+        client_id: Number(MOCK_CLIENT_ID),
+        client_secret: MOCK_CLIENT_SECRET,
+        redirect_uri: REDIRECT,
+        code: code1,
+        code_verifier: first.verifier,
+      },
     });
     expect(asJson.status, asJson.text).toBe(200);
 
@@ -255,11 +372,18 @@ describe('the authorization-code flow with PKCE', () => {
   });
 
   it('redirects to any loopback port and path, on 127.0.0.1 or localhost, keeping a query the redirect_uri has', async () => {
-    for (const redirect of ['http://localhost:8123/cb?session=a%20b', 'http://127.0.0.1/', 'http://127.0.0.1:1/deep/path']) {
+    for (const redirect of [
+      'http://localhost:8123/cb?session=a%20b',
+      'http://127.0.0.1/',
+      'http://127.0.0.1:1/deep/path',
+    ]) {
       const { verifier, challenge } = pkce();
       const page = await send('GET', authPath(request(challenge, { redirect_uri: redirect })));
       expect(page.status, redirect).toBe(200);
-      const res = await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...formFields(page.text), approve: '1' } });
+      const res = await send('POST', '/login/oauth2/confirm', {
+        token: TOKENS.student,
+        form: { ...formFields(page.text), approve: '1' },
+      });
       const back = new URL(res.headers.location);
       expect(`${back.origin}${back.pathname}`).toBe(new URL(redirect).origin + new URL(redirect).pathname);
       if (redirect.includes('session')) expect(back.searchParams.get('session')).toBe('a b');
@@ -299,7 +423,10 @@ describe('the authorization step refuses', () => {
     const a = await send('GET', authPath(request(challenge, { redirect_uri: redirect })));
     expect(a.status).toBe(400);
     expect(a.headers.location).toBeUndefined();
-    expect(a.json()).toEqual({ error: 'invalid_request', error_description: 'redirect_uri does not match client settings' });
+    expect(a.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'redirect_uri does not match client settings',
+    });
   });
 
   it.each([
@@ -320,7 +447,12 @@ describe('the authorization step refuses', () => {
 describe('the consent step', () => {
   it('a redirect_uri with a query of its own but no code or state still gets the answer after it', async () => {
     const { challenge } = pkce();
-    const back = location(await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...request(challenge, { redirect_uri: `${REDIRECT}?x=1` }), approve: '1' } }));
+    const back = location(
+      await send('POST', '/login/oauth2/confirm', {
+        token: TOKENS.student,
+        form: { ...request(challenge, { redirect_uri: `${REDIRECT}?x=1` }), approve: '1' },
+      }),
+    );
     expect(back.base).toBe(REDIRECT);
     expect(back.params).toMatchObject({ x: '1', state: 'st-4711' });
     expect(back.params.code).toMatch(/^[0-9a-f]{128}$/);
@@ -328,7 +460,10 @@ describe('the consent step', () => {
 
   it('a forged form whose redirect_uri brings its own code: 400, and no code sent anywhere', async () => {
     const { challenge } = pkce();
-    const a = await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...request(challenge, { redirect_uri: 'http://127.0.0.1:5/cb?code=ATTACKER' }), approve: '1' } });
+    const a = await send('POST', '/login/oauth2/confirm', {
+      token: TOKENS.student,
+      form: { ...request(challenge, { redirect_uri: 'http://127.0.0.1:5/cb?code=ATTACKER' }), approve: '1' },
+    });
     expect(a.status).toBe(400);
     expect(a.headers.location).toBeUndefined();
   });
@@ -338,7 +473,10 @@ describe('the consent step', () => {
     expect(await whoAmI(access)).toBeTypeOf('number');
     const { challenge } = pkce();
     const form = { ...request(challenge), approve: '1' };
-    for (const a of [await send('POST', '/login/oauth2/confirm', { token: access, form }), await send('POST', '/login/oauth2/confirm', { form: { ...form, access_token: access } })]) {
+    for (const a of [
+      await send('POST', '/login/oauth2/confirm', { token: access, form }),
+      await send('POST', '/login/oauth2/confirm', { form: { ...form, access_token: access } }),
+    ]) {
       expect(a.status).toBe(401);
       expect(a.headers.location).toBeUndefined();
       expect(a.json()).toEqual({ status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
@@ -359,19 +497,35 @@ describe('the consent step', () => {
 
   it('denied: back to the client with access_denied and the state, no code', async () => {
     const { challenge } = pkce();
-    const back = location(await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...request(challenge), deny: '1' } }));
+    const back = location(
+      await send('POST', '/login/oauth2/confirm', {
+        token: TOKENS.student,
+        form: { ...request(challenge), deny: '1' },
+      }),
+    );
     expect(back.params).toMatchObject({ error: 'access_denied', state: 'st-4711' });
     expect(back.params.code).toBeUndefined();
   });
 
   it('checks the client and redirect_uri again (the form can be forged), and wants an answer', async () => {
     const { challenge } = pkce();
-    const forged = await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...request(challenge), redirect_uri: 'https://evil.example/', approve: '1' } });
+    const forged = await send('POST', '/login/oauth2/confirm', {
+      token: TOKENS.student,
+      form: { ...request(challenge), redirect_uri: 'https://evil.example/', approve: '1' },
+    });
     expect(forged.status).toBe(400);
     expect(forged.headers.location).toBeUndefined();
-    const unknown = await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...request(challenge), client_id: '42', approve: '1' } });
+    const unknown = await send('POST', '/login/oauth2/confirm', {
+      token: TOKENS.student,
+      form: { ...request(challenge), client_id: '42', approve: '1' },
+    });
     expect(unknown.status).toBe(401);
-    const noPkce = location(await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...request(challenge), code_challenge: '', approve: '1' } }));
+    const noPkce = location(
+      await send('POST', '/login/oauth2/confirm', {
+        token: TOKENS.student,
+        form: { ...request(challenge), code_challenge: '', approve: '1' },
+      }),
+    );
     expect(noPkce.params).toMatchObject({ error: 'invalid_request', state: 'st-4711' });
     const undecided = await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: request(challenge) });
     expect(undecided.status).toBe(400);
@@ -382,7 +536,12 @@ describe('the token endpoint refuses', () => {
   it('a wrong client secret, an unknown client or none: 401 invalid_client, and the code still works after', async () => {
     const { verifier, challenge } = pkce();
     const code = await codeFor(TOKENS.student, challenge);
-    const wrong: Record<string, string>[] = [{ client_secret: 'wrong' }, { client_secret: '' }, { client_id: '10000000000099' }, { client_id: '' }];
+    const wrong: Record<string, string>[] = [
+      { client_secret: 'wrong' },
+      { client_secret: '' },
+      { client_id: '10000000000099' },
+      { client_id: '' },
+    ];
     for (const extra of wrong) {
       const a = await exchange(code, verifier, extra);
       expect(grantError(a), JSON.stringify(extra)).toEqual({ status: 401, error: 'invalid_client' });
@@ -402,7 +561,13 @@ describe('the token endpoint refuses', () => {
   it('takes a request with a code and no grant_type for the code grant, as real instances do', async () => {
     const { verifier, challenge } = pkce();
     const code = await codeFor(TOKENS.student, challenge);
-    const form = { client_id: MOCK_CLIENT_ID, client_secret: MOCK_CLIENT_SECRET, redirect_uri: REDIRECT, code, code_verifier: verifier };
+    const form = {
+      client_id: MOCK_CLIENT_ID,
+      client_secret: MOCK_CLIENT_SECRET,
+      redirect_uri: REDIRECT,
+      code,
+      code_verifier: verifier,
+    };
     expect((await send('POST', '/login/oauth2/token', { form })).status).toBe(200);
   });
 
@@ -411,21 +576,30 @@ describe('the token endpoint refuses', () => {
     const code = await codeFor(TOKENS.student, challenge);
     expect(grantError(await exchange('', verifier))).toEqual({ status: 400, error: 'invalid_request' });
     expect(grantError(await exchange(code, ''))).toEqual({ status: 400, error: 'invalid_request' });
-    expect(grantError(await exchange(code, verifier, { redirect_uri: '' }))).toEqual({ status: 400, error: 'invalid_request' });
+    expect(grantError(await exchange(code, verifier, { redirect_uri: '' }))).toEqual({
+      status: 400,
+      error: 'invalid_request',
+    });
     // A verifier shorter than RFC 7636 allows is malformed, whatever it hashes to.
     expect(grantError(await exchange(code, 'short'))).toEqual({ status: 400, error: 'invalid_request' });
     expect((await exchange(code, verifier)).status).toBe(200);
   });
 
   it('an unknown code: 400 invalid_grant', async () => {
-    expect(grantError(await exchange('f'.repeat(128), pkce().verifier))).toEqual({ status: 400, error: 'invalid_grant' });
+    expect(grantError(await exchange('f'.repeat(128), pkce().verifier))).toEqual({
+      status: 400,
+      error: 'invalid_grant',
+    });
   });
 
   it('a reused code: invalid_grant, and what the code issued is revoked (RFC 6749 §4.1.2)', async () => {
     const sam = await loginAsSam();
     expect(await whoAmI(sam.access)).toBe(7);
     const again = await exchange(sam.code, sam.verifier);
-    expect(again.json()).toEqual({ error: 'invalid_grant', error_description: 'authorization_code has already been used' });
+    expect(again.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'authorization_code has already been used',
+    });
     expect(again.status).toBe(400);
     expect(await whoAmI(sam.access)).toBe(401);
     expect(grantError(await refresh(sam.refresh))).toEqual({ status: 400, error: 'invalid_grant' });
@@ -434,7 +608,10 @@ describe('the token endpoint refuses', () => {
   it('an expired code: ten minutes by the mock clock', async () => {
     const { verifier, challenge } = pkce();
     const stale = await codeFor(TOKENS.student, challenge);
-    expect(grantError(await exchange(stale, verifier, {}, handlerAt(at(600))))).toEqual({ status: 400, error: 'invalid_grant' });
+    expect(grantError(await exchange(stale, verifier, {}, handlerAt(at(600))))).toEqual({
+      status: 400,
+      error: 'invalid_grant',
+    });
     const fresh = pkce();
     const code = await codeFor(TOKENS.student, fresh.challenge);
     expect((await exchange(code, fresh.verifier, {}, handlerAt(at(599)))).status).toBe(200);
@@ -444,7 +621,10 @@ describe('the token endpoint refuses', () => {
     const { verifier, challenge } = pkce();
     const code = await codeFor(TOKENS.student, challenge);
     const wrong = await exchange(code, pkce().verifier);
-    expect(wrong.json()).toEqual({ error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge' });
+    expect(wrong.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'code_verifier does not match the code_challenge',
+    });
     // The challenge itself is no verifier either.
     expect(grantError(await exchange(code, challenge))).toEqual({ status: 400, error: 'invalid_grant' });
     expect(grantError(await exchange(code, verifier))).toEqual({ status: 400, error: 'invalid_grant' });
@@ -454,7 +634,10 @@ describe('the token endpoint refuses', () => {
     const { verifier, challenge } = pkce();
     const code = await codeFor(TOKENS.student, challenge);
     for (const other of ['http://127.0.0.1:53683/callback', `${REDIRECT}/`, 'https://evil.example/callback']) {
-      expect(grantError(await exchange(code, verifier, { redirect_uri: other })), other).toEqual({ status: 400, error: 'invalid_grant' });
+      expect(grantError(await exchange(code, verifier, { redirect_uri: other })), other).toEqual({
+        status: 400,
+        error: 'invalid_grant',
+      });
     }
     expect((await exchange(code, verifier)).status).toBe(200);
   });
@@ -463,13 +646,32 @@ describe('the token endpoint refuses', () => {
     const { verifier, challenge } = pkce();
     const redirect = 'http://127.0.0.1:5/cb?code=ATTACKER';
     const code = randomBytes(64).toString('hex');
-    addCode(mock.db, { code, key: 1, user: (await whoAmI(TOKENS.student)) as number, redirectUri: redirect, challenge, scopes: '', expiresAt: at(600), now: NOW });
+    addCode(mock.db, {
+      code,
+      key: 1,
+      user: (await whoAmI(TOKENS.student)) as number,
+      redirectUri: redirect,
+      challenge,
+      scopes: '',
+      expiresAt: at(600),
+      now: NOW,
+    });
     const a = await exchange(code, verifier, { redirect_uri: redirect });
-    expect(a.json()).toEqual({ error: 'invalid_grant', error_description: 'redirect_uri does not match client settings' });
+    expect(a.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'redirect_uri does not match client settings',
+    });
   });
 
   it("another client's code: invalid_grant (incorrect client)", async () => {
-    addDeveloperKey(mock.db, { id: 3, account: 1, name: 'Other app', apiKey: 'other-secret', redirectUris: ['http://127.0.0.1/'], now: NOW });
+    addDeveloperKey(mock.db, {
+      id: 3,
+      account: 1,
+      name: 'Other app',
+      apiKey: 'other-secret',
+      redirectUris: ['http://127.0.0.1/'],
+      now: NOW,
+    });
     const { verifier, challenge } = pkce();
     const code = await codeFor(TOKENS.student, challenge);
     const a = await exchange(code, verifier, { client_id: '10000000000003', client_secret: 'other-secret' });
@@ -498,7 +700,10 @@ describe('the refresh grant', () => {
 
   it('refuses a wrong secret (401), no refresh_token (invalid_request) and an unknown one (invalid_grant)', async () => {
     const sam = await loginAsSam();
-    expect(grantError(await refresh(sam.refresh, { client_secret: 'nope' }))).toEqual({ status: 401, error: 'invalid_client' });
+    expect(grantError(await refresh(sam.refresh, { client_secret: 'nope' }))).toEqual({
+      status: 401,
+      error: 'invalid_client',
+    });
     expect(grantError(await refresh(''))).toEqual({ status: 400, error: 'invalid_request' });
     expect(grantError(await refresh(`1~${'x'.repeat(64)}`))).toEqual({ status: 400, error: 'invalid_grant' });
     // An access token is no refresh token.
@@ -577,13 +782,21 @@ describe('what the database keeps', () => {
     const sha = (s: string) => createHash('sha256').update(s).digest('hex');
     const tokens = mock.db.prepare(`SELECT * FROM oauth_tokens`).all() as Record<string, unknown>[];
     expect(tokens).toHaveLength(1);
-    expect(tokens[0]).toMatchObject({ user_id: 7, crypted_token: sha(renewed.access_token as string), crypted_refresh_token: sha(issued.refresh_token as string), workflow_state: 'active' });
+    expect(tokens[0]).toMatchObject({
+      user_id: 7,
+      crypted_token: sha(renewed.access_token as string),
+      crypted_refresh_token: sha(issued.refresh_token as string),
+      workflow_state: 'active',
+    });
     const codes = mock.db.prepare(`SELECT * FROM oauth_codes`).all() as Record<string, unknown>[];
     expect(codes).toHaveLength(1);
     expect(codes[0]).toMatchObject({ crypted_code: sha(code), code_challenge: challenge, user_id: 7 });
 
-    const tables = (mock.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name);
+    const tables = (
+      mock.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]
+    ).map((t) => t.name);
     const everything = tables.map((t) => JSON.stringify(mock.db.prepare(`SELECT * FROM "${t}"`).all())).join('\n');
-    for (const secret of secrets) expect(everything.includes(secret), `a plaintext ${secret.slice(0, 6)}… in the database`).toBe(false);
+    for (const secret of secrets)
+      expect(everything.includes(secret), `a plaintext ${secret.slice(0, 6)}… in the database`).toBe(false);
   });
 });

@@ -17,18 +17,25 @@ const MSU = { account_id: 1 } as const;
 const BIO = { course_id: 1 } as const;
 const GLOBAL = { global: true } as const;
 
-
-const titles = async (c: OutcomeContext, id: number) => (await collect(admin().listLinks({ ...c, id }))).map((l) => l.outcome.title);
+const titles = async (c: OutcomeContext, id: number) =>
+  (await collect(admin().listLinks({ ...c, id }))).map((l) => l.outcome.title);
 
 describe('root groups and group JSON', () => {
   it('redirects to the root group of each context, made on first need', async () => {
     expect((await admin().rootGroup(MSU)).id).toBe(1);
     expect((await admin().rootGroup(GLOBAL)).id).toBe(7);
     const chem = await admin().rootGroup({ course_id: 2 });
-    expect(chem).toMatchObject({ title: 'Organic Chemistry', context_type: 'Course', context_id: 2, url: `/api/v1/courses/2/outcome_groups/${chem.id}` });
+    expect(chem).toMatchObject({
+      title: 'Organic Chemistry',
+      context_type: 'Course',
+      context_id: 2,
+      url: `/api/v1/courses/2/outcome_groups/${chem.id}`,
+    });
     expect(chem).not.toHaveProperty('parent_outcome_group');
     expect((await admin().rootGroup({ course_id: 'sis_course_id:CHEM-201' })).id).toBe(chem.id);
-    const res = await clientFor(mock, TOKENS.admin).send('GET', '/api/v1/accounts/1/root_outcome_group').catch((e: unknown) => e);
+    const res = await clientFor(mock, TOKENS.admin)
+      .send('GET', '/api/v1/accounts/1/root_outcome_group')
+      .catch((e: unknown) => e);
     expect(res).toMatchObject({ status: 200 });
   });
 
@@ -38,7 +45,11 @@ describe('root groups and group JSON', () => {
     const second = ensureRootGroup(mock.db, { type: 'Course', id: 3 }, 'World History', '2026-11-02T12:00:00Z');
     expect(second.id).toBe(first.id);
     expect((await admin().rootGroup({ course_id: 3 })).id).toBe(first.id);
-    expect(mock.db.prepare(`SELECT count(*) AS n FROM outcome_groups WHERE context_type = 'Course' AND context_id = 3`).get()).toEqual({ n: 1 });
+    expect(
+      mock.db
+        .prepare(`SELECT count(*) AS n FROM outcome_groups WHERE context_type = 'Course' AND context_id = 3`)
+        .get(),
+    ).toEqual({ n: 1 });
   });
 
   it('takes group fields as a form body as well as JSON', async () => {
@@ -49,11 +60,20 @@ describe('root groups and group JSON', () => {
       body: 'title=Rhetoric&vendor_guid=msu-rhetoric&description=Persuasion',
     });
     expect(res.status).toBe(200);
-    expect(JSON.parse(String(res.body))).toMatchObject({ title: 'Rhetoric', vendor_guid: 'msu-rhetoric', description: 'Persuasion', parent_outcome_group: { id: 4 } });
+    expect(JSON.parse(String(res.body))).toMatchObject({
+      title: 'Rhetoric',
+      vendor_guid: 'msu-rhetoric',
+      description: 'Persuasion',
+      parent_outcome_group: { id: 4 },
+    });
   });
 
   it('answers 302 with the group URL as Location', async () => {
-    const res = await mock.handler({ method: 'GET', url: 'http://lms.mock/api/v1/courses/1/root_outcome_group', headers: { authorization: `Bearer ${TOKENS.teacher}` } });
+    const res = await mock.handler({
+      method: 'GET',
+      url: 'http://lms.mock/api/v1/courses/1/root_outcome_group',
+      headers: { authorization: `Bearer ${TOKENS.teacher}` },
+    });
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('http://lms.mock/api/v1/courses/1/outcome_groups/5');
   });
@@ -69,14 +89,23 @@ describe('root groups and group JSON', () => {
       import_url: '/api/v1/accounts/1/outcome_groups/3/import',
       can_edit: true,
       parent_outcome_group: {
-        id: 2, title: 'Scientific Literacy', vendor_guid: 'msu-sci-lit', url: '/api/v1/accounts/1/outcome_groups/2',
-        subgroups_url: '/api/v1/accounts/1/outcome_groups/2/subgroups', outcomes_url: '/api/v1/accounts/1/outcome_groups/2/outcomes', can_edit: true,
+        id: 2,
+        title: 'Scientific Literacy',
+        vendor_guid: 'msu-sci-lit',
+        url: '/api/v1/accounts/1/outcome_groups/2',
+        subgroups_url: '/api/v1/accounts/1/outcome_groups/2/subgroups',
+        outcomes_url: '/api/v1/accounts/1/outcome_groups/2/outcomes',
+        can_edit: true,
       },
       context_id: 1,
       context_type: 'Account',
       description: null,
     });
-    expect(await admin().getGroup({ ...GLOBAL, id: 8 })).toMatchObject({ context_id: null, context_type: null, url: '/api/v1/global/outcome_groups/8' });
+    expect(await admin().getGroup({ ...GLOBAL, id: 8 })).toMatchObject({
+      context_id: null,
+      context_type: null,
+      url: '/api/v1/global/outcome_groups/8',
+    });
   });
 
   it.each([
@@ -116,24 +145,76 @@ describe('root groups and group JSON', () => {
     });
     expect(links[1].outcome).not.toHaveProperty('ratings');
     const full = await collect(admin().listLinks({ ...BIO, id: 6, outcome_style: 'full' }));
-    expect(full[1].outcome).toMatchObject({ mastery_points: 3, points_possible: 4, calculation_method: 'decaying_average', calculation_int: 65, ratings: expect.any(Array) });
-    const paged = await collect(clientFor(mock, TOKENS.admin, { perPage: 1 }).ops.outcomes.listLinks({ ...BIO, id: 6 }));
+    expect(full[1].outcome).toMatchObject({
+      mastery_points: 3,
+      points_possible: 4,
+      calculation_method: 'decaying_average',
+      calculation_int: 65,
+      ratings: expect.any(Array),
+    });
+    const paged = await collect(
+      clientFor(mock, TOKENS.admin, { perPage: 1 }).ops.outcomes.listLinks({ ...BIO, id: 6 }),
+    );
     expect(paged.map((l) => l.outcome.id)).toEqual([5, 1, 2]);
   });
 });
 
 describe('creating outcomes', () => {
   it.each([
-    ['ratings with mastery points', { mastery_points: 2, ratings: [{ description: 'Great', points: 3 }, { description: 'Fine', points: 2 }] }, { mastery_points: 2, points_possible: 3 }],
-    ['mastery defaulting to the top rating', { ratings: [{ description: 'Great', points: 5 }, { description: 'Poor', points: 1 }] }, { mastery_points: 5, points_possible: 5 }],
-    ['a rating with no description or points', { ratings: [{ points: 2 }, {}] }, { ratings: [{ description: 'No description', points: 2 }, { description: 'No description', points: 0 }] }],
+    [
+      'ratings with mastery points',
+      {
+        mastery_points: 2,
+        ratings: [
+          { description: 'Great', points: 3 },
+          { description: 'Fine', points: 2 },
+        ],
+      },
+      { mastery_points: 2, points_possible: 3 },
+    ],
+    [
+      'mastery defaulting to the top rating',
+      {
+        ratings: [
+          { description: 'Great', points: 5 },
+          { description: 'Poor', points: 1 },
+        ],
+      },
+      { mastery_points: 5, points_possible: 5 },
+    ],
+    [
+      'a rating with no description or points',
+      { ratings: [{ points: 2 }, {}] },
+      {
+        ratings: [
+          { description: 'No description', points: 2 },
+          { description: 'No description', points: 0 },
+        ],
+      },
+    ],
     ['no ratings: mastery_points ignored', { mastery_points: 3 }, { mastery_points: null, points_possible: null }],
-    ['a calculation method', { calculation_method: 'n_mastery', calculation_int: 3 }, { calculation_method: 'n_mastery', calculation_int: 3 }],
+    [
+      'a calculation method',
+      { calculation_method: 'n_mastery', calculation_int: 3 },
+      { calculation_method: 'n_mastery', calculation_int: 3 },
+    ],
     ['the default calculation', {}, { calculation_method: 'decaying_average', calculation_int: 65 }],
     ['latest: no calculation_int', { calculation_method: 'latest' }, { calculation_int: null }],
   ] as const)('with %s', async (_what, extra, expected) => {
-    const link = await admin().createOutcome({ ...MSU, id: 4, title: 'Cites sources', vendor_guid: 'msu-cites', ...(extra as NewOutcome) });
-    expect(link.outcome).toMatchObject({ title: 'Cites sources', vendor_guid: 'msu-cites', context_type: 'Account', context_id: 1, ...expected });
+    const link = await admin().createOutcome({
+      ...MSU,
+      id: 4,
+      title: 'Cites sources',
+      vendor_guid: 'msu-cites',
+      ...(extra as NewOutcome),
+    });
+    expect(link.outcome).toMatchObject({
+      title: 'Cites sources',
+      vendor_guid: 'msu-cites',
+      context_type: 'Account',
+      context_id: 1,
+      ...expected,
+    });
     expect(await titles(MSU, 4)).toContain('Cites sources');
   });
 
@@ -141,7 +222,11 @@ describe('creating outcomes', () => {
     ['no title', {}, 'title'],
     ['a blank title', { title: '  ' }, 'title'],
     ['an unknown calculation method', { title: 'x', calculation_method: 'median' }, 'calculation_method'],
-    ['a calculation_int out of range', { title: 'x', calculation_method: 'decaying_average', calculation_int: 100 }, 'calculation_int'],
+    [
+      'a calculation_int out of range',
+      { title: 'x', calculation_method: 'decaying_average', calculation_int: 100 },
+      'calculation_int',
+    ],
     ['points that are not a number', { title: 'x', ratings: [{ description: 'a', points: 'lots' }] }, 'points'],
   ] as const)('refuses %s', async (_what, params, field) => {
     const { status, body } = await failure(admin().createOutcome({ ...MSU, id: 4, ...(params as object) }));
@@ -150,7 +235,7 @@ describe('creating outcomes', () => {
     expect(await titles(MSU, 4)).toEqual(['Writes clearly and concisely']);
   });
 
-  it('creates the outcome in the group\'s context, and links an existing one given outcome_id', async () => {
+  it("creates the outcome in the group's context, and links an existing one given outcome_id", async () => {
     const link = await as(TOKENS.teacher).createOutcome({ ...BIO, id: 6, title: 'Uses a microscope' });
     expect(link.outcome).toMatchObject({ context_type: 'Course', context_id: 1, can_edit: true });
     const linked = await admin().createOutcome({ ...BIO, id: 5, outcome_id: 1 });
@@ -176,7 +261,7 @@ describe('linking', () => {
     expect(await statusOf(admin().linkOutcome({ ...c, id, outcome_id: outcome }))).toBe(expected);
   });
 
-  it('links a sub-account\'s outcome in its courses, not in a sibling account\'s', async () => {
+  it("links a sub-account's outcome in its courses, not in a sibling account's", async () => {
     const science = await admin().rootGroup({ account_id: 2 });
     const { outcome } = await admin().createOutcome({ account_id: 2, id: science.id, title: 'Designs experiments' });
     expect(await statusOf(admin().linkOutcome({ ...BIO, id: 6, outcome_id: outcome.id }))).toBe('ok');
@@ -202,8 +287,19 @@ describe('linking', () => {
 
 describe('moving groups', () => {
   it('moves a group within its context, and changes title, description and GUID', async () => {
-    const moved = await admin().updateGroup({ ...MSU, id: 3, parent_outcome_group_id: 4, title: 'Lab Practice', description: 'At the bench' });
-    expect(moved).toMatchObject({ title: 'Lab Practice', description: 'At the bench', vendor_guid: 'msu-lab', parent_outcome_group: { id: 4 } });
+    const moved = await admin().updateGroup({
+      ...MSU,
+      id: 3,
+      parent_outcome_group_id: 4,
+      title: 'Lab Practice',
+      description: 'At the bench',
+    });
+    expect(moved).toMatchObject({
+      title: 'Lab Practice',
+      description: 'At the bench',
+      vendor_guid: 'msu-lab',
+      parent_outcome_group: { id: 4 },
+    });
     expect((await collect(admin().listSubgroups({ ...MSU, id: 2 }))).length).toBe(0);
   });
 
@@ -263,7 +359,13 @@ describe('deleting and unlinking aligned outcomes', () => {
 describe('importing a group', () => {
   it('copies an account group into a course: subgroups copied, the same outcomes linked, none copied', async () => {
     const copy = await admin().importGroup({ ...BIO, id: 5, source_outcome_group_id: 2 });
-    expect(copy).toMatchObject({ title: 'Scientific Literacy', description: 'Reasoning with evidence across the sciences', context_type: 'Course', context_id: 1, parent_outcome_group: { id: 5 } });
+    expect(copy).toMatchObject({
+      title: 'Scientific Literacy',
+      description: 'Reasoning with evidence across the sciences',
+      context_type: 'Course',
+      context_id: 1,
+      parent_outcome_group: { id: 5 },
+    });
     const links = await collect(admin().listLinks({ ...BIO, id: copy.id }));
     expect(links.map((l) => [l.outcome.id, l.outcome.context_type])).toEqual([
       [1, 'Account'],
@@ -289,11 +391,15 @@ describe('importing a group', () => {
     ['a root group', { source_outcome_group_id: 1 }, 400],
     ['a group of a course into its account', { source_outcome_group_id: 6 }, 400],
   ] as const)('refuses %s', async (_what, params, status) => {
-    expect(await statusOf(admin().importGroup({ ...MSU, id: 4, ...(params as { source_outcome_group_id: number }) }))).toBe(status);
+    expect(
+      await statusOf(admin().importGroup({ ...MSU, id: 4, ...(params as { source_outcome_group_id: number }) })),
+    ).toBe(status);
   });
 
   it('imports a global group anywhere', async () => {
     const copy = await as(TOKENS.teacher).importGroup({ ...BIO, id: 5, source_outcome_group_id: 8 });
-    expect((await collect(admin().listLinks({ ...BIO, id: copy.id }))).map((l) => (l.outcome as Outcome).title)).toEqual(['Evaluates arguments']);
+    expect(
+      (await collect(admin().listLinks({ ...BIO, id: copy.id }))).map((l) => (l.outcome as Outcome).title),
+    ).toEqual(['Evaluates arguments']);
   });
 });

@@ -81,7 +81,13 @@ describe('keyset paging of the users list', () => {
   it('reads a page as one indexed range read: no sort, no count', () => {
     const mock = freshMock();
     const q = usersOfAccountQuery(1, 1);
-    const plan = (mock.db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM (${q.sql}) WHERE (sortable_name, id) > (?, ?) ORDER BY sortable_name, id LIMIT ?`).all(...q.args, 'M', 0, 10) as { detail: string }[])
+    const plan = (
+      mock.db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT * FROM (${q.sql}) WHERE (sortable_name, id) > (?, ?) ORDER BY sortable_name, id LIMIT ?`,
+        )
+        .all(...q.args, 'M', 0, 10) as { detail: string }[]
+    )
       .map((r) => r.detail)
       .join('\n');
     expect(plan).toMatch(/SEARCH u USING INDEX users_sortable/);
@@ -103,38 +109,48 @@ describe('every list the mock reads from its tables pages by key', () => {
     ['admins.list', '/api/v1/accounts/1/admins'],
     ['users.list', '/api/v1/accounts/1/users'],
     ['users.pageViews', '/api/v1/users/7/page_views'],
-  ])('%s: bookmarks, no count, and the same rows one at a time as all at once', async (_id, path, token = TOKENS.admin) => {
-    const mock = freshMock();
-    // Sam's page views exist once he has viewed something (the admin's reading adds only the admin's).
-    for (let i = 0; i < 3; i++) await mock.handler({ method: 'GET', url: 'http://lms.mock/api/v1/users/self', headers: { authorization: `Bearer ${TOKENS.student}` } });
-    const read = async (perPage: number) => {
-      const seen: unknown[] = [];
-      let next: string | undefined = `http://lms.mock${path}?per_page=${perPage}`;
-      let first = true;
-      while (next) {
-        const res = await mock.handler({ method: 'GET', url: next, headers: { authorization: `Bearer ${token}` } });
-        expect(res.status).toBe(200);
-        const rows = JSON.parse(String(res.body)) as { id: unknown }[];
-        seen.push(...rows.map((r) => JSON.stringify(r.id)));
-        expect(res.headers.link).not.toContain('rel="last"');
-        const links = parseLinkHeader(res.headers.link);
-        if (first && perPage === 1 && links.next) expect(links.next).toContain('page=bookmark:');
-        first = false;
-        next = links.next;
-      }
-      return seen;
-    };
-    const all = await read(100);
-    expect(all.length).toBeGreaterThan(0);
-    expect(await read(1)).toEqual(all);
-  });
+  ])(
+    '%s: bookmarks, no count, and the same rows one at a time as all at once',
+    async (_id, path, token = TOKENS.admin) => {
+      const mock = freshMock();
+      // Sam's page views exist once he has viewed something (the admin's reading adds only the admin's).
+      for (let i = 0; i < 3; i++)
+        await mock.handler({
+          method: 'GET',
+          url: 'http://lms.mock/api/v1/users/self',
+          headers: { authorization: `Bearer ${TOKENS.student}` },
+        });
+      const read = async (perPage: number) => {
+        const seen: unknown[] = [];
+        let next: string | undefined = `http://lms.mock${path}?per_page=${perPage}`;
+        let first = true;
+        while (next) {
+          const res = await mock.handler({ method: 'GET', url: next, headers: { authorization: `Bearer ${token}` } });
+          expect(res.status).toBe(200);
+          const rows = JSON.parse(String(res.body)) as { id: unknown }[];
+          seen.push(...rows.map((r) => JSON.stringify(r.id)));
+          expect(res.headers.link).not.toContain('rel="last"');
+          const links = parseLinkHeader(res.headers.link);
+          if (first && perPage === 1 && links.next) expect(links.next).toContain('page=bookmark:');
+          first = false;
+          next = links.next;
+        }
+        return seen;
+      };
+      const all = await read(100);
+      expect(all.length).toBeGreaterThan(0);
+      expect(await read(1)).toEqual(all);
+    },
+  );
 });
 
 describe('users search', () => {
   it('reads the trigram index, not every user', () => {
     const mock = freshMock();
     const q = usersOfAccountQuery(1, 1, 'okafor');
-    const plan = (mock.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.args) as { detail: string }[]).map((r) => r.detail).join('\n');
+    const plan = (mock.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.args) as { detail: string }[])
+      .map((r) => r.detail)
+      .join('\n');
     expect(plan).toMatch(/user_search VIRTUAL TABLE INDEX/);
   });
 
@@ -149,7 +165,12 @@ describe('users search', () => {
     expect(await found('zanzibar')).toEqual([]);
     await client.ops.users.update({ id: 7, user: { name: 'Sam Zanzibar' } });
     expect(await found('ZANZIBAR')).toEqual([7]);
-    const made = await client.ops.users.create({ account_id: 1, user: { name: 'Quinn Q' }, pseudonym: { unique_id: 'qlogin-xyz', sis_user_id: 'SIS-QQQ' }, communication_channel: { type: 'email', address: 'quinn@mail.example' } });
+    const made = await client.ops.users.create({
+      account_id: 1,
+      user: { name: 'Quinn Q' },
+      pseudonym: { unique_id: 'qlogin-xyz', sis_user_id: 'SIS-QQQ' },
+      communication_channel: { type: 'email', address: 'quinn@mail.example' },
+    });
     expect(await found('login-xy')).toEqual([made.id]);
     expect(await found('sis-qq')).toEqual([made.id]);
     expect(await found('@mail.exam')).toEqual([made.id]);
@@ -162,7 +183,9 @@ describe('courses search', () => {
     const mock = freshMock();
     const plan = (term: string) => {
       const q = coursesOfAccountTreeQuery(1, term);
-      return (mock.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.args) as { detail: string }[]).map((r) => r.detail).join('\n');
+      return (mock.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.args) as { detail: string }[])
+        .map((r) => r.detail)
+        .join('\n');
     };
     expect(plan('chem')).toMatch(/course_search VIRTUAL TABLE INDEX/);
     expect(plan('ch')).not.toMatch(/course_search/);
@@ -176,15 +199,21 @@ describe('courses search', () => {
     ['a % taken literally', '10%', []],
   ])('finds courses by %s', async (_what, term, ids) => {
     const client = clientFor(freshMock(), TOKENS.admin);
-    expect((await collect(client.ops.courses.listAccount({ account_id: 1, search_term: term }))).map((c) => c.id)).toEqual(ids);
+    expect(
+      (await collect(client.ops.courses.listAccount({ account_id: 1, search_term: term }))).map((c) => c.id),
+    ).toEqual(ids);
   });
 
   it('follows every write: a new course, a renamed one', async () => {
     const mock = freshMock();
     const client = clientFor(mock, TOKENS.admin);
-    const found = async (term: string) => (await collect(client.ops.courses.listAccount({ account_id: 1, search_term: term }))).map((c) => c.id);
+    const found = async (term: string) =>
+      (await collect(client.ops.courses.listAccount({ account_id: 1, search_term: term }))).map((c) => c.id);
     expect(await found('zanzibar')).toEqual([]);
-    const made = await client.ops.courses.create({ account_id: 1, course: { name: 'Zanzibar Studies', course_code: 'ZAN-1', sis_course_id: 'SIS-ZZQ' } });
+    const made = await client.ops.courses.create({
+      account_id: 1,
+      course: { name: 'Zanzibar Studies', course_code: 'ZAN-1', sis_course_id: 'SIS-ZZQ' },
+    });
     expect(await found('ZANZIBAR')).toEqual([made.id]);
     expect(await found('zzq')).toEqual([made.id]);
     mock.db.prepare(`UPDATE courses SET name = 'Island Studies' WHERE id = ?`).run(made.id);
@@ -216,19 +245,23 @@ describe('a crafted page on every list route', () => {
     expect(listRoutes.map((r) => r.id).filter((id) => !samples.some((h) => h.id === id))).toEqual([]);
   });
 
-  it.each(samples.map((h) => [h.id, h.path] as const))('%s answers 400 naming the page, never a 5xx', async (id, path) => {
-    const mock = freshMock();
-    // entry_list pages only the entries it is asked for: one of the topic's own.
-    let query = '';
-    if (id.startsWith('discussions.entryList')) {
-      const entries = JSON.parse(String((await get(mock, `http://lms.mock${path.replace(/entry_list$/, 'entries')}`)).body)) as { id: number }[];
-      query = `ids[]=${entries[0].id}&`;
-    }
-    for (const [what, page] of crafted) {
-      const res = await get(mock, `http://lms.mock${path}?${query}page=${page}`);
-      expect(res.status, `${what}: ${String(res.body).slice(0, 200)}`).toBe(400);
-      expect(String(res.body)).toContain('page');
-    }
-  });
+  it.each(samples.map((h) => [h.id, h.path] as const))(
+    '%s answers 400 naming the page, never a 5xx',
+    async (id, path) => {
+      const mock = freshMock();
+      // entry_list pages only the entries it is asked for: one of the topic's own.
+      let query = '';
+      if (id.startsWith('discussions.entryList')) {
+        const entries = JSON.parse(
+          String((await get(mock, `http://lms.mock${path.replace(/entry_list$/, 'entries')}`)).body),
+        ) as { id: number }[];
+        query = `ids[]=${entries[0].id}&`;
+      }
+      for (const [what, page] of crafted) {
+        const res = await get(mock, `http://lms.mock${path}?${query}page=${page}`);
+        expect(res.status, `${what}: ${String(res.body).slice(0, 200)}`).toBe(400);
+        expect(String(res.body)).toContain('page');
+      }
+    },
+  );
 });
-

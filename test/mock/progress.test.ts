@@ -42,7 +42,12 @@ describe('the job runner', () => {
     }
     const started = seen[0]!;
     const last = seen.at(-1)!;
-    expect(last).toMatchObject({ completion: 100, message: '45 items processed', results: { succeeded: 45, failed: 0 }, url: `http://lms.mock/api/v1/progress/${started.id}` });
+    expect(last).toMatchObject({
+      completion: 100,
+      message: '45 items processed',
+      results: { succeeded: 45, failed: 0 },
+      url: `http://lms.mock/api/v1/progress/${started.id}`,
+    });
     expect(seen.some((p) => p.workflow_state === 'running' && p.completion! > 0 && p.completion! < 100)).toBe(true);
     // completion only grows
     const completions = seen.map((p) => p.completion!);
@@ -55,14 +60,27 @@ describe('the job runner', () => {
     const p = mock.jobs.start(renameJob(['a', '!b', '!c', 'd']));
     await mock.jobs.idle();
     const done = await clientFor(mock, TOKENS.admin).ops.progress.get({ id: p.id });
-    expect(done).toMatchObject({ workflow_state: 'completed', message: '4 items processed\nrefused: !b, !c', results: { succeeded: 2, failed: 2 } });
+    expect(done).toMatchObject({
+      workflow_state: 'completed',
+      message: '4 items processed\nrefused: !b, !c',
+      results: { succeeded: 2, failed: 2 },
+    });
   });
 
   it('fails when no item succeeded, and a failed item leaves nothing half-applied', async () => {
     const mock = freshMock();
-    const p = mock.jobs.start({ ...renameJob(['!x']), apply(db, name: string) { db.prepare(`UPDATE users SET short_name = 'half' WHERE id = 7`).run(); throw new Error(`no ${name}`); } });
+    const p = mock.jobs.start({
+      ...renameJob(['!x']),
+      apply(db, name: string) {
+        db.prepare(`UPDATE users SET short_name = 'half' WHERE id = 7`).run();
+        throw new Error(`no ${name}`);
+      },
+    });
     await mock.jobs.idle();
-    expect(await clientFor(mock, TOKENS.admin).ops.progress.get({ id: p.id })).toMatchObject({ workflow_state: 'failed', message: '1 items processed\nno !x: !x' });
+    expect(await clientFor(mock, TOKENS.admin).ops.progress.get({ id: p.id })).toMatchObject({
+      workflow_state: 'failed',
+      message: '1 items processed\nno !x: !x',
+    });
     expect(value(mock.db, `SELECT short_name FROM users WHERE id = 7`)).not.toBe('half');
   });
 
@@ -74,7 +92,9 @@ describe('the job runner', () => {
         mock.jobs.start({ ...renameJob(['a']), apply: () => void applied++ });
         throw new Error('the request failed after starting its job');
       });
-    } catch { /* the rollback under test */ }
+    } catch {
+      /* the rollback under test */
+    }
     await mock.jobs.idle();
     expect(applied).toBe(0);
   });
@@ -84,7 +104,7 @@ describe('GET /api/v1/progress/:id', () => {
   it.each([
     ['the admin', TOKENS.admin, 'ok'],
     ['a teacher of the course', TOKENS.teacher, 'ok'],
-    ['the job\'s own user', TOKENS.student, 'ok'],
+    ["the job's own user", TOKENS.student, 'ok'],
     ['a teacher of other courses only', TOKENS.otherTeacher, 401],
   ] as const)('%s: %s', async (_who, token, expected) => {
     const mock = freshMock();
@@ -116,7 +136,7 @@ describe('lms progress get', () => {
     expect(r.stderr).toMatch(/progress \d+ 100% completed/);
   });
 
-  it('exits 1 with the job\'s message when the job fails', async () => {
+  it("exits 1 with the job's message when the job fails", async () => {
     const lms = session();
     const p = lms.mock.jobs.start(renameJob(['!a']));
     const r = await lms.run(`progress get ${p.id} --wait`);
@@ -138,19 +158,25 @@ describe('jobs whose process is gone', () => {
   it('are failed when a runner starts, keeping how far they got; live processes keep theirs', () => {
     const mock = freshMock();
     const gone = spawnSync(process.execPath, ['-p', 'process.pid'], { encoding: 'utf8' }).stdout.trim();
-    const insert = mock.db.prepare(`INSERT INTO progress (context_type, context_id, tag, completion, workflow_state, runner_pid, created_at, updated_at) VALUES ('Course', 1, 'x', ?, ?, ?, 'now', 'now')`);
+    const insert = mock.db.prepare(
+      `INSERT INTO progress (context_type, context_id, tag, completion, workflow_state, runner_pid, created_at, updated_at) VALUES ('Course', 1, 'x', ?, ?, ?, 'now', 'now')`,
+    );
     const orphan = Number(insert.run(33, 'running', Number(gone)).lastInsertRowid);
     const queued = Number(insert.run(0, 'queued', Number(gone)).lastInsertRowid);
     const mine = Number(insert.run(50, 'running', process.pid).lastInsertRowid);
     const parents = Number(insert.run(10, 'running', process.ppid).lastInsertRowid);
     const finished = Number(insert.run(100, 'completed', Number(gone)).lastInsertRowid);
     createJobRunner(mock.db, { now: () => '2026-11-02T12:00:00.000Z', tickMs: 0 });
-    const state = (id: number) => mock.db.prepare(`SELECT workflow_state, completion, message FROM progress WHERE id = ?`).get(id);
-    expect(state(orphan)).toEqual({ workflow_state: 'failed', completion: 33, message: 'the server stopped before this job finished; run it again' });
+    const state = (id: number) =>
+      mock.db.prepare(`SELECT workflow_state, completion, message FROM progress WHERE id = ?`).get(id);
+    expect(state(orphan)).toEqual({
+      workflow_state: 'failed',
+      completion: 33,
+      message: 'the server stopped before this job finished; run it again',
+    });
     expect(state(queued)).toMatchObject({ workflow_state: 'failed' });
     expect(state(mine)).toMatchObject({ workflow_state: 'running' });
     expect(state(parents)).toMatchObject({ workflow_state: 'running' });
     expect(state(finished)).toMatchObject({ workflow_state: 'completed' });
   });
 });
-

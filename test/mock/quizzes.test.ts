@@ -15,9 +15,8 @@ beforeEach(() => {
 const as = (token: string): ApiClient['ops'] => clientFor(mock, token).ops;
 const teacher = () => as(TOKENS.teacher).quizzes;
 
-
 describe('listing and reading', () => {
-  it('lists a course\'s quizzes; students see the published ones only', async () => {
+  it("lists a course's quizzes; students see the published ones only", async () => {
     const bio = await collect(teacher().list({ course_id: 1 }));
     expect(bio.map((q) => [q.id, q.quiz_type, q.published])).toEqual([
       [1, 'practice_quiz', true],
@@ -58,21 +57,41 @@ describe('listing and reading', () => {
   it('shows the access code to graders only, and every field of the spec', async () => {
     const exam = await teacher().get({ course_id: 2, id: 3 });
     expect(exam).toMatchObject({
-      title: 'Midterm Exam', quiz_type: 'assignment', time_limit: 45, allowed_attempts: 2, scoring_policy: 'keep_highest', one_question_at_a_time: true,
-      cant_go_back: true, access_code: 'chirality', ip_filter: '192.168.1.0/24', question_count: 20, points_possible: 25, locked_for_user: false,
-      html_url: 'http://lms.mock/courses/2/quizzes/3', can_unpublish: false, assignment_group_id: 2, assignment_id: expect.any(Number),
+      title: 'Midterm Exam',
+      quiz_type: 'assignment',
+      time_limit: 45,
+      allowed_attempts: 2,
+      scoring_policy: 'keep_highest',
+      one_question_at_a_time: true,
+      cant_go_back: true,
+      access_code: 'chirality',
+      ip_filter: '192.168.1.0/24',
+      question_count: 20,
+      points_possible: 25,
+      locked_for_user: false,
+      html_url: 'http://lms.mock/courses/2/quizzes/3',
+      can_unpublish: false,
+      assignment_group_id: 2,
+      assignment_id: expect.any(Number),
     });
     const asStudent = await as(TOKENS.student).quizzes.get({ course_id: 2, id: 3 });
     expect(asStudent).not.toHaveProperty('access_code');
     expect(asStudent).not.toHaveProperty('can_unpublish');
     // The graded quiz's assignment is among the course's assignments.
-    expect(await as(TOKENS.student).assignments.get({ course_id: 2, id: exam.assignment_id! })).toMatchObject({ name: 'Midterm Exam', submission_types: ['online_quiz'], points_possible: 25 });
+    expect(await as(TOKENS.student).assignments.get({ course_id: 2, id: exam.assignment_id! })).toMatchObject({
+      name: 'Midterm Exam',
+      submission_types: ['online_quiz'],
+      points_possible: 25,
+    });
   });
 
   it('locks a quiz for a student before its unlock date, with the reason', async () => {
     await teacher().update({ course_id: 1, id: 1, quiz: { unlock_at: '2026-12-01T00:00:00Z' } });
     const locked = await as(TOKENS.student).quizzes.get({ course_id: 1, id: 1 });
-    expect(locked).toMatchObject({ locked_for_user: true, lock_info: { asset_string: 'quiz_1', unlock_at: '2026-12-01T00:00:00.000Z' } });
+    expect(locked).toMatchObject({
+      locked_for_user: true,
+      lock_info: { asset_string: 'quiz_1', unlock_at: '2026-12-01T00:00:00.000Z' },
+    });
     expect(locked.lock_explanation).toContain('locked until');
     expect((await teacher().get({ course_id: 1, id: 1 })).locked_for_user).toBe(false);
   });
@@ -80,13 +99,29 @@ describe('listing and reading', () => {
 
 describe('creating: the rules between parameters', () => {
   it.each<[string, QuizFields, string]>([
-    ['assignment_group_id on a practice quiz', { quiz_type: 'practice_quiz', assignment_group_id: 1 }, 'assignment_group_id'],
+    [
+      'assignment_group_id on a practice quiz',
+      { quiz_type: 'practice_quiz', assignment_group_id: 1 },
+      'assignment_group_id',
+    ],
     ['assignment_group_id on a survey', { quiz_type: 'survey', assignment_group_id: 1 }, 'assignment_group_id'],
-    ['an assignment group of another course', { quiz_type: 'assignment', assignment_group_id: 2 }, 'assignment_group_id'],
+    [
+      'an assignment group of another course',
+      { quiz_type: 'assignment', assignment_group_id: 2 },
+      'assignment_group_id',
+    ],
     ['until_after_last_attempt with one attempt', { hide_results: 'until_after_last_attempt' }, 'hide_results'],
-    ['show_correct_answers with hidden results', { hide_results: 'always', show_correct_answers: true }, 'show_correct_answers'],
+    [
+      'show_correct_answers with hidden results',
+      { hide_results: 'always', show_correct_answers: true },
+      'show_correct_answers',
+    ],
     ['scoring_policy with one attempt', { scoring_policy: 'keep_latest' }, 'scoring_policy'],
-    ['an unknown scoring_policy', { allowed_attempts: 3, scoring_policy: 'keep_best' as 'keep_latest' }, 'scoring_policy'],
+    [
+      'an unknown scoring_policy',
+      { allowed_attempts: 3, scoring_policy: 'keep_best' as 'keep_latest' },
+      'scoring_policy',
+    ],
     ['cant_go_back without one_question_at_a_time', { cant_go_back: true }, 'cant_go_back'],
     ['allowed_attempts 0', { allowed_attempts: 0 }, 'allowed_attempts'],
     ['allowed_attempts -2', { allowed_attempts: -2 }, 'allowed_attempts'],
@@ -112,26 +147,68 @@ describe('creating: the rules between parameters', () => {
   });
 
   it.each<[string, QuizFields, Partial<Record<string, unknown>>]>([
-    ['the defaults', {}, { quiz_type: 'assignment', allowed_attempts: 1, scoring_policy: null, show_correct_answers: true, hide_results: null, time_limit: null, published: false, assignment_group_id: 1 }],
+    [
+      'the defaults',
+      {},
+      {
+        quiz_type: 'assignment',
+        allowed_attempts: 1,
+        scoring_policy: null,
+        show_correct_answers: true,
+        hide_results: null,
+        time_limit: null,
+        published: false,
+        assignment_group_id: 1,
+      },
+    ],
     ['several attempts: keep_highest by default', { allowed_attempts: 3 }, { scoring_policy: 'keep_highest' }],
-    ['unlimited attempts with keep_latest', { allowed_attempts: -1, scoring_policy: 'keep_latest' }, { allowed_attempts: -1, scoring_policy: 'keep_latest' }],
-    ['results hidden until the last attempt', { allowed_attempts: 2, hide_results: 'until_after_last_attempt' }, { hide_results: 'until_after_last_attempt', show_correct_answers: false }],
+    [
+      'unlimited attempts with keep_latest',
+      { allowed_attempts: -1, scoring_policy: 'keep_latest' },
+      { allowed_attempts: -1, scoring_policy: 'keep_latest' },
+    ],
+    [
+      'results hidden until the last attempt',
+      { allowed_attempts: 2, hide_results: 'until_after_last_attempt' },
+      { hide_results: 'until_after_last_attempt', show_correct_answers: false },
+    ],
     ['results hidden always: correct answers not shown', { hide_results: 'always' }, { show_correct_answers: false }],
-    ['cant_go_back with one question at a time', { one_question_at_a_time: true, cant_go_back: true }, { cant_go_back: true }],
-    ['an ip_filter of addresses and masks', { ip_filter: '192.168.1.0/24, 10.0.0.0/255.0.0.0,172.16.5.4' }, { ip_filter: '192.168.1.0/24, 10.0.0.0/255.0.0.0,172.16.5.4' }],
-    ['a practice quiz: no assignment group', { quiz_type: 'practice_quiz' }, { assignment_group_id: null, assignment_id: null }],
+    [
+      'cant_go_back with one question at a time',
+      { one_question_at_a_time: true, cant_go_back: true },
+      { cant_go_back: true },
+    ],
+    [
+      'an ip_filter of addresses and masks',
+      { ip_filter: '192.168.1.0/24, 10.0.0.0/255.0.0.0,172.16.5.4' },
+      { ip_filter: '192.168.1.0/24, 10.0.0.0/255.0.0.0,172.16.5.4' },
+    ],
+    [
+      'a practice quiz: no assignment group',
+      { quiz_type: 'practice_quiz' },
+      { assignment_group_id: null, assignment_id: null },
+    ],
   ])('accepts %s', async (_what, quiz, expected) => {
     expect(await teacher().create({ course_id: 1, quiz: { title: 'New quiz', ...quiz } })).toMatchObject(expected);
   });
 
-  it('gives a graded quiz an assignment, visible among the course\'s assignments', async () => {
-    const quiz = await teacher().create({ course_id: 1, quiz: { title: 'Unit 2 Exam', quiz_type: 'assignment', due_at: '2026-12-01T23:59:00Z', published: true } });
+  it("gives a graded quiz an assignment, visible among the course's assignments", async () => {
+    const quiz = await teacher().create({
+      course_id: 1,
+      quiz: { title: 'Unit 2 Exam', quiz_type: 'assignment', due_at: '2026-12-01T23:59:00Z', published: true },
+    });
     expect(quiz.assignment_id).toEqual(expect.any(Number));
     const assignment = await as(TOKENS.student).assignments.get({ course_id: 1, id: quiz.assignment_id! });
-    expect(assignment).toMatchObject({ name: 'Unit 2 Exam', submission_types: ['online_quiz'], due_at: '2026-12-01T23:59:00.000Z' });
+    expect(assignment).toMatchObject({
+      name: 'Unit 2 Exam',
+      submission_types: ['online_quiz'],
+      due_at: '2026-12-01T23:59:00.000Z',
+    });
     // Renamed, the assignment follows; no longer graded, it goes.
     await teacher().update({ course_id: 1, id: quiz.id, quiz: { title: 'Unit 2 Test' } });
-    expect((await as(TOKENS.teacher).assignments.get({ course_id: 1, id: quiz.assignment_id! })).name).toBe('Unit 2 Test');
+    expect((await as(TOKENS.teacher).assignments.get({ course_id: 1, id: quiz.assignment_id! })).name).toBe(
+      'Unit 2 Test',
+    );
     const practice = await teacher().update({ course_id: 1, id: quiz.id, quiz: { quiz_type: 'practice_quiz' } });
     expect(practice.assignment_id).toBeNull();
     expect(await statusOf(as(TOKENS.teacher).assignments.get({ course_id: 1, id: quiz.assignment_id! }))).toBe(404);
@@ -148,13 +225,21 @@ describe('editing', () => {
   it('refuses to unpublish a quiz students started or submitted, and unpublishes one they did not', async () => {
     const { status, body } = await failure(teacher().update({ course_id: 2, id: 3, quiz: { published: false } }));
     expect(status).toBe(400);
-    expect(body).toEqual({ errors: { published: [{ attribute: 'published', type: 'invalid', message: "Can't unpublish if there are student submissions" }] } });
+    expect(body).toEqual({
+      errors: {
+        published: [
+          { attribute: 'published', type: 'invalid', message: "Can't unpublish if there are student submissions" },
+        ],
+      },
+    });
     expect((await teacher().get({ course_id: 2, id: 3 })).published).toBe(true);
     expect((await teacher().update({ course_id: 1, id: 1, quiz: { published: false } })).published).toBe(false);
     const published = await teacher().update({ course_id: 2, id: 4, quiz: { published: true } });
     expect(published.published).toBe(true);
     // Its assignment is published with it.
-    expect(await statusOf(as(TOKENS.student).assignments.get({ course_id: 2, id: published.assignment_id! }))).toBe('ok');
+    expect(await statusOf(as(TOKENS.student).assignments.get({ course_id: 2, id: published.assignment_id! }))).toBe(
+      'ok',
+    );
   });
 
   it('leaves absent fields alone, clears what a change makes meaningless, and refuses what it breaks', async () => {
@@ -162,16 +247,26 @@ describe('editing', () => {
     expect(q).toMatchObject({ allowed_attempts: 1, scoring_policy: null, time_limit: 45, cant_go_back: true });
     const turnedOff = await teacher().update({ course_id: 2, id: 3, quiz: { one_question_at_a_time: false } });
     expect(turnedOff.cant_go_back).toBe(false);
-    await teacher().update({ course_id: 2, id: 3, quiz: { allowed_attempts: 3, hide_results: 'until_after_last_attempt' } });
+    await teacher().update({
+      course_id: 2,
+      id: 3,
+      quiz: { allowed_attempts: 3, hide_results: 'until_after_last_attempt' },
+    });
     const { status, body } = await failure(teacher().update({ course_id: 2, id: 3, quiz: { allowed_attempts: 1 } }));
     expect(status).toBe(400);
     expect(Object.keys((body as { errors: object }).errors)).toEqual(['hide_results']);
-    const cleared = await teacher().update({ course_id: 2, id: 3, quiz: { time_limit: null, ip_filter: null, access_code: null } });
+    const cleared = await teacher().update({
+      course_id: 2,
+      id: 3,
+      quiz: { time_limit: null, ip_filter: null, access_code: null },
+    });
     expect(cleared).toMatchObject({ time_limit: null, ip_filter: null, access_code: null });
   });
 
   it('refuses a notify_of_update that is not a boolean', async () => {
-    const { status, body } = await failure(teacher().update({ course_id: 1, id: 1, quiz: { notify_of_update: 'maybe' as unknown as boolean } }));
+    const { status, body } = await failure(
+      teacher().update({ course_id: 1, id: 1, quiz: { notify_of_update: 'maybe' as unknown as boolean } }),
+    );
     expect(status).toBe(400);
     expect(Object.keys((body as { errors: object }).errors)).toEqual(['notify_of_update']);
   });

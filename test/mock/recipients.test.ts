@@ -21,16 +21,52 @@ describe('GET /api/v1/search/recipients', () => {
     ['a term that matches nobody', TOKENS.teacher, { search: 'sam xyz' }, []],
     ['case does not matter', TOKENS.teacher, { search: 'SOFIA' }, [8]],
     ['a term shorter than three characters', TOKENS.student, { search: 'sa' }, [12, 7]],
-    ['contexts before people, each by name', TOKENS.teacher, { search: 'o' }, ['section_7', 'section_1', 'section_2', 'section_6', 'course_5', 'course_1', 'group_1', 'group_2', 'course_2', 11, 13, 10, 12, 8, 4]],
+    [
+      'contexts before people, each by name',
+      TOKENS.teacher,
+      { search: 'o' },
+      [
+        'section_7',
+        'section_1',
+        'section_2',
+        'section_6',
+        'course_5',
+        'course_1',
+        'group_1',
+        'group_2',
+        'course_2',
+        11,
+        13,
+        10,
+        12,
+        8,
+        4,
+      ],
+    ],
     ['people only', TOKENS.teacher, { search: 'lab', type: 'user' }, []],
-    ['contexts only', TOKENS.admin, { search: 'bio', type: 'context' }, ['section_7', 'section_1', 'section_2', 'section_6', 'course_5', 'course_1']],
-    ['a course\'s people, by sortable name', TOKENS.teacher, { context: 'course_1', type: 'user' }, [5, 6, 11, 13, 10, 9, 12, 7, 8, 3]],
+    [
+      'contexts only',
+      TOKENS.admin,
+      { search: 'bio', type: 'context' },
+      ['section_7', 'section_1', 'section_2', 'section_6', 'course_5', 'course_1'],
+    ],
+    [
+      "a course's people, by sortable name",
+      TOKENS.teacher,
+      { context: 'course_1', type: 'user' },
+      [5, 6, 11, 13, 10, 9, 12, 7, 8, 3],
+    ],
     ['a synthetic context', TOKENS.teacher, { context: 'course_1_teachers' }, [3]],
     ['a section', TOKENS.teacher, { context: 'section_2' }, [10, 9, 12]],
     ['a group, with a term', TOKENS.teacher, { context: 'group_1', search: 's' }, [11, 7, 8]],
-    ['excluded users and contexts', TOKENS.teacher, { search: 'lab', exclude: ['group_1', 'section_7'] }, ['course_5', 'group_2']],
+    [
+      'excluded users and contexts',
+      TOKENS.teacher,
+      { search: 'lab', exclude: ['group_1', 'section_7'] },
+      ['course_5', 'group_2'],
+    ],
     ['an excluded user', TOKENS.teacher, { context: 'section_2', exclude: [10] }, [9, 12]],
-    ['someone outside the caller\'s courses', TOKENS.student, { search: 'theo' }, []],
+    ["someone outside the caller's courses", TOKENS.student, { search: 'theo' }, []],
     ['a context the caller is not in', TOKENS.student, { context: 'course_3' }, []],
     ['neither a term nor a context', TOKENS.teacher, {}, []],
     ['one user by id, the other filters ignored', TOKENS.teacher, { user_id: 9, search: 'nobody' }, [9]],
@@ -65,7 +101,11 @@ describe('GET /api/v1/search/recipients', () => {
   });
 
   it('reports the permissions asked for in each context without filtering by them', async () => {
-    const teacher = await search(TOKENS.teacher, { search: 'biology', type: 'context', permissions: ['send_messages', 'manage_grades', 'no_such_thing'] });
+    const teacher = await search(TOKENS.teacher, {
+      search: 'biology',
+      type: 'context',
+      permissions: ['send_messages', 'manage_grades', 'no_such_thing'],
+    });
     expect(teacher.map((r) => [r.id, r.permissions])).toEqual([
       ['course_5', { send_messages: true, manage_grades: true }],
       ['course_1', { send_messages: true, manage_grades: true }],
@@ -74,23 +114,40 @@ describe('GET /api/v1/search/recipients', () => {
     expect(student.map((r) => [r.id, r.permissions])).toEqual([['course_1', { manage_grades: false }]]);
   });
 
-  it('lists a course\'s synthetic contexts first (the non-empty ones), then its people', async () => {
-    const found = await search(TOKENS.teacher, { context: 'course_1', synthetic_contexts: true, permissions: ['send_messages'] });
+  it("lists a course's synthetic contexts first (the non-empty ones), then its people", async () => {
+    const found = await search(TOKENS.teacher, {
+      context: 'course_1',
+      synthetic_contexts: true,
+      permissions: ['send_messages'],
+    });
     expect(found.slice(0, 5)).toEqual([
-      { id: 'course_1_teachers', name: 'Teachers', avatar_url: 'http://lms.mock/images/messages/avatar-group-50.png', type: 'context', user_count: 1, permissions: { send_messages: true } },
+      {
+        id: 'course_1_teachers',
+        name: 'Teachers',
+        avatar_url: 'http://lms.mock/images/messages/avatar-group-50.png',
+        type: 'context',
+        user_count: 1,
+        permissions: { send_messages: true },
+      },
       expect.objectContaining({ id: 'course_1_tas', user_count: 1 }),
       expect.objectContaining({ id: 'course_1_students', user_count: 6 }),
       expect.objectContaining({ id: 'course_1_observers', user_count: 1 }),
       expect.objectContaining({ id: 'course_1_sections', item_count: 3 }),
     ]);
     expect(idsOf(found).slice(5, 7)).toEqual(['course_1_groups', 5]);
-    expect(idsOf(await search(TOKENS.teacher, { context: 'section_2', synthetic_contexts: true, type: 'context' }))).toEqual(['section_2_students']);
-    expect(idsOf(await search(TOKENS.teacher, { context: 'course_1', synthetic_contexts: true, search: 'sam' }))).toEqual([7]);
+    expect(
+      idsOf(await search(TOKENS.teacher, { context: 'section_2', synthetic_contexts: true, type: 'context' })),
+    ).toEqual(['section_2_students']);
+    expect(
+      idsOf(await search(TOKENS.teacher, { context: 'course_1', synthetic_contexts: true, search: 'sam' })),
+    ).toEqual([7]);
   });
 
   it('pages by bookmark, and finds a renamed user by the new name', async () => {
     const all = await search(TOKENS.teacher, { context: 'course_1' });
-    const paged = await collect(clientFor(mock, TOKENS.teacher, { perPage: 3 }).ops.search.recipients({ context: 'course_1' }));
+    const paged = await collect(
+      clientFor(mock, TOKENS.teacher, { perPage: 3 }).ops.search.recipients({ context: 'course_1' }),
+    );
     expect(idsOf(paged)).toEqual(idsOf(all));
     mock.db.prepare(`UPDATE users SET name = 'Samuel Quartermaine' WHERE id = 7`).run();
     expect(idsOf(await search(TOKENS.teacher, { search: 'quarter' }))).toEqual([7]);
@@ -98,8 +155,14 @@ describe('GET /api/v1/search/recipients', () => {
   });
 
   it('answers the same through the deprecated /conversations/find_recipients', async () => {
-    for (const params of [{ search: 'lab' }, { context: 'course_1_students' }, { user_id: 9 }] as SearchRecipientsParams[]) {
-      expect(await collect(as(TOKENS.teacher).conversations.findRecipients(params))).toEqual(await search(TOKENS.teacher, params));
+    for (const params of [
+      { search: 'lab' },
+      { context: 'course_1_students' },
+      { user_id: 9 },
+    ] as SearchRecipientsParams[]) {
+      expect(await collect(as(TOKENS.teacher).conversations.findRecipients(params))).toEqual(
+        await search(TOKENS.teacher, params),
+      );
     }
   });
 });

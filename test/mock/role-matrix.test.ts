@@ -94,11 +94,19 @@ const I = 'collection_items/1';
 /** The collection item's topic 14 is Sofia's item: anyone may read and post there; she and the root admin moderate. */
 const matrix: Record<string, Row> = {
   'users.list': { path: '/api/v1/accounts/1/users', allow: USER_MANAGERS },
-  'users.create': { path: '/api/v1/accounts/1/users', body: { user: { name: 'Nia New' }, pseudonym: { unique_id: 'nia' } }, allow: USER_MANAGERS },
+  'users.create': {
+    path: '/api/v1/accounts/1/users',
+    body: { user: { name: 'Nia New' }, pseudonym: { unique_id: 'nia' } },
+    allow: USER_MANAGERS,
+  },
   'users.update': { path: '/api/v1/users/7', body: { user: { name: 'Samuel Student' } }, allow: SAM_AND_MANAGERS },
   'users.delete': { path: '/api/v1/accounts/1/users/8', allow: USER_MANAGERS },
   'users.getSettings': { path: '/api/v1/users/7/settings', allow: SAM_AND_MANAGERS },
-  'users.updateSettings': { path: '/api/v1/users/7/settings', body: { manual_mark_as_read: true }, allow: SAM_AND_MANAGERS },
+  'users.updateSettings': {
+    path: '/api/v1/users/7/settings',
+    body: { manual_mark_as_read: true },
+    allow: SAM_AND_MANAGERS,
+  },
   'users.follow': { path: '/api/v1/users/8/followers/self', allow: EVERYONE },
   'users.unfollow': { path: '/api/v1/users/8/followers/self', allow: EVERYONE },
   'users.profile': { path: '/api/v1/users/8/profile', allow: SOFIA_VIEWERS },
@@ -117,12 +125,28 @@ const matrix: Record<string, Row> = {
 
   'discussions.listTopics': { path: `/api/v1/${C}/discussion_topics`, allow: BIO_READERS },
   'discussions.listGroupTopics': { path: `/api/v1/${G}/discussion_topics`, allow: GROUP_READERS },
-  'discussions.createTopic@courses': { path: `/api/v1/${C}/discussion_topics`, body: { title: 'Questions', message: 'Ask here' }, allow: ['student', ...BIO_CONTENT] },
-  'discussions.createTopic@groups': { path: `/api/v1/${G}/discussion_topics`, body: { title: 'Plan', message: 'Bench plan' }, allow: GROUP_POSTERS },
-  'discussions.createTopic@collection_items': { path: `/api/v1/${I}/discussion_topics`, body: { title: 'On the video', message: 'Thoughts' }, allow: EVERYONE },
+  'discussions.createTopic@courses': {
+    path: `/api/v1/${C}/discussion_topics`,
+    body: { title: 'Questions', message: 'Ask here' },
+    allow: ['student', ...BIO_CONTENT],
+  },
+  'discussions.createTopic@groups': {
+    path: `/api/v1/${G}/discussion_topics`,
+    body: { title: 'Plan', message: 'Bench plan' },
+    allow: GROUP_POSTERS,
+  },
+  'discussions.createTopic@collection_items': {
+    path: `/api/v1/${I}/discussion_topics`,
+    body: { title: 'On the video', message: 'Thoughts' },
+    allow: EVERYONE,
+  },
   'discussions.updateTopic@courses': { path: topic(C, 2), body: { title: 'Renamed' }, allow: BIO_CONTENT },
   'discussions.updateTopic@groups': { path: topic(G, 13), body: { title: 'Renamed' }, allow: GROUP_POSTERS },
-  'discussions.updateTopic@collection_items': { path: topic(I, 14), body: { title: 'Renamed' }, allow: ['helpdesk', 'admin'] },
+  'discussions.updateTopic@collection_items': {
+    path: topic(I, 14),
+    body: { title: 'Renamed' },
+    allow: ['helpdesk', 'admin'],
+  },
   'discussions.deleteTopic@courses': { path: topic(C, 8), allow: BIO_CONTENT },
   'discussions.deleteTopic@groups': { path: topic(G, 13), allow: GROUP_POSTERS },
   'discussions.deleteTopic@collection_items': { path: topic(I, 14), allow: ['helpdesk', 'admin'] },
@@ -132,15 +156,39 @@ const matrix: Record<string, Row> = {
   'discussions.viewTopic@courses': { path: topic(C, 2, '/view'), allow: BIO_READERS },
   'discussions.viewTopic@groups': { path: topic(G, 13, '/view'), allow: GROUP_READERS },
   'discussions.viewTopic@collection_items': { path: topic(I, 14, '/view'), allow: EVERYONE },
-  'discussions.createEntry@courses': { path: topic(C, 2, '/entries'), body: { message: 'Hello' }, allow: ['student', ...BIO_CONTENT] },
-  'discussions.createEntry@groups': { path: topic(G, 13, '/entries'), body: { message: 'Hello' }, allow: GROUP_POSTERS },
-  'discussions.createEntry@collection_items': { path: topic(I, 14, '/entries'), body: { message: 'Hello' }, allow: EVERYONE },
+  'discussions.createEntry@courses': {
+    path: topic(C, 2, '/entries'),
+    body: { message: 'Hello' },
+    allow: ['student', ...BIO_CONTENT],
+  },
+  'discussions.createEntry@groups': {
+    path: topic(G, 13, '/entries'),
+    body: { message: 'Hello' },
+    allow: GROUP_POSTERS,
+  },
+  'discussions.createEntry@collection_items': {
+    path: topic(I, 14, '/entries'),
+    body: { message: 'Hello' },
+    allow: EVERYONE,
+  },
   'discussions.listEntries@courses': { path: topic(C, 2, '/entries'), allow: BIO_READERS },
   'discussions.listEntries@groups': { path: topic(G, 13, '/entries'), allow: GROUP_READERS },
   'discussions.listEntries@collection_items': { path: topic(I, 14, '/entries'), allow: EVERYONE },
-  'discussions.createReply@courses': { path: topic(C, 2, '/entries/1/replies'), body: { message: 'Agreed' }, allow: ['student', ...BIO_CONTENT] },
-  'discussions.createReply@groups': { path: topic(G, 13, '/entries/31/replies'), body: { message: 'Agreed' }, allow: GROUP_POSTERS },
-  'discussions.createReply@collection_items': { path: topic(I, 14, '/entries/32/replies'), body: { message: 'Agreed' }, allow: EVERYONE },
+  'discussions.createReply@courses': {
+    path: topic(C, 2, '/entries/1/replies'),
+    body: { message: 'Agreed' },
+    allow: ['student', ...BIO_CONTENT],
+  },
+  'discussions.createReply@groups': {
+    path: topic(G, 13, '/entries/31/replies'),
+    body: { message: 'Agreed' },
+    allow: GROUP_POSTERS,
+  },
+  'discussions.createReply@collection_items': {
+    path: topic(I, 14, '/entries/32/replies'),
+    body: { message: 'Agreed' },
+    allow: EVERYONE,
+  },
   'discussions.listReplies@courses': { path: topic(C, 2, '/entries/1/replies'), allow: BIO_READERS },
   'discussions.listReplies@groups': { path: topic(G, 13, '/entries/31/replies'), allow: GROUP_READERS },
   'discussions.listReplies@collection_items': { path: topic(I, 14, '/entries/32/replies'), allow: EVERYONE },
@@ -148,15 +196,30 @@ const matrix: Record<string, Row> = {
   'discussions.entryList@groups': { path: topic(G, 13, '/entry_list'), allow: GROUP_READERS },
   'discussions.entryList@collection_items': { path: topic(I, 14, '/entry_list'), allow: EVERYONE },
   /** Entry 1 is Sam's, in section A: he, and the forum's moderators of his section. */
-  'discussions.updateEntry@courses': { path: topic(C, 2, '/entries/1'), body: { message: 'Edited' }, allow: ['student', ...BIO_CONTENT] },
+  'discussions.updateEntry@courses': {
+    path: topic(C, 2, '/entries/1'),
+    body: { message: 'Edited' },
+    allow: ['student', ...BIO_CONTENT],
+  },
   /** Entry 31 is Sofia's. */
-  'discussions.updateEntry@groups': { path: topic(G, 13, '/entries/31'), body: { message: 'Edited' }, allow: BIO_CONTENT },
+  'discussions.updateEntry@groups': {
+    path: topic(G, 13, '/entries/31'),
+    body: { message: 'Edited' },
+    allow: BIO_CONTENT,
+  },
   /** Entry 32 is Sam's, on Sofia's item. */
-  'discussions.updateEntry@collection_items': { path: topic(I, 14, '/entries/32'), body: { message: 'Edited' }, allow: ['student', 'helpdesk', 'admin'] },
+  'discussions.updateEntry@collection_items': {
+    path: topic(I, 14, '/entries/32'),
+    body: { message: 'Edited' },
+    allow: ['student', 'helpdesk', 'admin'],
+  },
   /** Entry 6 is Hana's, in section B: the section-limited TA cannot moderate it. */
   'discussions.deleteEntry@courses': { path: topic(C, 2, '/entries/6'), allow: BIO_OUTCOMES },
   'discussions.deleteEntry@groups': { path: topic(G, 13, '/entries/31'), allow: BIO_CONTENT },
-  'discussions.deleteEntry@collection_items': { path: topic(I, 14, '/entries/32'), allow: ['student', 'helpdesk', 'admin'] },
+  'discussions.deleteEntry@collection_items': {
+    path: topic(I, 14, '/entries/32'),
+    allow: ['student', 'helpdesk', 'admin'],
+  },
   ...readState('markTopicRead', '/read'),
   ...readState('markTopicUnread', '/read'),
   ...readState('markAllRead', '/read_all'),
@@ -172,18 +235,42 @@ const matrix: Record<string, Row> = {
   'outcomes.getGroup@global': { path: '/api/v1/global/outcome_groups/8', allow: EVERYONE },
   'outcomes.getGroup@accounts': { path: '/api/v1/accounts/1/outcome_groups/2', allow: ROOT_READERS },
   'outcomes.getGroup@courses': { path: `/api/v1/${C}/outcome_groups/6`, allow: BIO_READERS },
-  'outcomes.updateGroup@global': { path: '/api/v1/global/outcome_groups/8', body: { title: 'Renamed' }, allow: ROOT_ADMIN },
-  'outcomes.updateGroup@accounts': { path: '/api/v1/accounts/1/outcome_groups/3', body: { title: 'Renamed' }, allow: ROOT_ADMIN },
-  'outcomes.updateGroup@courses': { path: `/api/v1/${C}/outcome_groups/6`, body: { title: 'Renamed' }, allow: BIO_OUTCOMES },
+  'outcomes.updateGroup@global': {
+    path: '/api/v1/global/outcome_groups/8',
+    body: { title: 'Renamed' },
+    allow: ROOT_ADMIN,
+  },
+  'outcomes.updateGroup@accounts': {
+    path: '/api/v1/accounts/1/outcome_groups/3',
+    body: { title: 'Renamed' },
+    allow: ROOT_ADMIN,
+  },
+  'outcomes.updateGroup@courses': {
+    path: `/api/v1/${C}/outcome_groups/6`,
+    body: { title: 'Renamed' },
+    allow: BIO_OUTCOMES,
+  },
   'outcomes.deleteGroup@global': { path: '/api/v1/global/outcome_groups/8', allow: ROOT_ADMIN },
   'outcomes.deleteGroup@accounts': { path: '/api/v1/accounts/1/outcome_groups/3', allow: ROOT_ADMIN },
   'outcomes.deleteGroup@courses': { path: `/api/v1/${C}/outcome_groups/6`, allow: BIO_OUTCOMES },
   'outcomes.listLinks@global': { path: '/api/v1/global/outcome_groups/8/outcomes', allow: EVERYONE },
   'outcomes.listLinks@accounts': { path: '/api/v1/accounts/1/outcome_groups/2/outcomes', allow: ROOT_READERS },
   'outcomes.listLinks@courses': { path: `/api/v1/${C}/outcome_groups/6/outcomes`, allow: BIO_READERS },
-  'outcomes.createOutcome@global': { path: '/api/v1/global/outcome_groups/8/outcomes', body: { title: 'Reads critically' }, allow: ROOT_ADMIN },
-  'outcomes.createOutcome@accounts': { path: '/api/v1/accounts/1/outcome_groups/2/outcomes', body: { title: 'Reads critically' }, allow: ROOT_ADMIN },
-  'outcomes.createOutcome@courses': { path: `/api/v1/${C}/outcome_groups/6/outcomes`, body: { title: 'Reads critically' }, allow: BIO_OUTCOMES },
+  'outcomes.createOutcome@global': {
+    path: '/api/v1/global/outcome_groups/8/outcomes',
+    body: { title: 'Reads critically' },
+    allow: ROOT_ADMIN,
+  },
+  'outcomes.createOutcome@accounts': {
+    path: '/api/v1/accounts/1/outcome_groups/2/outcomes',
+    body: { title: 'Reads critically' },
+    allow: ROOT_ADMIN,
+  },
+  'outcomes.createOutcome@courses': {
+    path: `/api/v1/${C}/outcome_groups/6/outcomes`,
+    body: { title: 'Reads critically' },
+    allow: BIO_OUTCOMES,
+  },
   'outcomes.linkOutcome@global': { path: '/api/v1/global/outcome_groups/8/outcomes/6', allow: ROOT_ADMIN },
   'outcomes.linkOutcome@accounts': { path: '/api/v1/accounts/1/outcome_groups/4/outcomes/1', allow: ROOT_ADMIN },
   'outcomes.linkOutcome@courses': { path: `/api/v1/${C}/outcome_groups/6/outcomes/4`, allow: BIO_OUTCOMES },
@@ -193,27 +280,75 @@ const matrix: Record<string, Row> = {
   'outcomes.listSubgroups@global': { path: '/api/v1/global/outcome_groups/7/subgroups', allow: EVERYONE },
   'outcomes.listSubgroups@accounts': { path: '/api/v1/accounts/1/outcome_groups/1/subgroups', allow: ROOT_READERS },
   'outcomes.listSubgroups@courses': { path: `/api/v1/${C}/outcome_groups/5/subgroups`, allow: BIO_READERS },
-  'outcomes.createSubgroup@global': { path: '/api/v1/global/outcome_groups/7/subgroups', body: { title: 'Writing' }, allow: ROOT_ADMIN },
-  'outcomes.createSubgroup@accounts': { path: '/api/v1/accounts/1/outcome_groups/2/subgroups', body: { title: 'Writing' }, allow: ROOT_ADMIN },
-  'outcomes.createSubgroup@courses': { path: `/api/v1/${C}/outcome_groups/6/subgroups`, body: { title: 'Writing' }, allow: BIO_OUTCOMES },
-  'outcomes.importGroup@global': { path: '/api/v1/global/outcome_groups/7/import', body: { source_outcome_group_id: 8 }, allow: ROOT_ADMIN },
-  'outcomes.importGroup@accounts': { path: '/api/v1/accounts/1/outcome_groups/4/import', body: { source_outcome_group_id: 8 }, allow: ROOT_ADMIN },
-  'outcomes.importGroup@courses': { path: `/api/v1/${C}/outcome_groups/5/import`, body: { source_outcome_group_id: 8 }, allow: BIO_OUTCOMES },
+  'outcomes.createSubgroup@global': {
+    path: '/api/v1/global/outcome_groups/7/subgroups',
+    body: { title: 'Writing' },
+    allow: ROOT_ADMIN,
+  },
+  'outcomes.createSubgroup@accounts': {
+    path: '/api/v1/accounts/1/outcome_groups/2/subgroups',
+    body: { title: 'Writing' },
+    allow: ROOT_ADMIN,
+  },
+  'outcomes.createSubgroup@courses': {
+    path: `/api/v1/${C}/outcome_groups/6/subgroups`,
+    body: { title: 'Writing' },
+    allow: BIO_OUTCOMES,
+  },
+  'outcomes.importGroup@global': {
+    path: '/api/v1/global/outcome_groups/7/import',
+    body: { source_outcome_group_id: 8 },
+    allow: ROOT_ADMIN,
+  },
+  'outcomes.importGroup@accounts': {
+    path: '/api/v1/accounts/1/outcome_groups/4/import',
+    body: { source_outcome_group_id: 8 },
+    allow: ROOT_ADMIN,
+  },
+  'outcomes.importGroup@courses': {
+    path: `/api/v1/${C}/outcome_groups/5/import`,
+    body: { source_outcome_group_id: 8 },
+    allow: BIO_OUTCOMES,
+  },
 
   'conversations.list': { path: '/api/v1/conversations', allow: EVERYONE },
   /** A message to Tess: everyone who shares a course with her, and the admins who may read rosters above her courses. */
-  'conversations.create': { path: '/api/v1/conversations', body: { recipients: ['3'], body: 'A question', subject: 'Lab' }, allow: EVERYONE },
+  'conversations.create': {
+    path: '/api/v1/conversations',
+    body: { recipients: ['3'], body: 'A question', subject: 'Lab' },
+    allow: EVERYONE,
+  },
   'conversations.batches': { path: '/api/v1/conversations/batches', allow: EVERYONE },
   /** Conversation 1 is between Sam and Tess. */
   'conversations.get': { path: '/api/v1/conversations/1', allow: ['student', 'teacher'] },
-  'conversations.update': { path: '/api/v1/conversations/1', body: { conversation: { starred: true } }, allow: ['student', 'teacher'] },
+  'conversations.update': {
+    path: '/api/v1/conversations/1',
+    body: { conversation: { starred: true } },
+    allow: ['student', 'teacher'],
+  },
   /** A background job: it starts for anyone, and fails each conversation the caller is not in. */
-  'conversations.batchUpdate': { path: '/api/v1/conversations', body: { conversation_ids: ['1'], event: 'mark_as_read' }, allow: EVERYONE },
+  'conversations.batchUpdate': {
+    path: '/api/v1/conversations',
+    body: { conversation_ids: ['1'], event: 'mark_as_read' },
+    allow: EVERYONE,
+  },
   'conversations.markAllRead': { path: '/api/v1/conversations/mark_all_as_read', allow: EVERYONE },
   'conversations.delete': { path: '/api/v1/conversations/1', allow: ['student', 'teacher'] },
-  'conversations.addRecipients': { path: '/api/v1/conversations/2/add_recipients', body: { recipients: ['9'] }, allow: ['student', 'teacher'] },
-  'conversations.addMessage': { path: '/api/v1/conversations/1/add_message', body: { body: 'And another thing' }, allow: ['student', 'teacher'] },
-  'conversations.removeMessages': { path: '/api/v1/conversations/1/remove_messages', body: { remove: ['1'] }, allow: ['student', 'teacher'] },
+  'conversations.addRecipients': {
+    path: '/api/v1/conversations/2/add_recipients',
+    body: { recipients: ['9'] },
+    allow: ['student', 'teacher'],
+  },
+  'conversations.addMessage': {
+    path: '/api/v1/conversations/1/add_message',
+    body: { body: 'And another thing' },
+    allow: ['student', 'teacher'],
+  },
+  'conversations.removeMessages': {
+    path: '/api/v1/conversations/1/remove_messages',
+    body: { remove: ['1'] },
+    allow: ['student', 'teacher'],
+  },
   'conversations.unreadCount': { path: '/api/v1/conversations/unread_count', allow: EVERYONE },
   'conversations.findRecipients': { path: '/api/v1/conversations/find_recipients', allow: EVERYONE },
   'search.recipients': { path: '/api/v1/search/recipients', allow: EVERYONE },
@@ -228,31 +363,63 @@ const matrix: Record<string, Row> = {
   'enrollments.listSection': { path: '/api/v1/sections/1/enrollments', allow: BIO_ROSTER },
   'enrollments.listUser': { path: '/api/v1/users/7/enrollments', allow: SAM_AND_MANAGERS },
   /** Enrolling Mina (user 10) as a student: the TA manages students, in her own section only. */
-  'enrollments.enrollCourse': { path: `/api/v1/${C}/enrollments`, body: { enrollment: { user_id: '13', type: 'StudentEnrollment', course_section_id: 1 } }, allow: SAM_GRADERS },
-  'enrollments.enrollSection': { path: '/api/v1/sections/1/enrollments', body: { enrollment: { user_id: '13', type: 'StudentEnrollment' } }, allow: SAM_GRADERS },
+  'enrollments.enrollCourse': {
+    path: `/api/v1/${C}/enrollments`,
+    body: { enrollment: { user_id: '13', type: 'StudentEnrollment', course_section_id: 1 } },
+    allow: SAM_GRADERS,
+  },
+  'enrollments.enrollSection': {
+    path: '/api/v1/sections/1/enrollments',
+    body: { enrollment: { user_id: '13', type: 'StudentEnrollment' } },
+    allow: SAM_GRADERS,
+  },
   /** Enrollment 1 is Tess's own teacher enrollment. */
   'enrollments.end': { path: `/api/v1/${C}/enrollments/1`, allow: BIO_TEACHERS },
 
   ...bySection({
-    submit: { path: '/assignments/1/submissions', body: { submission: { submission_type: 'online_text_entry', body: 'My answer' } }, allow: ['student'] },
+    submit: {
+      path: '/assignments/1/submissions',
+      body: { submission: { submission_type: 'online_text_entry', body: 'My answer' } },
+      allow: ['student'],
+    },
     // Every student's submission of an assignment: those who grade or view all grades (a student or
     // an observer lists theirs through /students/submissions, as real instances rule).
     list: { path: '/assignments/1/submissions', allow: SAM_GRADERS },
     // The course's readers; each sees whose submissions they may (a student theirs, an observer their student's).
     listStudents: { path: '/students/submissions', allow: BIO_READERS },
     get: { path: '/assignments/1/submissions/7', allow: ['observer', 'student', ...SAM_GRADERS] },
-    uploadFile: { path: '/assignments/1/submissions/self/files', body: { name: 'essay.txt', size: 3 }, allow: ['student'] },
+    uploadFile: {
+      path: '/assignments/1/submissions/self/files',
+      body: { name: 'essay.txt', size: 3 },
+      allow: ['student'],
+    },
     grade: { path: '/assignments/1/submissions/7', body: { submission: { posted_grade: '9' } }, allow: SAM_GRADERS },
   }),
-  'grading.updateGrades@courses': { path: `/api/v1/${C}/assignments/1/submissions/update_grades`, body: { grade_data: { 7: { posted_grade: '9' } } }, allow: SAM_GRADERS },
-  'grading.updateGrades@sections': { path: '/api/v1/sections/1/assignments/1/submissions/update_grades', body: { grade_data: { 7: { posted_grade: '9' } } }, allow: SAM_GRADERS },
+  'grading.updateGrades@courses': {
+    path: `/api/v1/${C}/assignments/1/submissions/update_grades`,
+    body: { grade_data: { 7: { posted_grade: '9' } } },
+    allow: SAM_GRADERS,
+  },
+  'grading.updateGrades@sections': {
+    path: '/api/v1/sections/1/assignments/1/submissions/update_grades',
+    body: { grade_data: { 7: { posted_grade: '9' } } },
+    allow: SAM_GRADERS,
+  },
 
   'sections.list': { path: `/api/v1/${C}/sections`, allow: BIO_READERS },
-  'sections.create': { path: `/api/v1/${C}/sections`, body: { course_section: { name: 'Section C' } }, allow: BIO_TEACHERS },
+  'sections.create': {
+    path: `/api/v1/${C}/sections`,
+    body: { course_section: { name: 'Section C' } },
+    allow: BIO_TEACHERS,
+  },
   /** Section 2 of BIO-101 into the lab course (5), which Tess also teaches. */
   'sections.crosslist': { path: '/api/v1/sections/2/crosslist/5', allow: BIO_TEACHERS },
   'sections.uncrosslist': { path: '/api/v1/sections/7/crosslist', allow: BIO_TEACHERS },
-  'sections.update': { path: '/api/v1/sections/1', body: { course_section: { name: 'Section A (Tue)' } }, allow: BIO_TEACHERS },
+  'sections.update': {
+    path: '/api/v1/sections/1',
+    body: { course_section: { name: 'Section A (Tue)' } },
+    allow: BIO_TEACHERS,
+  },
   'sections.getInCourse': { path: `/api/v1/${C}/sections/2`, allow: BIO_READERS },
   'sections.get': { path: '/api/v1/sections/2', allow: BIO_READERS },
   'sections.delete': { path: '/api/v1/sections/2', allow: BIO_TEACHERS },
@@ -263,7 +430,10 @@ const matrix: Record<string, Row> = {
 
   'history.days': { path: `/api/v1/${C}/gradebook_history/days`, allow: SAM_GRADERS },
   'history.day': { path: `/api/v1/${C}/gradebook_history/2026-09-16`, allow: SAM_GRADERS },
-  'history.submissions': { path: `/api/v1/${C}/gradebook_history/2026-09-16/graders/3/assignments/1/submissions`, allow: SAM_GRADERS },
+  'history.submissions': {
+    path: `/api/v1/${C}/gradebook_history/2026-09-16/graders/3/assignments/1/submissions`,
+    allow: SAM_GRADERS,
+  },
   'history.feed': { path: `/api/v1/${C}/gradebook_history/feed`, allow: SAM_GRADERS },
 
   'accounts.list': { path: '/api/v1/accounts', allow: EVERYONE },
@@ -272,17 +442,33 @@ const matrix: Record<string, Row> = {
   'progress.get': { path: '/api/v1/progress/1', allow: ROOT_ADMIN },
   'courses.list': { path: '/api/v1/courses', allow: EVERYONE },
   'courses.listAccount': { path: '/api/v1/accounts/1/courses', allow: ROOT_READERS },
-  'courses.create': { path: '/api/v1/accounts/2/courses', body: { course: { name: 'Genetics', course_code: 'BIO-301' } }, allow: ['subAdmin', 'admin'] },
+  'courses.create': {
+    path: '/api/v1/accounts/2/courses',
+    body: { course: { name: 'Genetics', course_code: 'BIO-301' } },
+    allow: ['subAdmin', 'admin'],
+  },
   'courses.get': { path: `/api/v1/${C}`, allow: BIO_READERS },
   /** As create: those who may create courses in BIO-101's account. */
   'courses.update': { path: `/api/v1/${C}`, body: { course: { name: 'Biology I' } }, allow: ['subAdmin', 'admin'] },
   'assignments.list': { path: `/api/v1/${C}/assignments`, allow: BIO_READERS },
-  'assignments.create': { path: `/api/v1/${C}/assignments`, body: { assignment: { name: 'Lab 9', points_possible: 10 } }, allow: BIO_CONTENT },
+  'assignments.create': {
+    path: `/api/v1/${C}/assignments`,
+    body: { assignment: { name: 'Lab 9', points_possible: 10 } },
+    allow: BIO_CONTENT,
+  },
   'assignments.get': { path: `/api/v1/${C}/assignments/1`, allow: BIO_READERS },
-  'assignments.update': { path: `/api/v1/${C}/assignments/1`, body: { assignment: { points_possible: 25 } }, allow: BIO_CONTENT },
+  'assignments.update': {
+    path: `/api/v1/${C}/assignments/1`,
+    body: { assignment: { points_possible: 25 } },
+    allow: BIO_CONTENT,
+  },
   'assignments.delete': { path: `/api/v1/${C}/assignments/2`, allow: BIO_CONTENT },
   'groups.list': { path: `/api/v1/${C}/groups`, allow: BIO_READERS },
-  'calendar.create': { path: '/api/v1/calendar_events', body: { calendar_event: { context_code: 'course_1', title: 'Review', start_at: '2026-12-01T10:00:00Z' } }, allow: BIO_CONTENT },
+  'calendar.create': {
+    path: '/api/v1/calendar_events',
+    body: { calendar_event: { context_code: 'course_1', title: 'Review', start_at: '2026-12-01T10:00:00Z' } },
+    allow: BIO_CONTENT,
+  },
 
   // The upload URL and the file's verifier are the credentials of steps 2 and the download; no
   // token helps without them (see the files tests for the whole flow).
@@ -300,7 +486,16 @@ const matrix: Record<string, Row> = {
   'oauth.confirm': { path: '/login/oauth2/confirm', body: { ...OAUTH_REQUEST, approve: 1 }, allow: EVERYONE },
   // The token endpoint authenticates the client (its id and secret), never a user: a bearer token,
   // or none, changes nothing (here every caller gets the same invalid_grant for an unknown refresh token).
-  'oauth.token': { path: '/login/oauth2/token', body: { grant_type: 'refresh_token', client_id: MOCK_CLIENT_ID, client_secret: MOCK_CLIENT_SECRET, refresh_token: '1~unknown' }, allow: ALL_ROLES },
+  'oauth.token': {
+    path: '/login/oauth2/token',
+    body: {
+      grant_type: 'refresh_token',
+      client_id: MOCK_CLIENT_ID,
+      client_secret: MOCK_CLIENT_SECRET,
+      refresh_token: '1~unknown',
+    },
+    allow: ALL_ROLES,
+  },
   // Revocation needs a token, and revokes only an OAuth grant's: a seeded token is none (a 400, nothing revoked).
   'oauth.revoke': { path: '/login/oauth2/token', allow: EVERYONE },
 };
@@ -375,7 +570,13 @@ function verdictOf(status: number): Verdict {
 
 /** The rows of the database that a refused write must leave alone (page views aside). */
 function snapshot(mock: MockRuntime): string {
-  const tables = (mock.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name <> 'page_views' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
+  const tables = (
+    mock.db
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name <> 'page_views' ORDER BY name`,
+      )
+      .all() as { name: string }[]
+  ).map((t) => t.name);
   return tables.map((t) => `${t}:${JSON.stringify(mock.db.prepare(`SELECT * FROM "${t}"`).all())}`).join('\n');
 }
 
@@ -385,8 +586,14 @@ const SEEDED = snapshot(await seededSchool());
 describe('the role × route matrix', () => {
   it('has a row for every route of the table, and none for a route that does not exist', () => {
     const ids = routes.map((r) => r.id);
-    expect(ids.filter((id) => !(id in matrix)), 'routes without a row').toEqual([]);
-    expect(Object.keys(matrix).filter((id) => !ids.includes(id as RouteId)), 'rows without a route').toEqual([]);
+    expect(
+      ids.filter((id) => !(id in matrix)),
+      'routes without a row',
+    ).toEqual([]);
+    expect(
+      Object.keys(matrix).filter((id) => !ids.includes(id as RouteId)),
+      'rows without a route',
+    ).toEqual([]);
   });
 
   const table = routes.map((r) => ({ id: r.id, method: r.method, ...matrix[r.id] }));
@@ -398,7 +605,10 @@ describe('the role × route matrix', () => {
       const res = await mock.handler({
         method,
         url: `http://lms.mock${path}`,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
       });
       seen[role] = verdictOf(res.status);
@@ -432,7 +642,9 @@ describe('the role matrix of messaging a class as a whole (conversations.create)
       seen[role] = res.status;
       if (res.status !== 201) expect(snapshot(mock), `${role}'s refused message changed the data`).toBe(SEEDED);
     }
-    expect(seen).toEqual(Object.fromEntries(ALL_ROLES.map((r) => [r, r === 'anonymous' ? 401 : CLASS_SENDERS.includes(r) ? 201 : 400])));
+    expect(seen).toEqual(
+      Object.fromEntries(ALL_ROLES.map((r) => [r, r === 'anonymous' ? 401 : CLASS_SENDERS.includes(r) ? 201 : 400])),
+    );
   });
 });
 
@@ -457,7 +669,12 @@ describe('the role × route matrix of a topic not yet posted', () => {
       method: 'POST',
       url: `http://lms.mock/api/v1/${C}/discussion_topics`,
       headers: { authorization: `Bearer ${ROLES.teacher}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Exam room change', message: 'Room 4B', is_announcement: true, delayed_post_at: LATER }),
+      body: JSON.stringify({
+        title: 'Exam room change',
+        message: 'Room 4B',
+        is_announcement: true,
+        delayed_post_at: LATER,
+      }),
     });
     announcement = (res.json as { id: number }).id;
     for (const t of [DELAYED_TOPIC, announcement]) {
@@ -468,62 +685,86 @@ describe('the role × route matrix of a topic not yet posted', () => {
     DELAYED_SEEDED = snapshot(await restore(delayed));
   });
 
-  const entryOf = (mock: MockRuntime, t: number) => (mock.db.prepare(`SELECT min(id) AS id FROM discussion_entries WHERE topic_id = ?`).get(t) as { id: number }).id;
+  const entryOf = (mock: MockRuntime, t: number) =>
+    (mock.db.prepare(`SELECT min(id) AS id FROM discussion_entries WHERE topic_id = ?`).get(t) as { id: number }).id;
 
   /** Each route on the topic `t` (entry paths use its first entry). */
-  const routesOn = (t: 'topic' | 'announcement') => [
-    { id: 'getTopic', method: 'GET', rest: '', allow: t === 'topic' ? BIO_READERS : BIO_CONTENT },
-    { id: 'listEntries', method: 'GET', rest: '/entries' },
-    { id: 'viewTopic', method: 'GET', rest: '/view' },
-    { id: 'viewTopic', method: 'GET', rest: '/view?include_new_entries=1' },
-    { id: 'listReplies', method: 'GET', rest: '/entries/:entry/replies' },
-    { id: 'entryList', method: 'GET', rest: '/entry_list?ids[]=:entry' },
-    { id: 'markTopicRead', method: 'PUT', rest: '/read' },
-    { id: 'markTopicUnread', method: 'DELETE', rest: '/read' },
-    { id: 'markAllRead', method: 'PUT', rest: '/read_all' },
-    { id: 'markAllUnread', method: 'DELETE', rest: '/read_all' },
-    { id: 'markEntryRead', method: 'PUT', rest: '/entries/:entry/read' },
-    { id: 'markEntryUnread', method: 'DELETE', rest: '/entries/:entry/read' },
-    { id: 'subscribe', method: 'PUT', rest: '/subscribed' },
-    { id: 'unsubscribe', method: 'DELETE', rest: '/subscribed' },
-    { id: 'createEntry', method: 'POST', rest: '/entries', body: { message: 'Early' } },
-    { id: 'createReply', method: 'POST', rest: '/entries/:entry/replies', body: { message: 'Early' } },
-  ].map((r) => ({ ...r, t, allow: r.allow ?? BIO_CONTENT }));
+  const routesOn = (t: 'topic' | 'announcement') =>
+    [
+      { id: 'getTopic', method: 'GET', rest: '', allow: t === 'topic' ? BIO_READERS : BIO_CONTENT },
+      { id: 'listEntries', method: 'GET', rest: '/entries' },
+      { id: 'viewTopic', method: 'GET', rest: '/view' },
+      { id: 'viewTopic', method: 'GET', rest: '/view?include_new_entries=1' },
+      { id: 'listReplies', method: 'GET', rest: '/entries/:entry/replies' },
+      { id: 'entryList', method: 'GET', rest: '/entry_list?ids[]=:entry' },
+      { id: 'markTopicRead', method: 'PUT', rest: '/read' },
+      { id: 'markTopicUnread', method: 'DELETE', rest: '/read' },
+      { id: 'markAllRead', method: 'PUT', rest: '/read_all' },
+      { id: 'markAllUnread', method: 'DELETE', rest: '/read_all' },
+      { id: 'markEntryRead', method: 'PUT', rest: '/entries/:entry/read' },
+      { id: 'markEntryUnread', method: 'DELETE', rest: '/entries/:entry/read' },
+      { id: 'subscribe', method: 'PUT', rest: '/subscribed' },
+      { id: 'unsubscribe', method: 'DELETE', rest: '/subscribed' },
+      { id: 'createEntry', method: 'POST', rest: '/entries', body: { message: 'Early' } },
+      { id: 'createReply', method: 'POST', rest: '/entries/:entry/replies', body: { message: 'Early' } },
+    ].map((r) => ({ ...r, t, allow: r.allow ?? BIO_CONTENT }));
 
-  it.each([...routesOn('topic'), ...routesOn('announcement')])('$method the delayed $t: $rest ($id)', async ({ t, method, rest, body, allow }) => {
-    let mock = await restore(delayed);
-    const seen: Partial<Record<Role, Verdict>> = {};
-    for (const role of ALL_ROLES) {
-      const id = t === 'topic' ? DELAYED_TOPIC : announcement;
-      const path = topic(C, id, rest.replace(':entry', String(entryOf(mock, id))));
-      const token = ROLES[role];
-      const res = await mock.handler({
-        method: method as 'GET' | 'PUT' | 'POST' | 'DELETE',
-        url: `http://lms.mock${path}`,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      seen[role] = verdictOf(res.status);
-      if (method === 'GET') continue;
-      if (seen[role] === 'refused') expect(snapshot(mock), `${role}'s refused ${method} changed the data`).toBe(DELAYED_SEEDED);
-      else mock = await restore(delayed);
-    }
-    expect(seen).toEqual(Object.fromEntries(ALL_ROLES.map((r) => [r, allow.includes(r) ? 'allowed' : 'refused'])));
-  });
+  it.each([...routesOn('topic'), ...routesOn('announcement')])(
+    '$method the delayed $t: $rest ($id)',
+    async ({ t, method, rest, body, allow }) => {
+      let mock = await restore(delayed);
+      const seen: Partial<Record<Role, Verdict>> = {};
+      for (const role of ALL_ROLES) {
+        const id = t === 'topic' ? DELAYED_TOPIC : announcement;
+        const path = topic(C, id, rest.replace(':entry', String(entryOf(mock, id))));
+        const token = ROLES[role];
+        const res = await mock.handler({
+          method: method as 'GET' | 'PUT' | 'POST' | 'DELETE',
+          url: `http://lms.mock${path}`,
+          headers: {
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(body ? { 'content-type': 'application/json' } : {}),
+          },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        seen[role] = verdictOf(res.status);
+        if (method === 'GET') continue;
+        if (seen[role] === 'refused')
+          expect(snapshot(mock), `${role}'s refused ${method} changed the data`).toBe(DELAYED_SEEDED);
+        else mock = await restore(delayed);
+      }
+      expect(seen).toEqual(Object.fromEntries(ALL_ROLES.map((r) => [r, allow.includes(r) ? 'allowed' : 'refused'])));
+    },
+  );
 
-  it.each(['', '?search_term=Midterm'])('GET the delayed topic (and the list%s): its counts are shown to those its entries are shown to', async (query) => {
-    const mock = await restore(delayed);
-    const seen: Partial<Record<Role, unknown>> = {};
-    for (const role of BIO_READERS) {
-      const token = ROLES[role]!;
-      const headers = { authorization: `Bearer ${token}` };
-      const one = await mock.handler({ method: 'GET', url: `http://lms.mock${topic(C, DELAYED_TOPIC, '')}`, headers });
-      const list = await mock.handler({ method: 'GET', url: `http://lms.mock/api/v1/${C}/discussion_topics${query}`, headers });
-      const listed = (list.json as Record<string, unknown>[]).find((t) => t.id === DELAYED_TOPIC)!;
-      const shown = (json: Record<string, unknown>) => [json.discussion_subentry_count, json.unread_count, json.last_reply_at !== null];
-      expect(shown(listed), role).toEqual(shown(one.json as Record<string, unknown>));
-      seen[role] = shown(one.json as Record<string, unknown>)[0];
-    }
-    expect(seen).toEqual(Object.fromEntries(BIO_READERS.map((r) => [r, BIO_CONTENT.includes(r) ? 2 : 0])));
-  });
+  it.each(['', '?search_term=Midterm'])(
+    'GET the delayed topic (and the list%s): its counts are shown to those its entries are shown to',
+    async (query) => {
+      const mock = await restore(delayed);
+      const seen: Partial<Record<Role, unknown>> = {};
+      for (const role of BIO_READERS) {
+        const token = ROLES[role]!;
+        const headers = { authorization: `Bearer ${token}` };
+        const one = await mock.handler({
+          method: 'GET',
+          url: `http://lms.mock${topic(C, DELAYED_TOPIC, '')}`,
+          headers,
+        });
+        const list = await mock.handler({
+          method: 'GET',
+          url: `http://lms.mock/api/v1/${C}/discussion_topics${query}`,
+          headers,
+        });
+        const listed = (list.json as Record<string, unknown>[]).find((t) => t.id === DELAYED_TOPIC)!;
+        const shown = (json: Record<string, unknown>) => [
+          json.discussion_subentry_count,
+          json.unread_count,
+          json.last_reply_at !== null,
+        ];
+        expect(shown(listed), role).toEqual(shown(one.json as Record<string, unknown>));
+        seen[role] = shown(one.json as Record<string, unknown>)[0];
+      }
+      expect(seen).toEqual(Object.fromEntries(BIO_READERS.map((r) => [r, BIO_CONTENT.includes(r) ? 2 : 0])));
+    },
+  );
 });

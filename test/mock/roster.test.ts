@@ -12,7 +12,6 @@ beforeEach(() => {
 
 const as = (token: string): ApiClient['ops'] => clientFor(mock, token).ops;
 
-
 describe('admins', () => {
   it('lists the account admins with their roles, for callers who manage memberships only', async () => {
     const admins = await collect(as(TOKENS.admin).admins.list({ account_id: 1 }));
@@ -36,7 +35,9 @@ describe('admins', () => {
 
   it('adds a custom role by name, and makes an unknown role name an AccountAdmin as real instances do', async () => {
     expect((await as(TOKENS.admin).admins.create({ account_id: 2, user_id: 4, role: 'Helpdesk' })).role_id).toBe(7);
-    expect((await as(TOKENS.admin).admins.create({ account_id: 2, user_id: 5, role: 'Dean of Everything' })).role).toBe('AccountAdmin');
+    expect((await as(TOKENS.admin).admins.create({ account_id: 2, user_id: 5, role: 'Dean of Everything' })).role).toBe(
+      'AccountAdmin',
+    );
   });
 
   it.each([
@@ -46,7 +47,11 @@ describe('admins', () => {
     ['an unknown account', { account_id: 99, user_id: 7 }, 404],
   ] as const)('refuses %s', async (_what, params, status) => {
     // Ada also administers the second root account, where no seeded user has a login.
-    mock.db.prepare(`INSERT INTO account_users (account_id, user_id, role_id, created_at) VALUES (4, 1, 1, '2026-01-01T00:00:00Z')`).run();
+    mock.db
+      .prepare(
+        `INSERT INTO account_users (account_id, user_id, role_id, created_at) VALUES (4, 1, 1, '2026-01-01T00:00:00Z')`,
+      )
+      .run();
     expect(await statusOf(as(TOKENS.admin).admins.create(params as never))).toBe(status);
   });
 
@@ -60,7 +65,7 @@ describe('admins', () => {
 });
 
 describe('sections', () => {
-  it('lists a course\'s sections, the cross-listed one with its original course', async () => {
+  it("lists a course's sections, the cross-listed one with its original course", async () => {
     const sections = await collect(as(TOKENS.teacher).sections.list({ course_id: 1 }));
     expect(sections.map((s) => [s.id, s.course_id, s.nonxlist_course_id, s.sis_section_id])).toEqual([
       [1, 1, null, 'BIO-101-A'],
@@ -73,19 +78,38 @@ describe('sections', () => {
   });
 
   it('includes students when asked', async () => {
-    const [a] = await collect(as(TOKENS.teacher).sections.list({ course_id: 'sis_course_id:BIO-101', include: ['students'] }));
+    const [a] = await collect(
+      as(TOKENS.teacher).sections.list({ course_id: 'sis_course_id:BIO-101', include: ['students'] }),
+    );
     expect(a.students?.map((s) => s.id)).toEqual([11, 7, 8]);
   });
 
   it('creates and updates a section; a SIS id only for callers who manage SIS data', async () => {
-    const byTeacher = await as(TOKENS.teacher).sections.create({ course_id: 1, course_section: { name: 'Lab C', sis_section_id: 'BIO-101-C' } });
+    const byTeacher = await as(TOKENS.teacher).sections.create({
+      course_id: 1,
+      course_section: { name: 'Lab C', sis_section_id: 'BIO-101-C' },
+    });
     expect(byTeacher).toMatchObject({ name: 'Lab C', course_id: 1, sis_section_id: null });
-    const byAdmin = await as(TOKENS.admin).sections.update({ id: byTeacher.id, course_section: { sis_section_id: 'BIO-101-C' } });
+    const byAdmin = await as(TOKENS.admin).sections.update({
+      id: byTeacher.id,
+      course_section: { sis_section_id: 'BIO-101-C' },
+    });
     expect(byAdmin).toMatchObject({ name: 'Lab C', sis_section_id: 'BIO-101-C' });
     expect((await as(TOKENS.admin).sections.get({ id: 'sis_section_id:BIO-101-C' })).id).toBe(byTeacher.id);
-    expect(await statusOf(as(TOKENS.admin).sections.create({ course_id: 1, course_section: { name: 'Dup', sis_section_id: 'BIO-101-A' } }))).toBe(400);
-    expect(await statusOf(as(TOKENS.ta).sections.create({ course_id: 1, course_section: { name: 'By TA' } }))).toBe(401);
-    expect(await statusOf(as(TOKENS.teacher).sections.create({ course_id: 1, course_section: { name: '' } }))).toBe(400);
+    expect(
+      await statusOf(
+        as(TOKENS.admin).sections.create({
+          course_id: 1,
+          course_section: { name: 'Dup', sis_section_id: 'BIO-101-A' },
+        }),
+      ),
+    ).toBe(400);
+    expect(await statusOf(as(TOKENS.ta).sections.create({ course_id: 1, course_section: { name: 'By TA' } }))).toBe(
+      401,
+    );
+    expect(await statusOf(as(TOKENS.teacher).sections.create({ course_id: 1, course_section: { name: '' } }))).toBe(
+      400,
+    );
   });
 
   it('reads a section by course and directly; the wrong course is a 404', async () => {
@@ -105,13 +129,22 @@ describe('sections', () => {
   it('cross-lists a section with its enrollments, and moves it back', async () => {
     const moved = await as(TOKENS.teacher).sections.crosslist({ id: 2, new_course_id: 'sis_course_id:BIO-101L' });
     expect(moved).toMatchObject({ id: 2, course_id: 5, nonxlist_course_id: 1 });
-    const inLab = await collect(as(TOKENS.teacher).enrollments.listCourse({ course_id: 5, type: ['StudentEnrollment'] }));
+    const inLab = await collect(
+      as(TOKENS.teacher).enrollments.listCourse({ course_id: 5, type: ['StudentEnrollment'] }),
+    );
     expect(inLab.map((e) => e.user_id).sort()).toEqual([10, 12, 9]);
-    expect((await collect(as(TOKENS.teacher).enrollments.listCourse({ course_id: 1, type: ['StudentEnrollment'] }))).map((e) => e.course_section_id)).not.toContain(2);
+    expect(
+      (await collect(as(TOKENS.teacher).enrollments.listCourse({ course_id: 1, type: ['StudentEnrollment'] }))).map(
+        (e) => e.course_section_id,
+      ),
+    ).not.toContain(2);
 
     const back = await as(TOKENS.teacher).sections.uncrosslist({ id: 2 });
     expect(back).toMatchObject({ course_id: 1, nonxlist_course_id: null });
-    expect(await failure(as(TOKENS.teacher).sections.uncrosslist({ id: 2 }))).toEqual({ status: 400, body: { message: 'section is not cross-listed' } });
+    expect(await failure(as(TOKENS.teacher).sections.uncrosslist({ id: 2 }))).toEqual({
+      status: 400,
+      body: { message: 'section is not cross-listed' },
+    });
   });
 
   it('cross-lists only within the root account, and with rights in both courses', async () => {
@@ -125,7 +158,7 @@ describe('sections', () => {
 });
 
 describe('enrollment lists', () => {
-  it('lists a course\'s active and invited enrollments by default, by type, then sortable name, with the user', async () => {
+  it("lists a course's active and invited enrollments by default, by type, then sortable name, with the user", async () => {
     const list = await collect(as(TOKENS.teacher).enrollments.listCourse({ course_id: 2 }));
     expect(list.map((e) => [e.type, e.user_id, e.enrollment_state])).toEqual([
       ['StudentEnrollment', 11, 'invited'],
@@ -134,7 +167,12 @@ describe('enrollment lists', () => {
       ['StudentEnrollment', 8, 'active'],
       ['TeacherEnrollment', 3, 'active'],
     ]);
-    expect(list[0].user).toMatchObject({ id: 11, name: 'Lucas Moreau', sortable_name: 'Moreau, Lucas', login_id: 'lucas' });
+    expect(list[0].user).toMatchObject({
+      id: 11,
+      name: 'Lucas Moreau',
+      sortable_name: 'Moreau, Lucas',
+      login_id: 'lucas',
+    });
   });
 
   it.each([
@@ -166,7 +204,7 @@ describe('enrollment lists', () => {
     expect(list.map((e) => e.user_id).sort((a, b) => a - b)).toEqual([9, 10, 12]);
   });
 
-  it('lets users list their own enrollments, and only admins anyone else\'s', async () => {
+  it("lets users list their own enrollments, and only admins anyone else's", async () => {
     const mine = await collect(as(TOKENS.student).enrollments.listUser({ user_id: 'self' }));
     expect(mine.map((e) => e.course_id).sort()).toEqual([1, 2]);
     expect(await statusOf(collect(as(TOKENS.student).enrollments.listUser({ user_id: 8 })))).toBe(401);
@@ -177,44 +215,86 @@ describe('enrollment lists', () => {
     ['an unknown type', { type: ['DeanEnrollment'] }],
     ['an unknown state', { state: ['sleeping'] }],
   ] as const)('refuses %s', async (_what, filter) => {
-    expect(await statusOf(collect(as(TOKENS.admin).enrollments.listCourse({ course_id: 1, ...(filter as object) })))).toBe(400);
+    expect(
+      await statusOf(collect(as(TOKENS.admin).enrollments.listCourse({ course_id: 1, ...(filter as object) }))),
+    ).toBe(400);
   });
 });
 
 describe('enrolling', () => {
   it('enrols invited by default, active when asked, without the user object', async () => {
-    const invited = await as(TOKENS.teacher).enrollments.enrollCourse({ course_id: 1, enrollment: { user_id: 13, type: 'StudentEnrollment' } });
-    expect(invited).toMatchObject({ user_id: 13, course_id: 1, course_section_id: 1, type: 'StudentEnrollment', role: 'StudentEnrollment', enrollment_state: 'invited' });
+    const invited = await as(TOKENS.teacher).enrollments.enrollCourse({
+      course_id: 1,
+      enrollment: { user_id: 13, type: 'StudentEnrollment' },
+    });
+    expect(invited).toMatchObject({
+      user_id: 13,
+      course_id: 1,
+      course_section_id: 1,
+      type: 'StudentEnrollment',
+      role: 'StudentEnrollment',
+      enrollment_state: 'invited',
+    });
     expect(invited.user).toBeUndefined();
-    const active = await as(TOKENS.admin).enrollments.enrollCourse({ course_id: 3, enrollment: { user_id: 7, enrollment_state: 'active' } });
+    const active = await as(TOKENS.admin).enrollments.enrollCourse({
+      course_id: 3,
+      enrollment: { user_id: 7, enrollment_state: 'active' },
+    });
     expect(active).toMatchObject({ type: 'StudentEnrollment', enrollment_state: 'active', course_section_id: 4 });
     // The admin of one root account has no rights in another.
-    expect(await statusOf(as(TOKENS.admin).enrollments.enrollCourse({ course_id: 4, enrollment: { user_id: 7 } }))).toBe(401);
+    expect(
+      await statusOf(as(TOKENS.admin).enrollments.enrollCourse({ course_id: 4, enrollment: { user_id: 7 } })),
+    ).toBe(401);
   });
 
   it('infers the type from a custom role, into the section of the URL', async () => {
-    const e = await as(TOKENS.admin).enrollments.enrollSection({ section_id: 2, enrollment: { user_id: 5, role: 'Grader', limit_privileges_to_course_section: true } });
-    expect(e).toMatchObject({ course_id: 1, course_section_id: 2, type: 'TaEnrollment', role: 'Grader', role_id: 8, limit_privileges_to_course_section: true });
+    const e = await as(TOKENS.admin).enrollments.enrollSection({
+      section_id: 2,
+      enrollment: { user_id: 5, role: 'Grader', limit_privileges_to_course_section: true },
+    });
+    expect(e).toMatchObject({
+      course_id: 1,
+      course_section_id: 2,
+      type: 'TaEnrollment',
+      role: 'Grader',
+      role_id: 8,
+      limit_privileges_to_course_section: true,
+    });
   });
 
   it('returns the existing enrollment when the same one is made again', async () => {
     const first = await as(TOKENS.admin).enrollments.enrollCourse({ course_id: 3, enrollment: { user_id: 7 } });
-    const second = await as(TOKENS.admin).enrollments.enrollCourse({ course_id: 3, enrollment: { user_id: 7, enrollment_state: 'active' } });
+    const second = await as(TOKENS.admin).enrollments.enrollCourse({
+      course_id: 3,
+      enrollment: { user_id: 7, enrollment_state: 'active' },
+    });
     expect(second.id).toBe(first.id);
     expect(second.enrollment_state).toBe('active');
   });
 
   it.each([
     ['no parameters', {}, 400, { message: 'No parameters given' }],
-    ['no user', { enrollment: { type: 'StudentEnrollment' } }, 400, { message: "Can't create an enrollment without a user. Include enrollment[user_id] to create an enrollment" }],
+    [
+      'no user',
+      { enrollment: { type: 'StudentEnrollment' } },
+      400,
+      { message: "Can't create an enrollment without a user. Include enrollment[user_id] to create an enrollment" },
+    ],
     ['an invalid type', { enrollment: { user_id: 7, type: 'DeanEnrollment' } }, 400, { message: 'Invalid type' }],
     ['an invalid role', { enrollment: { user_id: 7, role: 'Dean' } }, 400, { message: 'Invalid role' }],
     ['an account role', { enrollment: { user_id: 7, role: 'Helpdesk' } }, 400, { message: 'Invalid role' }],
-    ['a type that is not the role\'s', { enrollment: { user_id: 7, role: 'Grader', type: 'StudentEnrollment' } }, 400, { message: 'The specified type must match the base type for the role' }],
+    [
+      "a type that is not the role's",
+      { enrollment: { user_id: 7, role: 'Grader', type: 'StudentEnrollment' } },
+      400,
+      { message: 'The specified type must match the base type for the role' },
+    ],
     ['an unknown user', { enrollment: { user_id: 999 } }, 404, undefined],
     ['a section of another course', { enrollment: { user_id: 7, course_section_id: 3 } }, 404, undefined],
   ] as const)('refuses %s', async (_what, params, status, body) => {
-    const r = await failure(as(TOKENS.admin).enrollments.enrollCourse({ course_id: 1, ...(params as object) } as never));
+    const r = await failure(
+      as(TOKENS.admin).enrollments.enrollCourse({ course_id: 1, ...(params as object) } as never),
+    );
     expect(r.status).toBe(status);
     if (body) expect(r.body).toEqual(body);
   });
@@ -235,12 +315,17 @@ describe('enrolling', () => {
     ['the helpdesk, without course rights', TOKENS.helpdesk, 1, 'StudentEnrollment', 401],
     ['a teacher of another course', TOKENS.otherTeacher, 1, 'StudentEnrollment', 401],
   ] as const)('%s: %s', async (_what, token, section, type, expected) => {
-    expect(await statusOf(as(token).enrollments.enrollSection({ section_id: section, enrollment: { user_id: 13, type } }))).toBe(expected);
+    expect(
+      await statusOf(as(token).enrollments.enrollSection({ section_id: section, enrollment: { user_id: 13, type } })),
+    ).toBe(expected);
   });
 });
 
 describe('ending enrollments', () => {
-  const samInBio = async () => (await collect(as(TOKENS.admin).enrollments.listCourse({ course_id: 1, user_id: 7, type: ['StudentEnrollment'] })))[0];
+  const samInBio = async () =>
+    (
+      await collect(as(TOKENS.admin).enrollments.listCourse({ course_id: 1, user_id: 7, type: ['StudentEnrollment'] }))
+    )[0];
 
   it.each([
     [undefined, 'completed'],
@@ -265,8 +350,15 @@ describe('ending enrollments', () => {
 });
 
 describe('enrollment type words', () => {
-  it.each(['constructor', '__proto__', 'toString', 'Teacher'])('enrollment_type=%s is a 400, never a crash', async (word) => {
-    const res = await mock.handler({ method: 'GET', url: `http://lms.mock/api/v1/courses?enrollment_type=${word}`, headers: { authorization: `Bearer ${TOKENS.teacher}` } });
-    expect(res.status).toBe(400);
-  });
+  it.each(['constructor', '__proto__', 'toString', 'Teacher'])(
+    'enrollment_type=%s is a 400, never a crash',
+    async (word) => {
+      const res = await mock.handler({
+        method: 'GET',
+        url: `http://lms.mock/api/v1/courses?enrollment_type=${word}`,
+        headers: { authorization: `Bearer ${TOKENS.teacher}` },
+      });
+      expect(res.status).toBe(400);
+    },
+  );
 });

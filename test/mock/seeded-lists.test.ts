@@ -30,15 +30,25 @@ describe('every list of the seeded school', () => {
   });
 
   const mock = freshMock();
-  it.each(samples.map((s) => [s.id, s.path] as const))('%s (%s) is non-empty for some seeded user', async (_id, path) => {
-    const sizes: Record<string, number | string> = {};
-    for (const [who, token] of Object.entries(TOKENS)) {
-      const res = await mock.handler({ method: 'GET', url: `http://lms.mock${path}`, headers: { authorization: `Bearer ${token}` }, body: '' });
-      const body = JSON.parse(typeof res.body === 'string' ? res.body : Buffer.from(res.body).toString('utf8')) as unknown;
-      const items = Array.isArray(body) ? body : ((body as Record<string, unknown>)?.conversations ?? body);
-      sizes[who] = res.status === 200 && Array.isArray(items) ? items.length : res.status;
-      if (typeof sizes[who] === 'number' && (sizes[who] as number) > 0 && res.status === 200) return;
-    }
-    expect.fail(`no seeded user gets anything: ${JSON.stringify(sizes)}`);
-  });
+  it.each(samples.map((s) => [s.id, s.path] as const))(
+    '%s (%s) is non-empty for some seeded user',
+    async (_id, path) => {
+      const sizes: Record<string, number | string> = {};
+      for (const [who, token] of Object.entries(TOKENS)) {
+        const res = await mock.handler({
+          method: 'GET',
+          url: `http://lms.mock${path}`,
+          headers: { authorization: `Bearer ${token}` },
+          body: '',
+        });
+        const body = JSON.parse(
+          typeof res.body === 'string' ? res.body : Buffer.from(res.body).toString('utf8'),
+        ) as unknown;
+        const items = Array.isArray(body) ? body : ((body as Record<string, unknown>)?.conversations ?? body);
+        sizes[who] = res.status === 200 && Array.isArray(items) ? items.length : res.status;
+        if (typeof sizes[who] === 'number' && (sizes[who] as number) > 0 && res.status === 200) return;
+      }
+      expect.fail(`no seeded user gets anything: ${JSON.stringify(sizes)}`);
+    },
+  );
 });

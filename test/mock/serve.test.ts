@@ -12,7 +12,11 @@ import type { ApiRequest } from '../../src/transport/types.js';
 import { seedSchool } from '../helpers/mock-client.js';
 import { value } from '../helpers/sql.js';
 
-async function withServer(handler: MockHandler, run: (url: string, lines: string[]) => Promise<void>, extra: { publicUrl?: string } = {}) {
+async function withServer(
+  handler: MockHandler,
+  run: (url: string, lines: string[]) => Promise<void>,
+  extra: { publicUrl?: string } = {},
+) {
   const lines: string[] = [];
   const { server, url } = await serveMock({ handler, host: '127.0.0.1', port: 0, log: (l) => lines.push(l), ...extra });
   try {
@@ -41,7 +45,9 @@ describe('an internal error', () => {
       throw new TypeError(`cannot handle ${req.url} for ${req.headers.authorization}`);
     };
     await withServer(handler, async (url, lines) => {
-      const res = await fetch(`${url}/api/v1/users/self?access_token=7~mock-sam&name=<script>`, { headers: { authorization: 'Bearer 1~mock-admin' } });
+      const res = await fetch(`${url}/api/v1/users/self?access_token=7~mock-sam&name=<script>`, {
+        headers: { authorization: 'Bearer 1~mock-admin' },
+      });
       expect(res.status).toBe(500);
       expect(await res.json()).toEqual({ errors: [{ message: 'An error occurred.' }], error_report_id: 1 });
       const log = lines.join('\n');
@@ -53,7 +59,11 @@ describe('an internal error', () => {
 });
 
 describe('absolute URLs and routing', () => {
-  const echo: MockHandler = async (req) => ({ status: 200, headers: { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(req.url)) }, body: req.url });
+  const echo: MockHandler = async (req) => ({
+    status: 200,
+    headers: { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(req.url)) },
+    body: req.url,
+  });
 
   it('route on the request path alone; the origin is the listening address, or localhost on its port', async () => {
     await withServer(echo, async (url) => {
@@ -62,9 +72,21 @@ describe('absolute URLs and routing', () => {
         [`GET /a/b?c=1 HTTP/1.1\r\nHost: evil.example\r\n`, `${url}/a/b?c=1`, 'hostile name'],
         [`GET /a HTTP/1.1\r\nHost: evil/api/v1/x\r\n`, `${url}/a`, 'a path in the Host'],
         [`GET /a HTTP/1.1\r\nHost: a@b\r\n`, `${url}/a`, 'userinfo in the Host'],
-        [`GET //evil.example/x HTTP/1.1\r\nHost: x\r\n`, `${url}//evil.example/x`, 'a path that looks like an authority'],
-        [`GET http://evil.example/api/v1/x?y=1 HTTP/1.1\r\nHost: evil.example\r\n`, `${url}/api/v1/x?y=1`, 'an absolute-form target'],
-        [`GET /a HTTP/1.1\r\nHost: localhost:${port}\r\n`, `http://localhost:${port}/a`, 'localhost on the listening port'],
+        [
+          `GET //evil.example/x HTTP/1.1\r\nHost: x\r\n`,
+          `${url}//evil.example/x`,
+          'a path that looks like an authority',
+        ],
+        [
+          `GET http://evil.example/api/v1/x?y=1 HTTP/1.1\r\nHost: evil.example\r\n`,
+          `${url}/api/v1/x?y=1`,
+          'an absolute-form target',
+        ],
+        [
+          `GET /a HTTP/1.1\r\nHost: localhost:${port}\r\n`,
+          `http://localhost:${port}/a`,
+          'localhost on the listening port',
+        ],
         [`GET /a HTTP/1.1\r\nHost: LOCALHOST:${port}\r\n`, `http://localhost:${port}/a`, 'localhost in capitals'],
         [`GET /a HTTP/1.1\r\nHost: localhost:${Number(port) + 1}\r\n`, `${url}/a`, 'localhost on another port'],
         [`GET /a HTTP/1.1\r\nHost: 10.9.8.7:${port}\r\n`, `${url}/a`, 'an address that is not the one connected to'],
@@ -80,7 +102,10 @@ describe('absolute URLs and routing', () => {
     await withServer(
       echo,
       async (url) => {
-        const answer = await raw(url, `GET /a?b=1 HTTP/1.1\r\nHost: localhost:${new URL(url).port}\r\nConnection: close\r\n\r\n`);
+        const answer = await raw(
+          url,
+          `GET /a?b=1 HTTP/1.1\r\nHost: localhost:${new URL(url).port}\r\nConnection: close\r\n\r\n`,
+        );
         expect(answer.split('\r\n\r\n')[1]).toBe('https://mock.example.org/a?b=1');
       },
       { publicUrl: 'https://mock.example.org' },
@@ -138,9 +163,18 @@ describe('bad requests', () => {
 
   it('refuses an oversized body announced with Expect: 100-continue without asking for it', async () => {
     const lines: string[] = [];
-    const { server, url } = await serveMock({ handler: ok, host: '127.0.0.1', port: 0, log: (l) => lines.push(l), maxBodyBytes: 1024 });
+    const { server, url } = await serveMock({
+      handler: ok,
+      host: '127.0.0.1',
+      port: 0,
+      log: (l) => lines.push(l),
+      maxBodyBytes: 1024,
+    });
     try {
-      const answer = await raw(url, `POST /api/v1/accounts/1/users HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n`);
+      const answer = await raw(
+        url,
+        `POST /api/v1/accounts/1/users HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n`,
+      );
       expect(answer).not.toContain('100 Continue');
       expect(answer).toMatch(/^HTTP\/1\.1 413/);
       expect(answer).toContain('{"errors":[{"message":"the request body is larger than the limit of 1 KiB"}]}');
@@ -152,15 +186,33 @@ describe('bad requests', () => {
   });
 
   it('gives uploads their own limit', async () => {
-    const { server, url } = await serveMock({ handler: ok, host: '127.0.0.1', port: 0, maxBodyBytes: 1024, maxUploadBytes: 4096 });
+    const { server, url } = await serveMock({
+      handler: ok,
+      host: '127.0.0.1',
+      port: 0,
+      maxBodyBytes: 1024,
+      maxUploadBytes: 4096,
+    });
     try {
       const body = 'x'.repeat(3000);
       const multipart = { 'content-type': 'multipart/form-data; boundary=zz' };
-      expect((await fetch(`${url}/files_api/uploads/abc`, { method: 'POST', body, headers: multipart })).status).toBe(200);
+      expect((await fetch(`${url}/files_api/uploads/abc`, { method: 'POST', body, headers: multipart })).status).toBe(
+        200,
+      );
       // Only a multipart body is an upload: JSON or a form posted there has the API's limit.
-      expect((await fetch(`${url}/files_api/uploads/abc`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).status).toBe(413);
+      expect(
+        (
+          await fetch(`${url}/files_api/uploads/abc`, {
+            method: 'POST',
+            body,
+            headers: { 'content-type': 'application/json' },
+          })
+        ).status,
+      ).toBe(413);
       expect((await fetch(`${url}/api/v1/users/self/files`, { method: 'POST', body })).status).toBe(413);
-      expect((await fetch(`${url}/files_api/uploads/abc`, { method: 'POST', body: body + body, headers: multipart })).status).toBe(413);
+      expect(
+        (await fetch(`${url}/files_api/uploads/abc`, { method: 'POST', body: body + body, headers: multipart })).status,
+      ).toBe(413);
     } finally {
       server.close();
       server.closeAllConnections();
@@ -171,7 +223,14 @@ describe('bad requests', () => {
   it('answers 503 once the bodies being received at once pass their shared budget', async () => {
     // The budget is max(8 × 1 KiB, 2 × 4 KiB) = 8 KiB: two uploads nearly received, a third starting.
     const lines: string[] = [];
-    const { server, url } = await serveMock({ handler: ok, host: '127.0.0.1', port: 0, log: (l) => lines.push(l), maxBodyBytes: 1024, maxUploadBytes: 4096 });
+    const { server, url } = await serveMock({
+      handler: ok,
+      host: '127.0.0.1',
+      port: 0,
+      log: (l) => lines.push(l),
+      maxBodyBytes: 1024,
+      maxUploadBytes: 4096,
+    });
     try {
       const { hostname, port } = new URL(url);
       const head = `POST /files_api/uploads/abc HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=zz\r\nContent-Length: 4000\r\nConnection: close\r\n\r\n`;
@@ -205,7 +264,9 @@ describe('bad requests', () => {
     await withServer(counting, async (url, lines) => {
       const { hostname, port } = new URL(url);
       const socket = request({ host: hostname, port: Number(port) });
-      socket.write(`POST /api/v1/accounts/1/users HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n${'a'.repeat(1000)}`);
+      socket.write(
+        `POST /api/v1/accounts/1/users HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n${'a'.repeat(1000)}`,
+      );
       await new Promise((r) => setTimeout(r, 50));
       socket.destroy();
       await new Promise((r) => setTimeout(r, 50));
@@ -222,7 +283,11 @@ describe('listen failures', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const error = await serveMock({ handler: async () => ({ status: 200, headers: {}, body: '' }), host: '127.0.0.1', port }).catch((e: unknown) => e);
+      const error = await serveMock({
+        handler: async () => ({ status: 200, headers: {}, body: '' }),
+        host: '127.0.0.1',
+        port,
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UsageError);
       expect((error as Error).message).toBe(`port ${port} is in use; pick another with --port`);
     } finally {
@@ -231,7 +296,11 @@ describe('listen failures', () => {
   });
 
   it.each([
-    ['EACCES', 80, 'no permission to listen on 0.0.0.0 port 80 (ports below 1024 need privileges); pick another with --port'],
+    [
+      'EACCES',
+      80,
+      'no permission to listen on 0.0.0.0 port 80 (ports below 1024 need privileges); pick another with --port',
+    ],
     ['EADDRNOTAVAIL', 4010, '--host 0.0.0.0 is not an address of this machine'],
     ['ENOTFOUND', 4010, '--host 0.0.0.0 does not resolve to an address of this machine'],
   ])('explain %s', (code, port, message) => {
@@ -250,7 +319,13 @@ describe('uploads over HTTP', () => {
 
   /** The seeded mock behind a server; `calls` counts the requests that reached the mock. */
   async function withMock(
-    run: (o: { url: string; mock: MockRuntime; calls: () => number; ticket: (size?: number) => Promise<string>; stored: () => { chunks: number; receipts: number } }) => Promise<void>,
+    run: (o: {
+      url: string;
+      mock: MockRuntime;
+      calls: () => number;
+      ticket: (size?: number) => Promise<string>;
+      stored: () => { chunks: number; receipts: number };
+    }) => Promise<void>,
     extra: { maxUploadBytes?: number; maxBodyBytes?: number } = {},
   ) {
     const mock = openMock(':memory:', { LMS_MOCK_NOW: '2026-11-02T12:00:00.000Z' }, seedSchool);
@@ -270,7 +345,11 @@ describe('uploads over HTTP', () => {
     /** An upload URL on this server, from step 1 in process (which does not count as a call). */
     const ticket = async (size?: number) => {
       const client = new ApiClient({ baseUrl: 'http://lms.mock', token: '7~mock-sam', transport: mock.handler });
-      const t = await client.ops.users.uploadFile({ user_id: 'self', name: 'notes.txt', ...(size === undefined ? {} : { size }) } as never);
+      const t = await client.ops.users.uploadFile({
+        user_id: 'self',
+        name: 'notes.txt',
+        ...(size === undefined ? {} : { size }),
+      } as never);
       return `${url}${new URL(t.upload_url).pathname}`;
     };
     try {
@@ -283,8 +362,10 @@ describe('uploads over HTTP', () => {
     }
   }
 
-  const head = (path: string, headers: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=zz\r\n${headers}\r\n`;
-  const filePart = (bytes: number, fill = 'a') => `--zz\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n${fill.repeat(bytes)}`;
+  const head = (path: string, headers: string) =>
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=zz\r\n${headers}\r\n`;
+  const filePart = (bytes: number, fill = 'a') =>
+    `--zz\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n${fill.repeat(bytes)}`;
 
   /** Sends the start of a request and reads what the server answers before the rest is sent. */
   async function answerBeforeBody(url: string, text: string): Promise<string> {
@@ -298,11 +379,17 @@ describe('uploads over HTTP', () => {
 
   it('answers 404 to an upload URL that is not pending, before reading a byte of its 50 MiB body', async () => {
     await withMock(async ({ url, calls }) => {
-      const answer = await answerBeforeBody(url, head('/files_api/uploads/deadbeef', `Content-Length: ${50 * MiB}\r\n`) + filePart(1000));
+      const answer = await answerBeforeBody(
+        url,
+        head('/files_api/uploads/deadbeef', `Content-Length: ${50 * MiB}\r\n`) + filePart(1000),
+      );
       expect(answer).toMatch(/^HTTP\/1\.1 404/);
       expect(answer).toContain('{"errors":[{"message":"unknown or used upload URL"}]}');
       // Asked to confirm it may send, the client is told no at once.
-      const expecting = await answerBeforeBody(url, head('/files_api/uploads/deadbeef', `Content-Length: ${50 * MiB}\r\nExpect: 100-continue\r\n`));
+      const expecting = await answerBeforeBody(
+        url,
+        head('/files_api/uploads/deadbeef', `Content-Length: ${50 * MiB}\r\nExpect: 100-continue\r\n`),
+      );
       expect(expecting).toMatch(/^HTTP\/1\.1 404/);
       expect(calls()).toBe(0);
     });
@@ -312,10 +399,19 @@ describe('uploads over HTTP', () => {
     await withMock(async ({ url, ticket, stored }) => {
       const upload = new URL(await ticket(1000));
       const over = 1000 + 64 * 1024 + 1;
-      const byLength = await answerBeforeBody(url, head(upload.pathname, `Content-Length: ${over}\r\n`) + filePart(100));
+      const byLength = await answerBeforeBody(
+        url,
+        head(upload.pathname, `Content-Length: ${over}\r\n`) + filePart(100),
+      );
       expect(byLength).toMatch(/^HTTP\/1\.1 413/);
-      expect(byLength).toContain('the upload is larger than the 1000 bytes declared when it was started (and 64 KiB for the form around them)');
-      const chunked = await answerBeforeBody(url, head(upload.pathname, 'Transfer-Encoding: chunked\r\n') + `${over.toString(16)}\r\n${filePart(over).slice(0, over)}\r\n`);
+      expect(byLength).toContain(
+        'the upload is larger than the 1000 bytes declared when it was started (and 64 KiB for the form around them)',
+      );
+      const chunked = await answerBeforeBody(
+        url,
+        head(upload.pathname, 'Transfer-Encoding: chunked\r\n') +
+          `${over.toString(16)}\r\n${filePart(over).slice(0, over)}\r\n`,
+      );
       expect(chunked).toMatch(/^HTTP\/1\.1 413/);
       expect(stored()).toEqual({ chunks: 0, receipts: 0 });
       // The URL is still good for a body of the size declared.
@@ -335,14 +431,21 @@ describe('uploads over HTTP', () => {
       expect(step2.status).toBe(201);
       expect(stored()).toEqual({ chunks: 4, receipts: 0 });
       const location = (await step2.json()) as { location: string };
-      const confirmed = await fetch(location.location, { method: 'POST', headers: { authorization: 'Bearer 7~mock-sam' } });
+      const confirmed = await fetch(location.location, {
+        method: 'POST',
+        headers: { authorization: 'Bearer 7~mock-sam' },
+      });
       const file = (await confirmed.json()) as { url: string; size: number; 'content-type': string };
       expect(file).toMatchObject({ size: bytes.byteLength, 'content-type': 'application/x-thing' });
       const download = await fetch(file.url);
       expect(download.headers.get('content-length')).toBe(String(bytes.byteLength));
       expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
       // The same bytes in process, joined.
-      const inProcess = await mock.handler({ method: 'GET', url: file.url.replace(/^http:\/\/[^/]+/, 'http://lms.mock'), headers: {} });
+      const inProcess = await mock.handler({
+        method: 'GET',
+        url: file.url.replace(/^http:\/\/[^/]+/, 'http://lms.mock'),
+        headers: {},
+      });
       expect(Buffer.from(inProcess.body as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
     });
   });
@@ -365,7 +468,9 @@ describe('uploads over HTTP', () => {
       expect(stored()).toEqual({ chunks: 0, receipts: 0 });
       // Bytes left by a server that died mid-upload are removed when the next upload starts.
       const dead = 2 ** 22 + 12345;
-      mock.db.prepare(`INSERT INTO upload_receipts (id, attachment_id, pid, started_at) VALUES (999, 1, ?, '')`).run(dead);
+      mock.db
+        .prepare(`INSERT INTO upload_receipts (id, attachment_id, pid, started_at) VALUES (999, 1, ?, '')`)
+        .run(dead);
       mock.db.prepare(`INSERT INTO attachment_chunks (receipt, seq, data) VALUES (999, 0, x'00')`).run();
       const ok = new FormData();
       ok.set('file', new File(['hello'], 'notes.txt'));
@@ -387,7 +492,10 @@ describe('uploads over HTTP', () => {
           sockets.push(socket);
         }
         await new Promise((r) => setTimeout(r, 100));
-        const seventh = await answerBeforeBody(url, head(new URL(await ticket()).pathname, `Content-Length: ${3 * MiB}\r\n`));
+        const seventh = await answerBeforeBody(
+          url,
+          head(new URL(await ticket()).pathname, `Content-Length: ${3 * MiB}\r\n`),
+        );
         expect(seventh).toMatch(/^HTTP\/1\.1 503/);
         for (const s of sockets) s.destroy();
       },

@@ -20,7 +20,10 @@ describe('a mock database of another schema version', () => {
   /** A mock at `path` with a TA enrolled by hand, stamped as another lms's schema; `alter` changes it further. */
   async function olderMock(path: string, alter: (db: MockRuntime['db']) => void = () => undefined): Promise<void> {
     const first = await loadMock(path, {});
-    await clientFor(first, TOKENS.admin).ops.enrollments.enrollCourse({ course_id: 1, enrollment: { user_id: 10, type: 'TaEnrollment' } });
+    await clientFor(first, TOKENS.admin).ops.enrollments.enrollCourse({
+      course_id: 1,
+      enrollment: { user_id: 10, type: 'TaEnrollment' },
+    });
     await clientFor(first, TOKENS.admin).ops.users.update({ id: 7, user: { name: 'Samantha Carried' } });
     first.db.pragma('foreign_keys = OFF');
     alter(first.db);
@@ -30,12 +33,19 @@ describe('a mock database of another schema version', () => {
 
   it('is rebuilt with its rows carried over, columns it alone had left behind', async () => {
     const path = join(scratch(), 'old.db');
-    await olderMock(path, (db) => db.exec('ALTER TABLE users ADD COLUMN retired_field TEXT; CREATE TABLE retired_table (x)'));
+    await olderMock(path, (db) =>
+      db.exec('ALTER TABLE users ADD COLUMN retired_field TEXT; CREATE TABLE retired_table (x)'),
+    );
     const reopened = await loadMock(path, {});
     expect(reopened).toMatchObject({ created: false, rebuilt: 'carried' });
     const admin = clientFor(reopened, TOKENS.admin);
     expect((await admin.ops.users.get({ id: 7 })).name).toBe('Samantha Carried');
-    expect(value(reopened.db, `SELECT count(*) FROM enrollments WHERE course_id = 1 AND user_id = 10 AND type = 'TaEnrollment'`)).toBe(1);
+    expect(
+      value(
+        reopened.db,
+        `SELECT count(*) FROM enrollments WHERE course_id = 1 AND user_id = 10 AND type = 'TaEnrollment'`,
+      ),
+    ).toBe(1);
     // The full-text index is filled again from the carried rows, not copied.
     const found = [];
     for await (const user of admin.ops.users.list({ account_id: 1, search_term: 'Samantha' })) found.push(user.id);
@@ -48,7 +58,7 @@ describe('a mock database of another schema version', () => {
 
   it('is seeded afresh when its rows do not fit, and says so', async () => {
     const path = join(scratch(), 'broken.db');
-    await olderMock(path, (db) => db.exec('UPDATE enrollments SET user_id = 999999 WHERE type = \'TaEnrollment\''));
+    await olderMock(path, (db) => db.exec("UPDATE enrollments SET user_id = 999999 WHERE type = 'TaEnrollment'"));
     const reopened = await loadMock(path, {});
     expect(reopened).toMatchObject({ created: false, rebuilt: 'reseeded' });
     expect((await clientFor(reopened, TOKENS.admin).ops.users.get({ id: 7 })).name).not.toBe('Samantha Carried');
@@ -63,32 +73,50 @@ describe('a mock database of another schema version', () => {
       expect(await run(['--mock', 'users', 'get', '7', '-o', 'json'], { io, env: { LMS_MOCK_DB: path } })).toBe(0);
       return io.stderrText();
     };
-    expect(await said()).toMatch(/^warning: the mock database .*said\.db was made by another version of lms; its rows were carried into this version's schema\n$/);
+    expect(await said()).toMatch(
+      /^warning: the mock database .*said\.db was made by another version of lms; its rows were carried into this version's schema\n$/,
+    );
     expect(await said()).toBe('');
   });
 });
 
 describe('the mock database path', () => {
   const cases: [string, () => string, RegExp][] = [
-    ['a directory that cannot be created (/proc)', () => '/proc/nope/x.db', /cannot create the directory \/proc\/nope for the mock database \/proc\/nope\/x\.db/],
-    ['a path under a regular file', () => {
-      const file = join(scratch(), 'plain');
-      writeFileSync(file, 'x');
-      return join(file, 'sub', 'x.db');
-    }, /plain is not a directory/],
+    [
+      'a directory that cannot be created (/proc)',
+      () => '/proc/nope/x.db',
+      /cannot create the directory \/proc\/nope for the mock database \/proc\/nope\/x\.db/,
+    ],
+    [
+      'a path under a regular file',
+      () => {
+        const file = join(scratch(), 'plain');
+        writeFileSync(file, 'x');
+        return join(file, 'sub', 'x.db');
+      },
+      /plain is not a directory/,
+    ],
     ['a directory', () => scratch(), /is a directory; give a file path/],
-    ['a file that is not SQLite', () => {
-      const file = join(scratch(), 'notes.db');
-      writeFileSync(file, 'these are my notes, not a database\n'.repeat(100));
-      return file;
-    }, /is not an SQLite database, so it cannot be the mock database; it was left untouched/],
-    ['another program\'s SQLite database', () => {
-      const file = join(scratch(), 'other.db');
-      const other = openSqlite(file);
-      other.exec(`CREATE TABLE precious (x); INSERT INTO precious VALUES (42)`);
-      other.close();
-      return file;
-    }, /is an SQLite database, but not an lms mock database; it was left untouched/],
+    [
+      'a file that is not SQLite',
+      () => {
+        const file = join(scratch(), 'notes.db');
+        writeFileSync(file, 'these are my notes, not a database\n'.repeat(100));
+        return file;
+      },
+      /is not an SQLite database, so it cannot be the mock database; it was left untouched/,
+    ],
+    [
+      "another program's SQLite database",
+      () => {
+        const file = join(scratch(), 'other.db');
+        const other = openSqlite(file);
+        other.exec(`CREATE TABLE precious (x); INSERT INTO precious VALUES (42)`);
+        other.close();
+        return file;
+      },
+      /is an SQLite database, but not an lms mock database; it was left untouched/,
+    ],
   ];
 
   it.each(cases)('%s is a usage error naming the path, and returns at once', async (_name, make, message) => {
@@ -152,7 +180,7 @@ describe('the mock database file, which holds tokens', () => {
     mock.db.close();
   });
 
-  it('is narrowed when an existing one of this user\'s is more open, its -wal and -shm with it', async () => {
+  it("is narrowed when an existing one of this user's is more open, its -wal and -shm with it", async () => {
     const path = join(scratch(), 'mock.db');
     const first = await loadMock(path, {});
     await clientFor(first, TOKENS.admin).ops.users.update({ id: 7, user: { name: 'Written' } });
@@ -172,7 +200,7 @@ describe('the mock database file, which holds tokens', () => {
     expect(mode(file)).toBe(0o644);
   });
 
-  it.skipIf(process.getuid?.() !== 0)('leaves another user\'s database as it is', async () => {
+  it.skipIf(process.getuid?.() !== 0)("leaves another user's database as it is", async () => {
     const path = join(scratch(), 'theirs.db');
     (await loadMock(path, {})).db.close();
     chmodSync(path, 0o644);
@@ -194,15 +222,20 @@ describe('file names', () => {
     ['\r\n', ''],
   ])('%j is stored as %j', (raw, stored) => expect(safeFileName(raw)).toBe(stored));
 
-  it.each(['Résumé.pdf', '東京 レポート.txt', 'quote"and\\back.txt', 'emoji 🎓.png', "it's (1)*.txt", 'legacy\r\nname', '100%.csv'])(
-    'Content-Disposition for %j is a valid header that round-trips',
-    (name) => {
-      const header = contentDisposition(name);
-      expect(() => validateHeaderValue('content-disposition', header)).not.toThrow();
-      expect(header).toMatch(/^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''[A-Za-z0-9%!._~-]*$/);
-      expect(decodeURIComponent(header.split("UTF-8''")[1])).toBe(name);
-    },
-  );
+  it.each([
+    'Résumé.pdf',
+    '東京 レポート.txt',
+    'quote"and\\back.txt',
+    'emoji 🎓.png',
+    "it's (1)*.txt",
+    'legacy\r\nname',
+    '100%.csv',
+  ])('Content-Disposition for %j is a valid header that round-trips', (name) => {
+    const header = contentDisposition(name);
+    expect(() => validateHeaderValue('content-disposition', header)).not.toThrow();
+    expect(header).toMatch(/^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''[A-Za-z0-9%!._~-]*$/);
+    expect(decodeURIComponent(header.split("UTF-8''")[1])).toBe(name);
+  });
 
   it('uploads and downloads a file whose name is not Latin-1, with a header a server can send', async () => {
     const mock = freshMock();
@@ -210,7 +243,11 @@ describe('file names', () => {
     const { uploadFile } = await import('../../src/client/upload.js');
     const name = '東京\r\nレポート.txt';
     const ticket = await client.ops.users.uploadFile({ user_id: 'self', name, size: 3, content_type: 'text/plain' });
-    const file = (await uploadFile(client, ticket, { name, data: new Uint8Array([104, 105, 10]), contentType: 'text/plain' })) as { url: string; display_name: string };
+    const file = (await uploadFile(client, ticket, {
+      name,
+      data: new Uint8Array([104, 105, 10]),
+      contentType: 'text/plain',
+    })) as { url: string; display_name: string };
     expect(file.display_name).toBe('東京レポート.txt');
     const res = await mock.handler({ method: 'GET', url: file.url, headers: {} });
     expect(res.status).toBe(200);
@@ -221,7 +258,16 @@ describe('file names', () => {
   it('refuses a content type that could not be sent as a header', async () => {
     const mock = freshMock();
     const client = clientFor(mock, TOKENS.student);
-    expect(await statusOf(client.ops.users.uploadFile({ user_id: 'self', name: 'a.txt', size: 1, content_type: 'text/plain\r\nX-Evil: 1' }))).toBe(400);
+    expect(
+      await statusOf(
+        client.ops.users.uploadFile({
+          user_id: 'self',
+          name: 'a.txt',
+          size: 1,
+          content_type: 'text/plain\r\nX-Evil: 1',
+        }),
+      ),
+    ).toBe(400);
     expect(await statusOf(client.ops.users.uploadFile({ user_id: 'self', name: '\r\n', size: 1 }))).toBe(400);
   });
 });
@@ -230,30 +276,52 @@ describe('field lengths', () => {
   const long = 'x'.repeat(256);
   it.each([
     ['user[name]', { user: { name: long }, pseudonym: { unique_id: 'fine1' } }, 'user.name'],
-    ['user[short_name]', { user: { name: 'ok', short_name: long }, pseudonym: { unique_id: 'fine2' } }, 'user.short_name'],
-    ['pseudonym[unique_id] over 100', { user: { name: 'ok' }, pseudonym: { unique_id: 'u'.repeat(101) } }, 'pseudonym.unique_id'],
-    ['pseudonym[sis_user_id]', { user: { name: 'ok' }, pseudonym: { unique_id: 'fine3', sis_user_id: long } }, 'pseudonym.sis_user_id'],
-    ['communication_channel[address]', { user: { name: 'ok' }, pseudonym: { unique_id: 'fine4' }, communication_channel: { address: `${long}@x.edu` } }, 'communication_channel.address'],
-  ])('creating a user with an over-long %s is a 400 naming the field, and stores nothing', async (_label, body, field) => {
-    const mock = freshMock();
-    const client = clientFor(mock, TOKENS.admin);
-    const before = value(mock.db, 'SELECT count(*) FROM users');
-    let error: { status: number; messages: string[] } | undefined;
-    try {
-      await client.ops.users.create({ account_id: 1, ...body });
-    } catch (e) {
-      error = e as { status: number; messages: string[] };
-    }
-    expect(error?.status).toBe(400);
-    expect(error?.messages.join()).toContain(`${field}: is too long (maximum is`);
-    expect(value(mock.db, 'SELECT count(*) FROM users')).toBe(before);
-  });
+    [
+      'user[short_name]',
+      { user: { name: 'ok', short_name: long }, pseudonym: { unique_id: 'fine2' } },
+      'user.short_name',
+    ],
+    [
+      'pseudonym[unique_id] over 100',
+      { user: { name: 'ok' }, pseudonym: { unique_id: 'u'.repeat(101) } },
+      'pseudonym.unique_id',
+    ],
+    [
+      'pseudonym[sis_user_id]',
+      { user: { name: 'ok' }, pseudonym: { unique_id: 'fine3', sis_user_id: long } },
+      'pseudonym.sis_user_id',
+    ],
+    [
+      'communication_channel[address]',
+      { user: { name: 'ok' }, pseudonym: { unique_id: 'fine4' }, communication_channel: { address: `${long}@x.edu` } },
+      'communication_channel.address',
+    ],
+  ])(
+    'creating a user with an over-long %s is a 400 naming the field, and stores nothing',
+    async (_label, body, field) => {
+      const mock = freshMock();
+      const client = clientFor(mock, TOKENS.admin);
+      const before = value(mock.db, 'SELECT count(*) FROM users');
+      let error: { status: number; messages: string[] } | undefined;
+      try {
+        await client.ops.users.create({ account_id: 1, ...body });
+      } catch (e) {
+        error = e as { status: number; messages: string[] };
+      }
+      expect(error?.status).toBe(400);
+      expect(error?.messages.join()).toContain(`${field}: is too long (maximum is`);
+      expect(value(mock.db, 'SELECT count(*) FROM users')).toBe(before);
+    },
+  );
 
   // Real instances count characters as Ruby does, by code point: 255 emoji fit (510 UTF-16 units), 256 do not.
   const emoji = (n: number) => '\u{1F600}'.repeat(n);
   type Ops = ReturnType<typeof clientFor>['ops'];
   it.each<[string, (ops: Ops, title: string) => Promise<unknown>]>([
-    ['a calendar event title', (ops, title) => ops.calendar.create({ calendar_event: { context_code: 'course_1', title } })],
+    [
+      'a calendar event title',
+      (ops, title) => ops.calendar.create({ calendar_event: { context_code: 'course_1', title } }),
+    ],
     ['a section name', (ops, name) => ops.sections.create({ course_id: 1, course_section: { name } })],
     ['a topic title', (ops, title) => ops.discussions.createTopic({ course_id: 1, title })],
     ['a quiz title', (ops, title) => ops.quizzes.create({ course_id: 1, quiz: { title } })],

@@ -12,7 +12,8 @@ async function setUp() {
   const teacher = clientFor(mock, TOKENS.teacher);
   const sam = clientFor(mock, TOKENS.student);
   const sofia = clientFor(mock, TOKENS.otherStudent);
-  const todo = async (who: typeof teacher) => (await who.ops.users.todo({})).map((t) => [t.type, t.assignment.name, t.needs_grading_count ?? null]);
+  const todo = async (who: typeof teacher) =>
+    (await who.ops.users.todo({})).map((t) => [t.type, t.assignment.name, t.needs_grading_count ?? null]);
   const worksheet = (await sam.ops.users.todo({})).find((t) => t.assignment.name === WORKSHEET)!.assignment.id;
   return { mock, teacher, sam, sofia, todo, worksheet };
 }
@@ -29,7 +30,11 @@ describe('GET /api/v1/users/self/todo', () => {
       ignore: `http://lms.mock/api/v1/users/self/todo/assignment_${worksheet}/submitting?permanent=0`,
       ignore_permanently: `http://lms.mock/api/v1/users/self/todo/assignment_${worksheet}/submitting?permanent=1`,
     });
-    await sam.ops.submissions.submit({ course_id: 2, assignment_id: worksheet, submission: { submission_type: 'online_text_entry', body: 'answers' } });
+    await sam.ops.submissions.submit({
+      course_id: 2,
+      assignment_id: worksheet,
+      submission: { submission_type: 'online_text_entry', body: 'answers' },
+    });
     expect(await todo(sam)).toEqual([]);
   });
 
@@ -37,27 +42,59 @@ describe('GET /api/v1/users/self/todo', () => {
     const { teacher, sam, sofia, todo, worksheet } = await setUp();
     const before = (await todo(teacher)).filter((t) => t[1] === WORKSHEET);
     expect(before).toEqual([]);
-    await sam.ops.submissions.submit({ course_id: 2, assignment_id: worksheet, submission: { submission_type: 'online_text_entry', body: 'mine' } });
-    await sofia.ops.submissions.submit({ course_id: 2, assignment_id: worksheet, submission: { submission_type: 'online_text_entry', body: 'hers' } });
+    await sam.ops.submissions.submit({
+      course_id: 2,
+      assignment_id: worksheet,
+      submission: { submission_type: 'online_text_entry', body: 'mine' },
+    });
+    await sofia.ops.submissions.submit({
+      course_id: 2,
+      assignment_id: worksheet,
+      submission: { submission_type: 'online_text_entry', body: 'hers' },
+    });
     expect((await todo(teacher)).filter((t) => t[1] === WORKSHEET)).toEqual([['grading', WORKSHEET, 2]]);
     expect((await teacher.ops.assignments.get({ course_id: 2, id: worksheet })).needs_grading_count).toBe(2);
-    await teacher.ops.submissions.grade({ course_id: 2, assignment_id: worksheet, user_id: 7, submission: { posted_grade: '14' } });
+    await teacher.ops.submissions.grade({
+      course_id: 2,
+      assignment_id: worksheet,
+      user_id: 7,
+      submission: { posted_grade: '14' },
+    });
     expect((await todo(teacher)).filter((t) => t[1] === WORKSHEET)).toEqual([['grading', WORKSHEET, 1]]);
-    await teacher.ops.submissions.grade({ course_id: 2, assignment_id: worksheet, user_id: 8, submission: { posted_grade: '15' } });
+    await teacher.ops.submissions.grade({
+      course_id: 2,
+      assignment_id: worksheet,
+      user_id: 8,
+      submission: { posted_grade: '15' },
+    });
     expect((await todo(teacher)).filter((t) => t[1] === WORKSHEET)).toEqual([]);
   });
 
   it('keeps an ignored item away until it changes, and a permanently ignored one for good', async () => {
     const { teacher, sam, sofia, todo, worksheet } = await setUp();
-    await sam.ops.submissions.submit({ course_id: 2, assignment_id: worksheet, submission: { submission_type: 'online_text_entry', body: 'mine' } });
-    expect(await teacher.ops.users.ignoreTodo({ asset_string: `assignment_${worksheet}`, purpose: 'grading', permanent: 0 })).toEqual({ ignored: true });
+    await sam.ops.submissions.submit({
+      course_id: 2,
+      assignment_id: worksheet,
+      submission: { submission_type: 'online_text_entry', body: 'mine' },
+    });
+    expect(
+      await teacher.ops.users.ignoreTodo({ asset_string: `assignment_${worksheet}`, purpose: 'grading', permanent: 0 }),
+    ).toEqual({ ignored: true });
     expect((await todo(teacher)).filter((t) => t[1] === WORKSHEET)).toEqual([]);
     // a second submission changes the item: it comes back
-    await sofia.ops.submissions.submit({ course_id: 2, assignment_id: worksheet, submission: { submission_type: 'online_text_entry', body: 'hers' } });
+    await sofia.ops.submissions.submit({
+      course_id: 2,
+      assignment_id: worksheet,
+      submission: { submission_type: 'online_text_entry', body: 'hers' },
+    });
     expect((await todo(teacher)).filter((t) => t[1] === WORKSHEET)).toEqual([['grading', WORKSHEET, 2]]);
     await teacher.ops.users.ignoreTodo({ asset_string: `assignment_${worksheet}`, purpose: 'grading', permanent: 1 });
     // a resubmission changes the item, but it was set aside for good
-    await sam.ops.submissions.submit({ course_id: 2, assignment_id: worksheet, submission: { submission_type: 'online_text_entry', body: 'mine, again' } });
+    await sam.ops.submissions.submit({
+      course_id: 2,
+      assignment_id: worksheet,
+      submission: { submission_type: 'online_text_entry', body: 'mine, again' },
+    });
     expect((await todo(teacher)).filter((t) => t[1] === WORKSHEET)).toEqual([]);
   });
 
@@ -67,7 +104,11 @@ describe('GET /api/v1/users/self/todo', () => {
     ['an assignment that does not exist', 'assignment_9999', 'grading', 404],
   ] as const)('refuses %s', async (_what, asset, purpose, status) => {
     const { teacher } = await setUp();
-    expect(await statusOf(teacher.ops.users.ignoreTodo({ asset_string: asset, purpose: purpose as 'grading', permanent: 0 }))).toBe(status);
+    expect(
+      await statusOf(
+        teacher.ops.users.ignoreTodo({ asset_string: asset, purpose: purpose as 'grading', permanent: 0 }),
+      ),
+    ).toBe(status);
   });
 
   it('shows a section-limited TA only what their section submitted', async () => {
@@ -86,8 +127,14 @@ describe('lms todo', () => {
     const lms = session();
     const listed = await lms.run('todo -o json --fields type,assignment.name', { env: { LMS_TOKEN: TOKENS.student } });
     expect(JSON.parse(listed.stdout)).toEqual([{ type: 'submitting', 'assignment.name': WORKSHEET }]);
-    const id = (JSON.parse((await lms.run('todo -o json', { env: { LMS_TOKEN: TOKENS.student } })).stdout) as { assignment: { id: number } }[])[0]!.assignment.id;
-    const ignored = await lms.run(`todo ignore assignment_${id} --permanently -o json`, { env: { LMS_TOKEN: TOKENS.student } });
+    const id = (
+      JSON.parse((await lms.run('todo -o json', { env: { LMS_TOKEN: TOKENS.student } })).stdout) as {
+        assignment: { id: number };
+      }[]
+    )[0]!.assignment.id;
+    const ignored = await lms.run(`todo ignore assignment_${id} --permanently -o json`, {
+      env: { LMS_TOKEN: TOKENS.student },
+    });
     expect(JSON.parse(ignored.stdout)).toEqual({ ignored: true });
     expect(JSON.parse((await lms.run('todo -o json', { env: { LMS_TOKEN: TOKENS.student } })).stdout)).toEqual([]);
   });

@@ -14,14 +14,25 @@ describe('authentication', () => {
   it('answers 401 without a token, and 401 with WWW-Authenticate for a bad one', async () => {
     const none = await mock.handler({ method: 'GET', url: 'http://lms.mock/api/v1/users/self', headers: {} });
     expect(none.status).toBe(401);
-    expect(JSON.parse(String(none.body))).toEqual({ status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
-    const bad = await mock.handler({ method: 'GET', url: 'http://lms.mock/api/v1/users/self', headers: { authorization: 'Bearer nope' } });
+    expect(JSON.parse(String(none.body))).toEqual({
+      status: 'unauthenticated',
+      errors: [{ message: 'user authorization required' }],
+    });
+    const bad = await mock.handler({
+      method: 'GET',
+      url: 'http://lms.mock/api/v1/users/self',
+      headers: { authorization: 'Bearer nope' },
+    });
     expect(bad.status).toBe(401);
     expect(bad.headers['www-authenticate']).toBe('Bearer realm="canvas-lms"');
   });
 
   it('answers an unknown route with 404 in the API error shape', async () => {
-    const res = await mock.handler({ method: 'GET', url: 'http://lms.mock/api/v1/nothing/here', headers: { authorization: `Bearer ${TOKENS.admin}` } });
+    const res = await mock.handler({
+      method: 'GET',
+      url: 'http://lms.mock/api/v1/nothing/here',
+      headers: { authorization: `Bearer ${TOKENS.admin}` },
+    });
     expect(res.status).toBe(404);
     expect(JSON.parse(String(res.body))).toEqual({ errors: [{ message: 'The specified resource does not exist.' }] });
   });
@@ -29,9 +40,15 @@ describe('authentication', () => {
 
 describe('users list', () => {
   it('pages with absolute Link URLs built from the request host', async () => {
-    const res = await mock.handler({ method: 'GET', url: 'http://127.0.0.1:9/api/v1/accounts/1/users?per_page=5', headers: { authorization: `Bearer ${TOKENS.admin}` } });
+    const res = await mock.handler({
+      method: 'GET',
+      url: 'http://127.0.0.1:9/api/v1/accounts/1/users?per_page=5',
+      headers: { authorization: `Bearer ${TOKENS.admin}` },
+    });
     expect(JSON.parse(String(res.body))).toHaveLength(5);
-    expect(res.headers.link).toMatch(/<http:\/\/127\.0\.0\.1:9\/api\/v1\/accounts\/1\/users\?page=bookmark:[\w-]+&per_page=5>; rel="next"/);
+    expect(res.headers.link).toMatch(
+      /<http:\/\/127\.0\.0\.1:9\/api\/v1\/accounts\/1\/users\?page=bookmark:[\w-]+&per_page=5>; rel="next"/,
+    );
     // Counting a large list is what the keyset avoids: no rel="last", as real instances do.
     expect(res.headers.link).not.toContain('rel="last"');
     const all = await collect(as(TOKENS.admin, { perPage: 5 }).list({ account_id: 1 }));
@@ -81,7 +98,9 @@ describe("a course's users", () => {
 
   it('lists everyone enrolled, in sortable-name order, and no one of another course', async () => {
     const found = await collect(courses(TOKENS.teacher).users({ course_id: 1 }));
-    expect(found.map((u) => u.sortable_name)).toEqual([...found.map((u) => u.sortable_name)].sort((a, b) => a.localeCompare(b)));
+    expect(found.map((u) => u.sortable_name)).toEqual(
+      [...found.map((u) => u.sortable_name)].sort((a, b) => a.localeCompare(b)),
+    );
     expect(found.map((u) => u.id)).toContain(3);
     expect(found.map((u) => u.id)).not.toContain(4);
   });
@@ -89,9 +108,13 @@ describe("a course's users", () => {
   it('gives the email address with include[]=email, to those who may see it', async () => {
     const plain = await collect(courses(TOKENS.teacher).users({ course_id: 1, search_term: 'ravi' }));
     expect(plain[0]).not.toHaveProperty('email');
-    const withEmail = await collect(courses(TOKENS.teacher).users({ course_id: 1, search_term: 'ravi', include: ['email'] }));
+    const withEmail = await collect(
+      courses(TOKENS.teacher).users({ course_id: 1, search_term: 'ravi', include: ['email'] }),
+    );
     expect(withEmail[0]).toMatchObject({ id: 9, login_id: 'ravi', email: 'ravi@example.edu' });
-    const classmate = await collect(courses(TOKENS.student).users({ course_id: 1, search_term: 'ravi', include: ['email'] }));
+    const classmate = await collect(
+      courses(TOKENS.student).users({ course_id: 1, search_term: 'ravi', include: ['email'] }),
+    );
     expect(classmate[0]).toMatchObject({ id: 9 });
     expect(classmate[0].email ?? null).toBeNull();
   });
@@ -107,7 +130,9 @@ describe("a course's users", () => {
     ['someone outside the course', TOKENS.otherTeacher, 1, undefined, 401],
     ['a missing course', TOKENS.admin, 987654, undefined, 404],
   ] as const)('refuses %s', async (_what, token, course, term, status) => {
-    expect(await statusOf(collect(courses(token).users({ course_id: course, ...(term ? { search_term: term } : {}) })))).toBe(status);
+    expect(
+      await statusOf(collect(courses(token).users({ course_id: course, ...(term ? { search_term: term } : {}) }))),
+    ).toBe(status);
   });
 });
 
@@ -132,24 +157,57 @@ describe('users create', () => {
       pseudonym: { unique_id: 'jdoe', sis_user_id: 'SIS-9', password: 'pw' },
       communication_channel: { type: 'email', address: 'jdoe@example.edu' },
     });
-    expect(created).toMatchObject({ name: 'Jane Q Doe', sortable_name: 'Doe, Jane Q', short_name: 'Jane Q Doe', login_id: 'jdoe', sis_user_id: 'SIS-9', email: 'jdoe@example.edu', time_zone: 'America/Denver', locale: 'de' });
+    expect(created).toMatchObject({
+      name: 'Jane Q Doe',
+      sortable_name: 'Doe, Jane Q',
+      short_name: 'Jane Q Doe',
+      login_id: 'jdoe',
+      sis_user_id: 'SIS-9',
+      email: 'jdoe@example.edu',
+      time_zone: 'America/Denver',
+      locale: 'de',
+    });
     const found = await collect(as(TOKENS.admin).list({ account_id: 1, search_term: 'jdoe' }));
     expect(found.map((u) => u.id)).toEqual([created.id]);
   });
 
   it.each([
     ['no login id', { pseudonym: { unique_id: '' } }, 400, "pseudonym.unique_id: can't be blank"],
-    ['a taken login id (any case)', { pseudonym: { unique_id: 'SAM' } }, 400, 'pseudonym.unique_id: ID already in use for this account and authentication provider'],
-    ['a taken SIS id', { pseudonym: { unique_id: 'x1', sis_user_id: 'S-007' } }, 400, 'pseudonym.sis_user_id: SIS ID "S-007" is already in use'],
-    ['a bad time zone', { pseudonym: { unique_id: 'x2' }, user: { time_zone: 'Mars/Olympus' } }, 400, "user.time_zone: 'Mars/Olympus' is not a known time zone"],
-    ['a bad locale', { pseudonym: { unique_id: 'x3' }, user: { locale: 'english' } }, 400, "user.locale: 'english' is not a two-letter ISO 639-1 code"],
+    [
+      'a taken login id (any case)',
+      { pseudonym: { unique_id: 'SAM' } },
+      400,
+      'pseudonym.unique_id: ID already in use for this account and authentication provider',
+    ],
+    [
+      'a taken SIS id',
+      { pseudonym: { unique_id: 'x1', sis_user_id: 'S-007' } },
+      400,
+      'pseudonym.sis_user_id: SIS ID "S-007" is already in use',
+    ],
+    [
+      'a bad time zone',
+      { pseudonym: { unique_id: 'x2' }, user: { time_zone: 'Mars/Olympus' } },
+      400,
+      "user.time_zone: 'Mars/Olympus' is not a known time zone",
+    ],
+    [
+      'a bad locale',
+      { pseudonym: { unique_id: 'x3' }, user: { locale: 'english' } },
+      400,
+      "user.locale: 'english' is not a two-letter ISO 639-1 code",
+    ],
   ])('rejects %s', async (_what, params, status, message) => {
-    const error = await as(TOKENS.admin).create({ account_id: 1, ...(params as { pseudonym: { unique_id: string } }) }).catch((e: ApiError) => e);
+    const error = await as(TOKENS.admin)
+      .create({ account_id: 1, ...(params as { pseudonym: { unique_id: string } }) })
+      .catch((e: ApiError) => e);
     expect(error).toMatchObject({ status, messages: [message] });
   });
 
   it('needs SIS permission for sis_user_id, but not without it', async () => {
-    expect(await statusOf(as(TOKENS.helpdesk).create({ account_id: 1, pseudonym: { unique_id: 'h1', sis_user_id: 'H-1' } }))).toBe(401);
+    expect(
+      await statusOf(as(TOKENS.helpdesk).create({ account_id: 1, pseudonym: { unique_id: 'h1', sis_user_id: 'H-1' } })),
+    ).toBe(401);
     expect(await statusOf(as(TOKENS.helpdesk).create({ account_id: 1, pseudonym: { unique_id: 'h1' } }))).toBe('ok');
     expect(await statusOf(as(TOKENS.teacher).create({ account_id: 1, pseudonym: { unique_id: 't1' } }))).toBe(401);
   });
@@ -157,14 +215,26 @@ describe('users create', () => {
 
 describe('users update', () => {
   it('changes names, time zone and locale, and keeps what was not sent', async () => {
-    const updated = await as(TOKENS.student).update({ id: 'self', user: { short_name: 'Sammy', time_zone: 'Europe/Berlin' } });
-    expect(updated).toMatchObject({ id: 7, name: 'Sam Student', short_name: 'Sammy', time_zone: 'Europe/Berlin', locale: 'en' });
+    const updated = await as(TOKENS.student).update({
+      id: 'self',
+      user: { short_name: 'Sammy', time_zone: 'Europe/Berlin' },
+    });
+    expect(updated).toMatchObject({
+      id: 7,
+      name: 'Sam Student',
+      short_name: 'Sammy',
+      time_zone: 'Europe/Berlin',
+      locale: 'en',
+    });
   });
 
   it('sets the avatar from an option token, which wins over a URL', async () => {
     const options = await as(TOKENS.student).avatars({ user_id: 'self' });
     const external = options.find((o) => o.type === 'external')!;
-    const updated = await as(TOKENS.student).update({ id: 'self', user: { avatar: { token: external.token, url: 'https://x.example/a.png' } } });
+    const updated = await as(TOKENS.student).update({
+      id: 'self',
+      user: { avatar: { token: external.token, url: 'https://x.example/a.png' } },
+    });
     expect(updated.avatar_url).toBe(external.url);
     const byUrl = await as(TOKENS.student).update({ id: 'self', user: { avatar: { url: 'https://x.example/a.png' } } });
     expect(byUrl.avatar_url).toBe('https://x.example/a.png');
@@ -187,7 +257,9 @@ describe('users delete', () => {
 
   it('lets users delete themselves, after which their token fails', async () => {
     await as(TOKENS.student).delete({ account_id: 1, id: 'self' });
-    const error = await as(TOKENS.student).get({ id: 'self' }).catch((e: ApiError) => e);
+    const error = await as(TOKENS.student)
+      .get({ id: 'self' })
+      .catch((e: ApiError) => e);
     expect(error).toMatchObject({ status: 401 });
   });
 
@@ -231,7 +303,9 @@ describe('who may manage whom', () => {
 describe('settings', () => {
   it('reads and updates manual_mark_as_read for oneself', async () => {
     expect(await as(TOKENS.student).getSettings({ id: 'self' })).toMatchObject({ manual_mark_as_read: false });
-    expect(await as(TOKENS.student).updateSettings({ id: 'self', manual_mark_as_read: true })).toMatchObject({ manual_mark_as_read: true });
+    expect(await as(TOKENS.student).updateSettings({ id: 'self', manual_mark_as_read: true })).toMatchObject({
+      manual_mark_as_read: true,
+    });
     expect(await as(TOKENS.student).getSettings({ id: 7 })).toMatchObject({ manual_mark_as_read: true });
     expect(await statusOf(as(TOKENS.otherStudent).getSettings({ id: 7 }))).toBe(401);
   });
@@ -272,7 +346,11 @@ describe('avatars', () => {
     const { uploadFile } = await import('../../src/client/upload.js');
     const client = clientFor(mock, TOKENS.student);
     const ticket = await client.ops.users.uploadFile({ user_id: 'self', name: 'me.png', size: 4 });
-    await uploadFile(client, ticket, { name: 'me.png', data: new Uint8Array([137, 80, 78, 71]), contentType: 'image/png' });
+    await uploadFile(client, ticket, {
+      name: 'me.png',
+      data: new Uint8Array([137, 80, 78, 71]),
+      contentType: 'image/png',
+    });
     const options = await as(TOKENS.student).avatars({ user_id: 'self' });
     expect(options.map((o) => o.type)).toEqual(['external', 'attachment', 'no_pic']);
     expect(Object.keys(options[0]).sort()).toEqual(['display_name', 'token', 'type', 'url']);
@@ -308,10 +386,24 @@ describe('file upload', () => {
   it('runs the three steps, keeps the bytes, and serves them back', async () => {
     const { uploadFile } = await import('../../src/client/upload.js');
     const client = clientFor(mock, TOKENS.student);
-    const ticket = await client.ops.users.uploadFile({ user_id: 'self', name: 'notes.txt', size: 5, content_type: 'text/plain' });
+    const ticket = await client.ops.users.uploadFile({
+      user_id: 'self',
+      name: 'notes.txt',
+      size: 5,
+      content_type: 'text/plain',
+    });
     expect(ticket.upload_url).toMatch(/^http:\/\/lms\.mock\/files_api\/uploads\/\w+$/);
-    const attachment = await uploadFile(client, ticket, { name: 'notes.txt', data: new TextEncoder().encode('hello'), contentType: 'text/plain' });
-    expect(attachment).toMatchObject({ display_name: 'notes.txt', filename: 'notes.txt', 'content-type': 'text/plain', size: 5 });
+    const attachment = await uploadFile(client, ticket, {
+      name: 'notes.txt',
+      data: new TextEncoder().encode('hello'),
+      contentType: 'text/plain',
+    });
+    expect(attachment).toMatchObject({
+      display_name: 'notes.txt',
+      filename: 'notes.txt',
+      'content-type': 'text/plain',
+      size: 5,
+    });
     const download = await mock.handler({ method: 'GET', url: attachment.url, headers: {} });
     expect(Buffer.from(download.body as Uint8Array).toString()).toBe('hello');
     expect(await client.ops.files.get({ id: attachment.id })).toMatchObject({ id: attachment.id, size: 5 });
@@ -324,7 +416,11 @@ describe('file upload', () => {
     const { uploadFile } = await import('../../src/client/upload.js');
     const client = clientFor(mock, TOKENS.student);
     const put = async (onDuplicate?: 'rename' | 'overwrite') =>
-      uploadFile(client, await client.ops.users.uploadFile({ user_id: 'self', name: 'a.txt', size: 1, on_duplicate: onDuplicate }), { name: 'a.txt', data: new Uint8Array([65]), contentType: 'text/plain' });
+      uploadFile(
+        client,
+        await client.ops.users.uploadFile({ user_id: 'self', name: 'a.txt', size: 1, on_duplicate: onDuplicate }),
+        { name: 'a.txt', data: new Uint8Array([65]), contentType: 'text/plain' },
+      );
     const first = await put();
     const renamed = await put('rename');
     expect(renamed.display_name).toBe('a-1.txt');
@@ -333,11 +429,13 @@ describe('file upload', () => {
   });
 
   it("refuses to start an upload into someone else's files", async () => {
-    expect(await statusOf(clientFor(mock, TOKENS.student).ops.users.uploadFile({ user_id: 8, name: 'x.txt', size: 1 }))).toBe(401);
+    expect(
+      await statusOf(clientFor(mock, TOKENS.student).ops.users.uploadFile({ user_id: 8, name: 'x.txt', size: 1 })),
+    ).toBe(401);
   });
 });
 
-describe('personal fields follow the caller\'s rights', () => {
+describe("personal fields follow the caller's rights", () => {
   const sis = ['sis_user_id'];
   const logins = ['login_id', 'email'];
   const profileSis = ['sis_user_id', 'sis_login_id'];

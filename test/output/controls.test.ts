@@ -23,7 +23,11 @@ const ACTED_ON = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 const READ_BACK: Record<Exclude<Format, 'table'>, (text: string) => unknown> = {
   json: (text) => JSON.parse(text),
-  ndjson: (text) => text.trim().split('\n').map((line) => JSON.parse(line)),
+  ndjson: (text) =>
+    text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line)),
   yaml: (text) => parseYaml(text),
   csv: (text) => parseCsv(text, { columns: true }),
 };
@@ -133,7 +137,7 @@ describe('what a command prints of a name a server sent', () => {
   });
 });
 
-describe('the CLI\'s own messages', () => {
+describe("the CLI's own messages", () => {
   it('an error quoting what was typed shows its control characters as escapes', async () => {
     const r = await session().run(['users', 'list', '--account', '1', '-o', 'js\u009bn\u0085']);
     expect(r.exitCode).toBe(2);
@@ -158,7 +162,12 @@ describe('the CLI\'s own messages', () => {
 describe('format characters (bidi overrides and isolates, zero-width ones, tags) in a table', () => {
   // A login that reads "moc.elpmaxe@eve" drawn backwards as an address, a name with a hidden
   // space, an isolate, a byte order mark, a tag: each shown by its code in a cell.
-  const SPOOF = { id: 2, name: 'Eve\u202emoc.elpmaxe', login_id: 'ad\u200bmin\u200e\u200f', email: '\u2066x\u2069\ufeff\u{e0001}' };
+  const SPOOF = {
+    id: 2,
+    name: 'Eve\u202emoc.elpmaxe',
+    login_id: 'ad\u200bmin\u200e\u200f',
+    email: '\u2066x\u2069\ufeff\u{e0001}',
+  };
   const FORMAT = /\p{Cf}/u;
 
   it('shows each by its code, in a listing and in one record', async () => {
@@ -174,10 +183,18 @@ describe('format characters (bidi overrides and isolates, zero-width ones, tags)
     }
   });
 
-  it('leaves the joiners that are part of what is drawn: an emoji\'s, a Persian or Devanagari word\'s', async () => {
-    const drawn = ['👩🏽\u200d🏫 Ms. Núñez', 'می\u200cخواهم', 'क्\u200dष', '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}'];
+  it("leaves the joiners that are part of what is drawn: an emoji's, a Persian or Devanagari word's", async () => {
+    const drawn = [
+      '👩🏽\u200d🏫 Ms. Núñez',
+      'می\u200cخواهم',
+      'क्\u200dष',
+      '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}',
+    ];
     const io = fakeIO({ tty: true });
-    await renderList(drawn.map((name, id) => ({ id, name })), { io, format: 'table', columns: ['id', 'name'] });
+    await renderList(
+      drawn.map((name, id) => ({ id, name })),
+      { io, format: 'table', columns: ['id', 'name'] },
+    );
     for (const name of drawn) expect(io.stdoutText()).toContain(name);
     // Between Latin letters a joiner draws nothing: it is shown.
     const latin = fakeIO({ tty: true });

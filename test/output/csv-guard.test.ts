@@ -43,7 +43,20 @@ describe('unguardCell', () => {
   });
 
   it('reads back every guarded value as it was', () => {
-    for (const value of ["=cmd|' /C calc'!A0", '+SUM(1+1)', '@SUM(1)', '-x', "'=x", "''+x", "'x", '-5', '\t@x', "'", '', 'plain']) {
+    for (const value of [
+      "=cmd|' /C calc'!A0",
+      '+SUM(1+1)',
+      '@SUM(1)',
+      '-x',
+      "'=x",
+      "''+x",
+      "'x",
+      '-5',
+      '\t@x',
+      "'",
+      '',
+      'plain',
+    ]) {
       expect(unguardCell(guardCell(value))).toBe(value);
     }
   });
@@ -59,7 +72,7 @@ describe('the failed-rows file', () => {
       import('../../src/bulk/csv-input.js'),
     ]);
     const path = join(mkdtempSync(join(tmpdir(), 'lms-failed-guard-')), 'failed.csv');
-    const values = { login_id: 'sam', name: '=cmd|\' /C calc\'!A0' };
+    const values = { login_id: 'sam', name: "=cmd|' /C calc'!A0" };
     await writeFailedRows(path, ['login_id', 'name'], [{ line: 2, values, error: '@ the server refused it' }]);
     const text = readFileSync(path, 'utf8');
     expect(text).toBe("login_id,name,error\nsam,'=cmd|' /C calc'!A0,'@ the server refused it\n");

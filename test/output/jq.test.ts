@@ -25,8 +25,19 @@ const pretty = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** The seeded account's users, in the order `users list --account 1` prints them. */
 const ACCOUNT_USERS = [
-  [1, 'Ada Admin'], [5, 'Tara Assistant'], [6, 'Dev Designer'], [2, 'Hal Helpdesk'], [11, 'Lucas Moreau'], [13, 'Olive Observer'],
-  [10, 'Mina Okafor'], [9, 'Ravi Patel'], [12, 'Hana Sato'], [7, 'Sam Student'], [8, 'Sofia Student'], [3, 'Tess Teacher'], [4, 'Theo Teacher'],
+  [1, 'Ada Admin'],
+  [5, 'Tara Assistant'],
+  [6, 'Dev Designer'],
+  [2, 'Hal Helpdesk'],
+  [11, 'Lucas Moreau'],
+  [13, 'Olive Observer'],
+  [10, 'Mina Okafor'],
+  [9, 'Ravi Patel'],
+  [12, 'Hana Sato'],
+  [7, 'Sam Student'],
+  [8, 'Sofia Student'],
+  [3, 'Tess Teacher'],
+  [4, 'Theo Teacher'],
 ] as const;
 
 describe('--jq over what a command prints', () => {
@@ -36,20 +47,50 @@ describe('--jq over what a command prints', () => {
     [
       'select on a list: string results print raw, one a line',
       `users list --account 1 --jq '.[] | select(.id > 5) | .name'`,
-      ACCOUNT_USERS.filter(([id]) => id > 5).map(([, name]) => `${name}\n`).join(''),
+      ACCOUNT_USERS.filter(([id]) => id > 5)
+        .map(([, name]) => `${name}\n`)
+        .join(''),
     ],
-    ['@csv', `users list --account 1 --limit 3 --jq '.[] | [.id, .name] | @csv'`, '1,"Ada Admin"\n5,"Tara Assistant"\n6,"Dev Designer"\n'],
+    [
+      '@csv',
+      `users list --account 1 --limit 3 --jq '.[] | [.id, .name] | @csv'`,
+      '1,"Ada Admin"\n5,"Tara Assistant"\n6,"Dev Designer"\n',
+    ],
     ['@tsv', `users list --account 1 --limit 2 --jq '.[] | [.id, .login_id] | @tsv'`, '1\tadmin\n5\ttara\n'],
-    ['string interpolation on one record', `users get self --jq '"\\(.name) <\\(.email)>"'`, 'Ada Admin <admin@example.edu>\n'],
-    ['map: other results print as JSON output does', `users list --account 1 --limit 4 --jq 'map(.id)'`, pretty([1, 5, 6, 2])],
+    [
+      'string interpolation on one record',
+      `users get self --jq '"\\(.name) <\\(.email)>"'`,
+      'Ada Admin <admin@example.edu>\n',
+    ],
+    [
+      'map: other results print as JSON output does',
+      `users list --account 1 --limit 4 --jq 'map(.id)'`,
+      pretty([1, 5, 6, 2]),
+    ],
     ['an object built from one record', `users get self --jq '{id, name}'`, pretty({ id: 1, name: 'Ada Admin' })],
-    ['the list is one array (--limit: what the command would print)', `users list --account 1 --limit 4 --jq length`, '4\n'],
-    ['--fields applies first, as for JSON', `users list --account 1 --fields id,name --jq '.[0] | keys'`, pretty(['id', 'name'])],
+    [
+      'the list is one array (--limit: what the command would print)',
+      `users list --account 1 --limit 4 --jq length`,
+      '4\n',
+    ],
+    [
+      '--fields applies first, as for JSON',
+      `users list --account 1 --fields id,name --jq '.[0] | keys'`,
+      pretty(['id', 'name']),
+    ],
     ['an empty list is []', `users list --account 1 --search zzzzzz --jq 'length, .'`, '0\n[]\n'],
     ['an expression may begin with a minus', `users get self --jq '-.id'`, '-1\n'],
-    ['strings keep their spaces and newlines', `users get self --jq '"  \\(.short_name)\\n  end  "'`, '  Ada\n  end  \n'],
+    [
+      'strings keep their spaces and newlines',
+      `users get self --jq '"  \\(.short_name)\\n  end  "'`,
+      '  Ada\n  end  \n',
+    ],
     ['-o json is what it implies anyway', `users get self -o json --jq .short_name`, 'Ada\n'],
-    ['-o ndjson: each record, one line a result', `users list --account 1 --limit 2 -o ndjson --jq '{id}, .login_id'`, '{"id":1}\nadmin\n{"id":5}\ntara\n'],
+    [
+      '-o ndjson: each record, one line a result',
+      `users list --account 1 --limit 2 -o ndjson --jq '{id}, .login_id'`,
+      '{"id":1}\nadmin\n{"id":5}\ntara\n',
+    ],
     ['lms api', `api GET /api/v1/users/self --jq .login_id`, 'admin\n'],
   ])('%s', async (_name, line, stdout) => {
     expect(await s.run(line)).toEqual({ exitCode: 0, stdout, stderr: '' });
@@ -64,9 +105,16 @@ describe('--jq over what a command prints', () => {
 
   it('filters a list that keeps going (--watch) record by record, as it streams', async () => {
     const ndjson = await s.run('activity list --watch --limit 2 --interval 1 -o ndjson');
-    const titles = ndjson.stdout.trim().split('\n').map((line) => `${(JSON.parse(line) as { title: string }).title}\n`);
+    const titles = ndjson.stdout
+      .trim()
+      .split('\n')
+      .map((line) => `${(JSON.parse(line) as { title: string }).title}\n`);
     expect(titles).toHaveLength(2);
-    expect(await s.run(`activity list --watch --limit 2 --interval 1 --jq .title`)).toEqual({ exitCode: 0, stdout: titles.join(''), stderr: '' });
+    expect(await s.run(`activity list --watch --limit 2 --interval 1 --jq .title`)).toEqual({
+      exitCode: 0,
+      stdout: titles.join(''),
+      stderr: '',
+    });
   });
 
   it('beats LMS_OUTPUT (a flag beats the environment) and a terminal', async () => {
@@ -74,19 +122,25 @@ describe('--jq over what a command prints', () => {
     expect(r).toEqual({ exitCode: 0, stdout: '1\n', stderr: '' });
   });
 
-  it("passes what jq writes to stderr on success (debug) to stderr", async () => {
-    expect(await s.run(`users get self --jq '.id | debug'`)).toEqual({ exitCode: 0, stdout: '1\n', stderr: '["DEBUG:",1]\n' });
+  it('passes what jq writes to stderr on success (debug) to stderr', async () => {
+    expect(await s.run(`users get self --jq '.id | debug'`)).toEqual({
+      exitCode: 0,
+      stdout: '1\n',
+      stderr: '["DEBUG:",1]\n',
+    });
   });
 
   it('prints the results before a jq error, then exits 2 with its message', async () => {
-    const r = await s.run(`users list --account 1 --jq '.[] | if .id == 6 then error("stopped at \\(.name)") else .id end'`);
+    const r = await s.run(
+      `users list --account 1 --jq '.[] | if .id == 6 then error("stopped at \\(.name)") else .id end'`,
+    );
     expect(r).toEqual({ exitCode: 2, stdout: '1\n5\n', stderr: 'error: --jq: stopped at Dev Designer\n' });
   });
 
   it.each([
     ['indexing a string', `users get self --jq '.name.first'`, 'error: --jq: Cannot index string with'],
     ['iterating over a number', `users get self --jq '.id[]'`, 'error: --jq: Cannot iterate over number'],
-  ])('a runtime error (%s) is exit 2 with jq\'s message', async (_name, line, message) => {
+  ])("a runtime error (%s) is exit 2 with jq's message", async (_name, line, message) => {
     const r = await s.run(line);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
@@ -98,31 +152,57 @@ describe('--jq over what a command prints', () => {
     ['an unknown function', `users list --account 1 --jq 'nosuch(.id)'`, 'error: --jq: nosuch/1 is not defined'],
     ['an undefined variable', `users get self --jq '$user'`, 'error: --jq: $user is not defined'],
     ['an unfinished interpolation', `users get self --jq '"\\(.name"'`, 'error: --jq: syntax error'],
-    ['an invalid expression on a command that writes', `users create --name "Jo Doe" --login-id jodoe --jq '.id |'`, 'error: --jq: syntax error'],
-    ['with -o csv', `users list --account 1 -o csv --jq .`, 'error: --jq filters JSON output and cannot go with -o csv\n'],
-    ['with -o table', `users get self -o table --jq .`, 'error: --jq filters JSON output and cannot go with -o table\n'],
+    [
+      'an invalid expression on a command that writes',
+      `users create --name "Jo Doe" --login-id jodoe --jq '.id |'`,
+      'error: --jq: syntax error',
+    ],
+    [
+      'with -o csv',
+      `users list --account 1 -o csv --jq .`,
+      'error: --jq filters JSON output and cannot go with -o csv\n',
+    ],
+    [
+      'with -o table',
+      `users get self -o table --jq .`,
+      'error: --jq filters JSON output and cannot go with -o table\n',
+    ],
     ['with -o yaml', `users get self -o yaml --jq .`, 'error: --jq filters JSON output and cannot go with -o yaml\n'],
     ['an empty expression', `users get self --jq ''`, 'error: --jq needs a value\n'],
   ])('%s is a usage error (exit 2) before any request', async (_name, line, message) => {
     s.requests.length = 0;
     const r = await s.run(line);
-    expect({ exitCode: r.exitCode, stdout: r.stdout, requests: s.requests.length }).toEqual({ exitCode: 2, stdout: '', requests: 0 });
+    expect({ exitCode: r.exitCode, stdout: r.stdout, requests: s.requests.length }).toEqual({
+      exitCode: 2,
+      stdout: '',
+      requests: 0,
+    });
     expect(r.stderr).toContain(message);
   });
 
   it('shows where in the expression jq stopped', async () => {
     const r = await s.run(`users get self --jq '.name | nosuch'`);
-    expect(r.stderr).toBe('error: --jq: nosuch/0 is not defined at <top-level>, line 1, column 9:\n    .name | nosuch\n            ^^^^^^\njq: 1 compile error\n');
+    expect(r.stderr).toBe(
+      'error: --jq: nosuch/0 is not defined at <top-level>, line 1, column 9:\n    .name | nosuch\n            ^^^^^^\njq: 1 compile error\n',
+    );
   });
 
   it('writes the error as one JSON object when -o json asks for JSON errors', async () => {
     const r = await s.run(`users get self -o json --jq '.['`);
     expect(r.exitCode).toBe(2);
-    expect(JSON.parse(r.stderr)).toMatchObject({ error: 'UsageError', exit_code: 2, message: expect.stringContaining('--jq: syntax error') });
+    expect(JSON.parse(r.stderr)).toMatchObject({
+      error: 'UsageError',
+      exit_code: 2,
+      message: expect.stringContaining('--jq: syntax error'),
+    });
   });
 
   it('refuses a command whose output is text rather than JSON', async () => {
-    expect(await s.run('completion bash --jq .')).toEqual({ exitCode: 2, stdout: '', stderr: 'error: --jq: this command prints text, not JSON\n' });
+    expect(await s.run('completion bash --jq .')).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: 'error: --jq: this command prints text, not JSON\n',
+    });
   });
 });
 
@@ -211,7 +291,9 @@ describe('--jq output streams as jq writes it', () => {
       },
     });
     const jq = await compileJq('range(100000)', {});
-    await expect(writeJqItem(null, { io: { ...fakeIO(), stdout }, format: 'json', jq })).rejects.toThrow('the disk is full');
+    await expect(writeJqItem(null, { io: { ...fakeIO(), stdout }, format: 'json', jq })).rejects.toThrow(
+      'the disk is full',
+    );
   });
 
   it('holds jq back while the reader is slow, without charging the wait to the time budget', async () => {

@@ -36,7 +36,10 @@ interface Payload {
 const CORPUS_DIR = join(import.meta.dirname, '../fixtures/real');
 const corpus = new Map<string, Payload[]>();
 for (const file of readdirSync(CORPUS_DIR).filter((f) => f.endsWith('.json'))) {
-  const { operation, payloads } = JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8')) as { operation: string; payloads: Payload[] };
+  const { operation, payloads } = JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8')) as {
+    operation: string;
+    payloads: Payload[];
+  };
   expect(file, 'a corpus file is named after its operation').toBe(`${operation}.json`);
   corpus.set(operation, payloads);
 }
@@ -55,13 +58,21 @@ interface Read {
 }
 
 const COURSE_WITH_SIS_ID = 'edge: a course with a SIS id, unicode and quotes in its names';
-const COURSE_FILE_FORMATS = { exitCode: 2, message: /a course file is YAML .* or JSON .*, not (table|ndjson|csv)/, why: 'a course file is written as YAML or JSON only' };
+const COURSE_FILE_FORMATS = {
+  exitCode: 2,
+  message: /a course file is YAML .* or JSON .*, not (table|ndjson|csv)/,
+  why: 'a course file is written as YAML or JSON only',
+};
 
 /** Every read command, each way of calling it that reaches a different operation. */
 const READS: Read[] = [
   { line: 'users get 1', op: 'users.get' },
   { line: 'users list --account 1', op: 'users.list' },
-  { line: 'users export --account 1', op: 'users.list', reshapes: 'writes the columns `users import` reads, not the API records' },
+  {
+    line: 'users export --account 1',
+    op: 'users.list',
+    reshapes: 'writes the columns `users import` reads, not the API records',
+  },
   { line: 'users settings get 1', op: 'users.getSettings' },
   { line: 'users profile 1', op: 'users.profile' },
   { line: 'users avatars 1', op: 'users.avatars' },
@@ -77,7 +88,11 @@ const READS: Read[] = [
   { line: 'enrollments list --course 1', op: 'enrollments.listCourse' },
   { line: 'enrollments list --section 1', op: 'enrollments.listSection' },
   { line: 'enrollments list --user 1', op: 'enrollments.listUser' },
-  { line: 'enrollments export --course 1', op: 'enrollments.listCourse', reshapes: 'writes the columns `enrollments import` reads, not the API records' },
+  {
+    line: 'enrollments export --course 1',
+    op: 'enrollments.listCourse',
+    reshapes: 'writes the columns `enrollments import` reads, not the API records',
+  },
   { line: 'sections list --course 1', op: 'sections.list' },
   { line: 'sections get 1', op: 'sections.get' },
   { line: 'sections get 1 --course 1', op: 'sections.getInCourse' },
@@ -99,10 +114,26 @@ const READS: Read[] = [
   { line: 'outcomes groups subgroups 1 --course 1', op: 'outcomes.listSubgroups' },
   { line: 'outcomes links list 1 --course 1', op: 'outcomes.listLinks' },
   { line: 'outcomes links list 1 --course 1 --full', op: 'outcomes.listLinks' },
-  { line: 'outcomes export --course 1', op: 'outcomes.listSubgroups', reshapes: 'writes the outcome tree as the file `outcomes import` reads' },
-  { line: 'outcomes export --account 1', op: 'outcomes.listLinks', reshapes: 'writes the outcome tree as the file `outcomes import` reads' },
-  { line: 'outcomes tree --course 1', op: 'outcomes.listSubgroups', reshapes: 'prints the groups and outcomes as one tree' },
-  { line: 'outcomes tree --account 1', op: 'outcomes.listLinks', reshapes: 'prints the groups and outcomes as one tree' },
+  {
+    line: 'outcomes export --course 1',
+    op: 'outcomes.listSubgroups',
+    reshapes: 'writes the outcome tree as the file `outcomes import` reads',
+  },
+  {
+    line: 'outcomes export --account 1',
+    op: 'outcomes.listLinks',
+    reshapes: 'writes the outcome tree as the file `outcomes import` reads',
+  },
+  {
+    line: 'outcomes tree --course 1',
+    op: 'outcomes.listSubgroups',
+    reshapes: 'prints the groups and outcomes as one tree',
+  },
+  {
+    line: 'outcomes tree --account 1',
+    op: 'outcomes.listLinks',
+    reshapes: 'prints the groups and outcomes as one tree',
+  },
   { line: 'quizzes list --course 1', op: 'quizzes.list' },
   { line: 'quizzes get 1 --course 1', op: 'quizzes.get' },
   { line: 'files get 1', op: 'files.get' },
@@ -111,8 +142,16 @@ const READS: Read[] = [
   { line: 'submissions list --course 1 --all-students', op: 'submissions.listStudents' },
   { line: 'submissions list --course 1 --all-students --grouped', op: 'submissions.listStudents' },
   { line: 'submissions get --course 1 --assignment 1 --user 1', op: 'submissions.get' },
-  { line: 'grade export --course 1 --assignment 1', op: 'submissions.list', reshapes: 'writes the grades CSV that `grade --csv` reads' },
-  { line: 'grade export --course 1', op: 'assignments.list', reshapes: 'writes the gradebook CSV that `grade --csv` reads' },
+  {
+    line: 'grade export --course 1 --assignment 1',
+    op: 'submissions.list',
+    reshapes: 'writes the grades CSV that `grade --csv` reads',
+  },
+  {
+    line: 'grade export --course 1',
+    op: 'assignments.list',
+    reshapes: 'writes the gradebook CSV that `grade --csv` reads',
+  },
   { line: 'history days --course 1', op: 'history.days' },
   { line: 'history day 2026-09-16 --course 1', op: 'history.day' },
   { line: 'history submissions 2026-09-16 --course 1 --grader 1 --assignment 1', op: 'history.submissions' },
@@ -124,22 +163,66 @@ const READS: Read[] = [
   { line: 'conv list', op: 'conversations.list' },
   { line: 'conv get 1', op: 'conversations.get' },
   { line: 'conv batches', op: 'conversations.batches' },
-  { line: 'conv unread', op: 'conversations.unreadCount', reshapes: 'the count the API sends as a string is printed as a number' },
+  {
+    line: 'conv unread',
+    op: 'conversations.unreadCount',
+    reshapes: 'the count the API sends as a string is printed as a number',
+  },
   { line: 'conv find-recipients bio', op: 'conversations.findRecipients' },
   { line: 'recipients search bio', op: 'search.recipients' },
   { line: 'progress get 1', op: 'progress.get' },
-  { line: 'export course 1', op: 'sections.list', with: { 'courses.get': COURSE_WITH_SIS_ID }, reshapes: 'writes the course file `lms apply` reads', refuses: [COURSE_FILE_FORMATS] },
-  { line: 'export course 1', op: 'enrollments.listCourse', with: { 'courses.get': COURSE_WITH_SIS_ID }, reshapes: 'writes the course file `lms apply` reads', refuses: [COURSE_FILE_FORMATS] },
-  { line: 'export course 1', op: 'assignments.list', with: { 'courses.get': COURSE_WITH_SIS_ID }, reshapes: 'writes the course file `lms apply` reads', refuses: [COURSE_FILE_FORMATS] },
-  { line: 'export course 1', op: 'discussions.listTopics', with: { 'courses.get': COURSE_WITH_SIS_ID }, reshapes: 'writes the course file `lms apply` reads', refuses: [COURSE_FILE_FORMATS] },
-  { line: 'export course 1', op: 'quizzes.list', with: { 'courses.get': COURSE_WITH_SIS_ID }, reshapes: 'writes the course file `lms apply` reads', refuses: [COURSE_FILE_FORMATS] },
-  { line: 'export course 1', op: 'users.get', with: { 'courses.get': COURSE_WITH_SIS_ID }, reshapes: 'writes the course file `lms apply` reads', refuses: [COURSE_FILE_FORMATS] },
+  {
+    line: 'export course 1',
+    op: 'sections.list',
+    with: { 'courses.get': COURSE_WITH_SIS_ID },
+    reshapes: 'writes the course file `lms apply` reads',
+    refuses: [COURSE_FILE_FORMATS],
+  },
+  {
+    line: 'export course 1',
+    op: 'enrollments.listCourse',
+    with: { 'courses.get': COURSE_WITH_SIS_ID },
+    reshapes: 'writes the course file `lms apply` reads',
+    refuses: [COURSE_FILE_FORMATS],
+  },
+  {
+    line: 'export course 1',
+    op: 'assignments.list',
+    with: { 'courses.get': COURSE_WITH_SIS_ID },
+    reshapes: 'writes the course file `lms apply` reads',
+    refuses: [COURSE_FILE_FORMATS],
+  },
+  {
+    line: 'export course 1',
+    op: 'discussions.listTopics',
+    with: { 'courses.get': COURSE_WITH_SIS_ID },
+    reshapes: 'writes the course file `lms apply` reads',
+    refuses: [COURSE_FILE_FORMATS],
+  },
+  {
+    line: 'export course 1',
+    op: 'quizzes.list',
+    with: { 'courses.get': COURSE_WITH_SIS_ID },
+    reshapes: 'writes the course file `lms apply` reads',
+    refuses: [COURSE_FILE_FORMATS],
+  },
+  {
+    line: 'export course 1',
+    op: 'users.get',
+    with: { 'courses.get': COURSE_WITH_SIS_ID },
+    reshapes: 'writes the course file `lms apply` reads',
+    refuses: [COURSE_FILE_FORMATS],
+  },
   {
     line: 'export course 1',
     op: 'courses.get',
     reshapes: 'writes the course file `lms apply` reads',
     refuses: [
-      { exitCode: 1, message: /has no sis_course_id you may see/, why: 'a course file finds its course by SIS id, and most payloads have none' },
+      {
+        exitCode: 1,
+        message: /has no sis_course_id you may see/,
+        why: 'a course file finds its course by SIS id, and most payloads have none',
+      },
       COURSE_FILE_FORMATS,
     ],
   },
@@ -163,13 +246,17 @@ const TEXT_KEY = /name|title|message|subject|description|body|display_name|conte
 
 function mapScalars(value: unknown, change: (key: string, v: unknown) => unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => mapScalars(v, change, key));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapScalars(v, change, k)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapScalars(v, change, k)]));
   return change(key, value);
 }
 
 const DERIVED: [string, (key: string, v: unknown) => unknown][] = [
   ['every id as a string', (k, v) => (ID_KEY.test(k) && typeof v === 'number' ? String(v) : v)],
-  ['every text field long, with commas, quotes, RTL and emoji', (k, v) => (TEXT_KEY.test(k) && typeof v === 'string' ? HOSTILE : v)],
+  [
+    'every text field long, with commas, quotes, RTL and emoji',
+    (k, v) => (TEXT_KEY.test(k) && typeof v === 'string' ? HOSTILE : v),
+  ],
   // What identifies a record (ids, SIS ids, logins, URLs, tokens) stays: a list whose records are all
   // alike from page to page is what a server that ignores the page asked for sends, which ends a listing.
   ['every string but the identifiers null', (k, v) => (!isIdentifierColumn(k) && typeof v === 'string' ? null : v)],
@@ -179,12 +266,16 @@ function variants(op: string): Payload[] {
   const payloads = corpus.get(op);
   if (!payloads?.length) throw new Error(`no payload in test/fixtures/real for ${op}: a read command needs one`);
   const first = payloads.find((p) => !p.edge)!;
-  const derived = DERIVED.map(([name, change]): Payload => ({
-    name: `derived from "${first.name}": ${name}`,
-    source: first.source,
-    edge: true,
-    ...(first.pages ? { pages: first.pages.map((page) => mapScalars(page, change) as unknown[]) } : { body: mapScalars(first.body, change) }),
-  }));
+  const derived = DERIVED.map(
+    ([name, change]): Payload => ({
+      name: `derived from "${first.name}": ${name}`,
+      source: first.source,
+      edge: true,
+      ...(first.pages
+        ? { pages: first.pages.map((page) => mapScalars(page, change) as unknown[]) }
+        : { body: mapScalars(first.body, change) }),
+    }),
+  );
   return [...payloads, ...derived];
 }
 
@@ -204,7 +295,11 @@ function routeOf(req: ApiRequest): Route {
 }
 
 function answer(req: ApiRequest, payload: Payload, paginated: boolean): ApiResponse {
-  const json = (value: unknown, headers: Record<string, string> = {}): ApiResponse => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(value) });
+  const json = (value: unknown, headers: Record<string, string> = {}): ApiResponse => ({
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(value),
+  });
   if (!payload.pages) return json(payload.body);
   const url = new URL(req.url);
   const page = Number(url.searchParams.get('page') ?? '1');
@@ -234,16 +329,29 @@ async function runOn(read: Read, payload: Payload, extra: string[], io: { tty?: 
     seen.push(route.operation);
     if (route.method !== 'GET') throw new Error(`a read command sent ${req.method} ${req.url}`);
     const chosen = read.with?.[route.operation];
-    const answers = route.operation === read.op ? [payload] : corpus.get(route.operation)?.filter((p) => chosen === undefined || p.name === chosen);
-    if (!answers?.length) throw new Error(`no payload in test/fixtures/real for ${route.operation} (${req.method} ${new URL(req.url).pathname})`);
+    const answers =
+      route.operation === read.op
+        ? [payload]
+        : corpus.get(route.operation)?.filter((p) => chosen === undefined || p.name === chosen);
+    if (!answers?.length)
+      throw new Error(
+        `no payload in test/fixtures/real for ${route.operation} (${req.method} ${new URL(req.url).pathname})`,
+      );
     const path = new URL(req.url).pathname;
     if (!firstPath.has(route.operation)) firstPath.set(route.operation, path);
-    if (firstPath.get(route.operation) !== path && route.paginated) return answer(req, { ...answers[0], pages: [[]] }, false);
+    if (firstPath.get(route.operation) !== path && route.paginated)
+      return answer(req, { ...answers[0], pages: [[]] }, false);
     // A list in several pages is paged whatever the route table says: real instances page lists it calls unpaged.
     return answer(req, answers[0], route.paginated || (answers[0].pages?.length ?? 0) > 1);
   };
   const fake = fakeIO({ tty: io.tty, columns: io.columns });
-  const exitCode = await run([...splitArgs(read.line), ...extra], { io: fake, env: { LMS_MOCK: '1', LMS_STATE_DIR: join(home, 'state') }, mock, keychain: memoryKeychain(), configDir: join(home, 'config') });
+  const exitCode = await run([...splitArgs(read.line), ...extra], {
+    io: fake,
+    env: { LMS_MOCK: '1', LMS_STATE_DIR: join(home, 'state') },
+    mock,
+    keychain: memoryKeychain(),
+    configDir: join(home, 'config'),
+  });
   return { exitCode, stdout: fake.stdoutText(), stderr: fake.stderrText(), seen };
 }
 
@@ -264,7 +372,9 @@ function someField(printed: unknown): string | undefined {
 
 describe('the corpus covers every read command', () => {
   it('has a row (or a reason not to) for every verb that only reads', async () => {
-    const verbs = (await declaredVerbs()).filter(({ spec }) => (spec.routes ?? []).length > 0 && !sendsWrites(spec)).map(({ path, spec }) => [...path.slice(0, -1), spec.name].join(' '));
+    const verbs = (await declaredVerbs())
+      .filter(({ spec }) => (spec.routes ?? []).length > 0 && !sendsWrites(spec))
+      .map(({ path, spec }) => [...path.slice(0, -1), spec.name].join(' '));
     const covered = (verb: string) => {
       const words = verb.split(' ').filter((w) => !/^[<[]/.test(w));
       return READS.some((r) => r.line.startsWith(`${words.join(' ')} `) || r.line === words.join(' '));
@@ -292,7 +402,10 @@ describe.each(READS)('lms $line', (read) => {
     // The formats that carry the data whole read back as what -o json printed: none drops a field.
     const readBack: Record<string, (stdout: string) => unknown> = {
       '-o ndjson': (stdout) => {
-        const records = stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+        const records = stdout
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => JSON.parse(l) as unknown);
         return Array.isArray(printed) ? records : records[0];
       },
       // Records are written for YAML 1.1 readers too; a file of the command's own (a course file) for lms, which reads 1.2.
@@ -312,12 +425,18 @@ describe.each(READS)('lms $line', (read) => {
       clean(r, what(format), read.refuses);
       const parse = readBack[format];
       // A command that reshapes may shape its NDJSON otherwise than its JSON (a tree as one document, its nodes as lines).
-      if (parse && r.exitCode === 0 && !(format === '-o ndjson' && read.reshapes)) expect(parse(r.stdout), what(`${format} reads back as -o json`)).toEqual(printed);
+      if (parse && r.exitCode === 0 && !(format === '-o ndjson' && read.reshapes))
+        expect(parse(r.stdout), what(`${format} reads back as -o json`)).toEqual(printed);
     }
 
     const field = printed === undefined ? undefined : someField(printed);
     if (field !== undefined) {
-      for (const format of ['json', 'csv', 'table']) clean(await runOn(read, payload, ['-o', format, '--fields', field]), what(`-o ${format} --fields ${field}`), read.refuses);
+      for (const format of ['json', 'csv', 'table'])
+        clean(
+          await runOn(read, payload, ['-o', format, '--fields', field]),
+          what(`-o ${format} --fields ${field}`),
+          read.refuses,
+        );
     }
   });
 });
@@ -328,10 +447,15 @@ describe('what the flattened views show of real shapes', () => {
     if (!found) throw new Error(`no payload "${name}" for ${op}`);
     return found;
   };
-  const onTerminal = (line: string, op: string, name: string) => runOn({ line, op }, payload(op, name), [], { tty: true, columns: 200 });
+  const onTerminal = (line: string, op: string, name: string) =>
+    runOn({ line, op }, payload(op, name), [], { tty: true, columns: 200 });
 
   it('draws a documented /view thread: no created_at, deleted entries without user or message, string ids', async () => {
-    const r = await onTerminal('topics view 1 --course 1', 'discussions.viewTopic', 'edge: deleted entries without user or message, string ids, no created_at, emoji and RTL in messages');
+    const r = await onTerminal(
+      'topics view 1 --course 1',
+      'discussions.viewTopic',
+      'edge: deleted entries without user or message, string ids, no created_at, emoji and RTL in messages',
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(`● #5 2026-09-01 10:00  👩🏽‍🏫 Ms. Núñez ✨: O'Brien, "Bobby", Jr.; a=b c`);
@@ -344,29 +468,55 @@ describe('what the flattened views show of real shapes', () => {
   });
 
   it('draws the documented example, whose entries have neither times nor names', async () => {
-    const r = await onTerminal('topics view 1 --course 1', 'discussions.viewTopic', 'full topic @example_response: no created_at, no user_name, entry_ratings, forced_entries');
+    const r = await onTerminal(
+      'topics view 1 --course 1',
+      'discussions.viewTopic',
+      'full topic @example_response: no created_at, no user_name, entry_ratings, forced_entries',
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toContain('●   #3  user 2: ...html....');
     expect(r.stdout).toContain('4 entries, 3 unread');
   });
 
   it("shows a grader's assignments given as bare ids (history day)", async () => {
-    const r = await runOn({ line: 'history day 2026-09-16 --course 1', op: 'history.day' }, payload('history.day', 'graders with assignments as bare ids'), ['-o', 'csv']);
+    const r = await runOn(
+      { line: 'history day 2026-09-16 --course 1', op: 'history.day' },
+      payload('history.day', 'graders with assignments as bare ids'),
+      ['-o', 'csv'],
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe('id,name,assignments\n27,John Smith,1; 2; 3\n30,Jenny Parker,4; 5; 6\n');
   });
 
   it('names the assignments of each grader, whatever their shape (history days)', async () => {
-    const real = await runOn({ line: 'history days --course 1', op: 'history.days' }, payload('history.days', 'days (assignments as objects without a name)'), ['-o', 'csv']);
-    expect(real.stdout).toBe('date,grader_id,grader,assignments\n2018-08-09,49,John Smith,44\n2019-10-24,32,Sara Hanks,19\n');
-    const edge = await runOn({ line: 'history days --course 1', op: 'history.days' }, payload('history.days', "edge: graders' assignments as bare ids, and a grader with no name"), ['-o', 'csv']);
-    expect(edge.stdout).toBe('date,grader_id,grader,assignments\n2026-09-16,3,👩🏽‍🏫 Ms. Núñez ✨,1; 2\n2026-09-16,0,,4\n');
+    const real = await runOn(
+      { line: 'history days --course 1', op: 'history.days' },
+      payload('history.days', 'days (assignments as objects without a name)'),
+      ['-o', 'csv'],
+    );
+    expect(real.stdout).toBe(
+      'date,grader_id,grader,assignments\n2018-08-09,49,John Smith,44\n2019-10-24,32,Sara Hanks,19\n',
+    );
+    const edge = await runOn(
+      { line: 'history days --course 1', op: 'history.days' },
+      payload('history.days', "edge: graders' assignments as bare ids, and a grader with no name"),
+      ['-o', 'csv'],
+    );
+    expect(edge.stdout).toBe(
+      'date,grader_id,grader,assignments\n2026-09-16,3,👩🏽‍🏫 Ms. Núñez ✨,1; 2\n2026-09-16,0,,4\n',
+    );
   });
 
   it('keeps a row for each submission whose versions are null (history submissions)', async () => {
-    const r = await runOn({ line: 'history submissions 2026-09-16 --course 1 --grader 1 --assignment 1', op: 'history.submissions' }, payload('history.submissions', 'versions: null'), ['-o', 'csv']);
+    const r = await runOn(
+      { line: 'history submissions 2026-09-16 --course 1 --grader 1 --assignment 1', op: 'history.submissions' },
+      payload('history.submissions', 'versions: null'),
+      ['-o', 'csv'],
+    );
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toBe('submission_id,user_id,user_name,previous_grade,new_grade,new_graded_at,new_grader\n4,,,,,,\n7,,,,,,\n');
+    expect(r.stdout).toBe(
+      'submission_id,user_id,user_name,previous_grade,new_grade,new_graded_at,new_grader\n4,,,,,,\n7,,,,,,\n',
+    );
   });
 
   it.each([
@@ -374,7 +524,11 @@ describe('what the flattened views show of real shapes', () => {
     [null, null],
     ['many', 'many'],
   ])('prints an unread count of %j as %j (conv unread)', async (sent, shown) => {
-    const r = await runOn({ line: 'conv unread', op: 'conversations.unreadCount' }, { name: 'count', source: 'written for this corpus', body: { unread_count: sent } }, ['-o', 'json']);
+    const r = await runOn(
+      { line: 'conv unread', op: 'conversations.unreadCount' },
+      { name: 'count', source: 'written for this corpus', body: { unread_count: sent } },
+      ['-o', 'json'],
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ unread_count: shown });
   });

@@ -122,7 +122,12 @@ describe('csv', () => {
         '22,Bo,false,bo@example.edu,"{""login"":""bo"",""roles"":[]}"\n',
     ],
     ['the command columns', users, { columns: ['id', 'email'] }, 'id,email\n1,\n22,bo@example.edu\n'],
-    ['fields win over columns', users, { fields: ['user.login', 'id'], columns: ['email'] }, 'user.login,id\nada,1\nbo,22\n'],
+    [
+      'fields win over columns',
+      users,
+      { fields: ['user.login', 'id'], columns: ['email'] },
+      'user.login,id\nada,1\nbo,22\n',
+    ],
     ['empty with known columns: header only', [], { columns: ['id', 'name'] }, 'id,name\n'],
     ['empty with fields: header only', [], { fields: ['id'] }, 'id\n'],
     ['empty without columns: nothing', [], {}, ''],
@@ -157,7 +162,10 @@ describe('csv', () => {
   });
 
   it('quotes commas, quotes and newlines', async () => {
-    const { stdout } = await listOutput([{ name: 'Smith, Jo', note: 'says "hi"', bio: 'line 1\nline 2', plain: 'ok' }], 'csv');
+    const { stdout } = await listOutput(
+      [{ name: 'Smith, Jo', note: 'says "hi"', bio: 'line 1\nline 2', plain: 'ok' }],
+      'csv',
+    );
     expect(stdout).toBe('name,note,bio,plain\n"Smith, Jo","says ""hi""","line 1\nline 2",ok\n');
   });
 
@@ -171,12 +179,9 @@ describe('table', () => {
   it('shows the scalar fields of the first item by default, borderless, header uppercased', async () => {
     const { stdout, stderr, count } = await listOutput(users, 'table');
     expect(stdout).toBe(
-      [
-        'ID  NAME          ADMIN  EMAIL',
-        '1   Ada Lovelace  true',
-        '22  Bo            false  bo@example.edu',
-        '',
-      ].join('\n'),
+      ['ID  NAME          ADMIN  EMAIL', '1   Ada Lovelace  true', '22  Bo            false  bo@example.edu', ''].join(
+        '\n',
+      ),
     );
     expect(stderr).toBe('');
     expect(count).toBe(2);
@@ -361,51 +366,67 @@ describe('--fields the output does not have', () => {
     }
   }
 
-  it.each(FORMATS.map((format) => [format]))('%s list: a usage error naming the field meant, nothing written', async (format) => {
-    const io = fakeIO({ tty: format === 'table' });
-    let pulled = 0;
-    let closed = false;
-    async function* source() {
-      try {
-        for (const user of users) {
-          pulled++;
-          yield user;
+  it.each(FORMATS.map((format) => [format]))(
+    '%s list: a usage error naming the field meant, nothing written',
+    async (format) => {
+      const io = fakeIO({ tty: format === 'table' });
+      let pulled = 0;
+      let closed = false;
+      async function* source() {
+        try {
+          for (const user of users) {
+            pulled++;
+            yield user;
+          }
+        } finally {
+          closed = true;
         }
-      } finally {
-        closed = true;
       }
-    }
-    const error = await renderList(source(), { io, format, fields: ['id', 'nmae'], columns: ['id'] }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(UsageError);
-    const usage = error as UsageError;
-    expect(usage.exitCode).toBe(2);
-    expect(usage.message).toBe('--fields: unknown field "nmae"');
-    expect(usage.hint).toBe('did you mean --fields id,name?');
-    expect(usage.toJSON()).toMatchObject({ unknown_fields: ['nmae'], available_fields: ['id', 'name', 'admin', 'email', 'user'] });
-    expect(io.stdoutText()).toBe('');
-    expect(io.stderrText()).toBe('');
-    expect(pulled).toBe(1);
-    expect(closed).toBe(true);
-  });
+      const error = await renderList(source(), { io, format, fields: ['id', 'nmae'], columns: ['id'] }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(UsageError);
+      const usage = error as UsageError;
+      expect(usage.exitCode).toBe(2);
+      expect(usage.message).toBe('--fields: unknown field "nmae"');
+      expect(usage.hint).toBe('did you mean --fields id,name?');
+      expect(usage.toJSON()).toMatchObject({
+        unknown_fields: ['nmae'],
+        available_fields: ['id', 'name', 'admin', 'email', 'user'],
+      });
+      expect(io.stdoutText()).toBe('');
+      expect(io.stderrText()).toBe('');
+      expect(pulled).toBe(1);
+      expect(closed).toBe(true);
+    },
+  );
 
   it('lists the available fields when a name is near none of them', async () => {
-    const error = (await renderList(users, { io: fakeIO(), format: 'json', fields: ['nmae', 'colour'] }).catch((e: unknown) => e)) as UsageError;
+    const error = (await renderList(users, { io: fakeIO(), format: 'json', fields: ['nmae', 'colour'] }).catch(
+      (e: unknown) => e,
+    )) as UsageError;
     expect(error.message).toBe('--fields: unknown fields "nmae", "colour"');
     expect(error.hint).toBe('available fields: id, name, admin, email, user');
   });
 
   it('lists the keys of the nested object a dotted path reaches into', async () => {
-    const error = (await renderList(users, { io: fakeIO(), format: 'json', fields: ['user.name'] }).catch((e: unknown) => e)) as UsageError;
+    const error = (await renderList(users, { io: fakeIO(), format: 'json', fields: ['user.name'] }).catch(
+      (e: unknown) => e,
+    )) as UsageError;
     expect(error.hint).toBe('available fields: id, name, admin, email, user, user.login, user.roles');
   });
 
   it('accepts a field that is present with a null value, and a path through a null', async () => {
-    const items = [{ id: 1, email: null, user: null }, { id: 2, email: 'b@x', user: { login: 'b' } }];
+    const items = [
+      { id: 1, email: null, user: null },
+      { id: 2, email: 'b@x', user: { login: 'b' } },
+    ];
     const { stdout } = await listOutput(slowly(items), 'json', { fields: ['email', 'user.login'] });
-    expect(JSON.parse(stdout)).toEqual([{ email: null, 'user.login': null }, { email: 'b@x', 'user.login': 'b' }]);
+    expect(JSON.parse(stdout)).toEqual([
+      { email: null, 'user.login': null },
+      { email: 'b@x', 'user.login': 'b' },
+    ]);
   });
 
   it('cannot check an empty list, which prints as before', async () => {
@@ -415,7 +436,9 @@ describe('--fields the output does not have', () => {
 
   it.each(FORMATS.map((format) => [format]))('%s item: a usage error before anything is written', async (format) => {
     const io = fakeIO({ tty: format === 'table' });
-    const error = (await renderItem(users[0], { io, format, fields: ['id', 'bogus'] }).catch((e: unknown) => e)) as UsageError;
+    const error = (await renderItem(users[0], { io, format, fields: ['id', 'bogus'] }).catch(
+      (e: unknown) => e,
+    )) as UsageError;
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toBe('--fields: unknown field "bogus"');
     expect(io.stdoutText()).toBe('');
@@ -432,13 +455,19 @@ describe('--fields the output does not have', () => {
 describe('a single record', () => {
   it('shows every field on a TTY table, whatever the command columns', async () => {
     const io = fakeIO({ tty: true });
-    await renderItem({ id: 7, name: 'Sam', time_zone: 'Europe/Berlin' }, { io, format: 'table', columns: ['id', 'name'] });
+    await renderItem(
+      { id: 7, name: 'Sam', time_zone: 'Europe/Berlin' },
+      { io, format: 'table', columns: ['id', 'name'] },
+    );
     expect(io.stdoutText()).toBe('KEY        VALUE\nid         7\nname       Sam\ntime_zone  Europe/Berlin\n');
   });
 
   it('shows only --fields when given', async () => {
     const io = fakeIO({ tty: true });
-    await renderItem({ id: 7, name: 'Sam', time_zone: 'Europe/Berlin' }, { io, format: 'table', fields: ['time_zone'], columns: ['id', 'name'] });
+    await renderItem(
+      { id: 7, name: 'Sam', time_zone: 'Europe/Berlin' },
+      { io, format: 'table', fields: ['time_zone'], columns: ['id', 'name'] },
+    );
     expect(io.stdoutText()).toBe('KEY        VALUE\ntime_zone  Europe/Berlin\n');
   });
 

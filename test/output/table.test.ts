@@ -20,7 +20,11 @@ async function* paged(pages: Page[]): AsyncGenerator<Record<string, unknown>> {
   }
 }
 
-async function tableLines(pages: Page[], columns: string[] | undefined, terminalWidth: number | undefined): Promise<string[]> {
+async function tableLines(
+  pages: Page[],
+  columns: string[] | undefined,
+  terminalWidth: number | undefined,
+): Promise<string[]> {
   // No width: `-o table` into a pipe.
   const io = fakeIO({ tty: terminalWidth !== undefined, columns: terminalWidth });
   await renderList(paged(pages), { io, format: 'table', columns });
@@ -167,21 +171,50 @@ describe('wide characters in free text', () => {
   const pages = [
     [{ id: 1, name: '山田太郎', login_id: 'yamada', sis_user_id: 'S-1', email: 'yamada@school.jp' }],
     [
-      { id: 22, name: '🎓🎓 Graduate ゼミナール 研究室の学生 with a long name', login_id: 'josé.núñez', sis_user_id: 'S-22', email: 'josé.núñez@escuela.es' },
-      { id: 333, name: 'Ωmega', login_id: 'omega.persson-lindqvist-fredriksson', sis_user_id: 'S-333', email: 'omega@school.se' },
+      {
+        id: 22,
+        name: '🎓🎓 Graduate ゼミナール 研究室の学生 with a long name',
+        login_id: 'josé.núñez',
+        sis_user_id: 'S-22',
+        email: 'josé.núñez@escuela.es',
+      },
+      {
+        id: 333,
+        name: 'Ωmega',
+        login_id: 'omega.persson-lindqvist-fredriksson',
+        sis_user_id: 'S-333',
+        email: 'omega@school.se',
+      },
     ],
   ];
 
-  it.each([90, 60, 40])('at %s columns: free text is cut by display width, identifiers (accents and all) are whole', async (width) => {
-    const lines = await tableLines(pages, USER_COLUMNS, width);
-    expect(lines).toHaveLength(4);
-    const identifiers = ['1', 'yamada', 'S-1', 'yamada@school.jp', '22', 'josé.núñez', 'S-22', 'josé.núñez@escuela.es', '333', 'omega.persson-lindqvist-fredriksson', 'S-333', 'omega@school.se'];
-    const cells = lines.slice(1).flatMap(cellsOf);
-    for (const identifier of identifiers) expect(cells).toContain(identifier);
-    // Where the identifiers (ID 3, LOGIN_ID 35, SIS_USER_ID 11, EMAIL 21, four gaps) and the least
-    // of NAME (5) fit the terminal, so does every line, counted in display columns.
-    if (width >= 3 + 35 + 11 + 21 + 2 * 4 + 5) for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(width);
-  });
+  it.each([90, 60, 40])(
+    'at %s columns: free text is cut by display width, identifiers (accents and all) are whole',
+    async (width) => {
+      const lines = await tableLines(pages, USER_COLUMNS, width);
+      expect(lines).toHaveLength(4);
+      const identifiers = [
+        '1',
+        'yamada',
+        'S-1',
+        'yamada@school.jp',
+        '22',
+        'josé.núñez',
+        'S-22',
+        'josé.núñez@escuela.es',
+        '333',
+        'omega.persson-lindqvist-fredriksson',
+        'S-333',
+        'omega@school.se',
+      ];
+      const cells = lines.slice(1).flatMap(cellsOf);
+      for (const identifier of identifiers) expect(cells).toContain(identifier);
+      // Where the identifiers (ID 3, LOGIN_ID 35, SIS_USER_ID 11, EMAIL 21, four gaps) and the least
+      // of NAME (5) fit the terminal, so does every line, counted in display columns.
+      if (width >= 3 + 35 + 11 + 21 + 2 * 4 + 5)
+        for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(width);
+    },
+  );
 
   it('at 200 columns nothing is cut', async () => {
     const lines = await tableLines(pages, USER_COLUMNS, 200);
@@ -199,7 +232,11 @@ describe('identifiers longer than the terminal', () => {
 
   it('a list of ids in an *_ids column is whole; other nested values still stop at 40 characters', async () => {
     const ids = Array.from({ length: 20 }, (_, i) => 1000 + i);
-    const lines = await tableLines([[{ id: 1, enrollment_term_ids: ids, settings: { note: 'n'.repeat(60) } }]], ['id', 'enrollment_term_ids', 'settings'], undefined);
+    const lines = await tableLines(
+      [[{ id: 1, enrollment_term_ids: ids, settings: { note: 'n'.repeat(60) } }]],
+      ['id', 'enrollment_term_ids', 'settings'],
+      undefined,
+    );
     expect(cellsOf(lines[1])[1]).toBe(JSON.stringify(ids));
     expect(cellsOf(lines[1])[2]).toHaveLength(40);
   });
@@ -246,7 +283,12 @@ describe('a listing of 100,000 rows', () => {
     async function* records() {
       for (let id = 1; id <= 100_000; id++) {
         // Ids and logins grow as the listing goes on, so the table keeps widening.
-        const record = { id: id * 7919, name: `User number ${id}`, login_id: `user.${'x'.repeat(Math.floor(id / 5000))}.${id}`, email: `u${id}@school.edu` };
+        const record = {
+          id: id * 7919,
+          name: `User number ${id}`,
+          login_id: `user.${'x'.repeat(Math.floor(id / 5000))}.${id}`,
+          email: `u${id}@school.edu`,
+        };
         if (id <= 1000) watched.push(new WeakRef(record));
         if (id === 100_000) {
           await new Promise((resolve) => setImmediate(resolve));

@@ -13,10 +13,29 @@ const users = [
 
 /** Strings that a YAML reader would take for something else if they were written plain. */
 const lookalikes = {
-  yes: 'yes', no: 'No', on: 'on', off: 'OFF', y: 'y', tilde: '~', null: 'null', empty: '',
-  timestamp: '2026-11-02T12:00:00Z', date: '2026-11-02', sexagesimal: '12:30:00',
-  octal_1_1: '0777', octal_1_2: '0o17', hex: '0x1F', underscored: '1_000', float: '1.0', exp: '1e3', inf: '.inf',
-  indicator: '- x', colon: 'a: b', comment: '#c', spaces: '  lead and trail  ', multiline: 'line 1\nline 2\n',
+  yes: 'yes',
+  no: 'No',
+  on: 'on',
+  off: 'OFF',
+  y: 'y',
+  tilde: '~',
+  null: 'null',
+  empty: '',
+  timestamp: '2026-11-02T12:00:00Z',
+  date: '2026-11-02',
+  sexagesimal: '12:30:00',
+  octal_1_1: '0777',
+  octal_1_2: '0o17',
+  hex: '0x1F',
+  underscored: '1_000',
+  float: '1.0',
+  exp: '1e3',
+  inf: '.inf',
+  indicator: '- x',
+  colon: 'a: b',
+  comment: '#c',
+  spaces: '  lead and trail  ',
+  multiline: 'line 1\nline 2\n',
 };
 
 async function yamlOf(value: unknown, kind: 'list' | 'item', fields?: string[]) {
@@ -61,8 +80,19 @@ describe('yaml renderer', () => {
 
   it.each([
     ['an empty list', [], 'list', '[]\n'],
-    ['undefined elements, as JSON prints them', [undefined, { kept: 1, dropped: undefined }], 'list', '- null\n- kept: 1\n'],
-    ['--fields on a list', users, 'list', '- id: 1\n  user.login: ada\n- id: 22\n  user.login: bo\n', ['id', 'user.login']],
+    [
+      'undefined elements, as JSON prints them',
+      [undefined, { kept: 1, dropped: undefined }],
+      'list',
+      '- null\n- kept: 1\n',
+    ],
+    [
+      '--fields on a list',
+      users,
+      'list',
+      '- id: 1\n  user.login: ada\n- id: 22\n  user.login: bo\n',
+      ['id', 'user.login'],
+    ],
     ['--fields on a record', users[1], 'item', 'name: Bo\nid: 22\n', ['name', 'id']],
     ['--fields on each element of an array', users, 'item', '- id: 1\n- id: 22\n', ['id']],
   ])('%s', async (_name, value, kind, expected, fields?: string[]) => {

@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest';
 import { readImports, readTree, type Edge } from '../helpers/imports.js';
 
-
 /** The strongly connected parts of a graph with more than one file (or a file importing itself). */
 function tangles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   let counter = 0;
@@ -54,7 +53,8 @@ function shortestCircle(graph: ReadonlyMap<string, readonly string[]>, tangle: r
       if (!inside.has(next)) continue;
       if (next === start) {
         const path = [start];
-        for (let at: string | undefined = node; at !== undefined && at !== start; at = cameFrom.get(at)) path.splice(1, 0, at);
+        for (let at: string | undefined = node; at !== undefined && at !== start; at = cameFrom.get(at))
+          path.splice(1, 0, at);
         return [...path, start];
       }
       if (!cameFrom.has(next)) {
@@ -89,7 +89,9 @@ function describeTangles(graph: ReadonlyMap<string, readonly string[]>, edges: r
   return tangles(graph).map((tangle) => {
     const circle = shortestCircle(graph, tangle);
     const others = tangle.filter((file) => !circle.includes(file));
-    return others.length ? `${describeCircle(circle, edges)}\n    (and, through other imports, ${others.join(', ')})` : describeCircle(circle, edges);
+    return others.length
+      ? `${describeCircle(circle, edges)}\n    (and, through other imports, ${others.join(', ')})`
+      : describeCircle(circle, edges);
   });
 }
 
@@ -147,6 +149,9 @@ describe('import circles', () => {
 
   it('no file under src/ imports itself back, through any chain of imports', () => {
     const found = describeTangles(graphOf(files, edges), edges);
-    expect(found, 'import circles: move the shared piece down into a module both sides can import, or pass it in').toEqual([]);
+    expect(
+      found,
+      'import circles: move the shared piece down into a module both sides can import, or pass it in',
+    ).toEqual([]);
   });
 });

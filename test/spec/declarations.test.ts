@@ -10,7 +10,9 @@ import { readTree, ROOT } from '../helpers/imports.js';
 /** A declaration's text: a verb's or noun's name, a flag's names or value, or the syntax written from them. */
 const DECLARATION = String.raw`(?:\b(?:spec|verb|command|noun|option|flag|o|c|f)\.(?:name|long|short|value)\b|\b(?:usageOf|syntaxOf)\([^)]*\))`;
 /** That text taken apart: matched, split or searched. */
-const PARSED = new RegExp(String.raw`${DECLARATION}\s*\.\s*(?:match|matchAll|split|search|replace|replaceAll|startsWith|endsWith|includes|indexOf)\(|\.(?:exec|test)\(\s*${DECLARATION}`);
+const PARSED = new RegExp(
+  String.raw`${DECLARATION}\s*\.\s*(?:match|matchAll|split|search|replace|replaceAll|startsWith|endsWith|includes|indexOf)\(|\.(?:exec|test)\(\s*${DECLARATION}`,
+);
 
 describe('declarations are data', () => {
   const files = readTree().files.filter((f) => f.endsWith('.ts'));
@@ -25,9 +27,14 @@ describe('declarations are data', () => {
   });
 
   it('finds a parse where one is written', () => {
-    for (const line of ["const args = [...spec.name.matchAll(/<([^>]+)>/g)];", 'if (/^--no-/.test(option.long)) return;', "const word = verb.name.split(' ')[0];", 'const [long] = syntaxOf(o).split(", ");']) {
+    for (const line of [
+      'const args = [...spec.name.matchAll(/<([^>]+)>/g)];',
+      'if (/^--no-/.test(option.long)) return;',
+      "const word = verb.name.split(' ')[0];",
+      'const [long] = syntaxOf(o).split(", ");',
+    ]) {
       expect(PARSED.test(line), line).toBe(true);
     }
-    expect(PARSED.test("const word = wordOf(spec);")).toBe(false);
+    expect(PARSED.test('const word = wordOf(spec);')).toBe(false);
   });
 });

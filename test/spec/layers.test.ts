@@ -23,7 +23,8 @@ const MOCK_LAYERS: readonly { name: string; files: RegExp }[] = [
     // faults, the User-Agent rule, the job runner (and its Progress table), the shapes of upload
     // bytes, the area framework, the clock.
     name: 'mock core',
-    files: /^src\/mock\/(db\/.+|area|clock|decode|faults|fields|file-bytes|jobs|kit|multipart-stream|time-zones|user-agent)\.ts$/,
+    files:
+      /^src\/mock\/(db\/.+|area|clock|decode|faults|fields|file-bytes|jobs|kit|multipart-stream|time-zones|user-agent)\.ts$/,
   },
   // An area's tables and the only SQL that touches them.
   { name: 'area repository', files: /^src\/mock\/areas\/[^/]+\/(repo|schema)\.ts$/ },
@@ -73,7 +74,15 @@ function importedNames(file: string, line: number): string[] {
   let end = start;
   while (!/from '[^']+';/.test(lines[end]!)) end++;
   const braces = /\{([^}]*)\}/.exec(lines.slice(start, end + 1).join(' '));
-  return (braces?.[1] ?? '').split(',').map((n) => n.trim().replace(/^type\s+/, '').replace(/\s+as\s+\w+$/, '')).filter(Boolean);
+  return (braces?.[1] ?? '')
+    .split(',')
+    .map((n) =>
+      n
+        .trim()
+        .replace(/^type\s+/, '')
+        .replace(/\s+as\s+\w+$/, ''),
+    )
+    .filter(Boolean);
 }
 
 // ---- the command tree -------------------------------------------------------------------------
@@ -83,7 +92,6 @@ function importedNames(file: string, line: number): string[] {
  * the one module of it each may import (the registry of nouns, which loads each noun lazily).
  */
 const COMMAND_COMPOSITION: readonly Pair[] = [['src/cli/program.ts', 'src/commands/index.ts']];
-
 
 // ---- the house: folders ----------------------------------------------------------------------
 
@@ -139,7 +147,9 @@ const RULES: readonly Rule[] = [
   {
     name: 'only the composition root (src/cli/program.ts) imports src/commands/ from outside it, and only its registry',
     forbids: (from, to) =>
-      to.startsWith('src/commands/') && !from.startsWith('src/commands/') && !COMMAND_COMPOSITION.some(([f, t]) => f === from && t === to),
+      to.startsWith('src/commands/') &&
+      !from.startsWith('src/commands/') &&
+      !COMMAND_COMPOSITION.some(([f, t]) => f === from && t === to),
   },
   {
     // The resources' shapes are the spec's (src/spec/types), which both sides read.
@@ -164,9 +174,13 @@ describe('import layers', () => {
 
   it('every file of src/mock/ is in exactly one layer, and every layer holds files', () => {
     // A new file outside every pattern would escape the layer rules; in two, its layer would be a guess.
-    const unplaced = files.filter((f) => f.startsWith('src/mock/') && MOCK_LAYERS.filter((layer) => layer.files.test(f)).length !== 1);
+    const unplaced = files.filter(
+      (f) => f.startsWith('src/mock/') && MOCK_LAYERS.filter((layer) => layer.files.test(f)).length !== 1,
+    );
     expect(unplaced, 'put each of these files in one layer of MOCK_LAYERS').toEqual([]);
-    expect(MOCK_LAYERS.filter((layer) => !files.some((f) => layer.files.test(f))).map((layer) => layer.name)).toEqual([]);
+    expect(MOCK_LAYERS.filter((layer) => !files.some((f) => layer.files.test(f))).map((layer) => layer.name)).toEqual(
+      [],
+    );
   });
 
   it.each(RULES.map((rule) => [rule.name, rule] as const))('%s', (_name, rule) => {
@@ -177,18 +191,27 @@ describe('import layers', () => {
   });
 
   it('every folder of src/ has its place in the house', () => {
-    expect([...new Set(files.map(folderOf))].filter((f) => !(FOLDERS as readonly string[]).includes(f)).sort()).toEqual([]);
+    expect([...new Set(files.map(folderOf))].filter((f) => !(FOLDERS as readonly string[]).includes(f)).sort()).toEqual(
+      [],
+    );
   });
 
   it('no import between folders points up the house, so no two folders import each other', () => {
     const rank = (file: string) => (FOLDERS as readonly string[]).indexOf(folderOf(file));
-    const up = imports.filter(({ from, to }) => rank(to) > rank(from)).map(({ from, to, line }) => `${from}:${line} imports ${to}, above it (${folderOf(to)} over ${folderOf(from)})`);
+    const up = imports
+      .filter(({ from, to }) => rank(to) > rank(from))
+      .map(({ from, to, line }) => `${from}:${line} imports ${to}, above it (${folderOf(to)} over ${folderOf(from)})`);
     expect(up).toEqual([]);
   });
 
   it("an area takes from another area's handlers only its presenters and helpers, never a permission question", () => {
-    const crossing = imports.filter(({ from, to }) => /^src\/mock\/areas\/[^/]+\/handlers\.ts$/.test(to) && areaOf(from) !== undefined && areaOf(from) !== areaOf(to));
-    const taken = crossing.flatMap(({ from, to, line }) => importedNames(from, line).map((name) => ({ name, where: `${from}:${line} takes ${name} from ${to}` })));
+    const crossing = imports.filter(
+      ({ from, to }) =>
+        /^src\/mock\/areas\/[^/]+\/handlers\.ts$/.test(to) && areaOf(from) !== undefined && areaOf(from) !== areaOf(to),
+    );
+    const taken = crossing.flatMap(({ from, to, line }) =>
+      importedNames(from, line).map((name) => ({ name, where: `${from}:${line} takes ${name} from ${to}` })),
+    );
     expect(taken.length).toBeGreaterThan(0);
     expect(taken.filter(({ name }) => !SHARED_FROM_HANDLERS.has(name)).map(({ where }) => where)).toEqual([]);
     // An allowance no longer used is deleted.
@@ -196,6 +219,10 @@ describe('import layers', () => {
   });
 
   it('each composition root still imports what it is allowed to (an allowance no longer used is deleted)', () => {
-    for (const pair of COMMAND_COMPOSITION) expect(imports.some((i) => i.from === pair[0] && i.to === pair[1]), key(pair)).toBe(true);
+    for (const pair of COMMAND_COMPOSITION)
+      expect(
+        imports.some((i) => i.from === pair[0] && i.to === pair[1]),
+        key(pair),
+      ).toBe(true);
   });
 });

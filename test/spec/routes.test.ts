@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { declaredRoutes } from '../../src/model/command.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { answeredRoutes } from '../../src/mock/areas/index.js';
-import { allRoutes, route, templatesShaped, variantsOf, type OperationId, type RouteId } from '../../src/spec/routes.js';
+import {
+  allRoutes,
+  route,
+  templatesShaped,
+  variantsOf,
+  type OperationId,
+  type RouteId,
+} from '../../src/spec/routes.js';
 
 const routes = allRoutes();
 
@@ -45,7 +52,11 @@ describe('route table', () => {
     const byKey = new Map(routes.map((r) => [key(r), r]));
     for (const row of spec) {
       const r = byKey.get(key(row))!;
-      expect({ route: key(row), area: r.area, paginated: r.paginated }).toEqual({ route: key(row), area: row.area, paginated: row.paginated });
+      expect({ route: key(row), area: r.area, paginated: r.paginated }).toEqual({
+        route: key(row),
+        area: row.area,
+        paginated: row.paginated,
+      });
     }
   });
 
@@ -64,8 +75,13 @@ describe('route table', () => {
       expect(route(r.id)).toBe(r);
       expect(variantsOf(r.operation as OperationId)).toContain(r);
     }
-    expect(variantsOf('discussions.createTopic').map((r) => r.id)).toEqual(['discussions.createTopic@courses', 'discussions.createTopic@groups', 'discussions.createTopic@collection_items']);
-    for (const id of ['users.get@courses', 'discussions.createTopic', 'users.nope', 'toString.x', 'users']) expect(() => route(id as RouteId), id).toThrow(`unknown route ${id}`);
+    expect(variantsOf('discussions.createTopic').map((r) => r.id)).toEqual([
+      'discussions.createTopic@courses',
+      'discussions.createTopic@groups',
+      'discussions.createTopic@collection_items',
+    ]);
+    for (const id of ['users.get@courses', 'discussions.createTopic', 'users.nope', 'toString.x', 'users'])
+      expect(() => route(id as RouteId), id).toThrow(`unknown route ${id}`);
   });
 
   it('gives by method and segment count the ids and paths of the very routes the whole table lists, in its order', () => {
@@ -73,7 +89,9 @@ describe('route table', () => {
     for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'get', 'GET /api']) {
       for (let segments = 0; segments <= longest + 1; segments++) {
         const shaped = routes.filter((r) => r.method === method && r.path.split('/').length - 1 === segments);
-        expect(templatesShaped(method, segments), `${method} ${segments}`).toEqual(shaped.map((r) => ({ id: r.id, path: r.path })));
+        expect(templatesShaped(method, segments), `${method} ${segments}`).toEqual(
+          shaped.map((r) => ({ id: r.id, path: r.path })),
+        );
       }
     }
   });
@@ -94,9 +112,12 @@ describe('coverage', () => {
   });
 
   // Routes marked `client: false` (URLs the server hands out, pages a browser visits) are left out.
-  it.each(routes.filter((r) => r.client && !ALIASES.has(r.id)).map((r) => [r.id, r]))('%s is declared by a command', (id) => {
-    expect(commanded, id).toContain(id);
-  });
+  it.each(routes.filter((r) => r.client && !ALIASES.has(r.id)).map((r) => [r.id, r]))(
+    '%s is declared by a command',
+    (id) => {
+      expect(commanded, id).toContain(id);
+    },
+  );
 
   it('lists as aliases only routes a client sends and no command declares', () => {
     const sent = new Set<string>(routes.filter((r) => r.client).map((r) => r.id));

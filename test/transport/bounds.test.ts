@@ -51,7 +51,11 @@ function trickle(socket: Socket, text: string): void {
   timers.push(timer);
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable('it succeeded'), (e: unknown) => e as Error);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable('it succeeded'),
+    (e: unknown) => e as Error,
+  );
 
 describe('the size of an answer', () => {
   it('an answer that never ends is cut at the limit: exit 1 naming it, not a network error (so not retried)', async () => {
@@ -66,11 +70,19 @@ describe('the size of an answer', () => {
       res.write('[');
       more();
     });
-    const error = await failure(httpTransport({ timeoutMs: 30_000, env: { LMS_MAX_BODY: '1M' } })({ method: 'GET', url: `${base}/api/v1/courses`, headers: {} }));
+    const error = await failure(
+      httpTransport({ timeoutMs: 30_000, env: { LMS_MAX_BODY: '1M' } })({
+        method: 'GET',
+        url: `${base}/api/v1/courses`,
+        headers: {},
+      }),
+    );
     expect(error).toBeInstanceOf(FailureError);
     expect(error).not.toBeInstanceOf(NetworkError);
     expect((error as FailureError).exitCode).toBe(ExitCode.failure);
-    expect(error.message).toBe(`GET ${base}/api/v1/courses: the instance's answer is larger than 1 MiB, the most lms reads of one answer; the rest was not read`);
+    expect(error.message).toBe(
+      `GET ${base}/api/v1/courses: the instance's answer is larger than 1 MiB, the most lms reads of one answer; the rest was not read`,
+    );
     expect((error as FailureError).hint).toContain('LMS_MAX_BODY');
     // It stopped reading: the server was far from done.
     expect(chunks).toBeLessThan(10_000);
@@ -81,13 +93,21 @@ describe('the size of an answer', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(DEFAULT_MAX_BODY + 1) });
       res.write('[');
     });
-    const error = await failure(httpTransport({ timeoutMs: 30_000 })({ method: 'POST', url: `${base}/x`, headers: {}, body: 'a=1' }));
-    expect(error.message).toBe(`POST ${base}/x: the instance's answer is larger than 64 MiB, the most lms reads of one answer; the rest was not read (the request itself was sent)`);
+    const error = await failure(
+      httpTransport({ timeoutMs: 30_000 })({ method: 'POST', url: `${base}/x`, headers: {}, body: 'a=1' }),
+    );
+    expect(error.message).toBe(
+      `POST ${base}/x: the instance's answer is larger than 64 MiB, the most lms reads of one answer; the rest was not read (the request itself was sent)`,
+    );
   });
 
   it('an answer at the limit is read whole', async () => {
     const base = await listen((_req, res) => res.end('x'.repeat(1024)));
-    const res = await httpTransport({ timeoutMs: 5000, env: { LMS_MAX_BODY: '1024' } })({ method: 'GET', url: `${base}/x`, headers: {} });
+    const res = await httpTransport({ timeoutMs: 5000, env: { LMS_MAX_BODY: '1024' } })({
+      method: 'GET',
+      url: `${base}/x`,
+      headers: {},
+    });
     expect(bodyText(res.body)).toHaveLength(1024);
   });
 
@@ -111,37 +131,74 @@ describe('the size of an answer', () => {
 
 describe('one deadline from the first byte', () => {
   it('a proxy that answers CONNECT a byte at a time ends at the timeout, naming the proxy', async () => {
-    const port = await rawListener((socket) => socket.once('data', () => trickle(socket, 'HTTP/1.1 200 Connection established\r\nX-Padding: ' + 'a'.repeat(100_000))));
-    const error = await failure(httpTransport({ timeoutMs: 300, env: { HTTPS_PROXY: `http://127.0.0.1:${port}` } })({ method: 'GET', url: 'https://lms.example.edu/api/v1/users/self', headers: {} }));
+    const port = await rawListener((socket) =>
+      socket.once('data', () =>
+        trickle(socket, 'HTTP/1.1 200 Connection established\r\nX-Padding: ' + 'a'.repeat(100_000)),
+      ),
+    );
+    const error = await failure(
+      httpTransport({ timeoutMs: 300, env: { HTTPS_PROXY: `http://127.0.0.1:${port}` } })({
+        method: 'GET',
+        url: 'https://lms.example.edu/api/v1/users/self',
+        headers: {},
+      }),
+    );
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).code).toBe('ETIMEDOUT');
-    expect(error.message).toBe(`the proxy http://127.0.0.1:${port} (from HTTPS_PROXY) did not open a tunnel within 0.3 s`);
+    expect(error.message).toBe(
+      `the proxy http://127.0.0.1:${port} (from HTTPS_PROXY) did not open a tunnel within 0.3 s`,
+    );
   });
 
   it("the tunnel agent's own CONNECT ends at the request's deadline, however the proxy trickles", async () => {
-    const port = await rawListener((socket) => socket.once('data', () => trickle(socket, 'HTTP/1.1 200 Connection established\r\nX-Padding: ' + 'a'.repeat(100_000))));
-    const agent = tunnelAgent(parseProxyUrl('HTTPS_PROXY', `http://127.0.0.1:${port}`), { timeoutMs: 60_000, agent: { keepAlive: false, keepAliveMsecs: 1000, maxSockets: 1 } });
+    const port = await rawListener((socket) =>
+      socket.once('data', () =>
+        trickle(socket, 'HTTP/1.1 200 Connection established\r\nX-Padding: ' + 'a'.repeat(100_000)),
+      ),
+    );
+    const agent = tunnelAgent(parseProxyUrl('HTTPS_PROXY', `http://127.0.0.1:${port}`), {
+      timeoutMs: 60_000,
+      agent: { keepAlive: false, keepAliveMsecs: 1000, maxSockets: 1 },
+    });
     const { request } = await import('node:https');
     // No timer of the transport here: only the deadline handed to the agent can end it.
     const error = await new Promise<Error>((resolve) => {
       const options = { agent, deadline: Date.now() + 300 };
       request('https://lms.example.edu/', options).on('error', resolve).end();
     });
-    expect(error.message).toBe(`the proxy http://127.0.0.1:${port} (from HTTPS_PROXY) did not open a tunnel within 60 s`);
+    expect(error.message).toBe(
+      `the proxy http://127.0.0.1:${port} (from HTTPS_PROXY) did not open a tunnel within 60 s`,
+    );
   });
 
   it('a proxy that accepts and never answers ends at the timeout, naming the proxy', async () => {
     const port = await rawListener(() => {
       /* silent */
     });
-    const error = await failure(httpTransport({ timeoutMs: 300, env: { HTTPS_PROXY: `http://127.0.0.1:${port}` } })({ method: 'GET', url: 'https://lms.example.edu/api/v1/users/self', headers: {} }));
+    const error = await failure(
+      httpTransport({ timeoutMs: 300, env: { HTTPS_PROXY: `http://127.0.0.1:${port}` } })({
+        method: 'GET',
+        url: 'https://lms.example.edu/api/v1/users/self',
+        headers: {},
+      }),
+    );
     expect((error as NetworkError).code).toBe('ETIMEDOUT');
-    expect(error.message).toBe(`the proxy http://127.0.0.1:${port} (from HTTPS_PROXY) did not open a tunnel within 0.3 s`);
+    expect(error.message).toBe(
+      `the proxy http://127.0.0.1:${port} (from HTTPS_PROXY) did not open a tunnel within 0.3 s`,
+    );
   });
 
   it('a tunnel opened, then a TLS handshake that never comes, ends at the timeout: the instance could not be connected to, nothing sent', async () => {
-    const port = await rawListener((socket) => socket.once('data', () => socket.write('HTTP/1.1 200 Connection established\r\n\r\n')));
-    const error = await failure(httpTransport({ timeoutMs: 300, env: { HTTPS_PROXY: `http://127.0.0.1:${port}` } })({ method: 'GET', url: 'https://lms.example.edu/api/v1/users/self', headers: {} }));
+    const port = await rawListener((socket) =>
+      socket.once('data', () => socket.write('HTTP/1.1 200 Connection established\r\n\r\n')),
+    );
+    const error = await failure(
+      httpTransport({ timeoutMs: 300, env: { HTTPS_PROXY: `http://127.0.0.1:${port}` } })({
+        method: 'GET',
+        url: 'https://lms.example.edu/api/v1/users/self',
+        headers: {},
+      }),
+    );
     expect(error).toMatchObject({ code: 'ETIMEDOUT', neverSent: true });
     expect(error.message).toBe('GET lms.example.edu: could not connect within 0.3 s');
   });
@@ -154,7 +211,9 @@ describe('one deadline from the first byte', () => {
         timers.push(timer);
       }),
     );
-    const error = await failure(httpTransport({ timeoutMs: 300 })({ method: 'GET', url: `http://127.0.0.1:${port}/api/v1/courses`, headers: {} }));
+    const error = await failure(
+      httpTransport({ timeoutMs: 300 })({ method: 'GET', url: `http://127.0.0.1:${port}/api/v1/courses`, headers: {} }),
+    );
     expect((error as NetworkError).code).toBe('ETIMEDOUT');
     expect(error.message).toBe(`GET 127.0.0.1:${port}: no answer within 0.3 s`);
   });
@@ -169,10 +228,14 @@ describe('the token through a proxy over plain http', () => {
     });
     const base = await listen((_req, res) => res.end('{}'));
     const transport = httpTransport({ timeoutMs: 2000, env: { HTTP_PROXY: `http://127.0.0.1:${port}` } });
-    const error = await failure(transport({ method: 'GET', url: `${base}/api/v1/users/self`, headers: { authorization: 'Bearer t' } }));
+    const error = await failure(
+      transport({ method: 'GET', url: `${base}/api/v1/users/self`, headers: { authorization: 'Bearer t' } }),
+    );
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).exitCode).toBe(ExitCode.usage);
-    expect(error.message).toBe(`refusing to send the token over plain http through the proxy http://127.0.0.1:${port} (from HTTP_PROXY) to ${new URL(base).host}: the proxy would read it`);
+    expect(error.message).toBe(
+      `refusing to send the token over plain http through the proxy http://127.0.0.1:${port} (from HTTP_PROXY) to ${new URL(base).host}: the proxy would read it`,
+    );
     expect((error as UsageError).hint).toContain('--insecure');
     expect(connections).toBe(0);
   });
@@ -187,7 +250,11 @@ describe('the token through a proxy over plain http', () => {
     servers.push(proxyServer);
     await new Promise<void>((resolve) => proxyServer.listen(0, '127.0.0.1', resolve));
     const env = { HTTP_PROXY: `http://127.0.0.1:${(proxyServer.address() as AddressInfo).port}` };
-    await httpTransport({ timeoutMs: 2000, env, insecure: true })({ method: 'GET', url: `${target}/a`, headers: { authorization: 'Bearer t' } });
+    await httpTransport({ timeoutMs: 2000, env, insecure: true })({
+      method: 'GET',
+      url: `${target}/a`,
+      headers: { authorization: 'Bearer t' },
+    });
     await httpTransport({ timeoutMs: 2000, env })({ method: 'GET', url: `${target}/b`, headers: {} });
     expect(seen).toEqual([`GET ${target}/a Bearer t`, `GET ${target}/b -`]);
   });
@@ -199,9 +266,20 @@ describe('connecting, and answering, bounded apart', () => {
       /* a TCP listener where a TLS server should be: no handshake ever */
     });
     const started = Date.now();
-    const error = await failure(httpTransport({ timeoutMs: 5000, connectTimeoutMs: 200 })({ method: 'POST', url: `https://127.0.0.1:${port}/api/v1/x`, headers: {}, body: 'a=1' }));
+    const error = await failure(
+      httpTransport({ timeoutMs: 5000, connectTimeoutMs: 200 })({
+        method: 'POST',
+        url: `https://127.0.0.1:${port}/api/v1/x`,
+        headers: {},
+        body: 'a=1',
+      }),
+    );
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(error).toMatchObject({ code: 'ETIMEDOUT', neverSent: true, message: `POST 127.0.0.1:${port}: could not connect within 0.2 s` });
+    expect(error).toMatchObject({
+      code: 'ETIMEDOUT',
+      neverSent: true,
+      message: `POST 127.0.0.1:${port}: could not connect within 0.2 s`,
+    });
   });
 
   it('a connected host that never answers has the whole timeout, not the bound on connecting', async () => {
@@ -209,7 +287,13 @@ describe('connecting, and answering, bounded apart', () => {
       /* connected, silent */
     });
     const started = Date.now();
-    const error = await failure(httpTransport({ timeoutMs: 400, connectTimeoutMs: 100 })({ method: 'GET', url: `http://127.0.0.1:${port}/api/v1/x`, headers: {} }));
+    const error = await failure(
+      httpTransport({ timeoutMs: 400, connectTimeoutMs: 100 })({
+        method: 'GET',
+        url: `http://127.0.0.1:${port}/api/v1/x`,
+        headers: {},
+      }),
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(390);
     expect(error).toMatchObject({ code: 'ETIMEDOUT', message: `GET 127.0.0.1:${port}: no answer within 0.4 s` });
     expect((error as NetworkError).neverSent).toBeFalsy();
@@ -220,7 +304,14 @@ describe('connecting, and answering, bounded apart', () => {
       /* connected, silent */
     });
     const started = Date.now();
-    const error = await failure(httpTransport({ timeoutMs: 10_000 })({ method: 'GET', url: `http://127.0.0.1:${port}/api/v1/x`, headers: {}, deadline: Date.now() + 300 }));
+    const error = await failure(
+      httpTransport({ timeoutMs: 10_000 })({
+        method: 'GET',
+        url: `http://127.0.0.1:${port}/api/v1/x`,
+        headers: {},
+        deadline: Date.now() + 300,
+      }),
+    );
     expect(Date.now() - started).toBeLessThan(2000);
     expect(error.message).toBe(`GET 127.0.0.1:${port}: no answer within 0.3 s`);
   });
@@ -233,4 +324,3 @@ describe('connecting, and answering, bounded apart', () => {
     expect((await transport({ method: 'GET', url: `${base}/slow`, headers: {} })).status).toBe(200);
   });
 });
-

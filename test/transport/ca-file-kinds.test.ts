@@ -14,10 +14,14 @@ describe('a CA file that is not a regular file', () => {
   it('a directory is refused, saying so', () => {
     const folder = join(dir, 'certs');
     mkdirSync(folder);
-    expect(() => readCaFile({ path: folder, source: '--ca-file' })).toThrow(`cannot read the CA file ${folder} (from --ca-file): it is a directory, not a file`);
+    expect(() => readCaFile({ path: folder, source: '--ca-file' })).toThrow(
+      `cannot read the CA file ${folder} (from --ca-file): it is a directory, not a file`,
+    );
   });
 
   it.skipIf(process.platform === 'win32')('a device is refused unread', () => {
-    expect(() => readCaFile({ path: '/dev/zero', source: 'LMS_CA_FILE' })).toThrow('cannot read the CA file /dev/zero (from LMS_CA_FILE): it is a device, not a file');
+    expect(() => readCaFile({ path: '/dev/zero', source: 'LMS_CA_FILE' })).toThrow(
+      'cannot read the CA file /dev/zero (from LMS_CA_FILE): it is a device, not a file',
+    );
   });
 });

@@ -36,7 +36,15 @@ describe('httpTransport', () => {
       res.setHeader('Link', '<http://x/?page=2>; rel="next"');
       res.setHeader('Set-Cookie', ['a=1', 'b=2']);
       res.writeHead(200);
-      res.end(JSON.stringify({ method: req.method, url: req.url, auth: req.headers.authorization, type: req.headers['content-type'], body }));
+      res.end(
+        JSON.stringify({
+          method: req.method,
+          url: req.url,
+          auth: req.headers.authorization,
+          type: req.headers['content-type'],
+          body,
+        }),
+      );
     });
     const transport = httpTransport({ timeoutMs: 2000 });
     const res = await transport({
@@ -77,7 +85,12 @@ describe('httpTransport', () => {
       for await (const c of req) chunks.push(c as Buffer);
       res.end(Buffer.concat(chunks).toString('hex'));
     });
-    const res = await httpTransport({ timeoutMs: 2000 })({ method: 'POST', url: `${base}/up`, headers: {}, body: new Uint8Array([0, 1, 254, 255]) });
+    const res = await httpTransport({ timeoutMs: 2000 })({
+      method: 'POST',
+      url: `${base}/up`,
+      headers: {},
+      body: new Uint8Array([0, 1, 254, 255]),
+    });
     expect(bodyText(res.body)).toBe('0001feff');
   });
 
@@ -86,7 +99,9 @@ describe('httpTransport', () => {
       /* never answers */
     });
     const started = Date.now();
-    const error = await httpTransport({ timeoutMs: 200 })({ method: 'GET', url: `${base}/slow`, headers: {} }).catch((e: unknown) => e);
+    const error = await httpTransport({ timeoutMs: 200 })({ method: 'GET', url: `${base}/slow`, headers: {} }).catch(
+      (e: unknown) => e,
+    );
     expect(Date.now() - started).toBeLessThan(1500);
     expect(error).toBeInstanceOf(NetworkError);
     const e = error as NetworkError;
@@ -101,7 +116,12 @@ describe('httpTransport', () => {
     const base = await listen(() => undefined);
     const server = servers.pop()!;
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const error = await httpTransport({ timeoutMs: 2000 })({ method: 'POST', url: `${base}/api/v1/x`, headers: {}, body: 'a=1' }).catch((e: unknown) => e);
+    const error = await httpTransport({ timeoutMs: 2000 })({
+      method: 'POST',
+      url: `${base}/api/v1/x`,
+      headers: {},
+      body: 'a=1',
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     const e = error as NetworkError;
     expect(e.exitCode).toBe(7);

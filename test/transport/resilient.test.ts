@@ -29,8 +29,16 @@ function harness(steps: Step[], maxAttempts = 4) {
     waits.push(ms);
     now += ms;
   };
-  const wrapped = resilient(transport, { limiter, maxAttempts, random: () => 1, sleep, trace: (l) => trace.push(l), baseDelayMs: 100 });
-  const send = (method: HttpMethod) => wrapped({ method, url: 'https://lms.example/api/v1/x?access_token=sekrit', headers: {} });
+  const wrapped = resilient(transport, {
+    limiter,
+    maxAttempts,
+    random: () => 1,
+    sleep,
+    trace: (l) => trace.push(l),
+    baseDelayMs: 100,
+  });
+  const send = (method: HttpMethod) =>
+    wrapped({ method, url: 'https://lms.example/api/v1/x?access_token=sekrit', headers: {} });
   return { send, calls, waits, trace, limiter };
 }
 
@@ -68,7 +76,13 @@ describe('resilient transport', () => {
     expect((await harness([refused(), 201]).send('POST')).status).toBe(201);
   });
 
-  it.each(['ENOTFOUND', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'])('does not try again what the next try would fail alike: %s', async (code) => {
+  it.each([
+    'ENOTFOUND',
+    'CERT_HAS_EXPIRED',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  ])('does not try again what the next try would fail alike: %s', async (code) => {
     const h = harness([new NetworkError(code, { code, neverSent: true }), 200]);
     await expect(h.send('GET')).rejects.toMatchObject({ code });
     expect(h.calls).toHaveLength(1);
@@ -85,10 +99,26 @@ describe('resilient transport', () => {
   });
 
   it('treats a PUT that says it is not idempotent like a POST: not resent after a drop or a 503', async () => {
-    for (const steps of [[reset(), 200], [503, 200]] as Step[][]) {
+    for (const steps of [
+      [reset(), 200],
+      [503, 200],
+    ] as Step[][]) {
       const { transport, calls } = scripted(steps);
-      const wrapped = resilient(transport, { limiter: new RateLimiter({ maxConcurrency: 1 }), maxAttempts: 4, random: () => 0, sleep: async () => {} });
-      const outcome = await wrapped({ method: 'PUT', url: 'https://lms.example/api/v1/x', headers: {}, idempotent: false }).then((r) => r.status, (e: unknown) => e);
+      const wrapped = resilient(transport, {
+        limiter: new RateLimiter({ maxConcurrency: 1 }),
+        maxAttempts: 4,
+        random: () => 0,
+        sleep: async () => {},
+      });
+      const outcome = await wrapped({
+        method: 'PUT',
+        url: 'https://lms.example/api/v1/x',
+        headers: {},
+        idempotent: false,
+      }).then(
+        (r) => r.status,
+        (e: unknown) => e,
+      );
       expect(calls).toHaveLength(1);
       if (steps[0] === 503) expect(outcome).toBe(503);
       else expect(outcome).toBeInstanceOf(OutcomeUnknownError);
@@ -106,7 +136,9 @@ describe('resilient transport', () => {
   it('traces each retry with its reason and no token', async () => {
     const h = harness([THROTTLED_403, 200]);
     await h.send('GET');
-    expect(h.trace).toEqual(['↻ retry 2/4 of GET https://lms.example/api/v1/x?access_token=[REDACTED] in 100 ms: throttled']);
+    expect(h.trace).toEqual([
+      '↻ retry 2/4 of GET https://lms.example/api/v1/x?access_token=[REDACTED] in 100 ms: throttled',
+    ]);
   });
 });
 
@@ -129,12 +161,24 @@ describe('one deadline a call (callDeadlineMs)', () => {
       waits.push(ms);
       now += ms;
     };
-    const wrapped = resilient(transport, { limiter, random: () => 1, sleep, baseDelayMs: 100, now: () => now, callDeadlineMs: () => deadlineMs });
+    const wrapped = resilient(transport, {
+      limiter,
+      random: () => 1,
+      sleep,
+      baseDelayMs: 100,
+      now: () => now,
+      callDeadlineMs: () => deadlineMs,
+    });
     const started = now;
-    const send = (method: HttpMethod = 'GET') => wrapped({ method, url: 'https://lms.example.edu/api/v1/x', headers: {} });
+    const send = (method: HttpMethod = 'GET') =>
+      wrapped({ method, url: 'https://lms.example.edu/api/v1/x', headers: {} });
     return { send, calls, waits, started, elapsed: () => now - started };
   }
-  const silent = () => new NetworkError('GET lms.example.edu: no answer within 2 s', { code: 'ETIMEDOUT', hint: 'raise --timeout, or check the instance' });
+  const silent = () =>
+    new NetworkError('GET lms.example.edu: no answer within 2 s', {
+      code: 'ETIMEDOUT',
+      hint: 'raise --timeout, or check the instance',
+    });
 
   it('hands each try what is left of the deadline', async () => {
     const t = timed([503, 200], 2000, 50);
@@ -169,7 +213,10 @@ describe('one deadline a call (callDeadlineMs)', () => {
   });
 
   it('a refused connection is tried twice, the error counting both', async () => {
-    const t = timed([new NetworkError('127.0.0.1:9 refused the connection', { code: 'ECONNREFUSED', neverSent: true })], 30_000);
+    const t = timed(
+      [new NetworkError('127.0.0.1:9 refused the connection', { code: 'ECONNREFUSED', neverSent: true })],
+      30_000,
+    );
     const error = (await t.send().catch((e: unknown) => e)) as NetworkError;
     expect(t.calls).toHaveLength(2);
     expect(error.message).toBe('127.0.0.1:9 refused the connection (2 tries over 0.1 s within --timeout 30)');
@@ -190,7 +237,12 @@ describe('rate limiter', () => {
   it('runs fewer requests at once as the remaining quota falls', () => {
     const limiter = new RateLimiter({ maxConcurrency: 4 });
     expect(limiter.concurrency()).toBe(4);
-    for (const [remaining, expected] of [[700, 4], [500, 4], [300, 2], [100, 1]] as const) {
+    for (const [remaining, expected] of [
+      [700, 4],
+      [500, 4],
+      [300, 2],
+      [100, 1],
+    ] as const) {
       limiter.release({ 'x-rate-limit-remaining': String(remaining) });
       expect(limiter.concurrency(), `remaining ${remaining}`).toBe(expected);
     }

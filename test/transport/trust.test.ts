@@ -10,7 +10,8 @@ import { UsageError } from '../../src/errors.js';
 import { contextTrusting, isCertificateShaped, readCaFile } from '../../src/transport/trust.js';
 import { selfSignedCertificate } from '../../src/mock/tls.js';
 
-const pem = (base64: string) => `-----BEGIN CERTIFICATE-----\n${base64.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----`;
+const pem = (base64: string) =>
+  `-----BEGIN CERTIFICATE-----\n${base64.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----`;
 const bodyOf = (block: string) => block.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '');
 const parses = (block: string) => {
   try {
@@ -24,7 +25,10 @@ const parses = (block: string) => {
 const root = rootCertificates[0];
 const rootLines = root.split('\n');
 const der = Buffer.from(bodyOf(root), 'base64');
-const privateKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'der' });
+const privateKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+  type: 'pkcs8',
+  format: 'der',
+});
 
 const cases: [string, string, boolean][] = [
   ['a root certificate Node ships', root, true],
@@ -33,7 +37,11 @@ const cases: [string, string, boolean][] = [
   ['the same with a space after every line', root.replace(/\n/g, ' \n'), true],
   ['the same with a tab after every line', root.replace(/\n/g, '\t\n'), true],
   ['the same with its base64 lines indented', root.replace(/\n(?!-----END)/g, '\n  '), true],
-  ['the same with a blank line among its base64 lines', [...rootLines.slice(0, 3), '', ...rootLines.slice(3)].join('\n'), false],
+  [
+    'the same with a blank line among its base64 lines',
+    [...rootLines.slice(0, 3), '', ...rootLines.slice(3)].join('\n'),
+    false,
+  ],
   ['the same with a blank line after its begin marker', [rootLines[0], '', ...rootLines.slice(1)].join('\n'), false],
   ['garbage that is not base64', pem('MIIB!!!notbase64!!!'), false],
   ['base64 of no certificate', pem(Buffer.from('hello, this is not a certificate').toString('base64')), false],
@@ -41,7 +49,11 @@ const cases: [string, string, boolean][] = [
   ['a certificate cut short', pem(der.subarray(0, der.length - 30).toString('base64')), false],
   ['two certificates run together in one block', pem(Buffer.concat([der, der]).toString('base64')), false],
   ['an empty block', '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----', false],
-  ['a SEQUENCE whose first element is no SEQUENCE', pem(Buffer.from([0x30, 0x03, 0x02, 0x01, 0x01]).toString('base64')), false],
+  [
+    'a SEQUENCE whose first element is no SEQUENCE',
+    pem(Buffer.from([0x30, 0x03, 0x02, 0x01, 0x01]).toString('base64')),
+    false,
+  ],
 ];
 
 describe('isCertificateShaped', () => {
@@ -51,7 +63,7 @@ describe('isCertificateShaped', () => {
     expect(parses(block)).toBe(shaped);
   });
 
-  it("holds every root certificate Node ships to be one", () => {
+  it('holds every root certificate Node ships to be one', () => {
     expect(rootCertificates.length).toBeGreaterThan(100);
     expect(rootCertificates.filter((c) => !isCertificateShaped(c))).toEqual([]);
   });
@@ -73,7 +85,9 @@ describe('readCaFile', () => {
   it('refuses a file one of whose certificates does not parse, naming the file and where it came from', () => {
     const path = file('one-bad.pem', `${root}\n${pem('MIIBbadbadbad')}\n`);
     expect(() => readCaFile({ path, source: 'profile "prod"' })).toThrow(UsageError);
-    expect(() => readCaFile({ path, source: 'profile "prod"' })).toThrow(`the CA file ${path} (from profile "prod") holds a certificate that does not parse`);
+    expect(() => readCaFile({ path, source: 'profile "prod"' })).toThrow(
+      `the CA file ${path} (from profile "prod") holds a certificate that does not parse`,
+    );
   });
 });
 

@@ -15,7 +15,8 @@ const listAccounts = command({
 });
 
 const getAccount = command({
-  name: 'get', args: [{ name: 'id' }],
+  name: 'get',
+  args: [{ name: 'id' }],
   argIds: { id: 'account' },
   summary: 'Show one account',
   routes: ['accounts.get'],

@@ -4,7 +4,13 @@ import { command } from '../../model/define.js';
 import { resolveUserPath } from '../../client/user-ref.js';
 
 const COLUMNS = ['id', 'user.id', 'user.name', 'user.login_id', 'role', 'role_id', 'workflow_state'];
-const account = { long: 'account', value: 'id', ids: 'account', description: 'account id, sis_account_id:X or self', required: true } as const;
+const account = {
+  long: 'account',
+  value: 'id',
+  ids: 'account',
+  description: 'account id, sis_account_id:X or self',
+  required: true,
+} as const;
 
 const listAdmins = command({
   name: 'list',
@@ -28,7 +34,13 @@ const addAdmin = command({
   columns: COLUMNS,
   options: {
     account,
-    user: { long: 'user', value: 'id', ids: 'user', description: 'user id, sis_user_id:X, sis_login_id:X or email:X', required: true },
+    user: {
+      long: 'user',
+      value: 'id',
+      ids: 'user',
+      description: 'user id, sis_user_id:X, sis_login_id:X or email:X',
+      required: true,
+    },
     role: { long: 'role', value: 'role', description: 'an account role by name (default AccountAdmin)' },
     confirmation: { long: 'confirmation', negated: true, description: 'send the new admin no notification' },
   },
@@ -36,12 +48,20 @@ const addAdmin = command({
   async run({ opts, ctx }) {
     const client = await ctx.client();
     const user = await resolveUserPath(client, opts.user, { account_id: opts.account });
-    return item(await client.ops.admins.create({ account_id: opts.account, user_id: user, role: opts.role, send_confirmation: opts.confirmation }));
+    return item(
+      await client.ops.admins.create({
+        account_id: opts.account,
+        user_id: user,
+        role: opts.role,
+        send_confirmation: opts.confirmation,
+      }),
+    );
   },
 });
 
 const removeAdmin = command({
-  name: 'remove', args: [{ name: 'user' }],
+  name: 'remove',
+  args: [{ name: 'user' }],
   summary: "Remove a user's admin role from an account (name the role unless it is AccountAdmin)",
   aliases: ['rm'],
   routes: ['admins.delete'],

@@ -40,7 +40,8 @@ async function readInput(source: InputSource, stdin: NodeJS.ReadableStream): Pro
   } catch (e) {
     throw new UsageError(`--input ${path} is not JSON: ${syntaxError(e as Error, text)}`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--input must hold a JSON object (${path})`);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new UsageError(`--input must hold a JSON object (${path})`);
   return parsed as Params;
 }
 
@@ -50,7 +51,10 @@ async function readInput(source: InputSource, stdin: NodeJS.ReadableStream): Pro
  */
 function syntaxError(e: Error, text: string): string {
   // Without the stretch of the file some versions quote, which may be long and span lines.
-  const what = e.message.replace(/,? in JSON at position \d+.*$|\s*\(line \d+ column \d+\)$|, (?:"|\.\.\.).*" is not valid JSON$/s, '');
+  const what = e.message.replace(
+    /,? in JSON at position \d+.*$|\s*\(line \d+ column \d+\)$|, (?:"|\.\.\.).*" is not valid JSON$/s,
+    '',
+  );
   const at = /at position (\d+)/.exec(e.message);
   if (!at) return what;
   const before = text.slice(0, Number(at[1]));
@@ -60,12 +64,19 @@ function syntaxError(e: Error, text: string): string {
 }
 
 const request = command({
-  name: 'request', args: [{ name: 'method' }, { name: 'path' }],
+  name: 'request',
+  args: [{ name: 'method' }, { name: 'path' }],
   summary: 'Send any request to the API (the default: `lms api GET /api/v1/users/self`)',
   isDefault: true,
   anyRequest: true,
   options: {
-    field: { short: 'f', long: 'field', value: 'key=value', description: 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed', repeatable: true },
+    field: {
+      short: 'f',
+      long: 'field',
+      value: 'key=value',
+      description: 'a parameter (query for GET/DELETE, form body otherwise); repeatable; brackets allowed',
+      repeatable: true,
+    },
     input: { file: 'read', long: 'input', value: 'file', description: 'a JSON body from a file, or - for stdin' },
     paginate: { long: 'paginate', description: 'follow Link rel="next" and print every item' },
   },
@@ -76,7 +87,8 @@ const request = command({
   ],
   async run({ args, opts, ctx }) {
     const method = args[0].toUpperCase() as HttpMethod;
-    if (!METHODS.includes(method)) throw new UsageError(`method must be one of ${METHODS.join(', ')}, got "${args[0]}"`);
+    if (!METHODS.includes(method))
+      throw new UsageError(`method must be one of ${METHODS.join(', ')}, got "${args[0]}"`);
     const path = args[1];
     if (!path.startsWith('/') && !/^https?:\/\//.test(path)) {
       const { redactUrl } = await import('../../redact.js');
@@ -90,10 +102,18 @@ const request = command({
     const client = await ctx.client();
     if (opts.paginate) {
       const { toQueryString } = await import('../../client/encode.js');
-      return list(client.pages(`${path}${path.includes('?') ? '&' : '?'}${toQueryString({ per_page: ctx.globals.perPage, ...params })}`));
+      return list(
+        client.pages(
+          `${path}${path.includes('?') ? '&' : '?'}${toQueryString({ per_page: ctx.globals.perPage, ...params })}`,
+        ),
+      );
     }
     const sendsBody = method === 'POST' || method === 'PUT';
-    const res = await client.send(method, path, sendsBody ? { body, encoding: opts.input ? 'json' : undefined } : { query: params });
+    const res = await client.send(
+      method,
+      path,
+      sendsBody ? { body, encoding: opts.input ? 'json' : undefined } : { query: params },
+    );
     const { readBody } = await import('../../client/parse.js');
     const parsed = readBody(res);
     if (parsed === undefined) return undefined;

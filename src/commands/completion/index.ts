@@ -8,10 +8,15 @@ const SHELL_NAMES = ['bash', 'zsh', 'fish'] as const;
 /** Made from the model, which it describes: a module of the registry cannot import the registry back. */
 export const completionCommand = (model: CommandModel) =>
   command({
-    name: 'completion', args: [{ name: 'shell' }],
+    name: 'completion',
+    args: [{ name: 'shell' }],
     summary: 'Print a completion script: bash, zsh or fish',
     argChoices: { shell: SHELL_NAMES },
-    examples: ['lms completion bash > /etc/bash_completion.d/lms', 'lms completion zsh > "${fpath[1]}/_lms"', 'lms completion fish > ~/.config/fish/completions/lms.fish'],
+    examples: [
+      'lms completion bash > /etc/bash_completion.d/lms',
+      'lms completion zsh > "${fpath[1]}/_lms"',
+      'lms completion fish > ~/.config/fish/completions/lms.fish',
+    ],
     async run({ args }) {
       const { completionScript, SHELLS } = await import('./scripts.js');
       const shell = args[0] as (typeof SHELLS)[number];

@@ -5,7 +5,18 @@
 // takes (`lms __complete`, complete.ts). A value is offered what it can be: its choices, profile
 // names, ids, files for a flag or argument that names a file, and otherwise nothing (never a verb,
 // never a file name for an id).
-import { argumentsOf, defaultVerb, flagNames, flagsOf, isNoun, wordOf, type CommandSpec as VerbSpec, type DeclaredProgram, type NounSpec, type Verbs } from '../../model/command.js';
+import {
+  argumentsOf,
+  defaultVerb,
+  flagNames,
+  flagsOf,
+  isNoun,
+  wordOf,
+  type CommandSpec as VerbSpec,
+  type DeclaredProgram,
+  type NounSpec,
+  type Verbs,
+} from '../../model/command.js';
 import { GLOBAL_FLAGS, HELP_FLAG, PROGRAM_DESCRIPTION, VERSION_FLAG } from '../../model/global-flags.js';
 import { compileOption, type OptionSpec } from '../../model/options.js';
 
@@ -97,8 +108,18 @@ function describeProgram(program: DeclaredProgram): CommandSpec {
 }
 
 function describeSubcommands(commands: Verbs, path: string[], inherited: FlagSpec[]): CommandSpec[] {
-  const help: CommandSpec = { path: [...path, HELP_COMMAND.name], aliases: [], description: HELP_COMMAND.description, ownFlags: [], flags: mergeFlags(inherited, []), arguments: [], subcommands: [] };
-  return [...commands.map((command) => describeCommand(command, [...path, wordOf(command)], inherited)), help].sort((a, b) => compare(lastName(a), lastName(b)));
+  const help: CommandSpec = {
+    path: [...path, HELP_COMMAND.name],
+    aliases: [],
+    description: HELP_COMMAND.description,
+    ownFlags: [],
+    flags: mergeFlags(inherited, []),
+    arguments: [],
+    subcommands: [],
+  };
+  return [...commands.map((command) => describeCommand(command, [...path, wordOf(command)], inherited)), help].sort(
+    (a, b) => compare(lastName(a), lastName(b)),
+  );
 }
 
 function describeCommand(spec: VerbSpec<never> | NounSpec, path: string[], inherited: FlagSpec[]): CommandSpec {
@@ -108,18 +129,32 @@ function describeCommand(spec: VerbSpec<never> | NounSpec, path: string[], inher
     // hands them on: `lms grade --course <TAB>` completes a course, not the noun's verbs.
     const fallback = defaultVerb(spec);
     const ownFlags = mergeFlags(fallback ? flagsOf(fallback).map(describeFlag) : [], [describeFlag(HELP_FLAG)]);
-    return { ...common, ownFlags, flags: mergeFlags(inherited, ownFlags), arguments: [], subcommands: describeSubcommands(spec.commands, path, inherited) };
+    return {
+      ...common,
+      ownFlags,
+      flags: mergeFlags(inherited, ownFlags),
+      arguments: [],
+      subcommands: describeSubcommands(spec.commands, path, inherited),
+    };
   }
   const ownFlags = mergeFlags([], [...flagsOf(spec), HELP_FLAG].map(describeFlag));
-  const args = argumentsOf(spec).map(({ name, variadic }, index): ArgumentSpec => ({
-    index,
-    variadic,
-    choices: [...(spec.argChoices?.[name] ?? [])],
-    profiles: name === PROFILE_VALUE_NAME,
-    ids: spec.argIds?.[name] !== undefined,
-    files: spec.fileArgs?.[name] !== undefined || name === 'file',
-  }));
-  return { ...common, ownFlags, flags: mergeFlags(inherited, ownFlags), arguments: args.filter(completesToSomething), subcommands: [] };
+  const args = argumentsOf(spec).map(
+    ({ name, variadic }, index): ArgumentSpec => ({
+      index,
+      variadic,
+      choices: [...(spec.argChoices?.[name] ?? [])],
+      profiles: name === PROFILE_VALUE_NAME,
+      ids: spec.argIds?.[name] !== undefined,
+      files: spec.fileArgs?.[name] !== undefined || name === 'file',
+    }),
+  );
+  return {
+    ...common,
+    ownFlags,
+    flags: mergeFlags(inherited, ownFlags),
+    arguments: args.filter(completesToSomething),
+    subcommands: [],
+  };
 }
 
 /** A value named <file> or <path> is a local file, whether or not its verb says so (`--mock-db <path>`). */
@@ -250,7 +285,11 @@ function argumentCases(root: CommandSpec, prefix: string, words: (spec: Argument
 }
 
 /** The lookups bash and zsh share; they differ only in how a list of words is written. */
-function lookupFunctions(root: CommandSpec, prefix: string, choices: (spec: FlagSpec | ArgumentSpec) => string): string {
+function lookupFunctions(
+  root: CommandSpec,
+  prefix: string,
+  choices: (spec: FlagSpec | ArgumentSpec) => string,
+): string {
   return `# Sets ${prefix}_next to the command path that word "$2" leads to from path "$1"; fails if it is no subcommand.
 ${prefix}_subcommand() {
   case "$1:$2" in
@@ -399,7 +438,11 @@ function zshArray(quotedWords: string[]): string {
 
 type DescribedWord = [word: string, description: string];
 
-function zshArrayCases(root: CommandSpec, prefix: string, entries: (command: CommandSpec) => DescribedWord[]): string[] {
+function zshArrayCases(
+  root: CommandSpec,
+  prefix: string,
+  entries: (command: CommandSpec) => DescribedWord[],
+): string[] {
   return allCommands(root).map((command) => {
     const words = zshArray(describeEntries(entries(command)));
     return `    ${shellQuote(pathKey(command.path))}) ${prefix}_words=${words} ;;`;

@@ -9,11 +9,31 @@ const COLUMNS = ['id', 'course_code', 'name', 'sis_course_id', 'workflow_state']
 /** The flags of create and update, named after `course[...]` in kebab case. */
 const fieldFlags = {
   name: { long: 'name', value: 'name', description: 'course name', field: { name: 'name' } },
-  courseCode: { long: 'course-code', value: 'code', description: 'short code, e.g. BIO-101', field: { name: 'course_code' } },
-  sisCourseId: { long: 'sis-course-id', value: 'id', description: 'SIS id (needs SIS permission)', field: { name: 'sis_course_id' } },
-  startAt: { long: 'start-at', value: 'time', description: 'start date (ISO 8601)', field: { name: 'start_at', type: 'time' } },
+  courseCode: {
+    long: 'course-code',
+    value: 'code',
+    description: 'short code, e.g. BIO-101',
+    field: { name: 'course_code' },
+  },
+  sisCourseId: {
+    long: 'sis-course-id',
+    value: 'id',
+    description: 'SIS id (needs SIS permission)',
+    field: { name: 'sis_course_id' },
+  },
+  startAt: {
+    long: 'start-at',
+    value: 'time',
+    description: 'start date (ISO 8601)',
+    field: { name: 'start_at', type: 'time' },
+  },
   endAt: { long: 'end-at', value: 'time', description: 'end date (ISO 8601)', field: { name: 'end_at', type: 'time' } },
-  timeZone: { long: 'time-zone', value: 'zone', description: "the course's time zone, e.g. America/Denver (default: its account's)", field: { name: 'time_zone' } },
+  timeZone: {
+    long: 'time-zone',
+    value: 'zone',
+    description: "the course's time zone, e.g. America/Denver (default: its account's)",
+    field: { name: 'time_zone' },
+  },
 } as const;
 
 const listCourses = command({
@@ -26,14 +46,21 @@ const listCourses = command({
   options: {
     account: { ...contextFlags.account, description: "list the account's courses (admins), sub-accounts included" },
     search: { long: 'search', value: 'term', description: 'with --account: partial name, code or SIS id' },
-    enrollmentType: { long: 'enrollment-type', value: 'type', description: 'your courses where you are this', choices: ['teacher', 'student', 'ta', 'observer', 'designer'] },
+    enrollmentType: {
+      long: 'enrollment-type',
+      value: 'type',
+      description: 'your courses where you are this',
+      choices: ['teacher', 'student', 'ta', 'observer', 'designer'],
+    },
   },
   async run({ opts, ctx }) {
     if (opts.search && !opts.account) throw new UsageError('--search works with --account');
-    if (opts.enrollmentType && opts.account) throw new UsageError('--enrollment-type lists your own courses; drop --account');
+    if (opts.enrollmentType && opts.account)
+      throw new UsageError('--enrollment-type lists your own courses; drop --account');
     const client = await ctx.client();
     const limit = { limit: ctx.pageLimit() };
-    if (opts.account) return list(client.ops.courses.listAccount({ account_id: opts.account, search_term: opts.search }, limit));
+    if (opts.account)
+      return list(client.ops.courses.listAccount({ account_id: opts.account, search_term: opts.search }, limit));
     // An admin enrolled in nothing sees no course of their own: the account's are elsewhere.
     const whenEmpty = `You are enrolled in no course${opts.enrollmentType ? ` as ${opts.enrollmentType}` : ''}. An admin lists an account's courses with --account ID (lms accounts list shows yours).`;
     return { ...list(client.ops.courses.list({ enrollment_type: opts.enrollmentType }, limit)), whenEmpty };
@@ -41,7 +68,8 @@ const listCourses = command({
 });
 
 const getCourse = command({
-  name: 'get', args: [{ name: 'id' }],
+  name: 'get',
+  args: [{ name: 'id' }],
   argIds: { id: 'course' },
   summary: 'Show one course',
   routes: ['courses.get'],
@@ -56,7 +84,10 @@ const createCourse = command({
   summary: 'Create a course in an account',
   routes: ['courses.create'],
   writes: 'create',
-  examples: ['lms courses create --account 1 --name "Biology 102" --course-code BIO-102 --publish', 'lms courses create --account 1 --name "Field Studies" --time-zone America/Denver'],
+  examples: [
+    'lms courses create --account 1 --name "Biology 102" --course-code BIO-102 --publish',
+    'lms courses create --account 1 --name "Field Studies" --time-zone America/Denver',
+  ],
   columns: COLUMNS,
   options: {
     account: { ...contextFlags.account, default: 'self' },
@@ -69,7 +100,14 @@ const createCourse = command({
     return item(
       await client.ops.courses.create({
         account_id: opts.account,
-        course: { name: opts.name, course_code: opts.courseCode, sis_course_id: opts.sisCourseId, start_at: opts.startAt, end_at: opts.endAt, time_zone: opts.timeZone },
+        course: {
+          name: opts.name,
+          course_code: opts.courseCode,
+          sis_course_id: opts.sisCourseId,
+          start_at: opts.startAt,
+          end_at: opts.endAt,
+          time_zone: opts.timeZone,
+        },
         ...(opts.publish ? { offer: true } : {}),
       }),
     );
@@ -85,17 +123,29 @@ function checkTime(flag: string, v: string | undefined): string | null | undefin
 }
 
 const updateCourse = command({
-  name: 'update', args: [{ name: 'id' }],
+  name: 'update',
+  args: [{ name: 'id' }],
   argIds: { id: 'course' },
   summary: "Change a course's name, code, SIS id, dates or time zone; publish or unpublish it",
   routes: ['courses.update'],
   writes: 'update',
-  examples: ['lms courses update sis_course_id:BIO-101 --name "Introduction to Biology (Fall)" --course-code BIO-101F', 'lms courses update 3 --end-at "" --time-zone America/New_York'],
+  examples: [
+    'lms courses update sis_course_id:BIO-101 --name "Introduction to Biology (Fall)" --course-code BIO-101F',
+    'lms courses update 3 --end-at "" --time-zone America/New_York',
+  ],
   columns: COLUMNS,
   options: {
     ...fieldFlags,
-    startAt: { ...fieldFlags.startAt, description: 'start date (ISO 8601; "" clears it)', field: { ...fieldFlags.startAt.field, clears: true } },
-    endAt: { ...fieldFlags.endAt, description: 'end date (ISO 8601; "" clears it)', field: { ...fieldFlags.endAt.field, clears: true } },
+    startAt: {
+      ...fieldFlags.startAt,
+      description: 'start date (ISO 8601; "" clears it)',
+      field: { ...fieldFlags.startAt.field, clears: true },
+    },
+    endAt: {
+      ...fieldFlags.endAt,
+      description: 'end date (ISO 8601; "" clears it)',
+      field: { ...fieldFlags.endAt.field, clears: true },
+    },
     timeZone: { ...fieldFlags.timeZone, description: "the course's time zone, e.g. America/Denver" },
     publish: { long: 'publish', description: 'make the course available' },
     unpublish: { long: 'unpublish', description: 'make it unavailable again (refused once its students have grades)' },
@@ -112,7 +162,8 @@ const updateCourse = command({
       event: opts.publish ? 'offer' : opts.unpublish ? 'claim' : undefined,
     };
     const course = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as CourseFields;
-    if (Object.keys(course).length === 0) throw new UsageError('nothing to change: give at least one flag (see --help)');
+    if (Object.keys(course).length === 0)
+      throw new UsageError('nothing to change: give at least one flag (see --help)');
     return item(await (await ctx.client()).ops.courses.update({ id: args[0], course }));
   },
 });

@@ -123,14 +123,23 @@ export async function runChecks(probe: DoctorProbe): Promise<Check[]> {
   checks.push(tokenCheck(instance));
   checks.push(proxyCheck(instance.value, instance.value?.kind === 'remote' ? await settle(probe.proxy()) : undefined));
   checks.push(trustCheck(instance.value, instance.value?.kind === 'remote' ? await settle(probe.trust()) : undefined));
-  const canAsk = instance.value !== undefined && (instance.value.kind === 'mock' || instance.value.tokenSource !== undefined);
+  const canAsk =
+    instance.value !== undefined && (instance.value.kind === 'mock' || instance.value.tokenSource !== undefined);
   const asked = canAsk ? await settle(probe.whoami()) : undefined;
   checks.push(reachableCheck(instance.value, asked));
   checks.push(authCheck(instance.value, asked));
   checks.push(clockCheck(probe, instance.value, asked));
   checks.push(rateLimitCheck(instance.value, asked));
   checks.push(await masqueradeCheck(probe, instance.value, asked));
-  checks.push(await directoryCheck(probe, 'code cache', await probe.cacheDir(), 'warn', 'commands compile from scratch on every run, which makes each start slower'));
+  checks.push(
+    await directoryCheck(
+      probe,
+      'code cache',
+      await probe.cacheDir(),
+      'warn',
+      'commands compile from scratch on every run, which makes each start slower',
+    ),
+  );
   checks.push(await stateCheck(probe));
   return checks;
 }
@@ -156,29 +165,60 @@ function nodeCheck(version: string): Check {
   const shown = `Node.js ${version}`;
   const [fm, fn, fp] = NODE_FLOOR;
   if (major < fm || (major === fm && (minor < fn || (minor === fn && patch < fp)))) {
-    return { check: 'node', status: 'fail', detail: `${shown}: lms needs ${NODE_FLOOR.join('.')} or newer`, fix: 'install Node.js 22 or 24, the LTS lines' };
+    return {
+      check: 'node',
+      status: 'fail',
+      detail: `${shown}: lms needs ${NODE_FLOOR.join('.')} or newer`,
+      fix: 'install Node.js 22 or 24, the LTS lines',
+    };
   }
-  if (major === 20) return { check: 'node', status: 'warn', detail: `${shown}: Node 20's support ended on 30 April 2026`, fix: 'move to Node.js 22 or 24, the LTS lines' };
-  if (major % 2 === 1) return { check: 'node', status: 'warn', detail: `${shown}: not a long-term support line`, fix: 'use Node.js 22 or 24, the LTS lines' };
+  if (major === 20)
+    return {
+      check: 'node',
+      status: 'warn',
+      detail: `${shown}: Node 20's support ended on 30 April 2026`,
+      fix: 'move to Node.js 22 or 24, the LTS lines',
+    };
+  if (major % 2 === 1)
+    return {
+      check: 'node',
+      status: 'warn',
+      detail: `${shown}: not a long-term support line`,
+      fix: 'use Node.js 22 or 24, the LTS lines',
+    };
   return { check: 'node', status: 'ok', detail: `${shown}, a long-term support line` };
 }
 
 async function sqliteCheck(probe: DoctorProbe, mockInUse: boolean): Promise<Check> {
   const { driver, error } = await probe.sqlite();
-  const which = driver === 'node:sqlite' ? 'node:sqlite, built into this Node' : `@photostructure/sqlite, as Node ${probe.node} has no SQLite of its own`;
+  const which =
+    driver === 'node:sqlite'
+      ? 'node:sqlite, built into this Node'
+      : `@photostructure/sqlite, as Node ${probe.node} has no SQLite of its own`;
   if (!error) return { check: 'sqlite', status: 'ok', detail: `the mock would use ${which}; it opens` };
   // Only the mock needs SQLite: against a real instance it is a warning about --mock, not a fault.
   return {
     check: 'sqlite',
     status: mockInUse ? 'fail' : 'warn',
     detail: `the mock would use ${which}, and it does not open: ${error}`,
-    fix: driver === 'node:sqlite' ? 'use Node.js 22.13 or newer' : 'use Node.js 22.13 or newer, or reinstall lms with its optional dependencies (npm ls @photostructure/sqlite shows whether it installed)',
+    fix:
+      driver === 'node:sqlite'
+        ? 'use Node.js 22.13 or newer'
+        : 'use Node.js 22.13 or newer, or reinstall lms with its optional dependencies (npm ls @photostructure/sqlite shows whether it installed)',
   };
 }
 
 function instanceCheck(instance: Settled<InstanceReport>): Check {
   const report = instance.value;
-  if (!report) return { check: 'instance', status: 'fail', detail: messageOf(instance.error), fix: hintOf(instance.error) ?? 'add a profile with `lms profile add NAME --url URL --token-stdin`, set LMS_BASE_URL, or use --mock' };
+  if (!report)
+    return {
+      check: 'instance',
+      status: 'fail',
+      detail: messageOf(instance.error),
+      fix:
+        hintOf(instance.error) ??
+        'add a profile with `lms profile add NAME --url URL --token-stdin`, set LMS_BASE_URL, or use --mock',
+    };
   const lost = report.overridden.length ? `; not used: ${report.overridden.join(', ')}` : '';
   const where = report.kind === 'mock' ? `the mock (${report.where})` : report.url;
   return { check: 'instance', status: 'ok', detail: `${where}, from ${report.source}${lost}` };
@@ -187,15 +227,30 @@ function instanceCheck(instance: Settled<InstanceReport>): Check {
 async function configCheck(probe: DoctorProbe): Promise<Check> {
   const { path, mode, dirMode } = await probe.configFile();
   if (mode === undefined) return { check: 'config', status: 'ok', detail: `no profile file yet (${path})` };
-  if (probe.platform === 'win32') return { check: 'config', status: 'ok', detail: `${path} (Windows: file modes do not apply; your user profile protects it)` };
+  if (probe.platform === 'win32')
+    return {
+      check: 'config',
+      status: 'ok',
+      detail: `${path} (Windows: file modes do not apply; your user profile protects it)`,
+    };
   const octal = (m: number) => (m & 0o777).toString(8).padStart(4, '0');
   // The file holds tokens: anyone else who can read it can act as its owner on every instance in it.
   if ((mode & 0o077) !== 0) {
-    return { check: 'config', status: 'fail', detail: `${path} holds tokens and others may read or write it (mode ${octal(mode)})`, fix: `chmod 600 ${path}` };
+    return {
+      check: 'config',
+      status: 'fail',
+      detail: `${path} holds tokens and others may read or write it (mode ${octal(mode)})`,
+      fix: `chmod 600 ${path}`,
+    };
   }
   if (dirMode !== undefined && (dirMode & 0o077) !== 0) {
     const dir = path.replace(/[/\\][^/\\]+$/, '');
-    return { check: 'config', status: 'warn', detail: `${path} is 0600, but others may list or change its directory (mode ${octal(dirMode)})`, fix: `chmod 700 ${dir}` };
+    return {
+      check: 'config',
+      status: 'warn',
+      detail: `${path} is 0600, but others may list or change its directory (mode ${octal(dirMode)})`,
+      fix: `chmod 700 ${dir}`,
+    };
   }
   return { check: 'config', status: 'ok', detail: `${path} (mode ${octal(mode)})` };
 }
@@ -203,48 +258,72 @@ async function configCheck(probe: DoctorProbe): Promise<Check> {
 function tokenCheck(instance: Settled<InstanceReport>): Check {
   const report = instance.value;
   if (!report) return { check: 'token', status: 'warn', detail: 'not checked: no instance' };
-  if (report.kind === 'mock' || report.tokenSource) return { check: 'token', status: 'ok', detail: `present, from ${report.tokenSource} (never shown)` };
+  if (report.kind === 'mock' || report.tokenSource)
+    return { check: 'token', status: 'ok', detail: `present, from ${report.tokenSource} (never shown)` };
   return {
     check: 'token',
     status: 'fail',
     detail: `no token for ${report.url}`,
-    fix: report.source.startsWith('--profile') ? 'store one with `lms profile add NAME --url URL --token-stdin`, or set LMS_TOKEN' : 'set LMS_TOKEN, or store one with `lms profile add NAME --url URL --token-stdin`',
+    fix: report.source.startsWith('--profile')
+      ? 'store one with `lms profile add NAME --url URL --token-stdin`, or set LMS_TOKEN'
+      : 'set LMS_TOKEN, or store one with `lms profile add NAME --url URL --token-stdin`',
   };
 }
 
 /** The proxy the instance's requests go through, if any; a malformed proxy variable fails every request. */
 function proxyCheck(report: InstanceReport | undefined, proxy: Settled<ProxyReport> | undefined): Check {
-  if (report?.kind === 'mock') return { check: 'proxy', status: 'ok', detail: 'not used: the mock runs in this process' };
+  if (report?.kind === 'mock')
+    return { check: 'proxy', status: 'ok', detail: 'not used: the mock runs in this process' };
   if (!proxy) return { check: 'proxy', status: 'warn', detail: 'not checked: no instance' };
   const found = proxy.value;
   if (!found) return { check: 'proxy', status: 'fail', detail: messageOf(proxy.error), fix: hintOf(proxy.error) };
   if (found.kind === 'none') return { check: 'proxy', status: 'ok', detail: `none: ${found.host} is reached directly` };
-  if (found.kind === 'bypassed') return { check: 'proxy', status: 'ok', detail: `bypassed by ${found.variable} ("${found.entry}"): ${found.host} is reached directly` };
-  return { check: 'proxy', status: 'ok', detail: `${found.host} is reached through ${found.proxy} (from ${found.variable})` };
+  if (found.kind === 'bypassed')
+    return {
+      check: 'proxy',
+      status: 'ok',
+      detail: `bypassed by ${found.variable} ("${found.entry}"): ${found.host} is reached directly`,
+    };
+  return {
+    check: 'proxy',
+    status: 'ok',
+    detail: `${found.host} is reached through ${found.proxy} (from ${found.variable})`,
+  };
 }
 
 /** Where the trust in an https instance's certificate comes from; a CA file that cannot be read fails every request. */
 function trustCheck(report: InstanceReport | undefined, trust: Settled<TrustReport> | undefined): Check {
-  if (report?.kind === 'mock') return { check: 'trust', status: 'ok', detail: 'not used: the mock runs in this process' };
+  if (report?.kind === 'mock')
+    return { check: 'trust', status: 'ok', detail: 'not used: the mock runs in this process' };
   if (!trust) return { check: 'trust', status: 'warn', detail: 'not checked: no instance' };
   const found = trust.value;
   if (!found) return { check: 'trust', status: 'fail', detail: messageOf(trust.error), fix: hintOf(trust.error) };
   if (found.kind === 'plain') return { check: 'trust', status: 'ok', detail: `not used: ${found.host} is plain HTTP` };
   const roots = `Node's own roots${found.extra ? ` and NODE_EXTRA_CA_CERTS (${found.extra})` : ''}`;
-  const file = found.file ? `${found.file.label}, ${found.file.certificates === 1 ? 'one certificate' : `${found.file.certificates} certificates`}, besides ${roots}` : roots;
+  const file = found.file
+    ? `${found.file.label}, ${found.file.certificates === 1 ? 'one certificate' : `${found.file.certificates} certificates`}, besides ${roots}`
+    : roots;
   const unread = found.unread.length ? `; not read: ${found.unread.join(', ')}` : '';
   return { check: 'trust', status: 'ok', detail: `${found.host}'s certificate is verified against ${file}${unread}` };
 }
 
 /** Whether anything answered at the URL, over TLS the runtime trusts; what it answered is the auth check's. */
 function reachableCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Check {
-  if (!asked) return { check: 'reachable', status: 'warn', detail: `not checked: ${report ? 'no token' : 'no instance'}` };
+  if (!asked)
+    return { check: 'reachable', status: 'warn', detail: `not checked: ${report ? 'no token' : 'no instance'}` };
   const error = asked.error;
   if (error === undefined || error instanceof ApiError) {
-    if (report?.kind !== 'remote') return { check: 'reachable', status: 'ok', detail: 'the mock answers in this process' };
+    if (report?.kind !== 'remote')
+      return { check: 'reachable', status: 'ok', detail: 'the mock answers in this process' };
     const answered = `${hostOf(report.url)} answered${error ? ` (${error.status})` : ''}`;
     const trusted = report.caFile ? `trusts through ${report.caFile}` : 'trusts';
-    return { check: 'reachable', status: 'ok', detail: report.url.startsWith('https:') ? `${answered} over HTTPS, with a certificate this machine ${trusted}` : `${answered} over plain HTTP` };
+    return {
+      check: 'reachable',
+      status: 'ok',
+      detail: report.url.startsWith('https:')
+        ? `${answered} over HTTPS, with a certificate this machine ${trusted}`
+        : `${answered} over plain HTTP`,
+    };
   }
   if (error instanceof NetworkError && error.code && CERTIFICATE_ERROR.test(error.code)) {
     // The transport says what to do where it can (which CA file was used, the variables that add one).
@@ -259,7 +338,14 @@ function reachableCheck(report: InstanceReport | undefined, asked: Settled<SelfA
     };
   }
   if (error instanceof NetworkError) {
-    return { check: 'reachable', status: 'fail', detail: `not reachable: ${error.message}`, fix: error.hint ?? 'check the URL, the network (a proxy, a VPN), and that the instance is up; --timeout waits longer' };
+    return {
+      check: 'reachable',
+      status: 'fail',
+      detail: `not reachable: ${error.message}`,
+      fix:
+        error.hint ??
+        'check the URL, the network (a proxy, a VPN), and that the instance is up; --timeout waits longer',
+    };
   }
   // Nothing was sent: the client refused first (plain http to another host, a malformed URL).
   return { check: 'reachable', status: 'fail', detail: `not asked: ${messageOf(error)}`, fix: hintOf(error) };
@@ -270,16 +356,30 @@ function authCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer
   const host = hostLabel(report);
   if (asked.value) {
     const user = userOf(asked.value.user);
-    if (!user) return { check: 'auth', status: 'fail', detail: `${host} answered GET /api/v1/users/self without a user`, fix: "is the URL the instance's address, not a page in front of it?" };
+    if (!user)
+      return {
+        check: 'auth',
+        status: 'fail',
+        detail: `${host} answered GET /api/v1/users/self without a user`,
+        fix: "is the URL the instance's address, not a page in front of it?",
+      };
     const login = typeof user.login_id === 'string' ? `, ${user.login_id}` : '';
-    return { check: 'auth', status: 'ok', detail: `accepted by ${host}: ${user.name ?? 'a user'} (user ${String(user.id)}${login})` };
+    return {
+      check: 'auth',
+      status: 'ok',
+      detail: `accepted by ${host}: ${user.name ?? 'a user'} (user ${String(user.id)}${login})`,
+    };
   }
   const error = asked.error;
   // A throttled 403 says nothing about the token; the rate limit check reports it.
-  if (error instanceof ApiError && error.throttled) return { check: 'auth', status: 'warn', detail: `not checked: ${host} throttled the request` };
+  if (error instanceof ApiError && error.throttled)
+    return { check: 'auth', status: 'warn', detail: `not checked: ${host} throttled the request` };
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
     // The client's hint for a refused token knows where the token came from (a login, a pasted token, LMS_TOKEN).
-    const fix = error.tokenRefused && error.hint ? error.hint : 'make a new token in your account settings on the instance and store it with `lms profile add NAME --url URL --token-stdin` (or set LMS_TOKEN)';
+    const fix =
+      error.tokenRefused && error.hint
+        ? error.hint
+        : 'make a new token in your account settings on the instance and store it with `lms profile add NAME --url URL --token-stdin` (or set LMS_TOKEN)';
     return { check: 'auth', status: 'fail', detail: `${host} did not accept the token (${error.status})`, fix };
   }
   // Refused before the request could go (a login that can no longer be renewed): its own words say what to do.
@@ -287,7 +387,12 @@ function authCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer
     return { check: 'auth', status: 'fail', detail: messageOf(error), fix: error.hint };
   }
   if (error instanceof ApiError) {
-    return { check: 'auth', status: 'fail', detail: `${host} answered GET /api/v1/users/self with ${error.status}`, fix: error.hint ?? "is the URL the instance's address (https://lms.example.edu, without a path)?" };
+    return {
+      check: 'auth',
+      status: 'fail',
+      detail: `${host} answered GET /api/v1/users/self with ${error.status}`,
+      fix: error.hint ?? "is the URL the instance's address (https://lms.example.edu, without a path)?",
+    };
   }
   // The reachable check says why there was no answer.
   return { check: 'auth', status: 'warn', detail: `not checked: no answer from ${host}` };
@@ -297,19 +402,33 @@ function authCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer
  * Only a warning: the API takes a bearer token whatever the time, and a clock wrong enough to break
  * TLS fails the reachable check already. What drifts is what lms works out against this machine's clock.
  */
-function clockCheck(probe: DoctorProbe, report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Check {
-  if (report?.kind === 'mock') return { check: 'clock', status: 'ok', detail: "the mock runs in this process, on this machine's clock" };
+function clockCheck(
+  probe: DoctorProbe,
+  report: InstanceReport | undefined,
+  asked: Settled<SelfAnswer> | undefined,
+): Check {
+  if (report?.kind === 'mock')
+    return { check: 'clock', status: 'ok', detail: "the mock runs in this process, on this machine's clock" };
   if (!asked?.value) return { check: 'clock', status: 'warn', detail: 'not checked: no answer from the instance' };
   const date = asked.value.date === undefined ? NaN : Date.parse(asked.value.date);
-  if (Number.isNaN(date)) return { check: 'clock', status: 'warn', detail: 'not checked: the instance sent no Date header' };
+  if (Number.isNaN(date))
+    return { check: 'clock', status: 'warn', detail: 'not checked: the instance sent no Date header' };
   // The header has whole seconds: a second either way is no skew.
   const skew = Math.round((probe.now() - date) / 1000);
-  const off = Math.abs(skew) <= 1 ? 'in step with' : `${describeSeconds(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'}`;
-  if (Math.abs(skew) <= CLOCK_SKEW_WARN_SECONDS) return { check: 'clock', status: 'ok', detail: `this machine's clock is ${off} the instance's` };
-  return { check: 'clock', status: 'warn', detail: `this machine's clock is ${off} the instance's: relative times and dates lms works out will be off`, fix: 'turn on network time (timedatectl set-ntp true; on macOS, Date & Time settings)' };
+  const off =
+    Math.abs(skew) <= 1 ? 'in step with' : `${describeSeconds(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'}`;
+  if (Math.abs(skew) <= CLOCK_SKEW_WARN_SECONDS)
+    return { check: 'clock', status: 'ok', detail: `this machine's clock is ${off} the instance's` };
+  return {
+    check: 'clock',
+    status: 'warn',
+    detail: `this machine's clock is ${off} the instance's: relative times and dates lms works out will be off`,
+    fix: 'turn on network time (timedatectl set-ntp true; on macOS, Date & Time settings)',
+  };
 }
 
-const RATE_LIMIT_FIX = 'wait a minute for the bucket to refill; run fewer lms commands or scripts at once with this token, give bulk jobs a lower --concurrency, and lists a smaller --per-page (each request costs less)';
+const RATE_LIMIT_FIX =
+  'wait a minute for the bucket to refill; run fewer lms commands or scripts at once with this token, give bulk jobs a lower --concurrency, and lists a smaller --per-page (each request costs less)';
 
 /**
  * From the headers of the token check's own answer. An instance that sends no
@@ -317,21 +436,35 @@ const RATE_LIMIT_FIX = 'wait a minute for the bucket to refill; run fewer lms co
  * without --throttle) is not measured, which is no fault.
  */
 function rateLimitCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Check {
-  if (!asked) return { check: 'rate limit', status: 'warn', detail: `not checked: ${report ? 'no token' : 'no instance'}` };
+  if (!asked)
+    return { check: 'rate limit', status: 'warn', detail: `not checked: ${report ? 'no token' : 'no instance'}` };
   const host = hostLabel(report);
   if (asked.error instanceof ApiError && asked.error.throttled) {
-    return { check: 'rate limit', status: 'fail', detail: `${host} is throttling this token now: it answered ${asked.error.status} (Rate Limit Exceeded) to every try`, fix: RATE_LIMIT_FIX };
+    return {
+      check: 'rate limit',
+      status: 'fail',
+      detail: `${host} is throttling this token now: it answered ${asked.error.status} (Rate Limit Exceeded) to every try`,
+      fix: RATE_LIMIT_FIX,
+    };
   }
   if (!asked.value) return { check: 'rate limit', status: 'warn', detail: 'not checked: no answer from the instance' };
   const { remaining, cost, throttled = 0 } = asked.value;
   const left = remaining === undefined || remaining.trim() === '' ? NaN : Number(remaining);
-  const waited = throttled ? `${host} throttled this check ${throttled === 1 ? 'once' : `${throttled} times`} before it answered` : '';
+  const waited = throttled
+    ? `${host} throttled this check ${throttled === 1 ? 'once' : `${throttled} times`} before it answered`
+    : '';
   if (!Number.isFinite(left)) {
     if (waited) return { check: 'rate limit', status: 'fail', detail: waited, fix: RATE_LIMIT_FIX };
-    const why = report?.kind === 'mock' ? 'the mock sends no X-Rate-Limit-Remaining unless it throttles (lms mock serve --throttle, or LMS_MOCK_FAULTS)' : `${host} sent no X-Rate-Limit-Remaining (it does not throttle this token, or a proxy in between drops the header)`;
+    const why =
+      report?.kind === 'mock'
+        ? 'the mock sends no X-Rate-Limit-Remaining unless it throttles (lms mock serve --throttle, or LMS_MOCK_FAULTS)'
+        : `${host} sent no X-Rate-Limit-Remaining (it does not throttle this token, or a proxy in between drops the header)`;
     return { check: 'rate limit', status: 'ok', detail: `not measured: ${why}` };
   }
-  const spent = cost !== undefined && cost.trim() !== '' && Number.isFinite(Number(cost)) ? `; this check cost ${units(Number(cost))}` : '';
+  const spent =
+    cost !== undefined && cost.trim() !== '' && Number.isFinite(Number(cost))
+      ? `; this check cost ${units(Number(cost))}`
+      : '';
   const figure = `${units(left)} left in the rate-limit bucket (X-Rate-Limit-Remaining${spent})`;
   if (left < RATE_LIMIT_LOW) {
     return {
@@ -342,7 +475,11 @@ function rateLimitCheck(report: InstanceReport | undefined, asked: Settled<SelfA
     };
   }
   if (waited) return { check: 'rate limit', status: 'fail', detail: `${waited}; ${figure} now`, fix: RATE_LIMIT_FIX };
-  return { check: 'rate limit', status: 'ok', detail: `${figure}: room for about ${Math.floor(left / PREFLIGHT_PENALTY)} requests at once` };
+  return {
+    check: 'rate limit',
+    status: 'ok',
+    detail: `${figure}: room for about ${Math.floor(left / PREFLIGHT_PENALTY)} requests at once`,
+  };
 }
 
 /** Whole units, or two decimals for the small costs real instances report ("0.0152"). */
@@ -350,7 +487,8 @@ function units(n: number): string {
   return Math.abs(n) >= 10 ? String(Math.round(n)) : String(Number(n.toFixed(2)));
 }
 
-const MASQUERADE_NEEDS = 'acting as others needs an admin of the root account whose role has "Users - act as" (become_user), and, to act as another admin, every permission that admin has';
+const MASQUERADE_NEEDS =
+  'acting as others needs an admin of the root account whose role has "Users - act as" (become_user), and, to act as another admin, every permission that admin has';
 
 /**
  * Whether the token's user may act as another (`--as-user`). The probe has to name someone else: a
@@ -359,16 +497,30 @@ const MASQUERADE_NEEDS = 'acting as others needs an admin of the root account wh
  * way; without it, one other user of the account is tried and either answer is information, as most
  * tokens (teachers', students') have no business acting as others.
  */
-async function masqueradeCheck(probe: DoctorProbe, report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Promise<Check> {
+async function masqueradeCheck(
+  probe: DoctorProbe,
+  report: InstanceReport | undefined,
+  asked: Settled<SelfAnswer> | undefined,
+): Promise<Check> {
   const self = userOf(asked?.value?.user);
-  if (!asked || !self) return { check: 'masquerade', status: 'warn', detail: `not checked: ${!report ? 'no instance' : !asked ? 'no token' : 'no user to start from'}` };
+  if (!asked || !self)
+    return {
+      check: 'masquerade',
+      status: 'warn',
+      detail: `not checked: ${!report ? 'no instance' : !asked ? 'no token' : 'no user to start from'}`,
+    };
   const host = hostLabel(report);
   const who = describeUser(self);
   const flag = probe.asUser;
   if (flag !== undefined) {
     const tried = await settle(probe.actAs(flag));
     const target = userOf(tried.value);
-    if (target) return { check: 'masquerade', status: 'ok', detail: `allowed: --as-user ${flag} acts as ${describeUser(target)}` };
+    if (target)
+      return {
+        check: 'masquerade',
+        status: 'ok',
+        detail: `allowed: --as-user ${flag} acts as ${describeUser(target)}`,
+      };
     // A real instance answers 401 for a user it cannot find as well as for one the caller may not become; the mock, 404.
     if (isRefusal(tried.error, [401, 403, 404])) {
       return {
@@ -378,21 +530,50 @@ async function masqueradeCheck(probe: DoctorProbe, report: InstanceReport | unde
         fix: `check the id (lms users get ${flag}); ${MASQUERADE_NEEDS}; or drop --as-user`,
       };
     }
-    return { check: 'masquerade', status: 'warn', detail: `not checked: ${tried.value === undefined ? messageOf(tried.error) : `${host} answered as_user_id=${flag} without a user`}` };
+    return {
+      check: 'masquerade',
+      status: 'warn',
+      detail: `not checked: ${tried.value === undefined ? messageOf(tried.error) : `${host} answered as_user_id=${flag} without a user`}`,
+    };
   }
   const listed = await settle(probe.accountUsers());
   if (isRefusal(listed.error, [401, 403])) {
-    return { check: 'masquerade', status: 'ok', detail: `not allowed: ${who} may not list the root account's users (${listed.error.status}), so is no admin there; ${MASQUERADE_NEEDS}` };
+    return {
+      check: 'masquerade',
+      status: 'ok',
+      detail: `not allowed: ${who} may not list the root account's users (${listed.error.status}), so is no admin there; ${MASQUERADE_NEEDS}`,
+    };
   }
-  if (listed.error !== undefined) return { check: 'masquerade', status: 'warn', detail: `not checked: ${messageOf(listed.error)}` };
-  const other = (Array.isArray(listed.value) ? listed.value : []).map(userOf).find((u) => u !== undefined && String(u.id) !== String(self.id));
-  if (!other) return { check: 'masquerade', status: 'ok', detail: 'not measured: the account has no other user to try acting as' };
+  if (listed.error !== undefined)
+    return { check: 'masquerade', status: 'warn', detail: `not checked: ${messageOf(listed.error)}` };
+  const other = (Array.isArray(listed.value) ? listed.value : [])
+    .map(userOf)
+    .find((u) => u !== undefined && String(u.id) !== String(self.id));
+  if (!other)
+    return {
+      check: 'masquerade',
+      status: 'ok',
+      detail: 'not measured: the account has no other user to try acting as',
+    };
   const tried = await settle(probe.actAs(String(other.id)));
-  if (userOf(tried.value)) return { check: 'masquerade', status: 'ok', detail: `allowed: ${who} may act as other users with --as-user (tried as ${describeUser(other)})` };
+  if (userOf(tried.value))
+    return {
+      check: 'masquerade',
+      status: 'ok',
+      detail: `allowed: ${who} may act as other users with --as-user (tried as ${describeUser(other)})`,
+    };
   if (isRefusal(tried.error, [401, 403])) {
-    return { check: 'masquerade', status: 'ok', detail: `not allowed: ${host} refused to let ${who} act as ${describeUser(other)} (${tried.error.status}); ${MASQUERADE_NEEDS}` };
+    return {
+      check: 'masquerade',
+      status: 'ok',
+      detail: `not allowed: ${host} refused to let ${who} act as ${describeUser(other)} (${tried.error.status}); ${MASQUERADE_NEEDS}`,
+    };
   }
-  return { check: 'masquerade', status: 'warn', detail: `not checked: ${tried.value === undefined ? messageOf(tried.error) : `${host} answered as_user_id without a user`}` };
+  return {
+    check: 'masquerade',
+    status: 'warn',
+    detail: `not checked: ${tried.value === undefined ? messageOf(tried.error) : `${host} answered as_user_id without a user`}`,
+  };
 }
 
 /** The instance said no (not: it was throttled, or did not answer). */
@@ -429,16 +610,37 @@ function describeSeconds(s: number): string {
 
 async function stateCheck(probe: DoctorProbe): Promise<Check> {
   const dir = await probe.stateDir();
-  const check = await directoryCheck(probe, 'state', dir, 'fail', 'bulk imports, grade --csv and apply keep their journals there, so a re-run cannot skip the rows already done, and writes go in no audit log');
+  const check = await directoryCheck(
+    probe,
+    'state',
+    dir,
+    'fail',
+    'bulk imports, grade --csv and apply keep their journals there, so a re-run cannot skip the rows already done, and writes go in no audit log',
+  );
   const old = await probe.stateToMove();
   if (old === undefined || check.status !== 'ok') return check;
-  return { ...check, detail: `${check.detail}; the audit log, journals and apply's keys an older lms kept in ${old} move here when a command next uses them` };
+  return {
+    ...check,
+    detail: `${check.detail}; the audit log, journals and apply's keys an older lms kept in ${old} move here when a command next uses them`,
+  };
 }
 
-async function directoryCheck(probe: DoctorProbe, name: string, dir: string, severity: 'warn' | 'fail', consequence: string): Promise<Check> {
+async function directoryCheck(
+  probe: DoctorProbe,
+  name: string,
+  dir: string,
+  severity: 'warn' | 'fail',
+  consequence: string,
+): Promise<Check> {
   const found = await probe.writable(dir);
-  if (found.writable) return { check: name, status: 'ok', detail: `${dir} is writable${found.exists ? '' : ' (made on first use)'}` };
-  return { check: name, status: severity, detail: `${dir} is not writable (${found.reason}): ${consequence}`, fix: `make it writable (chown/chmod), or point ${name === 'state' ? 'LMS_STATE_DIR' : 'LMS_CACHE_DIR'} at a directory that is` };
+  if (found.writable)
+    return { check: name, status: 'ok', detail: `${dir} is writable${found.exists ? '' : ' (made on first use)'}` };
+  return {
+    check: name,
+    status: severity,
+    detail: `${dir} is not writable (${found.reason}): ${consequence}`,
+    fix: `make it writable (chown/chmod), or point ${name === 'state' ? 'LMS_STATE_DIR' : 'LMS_CACHE_DIR'} at a directory that is`,
+  };
 }
 
 function hostOf(url: string): string {

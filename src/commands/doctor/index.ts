@@ -25,7 +25,10 @@ export function systemProbe(ctx: Context): DoctorProbe {
   const asUser = ctx.globals.asUser;
   const send = async (path: string, query: Record<string, string>, label: (host: string) => string) => {
     const client = await ctx.client();
-    return ctx.activity.track(client.send('GET', path, { query, masquerade: false }), label(new URL(client.baseUrl).host));
+    return ctx.activity.track(
+      client.send('GET', path, { query, masquerade: false }),
+      label(new URL(client.baseUrl).host),
+    );
   };
   return {
     node: process.versions.node,
@@ -49,18 +52,37 @@ export function systemProbe(ctx: Context): DoctorProbe {
       if (choice.kind === 'mock') {
         const { defaultMockDbPath } = await import('../../mock/runtime.js');
         // The mock that opened, or the one that would: if it cannot open, the checks after this say why.
-        const where = await ctx.mock().then((m) => m.path, () => ctx.globals.mockDb ?? defaultMockDbPath(ctx.env));
+        const where = await ctx.mock().then(
+          (m) => m.path,
+          () => ctx.globals.mockDb ?? defaultMockDbPath(ctx.env),
+        );
         // As the client chooses it: LMS_TOKEN when set, else the seeded admin's.
-        return { kind: 'mock', where, source: describeSource(choice), overridden, tokenSource: ctx.env.LMS_TOKEN ? 'LMS_TOKEN' : "the mock's seeded admin" };
+        return {
+          kind: 'mock',
+          where,
+          source: describeSource(choice),
+          overridden,
+          tokenSource: ctx.env.LMS_TOKEN ? 'LMS_TOKEN' : "the mock's seeded admin",
+        };
       }
       const remote = resolveRemote(choice, ctx.env, await ctx.profiles());
       const { redactUrl } = await import('../../redact.js');
       // As the transport chooses it.
       const { caFileLabel, caFileOf } = await import('../../transport/ca-file.js');
-      const chosen = URL.canParse(remote.baseUrl) && new URL(remote.baseUrl).protocol === 'https:' ? caFileOf(ctx.env, profileCaFile(remote)) : undefined;
+      const chosen =
+        URL.canParse(remote.baseUrl) && new URL(remote.baseUrl).protocol === 'https:'
+          ? caFileOf(ctx.env, profileCaFile(remote))
+          : undefined;
       const caFile = chosen ? caFileLabel(chosen) : undefined;
       if (remote.unusedToken) overridden.push(remote.unusedToken);
-      return { kind: 'remote', url: redactUrl(remote.baseUrl), source: describeSource(choice, remote.profileName), overridden, tokenSource: remote.tokenSource, ...(caFile ? { caFile } : {}) };
+      return {
+        kind: 'remote',
+        url: redactUrl(remote.baseUrl),
+        source: describeSource(choice, remote.profileName),
+        overridden,
+        tokenSource: remote.tokenSource,
+        ...(caFile ? { caFile } : {}),
+      };
     },
     async proxy() {
       if (ctx.instance.kind !== 'remote') throw new Error('the mock is reached through no proxy');
@@ -72,8 +94,10 @@ export function systemProbe(ctx: Context): DoctorProbe {
       if (!PROXY_VARIABLES.some((name) => ctx.env[name])) return { kind: 'none', host: url.host };
       const { readProxySettings, routeFor } = await import('../../transport/proxy.js');
       const route = routeFor(readProxySettings(ctx.env, [url.protocol === 'https:' ? 'https' : 'http']), url);
-      if (route.kind === 'proxy') return { kind: 'proxy', host: url.host, proxy: route.proxy.shown, variable: route.proxy.variable };
-      if (route.reason === 'no_proxy') return { kind: 'bypassed', host: url.host, variable: route.variable, entry: route.entry };
+      if (route.kind === 'proxy')
+        return { kind: 'proxy', host: url.host, proxy: route.proxy.shown, variable: route.proxy.variable };
+      if (route.reason === 'no_proxy')
+        return { kind: 'bypassed', host: url.host, variable: route.variable, entry: route.entry };
       return { kind: 'none', host: url.host };
     },
     async trust() {
@@ -88,16 +112,33 @@ export function systemProbe(ctx: Context): DoctorProbe {
       const chosen = caFileOf(ctx.env, given);
       const extra = ctx.env.NODE_EXTRA_CA_CERTS || undefined;
       // Every source set, in the order the transport reads them: those after the chosen one are not read.
-      const sources = [ctx.env.LMS_CA_FILE ? 'LMS_CA_FILE' : '', given?.source ?? '', ...CURL_CA_VARIABLES.filter((name) => ctx.env[name])].filter(Boolean);
-      const unread = chosen ? sources.filter((source) => source !== chosen.source).map((source) => `${source} (${chosen.source} comes first)`) : [];
+      const sources = [
+        ctx.env.LMS_CA_FILE ? 'LMS_CA_FILE' : '',
+        given?.source ?? '',
+        ...CURL_CA_VARIABLES.filter((name) => ctx.env[name]),
+      ].filter(Boolean);
+      const unread = chosen
+        ? sources
+            .filter((source) => source !== chosen.source)
+            .map((source) => `${source} (${chosen.source} comes first)`)
+        : [];
       if (!chosen) return { kind: 'roots', host: url.host, unread, ...(extra ? { extra } : {}) };
       const { readCaFile } = await import('../../transport/trust.js');
       const certificates = readCaFile(chosen).length;
-      return { kind: 'file', host: url.host, file: { label: caFileLabel(chosen), certificates }, unread, ...(extra ? { extra } : {}) };
+      return {
+        kind: 'file',
+        host: url.host,
+        file: { label: caFileLabel(chosen), certificates },
+        unread,
+        ...(extra ? { extra } : {}),
+      };
     },
     async configFile() {
       const { path } = await ctx.profiles();
-      const [file, dir] = await Promise.all([stat(path).catch(() => undefined), stat(dirname(path)).catch(() => undefined)]);
+      const [file, dir] = await Promise.all([
+        stat(path).catch(() => undefined),
+        stat(dirname(path)).catch(() => undefined),
+      ]);
       return { path, mode: file?.mode, dirMode: dir?.mode };
     },
     async whoami() {
@@ -115,11 +156,23 @@ export function systemProbe(ctx: Context): DoctorProbe {
     },
     async actAs(id) {
       const { readBody } = await import('../../client/parse.js');
-      return readBody(await send(selfPath(), { as_user_id: id }, (host) => `Checking with ${host} whether the token may act as user ${id}`));
+      return readBody(
+        await send(
+          selfPath(),
+          { as_user_id: id },
+          (host) => `Checking with ${host} whether the token may act as user ${id}`,
+        ),
+      );
     },
     async accountUsers() {
       const { readBody } = await import('../../client/parse.js');
-      return readBody(await send(pathOf('users.list', { account_id: 'self' }), { per_page: '2' }, (host) => `Looking for a user to try acting as on ${host}`));
+      return readBody(
+        await send(
+          pathOf('users.list', { account_id: 'self' }),
+          { per_page: '2' },
+          (host) => `Looking for a user to try acting as on ${host}`,
+        ),
+      );
     },
     now: () => Date.now(),
     // Where the launcher keeps Node's compile cache (bin/lms): LMS_CACHE_DIR, else the platform's cache directory.
@@ -134,7 +187,8 @@ export function systemProbe(ctx: Context): DoctorProbe {
 }
 
 /** The profile's CA file, named as the transport names it. */
-const profileCaFile = (remote: { caFile?: string; profileName?: string }) => (remote.caFile ? { path: remote.caFile, source: `profile "${remote.profileName}"` } : undefined);
+const profileCaFile = (remote: { caFile?: string; profileName?: string }) =>
+  remote.caFile ? { path: remote.caFile, source: `profile "${remote.profileName}"` } : undefined;
 
 /** A directory, or the nearest one above it that exists, that this user may write to; nothing is created. */
 export async function writable(dir: string): Promise<Writable> {
@@ -147,10 +201,17 @@ export async function writable(dir: string): Promise<Writable> {
         await access(at, constants.W_OK | constants.X_OK);
         return { writable: true, exists: at === resolve(dir) };
       } catch (e) {
-        return { writable: false, reason: at === resolve(dir) ? ((e as NodeJS.ErrnoException).code ?? 'no access') : `${at} cannot be written to make it` };
+        return {
+          writable: false,
+          reason:
+            at === resolve(dir)
+              ? ((e as NodeJS.ErrnoException).code ?? 'no access')
+              : `${at} cannot be written to make it`,
+        };
       }
     }
-    if ((found.code !== 'ENOENT' && found.code !== 'ENOTDIR') || dirname(at) === at) return { writable: false, reason: found.code ?? found.message };
+    if ((found.code !== 'ENOENT' && found.code !== 'ENOTDIR') || dirname(at) === at)
+      return { writable: false, reason: found.code ?? found.message };
     at = dirname(at);
   }
 }
@@ -158,23 +219,30 @@ export async function writable(dir: string): Promise<Writable> {
 /** A line a person reads: status, check, what was found and what to do. */
 export function checkLines(checks: Check[]): string {
   const width = Math.max(...checks.map((c) => c.check.length));
-  return checks.map((c) => `${c.status.padEnd(4)}  ${c.check.padEnd(width)}  ${c.detail}${c.fix ? `; fix: ${c.fix}` : ''}\n`).join('');
+  return checks
+    .map((c) => `${c.status.padEnd(4)}  ${c.check.padEnd(width)}  ${c.detail}${c.fix ? `; fix: ${c.fix}` : ''}\n`)
+    .join('');
 }
 
 export const doctorVerbs: Verbs = [
   command({
     name: 'check',
-    summary: 'Check Node, SQLite, the instance, its token, the proxy, what its certificate is verified against, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails',
+    summary:
+      'Check Node, SQLite, the instance, its token, the proxy, what its certificate is verified against, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails',
     isDefault: true,
     routes: ['users.get', 'users.list'],
     examples: ['lms doctor', 'lms doctor -o json'],
     async run({ ctx }) {
       const checks = await runChecks(systemProbe(ctx));
       const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
-      const result: CommandResult = format === 'table' ? text(checkLines(checks)) : { kind: 'list', items: checks, columns: COLUMNS };
+      const result: CommandResult =
+        format === 'table' ? text(checkLines(checks)) : { kind: 'list', items: checks, columns: COLUMNS };
       const failed = checks.filter((c) => c.status === 'fail').map((c) => c.check);
       if (!failed.length) return result;
-      return withFailure(result, new FailureError(`${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.join(', ')}`));
+      return withFailure(
+        result,
+        new FailureError(`${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.join(', ')}`),
+      );
     },
   }),
 ] as Verbs;

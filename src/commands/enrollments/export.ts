@@ -9,10 +9,13 @@ import { textOf } from '../../output/text.js';
 
 /** An enrollment as an import row. Sections by SIS id where it is visible, as people are. */
 export function enrollmentRow(e: Enrollment): Record<(typeof COLUMNS)[number], string> {
-  const sisSection = typeof e.sis_section_id === 'string' && e.sis_section_id ? `sis_section_id:${e.sis_section_id}` : undefined;
+  const sisSection =
+    typeof e.sis_section_id === 'string' && e.sis_section_id ? `sis_section_id:${e.sis_section_id}` : undefined;
   return {
     user: personRef(e.user ?? { id: e.user_id, sis_user_id: typeof e.sis_user_id === 'string' ? e.sis_user_id : null }),
-    type: textOf(e.type).replace(/Enrollment$/, '').toLowerCase(),
+    type: textOf(e.type)
+      .replace(/Enrollment$/, '')
+      .toLowerCase(),
     // A built-in role is named after its type; only a custom one needs the column (it wins over type).
     role: e.role === e.type ? '' : textOf(e.role),
     // No section id (some instances leave it out) is an empty cell: the import's "no section".
@@ -29,10 +32,15 @@ export const exportEnrollments = command({
   options: {
     course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X', required: true },
   },
-  examples: ['lms enrollments export --course sis_course_id:BIO-101 > roster.csv && lms enrollments import --course sis_course_id:BIO-101 --dry-run roster.csv'],
+  examples: [
+    'lms enrollments export --course sis_course_id:BIO-101 > roster.csv && lms enrollments import --course sis_course_id:BIO-101 --dry-run roster.csv',
+  ],
   async run({ opts, ctx }) {
     const client = await ctx.client();
-    const enrollments = client.ops.enrollments.listCourse({ course_id: opts.course, state: [...LIVE] }, { limit: exportLimit(ctx) });
+    const enrollments = client.ops.enrollments.listCourse(
+      { course_id: opts.course, state: [...LIVE] },
+      { limit: exportLimit(ctx) },
+    );
     let repeated = 0;
     const rows = (async function* () {
       const seen = new Set<string>();
@@ -48,7 +56,10 @@ export const exportEnrollments = command({
         seen.add(key);
         yield row;
       }
-      if (repeated) ctx.warn(`${repeated} enrollment${repeated > 1 ? 's' : ''} with the user, role and section of an earlier row (observers of several students) ${repeated > 1 ? 'are' : 'is'} written once`);
+      if (repeated)
+        ctx.warn(
+          `${repeated} enrollment${repeated > 1 ? 's' : ''} with the user, role and section of an earlier row (observers of several students) ${repeated > 1 ? 'are' : 'is'} written once`,
+        );
     })();
     return exportRows(ctx, rows, [...COLUMNS]);
   },

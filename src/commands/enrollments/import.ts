@@ -10,7 +10,14 @@ import type { ApiClient } from '../../client/client.js';
 import type { Enrollment } from '../../spec/types/roster.js';
 import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import type { Problem } from '../../bulk/csv-input.js';
-import { parseUserRef, resolveAddresses, searchedFor, userPath, userRefKey, type UserRef } from '../../client/user-ref.js';
+import {
+  parseUserRef,
+  resolveAddresses,
+  searchedFor,
+  userPath,
+  userRefKey,
+  type UserRef,
+} from '../../client/user-ref.js';
 import { ApiError, ExitCode } from '../../errors.js';
 import { destroysWith } from '../../model/command.js';
 import { ENDING_STATES, stateFlag } from './state.js';
@@ -21,14 +28,14 @@ const STATES: readonly string[] = stateFlag.choices;
 /** States a live enrollment is in: what the file is matched against, and what --sync may conclude. */
 export const LIVE = ['active', 'invited', 'inactive'] as const;
 
-
 /** What a roster row must be, by itself (apply checks its inline enrollments and rosters by it too). */
 export function checkRow(v: Record<string, string>): string[] {
   const problems: string[] = [];
   const user = v.user ? parseUserRef(v.user) : undefined;
   if (user && 'problem' in user) problems.push(`user ${user.problem}`);
   if (!v.type && !v.role) problems.push('give a type or a role');
-  if (v.type && !enrollmentTypeOf(v.type)) problems.push(`type "${v.type}" is not student, teacher, ta, designer or observer`);
+  if (v.type && !enrollmentTypeOf(v.type))
+    problems.push(`type "${v.type}" is not student, teacher, ta, designer or observer`);
   if (v.state && !STATES.includes(v.state)) problems.push(`state "${v.state}" is not one of ${STATES.join(', ')}`);
   return problems;
 }
@@ -78,7 +85,12 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
       const courseId = (await client.ops.courses.get({ id: course })).id;
       const refs = new Map(rows.map((r) => [r.line, parseUserRef(r.user)]));
       // Who is enrolled need not be in the course yet: an address is looked for among the instance's users.
-      const addressed = await resolveAddresses(client, [...refs.values()].filter((ref): ref is UserRef => !('problem' in ref)), { account_id: 'self' }, concurrency);
+      const addressed = await resolveAddresses(
+        client,
+        [...refs.values()].filter((ref): ref is UserRef => !('problem' in ref)),
+        { account_id: 'self' },
+        concurrency,
+      );
       const problems: Problem[] = [];
       for (const row of rows) {
         const ref = refs.get(row.line)!;
@@ -92,7 +104,11 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
       }
       const paths = [...refs.values()].flatMap((ref) => ('problem' in ref ? [] : [ref.path]));
       const users = await lookupEach(paths, (path) => orMissing(client.ops.users.get({ id: path })), concurrency);
-      const sections = await lookupEach(rows.flatMap((r) => (r.section ? [r.section] : [])), (raw) => orMissing(client.ops.sections.get({ id: raw })), concurrency);
+      const sections = await lookupEach(
+        rows.flatMap((r) => (r.section ? [r.section] : [])),
+        (raw) => orMissing(client.ops.sections.get({ id: raw })),
+        concurrency,
+      );
       for (const row of rows) {
         const ref = refs.get(row.line)!;
         if ('problem' in ref) problems.push({ line: row.line, message: `user ${ref.problem}` });
@@ -101,7 +117,8 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
           const section = sections.get(row.section);
           // Enrolling through another course's section would enroll in that course.
           if (!section) problems.push({ line: row.line, message: `section "${row.section}" not found` });
-          else if (section.course_id !== courseId) problems.push({ line: row.line, message: `section "${row.section}" is not a section of course ${course}` });
+          else if (section.course_id !== courseId)
+            problems.push({ line: row.line, message: `section "${row.section}" is not a section of course ${course}` });
         }
       }
       for (const [path, user] of users) if (user) userId.set(path, user.id);
@@ -118,7 +135,12 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
         throw e;
       }
       const section = row.section ? await sectionId(row.section) : undefined;
-      for await (const e of client.ops.enrollments.listCourse({ course_id: course, user_id: user, role: [row.role], state: [...LIVE] })) {
+      for await (const e of client.ops.enrollments.listCourse({
+        course_id: course,
+        user_id: user,
+        role: [row.role],
+        state: [...LIVE],
+      })) {
         if (section === undefined || e.course_section_id === section) return { id: e.id, current: e };
       }
       return undefined;
@@ -140,7 +162,11 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
     },
     async update(row, found) {
       // Enrolling the same user, role and section again sets the state of the existing enrollment.
-      const enrollment = { user_id: found.current.user_id, role_id: found.current.role_id, enrollment_state: row.state as 'active' };
+      const enrollment = {
+        user_id: found.current.user_id,
+        role_id: found.current.role_id,
+        enrollment_state: row.state as 'active',
+      };
       await client.ops.enrollments.enrollSection({ section_id: found.current.course_section_id, enrollment });
     },
   };
@@ -152,9 +178,15 @@ function matchedBy(results: RowResult[]): Set<number> {
 }
 
 /** The course's live enrollments, of the roles the file names, that no row matched. */
-async function unlisted(client: ApiClient, course: string, roles: string[], matched: Set<number>): Promise<Enrollment[]> {
+async function unlisted(
+  client: ApiClient,
+  course: string,
+  roles: string[],
+  matched: Set<number>,
+): Promise<Enrollment[]> {
   const extra: Enrollment[] = [];
-  for await (const e of client.ops.enrollments.listCourse({ course_id: course, role: roles, state: [...LIVE] })) if (!matched.has(e.id)) extra.push(e);
+  for await (const e of client.ops.enrollments.listCourse({ course_id: course, role: roles, state: [...LIVE] }))
+    if (!matched.has(e.id)) extra.push(e);
   return extra;
 }
 
@@ -166,15 +198,31 @@ const toConclude = (e: Enrollment): FinishedRow => ({
 });
 
 export const importEnrollments = command({
-  name: 'import', args: [{ name: 'file' }],
+  name: 'import',
+  args: [{ name: 'file' }],
   fileArgs: { file: 'read' },
-  summary: 'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed',
-  routes: ['enrollments.listCourse', 'enrollments.enrollCourse', 'enrollments.enrollSection', 'enrollments.end', 'users.get', 'sections.get', 'courses.get'],
+  summary:
+    'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed',
+  routes: [
+    'enrollments.listCourse',
+    'enrollments.enrollCourse',
+    'enrollments.enrollSection',
+    'enrollments.end',
+    'users.get',
+    'sections.get',
+    'courses.get',
+  ],
   lookups: ['users.list'],
   columns: resultColumns('user'),
   options: {
     course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X', required: true },
-    sync: { destroys: true, asksItself: true, long: 'sync', description: "also conclude the course's enrollments, of the roles in the file, that the file does not list (asks first)" },
+    sync: {
+      destroys: true,
+      asksItself: true,
+      long: 'sync',
+      description:
+        "also conclude the course's enrollments, of the roles in the file, that the file does not list (asks first)",
+    },
     ...bulkFlags({ noun: 'enrollments', updatable: ['state'] }),
   },
   examples: [
@@ -190,8 +238,12 @@ export const importEnrollments = command({
       schema: { columns: COLUMNS, required: ['user'], check: checkRow },
       keyColumn: 'user',
       // A row whose state ends access (inactive deactivates) destroys, as `enrollments add --state` does.
-      destroys: { noun: (n) => `enrollment${n === 1 ? '' : 's'} of course ${opts.course}`, verb: (row: EnrollmentRow) => (destroysWith(stateFlag, row.state) ? ENDING_STATES[row.state!] : undefined) },
-      describe: (v) => [`user ${v.user}`, v.role || v.type, v.section ? `section ${v.section}` : ''].filter(Boolean).join(', '),
+      destroys: {
+        noun: (n) => `enrollment${n === 1 ? '' : 's'} of course ${opts.course}`,
+        verb: (row: EnrollmentRow) => (destroysWith(stateFlag, row.state) ? ENDING_STATES[row.state!] : undefined),
+      },
+      describe: (v) =>
+        [`user ${v.user}`, v.role || v.type, v.section ? `section ${v.section}` : ''].filter(Boolean).join(', '),
       toRow: (r) => {
         const row = toRow(r.line, r.values);
         if (!roles.includes(row.role)) roles = [...roles, row.role];
@@ -205,7 +257,8 @@ export const importEnrollments = command({
               const found = await unlisted(client, opts.course, roles, matchedBy(results));
               return found.map(toConclude);
             },
-            words: (n) => `conclude ${n === undefined ? 'the' : n} enrollment${n === 1 ? '' : 's'} of course ${opts.course} that ${args[0]} does not list`,
+            words: (n) =>
+              `conclude ${n === undefined ? 'the' : n} enrollment${n === 1 ? '' : 's'} of course ${opts.course} that ${args[0]} does not list`,
           }
         : undefined,
       finish: opts.sync
@@ -213,8 +266,15 @@ export const importEnrollments = command({
             // A failed or skipped row's enrollment may well exist: concluding "unlisted" ones now could end it.
             const failed = results.filter((r) => r.status === 'failed').length;
             if (failed || skipped) {
-              const why = [failed ? `${failed} row${failed > 1 ? 's' : ''} failed` : '', skipped ? `${skipped} invalid row${skipped > 1 ? 's' : ''} skipped` : ''].filter(Boolean).join(', ');
-              ctx.warn(`--sync ${plan ? 'would conclude' : 'concluded'} nothing: ${why}; fix ${failed + skipped > 1 ? 'them' : 'it'} and run the import again`);
+              const why = [
+                failed ? `${failed} row${failed > 1 ? 's' : ''} failed` : '',
+                skipped ? `${skipped} invalid row${skipped > 1 ? 's' : ''} skipped` : '',
+              ]
+                .filter(Boolean)
+                .join(', ');
+              ctx.warn(
+                `--sync ${plan ? 'would conclude' : 'concluded'} nothing: ${why}; fix ${failed + skipped > 1 ? 'them' : 'it'} and run the import again`,
+              );
               return [];
             }
             const found = await unlisted(client, opts.course, roles, matchedBy(results));

@@ -20,13 +20,15 @@ export function enrollmentType(word: string): EnrollmentType {
 }
 
 function enrollmentState(word: string): EnrollmentState {
-  if (!(ENROLLMENT_STATES as readonly string[]).includes(word)) throw new UsageError(`unknown enrollment state "${word}": use ${ENROLLMENT_STATES.join(', ')}`);
+  if (!(ENROLLMENT_STATES as readonly string[]).includes(word))
+    throw new UsageError(`unknown enrollment state "${word}": use ${ENROLLMENT_STATES.join(', ')}`);
   return word as EnrollmentState;
 }
 
 const listEnrollments = command({
   name: 'list',
-  summary: "List the enrollments of a course, a section or a user, or one user's in a course or section (active and invited unless --state says otherwise)",
+  summary:
+    "List the enrollments of a course, a section or a user, or one user's in a course or section (active and invited unless --state says otherwise)",
   aliases: ['ls'],
   routes: ['enrollments.listCourse', 'enrollments.listSection', 'enrollments.listUser'],
   lookups: ['courses.users', 'sections.get', 'users.list'],
@@ -34,10 +36,28 @@ const listEnrollments = command({
   options: {
     course: contextFlags.course,
     section: contextFlags.section,
-    user: { ...contextFlags.user, description: `${contextFlags.user.description}; with --course or --section, that user's enrollments there` },
-    type: { long: 'type', value: 'type', description: 'student, teacher, ta, designer or observer (repeatable)', repeatable: true },
-    role: { long: 'role', value: 'role', description: 'a role name, custom roles included (repeatable; --type is then ignored)', repeatable: true },
-    state: { long: 'state', value: 'state', description: `${ENROLLMENT_STATES.join(', ')} (repeatable)`, repeatable: true },
+    user: {
+      ...contextFlags.user,
+      description: `${contextFlags.user.description}; with --course or --section, that user's enrollments there`,
+    },
+    type: {
+      long: 'type',
+      value: 'type',
+      description: 'student, teacher, ta, designer or observer (repeatable)',
+      repeatable: true,
+    },
+    role: {
+      long: 'role',
+      value: 'role',
+      description: 'a role name, custom roles included (repeatable; --type is then ignored)',
+      repeatable: true,
+    },
+    state: {
+      long: 'state',
+      value: 'state',
+      description: `${ENROLLMENT_STATES.join(', ')} (repeatable)`,
+      repeatable: true,
+    },
   },
   examples: [
     'lms enrollments list --course sis_course_id:BIO-101 --type student',
@@ -51,8 +71,16 @@ const listEnrollments = command({
     const where = inPlace ? oneContext(opts, ['course', 'section']) : oneContext(opts, ['course', 'section', 'user']);
     const client = await ctx.client();
     // An address is looked for among the people of the course or section given, else the instance's users.
-    const scope = where.type === 'user' ? { account_id: 'self' } : courseScope(client, where.type === 'course' ? { course_id: where.id } : { section_id: where.id });
-    const filter = { type: opts.type?.map(enrollmentType), role: opts.role, state: opts.state?.map(enrollmentState), ...(inPlace ? { user_id: await resolveUserPath(client, opts.user!, scope) } : {}) };
+    const scope =
+      where.type === 'user'
+        ? { account_id: 'self' }
+        : courseScope(client, where.type === 'course' ? { course_id: where.id } : { section_id: where.id });
+    const filter = {
+      type: opts.type?.map(enrollmentType),
+      role: opts.role,
+      state: opts.state?.map(enrollmentState),
+      ...(inPlace ? { user_id: await resolveUserPath(client, opts.user!, scope) } : {}),
+    };
     const options = { limit: ctx.pageLimit() };
     const e = client.ops.enrollments;
     const items =
@@ -76,17 +104,32 @@ const addEnrollment = command({
     section: contextFlags.section,
     user: { ...contextFlags.user, required: true },
     type: { long: 'type', value: 'type', description: 'student (default), teacher, ta, designer or observer' },
-    role: { long: 'role', value: 'role', description: 'a course role by name, e.g. a custom one; the type follows from it' },
+    role: {
+      long: 'role',
+      value: 'role',
+      description: 'a course role by name, e.g. a custom one; the type follows from it',
+    },
     state: stateFlag,
-    sectionId: { long: 'section-id', value: 'id', description: 'with --course: the section to enrol into (default: the course\'s default section)' },
-    limitToSection: { long: 'limit-to-section', description: 'a teacher or TA may only see and act in their own section' },
+    sectionId: {
+      long: 'section-id',
+      value: 'id',
+      description: "with --course: the section to enrol into (default: the course's default section)",
+    },
+    limitToSection: {
+      long: 'limit-to-section',
+      description: 'a teacher or TA may only see and act in their own section',
+    },
     observee: { long: 'observee', value: 'id', description: 'for an observer: the student they observe' },
     notify: { long: 'notify', negated: true, description: 'send no enrollment notice' },
   },
-  examples: ['lms enrollments add --course 1 --user sis_user_id:S-042 --state active', 'lms enrollments add --section 2 --user 5 --role Grader --limit-to-section'],
+  examples: [
+    'lms enrollments add --course 1 --user sis_user_id:S-042 --state active',
+    'lms enrollments add --section 2 --user 5 --role Grader --limit-to-section',
+  ],
   async run({ opts, ctx }) {
     const where = oneContext(opts, ['course', 'section']);
-    if (opts.sectionId && where.type === 'section') throw new UsageError('--section-id goes with --course; with --section the section is already chosen');
+    if (opts.sectionId && where.type === 'section')
+      throw new UsageError('--section-id goes with --course; with --section the section is already chosen');
     const client = await ctx.client();
     // Who is enrolled is not in the course yet: an address is looked for among the instance's users.
     const enrollment = {
@@ -100,14 +143,19 @@ const addEnrollment = command({
       notify: opts.notify,
     };
     const e = client.ops.enrollments;
-    return item(where.type === 'course' ? await e.enrollCourse({ course_id: where.id, enrollment }) : await e.enrollSection({ section_id: where.id, enrollment }));
+    return item(
+      where.type === 'course'
+        ? await e.enrollCourse({ course_id: where.id, enrollment })
+        : await e.enrollSection({ section_id: where.id, enrollment }),
+    );
   },
 });
 
 /** conclude, deactivate and delete: the same DELETE request with another `task`. */
 function endVerb(name: 'conclude' | 'deactivate' | 'delete', summary: string) {
   return command({
-    name, args: [{ name: 'id' }],
+    name,
+    args: [{ name: 'id' }],
     summary,
     routes: ['enrollments.end'],
     columns: ONE_COLUMNS,

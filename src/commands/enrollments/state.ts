@@ -7,10 +7,15 @@ import type { OptionSpec } from '../../model/command.js';
 const ENROLL_STATES = ['active', 'invited', 'inactive'] as const;
 
 /** States that end an enrollment's access, by the word for what reaching them does to it. */
-export const ENDING_STATES: Readonly<Record<string, string>> = { inactive: 'deactivate', completed: 'conclude', deleted: 'delete' };
+export const ENDING_STATES: Readonly<Record<string, string>> = {
+  inactive: 'deactivate',
+  completed: 'conclude',
+  deleted: 'delete',
+};
 
 export const stateFlag = {
-  long: 'state', value: 'state',
+  long: 'state',
+  value: 'state',
   description: 'active, invited (default) or inactive; inactive deactivates the enrollment the user already has there',
   choices: ENROLL_STATES,
   // Enrolling someone already enrolled sets their enrollment's state.

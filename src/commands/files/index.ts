@@ -3,7 +3,8 @@ import { item, type Verbs } from '../../model/command.js';
 import { command } from '../../model/define.js';
 
 const getFile = command({
-  name: 'get', args: [{ name: 'id' }],
+  name: 'get',
+  args: [{ name: 'id' }],
   summary: "Show a file's record (name, type, size, download URL)",
   routes: ['files.get'],
   examples: ['lms files get 1 -o json'],

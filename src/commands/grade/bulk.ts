@@ -15,12 +15,27 @@ import { journalDir } from '../../config/paths.js';
 import { ApiError, ExitCode, LmsError, NetworkError, UsageError } from '../../errors.js';
 import { interpretGrade } from '../../spec/grading.js';
 import { problemCount } from '../../bulk/problems.js';
-import { delimiterOf, ERROR_COLUMN, formatProblems, parseCsv, readInput, separatorName, type Problem } from '../../bulk/csv-input.js';
+import {
+  delimiterOf,
+  ERROR_COLUMN,
+  formatProblems,
+  parseCsv,
+  readInput,
+  separatorName,
+  type Problem,
+} from '../../bulk/csv-input.js';
 import { err } from '../../io/streams.js';
 import { unguardCell } from '../../output/csv-guard.js';
 import { failedFileNote, writeFailedRows } from '../../bulk/failed.js';
 import { reporting, unpaged, type BulkReport } from '../../bulk/report.js';
-import { courseScope, parseUserRef, resolveAddresses, searchedFor, userRefKey, type UserRef } from '../../client/user-ref.js';
+import {
+  courseScope,
+  parseUserRef,
+  resolveAddresses,
+  searchedFor,
+  userRefKey,
+  type UserRef,
+} from '../../client/user-ref.js';
 import type { BatchCell, BatchJournal } from '../../bulk/batches.js';
 import { progressWaitBound } from '../../model/watch-progress.js';
 import { aboveMaximum } from './over.js';
@@ -76,17 +91,25 @@ const MAX_BATCH_BYTES = 512 * 1024;
  * stays but no longer matches (grade_matches_current_submission false): the same grade posted again
  * grades the new attempt, so the row is sent, not skipped as unchanged.
  */
-const same = (s: Pick<Submission, 'score' | 'grade'> & Partial<Pick<Submission, 'grade_matches_current_submission'>>, t: { score: number | null; grade: string | null }) =>
-  (s.score ?? null) === t.score && (s.grade ?? null) === t.grade && s.grade_matches_current_submission !== false;
+const same = (
+  s: Pick<Submission, 'score' | 'grade'> & Partial<Pick<Submission, 'grade_matches_current_submission'>>,
+  t: { score: number | null; grade: string | null },
+) => (s.score ?? null) === t.score && (s.grade ?? null) === t.grade && s.grade_matches_current_submission !== false;
 
 /** Marks a row whose old grade is an earlier attempt's: `20 → 20` then grades the new attempt. */
-const newAttempt = (c: Cell): { new_attempt?: true } => (c.current.grade_matches_current_submission === false ? { new_attempt: true } : {});
+const newAttempt = (c: Cell): { new_attempt?: true } =>
+  c.current.grade_matches_current_submission === false ? { new_attempt: true } : {};
 
 /** The header of the file, lower-cased as the CSV reader reads it (empty when it cannot be read). */
 async function headerOf(bytes: Buffer): Promise<string[]> {
   const { parse } = await import('csv-parse/sync');
   try {
-    const rows = parse(bytes, { bom: true, delimiter: delimiterOf(bytes), to_line: 1, relax_column_count: true }) as string[][];
+    const rows = parse(bytes, {
+      bom: true,
+      delimiter: delimiterOf(bytes),
+      to_line: 1,
+      relax_column_count: true,
+    }) as string[][];
     return (rows[0] ?? []).map((h) => unguardCell(h).trim().toLowerCase());
   } catch {
     return [];
@@ -112,15 +135,41 @@ function studentIndex(subs: Submission[]): Map<string, Submission> {
  * The assignment's submissions; with their students' logins and SIS ids when the file names students
  * by them, and their comments when the file has comments (what a batch in doubt is checked against).
  */
-async function currentSubmissions(client: ApiClient, sctx: SubmissionContext, assignmentId: number, withUsers: boolean, withComments = false): Promise<Submission[]> {
-  const include = [...(withUsers ? (['user'] as const) : []), ...(withComments ? (['submission_comments'] as const) : [])];
+async function currentSubmissions(
+  client: ApiClient,
+  sctx: SubmissionContext,
+  assignmentId: number,
+  withUsers: boolean,
+  withComments = false,
+): Promise<Submission[]> {
+  const include = [
+    ...(withUsers ? (['user'] as const) : []),
+    ...(withComments ? (['submission_comments'] as const) : []),
+  ];
   const out: Submission[] = [];
-  for await (const s of client.ops.submissions.list({ ...sctx, assignment_id: assignmentId, ...(include.length ? { include } : {}) })) out.push(s);
+  for await (const s of client.ops.submissions.list({
+    ...sctx,
+    assignment_id: assignmentId,
+    ...(include.length ? { include } : {}),
+  }))
+    out.push(s);
   return out;
 }
 
 /** Reads and checks the whole file: every problem with its line, and nothing sent when there is one. */
-async function readCells(ctx: Context, client: ApiClient, file: string, o: GradeCsvOptions, input?: { bytes: Buffer; name: string }): Promise<{ cells: Cell[]; header: string[]; values: Map<number, Record<string, string>>; name: string; bytes: Buffer }> {
+async function readCells(
+  ctx: Context,
+  client: ApiClient,
+  file: string,
+  o: GradeCsvOptions,
+  input?: { bytes: Buffer; name: string },
+): Promise<{
+  cells: Cell[];
+  header: string[];
+  values: Map<number, Record<string, string>>;
+  name: string;
+  bytes: Buffer;
+}> {
   // Read again after earlier batches were settled, the input is the one already read (stdin cannot be read twice).
   const { bytes, name } = input ?? (await readInput(ctx.input(file), ctx.io.stdin));
   // Said once, when the file is first read: which separator a file was taken to use is what a
@@ -129,18 +178,33 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   const fileHeader = await headerOf(bytes);
   const perAssignment = !o.assignment;
   // A failed-rows file's error column is no assignment: it is left out, so that file grades as it is.
-  const columns = perAssignment ? (fileHeader.includes('user') ? fileHeader.filter((h) => h !== ERROR_COLUMN) : ['user']) : ['user', ...WHO_COLUMNS, 'grade', 'comment'];
+  const columns = perAssignment
+    ? fileHeader.includes('user')
+      ? fileHeader.filter((h) => h !== ERROR_COLUMN)
+      : ['user']
+    : ['user', ...WHO_COLUMNS, 'grade', 'comment'];
   // An empty grade cell changes nothing (a gradebook export leaves ungraded cells empty), so only the
   // user must be filled in; the grade column itself is still required.
   const { rows, header, problems } = parseCsv(bytes, { columns, required: ['user'] });
-  if (!perAssignment && header.length && !header.includes('grade')) problems.push({ line: 1, message: 'missing required column grade' });
+  if (!perAssignment && header.length && !header.includes('grade'))
+    problems.push({ line: 1, message: 'missing required column grade' });
   problems.sort((a, b) => a.line - b.line);
-  if (problems.length) throw new UsageError(`${name} has ${problemCount(problems.length)}; nothing was sent:\n${formatProblems(problems, name)}`);
+  if (problems.length)
+    throw new UsageError(
+      `${name} has ${problemCount(problems.length)}; nothing was sent:\n${formatProblems(problems, name)}`,
+    );
 
-  const courseId = 'course_id' in o.sctx && o.sctx.course_id !== undefined ? o.sctx.course_id : (await client.ops.sections.get({ id: o.sctx.section_id! })).course_id;
+  const courseId =
+    'course_id' in o.sctx && o.sctx.course_id !== undefined
+      ? o.sctx.course_id
+      : (await client.ops.sections.get({ id: o.sctx.section_id! })).course_id;
   // Which assignment each grade column is.
   const byColumn = new Map<string, GradedAssignment>();
-  if (!perAssignment) byColumn.set('grade', (await client.ops.assignments.get({ course_id: courseId, id: o.assignment! })) as GradedAssignment);
+  if (!perAssignment)
+    byColumn.set(
+      'grade',
+      (await client.ops.assignments.get({ course_id: courseId, id: o.assignment! })) as GradedAssignment,
+    );
   else {
     const all: GradedAssignment[] = [];
     for await (const a of client.ops.assignments.list({ course_id: courseId })) all.push(a as GradedAssignment);
@@ -148,11 +212,20 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
     for (const column of header.filter((h) => h !== 'user' && !isWhoColumn(h))) {
       const found = all.filter((a) => String(a.id) === column || a.name.toLowerCase() === column);
       if (found.length === 1) byColumn.set(column, found[0]);
-      else unknown.push(found.length ? `"${column}" names ${found.length} assignments (use its id)` : `"${column}" is not an assignment of course ${courseId} (by id or name)`);
+      else
+        unknown.push(
+          found.length
+            ? `"${column}" names ${found.length} assignments (use its id)`
+            : `"${column}" is not an assignment of course ${courseId} (by id or name)`,
+        );
     }
     if (unknown.length || byColumn.size === 0) {
-      const why = unknown.length ? unknown.join('; ') : `the file has no assignment columns beside ${['user', ...WHO_COLUMNS].filter((c) => header.includes(c)).join(', ')}`;
-      throw new UsageError(`${name} has 1 problem; nothing was sent:\n${formatProblems([{ line: 1, message: why }], name)}`);
+      const why = unknown.length
+        ? unknown.join('; ')
+        : `the file has no assignment columns beside ${['user', ...WHO_COLUMNS].filter((c) => header.includes(c)).join(', ')}`;
+      throw new UsageError(
+        `${name} has 1 problem; nothing was sent:\n${formatProblems([{ line: 1, message: why }], name)}`,
+      );
     }
   }
 
@@ -160,17 +233,32 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
   // An address (email:X, or a login that is one) is looked up among the course's people first: the
   // row then names whom it found, by id, or has the problem of naming no one or several.
   const given = new Map(rows.map((r) => [r.line, parseUserRef(r.values.user)]));
-  const addressed = await resolveAddresses(client, [...given.values()].filter((ref): ref is UserRef => !('problem' in ref)), courseScope(client, o.sctx), o.concurrency);
-  const refs = new Map([...given].map(([line, ref]) => [line, 'problem' in ref || !searchedFor(ref) ? ref : foundRef(ref, addressed.get(userRefKey(ref))!)]));
+  const addressed = await resolveAddresses(
+    client,
+    [...given.values()].filter((ref): ref is UserRef => !('problem' in ref)),
+    courseScope(client, o.sctx),
+    o.concurrency,
+  );
+  const refs = new Map(
+    [...given].map(([line, ref]) => [
+      line,
+      'problem' in ref || !searchedFor(ref) ? ref : foundRef(ref, addressed.get(userRefKey(ref))!),
+    ]),
+  );
   // The students' records come with the listing when the file names them by login or SIS id, or gives their names to check.
-  const byName = [...refs.values()].some((ref) => !('problem' in ref) && ref.kind !== 'id') || rows.some((r) => r.values.name);
+  const byName =
+    [...refs.values()].some((ref) => !('problem' in ref) && ref.kind !== 'id') || rows.some((r) => r.values.name);
   const withComments = rows.some((r) => r.values.comment);
-  for (const a of byColumn.values()) if (!found.has(a.id)) found.set(a.id, studentIndex(await currentSubmissions(client, o.sctx, a.id, byName, withComments)));
+  for (const a of byColumn.values())
+    if (!found.has(a.id))
+      found.set(a.id, studentIndex(await currentSubmissions(client, o.sctx, a.id, byName, withComments)));
   // A reference no listing matches is asked about by itself, as `lms grade --user` would send it: a
   // student whose login the listing does not show is still found, and one who does not exist is
   // told apart from one who is not a student here.
   const listed = (key: string) => [...found.values()].some((index) => index.has(key));
-  const unmatched = [...refs.values()].flatMap((ref) => ('problem' in ref || listed(userRefKey(ref)) ? [] : [ref.path]));
+  const unmatched = [...refs.values()].flatMap((ref) =>
+    'problem' in ref || listed(userRefKey(ref)) ? [] : [ref.path],
+  );
   const { lookupEach } = await import('../../bulk/resolve.js');
   const asked = await lookupEach(unmatched, (path) => lookUser(client, path), o.concurrency);
 
@@ -183,8 +271,14 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
     const ref = refs.get(r.line)!;
     if (r.values.name && !('problem' in ref)) {
       const user = asked.get(ref.path);
-      const record = [...found.values()].map((index) => index.get(userRefKey(ref)) ?? (typeof user === 'number' ? index.get(String(user)) : undefined)).find((sub) => sub?.user)?.user;
-      if (record && !namesUser(r.values.name, record)) bad.push({ line: r.line, message: `name "${r.values.name}" is not the name of user "${r.values.user}" (${textOf(record.name)})` });
+      const record = [...found.values()]
+        .map((index) => index.get(userRefKey(ref)) ?? (typeof user === 'number' ? index.get(String(user)) : undefined))
+        .find((sub) => sub?.user)?.user;
+      if (record && !namesUser(r.values.name, record))
+        bad.push({
+          line: r.line,
+          message: `name "${r.values.name}" is not the name of user "${r.values.user}" (${textOf(record.name)})`,
+        });
     }
     for (const [column, a] of byColumn) {
       const grade = r.values[column] ?? '';
@@ -203,7 +297,13 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
       const user = asked.get(ref.path);
       const sub = index.get(userRefKey(ref)) ?? (typeof user === 'number' ? index.get(String(user)) : undefined);
       if (!sub) {
-        bad.push({ line: r.line, message: user === 'missing' ? `user "${r.values.user}" not found` : `user "${r.values.user}" is not a student here${where}` });
+        bad.push({
+          line: r.line,
+          message:
+            user === 'missing'
+              ? `user "${r.values.user}" not found`
+              : `user "${r.values.user}" is not a student here${where}`,
+        });
         continue;
       }
       const key = `${a.id}|${sub.user_id}`;
@@ -213,10 +313,20 @@ async function readCells(ctx: Context, client: ApiClient, file: string, o: Grade
         continue;
       }
       seen.set(key, r.line);
-      cells.push({ line: r.line, user: r.values.user, assignment: a, grade, comment: r.values.comment || undefined, userId: sub.user_id, current: sub, target });
+      cells.push({
+        line: r.line,
+        user: r.values.user,
+        assignment: a,
+        grade,
+        comment: r.values.comment || undefined,
+        userId: sub.user_id,
+        current: sub,
+        target,
+      });
     }
   }
-  if (bad.length) throw new UsageError(`${name} has ${problemCount(bad.length)}; nothing was sent:\n${formatProblems(bad, name)}`);
+  if (bad.length)
+    throw new UsageError(`${name} has ${problemCount(bad.length)}; nothing was sent:\n${formatProblems(bad, name)}`);
   return { cells, header, values: new Map(rows.map((r) => [r.line, r.values])), name, bytes };
 }
 
@@ -228,7 +338,9 @@ const nameKey = (name: unknown) => textOf(name).normalize('NFC').trim().replace(
 /** Whether `name` is what the user is called: their name, sortable name ("Student, Sam") or short name. */
 function namesUser(name: string, user: { name?: unknown; sortable_name?: unknown; short_name?: unknown }): boolean {
   const given = nameKey(name);
-  return [user.name, user.sortable_name, user.short_name].some((n) => n !== undefined && n !== null && nameKey(n) === given);
+  return [user.name, user.sortable_name, user.short_name].some(
+    (n) => n !== undefined && n !== null && nameKey(n) === given,
+  );
 }
 
 /**
@@ -293,7 +405,16 @@ function batchCell(c: Cell, b: Batching): BatchCell {
   return { user_id: c.userId, score: c.target.score, grade: c.target.grade, ...comment };
 }
 
-async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells: Cell[], batchSize: number, concurrency: number, b: Batching, onDone: (n: number) => void): Promise<Map<Cell, Sent>> {
+async function sendBatches(
+  ctx: Context,
+  client: ApiClient,
+  o: GradeCsvOptions,
+  cells: Cell[],
+  batchSize: number,
+  concurrency: number,
+  b: Batching,
+  onDone: (n: number) => void,
+): Promise<Map<Cell, Sent>> {
   const { progressWaitBound, watchProgress } = await import('../../model/watch-progress.js');
   const { waitForProgress } = await import('../../client/poll.js');
   const outcome = new Map<Cell, Sent>();
@@ -307,7 +428,8 @@ async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, 
     let bytes = 0;
     for (const c of group) {
       const size = 80 + encodeURIComponent(c.grade).length + encodeURIComponent(c.comment ?? '').length;
-      if (batch.length && (batch.length >= batchSize || bytes + size > MAX_BATCH_BYTES)) (batches.push(batch), (batch = []), (bytes = 0));
+      if (batch.length && (batch.length >= batchSize || bytes + size > MAX_BATCH_BYTES))
+        batches.push(batch), (batch = []), (bytes = 0);
       batch.push(c);
       bytes += size;
     }
@@ -319,24 +441,53 @@ async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, 
     while (next < batches.length) {
       const batch = batches[next++];
       const gradeData: Record<string, GradeDataEntry> = {};
-      for (const c of batch) gradeData[String(c.userId)] = { posted_grade: c.grade, ...(c.comment && !b.posted.has(c) ? { text_comment: c.comment } : {}) };
+      for (const c of batch)
+        gradeData[String(c.userId)] = {
+          posted_grade: c.grade,
+          ...(c.comment && !b.posted.has(c) ? { text_comment: c.comment } : {}),
+        };
       // Written down before it goes out, and its Progress as soon as it is known: a kill at any
       // moment leaves the next run either a Progress to follow or a batch it knows to be in doubt.
       const journalled = batch.map((c) => batchCell(c, b));
-      const name = b.journal.sending(batch[0].assignment.id, journalled, Date.now() + ctx.globals.timeoutSeconds * 1000);
+      const name = b.journal.sending(
+        batch[0].assignment.id,
+        journalled,
+        Date.now() + ctx.globals.timeoutSeconds * 1000,
+      );
       try {
-        const started = await client.ops.grading.updateGrades({ ...o.sctx, assignment_id: batch[0].assignment.id, grade_data: gradeData });
+        const started = await client.ops.grading.updateGrades({
+          ...o.sctx,
+          assignment_id: batch[0].assignment.id,
+          grade_data: gradeData,
+        });
         b.journal.sent(name, started.id);
         const label = `grading ${batch.length} rows of assignment ${batch[0].assignment.id}`;
         // One batch gets the Progress's own bar; several share the rows' bar.
-        const done = single ? await watchProgress(ctx, client, started.id, { label }) : await waitForProgress((id) => client.ops.progress.get({ id }), started.id, { intervalMs: 100, maxIntervalMs: 250, ...progressWaitBound(ctx, started.id) });
+        const done = single
+          ? await watchProgress(ctx, client, started.id, { label })
+          : await waitForProgress((id) => client.ops.progress.get({ id }), started.id, {
+              intervalMs: 100,
+              maxIntervalMs: 250,
+              ...progressWaitBound(ctx, started.id),
+            });
         b.journal.ended(name, done.workflow_state);
         const refused = refusals(done);
-        for (const c of batch) outcome.set(c, refused.has(String(c.userId)) ? { refused: refused.get(String(c.userId)) } : done.workflow_state === 'failed' && !refused.size ? { lost: done.message ?? 'the job failed' } : {});
+        for (const c of batch)
+          outcome.set(
+            c,
+            refused.has(String(c.userId))
+              ? { refused: refused.get(String(c.userId)) }
+              : done.workflow_state === 'failed' && !refused.size
+                ? { lost: done.message ?? 'the job failed' }
+                : {},
+          );
       } catch (e) {
         if (!(e instanceof ApiError || e instanceof NetworkError)) throw e;
         // Refused outright (a bad assignment, no permission) is final; anything else may be retried.
-        const final = e instanceof ApiError && [400, 401, 403, 404, 422].includes(e.status) && !(e.status === 403 && /rate limit/i.test(e.message));
+        const final =
+          e instanceof ApiError &&
+          [400, 401, 403, 404, 422].includes(e.status) &&
+          !(e.status === 403 && /rate limit/i.test(e.message));
         // A refused batch did nothing; any other stays in doubt in the journal until it is read back.
         if (final) b.journal.ended(name);
         else b.inDoubt.push({ name, assignment: batch[0].assignment.id, cells: journalled });
@@ -349,12 +500,24 @@ async function sendBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions, 
   return outcome;
 }
 
-async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells: Cell[], bytes: Buffer, concurrency: number, onProgress: (p: { done: number; failed: number; total: number }) => void): Promise<Map<Cell, Sent>> {
+async function perRow(
+  ctx: Context,
+  client: ApiClient,
+  o: GradeCsvOptions,
+  cells: Cell[],
+  bytes: Buffer,
+  concurrency: number,
+  onProgress: (p: { done: number; failed: number; total: number }) => void,
+): Promise<Map<Cell, Sent>> {
   const { runRows } = await import('../../bulk/job.js');
   const { Journal } = await import('../../bulk/journal.js');
   const { identifyInstance } = await import('../../bulk/instance.js');
   const instance = await identifyInstance(ctx, client);
-  const journal = new Journal(await journalDir(ctx), ['grade.csv', instance.where, JSON.stringify(o.sctx), o.assignment ?? '*', bytes], { state: instance.state, restart: o.restart });
+  const journal = new Journal(
+    await journalDir(ctx),
+    ['grade.csv', instance.where, JSON.stringify(o.sctx), o.assignment ?? '*', bytes],
+    { state: instance.state, restart: o.restart },
+  );
   type Row = { line: number; key: string; cell: Cell };
   const rows: Row[] = cells.map((cell) => ({ line: cell.line, key: `${cell.assignment.id}|${cell.userId}`, cell }));
   // A row is first compared with what the file check read; a second look (an uncertain row), or the
@@ -373,10 +536,15 @@ async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells
           looked.add(row);
           return { id: row.cell.current.id, current: row.cell.current };
         }
-        const s = await client.ops.submissions.get({ ...o.sctx, assignment_id: row.cell.assignment.id, user_id: row.cell.userId });
+        const s = await client.ops.submissions.get({
+          ...o.sctx,
+          assignment_id: row.cell.assignment.id,
+          user_id: row.cell.userId,
+        });
         return { id: s.id, current: s };
       },
-      compare: (row, s) => (same(s, row.cell.target) ? [] : [{ field: 'grade', from: s.grade ?? '', to: row.cell.grade, applicable: true }]),
+      compare: (row, s) =>
+        same(s, row.cell.target) ? [] : [{ field: 'grade', from: s.grade ?? '', to: row.cell.grade, applicable: true }],
       create: () => Promise.reject(new Error('a submission is never created by grading')),
       async update(row) {
         await client.ops.submissions.grade({
@@ -394,7 +562,10 @@ async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells
       update: true,
       onProgress,
       requestMs: ctx.globals.timeoutSeconds * 1000,
-      onWait: (ms) => ctx.warn(`an earlier run stopped with grades on the wire; waiting up to ${Math.ceil(ms / 1000)} s for the server to finish with them`),
+      onWait: (ms) =>
+        ctx.warn(
+          `an earlier run stopped with grades on the wire; waiting up to ${Math.ceil(ms / 1000)} s for the server to finish with them`,
+        ),
     },
   );
   const out = new Map<Cell, Sent>();
@@ -404,11 +575,16 @@ async function perRow(ctx: Context, client: ApiClient, o: GradeCsvOptions, cells
 
 /** The batch path's journal, with every batch earlier runs left unfinished brought to its end. */
 async function openBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions): Promise<Batching> {
-  const [{ BatchJournal }, { identifyInstance }] = await Promise.all([import('../../bulk/batches.js'), import('../../bulk/instance.js')]);
+  const [{ BatchJournal }, { identifyInstance }] = await Promise.all([
+    import('../../bulk/batches.js'),
+    import('../../bulk/instance.js'),
+  ]);
   const instance = await identifyInstance(ctx, client);
   // Bound to where the grades go, not to the file: a corrected file re-run after a kill still
   // meets the batches the killed run left queued.
-  const journal = new BatchJournal(await journalDir(ctx), ['grade.batches', instance.where, JSON.stringify(o.sctx)], { state: instance.state });
+  const journal = new BatchJournal(await journalDir(ctx), ['grade.batches', instance.where, JSON.stringify(o.sctx)], {
+    state: instance.state,
+  });
   await settleEarlier(ctx, client, o.sctx, journal, instance.self);
   return { journal, author: instance.self, posted: new Set(), had: new Map(), inDoubt: [] };
 }
@@ -424,7 +600,8 @@ function warnAboveMaximum(ctx: Context, cells: Cell[], name: string): void {
     if (over) byLine.set(c.line, [...(byLine.get(c.line) ?? []), over]);
   }
   const lines = [...byLine].sort(([a], [b]) => a - b);
-  for (const [line, said] of lines.slice(0, MAX_OVER_WARNINGS)) ctx.warn(`${name}:${line}: ${said.join('; ')} (Canvas keeps it, as extra credit)`);
+  for (const [line, said] of lines.slice(0, MAX_OVER_WARNINGS))
+    ctx.warn(`${name}:${line}: ${said.join('; ')} (Canvas keeps it, as extra credit)`);
   const more = lines.length - MAX_OVER_WARNINGS;
   if (more > 0) ctx.warn(`… and ${more} more row${more === 1 ? '' : 's'} scoring above points possible`);
 }
@@ -446,7 +623,8 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
   if (batching) {
     for (const c of cells) {
       if (!c.comment) continue;
-      if (postedEarlier(batching.journal, c.assignment.id, c.userId, c.comment, c.current, batching.author)) batching.posted.add(c);
+      if (postedEarlier(batching.journal, c.assignment.id, c.userId, c.comment, c.current, batching.author))
+        batching.posted.add(c);
       batching.had.set(c, commentsLike(c.current, c.comment, batching.author));
     }
   }
@@ -454,17 +632,34 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
   const unchanged = cells.length - changed.length;
   warnAboveMaximum(ctx, changed, name);
 
-  const base = (c: Cell) => ({ line: c.line, user: c.user, user_id: c.userId, assignment_id: c.assignment.id, old_grade: c.current.grade, new_grade: c.target.grade, ...newAttempt(c), ...(c.comment ? { comment: c.comment } : {}) });
+  const base = (c: Cell) => ({
+    line: c.line,
+    user: c.user,
+    user_id: c.userId,
+    assignment_id: c.assignment.id,
+    old_grade: c.current.grade,
+    new_grade: c.target.grade,
+    ...newAttempt(c),
+    ...(c.comment ? { comment: c.comment } : {}),
+  });
   const format = ctx.globals.output;
   const columns = ['line', 'user', 'assignment_id', 'old_grade', 'new_grade', 'status', 'error'];
   if (o.dryRun) {
     // The run's object, key for key, with `dry_run: true`: `updated` counts the grades the run would change.
-    report.summary(`Dry run: ${changed.length} grade${changed.length === 1 ? '' : 's'} to change, ${unchanged} unchanged${format === undefined && ctx.io.stdoutIsTTY ? ' (not shown)' : ''}. Nothing was sent.`);
+    report.summary(
+      `Dry run: ${changed.length} grade${changed.length === 1 ? '' : 's'} to change, ${unchanged} unchanged${format === undefined && ctx.io.stdoutIsTTY ? ' (not shown)' : ''}. Nothing was sent.`,
+    );
     report.finish();
     const rows = cells.map((c) => ({ ...base(c), status: same(c.current, c.target) ? 'unchanged' : 'updated' }));
     if (format === 'csv' || format === 'table') return unpaged(list(rows, columns));
     // On a terminal, the changes: what a dry run is run to see.
-    if (format === undefined && ctx.io.stdoutIsTTY) return unpaged(list(rows.filter((r) => r.status === 'updated'), columns));
+    if (format === undefined && ctx.io.stdoutIsTTY)
+      return unpaged(
+        list(
+          rows.filter((r) => r.status === 'updated'),
+          columns,
+        ),
+      );
     return unpaged(item({ updated: changed.length, unchanged, failed: 0, rows, dry_run: true }));
   }
 
@@ -480,8 +675,12 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
     let pending = changed;
     for (let round = 1; pending.length && round <= MAX_ROUNDS; round++) {
       const sent = o.perRow
-        ? await perRow(ctx, client, o, pending, bytes, concurrency, (p) => progress.update({ done: p.done, failed: p.failed, total }))
-        : await sendBatches(ctx, client, o, pending, batchSize, concurrency, batching!, (n) => progress.update({ done: (done += n), failed: 0, total }));
+        ? await perRow(ctx, client, o, pending, bytes, concurrency, (p) =>
+            progress.update({ done: p.done, failed: p.failed, total }),
+          )
+        : await sendBatches(ctx, client, o, pending, batchSize, concurrency, batching!, (n) =>
+            progress.update({ done: (done += n), failed: 0, total }),
+          );
       // Read back: a cell is graded only when the server holds its grade. A batch that got no
       // answer may have a job still at work: it is read back until that settles.
       const now = new Map<string, Submission>();
@@ -489,10 +688,23 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
       const settled = new Map<number, Map<number, Submission>>();
       for (const lost of batching?.inDoubt ?? []) {
         const cellsOf = batching!.inDoubt.filter((d) => d.assignment === lost.assignment).flatMap((d) => d.cells);
-        if (!settled.has(lost.assignment)) settled.set(lost.assignment, await readBackUntilSettled(client, o.sctx, lost.assignment, cellsOf, batching!.author, progressWaitBound(ctx, 0).timeoutMs ?? Infinity));
+        if (!settled.has(lost.assignment))
+          settled.set(
+            lost.assignment,
+            await readBackUntilSettled(
+              client,
+              o.sctx,
+              lost.assignment,
+              cellsOf,
+              batching!.author,
+              progressWaitBound(ctx, 0).timeoutMs ?? Infinity,
+            ),
+          );
       }
       for (const id of new Set(pending.map((c) => c.assignment.id))) {
-        const subs = settled.get(id) ?? new Map((await currentSubmissions(client, o.sctx, id, false, withComments)).map((s) => [s.user_id, s]));
+        const subs =
+          settled.get(id) ??
+          new Map((await currentSubmissions(client, o.sctx, id, false, withComments)).map((s) => [s.user_id, s]));
         for (const s of subs.values()) now.set(`${id}|${s.user_id}`, s);
       }
       const retry: Cell[] = [];
@@ -507,13 +719,18 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
         if (held && same(held, c.target)) results.set(c, { ...base(c), status: 'updated' });
         else if (outcome.lost && round < MAX_ROUNDS && !o.perRow) retry.push(c);
         else {
-          const kept = held ? `the server kept ${JSON.stringify(held.grade)}${held.score !== null && String(held.score) !== held.grade ? ` (score ${held.score})` : ''}` : 'the submission could not be read back';
+          const kept = held
+            ? `the server kept ${JSON.stringify(held.grade)}${held.score !== null && String(held.score) !== held.grade ? ` (score ${held.score})` : ''}`
+            : 'the submission could not be read back';
           const why = outcome.refused ?? outcome.lost;
           results.set(c, { ...base(c), status: 'failed', error: why ? `${why}; ${kept}` : kept });
         }
       }
       for (const d of batching?.inDoubt.splice(0) ?? []) batching!.journal.ended(d.name);
-      if (retry.length) ctx.warn(`${retry.length} grade${retry.length === 1 ? '' : 's'} not confirmed; sending ${retry.length === 1 ? 'it' : 'them'} again`);
+      if (retry.length)
+        ctx.warn(
+          `${retry.length} grade${retry.length === 1 ? '' : 's'} not confirmed; sending ${retry.length === 1 ? 'it' : 'them'} again`,
+        );
       pending = retry;
     }
     // Every batch of this run and of the runs settled before it has ended or been read back.
@@ -524,17 +741,40 @@ async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: Bul
   }
 
   const all = cells.map((c) => results.get(c)!);
-  const counts = { updated: all.filter((r) => r.status === 'updated').length, unchanged: all.filter((r) => r.status === 'unchanged').length, failed: all.filter((r) => r.status === 'failed').length };
+  const counts = {
+    updated: all.filter((r) => r.status === 'updated').length,
+    unchanged: all.filter((r) => r.status === 'unchanged').length,
+    failed: all.filter((r) => r.status === 'failed').length,
+  };
   const seconds = (performance.now() - started) / 1000;
-  report.summary(`Graded ${cells.length} grade${cells.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s${o.perRow ? ' (one request a row)' : ''}: ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.failed} failed.`);
+  report.summary(
+    `Graded ${cells.length} grade${cells.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s${o.perRow ? ' (one request a row)' : ''}: ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.failed} failed.`,
+  );
   const failed = all.filter((r) => r.status === 'failed');
-  const lines = failed.slice(0, 20).map((f) => `  ${name}:${f.line} (user ${f.user}${o.assignment ? '' : `, assignment ${f.assignment_id}`}): ${f.error}`);
+  const lines = failed
+    .slice(0, 20)
+    .map(
+      (f) => `  ${name}:${f.line} (user ${f.user}${o.assignment ? '' : `, assignment ${f.assignment_id}`}): ${f.error}`,
+    );
   if (failed.length > 20) lines.push(`  … and ${failed.length - 20} more`);
-  report.attention(failed.map((f) => ({ line: f.line, user: f.user, assignment_id: f.assignment_id, status: f.status, error: f.error })), lines);
+  report.attention(
+    failed.map((f) => ({
+      line: f.line,
+      user: f.user,
+      assignment_id: f.assignment_id,
+      status: f.status,
+      error: f.error,
+    })),
+    lines,
+  );
   if (o.failedOut) {
     const byLine = new Map<number, string[]>();
     for (const f of failed) byLine.set(f.line, [...(byLine.get(f.line) ?? []), f.error ?? 'failed']);
-    const outcome = await writeFailedRows(o.failedOut, header, [...byLine].map(([line, errors]) => ({ line, values: values.get(line) ?? {}, error: errors.join('; ') })));
+    const outcome = await writeFailedRows(
+      o.failedOut,
+      header,
+      [...byLine].map(([line, errors]) => ({ line, values: values.get(line) ?? {}, error: errors.join('; ') })),
+    );
     if (outcome === 'written') report.set('failed_out', o.failedOut);
     const note = failedFileNote(o.failedOut, outcome, { rows: 'Failed rows', verb: 'grade' });
     if (note) report.note(note);

@@ -26,13 +26,22 @@ const ONE_COLUMNS = ['user', ...WHO_COLUMNS, 'grade', 'comment'];
  * else empty — "no change" on import: no grade, an excused submission, one no value reproduces, or a
  * grade of an attempt the student has since replaced (the import would grade the new attempt with it).
  */
-export function gradeCell(a: GradedAssignment, s: Pick<Submission, 'grade' | 'score' | 'excused'> & Partial<Pick<Submission, 'grade_matches_current_submission'>>): string {
+export function gradeCell(
+  a: GradedAssignment,
+  s: Pick<Submission, 'grade' | 'score' | 'excused'> & Partial<Pick<Submission, 'grade_matches_current_submission'>>,
+): string {
   // Read as instances send them: either may be missing, and a score may come as a string.
   const grade: unknown = s.grade;
   const given: unknown = s.score;
   const held = grade === null || grade === undefined ? null : textOf(grade);
-  const score = typeof given === 'number' ? given : typeof given === 'string' && given.trim() !== '' && Number.isFinite(Number(given)) ? Number(given) : null;
-  if (s.excused === true || (held === null && score === null) || s.grade_matches_current_submission === false) return '';
+  const score =
+    typeof given === 'number'
+      ? given
+      : typeof given === 'string' && given.trim() !== '' && Number.isFinite(Number(given))
+        ? Number(given)
+        : null;
+  if (s.excused === true || (held === null && score === null) || s.grade_matches_current_submission === false)
+    return '';
   for (const candidate of [held, score === null ? null : String(score)]) {
     if (candidate === null) continue;
     const read = interpretGrade(a, candidate);
@@ -46,7 +55,10 @@ export function gradeCell(a: GradedAssignment, s: Pick<Submission, 'grade' | 'sc
  * and each lower-cased name): the name when it finds that assignment alone, else the id. One that
  * neither finds alone cannot be graded from a file, and is left out.
  */
-export function assignmentHeaders(all: GradedAssignment[]): { headers: Map<number, string>; unnamed: GradedAssignment[] } {
+export function assignmentHeaders(all: GradedAssignment[]): {
+  headers: Map<number, string>;
+  unnamed: GradedAssignment[];
+} {
   const reserved = new Set<string>(['user', 'error', ...WHO_COLUMNS]);
   const finds = (header: string) => {
     const h = header.trim().toLowerCase();
@@ -55,7 +67,9 @@ export function assignmentHeaders(all: GradedAssignment[]): { headers: Map<numbe
   const headers = new Map<number, string>();
   const unnamed: GradedAssignment[] = [];
   for (const a of all) {
-    const header = [textOf(a.name), String(a.id)].find((h) => h === h.trim() && h !== '' && finds(h).length === 1 && finds(h)[0] === a);
+    const header = [textOf(a.name), String(a.id)].find(
+      (h) => h === h.trim() && h !== '' && finds(h).length === 1 && finds(h)[0] === a,
+    );
     if (header === undefined) unnamed.push(a);
     else headers.set(a.id, header);
   }
@@ -68,14 +82,20 @@ function submissionsOf(client: ApiClient, sctx: SubmissionContext, assignmentId:
 
 /** The course of the grades: the --course given, or the --section's course. */
 export async function courseOf(client: ApiClient, sctx: SubmissionContext): Promise<string | number> {
-  return sctx.course_id !== undefined ? sctx.course_id : (await client.ops.sections.get({ id: sctx.section_id })).course_id;
+  return sctx.course_id !== undefined
+    ? sctx.course_id
+    : (await client.ops.sections.get({ id: sctx.section_id })).course_id;
 }
 
 /**
  * The names of each student's sections in the course, by user id, as its sections list their
  * students; none (and a warning) when the caller may not list them: the column is left empty.
  */
-async function sectionsOfStudents(ctx: Context, client: ApiClient, course: string | number): Promise<Map<number, string[]>> {
+async function sectionsOfStudents(
+  ctx: Context,
+  client: ApiClient,
+  course: string | number,
+): Promise<Map<number, string[]>> {
   const of = new Map<number, string[]>();
   try {
     for await (const section of client.ops.sections.list({ course_id: course, include: ['students'] })) {
@@ -97,7 +117,12 @@ function whoCells(s: Submission, sections: Map<number, string[]>): Record<(typeo
   return { name: textOf(s.user?.name), section: (sections.get(s.user_id) ?? []).join(', ') };
 }
 
-async function oneAssignment(ctx: Context, client: ApiClient, sctx: SubmissionContext, assignment: string): Promise<CommandResult> {
+async function oneAssignment(
+  ctx: Context,
+  client: ApiClient,
+  sctx: SubmissionContext,
+  assignment: string,
+): Promise<CommandResult> {
   const course = await courseOf(client, sctx);
   const a = (await client.ops.assignments.get({ course_id: course, id: assignment })) as GradedAssignment;
   const sections = await sectionsOfStudents(ctx, client, course);
@@ -105,7 +130,13 @@ async function oneAssignment(ctx: Context, client: ApiClient, sctx: SubmissionCo
   return exportRows(
     ctx,
     (async function* () {
-      for await (const s of subs) yield { user: personRef(s.user ?? { id: s.user_id }), ...whoCells(s, sections), grade: gradeCell(a, s), comment: '' };
+      for await (const s of subs)
+        yield {
+          user: personRef(s.user ?? { id: s.user_id }),
+          ...whoCells(s, sections),
+          grade: gradeCell(a, s),
+          comment: '',
+        };
     })(),
     ONE_COLUMNS,
   );
@@ -118,13 +149,17 @@ async function gradebook(ctx: Context, client: ApiClient, sctx: SubmissionContex
   for await (const a of client.ops.assignments.list({ course_id: course })) all.push(a as GradedAssignment);
   // An ungraded assignment takes no grade: a column for it could only ever be empty.
   const { headers, unnamed } = assignmentHeaders(all.filter((a) => a.grading_type !== 'not_graded'));
-  if (unnamed.length) ctx.warn(`left out ${unnamed.map((a) => `assignment ${a.id}`).join(', ')}: neither its name nor its id names it alone, so no file can grade it`);
+  if (unnamed.length)
+    ctx.warn(
+      `left out ${unnamed.map((a) => `assignment ${a.id}`).join(', ')}: neither its name nor its id names it alone, so no file can grade it`,
+    );
   const students = new Map<number, Record<string, string>>();
   for (const [id, header] of headers) {
     const a = all.find((x) => x.id === id)!;
     for await (const s of submissionsOf(client, sctx, id)) {
       let row = students.get(s.user_id);
-      if (!row) students.set(s.user_id, (row = { user: personRef(s.user ?? { id: s.user_id }), ...whoCells(s, sections) }));
+      if (!row)
+        students.set(s.user_id, (row = { user: personRef(s.user ?? { id: s.user_id }), ...whoCells(s, sections) }));
       row[header] = gradeCell(a, s);
     }
   }
@@ -136,13 +171,23 @@ async function gradebook(ctx: Context, client: ApiClient, sctx: SubmissionContex
 
 export const exportGrades = command({
   name: 'export',
-  summary: 'Write grades as `lms grade --csv` reads them back: CSV whatever stdout is (-o json for JSON), students as sis_user_id:X (else sis_login_id:X, else the id) with their name and sections, an empty cell for no grade (no change on import)',
-  routes: ['submissions.list@courses', 'submissions.list@sections', 'assignments.get', 'assignments.list', 'sections.get', 'sections.list'],
+  summary:
+    'Write grades as `lms grade --csv` reads them back: CSV whatever stdout is (-o json for JSON), students as sis_user_id:X (else sis_login_id:X, else the id) with their name and sections, an empty cell for no grade (no change on import)',
+  routes: [
+    'submissions.list@courses',
+    'submissions.list@sections',
+    'assignments.get',
+    'assignments.list',
+    'sections.get',
+    'sections.list',
+  ],
   options: {
     course: contextFlags.course,
     section: { ...contextFlags.section, description: 'section id or sis_section_id:X (its students only)' },
     assignment: {
-      long: 'assignment', value: 'id', ids: 'assignment',
+      long: 'assignment',
+      value: 'id',
+      ids: 'assignment',
       description:
         'one assignment: columns user, name, section, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user, name, section and a column per graded assignment, headed by its name (its id where names clash)',
     },
@@ -155,6 +200,8 @@ export const exportGrades = command({
   async run({ opts, ctx }) {
     const sctx = submissionContext(opts);
     const client = await ctx.client();
-    return opts.assignment !== undefined ? oneAssignment(ctx, client, sctx, opts.assignment) : gradebook(ctx, client, sctx);
+    return opts.assignment !== undefined
+      ? oneAssignment(ctx, client, sctx, opts.assignment)
+      : gradebook(ctx, client, sctx);
   },
 });

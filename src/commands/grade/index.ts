@@ -20,11 +20,14 @@ const COLUMNS = ['user_id', 'assignment_id', 'grade', 'score', 'workflow_state',
  */
 function graded(ctx: Context, submission: unknown): CommandResult {
   const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
-  return format === 'table' || format === 'csv' ? { kind: 'list', items: [submission], columns: COLUMNS } : item(submission);
+  return format === 'table' || format === 'csv'
+    ? { kind: 'list', items: [submission], columns: COLUMNS }
+    : item(submission);
 }
 
 const grade = command({
-  name: 'set', args: [{ name: 'grade', optional: true }],
+  name: 'set',
+  args: [{ name: 'grade', optional: true }],
   summary: 'Grade one submission, or a CSV of thousands (validated first, sent in batches, read back)',
   isDefault: true,
   routes: [
@@ -47,15 +50,56 @@ const grade = command({
   options: {
     course: contextFlags.course,
     section: contextFlags.section,
-    assignment: { long: 'assignment', value: 'id', ids: 'assignment', description: 'assignment id (with --csv: omit it for a file with a column per assignment)' },
-    user: { long: 'user', value: 'id', ids: 'user', description: 'the student: id, sis_user_id:X, sis_login_id:X, email:X or a login' },
+    assignment: {
+      long: 'assignment',
+      value: 'id',
+      ids: 'assignment',
+      description: 'assignment id (with --csv: omit it for a file with a column per assignment)',
+    },
+    user: {
+      long: 'user',
+      value: 'id',
+      ids: 'user',
+      description: 'the student: id, sis_user_id:X, sis_login_id:X, email:X or a login',
+    },
     comment: { long: 'comment', value: 'text', description: 'a comment to go with the grade' },
-    csv: { file: 'read', long: 'csv', value: 'file', description: 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin' },
-    dryRun: { long: 'dry-run', description: 'with --csv: show each change (old grade → new grade); for one grade: show the request; send nothing' },
-    batchSize: { long: 'batch-size', value: 'n', description: 'with --csv: grades per update_grades request', type: 'integer', min: 1, max: 10_000, default: '1000' },
-    perRow: { long: 'per-row', description: 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from' },
-    concurrency: { long: 'concurrency', value: 'n', description: 'with --csv: batches (or rows, with --per-row) in flight at once', ...CONCURRENCY },
-    failedOut: { file: 'written', long: 'failed-out', value: 'file', description: 'with --csv: write failed rows here, with an error column, ready to re-run' },
+    csv: {
+      file: 'read',
+      long: 'csv',
+      value: 'file',
+      description:
+        'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin',
+    },
+    dryRun: {
+      long: 'dry-run',
+      description:
+        'with --csv: show each change (old grade → new grade); for one grade: show the request; send nothing',
+    },
+    batchSize: {
+      long: 'batch-size',
+      value: 'n',
+      description: 'with --csv: grades per update_grades request',
+      type: 'integer',
+      min: 1,
+      max: 10_000,
+      default: '1000',
+    },
+    perRow: {
+      long: 'per-row',
+      description: 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from',
+    },
+    concurrency: {
+      long: 'concurrency',
+      value: 'n',
+      description: 'with --csv: batches (or rows, with --per-row) in flight at once',
+      ...CONCURRENCY,
+    },
+    failedOut: {
+      file: 'written',
+      long: 'failed-out',
+      value: 'file',
+      description: 'with --csv: write failed rows here, with an error column, ready to re-run',
+    },
     restart: { long: 'restart', description: 'with --per-row: ignore what earlier runs of this file recorded' },
   },
   examples: [
@@ -70,20 +114,39 @@ const grade = command({
   async run({ args, opts, ctx }) {
     const sctx = submissionContext(opts);
     if (opts.csv !== undefined) {
-      if (args[0] !== undefined || opts.user || opts.comment) throw new UsageError('--csv takes the grades (and comments) from the file: give no GRADE, --user or --comment with it');
+      if (args[0] !== undefined || opts.user || opts.comment)
+        throw new UsageError(
+          '--csv takes the grades (and comments) from the file: give no GRADE, --user or --comment with it',
+        );
       const { gradeCsv } = await import('./bulk.js');
-      return gradeCsv(ctx, opts.csv, { sctx, assignment: opts.assignment, dryRun: opts.dryRun, perRow: opts.perRow, batchSize: opts.batchSize, concurrency: opts.concurrency, failedOut: opts.failedOut, restart: opts.restart });
+      return gradeCsv(ctx, opts.csv, {
+        sctx,
+        assignment: opts.assignment,
+        dryRun: opts.dryRun,
+        perRow: opts.perRow,
+        batchSize: opts.batchSize,
+        concurrency: opts.concurrency,
+        failedOut: opts.failedOut,
+        restart: opts.restart,
+      });
     }
     // One grade's --dry-run is the generic one: the request is shown instead of sent.
     for (const flag of ['perRow', 'failedOut', 'restart'] as const) {
       if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
     }
-    if (!opts.assignment || !opts.user) throw new UsageError('give --assignment and --user (and the grade), or --csv FILE');
-    if (args[0] === undefined && !opts.comment) throw new UsageError('give the grade (points, a percentage, a letter, pass/complete or fail/incomplete), and/or --comment');
+    if (!opts.assignment || !opts.user)
+      throw new UsageError('give --assignment and --user (and the grade), or --csv FILE');
+    if (args[0] === undefined && !opts.comment)
+      throw new UsageError(
+        'give the grade (points, a percentage, a letter, pass/complete or fail/incomplete), and/or --comment',
+      );
     const client = await ctx.client();
     if (args[0] !== undefined) {
       // Canvas takes a score above points possible (extra credit): said, not refused.
-      const assignment = (await client.ops.assignments.get({ course_id: await courseOf(client, sctx), id: opts.assignment })) as GradedAssignment;
+      const assignment = (await client.ops.assignments.get({
+        course_id: await courseOf(client, sctx),
+        id: opts.assignment,
+      })) as GradedAssignment;
       const over = aboveMaximum(assignment, args[0]);
       if (over) ctx.warn(`${over} (Canvas keeps it, as extra credit)`);
     }

@@ -4,7 +4,10 @@ import type { GradedAssignment } from '../../spec/types/submissions.js';
 import { interpretGrade } from '../../spec/grading.js';
 
 /** What to say of `grade` when it scores above the assignment's points possible; undefined otherwise. */
-export function aboveMaximum(assignment: Pick<GradedAssignment, 'id' | 'grading_type' | 'points_possible' | 'grading_scheme'>, grade: string): string | undefined {
+export function aboveMaximum(
+  assignment: Pick<GradedAssignment, 'id' | 'grading_type' | 'points_possible' | 'grading_scheme'>,
+  grade: string,
+): string | undefined {
   const points: unknown = assignment.points_possible;
   if (typeof points !== 'number' || !Number.isFinite(points)) return undefined;
   const read = interpretGrade(assignment, grade);

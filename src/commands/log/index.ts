@@ -5,7 +5,18 @@ import { command } from '../../model/define.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { AuditEntry } from '../../audit/log.js';
 
-const COLUMNS = ['time', 'surface', 'verb', 'method', 'path', 'status', 'user.login', 'user.via', 'as_user', 'instance'];
+const COLUMNS = [
+  'time',
+  'surface',
+  'verb',
+  'method',
+  'path',
+  'status',
+  'user.login',
+  'user.via',
+  'as_user',
+  'instance',
+];
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /** `--since`: a duration back from now (90m, 1h, 7d, 2w) or a date (YYYY-MM-DD, UTC) or time (ISO 8601). */
@@ -13,7 +24,10 @@ export function sinceTime(value: string, now: number): number {
   const duration = /^(\d+(?:\.\d+)?)\s*([smhdw])$/i.exec(value.trim());
   if (duration) return now - Number(duration[1]) * UNITS[duration[2].toLowerCase()];
   const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(t)) throw new UsageError(`--since must be a duration (30m, 1h, 7d, 2w) or a date (YYYY-MM-DD) or time (ISO 8601), not "${value}"`);
+  if (Number.isNaN(t))
+    throw new UsageError(
+      `--since must be a duration (30m, 1h, 7d, 2w) or a date (YYYY-MM-DD) or time (ISO 8601), not "${value}"`,
+    );
   return t;
 }
 
@@ -43,7 +57,11 @@ function sameInstance(written: string | undefined, given: string): boolean {
   return !written.startsWith('mock:') && origin(written) === origin(given);
 }
 
-async function* filtered(entries: Iterable<AuditEntry> | AsyncIterable<AuditEntry>, filter: Filter, limit: number | undefined): AsyncGenerator<AuditEntry> {
+async function* filtered(
+  entries: Iterable<AuditEntry> | AsyncIterable<AuditEntry>,
+  filter: Filter,
+  limit: number | undefined,
+): AsyncGenerator<AuditEntry> {
   let shown = 0;
   for await (const entry of entries) {
     if (!matches(entry, filter)) continue;
@@ -54,19 +72,45 @@ async function* filtered(entries: Iterable<AuditEntry> | AsyncIterable<AuditEntr
 
 const showLog = command({
   name: 'list',
-  summary: 'The writes lms sent from this machine, oldest first: when, to which instance, as whom, through which surface and verb',
+  summary:
+    'The writes lms sent from this machine, oldest first: when, to which instance, as whom, through which surface and verb',
   aliases: ['ls'],
   isDefault: true,
   columns: COLUMNS,
   options: {
-    since: { long: 'since', value: 'when', description: 'only writes from this long ago (30m, 1h, 7d, 2w) or this date (YYYY-MM-DD) or time (ISO 8601) on' },
-    surface: { long: 'surface', value: 'surface', description: 'only writes through this surface: cli, apply, mcp (every tool) or mcp:<tool>' },
-    instance: { long: 'instance', value: 'url', description: 'only writes to this instance: its URL or host, or mock (every mock database)' },
-    follow: { short: 'f', long: 'follow', description: 'keep printing writes as they are logged (NDJSON when piped; Ctrl-C stops); with --since, the earlier ones first' },
+    since: {
+      long: 'since',
+      value: 'when',
+      description: 'only writes from this long ago (30m, 1h, 7d, 2w) or this date (YYYY-MM-DD) or time (ISO 8601) on',
+    },
+    surface: {
+      long: 'surface',
+      value: 'surface',
+      description: 'only writes through this surface: cli, apply, mcp (every tool) or mcp:<tool>',
+    },
+    instance: {
+      long: 'instance',
+      value: 'url',
+      description: 'only writes to this instance: its URL or host, or mock (every mock database)',
+    },
+    follow: {
+      short: 'f',
+      long: 'follow',
+      description:
+        'keep printing writes as they are logged (NDJSON when piped; Ctrl-C stops); with --since, the earlier ones first',
+    },
   },
-  examples: ['lms log --since 1h', 'lms log --surface mcp -o json', 'lms log --instance lms.example.edu --since 2026-09-01', 'lms log --follow'],
+  examples: [
+    'lms log --since 1h',
+    'lms log --surface mcp -o json',
+    'lms log --instance lms.example.edu --since 2026-09-01',
+    'lms log --follow',
+  ],
   async run({ opts, ctx }) {
-    const [{ auditLogPath, keepDaysOf }, { readEntries, followEntries }] = await Promise.all([import('../../audit/log.js'), import('../../audit/read.js')]);
+    const [{ auditLogPath, keepDaysOf }, { readEntries, followEntries }] = await Promise.all([
+      import('../../audit/log.js'),
+      import('../../audit/read.js'),
+    ]);
     // Checked here too, so a mistaken setting is found by reading the log, not only at the next write.
     keepDaysOf(ctx.env);
     const filter: Filter = {
@@ -77,7 +121,12 @@ const showLog = command({
     const path = await auditLogPath(ctx);
     const limit = ctx.globals.limit;
     if (!opts.follow) {
-      return { kind: 'list', items: filtered(readEntries(path), filter, limit), columns: COLUMNS, whenEmpty: `No writes logged${opts.since || opts.surface || opts.instance ? ' that match' : ''} in ${path}.` };
+      return {
+        kind: 'list',
+        items: filtered(readEntries(path), filter, limit),
+        columns: COLUMNS,
+        whenEmpty: `No writes logged${opts.since || opts.surface || opts.instance ? ' that match' : ''} in ${path}.`,
+      };
     }
     const stop = new AbortController();
     ctx.stopOnInterrupt(() => stop.abort());

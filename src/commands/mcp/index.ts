@@ -5,31 +5,50 @@ import { command } from '../../model/define.js';
 import { UsageError } from '../../errors.js';
 
 /** `lms mcp`, offering the verbs of `model` (the registry hands it the one it is part of). */
-export const mcpCommand = (model: CommandModel) => command({
-  name: 'mcp',
-  summary: 'Serve the commands as tools to an AI assistant (Model Context Protocol over stdio); reads only unless --allow-writes',
-  options: {
-    allowWrites: { long: 'allow-writes', description: 'also offer the tools that change data (each takes dry_run)' },
-    allowDestructive: { long: 'allow-destructive', description: 'also allow deletions, conclusions, --sync and --prune (implies --allow-writes)' },
-    pseudonymize: {
-      long: 'pseudonymize', value: 'who', valueOptional: true,
-      choices: ['students', 'all'],
-      description: 'name students and observers by pseudonym in every result (=all: staff too); tools take the pseudonyms back',
+export const mcpCommand = (model: CommandModel) =>
+  command({
+    name: 'mcp',
+    summary:
+      'Serve the commands as tools to an AI assistant (Model Context Protocol over stdio); reads only unless --allow-writes',
+    options: {
+      allowWrites: { long: 'allow-writes', description: 'also offer the tools that change data (each takes dry_run)' },
+      allowDestructive: {
+        long: 'allow-destructive',
+        description: 'also allow deletions, conclusions, --sync and --prune (implies --allow-writes)',
+      },
+      pseudonymize: {
+        long: 'pseudonymize',
+        value: 'who',
+        valueOptional: true,
+        choices: ['students', 'all'],
+        description:
+          'name students and observers by pseudonym in every result (=all: staff too); tools take the pseudonyms back',
+      },
+      pseudonymKey: {
+        long: 'pseudonym-key',
+        value: 'file',
+        description:
+          "keep the pseudonyms' key in this file (made 0600 if missing), so a person keeps theirs across sessions",
+      },
     },
-    pseudonymKey: { long: 'pseudonym-key', value: 'file', description: 'keep the pseudonyms\' key in this file (made 0600 if missing), so a person keeps theirs across sessions' },
-  },
-  examples: ['lms mcp', 'lms -p prod mcp --allow-writes', 'lms --mock mcp --allow-writes --allow-destructive', 'lms mcp --pseudonymize --pseudonym-key ~/.config/lms/pseudonym.key'],
-  async run({ opts, ctx }) {
-    // commander gives true for the flag alone, its value for --pseudonymize=all.
-    const who: unknown = opts.pseudonymize;
-    if (opts.pseudonymKey !== undefined && who === undefined) throw new UsageError('--pseudonym-key needs --pseudonymize');
-    const { serveMcp } = await import('../../mcp/server.js');
-    await serveMcp(ctx, model, {
-      allowWrites: opts.allowWrites === true,
-      allowDestructive: opts.allowDestructive === true,
-      pseudonymize: who === undefined ? undefined : who === 'all' ? 'all' : 'students',
-      pseudonymKey: opts.pseudonymKey,
-    });
-    return undefined;
-  },
-});
+    examples: [
+      'lms mcp',
+      'lms -p prod mcp --allow-writes',
+      'lms --mock mcp --allow-writes --allow-destructive',
+      'lms mcp --pseudonymize --pseudonym-key ~/.config/lms/pseudonym.key',
+    ],
+    async run({ opts, ctx }) {
+      // commander gives true for the flag alone, its value for --pseudonymize=all.
+      const who: unknown = opts.pseudonymize;
+      if (opts.pseudonymKey !== undefined && who === undefined)
+        throw new UsageError('--pseudonym-key needs --pseudonymize');
+      const { serveMcp } = await import('../../mcp/server.js');
+      await serveMcp(ctx, model, {
+        allowWrites: opts.allowWrites === true,
+        allowDestructive: opts.allowDestructive === true,
+        pseudonymize: who === undefined ? undefined : who === 'all' ? 'all' : 'students',
+        pseudonymKey: opts.pseudonymKey,
+      });
+      return undefined;
+    },
+  });

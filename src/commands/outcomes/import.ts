@@ -69,7 +69,9 @@ interface Tree {
 }
 
 /** What a row's target is now, with where the row wants it. */
-type Current = { kind: 'group'; group: GroupNow; parent: number | null } | { kind: 'outcome'; outcome: OutcomeNow; groups: (number | null)[] };
+type Current =
+  | { kind: 'group'; group: GroupNow; parent: number | null }
+  | { kind: 'outcome'; outcome: OutcomeNow; groups: (number | null)[] };
 
 /** The context's whole tree, read once: groups and linked outcomes by vendor_guid. */
 async function readTree(client: ApiClient, where: OutcomeContext): Promise<Tree> {
@@ -90,7 +92,12 @@ async function readTree(client: ApiClient, where: OutcomeContext): Promise<Tree>
       queue.push(sub.id);
       if (!sub.vendor_guid || tree.groups.has(sub.vendor_guid)) continue;
       const full = await o.getGroup({ ...where, id: sub.id });
-      tree.groups.set(sub.vendor_guid, { id: sub.id, parentId: full.parent_outcome_group?.id ?? null, title: full.title, description: full.description });
+      tree.groups.set(sub.vendor_guid, {
+        id: sub.id,
+        parentId: full.parent_outcome_group?.id ?? null,
+        title: full.title,
+        description: full.description,
+      });
     }
   }
   return tree;
@@ -103,13 +110,19 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
-const sameRatings = (a: Rating[] | undefined, b: Rating[] | undefined) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+const sameRatings = (a: Rating[] | undefined, b: Rating[] | undefined) =>
+  JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
 /** The ratings as the API stores them: a missing description is "No description". */
-const normalRatings = (ratings: Rating[] | undefined) => ratings?.map((r) => ({ description: r.description || 'No description', points: r.points }));
+const normalRatings = (ratings: Rating[] | undefined) =>
+  ratings?.map((r) => ({ description: r.description || 'No description', points: r.points }));
 
-export function treeTask(client: ApiClient, where: OutcomeContext, options: { plan: boolean }): BulkTask<TreeRow, Current> {
+export function treeTask(
+  client: ApiClient,
+  where: OutcomeContext,
+  options: { plan: boolean },
+): BulkTask<TreeRow, Current> {
   const o = client.ops.outcomes;
   let tree: Promise<Tree> | undefined;
   const read = () => (tree ??= readTree(client, where));
@@ -130,7 +143,10 @@ export function treeTask(client: ApiClient, where: OutcomeContext, options: { pl
   }
   const needParents = (row: TreeRow, ids: (number | null)[]): number[] => {
     const missing = row.parents.filter((_, i) => ids[i] === null);
-    if (missing.length) throw new FailureError(`parent group ${missing.map((g) => `"${g}"`).join(', ')} does not exist (its row failed or was skipped)`);
+    if (missing.length)
+      throw new FailureError(
+        `parent group ${missing.map((g) => `"${g}"`).join(', ')} does not exist (its row failed or was skipped)`,
+      );
     return ids as number[];
   };
   const fields = (row: TreeRow) => ({
@@ -166,23 +182,41 @@ export function treeTask(client: ApiClient, where: OutcomeContext, options: { pl
       if (current.kind === 'group') {
         const g = current.group;
         if (row.title !== g.title) changes.push({ field: 'title', from: g.title, to: row.title, applicable: true });
-        if (row.description !== undefined && row.description !== text(g.description)) changes.push({ field: 'description', from: text(g.description), to: row.description, applicable: true });
-        if (current.parent !== g.parentId) changes.push({ field: 'parent', from: text(g.parentId), to: row.parents[0] ?? 'the root group', applicable: true });
+        if (row.description !== undefined && row.description !== text(g.description))
+          changes.push({ field: 'description', from: text(g.description), to: row.description, applicable: true });
+        if (current.parent !== g.parentId)
+          changes.push({
+            field: 'parent',
+            from: text(g.parentId),
+            to: row.parents[0] ?? 'the root group',
+            applicable: true,
+          });
         return changes;
       }
       const now = current.outcome.outcome;
-      const fixed = (field: string, from: unknown, to: unknown) => changes.push({ field, from: text(from), to: text(to), applicable: false });
+      const fixed = (field: string, from: unknown, to: unknown) =>
+        changes.push({ field, from: text(from), to: text(to), applicable: false });
       if (row.title !== now.title) fixed('title', now.title, row.title);
-      if (row.description !== undefined && row.description !== text(now.description)) fixed('description', now.description, row.description);
-      if (row.displayName !== undefined && row.displayName !== text(now.display_name)) fixed('display_name', now.display_name, row.displayName);
+      if (row.description !== undefined && row.description !== text(now.description))
+        fixed('description', now.description, row.description);
+      if (row.displayName !== undefined && row.displayName !== text(now.display_name))
+        fixed('display_name', now.display_name, row.displayName);
       const ratings = normalRatings(row.ratings);
-      if (!sameRatings(ratings, now.ratings)) fixed('ratings', (now.ratings ?? []).map((r) => `${r.points}:${r.description}`).join(';'), (ratings ?? []).map((r) => `${r.points}:${r.description}`).join(';'));
+      if (!sameRatings(ratings, now.ratings))
+        fixed(
+          'ratings',
+          (now.ratings ?? []).map((r) => `${r.points}:${r.description}`).join(';'),
+          (ratings ?? []).map((r) => `${r.points}:${r.description}`).join(';'),
+        );
       const mastery = ratings?.length ? (row.masteryPoints ?? Math.max(...ratings.map((r) => r.points))) : null;
       if (mastery !== (now.mastery_points ?? null)) fixed('mastery_points', now.mastery_points, mastery);
-      if (row.calculationMethod !== undefined && row.calculationMethod !== now.calculation_method) fixed('calculation_method', now.calculation_method, row.calculationMethod);
-      if (row.calculationInt !== undefined && row.calculationInt !== now.calculation_int) fixed('calculation_int', now.calculation_int, row.calculationInt);
+      if (row.calculationMethod !== undefined && row.calculationMethod !== now.calculation_method)
+        fixed('calculation_method', now.calculation_method, row.calculationMethod);
+      if (row.calculationInt !== undefined && row.calculationInt !== now.calculation_int)
+        fixed('calculation_int', now.calculation_int, row.calculationInt);
       current.groups.forEach((id, i) => {
-        if (id === null || !current.outcome.groups.has(id)) changes.push({ field: 'link', from: '', to: row.parents[i] ?? 'the root group', applicable: true });
+        if (id === null || !current.outcome.groups.has(id))
+          changes.push({ field: 'link', from: '', to: row.parents[i] ?? 'the root group', applicable: true });
       });
       return changes;
     },
@@ -202,7 +236,9 @@ export function treeTask(client: ApiClient, where: OutcomeContext, options: { pl
           ...(row.displayName !== undefined ? { display_name: row.displayName } : {}),
           ...(row.masteryPoints !== undefined ? { mastery_points: row.masteryPoints } : {}),
           ...(row.ratings?.length ? { ratings: row.ratings } : {}),
-          ...(row.calculationMethod !== undefined ? { calculation_method: row.calculationMethod as Outcome['calculation_method'] } : {}),
+          ...(row.calculationMethod !== undefined
+            ? { calculation_method: row.calculationMethod as Outcome['calculation_method'] }
+            : {}),
           ...(row.calculationInt !== undefined ? { calculation_int: row.calculationInt } : {}),
         });
         for (const id of others) await o.linkOutcome({ ...where, id, outcome_id: link.outcome.id });
@@ -214,13 +250,21 @@ export function treeTask(client: ApiClient, where: OutcomeContext, options: { pl
     },
     async update(row, found, changes) {
       if (found.current.kind === 'group') {
-        const parent = changes.some((c) => c.field === 'parent') ? needParents(row, [found.current.parent])[0] : undefined;
-        await o.updateGroup({ ...where, id: found.id, ...fields(row), ...(parent !== undefined ? { parent_outcome_group_id: parent } : {}) });
+        const parent = changes.some((c) => c.field === 'parent')
+          ? needParents(row, [found.current.parent])[0]
+          : undefined;
+        await o.updateGroup({
+          ...where,
+          id: found.id,
+          ...fields(row),
+          ...(parent !== undefined ? { parent_outcome_group_id: parent } : {}),
+        });
         return;
       }
       const current = found.current;
       const ids = needParents(row, current.groups);
-      for (const id of ids) if (!current.outcome.groups.has(id)) await o.linkOutcome({ ...where, id, outcome_id: found.id });
+      for (const id of ids)
+        if (!current.outcome.groups.has(id)) await o.linkOutcome({ ...where, id, outcome_id: found.id });
     },
   };
 }

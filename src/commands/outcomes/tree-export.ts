@@ -59,7 +59,10 @@ function outcomeEntry(o: Outcome): OutcomeEntry {
  * import could not match — no vendor_guid, or one another group or outcome already has — is left
  * out with what hangs below it: imported, it would be made again beside the original.
  */
-export async function readTreeForExport(client: ApiClient, where: OutcomeContext): Promise<{ tree: TreeExport; skipped: Skipped[] }> {
+export async function readTreeForExport(
+  client: ApiClient,
+  where: OutcomeContext,
+): Promise<{ tree: TreeExport; skipped: Skipped[] }> {
   const o = client.ops.outcomes;
   const skipped: Skipped[] = [];
   const groupGuids = new Set<string>();
@@ -71,7 +74,10 @@ export async function readTreeForExport(client: ApiClient, where: OutcomeContext
       // The documented OutcomeLink may come without its outcome: nothing to write, nothing to import.
       const linked: unknown = link.outcome;
       if (linked === null || typeof linked !== 'object') {
-        skipped.push({ what: `the outcome link ${textOf(link.url) || `in group ${groupId}`}`, why: 'it names no outcome' });
+        skipped.push({
+          what: `the outcome link ${textOf(link.url) || `in group ${groupId}`}`,
+          why: 'it names no outcome',
+        });
         continue;
       }
       const x = linked as Outcome;
@@ -93,7 +99,11 @@ export async function readTreeForExport(client: ApiClient, where: OutcomeContext
   async function subgroupsOf(groupId: number): Promise<GroupEntry[]> {
     const out: GroupEntry[] = [];
     for await (const sub of o.listSubgroups({ ...where, id: groupId })) {
-      const why = !sub.vendor_guid ? 'no vendor_guid' : groupGuids.has(sub.vendor_guid) ? 'another group has its vendor_guid' : undefined;
+      const why = !sub.vendor_guid
+        ? 'no vendor_guid'
+        : groupGuids.has(sub.vendor_guid)
+          ? 'another group has its vendor_guid'
+          : undefined;
       if (why) {
         skipped.push({ what: `group ${sub.id} "${sub.title}" and what it holds`, why });
         continue;
@@ -152,7 +162,14 @@ export function treeRows(tree: TreeExport): Record<(typeof TREE_COLUMNS)[number]
     rows.push(row);
   };
   const group = (g: GroupEntry, parent: string) => {
-    rows.push({ ...blank, vendor_guid: g.vendor_guid, object_type: 'group', title: g.title, description: g.description ?? '', parent_guids: parent });
+    rows.push({
+      ...blank,
+      vendor_guid: g.vendor_guid,
+      object_type: 'group',
+      title: g.title,
+      description: g.description ?? '',
+      parent_guids: parent,
+    });
     for (const x of g.outcomes ?? []) outcome(x, g.vendor_guid);
     for (const sub of g.groups ?? []) group(sub, g.vendor_guid);
   };

@@ -7,7 +7,8 @@ import { FailureError } from '../../errors.js';
 const COLUMNS = ['id', 'tag', 'workflow_state', 'completion', 'message', 'updated_at'];
 
 const getProgress = command({
-  name: 'get', args: [{ name: 'id' }],
+  name: 'get',
+  args: [{ name: 'id' }],
   summary: 'Show a background job’s progress; --wait follows it until it completes or fails',
   routes: ['progress.get'],
   columns: COLUMNS,
@@ -18,7 +19,9 @@ const getProgress = command({
     if (!opts.wait) return item(await client.ops.progress.get({ id: args[0] }));
     const last = await watchProgress(ctx, client, args[0], { label: `progress ${args[0]}` });
     const result = item(last);
-    return last.workflow_state === 'failed' ? withFailure(result, new FailureError(`job ${last.id} (${last.tag}) failed: ${last.message ?? 'no message'}`)) : result;
+    return last.workflow_state === 'failed'
+      ? withFailure(result, new FailureError(`job ${last.id} (${last.tag}) failed: ${last.message ?? 'no message'}`))
+      : result;
   },
 });
 

@@ -8,9 +8,24 @@ const COLUMNS = ['id', 'name', 'course_id', 'nonxlist_course_id', 'sis_section_i
 
 const fieldFlags = {
   name: { long: 'name', value: 'name', description: 'section name', field: { name: 'name' } },
-  sisId: { long: 'sis-id', value: 'id', description: 'SIS id (applied only for callers who manage SIS data; "" clears it)', field: { name: 'sis_section_id', clears: true } },
-  startAt: { long: 'start-at', value: 'date', description: 'start date (ISO 8601; "" clears it)', field: { name: 'start_at', type: 'time', clears: true } },
-  endAt: { long: 'end-at', value: 'date', description: 'end date (ISO 8601; "" clears it)', field: { name: 'end_at', type: 'time', clears: true } },
+  sisId: {
+    long: 'sis-id',
+    value: 'id',
+    description: 'SIS id (applied only for callers who manage SIS data; "" clears it)',
+    field: { name: 'sis_section_id', clears: true },
+  },
+  startAt: {
+    long: 'start-at',
+    value: 'date',
+    description: 'start date (ISO 8601; "" clears it)',
+    field: { name: 'start_at', type: 'time', clears: true },
+  },
+  endAt: {
+    long: 'end-at',
+    value: 'date',
+    description: 'end date (ISO 8601; "" clears it)',
+    field: { name: 'end_at', type: 'time', clears: true },
+  },
 } as const;
 
 function sectionFields(opts: { name?: string; sisId?: string; startAt?: string; endAt?: string }): SectionFields {
@@ -32,15 +47,24 @@ const listSections = command({
     course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X', required: true },
     withStudents: { long: 'with-students', description: "include each section's students" },
   },
-  examples: ['lms sections list --course sis_course_id:BIO-101', 'lms sections list --course 1 --with-students -o json'],
+  examples: [
+    'lms sections list --course sis_course_id:BIO-101',
+    'lms sections list --course 1 --with-students -o json',
+  ],
   async run({ opts, ctx }) {
     const client = await ctx.client();
-    return list(client.ops.sections.list({ course_id: opts.course, include: opts.withStudents ? ['students'] : undefined }, { limit: ctx.pageLimit() }));
+    return list(
+      client.ops.sections.list(
+        { course_id: opts.course, include: opts.withStudents ? ['students'] : undefined },
+        { limit: ctx.pageLimit() },
+      ),
+    );
   },
 });
 
 const getSection = command({
-  name: 'get', args: [{ name: 'id' }],
+  name: 'get',
+  args: [{ name: 'id' }],
   argIds: { id: 'section' },
   summary: 'Show a section (with --course, only if it is in that course)',
   routes: ['sections.get', 'sections.getInCourse'],
@@ -50,7 +74,9 @@ const getSection = command({
   async run({ args, opts, ctx }) {
     const client = await ctx.client();
     const s = client.ops.sections;
-    return item(opts.course ? await s.getInCourse({ course_id: opts.course, id: args[0] }) : await s.get({ id: args[0] }));
+    return item(
+      opts.course ? await s.getInCourse({ course_id: opts.course, id: args[0] }) : await s.get({ id: args[0] }),
+    );
   },
 });
 
@@ -60,7 +86,11 @@ const createSection = command({
   routes: ['sections.create'],
   writes: 'create',
   columns: COLUMNS,
-  options: { course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X', required: true }, ...fieldFlags, name: { ...fieldFlags.name, required: true } },
+  options: {
+    course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X', required: true },
+    ...fieldFlags,
+    name: { ...fieldFlags.name, required: true },
+  },
   examples: ['lms sections create --course 1 --name "Lab C" --sis-id BIO-101-C'],
   async run({ opts, ctx }) {
     const client = await ctx.client();
@@ -69,7 +99,8 @@ const createSection = command({
 });
 
 const updateSection = command({
-  name: 'update', args: [{ name: 'id' }],
+  name: 'update',
+  args: [{ name: 'id' }],
   argIds: { id: 'section' },
   summary: "Change a section's name, SIS id or dates",
   routes: ['sections.update'],
@@ -79,14 +110,16 @@ const updateSection = command({
   examples: ['lms sections update 7 --name "Lab C (online)"'],
   async run({ args, opts, ctx }) {
     const fields = sectionFields(opts);
-    if (Object.keys(fields).length === 0) throw new UsageError('nothing to change: give --name, --sis-id, --start-at or --end-at');
+    if (Object.keys(fields).length === 0)
+      throw new UsageError('nothing to change: give --name, --sis-id, --start-at or --end-at');
     const client = await ctx.client();
     return item(await client.ops.sections.update({ id: args[0], course_section: fields }));
   },
 });
 
 const deleteSection = command({
-  name: 'delete', args: [{ name: 'id' }],
+  name: 'delete',
+  args: [{ name: 'id' }],
   argIds: { id: 'section' },
   summary: 'Delete a section (refused while it has enrollments)',
   routes: ['sections.delete'],
@@ -101,12 +134,21 @@ const deleteSection = command({
 });
 
 const crosslist = command({
-  name: 'crosslist', args: [{ name: 'id' }],
+  name: 'crosslist',
+  args: [{ name: 'id' }],
   summary: 'Move a section, with its enrollments, into another course of the same root account',
   routes: ['sections.crosslist'],
   writes: 'update',
   columns: COLUMNS,
-  options: { to: { long: 'to', value: 'course', description: 'the course to move it into (id or sis_course_id:X)', required: true, field: { name: 'crosslist_to', type: 'ref' } } },
+  options: {
+    to: {
+      long: 'to',
+      value: 'course',
+      description: 'the course to move it into (id or sis_course_id:X)',
+      required: true,
+      field: { name: 'crosslist_to', type: 'ref' },
+    },
+  },
   examples: ['lms sections crosslist sis_section_id:BIO-101-B --to sis_course_id:BIO-101L'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();
@@ -115,7 +157,8 @@ const crosslist = command({
 });
 
 const uncrosslist = command({
-  name: 'uncrosslist', args: [{ name: 'id' }],
+  name: 'uncrosslist',
+  args: [{ name: 'id' }],
   summary: 'Move a cross-listed section back into its original course',
   routes: ['sections.uncrosslist'],
   writes: 'update',
@@ -124,10 +167,20 @@ const uncrosslist = command({
   examples: ['lms sections uncrosslist 7 --yes'],
   async run({ args, ctx }) {
     // Its students leave the course it was cross-listed into, as Canvas warns when asked.
-    await ctx.confirm(`Move section ${args[0]} back into its original course (its students leave the course it is cross-listed into)`);
+    await ctx.confirm(
+      `Move section ${args[0]} back into its original course (its students leave the course it is cross-listed into)`,
+    );
     const client = await ctx.client();
     return item(await client.ops.sections.uncrosslist({ id: args[0] }));
   },
 });
 
-export const sectionsVerbs: Verbs = [listSections, getSection, createSection, updateSection, deleteSection, crosslist, uncrosslist] as Verbs;
+export const sectionsVerbs: Verbs = [
+  listSections,
+  getSection,
+  createSection,
+  updateSection,
+  deleteSection,
+  crosslist,
+  uncrosslist,
+] as Verbs;

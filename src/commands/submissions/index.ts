@@ -2,18 +2,40 @@
 import { item, list, type Verbs } from '../../model/command.js';
 import { command, contextFlags, oneContext } from '../../model/define.js';
 import type { ApiClient } from '../../client/client.js';
-import { SUBMISSION_INCLUDES, type NewSubmission, type SubmissionContext, type SubmissionInclude } from '../../spec/types/submissions.js';
+import {
+  SUBMISSION_INCLUDES,
+  type NewSubmission,
+  type SubmissionContext,
+  type SubmissionInclude,
+} from '../../spec/types/submissions.js';
 import { courseScope, resolveUserPath } from '../../client/user-ref.js';
 import { ApiError, LmsError, UsageError } from '../../errors.js';
 
-const COLUMNS = ['user_id', 'user.name', 'assignment_id', 'workflow_state', 'attempt', 'submitted_at', 'late', 'grade', 'score', 'graded_at'];
+const COLUMNS = [
+  'user_id',
+  'user.name',
+  'assignment_id',
+  'workflow_state',
+  'attempt',
+  'submitted_at',
+  'late',
+  'grade',
+  'score',
+  'graded_at',
+];
 
 const where = {
   course: contextFlags.course,
   section: contextFlags.section,
 };
 const assignment = { long: 'assignment', value: 'id', ids: 'assignment', description: 'assignment id' } as const;
-const include = { long: 'include', value: 'what', description: `also return ${SUBMISSION_INCLUDES.join(', ')} (repeatable)`, repeatable: true, choices: SUBMISSION_INCLUDES } as const;
+const include = {
+  long: 'include',
+  value: 'what',
+  description: `also return ${SUBMISSION_INCLUDES.join(', ')} (repeatable)`,
+  repeatable: true,
+  choices: SUBMISSION_INCLUDES,
+} as const;
 
 /** `{ course_id }` or `{ section_id }` from --course / --section. */
 export function submissionContext(opts: { course?: string; section?: string }): SubmissionContext {
@@ -38,7 +60,15 @@ async function* gradersList<T>(items: AsyncIterable<T>, command: string): AsyncI
     yield* items;
   } catch (error) {
     // A refused token (expired, revoked) is not a refused list: its own hint says what to do.
-    if (!(error instanceof ApiError && (error.status === 401 || error.status === 403) && !error.throttled && !error.tokenRefused)) throw error;
+    if (
+      !(
+        error instanceof ApiError &&
+        (error.status === 401 || error.status === 403) &&
+        !error.throttled &&
+        !error.tokenRefused
+      )
+    )
+      throw error;
     throw new LmsError(error.message, error.exitCode, {
       cause: error,
       hint: `every student's submissions of an assignment are for those who grade or view all grades; your own: ${command} --user self (an observer: --user STUDENT)`,
@@ -51,16 +81,29 @@ const listSubmissions = command({
   name: 'list',
   summary: "List submissions: an assignment's (--assignment), or students' across assignments (--user, --all-students)",
   aliases: ['ls'],
-  routes: ['submissions.list@courses', 'submissions.list@sections', 'submissions.listStudents@courses', 'submissions.listStudents@sections'],
+  routes: [
+    'submissions.list@courses',
+    'submissions.list@sections',
+    'submissions.listStudents@courses',
+    'submissions.listStudents@sections',
+  ],
   lookups: ['courses.users', 'sections.get'],
   columns: COLUMNS,
   options: {
     ...where,
-    assignment: { ...assignment, description: 'assignment id; with --user, one of the assignments to list (repeatable)', repeatable: true },
-    user: { ...contextFlags.user, description: 'a student (repeatable); default: yourself, or everyone of an --assignment', repeatable: true },
+    assignment: {
+      ...assignment,
+      description: 'assignment id; with --user, one of the assignments to list (repeatable)',
+      repeatable: true,
+    },
+    user: {
+      ...contextFlags.user,
+      description: 'a student (repeatable); default: yourself, or everyone of an --assignment',
+      repeatable: true,
+    },
     allStudents: { long: 'all-students', description: 'every student you may see, across assignments' },
     grouped: { long: 'grouped', description: 'one record per student, with their submissions' },
-    totals: { long: 'totals', description: 'with --grouped: each student\'s current and final score' },
+    totals: { long: 'totals', description: "with --grouped: each student's current and final score" },
     include,
   },
   examples: [
@@ -77,7 +120,12 @@ const listSubmissions = command({
     if (opts.totals && !opts.grouped) throw new UsageError('--totals goes with --grouped');
     if (opts.assignment?.length === 1 && !opts.user && !opts.allStudents && !opts.grouped) {
       const where = opts.course !== undefined ? `--course ${opts.course}` : `--section ${opts.section}`;
-      return list(gradersList(client.ops.submissions.list({ ...sctx, assignment_id: opts.assignment[0], include: inc }, options), `lms submissions list ${where} --assignment ${opts.assignment[0]}`));
+      return list(
+        gradersList(
+          client.ops.submissions.list({ ...sctx, assignment_id: opts.assignment[0], include: inc }, options),
+          `lms submissions list ${where} --assignment ${opts.assignment[0]}`,
+        ),
+      );
     }
     if (opts.user && opts.allStudents) throw new UsageError('give --user or --all-students, not both');
     const items = client.ops.submissions.listStudents(
@@ -90,7 +138,10 @@ const listSubmissions = command({
       },
       options,
     );
-    return list(items, opts.grouped ? ['user_id', 'section_id', 'computed_current_score', 'computed_final_score'] : undefined);
+    return list(
+      items,
+      opts.grouped ? ['user_id', 'section_id', 'computed_current_score', 'computed_final_score'] : undefined,
+    );
   },
 });
 
@@ -105,15 +156,29 @@ const getSubmission = command({
     user: { ...contextFlags.user, description: 'the student: yourself unless given', default: 'self' },
     include,
   },
-  examples: ['lms submissions get --course 1 --assignment 1 --user 7 --include submission_history --include submission_comments'],
+  examples: [
+    'lms submissions get --course 1 --assignment 1 --user 7 --include submission_history --include submission_comments',
+  ],
   async run({ opts, ctx }) {
     const client = await ctx.client();
     const sctx = submissionContext(opts);
-    return item(await client.ops.submissions.get({ ...sctx, assignment_id: opts.assignment, user_id: await resolveUserPath(client, opts.user, courseScope(client, sctx)), include: opts.include as SubmissionInclude[] | undefined }));
+    return item(
+      await client.ops.submissions.get({
+        ...sctx,
+        assignment_id: opts.assignment,
+        user_id: await resolveUserPath(client, opts.user, courseScope(client, sctx)),
+        include: opts.include as SubmissionInclude[] | undefined,
+      }),
+    );
   },
 });
 
-async function uploadAll(client: ApiClient, sctx: SubmissionContext, assignmentId: string, paths: string[]): Promise<number[]> {
+async function uploadAll(
+  client: ApiClient,
+  sctx: SubmissionContext,
+  assignmentId: string,
+  paths: string[],
+): Promise<number[]> {
   const { readFile, stat } = await import('node:fs/promises');
   const { basename } = await import('node:path');
   const { contentTypeFor } = await import('../../mime.js');
@@ -127,7 +192,14 @@ async function uploadAll(client: ApiClient, sctx: SubmissionContext, assignmentI
     const data = new Uint8Array(await readFile(path));
     const name = basename(path);
     const contentType = contentTypeFor(name);
-    const ticket = await client.ops.submissions.uploadFile({ ...sctx, assignment_id: assignmentId, user_id: 'self', name, size: data.byteLength, content_type: contentType });
+    const ticket = await client.ops.submissions.uploadFile({
+      ...sctx,
+      assignment_id: assignmentId,
+      user_id: 'self',
+      name,
+      size: data.byteLength,
+      content_type: contentType,
+    });
     ids.push((await uploadFile(client, ticket, { name, data, contentType })).id);
   }
   return ids;
@@ -135,18 +207,43 @@ async function uploadAll(client: ApiClient, sctx: SubmissionContext, assignmentI
 
 const submit = command({
   name: 'submit',
-  summary: 'Submit an assignment as a student: text, a URL, files or a media recording (each submission is a new attempt)',
+  summary:
+    'Submit an assignment as a student: text, a URL, files or a media recording (each submission is a new attempt)',
   // users.get: --as-user (a student's submission made by an admin acting as them) checks the user first.
-  routes: ['submissions.submit@courses', 'submissions.submit@sections', 'submissions.uploadFile@courses', 'submissions.uploadFile@sections', 'files.upload', 'files.confirm', 'users.get'],
+  routes: [
+    'submissions.submit@courses',
+    'submissions.submit@sections',
+    'submissions.uploadFile@courses',
+    'submissions.uploadFile@sections',
+    'files.upload',
+    'files.confirm',
+    'users.get',
+  ],
   options: {
     ...where,
     assignment: { ...assignment, required: true },
     text: { long: 'text', value: 'html', description: 'online_text_entry: the text (HTML)' },
-    textFile: { file: 'read', long: 'text-file', value: 'path', description: 'online_text_entry: the text, read from a file (- for stdin)' },
+    textFile: {
+      file: 'read',
+      long: 'text-file',
+      value: 'path',
+      description: 'online_text_entry: the text, read from a file (- for stdin)',
+    },
     url: { long: 'url', value: 'url', description: 'online_url: a web address (http:// assumed)' },
-    file: { file: 'uploaded', long: 'file', value: 'path', description: 'online_upload: a file to upload and submit (repeatable)', repeatable: true },
+    file: {
+      file: 'uploaded',
+      long: 'file',
+      value: 'path',
+      description: 'online_upload: a file to upload and submit (repeatable)',
+      repeatable: true,
+    },
     mediaId: { long: 'media-id', value: 'id', description: 'media_recording: the media object id' },
-    mediaType: { long: 'media-type', value: 'type', description: 'media_recording: audio or video (default video)', choices: ['audio', 'video'] },
+    mediaType: {
+      long: 'media-type',
+      value: 'type',
+      description: 'media_recording: audio or video (default video)',
+      choices: ['audio', 'video'],
+    },
     comment: { long: 'comment', value: 'text', description: 'a comment to go with it' },
   },
   examples: [
@@ -157,23 +254,46 @@ const submit = command({
   async run({ opts, ctx }) {
     const sctx = submissionContext(opts);
     const given = (['text', 'textFile', 'url', 'file', 'mediaId'] as const).filter((k) => opts[k] !== undefined);
-    if (given.length !== 1) throw new UsageError(`give exactly one of --text, --text-file, --url, --file or --media-id${given.length ? `, not ${given.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(' and ')}` : ''}`);
+    if (given.length !== 1)
+      throw new UsageError(
+        `give exactly one of --text, --text-file, --url, --file or --media-id${given.length ? `, not ${given.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(' and ')}` : ''}`,
+      );
     if (opts.mediaType && !opts.mediaId) throw new UsageError('--media-type goes with --media-id');
     let submission: NewSubmission;
     const client = await ctx.client();
     if (opts.text !== undefined) submission = { submission_type: 'online_text_entry', body: opts.text };
     else if (opts.textFile !== undefined) {
       const { readInput } = await import('../../bulk/csv-input.js');
-      submission = { submission_type: 'online_text_entry', body: (await readInput(ctx.input(opts.textFile), ctx.io.stdin)).bytes.toString('utf8') };
+      submission = {
+        submission_type: 'online_text_entry',
+        body: (await readInput(ctx.input(opts.textFile), ctx.io.stdin)).bytes.toString('utf8'),
+      };
     } else if (opts.url !== undefined) submission = { submission_type: 'online_url', url: opts.url };
-    else if (opts.file) submission = { submission_type: 'online_upload', file_ids: await uploadAll(client, sctx, opts.assignment, opts.file) };
-    else submission = { submission_type: 'media_recording', media_comment_id: opts.mediaId!, media_comment_type: (opts.mediaType as 'audio' | 'video' | undefined) ?? 'video' };
-    return item(await client.ops.submissions.submit({ ...sctx, assignment_id: opts.assignment, submission, comment: opts.comment ? { text_comment: opts.comment } : undefined }));
+    else if (opts.file)
+      submission = {
+        submission_type: 'online_upload',
+        file_ids: await uploadAll(client, sctx, opts.assignment, opts.file),
+      };
+    else
+      submission = {
+        submission_type: 'media_recording',
+        media_comment_id: opts.mediaId!,
+        media_comment_type: (opts.mediaType as 'audio' | 'video' | undefined) ?? 'video',
+      };
+    return item(
+      await client.ops.submissions.submit({
+        ...sctx,
+        assignment_id: opts.assignment,
+        submission,
+        comment: opts.comment ? { text_comment: opts.comment } : undefined,
+      }),
+    );
   },
 });
 
 const comment = command({
-  name: 'comment', args: [{ name: 'text', optional: true }],
+  name: 'comment',
+  args: [{ name: 'text', optional: true }],
   summary: "Comment on a student's submission (text and/or a media comment)",
   routes: ['submissions.grade@courses', 'submissions.grade@sections'],
   lookups: ['courses.users', 'sections.get'],
@@ -182,7 +302,12 @@ const comment = command({
     assignment: { ...assignment, required: true },
     user: { ...contextFlags.user, description: 'the student: yourself unless given', default: 'self' },
     mediaId: { long: 'media-id', value: 'id', description: 'a media comment: the media object id' },
-    mediaType: { long: 'media-type', value: 'type', description: 'audio or video (default video)', choices: ['audio', 'video'] },
+    mediaType: {
+      long: 'media-type',
+      value: 'type',
+      description: 'audio or video (default video)',
+      choices: ['audio', 'video'],
+    },
     group: { long: 'group', description: 'on a group assignment, comment to the whole group' },
   },
   examples: ['lms submissions comment --course 1 --assignment 1 --user 7 "Nice work on the drawings"'],
@@ -195,7 +320,12 @@ const comment = command({
       ...sctx,
       assignment_id: opts.assignment,
       user_id: await resolveUserPath(client, opts.user, courseScope(client, sctx)),
-      comment: { text_comment: text, media_comment_id: opts.mediaId, media_comment_type: opts.mediaType as 'audio' | 'video' | undefined, group_comment: opts.group || undefined },
+      comment: {
+        text_comment: text,
+        media_comment_id: opts.mediaId,
+        media_comment_type: opts.mediaType as 'audio' | 'video' | undefined,
+        group_comment: opts.group || undefined,
+      },
     });
     return item(updated.submission_comments?.at(-1) ?? updated);
   },

@@ -11,7 +11,11 @@ import { IMPORT_COLUMNS } from './import.js';
  * An export's rows: CSV unless -o (or LMS_OUTPUT) names another format; `-o json` still gives JSON.
  * --fields applies as everywhere.
  */
-export async function exportRows(ctx: Context, rows: AsyncIterable<unknown> | Iterable<unknown>, columns: string[]): Promise<CommandResult> {
+export async function exportRows(
+  ctx: Context,
+  rows: AsyncIterable<unknown> | Iterable<unknown>,
+  columns: string[],
+): Promise<CommandResult> {
   if (ctx.globals.output !== undefined) return { kind: 'list', items: rows, columns };
   const { renderList } = await import('../../output/render.js');
   await renderList(rows, { io: ctx.io, format: 'csv', fields: ctx.globals.fields, columns, raw: ctx.globals.raw });

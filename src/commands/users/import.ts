@@ -7,12 +7,24 @@ import type { ApiClient } from '../../client/client.js';
 import type { User } from '../../spec/types/users.js';
 import { ApiError } from '../../errors.js';
 
-export const IMPORT_COLUMNS = ['name', 'login_id', 'email', 'sis_user_id', 'short_name', 'sortable_name', 'time_zone', 'locale', 'password'] as const;
+export const IMPORT_COLUMNS = [
+  'name',
+  'login_id',
+  'email',
+  'sis_user_id',
+  'short_name',
+  'sortable_name',
+  'time_zone',
+  'locale',
+  'password',
+] as const;
 
 function checkRow(v: Record<string, string>): string[] {
   const problems: string[] = [];
-  if (v.email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v.email)) problems.push(`email "${v.email}" is not an email address`);
-  if (v.locale && !/^[a-z]{2}(-[A-Z]{2})?$/.test(v.locale)) problems.push(`locale "${v.locale}" is not a two-letter language code`);
+  if (v.email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v.email))
+    problems.push(`email "${v.email}" is not an email address`);
+  if (v.locale && !/^[a-z]{2}(-[A-Z]{2})?$/.test(v.locale))
+    problems.push(`locale "${v.locale}" is not a two-letter language code`);
   if (v.time_zone) {
     try {
       new Intl.DateTimeFormat('en', { timeZone: v.time_zone });
@@ -61,7 +73,8 @@ function compareUser(values: Record<string, string>, user: User): Difference[] {
     const current = (user as Record<string, unknown>)[field];
     if (!to || current === undefined) continue;
     const from = current === null ? '' : String(current);
-    if (!sameValue(field, from, to)) changes.push({ field, from, to, applicable: (UPDATABLE as readonly string[]).includes(field) });
+    if (!sameValue(field, from, to))
+      changes.push({ field, from, to, applicable: (UPDATABLE as readonly string[]).includes(field) });
   }
   return changes;
 }
@@ -82,8 +95,18 @@ function usersTask(client: ApiClient, account: string): BulkTask<ImportRow, User
       const v = row.values;
       const user = await client.ops.users.create({
         account_id: account,
-        user: { name: v.name, short_name: v.short_name || undefined, sortable_name: v.sortable_name || undefined, time_zone: v.time_zone || undefined, locale: v.locale || undefined },
-        pseudonym: { unique_id: v.login_id, password: v.password || undefined, sis_user_id: v.sis_user_id || undefined },
+        user: {
+          name: v.name,
+          short_name: v.short_name || undefined,
+          sortable_name: v.sortable_name || undefined,
+          time_zone: v.time_zone || undefined,
+          locale: v.locale || undefined,
+        },
+        pseudonym: {
+          unique_id: v.login_id,
+          password: v.password || undefined,
+          sis_user_id: v.sis_user_id || undefined,
+        },
         communication_channel: v.email ? { type: 'email', address: v.email } : undefined,
       });
       return user.id;
@@ -98,9 +121,11 @@ function usersTask(client: ApiClient, account: string): BulkTask<ImportRow, User
 const account = { ...contextFlags.account, default: 'self' } as const;
 
 export const importUsers = command({
-  name: 'import', args: [{ name: 'file' }],
+  name: 'import',
+  args: [{ name: 'file' }],
   fileArgs: { file: 'read' },
-  summary: 'Create users from a CSV (name, login_id, email, sis_user_id, …); --update changes existing ones; safe to re-run',
+  summary:
+    'Create users from a CSV (name, login_id, email, sis_user_id, …); --update changes existing ones; safe to re-run',
   routes: ['users.create', 'users.get', 'users.update'],
   columns: resultColumns('login_id'),
   options: { account, ...bulkFlags({ noun: 'users', updatable: UPDATABLE }) },
@@ -113,7 +138,12 @@ export const importUsers = command({
     return runBulk(ctx, args[0], opts, {
       job: 'users.import',
       target: opts.account,
-      schema: { columns: IMPORT_COLUMNS, required: ['login_id', 'name'], unique: ['login_id', 'sis_user_id'], check: checkRow },
+      schema: {
+        columns: IMPORT_COLUMNS,
+        required: ['login_id', 'name'],
+        unique: ['login_id', 'sis_user_id'],
+        check: checkRow,
+      },
       keyColumn: 'login_id',
       toRow: (r) => ({ line: r.line, key: r.values.login_id.toLowerCase(), values: r.values }),
       task: (client) => usersTask(client, opts.account),

@@ -10,7 +10,8 @@ import type { Context } from '../../model/context.js';
 const USER_COLUMNS = ['id', 'name', 'login_id', 'sis_user_id', 'email'];
 
 /** The path of the user an argument names: an email address found among the account's users (the instance's unless given). */
-const userArg = async (ctx: Context, raw: string, account = 'self') => resolveUserPath(await ctx.client(), raw, { account_id: account });
+const userArg = async (ctx: Context, raw: string, account = 'self') =>
+  resolveUserPath(await ctx.client(), raw, { account_id: account });
 const account = { ...contextFlags.account, default: 'self' } as const;
 
 const listUsers = command({
@@ -19,17 +20,28 @@ const listUsers = command({
   aliases: ['ls'],
   routes: ['users.list'],
   columns: USER_COLUMNS,
-  options: { account, search: { long: 'search', value: 'term', description: 'partial name, login, email, SIS id, or a full id (3+ characters)' } },
+  options: {
+    account,
+    search: {
+      long: 'search',
+      value: 'term',
+      description: 'partial name, login, email, SIS id, or a full id (3+ characters)',
+    },
+  },
   examples: ['lms users list --account 1 --search smith', 'lms users list --all -o csv > users.csv'],
   async run({ opts, ctx }) {
-    if (opts.search !== undefined && opts.search.length < 3) throw new UsageError(`--search needs at least 3 characters, got "${opts.search}"`);
+    if (opts.search !== undefined && opts.search.length < 3)
+      throw new UsageError(`--search needs at least 3 characters, got "${opts.search}"`);
     const client = await ctx.client();
-    return list(client.ops.users.list({ account_id: opts.account, search_term: opts.search }, { limit: ctx.pageLimit() }));
+    return list(
+      client.ops.users.list({ account_id: opts.account, search_term: opts.search }, { limit: ctx.pageLimit() }),
+    );
   },
 });
 
 const getUser = command({
-  name: 'get', args: [{ name: 'id', optional: true }],
+  name: 'get',
+  args: [{ name: 'id', optional: true }],
   argIds: { id: 'user' },
   summary: 'Show one user (default: yourself)',
   routes: ['users.get'],
@@ -57,22 +69,38 @@ const createUser = command({
   columns: USER_COLUMNS,
   options: {
     account,
-    loginId: { long: 'login-id', value: 'login', description: 'the unique login (pseudonym[unique_id])', required: true },
+    loginId: {
+      long: 'login-id',
+      value: 'login',
+      description: 'the unique login (pseudonym[unique_id])',
+      required: true,
+    },
     ...profileFlags,
     birthdate: { long: 'birthdate', value: 'date', description: 'birth date (ISO 8601)' },
     password: { long: 'password', value: 'password', description: 'initial password' },
     sisUserId: { long: 'sis-user-id', value: 'id', description: 'SIS id (needs SIS permission)' },
     sendConfirmation: { long: 'send-confirmation', description: 'send the account-creation notice' },
-    skipRegistration: { long: 'skip-registration', description: 'mark the user registered (no self-registration step)' },
+    skipRegistration: {
+      long: 'skip-registration',
+      description: 'mark the user registered (no self-registration step)',
+    },
     email: { long: 'email', value: 'address', description: 'email communication channel' },
-    channelType: { long: 'channel-type', value: 'type', description: 'communication channel type (with --channel-address), e.g. sms' },
+    channelType: {
+      long: 'channel-type',
+      value: 'type',
+      description: 'communication channel type (with --channel-address), e.g. sms',
+    },
     channelAddress: { long: 'channel-address', value: 'address', description: 'communication channel address' },
   },
   examples: ['lms users create --login-id jdoe --name "Jane Doe" --email jdoe@example.edu'],
   async run({ opts, ctx }) {
     if (opts.email && opts.channelAddress) throw new UsageError('give either --email or --channel-address, not both');
     if (opts.channelType && !opts.channelAddress) throw new UsageError('--channel-type needs --channel-address');
-    const channel = opts.email ? { type: 'email', address: opts.email } : opts.channelAddress ? { type: opts.channelType ?? 'email', address: opts.channelAddress } : undefined;
+    const channel = opts.email
+      ? { type: 'email', address: opts.email }
+      : opts.channelAddress
+        ? { type: opts.channelType ?? 'email', address: opts.channelAddress }
+        : undefined;
     const client = await ctx.client();
     const user = await client.ops.users.create({
       account_id: opts.account,
@@ -98,7 +126,8 @@ const createUser = command({
 });
 
 const updateUser = command({
-  name: 'update', args: [{ name: 'id' }],
+  name: 'update',
+  args: [{ name: 'id' }],
   argIds: { id: 'user' },
   summary: "Edit a user's names, time zone, locale or avatar",
   routes: ['users.update'],
@@ -106,21 +135,42 @@ const updateUser = command({
   columns: USER_COLUMNS,
   options: {
     ...profileFlags,
-    avatarToken: { long: 'avatar-token', value: 'token', description: 'a token from `lms users avatars` (wins over --avatar-url)' },
+    avatarToken: {
+      long: 'avatar-token',
+      value: 'token',
+      description: 'a token from `lms users avatars` (wins over --avatar-url)',
+    },
     avatarUrl: { long: 'avatar-url', value: 'url', description: 'an external avatar image URL (128 px square)' },
   },
-  examples: ['lms users update self --time-zone Europe/Berlin', 'lms users update 7 --avatar-token $(lms users avatars 7 -o json | jq -r ".[0].token")'],
+  examples: [
+    'lms users update self --time-zone Europe/Berlin',
+    'lms users update 7 --avatar-token $(lms users avatars 7 -o json | jq -r ".[0].token")',
+  ],
   async run({ args, opts, ctx }) {
-    const avatar = opts.avatarToken || opts.avatarUrl ? { token: opts.avatarToken, url: opts.avatarToken ? undefined : opts.avatarUrl } : undefined;
-    const changes = { name: opts.name, short_name: opts.shortName, sortable_name: opts.sortableName, time_zone: opts.timeZone, locale: opts.locale, avatar };
-    if (Object.values(changes).every((v) => v === undefined)) throw new UsageError('nothing to update: give at least one of --name, --short-name, --sortable-name, --time-zone, --locale, --avatar-token, --avatar-url');
+    const avatar =
+      opts.avatarToken || opts.avatarUrl
+        ? { token: opts.avatarToken, url: opts.avatarToken ? undefined : opts.avatarUrl }
+        : undefined;
+    const changes = {
+      name: opts.name,
+      short_name: opts.shortName,
+      sortable_name: opts.sortableName,
+      time_zone: opts.timeZone,
+      locale: opts.locale,
+      avatar,
+    };
+    if (Object.values(changes).every((v) => v === undefined))
+      throw new UsageError(
+        'nothing to update: give at least one of --name, --short-name, --sortable-name, --time-zone, --locale, --avatar-token, --avatar-url',
+      );
     const client = await ctx.client();
     return item(await client.ops.users.update({ id: await userArg(ctx, args[0]), user: changes }));
   },
 });
 
 const deleteUser = command({
-  name: 'delete', args: [{ name: 'id' }],
+  name: 'delete',
+  args: [{ name: 'id' }],
   argIds: { id: 'user' },
   summary: 'Delete a user from an account (asks first; --yes in scripts)',
   routes: ['users.get', 'users.delete'],
@@ -148,7 +198,8 @@ const settings = defineNoun({
   summary: "Read or change a user's settings",
   commands: [
     command({
-      name: 'get', args: [{ name: 'id', optional: true }],
+      name: 'get',
+      args: [{ name: 'id', optional: true }],
       argIds: { id: 'user' },
       summary: 'Show settings (default: yourself)',
       routes: ['users.getSettings'],
@@ -159,24 +210,39 @@ const settings = defineNoun({
       },
     }),
     command({
-      name: 'update', args: [{ name: 'id', optional: true }],
+      name: 'update',
+      args: [{ name: 'id', optional: true }],
       argIds: { id: 'user' },
       summary: 'Change settings (default: yourself)',
       routes: ['users.updateSettings'],
       lookups: ['users.list'],
       examples: ['lms users settings update --manual-mark-as-read true'],
-      options: { manualMarkAsRead: { long: 'manual-mark-as-read', value: 'bool', description: 'true: discussion posts are not marked read automatically', choices: ['true', 'false'] } },
+      options: {
+        manualMarkAsRead: {
+          long: 'manual-mark-as-read',
+          value: 'bool',
+          description: 'true: discussion posts are not marked read automatically',
+          choices: ['true', 'false'],
+        },
+      },
       async run({ args, opts, ctx }) {
-        if (opts.manualMarkAsRead === undefined) throw new UsageError('nothing to update: give --manual-mark-as-read true|false');
+        if (opts.manualMarkAsRead === undefined)
+          throw new UsageError('nothing to update: give --manual-mark-as-read true|false');
         const client = await ctx.client();
-        return item(await client.ops.users.updateSettings({ id: await userArg(ctx, args[0] ?? 'self'), manual_mark_as_read: opts.manualMarkAsRead === 'true' }));
+        return item(
+          await client.ops.users.updateSettings({
+            id: await userArg(ctx, args[0] ?? 'self'),
+            manual_mark_as_read: opts.manualMarkAsRead === 'true',
+          }),
+        );
       },
     }),
   ],
 });
 
 const follow = command({
-  name: 'follow', args: [{ name: 'id' }],
+  name: 'follow',
+  args: [{ name: 'id' }],
   summary: 'Follow a user (their profile must be public)',
   routes: ['users.follow'],
   lookups: ['users.list'],
@@ -187,7 +253,8 @@ const follow = command({
 });
 
 const unfollow = command({
-  name: 'unfollow', args: [{ name: 'id' }],
+  name: 'unfollow',
+  args: [{ name: 'id' }],
   summary: 'Stop following a user',
   routes: ['users.unfollow'],
   lookups: ['users.list'],
@@ -201,7 +268,8 @@ const unfollow = command({
 });
 
 const profile = command({
-  name: 'profile', args: [{ name: 'id', optional: true }],
+  name: 'profile',
+  args: [{ name: 'id', optional: true }],
   summary: "Show a user's profile (calendar feed only for your own)",
   routes: ['users.profile'],
   lookups: ['users.list'],
@@ -213,19 +281,24 @@ const profile = command({
 });
 
 const avatars = command({
-  name: 'avatars', args: [{ name: 'id', optional: true }],
+  name: 'avatars',
+  args: [{ name: 'id', optional: true }],
   summary: 'List the avatar options of a user, with the tokens `users update --avatar-token` takes',
   routes: ['users.avatars'],
   lookups: ['users.list'],
   examples: ['lms users avatars'],
   columns: ['type', 'display_name', 'token', 'url'],
   async run({ args, ctx }) {
-    return { kind: 'list', items: await (await ctx.client()).ops.users.avatars({ user_id: await userArg(ctx, args[0] ?? 'self') }) };
+    return {
+      kind: 'list',
+      items: await (await ctx.client()).ops.users.avatars({ user_id: await userArg(ctx, args[0] ?? 'self') }),
+    };
   },
 });
 
 const pageViews = command({
-  name: 'page-views', args: [{ name: 'id', optional: true }],
+  name: 'page-views',
+  args: [{ name: 'id', optional: true }],
   summary: "List a user's page views, newest first",
   routes: ['users.pageViews'],
   lookups: ['users.list'],
@@ -236,12 +309,36 @@ const pageViews = command({
     endTime: { long: 'end-time', value: 'time', description: 'only views at or before this time (ISO 8601)' },
   },
   async run({ args, opts, ctx }) {
-    for (const [flag, value] of [['--start-time', opts.startTime], ['--end-time', opts.endTime]] as const) {
-      if (value !== undefined && Number.isNaN(Date.parse(value))) throw new UsageError(`${flag} is not a date or time: "${value}"`);
+    for (const [flag, value] of [
+      ['--start-time', opts.startTime],
+      ['--end-time', opts.endTime],
+    ] as const) {
+      if (value !== undefined && Number.isNaN(Date.parse(value)))
+        throw new UsageError(`${flag} is not a date or time: "${value}"`);
     }
     const client = await ctx.client();
-    return list(client.ops.users.pageViews({ user_id: await userArg(ctx, args[0] ?? 'self'), start_time: opts.startTime, end_time: opts.endTime }, { limit: ctx.pageLimit() }));
+    return list(
+      client.ops.users.pageViews(
+        { user_id: await userArg(ctx, args[0] ?? 'self'), start_time: opts.startTime, end_time: opts.endTime },
+        { limit: ctx.pageLimit() },
+      ),
+    );
   },
 });
 
-export const usersVerbs: Verbs = [listUsers, getUser, createUser, updateUser, deleteUser, importUsers, exportUsers, settings, follow, unfollow, profile, avatars, pageViews, upload];
+export const usersVerbs: Verbs = [
+  listUsers,
+  getUser,
+  createUser,
+  updateUser,
+  deleteUser,
+  importUsers,
+  exportUsers,
+  settings,
+  follow,
+  unfollow,
+  profile,
+  avatars,
+  pageViews,
+  upload,
+];

@@ -5,17 +5,28 @@ import { UsageError } from '../../errors.js';
 import { contentTypeFor } from '../../mime.js';
 
 export const upload = command({
-  name: 'upload', args: [{ name: 'file' }],
+  name: 'upload',
+  args: [{ name: 'file' }],
   fileArgs: { file: 'uploaded' },
   summary: "Upload a file into a user's personal files (three-step upload)",
   routes: ['users.uploadFile', 'files.upload', 'files.confirm'],
   columns: ['id', 'display_name', 'content-type', 'size', 'url'],
   options: {
     user: { ...contextFlags.user, description: 'whose files: yours unless given', default: 'self' },
-    folder: { long: 'folder', value: 'path', description: 'folder path inside the user\'s files, e.g. "my files/reports"' },
+    folder: {
+      long: 'folder',
+      value: 'path',
+      description: 'folder path inside the user\'s files, e.g. "my files/reports"',
+    },
     name: { long: 'name', value: 'name', description: 'file name to store (default: the local name)' },
     contentType: { long: 'content-type', value: 'type', description: 'MIME type (default: guessed from the name)' },
-    onDuplicate: { long: 'on-duplicate', value: 'action', description: 'when a file of that name exists', choices: ['overwrite', 'rename'], default: 'overwrite' },
+    onDuplicate: {
+      long: 'on-duplicate',
+      value: 'action',
+      description: 'when a file of that name exists',
+      choices: ['overwrite', 'rename'],
+      default: 'overwrite',
+    },
   },
   examples: ['lms users upload ./avatar.png --folder "profile pictures"'],
   async run({ args, opts, ctx }) {

@@ -4,7 +4,15 @@
 // they sit beside permissions.ts rather than in it; the rules themselves are the areas' policy.ts.
 import { once, unauthorized, type MockCtx } from '../kit.js';
 import { findCourse, type CourseRow } from './lookup.js';
-import { allowedBy, canReadCourse, reachIn, READ_SIS, type Permission, type PermissionContext, type Rule } from './permissions.js';
+import {
+  allowedBy,
+  canReadCourse,
+  reachIn,
+  READ_SIS,
+  type Permission,
+  type PermissionContext,
+  type Rule,
+} from './permissions.js';
 
 /**
  * Enforces a policy's answer: a caller it refuses gets 401, as real instances answer (they do not
@@ -28,7 +36,11 @@ export function demand(ctx: MockCtx, rule: Rule, context: PermissionContext, own
  * Where in the course the row allows the caller: everywhere, or only the sections a section-limited
  * enrollment holds it in. Refused (401) when it holds nowhere.
  */
-export function reachOf(ctx: MockCtx, anyOf: readonly Permission[], course: { id: number; account_id: number }): 'all' | number[] {
+export function reachOf(
+  ctx: MockCtx,
+  anyOf: readonly Permission[],
+  course: { id: number; account_id: number },
+): 'all' | number[] {
   const reach = reachIn(ctx.db, ctx.caller.id, anyOf, course);
   permit(reach === 'all' || reach.length > 0);
   return reach;

@@ -17,7 +17,12 @@ export { activeUser } from './users/repo.js';
 export { domainRootAccountId, rootOf } from './accounts/repo.js';
 export type { AccountRow, CourseRow, SectionRow };
 
-export function find<T>(ctx: Pick<MockCtx, 'db'>, spec: Findable<T>, raw: string, options: { withDeleted?: boolean } = {}): T {
+export function find<T>(
+  ctx: Pick<MockCtx, 'db'>,
+  spec: Findable<T>,
+  raw: string,
+  options: { withDeleted?: boolean } = {},
+): T {
   const found = lookup(ctx.db, spec, raw, options);
   if (!('reason' in found)) return found.row;
   if (found.reason === 'unsupported') throw badRequest(`unsupported id form ${found.kind} for a ${spec.label}`);

@@ -63,7 +63,8 @@ export type PermissionContext =
 export function permissionsIn(db: Db, userId: number, context: PermissionContext): Set<string> {
   const granted = new Set<string>();
   const accountId = 'account' in context ? context.account.id : context.course.account_id;
-  for (const role of activeAdminRoles(db, userId, accountChain(db, accountId))) for (const p of role.permissions) granted.add(p);
+  for (const role of activeAdminRoles(db, userId, accountChain(db, accountId)))
+    for (const p of role.permissions) granted.add(p);
   if ('course' in context) {
     for (const role of activeCourseRoles(db, userId, context.course.id)) {
       if (role.limited && context.sections && !context.sections.includes(role.sectionId)) continue;
@@ -89,7 +90,12 @@ export function can(db: Db, userId: number, permission: Permission, context: Per
 }
 
 /** Does the user hold any one of `permissions` there? One walk of the roles, however many are asked. */
-export function canAny(db: Db, userId: number, permissions: readonly Permission[], context: PermissionContext): boolean {
+export function canAny(
+  db: Db,
+  userId: number,
+  permissions: readonly Permission[],
+  context: PermissionContext,
+): boolean {
   return grantsAny(permissionsIn(db, userId, context), permissions);
 }
 
@@ -99,7 +105,8 @@ export function allowedBy(db: Db, userId: number, rule: Rule, context: Permissio
   // Cheapest first: most readers of a course are its members, and the admin chain is the dearest walk.
   if (rule.self && owner === userId) return true;
   if (rule.member && 'course' in context && isInCourse(db, userId, context.course.id)) return true;
-  if (rule.admin && administers(db, userId, 'account' in context ? context.account.id : context.course.account_id)) return true;
+  if (rule.admin && administers(db, userId, 'account' in context ? context.account.id : context.course.account_id))
+    return true;
   return canAny(db, userId, rule.anyOf, context);
 }
 
@@ -118,14 +125,19 @@ export function canReadCourse(db: Db, userId: number, course: { id: number; acco
   return allowedBy(db, userId, READ_COURSE, { course });
 }
 
-
 /**
  * Where in a course any one of the permissions holds: everywhere (an admin, or an enrollment not
  * limited to its section), in some sections only (section-limited enrollments), or nowhere (an
  * empty list).
  */
-export function reachIn(db: Db, userId: number, anyOf: readonly Permission[], course: { id: number; account_id: number }): 'all' | number[] {
-  if (activeAdminRoles(db, userId, accountChain(db, course.account_id)).some((r) => grantsAny(r.permissions, anyOf))) return 'all';
+export function reachIn(
+  db: Db,
+  userId: number,
+  anyOf: readonly Permission[],
+  course: { id: number; account_id: number },
+): 'all' | number[] {
+  if (activeAdminRoles(db, userId, accountChain(db, course.account_id)).some((r) => grantsAny(r.permissions, anyOf)))
+    return 'all';
   const sections: number[] = [];
   for (const role of activeCourseRoles(db, userId, course.id)) {
     if (!grantsAny(role.permissions, anyOf)) continue;

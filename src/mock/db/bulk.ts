@@ -15,8 +15,11 @@ export interface BulkIndex {
 
 export function withIndexesDeferred<T>(db: Db, indexes: readonly BulkIndex[], load: () => T): T {
   const tables = [...new Set(indexes.flatMap((i) => i.fills.map((f) => f.table)))];
-  const before = new Map(tables.map((t) => [t, one<{ id: number | null }>(db, `SELECT max(id) AS id FROM ${t}`)?.id ?? 0]));
-  for (const index of indexes) for (const [, name] of index.triggers.matchAll(/CREATE TRIGGER (\w+)/g)) db.exec(`DROP TRIGGER ${name}`);
+  const before = new Map(
+    tables.map((t) => [t, one<{ id: number | null }>(db, `SELECT max(id) AS id FROM ${t}`)?.id ?? 0]),
+  );
+  for (const index of indexes)
+    for (const [, name] of index.triggers.matchAll(/CREATE TRIGGER (\w+)/g)) db.exec(`DROP TRIGGER ${name}`);
   try {
     const result = load();
     for (const index of indexes) for (const f of index.fills) run(db, f.fill, before.get(f.table));

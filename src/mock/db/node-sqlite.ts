@@ -20,7 +20,10 @@ interface DatabaseSync {
 }
 
 interface NodeSqliteModule {
-  DatabaseSync: new (path: string, options?: { readOnly?: boolean; enableForeignKeyConstraints?: boolean }) => DatabaseSync;
+  DatabaseSync: new (
+    path: string,
+    options?: { readOnly?: boolean; enableForeignKeyConstraints?: boolean },
+  ) => DatabaseSync;
 }
 
 interface Loaded {
@@ -135,5 +138,7 @@ function rowMaker(statement: StatementSync): (raw: unknown) => unknown {
   // A column called __proto__ would set the literal's prototype rather than a field.
   if (names.length === 0 || names.includes('__proto__')) return withPrototype;
   statement.setReturnArrays!(true);
-  return new Function('r', `return { ${names.map((name, i) => `${JSON.stringify(name)}: r[${i}]`).join(', ')} };`) as (raw: unknown) => unknown;
+  return new Function('r', `return { ${names.map((name, i) => `${JSON.stringify(name)}: r[${i}]`).join(', ')} };`) as (
+    raw: unknown,
+  ) => unknown;
 }

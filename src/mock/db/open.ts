@@ -105,7 +105,8 @@ function prepareLocation(path: string): void {
     dir = parent;
   }
   const ancestor = statOrUndefined(dir);
-  if (ancestor && !ancestor.isDirectory()) throw new UsageError(`cannot create the mock database ${path}: ${dir} is not a directory`);
+  if (ancestor && !ancestor.isDirectory())
+    throw new UsageError(`cannot create the mock database ${path}: ${dir} is not a directory`);
   for (const level of missing) {
     try {
       mkdirSync(level, { mode: 0o700 });
@@ -152,7 +153,11 @@ function statOrUndefined(path: string) {
 function describeOpenError(err: unknown, path: string): unknown {
   if (err instanceof UsageError) return err;
   const code = sqliteCode(err) ?? '';
-  if (code === 'SQLITE_NOTADB') return new UsageError(`${path} is not an SQLite database, so it cannot be the mock database; it was left untouched`, { hint: 'point --mock-db (or LMS_MOCK_DB) at a new file, or at one lms created' });
+  if (code === 'SQLITE_NOTADB')
+    return new UsageError(
+      `${path} is not an SQLite database, so it cannot be the mock database; it was left untouched`,
+      { hint: 'point --mock-db (or LMS_MOCK_DB) at a new file, or at one lms created' },
+    );
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code === 'SQLITE_IOERR') {
     return new UsageError(`cannot open the mock database ${path}: ${reason(err)}`);
   }
@@ -161,7 +166,9 @@ function describeOpenError(err: unknown, path: string): unknown {
 
 function reason(err: unknown): string {
   const e = err as { code?: string; message?: string };
-  return e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : (e.message ?? String(err)).replace(/^\w+: /, '');
+  return e.code === 'EACCES' || e.code === 'EPERM'
+    ? 'permission denied'
+    : (e.message ?? String(err)).replace(/^\w+: /, '');
 }
 
 function hasTables(db: Db): boolean {
@@ -192,7 +199,10 @@ export function resetDatabase(db: Db, schema: Schema, initialise: (db: Db) => vo
  * and empty, when the rows do not fit.
  */
 function rebuild(db: Db, schema: Schema): boolean {
-  const held = ordinaryTables(db).map((name) => ({ name, rows: db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[] }));
+  const held = ordinaryTables(db).map((name) => ({
+    name,
+    rows: db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[],
+  }));
   dropAll(db);
   db.exec(schema.text);
   db.pragma(`user_version = ${schema.version}`);
@@ -201,12 +211,17 @@ function rebuild(db: Db, schema: Schema): boolean {
   try {
     for (const { name, rows } of held) {
       if (!now.has(name) || rows.length === 0) continue;
-      const columns = new Set((db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]).map((c) => c.name));
+      const columns = new Set(
+        (db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]).map((c) => c.name),
+      );
       const kept = Object.keys(rows[0]).filter((c) => columns.has(c));
-      const insert = db.prepare(`INSERT INTO "${name}" (${kept.map((c) => `"${c}"`).join(', ')}) VALUES (${kept.map(() => '?').join(', ')})`);
+      const insert = db.prepare(
+        `INSERT INTO "${name}" (${kept.map((c) => `"${c}"`).join(', ')}) VALUES (${kept.map(() => '?').join(', ')})`,
+      );
       for (const row of rows) insert.run(...kept.map((c) => row[c]));
     }
-    if (db.prepare('PRAGMA foreign_key_check').all().length > 0) throw new Error('a carried row refers to one that is not there');
+    if (db.prepare('PRAGMA foreign_key_check').all().length > 0)
+      throw new Error('a carried row refers to one that is not there');
     db.exec('RELEASE carry_over');
     return true;
   } catch {
@@ -218,12 +233,18 @@ function rebuild(db: Db, schema: Schema): boolean {
 
 /** The tables that hold rows of their own: not SQLite's, not a full-text index or its shadow tables. */
 function ordinaryTables(db: Db): string[] {
-  const tables = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string; sql: string | null }[];
+  const tables = db
+    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+    .all() as { name: string; sql: string | null }[];
   const indexes = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? '')).map((t) => t.name);
-  return tables.filter((t) => !indexes.some((index) => t.name === index || t.name.startsWith(`${index}_`))).map((t) => t.name);
+  return tables
+    .filter((t) => !indexes.some((index) => t.name === index || t.name.startsWith(`${index}_`)))
+    .map((t) => t.name);
 }
 
 function dropAll(db: Db): void {
-  const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[];
+  const tables = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+    .all() as { name: string }[];
   for (const { name } of tables) db.exec(`DROP TABLE IF EXISTS "${name}"`);
 }

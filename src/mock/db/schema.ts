@@ -35,5 +35,5 @@ function versionOf(text: string): number {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return (hash & 0x7fffffff) || 1;
+  return hash & 0x7fffffff || 1;
 }

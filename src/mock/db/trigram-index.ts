@@ -25,6 +25,9 @@ END;
 `;
   return {
     schema: `CREATE VIRTUAL TABLE ${index} USING fts5(${names}, tokenize = 'trigram');\n${triggers}`,
-    bulk: { triggers, fills: [{ table, fill: `INSERT INTO ${index} (rowid, ${names}) SELECT id, ${names} FROM ${table} WHERE id > ?` }] },
+    bulk: {
+      triggers,
+      fills: [{ table, fill: `INSERT INTO ${index} (rowid, ${names}) SELECT id, ${names} FROM ${table} WHERE id > ?` }],
+    },
   };
 }

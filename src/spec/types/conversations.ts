@@ -4,7 +4,14 @@ import type { ApiObject, Id } from './common.js';
 type ConversationState = 'read' | 'unread' | 'archived';
 export type ConversationScope = 'unread' | 'starred' | 'archived' | 'sent';
 export type BatchEvent = 'mark_as_read' | 'mark_as_unread' | 'star' | 'unstar' | 'archive' | 'destroy';
-export const BATCH_EVENTS: readonly BatchEvent[] = ['mark_as_read', 'mark_as_unread', 'star', 'unstar', 'archive', 'destroy'];
+export const BATCH_EVENTS: readonly BatchEvent[] = [
+  'mark_as_read',
+  'mark_as_unread',
+  'star',
+  'unstar',
+  'archive',
+  'destroy',
+];
 export const CONVERSATION_SCOPES: readonly ConversationScope[] = ['unread', 'starred', 'archived', 'sent'];
 
 interface MediaComment extends ApiObject {

@@ -14,17 +14,68 @@ import type {
   MessageFields,
   UpdateConversationParams,
 } from './conversations.js';
-import type { DeletedTopic, Entry, EntryFields, FullTopicView, ListTopicsParams, Topic, TopicContext, TopicFields } from './discussions.js';
+import type {
+  DeletedTopic,
+  Entry,
+  EntryFields,
+  FullTopicView,
+  ListTopicsParams,
+  Topic,
+  TopicContext,
+  TopicFields,
+} from './discussions.js';
 import type { FeedFilter, Grader, HistoryDay, SubmissionHistory, SubmissionVersion } from './history.js';
 import type { TokenAnswer, TokenParams } from './oauth.js';
-import type { GroupFields, NewOutcome, OutcomeContext, OutcomeGroup, OutcomeGroupBrief, OutcomeLink } from './outcomes.js';
+import type {
+  GroupFields,
+  NewOutcome,
+  OutcomeContext,
+  OutcomeGroup,
+  OutcomeGroupBrief,
+  OutcomeLink,
+} from './outcomes.js';
 import type { Progress } from './progress.js';
 import type { Quiz, QuizFields } from './quizzes.js';
-import type { Admin, EndTask, Enrollment, ListEnrollmentsFilter, NewEnrollment, Section, SectionFields } from './roster.js';
-import type { Account, Assignment, AssignmentFields, Attachment, Course, CourseFields, Group, UploadTicket } from './school.js';
+import type {
+  Admin,
+  EndTask,
+  Enrollment,
+  ListEnrollmentsFilter,
+  NewEnrollment,
+  Section,
+  SectionFields,
+} from './roster.js';
+import type {
+  Account,
+  Assignment,
+  AssignmentFields,
+  Attachment,
+  Course,
+  CourseFields,
+  Group,
+  UploadTicket,
+} from './school.js';
 import type { Recipient, SearchRecipientsParams } from './search.js';
-import type { GradeDataEntry, GradeParams, NewSubmission, StudentSubmissions, Submission, SubmissionContext, SubmissionInclude } from './submissions.js';
-import type { AvatarOption, CreateUserParams, FollowRecord, ListUsersParams, PageView, Profile, UpdateUserParams, User, UserSettings } from './users.js';
+import type {
+  GradeDataEntry,
+  GradeParams,
+  NewSubmission,
+  StudentSubmissions,
+  Submission,
+  SubmissionContext,
+  SubmissionInclude,
+} from './submissions.js';
+import type {
+  AvatarOption,
+  CreateUserParams,
+  FollowRecord,
+  ListUsersParams,
+  PageView,
+  Profile,
+  UpdateUserParams,
+  User,
+  UserSettings,
+} from './users.js';
 
 type UserRef = { id: Id };
 type UserPath = { user_id: Id };
@@ -56,22 +107,40 @@ export interface Endpoints {
   'users.activityStreamSummary': { params: Record<string, never>; result: ActivitySummaryEntry[] };
   'users.todo': { params: Record<string, never>; result: TodoItem[] };
   /** What DELETE on a to-do item's `ignore` URL does (`permanent: 1`: its `ignore_permanently`). */
-  'users.ignoreTodo': { params: { asset_string: string; purpose: 'grading' | 'submitting'; permanent?: 0 | 1 }; result: { ignored: boolean } };
+  'users.ignoreTodo': {
+    params: { asset_string: string; purpose: 'grading' | 'submitting'; permanent?: 0 | 1 };
+    result: { ignored: boolean };
+  };
   'users.upcomingEvents': { params: Record<string, never>; result: UpcomingEvent[] };
-  'users.uploadFile': { params: UserPath & { name: string; size: number; content_type?: string; parent_folder_path?: string; on_duplicate?: 'overwrite' | 'rename' }; result: UploadTicket };
+  'users.uploadFile': {
+    params: UserPath & {
+      name: string;
+      size: number;
+      content_type?: string;
+      parent_folder_path?: string;
+      on_duplicate?: 'overwrite' | 'rename';
+    };
+    result: UploadTicket;
+  };
   // accounts
   'accounts.list': { params: Record<string, never>; result: Account };
   'accounts.get': { params: { id: Id }; result: Account };
   // courses
   'courses.list': { params: { enrollment_type?: string; state?: string[] }; result: Course };
   'courses.listAccount': { params: { account_id: Id; search_term?: string }; result: Course };
-  'courses.create': { params: { account_id: Id; course: Omit<CourseFields, 'event'>; offer?: boolean }; result: Course };
+  'courses.create': {
+    params: { account_id: Id; course: Omit<CourseFields, 'event'>; offer?: boolean };
+    result: Course;
+  };
   'courses.get': { params: { id: Id }; result: Course };
   'courses.update': { params: { id: Id; course: CourseFields }; result: Course };
   'courses.users': { params: { course_id: Id; search_term?: string; include?: 'email'[] }; result: User };
   // assignments
   'assignments.list': { params: { course_id: Id; search_term?: string }; result: Assignment };
-  'assignments.create': { params: { course_id: Id; assignment: AssignmentFields & { name: string } }; result: Assignment };
+  'assignments.create': {
+    params: { course_id: Id; assignment: AssignmentFields & { name: string } };
+    result: Assignment;
+  };
   'assignments.get': { params: { course_id: Id; id: Id }; result: Assignment };
   'assignments.update': { params: { course_id: Id; id: Id; assignment: AssignmentFields }; result: Assignment };
   'assignments.delete': { params: { course_id: Id; id: Id }; result: Assignment };
@@ -97,7 +166,10 @@ export interface Endpoints {
   'sections.uncrosslist': { params: { id: Id }; result: Section };
   // admins
   'admins.list': { params: { account_id: Id; user_id?: Id[] }; result: Admin };
-  'admins.create': { params: { account_id: Id; user_id: Id; role?: string; role_id?: number; send_confirmation?: boolean }; result: Admin };
+  'admins.create': {
+    params: { account_id: Id; user_id: Id; role?: string; role_id?: number; send_confirmation?: boolean };
+    result: Admin;
+  };
   'admins.delete': { params: { account_id: Id; user_id: Id; role?: string; role_id?: number }; result: Admin };
   // discussions
   'discussions.listTopics': { params: { course_id: Id } & ListTopicsParams; result: Topic };
@@ -130,7 +202,10 @@ export interface Endpoints {
   'conversations.list': { params: ListConversationsParams; result: Conversation };
   'conversations.create': { params: CreateConversationParams; result: Conversation[] };
   'conversations.batches': { params: Record<string, never>; result: ConversationBatch[] };
-  'conversations.get': { params: { id: Id; auto_mark_as_read?: boolean; interleave_submissions?: boolean }; result: Conversation };
+  'conversations.get': {
+    params: { id: Id; auto_mark_as_read?: boolean; interleave_submissions?: boolean };
+    result: Conversation;
+  };
   'conversations.update': { params: UpdateConversationParams; result: Conversation };
   'conversations.batchUpdate': { params: BatchUpdateParams; result: Progress };
   'conversations.markAllRead': { params: Record<string, never>; result: Record<string, never> };
@@ -152,7 +227,10 @@ export interface Endpoints {
   /** Answered by a redirect to the context's root group (made on first need), which the client follows. */
   'outcomes.rootGroup': { params: In; result: OutcomeGroup };
   'outcomes.getGroup': { params: In<{ id: Id }>; result: OutcomeGroup };
-  'outcomes.updateGroup': { params: In<{ id: Id } & GroupFields & { parent_outcome_group_id?: number }>; result: OutcomeGroup };
+  'outcomes.updateGroup': {
+    params: In<{ id: Id } & GroupFields & { parent_outcome_group_id?: number }>;
+    result: OutcomeGroup;
+  };
   'outcomes.deleteGroup': { params: In<{ id: Id }>; result: OutcomeGroup };
   'outcomes.listLinks': { params: In<{ id: Id; outcome_style?: 'full' }>; result: OutcomeLink };
   'outcomes.createOutcome': { params: In<{ id: Id } & NewOutcome>; result: OutcomeLink };
@@ -162,18 +240,35 @@ export interface Endpoints {
   'outcomes.createSubgroup': { params: In<{ id: Id } & GroupFields>; result: OutcomeGroup };
   'outcomes.importGroup': { params: In<{ id: Id; source_outcome_group_id: number }>; result: OutcomeGroup };
   // submissions
-  'submissions.submit': { params: InAssignment & { submission: NewSubmission; comment?: { text_comment?: string } }; result: Submission };
+  'submissions.submit': {
+    params: InAssignment & { submission: NewSubmission; comment?: { text_comment?: string } };
+    result: Submission;
+  };
   'submissions.list': { params: InAssignment & { include?: SubmissionInclude[] }; result: Submission };
-  'submissions.listStudents': { params: SubmissionContext & { student_ids?: (Id | 'all')[]; assignment_ids?: Id[]; grouped?: boolean; include?: SubmissionInclude[] }; result: Submission | StudentSubmissions };
+  'submissions.listStudents': {
+    params: SubmissionContext & {
+      student_ids?: (Id | 'all')[];
+      assignment_ids?: Id[];
+      grouped?: boolean;
+      include?: SubmissionInclude[];
+    };
+    result: Submission | StudentSubmissions;
+  };
   'submissions.get': { params: InAssignment & { user_id: Id; include?: SubmissionInclude[] }; result: Submission };
-  'submissions.uploadFile': { params: InAssignment & { user_id: Id; name: string; size?: number; content_type?: string }; result: UploadTicket };
+  'submissions.uploadFile': {
+    params: InAssignment & { user_id: Id; name: string; size?: number; content_type?: string };
+    result: UploadTicket;
+  };
   'submissions.grade': { params: InAssignment & { user_id: Id } & GradeParams; result: Submission };
   // grading
   'grading.updateGrades': { params: InAssignment & { grade_data: Record<string, GradeDataEntry> }; result: Progress };
   // history
   'history.days': { params: { course_id: Id }; result: HistoryDay[] };
   'history.day': { params: { course_id: Id; date: string }; result: Grader[] };
-  'history.submissions': { params: { course_id: Id; date: string; grader_id: Id; assignment_id: Id }; result: SubmissionHistory[] };
+  'history.submissions': {
+    params: { course_id: Id; date: string; grader_id: Id; assignment_id: Id };
+    result: SubmissionHistory[];
+  };
   'history.feed': { params: { course_id: Id } & FeedFilter; result: SubmissionVersion };
   // oauth
   'oauth.token': { params: TokenParams; result: TokenAnswer };

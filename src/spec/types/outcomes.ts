@@ -1,7 +1,14 @@
 // Learning outcomes organised in groups, in the global, account and course contexts.
 import type { ApiObject, Id } from './common.js';
 
-export const CALCULATION_METHODS = ['decaying_average', 'weighted_average', 'n_mastery', 'latest', 'highest', 'average'] as const;
+export const CALCULATION_METHODS = [
+  'decaying_average',
+  'weighted_average',
+  'n_mastery',
+  'latest',
+  'highest',
+  'average',
+] as const;
 export type CalculationMethod = (typeof CALCULATION_METHODS)[number];
 
 /** The abbreviated group: in subgroup lists, inside links, and as a group's parent. */

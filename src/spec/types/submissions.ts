@@ -7,7 +7,14 @@ import type { SchemeEntry } from '../grading.js';
 const SUBMIT_TYPES = ['online_text_entry', 'online_url', 'online_upload', 'media_recording'] as const;
 type SubmitType = (typeof SUBMIT_TYPES)[number];
 
-export const SUBMISSION_INCLUDES = ['submission_history', 'submission_comments', 'rubric_assessment', 'assignment', 'user', 'total_scores'] as const;
+export const SUBMISSION_INCLUDES = [
+  'submission_history',
+  'submission_comments',
+  'rubric_assessment',
+  'assignment',
+  'user',
+  'total_scores',
+] as const;
 export type SubmissionInclude = (typeof SUBMISSION_INCLUDES)[number];
 
 type SubmissionState = 'unsubmitted' | 'submitted' | 'graded' | 'pending_review';

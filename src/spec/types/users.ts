@@ -53,7 +53,14 @@ export interface ListUsersParams {
 
 export interface CreateUserParams {
   account_id: Id;
-  user?: { name?: string; short_name?: string; sortable_name?: string; time_zone?: string; locale?: string; birthdate?: string };
+  user?: {
+    name?: string;
+    short_name?: string;
+    sortable_name?: string;
+    time_zone?: string;
+    locale?: string;
+    birthdate?: string;
+  };
   pseudonym: { unique_id: string; password?: string; sis_user_id?: string; send_confirmation?: boolean };
   communication_channel?: { type?: string; address?: string };
 }

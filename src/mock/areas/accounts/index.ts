@@ -4,10 +4,7 @@ import { schema } from './schema.js';
 export const accountsArea = defineArea({
   name: 'accounts',
   schema,
-  operations: [
-    'accounts.list',
-    'accounts.get',
-  ],
+  operations: ['accounts.list', 'accounts.get'],
   load: async () => {
     const { get, list } = await import('./handlers.js');
     return { handlers: { 'accounts.list': list, 'accounts.get': get } };

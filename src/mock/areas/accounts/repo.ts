@@ -30,7 +30,11 @@ export function createAccount(db: Db, a: { id?: number; name: string; parent?: n
   return insert(
     db,
     `INSERT INTO accounts (id, name, parent_account_id, root_account_id, sis_account_id) VALUES (?, ?, ?, ?, ?)`,
-    a.id ?? null, a.name, parent?.id ?? null, root, a.sis ?? null,
+    a.id ?? null,
+    a.name,
+    parent?.id ?? null,
+    root,
+    a.sis ?? null,
   );
 }
 
@@ -71,11 +75,19 @@ export interface RoleRow {
 export const ACCOUNT_MEMBERSHIP = 'AccountMembership';
 export { ENROLLMENT_TYPES } from '../../../spec/vocabulary.js';
 
-export function createRole(db: Db, r: { id?: number; name: string; label?: string; base: string; account?: number; permissions: readonly string[] }): number {
+export function createRole(
+  db: Db,
+  r: { id?: number; name: string; label?: string; base: string; account?: number; permissions: readonly string[] },
+): number {
   return insert(
     db,
     `INSERT INTO roles (id, name, label, base_role_type, account_id, permissions) VALUES (?, ?, ?, ?, ?, ?)`,
-    r.id ?? null, r.name, r.label ?? r.name, r.base, r.account ?? null, JSON.stringify(r.permissions),
+    r.id ?? null,
+    r.name,
+    r.label ?? r.name,
+    r.base,
+    r.account ?? null,
+    JSON.stringify(r.permissions),
   );
 }
 
@@ -86,9 +98,11 @@ export function roleById(db: Db, id: number): RoleRow | undefined {
 /** A role by name as seen from an account: built-in, or custom on the account or one above it. */
 export function roleByName(db: Db, name: string, accountId: number): RoleRow | undefined {
   const chain = accountChain(db, accountId);
-  return all<RoleRow>(db, `SELECT * FROM roles WHERE name = ? AND workflow_state = 'active' ORDER BY account_id IS NULL, id`, name).find(
-    (r) => r.account_id === null || chain.includes(r.account_id),
-  );
+  return all<RoleRow>(
+    db,
+    `SELECT * FROM roles WHERE name = ? AND workflow_state = 'active' ORDER BY account_id IS NULL, id`,
+    name,
+  ).find((r) => r.account_id === null || chain.includes(r.account_id));
 }
 
 /** The built-in role of a base type (each enrollment type and AccountAdmin has one). */

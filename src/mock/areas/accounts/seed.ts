@@ -8,14 +8,44 @@ import { ACCOUNT_MEMBERSHIP, createAccount, createRole } from './repo.js';
 
 const STUDENT: Permission[] = ['read_roster', 'read_course_content', 'post_to_forum', 'send_messages'];
 const TEACHER: Permission[] = [
-  'read_roster', 'read_course_content', 'read_sis', 'manage_students', 'manage_admin_users', 'manage_sections', 'manage_grades', 'view_all_grades',
-  'manage_content', 'moderate_forum', 'post_to_forum', 'create_announcement', 'send_messages', 'send_messages_all', 'manage_outcomes',
+  'read_roster',
+  'read_course_content',
+  'read_sis',
+  'manage_students',
+  'manage_admin_users',
+  'manage_sections',
+  'manage_grades',
+  'view_all_grades',
+  'manage_content',
+  'moderate_forum',
+  'post_to_forum',
+  'create_announcement',
+  'send_messages',
+  'send_messages_all',
+  'manage_outcomes',
 ];
 const TA: Permission[] = [
-  'read_roster', 'read_course_content', 'manage_students', 'manage_grades', 'view_all_grades', 'manage_content', 'moderate_forum', 'post_to_forum',
-  'create_announcement', 'send_messages', 'send_messages_all',
+  'read_roster',
+  'read_course_content',
+  'manage_students',
+  'manage_grades',
+  'view_all_grades',
+  'manage_content',
+  'moderate_forum',
+  'post_to_forum',
+  'create_announcement',
+  'send_messages',
+  'send_messages_all',
 ];
-const DESIGNER: Permission[] = ['read_roster', 'read_course_content', 'manage_content', 'moderate_forum', 'post_to_forum', 'create_announcement', 'manage_outcomes'];
+const DESIGNER: Permission[] = [
+  'read_roster',
+  'read_course_content',
+  'manage_content',
+  'moderate_forum',
+  'post_to_forum',
+  'create_announcement',
+  'manage_outcomes',
+];
 // Students and observers message people and groups, never the whole class (send_messages_all).
 // Observers message only their students' instructors (and their students).
 const OBSERVER: Permission[] = ['read_course_content'];
@@ -33,9 +63,19 @@ export const BUILT_IN_ROLES = [
 /** Custom roles of the seeded school, on its root account. */
 export const SEED_ROLES = {
   /** May look after users, but not touch SIS ids or act as another user. */
-  helpdesk: { id: 7, name: 'Helpdesk', base: ACCOUNT_MEMBERSHIP, permissions: ['read_roster', 'manage_user_logins', 'view_statistics', 'read_course_list'] as Permission[] },
+  helpdesk: {
+    id: 7,
+    name: 'Helpdesk',
+    base: ACCOUNT_MEMBERSHIP,
+    permissions: ['read_roster', 'manage_user_logins', 'view_statistics', 'read_course_list'] as Permission[],
+  },
   /** A TA who grades and reads the roster, and nothing else. */
-  grader: { id: 8, name: 'Grader', base: 'TaEnrollment', permissions: ['read_roster', 'read_course_content', 'manage_grades', 'view_all_grades'] as Permission[] },
+  grader: {
+    id: 8,
+    name: 'Grader',
+    base: 'TaEnrollment',
+    permissions: ['read_roster', 'read_course_content', 'manage_grades', 'view_all_grades'] as Permission[],
+  },
 };
 
 export function seedAccounts(db: Db, options: SeedOptions): void {

@@ -17,17 +17,27 @@ type Presenters = Readonly<Record<string, StreamPresenter>>;
  * presenter): the notice of a delayed announcement stays out of sight, and out of the summary's
  * counts, until the announcement posts.
  */
-const messageItem = (others: Presenters): StreamPresenter => (ctx, item) => {
-  const m = messageById(ctx.db, item.asset_id);
-  if (!m) return undefined;
-  if (m.about_type !== null && m.about_id !== null) {
-    const about = others[m.about_type];
-    if (!about?.(ctx, { asset_id: m.about_id, context_type: m.context_type, context_id: m.context_id })) return undefined;
-  }
-  // Stored as a path: the reply's URLs are on the origin the request came to.
-  const url = m.url === null ? null : new URL(m.url, ctx.origin).toString();
-  return { title: m.subject, message: m.body, html_url: url ?? `${ctx.origin}/`, message_id: m.id, notification_category: m.notification_category, url };
-};
+const messageItem =
+  (others: Presenters): StreamPresenter =>
+  (ctx, item) => {
+    const m = messageById(ctx.db, item.asset_id);
+    if (!m) return undefined;
+    if (m.about_type !== null && m.about_id !== null) {
+      const about = others[m.about_type];
+      if (!about?.(ctx, { asset_id: m.about_id, context_type: m.context_type, context_id: m.context_id }))
+        return undefined;
+    }
+    // Stored as a path: the reply's URLs are on the origin the request came to.
+    const url = m.url === null ? null : new URL(m.url, ctx.origin).toString();
+    return {
+      title: m.subject,
+      message: m.body,
+      html_url: url ?? `${ctx.origin}/`,
+      message_id: m.id,
+      notification_category: m.notification_category,
+      url,
+    };
+  };
 
 function present(presenters: Presenters, ctx: MockCtx, row: StreamEntryRow): ActivityItem | undefined {
   const presenter = presenters[row.asset_type];
@@ -41,7 +51,8 @@ function present(presenters: Presenters, ctx: MockCtx, row: StreamEntryRow): Act
     created_at: row.created_at,
     updated_at: row.updated_at,
     title,
-    message: message !== null && message.length > STREAM_MESSAGE_LIMIT ? message.slice(0, STREAM_MESSAGE_LIMIT) : message,
+    message:
+      message !== null && message.length > STREAM_MESSAGE_LIMIT ? message.slice(0, STREAM_MESSAGE_LIMIT) : message,
     type: type ?? row.asset_type,
     read_state: read_state ?? row.read === 1,
     context_type: row.context_type === null ? null : row.context_type.toLowerCase(),
@@ -51,26 +62,42 @@ function present(presenters: Presenters, ctx: MockCtx, row: StreamEntryRow): Act
   };
 }
 
-const stream = (presenters: Presenters): Handler => (ctx) => {
-  const reply = paginate(ctx, keysetSource<StreamEntryRow>(ctx.db, streamOfUserQuery(ctx.caller.id)), (row) => present(presenters, ctx, row), { defaultPerPage: PER_PAGE });
-  // An asset that is gone (or out of the caller's sight) leaves no hole in the page.
-  return new Reply(reply.status, (reply.body as (ActivityItem | undefined)[]).filter((item) => item !== undefined), reply.headers);
-};
+const stream =
+  (presenters: Presenters): Handler =>
+  (ctx) => {
+    const reply = paginate(
+      ctx,
+      keysetSource<StreamEntryRow>(ctx.db, streamOfUserQuery(ctx.caller.id)),
+      (row) => present(presenters, ctx, row),
+      { defaultPerPage: PER_PAGE },
+    );
+    // An asset that is gone (or out of the caller's sight) leaves no hole in the page.
+    return new Reply(
+      reply.status,
+      (reply.body as (ActivityItem | undefined)[]).filter((item) => item !== undefined),
+      reply.headers,
+    );
+  };
 
-const summary = (presenters: Presenters): Handler => (ctx) => {
-  const counts = new Map<string, ActivitySummaryEntry>();
-  for (const row of streamOfUser(ctx.db, ctx.caller.id)) {
-    const item = present(presenters, ctx, row);
-    if (!item) continue;
-    const category = item.type === 'Message' ? (item.notification_category as string) : null;
-    const key = `${item.type}\u0000${category ?? ''}`;
-    const entry = counts.get(key) ?? { type: item.type, notification_category: category, count: 0, unread_count: 0 };
-    entry.count++;
-    if (!item.read_state) entry.unread_count++;
-    counts.set(key, entry);
-  }
-  return [...counts.values()].sort((a, b) => a.type.localeCompare(b.type) || (a.notification_category ?? '').localeCompare(b.notification_category ?? ''));
-};
+const summary =
+  (presenters: Presenters): Handler =>
+  (ctx) => {
+    const counts = new Map<string, ActivitySummaryEntry>();
+    for (const row of streamOfUser(ctx.db, ctx.caller.id)) {
+      const item = present(presenters, ctx, row);
+      if (!item) continue;
+      const category = item.type === 'Message' ? (item.notification_category as string) : null;
+      const key = `${item.type}\u0000${category ?? ''}`;
+      const entry = counts.get(key) ?? { type: item.type, notification_category: category, count: 0, unread_count: 0 };
+      entry.count++;
+      if (!item.read_state) entry.unread_count++;
+      counts.set(key, entry);
+    }
+    return [...counts.values()].sort(
+      (a, b) =>
+        a.type.localeCompare(b.type) || (a.notification_category ?? '').localeCompare(b.notification_category ?? ''),
+    );
+  };
 
 const hide: Handler = (ctx) => {
   const id = numericId(ctx.path.id!);

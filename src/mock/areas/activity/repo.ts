@@ -43,13 +43,33 @@ export interface MessageRow {
  * Puts an asset in the streams of `users` (creating its item on first use) and moves it to the top
  * of each, unread — except for `author`, whose own action it is (read for them).
  */
-export function publishStreamItem(db: Db, p: { type: string; assetId: number; context: StreamContext | null; users: readonly number[]; author?: number; now: string }): number {
-  let item = one<{ id: number }>(db, `SELECT id FROM stream_items WHERE asset_type = ? AND asset_id = ?`, p.type, p.assetId)?.id;
+export function publishStreamItem(
+  db: Db,
+  p: {
+    type: string;
+    assetId: number;
+    context: StreamContext | null;
+    users: readonly number[];
+    author?: number;
+    now: string;
+  },
+): number {
+  let item = one<{ id: number }>(
+    db,
+    `SELECT id FROM stream_items WHERE asset_type = ? AND asset_id = ?`,
+    p.type,
+    p.assetId,
+  )?.id;
   if (item === undefined) {
     item = insert(
       db,
       `INSERT INTO stream_items (asset_type, asset_id, context_type, context_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
-      p.type, p.assetId, p.context?.type ?? null, p.context?.id ?? null, p.now, p.now,
+      p.type,
+      p.assetId,
+      p.context?.type ?? null,
+      p.context?.id ?? null,
+      p.now,
+      p.now,
     );
   } else {
     run(db, `UPDATE stream_items SET updated_at = ? WHERE id = ?`, p.now, item);
@@ -60,7 +80,10 @@ export function publishStreamItem(db: Db, p: { type: string; assetId: number; co
       db,
       `INSERT INTO stream_item_instances (user_id, stream_item_id, read, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (user_id, stream_item_id) DO UPDATE SET read = excluded.read, updated_at = excluded.updated_at`,
-      user, item, read, p.now,
+      user,
+      item,
+      read,
+      p.now,
     );
   }
   return item;
@@ -81,7 +104,9 @@ export function moveStreamItems(db: Db, about: { type: string; id: number }, at:
 
 /** Hides an item from one user's stream for good (a later change does not bring it back); false if they have no such item. */
 export function hideStreamItem(db: Db, userId: number, itemId: number): boolean {
-  return run(db, `UPDATE stream_item_instances SET hidden = 1 WHERE user_id = ? AND stream_item_id = ?`, userId, itemId) > 0;
+  return (
+    run(db, `UPDATE stream_item_instances SET hidden = 1 WHERE user_id = ? AND stream_item_id = ?`, userId, itemId) > 0
+  );
 }
 
 /** A user's visible stream, newest change first. */
@@ -123,7 +148,16 @@ export function sendMessage(
   const id = insert(
     db,
     `INSERT INTO messages (user_id, notification_category, subject, body, url, context_type, context_id, about_type, about_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    m.user, m.category, m.subject, m.body, m.url ?? null, m.context?.type ?? null, m.context?.id ?? null, m.about?.type ?? null, m.about?.id ?? null, m.now,
+    m.user,
+    m.category,
+    m.subject,
+    m.body,
+    m.url ?? null,
+    m.context?.type ?? null,
+    m.context?.id ?? null,
+    m.about?.type ?? null,
+    m.about?.id ?? null,
+    m.now,
   );
   publishStreamItem(db, { type: 'Message', assetId: id, context: m.context, users: [m.user], now: m.now });
   return id;

@@ -1,11 +1,29 @@
 // Account admins: list, add (a role on the account; AccountAdmin unless another is named) and
 // remove. Adding is idempotent; removing names the role when it is not the default.
 import type { Admin } from '../../../spec/types/roster.js';
-import { HttpError, bool, int, list, notFound, paginate, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
+import {
+  HttpError,
+  bool,
+  int,
+  list,
+  notFound,
+  paginate,
+  keysetSource,
+  str,
+  type Handler,
+  type MockCtx,
+} from '../../kit.js';
 import { findAccount, find, rootOf } from '../lookup.js';
 import { demand } from '../access.js';
 import { adminsPolicy } from './policy.js';
-import { ACCOUNT_MEMBERSHIP, builtInRole, roleById, roleByName, type AccountRow, type RoleRow } from '../accounts/repo.js';
+import {
+  ACCOUNT_MEMBERSHIP,
+  builtInRole,
+  roleById,
+  roleByName,
+  type AccountRow,
+  type RoleRow,
+} from '../accounts/repo.js';
 import { briefUserJson } from '../users/handlers.js';
 import { hasLoginIn, userById, users } from '../users/repo.js';
 import { addAdmin, adminsOfAccountQuery, findAdmin, removeAdmin, type AdminRow } from './repo.js';
@@ -26,7 +44,12 @@ function managedAccount(ctx: MockCtx): AccountRow {
 function adminRole(ctx: MockCtx, account: AccountRow, options: { fallBack: boolean }): RoleRow | undefined {
   const roleId = int(ctx.params, 'role_id');
   const name = str(ctx.params, 'role');
-  let role = roleId !== undefined ? roleById(ctx.db, roleId) : name ? roleByName(ctx.db, name, account.id) : builtInRole(ctx.db, 'AccountAdmin');
+  let role =
+    roleId !== undefined
+      ? roleById(ctx.db, roleId)
+      : name
+        ? roleByName(ctx.db, name, account.id)
+        : builtInRole(ctx.db, 'AccountAdmin');
   if (role && (role.base_role_type !== ACCOUNT_MEMBERSHIP || role.workflow_state !== 'active')) role = undefined;
   // Real instances quietly make an unknown role name an AccountAdmin when adding.
   if (!role && options.fallBack && roleId === undefined) role = builtInRole(ctx.db, 'AccountAdmin');
@@ -35,8 +58,12 @@ function adminRole(ctx: MockCtx, account: AccountRow, options: { fallBack: boole
 
 const listAdmins: Handler = (ctx) => {
   const account = managedAccount(ctx);
-  const userIds = list(ctx.params, 'user_id').map((v) => Number(v)).filter(Number.isSafeInteger);
-  return paginate(ctx, keysetSource<AdminRow>(ctx.db, adminsOfAccountQuery(account.id, userIds)), (a) => adminJson(ctx, a));
+  const userIds = list(ctx.params, 'user_id')
+    .map((v) => Number(v))
+    .filter(Number.isSafeInteger);
+  return paginate(ctx, keysetSource<AdminRow>(ctx.db, adminsOfAccountQuery(account.id, userIds)), (a) =>
+    adminJson(ctx, a),
+  );
 };
 
 const create: Handler = (ctx) => {
@@ -58,7 +85,8 @@ const remove: Handler = (ctx) => {
   const user = find(ctx, users, ctx.path.user_id);
   const role = adminRole(ctx, account, { fallBack: false });
   const admin = role && findAdmin(ctx.db, account.id, user.id, role.id);
-  if (!admin) throw notFound(`${user.name} has no ${role?.name ?? str(ctx.params, 'role') ?? 'such'} role on this account`);
+  if (!admin)
+    throw notFound(`${user.name} has no ${role?.name ?? str(ctx.params, 'role') ?? 'such'} role on this account`);
   removeAdmin(ctx.db, admin.id);
   return adminJson(ctx, admin, 'deleted');
 };

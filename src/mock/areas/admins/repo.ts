@@ -17,25 +17,43 @@ export interface AdminRow {
  * The active admin roles a user holds, each with its account and permissions: on any of these
  * accounts, or on every account when none are named.
  */
-export function activeAdminRoles(db: Db, userId: number, accountIds?: readonly number[]): { roleId: number; accountId: number; permissions: string[] }[] {
+export function activeAdminRoles(
+  db: Db,
+  userId: number,
+  accountIds?: readonly number[],
+): { roleId: number; accountId: number; permissions: string[] }[] {
   if (accountIds?.length === 0) return [];
   const onAccounts = accountIds ? ` AND au.account_id IN (${placeholders(accountIds.length)})` : '';
   return all<{ role_id: number; account_id: number; permissions: string }>(
     db,
     `SELECT r.id AS role_id, au.account_id, r.permissions FROM account_users au JOIN roles r ON r.id = au.role_id
      WHERE au.user_id = ? AND au.workflow_state = 'active' AND r.workflow_state = 'active'${onAccounts}`,
-    userId, ...(accountIds ?? []),
+    userId,
+    ...(accountIds ?? []),
   ).map((r) => ({ roleId: r.role_id, accountId: r.account_id, permissions: rolePermissions(r) }));
 }
 
 export function findAdmin(db: Db, accountId: number, userId: number, roleId: number): AdminRow | undefined {
-  return one<AdminRow>(db, `SELECT * FROM account_users WHERE account_id = ? AND user_id = ? AND role_id = ? AND workflow_state = 'active'`, accountId, userId, roleId);
+  return one<AdminRow>(
+    db,
+    `SELECT * FROM account_users WHERE account_id = ? AND user_id = ? AND role_id = ? AND workflow_state = 'active'`,
+    accountId,
+    userId,
+    roleId,
+  );
 }
 
 export function addAdmin(db: Db, a: { account: number; user: number; role: number; now: string }): AdminRow {
   const existing = findAdmin(db, a.account, a.user, a.role);
   if (existing) return existing;
-  const id = insert(db, `INSERT INTO account_users (account_id, user_id, role_id, created_at) VALUES (?, ?, ?, ?)`, a.account, a.user, a.role, a.now);
+  const id = insert(
+    db,
+    `INSERT INTO account_users (account_id, user_id, role_id, created_at) VALUES (?, ?, ?, ?)`,
+    a.account,
+    a.user,
+    a.role,
+    a.now,
+  );
   return one<AdminRow>(db, `SELECT * FROM account_users WHERE id = ?`, id)!;
 }
 
@@ -51,7 +69,7 @@ export function removeAllAdminRolesOf(db: Db, userId: number): void {
 export function adminsOfAccountQuery(accountId: number, userIds: number[]): KeysetQuery {
   const where = [`account_id = ?`, `workflow_state = 'active'`];
   const args: unknown[] = [accountId];
-  if (userIds.length) (where.push(`user_id IN (${placeholders(userIds.length)})`), args.push(...userIds));
+  if (userIds.length) where.push(`user_id IN (${placeholders(userIds.length)})`), args.push(...userIds);
   return { sql: `SELECT * FROM account_users WHERE ${where.join(' AND ')}`, args, key: ['id'] };
 }
 

@@ -1,20 +1,51 @@
 // Assignments of a course (supporting endpoints): list, read, create, change, delete. Unpublished
 // ones are seen only by those who may manage the course's content, who alone may write them.
 import type { ParamsObject } from '../../decode.js';
-import { badRequest, invalid, list, notFound, numericId, obj, paginate, keysetSource, str, bool, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import {
+  badRequest,
+  invalid,
+  list,
+  notFound,
+  numericId,
+  obj,
+  paginate,
+  keysetSource,
+  str,
+  bool,
+  timestamp,
+  type Handler,
+  type MockCtx,
+} from '../../kit.js';
 import { deleteTopic } from '../discussions/repo.js';
 import { findCourse } from '../lookup.js';
 import { canManageContent, permit, readableCourse } from '../access.js';
 import { DEFAULT_GRADING_SCHEME } from '../../../spec/grading.js';
 import { needsGradingCount } from '../submissions/repo.js';
 import {
-  assignmentById, assignmentsOfCourseQuery, carriersOf, changeAssignment, createAssignment, deleteAssignment, gradingSchemeOf, hasStudentSubmissions,
-  type AssignmentChange, type AssignmentRow,
+  assignmentById,
+  assignmentsOfCourseQuery,
+  carriersOf,
+  changeAssignment,
+  createAssignment,
+  deleteAssignment,
+  gradingSchemeOf,
+  hasStudentSubmissions,
+  type AssignmentChange,
+  type AssignmentRow,
 } from './repo.js';
 
 export const GRADING_TYPES = ['pass_fail', 'percent', 'letter_grade', 'gpa_scale', 'points', 'not_graded'];
 export const SUBMISSION_TYPES = [
-  'none', 'on_paper', 'online_quiz', 'discussion_topic', 'external_tool', 'online_upload', 'online_text_entry', 'online_url', 'media_recording', 'student_annotation',
+  'none',
+  'on_paper',
+  'online_quiz',
+  'discussion_topic',
+  'external_tool',
+  'online_upload',
+  'online_text_entry',
+  'online_url',
+  'media_recording',
+  'student_annotation',
 ];
 
 export function assignmentJson(ctx: Pick<MockCtx, 'origin' | 'db'>, a: AssignmentRow) {
@@ -51,14 +82,25 @@ export function assignmentJson(ctx: Pick<MockCtx, 'origin' | 'db'>, a: Assignmen
 
 const listAssignments: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
-  const query = assignmentsOfCourseQuery(course.id, { withUnpublished: canManageContent(ctx, course), term: str(ctx.params, 'search_term') });
+  const query = assignmentsOfCourseQuery(course.id, {
+    withUnpublished: canManageContent(ctx, course),
+    term: str(ctx.params, 'search_term'),
+  });
   return paginate(ctx, keysetSource<AssignmentRow>(ctx.db, query), (a) => assignmentJson(ctx, a));
 };
 
 /** A new assignment before its parameters are applied, as real instances make one. */
 const NEW_ASSIGNMENT: AssignmentChange = {
-  name: '', description: null, points_possible: 0, grading_type: 'points', submission_types: ['none'],
-  due_at: null, lock_at: null, unlock_at: null, grading_standard_id: null, published: true,
+  name: '',
+  description: null,
+  points_possible: 0,
+  grading_type: 'points',
+  submission_types: ['none'],
+  due_at: null,
+  lock_at: null,
+  unlock_at: null,
+  grading_standard_id: null,
+  published: true,
 };
 
 /** The fields `assignment[...]` names, over `base` (what the assignment is now): create and update check them alike. */
@@ -73,19 +115,22 @@ function assignmentFields(a: ParamsObject, base: AssignmentChange): AssignmentCh
   if (description !== undefined) next.description = description;
   const gradingType = str(a, 'grading_type');
   if (gradingType !== undefined) {
-    if (!GRADING_TYPES.includes(gradingType)) throw invalid('assignment', 'grading_type', 'inclusion', `must be one of ${GRADING_TYPES.join(', ')}`);
+    if (!GRADING_TYPES.includes(gradingType))
+      throw invalid('assignment', 'grading_type', 'inclusion', `must be one of ${GRADING_TYPES.join(', ')}`);
     next.grading_type = gradingType;
   }
   if ('submission_types' in a) {
     const types = list(a, 'submission_types').map(String);
     const unknown = types.filter((t) => !SUBMISSION_TYPES.includes(t));
-    if (unknown.length) throw invalid('assignment', 'submission_types', 'inclusion', `unknown submission types: ${unknown.join(', ')}`);
+    if (unknown.length)
+      throw invalid('assignment', 'submission_types', 'inclusion', `unknown submission types: ${unknown.join(', ')}`);
     next.submission_types = types.length ? types : ['none'];
   }
   const pointsRaw = str(a, 'points_possible');
   if (pointsRaw !== undefined) {
     const points = pointsRaw === '' ? 0 : Number(pointsRaw);
-    if (!Number.isFinite(points) || points < 0) throw invalid('assignment', 'points_possible', 'invalid', 'must be a number greater than or equal to 0');
+    if (!Number.isFinite(points) || points < 0)
+      throw invalid('assignment', 'points_possible', 'invalid', 'must be a number greater than or equal to 0');
     next.points_possible = points;
   }
   const standardRaw = str(a, 'grading_standard_id');
@@ -144,16 +189,24 @@ function managedAssignment(ctx: MockCtx): AssignmentRow {
   // The mock keeps a quiz's assignment in step from the quiz's side only, and quizzes cannot be
   // deleted here: through this API the quiz's assignment is neither changed nor deleted.
   const { quiz } = carriersOf(ctx.db, row.id);
-  if (quiz !== undefined) throw badRequest(`assignment ${row.id} is quiz ${quiz}'s: change or ungrade the quiz instead`);
+  if (quiz !== undefined)
+    throw badRequest(`assignment ${row.id} is quiz ${quiz}'s: change or ungrade the quiz instead`);
   return row;
 }
 
 const update: Handler = (ctx) => {
   const row = managedAssignment(ctx);
   const current: AssignmentChange = {
-    name: row.name, description: row.description, points_possible: row.points_possible, grading_type: row.grading_type,
-    submission_types: JSON.parse(row.submission_types) as string[], due_at: row.due_at, lock_at: row.lock_at, unlock_at: row.unlock_at,
-    grading_standard_id: row.grading_standard_id, published: row.published === 1,
+    name: row.name,
+    description: row.description,
+    points_possible: row.points_possible,
+    grading_type: row.grading_type,
+    submission_types: JSON.parse(row.submission_types) as string[],
+    due_at: row.due_at,
+    lock_at: row.lock_at,
+    unlock_at: row.unlock_at,
+    grading_standard_id: row.grading_standard_id,
+    published: row.published === 1,
   };
   const next = assignmentFields(obj(ctx.params, 'assignment'), current);
   // As real instances rule (the draft-state validation quizzes share): once students have turned

@@ -46,17 +46,37 @@ export interface NewAssignment {
 
 /** Appends the assignment after the course's last one. */
 export function createAssignment(db: Db, a: NewAssignment): number {
-  const position = one<{ p: number }>(db, `SELECT coalesce(max(position), 0) + 1 AS p FROM assignments WHERE course_id = ?`, a.course)!.p;
+  const position = one<{ p: number }>(
+    db,
+    `SELECT coalesce(max(position), 0) + 1 AS p FROM assignments WHERE course_id = ?`,
+    a.course,
+  )!.p;
   return insert(
     db,
     `INSERT INTO assignments (id, course_id, name, description, points_possible, grading_type, submission_types, due_at, lock_at, unlock_at, grading_standard_id, position, published, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    a.id ?? null, a.course, a.name, a.description, a.points, a.gradingType, JSON.stringify(a.submissionTypes), a.dueAt ?? null, a.lockAt ?? null,
-    a.unlockAt ?? null, a.gradingStandardId ?? null, position, a.published ? 1 : 0, a.now, a.now,
+    a.id ?? null,
+    a.course,
+    a.name,
+    a.description,
+    a.points,
+    a.gradingType,
+    JSON.stringify(a.submissionTypes),
+    a.dueAt ?? null,
+    a.lockAt ?? null,
+    a.unlockAt ?? null,
+    a.gradingStandardId ?? null,
+    position,
+    a.published ? 1 : 0,
+    a.now,
+    a.now,
   );
 }
 
-export function assignmentsOfCourseQuery(courseId: number, o: { withUnpublished: boolean; term?: string }): KeysetQuery {
+export function assignmentsOfCourseQuery(
+  courseId: number,
+  o: { withUnpublished: boolean; term?: string },
+): KeysetQuery {
   const where = ['course_id = ?', 'deleted_at IS NULL'];
   const args: unknown[] = [courseId];
   if (!o.withUnpublished) where.push('published = 1');
@@ -70,16 +90,26 @@ export function assignmentsOfCourseQuery(courseId: number, o: { withUnpublished:
 }
 
 /** A letter scheme of a course (a grading standard): names with lower bounds, highest first. */
-export function createGradingStandard(db: Db, g: { id?: number; courseId: number; title: string; scheme: { name: string; value: number }[]; now: string }): number {
+export function createGradingStandard(
+  db: Db,
+  g: { id?: number; courseId: number; title: string; scheme: { name: string; value: number }[]; now: string },
+): number {
   return insert(
     db,
     `INSERT INTO grading_standards (id, context_type, context_id, title, scheme, created_at) VALUES (?, 'Course', ?, ?, ?, ?)`,
-    g.id ?? null, g.courseId, g.title, JSON.stringify(g.scheme), g.now,
+    g.id ?? null,
+    g.courseId,
+    g.title,
+    JSON.stringify(g.scheme),
+    g.now,
   );
 }
 
 /** The scheme an assignment names, or undefined (then the default scheme applies). */
-export function gradingSchemeOf(db: Db, a: Pick<AssignmentRow, 'grading_standard_id'>): { name: string; value: number }[] | undefined {
+export function gradingSchemeOf(
+  db: Db,
+  a: Pick<AssignmentRow, 'grading_standard_id'>,
+): { name: string; value: number }[] | undefined {
   if (a.grading_standard_id === null) return undefined;
   const row = one<{ scheme: string }>(db, `SELECT scheme FROM grading_standards WHERE id = ?`, a.grading_standard_id);
   return row ? (JSON.parse(row.scheme) as { name: string; value: number }[]) : undefined;
@@ -102,7 +132,15 @@ export function updateAssignment(
   run(
     db,
     `UPDATE assignments SET name = ?, description = ?, points_possible = ?, due_at = ?, lock_at = ?, unlock_at = ?, published = ?, updated_at = ? WHERE id = ?`,
-    a.name, a.description, a.points, a.dueAt ?? null, a.lockAt ?? null, a.unlockAt ?? null, a.published ? 1 : 0, a.now, id,
+    a.name,
+    a.description,
+    a.points,
+    a.dueAt ?? null,
+    a.lockAt ?? null,
+    a.unlockAt ?? null,
+    a.published ? 1 : 0,
+    a.now,
+    id,
   );
 }
 
@@ -125,8 +163,18 @@ export function changeAssignment(db: Db, id: number, a: AssignmentChange, now: s
     db,
     `UPDATE assignments SET name = ?, description = ?, points_possible = ?, grading_type = ?, submission_types = ?, due_at = ?, lock_at = ?, unlock_at = ?,
        grading_standard_id = ?, published = ?, updated_at = ? WHERE id = ?`,
-    a.name, a.description, a.points_possible, a.grading_type, JSON.stringify(a.submission_types), a.due_at, a.lock_at, a.unlock_at, a.grading_standard_id,
-    a.published ? 1 : 0, now, id,
+    a.name,
+    a.description,
+    a.points_possible,
+    a.grading_type,
+    JSON.stringify(a.submission_types),
+    a.due_at,
+    a.lock_at,
+    a.unlock_at,
+    a.grading_standard_id,
+    a.published ? 1 : 0,
+    now,
+    id,
   );
 }
 
@@ -141,14 +189,23 @@ export function hasStudentSubmissions(db: Db, a: Pick<AssignmentRow, 'id' | 'cou
       `SELECT 1 FROM submissions s WHERE s.assignment_id = ? AND s.submission_type IS NOT NULL
          AND EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = ? AND e.user_id = s.user_id AND e.type = 'StudentEnrollment' AND e.workflow_state NOT IN ('deleted', 'rejected'))
        LIMIT 1`,
-      a.id, a.course_id,
+      a.id,
+      a.course_id,
     ) !== undefined
   );
 }
 
 /** The live quiz and discussion topics an assignment grades. Reads the quizzes and discussion_topics tables. */
 export function carriersOf(db: Db, assignmentId: number): { quiz?: number; topics: number[] } {
-  const quiz = one<{ id: number }>(db, `SELECT id FROM quizzes WHERE assignment_id = ? AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`, assignmentId);
-  const topics = all<{ id: number }>(db, `SELECT id FROM discussion_topics WHERE assignment_id = ? AND workflow_state <> 'deleted' ORDER BY id`, assignmentId);
+  const quiz = one<{ id: number }>(
+    db,
+    `SELECT id FROM quizzes WHERE assignment_id = ? AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`,
+    assignmentId,
+  );
+  const topics = all<{ id: number }>(
+    db,
+    `SELECT id FROM discussion_topics WHERE assignment_id = ? AND workflow_state <> 'deleted' ORDER BY id`,
+    assignmentId,
+  );
   return { ...(quiz ? { quiz: quiz.id } : {}), topics: topics.map((t) => t.id) };
 }

@@ -72,10 +72,16 @@ const upcoming: Handler = (ctx) => {
   const from = ctx.now();
   const until = new Date(Date.parse(from) + WEEK_MS).toISOString();
   const { courses, groups } = contextsOfUser(ctx.db, ctx.caller.id);
-  const events = eventsBetween(ctx.db, { courses, groups, user: ctx.caller.id }, from, until, UPCOMING_LIMIT).map((e) => calendarEventJson(ctx, e));
-  const due = assignmentsDueBetween(ctx.db, courses, from, until, UPCOMING_LIMIT).map((a) => assignmentEventJson(ctx, a));
+  const events = eventsBetween(ctx.db, { courses, groups, user: ctx.caller.id }, from, until, UPCOMING_LIMIT).map((e) =>
+    calendarEventJson(ctx, e),
+  );
+  const due = assignmentsDueBetween(ctx.db, courses, from, until, UPCOMING_LIMIT).map((a) =>
+    assignmentEventJson(ctx, a),
+  );
   const all: UpcomingEvent[] = [...events, ...due];
-  return all.sort((a, b) => (a.start_at ?? '').localeCompare(b.start_at ?? '') || String(a.id).localeCompare(String(b.id))).slice(0, UPCOMING_LIMIT);
+  return all
+    .sort((a, b) => (a.start_at ?? '').localeCompare(b.start_at ?? '') || String(a.id).localeCompare(String(b.id)))
+    .slice(0, UPCOMING_LIMIT);
 };
 
 const create: Handler = (ctx) => {
@@ -90,7 +96,8 @@ const create: Handler = (ctx) => {
   checkText(text(), title, 'calendar_event', 'title');
   const startAt = timestamp(e, 'start_at');
   const endAt = timestamp(e, 'end_at');
-  if (startAt && endAt && endAt < startAt) throw invalid('calendar_event', 'end_at', 'invalid', 'must not be before start_at');
+  if (startAt && endAt && endAt < startAt)
+    throw invalid('calendar_event', 'end_at', 'invalid', 'must not be before start_at');
   const id = createCalendarEvent(ctx.db, {
     context: { type, id: contextId },
     user: ctx.caller.id,

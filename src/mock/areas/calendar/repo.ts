@@ -47,8 +47,19 @@ export function createCalendarEvent(db: Db, e: NewCalendarEvent): number {
     db,
     `INSERT INTO calendar_events (context_type, context_id, user_id, title, description, start_at, end_at, location_name, location_address, all_day, all_day_date, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    e.context.type, e.context.id, e.user, e.title, e.description ?? null, startAt, endAt, e.locationName ?? null, e.locationAddress ?? null,
-    e.allDay ? 1 : 0, allDayDate, e.now, e.now,
+    e.context.type,
+    e.context.id,
+    e.user,
+    e.title,
+    e.description ?? null,
+    startAt,
+    endAt,
+    e.locationName ?? null,
+    e.locationAddress ?? null,
+    e.allDay ? 1 : 0,
+    allDayDate,
+    e.now,
+    e.now,
   );
 }
 
@@ -62,7 +73,13 @@ export function contextsOfUser(db: Db, userId: number): { courses: number[]; gro
 }
 
 /** Active events of these contexts that have not ended by `from` and start before `until`, soonest first. */
-export function eventsBetween(db: Db, contexts: { courses: number[]; groups: number[]; user: number }, from: string, until: string, limit: number): CalendarEventRow[] {
+export function eventsBetween(
+  db: Db,
+  contexts: { courses: number[]; groups: number[]; user: number },
+  from: string,
+  until: string,
+  limit: number,
+): CalendarEventRow[] {
   const { courses, groups, user } = contexts;
   return all<CalendarEventRow>(
     db,
@@ -72,16 +89,30 @@ export function eventsBetween(db: Db, contexts: { courses: number[]; groups: num
          OR (context_type = 'Group' AND context_id IN (${placeholders(groups.length)}))
          OR (context_type = 'User' AND context_id = ?))
      ORDER BY start_at, id LIMIT ?`,
-    until, from, ...courses, ...groups, user, limit,
+    until,
+    from,
+    ...courses,
+    ...groups,
+    user,
+    limit,
   );
 }
 
 /** Published assignments of these courses due from `from` until `until`, soonest first. */
-export function assignmentsDueBetween(db: Db, courses: number[], from: string, until: string, limit: number): AssignmentRow[] {
+export function assignmentsDueBetween(
+  db: Db,
+  courses: number[],
+  from: string,
+  until: string,
+  limit: number,
+): AssignmentRow[] {
   return all<AssignmentRow>(
     db,
     `SELECT * FROM assignments WHERE published = 1 AND due_at IS NOT NULL AND due_at >= ? AND due_at < ?
        AND course_id IN (${placeholders(courses.length)}) ORDER BY due_at, id LIMIT ?`,
-    from, until, ...courses, limit,
+    from,
+    until,
+    ...courses,
+    limit,
   );
 }

@@ -21,7 +21,14 @@ import {
 export type MessageContent = Omit<NewMessage, 'conversationId' | 'authorId' | 'now'>;
 
 /** Posts a message the sender and `audience` see; it is unread (and on top of the inbox) for the subscribed ones among them. */
-export function postMessage(db: Db, conversationId: number, senderId: number, audience: readonly number[], content: MessageContent, now: string): number {
+export function postMessage(
+  db: Db,
+  conversationId: number,
+  senderId: number,
+  audience: readonly number[],
+  content: MessageContent,
+  now: string,
+): number {
   const messageId = createMessage(db, { conversationId, authorId: senderId, ...content, now });
   const everyone = [senderId, ...audience.filter((u) => u !== senderId)];
   shareMessage(db, messageId, conversationId, everyone);
@@ -41,8 +48,17 @@ export function postMessage(db: Db, conversationId: number, senderId: number, au
     }
   }
   // The conversation comes up in the streams of those it moved up the inbox of.
-  const moved = everyone.filter((u) => u === senderId || content.generated || participant(db, conversationId, u)?.subscribed === 1);
-  publishStreamItem(db, { type: 'Conversation', assetId: conversationId, context: null, users: moved, author: senderId, now });
+  const moved = everyone.filter(
+    (u) => u === senderId || content.generated || participant(db, conversationId, u)?.subscribed === 1,
+  );
+  publishStreamItem(db, {
+    type: 'Conversation',
+    assetId: conversationId,
+    context: null,
+    users: moved,
+    author: senderId,
+    now,
+  });
   return messageId;
 }
 
@@ -64,9 +80,16 @@ export function deliver(db: Db, d: Delivery): { conversationId: number; messageI
   let conversationId: number;
   if (!d.group && d.recipients.length === 1) {
     const key = [d.senderId, d.recipients[0]].sort((a, b) => a - b).join(',');
-    conversationId = privateConversation(db, key)?.id ?? createConversation(db, { subject: d.subject, privateKey: key, contextCode: d.contextCode, now: d.now });
+    conversationId =
+      privateConversation(db, key)?.id ??
+      createConversation(db, { subject: d.subject, privateKey: key, contextCode: d.contextCode, now: d.now });
   } else {
-    conversationId = createConversation(db, { subject: d.subject, privateKey: null, contextCode: d.contextCode, now: d.now });
+    conversationId = createConversation(db, {
+      subject: d.subject,
+      privateKey: null,
+      contextCode: d.contextCode,
+      now: d.now,
+    });
   }
   addParticipants(db, conversationId, [d.senderId, ...d.recipients]);
   addTags(db, conversationId, d.tags);

@@ -1,9 +1,29 @@
 // Conversations: the inbox under scopes and filters, sending (sync, or async as a batch delivered in
 // the background), reading (marks read), per-user state, messages added and removed, recipients
 // added, batch updates through a Progress. Every state is the caller's own view.
-import type { BatchEvent, Conversation, ConversationBatch, ConversationMessage } from '../../../spec/types/conversations.js';
+import type {
+  BatchEvent,
+  Conversation,
+  ConversationBatch,
+  ConversationMessage,
+} from '../../../spec/types/conversations.js';
 import type { Db } from '../../db/open.js';
-import { bool, HttpError, invalid, keysetSource, list, notFound, numericId, obj, paginate, rejected, Reply, str, type Handler, type MockCtx } from '../../kit.js';
+import {
+  bool,
+  HttpError,
+  invalid,
+  keysetSource,
+  list,
+  notFound,
+  numericId,
+  obj,
+  paginate,
+  rejected,
+  Reply,
+  str,
+  type Handler,
+  type MockCtx,
+} from '../../kit.js';
 import { text, textFault } from '../../fields.js';
 import { attachmentById } from '../files/repo.js';
 import { attachmentJson } from '../files/handlers.js';
@@ -62,7 +82,12 @@ const refused = (attribute: string, message: string) => new HttpError(400, [{ at
 // ---- presenters -------------------------------------------------------------------------------
 
 function messageJson(ctx: MockCtx, m: MessageRow, depth = 0): ConversationMessage {
-  const forwarded = depth < 5 ? (JSON.parse(m.forwarded_message_ids) as number[]).map((id) => messageById(ctx.db, id)).filter((x): x is MessageRow => !!x) : [];
+  const forwarded =
+    depth < 5
+      ? (JSON.parse(m.forwarded_message_ids) as number[])
+          .map((id) => messageById(ctx.db, id))
+          .filter((x): x is MessageRow => !!x)
+      : [];
   const attachments = (JSON.parse(m.attachment_ids) as number[])
     .map((id) => attachmentById(ctx.db, id))
     .filter((a) => a !== undefined && a.workflow_state !== 'deleted')
@@ -109,7 +134,11 @@ function conversationJson(ctx: MockCtx, c: ConversationRow, p: ParticipantRow, o
   for (const r of enrollmentTypesIn(ctx.db, audience, courseIds)) (courses[r.course_id] ??= []).push(r.type);
   const groups = Object.fromEntries(tags.filter((t) => t.startsWith('group_')).map((t) => [t.slice(6), ['Member']]));
   const flags = hasAttachments(ctx.db, c.id, me);
-  const properties = [...(last && last.author_id === me ? ['last_author'] : []), ...(flags.attachments ? ['attachments'] : []), ...(flags.media ? ['media_objects'] : [])];
+  const properties = [
+    ...(last && last.author_id === me ? ['last_author'] : []),
+    ...(flags.attachments ? ['attachments'] : []),
+    ...(flags.media ? ['media_objects'] : []),
+  ];
   const participants = people.map((x) => ({
     id: x.user_id,
     name: x.short_name,
@@ -160,7 +189,14 @@ function conversationJson(ctx: MockCtx, c: ConversationRow, p: ParticipantRow, o
 }
 
 function batchJson(ctx: MockCtx, b: BatchRow): ConversationBatch {
-  const completion = b.workflow_state === 'sent' ? 1 : b.workflow_state === 'created' ? 0 : b.recipient_count ? b.sent_count / b.recipient_count : 1;
+  const completion =
+    b.workflow_state === 'sent'
+      ? 1
+      : b.workflow_state === 'created'
+        ? 0
+        : b.recipient_count
+          ? b.sent_count / b.recipient_count
+          : 1;
   return {
     id: b.id,
     subject: b.subject,
@@ -193,18 +229,26 @@ function messageContent(ctx: MockCtx, onBlank: () => HttpError): MessageContent 
   const attachmentIds = list(p, 'attachment_ids').map((raw) => {
     const id = numericId(String(raw));
     const a = id === undefined ? undefined : attachmentById(ctx.db, id);
-    if (!a || a.context_type !== 'User' || a.context_id !== ctx.caller.id || a.workflow_state !== 'available') throw refused('attachment_ids', 'invalid');
+    if (!a || a.context_type !== 'User' || a.context_id !== ctx.caller.id || a.workflow_state !== 'available')
+      throw refused('attachment_ids', 'invalid');
     return a.id;
   });
   const mediaCommentId = str(p, 'media_comment_id')?.trim() || null;
   const mediaCommentType = str(p, 'media_comment_type') ?? null;
-  if (mediaCommentId && mediaCommentType !== 'audio' && mediaCommentType !== 'video') throw refused('media_comment_type', 'invalid');
+  if (mediaCommentId && mediaCommentType !== 'audio' && mediaCommentType !== 'video')
+    throw refused('media_comment_type', 'invalid');
   const forwardedIds = list(p, 'forwarded_message_ids').map((raw) => numericId(String(raw)) ?? -1);
   if (forwardedIds.length) {
     const seen = visibleMessages(ctx.db, ctx.caller.id, forwardedIds);
     if (forwardedIds.some((id) => !seen.has(id))) throw refused('forwarded_message_ids', 'invalid');
   }
-  return { body, attachmentIds, mediaCommentId, mediaCommentType: mediaCommentId ? mediaCommentType : null, forwardedIds };
+  return {
+    body,
+    attachmentIds,
+    mediaCommentId,
+    mediaCommentType: mediaCommentId ? mediaCommentType : null,
+    forwardedIds,
+  };
 }
 
 function recipientTokens(ctx: MockCtx): string[] {
@@ -217,7 +261,13 @@ function recipientTokens(ctx: MockCtx): string[] {
 /** The contexts a conversation with this recipient belongs to: those named, and the ones the two share. */
 function tagsFor(db: Db, scope: MessagingScope, named: readonly string[], recipient: number): string[] {
   const shared = commonContextsOf(db, recipient, scope.people);
-  return [...new Set([...named, ...shared.courses.map((c) => `course_${c.course_id}`), ...shared.groups.map((g) => `group_${g}`)])];
+  return [
+    ...new Set([
+      ...named,
+      ...shared.courses.map((c) => `course_${c.course_id}`),
+      ...shared.groups.map((g) => `group_${g}`),
+    ]),
+  ];
 }
 
 // ---- handlers ---------------------------------------------------------------------------------
@@ -229,7 +279,9 @@ const listConversations: Handler = (ctx) => {
   const filters = list(p, 'filter').map(String);
   const q = inboxQuery({ userId: ctx.caller.id, scope: str(p, 'scope'), filters, mode });
   const avatars = list(p, 'include').map(String).includes('participant_avatars');
-  const page = paginate(ctx, keysetSource<ParticipantRow>(ctx.db, q), (row) => conversationJson(ctx, conversationById(ctx.db, row.conversation_id)!, row, { avatars }));
+  const page = paginate(ctx, keysetSource<ParticipantRow>(ctx.db, q), (row) =>
+    conversationJson(ctx, conversationById(ctx.db, row.conversation_id)!, row, { avatars }),
+  );
   if (!bool(p, 'include_all_conversation_ids')) return page;
   return new Reply(200, { conversations: page.body, conversation_ids: inboxIds(ctx.db, q) }, page.headers);
 };
@@ -245,7 +297,8 @@ function mayMessageClasses(ctx: MockCtx, scope: MessagingScope, tokens: readonly
     const ref = parseContextToken(token);
     if (!ref || !peopleSourceOf(scope, ref)) continue;
     const course = classOf(ctx.db, ref);
-    if (course && !allows(ctx, conversationsPolicy.messageClass, { course })) throw refused('recipients', 'restricted by role');
+    if (course && !allows(ctx, conversationsPolicy.messageClass, { course }))
+      throw refused('recipients', 'restricted by role');
   }
 }
 
@@ -260,7 +313,8 @@ const create: Handler = (ctx) => {
   const contextCode = str(p, 'context_code')?.trim() || null;
   if (contextCode) {
     const ref = parseContextToken(contextCode);
-    if (!ref || ref.kind === 'section' || ref.type || !peopleSourceOf(scope, ref)) throw refused('context_code', 'invalid');
+    if (!ref || ref.kind === 'section' || ref.type || !peopleSourceOf(scope, ref))
+      throw refused('context_code', 'invalid');
   }
   const mode = str(p, 'mode') ?? 'sync';
   if (mode !== 'sync' && mode !== 'async') throw refused('mode', 'invalid');
@@ -269,7 +323,8 @@ const create: Handler = (ctx) => {
   if (resolved.users.length === 0) throw refused('recipients', resolved.restricted ? 'restricted by role' : 'invalid');
   const group = bool(p, 'group_conversation') === true;
   const bulk = bool(p, 'bulk_message') === true || bool(p, 'force_new') === true;
-  if (group && !bulk && resolved.users.length > MAX_GROUP_CONVERSATION_SIZE) throw refused('recipients', 'too many for group conversation');
+  if (group && !bulk && resolved.users.length > MAX_GROUP_CONVERSATION_SIZE)
+    throw refused('recipients', 'too many for group conversation');
   const named = [...new Set([...(contextCode ? [contextCode] : []), ...resolved.tags])];
   const sender = ctx.caller.id;
   const now = ctx.now();
@@ -277,7 +332,16 @@ const create: Handler = (ctx) => {
   // One conversation: one recipient (its private conversation), or a group conversation everyone shares.
   if (!bulk && (resolved.users.length === 1 || group)) {
     const tags = resolved.users.length === 1 ? tagsFor(ctx.db, scope, named, resolved.users[0]) : named;
-    const { conversationId, messageId } = deliver(ctx.db, { senderId: sender, recipients: resolved.users, group, subject, contextCode, tags, content, now });
+    const { conversationId, messageId } = deliver(ctx.db, {
+      senderId: sender,
+      recipients: resolved.users,
+      group,
+      subject,
+      contextCode,
+      tags,
+      content,
+      now,
+    });
     const c = conversationById(ctx.db, conversationId)!;
     return new Reply(201, [conversationJson(ctx, c, fresh(ctx, c), { messages: [messageById(ctx.db, messageId)!] })]);
   }
@@ -285,15 +349,36 @@ const create: Handler = (ctx) => {
   // A batch: one conversation per recipient — private ones (reused), or with bulk_message or
   // force_new a new non-private one each, as real instances make them.
   const one = (db: Db, recipient: number, at: string) =>
-    deliver(db, { senderId: sender, recipients: [recipient], group: bulk, subject, contextCode, tags: tagsFor(db, scope, named, recipient), content, now: at }).conversationId;
+    deliver(db, {
+      senderId: sender,
+      recipients: [recipient],
+      group: bulk,
+      subject,
+      contextCode,
+      tags: tagsFor(db, scope, named, recipient),
+      content,
+      now: at,
+    }).conversationId;
   if (mode === 'sync') {
     const ids = resolved.users.map((r) => one(ctx.db, r, now));
     const rows = ids.map((id) => conversationById(ctx.db, id)!).map((c) => ({ c, p: fresh(ctx, c) }));
     rows.sort((a, b) => (b.p.last_message_at ?? '').localeCompare(a.p.last_message_at ?? '') || b.c.id - a.c.id);
-    return new Reply(201, rows.map(({ c, p: part }) => conversationJson(ctx, c, part)));
+    return new Reply(
+      201,
+      rows.map(({ c, p: part }) => conversationJson(ctx, c, part)),
+    );
   }
   const rootMessageId = createMessage(ctx.db, { conversationId: null, authorId: sender, ...content, now });
-  const batchId = createBatch(ctx.db, { userId: sender, rootMessageId, subject, recipientCount: resolved.users.length, group, contextCode, tags: named, now });
+  const batchId = createBatch(ctx.db, {
+    userId: sender,
+    rootMessageId,
+    subject,
+    recipientCount: resolved.users.length,
+    group,
+    contextCode,
+    tags: named,
+    now,
+  });
   let delivered = 0;
   const progress = ctx.jobs.start<number>({
     tag: 'conversation_batch',
@@ -307,7 +392,11 @@ const create: Handler = (ctx) => {
     },
     label: (recipient) => String(recipient),
     onSlice(db, done, total, at) {
-      updateBatch(db, batchId, { state: done < total ? 'sending' : delivered > 0 ? 'sent' : 'error', sent: done, now: at });
+      updateBatch(db, batchId, {
+        state: done < total ? 'sending' : delivered > 0 ? 'sent' : 'error',
+        sent: done,
+        now: at,
+      });
     },
     results: () => ({ conversation_batch_id: batchId, delivered }),
   });
@@ -319,16 +408,23 @@ const batches: Handler = (ctx) => openBatchesOf(ctx.db, ctx.caller.id).map((b) =
 
 const get: Handler = (ctx) => {
   const { c, p } = mine(ctx);
-  if (bool(ctx.params, 'auto_mark_as_read') !== false && p.workflow_state === 'unread') setParticipant(ctx.db, c.id, ctx.caller.id, { workflow_state: 'read' });
+  if (bool(ctx.params, 'auto_mark_as_read') !== false && p.workflow_state === 'unread')
+    setParticipant(ctx.db, c.id, ctx.caller.id, { workflow_state: 'read' });
   const messages = messagesFor(ctx.db, c.id, ctx.caller.id);
-  return conversationJson(ctx, c, fresh(ctx, c), { messages, submissions: true, extended: true, avatars: list(ctx.params, 'include').map(String).includes('participant_avatars') });
+  return conversationJson(ctx, c, fresh(ctx, c), {
+    messages,
+    submissions: true,
+    extended: true,
+    avatars: list(ctx.params, 'include').map(String).includes('participant_avatars'),
+  });
 };
 
 const update: Handler = (ctx) => {
   const { c } = mine(ctx);
   const fields = obj(ctx.params, 'conversation');
   const state = str(fields, 'workflow_state');
-  if (state !== undefined && !['read', 'unread', 'archived'].includes(state)) throw invalid(undefined, 'workflow_state', 'invalid', 'is not included in the list');
+  if (state !== undefined && !['read', 'unread', 'archived'].includes(state))
+    throw invalid(undefined, 'workflow_state', 'invalid', 'is not included in the list');
   const starred = bool(fields, 'starred');
   // Subscription means something only where several people write.
   const subscribed = c.private ? undefined : bool(fields, 'subscribed');
@@ -346,9 +442,15 @@ const remove: Handler = (ctx) => {
 const addMessage: Handler = (ctx) => {
   const { c } = mine(ctx);
   const content = messageContent(ctx, () => new HttpError(400, {}));
-  const everyone = participantsOf(ctx.db, c.id).map((x) => x.user_id).filter((u) => u !== ctx.caller.id);
+  const everyone = participantsOf(ctx.db, c.id)
+    .map((x) => x.user_id)
+    .filter((u) => u !== ctx.caller.id);
   // To some participants only, when recipients[] names them.
-  const named = new Set(recipientTokens(ctx).map((t) => numericId(t)).filter((x): x is number => x !== undefined));
+  const named = new Set(
+    recipientTokens(ctx)
+      .map((t) => numericId(t))
+      .filter((x): x is number => x !== undefined),
+  );
   const audience = named.size ? everyone.filter((u) => named.has(u)) : everyone;
   const messageId = postMessage(ctx.db, c.id, ctx.caller.id, audience, content, ctx.now());
   return conversationJson(ctx, c, fresh(ctx, c), { messages: [messageById(ctx.db, messageId)!] });
@@ -365,7 +467,8 @@ const addRecipients: Handler = (ctx) => {
   const present = new Set(participantsOf(ctx.db, c.id).map((x) => x.user_id));
   const added = resolved.users.filter((u) => !present.has(u) && u !== ctx.caller.id);
   if (resolved.users.length === 0) throw refused('recipients', resolved.restricted ? 'restricted by role' : 'invalid');
-  if (present.size + added.length > MAX_GROUP_CONVERSATION_SIZE + 1) throw refused('recipients', 'too many participants for group conversation');
+  if (present.size + added.length > MAX_GROUP_CONVERSATION_SIZE + 1)
+    throw refused('recipients', 'too many participants for group conversation');
   if (added.length === 0) {
     const latest = messagesFor(ctx.db, c.id, ctx.caller.id).slice(0, 1);
     return conversationJson(ctx, c, fresh(ctx, c), { messages: latest });
@@ -385,7 +488,9 @@ const addRecipients: Handler = (ctx) => {
 
 const removeMessages: Handler = (ctx) => {
   const { c } = mine(ctx);
-  const ids = list(ctx.params, 'remove').map((v) => numericId(String(v))).filter((x): x is number => x !== undefined);
+  const ids = list(ctx.params, 'remove')
+    .map((v) => numericId(String(v)))
+    .filter((x): x is number => x !== undefined);
   if (ids.length === 0) throw rejected('remove is required: the ids of the messages to remove');
   hideMessages(ctx.db, c.id, ctx.caller.id, ids);
   refreshParticipant(ctx.db, c.id, ctx.caller.id);
@@ -442,7 +547,6 @@ function applyEvent(db: Db, p: ParticipantRow, event: BatchEvent): void {
       return refreshParticipant(db, p.conversation_id, p.user_id);
   }
 }
-
 
 export const conversationsHandlers = {
   'conversations.list': listConversations,

@@ -20,7 +20,10 @@ export const conversationsArea = defineArea({
   ],
   streamTypes: ['Conversation'],
   load: async () => {
-    const [{ conversationsHandlers }, { conversationStreamItem }] = await Promise.all([import('./handlers.js'), import('./stream.js')]);
+    const [{ conversationsHandlers }, { conversationStreamItem }] = await Promise.all([
+      import('./handlers.js'),
+      import('./stream.js'),
+    ]);
     return { handlers: conversationsHandlers, streamItems: { Conversation: conversationStreamItem } };
   },
   seed: async () => (await import('./seed.js')).seedConversations,

@@ -1,7 +1,18 @@
 // Courses (supporting endpoints): find them, create them, change them. Every course has a default
 // section that enrollments land in.
 import type { Course } from '../../../spec/types/school.js';
-import { badRequest, bool, invalid, list, obj, paginate, keysetSource, str, timestamp, type Handler } from '../../kit.js';
+import {
+  badRequest,
+  bool,
+  invalid,
+  list,
+  obj,
+  paginate,
+  keysetSource,
+  str,
+  timestamp,
+  type Handler,
+} from '../../kit.js';
 import { findAccount, findCourse, rootOf } from '../lookup.js';
 import { demand, readableCourse } from '../access.js';
 import { ianaZone } from '../../time-zones.js';
@@ -9,7 +20,17 @@ import { ENROLLMENT_TYPE_WORDS } from '../../../spec/vocabulary.js';
 import { enrollmentsOfUserInCourse } from '../enrollments/repo.js';
 import { defaultSectionOf } from '../sections/repo.js';
 import { coursesPolicy } from './policy.js';
-import { courseById, courseSisTaken, coursesOfAccountTreeQuery, coursesOfUserQuery, createCourse, hasGradedStudentWork, updateCourse, type CourseChange, type CourseRow } from './repo.js';
+import {
+  courseById,
+  courseSisTaken,
+  coursesOfAccountTreeQuery,
+  coursesOfUserQuery,
+  createCourse,
+  hasGradedStudentWork,
+  updateCourse,
+  type CourseChange,
+  type CourseRow,
+} from './repo.js';
 
 export function courseJson(c: CourseRow, extra: Record<string, unknown> = {}): Course {
   return {
@@ -31,15 +52,18 @@ export function courseJson(c: CourseRow, extra: Record<string, unknown> = {}): C
   };
 }
 
-
 const listMine: Handler = (ctx) => {
   const word = str(ctx.params, 'enrollment_type');
   const type = word === undefined ? undefined : ENROLLMENT_TYPE_WORDS.get(word);
-  if (word !== undefined && !type) throw badRequest(`enrollment_type must be one of ${[...ENROLLMENT_TYPE_WORDS.keys()].join(', ')}`);
+  if (word !== undefined && !type)
+    throw badRequest(`enrollment_type must be one of ${[...ENROLLMENT_TYPE_WORDS.keys()].join(', ')}`);
   const query = coursesOfUserQuery(ctx.caller.id, type, list(ctx.params, 'state').map(String));
   return paginate(ctx, keysetSource<CourseRow>(ctx.db, query), (c) =>
     courseJson(c, {
-      enrollments: enrollmentsOfUserInCourse(ctx.db, ctx.caller.id, c.id).map((e) => ({ ...e, type: e.type.replace('Enrollment', '').toLowerCase() })),
+      enrollments: enrollmentsOfUserInCourse(ctx.db, ctx.caller.id, c.id).map((e) => ({
+        ...e,
+        type: e.type.replace('Enrollment', '').toLowerCase(),
+      })),
     }),
   );
 };
@@ -49,7 +73,9 @@ const listOfAccount: Handler = (ctx) => {
   demand(ctx, coursesPolicy.listAccount, { account });
   const term = str(ctx.params, 'search_term');
   if (term !== undefined && term.length < 2) throw badRequest('search_term must be at least 2 characters');
-  return paginate(ctx, keysetSource<CourseRow>(ctx.db, coursesOfAccountTreeQuery(account.id, term)), (c) => courseJson(c));
+  return paginate(ctx, keysetSource<CourseRow>(ctx.db, coursesOfAccountTreeQuery(account.id, term)), (c) =>
+    courseJson(c),
+  );
 };
 
 const create: Handler = (ctx) => {
@@ -62,16 +88,30 @@ const create: Handler = (ctx) => {
   const root = rootOf(account);
   if (sis !== undefined) {
     demand(ctx, coursesPolicy.setSis, { account });
-    if (courseSisTaken(ctx.db, root, sis)) throw invalid('course', 'sis_source_id', 'taken', `SIS ID "${sis}" is already in use`);
+    if (courseSisTaken(ctx.db, root, sis))
+      throw invalid('course', 'sis_source_id', 'taken', `SIS ID "${sis}" is already in use`);
   }
   const startAt = timestamp(course, 'start_at');
   const endAt = timestamp(course, 'end_at');
-  if (startAt && endAt && startAt > endAt) throw invalid('course', 'conclude_at', 'invalid', 'end date must be after the start date');
+  if (startAt && endAt && startAt > endAt)
+    throw invalid('course', 'conclude_at', 'invalid', 'end date must be after the start date');
   const zoneName = str(course, 'time_zone')?.trim() || undefined;
   const timeZone = zoneName === undefined ? undefined : ianaZone(zoneName);
-  if (zoneName !== undefined && !timeZone) throw invalid('course', 'time_zone', 'inclusion', `'${zoneName}' is not a known time zone`);
+  if (zoneName !== undefined && !timeZone)
+    throw invalid('course', 'time_zone', 'inclusion', `'${zoneName}' is not a known time zone`);
   const now = ctx.now();
-  const id = createCourse(ctx.db, { account: account.id, root, name, code, sis, state: bool(ctx.params, 'offer') ? 'available' : 'unpublished', startAt, endAt, timeZone, now });
+  const id = createCourse(ctx.db, {
+    account: account.id,
+    root,
+    name,
+    code,
+    sis,
+    state: bool(ctx.params, 'offer') ? 'available' : 'unpublished',
+    startAt,
+    endAt,
+    timeZone,
+    now,
+  });
   const created = courseById(ctx.db, id)!;
   defaultSectionOf(ctx.db, created, now);
   return courseJson(created);
@@ -102,7 +142,10 @@ const update: Handler = (ctx) => {
   if (sis !== undefined) {
     demand(ctx, coursesPolicy.setSis, { account });
     next.sis_course_id = sis.trim() || null;
-    if (next.sis_course_id !== null && courseSisTaken(ctx.db, current.root_account_id, next.sis_course_id, current.id)) {
+    if (
+      next.sis_course_id !== null &&
+      courseSisTaken(ctx.db, current.root_account_id, next.sis_course_id, current.id)
+    ) {
       throw invalid('course', 'sis_source_id', 'taken', `SIS ID "${next.sis_course_id}" is already in use`);
     }
   }
@@ -111,7 +154,8 @@ const update: Handler = (ctx) => {
     if (str(p, field) === '') next[field] = null;
     else next[field] = timestamp(p, field) ?? next[field];
   }
-  if (next.start_at && next.end_at && next.start_at > next.end_at) throw invalid('course', 'conclude_at', 'invalid', 'end date must be after the start date');
+  if (next.start_at && next.end_at && next.start_at > next.end_at)
+    throw invalid('course', 'conclude_at', 'invalid', 'end date must be after the start date');
   const zoneName = str(p, 'time_zone')?.trim();
   if (zoneName) {
     const zone = ianaZone(zoneName);
@@ -122,8 +166,17 @@ const update: Handler = (ctx) => {
   if (event !== undefined) {
     const state = EVENTS[event];
     if (!state) throw invalid('course', 'event', 'inclusion', `must be one of ${Object.keys(EVENTS).join(', ')}`);
-    if (state === 'unpublished' && current.workflow_state !== 'unpublished' && hasGradedStudentWork(ctx.db, current.id)) {
-      throw invalid('course', 'workflow_state', 'invalid', 'Course cannot be unpublished if student submissions exist.');
+    if (
+      state === 'unpublished' &&
+      current.workflow_state !== 'unpublished' &&
+      hasGradedStudentWork(ctx.db, current.id)
+    ) {
+      throw invalid(
+        'course',
+        'workflow_state',
+        'invalid',
+        'Course cannot be unpublished if student submissions exist.',
+      );
     }
     next.workflow_state = state;
   }

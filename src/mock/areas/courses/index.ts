@@ -4,13 +4,7 @@ import { schema, searchIndex } from './schema.js';
 export const coursesArea = defineArea({
   name: 'courses',
   schema,
-  operations: [
-    'courses.list',
-    'courses.listAccount',
-    'courses.create',
-    'courses.get',
-    'courses.update',
-  ],
+  operations: ['courses.list', 'courses.listAccount', 'courses.create', 'courses.get', 'courses.update'],
   load: async () => ({ handlers: (await import('./handlers.js')).coursesHandlers }),
   seed: async () => (await import('./seed.js')).seedCourses,
   bulkIndexes: [searchIndex.bulk],

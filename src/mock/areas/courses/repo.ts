@@ -33,28 +33,68 @@ export function courseById(db: Db, id: number): CourseRow | undefined {
 
 /** Another course of the root account holds the SIS id (`except`: the course being changed). */
 export function courseSisTaken(db: Db, rootAccountId: number, sis: string, except?: number): boolean {
-  return one(db, `SELECT 1 FROM courses WHERE root_account_id = ? AND sis_course_id = ? AND id <> ?`, rootAccountId, sis, except ?? -1) !== undefined;
+  return (
+    one(
+      db,
+      `SELECT 1 FROM courses WHERE root_account_id = ? AND sis_course_id = ? AND id <> ?`,
+      rootAccountId,
+      sis,
+      except ?? -1,
+    ) !== undefined
+  );
 }
 
 export function createCourse(
   db: Db,
-  c: { id?: number; account: number; root: number; name: string; code: string; sis?: string | null; state: string; startAt?: string | null; endAt?: string | null; timeZone?: string; now: string },
+  c: {
+    id?: number;
+    account: number;
+    root: number;
+    name: string;
+    code: string;
+    sis?: string | null;
+    state: string;
+    startAt?: string | null;
+    endAt?: string | null;
+    timeZone?: string;
+    now: string;
+  },
 ): number {
   return insert(
     db,
     `INSERT INTO courses (id, account_id, root_account_id, name, course_code, sis_course_id, workflow_state, start_at, end_at, time_zone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     // Without a zone of its own, the course keeps its root account's default.
-    c.id ?? null, c.account, c.root, c.name, c.code, c.sis ?? null, c.state, c.startAt ?? null, c.endAt ?? null, c.timeZone ?? accountById(db, c.root)!.default_time_zone, c.now,
+    c.id ?? null,
+    c.account,
+    c.root,
+    c.name,
+    c.code,
+    c.sis ?? null,
+    c.state,
+    c.startAt ?? null,
+    c.endAt ?? null,
+    c.timeZone ?? accountById(db, c.root)!.default_time_zone,
+    c.now,
   );
 }
 
-export type CourseChange = Pick<CourseRow, 'name' | 'course_code' | 'sis_course_id' | 'workflow_state' | 'start_at' | 'end_at' | 'time_zone'>;
+export type CourseChange = Pick<
+  CourseRow,
+  'name' | 'course_code' | 'sis_course_id' | 'workflow_state' | 'start_at' | 'end_at' | 'time_zone'
+>;
 
 export function updateCourse(db: Db, id: number, c: CourseChange): void {
   run(
     db,
     `UPDATE courses SET name = ?, course_code = ?, sis_course_id = ?, workflow_state = ?, start_at = ?, end_at = ?, time_zone = ? WHERE id = ?`,
-    c.name, c.course_code, c.sis_course_id, c.workflow_state, c.start_at, c.end_at, c.time_zone, id,
+    c.name,
+    c.course_code,
+    c.sis_course_id,
+    c.workflow_state,
+    c.start_at,
+    c.end_at,
+    c.time_zone,
+    id,
   );
 }
 
@@ -80,9 +120,12 @@ export function hasGradedStudentWork(db: Db, courseId: number): boolean {
 export function coursesOfUserQuery(userId: number, type?: string, states: string[] = []): KeysetQuery {
   const enrolled = [`e.course_id = c.id`, `e.user_id = ?`, `e.workflow_state IN ('active', 'invited')`];
   const args: unknown[] = [userId];
-  if (type) (enrolled.push('e.type = ?'), args.push(type));
-  const where = [`c.workflow_state <> 'deleted'`, `EXISTS (SELECT 1 FROM enrollments e WHERE ${enrolled.join(' AND ')})`];
-  if (states.length) (where.push(`c.workflow_state IN (${states.map(() => '?').join(',')})`), args.push(...states));
+  if (type) enrolled.push('e.type = ?'), args.push(type);
+  const where = [
+    `c.workflow_state <> 'deleted'`,
+    `EXISTS (SELECT 1 FROM enrollments e WHERE ${enrolled.join(' AND ')})`,
+  ];
+  if (states.length) where.push(`c.workflow_state IN (${states.map(() => '?').join(',')})`), args.push(...states);
   return { sql: `SELECT c.* FROM courses c WHERE ${where.join(' AND ')}`, args, key: ['id'] };
 }
 
@@ -96,8 +139,11 @@ export function coursesOfAccountTreeQuery(accountId: number, term?: string): Key
   const args: unknown[] = [accountId];
   if (term) {
     const { operator, pattern } = containsLike(term);
-    const matches = (table: string) => ['name', 'course_code', 'sis_course_id'].map((column) => `${table}${column} ${operator}`).join(' OR ');
-    where.push(indexable(term) ? `c.id IN (SELECT rowid FROM course_search WHERE ${matches('')})` : `(${matches('c.')})`);
+    const matches = (table: string) =>
+      ['name', 'course_code', 'sis_course_id'].map((column) => `${table}${column} ${operator}`).join(' OR ');
+    where.push(
+      indexable(term) ? `c.id IN (SELECT rowid FROM course_search WHERE ${matches('')})` : `(${matches('c.')})`,
+    );
     args.push(pattern, pattern, pattern);
   }
   return {

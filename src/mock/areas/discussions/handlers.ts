@@ -81,7 +81,16 @@ import {
   type TopicFields,
   type TopicRow,
 } from './repo.js';
-import { isLocked, mayCreateTopic, mayEditEntry, mayEditTopic, mayGradeTopic, mayPostIn, rightsIn, type Place } from './policy.js';
+import {
+  isLocked,
+  mayCreateTopic,
+  mayEditEntry,
+  mayEditTopic,
+  mayGradeTopic,
+  mayPostIn,
+  rightsIn,
+  type Place,
+} from './policy.js';
 import { observeesIn } from '../enrollments/repo.js';
 import { userFileBytes } from '../files/repo.js';
 import { groupCategoryOfCourse, groups, groupsOfCategory, groupsOfUser } from '../groups/repo.js';
@@ -154,7 +163,9 @@ function topicAccess(ctx: MockCtx, p: Place, t: TopicRow): TopicAccess {
 
 /** The caller's sections in the topic's course (an observer's are those of the students they observe there). */
 function callerSections(ctx: MockCtx, p: Place): number[] {
-  return once(ctx, 'discussions:sections', () => (p.course ? sectionsOfUserInCourse(ctx.db, ctx.caller.id, p.course.id) : []));
+  return once(ctx, 'discussions:sections', () =>
+    p.course ? sectionsOfUserInCourse(ctx.db, ctx.caller.id, p.course.id) : [],
+  );
 }
 
 /** Is the topic for the whole course, or for a section the caller is in? */
@@ -217,7 +228,13 @@ function subscriptionHold(ctx: MockCtx, p: Place, t: TopicRow): SubscriptionHold
   if (t.is_announcement === 1) return 'topic_is_announcement';
   if (t.require_initial_post === 1 && !p.moderate && !hasPostedIn(ctx, p, t)) return 'initial_post_required';
   // As real instances do, the group holds apply to moderators too: a teacher is in no group.
-  if (p.type === 'Course' && p.course && childTopics(ctx.db, t.id).length > 0 && groupsOfUser(ctx.db, ctx.caller.id, p.course.id).length === 0) return 'not_in_group_set';
+  if (
+    p.type === 'Course' &&
+    p.course &&
+    childTopics(ctx.db, t.id).length > 0 &&
+    groupsOfUser(ctx.db, ctx.caller.id, p.course.id).length === 0
+  )
+    return 'not_in_group_set';
   if (p.type === 'Group' && !p.member) return 'not_in_group';
   return undefined;
 }
@@ -227,7 +244,12 @@ function subscriptionHold(ctx: MockCtx, p: Place, t: TopicRow): SubscriptionHold
 function userDisplay(ctx: MockCtx, userId: number | null): UserDisplay | Record<string, never> {
   const u = userId === null ? undefined : userById(ctx.db, userId);
   if (!u) return {};
-  return { id: u.id, display_name: u.short_name || u.name, avatar_image_url: u.avatar_url ?? `${ctx.origin}/images/messages/avatar-50.png`, html_url: `${ctx.origin}/users/${u.id}` };
+  return {
+    id: u.id,
+    display_name: u.short_name || u.name,
+    avatar_image_url: u.avatar_url ?? `${ctx.origin}/images/messages/avatar-50.png`,
+    html_url: `${ctx.origin}/users/${u.id}`,
+  };
 }
 
 /**
@@ -235,11 +257,25 @@ function userDisplay(ctx: MockCtx, userId: number | null): UserDisplay | Record<
  * topic not yet posted keeps its message from them (the explanation stands in its place); one closed
  * for replies, by date or by hand, can still be read (`can_view`).
  */
-function lockOf(t: TopicRow, now: string): { info: NonNullable<Topic['lock_info']>; explanation: string; canView: boolean } | undefined {
+function lockOf(
+  t: TopicRow,
+  now: string,
+): { info: NonNullable<Topic['lock_info']>; explanation: string; canView: boolean } | undefined {
   const asset = `discussion_topic_${t.id}`;
-  if (isDelayed(t, now)) return { info: { asset_string: asset, unlock_at: t.delayed_post_at! }, explanation: `This topic is locked until ${t.delayed_post_at}.`, canView: false };
-  if (t.lock_at !== null && t.lock_at <= now) return { info: { asset_string: asset, lock_at: t.lock_at, can_view: true }, explanation: `This topic was locked ${t.lock_at}.`, canView: true };
-  if (t.locked === 1) return { info: { asset_string: asset, can_view: true }, explanation: 'This topic is locked.', canView: true };
+  if (isDelayed(t, now))
+    return {
+      info: { asset_string: asset, unlock_at: t.delayed_post_at! },
+      explanation: `This topic is locked until ${t.delayed_post_at}.`,
+      canView: false,
+    };
+  if (t.lock_at !== null && t.lock_at <= now)
+    return {
+      info: { asset_string: asset, lock_at: t.lock_at, can_view: true },
+      explanation: `This topic was locked ${t.lock_at}.`,
+      canView: true,
+    };
+  if (t.locked === 1)
+    return { info: { asset_string: asset, can_view: true }, explanation: 'This topic is locked.', canView: true };
   return undefined;
 }
 
@@ -379,9 +415,11 @@ const listTopics: Handler = (ctx) => {
   const p = place(ctx);
   permit(p.read);
   const orderBy = str(ctx.params, 'order_by') ?? 'position';
-  if (orderBy !== 'position' && orderBy !== 'recent_activity') throw invalid(undefined, 'order_by', 'inclusion', 'must be position or recent_activity');
+  if (orderBy !== 'position' && orderBy !== 'recent_activity')
+    throw invalid(undefined, 'order_by', 'inclusion', 'must be position or recent_activity');
   const scope = str(ctx.params, 'scope');
-  if (scope !== undefined && scope !== 'locked' && scope !== 'unlocked') throw invalid(undefined, 'scope', 'inclusion', 'must be locked or unlocked');
+  if (scope !== undefined && scope !== 'locked' && scope !== 'unlocked')
+    throw invalid(undefined, 'scope', 'inclusion', 'must be locked or unlocked');
   const query = topicsQuery({
     contextType: p.type,
     contextId: p.id,
@@ -393,7 +431,9 @@ const listTopics: Handler = (ctx) => {
     orderBy,
   });
   // The query leaves out what the caller may not see; the rule itself has the last word on each row.
-  const reply = paginate(ctx, keysetSource<TopicRow>(ctx.db, query), (t) => (topicAccess(ctx, p, t).shown ? topicJson(ctx, p, t) : undefined));
+  const reply = paginate(ctx, keysetSource<TopicRow>(ctx.db, query), (t) =>
+    topicAccess(ctx, p, t).shown ? topicJson(ctx, p, t) : undefined,
+  );
   const shown = (reply.body as (Topic | undefined)[]).filter((t): t is Topic => t !== undefined);
   // As real instances do, the scope filters each page after paging: a page may come out smaller.
   const topics = scope ? shown.filter((t) => t.locked === (scope === 'locked')) : shown;
@@ -401,28 +441,45 @@ const listTopics: Handler = (ctx) => {
 };
 
 /** The topic fields of a create (no current topic) or an update, checked; nothing is written here. */
-function topicFields(ctx: MockCtx, p: Place, current?: TopicRow): { fields: TopicFields; assignment: 'keep' | 'remove' | Record<string, unknown> } {
+function topicFields(
+  ctx: MockCtx,
+  p: Place,
+  current?: TopicRow,
+): { fields: TopicFields; assignment: 'keep' | 'remove' | Record<string, unknown> } {
   const params = ctx.params;
   const now = ctx.now();
   const titleRaw = str(params, 'title');
   const title = titleRaw === undefined ? (current?.title ?? 'No Title') : titleRaw.trim() || 'No Title';
   checkText(text(), title, undefined, 'title');
   const type = str(params, 'discussion_type') ?? current?.discussion_type ?? 'side_comment';
-  if (!(DISCUSSION_TYPES as readonly string[]).includes(type)) throw invalid(undefined, 'discussion_type', 'inclusion', `must be ${DISCUSSION_TYPES.join(' or ')}`);
-  const announcement = current ? current.is_announcement === 1 : (bool(params, 'is_announcement') ?? false) && p.announce;
+  if (!(DISCUSSION_TYPES as readonly string[]).includes(type))
+    throw invalid(undefined, 'discussion_type', 'inclusion', `must be ${DISCUSSION_TYPES.join(' or ')}`);
+  const announcement = current
+    ? current.is_announcement === 1
+    : (bool(params, 'is_announcement') ?? false) && p.announce;
   const publishedParam = bool(params, 'published');
   if (publishedParam === false && !p.moderate) throw new HttpError(400, { errors: { published: FORBIDDEN_DRAFT } });
   let published: boolean;
   if (announcement) published = true;
   else if (publishedParam !== undefined) published = publishedParam;
   else published = current ? current.workflow_state !== 'unpublished' : !p.moderate;
-  if (current && !published && current.workflow_state !== 'unpublished' && entryCounts(ctx.db, current.id, ctx.caller.id).total > 0) {
-    throw new HttpError(400, { errors: { published: 'This topic cannot be set to draft state because it contains posts.' } });
+  if (
+    current &&
+    !published &&
+    current.workflow_state !== 'unpublished' &&
+    entryCounts(ctx.db, current.id, ctx.caller.id).total > 0
+  ) {
+    throw new HttpError(400, {
+      errors: { published: 'This topic cannot be set to draft state because it contains posts.' },
+    });
   }
   const cleared = (name: string) => str(params, name) === '';
-  const delayed = cleared('delayed_post_at') ? null : (timestamp(params, 'delayed_post_at') ?? current?.delayed_post_at ?? null);
+  const delayed = cleared('delayed_post_at')
+    ? null
+    : (timestamp(params, 'delayed_post_at') ?? current?.delayed_post_at ?? null);
   const lockAt = cleared('lock_at') ? null : (timestamp(params, 'lock_at') ?? current?.lock_at ?? null);
-  if (delayed && lockAt && lockAt < delayed) throw invalid(undefined, 'lock_at', 'invalid', 'must be after delayed_post_at');
+  if (delayed && lockAt && lockAt < delayed)
+    throw invalid(undefined, 'lock_at', 'invalid', 'must be after delayed_post_at');
   const flag = (name: string, was: number | undefined, allowed = true) => {
     const v = allowed ? bool(params, name) : undefined;
     return v === undefined ? (was ?? 0) : Number(v);
@@ -464,7 +521,12 @@ function topicFields(ctx: MockCtx, p: Place, current?: TopicRow): { fields: Topi
 }
 
 /** Creates, keeps or removes the topic's assignment, as the request's `assignment` asks. */
-function applyAssignment(ctx: MockCtx, p: Place, fields: TopicFields, wanted: 'keep' | 'remove' | Record<string, unknown>): void {
+function applyAssignment(
+  ctx: MockCtx,
+  p: Place,
+  fields: TopicFields,
+  wanted: 'keep' | 'remove' | Record<string, unknown>,
+): void {
   if (wanted === 'keep') return;
   if (wanted === 'remove') {
     if (fields.assignment_id !== null) deleteAssignment(ctx.db, fields.assignment_id, ctx.now());
@@ -477,14 +539,16 @@ function applyAssignment(ctx: MockCtx, p: Place, fields: TopicFields, wanted: 'k
     // Grading by an assignment the course already has.
     const id = numericId(existing);
     const row = id === undefined ? undefined : assignmentById(ctx.db, id);
-    if (!row || row.course_id !== p.course!.id) throw invalid('assignment', 'id', 'invalid', `no assignment ${existing} in this course`);
+    if (!row || row.course_id !== p.course!.id)
+      throw invalid('assignment', 'id', 'invalid', `no assignment ${existing} in this course`);
     fields.assignment_id = row.id;
     return;
   }
   if (fields.assignment_id !== null) return;
   const pointsRaw = str(a, 'points_possible');
   const points = pointsRaw === undefined || pointsRaw === '' ? 0 : Number(pointsRaw);
-  if (!Number.isFinite(points) || points < 0) throw invalid('assignment', 'points_possible', 'invalid', 'must be a number greater than or equal to 0');
+  if (!Number.isFinite(points) || points < 0)
+    throw invalid('assignment', 'points_possible', 'invalid', 'must be a number greater than or equal to 0');
   fields.assignment_id = createAssignment(ctx.db, {
     course: p.course!.id,
     // Its name is the topic's title, whatever the request says.
@@ -509,7 +573,8 @@ function applyGroupSet(ctx: MockCtx, p: Place, topic: TopicRow): void {
   if (raw === undefined) return;
   const wanted = raw === '' ? null : numericId(raw);
   if (wanted === topic.group_category_id) return;
-  if (p.type !== 'Course' || topic.is_announcement === 1) throw invalid(undefined, 'group_category_id', 'invalid', 'only a course discussion can be split by a group set');
+  if (p.type !== 'Course' || topic.is_announcement === 1)
+    throw invalid(undefined, 'group_category_id', 'invalid', 'only a course discussion can be split by a group set');
   if (wanted === undefined || (wanted !== null && !groupCategoryOfCourse(ctx.db, wanted, p.course!.id))) {
     throw invalid(undefined, 'group_category_id', 'invalid', `no group set ${raw} in this course`);
   }
@@ -523,7 +588,15 @@ function applyGroupSet(ctx: MockCtx, p: Place, topic: TopicRow): void {
   if (wanted === null) return;
   const { id: _id, context_type: _type, context_id: _context, position: _position, ...fields } = topic;
   for (const group of groupsOfCategory(ctx.db, wanted)) {
-    createTopic(ctx.db, { ...fields, user_id: topic.user_id ?? ctx.caller.id, assignment_id: null, context_type: 'Group', context_id: group, root_topic_id: topic.id, now });
+    createTopic(ctx.db, {
+      ...fields,
+      user_id: topic.user_id ?? ctx.caller.id,
+      assignment_id: null,
+      context_type: 'Group',
+      context_id: group,
+      root_topic_id: topic.id,
+      now,
+    });
   }
 }
 
@@ -535,13 +608,30 @@ function applySections(ctx: MockCtx, p: Place, topic: TopicRow): void {
   const raw = str(ctx.params, 'specific_sections');
   if (raw === undefined) return;
   if (raw.trim() === 'all' || raw.trim() === '') return setTopicSections(ctx.db, topic.id, []);
-  if (!p.moderate) throw invalid(undefined, 'specific_sections', 'invalid', 'only who moderates the course may make a topic section-specific');
-  if (p.type !== 'Course' || topic.group_category_id !== null) throw invalid(undefined, 'specific_sections', 'invalid', 'only a course topic without a group set can be section-specific');
+  if (!p.moderate)
+    throw invalid(
+      undefined,
+      'specific_sections',
+      'invalid',
+      'only who moderates the course may make a topic section-specific',
+    );
+  if (p.type !== 'Course' || topic.group_category_id !== null)
+    throw invalid(
+      undefined,
+      'specific_sections',
+      'invalid',
+      'only a course topic without a group set can be section-specific',
+    );
   const ids = raw.split(',').map((part) => numericId(part.trim()));
   for (const [i, id] of ids.entries()) {
     const section = id === undefined ? undefined : sectionById(ctx.db, id);
     if (!section || section.course_id !== p.course!.id || section.workflow_state === 'deleted') {
-      throw invalid(undefined, 'specific_sections', 'invalid', `no section ${raw.split(',')[i]!.trim()} in this course`);
+      throw invalid(
+        undefined,
+        'specific_sections',
+        'invalid',
+        `no section ${raw.split(',')[i]!.trim()} in this course`,
+      );
     }
   }
   setTopicSections(ctx.db, topic.id, ids as number[]);
@@ -573,7 +663,17 @@ const createTopicHandler: Handler = (ctx) => {
   publishTopic(ctx, topic, ctx.caller.id);
   const context = streamContextOf(topic);
   if (topic.is_announcement === 1 && topic.workflow_state === 'active' && context) {
-    announcementNotice(ctx.db, { id: topic.id, context, title: topic.title, path: `/${p.path}/discussion_topics/${topic.id}`, author: ctx.caller.id }, postsAt(ctx, topic));
+    announcementNotice(
+      ctx.db,
+      {
+        id: topic.id,
+        context,
+        title: topic.title,
+        path: `/${p.path}/discussion_topics/${topic.id}`,
+        author: ctx.caller.id,
+      },
+      postsAt(ctx, topic),
+    );
   }
   return topicJson(ctx, p, topic);
 };
@@ -591,14 +691,24 @@ const updateTopicHandler: Handler = (ctx) => {
   updateTopic(ctx.db, t.id, fields, ctx.now());
   positionAfter(ctx, p, topicById(ctx.db, t.id)!);
   // A group discussion's topics follow their root: what it says, how it runs, when it opens and locks.
-  for (const child of childTopics(ctx.db, t.id)) updateTopic(ctx.db, child.id, { ...fields, assignment_id: null }, ctx.now());
+  for (const child of childTopics(ctx.db, t.id))
+    updateTopic(ctx.db, child.id, { ...fields, assignment_id: null }, ctx.now());
   applyGroupSet(ctx, p, topicById(ctx.db, t.id)!);
   applySections(ctx, p, topicById(ctx.db, t.id)!);
   // Published now: it reaches the streams as if new.
-  if (t.workflow_state === 'unpublished' && topicById(ctx.db, t.id)!.workflow_state === 'active') publishTopic(ctx, topicById(ctx.db, t.id)!, ctx.caller.id);
+  if (t.workflow_state === 'unpublished' && topicById(ctx.db, t.id)!.workflow_state === 'active')
+    publishTopic(ctx, topicById(ctx.db, t.id)!, ctx.caller.id);
   // Not posted yet, and its post time moved: its stream items and notices move with it, to enter the streams then.
-  else if (t.workflow_state === 'active' && isDelayed(t, ctx.now()) && topicById(ctx.db, t.id)!.delayed_post_at !== t.delayed_post_at) {
-    moveStreamItems(ctx.db, { type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic', id: t.id }, postsAt(ctx, topicById(ctx.db, t.id)!));
+  else if (
+    t.workflow_state === 'active' &&
+    isDelayed(t, ctx.now()) &&
+    topicById(ctx.db, t.id)!.delayed_post_at !== t.delayed_post_at
+  ) {
+    moveStreamItems(
+      ctx.db,
+      { type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic', id: t.id },
+      postsAt(ctx, topicById(ctx.db, t.id)!),
+    );
   }
   touchThread(ctx.db, t.id, staleUntil(ctx));
   return topicJson(ctx, p, topicById(ctx.db, t.id)!);
@@ -611,9 +721,20 @@ const deleteTopicHandler: Handler = (ctx) => {
   if (t.assignment_id !== null) deleteAssignment(ctx.db, t.assignment_id, now);
   const author = t.user_id === null ? undefined : userById(ctx.db, t.user_id);
   const model = {
-    id: t.id, title: t.title, message: t.message, context_type: t.context_type, context_id: t.context_id, user_id: t.user_id,
-    discussion_type: t.discussion_type, position: t.position, assignment_id: null, root_topic_id: t.root_topic_id,
-    workflow_state: 'deleted', deleted_at: now, created_at: t.created_at, updated_at: now,
+    id: t.id,
+    title: t.title,
+    message: t.message,
+    context_type: t.context_type,
+    context_id: t.context_id,
+    user_id: t.user_id,
+    discussion_type: t.discussion_type,
+    position: t.position,
+    assignment_id: null,
+    root_topic_id: t.root_topic_id,
+    workflow_state: 'deleted',
+    deleted_at: now,
+    created_at: t.created_at,
+    updated_at: now,
     user: author ? { id: author.id, name: author.name } : null,
   };
   // The model with its root key, as real instances answer; deleted_at on top too, where clients look for it.
@@ -636,7 +757,8 @@ function staleUntil(ctx: MockCtx): number {
 function entryOf(ctx: MockCtx, p: Place, t: TopicRow, raw: string, options: { live: boolean }): EntryRow {
   const id = numericId(raw);
   const e = id === undefined ? undefined : entryById(ctx.db, id);
-  if (!e || !topicIdsOf(ctx, p, t).includes(e.topic_id) || (options.live && e.workflow_state === 'deleted')) throw notFound();
+  if (!e || !topicIdsOf(ctx, p, t).includes(e.topic_id) || (options.live && e.workflow_state === 'deleted'))
+    throw notFound();
   return e;
 }
 
@@ -655,12 +777,22 @@ function post(ctx: MockCtx, p: Place, t: TopicRow, parent?: EntryRow): Reply {
   let attachment: number | null = null;
   if (upload) {
     // Larger files count against the poster's quota, as real instances do.
-    if (upload.data.byteLength > FREE_ATTACHMENT_BYTES && userFileBytes(ctx.db, ctx.caller.id) + upload.data.byteLength > USER_QUOTA_BYTES) {
+    if (
+      upload.data.byteLength > FREE_ATTACHMENT_BYTES &&
+      userFileBytes(ctx.db, ctx.caller.id) + upload.data.byteLength > USER_QUOTA_BYTES
+    ) {
       throw new HttpError(400, { errors: { base: 'User storage quota exceeded' } });
     }
     attachment = storeEntryAttachment(ctx, upload.filename, upload.contentType, upload.data, now);
   }
-  const id = createEntry(ctx.db, { topic: parent?.topic_id ?? t.id, user: ctx.caller.id, parent, message, attachment, now });
+  const id = createEntry(ctx.db, {
+    topic: parent?.topic_id ?? t.id,
+    user: ctx.caller.id,
+    parent,
+    message,
+    attachment,
+    now,
+  });
   setEntryRead(ctx.db, id, ctx.caller.id, 'read');
   // Posting subscribes the author, unless they chose otherwise before.
   if (t.is_announcement === 0) subscribeUnlessChosen(ctx.db, parent?.topic_id ?? t.id, ctx.caller.id);
@@ -671,7 +803,13 @@ function post(ctx: MockCtx, p: Place, t: TopicRow, parent?: EntryRow): Reply {
 }
 
 /** An entry's file, stored as the files area stores uploads: in the poster's files, available at once. */
-function storeEntryAttachment(ctx: MockCtx, filename: string, contentType: string, data: Uint8Array, now: string): number {
+function storeEntryAttachment(
+  ctx: MockCtx,
+  filename: string,
+  contentType: string,
+  data: Uint8Array,
+  now: string,
+): number {
   const name = safeFileName(filename) || 'attachment';
   const type = contentType && contentType !== 'application/octet-stream' ? contentType : contentTypeFor(name);
   const token = crypto().randomUUID().replace(/-/g, '');
@@ -703,7 +841,12 @@ const createReply: Handler = (ctx) => {
   requireInitialPost(ctx, p, t);
   const parent = entryOf(ctx, p, t, ctx.path.entry_id, { live: true });
   if (t.discussion_type === 'side_comment' && parent.parent_id !== null) {
-    throw invalid(undefined, 'parent_id', 'invalid', 'a side_comment discussion has one level of replies: reply to the top-level entry');
+    throw invalid(
+      undefined,
+      'parent_id',
+      'invalid',
+      'a side_comment discussion has one level of replies: reply to the top-level entry',
+    );
   }
   return post(ctx, p, t, parent);
 };
@@ -762,27 +905,33 @@ const deleteEntryHandler: Handler = (ctx) => {
 
 const forced = (ctx: MockCtx) => bool(ctx.params, 'forced_read_state');
 
-const topicRead = (state: 'read' | 'unread'): Handler => (ctx) => {
-  const { t } = readableTopic(ctx);
-  setTopicRead(ctx.db, t.id, ctx.caller.id, state);
-  return noContent();
-};
+const topicRead =
+  (state: 'read' | 'unread'): Handler =>
+  (ctx) => {
+    const { t } = readableTopic(ctx);
+    setTopicRead(ctx.db, t.id, ctx.caller.id, state);
+    return noContent();
+  };
 
-const allRead = (state: 'read' | 'unread'): Handler => (ctx) => {
-  const { p, t } = readableTopic(ctx);
-  requireInitialPost(ctx, p, t);
-  setTopicRead(ctx.db, t.id, ctx.caller.id, state);
-  setAllEntriesRead(ctx.db, t.id, ctx.caller.id, state, forced(ctx));
-  return noContent();
-};
+const allRead =
+  (state: 'read' | 'unread'): Handler =>
+  (ctx) => {
+    const { p, t } = readableTopic(ctx);
+    requireInitialPost(ctx, p, t);
+    setTopicRead(ctx.db, t.id, ctx.caller.id, state);
+    setAllEntriesRead(ctx.db, t.id, ctx.caller.id, state, forced(ctx));
+    return noContent();
+  };
 
-const entryRead = (state: 'read' | 'unread'): Handler => (ctx) => {
-  const { p, t } = readableTopic(ctx);
-  requireInitialPost(ctx, p, t);
-  const e = entryOf(ctx, p, t, ctx.path.entry_id, { live: false });
-  setEntryRead(ctx.db, e.id, ctx.caller.id, state, forced(ctx));
-  return noContent();
-};
+const entryRead =
+  (state: 'read' | 'unread'): Handler =>
+  (ctx) => {
+    const { p, t } = readableTopic(ctx);
+    requireInitialPost(ctx, p, t);
+    const e = entryOf(ctx, p, t, ctx.path.entry_id, { live: false });
+    setEntryRead(ctx.db, e.id, ctx.caller.id, state, forced(ctx));
+    return noContent();
+  };
 
 const subscribe: Handler = (ctx) => {
   const { p, t } = readableTopic(ctx);
@@ -819,7 +968,12 @@ function cachedEntry(e: EntryRow): CachedEntry {
   const base: CachedEntry = { id: e.id, parent_id: e.parent_id, created_at: e.created_at, updated_at: e.updated_at };
   if (e.editor_id !== null) base.editor_id = e.editor_id;
   if (e.workflow_state === 'deleted') return { ...base, deleted: true };
-  return { ...base, user_id: e.user_id, message: e.message, ...(e.attachment_id !== null ? { attachment_id: e.attachment_id } : {}) };
+  return {
+    ...base,
+    user_id: e.user_id,
+    message: e.message,
+    ...(e.attachment_id !== null ? { attachment_id: e.attachment_id } : {}),
+  };
 }
 
 function buildView(entries: EntryRow[]): CachedEntry[] {
@@ -853,18 +1007,31 @@ const viewTopic: Handler = (ctx) => {
   let snapshot = viewSnapshot(ctx.db, t.id);
   if (!stale && snapshot?.version !== t.view_version) {
     const thread = threadOf(ctx.db, t.id);
-    snapshot = { version: t.view_version, max_entry_id: thread.at(-1)?.id ?? 0, view: JSON.stringify(buildView(thread)) };
+    snapshot = {
+      version: t.view_version,
+      max_entry_id: thread.at(-1)?.id ?? 0,
+      view: JSON.stringify(buildView(thread)),
+    };
     saveViewSnapshot(ctx.db, t.id, snapshot);
   }
   // Being rebuilt after a write: nothing to serve, unless the caller takes the last structure with what came since.
   if (!snapshot || (stale && !withNew)) return new Reply(503, undefined);
   const users = new Set<number>();
   const view = (JSON.parse(snapshot.view) as CachedEntry[]).map((e) => served(ctx, e, users));
-  const fresh = withNew ? entriesAfter(ctx.db, t.id, snapshot.max_entry_id).map((e) => served(ctx, cachedEntry(e), users)) : undefined;
+  const fresh = withNew
+    ? entriesAfter(ctx.db, t.id, snapshot.max_entry_id).map((e) => served(ctx, cachedEntry(e), users))
+    : undefined;
   const thread = threadOf(ctx.db, t.id).filter((e) => e.workflow_state === 'active');
-  const states = entryStatesOf(ctx.db, thread.map((e) => e.id), ctx.caller.id);
+  const states = entryStatesOf(
+    ctx.db,
+    thread.map((e) => e.id),
+    ctx.caller.id,
+  );
   const json: FullTopicView = {
-    participants: [...users].sort((a, b) => a - b).map((id) => userDisplay(ctx, id)).filter((u): u is UserDisplay => 'id' in u),
+    participants: [...users]
+      .sort((a, b) => a - b)
+      .map((id) => userDisplay(ctx, id))
+      .filter((u): u is UserDisplay => 'id' in u),
     unread_entries: thread.filter((e) => (states.get(e.id)?.read_state ?? 'unread') === 'unread').map((e) => e.id),
     forced_entries: thread.filter((e) => states.get(e.id)?.forced === 1).map((e) => e.id),
     view,
@@ -889,7 +1056,14 @@ function streamContextOf(t: TopicRow): StreamContext | null {
 function publishTopic(ctx: MockCtx, t: TopicRow, author: number): void {
   const context = streamContextOf(t);
   if (!context) return;
-  publishStreamItem(ctx.db, { type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic', assetId: t.id, context, users: audienceOf(ctx.db, context), author, now: postsAt(ctx, t) });
+  publishStreamItem(ctx.db, {
+    type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic',
+    assetId: t.id,
+    context,
+    users: audienceOf(ctx.db, context),
+    author,
+    now: postsAt(ctx, t),
+  });
 }
 
 /**
@@ -906,9 +1080,11 @@ export const topicStreamItem: StreamPresenter = (ctx, item) => {
   const t = topicById(ctx.db, item.asset_id);
   if (!t || t.workflow_state === 'deleted') return undefined;
   const context: ResolvedContext | undefined =
-    t.context_type === 'Course' ? { type: 'course', id: t.context_id, record: courseById(ctx.db, t.context_id)! }
-    : t.context_type === 'Group' ? { type: 'group', id: t.context_id, record: find(ctx, groups, String(t.context_id)) }
-    : undefined;
+    t.context_type === 'Course'
+      ? { type: 'course', id: t.context_id, record: courseById(ctx.db, t.context_id)! }
+      : t.context_type === 'Group'
+        ? { type: 'group', id: t.context_id, record: find(ctx, groups, String(t.context_id)) }
+        : undefined;
   if (!context) return undefined;
   const p = once(ctx, `discussions:stream-place:${t.context_type}:${t.context_id}`, () => placeIn(ctx, context));
   // In a stream only once it has posted (for who does not moderate it), as its notices are.
@@ -925,7 +1101,10 @@ export const topicStreamItem: StreamPresenter = (ctx, item) => {
     total_root_discussion_entries: roots.total,
     require_initial_post: t.require_initial_post === 1,
     user_has_posted: t.require_initial_post === 1 ? hasPostedIn(ctx, p, t) : null,
-    root_discussion_entries: roots.first.map((e) => ({ user: { user_id: e.user_id, user_name: userById(ctx.db, e.user_id)?.name ?? '' }, message: e.message })),
+    root_discussion_entries: roots.first.map((e) => ({
+      user: { user_id: e.user_id, user_name: userById(ctx.db, e.user_id)?.name ?? '' },
+      message: e.message,
+    })),
   };
 };
 

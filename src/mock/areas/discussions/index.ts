@@ -31,7 +31,10 @@ export const discussionsArea = defineArea({
   streamTypes: ['DiscussionTopic', 'Announcement'],
   load: async () => {
     const { discussionsHandlers, topicStreamItem } = await import('./handlers.js');
-    return { handlers: discussionsHandlers, streamItems: { DiscussionTopic: topicStreamItem, Announcement: topicStreamItem } };
+    return {
+      handlers: discussionsHandlers,
+      streamItems: { DiscussionTopic: topicStreamItem, Announcement: topicStreamItem },
+    };
   },
   seed: async () => (await import('./seed.js')).seedDiscussions,
 });

@@ -49,7 +49,11 @@ export function rightsIn(ctx: MockCtx, c: ResolvedContext): Place | undefined {
     const course = courseById(ctx.db, c.id)!;
     const moderate = allows(ctx, discussionsPolicy.moderate, { course });
     return {
-      type: 'Course', id: c.id, path: `courses/${c.id}`, course, member: true,
+      type: 'Course',
+      id: c.id,
+      path: `courses/${c.id}`,
+      course,
+      member: true,
       read: allows(ctx, discussionsPolicy.read, { course }),
       post: allows(ctx, discussionsPolicy.post, { course }) || moderate,
       moderate,
@@ -61,7 +65,11 @@ export function rightsIn(ctx: MockCtx, c: ResolvedContext): Place | undefined {
     const member = isGroupMember(ctx.db, c.id, me);
     const moderate = allows(ctx, discussionsPolicy.moderate, { course });
     return {
-      type: 'Group', id: c.id, path: `groups/${c.id}`, course, member,
+      type: 'Group',
+      id: c.id,
+      path: `groups/${c.id}`,
+      course,
+      member,
       read: member || moderate || allows(ctx, discussionsPolicy.readGroup, { course }),
       post: member || moderate,
       moderate,
@@ -70,8 +78,22 @@ export function rightsIn(ctx: MockCtx, c: ResolvedContext): Place | undefined {
   }
   if (c.type === 'collection_item') {
     // A collection item is public: anyone may read and post.
-    const moderate = allows(ctx, discussionsPolicy.moderateItem, { account: { id: domainRootAccountId(ctx.db) } }, c.record.user_id);
-    return { type: 'CollectionItem', id: c.id, path: `collection_items/${c.id}`, member: true, read: true, post: true, moderate, announce: false };
+    const moderate = allows(
+      ctx,
+      discussionsPolicy.moderateItem,
+      { account: { id: domainRootAccountId(ctx.db) } },
+      c.record.user_id,
+    );
+    return {
+      type: 'CollectionItem',
+      id: c.id,
+      path: `collection_items/${c.id}`,
+      member: true,
+      read: true,
+      post: true,
+      moderate,
+      announce: false,
+    };
   }
   return undefined;
 }
@@ -82,20 +104,27 @@ export const isLocked = (t: TopicRow, now: string) => t.locked === 1 || (t.lock_
 function moderatesEntryOf(ctx: MockCtx, p: Place, authorId: number): boolean {
   if (!p.moderate) return false;
   if (!p.course) return true;
-  return allows(ctx, discussionsPolicy.moderate, { course: p.course, sections: sectionsOfUserInCourse(ctx.db, authorId, p.course.id) });
+  return allows(ctx, discussionsPolicy.moderate, {
+    course: p.course,
+    sections: sectionsOfUserInCourse(ctx.db, authorId, p.course.id),
+  });
 }
 
 /** Starting a topic: those who read the context and post in it. */
 export const mayCreateTopic = (p: Place): boolean => p.read && p.post;
 
 /** Changing a topic: its moderators, or its author while they may still post there. */
-export const mayEditTopic = (ctx: MockCtx, p: Place, t: TopicRow): boolean => p.moderate || (t.user_id === ctx.caller.id && p.post);
+export const mayEditTopic = (ctx: MockCtx, p: Place, t: TopicRow): boolean =>
+  p.moderate || (t.user_id === ctx.caller.id && p.post);
 
 /** Posting an entry: those who post there, and once the topic is locked only its moderators. */
-export const mayPostIn = (ctx: MockCtx, p: Place, t: TopicRow): boolean => p.post && (p.moderate || !isLocked(t, ctx.now()));
+export const mayPostIn = (ctx: MockCtx, p: Place, t: TopicRow): boolean =>
+  p.post && (p.moderate || !isLocked(t, ctx.now()));
 
 /** Changing an entry: its author while they may still post, or a moderator of the author's posts. */
-export const mayEditEntry = (ctx: MockCtx, p: Place, e: EntryRow): boolean => (e.user_id === ctx.caller.id && p.post) || moderatesEntryOf(ctx, p, e.user_id);
+export const mayEditEntry = (ctx: MockCtx, p: Place, e: EntryRow): boolean =>
+  (e.user_id === ctx.caller.id && p.post) || moderatesEntryOf(ctx, p, e.user_id);
 
 /** Making a topic graded: only a course's topic, by those who manage the course's content. */
-export const mayGradeTopic = (ctx: MockCtx, p: Place): boolean => p.course !== undefined && p.type === 'Course' && canManageContent(ctx, p.course);
+export const mayGradeTopic = (ctx: MockCtx, p: Place): boolean =>
+  p.course !== undefined && p.type === 'Course' && canManageContent(ctx, p.course);

@@ -43,7 +43,13 @@ export const SEED_TOPICS = {
 /** The seeded assignment the peer-review discussion is graded by (the Genetics Essay of BIO-101). */
 const GRADED_BY = 3;
 
-type TopicSeed = Partial<NewTopic> & { id: number; context_type: NewTopic['context_type']; context_id: number; user_id: number; title: string };
+type TopicSeed = Partial<NewTopic> & {
+  id: number;
+  context_type: NewTopic['context_type'];
+  context_id: number;
+  user_id: number;
+  title: string;
+};
 
 export function seedDiscussions(db: Db, { minimal, now }: SeedOptions): void {
   if (minimal) return;
@@ -76,7 +82,14 @@ export function seedDiscussions(db: Db, { minimal, now }: SeedOptions): void {
   };
   const post = (id: number, topicId: number, user: number, message: string, parent?: number) => {
     const when = at();
-    createEntry(db, { id, topic: topicId, user, parent: parent === undefined ? undefined : entryById(db, parent), message: `<p>${message}</p>`, now: when });
+    createEntry(db, {
+      id,
+      topic: topicId,
+      user,
+      parent: parent === undefined ? undefined : entryById(db, parent),
+      message: `<p>${message}</p>`,
+      now: when,
+    });
     setEntryRead(db, id, user, 'read');
     subscribeUnlessChosen(db, topicId, user);
     recordReply(db, topicId, when);
@@ -86,23 +99,109 @@ export function seedDiscussions(db: Db, { minimal, now }: SeedOptions): void {
   createCollectionItem(db, { id: 1, user: 8, title: 'Mitochondria: the powerhouse (video)', now });
 
   // BIO-101
-  topic({ id: T.welcome, context_type: 'Course', context_id: 1, user_id: 3, title: 'Welcome to BIO-101', is_announcement: 1, discussion_type: 'side_comment' });
-  topic({ id: T.introductions, context_type: 'Course', context_id: 1, user_id: 3, title: 'Introduce yourself', pinned: 1, podcast_enabled: 1 });
-  topic({ id: T.membranes, context_type: 'Course', context_id: 1, user_id: 3, title: 'Cell membrane questions', discussion_type: 'side_comment' });
-  topic({ id: T.labSafety, context_type: 'Course', context_id: 1, user_id: 3, title: 'Lab safety reflection', require_initial_post: 1 });
-  topic({ id: T.peerReview, context_type: 'Course', context_id: 1, user_id: 3, title: 'Genetics essay peer review', assignment_id: GRADED_BY });
-  topic({ id: T.midtermReview, context_type: 'Course', context_id: 1, user_id: 3, title: 'Midterm review session', delayed_post_at: '2027-01-11T15:00:00.000Z' });
-  topic({ id: T.housekeeping, context_type: 'Course', context_id: 1, user_id: 5, title: 'Week 1 housekeeping', lock_at: '2026-09-15T00:00:00.000Z' });
-  topic({ id: T.draft, context_type: 'Course', context_id: 1, user_id: 3, title: 'Final project ideas', workflow_state: 'unpublished' });
+  topic({
+    id: T.welcome,
+    context_type: 'Course',
+    context_id: 1,
+    user_id: 3,
+    title: 'Welcome to BIO-101',
+    is_announcement: 1,
+    discussion_type: 'side_comment',
+  });
+  topic({
+    id: T.introductions,
+    context_type: 'Course',
+    context_id: 1,
+    user_id: 3,
+    title: 'Introduce yourself',
+    pinned: 1,
+    podcast_enabled: 1,
+  });
+  topic({
+    id: T.membranes,
+    context_type: 'Course',
+    context_id: 1,
+    user_id: 3,
+    title: 'Cell membrane questions',
+    discussion_type: 'side_comment',
+  });
+  topic({
+    id: T.labSafety,
+    context_type: 'Course',
+    context_id: 1,
+    user_id: 3,
+    title: 'Lab safety reflection',
+    require_initial_post: 1,
+  });
+  topic({
+    id: T.peerReview,
+    context_type: 'Course',
+    context_id: 1,
+    user_id: 3,
+    title: 'Genetics essay peer review',
+    assignment_id: GRADED_BY,
+  });
+  topic({
+    id: T.midtermReview,
+    context_type: 'Course',
+    context_id: 1,
+    user_id: 3,
+    title: 'Midterm review session',
+    delayed_post_at: '2027-01-11T15:00:00.000Z',
+  });
+  topic({
+    id: T.housekeeping,
+    context_type: 'Course',
+    context_id: 1,
+    user_id: 5,
+    title: 'Week 1 housekeeping',
+    lock_at: '2026-09-15T00:00:00.000Z',
+  });
+  topic({
+    id: T.draft,
+    context_type: 'Course',
+    context_id: 1,
+    user_id: 3,
+    title: 'Final project ideas',
+    workflow_state: 'unpublished',
+  });
   topic({ id: T.labReports, context_type: 'Course', context_id: 1, user_id: 3, title: 'Lab group reports' });
-  topic({ id: T.labReportsGroup1, context_type: 'Group', context_id: 1, user_id: 3, title: 'Lab group reports', root_topic_id: T.labReports });
-  topic({ id: T.labReportsGroup2, context_type: 'Group', context_id: 2, user_id: 3, title: 'Lab group reports', root_topic_id: T.labReports });
+  topic({
+    id: T.labReportsGroup1,
+    context_type: 'Group',
+    context_id: 1,
+    user_id: 3,
+    title: 'Lab group reports',
+    root_topic_id: T.labReports,
+  });
+  topic({
+    id: T.labReportsGroup2,
+    context_type: 'Group',
+    context_id: 2,
+    user_id: 3,
+    title: 'Lab group reports',
+    root_topic_id: T.labReports,
+  });
   // Split by BIO-101's Lab Groups set, one topic per group, as a group discussion made through the API is.
   setTopicGroupSet(db, T.labReports, 1, now);
   // CHEM-201, a group's own topic, a collection item's
-  topic({ id: T.chemOfficeHours, context_type: 'Course', context_id: 2, user_id: 3, title: 'Office hours move to Thursday', is_announcement: 1, discussion_type: 'side_comment' });
+  topic({
+    id: T.chemOfficeHours,
+    context_type: 'Course',
+    context_id: 2,
+    user_id: 3,
+    title: 'Office hours move to Thursday',
+    is_announcement: 1,
+    discussion_type: 'side_comment',
+  });
   topic({ id: T.benchPlanning, context_type: 'Group', context_id: 1, user_id: 7, title: 'Bench 1 planning' });
-  topic({ id: T.videoAccuracy, context_type: 'CollectionItem', context_id: 1, user_id: 8, title: 'Is this video accurate?' });
+  topic({
+    id: T.videoAccuracy,
+    context_type: 'CollectionItem',
+    context_id: 1,
+    user_id: 8,
+    title: 'Is this video accurate?',
+  });
 
   // Introductions: a threaded conversation, three levels deep.
   post(1, T.introductions, 7, 'Hi, I am Sam, a second-year biology major.');
@@ -149,6 +248,13 @@ export function seedDiscussions(db: Db, { minimal, now }: SeedOptions): void {
   // Each topic is in its context's streams as of its last post, as posting would have put it there.
   for (const t of topicsByLastActivity(db)) {
     const context = { type: t.context_type, id: t.context_id };
-    publishStreamItem(db, { type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic', assetId: t.id, context, users: audienceOf(db, context), author: t.user_id ?? undefined, now: t.at });
+    publishStreamItem(db, {
+      type: t.is_announcement === 1 ? 'Announcement' : 'DiscussionTopic',
+      assetId: t.id,
+      context,
+      users: audienceOf(db, context),
+      author: t.user_id ?? undefined,
+      now: t.at,
+    });
   }
 }

@@ -3,12 +3,32 @@
 // every other type manage_admin_users — in the enrollment's section when the caller is limited to one.
 // The response types are the client's: one contract, checked on both sides (type-only, nothing loaded).
 import type { Enrollment } from '../../../spec/types/roster.js';
-import { bool, rejected, int, list, notFound, obj, paginate, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
+import {
+  bool,
+  rejected,
+  int,
+  list,
+  notFound,
+  obj,
+  paginate,
+  keysetSource,
+  str,
+  type Handler,
+  type MockCtx,
+} from '../../kit.js';
 import { domainRootAccountId, find, findCourse, findSection, findUser } from '../lookup.js';
 import { canReadSis, demand, permit, reachOf } from '../access.js';
 import { enrollmentsPolicy, manageRuleFor } from './policy.js';
 import { enrollmentInvitation } from '../activity/notifications.js';
-import { ACCOUNT_MEMBERSHIP, ENROLLMENT_TYPES, accountById, builtInRole, roleById, roleByName, type RoleRow } from '../accounts/repo.js';
+import {
+  ACCOUNT_MEMBERSHIP,
+  ENROLLMENT_TYPES,
+  accountById,
+  builtInRole,
+  roleById,
+  roleByName,
+  type RoleRow,
+} from '../accounts/repo.js';
 import { canReadCourse } from '../permissions.js';
 import { courseById, type CourseRow } from '../courses/repo.js';
 import { defaultSectionOf, sectionById, type SectionRow } from '../sections/repo.js';
@@ -25,7 +45,6 @@ import {
   type EnrollmentFilter,
   type EnrollmentRow,
 } from './repo.js';
-
 
 const DEFAULT_STATES = ['active', 'invited'];
 
@@ -78,7 +97,10 @@ function filters(ctx: MockCtx, accountId: number): Pick<EnrollmentFilter, 'types
   const badState = states.find((s) => !(ENROLLMENT_STATES as readonly string[]).includes(s));
   if (badState) throw rejected(`Invalid state ${badState}; use one of ${ENROLLMENT_STATES.join(', ')}`);
   const roleNames = list(ctx.params, 'role').map(String);
-  const roleIds = [...roleNames.map((n) => roleByName(ctx.db, n, accountId)?.id ?? -1), ...list(ctx.params, 'role_id').map(Number)];
+  const roleIds = [
+    ...roleNames.map((n) => roleByName(ctx.db, n, accountId)?.id ?? -1),
+    ...list(ctx.params, 'role_id').map(Number),
+  ];
   return { types, roleIds, states: states.length ? states : DEFAULT_STATES };
 }
 
@@ -109,7 +131,11 @@ const listUser: Handler = (ctx) => {
   const user = findUser(ctx, ctx.path.user_id);
   const root = domainRootAccountId(ctx.db);
   demand(ctx, enrollmentsPolicy.listUser, { account: { id: root } }, user.id);
-  return paginate(ctx, keysetSource<EnrollmentRow>(ctx.db, enrollmentsQuery({ user: user.id, ...filters(ctx, root) })), (e) => enrollmentJson(ctx, e, { withUser: true }));
+  return paginate(
+    ctx,
+    keysetSource<EnrollmentRow>(ctx.db, enrollmentsQuery({ user: user.id, ...filters(ctx, root) })),
+    (e) => enrollmentJson(ctx, e, { withUser: true }),
+  );
 };
 
 /** `enrollment[role_id]` or `enrollment[role]`, and `enrollment[type]`: they must agree; the type follows the role. */
@@ -121,10 +147,13 @@ function typeAndRole(ctx: MockCtx, e: ReturnType<typeof obj>, course: CourseRow)
   if (roleId !== undefined || roleName) {
     role = roleId !== undefined ? roleById(ctx.db, roleId) : roleByName(ctx.db, roleName!, course.account_id);
     if (!role || role.base_role_type === ACCOUNT_MEMBERSHIP) throw rejected('Invalid role');
-    if (role.workflow_state !== 'active') throw rejected('Cannot create an enrollment with this role because it is inactive.');
+    if (role.workflow_state !== 'active')
+      throw rejected('Cannot create an enrollment with this role because it is inactive.');
   }
-  if (typeRaw !== undefined && !(ENROLLMENT_TYPES as readonly string[]).includes(typeRaw)) throw rejected('Invalid type');
-  if (typeRaw !== undefined && role && role.base_role_type !== typeRaw) throw rejected('The specified type must match the base type for the role');
+  if (typeRaw !== undefined && !(ENROLLMENT_TYPES as readonly string[]).includes(typeRaw))
+    throw rejected('Invalid type');
+  if (typeRaw !== undefined && role && role.base_role_type !== typeRaw)
+    throw rejected('The specified type must match the base type for the role');
   const type = typeRaw ?? role?.base_role_type ?? 'StudentEnrollment';
   return { type, role: role ?? builtInRole(ctx.db, type) };
 }
@@ -133,7 +162,8 @@ function enroll(ctx: MockCtx, course: CourseRow, fixedSection?: SectionRow): Ret
   if (ctx.params.enrollment === undefined) throw rejected('No parameters given');
   const e = obj(ctx.params, 'enrollment');
   const userRaw = str(e, 'user_id');
-  if (!userRaw) throw rejected("Can't create an enrollment without a user. Include enrollment[user_id] to create an enrollment");
+  if (!userRaw)
+    throw rejected("Can't create an enrollment without a user. Include enrollment[user_id] to create an enrollment");
   const user = userRaw === 'self' ? ctx.caller : find(ctx, users, userRaw);
   const { type, role } = typeAndRole(ctx, e, course);
   if (course.workflow_state === 'completed') throw rejected("Can't add an enrollment to a concluded course.");
@@ -157,7 +187,8 @@ function enroll(ctx: MockCtx, course: CourseRow, fixedSection?: SectionRow): Ret
 
   const existing = existingEnrollment(ctx.db, user.id, section.id, role.id, associated);
   if (existing) {
-    if (stateRaw !== undefined && existing.workflow_state !== state) setEnrollmentState(ctx.db, existing.id, state, ctx.now());
+    if (stateRaw !== undefined && existing.workflow_state !== state)
+      setEnrollmentState(ctx.db, existing.id, state, ctx.now());
     return enrollmentJson(ctx, enrollmentById(ctx.db, existing.id)!);
   }
   const created = createEnrollment(ctx.db, {
@@ -184,7 +215,12 @@ const enrollSection: Handler = (ctx) => {
 };
 
 /** `task`: conclude (the default, also for an unknown task), delete, deactivate or inactivate. */
-const NEXT_STATE: Record<string, string> = { conclude: 'completed', delete: 'deleted', deactivate: 'inactive', inactivate: 'inactive' };
+const NEXT_STATE: Record<string, string> = {
+  conclude: 'completed',
+  delete: 'deleted',
+  deactivate: 'inactive',
+  inactivate: 'inactive',
+};
 
 const end: Handler = (ctx) => {
   const course = findCourse(ctx, ctx.path.course_id);

@@ -15,4 +15,5 @@ export const enrollmentsPolicy = {
 } as const satisfies Record<string, Rule>;
 
 /** The row that adding or ending an enrollment of this type asks. */
-export const manageRuleFor = (type: string): Rule => (type === 'StudentEnrollment' ? enrollmentsPolicy.manageStudents : enrollmentsPolicy.manageOthers);
+export const manageRuleFor = (type: string): Rule =>
+  type === 'StudentEnrollment' ? enrollmentsPolicy.manageStudents : enrollmentsPolicy.manageOthers;

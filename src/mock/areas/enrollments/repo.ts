@@ -47,18 +47,37 @@ export function createEnrollment(db: Db, e: NewEnrollment): EnrollmentRow {
     db,
     `INSERT INTO enrollments (user_id, course_id, course_section_id, root_account_id, type, role_id, workflow_state, limit_privileges_to_course_section, associated_user_id, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    e.user, e.course, e.section, e.root, e.type, e.roleId, e.state, e.limited ? 1 : 0, e.associatedUser ?? null, e.now, e.now,
+    e.user,
+    e.course,
+    e.section,
+    e.root,
+    e.type,
+    e.roleId,
+    e.state,
+    e.limited ? 1 : 0,
+    e.associatedUser ?? null,
+    e.now,
+    e.now,
   );
   return enrollmentById(db, id)!;
 }
 
 /** The same user, section and role already enrolled (in a live state): enrolling again returns it. */
-export function existingEnrollment(db: Db, userId: number, sectionId: number, roleId: number, associatedUser: number | null): EnrollmentRow | undefined {
+export function existingEnrollment(
+  db: Db,
+  userId: number,
+  sectionId: number,
+  roleId: number,
+  associatedUser: number | null,
+): EnrollmentRow | undefined {
   return one<EnrollmentRow>(
     db,
     `SELECT * FROM enrollments WHERE user_id = ? AND course_section_id = ? AND role_id = ? AND coalesce(associated_user_id, 0) = ?
        AND workflow_state NOT IN ('deleted', 'rejected') ORDER BY id LIMIT 1`,
-    userId, sectionId, roleId, associatedUser ?? 0,
+    userId,
+    sectionId,
+    roleId,
+    associatedUser ?? 0,
   );
 }
 
@@ -76,32 +95,51 @@ export function moveSectionEnrollments(db: Db, sectionId: number, courseId: numb
 }
 
 export function liveEnrollmentsInSection(db: Db, sectionId: number): number {
-  return one<{ n: number }>(db, `SELECT count(*) AS n FROM enrollments WHERE course_section_id = ? AND workflow_state NOT IN ('deleted', 'rejected')`, sectionId)!.n;
+  return one<{ n: number }>(
+    db,
+    `SELECT count(*) AS n FROM enrollments WHERE course_section_id = ? AND workflow_state NOT IN ('deleted', 'rejected')`,
+    sectionId,
+  )!.n;
 }
 
 /** The roles a user holds in a course through active enrollments, with the section each is tied to. */
-export function activeCourseRoles(db: Db, userId: number, courseId: number): { permissions: string[]; limited: boolean; sectionId: number; type: string }[] {
+export function activeCourseRoles(
+  db: Db,
+  userId: number,
+  courseId: number,
+): { permissions: string[]; limited: boolean; sectionId: number; type: string }[] {
   return all<{ permissions: string; limited: number; section_id: number; type: string }>(
     db,
     `SELECT r.permissions, e.limit_privileges_to_course_section AS limited, e.course_section_id AS section_id, e.type FROM enrollments e JOIN roles r ON r.id = e.role_id
      WHERE e.user_id = ? AND e.course_id = ? AND e.workflow_state = 'active'`,
-    userId, courseId,
+    userId,
+    courseId,
   ).map((r) => ({ permissions: rolePermissions(r), limited: r.limited === 1, sectionId: r.section_id, type: r.type }));
 }
 
 /** Enrollment types a user holds in a course, active or invited (what `courses list` reports). */
-export function enrollmentsOfUserInCourse(db: Db, userId: number, courseId: number): { type: string; role: string; enrollment_state: string; user_id: number }[] {
+export function enrollmentsOfUserInCourse(
+  db: Db,
+  userId: number,
+  courseId: number,
+): { type: string; role: string; enrollment_state: string; user_id: number }[] {
   return all(
     db,
     `SELECT e.type, r.name AS role, e.workflow_state AS enrollment_state, e.user_id FROM enrollments e JOIN roles r ON r.id = e.role_id
      WHERE e.course_id = ? AND e.user_id = ? AND e.workflow_state IN ('active', 'invited')`,
-    courseId, userId,
+    courseId,
+    userId,
   );
 }
 
 /** Sections of a course a user is in (active or invited). */
 export function sectionsOfUserInCourse(db: Db, userId: number, courseId: number): number[] {
-  return all<{ s: number }>(db, `SELECT DISTINCT course_section_id AS s FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state IN ('active', 'invited')`, userId, courseId).map((r) => r.s);
+  return all<{ s: number }>(
+    db,
+    `SELECT DISTINCT course_section_id AS s FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state IN ('active', 'invited')`,
+    userId,
+    courseId,
+  ).map((r) => r.s);
 }
 
 /** Students of a section (active or invited), in sortable-name order. */
@@ -117,7 +155,11 @@ export function studentsOfSection(db: Db, sectionId: number): number[] {
 /** Is the user in the course at all (active or invited)? */
 /** Everyone with an active or invited enrolment in the course. */
 export function usersInCourse(db: Db, courseId: number): number[] {
-  return all<{ user_id: number }>(db, `SELECT DISTINCT user_id FROM enrollments WHERE course_id = ? AND workflow_state IN ('active', 'invited')`, courseId).map((r) => r.user_id);
+  return all<{ user_id: number }>(
+    db,
+    `SELECT DISTINCT user_id FROM enrollments WHERE course_id = ? AND workflow_state IN ('active', 'invited')`,
+    courseId,
+  ).map((r) => r.user_id);
 }
 
 /** Pending invitations, oldest first. */
@@ -126,7 +168,14 @@ export function invitedEnrollments(db: Db): EnrollmentRow[] {
 }
 
 export function isInCourse(db: Db, userId: number, courseId: number): boolean {
-  return one(db, `SELECT 1 FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state IN ('active', 'invited') LIMIT 1`, userId, courseId) !== undefined;
+  return (
+    one(
+      db,
+      `SELECT 1 FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state IN ('active', 'invited') LIMIT 1`,
+      userId,
+      courseId,
+    ) !== undefined
+  );
 }
 
 /** Two users share a course when both hold an active or invited enrollment in it. */
@@ -136,7 +185,8 @@ export function shareACourse(db: Db, a: number, b: number): boolean {
       db,
       `SELECT 1 FROM enrollments e1 JOIN enrollments e2 ON e1.course_id = e2.course_id
        WHERE e1.user_id = ? AND e2.user_id = ? AND e1.workflow_state IN ('active','invited') AND e2.workflow_state IN ('active','invited') LIMIT 1`,
-      a, b,
+      a,
+      b,
     ) !== undefined
   );
 }
@@ -147,7 +197,8 @@ export function sharedCourses(db: Db, a: number, b: number): { id: number; accou
     db,
     `SELECT DISTINCT c.id, c.account_id FROM enrollments e1 JOIN enrollments e2 ON e1.course_id = e2.course_id JOIN courses c ON c.id = e1.course_id
      WHERE e1.user_id = ? AND e2.user_id = ? AND e1.workflow_state IN ('active','invited') AND e2.workflow_state IN ('active','invited')`,
-    a, b,
+    a,
+    b,
   );
 }
 
@@ -166,13 +217,14 @@ export interface EnrollmentFilter {
 export function enrollmentsQuery(f: EnrollmentFilter): KeysetQuery {
   const where: string[] = [];
   const args: unknown[] = [];
-  if (f.course !== undefined) (where.push('e.course_id = ?'), args.push(f.course));
-  if (f.section !== undefined) (where.push('e.course_section_id = ?'), args.push(f.section));
-  if (f.user !== undefined) (where.push('e.user_id = ?'), args.push(f.user));
-  if (f.sectionsIn) (where.push(`e.course_section_id IN (${placeholders(f.sectionsIn.length) || 'NULL'})`), args.push(...f.sectionsIn));
-  if (f.roleIds.length) (where.push(`e.role_id IN (${placeholders(f.roleIds.length)})`), args.push(...f.roleIds));
-  else if (f.types.length) (where.push(`e.type IN (${placeholders(f.types.length)})`), args.push(...f.types));
-  if (f.states.length) (where.push(`e.workflow_state IN (${placeholders(f.states.length)})`), args.push(...f.states));
+  if (f.course !== undefined) where.push('e.course_id = ?'), args.push(f.course);
+  if (f.section !== undefined) where.push('e.course_section_id = ?'), args.push(f.section);
+  if (f.user !== undefined) where.push('e.user_id = ?'), args.push(f.user);
+  if (f.sectionsIn)
+    where.push(`e.course_section_id IN (${placeholders(f.sectionsIn.length) || 'NULL'})`), args.push(...f.sectionsIn);
+  if (f.roleIds.length) where.push(`e.role_id IN (${placeholders(f.roleIds.length)})`), args.push(...f.roleIds);
+  else if (f.types.length) where.push(`e.type IN (${placeholders(f.types.length)})`), args.push(...f.types);
+  if (f.states.length) where.push(`e.workflow_state IN (${placeholders(f.states.length)})`), args.push(...f.states);
   return {
     sql: `SELECT e.*, u.sortable_name AS user_sortable_name FROM enrollments e JOIN users u ON u.id = e.user_id WHERE ${where.join(' AND ') || '1'}`,
     args,
@@ -186,7 +238,8 @@ export function observeesIn(db: Db, observerId: number, courseId: number): numbe
     db,
     `SELECT DISTINCT associated_user_id AS u FROM enrollments WHERE user_id = ? AND course_id = ? AND type = 'ObserverEnrollment'
        AND workflow_state IN ('active', 'invited') AND associated_user_id IS NOT NULL`,
-    observerId, courseId,
+    observerId,
+    courseId,
   ).map((r) => r.u);
 }
 
@@ -195,7 +248,8 @@ export function coursesWhereUserIs(db: Db, userId: number, types: readonly strin
   return all<{ course_id: number }>(
     db,
     `SELECT DISTINCT course_id FROM enrollments WHERE user_id = ? AND workflow_state = 'active' AND type IN (${placeholders(types.length)}) ORDER BY course_id`,
-    userId, ...types,
+    userId,
+    ...types,
   ).map((r) => r.course_id);
 }
 

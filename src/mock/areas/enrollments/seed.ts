@@ -9,16 +9,40 @@ import { createEnrollment } from './repo.js';
 
 export function seedEnrollments(db: Db, { minimal, now }: SeedOptions): void {
   if (minimal) return;
-  const enroll = (user: number, section: number, type: string, o: { state?: string; associated?: number; limited?: boolean; role?: string } = {}) => {
+  const enroll = (
+    user: number,
+    section: number,
+    type: string,
+    o: { state?: string; associated?: number; limited?: boolean; role?: string } = {},
+  ) => {
     const { course_id: course, root_account_id: root } = sectionById(db, section)!;
     const roleId = (o.role ? roleByName(db, o.role, 1) : builtInRole(db, type))!.id;
-    createEnrollment(db, { user, course, section, root, type, roleId, state: o.state ?? 'active', associatedUser: o.associated ?? null, limited: o.limited, now });
+    createEnrollment(db, {
+      user,
+      course,
+      section,
+      root,
+      type,
+      roleId,
+      state: o.state ?? 'active',
+      associatedUser: o.associated ?? null,
+      limited: o.limited,
+      now,
+    });
   };
   // BIO-101 (sections 1 and 2, and 7 cross-listed from the lab course)
   enroll(3, 1, 'TeacherEnrollment');
   enroll(5, 1, 'TaEnrollment', { limited: true });
   enroll(6, 1, 'DesignerEnrollment');
-  for (const [student, section] of [[7, 1], [8, 1], [9, 2], [10, 2], [11, 1], [12, 2]]) enroll(student, section, 'StudentEnrollment');
+  for (const [student, section] of [
+    [7, 1],
+    [8, 1],
+    [9, 2],
+    [10, 2],
+    [11, 1],
+    [12, 2],
+  ])
+    enroll(student, section, 'StudentEnrollment');
   enroll(13, 1, 'ObserverEnrollment', { associated: 7 });
   // CHEM-201: an invited, a completed and an inactive student beside the active ones
   enroll(3, 3, 'TeacherEnrollment');

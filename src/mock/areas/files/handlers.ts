@@ -37,7 +37,6 @@ import {
 
 export { imagesOf } from './repo.js';
 
-
 export function attachmentJson(ctx: MockCtx, a: AttachmentRow): Record<string, unknown> {
   return {
     id: a.id,
@@ -65,7 +64,8 @@ export function startUpload(ctx: MockCtx, owner: { type: string; id: number }, f
   if (size !== undefined && size < 0) throw badRequest('size must not be negative');
   const contentType = mediaType(str(ctx.params, 'content_type'), 'content_type') ?? contentTypeFor(name);
   const onDuplicate = str(ctx.params, 'on_duplicate') ?? 'overwrite';
-  if (!['overwrite', 'rename'].includes(onDuplicate)) throw badRequest(`on_duplicate must be overwrite or rename, not ${onDuplicate}`);
+  if (!['overwrite', 'rename'].includes(onDuplicate))
+    throw badRequest(`on_duplicate must be overwrite or rename, not ${onDuplicate}`);
   const folderPath = str(ctx.params, 'parent_folder_path')?.replace(/^\/+|\/+$/g, '') || folder;
   const token = crypto().randomUUID().replace(/-/g, '');
   const now = ctx.now();
@@ -99,12 +99,19 @@ const upload: Handler = (ctx) => {
   if (!part) throw badRequest('the multipart body has no file part named "file"');
   // Over HTTP such a body is refused before it is read; this is the same rule for a file sent in process.
   if (row.declared_size !== null && part.bytes > row.declared_size + UPLOAD_SLACK_BYTES) {
-    throw new HttpError(413, { errors: [{ message: `the file is larger than the ${row.declared_size} bytes declared when its upload was started` }] });
+    throw new HttpError(413, {
+      errors: [
+        { message: `the file is larger than the ${row.declared_size} bytes declared when its upload was started` },
+      ],
+    });
   }
-  const sent = mediaType(part.contentType, 'the file part\'s content type');
-  const declared = mediaType(str(ctx.params, 'content_type'), 'content_type') ?? (sent && sent !== 'application/octet-stream' ? sent : row.content_type);
+  const sent = mediaType(part.contentType, "the file part's content type");
+  const declared =
+    mediaType(str(ctx.params, 'content_type'), 'content_type') ??
+    (sent && sent !== 'application/octet-stream' ? sent : row.content_type);
   if ('data' in part) storeUpload(ctx.db, row, part.data, declared, ctx.now());
-  else if (!adoptReceipt(ctx.db, row, part.receipt, part.bytes, declared, ctx.now())) throw notFound('unknown or used upload URL');
+  else if (!adoptReceipt(ctx.db, row, part.receipt, part.bytes, declared, ctx.now()))
+    throw notFound('unknown or used upload URL');
   const location = `${ctx.origin}/api/v1/files/${row.id}/create_success?uuid=${row.uuid}`;
   return new Reply(201, { location }, { location });
 };
@@ -150,7 +157,8 @@ const get: Handler = (ctx) => {
 const download: Handler = (ctx) => {
   const row = attachmentInPath(ctx);
   if (!row || row.workflow_state !== 'available') throw notFound();
-  if (str(ctx.params, 'verifier') !== row.uuid) throw new HttpError(401, { status: 'unauthorized', errors: [{ message: 'a valid verifier is required' }] });
+  if (str(ctx.params, 'verifier') !== row.uuid)
+    throw new HttpError(401, { status: 'unauthorized', errors: [{ message: 'a valid verifier is required' }] });
   const receipt = row.receipt;
   const bytes: StoredBytes = { size: row.size, pieces: () => (receipt === null ? [] : chunksOf(ctx.db, receipt)) };
   return new Reply(200, bytes, {
@@ -173,7 +181,8 @@ function wellFormed(text: string): string {
 /** A media type fit for a header (`type/subtype`, optional parameters, printable ASCII only). */
 function mediaType(value: string | undefined, field: string): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!/^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;[\x20-\x7e]*)?$/.test(value) || value.length > 255) throw badRequest(`${field} is not a valid media type`);
+  if (!/^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;[\x20-\x7e]*)?$/.test(value) || value.length > 255)
+    throw badRequest(`${field} is not a valid media type`);
   return value;
 }
 
@@ -183,7 +192,10 @@ function mediaType(value: string | undefined, field: string): string | undefined
  */
 export function contentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, '_') || 'download';
-  const exact = encodeURIComponent(wellFormed(name)).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const exact = encodeURIComponent(wellFormed(name)).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
 }
 
@@ -195,7 +207,12 @@ function attachmentInPath(ctx: MockCtx): AttachmentRow | undefined {
 function ownedAttachment(ctx: MockCtx): AttachmentRow {
   const row = attachmentInPath(ctx);
   if (!row || row.workflow_state === 'deleted') throw notFound();
-  demand(ctx, filesPolicy.personal, { account: { id: domainRootAccountId(ctx.db) } }, row.context_type === 'User' ? row.context_id : undefined);
+  demand(
+    ctx,
+    filesPolicy.personal,
+    { account: { id: domainRootAccountId(ctx.db) } },
+    row.context_type === 'User' ? row.context_id : undefined,
+  );
   return row;
 }
 

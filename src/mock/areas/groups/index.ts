@@ -4,9 +4,7 @@ import { schema } from './schema.js';
 export const groupsArea = defineArea({
   name: 'groups',
   schema,
-  operations: [
-    'groups.list',
-  ],
+  operations: ['groups.list'],
   load: async () => ({ handlers: (await import('./handlers.js')).groupsHandlers }),
   seed: async () => (await import('./seed.js')).seedGroups,
 });

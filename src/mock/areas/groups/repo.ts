@@ -22,7 +22,14 @@ export const groups: Findable<GroupRow> = {
 };
 
 export function createGroupCategory(db: Db, c: { id?: number; course: number; name: string; now: string }): number {
-  return insert(db, `INSERT INTO group_categories (id, course_id, name, created_at) VALUES (?, ?, ?, ?)`, c.id ?? null, c.course, c.name, c.now);
+  return insert(
+    db,
+    `INSERT INTO group_categories (id, course_id, name, created_at) VALUES (?, ?, ?, ?)`,
+    c.id ?? null,
+    c.course,
+    c.name,
+    c.now,
+  );
 }
 
 /** A group set of this course, or undefined. */
@@ -32,14 +39,26 @@ export function groupCategoryOfCourse(db: Db, id: number, courseId: number): { i
 
 /** The live groups of a group set, in id order. */
 export function groupsOfCategory(db: Db, categoryId: number): number[] {
-  return all<{ id: number }>(db, `SELECT id FROM groups WHERE group_category_id = ? AND workflow_state <> 'deleted' ORDER BY id`, categoryId).map((r) => r.id);
+  return all<{ id: number }>(
+    db,
+    `SELECT id FROM groups WHERE group_category_id = ? AND workflow_state <> 'deleted' ORDER BY id`,
+    categoryId,
+  ).map((r) => r.id);
 }
 
-export function createGroup(db: Db, g: { id?: number; course: number; category?: number | null; name: string; description?: string | null; now: string }): number {
+export function createGroup(
+  db: Db,
+  g: { id?: number; course: number; category?: number | null; name: string; description?: string | null; now: string },
+): number {
   return insert(
     db,
     `INSERT INTO groups (id, course_id, group_category_id, name, description, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-    g.id ?? null, g.course, g.category ?? null, g.name, g.description ?? null, g.now,
+    g.id ?? null,
+    g.course,
+    g.category ?? null,
+    g.name,
+    g.description ?? null,
+    g.now,
   );
 }
 
@@ -58,7 +77,11 @@ export function groupsOfCourseQuery(courseId: number): KeysetQuery {
 
 /** The group's accepted members. */
 export function membersOfGroup(db: Db, groupId: number): number[] {
-  return all<{ user_id: number }>(db, `SELECT user_id FROM group_memberships WHERE group_id = ? AND workflow_state = 'accepted'`, groupId).map((r) => r.user_id);
+  return all<{ user_id: number }>(
+    db,
+    `SELECT user_id FROM group_memberships WHERE group_id = ? AND workflow_state = 'accepted'`,
+    groupId,
+  ).map((r) => r.user_id);
 }
 
 /** The groups of a course the user is an accepted member of. */
@@ -66,7 +89,8 @@ export function groupsOfUser(db: Db, userId: number, courseId: number): number[]
   return all<{ id: number }>(
     db,
     `SELECT g.id FROM groups g JOIN group_memberships m ON m.group_id = g.id WHERE m.user_id = ? AND g.course_id = ? AND m.workflow_state = 'accepted' AND g.workflow_state <> 'deleted'`,
-    userId, courseId,
+    userId,
+    courseId,
   ).map((r) => r.id);
 }
 
@@ -81,5 +105,12 @@ export function allGroupsOfUser(db: Db, userId: number): number[] {
 }
 
 export function isGroupMember(db: Db, groupId: number, userId: number): boolean {
-  return one(db, `SELECT 1 FROM group_memberships WHERE group_id = ? AND user_id = ? AND workflow_state = 'accepted'`, groupId, userId) !== undefined;
+  return (
+    one(
+      db,
+      `SELECT 1 FROM group_memberships WHERE group_id = ? AND user_id = ? AND workflow_state = 'accepted'`,
+      groupId,
+      userId,
+    ) !== undefined
+  );
 }

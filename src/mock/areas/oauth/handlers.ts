@@ -7,7 +7,19 @@
 // (RFC 6749 §4.1.2, which real instances leave to the code's expiry).
 import type { OperationId } from '../../../spec/routes.js';
 import { headerOf } from '../../decode.js';
-import { HttpError, Reply, bearerToken, bool, crypto, invalidToken, str, unauthenticated, type Handler, type MockCtx, type UserRow } from '../../kit.js';
+import {
+  HttpError,
+  Reply,
+  bearerToken,
+  bool,
+  crypto,
+  invalidToken,
+  str,
+  unauthenticated,
+  type Handler,
+  type MockCtx,
+  type UserRow,
+} from '../../kit.js';
 import { activeUser, tokenUser } from '../lookup.js';
 import { tokenOwner } from '../users/repo.js';
 import { consentPage, PAGE_HEADERS } from './page.js';
@@ -34,8 +46,14 @@ const CODE_MS = 10 * 60 * 1000;
 // ---- the authorization request ----------------------------------------------------------------
 
 /** The error answers of the authorization step that must not redirect: the client or its redirect_uri cannot be trusted. */
-const unknownClient = () => new HttpError(401, { error: 'invalid_client', error_description: 'unknown client' }, { 'www-authenticate': 'Canvas OAuth 2.0' });
-const badRedirect = () => new HttpError(400, { error: 'invalid_request', error_description: 'redirect_uri does not match client settings' });
+const unknownClient = () =>
+  new HttpError(
+    401,
+    { error: 'invalid_client', error_description: 'unknown client' },
+    { 'www-authenticate': 'Canvas OAuth 2.0' },
+  );
+const badRedirect = () =>
+  new HttpError(400, { error: 'invalid_request', error_description: 'redirect_uri does not match client settings' });
 
 interface Authorization {
   key: DeveloperKeyRow;
@@ -78,7 +96,12 @@ function allowedRedirect(key: DeveloperKeyRow, raw: string): URL | undefined {
   const allowed = (JSON.parse(key.redirect_uris) as string[]).some((entry) => {
     const a = new URL(entry);
     const loopback = a.hostname === '127.0.0.1' || a.hostname === 'localhost' || a.hostname === '[::1]';
-    return a.protocol === url.protocol && a.hostname === url.hostname && (loopback || a.port === url.port) && url.pathname.startsWith(a.pathname);
+    return (
+      a.protocol === url.protocol &&
+      a.hostname === url.hostname &&
+      (loopback || a.port === url.port) &&
+      url.pathname.startsWith(a.pathname)
+    );
   });
   return allowed ? url : undefined;
 }
@@ -88,7 +111,10 @@ function redirectBack(a: Authorization, outcome: Record<string, string>): Reply 
   const query = new URLSearchParams(outcome);
   if (a.state !== undefined) query.set('state', a.state);
   const target = a.redirect.href;
-  return new Reply(302, undefined, { location: `${target}${target.includes('?') ? '&' : '?'}${query}`, 'cache-control': 'no-store' });
+  return new Reply(302, undefined, {
+    location: `${target}${target.includes('?') ? '&' : '?'}${query}`,
+    'cache-control': 'no-store',
+  });
 }
 
 /**
@@ -98,14 +124,17 @@ function redirectBack(a: Authorization, outcome: Record<string, string>): Reply 
 function requestProblem(ctx: MockCtx): Record<string, string> | undefined {
   const responseType = str(ctx.params, 'response_type');
   if (ctx.route.id === 'oauth.authorize' || responseType !== undefined) {
-    if (responseType !== 'code') return { error: 'unsupported_response_type', error_description: 'Only response_type=code is permitted' };
+    if (responseType !== 'code')
+      return { error: 'unsupported_response_type', error_description: 'Only response_type=code is permitted' };
   }
   const challenge = str(ctx.params, 'code_challenge');
   const method = str(ctx.params, 'code_challenge_method');
-  if (challenge === undefined || challenge === '') return { error: 'invalid_request', error_description: 'code_challenge is required (PKCE, RFC 7636)' };
+  if (challenge === undefined || challenge === '')
+    return { error: 'invalid_request', error_description: 'code_challenge is required (PKCE, RFC 7636)' };
   if (method !== 'S256') return { error: 'invalid_request', error_description: 'code_challenge_method must be S256' };
   // An S256 challenge is the base64url of a SHA-256: 43 characters, no padding.
-  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) return { error: 'invalid_request', error_description: 'code_challenge is not an S256 challenge' };
+  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge))
+    return { error: 'invalid_request', error_description: 'code_challenge is not an S256 challenge' };
   return undefined;
 }
 
@@ -122,7 +151,13 @@ const authorize: Handler = (ctx) => {
   };
   if (a.state !== undefined) fields.state = a.state;
   if (a.scope) fields.scope = a.scope;
-  const html = consentPage({ appName: a.key.name, instance: ctx.origin, redirectUri: a.redirectUri, scope: a.scope, fields });
+  const html = consentPage({
+    appName: a.key.name,
+    instance: ctx.origin,
+    redirectUri: a.redirectUri,
+    scope: a.scope,
+    fields,
+  });
   return new Reply(200, html, { ...PAGE_HEADERS });
 };
 
@@ -142,8 +177,10 @@ const confirm: Handler = (ctx) => {
   const a = authorization(ctx);
   const problem = requestProblem(ctx);
   if (problem) return redirectBack(a, problem);
-  if (bool(ctx.params, 'deny')) return redirectBack(a, { error: 'access_denied', error_description: 'the user denied the request' });
-  if (!bool(ctx.params, 'approve')) throw new HttpError(400, { errors: [{ message: 'approve=1 or deny=1 is required' }] });
+  if (bool(ctx.params, 'deny'))
+    return redirectBack(a, { error: 'access_denied', error_description: 'the user denied the request' });
+  if (!bool(ctx.params, 'approve'))
+    throw new HttpError(400, { errors: [{ message: 'approve=1 or deny=1 is required' }] });
   const code = crypto().randomBytes(64).toString('hex');
   const now = ctx.now();
   addCode(ctx.db, {
@@ -170,7 +207,11 @@ const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
  * revoked, a code spent by a wrong verifier).
  */
 function refusal(error: string, description: string, status = 400): Reply {
-  return new Reply(status, { error, error_description: description }, { ...NO_STORE, ...(status === 401 ? { 'www-authenticate': 'Canvas OAuth 2.0' } : {}) });
+  return new Reply(
+    status,
+    { error, error_description: description },
+    { ...NO_STORE, ...(status === 401 ? { 'www-authenticate': 'Canvas OAuth 2.0' } : {}) },
+  );
 }
 
 /** The client's credentials: the form's client_id and client_secret, or HTTP Basic (RFC 6749 §2.3.1). */
@@ -222,7 +263,8 @@ const token: Handler = (ctx) => {
   // key has none to prove (RFC 6749 §2.1): its codes are bound to a PKCE verifier, and its refresh
   // tokens to it. A secret it sends anyway proves nothing and is not read.
   if (key.api_key !== null) {
-    if (!client.secret) return refusal('invalid_client', 'client_secret is required: this developer key is a confidential client', 401);
+    if (!client.secret)
+      return refusal('invalid_client', 'client_secret is required: this developer key is a confidential client', 401);
     if (!sameSecret(client.secret, key.api_key)) return refusal('invalid_client', 'invalid client', 401);
   }
   return grantType === 'authorization_code' ? codeGrant(ctx, key) : refreshGrant(ctx, key);
@@ -232,7 +274,11 @@ function codeGrant(ctx: MockCtx, key: DeveloperKeyRow): Reply {
   const p = ctx.params;
   const now = ctx.now();
   const code = str(p, 'code');
-  if (!code) return refusal('invalid_request', 'You must provide the code parameter when using the authorization_code grant type');
+  if (!code)
+    return refusal(
+      'invalid_request',
+      'You must provide the code parameter when using the authorization_code grant type',
+    );
   const grant = codeByValue(ctx.db, code);
   if (!grant) return refusal('invalid_grant', 'authorization_code not found');
   if (grant.used_at !== null) {
@@ -240,17 +286,25 @@ function codeGrant(ctx: MockCtx, key: DeveloperKeyRow): Reply {
     if (grant.token_id !== null) revokeToken(ctx.db, grant.token_id, now);
     return refusal('invalid_grant', 'authorization_code has already been used');
   }
-  if (Date.parse(grant.expires_at) <= Date.parse(now)) return refusal('invalid_grant', 'authorization_code has expired');
+  if (Date.parse(grant.expires_at) <= Date.parse(now))
+    return refusal('invalid_grant', 'authorization_code has expired');
   if (grant.developer_key_id !== key.id) return refusal('invalid_grant', 'incorrect client');
   const redirectUri = str(p, 'redirect_uri');
   if (!redirectUri) return refusal('invalid_request', 'redirect_uri is required: the one the code was issued for');
-  if (redirectUri !== grant.redirect_uri) return refusal('invalid_grant', 'redirect_uri does not match the one the code was issued for');
+  if (redirectUri !== grant.redirect_uri)
+    return refusal('invalid_grant', 'redirect_uri does not match the one the code was issued for');
   // A code issued for a redirect_uri the key does not allow now (one that brought its own `code`, say) buys nothing.
-  if (!allowedRedirect(key, redirectUri)) return refusal('invalid_grant', 'redirect_uri does not match client settings');
+  if (!allowedRedirect(key, redirectUri))
+    return refusal('invalid_grant', 'redirect_uri does not match client settings');
   const verifier = str(p, 'code_verifier');
-  if (!verifier) return refusal('invalid_request', 'code_verifier is required: the code was issued for a code_challenge');
+  if (!verifier)
+    return refusal('invalid_request', 'code_verifier is required: the code was issued for a code_challenge');
   // RFC 7636 §4.1: 43 to 128 unreserved characters. A shorter one is a client's bug, told as such.
-  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return refusal('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636 §4.1)');
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier))
+    return refusal(
+      'invalid_request',
+      'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636 §4.1)',
+    );
   if (!sameSecret(crypto().createHash('sha256').update(verifier, 'utf8').digest('base64url'), grant.code_challenge)) {
     // One guess per code, as real instances give (they drop the challenge at the first try).
     spendCode(ctx.db, code, now, null);
@@ -263,7 +317,15 @@ function codeGrant(ctx: MockCtx, key: DeveloperKeyRow): Reply {
   }
   const accessToken = newToken();
   const refreshToken = newToken();
-  const id = addOAuthToken(ctx.db, { key: key.id, user: user.id, token: accessToken, refreshToken, scopes: grant.scopes, expiresAt: expiry(now), now });
+  const id = addOAuthToken(ctx.db, {
+    key: key.id,
+    user: user.id,
+    token: accessToken,
+    refreshToken,
+    scopes: grant.scopes,
+    expiresAt: expiry(now),
+    now,
+  });
   spendCode(ctx.db, code, now, id);
   return tokenAnswer(user, accessToken, refreshToken);
 }
@@ -276,7 +338,11 @@ function codeGrant(ctx: MockCtx, key: DeveloperKeyRow): Reply {
 function refreshGrant(ctx: MockCtx, key: DeveloperKeyRow): Reply {
   const now = ctx.now();
   const refreshToken = str(ctx.params, 'refresh_token');
-  if (!refreshToken) return refusal('invalid_request', 'You must provide the refresh_token parameter when using the refresh_token grant type');
+  if (!refreshToken)
+    return refusal(
+      'invalid_request',
+      'You must provide the refresh_token parameter when using the refresh_token grant type',
+    );
   const grant = tokenByRefreshToken(ctx.db, refreshToken);
   if (!grant) return refusal('invalid_grant', 'refresh_token not found');
   if (grant.developer_key_id !== key.id) return refusal('invalid_grant', 'incorrect client');
@@ -295,7 +361,8 @@ function refreshGrant(ctx: MockCtx, key: DeveloperKeyRow): Reply {
 const revoke: Handler = (ctx) => {
   const token = bearerToken(ctx.req) ?? ctx.url.searchParams.get('access_token') ?? '';
   const grant = tokenByAccessToken(ctx.db, token);
-  if (!grant) throw new HttpError(400, { message: "can't delete OAuth access token when not using an OAuth access token" });
+  if (!grant)
+    throw new HttpError(400, { message: "can't delete OAuth access token when not using an OAuth access token" });
   revokeToken(ctx.db, grant.id, ctx.now());
   return {};
 };

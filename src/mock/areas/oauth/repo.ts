@@ -56,11 +56,20 @@ export function digest(secret: string): string {
 // ---- developer keys ---------------------------------------------------------------------------
 
 /** A confidential key with its secret (`apiKey`), or a public one without (`apiKey: null`). */
-export function addDeveloperKey(db: Db, k: { id?: number; account: number; name: string; apiKey: string | null; redirectUris: string[]; now: string }): number {
+export function addDeveloperKey(
+  db: Db,
+  k: { id?: number; account: number; name: string; apiKey: string | null; redirectUris: string[]; now: string },
+): number {
   return insert(
     db,
     `INSERT INTO developer_keys (id, account_id, name, client_type, api_key, redirect_uris, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    k.id ?? null, k.account, k.name, k.apiKey === null ? 'public' : 'confidential', k.apiKey, JSON.stringify(k.redirectUris), k.now,
+    k.id ?? null,
+    k.account,
+    k.name,
+    k.apiKey === null ? 'public' : 'confidential',
+    k.apiKey,
+    JSON.stringify(k.redirectUris),
+    k.now,
   );
 }
 
@@ -83,7 +92,16 @@ export function developerKeys(db: Db): DeveloperKeyRow[] {
 
 export function addCode(
   db: Db,
-  c: { code: string; key: number; user: number; redirectUri: string; challenge: string; scopes: string; expiresAt: string; now: string },
+  c: {
+    code: string;
+    key: number;
+    user: number;
+    redirectUri: string;
+    challenge: string;
+    scopes: string;
+    expiresAt: string;
+    now: string;
+  },
 ): void {
   // Codes long expired go as new ones are made; a used code stays until then, so a second try at
   // it is recognised (and what it issued revoked) rather than taken for a code never seen.
@@ -91,12 +109,22 @@ export function addCode(
   insert(
     db,
     `INSERT INTO oauth_codes (crypted_code, developer_key_id, user_id, redirect_uri, code_challenge, scopes, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    digest(c.code), c.key, c.user, c.redirectUri, c.challenge, c.scopes, instant(c.expiresAt),
+    digest(c.code),
+    c.key,
+    c.user,
+    c.redirectUri,
+    c.challenge,
+    c.scopes,
+    instant(c.expiresAt),
   );
 }
 
 export function codeByValue(db: Db, code: string): CodeRow | undefined {
-  return one<CodeRow>(db, `SELECT developer_key_id, user_id, redirect_uri, code_challenge, scopes, expires_at, used_at, token_id FROM oauth_codes WHERE crypted_code = ?`, digest(code));
+  return one<CodeRow>(
+    db,
+    `SELECT developer_key_id, user_id, redirect_uri, code_challenge, scopes, expires_at, used_at, token_id FROM oauth_codes WHERE crypted_code = ?`,
+    digest(code),
+  );
 }
 
 /** The code can no longer be exchanged; `token` is what it issued, if anything. */
@@ -106,11 +134,21 @@ export function spendCode(db: Db, code: string, now: string, token: number | nul
 
 // ---- tokens -----------------------------------------------------------------------------------
 
-export function addOAuthToken(db: Db, t: { key: number; user: number; token: string; refreshToken: string; scopes: string; expiresAt: string; now: string }): number {
+export function addOAuthToken(
+  db: Db,
+  t: { key: number; user: number; token: string; refreshToken: string; scopes: string; expiresAt: string; now: string },
+): number {
   return insert(
     db,
     `INSERT INTO oauth_tokens (developer_key_id, user_id, crypted_token, crypted_refresh_token, scopes, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    t.key, t.user, digest(t.token), digest(t.refreshToken), t.scopes, instant(t.expiresAt), t.now, t.now,
+    t.key,
+    t.user,
+    digest(t.token),
+    digest(t.refreshToken),
+    t.scopes,
+    instant(t.expiresAt),
+    t.now,
+    t.now,
   );
 }
 
@@ -118,22 +156,42 @@ const TOKEN_COLUMNS = `id, developer_key_id, user_id, scopes, expires_at, workfl
 
 /** The live (not revoked) token an access token is, expired or not. */
 export function tokenByAccessToken(db: Db, token: string): OAuthTokenRow | undefined {
-  return one<OAuthTokenRow>(db, `SELECT ${TOKEN_COLUMNS} FROM oauth_tokens WHERE crypted_token = ? AND workflow_state = 'active'`, digest(token));
+  return one<OAuthTokenRow>(
+    db,
+    `SELECT ${TOKEN_COLUMNS} FROM oauth_tokens WHERE crypted_token = ? AND workflow_state = 'active'`,
+    digest(token),
+  );
 }
 
 /** The live token a refresh token belongs to; its access token may have expired long ago. */
 export function tokenByRefreshToken(db: Db, refreshToken: string): OAuthTokenRow | undefined {
-  return one<OAuthTokenRow>(db, `SELECT ${TOKEN_COLUMNS} FROM oauth_tokens WHERE crypted_refresh_token = ? AND workflow_state = 'active'`, digest(refreshToken));
+  return one<OAuthTokenRow>(
+    db,
+    `SELECT ${TOKEN_COLUMNS} FROM oauth_tokens WHERE crypted_refresh_token = ? AND workflow_state = 'active'`,
+    digest(refreshToken),
+  );
 }
 
 /** Whose an access token is, while it is live and not expired at `now`. */
 export function oauthTokenOwner(db: Db, token: string, now: string): number | undefined {
-  return one<{ user_id: number }>(db, `SELECT user_id FROM oauth_tokens WHERE crypted_token = ? AND workflow_state = 'active' AND expires_at > ?`, digest(token), instant(now))?.user_id;
+  return one<{ user_id: number }>(
+    db,
+    `SELECT user_id FROM oauth_tokens WHERE crypted_token = ? AND workflow_state = 'active' AND expires_at > ?`,
+    digest(token),
+    instant(now),
+  )?.user_id;
 }
 
 /** A new access token on the same grant (the refresh token stays), as a refresh gives. */
 export function replaceAccessToken(db: Db, id: number, token: string, expiresAt: string, now: string): void {
-  run(db, `UPDATE oauth_tokens SET crypted_token = ?, expires_at = ?, updated_at = ? WHERE id = ?`, digest(token), instant(expiresAt), now, id);
+  run(
+    db,
+    `UPDATE oauth_tokens SET crypted_token = ?, expires_at = ?, updated_at = ? WHERE id = ?`,
+    digest(token),
+    instant(expiresAt),
+    now,
+    id,
+  );
 }
 
 /** The access token and its refresh token stop working. */

@@ -4,9 +4,30 @@
 // related contexts (that context, the accounts above it, global), once per group; a group cannot
 // move to another context or below itself; and deleting or unlinking that would delete an outcome
 // aligned to an assignment or rubric is refused, with nothing changed.
-import type { CalculationMethod, Outcome, OutcomeBrief, OutcomeGroup, OutcomeGroupBrief, OutcomeLink, Rating } from '../../../spec/types/outcomes.js';
+import type {
+  CalculationMethod,
+  Outcome,
+  OutcomeBrief,
+  OutcomeGroup,
+  OutcomeGroupBrief,
+  OutcomeLink,
+  Rating,
+} from '../../../spec/types/outcomes.js';
 import { CALCULATION_METHODS } from '../../../spec/types/outcomes.js';
-import { int, invalid, list, notFound, numericId, paginate, rejected, Reply, keysetSource, str, type Handler, type MockCtx } from '../../kit.js';
+import {
+  int,
+  invalid,
+  list,
+  notFound,
+  numericId,
+  paginate,
+  rejected,
+  Reply,
+  keysetSource,
+  str,
+  type Handler,
+  type MockCtx,
+} from '../../kit.js';
 import { text, textFault } from '../../fields.js';
 import { permit } from '../access.js';
 import type { ParamsObject } from '../../decode.js';
@@ -47,11 +68,19 @@ const TITLE = text({ required: true });
 /** The route's context as the outcome tables name it. */
 function routeContext(ctx: MockCtx): OutcomeContextRef {
   const c = ctx.context!;
-  return c.type === 'account' ? { type: 'Account', id: c.id } : c.type === 'course' ? { type: 'Course', id: c.id } : { type: null, id: null };
+  return c.type === 'account'
+    ? { type: 'Account', id: c.id }
+    : c.type === 'course'
+      ? { type: 'Course', id: c.id }
+      : { type: null, id: null };
 }
 
-const sameContext = (a: OutcomeContextRef, b: { context_type: string | null; context_id: number | null }) => a.type === b.context_type && a.id === b.context_id;
-const contextOf = (row: { context_type: OutcomeContextRef['type']; context_id: number | null }): OutcomeContextRef => ({ type: row.context_type, id: row.context_id });
+const sameContext = (a: OutcomeContextRef, b: { context_type: string | null; context_id: number | null }) =>
+  a.type === b.context_type && a.id === b.context_id;
+const contextOf = (row: { context_type: OutcomeContextRef['type']; context_id: number | null }): OutcomeContextRef => ({
+  type: row.context_type,
+  id: row.context_id,
+});
 
 /** `accounts/1`, `courses/2` or `global`: where a context's URLs live. */
 function segment(c: OutcomeContextRef): string {
@@ -82,7 +111,15 @@ const groupUrl = (g: GroupRow) => `/api/v1/${segment(contextOf(g))}/outcome_grou
 
 function groupBrief(ctx: MockCtx, g: GroupRow): OutcomeGroupBrief {
   const url = groupUrl(g);
-  return { id: g.id, title: g.title, vendor_guid: g.vendor_guid, url, subgroups_url: `${url}/subgroups`, outcomes_url: `${url}/outcomes`, can_edit: mayEditOutcomes(ctx, contextOf(g)) };
+  return {
+    id: g.id,
+    title: g.title,
+    vendor_guid: g.vendor_guid,
+    url,
+    subgroups_url: `${url}/subgroups`,
+    outcomes_url: `${url}/outcomes`,
+    can_edit: mayEditOutcomes(ctx, contextOf(g)),
+  };
 }
 
 function groupJson(ctx: MockCtx, g: GroupRow): OutcomeGroup {
@@ -128,7 +165,11 @@ function unlinkable(ctx: MockCtx, link: LinkRow): boolean {
   return !(activeLinkCount(ctx.db, link.outcome_id) <= 1 && isAligned(ctx.db, link.outcome_id));
 }
 
-function linkJson(ctx: MockCtx, link: LinkRow, options: { full?: boolean; group?: GroupRow; outcome?: OutcomeRow } = {}): OutcomeLink {
+function linkJson(
+  ctx: MockCtx,
+  link: LinkRow,
+  options: { full?: boolean; group?: GroupRow; outcome?: OutcomeRow } = {},
+): OutcomeLink {
   const group = options.group ?? groupById(ctx.db, link.group_id)!;
   const outcome = options.outcome ?? outcomeById(ctx.db, link.outcome_id)!;
   return {
@@ -210,8 +251,14 @@ const updateGroup: Handler = (ctx) => {
   if (parentId !== undefined && parentId !== group.parent_id) {
     const parent = groupById(ctx.db, parentId);
     if (!parent) throw notFound(`outcome group ${parentId} (parent_outcome_group_id) does not exist`);
-    if (!sameContext(c, parent)) throw rejected(`parent_outcome_group_id: group ${parentId} is in ${describe(contextOf(parent))}; a group can only move within ${describe(c)}`);
-    if (subtreeOf(ctx.db, group.id).includes(parent.id)) throw rejected(`parent_outcome_group_id: group ${parentId} is this group or one of its descendants; a group cannot move below itself`);
+    if (!sameContext(c, parent))
+      throw rejected(
+        `parent_outcome_group_id: group ${parentId} is in ${describe(contextOf(parent))}; a group can only move within ${describe(c)}`,
+      );
+    if (subtreeOf(ctx.db, group.id).includes(parent.id))
+      throw rejected(
+        `parent_outcome_group_id: group ${parentId} is this group or one of its descendants; a group cannot move below itself`,
+      );
     next.parent_id = parent.id;
   }
   writeGroup(ctx.db, group.id, next, ctx.now());
@@ -250,7 +297,9 @@ function link(ctx: MockCtx, group: GroupRow, outcomeId: number): OutcomeLink {
   if (!outcome) throw notFound(`outcome ${outcomeId} does not exist`);
   const c = contextOf(group);
   if (!isRelated(ctx, c, contextOf(outcome))) {
-    throw rejected(`outcome ${outcome.id} belongs to ${describe(contextOf(outcome))}; it can be linked only in that context, the courses and sub-accounts below it, or, if global, anywhere`);
+    throw rejected(
+      `outcome ${outcome.id} belongs to ${describe(contextOf(outcome))}; it can be linked only in that context, the courses and sub-accounts below it, or, if global, anywhere`,
+    );
   }
   const existing = linkOf(ctx.db, group.id, outcome.id);
   return linkJson(ctx, existing ?? createLink(ctx.db, group.id, outcome, ctx.now()), { group, outcome });
@@ -269,7 +318,8 @@ function ratingsOf(p: ParamsObject): Rating[] | null {
   const raw = list(p, 'ratings');
   if (raw.length === 0) return null;
   return raw.map((r, i) => {
-    if (r === null || typeof r !== 'object' || Array.isArray(r) || 'kind' in r) throw invalid(undefined, 'ratings', 'invalid', `ratings[${i}] must have a description and points`);
+    if (r === null || typeof r !== 'object' || Array.isArray(r) || 'kind' in r)
+      throw invalid(undefined, 'ratings', 'invalid', `ratings[${i}] must have a description and points`);
     const rating = r as ParamsObject;
     const points = number(rating, 'points') ?? 0;
     if (points < 0) throw invalid(undefined, 'ratings', 'invalid', `ratings[${i}][points] must not be negative`);
@@ -290,19 +340,34 @@ const createOutcome: Handler = (ctx) => {
   const existing = int(p, 'outcome_id');
   if (existing !== undefined) return link(ctx, group, existing);
   const name = title(p);
-  if (name === undefined) throw invalid(undefined, 'title', 'blank', "title can't be blank (or give outcome_id to link an existing outcome)");
+  if (name === undefined)
+    throw invalid(undefined, 'title', 'blank', "title can't be blank (or give outcome_id to link an existing outcome)");
   const method = (str(p, 'calculation_method') ?? 'decaying_average') as CalculationMethod;
-  if (!CALCULATION_METHODS.includes(method)) throw invalid(undefined, 'calculation_method', 'inclusion', `calculation_method must be one of ${CALCULATION_METHODS.join(', ')}`);
+  if (!CALCULATION_METHODS.includes(method))
+    throw invalid(
+      undefined,
+      'calculation_method',
+      'inclusion',
+      `calculation_method must be one of ${CALCULATION_METHODS.join(', ')}`,
+    );
   const range = CALCULATION_INT[method];
   const calcInt = int(p, 'calculation_int') ?? range?.default ?? null;
   if (calcInt !== null && (!range || calcInt < range.min || calcInt > range.max)) {
-    throw invalid(undefined, 'calculation_int', 'invalid', range ? `calculation_int must be ${range.min}-${range.max} for ${method}` : `calculation_int does not apply to ${method}`);
+    throw invalid(
+      undefined,
+      'calculation_int',
+      'invalid',
+      range
+        ? `calculation_int must be ${range.min}-${range.max} for ${method}`
+        : `calculation_int does not apply to ${method}`,
+    );
   }
   const ratings = ratingsOf(p);
   const top = ratings ? Math.max(...ratings.map((r) => r.points)) : null;
   // With ratings, a rubric criterion: mastery defaults to the top rating's points. Without, mastery_points is ignored.
   const mastery = ratings ? (number(p, 'mastery_points') ?? top) : null;
-  if (mastery !== null && mastery < 0) throw invalid(undefined, 'mastery_points', 'invalid', 'mastery_points must not be negative');
+  if (mastery !== null && mastery < 0)
+    throw invalid(undefined, 'mastery_points', 'invalid', 'mastery_points must not be negative');
   const now = ctx.now();
   const id = insertOutcome(ctx.db, {
     context: c,
@@ -336,7 +401,9 @@ const unlinkOutcome: Handler = (ctx) => {
   const outcome = outcomeById(ctx.db, existing.outcome_id)!;
   const last = activeLinkCount(ctx.db, outcome.id) <= 1;
   if (last && isAligned(ctx.db, outcome.id)) {
-    throw rejected(`outcome ${outcome.id} "${outcome.title}" is aligned to an assignment or rubric and this is its last link; unlinking would delete it`);
+    throw rejected(
+      `outcome ${outcome.id} "${outcome.title}" is aligned to an assignment or rubric and this is its last link; unlinking would delete it`,
+    );
   }
   const answer = linkJson(ctx, existing, { group, outcome });
   const now = ctx.now();
@@ -356,13 +423,33 @@ const createSubgroup: Handler = (ctx) => {
   const p = ctx.params;
   const name = title(p);
   if (name === undefined) throw invalid(undefined, 'title', 'blank', "title can't be blank");
-  const id = createGroup(ctx.db, { context: c, parent: parent.id, title: name, description: optionalText(p, 'description') ?? null, vendorGuid: optionalText(p, 'vendor_guid') ?? null, now: ctx.now() });
+  const id = createGroup(ctx.db, {
+    context: c,
+    parent: parent.id,
+    title: name,
+    description: optionalText(p, 'description') ?? null,
+    vendorGuid: optionalText(p, 'vendor_guid') ?? null,
+    now: ctx.now(),
+  });
   return groupJson(ctx, groupById(ctx.db, id)!);
 };
 
 /** A copy of `source` under `parent`: same title, description and GUID, the same outcomes linked, subgroups copied in turn. */
-function copyGroup(ctx: MockCtx, c: OutcomeContextRef, source: { group: GroupRow; links: LinkRow[]; children: unknown[] }, parent: number, now: string): number {
-  const id = createGroup(ctx.db, { context: c, parent, title: source.group.title, description: source.group.description, vendorGuid: source.group.vendor_guid, now });
+function copyGroup(
+  ctx: MockCtx,
+  c: OutcomeContextRef,
+  source: { group: GroupRow; links: LinkRow[]; children: unknown[] },
+  parent: number,
+  now: string,
+): number {
+  const id = createGroup(ctx.db, {
+    context: c,
+    parent,
+    title: source.group.title,
+    description: source.group.description,
+    vendorGuid: source.group.vendor_guid,
+    now,
+  });
   for (const l of source.links) createLink(ctx.db, id, outcomeById(ctx.db, l.outcome_id)!, now);
   for (const child of source.children as (typeof source)[]) copyGroup(ctx, c, child, id, now);
   return id;
@@ -370,7 +457,11 @@ function copyGroup(ctx: MockCtx, c: OutcomeContextRef, source: { group: GroupRow
 
 /** The source tree read whole before anything is written: importing a group into itself copies it once. */
 function snapshot(ctx: MockCtx, group: GroupRow): { group: GroupRow; links: LinkRow[]; children: unknown[] } {
-  return { group, links: linksOfGroup(ctx.db, group.id), children: subgroupsOf(ctx.db, group.id).map((g) => snapshot(ctx, g)) };
+  return {
+    group,
+    links: linksOfGroup(ctx.db, group.id),
+    children: subgroupsOf(ctx.db, group.id).map((g) => snapshot(ctx, g)),
+  };
 }
 
 const importGroup: Handler = (ctx) => {
@@ -380,9 +471,14 @@ const importGroup: Handler = (ctx) => {
   if (sourceId === undefined) throw rejected('source_outcome_group_id is required');
   const source = groupById(ctx.db, sourceId);
   if (!source) throw rejected(`source_outcome_group_id: outcome group ${sourceId} does not exist`);
-  if (source.parent_id === null) throw rejected(`source_outcome_group_id: group ${sourceId} is the root group of ${describe(contextOf(source))}; import one of its subgroups`);
+  if (source.parent_id === null)
+    throw rejected(
+      `source_outcome_group_id: group ${sourceId} is the root group of ${describe(contextOf(source))}; import one of its subgroups`,
+    );
   if (!isRelated(ctx, c, contextOf(source))) {
-    throw rejected(`source_outcome_group_id: group ${sourceId} is in ${describe(contextOf(source))}, which is not global, this context or an account above it`);
+    throw rejected(
+      `source_outcome_group_id: group ${sourceId} is in ${describe(contextOf(source))}, which is not global, this context or an account above it`,
+    );
   }
   const id = copyGroup(ctx, c, snapshot(ctx, source), target.id, ctx.now());
   return groupJson(ctx, groupById(ctx.db, id)!);

@@ -21,8 +21,13 @@ const outcomesPolicy = {
 } as const satisfies { read: Record<'Account' | 'Course', Rule>; edit: Record<'global' | 'Account' | 'Course', Rule> };
 
 /** Asks the row of `c`'s kind of the context itself; a course that does not exist allows nothing. */
-function ask(ctx: MockCtx, rows: Partial<Record<'global' | 'Account' | 'Course', Rule>>, c: OutcomeContextRef): boolean {
-  if (c.type === null) return rows.global === undefined || allows(ctx, rows.global, { account: { id: domainRootAccountId(ctx.db) } });
+function ask(
+  ctx: MockCtx,
+  rows: Partial<Record<'global' | 'Account' | 'Course', Rule>>,
+  c: OutcomeContextRef,
+): boolean {
+  if (c.type === null)
+    return rows.global === undefined || allows(ctx, rows.global, { account: { id: domainRootAccountId(ctx.db) } });
   if (c.type === 'Account') return allows(ctx, rows.Account!, { account: { id: c.id! } });
   const course = courseById(ctx.db, c.id!);
   return course !== undefined && allows(ctx, rows.Course!, { course });

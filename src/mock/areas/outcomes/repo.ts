@@ -62,7 +62,8 @@ export function rootGroupOf(db: Db, c: OutcomeContextRef): GroupRow | undefined 
   return one<GroupRow>(
     db,
     `SELECT * FROM outcome_groups WHERE parent_id IS NULL AND workflow_state = 'active' AND coalesce(context_type, '') = ? AND coalesce(context_id, 0) = ?`,
-    c.type ?? '', c.id ?? 0,
+    c.type ?? '',
+    c.id ?? 0,
   );
 }
 
@@ -74,7 +75,11 @@ export function ensureRootGroup(db: Db, c: OutcomeContextRef, title: string, now
   run(
     db,
     `INSERT INTO outcome_groups (context_type, context_id, parent_id, title, created_at, updated_at) VALUES (?, ?, NULL, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    c.type, c.id, title, now, now,
+    c.type,
+    c.id,
+    title,
+    now,
+    now,
   );
   return rootGroupOf(db, c)!;
 }
@@ -93,12 +98,34 @@ export function createGroup(db: Db, g: NewGroup): number {
   return insert(
     db,
     `INSERT INTO outcome_groups (id, context_type, context_id, parent_id, title, description, vendor_guid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    g.id ?? null, g.context.type, g.context.id, g.parent, g.title, g.description ?? null, g.vendorGuid ?? null, g.now, g.now,
+    g.id ?? null,
+    g.context.type,
+    g.context.id,
+    g.parent,
+    g.title,
+    g.description ?? null,
+    g.vendorGuid ?? null,
+    g.now,
+    g.now,
   );
 }
 
-export function updateGroup(db: Db, id: number, g: Pick<GroupRow, 'title' | 'description' | 'vendor_guid' | 'parent_id'>, now: string): void {
-  run(db, `UPDATE outcome_groups SET title = ?, description = ?, vendor_guid = ?, parent_id = ?, updated_at = ? WHERE id = ?`, g.title, g.description, g.vendor_guid, g.parent_id, now, id);
+export function updateGroup(
+  db: Db,
+  id: number,
+  g: Pick<GroupRow, 'title' | 'description' | 'vendor_guid' | 'parent_id'>,
+  now: string,
+): void {
+  run(
+    db,
+    `UPDATE outcome_groups SET title = ?, description = ?, vendor_guid = ?, parent_id = ?, updated_at = ? WHERE id = ?`,
+    g.title,
+    g.description,
+    g.vendor_guid,
+    g.parent_id,
+    now,
+    id,
+  );
 }
 
 /** The group and every active group below it. */
@@ -113,11 +140,19 @@ export function subtreeOf(db: Db, groupId: number): number[] {
 
 /** Immediate active subgroups, in title order. */
 export function subgroupsOf(db: Db, groupId: number): GroupRow[] {
-  return all<GroupRow>(db, `SELECT * FROM outcome_groups WHERE parent_id = ? AND workflow_state = 'active' ORDER BY title, id`, groupId);
+  return all<GroupRow>(
+    db,
+    `SELECT * FROM outcome_groups WHERE parent_id = ? AND workflow_state = 'active' ORDER BY title, id`,
+    groupId,
+  );
 }
 
 export function subgroupsQuery(groupId: number): KeysetQuery {
-  return { sql: `SELECT * FROM outcome_groups WHERE parent_id = ? AND workflow_state = 'active'`, args: [groupId], key: ['title', 'id'] };
+  return {
+    sql: `SELECT * FROM outcome_groups WHERE parent_id = ? AND workflow_state = 'active'`,
+    args: [groupId],
+    key: ['title', 'id'],
+  };
 }
 
 // ---- outcomes and links -----------------------------------------------------------------------
@@ -146,39 +181,85 @@ export function createOutcome(db: Db, o: NewOutcomeRow): number {
     db,
     `INSERT INTO outcomes (id, context_type, context_id, title, display_name, description, vendor_guid, mastery_points, points_possible, ratings, calculation_method, calculation_int, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    o.id ?? null, o.context.type, o.context.id, o.title, o.displayName ?? null, o.description ?? null, o.vendorGuid ?? null, o.masteryPoints, o.pointsPossible,
-    o.ratings ? JSON.stringify(o.ratings) : null, o.calculationMethod, o.calculationInt, o.now, o.now,
+    o.id ?? null,
+    o.context.type,
+    o.context.id,
+    o.title,
+    o.displayName ?? null,
+    o.description ?? null,
+    o.vendorGuid ?? null,
+    o.masteryPoints,
+    o.pointsPossible,
+    o.ratings ? JSON.stringify(o.ratings) : null,
+    o.calculationMethod,
+    o.calculationInt,
+    o.now,
+    o.now,
   );
 }
 
 export function linkOf(db: Db, groupId: number, outcomeId: number): LinkRow | undefined {
-  return one<LinkRow>(db, `SELECT * FROM outcome_links WHERE group_id = ? AND outcome_id = ? AND workflow_state = 'active'`, groupId, outcomeId);
+  return one<LinkRow>(
+    db,
+    `SELECT * FROM outcome_links WHERE group_id = ? AND outcome_id = ? AND workflow_state = 'active'`,
+    groupId,
+    outcomeId,
+  );
 }
 
 export function createLink(db: Db, groupId: number, outcome: Pick<OutcomeRow, 'id' | 'title'>, now: string): LinkRow {
-  const id = insert(db, `INSERT INTO outcome_links (group_id, outcome_id, outcome_title, created_at) VALUES (?, ?, ?, ?)`, groupId, outcome.id, outcome.title, now);
+  const id = insert(
+    db,
+    `INSERT INTO outcome_links (group_id, outcome_id, outcome_title, created_at) VALUES (?, ?, ?, ?)`,
+    groupId,
+    outcome.id,
+    outcome.title,
+    now,
+  );
   return one<LinkRow>(db, `SELECT * FROM outcome_links WHERE id = ?`, id)!;
 }
 
 /** Active links of a group, in outcome-title order (outcome_links_group serves it). */
 export function linksQuery(groupId: number): KeysetQuery {
-  return { sql: `SELECT * FROM outcome_links WHERE group_id = ? AND workflow_state = 'active'`, args: [groupId], key: ['outcome_title', 'id'] };
+  return {
+    sql: `SELECT * FROM outcome_links WHERE group_id = ? AND workflow_state = 'active'`,
+    args: [groupId],
+    key: ['outcome_title', 'id'],
+  };
 }
 
 export function linksOfGroup(db: Db, groupId: number): LinkRow[] {
-  return all<LinkRow>(db, `SELECT * FROM outcome_links WHERE group_id = ? AND workflow_state = 'active' ORDER BY outcome_title, id`, groupId);
+  return all<LinkRow>(
+    db,
+    `SELECT * FROM outcome_links WHERE group_id = ? AND workflow_state = 'active' ORDER BY outcome_title, id`,
+    groupId,
+  );
 }
 
 export function activeLinkCount(db: Db, outcomeId: number): number {
-  return one<{ n: number }>(db, `SELECT count(*) AS n FROM outcome_links WHERE outcome_id = ? AND workflow_state = 'active'`, outcomeId)!.n;
+  return one<{ n: number }>(
+    db,
+    `SELECT count(*) AS n FROM outcome_links WHERE outcome_id = ? AND workflow_state = 'active'`,
+    outcomeId,
+  )!.n;
 }
 
 export function isAligned(db: Db, outcomeId: number): boolean {
   return one(db, `SELECT 1 FROM outcome_alignments WHERE outcome_id = ? LIMIT 1`, outcomeId) !== undefined;
 }
 
-export function addAlignment(db: Db, a: { outcome: number; contentType: 'Rubric' | 'Assignment'; contentId: number; title: string }): void {
-  insert(db, `INSERT INTO outcome_alignments (outcome_id, content_type, content_id, title) VALUES (?, ?, ?, ?)`, a.outcome, a.contentType, a.contentId, a.title);
+export function addAlignment(
+  db: Db,
+  a: { outcome: number; contentType: 'Rubric' | 'Assignment'; contentId: number; title: string },
+): void {
+  insert(
+    db,
+    `INSERT INTO outcome_alignments (outcome_id, content_type, content_id, title) VALUES (?, ?, ?, ?)`,
+    a.outcome,
+    a.contentType,
+    a.contentId,
+    a.title,
+  );
 }
 
 /** Outcomes linked in these groups that have no active link anywhere else: they go with the groups. */
@@ -190,7 +271,8 @@ export function outcomesOnlyIn(db: Db, groupIds: number[]): OutcomeRow[] {
        AND o.id IN (SELECT outcome_id FROM outcome_links WHERE workflow_state = 'active' AND group_id IN (${inList}))
        AND NOT EXISTS (SELECT 1 FROM outcome_links l WHERE l.outcome_id = o.id AND l.workflow_state = 'active' AND l.group_id NOT IN (${inList}))
      ORDER BY o.id`,
-    ...groupIds, ...groupIds,
+    ...groupIds,
+    ...groupIds,
   );
 }
 
@@ -200,8 +282,17 @@ export function deleteLink(db: Db, linkId: number): void {
 
 export function deleteGroupsWithLinks(db: Db, groupIds: number[], now: string): void {
   const inList = placeholders(groupIds.length);
-  run(db, `UPDATE outcome_links SET workflow_state = 'deleted' WHERE workflow_state = 'active' AND group_id IN (${inList})`, ...groupIds);
-  run(db, `UPDATE outcome_groups SET workflow_state = 'deleted', updated_at = ? WHERE id IN (${inList})`, now, ...groupIds);
+  run(
+    db,
+    `UPDATE outcome_links SET workflow_state = 'deleted' WHERE workflow_state = 'active' AND group_id IN (${inList})`,
+    ...groupIds,
+  );
+  run(
+    db,
+    `UPDATE outcome_groups SET workflow_state = 'deleted', updated_at = ? WHERE id IN (${inList})`,
+    now,
+    ...groupIds,
+  );
 }
 
 export function deleteOutcome(db: Db, outcomeId: number, now: string): void {

@@ -11,7 +11,14 @@ const GLOBAL: OutcomeContextRef = { type: null, id: null };
 
 export const SEED_GROUPS = [
   { id: 1, context: MSU, parent: null, title: 'Mock State University' },
-  { id: 2, context: MSU, parent: 1, title: 'Scientific Literacy', vendorGuid: 'msu-sci-lit', description: 'Reasoning with evidence across the sciences' },
+  {
+    id: 2,
+    context: MSU,
+    parent: 1,
+    title: 'Scientific Literacy',
+    vendorGuid: 'msu-sci-lit',
+    description: 'Reasoning with evidence across the sciences',
+  },
   { id: 3, context: MSU, parent: 2, title: 'Laboratory Practice', vendorGuid: 'msu-lab' },
   { id: 4, context: MSU, parent: 1, title: 'Written Communication', vendorGuid: 'msu-writing' },
   { id: 5, context: BIO, parent: null, title: 'Introduction to Biology' },
@@ -28,12 +35,65 @@ const FOUR_POINT = [
 ];
 
 export const SEED_OUTCOMES = [
-  { id: 1, context: MSU, title: 'Formulates hypotheses', vendorGuid: 'msu-hypothesis', ratings: FOUR_POINT, mastery: 3, groups: [2, 6] },
-  { id: 2, context: MSU, title: 'Interprets data', vendorGuid: 'msu-data', ratings: FOUR_POINT, mastery: 3, groups: [2, 6], method: 'highest' },
-  { id: 3, context: MSU, title: 'Follows lab safety procedures', vendorGuid: 'msu-safety', ratings: [{ description: 'Safe', points: 1 }, { description: 'Unsafe', points: 0 }], mastery: 1, groups: [3] },
-  { id: 4, context: MSU, title: 'Writes clearly and concisely', vendorGuid: 'msu-writing-clarity', ratings: FOUR_POINT, mastery: 3, groups: [4], method: 'n_mastery' },
-  { id: 5, context: BIO, title: 'Describes cell structure', vendorGuid: 'bio101-cells', ratings: FOUR_POINT, mastery: 3, groups: [6] },
-  { id: 6, context: GLOBAL, title: 'Evaluates arguments', vendorGuid: 'global-evaluates-arguments', ratings: FOUR_POINT, mastery: 3, groups: [8] },
+  {
+    id: 1,
+    context: MSU,
+    title: 'Formulates hypotheses',
+    vendorGuid: 'msu-hypothesis',
+    ratings: FOUR_POINT,
+    mastery: 3,
+    groups: [2, 6],
+  },
+  {
+    id: 2,
+    context: MSU,
+    title: 'Interprets data',
+    vendorGuid: 'msu-data',
+    ratings: FOUR_POINT,
+    mastery: 3,
+    groups: [2, 6],
+    method: 'highest',
+  },
+  {
+    id: 3,
+    context: MSU,
+    title: 'Follows lab safety procedures',
+    vendorGuid: 'msu-safety',
+    ratings: [
+      { description: 'Safe', points: 1 },
+      { description: 'Unsafe', points: 0 },
+    ],
+    mastery: 1,
+    groups: [3],
+  },
+  {
+    id: 4,
+    context: MSU,
+    title: 'Writes clearly and concisely',
+    vendorGuid: 'msu-writing-clarity',
+    ratings: FOUR_POINT,
+    mastery: 3,
+    groups: [4],
+    method: 'n_mastery',
+  },
+  {
+    id: 5,
+    context: BIO,
+    title: 'Describes cell structure',
+    vendorGuid: 'bio101-cells',
+    ratings: FOUR_POINT,
+    mastery: 3,
+    groups: [6],
+  },
+  {
+    id: 6,
+    context: GLOBAL,
+    title: 'Evaluates arguments',
+    vendorGuid: 'global-evaluates-arguments',
+    ratings: FOUR_POINT,
+    mastery: 3,
+    groups: [8],
+  },
 ];
 
 const CALCULATION_INT: Record<string, number | null> = { decaying_average: 65, n_mastery: 5, highest: null };

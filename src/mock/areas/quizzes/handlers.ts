@@ -4,17 +4,42 @@
 import type { Quiz } from '../../../spec/types/quizzes.js';
 import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES } from '../../../spec/types/quizzes.js';
 import type { ParamsObject } from '../../decode.js';
-import { bool, HttpError, invalid, notFound, numericId, obj, once, paginate, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import {
+  bool,
+  HttpError,
+  invalid,
+  notFound,
+  numericId,
+  obj,
+  once,
+  paginate,
+  keysetSource,
+  str,
+  timestamp,
+  type Handler,
+  type MockCtx,
+} from '../../kit.js';
 import { text, textFault } from '../../fields.js';
 import { allows, canManageContent, permit, readableCourse } from '../access.js';
 import { quizzesPolicy } from './policy.js';
 import type { CourseRow } from '../courses/repo.js';
-import { createQuiz, hasStudentSubmissions, QUIZ_DEFAULTS, quizById, quizzesOfCourseQuery, syncQuizAssignment, updateQuiz, type QuizRow, type QuizValues } from './repo.js';
+import {
+  createQuiz,
+  hasStudentSubmissions,
+  QUIZ_DEFAULTS,
+  quizById,
+  quizzesOfCourseQuery,
+  syncQuizAssignment,
+  updateQuiz,
+  type QuizRow,
+  type QuizValues,
+} from './repo.js';
 
 const GRADED = new Set(['assignment', 'graded_survey']);
 const TITLE = text({ required: true });
 
-const grades = (ctx: MockCtx, course: CourseRow) => once(ctx, `quizzes:grade:${course.id}`, () => allows(ctx, quizzesPolicy.grade, { course }));
+const grades = (ctx: MockCtx, course: CourseRow) =>
+  once(ctx, `quizzes:grade:${course.id}`, () => allows(ctx, quizzesPolicy.grade, { course }));
 
 function quizJson(ctx: MockCtx, q: QuizRow, course: CourseRow): Quiz {
   const html = `${ctx.origin}/courses/${q.course_id}/quizzes/${q.id}`;
@@ -46,12 +71,26 @@ function quizJson(ctx: MockCtx, q: QuizRow, course: CourseRow): Quiz {
     unlock_at: q.unlock_at,
     published: q.published === 1,
     locked_for_user: locked,
-    permissions: { read: true, submit: !manager, create: manager, manage: manager, update: manager, read_statistics: manager, review_grades: grades(ctx, course) },
+    permissions: {
+      read: true,
+      submit: !manager,
+      create: manager,
+      manage: manager,
+      update: manager,
+      read_statistics: manager,
+      review_grades: grades(ctx, course),
+    },
   };
   if (locked) {
     const lockedUntil = q.unlock_at !== null && q.unlock_at > now;
-    json.lock_info = { asset_string: `quiz_${q.id}`, ...(q.unlock_at ? { unlock_at: q.unlock_at } : {}), ...(q.lock_at ? { lock_at: q.lock_at } : {}) };
-    json.lock_explanation = lockedUntil ? `This quiz is locked until ${q.unlock_at}.` : `This quiz was locked ${q.lock_at}.`;
+    json.lock_info = {
+      asset_string: `quiz_${q.id}`,
+      ...(q.unlock_at ? { unlock_at: q.unlock_at } : {}),
+      ...(q.lock_at ? { lock_at: q.lock_at } : {}),
+    };
+    json.lock_explanation = lockedUntil
+      ? `This quiz is locked until ${q.unlock_at}.`
+      : `This quiz was locked ${q.lock_at}.`;
   }
   if (manager) {
     const started = hasStudentSubmissions(ctx.db, q.id);
@@ -62,7 +101,10 @@ function quizJson(ctx: MockCtx, q: QuizRow, course: CourseRow): Quiz {
   // links for graders only; the IP filter is for everyone taking the quiz.
   if (manager || grades(ctx, course)) json.access_code = q.access_code;
   if (grades(ctx, course)) {
-    json.speed_grader_url = q.published && q.assignment_id !== null ? `${ctx.origin}/courses/${q.course_id}/gradebook/speed_grader?assignment_id=${q.assignment_id}` : null;
+    json.speed_grader_url =
+      q.published && q.assignment_id !== null
+        ? `${ctx.origin}/courses/${q.course_id}/gradebook/speed_grader?assignment_id=${q.assignment_id}`
+        : null;
   }
   return json;
 }
@@ -79,7 +121,10 @@ function isIpv4(text: string): boolean {
 /** A dotted mask is contiguous ones then zeros (255.255.255.0, not 255.0.255.0). */
 function isDottedMask(text: string): boolean {
   if (!isIpv4(text)) return false;
-  const bits = text.split('.').map((p) => Number(p).toString(2).padStart(8, '0')).join('');
+  const bits = text
+    .split('.')
+    .map((p) => Number(p).toString(2).padStart(8, '0'))
+    .join('');
   return /^1*0*$/.test(bits);
 }
 
@@ -91,7 +136,8 @@ export function ipFilterProblem(filter: string): string | undefined {
     const [address, mask, extra] = entry.split('/');
     if (extra !== undefined || !isIpv4(address)) return `"${entry}" is not an IP address or an address with a mask`;
     if (mask === undefined) continue;
-    if (/^\d{1,2}$/.test(mask) ? Number(mask) > 32 : !isDottedMask(mask)) return `"${entry}" has an invalid mask (use /0-/32 or a dotted mask such as /255.255.255.0)`;
+    if (/^\d{1,2}$/.test(mask) ? Number(mask) > 32 : !isDottedMask(mask))
+      return `"${entry}" has an invalid mask (use /0-/32 or a dotted mask such as /255.255.255.0)`;
   }
   return undefined;
 }
@@ -114,7 +160,8 @@ function boolField(q: ParamsObject, name: string, current: boolean): boolean {
   const v = q[name];
   if (typeof v === 'boolean') return v;
   const s = str(q, name)?.toLowerCase();
-  if (s === undefined || !['true', 'false', '1', '0', 't', 'f', 'on', 'off', 'yes', 'no', ''].includes(s)) throw wrong(name, `${name} must be true or false`);
+  if (s === undefined || !['true', 'false', '1', '0', 't', 'f', 'on', 'off', 'yes', 'no', ''].includes(s))
+    throw wrong(name, `${name} must be true or false`);
   return bool(q, name) ?? false;
 }
 
@@ -135,7 +182,6 @@ function choice<T extends string>(q: ParamsObject, name: string, choices: readon
   return v as T;
 }
 
-
 /**
  * The quiz as `quiz[...]` would leave it, checked rule by rule. A rule broken by a parameter of this
  * request is a 400 naming it; a value the request did not touch that a changed one makes
@@ -155,9 +201,17 @@ function quizValues(course: CourseRow, current: QuizValues, q: ParamsObject): Qu
 
   if (given(q, 'assignment_group_id') && !blank(q, 'assignment_group_id')) {
     const groupId = intField(q, 'assignment_group_id');
-    if (!graded) throw wrong('assignment_group_id', `assignment_group_id is only valid for graded quizzes (quiz_type assignment or graded_survey), not ${v.quiz_type}`);
+    if (!graded)
+      throw wrong(
+        'assignment_group_id',
+        `assignment_group_id is only valid for graded quizzes (quiz_type assignment or graded_survey), not ${v.quiz_type}`,
+      );
     // Each course of the mock has one assignment group, numbered after the course.
-    if (groupId !== course.id) throw wrong('assignment_group_id', `assignment group ${groupId} is not an assignment group of course ${course.id}`);
+    if (groupId !== course.id)
+      throw wrong(
+        'assignment_group_id',
+        `assignment group ${groupId} is not an assignment group of course ${course.id}`,
+      );
     v.assignment_group_id = groupId;
   }
   // A graded quiz goes into the course's top assignment group unless told otherwise.
@@ -165,33 +219,47 @@ function quizValues(course: CourseRow, current: QuizValues, q: ParamsObject): Qu
 
   if (given(q, 'time_limit')) {
     const limit = blank(q, 'time_limit') ? null : intField(q, 'time_limit')!;
-    if (limit !== null && limit < 1) throw wrong('time_limit', 'time_limit must be a number of minutes of at least 1, or null for none');
+    if (limit !== null && limit < 1)
+      throw wrong('time_limit', 'time_limit must be a number of minutes of at least 1, or null for none');
     v.time_limit = limit;
   }
   v.shuffle_answers = boolField(q, 'shuffle_answers', v.shuffle_answers === 1) ? 1 : 0;
 
   if (given(q, 'allowed_attempts')) {
     const attempts = intField(q, 'allowed_attempts');
-    if (attempts === undefined || attempts === 0 || attempts < -1) throw wrong('allowed_attempts', 'allowed_attempts must be a number of attempts of at least 1, or -1 for unlimited');
+    if (attempts === undefined || attempts === 0 || attempts < -1)
+      throw wrong(
+        'allowed_attempts',
+        'allowed_attempts must be a number of attempts of at least 1, or -1 for unlimited',
+      );
     v.allowed_attempts = attempts;
   }
   const several = v.allowed_attempts > 1 || v.allowed_attempts === -1;
 
   if (given(q, 'scoring_policy')) {
     const policy = blank(q, 'scoring_policy') ? null : choice(q, 'scoring_policy', SCORING_POLICIES)!;
-    if (policy !== null && !several) throw wrong('scoring_policy', 'scoring_policy is only valid with more than one allowed attempt');
+    if (policy !== null && !several)
+      throw wrong('scoring_policy', 'scoring_policy is only valid with more than one allowed attempt');
     v.scoring_policy = policy;
   }
   // Required with several attempts (keep_highest when not given); meaningless with one.
   v.scoring_policy = several ? (v.scoring_policy ?? 'keep_highest') : null;
 
-  if (given(q, 'hide_results')) v.hide_results = blank(q, 'hide_results') ? null : choice(q, 'hide_results', HIDE_RESULTS)!;
+  if (given(q, 'hide_results'))
+    v.hide_results = blank(q, 'hide_results') ? null : choice(q, 'hide_results', HIDE_RESULTS)!;
   if (v.hide_results === 'until_after_last_attempt' && !several) {
-    throw wrong('hide_results', 'hide_results=until_after_last_attempt is only valid with more than one allowed attempt');
+    throw wrong(
+      'hide_results',
+      'hide_results=until_after_last_attempt is only valid with more than one allowed attempt',
+    );
   }
   if (given(q, 'show_correct_answers')) {
     const show = boolField(q, 'show_correct_answers', true);
-    if (show && v.hide_results !== null) throw wrong('show_correct_answers', `show_correct_answers is only valid when results are not hidden (hide_results is ${v.hide_results})`);
+    if (show && v.hide_results !== null)
+      throw wrong(
+        'show_correct_answers',
+        `show_correct_answers is only valid when results are not hidden (hide_results is ${v.hide_results})`,
+      );
     v.show_correct_answers = show ? 1 : 0;
   } else if (v.hide_results !== null) {
     v.show_correct_answers = 0;
@@ -200,7 +268,8 @@ function quizValues(course: CourseRow, current: QuizValues, q: ParamsObject): Qu
   v.one_question_at_a_time = boolField(q, 'one_question_at_a_time', v.one_question_at_a_time === 1) ? 1 : 0;
   if (given(q, 'cant_go_back')) {
     const cantGoBack = boolField(q, 'cant_go_back', false);
-    if (cantGoBack && !v.one_question_at_a_time) throw wrong('cant_go_back', 'cant_go_back is only valid with one_question_at_a_time');
+    if (cantGoBack && !v.one_question_at_a_time)
+      throw wrong('cant_go_back', 'cant_go_back is only valid with one_question_at_a_time');
     v.cant_go_back = cantGoBack ? 1 : 0;
   } else if (!v.one_question_at_a_time) {
     v.cant_go_back = 0;
@@ -258,7 +327,13 @@ const update: Handler = (ctx) => {
   permit(canManageContent(ctx, course));
   const values = quizValues(course, quiz, obj(ctx.params, 'quiz'));
   if (quiz.published === 1 && values.published === 0 && hasStudentSubmissions(ctx.db, quiz.id)) {
-    throw new HttpError(400, { errors: { published: [{ attribute: 'published', type: 'invalid', message: "Can't unpublish if there are student submissions" }] } });
+    throw new HttpError(400, {
+      errors: {
+        published: [
+          { attribute: 'published', type: 'invalid', message: "Can't unpublish if there are student submissions" },
+        ],
+      },
+    });
   }
   const now = ctx.now();
   updateQuiz(ctx.db, quiz.id, values, now);

@@ -35,11 +35,31 @@ export interface QuizRow {
 }
 
 /** The settable columns of a quiz. */
-export type QuizValues = Omit<QuizRow, 'id' | 'course_id' | 'assignment_id' | 'workflow_state' | 'created_at' | 'updated_at'>;
+export type QuizValues = Omit<
+  QuizRow,
+  'id' | 'course_id' | 'assignment_id' | 'workflow_state' | 'created_at' | 'updated_at'
+>;
 
 const COLUMNS = [
-  'title', 'description', 'quiz_type', 'assignment_group_id', 'time_limit', 'shuffle_answers', 'hide_results', 'show_correct_answers', 'allowed_attempts',
-  'scoring_policy', 'one_question_at_a_time', 'cant_go_back', 'access_code', 'ip_filter', 'due_at', 'lock_at', 'unlock_at', 'published', 'question_count',
+  'title',
+  'description',
+  'quiz_type',
+  'assignment_group_id',
+  'time_limit',
+  'shuffle_answers',
+  'hide_results',
+  'show_correct_answers',
+  'allowed_attempts',
+  'scoring_policy',
+  'one_question_at_a_time',
+  'cant_go_back',
+  'access_code',
+  'ip_filter',
+  'due_at',
+  'lock_at',
+  'unlock_at',
+  'published',
+  'question_count',
   'points_possible',
 ] as const satisfies readonly (keyof QuizValues)[];
 
@@ -51,12 +71,22 @@ export function createQuiz(db: Db, course: number, v: QuizValues, now: string, i
   return insert(
     db,
     `INSERT INTO quizzes (id, course_id, ${COLUMNS.join(', ')}, created_at, updated_at) VALUES (?, ?, ${COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
-    id ?? null, course, ...COLUMNS.map((c) => v[c]), now, now,
+    id ?? null,
+    course,
+    ...COLUMNS.map((c) => v[c]),
+    now,
+    now,
   );
 }
 
 export function updateQuiz(db: Db, id: number, v: QuizValues, now: string): void {
-  run(db, `UPDATE quizzes SET ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, ...COLUMNS.map((c) => v[c]), now, id);
+  run(
+    db,
+    `UPDATE quizzes SET ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`,
+    ...COLUMNS.map((c) => v[c]),
+    now,
+    id,
+  );
 }
 
 /**
@@ -105,11 +135,26 @@ export function hasStudentSubmissions(db: Db, quizId: number): boolean {
   return one(db, `SELECT 1 FROM quiz_submissions WHERE quiz_id = ? LIMIT 1`, quizId) !== undefined;
 }
 
-export function addQuizSubmission(db: Db, s: { quiz: number; user: number; state: 'untaken' | 'complete'; score?: number | null; startedAt: string; finishedAt?: string | null }): number {
+export function addQuizSubmission(
+  db: Db,
+  s: {
+    quiz: number;
+    user: number;
+    state: 'untaken' | 'complete';
+    score?: number | null;
+    startedAt: string;
+    finishedAt?: string | null;
+  },
+): number {
   return insert(
     db,
     `INSERT INTO quiz_submissions (quiz_id, user_id, workflow_state, score, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?)`,
-    s.quiz, s.user, s.state, s.score ?? null, s.startedAt, s.finishedAt ?? null,
+    s.quiz,
+    s.user,
+    s.state,
+    s.score ?? null,
+    s.startedAt,
+    s.finishedAt ?? null,
   );
 }
 
@@ -123,7 +168,9 @@ export function quizzesOfCourseQuery(courseId: number, o: { withUnpublished: boo
   if (!o.withUnpublished) where.push('q.published = 1');
   if (o.term) {
     const { operator, pattern } = containsLike(o.term);
-    where.push(indexable(o.term) ? `q.id IN (SELECT rowid FROM quiz_search WHERE title ${operator})` : `q.title ${operator}`);
+    where.push(
+      indexable(o.term) ? `q.id IN (SELECT rowid FROM quiz_search WHERE title ${operator})` : `q.title ${operator}`,
+    );
     args.push(pattern);
   }
   return { sql: `SELECT q.* FROM quizzes q WHERE ${where.join(' AND ')}`, args, key: ['id'] };

@@ -49,7 +49,13 @@ type CourseRoles = ReturnType<typeof activeCourseRoles>;
  * own on real instances, or a role without the right): its teachers and TAs, and the students they
  * observe.
  */
-function messagingReach(db: Db, userId: number, course: ScopeCourse, roles: CourseRoles, adminSends: boolean): Reach | undefined {
+function messagingReach(
+  db: Db,
+  userId: number,
+  course: ScopeCourse,
+  roles: CourseRoles,
+  adminSends: boolean,
+): Reach | undefined {
   if (adminSends) return { level: 'full' };
   if (roles.length === 0) return undefined;
   const sending = roles.filter((r) => grantsAny(r.permissions, searchPolicy.send));
@@ -60,20 +66,26 @@ function messagingReach(db: Db, userId: number, course: ScopeCourse, roles: Cour
 
 export function messagingScope(db: Db, userId: number): MessagingScope {
   const courses: ScopeCourse[] = [];
-  const audience = { full: [] as number[], sections: [] as Audience['sections'][number][], restricted: [] as Audience['restricted'][number][] };
+  const audience = {
+    full: [] as number[],
+    sections: [] as Audience['sections'][number][],
+    restricted: [] as Audience['restricted'][number][],
+  };
   const sectionReach = new Map<number, number[]>();
   const studentIn: number[] = [];
   // An admin's reach is the same for every course of an account.
   const adminSends = new Map<number, boolean>();
   for (const c of candidateCourses(db, userId)) {
-    if (!adminSends.has(c.account_id)) adminSends.set(c.account_id, canAny(db, userId, searchPolicy.send, { account: { id: c.account_id } }));
+    if (!adminSends.has(c.account_id))
+      adminSends.set(c.account_id, canAny(db, userId, searchPolicy.send, { account: { id: c.account_id } }));
     const roles = activeCourseRoles(db, userId, c.id);
     const reach = messagingReach(db, userId, c, roles, adminSends.get(c.account_id)!);
     if (!reach) continue;
     courses.push(c);
     if (roles.some((r) => r.type === 'StudentEnrollment')) studentIn.push(c.id);
     if (reach.level === 'full') audience.full.push(c.id);
-    else if (reach.level === 'sections') (audience.sections.push({ course: c.id, sections: reach.sections }), sectionReach.set(c.id, reach.sections));
+    else if (reach.level === 'sections')
+      audience.sections.push({ course: c.id, sections: reach.sections }), sectionReach.set(c.id, reach.sections);
     else audience.restricted.push({ course: c.id, users: reach.users });
   }
   const full = new Set(audience.full);
@@ -83,10 +95,13 @@ export function messagingScope(db: Db, userId: number): MessagingScope {
   for (const g of groupsOfCourses(db, audience.full)) groups.set(g.id, g);
   for (const g of groupsOfMember(db, userId)) if (sectionReach.has(g.course_id)) groups.set(g.id, g);
   for (const [courseId, sections] of sectionReach) {
-    for (const g of groupsWithMembersIn(db, courseId, sections)) if (!groups.has(g.id)) groups.set(g.id, { ...g, sections });
+    for (const g of groupsWithMembersIn(db, courseId, sections))
+      if (!groups.has(g.id)) groups.set(g.id, { ...g, sections });
   }
   const groupList = [...groups.values()].sort((a, b) => a.id - b.id);
-  const sections = sectionsOfCourses(db, [...full, ...sectionReach.keys()]).filter((s) => full.has(s.course_id) || sectionReach.get(s.course_id)!.includes(s.id));
+  const sections = sectionsOfCourses(db, [...full, ...sectionReach.keys()]).filter(
+    (s) => full.has(s.course_id) || sectionReach.get(s.course_id)!.includes(s.id),
+  );
   return {
     userId,
     courses,
@@ -96,7 +111,9 @@ export function messagingScope(db: Db, userId: number): MessagingScope {
       audience: { ...audience, studentIn, observers: studentIn.length ? observersOf(db, userId) : [] },
       groups: {
         full: groupList.filter((g) => !g.sections).map((g) => g.id),
-        sections: groupList.filter((g) => g.sections).map((g) => ({ group: g.id, course: g.course_id, sections: g.sections! })),
+        sections: groupList
+          .filter((g) => g.sections)
+          .map((g) => ({ group: g.id, course: g.course_id, sections: g.sections! })),
       },
     },
   };
@@ -122,21 +139,37 @@ export function parseContextToken(token: string): ContextRef | undefined {
 }
 
 /** The people a context holds as the user sees them, when it lies in the scope; undefined when it does not. */
-export function peopleSourceOf(scope: MessagingScope, ref: ContextRef): { source: PeopleSource; tag: string } | undefined {
+export function peopleSourceOf(
+  scope: MessagingScope,
+  ref: ContextRef,
+): { source: PeopleSource; tag: string } | undefined {
   const types = ref.type ? [ref.type] : undefined;
   switch (ref.kind) {
     case 'course':
       if (!scope.courses.some((c) => c.id === ref.id)) return undefined;
-      return { source: { audience: audienceIn(scope.people.audience, ref.id), groups: NO_GROUPS, types }, tag: `course_${ref.id}` };
+      return {
+        source: { audience: audienceIn(scope.people.audience, ref.id), groups: NO_GROUPS, types },
+        tag: `course_${ref.id}`,
+      };
     case 'section': {
       const s = scope.sections.find((x) => x.id === ref.id);
       if (!s) return undefined;
-      return { source: { audience: audienceIn(scope.people.audience, s.course_id), sections: [s.id], groups: NO_GROUPS, types }, tag: `course_${s.course_id}` };
+      return {
+        source: {
+          audience: audienceIn(scope.people.audience, s.course_id),
+          sections: [s.id],
+          groups: NO_GROUPS,
+          types,
+        },
+        tag: `course_${s.course_id}`,
+      };
     }
     case 'group': {
       const g = scope.groups.find((x) => x.id === ref.id);
       if (!g) return undefined;
-      const groups = g.sections ? { full: [], sections: [{ group: g.id, course: g.course_id, sections: g.sections }] } : { full: [g.id], sections: [] };
+      const groups = g.sections
+        ? { full: [], sections: [{ group: g.id, course: g.course_id, sections: g.sections }] }
+        : { full: [g.id], sections: [] };
       return { source: { audience: NO_AUDIENCE, groups }, tag: `group_${g.id}` };
     }
   }
@@ -169,7 +202,7 @@ export function resolveRecipients(db: Db, scope: MessagingScope, tokens: readonl
   const tags = new Set<string>();
   let restricted = false;
   const add = (id: number) => {
-    if (!seen.has(id)) (seen.add(id), users.push(id));
+    if (!seen.has(id)) seen.add(id), users.push(id);
   };
   const ids = tokens.filter((t) => /^\d{1,18}$/.test(t)).map(Number);
   const reachable = peopleAmong(db, scope.people, ids);

@@ -4,10 +4,7 @@ import { recipientIndex, schema } from './schema.js';
 export const searchArea = defineArea({
   name: 'search',
   schema,
-  operations: [
-    'search.recipients',
-    'conversations.findRecipients',
-  ],
+  operations: ['search.recipients', 'conversations.findRecipients'],
   load: async () => ({ handlers: (await import('./handlers.js')).searchHandlers }),
   bulkIndexes: [recipientIndex],
 });

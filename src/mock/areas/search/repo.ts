@@ -30,7 +30,8 @@ export function candidateCourses(db: Db, userId: number): ScopeCourse[] {
        AND (c.account_id IN (SELECT id FROM tree)
             OR EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = c.id AND e.user_id = ? AND e.workflow_state = 'active'))
      ORDER BY c.id`,
-    userId, userId,
+    userId,
+    userId,
   );
 }
 
@@ -50,12 +51,23 @@ export function groupExists(db: Db, id: number): boolean {
 
 /** Groups of these courses. */
 export function groupsOfCourses(db: Db, courseIds: readonly number[]): ScopeGroup[] {
-  return all<ScopeGroup>(db, `SELECT id, course_id, name FROM groups WHERE course_id IN (${inList(courseIds)}) AND workflow_state <> 'deleted' ORDER BY id`, ...courseIds);
+  return all<ScopeGroup>(
+    db,
+    `SELECT id, course_id, name FROM groups WHERE course_id IN (${inList(courseIds)}) AND workflow_state <> 'deleted' ORDER BY id`,
+    ...courseIds,
+  );
 }
 
 /** Sections of these courses (a cross-listed section counts in the course it now lives in). */
-export function sectionsOfCourses(db: Db, courseIds: readonly number[]): { id: number; course_id: number; name: string }[] {
-  return all(db, `SELECT id, course_id, name FROM course_sections WHERE course_id IN (${inList(courseIds)}) AND workflow_state <> 'deleted' ORDER BY id`, ...courseIds);
+export function sectionsOfCourses(
+  db: Db,
+  courseIds: readonly number[],
+): { id: number; course_id: number; name: string }[] {
+  return all(
+    db,
+    `SELECT id, course_id, name FROM course_sections WHERE course_id IN (${inList(courseIds)}) AND workflow_state <> 'deleted' ORDER BY id`,
+    ...courseIds,
+  );
 }
 
 /** Groups of a course with a member enrolled in one of these sections. */
@@ -67,7 +79,8 @@ export function groupsWithMembersIn(db: Db, courseId: number, sectionIds: readon
                    WHERE m.group_id = g.id AND m.workflow_state = 'accepted' AND e.workflow_state IN ('active', 'invited')
                      AND e.course_section_id IN (${inList(sectionIds)}))
      ORDER BY g.id`,
-    courseId, ...sectionIds,
+    courseId,
+    ...sectionIds,
   );
 }
 
@@ -135,10 +148,14 @@ const LIVE_ENROLLMENT = `IN ('active', 'invited')`;
 function visibleEnrollments(a: Audience, e = 'e'): { sql: string; args: unknown[] } | undefined {
   const parts: string[] = [];
   const args: unknown[] = [];
-  if (a.full.length) (parts.push(`${e}.course_id IN (${inList(a.full)})`), args.push(...a.full));
-  for (const s of a.sections) (parts.push(`(${e}.course_id = ? AND ${e}.course_section_id IN (${inList(s.sections)}))`), args.push(s.course, ...s.sections));
+  if (a.full.length) parts.push(`${e}.course_id IN (${inList(a.full)})`), args.push(...a.full);
+  for (const s of a.sections)
+    parts.push(`(${e}.course_id = ? AND ${e}.course_section_id IN (${inList(s.sections)}))`),
+      args.push(s.course, ...s.sections);
   for (const r of a.restricted) {
-    parts.push(`(${e}.course_id = ? AND (${e}.type IN ('TeacherEnrollment', 'TaEnrollment') OR ${e}.user_id IN (${inList(r.users)})))`);
+    parts.push(
+      `(${e}.course_id = ? AND (${e}.type IN ('TeacherEnrollment', 'TaEnrollment') OR ${e}.user_id IN (${inList(r.users)})))`,
+    );
     args.push(r.course, ...r.users);
   }
   if (parts.length === 0) return undefined;
@@ -154,9 +171,11 @@ function visibleEnrollments(a: Audience, e = 'e'): { sql: string; args: unknown[
 function visibleMemberships(g: GroupAudience, m = 'm'): { sql: string; args: unknown[] } | undefined {
   const parts: string[] = [];
   const args: unknown[] = [];
-  if (g.full.length) (parts.push(`${m}.group_id IN (${inList(g.full)})`), args.push(...g.full));
+  if (g.full.length) parts.push(`${m}.group_id IN (${inList(g.full)})`), args.push(...g.full);
   for (const s of g.sections) {
-    parts.push(`(${m}.group_id = ? AND EXISTS (SELECT 1 FROM enrollments ge WHERE ge.user_id = ${m}.user_id AND ge.course_id = ? AND ge.course_section_id IN (${inList(s.sections)}) AND ge.workflow_state ${LIVE_ENROLLMENT}))`);
+    parts.push(
+      `(${m}.group_id = ? AND EXISTS (SELECT 1 FROM enrollments ge WHERE ge.user_id = ${m}.user_id AND ge.course_id = ? AND ge.course_section_id IN (${inList(s.sections)}) AND ge.workflow_state ${LIVE_ENROLLMENT}))`,
+    );
     args.push(s.group, s.course, ...s.sections);
   }
   if (parts.length === 0) return undefined;
@@ -170,20 +189,28 @@ function peopleWhere(src: PeopleSource): { sql: string; args: unknown[] } {
   if (enrolled) {
     const where = [`e.workflow_state ${LIVE_ENROLLMENT}`, enrolled.sql];
     args.push(...enrolled.args);
-    if (src.types) (where.push(`e.type IN (${inList(src.types)})`), args.push(...src.types));
-    if (src.sections) (where.push(`e.course_section_id IN (${inList(src.sections)})`), args.push(...src.sections));
+    if (src.types) where.push(`e.type IN (${inList(src.types)})`), args.push(...src.types);
+    if (src.sections) where.push(`e.course_section_id IN (${inList(src.sections)})`), args.push(...src.sections);
     ors.push(`u.id IN (SELECT e.user_id FROM enrollments e WHERE ${where.join(' AND ')})`);
   }
   const members = visibleMemberships(src.groups);
-  if (members) (ors.push(`u.id IN (SELECT m.user_id FROM group_memberships m WHERE m.workflow_state = 'accepted' AND ${members.sql})`), args.push(...members.args));
-  if (src.users?.length) (ors.push(`u.id IN (${inList(src.users)})`), args.push(...src.users));
+  if (members)
+    ors.push(
+      `u.id IN (SELECT m.user_id FROM group_memberships m WHERE m.workflow_state = 'accepted' AND ${members.sql})`,
+    ),
+      args.push(...members.args);
+  if (src.users?.length) ors.push(`u.id IN (${inList(src.users)})`), args.push(...src.users);
   return { sql: ors.length ? `(${ors.join(' OR ')})` : '0', args };
 }
 
 /** The live users a source holds, in id order. */
 export function peopleOf(db: Db, src: PeopleSource): number[] {
   const w = peopleWhere(src);
-  return all<{ id: number }>(db, `SELECT u.id FROM users u WHERE u.workflow_state <> 'deleted' AND ${w.sql} ORDER BY u.id`, ...w.args).map((r) => r.id);
+  return all<{ id: number }>(
+    db,
+    `SELECT u.id FROM users u WHERE u.workflow_state <> 'deleted' AND ${w.sql} ORDER BY u.id`,
+    ...w.args,
+  ).map((r) => r.id);
 }
 
 /** Which of these users a source holds. */
@@ -191,25 +218,48 @@ export function peopleAmong(db: Db, src: PeopleSource, userIds: readonly number[
   if (userIds.length === 0) return new Set();
   const w = peopleWhere(src);
   return new Set(
-    all<{ id: number }>(db, `SELECT u.id FROM users u WHERE u.id IN (${inList(userIds)}) AND u.workflow_state <> 'deleted' AND ${w.sql}`, ...userIds, ...w.args).map((r) => r.id),
+    all<{ id: number }>(
+      db,
+      `SELECT u.id FROM users u WHERE u.id IN (${inList(userIds)}) AND u.workflow_state <> 'deleted' AND ${w.sql}`,
+      ...userIds,
+      ...w.args,
+    ).map((r) => r.id),
   );
 }
 
 export function countPeople(db: Db, src: PeopleSource): number {
   const w = peopleWhere(src);
-  return one<{ n: number }>(db, `SELECT count(*) AS n FROM users u WHERE u.workflow_state <> 'deleted' AND ${w.sql}`, ...w.args)!.n;
+  return one<{ n: number }>(
+    db,
+    `SELECT count(*) AS n FROM users u WHERE u.workflow_state <> 'deleted' AND ${w.sql}`,
+    ...w.args,
+  )!.n;
 }
 
 /** A user's enrollment types in the courses a source sees them in, and the groups of it they belong to. */
-export function commonContextsOf(db: Db, userId: number, src: PeopleSource): { courses: { course_id: number; type: string }[]; groups: number[] } {
+export function commonContextsOf(
+  db: Db,
+  userId: number,
+  src: PeopleSource,
+): { courses: { course_id: number; type: string }[]; groups: number[] } {
   const enrolled = visibleEnrollments(src.audience);
   const members = visibleMemberships(src.groups);
   return {
     courses: enrolled
-      ? all(db, `SELECT DISTINCT e.course_id, e.type FROM enrollments e WHERE e.user_id = ? AND e.workflow_state ${LIVE_ENROLLMENT} AND ${enrolled.sql} ORDER BY e.course_id, e.type`, userId, ...enrolled.args)
+      ? all(
+          db,
+          `SELECT DISTINCT e.course_id, e.type FROM enrollments e WHERE e.user_id = ? AND e.workflow_state ${LIVE_ENROLLMENT} AND ${enrolled.sql} ORDER BY e.course_id, e.type`,
+          userId,
+          ...enrolled.args,
+        )
       : [],
     groups: members
-      ? all<{ group_id: number }>(db, `SELECT DISTINCT m.group_id FROM group_memberships m WHERE m.user_id = ? AND m.workflow_state = 'accepted' AND ${members.sql} ORDER BY m.group_id`, userId, ...members.args).map((r) => r.group_id)
+      ? all<{ group_id: number }>(
+          db,
+          `SELECT DISTINCT m.group_id FROM group_memberships m WHERE m.user_id = ? AND m.workflow_state = 'accepted' AND ${members.sql} ORDER BY m.group_id`,
+          userId,
+          ...members.args,
+        ).map((r) => r.group_id)
       : [],
   };
 }
@@ -241,7 +291,8 @@ export function recipientsQuery(q: RecipientQuery): KeysetQuery {
   const parts: string[] = [];
   const args: unknown[] = [];
   // The trigram index serves each %term% (terms under three characters are scanned).
-  const match = (expr: string) => q.terms.map(() => ` AND ${expr} IN (SELECT rowid FROM recipient_names WHERE name LIKE ?)`).join('');
+  const match = (expr: string) =>
+    q.terms.map(() => ` AND ${expr} IN (SELECT rowid FROM recipient_names WHERE name LIKE ?)`).join('');
   const termArgs = q.terms.map((t) => `%${t}%`);
   (q.synthetic ?? []).forEach((x, i) => {
     // '!' sorts before any lower-cased name: synthetic contexts come first, in their own order.
@@ -269,6 +320,9 @@ export function recipientsQuery(q: RecipientQuery): KeysetQuery {
                 WHERE u.workflow_state <> 'deleted' AND ${w.sql}${q.excludeUsers.length ? ` AND u.id NOT IN (${inList(q.excludeUsers)})` : ''}${match('u.id * 4')}`);
     args.push(...w.args, ...q.excludeUsers, ...termArgs);
   }
-  if (parts.length === 0) parts.push(`SELECT 0 AS ord, '' AS sort, '' AS ref, 'user' AS kind, 0 AS rid, NULL AS course_id, '' AS name WHERE 0`);
+  if (parts.length === 0)
+    parts.push(
+      `SELECT 0 AS ord, '' AS sort, '' AS ref, 'user' AS kind, 0 AS rid, NULL AS course_id, '' AS name WHERE 0`,
+    );
   return { sql: parts.join('\nUNION ALL\n'), args, key: ['ord', 'sort', 'ref'] };
 }

@@ -28,5 +28,8 @@ ${triggers}
 /** recipient_names as a bulk load fills it: the names of the rows each table gained. */
 export const recipientIndex = {
   triggers,
-  fills: kinds.map(([, table, k]) => ({ table, fill: `INSERT INTO recipient_names (rowid, name) SELECT id * 4 + ${k}, name FROM ${table} WHERE id > ?` })),
+  fills: kinds.map(([, table, k]) => ({
+    table,
+    fill: `INSERT INTO recipient_names (rowid, name) SELECT id * 4 + ${k}, name FROM ${table} WHERE id > ?`,
+  })),
 };

@@ -1,7 +1,19 @@
 // Sections: list, read, create, update, delete, and cross-listing — a section moves into another
 // course of the same root account with its enrollments, and can be moved back.
 import type { Section } from '../../../spec/types/roster.js';
-import { invalid, rejected, list, notFound, obj, paginate, keysetSource, str, timestamp, type Handler, type MockCtx } from '../../kit.js';
+import {
+  invalid,
+  rejected,
+  list,
+  notFound,
+  obj,
+  paginate,
+  keysetSource,
+  str,
+  timestamp,
+  type Handler,
+  type MockCtx,
+} from '../../kit.js';
 import { checkText, text } from '../../fields.js';
 import { find, findCourse, findSection } from '../lookup.js';
 import { canReadCourse } from '../permissions.js';
@@ -11,8 +23,16 @@ import { courseById, courses, type CourseRow } from '../courses/repo.js';
 import { liveEnrollmentsInSection, moveSectionEnrollments, studentsOfSection } from '../enrollments/repo.js';
 import { briefUserJson } from '../users/handlers.js';
 import { userById } from '../users/repo.js';
-import { createSection, deleteSection, moveSection, sectionById, sectionSisTaken, sectionsOfCourseQuery, updateSection, type SectionRow } from './repo.js';
-
+import {
+  createSection,
+  deleteSection,
+  moveSection,
+  sectionById,
+  sectionSisTaken,
+  sectionsOfCourseQuery,
+  updateSection,
+  type SectionRow,
+} from './repo.js';
 
 function sectionJson(ctx: MockCtx, s: SectionRow, course: CourseRow, include: string[] = []): Section {
   const sis = canReadSis(ctx, course);
@@ -32,7 +52,9 @@ function sectionJson(ctx: MockCtx, s: SectionRow, course: CourseRow, include: st
   if (include.includes('students')) {
     const students = studentsOfSection(ctx.db, s.id).map((userId) => {
       const user = briefUserJson(ctx, userById(ctx.db, userId)!, sis);
-      return include.includes('avatar_url') ? { ...user, avatar_url: `${ctx.origin}/images/messages/avatar-50.png` } : user;
+      return include.includes('avatar_url')
+        ? { ...user, avatar_url: `${ctx.origin}/images/messages/avatar-50.png` }
+        : user;
     });
     json.students = students.length ? students : null;
   }
@@ -44,13 +66,21 @@ function sectionInContext(ctx: MockCtx, options: { manage: boolean }): { section
   const section = findSection(ctx, ctx.path.id);
   const course = courseById(ctx.db, section.course_id)!;
   if (ctx.path.course_id !== undefined && findCourse(ctx, ctx.path.course_id).id !== course.id) throw notFound();
-  permit(options.manage ? allows(ctx, sectionsPolicy.manage, { course, sections: [section.id] }) : canReadCourse(ctx.db, ctx.caller.id, course));
+  permit(
+    options.manage
+      ? allows(ctx, sectionsPolicy.manage, { course, sections: [section.id] })
+      : canReadCourse(ctx.db, ctx.caller.id, course),
+  );
   return { section, course };
 }
 
 const NAME = text({ required: true });
 
-function sectionFields(ctx: MockCtx, course: CourseRow, current?: SectionRow): Pick<SectionRow, 'name' | 'sis_section_id' | 'start_at' | 'end_at'> {
+function sectionFields(
+  ctx: MockCtx,
+  course: CourseRow,
+  current?: SectionRow,
+): Pick<SectionRow, 'name' | 'sis_section_id' | 'start_at' | 'end_at'> {
   const p = obj(ctx.params, 'course_section');
   const name = checkText(NAME, str(p, 'name')?.trim() ?? current?.name, 'course_section', 'name');
   let sis = current?.sis_section_id ?? null;
@@ -58,11 +88,13 @@ function sectionFields(ctx: MockCtx, course: CourseRow, current?: SectionRow): P
   // Real instances apply a SIS id only for callers who may manage SIS data; an empty one clears it.
   if (sisRaw !== undefined && allows(ctx, sectionsPolicy.setSis, { course })) {
     sis = sisRaw.trim() || null;
-    if (sis && sectionSisTaken(ctx.db, course.root_account_id, sis, current?.id)) throw invalid('course_section', 'sis_source_id', 'taken', `SIS ID "${sis}" is already in use`);
+    if (sis && sectionSisTaken(ctx.db, course.root_account_id, sis, current?.id))
+      throw invalid('course_section', 'sis_source_id', 'taken', `SIS ID "${sis}" is already in use`);
   }
   const startAt = str(p, 'start_at') === '' ? null : (timestamp(p, 'start_at') ?? current?.start_at ?? null);
   const endAt = str(p, 'end_at') === '' ? null : (timestamp(p, 'end_at') ?? current?.end_at ?? null);
-  if (startAt && endAt && startAt > endAt) throw invalid('course_section', 'end_at', 'invalid', 'end_at must be after start_at');
+  if (startAt && endAt && startAt > endAt)
+    throw invalid('course_section', 'end_at', 'invalid', 'end_at must be after start_at');
   return { name, sis_section_id: sis, start_at: startAt, end_at: endAt };
 }
 
@@ -71,14 +103,24 @@ const listSections: Handler = (ctx) => {
   const include = list(ctx.params, 'include').map(String);
   // Listing students needs the right to see the roster.
   if (include.includes('students')) demand(ctx, sectionsPolicy.listStudents, { course });
-  return paginate(ctx, keysetSource<SectionRow>(ctx.db, sectionsOfCourseQuery(course.id)), (s) => sectionJson(ctx, s, course, include));
+  return paginate(ctx, keysetSource<SectionRow>(ctx.db, sectionsOfCourseQuery(course.id)), (s) =>
+    sectionJson(ctx, s, course, include),
+  );
 };
 
 const create: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
   demand(ctx, sectionsPolicy.manage, { course });
   const fields = sectionFields(ctx, course);
-  const id = createSection(ctx.db, { course: course.id, root: course.root_account_id, name: fields.name, sis: fields.sis_section_id, startAt: fields.start_at, endAt: fields.end_at, now: ctx.now() });
+  const id = createSection(ctx.db, {
+    course: course.id,
+    root: course.root_account_id,
+    name: fields.name,
+    sis: fields.sis_section_id,
+    startAt: fields.start_at,
+    endAt: fields.end_at,
+    now: ctx.now(),
+  });
   return sectionJson(ctx, sectionById(ctx.db, id)!, course);
 };
 
@@ -95,7 +137,8 @@ const update: Handler = (ctx) => {
 
 const remove: Handler = (ctx) => {
   const { section, course } = sectionInContext(ctx, { manage: true });
-  if (liveEnrollmentsInSection(ctx.db, section.id) > 0) throw rejected("You can't delete a section that has enrollments");
+  if (liveEnrollmentsInSection(ctx.db, section.id) > 0)
+    throw rejected("You can't delete a section that has enrollments");
   deleteSection(ctx.db, section.id);
   return sectionJson(ctx, section, course);
 };

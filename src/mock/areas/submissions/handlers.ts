@@ -54,10 +54,19 @@ import {
   type SubmissionRow,
 } from './repo.js';
 
-const INCLUDES: readonly SubmissionInclude[] = ['submission_history', 'submission_comments', 'rubric_assessment', 'assignment', 'user', 'total_scores'];
+const INCLUDES: readonly SubmissionInclude[] = [
+  'submission_history',
+  'submission_comments',
+  'rubric_assessment',
+  'assignment',
+  'user',
+  'total_scores',
+];
 
 function includes(ctx: MockCtx): SubmissionInclude[] {
-  return list(ctx.params, 'include').map(String).filter((i): i is SubmissionInclude => (INCLUDES as readonly string[]).includes(i));
+  return list(ctx.params, 'include')
+    .map(String)
+    .filter((i): i is SubmissionInclude => (INCLUDES as readonly string[]).includes(i));
 }
 
 /** The course of the route's context, and the section when the route is a section's. */
@@ -87,7 +96,8 @@ function assignmentIn(ctx: MockCtx, course: CourseRow): AssignmentRow {
 /** The student of the path: a student of the course (of the route's section, on a section route). */
 function studentIn(ctx: MockCtx, scoped: { course: CourseRow; section?: SectionRow }, raw: string): number {
   const user = findUser(ctx, raw);
-  if (!isStudentOf(ctx.db, user.id, scoped.course.id, scoped.section ? [scoped.section.id] : undefined)) throw notFound();
+  if (!isStudentOf(ctx.db, user.id, scoped.course.id, scoped.section ? [scoped.section.id] : undefined))
+    throw notFound();
   return user.id;
 }
 
@@ -124,7 +134,11 @@ const submit: Handler = (ctx) => {
   const s = obj(ctx.params, 'submission');
   const type = str(s, 'submission_type');
   const allowed = JSON.parse(a.submission_types) as string[];
-  if (!type || !['online_text_entry', 'online_url', 'online_upload', 'media_recording'].includes(type) || !allowed.includes(type)) {
+  if (
+    !type ||
+    !['online_text_entry', 'online_url', 'online_upload', 'media_recording'].includes(type) ||
+    !allowed.includes(type)
+  ) {
     throw rejected('Invalid submission[submission_type] given');
   }
   const now = ctx.now();
@@ -132,7 +146,8 @@ const submit: Handler = (ctx) => {
   switch (type) {
     case 'online_text_entry': {
       const body = str(s, 'body');
-      if (!body?.trim()) throw rejected('Invalid parameters for submission_type online_text_entry. Required: submission[body]');
+      if (!body?.trim())
+        throw rejected('Invalid parameters for submission_type online_text_entry. Required: submission[body]');
       attempt = { type, body: sanitizeHtml(body) };
       break;
     }
@@ -143,22 +158,29 @@ const submit: Handler = (ctx) => {
       const ids = list(s, 'file_ids').map((v) => numericId(String(v)));
       const files = ids.map((id) => (id === undefined ? undefined : attachmentById(ctx.db, id)));
       // Files the submitting student uploaded (and finished uploading).
-      const usable = files.every((f) => f && f.workflow_state === 'available' && f.context_type === 'User' && f.context_id === ctx.caller.id);
+      const usable = files.every(
+        (f) => f && f.workflow_state === 'available' && f.context_type === 'User' && f.context_id === ctx.caller.id,
+      );
       if (!files.length || !usable) throw rejected('No valid file ids given');
       attempt = { type, attachmentIds: files.map((f) => f!.id) };
       break;
     }
     default: {
       const mediaId = str(s, 'media_comment_id')?.trim();
-      if (!mediaId) throw rejected('Invalid parameters for submission_type media_recording. Required: submission[media_comment_id]');
+      if (!mediaId)
+        throw rejected(
+          'Invalid parameters for submission_type media_recording. Required: submission[media_comment_id]',
+        );
       const mediaType = str(s, 'media_comment_type') ?? 'video';
-      if (mediaType !== 'audio' && mediaType !== 'video') throw rejected('submission[media_comment_type] must be audio or video');
+      if (mediaType !== 'audio' && mediaType !== 'video')
+        throw rejected('submission[media_comment_type] must be audio or video');
       attempt = { type, mediaId, mediaType };
     }
   }
   const sub = addAttempt(ctx.db, ensureSubmission(ctx.db, a, ctx.caller.id, now), attempt, now);
   const text = str(obj(ctx.params, 'comment'), 'text_comment')?.trim();
-  if (text) addComment(ctx.db, { submissionId: sub.id, authorId: ctx.caller.id, comment: text, attempt: sub.attempt, now });
+  if (text)
+    addComment(ctx.db, { submissionId: sub.id, authorId: ctx.caller.id, comment: text, attempt: sub.attempt, now });
   const json = submissionJson(ctx, sub, ['submission_comments']);
   return new Reply(201, json, {
     location: `${ctx.origin}/api/v1/courses/${scoped.course.id}/assignments/${a.id}/submissions/${ctx.caller.id}`,
@@ -183,7 +205,9 @@ const listOfAssignment: Handler = (ctx) => {
   const v = visibility(ctx, scoped.course);
   if (firstPage(ctx)) ensureSubmissionsOf(ctx.db, scoped.course.id, [a.id], ctx.now());
   // Only those who grade or view grades get here (the policy), so what they see is a set of sections.
-  const query = submissionsOfAssignmentQuery(a.id, scoped.course.id, { sections: sectionsFor(scoped, v.sections ?? []) });
+  const query = submissionsOfAssignmentQuery(a.id, scoped.course.id, {
+    sections: sectionsFor(scoped, v.sections ?? []),
+  });
   const inc = includes(ctx);
   return paginate(ctx, keysetSource<SubmissionRow>(ctx.db, query), (s) => submissionJson(ctx, s, inc));
 };
@@ -208,7 +232,13 @@ const listStudents: Handler = (ctx) => {
   const ids = studentIds(ctx, course);
   // `all` means everyone the caller may see: a student or an observer gets theirs only.
   const users = ids === 'all' ? v.users : ids;
-  const sections = scoped.section ? [scoped.section.id] : v.users ? undefined : v.sections === 'all' ? undefined : v.sections;
+  const sections = scoped.section
+    ? [scoped.section.id]
+    : v.users
+      ? undefined
+      : v.sections === 'all'
+        ? undefined
+        : v.sections;
   const published = publishedAssignmentIds(ctx.db, course.id);
   const asked = list(ctx.params, 'assignment_ids').map((x) => numericId(String(x)) ?? -1);
   const assignments = asked.length ? published.filter((id) => asked.includes(id)) : published;
@@ -216,21 +246,32 @@ const listStudents: Handler = (ctx) => {
   const inc = includes(ctx);
   if (bool(ctx.params, 'grouped')) {
     const totals = inc.includes('total_scores');
-    return paginate(ctx, keysetSource<{ user_id: number; section_id: number }>(ctx.db, studentsQuery(course.id, { sections, users })), (st) => {
-      const subs = submissionsOfUserIn(ctx.db, st.user_id, course.id, assignments);
-      return {
-        user_id: st.user_id,
-        section_id: st.section_id,
-        submissions: subs.map((s) => submissionJson(ctx, s, inc)),
-        ...(totals ? totalScores(ctx.db, subs) : {}),
-      };
-    });
+    return paginate(
+      ctx,
+      keysetSource<{ user_id: number; section_id: number }>(ctx.db, studentsQuery(course.id, { sections, users })),
+      (st) => {
+        const subs = submissionsOfUserIn(ctx.db, st.user_id, course.id, assignments);
+        return {
+          user_id: st.user_id,
+          section_id: st.section_id,
+          submissions: subs.map((s) => submissionJson(ctx, s, inc)),
+          ...(totals ? totalScores(ctx.db, subs) : {}),
+        };
+      },
+    );
   }
-  return paginate(ctx, keysetSource<SubmissionRow>(ctx.db, submissionsOfStudentsQuery(course.id, { sections, users, assignments })), (s) => submissionJson(ctx, s, inc));
-}
+  return paginate(
+    ctx,
+    keysetSource<SubmissionRow>(ctx.db, submissionsOfStudentsQuery(course.id, { sections, users, assignments })),
+    (s) => submissionJson(ctx, s, inc),
+  );
+};
 
 /** A student's score as a percentage of the points of graded work (current) and of all work (final). */
-function totalScores(db: Db, subs: SubmissionRow[]): { computed_current_score: number | null; computed_final_score: number | null } {
+function totalScores(
+  db: Db,
+  subs: SubmissionRow[],
+): { computed_current_score: number | null; computed_final_score: number | null } {
   let earned = 0;
   let gradedPoints = 0;
   let allPoints = 0;
@@ -277,8 +318,15 @@ function postedGrade(db: Db, a: AssignmentRow, posted: string): { score: number 
   return result;
 }
 
-function applyGrade(db: Db, sub: SubmissionRow, change: { score: number | null; grade: string | null; excused?: boolean }, graderId: number, now: string): void {
-  if (!setGrade(db, sub, { ...change, graderId, now, day: courseDay(now, courseById(db, sub.course_id)!.time_zone) })) return;
+function applyGrade(
+  db: Db,
+  sub: SubmissionRow,
+  change: { score: number | null; grade: string | null; excused?: boolean },
+  graderId: number,
+  now: string,
+): void {
+  if (!setGrade(db, sub, { ...change, graderId, now, day: courseDay(now, courseById(db, sub.course_id)!.time_zone) }))
+    return;
   const graded = submissionById(db, sub.id)!;
   gradeNotice(db, graded, assignmentById(db, graded.assignment_id)!.name, graderId, now);
 }
@@ -298,7 +346,8 @@ const grade: Handler = (ctx) => {
 
   const posted = str(s, 'posted_grade');
   const excuse = bool(s, 'excuse');
-  if (posted !== undefined && posted.trim() !== '' && excuse) throw gradeError('Cannot simultaneously grade and excuse an assignment');
+  if (posted !== undefined && posted.trim() !== '' && excuse)
+    throw gradeError('Cannot simultaneously grade and excuse an assignment');
   let change: { score: number | null; grade: string | null; excused?: boolean } | undefined;
   if (excuse) change = { score: null, grade: null, excused: true };
   else if (posted !== undefined) change = postedGrade(ctx.db, a, posted);
@@ -312,7 +361,8 @@ const grade: Handler = (ctx) => {
       const rating = obj(rubricParams, id);
       const pointsRaw = str(rating, 'points');
       const points = pointsRaw === undefined || pointsRaw === '' ? null : Number(pointsRaw);
-      if (!criterion || !Object.keys(rating).length || (points !== null && !Number.isFinite(points))) throw rejected('invalid rubric_assessment');
+      if (!criterion || !Object.keys(rating).length || (points !== null && !Number.isFinite(points)))
+        throw rejected('invalid rubric_assessment');
       assessment[id] = { points, comments: str(rating, 'comments') ?? null };
     }
     setRubricAssessment(ctx.db, sub.id, assessment, now);
@@ -329,14 +379,26 @@ const grade: Handler = (ctx) => {
   const mediaId = str(c, 'media_comment_id')?.trim();
   if (text || mediaId) {
     const mediaType = str(c, 'media_comment_type') ?? 'video';
-    if (mediaId && mediaType !== 'audio' && mediaType !== 'video') throw rejected('comment[media_comment_type] must be audio or video');
+    if (mediaId && mediaType !== 'audio' && mediaType !== 'video')
+      throw rejected('comment[media_comment_type] must be audio or video');
     // comment[group_comment] applies to group assignments only; the mock has none, so it is one comment.
     bool(c, 'group_comment');
-    addComment(ctx.db, { submissionId: sub.id, authorId: ctx.caller.id, comment: text ?? '', mediaId, mediaType: mediaId ? mediaType : null, attempt: sub.attempt, now });
+    addComment(ctx.db, {
+      submissionId: sub.id,
+      authorId: ctx.caller.id,
+      comment: text ?? '',
+      mediaId,
+      mediaType: mediaId ? mediaType : null,
+      attempt: sub.attempt,
+      now,
+    });
     if (ctx.caller.id !== sub.user_id) submissionNotice(ctx.db, sub, ctx.caller.id, now);
   }
   sub = submissionById(ctx.db, sub.id)!;
-  const json = submissionJson(ctx, sub, ['submission_comments', ...includes(ctx).filter((i) => i !== 'submission_comments')]);
+  const json = submissionJson(ctx, sub, [
+    'submission_comments',
+    ...includes(ctx).filter((i) => i !== 'submission_comments'),
+  ]);
   return { ...json, all_submissions: [json] };
 };
 

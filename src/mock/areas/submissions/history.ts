@@ -2,7 +2,18 @@
 // grader and assignment, and as one feed. Reading it needs manage_grades in the course.
 import type { GradedAssignment } from '../../../spec/types/submissions.js';
 import type { Grader, HistoryDay, SubmissionHistory, SubmissionVersion } from '../../../spec/types/history.js';
-import { badRequest, bool, int, keysetSource, notFound, numericId, once, paginate, type Handler, type MockCtx } from '../../kit.js';
+import {
+  badRequest,
+  bool,
+  int,
+  keysetSource,
+  notFound,
+  numericId,
+  once,
+  paginate,
+  type Handler,
+  type MockCtx,
+} from '../../kit.js';
 import { findCourse } from '../lookup.js';
 import { reachOf } from '../access.js';
 import { submissionsPolicy } from './policy.js';
@@ -11,7 +22,15 @@ import { assignmentById } from '../assignments/repo.js';
 import type { CourseRow } from '../courses/repo.js';
 import { userById } from '../users/repo.js';
 import { submissionJson } from './present.js';
-import { feedQuery, gradersOfDay, gradingDays, submissionById, versionsOfDay, type DayGrader, type VersionRow } from './repo.js';
+import {
+  feedQuery,
+  gradersOfDay,
+  gradingDays,
+  submissionById,
+  versionsOfDay,
+  type DayGrader,
+  type VersionRow,
+} from './repo.js';
 
 function gradingCourse(ctx: MockCtx): CourseRow {
   const course = findCourse(ctx, ctx.path.course_id);
@@ -23,17 +42,23 @@ function gradingCourse(ctx: MockCtx): CourseRow {
 function dateParam(raw: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
   const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
-  if (!m || !d || d.toISOString().slice(0, 10) !== raw) throw badRequest(`date must be a date as YYYY-MM-DD, not ${JSON.stringify(raw.slice(0, 40))}`);
+  if (!m || !d || d.toISOString().slice(0, 10) !== raw)
+    throw badRequest(`date must be a date as YYYY-MM-DD, not ${JSON.stringify(raw.slice(0, 40))}`);
   return raw;
 }
 
-const userName = (ctx: MockCtx, id: number | null) => (id === null ? null : once(ctx, `user:${id}`, () => userById(ctx.db, id)?.name ?? null));
+const userName = (ctx: MockCtx, id: number | null) =>
+  id === null ? null : once(ctx, `user:${id}`, () => userById(ctx.db, id)?.name ?? null);
 
 function graders(ctx: MockCtx, rows: DayGrader[]): Grader[] {
   const byGrader = new Map<number, Grader>();
   for (const r of rows) {
     let g = byGrader.get(r.grader_id);
-    if (!g) byGrader.set(r.grader_id, (g = { id: r.grader_id, name: userName(ctx, r.grader_id) ?? 'Graded on submission', assignments: [] }));
+    if (!g)
+      byGrader.set(
+        r.grader_id,
+        (g = { id: r.grader_id, name: userName(ctx, r.grader_id) ?? 'Graded on submission', assignments: [] }),
+      );
     const a = once(ctx, `assignment:${r.assignment_id}`, () => assignmentById(ctx.db, r.assignment_id)!);
     g.assignments.push(assignmentJson(ctx, a) as GradedAssignment);
   }

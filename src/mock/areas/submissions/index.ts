@@ -21,8 +21,15 @@ export const submissionsArea = defineArea({
   ],
   streamTypes: ['Submission'],
   load: async () => {
-    const [{ submissionsHandlers }, { historyHandlers }, { submissionStreamItem }] = await Promise.all([import('./handlers.js'), import('./history.js'), import('./stream.js')]);
-    return { handlers: { ...submissionsHandlers, ...historyHandlers }, streamItems: { Submission: submissionStreamItem } };
+    const [{ submissionsHandlers }, { historyHandlers }, { submissionStreamItem }] = await Promise.all([
+      import('./handlers.js'),
+      import('./history.js'),
+      import('./stream.js'),
+    ]);
+    return {
+      handlers: { ...submissionsHandlers, ...historyHandlers },
+      streamItems: { Submission: submissionStreamItem },
+    };
   },
   seed: async () => (await import('./seed.js')).seedSubmissions,
 });

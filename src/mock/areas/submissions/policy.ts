@@ -39,7 +39,10 @@ export function visibility(ctx: MockCtx, course: CourseRow): Visibility {
 }
 
 export function mayGrade(ctx: MockCtx, course: CourseRow, studentId: number): boolean {
-  return allows(ctx, submissionsPolicy.grade, { course, sections: sectionsOfUserInCourse(ctx.db, studentId, course.id) });
+  return allows(ctx, submissionsPolicy.grade, {
+    course,
+    sections: sectionsOfUserInCourse(ctx.db, studentId, course.id),
+  });
 }
 
 export function mayView(ctx: MockCtx, course: CourseRow, studentId: number): boolean {

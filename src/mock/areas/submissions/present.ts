@@ -1,6 +1,13 @@
 // Submissions as the API shows them, and the rules of who sees and grades whose.
 import type { Attachment } from '../../../spec/types/school.js';
-import type { GradedAssignment, MediaComment, Submission, SubmissionAttempt, SubmissionComment, SubmissionInclude } from '../../../spec/types/submissions.js';
+import type {
+  GradedAssignment,
+  MediaComment,
+  Submission,
+  SubmissionAttempt,
+  SubmissionComment,
+  SubmissionInclude,
+} from '../../../spec/types/submissions.js';
 import { once, type MockCtx } from '../../kit.js';
 import { visibility } from './policy.js';
 import { assignmentJson } from '../assignments/handlers.js';
@@ -21,7 +28,11 @@ export function courseDay(iso: string, timeZone: string): string {
   // A job's items share their slice's clock and mostly their course: the last answer serves them all.
   if (iso !== lastDay[0] || timeZone !== lastDay[1]) {
     let format = dayFormats.get(timeZone);
-    if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+    if (!format)
+      dayFormats.set(
+        timeZone,
+        (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })),
+      );
     lastDay = [iso, timeZone, format.format(new Date(iso))];
   }
   return lastDay[2];
@@ -33,7 +44,13 @@ export function gradable(db: MockCtx['db'], a: AssignmentRow) {
 }
 
 function mediaJson(ctx: MockCtx, id: string, type: string | null, name: string | null = null): MediaComment {
-  return { 'content-type': type === 'audio' ? 'audio/mp4' : 'video/mp4', display_name: name, media_id: id, media_type: type === 'audio' ? 'audio' : 'video', url: `${ctx.origin}/media_objects/${encodeURIComponent(id)}/redirect` };
+  return {
+    'content-type': type === 'audio' ? 'audio/mp4' : 'video/mp4',
+    display_name: name,
+    media_id: id,
+    media_type: type === 'audio' ? 'audio' : 'video',
+    url: `${ctx.origin}/media_objects/${encodeURIComponent(id)}/redirect`,
+  };
 }
 
 function commentJson(ctx: MockCtx, c: CommentRow): SubmissionComment {
@@ -63,7 +80,9 @@ function isLate(a: AssignmentRow, submittedAt: string | null): boolean {
 
 function attemptJson(ctx: MockCtx, s: SubmissionRow, a: AssignmentRow, t: AttemptRow): SubmissionAttempt {
   // A grade belongs to the attempt it was given on: the latest, unless the student resubmitted since.
-  const graded = s.grade !== null && t.attempt === once(ctx, `graded-attempt:${s.id}`, () => gradedAttempt(ctx.db, s.id) ?? s.attempt);
+  const graded =
+    s.grade !== null &&
+    t.attempt === once(ctx, `graded-attempt:${s.id}`, () => gradedAttempt(ctx.db, s.id) ?? s.attempt);
   return {
     id: s.id,
     user_id: s.user_id,
@@ -85,7 +104,12 @@ export function submissionJson(ctx: MockCtx, s: SubmissionRow, include: readonly
   const a = once(ctx, `assignment:${s.assignment_id}`, () => assignmentById(ctx.db, s.assignment_id)!);
   const now = ctx.now();
   const late = isLate(a, s.submitted_at);
-  const missing = !s.submitted_at && s.workflow_state !== 'graded' && !!a.due_at && a.due_at < now && !a.submission_types.includes('none');
+  const missing =
+    !s.submitted_at &&
+    s.workflow_state !== 'graded' &&
+    !!a.due_at &&
+    a.due_at < now &&
+    !a.submission_types.includes('none');
   const secondsLate = late ? Math.round((Date.parse(s.submitted_at!) - Date.parse(a.due_at!)) / 1000) : 0;
   const html = `${ctx.origin}/courses/${s.course_id}/assignments/${s.assignment_id}/submissions/${s.user_id}`;
   const json: Submission = {
@@ -118,20 +142,39 @@ export function submissionJson(ctx: MockCtx, s: SubmissionRow, include: readonly
   const files = attachmentsOf(ctx, s.attachment_ids);
   if (files) json.attachments = files;
   if (s.media_comment_id) json.media_comment = mediaJson(ctx, s.media_comment_id, s.media_comment_type);
-  if (include.includes('submission_comments')) json.submission_comments = commentsOf(ctx.db, s.id).map((c) => commentJson(ctx, c));
+  if (include.includes('submission_comments'))
+    json.submission_comments = commentsOf(ctx.db, s.id).map((c) => commentJson(ctx, c));
   if (include.includes('submission_history')) {
     const attempts = attemptsOf(ctx.db, s.id);
     json.submission_history = attempts.length
       ? attempts.map((t) => attemptJson(ctx, s, a, t))
-      : [{ id: s.id, user_id: s.user_id, assignment_id: s.assignment_id, attempt: null, submission_type: null, submitted_at: null, body: null, url: null, score: s.score, grade: s.grade, workflow_state: s.workflow_state }];
+      : [
+          {
+            id: s.id,
+            user_id: s.user_id,
+            assignment_id: s.assignment_id,
+            attempt: null,
+            submission_type: null,
+            submitted_at: null,
+            body: null,
+            url: null,
+            score: s.score,
+            grade: s.grade,
+            workflow_state: s.workflow_state,
+          },
+        ];
   }
-  if (include.includes('rubric_assessment') && s.rubric_assessment) json.rubric_assessment = JSON.parse(s.rubric_assessment) as Submission['rubric_assessment'];
+  if (include.includes('rubric_assessment') && s.rubric_assessment)
+    json.rubric_assessment = JSON.parse(s.rubric_assessment) as Submission['rubric_assessment'];
   if (include.includes('assignment')) json.assignment = assignmentJson(ctx, a) as GradedAssignment;
   if (include.includes('user')) {
     // Graders see students' logins and SIS ids: what a grading file names them by.
-    const withLogin = once(ctx, `logins:${s.course_id}`, () => visibility(ctx, courseById(ctx.db, s.course_id)!).users === undefined);
+    const withLogin = once(
+      ctx,
+      `logins:${s.course_id}`,
+      () => visibility(ctx, courseById(ctx.db, s.course_id)!).users === undefined,
+    );
     json.user = briefUserJson(ctx, userById(ctx.db, s.user_id)!, withLogin);
   }
   return json;
 }
-

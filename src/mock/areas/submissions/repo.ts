@@ -86,7 +86,10 @@ const STUDENTS = `SELECT user_id FROM enrollments WHERE course_id = ? AND type =
 
 function studentFilter(courseId: number, sections?: readonly number[]): { sql: string; args: unknown[] } {
   if (!sections) return { sql: STUDENTS, args: [courseId] };
-  return { sql: `${STUDENTS} AND course_section_id IN (${placeholders(sections.length) || 'NULL'})`, args: [courseId, ...sections] };
+  return {
+    sql: `${STUDENTS} AND course_section_id IN (${placeholders(sections.length) || 'NULL'})`,
+    args: [courseId, ...sections],
+  };
 }
 
 /**
@@ -98,7 +101,12 @@ const CURRENT = `NOT IN ('completed', 'inactive', 'deleted', 'rejected')`;
 const KEPT = `IN ('active', 'invited', 'completed')`;
 
 /** `EXISTS (…)`: the row's user (`<alias>.user_id`) is a student of the course: one indexed probe a row. */
-function studentExists(alias: string, courseId: number, sections?: readonly number[], current = false): { sql: string; args: unknown[] } {
+function studentExists(
+  alias: string,
+  courseId: number,
+  sections?: readonly number[],
+  current = false,
+): { sql: string; args: unknown[] } {
   const inSections = sections ? ` AND e.course_section_id IN (${placeholders(sections.length) || 'NULL'})` : '';
   return {
     sql: `EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = ? AND e.user_id = ${alias}.user_id AND e.type = 'StudentEnrollment'
@@ -116,7 +124,11 @@ export const NEEDS_GRADING = `s.excused = 0 AND (s.workflow_state IN ('submitted
 
 /** How many of an assignment's submissions wait for grading. */
 export function needsGradingCount(db: Db, assignmentId: number): number {
-  return one<{ n: number }>(db, `SELECT count(*) AS n FROM submissions s WHERE s.assignment_id = ? AND ${NEEDS_GRADING}`, assignmentId)!.n;
+  return one<{ n: number }>(
+    db,
+    `SELECT count(*) AS n FROM submissions s WHERE s.assignment_id = ? AND ${NEEDS_GRADING}`,
+    assignmentId,
+  )!.n;
 }
 
 export function isStudentOf(db: Db, userId: number, courseId: number, sections?: readonly number[]): boolean {
@@ -132,11 +144,20 @@ export function isActiveStudentOf(db: Db, userId: number, courseId: number, sect
 
 /** The attempt the submission's current grade was given on (what its last version recorded). */
 export function gradedAttempt(db: Db, submissionId: number): number | null | undefined {
-  return one<{ attempt: number | null }>(db, `SELECT attempt FROM submission_versions WHERE submission_id = ? ORDER BY id DESC LIMIT 1`, submissionId)?.attempt;
+  return one<{ attempt: number | null }>(
+    db,
+    `SELECT attempt FROM submission_versions WHERE submission_id = ? ORDER BY id DESC LIMIT 1`,
+    submissionId,
+  )?.attempt;
 }
 
 export function submissionOf(db: Db, assignmentId: number, userId: number): SubmissionRow | undefined {
-  return one<SubmissionRow>(db, `SELECT * FROM submissions WHERE assignment_id = ? AND user_id = ?`, assignmentId, userId);
+  return one<SubmissionRow>(
+    db,
+    `SELECT * FROM submissions WHERE assignment_id = ? AND user_id = ?`,
+    assignmentId,
+    userId,
+  );
 }
 
 export function submissionById(db: Db, id: number): SubmissionRow | undefined {
@@ -144,8 +165,21 @@ export function submissionById(db: Db, id: number): SubmissionRow | undefined {
 }
 
 /** The submission of a student, made (unsubmitted) if it is not there yet. */
-export function ensureSubmission(db: Db, a: { id: number; course_id: number }, userId: number, now: string): SubmissionRow {
-  run(db, `INSERT OR IGNORE INTO submissions (assignment_id, user_id, course_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, a.id, userId, a.course_id, now, now);
+export function ensureSubmission(
+  db: Db,
+  a: { id: number; course_id: number },
+  userId: number,
+  now: string,
+): SubmissionRow {
+  run(
+    db,
+    `INSERT OR IGNORE INTO submissions (assignment_id, user_id, course_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
+    a.id,
+    userId,
+    a.course_id,
+    now,
+    now,
+  );
   return submissionOf(db, a.id, userId)!;
 }
 
@@ -156,39 +190,73 @@ export function ensureSubmissionsOf(db: Db, courseId: number, assignmentIds: rea
     db,
     `INSERT OR IGNORE INTO submissions (assignment_id, user_id, course_id, created_at, updated_at)
      SELECT a.id, s.user_id, ?, ?, ? FROM assignments a, (${STUDENTS}) s WHERE a.id IN (${placeholders(assignmentIds.length)})`,
-    courseId, now, now, courseId, ...assignmentIds,
+    courseId,
+    now,
+    now,
+    courseId,
+    ...assignmentIds,
   );
 }
 
 /** Submissions of one assignment by current students of the course (or of some sections), by user id. */
-export function submissionsOfAssignmentQuery(assignmentId: number, courseId: number, o: { sections?: readonly number[] }): KeysetQuery {
+export function submissionsOfAssignmentQuery(
+  assignmentId: number,
+  courseId: number,
+  o: { sections?: readonly number[] },
+): KeysetQuery {
   const f = studentExists('s', courseId, o.sections, true);
-  return { sql: `SELECT s.* FROM submissions s WHERE s.assignment_id = ? AND ${f.sql}`, args: [assignmentId, ...f.args], key: ['user_id'] };
+  return {
+    sql: `SELECT s.* FROM submissions s WHERE s.assignment_id = ? AND ${f.sql}`,
+    args: [assignmentId, ...f.args],
+    key: ['user_id'],
+  };
 }
 
 /** Submissions of some students across some assignments of a course, by student then assignment. */
-export function submissionsOfStudentsQuery(courseId: number, o: { sections?: readonly number[]; users?: readonly number[]; assignments: readonly number[] }): KeysetQuery {
+export function submissionsOfStudentsQuery(
+  courseId: number,
+  o: { sections?: readonly number[]; users?: readonly number[]; assignments: readonly number[] },
+): KeysetQuery {
   const f = studentExists('s', courseId, o.sections);
   const where = ['s.course_id = ?', f.sql, `s.assignment_id IN (${placeholders(o.assignments.length) || 'NULL'})`];
   const args: unknown[] = [courseId, ...f.args, ...o.assignments];
-  if (o.users) (where.push(`s.user_id IN (${placeholders(o.users.length) || 'NULL'})`), args.push(...o.users));
+  if (o.users) where.push(`s.user_id IN (${placeholders(o.users.length) || 'NULL'})`), args.push(...o.users);
   return { sql: `SELECT s.* FROM submissions s WHERE ${where.join(' AND ')}`, args, key: ['user_id', 'assignment_id'] };
 }
 
 /** Students of a course (or of some sections), one row each, by user id: what `grouped` pages over. */
-export function studentsQuery(courseId: number, o: { sections?: readonly number[]; users?: readonly number[] }): KeysetQuery {
+export function studentsQuery(
+  courseId: number,
+  o: { sections?: readonly number[]; users?: readonly number[] },
+): KeysetQuery {
   const f = studentFilter(courseId, o.sections);
-  const where = [`e.course_id = ?`, `e.type = 'StudentEnrollment'`, `e.workflow_state IN ('active', 'invited', 'completed')`, `e.user_id IN (${f.sql})`];
+  const where = [
+    `e.course_id = ?`,
+    `e.type = 'StudentEnrollment'`,
+    `e.workflow_state IN ('active', 'invited', 'completed')`,
+    `e.user_id IN (${f.sql})`,
+  ];
   const args: unknown[] = [courseId, ...f.args];
-  if (o.users) (where.push(`e.user_id IN (${placeholders(o.users.length) || 'NULL'})`), args.push(...o.users));
-  return { sql: `SELECT e.user_id, min(e.course_section_id) AS section_id FROM enrollments e WHERE ${where.join(' AND ')} GROUP BY e.user_id`, args, key: ['user_id'] };
+  if (o.users) where.push(`e.user_id IN (${placeholders(o.users.length) || 'NULL'})`), args.push(...o.users);
+  return {
+    sql: `SELECT e.user_id, min(e.course_section_id) AS section_id FROM enrollments e WHERE ${where.join(' AND ')} GROUP BY e.user_id`,
+    args,
+    key: ['user_id'],
+  };
 }
 
-export function submissionsOfUserIn(db: Db, userId: number, courseId: number, assignmentIds: readonly number[]): SubmissionRow[] {
+export function submissionsOfUserIn(
+  db: Db,
+  userId: number,
+  courseId: number,
+  assignmentIds: readonly number[],
+): SubmissionRow[] {
   return all<SubmissionRow>(
     db,
     `SELECT * FROM submissions WHERE user_id = ? AND course_id = ? AND assignment_id IN (${placeholders(assignmentIds.length) || 'NULL'}) ORDER BY assignment_id`,
-    userId, courseId, ...assignmentIds,
+    userId,
+    courseId,
+    ...assignmentIds,
   );
 }
 
@@ -215,20 +283,41 @@ export function addAttempt(db: Db, sub: SubmissionRow, a: NewAttempt, now: strin
     db,
     `UPDATE submissions SET workflow_state = 'submitted', submission_type = ?, body = ?, url = ?, attachment_ids = ?, media_comment_id = ?, media_comment_type = ?,
        attempt = ?, submitted_at = ?, grade_matches_current_submission = ?, updated_at = ? WHERE id = ?`,
-    a.type, a.body ?? null, a.url ?? null, files, a.mediaId ?? null, a.mediaType ?? null,
-    attempt, now, holdsGrade ? 0 : 1, now, sub.id,
+    a.type,
+    a.body ?? null,
+    a.url ?? null,
+    files,
+    a.mediaId ?? null,
+    a.mediaType ?? null,
+    attempt,
+    now,
+    holdsGrade ? 0 : 1,
+    now,
+    sub.id,
   );
   run(
     db,
     `INSERT INTO submission_attempts (submission_id, attempt, submission_type, body, url, attachment_ids, media_comment_id, media_comment_type, submitted_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    sub.id, attempt, a.type, a.body ?? null, a.url ?? null, files, a.mediaId ?? null, a.mediaType ?? null, now,
+    sub.id,
+    attempt,
+    a.type,
+    a.body ?? null,
+    a.url ?? null,
+    files,
+    a.mediaId ?? null,
+    a.mediaType ?? null,
+    now,
   );
   return submissionById(db, sub.id)!;
 }
 
 export function attemptsOf(db: Db, submissionId: number): AttemptRow[] {
-  return all<AttemptRow>(db, `SELECT * FROM submission_attempts WHERE submission_id = ? ORDER BY attempt`, submissionId);
+  return all<AttemptRow>(
+    db,
+    `SELECT * FROM submission_attempts WHERE submission_id = ? ORDER BY attempt`,
+    submissionId,
+  );
 }
 
 export interface GradeChange {
@@ -248,33 +337,89 @@ export interface GradeChange {
  */
 export function setGrade(db: Db, sub: SubmissionRow, g: GradeChange): boolean {
   const excused = g.excused ? 1 : 0;
-  if (sub.score === g.score && sub.grade === g.grade && sub.excused === excused && sub.grade_matches_current_submission === 1) return false;
+  if (
+    sub.score === g.score &&
+    sub.grade === g.grade &&
+    sub.excused === excused &&
+    sub.grade_matches_current_submission === 1
+  )
+    return false;
   const state = g.grade !== null || excused ? 'graded' : sub.submitted_at ? 'submitted' : 'unsubmitted';
   run(
     db,
     `UPDATE submissions SET score = ?, grade = ?, excused = ?, workflow_state = ?, graded_at = ?, grader_id = ?, grade_matches_current_submission = 1, updated_at = ? WHERE id = ?`,
-    g.score, g.grade, excused, state, g.now, g.graderId, g.now, sub.id,
+    g.score,
+    g.grade,
+    excused,
+    state,
+    g.now,
+    g.graderId,
+    g.now,
+    sub.id,
   );
   insert(
     db,
     `INSERT INTO submission_versions (submission_id, course_id, assignment_id, user_id, attempt, workflow_state, submission_type, submitted_at, score, grade,
        graded_at, grader_id, graded_day, previous_score, previous_grade, previous_graded_at, previous_grader_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    sub.id, sub.course_id, sub.assignment_id, sub.user_id, sub.attempt, state, sub.submission_type, sub.submitted_at, g.score, g.grade,
-    g.now, g.graderId, g.day, sub.score, sub.grade, sub.graded_at, sub.grader_id,
+    sub.id,
+    sub.course_id,
+    sub.assignment_id,
+    sub.user_id,
+    sub.attempt,
+    state,
+    sub.submission_type,
+    sub.submitted_at,
+    g.score,
+    g.grade,
+    g.now,
+    g.graderId,
+    g.day,
+    sub.score,
+    sub.grade,
+    sub.graded_at,
+    sub.grader_id,
   );
   return true;
 }
 
-export function setRubricAssessment(db: Db, submissionId: number, assessment: Record<string, { points: number | null; comments: string | null }>, now: string): void {
-  run(db, `UPDATE submissions SET rubric_assessment = ?, updated_at = ? WHERE id = ?`, JSON.stringify(assessment), now, submissionId);
+export function setRubricAssessment(
+  db: Db,
+  submissionId: number,
+  assessment: Record<string, { points: number | null; comments: string | null }>,
+  now: string,
+): void {
+  run(
+    db,
+    `UPDATE submissions SET rubric_assessment = ?, updated_at = ? WHERE id = ?`,
+    JSON.stringify(assessment),
+    now,
+    submissionId,
+  );
 }
 
-export function addComment(db: Db, c: { submissionId: number; authorId: number; comment: string; mediaId?: string | null; mediaType?: string | null; attempt: number | null; now: string }): number {
+export function addComment(
+  db: Db,
+  c: {
+    submissionId: number;
+    authorId: number;
+    comment: string;
+    mediaId?: string | null;
+    mediaType?: string | null;
+    attempt: number | null;
+    now: string;
+  },
+): number {
   return insert(
     db,
     `INSERT INTO submission_comments (submission_id, author_id, comment, media_comment_id, media_comment_type, attempt, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    c.submissionId, c.authorId, c.comment, c.mediaId ?? null, c.mediaType ?? null, c.attempt, c.now,
+    c.submissionId,
+    c.authorId,
+    c.comment,
+    c.mediaId ?? null,
+    c.mediaType ?? null,
+    c.attempt,
+    c.now,
   );
 }
 
@@ -287,7 +432,13 @@ export function commentsOf(db: Db, submissionId: number): CommentRow[] {
 }
 
 export function createRubric(db: Db, r: { assignmentId: number; title: string; criteria: RubricCriterion[] }): number {
-  return insert(db, `INSERT INTO rubrics (assignment_id, title, criteria) VALUES (?, ?, ?)`, r.assignmentId, r.title, JSON.stringify(r.criteria));
+  return insert(
+    db,
+    `INSERT INTO rubrics (assignment_id, title, criteria) VALUES (?, ?, ?)`,
+    r.assignmentId,
+    r.title,
+    JSON.stringify(r.criteria),
+  );
 }
 
 export function rubricOf(db: Db, assignmentId: number): RubricCriterion[] | undefined {
@@ -296,9 +447,12 @@ export function rubricOf(db: Db, assignmentId: number): RubricCriterion[] | unde
 }
 
 export function publishedAssignmentIds(db: Db, courseId: number): number[] {
-  return all<{ id: number }>(db, `SELECT id FROM assignments WHERE course_id = ? AND published = 1 ORDER BY position, id`, courseId).map((r) => r.id);
+  return all<{ id: number }>(
+    db,
+    `SELECT id FROM assignments WHERE course_id = ? AND published = 1 ORDER BY position, id`,
+    courseId,
+  ).map((r) => r.id);
 }
-
 
 // ---- gradebook history --------------------------------------------------------------------------
 
@@ -324,25 +478,42 @@ export function gradersOfDay(db: Db, courseId: number, day: string): DayGrader[]
   return all<DayGrader>(
     db,
     `SELECT DISTINCT graded_day, grader_id, assignment_id FROM submission_versions WHERE course_id = ? AND graded_day = ? AND ${OF_LIVE_ASSIGNMENT} ORDER BY grader_id, assignment_id`,
-    courseId, day,
+    courseId,
+    day,
   );
 }
 
 /** One grader's versions of one assignment on one day, newest first. */
-export function versionsOfDay(db: Db, courseId: number, day: string, graderId: number, assignmentId: number): VersionRow[] {
+export function versionsOfDay(
+  db: Db,
+  courseId: number,
+  day: string,
+  graderId: number,
+  assignmentId: number,
+): VersionRow[] {
   return all<VersionRow>(
     db,
     `SELECT * FROM submission_versions WHERE course_id = ? AND graded_day = ? AND grader_id = ? AND assignment_id = ? ORDER BY graded_at DESC, id DESC`,
-    courseId, day, graderId, assignmentId,
+    courseId,
+    day,
+    graderId,
+    assignmentId,
   );
 }
 
 /** The feed: every version of the course, newest first (or oldest first), by assignment and/or student. */
-export function feedQuery(courseId: number, o: { assignmentId?: number; userId?: number; ascending: boolean }): KeysetQuery {
+export function feedQuery(
+  courseId: number,
+  o: { assignmentId?: number; userId?: number; ascending: boolean },
+): KeysetQuery {
   const where = ['course_id = ?', OF_LIVE_ASSIGNMENT];
   const args: unknown[] = [courseId];
-  if (o.assignmentId !== undefined) (where.push('assignment_id = ?'), args.push(o.assignmentId));
-  if (o.userId !== undefined) (where.push('user_id = ?'), args.push(o.userId));
-  return { sql: `SELECT * FROM submission_versions WHERE ${where.join(' AND ')}`, args, key: ['graded_at', 'id'], descending: !o.ascending };
+  if (o.assignmentId !== undefined) where.push('assignment_id = ?'), args.push(o.assignmentId);
+  if (o.userId !== undefined) where.push('user_id = ?'), args.push(o.userId);
+  return {
+    sql: `SELECT * FROM submission_versions WHERE ${where.join(' AND ')}`,
+    args,
+    key: ['graded_at', 'id'],
+    descending: !o.ascending,
+  };
 }
-

@@ -9,7 +9,16 @@ import { assignmentById, createAssignment, createGradingStandard, gradingSchemeO
 import { courseById } from '../courses/repo.js';
 import { courseDay } from './present.js';
 import { gradeNotice, submissionNotice } from '../activity/notifications.js';
-import { addAttempt, addComment, createRubric, ensureSubmission, setGrade, setRubricAssessment, submissionById, type NewAttempt } from './repo.js';
+import {
+  addAttempt,
+  addComment,
+  createRubric,
+  ensureSubmission,
+  setGrade,
+  setRubricAssessment,
+  submissionById,
+  type NewAttempt,
+} from './repo.js';
 
 export const HIST_SCHEME = [
   { name: 'A', value: 0.9 },
@@ -21,16 +30,53 @@ export const HIST_SCHEME = [
 
 export function seedSubmissions(db: Db, { minimal, now }: SeedOptions): void {
   if (minimal) return;
-  const standard = createGradingStandard(db, { id: 1, courseId: 3, title: 'HIST-110 Letters', scheme: HIST_SCHEME, now });
+  const standard = createGradingStandard(db, {
+    id: 1,
+    courseId: 3,
+    title: 'HIST-110 Letters',
+    scheme: HIST_SCHEME,
+    now,
+  });
   const hist = [
-    { id: 6, name: 'Oral History Interview', points: 30, type: 'points', sub: ['media_recording'], due: '2026-10-09T23:59:00Z' },
-    { id: 7, name: 'Archive Visit Reflection', points: 0, type: 'not_graded', sub: ['online_text_entry'], due: '2026-10-16T23:59:00Z' },
-    { id: 8, name: 'Research Paper', points: 100, type: 'letter_grade', sub: ['online_upload', 'online_text_entry', 'online_url'], due: '2026-11-20T23:59:00Z', standard },
+    {
+      id: 6,
+      name: 'Oral History Interview',
+      points: 30,
+      type: 'points',
+      sub: ['media_recording'],
+      due: '2026-10-09T23:59:00Z',
+    },
+    {
+      id: 7,
+      name: 'Archive Visit Reflection',
+      points: 0,
+      type: 'not_graded',
+      sub: ['online_text_entry'],
+      due: '2026-10-16T23:59:00Z',
+    },
+    {
+      id: 8,
+      name: 'Research Paper',
+      points: 100,
+      type: 'letter_grade',
+      sub: ['online_upload', 'online_text_entry', 'online_url'],
+      due: '2026-11-20T23:59:00Z',
+      standard,
+    },
   ];
   for (const a of hist) {
     createAssignment(db, {
-      id: a.id, course: 3, name: a.name, description: `<p>${a.name}</p>`, points: a.points, gradingType: a.type, submissionTypes: a.sub,
-      dueAt: a.due, gradingStandardId: a.standard ?? null, published: true, now,
+      id: a.id,
+      course: 3,
+      name: a.name,
+      description: `<p>${a.name}</p>`,
+      points: a.points,
+      gradingType: a.type,
+      submissionTypes: a.sub,
+      dueAt: a.due,
+      gradingStandardId: a.standard ?? null,
+      published: true,
+      now,
     });
   }
   createRubric(db, {
@@ -49,7 +95,10 @@ export function seedSubmissions(db: Db, { minimal, now }: SeedOptions): void {
   };
   const grade = (assignment: number, user: number, posted: string, grader: number, at: string) => {
     const a = assignmentById(db, assignment)!;
-    const r = interpretGrade({ grading_type: a.grading_type, points_possible: a.points_possible, grading_scheme: gradingSchemeOf(db, a) }, posted);
+    const r = interpretGrade(
+      { grading_type: a.grading_type, points_possible: a.points_possible, grading_scheme: gradingSchemeOf(db, a) },
+      posted,
+    );
     if ('error' in r) throw new Error(`seed grade ${posted}: ${r.error}`);
     const sub = ensureSubmission(db, a, user, at);
     setGrade(db, sub, { ...r, graderId: grader, now: at, day: courseDay(at, courseById(db, a.course_id)!.time_zone) });
@@ -69,11 +118,16 @@ export function seedSubmissions(db: Db, { minimal, now }: SeedOptions): void {
   comment(1, 7, 3, 'Good drawings; label the cell wall.', '2026-09-16T14:06:00Z');
   comment(1, 7, 7, 'Thanks, I added the labels.', '2026-09-17T09:00:00Z');
   grade(1, 7, '19', 3, '2026-09-18T15:30:00Z');
-  setRubricAssessment(db, ensureSubmission(db, assignmentById(db, 1)!, 7, now).id, {
-    hypothesis: { points: 5, comments: null },
-    method: { points: 5, comments: null },
-    analysis: { points: 9, comments: 'Discuss the error bars.' },
-  }, '2026-09-18T15:30:00Z');
+  setRubricAssessment(
+    db,
+    ensureSubmission(db, assignmentById(db, 1)!, 7, now).id,
+    {
+      hypothesis: { points: 5, comments: null },
+      method: { points: 5, comments: null },
+      analysis: { points: 9, comments: 'Discuss the error bars.' },
+    },
+    '2026-09-18T15:30:00Z',
+  );
   submit(1, 8, '2026-09-15T02:10:00Z', text('Cheek cells with methylene blue.'));
   grade(1, 8, '15', 5, '2026-09-16T16:45:00Z');
   submit(1, 9, '2026-09-14T20:00:00Z', text('Elodea leaf cells.'));

@@ -36,14 +36,20 @@ function candidates(ctx: MockCtx): Candidate[] {
     if (reach !== 'all' && reach.length === 0) continue;
     const students = reach === 'all' ? undefined : [...new Set(reach.flatMap((s) => studentsOfSection(ctx.db, s)))];
     for (const a of assignmentsNeedingGrading(ctx.db, courseId, students)) {
-      out.push({ purpose: 'grading', assignment: a, needsGrading: a.needs_grading_count, marker: `${a.needs_grading_count}:${a.last_submitted_at ?? ''}` });
+      out.push({
+        purpose: 'grading',
+        assignment: a,
+        needsGrading: a.needs_grading_count,
+        marker: `${a.needs_grading_count}:${a.last_submitted_at ?? ''}`,
+      });
     }
   }
   const now = ctx.now();
   const until = new Date(Date.parse(now) + WEEK_MS).toISOString();
   const studying = coursesWhereUserIs(ctx.db, me, ['StudentEnrollment']);
   if (studying.length) {
-    for (const a of assignmentsToSubmit(ctx.db, me, studying, now, until)) out.push({ purpose: 'submitting', assignment: a, marker: a.updated_at });
+    for (const a of assignmentsToSubmit(ctx.db, me, studying, now, until))
+      out.push({ purpose: 'submitting', assignment: a, marker: a.updated_at });
   }
   return out;
 }
@@ -55,10 +61,16 @@ function itemJson(ctx: MockCtx, c: Candidate): TodoItem {
   const course = courseById(ctx.db, a.course_id);
   return {
     type: c.purpose,
-    assignment: { ...assignmentJson(ctx, a), ...(c.needsGrading !== undefined ? { needs_grading_count: c.needsGrading } : {}) },
+    assignment: {
+      ...assignmentJson(ctx, a),
+      ...(c.needsGrading !== undefined ? { needs_grading_count: c.needsGrading } : {}),
+    },
     ignore: `${ignoreUrl}?permanent=0`,
     ignore_permanently: `${ignoreUrl}?permanent=1`,
-    html_url: c.purpose === 'grading' ? `${ctx.origin}/courses/${a.course_id}/gradebook/speed_grader?assignment_id=${a.id}` : `${ctx.origin}/courses/${a.course_id}/assignments/${a.id}#submit`,
+    html_url:
+      c.purpose === 'grading'
+        ? `${ctx.origin}/courses/${a.course_id}/gradebook/speed_grader?assignment_id=${a.id}`
+        : `${ctx.origin}/courses/${a.course_id}/assignments/${a.id}#submit`,
     ...(c.needsGrading !== undefined ? { needs_grading_count: c.needsGrading } : {}),
     context_type: 'course',
     course_id: a.course_id,
@@ -73,7 +85,11 @@ const todo: Handler = (ctx) => {
     const i = ignored.get(`assignment_${c.assignment.id}|${c.purpose}`);
     return !i || (i.permanent === 0 && i.marker !== c.marker);
   });
-  shown.sort((x, y) => (x.assignment.due_at ?? '\uffff').localeCompare(y.assignment.due_at ?? '\uffff') || x.assignment.id - y.assignment.id);
+  shown.sort(
+    (x, y) =>
+      (x.assignment.due_at ?? '\uffff').localeCompare(y.assignment.due_at ?? '\uffff') ||
+      x.assignment.id - y.assignment.id,
+  );
   return shown.slice(0, TODO_LIMIT).map((c) => itemJson(ctx, c));
 };
 
@@ -89,7 +105,14 @@ const ignoreTodo: Handler = (ctx) => {
   // The marker of the item as it is now; with no such item on the list, of the assignment itself.
   const current = candidates(ctx).find((c) => c.assignment.id === assignment.id && c.purpose === purpose);
   const permanent = ['1', 'true'].includes(str(ctx.params, 'permanent') ?? '0');
-  ignore(ctx.db, { user: ctx.caller.id, asset: `assignment_${assignment.id}`, purpose, permanent, marker: current?.marker ?? assignment.updated_at, now: ctx.now() });
+  ignore(ctx.db, {
+    user: ctx.caller.id,
+    asset: `assignment_${assignment.id}`,
+    purpose,
+    permanent,
+    marker: current?.marker ?? assignment.updated_at,
+    now: ctx.now(),
+  });
   return { ignored: true };
 };
 

@@ -56,7 +56,11 @@ export function userJson(ctx: MockCtx, u: UserRow | ListedUser): User {
   const { db } = ctx;
   const rights = personalRights(ctx, u);
   const listed = 'primary_email' in u ? u : undefined;
-  const login = !rights.logins ? undefined : listed ? { unique_id: listed.login_unique_id, sis_user_id: listed.login_sis_user_id } : loginOf(db, u.id);
+  const login = !rights.logins
+    ? undefined
+    : listed
+      ? { unique_id: listed.login_unique_id, sis_user_id: listed.login_sis_user_id }
+      : loginOf(db, u.id);
   return {
     id: u.id,
     name: u.name,
@@ -101,14 +105,14 @@ function timeZone(value: string | undefined): string | undefined {
 
 function locale(value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!/^[a-z]{2}(-[A-Z]{2})?$/.test(value)) throw invalid('user', 'locale', 'inclusion', `'${value}' is not a two-letter ISO 639-1 code`);
+  if (!/^[a-z]{2}(-[A-Z]{2})?$/.test(value))
+    throw invalid('user', 'locale', 'inclusion', `'${value}' is not a two-letter ISO 639-1 code`);
   return value;
 }
 
 /** Real instances cap logins at 100 characters, every other string at 255. */
 const LOGIN = text({ max: 100, required: true });
 const STRING = text();
-
 
 // ---- avatars ----------------------------------------------------------------------------------
 
@@ -131,7 +135,12 @@ function avatarOptions(ctx: MockCtx, user: UserRow): AvatarOption[] {
   const email = primaryEmail(db, user.id) ?? '';
   const gravatar = `https://secure.gravatar.com/avatar/${crypto().createHash('md5').update(email.trim().toLowerCase()).digest('hex')}?s=128&d=identicon`;
   const options: AvatarOption[] = [
-    { type: 'external', url: gravatar, token: avatarToken(db, user.id, 'external', gravatar), display_name: 'gravatar pic' },
+    {
+      type: 'external',
+      url: gravatar,
+      token: avatarToken(db, user.id, 'external', gravatar),
+      display_name: 'gravatar pic',
+    },
   ];
   const images = imagesOf(db, 'User', user.id);
   for (const a of images) {
@@ -159,9 +168,13 @@ const list: Handler = (ctx) => {
   demand(ctx, usersPolicy.list, { account });
   const term = str(ctx.params, 'search_term');
   if (term !== undefined && term.length < 3) {
-    throw new HttpError(400, { errors: [{ field: 'search_term', message: '3 or more characters is required', error_code: 'invalid' }] });
+    throw new HttpError(400, {
+      errors: [{ field: 'search_term', message: '3 or more characters is required', error_code: 'invalid' }],
+    });
   }
-  return paginate(ctx, keysetSource<ListedUser>(ctx.db, usersOfAccountQuery(account.id, rootOf(account), term)), (u) => userJson(ctx, u));
+  return paginate(ctx, keysetSource<ListedUser>(ctx.db, usersOfAccountQuery(account.id, rootOf(account), term)), (u) =>
+    userJson(ctx, u),
+  );
 };
 
 /**
@@ -174,10 +187,15 @@ const courseUsers: Handler = (ctx) => {
   const reach = reachOf(ctx, usersPolicy.listCourse, course);
   const term = str(ctx.params, 'search_term')?.trim();
   if (term !== undefined && term.length < 2) {
-    throw new HttpError(400, { errors: [{ field: 'search_term', message: '2 or more characters is required', error_code: 'invalid' }] });
+    throw new HttpError(400, {
+      errors: [{ field: 'search_term', message: '2 or more characters is required', error_code: 'invalid' }],
+    });
   }
   const withEmail = listParam(ctx.params, 'include').map(String).includes('email');
-  const query = usersOfCourseQuery(course.id, { term: term || undefined, sections: reach === 'all' ? undefined : reach });
+  const query = usersOfCourseQuery(course.id, {
+    term: term || undefined,
+    sections: reach === 'all' ? undefined : reach,
+  });
   return paginate(ctx, keysetSource<ListedUser>(ctx.db, query), (u) => {
     const { email, ...json } = userJson(ctx, u);
     return withEmail && email !== undefined ? { ...json, email } : json;
@@ -200,16 +218,20 @@ const create: Handler = (ctx) => {
   const uniqueId = checkText(LOGIN, str(pseudonym, 'unique_id')?.trim(), 'pseudonym', 'unique_id');
   const sisUserId = checkText(STRING, str(pseudonym, 'sis_user_id')?.trim() || undefined, 'pseudonym', 'sis_user_id');
   checkText(STRING, str(pseudonym, 'password'), 'pseudonym', 'password');
-  for (const field of ['name', 'short_name', 'sortable_name'] as const) checkText(STRING, str(user, field)?.trim(), 'user', field);
+  for (const field of ['name', 'short_name', 'sortable_name'] as const)
+    checkText(STRING, str(user, field)?.trim(), 'user', field);
   checkText(STRING, str(channel, 'address')?.trim(), 'communication_channel', 'address');
   if (sisUserId !== undefined) demand(ctx, usersPolicy.setSis, { account });
   const root = rootOf(account);
-  if (loginTaken(ctx.db, root, uniqueId)) throw invalid('pseudonym', 'unique_id', 'taken', 'ID already in use for this account and authentication provider');
-  if (sisUserId && sisUserIdTaken(ctx.db, root, sisUserId)) throw invalid('pseudonym', 'sis_user_id', 'taken', `SIS ID "${sisUserId}" is already in use`);
+  if (loginTaken(ctx.db, root, uniqueId))
+    throw invalid('pseudonym', 'unique_id', 'taken', 'ID already in use for this account and authentication provider');
+  if (sisUserId && sisUserIdTaken(ctx.db, root, sisUserId))
+    throw invalid('pseudonym', 'sis_user_id', 'taken', `SIS ID "${sisUserId}" is already in use`);
   const name = str(user, 'name')?.trim() || uniqueId;
   const address = str(channel, 'address')?.trim();
   const channelType = str(channel, 'type') ?? 'email';
-  if (address && channelType === 'email' && !/^[^@\s]+@[^@\s]+$/.test(address)) throw invalid('communication_channel', 'address', 'invalid', `'${address}' is not a valid email address`);
+  if (address && channelType === 'email' && !/^[^@\s]+@[^@\s]+$/.test(address))
+    throw invalid('communication_channel', 'address', 'invalid', `'${address}' is not a valid email address`);
   const now = ctx.now();
   const userId = createUser(ctx.db, {
     name,
@@ -221,7 +243,14 @@ const create: Handler = (ctx) => {
     registered: bool(user, 'skip_registration') === true,
     now,
   });
-  addLogin(ctx.db, { user: userId, account: root, uniqueId, sis: sisUserId, password: str(pseudonym, 'password'), now });
+  addLogin(ctx.db, {
+    user: userId,
+    account: root,
+    uniqueId,
+    sis: sisUserId,
+    password: str(pseudonym, 'password'),
+    now,
+  });
   if (address) addChannel(ctx.db, { user: userId, type: channelType, address });
   return userJson(ctx, userById(ctx.db, userId)!);
 };
@@ -271,7 +300,11 @@ const remove: Handler = (ctx) => {
 };
 
 function settingsJson(u: UserRow) {
-  return { manual_mark_as_read: u.manual_mark_as_read === 1, collapse_global_nav: false, hide_dashcard_color_overlays: false };
+  return {
+    manual_mark_as_read: u.manual_mark_as_read === 1,
+    collapse_global_nav: false,
+    hide_dashcard_color_overlays: false,
+  };
 }
 
 const getSettings: Handler = (ctx) => {
@@ -291,7 +324,8 @@ const updateSettings: Handler = (ctx) => {
 const follow: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
   if (target.id === ctx.caller.id) throw badRequest('you cannot follow yourself');
-  if (!target.public_profile) throw new HttpError(401, { status: 'unauthorized', errors: [{ message: "this user's profile is not public" }] });
+  if (!target.public_profile)
+    throw new HttpError(401, { status: 'unauthorized', errors: [{ message: "this user's profile is not public" }] });
   const createdAt = addFollow(ctx.db, ctx.caller.id, target.id, ctx.now());
   return { following_user_id: ctx.caller.id, followed_user_id: target.id, created_at: createdAt };
 };
@@ -315,10 +349,20 @@ const profile: Handler = (ctx) => {
     sortable_name: target.sortable_name,
     title: null,
     bio: null,
-    ...(rights.logins ? { primary_email: primaryEmail(ctx.db, target.id) ?? null, login_id: login?.unique_id ?? null } : {}),
-    ...(rights.sis ? { sis_user_id: login?.sis_user_id ?? null, sis_login_id: login?.sis_user_id ? login.unique_id : null } : {}),
+    ...(rights.logins
+      ? { primary_email: primaryEmail(ctx.db, target.id) ?? null, login_id: login?.unique_id ?? null }
+      : {}),
+    ...(rights.sis
+      ? { sis_user_id: login?.sis_user_id ?? null, sis_login_id: login?.sis_user_id ? login.unique_id : null }
+      : {}),
     avatar_url: avatarUrl(ctx, target),
-    ...(own ? { calendar: { ics: `${ctx.origin}/feeds/calendars/user_${avatarToken(ctx.db, target.id, 'ics', '').slice(0, 24)}.ics` } } : {}),
+    ...(own
+      ? {
+          calendar: {
+            ics: `${ctx.origin}/feeds/calendars/user_${avatarToken(ctx.db, target.id, 'ics', '').slice(0, 24)}.ics`,
+          },
+        }
+      : {}),
     time_zone: target.time_zone,
     locale: target.locale,
   };
@@ -372,4 +416,3 @@ export const usersHandlers = {
   'users.uploadFile': uploadFile,
   'courses.users': courseUsers,
 };
-

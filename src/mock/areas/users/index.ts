@@ -21,5 +21,6 @@ export const usersArea = defineArea({
     'courses.users',
   ],
   load: async () => ({ handlers: (await import('./handlers.js')).usersHandlers }),
-  seed: async () => (await import('./seed.js')).seedPeople, bulkIndexes: [searchIndex],
+  seed: async () => (await import('./seed.js')).seedPeople,
+  bulkIndexes: [searchIndex],
 });

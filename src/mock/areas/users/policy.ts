@@ -46,7 +46,11 @@ function administersUser(ctx: MockCtx, targetId: number, anyOf: readonly Permiss
 
 /** Oneself, an admin who may read rosters over an account the user is within, or someone sharing a course. */
 export function maySee(ctx: MockCtx, target: UserRow): boolean {
-  return target.id === ctx.caller.id || administersUser(ctx, target.id, usersPolicy.see) || shareACourse(ctx.db, ctx.caller.id, target.id);
+  return (
+    target.id === ctx.caller.id ||
+    administersUser(ctx, target.id, usersPolicy.see) ||
+    shareACourse(ctx.db, ctx.caller.id, target.id)
+  );
 }
 
 /**
@@ -79,6 +83,8 @@ export function personalRights(ctx: MockCtx, u: UserRow): { sis: boolean; logins
     logins: allows(ctx, usersPolicy.readLogins, atRoot(ctx)),
   }));
   if (admin.sis) return admin;
-  const inCourse = sharedCourses(ctx.db, ctx.caller.id, u.id).some((course) => allows(ctx, usersPolicy.readSis, { course }));
+  const inCourse = sharedCourses(ctx.db, ctx.caller.id, u.id).some((course) =>
+    allows(ctx, usersPolicy.readSis, { course }),
+  );
   return { sis: inCourse, logins: inCourse || admin.logins };
 }

@@ -48,12 +48,23 @@ export function createUser(db: Db, u: NewUser): number {
     db,
     `INSERT INTO users (id, name, short_name, sortable_name, time_zone, locale, birthdate, public_profile, workflow_state, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    u.id ?? null, u.name, u.shortName || u.name, u.sortableName || sortableFrom(u.name), u.timeZone ?? null, u.locale ?? null,
-    u.birthdate ?? null, u.publicProfile === false ? 0 : 1, u.registered ? 'registered' : 'pre_registered', u.now, u.now,
+    u.id ?? null,
+    u.name,
+    u.shortName || u.name,
+    u.sortableName || sortableFrom(u.name),
+    u.timeZone ?? null,
+    u.locale ?? null,
+    u.birthdate ?? null,
+    u.publicProfile === false ? 0 : 1,
+    u.registered ? 'registered' : 'pre_registered',
+    u.now,
+    u.now,
   );
 }
 
-export type UserChanges = Partial<Pick<UserRow, 'name' | 'short_name' | 'sortable_name' | 'time_zone' | 'locale' | 'avatar_url' | 'manual_mark_as_read'>>;
+export type UserChanges = Partial<
+  Pick<UserRow, 'name' | 'short_name' | 'sortable_name' | 'time_zone' | 'locale' | 'avatar_url' | 'manual_mark_as_read'>
+>;
 
 export function updateUser(db: Db, id: number, changes: UserChanges, now: string): void {
   const current = userById(db, id);
@@ -62,7 +73,15 @@ export function updateUser(db: Db, id: number, changes: UserChanges, now: string
   run(
     db,
     `UPDATE users SET name = ?, short_name = ?, sortable_name = ?, time_zone = ?, locale = ?, avatar_url = ?, manual_mark_as_read = ?, updated_at = ? WHERE id = ?`,
-    next.name, next.short_name, next.sortable_name, next.time_zone, next.locale, next.avatar_url, next.manual_mark_as_read, now, id,
+    next.name,
+    next.short_name,
+    next.sortable_name,
+    next.time_zone,
+    next.locale,
+    next.avatar_url,
+    next.manual_mark_as_read,
+    now,
+    id,
   );
 }
 
@@ -82,21 +101,40 @@ export interface Login {
   account_id: number;
 }
 
-export function addLogin(db: Db, l: { user: number; account: number; uniqueId: string; sis?: string | null; password?: string | null; now: string }): number {
+export function addLogin(
+  db: Db,
+  l: { user: number; account: number; uniqueId: string; sis?: string | null; password?: string | null; now: string },
+): number {
   return insert(
     db,
     `INSERT INTO pseudonyms (user_id, account_id, unique_id, sis_user_id, password, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-    l.user, l.account, l.uniqueId, l.sis ?? null, l.password ?? null, l.now,
+    l.user,
+    l.account,
+    l.uniqueId,
+    l.sis ?? null,
+    l.password ?? null,
+    l.now,
   );
 }
 
 /** The login and SIS id a user has (first active pseudonym). */
 export function loginOf(db: Db, userId: number): Login | undefined {
-  return one<Login>(db, `SELECT unique_id, sis_user_id, account_id FROM pseudonyms WHERE user_id = ? AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`, userId);
+  return one<Login>(
+    db,
+    `SELECT unique_id, sis_user_id, account_id FROM pseudonyms WHERE user_id = ? AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`,
+    userId,
+  );
 }
 
 export function hasLoginIn(db: Db, userId: number, rootAccountId: number): boolean {
-  return one(db, `SELECT 1 FROM pseudonyms WHERE user_id = ? AND account_id = ? AND workflow_state <> 'deleted'`, userId, rootAccountId) !== undefined;
+  return (
+    one(
+      db,
+      `SELECT 1 FROM pseudonyms WHERE user_id = ? AND account_id = ? AND workflow_state <> 'deleted'`,
+      userId,
+      rootAccountId,
+    ) !== undefined
+  );
 }
 
 /**
@@ -112,27 +150,52 @@ export function userWithinAccount(db: Db, userId: number, accountId: number): bo
        SELECT 1 WHERE EXISTS (SELECT 1 FROM pseudonyms p WHERE p.user_id = ? AND p.workflow_state <> 'deleted' AND p.account_id IN tree)
          OR EXISTS (SELECT 1 FROM enrollments e JOIN courses c ON c.id = e.course_id WHERE e.user_id = ? AND e.workflow_state <> 'deleted' AND c.account_id IN tree)
          OR EXISTS (SELECT 1 FROM account_users au WHERE au.user_id = ? AND au.workflow_state = 'active' AND au.account_id IN tree)`,
-      accountId, userId, userId, userId,
+      accountId,
+      userId,
+      userId,
+      userId,
     ) !== undefined
   );
 }
 
 export function loginTaken(db: Db, rootAccountId: number, uniqueId: string): boolean {
-  return one(db, `SELECT 1 FROM pseudonyms WHERE account_id = ? AND lower(unique_id) = lower(?) AND workflow_state <> 'deleted'`, rootAccountId, uniqueId) !== undefined;
+  return (
+    one(
+      db,
+      `SELECT 1 FROM pseudonyms WHERE account_id = ? AND lower(unique_id) = lower(?) AND workflow_state <> 'deleted'`,
+      rootAccountId,
+      uniqueId,
+    ) !== undefined
+  );
 }
 
 export function sisUserIdTaken(db: Db, rootAccountId: number, sis: string): boolean {
-  return one(db, `SELECT 1 FROM pseudonyms WHERE account_id = ? AND sis_user_id = ? AND workflow_state <> 'deleted'`, rootAccountId, sis) !== undefined;
+  return (
+    one(
+      db,
+      `SELECT 1 FROM pseudonyms WHERE account_id = ? AND sis_user_id = ? AND workflow_state <> 'deleted'`,
+      rootAccountId,
+      sis,
+    ) !== undefined
+  );
 }
 
 // ---- channels and tokens ----------------------------------------------------------------------
 
 export function addChannel(db: Db, c: { user: number; type: string; address: string; confirmed?: boolean }): void {
-  const position = one<{ p: number }>(db, `SELECT coalesce(max(position), 0) + 1 AS p FROM communication_channels WHERE user_id = ?`, c.user)!.p;
+  const position = one<{ p: number }>(
+    db,
+    `SELECT coalesce(max(position), 0) + 1 AS p FROM communication_channels WHERE user_id = ?`,
+    c.user,
+  )!.p;
   insert(
     db,
     `INSERT INTO communication_channels (user_id, type, address, position, workflow_state) VALUES (?, ?, ?, ?, ?)`,
-    c.user, c.type, c.address, position, c.confirmed ? 'active' : 'unconfirmed',
+    c.user,
+    c.type,
+    c.address,
+    position,
+    c.confirmed ? 'active' : 'unconfirmed',
   );
 }
 
@@ -145,7 +208,14 @@ export function primaryEmail(db: Db, userId: number): string | undefined {
 }
 
 export function addToken(db: Db, t: { token: string; user: number; purpose: string; now: string }): void {
-  insert(db, `INSERT INTO access_tokens (token, user_id, purpose, created_at) VALUES (?, ?, ?, ?)`, t.token, t.user, t.purpose, t.now);
+  insert(
+    db,
+    `INSERT INTO access_tokens (token, user_id, purpose, created_at) VALUES (?, ?, ?, ?)`,
+    t.token,
+    t.user,
+    t.purpose,
+    t.now,
+  );
 }
 
 export function tokenOwner(db: Db, token: string): number | undefined {
@@ -153,13 +223,20 @@ export function tokenOwner(db: Db, token: string): number | undefined {
 }
 
 export function allTokens(db: Db): { user_id: number; name: string; role: string; token: string }[] {
-  return all(db, `SELECT t.user_id, u.name, t.purpose AS role, t.token FROM access_tokens t JOIN users u ON u.id = t.user_id ORDER BY t.user_id, t.token`);
+  return all(
+    db,
+    `SELECT t.user_id, u.name, t.purpose AS role, t.token FROM access_tokens t JOIN users u ON u.id = t.user_id ORDER BY t.user_id, t.token`,
+  );
 }
 
 // ---- lists ------------------------------------------------------------------------------------
 
 /** A user as a list reads them: with the login and email address their record shows, in the same query. */
-export type ListedUser = UserRow & { login_unique_id: string | null; login_sis_user_id: string | null; primary_email: string | null };
+export type ListedUser = UserRow & {
+  login_unique_id: string | null;
+  login_sis_user_id: string | null;
+  primary_email: string | null;
+};
 
 /**
  * Users with a login in the account or its root, optionally matching a search term, in sortable-name
@@ -189,14 +266,20 @@ export function usersOfAccountQuery(accountId: number, rootId: number, term?: st
  * optionally matching a search term as an account's users do, in sortable-name order, each with
  * the login and email address their record shows.
  */
-export function usersOfCourseQuery(courseId: number, options: { term?: string; sections?: number[] } = {}): KeysetQuery {
+export function usersOfCourseQuery(
+  courseId: number,
+  options: { term?: string; sections?: number[] } = {},
+): KeysetQuery {
   const enrolled = [`e.user_id = u.id`, `e.course_id = ?`, `e.workflow_state IN ('active', 'invited')`];
   const args: unknown[] = [courseId];
   if (options.sections) {
     enrolled.push(`e.course_section_id IN (${options.sections.map(() => '?').join(', ') || 'NULL'})`);
     args.push(...options.sections);
   }
-  const where = [`u.workflow_state <> 'deleted'`, `EXISTS (SELECT 1 FROM enrollments e WHERE ${enrolled.join(' AND ')})`];
+  const where = [
+    `u.workflow_state <> 'deleted'`,
+    `EXISTS (SELECT 1 FROM enrollments e WHERE ${enrolled.join(' AND ')})`,
+  ];
   if (options.term) {
     where.push(`(u.id IN (SELECT rowid FROM user_search WHERE text LIKE ?) OR CAST(u.id AS TEXT) = ?)`);
     args.push(`%${options.term}%`, options.term);
@@ -211,8 +294,19 @@ export function usersOfCourseQuery(courseId: number, options: { term?: string; s
 // ---- follows and page views -------------------------------------------------------------------
 
 export function follow(db: Db, follower: number, followed: number, now: string): string {
-  run(db, `INSERT OR IGNORE INTO follows (follower_id, followed_id, created_at) VALUES (?, ?, ?)`, follower, followed, now);
-  return one<{ created_at: string }>(db, `SELECT created_at FROM follows WHERE follower_id = ? AND followed_id = ?`, follower, followed)!.created_at;
+  run(
+    db,
+    `INSERT OR IGNORE INTO follows (follower_id, followed_id, created_at) VALUES (?, ?, ?)`,
+    follower,
+    followed,
+    now,
+  );
+  return one<{ created_at: string }>(
+    db,
+    `SELECT created_at FROM follows WHERE follower_id = ? AND followed_id = ?`,
+    follower,
+    followed,
+  )!.created_at;
 }
 
 export function unfollow(db: Db, follower: number, followed: number): void {
@@ -223,8 +317,12 @@ export function unfollow(db: Db, follower: number, followed: number): void {
 export function pageViewsQuery(userId: number, start?: string, end?: string): KeysetQuery {
   const where = ['user_id = ?'];
   const args: unknown[] = [userId];
-  if (start) (where.push('created_at >= ?'), args.push(start));
-  if (end) (where.push('created_at <= ?'), args.push(end));
-  return { sql: `SELECT * FROM page_views WHERE ${where.join(' AND ')}`, args, key: ['created_at', 'id'], descending: true };
+  if (start) where.push('created_at >= ?'), args.push(start);
+  if (end) where.push('created_at <= ?'), args.push(end);
+  return {
+    sql: `SELECT * FROM page_views WHERE ${where.join(' AND ')}`,
+    args,
+    key: ['created_at', 'id'],
+    descending: true,
+  };
 }
-

@@ -28,7 +28,12 @@ END;
 /** user_search as a bulk load fills it: the new users, with their logins and addresses. */
 export const searchIndex = {
   triggers: searchTriggers,
-  fills: [{ table: 'users', fill: `INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id > ?` }],
+  fills: [
+    {
+      table: 'users',
+      fill: `INSERT INTO user_search (rowid, text) SELECT id, ${SEARCH_TEXT} FROM users u WHERE u.id > ?`,
+    },
+  ],
 };
 
 export const schema = `
@@ -106,4 +111,3 @@ CREATE INDEX page_views_user ON page_views(user_id, created_at, id);
 -- that a %term% match is an index read; kept current by triggers, whoever writes.
 CREATE VIRTUAL TABLE user_search USING fts5(text, tokenize = 'trigram');
 ${searchTriggers}`;
-

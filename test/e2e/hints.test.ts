@@ -35,50 +35,140 @@ const HINTS: Hint[] = [
   // Logging in again needs a browser.
   { source: 'hint: `lms auth login -p ${name}`', line: 'auth login -p prod', how: 'read' },
   { source: 'run lms auth login again', line: 'auth login -p prod', how: 'read' },
-  { source: "log in again: lms auth login -p ${profile}", line: 'auth login -p prod', how: 'read' },
+  { source: 'log in again: lms auth login -p ${profile}', line: 'auth login -p prod', how: 'read' },
   { source: 'log in again: lms auth login -p ${name}', line: 'auth login -p prod', how: 'read' },
   { source: 'log in with \\`lms auth login -p ${name}\\`', line: 'auth login -p prod', how: 'read' },
-  { source: 'log in again with \\`lms auth login -p ${name} --insecure-storage\\`', line: 'auth login -p prod --insecure-storage', how: 'read' },
-  { source: 'log in again: \\`lms auth login -p ${name}\\`, or store a token: \\`lms profile add ${name} --url ${url} --token-stdin\\`', line: 'profile add prod --url SERVED --token-stdin', how: 'run', stdin: ADMIN },
-  { source: 'lms auth login -p ${name} --url https://lms.example.edu --client-id ID', line: 'auth login -p prod --url https://lms.example.edu --client-id 170000000000042', how: 'read' },
-  { source: "'lms auth login -p prod --url https://lms.example.edu --client-id ID'", line: 'auth login -p prod --url https://lms.example.edu --client-id 170000000000042', how: 'read' },
-  { source: 'lms auth login -p ${k.name} --url ${k.baseUrl} --client-id ${k.clientId} --client-secret-stdin', line: 'auth login -p prod --url https://lms.example.edu --client-id 170000000000042 --client-secret-stdin', how: 'read' },
+  {
+    source: 'log in again with \\`lms auth login -p ${name} --insecure-storage\\`',
+    line: 'auth login -p prod --insecure-storage',
+    how: 'read',
+  },
+  {
+    source:
+      'log in again: \\`lms auth login -p ${name}\\`, or store a token: \\`lms profile add ${name} --url ${url} --token-stdin\\`',
+    line: 'profile add prod --url SERVED --token-stdin',
+    how: 'run',
+    stdin: ADMIN,
+  },
+  {
+    source: 'lms auth login -p ${name} --url https://lms.example.edu --client-id ID',
+    line: 'auth login -p prod --url https://lms.example.edu --client-id 170000000000042',
+    how: 'read',
+  },
+  {
+    source: "'lms auth login -p prod --url https://lms.example.edu --client-id ID'",
+    line: 'auth login -p prod --url https://lms.example.edu --client-id 170000000000042',
+    how: 'read',
+  },
+  {
+    source: 'lms auth login -p ${k.name} --url ${k.baseUrl} --client-id ${k.clientId} --client-secret-stdin',
+    line: 'auth login -p prod --url https://lms.example.edu --client-id 170000000000042 --client-secret-stdin',
+    how: 'read',
+  },
   // Storing a token: against the served mock, with a token of its own.
-  { source: 'then store it: lms profile add ${shellWord(name)}', line: 'profile add prod --url SERVED --token-stdin', how: 'run', stdin: ADMIN },
-  { source: 'store one with \\`lms profile add ${name} --url ${redactUrl(baseUrl)} --token-stdin\\`', line: 'profile add prod --url SERVED --token-stdin', how: 'run', stdin: ADMIN },
-  { source: "'store one with `lms profile add NAME --url URL --token-stdin`, or set LMS_TOKEN'", line: 'profile add prod --url SERVED --token-stdin', how: 'run', stdin: ADMIN },
-  { source: "'add a profile with `lms profile add NAME --url URL --token-stdin`", line: 'profile add prod --url SERVED --token-stdin', how: 'run', stdin: ADMIN },
-  { source: "'set LMS_TOKEN, or store one with `lms profile add NAME --url URL --token-stdin`'", line: 'profile add prod --url SERVED --token-stdin', how: 'run', stdin: ADMIN },
-  { source: 'store it with `lms profile add NAME --url URL --token-stdin` (or set LMS_TOKEN)', line: 'profile add prod --url SERVED --token-stdin', how: 'run', stdin: ADMIN },
+  {
+    source: 'then store it: lms profile add ${shellWord(name)}',
+    line: 'profile add prod --url SERVED --token-stdin',
+    how: 'run',
+    stdin: ADMIN,
+  },
+  {
+    source: 'store one with \\`lms profile add ${name} --url ${redactUrl(baseUrl)} --token-stdin\\`',
+    line: 'profile add prod --url SERVED --token-stdin',
+    how: 'run',
+    stdin: ADMIN,
+  },
+  {
+    source: "'store one with `lms profile add NAME --url URL --token-stdin`, or set LMS_TOKEN'",
+    line: 'profile add prod --url SERVED --token-stdin',
+    how: 'run',
+    stdin: ADMIN,
+  },
+  {
+    source: "'add a profile with `lms profile add NAME --url URL --token-stdin`",
+    line: 'profile add prod --url SERVED --token-stdin',
+    how: 'run',
+    stdin: ADMIN,
+  },
+  {
+    source: "'set LMS_TOKEN, or store one with `lms profile add NAME --url URL --token-stdin`'",
+    line: 'profile add prod --url SERVED --token-stdin',
+    how: 'run',
+    stdin: ADMIN,
+  },
+  {
+    source: 'store it with `lms profile add NAME --url URL --token-stdin` (or set LMS_TOKEN)',
+    line: 'profile add prod --url SERVED --token-stdin',
+    how: 'run',
+    stdin: ADMIN,
+  },
   // Without --token-stdin, profile add asks for the token at a terminal.
-  { source: 'fix it with \\`lms profile add ${name} --url https://lms.example.edu\\`', line: 'profile add prod --url https://lms.example.edu', how: 'read' },
-  { source: "'add one with `lms profile add NAME --url https://lms.example.edu`, set LMS_BASE_URL, or use --mock'", line: 'profile add prod --url https://lms.example.edu', how: 'read' },
-  { source: "{ hint: 'lms profile add NAME --url URL' }", line: 'profile add prod --url https://lms.example.edu', how: 'read' },
-  { source: '`lms profile add NAME --url URL --ca-file FILE`', line: 'profile add prod --url https://lms.example.edu --ca-file school-ca.pem', how: 'read' },
+  {
+    source: 'fix it with \\`lms profile add ${name} --url https://lms.example.edu\\`',
+    line: 'profile add prod --url https://lms.example.edu',
+    how: 'read',
+  },
+  {
+    source: "'add one with `lms profile add NAME --url https://lms.example.edu`, set LMS_BASE_URL, or use --mock'",
+    line: 'profile add prod --url https://lms.example.edu',
+    how: 'read',
+  },
+  {
+    source: "{ hint: 'lms profile add NAME --url URL' }",
+    line: 'profile add prod --url https://lms.example.edu',
+    how: 'read',
+  },
+  {
+    source: '`lms profile add NAME --url URL --ca-file FILE`',
+    line: 'profile add prod --url https://lms.example.edu --ca-file school-ca.pem',
+    how: 'read',
+  },
   // The rest of the profile's life.
   { source: "'lms profile list shows the profiles'", line: 'profile list', how: 'run' },
   { source: "{ hint: 'lms auth logout -p NAME' }", line: 'auth logout -p prod', how: 'run' },
-  { source: '\\`lms profile remove ${name}\\` forgets it without revoking', line: 'profile remove prod --yes', how: 'read' },
+  {
+    source: '\\`lms profile remove ${name}\\` forgets it without revoking',
+    line: 'profile remove prod --yes',
+    how: 'read',
+  },
   { source: 'lms auth status says where it came from', line: 'auth status -p prod', how: 'run' },
   // The mock's own.
-  { source: 'LMS_TOKEN is not a token of the mock: lms mock tokens lists them', line: '--mock mock tokens', how: 'run' },
+  {
+    source: 'LMS_TOKEN is not a token of the mock: lms mock tokens lists them',
+    line: '--mock mock tokens',
+    how: 'run',
+  },
   { source: 'its tokens are seeded (lms mock tokens lists them)', line: '--mock mock tokens', how: 'run' },
-  { source: '\\`lms mock tokens\\` lists its users\' tokens', line: '--mock mock tokens', how: 'run' },
+  { source: "\\`lms mock tokens\\` lists its users' tokens", line: '--mock mock tokens', how: 'run' },
   { source: '<code>lms mock tokens</code> lists them', line: '--mock mock tokens', how: 'run' },
   { source: '(lms mock serve --throttle, or LMS_MOCK_FAULTS)', line: 'mock serve --throttle', how: 'read' },
   // Reads that a hint points to.
-  { source: "(lms accounts list shows yours)", line: '--mock accounts list', how: 'run' },
-  { source: "{ hint: 'lms todo lists it' }", line: '--mock todo', how: 'run', token: STUDENT },
+  { source: '(lms accounts list shows yours)', line: '--mock accounts list', how: 'run' },
+  { source: "hint: 'lms todo lists it'", line: '--mock todo', how: 'run', token: STUDENT },
   { source: 'check the id (lms users get ${flag})', line: '--mock users get 7', how: 'run' },
-  { source: '`lms submissions list ${where} --assignment ${opts.assignment[0]}`', line: '--mock submissions list --course 1 --assignment 1 --user self', how: 'run', token: STUDENT },
+  {
+    source: '`lms submissions list ${where} --assignment ${opts.assignment[0]}`',
+    line: '--mock submissions list --course 1 --assignment 1 --user self',
+    how: 'run',
+    token: STUDENT,
+  },
   // lms mcp is a server: read only.
-  { source: "'start the server with lms mcp --allow-destructive to allow it", line: 'mcp --allow-destructive', how: 'read' },
+  {
+    source: "'start the server with lms mcp --allow-destructive to allow it",
+    line: 'mcp --allow-destructive',
+    how: 'read',
+  },
   { source: '`start the server with lms mcp ${flag} to allow it`', line: 'mcp --allow-writes', how: 'read' },
   { source: '${which}: needs lms mcp --allow-destructive', line: 'mcp --allow-destructive', how: 'read' },
+  { source: "'Changes data: needs lms mcp --allow-writes.'", line: 'mcp --allow-writes', how: 'read' },
   { source: "'Destroys data: needs lms mcp --allow-destructive", line: 'mcp --allow-destructive', how: 'read' },
   // Verbs named in passing, as a pointer: the verb is read with the arguments it needs.
   { source: 'a tree as lms outcomes import reads it', line: 'outcomes import tree.yaml --account 1', how: 'read' },
-  { source: 'unlink or delete with lms outcomes unlink / groups delete', line: 'outcomes unlink 6 2 --course 1', how: 'read' },
+  {
+    source: 'unlink or delete with lms outcomes unlink / groups delete',
+    line: 'outcomes unlink 6 2 --course 1',
+    how: 'read',
+  },
   { source: "'--exit-code goes with --plan (or lms diff)'", line: 'diff -f course.yaml --exit-code', how: 'read' },
 ];
 
@@ -89,7 +179,10 @@ const NOT_HINTS: { source: string; why: string }[] = [
   { source: "'lms mock serve: stopped\\n'", why: 'what the server says it did' },
   { source: 'lms apply keeps its locks there', why: 'what lms apply does, in an error about a directory' },
   { source: '`another lms apply${holder}', why: 'another run of lms apply, in a message about waiting for it' },
-  { source: '`waiting for another lms apply${holder}', why: 'another run of lms apply, in a message about waiting for it' },
+  {
+    source: '`waiting for another lms apply${holder}',
+    why: 'another run of lms apply, in a message about waiting for it',
+  },
   { source: "startsWith('lms users ')", why: "code reading a tool's command" },
   { source: "startsWith('lms conv ')", why: "code reading a tool's command" },
   { source: "'lms mcp asks for no input'", why: 'what the server answers a client asking for input' },
@@ -97,7 +190,10 @@ const NOT_HINTS: { source: string; why: string }[] = [
   { source: 'not an lms mock database', why: 'what a database is not' },
 ];
 
-const srcFiles = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? srcFiles(join(dir, f)) : f.endsWith('.ts') ? [join(dir, f)] : []));
+const srcFiles = (dir: string): string[] =>
+  readdirSync(dir).flatMap((f) =>
+    statSync(join(dir, f)).isDirectory() ? srcFiles(join(dir, f)) : f.endsWith('.ts') ? [join(dir, f)] : [],
+  );
 
 /** The help lms prints: the command model's summaries, examples and flag descriptions, which other tests hold to it. */
 async function helpTexts(): Promise<string[]> {
@@ -134,11 +230,15 @@ function mentions(): Promise<{ at: string; text: string }[]> {
     const found: { at: string; text: string }[] = [];
     for (const file of srcFiles(join(root, 'src'))) {
       const path = relative(root, file);
-      readFileSync(file, 'utf8').split('\n').forEach((text, i) => {
-        const line = text.trim();
-        if (line.startsWith('//') || line.startsWith('*') || line.startsWith('/*') || /\bexamples: \[/.test(line)) return;
-        if ([...line.matchAll(mention)].some((m) => !stringsAround(line, m.index).some((string) => help.has(string)))) found.push({ at: `${path}:${i + 1}`, text: line });
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((text, i) => {
+          const line = text.trim();
+          if (line.startsWith('//') || line.startsWith('*') || line.startsWith('/*') || /\bexamples: \[/.test(line))
+            return;
+          if ([...line.matchAll(mention)].some((m) => !stringsAround(line, m.index).some((string) => help.has(string))))
+            found.push({ at: `${path}:${i + 1}`, text: line });
+        });
     }
     return found;
   })();
@@ -149,13 +249,23 @@ describe('the hints', () => {
   it('are every mention of a command in what lms says, each in the table or named as no hint', async () => {
     // The commands a refusal names instead are run below, from their table.
     const instead = alternatives().map((a) => a.command);
-    const unknown = (await mentions()).filter(({ at, text }) => ![...HINTS.map((h) => h.source), ...instead].some((source) => text.includes(source)) && !NOT_HINTS.some((n) => text.includes(n.source) || at.startsWith(n.source)));
+    const unknown = (await mentions()).filter(
+      ({ at, text }) =>
+        ![...HINTS.map((h) => h.source), ...instead].some((source) => text.includes(source)) &&
+        !NOT_HINTS.some((n) => text.includes(n.source) || at.startsWith(n.source)),
+    );
     expect(unknown, 'add each to HINTS (with a line to run) or to NOT_HINTS (with why)').toEqual([]);
   });
 
   it('each give every flag their source gives', () => {
     // The command ends where the sentence goes on: at a quote, a comma, a semicolon or a parenthesis.
-    const flagsOf = (text: string) => new Set(text.slice(text.indexOf('lms ')).split(/[`,;()]/)[0].match(/--[a-z][\w-]*/g) ?? []);
+    const flagsOf = (text: string) =>
+      new Set(
+        text
+          .slice(text.indexOf('lms '))
+          .split(/[`,;()]/)[0]
+          .match(/--[a-z][\w-]*/g) ?? [],
+      );
     const short = HINTS.filter((h) => [...flagsOf(h.source)].some((flag) => !flagsOf(`lms ${h.line}`).has(flag)));
     expect(short.map((h) => `${h.source} → ${h.line}`)).toEqual([]);
   });
@@ -175,7 +285,8 @@ describe('each hinted command', () => {
     served = await serveMock(env);
   });
   afterAll(() => served?.stop());
-  const lms = (argv: string[], token = ADMIN, stdin?: string) => spawnLms(argv, { ...env, LMS_TOKEN: token, LMS_CONFIG_DIR: join(dir, 'config') }, stdin);
+  const lms = (argv: string[], token = ADMIN, stdin?: string) =>
+    spawnLms(argv, { ...env, LMS_TOKEN: token, LMS_CONFIG_DIR: join(dir, 'config') }, stdin);
   const words = (line: string) => line.replace('SERVED', served.url).split(' ');
 
   // What the runs need: a profile "prod" on the served mock, as the hints about it assume.
@@ -185,24 +296,40 @@ describe('each hinted command', () => {
   });
 
   /** Each line once: several hints give the same command. */
-  const once = (hints: Hint[]) => [...new Map(hints.map((h) => [`${h.line} ${h.token ?? ''} ${h.stdin ?? ''}`, h])).values()];
+  const once = (hints: Hint[]) => [
+    ...new Map(hints.map((h) => [`${h.line} ${h.token ?? ''} ${h.stdin ?? ''}`, h])).values(),
+  ];
 
   it.each(once(HINTS).map((h) => [h.line, h] as const))('%s reads as a whole command', async (_line, hint) => {
     const read = await readLine(words(hint.line).filter((w) => w !== '--mock'));
-    expect('error' in read ? read.error.message : read.verb).not.toMatch(/^(unknown|missing|required|too many|no verb)/);
+    expect('error' in read ? read.error.message : read.verb).not.toMatch(
+      /^(unknown|missing|required|too many|no verb)/,
+    );
   });
 
-  it.each(once(HINTS.filter((h) => h.how === 'run')).map((h) => [h.line, h] as const))('%s runs against the mock', async (_line, hint) => {
-    const r = await lms(words(hint.line), hint.token, hint.stdin);
-    expect(r.exitCode, String(r.stderr)).toBe(0);
-    // A profile that a run replaced is put back for the next.
-    if (hint.line.startsWith('profile add') || hint.line.startsWith('auth logout')) expect((await lms(['profile', 'add', 'prod', '--url', served.url, '--token-stdin'], ADMIN, ADMIN)).exitCode).toBe(0);
-  });
+  it.each(once(HINTS.filter((h) => h.how === 'run')).map((h) => [h.line, h] as const))(
+    '%s runs against the mock',
+    async (_line, hint) => {
+      const r = await lms(words(hint.line), hint.token, hint.stdin);
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      // A profile that a run replaced is put back for the next.
+      if (hint.line.startsWith('profile add') || hint.line.startsWith('auth logout'))
+        expect(
+          (await lms(['profile', 'add', 'prod', '--url', served.url, '--token-stdin'], ADMIN, ADMIN)).exitCode,
+        ).toBe(0);
+    },
+  );
 
   // The commands a refusal names instead (explain-failure.ts), as the teacher they are for.
-  it.each(alternatives().map((a) => [a.command, a] as const))('%s, which a refusal names, runs for a teacher', async (command) => {
-    const line = command.replace(/^lms /, '').replace('COURSE', '1').replace(/\{user\}/, '7');
-    const r = await lms(['--mock', ...line.split(' ')], TEACHER);
-    expect(r.exitCode, String(r.stderr)).toBe(0);
-  });
+  it.each(alternatives().map((a) => [a.command, a] as const))(
+    '%s, which a refusal names, runs for a teacher',
+    async (command) => {
+      const line = command
+        .replace(/^lms /, '')
+        .replace('COURSE', '1')
+        .replace(/\{user\}/, '7');
+      const r = await lms(['--mock', ...line.split(' ')], TEACHER);
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+    },
+  );
 });

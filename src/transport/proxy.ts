@@ -93,7 +93,9 @@ export function readProxySettings(env: Env, schemes: readonly ('https' | 'http')
     const variable = first(candidates(scheme, env), env);
     if (variable) settings[scheme] = parseProxyUrl(variable, env[variable]!);
   }
-  const noVariable = first(['no_proxy', 'NO_PROXY'], env);
+  // NO_PROXY matters only when a proxy is set: one that would refuse a run otherwise (a desktop's
+  // `<local>`, say) stops nothing when every request goes direct anyway.
+  const noVariable = settings.https || settings.http ? first(['no_proxy', 'NO_PROXY'], env) : undefined;
   if (noVariable) settings.noProxy = { variable: noVariable, entries: parseNoProxy(env[noVariable]!, noVariable) };
   return settings;
 }

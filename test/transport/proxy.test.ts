@@ -166,6 +166,15 @@ describe('proxy variables', () => {
       /^no_proxy has an entry that is neither a host name nor an address: "bad\/host"$/,
     ],
   ];
+  it.each([['<local>'], ['bad/host,*.local']])(
+    'NO_PROXY=%j with no proxy set stops nothing: every request goes direct',
+    (value) => {
+      const settings = readProxySettings({ NO_PROXY: value, no_proxy: value });
+      expect(settings).toEqual({});
+      expect(routeFor(settings, new URL('https://lms.example.edu/'))).toEqual({ kind: 'direct', reason: 'none' });
+    },
+  );
+
   it.each(malformed)('%s: a usage error naming the variable, credentials masked', (_what, env, message) => {
     let error: unknown;
     try {

@@ -1,6 +1,6 @@
 // stdout and stderr as files or pipes are written with write(2); what a full non-blocking pipe, a
 // reader that went away and a partial write each do to what the reader gets.
-import { closeSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, type writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -12,7 +12,7 @@ import type { ApiClient } from '../../client/client.js';
 import type { Progress } from '../../spec/types/progress.js';
 import type { GradeDataEntry, GradedAssignment, Submission, SubmissionContext } from '../../spec/types/submissions.js';
 import { journalDir } from '../../config/paths.js';
-import { ApiError, ExitCode, LmsError, NetworkError, UsageError } from '../../errors.js';
+import { ApiError, ExitCode, type LmsError, NetworkError, UsageError } from '../../errors.js';
 import { interpretGrade } from '../../spec/grading.js';
 import { problemCount } from '../../bulk/problems.js';
 import {

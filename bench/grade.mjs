@@ -57,7 +57,7 @@ const rowAssignment = assignment('Bench Per Row');
 const csv = join(scratch, 'grades.csv');
 const lines = ['user,grade'];
 for (let n = 1; n <= rows; n++) lines.push(`${n % 2 ? `gen${n}` : `sis_user_id:GEN-${n}`},${(n * 37) % 101}`);
-writeFileSync(csv, lines.join('\n') + '\n');
+writeFileSync(csv, `${lines.join('\n')}\n`);
 
 const server = startThrottledServer(lms, env, { rate, cost, capacity });
 const url = await server.url;
@@ -121,7 +121,7 @@ try {
     },
     speedup: Number(speedup.toFixed(1)),
   };
-  writeFileSync(flags.out, JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(flags.out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(
     `lms grade --csv of ${rows} rows against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s sustainable)`,
   );

@@ -25,7 +25,7 @@ const { scratch, env } = scratchEnv('import');
 const csv = join(scratch, 'users.csv');
 const lines = ['name,login_id,email'];
 for (let i = 1; i <= rows; i++) lines.push(`Bench Person ${i},bench-${i},bench-${i}@example.edu`);
-writeFileSync(csv, lines.join('\n') + '\n');
+writeFileSync(csv, `${lines.join('\n')}\n`);
 
 const server = startThrottledServer(lms, env, { rate, cost, capacity });
 const url = await server.url;
@@ -62,7 +62,7 @@ try {
     throttled,
     bucket: { capacity, cost, rate },
   };
-  writeFileSync(flags.out, JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(flags.out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(
     `import of ${rows} users against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s sustainable)`,
   );

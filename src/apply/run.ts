@@ -251,7 +251,7 @@ export function runApply(
     const notDone = actions.filter((a) => a.status === 'not_done');
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const tally = (op: string, word: string) =>
-      done.filter((a) => a.op === op || (op === 'delete' && a.op === 'conclude')).length + ` ${word}`;
+      `${done.filter((a) => a.op === op || (op === 'delete' && a.op === 'conclude')).length} ${word}`;
     const count = (op: string) => done.filter((a) => a.op === op).length;
     await ctx.auditJob({
       name: 'apply',

@@ -12,7 +12,7 @@ function roster(extra: string[] = []): string {
     { length: PEOPLE },
     (_, i) => `${i % 2 ? `crowd-${i + 1}` : `sis_user_id:CROWD-${i + 1}`},student,,active`,
   );
-  return ['user,type,section,state', ...rows, ...extra].join('\n') + '\n';
+  return ['user,type,section,state', ...rows, ...extra, ''].join('\n');
 }
 
 describe('the people a large roster names', () => {
@@ -23,7 +23,8 @@ describe('the people a large roster names', () => {
       [
         'name,login_id,sis_user_id',
         ...Array.from({ length: PEOPLE }, (_, i) => `Crowd ${i + 1},crowd-${i + 1},CROWD-${i + 1}`),
-      ].join('\n') + '\n',
+        '',
+      ].join('\n'),
     );
     expect((await s.run(['users', 'import', '--account', '1', users])).exitCode).toBe(0);
     const course = s.file(

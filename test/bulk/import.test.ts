@@ -16,7 +16,7 @@ function csvFile(content: string): string {
 function roster(n: number, from = 1): string {
   const lines = [HEADER];
   for (let i = from; i < from + n; i++) lines.push(`Student ${i},stu${i},stu${i}@example.edu,SIS-${i},America/Chicago`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 function stateDir() {

@@ -74,7 +74,7 @@ describe('InputScanner', () => {
       'csv',
       { line: 2, message: 'a record is larger than 1 MiB' },
     ],
-    ['many short records', 'name,login\n' + 'Ana,ana\n'.repeat(300_000), 'csv', undefined],
+    ['many short records', `name,login\n${'Ana,ana\n'.repeat(300_000)}`, 'csv', undefined],
     [
       'a YAML line over 1 MiB',
       `a: b\nc: ${'x'.repeat(MAX_FIELD_BYTES)}\n`,

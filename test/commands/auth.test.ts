@@ -160,7 +160,7 @@ describe('lms auth login', () => {
     const lms = cli();
     const running = lms.start(
       ['auth', 'login', '-p', 'prod', '--url', fake.url, '--client-id', CLIENT_ID, '--client-secret-stdin'],
-      { stdin: CLIENT_SECRET, env: { BROWSER: process.execPath + ' -e 0' } },
+      { stdin: CLIENT_SECRET, env: { BROWSER: `${process.execPath} -e 0` } },
     );
     const { redirectUri, state } = fake.authorize(await printedUrl(running));
     expect(running.io.stderrText()).toMatch(

@@ -11,7 +11,7 @@ describe('lms users list', () => {
     const rows = json(r.stdout) as { id: number; name: string; login_id: string }[];
     expect(rows).toHaveLength(13);
     expect(rows[0]).toEqual({ id: 1, name: 'Ada Admin', login_id: 'admin' });
-    expect(r.stdout).toBe(JSON.stringify(rows, null, 2) + '\n');
+    expect(r.stdout).toBe(`${JSON.stringify(rows, null, 2)}\n`);
   });
 
   it('prints a table on a TTY', async () => {

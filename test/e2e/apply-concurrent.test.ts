@@ -32,7 +32,7 @@ function courseFile(name: string, sis: string): string {
     '    announcements:',
     ...Array.from({ length: ANNOUNCEMENTS }, (_, i) => `      - { title: News ${i}, message: "<p>${i}</p>" }`),
   ];
-  writeFileSync(path, lines.join('\n') + '\n');
+  writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }
 

@@ -25,7 +25,8 @@ async function server(
     [
       'name,login_id,sis_user_id',
       ...Array.from({ length: STUDENTS }, (_, i) => `Apply Person ${i + 1},ap-${i + 1},AP-${i + 1}`),
-    ].join('\n') + '\n',
+      '',
+    ].join('\n'),
   );
   const imported = await spawnLms(['--mock', 'users', 'import', '--account', '1', users], { ...env, LMS_MOCK_DB: db });
   expect(imported.exitCode, imported.stderr).toBe(0);
@@ -61,7 +62,8 @@ function files(
         { length: students },
         (_, i) => `${i % 2 ? `ap-${i + 1}` : `sis_user_id:AP-${i + 1}`},student,${i % 3 ? 'E2E-A' : ''},active`,
       ),
-    ].join('\n') + '\n',
+      '',
+    ].join('\n'),
   );
   writeFileSync(
     join(folder, 'outcomes.yaml'),

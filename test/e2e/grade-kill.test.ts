@@ -25,7 +25,7 @@ function writeGrades(salt: number): string {
   const lines = ['user,grade,comment'];
   for (let n = 1; n <= STUDENTS; n++) lines.push(`gen${n},${gradeFor(n, salt)},${commentFor(n, salt)}`);
   const file = join(dir, `grades-${salt}.csv`);
-  writeFileSync(file, lines.join('\n') + '\n');
+  writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
 

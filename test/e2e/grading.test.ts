@@ -35,7 +35,7 @@ function writeGrades(name: string, salt: number, count = STUDENTS): string {
     lines.push(`${user},${gradeFor(n, salt)},${n % 50 === 0 ? `note ${n}` : ''}`);
   }
   const file = join(dir, `${name}.csv`);
-  writeFileSync(file, lines.join('\n') + '\n');
+  writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
 

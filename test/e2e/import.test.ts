@@ -13,7 +13,7 @@ function roster(prefix: string, n: number): string {
   const lines = ['name,login_id,email,sis_user_id'];
   for (let i = 1; i <= n; i++)
     lines.push(`Bulk Person ${i},${prefix}-${i},${prefix}-${i}@example.edu,${prefix.toUpperCase()}-${i}`);
-  writeFileSync(file, lines.join('\n') + '\n');
+  writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
 

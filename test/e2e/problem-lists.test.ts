@@ -33,7 +33,7 @@ function realistic(courses: number, students: number): string {
     for (let a = 0; a < 40; a++)
       out.push(`      - { key: a${a}, name: Assignment ${a}, points_possible: 10, published: true }`);
   }
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 /** `lms diff -f file -o json`: its exit code, its JSON error and its peak memory. */

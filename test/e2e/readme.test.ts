@@ -192,7 +192,7 @@ __lms_machine() {
     add(`__lms_shell > ${file(`${n}.shell-after`)}`);
     add(`__lms_machine > ${file(`${n}.machine`)}`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 let work: string;

@@ -97,9 +97,11 @@ function writeRoster(name: string, rows: Row[]): string {
   const file = join(dir, `${name}.csv`);
   writeFileSync(
     file,
-    ['user,type,role,section,state', ...rows.map((r) => [r.user, r.type, r.role, r.section, r.state].join(','))].join(
-      '\n',
-    ) + '\n',
+    [
+      'user,type,role,section,state',
+      ...rows.map((r) => [r.user, r.type, r.role, r.section, r.state].join(',')),
+      '',
+    ].join('\n'),
   );
   return file;
 }
@@ -200,7 +202,7 @@ beforeAll(async () => {
   const users = join(dir, 'users.csv');
   const lines = ['name,login_id,sis_user_id'];
   for (let i = 1; i <= STUDENTS + GRADERS; i++) lines.push(`Roster Person ${i},r-${i},R-${i}`);
-  writeFileSync(users, lines.join('\n') + '\n');
+  writeFileSync(users, `${lines.join('\n')}\n`);
   const imported = await spawnLms(['--mock', 'users', 'import', '--account', '1', users, '-o', 'json'], local);
   expect(imported.exitCode, imported.stderr).toBe(0);
   for (const row of (JSON.parse(imported.stdout) as { rows: { login_id: string; id: number }[] }).rows)

@@ -133,7 +133,7 @@ describe('one deadline from the first byte', () => {
   it('a proxy that answers CONNECT a byte at a time ends at the timeout, naming the proxy', async () => {
     const port = await rawListener((socket) =>
       socket.once('data', () =>
-        trickle(socket, 'HTTP/1.1 200 Connection established\r\nX-Padding: ' + 'a'.repeat(100_000)),
+        trickle(socket, `HTTP/1.1 200 Connection established\r\nX-Padding: ${'a'.repeat(100_000)}`),
       ),
     );
     const error = await failure(
@@ -153,7 +153,7 @@ describe('one deadline from the first byte', () => {
   it("the tunnel agent's own CONNECT ends at the request's deadline, however the proxy trickles", async () => {
     const port = await rawListener((socket) =>
       socket.once('data', () =>
-        trickle(socket, 'HTTP/1.1 200 Connection established\r\nX-Padding: ' + 'a'.repeat(100_000)),
+        trickle(socket, `HTTP/1.1 200 Connection established\r\nX-Padding: ${'a'.repeat(100_000)}`),
       ),
     );
     const agent = tunnelAgent(parseProxyUrl('HTTPS_PROXY', `http://127.0.0.1:${port}`), {

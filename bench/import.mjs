@@ -9,7 +9,7 @@
 // answers (403) the client took on the way (goal: a handful at most). The bucket starts empty, so
 // the first capacity/cost requests come free: that head start is reported with the result.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scratchEnv, startThrottledServer, throttledAmong, throttledFlags } from './throttled.mjs';

@@ -60,11 +60,11 @@ export function sqliteModule(): Loaded {
  */
 function loadQuietly(): NodeSqliteModule | undefined {
   const emitWarning = process.emitWarning;
-  process.emitWarning = function (warning: string | Error, ...rest: unknown[]) {
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     const text = typeof warning === 'string' ? warning : warning?.message;
     if (/SQLite is an experimental feature/.test(String(text))) return;
     return (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
-  } as typeof process.emitWarning;
+  }) as typeof process.emitWarning;
   try {
     return process.getBuiltinModule('node:sqlite') as NodeSqliteModule | undefined;
   } finally {

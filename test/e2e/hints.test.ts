@@ -280,20 +280,17 @@ describe('the hints', () => {
 describe('each hinted command', () => {
   const { dir, env } = e2eWorkspace('hints');
   let served: Served;
+  // What the runs need: a served mock with a profile "prod" on it, as the hints about it assume.
   beforeAll(async () => {
     await ensureBuilt();
     served = await serveMock(env);
+    const r = await lms(['profile', 'add', 'prod', '--url', served.url, '--token-stdin'], ADMIN, ADMIN);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
   });
   afterAll(() => served?.stop());
   const lms = (argv: string[], token = ADMIN, stdin?: string) =>
     spawnLms(argv, { ...env, LMS_TOKEN: token, LMS_CONFIG_DIR: join(dir, 'config') }, stdin);
   const words = (line: string) => line.replace('SERVED', served.url).split(' ');
-
-  // What the runs need: a profile "prod" on the served mock, as the hints about it assume.
-  beforeAll(async () => {
-    const r = await lms(['profile', 'add', 'prod', '--url', served.url, '--token-stdin'], ADMIN, ADMIN);
-    expect(r.exitCode, String(r.stderr)).toBe(0);
-  });
 
   /** Each line once: several hints give the same command. */
   const once = (hints: Hint[]) => [

@@ -144,7 +144,7 @@ export function ipFilterProblem(filter: string): string | undefined {
 
 /** A nullable parameter: '' and null clear it; absent leaves the current value. */
 function given(q: ParamsObject, name: string): boolean {
-  return Object.prototype.hasOwnProperty.call(q, name);
+  return Object.hasOwn(q, name);
 }
 const blank = (q: ParamsObject, name: string) => q[name] === null || q[name] === '';
 

@@ -119,7 +119,7 @@ async function explainRefusal(error: ApiError, given: ReadonlyMap<IdKind, string
   if (!instead) return error;
   const command = instead.command.replace(
     /\{(\w+)\}/g,
-    (placeholder, kind: string) => given.get(kind as IdKind) ?? kind.toUpperCase(),
+    (_placeholder, kind: string) => given.get(kind as IdKind) ?? kind.toUpperCase(),
   );
   return new ApiError({
     status: error.status,

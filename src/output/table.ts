@@ -85,12 +85,12 @@ export async function writeTableList(
       const rows = rowsOf(records, layout);
       measure([head, ...rows], layout.natural);
       layout.widths = fitToTerminal(layout.natural, whole, io.columns);
-      text = drawHeader(io, head, layout.widths) + drawRows(io, rows, layout.widths);
+      text = drawHeader(io, head, layout.widths) + drawRows(rows, layout.widths);
     } else {
       const rows = rowsOf(records, layout);
       // Widths only grow: a batch of narrower values keeps the table as it is.
       if (measure(rows, layout.natural)) layout.widths = fitToTerminal(layout.natural, layout.whole, io.columns);
-      text = drawRows(io, rows, layout.widths);
+      text = drawRows(rows, layout.widths);
     }
     await out(io, text);
     count += batch.length;
@@ -117,11 +117,11 @@ export async function writeKeyValueTable(item: unknown, { io, fields, columns }:
   const natural = [0, 0];
   measure([head, ...rows], natural);
   const widths = fitToTerminal(natural, [true, false], io.columns);
-  await out(io, drawHeader(io, head, widths) + drawRows(io, rows, widths));
+  await out(io, drawHeader(io, head, widths) + drawRows(rows, widths));
 }
 
 function drawHeader(io: IOStreams, head: Row, widths: number[]): string {
-  const line = drawRows(io, [head], widths);
+  const line = drawRows([head], widths);
   return io.color ? `${new Chalk({ level: 1 }).bold(line.slice(0, -1))}\n` : line;
 }
 
@@ -130,11 +130,11 @@ function drawHeader(io: IOStreams, head: Row, widths: number[]): string {
  * width ends in '…'), at the cost of CSV rather than of a table: a listing's rows go this way. A
  * row with anything else (wide characters, emoji) is drawn by cli-table3, which measures them.
  */
-function drawRows(io: IOStreams, rows: Row[], widths: number[]): string {
+function drawRows(rows: Row[], widths: number[]): string {
   let text = '';
   for (const row of rows) {
     if (!row.plain) {
-      text += drawTable(io, row, widths);
+      text += drawTable(row, widths);
       continue;
     }
     let line = '';
@@ -149,7 +149,7 @@ function drawRows(io: IOStreams, rows: Row[], widths: number[]): string {
   return text;
 }
 
-function drawTable(io: IOStreams, row: Row, widths: number[]): string {
+function drawTable(row: Row, widths: number[]): string {
   const table = new Table({
     chars: BORDERLESS,
     style: PLAIN_STYLE,

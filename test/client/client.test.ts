@@ -43,7 +43,7 @@ const jsonBody = (v: unknown) => JSON.stringify(v);
 describe('paginate', () => {
   /** Three pages: a relative-looking first page, then a bookmark page on an absolute URL, then the last. */
   const pages = () =>
-    fake((req, n) => {
+    fake((_req, n) => {
       if (n === 0)
         return {
           status: 200,

@@ -68,7 +68,7 @@ function real(base: string, extra: Partial<ClientOptions> = {}): ApiClient {
 describe('next-page links', () => {
   it('refuses a Link to another origin: the second server never sees the token, nor any request', async () => {
     const other = await server();
-    const api = await server((req, res) =>
+    const api = await server((_req, res) =>
       json(res, 200, [{ id: 1 }], { link: `<${other.base}/api/v1/courses?page=2&per_page=100>; rel="next"` }),
     );
     const seen: number[] = [];

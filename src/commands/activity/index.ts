@@ -1,7 +1,6 @@
 // `lms activity`: what changed in your courses and groups — topics, announcements, conversations,
 // grades, notifications — newest first; `--summary` counts it by type; `--watch` follows it.
 import { item, list, type Verbs } from '../../model/command.js';
-import type { Context } from '../../model/context.js';
 import { command } from '../../model/define.js';
 import type { ApiClient } from '../../client/client.js';
 import type { ActivityItem } from '../../spec/types/activity.js';
@@ -17,12 +16,7 @@ const newer = (a: ActivityItem, b: { updated_at: string; id: number }) =>
  * The stream as it grows: the newest page once, oldest first, then at each interval what changed
  * since (an item changed again comes again), until interrupted or --limit items are out.
  */
-async function* watch(
-  ctx: Context,
-  client: ApiClient,
-  intervalMs: number,
-  limit: number | undefined,
-): AsyncGenerator<ActivityItem> {
+async function* watch(client: ApiClient, intervalMs: number, limit: number | undefined): AsyncGenerator<ActivityItem> {
   let last: { updated_at: string; id: number } | undefined;
   let printed = 0;
   for (;;) {
@@ -81,8 +75,7 @@ const showActivity = command({
         'count',
         'unread_count',
       ]);
-    if (opts.watch)
-      return { kind: 'list', items: watch(ctx, client, interval * 1000, ctx.globals.limit), endless: true };
+    if (opts.watch) return { kind: 'list', items: watch(client, interval * 1000, ctx.globals.limit), endless: true };
     return list(client.ops.users.activityStream({}, { limit: ctx.pageLimit() }));
   },
 });

@@ -769,7 +769,7 @@ function postable(ctx: MockCtx): { p: Place; t: TopicRow } {
   return { p, t };
 }
 
-function post(ctx: MockCtx, p: Place, t: TopicRow, parent?: EntryRow): Reply {
+function post(ctx: MockCtx, t: TopicRow, parent?: EntryRow): Reply {
   const message = str(ctx.params, 'message') ?? '';
   const upload = file(ctx.params, 'attachment');
   if (!message.trim() && !upload) throw invalid(undefined, 'message', 'blank', "can't be blank");
@@ -832,8 +832,8 @@ function storeEntryAttachment(
 
 const createEntryHandler: Handler = (ctx) => {
   // Posting the initial entry is what require_initial_post asks for: no gate here.
-  const { p, t } = postable(ctx);
-  return post(ctx, p, t);
+  const { t } = postable(ctx);
+  return post(ctx, t);
 };
 
 const createReply: Handler = (ctx) => {
@@ -848,7 +848,7 @@ const createReply: Handler = (ctx) => {
       'a side_comment discussion has one level of replies: reply to the top-level entry',
     );
   }
-  return post(ctx, p, t, parent);
+  return post(ctx, t, parent);
 };
 
 const listEntries: Handler = (ctx) => {

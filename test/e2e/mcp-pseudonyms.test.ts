@@ -147,7 +147,7 @@ describe('lms mcp --pseudonymize', () => {
     const unknown = await s.call('users_get', { id: 'student-00000000' });
     expect(unknown.isError).toBe(true);
     expect(unknown.content[0].text).toMatch(/"student-00000000" is not a pseudonym this server handed out/);
-    expect((unknown.structuredContent?.error as { class: string }).class).toBe('usage');
+    expect(unknown.structuredContent?.error).toMatchObject({ class: 'usage' });
   });
 
   it('grades a pseudonym from CSV text, and the grade lands on the real student', async () => {

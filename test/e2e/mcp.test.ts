@@ -165,7 +165,7 @@ describe('lms mcp --mock, read-only', () => {
     const forged = Buffer.from(JSON.stringify({ n: 'http://evil.example/api/v1/users' })).toString('base64url');
     const r = await s.call('users_list', { limit: 2, cursor: forged });
     expect(r.isError).toBe(true);
-    expect((r.structuredContent?.error as { class: string }).class).toBe('usage');
+    expect(r.structuredContent?.error).toMatchObject({ class: 'usage' });
   });
 
   it('refuses a write, naming the flag that would allow it', async () => {
@@ -193,7 +193,7 @@ describe('lms mcp --mock, read-only', () => {
       const r = await s.call(name, args);
       expect(r.isError, name).toBe(true);
       expect(r.content[0].text).toMatch(message);
-      expect((r.structuredContent?.error as { class: string }).class).toBe('usage');
+      expect(r.structuredContent?.error).toMatchObject({ class: 'usage' });
     }
   });
 

@@ -161,7 +161,7 @@ export class ApiClient {
           : readDocumented(res, `${route.method} ${this.shownUrl(url)}`, write);
         // A list the route table does not page may still come in pages from a real server: read them all.
         const next =
-          route.method === 'GET' && Array.isArray(answer) ? parseLinkHeader(res.headers['link']).next : undefined;
+          route.method === 'GET' && Array.isArray(answer) ? parseLinkHeader(res.headers.link).next : undefined;
         if (next === undefined) return answer as T;
         const items: unknown[] = [...(answer as unknown[])];
         const qs = toQueryString(query);
@@ -269,7 +269,7 @@ export class ApiClient {
   ): Promise<{ items: unknown[]; link: string | undefined }> {
     const res = await this.send('GET', url, { subject });
     const page = readDocumented(res, `GET ${this.shownUrl(url)}`, false);
-    return { items: Array.isArray(page) ? page : [page], link: parseLinkHeader(res.headers['link']).next };
+    return { items: Array.isArray(page) ? page : [page], link: parseLinkHeader(res.headers.link).next };
   }
 
   /**
@@ -378,7 +378,7 @@ export class ApiClient {
   ): string {
     const secrets = this.secrets(url);
     const asked = `${method} ${redactText(traceUrl(), secrets)}`;
-    const location = res.headers['location'];
+    const location = res.headers.location;
     const next = location === undefined ? undefined : parseHttpUrl(location, url);
     // What the message may show of the Location: secrets masked; only the origin of another origin's.
     const shown =

@@ -26,7 +26,7 @@ export async function uploadFile(client: ApiClient, ticket: UploadTicket, file: 
     secretUrl: true,
     handBackRedirect: true,
   });
-  const location = step2.headers['location'] ?? (readBody(step2) as { location?: string } | undefined)?.location;
+  const location = step2.headers.location ?? (readBody(step2) as { location?: string } | undefined)?.location;
   if (step2.status >= 300 && step2.status < 400 && location) {
     return readBody(await client.send('GET', location, confirmAt(client, location))) as Attachment;
   }

@@ -64,7 +64,7 @@ describe('httpTransport', () => {
     });
     expect(res.headers['content-type']).toBe('application/json');
     expect(res.headers['x-rate-limit-remaining']).toBe('650.5');
-    expect(res.headers['link']).toBe('<http://x/?page=2>; rel="next"');
+    expect(res.headers.link).toBe('<http://x/?page=2>; rel="next"');
     expect(res.headers['set-cookie']).toBe('a=1, b=2');
     for (const name of Object.keys(res.headers)) expect(name).toBe(name.toLowerCase());
   });

@@ -148,7 +148,7 @@ export function systemProbe(ctx: Context): DoctorProbe {
       const res = await send(selfPath(), {}, (host) => `Checking the token with ${host}`);
       return {
         user: readBody(res),
-        date: res.headers['date'],
+        date: res.headers.date,
         remaining: res.headers['x-rate-limit-remaining'],
         cost: res.headers['x-request-cost'],
         throttled: ctx.limiter().stats.throttled - before,

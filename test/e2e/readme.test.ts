@@ -26,7 +26,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, ensureBuilt, root } from '../helpers/e2e.js';
 
-export interface ShellBlock {
+interface ShellBlock {
   /** The README line of the opening fence (1-based). */
   line: number;
   code: string;
@@ -40,7 +40,7 @@ const MARKER = /^<!--\s*(needs|runs):\s*(.*?)\s*-->$/;
 const ON_THE_MOCK = 'on the mock (LMS_MOCK=1)';
 
 /** Every ```sh block of a Markdown text, with the marker comment on the line before it (blank lines between allowed). */
-export function shellBlocks(markdown: string): ShellBlock[] {
+function shellBlocks(markdown: string): ShellBlock[] {
   const lines = markdown.split('\n');
   const blocks: ShellBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -71,7 +71,7 @@ export function shellBlocks(markdown: string): ShellBlock[] {
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation but - and _ dropped, spaces as hyphens. */
-export function anchor(heading: string): string {
+function anchor(heading: string): string {
   return heading
     .trim()
     .toLowerCase()

@@ -83,7 +83,7 @@ export async function buildProgram(
   const runner = runnerOf(deps, state, facts);
 
   const found = argv && nounNamed(argv);
-  const named = found && found.noun;
+  const named = found?.noun;
   // A verb is reached by its word or alias among the arguments; the others are outlined (see register).
   const words = argv && new Set(argv);
   for (const noun of lazyNouns) {

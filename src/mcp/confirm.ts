@@ -114,7 +114,7 @@ export function redeemToken(
       body = undefined;
     }
   }
-  if (!body || body.k !== 'confirm')
+  if (body?.k !== 'confirm')
     throw refuse(
       'is not one this server process handed out (a token holds only in the server that planned the call)',
       'unknown',

@@ -467,7 +467,7 @@ export class Pseudonyms {
         TOKEN.lastIndex = 0;
         const first = TOKEN.exec(lower);
         // A form must start as a token does (a letter or digit) to be found where one starts.
-        if (!first || first.index !== 0) continue;
+        if (first?.index !== 0) continue;
         const kind = PERSON_FIELDS[k];
         // A form two people share names neither: it is replaced by the word alone.
         const by =

@@ -72,7 +72,7 @@ function asData(p: RequestPreview): DryRunOutput['requests'][number] {
 function followUpNote(declared: readonly RouteId[], preview: RequestPreview): string | undefined {
   if (!declared.includes('files.upload')) return undefined;
   const matched = routeOf(preview, declared);
-  if (!matched || matched.method !== 'POST' || !matched.path.endsWith('/files')) return undefined;
+  if (matched?.method !== 'POST' || !matched.path.endsWith('/files')) return undefined;
   return 'it starts a file upload, and the writes after it go where its answer says, so they depend on it';
 }
 

@@ -129,7 +129,7 @@ export function parseProxyUrl(variable: string, raw: string): Proxy {
   } catch {
     url = undefined;
   }
-  if (!url || !url.hostname) throw new UsageError(`${variable} is not a proxy URL: "${shownRaw}"`, { hint });
+  if (!url?.hostname) throw new UsageError(`${variable} is not a proxy URL: "${shownRaw}"`, { hint });
   let username: string;
   let password: string;
   try {

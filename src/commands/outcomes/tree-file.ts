@@ -310,8 +310,7 @@ function readTree(text: string): Parsed {
     for (const item of node.items as Node[]) {
       if (isScalar(item)) {
         const parsed = parseRatings(String(item.value));
-        if (!parsed || parsed.length !== 1)
-          problem(at, item, `rating "${String(item.value)}" is not points:description`);
+        if (parsed?.length !== 1) problem(at, item, `rating "${String(item.value)}" is not points:description`);
         else out.push(parsed[0]);
       } else if (isMap(item)) {
         keysOf(at, item, new Set(['points', 'description']), 'a rating');

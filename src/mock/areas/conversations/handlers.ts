@@ -229,7 +229,7 @@ function messageContent(ctx: MockCtx, onBlank: () => HttpError): MessageContent 
   const attachmentIds = list(p, 'attachment_ids').map((raw) => {
     const id = numericId(String(raw));
     const a = id === undefined ? undefined : attachmentById(ctx.db, id);
-    if (!a || a.context_type !== 'User' || a.context_id !== ctx.caller.id || a.workflow_state !== 'available')
+    if (a?.context_type !== 'User' || a.context_id !== ctx.caller.id || a.workflow_state !== 'available')
       throw refused('attachment_ids', 'invalid');
     return a.id;
   });

@@ -26,7 +26,7 @@ export function createUploadDesk(db: Db, now: () => string): UploadDesk {
     open(uploadId) {
       discardOrphans(db);
       const row = attachmentByUploadToken(db, uploadId);
-      if (!row || !row.workflow_state.startsWith('pending_upload')) return undefined;
+      if (!row?.workflow_state.startsWith('pending_upload')) return undefined;
       return sink(db, openReceipt(db, row.id, now()));
     },
   };

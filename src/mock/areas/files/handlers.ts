@@ -94,7 +94,7 @@ export function startUpload(ctx: MockCtx, owner: { type: string; id: number }, f
  */
 const upload: Handler = (ctx) => {
   const row = attachmentByUploadToken(ctx.db, ctx.path.upload_id);
-  if (!row || !row.workflow_state.startsWith('pending_upload')) throw notFound('unknown or used upload URL');
+  if (!row?.workflow_state.startsWith('pending_upload')) throw notFound('unknown or used upload URL');
   const part = receivedFile(ctx.req) ?? wholePart(ctx);
   if (!part) throw badRequest('the multipart body has no file part named "file"');
   // Over HTTP such a body is refused before it is read; this is the same rule for a file sent in process.
@@ -156,7 +156,7 @@ const get: Handler = (ctx) => {
 /** The bytes; the URL's verifier is the credential, as in real file URLs. */
 const download: Handler = (ctx) => {
   const row = attachmentInPath(ctx);
-  if (!row || row.workflow_state !== 'available') throw notFound();
+  if (row?.workflow_state !== 'available') throw notFound();
   if (str(ctx.params, 'verifier') !== row.uuid)
     throw new HttpError(401, { status: 'unauthorized', errors: [{ message: 'a valid verifier is required' }] });
   const receipt = row.receipt;

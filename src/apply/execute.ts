@@ -106,10 +106,16 @@ function finish(
 ): void {
   if (r.id !== undefined && action.target === undefined) action.target = r.id;
   if (action.slot && r.id !== undefined && r.status !== 'failed') action.slot.id ??= r.id;
-  if (r.status === 'failed') return settle(action, 'failed', r.error);
+  if (r.status === 'failed') {
+    settle(action, 'failed', r.error);
+    return;
+  }
   // Done, but what no verb can change stays as it was: the change is not complete.
   const left = (action.changes ?? []).filter((ch) => !ch.applicable);
-  if (left.length) return settle(action, 'failed', cannot(left));
+  if (left.length) {
+    settle(action, 'failed', cannot(left));
+    return;
+  }
   settle(action, 'done');
 }
 

@@ -299,7 +299,10 @@ class FileReader {
 
   private kind(course: DesiredCourse, kind: KindName, pair: Pair): void {
     const node = pair.value as Node | null;
-    if (kind === 'outcomes') return this.outcomes(course, node ?? (pair.key as Node));
+    if (kind === 'outcomes') {
+      this.outcomes(course, node ?? (pair.key as Node));
+      return;
+    }
     if (!isSeq(node)) {
       // `topics:` with nothing after it is a list of none: the course has no topics.
       if (node === null || (isScalar(node) && node.value === null)) {
@@ -307,7 +310,8 @@ class FileReader {
         else course.objects[kind] = [];
         return;
       }
-      return this.problem(node, `${kind} must be a list`);
+      this.problem(node, `${kind} must be a list`);
+      return;
     }
     if (kind === 'enrollments') {
       course.enrollments = [];
@@ -373,8 +377,10 @@ class FileReader {
   }
 
   private enrollment(course: DesiredCourse, node: Node): void {
-    if (!isMap(node))
-      return this.problem(node, 'an enrollment must be a map (user, type or role, section, state) or { csv: FILE }');
+    if (!isMap(node)) {
+      this.problem(node, 'an enrollment must be a map (user, type or role, section, state) or { csv: FILE }');
+      return;
+    }
     const { columns } = this.tree.roster;
     const values: Record<string, string> = {};
     let csv: string | undefined;
@@ -388,9 +394,9 @@ class FileReader {
       } else this.unknown(pair, key, 'an enrollment', [...columns, 'csv']);
     }
     if (csv !== undefined) {
-      if (Object.keys(values).length)
-        return this.problem(node, 'an entry with csv: names a roster file and nothing else');
-      return this.roster(course, csv, this.at(node));
+      if (Object.keys(values).length) this.problem(node, 'an entry with csv: names a roster file and nothing else');
+      else this.roster(course, csv, this.at(node));
+      return;
     }
     const problems = this.checkRoster(values);
     for (const message of problems) this.problem(node, message);
@@ -453,8 +459,10 @@ class FileReader {
         else if (key !== undefined) this.unknown(pair, key, 'outcomes', ['file']);
       }
     }
-    if (file === undefined)
-      return this.problem(node, 'outcomes must be { file: FILE }, a tree as lms outcomes import reads it');
+    if (file === undefined) {
+      this.problem(node, 'outcomes must be { file: FILE }, a tree as lms outcomes import reads it');
+      return;
+    }
     const source = this.at(node);
     if (!this.references)
       return void this.problems.push({

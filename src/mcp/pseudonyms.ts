@@ -786,7 +786,10 @@ function rowUser(obj: Record<string, unknown>): string | undefined {
 }
 
 function walk(value: unknown, visit: Visitor, key?: string): void {
-  if (typeof value === 'string') return visit.text(value);
+  if (typeof value === 'string') {
+    visit.text(value);
+    return;
+  }
   if (Array.isArray(value)) {
     for (const item of value) walk(item, visit, key);
     return;

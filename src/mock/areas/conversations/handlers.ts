@@ -533,18 +533,24 @@ function applyEvent(db: Db, p: ParticipantRow, event: BatchEvent): void {
   const at = (change: Parameters<typeof setParticipant>[3]) => setParticipant(db, p.conversation_id, p.user_id, change);
   switch (event) {
     case 'mark_as_read':
-      return at({ workflow_state: 'read' });
+      at({ workflow_state: 'read' });
+      return;
     case 'mark_as_unread':
-      return at({ workflow_state: 'unread' });
+      at({ workflow_state: 'unread' });
+      return;
     case 'archive':
-      return at({ workflow_state: 'archived' });
+      at({ workflow_state: 'archived' });
+      return;
     case 'star':
-      return at({ starred: true });
+      at({ starred: true });
+      return;
     case 'unstar':
-      return at({ starred: false });
+      at({ starred: false });
+      return;
     case 'destroy':
       hideMessages(db, p.conversation_id, p.user_id);
-      return refreshParticipant(db, p.conversation_id, p.user_id);
+      refreshParticipant(db, p.conversation_id, p.user_id);
+      return;
   }
 }
 

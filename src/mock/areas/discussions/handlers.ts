@@ -607,7 +607,10 @@ function applyGroupSet(ctx: MockCtx, p: Place, topic: TopicRow): void {
 function applySections(ctx: MockCtx, p: Place, topic: TopicRow): void {
   const raw = str(ctx.params, 'specific_sections');
   if (raw === undefined) return;
-  if (raw.trim() === 'all' || raw.trim() === '') return setTopicSections(ctx.db, topic.id, []);
+  if (raw.trim() === 'all' || raw.trim() === '') {
+    setTopicSections(ctx.db, topic.id, []);
+    return;
+  }
   if (!p.moderate)
     throw invalid(
       undefined,

@@ -219,6 +219,15 @@ const supportingTable = {
   groups: {
     list: ['GET /api/v1/courses/:course_id/groups', { paginated: true, resource: 'course' }],
   },
+  // Rubrics (rubrics_api_controller.rb reads them, rubrics_controller.rb writes them): a course's
+  // rubrics with their criteria and ratings, and their associations to assignments.
+  rubrics: {
+    list: ['GET /api/v1/courses/:course_id/rubrics', { paginated: true, resource: 'course' }],
+    get: ['GET /api/v1/courses/:course_id/rubrics/:id', { resource: 'rubric' }],
+    create: ['POST /api/v1/courses/:course_id/rubrics', { resource: 'course' }],
+    update: ['PUT /api/v1/courses/:course_id/rubrics/:id', { resource: 'rubric' }],
+    delete: ['DELETE /api/v1/courses/:course_id/rubrics/:id', { resource: 'rubric' }],
+  },
   // Real instances' calendar API: events give the upcoming-events list its calendar form.
   calendar: {
     create: ['POST /api/v1/calendar_events'],

@@ -226,9 +226,9 @@ describe('comments, rubric, excuse and versions', () => {
     });
     expect([s.score, s.grade]).toEqual([17, '17']);
     expect(s.rubric_assessment).toEqual({
-      hypothesis: { points: 4, comments: 'Vague' },
-      method: { points: 5, comments: null },
-      analysis: { points: 8, comments: null },
+      hypothesis: { rating_id: null, points: 4, comments: 'Vague' },
+      method: { rating_id: 'met_full', points: 5, comments: null },
+      analysis: { rating_id: 'ana_full', points: 8, comments: null },
     });
     const bad = await teacher.ops.submissions
       .grade({ course_id: 1, assignment_id: 1, user_id: 9, rubric_assessment: { style: { points: 2 } } })

@@ -256,9 +256,9 @@ describe('list and read', () => {
     });
     expect(s.submission_comments!.map((c) => c.author_name)).toEqual(['Tess Teacher', 'Sam Student']);
     expect(s.rubric_assessment).toEqual({
-      hypothesis: { points: 5, comments: null },
-      method: { points: 5, comments: null },
-      analysis: { points: 9, comments: 'Discuss the error bars.' },
+      hypothesis: { rating_id: 'hyp_full', points: 5, comments: null },
+      method: { rating_id: 'met_full', points: 5, comments: null },
+      analysis: { rating_id: 'ana_full', points: 9, comments: 'Discuss the error bars.' },
     });
     expect(s.assignment).toMatchObject({ id: 1, name: 'Cell Structure Lab Report' });
   });
@@ -328,7 +328,8 @@ describe('an assignment deleted', () => {
     const kept = () => [
       count('submissions', 'assignment_id = 1'),
       count('submission_versions', 'assignment_id = 1'),
-      count('rubrics', 'assignment_id = 1'),
+      count('rubric_associations', `association_type = 'Assignment' AND association_id = 1`),
+      count('rubric_assessments', 'rubric_id = 1'),
     ];
     const before = kept();
     expect(before.every((n) => n > 0)).toBe(true);

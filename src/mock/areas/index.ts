@@ -24,6 +24,7 @@ import { submissionsArea } from './submissions/index.js';
 import { todoArea } from './todo/index.js';
 import { usersArea } from './users/index.js';
 import { quizzesArea } from './quizzes/index.js';
+import { rubricsArea } from './rubrics/index.js';
 import { outcomesArea } from './outcomes/index.js';
 
 export const areas: readonly MockArea[] = [
@@ -39,6 +40,8 @@ export const areas: readonly MockArea[] = [
   filesArea,
   // Before the areas whose seeds add assignments of their own: its seed's assignments have fixed ids.
   submissionsArea,
+  // After submissions: its assessments are of submissions.
+  rubricsArea,
   discussionsArea,
   progressArea,
   calendarArea,

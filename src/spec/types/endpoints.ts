@@ -36,6 +36,7 @@ import type {
 } from './outcomes.js';
 import type { Progress } from './progress.js';
 import type { Quiz, QuizFields } from './quizzes.js';
+import type { Rubric, RubricInclude, RubricWithAssociation, RubricWriteParams } from './rubrics.js';
 import type {
   Admin,
   EndTask,
@@ -144,6 +145,15 @@ export interface Endpoints {
   'assignments.get': { params: { course_id: Id; id: Id }; result: Assignment };
   'assignments.update': { params: { course_id: Id; id: Id; assignment: AssignmentFields }; result: Assignment };
   'assignments.delete': { params: { course_id: Id; id: Id }; result: Assignment };
+  // rubrics
+  'rubrics.list': { params: { course_id: Id }; result: Rubric };
+  'rubrics.get': {
+    params: { course_id: Id; id: Id; include?: RubricInclude[]; style?: 'full' | 'comments_only' };
+    result: Rubric;
+  };
+  'rubrics.create': { params: RubricWriteParams; result: RubricWithAssociation };
+  'rubrics.update': { params: RubricWriteParams & { id: Id }; result: RubricWithAssociation };
+  'rubrics.delete': { params: { course_id: Id; id: Id }; result: Rubric };
   // groups
   'groups.list': { params: { course_id: Id }; result: Group };
   // files

@@ -43,7 +43,9 @@ export interface SubmissionComment extends ApiObject {
   media_comment?: MediaComment;
 }
 
+/** One criterion of a submission's rubric assessment, by criterion id. */
 interface RubricRating {
+  rating_id: string | null;
   points: number | null;
   comments: string | null;
 }

@@ -144,6 +144,11 @@ export function updateAssignment(
   );
 }
 
+/** Sets an assignment's points: a rubric that grades it sets them to its own (canvas-lms's rubric_association.rb). */
+export function setPointsPossible(db: Db, id: number, points: number, now: string): void {
+  run(db, `UPDATE assignments SET points_possible = ?, updated_at = ? WHERE id = ?`, points, now, id);
+}
+
 /** An assignment's own fields, as the assignments API sets them. */
 export interface AssignmentChange {
   name: string;

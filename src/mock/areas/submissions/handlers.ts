@@ -31,6 +31,7 @@ import { courseById, type CourseRow } from '../courses/repo.js';
 import { startUpload } from '../files/handlers.js';
 import { attachmentById } from '../files/repo.js';
 import { progressJson } from '../progress/handlers.js';
+import { assessSubmission } from '../rubrics/assess.js';
 import { sectionById, type SectionRow } from '../sections/repo.js';
 import { users } from '../users/repo.js';
 import { mayComment, mayGrade, maySubmit, mayUploadFor, mayView, submissionsPolicy, visibility } from './policy.js';
@@ -42,9 +43,7 @@ import {
   ensureSubmissionsOf,
   isStudentOf,
   publishedAssignmentIds,
-  rubricOf,
   setGrade,
-  setRubricAssessment,
   studentsQuery,
   submissionById,
   submissionOf,
@@ -353,26 +352,26 @@ const grade: Handler = (ctx) => {
   else if (posted !== undefined) change = postedGrade(ctx.db, a, posted);
   else if (excuse === false && sub.excused) change = { score: sub.score, grade: sub.grade, excused: false };
 
-  if (Object.keys(rubricParams).length) {
-    const criteria = rubricOf(ctx.db, a.id);
-    const assessment: Record<string, { points: number | null; comments: string | null }> = {};
-    for (const id of Object.keys(rubricParams)) {
-      const criterion = criteria?.find((c) => c.id === id);
-      const rating = obj(rubricParams, id);
-      const pointsRaw = str(rating, 'points');
-      const points = pointsRaw === undefined || pointsRaw === '' ? null : Number(pointsRaw);
-      if (!criterion || !Object.keys(rating).length || (points !== null && !Number.isFinite(points)))
-        throw rejected('invalid rubric_assessment');
-      assessment[id] = { points, comments: str(rating, 'comments') ?? null };
-    }
-    setRubricAssessment(ctx.db, sub.id, assessment, now);
-    // Without a posted grade, the rubric's points are the score.
-    if (!change) {
-      const total = Object.values(assessment).reduce((n, r) => n + (r.points ?? 0), 0);
-      change = { score: total, grade: scoreToGrade(gradable(ctx.db, a), total) };
-    }
-  }
   if (change) applyGrade(ctx.db, sub, change, ctx.caller.id, now);
+  // The rubric after the grade, as canvas-lms assesses: a rubric used for grading then sets the score.
+  if (Object.keys(rubricParams).length) {
+    sub = submissionById(ctx.db, sub.id)!;
+    const assessed = assessSubmission(
+      ctx.db,
+      rubricParams,
+      { assignmentId: a.id, submissionId: sub.id, userId: student, attempt: sub.attempt },
+      ctx.caller.id,
+      now,
+    );
+    if (assessed?.useForGrading && assessed.score !== null && assessed.score !== sub.score)
+      applyGrade(
+        ctx.db,
+        sub,
+        { score: assessed.score, grade: scoreToGrade(gradable(ctx.db, a), assessed.score) },
+        ctx.caller.id,
+        now,
+      );
+  }
 
   const c = obj(ctx.params, 'comment');
   const text = str(c, 'text_comment')?.trim();

@@ -17,6 +17,8 @@ import { attachmentJson } from '../files/handlers.js';
 import { attachmentById } from '../files/repo.js';
 import { briefUserJson } from '../users/handlers.js';
 import { userById } from '../users/repo.js';
+import { submissionAssessmentJson } from '../rubrics/present.js';
+import { gradingAssessmentOf } from '../rubrics/repo.js';
 import { attemptsOf, commentsOf, gradedAttempt, type AttemptRow, type CommentRow, type SubmissionRow } from './repo.js';
 
 // Made on first use, one per zone: building a formatter for a named zone loads ICU's zone data,
@@ -164,8 +166,10 @@ export function submissionJson(ctx: MockCtx, s: SubmissionRow, include: readonly
           },
         ];
   }
-  if (include.includes('rubric_assessment') && s.rubric_assessment)
-    json.rubric_assessment = JSON.parse(s.rubric_assessment) as Submission['rubric_assessment'];
+  if (include.includes('rubric_assessment')) {
+    const assessment = gradingAssessmentOf(ctx.db, s.id, s.assignment_id);
+    if (assessment) json.rubric_assessment = submissionAssessmentJson(assessment);
+  }
   if (include.includes('assignment')) json.assignment = assignmentJson(ctx, a) as GradedAssignment;
   if (include.includes('user')) {
     // Graders see students' logins and SIS ids: what a grading file names them by.

@@ -1,4 +1,4 @@
-// Submissions, their attempts, comments and rubric assessments, and the versions grading writes
+// Submissions, their attempts and comments, and the versions grading writes
 // (what gradebook history reads).
 import type { Db } from '../../db/open.js';
 import type { KeysetQuery } from '../../kit.js';
@@ -25,7 +25,6 @@ export interface SubmissionRow {
   grader_id: number | null;
   excused: number;
   grade_matches_current_submission: number;
-  rubric_assessment: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -73,12 +72,6 @@ export interface VersionRow {
   previous_grade: string | null;
   previous_graded_at: string | null;
   previous_grader_id: number | null;
-}
-
-export interface RubricCriterion {
-  id: string;
-  description: string;
-  points: number;
 }
 
 /** Students of a course (or of some of its sections) whose submissions the course keeps. */
@@ -383,21 +376,6 @@ export function setGrade(db: Db, sub: SubmissionRow, g: GradeChange): boolean {
   return true;
 }
 
-export function setRubricAssessment(
-  db: Db,
-  submissionId: number,
-  assessment: Record<string, { points: number | null; comments: string | null }>,
-  now: string,
-): void {
-  run(
-    db,
-    `UPDATE submissions SET rubric_assessment = ?, updated_at = ? WHERE id = ?`,
-    JSON.stringify(assessment),
-    now,
-    submissionId,
-  );
-}
-
 export function addComment(
   db: Db,
   c: {
@@ -429,21 +407,6 @@ export function commentsOf(db: Db, submissionId: number): CommentRow[] {
     `SELECT c.*, u.name AS author_name FROM submission_comments c JOIN users u ON u.id = c.author_id WHERE c.submission_id = ? ORDER BY c.id`,
     submissionId,
   );
-}
-
-export function createRubric(db: Db, r: { assignmentId: number; title: string; criteria: RubricCriterion[] }): number {
-  return insert(
-    db,
-    `INSERT INTO rubrics (assignment_id, title, criteria) VALUES (?, ?, ?)`,
-    r.assignmentId,
-    r.title,
-    JSON.stringify(r.criteria),
-  );
-}
-
-export function rubricOf(db: Db, assignmentId: number): RubricCriterion[] | undefined {
-  const row = one<{ criteria: string }>(db, `SELECT criteria FROM rubrics WHERE assignment_id = ?`, assignmentId);
-  return row ? (JSON.parse(row.criteria) as RubricCriterion[]) : undefined;
 }
 
 export function publishedAssignmentIds(db: Db, courseId: number): number[] {

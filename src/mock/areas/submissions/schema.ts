@@ -23,7 +23,6 @@ CREATE TABLE submissions (
   grader_id INTEGER,
   excused INTEGER NOT NULL DEFAULT 0,
   grade_matches_current_submission INTEGER NOT NULL DEFAULT 1,
-  rubric_assessment TEXT,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   UNIQUE (assignment_id, user_id)
@@ -54,14 +53,6 @@ CREATE TABLE submission_comments (
   created_at TEXT NOT NULL
 );
 CREATE INDEX submission_comments_submission ON submission_comments(submission_id, id);
-
--- Rubrics of assignments: criteria as JSON [{"id","description","points"}].
-CREATE TABLE rubrics (
-  id INTEGER PRIMARY KEY,
-  assignment_id INTEGER NOT NULL UNIQUE REFERENCES assignments(id) ON DELETE CASCADE,
-  title TEXT NOT NULL,
-  criteria TEXT NOT NULL
-);
 
 -- Gradebook history: one row per change of a submission's grade, with the grade before it.
 -- graded_day is the day of graded_at in the course's time zone.

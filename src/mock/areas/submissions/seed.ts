@@ -12,10 +12,8 @@ import { gradeNotice, submissionNotice } from '../activity/notifications.js';
 import {
   addAttempt,
   addComment,
-  createRubric,
   ensureSubmission,
   setGrade,
-  setRubricAssessment,
   submissionById,
   type NewAttempt,
 } from './repo.js';
@@ -79,16 +77,6 @@ export function seedSubmissions(db: Db, { minimal, now }: SeedOptions): void {
       now,
     });
   }
-  createRubric(db, {
-    assignmentId: 1,
-    title: 'Lab Report Rubric',
-    criteria: [
-      { id: 'hypothesis', description: 'Hypothesis', points: 5 },
-      { id: 'method', description: 'Method', points: 5 },
-      { id: 'analysis', description: 'Analysis', points: 10 },
-    ],
-  });
-
   const submit = (assignment: number, user: number, at: string, attempt: NewAttempt) => {
     const a = assignmentById(db, assignment)!;
     return addAttempt(db, ensureSubmission(db, a, user, at), attempt, at);
@@ -118,16 +106,6 @@ export function seedSubmissions(db: Db, { minimal, now }: SeedOptions): void {
   comment(1, 7, 3, 'Good drawings; label the cell wall.', '2026-09-16T14:06:00Z');
   comment(1, 7, 7, 'Thanks, I added the labels.', '2026-09-17T09:00:00Z');
   grade(1, 7, '19', 3, '2026-09-18T15:30:00Z');
-  setRubricAssessment(
-    db,
-    ensureSubmission(db, assignmentById(db, 1)!, 7, now).id,
-    {
-      hypothesis: { points: 5, comments: null },
-      method: { points: 5, comments: null },
-      analysis: { points: 9, comments: 'Discuss the error bars.' },
-    },
-    '2026-09-18T15:30:00Z',
-  );
   submit(1, 8, '2026-09-15T02:10:00Z', text('Cheek cells with methylene blue.'));
   grade(1, 8, '15', 5, '2026-09-16T16:45:00Z');
   submit(1, 9, '2026-09-14T20:00:00Z', text('Elodea leaf cells.'));

@@ -66,6 +66,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: bas
 complete -c lms -n '__fish_use_subcommand' -a 'progress' -d 'Background jobs the API started: their progress, followed to the end'
 complete -c lms -n '__fish_use_subcommand' -a 'quizzes' -d 'Quizzes of a course: list, create, change, publish and unpublish'
 complete -c lms -n '__fish_use_subcommand' -a 'recipients' -d 'Find the people and contexts you may message'
+complete -c lms -n '__fish_use_subcommand' -a 'rubrics' -d 'Rubrics of a course: criteria, ratings, the assignment each grades (grade by one with lms grade --rubric)'
 complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
 complete -c lms -n '__fish_use_subcommand' -a 'submissions' -d 'Submissions of an assignment or a student: list, read, submit, comment'
 complete -c lms -n '__fish_use_subcommand' -a 'todo' -d 'Your to-do list: assignments to grade and to turn in; set items aside'
@@ -623,6 +624,7 @@ complete -c lms -n '__fish_seen_subcommand_from grade' -l 'dry-run' -d 'with --c
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'failed-out' -r -F -d 'with --csv: write failed rows here, with an error column, ready to re-run'
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'per-row' -d 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from'
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'restart' -d 'with --per-row: ignore what earlier runs of this file recorded'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'rubric' -x -d 'assess by the assignment\'s rubric: a criterion (its id or description), its points (0 to the criterion\'s) and a comment (repeatable); a rubric used for grading sets the score'
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'user' -x -a '(__lms_ids)' -d 'the student: id, sis_user_id:X, sis_login_id:X, email:X or a login'
 
@@ -642,6 +644,7 @@ complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcomman
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'failed-out' -r -F -d 'with --csv: write failed rows here, with an error column, ready to re-run'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'per-row' -d 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'restart' -d 'with --per-row: ignore what earlier runs of this file recorded'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'rubric' -x -d 'assess by the assignment\'s rubric: a criterion (its id or description), its points (0 to the criterion\'s) and a comment (repeatable); a rubric used for grading sets the score'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'user' -x -a '(__lms_ids)' -d 'the student: id, sis_user_id:X, sis_login_id:X, email:X or a login'
 
@@ -970,6 +973,48 @@ complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subc
 complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'synthetic' -d 'with --context and no term: also the context\'s teachers, TAs, students, observers, sections and groups as contexts'
 complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'type' -x -a 'user context' -d 'only people (user) or only contexts (context)'
 complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'user-id' -x -d 'just this user, if you may message them (the other filters are ignored)'
+
+# lms rubrics
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'create' -d 'Create a rubric with its criteria and ratings, optionally grading an assignment'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'delete' -d 'Delete a rubric and its associations (the assignments it graded keep their grades)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'get' -d 'Show a rubric: its criteria and ratings, and with flags its associations and assessments'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'list' -d 'List a course\'s rubrics'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'update' -d 'Change a rubric\'s title, criteria, or the assignment it grades'
+
+# lms rubrics create flags
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from create' -l 'assignment' -x -a '(__lms_ids)' -d 'the assignment it grades (an assignment has one grading rubric: it replaces the one before)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from create' -l 'criterion' -x -d 'a criterion, DESCRIPTION:POINTS, with ratings after a second colon: "Analysis:10:Thorough=10,Partial=6,Missing=0" (repeatable, in order; replaces every criterion)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from create' -l 'free-form-comments' -d 'graders write their own comments instead of choosing a rating'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from create' -l 'hide-score-total' -d 'hide the rubric\'s total from students (not with --use-for-grading)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from create' -l 'purpose' -x -a 'grading bookmark' -d 'with --assignment: grading (the default) or bookmark'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from create' -l 'title' -x -d 'the rubric title'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from create' -l 'use-for-grading' -d 'with --assignment: the rubric\'s points set the assignment\'s, and its assessments the grade'
+
+# lms rubrics delete flags
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from delete' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms rubrics get flags
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from get' -l 'assessments' -d 'include the assessments made with it, each rating in full'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from get' -l 'associations' -d 'include what it is associated with (assignments, the course)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+
+# lms rubrics list flags
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+
+# lms rubrics update flags
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'assignment' -x -a '(__lms_ids)' -d 'the assignment it grades (an assignment has one grading rubric: it replaces the one before)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'criterion' -x -d 'a criterion, DESCRIPTION:POINTS, with ratings after a second colon: "Analysis:10:Thorough=10,Partial=6,Missing=0" (repeatable, in order; replaces every criterion)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'free-form-comments' -d 'graders write their own comments instead of choosing a rating'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'hide-score-total' -d 'hide the rubric\'s total from students (not with --use-for-grading)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'purpose' -x -a 'grading bookmark' -d 'with --assignment: grading (the default) or bookmark'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'title' -x -d 'the rubric title'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'use-for-grading' -d 'with --assignment: the rubric\'s points set the assignment\'s, and its assessments the grade'
 
 # lms sections
 complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'create' -d 'Create a section in a course'

@@ -28,6 +28,12 @@ export const lazyNouns: LazyNoun[] = [
     summary: 'Assignments of a course',
     load: async () => (await import('./assignments/index.js')).assignmentsVerbs,
   },
+  {
+    name: 'rubrics',
+    summary:
+      'Rubrics of a course: criteria, ratings, the assignment each grades (grade by one with lms grade --rubric)',
+    load: async () => (await import('./rubrics/index.js')).rubricsVerbs,
+  },
   { name: 'groups', summary: 'Groups of a course', load: async () => (await import('./groups/index.js')).groupsVerbs },
   {
     name: 'enrollments',

@@ -31,9 +31,18 @@ describe('rubrics', () => {
     ]);
     expect(r.assessments![0].data).toHaveLength(3);
     expect(r.associations).toBeUndefined();
-    const withAssociations = await teacher.ops.rubrics.get({ course_id: 1, id: 1, include: ['assignment_associations'] });
+    const withAssociations = await teacher.ops.rubrics.get({
+      course_id: 1,
+      id: 1,
+      include: ['assignment_associations'],
+    });
     expect(withAssociations.associations).toEqual([
-      expect.objectContaining({ association_type: 'Assignment', association_id: 1, use_for_grading: true, purpose: 'grading' }),
+      expect.objectContaining({
+        association_type: 'Assignment',
+        association_id: 1,
+        use_for_grading: true,
+        purpose: 'grading',
+      }),
     ]);
   });
 
@@ -49,7 +58,9 @@ describe('rubrics', () => {
 
   it('refuses includes and styles canvas-lms refuses', async () => {
     const teacher = clientFor(freshMock(), TOKENS.teacher);
-    expect(await statusOf(teacher.ops.rubrics.get({ course_id: 1, id: 1, include: ['bogus' as 'assessments'] }))).toBe(400);
+    expect(await statusOf(teacher.ops.rubrics.get({ course_id: 1, id: 1, include: ['bogus' as 'assessments'] }))).toBe(
+      400,
+    );
     expect(await statusOf(teacher.ops.rubrics.get({ course_id: 1, id: 1, style: 'full' }))).toBe(400);
     expect(await statusOf(teacher.ops.rubrics.get({ course_id: 1, id: 99 }))).toBe(404);
     expect(await statusOf(teacher.ops.rubrics.get({ course_id: 2, id: 1 }))).not.toBe('ok');
@@ -61,14 +72,23 @@ describe('rubrics', () => {
     const made = await teacher.ops.rubrics.create({
       course_id: 1,
       rubric: { title: 'Essay', criteria },
-      rubric_association: { association_type: 'Assignment', association_id: 3, use_for_grading: true, purpose: 'grading' },
+      rubric_association: {
+        association_type: 'Assignment',
+        association_id: 3,
+        use_for_grading: true,
+        purpose: 'grading',
+      },
     });
     expect(made.rubric).toMatchObject({ title: 'Essay', points_possible: 10, context_type: 'Course', context_id: 1 });
     expect(made.rubric.data[1].ratings.map((r) => [r.description, r.points])).toEqual([
       ['Full Marks', 6],
       ['No Marks', 0],
     ]);
-    expect(made.rubric_association).toMatchObject({ association_type: 'Assignment', association_id: 3, use_for_grading: true });
+    expect(made.rubric_association).toMatchObject({
+      association_type: 'Assignment',
+      association_id: 3,
+      use_for_grading: true,
+    });
     expect((await teacher.ops.assignments.get({ course_id: 1, id: 3 })).points_possible).toBe(10);
     // Listed in the course, bookmarked there.
     const listed = await collect(teacher.ops.rubrics.list({ course_id: 1 }));
@@ -121,7 +141,12 @@ describe('rubrics', () => {
     expect(gone.id).toBe(1);
     expect(await collect(teacher.ops.rubrics.list({ course_id: 1 }))).toEqual([]);
     expect(await statusOf(teacher.ops.rubrics.get({ course_id: 1, id: 1 }))).toBe(404);
-    const s = await teacher.ops.submissions.get({ course_id: 1, assignment_id: 1, user_id: 7, include: ['rubric_assessment'] });
+    const s = await teacher.ops.submissions.get({
+      course_id: 1,
+      assignment_id: 1,
+      user_id: 7,
+      include: ['rubric_assessment'],
+    });
     expect(s.rubric_assessment).toBeUndefined();
   });
 });
@@ -135,7 +160,11 @@ describe('assessing with a rubric', () => {
       assignment_id: 1,
       user_id: 9,
       include: ['rubric_assessment'],
-      rubric_assessment: { hypothesis: { points: 3, comments: 'Vague' }, method: { points: 5 }, analysis: { points: 7 } },
+      rubric_assessment: {
+        hypothesis: { points: 3, comments: 'Vague' },
+        method: { points: 5 },
+        analysis: { points: 7 },
+      },
     });
     expect([s.score, s.grade]).toEqual([15, '15']);
     expect(s.rubric_assessment).toEqual({
@@ -179,7 +208,9 @@ describe('assessing with a rubric', () => {
       rubric_assessment: { [made.rubric.data[0].id]: { points: 1 } },
     });
     expect(s.grade).toBe('B');
-    expect(Object.values(s.rubric_assessment!)).toEqual([{ rating_id: made.rubric.data[0].ratings[1].id, points: 1, comments: null }]);
+    expect(Object.values(s.rubric_assessment!)).toEqual([
+      { rating_id: made.rubric.data[0].ratings[1].id, points: 1, comments: null },
+    ]);
   });
 
   it('gives points above a criterion, but caps a criterion made from an outcome', async () => {

@@ -606,15 +606,24 @@ function warnAboveMaximum(ctx: Context, cells: Cell[], name: string): void {
   if (more > 0) ctx.warn(`… and ${more} more row${more === 1 ? '' : 's'} scoring above points possible`);
 }
 
-export function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): Promise<CommandResult> {
-  return reporting(ctx, (report) => grade(ctx, file, o, report));
+export async function gradeCsv(ctx: Context, file: string, o: GradeCsvOptions): Promise<CommandResult> {
+  // A file of one assignment whose columns name its rubric's criteria is graded by rubric (rubric-csv.ts).
+  const byRubric = o.assignment ? await (await import('./rubric-csv.js')).rubricCsv(ctx, file, o) : undefined;
+  if (byRubric && 'result' in byRubric) return byRubric.result;
+  return reporting(ctx, (report) => grade(ctx, file, o, report, byRubric?.input));
 }
 
-async function grade(ctx: Context, file: string, o: GradeCsvOptions, report: BulkReport): Promise<CommandResult> {
+async function grade(
+  ctx: Context,
+  file: string,
+  o: GradeCsvOptions,
+  report: BulkReport,
+  input?: { bytes: Buffer; name: string },
+): Promise<CommandResult> {
   const { batchSize, concurrency } = o;
   ctx.longJob();
   const client = await ctx.client();
-  let read = await readCells(ctx, client, file, o);
+  let read = await readCells(ctx, client, file, o, input);
   const batching = o.dryRun || o.perRow ? undefined : await openBatches(ctx, client, o);
   // Batches an earlier run left unfinished are brought to their end first; then the server is read
   // again, so what their jobs wrote is not sent a second time.

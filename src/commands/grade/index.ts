@@ -11,6 +11,7 @@ import { submissionContext } from '../submissions/index.js';
 import { courseOf, exportGrades } from './export.js';
 import { aboveMaximum } from './over.js';
 import type { GradedAssignment } from '../../spec/types/submissions.js';
+import { rubricFromFlags, type RubricAssessmentParam } from './rubric.js';
 
 const COLUMNS = ['user_id', 'assignment_id', 'grade', 'score', 'workflow_state', 'graded_at', 'grader_id'];
 
@@ -63,6 +64,13 @@ const grade = command({
       description: 'the student: id, sis_user_id:X, sis_login_id:X, email:X or a login',
     },
     comment: { long: 'comment', value: 'text', description: 'a comment to go with the grade' },
+    rubric: {
+      long: 'rubric',
+      value: 'criterion=points[,comment]',
+      description:
+        "assess by the assignment's rubric: a criterion (its id or description), its points (0 to the criterion's) and a comment (repeatable); a rubric used for grading sets the score",
+      repeatable: true,
+    },
     csv: {
       file: 'read',
       long: 'csv',
@@ -107,6 +115,7 @@ const grade = command({
     'lms grade --course 1 --assignment 3 --user sis_user_id:S-009 B+',
     'lms grade --course 1 --assignment 1 --user sam 18',
     'lms grade --course 1 --assignment 1 --user email:ravi@example.edu 16',
+    'lms grade --course 1 --assignment 1 --user 9 --rubric hypothesis=4,"Name the variables" --rubric Method=5 --rubric Analysis=8',
     'lms grade --course 1 --assignment 1 --csv grades.csv --dry-run',
     'lms grade --course 1 --assignment 1 --csv grades.csv --failed-out failed.csv',
     'lms grade --course 1 --csv gradebook.csv --per-row',
@@ -114,9 +123,9 @@ const grade = command({
   async run({ args, opts, ctx }) {
     const sctx = submissionContext(opts);
     if (opts.csv !== undefined) {
-      if (args[0] !== undefined || opts.user || opts.comment)
+      if (args[0] !== undefined || opts.user || opts.comment || opts.rubric?.length)
         throw new UsageError(
-          '--csv takes the grades (and comments) from the file: give no GRADE, --user or --comment with it',
+          '--csv takes the grades (and comments, and rubric points) from the file: give no GRADE, --user, --comment or --rubric with it',
         );
       const { gradeCsv } = await import('./bulk.js');
       return gradeCsv(ctx, opts.csv, {
@@ -136,19 +145,22 @@ const grade = command({
     }
     if (!opts.assignment || !opts.user)
       throw new UsageError('give --assignment and --user (and the grade), or --csv FILE');
-    if (args[0] === undefined && !opts.comment)
+    const rubricSpecs = opts.rubric ?? [];
+    if (args[0] === undefined && !opts.comment && !rubricSpecs.length)
       throw new UsageError(
-        'give the grade (points, a percentage, a letter, pass/complete or fail/incomplete), and/or --comment',
+        'give the grade (points, a percentage, a letter, pass/complete or fail/incomplete), --rubric and/or --comment',
       );
     const client = await ctx.client();
-    if (args[0] !== undefined) {
-      // Canvas takes a score above points possible (extra credit): said, not refused.
+    let rubricAssessment: RubricAssessmentParam | undefined;
+    if (args[0] !== undefined || rubricSpecs.length) {
       const assignment = (await client.ops.assignments.get({
         course_id: await courseOf(client, sctx),
         id: opts.assignment,
       })) as GradedAssignment;
-      const over = aboveMaximum(assignment, args[0]);
+      // Canvas takes a score above points possible (extra credit): said, not refused.
+      const over = args[0] === undefined ? undefined : aboveMaximum(assignment, args[0]);
       if (over) ctx.warn(`${over} (Canvas keeps it, as extra credit)`);
+      if (rubricSpecs.length) rubricAssessment = rubricFromFlags(assignment, rubricSpecs);
     }
     return graded(
       ctx,
@@ -159,6 +171,7 @@ const grade = command({
         user_id: await resolveUserPath(client, opts.user, courseScope(client, sctx)),
         ...(args[0] !== undefined ? { submission: { posted_grade: args[0] } } : {}),
         ...(opts.comment ? { comment: { text_comment: opts.comment } } : {}),
+        ...(rubricAssessment ? { rubric_assessment: rubricAssessment, include: ['rubric_assessment' as const] } : {}),
       }),
     );
   },

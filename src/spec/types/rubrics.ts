@@ -3,7 +3,7 @@
 // update answer of rubrics_controller.rb, `{ rubric, rubric_association }`.
 import type { ApiObject, Id } from './common.js';
 
-export interface RubricRating extends ApiObject {
+interface RubricRating extends ApiObject {
   id: string;
   criterion_id?: string;
   description: string;

@@ -1,4 +1,5 @@
 // Submissions, their comments and grading, as the API answers them.
+import type { RubricCriterion } from './rubrics.js';
 import type { ApiObject, Id } from './common.js';
 import type { BriefUser } from './roster.js';
 import type { Assignment, Attachment } from './school.js';
@@ -23,6 +24,10 @@ type SubmissionState = 'unsubmitted' | 'submitted' | 'graded' | 'pending_review'
 export interface GradedAssignment extends Assignment {
   grading_standard_id?: number | null;
   grading_scheme?: SchemeEntry[];
+  /** The criteria of the rubric that grades it, if one does. */
+  rubric?: RubricCriterion[];
+  use_rubric_for_grading?: boolean;
+  rubric_settings?: { id: number; title: string; points_possible: number };
 }
 
 export interface MediaComment extends ApiObject {

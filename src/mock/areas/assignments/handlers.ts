@@ -1,5 +1,7 @@
 // Assignments of a course (supporting endpoints): list, read, create, change, delete. Unpublished
 // ones are seen only by those who may manage the course's content, who alone may write them.
+import { criterionJson } from '../rubrics/present.js';
+import { criteriaOf, gradingAssociationOf, rubricById } from '../rubrics/repo.js';
 import type { ParamsObject } from '../../decode.js';
 import {
   badRequest,
@@ -77,6 +79,27 @@ export function assignmentJson(ctx: Pick<MockCtx, 'origin' | 'db'>, a: Assignmen
     // The letters a letter-graded assignment takes (its grading standard's, or the default scheme),
     // so a client can check grades before sending them.
     ...(letters ? { grading_scheme: gradingSchemeOf(ctx.db, a) ?? [...DEFAULT_GRADING_SCHEME] } : {}),
+    ...rubricOfAssignment(ctx, a),
+  };
+}
+
+/** The rubric grading the assignment, as canvas-lms's assignment shows it: its criteria, settings and use. */
+function rubricOfAssignment(ctx: Pick<MockCtx, 'db'>, a: AssignmentRow) {
+  const association = gradingAssociationOf(ctx.db, a.id);
+  if (!association) return {};
+  const r = rubricById(ctx.db, association.rubric_id)!;
+  return {
+    use_rubric_for_grading: association.use_for_grading === 1,
+    free_form_criterion_comments: r.free_form_criterion_comments === 1,
+    rubric: criteriaOf(r).map(criterionJson),
+    rubric_settings: {
+      id: r.id,
+      title: r.title,
+      points_possible: r.points_possible,
+      free_form_criterion_comments: r.free_form_criterion_comments === 1,
+      hide_score_total: association.hide_score_total === 1,
+      hide_points: association.hide_points === 1,
+    },
   };
 }
 

@@ -30,9 +30,7 @@ function rate(criterion: CriterionData, given: ParamsObject): AssessedRating {
       : criterion.ratings.find(
           (r, i) =>
             Math.abs(r.points - points!) < Number.EPSILON ||
-            (criterion.criterion_use_range &&
-              r.points > points! &&
-              (criterion.ratings[i + 1]?.points ?? 0) < points!),
+            (criterion.criterion_use_range && r.points > points! && (criterion.ratings[i + 1]?.points ?? 0) < points!),
         );
   const description = str(given, 'description') ?? rating?.description;
   return {

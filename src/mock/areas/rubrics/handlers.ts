@@ -45,7 +45,12 @@ import {
 } from './repo.js';
 
 const ASSESSMENTS = ['assessments', 'graded_assessments', 'peer_assessments'] as const;
-const ASSOCIATIONS = ['associations', 'assignment_associations', 'course_associations', 'account_associations'] as const;
+const ASSOCIATIONS = [
+  'associations',
+  'assignment_associations',
+  'course_associations',
+  'account_associations',
+] as const;
 const TITLE = text({ max: 255, required: true });
 const DESCRIPTION = text({ max: 255 });
 
@@ -89,19 +94,23 @@ const get: Handler = (ctx) => {
   if (style !== undefined && style !== 'full' && style !== 'comments_only')
     throw badRequest('invalid style requested. Must be one of the following: full, comments_only');
   const assessing = include.find((i) => (ASSESSMENTS as readonly string[]).includes(i));
-  if (style !== undefined && !assessing) throw badRequest('invalid parameters. Style parameter passed without requesting assessments');
+  if (style !== undefined && !assessing)
+    throw badRequest('invalid parameters. Style parameter passed without requesting assessments');
   const associating = include.find((i) => (ASSOCIATIONS as readonly string[]).includes(i));
   const extra: Parameters<typeof rubricJson>[1] = {};
   if (assessing) {
-    const type = assessing === 'graded_assessments' ? 'grading' : assessing === 'peer_assessments' ? 'peer_review' : undefined;
+    const type =
+      assessing === 'graded_assessments' ? 'grading' : assessing === 'peer_assessments' ? 'peer_review' : undefined;
     extra.assessments = assessmentsOf(ctx.db, r.id, course.id, type).map((s) =>
       assessmentJson(s, style as 'full' | 'comments_only' | undefined),
     );
   }
   if (associating) {
-    const type = { assignment_associations: 'Assignment', course_associations: 'Course', account_associations: 'Account' }[
-      associating as string
-    ];
+    const type = {
+      assignment_associations: 'Assignment',
+      course_associations: 'Course',
+      account_associations: 'Account',
+    }[associating as string];
     extra.associations = associationsOf(ctx.db, r.id)
       .filter((a) => !type || a.association_type === type)
       .map(associationJson);
@@ -133,7 +142,8 @@ function indexed(p: ParamsObject, name: string): ParamsObject[] {
 function criteriaFrom(ctx: MockCtx, rubricId: number, p: ParamsObject, current: CriterionData[]): CriterionData[] {
   const taken = new Set<string>();
   return indexed(p, 'criteria').map((c, n) => {
-    const description = checkText(DESCRIPTION, str(c, 'description')?.trim(), 'rubric', 'description') ?? 'No Description';
+    const description =
+      checkText(DESCRIPTION, str(c, 'description')?.trim(), 'rubric', 'description') ?? 'No Description';
     const givenId = str(c, 'id')?.trim();
     // An existing criterion keeps its id, so the assessments made with it still name it.
     let id = givenId && current.some((x) => x.id === givenId) ? givenId : `${rubricId}_${n + 1}`;
@@ -143,7 +153,7 @@ function criteriaFrom(ctx: MockCtx, rubricId: number, p: ParamsObject, current: 
       id: str(r, 'id')?.trim() || `${id}_${m + 1}`,
       description: checkText(DESCRIPTION, str(r, 'description')?.trim(), 'rubric', 'description') ?? 'No Description',
       long_description: str(r, 'long_description') ?? null,
-      points: number(str(r, 'points'), 'a rating\'s points') ?? 0,
+      points: number(str(r, 'points'), "a rating's points") ?? 0,
     }));
     let points = number(str(c, 'points'), "a criterion's points");
     if (points === undefined) points = ratings.length ? Math.max(...ratings.map((r) => r.points)) : 0;
@@ -208,7 +218,9 @@ function associationFields(a: ParamsObject, type: string, current?: AssociationR
 
 /** A rubric used for grading sets its assignment's points, unless asked not to (skip_updating_points_possible). */
 function followPoints(ctx: MockCtx, association: AssociationRow, rubric: RubricRow): void {
-  const skip = bool(ctx.params, 'skip_updating_points_possible') ?? bool(obj(ctx.params, 'rubric'), 'skip_updating_points_possible');
+  const skip =
+    bool(ctx.params, 'skip_updating_points_possible') ??
+    bool(obj(ctx.params, 'rubric'), 'skip_updating_points_possible');
   if (association.association_type === 'Assignment' && association.use_for_grading === 1 && !skip)
     setPointsPossible(ctx.db, association.association_id, rubric.points_possible, ctx.now());
 }
@@ -220,7 +232,9 @@ function associate(ctx: MockCtx, course: CourseRow, rubric: RubricRow, creating:
   let existing = named === undefined ? undefined : associationById(ctx.db, named);
   if (named !== undefined && (!existing || existing.rubric_id !== rubric.id || existing.workflow_state !== 'active'))
     existing = undefined;
-  const target = associationObject(ctx, course, a) ?? (existing ? { type: existing.association_type, id: existing.association_id } : undefined);
+  const target =
+    associationObject(ctx, course, a) ??
+    (existing ? { type: existing.association_type, id: existing.association_id } : undefined);
   if (!target) {
     // A new rubric is bookmarked in its course, as canvas-lms lists a course's rubrics by their bookmarks.
     if (!creating) return undefined;
@@ -290,8 +304,10 @@ const update: Handler = (ctx) => {
   const course = managedCourse(ctx);
   const current = rubricIn(ctx, course);
   const p = obj(ctx.params, 'rubric');
-  const title = str(p, 'title') === undefined ? current.title : checkText(TITLE, str(p, 'title')?.trim(), 'rubric', 'title');
-  const criteria = p.criteria === undefined ? criteriaOf(current) : criteriaFrom(ctx, current.id, p, criteriaOf(current));
+  const title =
+    str(p, 'title') === undefined ? current.title : checkText(TITLE, str(p, 'title')?.trim(), 'rubric', 'title');
+  const criteria =
+    p.criteria === undefined ? criteriaOf(current) : criteriaFrom(ctx, current.id, p, criteriaOf(current));
   updateRubric(ctx.db, current.id, {
     title,
     criteria,

@@ -1,10 +1,5 @@
 // Rubrics, associations and assessments as canvas-lms's models show them (rubrics_api_controller.rb).
-import type {
-  Rubric,
-  RubricAssessment,
-  RubricAssociation,
-  RubricCriterion,
-} from '../../../spec/types/rubrics.js';
+import type { Rubric, RubricAssessment, RubricAssociation, RubricCriterion } from '../../../spec/types/rubrics.js';
 import type { AssessedRating, AssessmentRow, AssociationRow, CriterionData, RubricRow } from './repo.js';
 import { criteriaOf } from './repo.js';
 

@@ -1,5 +1,4 @@
 // Rubrics, their associations and assessments: the only place their SQL lives.
-import type { Findable } from '../../db/find.js';
 import type { Db } from '../../db/open.js';
 import type { KeysetQuery } from '../../kit.js';
 import { all, insert, one, run } from '../../db/statements.js';
@@ -74,12 +73,6 @@ export interface AssessmentRow {
   created_at: string;
   updated_at: string;
 }
-
-export const rubrics: Findable<RubricRow> = {
-  label: 'rubric',
-  table: 'rubrics',
-  deleted: (r) => r.workflow_state === 'deleted',
-};
 
 export const criteriaOf = (r: RubricRow): CriterionData[] => JSON.parse(r.data) as CriterionData[];
 

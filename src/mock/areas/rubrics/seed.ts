@@ -6,7 +6,12 @@ import { assignmentById } from '../assignments/repo.js';
 import { ensureSubmission } from '../submissions/repo.js';
 import { createAssociation, createRubric, saveAssessment, type CriterionData } from './repo.js';
 
-const rating = (id: string, description: string, points: number) => ({ id, description, long_description: null, points });
+const rating = (id: string, description: string, points: number) => ({
+  id,
+  description,
+  long_description: null,
+  points,
+});
 
 const LAB_REPORT: CriterionData[] = [
   {
@@ -15,7 +20,11 @@ const LAB_REPORT: CriterionData[] = [
     long_description: 'A testable statement, with its variables named',
     points: 5,
     criterion_use_range: false,
-    ratings: [rating('hyp_full', 'Clear and testable', 5), rating('hyp_part', 'Vague', 3), rating('hyp_none', 'Missing', 0)],
+    ratings: [
+      rating('hyp_full', 'Clear and testable', 5),
+      rating('hyp_part', 'Vague', 3),
+      rating('hyp_none', 'Missing', 0),
+    ],
   },
   {
     id: 'method',
@@ -37,8 +46,21 @@ const LAB_REPORT: CriterionData[] = [
 
 export function seedRubrics(db: Db, { minimal, now }: SeedOptions): void {
   if (minimal) return;
-  const rubric = createRubric(db, { id: 1, course: 1, title: 'Lab Report Rubric', criteria: LAB_REPORT, freeForm: false, now });
-  const fields = { purpose: 'bookmark' as const, use_for_grading: false, hide_score_total: false, hide_points: false, hide_outcome_results: false };
+  const rubric = createRubric(db, {
+    id: 1,
+    course: 1,
+    title: 'Lab Report Rubric',
+    criteria: LAB_REPORT,
+    freeForm: false,
+    now,
+  });
+  const fields = {
+    purpose: 'bookmark' as const,
+    use_for_grading: false,
+    hide_score_total: false,
+    hide_points: false,
+    hide_outcome_results: false,
+  };
   createAssociation(db, { id: 1, rubric, course: 1, type: 'Course', objectId: 1, fields, now });
   const association = createAssociation(db, {
     id: 2,
@@ -51,7 +73,13 @@ export function seedRubrics(db: Db, { minimal, now }: SeedOptions): void {
   });
   const at = '2026-09-18T15:30:00Z';
   const sub = ensureSubmission(db, assignmentById(db, 1)!, 7, at);
-  const rated = (criterion: string, id: string, points: number, description: string, comments: string | null = null) => ({
+  const rated = (
+    criterion: string,
+    id: string,
+    points: number,
+    description: string,
+    comments: string | null = null,
+  ) => ({
     criterion_id: criterion,
     id,
     points,

@@ -9,14 +9,7 @@ import { assignmentById, createAssignment, createGradingStandard, gradingSchemeO
 import { courseById } from '../courses/repo.js';
 import { courseDay } from './present.js';
 import { gradeNotice, submissionNotice } from '../activity/notifications.js';
-import {
-  addAttempt,
-  addComment,
-  ensureSubmission,
-  setGrade,
-  submissionById,
-  type NewAttempt,
-} from './repo.js';
+import { addAttempt, addComment, ensureSubmission, setGrade, submissionById, type NewAttempt } from './repo.js';
 
 export const HIST_SCHEME = [
   { name: 'A', value: 0.9 },

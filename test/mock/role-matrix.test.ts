@@ -424,6 +424,20 @@ const matrix: Record<string, Row> = {
   'sections.get': { path: '/api/v1/sections/2', allow: BIO_READERS },
   'sections.delete': { path: '/api/v1/sections/2', allow: BIO_TEACHERS },
 
+  // canvas-lms asks manage_rubrics of the course for every rubrics call: those who manage its content.
+  'rubrics.list': { path: `/api/v1/${C}/rubrics`, allow: BIO_CONTENT },
+  'rubrics.get': { path: `/api/v1/${C}/rubrics/1`, allow: BIO_CONTENT },
+  'rubrics.create': {
+    path: `/api/v1/${C}/rubrics`,
+    body: {
+      rubric: { title: 'Poster', criteria: { 0: { description: 'Layout', points: '5' } } },
+      rubric_association: { association_type: 'Assignment', association_id: '1', use_for_grading: 'true' },
+    },
+    allow: BIO_CONTENT,
+  },
+  'rubrics.update': { path: `/api/v1/${C}/rubrics/1`, body: { rubric: { title: 'Lab Report (v2)' } }, allow: BIO_CONTENT },
+  'rubrics.delete': { path: `/api/v1/${C}/rubrics/1`, allow: BIO_CONTENT },
+
   'admins.create': { path: '/api/v1/accounts/1/admins', body: { user_id: '3' }, allow: ROOT_ADMIN },
   'admins.delete': { path: '/api/v1/accounts/1/admins/2', body: { role_id: 7 }, allow: ROOT_ADMIN },
   'admins.list': { path: '/api/v1/accounts/1/admins', allow: ROOT_ADMIN },

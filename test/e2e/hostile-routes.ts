@@ -24,6 +24,11 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'sections.create', method: 'POST', path: '/api/v1/courses/1/sections' },
   { id: 'sections.update', method: 'PUT', path: '/api/v1/sections/1' },
   { id: 'sections.crosslist', method: 'POST', path: '/api/v1/sections/2/crosslist/5' },
+  { id: 'rubrics.list', method: 'GET', path: '/api/v1/courses/1/rubrics' },
+  { id: 'rubrics.get', method: 'GET', path: '/api/v1/courses/1/rubrics/1' },
+  { id: 'rubrics.create', method: 'POST', path: '/api/v1/courses/1/rubrics' },
+  { id: 'rubrics.update', method: 'PUT', path: '/api/v1/courses/1/rubrics/1' },
+  { id: 'rubrics.delete', method: 'DELETE', path: '/api/v1/courses/1/rubrics/1' },
   { id: 'admins.create', method: 'POST', path: '/api/v1/accounts/1/admins' },
   { id: 'admins.delete', method: 'DELETE', path: '/api/v1/accounts/1/admins/2' },
   // Discussions: one topic and entry per context (deletes aim at ones the other rows do not need).

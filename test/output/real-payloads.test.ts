@@ -93,6 +93,8 @@ const READS: Read[] = [
     op: 'enrollments.listCourse',
     reshapes: 'writes the columns `enrollments import` reads, not the API records',
   },
+  { line: 'rubrics list --course 1', op: 'rubrics.list' },
+  { line: 'rubrics get 1 --course 1', op: 'rubrics.get' },
   { line: 'sections list --course 1', op: 'sections.list' },
   { line: 'sections get 1', op: 'sections.get' },
   { line: 'sections get 1 --course 1', op: 'sections.getInCourse' },

@@ -115,7 +115,7 @@ const grade = command({
     'lms grade --course 1 --assignment 3 --user sis_user_id:S-009 B+',
     'lms grade --course 1 --assignment 1 --user sam 18',
     'lms grade --course 1 --assignment 1 --user email:ravi@example.edu 16',
-    'lms grade --course 1 --assignment 1 --user 9 --rubric hypothesis=4,"Name the variables" --rubric Method=5 --rubric Analysis=8',
+    'lms grade --course 1 --assignment 1 --user 9 --rubric "hypothesis=4,Name the variables" --rubric Method=5 --rubric Analysis=8',
     'lms grade --course 1 --assignment 1 --csv grades.csv --dry-run',
     'lms grade --course 1 --assignment 1 --csv grades.csv --failed-out failed.csv',
     'lms grade --course 1 --csv gradebook.csv --per-row',

@@ -172,7 +172,7 @@ const deleteRubric = command({
   writes: 'delete',
   columns: COLUMNS,
   options: { course },
-  examples: ['lms rubrics delete 4 --course 1 --yes'],
+  examples: ['lms rubrics delete 1 --course 1 --yes'],
   async run({ args, opts, ctx }) {
     await ctx.confirm(`Delete rubric ${args[0]} of course ${opts.course}`);
     const client = await ctx.client();

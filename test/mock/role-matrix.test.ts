@@ -435,7 +435,11 @@ const matrix: Record<string, Row> = {
     },
     allow: BIO_CONTENT,
   },
-  'rubrics.update': { path: `/api/v1/${C}/rubrics/1`, body: { rubric: { title: 'Lab Report (v2)' } }, allow: BIO_CONTENT },
+  'rubrics.update': {
+    path: `/api/v1/${C}/rubrics/1`,
+    body: { rubric: { title: 'Lab Report (v2)' } },
+    allow: BIO_CONTENT,
+  },
   'rubrics.delete': { path: `/api/v1/${C}/rubrics/1`, allow: BIO_CONTENT },
 
   'admins.create': { path: '/api/v1/accounts/1/admins', body: { user_id: '3' }, allow: ROOT_ADMIN },

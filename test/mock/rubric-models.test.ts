@@ -62,7 +62,12 @@ describe('the mock answers rubrics as canvas-lms models them', () => {
     for (const include of [['assessments'], ['graded_assessments'], ['associations'], ['course_associations']] as const)
       for (const style of [undefined, 'full', 'comments_only'] as const) {
         if (style && !include[0].includes('assessments')) continue;
-        const r = await teacher.ops.rubrics.get({ course_id: 1, id: 1, include: [...include], ...(style ? { style } : {}) });
+        const r = await teacher.ops.rubrics.get({
+          course_id: 1,
+          id: 1,
+          include: [...include],
+          ...(style ? { style } : {}),
+        });
         check('Rubric', r, `get ${include[0]} ${style ?? ''}`);
         if (include[0].includes('assessments')) expect(r.assessments!.length).toBeGreaterThan(0);
       }

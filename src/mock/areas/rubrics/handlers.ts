@@ -139,7 +139,7 @@ function indexed(p: ParamsObject, name: string): ParamsObject[] {
 }
 
 /** The criteria of `rubric[criteria]`: each rating's points, the criterion's (its top rating's when not given). */
-function criteriaFrom(ctx: MockCtx, rubricId: number, p: ParamsObject, current: CriterionData[]): CriterionData[] {
+function criteriaFrom(rubricId: number, p: ParamsObject, current: CriterionData[]): CriterionData[] {
   const taken = new Set<string>();
   return indexed(p, 'criteria').map((c, n) => {
     const description =
@@ -294,7 +294,7 @@ const create: Handler = (ctx) => {
   const now = ctx.now();
   // The criteria's ids are made from the rubric's: made first, then given its criteria.
   const id = createRubric(ctx.db, { course: course.id, title, criteria: [], freeForm: false, now });
-  const criteria = criteriaFrom(ctx, id, p, []);
+  const criteria = criteriaFrom(id, p, []);
   updateRubric(ctx.db, id, { title, criteria, freeForm: bool(p, 'free_form_criterion_comments') ?? false, now });
   const rubric = rubricById(ctx.db, id)!;
   return answer(ctx, rubric, associate(ctx, course, rubric, true));
@@ -306,8 +306,7 @@ const update: Handler = (ctx) => {
   const p = obj(ctx.params, 'rubric');
   const title =
     str(p, 'title') === undefined ? current.title : checkText(TITLE, str(p, 'title')?.trim(), 'rubric', 'title');
-  const criteria =
-    p.criteria === undefined ? criteriaOf(current) : criteriaFrom(ctx, current.id, p, criteriaOf(current));
+  const criteria = p.criteria === undefined ? criteriaOf(current) : criteriaFrom(current.id, p, criteriaOf(current));
   updateRubric(ctx.db, current.id, {
     title,
     criteria,

@@ -178,6 +178,33 @@ describe('Pseudonyms.transform', () => {
       hidden: ['Sam Student'],
       kept: ['abc-sam-def', 'x.sam.y'],
     },
+    {
+      name: "a rubric's peer assessment: the student assessor's name, beside assessor_id, and the assessed user's",
+      value: {
+        id: 1,
+        title: 'Lab Report Rubric',
+        assessments: [
+          {
+            id: 4,
+            rubric_id: 1,
+            assessor_id: 8,
+            assessor_name: 'Sofia Student',
+            user_id: 7,
+            user_name: 'Sam Student',
+            assessment_type: 'peer_review',
+            score: 17,
+          },
+        ],
+      },
+      hidden: ['Sofia Student', 'Sam Student'],
+      kept: ['"assessor_id":8', '"score":17', 'Lab Report Rubric'],
+    },
+    {
+      name: "a grader's rubric assessment: the teacher assessor stays named, the student does not",
+      value: { assessor_id: 3, assessor_name: 'Tess Teacher', user_id: 7, user: { id: 7, name: 'Sam Student' } },
+      hidden: ['Sam Student'],
+      kept: ['Tess Teacher', '"assessor_id":3'],
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {

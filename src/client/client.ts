@@ -184,10 +184,10 @@ export class ApiClient {
     params: Params = {},
     options: PageOptions = {},
   ): AsyncGenerator<T> {
-    const { url, rest, subject } = this.resolve(operation, params);
+    const { route, url, rest, subject } = this.resolve(operation, params);
     return this.pages<T>(
       `${url}?${toQueryString({ ...rest, per_page: rest.per_page ?? this.options.perPage ?? 100 })}`,
-      { ...options, subject },
+      { ...options, subject, itemsKey: route.itemsKey },
     );
   }
 
@@ -195,15 +195,18 @@ export class ApiClient {
    * Iterates the items of a list from its first page's URL (a path or absolute), page after page.
    * A next-page link to another origin than the base URL's is refused: the token is not sent there.
    */
-  async *pages<T = unknown>(first: string, options: PageOptions & { subject?: string } = {}): AsyncGenerator<T> {
+  async *pages<T = unknown>(
+    first: string,
+    options: PageOptions & { subject?: string; itemsKey?: string } = {},
+  ): AsyncGenerator<T> {
     const cursor = options.limit !== undefined ? this.options.pageCursor : undefined;
     if (cursor) {
-      yield* this.onePage<T>(first, cursor, options.subject);
+      yield* this.onePage<T>(first, cursor, options.subject, options.itemsKey);
       return;
     }
     if (options.limit !== undefined && options.limit <= 0) return;
     let yielded = 0;
-    for await (const item of this.follow(this.absolute(first), undefined, options.subject)) {
+    for await (const item of this.follow(this.absolute(first), undefined, options.subject, options.itemsKey)) {
       yield item as T;
       // Stop before the next page is asked for.
       if (++yielded === options.limit) return;
@@ -219,6 +222,7 @@ export class ApiClient {
     link: string,
     read: { url: string; items: unknown[] } | undefined,
     subject: string | undefined,
+    itemsKey?: string,
   ): AsyncGenerator<unknown> {
     const visited = new Set<string>();
     let previous = read;
@@ -228,7 +232,7 @@ export class ApiClient {
       if (visited.has(next)) throw this.loopError(next, 'links back to a page already read');
       visited.add(next);
       if (previous) this.options.onLongList?.();
-      const { items, link: after } = await this.readPage(next, subject);
+      const { items, link: after } = await this.readPage(next, subject, itemsKey);
       if (previous && items.length > 0 && samePage(items, previous.items))
         throw this.loopError(next, 'answered the same items as the page before it');
       yield* items;
@@ -246,7 +250,12 @@ export class ApiClient {
     );
   }
 
-  private async *onePage<T>(first: string, cursor: PageCursor, subject: string | undefined): AsyncGenerator<T> {
+  private async *onePage<T>(
+    first: string,
+    cursor: PageCursor,
+    subject: string | undefined,
+    itemsKey: string | undefined,
+  ): AsyncGenerator<T> {
     const start = this.absolute(first);
     let url = start;
     if (cursor.resumeAt !== undefined) {
@@ -255,20 +264,28 @@ export class ApiClient {
         throw new UsageError('the cursor belongs to another list: list again without it');
       url = resumed.toString();
     }
-    const { items, link } = await this.readPage(url, subject);
+    const { items, link } = await this.readPage(url, subject, itemsKey);
     const next = link === undefined ? undefined : this.nextPage(link, url);
     if (next === url) throw this.loopError(next, 'links back to itself');
     cursor.reached(next);
     for (const item of items) yield item as T;
   }
 
-  /** One page of a list: its items (a lone object is a page of one), and its next-page link as sent. */
+  /**
+   * One page of a list: its items (a lone object is a page of one; a page holding its items under the
+   * route's `itemsKey`, those items), and its next-page link as sent.
+   */
   private async readPage(
     url: string,
     subject: string | undefined,
+    itemsKey?: string,
   ): Promise<{ items: unknown[]; link: string | undefined }> {
     const res = await this.send('GET', url, { subject });
-    const page = readDocumented(res, `GET ${this.shownUrl(url)}`, false);
+    let page = readDocumented(res, `GET ${this.shownUrl(url)}`, false);
+    if (itemsKey && page && typeof page === 'object' && !Array.isArray(page) && itemsKey in page) {
+      const inner = (page as Record<string, unknown>)[itemsKey];
+      page = Array.isArray(inner) ? inner : [];
+    }
     return { items: Array.isArray(page) ? page : [page], link: parseLinkHeader(res.headers.link).next };
   }
 

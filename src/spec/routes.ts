@@ -33,6 +33,11 @@ interface RouteOptions {
    * a command that follows such a URL still declares the route.
    */
   client?: false;
+  /**
+   * A list whose pages are objects holding it under this key (`{"sis_imports": […]}`), as some of
+   * the real API's lists are: the client pages through the items inside.
+   */
+  itemsKey?: string;
 }
 
 type RouteRow = readonly [`${Method} /${string}`, RouteOptions?];
@@ -251,6 +256,17 @@ const supportingTable = {
   // (RFC 6749, RFC 7636) and the refresh grant. A browser visits the authorization page and answers
   // its consent form (the mock's own step: real instances keep the request in a login session);
   // `lms auth login` and `logout` call the token endpoint.
+  // Canvas's SIS import (sis_imports_api_controller.rb, SisBatch#api_json): CSVs or a zip of them
+  // posted as one multipart attachment, applied by the instance's own job; admins of a root account.
+  sis: {
+    create: ['POST /api/v1/accounts/:account_id/sis_imports', { resource: 'account' }],
+    list: [
+      'GET /api/v1/accounts/:account_id/sis_imports',
+      { paginated: true, resource: 'account', itemsKey: 'sis_imports' },
+    ],
+    get: ['GET /api/v1/accounts/:account_id/sis_imports/:id', { resource: 'SIS import' }],
+    abort: ['PUT /api/v1/accounts/:account_id/sis_imports/:id/abort', { resource: 'SIS import' }],
+  },
   oauth: {
     authorize: ['GET /login/oauth2/auth', { client: false }],
     confirm: ['POST /login/oauth2/confirm', { client: false }],
@@ -329,6 +345,8 @@ export interface Route {
   appends: readonly string[];
   /** Whether a client sends it itself (see RouteOptions.client). */
   client: boolean;
+  /** The key a page holds its items under (see RouteOptions.itemsKey). */
+  itemsKey?: string;
 }
 
 /** A row of either table, by area and name: the spec's first, as the tables are read in that order. */
@@ -376,6 +394,7 @@ function variantsOfRow(area: string, name: string): readonly Route[] {
       noContent: opts.noContent ?? false,
       appends: opts.appends ?? [],
       client: opts.client ?? true,
+      ...(opts.itemsKey ? { itemsKey: opts.itemsKey } : {}),
     }),
   );
   byOperation.set(operation, routes);

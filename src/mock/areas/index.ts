@@ -20,6 +20,7 @@ import { oauthArea } from './oauth/index.js';
 import { progressArea } from './progress/index.js';
 import { searchArea } from './search/index.js';
 import { sectionsArea } from './sections/index.js';
+import { sisArea } from './sis/index.js';
 import { submissionsArea } from './submissions/index.js';
 import { todoArea } from './todo/index.js';
 import { usersArea } from './users/index.js';
@@ -51,6 +52,7 @@ export const areas: readonly MockArea[] = [
   outcomesArea,
   todoArea,
   activityArea,
+  sisArea,
 ];
 
 /**

@@ -37,6 +37,7 @@ import type {
 import type { Progress } from './progress.js';
 import type { Quiz, QuizFields } from './quizzes.js';
 import type { Rubric, RubricInclude, RubricWithAssociation, RubricWriteParams } from './rubrics.js';
+import type { SisImport, SisImportParams, SisImportState } from './sis.js';
 import type {
   Admin,
   EndTask,
@@ -204,6 +205,14 @@ export interface Endpoints {
   'discussions.markEntryUnread': { params: OnEntry & Forced; result: undefined };
   'discussions.subscribe': { params: OnTopic; result: undefined };
   'discussions.unsubscribe': { params: OnTopic; result: undefined };
+  // SIS imports
+  'sis.create': { params: SisImportParams; result: SisImport };
+  'sis.list': {
+    params: { account_id: Id; workflow_state?: SisImportState[]; created_since?: string };
+    result: SisImport;
+  };
+  'sis.get': { params: { account_id: Id; id: Id }; result: SisImport };
+  'sis.abort': { params: { account_id: Id; id: Id }; result: SisImport };
   // progress
   'progress.get': { params: { id: Id }; result: Progress };
   // calendar

@@ -129,3 +129,8 @@ export function sectionsOfCourseQuery(courseId: number): KeysetQuery {
     key: ['id'],
   };
 }
+
+/** Sets a section's state: `deleted`, or `active` again (an SIS import naming it once more). */
+export function restoreSection(db: Db, id: number, state: 'active' | 'deleted'): void {
+  run(db, `UPDATE course_sections SET workflow_state = ? WHERE id = ?`, state, id);
+}

@@ -1,0 +1,316 @@
+// Applies one row of an SIS import, as Canvas's importers do: what the row names is found by its
+// SIS id (made when missing, changed when present); a row that cannot be applied throws a message,
+// which the job records as a warning naming the file and row while the rest goes on.
+import { lookup } from '../../db/find.js';
+import type { Db } from '../../db/open.js';
+import { SIS_ROLES, type SisKind } from '../../../spec/sis-csv.js';
+import { accounts, builtInRole, createAccount, roleById, roleByName } from '../accounts/repo.js';
+import { courseById, courses, createCourse, updateCourse } from '../courses/repo.js';
+import {
+  createEnrollment,
+  deleteEnrollmentsOfUser,
+  existingEnrollment,
+  setEnrollmentState,
+} from '../enrollments/repo.js';
+import { createSection, defaultSectionOf, restoreSection, sections, updateSection } from '../sections/repo.js';
+import {
+  addChannel,
+  addLogin,
+  createUser,
+  deleteUser,
+  loginTaken,
+  primaryEmail,
+  updateUser,
+  users,
+} from '../users/repo.js';
+import { termBySis, touchRecord, upsertTerm } from './repo.js';
+
+export interface SisItem {
+  kind: SisKind;
+  file: string;
+  line: number;
+  values: Record<string, string>;
+}
+
+/** What a row did, for `data.counts` and statistics. */
+export type Outcome = 'created' | 'updated' | 'deleted' | 'concluded' | 'deactivated' | 'unchanged';
+
+export interface ApplyContext {
+  db: Db;
+  root: number;
+  batch: number;
+  now: string;
+}
+
+class RowWarning extends Error {}
+const warn = (message: string): never => {
+  throw new RowWarning(message);
+};
+
+const orNull = (v: string | undefined) => (v ? v : null);
+
+function found<T>(db: Db, spec: Parameters<typeof lookup<T>>[1], form: string, sis: string): T | undefined {
+  const r = lookup(db, spec, `${form}:${sis}`, { withDeleted: true });
+  return 'row' in r ? r.row : undefined;
+}
+
+export function applyItem(c: ApplyContext, item: SisItem): Outcome {
+  switch (item.kind) {
+    case 'account':
+      return applyAccount(c, item.values);
+    case 'term':
+      return applyTerm(c, item.values);
+    case 'course':
+      return applyCourse(c, item.values);
+    case 'section':
+      return applySection(c, item.values);
+    case 'user':
+      return applyUser(c, item.values);
+    case 'enrollment':
+      return applyEnrollment(c, item.values);
+  }
+}
+
+function applyAccount(c: ApplyContext, v: Record<string, string>): Outcome {
+  const parent = v.parent_account_id ? found(c.db, accounts, 'sis_account_id', v.parent_account_id) : undefined;
+  if (v.parent_account_id && !parent) warn(`Parent account didn't exist for ${v.account_id}`);
+  const existing = found(c.db, accounts, 'sis_account_id', v.account_id);
+  if (v.status.toLowerCase() === 'deleted') {
+    if (!existing) warn(`account ${v.account_id} does not exist, so it cannot be deleted`);
+    warn(`account ${v.account_id}: deleting accounts is not supported`);
+  }
+  if (existing) return 'unchanged';
+  createAccount(c.db, { name: v.name, parent: parent?.id ?? c.root, sis: v.account_id });
+  return 'created';
+}
+
+function applyTerm(c: ApplyContext, v: Record<string, string>): Outcome {
+  return upsertTerm(c.db, {
+    root: c.root,
+    sis: v.term_id,
+    name: v.name,
+    state: v.status.toLowerCase() === 'deleted' ? 'deleted' : 'active',
+    startAt: orNull(v.start_date),
+    endAt: orNull(v.end_date),
+    now: c.now,
+  });
+}
+
+const COURSE_STATE: Record<string, string> = {
+  published: 'available',
+  completed: 'completed',
+  deleted: 'deleted',
+};
+
+function applyCourse(c: ApplyContext, v: Record<string, string>): Outcome {
+  const account = v.account_id ? found(c.db, accounts, 'sis_account_id', v.account_id) : undefined;
+  if (v.account_id && !account) warn(`Account not found "${v.account_id}" for course ${v.course_id}`);
+  const term = v.term_id ? termBySis(c.db, c.root, v.term_id) : undefined;
+  if (v.term_id && !term) warn(`Term not found "${v.term_id}" for course ${v.course_id}`);
+  const status = v.status.toLowerCase();
+  const existing = found(c.db, courses, 'sis_course_id', v.course_id);
+  let id: number;
+  let outcome: Outcome;
+  if (existing) {
+    const state =
+      COURSE_STATE[status] ??
+      (['deleted', 'completed'].includes(existing.workflow_state) ? 'unpublished' : existing.workflow_state);
+    updateCourse(c.db, existing.id, {
+      name: v.long_name,
+      course_code: v.short_name,
+      sis_course_id: v.course_id,
+      workflow_state: state,
+      start_at: v.start_date || existing.start_at,
+      end_at: v.end_date || existing.end_at,
+      time_zone: existing.time_zone,
+    });
+    id = existing.id;
+    outcome =
+      state === existing.workflow_state
+        ? 'updated'
+        : state === 'deleted'
+          ? 'deleted'
+          : state === 'completed'
+            ? 'concluded'
+            : 'updated';
+  } else {
+    if (status === 'deleted') warn(`course ${v.course_id} does not exist, so it cannot be deleted`);
+    id = createCourse(c.db, {
+      account: account?.id ?? c.root,
+      root: c.root,
+      name: v.long_name,
+      code: v.short_name,
+      sis: v.course_id,
+      state: COURSE_STATE[status] ?? 'unpublished',
+      startAt: orNull(v.start_date),
+      endAt: orNull(v.end_date),
+      now: c.now,
+    });
+    outcome = 'created';
+  }
+  touchRecord(c.db, { kind: 'course', id, course: id, term: term?.id ?? null, batch: c.batch });
+  return outcome;
+}
+
+function applySection(c: ApplyContext, v: Record<string, string>): Outcome {
+  const course = found(c.db, courses, 'sis_course_id', v.course_id);
+  if (!course || course.workflow_state === 'deleted')
+    warn(`Section ${v.section_id} references course ${v.course_id} which doesn't exist`);
+  const existing = found(c.db, sections, 'sis_section_id', v.section_id);
+  const deleted = v.status.toLowerCase() === 'deleted';
+  let id: number;
+  let outcome: Outcome;
+  if (existing) {
+    if (existing.course_id !== course!.id)
+      warn(`section ${v.section_id} belongs to another course than ${v.course_id}; it was not moved`);
+    updateSection(c.db, existing.id, {
+      name: v.name,
+      sis_section_id: v.section_id,
+      start_at: v.start_date || existing.start_at,
+      end_at: v.end_date || existing.end_at,
+    });
+    if (deleted) return (restoreSection(c.db, existing.id, 'deleted'), 'deleted');
+    if (existing.workflow_state === 'deleted') restoreSection(c.db, existing.id, 'active');
+    id = existing.id;
+    outcome = 'updated';
+  } else {
+    if (deleted) warn(`section ${v.section_id} does not exist, so it cannot be deleted`);
+    id = createSection(c.db, {
+      course: course!.id,
+      root: c.root,
+      name: v.name,
+      sis: v.section_id,
+      startAt: orNull(v.start_date),
+      endAt: orNull(v.end_date),
+      now: c.now,
+    });
+    outcome = 'created';
+  }
+  touchRecord(c.db, { kind: 'section', id, course: course!.id, batch: c.batch });
+  return outcome;
+}
+
+function nameOf(v: Record<string, string>): string {
+  return v.full_name || [v.first_name, v.last_name].filter(Boolean).join(' ') || v.short_name || v.login_id;
+}
+
+function applyUser(c: ApplyContext, v: Record<string, string>): Outcome {
+  const status = v.status.toLowerCase();
+  const existing = found(c.db, users, 'sis_user_id', v.user_id);
+  if (status === 'deleted') {
+    if (!existing || existing.workflow_state === 'deleted')
+      warn(`user ${v.user_id} does not exist, so it cannot be deleted`);
+    deleteEnrollmentsOfUser(c.db, existing!.id, c.now);
+    deleteUser(c.db, existing!.id, c.now);
+    return 'deleted';
+  }
+  const name = nameOf(v);
+  const sortable = v.sortable_name || (v.last_name && v.first_name ? `${v.last_name}, ${v.first_name}` : undefined);
+  if (existing && existing.workflow_state !== 'deleted') {
+    updateUser(
+      c.db,
+      existing.id,
+      { name, short_name: v.short_name || existing.short_name, sortable_name: sortable || existing.sortable_name },
+      c.now,
+    );
+    if (v.email && primaryEmail(c.db, existing.id) !== v.email)
+      addChannel(c.db, { user: existing.id, type: 'email', address: v.email, confirmed: true });
+    return status === 'suspended' ? 'deactivated' : 'updated';
+  }
+  if (loginTaken(c.db, c.root, v.login_id))
+    warn(`user ${v.user_id}: the login ${v.login_id} is already taken by another user, skipping`);
+  const id = createUser(c.db, {
+    name,
+    shortName: v.short_name || undefined,
+    sortableName: sortable,
+    registered: true,
+    now: c.now,
+  });
+  addLogin(c.db, {
+    user: id,
+    account: c.root,
+    uniqueId: v.login_id,
+    sis: v.user_id,
+    password: v.password || null,
+    now: c.now,
+  });
+  if (v.email) addChannel(c.db, { user: id, type: 'email', address: v.email, confirmed: true });
+  return 'created';
+}
+
+const ENROLLMENT_STATE: Record<string, string> = {
+  active: 'active',
+  inactive: 'inactive',
+  completed: 'completed',
+  deleted: 'deleted',
+  deleted_last_completed: 'deleted',
+};
+
+function applyEnrollment(c: ApplyContext, v: Record<string, string>): Outcome {
+  const course = v.course_id ? found(c.db, courses, 'sis_course_id', v.course_id) : undefined;
+  if (v.course_id && (!course || course.workflow_state === 'deleted'))
+    warn(`Neither course nor section existed for user enrollment (Course ID: ${v.course_id}, User ID: ${v.user_id})`);
+  let section = v.section_id ? found(c.db, sections, 'sis_section_id', v.section_id) : undefined;
+  if (v.section_id && (!section || section.workflow_state === 'deleted'))
+    warn(`An enrollment referenced a non-existent section ${v.section_id}`);
+  if (course && section && section.course_id !== course.id)
+    warn(`An enrollment listed a section (${v.section_id}) and a course (${v.course_id}) that are unrelated`);
+  const courseRow = course ?? courseById(c.db, section!.course_id)!;
+  section ??= defaultSectionOf(c.db, courseRow, c.now);
+  const user = v.user_id ? found(c.db, users, 'sis_user_id', v.user_id) : undefined;
+  if (!user || user.workflow_state === 'deleted')
+    warn(`User not found for enrollment (User ID: ${v.user_id || v.user_integration_id}, Course ID: ${v.course_id})`);
+  const role = v.role_id
+    ? roleById(c.db, Number(v.role_id))
+    : SIS_ROLES[v.role.toLowerCase()]
+      ? builtInRole(c.db, SIS_ROLES[v.role.toLowerCase()]!)
+      : roleByName(c.db, v.role, courseRow.account_id);
+  if (!role || role.base_role_type === 'AccountMembership' || role.workflow_state !== 'active')
+    warn(`Improper role "${v.role || v.role_id}" for an enrollment`);
+  let associated: number | null = null;
+  if (v.associated_user_id) {
+    if (role!.base_role_type !== 'ObserverEnrollment') warn('associated_user_id is only for observer enrollments');
+    const observee = found(c.db, users, 'sis_user_id', v.associated_user_id);
+    if (!observee || observee.workflow_state === 'deleted')
+      warn(`The associated user ${v.associated_user_id} of an observer enrollment was not found`);
+    associated = observee!.id;
+  }
+  const state = ENROLLMENT_STATE[v.status.toLowerCase()]!;
+  const existing = existingEnrollment(c.db, user!.id, section.id, role!.id, associated);
+  let id: number;
+  let outcome: Outcome;
+  if (existing) {
+    if (existing.workflow_state !== state) setEnrollmentState(c.db, existing.id, state, c.now);
+    id = existing.id;
+    outcome = existing.workflow_state === state ? 'unchanged' : stateOutcome(state);
+  } else {
+    if (state === 'deleted') warn(`enrollment of user ${v.user_id} does not exist, so it cannot be deleted`);
+    id = createEnrollment(c.db, {
+      user: user!.id,
+      course: courseRow.id,
+      section: section.id,
+      root: c.root,
+      type: role!.base_role_type,
+      roleId: role!.id,
+      state,
+      limited: /^true$/i.test(v.limit_section_privileges ?? ''),
+      associatedUser: associated,
+      now: c.now,
+    }).id;
+    outcome = 'created';
+  }
+  touchRecord(c.db, { kind: 'enrollment', id, course: courseRow.id, batch: c.batch });
+  return outcome;
+}
+
+function stateOutcome(state: string): Outcome {
+  return state === 'deleted'
+    ? 'deleted'
+    : state === 'completed'
+      ? 'concluded'
+      : state === 'inactive'
+        ? 'deactivated'
+        : 'updated';
+}
+
+export const isRowWarning = (e: unknown): e is Error => e instanceof RowWarning;

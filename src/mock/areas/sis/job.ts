@@ -1,0 +1,131 @@
+// The SIS import job: the runner of the serving process applies the import's rows a slice at a
+// time (each slice one transaction), created → importing, keeping progress and counts on the
+// batch; a row that cannot be applied is a warning naming its file and row. At the end, batch mode
+// deletes the courses, sections and enrollments of the term that earlier imports made and this one
+// no longer names — unless more of a kind would go than the change threshold allows, which fails
+// the import before anything is deleted. An aborted import applies nothing more.
+import type { Db } from '../../db/open.js';
+import type { MockCtx } from '../../kit.js';
+import { SIS_FILES } from '../../../spec/sis-csv.js';
+import { courseById, updateCourse } from '../courses/repo.js';
+import { enrollmentById, setEnrollmentState } from '../enrollments/repo.js';
+import { restoreSection, sectionById } from '../sections/repo.js';
+import { applyItem, isRowWarning, type SisItem } from './apply.js';
+import type { BatchOptions } from './handlers.js';
+import { batchStateOf, forgetRecord, recordsInTerm, updateBatch, type SisRecordKind } from './repo.js';
+
+const ENDED = new Set(['aborted', 'failed', 'failed_with_messages', 'imported', 'imported_with_messages']);
+
+export function startImport(
+  ctx: MockCtx,
+  job: {
+    batch: number;
+    account: number;
+    items: SisItem[];
+    options: BatchOptions;
+    warnings: [string, string][];
+    errors: [string, string][];
+  },
+): void {
+  const warnings = [...job.warnings];
+  const errors = [...job.errors];
+  const counts: Record<string, number> = {};
+  for (const kind of Object.values(SIS_FILES)) counts[kind.count] = 0;
+  let applied = 0;
+  const place = (item: SisItem) => (item.line ? `row ${item.line}` : 'a row of the previous import');
+
+  ctx.jobs.start<SisItem>({
+    tag: 'sis_batch',
+    context: { type: 'Account', id: job.account },
+    userId: ctx.caller.id,
+    items: job.items,
+    apply(db, item, now) {
+      if (ENDED.has(batchStateOf(db, job.batch) ?? 'aborted')) return;
+      try {
+        db.transaction(() => applyItem({ db, root: job.account, batch: job.batch, now }, item));
+        counts[SIS_FILES[item.kind].count] = (counts[SIS_FILES[item.kind].count] ?? 0) + 1;
+        applied++;
+      } catch (e) {
+        if (!isRowWarning(e)) throw e;
+        warnings.push([item.file, `${place(item)}: ${e.message}`]);
+      }
+    },
+    label: (item) => `${item.file} ${place(item)}`,
+    onSlice(db, done, total, now) {
+      const state = batchStateOf(db, job.batch);
+      if (state === undefined || ENDED.has(state)) return;
+      if (done < total) {
+        updateBatch(db, job.batch, {
+          state: 'importing',
+          progress: Math.floor((100 * done) / total),
+          counts,
+          warnings,
+          now,
+        });
+        return;
+      }
+      if (job.options.batch_mode && job.options.batch_mode_term_id !== null)
+        cleanUp(db, job.batch, job.options.batch_mode_term_id, job.options.change_threshold, counts, errors, now);
+      const failed = errors.length > 0 && (applied === 0 || errors.some(([, m]) => m.startsWith('Change threshold')));
+      updateBatch(db, job.batch, {
+        state: failed
+          ? 'failed_with_messages'
+          : errors.length || warnings.length
+            ? 'imported_with_messages'
+            : 'imported',
+        progress: 100,
+        counts,
+        warnings,
+        errors,
+        now,
+        ended: true,
+      });
+    },
+  });
+}
+
+const CLEANED: readonly [SisRecordKind, string][] = [
+  ['enrollment', 'batch_enrollments_deleted'],
+  ['section', 'batch_sections_deleted'],
+  ['course', 'batch_courses_deleted'],
+];
+
+function cleanUp(
+  db: Db,
+  batch: number,
+  term: number,
+  threshold: number | null,
+  counts: Record<string, number>,
+  errors: [string, string][],
+  now: string,
+): void {
+  const found = CLEANED.map(([kind, key]) => ({ kind, key, ...recordsInTerm(db, kind, term, batch) }));
+  if (threshold !== null) {
+    for (const f of found) {
+      if (f.total > 0 && (100 * f.stale.length) / f.total > threshold) {
+        errors.push([
+          '',
+          `Change threshold exceeded: ${f.stale.length} of ${f.total} ${f.kind}s would be deleted, more than ${threshold}%; nothing was deleted`,
+        ]);
+        return;
+      }
+    }
+  }
+  for (const f of found) {
+    let deleted = 0;
+    for (const id of f.stale) {
+      if (f.kind === 'enrollment') {
+        const e = enrollmentById(db, id);
+        if (e && e.workflow_state !== 'deleted') setEnrollmentState(db, id, 'deleted', now), deleted++;
+      } else if (f.kind === 'section') {
+        const s = sectionById(db, id);
+        if (s && s.workflow_state !== 'deleted') restoreSection(db, id, 'deleted'), deleted++;
+      } else {
+        const c = courseById(db, id);
+        if (c && c.workflow_state !== 'deleted') updateCourse(db, id, { ...c, workflow_state: 'deleted' }), deleted++;
+      }
+      forgetRecord(db, f.kind, id);
+    }
+    if (deleted) counts[f.key] = deleted;
+  }
+}

@@ -1,0 +1,95 @@
+// Canvas's SIS import (a SisBatch): one upload of SIS CSVs that the instance applies in the
+// background. Shapes of canvas-lms's sis_imports_api_controller.rb (@model SisImport) and
+// SisBatch#api_json.
+import type { ApiObject, Id } from './common.js';
+
+export const SIS_IMPORT_STATES = [
+  'initializing',
+  'created',
+  'importing',
+  'cleanup_batch',
+  'imported',
+  'imported_with_messages',
+  'aborted',
+  'failed',
+  'failed_with_messages',
+  'restoring',
+  'partially_restored',
+  'restored',
+] as const;
+export type SisImportState = (typeof SIS_IMPORT_STATES)[number];
+
+/** States an import no longer leaves: the job has ended, one way or another. */
+export const SIS_IMPORT_ENDED: readonly SisImportState[] = [
+  'imported',
+  'imported_with_messages',
+  'aborted',
+  'failed',
+  'failed_with_messages',
+  'restored',
+  'partially_restored',
+];
+
+/** The ends that are a failure of the import (its exit code says so). */
+export const SIS_IMPORT_FAILED: readonly SisImportState[] = ['aborted', 'failed', 'failed_with_messages'];
+
+/** Rows processed per kind of file (SisImportCounts). */
+export interface SisImportCounts {
+  accounts?: number;
+  terms?: number;
+  abstract_courses?: number;
+  courses?: number;
+  sections?: number;
+  xlists?: number;
+  users?: number;
+  enrollments?: number;
+  groups?: number;
+  group_memberships?: number;
+  grade_publishing_results?: number;
+  batch_courses_deleted?: number;
+  batch_sections_deleted?: number;
+  batch_enrollments_deleted?: number;
+  error_count?: number;
+  warning_count?: number;
+}
+
+export interface SisImport extends ApiObject {
+  id: number;
+  created_at: string;
+  ended_at?: string | null;
+  updated_at?: string;
+  workflow_state: SisImportState | (string & {});
+  data?: {
+    import_type?: string;
+    /** Which kinds of file the import held: `user`, `course`, `enrollment`, … */
+    supplied_batches?: string[];
+    counts?: SisImportCounts;
+  } | null;
+  statistics?: Record<string, unknown> | null;
+  /** A percentage, 0–100 (a string or a number, as instances send it). */
+  progress?: number | string | null;
+  /** [file, message] pairs, once the import has ended. */
+  processing_warnings?: [string, string][] | null;
+  processing_errors?: [string, string][] | null;
+  batch_mode?: boolean | null;
+  batch_mode_term_id?: string | number | null;
+  multi_term_batch_mode?: boolean | null;
+  override_sis_stickiness?: boolean | null;
+  diffing_data_set_identifier?: string | null;
+  diffed_against_import_id?: number | null;
+  diffing_threshold_exceeded?: boolean | null;
+  change_threshold?: number | null;
+  user?: { id: number; name?: string } | null;
+}
+
+export interface SisImportParams {
+  account_id: Id;
+  attachment: File;
+  import_type?: 'instructure_csv';
+  extension?: string;
+  batch_mode?: boolean;
+  batch_mode_term_id?: string;
+  override_sis_stickiness?: boolean;
+  diffing_data_set_identifier?: string;
+  change_threshold?: number;
+}

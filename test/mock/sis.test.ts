@@ -1,0 +1,212 @@
+// SIS imports in the mock: the job applies the files in Canvas's order, a row it cannot apply is a
+// warning naming its file and row, batch mode deletes what the batch no longer names (within the
+// change threshold), diffing leaves out what the last import of the data set already had, an
+// aborted import applies nothing more, and a zip that unpacks too far is refused.
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../src/client/client.js';
+import type { SisImport } from '../../src/spec/types/sis.js';
+import { clientFor, collect, failure, freshMock, TOKENS } from '../helpers/mock-client.js';
+
+const USERS = `user_id,login_id,first_name,last_name,email,status
+u1,ada,Ada,Lovelace,ada@example.edu,active
+u2,alan,Alan,Turing,alan@example.edu,active
+`;
+const COURSES = `course_id,short_name,long_name,term_id,status
+C1,MATH-1,Mathematics One,2026-FA,active
+C2,MATH-2,Mathematics Two,2026-FA,active
+`;
+const SECTIONS = `section_id,course_id,name,status
+S1,C1,Section One,active
+`;
+const ENROLLMENTS = `course_id,section_id,user_id,role,status
+C1,S1,u1,student,active
+C1,,u2,teacher,active
+C2,,u1,student,active
+`;
+
+const zip = (files: Record<string, string>) =>
+  zipSync(Object.fromEntries(Object.entries(files).map(([n, t]) => [n, strToU8(t)])));
+
+async function importFiles(
+  client: ApiClient,
+  bytes: Uint8Array,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<SisImport> {
+  const started = await client.ops.sis.create({
+    account_id: 1,
+    attachment: new File([new Uint8Array(bytes)], name),
+    ...extra,
+  } as Parameters<ApiClient['ops']['sis']['create']>[0]);
+  return started;
+}
+
+async function finished(mock: ReturnType<typeof freshMock>, client: ApiClient, id: number): Promise<SisImport> {
+  await mock.jobs.idle();
+  return client.ops.sis.get({ account_id: 1, id });
+}
+
+describe('SIS imports', () => {
+  it('applies a zip of users, courses, sections and enrollments, and the other routes then list them', async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    const started = await importFiles(
+      admin,
+      zip({ 'enrollments.csv': ENROLLMENTS, 'users.csv': USERS, 'courses.csv': COURSES, 'sections.csv': SECTIONS }),
+      'school.zip',
+    );
+    expect(started.workflow_state).toBe('created');
+    const done = await finished(mock, admin, started.id);
+    expect(done).toMatchObject({
+      workflow_state: 'imported',
+      progress: 100,
+      data: {
+        supplied_batches: ['course', 'enrollment', 'section', 'user'],
+        counts: { users: 2, courses: 2, sections: 1, enrollments: 3 },
+      },
+    });
+    const ada = await admin.ops.users.get({ id: 'sis_user_id:u1' });
+    expect(ada.name).toBe('Ada Lovelace');
+    const roster = await collect(admin.ops.enrollments.listCourse({ course_id: 'sis_course_id:C1' }));
+    expect(roster.map((e) => [e.user_id, e.type]).sort()).toEqual(
+      [
+        [ada.id, 'StudentEnrollment'],
+        [(await admin.ops.users.get({ id: 'sis_user_id:u2' })).id, 'TeacherEnrollment'],
+      ].sort(),
+    );
+    const listed = await collect(admin.ops.sis.list({ account_id: 1 }));
+    expect(listed[0]!.id).toBe(started.id);
+    expect(listed.length).toBeGreaterThan(1);
+  });
+
+  it('turns a row it cannot apply into a warning naming the file and row, and applies the rest', async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    await finished(
+      mock,
+      admin,
+      (await importFiles(admin, zip({ 'users.csv': USERS, 'courses.csv': COURSES }), 'a.zip')).id,
+    );
+    const bad = `course_id,user_id,role,status\nC1,u1,student,active\nC1,nobody,student,active\nC1,u2,wizard,active\n`;
+    const done = await finished(mock, admin, (await importFiles(admin, strToU8(bad), 'enrollments.csv')).id);
+    expect(done.workflow_state).toBe('imported_with_messages');
+    expect(done.data?.counts).toMatchObject({ enrollments: 1, warning_count: 2 });
+    expect(done.processing_warnings).toEqual([
+      ['enrollments.csv', expect.stringMatching(/^row 3: User not found/)],
+      ['enrollments.csv', expect.stringMatching(/^row 4: Improper role "wizard"/)],
+    ]);
+  });
+
+  it('names a file it cannot read as a processing error, and fails when nothing could be imported', async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    const done = await finished(mock, admin, (await importFiles(admin, strToU8('a,b\n1,2\n'), 'x.csv')).id);
+    expect(done).toMatchObject({
+      workflow_state: 'failed_with_messages',
+      processing_errors: [['x.csv', "Couldn't find Canvas CSV import headers"]],
+    });
+  });
+
+  it('in batch mode deletes what earlier imports made in the term and this one no longer names', async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    const all = zip({
+      'users.csv': USERS,
+      'courses.csv': COURSES,
+      'sections.csv': SECTIONS,
+      'enrollments.csv': ENROLLMENTS,
+    });
+    await finished(mock, admin, (await importFiles(admin, all, 'all.zip')).id);
+    const onlyC1 = zip({
+      'courses.csv': COURSES.split('\n').slice(0, 2).join('\n'),
+      'sections.csv': SECTIONS,
+      'enrollments.csv': ENROLLMENTS.split('\n').slice(0, 3).join('\n'),
+    });
+    const batch = { batch_mode: true, batch_mode_term_id: 'sis_term_id:2026-FA' };
+    // Half the term's courses would go: more than a 10% threshold allows, so nothing does.
+    const held = await finished(
+      mock,
+      admin,
+      (await importFiles(admin, onlyC1, 'c1.zip', { ...batch, change_threshold: 10 })).id,
+    );
+    expect(held.workflow_state).toBe('failed_with_messages');
+    expect(held.processing_errors?.[0]?.[1]).toMatch(/^Change threshold exceeded/);
+    expect((await admin.ops.courses.get({ id: 'sis_course_id:C2' })).workflow_state).not.toBe('deleted');
+
+    const done = await finished(mock, admin, (await importFiles(admin, onlyC1, 'c1.zip', batch)).id);
+    expect(done.processing_warnings).toBeUndefined();
+    expect(done.workflow_state).toBe('imported');
+    expect(done.data?.counts).toMatchObject({ batch_courses_deleted: 1, batch_enrollments_deleted: 1 });
+    expect((await failure(admin.ops.courses.get({ id: 'sis_course_id:C2' }))).status).toBe(404);
+    expect(
+      await failure(importFiles(admin, onlyC1, 'c1.zip', { batch_mode: true, batch_mode_term_id: '999' })),
+    ).toEqual({
+      status: 400,
+      body: { message: 'Batch mode specified, but the given batch_mode_term_id cannot be found.' },
+    });
+  });
+
+  it('diffs against the last import of the same data set: unchanged rows are left out, missing ones deleted', async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    const set = { diffing_data_set_identifier: 'nightly' };
+    const first = await finished(
+      mock,
+      admin,
+      (
+        await importFiles(
+          admin,
+          zip({ 'users.csv': USERS, 'courses.csv': COURSES, 'enrollments.csv': ENROLLMENTS }),
+          'n.zip',
+          set,
+        )
+      ).id,
+    );
+    const fewer = ENROLLMENTS.split('\n').slice(0, 3).join('\n');
+    const second = await finished(
+      mock,
+      admin,
+      (
+        await importFiles(
+          admin,
+          zip({ 'users.csv': USERS, 'courses.csv': COURSES, 'enrollments.csv': fewer }),
+          'n.zip',
+          set,
+        )
+      ).id,
+    );
+    expect(second).toMatchObject({ diffed_against_import_id: first.id, workflow_state: 'imported' });
+    // Only the enrollment no longer listed was applied (as deleted); users and courses were unchanged.
+    expect(second.data?.counts).toMatchObject({ users: 0, courses: 0, enrollments: 1 });
+    const c2 = await collect(admin.ops.enrollments.listCourse({ course_id: 'sis_course_id:C2' }));
+    expect(c2).toEqual([]);
+  });
+
+  it('aborts an import that has not ended: it applies nothing more', async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    const started = await importFiles(admin, strToU8(USERS), 'users.csv');
+    const aborted = await admin.ops.sis.abort({ account_id: 1, id: started.id });
+    expect(aborted.workflow_state).toBe('aborted');
+    const done = await finished(mock, admin, started.id);
+    expect(done.workflow_state).toBe('aborted');
+    expect((await failure(admin.ops.users.get({ id: 'sis_user_id:u1' }))).status).toBe(404);
+    // An ended import stays as it ended.
+    expect((await admin.ops.sis.abort({ account_id: 1, id: 1 })).workflow_state).toBe('imported');
+  });
+
+  it('refuses a zip that unpacks far past its own size, a sub-account, and anyone but an admin', async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    const bomb = zipSync({ 'users.csv': new Uint8Array(8 * 1024 * 1024) }, { level: 9 });
+    const refused = await failure(importFiles(admin, bomb, 'bomb.zip'));
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toMatch(/unpacks to more than/);
+    expect(
+      (await failure(admin.ops.sis.create({ account_id: 2, attachment: new File([USERS], 'users.csv') }))).status,
+    ).toBe(400);
+    const teacher = clientFor(mock, TOKENS.teacher);
+    expect((await failure(teacher.ops.sis.list({ account_id: 1 }).next())).status).toBe(401);
+  });
+});

@@ -41,6 +41,11 @@ export const lazyNouns: LazyNoun[] = [
     load: async () => (await import('./enrollments/index.js')).enrollmentsVerbs,
   },
   {
+    name: 'sis',
+    summary: "Canvas's SIS import: a school's CSVs or a zip of them, run by the instance's job",
+    load: async () => (await import('./sis/index.js')).sisVerbs,
+  },
+  {
     name: 'sections',
     summary: 'Sections of a course, and cross-listing',
     load: async () => (await import('./sections/index.js')).sectionsVerbs,

@@ -175,3 +175,36 @@ export async function watchBatch(
     meter.close();
   }
 }
+
+/**
+ * Follows an SIS import (GET /accounts/:id/sis_imports/:id) until it has ended (imported,
+ * imported_with_messages, failed, failed_with_messages, aborted), drawn by the same meter.
+ */
+export async function watchSisImport(
+  ctx: Context,
+  read: () => Promise<import('../spec/types/sis.js').SisImport>,
+  options: { label: string; ended: (state: string) => boolean; now?(): number },
+): Promise<import('../spec/types/sis.js').SisImport> {
+  const meter = createMeter(ctx, options.label, options.now);
+  try {
+    return await pollUntil(read, (b) => options.ended(b.workflow_state), {
+      timeoutMs: waitBound(ctx),
+      onTimeout: (b) => waitedTooLong(ctx, options.label, `${b.workflow_state}, ${b.progress ?? 0}% done`),
+      onUpdate(b) {
+        const counts = b.data?.counts ?? {};
+        const extra = (['users', 'courses', 'sections', 'enrollments'] as const)
+          .filter((k) => counts[k])
+          .map((k) => `${counts[k]} ${k}`)
+          .join(', ');
+        meter.update({
+          percent: Number(b.progress ?? 0) || 0,
+          state: b.workflow_state,
+          done: options.ended(b.workflow_state),
+          extra: extra || undefined,
+        });
+      },
+    });
+  } finally {
+    meter.close();
+  }
+}

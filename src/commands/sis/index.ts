@@ -1,0 +1,261 @@
+// `lms sis`: Canvas's SIS import, the way a school's nightly files reach the instance at scale.
+// `import` checks the files here first (every problem with its file and line; nothing is sent
+// while there is one), posts them as one attachment, and follows the instance's job to its end;
+// `status`, `list` and `abort` read and stop imports. An import that can delete (batch mode, a
+// row whose status deletes, concludes, deactivates or suspends) asks first.
+import { basename } from 'node:path';
+import { item, list, withFailure, type Verbs } from '../../model/command.js';
+import { command, contextFlags } from '../../model/define.js';
+import { FailureError, UsageError } from '../../errors.js';
+import {
+  SIS_ENDING_STATUSES,
+  SIS_FILES,
+  sisHeaderProblems,
+  sisKindOf,
+  sisRowProblems,
+  type SisKind,
+} from '../../spec/sis-csv.js';
+import { isZip, MAX_SIS_BYTES, SisFilesError, sisFilesOf } from '../../spec/sis-files.js';
+import { SIS_IMPORT_ENDED, SIS_IMPORT_FAILED, SIS_IMPORT_STATES, type SisImport } from '../../spec/types/sis.js';
+import type { Problem } from '../../bulk/csv-input.js';
+
+const COLUMNS = [
+  'id',
+  'workflow_state',
+  'progress',
+  'created_at',
+  'ended_at',
+  'batch_mode',
+  'diffing_data_set_identifier',
+];
+
+const account = { ...contextFlags.account, description: 'root account id, sis_account_id:X or self', default: 'self' };
+
+interface CheckedFile {
+  file: string;
+  kind: SisKind;
+  rows: number;
+  /** Rows whose status deletes, concludes, deactivates or suspends. */
+  ending: number;
+}
+
+/** Reads the import's files as the instance will, and lists every problem with its file and line. */
+export async function checkSisFiles(path: string): Promise<{ bytes: Uint8Array; zip: boolean; files: CheckedFile[] }> {
+  const { readFile, stat } = await import('node:fs/promises');
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile()) throw new UsageError(`no such file: ${path}`);
+  if (info.size > MAX_SIS_BYTES)
+    throw new UsageError(
+      `${path} is larger than ${MAX_SIS_BYTES} bytes; split it into smaller imports. Nothing was sent.`,
+    );
+  const bytes = new Uint8Array(await readFile(path));
+  const zip = isZip(bytes) || /\.zip$/i.test(path);
+  let entries;
+  try {
+    entries = sisFilesOf(basename(path), bytes, zip ? 'zip' : 'csv');
+  } catch (e) {
+    if (e instanceof SisFilesError) throw new UsageError(`${path}: ${e.message}. Nothing was sent.`);
+    throw e;
+  }
+  const { readCsvRecords, placeOf } = await import('../../bulk/csv-input.js');
+  const problems: string[] = [];
+  const files: CheckedFile[] = [];
+  const add = (file: string, p: Problem) => problems.push(`  ${placeOf(file, p)}: ${p.message}`);
+  for (const entry of entries) {
+    const read = readCsvRecords(Buffer.from(entry.bytes), { columns: [], relaxColumnCount: true });
+    if ('problem' in read) {
+      add(entry.name, read.problem);
+      continue;
+    }
+    const kind = sisKindOf(read.header);
+    if (!kind) {
+      add(entry.name, {
+        line: 1,
+        message: `not a SIS import file: its header is none of ${Object.values(SIS_FILES)
+          .map((f) => f.file)
+          .join(', ')}`,
+      });
+      continue;
+    }
+    for (const message of sisHeaderProblems(kind, read.header)) add(entry.name, { line: 1, message });
+    let ending = 0;
+    for (const { line, cells } of read.records) {
+      const values: Record<string, string> = {};
+      read.header.forEach((h, i) => (values[h] = cells[i]?.trim() ?? ''));
+      for (const message of sisRowProblems(kind, values)) add(entry.name, { line, message });
+      if (SIS_ENDING_STATUSES.includes(values.status?.toLowerCase() ?? '')) ending++;
+    }
+    files.push({ file: entry.name, kind, rows: read.records.length, ending });
+  }
+  if (problems.length)
+    throw new UsageError(
+      `${path} has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent:\n${problems.slice(0, 50).join('\n')}${problems.length > 50 ? `\n  … and ${problems.length - 50} more` : ''}`,
+    );
+  return { bytes, zip, files };
+}
+
+const importSis = command({
+  name: 'import',
+  args: [{ name: 'file' }],
+  fileArgs: { file: 'uploaded' },
+  summary: "Run Canvas's SIS import on a CSV or a zip of CSVs, following the job to its end",
+  routes: ['sis.create', 'sis.get'],
+  destroys: 'asks',
+  columns: COLUMNS,
+  options: {
+    account,
+    batchMode: {
+      long: 'batch-mode',
+      description: 'delete what earlier imports made in --batch-term and this one no longer names (asks first)',
+    },
+    batchTerm: {
+      long: 'batch-term',
+      value: 'term',
+      description: 'the term batch mode is limited to: id or sis_term_id:X',
+    },
+    overrideSisStickiness: {
+      long: 'override-sis-stickiness',
+      description: 'overwrite fields changed in the instance since the last import',
+    },
+    diffingDataSetId: {
+      long: 'diffing-data-set-id',
+      value: 'id',
+      description: 'apply only what changed since the last import of this data set',
+    },
+    changeThreshold: {
+      long: 'change-threshold',
+      value: 'percent',
+      type: 'integer',
+      min: 0,
+      max: 100,
+      description: 'fail rather than delete (batch mode) or diff more than this percentage',
+    },
+    dryRun: {
+      long: 'dry-run',
+      description: 'check the files here (every problem with file and line) and send nothing',
+    },
+  },
+  examples: [
+    'lms sis import --dry-run nightly.zip',
+    'lms sis import users.csv',
+    'lms sis import --batch-mode --batch-term sis_term_id:2026-FA --change-threshold 10 --yes nightly.zip',
+  ],
+  async run({ args, opts, ctx }) {
+    if (opts.batchMode && !opts.batchTerm)
+      throw new UsageError('--batch-mode needs --batch-term: the term whose data the import replaces');
+    if (opts.batchMode && opts.diffingDataSetId)
+      throw new UsageError('give --batch-mode or --diffing-data-set-id, not both: the instance diffs no batch');
+    const checked = await checkSisFiles(args[0]);
+    const summary = {
+      file: args[0],
+      account: opts.account,
+      files: checked.files,
+      batch_mode: Boolean(opts.batchMode),
+      deletes: Boolean(opts.batchMode) || checked.files.some((f) => f.ending > 0),
+    };
+    if (opts.dryRun) return item(summary);
+    if (summary.deletes) {
+      const ending = checked.files
+        .filter((f) => f.ending > 0)
+        .map((f) => `${f.ending} ${f.kind} row${f.ending === 1 ? '' : 's'} that end`);
+      const why = [
+        ...(opts.batchMode ? [`deletes what earlier imports made in term ${opts.batchTerm} and it does not name`] : []),
+        ...(ending.length ? [`has ${ending.join(', ')} (deleted, completed, inactive or suspended)`] : []),
+      ];
+      await ctx.confirm(`Import ${args[0]} into account ${opts.account}, which ${why.join(' and ')}`);
+    }
+    const client = await ctx.client();
+    const name = basename(args[0]);
+    const started = await client.ops.sis.create({
+      account_id: opts.account,
+      import_type: 'instructure_csv',
+      extension: checked.zip ? 'zip' : 'csv',
+      attachment: new File([checked.bytes as Uint8Array<ArrayBuffer>], name, {
+        type: checked.zip ? 'application/zip' : 'text/csv',
+      }),
+      ...(opts.batchMode ? { batch_mode: true, batch_mode_term_id: opts.batchTerm } : {}),
+      ...(opts.overrideSisStickiness ? { override_sis_stickiness: true } : {}),
+      ...(opts.diffingDataSetId ? { diffing_data_set_identifier: opts.diffingDataSetId } : {}),
+      ...(opts.changeThreshold !== undefined ? { change_threshold: Number(opts.changeThreshold) } : {}),
+    });
+    const { watchSisImport } = await import('../../model/watch-progress.js');
+    const last = SIS_IMPORT_ENDED.includes(started.workflow_state as never)
+      ? started
+      : await watchSisImport(ctx, () => client.ops.sis.get({ account_id: opts.account, id: started.id }), {
+          label: `SIS import ${started.id}`,
+          ended: (s) => SIS_IMPORT_ENDED.includes(s as never),
+        });
+    for (const [file, message] of last.processing_warnings ?? []) ctx.warn(`${file}: ${message}`);
+    return endedResult(last);
+  },
+});
+
+/** An import as it ended: exit 1 when it failed or was aborted, naming its errors. */
+function endedResult(b: SisImport) {
+  const result = item(b);
+  if (!SIS_IMPORT_FAILED.includes(b.workflow_state as never)) return result;
+  const errors = (b.processing_errors ?? []).map(([file, message]) => (file ? `${file}: ${message}` : message));
+  return withFailure(
+    result,
+    new FailureError(
+      `SIS import ${b.id} ended ${b.workflow_state}${errors.length ? `: ${errors.slice(0, 5).join('; ')}` : ''}`,
+    ),
+  );
+}
+
+const status = command({
+  name: 'status',
+  args: [{ name: 'id' }],
+  summary: 'Show one SIS import: its state, progress, counts, warnings and errors',
+  routes: ['sis.get'],
+  columns: COLUMNS,
+  options: { account },
+  examples: ['lms sis status 12', 'lms sis status 12 -o json | jq .data.counts'],
+  async run({ args, opts, ctx }) {
+    const client = await ctx.client();
+    return endedResult(await client.ops.sis.get({ account_id: opts.account, id: args[0] }));
+  },
+});
+
+const listImports = command({
+  name: 'list',
+  summary: "An account's SIS imports, newest first",
+  routes: ['sis.list'],
+  columns: COLUMNS,
+  options: {
+    account,
+    state: {
+      long: 'state',
+      value: 'state',
+      description: 'only imports in this workflow_state',
+      choices: [...SIS_IMPORT_STATES],
+    },
+  },
+  examples: ['lms sis list', 'lms sis list --state failed_with_messages'],
+  async run({ opts, ctx }) {
+    const client = await ctx.client();
+    return list(
+      client.ops.sis.list({
+        account_id: opts.account,
+        ...(opts.state ? { workflow_state: [opts.state as never] } : {}),
+      }),
+      COLUMNS,
+    );
+  },
+});
+
+const abort = command({
+  name: 'abort',
+  args: [{ name: 'id' }],
+  summary: 'Abort an SIS import that has not ended: it applies nothing more',
+  routes: ['sis.abort'],
+  columns: COLUMNS,
+  options: { account },
+  examples: ['lms sis abort 12'],
+  async run({ args, opts, ctx }) {
+    const client = await ctx.client();
+    return item(await client.ops.sis.abort({ account_id: opts.account, id: args[0] }));
+  },
+});
+
+export const sisVerbs: Verbs = [importSis, status, listImports, abort];

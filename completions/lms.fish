@@ -68,6 +68,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'quizzes' -d 'Quizzes of a course:
 complete -c lms -n '__fish_use_subcommand' -a 'recipients' -d 'Find the people and contexts you may message'
 complete -c lms -n '__fish_use_subcommand' -a 'rubrics' -d 'Rubrics of a course: criteria, ratings, the assignment each grades (grade by one with lms grade --rubric)'
 complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
+complete -c lms -n '__fish_use_subcommand' -a 'sis' -d 'Canvas\'s SIS import: a school\'s CSVs or a zip of them, run by the instance\'s job'
 complete -c lms -n '__fish_use_subcommand' -a 'submissions' -d 'Submissions of an assignment or a student: list, read, submit, comment'
 complete -c lms -n '__fish_use_subcommand' -a 'todo' -d 'Your to-do list: assignments to grade and to turn in; set items aside'
 complete -c lms -n '__fish_use_subcommand' -a 'topics' -d 'Discussion topics of courses, groups and collection items: entries, replies, read state, subscriptions'
@@ -1066,6 +1067,36 @@ complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'name' -x -d 'section name'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'sis-id' -x -d 'SIS id (applied only for callers who manage SIS data; "" clears it)'
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from update' -l 'start-at' -x -d 'start date (ISO 8601; "" clears it)'
+
+# lms sis
+complete -c lms -n '__fish_seen_subcommand_from sis; and not __fish_seen_subcommand_from abort help import list status' -a 'abort' -d 'Abort an SIS import that has not ended: it applies nothing more'
+complete -c lms -n '__fish_seen_subcommand_from sis; and not __fish_seen_subcommand_from abort help import list status' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from sis; and not __fish_seen_subcommand_from abort help import list status' -a 'import' -d 'Run Canvas\'s SIS import on a CSV or a zip of CSVs, following the job to its end'
+complete -c lms -n '__fish_seen_subcommand_from sis; and not __fish_seen_subcommand_from abort help import list status' -a 'list' -d 'An account\'s SIS imports, newest first'
+complete -c lms -n '__fish_seen_subcommand_from sis; and not __fish_seen_subcommand_from abort help import list status' -a 'status' -d 'Show one SIS import: its state, progress, counts, warnings and errors'
+
+# lms sis abort flags
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from abort' -l 'account' -x -a '(__lms_ids)' -d 'root account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from abort' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms sis import arguments
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -F
+
+# lms sis import flags
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'account' -x -a '(__lms_ids)' -d 'root account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'batch-mode' -d 'delete what earlier imports made in --batch-term and this one no longer names (asks first)'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'batch-term' -x -d 'the term batch mode is limited to: id or sis_term_id:X'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'change-threshold' -x -d 'fail rather than delete (batch mode) or diff more than this percentage'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'diffing-data-set-id' -x -d 'apply only what changed since the last import of this data set'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'check the files here (every problem with file and line) and send nothing'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'override-sis-stickiness' -d 'overwrite fields changed in the instance since the last import'
+
+# lms sis list flags
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from list' -l 'account' -x -a '(__lms_ids)' -d 'root account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from list' -l 'state' -x -a 'initializing created importing cleanup_batch imported imported_with_messages aborted failed failed_with_messages restoring partially_restored restored' -d 'only imports in this workflow_state'
+
+# lms sis status flags
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from status' -l 'account' -x -a '(__lms_ids)' -d 'root account id, sis_account_id:X or self'
 
 # lms submissions
 complete -c lms -n '__fish_seen_subcommand_from submissions; and not __fish_seen_subcommand_from comment get help list ls submit' -a 'comment' -d 'Comment on a student\'s submission (text and/or a media comment)'

@@ -42,6 +42,7 @@ const FILES: Record<string, string | Uint8Array> = {
   'new-students.csv': 'name,login_id,email\nNew Student,nstudent,nstudent@example.edu\n',
   'roster.csv': 'user,type,section,state\nsis_user_id:S-007,student,,active\ntheo,teacher,,active\n',
   'grades.csv': 'user,grade,comment\nsam,19,\n9,18,\n',
+  'sis-users.csv': 'user_id,login_id,full_name,status\nS-100,ada,Ada Lovelace,active\n',
   'outcomes.yaml':
     'groups:\n  - title: Field Work\n    vendor_guid: msu-field\n    outcomes:\n      - title: Keeps a field notebook\n        vendor_guid: msu-notebook\n        ratings: ["3:Complete", "1:Partial"]\n',
   'course.yaml':

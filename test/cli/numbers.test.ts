@@ -44,6 +44,7 @@ const NUMBERS: [string, string, string, string][] = [
   ['quizzes update', '--allowed-attempts', '1.5', 'a whole number'],
   ['quizzes update', '--assignment-group-id', '2.5', 'a whole number'],
   ['quizzes update', '--time-limit', '30.5', 'a whole number'],
+  ['sis import', '--change-threshold', '101', 'a whole number from 0 to 100'],
   ['topics create', '--points', '-1', 'a number of at least 0'],
   ['topics update', '--points', '-1', 'a number of at least 0'],
   ['users import', '--concurrency', '0', 'a whole number from 1 to 32'],

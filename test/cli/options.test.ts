@@ -166,6 +166,7 @@ describe('compiling an option', () => {
       'quizzes update --allowed-attempts': 'integer undefined- undefined',
       'quizzes update --assignment-group-id': 'integer undefined- undefined',
       'quizzes update --time-limit': 'integer undefined- undefined',
+      'sis import --change-threshold': 'integer 0-100 undefined',
       'topics create --points': 'number 0- undefined',
       'topics update --points': 'number 0- undefined',
     });

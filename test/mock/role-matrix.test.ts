@@ -458,6 +458,11 @@ const matrix: Record<string, Row> = {
   'accounts.get': { path: '/api/v1/accounts/2', allow: ['helpdesk', 'subAdmin', 'admin'] },
   /** Progress 1 is the root admin's own job. */
   'progress.get': { path: '/api/v1/progress/1', allow: ROOT_ADMIN },
+  /** SIS imports: the root account's admins only (import 1 is the seeded, finished one). */
+  'sis.create': { path: '/api/v1/accounts/1/sis_imports', allow: ROOT_ADMIN },
+  'sis.list': { path: '/api/v1/accounts/1/sis_imports', allow: ROOT_ADMIN },
+  'sis.get': { path: '/api/v1/accounts/1/sis_imports/1', allow: ROOT_ADMIN },
+  'sis.abort': { path: '/api/v1/accounts/1/sis_imports/1/abort', body: {}, allow: ROOT_ADMIN },
   'courses.list': { path: '/api/v1/courses', allow: EVERYONE },
   'courses.listAccount': { path: '/api/v1/accounts/1/courses', allow: ROOT_READERS },
   'courses.create': {

@@ -173,6 +173,12 @@ const READS: Read[] = [
   { line: 'conv find-recipients bio', op: 'conversations.findRecipients' },
   { line: 'recipients search bio', op: 'search.recipients' },
   { line: 'progress get 1', op: 'progress.get' },
+  { line: 'sis status 1', op: 'sis.get' },
+  {
+    line: 'sis list',
+    op: 'sis.list',
+    reshapes: 'the API wraps the list as {"sis_imports": [...]}; lms prints the imports',
+  },
   {
     line: 'export course 1',
     op: 'sections.list',

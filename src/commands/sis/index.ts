@@ -136,6 +136,7 @@ const importSis = command({
     },
   },
   examples: [
+    'lms sis import --dry-run sis-users.csv',
     'lms sis import --dry-run nightly.zip',
     'lms sis import users.csv',
     'lms sis import --batch-mode --batch-term sis_term_id:2026-FA --change-threshold 10 --yes nightly.zip',
@@ -153,7 +154,7 @@ const importSis = command({
       batch_mode: Boolean(opts.batchMode),
       deletes: Boolean(opts.batchMode) || checked.files.some((f) => f.ending > 0),
     };
-    if (opts.dryRun) return item(summary);
+    if (opts.dryRun) return item({ dry_run: true, ...summary });
     if (summary.deletes) {
       const ending = checked.files
         .filter((f) => f.ending > 0)

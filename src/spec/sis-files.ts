@@ -5,7 +5,7 @@
 // and each file is inflated into a buffer of its declared size, so a lying header cannot overrun it.
 import { unzipSync } from 'fflate';
 
-export const MAX_SIS_FILES = 100;
+const MAX_SIS_FILES = 100;
 export const MAX_SIS_BYTES = 64 * 1024 * 1024;
 const MAX_RATIO = 100;
 
@@ -33,10 +33,11 @@ export function sisFilesOf(name: string, bytes: Uint8Array, extension?: string):
   let unpacked: Record<string, Uint8Array>;
   try {
     unpacked = unzipSync(bytes, {
-      filter: (f) => {
-        if (f.name.endsWith('/') || /(^|\/)(__MACOSX|\.)/.test(f.name) || !/\.csv$/i.test(f.name)) return false;
+      filter: (entry) => {
+        const path = entry.name;
+        if (path.endsWith('/') || /(^|\/)(__MACOSX|\.)/.test(path) || !/\.csv$/i.test(path)) return false;
         if (++count > MAX_SIS_FILES) throw new SisFilesError(`the zip holds more than ${MAX_SIS_FILES} CSV files`);
-        declared += f.originalSize;
+        declared += entry.originalSize;
         if (declared > limit)
           throw new SisFilesError(
             `the zip unpacks to more than ${limit} bytes (at most ${MAX_RATIO} times its own size, and ${MAX_SIS_BYTES} in all)`,

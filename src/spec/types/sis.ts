@@ -34,7 +34,7 @@ export const SIS_IMPORT_ENDED: readonly SisImportState[] = [
 export const SIS_IMPORT_FAILED: readonly SisImportState[] = ['aborted', 'failed', 'failed_with_messages'];
 
 /** Rows processed per kind of file (SisImportCounts). */
-export interface SisImportCounts {
+interface SisImportCounts {
   accounts?: number;
   terms?: number;
   abstract_courses?: number;

@@ -43,17 +43,11 @@ import {
   lastOfDataSet,
   termById,
   termBySis,
+  type BatchOptions,
   type SisBatchRow,
 } from './repo.js';
 import { startImport } from './job.js';
 import type { SisItem } from './apply.js';
-
-export interface BatchOptions {
-  batch_mode: boolean;
-  batch_mode_term_id: number | null;
-  override_sis_stickiness: boolean;
-  change_threshold: number | null;
-}
 
 /** A root account the caller may import into; a sub-account is refused as Canvas refuses it. */
 function sisAccount(ctx: MockCtx): AccountRow {

@@ -11,8 +11,14 @@ import { courseById, updateCourse } from '../courses/repo.js';
 import { enrollmentById, setEnrollmentState } from '../enrollments/repo.js';
 import { restoreSection, sectionById } from '../sections/repo.js';
 import { applyItem, isRowWarning, type SisItem } from './apply.js';
-import type { BatchOptions } from './handlers.js';
-import { batchStateOf, forgetRecord, recordsInTerm, updateBatch, type SisRecordKind } from './repo.js';
+import {
+  batchStateOf,
+  forgetRecord,
+  recordsInTerm,
+  updateBatch,
+  type BatchOptions,
+  type SisRecordKind,
+} from './repo.js';
 
 const ENDED = new Set(['aborted', 'failed', 'failed_with_messages', 'imported', 'imported_with_messages']);
 

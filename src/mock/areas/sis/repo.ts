@@ -3,6 +3,14 @@ import type { Db } from '../../db/open.js';
 import { all, insert, one, run } from '../../db/statements.js';
 import type { KeysetQuery } from '../../kit.js';
 
+/** An import's options, as the batch keeps them (JSON in `options`). */
+export interface BatchOptions {
+  batch_mode: boolean;
+  batch_mode_term_id: number | null;
+  override_sis_stickiness: boolean;
+  change_threshold: number | null;
+}
+
 export interface SisBatchRow {
   id: number;
   account_id: number;

@@ -1,0 +1,165 @@
+// `lms sis`: the files checked here first (every problem with its file and line, nothing sent), an
+// import that can delete asked about, the job followed to its end and its failure in the exit code;
+// status, list and abort; the audit log of the write.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import type { ApiRequest } from '../../src/transport/types.js';
+import { session } from '../helpers/run-lms.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'lms-sis-'));
+const USERS = 'user_id,login_id,first_name,last_name,status\nu1,ada,Ada,Lovelace,active\nu2,alan,Alan,Turing,active\n';
+const COURSES = 'course_id,short_name,long_name,term_id,status\nC1,M1,Maths One,2026-FA,active\n';
+const ENROLLMENTS = 'course_id,user_id,role,status\nC1,u1,student,active\nC1,u2,teacher,active\n';
+
+function file(name: string, content: string | Uint8Array): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+const zipOf = (files: Record<string, string>) =>
+  zipSync(Object.fromEntries(Object.entries(files).map(([n, t]) => [n, strToU8(t)])));
+
+function writesOf(lms: ReturnType<typeof session>): ApiRequest[] {
+  const writes: ApiRequest[] = [];
+  const handler = lms.mock.handler;
+  lms.mock.handler = (req) => {
+    if (req.method !== 'GET') writes.push(req);
+    return handler(req);
+  };
+  return writes;
+}
+
+describe('lms sis import', () => {
+  it('imports a zip, follows the job to its end, and the other commands then list what it made', async () => {
+    const lms = session();
+    const path = file(
+      'school.zip',
+      zipOf({ 'users.csv': USERS, 'courses.csv': COURSES, 'enrollments.csv': ENROLLMENTS }),
+    );
+    const r = await lms.run(['sis', 'import', path, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout) as { id: number; workflow_state: string; data: { counts: object } };
+    expect(result).toMatchObject({
+      workflow_state: 'imported',
+      data: { counts: { users: 2, courses: 1, enrollments: 2 } },
+    });
+    const roster = await lms.run('enrollments list --course sis_course_id:C1 -o json');
+    expect((JSON.parse(roster.stdout) as { type: string }[]).map((e) => e.type).sort()).toEqual([
+      'StudentEnrollment',
+      'TeacherEnrollment',
+    ]);
+    const status = await lms.run(`sis status ${result.id} -o json`);
+    expect(JSON.parse(status.stdout)).toMatchObject({ id: result.id, workflow_state: 'imported' });
+    const listed = await lms.run('sis list -o json');
+    expect((JSON.parse(listed.stdout) as { id: number }[]).map((b) => b.id)).toEqual([result.id, 1]);
+    // The write is in the audit log.
+    expect(readFileSync(join(lms.stateDir, 'audit.log'), 'utf8')).toMatch(/sis_imports/);
+  });
+
+  it('warns of each row the instance could not apply, naming the file and row, and exits 0', async () => {
+    const lms = session();
+    await lms.run(['sis', 'import', file('u.csv', USERS)]);
+    await lms.run(['sis', 'import', file('c.csv', COURSES)]);
+    const r = await lms.run([
+      'sis',
+      'import',
+      file('e.csv', 'course_id,user_id,role,status\nC1,u1,student,active\nC1,ghost,student,active\n'),
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('warning: e.csv: row 3: User not found for enrollment (User ID: ghost');
+  });
+
+  it('checks the files here: every problem with its file and line, exit 2, nothing sent', async () => {
+    const lms = session();
+    const writes = writesOf(lms);
+    const path = file(
+      'bad.zip',
+      zipOf({
+        'users.csv': 'user_id,login_id,full_name,status\nu1,ada,Ada,active\nu2,,Alan,retired\n',
+        'notes.csv': 'what,ever\n1,2\n',
+      }),
+    );
+    const r = await lms.run(['sis', 'import', path]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('notes.csv:1: not a SIS import file');
+    expect(r.stderr).toContain('users.csv:3: login_id is empty');
+    expect(r.stderr).toContain('users.csv:3: status "retired" is not one of active, suspended, deleted');
+    expect(writes).toEqual([]);
+    const dry = await lms.run(['sis', 'import', file('ok.csv', USERS), '--dry-run', '-o', 'json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, files: [{ file: 'ok.csv', kind: 'user', rows: 2 }] });
+    expect(writes).toEqual([]);
+  });
+
+  it('asks before an import that can delete: batch mode, or a row whose status ends something', async () => {
+    const lms = session();
+    const writes = writesOf(lms);
+    const ending = file('drop.csv', 'user_id,login_id,full_name,status\nu1,ada,Ada,deleted\n');
+    const refused = await lms.run(['sis', 'import', ending]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/has 1 user row that end .*pass --yes/);
+    const batch = await lms.run([
+      'sis',
+      'import',
+      file('b.csv', COURSES),
+      '--batch-mode',
+      '--batch-term',
+      'sis_term_id:2026-FA',
+    ]);
+    expect(batch.exitCode).toBe(2);
+    expect(batch.stderr).toMatch(/deletes what earlier imports made in term sis_term_id:2026-FA/);
+    expect(writes).toEqual([]);
+    const noTerm = await lms.run(['sis', 'import', file('b.csv', COURSES), '--batch-mode']);
+    expect(noTerm.stderr).toMatch(/--batch-mode needs --batch-term/);
+    const yes = await lms.run([
+      'sis',
+      'import',
+      file('b.csv', COURSES),
+      '--batch-mode',
+      '--batch-term',
+      'sis_term_id:2026-FA',
+      '--yes',
+      '-o',
+      'json',
+    ]);
+    expect(yes.exitCode, yes.stderr).toBe(0);
+    expect(JSON.parse(yes.stdout)).toMatchObject({ batch_mode: true, workflow_state: 'imported' });
+  });
+
+  it('exits 1 naming the errors when the import fails, and 4 for an import that is not there', async () => {
+    const lms = session();
+    // The files are checked by their own rules here; the instance fails what it cannot apply at all.
+    const r = await lms.run(['sis', 'import', file('b2.csv', COURSES), '--batch-mode', '--batch-term', '999', '--yes']);
+    expect(r.exitCode).toBe(5);
+    expect(r.stderr).toMatch(/batch_mode_term_id cannot be found/);
+    const two = file('two.csv', `${COURSES}C2,M2,Maths Two,2026-FA,active\n`);
+    expect((await lms.run(['sis', 'import', two])).exitCode).toBe(0);
+    const held = await lms.run([
+      'sis',
+      'import',
+      file('one.csv', COURSES),
+      '--batch-mode',
+      '--batch-term',
+      'sis_term_id:2026-FA',
+      '--change-threshold',
+      '10',
+      '--yes',
+    ]);
+    expect(held.exitCode).toBe(1);
+    expect(held.stderr).toMatch(/SIS import \d+ ended failed_with_messages: Change threshold exceeded: 1 of 2 courses/);
+    const missing = await lms.run('sis status 999');
+    expect(missing.exitCode).toBe(4);
+  });
+
+  it('aborts an import that has not ended, and says an ended one stays as it ended', async () => {
+    const lms = session();
+    const r = await lms.run('sis abort 1 -o json');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 1, workflow_state: 'imported' });
+  });
+});

@@ -15,6 +15,7 @@ import {
 } from '../../../spec/sis-csv.js';
 import { SisFilesError, sisFilesOf } from '../../../spec/sis-files.js';
 import type { Db } from '../../db/open.js';
+import { progressById } from '../../jobs.js';
 import {
   badRequest,
   bool,
@@ -57,7 +58,8 @@ function sisAccount(ctx: MockCtx): AccountRow {
   return account;
 }
 
-export function sisImportJson(db: Db, b: SisBatchRow): SisImport {
+export function sisImportJson(db: Db, row: SisBatchRow): SisImport {
+  const b = orphanedFailed(db, row);
   const options = JSON.parse(b.options) as BatchOptions;
   const ended = b.ended_at !== null;
   const warnings = JSON.parse(b.warnings) as [string, string][];
@@ -89,6 +91,18 @@ export function sisImportJson(db: Db, b: SisBatchRow): SisImport {
   if (ended && warnings.length) json.processing_warnings = warnings;
   if (errors.length) json.processing_errors = errors;
   return json;
+}
+
+/**
+ * An import whose job's server stopped before it ended: the next server failed its Progress
+ * (jobs.ts), and the import shows as failed with that message, so no one waits on it for ever.
+ */
+function orphanedFailed(db: Db, b: SisBatchRow): SisBatchRow {
+  if (b.ended_at !== null || b.progress_id === null) return b;
+  const p = progressById(db, b.progress_id);
+  if (!p || p.workflow_state !== 'failed') return b;
+  const errors = [...(JSON.parse(b.errors) as [string, string][]), ['', p.message ?? 'the import stopped']];
+  return { ...b, workflow_state: 'failed', errors: JSON.stringify(errors), ended_at: p.updated_at };
 }
 
 interface ReadFiles {

@@ -15,6 +15,7 @@ import {
   batchStateOf,
   forgetRecord,
   recordsInTerm,
+  setBatchProgress,
   updateBatch,
   type BatchOptions,
   type SisRecordKind,
@@ -40,7 +41,7 @@ export function startImport(
   let applied = 0;
   const place = (item: SisItem) => (item.line ? `row ${item.line}` : 'a row of the previous import');
 
-  ctx.jobs.start<SisItem>({
+  const progress = ctx.jobs.start<SisItem>({
     tag: 'sis_batch',
     context: { type: 'Account', id: job.account },
     userId: ctx.caller.id,
@@ -88,6 +89,7 @@ export function startImport(
       });
     },
   });
+  setBatchProgress(ctx.db, job.batch, progress.id);
 }
 
 const CLEANED: readonly [SisRecordKind, string][] = [

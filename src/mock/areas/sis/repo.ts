@@ -26,6 +26,7 @@ export interface SisBatchRow {
   diffing_data_set_identifier: string | null;
   diffed_against_import_id: number | null;
   diffing_threshold_exceeded: number;
+  progress_id: number | null;
   created_at: string;
   updated_at: string;
   ended_at: string | null;
@@ -111,6 +112,10 @@ export function updateBatch(
     c.now,
     id,
   );
+}
+
+export function setBatchProgress(db: Db, id: number, progressId: number): void {
+  run(db, `UPDATE sis_batches SET progress_id = ? WHERE id = ?`, progressId, id);
 }
 
 /** Aborts an import that has not ended; returns whether it did. */

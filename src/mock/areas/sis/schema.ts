@@ -19,6 +19,8 @@ CREATE TABLE sis_batches (
   diffing_data_set_identifier TEXT,
   diffed_against_import_id INTEGER,
   diffing_threshold_exceeded INTEGER NOT NULL DEFAULT 0,
+  -- The job's Progress: a server that stopped mid-import leaves it failed (jobs.ts), and so the import.
+  progress_id INTEGER REFERENCES progress(id),
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   ended_at TEXT

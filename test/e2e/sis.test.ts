@@ -1,0 +1,111 @@
+// `lms sis` over HTTP against `lms mock serve`: a zip posted as one multipart attachment, the
+// server's job followed to its end, batch mode, a warning row, and an abort of an import that has
+// not ended (the job held back by a long tick); and a server killed mid-import leaves an import
+// that the next server reports failed, so no one waits on it for ever.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, e2eWorkspace, ensureBuilt, serveMock, spawnLms } from '../helpers/e2e.js';
+
+const USERS = 'user_id,login_id,first_name,last_name,status\nu1,ada,Ada,Lovelace,active\nu2,alan,Alan,Turing,active\n';
+const COURSES =
+  'course_id,short_name,long_name,term_id,status\nC1,M1,Maths One,2026-FA,active\nC2,M2,Maths Two,2026-FA,active\n';
+const ENROLLMENTS =
+  'course_id,user_id,role,status\nC1,u1,student,active\nC2,u2,teacher,active\nC2,ghost,student,active\n';
+
+const zipOf = (files: Record<string, string>) =>
+  zipSync(Object.fromEntries(Object.entries(files).map(([n, t]) => [n, strToU8(t)])));
+
+describe('lms sis against lms mock serve', () => {
+  it('imports a zip, warns of a row, then batch mode deletes what the batch no longer names', async () => {
+    await ensureBuilt();
+    const { dir, env } = e2eWorkspace('sis');
+    expect((await spawnLms(['mock', 'seed', '--yes'], env)).exitCode).toBe(0);
+    const served = await serveMock(env);
+    const remote = { ...env, LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN };
+    try {
+      const school = join(dir, 'school.zip');
+      writeFileSync(school, zipOf({ 'users.csv': USERS, 'courses.csv': COURSES, 'enrollments.csv': ENROLLMENTS }));
+      const first = await spawnLms(['sis', 'import', school, '-o', 'json'], remote);
+      expect(first.exitCode, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout)).toMatchObject({
+        workflow_state: 'imported_with_messages',
+        data: { counts: { users: 2, courses: 2, enrollments: 2, warning_count: 1 } },
+      });
+      expect(first.stderr).toContain('enrollments.csv: row 4: User not found');
+
+      const onlyC1 = join(dir, 'c1.zip');
+      writeFileSync(onlyC1, zipOf({ 'courses.csv': COURSES.split('\n').slice(0, 2).join('\n') }));
+      const batch = await spawnLms(
+        ['sis', 'import', onlyC1, '--batch-mode', '--batch-term', 'sis_term_id:2026-FA', '--yes', '-o', 'json'],
+        remote,
+      );
+      expect(batch.exitCode, batch.stderr).toBe(0);
+      expect(JSON.parse(batch.stdout)).toMatchObject({ data: { counts: { batch_courses_deleted: 1 } } });
+      const gone = await spawnLms(['courses', 'get', 'sis_course_id:C2'], remote);
+      expect(gone.exitCode).toBe(4);
+      const listed = await spawnLms(['sis', 'list', '-o', 'json'], remote);
+      expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(3);
+    } finally {
+      await served.stop();
+    }
+  }, 60_000);
+
+  it('aborts an import that has not ended; status then exits 1', async () => {
+    await ensureBuilt();
+    const { env } = e2eWorkspace('sis-abort');
+    expect((await spawnLms(['mock', 'seed', '--yes'], env)).exitCode).toBe(0);
+    const served = await serveMock({ ...env, LMS_MOCK_JOB_TICK_MS: '60000' });
+    const remote = { ...env, LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN };
+    try {
+      const form = new FormData();
+      form.append('attachment', new Blob([USERS], { type: 'text/csv' }), 'users.csv');
+      const res = await fetch(`${served.url}/api/v1/accounts/1/sis_imports?import_type=instructure_csv`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'user-agent': 'lms-test' },
+        body: form,
+      });
+      expect(res.status).toBe(200);
+      const { id, workflow_state } = (await res.json()) as { id: number; workflow_state: string };
+      expect(workflow_state).toBe('created');
+      const aborted = await spawnLms(['sis', 'abort', String(id), '-o', 'json'], remote);
+      expect(aborted.exitCode, aborted.stderr).toBe(0);
+      expect(JSON.parse(aborted.stdout)).toMatchObject({ id, workflow_state: 'aborted' });
+      const status = await spawnLms(['sis', 'status', String(id)], remote);
+      expect(status.exitCode).toBe(1);
+      expect(status.stderr).toContain(`SIS import ${id} ended aborted`);
+    } finally {
+      await served.stop();
+    }
+  }, 60_000);
+  it('a server killed mid-import leaves an import the next server reports failed', async () => {
+    await ensureBuilt();
+    const { env } = e2eWorkspace('sis-orphan');
+    expect((await spawnLms(['mock', 'seed', '--yes'], env)).exitCode).toBe(0);
+    const first = await serveMock({ ...env, LMS_MOCK_JOB_TICK_MS: '60000' });
+    const form = new FormData();
+    form.append('attachment', new Blob([USERS], { type: 'text/csv' }), 'users.csv');
+    const res = await fetch(`${first.url}/api/v1/accounts/1/sis_imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'user-agent': 'lms-test' },
+      body: form,
+    });
+    const { id } = (await res.json()) as { id: number };
+    first.child.kill('SIGKILL');
+    await first.child.catch(() => undefined);
+    const second = await serveMock(env);
+    try {
+      const status = await spawnLms(['sis', 'status', String(id), '-o', 'json'], {
+        ...env,
+        LMS_BASE_URL: second.url,
+        LMS_TOKEN: ADMIN,
+      });
+      expect(status.exitCode).toBe(1);
+      expect(JSON.parse(status.stdout)).toMatchObject({ id, workflow_state: 'failed' });
+      expect(status.stderr).toContain('the server stopped before this job finished');
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
+});

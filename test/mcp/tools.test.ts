@@ -104,6 +104,9 @@ describe('the tools read off the command tree', () => {
     ['apply', 'write', [{ property: 'prune' }]],
     ['enrollments_add', 'write', [{ property: 'state', values: ['inactive'] }]],
     ['conv_remove_messages', 'destructive', []],
+    ['sis_import', 'write', [{ property: 'batch_mode' }]],
+    ['sis_abort', 'write', []],
+    ['sis_list', 'read', []],
   ] as const)('%s is a %s', (name, access, destroying) => {
     expect(tools.get(name)?.access).toBe(access);
     expect(tools.get(name)?.destroying).toEqual(destroying.map((d) => ({ values: undefined, ...d })));
@@ -235,6 +238,11 @@ describe('a call', () => {
   it.each([
     ['conv_remove_messages', { id: 5, message: ['9'] }],
     ['enrollments_add', { course: 1, user: 7, type: 'student', state: 'inactive' }],
+    ['sis_import', { file_text: 'user_id,login_id,full_name,status\nu1,ada,Ada,deleted\n' }],
+    [
+      'sis_import',
+      { file_text: 'course_id,short_name,long_name,status\nC1,M1,Maths,active\n', batch_mode: true, batch_term: '1' },
+    ],
   ])('refuses %s, which destroys, without --allow-destructive, and sends nothing', async (name, input) => {
     requests = [];
     const r = await call(server({ writes: true }), name, input);
@@ -247,5 +255,25 @@ describe('a call', () => {
     const r = await call(server(), 'conv_get', { id: 5 });
     expect(r.isError, r.content[0].text).toBeFalsy();
     expect(requests.map((q) => q.url)).toEqual([expect.stringMatching(/\/conversations\/5\?auto_mark_as_read=false$/)]);
+  });
+});
+
+describe('sis_import through lms mcp', () => {
+  it('answers an import that deletes with its plan and a confirm token, and runs it with the token', async () => {
+    requests = [];
+    const s = server({ destructive: true });
+    const input = { file_text: 'user_id,login_id,full_name,status\nu1,ada,Ada,active\n' };
+    const plain = await call(s, 'sis_import', input);
+    expect(plain.isError, plain.content[0].text).toBeFalsy();
+    expect(plain.structuredContent).toMatchObject({ workflow_state: 'imported' });
+    const dropping = { file_text: 'user_id,login_id,full_name,status\nu1,ada,Ada,deleted\n' };
+    const asked = await call(s, 'sis_import', dropping);
+    const token = (asked.structuredContent as { confirm?: string }).confirm;
+    expect(token, JSON.stringify(asked.structuredContent)).toEqual(expect.any(String));
+    expect(writes().length).toBe(1);
+    const done = await call(s, 'sis_import', { ...dropping, confirm: token });
+    expect(done.isError, done.content[0].text).toBeFalsy();
+    expect(done.structuredContent).toMatchObject({ data: { counts: { users: 1 } } });
+    expect(writes().length).toBe(2);
   });
 });

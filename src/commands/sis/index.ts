@@ -18,6 +18,7 @@ import {
 import { isZip, MAX_SIS_BYTES, SisFilesError, sisFilesOf } from '../../spec/sis-files.js';
 import { SIS_IMPORT_ENDED, SIS_IMPORT_FAILED, SIS_IMPORT_STATES, type SisImport } from '../../spec/types/sis.js';
 import type { Problem } from '../../bulk/csv-input.js';
+import { sourceName, type InputSource } from '../../io/bounded.js';
 
 const COLUMNS = [
   'id',
@@ -39,20 +40,35 @@ interface CheckedFile {
   ending: number;
 }
 
-/** Reads the import's files as the instance will, and lists every problem with its file and line. */
-export async function checkSisFiles(path: string): Promise<{ bytes: Uint8Array; zip: boolean; files: CheckedFile[] }> {
-  const { readFile, stat } = await import('node:fs/promises');
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) throw new UsageError(`no such file: ${path}`);
-  if (info.size > MAX_SIS_BYTES)
-    throw new UsageError(
-      `${path} is larger than ${MAX_SIS_BYTES} bytes; split it into smaller imports. Nothing was sent.`,
-    );
-  const bytes = new Uint8Array(await readFile(path));
+/**
+ * Reads the import's files as the instance will, and lists every problem with its file and line.
+ * The input is a path, or the text a surface handed over under its name (`lms mcp`: a CSV).
+ */
+async function checkSisFiles(
+  source: InputSource,
+): Promise<{ bytes: Uint8Array; zip: boolean; name: string; files: CheckedFile[] }> {
+  const path = sourceName(source);
+  let bytes: Uint8Array;
+  if (typeof source === 'string') {
+    const { readFile, stat } = await import('node:fs/promises');
+    const info = await stat(source).catch(() => undefined);
+    if (!info?.isFile()) throw new UsageError(`no such file: ${source}`);
+    if (info.size > MAX_SIS_BYTES)
+      throw new UsageError(
+        `${source} is larger than ${MAX_SIS_BYTES} bytes; split it into smaller imports. Nothing was sent.`,
+      );
+    bytes = new Uint8Array(await readFile(source));
+  } else {
+    bytes = new Uint8Array(Buffer.from(source.text));
+    if (bytes.length > MAX_SIS_BYTES)
+      throw new UsageError(`${path} is larger than ${MAX_SIS_BYTES} bytes. Nothing was sent.`);
+  }
   const zip = isZip(bytes) || /\.zip$/i.test(path);
+  // What the attachment is called: a text handed over is named after its input, as a CSV.
+  const name = /\.(csv|zip)$/i.test(basename(path)) ? basename(path) : `${basename(path)}.${zip ? 'zip' : 'csv'}`;
   let entries;
   try {
-    entries = sisFilesOf(basename(path), bytes, zip ? 'zip' : 'csv');
+    entries = sisFilesOf(name, bytes, zip ? 'zip' : 'csv');
   } catch (e) {
     if (e instanceof SisFilesError) throw new UsageError(`${path}: ${e.message}. Nothing was sent.`);
     throw e;
@@ -91,13 +107,13 @@ export async function checkSisFiles(path: string): Promise<{ bytes: Uint8Array; 
     throw new UsageError(
       `${path} has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent:\n${problems.slice(0, 50).join('\n')}${problems.length > 50 ? `\n  … and ${problems.length - 50} more` : ''}`,
     );
-  return { bytes, zip, files };
+  return { bytes, zip, name, files };
 }
 
 const importSis = command({
   name: 'import',
   args: [{ name: 'file' }],
-  fileArgs: { file: 'uploaded' },
+  fileArgs: { file: 'read' },
   summary: "Run Canvas's SIS import on a CSV or a zip of CSVs, following the job to its end",
   routes: ['sis.create', 'sis.get'],
   destroys: 'asks',
@@ -105,6 +121,8 @@ const importSis = command({
   options: {
     account,
     batchMode: {
+      destroys: true,
+      asksItself: true,
       long: 'batch-mode',
       description: 'delete what earlier imports made in --batch-term and this one no longer names (asks first)',
     },
@@ -146,7 +164,7 @@ const importSis = command({
       throw new UsageError('--batch-mode needs --batch-term: the term whose data the import replaces');
     if (opts.batchMode && opts.diffingDataSetId)
       throw new UsageError('give --batch-mode or --diffing-data-set-id, not both: the instance diffs no batch');
-    const checked = await checkSisFiles(args[0]);
+    const checked = await checkSisFiles(ctx.input(args[0]));
     const summary = {
       file: args[0],
       account: opts.account,
@@ -166,7 +184,7 @@ const importSis = command({
       await ctx.confirm(`Import ${args[0]} into account ${opts.account}, which ${why.join(' and ')}`);
     }
     const client = await ctx.client();
-    const name = basename(args[0]);
+    const name = checked.name;
     const started = await client.ops.sis.create({
       account_id: opts.account,
       import_type: 'instructure_csv',

@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { CommandSpec, NounSpec } from '../../src/model/command.js';
 import { loadAllNouns } from '../../src/commands/index.js';
@@ -72,6 +73,13 @@ const SETUP: Record<string, string[]> = {
 
 /** Files examples read, created in a temporary directory before they run. */
 const FILES: Record<string, string | Uint8Array> = {
+  'sis-users.csv': 'user_id,login_id,first_name,last_name,status\nS-100,ada,Ada,Lovelace,active\n',
+  // A school's nightly SIS files, zipped: the term is the seeded one (sis_term_id:2026-FA).
+  'nightly.zip': zipSync({
+    'users.csv': strToU8('user_id,login_id,full_name,status\nS-100,ada,Ada Lovelace,active\n'),
+    'courses.csv': strToU8('course_id,short_name,long_name,term_id,status\nN-1,N-1,Nightly One,2026-FA,active\n'),
+    'enrollments.csv': strToU8('course_id,user_id,role,status\nN-1,S-100,student,active\n'),
+  }),
   'new-students.csv':
     'name,login_id,email\nNew Student,nstudent,nstudent@example.edu\nOther Student,ostudent,ostudent@example.edu\n',
   'roster.csv':

@@ -163,3 +163,45 @@ describe('lms sis import', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 1, workflow_state: 'imported' });
   });
 });
+
+describe('lms users import of a SIS users.csv', () => {
+  const SIS_USERS =
+    'user_id,login_id,first_name,last_name,email,status,integration_id\nS-1,grace,Grace,Hopper,grace@example.edu,active,i-1\nS-2,linus,Linus,Torvalds,linus@example.edu,active,\n';
+
+  it('takes user_id as the SIS id and the name from its parts, checking every row first', async () => {
+    const lms = session();
+    const bad = await lms.run([
+      'users',
+      'import',
+      file('bad-users.csv', 'user_id,login_id,full_name,email,status\nS-1,,Grace,g@example.edu,retired\n'),
+    ]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('bad-users.csv:2: login_id is empty');
+    expect(bad.stderr).toContain('bad-users.csv:2: status "retired" is not one of active, suspended, deleted');
+    const r = await lms.run(['users', 'import', file('sis-users.csv', SIS_USERS), '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 2, failed: 0 });
+    const grace = JSON.parse((await lms.run('users get sis_user_id:S-1 -o json')).stdout) as Record<string, unknown>;
+    expect(grace).toMatchObject({ name: 'Grace Hopper', sortable_name: 'Hopper, Grace', login_id: 'grace' });
+  });
+
+  it('deletes a user whose status is deleted, with --update, after asking; failed rows go back in the SIS columns', async () => {
+    const lms = session();
+    await lms.run(['users', 'import', file('sis-users2.csv', SIS_USERS)]);
+    const drop = file(
+      'drop-users.csv',
+      'user_id,login_id,full_name,status\nS-2,linus,Linus Torvalds,deleted\nS-7,ghost,Ghost,deleted\n',
+    );
+    const asked = await lms.run(['users', 'import', '--update', drop]);
+    expect(asked.exitCode).toBe(2);
+    expect(asked.stderr).toMatch(/Delete 2 users of account self .*pass --yes/);
+    const failedOut = join(dir, 'failed-users.csv');
+    const r = await lms.run(['users', 'import', '--update', '--yes', drop, '--failed-out', failedOut]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('ghost does not exist, so it cannot be deleted');
+    expect((await lms.run('users get sis_user_id:S-2')).exitCode).toBe(4);
+    const failed = readFileSync(failedOut, 'utf8').split(/\r?\n/);
+    expect(failed[0]).toBe('user_id,login_id,full_name,status,error');
+    expect(failed[1]).toMatch(/^S-7,ghost,Ghost,deleted,/);
+  });
+});

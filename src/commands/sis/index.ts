@@ -156,7 +156,7 @@ const importSis = command({
   examples: [
     'lms sis import --dry-run sis-users.csv',
     'lms sis import --dry-run nightly.zip',
-    'lms sis import users.csv',
+    'lms sis import sis-users.csv',
     'lms sis import --batch-mode --batch-term sis_term_id:2026-FA --change-threshold 10 --yes nightly.zip',
   ],
   async run({ args, opts, ctx }) {
@@ -229,7 +229,7 @@ const status = command({
   routes: ['sis.get'],
   columns: COLUMNS,
   options: { account },
-  examples: ['lms sis status 12', 'lms sis status 12 -o json | jq .data.counts'],
+  examples: ['lms sis status 1', 'lms sis status 1 -o json'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();
     return endedResult(await client.ops.sis.get({ account_id: opts.account, id: args[0] }));
@@ -270,7 +270,7 @@ const abort = command({
   routes: ['sis.abort'],
   columns: COLUMNS,
   options: { account },
-  examples: ['lms sis abort 12'],
+  examples: ['lms sis abort 1'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();
     return item(await client.ops.sis.abort({ account_id: opts.account, id: args[0] }));

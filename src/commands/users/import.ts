@@ -5,7 +5,9 @@ import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import type { ApiClient } from '../../client/client.js';
 import type { User } from '../../spec/types/users.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
+import type { Parsed } from '../../bulk/csv-input.js';
+import { SIS_FILES, sisKindOf, sisRowProblems } from '../../spec/sis-csv.js';
 
 export const IMPORT_COLUMNS = [
   'name',
@@ -37,6 +39,52 @@ function checkRow(v: Record<string, string>): string[] {
 
 interface ImportRow extends BulkRow {
   values: Record<string, string>;
+  /** A SIS users.csv row's status: `deleted` deletes the user (with --update), as Canvas's SIS import does. */
+  status?: string;
+}
+
+/**
+ * Canvas's SIS users.csv (canvas-lms doc/api/sis_csv.md), told by its header: read in its own
+ * columns (so failed rows go back out in them), each row then taken as lms's columns.
+ */
+function parseUsers(csv: typeof import('../../bulk/csv-input.js'), bytes: Buffer): Parsed & { sis: boolean } {
+  const read = csv.readCsvRecords(bytes, { columns: [], relaxColumnCount: true });
+  const sis = !('problem' in read) && sisKindOf(read.header) === 'user';
+  return { ...csv.parseCsv(bytes, sis ? SIS_USERS_SCHEMA : PLAIN_USERS_SCHEMA), sis };
+}
+
+const PLAIN_USERS_SCHEMA = {
+  columns: IMPORT_COLUMNS,
+  required: ['login_id', 'name'],
+  unique: ['login_id', 'sis_user_id'],
+  check: checkRow,
+};
+
+const SIS_USERS_SCHEMA = {
+  columns: SIS_FILES.user.columns,
+  required: SIS_FILES.user.required,
+  unique: ['user_id', 'login_id'],
+  check: (v: Record<string, string>) => [
+    ...sisRowProblems('user', v).filter((p) => !p.endsWith(' is empty')),
+    ...checkRow(v),
+    ...(v.status?.toLowerCase() === 'suspended'
+      ? ['status "suspended": lms users import cannot suspend a login; run the file with lms sis import']
+      : []),
+  ],
+};
+
+/** A row as lms's columns: a SIS row's user_id is its SIS id, its name made from the name columns. */
+function lmsValues(v: Record<string, string>): Record<string, string> {
+  if (!('user_id' in v)) return v;
+  return {
+    name: v.full_name || [v.first_name, v.last_name].filter(Boolean).join(' ') || v.short_name || v.login_id,
+    login_id: v.login_id,
+    email: v.email ?? '',
+    sis_user_id: v.user_id,
+    short_name: v.short_name ?? '',
+    sortable_name: v.sortable_name || (v.first_name && v.last_name ? `${v.last_name}, ${v.first_name}` : ''),
+    password: v.password ?? '',
+  };
 }
 
 /** What `PUT /api/v1/users/:id` accepts (spec, Users): an update applies these. */
@@ -79,8 +127,11 @@ function compareUser(values: Record<string, string>, user: User): Difference[] {
   return changes;
 }
 
-function usersTask(client: ApiClient, account: string): BulkTask<ImportRow, User> {
+function usersTask(client: ApiClient, account: string, sis: boolean): BulkTask<ImportRow, User> {
   return {
+    // A SIS file's rows are looked up first: its nightly rows name people who mostly exist, and a
+    // deleted row has nothing to create.
+    lookupFirst: sis,
     async find(row) {
       try {
         const user = await client.ops.users.get({ id: `sis_login_id:${row.values.login_id}` });
@@ -90,9 +141,13 @@ function usersTask(client: ApiClient, account: string): BulkTask<ImportRow, User
         throw e;
       }
     },
-    compare: (row, user) => compareUser(row.values, user),
+    compare: (row, user) => [
+      ...(row.status === 'deleted' ? [{ field: 'status', from: 'active', to: 'deleted', applicable: true }] : []),
+      ...compareUser(row.values, user),
+    ],
     async create(row) {
       const v = row.values;
+      if (row.status === 'deleted') throw new UsageError(`user ${v.login_id} does not exist, so it cannot be deleted`);
       const user = await client.ops.users.create({
         account_id: account,
         user: {
@@ -111,7 +166,11 @@ function usersTask(client: ApiClient, account: string): BulkTask<ImportRow, User
       });
       return user.id;
     },
-    async update(_row, found, changes) {
+    async update(row, found, changes) {
+      if (row.status === 'deleted') {
+        await client.ops.users.delete({ account_id: account, id: found.id });
+        return;
+      }
       await client.ops.users.update({ id: found.id, user: Object.fromEntries(changes.map((c) => [c.field, c.to])) });
     },
   };
@@ -125,28 +184,41 @@ export const importUsers = command({
   args: [{ name: 'file' }],
   fileArgs: { file: 'read' },
   summary:
-    'Create users from a CSV (name, login_id, email, sis_user_id, …); --update changes existing ones; safe to re-run',
-  routes: ['users.create', 'users.get', 'users.update'],
+    "Create users from a CSV (name, login_id, email, sis_user_id, …, or Canvas's SIS users.csv); --update changes existing ones; safe to re-run",
+  routes: ['users.create', 'users.get', 'users.update', 'users.delete'],
   columns: resultColumns('login_id'),
   options: { account, ...bulkFlags({ noun: 'users', updatable: UPDATABLE }) },
   examples: [
     'lms users import --account 1 new-students.csv',
+    'lms users import --update --dry-run sis-users.csv',
     'lms users export --account 1 -o csv > users.csv && lms users import --dry-run --update users.csv',
   ],
   async run({ args, opts, ctx }) {
     const { runBulk } = await import('../../bulk/command.js');
+    const csv = await import('../../bulk/csv-input.js');
+    let sis = false;
     return runBulk(ctx, args[0], opts, {
       job: 'users.import',
       target: opts.account,
-      schema: {
-        columns: IMPORT_COLUMNS,
-        required: ['login_id', 'name'],
-        unique: ['login_id', 'sis_user_id'],
-        check: checkRow,
+      schema: PLAIN_USERS_SCHEMA,
+      parse: (bytes) => {
+        const parsed = parseUsers(csv, bytes);
+        sis = parsed.sis;
+        return parsed;
       },
       keyColumn: 'login_id',
-      toRow: (r) => ({ line: r.line, key: r.values.login_id.toLowerCase(), values: r.values }),
-      task: (client) => usersTask(client, opts.account),
+      // A SIS row whose status is deleted deletes its user: asked about first, as --sync is.
+      destroys: {
+        noun: (n) => `user${n === 1 ? '' : 's'} of account ${opts.account}`,
+        verb: (row: ImportRow) => (row.status === 'deleted' ? 'delete' : undefined),
+      },
+      toRow: (r): ImportRow => ({
+        line: r.line,
+        key: r.values.login_id.toLowerCase(),
+        values: lmsValues(r.values),
+        ...(r.values.status ? { status: r.values.status.toLowerCase() } : {}),
+      }),
+      task: (client) => usersTask(client, opts.account, sis),
     });
   },
 });

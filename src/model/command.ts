@@ -232,6 +232,8 @@ export function sendsWrites(spec: CommandSpec<never>): boolean {
 export function destroysAlways(spec: CommandSpec<never>): boolean {
   if (!sendsWrites(spec) || spec.destroys === false) return false;
   if (spec.writes === 'delete') return true;
+  // It asks itself when what it is given destroys (a file's rows): not every run does.
+  if (spec.destroys === 'asks') return false;
   if ((spec.options ?? []).some((o) => o.destroys === true)) return false;
   return (spec.routes ?? []).some((id) => route(id).method === 'DELETE');
 }

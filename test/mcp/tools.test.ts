@@ -107,6 +107,7 @@ describe('the tools read off the command tree', () => {
     ['sis_import', 'write', [{ property: 'batch_mode' }]],
     ['sis_abort', 'write', []],
     ['sis_list', 'read', []],
+    ['users_import', 'write', []],
   ] as const)('%s is a %s', (name, access, destroying) => {
     expect(tools.get(name)?.access).toBe(access);
     expect(tools.get(name)?.destroying).toEqual(destroying.map((d) => ({ values: undefined, ...d })));

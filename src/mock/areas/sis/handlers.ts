@@ -100,7 +100,7 @@ export function sisImportJson(db: Db, row: SisBatchRow): SisImport {
 function orphanedFailed(db: Db, b: SisBatchRow): SisBatchRow {
   if (b.ended_at !== null || b.progress_id === null) return b;
   const p = progressById(db, b.progress_id);
-  if (!p || p.workflow_state !== 'failed') return b;
+  if (p?.workflow_state !== 'failed') return b;
   const errors = [...(JSON.parse(b.errors) as [string, string][]), ['', p.message ?? 'the import stopped']];
   return { ...b, workflow_state: 'failed', errors: JSON.stringify(errors), ended_at: p.updated_at };
 }

@@ -303,7 +303,7 @@ async function rows(client: ApiClient, route: RouteId, params: Record<string, st
   return found;
 }
 
-const valueOf = (row: Row, nameKey: string): Value => [
+const completionValue = (row: Row, nameKey: string): Value => [
   String(row.id),
   typeof row[nameKey] === 'string' ? (row[nameKey] as string) : '',
 ];
@@ -314,35 +314,35 @@ async function list(client: ApiClient, kind: IdKind, context: ListContext): Prom
     case 'course': {
       if (context.account)
         return (await rows(client, 'courses.listAccount', { account_id: context.account })).map((r) =>
-          valueOf(r, 'name'),
+          completionValue(r, 'name'),
         );
       const mine = await rows(client, 'courses.list', {});
-      if (mine.length > 0) return mine.map((r) => valueOf(r, 'name'));
+      if (mine.length > 0) return mine.map((r) => completionValue(r, 'name'));
       // An admin is enrolled in nothing: their courses are the account's.
       return (await rows(client, 'courses.listAccount', { account_id: 'self' }).catch((): Row[] => [])).map((r) =>
-        valueOf(r, 'name'),
+        completionValue(r, 'name'),
       );
     }
     case 'account':
-      return (await rows(client, 'accounts.list', {})).map((r) => valueOf(r, 'name'));
+      return (await rows(client, 'accounts.list', {})).map((r) => completionValue(r, 'name'));
     case 'section':
       return context.course
-        ? (await rows(client, 'sections.list', { course_id: context.course })).map((r) => valueOf(r, 'name'))
+        ? (await rows(client, 'sections.list', { course_id: context.course })).map((r) => completionValue(r, 'name'))
         : [];
     case 'assignment':
       return context.course
-        ? (await rows(client, 'assignments.list', { course_id: context.course })).map((r) => valueOf(r, 'name'))
+        ? (await rows(client, 'assignments.list', { course_id: context.course })).map((r) => completionValue(r, 'name'))
         : [];
     case 'topic':
     case 'announcement': {
       const only: Record<string, boolean> = kind === 'announcement' ? { only_announcements: true } : {};
       if (context.course)
         return (await rows(client, 'discussions.listTopics', { course_id: context.course, ...only })).map((r) =>
-          valueOf(r, 'title'),
+          completionValue(r, 'title'),
         );
       if (context.group)
         return (await rows(client, 'discussions.listGroupTopics', { group_id: context.group, ...only })).map((r) =>
-          valueOf(r, 'title'),
+          completionValue(r, 'title'),
         );
       return [];
     }
@@ -360,7 +360,7 @@ async function list(client: ApiClient, kind: IdKind, context: ListContext): Prom
         return [...users];
       }
       return (await rows(client, 'users.list', { account_id: context.account ?? 'self' })).map((r) =>
-        valueOf(r, 'name'),
+        completionValue(r, 'name'),
       );
     }
   }

@@ -471,17 +471,19 @@ function optionItem(option: Option, help: Help): string[] {
 /** A flag term, `-o, --output <format>`: the flags in bold (or as `outside`), the value names in italics. */
 function styleTerm(term: string, outside: string): string {
   const parts = term.split(/(<[^>]+>|\[[^\]]+\])/);
-  const styled = parts.map((part, i) => (i % 2 === 1 ? `\\fI${escape(part)}${outside}` : escape(part))).join('');
+  const styled = parts
+    .map((part, i) => (i % 2 === 1 ? `\\fI${escapeRoff(part)}${outside}` : escapeRoff(part)))
+    .join('');
   return `${lineStart(`${outside}${styled}\\fR`)}`;
 }
 
 /** Command lines as typed, one a line, unfilled and in the page's fixed-width font. */
 function examples(commands: readonly string[]): string[] {
-  return ['.PP', '.RS 4', '.EX', ...commands.map((command) => lineStart(escape(`$ ${command}`))), '.EE', '.RE'];
+  return ['.PP', '.RS 4', '.EX', ...commands.map((command) => lineStart(escapeRoff(`$ ${command}`))), '.EE', '.RE'];
 }
 
 function seeAlso(names: string[]): string {
-  return names.map((name) => `\\fB${escape(name)}\\fR(1)`).join(',\n');
+  return names.map((name) => `\\fB${escapeRoff(name)}\\fR(1)`).join(',\n');
 }
 
 /** What a page's NAME line says: the description's first clause. */
@@ -500,7 +502,7 @@ function text(prose: string): string {
   return prose
     .split('\n')
     .map((line) => line.trim())
-    .map((line) => (line === '' ? '.PP' : lineStart(escape(line))))
+    .map((line) => (line === '' ? '.PP' : lineStart(escapeRoff(line))))
     .join('\n');
 }
 
@@ -515,7 +517,7 @@ function lineStart(line: string): string {
  * tilde and the caret as the ASCII characters they are (groff turns ' ` ~ ^ into typographic ones);
  * anything beyond ASCII by its code point, whatever encoding man expects of a page.
  */
-export function escape(value: string): string {
+export function escapeRoff(value: string): string {
   let out = '';
   for (const character of value) {
     switch (character) {
@@ -551,5 +553,5 @@ export function escape(value: string): string {
 
 /** One argument of a macro: quoted, so spaces stay inside it (a `"` inside is \(dq, from escape). */
 function macroArg(value: string): string {
-  return `"${escape(value)}"`;
+  return `"${escapeRoff(value)}"`;
 }

@@ -27,7 +27,7 @@ import { formatBytes } from '../bytes.js';
 import { FailureError, NetworkError, UsageError } from '../errors.js';
 import { CERTIFICATE_ERROR } from '../net.js';
 import { redactText, redactUrl } from '../redact.js';
-import type { Proxy, ProxySettings } from './proxy.js';
+import type { ProxyServer, ProxySettings } from './proxy.js';
 import { caFileLabel, caFileOf, type CaFile } from './ca-file.js';
 import { secondsOf, type ApiRequest, type ApiResponse, type Transport } from './types.js';
 
@@ -126,7 +126,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   const agentFor = (
     protocol: string,
     ready: Setup,
-    proxy: Proxy | undefined,
+    proxy: ProxyServer | undefined,
     caTrust: CaTrust | undefined,
     trust: Trust | undefined,
   ): Agent => {

@@ -40,7 +40,7 @@ import { secondsOf } from './types.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export interface Proxy {
+export interface ProxyServer {
   hostname: string;
   port: number;
   /** As every message shows it: `http://[REDACTED]@proxy.example.edu:3128` when it carries credentials. */
@@ -57,15 +57,15 @@ export type NoProxyEntry =
   | { kind: 'address'; address: string; prefix?: number; port?: number; text: string };
 
 export interface ProxySettings {
-  https?: Proxy;
-  http?: Proxy;
+  https?: ProxyServer;
+  http?: ProxyServer;
   /** The variable NO_PROXY was read from, and its entries. */
   noProxy?: { variable: string; entries: NoProxyEntry[] };
 }
 
 /** How one target is reached. */
 export type ProxyRoute =
-  | { kind: 'proxy'; proxy: Proxy }
+  | { kind: 'proxy'; proxy: ProxyServer }
   | { kind: 'direct'; reason: 'none' }
   | { kind: 'direct'; reason: 'no_proxy'; variable: string; entry: string };
 
@@ -113,7 +113,7 @@ export function maskProxyUrl(raw: string): string {
   return at === -1 ? raw : `${scheme}${REDACTED}@${rest.slice(at + 1)}`;
 }
 
-export function parseProxyUrl(variable: string, raw: string): Proxy {
+export function parseProxyUrl(variable: string, raw: string): ProxyServer {
   const value = raw.trim();
   const shownRaw = maskProxyUrl(value);
   const hint = `set ${variable} to the proxy's address, e.g. http://proxy.example.edu:3128 (or http://USER:PASSWORD@proxy.example.edu:3128), or unset it`;
@@ -253,7 +253,7 @@ export function ownRefusal(
 }
 
 /** Why the proxy could not take the request to `target` (`host:port`): a message naming the proxy, never its credentials. */
-export function proxyRefusal(proxy: Proxy, target: string, status: number, sent = false): NetworkError {
+export function proxyRefusal(proxy: ProxyServer, target: string, status: number, sent = false): NetworkError {
   const named = `the proxy ${proxy.shown} (from ${proxy.variable})`;
   const direct = `or, if ${target} can be reached without it, add the host to NO_PROXY`;
   if (status === 407) {
@@ -283,7 +283,7 @@ export function proxyRefusal(proxy: Proxy, target: string, status: number, sent 
 }
 
 /** A failure to reach the proxy itself (refused, unresolvable, reset): the message names the proxy, never the instance. */
-export function proxyUnreachable(proxy: Proxy, err: unknown, connectMs: number): NetworkError | undefined {
+export function proxyUnreachable(proxy: ProxyServer, err: unknown, connectMs: number): NetworkError | undefined {
   const e = err as { code?: string; name?: string };
   const named = `the proxy ${proxy.shown} (from ${proxy.variable})`;
   const fix = `is the proxy up, and is ${proxy.variable} right?`;
@@ -336,7 +336,7 @@ interface TunnelOptions {
  * to the instance itself. It pools like any https agent: a kept-alive tunnel serves the next
  * request to the same host.
  */
-export function tunnelAgent(proxy: Proxy, options: TunnelOptions): Agent {
+export function tunnelAgent(proxy: ProxyServer, options: TunnelOptions): Agent {
   class TunnelAgent extends https.Agent {
     // The runtime's agents take the socket through the callback when it comes later (here, after the CONNECT).
     override createConnection(

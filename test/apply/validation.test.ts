@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { counted } from './helpers.js';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const course = (body: string) => `courses:\n  - sis_course_id: V-1\n    name: Valid\n${body}`;
 
 /** [what, file text, the line, the message] — the file named f.yaml. */
@@ -155,7 +155,9 @@ describe('a file with a mistake: its line, exit 2, not one write', () => {
     // The line, then the place in the document when the problem is inside it (`courses[0].colour`).
     const at = r.stderr
       .split('\n')
-      .find((l) => l.startsWith(`  ${path}:${line}: `) || new RegExp(`^  ${escape(path)}:${line} \\S+: `).test(l));
+      .find(
+        (l) => l.startsWith(`  ${path}:${line}: `) || new RegExp(`^  ${escapeRegExp(path)}:${line} \\S+: `).test(l),
+      );
     expect(at, r.stderr).toBeDefined();
     if (typeof message === 'string') expect(at).toContain(message);
     else expect(at).toMatch(message);
@@ -272,7 +274,7 @@ describe('what only the instance can tell: found by reads, every one at once, no
     const path = s.file('f.yaml', text);
     const r = await s.run(['apply', '-f', path, '--yes']);
     expect(r.exitCode, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`  ${escape(path)}:${line} courses\\S*: ${escape(message)}`));
+    expect(r.stderr).toMatch(new RegExp(`  ${escapeRegExp(path)}:${line} courses\\S*: ${escapeRegExp(message)}`));
     expect(r.stderr).toContain('on this instance; nothing was changed');
     expect(s.writes()).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { flagsOf, isNoun, wordOf, type Verbs } from '../../src/model/command.js';
 import { GLOBAL_FLAGS, VERSION_FLAG } from '../../src/model/global-flags.js';
-import { ENVIRONMENT, escape, manPages, type ManPage } from '../../src/cli/man.js';
+import { ENVIRONMENT, escapeRoff, manPages, type ManPage } from '../../src/cli/man.js';
 import { loadAllNouns } from '../../src/commands/index.js';
 import { ExitCode } from '../../src/errors.js';
 import { syntaxOf } from '../../src/model/options.js';
@@ -59,7 +59,7 @@ describe('man/', () => {
   });
 });
 
-describe('escape', () => {
+describe('escapeRoff', () => {
   it.each([
     ['--account', '\\-\\-account'],
     ['C:\\path', 'C:\\epath'],
@@ -69,7 +69,7 @@ describe('escape', () => {
     ['old → new', 'old \\[u2192] new'],
     ['ü😀', '\\[u00FC]\\[u1F600]'],
   ])('%s', (input, expected) => {
-    expect(escape(input)).toBe(expected);
+    expect(escapeRoff(input)).toBe(expected);
   });
 });
 

@@ -85,12 +85,12 @@ const isNumber = (o: CompiledOption) => o.type === 'integer' || o.type === 'numb
 function needs(
   spec: CommandSpec<never>,
   flag: string,
-): { args: string[]; required: CompiledOption[]; valueOf: (o: CompiledOption) => string } {
+): { args: string[]; required: CompiledOption[]; valueFor: (o: CompiledOption) => string } {
   const args = argumentsOf(spec)
     .filter((a) => a.required)
     .map((a) => spec.argChoices?.[a.name]?.[0] ?? '1');
   const required = compileOptions(spec.options).filter((o) => o.spec.required && o.long !== flag);
-  return { args, required, valueOf: (o) => o.spec.choices?.[0] ?? '1' };
+  return { args, required, valueFor: (o) => o.spec.choices?.[0] ?? '1' };
 }
 
 describe('every number flag', async () => {
@@ -118,14 +118,14 @@ describe('every number flag', async () => {
       const verb = byPath.get(path)!;
       expect(verb, path).toBeDefined();
       const lms = session();
-      const { args, required, valueOf } = needs(verb.spec, flag);
+      const { args, required, valueFor } = needs(verb.spec, flag);
       const option = compileOptions(verb.spec.options).find((o) => o.long === flag)!;
       for (const value of [outOfRange, 'lots']) {
         const message = `${flag} must be ${what}, not "${value}"`;
         const r = await lms.run([
           ...path.split(' '),
           ...args,
-          ...required.flatMap((o) => [o.long, valueOf(o)]),
+          ...required.flatMap((o) => [o.long, valueFor(o)]),
           `${flag}=${value}`,
         ]);
         expect({ exitCode: r.exitCode, stderr: r.stderr, stdout: r.stdout }).toEqual({
@@ -135,7 +135,7 @@ describe('every number flag', async () => {
         });
         // What apply and lms mcp hand over, checked by the same call: the same value, the same refusal.
         const options = {
-          ...Object.fromEntries(required.map((o) => [o.attribute, valueOf(o)])),
+          ...Object.fromEntries(required.map((o) => [o.attribute, valueFor(o)])),
           [option.attribute]: value,
         };
         expect(() => check(verb.spec, { args, options }), `${path} ${flag}=${value}`).toThrow(

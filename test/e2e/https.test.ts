@@ -612,12 +612,12 @@ async function loginOverTls(
   const consent = await httpsSend('GET', address);
   expect(consent.status).toBe(200);
   const action = /<form method="post" action="([^"]+)">/.exec(consent.body)?.[1];
-  const unescape = (v: string) =>
+  const unescapeHtml = (v: string) =>
     v.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&');
   const fields = Object.fromEntries(
     [...consent.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
       m[1],
-      unescape(m[2]),
+      unescapeHtml(m[2]),
     ]),
   );
   const approved = await httpsSend(

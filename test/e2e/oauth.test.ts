@@ -73,9 +73,12 @@ it('logs in over HTTP as a seeded user, works an hour by the mock clock, refresh
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await page.text();
     const action = /<form method="post" action="([^"]+)">/.exec(html)![1];
-    const unescape = (v: string) => v.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)));
+    const unescapeHtml = (v: string) => v.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)));
     const fields = Object.fromEntries(
-      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescape(m[2])]),
+      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+        m[1],
+        unescapeHtml(m[2]),
+      ]),
     );
 
     const approved = await post(

@@ -69,10 +69,10 @@ export async function loginThroughMock(
   const html = await consent.text();
   const action = /<form method="post" action="([^"]+)">/.exec(html)?.[1];
   if (!action) throw new Error('the consent page has no form');
-  const unescape = (v: string) =>
+  const unescapeHtml = (v: string) =>
     v.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&');
   const fields = Object.fromEntries(
-    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescape(m[2])]),
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescapeHtml(m[2])]),
   );
   const approved = await fetch(new URL(action, served.url), {
     method: 'POST',

@@ -84,11 +84,11 @@ function location(a: Answer): { base: string; params: Record<string, string> } {
 
 /** The hidden fields of the consent form, unescaped. */
 function formFields(html: string): Record<string, string> {
-  const unescape = (s: string) => s.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)));
+  const unescapeHtml = (s: string) => s.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)));
   return Object.fromEntries(
     [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
-      unescape(m[1]),
-      unescape(m[2]),
+      unescapeHtml(m[1]),
+      unescapeHtml(m[2]),
     ]),
   );
 }

@@ -10,7 +10,7 @@ export const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
 } as const;
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export interface ConsentPage {
   appName: string;
@@ -23,15 +23,15 @@ export interface ConsentPage {
 
 export function consentPage(p: ConsentPage): string {
   const hidden = Object.entries(p.fields)
-    .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n      ');
-  const scope = p.scope ? `<p>Scopes requested: <code>${escape(p.scope)}</code></p>` : '';
+  const scope = p.scope ? `<p>Scopes requested: <code>${escapeHtml(p.scope)}</code></p>` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Authorize ${escape(p.appName)}</title>
+  <title>Authorize ${escapeHtml(p.appName)}</title>
   <style>
     body { font-family: system-ui, sans-serif; max-width: 36rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; }
     input[type=password] { width: 100%; padding: .4rem; margin: .3rem 0 1rem; }
@@ -40,8 +40,8 @@ export function consentPage(p: ConsentPage): string {
 </head>
 <body>
   <main>
-    <h1>${escape(p.appName)} is requesting access to your account</h1>
-    <p>It will act as you on ${escape(p.instance)} until you log it out, and then return to <code>${escape(p.redirectUri)}</code>.</p>
+    <h1>${escapeHtml(p.appName)} is requesting access to your account</h1>
+    <p>It will act as you on ${escapeHtml(p.instance)} until you log it out, and then return to <code>${escapeHtml(p.redirectUri)}</code>.</p>
     ${scope}
     <form method="post" action="/login/oauth2/confirm">
       ${hidden}

@@ -7,7 +7,7 @@
 // It is held for one line's write (or a rotation's few renames and rewrites), always synchronously,
 // so a holder never waits on anything while holding it. A holder that died holding it (kill -9 in
 // that moment) is seen by its pid when it ran on this host, and otherwise by the lock's age.
-import { closeSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readFileSync, type Stats, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { processAlive } from './process-alive.js';
 
@@ -67,7 +67,7 @@ export function lockSync(file: string, options: LockOptions = {}): () => void {
 
 /** Removes a lock whose holder is gone (a dead pid on this host) or that is older than any hold. */
 function takeOverIfStale(file: string, staleMs: number): boolean {
-  let seen;
+  let seen: Stats;
   let holder: string;
   try {
     seen = lstatSync(file);

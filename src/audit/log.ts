@@ -18,6 +18,7 @@ import {
   readSync,
   renameSync,
   rmSync,
+  type Stats,
   statSync,
   utimesSync,
   writeFileSync,
@@ -170,7 +171,7 @@ export class AuditLog {
 
   /** Rewrites a rotated file without its entries older than the retention; a file of only such entries goes. */
   private dropOld(file: string): void {
-    let stat;
+    let stat: Stats;
     try {
       stat = statSync(file);
     } catch {

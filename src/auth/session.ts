@@ -14,7 +14,7 @@ import type { Keychain } from '../config/keychain.js';
 import { withFileLock } from '../config/lock.js';
 import { invalidProfileName, type ProfileStore } from '../config/profiles.js';
 import { ExitCode, LmsError } from '../errors.js';
-import { OAuthError, refreshAccessToken } from './oauth.js';
+import { type Grant, OAuthError, refreshAccessToken } from './oauth.js';
 
 /** An access token with less than this left is renewed before it is sent. */
 const RENEW_MARGIN_MS = 60_000;
@@ -104,7 +104,7 @@ export class TokenSession {
         if (current.kind !== 'oauth' || !current.refresh_token) return undefined;
         this.options.trace?.(`↻ renewing the access token of profile "${name}"`);
         const client = await this.options.tokenClient();
-        let grant;
+        let grant: Grant;
         try {
           // A public key's login has no secret: its refresh token alone renews it.
           grant = await refreshAccessToken(

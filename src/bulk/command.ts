@@ -212,7 +212,7 @@ async function bulk<R extends BulkRow, C>(
   const started = performance.now();
   // The progress bar has the terminal to itself: no request spinner while it draws.
   const resume = ctx.activity.pause();
-  let results;
+  let results: RowResult[];
   try {
     results = await runRows(taskRows, task, {
       journal,

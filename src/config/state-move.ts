@@ -166,7 +166,9 @@ function copyAcross(src: string, dst: string, found: Stats): void {
     const output = openSync(part, 'wx', 0o600);
     try {
       const chunk = Buffer.alloc(1 << 20);
-      for (let read; (read = readSync(input, chunk, 0, chunk.length, null)) > 0; ) {
+      for (;;) {
+        const read = readSync(input, chunk, 0, chunk.length, null);
+        if (read <= 0) break;
         for (let written = 0; written < read; ) written += writeSync(output, chunk, written, read - written);
       }
       futimesSync(output, found.atime, found.mtime);

@@ -149,8 +149,11 @@ export function readBoundedFileSync(path: string, bound: Bound): Buffer {
     if (!stat.isFile()) throw new UsageError(`cannot read ${label}: it is ${kindOf(stat)}, not a file`);
     const buffer = Buffer.allocUnsafe(bound.limit + 1);
     let length = 0;
-    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; )
+    while (length < buffer.length) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n <= 0) break;
       length += n;
+    }
     if (length > bound.limit) throw tooLargeError(bound.label ?? `${bound.what} ${path}`, bound.limit);
     return buffer.subarray(0, length);
   } finally {

@@ -10,6 +10,7 @@
 // client before the code, so it is still good). A script gives a confidential key's secret on
 // stdin (--client-secret-stdin); without a terminal to ask at, the refusal says how.
 import type { Context } from '../../model/context.js';
+import type { Grant } from '../../auth/oauth.js';
 import { baseUrlOf, parseInstanceUrl } from '../../config/instance-url.js';
 import { invalidProfileName, type Profile } from '../../config/profiles.js';
 import { ExitCode, LmsError, UsageError } from '../../errors.js';
@@ -118,7 +119,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
         ),
         `Getting the tokens from ${host}`,
       );
-    let tokens;
+    let tokens: Grant;
     try {
       tokens = await exchange(clientSecret);
     } catch (error) {

@@ -244,7 +244,9 @@ export async function exportCourse(input: ExportInput): Promise<CourseExport> {
     outcomes: holds ? outcomes.tree : undefined,
     counts,
     notes: notes.all(),
-    remember: () => remember.forEach((r) => r()),
+    remember: () => {
+      for (const r of remember) r();
+    },
   };
 }
 
@@ -393,5 +395,11 @@ function keyedKind(
     }
     return item;
   });
-  return { items, keyed: ids, record: () => fresh.forEach(([id, key]) => input.keys.record(sis, kindName, key, id)) };
+  return {
+    items,
+    keyed: ids,
+    record: () => {
+      for (const [id, key] of fresh) input.keys.record(sis, kindName, key, id);
+    },
+  };
 }

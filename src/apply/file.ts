@@ -561,7 +561,9 @@ function placesOf(node: Node, path: string, places: Map<Node, string>): void {
       if (pair.value && typeof pair.value === 'object') placesOf(pair.value as Node, here, places);
     }
   } else if (isSeq(node)) {
-    (node.items as Node[]).forEach((item, i) => item && placesOf(item, `${path}[${i}]`, places));
+    (node.items as Node[]).forEach((item, i) => {
+      if (item) placesOf(item, `${path}[${i}]`, places);
+    });
   }
 }
 

@@ -340,9 +340,9 @@ class Planner {
     const found = await pool(this.files, concurrency, (c) =>
       orUndefined(client.ops.courses.get({ id: `sis_course_id:${c.sis}` })),
     );
-    this.files.forEach((c, i) =>
-      this.courseSlots.set(c.sis.toLowerCase(), { id: found[i]?.id, label: `course ${c.sis}` }),
-    );
+    this.files.forEach((c, i) => {
+      this.courseSlots.set(c.sis.toLowerCase(), { id: found[i]?.id, label: `course ${c.sis}` });
+    });
     const courses = await pool(
       this.files.map((c, i) => [c, found[i]] as const),
       concurrency,
@@ -439,7 +439,9 @@ class Planner {
     if (course) {
       const kinds = [...wanted];
       const lists = await Promise.all(kinds.map((k) => collect(listExisting(client, k, ref))));
-      kinds.forEach((k, i) => listed.set(k, lists[i]));
+      kinds.forEach((k, i) => {
+        listed.set(k, lists[i]);
+      });
     }
     const sections = await this.sections(plan, c, listed.get('sections') ?? [], needs, course);
     // Where the people a roster names are listed: the root account (the domain's, when the file names none).
@@ -722,7 +724,9 @@ class Planner {
       this.pc.concurrency,
       async ([, path]) => (await orUndefined(client.ops.users.get({ id: path })))?.id,
     );
-    [...toFind.keys()].forEach((k, i) => userIds.set(k, looked[i]));
+    [...toFind.keys()].forEach((k, i) => {
+      userIds.set(k, looked[i]);
+    });
 
     const claimed = new Set<number>();
     for (const row of rows) {
@@ -1114,11 +1118,14 @@ class Planner {
       mode: 'plan',
       update: true,
     });
-    results.forEach((r, i) => {
+    for (const [i, r] of results.entries()) {
       const row = rows[i];
-      if (r.status === 'existed') return this.unchanged(plan, 'outcomes');
-      if (r.status === 'created')
-        return this.action(plan, {
+      if (r.status === 'existed') {
+        this.unchanged(plan, 'outcomes');
+        continue;
+      }
+      if (r.status === 'created') {
+        this.action(plan, {
           kind: kindOf(r.key),
           op: 'create',
           key: name(r.key),
@@ -1128,6 +1135,8 @@ class Planner {
           outcomes: group,
           row: row.key,
         });
+        continue;
+      }
       const changes: Change[] = (r.changes ?? []).map((ch) => ({
         field: ch.field,
         from: ch.from,
@@ -1135,7 +1144,10 @@ class Planner {
         applicable: ch.applicable,
         ...(ch.applicable ? {} : { why: 'no command changes an outcome once created' }),
       }));
-      if (!changes.length) return this.problem(at(row), r.error ?? 'cannot be planned');
+      if (!changes.length) {
+        this.problem(at(row), r.error ?? 'cannot be planned');
+        continue;
+      }
       this.action(plan, {
         kind: kindOf(r.key),
         op: 'update',
@@ -1148,6 +1160,6 @@ class Planner {
         outcomes: group,
         row: row.key,
       });
-    });
+    }
   }
 }

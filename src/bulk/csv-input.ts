@@ -612,7 +612,10 @@ export function readCsvRecords(
   if (parsed.length === 0)
     return { problem: { line: 1, message: `the file is empty; it needs a header: ${columns.join(',')}` } };
   // Every cell without the ' an export puts before text a spreadsheet would run (csv-guard.ts).
-  for (const { record } of parsed) record.forEach((cell, i) => (record[i] = unguardCell(cell)));
+  for (const { record } of parsed)
+    record.forEach((cell, i) => {
+      record[i] = unguardCell(cell);
+    });
   const header = parsed[0].record.map((h) => h.trim().toLowerCase());
   const records: CsvRecord[] = [];
   let previousEnd = parsed[0].info.lines;

@@ -470,7 +470,7 @@ function largestPart(root: Record<string, unknown>): Part | undefined {
       if (v.length > 256 && (!best || size > best.size)) best = { holder, key, at, size };
     } else if (Array.isArray(v)) {
       size = 2;
-      v.forEach((_, i) => (size += visit(v, i, `${at}[${i}]`) + 1));
+      for (let i = 0; i < v.length; i++) size += visit(v, i, `${at}[${i}]`) + 1;
       if (v.length && (!best || size > best.size)) best = { holder, key, at, size };
     } else if (v !== null && typeof v === 'object') {
       size = 2;

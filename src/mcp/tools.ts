@@ -78,7 +78,9 @@ export async function toolsOf(model: CommandModel): Promise<Tool[]> {
   };
   const nouns = model.nouns.filter((noun) => !LOCAL_NOUNS.has(noun.name));
   const loaded = await Promise.all(nouns.map((noun) => noun.load()));
-  nouns.forEach((noun, i) => walk(loaded[i], [noun.name]));
+  nouns.forEach((noun, i) => {
+    walk(loaded[i], [noun.name]);
+  });
   walk(
     model.topLevel.filter((spec) => !LOCAL_NOUNS.has(wordOf(spec))),
     [],
@@ -109,10 +111,13 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
   };
 
   const fileArgs = spec.fileArgs ?? {};
-  argumentsOf(spec).forEach(({ name: argName, required: isRequired, variadic }, index) => {
+  for (const [index, { name: argName, required: isRequired, variadic }] of argumentsOf(spec).entries()) {
     const property = snake(argName);
     params.push({ property, to: 'arg', index, variadic });
-    if (fileArgs[argName] === 'read') return text(property, argName, isRequired);
+    if (fileArgs[argName] === 'read') {
+      text(property, argName, isRequired);
+      continue;
+    }
     const choices = spec.argChoices?.[argName];
     add(
       property,
@@ -121,7 +126,7 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
         : { type: 'string', ...(choices ? { enum: [...choices] } : {}) },
     );
     if (isRequired) required.push(property);
-  });
+  }
 
   for (const option of spec.options ?? []) {
     const compiled = compileOption(option);

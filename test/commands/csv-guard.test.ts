@@ -34,9 +34,9 @@ const cells = (csv: string) => (parse(csv) as string[][]).flat();
 /** Gives users of the seeded school the hostile names (as a real instance may hold them). */
 async function hostileUsers(lms: Session): Promise<void> {
   const users = JSON.parse(await ok(lms, 'users list --all -o json')) as { id: number }[];
-  HOSTILE.forEach((name, i) =>
-    lms.mock.db.prepare('UPDATE users SET name = ?, short_name = ? WHERE id = ?').run(name, name, users[i + 1].id),
-  );
+  HOSTILE.forEach((name, i) => {
+    lms.mock.db.prepare('UPDATE users SET name = ?, short_name = ? WHERE id = ?').run(name, name, users[i + 1].id);
+  });
 }
 
 describe('a hostile name in CSV', () => {

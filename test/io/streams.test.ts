@@ -137,7 +137,7 @@ describe('descriptorOutput', () => {
     let drained = false;
     output.once('drain', () => (drained = true));
     expect(drained).toBe(false);
-    recorder.drains.forEach((listener) => listener());
+    for (const listener of [...recorder.drains]) listener();
     expect(drained).toBe(true);
   });
 
@@ -174,7 +174,9 @@ describe('descriptorOutput holding what a turn writes', () => {
     const pending: (() => void)[] = [];
     return {
       later: (run: () => void) => void pending.push(run),
-      endTurn: () => pending.splice(0).forEach((run) => run()),
+      endTurn: () => {
+        for (const run of pending.splice(0)) run();
+      },
     };
   }
 

@@ -569,7 +569,9 @@ async function perRow(
     },
   );
   const out = new Map<Cell, Sent>();
-  results.forEach((r, i) => out.set(rows[i].cell, r.status === 'failed' ? { refused: r.error ?? 'failed' } : {}));
+  results.forEach((r, i) => {
+    out.set(rows[i].cell, r.status === 'failed' ? { refused: r.error ?? 'failed' } : {});
+  });
   return out;
 }
 

@@ -396,13 +396,21 @@ function readTree(text: string): Parsed {
     rows.push({ ...placed(at, node), values });
     const groups = listOf(at, node, 'groups');
     const children = listOf(at, node, 'outcomes');
-    groups.forEach((child, i) => group(child, `${at}.groups[${i}]`, values.vendor_guid));
-    children.forEach((child, i) => outcome(child, `${at}.outcomes[${i}]`, values.vendor_guid));
+    groups.forEach((child, i) => {
+      group(child, `${at}.groups[${i}]`, values.vendor_guid);
+    });
+    children.forEach((child, i) => {
+      outcome(child, `${at}.outcomes[${i}]`, values.vendor_guid);
+    });
   };
 
   keysOf(undefined, root, new Set(['groups', 'outcomes']), 'the file');
-  listOf(undefined, root, 'groups').forEach((node, i) => group(node, `groups[${i}]`, ''));
-  listOf(undefined, root, 'outcomes').forEach((node, i) => outcome(node, `outcomes[${i}]`, ''));
+  listOf(undefined, root, 'groups').forEach((node, i) => {
+    group(node, `groups[${i}]`, '');
+  });
+  listOf(undefined, root, 'outcomes').forEach((node, i) => {
+    outcome(node, `outcomes[${i}]`, '');
+  });
   if (rows.length === 0 && problems.length === 0)
     problems.push({ line: 1, message: 'the file has no groups and no outcomes' });
   return finish(rows, problems);

@@ -47,7 +47,7 @@ const SEED_ASSIGNMENTS = [
 
 export function seedAssignments(db: Db, { minimal, now }: SeedOptions): void {
   if (minimal) return;
-  SEED_ASSIGNMENTS.forEach((a, i) =>
+  SEED_ASSIGNMENTS.forEach((a, i) => {
     createAssignment(db, {
       id: i + 1,
       course: a.course,
@@ -59,6 +59,6 @@ export function seedAssignments(db: Db, { minimal, now }: SeedOptions): void {
       dueAt: a.due,
       published: true,
       now,
-    }),
-  );
+    });
+  });
 }

@@ -213,7 +213,9 @@ export function seedDiscussions(db: Db, { minimal, now }: SeedOptions): void {
   // Membranes: side comments, one entry with more than ten of them.
   post(7, T.membranes, 11, 'Why is the phospholipid bilayer selectively permeable?');
   const voices = [8, 9, 12, 7, 3, 10, 8, 9, 5, 12, 7, 11];
-  voices.forEach((user, i) => post(8 + i, T.membranes, user, `Reply ${i + 1} on permeability.`, 7));
+  voices.forEach((user, i) => {
+    post(8 + i, T.membranes, user, `Reply ${i + 1} on permeability.`, 7);
+  });
   post(20, T.membranes, 9, 'Do cholesterol molecules make the membrane stiffer?');
   // Lab safety: only those who posted see the others.
   post(21, T.labSafety, 7, 'Goggles stay on until the bench is cleared.');

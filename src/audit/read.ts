@@ -173,7 +173,14 @@ export async function* followEntries(
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, intervalMs);
-        options.signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        options.signal?.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
       });
     }
   } finally {

@@ -84,7 +84,13 @@ export function systemIO(env: NodeJS.ProcessEnv, noColorFlag: boolean, onBrokenP
     stdout: held ?? stdout(),
     // What stdout holds goes first, so that the two read in order where they meet (2>&1).
     stderr: held
-      ? { write: (text) => (held.flush(), stderr.write(text)), once: (event, listener) => stderr.once(event, listener) }
+      ? {
+          write: (text) => {
+            held.flush();
+            return stderr.write(text);
+          },
+          once: (event, listener) => stderr.once(event, listener),
+        }
       : stderr,
     // process.stdin is built on first touch; most commands never read it.
     get stdin() {

@@ -269,7 +269,10 @@ describe('input files', () => {
     ['a missing file', (dir: string) => join(dir, 'nope.csv'), 'no such file'],
     [
       'a directory',
-      (dir: string) => (mkdirSync(join(dir, 'folder.csv')), join(dir, 'folder.csv')),
+      (dir: string) => {
+        mkdirSync(join(dir, 'folder.csv'));
+        return join(dir, 'folder.csv');
+      },
       'it is a directory, not a file',
     ],
   ])('%s: exit 2, naming the path and why', async (_what, make, why) => {

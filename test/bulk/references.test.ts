@@ -13,7 +13,10 @@ function workspace() {
   return {
     dir,
     env: { LMS_STATE_DIR: join(dir, 'state') },
-    file: (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name)),
+    file: (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    },
   };
 }
 
@@ -29,9 +32,10 @@ async function roster(lms: Session, course: number): Promise<string[]> {
 function recording(lms: Session): string[] {
   const calls: string[] = [];
   const real = lms.mock.handler;
-  lms.mock.handler = (req: ApiRequest) => (
-    calls.push(`${req.method} ${decodeURIComponent(new URL(req.url).pathname)}`), real(req)
-  );
+  lms.mock.handler = (req: ApiRequest) => {
+    calls.push(`${req.method} ${decodeURIComponent(new URL(req.url).pathname)}`);
+    return real(req);
+  };
   return calls;
 }
 

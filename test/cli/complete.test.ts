@@ -146,7 +146,10 @@ describe('a TAB never waits, asks or complains', () => {
   it('offers nothing once the deadline has passed, with a transport slower than it', async () => {
     const slow: MockRuntime = {
       ...lms.mock,
-      handler: async (req) => (await new Promise((r) => setTimeout(r, 3000)), lms.mock.handler(req)),
+      handler: async (req) => {
+        await new Promise((r) => setTimeout(r, 3000));
+        return lms.mock.handler(req);
+      },
     };
     const started = Date.now();
     expect(await completeIn(lms, ['courses', 'get', ''], 'bash', { LMS_MOCK: '1' }, slow, { deadlineMs: 300 })).toBe(
@@ -193,7 +196,13 @@ describe('a TAB never waits, asks or complains', () => {
 describe('answers are kept a minute, per instance and list, for their owner only', () => {
   it('a second TAB within the minute asks nothing; after it, asks again', async () => {
     let asked = 0;
-    const counted: MockRuntime = { ...lms.mock, handler: (req) => (asked++, lms.mock.handler(req)) };
+    const counted: MockRuntime = {
+      ...lms.mock,
+      handler: (req) => {
+        asked++;
+        return lms.mock.handler(req);
+      },
+    };
     const dir = cacheDir();
     let now = 1_000_000;
     const tab = () =>

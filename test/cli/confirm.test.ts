@@ -89,7 +89,13 @@ describe('what a confirmation names', () => {
     const asked: string[] = [];
     return {
       asked,
-      prompter: { confirm: async (message: string) => (asked.push(message), false), secret: async () => '' },
+      prompter: {
+        confirm: async (message: string) => {
+          asked.push(message);
+          return false;
+        },
+        secret: async () => '',
+      },
     };
   };
 

@@ -133,7 +133,13 @@ describe('invoke: one message for one mistake', () => {
   it.each(MISTAKES)('$what: invoke refuses it before the verb runs', async (m) => {
     const spec = verb(m.verb);
     let ran = false;
-    const watched = { ...spec, run: async () => ((ran = true), undefined) };
+    const watched = {
+      ...spec,
+      run: async () => {
+        ran = true;
+        return undefined;
+      },
+    };
     const refused = invoke(watched, m.given, ctx);
     await expect(refused).rejects.toMatchObject({
       message: m.message,

@@ -179,7 +179,10 @@ describe('absolute URLs', () => {
     const c = new ApiClient({
       baseUrl: 'https://LMS.example.edu',
       token: TOKEN,
-      transport: async (req) => (seen.push(req), { status: 200, headers: {}, body: '{}' }),
+      transport: async (req) => {
+        seen.push(req);
+        return { status: 200, headers: {}, body: '{}' };
+      },
     });
     await c.send('GET', 'https://lms.example.edu:443/api/v1/x');
     expect(seen[0].headers.authorization).toBe(`Bearer ${TOKEN}`);
@@ -244,7 +247,10 @@ describe('plain http', () => {
         baseUrl: 'http://lms.example.edu',
         token: TOKEN,
         plainHttp: 'refuse',
-        transport: async () => (sent++, { status: 200, headers: {}, body: '' }),
+        transport: async () => {
+          sent++;
+          return { status: 200, headers: {}, body: '' };
+        },
       });
     expect(make).toThrow(UsageError);
     expect(make).toThrow('refusing to send the token over plain http to lms.example.edu');
@@ -287,7 +293,10 @@ describe('plain http', () => {
       baseUrl: 'https://lms.example.edu',
       token: TOKEN,
       plainHttp: 'refuse',
-      transport: async (req) => (seen.push(req), { status: 200, headers: {}, body: '{}' }),
+      transport: async (req) => {
+        seen.push(req);
+        return { status: 200, headers: {}, body: '{}' };
+      },
     });
     await c.send('POST', 'http://storage.example.net/up', { auth: false });
     expect(seen[0].headers.authorization).toBeUndefined();

@@ -347,7 +347,10 @@ describe('lms auth login', () => {
     const lms = cli(keychain);
     const asked: string[] = [];
     const prompter: Prompter = {
-      secret: async (message) => (asked.push(message), CLIENT_SECRET),
+      secret: async (message) => {
+        asked.push(message);
+        return CLIENT_SECRET;
+      },
       confirm: async () => true,
     };
     const running = lms.start(
@@ -407,7 +410,10 @@ describe('lms auth login', () => {
       const lms = cli();
       const asked: string[] = [];
       const prompter: Prompter = {
-        secret: async (message) => (asked.push(message), CLIENT_SECRET),
+        secret: async (message) => {
+          asked.push(message);
+          return CLIENT_SECRET;
+        },
         confirm: async () => true,
       };
       const running = lms.start(

@@ -11,7 +11,10 @@ function workspace() {
   const dir = mkdtempSync(join(tmpdir(), 'lms-destroying-'));
   return {
     env: { LMS_STATE_DIR: join(dir, 'state') },
-    file: (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name)),
+    file: (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    },
   };
 }
 
@@ -120,7 +123,13 @@ describe('enrollments import --sync with a state that deactivates: one question 
     const asked: string[] = [];
     return {
       asked,
-      prompter: { confirm: async (message: string) => (asked.push(message), answer), secret: async () => '' },
+      prompter: {
+        confirm: async (message: string) => {
+          asked.push(message);
+          return answer;
+        },
+        secret: async () => '',
+      },
     };
   };
   /** How many enrollments the dry run says --sync would conclude. */

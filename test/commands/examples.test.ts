@@ -165,11 +165,14 @@ async function runExample(tree: Spec[], lms: Session, dir: string, example: Exam
     let line = text.trim();
     let stdin: string | undefined;
     let stdout: string | undefined;
-    line = line.replace(
-      /\s+<\s+(\S+)$/,
-      (_, file: string) => ((stdin = readFileSync(join(dir, basename(file)), 'utf8')), ''),
-    );
-    line = line.replace(/\s+>\s+(\S+)$/, (_, file: string) => ((stdout = basename(file.replace(/"/g, ''))), ''));
+    line = line.replace(/\s+<\s+(\S+)$/, (_, file: string) => {
+      stdin = readFileSync(join(dir, basename(file)), 'utf8');
+      return '';
+    });
+    line = line.replace(/\s+>\s+(\S+)$/, (_, file: string) => {
+      stdout = basename(file.replace(/"/g, ''));
+      return '';
+    });
     for (const m of line.matchAll(/\$\((lms [^|)]+)\|\s*jq -r "([^"]+)"\)/g)) {
       const inner = await step(m[1]);
       if (inner.exitCode !== 0) throw new Error(`${m[1]} exited ${inner.exitCode}: ${inner.stderr}`);

@@ -16,7 +16,10 @@ function workspace() {
   return {
     dir,
     env: { LMS_TOKEN: TEACHER, LMS_STATE_DIR: join(dir, 'state') },
-    file: (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name)),
+    file: (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    },
   };
 }
 
@@ -24,9 +27,10 @@ function workspace() {
 function writes(lms: Session): string[] {
   const calls: string[] = [];
   const real = lms.mock.handler;
-  lms.mock.handler = (req: ApiRequest) => (
-    req.method !== 'GET' && calls.push(`${req.method} ${new URL(req.url).pathname}`), real(req)
-  );
+  lms.mock.handler = (req: ApiRequest) => {
+    if (req.method !== 'GET') calls.push(`${req.method} ${new URL(req.url).pathname}`);
+    return real(req);
+  };
   return calls;
 }
 

@@ -17,7 +17,10 @@ function workspace() {
   return {
     dir,
     env: { ...TEACHER, LMS_STATE_DIR: join(dir, 'state') },
-    file: (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name)),
+    file: (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    },
   };
 }
 
@@ -331,7 +334,10 @@ describe('lms grade --csv', () => {
     const lms = session(w.env);
     const calls: string[] = [];
     const real = lms.mock.handler;
-    lms.mock.handler = (req: ApiRequest) => (calls.push(`${req.method} ${new URL(req.url).pathname}`), real(req));
+    lms.mock.handler = (req: ApiRequest) => {
+      calls.push(`${req.method} ${new URL(req.url).pathname}`);
+      return real(req);
+    };
     const r = await lms.run(`grade --course 1 --assignment 1 --csv ${fixture('lab-report.csv')} --per-row -o json`);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('(one request a row): 5 updated, 1 unchanged, 0 failed');

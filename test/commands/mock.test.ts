@@ -153,7 +153,13 @@ describe('lms mock seed on a database that holds data', () => {
       io,
       env: { LMS_MOCK: '1' },
       mock,
-      prompter: { secret: async () => '', confirm: async (m) => ((asked = m), answer) },
+      prompter: {
+        secret: async () => '',
+        confirm: async (m) => {
+          asked = m;
+          return answer;
+        },
+      },
     });
     const users = value(mock.db, `SELECT count(*) FROM users`);
     mock.db.close();

@@ -15,7 +15,10 @@ function workspace() {
   return {
     dir,
     env: { LMS_STATE_DIR: join(dir, 'state') },
-    file: (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name)),
+    file: (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    },
   };
 }
 

@@ -59,7 +59,10 @@ async function treeOf(
   const out = { groups: [] as string[], links: [] as string[], outcomes: new Set<number>() };
   const walk = (n: Node) => {
     if (n.vendor_guid) out.groups.push(n.vendor_guid);
-    for (const o of n.outcomes) out.links.push(o.vendor_guid ?? ''), out.outcomes.add(o.id);
+    for (const o of n.outcomes) {
+      out.links.push(o.vendor_guid ?? '');
+      out.outcomes.add(o.id);
+    }
     n.groups.forEach(walk);
   };
   walk(JSON.parse(r.stdout) as Node);

@@ -201,8 +201,14 @@ describe('with ora on a terminal', () => {
       {
         isTTY: true,
         columns: 80,
-        cursorTo: (_x: number) => (written.push('<cursorTo>'), true),
-        clearLine: (_dir: number) => (written.push('<clearLine>'), true),
+        cursorTo: (_x: number) => {
+          written.push('<cursorTo>');
+          return true;
+        },
+        clearLine: (_dir: number) => {
+          written.push('<clearLine>');
+          return true;
+        },
         moveCursor: (_dx: number, _dy: number) => true,
       },
     );

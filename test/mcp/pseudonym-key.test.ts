@@ -18,7 +18,10 @@ describe('the pseudonym key file', () => {
   it.each([
     [
       'readable by others',
-      (f: string) => (writeFileSync(f, 'k'.repeat(32)), chmodSync(f, 0o644)),
+      (f: string) => {
+        writeFileSync(f, 'k'.repeat(32));
+        return chmodSync(f, 0o644);
+      },
       /can be read by others than its owner/,
     ],
     ['too short', (f: string) => writeFileSync(f, 'short\n', { mode: 0o600 }), /less than 16 characters/],

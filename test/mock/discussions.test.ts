@@ -796,7 +796,10 @@ describe('the full topic view', () => {
           baseUrl: 'http://lms.mock',
           token,
           transport,
-          sleep: async (ms) => void (waits.push(ms), (wall += ms)),
+          sleep: async (ms) => {
+            waits.push(ms);
+            wall += ms;
+          },
         });
       return { client, views: () => views, waits, advance: (ms: number) => (wall += ms) };
     }
@@ -867,7 +870,10 @@ describe('the full topic view', () => {
 
     it("retries only the view: another route's 503 is answered at once (the transport below decides about those)", async () => {
       let calls = 0;
-      const unavailable = async () => (calls++, { status: 503, headers: {}, body: '' });
+      const unavailable = async () => {
+        calls++;
+        return { status: 503, headers: {}, body: '' };
+      };
       const client = new ApiClient({
         baseUrl: 'http://lms.mock',
         token: TOKENS.teacher,

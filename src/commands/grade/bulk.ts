@@ -428,8 +428,11 @@ async function sendBatches(
     let bytes = 0;
     for (const c of group) {
       const size = 80 + encodeURIComponent(c.grade).length + encodeURIComponent(c.comment ?? '').length;
-      if (batch.length && (batch.length >= batchSize || bytes + size > MAX_BATCH_BYTES))
-        batches.push(batch), (batch = []), (bytes = 0);
+      if (batch.length && (batch.length >= batchSize || bytes + size > MAX_BATCH_BYTES)) {
+        batches.push(batch);
+        batch = [];
+        bytes = 0;
+      }
       batch.push(c);
       bytes += size;
     }

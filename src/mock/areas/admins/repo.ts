@@ -69,7 +69,10 @@ export function removeAllAdminRolesOf(db: Db, userId: number): void {
 export function adminsOfAccountQuery(accountId: number, userIds: number[]): KeysetQuery {
   const where = [`account_id = ?`, `workflow_state = 'active'`];
   const args: unknown[] = [accountId];
-  if (userIds.length) where.push(`user_id IN (${placeholders(userIds.length)})`), args.push(...userIds);
+  if (userIds.length) {
+    where.push(`user_id IN (${placeholders(userIds.length)})`);
+    args.push(...userIds);
+  }
   return { sql: `SELECT * FROM account_users WHERE ${where.join(' AND ')}`, args, key: ['id'] };
 }
 

@@ -120,12 +120,18 @@ export function hasGradedStudentWork(db: Db, courseId: number): boolean {
 export function coursesOfUserQuery(userId: number, type?: string, states: string[] = []): KeysetQuery {
   const enrolled = [`e.course_id = c.id`, `e.user_id = ?`, `e.workflow_state IN ('active', 'invited')`];
   const args: unknown[] = [userId];
-  if (type) enrolled.push('e.type = ?'), args.push(type);
+  if (type) {
+    enrolled.push('e.type = ?');
+    args.push(type);
+  }
   const where = [
     `c.workflow_state <> 'deleted'`,
     `EXISTS (SELECT 1 FROM enrollments e WHERE ${enrolled.join(' AND ')})`,
   ];
-  if (states.length) where.push(`c.workflow_state IN (${states.map(() => '?').join(',')})`), args.push(...states);
+  if (states.length) {
+    where.push(`c.workflow_state IN (${states.map(() => '?').join(',')})`);
+    args.push(...states);
+  }
   return { sql: `SELECT c.* FROM courses c WHERE ${where.join(' AND ')}`, args, key: ['id'] };
 }
 

@@ -217,14 +217,33 @@ export interface EnrollmentFilter {
 export function enrollmentsQuery(f: EnrollmentFilter): KeysetQuery {
   const where: string[] = [];
   const args: unknown[] = [];
-  if (f.course !== undefined) where.push('e.course_id = ?'), args.push(f.course);
-  if (f.section !== undefined) where.push('e.course_section_id = ?'), args.push(f.section);
-  if (f.user !== undefined) where.push('e.user_id = ?'), args.push(f.user);
-  if (f.sectionsIn)
-    where.push(`e.course_section_id IN (${placeholders(f.sectionsIn.length) || 'NULL'})`), args.push(...f.sectionsIn);
-  if (f.roleIds.length) where.push(`e.role_id IN (${placeholders(f.roleIds.length)})`), args.push(...f.roleIds);
-  else if (f.types.length) where.push(`e.type IN (${placeholders(f.types.length)})`), args.push(...f.types);
-  if (f.states.length) where.push(`e.workflow_state IN (${placeholders(f.states.length)})`), args.push(...f.states);
+  if (f.course !== undefined) {
+    where.push('e.course_id = ?');
+    args.push(f.course);
+  }
+  if (f.section !== undefined) {
+    where.push('e.course_section_id = ?');
+    args.push(f.section);
+  }
+  if (f.user !== undefined) {
+    where.push('e.user_id = ?');
+    args.push(f.user);
+  }
+  if (f.sectionsIn) {
+    where.push(`e.course_section_id IN (${placeholders(f.sectionsIn.length) || 'NULL'})`);
+    args.push(...f.sectionsIn);
+  }
+  if (f.roleIds.length) {
+    where.push(`e.role_id IN (${placeholders(f.roleIds.length)})`);
+    args.push(...f.roleIds);
+  } else if (f.types.length) {
+    where.push(`e.type IN (${placeholders(f.types.length)})`);
+    args.push(...f.types);
+  }
+  if (f.states.length) {
+    where.push(`e.workflow_state IN (${placeholders(f.states.length)})`);
+    args.push(...f.states);
+  }
   return {
     sql: `SELECT e.*, u.sortable_name AS user_sortable_name FROM enrollments e JOIN users u ON u.id = e.user_id WHERE ${where.join(' AND ') || '1'}`,
     args,

@@ -84,9 +84,10 @@ export function messagingScope(db: Db, userId: number): MessagingScope {
     courses.push(c);
     if (roles.some((r) => r.type === 'StudentEnrollment')) studentIn.push(c.id);
     if (reach.level === 'full') audience.full.push(c.id);
-    else if (reach.level === 'sections')
-      audience.sections.push({ course: c.id, sections: reach.sections }), sectionReach.set(c.id, reach.sections);
-    else audience.restricted.push({ course: c.id, users: reach.users });
+    else if (reach.level === 'sections') {
+      audience.sections.push({ course: c.id, sections: reach.sections });
+      sectionReach.set(c.id, reach.sections);
+    } else audience.restricted.push({ course: c.id, users: reach.users });
   }
   const full = new Set(audience.full);
   // A course's groups are in reach where the course is seen whole; one's own groups also where it is
@@ -202,7 +203,10 @@ export function resolveRecipients(db: Db, scope: MessagingScope, tokens: readonl
   const tags = new Set<string>();
   let restricted = false;
   const add = (id: number) => {
-    if (!seen.has(id)) seen.add(id), users.push(id);
+    if (!seen.has(id)) {
+      seen.add(id);
+      users.push(id);
+    }
   };
   const ids = tokens.filter((t) => /^\d{1,18}$/.test(t)).map(Number);
   const reachable = peopleAmong(db, scope.people, ids);

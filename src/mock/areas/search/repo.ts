@@ -148,10 +148,14 @@ const LIVE_ENROLLMENT = `IN ('active', 'invited')`;
 function visibleEnrollments(a: Audience, e = 'e'): { sql: string; args: unknown[] } | undefined {
   const parts: string[] = [];
   const args: unknown[] = [];
-  if (a.full.length) parts.push(`${e}.course_id IN (${inList(a.full)})`), args.push(...a.full);
-  for (const s of a.sections)
-    parts.push(`(${e}.course_id = ? AND ${e}.course_section_id IN (${inList(s.sections)}))`),
-      args.push(s.course, ...s.sections);
+  if (a.full.length) {
+    parts.push(`${e}.course_id IN (${inList(a.full)})`);
+    args.push(...a.full);
+  }
+  for (const s of a.sections) {
+    parts.push(`(${e}.course_id = ? AND ${e}.course_section_id IN (${inList(s.sections)}))`);
+    args.push(s.course, ...s.sections);
+  }
   for (const r of a.restricted) {
     parts.push(
       `(${e}.course_id = ? AND (${e}.type IN ('TeacherEnrollment', 'TaEnrollment') OR ${e}.user_id IN (${inList(r.users)})))`,
@@ -171,7 +175,10 @@ function visibleEnrollments(a: Audience, e = 'e'): { sql: string; args: unknown[
 function visibleMemberships(g: GroupAudience, m = 'm'): { sql: string; args: unknown[] } | undefined {
   const parts: string[] = [];
   const args: unknown[] = [];
-  if (g.full.length) parts.push(`${m}.group_id IN (${inList(g.full)})`), args.push(...g.full);
+  if (g.full.length) {
+    parts.push(`${m}.group_id IN (${inList(g.full)})`);
+    args.push(...g.full);
+  }
   for (const s of g.sections) {
     parts.push(
       `(${m}.group_id = ? AND EXISTS (SELECT 1 FROM enrollments ge WHERE ge.user_id = ${m}.user_id AND ge.course_id = ? AND ge.course_section_id IN (${inList(s.sections)}) AND ge.workflow_state ${LIVE_ENROLLMENT}))`,
@@ -189,17 +196,27 @@ function peopleWhere(src: PeopleSource): { sql: string; args: unknown[] } {
   if (enrolled) {
     const where = [`e.workflow_state ${LIVE_ENROLLMENT}`, enrolled.sql];
     args.push(...enrolled.args);
-    if (src.types) where.push(`e.type IN (${inList(src.types)})`), args.push(...src.types);
-    if (src.sections) where.push(`e.course_section_id IN (${inList(src.sections)})`), args.push(...src.sections);
+    if (src.types) {
+      where.push(`e.type IN (${inList(src.types)})`);
+      args.push(...src.types);
+    }
+    if (src.sections) {
+      where.push(`e.course_section_id IN (${inList(src.sections)})`);
+      args.push(...src.sections);
+    }
     ors.push(`u.id IN (SELECT e.user_id FROM enrollments e WHERE ${where.join(' AND ')})`);
   }
   const members = visibleMemberships(src.groups);
-  if (members)
+  if (members) {
     ors.push(
       `u.id IN (SELECT m.user_id FROM group_memberships m WHERE m.workflow_state = 'accepted' AND ${members.sql})`,
-    ),
-      args.push(...members.args);
-  if (src.users?.length) ors.push(`u.id IN (${inList(src.users)})`), args.push(...src.users);
+    );
+    args.push(...members.args);
+  }
+  if (src.users?.length) {
+    ors.push(`u.id IN (${inList(src.users)})`);
+    args.push(...src.users);
+  }
   return { sql: ors.length ? `(${ors.join(' OR ')})` : '0', args };
 }
 

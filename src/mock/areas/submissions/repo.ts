@@ -213,7 +213,10 @@ export function submissionsOfStudentsQuery(
   const f = studentExists('s', courseId, o.sections);
   const where = ['s.course_id = ?', f.sql, `s.assignment_id IN (${placeholders(o.assignments.length) || 'NULL'})`];
   const args: unknown[] = [courseId, ...f.args, ...o.assignments];
-  if (o.users) where.push(`s.user_id IN (${placeholders(o.users.length) || 'NULL'})`), args.push(...o.users);
+  if (o.users) {
+    where.push(`s.user_id IN (${placeholders(o.users.length) || 'NULL'})`);
+    args.push(...o.users);
+  }
   return { sql: `SELECT s.* FROM submissions s WHERE ${where.join(' AND ')}`, args, key: ['user_id', 'assignment_id'] };
 }
 
@@ -230,7 +233,10 @@ export function studentsQuery(
     `e.user_id IN (${f.sql})`,
   ];
   const args: unknown[] = [courseId, ...f.args];
-  if (o.users) where.push(`e.user_id IN (${placeholders(o.users.length) || 'NULL'})`), args.push(...o.users);
+  if (o.users) {
+    where.push(`e.user_id IN (${placeholders(o.users.length) || 'NULL'})`);
+    args.push(...o.users);
+  }
   return {
     sql: `SELECT e.user_id, min(e.course_section_id) AS section_id FROM enrollments e WHERE ${where.join(' AND ')} GROUP BY e.user_id`,
     args,
@@ -324,9 +330,11 @@ export interface GradeChange {
 }
 
 /**
- * Sets a grade. A grade equal to the one held changes nothing and writes no version, so sending the
+ * Sets a grade. A grade equal to the one held changes nothing and writes no version;
+so sending the
  * same grade again (a retried request, a re-run of a file) leaves the history as it was — unless the
- * student resubmitted since: then the same grade grades the new attempt, which is a change.
+ * student resubmitted since: then the same grade grades the new attempt;
+which is a change.
  */
 export function setGrade(db: Db, sub: SubmissionRow, g: GradeChange): boolean {
   const excused = g.excused ? 1 : 0;
@@ -471,8 +479,14 @@ export function feedQuery(
 ): KeysetQuery {
   const where = ['course_id = ?', OF_LIVE_ASSIGNMENT];
   const args: unknown[] = [courseId];
-  if (o.assignmentId !== undefined) where.push('assignment_id = ?'), args.push(o.assignmentId);
-  if (o.userId !== undefined) where.push('user_id = ?'), args.push(o.userId);
+  if (o.assignmentId !== undefined) {
+    where.push('assignment_id = ?');
+    args.push(o.assignmentId);
+  }
+  if (o.userId !== undefined) {
+    where.push('user_id = ?');
+    args.push(o.userId);
+  }
   return {
     sql: `SELECT * FROM submission_versions WHERE ${where.join(' AND ')}`,
     args,

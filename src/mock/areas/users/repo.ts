@@ -317,8 +317,14 @@ export function unfollow(db: Db, follower: number, followed: number): void {
 export function pageViewsQuery(userId: number, start?: string, end?: string): KeysetQuery {
   const where = ['user_id = ?'];
   const args: unknown[] = [userId];
-  if (start) where.push('created_at >= ?'), args.push(start);
-  if (end) where.push('created_at <= ?'), args.push(end);
+  if (start) {
+    where.push('created_at >= ?');
+    args.push(start);
+  }
+  if (end) {
+    where.push('created_at <= ?');
+    args.push(end);
+  }
   return {
     sql: `SELECT * FROM page_views WHERE ${where.join(' AND ')}`,
     args,

@@ -14,7 +14,10 @@ function workspace() {
   const dir = mkdtempSync(join(tmpdir(), 'lms-rubrics-'));
   return {
     env: { ...TEACHER, LMS_STATE_DIR: join(dir, 'state') },
-    file: (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name)),
+    file: (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    },
   };
 }
 

@@ -32,7 +32,9 @@ function check(model: string, value: unknown, where: string): void {
   const each = (field: string, inner: string) => {
     if (o[field] === undefined) return;
     expect(Array.isArray(o[field]), `${where}.${field}`).toBe(true);
-    (o[field] as unknown[]).forEach((x, i) => check(inner, x, `${where}.${field}[${i}]`));
+    (o[field] as unknown[]).forEach((x, i) => {
+      check(inner, x, `${where}.${field}[${i}]`);
+    });
   };
   if (model === 'Rubric') {
     each('data', 'RubricCriterion');

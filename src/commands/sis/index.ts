@@ -66,7 +66,7 @@ async function checkSisFiles(
   const zip = isZip(bytes) || /\.zip$/i.test(path);
   // What the attachment is called: a text handed over is named after its input, as a CSV.
   const name = /\.(csv|zip)$/i.test(basename(path)) ? basename(path) : `${basename(path)}.${zip ? 'zip' : 'csv'}`;
-  let entries;
+  let entries: ReturnType<typeof sisFilesOf>;
   try {
     entries = sisFilesOf(name, bytes, zip ? 'zip' : 'csv');
   } catch (e) {
@@ -97,7 +97,9 @@ async function checkSisFiles(
     let ending = 0;
     for (const { line, cells } of read.records) {
       const values: Record<string, string> = {};
-      read.header.forEach((h, i) => (values[h] = cells[i]?.trim() ?? ''));
+      read.header.forEach((h, i) => {
+        values[h] = cells[i]?.trim() ?? '';
+      });
       for (const message of sisRowProblems(kind, values)) add(entry.name, { line, message });
       if (SIS_ENDING_STATUSES.includes(values.status?.toLowerCase() ?? '')) ending++;
     }

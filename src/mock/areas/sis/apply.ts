@@ -169,7 +169,10 @@ function applySection(c: ApplyContext, v: Record<string, string>): Outcome {
       start_at: v.start_date || existing.start_at,
       end_at: v.end_date || existing.end_at,
     });
-    if (deleted) return (restoreSection(c.db, existing.id, 'deleted'), 'deleted');
+    if (deleted) {
+      restoreSection(c.db, existing.id, 'deleted');
+      return 'deleted';
+    }
     if (existing.workflow_state === 'deleted') restoreSection(c.db, existing.id, 'active');
     id = existing.id;
     outcome = 'updated';

@@ -117,7 +117,7 @@ interface ReadFiles {
 
 /** Every file of the upload read and checked: its rows, in Canvas's order of kinds. */
 function readFiles(name: string, bytes: Uint8Array, extension: string | undefined): ReadFiles {
-  let files;
+  let files: ReturnType<typeof sisFilesOf>;
   try {
     files = sisFilesOf(name, bytes, extension);
   } catch (e) {
@@ -159,7 +159,9 @@ function readFiles(name: string, bytes: Uint8Array, extension: string | undefine
       const line = previous + 1;
       previous = info.lines;
       const values: Record<string, string> = {};
-      header.forEach((h, i) => (values[h] = record[i]?.trim() ?? ''));
+      header.forEach((h, i) => {
+        values[h] = record[i]?.trim() ?? '';
+      });
       const problems = sisRowProblems(kind, values);
       if (problems.length) {
         out.warnings.push([f.name, `row ${line}: ${problems.join('; ')}`]);

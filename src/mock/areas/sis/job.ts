@@ -124,13 +124,22 @@ function cleanUp(
     for (const id of f.stale) {
       if (f.kind === 'enrollment') {
         const e = enrollmentById(db, id);
-        if (e && e.workflow_state !== 'deleted') setEnrollmentState(db, id, 'deleted', now), deleted++;
+        if (e && e.workflow_state !== 'deleted') {
+          setEnrollmentState(db, id, 'deleted', now);
+          deleted++;
+        }
       } else if (f.kind === 'section') {
         const s = sectionById(db, id);
-        if (s && s.workflow_state !== 'deleted') restoreSection(db, id, 'deleted'), deleted++;
+        if (s && s.workflow_state !== 'deleted') {
+          restoreSection(db, id, 'deleted');
+          deleted++;
+        }
       } else {
         const c = courseById(db, id);
-        if (c && c.workflow_state !== 'deleted') updateCourse(db, id, { ...c, workflow_state: 'deleted' }), deleted++;
+        if (c && c.workflow_state !== 'deleted') {
+          updateCourse(db, id, { ...c, workflow_state: 'deleted' });
+          deleted++;
+        }
       }
       forgetRecord(db, f.kind, id);
     }

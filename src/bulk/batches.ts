@@ -25,6 +25,8 @@ export interface BatchCell {
   /** The grade the batch sets (interpreted: what the server holds once it is applied). */
   score: number | null;
   grade: string | null;
+  /** The batch excuses the student (score and grade are then null). */
+  excused?: boolean;
   comment?: string;
   /** Comments with this text by the sender the submission held before the batch was sent. */
   had?: number;

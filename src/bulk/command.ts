@@ -12,6 +12,9 @@ import type { Destruction } from '../model/destructions.js';
 import { UsageError } from '../errors.js';
 import { problemCount } from './problems.js';
 import {
+  delimiterFlag,
+  dialectOf,
+  dialectWords,
   formatProblems,
   parseCsv,
   placeFields,
@@ -19,12 +22,14 @@ import {
   readInput,
   rowRef,
   type CsvRow,
+  type Delimiter,
   type Parsed,
   type Place,
   type Problem,
   type Schema,
 } from './csv-input.js';
 import { failedFileNote, writeFailedRows } from './failed.js';
+import { err } from '../io/streams.js';
 import { identifyInstance } from './instance.js';
 import { runRows, type BulkRow, type BulkTask, type RowResult } from './job.js';
 import { Journal } from './journal.js';
@@ -51,7 +56,7 @@ export interface BulkJob<R extends BulkRow, C> {
    * Reads the input into rows instead of the CSV reader (a YAML or JSON tree flattened to rows):
    * the same line-numbered problems, checked before anything is sent. CSV with `schema` otherwise.
    */
-  parse?(bytes: Buffer, name: string): Parsed;
+  parse?(bytes: Buffer, name: string, options: { delimiter?: Delimiter }): Parsed;
   /** The column that names a row's target in results (`login_id`). */
   keyColumn: string;
   /**
@@ -120,8 +125,11 @@ async function bulk<R extends BulkRow, C>(
   report: BulkReport,
 ): Promise<CommandResult> {
   const { concurrency } = opts;
-  const { bytes, name } = await readInput(ctx.input(file), ctx.io.stdin);
-  const parsed = job.parse ? job.parse(bytes, name) : parseCsv(bytes, job.schema);
+  const { bytes, name, encoding } = await readInput(ctx.input(file), ctx.io.stdin);
+  const delimiter = delimiterFlag(opts.delimiter);
+  const dialect = dialectOf(bytes, { delimiter, encoding });
+  if (ctx.globals.verbose && !job.parse) err(ctx.io, `${name}: ${dialectWords(dialect)}\n`);
+  const parsed = job.parse ? job.parse(bytes, name, { delimiter }) : parseCsv(bytes, job.schema, { delimiter });
   const { rows, header } = parsed;
   const problems = [...parsed.problems];
   // A row that asks for what an earlier row asks for (the same key) is a mistake in the file, not a
@@ -308,10 +316,13 @@ async function bulk<R extends BulkRow, C>(
     [...extra.filter((e) => e.status === 'failed').map((x) => `  ${x.key}: ${x.error ?? 'failed'}`), ...attention],
   );
   if (opts.failedOut) {
-    const outcome = await writeFailedRows(opts.failedOut, header, [
-      ...failed.map((f) => ({ line: f.line, values: valuesOf(f), error: f.error ?? '' })),
-      ...invalid,
-    ]);
+    // Written as the input was (its separator, byte-order mark, line ending, encoding), when it was a CSV.
+    const outcome = await writeFailedRows(
+      opts.failedOut,
+      header,
+      [...failed.map((f) => ({ line: f.line, values: valuesOf(f), error: f.error ?? '' })), ...invalid],
+      job.parse ? undefined : dialect,
+    );
     if (outcome === 'written') report.set('failed_out', opts.failedOut);
     const what =
       failed.length && invalid.length ? 'Failed and invalid rows' : failed.length ? 'Failed rows' : 'Invalid rows';

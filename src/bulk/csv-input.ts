@@ -117,6 +117,80 @@ export function shapeOfName(name: string): InputShape | undefined {
 
 const BOM = [0xef, 0xbb, 0xbf];
 
+/** The start of every message about an input that is not UTF-8; readInput adds the command for the file. */
+const NOT_UTF8 = 'not valid UTF-8';
+
+/** An 8-bit encoding a byte that is not UTF-8 suggests, as iconv names it, and as people call it. */
+interface EncodingGuess {
+  iconv: string;
+  said: string;
+}
+
+/**
+ * The encoding a file that is not UTF-8 most likely is, from the bytes around the first that is not:
+ * spreadsheets on Windows write Windows-1252, whose 0x80-0x9F are letters and punctuation (curly
+ * quotes, the euro sign, œ, š); a file with none of those reads the same as ISO-8859-1 (Latin-1).
+ */
+function encodingGuess(bytes: Uint8Array, at: number): EncodingGuess {
+  const from = Math.max(0, at - 4096);
+  const to = Math.min(bytes.length, at + 65536);
+  for (let i = from; i < to; i++) {
+    const b = bytes[i];
+    // The five bytes Windows-1252 leaves undefined are no sign of it.
+    if (b >= 0x80 && b <= 0x9f && b !== 0x81 && b !== 0x8d && b !== 0x8f && b !== 0x90 && b !== 0x9d)
+      return { iconv: 'WINDOWS-1252', said: 'Windows-1252' };
+  }
+  return { iconv: 'ISO-8859-1', said: 'Latin-1 (ISO-8859-1)' };
+}
+
+function notUtf8Message(guess: EncodingGuess | undefined): string {
+  return guess
+    ? `${NOT_UTF8}: it looks like ${guess.said}; convert it to UTF-8 with iconv -f ${guess.iconv} -t UTF-8`
+    : `${NOT_UTF8} (save the file as UTF-8)`;
+}
+
+/** A shell word: the name as it is when it needs no quotes, else in single quotes. */
+const shellWord = (s: string) => (/^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The name of the converted copy the message suggests: `grades.csv` → `grades.utf8.csv`. */
+const utf8Name = (name: string) => (/\.[^./]+$/.test(name) ? name.replace(/(\.[^./]+)$/, '.utf8$1') : `${name}.utf8`);
+
+/** A not-UTF-8 problem with the whole command for the file: `iconv -f X -t UTF-8 grades.csv > grades.utf8.csv`. */
+function withConversion(problem: Problem, name: string, stdin: boolean): Problem {
+  if (!problem.message.startsWith(`${NOT_UTF8}:`)) return problem;
+  const command = stdin ? '' : ` ${shellWord(name)} > ${shellWord(utf8Name(name))}`;
+  return { ...problem, message: `${problem.message}${command}` };
+}
+
+/** The encodings lms reads: UTF-8, with or without a byte-order mark, and UTF-16 with one. */
+export type InputEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+/** The encoding a byte-order mark at the start says: UTF-16 LE or BE; else undefined (UTF-8 is read as ever). */
+function utf16Of(head: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
+/** UTF-16 text (its byte-order mark first) as UTF-8 with a byte-order mark; undefined when it is not well-formed UTF-16. */
+function fromUtf16(bytes: Buffer, encoding: 'utf-16le' | 'utf-16be'): Buffer | undefined {
+  try {
+    const text = new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes.subarray(2));
+    return Buffer.concat([Buffer.from(BOM), Buffer.from(text, 'utf8')]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Text as bytes of an encoding: UTF-16 with its byte-order mark, UTF-8 with one when `bom`. */
+export function encodeText(text: string, encoding: InputEncoding, bom: boolean): Buffer {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (encoding === 'utf-8') return Buffer.from(bom ? `\uFEFF${body}` : body, 'utf8');
+  const le = Buffer.from(`\uFEFF${body}`, 'utf16le');
+  return encoding === 'utf-16le' ? le : le.swap16();
+}
+
+
 const enum Csv {
   FieldStart,
   Bare,
@@ -234,10 +308,10 @@ export class InputScanner {
           else if (b === 0xf0) this.expect(3, 0x90, 0xbf);
           else if (b >= 0xf1 && b <= 0xf3) this.expect(3, 0x80, 0xbf);
           else if (b === 0xf4) this.expect(3, 0x80, 0x8f);
-          else return this.notUtf8(this.line);
+          else return this.notUtf8(this.line, chunk, i);
         }
       } else if (b < this.lo || b > this.hi) {
-        return this.notUtf8(this.utf8Line);
+        return this.notUtf8(this.utf8Line, chunk, i);
       } else {
         this.need--;
         this.lo = 0x80;
@@ -269,8 +343,8 @@ export class InputScanner {
     this.utf8Line = this.line;
   }
 
-  private notUtf8(line: number): Problem {
-    return { line, message: 'not valid UTF-8 (save the file as UTF-8)' };
+  private notUtf8(line: number, chunk?: Uint8Array, at = 0): Problem {
+    return { line, message: notUtf8Message(chunk ? encodingGuess(chunk, at) : undefined) };
   }
 
   private tooLong(line: number, what: string): Problem {
@@ -508,7 +582,7 @@ export async function readInput(
   source: InputSource,
   stdin: NodeJS.ReadableStream,
   options: { shape?: InputShape; label?: string } = {},
-): Promise<{ bytes: Buffer; name: string }> {
+): Promise<{ bytes: Buffer; name: string; encoding: InputEncoding }> {
   const path = sourceName(source);
   const name = source === '-' ? 'stdin' : path;
   const unreadable = (e: unknown) => new UsageError(`cannot read ${options.label ?? path}: ${whyUnreadable(e)}`);
@@ -516,24 +590,55 @@ export async function readInput(
     new UsageError(
       `${name} is larger than ${MiB(MAX_INPUT_BYTES)}, the most lms reads from one input; split it into smaller files. Nothing was sent.`,
     );
+  const refuse = (problem: Problem) => inputProblem(name, withConversion(problem, name, source === '-'));
   const stream = await openInput(source, stdin, MAX_INPUT_BYTES, { unreadable, tooLarge });
   const scanner = new InputScanner(options.shape ?? shapeOfName(name));
   const chunks: Buffer[] = [];
+  let size = 0;
+  // UTF-16 (a byte-order mark says so: Excel's "Unicode Text") is read whole, then checked as the UTF-8 it becomes.
+  let utf16: 'utf-16le' | 'utf-16be' | undefined;
+  let head: Buffer | undefined;
   try {
     // Leaving the loop (a problem, the limit) destroys the stream: nothing more is read.
     for await (const chunk of stream) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      if (scanner.bytes + bytes.length > MAX_INPUT_BYTES) throw tooLarge();
-      const problem = scanner.push(bytes);
-      if (problem) throw inputProblem(name, problem);
+      let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      if (size + bytes.length > MAX_INPUT_BYTES) throw tooLarge();
+      size += bytes.length;
+      if (size < 2 && !utf16 && chunks.length === 0) {
+        // Too short to tell yet: held until the next byte.
+        head = head ? Buffer.concat([head, bytes]) : bytes;
+        continue;
+      }
+      if (head) (bytes = Buffer.concat([head, bytes])), (head = undefined);
+      if (chunks.length === 0 && !utf16) utf16 = utf16Of(bytes);
+      if (!utf16) {
+        const problem = scanner.push(bytes);
+        if (problem) throw refuse(problem);
+      }
       chunks.push(bytes);
     }
   } catch (e) {
     throw e instanceof UsageError ? e : unreadable(e);
   }
+  if (head) {
+    const problem = scanner.push(head);
+    if (problem) throw refuse(problem);
+    chunks.push(head);
+  }
+  if (utf16) {
+    const bytes = fromUtf16(Buffer.concat(chunks), utf16);
+    if (!bytes)
+      throw inputProblem(name, {
+        line: 1,
+        message: `not valid ${utf16 === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE'}, as its byte-order mark says (save the file as UTF-8)`,
+      });
+    const problem = scanInput(bytes, options.shape ?? shapeOfName(name));
+    if (problem) throw refuse(problem);
+    return { bytes, name, encoding: utf16 };
+  }
   const problem = scanner.end();
-  if (problem) throw inputProblem(name, problem);
-  return { bytes: Buffer.concat(chunks), name };
+  if (problem) throw refuse(problem);
+  return { bytes: Buffer.concat(chunks), name, encoding: 'utf-8' };
 }
 
 export interface Parsed {
@@ -554,7 +659,7 @@ export interface CsvRecord {
  * header has none, the `;` of a European locale's CSV or the tab of "Unicode Text" / TSV. A header
  * of one column is read with commas, as ever.
  */
-export function delimiterOf(bytes: Buffer): ',' | ';' | '\t' {
+export function delimiterOf(bytes: Buffer): Delimiter {
   const counts = { ',': 0, ';': 0, '\t': 0 };
   let quoted = false;
   for (let i = 0; i < bytes.length && i < MAX_FIELD_BYTES; i++) {
@@ -570,8 +675,91 @@ export function delimiterOf(bytes: Buffer): ',' | ';' | '\t' {
   return counts['\t'] > 0 ? '\t' : ',';
 }
 
+/**
+ * The header of a CSV file as its cells are written (the guard a spreadsheet export puts before text
+ * taken off, not trimmed or lower-cased), to tell its layout before the rows are read; empty when it
+ * cannot be read.
+ */
+export function csvHeader(bytes: Buffer, delimiter?: Delimiter): string[] {
+  try {
+    const rows = parse(bytes, {
+      bom: true,
+      delimiter: delimiter ?? delimiterOf(bytes),
+      to_line: 1,
+      relax_column_count: true,
+    }) as string[][];
+    return (rows[0] ?? []).map((h) => unguardCell(h));
+  } catch {
+    return [];
+  }
+}
+
+/** A separator lms reads: `,`, `;` or a tab. */
+export type Delimiter = ',' | ';' | '\t';
+
+/** The separators a `--delimiter` flag takes: the characters themselves, or their names. */
+export const DELIMITER_NAMES: Readonly<Record<string, Delimiter>> = {
+  ',': ',',
+  comma: ',',
+  ';': ';',
+  semicolon: ';',
+  '\t': '\t',
+  '\\t': '\t',
+  tab: '\t',
+};
+
+/** The separator a `--delimiter` value names; a usage error for any other. */
+export function delimiterFlag(value: string | undefined): Delimiter | undefined {
+  if (value === undefined) return undefined;
+  const found = DELIMITER_NAMES[value.toLowerCase()];
+  if (!found) throw new UsageError(`--delimiter takes , ; or tab (or comma, semicolon), not ${JSON.stringify(value)}`);
+  return found;
+}
+
+/**
+ * How a CSV file was written, so the file lms writes back from it (failed rows) is written alike:
+ * its separator, byte-order mark, line ending and encoding.
+ */
+export interface CsvDialect {
+  delimiter: Delimiter;
+  bom: boolean;
+  eol: '\n' | '\r\n';
+  encoding: InputEncoding;
+}
+
+/**
+ * The dialect of a CSV file as readInput handed it over (UTF-8, UTF-16 already converted): the
+ * separator sniffed from the header unless one is given, the byte-order mark, the header's line ending.
+ */
+export function dialectOf(
+  bytes: Buffer,
+  given: { delimiter?: Delimiter; encoding?: InputEncoding } = {},
+): CsvDialect {
+  const encoding = given.encoding ?? 'utf-8';
+  const bom = bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2];
+  let eol: '\n' | '\r\n' = '\n';
+  let quoted = false;
+  for (let i = 0; i < bytes.length && i < MAX_FIELD_BYTES; i++) {
+    const c = bytes[i];
+    if (c === 0x22) quoted = !quoted;
+    else if (!quoted && (c === 0x0a || c === 0x0d)) {
+      eol = c === 0x0d && bytes[i + 1] === 0x0a ? '\r\n' : '\n';
+      break;
+    }
+  }
+  // A UTF-16 file always had its byte-order mark (it is how lms knew it); the UTF-8 it became has one too.
+  return { delimiter: given.delimiter ?? delimiterOf(bytes), bom: bom || encoding !== 'utf-8', eol, encoding };
+}
+
+/** A dialect as `-v` and notes say it: `";", CRLF, UTF-8 with a BOM`. */
+export function dialectWords(d: CsvDialect): string {
+  const encoding =
+    d.encoding === 'utf-8' ? `UTF-8${d.bom ? ' with a byte-order mark' : ''}` : d.encoding === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE';
+  return `fields separated by ${separatorName(d.delimiter)}, lines ending in ${d.eol === '\r\n' ? 'CRLF' : 'LF'}, ${encoding}`;
+}
+
 /** A separator as `-v` names it: `";"`, `a tab`, `","`. */
-export function separatorName(separator: ',' | ';' | '\t'): string {
+export function separatorName(separator: Delimiter): string {
   return separator === '\t' ? 'a tab' : `"${separator}"`;
 }
 
@@ -583,7 +771,11 @@ export function separatorName(separator: ',' | ';' | '\t'): string {
  */
 export function readCsvRecords(
   bytes: Buffer,
-  { columns, relaxColumnCount = false }: { columns: readonly string[]; relaxColumnCount?: boolean },
+  {
+    columns,
+    relaxColumnCount = false,
+    delimiter,
+  }: { columns: readonly string[]; relaxColumnCount?: boolean; delimiter?: Delimiter },
 ): { header: string[]; records: CsvRecord[] } | { problem: Problem } {
   const problem = scanInput(bytes, 'csv');
   if (problem) return { problem };
@@ -592,7 +784,7 @@ export function readCsvRecords(
     // Records of another length are found below, where the header's names can be said too.
     parsed = parse(bytes, {
       bom: true,
-      delimiter: delimiterOf(bytes),
+      delimiter: delimiter ?? delimiterOf(bytes),
       skip_empty_lines: true,
       relax_column_count: true,
       max_record_size: MAX_FIELD_BYTES,
@@ -636,8 +828,9 @@ export function readCsvRecords(
   return { header, records };
 }
 
-export function parseCsv(bytes: Buffer, schema: Schema): Parsed {
-  const read = readCsvRecords(bytes, { columns: schema.columns });
+/** A CSV file's rows checked against a schema; its separator sniffed from the header unless `delimiter` is given. */
+export function parseCsv(bytes: Buffer, schema: Schema, options: { delimiter?: Delimiter } = {}): Parsed {
+  const read = readCsvRecords(bytes, { columns: schema.columns, delimiter: options.delimiter });
   if ('problem' in read) return { rows: [], header: [], problems: [read.problem] };
   const { header, records } = read;
   const ignored = schema.columns.includes(ERROR_COLUMN) ? [] : [ERROR_COLUMN];

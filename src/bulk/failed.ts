@@ -3,7 +3,7 @@
 // column saying why. Every bulk import reads this file back as it is (csv-input ignores the error
 // column), so "fix the rows, import the file" works with no editing of the header.
 import { access, chmod, writeFile } from 'node:fs/promises';
-import { ERROR_COLUMN } from './csv-input.js';
+import { encodeText, ERROR_COLUMN, type CsvDialect } from './csv-input.js';
 import { guardCell } from '../output/csv-guard.js';
 
 export interface FailedRow {
@@ -24,7 +24,13 @@ export type FailedFile = 'written' | 'kept' | 'none';
  * file the user just imported (the fix-and-import-again loop) or one they edited since; the exit
  * code and the summary say that nothing failed.
  */
-export async function writeFailedRows(path: string, header: readonly string[], rows: FailedRow[]): Promise<FailedFile> {
+export async function writeFailedRows(
+  path: string,
+  header: readonly string[],
+  rows: FailedRow[],
+  /** The input's dialect, which the file is written in (its separator, byte-order mark, line ending, encoding); plain UTF-8 CSV by default. */
+  dialect?: CsvDialect,
+): Promise<FailedFile> {
   if (rows.length === 0)
     return (await access(path).then(
       () => true,
@@ -39,7 +45,11 @@ export async function writeFailedRows(path: string, header: readonly string[], r
     .sort((a, b) => a.line - b.line)
     .map((r) => columns.map((c) => guardCell(c === ERROR_COLUMN ? r.error : (r.values[c] ?? ''))));
   // The rows came from the user's own file (a password column included, when there was one): only they may read it.
-  await writeFile(path, stringify([columns.map(guardCell), ...records]), { mode: 0o600 });
+  const text = stringify([columns.map(guardCell), ...records], {
+    delimiter: dialect?.delimiter ?? ',',
+    record_delimiter: dialect?.eol === '\r\n' ? 'windows' : 'unix',
+  });
+  await writeFile(path, encodeText(text, dialect?.encoding ?? 'utf-8', dialect?.bom ?? false), { mode: 0o600 });
   await chmod(path, 0o600).catch(() => undefined);
   return 'written';
 }

@@ -7,6 +7,16 @@ import type { OptionsOf } from '../model/define.js';
 export const CONCURRENCY = { type: 'integer', min: 1, max: 32, default: '4' } as const;
 
 /**
+ * The separator of a CSV input, for a file whose header cannot tell (one column) or tells wrong; read
+ * off the header otherwise. Every verb that reads a CSV takes it.
+ */
+export const DELIMITER_FLAG = {
+  long: 'delimiter',
+  value: 'char',
+  description: 'the CSV\'s separator: , ; or tab (default: read off its header)',
+} as const;
+
+/**
  * The shared flags as a typed record, for commands declared with `command()`. `noun`: what a row
  * makes ("users"); `updatable`: the fields --update can change.
  */
@@ -38,6 +48,7 @@ export function bulkFlags(what: { noun: string; updatable: readonly string[] }) 
       long: 'restart',
       description: 'ignore what earlier runs of this file recorded, and check every row again',
     },
+    delimiter: DELIMITER_FLAG,
   } as const;
 }
 

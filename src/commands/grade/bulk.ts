@@ -16,16 +16,32 @@ import { ApiError, ExitCode, type LmsError, NetworkError, UsageError } from '../
 import { interpretGrade } from '../../spec/grading.js';
 import { problemCount } from '../../bulk/problems.js';
 import {
-  delimiterOf,
+  controlCharacters,
+  csvHeader,
+  dialectOf,
+  dialectWords,
   ERROR_COLUMN,
   formatProblems,
   parseCsv,
+  readCsvRecords,
   readInput,
-  separatorName,
+  type CsvDialect,
+  type CsvRow,
+  type Delimiter,
+  type InputEncoding,
   type Problem,
 } from '../../bulk/csv-input.js';
+import {
+  columnsOf,
+  isBlankRow,
+  isCanvasGradebook,
+  isPointsPossibleRow,
+  isPostingRow,
+  READ_ONLY_MARK,
+  type Column,
+  type ColumnKind,
+} from './columns.js';
 import { err } from '../../io/streams.js';
-import { unguardCell } from '../../output/csv-guard.js';
 import { failedFileNote, writeFailedRows } from '../../bulk/failed.js';
 import { reporting, unpaged, type BulkReport } from '../../bulk/report.js';
 import {
@@ -53,6 +69,8 @@ export interface GradeCsvOptions {
   concurrency: number;
   failedOut?: string;
   restart?: boolean;
+  /** The file's separator, as --delimiter gave it; read off the header otherwise. */
+  delimiter?: Delimiter;
 }
 
 /** One grade of the file: a row, or one cell of a row when the file has a column per assignment. */
@@ -65,7 +83,16 @@ interface Cell {
   /** Found while checking the file. */
   userId: number;
   current: Submission;
-  target: { score: number | null; grade: string | null };
+  target: Target;
+  /** From Canvas's export, which writes scores to two decimals: a cell that rounds to the score held is no change. */
+  canvas?: true;
+}
+
+/** What the server holds once a cell is graded: a score and grade, or (Canvas's `EX`) the student excused. */
+interface Target {
+  score: number | null;
+  grade: string | null;
+  excused?: boolean;
 }
 
 interface CellResult {
@@ -92,29 +119,34 @@ const MAX_BATCH_BYTES = 512 * 1024;
  * grades the new attempt, so the row is sent, not skipped as unchanged.
  */
 const same = (
-  s: Pick<Submission, 'score' | 'grade'> & Partial<Pick<Submission, 'grade_matches_current_submission'>>,
-  t: { score: number | null; grade: string | null },
-) => (s.score ?? null) === t.score && (s.grade ?? null) === t.grade && s.grade_matches_current_submission !== false;
+  s: Pick<Submission, 'score' | 'grade'> & Partial<Pick<Submission, 'grade_matches_current_submission' | 'excused'>>,
+  t: Target,
+) =>
+  t.excused
+    ? s.excused === true
+    : s.excused !== true &&
+      (s.score ?? null) === t.score &&
+      (s.grade ?? null) === t.grade &&
+      s.grade_matches_current_submission !== false;
+
+/** Two decimals, as Canvas's export writes a score and its import compares one. */
+const hundredths = (n: number) => Math.round(n * 100);
+
+/**
+ * The cell changes nothing: the server holds its grade; or, for a cell of Canvas's export, the score
+ * it gives rounds to the score held (the export wrote it to two decimals), or it is the letter held.
+ */
+function noChange(c: Cell, s: Submission): boolean {
+  if (same(s, c.target)) return true;
+  if (!c.canvas || c.target.excused || s.excused === true || s.grade_matches_current_submission === false) return false;
+  if (/^[+-]?\d*\.?\d+$/.test(c.grade) && typeof s.score === 'number')
+    return hundredths(Number(c.grade)) === hundredths(s.score);
+  return typeof s.grade === 'string' && s.grade.toLowerCase() === c.grade.toLowerCase();
+}
 
 /** Marks a row whose old grade is an earlier attempt's: `20 → 20` then grades the new attempt. */
 const newAttempt = (c: Cell): { new_attempt?: true } =>
   c.current.grade_matches_current_submission === false ? { new_attempt: true } : {};
-
-/** The header of the file, lower-cased as the CSV reader reads it (empty when it cannot be read). */
-async function headerOf(bytes: Buffer): Promise<string[]> {
-  const { parse } = await import('csv-parse/sync');
-  try {
-    const rows = parse(bytes, {
-      bom: true,
-      delimiter: delimiterOf(bytes),
-      to_line: 1,
-      relax_column_count: true,
-    }) as string[][];
-    return (rows[0] ?? []).map((h) => unguardCell(h).trim().toLowerCase());
-  } catch {
-    return [];
-  }
-}
 
 /**
  * Students of an assignment by the keys their references take (user-ref.ts): id, SIS id, login —
@@ -156,39 +188,149 @@ async function currentSubmissions(
   return out;
 }
 
+/** What a file says before its students and assignments are looked up: its rows, by the column kinds of columns.ts. */
+interface ReadFile {
+  /** Each row: its line, the student's reference (`user`) and its grade cells by column key. */
+  rows: CsvRow[];
+  /** The columns of grades: key (the header in lms's layout, `#index` in Canvas's), the header as written, the id it names. */
+  gradeColumns: { key: string; column: Column }[];
+  /** The header the failed rows are written with, and each row's cells by it. */
+  out: { header: string[]; values: Map<number, Record<string, string>>; lead?: { line: number; values: Record<string, string> } };
+  /** Canvas's layout: the cells of each row's SIS User ID, checked against the student its ID names. */
+  sisIds?: Map<number, string>;
+  problems: Problem[];
+}
+
+/** lms's own layout: `user` (and `name`, `section`), then `grade` and `comment`, or a column per assignment. */
+function readLmsFile(bytes: Buffer, o: GradeCsvOptions, fileHeader: string[]): ReadFile {
+  const perAssignment = !o.assignment;
+  const lower = fileHeader.map((h) => h.trim().toLowerCase());
+  // A failed-rows file's error column is no assignment: it is left out, so that file grades as it is.
+  const columns = perAssignment
+    ? lower.includes('user')
+      ? lower.filter((h) => h !== ERROR_COLUMN)
+      : ['user']
+    : ['user', ...WHO_COLUMNS, 'grade', 'comment'];
+  // An empty grade cell changes nothing (a gradebook export leaves ungraded cells empty), so only the
+  // user must be filled in; the grade column itself is still required.
+  const { rows, header, problems } = parseCsv(bytes, { columns, required: ['user'] }, { delimiter: o.delimiter });
+  if (!perAssignment && header.length && !header.includes('grade'))
+    problems.push({ line: 1, message: 'missing required column grade' });
+  const kinds = columnsOf(header, 'lms');
+  const gradeColumns = perAssignment
+    ? kinds.filter((c) => !['user', 'name', 'info', 'error'].includes(c.kind)).map((c) => ({ key: c.header, column: c }))
+    : kinds.filter((c) => c.kind === 'grade').map((c) => ({ key: c.header, column: c }));
+  if (perAssignment)
+    for (const c of gradeColumns)
+      if (c.column.kind !== 'assignment')
+        problems.push({ line: 1, message: `a ${c.column.header} column goes with --assignment; a gradebook has a column per assignment` });
+  return { rows, gradeColumns, out: { header, values: new Map(rows.map((r) => [r.line, r.values])) }, problems };
+}
+
+/**
+ * Canvas's Gradebook export: the student by `ID` (else `SIS User ID`, else `SIS Login ID`), a column
+ * per assignment, the rows of points possible and of posting skipped, the totals ignored. A column
+ * whose points possible say `(read only)` is ignored too, as Canvas's import ignores it.
+ */
+function readCanvasFile(bytes: Buffer, o: GradeCsvOptions, name: string): ReadFile {
+  const read = readCsvRecords(bytes, { columns: ['Student', 'ID', 'SIS Login ID', 'Section'], delimiter: o.delimiter });
+  const out: ReadFile['out'] = { header: [], values: new Map() };
+  if ('problem' in read) return { rows: [], gradeColumns: [], out, problems: [read.problem] };
+  const header = csvHeader(bytes, o.delimiter).map((h) => h.trim());
+  out.header = header;
+  const columns = columnsOf(header, 'canvas');
+  const problems: Problem[] = [];
+  const dupes = header.filter((h, i) => h !== '' && header.indexOf(h) !== i);
+  if (dupes.length) problems.push({ line: 1, message: `column "${dupes[0]}" appears twice` });
+  const at = (kind: ColumnKind) => columns.find((c) => c.kind === kind)?.index;
+  const [idAt, sisAt, loginAt] = [at('student_id'), at('sis_user_id'), at('sis_login_id')];
+  const readOnly = new Set<number>();
+  const rows: CsvRow[] = [];
+  const sisIds = new Map<number, string>();
+  for (const { line, cells: raw } of read.records) {
+    const cells = raw.map((c) => c.trim());
+    if (isBlankRow(cells) || isPostingRow(cells)) continue;
+    if (isPointsPossibleRow(cells)) {
+      cells.forEach((c, i) => READ_ONLY_MARK.test(c) && readOnly.add(i));
+      // Written again at the head of the failed rows: it says which columns are read-only.
+      out.lead ??= { line, values: Object.fromEntries(header.map((h, i) => [h, raw[i] ?? ''])) };
+      continue;
+    }
+    out.values.set(line, Object.fromEntries(header.map((h, i) => [h, raw[i] ?? ''])));
+    const [id, sis, login] = [idAt, sisAt, loginAt].map((i) => (i === undefined ? '' : (cells[i] ?? '')));
+    const user = id !== '' ? id : sis !== '' ? `sis_user_id:${sis}` : login !== '' ? `sis_login_id:${login}` : '';
+    if (user === '') {
+      problems.push({ line, message: 'names no student: ID, SIS User ID and SIS Login ID are all empty' });
+      continue;
+    }
+    if (id !== '' && !/^\d+$/.test(id)) problems.push({ line, message: `ID "${id}" is not a Canvas user id` });
+    if (id !== '' && sis !== '') sisIds.set(line, sis);
+    const values: Record<string, string> = { user };
+    for (const c of columns) if (c.kind === 'assignment') values[`#${c.index}`] = canvasCell(cells[c.index] ?? '');
+    for (const message of controlCharacters(values, [])) problems.push({ line, message });
+    rows.push({ line, values });
+  }
+  if (problems.length === 0 && rows.length === 0 && read.records.length === 0)
+    problems.push({ line: 1, message: `${name} has a header and no students` });
+  const gradeColumns = columns
+    .filter((c) => c.kind === 'assignment' && !readOnly.has(c.index))
+    .map((c) => ({ key: `#${c.index}`, column: c }));
+  return { rows, gradeColumns, out, sisIds, problems };
+}
+
+/**
+ * A grade cell of Canvas's export as the import reads it: `EX` excused (in any case); `N/A` (a
+ * student the assignment is not assigned to) and `-` no grade, so no change; a number with a
+ * decimal comma (`8,50`, a European locale's export) with a point, as Canvas's import reads it.
+ */
+function canvasCell(cell: string): string {
+  if (/^ex$/i.test(cell)) return EXCUSED;
+  if (cell === '-' || /^n\/a$/i.test(cell)) return '';
+  if (/^-?[0-9.,]+%?$/.test(cell)) {
+    const parts = cell.split(/[,.]/);
+    const last = parts.pop()!;
+    return parts.length ? `${parts.join('')}.${last}` : last;
+  }
+  return cell;
+}
+
+/** A Canvas cell that excuses the student. */
+const EXCUSED = 'EX';
+
 /** Reads and checks the whole file: every problem with its line, and nothing sent when there is one. */
 async function readCells(
   ctx: Context,
   client: ApiClient,
   file: string,
   o: GradeCsvOptions,
-  input?: { bytes: Buffer; name: string },
+  input?: { bytes: Buffer; name: string; encoding: InputEncoding },
 ): Promise<{
   cells: Cell[];
   header: string[];
   values: Map<number, Record<string, string>>;
+  lead?: { line: number; values: Record<string, string> };
   name: string;
   bytes: Buffer;
+  dialect: CsvDialect;
+  encoding: InputEncoding;
 }> {
   // Read again after earlier batches were settled, the input is the one already read (stdin cannot be read twice).
-  const { bytes, name } = input ?? (await readInput(ctx.input(file), ctx.io.stdin));
+  const { bytes, name, encoding } = input ?? (await readInput(ctx.input(file), ctx.io.stdin));
+  const dialect = dialectOf(bytes, { delimiter: o.delimiter, encoding });
   // Said once, when the file is first read: which separator a file was taken to use is what a
   // spreadsheet's export leaves a person guessing.
-  if (!input && ctx.globals.verbose) err(ctx.io, `${name}: fields separated by ${separatorName(delimiterOf(bytes))}\n`);
-  const fileHeader = await headerOf(bytes);
+  if (!input && ctx.globals.verbose) err(ctx.io, `${name}: ${dialectWords(dialect)}\n`);
+  const fileHeader = csvHeader(bytes, o.delimiter);
+  const canvas = isCanvasGradebook(fileHeader);
+  if (canvas && o.assignment)
+    throw new UsageError(
+      `${name} is a Canvas gradebook export, with a column per assignment: give it without --assignment`,
+    );
+  if (canvas && ctx.globals.verbose && !input) err(ctx.io, `${name}: read as a Canvas gradebook export\n`);
   const perAssignment = !o.assignment;
-  // A failed-rows file's error column is no assignment: it is left out, so that file grades as it is.
-  const columns = perAssignment
-    ? fileHeader.includes('user')
-      ? fileHeader.filter((h) => h !== ERROR_COLUMN)
-      : ['user']
-    : ['user', ...WHO_COLUMNS, 'grade', 'comment'];
-  // An empty grade cell changes nothing (a gradebook export leaves ungraded cells empty), so only the
-  // user must be filled in; the grade column itself is still required.
-  const { rows, header, problems } = parseCsv(bytes, { columns, required: ['user'] });
-  if (!perAssignment && header.length && !header.includes('grade'))
-    problems.push({ line: 1, message: 'missing required column grade' });
-  problems.sort((a, b) => a.line - b.line);
+  const file0 = canvas ? readCanvasFile(bytes, o, name) : readLmsFile(bytes, o, fileHeader);
+  const { rows, gradeColumns, out, sisIds } = file0;
+  const problems = [...file0.problems].sort((a, b) => a.line - b.line);
   if (problems.length)
     throw new UsageError(
       `${name} has ${problemCount(problems.length)}; nothing was sent:\n${formatProblems(problems, name)}`,
@@ -209,20 +351,37 @@ async function readCells(
     const all: GradedAssignment[] = [];
     for await (const a of client.ops.assignments.list({ course_id: courseId })) all.push(a as GradedAssignment);
     const unknown: string[] = [];
-    for (const column of header.filter((h) => h !== 'user' && !isWhoColumn(h))) {
-      const found = all.filter((a) => String(a.id) === column || a.name.toLowerCase() === column);
-      if (found.length === 1) byColumn.set(column, found[0]);
+    // Canvas's custom columns (notes and the like) stand between Section and the first assignment: ignored, as said.
+    const firstWithId = Math.min(...gradeColumns.filter((c) => c.column.id !== undefined).map((c) => c.column.index));
+    const custom: string[] = [];
+    for (const { key, column } of gradeColumns) {
+      const title = (column.title ?? column.header).toLowerCase();
+      const found =
+        column.id !== undefined
+          ? all.filter((a) => String(a.id) === column.id)
+          : all.filter((a) => (!canvas && String(a.id) === title) || textOf(a.name).toLowerCase() === title);
+      if (found.length === 1) byColumn.set(key, found[0]);
+      else if (canvas && column.id === undefined && found.length === 0 && column.index < firstWithId)
+        custom.push(column.header);
       else
         unknown.push(
           found.length
-            ? `"${column}" names ${found.length} assignments (use its id)`
-            : `"${column}" is not an assignment of course ${courseId} (by id or name)`,
+            ? `"${column.header}" names ${found.length} assignments (use its id)`
+            : column.id !== undefined
+              ? `"${column.header}": assignment ${column.id} is not an assignment of course ${courseId}`
+              : `"${column.header}" is not an assignment of course ${courseId} (by ${canvas ? 'name' : 'id or name'})`,
         );
     }
+    if (custom.length)
+      ctx.warn(
+        `${name}: ${custom.map((c) => `"${c}"`).join(', ')} ${custom.length === 1 ? 'is' : 'are'} no assignment (a custom column?) and left as ${custom.length === 1 ? 'it is' : 'they are'}`,
+      );
     if (unknown.length || byColumn.size === 0) {
       const why = unknown.length
         ? unknown.join('; ')
-        : `the file has no assignment columns beside ${['user', ...WHO_COLUMNS].filter((c) => header.includes(c)).join(', ')}`;
+        : canvas
+          ? 'the file has no assignment columns (headed "Name (id)")'
+          : `the file has no assignment columns beside ${['user', ...WHO_COLUMNS].filter((c) => out.header.includes(c)).join(', ')}`;
       throw new UsageError(
         `${name} has 1 problem; nothing was sent:\n${formatProblems([{ line: 1, message: why }], name)}`,
       );
@@ -247,7 +406,9 @@ async function readCells(
   );
   // The students' records come with the listing when the file names them by login or SIS id, or gives their names to check.
   const byName =
-    [...refs.values()].some((ref) => !('problem' in ref) && ref.kind !== 'id') || rows.some((r) => r.values.name);
+    [...refs.values()].some((ref) => !('problem' in ref) && ref.kind !== 'id') ||
+    rows.some((r) => r.values.name) ||
+    (sisIds?.size ?? 0) > 0;
   const withComments = rows.some((r) => r.values.comment);
   for (const a of byColumn.values())
     if (!found.has(a.id))
@@ -265,6 +426,7 @@ async function readCells(
   const bad: Problem[] = [];
   const cells: Cell[] = [];
   const seen = new Map<string, number>();
+  const headerOf = new Map(gradeColumns.map((c) => [c.key, c.column.header]));
   for (const r of rows) {
     // A name given is checked against the student the row names, whatever its grades: a row that
     // names one student and another's name is a file out of step (a column sorted on its own).
@@ -280,11 +442,13 @@ async function readCells(
           message: `name "${r.values.name}" is not the name of user "${r.values.user}" (${textOf(record.name)})`,
         });
     }
+    let sisChecked = false;
     for (const [column, a] of byColumn) {
       const grade = r.values[column] ?? '';
       if (grade === '') continue;
-      const where = perAssignment ? ` (${column})` : '';
-      const target = interpretGrade(a, grade);
+      const where = perAssignment ? ` (${headerOf.get(column) ?? column})` : '';
+      const excuse = canvas && grade === EXCUSED;
+      const target = excuse ? { score: null, grade: null, excused: true } : interpretGrade(a, grade);
       if ('error' in target) {
         bad.push({ line: r.line, message: `${target.error}${where}` });
         continue;
@@ -306,6 +470,19 @@ async function readCells(
         });
         continue;
       }
+      // Canvas's export names the student twice (ID and SIS User ID): a row whose two disagree is a file out of step.
+      const sis = sisIds?.get(r.line);
+      if (sis !== undefined && !sisChecked) {
+        sisChecked = true;
+        const held = sub.user?.sis_user_id;
+        if (typeof held === 'string' && held !== sis) {
+          bad.push({
+            line: r.line,
+            message: `SIS User ID "${sis}" is not the SIS id of user ${r.values.user} (${held})`,
+          });
+          break;
+        }
+      }
       const key = `${a.id}|${sub.user_id}`;
       const first = seen.get(key);
       if (first !== undefined) {
@@ -322,15 +499,14 @@ async function readCells(
         userId: sub.user_id,
         current: sub,
         target,
+        ...(canvas ? { canvas: true as const } : {}),
       });
     }
   }
   if (bad.length)
     throw new UsageError(`${name} has ${problemCount(bad.length)}; nothing was sent:\n${formatProblems(bad, name)}`);
-  return { cells, header, values: new Map(rows.map((r) => [r.line, r.values])), name, bytes };
+  return { cells, header: out.header, values: out.values, lead: out.lead, name, bytes, dialect, encoding };
 }
-
-const isWhoColumn = (column: string) => (WHO_COLUMNS as readonly string[]).includes(column);
 
 /** A name as it is compared: its letters in one case and normal form, its spaces single. */
 const nameKey = (name: unknown) => textOf(name).normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
@@ -402,7 +578,13 @@ interface Batching {
 /** A cell as its batch is journalled: what the server holds once the batch is applied. */
 function batchCell(c: Cell, b: Batching): BatchCell {
   const comment = c.comment && !b.posted.has(c) ? { comment: c.comment, had: b.had.get(c) ?? 0 } : {};
-  return { user_id: c.userId, score: c.target.score, grade: c.target.grade, ...comment };
+  return {
+    user_id: c.userId,
+    score: c.target.score,
+    grade: c.target.grade,
+    ...(c.target.excused ? { excused: true } : {}),
+    ...comment,
+  };
 }
 
 async function sendBatches(
@@ -446,7 +628,7 @@ async function sendBatches(
       const gradeData: Record<string, GradeDataEntry> = {};
       for (const c of batch)
         gradeData[String(c.userId)] = {
-          posted_grade: c.grade,
+          ...(c.target.excused ? { excuse: true } : { posted_grade: c.grade }),
           ...(c.comment && !b.posted.has(c) ? { text_comment: c.comment } : {}),
         };
       // Written down before it goes out, and its Progress as soon as it is known: a kill at any
@@ -547,14 +729,14 @@ async function perRow(
         return { id: s.id, current: s };
       },
       compare: (row, s) =>
-        same(s, row.cell.target) ? [] : [{ field: 'grade', from: s.grade ?? '', to: row.cell.grade, applicable: true }],
+        noChange(row.cell, s) ? [] : [{ field: 'grade', from: s.grade ?? '', to: row.cell.grade, applicable: true }],
       create: () => Promise.reject(new Error('a submission is never created by grading')),
       async update(row) {
         await client.ops.submissions.grade({
           ...o.sctx,
           assignment_id: row.cell.assignment.id,
           user_id: row.cell.userId,
-          submission: { posted_grade: row.cell.grade },
+          submission: row.cell.target.excused ? { excuse: true } : { posted_grade: row.cell.grade },
           ...(row.cell.comment ? { comment: { text_comment: row.cell.comment } } : {}),
         });
       },
@@ -633,7 +815,7 @@ async function grade(
   // Batches an earlier run left unfinished are brought to their end first; then the server is read
   // again, so what their jobs wrote is not sent a second time.
   if (batching?.journal.unfinished.length) read = await readCells(ctx, client, file, o, read);
-  const { cells, header, values, name, bytes } = read;
+  const { cells, header, values, lead, name, bytes, dialect } = read;
   if (batching) {
     for (const c of cells) {
       if (!c.comment) continue;
@@ -642,7 +824,7 @@ async function grade(
       batching.had.set(c, commentsLike(c.current, c.comment, batching.author));
     }
   }
-  const changed = cells.filter((c) => !same(c.current, c.target));
+  const changed = cells.filter((c) => !noChange(c, c.current));
   const unchanged = cells.length - changed.length;
   warnAboveMaximum(ctx, changed, name);
 
@@ -651,8 +833,8 @@ async function grade(
     user: c.user,
     user_id: c.userId,
     assignment_id: c.assignment.id,
-    old_grade: c.current.grade,
-    new_grade: c.target.grade,
+    old_grade: c.canvas && c.current.excused === true ? EXCUSED : c.current.grade,
+    new_grade: c.target.excused ? EXCUSED : c.target.grade,
     ...newAttempt(c),
     ...(c.comment ? { comment: c.comment } : {}),
   });
@@ -664,7 +846,7 @@ async function grade(
       `Dry run: ${changed.length} grade${changed.length === 1 ? '' : 's'} to change, ${unchanged} unchanged${format === undefined && ctx.io.stdoutIsTTY ? ' (not shown)' : ''}. Nothing was sent.`,
     );
     report.finish();
-    const rows = cells.map((c) => ({ ...base(c), status: same(c.current, c.target) ? 'unchanged' : 'updated' }));
+    const rows = cells.map((c) => ({ ...base(c), status: noChange(c, c.current) ? 'unchanged' : 'updated' }));
     if (format === 'csv' || format === 'table') return unpaged(list(rows, columns));
     // On a terminal, the changes: what a dry run is run to see.
     if (format === undefined && ctx.io.stdoutIsTTY)
@@ -684,7 +866,7 @@ async function grade(
   let done = 0;
   const resume = ctx.activity.pause();
   const results = new Map<Cell, CellResult>();
-  for (const c of cells) if (same(c.current, c.target)) results.set(c, { ...base(c), status: 'unchanged' });
+  for (const c of cells) if (noChange(c, c.current)) results.set(c, { ...base(c), status: 'unchanged' });
   try {
     let pending = changed;
     for (let round = 1; pending.length && round <= MAX_ROUNDS; round++) {
@@ -730,7 +912,7 @@ async function grade(
           if (commentsLike(held, c.comment, batching.author) > (batching.had.get(c) ?? 0)) batching.posted.add(c);
           else batching.had.set(c, commentsLike(held, c.comment, batching.author));
         }
-        if (held && same(held, c.target)) results.set(c, { ...base(c), status: 'updated' });
+        if (held && noChange(c, held)) results.set(c, { ...base(c), status: 'updated' });
         else if (outcome.lost && round < MAX_ROUNDS && !o.perRow) retry.push(c);
         else {
           const kept = held
@@ -784,10 +966,17 @@ async function grade(
   if (o.failedOut) {
     const byLine = new Map<number, string[]>();
     for (const f of failed) byLine.set(f.line, [...(byLine.get(f.line) ?? []), f.error ?? 'failed']);
+    // In the file's own layout and dialect: a Canvas export's failed rows come back under its points possible.
+    const failedRows = [...byLine].map(([line, errors]) => ({
+      line,
+      values: values.get(line) ?? {},
+      error: errors.join('; '),
+    }));
     const outcome = await writeFailedRows(
       o.failedOut,
       header,
-      [...byLine].map(([line, errors]) => ({ line, values: values.get(line) ?? {}, error: errors.join('; ') })),
+      failedRows.length && lead ? [{ ...lead, error: '' }, ...failedRows] : failedRows,
+      dialect,
     );
     if (outcome === 'written') report.set('failed_out', o.failedOut);
     const note = failedFileNote(o.failedOut, outcome, { rows: 'Failed rows', verb: 'grade' });

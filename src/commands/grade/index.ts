@@ -4,7 +4,7 @@
 import { item, type CommandResult, type Verbs } from '../../model/command.js';
 import type { Context } from '../../model/context.js';
 import { command, contextFlags } from '../../model/define.js';
-import { CONCURRENCY } from '../../bulk/options.js';
+import { CONCURRENCY, DELIMITER_FLAG } from '../../bulk/options.js';
 import { courseScope, resolveUserPath } from '../../client/user-ref.js';
 import { UsageError } from '../../errors.js';
 import { submissionContext } from '../submissions/index.js';
@@ -76,7 +76,7 @@ const grade = command({
       long: 'csv',
       value: 'file',
       description:
-        'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin',
+        "grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment, or Canvas's own Gradebook export (EX excuses; totals ignored); UTF-8 or UTF-16, separated by , ; or tab; an empty grade changes nothing; - for stdin",
     },
     dryRun: {
       long: 'dry-run',
@@ -109,6 +109,7 @@ const grade = command({
       description: 'with --csv: write failed rows here, with an error column, ready to re-run',
     },
     restart: { long: 'restart', description: 'with --per-row: ignore what earlier runs of this file recorded' },
+    delimiter: { ...DELIMITER_FLAG, description: `with --csv: ${DELIMITER_FLAG.description}` },
   },
   examples: [
     'lms grade --course 1 --assignment 1 --user 9 17 --comment "Solid method section"',
@@ -119,6 +120,7 @@ const grade = command({
     'lms grade --course 1 --assignment 1 --csv grades.csv --dry-run',
     'lms grade --course 1 --assignment 1 --csv grades.csv --failed-out failed.csv',
     'lms grade --course 1 --csv gradebook.csv --per-row',
+    'lms grade --course 1 --csv "Grades-BIO-101.csv" --dry-run   # as Canvas exports it',
   ],
   async run({ args, opts, ctx }) {
     const sctx = submissionContext(opts);
@@ -127,7 +129,10 @@ const grade = command({
         throw new UsageError(
           '--csv takes the grades (and comments, and rubric points) from the file: give no GRADE, --user, --comment or --rubric with it',
         );
-      const { gradeCsv } = await import('./bulk.js');
+      const [{ gradeCsv }, { delimiterFlag }] = await Promise.all([
+        import('./bulk.js'),
+        import('../../bulk/csv-input.js'),
+      ]);
       return gradeCsv(ctx, opts.csv, {
         sctx,
         assignment: opts.assignment,
@@ -137,10 +142,11 @@ const grade = command({
         concurrency: opts.concurrency,
         failedOut: opts.failedOut,
         restart: opts.restart,
+        delimiter: delimiterFlag(opts.delimiter),
       });
     }
     // One grade's --dry-run is the generic one: the request is shown instead of sent.
-    for (const flag of ['perRow', 'failedOut', 'restart'] as const) {
+    for (const flag of ['perRow', 'failedOut', 'restart', 'delimiter'] as const) {
       if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
     }
     if (!opts.assignment || !opts.user)

@@ -30,6 +30,7 @@ function applied(
 ): { grade: boolean; comment: boolean } {
   const grade =
     s !== undefined &&
+    (cell.excused === true) === (s.excused === true) &&
     (s.score ?? null) === cell.score &&
     (s.grade ?? null) === cell.grade &&
     s.grade_matches_current_submission !== false;

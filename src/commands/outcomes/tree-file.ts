@@ -13,6 +13,7 @@ import {
   placeFields,
   placeWords,
   readCsvRecords,
+  type Delimiter,
   scanInput,
   shapeOfName,
   TOO_DEEP,
@@ -172,8 +173,8 @@ function finish(rows: CsvRow[], problems: Problem[]): Parsed {
 
 // ---- CSV --------------------------------------------------------------------------------------
 
-function readCsv(bytes: Buffer): Parsed {
-  const read = readCsvRecords(bytes, { columns: TREE_COLUMNS, relaxColumnCount: true });
+function readCsv(bytes: Buffer, delimiter?: Delimiter): Parsed {
+  const read = readCsvRecords(bytes, { columns: TREE_COLUMNS, relaxColumnCount: true, delimiter });
   if ('problem' in read) return { rows: [], header: [], problems: [read.problem] };
   const { header, records } = read;
   const ratingsAt = header.indexOf('ratings');
@@ -441,10 +442,10 @@ function firstTooBig(root: Node | null): { node: Node; message: string } | undef
 }
 
 /** CSV by its extension or its header; YAML or JSON (which YAML reads) otherwise. */
-export function parseTreeFile(bytes: Buffer, name: string): Parsed {
+export function parseTreeFile(bytes: Buffer, name: string, options: { delimiter?: Delimiter } = {}): Parsed {
   const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 64 * 1024)).replace(/^\uFEFF/, '');
-  const csv = /\.csv$/i.test(name) || (!/\.(ya?ml|json)$/i.test(name) && /^[^\n{[:#]*vendor_guid[^\n:]*,/i.test(head));
-  if (csv) return readCsv(bytes);
+  const csv = /\.csv$/i.test(name) || (!/\.(ya?ml|json)$/i.test(name) && /^[^\n{[:#]*vendor_guid[^\n:]*[,;\t]/i.test(head));
+  if (csv) return readCsv(bytes, options.delimiter);
   const refuse = (line: number, message: string): Parsed => ({
     rows: [],
     header: [...TREE_COLUMNS],

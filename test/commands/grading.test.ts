@@ -679,7 +679,7 @@ describe('the separators spreadsheets write', () => {
     ]);
     expect(verbose.exitCode, verbose.stderr).toBe(0);
     expect(verbose.stderr.split('\n').filter((l) => l.includes('separated by'))).toEqual([
-      `${path}: fields separated by ${said}`,
+      `${path}: fields separated by ${said}, lines ending in LF, UTF-8`,
     ]);
     const quiet = await session(w.env).run([
       'grade',

@@ -134,11 +134,14 @@ const hundredths = (n: number) => Math.round(n * 100);
 
 /**
  * The cell changes nothing: the server holds its grade; or, for a cell of Canvas's export, the score
- * it gives rounds to the score held (the export wrote it to two decimals), or it is the letter held.
+ * it gives rounds to the score held (the export wrote it to two decimals), or it is the letter held,
+ * whether or not the student has resubmitted since (Canvas's export writes that score, and its
+ * import takes it back as no change).
  */
 function noChange(c: Cell, s: Submission): boolean {
   if (same(s, c.target)) return true;
-  if (!c.canvas || c.target.excused || s.excused === true || s.grade_matches_current_submission === false) return false;
+  // As Canvas's import compares them: the score alone, an attempt made since the grade aside.
+  if (!c.canvas || c.target.excused || s.excused === true) return false;
   if (/^[+-]?\d*\.?\d+$/.test(c.grade) && typeof s.score === 'number')
     return hundredths(Number(c.grade)) === hundredths(s.score);
   return typeof s.grade === 'string' && s.grade.toLowerCase() === c.grade.toLowerCase();

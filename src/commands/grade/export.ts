@@ -169,6 +169,134 @@ async function gradebook(ctx: Context, client: ApiClient, sctx: SubmissionContex
   return exportRows(ctx, rows, columns);
 }
 
+// ---- Canvas's own Gradebook export ---------------------------------------------------------------
+// As canvas-lms lib/gradebook_exporter.rb writes it: Student (the sortable name), ID, SIS User ID,
+// SIS Login ID, Section (a student's sections as a sentence), a column per assignment headed
+// `Name (id)`, then the totals; a `Manual Posting` row when an assignment is posted by hand, then the
+// `Points Possible` row (the totals marked read-only); a score to two decimals, `EX` for excused, a
+// letter for a gpa_scale assignment. The totals are worked out from the submissions and assignments
+// the API gives: the overall ones only, since the API lms reads has no assignment groups.
+
+/** Canvas's overall totals, each marked `(read only)` in the points possible row. */
+export const CANVAS_TOTALS = [
+  'Current Points',
+  'Final Points',
+  'Current Score',
+  'Unposted Current Score',
+  'Final Score',
+  'Unposted Final Score',
+] as const;
+
+const CANVAS_WHO = ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section'] as const;
+
+/** A number as Canvas's export writes it: two decimals, no thousands separator; empty for none. */
+const twoDecimals = (n: number | null | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(2) : '');
+
+/** Names as a sentence, as Rails's to_sentence joins them: `A`, `A and B`, `A, B, and C`. */
+function sentence(names: string[]): string {
+  if (names.length <= 2) return names.join(' and ');
+  return `${names.slice(0, -1).join(', ')}, and ${names.at(-1)}`;
+}
+
+/** A score as a number, however the instance sent it. */
+function scoreOf(s: Submission): number | null {
+  const given: unknown = s.score;
+  if (typeof given === 'number') return given;
+  return typeof given === 'string' && given.trim() !== '' && Number.isFinite(Number(given)) ? Number(given) : null;
+}
+
+/** A submission's cell in Canvas's export: `EX`, a gpa_scale assignment's letter, else the score to two decimals. */
+export function canvasCell(a: GradedAssignment, s: Submission | undefined): string {
+  if (!s) return 'N/A';
+  if (s.excused === true) return 'EX';
+  const score = scoreOf(s);
+  if (score === null) return '';
+  if (a.grading_type === 'gpa_scale' && typeof s.grade === 'string') return s.grade;
+  return twoDecimals(score);
+}
+
+/** A student's totals over the assignments that count: points, and the score as a percentage of what was graded (current) or of everything (final). */
+function totalsOf(assignments: GradedAssignment[], subs: (Submission | undefined)[]): string[] {
+  let points = 0;
+  let gradedPossible = 0;
+  let possible = 0;
+  let any = false;
+  assignments.forEach((a, i) => {
+    const s = subs[i];
+    if (!s || s.excused === true || a.omit_from_final_grade === true) return;
+    const pp = typeof a.points_possible === 'number' ? a.points_possible : 0;
+    possible += pp;
+    const score = scoreOf(s);
+    if (score === null) return;
+    any = true;
+    points += score;
+    gradedPossible += pp;
+  });
+  const current = any && gradedPossible > 0 ? twoDecimals((points / gradedPossible) * 100) : '';
+  const final = possible > 0 ? twoDecimals((points / possible) * 100) : '';
+  const pts = any ? twoDecimals(points) : '';
+  return [pts, pts, current, current, final, final];
+}
+
+async function canvasGradebook(
+  ctx: Context,
+  client: ApiClient,
+  sctx: SubmissionContext,
+  assignment: string | undefined,
+): Promise<CommandResult> {
+  const course = await courseOf(client, sctx);
+  const sections = await sectionsOfStudents(ctx, client, course);
+  const all: GradedAssignment[] = [];
+  if (assignment !== undefined)
+    all.push((await client.ops.assignments.get({ course_id: course, id: assignment })) as GradedAssignment);
+  else for await (const a of client.ops.assignments.list({ course_id: course })) all.push(a as GradedAssignment);
+  // Canvas exports the assignments that take a grade and are published.
+  const graded = all.filter((a) => a.grading_type !== 'not_graded' && a.published !== false);
+  const students = new Map<number, { user: Submission['user']; subs: (Submission | undefined)[] }>();
+  for (const [i, a] of graded.entries()) {
+    for await (const s of submissionsOf(client, sctx, a.id)) {
+      let row = students.get(s.user_id);
+      if (!row) students.set(s.user_id, (row = { user: s.user, subs: [] }));
+      row.subs[i] = s;
+    }
+  }
+  const header = [...CANVAS_WHO, ...graded.map((a) => `${textOf(a.name)} (${a.id})`), ...CANVAS_TOTALS];
+  const blank = (n: number) => Array<string>(n).fill('');
+  const rows: string[][] = [];
+  if (graded.some((a) => a.post_manually === true))
+    rows.push([
+      ...blank(CANVAS_WHO.length),
+      ...graded.map((a) => (a.post_manually === true ? 'Manual Posting' : '')),
+      ...blank(CANVAS_TOTALS.length),
+    ]);
+  rows.push([
+    '    Points Possible',
+    ...blank(CANVAS_WHO.length - 1),
+    ...graded.map((a) => twoDecimals(a.points_possible)),
+    ...CANVAS_TOTALS.map(() => '(read only)'),
+  ]);
+  const byName = [...students].sort(([ia, a], [ib, b]) => {
+    const [na, nb] = [textOf(a.user?.sortable_name ?? a.user?.name), textOf(b.user?.sortable_name ?? b.user?.name)];
+    return na < nb ? -1 : na > nb ? 1 : ia - ib;
+  });
+  for (const [id, { user, subs }] of byName)
+    rows.push([
+      textOf(user?.sortable_name ?? user?.name),
+      String(id),
+      textOf(user?.sis_user_id),
+      textOf(user?.login_id),
+      sentence([...(sections.get(id) ?? [])].sort()),
+      ...graded.map((a, i) => canvasCell(a, subs[i])),
+      ...totalsOf(graded, subs),
+    ]);
+  // Built with fromEntries, so a header such as "__proto__" stays a plain key.
+  return exportRows(
+    ctx,
+    rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? '']))),
+    header,
+  );
+}
+
 export const exportGrades = command({
   name: 'export',
   summary:
@@ -184,6 +312,14 @@ export const exportGrades = command({
   options: {
     course: contextFlags.course,
     section: { ...contextFlags.section, description: 'section id or sis_section_id:X (its students only)' },
+    format: {
+      long: 'format',
+      value: 'layout',
+      choices: ['lms', 'canvas'],
+      default: 'lms',
+      description:
+        "lms: lms's own columns; canvas: Canvas's Gradebook export (Student, ID, SIS User ID, SIS Login ID, Section, `Name (id)` per assignment, Points Possible row, totals), which `lms grade --csv` and Canvas's own import read back",
+    },
     assignment: {
       long: 'assignment',
       value: 'id',
@@ -196,10 +332,12 @@ export const exportGrades = command({
     'lms grade export --course 1 --assignment 1 > grades.csv && lms grade --course 1 --assignment 1 --csv grades.csv --dry-run',
     'lms grade export --course 1 > gradebook.csv && lms grade --course 1 --csv gradebook.csv --dry-run',
     'lms grade export --section sis_section_id:BIO-101-B --assignment 3 -o json',
+    'lms grade export --course 1 --format canvas > canvas.csv && lms grade --course 1 --csv canvas.csv --dry-run',
   ],
   async run({ opts, ctx }) {
     const sctx = submissionContext(opts);
     const client = await ctx.client();
+    if (opts.format === 'canvas') return canvasGradebook(ctx, client, sctx, opts.assignment);
     return opts.assignment !== undefined
       ? oneAssignment(ctx, client, sctx, opts.assignment)
       : gradebook(ctx, client, sctx);

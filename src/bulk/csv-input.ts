@@ -11,6 +11,10 @@ import { UsageError } from '../errors.js';
 import { openInput, sourceName, whyUnreadable, type InputSource } from '../io/bounded.js';
 import { unguardCell } from '../output/csv-guard.js';
 import { moreLine, ProblemList } from './problems.js';
+import { delimiterOf, type Delimiter } from './delimiter.js';
+
+// The separator's sniffing lives apart (no CSV parser behind it, for the MCP server's pseudonyms); it is part of this reader's surface.
+export { delimiterOf, type Delimiter } from './delimiter.js';
 
 export interface CsvRow extends Place {
   values: Record<string, string>;
@@ -189,7 +193,6 @@ export function encodeText(text: string, encoding: InputEncoding, bom: boolean):
   const le = Buffer.from(`\uFEFF${body}`, 'utf16le');
   return encoding === 'utf-16le' ? le : le.swap16();
 }
-
 
 const enum Csv {
   FieldStart,
@@ -655,27 +658,6 @@ export interface CsvRecord {
 }
 
 /**
- * The separator a spreadsheet wrote the file with, read off its header line: a comma, or where the
- * header has none, the `;` of a European locale's CSV or the tab of "Unicode Text" / TSV. A header
- * of one column is read with commas, as ever.
- */
-export function delimiterOf(bytes: Buffer): Delimiter {
-  const counts = { ',': 0, ';': 0, '\t': 0 };
-  let quoted = false;
-  for (let i = 0; i < bytes.length && i < MAX_FIELD_BYTES; i++) {
-    const c = bytes[i];
-    if (c === 0x22) quoted = !quoted;
-    else if (!quoted && (c === 0x0a || c === 0x0d)) break;
-    else if (!quoted && c === 0x2c) counts[',']++;
-    else if (!quoted && c === 0x3b) counts[';']++;
-    else if (!quoted && c === 0x09) counts['\t']++;
-  }
-  if (counts[','] > 0) return ',';
-  if (counts[';'] > 0) return counts[';'] >= counts['\t'] ? ';' : '\t';
-  return counts['\t'] > 0 ? '\t' : ',';
-}
-
-/**
  * The header of a CSV file as its cells are written (the guard a spreadsheet export puts before text
  * taken off, not trimmed or lower-cased), to tell its layout before the rows are read; empty when it
  * cannot be read.
@@ -693,9 +675,6 @@ export function csvHeader(bytes: Buffer, delimiter?: Delimiter): string[] {
     return [];
   }
 }
-
-/** A separator lms reads: `,`, `;` or a tab. */
-export type Delimiter = ',' | ';' | '\t';
 
 /** The separators a `--delimiter` flag takes: the characters themselves, or their names. */
 export const DELIMITER_NAMES: Readonly<Record<string, Delimiter>> = {
@@ -731,10 +710,7 @@ export interface CsvDialect {
  * The dialect of a CSV file as readInput handed it over (UTF-8, UTF-16 already converted): the
  * separator sniffed from the header unless one is given, the byte-order mark, the header's line ending.
  */
-export function dialectOf(
-  bytes: Buffer,
-  given: { delimiter?: Delimiter; encoding?: InputEncoding } = {},
-): CsvDialect {
+export function dialectOf(bytes: Buffer, given: { delimiter?: Delimiter; encoding?: InputEncoding } = {}): CsvDialect {
   const encoding = given.encoding ?? 'utf-8';
   const bom = bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2];
   let eol: '\n' | '\r\n' = '\n';
@@ -754,7 +730,11 @@ export function dialectOf(
 /** A dialect as `-v` and notes say it: `";", CRLF, UTF-8 with a BOM`. */
 export function dialectWords(d: CsvDialect): string {
   const encoding =
-    d.encoding === 'utf-8' ? `UTF-8${d.bom ? ' with a byte-order mark' : ''}` : d.encoding === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE';
+    d.encoding === 'utf-8'
+      ? `UTF-8${d.bom ? ' with a byte-order mark' : ''}`
+      : d.encoding === 'utf-16le'
+        ? 'UTF-16 LE'
+        : 'UTF-16 BE';
   return `fields separated by ${separatorName(d.delimiter)}, lines ending in ${d.eol === '\r\n' ? 'CRLF' : 'LF'}, ${encoding}`;
 }
 
@@ -779,7 +759,7 @@ export function readCsvRecords(
 ): { header: string[]; records: CsvRecord[] } | { problem: Problem } {
   const problem = scanInput(bytes, 'csv');
   if (problem) return { problem };
-  let parsed: { record: string[]; info: { lines: number } }[];
+  let parsed: { record: string[]; info: { lines: number; bytes: number } }[];
   try {
     // Records of another length are found below, where the header's names can be said too.
     parsed = parse(bytes, {
@@ -810,9 +790,14 @@ export function readCsvRecords(
     });
   const header = parsed[0].record.map((h) => h.trim().toLowerCase());
   const records: CsvRecord[] = [];
-  let previousEnd = parsed[0].info.lines;
+  // Lines counted from the bytes, a CRLF as one line break (inside a quoted field too, where the
+  // parser counts it as two), and blank lines between records passed over.
+  let at = parsed[0].info.bytes;
+  let line = lineAfter(bytes, 0, at, 1);
   for (const { record, info } of parsed.slice(1)) {
-    const line = previousEnd + 1;
+    let start = at;
+    while (start < info.bytes && (bytes[start] === 0x0a || bytes[start] === 0x0d)) start++;
+    line = lineAfter(bytes, at, start, line);
     if (!relaxColumnCount && record.length !== header.length) {
       const n = record.length;
       return {
@@ -823,9 +808,20 @@ export function readCsvRecords(
       };
     }
     records.push({ line, cells: record });
-    previousEnd = info.lines;
+    line = lineAfter(bytes, start, info.bytes, line);
+    at = info.bytes;
   }
   return { header, records };
+}
+
+/** The line at `to`, counting the line breaks (CRLF, LF or a lone CR, each one) from `from`, on `line`. */
+function lineAfter(bytes: Buffer, from: number, to: number, line: number): number {
+  let n = line;
+  for (let i = from; i < to; i++) {
+    if (bytes[i] === 0x0a) n++;
+    else if (bytes[i] === 0x0d && bytes[i + 1] !== 0x0a) n++;
+  }
+  return n;
 }
 
 /** A CSV file's rows checked against a schema; its separator sniffed from the header unless `delimiter` is given. */

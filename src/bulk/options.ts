@@ -13,7 +13,7 @@ export const CONCURRENCY = { type: 'integer', min: 1, max: 32, default: '4' } as
 export const DELIMITER_FLAG = {
   long: 'delimiter',
   value: 'char',
-  description: 'the CSV\'s separator: , ; or tab (default: read off its header)',
+  description: "the CSV's separator: , ; or tab (default: read off its header)",
 } as const;
 
 /**

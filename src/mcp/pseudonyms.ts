@@ -6,6 +6,7 @@
 // before the verb reads them. The map lives in this process only.
 import { createHmac } from 'node:crypto';
 import { UsageError } from '../errors.js';
+import { delimiterOf } from '../bulk/delimiter.js';
 import type { Tool } from './tools.js';
 
 export type Scope = 'students' | 'all';
@@ -555,15 +556,47 @@ export class Pseudonyms {
         });
       return real;
     };
-    const cells = csvCells(text);
+    // A SIS id or login column (Canvas's gradebook export) takes the real one: the import checks it against the user's.
+    const form = (field: 'sis_user_id' | 'login_id') => (value: string) => {
+      const m = WHOLE.exec(value.trim().replace(/^sis_(?:user|login)_id:/, ''));
+      if (!m || m[2] === undefined || m[3] !== undefined) return undefined;
+      const user = this.idOf(m[2], value);
+      const real = this.people.get(user)?.forms[field];
+      if (real === undefined)
+        throw new UsageError(
+          `"${value}" stands for user ${user}, whose ${field === 'login_id' ? 'login' : 'SIS id'} this server has not seen`,
+          {
+            hint: 'leave the cell empty',
+          },
+        );
+      return real;
+    };
+    // Separated as the file is: a comma, or the ";" or tab spreadsheets write.
+    const cells = csvCells(text, delimiterOf(Buffer.from(text.slice(0, 64 * 1024), 'utf8')));
     const header = cells.filter((c) => c.row === 0);
     const columnsOf = (keys: string[]) =>
       new Set(header.filter((c) => keys.includes(cellValue(text, c).trim().toLowerCase())).map((c) => c.column));
-    const users = columnsOf(USER_KEYS);
+    const canvas = columnsOf(['id']).size > 0 && columnsOf(['student']).size > 0;
+    // Canvas's export: `Student` is the name, `ID` the (real) id; its SIS columns take the real SIS id and login.
+    const users = canvas ? new Set<number>() : columnsOf(USER_KEYS);
+    const sis = canvas ? columnsOf(['sis user id']) : new Set<number>();
+    const logins = canvas ? columnsOf(['sis login id']) : new Set<number>();
     // A CSV whose header names a user column; else JSON or YAML, by their keys.
-    if (users.size) {
-      const names = columnsOf(NAME_KEYS);
-      return csvUserCells(text, cells, (column) => (users.has(column) ? id : names.has(column) ? name : undefined));
+    if (users.size || canvas) {
+      const names = canvas ? columnsOf(['student']) : columnsOf(NAME_KEYS);
+      const bySis = form('sis_user_id');
+      const byLogin = form('login_id');
+      return csvUserCells(text, cells, (column) =>
+        users.has(column)
+          ? id
+          : names.has(column)
+            ? name
+            : sis.has(column)
+              ? bySis
+              : logins.has(column)
+                ? byLogin
+                : undefined,
+      );
     }
     return text.replace(USER_VALUE, (all: string, before: string, quote: string, value: string) => {
       const real = id(value);
@@ -634,8 +667,8 @@ function csvUserCells(
     if (!map) continue;
     const real = map(cellValue(text, c));
     if (real === undefined) continue;
-    // A real name may hold what a CSV cell must quote (a comma, a quote): quoted then, as RFC 4180 writes it.
-    const quoted = text[c.start] === '"' || /[",\r\n]|^\s|\s$/.test(real);
+    // A real name may hold what a CSV cell must quote (a separator, a quote): quoted then, as RFC 4180 writes it.
+    const quoted = text[c.start] === '"' || /[",;\t\r\n]|^\s|\s$/.test(real);
     out += text.slice(from, c.start) + (quoted ? `"${real.replace(/"/g, '""')}"` : real);
     from = c.end;
   }
@@ -649,8 +682,8 @@ interface Cell {
   end: number;
 }
 
-/** Where each cell of a CSV text stands (a quoted one with its quotes), as RFC 4180 reads it. */
-function csvCells(text: string): Cell[] {
+/** Where each cell of a CSV text stands (a quoted one with its quotes), as RFC 4180 reads it, fields separated by `delimiter`. */
+function csvCells(text: string, delimiter = ','): Cell[] {
   const cells: Cell[] = [];
   let row = 0;
   let column = 0;
@@ -662,9 +695,9 @@ function csvCells(text: string): Cell[] {
       while (i < text.length && !(text[i] === '"' && text[i + 1] !== '"')) i += text[i] === '"' ? 2 : 1;
       i++;
     }
-    while (i < text.length && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') i++;
+    while (i < text.length && text[i] !== delimiter && text[i] !== '\n' && text[i] !== '\r') i++;
     cells.push({ row, column, start, end: i });
-    if (text[i] === ',') column++;
+    if (text[i] === delimiter) column++;
     else {
       if (text[i] === '\r' && text[i + 1] === '\n') i++;
       row++;

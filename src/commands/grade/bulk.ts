@@ -198,7 +198,11 @@ interface ReadFile {
   /** The columns of grades: key (the header in lms's layout, `#index` in Canvas's), the header as written, the id it names. */
   gradeColumns: { key: string; column: Column }[];
   /** The header the failed rows are written with, and each row's cells by it. */
-  out: { header: string[]; values: Map<number, Record<string, string>>; lead?: { line: number; values: Record<string, string> } };
+  out: {
+    header: string[];
+    values: Map<number, Record<string, string>>;
+    lead?: { line: number; values: Record<string, string> };
+  };
   /** Canvas's layout: the cells of each row's SIS User ID, checked against the student its ID names. */
   sisIds?: Map<number, string>;
   problems: Problem[];
@@ -221,12 +225,17 @@ function readLmsFile(bytes: Buffer, o: GradeCsvOptions, fileHeader: string[]): R
     problems.push({ line: 1, message: 'missing required column grade' });
   const kinds = columnsOf(header, 'lms');
   const gradeColumns = perAssignment
-    ? kinds.filter((c) => !['user', 'name', 'info', 'error'].includes(c.kind)).map((c) => ({ key: c.header, column: c }))
+    ? kinds
+        .filter((c) => !['user', 'name', 'info', 'error'].includes(c.kind))
+        .map((c) => ({ key: c.header, column: c }))
     : kinds.filter((c) => c.kind === 'grade').map((c) => ({ key: c.header, column: c }));
   if (perAssignment)
     for (const c of gradeColumns)
       if (c.column.kind !== 'assignment')
-        problems.push({ line: 1, message: `a ${c.column.header} column goes with --assignment; a gradebook has a column per assignment` });
+        problems.push({
+          line: 1,
+          message: `a ${c.column.header} column goes with --assignment; a gradebook has a column per assignment`,
+        });
   return { rows, gradeColumns, out: { header, values: new Map(rows.map((r) => [r.line, r.values])) }, problems };
 }
 

@@ -444,7 +444,8 @@ function firstTooBig(root: Node | null): { node: Node; message: string } | undef
 /** CSV by its extension or its header; YAML or JSON (which YAML reads) otherwise. */
 export function parseTreeFile(bytes: Buffer, name: string, options: { delimiter?: Delimiter } = {}): Parsed {
   const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 64 * 1024)).replace(/^\uFEFF/, '');
-  const csv = /\.csv$/i.test(name) || (!/\.(ya?ml|json)$/i.test(name) && /^[^\n{[:#]*vendor_guid[^\n:]*[,;\t]/i.test(head));
+  const csv =
+    /\.csv$/i.test(name) || (!/\.(ya?ml|json)$/i.test(name) && /^[^\n{[:#]*vendor_guid[^\n:]*[,;\t]/i.test(head));
   if (csv) return readCsv(bytes, options.delimiter);
   const refuse = (line: number, message: string): Parsed => ({
     rows: [],

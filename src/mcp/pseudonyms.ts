@@ -61,7 +61,17 @@ const PERSON_FIELDS: Record<string, Kind> = {
   primary_email: EMAIL,
   avatar_url: AVATAR,
   avatar_image_url: AVATAR,
+  // A row of Canvas's gradebook export (`grade export --format canvas`).
+  Student: NAME,
+  LastName: NAME,
+  FirstName: NAME,
+  'SIS User ID': LOGIN,
+  'SIS Login ID': LOGIN,
+  'Integration ID': LOGIN,
 };
+
+/** The keys of a row of Canvas's gradebook export, whose `ID` is the student's user id. */
+const CANVAS_ROW_KEYS = ['ID', 'SIS Login ID', 'Section'];
 
 /** Fields only a person's record has: an object holding one is a person (or names one by user_id). */
 const MARKERS = [
@@ -583,6 +593,13 @@ export class Pseudonyms {
     const logins = canvas ? columnsOf(['sis login id']) : new Set<number>();
     // A CSV whose header names a user column; else JSON or YAML, by their keys.
     if (users.size || canvas) {
+      // Canvas's Student column is the sortable name, which its import does not read: mapped back where it is known.
+      const canvasName = (value: string) => {
+        const m = WHOLE.exec(value.trim());
+        if (!m || m[5] === undefined) return undefined;
+        const forms = this.people.get(this.idOf(m[5], value))?.forms;
+        return forms?.sortable_name ?? forms?.name;
+      };
       const names = canvas ? columnsOf(['student']) : columnsOf(NAME_KEYS);
       const bySis = form('sis_user_id');
       const byLogin = form('login_id');
@@ -590,7 +607,9 @@ export class Pseudonyms {
         users.has(column)
           ? id
           : names.has(column)
-            ? name
+            ? canvas
+              ? canvasName
+              : name
             : sis.has(column)
               ? bySis
               : logins.has(column)
@@ -727,6 +746,10 @@ const FORM_FIELDS: [string, keyof Forms][] = [
   ['integration_id', 'integration_id'],
   ['email', 'email'],
   ['primary_email', 'email'],
+  ['Student', 'sortable_name'],
+  ['SIS Login ID', 'login_id'],
+  ['SIS User ID', 'sis_user_id'],
+  ['Integration ID', 'integration_id'],
 ];
 
 /** What a person object says of them. */
@@ -752,6 +775,8 @@ const idText = (v: unknown): string | undefined =>
 /** The user id an object stands for (a person, or an enrollment that names one by user_id), if it does. */
 function personIdOf(obj: Record<string, unknown>, key: string | undefined): string | undefined {
   if (key !== undefined && PERSON_KEYS.has(key)) return idText(obj.id);
+  // A student's row of Canvas's gradebook export (its points possible row has no ID).
+  if (CANVAS_ROW_KEYS.every((k) => k in obj)) return idText(obj.ID);
   if (!MARKERS.some((m) => typeof obj[m] === 'string')) return undefined;
   return idText(obj.user_id) ?? idText(obj.id);
 }

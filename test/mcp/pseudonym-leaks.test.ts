@@ -363,3 +363,42 @@ describe('a grade CSV under --pseudonymize', () => {
     expect(leaked(everything(refused))).toEqual([]);
   });
 });
+
+describe('grade files in the dialects spreadsheets write, under pseudonyms', () => {
+  it('maps the pseudonyms of a ";" file back, and of Canvas\'s export in SIS User ID, SIS Login ID and Student', async () => {
+    const s = server(TOKENS.teacher);
+    const exported = (await call(s, 'grade_export', { course: '1', format: 'canvas' })).structuredContent as {
+      items: Record<string, string>[];
+    };
+    const rows = exported.items;
+    expect(leaked(JSON.stringify(rows))).toEqual([]);
+    const sam = rows.find((r) => r.ID === '7')!;
+    expect(sam['SIS User ID']).toMatch(/^student-[0-9a-f]{8}$/);
+    expect(sam['SIS Login ID']).toMatch(/^student-[0-9a-f]{8}$/);
+    const real = async () =>
+      (
+        (
+          await call(server(TOKENS.admin, false), 'submissions_get', {
+            course: '1',
+            assignment: '1',
+            user: '7',
+          })
+        ).structuredContent as { score: number }
+      ).score;
+    // lms's layout, separated by ";": the user cell is a pseudonym the server maps back.
+    const semicolon = `user;grade\nsis_user_id:${sam['SIS User ID']};14\n`;
+    const graded = await call(s, 'grade_set', { course: '1', assignment: '1', csv_text: semicolon });
+    expect(graded.structuredContent).toMatchObject({ updated: 1, failed: 0 });
+    expect(await real()).toBe(14);
+    // Canvas's layout, tab-separated, written back from what the assistant was shown, one score edited.
+    const header = Object.keys(sam);
+    const lab = header.find((h) => h.endsWith('(1)'))!;
+    const tsv = [header, ...rows.map((r) => header.map((h) => (r === sam && h === lab ? '12.00' : r[h])))]
+      .map((cells) => cells.join('\t'))
+      .join('\n');
+    const canvas = await call(s, 'grade_set', { course: '1', csv_text: `${tsv}\n` });
+    expect(canvas.structuredContent).toMatchObject({ updated: 1, failed: 0 });
+    expect(await real()).toBe(12);
+    expect(leaked(everything(canvas))).toEqual([]);
+  });
+});

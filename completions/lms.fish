@@ -581,6 +581,7 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 # lms enrollments import flags
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'concurrency' -x -d 'rows in flight at once (the server may slow this further)'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'delimiter' -x -d 'the CSV\'s separator: , ; or tab (default: read off its header)'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'
@@ -620,7 +621,8 @@ complete -c lms -n '__fish_seen_subcommand_from grade' -l 'batch-size' -x -d 'wi
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'comment' -x -d 'a comment to go with the grade'
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'concurrency' -x -d 'with --csv: batches (or rows, with --per-row) in flight at once'
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from grade' -l 'csv' -r -F -d 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'csv' -r -F -d 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment, or Canvas\'s own Gradebook export (EX excuses; totals ignored); UTF-8 or UTF-16, separated by , ; or tab; an empty grade changes nothing; - for stdin'
+complete -c lms -n '__fish_seen_subcommand_from grade' -l 'delimiter' -x -d 'with --csv: the CSV\'s separator: , ; or tab (default: read off its header)'
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'dry-run' -d 'with --csv: show each change (old grade → new grade); for one grade: show the request; send nothing'
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'failed-out' -r -F -d 'with --csv: write failed rows here, with an error column, ready to re-run'
 complete -c lms -n '__fish_seen_subcommand_from grade' -l 'per-row' -d 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from'
@@ -632,6 +634,7 @@ complete -c lms -n '__fish_seen_subcommand_from grade' -l 'user' -x -a '(__lms_i
 # lms grade export flags
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'assignment' -x -a '(__lms_ids)' -d 'one assignment: columns user, name, section, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user, name, section and a column per graded assignment, headed by its name (its id where names clash)'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'format' -x -a 'lms canvas' -d 'lms: lms\'s own columns; canvas: Canvas\'s Gradebook export (Student, ID, SIS User ID, SIS Login ID, Section, `Name (id)` per assignment, Points Possible row, totals), which `lms grade --csv` and Canvas\'s own import read back'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from export' -l 'section' -x -a '(__lms_ids)' -d 'section id or sis_section_id:X (its students only)'
 
 # lms grade set flags
@@ -640,7 +643,8 @@ complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcomman
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'comment' -x -d 'a comment to go with the grade'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'concurrency' -x -d 'with --csv: batches (or rows, with --per-row) in flight at once'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
-complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'csv' -r -F -d 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment; an empty grade changes nothing; - for stdin'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'csv' -r -F -d 'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment, or Canvas\'s own Gradebook export (EX excuses; totals ignored); UTF-8 or UTF-16, separated by , ; or tab; an empty grade changes nothing; - for stdin'
+complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'delimiter' -x -d 'with --csv: the CSV\'s separator: , ; or tab (default: read off its header)'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'dry-run' -d 'with --csv: show each change (old grade → new grade); for one grade: show the request; send nothing'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'failed-out' -r -F -d 'with --csv: write failed rows here, with an error column, ready to re-run'
 complete -c lms -n '__fish_seen_subcommand_from grade; and __fish_seen_subcommand_from set' -l 'per-row' -d 'with --csv: one PUT a row (instances without the batch endpoint), with a journal to resume from'
@@ -821,6 +825,7 @@ complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'concurrency' -x -d 'rows in flight at once (the server may slow this further)'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'delimiter' -x -d 'the CSV\'s separator: , ; or tab (default: read off its header)'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from import' -l 'from' -x -d 'deep-import this group (global, this context, or an account above it) …'
@@ -1397,6 +1402,7 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 # lms users import flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'concurrency' -x -d 'rows in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'delimiter' -x -d 'the CSV\'s separator: , ; or tab (default: read off its header)'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'

@@ -11,10 +11,10 @@ import { UsageError } from '../errors.js';
 import { openInput, sourceName, whyUnreadable, type InputSource } from '../io/bounded.js';
 import { unguardCell } from '../output/csv-guard.js';
 import { moreLine, ProblemList } from './problems.js';
+// The separator's sniffing (delimiterOf, and the Delimiter type) lives in delimiter.ts, with no CSV
+// parser behind it, for the MCP server's pseudonyms; import it from there.
 import { delimiterOf, type Delimiter } from './delimiter.js';
-
-// The separator's sniffing lives apart (no CSV parser behind it, for the MCP server's pseudonyms); it is part of this reader's surface.
-export { delimiterOf, type Delimiter } from './delimiter.js';
+export type { Delimiter } from './delimiter.js';
 
 export interface CsvRow extends Place {
   values: Record<string, string>;
@@ -677,7 +677,7 @@ export function csvHeader(bytes: Buffer, delimiter?: Delimiter): string[] {
 }
 
 /** The separators a `--delimiter` flag takes: the characters themselves, or their names. */
-export const DELIMITER_NAMES: Readonly<Record<string, Delimiter>> = {
+const DELIMITER_NAMES: Readonly<Record<string, Delimiter>> = {
   ',': ',',
   comma: ',',
   ';': ';',
@@ -739,7 +739,7 @@ export function dialectWords(d: CsvDialect): string {
 }
 
 /** A separator as `-v` names it: `";"`, `a tab`, `","`. */
-export function separatorName(separator: Delimiter): string {
+function separatorName(separator: Delimiter): string {
   return separator === '\t' ? 'a tab' : `"${separator}"`;
 }
 

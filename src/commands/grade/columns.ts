@@ -37,7 +37,7 @@ export type ColumnKind =
   /** A column of grades for one assignment: by `(id)` in a Canvas header, by id or name in lms's. */
   | 'assignment';
 
-export interface ColumnRule {
+interface ColumnRule {
   kind: ColumnKind;
   layouts: readonly GradeLayout[];
   /** Whether a header (as written; trimmed) is this kind; an assignment's rule gives the id it names, if any. */
@@ -59,7 +59,7 @@ const TITLE_WITH_ID = /^(.*\S)\s+\((\d+)\)$/;
  * The kinds of column, first match wins: a Canvas total is read-only before it can be taken for an
  * assignment; anything no rule above takes is an assignment's.
  */
-export const COLUMN_RULES: readonly ColumnRule[] = [
+const COLUMN_RULES: readonly ColumnRule[] = [
   { kind: 'user', layouts: ['lms'], match: named('user') },
   { kind: 'name', layouts: ['lms'], match: named('name') },
   { kind: 'info', layouts: ['lms'], match: named('section') },

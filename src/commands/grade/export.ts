@@ -178,7 +178,7 @@ async function gradebook(ctx: Context, client: ApiClient, sctx: SubmissionContex
 // the API gives: the overall ones only, since the API lms reads has no assignment groups.
 
 /** Canvas's overall totals, each marked `(read only)` in the points possible row. */
-export const CANVAS_TOTALS = [
+const CANVAS_TOTALS = [
   'Current Points',
   'Final Points',
   'Current Score',
@@ -206,7 +206,7 @@ function scoreOf(s: Submission): number | null {
 }
 
 /** A submission's cell in Canvas's export: `EX`, a gpa_scale assignment's letter, else the score to two decimals. */
-export function canvasCell(a: GradedAssignment, s: Submission | undefined): string {
+function canvasCell(a: GradedAssignment, s: Submission | undefined): string {
   if (!s) return 'N/A';
   if (s.excused === true) return 'EX';
   const score = scoreOf(s);

@@ -120,7 +120,6 @@ const grade = command({
     'lms grade --course 1 --assignment 1 --csv grades.csv --dry-run',
     'lms grade --course 1 --assignment 1 --csv grades.csv --failed-out failed.csv',
     'lms grade --course 1 --csv gradebook.csv --per-row',
-    'lms grade --course 1 --csv "Grades-BIO-101.csv" --dry-run   # as Canvas exports it',
   ],
   async run({ args, opts, ctx }) {
     const sctx = submissionContext(opts);

@@ -120,13 +120,20 @@ describe('InputScanner', () => {
       'Latin-1 on line 3',
       Buffer.concat([Buffer.from('a,b\n1,2\nJ'), Buffer.from([0xf8]), Buffer.from('rn,3\n')]),
       'csv',
-      { line: 3, message: 'not valid UTF-8: it looks like Latin-1 (ISO-8859-1); convert it to UTF-8 with iconv -f ISO-8859-1 -t UTF-8' },
+      {
+        line: 3,
+        message:
+          'not valid UTF-8: it looks like Latin-1 (ISO-8859-1); convert it to UTF-8 with iconv -f ISO-8859-1 -t UTF-8',
+      },
     ],
     [
       'a character cut off by a line break',
       Buffer.concat([Buffer.from('a\nb'), Buffer.from([0xe2, 0x82]), Buffer.from('\nc\n')]),
       'csv',
-      { line: 2, message: 'not valid UTF-8: it looks like Windows-1252; convert it to UTF-8 with iconv -f WINDOWS-1252 -t UTF-8' },
+      {
+        line: 2,
+        message: 'not valid UTF-8: it looks like Windows-1252; convert it to UTF-8 with iconv -f WINDOWS-1252 -t UTF-8',
+      },
     ],
     [
       'a character cut off at the end',
@@ -138,19 +145,28 @@ describe('InputScanner', () => {
       'an overlong NUL',
       Buffer.from([0x61, 0xc0, 0x80]),
       'csv',
-      { line: 1, message: 'not valid UTF-8: it looks like Windows-1252; convert it to UTF-8 with iconv -f WINDOWS-1252 -t UTF-8' },
+      {
+        line: 1,
+        message: 'not valid UTF-8: it looks like Windows-1252; convert it to UTF-8 with iconv -f WINDOWS-1252 -t UTF-8',
+      },
     ],
     [
       'a surrogate',
       Buffer.from([0x61, 0xed, 0xa0, 0x80]),
       'csv',
-      { line: 1, message: 'not valid UTF-8: it looks like Windows-1252; convert it to UTF-8 with iconv -f WINDOWS-1252 -t UTF-8' },
+      {
+        line: 1,
+        message: 'not valid UTF-8: it looks like Windows-1252; convert it to UTF-8 with iconv -f WINDOWS-1252 -t UTF-8',
+      },
     ],
     [
       'past U+10FFFF',
       Buffer.from([0x61, 0xf4, 0x90, 0x80, 0x80]),
       'csv',
-      { line: 1, message: 'not valid UTF-8: it looks like Windows-1252; convert it to UTF-8 with iconv -f WINDOWS-1252 -t UTF-8' },
+      {
+        line: 1,
+        message: 'not valid UTF-8: it looks like Windows-1252; convert it to UTF-8 with iconv -f WINDOWS-1252 -t UTF-8',
+      },
     ],
     ['every width of UTF-8', 'é,€,😀,\u{10FFFF}\n', 'csv', undefined],
     // Values: what the YAML library would build, counted before it is asked to.

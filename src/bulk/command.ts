@@ -128,7 +128,7 @@ async function bulk<R extends BulkRow, C>(
   const { bytes, name, encoding } = await readInput(ctx.input(file), ctx.io.stdin);
   const delimiter = delimiterFlag(opts.delimiter);
   const dialect = dialectOf(bytes, { delimiter, encoding });
-  if (ctx.globals.verbose && !job.parse) err(ctx.io, `${name}: ${dialectWords(dialect)}\n`);
+  if (ctx.globals.verbose) err(ctx.io, `${name}: ${dialectWords(dialect)}\n`);
   const parsed = job.parse ? job.parse(bytes, name, { delimiter }) : parseCsv(bytes, job.schema, { delimiter });
   const { rows, header } = parsed;
   const problems = [...parsed.problems];
@@ -316,12 +316,12 @@ async function bulk<R extends BulkRow, C>(
     [...extra.filter((e) => e.status === 'failed').map((x) => `  ${x.key}: ${x.error ?? 'failed'}`), ...attention],
   );
   if (opts.failedOut) {
-    // Written as the input was (its separator, byte-order mark, line ending, encoding), when it was a CSV.
+    // Written as the input was (its separator, byte-order mark, line ending, encoding).
     const outcome = await writeFailedRows(
       opts.failedOut,
       header,
       [...failed.map((f) => ({ line: f.line, values: valuesOf(f), error: f.error ?? '' })), ...invalid],
-      job.parse ? undefined : dialect,
+      dialect,
     );
     if (outcome === 'written') report.set('failed_out', opts.failedOut);
     const what =

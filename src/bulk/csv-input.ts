@@ -612,7 +612,10 @@ export async function readInput(
         head = head ? Buffer.concat([head, bytes]) : bytes;
         continue;
       }
-      if (head) (bytes = Buffer.concat([head, bytes])), (head = undefined);
+      if (head) {
+        bytes = Buffer.concat([head, bytes]);
+        head = undefined;
+      }
       if (chunks.length === 0 && !utf16) utf16 = utf16Of(bytes);
       if (!utf16) {
         const problem = scanner.push(bytes);

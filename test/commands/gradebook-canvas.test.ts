@@ -18,7 +18,10 @@ function workspace() {
   return {
     dir,
     env: { ...TEACHER, LMS_STATE_DIR: join(dir, 'state') },
-    file: (name: string, content: string | Buffer) => (writeFileSync(join(dir, name), content), join(dir, name)),
+    file: (name: string, content: string | Buffer) => {
+      writeFileSync(join(dir, name), content);
+      return join(dir, name);
+    },
   };
 }
 

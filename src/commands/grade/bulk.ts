@@ -263,7 +263,9 @@ function readCanvasFile(bytes: Buffer, o: GradeCsvOptions, name: string): ReadFi
     const cells = raw.map((c) => c.trim());
     if (isBlankRow(cells) || isPostingRow(cells)) continue;
     if (isPointsPossibleRow(cells)) {
-      cells.forEach((c, i) => READ_ONLY_MARK.test(c) && readOnly.add(i));
+      cells.forEach((c, i) => {
+        if (READ_ONLY_MARK.test(c)) readOnly.add(i);
+      });
       // Written again at the head of the failed rows: it says which columns are read-only.
       out.lead ??= { line, values: Object.fromEntries(header.map((h, i) => [h, raw[i] ?? ''])) };
       continue;
@@ -817,7 +819,7 @@ async function grade(
   file: string,
   o: GradeCsvOptions,
   report: BulkReport,
-  input?: { bytes: Buffer; name: string },
+  input?: { bytes: Buffer; name: string; encoding: InputEncoding },
 ): Promise<CommandResult> {
   const { batchSize, concurrency } = o;
   ctx.longJob();

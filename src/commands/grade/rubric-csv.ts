@@ -20,7 +20,8 @@ import type { RubricCriterion } from '../../spec/types/rubrics.js';
 import type { GradedAssignment, Submission } from '../../spec/types/submissions.js';
 import { WHO_COLUMNS } from './export.js';
 import { criterionNamed, pointsFor, type RubricAssessmentParam } from './rubric.js';
-import { delimiterOf, readInput, separatorName } from '../../bulk/csv-input.js';
+import { dialectOf, dialectWords, readInput, type InputEncoding } from '../../bulk/csv-input.js';
+import { delimiterOf } from '../../bulk/delimiter.js';
 import { err } from '../../io/streams.js';
 import { courseOf } from './export.js';
 
@@ -285,10 +286,10 @@ export async function rubricCsv(
   ctx: Context,
   file: string,
   o: GradeCsvOptions,
-): Promise<{ result: CommandResult } | { input: { bytes: Buffer; name: string } }> {
+): Promise<{ result: CommandResult } | { input: { bytes: Buffer; name: string; encoding: InputEncoding } }> {
   const input = await readInput(ctx.input(file), ctx.io.stdin);
   if (ctx.globals.verbose)
-    err(ctx.io, `${input.name}: fields separated by ${separatorName(delimiterOf(input.bytes))}\n`);
+    err(ctx.io, `${input.name}: ${dialectWords(dialectOf(input.bytes, { encoding: input.encoding }))}\n`);
   const header = await headerOf(input.bytes);
   if (header.every((h) => PLAIN.includes(h))) return { input };
   const client = await ctx.client();

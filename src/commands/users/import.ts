@@ -6,7 +6,7 @@ import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import type { ApiClient } from '../../client/client.js';
 import type { User } from '../../spec/types/users.js';
 import { ApiError, UsageError } from '../../errors.js';
-import type { Parsed } from '../../bulk/csv-input.js';
+import type { Delimiter, Parsed } from '../../bulk/csv-input.js';
 import { SIS_FILES, sisKindOf, sisRowProblems } from '../../spec/sis-csv.js';
 
 export const IMPORT_COLUMNS = [
@@ -47,10 +47,14 @@ interface ImportRow extends BulkRow {
  * Canvas's SIS users.csv (canvas-lms doc/api/sis_csv.md), told by its header: read in its own
  * columns (so failed rows go back out in them), each row then taken as lms's columns.
  */
-function parseUsers(csv: typeof import('../../bulk/csv-input.js'), bytes: Buffer): Parsed & { sis: boolean } {
-  const read = csv.readCsvRecords(bytes, { columns: [], relaxColumnCount: true });
+function parseUsers(
+  csv: typeof import('../../bulk/csv-input.js'),
+  bytes: Buffer,
+  options: { delimiter?: Delimiter },
+): Parsed & { sis: boolean } {
+  const read = csv.readCsvRecords(bytes, { columns: [], relaxColumnCount: true, ...options });
   const sis = !('problem' in read) && sisKindOf(read.header) === 'user';
-  return { ...csv.parseCsv(bytes, sis ? SIS_USERS_SCHEMA : PLAIN_USERS_SCHEMA), sis };
+  return { ...csv.parseCsv(bytes, sis ? SIS_USERS_SCHEMA : PLAIN_USERS_SCHEMA, options), sis };
 }
 
 const PLAIN_USERS_SCHEMA = {
@@ -203,8 +207,8 @@ export const importUsers = command({
       job: 'users.import',
       target: opts.account,
       schema: PLAIN_USERS_SCHEMA,
-      parse: (bytes) => {
-        const parsed = parseUsers(csv, bytes);
+      parse: (bytes, _name, options) => {
+        const parsed = parseUsers(csv, bytes, options);
         sis = parsed.sis;
         return parsed;
       },

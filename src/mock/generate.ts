@@ -2,12 +2,12 @@
 // scripts against the mock and for the benchmark: users with logins and emails, courses in the
 // seeded sub-accounts with two sections each, a teacher per course and students spread over them.
 // Everything goes through the areas' repositories in one transaction, so it obeys their rules.
-import { builtInRole } from './areas/accounts/repo.js';
-import { createCourse } from './areas/courses/repo.js';
-import { createEnrollment } from './areas/enrollments/repo.js';
+import { builtInRole } from './school/accounts/repo.js';
+import { createCourse } from './school/courses/repo.js';
+import { createEnrollment } from './school/enrollments/repo.js';
 import { bulkIndexes } from './areas/index.js';
-import { createSection } from './areas/sections/repo.js';
-import { addChannel, addLogin, createUser } from './areas/users/repo.js';
+import { createSection } from './school/sections/repo.js';
+import { addChannel, addLogin, createUser } from './school/users/repo.js';
 import { withIndexesDeferred } from './db/bulk.js';
 import type { Db } from './db/open.js';
 

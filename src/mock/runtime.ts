@@ -9,7 +9,7 @@ import { createMockHandler, type MockHandler } from './handler.js';
 import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
 import { mockSchema } from './areas/index.js';
 import { clientIdOf, developerKeys } from './areas/oauth/repo.js';
-import { allTokens } from './areas/users/repo.js';
+import { allTokens } from './school/users/repo.js';
 import { loadSeed, seedToken, seedUsers, type SchoolOptions, type SeedSchool } from './seed.js';
 import { requireUserAgent } from './user-agent.js';
 

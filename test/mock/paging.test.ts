@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../../src/transport/types.js';
 import { generateSchool } from '../../src/mock/generate.js';
-import { coursesOfAccountTreeQuery } from '../../src/mock/areas/courses/repo.js';
-import { usersOfAccountQuery } from '../../src/mock/areas/users/repo.js';
+import { coursesOfAccountTreeQuery } from '../../src/mock/school/courses/repo.js';
+import { usersOfAccountQuery } from '../../src/mock/school/users/repo.js';
 import { parseLinkHeader } from '../../src/client/parse.js';
 import { allRoutes } from '../../src/spec/routes.js';
 import { hostileRoutes } from '../e2e/hostile-routes.js';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAdmin } from '../../src/mock/areas/admins/repo.js';
 import { createEntry, entryById } from '../../src/mock/areas/discussions/repo.js';
 import { MOCK_CLIENT_ID, MOCK_CLIENT_SECRET } from '../../src/mock/areas/oauth/seed.js';
-import { addLogin, addToken, createUser } from '../../src/mock/areas/users/repo.js';
+import { addLogin, addToken, createUser } from '../../src/mock/school/users/repo.js';
 import { openMock, type MockRuntime } from '../../src/mock/runtime.js';
 import { allRoutes, type RouteId } from '../../src/spec/routes.js';
 import { freshMock, jsonChecked, MOCK_ENV } from '../helpers/mock-client.js';

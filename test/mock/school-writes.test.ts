@@ -5,7 +5,7 @@
 // quiz's assignment is the quiz's.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
-import { createRole } from '../../src/mock/areas/accounts/repo.js';
+import { createRole } from '../../src/mock/school/accounts/repo.js';
 import { addAdmin } from '../../src/mock/areas/admins/repo.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
 import { clientFor, collect, failure, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';

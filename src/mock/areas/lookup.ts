@@ -5,16 +5,16 @@
 import { lookup, type Findable } from '../db/find.js';
 import type { Db } from '../db/open.js';
 import { badRequest, notFound, type MockCtx, type ResolvedContext } from '../kit.js';
-import { accounts, domainRootAccountId, type AccountRow } from './accounts/repo.js';
-import { courses, type CourseRow } from './courses/repo.js';
+import { accounts, domainRootAccountId, type AccountRow } from '../school/accounts/repo.js';
+import { courses, type CourseRow } from '../school/courses/repo.js';
 import { collectionItems } from './discussions/repo.js';
 import { groups } from './groups/repo.js';
-import { sections, type SectionRow } from './sections/repo.js';
+import { sections, type SectionRow } from '../school/sections/repo.js';
 import { oauthTokenOwner } from './oauth/repo.js';
-import { activeUser, tokenOwner, users, type UserRow } from './users/repo.js';
+import { activeUser, tokenOwner, users, type UserRow } from '../school/users/repo.js';
 
-export { activeUser } from './users/repo.js';
-export { domainRootAccountId, rootOf } from './accounts/repo.js';
+export { activeUser } from '../school/users/repo.js';
+export { domainRootAccountId, rootOf } from '../school/accounts/repo.js';
 export type { AccountRow, CourseRow, SectionRow };
 
 export function find<T>(

@@ -4,9 +4,9 @@
 // course, and only to its own section when the enrollment is limited to it. The roles are held in
 // several areas' tables, so this sits above their repositories and below every handler that asks.
 import type { Db } from '../db/open.js';
-import { accountChain } from './accounts/repo.js';
+import { accountChain } from '../school/accounts/repo.js';
 import { activeAdminRoles } from './admins/repo.js';
-import { activeCourseRoles, isInCourse } from './enrollments/repo.js';
+import { activeCourseRoles, isInCourse } from '../school/enrollments/repo.js';
 
 export const PERMISSIONS = [
   // accounts

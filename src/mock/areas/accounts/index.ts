@@ -1,5 +1,5 @@
 import { defineArea } from '../../area.js';
-import { schema } from './schema.js';
+import { schema } from '../../school/accounts/schema.js';
 
 export const accountsArea = defineArea({
   name: 'accounts',

@@ -4,7 +4,7 @@ import type { Permission } from '../permissions.js';
 import { ALL } from '../permissions.js';
 import type { Db } from '../../db/open.js';
 import type { SeedOptions } from '../../area.js';
-import { ACCOUNT_MEMBERSHIP, createAccount, createRole } from './repo.js';
+import { ACCOUNT_MEMBERSHIP, createAccount, createRole } from '../../school/accounts/repo.js';
 
 const STUDENT: Permission[] = ['read_roster', 'read_course_content', 'post_to_forum', 'send_messages'];
 const TEACHER: Permission[] = [

@@ -1,7 +1,7 @@
 // The notifications other areas send, in one place so that their wording and categories agree.
 import type { Db } from '../../db/open.js';
-import { courseById } from '../courses/repo.js';
-import { usersInCourse } from '../enrollments/repo.js';
+import { courseById } from '../../school/courses/repo.js';
+import { usersInCourse } from '../../school/enrollments/repo.js';
 import { membersOfGroup } from '../groups/repo.js';
 import { publishStreamItem, sendMessage, type StreamContext } from './repo.js';
 

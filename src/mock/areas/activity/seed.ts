@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import type { SeedOptions } from '../../area.js';
-import { invitedEnrollments } from '../enrollments/repo.js';
+import { invitedEnrollments } from '../../school/enrollments/repo.js';
 import { enrollmentInvitation } from './notifications.js';
 
 /** The seed's pending invitations were sent: each invitee has its message. */

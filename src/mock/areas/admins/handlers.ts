@@ -23,9 +23,9 @@ import {
   roleByName,
   type AccountRow,
   type RoleRow,
-} from '../accounts/repo.js';
-import { briefUserJson } from '../users/handlers.js';
-import { hasLoginIn, userById, users } from '../users/repo.js';
+} from '../../school/accounts/repo.js';
+import { briefUserJson } from '../../school/users/present.js';
+import { hasLoginIn, userById, users } from '../../school/users/repo.js';
 import { addAdmin, adminsOfAccountQuery, findAdmin, removeAdmin, type AdminRow } from './repo.js';
 
 function adminJson(ctx: MockCtx, a: AdminRow, state = a.workflow_state): Admin {

@@ -2,7 +2,7 @@
 import type { Db } from '../../db/open.js';
 import type { KeysetQuery } from '../../kit.js';
 import { all, insert, one, placeholders, run } from '../../db/statements.js';
-import { rolePermissions } from '../accounts/repo.js';
+import { rolePermissions } from '../../school/accounts/repo.js';
 
 export interface AdminRow {
   id: number;

@@ -1,7 +1,5 @@
 // Assignments of a course (supporting endpoints): list, read, create, change, delete. Unpublished
 // ones are seen only by those who may manage the course's content, who alone may write them.
-import { criterionJson } from '../rubrics/present.js';
-import { criteriaOf, gradingAssociationOf, rubricById } from '../rubrics/repo.js';
 import type { ParamsObject } from '../../decode.js';
 import {
   badRequest,
@@ -21,8 +19,6 @@ import {
 import { deleteTopic } from '../discussions/repo.js';
 import { findCourse } from '../lookup.js';
 import { canManageContent, permit, readableCourse } from '../access.js';
-import { DEFAULT_GRADING_SCHEME } from '../../../spec/grading.js';
-import { needsGradingCount } from '../submissions/repo.js';
 import {
   assignmentById,
   assignmentsOfCourseQuery,
@@ -30,11 +26,11 @@ import {
   changeAssignment,
   createAssignment,
   deleteAssignment,
-  gradingSchemeOf,
   hasStudentSubmissions,
   type AssignmentChange,
   type AssignmentRow,
 } from './repo.js';
+import { assignmentJson } from './present.js';
 
 export const GRADING_TYPES = ['pass_fail', 'percent', 'letter_grade', 'gpa_scale', 'points', 'not_graded'];
 export const SUBMISSION_TYPES = [
@@ -49,59 +45,6 @@ export const SUBMISSION_TYPES = [
   'media_recording',
   'student_annotation',
 ];
-
-export function assignmentJson(ctx: Pick<MockCtx, 'origin' | 'db'>, a: AssignmentRow) {
-  const letters = a.grading_type === 'letter_grade' || a.grading_type === 'gpa_scale';
-  return {
-    id: a.id,
-    name: a.name,
-    description: a.description,
-    created_at: a.created_at,
-    updated_at: a.updated_at,
-    due_at: a.due_at,
-    lock_at: a.lock_at,
-    unlock_at: a.unlock_at,
-    points_possible: a.points_possible,
-    grading_type: a.grading_type,
-    grading_standard_id: a.grading_standard_id,
-    assignment_group_id: a.course_id,
-    group_category_id: null,
-    automatic_peer_reviews: false,
-    grade_group_students_individually: false,
-    peer_reviews: false,
-    position: a.position,
-    course_id: a.course_id,
-    submission_types: JSON.parse(a.submission_types) as string[],
-    muted: false,
-    published: a.published === 1,
-    needs_grading_count: needsGradingCount(ctx.db, a.id),
-    html_url: `${ctx.origin}/courses/${a.course_id}/assignments/${a.id}`,
-    // The letters a letter-graded assignment takes (its grading standard's, or the default scheme),
-    // so a client can check grades before sending them.
-    ...(letters ? { grading_scheme: gradingSchemeOf(ctx.db, a) ?? [...DEFAULT_GRADING_SCHEME] } : {}),
-    ...rubricOfAssignment(ctx, a),
-  };
-}
-
-/** The rubric grading the assignment, as canvas-lms's assignment shows it: its criteria, settings and use. */
-function rubricOfAssignment(ctx: Pick<MockCtx, 'db'>, a: AssignmentRow) {
-  const association = gradingAssociationOf(ctx.db, a.id);
-  if (!association) return {};
-  const r = rubricById(ctx.db, association.rubric_id)!;
-  return {
-    use_rubric_for_grading: association.use_for_grading === 1,
-    free_form_criterion_comments: r.free_form_criterion_comments === 1,
-    rubric: criteriaOf(r).map(criterionJson),
-    rubric_settings: {
-      id: r.id,
-      title: r.title,
-      points_possible: r.points_possible,
-      free_form_criterion_comments: r.free_form_criterion_comments === 1,
-      hide_score_total: association.hide_score_total === 1,
-      hide_points: association.hide_points === 1,
-    },
-  };
-}
 
 const listAssignments: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);

@@ -6,7 +6,7 @@ import { bool, created, invalid, obj, str, timestamp, type Handler, type MockCtx
 import { checkText, text } from '../../fields.js';
 import { permit } from '../access.js';
 import { mayAddTo } from './policy.js';
-import { assignmentJson } from '../assignments/handlers.js';
+import { assignmentJson } from '../assignments/present.js';
 import type { AssignmentRow } from '../assignments/repo.js';
 import {
   assignmentsDueBetween,

@@ -2,7 +2,7 @@
 import type { Db } from '../../db/open.js';
 import { all, insert, one, placeholders } from '../../db/statements.js';
 import type { AssignmentRow } from '../assignments/repo.js';
-import { coursesOfUser } from '../enrollments/repo.js';
+import { coursesOfUser } from '../../school/enrollments/repo.js';
 import { allGroupsOfUser } from '../groups/repo.js';
 
 export type EventContextType = 'Course' | 'Group' | 'User';

@@ -26,12 +26,12 @@ import {
 } from '../../kit.js';
 import { text, textFault } from '../../fields.js';
 import { attachmentById } from '../files/repo.js';
-import { attachmentJson } from '../files/handlers.js';
-import { progressJson } from '../progress/handlers.js';
+import { attachmentJson } from '../files/present.js';
+import { progressJson } from '../progress/present.js';
 import { parseContextToken, peopleSourceOf, resolveRecipients, type MessagingScope } from '../search/audience.js';
-import { AVATAR, scopeOf } from '../search/handlers.js';
+import { AVATAR, scopeOf } from '../search/audience.js';
 import { commonContextsOf } from '../search/repo.js';
-import { activeUser, userById } from '../users/repo.js';
+import { activeUser, userById } from '../../school/users/repo.js';
 import { deliver, postMessage, type MessageContent } from './deliver.js';
 import { allows } from '../access.js';
 import { classOf, conversationsPolicy } from './policy.js';

@@ -3,9 +3,9 @@
 // itself. Whom a sender may reach at all is the messaging scope's (search/audience.ts); this says
 // only what a reachable context asks more.
 import type { Db } from '../../db/open.js';
-import { courseById } from '../courses/repo.js';
+import { courseById } from '../../school/courses/repo.js';
 import type { ContextRef } from '../search/audience.js';
-import { sectionById } from '../sections/repo.js';
+import { sectionById } from '../../school/sections/repo.js';
 import type { Rule } from '../permissions.js';
 
 export const conversationsPolicy = {

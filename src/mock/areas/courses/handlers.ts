@@ -1,6 +1,3 @@
-// Courses (supporting endpoints): find them, create them, change them. Every course has a default
-// section that enrollments land in.
-import type { Course } from '../../../spec/types/school.js';
 import {
   badRequest,
   bool,
@@ -17,9 +14,9 @@ import { findAccount, findCourse, rootOf } from '../lookup.js';
 import { demand, readableCourse } from '../access.js';
 import { ianaZone } from '../../time-zones.js';
 import { ENROLLMENT_TYPE_WORDS } from '../../../spec/vocabulary.js';
-import { enrollmentsOfUserInCourse } from '../enrollments/repo.js';
-import { defaultSectionOf } from '../sections/repo.js';
-import { coursesPolicy } from './policy.js';
+import { enrollmentsOfUserInCourse } from '../../school/enrollments/repo.js';
+import { defaultSectionOf } from '../../school/sections/repo.js';
+import { coursesPolicy } from '../../school/courses/policy.js';
 import {
   courseById,
   courseSisTaken,
@@ -30,27 +27,8 @@ import {
   updateCourse,
   type CourseChange,
   type CourseRow,
-} from './repo.js';
-
-export function courseJson(c: CourseRow, extra: Record<string, unknown> = {}): Course {
-  return {
-    id: c.id,
-    name: c.name,
-    course_code: c.course_code,
-    account_id: c.account_id,
-    root_account_id: c.root_account_id,
-    sis_course_id: c.sis_course_id,
-    uuid: `course-${c.id}`,
-    workflow_state: c.workflow_state,
-    start_at: c.start_at,
-    end_at: c.end_at,
-    created_at: c.created_at,
-    enrollment_term_id: 1,
-    default_view: 'modules',
-    time_zone: c.time_zone,
-    ...extra,
-  };
-}
+} from '../../school/courses/repo.js';
+import { courseJson } from '../../school/courses/present.js';
 
 const listMine: Handler = (ctx) => {
   const word = str(ctx.params, 'enrollment_type');

@@ -1,5 +1,5 @@
 import { defineArea } from '../../area.js';
-import { schema, searchIndex } from './schema.js';
+import { schema, searchIndex } from '../../school/courses/schema.js';
 
 export const coursesArea = defineArea({
   name: 'courses',

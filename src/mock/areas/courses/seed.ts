@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import type { SeedOptions } from '../../area.js';
-import { createCourse } from './repo.js';
+import { createCourse } from '../../school/courses/repo.js';
 
 export const SEED_COURSES = [
   { id: 1, account: 2, root: 1, name: 'Introduction to Biology', code: 'BIO-101', sis: 'BIO-101' },

@@ -30,14 +30,15 @@ import {
 import { checkText, text } from '../../fields.js';
 import { find, findCourse } from '../lookup.js';
 import { permit } from '../access.js';
-import { assignmentJson } from '../assignments/handlers.js';
+import { assignmentJson } from '../assignments/present.js';
 import { assignmentById, createAssignment, deleteAssignment } from '../assignments/repo.js';
-import { courseById } from '../courses/repo.js';
-import { sectionsOfUserInCourse } from '../enrollments/repo.js';
-import { sectionById } from '../sections/repo.js';
-import { attachmentJson, safeFileName } from '../files/handlers.js';
+import { courseById } from '../../school/courses/repo.js';
+import { sectionsOfUserInCourse } from '../../school/enrollments/repo.js';
+import { sectionById } from '../../school/sections/repo.js';
+import { safeFileName } from '../files/upload.js';
+import { attachmentJson } from '../files/present.js';
 import { attachmentById, createPendingAttachment, makeAvailable, storeUpload } from '../files/repo.js';
-import { userById } from '../users/repo.js';
+import { userById } from '../../school/users/repo.js';
 import { contentTypeFor } from '../../../mime.js';
 import {
   childTopics,
@@ -91,7 +92,7 @@ import {
   rightsIn,
   type Place,
 } from './policy.js';
-import { observeesIn } from '../enrollments/repo.js';
+import { observeesIn } from '../../school/enrollments/repo.js';
 import { userFileBytes } from '../files/repo.js';
 import { groupCategoryOfCourse, groups, groupsOfCategory, groupsOfUser } from '../groups/repo.js';
 import type { StreamPresenter } from '../../area.js';

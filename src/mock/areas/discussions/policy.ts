@@ -5,8 +5,8 @@
 // sections, delayed posting) is the handlers' `topicAccess`, which starts from these rights.
 import type { MockCtx, ResolvedContext } from '../../kit.js';
 import { allows, canManageContent } from '../access.js';
-import { courseById, type CourseRow } from '../courses/repo.js';
-import { sectionsOfUserInCourse } from '../enrollments/repo.js';
+import { courseById, type CourseRow } from '../../school/courses/repo.js';
+import { sectionsOfUserInCourse } from '../../school/enrollments/repo.js';
 import { isGroupMember } from '../groups/repo.js';
 import { domainRootAccountId } from '../lookup.js';
 import { READ_COURSE, type Rule } from '../permissions.js';

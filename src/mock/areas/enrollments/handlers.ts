@@ -1,8 +1,3 @@
-// Enrollments: list by course, section or user; enroll in a course or a section; conclude, delete or
-// deactivate. Who may add or end an enrollment depends on its type: students need manage_students,
-// every other type manage_admin_users — in the enrollment's section when the caller is limited to one.
-// The response types are the client's: one contract, checked on both sides (type-only, nothing loaded).
-import type { Enrollment } from '../../../spec/types/roster.js';
 import {
   bool,
   rejected,
@@ -17,23 +12,21 @@ import {
   type MockCtx,
 } from '../../kit.js';
 import { domainRootAccountId, find, findCourse, findSection, findUser } from '../lookup.js';
-import { canReadSis, demand, permit, reachOf } from '../access.js';
-import { enrollmentsPolicy, manageRuleFor } from './policy.js';
+import { demand, permit, reachOf } from '../access.js';
+import { enrollmentsPolicy, manageRuleFor } from '../../school/enrollments/policy.js';
 import { enrollmentInvitation } from '../activity/notifications.js';
 import {
   ACCOUNT_MEMBERSHIP,
   ENROLLMENT_TYPES,
-  accountById,
   builtInRole,
   roleById,
   roleByName,
   type RoleRow,
-} from '../accounts/repo.js';
+} from '../../school/accounts/repo.js';
 import { canReadCourse } from '../permissions.js';
-import { courseById, type CourseRow } from '../courses/repo.js';
-import { defaultSectionOf, sectionById, type SectionRow } from '../sections/repo.js';
-import { briefUserJson } from '../users/handlers.js';
-import { loginOf, userById, users } from '../users/repo.js';
+import { courseById, type CourseRow } from '../../school/courses/repo.js';
+import { defaultSectionOf, type SectionRow } from '../../school/sections/repo.js';
+import { users } from '../../school/users/repo.js';
 import {
   ENROLLMENT_STATES,
   createEnrollment,
@@ -44,49 +37,10 @@ import {
   setEnrollmentState,
   type EnrollmentFilter,
   type EnrollmentRow,
-} from './repo.js';
+} from '../../school/enrollments/repo.js';
+import { enrollmentJson } from '../../school/enrollments/present.js';
 
 const DEFAULT_STATES = ['active', 'invited'];
-
-export function enrollmentJson(ctx: MockCtx, e: EnrollmentRow, options: { withUser?: boolean } = {}): Enrollment {
-  const course = courseById(ctx.db, e.course_id)!;
-  const role = roleById(ctx.db, e.role_id)!;
-  const sis = canReadSis(ctx, course);
-  const section = sectionById(ctx.db, e.course_section_id)!;
-  const user = userById(ctx.db, e.user_id)!;
-  const html = `${ctx.origin}/courses/${e.course_id}/users/${e.user_id}`;
-  return {
-    id: e.id,
-    user_id: e.user_id,
-    course_id: e.course_id,
-    type: e.type as Enrollment['type'],
-    created_at: e.created_at,
-    updated_at: e.updated_at,
-    associated_user_id: e.associated_user_id,
-    start_at: null,
-    end_at: null,
-    course_section_id: e.course_section_id,
-    root_account_id: e.root_account_id,
-    limit_privileges_to_course_section: e.limit_privileges_to_course_section === 1,
-    enrollment_state: e.workflow_state as Enrollment['enrollment_state'],
-    role: role.name,
-    role_id: role.id,
-    last_activity_at: null,
-    last_attended_at: null,
-    total_activity_time: 0,
-    html_url: html,
-    ...(e.type === 'StudentEnrollment' ? { grades: { html_url: `${html}/grades` } } : {}),
-    ...(sis
-      ? {
-          sis_course_id: course.sis_course_id,
-          sis_section_id: section.sis_section_id,
-          sis_user_id: loginOf(ctx.db, e.user_id)?.sis_user_id ?? null,
-          sis_account_id: accountById(ctx.db, course.account_id)?.sis_account_id ?? null,
-        }
-      : {}),
-    ...(options.withUser ? { user: briefUserJson(ctx, user, sis) } : {}),
-  };
-}
 
 /** `type[]`, `role[]` (names) and `state[]`, checked; roles resolve in the account the course belongs to. */
 function filters(ctx: MockCtx, accountId: number): Pick<EnrollmentFilter, 'types' | 'roleIds' | 'states'> {

@@ -1,5 +1,5 @@
 import { defineArea } from '../../area.js';
-import { schema } from './schema.js';
+import { schema } from '../../school/enrollments/schema.js';
 
 export const enrollmentsArea = defineArea({
   name: 'enrollments',

@@ -1,11 +1,11 @@
 // The roster: every enrollment type and state, a TA limited to a section, a custom course role, an
 // observer linked to a student, and students of a cross-listed section.
 import type { Db } from '../../db/open.js';
-import { builtInRole, roleByName } from '../accounts/repo.js';
+import { builtInRole, roleByName } from '../../school/accounts/repo.js';
 import { SEED_ROLES } from '../accounts/seed.js';
 import type { SeedOptions } from '../../area.js';
-import { sectionById } from '../sections/repo.js';
-import { createEnrollment } from './repo.js';
+import { sectionById } from '../../school/sections/repo.js';
+import { createEnrollment } from '../../school/enrollments/repo.js';
 
 export function seedEnrollments(db: Db, { minimal, now }: SeedOptions): void {
   if (minimal) return;

@@ -1,17 +1,9 @@
-// The three-step file upload, as real instances run it: step 1 (an area's `.../files` route) hands
-// out an upload_url; step 2 posts the bytes there as multipart; step 3 confirms at the Location
-// step 2 answered with, and returns the attachment. The mock keeps the bytes in SQLite.
-import { CONTROL_CHARACTERS } from '../../../controls.js';
-import { contentTypeFor } from '../../../mime.js';
 import { receivedFile, UPLOAD_SLACK_BYTES, type StoredBytes } from '../../file-bytes.js';
 import {
   badRequest,
   created,
-  crypto,
   file,
-  fileUrl,
   HttpError,
-  int,
   notFound,
   numericId,
   Reply,
@@ -27,65 +19,14 @@ import {
   attachmentById,
   attachmentByUploadToken,
   chunksOf,
-  createPendingAttachment,
   deleteAttachment,
   makeAvailable,
   namesakesOf,
   storeUpload,
   type AttachmentRow,
 } from './repo.js';
-
-export { imagesOf } from './repo.js';
-
-export function attachmentJson(ctx: MockCtx, a: AttachmentRow): Record<string, unknown> {
-  return {
-    id: a.id,
-    uuid: a.uuid,
-    folder_id: null,
-    display_name: a.display_name,
-    filename: a.filename,
-    'content-type': a.content_type,
-    url: fileUrl(ctx, a.id, a.uuid),
-    size: a.size,
-    created_at: a.created_at,
-    updated_at: a.updated_at,
-    locked: false,
-    hidden: false,
-    upload_status: a.workflow_state === 'available' ? 'success' : 'pending',
-    mime_class: a.content_type.split('/')[0],
-  };
-}
-
-/** Step 1, shared by every area that accepts files. */
-export function startUpload(ctx: MockCtx, owner: { type: string; id: number }, folder: string): unknown {
-  const name = safeFileName(str(ctx.params, 'name') ?? '');
-  if (!name) throw badRequest('name is required');
-  const size = int(ctx.params, 'size');
-  if (size !== undefined && size < 0) throw badRequest('size must not be negative');
-  const contentType = mediaType(str(ctx.params, 'content_type'), 'content_type') ?? contentTypeFor(name);
-  const onDuplicate = str(ctx.params, 'on_duplicate') ?? 'overwrite';
-  if (!['overwrite', 'rename'].includes(onDuplicate))
-    throw badRequest(`on_duplicate must be overwrite or rename, not ${onDuplicate}`);
-  const folderPath = str(ctx.params, 'parent_folder_path')?.replace(/^\/+|\/+$/g, '') || folder;
-  const token = crypto().randomUUID().replace(/-/g, '');
-  const now = ctx.now();
-  createPendingAttachment(ctx.db, {
-    uuid: crypto().randomUUID().replace(/-/g, ''),
-    owner,
-    folderPath,
-    name,
-    contentType,
-    size,
-    onDuplicate,
-    uploadToken: token,
-    now,
-  });
-  return {
-    upload_url: `${ctx.origin}/files_api/uploads/${token}`,
-    upload_params: { filename: name, content_type: contentType },
-    file_param: 'file',
-  };
-}
+import { attachmentJson } from './present.js';
+import { wellFormed, mediaType } from './upload.js';
 
 /**
  * Step 2: no bearer token; the upload URL itself is the credential, and it works once. Over HTTP
@@ -166,25 +107,6 @@ const download: Handler = (ctx) => {
     'content-disposition': contentDisposition(row.filename),
   });
 };
-
-/** Control characters (CR, LF, NUL, DEL, C1…) and path separators never reach a stored name; at most 255 characters. */
-export function safeFileName(raw: string): string {
-  const cleaned = wellFormed(raw).replace(CONTROL_CHARACTERS, '').replace(/[/\\]/g, '_').trim();
-  return Array.from(cleaned).slice(0, 255).join('');
-}
-
-/** A lone surrogate (possible in JSON) becomes U+FFFD, so the name can be encoded at all. */
-function wellFormed(text: string): string {
-  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-}
-
-/** A media type fit for a header (`type/subtype`, optional parameters, printable ASCII only). */
-function mediaType(value: string | undefined, field: string): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!/^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;[\x20-\x7e]*)?$/.test(value) || value.length > 255)
-    throw badRequest(`${field} is not a valid media type`);
-  return value;
-}
 
 /**
  * RFC 6266: a plain-ASCII `filename` for old clients and the exact name as RFC 5987 `filename*`,

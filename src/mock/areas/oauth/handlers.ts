@@ -21,7 +21,7 @@ import {
   type UserRow,
 } from '../../kit.js';
 import { activeUser, tokenUser } from '../lookup.js';
-import { tokenOwner } from '../users/repo.js';
+import { tokenOwner } from '../../school/users/repo.js';
 import { consentPage, PAGE_HEADERS } from './page.js';
 import {
   addCode,

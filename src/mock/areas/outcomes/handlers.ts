@@ -31,9 +31,9 @@ import {
 import { text, textFault } from '../../fields.js';
 import { permit } from '../access.js';
 import type { ParamsObject } from '../../decode.js';
-import { accountById, accountChain } from '../accounts/repo.js';
+import { accountById, accountChain } from '../../school/accounts/repo.js';
 import { mayEditOutcomes, mayReadOutcomes } from './policy.js';
-import { courseById } from '../courses/repo.js';
+import { courseById } from '../../school/courses/repo.js';
 import {
   activeLinkCount,
   createGroup,

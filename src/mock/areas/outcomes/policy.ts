@@ -4,7 +4,7 @@
 // held on the instance's root account.
 import { once, type MockCtx } from '../../kit.js';
 import { allows } from '../access.js';
-import { courseById } from '../courses/repo.js';
+import { courseById } from '../../school/courses/repo.js';
 import { domainRootAccountId } from '../lookup.js';
 import type { Rule } from '../permissions.js';
 import type { OutcomeContextRef } from './repo.js';

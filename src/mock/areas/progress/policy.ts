@@ -4,7 +4,7 @@
 import type { ProgressRow } from '../../jobs.js';
 import type { MockCtx } from '../../kit.js';
 import { allows } from '../access.js';
-import { courseById } from '../courses/repo.js';
+import { courseById } from '../../school/courses/repo.js';
 import { READ_COURSE, type Rule } from '../permissions.js';
 
 const progressPolicy = {

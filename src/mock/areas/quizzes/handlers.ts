@@ -22,7 +22,7 @@ import {
 import { text, textFault } from '../../fields.js';
 import { allows, canManageContent, permit, readableCourse } from '../access.js';
 import { quizzesPolicy } from './policy.js';
-import type { CourseRow } from '../courses/repo.js';
+import type { CourseRow } from '../../school/courses/repo.js';
 import {
   createQuiz,
   hasStudentSubmissions,

@@ -20,7 +20,7 @@ import {
 import { checkText, text } from '../../fields.js';
 import { demand, readableCourse } from '../access.js';
 import { assignmentById, setPointsPossible } from '../assignments/repo.js';
-import type { CourseRow } from '../courses/repo.js';
+import type { CourseRow } from '../../school/courses/repo.js';
 import { rubricsPolicy } from './policy.js';
 import { assessmentJson, associationJson, rubricJson } from './present.js';
 import {

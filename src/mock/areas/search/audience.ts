@@ -4,11 +4,12 @@
 // groups they belong to; and recipient lists (`7`, `course_1`, `course_1_students`, `section_2`,
 // `group_1`) resolved to the people within it.
 import type { Db } from '../../db/open.js';
+import { once, type MockCtx } from '../../kit.js';
 import { canAny, grantsAny } from '../permissions.js';
 import { searchPolicy } from './policy.js';
-import { courseById } from '../courses/repo.js';
-import { activeCourseRoles, observeesIn } from '../enrollments/repo.js';
-import { sectionById } from '../sections/repo.js';
+import { courseById } from '../../school/courses/repo.js';
+import { activeCourseRoles, observeesIn } from '../../school/enrollments/repo.js';
+import { sectionById } from '../../school/sections/repo.js';
 import {
   audienceIn,
   candidateCourses,
@@ -64,7 +65,7 @@ function messagingReach(
   return { level: 'restricted', users: [userId, ...observeesIn(db, userId, course.id)] };
 }
 
-export function messagingScope(db: Db, userId: number): MessagingScope {
+function messagingScope(db: Db, userId: number): MessagingScope {
   const courses: ScopeCourse[] = [];
   const audience = {
     full: [] as number[],
@@ -228,4 +229,10 @@ export function resolveRecipients(db: Db, scope: MessagingScope, tokens: readonl
   }
   const others = users.filter((u) => u !== scope.userId);
   return { users: others.length ? others : users, tags: [...tags], restricted };
+}
+
+export const AVATAR = '/images/messages/avatar-50.png';
+
+export function scopeOf(ctx: MockCtx): MessagingScope {
+  return once(ctx, 'messaging-scope', () => messagingScope(ctx.db, ctx.caller.id));
 }

@@ -15,8 +15,8 @@ import {
 } from '../../kit.js';
 import { can, PERMISSIONS, type Permission } from '../permissions.js';
 import { participantIn } from '../conversations/repo.js';
-import { userById } from '../users/repo.js';
-import { messagingScope, parseContextToken, peopleSourceOf, SYNTHETIC_TYPES, type MessagingScope } from './audience.js';
+import { userById } from '../../school/users/repo.js';
+import { parseContextToken, peopleSourceOf, SYNTHETIC_TYPES, type MessagingScope } from './audience.js';
 import {
   commonContextsOf,
   countPeople,
@@ -28,14 +28,9 @@ import {
   type RecipientQuery,
   type RecipientRow,
 } from './repo.js';
-import { courseById } from '../courses/repo.js';
-
-export const AVATAR = '/images/messages/avatar-50.png';
+import { courseById } from '../../school/courses/repo.js';
+import { AVATAR, scopeOf } from './audience.js';
 const GROUP_AVATAR = '/images/messages/avatar-group-50.png';
-
-export function scopeOf(ctx: MockCtx): MessagingScope {
-  return once(ctx, 'messaging-scope', () => messagingScope(ctx.db, ctx.caller.id));
-}
 
 function contextJson(
   ctx: MockCtx,

@@ -1,6 +1,3 @@
-// Sections: list, read, create, update, delete, and cross-listing — a section moves into another
-// course of the same root account with its enrollments, and can be moved back.
-import type { Section } from '../../../spec/types/roster.js';
 import {
   invalid,
   rejected,
@@ -17,12 +14,10 @@ import {
 import { checkText, text } from '../../fields.js';
 import { find, findCourse, findSection } from '../lookup.js';
 import { canReadCourse } from '../permissions.js';
-import { allows, canReadSis, demand, permit, readableCourse } from '../access.js';
-import { sectionsPolicy } from './policy.js';
-import { courseById, courses, type CourseRow } from '../courses/repo.js';
-import { liveEnrollmentsInSection, moveSectionEnrollments, studentsOfSection } from '../enrollments/repo.js';
-import { briefUserJson } from '../users/handlers.js';
-import { userById } from '../users/repo.js';
+import { allows, demand, permit, readableCourse } from '../access.js';
+import { sectionsPolicy } from '../../school/sections/policy.js';
+import { courseById, courses, type CourseRow } from '../../school/courses/repo.js';
+import { liveEnrollmentsInSection, moveSectionEnrollments } from '../../school/enrollments/repo.js';
 import {
   createSection,
   deleteSection,
@@ -32,34 +27,8 @@ import {
   sectionsOfCourseQuery,
   updateSection,
   type SectionRow,
-} from './repo.js';
-
-function sectionJson(ctx: MockCtx, s: SectionRow, course: CourseRow, include: string[] = []): Section {
-  const sis = canReadSis(ctx, course);
-  const json: Section = {
-    id: s.id,
-    name: s.name,
-    course_id: s.course_id,
-    nonxlist_course_id: s.nonxlist_course_id,
-    start_at: s.start_at,
-    end_at: s.end_at,
-    created_at: s.created_at,
-    restrict_enrollments_to_section_dates: false,
-    integration_id: null,
-    sis_section_id: sis ? s.sis_section_id : null,
-    sis_course_id: sis ? course.sis_course_id : null,
-  };
-  if (include.includes('students')) {
-    const students = studentsOfSection(ctx.db, s.id).map((userId) => {
-      const user = briefUserJson(ctx, userById(ctx.db, userId)!, sis);
-      return include.includes('avatar_url')
-        ? { ...user, avatar_url: `${ctx.origin}/images/messages/avatar-50.png` }
-        : user;
-    });
-    json.students = students.length ? students : null;
-  }
-  return json;
-}
+} from '../../school/sections/repo.js';
+import { sectionJson } from '../../school/sections/present.js';
 
 /** The section's current course, which the caller may read; `manage` also needs the right to change its sections. */
 function sectionInContext(ctx: MockCtx, options: { manage: boolean }): { section: SectionRow; course: CourseRow } {

@@ -1,5 +1,5 @@
 import { defineArea } from '../../area.js';
-import { schema } from './schema.js';
+import { schema } from '../../school/sections/schema.js';
 
 export const sectionsArea = defineArea({
   name: 'sections',

@@ -4,15 +4,21 @@
 import { lookup } from '../../db/find.js';
 import type { Db } from '../../db/open.js';
 import { SIS_ROLES, type SisKind } from '../../../spec/sis-csv.js';
-import { accounts, builtInRole, createAccount, roleById, roleByName } from '../accounts/repo.js';
-import { courseById, courses, createCourse, updateCourse } from '../courses/repo.js';
+import { accounts, builtInRole, createAccount, roleById, roleByName } from '../../school/accounts/repo.js';
+import { courseById, courses, createCourse, updateCourse } from '../../school/courses/repo.js';
 import {
   createEnrollment,
   deleteEnrollmentsOfUser,
   existingEnrollment,
   setEnrollmentState,
-} from '../enrollments/repo.js';
-import { createSection, defaultSectionOf, restoreSection, sections, updateSection } from '../sections/repo.js';
+} from '../../school/enrollments/repo.js';
+import {
+  createSection,
+  defaultSectionOf,
+  restoreSection,
+  sections,
+  updateSection,
+} from '../../school/sections/repo.js';
 import {
   addChannel,
   addLogin,
@@ -22,7 +28,7 @@ import {
   primaryEmail,
   updateUser,
   users,
-} from '../users/repo.js';
+} from '../../school/users/repo.js';
 import { termBySis, touchRecord, upsertTerm } from './repo.js';
 
 export interface SisItem {

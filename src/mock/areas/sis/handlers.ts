@@ -34,7 +34,7 @@ import {
 } from '../../kit.js';
 import { demand } from '../access.js';
 import { findAccount, type AccountRow } from '../lookup.js';
-import { userById } from '../users/repo.js';
+import { userById } from '../../school/users/repo.js';
 import { sisPolicy } from './policy.js';
 import {
   abortBatch,

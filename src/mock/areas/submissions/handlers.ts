@@ -27,13 +27,13 @@ import { gradeNotice, submissionNotice } from '../activity/notifications.js';
 import { assignmentById, type AssignmentRow } from '../assignments/repo.js';
 import { canManageContent, demand, permit, reachOf } from '../access.js';
 import { canReadCourse } from '../permissions.js';
-import { courseById, type CourseRow } from '../courses/repo.js';
-import { startUpload } from '../files/handlers.js';
+import { courseById, type CourseRow } from '../../school/courses/repo.js';
+import { startUpload } from '../files/upload.js';
 import { attachmentById } from '../files/repo.js';
-import { progressJson } from '../progress/handlers.js';
+import { progressJson } from '../progress/present.js';
 import { assessSubmission } from '../rubrics/assess.js';
-import { sectionById, type SectionRow } from '../sections/repo.js';
-import { users } from '../users/repo.js';
+import { sectionById, type SectionRow } from '../../school/sections/repo.js';
+import { users } from '../../school/users/repo.js';
 import { mayComment, mayGrade, maySubmit, mayUploadFor, mayView, submissionsPolicy, visibility } from './policy.js';
 import { courseDay, gradable, submissionJson } from './present.js';
 import {

@@ -17,10 +17,10 @@ import {
 import { findCourse } from '../lookup.js';
 import { reachOf } from '../access.js';
 import { submissionsPolicy } from './policy.js';
-import { assignmentJson } from '../assignments/handlers.js';
+import { assignmentJson } from '../assignments/present.js';
 import { assignmentById } from '../assignments/repo.js';
-import type { CourseRow } from '../courses/repo.js';
-import { userById } from '../users/repo.js';
+import type { CourseRow } from '../../school/courses/repo.js';
+import { userById } from '../../school/users/repo.js';
 import { submissionJson } from './present.js';
 import {
   feedQuery,

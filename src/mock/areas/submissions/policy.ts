@@ -5,8 +5,8 @@
 // is reading the course (permissions.ts's `canReadCourse`).
 import type { MockCtx } from '../../kit.js';
 import { allows } from '../access.js';
-import type { CourseRow } from '../courses/repo.js';
-import { observeesIn, sectionsOfUserInCourse } from '../enrollments/repo.js';
+import type { CourseRow } from '../../school/courses/repo.js';
+import { observeesIn, sectionsOfUserInCourse } from '../../school/enrollments/repo.js';
 import { reachIn, type Rule } from '../permissions.js';
 import { isActiveStudentOf } from './repo.js';
 

@@ -10,13 +10,13 @@ import type {
 } from '../../../spec/types/submissions.js';
 import { once, type MockCtx } from '../../kit.js';
 import { visibility } from './policy.js';
-import { assignmentJson } from '../assignments/handlers.js';
+import { assignmentJson } from '../assignments/present.js';
 import { assignmentById, gradingSchemeOf, type AssignmentRow } from '../assignments/repo.js';
-import { courseById } from '../courses/repo.js';
-import { attachmentJson } from '../files/handlers.js';
+import { courseById } from '../../school/courses/repo.js';
+import { attachmentJson } from '../files/present.js';
 import { attachmentById } from '../files/repo.js';
-import { briefUserJson } from '../users/handlers.js';
-import { userById } from '../users/repo.js';
+import { briefUserJson } from '../../school/users/present.js';
+import { userById } from '../../school/users/repo.js';
 import { submissionAssessmentJson } from '../rubrics/present.js';
 import { gradingAssessmentOf } from '../rubrics/repo.js';
 import { attemptsOf, commentsOf, gradedAttempt, type AttemptRow, type CommentRow, type SubmissionRow } from './repo.js';

@@ -6,7 +6,7 @@ import { interpretGrade } from '../../../spec/grading.js';
 import type { Db } from '../../db/open.js';
 import type { SeedOptions } from '../../area.js';
 import { assignmentById, createAssignment, createGradingStandard, gradingSchemeOf } from '../assignments/repo.js';
-import { courseById } from '../courses/repo.js';
+import { courseById } from '../../school/courses/repo.js';
 import { courseDay } from './present.js';
 import { gradeNotice, submissionNotice } from '../activity/notifications.js';
 import { addAttempt, addComment, ensureSubmission, setGrade, submissionById, type NewAttempt } from './repo.js';

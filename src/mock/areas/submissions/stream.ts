@@ -2,8 +2,8 @@
 // assignment and course, titled by the assignment.
 import type { StreamPresenter } from '../../area.js';
 import { assignmentById } from '../assignments/repo.js';
-import { courseJson } from '../courses/handlers.js';
-import { courseById } from '../courses/repo.js';
+import { courseJson } from '../../school/courses/present.js';
+import { courseById } from '../../school/courses/repo.js';
 import { submissionJson } from './present.js';
 import { commentsOf, submissionById } from './repo.js';
 

@@ -5,10 +5,10 @@ import type { TodoItem } from '../../../spec/types/activity.js';
 import { HttpError, notFound, numericId, str, type Handler, type MockCtx } from '../../kit.js';
 import { reachIn } from '../permissions.js';
 import { submissionsPolicy } from '../submissions/policy.js';
-import { assignmentJson } from '../assignments/handlers.js';
+import { assignmentJson } from '../assignments/present.js';
 import { assignmentById, type AssignmentRow } from '../assignments/repo.js';
-import { courseById } from '../courses/repo.js';
-import { coursesWhereUserIs, studentsOfSection } from '../enrollments/repo.js';
+import { courseById } from '../../school/courses/repo.js';
+import { coursesWhereUserIs, studentsOfSection } from '../../school/enrollments/repo.js';
 import { assignmentsNeedingGrading, assignmentsToSubmit, ignore, ignoresOf } from './repo.js';
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;

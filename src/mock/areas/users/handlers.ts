@@ -1,7 +1,3 @@
-// Users and profiles: list (an account's, a course's), get, create, update, delete, settings, follow, profile, avatars,
-// page views and step 1 of the personal-file upload.
-import type { BriefUser } from '../../../spec/types/roster.js';
-import type { User } from '../../../spec/types/users.js';
 import { metaValue } from '../../db/meta.js';
 import type { Db } from '../../db/open.js';
 import {
@@ -25,11 +21,12 @@ import {
 import { checkText, text } from '../../fields.js';
 import { findAccount, findCourse, findUser, rootOf } from '../lookup.js';
 import { demand, permit, reachOf } from '../access.js';
-import { atRoot, mayManage, maySee, personalRights, usersPolicy } from './policy.js';
+import { atRoot, mayManage, maySee, personalRights, usersPolicy } from '../../school/users/policy.js';
 import { ianaZone } from '../../time-zones.js';
 import { removeAllAdminRolesOf } from '../admins/repo.js';
-import { deleteEnrollmentsOfUser } from '../enrollments/repo.js';
-import { imagesOf, startUpload } from '../files/handlers.js';
+import { deleteEnrollmentsOfUser } from '../../school/enrollments/repo.js';
+import { imagesOf } from '../files/repo.js';
+import { startUpload } from '../files/upload.js';
 import {
   addChannel,
   addLogin,
@@ -47,51 +44,8 @@ import {
   usersOfAccountQuery,
   usersOfCourseQuery,
   type ListedUser,
-} from './repo.js';
-
-// ---- presenters -------------------------------------------------------------------------------
-
-/** A user's record: their login and email address read here, unless the list that found them read them too (ListedUser). */
-export function userJson(ctx: MockCtx, u: UserRow | ListedUser): User {
-  const { db } = ctx;
-  const rights = personalRights(ctx, u);
-  const listed = 'primary_email' in u ? u : undefined;
-  const login = !rights.logins
-    ? undefined
-    : listed
-      ? { unique_id: listed.login_unique_id, sis_user_id: listed.login_sis_user_id }
-      : loginOf(db, u.id);
-  return {
-    id: u.id,
-    name: u.name,
-    created_at: u.created_at,
-    sortable_name: u.sortable_name,
-    short_name: u.short_name,
-    ...(rights.sis ? { sis_user_id: login?.sis_user_id ?? null, integration_id: null } : {}),
-    ...(rights.logins ? { login_id: login?.unique_id ?? null } : {}),
-    avatar_url: avatarUrl(ctx, u),
-    ...(rights.logins ? { email: (listed ? listed.primary_email : primaryEmail(db, u.id)) ?? null } : {}),
-    locale: u.locale,
-    time_zone: u.time_zone,
-    last_login: null,
-  };
-}
-
-/** The user object nested in admins and enrollment lists; the login only for those who may read SIS data. */
-export function briefUserJson(ctx: MockCtx, u: UserRow, withLogin: boolean): BriefUser {
-  const login = withLogin ? loginOf(ctx.db, u.id) : undefined;
-  return {
-    id: u.id,
-    name: u.name,
-    sortable_name: u.sortable_name,
-    short_name: u.short_name,
-    ...(login ? { login_id: login.unique_id, sis_user_id: login.sis_user_id } : {}),
-  };
-}
-
-function avatarUrl(ctx: MockCtx, u: UserRow): string {
-  return u.avatar_url ?? `${ctx.origin}/images/messages/avatar-50.png`;
-}
+} from '../../school/users/repo.js';
+import { userJson, avatarUrl } from '../../school/users/present.js';
 
 // ---- validation -------------------------------------------------------------------------------
 

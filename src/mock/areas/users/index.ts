@@ -1,5 +1,5 @@
 import { defineArea } from '../../area.js';
-import { schema, searchIndex } from './schema.js';
+import { schema, searchIndex } from '../../school/users/schema.js';
 
 export const usersArea = defineArea({
   name: 'users',

@@ -1,7 +1,7 @@
 // The seeded school's people, each with a login, an email and a known token.
 import type { Db } from '../../db/open.js';
 import type { SeedOptions } from '../../area.js';
-import { addChannel, addLogin, addToken, createUser } from './repo.js';
+import { addChannel, addLogin, addToken, createUser } from '../../school/users/repo.js';
 
 export interface SeedUser {
   id: number;

@@ -2,7 +2,7 @@
 // of which allows it. Managing a section is asked of that section (a section-limited enrollment
 // manages its own only); cross-listing asks it of both courses. The handlers ask a row through access.ts (`allows`, `demand`);
 // reading a course's sections is reading the course (permissions.ts's `canReadCourse`).
-import type { Rule } from '../permissions.js';
+import type { Rule } from '../../areas/permissions.js';
 
 export const sectionsPolicy = {
   /** Creating, editing, deleting and cross-listing sections. */

@@ -2,7 +2,7 @@
 // asked of the account that holds (or will hold) the course. The handlers ask a row through access.ts (`allows`, `demand`); none
 // of them writes the rule for itself. Reading a course is permissions.ts's `canReadCourse` (enrolled,
 // or an admin above it), and `courses.list` lists only the caller's own.
-import type { Rule } from '../permissions.js';
+import type { Rule } from '../../areas/permissions.js';
 
 export const coursesPolicy = {
   /** The courses of an account and its sub-accounts (`/accounts/:id/courses`). */

@@ -4,11 +4,11 @@
 // `demand`) or ask `maySee`, `mayManage` and `personalRights` here; none of them writes the rule
 // for itself.
 import { once, type MockCtx, type UserRow } from '../../kit.js';
-import { allows } from '../access.js';
-import { activeAdminRoles } from '../admins/repo.js';
+import { allows } from '../../areas/access.js';
+import { activeAdminRoles } from '../../areas/admins/repo.js';
 import { shareACourse, sharedCourses } from '../enrollments/repo.js';
-import { domainRootAccountId } from '../lookup.js';
-import { ALL, grantsAny, permissionsIn, READ_SIS, type Permission, type Rule } from '../permissions.js';
+import { domainRootAccountId } from '../../areas/lookup.js';
+import { ALL, grantsAny, permissionsIn, READ_SIS, type Permission, type Rule } from '../../areas/permissions.js';
 import { userWithinAccount } from './repo.js';
 
 export const usersPolicy = {

@@ -1,7 +1,7 @@
 // Who may see and change a course's enrollments, as data. The handlers ask a row through access.ts
 // (`allows`, `demand`, `reachOf`); none of them writes the rule for itself. Adding or ending an
 // enrollment is asked of its section, so a section-limited teacher manages their own section only.
-import type { Rule } from '../permissions.js';
+import type { Rule } from '../../areas/permissions.js';
 
 export const enrollmentsPolicy = {
   /** A course's or section's enrollments: whoever reads its roster (limited to their sections). */

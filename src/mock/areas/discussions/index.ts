@@ -30,7 +30,10 @@ export const discussionsArea = defineArea({
   ],
   streamTypes: ['DiscussionTopic', 'Announcement'],
   load: async () => {
-    const { discussionsHandlers, topicStreamItem } = await import('./handlers.js');
+    const [{ discussionsHandlers }, { topicStreamItem }] = await Promise.all([
+      import('./handlers.js'),
+      import('./stream.js'),
+    ]);
     return {
       handlers: discussionsHandlers,
       streamItems: { DiscussionTopic: topicStreamItem, Announcement: topicStreamItem },

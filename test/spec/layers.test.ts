@@ -59,6 +59,9 @@ const isMockCore = (file: string) => mockLayer(file) === 0;
 const holdsHandlers = (file: string) =>
   /^src\/mock\/areas\/[^/]+\//.test(file) && /:\s*Handler\b|\bHandler>/.test(readFileSync(join(ROOT, file), 'utf8'));
 
+/** The longest a file of handlers grows before it is split by topic. */
+const HANDLER_FILE_LINES = 400;
+
 const areaOf = (file: string) => /^src\/mock\/areas\/([^/]+)\//.exec(file)?.[1];
 
 // ---- the command tree -------------------------------------------------------------------------
@@ -182,6 +185,16 @@ describe('import layers', () => {
       .filter(({ from, to }) => rank(to) > rank(from))
       .map(({ from, to, line }) => `${from}:${line} imports ${to}, above it (${folderOf(to)} over ${folderOf(from)})`);
     expect(up).toEqual([]);
+  });
+
+  it(`no file of handlers is over ${HANDLER_FILE_LINES} lines`, () => {
+    const handlerFiles = files.filter(holdsHandlers);
+    expect(handlerFiles.length).toBeGreaterThan(10);
+    const long = handlerFiles
+      .map((file) => ({ file, lines: readFileSync(join(ROOT, file), 'utf8').replace(/\n$/, '').split('\n').length }))
+      .filter(({ lines }) => lines > HANDLER_FILE_LINES)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    expect(long).toEqual([]);
   });
 
   it('each composition root still imports what it is allowed to (an allowance no longer used is deleted)', () => {

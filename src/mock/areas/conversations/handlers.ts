@@ -1,12 +1,7 @@
 // Conversations: the inbox under scopes and filters, sending (sync, or async as a batch delivered in
 // the background), reading (marks read), per-user state, messages added and removed, recipients
 // added, batch updates through a Progress. Every state is the caller's own view.
-import type {
-  BatchEvent,
-  Conversation,
-  ConversationBatch,
-  ConversationMessage,
-} from '../../../spec/types/conversations.js';
+import type { BatchEvent } from '../../../spec/types/conversations.js';
 import type { Db } from '../../db/open.js';
 import {
   bool,
@@ -14,7 +9,6 @@ import {
   invalid,
   keysetSource,
   list,
-  notFound,
   numericId,
   obj,
   paginate,
@@ -25,28 +19,21 @@ import {
   type MockCtx,
 } from '../../kit.js';
 import { text, textFault } from '../../fields.js';
-import { attachmentById } from '../files/repo.js';
-import { attachmentJson } from '../files/present.js';
 import { progressJson } from '../progress/present.js';
 import { parseContextToken, peopleSourceOf, resolveRecipients, type MessagingScope } from '../search/audience.js';
-import { AVATAR, scopeOf } from '../search/audience.js';
-import { commonContextsOf } from '../search/repo.js';
+import { scopeOf } from '../search/audience.js';
 import { activeUser, userById } from '../../school/users/repo.js';
-import { deliver, postMessage, type MessageContent } from './deliver.js';
+import { deliver, postMessage } from './deliver.js';
 import { allows } from '../access.js';
 import { classOf, conversationsPolicy } from './policy.js';
 import {
   addParticipants,
   conversationById,
-  contextName,
   createBatch,
   createMessage,
-  enrollmentTypesIn,
-  hasAttachments,
   hideMessages,
   inboxIds,
   inboxQuery,
-  lastMessageFor,
   markAllRead,
   messageById,
   messagesFor,
@@ -54,20 +41,16 @@ import {
   openBatchesOf,
   participant,
   participantsOf,
-  participatingUsers,
   refreshParticipant,
   setBatchProgress,
   setParticipant,
   shareMessage,
-  tagsOf,
   unreadCount,
   updateBatch,
-  visibleMessages,
-  type BatchRow,
-  type ConversationRow,
-  type MessageRow,
   type ParticipantRow,
 } from './repo.js';
+import { conversationJson, batchJson } from './present.js';
+import { refused, mine, fresh, messageContent, recipientTokens, tagsFor } from './requests.js';
 
 /** Real instances cap a group conversation (not a bulk send) at this many recipients. */
 const SUBJECT = text();
@@ -75,200 +58,6 @@ const MAX_GROUP_CONVERSATION_SIZE = 100;
 /** conversation_ids[] of a batch update. */
 const MAX_BATCH_UPDATE = 500;
 const EVENTS: readonly BatchEvent[] = ['mark_as_read', 'mark_as_unread', 'star', 'unstar', 'archive', 'destroy'];
-
-/** The array-shaped 400 real instances answer conversation validation with. */
-const refused = (attribute: string, message: string) => new HttpError(400, [{ attribute, message }]);
-
-// ---- presenters -------------------------------------------------------------------------------
-
-function messageJson(ctx: MockCtx, m: MessageRow, depth = 0): ConversationMessage {
-  const forwarded =
-    depth < 5
-      ? (JSON.parse(m.forwarded_message_ids) as number[])
-          .map((id) => messageById(ctx.db, id))
-          .filter((x): x is MessageRow => !!x)
-      : [];
-  const attachments = (JSON.parse(m.attachment_ids) as number[])
-    .map((id) => attachmentById(ctx.db, id))
-    .filter((a) => a !== undefined && a.workflow_state !== 'deleted')
-    .map((a) => attachmentJson(ctx, a!));
-  return {
-    id: m.id,
-    created_at: m.created_at,
-    body: m.body,
-    author_id: m.author_id,
-    generated: m.generated === 1,
-    media_comment: m.media_comment_id
-      ? {
-          display_name: `Media comment ${m.media_comment_id}`,
-          'content-type': m.media_comment_type === 'audio' ? 'audio/mp4' : 'video/mp4',
-          media_id: m.media_comment_id,
-          media_type: m.media_comment_type === 'audio' ? 'audio' : 'video',
-          url: `${ctx.origin}/users/${m.author_id}/media_download?entryId=${encodeURIComponent(m.media_comment_id)}&type=mp4&redirect=1`,
-        }
-      : null,
-    forwarded_messages: forwarded.map((f) => messageJson(ctx, f, depth + 1)),
-    attachments,
-    participating_user_ids: participatingUsers(ctx.db, m.id),
-  };
-}
-
-interface JsonOptions {
-  messages?: MessageRow[];
-  submissions?: boolean;
-  avatars?: boolean;
-  /** Participants include the authors of forwarded messages (show). */
-  extended?: boolean;
-}
-
-function conversationJson(ctx: MockCtx, c: ConversationRow, p: ParticipantRow, o: JsonOptions = {}): Conversation {
-  const me = ctx.caller.id;
-  const people = participantsOf(ctx.db, c.id);
-  const others = people.filter((x) => x.user_id !== me).map((x) => x.user_id);
-  const audience = others.length ? others : [me];
-  const last = lastMessageFor(ctx.db, c.id, me, false);
-  const lastAuthored = lastMessageFor(ctx.db, c.id, me, true);
-  const tags = tagsOf(ctx.db, c.id);
-  const courseIds = tags.filter((t) => t.startsWith('course_')).map((t) => Number(t.slice(7)));
-  const courses: Record<string, string[]> = {};
-  for (const r of enrollmentTypesIn(ctx.db, audience, courseIds)) (courses[r.course_id] ??= []).push(r.type);
-  const groups = Object.fromEntries(tags.filter((t) => t.startsWith('group_')).map((t) => [t.slice(6), ['Member']]));
-  const flags = hasAttachments(ctx.db, c.id, me);
-  const properties = [
-    ...(last && last.author_id === me ? ['last_author'] : []),
-    ...(flags.attachments ? ['attachments'] : []),
-    ...(flags.media ? ['media_objects'] : []),
-  ];
-  const participants = people.map((x) => ({
-    id: x.user_id,
-    name: x.short_name,
-    full_name: x.name,
-    ...(o.avatars ? { avatar_url: x.avatar_url ?? `${ctx.origin}${AVATAR}` } : {}),
-  }));
-  if (o.extended && o.messages) {
-    const known = new Set(people.map((x) => x.user_id));
-    const walk = (m: MessageRow, depth: number) => {
-      for (const id of JSON.parse(m.forwarded_message_ids) as number[]) {
-        const f = messageById(ctx.db, id);
-        if (!f) continue;
-        if (!known.has(f.author_id)) {
-          known.add(f.author_id);
-          const u = userById(ctx.db, f.author_id);
-          if (u) participants.push({ id: u.id, name: u.short_name, full_name: u.name });
-        }
-        if (depth < 5) walk(f, depth + 1);
-      }
-    };
-    for (const m of o.messages) walk(m, 0);
-  }
-  const preview = (m: MessageRow | undefined) => (m ? Array.from(m.body).slice(0, 100).join('') : null);
-  const json: Conversation = {
-    id: c.id,
-    subject: c.subject,
-    workflow_state: p.workflow_state,
-    last_message: preview(last),
-    last_message_at: p.last_message_at,
-    last_authored_message: preview(lastAuthored),
-    last_authored_message_at: p.last_authored_at,
-    message_count: p.message_count,
-    subscribed: p.subscribed === 1,
-    private: c.private === 1,
-    starred: p.starred === 1,
-    properties,
-    audience,
-    audience_contexts: { courses, groups },
-    avatar_url: `${ctx.origin}${AVATAR}`,
-    participants,
-    visible: p.message_count > 0,
-    context_code: c.context_code,
-    context_name: contextName(ctx.db, c.context_code),
-  };
-  if (o.messages) json.messages = o.messages.map((m) => messageJson(ctx, m));
-  if (o.submissions) json.submissions = [];
-  return json;
-}
-
-function batchJson(ctx: MockCtx, b: BatchRow): ConversationBatch {
-  const completion =
-    b.workflow_state === 'sent'
-      ? 1
-      : b.workflow_state === 'created'
-        ? 0
-        : b.recipient_count
-          ? b.sent_count / b.recipient_count
-          : 1;
-  return {
-    id: b.id,
-    subject: b.subject,
-    workflow_state: b.workflow_state,
-    completion,
-    recipient_count: b.recipient_count,
-    message: messageJson(ctx, messageById(ctx.db, b.root_message_id)!),
-    tags: JSON.parse(b.tags) as string[],
-  };
-}
-
-// ---- reading requests -------------------------------------------------------------------------
-
-/** The conversation of the path, as the caller sees it; 404 unless they take part and still see a message. */
-function mine(ctx: MockCtx): { c: ConversationRow; p: ParticipantRow } {
-  const id = numericId(ctx.path.id ?? '');
-  const c = id === undefined ? undefined : conversationById(ctx.db, id);
-  const p = c && participant(ctx.db, c.id, ctx.caller.id);
-  if (!c || !p || p.message_count === 0) throw notFound();
-  return { c, p };
-}
-
-const fresh = (ctx: MockCtx, c: ConversationRow) => participant(ctx.db, c.id, ctx.caller.id)!;
-
-/** Body, attachments (the caller's own uploaded files), media comment and forwarded messages of a new message. */
-function messageContent(ctx: MockCtx, onBlank: () => HttpError): MessageContent {
-  const p = ctx.params;
-  const body = str(p, 'body')?.trim();
-  if (!body) throw onBlank();
-  const attachmentIds = list(p, 'attachment_ids').map((raw) => {
-    const id = numericId(String(raw));
-    const a = id === undefined ? undefined : attachmentById(ctx.db, id);
-    if (a?.context_type !== 'User' || a.context_id !== ctx.caller.id || a.workflow_state !== 'available')
-      throw refused('attachment_ids', 'invalid');
-    return a.id;
-  });
-  const mediaCommentId = str(p, 'media_comment_id')?.trim() || null;
-  const mediaCommentType = str(p, 'media_comment_type') ?? null;
-  if (mediaCommentId && mediaCommentType !== 'audio' && mediaCommentType !== 'video')
-    throw refused('media_comment_type', 'invalid');
-  const forwardedIds = list(p, 'forwarded_message_ids').map((raw) => numericId(String(raw)) ?? -1);
-  if (forwardedIds.length) {
-    const seen = visibleMessages(ctx.db, ctx.caller.id, forwardedIds);
-    if (forwardedIds.some((id) => !seen.has(id))) throw refused('forwarded_message_ids', 'invalid');
-  }
-  return {
-    body,
-    attachmentIds,
-    mediaCommentId,
-    mediaCommentType: mediaCommentId ? mediaCommentType : null,
-    forwardedIds,
-  };
-}
-
-function recipientTokens(ctx: MockCtx): string[] {
-  return list(ctx.params, 'recipients')
-    .flatMap((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).split(',') : []))
-    .map((t) => t.trim())
-    .filter(Boolean);
-}
-
-/** The contexts a conversation with this recipient belongs to: those named, and the ones the two share. */
-function tagsFor(db: Db, scope: MessagingScope, named: readonly string[], recipient: number): string[] {
-  const shared = commonContextsOf(db, recipient, scope.people);
-  return [
-    ...new Set([
-      ...named,
-      ...shared.courses.map((c) => `course_${c.course_id}`),
-      ...shared.groups.map((g) => `group_${g}`),
-    ]),
-  ];
-}
 
 // ---- handlers ---------------------------------------------------------------------------------
 

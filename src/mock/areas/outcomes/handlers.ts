@@ -4,15 +4,7 @@
 // related contexts (that context, the accounts above it, global), once per group; a group cannot
 // move to another context or below itself; and deleting or unlinking that would delete an outcome
 // aligned to an assignment or rubric is refused, with nothing changed.
-import type {
-  CalculationMethod,
-  Outcome,
-  OutcomeBrief,
-  OutcomeGroup,
-  OutcomeGroupBrief,
-  OutcomeLink,
-  Rating,
-} from '../../../spec/types/outcomes.js';
+import type { CalculationMethod, OutcomeLink, Rating } from '../../../spec/types/outcomes.js';
 import { CALCULATION_METHODS } from '../../../spec/types/outcomes.js';
 import {
   int,
@@ -28,12 +20,7 @@ import {
   type Handler,
   type MockCtx,
 } from '../../kit.js';
-import { text, textFault } from '../../fields.js';
-import { permit } from '../access.js';
 import type { ParamsObject } from '../../decode.js';
-import { accountById, accountChain } from '../../school/accounts/repo.js';
-import { mayEditOutcomes, mayReadOutcomes } from './policy.js';
-import { courseById } from '../../school/courses/repo.js';
 import {
   activeLinkCount,
   createGroup,
@@ -42,7 +29,6 @@ import {
   deleteGroupsWithLinks,
   deleteLink,
   deleteOutcome,
-  ensureRootGroup,
   groupById,
   isAligned,
   linkOf,
@@ -50,7 +36,6 @@ import {
   linksQuery,
   outcomeById,
   outcomesOnlyIn,
-  rootGroupOf,
   subgroupsOf,
   subgroupsQuery,
   subtreeOf,
@@ -58,173 +43,9 @@ import {
   type GroupRow,
   type LinkRow,
   type OutcomeContextRef,
-  type OutcomeRow,
 } from './repo.js';
-
-const TITLE = text({ required: true });
-
-// ---- contexts and rights ----------------------------------------------------------------------
-
-/** The route's context as the outcome tables name it. */
-function routeContext(ctx: MockCtx): OutcomeContextRef {
-  const c = ctx.context!;
-  return c.type === 'account'
-    ? { type: 'Account', id: c.id }
-    : c.type === 'course'
-      ? { type: 'Course', id: c.id }
-      : { type: null, id: null };
-}
-
-const sameContext = (a: OutcomeContextRef, b: { context_type: string | null; context_id: number | null }) =>
-  a.type === b.context_type && a.id === b.context_id;
-const contextOf = (row: { context_type: OutcomeContextRef['type']; context_id: number | null }): OutcomeContextRef => ({
-  type: row.context_type,
-  id: row.context_id,
-});
-
-/** `accounts/1`, `courses/2` or `global`: where a context's URLs live. */
-function segment(c: OutcomeContextRef): string {
-  return c.type === 'Account' ? `accounts/${c.id}` : c.type === 'Course' ? `courses/${c.id}` : 'global';
-}
-
-function describe(c: OutcomeContextRef): string {
-  return c.type === null ? 'the global context' : `${c.type.toLowerCase()} ${c.id}`;
-}
-
-/** The accounts an outcome may come from to be linked in a context: the context's own account chain. */
-function relatedAccounts(ctx: MockCtx, c: OutcomeContextRef): number[] {
-  if (c.type === 'Account') return accountChain(ctx.db, c.id!);
-  if (c.type === 'Course') return accountChain(ctx.db, courseById(ctx.db, c.id!)!.account_id);
-  return [];
-}
-
-/** An outcome or group of `owner` may be used in context `c`: the same context, an account above it, or global. */
-function isRelated(ctx: MockCtx, c: OutcomeContextRef, owner: OutcomeContextRef): boolean {
-  if (owner.type === null) return true;
-  if (owner.type === c.type && owner.id === c.id) return true;
-  return owner.type === 'Account' && relatedAccounts(ctx, c).includes(owner.id!);
-}
-
-// ---- presenters -------------------------------------------------------------------------------
-
-const groupUrl = (g: GroupRow) => `/api/v1/${segment(contextOf(g))}/outcome_groups/${g.id}`;
-
-function groupBrief(ctx: MockCtx, g: GroupRow): OutcomeGroupBrief {
-  const url = groupUrl(g);
-  return {
-    id: g.id,
-    title: g.title,
-    vendor_guid: g.vendor_guid,
-    url,
-    subgroups_url: `${url}/subgroups`,
-    outcomes_url: `${url}/outcomes`,
-    can_edit: mayEditOutcomes(ctx, contextOf(g)),
-  };
-}
-
-function groupJson(ctx: MockCtx, g: GroupRow): OutcomeGroup {
-  const parent = g.parent_id === null ? undefined : groupById(ctx.db, g.parent_id);
-  return {
-    ...groupBrief(ctx, g),
-    import_url: `${groupUrl(g)}/import`,
-    ...(parent ? { parent_outcome_group: groupBrief(ctx, parent) } : {}),
-    context_id: g.context_id,
-    context_type: g.context_type,
-    description: g.description,
-  };
-}
-
-function outcomeBrief(ctx: MockCtx, o: OutcomeRow): OutcomeBrief {
-  return {
-    id: o.id,
-    context_type: o.context_type,
-    context_id: o.context_id,
-    vendor_guid: o.vendor_guid,
-    display_name: o.display_name,
-    title: o.title,
-    url: `/api/v1/outcomes/${o.id}`,
-    can_edit: mayEditOutcomes(ctx, contextOf(o)),
-  };
-}
-
-function outcomeFull(ctx: MockCtx, o: OutcomeRow): Outcome {
-  return {
-    ...outcomeBrief(ctx, o),
-    description: o.description,
-    calculation_method: o.calculation_method as CalculationMethod,
-    calculation_int: o.calculation_int,
-    points_possible: o.points_possible,
-    mastery_points: o.mastery_points,
-    ...(o.ratings ? { ratings: JSON.parse(o.ratings) as Rating[] } : {}),
-    assessed: false,
-  };
-}
-
-/** Unlinking is possible unless it is the aligned outcome's last link (a state of the link, not a permission). */
-function unlinkable(ctx: MockCtx, link: LinkRow): boolean {
-  return !(activeLinkCount(ctx.db, link.outcome_id) <= 1 && isAligned(ctx.db, link.outcome_id));
-}
-
-function linkJson(
-  ctx: MockCtx,
-  link: LinkRow,
-  options: { full?: boolean; group?: GroupRow; outcome?: OutcomeRow } = {},
-): OutcomeLink {
-  const group = options.group ?? groupById(ctx.db, link.group_id)!;
-  const outcome = options.outcome ?? outcomeById(ctx.db, link.outcome_id)!;
-  return {
-    url: `${groupUrl(group)}/outcomes/${outcome.id}`,
-    context_id: group.context_id,
-    context_type: group.context_type,
-    outcome_group: groupBrief(ctx, group),
-    outcome: options.full ? outcomeFull(ctx, outcome) : outcomeBrief(ctx, outcome),
-    assessed: false,
-    can_unlink: mayEditOutcomes(ctx, contextOf(group)) && unlinkable(ctx, link),
-  };
-}
-
-// ---- reading requests -------------------------------------------------------------------------
-
-/** The route's context, which the caller may read (and, with `edit`, change). */
-function contextFor(ctx: MockCtx, options: { edit: boolean }): OutcomeContextRef {
-  const c = routeContext(ctx);
-  permit(mayReadOutcomes(ctx, c));
-  if (options.edit) permit(mayEditOutcomes(ctx, c));
-  return c;
-}
-
-/** The path's group, which must belong to the route's context (another context's group does not exist here). */
-function groupIn(ctx: MockCtx, c: OutcomeContextRef): GroupRow {
-  const id = numericId(ctx.path.id);
-  const group = id === undefined ? undefined : groupById(ctx.db, id);
-  if (!group || !sameContext(c, group)) throw notFound();
-  return group;
-}
-
-function title(p: ParamsObject, name = 'title'): string | undefined {
-  const raw = str(p, name);
-  if (raw === undefined) return undefined;
-  const t = raw.trim();
-  const fault = textFault(TITLE, t);
-  if (fault) throw invalid(undefined, name, fault.type, `${name} ${fault.message}`);
-  return t;
-}
-
-const optionalText = (p: ParamsObject, name: string): string | null | undefined => {
-  const v = str(p, name);
-  return v === undefined ? undefined : v === '' ? null : v;
-};
-
-function rootTitle(ctx: MockCtx, c: OutcomeContextRef): string {
-  if (c.type === 'Account') return accountById(ctx.db, c.id!)?.name ?? `Account ${c.id}`;
-  if (c.type === 'Course') return courseById(ctx.db, c.id!)?.name ?? `Course ${c.id}`;
-  return 'ROOT';
-}
-
-/** The context's root group, made on first need. */
-export function ensureRoot(ctx: MockCtx, c: OutcomeContextRef): GroupRow {
-  return rootGroupOf(ctx.db, c) ?? ensureRootGroup(ctx.db, c, rootTitle(ctx, c), ctx.now());
-}
+import { sameContext, contextOf, describe, isRelated, contextFor, groupIn, title, ensureRoot } from './contexts.js';
+import { groupUrl, groupBrief, groupJson, linkJson, optionalText } from './present.js';
 
 // ---- handlers ---------------------------------------------------------------------------------
 

@@ -1,15 +1,11 @@
 // Submissions: submit (a student, a type the assignment allows), list and read (graders see their
 // students', students their own, observers their students'), grade and comment one, and grade many
-// in the background (update_grades → a Progress). Every change of a grade is a version.
-import type { SubmissionInclude } from '../../../spec/types/submissions.js';
-import { interpretGrade, scoreToGrade } from '../../../spec/grading.js';
+// in the background (update_grades → a Progress): grading.ts. Every change of a grade is a version.
 import type { Db } from '../../db/open.js';
 import { lookup } from '../../db/find.js';
 import {
-  badRequest,
   bool,
   Reply,
-  HttpError,
   keysetSource,
   list,
   notFound,
@@ -22,83 +18,28 @@ import {
   type Handler,
   type MockCtx,
 } from '../../kit.js';
-import { findUser } from '../lookup.js';
-import { gradeNotice, submissionNotice } from '../activity/notifications.js';
-import { assignmentById, type AssignmentRow } from '../assignments/repo.js';
-import { canManageContent, demand, permit, reachOf } from '../access.js';
-import { canReadCourse } from '../permissions.js';
-import { courseById, type CourseRow } from '../../school/courses/repo.js';
+import { assignmentById } from '../assignments/repo.js';
+import { demand, permit } from '../access.js';
+import { type CourseRow } from '../../school/courses/repo.js';
 import { startUpload } from '../files/upload.js';
 import { attachmentById } from '../files/repo.js';
-import { progressJson } from '../progress/present.js';
-import { assessSubmission } from '../rubrics/assess.js';
-import { sectionById, type SectionRow } from '../../school/sections/repo.js';
 import { users } from '../../school/users/repo.js';
-import { mayComment, mayGrade, maySubmit, mayUploadFor, mayView, submissionsPolicy, visibility } from './policy.js';
-import { courseDay, gradable, submissionJson } from './present.js';
+import { maySubmit, mayUploadFor, mayView, submissionsPolicy, visibility } from './policy.js';
+import { submissionJson } from './present.js';
 import {
   addAttempt,
   addComment,
   ensureSubmission,
   ensureSubmissionsOf,
-  isStudentOf,
   publishedAssignmentIds,
-  setGrade,
   studentsQuery,
-  submissionById,
-  submissionOf,
   submissionsOfAssignmentQuery,
   submissionsOfStudentsQuery,
   submissionsOfUserIn,
   type SubmissionRow,
 } from './repo.js';
-
-const INCLUDES: readonly SubmissionInclude[] = [
-  'submission_history',
-  'submission_comments',
-  'rubric_assessment',
-  'assignment',
-  'user',
-  'total_scores',
-];
-
-function includes(ctx: MockCtx): SubmissionInclude[] {
-  return list(ctx.params, 'include')
-    .map(String)
-    .filter((i): i is SubmissionInclude => (INCLUDES as readonly string[]).includes(i));
-}
-
-/** The course of the route's context, and the section when the route is a section's. */
-/** The route's course (and section), which the caller must be able to read: a stranger to the course sees none of its submissions, not an empty list. */
-function scope(ctx: MockCtx): { course: CourseRow; section?: SectionRow } {
-  const c = ctx.context!;
-  const section = c.type === 'section' ? sectionById(ctx.db, c.id)! : undefined;
-  const course = courseById(ctx.db, section ? section.course_id : c.id!)!;
-  permit(canReadCourse(ctx.db, ctx.caller.id, course));
-  return { course, section };
-}
-
-/** The sections a list is limited to: the route's section, and the caller's reach. */
-function sectionsFor(scoped: { section?: SectionRow }, reach: 'all' | number[]): number[] | undefined {
-  if (scoped.section) return reach === 'all' || reach.includes(scoped.section.id) ? [scoped.section.id] : [];
-  return reach === 'all' ? undefined : reach;
-}
-
-/** The assignment of the path, in the course; an unpublished one only for those who manage content. */
-function assignmentIn(ctx: MockCtx, course: CourseRow): AssignmentRow {
-  const id = numericId(ctx.path.assignment_id);
-  const a = id === undefined ? undefined : assignmentById(ctx.db, id);
-  if (!a || a.course_id !== course.id || (!a.published && !canManageContent(ctx, course))) throw notFound();
-  return a;
-}
-
-/** The student of the path: a student of the course (of the route's section, on a section route). */
-function studentIn(ctx: MockCtx, scoped: { course: CourseRow; section?: SectionRow }, raw: string): number {
-  const user = findUser(ctx, raw);
-  if (!isStudentOf(ctx.db, user.id, scoped.course.id, scoped.section ? [scoped.section.id] : undefined))
-    throw notFound();
-  return user.id;
-}
+import { includes, scope, sectionsFor, assignmentIn, studentIn } from './scope.js';
+import { grade, updateGrades } from './grading.js';
 
 // ---- submit ------------------------------------------------------------------------------------
 
@@ -303,161 +244,6 @@ const uploadFile: Handler = (ctx) => {
   const student = studentIn(ctx, scoped, ctx.path.user_id);
   permit(mayUploadFor(ctx, student));
   return startUpload(ctx, { type: 'User', id: ctx.caller.id }, 'submissions');
-};
-
-// ---- grade -------------------------------------------------------------------------------------
-
-/** A grade error in the shape real instances answer it: 400 `{"error": …}`. */
-const gradeError = (message: string) => new HttpError(400, { error: message });
-
-/** Grades one submission from a posted grade; returns the new score and grade or throws why not. */
-function postedGrade(db: Db, a: AssignmentRow, posted: string): { score: number | null; grade: string | null } {
-  const result = interpretGrade(gradable(db, a), posted);
-  if ('error' in result) throw gradeError(result.error);
-  return result;
-}
-
-function applyGrade(
-  db: Db,
-  sub: SubmissionRow,
-  change: { score: number | null; grade: string | null; excused?: boolean },
-  graderId: number,
-  now: string,
-): void {
-  if (!setGrade(db, sub, { ...change, graderId, now, day: courseDay(now, courseById(db, sub.course_id)!.time_zone) }))
-    return;
-  const graded = submissionById(db, sub.id)!;
-  gradeNotice(db, graded, assignmentById(db, graded.assignment_id)!.name, graderId, now);
-}
-
-const grade: Handler = (ctx) => {
-  const scoped = scope(ctx);
-  const { course } = scoped;
-  const a = assignmentIn(ctx, course);
-  const student = studentIn(ctx, scoped, ctx.path.user_id);
-  const s = obj(ctx.params, 'submission');
-  const rubricParams = obj(ctx.params, 'rubric_assessment');
-  const grading = ctx.params.submission !== undefined || ctx.params.rubric_assessment !== undefined;
-  // Any grading argument needs the right to grade the student; a comment alone asks less.
-  permit(grading ? mayGrade(ctx, course, student) : mayComment(ctx, course, student));
-  const now = ctx.now();
-  let sub = ensureSubmission(ctx.db, a, student, now);
-
-  const posted = str(s, 'posted_grade');
-  const excuse = bool(s, 'excuse');
-  if (posted !== undefined && posted.trim() !== '' && excuse)
-    throw gradeError('Cannot simultaneously grade and excuse an assignment');
-  let change: { score: number | null; grade: string | null; excused?: boolean } | undefined;
-  if (excuse) change = { score: null, grade: null, excused: true };
-  else if (posted !== undefined) change = postedGrade(ctx.db, a, posted);
-  else if (excuse === false && sub.excused) change = { score: sub.score, grade: sub.grade, excused: false };
-
-  if (change) applyGrade(ctx.db, sub, change, ctx.caller.id, now);
-  // The rubric after the grade, as canvas-lms assesses: a rubric used for grading then sets the score.
-  if (Object.keys(rubricParams).length) {
-    sub = submissionById(ctx.db, sub.id)!;
-    const assessed = assessSubmission(
-      ctx.db,
-      rubricParams,
-      { assignmentId: a.id, submissionId: sub.id, userId: student, attempt: sub.attempt },
-      ctx.caller.id,
-      now,
-    );
-    if (assessed?.useForGrading && assessed.score !== null && assessed.score !== sub.score)
-      applyGrade(
-        ctx.db,
-        sub,
-        { score: assessed.score, grade: scoreToGrade(gradable(ctx.db, a), assessed.score) },
-        ctx.caller.id,
-        now,
-      );
-  }
-
-  const c = obj(ctx.params, 'comment');
-  const text = str(c, 'text_comment')?.trim();
-  const mediaId = str(c, 'media_comment_id')?.trim();
-  if (text || mediaId) {
-    const mediaType = str(c, 'media_comment_type') ?? 'video';
-    if (mediaId && mediaType !== 'audio' && mediaType !== 'video')
-      throw rejected('comment[media_comment_type] must be audio or video');
-    // comment[group_comment] applies to group assignments only; the mock has none, so it is one comment.
-    bool(c, 'group_comment');
-    addComment(ctx.db, {
-      submissionId: sub.id,
-      authorId: ctx.caller.id,
-      comment: text ?? '',
-      mediaId,
-      mediaType: mediaId ? mediaType : null,
-      attempt: sub.attempt,
-      now,
-    });
-    if (ctx.caller.id !== sub.user_id) submissionNotice(ctx.db, sub, ctx.caller.id, now);
-  }
-  sub = submissionById(ctx.db, sub.id)!;
-  const json = submissionJson(ctx, sub, [
-    'submission_comments',
-    ...includes(ctx).filter((i) => i !== 'submission_comments'),
-  ]);
-  return { ...json, all_submissions: [json] };
-};
-
-// ---- many at once ------------------------------------------------------------------------------
-
-interface GradeItem {
-  /** The id as `grade_data` named it. */
-  raw: string;
-  posted?: string;
-  comment?: string;
-  excuse?: boolean;
-}
-
-const NOT_FOUND = "Couldn't find User(s) with API ids";
-
-const updateGrades: Handler = (ctx) => {
-  const scoped = scope(ctx);
-  const { course } = scoped;
-  const a = assignmentIn(ctx, course);
-  if (!a.published) throw unauthorized();
-  const data = obj(ctx.params, 'grade_data');
-  // Real instances answer this with the bare text; the mock keeps to JSON error bodies.
-  if (!Object.keys(data).length) throw badRequest("'grade_data' parameter required");
-  const reach = reachOf(ctx, submissionsPolicy.grade, course);
-  const items: GradeItem[] = Object.keys(data).map((raw) => {
-    const e = obj(data, raw);
-    return { raw, posted: str(e, 'posted_grade'), comment: str(e, 'text_comment'), excuse: bool(e, 'excuse') };
-  });
-  const graderId = ctx.caller.id;
-  // The grader's sections: a student outside them (or outside the route's section) is not found.
-  const sections = sectionsFor(scoped, reach);
-  const scheme = gradable(ctx.db, a);
-  // Every student's submission exists before the job runs, so an item only reads its own.
-  ensureSubmissionsOf(ctx.db, course.id, [a.id], ctx.now());
-  const p = ctx.jobs.start<GradeItem>({
-    tag: 'submissions_update',
-    context: { type: 'Course', id: course.id },
-    userId: null,
-    items,
-    label: (item) => `'${item.raw}'`,
-    apply(db, item, now) {
-      const found = lookup(db, users, item.raw);
-      if ('reason' in found || !isStudentOf(db, found.row.id, course.id, sections)) throw new Error(NOT_FOUND);
-      let sub = submissionOf(db, a.id, found.row.id) ?? ensureSubmission(db, a, found.row.id, now);
-      if (item.excuse) applyGrade(db, sub, { score: null, grade: null, excused: true }, graderId, now);
-      else if (item.posted !== undefined) {
-        const result = interpretGrade(scheme, item.posted);
-        if ('error' in result) throw new Error(result.error);
-        applyGrade(db, sub, result, graderId, now);
-      }
-      const text = item.comment?.trim();
-      if (text) {
-        sub = submissionById(db, sub.id)!;
-        addComment(db, { submissionId: sub.id, authorId: graderId, comment: text, attempt: sub.attempt, now });
-        submissionNotice(db, sub, graderId, now);
-      }
-    },
-    results: (_db, outcome) => outcome,
-  });
-  return progressJson(ctx, p);
 };
 
 export const submissionsHandlers = {

@@ -1,5 +1,5 @@
 // An assignment as the API shows it: in its own listings, the calendar, to-dos, topics and submissions.
-import { type MockCtx } from '../../kit.js';
+import type { MockCtx } from '../../kit.js';
 import { DEFAULT_GRADING_SCHEME } from '../../../spec/grading.js';
 import { needsGradingCount } from '../submissions/repo.js';
 import { criterionJson } from '../rubrics/present.js';

@@ -1,6 +1,6 @@
 // Conversations, their messages and batches as the API shows them: each the caller's own view.
 import type { Conversation, ConversationBatch, ConversationMessage } from '../../../spec/types/conversations.js';
-import { type MockCtx } from '../../kit.js';
+import type { MockCtx } from '../../kit.js';
 import { attachmentById } from '../files/repo.js';
 import { attachmentJson } from '../files/present.js';
 import { AVATAR } from '../search/audience.js';

@@ -3,9 +3,9 @@
 import type { Db } from '../../db/open.js';
 import { HttpError, list, notFound, numericId, str, type MockCtx } from '../../kit.js';
 import { attachmentById } from '../files/repo.js';
-import { type MessagingScope } from '../search/audience.js';
+import type { MessagingScope } from '../search/audience.js';
 import { commonContextsOf } from '../search/repo.js';
-import { type MessageContent } from './deliver.js';
+import type { MessageContent } from './deliver.js';
 import { conversationById, participant, visibleMessages, type ConversationRow, type ParticipantRow } from './repo.js';
 
 /** The array-shaped 400 real instances answer conversation validation with. */

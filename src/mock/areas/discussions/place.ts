@@ -1,6 +1,6 @@
 // Where a discussion request is (a course, a group, a collection item), and what the caller may see
 // and do there: the topics visible to them, their sections, the holds on their subscriptions.
-import { type SubscriptionHold } from '../../../spec/vocabulary.js';
+import type { SubscriptionHold } from '../../../spec/vocabulary.js';
 import { HttpError, notFound, numericId, once, type MockCtx, type ResolvedContext } from '../../kit.js';
 import { find, findCourse } from '../lookup.js';
 import { permit } from '../access.js';

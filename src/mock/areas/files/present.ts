@@ -1,6 +1,6 @@
 // An attachment as the API shows it, wherever a file is attached (conversations, topics, submissions).
 import { fileUrl, type MockCtx } from '../../kit.js';
-import { type AttachmentRow } from './repo.js';
+import type { AttachmentRow } from './repo.js';
 
 export function attachmentJson(ctx: MockCtx, a: AttachmentRow): Record<string, unknown> {
   return {

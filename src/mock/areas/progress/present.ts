@@ -1,7 +1,7 @@
 // A Progress record as the API shows it: the job that a bulk request started.
 import type { Progress } from '../../../spec/types/progress.js';
-import { type ProgressRow } from '../../jobs.js';
-import { type MockCtx } from '../../kit.js';
+import type { ProgressRow } from '../../jobs.js';
+import type { MockCtx } from '../../kit.js';
 
 export function progressJson(ctx: Pick<MockCtx, 'origin'>, p: ProgressRow): Progress {
   const json: Progress = {

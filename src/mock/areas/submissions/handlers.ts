@@ -20,7 +20,7 @@ import {
 } from '../../kit.js';
 import { assignmentById } from '../assignments/repo.js';
 import { demand, permit } from '../access.js';
-import { type CourseRow } from '../../school/courses/repo.js';
+import type { CourseRow } from '../../school/courses/repo.js';
 import { startUpload } from '../files/upload.js';
 import { attachmentById } from '../files/repo.js';
 import { users } from '../../school/users/repo.js';

@@ -1,6 +1,6 @@
 // A course as the API shows it: in its own listings, in the activity stream, wherever one is nested.
 import type { Course } from '../../../spec/types/school.js';
-import { type CourseRow } from './repo.js';
+import type { CourseRow } from './repo.js';
 
 export function courseJson(c: CourseRow, extra: Record<string, unknown> = {}): Course {
   return {

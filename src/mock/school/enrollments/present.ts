@@ -1,13 +1,13 @@
 // An enrollment as the API shows it; the SIS ids only for those who may read SIS data.
 import type { Enrollment } from '../../../spec/types/roster.js';
-import { type MockCtx } from '../../kit.js';
+import type { MockCtx } from '../../kit.js';
 import { canReadSis } from '../../areas/access.js';
 import { accountById, roleById } from '../accounts/repo.js';
 import { courseById } from '../courses/repo.js';
 import { sectionById } from '../sections/repo.js';
 import { briefUserJson } from '../users/present.js';
 import { loginOf, userById } from '../users/repo.js';
-import { type EnrollmentRow } from './repo.js';
+import type { EnrollmentRow } from './repo.js';
 
 export function enrollmentJson(ctx: MockCtx, e: EnrollmentRow, options: { withUser?: boolean } = {}): Enrollment {
   const course = courseById(ctx.db, e.course_id)!;

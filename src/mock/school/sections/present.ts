@@ -1,12 +1,12 @@
 // A section as the API shows it, with its students when asked; SIS ids only for those who may read them.
 import type { Section } from '../../../spec/types/roster.js';
-import { type MockCtx } from '../../kit.js';
+import type { MockCtx } from '../../kit.js';
 import { canReadSis } from '../../areas/access.js';
-import { type CourseRow } from '../courses/repo.js';
+import type { CourseRow } from '../courses/repo.js';
 import { studentsOfSection } from '../enrollments/repo.js';
 import { briefUserJson } from '../users/present.js';
 import { userById } from '../users/repo.js';
-import { type SectionRow } from './repo.js';
+import type { SectionRow } from './repo.js';
 
 export function sectionJson(ctx: MockCtx, s: SectionRow, course: CourseRow, include: string[] = []): Section {
   const sis = canReadSis(ctx, course);

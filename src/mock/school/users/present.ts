@@ -1,7 +1,7 @@
 // A user as the API shows them: their whole record, and the brief one nested in other records.
 import type { BriefUser } from '../../../spec/types/roster.js';
 import type { User } from '../../../spec/types/users.js';
-import { type MockCtx, type UserRow } from '../../kit.js';
+import type { MockCtx, UserRow } from '../../kit.js';
 import { personalRights } from './policy.js';
 import { loginOf, primaryEmail, type ListedUser } from './repo.js';
 

@@ -36,6 +36,8 @@ export interface Session {
   pseudonyms?: Pseudonyms;
   /** Where a verb's notes and -v traces also go (the server's stderr), or nowhere. */
   log?: (text: string) => void;
+  /** The whole texts of fields a result cut (see cutFields), by rest handle; made at the first. */
+  rests?: Map<string, string>;
 }
 
 export interface ToolResult {
@@ -119,7 +121,7 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
     answer = failed(toLmsError(thrown), '');
     if (session.pseudonyms) answer = await hidden(answer, session.pseudonyms);
   }
-  return bounded(answer);
+  return bounded(answer, session);
 }
 
 /** A call that destroys, answered with its dry run and the token that runs it. */
@@ -144,7 +146,7 @@ function withToken(
   changed = false,
 ): Answer {
   // The plan is the one the person sees: cut to size before the token is bound to it.
-  const cuts = cutToSize(answer.structured);
+  const cuts = cutToSize(answer.structured, session);
   const memory = (session.confirmations ??= newConfirmations());
   const now = (session.now ?? Date.now)();
   const { structured, destroys } = answer;
@@ -294,6 +296,7 @@ async function runPlain(
     const shaped = await shape(result, limit);
     if (tool.paged && listed === 1 && next !== undefined)
       shaped.value.next_cursor = sealCursor(next, tool, given, session);
+    if (result?.kind === 'list') shaped.value.more = shaped.value.next_cursor !== undefined || shaped.value.truncated === true;
     const failure = result?.failure;
     const summary: Answer['text'] = !failure
       ? [shaped.summary(tool.name)]
@@ -381,12 +384,64 @@ async function readBack(
 export const MAX_STRUCTURED_CHARS = 480 * 1024;
 const MAX_SUMMARY_CHARS = 64 * 1024;
 
+/**
+ * The most characters of one text field a result carries (a post's HTML, a page's body): a longer
+ * one is cut there, and its whole text kept in the server for read_rest. A context window pays for
+ * every character of a result, and most of a long body is seldom what was asked.
+ */
+export const MAX_FIELD_CHARS = 8000;
+
+/** The most whole texts a server keeps for read_rest: the oldest go first. */
+const MAX_RESTS = 1000;
+
 /** Cuts the structured content to MAX_STRUCTURED_CHARS in place (see bounded); what was cut. */
-function cutToSize(structured: Record<string, unknown>): Cut[] {
+function cutToSize(structured: Record<string, unknown>, session: Session): Cut[] {
   // Room is kept for the list of what was cut, and the confirmation token.
-  const cuts = fit(structured, MAX_STRUCTURED_CHARS - 16 * 1024).slice(0, 50);
+  const cuts = [...cutFields(structured, session), ...fit(structured, MAX_STRUCTURED_CHARS - 16 * 1024)].slice(0, 50);
   if (cuts.length) structured.left_out = cuts;
   return cuts;
+}
+
+/** Every text field longer than MAX_FIELD_CHARS cut there, in place, its whole text kept under a rest handle. */
+function cutFields(structured: Record<string, unknown>, session: Session): Cut[] {
+  const cuts: Cut[] = [];
+  const visit = (holder: Record<string, unknown> | unknown[], at: string) => {
+    for (const [key, v] of Object.entries(holder)) {
+      const where = Array.isArray(holder) ? `${at}[${key}]` : at ? `${at}.${key}` : key;
+      if (typeof v === 'string' && v.length > MAX_FIELD_CHARS && cuts.length < 50) {
+        const rests = (session.rests ??= new Map());
+        if (rests.size >= MAX_RESTS) rests.delete(rests.keys().next().value!);
+        const rest = randomBytes(12).toString('base64url');
+        rests.set(rest, v);
+        (holder as Record<string, unknown>)[key] = `${v.slice(0, MAX_FIELD_CHARS)}…`;
+        cuts.push({ at: where, characters: v.length - MAX_FIELD_CHARS, rest, offset: MAX_FIELD_CHARS });
+      } else if (v !== null && typeof v === 'object') visit(v as Record<string, unknown>, where);
+    }
+  };
+  visit(structured, '');
+  return cuts;
+}
+
+/** read_rest: the next MAX_FIELD_CHARS characters of a text a result cut, fenced as the instance's. */
+export async function readRest(given: Record<string, unknown>, session: Session): Promise<ToolResult> {
+  const whole = typeof given.rest === 'string' ? session.rests?.get(given.rest) : undefined;
+  const offset = typeof given.offset === 'number' && Number.isSafeInteger(given.offset) ? given.offset : MAX_FIELD_CHARS;
+  if (whole === undefined || offset < 0)
+    return bounded(
+      failed(
+        new UsageError('read_rest: the rest handle is not one this server handed out', {
+          hint: 'call the tool again: its answer names the field in left_out with a new handle',
+        }),
+        '',
+      ),
+      session,
+    );
+  const text = whole.slice(offset, offset + MAX_FIELD_CHARS);
+  const left = Math.max(0, whole.length - offset - text.length);
+  const head = `read_rest: characters ${offset.toLocaleString('en-US')} to ${(offset + text.length).toLocaleString('en-US')} of ${whole.length.toLocaleString('en-US')}${left ? `; ${left.toLocaleString('en-US')} left: call again with offset ${offset + text.length}` : ''}`;
+  const structured = { text, offset, left };
+  const content = [{ type: 'text' as const, text: `${head}\n${fenced(text)}` }];
+  return { content, structuredContent: structured };
 }
 
 /**
@@ -395,9 +450,9 @@ function cutToSize(structured: Record<string, unknown>): Cut[] {
  * (`left_out`, and a note after the summary) and how to get the rest. What came from the instance
  * is cut first and fenced after, so the fence always closes, and the note stands outside it.
  */
-function bounded(answer: Answer): ToolResult {
+function bounded(answer: Answer, session: Session): ToolResult {
   const { structured, isError, echo } = answer;
-  const cuts = answer.cuts ?? cutToSize(structured);
+  const cuts = answer.cuts ?? cutToSize(structured, session);
   let room = MAX_SUMMARY_CHARS;
   const parts = answer.text.map((part) => {
     const text = typeof part === 'string' ? part : part.data;
@@ -409,8 +464,14 @@ function bounded(answer: Answer): ToolResult {
     return typeof part === 'string' ? kept : fenced(kept);
   });
   let text = parts.join('\n');
-  if (cuts.length) {
-    const what = cuts.map((c) =>
+  const fields = cuts.filter((c) => 'rest' in c);
+  const sized = cuts.filter((c) => !('rest' in c));
+  if (fields.length) {
+    const what = fields.map((c) => `${c.at} (${c.characters.toLocaleString('en-US')} characters more, rest "${c.rest}")`);
+    text += `\n\n(long text cut at ${MAX_FIELD_CHARS.toLocaleString('en-US')} characters: ${what.join(', ')}; read on with read_rest and the rest handle)`;
+  }
+  if (sized.length) {
+    const what = sized.map((c) =>
       'items' in c
         ? `${c.items.toLocaleString('en-US')} item${c.items === 1 ? '' : 's'} of ${c.at}`
         : `${c.characters.toLocaleString('en-US')} characters of ${c.at}`,
@@ -427,7 +488,11 @@ function bounded(answer: Answer): ToolResult {
   return { content, structuredContent: structured, ...(isError ? { isError: true } : {}) };
 }
 
-type Cut = { at: string; items: number } | { at: string; characters: number };
+type Cut =
+  | { at: string; items: number }
+  | { at: string; characters: number }
+  /** A field cut at MAX_FIELD_CHARS: read_rest with `rest` (and `offset`) reads on. */
+  | { at: string; characters: number; rest: string; offset: number };
 
 /** Cuts `value` in place until its JSON fits `budget`, largest part first; what it cut, by place. */
 function fit(value: Record<string, unknown>, budget: number): Cut[] {

@@ -9,6 +9,7 @@ import { DATA_NOTICE } from './fence.js';
 import { pseudonymKey } from './pseudonym-key.js';
 import { Pseudonyms, type Scope } from './pseudonyms.js';
 import { toolsOf, type Tool } from './tools.js';
+import { Offer, type Selection } from './offer.js';
 
 export interface McpOptions {
   allowWrites: boolean;
@@ -17,6 +18,8 @@ export interface McpOptions {
   pseudonymize?: Scope;
   /** The file that keeps the pseudonyms' key across sessions. */
   pseudonymKey?: string;
+  /** The toolsets offered at start, and whether tools to enable others are. */
+  selection: Selection;
 }
 
 /** Serves until the client closes stdin. */
@@ -48,10 +51,11 @@ export async function serveMcp(ctx: Context, model: CommandModel, options: McpOp
     : session.allowWrites
       ? 'reads and writes; deletions refused'
       : 'reads only';
+  const offer = new Offer(options.selection, session);
   const server = new sdk.Server(
     { name: 'lms', title: 'lms: a Canvas-style LMS', version: __LMS_VERSION__ },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: offer.dynamic ? { listChanged: true } : {} },
       // Used only on a client's answer to an elicitation, which this server never asks for; the
       // SDK's default (ajv) is left out of the build.
       jsonSchemaValidator: {
@@ -59,8 +63,14 @@ export async function serveMcp(ctx: Context, model: CommandModel, options: McpOp
       },
       instructions: [
         `Tools for a Canvas-style learning platform (${ctx.mockMode ? 'the built-in mock instance' : 'the instance lms is configured for'}), one per lms command; this server allows ${mode}.`,
-        'Ids may be numbers or SIS forms (sis_course_id:X, sis_user_id:X); self means you. Lists answer a page at a time: pass next_cursor back as cursor for the next.',
-        'Tools that change data take dry_run, which answers with the request they would send and sends nothing.',
+        'Ids may be numbers or SIS forms (sis_course_id:X, sis_user_id:X); self means you. Lists answer a page at a time: limit items (25 unless given), more: true when there are more, and next_cursor to pass back as cursor for the next page.',
+        'A text field longer than a result holds is cut: left_out names it, and read_rest with its rest handle reads on.',
+        ...(session.allowWrites
+          ? [
+              'Tools that change data take dry_run, which answers with the request they would send and sends nothing. Tools whose annotations say destructiveHint need lms mcp --allow-destructive.',
+            ]
+          : []),
+        ...offer.instructions(),
         ...(session.allowDestructive
           ? [
               'A call that destroys data (a deletion, a conclusion, a flag that deactivates) does nothing at first: it answers with its plan and a confirm token. Show that plan to the person and ask them; only once they agree, call the same tool again with the same arguments and confirm set to the token. A token runs its call once, within 10 minutes, in this server only.',
@@ -77,13 +87,21 @@ export async function serveMcp(ctx: Context, model: CommandModel, options: McpOp
   );
 
   server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({
-    tools: (await toolsReady()).filter((t) => session.allowWrites || t.access === 'read').map(described),
+    tools: offer.listed(await toolsReady()),
   }));
 
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request) => {
     const tools = await toolsReady();
     const name = request.params.name;
+    const own = offer.call(name, request.params.arguments, tools);
+    if (own) {
+      const result = await own;
+      if (result.changed) await server.sendToolListChanged();
+      return result.result;
+    }
     const tool = tools.find((t) => t.name === name);
+    const withheld = tool && offer.withheld(tool);
+    if (withheld) return withheld;
     if (!tool) {
       const near = tools.filter((t) => t.name.startsWith(name.split('_')[0])).map((t) => t.name);
       throw new sdk.McpError(
@@ -106,21 +124,4 @@ export async function serveMcp(ctx: Context, model: CommandModel, options: McpOp
   setImmediate(() => void toolsReady().catch(() => undefined));
   if (ctx.globals.verbose) err(ctx.io, `mcp: serving ${mode} over stdio\n`);
   await closed;
-}
-
-function described(tool: Tool) {
-  return {
-    name: tool.name,
-    title: tool.command,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    annotations: {
-      title: tool.command,
-      readOnlyHint: tool.access === 'read',
-      destructiveHint: tool.access === 'destructive' || tool.destroying.length > 0,
-      // A read is the same read again; a write the same write again only if it says it sets.
-      idempotentHint: tool.access === 'read',
-      openWorldHint: false,
-    },
-  };
 }

@@ -14,7 +14,9 @@ import {
 } from '../model/command.js';
 import { compileOption, type CompiledOption } from '../model/options.js';
 import { route } from '../spec/routes.js';
-import { DATA_NOTICE, holdsPeoplesText } from './fence.js';
+import { DATA_NOTE, holdsPeoplesText } from './fence.js';
+import { outputSchemaOf, type ObjectSchema } from './output-schema.js';
+import { toolsetOf, type ToolsetName } from './toolsets.js';
 
 /**
  * Nouns that act on this machine, not on the instance, or that hand out secrets or this machine's
@@ -55,6 +57,10 @@ export interface Tool {
   command: string;
   description: string;
   inputSchema: JsonSchema;
+  /** The shape of its structuredContent, from the result type of the route it answers with. */
+  outputSchema: ObjectSchema;
+  /** The group it is offered in (see toolsets.ts); undefined for a noun with no row there yet. */
+  toolset: ToolsetName | undefined;
   access: Access;
   /** Lists page by page: takes `limit` and `cursor`. */
   paged: boolean;
@@ -153,7 +159,7 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
     // diff takes --prune to show what apply --prune would destroy: only a verb that writes destroys.
     if (option.destroys && access !== 'read') {
       const which = option.destroys === true ? 'Destroys data' : `${option.destroys.join(' or ')} destroys data`;
-      schema.description = `${option.description}. ${which}: needs lms mcp --allow-destructive, and answers its plan and a confirm token first`;
+      schema.description = `${option.description}. ${which}`;
       destroying.push({ property, values: option.destroys === true ? undefined : option.destroys });
     }
     add(property, schema);
@@ -163,49 +169,30 @@ function toolOf(spec: CommandSpec<never>, path: string[]): Tool {
   const paged =
     (spec.routes ?? []).some((id) => route(id).paginated && route(id).method === 'GET') && access === 'read';
   if (paged) {
-    add('limit', {
-      type: 'integer',
-      minimum: 1,
-      maximum: MAX_PAGE,
-      default: DEFAULT_PAGE,
-      description: 'items in this page of the list',
-    });
-    add('cursor', { type: 'string', description: 'next_cursor of the page before, for the page after it' });
+    // What limit, cursor, dry_run and confirm do is said once, in the server's instructions.
+    add('limit', { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE });
+    add('cursor', { type: 'string' });
   }
-  if (access !== 'read')
-    add('dry_run', {
-      type: 'boolean',
-      description:
-        'send only the reads it needs and answer with the first write (method, URL, body) instead of sending it',
-    });
+  if (access !== 'read') add('dry_run', { type: 'boolean' });
   // Any write may find, as it runs, that it destroys (a roster's rows that deactivate): each can be confirmed.
-  if (access !== 'read') {
-    add('confirm', {
-      type: 'string',
-      description:
-        'the token a call that destroys answered with its plan (structuredContent.confirm), given back with the same arguments once the person has seen the plan and agreed: the call then runs, once',
-    });
-  }
+  if (access !== 'read') add('confirm', { type: 'string' });
 
   const command = `lms ${path.join(' ')}`;
-  const examples = (spec.examples ?? []).slice(0, 2);
+  // The verb's summary, as the CLI's help says it; what writing and destroying need is in the
+  // annotations and said once in the server's instructions, as is the fence.
   const description = [
     spec.summary,
-    access === 'destructive'
-      ? 'Destroys data: needs lms mcp --allow-destructive, and answers its plan and a confirm token first.'
-      : access === 'write'
-        ? 'Changes data: needs lms mcp --allow-writes.'
-        : '',
-    (spec.routes ?? []).some((id) => holdsPeoplesText(route(id).path)) ? DATA_NOTICE : '',
-    examples.length ? `As a command line: ${examples.join('; ')}` : '',
+    (spec.routes ?? []).some((id) => holdsPeoplesText(route(id).path)) ? DATA_NOTE : '',
   ]
     .filter(Boolean)
-    .join('\n');
+    .join(' ');
   return {
     name,
     command,
     description,
     inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+    outputSchema: outputSchemaOf(spec, path, paged),
+    toolset: toolsetOf(path[0]),
     access,
     paged,
     params,

@@ -114,9 +114,10 @@ describe('the fence', () => {
     expect(data.startsWith('<lms-data>\n')).toBe(true);
     expect(data.endsWith('\n</lms-data>')).toBe(true);
     expect(data.split('\n')).toHaveLength(3);
-    expect(r.content[0].text).toMatch(/\(this result was cut to 480 KiB: left out/);
+    // One field this long is cut on its own, its rest kept for read_rest.
+    expect(r.content[0].text).toMatch(/\(long text cut at 8,000 characters: requests\[0\]\.body.+read_rest/);
     // The note follows the last fence it is outside of.
-    expect(r.content[0].text.split('</lms-data>\n').at(-1)).toMatch(/^\n\(this result was cut/);
+    expect(r.content[0].text.split('</lms-data>\n').at(-1)).toMatch(/^\n\(long text cut/);
   });
 });
 

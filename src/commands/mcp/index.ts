@@ -11,6 +11,17 @@ export const mcpCommand = (model: CommandModel) =>
     summary:
       'Serve the commands as tools to an AI assistant (Model Context Protocol over stdio); reads only unless --allow-writes',
     options: {
+      toolsets: {
+        long: 'toolsets',
+        value: 'names',
+        description:
+          'offer the tools of these toolsets (comma-separated; all; default: courses,roster,grading and the dynamic tools); env LMS_MCP_TOOLSETS',
+      },
+      dynamicToolsets: {
+        long: 'dynamic-toolsets',
+        description:
+          'offer tools that list, describe and enable toolsets at run time (alone: only those, to start with)',
+      },
       allowWrites: { long: 'allow-writes', description: 'also offer the tools that change data (each takes dry_run)' },
       allowDestructive: {
         long: 'allow-destructive',
@@ -33,7 +44,9 @@ export const mcpCommand = (model: CommandModel) =>
     },
     examples: [
       'lms mcp',
-      'lms -p prod mcp --allow-writes',
+      'lms mcp --toolsets roster,grading',
+      'lms mcp --dynamic-toolsets',
+      'lms -p prod mcp --toolsets all --allow-writes',
       'lms --mock mcp --allow-writes --allow-destructive',
       'lms mcp --pseudonymize --pseudonym-key ~/.config/lms/pseudonym.key',
     ],
@@ -42,8 +55,18 @@ export const mcpCommand = (model: CommandModel) =>
       const who: unknown = opts.pseudonymize;
       if (opts.pseudonymKey !== undefined && who === undefined)
         throw new UsageError('--pseudonym-key needs --pseudonymize');
-      const { serveMcp } = await import('../../mcp/server.js');
+      const named = opts.toolsets ?? (ctx.env.LMS_MCP_TOOLSETS || undefined);
+      const [{ serveMcp }, { parseToolsets }, { selectionOf }] = await Promise.all([
+        import('../../mcp/server.js'),
+        import('../../mcp/toolsets.js'),
+        import('../../mcp/offer.js'),
+      ]);
+      const toolsets =
+        named === undefined
+          ? undefined
+          : parseToolsets(named, opts.toolsets !== undefined ? '--toolsets' : 'LMS_MCP_TOOLSETS');
       await serveMcp(ctx, model, {
+        selection: selectionOf(toolsets, opts.dynamicToolsets === true),
         allowWrites: opts.allowWrites === true,
         allowDestructive: opts.allowDestructive === true,
         pseudonymize: who === undefined ? undefined : who === 'all' ? 'all' : 'students',

@@ -74,6 +74,10 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
       'How many days the audit log keeps its entries (lms log reads them): older ones are dropped when it rotates (at 10 MiB) or first writes; 90 by default.',
   },
   {
+    name: 'LMS_MCP_TOOLSETS',
+    description: 'The toolsets lms mcp offers when --toolsets is not given (comma-separated; all).',
+  },
+  {
     name: 'LMS_CACHE_DIR',
     description:
       "Where Node's compile cache (Node 22 and later) and completion answers are kept, instead of the user's cache directory.",

@@ -93,6 +93,13 @@ export async function buildProgram(
   }
   // No run that names a noun reaches a top-level command, nor lists one.
   if (!named) for (const command of topLevelCommands()) registerChild(program, command, runner, words);
+  // A top-level command's help that is made when asked for (`lms mcp --help` lists its toolsets' tools).
+  if (argv && !named && argv.some((a) => a === '--help' || a === '-h'))
+    for (const spec of topLevelCommands())
+      if (spec.helpAfter && argv.includes(spec.name)) {
+        const text = await spec.helpAfter();
+        program.commands.find((c) => c.name() === spec.name)?.addHelpText('after', text);
+      }
   return program;
 }
 

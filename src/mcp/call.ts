@@ -296,7 +296,8 @@ async function runPlain(
     const shaped = await shape(result, limit);
     if (tool.paged && listed === 1 && next !== undefined)
       shaped.value.next_cursor = sealCursor(next, tool, given, session);
-    if (result?.kind === 'list') shaped.value.more = shaped.value.next_cursor !== undefined || shaped.value.truncated === true;
+    if (result?.kind === 'list')
+      shaped.value.more = shaped.value.next_cursor !== undefined || shaped.value.truncated === true;
     const failure = result?.failure;
     const summary: Answer['text'] = !failure
       ? [shaped.summary(tool.name)]
@@ -425,7 +426,8 @@ function cutFields(structured: Record<string, unknown>, session: Session): Cut[]
 /** read_rest: the next MAX_FIELD_CHARS characters of a text a result cut, fenced as the instance's. */
 export async function readRest(given: Record<string, unknown>, session: Session): Promise<ToolResult> {
   const whole = typeof given.rest === 'string' ? session.rests?.get(given.rest) : undefined;
-  const offset = typeof given.offset === 'number' && Number.isSafeInteger(given.offset) ? given.offset : MAX_FIELD_CHARS;
+  const offset =
+    typeof given.offset === 'number' && Number.isSafeInteger(given.offset) ? given.offset : MAX_FIELD_CHARS;
   if (whole === undefined || offset < 0)
     return bounded(
       failed(
@@ -467,7 +469,9 @@ function bounded(answer: Answer, session: Session): ToolResult {
   const fields = cuts.filter((c) => 'rest' in c);
   const sized = cuts.filter((c) => !('rest' in c));
   if (fields.length) {
-    const what = fields.map((c) => `${c.at} (${c.characters.toLocaleString('en-US')} characters more, rest "${c.rest}")`);
+    const what = fields.map(
+      (c) => `${c.at} (${c.characters.toLocaleString('en-US')} characters more, rest "${c.rest}")`,
+    );
     text += `\n\n(long text cut at ${MAX_FIELD_CHARS.toLocaleString('en-US')} characters: ${what.join(', ')}; read on with read_rest and the rest handle)`;
   }
   if (sized.length) {

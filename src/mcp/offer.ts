@@ -137,9 +137,8 @@ export class Offer {
     const how = this.dynamic
       ? `call enable_toolset with toolset "${tool.toolset}" first`
       : `start the server with lms mcp --toolsets ${tool.toolset} (or --dynamic-toolsets)`;
-    return own({ error: { class: 'usage', message: `${tool.name} is in the toolset ${tool.toolset}, not enabled` } }, [
-      `error: ${tool.name} is in the toolset ${tool.toolset}, which this server does not offer now: ${how}`,
-    ]);
+    const message = `${tool.name} is in the toolset ${tool.toolset}, which this server does not offer now`;
+    return { ...own({ error: { class: 'usage', message } }, [`error: ${message}: ${how}`]), isError: true };
   }
 
   /** A call of one of the server's own tools, or undefined for any other. */
@@ -197,7 +196,7 @@ function own(structured: Record<string, unknown>, lines: string[]): ToolResult {
   return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
 }
 
-export function described(tool: Tool): Listed {
+function described(tool: Tool): Listed {
   return {
     name: tool.name,
     title: tool.command,

@@ -65,6 +65,8 @@ export interface CommandSpec<O = Record<string, unknown>> {
   argIds?: Record<string, IdKind>;
   /** Example invocations shown in help. */
   examples?: string[];
+  /** More help, after the examples, made only when help is asked for (it may load every noun: `lms mcp`'s toolsets). */
+  helpAfter?: () => Promise<string>;
   /** Runs when the parent noun is given no known verb (`lms api GET /x`). */
   isDefault?: boolean;
   /**

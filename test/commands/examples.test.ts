@@ -42,7 +42,11 @@ const SKIP: Record<string, string> = {
   'curl -H "Authorization: Bearer $(lms auth token -p prod)" https://lms.example.edu/api/v1/users/self':
     'curl, to a real instance',
   'lms mcp': 'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
-  'lms -p prod mcp --allow-writes': 'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
+  'lms mcp --toolsets roster,grading':
+    'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
+  'lms mcp --dynamic-toolsets': 'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
+  'lms -p prod mcp --toolsets all --allow-writes':
+    'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
   'lms --mock mcp --allow-writes --allow-destructive':
     'serves MCP on stdio until the client closes it (test/e2e/mcp.test.ts drives it)',
   'lms mcp --pseudonymize --pseudonym-key ~/.config/lms/pseudonym.key':

@@ -159,10 +159,9 @@ const HINTS: Hint[] = [
     how: 'read',
   },
   { source: '`start the server with lms mcp ${flag} to allow it`', line: 'mcp --allow-writes', how: 'read' },
-  { source: '${which}: needs lms mcp --allow-destructive', line: 'mcp --allow-destructive', how: 'read' },
+  { source: 'destructiveHint need lms mcp --allow-destructive', line: 'mcp --allow-destructive', how: 'read' },
   { source: 'run the file with lms sis import', line: '--mock sis list', how: 'run', token: ADMIN },
-  { source: "'Changes data: needs lms mcp --allow-writes.'", line: 'mcp --allow-writes', how: 'read' },
-  { source: "'Destroys data: needs lms mcp --allow-destructive", line: 'mcp --allow-destructive', how: 'read' },
+  { source: 'start the server with lms mcp --toolsets ${tool.toolset}', line: 'mcp --toolsets roster', how: 'read' },
   // Verbs named in passing, as a pointer: the verb is read with the arguments it needs.
   { source: 'a tree as lms outcomes import reads it', line: 'outcomes import tree.yaml --account 1', how: 'read' },
   {

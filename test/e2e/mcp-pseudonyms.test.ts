@@ -26,7 +26,7 @@ async function connect(args: string[], extraEnv: Record<string, string> = {}): P
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [bin, '--mock', 'mcp', ...args],
-    env: { ...env, ...mockEnv, ...extraEnv },
+    env: { ...env, ...mockEnv, LMS_MCP_TOOLSETS: 'all', ...extraEnv },
     stderr: 'pipe',
   });
   const client = new Client({ name: 'lms-test', version: '1.0.0' });

@@ -46,7 +46,12 @@ beforeAll(async () => {
   const seeded = await spawnLms(['--mock', 'mock', 'seed', '--yes'], db);
   expect(seeded.exitCode, seeded.stderr).toBe(0);
   const args = [bin, '--mock', 'mcp', '--allow-destructive'];
-  const transport = new StdioClientTransport({ command: process.execPath, args, env: db, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    env: { ...db, LMS_MCP_TOOLSETS: 'all' },
+    stderr: 'pipe',
+  });
   client = new Client({ name: 'lms-test', version: '1.0.0' });
   await client.connect(transport);
 });

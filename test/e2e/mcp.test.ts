@@ -2,6 +2,7 @@
 // `lms mock serve`, where the server's request log counts what a call really sent.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +27,8 @@ async function connect(args: string[], extraEnv: Record<string, string>): Promis
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [bin, ...args],
-    env: { ...env, ...extraEnv },
+    // Every toolset: these tests reach every noun's tools; the toolsets' own tests say LMS_MCP_TOOLSETS.
+    env: { ...env, LMS_MCP_TOOLSETS: 'all', ...extraEnv },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -49,6 +51,9 @@ async function confirmed(s: Session, name: string, args: Record<string, unknown>
   expect(typeof token, plan.content[0]?.text).toBe('string');
   return s.call(name, { ...args, confirm: token });
 }
+
+/** The tools of commands, without the server's own (read_rest, and the dynamic mode's). */
+const commandTools = <T extends { title?: string }>(tools: T[]) => tools.filter((t) => t.title?.startsWith('lms '));
 
 const mockDb = join(dir, 'mcp.db');
 const mockEnv = { LMS_MOCK_DB: mockDb };
@@ -127,7 +132,7 @@ describe('lms mcp --mock, read-only', () => {
 
   it('answers a read of every noun it offers, as structured JSON with a summary', async () => {
     const { tools } = await s.client.listTools();
-    const nouns = new Set(tools.map((t) => t.name.split('_')[0]));
+    const nouns = new Set(commandTools(tools).map((t) => t.name.split('_')[0]));
     expect([...nouns].sort()).toEqual(Object.keys(ONE_READ_A_NOUN).sort());
     for (const [noun, [name, args]] of Object.entries(ONE_READ_A_NOUN)) {
       const r = await s.call(name, args);
@@ -210,6 +215,75 @@ describe('lms mcp --mock, read-only', () => {
   });
 });
 
+describe('lms mcp toolsets, through the SDK client', () => {
+  const tokens = (tools: unknown[]) => Math.round(Buffer.byteLength(JSON.stringify(tools)) / 4);
+
+  it('lists the default toolsets within 10,000 tokens, each tool annotated and with an outputSchema', async () => {
+    const s = await connect(['--mock', 'mcp'], { ...mockEnv, LMS_MCP_TOOLSETS: '' });
+    try {
+      const { tools } = await s.client.listTools();
+      expect(tokens(tools)).toBeLessThanOrEqual(10_000);
+      const names = tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['users_list', 'grade_export', 'courses_get', 'enable_toolset']));
+      expect(names).not.toContain('topics_list');
+      for (const t of tools) {
+        expect(t.annotations?.readOnlyHint, t.name).toBe(true);
+        expect(t.outputSchema?.type, t.name).toBe('object');
+      }
+      expect(s.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('enables a toolset on request, says tools/list changed, and the new tool answers as its schema says', async () => {
+    const s = await connect(['--mock', 'mcp', '--dynamic-toolsets'], { ...mockEnv, LMS_MCP_TOOLSETS: '' });
+    try {
+      let changed = 0;
+      s.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changed++;
+      });
+      const first = (await s.client.listTools()).tools.map((t) => t.name);
+      expect(first).toEqual(['list_toolsets', 'describe_toolset', 'enable_toolset', 'read_rest']);
+      const refused = await s.call('topics_list', { course: 1 });
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0].text).toMatch(/enable_toolset with toolset "discussions"/);
+      const listed = await s.call('list_toolsets');
+      const sets = (listed.structuredContent?.items ?? []) as { name: string }[];
+      expect(sets.map((i) => i.name)).toContain('discussions');
+      const enabled = await s.call('enable_toolset', { toolset: 'discussions' });
+      expect(enabled.isError, enabled.content[0].text).toBeFalsy();
+      await expect.poll(() => changed).toBe(1);
+      const after = (await s.client.listTools()).tools;
+      expect(after.map((t) => t.name)).toContain('topics_list');
+      // Enabling never widens the flags: a server that only reads offers no write of the toolset.
+      expect(after.map((t) => t.name)).not.toContain('topics_create');
+      // The SDK client checks structuredContent against the outputSchema it listed.
+      const topics = await s.call('topics_list', { course: 1 });
+      expect(topics.isError, topics.content[0].text).toBeFalsy();
+      expect(((topics.structuredContent?.items ?? []) as unknown[]).length).toBeGreaterThan(0);
+      expect(typeof topics.structuredContent?.more).toBe('boolean');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('offers only the toolsets named, by flag or LMS_MCP_TOOLSETS, and refuses an unknown one', async () => {
+    const s = await connect(['--mock', 'mcp', '--toolsets', 'grading'], { ...mockEnv, LMS_MCP_TOOLSETS: 'roster' });
+    try {
+      const names = (await s.client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('submissions_list');
+      expect(names).not.toContain('users_list');
+      expect(names).not.toContain('enable_toolset');
+    } finally {
+      await s.close();
+    }
+    const bad = await spawnLms(['--mock', 'mcp'], { ...env, ...mockEnv, LMS_MCP_TOOLSETS: 'rostr' });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/LMS_MCP_TOOLSETS: no toolset named "rostr".*\n?.*did you mean roster/);
+  });
+});
+
 describe('lms mcp against lms mock serve', () => {
   let server: Served;
   let s: Session;
@@ -243,7 +317,9 @@ describe('lms mcp against lms mock serve', () => {
 
   it('calls a tool of every noun it offers with writes allowed, those that only write by dry_run', async () => {
     const { tools } = await s.client.listTools();
-    const writeOnly = [...new Set(tools.map((t) => t.name.split('_')[0]))].filter((noun) => !(noun in ONE_READ_A_NOUN));
+    const writeOnly = [...new Set(commandTools(tools).map((t) => t.name.split('_')[0]))].filter(
+      (noun) => !(noun in ONE_READ_A_NOUN),
+    );
     // apply has a test of its own below.
     expect(writeOnly).toEqual(['calendar', 'apply']);
     const r = await s.call('calendar_create', {

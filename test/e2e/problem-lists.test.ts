@@ -63,7 +63,12 @@ beforeAll(async () => {
   await ensureBuilt();
   client = new Client({ name: 'lms-test', version: '1.0.0' });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], env: mockEnv, stderr: 'pipe' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'mcp'],
+      env: { ...mockEnv, LMS_MCP_TOOLSETS: 'all' },
+      stderr: 'pipe',
+    }),
   );
 });
 
@@ -169,7 +174,8 @@ describe('problem lists end', () => {
     const leftOut = r.structuredContent!.left_out as { at: string; items?: number; characters?: number }[];
     expect(leftOut.length).toBeGreaterThan(0);
     expect(leftOut.some((c) => c.at.startsWith('error.'))).toBe(true);
-    expect(r.content[0].text).toMatch(/this result was cut to 480 KiB: left out .+; for the rest, call again for less/);
-    expect(r.content[0].text).toMatch(/characters left out\)\n\n\(this result was cut/);
+    // Each long text is cut on its own first, its rest kept for read_rest.
+    expect(r.content[0].text).toMatch(/long text cut at 8,000 characters: error\..+; read on with read_rest/);
+    expect(r.content[0].text).toMatch(/characters left out\)\n\n\(long text cut/);
   }, 60_000);
 });

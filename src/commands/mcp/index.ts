@@ -50,6 +50,7 @@ export const mcpCommand = (model: CommandModel) =>
       'lms --mock mcp --allow-writes --allow-destructive',
       'lms mcp --pseudonymize --pseudonym-key ~/.config/lms/pseudonym.key',
     ],
+    helpAfter: async () => (await import('../../mcp/toolsets-help.js')).toolsetsHelp(model),
     async run({ opts, ctx }) {
       // commander gives true for the flag alone, its value for --pseudonymize=all.
       const who: unknown = opts.pseudonymize;

@@ -41,7 +41,11 @@ async function listed(args) {
       waiting.set(id, resolve);
       child.stdin.write(message(id, method, params));
     });
-  await ask(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } });
+  await ask(1, 'initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'b', version: '1' },
+  });
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   const list = await ask(2, 'tools/list');
   child.stdin.end();

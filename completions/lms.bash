@@ -748,6 +748,7 @@ _lms_value_flag() {
     'log:--surface'|'log '*':--surface') _lms_words=''; return 0 ;;
     'mcp:--pseudonym-key'|'mcp '*':--pseudonym-key') _lms_words='@files'; return 0 ;;
     'mcp:--pseudonymize'|'mcp '*':--pseudonymize') _lms_words='students all'; return 0 ;;
+    'mcp:--toolsets'|'mcp '*':--toolsets') _lms_words=''; return 0 ;;
     *':--as-user') _lms_words=''; return 0 ;;
     *':--fields') _lms_words=''; return 0 ;;
     *':--jq') _lms_words=''; return 0 ;;
@@ -1160,7 +1161,7 @@ _lms_flags() {
     'log') _lms_words='--all --as-user --fields --follow -f --help -h --insecure --instance --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --since --surface --timeout --verbose -v --version -V --yes -y' ;;
     'log help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'log list') _lms_words='--all --as-user --fields --follow -f --help -h --insecure --instance --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --since --surface --timeout --verbose -v --version -V --yes -y' ;;
-    'mcp') _lms_words='--all --allow-destructive --allow-writes --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --pseudonym-key --pseudonymize --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'mcp') _lms_words='--all --allow-destructive --allow-writes --as-user --dynamic-toolsets --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --pseudonym-key --pseudonymize --raw --timeout --toolsets --verbose -v --version -V --yes -y' ;;
     'mock') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'mock help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'mock reset') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;

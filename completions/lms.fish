@@ -704,8 +704,10 @@ complete -c lms -n '__fish_seen_subcommand_from log; and __fish_seen_subcommand_
 # lms mcp flags
 complete -c lms -n '__fish_seen_subcommand_from mcp' -l 'allow-destructive' -d 'also allow deletions, conclusions, --sync and --prune (implies --allow-writes)'
 complete -c lms -n '__fish_seen_subcommand_from mcp' -l 'allow-writes' -d 'also offer the tools that change data (each takes dry_run)'
+complete -c lms -n '__fish_seen_subcommand_from mcp' -l 'dynamic-toolsets' -d 'offer tools that list, describe and enable toolsets at run time (alone: only those, to start with)'
 complete -c lms -n '__fish_seen_subcommand_from mcp' -l 'pseudonym-key' -r -F -d 'keep the pseudonyms\' key in this file (made 0600 if missing), so a person keeps theirs across sessions'
 complete -c lms -n '__fish_seen_subcommand_from mcp' -l 'pseudonymize' -x -a 'students all' -d 'name students and observers by pseudonym in every result (=all: staff too); tools take the pseudonyms back'
+complete -c lms -n '__fish_seen_subcommand_from mcp' -l 'toolsets' -x -d 'offer the tools of these toolsets (comma-separated; all; default: courses,roster,grading and the dynamic tools); env LMS_MCP_TOOLSETS'
 
 # lms mock
 complete -c lms -n '__fish_seen_subcommand_from mock; and not __fish_seen_subcommand_from help reset seed serve tokens' -a 'help' -d 'display help for command'

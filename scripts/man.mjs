@@ -1,6 +1,7 @@
 // Writes man/: lms.1 and a page per noun, generated from the command declarations by src/cli/man.ts.
 //   node scripts/man.mjs     (npm run man)
 // test/cli/man.test.ts fails while the committed pages differ from what this writes.
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,10 +16,13 @@ const bundle = await build({
   stdin: {
     contents: `
       import { loadAllNouns } from './src/commands/index.ts';
+      import { commandModel } from './src/commands/index.ts';
       import { manPages } from './src/cli/man.ts';
+      import { toolsetsMarkdown } from './src/mcp/toolsets-help.ts';
       export async function pages() {
         return manPages({ commands: await loadAllNouns() });
-      }`,
+      }
+      export const toolsets = () => toolsetsMarkdown(commandModel);`,
     resolveDir: root,
     loader: 'ts',
   },
@@ -57,3 +61,26 @@ if (JSON.stringify(pkg.man) !== JSON.stringify(listed)) {
   console.log('package.json: "man" lists the pages');
 }
 console.log(`man/: ${pages.length} pages`);
+
+// The toolsets of lms mcp and their tools, in the README and docs/mcp.md between their markers.
+const table = await module.exports.toolsets();
+for (const doc of ['../README.md', '../docs/mcp.md']) {
+  const url = new URL(doc, import.meta.url);
+  const text = readFileSync(url, 'utf8');
+  const start = text.indexOf('<!-- toolsets: generated');
+  const end = text.indexOf('<!-- toolsets: end -->');
+  if (start < 0 || end < 0) throw new Error(`${doc}: no toolsets markers`);
+  const updated = text.slice(0, start) + table + text.slice(end + '<!-- toolsets: end -->'.length);
+  if (updated !== text) {
+    writeFileSync(url, updated);
+    // Biome pads the table's columns, as it formats every Markdown file of the checkout.
+    execFileSync(
+      fileURLToPath(new URL('../node_modules/.bin/biome', import.meta.url)),
+      ['format', '--write', fileURLToPath(url)],
+      {
+        stdio: 'ignore',
+      },
+    );
+    console.log(`${doc.slice(3)}: the toolsets table`);
+  }
+}

@@ -268,6 +268,24 @@ describe('lms mcp toolsets, through the SDK client', () => {
     }
   });
 
+  it('enables a toolset against lms mock serve, and its tool reads the served instance', async () => {
+    const served = await serveMock({ ...env, LMS_MOCK_DB: join(dir, 'toolsets-served.db') });
+    const s = await connect(['mcp'], { LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN, LMS_MCP_TOOLSETS: '' });
+    try {
+      expect((await s.client.listTools()).tools.map((t) => t.name)).not.toContain('quizzes_list');
+      const enabled = await s.call('enable_toolset', { toolset: 'quizzes' });
+      expect(enabled.structuredContent?.added).toEqual(['quizzes_list', 'quizzes_get']);
+      expect((await s.client.listTools()).tools.map((t) => t.name)).toContain('quizzes_list');
+      const quizzes = await s.call('quizzes_list', { course: 1 });
+      expect(quizzes.isError, quizzes.content[0].text).toBeFalsy();
+      // The server logs a request once its answer is sent.
+      await expect.poll(() => served.log()).toMatch(/^GET \/api\/v1\/courses\/1\/quizzes\S* 200/m);
+    } finally {
+      await s.close();
+      await served.stop();
+    }
+  });
+
   it('offers only the toolsets named, by flag or LMS_MCP_TOOLSETS, and refuses an unknown one', async () => {
     const s = await connect(['--mock', 'mcp', '--toolsets', 'grading'], { ...mockEnv, LMS_MCP_TOOLSETS: 'roster' });
     try {

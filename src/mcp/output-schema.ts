@@ -51,7 +51,21 @@ function resultOf(spec: CommandSpec<never>, path: readonly string[]): (typeof RE
  */
 const REMADE = new Set(['conv unread']);
 
+/**
+ * What a bulk job answers with (src/bulk/command.ts, grade --csv): its counts and a row a line,
+ * each with its status; shared by every verb that writes failed rows out (`--failed-out`).
+ */
+const BULK_RUN: ObjectSchema = {
+  type: 'object',
+  properties: {
+    rows: { type: 'array', items: { type: 'object', properties: { status: { type: 'string' } } } },
+    failed: { type: 'number' },
+    dry_run: { type: 'boolean' },
+  },
+};
+
 export function outputSchemaOf(spec: CommandSpec<never>, path: readonly string[], paged: boolean): ObjectSchema {
+  if ((spec.options ?? []).some((o) => o.long === 'failed-out')) return BULK_RUN;
   // A verb whose argument is a file it reads (an import) answers with a report of its job, not a record.
   const readsFile = Object.values(spec.fileArgs ?? {}).includes('read');
   const result = readsFile || REMADE.has(path.join(' ')) ? undefined : resultOf(spec, path);

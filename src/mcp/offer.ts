@@ -150,6 +150,31 @@ export class Offer {
     const mine = OWN.find((t) => t.name === name && (this.dynamic || !t.dynamic));
     if (!mine) return undefined;
     const given = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+    // The input as its schema says, or a usage error: an unknown name, a value of the wrong type.
+    const properties = (mine.inputSchema.properties ?? {}) as Record<string, { type: string }>;
+    const wrong = Array.isArray(input)
+      ? 'the arguments must be an object'
+      : Object.entries(given)
+          .filter(([, v]) => v !== undefined && v !== null)
+          .map(([key, v]) =>
+            !Object.hasOwn(properties, key)
+              ? `unknown argument "${key}"; it takes: ${Object.keys(properties).join(', ') || 'no arguments'}`
+              : (
+                    properties[key].type === 'integer'
+                      ? Number.isSafeInteger(v) && (v as number) >= 0
+                      : typeof v === 'string'
+                  )
+                ? ''
+                : `"${key}" must be ${properties[key].type === 'integer' ? 'a whole number from 0' : 'a string'}`,
+          )
+          .find(Boolean);
+    if (wrong) {
+      const message = `${name}: ${wrong}`;
+      return Promise.resolve({
+        result: { ...own({ error: { class: 'usage', message } }, [`error: ${message}`]), isError: true },
+        changed: false,
+      });
+    }
     if (name === 'read_rest') return readRest(given, this.session).then((result) => ({ result, changed: false }));
     if (name === 'list_toolsets') {
       const items = (Object.keys(TOOLSETS) as ToolsetName[]).map((set) => ({

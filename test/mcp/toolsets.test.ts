@@ -114,6 +114,31 @@ describe('the dynamic mode', () => {
     expect(unknown.result.isError).toBe(true);
   });
 
+  it('refuses hostile input to its own tools as usage errors, enabling nothing', async () => {
+    const offer = new Offer(selectionOf(undefined, true), session());
+    const before = offer.listed(tools).length;
+    for (const [name, input, message] of [
+      ['enable_toolset', { toolset: { $ne: 1 } }, /"toolset" must be a string/],
+      ['enable_toolset', { toolset: 'roster', also: 'grading' }, /unknown argument "also"/],
+      [
+        'enable_toolset',
+        JSON.parse('{"__proto__": {"x": 1}, "toolset": "all"}'),
+        /unknown argument "__proto__"|no toolset named "all"/,
+      ],
+      ['enable_toolset', { toolset: '../roster' }, /no toolset named "..\/roster"/],
+      ['describe_toolset', ['roster'], /must be an object/],
+      ['read_rest', { rest: 'x', offset: -1 }, /"offset" must be a whole number/],
+      ['read_rest', { rest: 7 }, /"rest" must be a string/],
+      ['read_rest', { rest: 'x', offset: 1.5 }, /"offset" must be a whole number/],
+    ] as const) {
+      const r = (await offer.call(name, input, tools))!;
+      expect(r.result.isError, `${name} ${JSON.stringify(input)}`).toBe(true);
+      expect(r.result.content[0].text).toMatch(message);
+      expect(r.changed).toBe(false);
+    }
+    expect(offer.listed(tools).length).toBe(before);
+  });
+
   it('lists the toolsets with how many tools the flags allow of each', async () => {
     const reads = await new Offer(selectionOf(undefined, true), session()).call('list_toolsets', {}, tools)!;
     const writes = await new Offer(selectionOf(undefined, true), session({ writes: true })).call(

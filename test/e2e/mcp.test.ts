@@ -331,6 +331,14 @@ describe('lms mcp against lms mock serve', () => {
     expect(byName.get('apply')?.annotations?.destructiveHint).toBe(true);
     for (const t of tools.filter((x) => !x.annotations?.readOnlyHint))
       expect(Object.keys(t.inputSchema.properties ?? {}), t.name).toContain('dry_run');
+    // Every tool, write or read, the server's own too: its annotations and an outputSchema.
+    for (const t of tools) {
+      expect(typeof t.annotations?.readOnlyHint, t.name).toBe('boolean');
+      expect(t.annotations?.openWorldHint, t.name).toBe(false);
+      expect(t.outputSchema?.type, t.name).toBe('object');
+    }
+    // Typed from the route's result: a created user is a User.
+    expect(byName.get('users_create')?.outputSchema?.properties).toMatchObject({ id: { type: 'number' } });
   });
 
   it('calls a tool of every noun it offers with writes allowed, those that only write by dry_run', async () => {

@@ -118,6 +118,20 @@ describe('lms mcp --pseudonymize', () => {
     }
   });
 
+  it('hides students in the tools of a toolset enabled at run time too', async () => {
+    const dynamic = await connect(['--pseudonymize', '--dynamic-toolsets'], { LMS_MCP_TOOLSETS: '' });
+    try {
+      const enabled = await dynamic.call('enable_toolset', { toolset: 'roster' });
+      expect(enabled.isError, enabled.content[0]?.text).toBeFalsy();
+      const r = await dynamic.call('users_list', { limit: 100 });
+      expect(r.isError, r.content[0]?.text).toBeFalsy();
+      expect(named(r, HIDDEN)).toEqual([]);
+      expect(JSON.stringify(r.structuredContent)).toMatch(/Student [0-9a-f]{8}/);
+    } finally {
+      await dynamic.close();
+    }
+  });
+
   it('keeps ids, and gives each person one pseudonym in all its forms', async () => {
     const r = await s.call('users_get', { id: 7 });
     const u = r.structuredContent as Record<string, string | number>;

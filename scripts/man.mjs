@@ -18,11 +18,11 @@ const bundle = await build({
       import { loadAllNouns } from './src/commands/index.ts';
       import { commandModel } from './src/commands/index.ts';
       import { manPages } from './src/cli/man.ts';
-      import { toolsetsMarkdown } from './src/mcp/toolsets-help.ts';
+      import { toolsetsLine, toolsetsMarkdown } from './src/mcp/toolsets-help.ts';
       export async function pages() {
         return manPages({ commands: await loadAllNouns() });
       }
-      export const toolsets = () => toolsetsMarkdown(commandModel);`,
+      export const toolsets = { table: () => toolsetsMarkdown(commandModel), line: () => toolsetsLine(commandModel) };`,
     resolveDir: root,
     loader: 'ts',
   },
@@ -63,8 +63,11 @@ if (JSON.stringify(pkg.man) !== JSON.stringify(listed)) {
 console.log(`man/: ${pages.length} pages`);
 
 // The toolsets of lms mcp and their tools, in the README and docs/mcp.md between their markers.
-const table = await module.exports.toolsets();
-for (const doc of ['../README.md', '../docs/mcp.md']) {
+const generated = {
+  '../README.md': await module.exports.toolsets.line(),
+  '../docs/mcp.md': await module.exports.toolsets.table(),
+};
+for (const [doc, table] of Object.entries(generated)) {
   const url = new URL(doc, import.meta.url);
   const text = readFileSync(url, 'utf8');
   const start = text.indexOf('<!-- toolsets: generated');

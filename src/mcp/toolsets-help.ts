@@ -38,14 +38,18 @@ export async function toolsetsHelp(model: CommandModel): Promise<string> {
   return `${lines.join('\n')}\n`;
 }
 
-/** For the README and docs/mcp.md: a table of the toolsets and their tools. */
+const START =
+  '<!-- toolsets: generated from the command model by npm run man; test/mcp/toolsets.test.ts keeps it in step -->';
+const END = '<!-- toolsets: end -->';
+
+/** For docs/mcp.md: a table of the toolsets and their tools, between its markers. */
 export async function toolsetsMarkdown(model: CommandModel): Promise<string> {
   const rows = (await grouped(model)).map(
     ([set, summary, tools]) =>
       `| \`${set}\` | ${summary} | ${tools.map((t) => `\`${marked(t)}\``).join(' ') || '(none yet)'} |`,
   );
   return [
-    `<!-- toolsets: generated from the command model by npm run man; test/mcp/toolsets.test.ts keeps it in step -->`,
+    START,
     '',
     '| toolset | what | tools |',
     '| --- | --- | --- |',
@@ -53,6 +57,14 @@ export async function toolsetsMarkdown(model: CommandModel): Promise<string> {
     '',
     `Default, ${DEFAULTS}; ${LEGEND}.`,
     '',
-    '<!-- toolsets: end -->',
+    END,
   ].join('\n');
+}
+
+/** For the README, which keeps to 600 lines: the toolsets and their tools on one line, between its markers. */
+export async function toolsetsLine(model: CommandModel): Promise<string> {
+  const sets = (await grouped(model)).map(
+    ([set, , tools]) => `**${set}**: ${tools.map((t) => `\`${marked(t)}\``).join(' ') || '(none yet)'}`,
+  );
+  return `${START.replace(' -->', ' (one line) -->')}${sets.join('; ')} (${LEGEND})${END}`;
 }

@@ -33,7 +33,9 @@ _lms_subcommand() {
     ':progress') _lms_next='progress'; return 0 ;;
     ':quizzes') _lms_next='quizzes'; return 0 ;;
     ':recipients') _lms_next='recipients'; return 0 ;;
+    ':rubrics') _lms_next='rubrics'; return 0 ;;
     ':sections') _lms_next='sections'; return 0 ;;
+    ':sis') _lms_next='sis'; return 0 ;;
     ':submissions') _lms_next='submissions'; return 0 ;;
     ':todo') _lms_next='todo'; return 0 ;;
     ':topics') _lms_next='topics'; return 0 ;;
@@ -168,6 +170,12 @@ _lms_subcommand() {
     'quizzes:update') _lms_next='quizzes update'; return 0 ;;
     'recipients:help') _lms_next='recipients help'; return 0 ;;
     'recipients:search'|'recipients:find') _lms_next='recipients search'; return 0 ;;
+    'rubrics:create') _lms_next='rubrics create'; return 0 ;;
+    'rubrics:delete') _lms_next='rubrics delete'; return 0 ;;
+    'rubrics:get') _lms_next='rubrics get'; return 0 ;;
+    'rubrics:help') _lms_next='rubrics help'; return 0 ;;
+    'rubrics:list'|'rubrics:ls') _lms_next='rubrics list'; return 0 ;;
+    'rubrics:update') _lms_next='rubrics update'; return 0 ;;
     'sections:create') _lms_next='sections create'; return 0 ;;
     'sections:crosslist') _lms_next='sections crosslist'; return 0 ;;
     'sections:delete') _lms_next='sections delete'; return 0 ;;
@@ -176,6 +184,11 @@ _lms_subcommand() {
     'sections:list'|'sections:ls') _lms_next='sections list'; return 0 ;;
     'sections:uncrosslist') _lms_next='sections uncrosslist'; return 0 ;;
     'sections:update') _lms_next='sections update'; return 0 ;;
+    'sis:abort') _lms_next='sis abort'; return 0 ;;
+    'sis:help') _lms_next='sis help'; return 0 ;;
+    'sis:import') _lms_next='sis import'; return 0 ;;
+    'sis:list') _lms_next='sis list'; return 0 ;;
+    'sis:status') _lms_next='sis status'; return 0 ;;
     'submissions:comment') _lms_next='submissions comment'; return 0 ;;
     'submissions:get') _lms_next='submissions get'; return 0 ;;
     'submissions:help') _lms_next='submissions help'; return 0 ;;
@@ -454,6 +467,7 @@ _lms_value_flag() {
     'grade set:--csv'|'grade set '*':--csv') _lms_words='@files'; return 0 ;;
     'grade set:--delimiter'|'grade set '*':--delimiter') _lms_words=''; return 0 ;;
     'grade set:--failed-out'|'grade set '*':--failed-out') _lms_words='@files'; return 0 ;;
+    'grade set:--rubric'|'grade set '*':--rubric') _lms_words=''; return 0 ;;
     'grade set:--section'|'grade set '*':--section') _lms_words='@ids'; return 0 ;;
     'grade set:--user'|'grade set '*':--user') _lms_words='@ids'; return 0 ;;
     'groups list:--course'|'groups list '*':--course') _lms_words='@ids'; return 0 ;;
@@ -566,6 +580,19 @@ _lms_value_flag() {
     'recipients search:--permission'|'recipients search '*':--permission') _lms_words=''; return 0 ;;
     'recipients search:--type'|'recipients search '*':--type') _lms_words='user context'; return 0 ;;
     'recipients search:--user-id'|'recipients search '*':--user-id') _lms_words=''; return 0 ;;
+    'rubrics create:--assignment'|'rubrics create '*':--assignment') _lms_words='@ids'; return 0 ;;
+    'rubrics create:--course'|'rubrics create '*':--course') _lms_words='@ids'; return 0 ;;
+    'rubrics create:--criterion'|'rubrics create '*':--criterion') _lms_words=''; return 0 ;;
+    'rubrics create:--purpose'|'rubrics create '*':--purpose') _lms_words='grading bookmark'; return 0 ;;
+    'rubrics create:--title'|'rubrics create '*':--title') _lms_words=''; return 0 ;;
+    'rubrics delete:--course'|'rubrics delete '*':--course') _lms_words='@ids'; return 0 ;;
+    'rubrics get:--course'|'rubrics get '*':--course') _lms_words='@ids'; return 0 ;;
+    'rubrics list:--course'|'rubrics list '*':--course') _lms_words='@ids'; return 0 ;;
+    'rubrics update:--assignment'|'rubrics update '*':--assignment') _lms_words='@ids'; return 0 ;;
+    'rubrics update:--course'|'rubrics update '*':--course') _lms_words='@ids'; return 0 ;;
+    'rubrics update:--criterion'|'rubrics update '*':--criterion') _lms_words=''; return 0 ;;
+    'rubrics update:--purpose'|'rubrics update '*':--purpose') _lms_words='grading bookmark'; return 0 ;;
+    'rubrics update:--title'|'rubrics update '*':--title') _lms_words=''; return 0 ;;
     'sections create:--course'|'sections create '*':--course') _lms_words='@ids'; return 0 ;;
     'sections create:--end-at'|'sections create '*':--end-at') _lms_words=''; return 0 ;;
     'sections create:--name'|'sections create '*':--name') _lms_words=''; return 0 ;;
@@ -578,6 +605,14 @@ _lms_value_flag() {
     'sections update:--name'|'sections update '*':--name') _lms_words=''; return 0 ;;
     'sections update:--sis-id'|'sections update '*':--sis-id') _lms_words=''; return 0 ;;
     'sections update:--start-at'|'sections update '*':--start-at') _lms_words=''; return 0 ;;
+    'sis abort:--account'|'sis abort '*':--account') _lms_words='@ids'; return 0 ;;
+    'sis import:--account'|'sis import '*':--account') _lms_words='@ids'; return 0 ;;
+    'sis import:--batch-term'|'sis import '*':--batch-term') _lms_words=''; return 0 ;;
+    'sis import:--change-threshold'|'sis import '*':--change-threshold') _lms_words=''; return 0 ;;
+    'sis import:--diffing-data-set-id'|'sis import '*':--diffing-data-set-id') _lms_words=''; return 0 ;;
+    'sis list:--account'|'sis list '*':--account') _lms_words='@ids'; return 0 ;;
+    'sis list:--state'|'sis list '*':--state') _lms_words='initializing created importing cleanup_batch imported imported_with_messages aborted failed failed_with_messages restoring partially_restored restored'; return 0 ;;
+    'sis status:--account'|'sis status '*':--account') _lms_words='@ids'; return 0 ;;
     'submissions comment:--assignment'|'submissions comment '*':--assignment') _lms_words='@ids'; return 0 ;;
     'submissions comment:--course'|'submissions comment '*':--course') _lms_words='@ids'; return 0 ;;
     'submissions comment:--media-id'|'submissions comment '*':--media-id') _lms_words=''; return 0 ;;
@@ -741,6 +776,7 @@ _lms_value_flag() {
     'grade:--csv'|'grade '*':--csv') _lms_words='@files'; return 0 ;;
     'grade:--delimiter'|'grade '*':--delimiter') _lms_words=''; return 0 ;;
     'grade:--failed-out'|'grade '*':--failed-out') _lms_words='@files'; return 0 ;;
+    'grade:--rubric'|'grade '*':--rubric') _lms_words=''; return 0 ;;
     'grade:--section'|'grade '*':--section') _lms_words='@ids'; return 0 ;;
     'grade:--user'|'grade '*':--user') _lms_words='@ids'; return 0 ;;
     'log:--instance'|'log '*':--instance') _lms_words=''; return 0 ;;
@@ -784,6 +820,7 @@ _lms_argument() {
     'sections delete:'0) _lms_words='@ids'; return 0 ;;
     'sections get:'0) _lms_words='@ids'; return 0 ;;
     'sections update:'0) _lms_words='@ids'; return 0 ;;
+    'sis import:'0) _lms_words='@files'; return 0 ;;
     'topics delete:'0) _lms_words='@ids'; return 0 ;;
     'topics get:'0) _lms_words='@ids'; return 0 ;;
     'topics update:'0) _lms_words='@ids'; return 0 ;;
@@ -824,7 +861,7 @@ _lms_reply() {
 
 _lms_subcommands() {
   case "$1" in
-    '') _lms_words='accounts activity admins announcements api apply assignments auth calendar completion conv courses diff doctor enrollments export files grade groups help history log mcp mock outcomes profile progress quizzes recipients sections submissions todo topics upcoming users version' ;;
+    '') _lms_words='accounts activity admins announcements api apply assignments auth calendar completion conv courses diff doctor enrollments export files grade groups help history log mcp mock outcomes profile progress quizzes recipients rubrics sections sis submissions todo topics upcoming users version' ;;
     'accounts') _lms_words='get help list' ;;
     'accounts get') _lms_words='' ;;
     'accounts help') _lms_words='' ;;
@@ -982,6 +1019,13 @@ _lms_subcommands() {
     'recipients') _lms_words='help search' ;;
     'recipients help') _lms_words='' ;;
     'recipients search') _lms_words='' ;;
+    'rubrics') _lms_words='create delete get help list update' ;;
+    'rubrics create') _lms_words='' ;;
+    'rubrics delete') _lms_words='' ;;
+    'rubrics get') _lms_words='' ;;
+    'rubrics help') _lms_words='' ;;
+    'rubrics list') _lms_words='' ;;
+    'rubrics update') _lms_words='' ;;
     'sections') _lms_words='create crosslist delete get help list uncrosslist update' ;;
     'sections create') _lms_words='' ;;
     'sections crosslist') _lms_words='' ;;
@@ -991,6 +1035,12 @@ _lms_subcommands() {
     'sections list') _lms_words='' ;;
     'sections uncrosslist') _lms_words='' ;;
     'sections update') _lms_words='' ;;
+    'sis') _lms_words='abort help import list status' ;;
+    'sis abort') _lms_words='' ;;
+    'sis help') _lms_words='' ;;
+    'sis import') _lms_words='' ;;
+    'sis list') _lms_words='' ;;
+    'sis status') _lms_words='' ;;
     'submissions') _lms_words='comment get help list submit' ;;
     'submissions comment') _lms_words='' ;;
     'submissions get') _lms_words='' ;;
@@ -1144,10 +1194,10 @@ _lms_flags() {
     'files') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'files get') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'files help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
-    'grade') _lms_words='--all --as-user --assignment --batch-size --comment --concurrency --course --csv --delimiter --dry-run --failed-out --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --per-row --profile -p --raw --restart --section --timeout --user --verbose -v --version -V --yes -y' ;;
+    'grade') _lms_words='--all --as-user --assignment --batch-size --comment --concurrency --course --csv --delimiter --dry-run --failed-out --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --per-row --profile -p --raw --restart --rubric --section --timeout --user --verbose -v --version -V --yes -y' ;;
     'grade export') _lms_words='--all --as-user --assignment --course --fields --format --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --section --timeout --verbose -v --version -V --yes -y' ;;
     'grade help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
-    'grade set') _lms_words='--all --as-user --assignment --batch-size --comment --concurrency --course --csv --delimiter --dry-run --failed-out --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --per-row --profile -p --raw --restart --section --timeout --user --verbose -v --version -V --yes -y' ;;
+    'grade set') _lms_words='--all --as-user --assignment --batch-size --comment --concurrency --course --csv --delimiter --dry-run --failed-out --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --per-row --profile -p --raw --restart --rubric --section --timeout --user --verbose -v --version -V --yes -y' ;;
     'groups') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'groups help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'groups list') _lms_words='--all --as-user --course --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
@@ -1208,6 +1258,13 @@ _lms_flags() {
     'recipients') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'recipients help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'recipients search') _lms_words='--all --as-user --context --exclude --fields --from-conversation --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --permission --profile -p --raw --synthetic --timeout --type --user-id --verbose -v --version -V --yes -y' ;;
+    'rubrics') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'rubrics create') _lms_words='--all --as-user --assignment --course --criterion --dry-run --fields --free-form-comments --help -h --hide-score-total --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --purpose --raw --timeout --title --use-for-grading --verbose -v --version -V --yes -y' ;;
+    'rubrics delete') _lms_words='--all --as-user --course --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'rubrics get') _lms_words='--all --as-user --assessments --associations --course --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'rubrics help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'rubrics list') _lms_words='--all --as-user --course --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'rubrics update') _lms_words='--all --as-user --assignment --course --criterion --dry-run --fields --free-form-comments --help -h --hide-score-total --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --purpose --raw --timeout --title --use-for-grading --verbose -v --version -V --yes -y' ;;
     'sections') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'sections create') _lms_words='--all --as-user --course --dry-run --end-at --fields --help -h --insecure --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --sis-id --start-at --timeout --verbose -v --version -V --yes -y' ;;
     'sections crosslist') _lms_words='--all --as-user --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --to --verbose -v --version -V --yes -y' ;;
@@ -1217,6 +1274,12 @@ _lms_flags() {
     'sections list') _lms_words='--all --as-user --course --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --with-students --yes -y' ;;
     'sections uncrosslist') _lms_words='--all --as-user --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'sections update') _lms_words='--all --as-user --dry-run --end-at --fields --help -h --insecure --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --sis-id --start-at --timeout --verbose -v --version -V --yes -y' ;;
+    'sis') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'sis abort') _lms_words='--account --all --as-user --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'sis help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'sis import') _lms_words='--account --all --as-user --batch-mode --batch-term --change-threshold --diffing-data-set-id --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --override-sis-stickiness --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'sis list') _lms_words='--account --all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --state --timeout --verbose -v --version -V --yes -y' ;;
+    'sis status') _lms_words='--account --all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'submissions') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'submissions comment') _lms_words='--all --as-user --assignment --course --dry-run --fields --group --help -h --insecure --jq --limit --media-id --media-type --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --section --timeout --user --verbose -v --version -V --yes -y' ;;
     'submissions get') _lms_words='--all --as-user --assignment --course --fields --help -h --include --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --section --timeout --user --verbose -v --version -V --yes -y' ;;

@@ -1,5 +1,5 @@
 // Writes man/: lms.1 and a page per noun, generated from the command declarations by src/cli/man.ts.
-//   node scripts/man.mjs     (npm run man)
+//   node scripts/man.mjs     (npm run generate runs it, after the build and the completions)
 // test/cli/man.test.ts fails while the committed pages differ from what this writes.
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';

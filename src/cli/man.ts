@@ -2,7 +2,7 @@
 // nouns, the global flags, the environment, the files and the exit codes, and one page per noun
 // (lms-users(1), …) with each verb's synopsis, arguments, flags and examples. Nothing here lists a
 // command or a flag of its own: a verb added to the tree is on its noun's page at the next
-// `npm run man`, and test/cli/man.test.ts fails until it is.
+// `npm run generate`, and test/cli/man.test.ts fails until it is.
 import { Argument, Help, Option } from 'commander';
 import { ExitCode } from '../errors.js';
 import {
@@ -256,7 +256,7 @@ interface ManProgram {
   nouns: ManCommand[];
 }
 
-/** The pages of the declared commands: what `npm run man` writes. */
+/** The pages of the declared commands: what `npm run generate` writes (through scripts/man.mjs). */
 export function manPages(program: DeclaredProgram): ManPage[] {
   const described = describeProgram(program);
   const help = new Help();

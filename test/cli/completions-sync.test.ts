@@ -1,4 +1,4 @@
-// completions/ holds the generated scripts; regenerate with `npm run completions` when commands change.
+// completions/ holds the generated scripts; `npm run generate` rewrites them when commands change.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { completionScript, SHELLS } from '../../src/commands/completion/scripts.js';
@@ -9,10 +9,13 @@ const commands = await loadAllNouns();
 
 describe('completions/', () => {
   it.each(SHELLS.map((s) => [s]))(
-    '%s script matches the command declarations (run `npm run completions` if not)',
+    '%s script matches the command declarations (run `npm run generate` if not)',
     (shell) => {
       const committed = readFileSync(new URL(`../../completions/${files[shell]}`, import.meta.url), 'utf8');
-      expect(committed).toBe(completionScript({ commands }, shell));
+      expect(
+        committed,
+        `completions/${files[shell]}: out of step with the commands; run \`npm run generate\` and commit what it writes`,
+      ).toBe(completionScript({ commands }, shell));
     },
   );
 });

@@ -1,4 +1,4 @@
-// man/ holds the generated pages; regenerate with `npm run man` when commands change.
+// man/ holds the generated pages; `npm run generate` rewrites them (and package.json's "man") when commands change.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,8 @@ import { ExitCode } from '../../src/errors.js';
 import { syntaxOf } from '../../src/model/options.js';
 
 const manDir = new URL('../../man/', import.meta.url);
+/** What a failure says: the committed output is behind the commands. */
+const STALE = 'out of step with the commands; run `npm run generate` and commit what it writes';
 const groff = spawnSync('groff', ['--version']).status === 0;
 
 let commands: Verbs;
@@ -34,20 +36,21 @@ function rendered(text: string): string {
 }
 
 describe('man/', () => {
-  it('holds exactly the generated pages (run `npm run man` if not)', () => {
+  it('holds exactly the generated pages (run `npm run generate` if not)', () => {
     const committed = readdirSync(manDir)
       .filter((f) => f.endsWith('.1'))
       .sort();
-    expect(committed).toEqual(pages.map((p) => p.file).sort());
-    for (const { file, text } of pages) expect(readFileSync(new URL(file, manDir), 'utf8'), file).toBe(text);
+    expect(committed, STALE).toEqual(pages.map((p) => p.file).sort());
+    for (const { file, text } of pages)
+      expect(readFileSync(new URL(file, manDir), 'utf8'), `man/${file}: ${STALE}`).toBe(text);
   });
 
-  it('are the pages package.json gives npm to install', async () => {
+  it('are the pages package.json gives npm to install (run `npm run generate` if not)', async () => {
     const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as {
       man: string[];
       files: string[];
     };
-    expect(pkg.man).toEqual(pages.map((p) => `man/${p.file}`).sort());
+    expect(pkg.man, `package.json's "man": ${STALE}`).toEqual(pages.map((p) => `man/${p.file}`).sort());
     expect(pkg.files).toContain('man');
   });
 

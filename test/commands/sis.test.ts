@@ -205,3 +205,119 @@ describe('lms users import of a SIS users.csv', () => {
     expect(failed[1]).toMatch(/^S-7,ghost,Ghost,deleted,/);
   });
 });
+
+describe('lms enrollments import of a SIS enrollments.csv', () => {
+  const SECTIONS = 'section_id,course_id,name,status\nS1,C1,Maths One A,active\n';
+  const COURSES2 = `${COURSES}C2,M2,Maths Two,2026-FA,active\n`;
+  const USERS3 = `${USERS}u3,mary,Mary,Somerville,active\n`;
+
+  async function seeded() {
+    const lms = session();
+    const zip = file('base.zip', zipOf({ 'users.csv': USERS3, 'courses.csv': COURSES2, 'sections.csv': SECTIONS }));
+    const made = await lms.run(['sis', 'import', '--yes', zip]);
+    expect(made.exitCode, made.stderr).toBe(0);
+    return lms;
+  }
+
+  it('needs no --course: rows span courses, a section names its course, references are checked first', async () => {
+    const lms = await seeded();
+    const writes = writesOf(lms);
+    const bad = await lms.run([
+      'enrollments',
+      'import',
+      file(
+        'bad-enr.csv',
+        'course_id,section_id,user_id,role,status,limit_section_privileges\nC1,,u1,student,retired,\nC9,,u1,student,active,\nC2,S1,u2,teacher,active,\nC1,,u7,student,active,maybe\n',
+      ),
+    ]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('bad-enr.csv:2: status "retired" is not one of');
+    expect(bad.stderr).toContain('bad-enr.csv:5: limit_section_privileges "maybe" is not true or false');
+    expect(writes).toEqual([]);
+    const refs = await lms.run([
+      'enrollments',
+      'import',
+      file(
+        'refs-enr.csv',
+        'course_id,section_id,user_id,role,status\nC9,,u1,student,active\nC2,S1,u2,teacher,active\nC1,,u7,student,active\n',
+      ),
+    ]);
+    expect(refs.exitCode).toBe(2);
+    expect(refs.stderr).toContain('refs-enr.csv:2: course "sis_course_id:C9" not found');
+    expect(refs.stderr).toContain(
+      'refs-enr.csv:3: section "sis_section_id:S1" is not a section of course sis_course_id:C2',
+    );
+    expect(refs.stderr).toContain('refs-enr.csv:4: user "sis_user_id:u7" not found');
+    expect(writes).toEqual([]);
+    const plain = await lms.run(['enrollments', 'import', file('plain.csv', 'user,type\nada,student\n')]);
+    expect(plain.exitCode).toBe(2);
+    expect(plain.stderr).toContain('--course is required');
+
+    const good = file(
+      'sis-enr.csv',
+      'course_id,section_id,user_id,role,status,associated_user_id,limit_section_privileges\nC1,,u1,student,active,,\n,S1,u2,ta,active,,true\nC2,,u1,student,active,,\nC1,,u3,observer,active,u1,\n',
+    );
+    const dry = await lms.run(['enrollments', 'import', '--dry-run', good, '-o', 'json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ created: 4, dry_run: true });
+    expect(writes).toEqual([]);
+    const r = await lms.run(['enrollments', 'import', good, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 4, failed: 0 });
+    const c1 = JSON.parse((await lms.run('enrollments list --course sis_course_id:C1 -o json')).stdout) as {
+      data: Record<string, unknown>[];
+    };
+    const rows = c1.data ?? (c1 as unknown as Record<string, unknown>[]);
+    expect(rows.map((e) => e.type).sort()).toEqual(['ObserverEnrollment', 'StudentEnrollment', 'TaEnrollment']);
+    const ta = rows.find((e) => e.type === 'TaEnrollment')!;
+    expect(ta.limit_privileges_to_course_section).toBe(true);
+    const observer = rows.find((e) => e.type === 'ObserverEnrollment')!;
+    const student = rows.find((e) => e.type === 'StudentEnrollment')!;
+    expect(observer.associated_user_id).toBe(student.user_id);
+    const again = await lms.run(['enrollments', 'import', good, '-o', 'json']);
+    // The journal knows the file: its rows are done.
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, skipped_done: 4 });
+    // The same rows in another file are found, not made again.
+    const copy = file('sis-enr-copy.csv', `${readFileSync(good, 'utf8')}C1,,u2,teacher,active,,\n`);
+    const found = await lms.run(['enrollments', 'import', copy, '-o', 'json']);
+    expect(JSON.parse(found.stdout)).toMatchObject({ created: 1, existed: 4 });
+  });
+
+  it('concludes, deletes and deactivates by status after asking; failed rows go back in the SIS columns', async () => {
+    const lms = await seeded();
+    await lms.run([
+      'enrollments',
+      'import',
+      file(
+        'start.csv',
+        'course_id,user_id,role,status\nC1,u1,student,active\nC1,u2,teacher,active\nC2,u3,student,active\n',
+      ),
+    ]);
+    const ends = file(
+      'ends.csv',
+      'course_id,user_id,role,status\nC1,u1,student,completed\nC1,u2,teacher,deleted\nC2,u3,student,inactive\nC2,u1,student,deleted\n',
+    );
+    const asked = await lms.run(['enrollments', 'import', '--update', ends]);
+    expect(asked.exitCode).toBe(2);
+    expect(asked.stderr).toMatch(/pass --yes/);
+    const failedOut = join(dir, 'failed-enr.csv');
+    const r = await lms.run(['enrollments', 'import', '--update', '--yes', ends, '--failed-out', failedOut]);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('sis_user_id:u1 has no such enrollment, so it cannot be deleted');
+    const states = async (course: string) =>
+      (
+        JSON.parse(
+          (
+            await lms.run(
+              `enrollments list --course sis_course_id:${course} --state active --state completed --state inactive -o json`,
+            )
+          ).stdout,
+        ) as Record<string, unknown>[]
+      ).map((e) => `${e.type}:${e.enrollment_state}`);
+    expect(await states('C1')).toEqual(['StudentEnrollment:completed']);
+    expect(await states('C2')).toEqual(['StudentEnrollment:inactive']);
+    const failed = readFileSync(failedOut, 'utf8').split(/\r?\n/);
+    expect(failed[0]).toBe('course_id,user_id,role,status,error');
+    expect(failed[1]).toMatch(/^C2,u1,student,deleted,/);
+  });
+});

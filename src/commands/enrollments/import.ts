@@ -18,9 +18,11 @@ import {
   userRefKey,
   type UserRef,
 } from '../../client/user-ref.js';
-import { ApiError, ExitCode } from '../../errors.js';
+import { ApiError, ExitCode, UsageError } from '../../errors.js';
 import { destroysWith } from '../../model/command.js';
 import { ENDING_STATES, stateFlag } from './state.js';
+import type { Parsed } from '../../bulk/csv-input.js';
+import { SIS_FILES, SIS_ROLES, sisKindOf, sisRowKey, sisRowProblems } from '../../spec/sis-csv.js';
 
 export const COLUMNS = ['user', 'type', 'role', 'section', 'state'] as const;
 /** The state column is `enrollments add --state`: its values, and the ones that destroy, are declared there. */
@@ -46,6 +48,69 @@ interface EnrollmentRow extends BulkRow {
   role: string;
   section?: string;
   state?: string;
+  /** A SIS row's course (sis_course_id:X); else the course comes from its section, or from --course. */
+  course?: string;
+  role_id?: string;
+  /** A SIS row's observee, as the API's path reads a user. */
+  associated?: string;
+  limit?: boolean;
+  /** A SIS row's completed, deleted or inactive status: ended through the enrollments end route. */
+  ending?: 'completed' | 'deleted' | 'inactive';
+}
+
+/** How an ending status is reached through `DELETE .../enrollments/:id`, and the state it leaves. */
+const END_TASKS = { completed: 'conclude', deleted: 'delete', inactive: 'deactivate' } as const;
+const ENDED_WORD = { completed: 'concluded', deleted: 'deleted', inactive: 'deactivated' } as const;
+
+/**
+ * Canvas's SIS enrollments.csv (canvas-lms doc/api/sis_csv.md), told by its header: read and checked
+ * in its own columns (so failed rows go back out in them), each row then taken as a roster row whose
+ * ids are SIS ids and whose course may be its own.
+ */
+function parseEnrollments(csv: typeof import('../../bulk/csv-input.js'), bytes: Buffer): Parsed & { sis: boolean } {
+  const read = csv.readCsvRecords(bytes, { columns: [], relaxColumnCount: true });
+  const sis = !('problem' in read) && sisKindOf(read.header) === 'enrollment';
+  if (!sis) return { ...csv.parseCsv(bytes, PLAIN_SCHEMA), sis };
+  const parsed = csv.parseCsv(bytes, SIS_SCHEMA);
+  // The result's user column: the row's user as the API's path reads it.
+  for (const r of parsed.rows) r.values = { ...r.values, user: `sis_user_id:${r.values.user_id ?? ''}` };
+  return { ...parsed, sis };
+}
+
+const PLAIN_SCHEMA = { columns: COLUMNS, required: ['user'], check: checkRow };
+
+const SIS_SCHEMA = {
+  columns: SIS_FILES.enrollment.columns,
+  required: ['status'],
+  check: (v: Record<string, string>) => {
+    const problems = sisRowProblems('enrollment', v);
+    const status = v.status?.toLowerCase();
+    if (v.user_integration_id && !v.user_id)
+      problems.push('user_integration_id: lms enrollments import needs user_id; run the file with lms sis import');
+    if (status === 'deleted_last_completed')
+      problems.push(`status "${v.status}": lms enrollments import cannot tell; run the file with lms sis import`);
+    if (v.associated_user_id && (v.role || '').toLowerCase() !== 'observer' && !v.role_id)
+      problems.push('associated_user_id is for an observer row');
+    return problems;
+  },
+};
+
+/** A SIS row as a roster row. */
+function sisToRow(line: number, v: Record<string, string>): EnrollmentRow {
+  const status = v.status.toLowerCase();
+  const builtIn = SIS_ROLES[(v.role ?? '').toLowerCase()];
+  return {
+    line,
+    key: sisRowKey('enrollment', v).toLowerCase(),
+    user: `sis_user_id:${v.user_id}`,
+    role: builtIn ?? v.role ?? '',
+    ...(v.role_id ? { role_id: v.role_id } : {}),
+    ...(v.section_id ? { section: `sis_section_id:${v.section_id}` } : {}),
+    ...(v.course_id ? { course: `sis_course_id:${v.course_id}` } : {}),
+    ...(v.associated_user_id ? { associated: `sis_user_id:${v.associated_user_id}` } : {}),
+    ...(v.limit_section_privileges ? { limit: v.limit_section_privileges.toLowerCase() === 'true' } : {}),
+    ...(status === 'active' ? { state: 'active' } : { ending: status as EnrollmentRow['ending'], state: status }),
+  };
 }
 
 /** What a row asks for: two rows of one key are one enrollment asked for twice. */
@@ -71,18 +136,27 @@ function cached<T>(lookup: (key: string) => Promise<T>) {
   return Object.assign(get, { set: (key: string, value: T) => void cache.set(key, Promise.resolve(value)) });
 }
 
-function enrollmentsTask(client: ApiClient, course: string): BulkTask<EnrollmentRow, Enrollment> {
+function enrollmentsTask(client: ApiClient, course: string | undefined): BulkTask<EnrollmentRow, Enrollment> {
   // The file's users as the API's paths read them (`sam` is a login), resolved to the ids enrollments carry.
   const userId = cached(async (path) => (await client.ops.users.get({ id: path })).id);
   const sectionId = cached(async (raw) => (await client.ops.sections.get({ id: raw })).id);
   // A row's user as the API's path reads it: an address as the check found it (by id), else as written.
   const found = new Map<string, string>();
   const pathOf = (raw: string) => found.get(raw) ?? userPath(raw);
+  // Each row's course as an id: its own (a SIS row's course_id or its section's course), else --course.
+  const courseOfLine = new Map<number, number>();
+  const courseOf = (row: EnrollmentRow) => String(courseOfLine.get(row.line) ?? course);
   return {
     lookupFirst: true,
     async resolve(rows, { concurrency }) {
       const { lookupEach, orMissing } = await import('../../bulk/resolve.js');
-      const courseId = (await client.ops.courses.get({ id: course })).id;
+      const courses = await lookupEach(
+        [...new Set([...(course ? [course] : []), ...rows.flatMap((r) => (r.course ? [r.course] : []))])],
+        (raw) => orMissing(client.ops.courses.get({ id: raw })),
+        concurrency,
+      );
+      // --course that does not exist fails the run with the API's own error, as before.
+      if (course && !courses.get(course)) await client.ops.courses.get({ id: course });
       const refs = new Map(rows.map((r) => [r.line, parseUserRef(r.user)]));
       // Who is enrolled need not be in the course yet: an address is looked for among the instance's users.
       const addressed = await resolveAddresses(
@@ -102,7 +176,10 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
         } else if (outcome.error.exitCode === ExitCode.auth) throw outcome.error;
         else refs.set(row.line, { problem: `"${row.user}": ${outcome.error.message}` });
       }
-      const paths = [...refs.values()].flatMap((ref) => ('problem' in ref ? [] : [ref.path]));
+      const paths = [
+        ...[...refs.values()].flatMap((ref) => ('problem' in ref ? [] : [ref.path])),
+        ...rows.flatMap((r) => (r.associated ? [r.associated] : [])),
+      ];
       const users = await lookupEach(paths, (path) => orMissing(client.ops.users.get({ id: path })), concurrency);
       const sections = await lookupEach(
         rows.flatMap((r) => (r.section ? [r.section] : [])),
@@ -113,13 +190,20 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
         const ref = refs.get(row.line)!;
         if ('problem' in ref) problems.push({ line: row.line, message: `user ${ref.problem}` });
         else if (!users.get(ref.path)) problems.push({ line: row.line, message: `user "${row.user}" not found` });
+        if (row.associated && !users.get(row.associated))
+          problems.push({ line: row.line, message: `associated user "${row.associated}" not found` });
+        const named = row.course ?? course;
+        const courseId = named ? courses.get(named)?.id : undefined;
+        if (row.course && courseId === undefined)
+          problems.push({ line: row.line, message: `course "${row.course}" not found` });
         if (row.section) {
           const section = sections.get(row.section);
           // Enrolling through another course's section would enroll in that course.
           if (!section) problems.push({ line: row.line, message: `section "${row.section}" not found` });
-          else if (section.course_id !== courseId)
-            problems.push({ line: row.line, message: `section "${row.section}" is not a section of course ${course}` });
-        }
+          else if (named && courseId !== undefined && section.course_id !== courseId)
+            problems.push({ line: row.line, message: `section "${row.section}" is not a section of course ${named}` });
+          else courseOfLine.set(row.line, section.course_id);
+        } else if (courseId !== undefined) courseOfLine.set(row.line, courseId);
       }
       for (const [path, user] of users) if (user) userId.set(path, user.id);
       for (const [raw, section] of sections) if (section) sectionId.set(raw, section.id);
@@ -135,32 +219,46 @@ function enrollmentsTask(client: ApiClient, course: string): BulkTask<Enrollment
         throw e;
       }
       const section = row.section ? await sectionId(row.section) : undefined;
+      // An ending row may find its enrollment already concluded (or deactivated).
+      const states = row.ending ? [...LIVE, 'completed' as const] : [...LIVE];
       for await (const e of client.ops.enrollments.listCourse({
-        course_id: course,
+        course_id: courseOf(row),
         user_id: user,
-        role: [row.role],
-        state: [...LIVE],
+        ...(row.role ? { role: [row.role] } : {}),
+        state: states,
       })) {
+        if (row.role_id && String(e.role_id) !== row.role_id) continue;
         if (section === undefined || e.course_section_id === section) return { id: e.id, current: e };
       }
       return undefined;
     },
     compare(row, e): Difference[] {
+      if (row.ending === 'deleted')
+        return [{ field: 'state', from: e.enrollment_state, to: 'deleted', applicable: true }];
       if (!row.state || row.state === e.enrollment_state) return [];
       return [{ field: 'state', from: e.enrollment_state, to: row.state, applicable: true }];
     },
     async create(row) {
+      if (row.ending)
+        throw new UsageError(`${row.user} has no such enrollment, so it cannot be ${ENDED_WORD[row.ending]}`);
+      const type = enrollmentTypeOf(row.role);
       const enrollment = {
         user_id: await userId(pathOf(row.user)),
-        ...(enrollmentTypeOf(row.role) ? { type: enrollmentTypeOf(row.role) } : { role: row.role }),
+        ...(row.role_id ? { role_id: Number(row.role_id) } : type ? { type } : { role: row.role }),
         ...(row.state ? { enrollment_state: row.state as 'active' } : {}),
+        ...(row.associated ? { associated_user_id: await userId(row.associated) } : {}),
+        ...(row.limit !== undefined ? { limit_privileges_to_course_section: row.limit } : {}),
       };
       const made = row.section
         ? await client.ops.enrollments.enrollSection({ section_id: row.section, enrollment })
-        : await client.ops.enrollments.enrollCourse({ course_id: course, enrollment });
+        : await client.ops.enrollments.enrollCourse({ course_id: courseOf(row), enrollment });
       return made.id;
     },
     async update(row, found) {
+      if (row.ending) {
+        await client.ops.enrollments.end({ course_id: courseOf(row), id: found.id, task: END_TASKS[row.ending] });
+        return;
+      }
       // Enrolling the same user, role and section again sets the state of the existing enrollment.
       const enrollment = {
         user_id: found.current.user_id,
@@ -202,7 +300,7 @@ export const importEnrollments = command({
   args: [{ name: 'file' }],
   fileArgs: { file: 'read' },
   summary:
-    'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed',
+    "Sync a course roster from a CSV (user, type or role, section, state, or Canvas's SIS enrollments.csv); --sync also concludes who is no longer listed",
   routes: [
     'enrollments.listCourse',
     'enrollments.enrollCourse',
@@ -215,7 +313,12 @@ export const importEnrollments = command({
   lookups: ['users.list'],
   columns: resultColumns('user'),
   options: {
-    course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X', required: true },
+    course: {
+      long: 'course',
+      value: 'id',
+      ids: 'course',
+      description: "course id or sis_course_id:X (a SIS enrollments.csv names each row's course instead)",
+    },
     sync: {
       destroys: true,
       asksItself: true,
@@ -228,40 +331,68 @@ export const importEnrollments = command({
   examples: [
     'lms enrollments import --course sis_course_id:BIO-101 --dry-run roster.csv',
     'lms enrollments import --course 1 --update --sync --yes roster.csv',
+    'lms enrollments import --update --dry-run sis-enrollments.csv',
   ],
   async run({ args, opts, ctx }) {
     const { runBulk } = await import('../../bulk/command.js');
+    const csv = await import('../../bulk/csv-input.js');
     let roles: string[] = [];
+    let sis = false;
+    // --sync concludes within its one course (without --course the run is refused before it starts).
+    const syncCourse = opts.sync ? opts.course : undefined;
+    const where = opts.course ? `of course ${opts.course}` : `of the courses ${args[0]} names`;
     return runBulk(ctx, args[0], opts, {
       job: 'enrollments.import',
-      target: opts.course,
-      schema: { columns: COLUMNS, required: ['user'], check: checkRow },
+      target: opts.course ?? 'sis',
+      schema: PLAIN_SCHEMA,
+      parse: (bytes) => {
+        const parsed = parseEnrollments(csv, bytes);
+        sis = parsed.sis;
+        if (!sis && !opts.course)
+          throw new UsageError('--course is required unless the file is a SIS enrollments.csv (with course_id)');
+        if (sis && opts.sync)
+          throw new UsageError('--sync takes a roster of one course; a SIS file says what ends in its status column');
+        return parsed;
+      },
       keyColumn: 'user',
-      // A row whose state ends access (inactive deactivates) destroys, as `enrollments add --state` does.
+      // A row whose state ends access (inactive deactivates) destroys, as `enrollments add --state` does;
+      // a SIS row's completed, deleted or inactive status concludes, deletes or deactivates.
       destroys: {
-        noun: (n) => `enrollment${n === 1 ? '' : 's'} of course ${opts.course}`,
-        verb: (row: EnrollmentRow) => (destroysWith(stateFlag, row.state) ? ENDING_STATES[row.state!] : undefined),
+        noun: (n) => `enrollment${n === 1 ? '' : 's'} ${where}`,
+        verb: (row: EnrollmentRow) =>
+          row.ending
+            ? ENDING_STATES[row.ending]
+            : destroysWith(stateFlag, row.state)
+              ? ENDING_STATES[row.state!]
+              : undefined,
       },
       describe: (v) =>
-        [`user ${v.user}`, v.role || v.type, v.section ? `section ${v.section}` : ''].filter(Boolean).join(', '),
+        [
+          `user ${v.user}`,
+          v.role || v.type || (v.role_id ? `role ${v.role_id}` : ''),
+          v.course_id ? `course ${v.course_id}` : '',
+          v.section ? `section ${v.section}` : v.section_id ? `section ${v.section_id}` : '',
+        ]
+          .filter(Boolean)
+          .join(', '),
       toRow: (r) => {
-        const row = toRow(r.line, r.values);
+        const row = sis ? sisToRow(r.line, r.values) : toRow(r.line, r.values);
         if (!roles.includes(row.role)) roles = [...roles, row.role];
         return row;
       },
       task: (client) => enrollmentsTask(client, opts.course),
       // Asked with the rows that deactivate, in one question, before anything is written.
-      finishDestroys: opts.sync
+      finishDestroys: syncCourse
         ? {
             planned: async ({ client, results }) => {
-              const found = await unlisted(client, opts.course, roles, matchedBy(results));
+              const found = await unlisted(client, syncCourse, roles, matchedBy(results));
               return found.map(toConclude);
             },
             words: (n) =>
-              `conclude ${n === undefined ? 'the' : n} enrollment${n === 1 ? '' : 's'} of course ${opts.course} that ${args[0]} does not list`,
+              `conclude ${n === undefined ? 'the' : n} enrollment${n === 1 ? '' : 's'} of course ${syncCourse} that ${args[0]} does not list`,
           }
         : undefined,
-      finish: opts.sync
+      finish: syncCourse
         ? async ({ client, results, plan, skipped, only }) => {
             // A failed or skipped row's enrollment may well exist: concluding "unlisted" ones now could end it.
             const failed = results.filter((r) => r.status === 'failed').length;
@@ -277,7 +408,7 @@ export const importEnrollments = command({
               );
               return [];
             }
-            const found = await unlisted(client, opts.course, roles, matchedBy(results));
+            const found = await unlisted(client, syncCourse, roles, matchedBy(results));
             // Concluded only as confirmed: one unlisted since the plan was asked about was not in it.
             const extra = only ? found.filter((e) => only.has(e.id)) : found;
             if (extra.length < found.length) {
@@ -296,7 +427,7 @@ export const importEnrollments = command({
                 continue;
               }
               try {
-                await client.ops.enrollments.end({ course_id: opts.course, id: e.id, task: 'conclude' });
+                await client.ops.enrollments.end({ course_id: syncCourse, id: e.id, task: 'conclude' });
                 done.push({ key, id: e.id, status: 'concluded' });
               } catch (err) {
                 if (!(err instanceof ApiError)) throw err;

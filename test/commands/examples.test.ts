@@ -77,6 +77,9 @@ const SETUP: Record<string, string[]> = {
 
 /** Files examples read, created in a temporary directory before they run. */
 const FILES: Record<string, string | Uint8Array> = {
+  // A SIS file: one row by its course, one by its section (which names the course).
+  'sis-enrollments.csv':
+    'course_id,section_id,user_id,role,status\nBIO-101,,S-007,ta,active\n,BIO-101-B,S-009,student,active\n',
   'sis-users.csv': 'user_id,login_id,first_name,last_name,status\nS-100,ada,Ada,Lovelace,active\n',
   // A school's nightly SIS files, zipped: the term is the seeded one (sis_term_id:2026-FA).
   'nightly.zip': zipSync({

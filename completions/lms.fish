@@ -544,7 +544,7 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'delete' -d 'Delete an enrollment'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'export' -d 'Write a course\'s live enrollments (active, invited, inactive) as `enrollments import` reads them: CSV whatever stdout is (-o json for JSON), columns user, type, role, section, state; users and sections by SIS id where you may see it'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'import' -d 'Sync a course roster from a CSV (user, type or role, section, state); --sync also concludes who is no longer listed'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'import' -d 'Sync a course roster from a CSV (user, type or role, section, state, or Canvas\'s SIS enrollments.csv); --sync also concludes who is no longer listed'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and not __fish_seen_subcommand_from add conclude deactivate delete export help import list ls' -a 'list' -d 'List the enrollments of a course, a section or a user, or one user\'s in a course or section (active and invited unless --state says otherwise)'
 
 # lms enrollments add flags
@@ -580,7 +580,7 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 
 # lms enrollments import flags
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'concurrency' -x -d 'rows in flight at once (the server may slow this further)'
-complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X (a SIS enrollments.csv names each row\'s course instead)'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'delimiter' -x -d 'the CSV\'s separator: , ; or tab (default: read off its header)'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'

@@ -8,10 +8,11 @@
 // have handed them over from a command line, defaults included.
 import { destroyingOptions, type CommandSpec, type FieldSpec, type OptionSpec } from '../model/command.js';
 import { compileOption, compileOptions, type CompiledOption } from '../model/options.js';
+import { criteriaOf, criterionSpecs, sameCriteria, type Criterion } from './rubrics.js';
 
-export type Value = string | number | boolean | null | string[];
+export type Value = string | number | boolean | null | string[] | Criterion[];
 
-export type FieldType = 'string' | 'enum' | 'boolean' | 'integer' | 'number' | 'time' | 'list' | 'ref';
+export type FieldType = 'string' | 'enum' | 'boolean' | 'integer' | 'number' | 'time' | 'list' | 'ref' | 'criteria';
 
 export interface Field {
   name: string;
@@ -136,6 +137,8 @@ const TYPE_WORDS: Record<FieldType, string> = {
   time: 'a date and time (ISO 8601)',
   list: 'a list of text',
   ref: 'an id or SIS form (sis_course_id:X)',
+  criteria:
+    'a list of criteria, each a description (no colon), points and ratings (each a description, no comma, and points)',
 };
 
 /** What a value of the field must be, in words: `a whole number (or null)`. */
@@ -169,6 +172,8 @@ export function checkValue(field: Field, value: unknown): Value | undefined {
     case 'ref':
       if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return String(value);
       return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+    case 'criteria':
+      return criteriaOf(value);
   }
 }
 
@@ -176,6 +181,7 @@ export function checkValue(field: Field, value: unknown): Value | undefined {
 export function sameValue(field: Pick<Field, 'type'>, current: unknown, wanted: Value): boolean {
   const none = (v: unknown) => v === null || v === undefined || v === '';
   if (field.type === 'boolean') return (current === true) === (wanted === true);
+  if (field.type === 'criteria') return Array.isArray(wanted) && sameCriteria(current, wanted as Criterion[]);
   if (wanted === null || none(wanted)) return none(current);
   if (none(current)) return false;
   switch (field.type) {
@@ -197,7 +203,7 @@ export function sameValue(field: Pick<Field, 'type'>, current: unknown, wanted: 
 // ---- verbs and their options -------------------------------------------------------------------
 
 /** The option a setter takes for a value, or undefined when its flag cannot say it. */
-function optionValue(s: Setter, value: Value): string | boolean | undefined {
+function optionValue(s: Setter, value: Value): string | string[] | boolean | undefined {
   if (s.isSwitch) {
     const sets = s.field.value === undefined ? true : s.field.value;
     if (value !== sets) return undefined;
@@ -206,6 +212,8 @@ function optionValue(s: Setter, value: Value): string | boolean | undefined {
   }
   if (value === null) return s.field.clears ? '' : undefined;
   if (s.type === 'boolean') return typeof value === 'boolean' ? String(value) : undefined;
+  // A repeatable flag says each criterion once.
+  if (s.type === 'criteria') return Array.isArray(value) ? criterionSpecs(value as Criterion[]) : undefined;
   if (Array.isArray(value)) return value.join(',');
   return String(value);
 }

@@ -253,7 +253,8 @@ class FileReader {
 
   /** A field's value, checked against its type. */
   private value(field: Field, node: Node | null | undefined): Value | undefined {
-    const raw = this.plain(node);
+    // A rubric's criteria are the one field whose value nests (maps in a list); the scan bounded it.
+    const raw = field.type === 'criteria' && isSeq(node) ? (node.toJSON() as unknown) : this.plain(node);
     if (raw === undefined) return undefined;
     const value = checkValue(field, raw);
     if (value === undefined)

@@ -4,8 +4,17 @@
 // which writes each kind's fields (fields.ts) from the objects these listings return.
 import type { ApiClient } from '../client/client.js';
 import type { ApiObject } from '../spec/types/common.js';
+import { listRubrics } from './rubrics.js';
 
-export type KindName = 'sections' | 'enrollments' | 'assignments' | 'topics' | 'announcements' | 'quizzes' | 'outcomes';
+export type KindName =
+  | 'sections'
+  | 'enrollments'
+  | 'assignments'
+  | 'topics'
+  | 'announcements'
+  | 'quizzes'
+  | 'rubrics'
+  | 'outcomes';
 
 export interface Kind {
   /** The key of a course that lists them, and their plural in messages. */
@@ -68,6 +77,8 @@ export const KINDS: Record<KindName, Kind> = {
     prune: 'delete',
   },
   quizzes: { name: 'quizzes', one: 'quiz', noun: 'quizzes', title: 'title', prune: 'delete' },
+  // After the assignments they grade (rubrics.ts: criteria are one field, the association three).
+  rubrics: { name: 'rubrics', one: 'rubric', noun: 'rubrics', title: 'title', refs: gradedBy, prune: 'delete' },
   outcomes: { name: 'outcomes', one: 'outcome', noun: 'outcomes' },
 };
 
@@ -79,6 +90,7 @@ export const KIND_ORDER: KindName[] = [
   'topics',
   'announcements',
   'quizzes',
+  'rubrics',
   'outcomes',
 ];
 
@@ -113,6 +125,9 @@ export function listExisting(
       return client.ops.discussions.listTopics({ course_id: course, only_announcements: true, ...search });
     case 'quizzes':
       return client.ops.quizzes.list({ course_id: course, ...search });
+    case 'rubrics':
+      // No search_term: every rubric, a superset of the match asked for.
+      return listRubrics(client, course);
     case 'outcomes':
       throw new Error('outcomes are read as a tree');
   }

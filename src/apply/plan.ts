@@ -17,6 +17,7 @@ import { canSet, sameValue, updateCalls, whyNot, type KindVerbs, type Value, typ
 import { KINDS, LIVE_ENROLLMENTS, listExisting, manages, type KindName } from './kinds.js';
 import type { ApplyTree, Desired, DesiredCourse, DesiredEnrollment, FileProblem, Source } from './model.js';
 import { findListed } from './people.js';
+import { ASSOCIATION_FIELDS, readRubric } from './rubrics.js';
 import type { KeyStore } from './state.js';
 
 /** An object a change needs to exist first; `id` is set once it does. */
@@ -47,7 +48,7 @@ export const STEPS = [
   'cross-listing',
   'enrollments',
   'assignments',
-  'topics, announcements and quizzes',
+  'topics, announcements, quizzes and rubrics',
   'outcomes',
   'removals',
 ] as const;
@@ -164,7 +165,7 @@ export interface PlanContext {
 
 const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
 /** Kinds matched by the file's key or their title, whose objects may grade or be graded by another. */
-type KeyedKind = 'assignments' | 'topics' | 'announcements' | 'quizzes';
+type KeyedKind = 'assignments' | 'topics' | 'announcements' | 'quizzes' | 'rubrics';
 
 async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
   try {
@@ -248,6 +249,28 @@ interface ObjectSpec {
   lookup(): Promise<ApiObject | undefined>;
   /** Looks for it just before it is created, when that differs from `lookup`. */
   lookAgain?(): Promise<ApiObject | undefined>;
+  /** What its create verb answers, as the listing reads it (a rubric answers with its association). */
+  read?(made: ApiObject): ApiObject;
+  /** Fields its update verb sets as one (a rubric's association): a change of one sends them all. */
+  together?: readonly string[];
+}
+
+/**
+ * The changes an update sends: with one of the fields set as one, the others as the file gives them.
+ * What the verb cannot say of those is what it sets when not told (a switch not given).
+ */
+function sentTogether(spec: ObjectSpec, changes: Change[]): Change[] {
+  const together = spec.together ?? [];
+  if (!changes.some((ch) => ch.applicable && together.includes(ch.field))) return changes;
+  const more: Change[] = [];
+  for (const field of together) {
+    if (changes.some((ch) => ch.field === field)) continue;
+    const ref = spec.refs?.find(([f]) => f === field);
+    if (ref) more.push({ field, from: null, to: ref[2], value: ref[1].id ?? null, applicable: true });
+    else if (field in spec.fields && spec.verbs.updates.some((v) => canSet(v, field, spec.fields[field])))
+      more.push({ field, from: null, to: spec.fields[field], applicable: true });
+  }
+  return [...changes, ...more];
 }
 
 /** The differences of an object from its spec; a reference to an object still to be made always differs. */
@@ -288,18 +311,19 @@ function objectTask(
     async create() {
       const create = spec.verbs.create!;
       const all = { ...spec.fields, ...refValues() };
-      const made = await invoke(
+      const answer = await invoke(
         create,
         [],
         Object.fromEntries(Object.entries(all).filter(([f, v]) => canSet(create, f, v))),
         spec.options,
       );
+      const made = answer && spec.read ? spec.read(answer) : answer;
       const id = made?.id;
       if (typeof id !== 'number') throw new FailureError(`${spec.verbs.create!.spec.name} answered no id`);
       if (at.slot) at.slot.id = id;
       at.onCreated?.(id);
       // What the create verb could not say (a topic's lock, a quiz left unpublished), set now.
-      const left = compareObject(spec, made!);
+      const left = sentTogether(spec, compareObject(spec, made!));
       const { calls, impossible } = updateCalls(spec.verbs, Object.fromEntries(left.map((ch) => [ch.field, sent(ch)])));
       for (const call of calls) await invoke(call.verb, [String(id)], call.values, spec.options);
       if (impossible.length)
@@ -308,7 +332,7 @@ function objectTask(
         );
       return id;
     },
-    update: (found, changes) => applyChanges(spec.verbs, found.id, changes, spec.options, invoke),
+    update: (found, changes) => applyChanges(spec.verbs, found.id, sentTogether(spec, changes), spec.options, invoke),
   };
 }
 
@@ -460,7 +484,7 @@ class Planner {
       );
     const slots = new Map<KindName, Map<string, Slot>>();
     const claimed = new Map<KindName, Set<number>>();
-    const keyedKinds = (['assignments', 'topics', 'announcements', 'quizzes'] as const).filter(
+    const keyedKinds = (['assignments', 'topics', 'announcements', 'quizzes', 'rubrics'] as const).filter(
       (kind) => c.objects[kind],
     );
     for (const kind of keyedKinds)
@@ -948,6 +972,7 @@ class Planner {
         options: { course: ref },
         lookup,
         lookAgain,
+        ...(kindName === 'rubrics' ? { read: readRubric, together: ASSOCIATION_FIELDS } : {}),
       };
       const label = key ?? d.title!;
       const refNeeds = refs.map(([, s]) => s);
@@ -1026,7 +1051,8 @@ class Planner {
             `"${name(o)}" grades topic "${String(t.title)}", which the file lists and deleting it would delete`,
           );
       }
-    } else {
+    } else if (kindName !== 'rubrics') {
+      // Deleting a rubric leaves the assignment it grades.
       const grading = new Map(
         [...(slots.get('assignments') ?? [])].filter(([, s]) => s.id !== undefined).map(([key, s]) => [s.id!, key]),
       );

@@ -86,10 +86,11 @@ export interface FieldSpec {
   /**
    * What the value is when it is not text. A switch is a boolean (of `value`), a flag whose choices
    * are true and false a boolean, and one with other choices one of them, without saying so.
-   * `ref` names another object by id or SIS form, as the flag takes it. A flag that declares a
+   * `ref` names another object by id or SIS form, as the flag takes it; `criteria` is a rubric's
+   * criteria, a list of them (a repeatable flag, one each). A flag that declares a
    * number `type` gives its field that type; one that says it twice says it alike.
    */
-  type?: NumberType | 'time' | 'list' | 'ref';
+  type?: NumberType | 'time' | 'list' | 'ref' | 'criteria';
   /** The value a switch sets (`--unpin`: pinned false, `--ungraded`: assignment_id null); true unless said. */
   value?: boolean | null;
   /** The flag takes "" to clear the field (the API's null). */

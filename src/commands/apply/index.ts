@@ -1,5 +1,5 @@
 // `lms apply -f FILE` and `lms diff -f FILE`: courses described in YAML or JSON files — sections,
-// enrollments, assignments, topics, announcements, quizzes, outcomes — made so on an instance, with a
+// enrollments, assignments, topics, announcements, quizzes, rubrics, outcomes — made so on an instance, with a
 // plan first. Always registered, so this stays small: the work is in src/apply, loaded when it runs,
 // and so is YAML.
 import type { CommandModel, CommandResult } from '../../model/command.js';
@@ -27,7 +27,7 @@ const options = {
     asksItself: true,
     long: 'prune',
     description:
-      'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements; conclude enrollments',
+      'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements, rubrics; conclude enrollments',
   },
   concurrency: {
     long: 'concurrency',
@@ -81,6 +81,11 @@ const ROUTES = [
   'quizzes.list',
   'quizzes.create',
   'quizzes.update',
+  'rubrics.list',
+  'rubrics.get',
+  'rubrics.create',
+  'rubrics.update',
+  'rubrics.delete',
   'outcomes.rootGroup@courses',
   'outcomes.getGroup@courses',
   'outcomes.listLinks@courses',

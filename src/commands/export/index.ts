@@ -11,7 +11,7 @@ const exportCourse = (model: CommandModel) =>
     name: 'course',
     args: [{ name: 'course' }],
     summary:
-      'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignments, topics, announcements, quizzes and outcome tree',
+      'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignments, topics, announcements, quizzes, rubrics and outcome tree',
     routes: [
       'users.get',
       'courses.get',
@@ -21,6 +21,8 @@ const exportCourse = (model: CommandModel) =>
       'assignments.list',
       'discussions.listTopics',
       'quizzes.list',
+      'rubrics.list',
+      'rubrics.get',
       'outcomes.rootGroup@courses',
       'outcomes.getGroup@courses',
       'outcomes.listSubgroups@courses',

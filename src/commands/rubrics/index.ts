@@ -24,6 +24,7 @@ const fieldFlags = {
     description:
       'a criterion, DESCRIPTION:POINTS, with ratings after a second colon: "Analysis:10:Thorough=10,Partial=6,Missing=0" (repeatable, in order; replaces every criterion)',
     repeatable: true,
+    field: { name: 'criteria', type: 'criteria' },
   },
   freeFormComments: {
     long: 'free-form-comments',
@@ -35,16 +36,19 @@ const fieldFlags = {
     value: 'id',
     ids: 'assignment',
     description: 'the assignment it grades (an assignment has one grading rubric: it replaces the one before)',
+    field: { name: 'assignment_id', type: 'integer' },
   },
   useForGrading: {
     long: 'use-for-grading',
     description: "with --assignment: the rubric's points set the assignment's, and its assessments the grade",
+    field: { name: 'use_for_grading' },
   },
   purpose: {
     long: 'purpose',
     value: 'purpose',
     choices: ['grading', 'bookmark'],
     description: 'with --assignment: grading (the default) or bookmark',
+    field: { name: 'purpose' },
   },
   hideScoreTotal: {
     long: 'hide-score-total',

@@ -1,0 +1,148 @@
+// Rubrics as a kind of the apply file: a rubric's criteria are one field, `criteria`, whose value is
+// the list of them (each a description, its points, its ratings in order), compared as a whole, and
+// written back by the repeatable `--criterion` flag that replaces every criterion at once. The
+// assignment it grades, and how (use_for_grading, purpose), are read off its association with that
+// assignment, so a rubric as the API lists it reads as the fields a file gives.
+import type { ApiClient } from '../client/client.js';
+import type { ApiObject } from '../spec/types/common.js';
+
+export interface Rating {
+  description: string;
+  points: number;
+}
+
+export interface Criterion {
+  description: string;
+  points: number;
+  ratings?: Rating[];
+}
+
+/** The fields of a rubric's association: sent together, since the verb sets them as one. */
+export const ASSOCIATION_FIELDS = ['assignment_id', 'use_for_grading', 'purpose'] as const;
+
+const isPoints = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+/**
+ * What `--criterion DESCRIPTION:POINTS:RATING=POINTS,…` can say: a description without a colon, a
+ * rating without a comma. The first colon ends a description, a comma a rating.
+ */
+const sayable = (c: Criterion) =>
+  !c.description.includes(':') && (c.ratings ?? []).every((r) => !r.description.includes(','));
+
+function textOf(v: unknown): string | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+}
+
+function rating(raw: unknown, most: number): Rating | undefined {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const { description, points, ...rest } = raw as Record<string, unknown>;
+  const text = textOf(description);
+  if (text === undefined || !isPoints(points) || points > most || !onlyApiExtras(rest)) return undefined;
+  return { description: text, points };
+}
+
+/** What the API adds to a criterion or a rating that a file does not give: ids, long descriptions. */
+function onlyApiExtras(rest: Record<string, unknown>): boolean {
+  return Object.keys(rest).every((k) =>
+    ['id', 'criterion_id', 'long_description', 'criterion_use_range', 'learning_outcome_id'].includes(k),
+  );
+}
+
+/** The ratings canvas-lms gives a criterion given none: full marks and none. */
+const madeWithNone = (ratings: Rating[], points: number) =>
+  ratings.length === 2 &&
+  ratings[0].description === 'Full Marks' &&
+  ratings[0].points === points &&
+  ratings[1].description === 'No Marks' &&
+  ratings[1].points === 0;
+
+/**
+ * A list of criteria as a file gives it, or as the API lists a rubric's `data`; undefined when it is
+ * not one. Ratings are read highest first, and a criterion's made-for-it two as none. Not one: a criterion without a description or points, a rating worth more than its criterion, a
+ * key a criterion does not have, or what the flag cannot say).
+ */
+export function criteriaOf(raw: unknown): Criterion[] | undefined {
+  if (!Array.isArray(raw) || raw.length === 0) return undefined;
+  const out: Criterion[] = [];
+  for (const item of raw) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+    const { description, points, ratings, ...rest } = item as Record<string, unknown>;
+    const text = textOf(description);
+    if (text === undefined || !isPoints(points) || !onlyApiExtras(rest)) return undefined;
+    const c: Criterion = { description: text, points };
+    if (ratings !== undefined && ratings !== null) {
+      if (!Array.isArray(ratings)) return undefined;
+      const rs = ratings.map((r) => rating(r, points));
+      if (rs.some((r) => r === undefined)) return undefined;
+      // Highest first, as a rubric keeps them; the two a criterion given none is made with are none.
+      const sorted = (rs as Rating[])
+        .map((r, i) => [r, i] as const)
+        .sort((a, b) => b[0].points - a[0].points || a[1] - b[1]);
+      const kept = sorted.map(([r]) => r);
+      if (kept.length && !madeWithNone(kept, points)) c.ratings = kept;
+    }
+    if (!sayable(c)) return undefined;
+    out.push(c);
+  }
+  return out;
+}
+
+/** Whether two lists of criteria are the same: in order, each criterion and its ratings alike. */
+export function sameCriteria(current: unknown, wanted: Criterion[]): boolean {
+  const now = criteriaOf(current);
+  if (!now || now.length !== wanted.length) return false;
+  return now.every((c, i) => {
+    const w = wanted[i];
+    const [a, b] = [c.ratings ?? [], w.ratings ?? []];
+    return (
+      c.description === w.description &&
+      c.points === w.points &&
+      a.length === b.length &&
+      a.every((r, j) => r.description === b[j].description && r.points === b[j].points)
+    );
+  });
+}
+
+/** The criteria as `--criterion` takes them, one flag each. */
+export function criterionSpecs(criteria: Criterion[]): string[] {
+  return criteria.map(
+    (c) =>
+      `${c.description}:${c.points}${c.ratings?.length ? `:${c.ratings.map((r) => `${r.description}=${r.points}`).join(',')}` : ''}`,
+  );
+}
+
+/**
+ * A rubric as a file's fields read it: its criteria, and the assignment it grades with how, from its
+ * newest association with an assignment. What `rubrics create` and `update` answer reads alike.
+ */
+export function readRubric(o: ApiObject): ApiObject {
+  const rubric = (o.rubric && typeof o.rubric === 'object' ? o.rubric : o) as ApiObject;
+  // The newest association with an assignment: a change of purpose makes another beside the first.
+  const associations = (Array.isArray(rubric.associations) ? (rubric.associations as ApiObject[]) : [])
+    .filter((a) => a.association_type === 'Assignment')
+    .sort((x, y) => Number(y.id) - Number(x.id));
+  const association = (
+    o.rubric_association && typeof o.rubric_association === 'object' ? o.rubric_association : associations[0]
+  ) as ApiObject | undefined;
+  const graded = association?.association_type === 'Assignment' ? association : undefined;
+  return {
+    ...rubric,
+    criteria: rubric.data ?? rubric.criteria ?? null,
+    assignment_id: graded?.association_id ?? null,
+    use_for_grading: graded ? graded.use_for_grading === true : null,
+    purpose: graded?.purpose ?? null,
+  };
+}
+
+/** A course's rubrics, each read with its associations to assignments (the listing has none). */
+export async function* listRubrics(client: ApiClient, course: string): AsyncIterable<ApiObject> {
+  for await (const r of client.ops.rubrics.list({ course_id: course })) {
+    const full = await client.ops.rubrics.get({
+      course_id: course,
+      id: String(r.id),
+      include: ['assignment_associations'],
+    });
+    yield readRubric(full);
+  }
+}

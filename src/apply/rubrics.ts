@@ -6,7 +6,7 @@
 import type { ApiClient } from '../client/client.js';
 import type { ApiObject } from '../spec/types/common.js';
 
-export interface Rating {
+interface Rating {
   description: string;
   points: number;
 }

@@ -24,6 +24,7 @@ import { checkValue, describeType, type Field, type Value } from './fields.js';
 import { COURSE, KIND_ORDER, KINDS, keyed, type KindName } from './kinds.js';
 import type { ApplyTree, Desired, DesiredCourse, DesiredEnrollment, FileProblem, Source } from './model.js';
 import { closest } from '../closest.js';
+import { rubricProblems } from './rubrics.js';
 
 /** The largest apply file read: the YAML library holds some 60 times the text while it reads. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -357,6 +358,8 @@ class FileReader {
           message: `give ${ref} (the key of one in the file) or ${field} (an id), not both`,
         });
     }
+    if (kindName === 'rubrics')
+      for (const message of rubricProblems(desired.fields, desired.refs)) this.problem(node, message);
     if (kind.natural) {
       const natural = desired.fields[kind.natural];
       if (typeof natural !== 'string' || natural === '') {

@@ -17,6 +17,13 @@ export interface Criterion {
   ratings?: Rating[];
 }
 
+/** What a rubric of a file asks that its verbs refuse: how it grades, without what it grades. */
+export function rubricProblems(fields: Record<string, unknown>, refs: Record<string, string>): string[] {
+  const grades = 'assignment' in refs || 'assignment_id' in fields;
+  const how = ['use_for_grading', 'purpose'].filter((f) => f in fields);
+  return how.length && !grades ? [`a rubric with ${how.join(' or ')} needs the assignment it grades`] : [];
+}
+
 /** The fields of a rubric's association: sent together, since the verb sets them as one. */
 export const ASSOCIATION_FIELDS = ['assignment_id', 'use_for_grading', 'purpose'] as const;
 

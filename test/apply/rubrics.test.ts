@@ -139,6 +139,10 @@ describe('rubrics in lms apply', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/criteria must be a list of criteria/);
     expect(r.stderr).toMatch(/assignment "lab2" is not the key/);
+    const loose = FILE.replace('        assignment: lab1\n', '');
+    const alone = await s.run(['apply', '-f', s.file('d.yaml', loose), '--plan']);
+    expect(alone.exitCode).toBe(2);
+    expect(alone.stderr).toContain('a rubric with use_for_grading needs the assignment it grades');
     expect(s.writes()).toEqual([]);
   });
 

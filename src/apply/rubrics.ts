@@ -135,7 +135,8 @@ export function readRubric(o: ApiObject): ApiObject {
   const graded = association?.association_type === 'Assignment' ? association : undefined;
   return {
     ...rubric,
-    criteria: rubric.data ?? rubric.criteria ?? null,
+    // As a file gives them, so a plan shows what changes and not the API's ids; as listed when no file could.
+    criteria: criteriaOf(rubric.data ?? rubric.criteria) ?? rubric.data ?? rubric.criteria ?? null,
     assignment_id: graded?.association_id ?? null,
     use_for_grading: graded ? graded.use_for_grading === true : null,
     purpose: graded?.purpose ?? null,

@@ -243,6 +243,25 @@ const supportingTable = {
       { resource: 'assignment' },
     ],
   },
+  // Modules and their items (canvas-lms context_modules_api_controller.rb and
+  // context_module_items_api_controller.rb): a course's sequence of content, and each student's
+  // progress through it.
+  modules: {
+    list: ['GET /api/v1/courses/:course_id/modules', { paginated: true, resource: 'course' }],
+    get: ['GET /api/v1/courses/:course_id/modules/:id', { resource: 'module' }],
+    create: ['POST /api/v1/courses/:course_id/modules', { resource: 'course' }],
+    update: ['PUT /api/v1/courses/:course_id/modules/:id', { resource: 'module' }],
+    delete: ['DELETE /api/v1/courses/:course_id/modules/:id', { resource: 'module' }],
+    relock: ['PUT /api/v1/courses/:course_id/modules/:id/relock', { resource: 'module' }],
+    listItems: ['GET /api/v1/courses/:course_id/modules/:module_id/items', { paginated: true, resource: 'module' }],
+    getItem: ['GET /api/v1/courses/:course_id/modules/:module_id/items/:id', { resource: 'module item' }],
+    createItem: ['POST /api/v1/courses/:course_id/modules/:module_id/items', { resource: 'module' }],
+    updateItem: ['PUT /api/v1/courses/:course_id/modules/:module_id/items/:id', { resource: 'module item' }],
+    deleteItem: ['DELETE /api/v1/courses/:course_id/modules/:module_id/items/:id', { resource: 'module item' }],
+    markDone: ['PUT /api/v1/courses/:course_id/modules/:module_id/items/:id/done', { resource: 'module item' }],
+    markNotDone: ['DELETE /api/v1/courses/:course_id/modules/:module_id/items/:id/done', { resource: 'module item' }],
+    markRead: ['POST /api/v1/courses/:course_id/modules/:module_id/items/:id/mark_read', { resource: 'module item' }],
+  },
   // Steps 2 and 3 of a file upload go to URLs the server hands out (upload_url, then Location).
   // A client follows those URLs as given; these rows are the mock's own answers to them.
   files: {

@@ -27,6 +27,7 @@ import { usersArea } from './users/index.js';
 import { quizzesArea } from './quizzes/index.js';
 import { rubricsArea } from './rubrics/index.js';
 import { outcomesArea } from './outcomes/index.js';
+import { modulesArea } from './modules/index.js';
 
 export const areas: readonly MockArea[] = [
   accountsArea,
@@ -50,6 +51,8 @@ export const areas: readonly MockArea[] = [
   conversationsArea,
   quizzesArea,
   outcomesArea,
+  // After every area whose content a module's items show.
+  modulesArea,
   todoArea,
   activityArea,
   sisArea,

@@ -35,6 +35,7 @@ import type {
   OutcomeLink,
 } from './outcomes.js';
 import type { Progress } from './progress.js';
+import type { Module, ModuleActionAnswer, ModuleFields, ModuleItem, ModuleItemFields } from './modules.js';
 import type { Quiz, QuizFields } from './quizzes.js';
 import type { Rubric, RubricInclude, RubricWithAssociation, RubricWriteParams } from './rubrics.js';
 import type { SisImport, SisImportParams, SisImportState } from './sis.js';
@@ -242,6 +243,36 @@ export interface Endpoints {
   'quizzes.get': { params: { course_id: Id; id: Id }; result: Quiz };
   'quizzes.create': { params: { course_id: Id; quiz: QuizFields }; result: Quiz };
   'quizzes.update': { params: { course_id: Id; id: Id; quiz: QuizFields }; result: Quiz };
+  // modules
+  'modules.list': {
+    params: { course_id: Id; include?: ('items' | 'content_details')[]; search_term?: string; student_id?: Id };
+    result: Module;
+  };
+  'modules.get': {
+    params: { course_id: Id; id: Id; include?: ('items' | 'content_details')[]; student_id?: Id };
+    result: Module;
+  };
+  'modules.create': { params: { course_id: Id; module: ModuleFields }; result: Module };
+  'modules.update': { params: { course_id: Id; id: Id; module: ModuleFields }; result: Module };
+  'modules.delete': { params: { course_id: Id; id: Id }; result: Module };
+  'modules.relock': { params: { course_id: Id; id: Id }; result: Module };
+  'modules.listItems': {
+    params: { course_id: Id; module_id: Id; include?: 'content_details'[]; search_term?: string; student_id?: Id };
+    result: ModuleItem;
+  };
+  'modules.getItem': {
+    params: { course_id: Id; module_id: Id; id: Id; include?: 'content_details'[]; student_id?: Id };
+    result: ModuleItem;
+  };
+  'modules.createItem': { params: { course_id: Id; module_id: Id; module_item: ModuleItemFields }; result: ModuleItem };
+  'modules.updateItem': {
+    params: { course_id: Id; module_id: Id; id: Id; module_item: ModuleItemFields };
+    result: ModuleItem;
+  };
+  'modules.deleteItem': { params: { course_id: Id; module_id: Id; id: Id }; result: ModuleItem };
+  'modules.markDone': { params: { course_id: Id; module_id: Id; id: Id }; result: ModuleActionAnswer };
+  'modules.markNotDone': { params: { course_id: Id; module_id: Id; id: Id }; result: ModuleActionAnswer };
+  'modules.markRead': { params: { course_id: Id; module_id: Id; id: Id }; result: ModuleActionAnswer };
   // outcomes
   /** Answered by a redirect to the context's root group (made on first need), which the client follows. */
   'outcomes.rootGroup': { params: In; result: OutcomeGroup };

@@ -61,6 +61,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'history' -d 'Gradebook history: d
 complete -c lms -n '__fish_use_subcommand' -a 'log' -d 'The audit log: every write lms sent from this machine, through any surface; --follow'
 complete -c lms -n '__fish_use_subcommand' -a 'mcp' -d 'Serve the commands as tools to an AI assistant (Model Context Protocol over stdio); reads only unless --allow-writes'
 complete -c lms -n '__fish_use_subcommand' -a 'mock' -d 'The built-in mock instance: seed it, list its tokens, serve it over HTTP'
+complete -c lms -n '__fish_use_subcommand' -a 'modules' -d 'Modules of a course and their items; a student\'s progress through them'
 complete -c lms -n '__fish_use_subcommand' -a 'outcomes' -d 'Outcome groups and links (global, account, course); import a whole tree from a file; print a tree'
 complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: base URL and token of each'
 complete -c lms -n '__fish_use_subcommand' -a 'progress' -d 'Background jobs the API started: their progress, followed to the end'
@@ -743,6 +744,131 @@ complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'tls-cert' -r -F -d 'serve HTTPS with this certificate (PEM, the chain after it), with --tls-key'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'tls-key' -r -F -d 'the private key of --tls-cert (PEM)'
 complete -c lms -n '__fish_seen_subcommand_from mock; and __fish_seen_subcommand_from serve' -l 'tls-self-signed' -x -d 'serve HTTPS with a new self-signed certificate for localhost, 127.0.0.1 and ::1, written (PEM) to this file for clients to trust; its key stays in memory'
+
+# lms modules
+complete -c lms -n '__fish_seen_subcommand_from modules; and not __fish_seen_subcommand_from create delete get help items list ls publish relock unpublish update' -a 'create' -d 'Create a module (unpublished unless --publish)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and not __fish_seen_subcommand_from create delete get help items list ls publish relock unpublish update' -a 'delete' -d 'Delete a module and its items (the content they show stays in the course)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and not __fish_seen_subcommand_from create delete get help items list ls publish relock unpublish update' -a 'get' -d 'Show one module (with --items, its items)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and not __fish_seen_subcommand_from create delete get help items list ls publish relock unpublish update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from modules; and not __fish_seen_subcommand_from create delete get help items list ls publish relock unpublish update' -a 'items' -d 'A module\'s items: list, add, change, move, remove; mark done, not done, read'
+complete -c lms -n '__fish_seen_subcommand_from modules; and not __fish_seen_subcommand_from create delete get help items list ls publish relock unpublish update' -a 'list' -d 'List a course\'s modules (unpublished ones only for those who manage it)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and not __fish_seen_subcommand_from create delete get help items list ls publish relock unpublish update' -a 'publish' -d 'Publish a module and its items'
+complete -c lms -n '__fish_seen_subcommand_from modules; and not __fish_seen_subcommand_from create delete get help items list ls publish relock unpublish update' -a 'relock' -d 'Relock a module for students who unlocked it before its prerequisites or requirements changed'
+complete -c lms -n '__fish_seen_subcommand_from modules; and not __fish_seen_subcommand_from create delete get help items list ls publish relock unpublish update' -a 'unpublish' -d 'Unpublish a module and its items (students no longer see them)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and not __fish_seen_subcommand_from create delete get help items list ls publish relock unpublish update' -a 'update' -d 'Change a module'
+
+# lms modules create flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from create' -l 'name' -x -d 'module name'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from create' -l 'position' -x -d 'its place in the course, from 1'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from create' -l 'prerequisites' -x -d 'comma-separated ids of earlier modules to complete first ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from create' -l 'publish' -d 'publish it at once'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from create' -l 'publish-final-grade' -x -a 'true false' -d 'send the student\'s final grade to the SIS on completing it (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from create' -l 'sequential' -x -a 'true false' -d 'items must be completed in order (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from create' -l 'unlock-at' -x -d 'when it unlocks (ISO 8601; "" for no date)'
+
+# lms modules delete flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from delete' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms modules get flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from get' -l 'items' -d 'include its items'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from get' -l 'student' -x -a '(__lms_ids)' -d 'that student\'s progress: each module\'s state and each requirement\'s completed'
+
+# lms modules items
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and not __fish_seen_subcommand_from add done get help list ls read remove undone update' -a 'add' -d 'Add an item to a module: content of the course, a page, a link, a tool or a header'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and not __fish_seen_subcommand_from add done get help list ls read remove undone update' -a 'done' -d 'Mark an item done (meets a must_mark_done requirement)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and not __fish_seen_subcommand_from add done get help list ls read remove undone update' -a 'get' -d 'Show one module item'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and not __fish_seen_subcommand_from add done get help list ls read remove undone update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and not __fish_seen_subcommand_from add done get help list ls read remove undone update' -a 'list' -d 'List a module\'s items'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and not __fish_seen_subcommand_from add done get help list ls read remove undone update' -a 'read' -d 'Mark an item viewed (meets a must_view requirement; refused while it is locked)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and not __fish_seen_subcommand_from add done get help list ls read remove undone update' -a 'remove' -d 'Remove an item from its module (what it shows stays in the course)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and not __fish_seen_subcommand_from add done get help list ls read remove undone update' -a 'undone' -d 'Mark an item not done again'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and not __fish_seen_subcommand_from add done get help list ls read remove undone update' -a 'update' -d 'Change a module item, or move it into another module'
+
+# lms modules items add flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from add' -l 'content-id' -x -d 'the file, topic, assignment, quiz or tool it shows'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from add' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from add' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from add' -l 'external-url' -x -d 'the link of an ExternalUrl or ExternalTool item'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from add' -l 'indent' -x -d 'indent level, from 0'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from add' -l 'min-score' -x -d 'the score a min_score requirement needs'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from add' -l 'new-tab' -x -a 'true false' -d 'an external tool opens in a new tab (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from add' -l 'page-url' -x -d 'a Page item\'s page (its url slug)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from add' -l 'position' -x -d 'its place in the module, from 1'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from add' -l 'requirement' -x -a 'must_view must_contribute must_submit min_score must_mark_done ' -d 'what completes it: must_view, must_contribute, must_submit, min_score, must_mark_done ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from add' -l 'title' -x -d 'its title (default: the content’s)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from add' -l 'type' -x -a 'File Page Discussion Assignment Quiz SubHeader ExternalUrl ExternalTool' -d 'File, Page, Discussion, Assignment, Quiz, SubHeader, ExternalUrl, ExternalTool'
+
+# lms modules items done flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from done' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from done' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms modules items get flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from get' -l 'details' -d 'its points, dates and lock for you (content_details)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from get' -l 'student' -x -a '(__lms_ids)' -d 'that student\'s progress: each module\'s state and each requirement\'s completed'
+
+# lms modules items list flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from list ls' -l 'details' -d 'each item\'s points, dates and lock for you (content_details)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from list ls' -l 'search' -x -d 'partial title'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from list ls' -l 'student' -x -a '(__lms_ids)' -d 'that student\'s progress: each module\'s state and each requirement\'s completed'
+
+# lms modules items read flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from read' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from read' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms modules items remove flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from remove' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from remove' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms modules items undone flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from undone' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from undone' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms modules items update flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from update' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from update' -l 'external-url' -x -d 'the link of an ExternalUrl or ExternalTool item'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from update' -l 'indent' -x -d 'indent level, from 0'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from update' -l 'min-score' -x -d 'the score a min_score requirement needs'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from update' -l 'move-to' -x -d 'move it into this module of the course'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from update' -l 'new-tab' -x -a 'true false' -d 'an external tool opens in a new tab (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from update' -l 'position' -x -d 'its place in the module, from 1'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from update' -l 'published' -x -a 'true false' -d 'publish or unpublish it (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from update' -l 'requirement' -x -a 'must_view must_contribute must_submit min_score must_mark_done ' -d 'what completes it: must_view, must_contribute, must_submit, min_score, must_mark_done ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from items; and __fish_seen_subcommand_from update' -l 'title' -x -d 'its title (default: the content’s)'
+
+# lms modules list flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from list ls' -l 'items' -d 'include each module\'s items'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from list ls' -l 'search' -x -d 'partial name (of the modules, or with --items of their items)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from list ls' -l 'student' -x -a '(__lms_ids)' -d 'that student\'s progress: each module\'s state and each requirement\'s completed'
+
+# lms modules publish flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from publish' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from publish' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms modules relock flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from relock' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from relock' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms modules unpublish flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from unpublish' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from unpublish' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms modules update flags
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from update' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from update' -l 'name' -x -d 'module name'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from update' -l 'position' -x -d 'its place in the course, from 1'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from update' -l 'prerequisites' -x -d 'comma-separated ids of earlier modules to complete first ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from update' -l 'publish-final-grade' -x -a 'true false' -d 'send the student\'s final grade to the SIS on completing it (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from update' -l 'sequential' -x -a 'true false' -d 'items must be completed in order (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from modules; and __fish_seen_subcommand_from update' -l 'unlock-at' -x -d 'when it unlocks (ISO 8601; "" for no date)'
 
 # lms outcomes
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and not __fish_seen_subcommand_from create export groups help import link links root tree unlink' -a 'create' -d 'Create an outcome in the group\'s context and link it there'

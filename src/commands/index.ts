@@ -75,6 +75,11 @@ export const lazyNouns: LazyNoun[] = [
     summary: 'Quizzes of a course: list, create, change, publish and unpublish',
     load: async () => (await import('./quizzes/index.js')).quizzesVerbs,
   },
+  {
+    name: 'modules',
+    summary: "Modules of a course and their items; a student's progress through them",
+    load: async () => (await import('./modules/index.js')).modulesVerbs,
+  },
   { name: 'files', summary: 'Uploaded files', load: async () => (await import('./files/index.js')).filesVerbs },
   {
     name: 'submissions',

@@ -358,6 +358,30 @@ const matrix: Record<string, Row> = {
   'quizzes.create': { path: `/api/v1/${C}/quizzes`, body: { quiz: { title: 'Pop quiz' } }, allow: BIO_CONTENT },
   'quizzes.update': { path: `/api/v1/${C}/quizzes/1`, body: { quiz: { title: 'Renamed' } }, allow: BIO_CONTENT },
 
+  'modules.list': { path: `/api/v1/${C}/modules`, allow: BIO_READERS },
+  'modules.get': { path: `/api/v1/${C}/modules/1`, allow: BIO_READERS },
+  'modules.create': { path: `/api/v1/${C}/modules`, body: { module: { name: 'Week 9' } }, allow: BIO_CONTENT },
+  'modules.update': { path: `/api/v1/${C}/modules/1`, body: { module: { name: 'Renamed' } }, allow: BIO_CONTENT },
+  'modules.delete': { path: `/api/v1/${C}/modules/3`, allow: BIO_CONTENT },
+  'modules.relock': { path: `/api/v1/${C}/modules/2/relock`, allow: BIO_CONTENT },
+  'modules.listItems': { path: `/api/v1/${C}/modules/1/items`, allow: BIO_READERS },
+  'modules.getItem': { path: `/api/v1/${C}/modules/1/items/2`, allow: BIO_READERS },
+  'modules.createItem': {
+    path: `/api/v1/${C}/modules/1/items`,
+    body: { module_item: { type: 'SubHeader', title: 'Extra' } },
+    allow: BIO_CONTENT,
+  },
+  'modules.updateItem': {
+    path: `/api/v1/${C}/modules/1/items/2`,
+    body: { module_item: { indent: 2 } },
+    allow: BIO_CONTENT,
+  },
+  'modules.deleteItem': { path: `/api/v1/${C}/modules/1/items/1`, allow: BIO_CONTENT },
+  /** Marks are the caller's own: whoever may read the course and see the item. */
+  'modules.markDone': { path: `/api/v1/${C}/modules/1/items/5/done`, allow: BIO_READERS },
+  'modules.markNotDone': { path: `/api/v1/${C}/modules/1/items/5/done`, allow: BIO_READERS },
+  'modules.markRead': { path: `/api/v1/${C}/modules/1/items/5/mark_read`, allow: BIO_READERS },
+
   'enrollments.listCourse': { path: `/api/v1/${C}/enrollments`, allow: BIO_ROSTER },
   'courses.users': { path: `/api/v1/${C}/users`, allow: BIO_ROSTER },
   'enrollments.listSection': { path: '/api/v1/sections/1/enrollments', allow: BIO_ROSTER },

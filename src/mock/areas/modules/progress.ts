@@ -188,8 +188,12 @@ function evaluateModule(
  * unlocked (a new prerequisite or requirement locks no one out until the module is relocked).
  */
 export function holdUnlocks(db: Db, courseId: number, now: string): void {
-  for (const student of activeStudentsOf(db, courseId)) {
-    for (const [moduleId, p] of evaluateCourse(db, courseId, student, now))
-      if (p.state !== 'locked') keepUnlocked(db, moduleId, student);
-  }
+  for (const student of activeStudentsOf(db, courseId)) holdUnlocksOf(db, courseId, student, now);
+}
+
+/** The same for one student, before a mark of theirs (a mark taken back locks nothing they had reached). */
+export function holdUnlocksOf(db: Db, courseId: number, student: number, now: string): Map<number, ModuleProgress> {
+  const progress = evaluateCourse(db, courseId, student, now);
+  for (const [moduleId, p] of progress) if (p.state !== 'locked') keepUnlocked(db, moduleId, student);
+  return progress;
 }

@@ -24,10 +24,10 @@ export const REQUIREMENT_TYPES = [
 export type RequirementType = (typeof REQUIREMENT_TYPES)[number];
 
 /** A module's state for one student, as Canvas evaluates their progression. */
-export const MODULE_STATES = ['locked', 'unlocked', 'started', 'completed'] as const;
+const MODULE_STATES = ['locked', 'unlocked', 'started', 'completed'] as const;
 type ModuleState = (typeof MODULE_STATES)[number];
 
-export interface CompletionRequirement {
+interface CompletionRequirement {
   type: RequirementType;
   min_score?: number;
   /** Present for a student (the caller, or `student_id`). */

@@ -30,7 +30,14 @@ import { attachmentById } from '../files/repo.js';
 import { quizById } from '../quizzes/repo.js';
 import { findUser } from '../lookup.js';
 import { mayReadProgressOf, participatesAsStudent } from './policy.js';
-import { APPLICABLE, contentVisible, evaluateCourse, holdUnlocks, holdUnlocksOf, type ModuleProgress } from './progress.js';
+import {
+  APPLICABLE,
+  contentVisible,
+  evaluateCourse,
+  holdUnlocks,
+  holdUnlocksOf,
+  type ModuleProgress,
+} from './progress.js';
 import {
   createItem,
   createModule,
@@ -626,8 +633,7 @@ function ownItem(ctx: MockCtx): { item: ItemRow; locked: boolean } {
   const self: Viewer = { course, manager, student: participatesAsStudent(ctx, course) ? ctx.caller.id : undefined };
   const m = moduleIn(ctx, self, ctx.path.module_id);
   const item = itemIn(ctx, self, m);
-  const progress =
-    self.student === undefined ? undefined : holdUnlocksOf(ctx.db, course.id, self.student, ctx.now());
+  const progress = self.student === undefined ? undefined : holdUnlocksOf(ctx.db, course.id, self.student, ctx.now());
   return { item, locked: progress?.get(m.id)?.items.get(item.id)?.locked ?? false };
 }
 

@@ -38,7 +38,7 @@ export const APPLICABLE: Record<string, readonly RequirementType[]> = {
   ExternalTool: ['must_view'],
 };
 
-export interface ItemProgress {
+interface ItemProgress {
   /** Its requirement is met (undefined: it has none). */
   completed?: boolean;
   /** The student cannot reach it yet: its module is locked, or an earlier requirement is unmet. */

@@ -157,16 +157,6 @@ export function itemsOfModule(db: Db, moduleId: number): ItemRow[] {
   );
 }
 
-export function itemsCount(db: Db, moduleId: number): number {
-  return (
-    one<{ n: number }>(
-      db,
-      `SELECT count(*) AS n FROM module_items WHERE module_id = ? AND workflow_state <> 'deleted'`,
-      moduleId,
-    )?.n ?? 0
-  );
-}
-
 export type ItemValues = Pick<
   ItemRow,
   | 'title'

@@ -122,18 +122,21 @@ describe('lms modules', () => {
     );
     expect(link.position).toBe(1);
     const changed = json(
-      await s.run(`modules items update 3 ${added.id} --course 1 --requirement "" --published true -o json`, {
-        env: TEACHER,
-      }),
+      await s.run(
+        `modules items update 3 ${added.id} --course 1 --requirement "" --published true --indent 2 --title "Check-in" -o json`,
+        {
+          env: TEACHER,
+        },
+      ),
     );
     expect(changed.completion_requirement).toBeUndefined();
-    expect(changed.published).toBe(true);
+    expect(changed).toMatchObject({ published: true, indent: 2, title: 'Check-in' });
     const moved = json(
       await s.run(`modules items update 3 ${link.id} --course 1 --move-to 1 -o json`, { env: TEACHER }),
     );
     expect(moved).toMatchObject({ module_id: 1, position: 6 });
     const listed = json(await s.run('modules items list 3 --course 1 -o json', { env: TEACHER }));
-    expect(listed.map((i: { title: string }) => i.title)).toEqual(['Coming soon', 'Cell Biology Check-in']);
+    expect(listed.map((i: { title: string }) => i.title)).toEqual(['Coming soon', 'Check-in']);
     expect((await s.run(`modules items remove 3 ${added.id} --course 1 --yes`, { env: TEACHER })).exitCode).toBe(0);
     expect((await s.run(`modules items get 3 ${added.id} --course 1`, { env: TEACHER })).exitCode).toBe(4);
   });

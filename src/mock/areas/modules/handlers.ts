@@ -306,7 +306,7 @@ function moduleValues(
 }
 
 function requirementOf(q: ParamsObject, type: string, current: Pick<ItemValues, 'requirement' | 'min_score'>) {
-  if (!given(q, 'completion_requirement')) return current;
+  if (!given(q, 'completion_requirement')) return { requirement: current.requirement, min_score: current.min_score };
   const r = obj(q, 'completion_requirement');
   const kind = str(r, 'type') ?? '';
   if (kind === '') return { requirement: null, min_score: null };

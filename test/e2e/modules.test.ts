@@ -1,0 +1,182 @@
+// End to end: modules as the built binary runs them against `lms mock serve` — a teacher builds a
+// module with every kind of requirement, a student works through it and the teacher reads their
+// progress — and a client written the way ucfopen/canvasapi is (its Requester and PaginatedList:
+// bracketed form fields from nested keyword arguments, per_page, Link rel="next" followed as given,
+// `complete()`/`uncomplete()` parsing the answer as JSON) working unmodified against the same server.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
+
+const { dir, env } = e2eWorkspace('e2e-modules');
+const servers: Served[] = [];
+const TEACHER = '3~mock-tteacher';
+const SAM = '7~mock-sam';
+
+beforeAll(ensureBuilt);
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+});
+
+async function server(name: string): Promise<Served> {
+  const s = await serveMock({ ...env, LMS_MOCK_DB: join(dir, `${name}.db`) }, ['--quiet']);
+  servers.push(s);
+  return s;
+}
+
+describe('lms modules over HTTP', () => {
+  it('builds a module, a student works through it, the teacher reads their progress', async () => {
+    const s = await server('cli');
+    const as = (token: string) => ({ ...env, LMS_BASE_URL: s.url, LMS_TOKEN: token });
+    const lms = async (token: string, ...args: string[]) => {
+      const r = await spawnLms([...args, '-o', 'json'], as(token));
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return r.stdout ? JSON.parse(r.stdout) : undefined;
+    };
+    const made = await lms(TEACHER, 'modules', 'create', '--course', '1', '--name', 'Lab week', '--publish');
+    expect(made).toMatchObject({ published: true, position: 4 });
+    const id = String(made.id);
+    const view = await lms(
+      TEACHER,
+      'modules',
+      'items',
+      'add',
+      id,
+      '--course',
+      '1',
+      '--type',
+      'ExternalUrl',
+      '--title',
+      'Protocol',
+      '--external-url',
+      'https://example.edu/protocol',
+      '--requirement',
+      'must_view',
+    );
+    const done = await lms(
+      TEACHER,
+      'modules',
+      'items',
+      'add',
+      id,
+      '--course',
+      '1',
+      '--type',
+      'Assignment',
+      '--content-id',
+      '3',
+      '--requirement',
+      'must_mark_done',
+    );
+    await lms(TEACHER, 'modules', 'items', 'update', id, String(view.id), '--course', '1', '--published', 'true');
+    const state = async () => (await lms(TEACHER, 'modules', 'get', id, '--course', '1', '--student', '7')).state;
+    expect(await state()).toBe('unlocked');
+    const read = await spawnLms(['modules', 'items', 'read', id, String(view.id), '--course', '1'], as(SAM));
+    expect(read.exitCode, read.stderr).toBe(0);
+    expect(await state()).toBe('started');
+    await lms(SAM, 'modules', 'items', 'done', id, String(done.id), '--course', '1');
+    expect(await state()).toBe('completed');
+    const mine = await lms(SAM, 'modules', 'items', 'list', id, '--course', '1');
+    expect(
+      mine.map((i: { completion_requirement: { completed: boolean } }) => i.completion_requirement.completed),
+    ).toEqual([true, true]);
+    const refused = await spawnLms(['modules', 'delete', id, '--course', '1', '--yes'], as(SAM));
+    expect(refused.exitCode).toBe(3);
+    expect((await lms(TEACHER, 'modules', 'delete', id, '--course', '1', '--yes')).workflow_state).toBe('deleted');
+  });
+});
+
+/** canvasapi's `combine_kwargs`: nested dicts and lists become bracketed form keys. */
+function combineKwargs(kwargs: Record<string, unknown>): [string, string][] {
+  const out: [string, string][] = [];
+  const walk = (prefix: string, v: unknown) => {
+    if (Array.isArray(v)) for (const x of v) walk(`${prefix}[]`, x);
+    else if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) walk(`${prefix}[${k}]`, x);
+    else out.push([prefix, typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v)]);
+  };
+  for (const [k, v] of Object.entries(kwargs)) walk(k, v);
+  return out;
+}
+
+/** canvasapi's Requester: GET parameters in the query, others as a form body; the answer parsed as JSON. */
+function requester(base: string, token: string) {
+  return async (method: string, endpoint: string, kwargs: Record<string, unknown> = {}) => {
+    const url = new URL(endpoint.startsWith('http') ? endpoint : `${base}/api/v1/${endpoint}`);
+    const form = new URLSearchParams(combineKwargs(kwargs));
+    if (method === 'GET') for (const [k, v] of form) url.searchParams.append(k, v);
+    const res = await fetch(url, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'User-Agent': 'python-requests/2.32.3' },
+      body: method === 'GET' ? undefined : form,
+    });
+    if (res.status >= 400) throw new Error(`${method} ${url.pathname} answered ${res.status}: ${await res.text()}`);
+    return { json: (await res.json()) as unknown, link: res.headers.get('link') ?? '' };
+  };
+}
+
+/** canvasapi's PaginatedList: per_page on the first request, then each rel="next" URL as given. */
+async function paginated(request: ReturnType<typeof requester>, endpoint: string, kwargs: Record<string, unknown>) {
+  const all: Record<string, unknown>[] = [];
+  let next: string | undefined = endpoint;
+  let first = true;
+  while (next) {
+    const page = await request('GET', next, first ? { ...kwargs, per_page: 2 } : {});
+    first = false;
+    all.push(...(page.json as Record<string, unknown>[]));
+    next = /<([^>]+)>;\s*rel="next"/.exec(page.link)?.[1];
+  }
+  return all;
+}
+
+describe('a canvasapi-style client against lms mock serve', () => {
+  it('lists, creates, edits, completes and deletes as canvasapi calls them', async () => {
+    const s = await server('canvasapi');
+    const teacher = requester(s.url, TEACHER);
+    const student = requester(s.url, SAM);
+    // course.get_modules(include=['items']) and module.list_module_items()
+    const modules = await paginated(teacher, 'courses/1/modules', { include: ['items'] });
+    expect(modules.map((m) => m.name)).toEqual(['Week 1: Cells', 'Week 2: Genetics', 'Week 3 (draft)']);
+    expect(modules.map((m) => (m.items as unknown[]).length)).toEqual([5, 2, 1]);
+    const items = await paginated(teacher, 'courses/1/modules/1/items', {});
+    expect(items.map((i) => i.position)).toEqual([1, 2, 3, 4, 5]);
+    // course.create_module(module={...})
+    const made = (
+      await teacher('POST', 'courses/1/modules', {
+        module: { name: 'From canvasapi', prerequisite_module_ids: [1], require_sequential_progress: true },
+      })
+    ).json as { id: number; prerequisite_module_ids: number[]; require_sequential_progress: boolean };
+    expect(made).toMatchObject({ prerequisite_module_ids: [1], require_sequential_progress: true });
+    // module.edit(module={'published': True})
+    const edited = (
+      await teacher('PUT', `courses/1/modules/${made.id}`, { module: { published: true, name: 'Renamed' } })
+    ).json as { name: string; published: boolean };
+    expect(edited).toMatchObject({ name: 'Renamed', published: true });
+    // module.create_module_item(module_item={'type': ..., 'content_id': ...}) — canvasapi always sends content_id
+    const created = (
+      await teacher('POST', `courses/1/modules/${made.id}/items`, {
+        module_item: { type: 'Assignment', content_id: 3, completion_requirement: { type: 'must_mark_done' } },
+      })
+    ).json as { id: number; module_id: number; completion_requirement: { type: string } };
+    expect(created).toMatchObject({ module_id: made.id, completion_requirement: { type: 'must_mark_done' } });
+    // module_item.edit(module_item={'indent': 1})
+    const moved = (
+      await teacher('PUT', `courses/1/modules/${made.id}/items/${created.id}`, { module_item: { indent: 1 } })
+    ).json as { indent: number };
+    expect(moved.indent).toBe(1);
+    // module.relock()
+    expect(((await teacher('PUT', `courses/1/modules/${made.id}/relock`)).json as { id: number }).id).toBe(made.id);
+    // module_item.complete() and uncomplete(), as the student; each answer is JSON.
+    const reach = await teacher('GET', `courses/1/modules/${made.id}`, { student_id: 7 });
+    expect((reach.json as { state: string }).state).toBe('locked');
+    await expect(student('PUT', `courses/1/modules/${made.id}/items/${created.id}/done`)).rejects.toThrow(/403/);
+    expect((await student('PUT', 'courses/1/modules/1/items/5/done')).json).toEqual({ message: 'OK' });
+    expect((await student('DELETE', 'courses/1/modules/1/items/5/done')).json).toEqual({ message: 'OK' });
+    // module_item.delete() and module.delete()
+    expect(
+      ((await teacher('DELETE', `courses/1/modules/${made.id}/items/${created.id}`)).json as { id: number }).id,
+    ).toBe(created.id);
+    expect(
+      ((await teacher('DELETE', `courses/1/modules/${made.id}`)).json as { workflow_state: string }).workflow_state,
+    ).toBe('deleted');
+  });
+});

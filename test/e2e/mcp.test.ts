@@ -72,6 +72,7 @@ const ONE_READ_A_NOUN: Record<string, [string, Record<string, unknown>]> = {
   announcements: ['announcements_list', { course: 1 }],
   outcomes: ['outcomes_tree', { course: 1 }],
   quizzes: ['quizzes_list', { course: 1 }],
+  modules: ['modules_list', { course: 1 }],
   files: ['files_get', { id: 1 }],
   submissions: ['submissions_list', { course: 1, assignment: ['1'] }],
   grade: ['grade_export', { course: 1, assignment: '1' }],

@@ -108,6 +108,14 @@ describe('the tools read off the command tree', () => {
     ['sis_abort', 'write', []],
     ['sis_list', 'read', []],
     ['users_import', 'write', []],
+    ['modules_list', 'read', []],
+    ['modules_items_list', 'read', []],
+    ['modules_create', 'write', []],
+    ['modules_relock', 'write', []],
+    ['modules_items_done', 'write', []],
+    ['modules_items_undone', 'write', []],
+    ['modules_delete', 'destructive', []],
+    ['modules_items_remove', 'destructive', []],
   ] as const)('%s is a %s', (name, access, destroying) => {
     expect(tools.get(name)?.access).toBe(access);
     expect(tools.get(name)?.destroying).toEqual(destroying.map((d) => ({ values: undefined, ...d })));

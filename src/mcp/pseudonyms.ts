@@ -913,7 +913,7 @@ function rewriteIn(value: unknown, p: Pseudonyms, key?: string): unknown {
 }
 
 /** Arguments that name a user, in any tool: the user id, a SIS or login reference, a pseudonym. */
-const USER_ARGS = new Set(['user', 'user_id', 'users', 'observee', 'grader', 'exclude']);
+const USER_ARGS = new Set(['user', 'user_id', 'users', 'observee', 'grader', 'exclude', 'student']);
 
 /** Whether a tool's argument names a person (and nothing else: a message, a title, a course). */
 function namesPerson(tool: Tool, k: string): boolean {

@@ -331,6 +331,7 @@ describe('mapping pseudonyms back', () => {
 
   it.each<[string, string, Record<string, unknown>, Record<string, unknown>]>([
     ['a login form, as a user', 'grade_set', { user: 'student-HEX' }, { user: '7' }],
+    ['a student whose module progress is read', 'modules_list', { student: 'Student HEX' }, { student: '7' }],
     ["a SIS form, as a user's id", 'users_get', { id: 'sis_user_id:student-HEX' }, { id: '7' }],
     ['the display form', 'users_get', { id: 'Student HEX' }, { id: '7' }],
     ['a list of recipients', 'conv_send', { to: ['student-HEX', '3'] }, { to: ['7', '3'] }],

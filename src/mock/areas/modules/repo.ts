@@ -121,7 +121,7 @@ export function moveModule(db: Db, m: ModuleRow, position: number): void {
     .map((x) => x.id)
     .filter((x) => x !== m.id);
   ids.splice(Math.min(Math.max(position, 1), ids.length + 1) - 1, 0, m.id);
-  ids.forEach((id, i) => run(db, `UPDATE context_modules SET position = ? WHERE id = ?`, i + 1, id));
+  for (const [i, id] of ids.entries()) run(db, `UPDATE context_modules SET position = ? WHERE id = ?`, i + 1, id);
 }
 
 /** Deleting a module deletes its items; prerequisites naming it lose it. */
@@ -138,9 +138,8 @@ export function deleteModule(db: Db, m: ModuleRow, now: string): void {
         other.id,
       );
   }
-  modulesOfCourse(db, m.course_id, true).forEach((x, i) =>
-    run(db, `UPDATE context_modules SET position = ? WHERE id = ?`, i + 1, x.id),
-  );
+  for (const [i, x] of modulesOfCourse(db, m.course_id, true).entries())
+    run(db, `UPDATE context_modules SET position = ? WHERE id = ?`, i + 1, x.id);
 }
 
 // ---- items ------------------------------------------------------------------------------------
@@ -224,7 +223,7 @@ export function moveItem(db: Db, moduleId: number, itemId: number, position: num
     .filter((x) => x !== itemId);
   const at = position === null ? ids.length + 1 : Math.min(Math.max(position, 1), ids.length + 1);
   if (position !== null || itemById(db, itemId)?.module_id === moduleId) ids.splice(at - 1, 0, itemId);
-  ids.forEach((id, i) => run(db, `UPDATE module_items SET position = ? WHERE id = ?`, i + 1, id));
+  for (const [i, id] of ids.entries()) run(db, `UPDATE module_items SET position = ? WHERE id = ?`, i + 1, id);
 }
 
 export function deleteItem(db: Db, item: ItemRow, now: string): void {

@@ -2,7 +2,7 @@
 // (access.ts's `readableCourse`); creating, changing, publishing and seeing unpublished ones is
 // managing the course's content (`canManageContent`). The questions a row alone cannot say:
 import type { MockCtx } from '../../kit.js';
-import type { CourseRow } from '../courses/repo.js';
+import type { CourseRow } from '../../school/courses/repo.js';
 import { isActiveStudentOf } from '../submissions/repo.js';
 import { mayView } from '../submissions/policy.js';
 

@@ -233,6 +233,33 @@ const supportingTable = {
     update: ['PUT /api/v1/courses/:course_id/rubrics/:id', { resource: 'rubric' }],
     delete: ['DELETE /api/v1/courses/:course_id/rubrics/:id', { resource: 'rubric' }],
   },
+  // A course's pages (wiki_pages_api_controller.rb): a page is named by its url slug or `page_id:N`
+  // (a slug wins where both could be meant); PUT on a slug that names none creates the page.
+  pages: {
+    list: ['GET /api/v1/courses/:course_id/pages', { paginated: true, resource: 'course' }],
+    create: ['POST /api/v1/courses/:course_id/pages', { resource: 'course' }],
+    get: ['GET /api/v1/courses/:course_id/pages/:url_or_id', { resource: 'page' }],
+    update: ['PUT /api/v1/courses/:course_id/pages/:url_or_id', { resource: 'page' }],
+    delete: ['DELETE /api/v1/courses/:course_id/pages/:url_or_id', { resource: 'page' }],
+    getFront: ['GET /api/v1/courses/:course_id/front_page', { resource: 'course' }],
+    updateFront: ['PUT /api/v1/courses/:course_id/front_page', { resource: 'course' }],
+    revisions: ['GET /api/v1/courses/:course_id/pages/:url_or_id/revisions', { paginated: true, resource: 'page' }],
+    // `latest` names the page's current revision.
+    getRevision: ['GET /api/v1/courses/:course_id/pages/:url_or_id/revisions/:revision_id', { resource: 'revision' }],
+    revert: ['POST /api/v1/courses/:course_id/pages/:url_or_id/revisions/:revision_id', { resource: 'revision' }],
+  },
+  // A course's assignment groups and their weights and drop rules (assignment_groups_controller.rb,
+  // assignment_groups_api_controller.rb).
+  assignmentGroups: {
+    list: ['GET /api/v1/courses/:course_id/assignment_groups', { paginated: true, resource: 'course' }],
+    create: ['POST /api/v1/courses/:course_id/assignment_groups', { resource: 'course' }],
+    get: ['GET /api/v1/courses/:course_id/assignment_groups/:assignment_group_id', { resource: 'assignment group' }],
+    update: ['PUT /api/v1/courses/:course_id/assignment_groups/:assignment_group_id', { resource: 'assignment group' }],
+    delete: [
+      'DELETE /api/v1/courses/:course_id/assignment_groups/:assignment_group_id',
+      { resource: 'assignment group' },
+    ],
+  },
   // Real instances' calendar API: events give the upcoming-events list its calendar form.
   calendar: {
     create: ['POST /api/v1/calendar_events'],

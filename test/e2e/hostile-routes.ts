@@ -356,6 +356,23 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'assignments.update', method: 'PUT', path: '/api/v1/courses/3/assignments/6' },
   // Deletes one of HIST-110's assignments that no other row needs.
   { id: 'assignments.delete', method: 'DELETE', path: '/api/v1/courses/3/assignments/7' },
+  // Pages of BIO-101 (the seed's syllabus is the front page; deletes aim at the draft no other row needs).
+  { id: 'pages.list', method: 'GET', path: '/api/v1/courses/1/pages' },
+  { id: 'pages.create', method: 'POST', path: '/api/v1/courses/1/pages' },
+  { id: 'pages.get', method: 'GET', path: '/api/v1/courses/1/pages/week-1-notes' },
+  { id: 'pages.update', method: 'PUT', path: '/api/v1/courses/1/pages/week-1-notes' },
+  { id: 'pages.delete', method: 'DELETE', path: '/api/v1/courses/1/pages/lab-safety-draft' },
+  { id: 'pages.getFront', method: 'GET', path: '/api/v1/courses/1/front_page' },
+  { id: 'pages.updateFront', method: 'PUT', path: '/api/v1/courses/1/front_page' },
+  { id: 'pages.revisions', method: 'GET', path: '/api/v1/courses/1/pages/week-1-notes/revisions' },
+  { id: 'pages.getRevision', method: 'GET', path: '/api/v1/courses/1/pages/week-1-notes/revisions/latest' },
+  { id: 'pages.revert', method: 'POST', path: '/api/v1/courses/1/pages/course-syllabus/revisions/1' },
+  // Assignment groups of BIO-101 (group 2, Exams, is empty: the delete aims at it).
+  { id: 'assignmentGroups.list', method: 'GET', path: '/api/v1/courses/1/assignment_groups' },
+  { id: 'assignmentGroups.create', method: 'POST', path: '/api/v1/courses/1/assignment_groups' },
+  { id: 'assignmentGroups.get', method: 'GET', path: '/api/v1/courses/1/assignment_groups/1' },
+  { id: 'assignmentGroups.update', method: 'PUT', path: '/api/v1/courses/1/assignment_groups/1' },
+  { id: 'assignmentGroups.delete', method: 'DELETE', path: '/api/v1/courses/1/assignment_groups/2' },
   { id: 'files.get', method: 'GET', path: '/api/v1/files/1' },
   { id: 'files.confirmGet', method: 'GET', path: '/api/v1/files/1/create_success' },
   // OAuth2, outside /api/v1: the authorization page and the token endpoint take no bearer token; the

@@ -510,6 +510,39 @@ const matrix: Record<string, Row> = {
     allow: BIO_CONTENT,
   },
   'assignments.delete': { path: `/api/v1/${C}/assignments/2`, allow: BIO_CONTENT },
+  // Pages: every reader of BIO-101 reads its published pages; who manages its content writes them
+  // and reads their history (the seeded pages name no other editors).
+  'pages.list': { path: `/api/v1/${C}/pages`, allow: BIO_READERS },
+  'pages.create': { path: `/api/v1/${C}/pages`, body: { wiki_page: { title: 'Week 2' } }, allow: BIO_CONTENT },
+  'pages.get': { path: `/api/v1/${C}/pages/week-1-notes`, allow: BIO_READERS },
+  'pages.update': {
+    path: `/api/v1/${C}/pages/week-1-notes`,
+    body: { wiki_page: { body: '<p>More</p>' } },
+    allow: BIO_CONTENT,
+  },
+  'pages.delete': { path: `/api/v1/${C}/pages/lab-safety-draft`, allow: BIO_CONTENT },
+  'pages.getFront': { path: `/api/v1/${C}/front_page`, allow: BIO_READERS },
+  'pages.updateFront': {
+    path: `/api/v1/${C}/front_page`,
+    body: { wiki_page: { body: '<p>Syllabus v2</p>' } },
+    allow: BIO_CONTENT,
+  },
+  'pages.revisions': { path: `/api/v1/${C}/pages/week-1-notes/revisions`, allow: BIO_CONTENT },
+  'pages.getRevision': { path: `/api/v1/${C}/pages/week-1-notes/revisions/latest`, allow: BIO_READERS },
+  'pages.revert': { path: `/api/v1/${C}/pages/week-1-notes/revisions/1`, allow: BIO_CONTENT },
+  'assignmentGroups.list': { path: `/api/v1/${C}/assignment_groups?include[]=assignments`, allow: BIO_READERS },
+  'assignmentGroups.create': {
+    path: `/api/v1/${C}/assignment_groups`,
+    body: { name: 'Labs', group_weight: 30 },
+    allow: BIO_CONTENT,
+  },
+  'assignmentGroups.get': { path: `/api/v1/${C}/assignment_groups/1`, allow: BIO_READERS },
+  'assignmentGroups.update': {
+    path: `/api/v1/${C}/assignment_groups/1`,
+    body: { group_weight: 60, rules: { drop_lowest: 1 } },
+    allow: BIO_CONTENT,
+  },
+  'assignmentGroups.delete': { path: `/api/v1/${C}/assignment_groups/2`, allow: BIO_CONTENT },
   'groups.list': { path: `/api/v1/${C}/groups`, allow: BIO_READERS },
   'calendar.create': {
     path: '/api/v1/calendar_events',

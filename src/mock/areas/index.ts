@@ -8,6 +8,7 @@ import type { Handler } from '../kit.js';
 import { accountsArea } from './accounts/index.js';
 import { adminsArea } from './admins/index.js';
 import { activityArea } from './activity/index.js';
+import { assignmentGroupsArea } from './assignment-groups/index.js';
 import { assignmentsArea } from './assignments/index.js';
 import { calendarArea } from './calendar/index.js';
 import { conversationsArea } from './conversations/index.js';
@@ -28,6 +29,7 @@ import { quizzesArea } from './quizzes/index.js';
 import { rubricsArea } from './rubrics/index.js';
 import { outcomesArea } from './outcomes/index.js';
 import { modulesArea } from './modules/index.js';
+import { pagesArea } from './pages/index.js';
 
 export const areas: readonly MockArea[] = [
   accountsArea,
@@ -37,6 +39,8 @@ export const areas: readonly MockArea[] = [
   coursesArea,
   sectionsArea,
   enrollmentsArea,
+  // Before assignments: each assignment names its group.
+  assignmentGroupsArea,
   assignmentsArea,
   groupsArea,
   filesArea,
@@ -56,6 +60,7 @@ export const areas: readonly MockArea[] = [
   todoArea,
   activityArea,
   sisArea,
+  pagesArea,
 ];
 
 /**

@@ -34,6 +34,14 @@ import type {
   OutcomeGroupBrief,
   OutcomeLink,
 } from './outcomes.js';
+import type {
+  AssignmentGroup,
+  AssignmentGroupFields,
+  ListPagesParams,
+  Page,
+  PageFields,
+  PageRevision,
+} from './pages.js';
 import type { Progress } from './progress.js';
 import type { Module, ModuleActionAnswer, ModuleFields, ModuleItem, ModuleItemFields } from './modules.js';
 import type { Quiz, QuizFields } from './quizzes.js';
@@ -88,6 +96,9 @@ type Forced = { forced_read_state?: boolean };
 /** An outcome call names its context: `{ global: true }`, `{ account_id }` or `{ course_id }`. */
 type In<P = unknown> = OutcomeContext & P;
 type InAssignment = SubmissionContext & { assignment_id: Id };
+/** A page named by its url slug or `page_id:N`. */
+type OnPage = { course_id: Id; url_or_id: Id };
+type OnGroup = { course_id: Id; assignment_group_id: Id };
 
 export interface Endpoints {
   // users
@@ -156,6 +167,29 @@ export interface Endpoints {
   'rubrics.create': { params: RubricWriteParams; result: RubricWithAssociation };
   'rubrics.update': { params: RubricWriteParams & { id: Id }; result: RubricWithAssociation };
   'rubrics.delete': { params: { course_id: Id; id: Id }; result: Rubric };
+  // pages
+  'pages.list': { params: { course_id: Id } & ListPagesParams; result: Page };
+  'pages.create': { params: { course_id: Id; wiki_page: PageFields & { title: string } }; result: Page };
+  'pages.get': { params: OnPage; result: Page };
+  'pages.update': { params: OnPage & { wiki_page: PageFields }; result: Page };
+  'pages.delete': { params: OnPage; result: Page };
+  'pages.getFront': { params: { course_id: Id }; result: Page };
+  'pages.updateFront': { params: { course_id: Id; wiki_page: PageFields }; result: Page };
+  'pages.revisions': { params: OnPage; result: PageRevision };
+  'pages.getRevision': { params: OnPage & { revision_id: Id; summary?: boolean }; result: PageRevision };
+  'pages.revert': { params: OnPage & { revision_id: Id }; result: PageRevision };
+  // assignment groups
+  'assignmentGroups.list': {
+    params: { course_id: Id; include?: ('assignments' | 'submission')[] };
+    result: AssignmentGroup;
+  };
+  'assignmentGroups.get': {
+    params: OnGroup & { include?: 'assignments'[] };
+    result: AssignmentGroup;
+  };
+  'assignmentGroups.create': { params: { course_id: Id } & AssignmentGroupFields; result: AssignmentGroup };
+  'assignmentGroups.update': { params: OnGroup & AssignmentGroupFields; result: AssignmentGroup };
+  'assignmentGroups.delete': { params: OnGroup & { move_assignments_to?: Id }; result: AssignmentGroup };
   // groups
   'groups.list': { params: { course_id: Id }; result: Group };
   // files

@@ -32,6 +32,8 @@ export interface CourseFields {
   time_zone?: string;
   /** Update only: `offer` publishes the course, `claim` unpublishes it. */
   event?: 'offer' | 'claim';
+  /** The final grade weighs each assignment group by its `group_weight`. */
+  apply_assignment_group_weights?: boolean;
 }
 
 export interface Assignment extends ApiObject {
@@ -58,6 +60,8 @@ export interface AssignmentFields {
   due_at?: string | null;
   grading_standard_id?: number | null;
   published?: boolean;
+  /** The assignment group it counts in (the course's first when not named). */
+  assignment_group_id?: number;
 }
 
 export interface Group extends ApiObject {

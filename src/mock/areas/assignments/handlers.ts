@@ -18,6 +18,7 @@ import {
 } from '../../kit.js';
 import { deleteTopic } from '../discussions/repo.js';
 import { findCourse } from '../lookup.js';
+import { groupById } from '../assignment-groups/repo.js';
 import { canManageContent, permit, readableCourse } from '../access.js';
 import {
   assignmentById,
@@ -67,7 +68,19 @@ const NEW_ASSIGNMENT: AssignmentChange = {
   unlock_at: null,
   grading_standard_id: null,
   published: true,
+  // 0: the course's first group (repo.ts's default).
+  assignment_group_id: 0,
 };
+
+/** `assignment[assignment_group_id]`: a live group of the course, or the group it is in now. */
+function groupNamed(ctx: MockCtx, courseId: number, a: ParamsObject, current: number): number {
+  const raw = str(a, 'assignment_group_id');
+  if (raw === undefined || raw === '') return current;
+  const id = numericId(raw);
+  if (id === undefined || !groupById(ctx.db, courseId, id))
+    throw invalid('assignment', 'assignment_group_id', 'invalid', 'must name an assignment group of the course');
+  return id;
+}
 
 /** The fields `assignment[...]` names, over `base` (what the assignment is now): create and update check them alike. */
 function assignmentFields(a: ParamsObject, base: AssignmentChange): AssignmentChange {
@@ -120,7 +133,9 @@ const create: Handler = (ctx) => {
   const a = obj(ctx.params, 'assignment');
   if (!str(a, 'name')?.trim()) throw invalid('assignment', 'name', 'blank', "can't be blank");
   const v = assignmentFields(a, NEW_ASSIGNMENT);
+  const group = groupNamed(ctx, course.id, a, 0);
   const id = createAssignment(ctx.db, {
+    groupId: group || undefined,
     course: course.id,
     name: v.name,
     description: v.description,
@@ -173,8 +188,13 @@ const update: Handler = (ctx) => {
     unlock_at: row.unlock_at,
     grading_standard_id: row.grading_standard_id,
     published: row.published === 1,
+    assignment_group_id: row.assignment_group_id,
   };
-  const next = assignmentFields(obj(ctx.params, 'assignment'), current);
+  const given = obj(ctx.params, 'assignment');
+  const next = {
+    ...assignmentFields(given, current),
+    assignment_group_id: groupNamed(ctx, row.course_id, given, row.assignment_group_id),
+  };
   // As real instances rule (the draft-state validation quizzes share): once students have turned
   // work in, it stays published.
   if (current.published && !next.published && hasStudentSubmissions(ctx.db, row)) {

@@ -20,7 +20,7 @@ export function assignmentJson(ctx: Pick<MockCtx, 'origin' | 'db'>, a: Assignmen
     points_possible: a.points_possible,
     grading_type: a.grading_type,
     grading_standard_id: a.grading_standard_id,
-    assignment_group_id: a.course_id,
+    assignment_group_id: a.assignment_group_id,
     group_category_id: null,
     automatic_peer_reviews: false,
     grade_group_students_individually: false,

@@ -3,10 +3,12 @@ import { containsLike } from '../../db/contains.js';
 import type { Db } from '../../db/open.js';
 import type { KeysetQuery } from '../../kit.js';
 import { all, insert, one, run } from '../../db/statements.js';
+import { defaultGroupOf } from '../assignment-groups/repo.js';
 
 export interface AssignmentRow {
   id: number;
   course_id: number;
+  assignment_group_id: number;
   name: string;
   description: string | null;
   points_possible: number | null;
@@ -40,6 +42,8 @@ export interface NewAssignment {
   lockAt?: string | null;
   unlockAt?: string | null;
   gradingStandardId?: number | null;
+  /** The course's first group unless named. */
+  groupId?: number;
   published: boolean;
   now: string;
 }
@@ -53,10 +57,11 @@ export function createAssignment(db: Db, a: NewAssignment): number {
   )!.p;
   return insert(
     db,
-    `INSERT INTO assignments (id, course_id, name, description, points_possible, grading_type, submission_types, due_at, lock_at, unlock_at, grading_standard_id, position, published, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO assignments (id, course_id, assignment_group_id, name, description, points_possible, grading_type, submission_types, due_at, lock_at, unlock_at, grading_standard_id, position, published, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     a.id ?? null,
     a.course,
+    a.groupId ?? defaultGroupOf(db, a.course, a.now),
     a.name,
     a.description,
     a.points,
@@ -161,13 +166,14 @@ export interface AssignmentChange {
   unlock_at: string | null;
   grading_standard_id: number | null;
   published: boolean;
+  assignment_group_id: number;
 }
 
 export function changeAssignment(db: Db, id: number, a: AssignmentChange, now: string): void {
   run(
     db,
     `UPDATE assignments SET name = ?, description = ?, points_possible = ?, grading_type = ?, submission_types = ?, due_at = ?, lock_at = ?, unlock_at = ?,
-       grading_standard_id = ?, published = ?, updated_at = ? WHERE id = ?`,
+       grading_standard_id = ?, published = ?, assignment_group_id = ?, updated_at = ? WHERE id = ?`,
     a.name,
     a.description,
     a.points_possible,
@@ -178,6 +184,7 @@ export function changeAssignment(db: Db, id: number, a: AssignmentChange, now: s
     a.unlock_at,
     a.grading_standard_id,
     a.published ? 1 : 0,
+    a.assignment_group_id,
     now,
     id,
   );

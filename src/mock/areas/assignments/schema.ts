@@ -2,6 +2,8 @@ export const schema = `
 CREATE TABLE assignments (
   id INTEGER PRIMARY KEY,
   course_id INTEGER NOT NULL REFERENCES courses(id),
+  -- The group it counts in (assignment-groups' table): the course's first unless named.
+  assignment_group_id INTEGER NOT NULL REFERENCES assignment_groups(id),
   name TEXT NOT NULL,
   description TEXT,
   points_possible REAL,
@@ -19,6 +21,7 @@ CREATE TABLE assignments (
   updated_at TEXT NOT NULL
 );
 CREATE INDEX assignments_course ON assignments(course_id, position);
+CREATE INDEX assignments_group ON assignments(assignment_group_id, position);
 -- Letter schemes (grading standards) a letter-graded assignment names by grading_standard_id:
 -- [{"name":"A","value":0.94},…], highest lower bound first.
 CREATE TABLE grading_standards (

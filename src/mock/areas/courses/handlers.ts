@@ -9,9 +9,11 @@ import {
   str,
   timestamp,
   type Handler,
+  type MockCtx,
 } from '../../kit.js';
 import { findAccount, findCourse, rootOf } from '../lookup.js';
-import { demand, readableCourse } from '../access.js';
+import { canManageContent, demand, permit, readableCourse } from '../access.js';
+import { setWeighsGroups, weighsGroups } from '../assignment-groups/repo.js';
 import { ianaZone } from '../../time-zones.js';
 import { ENROLLMENT_TYPE_WORDS } from '../../../spec/vocabulary.js';
 import { enrollmentsOfUserInCourse } from '../../school/enrollments/repo.js';
@@ -95,7 +97,13 @@ const create: Handler = (ctx) => {
   return courseJson(created);
 };
 
-const get: Handler = (ctx) => courseJson(readableCourse(ctx, ctx.path.id));
+/** Whether the course's final grade weighs its assignment groups, as every course answer says. */
+const weighting = (ctx: MockCtx, c: CourseRow) => ({ apply_assignment_group_weights: weighsGroups(ctx.db, c.id) });
+
+const get: Handler = (ctx) => {
+  const course = readableCourse(ctx, ctx.path.id);
+  return courseJson(course, weighting(ctx, course));
+};
 
 /** `course[event]`: the states the mock's courses move between. */
 const EVENTS: Record<string, string> = { offer: 'available', claim: 'unpublished' };
@@ -108,8 +116,13 @@ const EVENTS: Record<string, string> = { offer: 'available', claim: 'unpublished
 const update: Handler = (ctx) => {
   const current = findCourse(ctx, ctx.path.id);
   const account = { id: current.account_id };
-  demand(ctx, coursesPolicy.manage, { account });
   const p = obj(ctx.params, 'course');
+  // Weighing the groups is a grading setting those who manage the course's content change; the rest
+  // asks what creating a course asks.
+  const weights = bool(p, 'apply_assignment_group_weights');
+  if (weights === undefined || Object.keys(p).some((k) => k !== 'apply_assignment_group_weights'))
+    demand(ctx, coursesPolicy.manage, { account });
+  else permit(canManageContent(ctx, current));
   const next: CourseChange = { ...current };
   // A blank name or code falls back as on create: real instances never keep an empty one.
   const name = str(p, 'name');
@@ -159,7 +172,8 @@ const update: Handler = (ctx) => {
     next.workflow_state = state;
   }
   updateCourse(ctx.db, current.id, next);
-  return courseJson(courseById(ctx.db, current.id)!);
+  if (weights !== undefined) setWeighsGroups(ctx.db, current.id, weights);
+  return courseJson(courseById(ctx.db, current.id)!, weighting(ctx, current));
 };
 
 export const coursesHandlers = {

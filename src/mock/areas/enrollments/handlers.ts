@@ -1,3 +1,4 @@
+import type { Enrollment } from '../../../spec/types/roster.js';
 import {
   bool,
   rejected,
@@ -12,7 +13,8 @@ import {
   type MockCtx,
 } from '../../kit.js';
 import { domainRootAccountId, find, findCourse, findSection, findUser } from '../lookup.js';
-import { demand, permit, reachOf } from '../access.js';
+import { allows, demand, permit, reachOf } from '../access.js';
+import { studentScores } from '../assignment-groups/scores.js';
 import { enrollmentsPolicy, manageRuleFor } from '../../school/enrollments/policy.js';
 import { enrollmentInvitation } from '../activity/notifications.js';
 import {
@@ -34,14 +36,46 @@ import {
   enrollments,
   enrollmentsQuery,
   existingEnrollment,
+  observeesIn,
   setEnrollmentState,
   type EnrollmentFilter,
   type EnrollmentRow,
 } from '../../school/enrollments/repo.js';
-import { enrollmentJson } from '../../school/enrollments/present.js';
+import { enrollmentJson as recordJson } from '../../school/enrollments/present.js';
 
 const DEFAULT_STATES = ['active', 'invited'];
 
+/**
+ * A student enrollment's grades as the course computes them (its groups' drop rules and weights),
+ * for those who may see them: the student, who observes them there, and who sees every grade.
+ * Anyone else gets the link alone. The mock's courses have no letter scheme: no course grade.
+ */
+function gradesOf(ctx: MockCtx, e: EnrollmentRow, course: CourseRow, htmlUrl: string) {
+  const sees =
+    e.user_id === ctx.caller.id ||
+    observeesIn(ctx.db, ctx.caller.id, course.id).includes(e.user_id) ||
+    allows(ctx, enrollmentsPolicy.seeGrades, { course });
+  if (!sees) return { html_url: htmlUrl };
+  const scores = studentScores(ctx.db, course.id, e.user_id);
+  return {
+    html_url: htmlUrl,
+    current_score: scores.current_score,
+    final_score: scores.final_score,
+    current_grade: null,
+    final_grade: null,
+    unposted_current_score: scores.current_score,
+    unposted_final_score: scores.final_score,
+    unposted_current_grade: null,
+    unposted_final_grade: null,
+  };
+}
+
+/** An enrollment as the school shows it, a student's with the grades the course computes. */
+function enrollmentJson(ctx: MockCtx, e: EnrollmentRow, options: { withUser?: boolean } = {}): Enrollment {
+  const json = recordJson(ctx, e, options);
+  if (e.type !== 'StudentEnrollment') return json;
+  return { ...json, grades: gradesOf(ctx, e, courseById(ctx.db, e.course_id)!, `${json.html_url}/grades`) };
+}
 /** `type[]`, `role[]` (names) and `state[]`, checked; roles resolve in the account the course belongs to. */
 function filters(ctx: MockCtx, accountId: number): Pick<EnrollmentFilter, 'types' | 'roleIds' | 'states'> {
   const types = list(ctx.params, 'type').map(String);

@@ -1,6 +1,8 @@
 // Submissions: submit (a student, a type the assignment allows), list and read (graders see their
 // students', students their own, observers their students'), grade and comment one, and grade many
 // in the background (update_grades → a Progress): grading.ts. Every change of a grade is a version.
+import { courseScoresOf } from '../assignment-groups/scores.js';
+import type { GradedWork } from '../assignment-groups/grades.js';
 import type { Db } from '../../db/open.js';
 import { lookup } from '../../db/find.js';
 import {
@@ -195,7 +197,7 @@ const listStudents: Handler = (ctx) => {
           user_id: st.user_id,
           section_id: st.section_id,
           submissions: subs.map((s) => submissionJson(ctx, s, inc)),
-          ...(totals ? totalScores(ctx.db, subs) : {}),
+          ...(totals ? totalScores(ctx.db, course.id, subs) : {}),
         };
       },
     );
@@ -207,26 +209,30 @@ const listStudents: Handler = (ctx) => {
   );
 };
 
-/** A student's score as a percentage of the points of graded work (current) and of all work (final). */
+/**
+ * A student's score as a percentage, of graded work (current) and of all work (final), as the
+ * course computes its grades: by its assignment groups' drop rules, and their weights where it
+ * weighs them (assignment-groups' grade calculator).
+ */
 function totalScores(
   db: Db,
+  courseId: number,
   subs: SubmissionRow[],
 ): { computed_current_score: number | null; computed_final_score: number | null } {
-  let earned = 0;
-  let gradedPoints = 0;
-  let allPoints = 0;
+  const work: GradedWork[] = [];
   for (const s of subs) {
     const a = assignmentById(db, s.assignment_id)!;
-    if (a.grading_type === 'not_graded' || s.excused) continue;
-    const points = a.points_possible ?? 0;
-    allPoints += points;
-    if (s.score !== null) {
-      earned += s.score;
-      gradedPoints += points;
-    }
+    if (a.grading_type === 'not_graded') continue;
+    work.push({
+      assignment_id: a.id,
+      group_id: a.assignment_group_id,
+      points: a.points_possible ?? 0,
+      score: s.score,
+      excused: s.excused,
+    });
   }
-  const pct = (n: number, d: number) => (d > 0 ? Math.round((n / d) * 10000) / 100 : null);
-  return { computed_current_score: pct(earned, gradedPoints), computed_final_score: pct(earned, allPoints) };
+  const scores = courseScoresOf(db, courseId, work);
+  return { computed_current_score: scores.current_score, computed_final_score: scores.final_score };
 }
 
 const get: Handler = (ctx) => {

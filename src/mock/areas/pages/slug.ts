@@ -1,0 +1,48 @@
+// A page's url slug made from its title as Canvas makes it (WikiPage.url_for, which reads the
+// stringex gem's `to_url`): a few symbols spelled out, accents dropped, lower case, every run of
+// anything but letters and digits one dash, none at either end. Katakana titles keep their script.
+
+const SPELLED: readonly [RegExp, string][] = [
+  [/&/g, ' and '],
+  [/@/g, ' at '],
+  [/%/g, ' percent '],
+  [/\+/g, ' plus '],
+  [/=/g, ' equals '],
+  [/\$/g, ' dollars '],
+  [/£/g, ' pounds '],
+  [/€/g, ' euros '],
+  [/¥/g, ' yen '],
+  [/°/g, ' degrees '],
+];
+
+const KATAKANA = /\p{Script=Katakana}/u;
+
+export function slugOf(title: string): string {
+  let s = title.trim();
+  if (!s) return '';
+  // Apostrophes join their word ("Tess's notes" → "tesss-notes"), as to_url reads them.
+  s = s.replace(/['’]/g, '');
+  for (const [pattern, words] of SPELLED) s = s.replace(pattern, words);
+  if (KATAKANA.test(s))
+    return s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '');
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/ß/g, 'ss')
+    .replace(/æ/gi, 'ae')
+    .replace(/ø/gi, 'o')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** The slug unique in the course: the first of `base`, `base-2`, `base-3`… that `taken` refuses. */
+export function uniqueSlug(base: string, taken: (slug: string) => boolean): string {
+  if (!taken(base)) return base;
+  let n = 2;
+  while (taken(`${base}-${n}`)) n++;
+  return `${base}-${n}`;
+}

@@ -43,6 +43,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'admins' -d 'Account admins and th
 complete -c lms -n '__fish_use_subcommand' -a 'announcements' -d 'Announcements: the topics verbs with announcements fixed on'
 complete -c lms -n '__fish_use_subcommand' -a 'api' -d 'Raw API access, and the route table'
 complete -c lms -n '__fish_use_subcommand' -a 'apply' -d 'Make courses what YAML or JSON files describe: a plan, a confirmation, then only the changes'
+complete -c lms -n '__fish_use_subcommand' -a 'assignment-groups' -d 'Assignment groups of a course: order, weights in the final grade, drop rules'
 complete -c lms -n '__fish_use_subcommand' -a 'assignments' -d 'Assignments of a course'
 complete -c lms -n '__fish_use_subcommand' -a 'auth' -d 'Log in through the browser (OAuth2), see who you are, log out; tokens kept in the OS keychain'
 complete -c lms -n '__fish_use_subcommand' -a 'calendar' -d 'Calendar events: add one to a course, group or your own calendar'
@@ -63,6 +64,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'mcp' -d 'Serve the commands as to
 complete -c lms -n '__fish_use_subcommand' -a 'mock' -d 'The built-in mock instance: seed it, list its tokens, serve it over HTTP'
 complete -c lms -n '__fish_use_subcommand' -a 'modules' -d 'Modules of a course and their items; a student\'s progress through them'
 complete -c lms -n '__fish_use_subcommand' -a 'outcomes' -d 'Outcome groups and links (global, account, course); import a whole tree from a file; print a tree'
+complete -c lms -n '__fish_use_subcommand' -a 'pages' -d 'Pages of a course: the front page, bodies, revisions'
 complete -c lms -n '__fish_use_subcommand' -a 'profile' -d 'Named instances: base URL and token of each'
 complete -c lms -n '__fish_use_subcommand' -a 'progress' -d 'Background jobs the API started: their progress, followed to the end'
 complete -c lms -n '__fish_use_subcommand' -a 'quizzes' -d 'Quizzes of a course: list, create, change, publish and unpublish'
@@ -313,6 +315,47 @@ complete -c lms -n '__fish_seen_subcommand_from apply' -l 'lock-timeout' -x -d '
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'plan' -d 'show what would change, and change nothing (as lms diff)'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements, rubrics; conclude enrollments'
 
+# lms assignment-groups
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'create' -d 'Create an assignment group (last, unless --position)'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'delete' -d 'Delete an assignment group: its assignments go with it, unless --move-to another group'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'get' -d 'Show one assignment group'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'list' -d 'List a course\'s assignment groups in order, with their weights and drop rules'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'update' -d 'Change a group\'s name, position, weight or drop rules (rules not given stay)'
+
+# lms assignment-groups create flags
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from create' -l 'drop-highest' -x -d 'how many of each student\'s highest scores to drop'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from create' -l 'drop-lowest' -x -d 'how many of each student\'s lowest scores to drop'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from create' -l 'name' -x -d 'group name'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from create' -l 'never-drop' -x -d 'comma-separated assignment ids never dropped ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from create' -l 'position' -x -d 'its place among the groups (1 is first)'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from create' -l 'weight' -x -d 'its percentage of the final grade, where the course weighs its groups'
+
+# lms assignment-groups delete flags
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from delete' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from delete' -l 'move-to' -x -d 'the group its assignments move to (else they are deleted)'
+
+# lms assignment-groups get flags
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from get' -l 'with-assignments' -d 'include its assignments'
+
+# lms assignment-groups list flags
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from list ls' -l 'with-assignments' -d 'include each group\'s assignments'
+
+# lms assignment-groups update flags
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from update' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from update' -l 'drop-highest' -x -d 'how many of each student\'s highest scores to drop'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from update' -l 'drop-lowest' -x -d 'how many of each student\'s lowest scores to drop'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from update' -l 'name' -x -d 'group name'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from update' -l 'never-drop' -x -d 'comma-separated assignment ids never dropped ("" for none)'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from update' -l 'position' -x -d 'its place among the groups (1 is first)'
+complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and __fish_seen_subcommand_from update' -l 'weight' -x -d 'its percentage of the final grade, where the course weighs its groups'
+
 # lms assignments
 complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'create' -d 'Create an assignment'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'delete' -d 'Delete an assignment: it leaves every list, its grades are kept, and a discussion it grades is deleted with it'
@@ -322,6 +365,7 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen
 complete -c lms -n '__fish_seen_subcommand_from assignments; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'update' -d 'Change an assignment (one a quiz grades is changed through the quiz)'
 
 # lms assignments create flags
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'assignment-group-id' -x -d 'the assignment group it counts in (the course\'s first unless given)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'description' -x -d 'description (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
@@ -354,6 +398,7 @@ complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -x -a '(__lms_ids)'
 
 # lms assignments update flags
+complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'assignment-group-id' -x -d 'the assignment group it counts in (the course\'s first unless given)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'description' -x -d 'description (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from assignments; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
@@ -527,6 +572,8 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'start-at' -x -d 'start date (ISO 8601; "" clears it)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'time-zone' -x -d 'the course\'s time zone, e.g. America/Denver'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'unpublish' -d 'make it unavailable again (refused once its students have grades)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'unweighted' -d 'count the final grade as points over points again'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'weighted' -d 'weigh the final grade by the assignment groups\' weights (teachers may change this alone)'
 
 # lms diff flags
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'concurrency' -x -d 'changes in flight at once (the server may slow this further)'
@@ -993,6 +1040,85 @@ complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcom
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from outcomes; and __fish_seen_subcommand_from unlink' -l 'global' -d 'the site-wide (global) context'
+
+# lms pages
+complete -c lms -n '__fish_seen_subcommand_from pages; and not __fish_seen_subcommand_from create delete front get help list ls revert revision revisions update update-front' -a 'create' -d 'Create a page (unpublished unless --publish; its url slug is made from the title)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and not __fish_seen_subcommand_from create delete front get help list ls revert revision revisions update update-front' -a 'delete' -d 'Delete a page (the front page cannot be: make another page the front page first)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and not __fish_seen_subcommand_from create delete front get help list ls revert revision revisions update update-front' -a 'front' -d 'Show the course\'s front page'
+complete -c lms -n '__fish_seen_subcommand_from pages; and not __fish_seen_subcommand_from create delete front get help list ls revert revision revisions update update-front' -a 'get' -d 'Show a page and its body (name it by its url slug, or page_id:N)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and not __fish_seen_subcommand_from create delete front get help list ls revert revision revisions update update-front' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from pages; and not __fish_seen_subcommand_from create delete front get help list ls revert revision revisions update update-front' -a 'list' -d 'List a course\'s pages (students see the published ones)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and not __fish_seen_subcommand_from create delete front get help list ls revert revision revisions update update-front' -a 'revert' -d 'Put a revision\'s title, body and slug back (as a new revision; the history stays)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and not __fish_seen_subcommand_from create delete front get help list ls revert revision revisions update update-front' -a 'revision' -d 'Show one revision of a page (a number, or latest) with its title and body'
+complete -c lms -n '__fish_seen_subcommand_from pages; and not __fish_seen_subcommand_from create delete front get help list ls revert revision revisions update update-front' -a 'revisions' -d 'List a page\'s revisions, newest first (who may edit the page)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and not __fish_seen_subcommand_from create delete front get help list ls revert revision revisions update update-front' -a 'update' -d 'Change a page (a slug that names none creates the page there)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and not __fish_seen_subcommand_from create delete front get help list ls revert revision revisions update update-front' -a 'update-front' -d 'Change the course\'s front page (where none is set, make one, published)'
+
+# lms pages create flags
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from create' -l 'body' -x -d 'the content (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from create' -l 'body-file' -r -F -d 'the content (HTML), read from a file (- for stdin)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from create' -l 'editing-roles' -x -d 'who may edit it besides the course\'s staff: comma-separated of teachers, students, members, public'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from create' -l 'front-page' -d 'make it the course\'s front page (it must be published)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from create' -l 'notify' -d 'notify the course of the change'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from create' -l 'publish' -d 'publish it'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from create' -l 'publish-at' -x -d 'publish it then (ISO 8601), if unpublished'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from create' -l 'title' -x -d 'the title (the url slug is made from it, and changes with it)'
+
+# lms pages delete flags
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from delete' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms pages front flags
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from front' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+
+# lms pages get flags
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+
+# lms pages list flags
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from list ls' -l 'order' -x -a 'asc desc' -d 'sort order'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from list ls' -l 'published' -d 'only the published ones'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from list ls' -l 'search' -x -d 'partial title'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from list ls' -l 'sort' -x -a 'title created_at updated_at' -d 'sort by'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from list ls' -l 'unpublished' -d 'only the unpublished ones'
+
+# lms pages revert flags
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from revert' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from revert' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms pages revision flags
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from revision' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from revision' -l 'summary' -d 'leave out its url, title and body'
+
+# lms pages revisions flags
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from revisions' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+
+# lms pages update flags
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update' -l 'body' -x -d 'the content (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update' -l 'body-file' -r -F -d 'the content (HTML), read from a file (- for stdin)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update' -l 'editing-roles' -x -d 'who may edit it besides the course\'s staff: comma-separated of teachers, students, members, public'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update' -l 'front-page' -d 'make it the course\'s front page (it must be published)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update' -l 'notify' -d 'notify the course of the change'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update' -l 'publish' -d 'publish it'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update' -l 'publish-at' -x -d 'publish it then (ISO 8601; "" for no such time)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update' -l 'title' -x -d 'the title (the url slug is made from it, and changes with it)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update' -l 'unpublish' -d 'unpublish it (not the front page)'
+
+# lms pages update-front flags
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update-front' -l 'body' -x -d 'the content (HTML)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update-front' -l 'body-file' -r -F -d 'the content (HTML), read from a file (- for stdin)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update-front' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update-front' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update-front' -l 'editing-roles' -x -d 'who may edit it besides the course\'s staff: comma-separated of teachers, students, members, public'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update-front' -l 'notify' -d 'notify the course of the change'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update-front' -l 'publish' -d 'publish it'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update-front' -l 'publish-at' -x -d 'publish it then (ISO 8601; "" for no such time)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update-front' -l 'title' -x -d 'the title (the url slug is made from it, and changes with it)'
+complete -c lms -n '__fish_seen_subcommand_from pages; and __fish_seen_subcommand_from update-front' -l 'unpublish' -d 'unpublish it (not the front page)'
 
 # lms profile
 complete -c lms -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from add help list ls remove rm show use' -a 'add' -d 'Add or replace a profile, checking its token with the instance (token from a hidden prompt, or --token-stdin)'

@@ -34,6 +34,16 @@ export const lazyNouns: LazyNoun[] = [
       'Rubrics of a course: criteria, ratings, the assignment each grades (grade by one with lms grade --rubric)',
     load: async () => (await import('./rubrics/index.js')).rubricsVerbs,
   },
+  {
+    name: 'assignment-groups',
+    summary: 'Assignment groups of a course: order, weights in the final grade, drop rules',
+    load: async () => (await import('./assignment-groups/index.js')).assignmentGroupsVerbs,
+  },
+  {
+    name: 'pages',
+    summary: 'Pages of a course: the front page, bodies, revisions',
+    load: async () => (await import('./pages/index.js')).pagesVerbs,
+  },
   { name: 'groups', summary: 'Groups of a course', load: async () => (await import('./groups/index.js')).groupsVerbs },
   {
     name: 'enrollments',

@@ -93,6 +93,8 @@ const FILES: Record<string, string | Uint8Array> = {
     'user,type,section,state\nsis_user_id:S-007,student,,active\nsis_user_id:S-009,student,sis_section_id:BIO-101-B,active\ntheo,teacher,,active\n',
   'token.txt': '1~mock-admin\n',
   'notes.txt': 'Lab notes\n',
+  'review.html': '<h2>Review</h2>\n',
+  'syllabus.html': '<h1>Syllabus</h1>\n',
   'grades.csv': 'user,grade,comment\nsam,19,\nsis_user_id:S-008,16,Label the axes\n9,18,\n',
   'gradebook.csv': 'user,1,Genetics Essay\nsam,20,A-\nravi,17,B\n',
   'outcomes.yaml':

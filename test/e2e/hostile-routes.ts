@@ -367,12 +367,12 @@ export const hostileRoutes: HostileRoute[] = [
   { id: 'pages.revisions', method: 'GET', path: '/api/v1/courses/1/pages/week-1-notes/revisions' },
   { id: 'pages.getRevision', method: 'GET', path: '/api/v1/courses/1/pages/week-1-notes/revisions/latest' },
   { id: 'pages.revert', method: 'POST', path: '/api/v1/courses/1/pages/course-syllabus/revisions/1' },
-  // Assignment groups of BIO-101 (group 2, Exams, is empty: the delete aims at it).
+  // Assignment groups of BIO-101 (group 6, Exams, is empty: the delete aims at it).
   { id: 'assignmentGroups.list', method: 'GET', path: '/api/v1/courses/1/assignment_groups' },
   { id: 'assignmentGroups.create', method: 'POST', path: '/api/v1/courses/1/assignment_groups' },
   { id: 'assignmentGroups.get', method: 'GET', path: '/api/v1/courses/1/assignment_groups/1' },
   { id: 'assignmentGroups.update', method: 'PUT', path: '/api/v1/courses/1/assignment_groups/1' },
-  { id: 'assignmentGroups.delete', method: 'DELETE', path: '/api/v1/courses/1/assignment_groups/2' },
+  { id: 'assignmentGroups.delete', method: 'DELETE', path: '/api/v1/courses/1/assignment_groups/6' },
   { id: 'files.get', method: 'GET', path: '/api/v1/files/1' },
   { id: 'files.confirmGet', method: 'GET', path: '/api/v1/files/1/create_success' },
   // OAuth2, outside /api/v1: the authorization page and the token endpoint take no bearer token; the

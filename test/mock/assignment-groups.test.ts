@@ -31,7 +31,7 @@ describe('assignment groups', () => {
     const groups = await collect(teacher().assignmentGroups.list({ ...C, include: ['assignments'] }));
     expect(groups.map((g) => [g.id, g.name, g.position, g.group_weight, g.rules])).toEqual([
       [1, 'Assignments', 1, 0, {}],
-      [2, 'Exams', 2, 0, {}],
+      [6, 'Exams', 2, 0, {}],
     ]);
     expect(groups[0].assignments?.map((a) => [a.id, a.assignment_group_id])).toEqual([
       [1, 1],
@@ -48,7 +48,7 @@ describe('assignment groups', () => {
       .catch(() => undefined);
     const made = await teacher().assignments.create({
       ...C,
-      assignment: { name: 'Draft lab', published: false, assignment_group_id: 2 },
+      assignment: { name: 'Draft lab', published: false, assignment_group_id: 6 },
     });
     const [, exams] = await collect(as(TOKENS.student).assignmentGroups.list({ ...C, include: ['assignments'] }));
     expect(exams.assignments).toEqual([]);
@@ -91,13 +91,13 @@ describe('assignment groups', () => {
   });
 
   it('deletes a group, moving its assignments, or taking them along', async () => {
-    await teacher().assignmentGroups.delete({ ...C, assignment_group_id: 1, move_assignments_to: 2 });
-    expect((await teacher().assignments.get({ ...C, id: 1 })).assignment_group_id).toBe(2);
+    await teacher().assignmentGroups.delete({ ...C, assignment_group_id: 1, move_assignments_to: 6 });
+    expect((await teacher().assignments.get({ ...C, id: 1 })).assignment_group_id).toBe(6);
     expect(await statusOf(teacher().assignmentGroups.get({ ...C, assignment_group_id: 1 }))).toBe(404);
     expect(
-      await failure(teacher().assignmentGroups.delete({ ...C, assignment_group_id: 2, move_assignments_to: 99 })),
+      await failure(teacher().assignmentGroups.delete({ ...C, assignment_group_id: 6, move_assignments_to: 99 })),
     ).toMatchObject({ status: 400 });
-    const gone = await teacher().assignmentGroups.delete({ ...C, assignment_group_id: 2 });
+    const gone = await teacher().assignmentGroups.delete({ ...C, assignment_group_id: 6 });
     expect(gone.workflow_state).toBe('deleted');
     expect(await statusOf(teacher().assignments.get({ ...C, id: 1 }))).toBe(404);
     // A course left with no group makes "Assignments" again for its next assignment.
@@ -107,8 +107,8 @@ describe('assignment groups', () => {
   });
 
   it('assignments name their group on create and update, a group of the same course only', async () => {
-    const a = await teacher().assignments.create({ ...C, assignment: { name: 'Midterm', assignment_group_id: 2 } });
-    expect(a.assignment_group_id).toBe(2);
+    const a = await teacher().assignments.create({ ...C, assignment: { name: 'Midterm', assignment_group_id: 6 } });
+    expect(a.assignment_group_id).toBe(6);
     const groupOfChem = (await collect(as(TOKENS.admin).assignmentGroups.list({ course_id: 2 })))[0].id;
     expect(
       await failure(teacher().assignments.update({ ...C, id: a.id, assignment: { assignment_group_id: groupOfChem } })),

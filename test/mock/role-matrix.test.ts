@@ -542,7 +542,7 @@ const matrix: Record<string, Row> = {
     body: { group_weight: 60, rules: { drop_lowest: 1 } },
     allow: BIO_CONTENT,
   },
-  'assignmentGroups.delete': { path: `/api/v1/${C}/assignment_groups/2`, allow: BIO_CONTENT },
+  'assignmentGroups.delete': { path: `/api/v1/${C}/assignment_groups/6`, allow: BIO_CONTENT },
   'groups.list': { path: `/api/v1/${C}/groups`, allow: BIO_READERS },
   'calendar.create': {
     path: '/api/v1/calendar_events',

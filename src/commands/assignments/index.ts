@@ -45,6 +45,14 @@ const fieldFlags = {
     description: 'description (HTML)',
     field: { name: 'description' },
   },
+  assignmentGroupId: {
+    long: 'assignment-group-id',
+    value: 'id',
+    type: 'integer',
+    min: 1,
+    description: "the assignment group it counts in (the course's first unless given)",
+    field: { name: 'assignment_group_id', type: 'integer' },
+  },
 } as const;
 
 type FieldOpts = Partial<OptionsOf<typeof fieldFlags>>;
@@ -69,6 +77,7 @@ function assignmentFields(opts: FieldOpts): AssignmentFields {
     grading_standard_id:
       gradingStandardId === undefined ? undefined : gradingStandardId === '' ? null : Number(gradingStandardId),
     description: opts.description,
+    assignment_group_id: opts.assignmentGroupId,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as AssignmentFields;
 }

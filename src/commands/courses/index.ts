@@ -132,6 +132,7 @@ const updateCourse = command({
   examples: [
     'lms courses update sis_course_id:BIO-101 --name "Introduction to Biology (Fall)" --course-code BIO-101F',
     'lms courses update 3 --end-at "" --time-zone America/New_York',
+    'lms courses update 1 --weighted',
   ],
   columns: COLUMNS,
   options: {
@@ -149,9 +150,20 @@ const updateCourse = command({
     timeZone: { ...fieldFlags.timeZone, description: "the course's time zone, e.g. America/Denver" },
     publish: { long: 'publish', description: 'make the course available' },
     unpublish: { long: 'unpublish', description: 'make it unavailable again (refused once its students have grades)' },
+    weighted: {
+      long: 'weighted',
+      description: "weigh the final grade by the assignment groups' weights (teachers may change this alone)",
+      field: { name: 'apply_assignment_group_weights' },
+    },
+    unweighted: {
+      long: 'unweighted',
+      description: 'count the final grade as points over points again',
+      field: { name: 'apply_assignment_group_weights', value: false },
+    },
   },
   async run({ args, opts, ctx }) {
     if (opts.publish && opts.unpublish) throw new UsageError('--publish and --unpublish go one at a time');
+    if (opts.weighted && opts.unweighted) throw new UsageError('--weighted and --unweighted go one at a time');
     const fields: CourseFields = {
       name: opts.name,
       course_code: opts.courseCode,
@@ -160,6 +172,7 @@ const updateCourse = command({
       end_at: checkTime('--end-at', opts.endAt),
       time_zone: opts.timeZone,
       event: opts.publish ? 'offer' : opts.unpublish ? 'claim' : undefined,
+      apply_assignment_group_weights: opts.weighted ? true : opts.unweighted ? false : undefined,
     };
     const course = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as CourseFields;
     if (Object.keys(course).length === 0)

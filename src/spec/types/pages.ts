@@ -7,7 +7,7 @@ import type { Assignment } from './school.js';
 /** Who may edit a page besides those who manage the course's content, as a comma-separated list. */
 export const EDITING_ROLES = ['teachers', 'students', 'members', 'public'] as const;
 
-export interface PageEditor extends ApiObject {
+interface PageEditor extends ApiObject {
   id: number;
   display_name: string;
 }

@@ -154,6 +154,11 @@ export function setPointsPossible(db: Db, id: number, points: number, now: strin
   run(db, `UPDATE assignments SET points_possible = ?, updated_at = ? WHERE id = ?`, points, now, id);
 }
 
+/** Puts an assignment in another group of its course (what a graded quiz's group says). */
+export function moveToGroup(db: Db, id: number, groupId: number): void {
+  run(db, `UPDATE assignments SET assignment_group_id = ? WHERE id = ?`, groupId, id);
+}
+
 /** An assignment's own fields, as the assignments API sets them. */
 export interface AssignmentChange {
   name: string;

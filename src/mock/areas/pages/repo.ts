@@ -1,9 +1,8 @@
 // Pages of a course, the slugs they are known by, and their revisions. The only SQL of the area.
 import { containsLike } from '../../db/contains.js';
 import type { Db } from '../../db/open.js';
-import { all, insert, one, run } from '../../db/statements.js';
+import { insert, one, run } from '../../db/statements.js';
 import type { KeysetQuery } from '../../kit.js';
-import { uniqueSlug } from './slug.js';
 
 export interface PageRow {
   id: number;
@@ -246,11 +245,11 @@ export function latestRevisionOf(db: Db, pageId: number): RevisionRow | undefine
   );
 }
 
-/** The course's live pages, for a seed or a test. */
-export function pagesOfCourse(db: Db, courseId: number): PageRow[] {
-  return all<PageRow>(
-    db,
-    `SELECT * FROM wiki_pages WHERE course_id = ? AND workflow_state <> 'deleted' ORDER BY id`,
-    courseId,
-  );
+
+/** The slug unique in the course: the first of `base`, `base-2`, `base-3`… that `taken` refuses. */
+function uniqueSlug(base: string, taken: (slug: string) => boolean): string {
+  if (!taken(base)) return base;
+  let n = 2;
+  while (taken(`${base}-${n}`)) n++;
+  return `${base}-${n}`;
 }

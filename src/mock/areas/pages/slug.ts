@@ -38,11 +38,3 @@ export function slugOf(title: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 }
-
-/** The slug unique in the course: the first of `base`, `base-2`, `base-3`… that `taken` refuses. */
-export function uniqueSlug(base: string, taken: (slug: string) => boolean): string {
-  if (!taken(base)) return base;
-  let n = 2;
-  while (taken(`${base}-${n}`)) n++;
-  return `${base}-${n}`;
-}

@@ -22,6 +22,7 @@ import {
 import { text, textFault } from '../../fields.js';
 import { allows, canManageContent, permit, readableCourse } from '../access.js';
 import { quizzesPolicy } from './policy.js';
+import { defaultGroupOf, groupById } from '../assignment-groups/repo.js';
 import type { CourseRow } from '../../school/courses/repo.js';
 import {
   createQuiz,
@@ -187,7 +188,7 @@ function choice<T extends string>(q: ParamsObject, name: string, choices: readon
  * request is a 400 naming it; a value the request did not touch that a changed one makes
  * meaningless (a scoring policy once attempts go back to 1) is cleared instead.
  */
-function quizValues(course: CourseRow, current: QuizValues, q: ParamsObject): QuizValues {
+function quizValues(ctx: MockCtx, course: CourseRow, current: QuizValues, q: ParamsObject): QuizValues {
   const v: QuizValues = { ...current };
   if (given(q, 'title')) {
     const title = str(q, 'title')?.trim() ?? '';
@@ -206,8 +207,7 @@ function quizValues(course: CourseRow, current: QuizValues, q: ParamsObject): Qu
         'assignment_group_id',
         `assignment_group_id is only valid for graded quizzes (quiz_type assignment or graded_survey), not ${v.quiz_type}`,
       );
-    // Each course of the mock has one assignment group, numbered after the course.
-    if (groupId !== course.id)
+    if (groupId === undefined || !groupById(ctx.db, course.id, groupId))
       throw wrong(
         'assignment_group_id',
         `assignment group ${groupId} is not an assignment group of course ${course.id}`,
@@ -215,7 +215,7 @@ function quizValues(course: CourseRow, current: QuizValues, q: ParamsObject): Qu
     v.assignment_group_id = groupId;
   }
   // A graded quiz goes into the course's top assignment group unless told otherwise.
-  v.assignment_group_id = graded ? (v.assignment_group_id ?? course.id) : null;
+  v.assignment_group_id = graded ? (v.assignment_group_id ?? defaultGroupOf(ctx.db, course.id, ctx.now())) : null;
 
   if (given(q, 'time_limit')) {
     const limit = blank(q, 'time_limit') ? null : intField(q, 'time_limit')!;
@@ -315,7 +315,7 @@ const create: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
   permit(canManageContent(ctx, course));
   const now = ctx.now();
-  const values = quizValues(course, QUIZ_DEFAULTS, obj(ctx.params, 'quiz'));
+  const values = quizValues(ctx, course, QUIZ_DEFAULTS, obj(ctx.params, 'quiz'));
   const id = createQuiz(ctx.db, course.id, values, now);
   syncQuizAssignment(ctx.db, quizById(ctx.db, id)!, GRADED.has(values.quiz_type), now);
   return quizJson(ctx, quizById(ctx.db, id)!, course);
@@ -325,7 +325,7 @@ const update: Handler = (ctx) => {
   const course = readableCourse(ctx, ctx.path.course_id);
   const quiz = quizInCourse(ctx, course);
   permit(canManageContent(ctx, course));
-  const values = quizValues(course, quiz, obj(ctx.params, 'quiz'));
+  const values = quizValues(ctx, course, quiz, obj(ctx.params, 'quiz'));
   if (quiz.published === 1 && values.published === 0 && hasStudentSubmissions(ctx.db, quiz.id)) {
     throw new HttpError(400, {
       errors: {

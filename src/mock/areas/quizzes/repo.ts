@@ -3,7 +3,7 @@ import { containsLike, indexable } from '../../db/contains.js';
 import type { Db } from '../../db/open.js';
 import type { KeysetQuery } from '../../kit.js';
 import { insert, one, run } from '../../db/statements.js';
-import { createAssignment, deleteAssignment, updateAssignment } from '../assignments/repo.js';
+import { createAssignment, deleteAssignment, moveToGroup, updateAssignment } from '../assignments/repo.js';
 
 export interface QuizRow {
   id: number;
@@ -112,12 +112,14 @@ export function syncQuizAssignment(db: Db, quiz: QuizRow, graded: boolean, now: 
       dueAt: quiz.due_at,
       lockAt: quiz.lock_at,
       unlockAt: quiz.unlock_at,
+      groupId: quiz.assignment_group_id ?? undefined,
       published: quiz.published === 1,
       now,
     });
     run(db, `UPDATE quizzes SET assignment_id = ? WHERE id = ?`, id, quiz.id);
     return;
   }
+  if (quiz.assignment_group_id !== null) moveToGroup(db, quiz.assignment_id, quiz.assignment_group_id);
   updateAssignment(db, quiz.assignment_id, {
     name: quiz.title,
     description: quiz.description,

@@ -24,6 +24,8 @@ import {
 import { createJobRunner, DEFAULT_JOB_TICK_MS, type JobRunner } from './jobs.js';
 import { matchRoute, pathIsWellFormed } from '../spec/match.js';
 
+/** The leaky bucket real instances give each token (about 700), full: what an unthrottled mock reports left. */
+const UNTHROTTLED_REMAINING = '700.0';
 export interface MockOptions {
   db: Db;
   /** Fixed "now" (ISO), as LMS_MOCK_NOW sets it; the real clock otherwise. */
@@ -63,8 +65,14 @@ export function createMockHandler(options: MockOptions): MockHandler {
   const countRemoval = () => setMetaValue(db, 'removals', String(Number(metaValue(db, 'removals') ?? 0) + 1));
 
   const handle = async (req: ApiRequest): Promise<ApiResponse> => {
+    const started = performance.now();
     const res = await answer(req);
     res.headers[INSTANCE_HEADER] = instance();
+    // What real instances send on every answer: the request's cost (its time, in seconds, as a float)
+    // and what is left of the caller's bucket. Unthrottled, the bucket stays full; `mock serve
+    // --throttle` puts its own bucket's figures over these.
+    res.headers['x-request-cost'] ??= ((performance.now() - started) / 1000).toFixed(6);
+    res.headers['x-rate-limit-remaining'] ??= UNTHROTTLED_REMAINING;
     return res;
   };
   return Object.assign(handle, { uploads: createUploadDesk(db, now) });

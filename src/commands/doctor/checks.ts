@@ -432,8 +432,8 @@ const RATE_LIMIT_FIX =
 
 /**
  * From the headers of the token check's own answer. An instance that sends no
- * X-Rate-Limit-Remaining (one that does not throttle this token, a proxy that drops it, the mock
- * without --throttle) is not measured, which is no fault.
+ * X-Rate-Limit-Remaining (one that does not throttle this token, a proxy that drops it) is not
+ * measured, which is no fault.
  */
 function rateLimitCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer> | undefined): Check {
   if (!asked)
@@ -457,7 +457,7 @@ function rateLimitCheck(report: InstanceReport | undefined, asked: Settled<SelfA
     if (waited) return { check: 'rate limit', status: 'fail', detail: waited, fix: RATE_LIMIT_FIX };
     const why =
       report?.kind === 'mock'
-        ? 'the mock sends no X-Rate-Limit-Remaining unless it throttles (lms mock serve --throttle, or LMS_MOCK_FAULTS)'
+        ? 'the mock sent no X-Rate-Limit-Remaining (it sends one with every answer: a proxy in between drops it?)'
         : `${host} sent no X-Rate-Limit-Remaining (it does not throttle this token, or a proxy in between drops the header)`;
     return { check: 'rate limit', status: 'ok', detail: `not measured: ${why}` };
   }

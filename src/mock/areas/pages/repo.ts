@@ -245,7 +245,6 @@ export function latestRevisionOf(db: Db, pageId: number): RevisionRow | undefine
   );
 }
 
-
 /** The slug unique in the course: the first of `base`, `base-2`, `base-3`… that `taken` refuses. */
 function uniqueSlug(base: string, taken: (slug: string) => boolean): string {
   if (!taken(base)) return base;

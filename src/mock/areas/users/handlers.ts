@@ -328,6 +328,18 @@ const avatars: Handler = (ctx) => {
   return avatarOptions(ctx, target);
 };
 
+/**
+ * A page view's id as real instances give it: the request's UUID, a string. The mock's is made from
+ * the row's id and the database's seed, so it is the same on every read.
+ */
+function pageViewId(db: Db, id: number): string {
+  const hex = crypto()
+    .createHash('sha256')
+    .update(`${metaValue(db, 'seeded_at') ?? ''}|page_view|${id}`)
+    .digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((Number.parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 const pageViews: Handler = (ctx) => {
   const target = findUser(ctx, ctx.path.user_id);
   demand(ctx, usersPolicy.pageViews, atRoot(ctx), target.id);
@@ -335,7 +347,7 @@ const pageViews: Handler = (ctx) => {
   const end = timestamp(ctx.params, 'end_time');
   if (start && end && start > end) throw badRequest('start_time must be before end_time');
   return paginate(ctx, keysetSource<Record<string, unknown>>(ctx.db, pageViewsQuery(target.id, start, end)), (v) => ({
-    id: String(v.id),
+    id: pageViewId(ctx.db, Number(v.id)),
     url: v.url,
     created_at: v.created_at,
     user_agent: v.user_agent,

@@ -122,10 +122,10 @@ export function enrollmentsOfUserInCourse(
   db: Db,
   userId: number,
   courseId: number,
-): { type: string; role: string; enrollment_state: string; user_id: number }[] {
+): { type: string; role: string; role_id: number; enrollment_state: string; user_id: number }[] {
   return all(
     db,
-    `SELECT e.type, r.name AS role, e.workflow_state AS enrollment_state, e.user_id FROM enrollments e JOIN roles r ON r.id = e.role_id
+    `SELECT e.type, r.name AS role, e.role_id, e.workflow_state AS enrollment_state, e.user_id FROM enrollments e JOIN roles r ON r.id = e.role_id
      WHERE e.course_id = ? AND e.user_id = ? AND e.workflow_state IN ('active', 'invited')`,
     courseId,
     userId,

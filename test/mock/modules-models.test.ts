@@ -59,7 +59,7 @@ describe('module answers as the models say', () => {
       }),
       await t.createItem({
         ...on,
-        module_item: { type: 'Page', page_url: 'syllabus', completion_requirement: { type: 'must_mark_done' } },
+        module_item: { type: 'Page', page_url: 'course-syllabus', completion_requirement: { type: 'must_mark_done' } },
       }),
       await t.createItem({
         ...on,

@@ -155,7 +155,7 @@ describe('writing', () => {
     ).toMatchObject({
       new_tab: true,
     });
-    expect(await add({ type: 'Page', page_url: 'syllabus' })).toMatchObject({ page_url: 'syllabus' });
+    expect(await add({ type: 'Page', page_url: 'course-syllabus' })).toMatchObject({ page_url: 'course-syllabus' });
     const header = await add({ type: 'SubHeader', title: 'Part two', position: 1, indent: 2 });
     expect(header).toMatchObject({ position: 1, indent: 2 });
     // Canvas drops a requirement the type cannot have.
@@ -173,6 +173,7 @@ describe('writing', () => {
     [{ type: 'Quiz', content_id: 3 }, 'Could not find content'],
     [{ type: 'Discussion', content_id: 12 }, 'Could not find content'],
     [{ type: 'Page' }, 'missing page_url'],
+    [{ type: 'Page', page_url: 'no-such-page' }, 'invalid page_url'],
     [{ type: 'ExternalUrl', title: 'x', external_url: 'javascript:alert(1)' }, 'http or https'],
     [{ type: 'SubHeader' }, "can't be blank"],
     [{ type: 'Assignment', content_id: 1, completion_requirement: { type: 'min_score' } }, 'min_score'],

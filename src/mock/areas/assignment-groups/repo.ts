@@ -101,7 +101,7 @@ function moveTo(db: Db, g: AssignmentGroupRow, position: number): void {
   const others = groupsOfCourse(db, g.course_id).filter((x) => x.id !== g.id);
   const at = Math.min(Math.max(position, 1), others.length + 1) - 1;
   const order = [...others.slice(0, at).map((x) => x.id), g.id, ...others.slice(at).map((x) => x.id)];
-  order.forEach((id, i) => run(db, `UPDATE assignment_groups SET position = ? WHERE id = ?`, i + 1, id));
+  for (const [i, id] of order.entries()) run(db, `UPDATE assignment_groups SET position = ? WHERE id = ?`, i + 1, id);
 }
 
 /**

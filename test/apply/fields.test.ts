@@ -42,6 +42,7 @@ describe('fields, read off the verbs that write each kind', () => {
       start_at: 'time?',
       end_at: 'time?',
       time_zone: 'string',
+      apply_assignment_group_weights: 'boolean',
     });
     expect(fieldsOf(t.kinds.assignments)).toEqual({
       name: 'string',
@@ -52,6 +53,7 @@ describe('fields, read off the verbs that write each kind', () => {
       grading_standard_id: 'integer?',
       description: 'string',
       published: 'boolean',
+      assignment_group_id: 'integer',
     });
     expect(fieldsOf(t.kinds.sections)).toEqual({
       name: 'string',

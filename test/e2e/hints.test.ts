@@ -141,7 +141,6 @@ const HINTS: Hint[] = [
   { source: 'its tokens are seeded (lms mock tokens lists them)', line: '--mock mock tokens', how: 'run' },
   { source: "\\`lms mock tokens\\` lists its users' tokens", line: '--mock mock tokens', how: 'run' },
   { source: '<code>lms mock tokens</code> lists them', line: '--mock mock tokens', how: 'run' },
-  { source: '(lms mock serve --throttle, or LMS_MOCK_FAULTS)', line: 'mock serve --throttle', how: 'read' },
   // Reads that a hint points to.
   { source: '(lms accounts list shows yours)', line: '--mock accounts list', how: 'run' },
   { source: "hint: 'lms todo lists it'", line: '--mock todo', how: 'run', token: STUDENT },

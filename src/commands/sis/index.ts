@@ -46,23 +46,12 @@ interface CheckedFile {
  */
 async function checkSisFiles(
   source: InputSource,
+  stdin: NodeJS.ReadableStream,
 ): Promise<{ bytes: Uint8Array; zip: boolean; name: string; files: CheckedFile[] }> {
   const path = sourceName(source);
-  let bytes: Uint8Array;
-  if (typeof source === 'string') {
-    const { readFile, stat } = await import('node:fs/promises');
-    const info = await stat(source).catch(() => undefined);
-    if (!info?.isFile()) throw new UsageError(`no such file: ${source}`);
-    if (info.size > MAX_SIS_BYTES)
-      throw new UsageError(
-        `${source} is larger than ${MAX_SIS_BYTES} bytes; split it into smaller imports. Nothing was sent.`,
-      );
-    bytes = new Uint8Array(await readFile(source));
-  } else {
-    bytes = new Uint8Array(Buffer.from(source.text));
-    if (bytes.length > MAX_SIS_BYTES)
-      throw new UsageError(`${path} is larger than ${MAX_SIS_BYTES} bytes. Nothing was sent.`);
-  }
+  const { readBounded } = await import('../../io/bounded.js');
+  // A path, `-` for stdin, or the text a surface handed over: read only up to the bound, whatever it is.
+  const bytes = new Uint8Array(await readBounded(source, stdin, { limit: MAX_SIS_BYTES, what: 'the SIS import' }));
   const zip = isZip(bytes) || /\.zip$/i.test(path);
   // What the attachment is called: a text handed over is named after its input, as a CSV.
   const name = /\.(csv|zip)$/i.test(basename(path)) ? basename(path) : `${basename(path)}.${zip ? 'zip' : 'csv'}`;
@@ -166,7 +155,7 @@ const importSis = command({
       throw new UsageError('--batch-mode needs --batch-term: the term whose data the import replaces');
     if (opts.batchMode && opts.diffingDataSetId)
       throw new UsageError('give --batch-mode or --diffing-data-set-id, not both: the instance diffs no batch');
-    const checked = await checkSisFiles(ctx.input(args[0]));
+    const checked = await checkSisFiles(ctx.input(args[0]), ctx.io.stdin);
     const summary = {
       file: args[0],
       account: opts.account,

@@ -119,8 +119,10 @@ describe('lms doctor against lms mock serve', () => {
     expect(checks['rate limit']).toEqual({
       check: 'rate limit',
       status: 'ok',
-      detail:
-        '700 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 0): room for about 14 requests at once',
+      // The mock's cost is the time the answer took, so it varies from run to run.
+      detail: expect.stringMatching(
+        /^700 left in the rate-limit bucket \(X-Rate-Limit-Remaining; this check cost [\d.]+\): room for about \d+ requests at once$/,
+      ),
     });
     expect(checks.masquerade).toMatchObject({
       status: 'ok',

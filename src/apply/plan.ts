@@ -5,6 +5,7 @@
 //
 // Each change carries how it is made (a task for the bulk engine: find, compare, create, update), so
 // the apply runs exactly what the plan showed.
+import { pool } from '../pool.js';
 import type { Journal } from '../bulk/journal.js';
 import { placeFields } from '../bulk/csv-input.js';
 import { runRows, type BulkRow } from '../bulk/job.js';
@@ -179,20 +180,6 @@ async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
-  return out;
-}
-
-/** `fn` over `items`, `n` at a time (the transport paces them further). */
-async function pool<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, worker));
   return out;
 }
 

@@ -11,6 +11,7 @@
 // people where the command works in a course (a teacher may search those), else an account's users.
 // A bare address is a login to the API, and many schools' logins are addresses: it names whoever has
 // it as a login or as an email, when that is one person.
+import { pool } from '../pool.js';
 import type { ApiClient } from './client.js';
 import { ApiError, ExitCode, LmsError, UsageError } from '../errors.js';
 import type { Id } from '../spec/types/common.js';
@@ -200,14 +201,9 @@ export async function resolveAddresses(
   // A few searches at a time, as the bulk jobs look references up.
   const keys = [...searched.keys()];
   const results = new Map<string, { path: string } | { error: LmsError }>();
-  let next = 0;
-  const worker = async () => {
-    while (next < keys.length) {
-      const key = keys[next++];
-      results.set(key, outcome(searched.get(key)!, await findByAddress(client, searched.get(key)!, where), where));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, keys.length)) }, worker));
+  await pool(keys, concurrency, async (key) => {
+    results.set(key, outcome(searched.get(key)!, await findByAddress(client, searched.get(key)!, where), where));
+  });
   return results;
 }
 

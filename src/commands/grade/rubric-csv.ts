@@ -23,6 +23,7 @@ import { criterionNamed, pointsFor, type RubricAssessmentParam } from './rubric.
 import { dialectOf, dialectWords, readInput, type InputEncoding } from '../../bulk/csv-input.js';
 import { delimiterOf } from '../../bulk/delimiter.js';
 import { err } from '../../io/streams.js';
+import { pool } from '../../pool.js';
 import { courseOf } from './export.js';
 
 /** What of `grade --csv`'s options a rubric file reads. */
@@ -214,26 +215,21 @@ export function gradeRubricCsv(
       );
     }
     const errors = new Map<Row, string>();
-    let next = 0;
-    const worker = async () => {
-      while (next < changed.length) {
-        const row = changed[next++];
-        try {
-          await client.ops.submissions.grade({
-            ...o.sctx,
-            assignment_id: a.id,
-            user_id: row.userId,
-            rubric_assessment: row.assessment,
-            ...(row.grade !== undefined ? { submission: { posted_grade: row.grade } } : {}),
-            ...(row.comment ? { comment: { text_comment: row.comment } } : {}),
-          });
-        } catch (e) {
-          if (!(e instanceof LmsError)) throw e;
-          errors.set(row, e.message);
-        }
+    await pool(changed, o.concurrency, async (row) => {
+      try {
+        await client.ops.submissions.grade({
+          ...o.sctx,
+          assignment_id: a.id,
+          user_id: row.userId,
+          rubric_assessment: row.assessment,
+          ...(row.grade !== undefined ? { submission: { posted_grade: row.grade } } : {}),
+          ...(row.comment ? { comment: { text_comment: row.comment } } : {}),
+        });
+      } catch (e) {
+        if (!(e instanceof LmsError)) throw e;
+        errors.set(row, e.message);
       }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, changed.length)) }, worker));
+    });
     // Read back: the server holds each row's points, or the row failed.
     const held = new Map((await assessments(client, o, false)).map((s) => [s.user_id, s]));
     const results = out.map((row) => {

@@ -3,6 +3,7 @@
 // refused whole, with its lines, instead of half applied. Each distinct reference is asked about
 // once, a few at a time: a roster names the same section on every row, and a real instance's rate
 // limit makes more than a handful of requests in flight only buy throttling.
+import { pool } from '../pool.js';
 import { ApiError } from '../errors.js';
 
 /**
@@ -15,16 +16,8 @@ export async function lookupEach<K, V>(
   concurrency: number,
 ): Promise<Map<K, V>> {
   const queue = [...new Set(keys)];
-  const found = new Map<K, V>();
-  let next = 0;
-  async function worker(): Promise<void> {
-    while (next < queue.length) {
-      const key = queue[next++];
-      found.set(key, await look(key));
-    }
-  }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, worker));
-  return found;
+  const values = await pool(queue, concurrency, look);
+  return new Map<K, V>(queue.map((key, i) => [key, values[i]]));
 }
 
 /** The record, or undefined when the API says there is none (404); any other error is thrown. */

@@ -75,7 +75,7 @@ describe('PUT /api/v1/courses/:id', () => {
       'end date must be after the start date',
     ],
     ['an unknown time zone', { time_zone: 'Mars/Olympus' }, 'time_zone', "'Mars/Olympus' is not a known time zone"],
-    ['an event the mock does not model', { event: 'conclude' }, 'event', 'must be one of offer, claim'],
+    ['an event Canvas does not take', { event: 'archive' }, 'event', 'must be one of offer, claim, conclude, delete'],
   ])('refuses %s with a 400 naming the field, and changes nothing', async (_what, course, field, message) => {
     const before = await admin().courses.get({ id: 3 });
     expect(await failure(admin().courses.update({ id: 3, course: course as never }))).toEqual({
@@ -100,6 +100,23 @@ describe('PUT /api/v1/courses/:id', () => {
       body: invalid('workflow_state', 'Course cannot be unpublished if student submissions exist.', 'course'),
     });
     expect(await admin().courses.get({ id: 1 })).toMatchObject({ workflow_state: 'available' });
+  });
+
+  it('concludes a course (still found), reopens it with claim, and deletes it (gone to the API)', async () => {
+    const made = await admin().courses.create({ account_id: 2, course: { name: 'Ecology', sis_course_id: 'ECO-1' } });
+    expect(await admin().courses.update({ id: made.id, course: { event: 'conclude' } })).toMatchObject({
+      workflow_state: 'completed',
+    });
+    expect(await admin().courses.get({ id: 'sis_course_id:ECO-1' })).toMatchObject({ workflow_state: 'completed' });
+    expect(await admin().courses.update({ id: made.id, course: { event: 'claim' } })).toMatchObject({
+      workflow_state: 'unpublished',
+    });
+    expect(await statusOf(teacher().courses.update({ id: made.id, course: { event: 'delete' } }))).toBe(401);
+    expect(await admin().courses.update({ id: made.id, course: { event: 'delete' } })).toMatchObject({
+      workflow_state: 'deleted',
+    });
+    expect(await statusOf(admin().courses.get({ id: made.id }))).toBe(404);
+    expect(await statusOf(admin().courses.update({ id: made.id, course: { event: 'offer' } }))).toBe(404);
   });
 
   it('is for those who may create courses in its account: not its teacher; an SIS id also needs manage_sis', async () => {

@@ -30,8 +30,11 @@ export interface CourseFields {
   start_at?: string | null;
   end_at?: string | null;
   time_zone?: string;
-  /** Update only: `offer` publishes the course, `claim` unpublishes it. */
-  event?: 'offer' | 'claim';
+  /**
+   * Update only: `offer` publishes the course, `claim` unpublishes it (or reopens a concluded one),
+   * `conclude` makes it read-only, `delete` deletes it.
+   */
+  event?: 'offer' | 'claim' | 'conclude' | 'delete';
   /** The final grade weighs each assignment group by its `group_weight`. */
   apply_assignment_group_weights?: boolean;
 }

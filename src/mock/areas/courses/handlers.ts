@@ -105,8 +105,17 @@ const get: Handler = (ctx) => {
   return courseJson(course, weighting(ctx, course));
 };
 
-/** `course[event]`: the states the mock's courses move between. */
-const EVENTS: Record<string, string> = { offer: 'available', claim: 'unpublished' };
+/**
+ * `course[event]`: the states the mock's courses move between, as Canvas's update takes them
+ * (courses_controller.rb#update: claim, offer, conclude, delete). A deleted course is gone to the
+ * API, so nothing moves it back.
+ */
+const EVENTS: Record<string, string> = {
+  offer: 'available',
+  claim: 'unpublished',
+  conclude: 'completed',
+  delete: 'deleted',
+};
 
 /**
  * Changes what `course[...]` names and leaves the rest, under the rules create applies to the same
@@ -157,11 +166,8 @@ const update: Handler = (ctx) => {
   if (event !== undefined) {
     const state = EVENTS[event];
     if (!state) throw invalid('course', 'event', 'inclusion', `must be one of ${Object.keys(EVENTS).join(', ')}`);
-    if (
-      state === 'unpublished' &&
-      current.workflow_state !== 'unpublished' &&
-      hasGradedStudentWork(ctx.db, current.id)
-    ) {
+    // Unpublishing hides a live course's grades from its students; reopening a concluded one does not.
+    if (state === 'unpublished' && current.workflow_state === 'available' && hasGradedStudentWork(ctx.db, current.id)) {
       throw invalid(
         'course',
         'workflow_state',

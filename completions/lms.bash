@@ -111,6 +111,7 @@ _lms_subcommand() {
     'courses:create') _lms_next='courses create'; return 0 ;;
     'courses:get') _lms_next='courses get'; return 0 ;;
     'courses:help') _lms_next='courses help'; return 0 ;;
+    'courses:import') _lms_next='courses import'; return 0 ;;
     'courses:list'|'courses:ls') _lms_next='courses list'; return 0 ;;
     'courses:update') _lms_next='courses update'; return 0 ;;
     'doctor:check') _lms_next='doctor check'; return 0 ;;
@@ -220,6 +221,7 @@ _lms_subcommand() {
     'sections:delete') _lms_next='sections delete'; return 0 ;;
     'sections:get') _lms_next='sections get'; return 0 ;;
     'sections:help') _lms_next='sections help'; return 0 ;;
+    'sections:import') _lms_next='sections import'; return 0 ;;
     'sections:list'|'sections:ls') _lms_next='sections list'; return 0 ;;
     'sections:uncrosslist') _lms_next='sections uncrosslist'; return 0 ;;
     'sections:update') _lms_next='sections update'; return 0 ;;
@@ -510,6 +512,10 @@ _lms_value_flag() {
     'courses create:--sis-course-id'|'courses create '*':--sis-course-id') _lms_words=''; return 0 ;;
     'courses create:--start-at'|'courses create '*':--start-at') _lms_words=''; return 0 ;;
     'courses create:--time-zone'|'courses create '*':--time-zone') _lms_words=''; return 0 ;;
+    'courses import:--account'|'courses import '*':--account') _lms_words='@ids'; return 0 ;;
+    'courses import:--concurrency'|'courses import '*':--concurrency') _lms_words=''; return 0 ;;
+    'courses import:--delimiter'|'courses import '*':--delimiter') _lms_words=''; return 0 ;;
+    'courses import:--failed-out'|'courses import '*':--failed-out') _lms_words='@files'; return 0 ;;
     'courses list:--account'|'courses list '*':--account') _lms_words='@ids'; return 0 ;;
     'courses list:--enrollment-type'|'courses list '*':--enrollment-type') _lms_words='teacher student ta observer designer'; return 0 ;;
     'courses list:--search'|'courses list '*':--search') _lms_words=''; return 0 ;;
@@ -740,6 +746,9 @@ _lms_value_flag() {
     'sections create:--start-at'|'sections create '*':--start-at') _lms_words=''; return 0 ;;
     'sections crosslist:--to'|'sections crosslist '*':--to') _lms_words=''; return 0 ;;
     'sections get:--course'|'sections get '*':--course') _lms_words='@ids'; return 0 ;;
+    'sections import:--concurrency'|'sections import '*':--concurrency') _lms_words=''; return 0 ;;
+    'sections import:--delimiter'|'sections import '*':--delimiter') _lms_words=''; return 0 ;;
+    'sections import:--failed-out'|'sections import '*':--failed-out') _lms_words='@files'; return 0 ;;
     'sections list:--course'|'sections list '*':--course') _lms_words='@ids'; return 0 ;;
     'sections update:--end-at'|'sections update '*':--end-at') _lms_words=''; return 0 ;;
     'sections update:--name'|'sections update '*':--name') _lms_words=''; return 0 ;;
@@ -951,6 +960,7 @@ _lms_argument() {
     'assignments update:'0) _lms_words='@ids'; return 0 ;;
     'completion:'0) _lms_words='bash zsh fish'; return 0 ;;
     'courses get:'0) _lms_words='@ids'; return 0 ;;
+    'courses import:'0) _lms_words='@files'; return 0 ;;
     'courses update:'0) _lms_words='@ids'; return 0 ;;
     'enrollments import:'0) _lms_words='@files'; return 0 ;;
     'outcomes import:'0) _lms_words='@files'; return 0 ;;
@@ -959,6 +969,7 @@ _lms_argument() {
     'profile use:'0) _lms_words='@profiles'; return 0 ;;
     'sections delete:'0) _lms_words='@ids'; return 0 ;;
     'sections get:'0) _lms_words='@ids'; return 0 ;;
+    'sections import:'0) _lms_words='@files'; return 0 ;;
     'sections update:'0) _lms_words='@ids'; return 0 ;;
     'sis import:'0) _lms_words='@files'; return 0 ;;
     'topics delete:'0) _lms_words='@ids'; return 0 ;;
@@ -1077,10 +1088,11 @@ _lms_subcommands() {
     'conv send') _lms_words='' ;;
     'conv unread') _lms_words='' ;;
     'conv update') _lms_words='' ;;
-    'courses') _lms_words='create get help list update' ;;
+    'courses') _lms_words='create get help import list update' ;;
     'courses create') _lms_words='' ;;
     'courses get') _lms_words='' ;;
     'courses help') _lms_words='' ;;
+    'courses import') _lms_words='' ;;
     'courses list') _lms_words='' ;;
     'courses update') _lms_words='' ;;
     'diff') _lms_words='' ;;
@@ -1205,12 +1217,13 @@ _lms_subcommands() {
     'rubrics help') _lms_words='' ;;
     'rubrics list') _lms_words='' ;;
     'rubrics update') _lms_words='' ;;
-    'sections') _lms_words='create crosslist delete get help list uncrosslist update' ;;
+    'sections') _lms_words='create crosslist delete get help import list uncrosslist update' ;;
     'sections create') _lms_words='' ;;
     'sections crosslist') _lms_words='' ;;
     'sections delete') _lms_words='' ;;
     'sections get') _lms_words='' ;;
     'sections help') _lms_words='' ;;
+    'sections import') _lms_words='' ;;
     'sections list') _lms_words='' ;;
     'sections uncrosslist') _lms_words='' ;;
     'sections update') _lms_words='' ;;
@@ -1359,6 +1372,7 @@ _lms_flags() {
     'courses create') _lms_words='--account --all --as-user --course-code --dry-run --end-at --fields --help -h --insecure --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --output -o --per-page --profile -p --publish --raw --sis-course-id --start-at --time-zone --timeout --verbose -v --version -V --yes -y' ;;
     'courses get') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'courses help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'courses import') _lms_words='--account --all --as-user --concurrency --delimiter --dry-run --failed-out --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --restart --skip-invalid --timeout --update --verbose -v --version -V --yes -y' ;;
     'courses list') _lms_words='--account --all --as-user --enrollment-type --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --search --timeout --verbose -v --version -V --yes -y' ;;
     'courses update') _lms_words='--all --as-user --course-code --dry-run --end-at --fields --help -h --insecure --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --output -o --per-page --profile -p --publish --raw --sis-course-id --start-at --time-zone --timeout --unpublish --unweighted --verbose -v --version -V --weighted --yes -y' ;;
     'diff') _lms_words='--all --as-user --concurrency --exit-code --fields --file -f --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --prune --raw --timeout --verbose -v --version -V --yes -y' ;;
@@ -1489,6 +1503,7 @@ _lms_flags() {
     'sections delete') _lms_words='--all --as-user --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'sections get') _lms_words='--all --as-user --course --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'sections help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'sections import') _lms_words='--all --as-user --concurrency --delimiter --dry-run --failed-out --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --restart --skip-invalid --timeout --update --verbose -v --version -V --yes -y' ;;
     'sections list') _lms_words='--all --as-user --course --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --with-students --yes -y' ;;
     'sections uncrosslist') _lms_words='--all --as-user --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'sections update') _lms_words='--all --as-user --dry-run --end-at --fields --help -h --insecure --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --sis-id --start-at --timeout --verbose -v --version -V --yes -y' ;;

@@ -534,11 +534,12 @@ complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'unsubscribe' -d 'stop being told of new messages (group conversations)'
 
 # lms courses
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls update' -a 'create' -d 'Create a course in an account'
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls update' -a 'get' -d 'Show one course'
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls update' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls update' -a 'list' -d 'List your courses, or an account\'s with --account'
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help list ls update' -a 'update' -d 'Change a course\'s name, code, SIS id, dates or time zone; publish or unpublish it'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update' -a 'create' -d 'Create a course in an account'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update' -a 'get' -d 'Show one course'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update' -a 'import' -d 'Create and change courses from Canvas\'s SIS courses.csv by SIS id; completed and deleted rows conclude and delete (asks first)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update' -a 'list' -d 'List your courses, or an account\'s with --account'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update' -a 'update' -d 'Change a course\'s name, code, SIS id, dates or time zone; publish or unpublish it'
 
 # lms courses create flags
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
@@ -553,6 +554,19 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 
 # lms courses get arguments
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from get' -x -a '(__lms_ids)'
+
+# lms courses import arguments
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -F
+
+# lms courses import flags
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'account' -x -a '(__lms_ids)' -d 'the account of rows with no account_id (self: the root account)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'concurrency' -x -d 'rows in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'delimiter' -x -d 'the CSV\'s separator: , ; or tab (default: read off its header)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'skip-invalid' -d 'import the valid rows and report the invalid ones, instead of stopping'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'update' -d 'change existing courses whose name, course_code, start_at, end_at, workflow_state differ from the file'
 
 # lms courses list flags
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'account' -x -a '(__lms_ids)' -d 'list the account\'s courses (admins), sub-accounts included'
@@ -1277,14 +1291,15 @@ complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'use-for-grading' -d 'with --assignment: the rubric\'s points set the assignment\'s, and its assessments the grade'
 
 # lms sections
-complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'create' -d 'Create a section in a course'
-complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'crosslist' -d 'Move a section, with its enrollments, into another course of the same root account'
-complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'delete' -d 'Delete a section (refused while it has enrollments)'
-complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'get' -d 'Show a section (with --course, only if it is in that course)'
-complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'list' -d 'List a course\'s sections (cross-listed ones show their original course)'
-complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'uncrosslist' -d 'Move a cross-listed section back into its original course'
-complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help list ls uncrosslist update' -a 'update' -d 'Change a section\'s name, SIS id or dates'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help import list ls uncrosslist update' -a 'create' -d 'Create a section in a course'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help import list ls uncrosslist update' -a 'crosslist' -d 'Move a section, with its enrollments, into another course of the same root account'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help import list ls uncrosslist update' -a 'delete' -d 'Delete a section (refused while it has enrollments)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help import list ls uncrosslist update' -a 'get' -d 'Show a section (with --course, only if it is in that course)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help import list ls uncrosslist update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help import list ls uncrosslist update' -a 'import' -d 'Create and change sections from Canvas\'s SIS sections.csv by SIS id; a deleted row deletes it (asks first)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help import list ls uncrosslist update' -a 'list' -d 'List a course\'s sections (cross-listed ones show their original course)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help import list ls uncrosslist update' -a 'uncrosslist' -d 'Move a cross-listed section back into its original course'
+complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help import list ls uncrosslist update' -a 'update' -d 'Change a section\'s name, SIS id or dates'
 
 # lms sections create flags
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from create' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
@@ -1309,6 +1324,18 @@ complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcom
 
 # lms sections get flags
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from get' -l 'course' -x -a '(__lms_ids)' -d 'the course it must be in'
+
+# lms sections import arguments
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from import' -F
+
+# lms sections import flags
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from import' -l 'concurrency' -x -d 'rows in flight at once (the server may slow this further)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from import' -l 'delimiter' -x -d 'the CSV\'s separator: , ; or tab (default: read off its header)'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'show what would be created, updated or left alone; write nothing'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from import' -l 'skip-invalid' -d 'import the valid rows and report the invalid ones, instead of stopping'
+complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from import' -l 'update' -d 'change existing sections whose name, start_at, end_at differ from the file'
 
 # lms sections list flags
 complete -c lms -n '__fish_seen_subcommand_from sections; and __fish_seen_subcommand_from list ls' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'

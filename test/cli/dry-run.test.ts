@@ -45,6 +45,9 @@ const FILES: Record<string, string | Uint8Array> = {
   'roster.csv': 'user,type,section,state\nsis_user_id:S-007,student,,active\ntheo,teacher,,active\n',
   'grades.csv': 'user,grade,comment\nsam,19,\n9,18,\n',
   'sis-users.csv': 'user_id,login_id,full_name,status\nS-100,ada,Ada Lovelace,active\n',
+  // As canvas-lms doc/api/sis_csv.md's samples have them, with the seeded school's SIS ids.
+  'courses.csv': 'course_id,short_name,long_name,account_id,status\nE411208,ENG115,English 115,MSU-HUM,active\n',
+  'sections.csv': 'section_id,course_id,name,status\nS001,BIO-101,Section 1,active\n',
   'outcomes.yaml':
     'groups:\n  - title: Field Work\n    vendor_guid: msu-field\n    outcomes:\n      - title: Keeps a field notebook\n        vendor_guid: msu-notebook\n        ratings: ["3:Complete", "1:Partial"]\n',
   'course.yaml':

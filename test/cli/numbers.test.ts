@@ -65,6 +65,8 @@ const NUMBERS: [string, string, string, string][] = [
   ['sis import', '--change-threshold', '101', 'a whole number from 0 to 100'],
   ['topics create', '--points', '-1', 'a number of at least 0'],
   ['topics update', '--points', '-1', 'a number of at least 0'],
+  ['courses import', '--concurrency', '0', 'a whole number from 1 to 32'],
+  ['sections import', '--concurrency', '33', 'a whole number from 1 to 32'],
   ['users import', '--concurrency', '0', 'a whole number from 1 to 32'],
 ];
 

@@ -190,10 +190,12 @@ describe('compiling an option', () => {
     });
     expect([...numbers.keys()].filter((w) => w.endsWith('--concurrency')).sort()).toEqual([
       'apply --concurrency',
+      'courses import --concurrency',
       'diff --concurrency',
       'enrollments import --concurrency',
       'grade set --concurrency',
       'outcomes import --concurrency',
+      'sections import --concurrency',
       'users import --concurrency',
     ]);
   });

@@ -81,6 +81,9 @@ const FILES: Record<string, string | Uint8Array> = {
   'sis-enrollments.csv':
     'course_id,section_id,user_id,role,status\nBIO-101,,S-007,ta,active\n,BIO-101-B,S-009,student,active\n',
   'sis-users.csv': 'user_id,login_id,first_name,last_name,status\nS-100,ada,Ada,Lovelace,active\n',
+  // As canvas-lms doc/api/sis_csv.md's samples have them, with the seeded school's SIS ids.
+  'courses.csv': 'course_id,short_name,long_name,account_id,status\nE411208,ENG115,English 115,MSU-HUM,active\n',
+  'sections.csv': 'section_id,course_id,name,status\nS001,BIO-101,Section 1,active\n',
   // A school's nightly SIS files, zipped: the term is the seeded one (sis_term_id:2026-FA).
   'nightly.zip': zipSync({
     'users.csv': strToU8('user_id,login_id,full_name,status\nS-100,ada,Ada Lovelace,active\n'),

@@ -26,6 +26,8 @@ const P = '\0path';
 const READERS: Record<string, string[]> = {
   'users import <file>': ['--mock', 'users', 'import', '--account', '1', F],
   'enrollments import <file>': ['--mock', 'enrollments', 'import', '--course', '1', F],
+  'courses import <file>': ['--mock', 'courses', 'import', F],
+  'sections import <file>': ['--mock', 'sections', 'import', F],
   'outcomes import <file>': ['--mock', 'outcomes', 'import', '--course', '1', F],
   'sis import <file>': ['--mock', 'sis', 'import', '--account', '1', F],
   'pages create --body-file': ['--mock', 'pages', 'create', '--course', '1', '--title', 'T', '--body-file', F],

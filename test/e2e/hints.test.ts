@@ -161,6 +161,12 @@ const HINTS: Hint[] = [
   { source: 'destructiveHint need lms mcp --allow-destructive', line: 'mcp --allow-destructive', how: 'read' },
   { source: 'run the file with lms sis import', line: '--mock sis list', how: 'run', token: ADMIN },
   { source: 'start the server with lms mcp --toolsets ${tool.toolset}', line: 'mcp --toolsets roster', how: 'read' },
+  // The verb that reads a SIS file of another kind than the one given.
+  { source: "user: 'lms users import',", line: 'users import users.csv', how: 'read' },
+  { source: "enrollment: 'lms enrollments import',", line: 'enrollments import enrollments.csv', how: 'read' },
+  { source: "course: 'lms courses import',", line: 'courses import courses.csv', how: 'read' },
+  { source: "section: 'lms sections import',", line: 'sections import sections.csv', how: 'read' },
+  { source: "READER[found] ?? 'lms sis import'", line: 'sis import terms.csv --account 1', how: 'read' },
   // Verbs named in passing, as a pointer: the verb is read with the arguments it needs.
   { source: 'a tree as lms outcomes import reads it', line: 'outcomes import tree.yaml --account 1', how: 'read' },
   {

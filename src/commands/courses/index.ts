@@ -3,6 +3,7 @@ import { item, list, type Verbs } from '../../model/command.js';
 import { command, contextFlags } from '../../model/define.js';
 import type { CourseFields } from '../../spec/types/school.js';
 import { UsageError } from '../../errors.js';
+import { importCourses } from './import.js';
 
 const COLUMNS = ['id', 'course_code', 'name', 'sis_course_id', 'workflow_state'];
 
@@ -181,4 +182,4 @@ const updateCourse = command({
   },
 });
 
-export const coursesVerbs: Verbs = [listCourses, getCourse, createCourse, updateCourse];
+export const coursesVerbs: Verbs = [listCourses, getCourse, createCourse, updateCourse, importCourses] as Verbs;

@@ -3,6 +3,7 @@ import { item, list, type Verbs } from '../../model/command.js';
 import { command } from '../../model/define.js';
 import type { SectionFields } from '../../spec/types/roster.js';
 import { UsageError } from '../../errors.js';
+import { importSections } from './import.js';
 
 const COLUMNS = ['id', 'name', 'course_id', 'nonxlist_course_id', 'sis_section_id', 'start_at', 'end_at'];
 
@@ -183,4 +184,5 @@ export const sectionsVerbs: Verbs = [
   deleteSection,
   crosslist,
   uncrosslist,
+  importSections,
 ] as Verbs;

@@ -1,10 +1,10 @@
 // A small, realistic school with known tokens: what `lms mock seed` creates and a fresh mock
 // database starts from. Each area seeds its part through its own repository, in area order, so the
 // seed obeys the same rules as the handlers. Ids are stable, so docs and tests can name them.
-import { randomUUID } from 'node:crypto';
 import { areas } from './areas/index.js';
 import type { Db } from './db/open.js';
 import { setMetaValue } from './db/meta.js';
+import { crypto } from './kit.js';
 
 export { seedToken, seedUsers } from './areas/users/seed.js';
 
@@ -28,7 +28,7 @@ export async function loadSeed(): Promise<SeedSchool> {
     const clock = options.clock ?? new Date().toISOString();
     setMetaValue(db, 'seeded_at', now);
     // Every seed and reset is a new instance: bulk journals written against the old one no longer apply.
-    setMetaValue(db, 'instance_id', randomUUID());
+    setMetaValue(db, 'instance_id', crypto().randomUUID());
     for (const seeder of seeders) seeder?.(db, { minimal: options.minimal ?? false, now, clock });
   };
 }

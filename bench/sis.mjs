@@ -6,9 +6,7 @@
 //   node bench/sis.mjs --rows 200         a quick check that it runs
 //
 // Both enroll the same students, made first by one SIS import of users.csv (not timed), into a
-// course of their own: the SIS import reads enrollments.csv, the row-by-row import the same rows as
-// lms's roster columns (user sis_user_id:X, type student), since `enrollments import` does not
-// read the SIS columns yet.
+// course of their own, from the same SIS enrollments.csv columns: only the course_id differs.
 import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,11 +36,13 @@ const courses = write('courses.csv', [
   'BENCH-SIS,BENCH-SIS,Bench by SIS import,active',
   'BENCH-ROW,BENCH-ROW,Bench row by row,active',
 ]);
-const sisFile = write('enrollments.csv', [
-  'course_id,user_id,role,status',
-  ...ids.map((id) => `BENCH-SIS,${id},student,active`),
-]);
-const rosterFile = write('roster.csv', ['user,type,state', ...ids.map((id) => `sis_user_id:${id},student,active`)]);
+const enrollmentsFor = (course) =>
+  write(`enrollments-${course}.csv`, [
+    'course_id,user_id,role,status',
+    ...ids.map((id) => `${course},${id},student,active`),
+  ]);
+const sisFile = enrollmentsFor('BENCH-SIS');
+const rosterFile = enrollmentsFor('BENCH-ROW');
 
 const server = startThrottledServer(lms, env, { rate, cost, capacity });
 const url = await server.url;
@@ -75,15 +75,7 @@ try {
   };
   const sis = await measure(['sis', 'import', sisFile]);
   await new Promise((r) => setTimeout(r, (1000 * capacity) / rate));
-  const row = await measure([
-    'enrollments',
-    'import',
-    '--course',
-    'sis_course_id:BENCH-ROW',
-    rosterFile,
-    '--concurrency',
-    flags.concurrency,
-  ]);
+  const row = await measure(['enrollments', 'import', rosterFile, '--concurrency', flags.concurrency]);
   const result = {
     date: new Date().toISOString(),
     rows,

@@ -26,8 +26,7 @@ export function onJsonLines(stream, onLine) {
   let buffer = '';
   stream.on('data', (chunk) => {
     buffer += chunk;
-    let newline;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
+    for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
       const line = JSON.parse(buffer.slice(0, newline));
       buffer = buffer.slice(newline + 1);
       onLine(line);

@@ -64,7 +64,9 @@ async function render(value: unknown, format: Format, courseFile = false): Promi
     // Lists of values on a line (`submission_types: [ online_upload ]`), and a section or an
     // enrollment a line (`- { sis_section_id: A, name: Lab A }`): a roster of thousands stays readable.
     visit(doc, {
-      Seq: (_, seq) => void (seq.items.length && seq.items.every((i) => isScalar(i)) && (seq.flow = true)),
+      Seq: (_, seq) => {
+        if (seq.items.length && seq.items.every((i) => isScalar(i))) seq.flow = true;
+      },
     });
     const courses = isMap(doc.contents) ? doc.contents.get('courses') : undefined;
     for (const course of isSeq(courses) ? courses.items : []) {

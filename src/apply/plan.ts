@@ -589,13 +589,12 @@ class Planner {
       target = sis ? this.courseSlots.get(sis.toLowerCase()) : undefined;
       if (!target) {
         let pending = this.targets.get(to);
-        if (!pending)
-          this.targets.set(
-            to,
-            (pending = orUndefined(this.pc.client.ops.courses.get({ id: to })).then((x) =>
-              x ? { id: x.id, label: `course ${to}` } : undefined,
-            )),
+        if (!pending) {
+          pending = orUndefined(this.pc.client.ops.courses.get({ id: to })).then((x) =>
+            x ? { id: x.id, label: `course ${to}` } : undefined,
           );
+          this.targets.set(to, pending);
+        }
         target = await pending;
         if (!target) return this.problem(d.source, `crosslist_to: course "${to}" not found`, line);
       }

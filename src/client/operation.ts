@@ -40,7 +40,8 @@ let areas: readonly string[] | undefined;
  */
 export function bindOperations(caller: Caller): Ops {
   const ops = {};
-  for (const area of (areas ??= clientAreas())) {
+  areas ??= clientAreas();
+  for (const area of areas) {
     Object.defineProperty(ops, area, {
       enumerable: true,
       configurable: true,

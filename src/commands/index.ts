@@ -200,13 +200,14 @@ let topLevel: readonly CommandSpec<never>[] | undefined;
  * by a run that does not name a noun (diff's declaration looks up its routes' methods).
  */
 export function topLevelCommands(): readonly CommandSpec<never>[] {
-  return (topLevel ??= [
+  topLevel ??= [
     applyCommand(commandModel),
     diffCommand(commandModel),
     mcpCommand(commandModel),
     completionCommand(commandModel),
     versionCommand,
-  ].map((c) => c as CommandSpec<never>));
+  ].map((c) => c as CommandSpec<never>);
+  return topLevel;
 }
 
 /** The whole tree, for the coverage test. */

@@ -100,7 +100,8 @@ export async function callTool(tool: Tool, input: unknown, session: Session): Pr
     refuseUnlessAllowed(tool, given, session);
     const dryRun = given.dry_run === true;
     const now = (session.now ?? Date.now)();
-    const memory = (session.confirmations ??= newConfirmations());
+    session.confirmations ??= newConfirmations();
+    const memory = session.confirmations;
     // What the token confirms is spent before anything runs: whatever happens next, it ran once.
     const confirmed =
       session.allowDestructive && !dryRun && typeof given.confirm === 'string'
@@ -147,7 +148,8 @@ function withToken(
 ): Answer {
   // The plan is the one the person sees: cut to size before the token is bound to it.
   const cuts = cutToSize(answer.structured, session);
-  const memory = (session.confirmations ??= newConfirmations());
+  session.confirmations ??= newConfirmations();
+  const memory = session.confirmations;
   const now = (session.now ?? Date.now)();
   const { structured, destroys } = answer;
   const { token, expiresAt } = issueToken(tool.name, given, structured, destroys, session.cursorKey, memory, now);
@@ -410,7 +412,8 @@ function cutFields(structured: Record<string, unknown>, session: Session): Cut[]
     for (const [key, v] of Object.entries(holder)) {
       const where = Array.isArray(holder) ? `${at}[${key}]` : at ? `${at}.${key}` : key;
       if (typeof v === 'string' && v.length > MAX_FIELD_CHARS && cuts.length < 50) {
-        const rests = (session.rests ??= new Map());
+        session.rests ??= new Map();
+        const rests = session.rests;
         if (rests.size >= MAX_RESTS) rests.delete(rests.keys().next().value!);
         const rest = randomBytes(12).toString('base64url');
         rests.set(rest, v);
@@ -756,7 +759,8 @@ function withNotes(text: Answer['text'], notes: string): Answer['text'] {
  * so a cursor can never send the token to an address the instance did not give.
  */
 function sealCursor(next: string, tool: Tool, given: Record<string, unknown>, session: Session): string {
-  const cursors = (session.cursors ??= new Map());
+  session.cursors ??= new Map();
+  const cursors = session.cursors;
   const handle = randomBytes(18).toString('base64url');
   // The oldest go first: a list paged a long way, or a session that lists much, keeps the latest.
   if (cursors.size >= MAX_CURSORS) cursors.delete(cursors.keys().next().value!);

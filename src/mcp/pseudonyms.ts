@@ -422,7 +422,8 @@ export class Pseudonyms {
   text(text: string): string {
     // A timestamp holds no name (only digits could match in it, wrongly).
     if (text === '' || TIMESTAMP.test(text)) return text;
-    const net = (this.net ??= this.buildNet());
+    this.net ??= this.buildNet();
+    const net = this.net;
     if (net.size === 0) return text;
     let out = this.netted.get(text);
     if (out === undefined) {

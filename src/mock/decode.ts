@@ -281,7 +281,8 @@ function add(root: ParamsObject, name: string, value: Value, limits: DecodeLimit
       continue;
     }
     const existing = target[key];
-    const child = isPlainObject(existing) ? existing : (target[key] = emptyParams());
+    if (!isPlainObject(existing)) target[key] = emptyParams();
+    const child = target[key];
     target = child as ParamsObject;
     rest = after;
   }

@@ -92,7 +92,8 @@ export class StoredBytesAnswer implements ApiResponse {
   ) {}
 
   get body(): Uint8Array {
-    return (this.#joined ??= join(this.stored));
+    this.#joined ??= join(this.stored);
+    return this.#joined;
   }
 }
 

@@ -228,6 +228,7 @@ class JsonAnswer implements ApiResponse {
   ) {}
 
   get body(): string {
-    return (this.#text ??= JSON.stringify(this.json));
+    this.#text ??= JSON.stringify(this.json);
+    return this.#text;
   }
 }

@@ -288,7 +288,10 @@ const perRequest = new WeakMap<MockCtx, Map<string, unknown>>();
 /** A value computed once per request: the same question a presenter asks for every row of a list. */
 export function once<T>(ctx: MockCtx, key: string, compute: () => T): T {
   let memo = perRequest.get(ctx);
-  if (!memo) perRequest.set(ctx, (memo = new Map()));
+  if (!memo) {
+    memo = new Map();
+    perRequest.set(ctx, memo);
+  }
   if (!memo.has(key)) memo.set(key, compute());
   return memo.get(key) as T;
 }

@@ -498,9 +498,10 @@ let everyRoute: readonly Route[] | undefined;
 
 /** Every route, in the tables' order, each context variant after its row's previous ones. */
 export function allRoutes(): readonly Route[] {
-  return (everyRoute ??= tables.flatMap(([table]) =>
+  everyRoute ??= tables.flatMap(([table]) =>
     Object.entries(table).flatMap(([area, rows]) => Object.keys(rows).flatMap((name) => variantsOfRow(area, name))),
-  ));
+  );
+  return everyRoute;
 }
 
 /**

@@ -96,6 +96,10 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   const maxBody = maxBodyOf(env.LMS_MAX_BODY);
   // Loaded on the first https request: a plain-http instance (the mock, a proxy's) never needs TLS.
   let https: typeof import('node:https') | undefined;
+  const httpsModule = () => {
+    https ??= process.getBuiltinModule('node:https');
+    return https;
+  };
   const caFile = caFileOf(env, options.caFile);
   const connectTimeoutMs = Math.min(options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, options.timeoutMs);
   let setup: Promise<Setup> | undefined;
@@ -137,7 +141,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       const tls = { ...settings, ...(secureContext ? { secureContext } : {}) };
       if (protocol === 'https:' && proxy)
         agent = ready.proxy!.module.tunnelAgent(proxy, { timeoutMs: options.timeoutMs, agent: tls });
-      else if (protocol === 'https:') agent = new (https ??= process.getBuiltinModule('node:https')).Agent(tls);
+      else if (protocol === 'https:') agent = new (httpsModule().Agent)(tls);
       else agent = new http.Agent(settings);
       agents.set(key, agent);
     }
@@ -154,14 +158,14 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     } catch (err) {
       throw toNetworkError(err, req, { connectMs: 0, answerMs: 0 });
     }
-    const ready = await (setup ??= prepare());
-    const trusted = url.protocol === 'https:' ? await (caTrust ??= prepareTrust()) : undefined;
+    setup ??= prepare();
+    const ready = await setup;
+    if (url.protocol === 'https:') caTrust ??= prepareTrust();
+    const trusted = url.protocol === 'https:' ? await caTrust : undefined;
     // Only the variables of this request's scheme are read: a malformed one of the other stops nothing.
     const scheme = url.protocol === 'https:' ? 'https' : 'http';
-    const route = ready.proxy?.module.routeFor(
-      (ready.proxy.settings[scheme] ??= ready.proxy.module.readProxySettings(env, [scheme])),
-      url,
-    );
+    if (ready.proxy) ready.proxy.settings[scheme] ??= ready.proxy.module.readProxySettings(env, [scheme]);
+    const route = ready.proxy?.module.routeFor(ready.proxy.settings[scheme]!, url);
     if (route && options.trace && !traced.has(url.host)) {
       traced.add(url.host);
       options.trace(`${url.host}: ${ready.proxy!.module.describeRoute(route)}`);
@@ -295,7 +299,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
               onResponse,
             );
           } else {
-            const client = url.protocol === 'https:' ? (https ??= process.getBuiltinModule('node:https')) : http;
+            const client = url.protocol === 'https:' ? httpsModule() : http;
             // The bound on connecting reaches a tunnel agent's CONNECT (./proxy.ts), which the request's options are handed to.
             const requestOptions: RequestOptions & { deadline: number } = {
               method: req.method,

@@ -20,7 +20,9 @@ function intercept(
 ) {
   const inner = s.mock.handler;
   s.mock.handler = (req) => (when(req) ? answer(req, inner) : inner(req));
-  return () => void (s.mock.handler = inner);
+  return () => {
+    s.mock.handler = inner;
+  };
 }
 
 describe('lms apply', () => {

@@ -234,7 +234,10 @@ describe('InputScanner', () => {
 
   it('agrees with the platform decoder on what is UTF-8', () => {
     let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const interesting = [
       0x00, 0x0a, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee,
       0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff,

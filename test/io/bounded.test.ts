@@ -63,8 +63,8 @@ describe('readBounded', () => {
       message: /^standard input \(--token-stdin\) is larger than 1 KiB/,
     },
   ])('refuses $name, naming the input and the limit', async ({ source, what, message }) => {
-    let path = source;
-    if (source === 'file') writeFileSync((path = join(dir, 'big.txt')), 'hello');
+    const path = source === 'file' ? join(dir, 'big.txt') : source;
+    if (source === 'file') writeFileSync(path, 'hello');
     const e = await readBounded(path, Readable.from([Buffer.alloc(2048)]), {
       limit: source === 'file' ? 4 : 1024,
       what,

@@ -39,7 +39,12 @@ function counting(delayMs = 0): MockHandler & { calls: number } {
 
 function clock(start = 0) {
   let t = start;
-  return { now: () => t, advance: (ms: number) => void (t += ms) };
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 const throttle = (o: Partial<ThrottleOptions>): ThrottleOptions => ({ ...DEFAULT_THROTTLE, ...o });

@@ -130,7 +130,10 @@ function cached<T>(lookup: (key: string) => Promise<T>) {
   const cache = new Map<string, Promise<T>>();
   const get = (key: string) => {
     let found = cache.get(key);
-    if (!found) cache.set(key, (found = lookup(key)));
+    if (!found) {
+      found = lookup(key);
+      cache.set(key, found);
+    }
     return found;
   };
   return Object.assign(get, { set: (key: string, value: T) => void cache.set(key, Promise.resolve(value)) });

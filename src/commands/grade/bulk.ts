@@ -888,9 +888,10 @@ async function grade(
         ? await perRow(ctx, client, o, pending, bytes, concurrency, (p) =>
             progress.update({ done: p.done, failed: p.failed, total }),
           )
-        : await sendBatches(ctx, client, o, pending, batchSize, concurrency, batching!, (n) =>
-            progress.update({ done: (done += n), failed: 0, total }),
-          );
+        : await sendBatches(ctx, client, o, pending, batchSize, concurrency, batching!, (n) => {
+            done += n;
+            progress.update({ done, failed: 0, total });
+          });
       // Read back: a cell is graded only when the server holds its grade. A batch that got no
       // answer may have a job still at work: it is read back until that settles.
       const now = new Map<string, Submission>();

@@ -158,8 +158,10 @@ async function gradebook(ctx: Context, client: ApiClient, sctx: SubmissionContex
     const a = all.find((x) => x.id === id)!;
     for await (const s of submissionsOf(client, sctx, id)) {
       let row = students.get(s.user_id);
-      if (!row)
-        students.set(s.user_id, (row = { user: personRef(s.user ?? { id: s.user_id }), ...whoCells(s, sections) }));
+      if (!row) {
+        row = { user: personRef(s.user ?? { id: s.user_id }), ...whoCells(s, sections) };
+        students.set(s.user_id, row);
+      }
       row[header] = gradeCell(a, s);
     }
   }
@@ -256,7 +258,10 @@ async function canvasGradebook(
   for (const [i, a] of graded.entries()) {
     for await (const s of submissionsOf(client, sctx, a.id)) {
       let row = students.get(s.user_id);
-      if (!row) students.set(s.user_id, (row = { user: s.user, subs: [] }));
+      if (!row) {
+        row = { user: s.user, subs: [] };
+        students.set(s.user_id, row);
+      }
       row.subs[i] = s;
     }
   }

@@ -151,7 +151,10 @@ function finish(rows: CsvRow[], problems: Problem[]): Parsed {
       const parent: string | undefined = groups.get(at)?.values.parent_guids?.trim();
       at = parent && groups.has(parent) ? parent : undefined;
     }
-    for (let i = chain.length - 1; i >= 0; i--) depth.set(chain[i], (base += 1));
+    for (let i = chain.length - 1; i >= 0; i--) {
+      base += 1;
+      depth.set(chain[i], base);
+    }
     return depth.get(guid)!;
   };
   for (const [guid, row] of groups) {

@@ -38,7 +38,10 @@ function withTransactions(connection: Connection): Db {
   const statements = new Map<string, Statement>();
   const control = (sql: string) => {
     let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = connection.prepare(sql)));
+    if (!statement) {
+      statement = connection.prepare(sql);
+      statements.set(sql, statement);
+    }
     statement.run();
   };
   let depth = 0;

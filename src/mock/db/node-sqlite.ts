@@ -37,19 +37,23 @@ let loaded: Loaded | undefined;
 
 /** The module this runtime's mock uses, loaded once: the runtime's own, else the package. */
 export function sqliteModule(): Loaded {
-  if (loaded) return loaded;
+  loaded ??= loadSqlite();
+  return loaded;
+}
+
+function loadSqlite(): Loaded {
   const builtin = loadQuietly();
-  if (builtin) return (loaded = { name: 'node:sqlite', module: builtin });
+  if (builtin) return { name: 'node:sqlite', module: builtin };
   try {
     // require, not import: loaded (and evaluated) only on the runtime that needs it.
-    return (loaded = { name: '@photostructure/sqlite', module: require('@photostructure/sqlite') as NodeSqliteModule });
+    return { name: '@photostructure/sqlite', module: require('@photostructure/sqlite') as NodeSqliteModule };
   } catch (error) {
     const missing = (error as { code?: string }).code === 'MODULE_NOT_FOUND';
     const why = missing ? 'is not installed' : `does not load here (${(error as Error).message.split('\n')[0]})`;
-    return (loaded = {
+    return {
       name: '@photostructure/sqlite',
       error: `the mock needs SQLite: Node ${process.version} has none built in, and the @photostructure/sqlite package that brings it ${why}. Use Node 22.13 or newer, or reinstall lms with its optional dependencies.`,
-    });
+    };
   }
 }
 
@@ -101,7 +105,10 @@ function plainRows(statement: StatementSync): Statement {
   let rows = 0;
   let compiled: ((raw: unknown) => unknown) | undefined;
   // Chosen before the statement returns rows: compiling switches the statement to arrays.
-  const maker = () => compiled ?? (rows < COMPILE_AFTER_ROWS ? withPrototype : (compiled = rowMaker(statement)));
+  const maker = () => {
+    if (compiled === undefined && rows >= COMPILE_AFTER_ROWS) compiled = rowMaker(statement);
+    return compiled ?? withPrototype;
+  };
   return {
     get: (...params) => {
       const make = maker();

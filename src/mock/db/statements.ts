@@ -6,9 +6,15 @@ const cache = new WeakMap<Db, Map<string, Statement>>();
 
 export function stmt(db: Db, sql: string): Statement {
   let byText = cache.get(db);
-  if (!byText) cache.set(db, (byText = new Map()));
+  if (!byText) {
+    byText = new Map();
+    cache.set(db, byText);
+  }
   let prepared = byText.get(sql);
-  if (!prepared) byText.set(sql, (prepared = db.prepare(sql)));
+  if (!prepared) {
+    prepared = db.prepare(sql);
+    byText.set(sql, prepared);
+  }
   return prepared;
 }
 

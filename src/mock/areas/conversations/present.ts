@@ -77,7 +77,10 @@ export function conversationJson(
   const tags = tagsOf(ctx.db, c.id);
   const courseIds = tags.filter((t) => t.startsWith('course_')).map((t) => Number(t.slice(7)));
   const courses: Record<string, string[]> = {};
-  for (const r of enrollmentTypesIn(ctx.db, audience, courseIds)) (courses[r.course_id] ??= []).push(r.type);
+  for (const r of enrollmentTypesIn(ctx.db, audience, courseIds)) {
+    courses[r.course_id] ??= [];
+    courses[r.course_id]!.push(r.type);
+  }
   const groups = Object.fromEntries(tags.filter((t) => t.startsWith('group_')).map((t) => [t.slice(6), ['Member']]));
   const flags = hasAttachments(ctx.db, c.id, me);
   const properties = [

@@ -298,8 +298,10 @@ function buildView(entries: EntryRow[]): CachedEntry[] {
   for (const e of entries) {
     const node = byId.get(e.id)!;
     const parent = e.parent_id === null ? undefined : byId.get(e.parent_id);
-    if (parent) (parent.replies ??= []).push(node);
-    else roots.push(node);
+    if (parent) {
+      parent.replies ??= [];
+      parent.replies.push(node);
+    } else roots.push(node);
   }
   return roots;
 }

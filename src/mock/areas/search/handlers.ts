@@ -59,7 +59,10 @@ function userJson(ctx: MockCtx, scope: MessagingScope, id: number): UserRecipien
   const u = userById(ctx.db, id)!;
   const common = commonContextsOf(ctx.db, id, scope.people);
   const courses: Record<string, string[]> = {};
-  for (const c of common.courses) (courses[c.course_id] ??= []).push(c.type);
+  for (const c of common.courses) {
+    courses[c.course_id] ??= [];
+    courses[c.course_id]!.push(c.type);
+  }
   return {
     id: u.id,
     name: u.short_name,

@@ -153,7 +153,8 @@ function readFiles(name: string, bytes: Uint8Array, extension: string | undefine
     }
     if (!out.supplied.includes(kind)) out.supplied.push(kind);
     out.sizes[kind] = (out.sizes[kind] ?? 0) + f.bytes.length;
-    const rows = (out.rows[kind] ??= {});
+    out.rows[kind] ??= {};
+    const rows = out.rows[kind];
     let previous = records[0]!.info.lines;
     for (const { record, info } of records.slice(1)) {
       const line = previous + 1;

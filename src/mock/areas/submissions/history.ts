@@ -54,11 +54,10 @@ function graders(ctx: MockCtx, rows: DayGrader[]): Grader[] {
   const byGrader = new Map<number, Grader>();
   for (const r of rows) {
     let g = byGrader.get(r.grader_id);
-    if (!g)
-      byGrader.set(
-        r.grader_id,
-        (g = { id: r.grader_id, name: userName(ctx, r.grader_id) ?? 'Graded on submission', assignments: [] }),
-      );
+    if (!g) {
+      g = { id: r.grader_id, name: userName(ctx, r.grader_id) ?? 'Graded on submission', assignments: [] };
+      byGrader.set(r.grader_id, g);
+    }
     const a = once(ctx, `assignment:${r.assignment_id}`, () => assignmentById(ctx.db, r.assignment_id)!);
     g.assignments.push(assignmentJson(ctx, a) as GradedAssignment);
   }
@@ -128,7 +127,10 @@ const submissions: Handler = (ctx): SubmissionHistory[] => {
   const bySubmission = new Map<number, SubmissionHistory>();
   for (const v of versionsOfDay(ctx.db, course.id, date, grader, assignment)) {
     let h = bySubmission.get(v.submission_id);
-    if (!h) bySubmission.set(v.submission_id, (h = { submission_id: v.submission_id, versions: [] }));
+    if (!h) {
+      h = { submission_id: v.submission_id, versions: [] };
+      bySubmission.set(v.submission_id, h);
+    }
     h.versions.push(versionJson(ctx, v, true));
   }
   return [...bySubmission.values()];

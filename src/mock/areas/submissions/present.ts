@@ -30,11 +30,10 @@ export function courseDay(iso: string, timeZone: string): string {
   // A job's items share their slice's clock and mostly their course: the last answer serves them all.
   if (iso !== lastDay[0] || timeZone !== lastDay[1]) {
     let format = dayFormats.get(timeZone);
-    if (!format)
-      dayFormats.set(
-        timeZone,
-        (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })),
-      );
+    if (!format) {
+      format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+      dayFormats.set(timeZone, format);
+    }
     lastDay = [iso, timeZone, format.format(new Date(iso))];
   }
   return lastDay[2];

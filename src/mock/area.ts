@@ -21,8 +21,11 @@ export interface MockArea {
   name: string;
   /** The area's tables and indexes. */
   schema: string;
-  /** The operations (or, rarely, single routes) the area answers. */
-  operations: readonly (OperationId | RouteId)[];
+  /**
+   * What the area answers beyond the operations of the route table's area of its name, which are
+   * its own unless another area names them here: operations (or, rarely, single routes).
+   */
+  operations?: readonly (OperationId | RouteId)[];
   /** Its behaviour, loaded on first use: one handler per operation (every context variant shares it). */
   load(others: OtherAreas): Promise<AreaBehaviour>;
   /** The activity stream item types its behaviour presents. */

@@ -79,7 +79,8 @@ export const mockSchema = schemaOf(
 export const bulkIndexes = areas.flatMap((a) => a.bulkIndexes ?? []);
 
 const owners = new Map<string, MockArea>();
-for (const area of areas) for (const operation of area.operations) owners.set(operation, area);
+for (const area of areas) for (const operation of area.operations ?? []) owners.set(operation, area);
+const byName = new Map(areas.map((area) => [area.name, area]));
 
 const loading = new Map<MockArea, Promise<AreaBehaviour>>();
 
@@ -102,7 +103,7 @@ function loadArea(area: MockArea): Promise<AreaBehaviour> {
 
 /** The handler of a route: its area's, for the route itself or its operation; undefined if none answers it. */
 export async function handlerFor(route: Route): Promise<Handler | undefined> {
-  const area = owners.get(route.id) ?? owners.get(route.operation);
+  const area = owners.get(route.id) ?? owners.get(route.operation) ?? byName.get(route.area);
   if (!area) return undefined;
   const { handlers } = await loadArea(area);
   return handlers[route.id as RouteId] ?? handlers[route.operation as OperationId];

@@ -4,7 +4,6 @@ import { schema } from '../../school/accounts/schema.js';
 export const accountsArea = defineArea({
   name: 'accounts',
   schema,
-  operations: ['accounts.list', 'accounts.get'],
   load: async () => {
     const { get, list } = await import('./handlers.js');
     return { handlers: { 'accounts.list': list, 'accounts.get': get } };

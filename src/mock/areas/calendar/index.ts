@@ -4,7 +4,7 @@ import { schema } from './schema.js';
 export const calendarArea = defineArea({
   name: 'calendar',
   schema,
-  operations: ['users.upcomingEvents', 'calendar.create'],
+  operations: ['users.upcomingEvents'],
   load: async () => ({ handlers: (await import('./handlers.js')).calendarHandlers }),
   seed: async () => (await import('./seed.js')).seedCalendar,
 });

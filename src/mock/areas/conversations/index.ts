@@ -4,20 +4,6 @@ import { schema } from './schema.js';
 export const conversationsArea = defineArea({
   name: 'conversations',
   schema,
-  operations: [
-    'conversations.list',
-    'conversations.create',
-    'conversations.batches',
-    'conversations.get',
-    'conversations.update',
-    'conversations.batchUpdate',
-    'conversations.markAllRead',
-    'conversations.delete',
-    'conversations.addRecipients',
-    'conversations.addMessage',
-    'conversations.removeMessages',
-    'conversations.unreadCount',
-  ],
   streamTypes: ['Conversation'],
   load: async () => {
     const [{ conversationsHandlers }, { conversationStreamItem }] = await Promise.all([

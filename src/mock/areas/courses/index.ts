@@ -4,7 +4,6 @@ import { schema, searchIndex } from '../../school/courses/schema.js';
 export const coursesArea = defineArea({
   name: 'courses',
   schema,
-  operations: ['courses.list', 'courses.listAccount', 'courses.create', 'courses.get', 'courses.update'],
   load: async () => ({ handlers: (await import('./handlers.js')).coursesHandlers }),
   seed: async () => (await import('./seed.js')).seedCourses,
   bulkIndexes: [searchIndex.bulk],

@@ -4,7 +4,6 @@ import { schema } from './schema.js';
 export const filesArea = defineArea({
   name: 'files',
   schema,
-  operations: ['files.upload', 'files.confirm', 'files.confirmGet', 'files.get', 'files.download'],
   load: async () => ({ handlers: (await import('./handlers.js')).filesHandlers }),
   // The upload URL and the file's verifier are their own credentials.
   publicRoutes: ['files.upload', 'files.download'],

@@ -4,7 +4,6 @@ import { schema } from './schema.js';
 export const groupsArea = defineArea({
   name: 'groups',
   schema,
-  operations: ['groups.list'],
   load: async () => ({ handlers: (await import('./handlers.js')).groupsHandlers }),
   seed: async () => (await import('./seed.js')).seedGroups,
 });

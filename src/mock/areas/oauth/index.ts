@@ -4,7 +4,6 @@ import { schema } from './schema.js';
 export const oauthArea = defineArea({
   name: 'oauth',
   schema,
-  operations: ['oauth.authorize', 'oauth.confirm', 'oauth.token', 'oauth.revoke'],
   load: async () => ({ handlers: (await import('./handlers.js')).oauthHandlers }),
   seed: async () => (await import('./seed.js')).seedDeveloperKeys,
   // The authorization page is public; the token endpoint authenticates the client, not a user; the

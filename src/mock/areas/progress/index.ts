@@ -4,7 +4,6 @@ import { progressSchema } from '../../jobs.js';
 export const progressArea = defineArea({
   name: 'progress',
   schema: progressSchema,
-  operations: ['progress.get'],
   load: async () => ({ handlers: (await import('./handlers.js')).progressHandlers }),
   seed: async () => (await import('./seed.js')).seedProgress,
 });

@@ -4,7 +4,6 @@ import { schema } from './schema.js';
 export const quizzesArea = defineArea({
   name: 'quizzes',
   schema,
-  operations: ['quizzes.list', 'quizzes.get', 'quizzes.create', 'quizzes.update'],
   load: async () => ({ handlers: (await import('./handlers.js')).quizzesHandlers }),
   seed: async () => (await import('./seed.js')).seedQuizzes,
 });

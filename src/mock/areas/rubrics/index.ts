@@ -7,7 +7,6 @@ import { schema } from './schema.js';
 export const rubricsArea = defineArea({
   name: 'rubrics',
   schema,
-  operations: ['rubrics.list', 'rubrics.get', 'rubrics.create', 'rubrics.update', 'rubrics.delete'],
   load: async () => ({ handlers: (await import('./handlers.js')).rubricsHandlers }),
   seed: async () => (await import('./seed.js')).seedRubrics,
 });

@@ -4,7 +4,7 @@ import { recipientIndex, schema } from './schema.js';
 export const searchArea = defineArea({
   name: 'search',
   schema,
-  operations: ['search.recipients', 'conversations.findRecipients'],
+  operations: ['conversations.findRecipients'],
   load: async () => ({ handlers: (await import('./handlers.js')).searchHandlers }),
   bulkIndexes: [recipientIndex],
 });

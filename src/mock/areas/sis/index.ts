@@ -4,7 +4,6 @@ import { schema } from './schema.js';
 export const sisArea = defineArea({
   name: 'sis',
   schema,
-  operations: ['sis.create', 'sis.list', 'sis.get', 'sis.abort'],
   load: async () => ({ handlers: (await import('./handlers.js')).sisHandlers }),
   seed: async () => (await import('./seed.js')).seedSis,
 });

@@ -6,19 +6,7 @@ import { schema } from './schema.js';
 export const submissionsArea = defineArea({
   name: 'submissions',
   schema,
-  operations: [
-    'submissions.submit',
-    'submissions.list',
-    'submissions.listStudents',
-    'submissions.get',
-    'submissions.uploadFile',
-    'submissions.grade',
-    'grading.updateGrades',
-    'history.days',
-    'history.day',
-    'history.submissions',
-    'history.feed',
-  ],
+  operations: ['grading.updateGrades', 'history.days', 'history.day', 'history.submissions', 'history.feed'],
   streamTypes: ['Submission'],
   load: async () => {
     const [{ submissionsHandlers }, { historyHandlers }, { submissionStreamItem }] = await Promise.all([

@@ -60,7 +60,66 @@ export const sourceOf = (s: Source): string =>
 
 const source = (a: { source?: Source }) => (a.source ? sourceOf(a.source) : null);
 
-function actionJson(a: Action): Record<string, unknown> {
+/** One change of a field, as the JSON document has it. */
+interface FieldChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+  applicable: boolean;
+  why?: string;
+}
+
+/** One step of a plan, as the JSON document has it (`status` and `error` once applied). */
+interface PlanAction {
+  action: Action['op'];
+  kind: string;
+  key: string;
+  id: number | null;
+  source: string | null;
+  fields?: Record<string, Value>;
+  changes?: FieldChange[];
+  destroys?: string[];
+  status?: Action['status'];
+  error?: string;
+}
+
+/** What --prune leaves of a kind, and why. */
+interface KeptObjects {
+  kind: KindName;
+  count: number;
+  why: string;
+}
+
+/** A title two or more objects of a course share, and the one matched. */
+interface AmbiguousMatch {
+  kind: KindName;
+  title: string;
+  source: string;
+  ids: number[];
+  chosen: number;
+}
+
+/** A course's part of the plan. */
+interface CourseChanges {
+  sis_course_id: string;
+  id: number | null;
+  source: string | null;
+  actions: PlanAction[];
+  unchanged: CoursePlan['unchanged'];
+  kept: KeptObjects[];
+  ambiguous?: AmbiguousMatch[];
+}
+
+/** The plan (or the applied plan) as one JSON document: what apply, apply --plan and diff answer. */
+export interface PlanDocument {
+  changes: boolean;
+  summary: Summary;
+  courses: CourseChanges[];
+  /** A plan that is not applied: apply --plan, a dry run, diff. */
+  dry_run?: true;
+}
+
+function actionJson(a: Action): PlanAction {
   return {
     action: a.op,
     kind: a.kind,
@@ -75,7 +134,7 @@ function actionJson(a: Action): Record<string, unknown> {
   };
 }
 
-const changeJson = (ch: Change) => ({
+const changeJson = (ch: Change): FieldChange => ({
   field: ch.field,
   from: ch.from ?? null,
   to: ch.to ?? null,
@@ -83,7 +142,7 @@ const changeJson = (ch: Change) => ({
   ...(ch.why ? { why: ch.why } : {}),
 });
 
-export function planJson(plan: Plan): Record<string, unknown> {
+export function planJson(plan: Plan): PlanDocument {
   const summary = summarize(plan);
   return {
     changes: hasChanges(summary),

@@ -44,6 +44,7 @@ import {
   tally,
   unpaged,
   type BulkReport,
+  type Tally,
 } from './report.js';
 
 export interface BulkJob<R extends BulkRow, C> {
@@ -98,6 +99,25 @@ export interface BulkJob<R extends BulkRow, C> {
     planned(args: { client: ApiClient; results: RowResult[] }): Promise<FinishedRow[]>;
     words(count?: number): string;
   };
+}
+
+/** A row of a bulk job's answer: its place in the file, what became of it, and the id it names. */
+interface BulkRowResult {
+  line: number | null;
+  at?: string;
+  status: string;
+  id?: number | null;
+  error?: string;
+  skipped?: boolean;
+  redone?: boolean;
+  destructive?: boolean;
+}
+
+/** What a bulk job answers with as data: its counts and a row a line (a dry run's with `dry_run`). */
+export interface BulkSummary extends Tally {
+  invalid: number;
+  rows: BulkRowResult[];
+  dry_run?: true;
 }
 
 /** A result of `finish`: a target the file does not list, and what was (or would be) done to it. */

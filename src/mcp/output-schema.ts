@@ -3,13 +3,17 @@
 // or as a page of them. Nothing is required, since every result may instead be an error
 // (`{ error }`), a dry run or a plan; fields beyond the type's pass (what every answer may carry
 // besides its record: `error`, `left_out`, `read_back`, `confirm`), as real instances send more.
+// A verb whose answer is no route's record (a plan, a bulk job's report, rows of its own) has its
+// result type named in src/commands/verb-results.ts; the shapes its fields name are `$defs` of
+// its schema, each said once however often it is used (a plan's actions, an outcome tree's groups).
 import { sendsWrites, type CommandSpec } from '../model/command.js';
 import { route, type RouteId } from '../spec/routes.js';
-import { RESULT_TYPES, RESULTS, type JsonType } from './result-shapes.js';
+import { RESULT_TYPES, RESULTS, VERB_RESULTS } from './result-shapes.js';
 
 export interface ObjectSchema {
   type: 'object';
   properties?: Record<string, Record<string, unknown>>;
+  $defs?: Record<string, ObjectSchema>;
 }
 
 /** What a page of a list carries around its items. */
@@ -45,31 +49,13 @@ function resultOf(spec: CommandSpec<never>, path: readonly string[]): (typeof RE
   return one(ops) ?? (sendsWrites(spec) ? one([...new Set(writes)].filter((op) => ops.includes(op))) : undefined);
 }
 
-/**
- * Verbs that answer with their route's record remade, by command line: what the API sends as text
- * (`conv unread`'s unread_count, "3") they answer as a number.
- */
-const REMADE = new Set(['conv unread']);
-
-/**
- * What a bulk job answers with (src/bulk/command.ts, grade --csv): its counts and a row a line,
- * each with its status; shared by every verb that writes failed rows out (`--failed-out`).
- */
-const BULK_RUN: ObjectSchema = {
-  type: 'object',
-  properties: {
-    rows: { type: 'array', items: { type: 'object', properties: { status: { type: 'string' } } } },
-    failed: { type: 'number' },
-    dry_run: { type: 'boolean' },
-  },
-};
-
 export function outputSchemaOf(spec: CommandSpec<never>, path: readonly string[], paged: boolean): ObjectSchema {
-  if ((spec.options ?? []).some((o) => o.long === 'failed-out')) return BULK_RUN;
+  const verb = path.join(' ');
+  if (Object.hasOwn(VERB_RESULTS, verb)) return verbSchema(VERB_RESULTS[verb]);
   // A verb whose argument is a file it reads (an import) answers with a report of its job, not a record.
   const readsFile = Object.values(spec.fileArgs ?? {}).includes('read');
-  const result = readsFile || REMADE.has(path.join(' ')) ? undefined : resultOf(spec, path);
-  // A verb that answers with no route's record (a report of a bulk job, a text, a plan).
+  const result = readsFile ? undefined : resultOf(spec, path);
+  // A verb that answers with no route's record, and no row in verb-results.ts (test/mcp fails on it).
   if (!result) return { type: 'object' };
   const [type, list] = result;
   const record: ObjectSchema = { type: 'object', properties: fieldSchemas(RESULT_TYPES[type]) };
@@ -77,8 +63,39 @@ export function outputSchemaOf(spec: CommandSpec<never>, path: readonly string[]
   return { type: 'object', properties: { items: { type: 'array', items: record }, ...PAGE } };
 }
 
-function fieldSchemas(fields: Record<string, readonly JsonType[]>): Record<string, Record<string, unknown>> {
+/** A verb's own result: its record's fields, its list's items, or both; the shapes they name as $defs. */
+function verbSchema({ record, items }: (typeof VERB_RESULTS)[string]): ObjectSchema {
+  const defs: Record<string, ObjectSchema> = {};
+  const properties = {
+    ...(record ? fieldSchemas(RESULT_TYPES[record], defs) : {}),
+    ...(items ? { items: { type: 'array', items: shapeRef(items, defs) }, ...PAGE } : {}),
+  };
+  return { type: 'object', properties, ...(Object.keys(defs).length ? { $defs: defs } : {}) };
+}
+
+/** A reference to a shape, its definition added to `defs` (and those of the shapes it names). */
+function shapeRef(name: string, defs: Record<string, ObjectSchema>): Record<string, unknown> {
+  if (!Object.hasOwn(defs, name)) {
+    defs[name] = { type: 'object' };
+    defs[name].properties = fieldSchemas(RESULT_TYPES[name], defs);
+  }
+  return { $ref: `#/$defs/${name}` };
+}
+
+const JSON_TYPES = new Set(['string', 'number', 'boolean', 'object', 'array', 'null']);
+
+function fieldSchemas(
+  fields: Record<string, readonly string[]>,
+  defs?: Record<string, ObjectSchema>,
+): Record<string, Record<string, unknown>> {
   return Object.fromEntries(
-    Object.entries(fields).map(([name, types]) => [name, { type: types.length === 1 ? types[0] : [...types] }]),
+    Object.entries(fields).map(([name, types]) => {
+      const shape = defs && types.find((t) => !JSON_TYPES.has(t));
+      if (!shape) return [name, { type: types.length === 1 ? types[0] : [...types] }];
+      const of = shape.endsWith('[]') ? shape.slice(0, -2) : shape;
+      const ref = shapeRef(of, defs);
+      const schema = shape.endsWith('[]') ? { type: 'array', items: ref } : ref;
+      return [name, types.includes('null') ? { anyOf: [schema, { type: 'null' }] } : schema];
+    }),
   );
 }

@@ -3,6 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -433,6 +434,38 @@ describe('lms mcp against lms mock serve', () => {
     expect((await writesLogged()).length).toBeGreaterThan(before);
     const again = await s.call('diff', { file_text: file });
     expect(JSON.stringify(again.structuredContent)).not.toMatch(/"create":[1-9]/);
+  });
+
+  it('answers what the outputSchema of a verb with a result of its own says, as the SDK client checks', async () => {
+    // The client checks a result against the schema of a tool it has listed; checked again here, to
+    // say which field it was, and to fail if the client stopped checking.
+    const { tools } = await s.client.listTools();
+    const schemas = new Map(tools.map((t) => [t.name, t.outputSchema]));
+    const validator = new AjvJsonSchemaValidator();
+    const file = 'courses:\n  - sis_course_id: BIO-101\n    name: Biology 101 (renamed)\n';
+    const calls: [string, Record<string, unknown>, (value: Record<string, unknown>) => void][] = [
+      ['apply', { file_text: file, dry_run: true }, (v) => expect(v).toMatchObject({ dry_run: true, changes: true })],
+      ['diff', { file_text: file }, (v) => expect((v.courses as { actions: unknown[] }[])[0].actions).toHaveLength(1)],
+      [
+        'users_import',
+        { file_text: 'login_id,name,sis_user_id\nmcp-schema,Schema Tester,MCP-S-1\n', dry_run: true },
+        (v) => expect(v).toMatchObject({ total: 1, rows: [{ line: 2 }] }),
+      ],
+      ['export_course', { course: 1 }, (v) => expect(v.text).toMatch(/"sis_course_id": "BIO-101"/)],
+      ['outcomes_tree', { course: 1 }, (v) => expect(Array.isArray(v.groups)).toBe(true)],
+      ['conv_send', { to: ['5'], subject: 'Schema', body: 'checked' }, (v) => expect(v.count).toBe(1)],
+      ['conv_unread', {}, (v) => expect(typeof v.unread_count).toBe('number')],
+      ['grade_export', { course: 1, assignment: '1' }, (v) => expect(v.count).toBeGreaterThan(0)],
+    ];
+    for (const [name, args, check] of calls) {
+      const schema = schemas.get(name);
+      expect(Object.keys(schema?.properties ?? {}).length, name).toBeGreaterThan(0);
+      const r = await s.call(name, args);
+      expect(r.isError, `${name}: ${r.content[0]?.text}`).toBeFalsy();
+      const checked = validator.getValidator(schema!)(r.structuredContent);
+      expect(checked.valid, `${name}: ${checked.errorMessage}`).toBe(true);
+      check(r.structuredContent!);
+    }
   });
 
   it('never puts the token in a result or on stderr', async () => {

@@ -183,18 +183,37 @@ describe('annotations and output schemas', () => {
     }
   });
 
-  it('types the records of every tool whose verb answers with a route, from the route result type', () => {
-    const typed = every().filter((t) => t.outputSchema.properties !== undefined);
-    const untyped = every()
-      .filter((t) => t.outputSchema.properties === undefined)
+  it('types the result of every tool: a route record, or a verb result of verb-results.ts; none is bare', () => {
+    // Over every toolset, writes and destruction allowed: a verb whose answer is no route's record
+    // needs its row in src/commands/verb-results.ts (then npm run mcp-shapes), or it fails here.
+    const bare = every()
+      .filter((t) => Object.keys(t.outputSchema.properties ?? {}).length === 0)
       .map((t) => t.name);
-    // Those left: verbs whose answer is a report of their own (bulk jobs, apply), not a route's record.
-    expect(untyped.length).toBeLessThan(typed.length / 4);
+    expect(bare, 'name their result types in src/commands/verb-results.ts').toEqual([]);
     const users = every().find((t) => t.name === 'users_list')!.outputSchema.properties!;
     expect(users.items).toMatchObject({ type: 'array', items: { properties: { id: { type: 'number' } } } });
     expect(users.next_cursor).toEqual({ type: 'string' });
     const course = every().find((t) => t.name === 'courses_get')!.outputSchema.properties!;
     expect(course.name).toEqual({ type: 'string' });
+    // A plan: its courses' actions, each shape said once as a $def.
+    const diff = every().find((t) => t.name === 'diff')!.outputSchema;
+    expect(diff.properties?.courses).toEqual({ type: 'array', items: { $ref: '#/$defs/CourseChanges' } });
+    expect(diff.$defs?.CourseChanges.properties?.actions).toEqual({
+      type: 'array',
+      items: { $ref: '#/$defs/PlanAction' },
+    });
+    expect(diff.$defs?.PlanAction.properties?.action).toEqual({ type: 'string' });
+    const imported = every().find((t) => t.name === 'sections_import')!.outputSchema;
+    expect(imported.properties?.created).toEqual({ type: 'number' });
+    expect(imported.$defs?.BulkRowResult.properties?.status).toEqual({ type: 'string' });
+  });
+
+  it('checks every $ref of an outputSchema against its $defs, each shape said once', () => {
+    for (const t of every()) {
+      const text = JSON.stringify(t.outputSchema);
+      const refs = new Set([...text.matchAll(/"#\/\$defs\/(\w+)"/g)].map((m) => m[1]));
+      expect(Object.keys(t.outputSchema.$defs ?? {}).sort(), t.name).toEqual([...refs].sort());
+    }
   });
 
   it('answers what its outputSchema says, for a read of each kind', async () => {

@@ -191,6 +191,14 @@ export const send = command({
   },
 });
 
+/** A message sent as a batch (send --async): the batch and how far it got. */
+export interface SentBatch {
+  batch_id: number;
+  workflow_state: string;
+  recipient_count: number | null;
+  completion: number;
+}
+
 async function sendAsync(ctx: Context, client: ApiClient, params: CreateConversationParams, wait: boolean) {
   const { createConversationAsync } = await import('../../client/conversations.js');
   const sent = await createConversationAsync(client, params);

@@ -73,6 +73,15 @@ export interface GradeCsvOptions {
   delimiter?: Delimiter;
 }
 
+/** What grade --csv (and grade set) answers with as data: its counts and a row a grade. */
+export interface GradeRunSummary {
+  updated: number;
+  unchanged: number;
+  failed: number;
+  rows: { status: string; error?: string }[];
+  dry_run?: true;
+}
+
 /** One grade of the file: a row, or one cell of a row when the file has a column per assignment. */
 interface Cell {
   line: number;

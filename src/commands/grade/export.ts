@@ -117,6 +117,19 @@ function whoCells(s: Submission, sections: Map<number, string[]>): Record<(typeo
   return { name: textOf(s.user?.name), section: (sections.get(s.user_id) ?? []).join(', ') };
 }
 
+/**
+ * A row of grade export as data: the student, and a cell a column (one assignment's grade, or each
+ * assignment's in the gradebook; --format canvas has the gradebook's own headers).
+ */
+export interface GradeExportRow {
+  user?: string;
+  name?: string;
+  section?: string;
+  grade?: string;
+  comment?: string;
+  [column: string]: string | undefined;
+}
+
 async function oneAssignment(
   ctx: Context,
   client: ApiClient,

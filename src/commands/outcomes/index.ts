@@ -300,7 +300,7 @@ const createOutcome = command({
 
 // ---- the whole tree ---------------------------------------------------------------------------
 
-interface TreeNode {
+export interface TreeNode {
   id: number;
   title: string;
   vendor_guid: string | null;

@@ -200,6 +200,16 @@ const importSis = command({
   },
 });
 
+/** What a dry run of sis import answers: the files checked, and whether the import deletes. */
+export interface SisImportCheck {
+  dry_run: true;
+  file: string;
+  account: string;
+  files: CheckedFile[];
+  batch_mode: boolean;
+  deletes: boolean;
+}
+
 /** An import as it ended: exit 1 when it failed or was aborted, naming its errors. */
 function endedResult(b: SisImport) {
   const result = item(b);

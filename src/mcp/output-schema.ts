@@ -88,8 +88,14 @@ function fieldSchemas(
   fields: Record<string, readonly string[]>,
   defs?: Record<string, ObjectSchema>,
 ): Record<string, Record<string, unknown>> {
+  // A route record's field that can only be said to be an object or a list (its shape is not one
+  // level down) is left to pass as any other field, unless the record has no other.
+  const typed = Object.entries(fields).filter(([, types]) =>
+    types.some((t) => t !== 'object' && t !== 'array' && t !== 'null'),
+  );
+  const said = defs !== undefined || !typed.length ? Object.entries(fields) : typed;
   return Object.fromEntries(
-    Object.entries(fields).map(([name, types]) => {
+    said.map(([name, types]) => {
       const shape = defs && types.find((t) => !JSON_TYPES.has(t));
       if (!shape) return [name, { type: types.length === 1 ? types[0] : [...types] }];
       const of = shape.endsWith('[]') ? shape.slice(0, -2) : shape;

@@ -5,6 +5,7 @@
 // `complete()`/`uncomplete()` parsing the answer as JSON) working unmodified against the same server.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paginated, requester } from '../helpers/canvasapi.js';
 import { e2eWorkspace, ensureBuilt, serveMock, spawnLms, type Served } from '../helpers/e2e.js';
 
 const { dir, env } = e2eWorkspace('e2e-modules');
@@ -84,49 +85,6 @@ describe('lms modules over HTTP', () => {
     expect((await lms(TEACHER, 'modules', 'delete', id, '--course', '1', '--yes')).workflow_state).toBe('deleted');
   });
 });
-
-/** canvasapi's `combine_kwargs`: nested dicts and lists become bracketed form keys. */
-function combineKwargs(kwargs: Record<string, unknown>): [string, string][] {
-  const out: [string, string][] = [];
-  const walk = (prefix: string, v: unknown) => {
-    if (Array.isArray(v)) for (const x of v) walk(`${prefix}[]`, x);
-    else if (v !== null && typeof v === 'object')
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) walk(`${prefix}[${k}]`, x);
-    else out.push([prefix, typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v)]);
-  };
-  for (const [k, v] of Object.entries(kwargs)) walk(k, v);
-  return out;
-}
-
-/** canvasapi's Requester: GET parameters in the query, others as a form body; the answer parsed as JSON. */
-function requester(base: string, token: string) {
-  return async (method: string, endpoint: string, kwargs: Record<string, unknown> = {}) => {
-    const url = new URL(endpoint.startsWith('http') ? endpoint : `${base}/api/v1/${endpoint}`);
-    const form = new URLSearchParams(combineKwargs(kwargs));
-    if (method === 'GET') for (const [k, v] of form) url.searchParams.append(k, v);
-    const res = await fetch(url, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, 'User-Agent': 'python-requests/2.32.3' },
-      body: method === 'GET' ? undefined : form,
-    });
-    if (res.status >= 400) throw new Error(`${method} ${url.pathname} answered ${res.status}: ${await res.text()}`);
-    return { json: (await res.json()) as unknown, link: res.headers.get('link') ?? '' };
-  };
-}
-
-/** canvasapi's PaginatedList: per_page on the first request, then each rel="next" URL as given. */
-async function paginated(request: ReturnType<typeof requester>, endpoint: string, kwargs: Record<string, unknown>) {
-  const all: Record<string, unknown>[] = [];
-  let next: string | undefined = endpoint;
-  let first = true;
-  while (next) {
-    const page = await request('GET', next, first ? { ...kwargs, per_page: 2 } : {});
-    first = false;
-    all.push(...(page.json as Record<string, unknown>[]));
-    next = /<([^>]+)>;\s*rel="next"/.exec(page.link)?.[1];
-  }
-  return all;
-}
 
 describe('a canvasapi-style client against lms mock serve', () => {
   it('lists, creates, edits, completes and deletes as canvasapi calls them', async () => {

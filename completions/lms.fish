@@ -660,11 +660,11 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'user' -x -a '(__lms_ids)' -d 'user id, sis_user_id:X, sis_login_id:X, email:X or self; with --course or --section, that user\'s enrollments there'
 
 # lms export
-complete -c lms -n '__fish_seen_subcommand_from export; and not __fish_seen_subcommand_from course help' -a 'course' -d 'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignments, topics, announcements, quizzes, rubrics and outcome tree'
+complete -c lms -n '__fish_seen_subcommand_from export; and not __fish_seen_subcommand_from course help' -a 'course' -d 'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignment groups, assignments, topics, announcements, quizzes, rubrics and outcome tree'
 complete -c lms -n '__fish_seen_subcommand_from export; and not __fish_seen_subcommand_from course help' -a 'help' -d 'display help for command'
 
 # lms export course flags
-complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'include' -x -d 'what the file lists besides the course, comma-separated: sections, enrollments, assignments, topics, announcements, quizzes, rubrics, outcomes (default: all of them)'
+complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'include' -x -d 'what the file lists besides the course, comma-separated: sections, enrollments, assignment_groups, assignments, topics, announcements, quizzes, rubrics, outcomes (default: all of them)'
 complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'out' -r -F -d 'write the course file here rather than to stdout; an outcome tree goes beside it (course.yaml: course.outcomes.yaml)'
 complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'outcomes-file' -r -F -d 'write the outcome tree here; the course file names it from its own folder (the current one, on stdout)'
 

@@ -12,7 +12,7 @@ import { stateDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import { err } from '../io/streams.js';
 import { exportCourse, type ExportParts } from './export.js';
-import { KIND_ORDER, KINDS, type KindName } from './kinds.js';
+import { KIND_ORDER, KINDS, many, type KindName } from './kinds.js';
 import type { ApplyTree } from './model.js';
 import { KeyStore } from './state.js';
 import { readTree } from './tree.js';
@@ -126,7 +126,7 @@ export async function runExport(
   exported.remember();
   if (opts.out === undefined) return text(file);
   const counts = KIND_ORDER.filter((k) => exported.counts[k] !== undefined).map(
-    (k) => `${exported.counts[k]} ${exported.counts[k] === 1 ? KINDS[k].one : k}`,
+    (k) => `${exported.counts[k]} ${exported.counts[k] === 1 ? KINDS[k].one : many(k)}`,
   );
   err(
     ctx.io,

@@ -11,8 +11,8 @@ import type { ApiClient } from '../client/client.js';
 import { ApiError, FailureError } from '../errors.js';
 import type { ApiObject } from '../spec/types/common.js';
 import { ENROLLMENT_TYPES, enrollmentTypeOf } from '../spec/vocabulary.js';
-import { checkValue, type KindVerbs, type Value } from './fields.js';
-import { COURSE, KIND_ORDER, KINDS, keyed, listExisting, manages, type KindName } from './kinds.js';
+import { checkValue, type KindVerbs, type Value, valueAt } from './fields.js';
+import { COURSE, KIND_ORDER, KINDS, keyed, listExisting, manages, many, type KindName } from './kinds.js';
 import type { ApplyTree } from './model.js';
 import type { KeyStore } from './state.js';
 import { textOf } from '../output/text.js';
@@ -84,7 +84,7 @@ interface Of {
   one: string;
   many: string;
 }
-const of = (kind: KindName): Of => ({ one: KINDS[kind].one, many: kind });
+const of = (kind: KindName): Of => ({ one: KINDS[kind].one, many: many(kind) });
 
 /** Left-out fields, counted by what and why, said once each. */
 class Notes {
@@ -124,7 +124,7 @@ function fieldsOf(
   const out: Record<string, Value> = {};
   for (const field of verbs.fields.values()) {
     if (skip.includes(field.name)) continue;
-    const raw = o[field.name];
+    const raw = valueAt(o, field.name);
     if (none(raw)) continue;
     if (instanceId(field.name, field.type)) {
       notes.leftOut(field.name, who, 'an id of this instance, which a course elsewhere does not have');

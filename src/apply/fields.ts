@@ -46,6 +46,16 @@ export interface KindVerbs {
   fields: Map<string, Field>;
 }
 
+/** A field of an object the API answers, by its name in a file: `rules.drop_lowest` is `rules` → `drop_lowest`. */
+export function valueAt(o: Readonly<Record<string, unknown>>, name: string): unknown {
+  let at: unknown = o;
+  for (const part of name.split('.')) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string, unknown>)[part];
+  }
+  return at;
+}
+
 const isBooleanChoice = (choices: readonly string[] | undefined) =>
   !!choices && choices.length === 2 && choices.includes('true') && choices.includes('false');
 

@@ -9,6 +9,7 @@ import { listRubrics } from './rubrics.js';
 export type KindName =
   | 'sections'
   | 'enrollments'
+  | 'assignment_groups'
   | 'assignments'
   | 'topics'
   | 'announcements'
@@ -66,7 +67,22 @@ export const KINDS: Record<KindName, Kind> = {
     verbs: { create: 'add', remove: 'conclude' },
     prune: 'conclude',
   },
-  assignments: { name: 'assignments', one: 'assignment', noun: 'assignments', title: 'name', prune: 'delete' },
+  // Before the assignments they hold, which name their group by its key.
+  assignment_groups: {
+    name: 'assignment_groups',
+    one: 'assignment group',
+    noun: 'assignment-groups',
+    title: 'name',
+    prune: 'delete',
+  },
+  assignments: {
+    name: 'assignments',
+    one: 'assignment',
+    noun: 'assignments',
+    title: 'name',
+    refs: { group: { kind: 'assignment_groups', field: 'assignment_group_id' } },
+    prune: 'delete',
+  },
   topics: { name: 'topics', one: 'topic', noun: 'topics', title: 'title', refs: gradedBy, prune: 'delete' },
   announcements: {
     name: 'announcements',
@@ -82,10 +98,14 @@ export const KINDS: Record<KindName, Kind> = {
   outcomes: { name: 'outcomes', one: 'outcome', noun: 'outcomes' },
 };
 
+/** Their plural in messages: `assignment groups` of the file's `assignment_groups`. */
+export const many = (kind: KindName) => kind.replaceAll('_', ' ');
+
 /** The kinds in the order a course lists them in a file, and the order their changes are made. */
 export const KIND_ORDER: KindName[] = [
   'sections',
   'enrollments',
+  'assignment_groups',
   'assignments',
   'topics',
   'announcements',
@@ -117,6 +137,9 @@ export function listExisting(
       return client.ops.sections.list({ course_id: course });
     case 'enrollments':
       return client.ops.enrollments.listCourse({ course_id: course, state: [...LIVE_ENROLLMENTS] });
+    case 'assignment_groups':
+      // No search_term: a course has few groups, listed whole.
+      return client.ops.assignmentGroups.list({ course_id: course });
     case 'assignments':
       return client.ops.assignments.list({ course_id: course, ...search });
     case 'topics':

@@ -14,7 +14,7 @@ import type { ApiClient } from '../client/client.js';
 import type { ApiObject } from '../spec/types/common.js';
 import { parseUserRef, userRefKey } from '../client/user-ref.js';
 import { ApiError, FailureError } from '../errors.js';
-import { canSet, sameValue, updateCalls, whyNot, type KindVerbs, type Value, type Verb } from './fields.js';
+import { canSet, sameValue, updateCalls, whyNot, type KindVerbs, type Value, type Verb, valueAt } from './fields.js';
 import { KINDS, LIVE_ENROLLMENTS, listExisting, manages, type KindName } from './kinds.js';
 import type { ApplyTree, Desired, DesiredCourse, DesiredEnrollment, FileProblem, Source } from './model.js';
 import { findListed } from './people.js';
@@ -48,6 +48,7 @@ export const STEPS = [
   'sections',
   'cross-listing',
   'enrollments',
+  'assignment groups',
   'assignments',
   'topics, announcements, quizzes and rubrics',
   'outcomes',
@@ -166,7 +167,7 @@ export interface PlanContext {
 
 const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
 /** Kinds matched by the file's key or their title, whose objects may grade or be graded by another. */
-type KeyedKind = 'assignments' | 'topics' | 'announcements' | 'quizzes' | 'rubrics';
+type KeyedKind = 'assignment_groups' | 'assignments' | 'topics' | 'announcements' | 'quizzes' | 'rubrics';
 
 async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
   try {
@@ -192,11 +193,11 @@ function differences(verbs: KindVerbs, one: string, wanted: Record<string, Value
   const changes: Change[] = [];
   for (const [field, value] of Object.entries(wanted)) {
     const spec = verbs.fields.get(field);
-    if (!spec || sameValue(spec, current[field], value)) continue;
+    if (!spec || sameValue(spec, valueAt(current, field), value)) continue;
     const applicable = verbs.updates.some((v) => canSet(v, field, value));
     changes.push({
       field,
-      from: current[field] ?? null,
+      from: valueAt(current, field) ?? null,
       to: value,
       applicable,
       ...(applicable ? {} : { why: whyNot(verbs, one, field, value, false) }),
@@ -471,9 +472,9 @@ class Planner {
       );
     const slots = new Map<KindName, Map<string, Slot>>();
     const claimed = new Map<KindName, Set<number>>();
-    const keyedKinds = (['assignments', 'topics', 'announcements', 'quizzes', 'rubrics'] as const).filter(
-      (kind) => c.objects[kind],
-    );
+    const keyedKinds = (
+      ['assignment_groups', 'assignments', 'topics', 'announcements', 'quizzes', 'rubrics'] as const
+    ).filter((kind) => c.objects[kind]);
     for (const kind of keyedKinds)
       slots.set(kind, this.keyedKind(plan, c, kind, listed.get(kind) ?? [], needs, slots, claimed));
     // Once every kind is matched: whether an assignment may go depends on the topics the file keeps.
@@ -888,7 +889,13 @@ class Planner {
     const ref = `sis_course_id:${c.sis}`;
     const title = kind.title!;
     const desired = c.objects[kindName]!;
-    const step = kindName === 'assignments' ? 4 : 5;
+    const step = STEPS.indexOf(
+      kindName === 'assignment_groups'
+        ? 'assignment groups'
+        : kindName === 'assignments'
+          ? 'assignments'
+          : 'topics, announcements, quizzes and rubrics',
+    );
     const byId = new Map(listed.map((o) => [o.id as number, o]));
     const matched = new Map<Desired, ApiObject>();
     const taken = new Set<number>();
@@ -1076,7 +1083,7 @@ class Planner {
       op: conclude ? 'conclude' : 'delete',
       key,
       target: o.id as number,
-      step: 7,
+      step: STEPS.indexOf('removals'),
       needs: [],
       // To the bulk engine a removal is an update whose one change is that the object goes.
       task: {
@@ -1116,7 +1123,7 @@ class Planner {
           op: 'create',
           key: name(row.key),
           source: at(row),
-          step: 6,
+          step: STEPS.indexOf('outcomes'),
           needs,
           outcomes: group,
           row: row.key,
@@ -1142,7 +1149,7 @@ class Planner {
           op: 'create',
           key: name(r.key),
           source: at(row),
-          step: 6,
+          step: STEPS.indexOf('outcomes'),
           needs,
           outcomes: group,
           row: row.key,
@@ -1167,7 +1174,7 @@ class Planner {
         source: at(row),
         target: r.id,
         changes,
-        step: 6,
+        step: STEPS.indexOf('outcomes'),
         needs,
         outcomes: group,
         row: row.key,

@@ -10,7 +10,7 @@
 //   change: { field, from, to, applicable, why? }. Removals come first in each course, then the steps in
 //   the order they are made. `status` (done, failed, not_done) and `error` appear once applied.
 import type { Value } from './fields.js';
-import { KINDS, type KindName } from './kinds.js';
+import { KINDS, many, type KindName } from './kinds.js';
 import type { Action, Ambiguous, Change, CoursePlan, Plan } from './plan.js';
 import type { Source } from './model.js';
 import { placeOf } from '../bulk/csv-input.js';
@@ -215,7 +215,7 @@ function words(n: number, one: string, many = `${one}s`): string {
 
 /** Two or more objects the file's one would match, and which it was matched to: in the plan and as a warning. */
 export function ambiguity(a: Ambiguous): string {
-  return `${words(a.ids.length, KINDS[a.kind].one, a.kind)} of this course are titled ${JSON.stringify(a.title)} (ids ${a.ids.join(', ')}); ${sourceOf(a.source)} is matched to ${a.chosen}, the first listed (rename or delete the others to choose)`;
+  return `${words(a.ids.length, KINDS[a.kind].one, many(a.kind))} of this course are titled ${JSON.stringify(a.title)} (ids ${a.ids.join(', ')}); ${sourceOf(a.source)} is matched to ${a.chosen}, the first listed (rename or delete the others to choose)`;
 }
 
 /** The plan for people: each course, its changes, what is left as it is. */
@@ -246,9 +246,10 @@ export function planText(plan: Plan, options: { applied?: boolean } = {}): strin
     }
     if (unchanged.length)
       lines.push(
-        `  = unchanged: ${unchanged.map(([k, n]) => (k === 'course' ? words(n!, 'course') : words(n!, KINDS[k as KindName].one, k))).join(', ')}`,
+        `  = unchanged: ${unchanged.map(([k, n]) => (k === 'course' ? words(n!, 'course') : words(n!, KINDS[k as KindName].one, many(k as KindName)))).join(', ')}`,
       );
-    for (const k of c.kept) lines.push(`  kept (--prune): ${words(k.count, KINDS[k.kind].one, k.kind)}: ${k.why}`);
+    for (const k of c.kept)
+      lines.push(`  kept (--prune): ${words(k.count, KINDS[k.kind].one, many(k.kind))}: ${k.why}`);
     for (const a of c.ambiguous) lines.push(`  ! ${ambiguity(a)}`);
   }
   const s = summarize(plan);

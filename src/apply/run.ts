@@ -25,7 +25,7 @@ import { ambiguity, hasChanges, planJson, planRows, planText, sourceOf, summariz
 import { KeyStore } from './state.js';
 import { lockCourses } from './lock.js';
 import { readTree } from './tree.js';
-import { KINDS } from './kinds.js';
+import { KINDS, many } from './kinds.js';
 import { destructionsOf, markDestroying } from './destroys.js';
 
 export interface ApplyOptions {
@@ -189,7 +189,9 @@ export function runApply(
     const counts = `${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.unchanged} unchanged`;
     for (const c of plan.courses)
       for (const k of c.kept)
-        ctx.warn(`course ${c.sis}: --prune leaves ${k.count} ${k.count === 1 ? KINDS[k.kind].one : k.kind}: ${k.why}`);
+        ctx.warn(
+          `course ${c.sis}: --prune leaves ${k.count} ${k.count === 1 ? KINDS[k.kind].one : many(k.kind)}: ${k.why}`,
+        );
     for (const c of plan.courses) for (const a of c.ambiguous) ctx.warn(`course ${c.sis}: ${ambiguity(a)}`);
 
     // The plan's text ends with its summary; other formats have it in the report.

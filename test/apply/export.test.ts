@@ -34,10 +34,11 @@ describe('lms export course', () => {
     const course = courseOf(first.text);
     // The natural key and the title first; then the fields the course's verbs set; then each kind, in the order apply makes them.
     expect(Object.keys(course).slice(0, 3)).toEqual(['sis_course_id', 'name', 'course_code']);
-    expect(Object.keys(course).slice(-9)).toEqual([
+    expect(Object.keys(course).slice(-10)).toEqual([
       'account',
       'sections',
       'enrollments',
+      'assignment_groups',
       'assignments',
       'topics',
       'announcements',
@@ -66,7 +67,7 @@ describe('lms export course', () => {
       'warning: left out: group_category_id of 1 topic (an id of this instance, which a course elsewhere does not have)\n',
     );
     expect(first.stderr).toMatch(
-      /wrote .*course\.yaml: course BIO-101 with 2 sections, 10 enrollments, 3 assignments, 8 topics, 1 announcement, 2 quizzes, 1 rubric; its outcome tree to .*course\.outcomes\.yaml\n$/,
+      /wrote .*course\.yaml: course BIO-101 with 2 sections, 10 enrollments, 2 assignment groups, 3 assignments, 8 topics, 1 announcement, 2 quizzes, 1 rubric; its outcome tree to .*course\.outcomes\.yaml\n$/,
     );
 
     // Applied under other SIS ids, it makes a new course…
@@ -91,7 +92,7 @@ describe('lms export course', () => {
     const before = s.requests.length;
     const again = await s.run(['apply', '-f', join(s.dir, 'a/course.yaml'), '--yes'], { tty: true });
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.stdout).toContain('No changes: the instance matches the file (32 unchanged).');
+    expect(again.stdout).toContain('No changes: the instance matches the file (34 unchanged).');
     expect(s.requests.slice(before).filter((q) => q.method !== 'GET')).toEqual([]);
   });
 
@@ -171,7 +172,7 @@ describe('lms export course', () => {
     const bad = await s.run(['export', 'course', '1', '--include', 'sections,widgets']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain(
-      '--include takes sections, enrollments, assignments, topics, announcements, quizzes, rubrics, outcomes; not widgets',
+      '--include takes sections, enrollments, assignment_groups, assignments, topics, announcements, quizzes, rubrics, outcomes; not widgets',
     );
     expect(s.writes()).toEqual([]);
   });

@@ -11,13 +11,14 @@ const exportCourse = (model: CommandModel) =>
     name: 'course',
     args: [{ name: 'course' }],
     summary:
-      'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignments, topics, announcements, quizzes, rubrics and outcome tree',
+      'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignment groups, assignments, topics, announcements, quizzes, rubrics and outcome tree',
     routes: [
       'users.get',
       'courses.get',
       'accounts.get',
       'sections.list',
       'enrollments.listCourse',
+      'assignmentGroups.list',
       'assignments.list',
       'discussions.listTopics',
       'quizzes.list',

@@ -43,7 +43,7 @@ describe('lms export course against lms mock serve', () => {
     copyFileSync(join(dir, 'a', 'course.outcomes.yaml'), join(dir, 'b', 'course.outcomes.yaml'));
     const applied = await spawnLms(['apply', '-f', join(dir, 'b', 'course.yaml'), '--yes', '-o', 'json'], http);
     expect(applied.exitCode, applied.stderr).toBe(0);
-    expect(JSON.parse(applied.stdout).summary).toMatchObject({ create: 32, update: 0, delete: 0 });
+    expect(JSON.parse(applied.stdout).summary).toMatchObject({ create: 34, update: 0, delete: 0 });
 
     const second = await spawnLms(
       ['export', 'course', 'sis_course_id:E2E-101', '--out', join(dir, 'c', 'course.yaml')],
@@ -59,7 +59,7 @@ describe('lms export course against lms mock serve', () => {
     const again = await spawnLms(['apply', '-f', join(dir, 'a', 'course.yaml'), '--yes', '-o', 'json'], http);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(JSON.parse(again.stderr).summary).toBe(
-      'No changes: the instance matches the file (32 unchanged). Nothing was changed.',
+      'No changes: the instance matches the file (34 unchanged). Nothing was changed.',
     );
     expect(writes(served!.log().slice(mark))).toEqual([]);
     // As JSON too: the same course, which apply reads as it reads YAML.

@@ -45,7 +45,8 @@ const HINTS: Hint[] = [
   },
   {
     source:
-      'log in again: \\`lms auth login -p ${name}\\`, or store a token: \\`lms profile add ${name} --url ${url} --token-stdin\\`',
+      'log in again: \\`lms auth login -p ${name}\\`, or store a token: \\`lms profile add ${name} --url ${url} ' +
+      '--token-stdin\\`',
     line: 'profile add prod --url SERVED --token-stdin',
     how: 'run',
     stdin: ADMIN,
@@ -226,7 +227,37 @@ function stringsAround(line: string, at: number): string[] {
 
 let scanned: Promise<{ at: string; text: string }[]> | undefined;
 
-/** Each source line that mentions `lms NOUN` outside a comment and outside the help (a string that is a summary, an example, a flag's description). */
+/**
+ * A file's lines, trimmed, with a string literal the formatter cut into a concatenation across lines (`'… ' +` then
+ * `'…'`) read as the one line it says, numbered by the line it starts on; `value` is what a whole literal so cut says.
+ */
+function logicalLines(source: string): { text: string; at: number; value?: string }[] {
+  const out: { text: string; at: number; value?: string }[] = [];
+  const lines = source.split('\n').map((l) => l.trim());
+  const unescaped = (piece: string) => piece.replace(/\\(.)/g, '$1');
+  for (let i = 0; i < lines.length; i++) {
+    const at = i + 1;
+    let text = lines[i] ?? '';
+    const pieces = [text];
+    while (/['"`] \+$/.test(text) && /^['"`]/.test(lines[i + 1] ?? '')) {
+      const next = lines[++i] ?? '';
+      text = text.slice(0, -3) + next.slice(1);
+      pieces.push(next);
+    }
+    const last = /^(.*)['"`][,;)]*$/.exec(pieces.at(-1) ?? '');
+    const whole = pieces.length > 1 && /^['"`]/.test(pieces[0] ?? '') && last;
+    const value = whole
+      ? unescaped([...pieces.slice(0, -1).map((p) => p.slice(1, -3)), (last[1] ?? '').slice(1)].join(''))
+      : undefined;
+    out.push({ text, at, value });
+  }
+  return out;
+}
+
+/**
+ * Each source line that mentions `lms NOUN` outside a comment and outside the help (a string that is a summary, an
+ * example, a flag's description).
+ */
 function mentions(): Promise<{ at: string; text: string }[]> {
   scanned ??= (async () => {
     const names = [...lazyNouns.map((n) => n.name), ...topLevelNames];
@@ -235,15 +266,13 @@ function mentions(): Promise<{ at: string; text: string }[]> {
     const found: { at: string; text: string }[] = [];
     for (const file of srcFiles(join(root, 'src'))) {
       const path = relative(root, file);
-      readFileSync(file, 'utf8')
-        .split('\n')
-        .forEach((text, i) => {
-          const line = text.trim();
-          if (line.startsWith('//') || line.startsWith('*') || line.startsWith('/*') || /\bexamples: \[/.test(line))
-            return;
-          if ([...line.matchAll(mention)].some((m) => !stringsAround(line, m.index).some((string) => help.has(string))))
-            found.push({ at: `${path}:${i + 1}`, text: line });
-        });
+      logicalLines(readFileSync(file, 'utf8')).forEach(({ text: line, at, value }) => {
+        if (line.startsWith('//') || line.startsWith('*') || line.startsWith('/*') || /\bexamples: \[/.test(line))
+          return;
+        if (value !== undefined && help.has(value)) return;
+        if ([...line.matchAll(mention)].some((m) => !stringsAround(line, m.index).some((string) => help.has(string))))
+          found.push({ at: `${path}:${at}`, text: line });
+      });
     }
     return found;
   })();

@@ -55,7 +55,8 @@ const topics = Array.from(
 const quizzes = Array.from(
   { length: size.quizzes },
   (_, i) =>
-    `      - { key: q${i + 1}, title: Quiz ${i + 1}, quiz_type: assignment, time_limit: ${10 + i}, allowed_attempts: 2 }`,
+    `      - { key: q${i + 1}, title: Quiz ${i + 1}, quiz_type: assignment, time_limit: ${10 + i}, ` +
+    'allowed_attempts: 2 }',
 );
 const course = join(scratch, 'course.yaml');
 writeFileSync(
@@ -145,7 +146,9 @@ try {
   const line = (r) =>
     `${r.seconds} s, ${r.requests} requests (${r.writes} writes, ${r.reads} reads), ${r.throttled} throttled`;
   console.log(
-    `lms apply of ${size.enrollments} enrollments, ${size.topics} topics, ${size.quizzes} quizzes against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s sustainable; node ${process.version})`,
+    `lms apply of ${size.enrollments} enrollments, ${size.topics} topics, ${size.quizzes} quizzes against mock ` +
+      `serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s ` +
+      `sustainable; node ${process.version})`,
   );
   console.log(`  apply:            ${line(apply)}; ${summary.create} created, ${summary.update} updated`);
   console.log(`  bulk, as many writes (users import): ${line(bulk)}`);
@@ -153,7 +156,8 @@ try {
     `  apply ÷ bulk: ${ratio.toFixed(2)}× (budget ≤ ${RATIO_BUDGET}) ${ratio <= RATIO_BUDGET ? 'PASS' : 'OVER'}`,
   );
   console.log(
-    `  no-op re-apply:   ${line(noop)} (budget ≤ ${NOOP_BUDGET_S} s, no write) ${noop.seconds <= NOOP_BUDGET_S && noop.writes === 0 ? 'PASS' : 'OVER'}`,
+    `  no-op re-apply:   ${line(noop)} (budget ≤ ${NOOP_BUDGET_S} s, no write) ` +
+      `${noop.seconds <= NOOP_BUDGET_S && noop.writes === 0 ? 'PASS' : 'OVER'}`,
   );
   process.exitCode = 0;
 } finally {

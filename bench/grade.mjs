@@ -123,17 +123,23 @@ try {
   };
   writeFileSync(flags.out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(
-    `lms grade --csv of ${rows} rows against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s sustainable)`,
+    `lms grade --csv of ${rows} rows against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ` +
+      `${rate}/s → ${sustainable} requests/s sustainable)`,
   );
   console.log(
-    `  batch (update_grades, ${flags['batch-size']} a batch): ${batch.seconds} s, ${batch.rowsPerSecond} rows/s, ${batch.requests} requests, ${batch.throttled} throttled, ${batch.updated} updated, ${batch.failed} failed`,
+    `  batch (update_grades, ${flags['batch-size']} a batch): ${batch.seconds} s, ${batch.rowsPerSecond} rows/s, ` +
+      `${batch.requests} requests, ${batch.throttled} throttled, ${batch.updated} updated, ${batch.failed} failed`,
   );
   console.log(
-    `  per row (one PUT a row): ${perRow.seconds} s, ${perRow.rowsPerSecond} rows/s, ${perRow.requests} requests (${result.perRow.requestsPerSecond}/s), ${perRow.throttled} throttled, ${perRow.updated} updated, ${perRow.failed} failed`,
+    `  per row (one PUT a row): ${perRow.seconds} s, ${perRow.rowsPerSecond} rows/s, ${perRow.requests} requests ` +
+      `(${result.perRow.requestsPerSecond}/s), ${perRow.throttled} throttled, ${perRow.updated} updated, ` +
+      `${perRow.failed} failed`,
   );
   console.log(`  batch ÷ per row: ${speedup.toFixed(1)}× (goal ≥ 20) ${speedup >= 20 ? 'PASS' : 'UNDER'}`);
   console.log(
-    `  per row at ${fraction.toFixed(2)} of the sustainable request rate (goal ≥ 0.9) ${fraction >= 0.9 ? 'PASS' : 'UNDER'}; ${perRow.throttled} throttled answers (goal: a handful) ${perRow.throttled <= 5 ? 'PASS' : 'OVER'}`,
+    `  per row at ${fraction.toFixed(2)} of the sustainable request rate (goal ≥ 0.9) ` +
+      `${fraction >= 0.9 ? 'PASS' : 'UNDER'}; ${perRow.throttled} throttled answers (goal: a handful) ` +
+      `${perRow.throttled <= 5 ? 'PASS' : 'OVER'}`,
   );
 } finally {
   server.stop();

@@ -64,13 +64,16 @@ try {
   };
   writeFileSync(flags.out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(
-    `import of ${rows} users against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ${sustainable} requests/s sustainable)`,
+    `import of ${rows} users against mock serve --throttle (capacity ${capacity}, cost ${cost}, drains ${rate}/s → ` +
+      `${sustainable} requests/s sustainable)`,
   );
   console.log(
-    `  ${seconds.toFixed(1)} s, ${rowsPerSecond.toFixed(1)} rows/s = ${(rowsPerSecond / sustainable).toFixed(2)} of the sustainable rate (goal ≥ 0.9) ${rowsPerSecond / sustainable >= 0.9 ? 'PASS' : 'UNDER'}`,
+    `  ${seconds.toFixed(1)} s, ${rowsPerSecond.toFixed(1)} rows/s = ${(rowsPerSecond / sustainable).toFixed(2)} of ` +
+      `the sustainable rate (goal ≥ 0.9) ${rowsPerSecond / sustainable >= 0.9 ? 'PASS' : 'UNDER'}`,
   );
   console.log(
-    `  ${throttled} throttled answers taken (goal: a handful) ${throttled <= 5 ? 'PASS' : 'OVER'}; ${requestLines.length} requests in all; head start ${Math.floor(capacity / cost)} free requests`,
+    `  ${throttled} throttled answers taken (goal: a handful) ${throttled <= 5 ? 'PASS' : 'OVER'}; ` +
+      `${requestLines.length} requests in all; head start ${Math.floor(capacity / cost)} free requests`,
   );
   console.log(`  ${summary.created} created, ${summary.failed} failed`);
 } finally {

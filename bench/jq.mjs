@@ -105,7 +105,9 @@ try {
     console.log(`${name}: median of ${runs}`);
     console.log(`  jq-wasm collected  ${figures.collected.seconds.toFixed(2)} s  ${figures.collected.rssMb} MB`);
     console.log(
-      `  jq-wasm streamed   ${figures.streamed.seconds.toFixed(2)} s  ${figures.streamed.rssMb} MB   (${ratio.toFixed(2)}x the time, ${(figures.streamed.rssMb / figures.collected.rssMb).toFixed(2)}x the memory)`,
+      `  jq-wasm streamed   ${figures.streamed.seconds.toFixed(2)} s  ${figures.streamed.rssMb} MB   ` +
+        `(${ratio.toFixed(2)}x the time, ${(figures.streamed.rssMb / figures.collected.rssMb).toFixed(2)}x the ` +
+        'memory)',
     );
     console.log(`  lms --jq           ${figures.lms.seconds.toFixed(2)} s  ${figures.lms.rssMb} MB`);
   }

@@ -74,7 +74,8 @@ await measure('--toolsets all --allow-destructive', ['--toolsets', 'all', '--all
 
 const byDefault = rows[0].tokens;
 console.log(
-  `\ndefault tools/list: ${byDefault} tokens, budget ${DEFAULT_BUDGET}: ${byDefault <= DEFAULT_BUDGET ? 'within' : 'OVER'}`,
+  `\ndefault tools/list: ${byDefault} tokens, budget ${DEFAULT_BUDGET}: ` +
+    `${byDefault <= DEFAULT_BUDGET ? 'within' : 'OVER'}`,
 );
 if (flags.out) writeFileSync(flags.out, `${JSON.stringify({ budget: DEFAULT_BUDGET, rows }, null, 2)}\n`);
 if (byDefault > DEFAULT_BUDGET) process.exitCode = 1;

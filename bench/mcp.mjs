@@ -118,12 +118,16 @@ const result = {
 if (flags.out) writeFileSync(flags.out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`  bare node -e 0:       ${result.floorMs} ms (median of ${runs}, interleaved)`);
 console.log(
-  `  by hand on the SDK:   ${result.twinInitializeMs} ms to the answer of initialize (bench/twins/mcp-server.mjs on dist/mcp-sdk.cjs)`,
+  `  by hand on the SDK:   ${result.twinInitializeMs} ms to the answer of initialize (bench/twins/mcp-server.mjs on ` +
+    'dist/mcp-sdk.cjs)',
 );
 console.log(`  the same, SDK from node_modules: ${result.twinInstalledSdkInitializeMs} ms`);
 console.log(
-  `  initialize answered:  ${result.initializeMs} ms = ${result.initializeRatio.toFixed(2)}x of the hand-written server (budget <= ${INIT_RATIO_BUDGET}x) ${ratio <= INIT_RATIO_BUDGET ? 'PASS' : 'OVER'}; ${result.initializeFloorRatio.toFixed(2)}x of bare node`,
+  `  initialize answered:  ${result.initializeMs} ms = ${result.initializeRatio.toFixed(2)}x of the hand-written ` +
+    `server (budget <= ${INIT_RATIO_BUDGET}x) ${ratio <= INIT_RATIO_BUDGET ? 'PASS' : 'OVER'}; ` +
+    `${result.initializeFloorRatio.toFixed(2)}x of bare node`,
 );
 console.log(
-  `  tools/list (${tools} tools): ${result.toolsListMs} ms (budget < ${LIST_MS_BUDGET} ms) ${median(list) < LIST_MS_BUDGET ? 'PASS' : 'OVER'}`,
+  `  tools/list (${tools} tools): ${result.toolsListMs} ms (budget < ${LIST_MS_BUDGET} ms) ` +
+    `${median(list) < LIST_MS_BUDGET ? 'PASS' : 'OVER'}`,
 );

@@ -13,8 +13,8 @@
 // `node -e 0`. A budget is a ratio of a case's median, measured in the same run, to the median of
 // the same work written by hand in plain Node (its twin: the same GET with node:http or node:https,
 // the same query on the same SQLite driver, each printing the answer), or to the floor for
-// `--version` and `--help`, whose work is nothing. Runs are interleaved round-robin (the order rotating each round) so drift on a
-// shared, noisy machine hits every case alike, after a few untimed warm-up rounds.
+// `--version` and `--help`, whose work is nothing. Runs are interleaved round-robin (the order rotating each round) so
+// drift on a shared, noisy machine hits every case alike, after a few untimed warm-up rounds.
 // Figures go to stdout as a table and to bench/results.json. Without --strict, being over
 // budget does not fail the run: this is a measurement, not a test. A case whose command fails
 // (non-zero exit, or output that its check rejects) always does.
@@ -143,7 +143,10 @@ const cases = [
     cmd: node,
     args: [
       '-e',
-      "require('node:http').get(process.env.BENCH_URL + '/api/v1/users/self', { headers: { authorization: 'Bearer 1~mock-admin', accept: 'application/json', 'user-agent': 'bench/1.0' } }, (r) => { let b = ''; r.setEncoding('utf8'); r.on('data', (d) => (b += d)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(b), null, 2) + '\\n')); });",
+      "require('node:http').get(process.env.BENCH_URL + '/api/v1/users/self', { headers: { authorization: 'Bearer " +
+        "1~mock-admin', accept: 'application/json', 'user-agent': 'bench/1.0' } }, (r) => { let b = ''; " +
+        "r.setEncoding('utf8'); r.on('data', (d) => (b += d)); r.on('end', () => " +
+        "process.stdout.write(JSON.stringify(JSON.parse(b), null, 2) + '\\n')); });",
     ],
     get env() {
       return { BENCH_URL: serverUrl };
@@ -169,7 +172,11 @@ const cases = [
     cmd: node,
     args: [
       '-e',
-      "require('node:https').get(process.env.BENCH_TLS_URL + '/api/v1/users/self', { ca: require('node:fs').readFileSync(process.env.BENCH_CA), headers: { authorization: 'Bearer 1~mock-admin', accept: 'application/json', 'user-agent': 'bench' } }, (r) => { let b = ''; r.setEncoding('utf8'); r.on('data', (d) => (b += d)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(b), null, 2) + '\\n')); });",
+      "require('node:https').get(process.env.BENCH_TLS_URL + '/api/v1/users/self', { ca: " +
+        "require('node:fs').readFileSync(process.env.BENCH_CA), headers: { authorization: 'Bearer 1~mock-admin', " +
+        "accept: 'application/json', 'user-agent': 'bench' } }, (r) => { let b = ''; r.setEncoding('utf8'); " +
+        "r.on('data', (d) => (b += d)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(b), null, " +
+        "2) + '\\n')); });",
     ],
     get env() {
       return { BENCH_TLS_URL: tlsServerUrl, BENCH_CA: tlsCa };
@@ -215,7 +222,10 @@ function buildRef(ref) {
 /** What `lms --mock users list` printed, which its twin must print too. */
 let listed;
 
-/** `lms mock serve --tls-self-signed` on the same seeded mock, with the profile `local-tls` naming it and trusting its certificate. */
+/**
+ * `lms mock serve --tls-self-signed` on the same seeded mock, with the profile `local-tls` naming it and trusting its
+ * certificate.
+ */
 async function startTlsServer() {
   if (tlsServer) return;
   await startServer();
@@ -395,7 +405,10 @@ function summarise(c, ms) {
   };
 }
 
-/** Linear interpolation between closest ranks (the usual definition; the median of an even count is the mean of the middle two). */
+/**
+ * Linear interpolation between closest ranks (the usual definition; the median of an even count is the mean of the
+ * middle two).
+ */
 function quantile(sorted, q) {
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);
@@ -423,7 +436,8 @@ function printTable(results) {
       .join('  ')
       .trimEnd();
   console.log(
-    `lms startup: ${runs} runs each, interleaved, after ${warmup} warm-up rounds (node ${process.version}, ${cpus().length} cpus)\n`,
+    `lms startup: ${runs} runs each, interleaved, after ${warmup} warm-up rounds (node ${process.version}, ` +
+      `${cpus().length} cpus)\n`,
   );
   console.log(line(head));
   console.log(line(widths.map((w) => '-'.repeat(w))));

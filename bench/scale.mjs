@@ -93,9 +93,11 @@ for (const size of sizes) {
   row.get = best(['users', 'get', '5', '-o', 'json'], env);
   results[size] = row;
   console.log(
-    `${String(size).padStart(7)} users: ndjson ${row.inProcess.ndjson.seconds.toFixed(2)} s (${Math.round(size / row.inProcess.ndjson.seconds)}/s), ` +
+    `${String(size).padStart(7)} users: ndjson ${row.inProcess.ndjson.seconds.toFixed(2)} s ` +
+      `(${Math.round(size / row.inProcess.ndjson.seconds)}/s), ` +
       `http ${row.http.seconds.toFixed(2)} s (${Math.round(size / row.http.seconds)}/s), ` +
-      `RSS ndjson ${Math.round(row.inProcess.ndjson.kb / 1024)} MB, table ${Math.round(row.inProcess.table.kb / 1024)} MB, ` +
+      `RSS ndjson ${Math.round(row.inProcess.ndjson.kb / 1024)} MB, table ` +
+      `${Math.round(row.inProcess.table.kb / 1024)} MB, ` +
       `search ${row.search.seconds.toFixed(2)} s, get ${row.get.seconds.toFixed(2)} s`,
   );
 }
@@ -125,7 +127,8 @@ console.log('');
 for (const [name, value, budget, kind] of checks) {
   const ok = kind === 'min' ? value >= budget : value <= budget;
   console.log(
-    `${verdict(ok)} ${name}: ${kind === 'min' ? Math.round(value) : `${value.toFixed(2)}x`} (budget ${kind === 'min' ? budget : `${budget}x`})`,
+    `${verdict(ok)} ${name}: ${kind === 'min' ? Math.round(value) : `${value.toFixed(2)}x`} (budget ` +
+      `${kind === 'min' ? budget : `${budget}x`})`,
   );
 }
 writeFileSync(flags.out, `${JSON.stringify({ when: new Date().toISOString(), results, checks }, null, 2)}\n`);

@@ -98,10 +98,12 @@ try {
   writeFileSync(flags.out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`${rows} enrollments against mock serve --throttle (${sustainable} requests/s sustainable)`);
   console.log(
-    `  lms sis import:          ${sis.seconds.toFixed(1)} s, ${sis.requests} requests, ${sis.throttled} throttled (${result.sisImport.state}, ${result.sisImport.enrollments} enrollments)`,
+    `  lms sis import:          ${sis.seconds.toFixed(1)} s, ${sis.requests} requests, ${sis.throttled} throttled ` +
+      `(${result.sisImport.state}, ${result.sisImport.enrollments} enrollments)`,
   );
   console.log(
-    `  lms enrollments import:  ${row.seconds.toFixed(1)} s, ${row.requests} requests, ${row.throttled} throttled (${row.out.created} created, ${row.out.failed} failed)`,
+    `  lms enrollments import:  ${row.seconds.toFixed(1)} s, ${row.requests} requests, ${row.throttled} throttled ` +
+      `(${row.out.created} created, ${row.out.failed} failed)`,
   );
   console.log(`  the SIS import took ${(row.seconds / sis.seconds).toFixed(1)}× less time`);
 } finally {

@@ -124,7 +124,8 @@ export function postRandom(url, path, bytes, { hostile = false } = {}) {
   const { hostname, port } = new URL(url);
   const boundary = `bench${Math.random().toString(16).slice(2)}`;
   const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: ` +
+      `application/octet-stream\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const hash = createHash('sha256');
@@ -214,10 +215,13 @@ function round2(n) {
 /** One line per scenario, for a table. */
 export function describeUploadMemory(r) {
   const line = (name, s) =>
-    `${name.padEnd(13)} baseline ${s.baselineMib.toFixed(0).padStart(4)} MiB, peak ${s.peakMib.toFixed(0).padStart(4)} MiB (+${s.overBaselineMib.toFixed(0)}), ` +
-    `bound 1.5 × (baseline + budget) = ${s.boundMib.toFixed(0)} MiB: ${s.within ? 'within' : 'OVER'}; answers ${s.statuses.join(' ')}; ${s.seconds} s`;
+    `${name.padEnd(13)} baseline ${s.baselineMib.toFixed(0).padStart(4)} MiB, peak ` +
+    `${s.peakMib.toFixed(0).padStart(4)} MiB (+${s.overBaselineMib.toFixed(0)}), ` +
+    `bound 1.5 × (baseline + budget) = ${s.boundMib.toFixed(0)} MiB: ${s.within ? 'within' : 'OVER'}; answers ` +
+    `${s.statuses.join(' ')}; ${s.seconds} s`;
   return [
-    `lms mock serve under ${r.uploads} concurrent ${r.mib} MiB uploads (budget ${r.budgetMib} MiB, node ${process.version}):`,
+    `lms mock serve under ${r.uploads} concurrent ${r.mib} MiB uploads (budget ${r.budgetMib} MiB, node ` +
+      `${process.version}):`,
     line('unauthorized', r.unauthorized),
     line('authorized', r.authorized),
   ].join('\n');

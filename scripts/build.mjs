@@ -35,7 +35,8 @@ const lazyChildProcess = {
       const eager = "const childProcess = require('node:child_process');";
       if (!text.includes(eager))
         throw new Error(
-          `${args.path} no longer requires node:child_process as the build expects; update the lazy-child-process plugin`,
+          `${args.path} no longer requires node:child_process as the build expects; update the lazy-child-process ` +
+            'plugin',
         );
       return {
         contents: text.replace(
@@ -100,7 +101,8 @@ const noAjv = {
     }));
     b.onLoad({ filter: /.*/, namespace: 'no-ajv' }, () => ({
       contents:
-        "export class AjvJsonSchemaValidator { constructor() { throw new Error('lms mcp validates no elicitation answers'); } }",
+        "export class AjvJsonSchemaValidator { constructor() { throw new Error('lms mcp validates no elicitation " +
+        "answers'); } }",
       loader: 'js',
     }));
   },

@@ -35,14 +35,16 @@ if (inGit && !allowDirty) {
   const changes = git(['status', '--porcelain']);
   if (changes)
     fail(
-      `the checkout has uncommitted changes, so the release would not be the commit's:\n${changes}\ncommit them, or give --allow-dirty for a release only you can rebuild`,
+      `the checkout has uncommitted changes, so the release would not be the commit's:\n${changes}\ncommit them, or ` +
+        'give --allow-dirty for a release only you can rebuild',
       2,
     );
 }
 const epoch = process.env.SOURCE_DATE_EPOCH || (inGit ? git(['log', '-1', '--format=%ct']) : '');
 if (!/^\d+$/.test(epoch))
   fail(
-    'SOURCE_DATE_EPOCH is not set and there is no commit to take it from: set it to the release time in seconds since 1970',
+    'SOURCE_DATE_EPOCH is not set and there is no commit to take it from: set it to the release time in seconds ' +
+      'since 1970',
     2,
   );
 const env = { ...process.env, SOURCE_DATE_EPOCH: epoch };
@@ -53,7 +55,8 @@ const holdsCheckout = !relative(out, root).startsWith('..');
 const foreign = existsSync(out) && readdirSync(out).length > 0 && !existsSync(join(out, 'SHA256SUMS'));
 if (holdsCheckout || foreign)
   fail(
-    `--out=${out} ${holdsCheckout ? 'is or holds the checkout' : 'holds files of no earlier release'}: a release empties the folder it writes; give a new or earlier release's folder`,
+    `--out=${out} ${holdsCheckout ? 'is or holds the checkout' : 'holds files of no earlier release'}: a release ` +
+      `empties the folder it writes; give a new or earlier release's folder`,
     2,
   );
 rmSync(out, { recursive: true, force: true });
@@ -97,7 +100,8 @@ function withBundled(sbom, inputs) {
     const locked = lock.packages[dir];
     if (!locked || locked.version !== manifest.version)
       fail(
-        `${dir} (${manifest.name}@${manifest.version}) is bundled but package-lock.json does not hold that version: run npm ci`,
+        `${dir} (${manifest.name}@${manifest.version}) is bundled but package-lock.json does not hold that version: ` +
+          'run npm ci',
         1,
       );
     const ref = `${manifest.name}@${manifest.version}`;
@@ -151,7 +155,8 @@ function withLicences(sbom) {
   };
   if (unnamed.length)
     fail(
-      `no licence is named for ${unnamed.join(', ')}, in package-lock.json or in its package.json: the SBOM would not say what may be redistributed`,
+      `no licence is named for ${unnamed.join(', ')}, in package-lock.json or in its package.json: the SBOM would ` +
+        'not say what may be redistributed',
       1,
     );
   return bom;

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Codemod: lines of at most 120 characters. Run at a repository root: `node scripts/wrap-lines.mjs [--max=120] [files…]`.
-// Rewrites only what is on lines longer than the limit: comments are refilled, string and template literals are split
-// at a space into concatenations, then Biome formats, and the whole repeats until nothing changes. Each changed file's
-// syntax tree is compared with its original (trivia, parentheses and literal concatenation folded away); a file whose
-// tree differs is restored and reported. Lines that cannot be shortened are reported with why.
+// Codemod: lines of at most 120 characters. Run at a repository root:
+// `node scripts/wrap-lines.mjs [--max=120] [files…]`. Rewrites only what is on lines longer than the limit: comments
+// are refilled, string and template literals are split at a space into concatenations, then Biome formats, and the
+// whole repeats until nothing changes. Each changed file's syntax tree is compared with its original (trivia,
+// parentheses and literal concatenation folded away); a file whose tree differs is restored and reported. Lines that
+// cannot be shortened are reported with why.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -25,7 +25,10 @@ const server = new sdk.Server(
 server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: [] }));
 await server.connect(new sdk.StdioServerTransport());
 
-/** A file of the build, which is written as the function Node's CommonJS loader would wrap it in (bin/lms compiles it as read). */
+/**
+ * A file of the build, which is written as the function Node's CommonJS loader would wrap it in (bin/lms compiles it as
+ * read).
+ */
 function shipped(file) {
   const module = { exports: {} };
   runInThisContext(readFileSync(file, 'latin1'), { filename: file })(

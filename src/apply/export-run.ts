@@ -49,13 +49,19 @@ function beside(out: string, format: Format): string {
   return join(dirname(out), `${stem}.outcomes${ext && /^\.(ya?ml|json)$/i.test(ext) ? ext : `.${format}`}`);
 }
 
-/** The tree as the course file names it: from the course file's folder (the current one for stdout), as apply resolves it. */
+/**
+ * The tree as the course file names it: from the course file's folder (the current one for stdout), as apply resolves
+ * it.
+ */
 function reference(tree: string, out: string | undefined): string {
   const from = out === undefined ? process.cwd() : dirname(resolve(out));
   return relative(from, resolve(tree)).split(sep).join('/');
 }
 
-/** YAML is loaded only when written. A course file is laid out as people write one; a tree as `lms outcomes export --yaml` writes it. */
+/**
+ * YAML is loaded only when written. A course file is laid out as people write one; a tree as
+ * `lms outcomes export --yaml` writes it.
+ */
 async function render(value: unknown, format: Format, courseFile = false): Promise<string> {
   if (format === 'json') return `${JSON.stringify(value, null, 2)}\n`;
   const { Document, isMap, isScalar, isSeq, visit } = await import('yaml');
@@ -106,7 +112,8 @@ export async function runExport(
     treeFile = opts.outcomesFile ?? (opts.out !== undefined ? beside(opts.out, format) : undefined);
     if (treeFile === undefined) {
       const where =
-        'an apply file names an outcome tree as a file of its own: give --outcomes-file FILE, or --out FILE (the tree goes beside it)';
+        'an apply file names an outcome tree as a file of its own: give --outcomes-file FILE, or --out FILE (the ' +
+        'tree goes beside it)';
       if (outcomesAsked) throw new UsageError(`course ${exported.sis} has an outcome tree, and ${where}`);
       ctx.warn(`left out: the outcome tree of course ${exported.sis}, as ${where}`);
     } else if (opts.out !== undefined && resolve(treeFile) === resolve(opts.out)) {
@@ -114,7 +121,8 @@ export async function runExport(
     } else exported.course.outcomes = { file: reference(treeFile, opts.out) };
   } else if (opts.outcomesFile !== undefined)
     ctx.warn(
-      `course ${exported.sis} has no outcome tree: ${opts.outcomesFile} is not written, and the file leaves outcomes out`,
+      `course ${exported.sis} has no outcome tree: ${opts.outcomesFile} is not written, and the file leaves ` +
+        'outcomes out',
     );
   for (const note of exported.notes) ctx.warn(note);
 
@@ -130,7 +138,8 @@ export async function runExport(
   );
   err(
     ctx.io,
-    `wrote ${opts.out}: course ${exported.sis}${counts.length ? ` with ${counts.join(', ')}` : ''}${treeFile !== undefined ? `; its outcome tree to ${treeFile}` : ''}\n`,
+    `wrote ${opts.out}: course ${exported.sis}${counts.length ? ` with ${counts.join(', ')}` : ''}` +
+      `${treeFile !== undefined ? `; its outcome tree to ${treeFile}` : ''}\n`,
   );
   return undefined;
 }

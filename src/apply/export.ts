@@ -59,11 +59,15 @@ export interface ExportInput {
 }
 
 const none = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
-/** An id of another object of the instance (a group set, an assignment group): another course or instance has other ids. */
+/**
+ * An id of another object of the instance (a group set, an assignment group): another course or instance has other ids.
+ */
 const instanceId = (name: string, type: string) => type === 'integer' && name.endsWith('_id');
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 
-/** One spelling per instant (`…T08:00:00Z`, whether the API said `.000Z` or `+00:00`), so equal times write equal files. */
+/**
+ * One spelling per instant (`…T08:00:00Z`, whether the API said `.000Z` or `+00:00`), so equal times write equal files.
+ */
 function instant(time: string): string {
   return new Date(time).toISOString().replace('.000Z', 'Z');
 }
@@ -320,7 +324,8 @@ function enrollments(
   // An observer of two students holds two enrollments the file's columns tell apart no more than an import does.
   if (repeated)
     notes.say(
-      `${repeated} enrollment${repeated > 1 ? 's' : ''} with the user, role and section of an earlier one ${repeated > 1 ? 'are' : 'is'} written once`,
+      `${repeated} enrollment${repeated > 1 ? 's' : ''} with the user, role and section of an earlier one ` +
+        `${repeated > 1 ? 'are' : 'is'} written once`,
     );
   // By section, then type, then person: the same file whatever order the instance lists them in.
   const rank = (row: Record<string, string>) => {
@@ -389,7 +394,8 @@ function keyedKind(
           name,
           of(kindName),
           input.include.includes(target)
-            ? `${article(KINDS[target].one)} ${KINDS[target].one} the file does not list, as one graded through a quiz or topic`
+            ? `${article(KINDS[target].one)} ${KINDS[target].one} the file does not list, as one graded through a ` +
+                'quiz or topic'
             : `${target} are not included`,
         );
     }

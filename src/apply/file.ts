@@ -165,7 +165,9 @@ class FileReader {
       this.problems.push({
         file: this.name,
         line: 1,
-        message: `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB, the most read as YAML or JSON; split it into several files`,
+        message:
+          `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB, the most read as YAML or JSON; split ` +
+          'it into several files',
       });
       return [];
     }
@@ -248,7 +250,8 @@ class FileReader {
     const near = closest(key, allowed);
     this.problem(
       pair.key as Node,
-      `unknown field "${key}" for ${what}${near ? ` (did you mean ${near}?)` : ''}; ${what} takes ${allowed.join(', ')}`,
+      `unknown field "${key}" for ${what}${near ? ` (did you mean ${near}?)` : ''}; ${what} takes ` +
+        `${allowed.join(', ')}`,
     );
   }
 
@@ -517,7 +520,9 @@ class FileReader {
         if (first && (first.key === undefined || d.key === undefined)) {
           this.problems.push({
             ...d.source,
-            message: `${kind.title} "${d.title}" repeats ${placeWords(first.source)}: give each a key, so a run can tell them apart`,
+            message:
+              `${kind.title} "${d.title}" repeats ${placeWords(first.source)}: give each a key, so a run can ` +
+              'tell them apart',
           });
         } else if (!first) byTitle.set(d.title, d);
       }
@@ -543,7 +548,9 @@ class FileReader {
         if (e.section && !sections.has(e.section) && !/^\d+$|^sis_section_id:./.test(e.section)) {
           this.problems.push({
             ...e.source,
-            message: `section "${e.section}" is not a section of this course in the file (give its sis_section_id, or an id or sis_section_id:X of one the instance has)`,
+            message:
+              `section "${e.section}" is not a section of this course in the file (give its sis_section_id, ` +
+              'or an id or sis_section_id:X of one the instance has)',
           });
         }
       }
@@ -599,7 +606,9 @@ function checkAcross(courses: DesiredCourse[], problems: ProblemList<FileProblem
       if (first)
         problems.push({
           ...e.source,
-          message: `enrollment of ${e.user} as ${e.role}${e.section ? ` in ${e.section}` : ''} repeats ${where(first, e.source)}`,
+          message:
+            `enrollment of ${e.user} as ${e.role}${e.section ? ` in ${e.section}` : ''} repeats ` +
+            `${where(first, e.source)}`,
         });
       else seen.set(e.key, e.source);
     }

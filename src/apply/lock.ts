@@ -101,13 +101,15 @@ export async function lockCourses(options: LockOptions): Promise<() => Promise<v
           const holder = holderOf(owner);
           if (Date.now() >= deadline) {
             throw new LockTimeoutError(
-              `another lms apply${holder} is applying course ${course} on this instance${options.waitMs ? `; waited ${seconds(options.waitMs)} s` : ''}; nothing was changed`,
+              `another lms apply${holder} is applying course ${course} on this ` +
+                `instance${options.waitMs ? `; waited ${seconds(options.waitMs)} s` : ''}; nothing was changed`,
               'run it again when the other ends, or wait longer with --lock-timeout SECONDS',
             );
           }
           if (!told)
             options.onWait(
-              `waiting for another lms apply${holder} of course ${course} on this instance (up to ${seconds(options.waitMs)} s)`,
+              `waiting for another lms apply${holder} of course ${course} on this instance (up to ` +
+                `${seconds(options.waitMs)} s)`,
             );
           told = true;
           await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));

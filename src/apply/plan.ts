@@ -188,7 +188,9 @@ const same = (a: unknown, b: unknown) => String(a ?? '').toLowerCase() === Strin
 const omit = (fields: Record<string, Value>, ...names: string[]) =>
   Object.fromEntries(Object.entries(fields).filter(([f]) => !names.includes(f)));
 
-/** The differences between the fields a file gives and an object, each marked with whether an update verb can make it. */
+/**
+ * The differences between the fields a file gives and an object, each marked with whether an update verb can make it.
+ */
 function differences(verbs: KindVerbs, one: string, wanted: Record<string, Value>, current: ApiObject): Change[] {
   const changes: Change[] = [];
   for (const [field, value] of Object.entries(wanted)) {
@@ -316,7 +318,8 @@ function objectTask(
       for (const call of calls) await invoke(call.verb, [String(id)], call.values, spec.options);
       if (impossible.length)
         throw new FailureError(
-          `created ${spec.one} ${id}, but ${impossible.map((f) => whyNot(spec.verbs, spec.one, f, all[f], true)).join('; ')}`,
+          `created ${spec.one} ${id}, but ` +
+            `${impossible.map((f) => whyNot(spec.verbs, spec.one, f, all[f], true)).join('; ')}`,
         );
       return id;
     },
@@ -374,7 +377,8 @@ class Planner {
   /** A create that found its object made meanwhile: said at the end of the apply. */
   private adopt(what: string, o: ApiObject): void {
     this.adopted.push(
-      `${what} was made meanwhile, by another run or a person (id ${String(o.id)}): this run took it over instead of making it again`,
+      `${what} was made meanwhile, by another run or a person (id ${String(o.id)}): this run took it over instead ` +
+        'of making it again',
     );
   }
 

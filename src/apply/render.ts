@@ -6,7 +6,8 @@
 //     summary: { create, update, delete, unchanged, cannot_change, destroy },
 //     courses: [ { sis_course_id, id, source, actions: [Action…], unchanged: { <kind>: n }, kept: [{ kind, count, why }],
 //                  ambiguous?: [{ kind, title, source, ids, chosen }] } ] }
-// Action: { action: create|update|delete|conclude, kind, key, id, source, fields?, changes?, destroys?, status?, error? }
+// Action:
+// { action: create|update|delete|conclude, kind, key, id, source, fields?, changes?, destroys?, status?, error? }
 //   change: { field, from, to, applicable, why? }. Removals come first in each course, then the steps in
 //   the order they are made. `status` (done, failed, not_done) and `error` appear once applied.
 import type { Value } from './fields.js';
@@ -181,7 +182,8 @@ export function planRows(plan: Plan, flat: boolean): Record<string, unknown>[] {
       const changes = (a.changes ?? [])
         .map(
           (ch) =>
-            `${ch.field}: ${shown(ch.from)} → ${shown(ch.to)}${ch.applicable ? '' : ` (${ch.why ?? 'cannot be changed'})`}`,
+            `${ch.field}: ${shown(ch.from)} → ${shown(ch.to)}` +
+            `${ch.applicable ? '' : ` (${ch.why ?? 'cannot be changed'})`}`,
         )
         .join('; ');
       return {
@@ -215,7 +217,11 @@ function words(n: number, one: string, many = `${one}s`): string {
 
 /** Two or more objects the file's one would match, and which it was matched to: in the plan and as a warning. */
 export function ambiguity(a: Ambiguous): string {
-  return `${words(a.ids.length, KINDS[a.kind].one, many(a.kind))} of this course are titled ${JSON.stringify(a.title)} (ids ${a.ids.join(', ')}); ${sourceOf(a.source)} is matched to ${a.chosen}, the first listed (rename or delete the others to choose)`;
+  return (
+    `${words(a.ids.length, KINDS[a.kind].one, many(a.kind))} of this course are titled ` +
+    `${JSON.stringify(a.title)} (ids ${a.ids.join(', ')}); ${sourceOf(a.source)} is matched to ${a.chosen}, the ` +
+    'first listed (rename or delete the others to choose)'
+  );
 }
 
 /** The plan for people: each course, its changes, what is left as it is. */
@@ -234,7 +240,8 @@ export function planText(plan: Plan, options: { applied?: boolean } = {}): strin
       const id = a.target !== undefined && !a.outcomes ? ` (id ${a.target})` : '';
       const destroying = a.destroys?.length ? `  [destroys: ${a.destroys.join(', ')}]` : '';
       lines.push(
-        `  ${SIGN[a.op]} ${verb}${a.kind} ${a.key}${id}${a.source ? `  ${sourceOf(a.source)}` : ''}${destroying}${status}`,
+        `  ${SIGN[a.op]} ${verb}${a.kind} ${a.key}${id}${a.source ? `  ${sourceOf(a.source)}` : ''}${destroying}` +
+          `${status}`,
       );
       if (a.kind === 'enrollment' || a.outcomes) {
         for (const ch of a.changes ?? []) lines.push(`      ${changeLine(ch)}`);
@@ -246,7 +253,8 @@ export function planText(plan: Plan, options: { applied?: boolean } = {}): strin
     }
     if (unchanged.length)
       lines.push(
-        `  = unchanged: ${unchanged.map(([k, n]) => (k === 'course' ? words(n!, 'course') : words(n!, KINDS[k as KindName].one, many(k as KindName)))).join(', ')}`,
+        '  = unchanged: ' +
+          `${unchanged.map(([k, n]) => (k === 'course' ? words(n!, 'course') : words(n!, KINDS[k as KindName].one, many(k as KindName)))).join(', ')}`,
       );
     for (const k of c.kept)
       lines.push(`  kept (--prune): ${words(k.count, KINDS[k.kind].one, many(k.kind))}: ${k.why}`);
@@ -256,12 +264,18 @@ export function planText(plan: Plan, options: { applied?: boolean } = {}): strin
   lines.push(
     '',
     hasChanges(s)
-      ? `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${s.destroy ? ` (and ${words(s.destroy, 'change')} that destroy${s.destroy === 1 ? 's' : ''})` : ''}, ${s.unchanged} unchanged.${s.cannot_change ? ` ${words(s.cannot_change, 'change')} cannot be made (see above).` : ''}`
+      ? `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to ` +
+          `delete${s.destroy ? ` (and ${words(s.destroy, 'change')} that destroy${s.destroy === 1 ? 's' : ''})` : ''}` +
+          `, ${s.unchanged} ` +
+          `unchanged.${s.cannot_change ? ` ${words(s.cannot_change, 'change')} cannot be made (see above).` : ''}`
       : `No changes: the instance matches the file (${s.unchanged} unchanged).`,
   );
   return `${lines.join('\n')}\n`;
 }
 
 function changeLine(ch: Change): string {
-  return `${ch.field}: ${shown(ch.from)} → ${shown(ch.to)}${ch.applicable ? '' : `  (cannot be changed: ${ch.why ?? 'no command changes it'})`}`;
+  return (
+    `${ch.field}: ${shown(ch.from)} → ${shown(ch.to)}` +
+    `${ch.applicable ? '' : `  (cannot be changed: ${ch.why ?? 'no command changes it'})`}`
+  );
 }

@@ -66,8 +66,9 @@ const madeWithNone = (ratings: Rating[], points: number) =>
 
 /**
  * A list of criteria as a file gives it, or as the API lists a rubric's `data`; undefined when it is
- * not one. Ratings are read highest first, and a criterion's made-for-it two as none. Not one: a criterion without a description or points, a rating worth more than its criterion, a
- * key a criterion does not have, or what the flag cannot say).
+ * not one. Ratings are read highest first, and a criterion's made-for-it two as none. Not one: a criterion without a
+ * description or points, a rating worth more than its criterion, a key a criterion does not have, or what the flag
+ * cannot say).
  */
 export function criteriaOf(raw: unknown): Criterion[] | undefined {
   if (!Array.isArray(raw) || raw.length === 0) return undefined;
@@ -115,7 +116,8 @@ export function sameCriteria(current: unknown, wanted: Criterion[]): boolean {
 export function criterionSpecs(criteria: Criterion[]): string[] {
   return criteria.map(
     (c) =>
-      `${c.description}:${c.points}${c.ratings?.length ? `:${c.ratings.map((r) => `${r.description}=${r.points}`).join(',')}` : ''}`,
+      `${c.description}:${c.points}` +
+      `${c.ratings?.length ? `:${c.ratings.map((r) => `${r.description}=${r.points}`).join(',')}` : ''}`,
   );
 }
 

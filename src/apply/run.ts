@@ -62,7 +62,8 @@ function refuse(problems: ProblemList<FileProblem>, options: { onInstance: numbe
         ? ' on this instance'
         : ` (${onInstance.toLocaleString('en-US')} on this instance)`;
   return new UsageError(
-    `${files.join(', ')} ${files.length === 1 ? 'has' : 'have'} ${problemCount(problems.size)}${where}; nothing was changed:\n${text.join('\n')}`,
+    `${files.join(', ')} ${files.length === 1 ? 'has' : 'have'} ${problemCount(problems.size)}${where}; nothing was ` +
+      `changed:\n${text.join('\n')}`,
     {
       details: {
         problems: shown.map((p) => ({
@@ -186,7 +187,9 @@ export function runApply(
       if (format === 'table') return text(planText(plan, { applied: !opts.plan }));
       return unpaged(list(planRows(plan, format === 'csv')));
     };
-    const counts = `${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.unchanged} unchanged`;
+    const counts =
+      `${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ` +
+      `${summary.unchanged} unchanged`;
     for (const c of plan.courses)
       for (const k of c.kept)
         ctx.warn(
@@ -269,7 +272,9 @@ export function runApply(
       journal: journal.path,
     });
     report.summary(
-      `Applied ${done.length} of ${actions.length} changes in ${seconds} s: ${tally('create', 'created')}, ${tally('update', 'updated')}, ${tally('delete', 'deleted or concluded')}, ${failed.length} failed, ${notDone.length} not done.`,
+      `Applied ${done.length} of ${actions.length} changes in ${seconds} s: ${tally('create', 'created')}, ` +
+        `${tally('update', 'updated')}, ${tally('delete', 'deleted or concluded')}, ${failed.length} failed, ` +
+        `${notDone.length} not done.`,
     );
     const attention = [...failed, ...notDone];
     report.attention(
@@ -286,7 +291,8 @@ export function runApply(
         .slice(0, 20)
         .map(
           (a) =>
-            `  ${a.source ? `${sourceOf(a.source)}: ` : ''}${a.op} ${a.kind} ${a.key}: ${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}`,
+            `  ${a.source ? `${sourceOf(a.source)}: ` : ''}${a.op} ${a.kind} ${a.key}: ` +
+            `${a.status === 'failed' ? 'failed' : 'not done'}: ${a.error ?? ''}`,
         )
         .concat(attention.length > 20 ? [`  … and ${attention.length - 20} more`] : []),
     );

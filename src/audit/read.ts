@@ -156,7 +156,8 @@ export async function* followEntries(
     }
     while (!options.signal?.aborted) {
       yield* take();
-      // Rotated (or made for the first time): the open file has been read to its end, so the new one is read from its start.
+      // Rotated (or made for the first time): the open file has been read to its end, so the new one is read from its
+      // start.
       let current: number | undefined;
       try {
         current = statSync(path).ino;

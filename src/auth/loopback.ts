@@ -106,7 +106,8 @@ function handle(req: IncomingMessage, server: Server, { state, host }: LoopbackO
   const params = url.searchParams;
   if (params.get('state') !== state) {
     const error = new LmsError(
-      'the redirect to this machine did not carry the state this login sent: it was not the answer to this login, and nothing was saved',
+      'the redirect to this machine did not carry the state this login sent: it was not the answer to this login, ' +
+        'and nothing was saved',
       ExitCode.auth,
       {
         hint: 'run the command again; if it happens again, something other than your browser is calling this machine',

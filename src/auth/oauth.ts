@@ -189,7 +189,8 @@ function refusal(
         `${host} does not know client id ${client.clientId}, or does not let it log in on this instance (${detail})`,
         code,
         error.status,
-        `check --client-id: it is the ID of a developer key of this instance (Admin > Developer Keys), a number such as 170000000000123, and the key must be on; a key of another instance is not known here`,
+        'check --client-id: it is the ID of a developer key of this instance (Admin > Developer Keys), a number ' +
+          'such as 170000000000123, and the key must be on; a key of another instance is not known here',
       );
       refused.unknownClient = true;
       return refused;

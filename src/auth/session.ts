@@ -115,7 +115,8 @@ export class TokenSession {
         } catch (error) {
           if (error instanceof OAuthError && error.exitCode === ExitCode.auth) {
             throw new LmsError(
-              `${new URL(client.baseUrl).host} no longer renews the token of profile "${name}" (${error.code}): run lms auth login again`,
+              `${new URL(client.baseUrl).host} no longer renews the token of profile "${name}" (${error.code}): run ` +
+                'lms auth login again',
               ExitCode.auth,
               {
                 cause: error,

@@ -154,7 +154,8 @@ export class BatchJournal {
       try {
         writeSync(
           fd,
-          `${JSON.stringify({ batch: b.batch, status: 'ended', ...(this.state !== undefined ? { state: this.state } : {}) })}\n`,
+          `${JSON.stringify({ batch: b.batch, status: 'ended', ...(this.state !== undefined ? { state: this.state } : {}) })}` +
+            `\n`,
         );
         fsyncSync(fd);
       } finally {

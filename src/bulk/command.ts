@@ -325,7 +325,8 @@ async function bulk<R extends BulkRow, C>(
     journal: journal.path,
   });
   report.summary(
-    `Imported ${valid.length} row${valid.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s: ${describeTally(counts, { plan, update })}${extraNote}${destroyNote}.`,
+    `Imported ${valid.length} row${valid.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s: ` +
+      `${describeTally(counts, { plan, update })}${extraNote}${destroyNote}.`,
   );
   report.attention(
     [

@@ -176,7 +176,9 @@ function utf16Of(head: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
   return undefined;
 }
 
-/** UTF-16 text (its byte-order mark first) as UTF-8 with a byte-order mark; undefined when it is not well-formed UTF-16. */
+/**
+ * UTF-16 text (its byte-order mark first) as UTF-8 with a byte-order mark; undefined when it is not well-formed UTF-16.
+ */
 function fromUtf16(bytes: Buffer, encoding: 'utf-16le' | 'utf-16be'): Buffer | undefined {
   try {
     const text = new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes.subarray(2));
@@ -434,7 +436,9 @@ export class InputScanner {
     if (++this.values <= this.maxValues) return undefined;
     return {
       line: this.line,
-      message: `the file holds more than ${this.maxValues.toLocaleString('en-US')} values, the most read from one file; ${this.tooManyAdvice}`,
+      message:
+        `the file holds more than ${this.maxValues.toLocaleString('en-US')} values, the most read from one ` +
+        `file; ${this.tooManyAdvice}`,
     };
   }
 
@@ -576,8 +580,8 @@ function inputProblem(name: string, problem: Problem): UsageError {
 }
 
 /**
- * An import's input, a file, `-` for stdin or the text a surface handed over (any file: a FIFO, /dev/stdin and the like are read as
- * the streams they are), checked as it streams by an InputScanner of the given shape (else of the
+ * An import's input, a file, `-` for stdin or the text a surface handed over (any file: a FIFO, /dev/stdin and the like
+ * are read as the streams they are), checked as it streams by an InputScanner of the given shape (else of the
  * shape its name or its first byte says) and refused past MAX_INPUT_BYTES; a regular file that large
  * is refused from its size, unread. `label` names the input in "cannot read" messages.
  */
@@ -591,7 +595,8 @@ export async function readInput(
   const unreadable = (e: unknown) => new UsageError(`cannot read ${options.label ?? path}: ${whyUnreadable(e)}`);
   const tooLarge = () =>
     new UsageError(
-      `${name} is larger than ${MiB(MAX_INPUT_BYTES)}, the most lms reads from one input; split it into smaller files. Nothing was sent.`,
+      `${name} is larger than ${MiB(MAX_INPUT_BYTES)}, the most lms reads from one input; split it into smaller ` +
+        'files. Nothing was sent.',
     );
   const refuse = (problem: Problem) => inputProblem(name, withConversion(problem, name, source === '-'));
   const stream = await openInput(source, stdin, MAX_INPUT_BYTES, { unreadable, tooLarge });
@@ -636,7 +641,9 @@ export async function readInput(
     if (!bytes)
       throw inputProblem(name, {
         line: 1,
-        message: `not valid ${utf16 === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE'}, as its byte-order mark says (save the file as UTF-8)`,
+        message:
+          `not valid ${utf16 === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE'}, as its byte-order mark says (save ` +
+          'the file as UTF-8)',
       });
     const problem = scanInput(bytes, options.shape ?? shapeOfName(name));
     if (problem) throw refuse(problem);
@@ -738,7 +745,10 @@ export function dialectWords(d: CsvDialect): string {
       : d.encoding === 'utf-16le'
         ? 'UTF-16 LE'
         : 'UTF-16 BE';
-  return `fields separated by ${separatorName(d.delimiter)}, lines ending in ${d.eol === '\r\n' ? 'CRLF' : 'LF'}, ${encoding}`;
+  return (
+    `fields separated by ${separatorName(d.delimiter)}, lines ending in ${d.eol === '\r\n' ? 'CRLF' : 'LF'}, ` +
+    `${encoding}`
+  );
 }
 
 /** A separator as `-v` names it: `";"`, `a tab`, `","`. */
@@ -806,7 +816,9 @@ export function readCsvRecords(
       return {
         problem: {
           line,
-          message: `has ${n} field${n === 1 ? '' : 's'} where the header has ${header.length} (${header.join(', ')}); a field with a comma needs quotes`,
+          message:
+            `has ${n} field${n === 1 ? '' : 's'} where the header has ${header.length} (${header.join(', ')}` +
+            '); a field with a comma needs quotes',
         },
       };
     }
@@ -844,7 +856,9 @@ export function parseCsv(bytes: Buffer, schema: Schema, options: { delimiter?: D
   if (unknown.length)
     problems.push({
       line: 1,
-      message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map(named).join(', ')}; the header may use ${schema.columns.join(', ')}`,
+      message:
+        `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map(named).join(', ')}; the header may use ` +
+        `${schema.columns.join(', ')}`,
     });
   if (missing.length)
     problems.push({

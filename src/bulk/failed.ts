@@ -28,7 +28,10 @@ export async function writeFailedRows(
   path: string,
   header: readonly string[],
   rows: FailedRow[],
-  /** The input's dialect, which the file is written in (its separator, byte-order mark, line ending, encoding); plain UTF-8 CSV by default. */
+  /**
+   * The input's dialect, which the file is written in (its separator, byte-order mark, line ending, encoding); plain
+   * UTF-8 CSV by default.
+   */
   dialect?: CsvDialect,
 ): Promise<FailedFile> {
   if (rows.length === 0)
@@ -54,7 +57,9 @@ export async function writeFailedRows(
   return 'written';
 }
 
-/** What a report says of the file, if anything: `Failed rows are in failed.csv; fix them and import that file as it is.` */
+/**
+ * What a report says of the file, if anything: `Failed rows are in failed.csv; fix them and import that file as it is.`
+ */
 export function failedFileNote(
   path: string,
   outcome: FailedFile,

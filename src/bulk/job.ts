@@ -285,7 +285,8 @@ export function describeChanges(changes: Difference[] | undefined, markFixed = t
   return (changes ?? [])
     .map(
       (c) =>
-        `${c.field} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}${c.applicable || !markFixed ? '' : ' (cannot be changed through the API)'}`,
+        `${c.field} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}` +
+        `${c.applicable || !markFixed ? '' : ' (cannot be changed through the API)'}`,
     )
     .join('; ');
 }

@@ -13,7 +13,10 @@ export function progressReporter(io: IOStreams, options: { verbose: boolean; lab
     const seconds = Math.max((now() - started) / 1000, 0.001);
     const rate = p.done / seconds;
     const eta = rate > 0 ? Math.ceil((p.total - p.done) / rate) : undefined;
-    return `${options.label} ${bar(io, p.total ? p.done / p.total : 1)}${p.done}/${p.total} rows, ${p.failed} failed, ${rate.toFixed(1)}/s${eta !== undefined && p.done < p.total ? `, ETA ${eta}s` : ''}`;
+    return (
+      `${options.label} ${bar(io, p.total ? p.done / p.total : 1)}${p.done}/${p.total} rows, ${p.failed} ` +
+      `failed, ${rate.toFixed(1)}/s${eta !== undefined && p.done < p.total ? `, ETA ${eta}s` : ''}`
+    );
   };
 
   return {

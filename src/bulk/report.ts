@@ -153,7 +153,8 @@ export function attentionLines(
     const what =
       r.status === 'failed'
         ? `${plan ? 'would fail' : 'failed'}: ${r.error ?? ''}`
-        : `${r.status === 'differs' ? 'differs' : plan ? 'would be updated' : 'updated'}: ${describeChanges(r.changes)}`;
+        : `${r.status === 'differs' ? 'differs' : plan ? 'would be updated' : 'updated'}: ` +
+          `${describeChanges(r.changes)}`;
     return `  ${placeOf(source, r)} (${label(r)}): ${what}`;
   });
   if (rows.length > max) lines.push(`  … and ${rows.length - max} more`);

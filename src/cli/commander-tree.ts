@@ -59,7 +59,8 @@ export function register(
       noun.addHelpText(
         'after',
         () =>
-          `\nWithout a command, \`lms ${spec.name}\` runs \`lms ${spec.name} ${verb.name()}\`:\n\n${verb.helpInformation()}${examplesText(fallback)}`,
+          `\nWithout a command, \`lms ${spec.name}\` runs \`lms ${spec.name} ${verb.name()}\`:\n\n` +
+          `${verb.helpInformation()}${examplesText(fallback)}`,
       );
     }
     return;

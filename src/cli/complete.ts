@@ -46,7 +46,10 @@ export interface CompleteOptions {
   deadlineMs?: number;
   /** How long an answer is kept. */
   cacheMs?: number;
-  /** Where answers are kept: `completions` in the user's cache directory (LMS_CACHE_DIR, as the compile cache) unless given. */
+  /**
+   * Where answers are kept: `completions` in the user's cache directory (LMS_CACHE_DIR, as the compile cache) unless
+   * given.
+   */
   cacheDir?: string;
   now?: () => number;
 }

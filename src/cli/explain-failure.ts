@@ -63,7 +63,9 @@ function idsGiven(
   return given;
 }
 
-/** Whether reading it answers 404 (true), shows it or refuses to (false); undefined when the kind cannot be read alone. */
+/**
+ * Whether reading it answers 404 (true), shows it or refuses to (false); undefined when the kind cannot be read alone.
+ */
 async function absent(
   api: ApiClient,
   kind: IdKind,

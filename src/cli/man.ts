@@ -39,7 +39,8 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   {
     name: 'LMS_BASE_URL',
     description:
-      'The instance to talk to without a profile, e.g. https://lms.example.edu; with LMS_TOKEN (or the token of LMS_PROFILE or the default profile).',
+      'The instance to talk to without a profile, e.g. https://lms.example.edu; with LMS_TOKEN (or the token of ' +
+      'LMS_PROFILE or the default profile).',
   },
   {
     name: 'LMS_TOKEN',
@@ -56,22 +57,26 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   {
     name: 'LMS_OUTPUT',
     description:
-      'The output format when -o is not given: table, json, ndjson, csv or yaml. With json, errors are JSON on stderr too.',
+      'The output format when -o is not given: table, json, ndjson, csv or yaml. With json, errors are JSON on ' +
+      'stderr too.',
   },
   {
     name: 'LMS_CONFIG_DIR',
     description:
-      "The directory of the profile file (config.json) and its locks, instead of the platform's configuration directory.",
+      "The directory of the profile file (config.json) and its locks, instead of the platform's configuration " +
+      'directory.',
   },
   {
     name: 'LMS_STATE_DIR',
     description:
-      "Where bulk jobs keep their journals, lms apply its keys and every command its audit log (audit.log), instead of the user's state directory. Set, nothing is moved from the cache directory an older lms kept them in.",
+      'Where bulk jobs keep their journals, lms apply its keys and every command its audit log (audit.log), instead ' +
+      "of the user's state directory. Set, nothing is moved from the cache directory an older lms kept them in.",
   },
   {
     name: 'LMS_AUDIT_KEEP_DAYS',
     description:
-      'How many days the audit log keeps its entries (lms log reads them): older ones are dropped when it rotates (at 10 MiB) or first writes; 90 by default.',
+      'How many days the audit log keeps its entries (lms log reads them): older ones are dropped when it rotates ' +
+      '(at 10 MiB) or first writes; 90 by default.',
   },
   {
     name: 'LMS_MCP_TOOLSETS',
@@ -80,7 +85,8 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   {
     name: 'LMS_CACHE_DIR',
     description:
-      "Where Node's compile cache (Node 22 and later) and completion answers are kept, instead of the user's cache directory.",
+      "Where Node's compile cache (Node 22 and later) and completion answers are kept, instead of the user's cache " +
+      'directory.',
   },
   {
     name: 'NODE_COMPILE_CACHE',
@@ -94,17 +100,20 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   {
     name: 'LMS_WAIT_TIMEOUT',
     description:
-      'How many seconds any wait for background work lasts (progress --wait, async sends, bulk grading); 1800 by default.',
+      'How many seconds any wait for background work lasts (progress --wait, async sends, bulk grading); 1800 by ' +
+      'default.',
   },
   {
     name: 'LMS_JQ_TIMEOUT',
     description:
-      'How many seconds one run of a --jq filter may take before it is ended (exit 2, naming the limit), not counting time spent waiting for a slow reader; 30 by default.',
+      'How many seconds one run of a --jq filter may take before it is ended (exit 2, naming the limit), not ' +
+      'counting time spent waiting for a slow reader; 30 by default.',
   },
   {
     name: 'LMS_JQ_MEMORY',
     description:
-      'How many megabytes the process may grow by while a --jq filter runs before it is ended (exit 2, naming the limit); 1024 by default.',
+      'How many megabytes the process may grow by while a --jq filter runs before it is ended (exit 2, naming the ' +
+      'limit); 1024 by default.',
   },
   { name: 'LMS_DEBUG', description: 'Set, an internal error prints its stack trace as well as its message.' },
   {
@@ -115,7 +124,8 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   {
     name: 'LMS_MOCK_FAULTS',
     description:
-      'Faults for the in-process mock, as JSON (e.g. {"failRate":0.1,"seed":7}); lms mock serve takes the same as flags.',
+      'Faults for the in-process mock, as JSON (e.g. {"failRate":0.1,"seed":7}); lms mock serve takes the same as ' +
+      'flags.',
   },
   {
     name: 'LMS_MOCK_JOB_TICK_MS',
@@ -124,34 +134,41 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   {
     name: 'LMS_MOCK_VIEW_DELAY_MS',
     description:
-      "How many milliseconds the mock's full topic view answers 503 after a write, as a real instance does while it rebuilds it; 0 by default.",
+      "How many milliseconds the mock's full topic view answers 503 after a write, as a real instance does while it " +
+      'rebuilds it; 0 by default.',
   },
   { name: 'NO_COLOR', description: 'Set (to anything), no colours and no spinners, as --no-color; so does TERM=dumb.' },
   { name: 'TERM', description: 'dumb: no colours and no spinners.' },
   {
     name: 'BROWSER',
     description:
-      'The browser lms auth login opens (the first of a colon-separated list; %s stands for the URL). Without it, open on macOS, xdg-open where DISPLAY or WAYLAND_DISPLAY names a graphical session.',
+      'The browser lms auth login opens (the first of a colon-separated list; %s stands for the URL). Without it, ' +
+      'open on macOS, xdg-open where DISPLAY or WAYLAND_DISPLAY names a graphical session.',
   },
   {
     name: 'NODE_EXTRA_CA_CERTS',
     description:
-      "A PEM file of extra certificate authorities (a school's own CA), read by Node.js for every HTTPS request, and added to whatever else is trusted.",
+      "A PEM file of extra certificate authorities (a school's own CA), read by Node.js for every HTTPS request, " +
+      'and added to whatever else is trusted.',
   },
   {
     name: 'LMS_CA_FILE',
     description:
-      "A PEM file of a certificate authority to trust besides Node's own (a school's CA); beats the profile's --ca-file, CURL_CA_BUNDLE and SSL_CERT_FILE. Unreadable or not PEM: exit 2.",
+      "A PEM file of a certificate authority to trust besides Node's own (a school's CA); beats the profile's " +
+      '--ca-file, CURL_CA_BUNDLE and SSL_CERT_FILE. Unreadable or not PEM: exit 2.',
   },
   {
     name: 'CURL_CA_BUNDLE',
     description:
-      "curl's: a PEM bundle of certificate authorities, read when neither LMS_CA_FILE nor the profile's --ca-file is set, before SSL_CERT_FILE, for https instances only. Added to Node's own roots, where curl would trust it alone. Unreadable or not PEM: exit 2, naming it.",
+      "curl's: a PEM bundle of certificate authorities, read when neither LMS_CA_FILE nor the profile's --ca-file " +
+      "is set, before SSL_CERT_FILE, for https instances only. Added to Node's own roots, where curl would trust " +
+      'it alone. Unreadable or not PEM: exit 2, naming it.',
   },
   {
     name: 'NODE_OPTIONS',
     description:
-      "Node's own: with --use-openssl-ca or --use-system-ca in it, Node trusts that store in place of its bundled roots, and a CA file or bundle is added to it whole.",
+      "Node's own: with --use-openssl-ca or --use-system-ca in it, Node trusts that store in place of its bundled " +
+      'roots, and a CA file or bundle is added to it whole.',
   },
   {
     name: 'SSL_CERT_FILE',
@@ -161,17 +178,21 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   {
     name: 'LMS_MAX_BODY',
     description:
-      'The most bytes lms reads of one answer from an instance: bytes, or a number with K, M or G (64M by default). A larger answer is exit 1, not retried.',
+      'The most bytes lms reads of one answer from an instance: bytes, or a number with K, M or G (64M by default). ' +
+      'A larger answer is exit 1, not retried.',
   },
   {
     name: 'HTTPS_PROXY',
     description:
-      'The proxy for https instances, http://[USER:PASSWORD@]HOST[:PORT], reached through a CONNECT tunnel; https_proxy (lower case) wins where both are set. Credentials are sent as Proxy-Authorization and never printed.',
+      'The proxy for https instances, http://[USER:PASSWORD@]HOST[:PORT], reached through a CONNECT tunnel; ' +
+      'https_proxy (lower case) wins where both are set. Credentials are sent as Proxy-Authorization and never ' +
+      'printed.',
   },
   {
     name: 'HTTP_PROXY',
     description:
-      'The proxy for plain http instances (http_proxy wins where both are set); HTTP_PROXY is ignored where REQUEST_METHOD is set, as in a CGI script.',
+      'The proxy for plain http instances (http_proxy wins where both are set); HTTP_PROXY is ignored where ' +
+      'REQUEST_METHOD is set, as in a CGI script.',
   },
   {
     name: 'ALL_PROXY',
@@ -181,7 +202,9 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
   {
     name: 'NO_PROXY',
     description:
-      'Hosts reached without the proxy (no_proxy wins where both are set), matched as curl matches them: * alone for every host, or a comma-separated list of names (.example.edu and example.edu match it and every name under it, never an address), addresses and CIDR blocks, each with an optional :PORT.',
+      'Hosts reached without the proxy (no_proxy wins where both are set), matched as curl matches them: * alone ' +
+      'for every host, or a comma-separated list of names (.example.edu and example.edu match it and every name ' +
+      'under it, never an address), addresses and CIDR blocks, each with an optional :PORT.',
   },
   {
     name: 'REQUEST_METHOD',
@@ -193,9 +216,11 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
 const EXIT_STATUS: Record<keyof typeof ExitCode, string> = {
   ok: 'Success.',
   failure:
-    'A failure not covered below; a bulk job that left rows undone (rows that failed, or invalid rows --skip-invalid skipped), and its --dry-run when it finds such rows.',
+    'A failure not covered below; a bulk job that left rows undone (rows that failed, or invalid rows ' +
+    '--skip-invalid skipped), and its --dry-run when it finds such rows.',
   usage:
-    'A usage error: a bad flag or value, a missing argument, an invalid input file; a destructive command without --yes where it cannot ask.',
+    'A usage error: a bad flag or value, a missing argument, an invalid input file; a destructive command without ' +
+    '--yes where it cannot ask.',
   auth: 'Authentication or permission: the instance answered 401 or 403.',
   notFound: 'Not found: the instance answered 404.',
   rejected: 'Rejected by the API: 400, 409 or 422.',
@@ -208,7 +233,8 @@ const FILES: readonly { path: string; description: string }[] = [
   {
     path: '~/.config/lms/config.json',
     description:
-      'The profiles: base URL of each instance, and its token where no keychain keeps it (mode 0600). $XDG_CONFIG_HOME/lms if set, or LMS_CONFIG_DIR.',
+      'The profiles: base URL of each instance, and its token where no keychain keeps it (mode 0600). ' +
+      '$XDG_CONFIG_HOME/lms if set, or LMS_CONFIG_DIR.',
   },
   {
     path: '~/.config/lms/locks/',
@@ -217,17 +243,22 @@ const FILES: readonly { path: string; description: string }[] = [
   {
     path: '~/.local/share/lms/mock.db',
     description:
-      "The mock's database, created and seeded on first use ($XDG_DATA_HOME/lms if set, LMS_MOCK_DB or --mock-db to choose another).",
+      "The mock's database, created and seeded on first use ($XDG_DATA_HOME/lms if set, LMS_MOCK_DB or --mock-db to " +
+      'choose another).',
   },
   {
     path: '~/.local/state/lms/',
     description:
-      "What one run leaves for the next, which no cache cleaner should take: the audit log of every write, audit.log (and its rotated files and lock), the journals of bulk jobs, journals/, and lms apply's keys, apply/ ($XDG_STATE_HOME/lms if set, or LMS_STATE_DIR). What an older lms kept in ~/.cache/lms is moved here on first use.",
+      'What one run leaves for the next, which no cache cleaner should take: the audit log of every write, ' +
+      "audit.log (and its rotated files and lock), the journals of bulk jobs, journals/, and lms apply's keys, " +
+      'apply/ ($XDG_STATE_HOME/lms if set, or LMS_STATE_DIR). What an older lms kept in ~/.cache/lms is moved ' +
+      'here on first use.',
   },
   {
     path: '~/.cache/lms/',
     description:
-      "Caches, which may be deleted at any time: Node's compile cache, compile/ (Node 22 and later), and completion answers, completions/ ($XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR).",
+      "Caches, which may be deleted at any time: Node's compile cache, compile/ (Node 22 and later), and completion " +
+      'answers, completions/ ($XDG_CACHE_HOME/lms if set, or LMS_CACHE_DIR).',
   },
 ];
 
@@ -345,11 +376,14 @@ function mainPage(program: ManProgram, help: Help): string {
   lines.push(
     '.PP',
     text(
-      'A command is a noun and a verb: lms users list, lms enrollments add. Each noun has a page of its own, lms-NOUN(1), with its verbs, their arguments, flags and examples; lms NOUN --help and lms NOUN VERB --help say the same.',
+      'A command is a noun and a verb: lms users list, lms enrollments add. Each noun has a page of its own, ' +
+        'lms-NOUN(1), with its verbs, their arguments, flags and examples; lms NOUN --help and lms NOUN VERB --help ' +
+        'say the same.',
     ),
     '.PP',
     text(
-      'Data goes to stdout: a table on a terminal, JSON when piped, unless -o says otherwise. Progress, warnings and errors go to stderr. Precedence: a flag beats the environment, which beats the profile file.',
+      'Data goes to stdout: a table on a terminal, JSON when piped, unless -o says otherwise. Progress, warnings ' +
+        'and errors go to stderr. Precedence: a flag beats the environment, which beats the profile file.',
     ),
   );
   lines.push('.SH COMMANDS');
@@ -363,7 +397,9 @@ function mainPage(program: ManProgram, help: Help): string {
   lines.push(
     '.SH FILES',
     text(
-      "As on Linux; macOS and Windows keep them in the platform's own directories (~/Library/…, %APPDATA% and %LOCALAPPDATA%; the state directory is ~/Library/Application Support/lms and %LOCALAPPDATA%\\lms). lms doctor checks that each can be written.",
+      "As on Linux; macOS and Windows keep them in the platform's own directories (~/Library/…, %APPDATA% and " +
+        '%LOCALAPPDATA%; the state directory is ~/Library/Application Support/lms and %LOCALAPPDATA%\\lms). lms ' +
+        'doctor checks that each can be written.',
     ),
   );
   for (const { path, description } of FILES) lines.push('.TP', `.I ${macroArg(path)}`, text(description));

@@ -108,7 +108,10 @@ export async function buildProgram(
 export type RunnerOf = (deps: Deps, state: ProgramState, facts: LineFacts) => Runner;
 
 interface LineFacts {
-  /** --timeout was given, not defaulted: a wait that is not one request's (a login's, for a person at a browser) has a default of its own. */
+  /**
+   * --timeout was given, not defaulted: a wait that is not one request's (a login's, for a person at a browser) has a
+   * default of its own.
+   */
   timeoutGiven: boolean;
   /** The verb the audit log names for this run's writes. */
   audit?: AuditScope;

@@ -243,9 +243,12 @@ export class ApiClient {
 
   private loopError(url: string, what: string): FailureError {
     return new FailureError(
-      `the server's next page ${redactText(redactUrl(url), this.tokens)} ${what}: the listing stops here rather than loop`,
+      `the server's next page ${redactText(redactUrl(url), this.tokens)} ${what}: the listing stops here rather ` +
+        'than loop',
       {
-        hint: 'the items printed so far are complete pages; the server is paging wrongly (its Link header), so retrying will not help',
+        hint:
+          'the items printed so far are complete pages; the server is paging wrongly (its Link header), so ' +
+          'retrying will not help',
       },
     );
   }
@@ -311,7 +314,8 @@ export class ApiClient {
     const auth = options.auth !== false;
     if (auth && target.origin !== this.origin) {
       throw new UsageError(
-        `refusing to send the token to ${target.origin}: it goes only to ${this.origin}, the base URL's origin; nothing was sent`,
+        `refusing to send the token to ${target.origin}: it goes only to ${this.origin}, the base URL's origin; ` +
+          'nothing was sent',
         {
           hint: `use a path (/api/v1/…) for ${this.origin}, or a profile or LMS_BASE_URL for ${target.origin}`,
         },
@@ -493,9 +497,12 @@ export class ApiClient {
     const where = next ? next.origin : `"${redactText(link, this.tokens)}"`;
     const plain = next && next.protocol === 'http:' && !isLoopbackHost(next.hostname) ? ' over plain http' : '';
     throw new FailureError(
-      `the server's next-page link points to ${where}${plain}, not ${this.origin}: refusing to follow it, so the token was not sent there`,
+      `the server's next-page link points to ${where}${plain}, not ${this.origin}: refusing to follow it, so the ` +
+        'token was not sent there',
       {
-        hint: 'the base URL may not be the address the server knows itself by (another host name, or a proxy that rewrites https to http); set it to that address',
+        hint:
+          'the base URL may not be the address the server knows itself by (another host name, or a proxy that ' +
+          'rewrites https to http); set it to that address',
       },
     );
   }
@@ -545,7 +552,8 @@ export class ApiClient {
       // Whatever threw may have quoted the URL or the token: neither goes further.
       if (err instanceof Error) scrubError(err, this.secrets(req.url));
       trace?.(
-        `✗ ${req.method} ${shown()} (${Math.round(performance.now() - started)} ms): ${err instanceof Error ? err.message : redactText(String(err), this.secrets(req.url))}`,
+        `✗ ${req.method} ${shown()} (${Math.round(performance.now() - started)} ms): ` +
+          `${err instanceof Error ? err.message : redactText(String(err), this.secrets(req.url))}`,
       );
       throw err;
     }

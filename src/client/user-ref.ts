@@ -159,7 +159,8 @@ function outcome(ref: UserRef, found: Found, scope: UserScope): { path: string }
   if (found.ids.length > 1)
     return {
       error: new UsageError(
-        `${ref.value} is ${what} of ${found.ids.length} users in ${inWords(scope)} (${found.ids.join(', ')}): name one by id`,
+        `${ref.value} is ${what} of ${found.ids.length} users in ${inWords(scope)} (${found.ids.join(', ')}): name ` +
+          'one by id',
       ),
     };
   // A login the search does not show (another account's, one the caller may not see) is the API's to find.

@@ -180,8 +180,8 @@ export const lazyNouns: LazyNoun[] = [
 
 /**
  * Every command as data: what apply, export and MCP read verbs from, and completions describe,
- * handed to them here since they cannot import this registry that imports them. The top-level commands are read when asked for,
- * as they are made from this model.
+ * handed to them here since they cannot import this registry that imports them. The top-level commands are read when
+ * asked for, as they are made from this model.
  */
 export const commandModel: CommandModel = {
   nouns: lazyNouns,

@@ -43,11 +43,14 @@ export async function readCredential(
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
       throw new LmsError(
-        `the token of profile "${name}" is in the keychain, and ${error.message.replace(/^no keychain answered/, 'the keychain did not answer')}`,
+        `the token of profile "${name}" is in the keychain, and ` +
+          `${error.message.replace(/^no keychain answered/, 'the keychain did not answer')}`,
         ExitCode.auth,
         {
           cause: error,
-          hint: `unlock the keychain and retry, or log in again with \`lms auth login -p ${name} --insecure-storage\` to keep the token in the profile file`,
+          hint:
+            `unlock the keychain and retry, or log in again with \`lms auth login -p ${name} ` +
+            `--insecure-storage\` to keep the token in the profile file`,
         },
       );
     }
@@ -84,7 +87,9 @@ function parseStored(text: string, name: string, url: string): Credential {
     // Reported below, without the text: it is a secret, even when it is not ours.
   }
   throw new LmsError(`the keychain entry of profile "${name}" is not one lms wrote`, ExitCode.auth, {
-    hint: `log in again: \`lms auth login -p ${name}\`, or store a token: \`lms profile add ${name} --url ${url} --token-stdin\``,
+    hint:
+      `log in again: \`lms auth login -p ${name}\`, or store a token: \`lms profile add ${name} --url ${url} ` +
+      `--token-stdin\``,
   });
 }
 
@@ -182,5 +187,8 @@ export async function forgetCredential(store: ProfileStore, name: string, keycha
 /** The one line to print when a secret went to the file because no keychain answered. */
 export function fallbackNotice(stored: Stored, path: string): string | undefined {
   if (stored.storage !== 'file' || !stored.unavailable) return undefined;
-  return `notice: no keychain answered, so the token is kept in ${path}, readable only by you (--insecure-storage chooses the file without asking)`;
+  return (
+    `notice: no keychain answered, so the token is kept in ${path}, readable only by you (--insecure-storage ` +
+    'chooses the file without asking)'
+  );
 }

@@ -102,9 +102,9 @@ export interface RemoteInstance {
 
 /**
  * A remote choice made concrete from the profile file. The token (pasted or from a login, in the
- * keychain or the file): an explicitly named profile (`-p`) keeps its own, so a token exported for one instance is never sent to another the user
- * picked by flag; otherwise LMS_TOKEN beats the profile's, as GH_TOKEN beats gh's stored token.
- * With LMS_BASE_URL and no LMS_TOKEN, the profile that would otherwise be used lends its token.
+ * keychain or the file): an explicitly named profile (`-p`) keeps its own, so a token exported for one instance is
+ * never sent to another the user picked by flag; otherwise LMS_TOKEN beats the profile's, as GH_TOKEN beats gh's stored
+ * token. With LMS_BASE_URL and no LMS_TOKEN, the profile that would otherwise be used lends its token.
  */
 export function resolveRemote(
   choice: Extract<InstanceChoice, { kind: 'remote' }>,
@@ -189,7 +189,10 @@ export function refusedTokenHint(
     remote.caFile ? `--ca-file ${shellWord(remote.caFile)}` : '',
     remote.insecure ? '--insecure' : '',
   ];
-  return `make a new token in your account settings on the instance, then store it: lms profile add ${shellWord(name)} ${kept.filter(Boolean).join(' ')} --token-stdin`;
+  return (
+    'make a new token in your account settings on the instance, then store it: lms profile add ' +
+    `${shellWord(name)} ${kept.filter(Boolean).join(' ')} --token-stdin`
+  );
 }
 
 /** A word as a POSIX shell reads it back: quoted only when it must be. */

@@ -31,7 +31,10 @@ export function stateDirOf(env: NodeJS.ProcessEnv): string {
   return env.LMS_STATE_DIR || platformStateDir(env);
 }
 
-/** The cache directory, when it still holds state that an older lms kept there and the next use of the state directory moves. */
+/**
+ * The cache directory, when it still holds state that an older lms kept there and the next use of the state directory
+ * moves.
+ */
 export async function stateToMove(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   if (env.LMS_STATE_DIR) return undefined;
   const cache = await userCacheDir();

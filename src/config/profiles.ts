@@ -23,7 +23,10 @@ export interface Profile {
   user?: { id: number | string; name: string };
   /** The developer key an OAuth login used, for the next `lms auth login`. */
   clientId?: string;
-  /** A PEM file of the certificate authority the instance's certificate comes from, trusted besides Node's own (an absolute path). */
+  /**
+   * A PEM file of the certificate authority the instance's certificate comes from, trusted besides Node's own (an
+   * absolute path).
+   */
   caFile?: string;
 }
 
@@ -60,7 +63,10 @@ const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 export function invalidProfileName(name: string): string | undefined {
   if (RESERVED_NAMES.has(name)) return `"${name}" is reserved and cannot name a profile`;
   if (!/^[A-Za-z0-9][\w.-]*$/.test(name) || name.length > 64) {
-    return `invalid profile name "${name}": use letters, digits, '.', '_' or '-' (at most 64, starting with a letter or digit)`;
+    return (
+      `invalid profile name "${name}": use letters, digits, '.', '_' or '-' (at most 64, starting with a ` +
+      'letter or digit)'
+    );
   }
   return undefined;
 }

@@ -56,7 +56,8 @@ export function moveStateOnce(from: string, to: string, warn: (message: string) 
     left = moveLocked(from, to);
   } catch (error) {
     warn(
-      `could not move lms's state (audit log, journals, apply's keys) from ${from} to ${to}: ${(error as Error).message}; the next command tries again`,
+      `could not move lms's state (audit log, journals, apply's keys) from ${from} to ${to}: ` +
+        `${(error as Error).message}; the next command tries again`,
     );
     return;
   }

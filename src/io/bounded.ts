@@ -15,7 +15,10 @@ export interface Bound {
   limit: number;
   /** Names the input in messages: `--message-file`, `--token-stdin`. */
   what: string;
-  /** The whole name of a file in messages, where `what` and its path do not say it (`the CA file x.pem (from LMS_CA_FILE)`). */
+  /**
+   * The whole name of a file in messages, where `what` and its path do not say it
+   * (`the CA file x.pem (from LMS_CA_FILE)`).
+   */
   label?: string;
 }
 

@@ -162,11 +162,17 @@ function withToken(
     : given.dry_run === true
       ? `${tool.name}: the plan (a dry run; nothing was sent).`
       : `${tool.name}: nothing was sent. ${why}: below is its plan (a dry run).`;
-  const told = `Show this plan to the person. Only if they agree, call ${tool.name} again with the same arguments${given.dry_run === true ? ', without dry_run,' : ''} and confirm = "${token}" (in structuredContent.confirm): it runs once, until ${expiresAt}.`;
+  const told =
+    `Show this plan to the person. Only if they agree, call ${tool.name} again with the same ` +
+    `arguments${given.dry_run === true ? ', without dry_run,' : ''} and confirm = "${token}" (in ` +
+    `structuredContent.confirm): it runs once, until ${expiresAt}.`;
   return { ...answer, text: [asked, ...answer.text.slice(1), told], cuts };
 }
 
-/** Whether the call, as given, destroys: the tool does, or a flag or value given does (what refuseUnlessAllowed refuses without --allow-destructive). */
+/**
+ * Whether the call, as given, destroys: the tool does, or a flag or value given does (what refuseUnlessAllowed refuses
+ * without --allow-destructive).
+ */
 function destroysAsCalled(tool: Tool, given: Record<string, unknown>): boolean {
   return tool.access === 'destructive' || destroyingFlag(tool, given) !== undefined;
 }
@@ -443,7 +449,10 @@ export async function readRest(given: Record<string, unknown>, session: Session)
     );
   const text = whole.slice(offset, offset + MAX_FIELD_CHARS);
   const left = Math.max(0, whole.length - offset - text.length);
-  const head = `read_rest: characters ${offset.toLocaleString('en-US')} to ${(offset + text.length).toLocaleString('en-US')} of ${whole.length.toLocaleString('en-US')}${left ? `; ${left.toLocaleString('en-US')} left: call again with offset ${offset + text.length}` : ''}`;
+  const head =
+    `read_rest: characters ${offset.toLocaleString('en-US')} to ` +
+    `${(offset + text.length).toLocaleString('en-US')} of ${whole.length.toLocaleString('en-US')}` +
+    `${left ? `; ${left.toLocaleString('en-US')} left: call again with offset ${offset + text.length}` : ''}`;
   const structured = { text, offset, left };
   const content = [{ type: 'text' as const, text: `${head}\n${fenced(text)}` }];
   return { content, structuredContent: structured };
@@ -475,7 +484,9 @@ function bounded(answer: Answer, session: Session): ToolResult {
     const what = fields.map(
       (c) => `${c.at} (${c.characters.toLocaleString('en-US')} characters more, rest "${c.rest}")`,
     );
-    text += `\n\n(long text cut at ${MAX_FIELD_CHARS.toLocaleString('en-US')} characters: ${what.join(', ')}; read on with read_rest and the rest handle)`;
+    text +=
+      `\n\n(long text cut at ${MAX_FIELD_CHARS.toLocaleString('en-US')} characters: ${what.join(', ')}; read ` +
+      'on with read_rest and the rest handle)';
   }
   if (sized.length) {
     const what = sized.map((c) =>
@@ -483,7 +494,9 @@ function bounded(answer: Answer, session: Session): ToolResult {
         ? `${c.items.toLocaleString('en-US')} item${c.items === 1 ? '' : 's'} of ${c.at}`
         : `${c.characters.toLocaleString('en-US')} characters of ${c.at}`,
     );
-    text += `\n\n(this result was cut to ${MAX_STRUCTURED_CHARS / 1024} KiB: left out ${what.join(', ')}; for the rest, call again for less: a smaller limit and the next page, or a narrower call)`;
+    text +=
+      `\n\n(this result was cut to ${MAX_STRUCTURED_CHARS / 1024} KiB: left out ${what.join(', ')}; for the ` +
+      'rest, call again for less: a smaller limit and the next page, or a narrower call)';
   }
   // An error's summary is its message; its structured content is not repeated as text.
   const content = echo
@@ -729,7 +742,8 @@ async function shape(result: CommandResult, limit: number | undefined): Promise<
   return {
     value,
     summary: (tool) =>
-      `${tool}: ${items.length} item${items.length === 1 ? '' : 's'}${value.next_cursor ? '; more: call again with cursor = next_cursor' : ''}`,
+      `${tool}: ${items.length} item${items.length === 1 ? '' : 's'}` +
+      `${value.next_cursor ? '; more: call again with cursor = next_cursor' : ''}`,
   };
 }
 
@@ -772,7 +786,9 @@ function openCursor(cursor: string, tool: Tool, given: Record<string, unknown>, 
   const held = session.cursors?.get(cursor);
   if (!held || held.listing !== listing(tool, given)) {
     throw new UsageError(`${tool.name}: the cursor is not one this server handed out for this list`, {
-      hint: 'list again without a cursor (a server keeps its latest 10,000 cursors, each for the arguments it was listed with)',
+      hint:
+        'list again without a cursor (a server keeps its latest 10,000 cursors, each for the arguments it was ' +
+        'listed with)',
     });
   }
   return held.next;

@@ -114,7 +114,8 @@ export function instanceDirectory(client: () => Promise<ApiClient>): Directory {
       return [...ids];
     })());
 
-  // Whether a member of staff is enrolled as a student or observer anywhere; undefined where the caller may not list their enrollments.
+  // Whether a member of staff is enrolled as a student or observer anywhere; undefined where the caller may not list
+  // their enrollments.
   const isStudent = (id: string) => {
     let answer = studies.get(id);
     if (!answer) {

@@ -123,7 +123,8 @@ export class Offer {
     const on = [...this.enabled].join(', ');
     return this.dynamic
       ? [
-          `The tools offered are those of the toolsets ${on || '(none yet)'}; list_toolsets names the others, and enable_toolset offers one's tools for the rest of the session.`,
+          `The tools offered are those of the toolsets ${on || '(none yet)'}; list_toolsets names the others, and ` +
+            `enable_toolset offers one's tools for the rest of the session.`,
         ]
       : [`The tools offered are those of the toolsets ${on}.`];
   }

@@ -19,7 +19,8 @@ export function pseudonymKey(file: string | undefined): Buffer {
   if (!stat.isFile()) throw new UsageError(`the pseudonym key ${file} is not a file`);
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
     throw new UsageError(
-      `the pseudonym key file ${file} can be read by others than its owner (mode ${(stat.mode & 0o777).toString(8)}): refused`,
+      `the pseudonym key file ${file} can be read by others than its owner (mode ${(stat.mode & 0o777).toString(8)}` +
+        '): refused',
       { hint: `chmod 600 ${file}` },
     );
   }

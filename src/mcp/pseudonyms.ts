@@ -518,7 +518,9 @@ export class Pseudonyms {
     const ids = this.idsOf.get(hex.toLowerCase());
     if (!ids || ids.size === 0)
       throw new UsageError(`"${said}" is not a pseudonym this server handed out`, {
-        hint: 'use a pseudonym from a result of this server (list the people first: users_list, enrollments_list), or the user id',
+        hint:
+          'use a pseudonym from a result of this server (list the people first: users_list, enrollments_list), ' +
+          'or the user id',
       });
     if (ids.size > 1)
       throw new UsageError(`"${said}" stands for more than one person`, { hint: 'use the user id instead' });
@@ -575,7 +577,8 @@ export class Pseudonyms {
       const real = this.people.get(user)?.forms[field];
       if (real === undefined)
         throw new UsageError(
-          `"${value}" stands for user ${user}, whose ${field === 'login_id' ? 'login' : 'SIS id'} this server has not seen`,
+          `"${value}" stands for user ${user}, whose ${field === 'login_id' ? 'login' : 'SIS id'} this server has ` +
+            'not seen',
           {
             hint: 'leave the cell empty',
           },
@@ -642,7 +645,8 @@ export class Pseudonyms {
         const real = email ? forms.email : displayHex ? forms.name : (forms.login_id ?? forms.sis_user_id);
         if (real === undefined)
           throw new UsageError(
-            `"${said}" stands for user ${id}, whose ${email ? 'email' : displayHex ? 'name' : 'login'} this server has not seen`,
+            `"${said}" stands for user ${id}, whose ${email ? 'email' : displayHex ? 'name' : 'login'} this server ` +
+              'has not seen',
             { hint: `name them by id (${id}) instead` },
           );
         return real;
@@ -702,7 +706,10 @@ interface Cell {
   end: number;
 }
 
-/** Where each cell of a CSV text stands (a quoted one with its quotes), as RFC 4180 reads it, fields separated by `delimiter`. */
+/**
+ * Where each cell of a CSV text stands (a quoted one with its quotes), as RFC 4180 reads it, fields separated by
+ * `delimiter`.
+ */
 function csvCells(text: string, delimiter = ','): Cell[] {
   const cells: Cell[] = [];
   let row = 0;
@@ -807,7 +814,9 @@ function roleField(
 /** What stands for a person's form when who they are could not be found out. */
 const UNPLACED = 'a student';
 
-/** What the server itself signed (a list's cursor, a confirmation token): never the instance's, and never to be touched. */
+/**
+ * What the server itself signed (a list's cursor, a confirmation token): never the instance's, and never to be touched.
+ */
 const SKIP = new Set(['next_cursor', 'confirm']);
 
 interface Visitor {

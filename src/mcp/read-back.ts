@@ -55,7 +55,10 @@ export function differingFields(
 
 type Sent = { type: FieldType; value: string | number | boolean | null | string[] };
 
-/** The field's value a flag's value sends, as `lms apply` reads a flag (the other way round); undefined for a switch not given. */
+/**
+ * The field's value a flag's value sends, as `lms apply` reads a flag (the other way round); undefined for a switch not
+ * given.
+ */
 function sentValue(option: CompiledOption, field: FieldSpec, given: unknown): Sent | undefined {
   const type = typeOf(option, field);
   if (option.type === 'boolean') {

@@ -62,23 +62,38 @@ export async function serveMcp(ctx: Context, model: CommandModel, options: McpOp
         getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'lms mcp asks for no input' }),
       },
       instructions: [
-        `Tools for a Canvas-style learning platform (${ctx.mockMode ? 'the built-in mock instance' : 'the instance lms is configured for'}), one per lms command; this server allows ${mode}.`,
-        'Ids may be numbers or SIS forms (sis_course_id:X, sis_user_id:X); self means you. Lists answer a page at a time: limit items (25 unless given), more: true when there are more, and next_cursor to pass back as cursor for the next page.',
-        'A text field longer than a result holds is cut: left_out names it, and read_rest with its rest handle reads on.',
+        'Tools for a Canvas-style learning platform ' +
+          `(${ctx.mockMode ? 'the built-in mock instance' : 'the instance lms is configured for'}), one per lms ` +
+          `command; this server allows ${mode}.`,
+        'Ids may be numbers or SIS forms (sis_course_id:X, sis_user_id:X); self means you. Lists answer a page at a ' +
+          'time: limit items (25 unless given), more: true when there are more, and next_cursor to pass back as ' +
+          'cursor for the next page.',
+        'A text field longer than a result holds is cut: left_out names it, and read_rest with its rest handle ' +
+          'reads on.',
         ...(session.allowWrites
           ? [
-              'Tools that change data take dry_run, which answers with the request they would send and sends nothing. Tools whose annotations say destructiveHint need lms mcp --allow-destructive.',
+              'Tools that change data take dry_run, which answers with the request they would send and sends ' +
+                'nothing. Tools whose annotations say destructiveHint need lms mcp --allow-destructive.',
             ]
           : []),
         ...offer.instructions(),
         ...(session.allowDestructive
           ? [
-              'A call that destroys data (a deletion, a conclusion, a flag that deactivates) does nothing at first: it answers with its plan and a confirm token. Show that plan to the person and ask them; only once they agree, call the same tool again with the same arguments and confirm set to the token. A token runs its call once, within 10 minutes, in this server only.',
+              'A call that destroys data (a deletion, a conclusion, a flag that deactivates) does nothing at first: ' +
+                'it answers with its plan and a confirm token. Show that plan to the person and ask them; only once ' +
+                'they agree, call the same tool again with the same arguments and confirm set to the token. A token ' +
+                'runs its call once, within 10 minutes, in this server only.',
             ]
           : []),
         ...(pseudonyms
           ? [
-              `People are named by pseudonym (${pseudonyms.scope === 'all' ? 'everyone' : 'students and observers; staff by name'}): "Student 7f3a9c01" for a name, student-7f3a9c01 for a login or SIS id, student-7f3a9c01@pseudonym.invalid for an email. Use them as they are wherever a tool takes a user, or in a file's user column or key (a CSV's user, a course file's user:): the server maps them back to the real person. Text you write (a message, a comment) is sent as you wrote it, pseudonyms and all: address people there as you want them to read it. Ids are real.`,
+              'People are named by pseudonym ' +
+                `(${pseudonyms.scope === 'all' ? 'everyone' : 'students and observers; staff by name'}): "Student ` +
+                '7f3a9c01" for a name, student-7f3a9c01 for a login or SIS id, student-7f3a9c01@pseudonym.invalid ' +
+                `for an email. Use them as they are wherever a tool takes a user, or in a file's user column or key ` +
+                `(a CSV's user, a course file's user:): the server maps them back to the real person. Text you ` +
+                'write (a message, a comment) is sent as you wrote it, pseudonyms and all: address people there as ' +
+                'you want them to read it. Ids are real.',
             ]
           : []),
         DATA_NOTICE,

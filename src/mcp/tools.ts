@@ -65,7 +65,10 @@ export interface Tool {
   /** Lists page by page: takes `limit` and `cursor`. */
   paged: boolean;
   params: Param[];
-  /** Flags that make the verb destroy (`--prune`; `--state` inactive), by property, with the values that do (all, for a switch). */
+  /**
+   * Flags that make the verb destroy (`--prune`; `--state` inactive), by property, with the values that do (all, for a
+   * switch).
+   */
   destroying: { property: string; values?: readonly string[] }[];
   spec: CommandSpec<never>;
 }

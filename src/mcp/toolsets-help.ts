@@ -4,7 +4,9 @@ import type { CommandModel } from '../model/command.js';
 import { toolsOf, type Tool } from './tools.js';
 import { DEFAULT_TOOLSETS, TOOLSETS, type ToolsetName } from './toolsets.js';
 
-/** A tool's name as listed: `+` when it changes data (--allow-writes), `!` when it may destroy (--allow-destructive). */
+/**
+ * A tool's name as listed: `+` when it changes data (--allow-writes), `!` when it may destroy (--allow-destructive).
+ */
 const marked = (t: Tool) =>
   `${t.name}${t.access === 'destructive' || t.destroying.length ? '!' : t.access === 'write' ? '+' : ''}`;
 
@@ -18,7 +20,9 @@ async function grouped(model: CommandModel): Promise<[ToolsetName, string, Tool[
 }
 
 const LEGEND = `a tool marked + changes data (needs --allow-writes), ! may destroy (needs --allow-destructive)`;
-const DEFAULTS = `with no toolset named: ${DEFAULT_TOOLSETS.join(', ')}, and the dynamic tools (list_toolsets, describe_toolset, enable_toolset) that reach the rest`;
+const DEFAULTS =
+  `with no toolset named: ${DEFAULT_TOOLSETS.join(', ')}, and the dynamic tools (list_toolsets, ` +
+  'describe_toolset, enable_toolset) that reach the rest';
 
 /** For `lms mcp --help`: each toolset, its summary, and its tools wrapped to 80 columns. */
 export async function toolsetsHelp(model: CommandModel): Promise<string> {

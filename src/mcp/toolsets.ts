@@ -78,7 +78,9 @@ export function parseToolsets(given: string, from: string): Set<ToolsetName> {
     else {
       const near = closest(word, Object.keys(TOOLSETS));
       throw new UsageError(`${from}: no toolset named "${word}"`, {
-        hint: `${near ? `did you mean ${near}? ` : ''}the toolsets are ${Object.keys(TOOLSETS).join(', ')}, all and default`,
+        hint:
+          `${near ? `did you mean ${near}? ` : ''}the toolsets are ${Object.keys(TOOLSETS).join(', ')}, all and ` +
+          'default',
       });
     }
   }

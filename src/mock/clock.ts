@@ -9,5 +9,8 @@ export function isoNow(ms: number = Date.now()): string {
   if (year < 0 || year > 9999) return d.toISOString();
   const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
   const ms3 = d.getUTCMilliseconds();
-  return `${String(year).padStart(4, '0')}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}.${String(ms3).padStart(3, '0')}Z`;
+  return (
+    `${String(year).padStart(4, '0')}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}` +
+    `T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}.${String(ms3).padStart(3, '0')}Z`
+  );
 }

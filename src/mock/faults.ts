@@ -268,7 +268,8 @@ function validateFaults(options: FaultOptions): string[] {
       problems.push(`throttle.status must be 403 or 429, not ${JSON.stringify(t.status)}`);
     if (t.penalty > t.capacity)
       problems.push(
-        `throttle.penalty (${t.penalty}) must not exceed throttle.capacity (${t.capacity}), or every request is throttled`,
+        `throttle.penalty (${t.penalty}) must not exceed throttle.capacity (${t.capacity}), or every request is ` +
+          'throttled',
       );
   }
   return problems;
@@ -296,7 +297,8 @@ export function parseFaultsEnv(text: string): FaultOptions {
   const unknown = Object.keys(raw).filter((k) => !known.has(k));
   if (unknown.length)
     throw new UsageError(
-      `LMS_MOCK_FAULTS: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${[...known].join(', ')})`,
+      `LMS_MOCK_FAULTS: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ` +
+        `${[...known].join(', ')})`,
     );
   const { throttle, ...rest } = raw as Record<string, unknown>;
   const options = { ...rest } as FaultOptions;
@@ -306,7 +308,8 @@ export function parseFaultsEnv(text: string): FaultOptions {
     const unknownT = Object.keys(throttle).filter((k) => !knownT.has(k));
     if (unknownT.length)
       throw new UsageError(
-        `LMS_MOCK_FAULTS: unknown throttle key${unknownT.length > 1 ? 's' : ''} ${unknownT.join(', ')} (known: ${[...knownT].join(', ')})`,
+        `LMS_MOCK_FAULTS: unknown throttle key${unknownT.length > 1 ? 's' : ''} ${unknownT.join(', ')} (known: ` +
+          `${[...knownT].join(', ')})`,
       );
     options.throttle = { ...DEFAULT_THROTTLE, ...(throttle as Partial<ThrottleOptions>) };
   } else if (throttle !== undefined && throttle !== false && throttle !== null) {
@@ -330,7 +333,8 @@ export function describeFaults(options: FaultOptions): string {
   const pct = (p: number) => `${Math.round(p * 1000) / 10}%`;
   if (options.failRate)
     parts.push(
-      `fail ${pct(options.failRate)} (${(options.failStatuses?.length ? options.failStatuses : DEFAULT_FAIL_STATUSES).join('/')})`,
+      `fail ${pct(options.failRate)} ` +
+        `(${(options.failStatuses?.length ? options.failStatuses : DEFAULT_FAIL_STATUSES).join('/')})`,
     );
   if (options.dropRate) parts.push(`drop ${pct(options.dropRate)}`);
   if (options.latencyMs) parts.push(`latency ${options.latencyMs} ms`);

@@ -30,7 +30,10 @@ export interface MockOptions {
   db: Db;
   /** Fixed "now" (ISO), as LMS_MOCK_NOW sets it; the real clock otherwise. */
   now?: string;
-  /** Milliseconds the full topic view answers 503 after a write while it is rebuilt (LMS_MOCK_VIEW_DELAY_MS); 0 by default. */
+  /**
+   * Milliseconds the full topic view answers 503 after a write while it is rebuilt (LMS_MOCK_VIEW_DELAY_MS); 0 by
+   * default.
+   */
   viewRebuildMs?: number;
   /** The wall clock that delay is measured on (tests pass their own). */
   wallClock?: () => number;
@@ -47,7 +50,8 @@ export function createMockHandler(options: MockOptions): MockHandler {
   const now = () => options.now ?? isoNow();
   const jobs = options.jobs ?? createJobRunner(db, { now, tickMs: DEFAULT_JOB_TICK_MS });
   const insertPageView = db.prepare(
-    `INSERT INTO page_views (user_id, url, user_agent, http_method, controller, action, context_type, context_id, interaction_seconds, created_at)
+    'INSERT INTO page_views (user_id, url, user_agent, http_method, controller, action, context_type, context_id, ' +
+      `interaction_seconds, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
   );
 

@@ -80,7 +80,8 @@ export function createProgress(
 ): number {
   return insert(
     db,
-    `INSERT INTO progress (context_type, context_id, user_id, tag, completion, runner_pid, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)`,
+    'INSERT INTO progress (context_type, context_id, user_id, tag, completion, runner_pid, created_at, updated_at) ' +
+      'VALUES (?, ?, ?, ?, 0, ?, ?, ?)',
     p.contextType,
     p.contextId,
     p.userId,
@@ -103,7 +104,8 @@ function unfinishedRunners(db: Db): number[] {
 function failOrphans(db: Db, runnerPid: number, now: string): number {
   return run(
     db,
-    `UPDATE progress SET workflow_state = 'failed', updated_at = ?, message = 'the server stopped before this job finished; run it again' WHERE runner_pid = ? AND workflow_state IN ('queued', 'running')`,
+    `UPDATE progress SET workflow_state = 'failed', updated_at = ?, message = 'the server stopped before this job ` +
+      `finished; run it again' WHERE runner_pid = ? AND workflow_state IN ('queued', 'running')`,
     now,
     runnerPid,
   );
@@ -120,7 +122,8 @@ export function updateProgress(
 ): void {
   run(
     db,
-    `UPDATE progress SET workflow_state = ?, completion = ?, updated_at = ?, message = coalesce(?, message), results = coalesce(?, results) WHERE id = ?`,
+    'UPDATE progress SET workflow_state = ?, completion = ?, updated_at = ?, message = coalesce(?, message), ' +
+      'results = coalesce(?, results) WHERE id = ?',
     change.state,
     change.completion,
     change.now,

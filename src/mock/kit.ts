@@ -94,7 +94,10 @@ export const unauthorized = () =>
 /** No credential at all. */
 export const unauthenticated = () =>
   new HttpError(401, { status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
-/** A token unknown, expired, replaced or revoked: one answer for all, as real instances give for a token they cannot use. */
+/**
+ * A token unknown, expired, replaced or revoked: one answer for all, as real instances give for a token they cannot
+ * use.
+ */
 export const invalidToken = () =>
   new HttpError(
     401,
@@ -202,7 +205,9 @@ interface KeysetSource<T> {
 export function keysetSource<T>(db: Db, q: KeysetQuery): KeysetSource<T> {
   const order = q.key.map((k) => `${k}${q.descending ? ' DESC' : ''}`).join(', ');
   const fromStart = `SELECT * FROM (${q.sql}) ORDER BY ${order} LIMIT ?`;
-  const after = `SELECT * FROM (${q.sql}) WHERE (${q.key.join(', ')}) ${q.descending ? '<' : '>'} (${q.key.map(() => '?').join(', ')}) ORDER BY ${order} LIMIT ?`;
+  const after =
+    `SELECT * FROM (${q.sql}) WHERE (${q.key.join(', ')}) ${q.descending ? '<' : '>'} ` +
+    `(${q.key.map(() => '?').join(', ')}) ORDER BY ${order} LIMIT ?`;
   const at = `SELECT * FROM (${q.sql}) ORDER BY ${order} LIMIT ? OFFSET ?`;
   return {
     after: (limit, key) =>

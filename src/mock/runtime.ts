@@ -31,9 +31,14 @@ export interface MockRuntime {
   path: string;
   /** Opening created and seeded the database: it holds nothing anyone could lose. */
   created: boolean;
-  /** Opening rebuilt a database another lms made (see openDatabase): its rows carried over, or the school seeded again. */
+  /**
+   * Opening rebuilt a database another lms made (see openDatabase): its rows carried over, or the school seeded again.
+   */
   rebuilt?: 'carried' | 'reseeded';
-  /** What in-process callers use: the mock, with the faults of LMS_MOCK_FAULTS if set (and the User-Agent rule, when opened with it). */
+  /**
+   * What in-process callers use: the mock, with the faults of LMS_MOCK_FAULTS if set (and the User-Agent rule, when
+   * opened with it).
+   */
   handler: MockHandler;
   /** The mock without injected faults or the User-Agent rule (`lms mock serve` applies its own on top). */
   base?: MockHandler;
@@ -103,7 +108,10 @@ export interface OpenOptions {
   requireUserAgent?: boolean;
 }
 
-/** Opens the mock with the seed at hand (synchronous: tests make many databases); without one, only an existing database opens. */
+/**
+ * Opens the mock with the seed at hand (synchronous: tests make many databases); without one, only an existing database
+ * opens.
+ */
 export function openMock(
   path: string,
   env: NodeJS.ProcessEnv,

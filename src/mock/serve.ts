@@ -48,7 +48,10 @@ export interface ServeOptions {
   publicUrl?: string;
   maxBodyBytes?: number;
   maxUploadBytes?: number;
-  /** Where upload bodies are streamed to; the handler's own desk when absent. Without one, uploads are buffered like any body. */
+  /**
+   * Where upload bodies are streamed to; the handler's own desk when absent. Without one, uploads are buffered like any
+   * body.
+   */
   uploads?: UploadDesk;
   /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
   tls?: { cert: string | Buffer; key: string | Buffer };
@@ -170,7 +173,10 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     ],
   });
   socket.end(
-    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ` +
+      `${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}` +
+      `\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `connection: close\r\n\r\n${body}`,
   );
 }
 
@@ -293,7 +299,9 @@ function admit(s: ServerState, x: Exchange): Admitted | undefined {
     const declared = admission.declaredBytes;
     if (isMultipart(req) && declared !== undefined && declared + UPLOAD_SLACK_BYTES < limit) {
       limit = declared + UPLOAD_SLACK_BYTES;
-      tooLargeMessage = `the upload is larger than the ${declared} bytes declared when it was started (and ${formatBytes(UPLOAD_SLACK_BYTES)} for the form around them)`;
+      tooLargeMessage =
+        `the upload is larger than the ${declared} bytes declared when it was started (and ` +
+        `${formatBytes(UPLOAD_SLACK_BYTES)} for the form around them)`;
     }
   }
   const declaredLength = req.headers['content-length'];
@@ -605,7 +613,8 @@ export function listenError(err: NodeJS.ErrnoException, host: string, port: numb
       return new UsageError(`port ${port} is in use; pick another with --port`);
     case 'EACCES':
       return new UsageError(
-        `no permission to listen on ${host} port ${port}${port < 1024 ? ' (ports below 1024 need privileges)' : ''}; pick another with --port`,
+        `no permission to listen on ${host} port ${port}${port < 1024 ? ' (ports below 1024 need privileges)' : ''}` +
+          '; pick another with --port',
       );
     case 'EADDRNOTAVAIL':
       return new UsageError(

@@ -72,7 +72,8 @@ export async function serveIdentity(flags: TlsFlags): Promise<TlsIdentity | unde
       writeFileSync(flags.tlsSelfSigned, identity.cert);
     } catch (error) {
       throw new UsageError(
-        `--tls-self-signed ${flags.tlsSelfSigned}: cannot write the certificate there (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        `--tls-self-signed ${flags.tlsSelfSigned}: cannot write the certificate there ` +
+          `(${(error as NodeJS.ErrnoException).code ?? 'error'})`,
       );
     }
     return identity;

@@ -8,7 +8,8 @@ import type { MockHandler } from './file-bytes.js';
 import type { ApiRequest, ApiResponse } from '../transport/types.js';
 
 export const USER_AGENT_REQUIRED =
-  'A User-Agent header is required: name your client and version (for example "lms/1.0" or "MyTool/2.1 (admin@school.edu)")';
+  'A User-Agent header is required: name your client and version (for example "lms/1.0" or "MyTool/2.1 ' +
+  '(admin@school.edu)")';
 
 export function requireUserAgent<H extends MockHandler>(handler: H): H {
   const wrapped = async (req: ApiRequest): Promise<ApiResponse> => {

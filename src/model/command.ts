@@ -220,7 +220,10 @@ export function destroyingOptions(
   return found;
 }
 
-/** Whether a verb sends writes: any of its routes is not a GET, or it sends what it is told. What `--dry-run` is added to. */
+/**
+ * Whether a verb sends writes: any of its routes is not a GET, or it sends what it is told. What `--dry-run` is added
+ * to.
+ */
 export function sendsWrites(spec: CommandSpec<never>): boolean {
   return spec.anyRequest === true || (spec.routes ?? []).some((id) => route(id).method !== 'GET');
 }

@@ -134,7 +134,10 @@ export interface Context {
   readonly mockMode: boolean;
   /** The command may read the local files its input names (see Deps.localFiles). */
   readonly localFiles: boolean;
-  /** What a file flag or argument names (`-` for stdin): the text handed over under that name (Deps.inputs), else the path. */
+  /**
+   * What a file flag or argument names (`-` for stdin): the text handed over under that name (Deps.inputs), else the
+   * path.
+   */
   input(path: string): InputSource;
   /** The plan a person confirmed for this run, when one was (see Deps.confirmed). */
   readonly confirmed?: ConfirmedPlan;
@@ -470,7 +473,9 @@ async function checkBaseUrl({ baseUrl, urlSource: source, fromEnv, profileName: 
   }
 }
 
-/** The token to send: the stored session's, fresh, else the one at hand; none is an auth error that says how to get one. */
+/**
+ * The token to send: the stored session's, fresh, else the one at hand; none is an auth error that says how to get one.
+ */
 async function remoteToken(
   instance: RemoteChoice,
   remote: RemoteInstance,
@@ -546,11 +551,13 @@ async function profileTokenClient(ctx: Context, name: string, profile: Profile) 
 function saidIfRebuilt(mock: MockRuntime, warn: (message: string) => void): MockRuntime {
   if (mock.rebuilt === 'carried')
     warn(
-      `the mock database ${mock.path} was made by another version of lms; its rows were carried into this version's schema`,
+      `the mock database ${mock.path} was made by another version of lms; its rows were carried into this version's ` +
+        'schema',
     );
   if (mock.rebuilt === 'reseeded')
     warn(
-      `the mock database ${mock.path} was made by another version of lms whose rows do not fit this version's schema, so the seeded school was loaded in their place`,
+      `the mock database ${mock.path} was made by another version of lms whose rows do not fit this version's ` +
+        'schema, so the seeded school was loaded in their place',
     );
   return mock;
 }

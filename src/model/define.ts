@@ -65,7 +65,8 @@ export function checkDeclaration(spec: CommandSpec<never>): void {
     for (const arg of Object.keys(record ?? {})) {
       if (!args.includes(arg))
         throw new Error(
-          `command "${spec.name}": ${what} names "${arg}", which is not one of its arguments (${args.join(', ') || 'none'})`,
+          `command "${spec.name}": ${what} names "${arg}", which is not one of its arguments ` +
+            `(${args.join(', ') || 'none'})`,
         );
     }
   }

@@ -12,7 +12,9 @@ const MAX_PER_PAGE = 100;
 /** Longer than any request should take; setTimeout itself cannot wait past 2^31 ms (~24.8 days). */
 const MAX_TIMEOUT_SECONDS = 3600;
 
-/** A global flag; `nonEmpty`: a value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody). */
+/**
+ * A global flag; `nonEmpty`: a value that may not be empty (`--as-user ""` would send as_user_id= and act as nobody).
+ */
 export type GlobalFlag = OptionSpec & { nonEmpty?: true };
 
 export const VERSION_FLAG: OptionSpec = { short: 'V', long: 'version', description: 'print the version' };
@@ -40,7 +42,8 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   {
     long: 'raw',
     description:
-      "CSV cells as they are: no ' before text starting with = + - @ TAB or CR, which a spreadsheet would run as a formula",
+      "CSV cells as they are: no ' before text starting with = + - @ TAB or CR, which a spreadsheet would run as a " +
+      'formula',
   },
   { long: 'all', description: 'fetch every page of a list' },
   { long: 'limit', value: 'n', description: 'stop a list after N items', type: 'integer', min: 1 },
@@ -61,7 +64,9 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   {
     long: 'timeout',
     value: 'seconds',
-    description: `seconds one request may take, its retries included (a bulk job's: each try); connecting, 10 at most (at most ${MAX_TIMEOUT_SECONDS})`,
+    description:
+      `seconds one request may take, its retries included (a bulk job's: each try); connecting, 10 at ` +
+      `most (at most ${MAX_TIMEOUT_SECONDS})`,
     type: 'integer',
     min: 1,
     max: MAX_TIMEOUT_SECONDS,

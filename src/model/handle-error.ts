@@ -84,7 +84,10 @@ function fromCommander(error: CommanderError): LmsError {
   return new UsageError(message, { hint: near ? `did you mean ${near}?` : undefined, details: { code: error.code } });
 }
 
-/** For a value its choices refused (`argument 'jsn' is invalid. Allowed choices are table, json, …`), the choice it is nearest. */
+/**
+ * For a value its choices refused (`argument 'jsn' is invalid. Allowed choices are table, json, …`), the choice it is
+ * nearest.
+ */
 function nearestChoice(message: string): string | undefined {
   const found = /(?:argument|value) '([^']*)' is invalid.*Allowed choices are (.+?)\.?$/.exec(message);
   return found ? closest(found[1], found[2].split(', ')) : undefined;

@@ -1,8 +1,8 @@
 // A verb's flags as every surface needs them, compiled once from their declaration: the attribute
 // commander stores a flag under, whether it is a switch, a negated switch (`--no-x`), a value or a
 // list, the value's type and range, and its default. commander's syntax is written from the
-// declaration (syntaxOf), never read back from it, and one function turns a given value into the type the verb receives, with
-// one message for a bad value wherever it came from (a command line, a tool's input, a file).
+// declaration (syntaxOf), never read back from it, and one function turns a given value into the type the verb
+// receives, with one message for a bad value wherever it came from (a command line, a tool's input, a file).
 import { formatBytes } from '../bytes.js';
 import { UsageError } from '../errors.js';
 
@@ -157,7 +157,9 @@ function camelCase(kebab: string): string {
     .join('');
 }
 
-/** The option as every surface reads it; compiled once per declaration. A declaration that contradicts itself throws. */
+/**
+ * The option as every surface reads it; compiled once per declaration. A declaration that contradicts itself throws.
+ */
 export function compileOption(spec: OptionSpec): CompiledOption {
   const known = compiled.get(spec);
   if (known) return known;

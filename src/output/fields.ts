@@ -75,7 +75,8 @@ export function checkFields(sample: unknown, fields: readonly string[]): void {
   if (unknown.length === 0) return;
   const available = availableFields(record, unknown);
   const names = unknown.map((field) => `"${field}"`).join(', ');
-  // The line's --fields with each mistyped name's nearest field, when every one has one; else the whole list to choose from.
+  // The line's --fields with each mistyped name's nearest field, when every one has one; else the whole list to choose
+  // from.
   const nearest = new Map(unknown.map((field) => [field, closest(field, available)]));
   const meant = [...nearest.values()].every((near) => near !== undefined)
     ? `did you mean --fields ${fields.map((f) => nearest.get(f) ?? f).join(',')}?`

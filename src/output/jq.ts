@@ -90,7 +90,8 @@ export async function compileJq(expression: string, env: NodeJS.ProcessEnv): Pro
 // of output is counted as unwritten and posted; while more than the window is unwritten, the thread
 // waits (in slices, adding up how long) for the command to write some. jq runs synchronously inside
 // onStdout's caller, so the wait holds jq where it is.
-const WORKER_SOURCE = `
+const WORKER_SOURCE =
+  `
 const { parentPort, workerData } = require('node:worker_threads');
 const { jqWasm, expression, shared, window } = workerData;
 const state = new Int32Array(shared);
@@ -110,7 +111,8 @@ parentPort.on('message', async ({ input, flags }) => {
     parentPort.postMessage({ stderr, exitCode });
   } catch (e) {
     // jq's WebAssembly stops (an abort or a trap) when it cannot grow its memory or its stack any further.
-    parentPort.postMessage(e instanceof WebAssembly.RuntimeError ? { trapped: true } : { failed: String((e && e.stack) || e) });
+    parentPort.postMessage(e instanceof WebAssembly.RuntimeError ? { trapped: true } : { failed: String((e && ` +
+  `e.stack) || e) });
   }
 });
 `;
@@ -157,7 +159,8 @@ function startJq(expression: string, limits: JqLimits): JqFilter {
           end(timeLimit(limits));
         else if (process.memoryUsage.rss() > ceiling) end(memoryLimit(limits));
       }, MEMORY_CHECK_MS);
-      // Chunks are written one after another, in the order jq wrote them; each written one frees its bytes of the window.
+      // Chunks are written one after another, in the order jq wrote them; each written one frees its bytes of the
+      // window.
       const decoder = new TextDecoder();
       let writing = Promise.resolve();
       const onChunk = (chunk: Uint8Array) => {

@@ -18,5 +18,8 @@ export function localTime(text: string): string | undefined {
   const normal = text.replace(/([+-]\d\d)(\d\d)$/, '$1:$2').replace(/([+-]\d\d)$/, '$1:00');
   const when = new Date(normal);
   if (Number.isNaN(when.getTime())) return undefined;
-  return `${when.getFullYear()}-${two(when.getMonth() + 1)}-${two(when.getDate())} ${two(when.getHours())}:${two(when.getMinutes())}`;
+  return (
+    `${when.getFullYear()}-${two(when.getMonth() + 1)}-${two(when.getDate())} ${two(when.getHours())}` +
+    `:${two(when.getMinutes())}`
+  );
 }

@@ -108,7 +108,9 @@ export function interpretGrade(a: Gradable, posted: string): Interpreted {
     score = tidy((points * pct) / 100);
   } else {
     return {
-      error: `"${raw}" is not a grade for a ${a.grading_type} assignment: give points, a percentage, pass/complete or fail/incomplete`,
+      error:
+        `"${raw}" is not a grade for a ${a.grading_type} assignment: give points, a percentage, pass/complete ` +
+        'or fail/incomplete',
     };
   }
   if (a.grading_type === 'pass_fail' && score !== 0 && score !== points) {

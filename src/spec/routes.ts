@@ -466,7 +466,8 @@ function variantsOfTemplate(template: string): [string | undefined, string][] {
  */
 export function templatesShaped(method: string, segments: number): { id: RouteId; path: string }[] {
   const found: { id: RouteId; path: string }[] = [];
-  // Plain loops over the rows, no arrays of entries: this runs for each new request shape, often first thing in a process.
+  // Plain loops over the rows, no arrays of entries: this runs for each new request shape, often first thing in a
+  // process.
   for (const [table] of tables) {
     for (const area in table) {
       const rows = table[area];

@@ -150,7 +150,10 @@ export function sisKindOf(header: readonly string[]): SisKind | undefined {
   return undefined;
 }
 
-/** What is wrong with a file's header for its kind: missing columns; unknown ones are ignored, as the instance ignores them. */
+/**
+ * What is wrong with a file's header for its kind: missing columns; unknown ones are ignored, as the instance ignores
+ * them.
+ */
 export function sisHeaderProblems(kind: SisKind, header: readonly string[]): string[] {
   const spec = SIS_FILES[kind];
   const missing = spec.required.filter((c) => !header.includes(c));

@@ -40,7 +40,8 @@ export function sisFilesOf(name: string, bytes: Uint8Array, extension?: string):
         declared += entry.originalSize;
         if (declared > limit)
           throw new SisFilesError(
-            `the zip unpacks to more than ${limit} bytes (at most ${MAX_RATIO} times its own size, and ${MAX_SIS_BYTES} in all)`,
+            `the zip unpacks to more than ${limit} bytes (at most ${MAX_RATIO} times its own size, and ` +
+              `${MAX_SIS_BYTES} in all)`,
           );
         return true;
       },

@@ -48,7 +48,8 @@ export function createDryRun(): DryRun {
         checked = { method: 'GET', url: new URL(target).pathname, status: res.status };
         if (res.status >= 400) {
           throw new DryRunRefused(
-            `--dry-run: GET ${checked.url} answered ${res.status}${statusWords(res.status)}, so the ${req.method} would fail; nothing was sent`,
+            `--dry-run: GET ${checked.url} answered ${res.status}${statusWords(res.status)}, so the ${req.method} ` +
+              'would fail; nothing was sent',
             exitCodeFor(res.status, false),
           );
         }

@@ -34,9 +34,15 @@ import { secondsOf, type ApiRequest, type ApiResponse, type Transport } from './
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface HttpTransportOptions {
-  /** The most one try may take, from connecting to the answer's last byte, milliseconds; a request's `deadline` may end it sooner. */
+  /**
+   * The most one try may take, from connecting to the answer's last byte, milliseconds; a request's `deadline` may end
+   * it sooner.
+   */
   timeoutMs: number;
-  /** The most connecting may take (to the proxy and through it, TLS included); CONNECT_TIMEOUT_MS unless less than timeoutMs. */
+  /**
+   * The most connecting may take (to the proxy and through it, TLS included); CONNECT_TIMEOUT_MS unless less than
+   * timeoutMs.
+   */
   connectTimeoutMs?: number;
   /** Where proxy variables and the CA variables are read; the process's environment unless given. */
   env?: Env;
@@ -175,7 +181,8 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       const through = `through the proxy ${proxy.shown} (from ${proxy.variable}) to ${url.host}`;
       throw new UsageError(`refusing to send the token over plain http ${through}: the proxy would read it`, {
         hint:
-          `use an https:// URL (a tunnel through the proxy stays encrypted end to end), add ${url.hostname} to NO_PROXY, ` +
+          `use an https:// URL (a tunnel through the proxy stays encrypted end to end), add ${url.hostname} to ` +
+          'NO_PROXY, ' +
           'or pass --insecure if you accept that',
       });
     }
@@ -238,7 +245,8 @@ export function httpTransport(options: HttpTransportOptions): Transport {
           outgoing?.destroy();
         };
         const onResponse = (res: IncomingMessage) => {
-          // Through a proxy, plain http: a 407 is the proxy's, not the instance's; so is a 403 or 5xx it marks as its own.
+          // Through a proxy, plain http: a 407 is the proxy's, not the instance's; so is a 403 or 5xx it marks as its
+          // own.
           const own =
             proxy && url.protocol === 'http:'
               ? res.statusCode === 407
@@ -300,7 +308,8 @@ export function httpTransport(options: HttpTransportOptions): Transport {
             );
           } else {
             const client = url.protocol === 'https:' ? httpsModule() : http;
-            // The bound on connecting reaches a tunnel agent's CONNECT (./proxy.ts), which the request's options are handed to.
+            // The bound on connecting reaches a tunnel agent's CONNECT (./proxy.ts), which the request's options are
+            // handed to.
             const requestOptions: RequestOptions & { deadline: number } = {
               method: req.method,
               headers: req.headers,
@@ -384,10 +393,13 @@ function toNetworkError(err: unknown, req: ApiRequest, spans: Spans, caFile?: Ca
     // An expired or not-yet-valid certificate is as often this machine's date as the server's.
     const date = /^CERT_(HAS_EXPIRED|NOT_YET_VALID)$/.test(code) ? "check this machine's date and time first; " : '';
     const ca = caFile?.bundle
-      ? `neither Node's own roots nor ${caFileLabel(caFile)} vouch for it: is the authority that issued the instance's certificate in that bundle? LMS_CA_FILE=FILE trusts one besides`
+      ? `neither Node's own roots nor ${caFileLabel(caFile)} vouch for it: is the authority that issued the ` +
+        `instance's certificate in that bundle? LMS_CA_FILE=FILE trusts one besides`
       : caFile
         ? `${caFileLabel(caFile)} does not vouch for it: is it the authority that issued the instance's certificate?`
-        : "if your organisation issues the instance's certificate, trust its certificate authority: LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE (a PEM file)";
+        : "if your organisation issues the instance's certificate, trust its certificate authority: " +
+          'LMS_CA_FILE=FILE, `lms profile add NAME --url URL --ca-file FILE`, or NODE_EXTRA_CA_CERTS=FILE (a PEM ' +
+          'file)';
     return new NetworkError(`cannot verify the TLS certificate of ${host} (${code}): ${detail}`, {
       code,
       neverSent: true,

@@ -116,7 +116,9 @@ export function maskProxyUrl(raw: string): string {
 export function parseProxyUrl(variable: string, raw: string): ProxyServer {
   const value = raw.trim();
   const shownRaw = maskProxyUrl(value);
-  const hint = `set ${variable} to the proxy's address, e.g. http://proxy.example.edu:3128 (or http://USER:PASSWORD@proxy.example.edu:3128), or unset it`;
+  const hint =
+    `set ${variable} to the proxy's address, e.g. http://proxy.example.edu:3128 (or ` +
+    'http://USER:PASSWORD@proxy.example.edu:3128), or unset it';
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'http') {
     throw new UsageError(`${variable} names a ${scheme}:// proxy (${shownRaw}), which lms does not support`, {
@@ -252,7 +254,10 @@ export function ownRefusal(
   return { sent: !beforeSending };
 }
 
-/** Why the proxy could not take the request to `target` (`host:port`): a message naming the proxy, never its credentials. */
+/**
+ * Why the proxy could not take the request to `target` (`host:port`): a message naming the proxy, never its
+ * credentials.
+ */
 export function proxyRefusal(proxy: ProxyServer, target: string, status: number, sent = false): NetworkError {
   const named = `the proxy ${proxy.shown} (from ${proxy.variable})`;
   const direct = `or, if ${target} can be reached without it, add the host to NO_PROXY`;
@@ -266,7 +271,9 @@ export function proxyRefusal(proxy: ProxyServer, target: string, status: number,
       : new NetworkError(`${named} asks for credentials (407)`, {
           code: 'ERR_PROXY_AUTH',
           neverSent: true,
-          hint: `put them in the proxy URL: ${proxy.variable}=http://USER:PASSWORD@${proxy.hostname}:${proxy.port} (special characters percent-encoded)`,
+          hint:
+            `put them in the proxy URL: ${proxy.variable}=http://USER:PASSWORD@${proxy.hostname}:${proxy.port} ` +
+            '(special characters percent-encoded)',
         });
   }
   if (status === 403)
@@ -282,7 +289,9 @@ export function proxyRefusal(proxy: ProxyServer, target: string, status: number,
   });
 }
 
-/** A failure to reach the proxy itself (refused, unresolvable, reset): the message names the proxy, never the instance. */
+/**
+ * A failure to reach the proxy itself (refused, unresolvable, reset): the message names the proxy, never the instance.
+ */
 export function proxyUnreachable(proxy: ProxyServer, err: unknown, connectMs: number): NetworkError | undefined {
   const e = err as { code?: string; name?: string };
   const named = `the proxy ${proxy.shown} (from ${proxy.variable})`;

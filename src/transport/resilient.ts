@@ -30,7 +30,9 @@ export interface ResilienceOptions {
   trace?: (line: string) => void;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
-  /** The deadline of each call, read as the call starts, milliseconds; undefined: none, each try has its own timeout. */
+  /**
+   * The deadline of each call, read as the call starts, milliseconds; undefined: none, each try has its own timeout.
+   */
   callDeadlineMs?: () => number | undefined;
   now?: () => number;
 }
@@ -113,7 +115,8 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
         const safe = err.neverSent || idempotent;
         if (!safe) {
           throw new OutcomeUnknownError(
-            `${req.method} ${shown()}: ${scrub(err.message)}; the request may or may not have been applied, so it was not resent`,
+            `${req.method} ${shown()}: ${scrub(err.message)}; the request may or may not have been applied, so it ` +
+              'was not resent',
             {
               code: err.code,
               cause: err,
@@ -131,7 +134,8 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
         if (!inTime(wait)) throw gaveUp(err, attempt);
         limiter.stats.retries++;
         options.trace?.(
-          `↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown()} in ${wait} ms: ${err.code ?? scrub(err.message)}`,
+          `↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown()} in ${wait} ms: ` +
+            `${err.code ?? scrub(err.message)}`,
         );
         await sleep(wait);
         continue;
@@ -147,13 +151,15 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
       // The last answer is the call's when the next try could not end within its deadline.
       if (!inTime(wait)) {
         options.trace?.(
-          `↻ no retry of ${req.method} ${shown()}: ${throttled ? 'throttled' : res.status}, and a wait of ${wait} ms would pass the deadline`,
+          `↻ no retry of ${req.method} ${shown()}: ${throttled ? 'throttled' : res.status}, and a wait of ${wait} ` +
+            'ms would pass the deadline',
         );
         return res;
       }
       limiter.stats.retries++;
       options.trace?.(
-        `↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown()} in ${wait} ms: ${throttled ? 'throttled' : res.status}`,
+        `↻ retry ${attempt + 1}/${maxAttempts} of ${req.method} ${shown()} in ${wait} ms: ` +
+          `${throttled ? 'throttled' : res.status}`,
       );
       await sleep(wait);
     }

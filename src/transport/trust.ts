@@ -34,14 +34,19 @@ const BEGIN = '-----BEGIN CERTIFICATE-----';
 const END = '-----END CERTIFICATE-----';
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
-/** The certificates of a PEM file; an unreadable file, or one with no certificate Node can parse, is a usage error naming it. */
+/**
+ * The certificates of a PEM file; an unreadable file, or one with no certificate Node can parse, is a usage error
+ * naming it.
+ */
 export function readCaFile(file: CaFile): string[] {
   const { path, source, bundle } = file;
   const label = caFileLabel(file);
   // A variable set for curl may be one lms should not read at all: say how to leave it out.
   const hint = bundle
-    ? `point ${source} at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms (env -u ${source} lms …)`
-    : 'give the PEM file of the certificate authority (the text between -----BEGIN CERTIFICATE----- and -----END CERTIFICATE-----)';
+    ? `point ${source} at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms (env -u ` +
+      `${source} lms …)`
+    : 'give the PEM file of the certificate authority (the text between -----BEGIN CERTIFICATE----- and -----END ' +
+      'CERTIFICATE-----)';
   let text: string;
   try {
     // Bounded: a bundle of every public root is about 200 KiB, and /dev/zero must not fill memory.
@@ -50,7 +55,8 @@ export function readCaFile(file: CaFile): string[] {
     if (error instanceof UsageError) throw new UsageError(error.message, { hint: error.hint ?? hint });
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new UsageError(
-      `cannot read ${label}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code}`,
+      `cannot read ${label}: ` +
+        `${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code}`,
       { hint },
     );
   }
@@ -148,7 +154,10 @@ function holdsBundledRoots(): boolean {
   return !flags.some((flag) => flag === '--use-openssl-ca' || flag === '--use-system-ca');
 }
 
-/** A certificate's base64, whatever its lines and their ends: the same certificate, written by another tool, is the same key. */
+/**
+ * A certificate's base64, whatever its lines and their ends: the same certificate, written by another tool, is the same
+ * key.
+ */
 function keyOf(pem: string): string {
   return pem
     .slice(pem.indexOf(BEGIN) + BEGIN.length, pem.lastIndexOf(END))
@@ -158,7 +167,10 @@ function keyOf(pem: string): string {
     .replaceAll('\t', '');
 }
 
-/** NODE_EXTRA_CA_CERTS, read as Node reads it (a file it could not read was warned about at start); bounded as a CA file is. */
+/**
+ * NODE_EXTRA_CA_CERTS, read as Node reads it (a file it could not read was warned about at start); bounded as a CA file
+ * is.
+ */
 function extraFromEnv(): string[] {
   const file = process.env.NODE_EXTRA_CA_CERTS;
   if (!file) return [];

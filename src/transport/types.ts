@@ -1,7 +1,10 @@
 // The seam between the client and whatever answers it: a real instance over HTTP, or the mock.
 // The client hands over a fully encoded request, exactly as it would go on the wire.
 
-/** Every answer of the mock names the instance state (the seeded database) that gave it; bulk jobs bind their journals to it. */
+/**
+ * Every answer of the mock names the instance state (the seeded database) that gave it; bulk jobs bind their journals
+ * to it.
+ */
 export const INSTANCE_HEADER = 'x-lms-mock-instance';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -17,7 +17,8 @@ describe('every problem of a file in one run', () => {
     const path = s.file(
       'f.yaml',
       course(
-        '    colour: blue\n    enrollments:\n      - { user: nobody, type: student }\n      - { user: sam, type: student, grade: A }\n',
+        '    colour: blue\n    enrollments:\n      - { user: nobody, type: student }\n      - { user: sam, type: ' +
+          'student, grade: A }\n',
       ),
     );
     const r = await s.run([...verb, '-f', path]);
@@ -99,7 +100,8 @@ describe('the plan in words', () => {
     const path = s.file(
       'f.yaml',
       course(
-        '    sections:\n      - { sis_section_id: V-1-A, name: A }\n    assignments:\n      - { name: One }\n      - { name: Two }\n',
+        '    sections:\n      - { sis_section_id: V-1-A, name: A }\n    assignments:\n      - { name: One }\n      ' +
+          '- { name: Two }\n',
       ),
     );
     expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);

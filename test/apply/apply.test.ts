@@ -191,71 +191,81 @@ describe('lms apply', () => {
     expect(after.courses[0].actions).toEqual([]);
   });
 
-  it('--prune keeps a graded topic whose assignment the file still lists (deleting one deletes the other)', async () => {
-    const s = counted();
-    const path = issueCourse(s);
-    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
-    issueCourse(s, COURSE_YAML.replace('      - { title: Lab 1 discussion, assignment: lab1 }\n', ''));
-    const r = await s.run(['diff', '-f', path, '--prune', '-o', 'json']);
-    const plan = JSON.parse(r.stdout);
-    expect(plan.changes).toBe(false);
-    expect(plan.courses[0].kept).toEqual([
-      {
-        kind: 'topics',
-        count: 1,
-        why: '"Lab 1 discussion" is graded by assignment lab1, which the file lists and deleting it would delete',
-      },
-    ]);
-    expect(JSON.parse(r.stderr).warnings).toEqual([
-      'course BIO-201: --prune leaves 1 topic: "Lab 1 discussion" is graded by assignment lab1, which the file lists and deleting it would delete',
-    ]);
-  });
+  it(
+    '--prune keeps a graded topic whose assignment the ' + 'file still lists (deleting one deletes the other)',
+    async () => {
+      const s = counted();
+      const path = issueCourse(s);
+      expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+      issueCourse(s, COURSE_YAML.replace('      - { title: Lab 1 discussion, assignment: lab1 }\n', ''));
+      const r = await s.run(['diff', '-f', path, '--prune', '-o', 'json']);
+      const plan = JSON.parse(r.stdout);
+      expect(plan.changes).toBe(false);
+      expect(plan.courses[0].kept).toEqual([
+        {
+          kind: 'topics',
+          count: 1,
+          why: '"Lab 1 discussion" is graded by assignment lab1, which the file lists and deleting it would delete',
+        },
+      ]);
+      expect(JSON.parse(r.stderr).warnings).toEqual([
+        'course BIO-201: --prune leaves 1 topic: "Lab 1 discussion" is graded by assignment lab1, which the file ' +
+          'lists and deleting it would delete',
+      ]);
+    },
+  );
 
-  it('a failed change stops only what needs it; the report says what was done and not; a re-run converges', async () => {
-    const s = counted();
-    const path = issueCourse(s);
-    const restore = intercept(
-      s,
-      (q) => q.method === 'POST' && /\/sections$/.test(new URL(q.url).pathname) && String(q.body).includes('BIO-201-A'),
-      async () => ({
-        status: 422,
-        headers: { 'content-type': 'application/json' },
-        body: '{"errors":[{"message":"refused for the test"}]}',
-      }),
-    );
-    const r = await s.run(['apply', '-f', path, '--yes', '-o', 'json']);
-    restore();
-    expect(r.exitCode).toBe(1);
-    const actions = JSON.parse(r.stdout).courses[0].actions as {
-      action: string;
-      kind: string;
-      key: string;
-      status: string;
-      error?: string;
-    }[];
-    const status = (key: string) => actions.find((a) => a.key === key && a.action === 'create')?.status;
-    expect(status('BIO-201-A')).toBe('failed');
-    expect(status('sam student in BIO-201-A')).toBe('not_done');
-    expect(actions.find((a) => a.key === 'sam student in BIO-201-A')!.error).toBe('section BIO-201-A was not created');
-    expect(status('sis_user_id:S-008 student in BIO-201-A')).toBe('not_done');
-    expect(status('ravi student')).toBe('done');
-    expect(status('q1')).toBe('done');
-    const report = JSON.parse(r.stderr);
-    expect(report).toMatchObject({ exit_code: 1, message: '1 change failed, 2 not done' });
-    expect(report.attention).toHaveLength(3);
-    expect(report.notes).toEqual(['Running the same apply again makes only what is still left to do.']);
+  it(
+    'a failed change stops only what needs it; the ' + 'report says what was done and not; a re-run converges',
+    async () => {
+      const s = counted();
+      const path = issueCourse(s);
+      const restore = intercept(
+        s,
+        (q) =>
+          q.method === 'POST' && /\/sections$/.test(new URL(q.url).pathname) && String(q.body).includes('BIO-201-A'),
+        async () => ({
+          status: 422,
+          headers: { 'content-type': 'application/json' },
+          body: '{"errors":[{"message":"refused for the test"}]}',
+        }),
+      );
+      const r = await s.run(['apply', '-f', path, '--yes', '-o', 'json']);
+      restore();
+      expect(r.exitCode).toBe(1);
+      const actions = JSON.parse(r.stdout).courses[0].actions as {
+        action: string;
+        kind: string;
+        key: string;
+        status: string;
+        error?: string;
+      }[];
+      const status = (key: string) => actions.find((a) => a.key === key && a.action === 'create')?.status;
+      expect(status('BIO-201-A')).toBe('failed');
+      expect(status('sam student in BIO-201-A')).toBe('not_done');
+      expect(actions.find((a) => a.key === 'sam student in BIO-201-A')!.error).toBe(
+        'section BIO-201-A was not created',
+      );
+      expect(status('sis_user_id:S-008 student in BIO-201-A')).toBe('not_done');
+      expect(status('ravi student')).toBe('done');
+      expect(status('q1')).toBe('done');
+      const report = JSON.parse(r.stderr);
+      expect(report).toMatchObject({ exit_code: 1, message: '1 change failed, 2 not done' });
+      expect(report.attention).toHaveLength(3);
+      expect(report.notes).toEqual(['Running the same apply again makes only what is still left to do.']);
 
-    const plan = await json<{ courses: { actions: { action: string; key: string }[] }[] }>(s, ['diff', '-f', path]);
-    expect(plan.courses[0].actions.map((a) => `${a.action} ${a.key}`)).toEqual([
-      'create BIO-201-A',
-      'create sam student in BIO-201-A',
-      'create sis_user_id:S-008 student in BIO-201-A',
-    ]);
-    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
-    const before = s.requests.length;
-    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
-    expect(s.requests.slice(before).filter((q) => q.method !== 'GET')).toEqual([]);
-  });
+      const plan = await json<{ courses: { actions: { action: string; key: string }[] }[] }>(s, ['diff', '-f', path]);
+      expect(plan.courses[0].actions.map((a) => `${a.action} ${a.key}`)).toEqual([
+        'create BIO-201-A',
+        'create sam student in BIO-201-A',
+        'create sis_user_id:S-008 student in BIO-201-A',
+      ]);
+      expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+      const before = s.requests.length;
+      expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+      expect(s.requests.slice(before).filter((q) => q.method !== 'GET')).toEqual([]);
+    },
+  );
 
   it('a write whose outcome is unknown is looked up, not sent again', async () => {
     const s = counted();
@@ -317,7 +327,8 @@ describe('lms apply', () => {
     const r = await s.run(['apply', '-f', path, '--yes']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(
-      `${path}:17: update topic welcome: failed: cannot be changed: require_initial_post (no command sets require_initial_post to false on an existing one)`,
+      `${path}:17: update topic welcome: failed: cannot be changed: require_initial_post (no command sets ` +
+        'require_initial_post to false on an existing one)',
     );
     expect(r.stderr).toContain('error: 1 change failed, 0 not done');
     expect(
@@ -328,48 +339,51 @@ describe('lms apply', () => {
     ).toEqual(['PUT']);
   });
 
-  it('an edited course name and assignment field are updates, made by courses update and assignments update', async () => {
-    const s = counted();
-    const path = issueCourse(s);
-    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
-    issueCourse(
-      s,
-      COURSE_YAML.replace('name: Biology II', 'name: Biology Two').replace(
-        'points_possible: 10',
-        'points_possible: 12',
-      ),
-    );
-    const diff = await s.run(['diff', '-f', path], { tty: true });
-    expect(diff.stdout).toContain('  ~ course BIO-201 (id ');
-    expect(diff.stdout).toContain('      name: "Biology II" → "Biology Two"\n');
-    expect(diff.stdout).toContain('  ~ assignment lab1 (id ');
-    expect(diff.stdout).toContain('      points_possible: 10 → 12\n');
+  it(
+    'an edited course name and assignment field are ' + 'updates, made by courses update and assignments update',
+    async () => {
+      const s = counted();
+      const path = issueCourse(s);
+      expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+      issueCourse(
+        s,
+        COURSE_YAML.replace('name: Biology II', 'name: Biology Two').replace(
+          'points_possible: 10',
+          'points_possible: 12',
+        ),
+      );
+      const diff = await s.run(['diff', '-f', path], { tty: true });
+      expect(diff.stdout).toContain('  ~ course BIO-201 (id ');
+      expect(diff.stdout).toContain('      name: "Biology II" → "Biology Two"\n');
+      expect(diff.stdout).toContain('  ~ assignment lab1 (id ');
+      expect(diff.stdout).toContain('      points_possible: 10 → 12\n');
 
-    const before = s.requests.length;
-    const r = await s.run(['apply', '-f', path, '--yes']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(
-      /^Applied 2 of 2 changes in [\d.]+ s: 0 created, 2 updated, 0 deleted or concluded, 0 failed, 0 not done\.\n$/,
-    );
-    const course = await json(s, ['courses', 'get', 'sis_course_id:BIO-201']);
-    const id = course.id as number;
-    const writes = s.requests.slice(before).filter((q) => q.method !== 'GET');
-    const [lab1] = await json<{ id: number; name: string; points_possible: number }[]>(s, [
-      'assignments',
-      'list',
-      '--course',
-      String(id),
-      '--search',
-      'Lab 1',
-    ]);
-    expect(writes.map((q) => `${q.method} ${decodeURIComponent(new URL(q.url).pathname)}`)).toEqual([
-      `PUT /api/v1/courses/${id}`,
-      `PUT /api/v1/courses/sis_course_id:BIO-201/assignments/${lab1.id}`,
-    ]);
-    expect(course.name).toBe('Biology Two');
-    expect(lab1).toMatchObject({ name: 'Lab 1', points_possible: 12 });
-    expect(JSON.parse((await s.run(['diff', '-f', path, '-o', 'json'])).stdout).changes).toBe(false);
-  });
+      const before = s.requests.length;
+      const r = await s.run(['apply', '-f', path, '--yes']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(
+        /^Applied 2 of 2 changes in [\d.]+ s: 0 created, 2 updated, 0 deleted or concluded, 0 failed, 0 not done\.\n$/,
+      );
+      const course = await json(s, ['courses', 'get', 'sis_course_id:BIO-201']);
+      const id = course.id as number;
+      const writes = s.requests.slice(before).filter((q) => q.method !== 'GET');
+      const [lab1] = await json<{ id: number; name: string; points_possible: number }[]>(s, [
+        'assignments',
+        'list',
+        '--course',
+        String(id),
+        '--search',
+        'Lab 1',
+      ]);
+      expect(writes.map((q) => `${q.method} ${decodeURIComponent(new URL(q.url).pathname)}`)).toEqual([
+        `PUT /api/v1/courses/${id}`,
+        `PUT /api/v1/courses/sis_course_id:BIO-201/assignments/${lab1.id}`,
+      ]);
+      expect(course.name).toBe('Biology Two');
+      expect(lab1).toMatchObject({ name: 'Lab 1', points_possible: 12 });
+      expect(JSON.parse((await s.run(['diff', '-f', path, '-o', 'json'])).stdout).changes).toBe(false);
+    },
+  );
 
   it('--prune deletes an assignment the file dropped, but not one grading a topic the file still lists', async () => {
     const s = counted();

@@ -97,31 +97,34 @@ describe('assignment groups in lms apply', () => {
     expect((await groupsOf(s, 'sis_course_id:CHEM-1')).map((g) => g.name)).not.toContain('Exams');
   });
 
-  it('export writes the groups back: applied to an empty course it makes the same, where it came from nothing', async () => {
-    const s = counted();
-    expect((await s.run(['apply', '-f', s.file('c.yaml', FILE), '--yes'])).exitCode).toBe(0);
-    const out = join(s.dir, 'out.yaml');
-    const include = ['--include', 'assignment_groups,assignments'];
-    const e = await s.run(['export', 'course', 'sis_course_id:CHEM-1', ...include, '--out', out]);
-    expect(e.exitCode, e.stderr).toBe(0);
-    const text = readFileSync(out, 'utf8');
-    const course = (parse(text) as { courses: Record<string, unknown>[] }).courses[0]!;
-    expect(course.assignment_groups).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ name: 'Labs', group_weight: 40, 'rules.drop_lowest': 1 }),
-        expect.objectContaining({ name: 'Exams', group_weight: 60 }),
-      ]),
-    );
-    const before = s.writes().length;
-    const same = await s.run(['apply', '-f', out, '--yes']);
-    expect(same.exitCode, same.stderr).toBe(0);
-    expect(s.writes().length).toBe(before);
+  it(
+    'export writes the groups back: applied to an empty ' + 'course it makes the same, where it came from nothing',
+    async () => {
+      const s = counted();
+      expect((await s.run(['apply', '-f', s.file('c.yaml', FILE), '--yes'])).exitCode).toBe(0);
+      const out = join(s.dir, 'out.yaml');
+      const include = ['--include', 'assignment_groups,assignments'];
+      const e = await s.run(['export', 'course', 'sis_course_id:CHEM-1', ...include, '--out', out]);
+      expect(e.exitCode, e.stderr).toBe(0);
+      const text = readFileSync(out, 'utf8');
+      const course = (parse(text) as { courses: Record<string, unknown>[] }).courses[0]!;
+      expect(course.assignment_groups).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: 'Labs', group_weight: 40, 'rules.drop_lowest': 1 }),
+          expect.objectContaining({ name: 'Exams', group_weight: 60 }),
+        ]),
+      );
+      const before = s.writes().length;
+      const same = await s.run(['apply', '-f', out, '--yes']);
+      expect(same.exitCode, same.stderr).toBe(0);
+      expect(s.writes().length).toBe(before);
 
-    const copy = s.file('copy.yaml', text.replace('sis_course_id: CHEM-1', 'sis_course_id: CHEM-2'));
-    const made = await s.run(['apply', '-f', copy, '--yes']);
-    expect(made.exitCode, made.stderr).toBe(0);
-    const out2 = join(s.dir, 'out2.yaml');
-    expect((await s.run(['export', 'course', 'sis_course_id:CHEM-2', ...include, '--out', out2])).exitCode).toBe(0);
-    expect(readFileSync(out2, 'utf8')).toBe(text.replace('sis_course_id: CHEM-1', 'sis_course_id: CHEM-2'));
-  });
+      const copy = s.file('copy.yaml', text.replace('sis_course_id: CHEM-1', 'sis_course_id: CHEM-2'));
+      const made = await s.run(['apply', '-f', copy, '--yes']);
+      expect(made.exitCode, made.stderr).toBe(0);
+      const out2 = join(s.dir, 'out2.yaml');
+      expect((await s.run(['export', 'course', 'sis_course_id:CHEM-2', ...include, '--out', out2])).exitCode).toBe(0);
+      expect(readFileSync(out2, 'utf8')).toBe(text.replace('sis_course_id: CHEM-1', 'sis_course_id: CHEM-2'));
+    },
+  );
 });

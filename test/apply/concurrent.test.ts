@@ -12,7 +12,10 @@ import { counted, type Counted } from './helpers.js';
 const COURSE = 'http://lms.mock/api/v1/courses/sis_course_id:BIO-101';
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
-/** Before the first write of the apply reaches the mock (after its plan was read), `meanwhile` is sent as another client would. */
+/**
+ * Before the first write of the apply reaches the mock (after its plan was read), `meanwhile` is sent as another client
+ * would.
+ */
 function onFirstWrite(s: Counted, meanwhile: ApiRequest[]): void {
   const inner = s.mock.handler;
   let fired = false;
@@ -159,7 +162,9 @@ describe('two objects on the instance that one of the file would match', () => {
       'c.yaml',
       'courses:\n  - sis_course_id: BIO-101\n    assignments:\n      - { name: Twin Lab, points_possible: 7 }\n',
     );
-    const warning = `course BIO-101: 2 assignments of this course are titled "Twin Lab" (ids ${ids[0]}, ${ids[1]}); ${path}:4 is matched to ${ids[0]}, the first listed (rename or delete the others to choose)`;
+    const warning =
+      `course BIO-101: 2 assignments of this course are titled "Twin Lab" (ids ${ids[0]}, ${ids[1]}); ` +
+      `${path}:4 is matched to ${ids[0]}, the first listed (rename or delete the others to choose)`;
 
     const diff = await s.run(['diff', '-f', path, '-o', 'json']);
     expect(diff.exitCode, diff.stderr).toBe(0);

@@ -32,66 +32,69 @@ const fieldsOf = (verbs: KindVerbs) =>
   );
 
 describe('fields, read off the verbs that write each kind', () => {
-  it('each kind has the fields its create and update flags set, named as the API names them, typed as they parse', async () => {
-    const t = await tree();
-    // Update verbs clear what "" clears: those fields may be null.
-    expect(fieldsOf(t.course)).toEqual({
-      name: 'string',
-      course_code: 'string',
-      sis_course_id: 'string',
-      start_at: 'time?',
-      end_at: 'time?',
-      time_zone: 'string',
-      apply_assignment_group_weights: 'boolean',
-    });
-    expect(fieldsOf(t.kinds.assignments)).toEqual({
-      name: 'string',
-      points_possible: 'number',
-      grading_type: 'enum(points|percent|pass_fail|letter_grade|gpa_scale|not_graded)',
-      submission_types: 'list',
-      due_at: 'time?',
-      grading_standard_id: 'integer?',
-      description: 'string',
-      published: 'boolean',
-      assignment_group_id: 'integer',
-    });
-    expect(fieldsOf(t.kinds.sections)).toEqual({
-      name: 'string',
-      sis_section_id: 'string?',
-      start_at: 'time?',
-      end_at: 'time?',
-      crosslist_to: 'ref?',
-    });
-    expect(fieldsOf(t.kinds.topics)).toMatchObject({
-      title: 'string',
-      message: 'string',
-      pinned: 'boolean',
-      locked: 'boolean',
-      published: 'boolean',
-      assignment_id: 'integer?',
-      delayed_post_at: 'time?',
-      group_category_id: 'integer?',
-      discussion_type: 'enum(threaded|side_comment)',
-    });
-    // Announcements are the topics verbs without publication, group sets or ungrading.
-    expect(Object.keys(fieldsOf(t.kinds.announcements))).not.toContain('published');
-    expect(Object.keys(fieldsOf(t.kinds.announcements))).not.toContain('group_category_id');
-    expect(fieldsOf(t.kinds.quizzes)).toMatchObject({
-      title: 'string',
-      time_limit: 'integer?',
-      shuffle_answers: 'boolean',
-      hide_results: 'enum(always|until_after_last_attempt)?',
-      published: 'boolean',
-      due_at: 'time?',
-    });
-    // What writes each: create, updates (the one with most fields first), delete.
-    expect(t.kinds.quizzes.updates.map((v) => v.spec.name)).toEqual(['update', 'publish', 'unpublish']);
-    expect(t.kinds.sections.remove?.spec.name).toBe('delete');
-    expect(t.kinds.assignments.updates.map((v) => v.spec.name)).toEqual(['update']);
-    expect(t.kinds.assignments.remove?.spec.name).toBe('delete');
-    expect(t.course.updates.map((v) => v.spec.name)).toEqual(['update']);
-    expect(t.kinds.enrollments.create?.spec.name).toBe('add');
-  });
+  it(
+    'each kind has the fields its create and update flags ' + 'set, named as the API names them, typed as they parse',
+    async () => {
+      const t = await tree();
+      // Update verbs clear what "" clears: those fields may be null.
+      expect(fieldsOf(t.course)).toEqual({
+        name: 'string',
+        course_code: 'string',
+        sis_course_id: 'string',
+        start_at: 'time?',
+        end_at: 'time?',
+        time_zone: 'string',
+        apply_assignment_group_weights: 'boolean',
+      });
+      expect(fieldsOf(t.kinds.assignments)).toEqual({
+        name: 'string',
+        points_possible: 'number',
+        grading_type: 'enum(points|percent|pass_fail|letter_grade|gpa_scale|not_graded)',
+        submission_types: 'list',
+        due_at: 'time?',
+        grading_standard_id: 'integer?',
+        description: 'string',
+        published: 'boolean',
+        assignment_group_id: 'integer',
+      });
+      expect(fieldsOf(t.kinds.sections)).toEqual({
+        name: 'string',
+        sis_section_id: 'string?',
+        start_at: 'time?',
+        end_at: 'time?',
+        crosslist_to: 'ref?',
+      });
+      expect(fieldsOf(t.kinds.topics)).toMatchObject({
+        title: 'string',
+        message: 'string',
+        pinned: 'boolean',
+        locked: 'boolean',
+        published: 'boolean',
+        assignment_id: 'integer?',
+        delayed_post_at: 'time?',
+        group_category_id: 'integer?',
+        discussion_type: 'enum(threaded|side_comment)',
+      });
+      // Announcements are the topics verbs without publication, group sets or ungrading.
+      expect(Object.keys(fieldsOf(t.kinds.announcements))).not.toContain('published');
+      expect(Object.keys(fieldsOf(t.kinds.announcements))).not.toContain('group_category_id');
+      expect(fieldsOf(t.kinds.quizzes)).toMatchObject({
+        title: 'string',
+        time_limit: 'integer?',
+        shuffle_answers: 'boolean',
+        hide_results: 'enum(always|until_after_last_attempt)?',
+        published: 'boolean',
+        due_at: 'time?',
+      });
+      // What writes each: create, updates (the one with most fields first), delete.
+      expect(t.kinds.quizzes.updates.map((v) => v.spec.name)).toEqual(['update', 'publish', 'unpublish']);
+      expect(t.kinds.sections.remove?.spec.name).toBe('delete');
+      expect(t.kinds.assignments.updates.map((v) => v.spec.name)).toEqual(['update']);
+      expect(t.kinds.assignments.remove?.spec.name).toBe('delete');
+      expect(t.course.updates.map((v) => v.spec.name)).toEqual(['update']);
+      expect(t.kinds.enrollments.create?.spec.name).toBe('add');
+    },
+  );
 
   it('a flag added to a verb later is a field of the file, with no change to apply', async () => {
     const t = await tree();
@@ -113,7 +116,8 @@ describe('fields, read off the verbs that write each kind', () => {
     const s = counted();
     const path = s.file(
       'f.yaml',
-      'courses:\n  - sis_course_id: V-1\n    name: V\n    assignments:\n      - { name: A, peer_reviews: true }\n      - { name: B, peer_reviews: maybe }\n',
+      'courses:\n  - sis_course_id: V-1\n    name: V\n    assignments:\n      - { name: A, peer_reviews: true }\n' +
+        '      - { name: B, peer_reviews: maybe }\n',
     );
     const before = await readApplyFiles([path], fakeIO().stdin, t);
     expect(before.problems.listed.map((p) => `${p.line}: ${p.message}`)).toEqual([
@@ -131,72 +135,79 @@ describe('fields, read off the verbs that write each kind', () => {
 });
 
 describe('fields, back into a verb and its options', () => {
-  it('options are what commander would pass: defaults, negated flags, switches, true/false choices, "" to clear, lists joined', async () => {
-    const t = await tree();
-    const assignment = t.kinds.assignments.create!;
-    expect(
-      optionsFor(
-        assignment,
-        { name: 'Lab', points_possible: 10, submission_types: ['online_upload', 'online_url'], published: false },
-        { course: '7' },
-      ),
-    ).toEqual({
-      course: '7',
-      name: 'Lab',
-      points: '10',
-      submissionTypes: 'online_upload,online_url',
-      publish: false,
-    });
-    // published true is what --no-publish leaves: its default.
-    expect(optionsFor(assignment, { name: 'Lab', published: true }, {})).toEqual({ name: 'Lab', publish: true });
-    expect(optionsFor(t.course.create!, { name: 'C' }, {})).toEqual({ account: 'self', name: 'C' });
-    const quiz = t.kinds.quizzes.updates[0];
-    expect(optionsFor(quiz, { shuffle_answers: false, time_limit: null, hide_results: null }, { course: '1' })).toEqual(
-      { course: '1', shuffleAnswers: 'false', timeLimit: '', hideResults: '', notify: true },
-    );
-  });
+  it(
+    'options are what commander would pass: defaults, negated flags, switches, true/false choices, "" to clear, ' +
+      'lists joined',
+    async () => {
+      const t = await tree();
+      const assignment = t.kinds.assignments.create!;
+      expect(
+        optionsFor(
+          assignment,
+          { name: 'Lab', points_possible: 10, submission_types: ['online_upload', 'online_url'], published: false },
+          { course: '7' },
+        ),
+      ).toEqual({
+        course: '7',
+        name: 'Lab',
+        points: '10',
+        submissionTypes: 'online_upload,online_url',
+        publish: false,
+      });
+      // published true is what --no-publish leaves: its default.
+      expect(optionsFor(assignment, { name: 'Lab', published: true }, {})).toEqual({ name: 'Lab', publish: true });
+      expect(optionsFor(t.course.create!, { name: 'C' }, {})).toEqual({ account: 'self', name: 'C' });
+      const quiz = t.kinds.quizzes.updates[0];
+      expect(
+        optionsFor(quiz, { shuffle_answers: false, time_limit: null, hide_results: null }, { course: '1' }),
+      ).toEqual({ course: '1', shuffleAnswers: 'false', timeLimit: '', hideResults: '', notify: true });
+    },
+  );
 
-  it('a change goes to the update verb that can make it: a switch by its value, a verb that sets it outright', async () => {
-    const t = await tree();
-    const names = (r: ReturnType<typeof updateCalls>) => ({
-      calls: r.calls.map((c) => `${c.verb.spec.name} ${JSON.stringify(c.values)}`),
-      impossible: r.impossible,
-    });
-    expect(names(updateCalls(t.kinds.topics, { pinned: false, locked: true, title: 'T' }))).toEqual({
-      calls: ['update {"pinned":false,"locked":true,"title":"T"}'],
-      impossible: [],
-    });
-    expect(optionsFor(t.kinds.topics.updates[0], { pinned: false, locked: true }, { course: '1' })).toMatchObject({
-      unpin: true,
-      lock: true,
-      course: '1',
-    });
-    expect(names(updateCalls(t.kinds.quizzes, { published: true, time_limit: 5 }))).toEqual({
-      calls: ['update {"time_limit":5}', 'publish {"published":true}'],
-      impossible: [],
-    });
-    expect(names(updateCalls(t.kinds.sections, { crosslist_to: null, name: 'N' }))).toEqual({
-      calls: ['update {"name":"N"}', 'uncrosslist {"crosslist_to":null}'],
-      impossible: [],
-    });
-    expect(names(updateCalls(t.kinds.topics, { require_initial_post: false }))).toEqual({
-      calls: [],
-      impossible: ['require_initial_post'],
-    });
-    expect(names(updateCalls(t.kinds.assignments, { points_possible: 3, published: false, due_at: null }))).toEqual({
-      calls: ['update {"points_possible":3,"published":false,"due_at":null}'],
-      impossible: [],
-    });
-    expect(
-      optionsFor(
-        t.kinds.assignments.updates[0],
-        { points_possible: 3, published: false, due_at: null },
-        { course: '1' },
-      ),
-    ).toEqual({ course: '1', points: '3', unpublish: true, dueAt: '' });
-    expect(names(updateCalls(t.course, { name: 'N', end_at: null }))).toEqual({
-      calls: ['update {"name":"N","end_at":null}'],
-      impossible: [],
-    });
-  });
+  it(
+    'a change goes to the update verb that can make it: ' + 'a switch by its value, a verb that sets it outright',
+    async () => {
+      const t = await tree();
+      const names = (r: ReturnType<typeof updateCalls>) => ({
+        calls: r.calls.map((c) => `${c.verb.spec.name} ${JSON.stringify(c.values)}`),
+        impossible: r.impossible,
+      });
+      expect(names(updateCalls(t.kinds.topics, { pinned: false, locked: true, title: 'T' }))).toEqual({
+        calls: ['update {"pinned":false,"locked":true,"title":"T"}'],
+        impossible: [],
+      });
+      expect(optionsFor(t.kinds.topics.updates[0], { pinned: false, locked: true }, { course: '1' })).toMatchObject({
+        unpin: true,
+        lock: true,
+        course: '1',
+      });
+      expect(names(updateCalls(t.kinds.quizzes, { published: true, time_limit: 5 }))).toEqual({
+        calls: ['update {"time_limit":5}', 'publish {"published":true}'],
+        impossible: [],
+      });
+      expect(names(updateCalls(t.kinds.sections, { crosslist_to: null, name: 'N' }))).toEqual({
+        calls: ['update {"name":"N"}', 'uncrosslist {"crosslist_to":null}'],
+        impossible: [],
+      });
+      expect(names(updateCalls(t.kinds.topics, { require_initial_post: false }))).toEqual({
+        calls: [],
+        impossible: ['require_initial_post'],
+      });
+      expect(names(updateCalls(t.kinds.assignments, { points_possible: 3, published: false, due_at: null }))).toEqual({
+        calls: ['update {"points_possible":3,"published":false,"due_at":null}'],
+        impossible: [],
+      });
+      expect(
+        optionsFor(
+          t.kinds.assignments.updates[0],
+          { points_possible: 3, published: false, due_at: null },
+          { course: '1' },
+        ),
+      ).toEqual({ course: '1', points: '3', unpublish: true, dueAt: '' });
+      expect(names(updateCalls(t.course, { name: 'N', end_at: null }))).toEqual({
+        calls: ['update {"name":"N","end_at":null}'],
+        impossible: [],
+      });
+    },
+  );
 });

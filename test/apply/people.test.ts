@@ -29,7 +29,8 @@ describe('the people a large roster names', () => {
     expect((await s.run(['users', 'import', '--account', '1', users])).exitCode).toBe(0);
     const course = s.file(
       'course.yaml',
-      'courses:\n  - sis_course_id: CROWD-1\n    name: Crowd\n    account: sis_account_id:MSU\n    enrollments:\n      - { csv: roster.csv }\n',
+      'courses:\n  - sis_course_id: CROWD-1\n    name: Crowd\n    account: sis_account_id:MSU\n    enrollments:\n' +
+        '      - { csv: roster.csv }\n',
     );
 
     // sam is seeded, but by a login the list shows; 12 is an id; nobody-here does not exist.

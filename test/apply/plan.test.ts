@@ -236,24 +236,27 @@ describe('after an apply', () => {
     ]);
   });
 
-  it('an empty list of a kind manages it: --prune would remove all of it; a kind not mentioned is never looked at', async () => {
-    const { s, path } = await applied();
-    issueCourse(
-      s,
-      COURSE_YAML.replace(/ {4}topics:\n(.*\n){2}/, '    topics: []\n').replace(/ {4}announcements:\n.*\n/, ''),
-    );
-    const { plan } = await planOf(s, path, '--prune');
-    expect(
-      plan.courses[0].actions.map(
-        (a: { action: string; kind: string; key: string }) => `${a.action} ${a.kind} ${a.key}`,
-      ),
-    ).toEqual(['delete topic Welcome']);
-    // Deleting the graded one would delete assignment lab1 with it, which the file lists.
-    expect(plan.courses[0].kept).toEqual([
-      { kind: 'topics', count: 1, why: expect.stringContaining('"Lab 1 discussion" is graded by assignment lab1') },
-    ]);
-    expect(plan.courses[0].unchanged.announcements).toBeUndefined();
-  });
+  it(
+    'an empty list of a kind manages it: --prune would ' + 'remove all of it; a kind not mentioned is never looked at',
+    async () => {
+      const { s, path } = await applied();
+      issueCourse(
+        s,
+        COURSE_YAML.replace(/ {4}topics:\n(.*\n){2}/, '    topics: []\n').replace(/ {4}announcements:\n.*\n/, ''),
+      );
+      const { plan } = await planOf(s, path, '--prune');
+      expect(
+        plan.courses[0].actions.map(
+          (a: { action: string; kind: string; key: string }) => `${a.action} ${a.kind} ${a.key}`,
+        ),
+      ).toEqual(['delete topic Welcome']);
+      // Deleting the graded one would delete assignment lab1 with it, which the file lists.
+      expect(plan.courses[0].kept).toEqual([
+        { kind: 'topics', count: 1, why: expect.stringContaining('"Lab 1 discussion" is graded by assignment lab1') },
+      ]);
+      expect(plan.courses[0].unchanged.announcements).toBeUndefined();
+    },
+  );
 
   it('CSV and NDJSON: one row per change', async () => {
     const { s, path } = await applied();

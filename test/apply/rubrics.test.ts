@@ -146,56 +146,60 @@ describe('rubrics in lms apply', () => {
     expect(s.writes()).toEqual([]);
   });
 
-  it('export writes the rubric back: applied to an empty course it makes the same, applied where it came from nothing', async () => {
-    const s = counted();
-    expect((await s.run(['apply', '-f', s.file('c.yaml', FILE), '--yes'])).exitCode).toBe(0);
-    const out = join(s.dir, 'out.yaml');
-    const e = await s.run([
-      'export',
-      'course',
-      'sis_course_id:CHEM-1',
-      '--include',
-      'assignments,rubrics',
-      '--out',
-      out,
-    ]);
-    expect(e.exitCode, e.stderr).toBe(0);
-    const text = readFileSync(out, 'utf8');
-    const course = (parse(text) as { courses: Record<string, unknown>[] }).courses[0];
-    expect(course.rubrics).toEqual([
-      expect.objectContaining({
-        key: 'lab',
-        title: 'Lab report',
-        assignment: 'lab1',
-        use_for_grading: true,
-        purpose: 'grading',
-        criteria: [
-          { description: 'Hypothesis', points: 5 },
-          {
-            description: 'Analysis',
-            points: 10,
-            ratings: [
-              { description: 'Thorough', points: 10 },
-              { description: 'Partial', points: 6 },
-              { description: 'Missing', points: 0 },
-            ],
-          },
-        ],
-      }),
-    ]);
-    const before = s.writes().length;
-    const same = await s.run(['apply', '-f', out, '--yes']);
-    expect(same.exitCode, same.stderr).toBe(0);
-    expect(s.writes().length).toBe(before);
+  it(
+    'export writes the rubric back: applied to an empty course it makes the same, applied where it came from ' +
+      'nothing',
+    async () => {
+      const s = counted();
+      expect((await s.run(['apply', '-f', s.file('c.yaml', FILE), '--yes'])).exitCode).toBe(0);
+      const out = join(s.dir, 'out.yaml');
+      const e = await s.run([
+        'export',
+        'course',
+        'sis_course_id:CHEM-1',
+        '--include',
+        'assignments,rubrics',
+        '--out',
+        out,
+      ]);
+      expect(e.exitCode, e.stderr).toBe(0);
+      const text = readFileSync(out, 'utf8');
+      const course = (parse(text) as { courses: Record<string, unknown>[] }).courses[0];
+      expect(course.rubrics).toEqual([
+        expect.objectContaining({
+          key: 'lab',
+          title: 'Lab report',
+          assignment: 'lab1',
+          use_for_grading: true,
+          purpose: 'grading',
+          criteria: [
+            { description: 'Hypothesis', points: 5 },
+            {
+              description: 'Analysis',
+              points: 10,
+              ratings: [
+                { description: 'Thorough', points: 10 },
+                { description: 'Partial', points: 6 },
+                { description: 'Missing', points: 0 },
+              ],
+            },
+          ],
+        }),
+      ]);
+      const before = s.writes().length;
+      const same = await s.run(['apply', '-f', out, '--yes']);
+      expect(same.exitCode, same.stderr).toBe(0);
+      expect(s.writes().length).toBe(before);
 
-    const copy = s.file('copy.yaml', text.replace('sis_course_id: CHEM-1', 'sis_course_id: CHEM-2'));
-    const made = await s.run(['apply', '-f', copy, '--yes']);
-    expect(made.exitCode, made.stderr).toBe(0);
-    const out2 = join(s.dir, 'out2.yaml');
-    expect(
-      (await s.run(['export', 'course', 'sis_course_id:CHEM-2', '--include', 'assignments,rubrics', '--out', out2]))
-        .exitCode,
-    ).toBe(0);
-    expect(readFileSync(out2, 'utf8')).toBe(text.replace('sis_course_id: CHEM-1', 'sis_course_id: CHEM-2'));
-  });
+      const copy = s.file('copy.yaml', text.replace('sis_course_id: CHEM-1', 'sis_course_id: CHEM-2'));
+      const made = await s.run(['apply', '-f', copy, '--yes']);
+      expect(made.exitCode, made.stderr).toBe(0);
+      const out2 = join(s.dir, 'out2.yaml');
+      expect(
+        (await s.run(['export', 'course', 'sis_course_id:CHEM-2', '--include', 'assignments,rubrics', '--out', out2]))
+          .exitCode,
+      ).toBe(0);
+      expect(readFileSync(out2, 'utf8')).toBe(text.replace('sis_course_id: CHEM-1', 'sis_course_id: CHEM-2'));
+    },
+  );
 });

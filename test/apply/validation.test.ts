@@ -101,7 +101,8 @@ const fileMistakes: [string, string, number, string | RegExp][] = [
   [
     'a reference and an id both',
     course(
-      '    assignments:\n      - { key: lab1, name: Lab 1 }\n    topics:\n      - { title: T, assignment: lab1, assignment_id: 4 }\n',
+      '    assignments:\n      - { key: lab1, name: Lab 1 }\n    topics:\n      - { title: T, assignment: lab1, ' +
+        'assignment_id: 4 }\n',
     ),
     7,
     'give assignment (the key of one in the file) or assignment_id (an id), not both',
@@ -284,7 +285,8 @@ describe('what only the instance can tell: found by reads, every one at once, no
     const path = s.file(
       'f.yaml',
       course(
-        '    enrollments:\n      - { user: ghost, type: student }\n      - { user: ghost, type: ta }\n      - { user: phantom, type: student }\n      - { user: sam, type: student }\n',
+        '    enrollments:\n      - { user: ghost, type: student }\n      - { user: ghost, type: ta }\n      - { ' +
+          'user: phantom, type: student }\n      - { user: sam, type: student }\n',
       ),
     );
     const r = await s.run(['apply', '-f', path, '--yes']);

@@ -43,33 +43,37 @@ describe('the batch journal', () => {
     expect(new BatchJournal(root, ['x'], {}).unfinished.map((u) => [u.batch, u.progress])).toEqual([[name, undefined]]);
   });
 
-  it('removes a file only when its run has ended every batch, or once its writer is gone and a later run settled it', () => {
-    const root = scratch();
-    const a = new BatchJournal(root, ['x'], {});
-    a.ended(a.sending(1, [CELL], 1));
-    a.close();
-    expect(readdirSync(a.dir)).toEqual([]);
+  it(
+    'removes a file only when its run has ended every batch, ' +
+      'or once its writer is gone and a later run settled it',
+    () => {
+      const root = scratch();
+      const a = new BatchJournal(root, ['x'], {});
+      a.ended(a.sending(1, [CELL], 1));
+      a.close();
+      expect(readdirSync(a.dir)).toEqual([]);
 
-    // An earlier run of this process id that left a batch unfinished, one of a process that is gone,
-    // and one of a live process (this one's parent): the first two are settled and removed, the last
-    // is followed but left to its writer.
-    const b = new BatchJournal(root, ['x'], {});
-    b.sending(1, [CELL], 1);
-    b.close();
-    expect(readdirSync(b.dir)).toHaveLength(1);
-    const entry = (batch: string) =>
-      `${JSON.stringify({ batch, status: 'sending', assignment: 1, cells: [CELL], deadline: 1 })}\n`;
-    writeFileSync(join(b.dir, `${2 ** 22 + 1}-0123abcd.ndjson`), entry('gone'));
-    writeFileSync(join(b.dir, `${process.ppid}-0123abcd.ndjson`), entry('live'));
-    const c = new BatchJournal(root, ['x'], {});
-    expect(c.unfinished).toHaveLength(3);
-    for (const u of c.unfinished) c.settled(u);
-    c.close();
-    expect(readdirSync(c.dir)).toEqual([`${process.ppid}-0123abcd.ndjson`]);
-    // Settled, the live run's batch is not settled again by the next run.
-    expect(new BatchJournal(root, ['x'], {}).unfinished).toEqual([]);
-    expect(existsSync(c.dir)).toBe(true);
-  });
+      // An earlier run of this process id that left a batch unfinished, one of a process that is gone,
+      // and one of a live process (this one's parent): the first two are settled and removed, the last
+      // is followed but left to its writer.
+      const b = new BatchJournal(root, ['x'], {});
+      b.sending(1, [CELL], 1);
+      b.close();
+      expect(readdirSync(b.dir)).toHaveLength(1);
+      const entry = (batch: string) =>
+        `${JSON.stringify({ batch, status: 'sending', assignment: 1, cells: [CELL], deadline: 1 })}\n`;
+      writeFileSync(join(b.dir, `${2 ** 22 + 1}-0123abcd.ndjson`), entry('gone'));
+      writeFileSync(join(b.dir, `${process.ppid}-0123abcd.ndjson`), entry('live'));
+      const c = new BatchJournal(root, ['x'], {});
+      expect(c.unfinished).toHaveLength(3);
+      for (const u of c.unfinished) c.settled(u);
+      c.close();
+      expect(readdirSync(c.dir)).toEqual([`${process.ppid}-0123abcd.ndjson`]);
+      // Settled, the live run's batch is not settled again by the next run.
+      expect(new BatchJournal(root, ['x'], {}).unfinished).toEqual([]);
+      expect(existsSync(c.dir)).toBe(true);
+    },
+  );
 });
 
 describe('lms grade --csv after a run that died with a batch in doubt', () => {

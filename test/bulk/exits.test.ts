@@ -25,11 +25,13 @@ const TEACHER = '3~mock-tteacher';
 const HELPDESK = '2~mock-helpdesk';
 /** Three rows naming sections that do not exist: found before anything is sent, and skipped with --skip-invalid. */
 const MISSING_SECTIONS =
-  'user,type,section\n7,student,sis_section_id:NOPE-1\n8,student,sis_section_id:NOPE-2\n9,student,sis_section_id:NOPE-3\n';
+  'user,type,section\n7,student,sis_section_id:NOPE-1\n8,student,sis_section_id:NOPE-2\n' +
+  '9,student,sis_section_id:NOPE-3\n';
 const OUTCOME_V1 = 'outcomes:\n  - title: One\n    vendor_guid: o1\n    ratings: ["3:Yes", "0:No"]\n';
 /** Renames an outcome that exists: its own title is not the API's to change, so the row fails. */
 const OUTCOME_V2 =
-  'outcomes:\n  - title: Uno\n    vendor_guid: o1\n    ratings: ["3:Yes", "0:No"]\n  - title: Two\n    vendor_guid: o2\n';
+  'outcomes:\n  - title: Uno\n    vendor_guid: o1\n    ratings: ["3:Yes", "0:No"]\n  - title: Two\n    vendor_guid: ' +
+  'o2\n';
 
 /** A server that keeps no grade for user 9, whichever way it is sent. */
 function dropsUser9(lms: Session): void {

@@ -56,62 +56,71 @@ describe('a journal outlives the data it describes', () => {
     expect(activeLogins(lms.mock, 'p%')).toBe(20);
   });
 
-  it('after a delete, the rows the journal calls done are checked again, and a deleted user is created again', async () => {
-    const lms = session(stateDir());
-    const file = csvFile(roster(3));
-    expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 3 });
-    expect((await lms.run('users delete sis_login_id:p2 --yes -o json')).exitCode).toBe(0);
-    expect(activeLogins(lms.mock, 'p%')).toBe(2);
+  it(
+    'after a delete, the rows the journal calls done are ' + 'checked again, and a deleted user is created again',
+    async () => {
+      const lms = session(stateDir());
+      const file = csvFile(roster(3));
+      expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 3 });
+      expect((await lms.run('users delete sis_login_id:p2 --yes -o json')).exitCode).toBe(0);
+      expect(activeLogins(lms.mock, 'p%')).toBe(2);
 
-    const again = await lms.run(`users import ${file} -o json`);
-    expect(again.exitCode, again.stderr).toBe(0);
-    expect(json(again)).toMatchObject({ total: 3, created: 1, skipped_done: 0, failed: 0 });
-    expect(activeLogins(lms.mock, 'p%')).toBe(3);
-    // Nothing removed since: the journal is trusted again, and no row costs a request.
-    expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 0, skipped_done: 3 });
-  });
+      const again = await lms.run(`users import ${file} -o json`);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(json(again)).toMatchObject({ total: 3, created: 1, skipped_done: 0, failed: 0 });
+      expect(activeLogins(lms.mock, 'p%')).toBe(3);
+      // Nothing removed since: the journal is trusted again, and no row costs a request.
+      expect(json(await lms.run(`users import ${file} -o json`))).toMatchObject({ created: 0, skipped_done: 3 });
+    },
+  );
 
-  it('on an instance that names no state, rows the journal calls done are looked up, and redone when gone', async () => {
-    const lms = session(stateDir());
-    // What a real server looks like: the same mock, minus the header naming its state.
-    const real: MockRuntime = {
-      ...lms.mock,
-      handler: async (req) => {
-        const res = await lms.mock.handler(req);
-        delete res.headers[INSTANCE_HEADER];
-        return res;
-      },
-    };
-    const env = { LMS_MOCK: '1', ...stateDir() };
-    const runReal = async (line: string) => {
-      const io = fakeIO({});
-      const exitCode = await run(splitArgs(line), { io, env, mock: real, configDir: lms.configDir });
-      return { exitCode, stdout: io.stdoutText(), stderr: io.stderrText() };
-    };
-    const file = csvFile(roster(6));
-    expect(json(await runReal(`users import ${file} -o json`))).toMatchObject({ created: 6 });
-    for (const login of ['p2', 'p5'])
-      expect((await runReal(`users delete sis_login_id:${login} --yes -o json`)).exitCode).toBe(0);
+  it(
+    'on an instance that names no state, rows the journal ' + 'calls done are looked up, and redone when gone',
+    async () => {
+      const lms = session(stateDir());
+      // What a real server looks like: the same mock, minus the header naming its state.
+      const real: MockRuntime = {
+        ...lms.mock,
+        handler: async (req) => {
+          const res = await lms.mock.handler(req);
+          delete res.headers[INSTANCE_HEADER];
+          return res;
+        },
+      };
+      const env = { LMS_MOCK: '1', ...stateDir() };
+      const runReal = async (line: string) => {
+        const io = fakeIO({});
+        const exitCode = await run(splitArgs(line), { io, env, mock: real, configDir: lms.configDir });
+        return { exitCode, stdout: io.stdoutText(), stderr: io.stderrText() };
+      };
+      const file = csvFile(roster(6));
+      expect(json(await runReal(`users import ${file} -o json`))).toMatchObject({ created: 6 });
+      for (const login of ['p2', 'p5'])
+        expect((await runReal(`users delete sis_login_id:${login} --yes -o json`)).exitCode).toBe(0);
 
-    const plan = await runReal(`users import ${file} --dry-run -o json`);
-    expect(plan.stderr).toContain(
-      'Dry run: 2 would be created (2 of them again: an earlier run did them, but they are gone), 0 already exist, 0 would fail, 4 done by an earlier run.',
-    );
-    expect(
-      json(plan)
-        .rows.filter((p) => p.status === 'created')
-        .map((p) => p.login_id),
-    ).toEqual(['p2', 'p5']);
-    expect(activeLogins(lms.mock, 'p%')).toBe(4);
+      const plan = await runReal(`users import ${file} --dry-run -o json`);
+      expect(plan.stderr).toContain(
+        'Dry run: 2 would be created (2 of them again: an earlier run did them, but they are gone), 0 already exist, ' +
+          '0 would fail, 4 done by an earlier run.',
+      );
+      expect(
+        json(plan)
+          .rows.filter((p) => p.status === 'created')
+          .map((p) => p.login_id),
+      ).toEqual(['p2', 'p5']);
+      expect(activeLogins(lms.mock, 'p%')).toBe(4);
 
-    const again = await runReal(`users import ${file} -o json`);
-    expect(again.exitCode, again.stderr).toBe(0);
-    expect(json(again)).toMatchObject({ created: 2, skipped_done: 4, redone: 2 });
-    expect(again.stderr).toContain(
-      '2 created (2 of them again: an earlier run did them, but they are gone), 0 already existed, 0 failed, 4 done by an earlier run.',
-    );
-    expect(activeLogins(lms.mock, 'p%')).toBe(6);
-  });
+      const again = await runReal(`users import ${file} -o json`);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(json(again)).toMatchObject({ created: 2, skipped_done: 4, redone: 2 });
+      expect(again.stderr).toContain(
+        '2 created (2 of them again: an earlier run did them, but they are gone), 0 already existed, 0 failed, 4 ' +
+          'done ' +
+          'by an earlier run.',
+      );
+      expect(activeLogins(lms.mock, 'p%')).toBe(6);
+    },
+  );
 
   it('--restart ignores the journal, and replaces it', async () => {
     const env = stateDir();
@@ -215,53 +224,59 @@ describe('re-importing an edited export', () => {
     });
   });
 
-  it('reports fields the API cannot change, applies the rest, and fails a row with nothing it could apply', async () => {
-    const lms = session(stateDir());
-    const file = csvFile(
-      'name,login_id,email,sis_user_id\nSam Student,sam,sam@school.example,S-007\nSofia S Student,sofia,sofia@school.example,S-008\nRavi Patel,ravi,ravi@example.edu,S-999\n',
-    );
-    const plain = await lms.run(`users import ${file}`);
-    expect(plain.exitCode).toBe(0);
-    expect(json(plain)).toMatchObject({ differs: 3, failed: 0 });
-    expect(plain.stderr).toContain(
-      '(login_id sam): differs: email "sam@example.edu" → "sam@school.example" (cannot be changed through the API)',
-    );
+  it(
+    'reports fields the API cannot change, applies the ' + 'rest, and fails a row with nothing it could apply',
+    async () => {
+      const lms = session(stateDir());
+      const file = csvFile(
+        'name,login_id,email,sis_user_id\nSam Student,sam,sam@school.example,S-007\nSofia S ' +
+          'Student,sofia,sofia@school.example,S-008\nRavi Patel,ravi,ravi@example.edu,S-999\n',
+      );
+      const plain = await lms.run(`users import ${file}`);
+      expect(plain.exitCode).toBe(0);
+      expect(json(plain)).toMatchObject({ differs: 3, failed: 0 });
+      expect(plain.stderr).toContain(
+        '(login_id sam): differs: email "sam@example.edu" → "sam@school.example" (cannot be changed through the API)',
+      );
 
-    const plan = await lms.run(`users import ${file} --update --dry-run`);
-    expect(json(plan).rows.map((p) => ({ login_id: p.login_id, status: p.status }))).toEqual([
-      { login_id: 'sam', status: 'failed' },
-      { login_id: 'sofia', status: 'updated' },
-      { login_id: 'ravi', status: 'failed' },
-    ]);
-    expect(plan.stderr).toContain('(login_id sofia): would be updated: name "Sofia Student" → "Sofia S Student"');
-    expect(plan.stderr).toContain(
-      '(login_id sam): would fail: cannot be changed through the API: email "sam@example.edu" → "sam@school.example"',
-    );
-    const failedOut = join(mkdtempSync(join(tmpdir(), 'lms-failed-')), 'failed.csv');
-    const r = await lms.run(`users import ${file} --update --failed-out ${failedOut}`);
-    expect(r.exitCode).toBe(1);
-    expect(json(r)).toMatchObject({ updated: 1, failed: 2 });
-    expect(json(r).rows.find((x) => x.login_id === 'sofia')).toMatchObject({
-      status: 'updated',
-      changes: [
-        { field: 'name', applicable: true },
-        { field: 'email', from: 'sofia@example.edu', to: 'sofia@school.example', applicable: false },
-      ],
-    });
-    expect(r.stderr).toContain(
-      '(login_id sofia): updated: name "Sofia Student" → "Sofia S Student"; email "sofia@example.edu" → "sofia@school.example" (cannot be changed through the API)',
-    );
-    expect(r.stderr).toContain(
-      '(login_id ravi): failed: cannot be changed through the API: sis_user_id "S-009" → "S-999"',
-    );
-    expect(readFileSync(failedOut, 'utf8')).toContain(
-      'Ravi Patel,ravi,ravi@example.edu,S-999,"cannot be changed through the API: sis_user_id ""S-009"" → ""S-999"""\n',
-    );
-    expect(JSON.parse((await lms.run('users get sis_login_id:sofia -o json')).stdout)).toMatchObject({
-      name: 'Sofia S Student',
-      email: 'sofia@example.edu',
-    });
-  });
+      const plan = await lms.run(`users import ${file} --update --dry-run`);
+      expect(json(plan).rows.map((p) => ({ login_id: p.login_id, status: p.status }))).toEqual([
+        { login_id: 'sam', status: 'failed' },
+        { login_id: 'sofia', status: 'updated' },
+        { login_id: 'ravi', status: 'failed' },
+      ]);
+      expect(plan.stderr).toContain('(login_id sofia): would be updated: name "Sofia Student" → "Sofia S Student"');
+      expect(plan.stderr).toContain(
+        '(login_id sam): would fail: cannot be changed through the API: email "sam@example.edu" → "sam@school.example"',
+      );
+      const failedOut = join(mkdtempSync(join(tmpdir(), 'lms-failed-')), 'failed.csv');
+      const r = await lms.run(`users import ${file} --update --failed-out ${failedOut}`);
+      expect(r.exitCode).toBe(1);
+      expect(json(r)).toMatchObject({ updated: 1, failed: 2 });
+      expect(json(r).rows.find((x) => x.login_id === 'sofia')).toMatchObject({
+        status: 'updated',
+        changes: [
+          { field: 'name', applicable: true },
+          { field: 'email', from: 'sofia@example.edu', to: 'sofia@school.example', applicable: false },
+        ],
+      });
+      expect(r.stderr).toContain(
+        '(login_id sofia): updated: name "Sofia Student" → "Sofia S Student"; email "sofia@example.edu" → ' +
+          '"sofia@school.example" (cannot be changed through the API)',
+      );
+      expect(r.stderr).toContain(
+        '(login_id ravi): failed: cannot be changed through the API: sis_user_id "S-009" → "S-999"',
+      );
+      expect(readFileSync(failedOut, 'utf8')).toContain(
+        'Ravi Patel,ravi,ravi@example.edu,S-999,"cannot be changed through the API: sis_user_id ""S-009"" → ' +
+          '""S-999"""\n',
+      );
+      expect(JSON.parse((await lms.run('users get sis_login_id:sofia -o json')).stdout)).toMatchObject({
+        name: 'Sofia S Student',
+        email: 'sofia@example.edu',
+      });
+    },
+  );
 });
 
 describe('input files', () => {

@@ -96,7 +96,8 @@ describe('lms users import', () => {
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ created: 2, failed: 0, invalid: 2 });
     expect(readFileSync(failedOut, 'utf8')).toBe(
-      'name,login_id,email,error\n,bo,,name is empty\nCy,cy,cy-at-example,"email ""cy-at-example"" is not an email address"\n',
+      'name,login_id,email,error\n,bo,,name is empty\nCy,cy,cy-at-example,"email ""cy-at-example"" is not an email ' +
+        'address"\n',
     );
     // Fixed in place, the file imports as it is.
     writeFileSync(
@@ -108,7 +109,8 @@ describe('lms users import', () => {
     expect(JSON.parse(fixed.stdout)).toMatchObject({ created: 2, failed: 0, invalid: 0 });
     // Nothing failed this time: the file, the one just imported, is not rewritten.
     expect(readFileSync(failedOut, 'utf8')).toBe(
-      'name,login_id,email,error\nBo,bo,,name is empty\nCy,cy,cy@example.edu,"email ""cy-at-example"" is not an email address"\n',
+      'name,login_id,email,error\nBo,bo,,name is empty\nCy,cy,cy@example.edu,"email ""cy-at-example"" is not an ' +
+        'email address"\n',
     );
   });
 

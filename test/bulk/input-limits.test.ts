@@ -39,7 +39,8 @@ function endless(chunk: Buffer): Readable & { pulled: number } {
 }
 
 const tooMany = (n: number) =>
-  `the file holds more than ${n.toLocaleString('en-US')} values, the most read from one file; split it into several files (a folder of files is read as one), or give long rosters as \`- { csv: roster.csv }\``;
+  `the file holds more than ${n.toLocaleString('en-US')} values, the most read from one file; split it into several ` +
+  `files (a folder of files is read as one), or give long rosters as \`- { csv: roster.csv }\``;
 
 const treeTooMany =
   'the file holds more than 100,000 values, the most read from one file; split the tree, or give it as CSV';
@@ -194,7 +195,8 @@ describe('InputScanner', () => {
       10,
     ],
     [
-      'block YAML at the bound: the root, entries, keys, values, a flow list, and a comment after a value (counted: it might be a string)',
+      'block YAML at the bound: the root, entries, keys, values, a flow list, and a comment after a value (counted: ' +
+        'it might be a string)',
       'courses:\n  - a: b\n  -\n    c: [1, 2]  # d, e: f\n# [g]\n  - -1\n',
       'lines',
       undefined,
@@ -465,7 +467,9 @@ describe('YAML and JSON files: bounded before they are parsed', () => {
     let yaml = 'groups:\n';
     for (let i = 0; i < levels; i++) {
       const indent = '    '.repeat(i);
-      yaml += `${indent}  - title: G${i}\n${indent}    vendor_guid: g${i}\n${i < levels - 1 ? `${indent}    groups:\n` : ''}`;
+      yaml +=
+        `${indent}  - title: G${i}\n${indent}    vendor_guid: g${i}\n` +
+        `${i < levels - 1 ? `${indent}    groups:\n` : ''}`;
     }
     return yaml;
   };
@@ -505,7 +509,8 @@ describe('YAML and JSON files: bounded before they are parsed', () => {
     [
       'a 2 MB block scalar of short lines',
       'outcomes.yaml',
-      `groups:\n  - vendor_guid: g\n    title: G\n    description: |\n${'      a line of the description\n'.repeat(80_000)}`,
+      `groups:\n  - vendor_guid: g\n    title: G\n    description: |\n` +
+        `${'      a line of the description\n'.repeat(80_000)}`,
       'outcomes.yaml:4: a value is larger than 1 MiB',
     ],
     [

@@ -73,7 +73,8 @@ describe('outcomes import', () => {
       [
         `${oneLine} has 2 problems; nothing was sent:`,
         `  ${oneLine}: groups[0].outcomes[1]: calculation_int must be 1-10 for n_mastery`,
-        `  ${oneLine}: groups[1]: unknown key "bogus" in a group; use title, vendor_guid, description, groups, outcomes`,
+        `  ${oneLine}: groups[1]: unknown key "bogus" in a group; use title, vendor_guid, description, groups, ` +
+          'outcomes',
       ].join('\n'),
     );
     const pretty = s.file(
@@ -149,7 +150,8 @@ describe('apply', () => {
         summary: Record<string, number>;
         courses: { actions: { kind: string; key: string; status: string; source: string }[] }[];
       };
-      // The same plan whatever the layout: the course, its sections, people, objects and tree; the cross-listing an update.
+      // The same plan whatever the layout: the course, its sections, people, objects and tree; the cross-listing an
+      // update.
       expect(plan.summary).toMatchObject({ create: 14, update: 1, delete: 0 });
       const actions = plan.courses[0].actions;
       expect(actions.every((a) => a.status === 'done')).toBe(true);

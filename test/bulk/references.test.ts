@@ -119,7 +119,8 @@ describe('enrollments import resolves every reference before writing', () => {
     const w = workspace();
     const file = w.file(
       'roster.csv',
-      'user,type,section\nsam,student,sis_section_id:HIST-110-01\nSam,ta,sis_section_id:HIST-110-01\nsam,observer,sis_section_id:HIST-110-01\n8,student,sis_section_id:HIST-110-01\n',
+      'user,type,section\nsam,student,sis_section_id:HIST-110-01\nSam,ta,sis_section_id:HIST-110-01\n' +
+        'sam,observer,sis_section_id:HIST-110-01\n8,student,sis_section_id:HIST-110-01\n',
     );
     const calls = recording(lms);
     const r = await lms.run(`enrollments import --course 3 ${file}`, { env: w.env });

@@ -131,15 +131,18 @@ describe('lms __complete offers the ids a flag or argument declares, from the mo
     expect(await completeIn(lms, words)).toBe('');
   });
 
-  it('uses the instance the line names: --mock on it without LMS_MOCK, and nothing for a -p that names no profile', async () => {
-    expect(await completeIn(lms, ['--mock', 'courses', 'get', ''], 'bash', {})).toBe(
-      ids(await listed('courses list --account self')),
-    );
-    expect(await completeIn(lms, ['-p', 'nope', 'courses', 'get', ''], 'bash', {})).toBe('');
-    expect(await completeIn(lms, ['courses', 'get', ''], 'bash', { LMS_MOCK: '1', LMS_PROFILE: 'nope' })).toBe(
-      ids(await listed('courses list --account self')),
-    );
-  });
+  it(
+    'uses the instance the line names: --mock on it without ' + 'LMS_MOCK, and nothing for a -p that names no profile',
+    async () => {
+      expect(await completeIn(lms, ['--mock', 'courses', 'get', ''], 'bash', {})).toBe(
+        ids(await listed('courses list --account self')),
+      );
+      expect(await completeIn(lms, ['-p', 'nope', 'courses', 'get', ''], 'bash', {})).toBe('');
+      expect(await completeIn(lms, ['courses', 'get', ''], 'bash', { LMS_MOCK: '1', LMS_PROFILE: 'nope' })).toBe(
+        ids(await listed('courses list --account self')),
+      );
+    },
+  );
 });
 
 describe('a TAB never waits, asks or complains', () => {

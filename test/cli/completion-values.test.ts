@@ -9,9 +9,11 @@ import { session } from '../helpers/run-lms.js';
 const program = { commands: await loadAllNouns() };
 
 // Stands in for the real `lms` the scripts call: answers `profile list` as lms does.
-const fakeLms = `
+const fakeLms =
+  `
 lms() {
-  if [[ "$*" == 'profile list --output csv --fields name --no-input' ]]; then printf 'name\\nprod\\nstaging\\n'; return 0; fi
+  if [[ "$*" == 'profile list --output csv --fields name --no-input' ]]; then printf 'name\\nprod\\nstaging\\n'; ` +
+  `return 0; fi
   return 1
 }
 `;
@@ -82,10 +84,12 @@ describe('every shell asks lms for the profile names', () => {
     const script = completionScript(program, 'fish');
     expect(script).toContain("complete -c lms -l 'profile' -s 'p' -x -a '(__lms_profiles)'");
     expect(script).toContain(
-      "complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from use' -x -a '(__lms_profiles)'",
+      "complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from use' -x -a " +
+        "'(__lms_profiles)'",
     );
     expect(script).toContain(
-      "complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from remove rm' -x -a '(__lms_profiles)'",
+      "complete -c lms -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from remove rm' -x -a " +
+        "'(__lms_profiles)'",
     );
     expect(script).toContain("complete -c lms -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'");
   });

@@ -186,10 +186,12 @@ _lms
     const script = completionScript(program, 'fish');
     expect(script).toContain("complete -c lms -n '__fish_use_subcommand' -a 'users' -d 'Manage users'\n");
     expect(script).toContain(
-      "complete -c lms -n '__fish_seen_subcommand_from users u; and not __fish_seen_subcommand_from get help list ls' -a 'list' -d 'List users'\n",
+      "complete -c lms -n '__fish_seen_subcommand_from users u; and not __fish_seen_subcommand_from get help list " +
+        "ls' -a 'list' -d 'List users'\n",
     );
     expect(script).toContain(
-      `complete -c lms -l 'output' -s 'o' -x -a '${formats}' -d 'output format (env LMS_OUTPUT); table on a terminal, json when piped'\n`,
+      `complete -c lms -l 'output' -s 'o' -x -a '${formats}' -d 'output format (env LMS_OUTPUT); table on a ` +
+        `terminal, json when piped'\n`,
     );
     expect(script).toContain("-d 'Search: name or email, e.g. \\'ada\\''");
   });

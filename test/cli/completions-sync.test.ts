@@ -14,7 +14,8 @@ describe('completions/', () => {
       const committed = readFileSync(new URL(`../../completions/${files[shell]}`, import.meta.url), 'utf8');
       expect(
         committed,
-        `completions/${files[shell]}: out of step with the commands; run \`npm run generate\` and commit what it writes`,
+        `completions/${files[shell]}: out of step with the commands; run \`npm run generate\` and commit what it ` +
+          'writes',
       ).toBe(completionScript({ commands }, shell));
     },
   );

@@ -167,16 +167,20 @@ describe('command()', () => {
 describe('every verb of the tree', () => {
   // Declaring a verb compiles none of its options (a run would pay for every verb of its noun), so
   // this is where a declaration that contradicts itself fails.
-  it('is declared as it is read: its options compile, each key is its attribute, its argument records name its arguments', async () => {
-    const verbs = await declaredVerbs();
-    expect(verbs.length).toBeGreaterThan(100);
-    for (const { spec } of verbs) checkDeclaration(spec);
-    expect(
-      verbs
-        .filter(({ spec }) => spec.options?.length)
-        .every(({ spec }) => spec.optionKeys?.length === spec.options!.length),
-    ).toBe(true);
-  });
+  it(
+    'is declared as it is read: its options compile, each key is its attribute, its argument records name its ' +
+      'arguments',
+    async () => {
+      const verbs = await declaredVerbs();
+      expect(verbs.length).toBeGreaterThan(100);
+      for (const { spec } of verbs) checkDeclaration(spec);
+      expect(
+        verbs
+          .filter(({ spec }) => spec.options?.length)
+          .every(({ spec }) => spec.optionKeys?.length === spec.options!.length),
+      ).toBe(true);
+    },
+  );
 });
 
 describe('every option of the tree', () => {

@@ -66,19 +66,22 @@ describe('a mistyped word gets the nearest known one, and exit 2', () => {
       'a choice of -o',
       'users list -o jsn',
       {},
-      "error: option '-o, --output <format>' argument 'jsn' is invalid. Allowed choices are table, json, ndjson, csv, yaml.\nhint: did you mean json?\n",
+      "error: option '-o, --output <format>' argument 'jsn' is invalid. Allowed choices are table, json, ndjson, " +
+        'csv, yaml.\nhint: did you mean json?\n',
     ],
     [
       'a choice of a command flag',
       'quizzes create --course 1 --title T --quiz-type survy',
       {},
-      "error: option '--quiz-type <type>' argument 'survy' is invalid. Allowed choices are practice_quiz, assignment, graded_survey, survey.\nhint: did you mean survey?\n",
+      "error: option '--quiz-type <type>' argument 'survy' is invalid. Allowed choices are practice_quiz, " +
+        'assignment, graded_survey, survey.\nhint: did you mean survey?\n',
     ],
     [
       'a choice of an argument',
       'completion bsh',
       {},
-      "error: command-argument value 'bsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.\nhint: did you mean bash?\n",
+      "error: command-argument value 'bsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.\n" +
+        'hint: did you mean bash?\n',
     ],
     [
       'a field of --fields',
@@ -139,7 +142,8 @@ describe('a mistyped word gets the nearest known one, and exit 2', () => {
     [
       'a value far from every choice',
       'users list -o spreadsheet',
-      "error: option '-o, --output <format>' argument 'spreadsheet' is invalid. Allowed choices are table, json, ndjson, csv, yaml.\n",
+      "error: option '-o, --output <format>' argument 'spreadsheet' is invalid. Allowed choices are table, json, " +
+        'ndjson, csv, yaml.\n',
     ],
   ])('no guess for %s', async (_what, line, stderr) => {
     expect(await lms.run(line)).toEqual({ exitCode: 2, stdout: '', stderr });

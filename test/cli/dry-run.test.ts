@@ -49,9 +49,12 @@ const FILES: Record<string, string | Uint8Array> = {
   'courses.csv': 'course_id,short_name,long_name,account_id,status\nE411208,ENG115,English 115,MSU-HUM,active\n',
   'sections.csv': 'section_id,course_id,name,status\nS001,BIO-101,Section 1,active\n',
   'outcomes.yaml':
-    'groups:\n  - title: Field Work\n    vendor_guid: msu-field\n    outcomes:\n      - title: Keeps a field notebook\n        vendor_guid: msu-notebook\n        ratings: ["3:Complete", "1:Partial"]\n',
+    'groups:\n  - title: Field Work\n    vendor_guid: msu-field\n    outcomes:\n      - title: Keeps a field ' +
+    'notebook\n        vendor_guid: msu-notebook\n        ratings: ["3:Complete", "1:Partial"]\n',
   'course.yaml':
-    'courses:\n  - sis_course_id: BIO-102\n    name: Biology 102\n    account: sis_account_id:MSU\n    sections:\n      - { sis_section_id: BIO-102-A, name: Lab A }\n    topics:\n      - { key: welcome, title: Welcome, message: "<p>Hello</p>", published: true }\n',
+    'courses:\n  - sis_course_id: BIO-102\n    name: Biology 102\n    account: sis_account_id:MSU\n    sections:\n' +
+    '      - { sis_section_id: BIO-102-A, name: Lab A }\n    topics:\n      - { key: welcome, title: Welcome, ' +
+    'message: "<p>Hello</p>", published: true }\n',
 };
 
 /**
@@ -261,7 +264,9 @@ describe('a dry run', () => {
         'pseudonym[unique_id]=jdoe',
         'pseudonym[password]=[REDACTED]',
         '',
-        `curl -X POST http://lms.mock/api/v1/accounts/self/users -H "Authorization: Bearer $LMS_TOKEN" --data-urlencode 'user[name]=Jane Doe' --data-urlencode 'pseudonym[unique_id]=jdoe' --data-urlencode 'pseudonym[password]=[REDACTED]'`,
+        `curl -X POST http://lms.mock/api/v1/accounts/self/users -H "Authorization: Bearer $LMS_TOKEN" ` +
+          `--data-urlencode 'user[name]=Jane Doe' --data-urlencode 'pseudonym[unique_id]=jdoe' --data-urlencode ` +
+          `'pseudonym[password]=[REDACTED]'`,
         '',
       ].join('\n'),
     );

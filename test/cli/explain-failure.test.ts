@@ -139,13 +139,15 @@ describe('an id that looks like a SIS id', () => {
     [
       'a course',
       'courses get BIO-101',
-      'error: course BIO-101 not found (GET /api/v1/courses/BIO-101 → 404)\nhint: did you mean sis_course_id:BIO-101?\n',
+      'error: course BIO-101 not found (GET /api/v1/courses/BIO-101 → 404)\nhint: did you mean ' +
+        'sis_course_id:BIO-101?\n',
       'courses get sis_course_id:BIO-101',
     ],
     [
       'a section',
       'sections get BIO-101-A',
-      'error: section BIO-101-A not found (GET /api/v1/sections/BIO-101-A → 404)\nhint: did you mean sis_section_id:BIO-101-A?\n',
+      'error: section BIO-101-A not found (GET /api/v1/sections/BIO-101-A → 404)\nhint: did you mean ' +
+        'sis_section_id:BIO-101-A?\n',
       'sections get sis_section_id:BIO-101-A',
     ],
     [
@@ -158,13 +160,15 @@ describe('an id that looks like a SIS id', () => {
     [
       'a user',
       'users get T-005',
-      'error: user T-005 not found (GET /api/v1/users/sis_login_id:T-005 → 404)\nhint: did you mean sis_user_id:T-005?\n',
+      'error: user T-005 not found (GET /api/v1/users/sis_login_id:T-005 → 404)\nhint: did you mean ' +
+        'sis_user_id:T-005?\n',
       'users get sis_user_id:T-005',
     ],
     [
       'the course of a write',
       'enrollments add --course BIO-101 --user 7',
-      'error: course BIO-101 not found (POST /api/v1/courses/BIO-101/enrollments → 404)\nhint: did you mean sis_course_id:BIO-101?\n',
+      'error: course BIO-101 not found (POST /api/v1/courses/BIO-101/enrollments → 404)\nhint: did you mean ' +
+        'sis_course_id:BIO-101?\n',
       'enrollments add --course sis_course_id:BIO-101 --user 7',
     ],
   ])('%s: names the SIS form, which works', async (_what, line, stderr, meant) => {
@@ -215,7 +219,9 @@ describe("a refusal of what the caller's role may not ask", () => {
     expect(r).toEqual({
       exitCode: 3,
       stdout: '',
-      stderr: `error: ${request} failed with 401: user not authorized to perform that action\nhint: the token's user may not do this; for ${instead}\n`,
+      stderr:
+        `error: ${request} failed with 401: user not authorized to perform that action\nhint: the token's ` +
+        `user may not do this; for ${instead}\n`,
     });
     const command = instead.slice(instead.indexOf('lms ') + 4).replace('COURSE', '1');
     const works = await lms.run(`${command} -o json`, teacher);
@@ -233,7 +239,8 @@ describe("a refusal of what the caller's role may not ask", () => {
   it('a refusal of a route the table does not know keeps its hint', async () => {
     const r = await lms.run('admins list --account 1', teacher);
     expect(r.stderr).toBe(
-      "error: GET /api/v1/accounts/1/admins?per_page=100 failed with 401: user not authorized to perform that action\nhint: the token's user may not do this\n",
+      'error: GET /api/v1/accounts/1/admins?per_page=100 failed with 401: user not authorized to perform that ' +
+        "action\nhint: the token's user may not do this\n",
     );
   });
 });

@@ -67,7 +67,8 @@ interface Mistake {
 }
 
 const QUIZ_TYPE =
-  "option '--quiz-type <type>' argument 'survy' is invalid. Allowed choices are practice_quiz, assignment, graded_survey, survey.";
+  "option '--quiz-type <type>' argument 'survy' is invalid. Allowed choices are practice_quiz, assignment, " +
+  'graded_survey, survey.';
 
 const MISTAKES: Mistake[] = [
   {
@@ -178,7 +179,8 @@ describe('invoke: one message for one mistake', () => {
       const result = await callTool(tool, m.mcp!.input, server);
       expect(result.isError).toBe(true);
       expect(result.structuredContent.error).toMatchObject({ class: 'usage', message: m.mcp!.schema ?? m.message });
-      // Where the input is what the command line would say (no schema of its own), the words are the command line's, hint and all.
+      // Where the input is what the command line would say (no schema of its own), the words are the command line's,
+      // hint and all.
       if (!m.mcp!.schema)
         expect(`${result.content[0].text}\n`).toBe(`error: ${m.message}\n${m.hint ? `hint: ${m.hint}\n` : ''}`);
     },

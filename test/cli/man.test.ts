@@ -23,7 +23,10 @@ beforeAll(async () => {
 });
 
 const page = (name: string) => pages.find((p) => p.name === name)!;
-/** Every verb under a first word, nested nouns walked, with the flags it takes: [['users', 'list'], ['--account <id>', …]], …. */
+/**
+ * Every verb under a first word, nested nouns walked, with the flags it takes: [['users', 'list'], ['--account <id>',
+ * …]], ….
+ */
 function verbs(spec: Verbs[number], path: string[]): [path: string[], flags: string[]][] {
   if (!isNoun(spec)) return [[path, flagsOf(spec).map(syntaxOf)]];
   return spec.commands.flatMap((child) => verbs(child, [...path, wordOf(child)]));

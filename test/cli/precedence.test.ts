@@ -391,17 +391,20 @@ describe('the command line', () => {
     ).toMatchObject({ id: 1 });
   });
 
-  it('refuses an unknown -p even with LMS_MOCK set; -v names LMS_TOKEN as the token source without showing it', async () => {
-    const lms = session();
-    const r = await lms.run('-v -p prod users get self', { env: { LMS_MOCK: '1' } });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('no profile named "prod"');
-    const quiet = await lms.run('users get self -o json', { env: { LMS_MOCK: '1', LMS_TOKEN: '7~mock-sam' } });
-    expect(quiet.stderr).toBe('');
-    const traced = await lms.run('-v users get self -o json', { env: { LMS_MOCK: '1', LMS_TOKEN: '7~mock-sam' } });
-    expect(traced.stderr).toMatch(
-      /^instance: the mock \(.+\) \(from LMS_MOCK in the environment\); token from LMS_TOKEN$/m,
-    );
-    expect(traced.stderr).not.toContain('mock-sam');
-  });
+  it(
+    'refuses an unknown -p even with LMS_MOCK set; -v ' + 'names LMS_TOKEN as the token source without showing it',
+    async () => {
+      const lms = session();
+      const r = await lms.run('-v -p prod users get self', { env: { LMS_MOCK: '1' } });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('no profile named "prod"');
+      const quiet = await lms.run('users get self -o json', { env: { LMS_MOCK: '1', LMS_TOKEN: '7~mock-sam' } });
+      expect(quiet.stderr).toBe('');
+      const traced = await lms.run('-v users get self -o json', { env: { LMS_MOCK: '1', LMS_TOKEN: '7~mock-sam' } });
+      expect(traced.stderr).toMatch(
+        /^instance: the mock \(.+\) \(from LMS_MOCK in the environment\); token from LMS_TOKEN$/m,
+      );
+      expect(traced.stderr).not.toContain('mock-sam');
+    },
+  );
 });

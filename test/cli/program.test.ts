@@ -93,11 +93,14 @@ describe('a run of one verb', () => {
     }
   });
 
-  it('lists the nouns and top-level commands as the whole tree does, whichever top-level command it names', async () => {
-    const whole = await commandAt([]);
-    for (const argv of [['--help'], ['version'], ['completion', 'bash']])
-      expect((await commandAt([], argv)).helpInformation(), argv.join(' ')).toBe(whole.helpInformation());
-  });
+  it(
+    'lists the nouns and top-level commands as the whole ' + 'tree does, whichever top-level command it names',
+    async () => {
+      const whole = await commandAt([]);
+      for (const argv of [['--help'], ['version'], ['completion', 'bash']])
+        expect((await commandAt([], argv)).helpInformation(), argv.join(' ')).toBe(whole.helpInformation());
+    },
+  );
 
   it('names the top-level commands as they are declared', () => {
     expect(topLevelCommands().map(wordOf)).toEqual(topLevelNames);

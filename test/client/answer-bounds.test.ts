@@ -32,7 +32,8 @@ describe('JSON depth', () => {
     expect(error).toBeInstanceOf(FailureError);
     expect((error as FailureError).exitCode).toBe(ExitCode.failure);
     expect((error as Error).message).toBe(
-      `the instance's answer nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels, the most lms reads; it was not read`,
+      `the instance's answer nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels, the most lms reads; it ` +
+        'was not read',
     );
   });
 
@@ -67,7 +68,8 @@ describe('error messages', () => {
     const error = toApiError(res(422, JSON.stringify(body)), 'POST', 'https://lms.example.edu/api/v1/x');
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe(
-      `POST /api/v1/x failed with 422: ${Array.from({ length: 10 }, (_, i) => `row ${i} is wrong`).join('; ')}; and 199990 more`,
+      `POST /api/v1/x failed with 422: ${Array.from({ length: 10 }, (_, i) => `row ${i} is wrong`).join('; ')}; and ` +
+        '199990 more',
     );
   });
 

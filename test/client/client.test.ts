@@ -49,7 +49,9 @@ describe('paginate', () => {
           status: 200,
           body: jsonBody([{ id: 1 }, { id: 2 }]),
           headers: {
-            link: `<${BASE}/api/v1/accounts/1/users?page=bookmark:WzJd&per_page=100>; rel="next", <${BASE}/api/v1/accounts/1/users?page=first&per_page=100>; rel="first"`,
+            link:
+              `<${BASE}/api/v1/accounts/1/users?page=bookmark:WzJd&per_page=100>; rel="next", <${BASE}` +
+              '/api/v1/accounts/1/users?page=first&per_page=100>; rel="first"',
           },
         };
       if (n === 1)
@@ -104,7 +106,8 @@ describe('paginate', () => {
     expect(await collect(client(one.transport).paginate('courses.list'))).toEqual([{ id: 9 }]);
     const none = fake(() => ({ status: 204 }));
     await expect(collect(client(none.transport).paginate('courses.list'))).rejects.toThrow(
-      `GET ${BASE}/api/v1/courses?per_page=100: the instance answered 204 with no body, where the API returns one; nothing was read`,
+      `GET ${BASE}/api/v1/courses?per_page=100: the instance answered 204 with no body, where the API returns one; ` +
+        'nothing was read',
     );
     const login = fake(() => ({
       status: 200,
@@ -327,7 +330,8 @@ describe('operations and context variants', () => {
     [
       'two contexts',
       { course_id: 1, group_id: 2, title: 'x' },
-      'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id, not course_id and group_id',
+      'discussions.createTopic needs exactly one context of course_id, group_id, collection_item_id, not course_id ' +
+        'and group_id',
     ],
   ])('throws a UsageError for %s, sending nothing', async (_what, params, message) => {
     const { requests, transport } = fake();
@@ -466,7 +470,8 @@ describe('redirects', () => {
     expect(error).toBeInstanceOf(FailureError);
     expect((error as FailureError).exitCode).toBe(ExitCode.failure);
     expect((error as Error).message).toBe(
-      `GET ${BASE}/api/v1/files/1/download: the instance redirected it (302) to https://files.example.net/[REDACTED], another origin than ${BASE}; ` +
+      `GET ${BASE}/api/v1/files/1/download: the instance redirected it (302) to ` +
+        `https://files.example.net/[REDACTED], another origin than ${BASE}; ` +
         'a read follows redirects only on its own origin, so nothing was sent there; nothing was read',
     );
     expect((error as FailureError).hint).toBe(
@@ -487,7 +492,8 @@ describe('redirects', () => {
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(FailureError);
       expect((error as Error).message).toBe(
-        `POST ${BASE}/api/v1/accounts/1/users: the instance redirected the write (${status}) to https://new.example.edu/[REDACTED], ` +
+        `POST ${BASE}/api/v1/accounts/1/users: the instance redirected the write (${status}) to ` +
+          'https://new.example.edu/[REDACTED], ' +
           'and a write is not sent on; nothing was written',
       );
       expect((error as FailureError).hint).toBe(
@@ -553,7 +559,8 @@ describe('answers that are not the documented JSON', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FailureError);
     expect((error as Error).message).toBe(
-      `PUT ${BASE}/api/v1/users/1: the instance answered 204 with no body, where the API returns one; lms cannot tell whether it was written: check before running it again`,
+      `PUT ${BASE}/api/v1/users/1: the instance answered 204 with no body, where the API returns one; lms cannot ` +
+        'tell whether it was written: check before running it again',
     );
     expect(
       await client(empty.transport).request('discussions.subscribe', { course_id: 1, topic_id: 2 }),
@@ -567,7 +574,8 @@ describe('answers that are not the documented JSON', () => {
       body: '<!doctype html><form>Sign in</form>',
     }));
     await expect(client(transport).request('users.get', { id: 1 })).rejects.toThrow(
-      `GET ${BASE}/api/v1/users/1: the instance answered 200 with text/html that is not JSON, where the API returns JSON; nothing was read`,
+      `GET ${BASE}/api/v1/users/1: the instance answered 200 with text/html that is not JSON, where the API returns ` +
+        'JSON; nothing was read',
     );
   });
 

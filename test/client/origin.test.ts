@@ -80,7 +80,8 @@ describe('next-page links', () => {
     const e = error as FailureError;
     expect(e.exitCode).toBe(1);
     expect(e.message).toBe(
-      `the server's next-page link points to ${other.origin}, not ${api.origin}: refusing to follow it, so the token was not sent there`,
+      `the server's next-page link points to ${other.origin}, not ${api.origin}: refusing to follow it, so the ` +
+        'token was not sent there',
     );
     expect(api.seen.map((s) => s.authorization)).toEqual([`Bearer ${TOKEN}`]);
     expect(other.seen).toEqual([]);
@@ -138,7 +139,9 @@ describe('next-page links', () => {
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stderr)).toMatchObject({
       exit_code: 1,
-      message: `the server's next-page link points to ${other.origin}, not ${api.origin}: refusing to follow it, so the token was not sent there`,
+      message:
+        `the server's next-page link points to ${other.origin}, not ${api.origin}: refusing to follow it, so ` +
+        'the token was not sent there',
     });
     expect(other.seen).toEqual([]);
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
@@ -154,7 +157,8 @@ describe('absolute URLs', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toBe(
-      `refusing to send the token to ${other.origin}: it goes only to ${api.origin}, the base URL's origin; nothing was sent`,
+      `refusing to send the token to ${other.origin}: it goes only to ${api.origin}, the base URL's origin; nothing ` +
+        'was sent',
     );
     expect(other.seen).toEqual([]);
     expect(api.seen).toEqual([]);
@@ -229,7 +233,8 @@ describe('redirects', () => {
         '/api/v1/x',
       ),
     ).rejects.toThrow(
-      'the instance redirected it (301) to http://lms.example.edu/[REDACTED], another origin than https://lms.example.edu',
+      'the instance redirected it (301) to http://lms.example.edu/[REDACTED], another origin than ' +
+        'https://lms.example.edu',
     );
     expect(seen.map((r) => [r.url, r.headers.authorization])).toEqual([
       ['https://lms.example.edu/api/v1/x', `Bearer ${TOKEN}`],

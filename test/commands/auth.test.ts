@@ -109,7 +109,10 @@ describe('lms auth login', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
       new RegExp(
-        `^Open this URL in a browser to log in to ${host}:\\n  http://${host}/login/oauth2/auth\\?client_id=${CLIENT_ID}&response_type=code&redirect_uri=http%3A%2F%2F127\\.0\\.0\\.1%3A\\d+%2Fcallback&state=[\\w-]{22}&code_challenge=[\\w-]{43}&code_challenge_method=S256\\n`,
+        `^Open this URL in a browser to log in to ${host}:\\n  http://${host}` +
+          `/login/oauth2/auth\\?client_id=${CLIENT_ID}` +
+          `&response_type=code&redirect_uri=http%3A%2F%2F127\\.0\\.0\\.1%3A\\d+%2Fcallback&state=[\\w-]{22}&` +
+          `code_challenge=[\\w-]{43}&code_challenge_method=S256\\n`,
       ),
     );
     expect(r.stderr.endsWith(`Logged in to ${host} as Sam Student (id 7)\n`)).toBe(true);
@@ -181,25 +184,29 @@ describe('lms auth login', () => {
     expect(fake.grants).toEqual(['authorization_code', 'authorization_code']);
   });
 
-  it('keeps the tokens in the profile file, with a notice, when no keychain answers; renewal then updates the file', async () => {
-    const lms = cli(absentKeychain());
-    const r = await login(lms, fake);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain(
-      `notice: no keychain answered, so the token is kept in ${lms.file}, readable only by you (--insecure-storage chooses the file without asking)\n`,
-    );
-    const profile = (json(readFileSync(lms.file, 'utf8')).profiles as Record<string, Record<string, unknown>>).prod;
-    expect(profile.oauth).toMatchObject({ access_token: fake.issued[0], client_secret: CLIENT_SECRET });
-    expect(profile.keychain).toBeUndefined();
-    fake.expireAll();
-    const self = await lms.run('users get self --fields id');
-    expect(self.exitCode, self.stderr).toBe(0);
-    const renewed = (
-      json(readFileSync(lms.file, 'utf8')).profiles as Record<string, Record<string, { access_token: string }>>
-    ).prod.oauth;
-    expect(renewed.access_token).toBe(fake.issued[1]);
-    expect(json((await lms.run('auth status -o json')).stdout)).toMatchObject({ token_source: 'file' });
-  });
+  it(
+    'keeps the tokens in the profile file, with a notice, ' + 'when no keychain answers; renewal then updates the file',
+    async () => {
+      const lms = cli(absentKeychain());
+      const r = await login(lms, fake);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        `notice: no keychain answered, so the token is kept in ${lms.file}, readable only by you (--insecure-storage ` +
+          `chooses the file without asking)\n`,
+      );
+      const profile = (json(readFileSync(lms.file, 'utf8')).profiles as Record<string, Record<string, unknown>>).prod;
+      expect(profile.oauth).toMatchObject({ access_token: fake.issued[0], client_secret: CLIENT_SECRET });
+      expect(profile.keychain).toBeUndefined();
+      fake.expireAll();
+      const self = await lms.run('users get self --fields id');
+      expect(self.exitCode, self.stderr).toBe(0);
+      const renewed = (
+        json(readFileSync(lms.file, 'utf8')).profiles as Record<string, Record<string, { access_token: string }>>
+      ).prod.oauth;
+      expect(renewed.access_token).toBe(fake.issued[1]);
+      expect(json((await lms.run('auth status -o json')).stdout)).toMatchObject({ token_source: 'file' });
+    },
+  );
 
   it('--insecure-storage keeps the tokens in the file without asking the keychain', async () => {
     const keychain = memoryKeychain();
@@ -233,7 +240,8 @@ describe('lms auth login', () => {
     const r = await running.done;
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain(
-      'error: the redirect to this machine did not carry the state this login sent: it was not the answer to this login, and nothing was saved\n',
+      'error: the redirect to this machine did not carry the state this login sent: it was not the answer to this ' +
+        'login, and nothing was saved\n',
     );
     expect(r.stderr).not.toContain(code);
     expect(fake.grants).toEqual([]);
@@ -248,7 +256,8 @@ describe('lms auth login', () => {
     );
     expect(r.exitCode).toBe(7);
     expect(r.stderr).toContain(
-      'error: no redirect from the browser within 1 s; nothing was saved\nhint: run the command again, and pass --timeout SECONDS to wait longer\n',
+      'error: no redirect from the browser within 1 s; nothing was saved\nhint: run the command again, and pass ' +
+        '--timeout SECONDS to wait longer\n',
     );
   });
 
@@ -371,33 +380,38 @@ describe('lms auth login', () => {
     secretsAbsent(fake, [r]);
   });
 
-  it('in a script, says that a confidential key needs its secret and how to give it (exit 3), and saves nothing', async () => {
-    const lms = cli();
-    const running = lms.start([
-      'auth',
-      'login',
-      '-p',
-      'prod',
-      '--url',
-      fake.url,
-      '--client-id',
-      CLIENT_ID,
-      '--no-browser',
-    ]);
-    const { redirectUri, state } = fake.authorize(await printedUrl(running));
-    await fetch(`${redirectUri}?code=${fake.approve()}&state=${state}`);
-    const r = await running.done;
-    expect(r.exitCode).toBe(3);
-    const host = new URL(fake.url).host;
-    expect(r.stderr).toContain(
-      `error: ${host} wants the client secret of developer key ${CLIENT_ID}: it is a confidential client, not a public one; nothing was saved\n`,
-    );
-    expect(r.stderr).toContain(
-      `hint: give the secret on standard input: printf %s "$CLIENT_SECRET" | lms auth login -p prod --url ${fake.url} --client-id ${CLIENT_ID} --client-secret-stdin\n`,
-    );
-    expect(fake.grants).toEqual(['authorization_code']);
-    expect(() => readFileSync(lms.file, 'utf8')).toThrow();
-  });
+  it(
+    'in a script, says that a confidential key needs its ' + 'secret and how to give it (exit 3), and saves nothing',
+    async () => {
+      const lms = cli();
+      const running = lms.start([
+        'auth',
+        'login',
+        '-p',
+        'prod',
+        '--url',
+        fake.url,
+        '--client-id',
+        CLIENT_ID,
+        '--no-browser',
+      ]);
+      const { redirectUri, state } = fake.authorize(await printedUrl(running));
+      await fetch(`${redirectUri}?code=${fake.approve()}&state=${state}`);
+      const r = await running.done;
+      expect(r.exitCode).toBe(3);
+      const host = new URL(fake.url).host;
+      expect(r.stderr).toContain(
+        `error: ${host} wants the client secret of developer key ${CLIENT_ID}: it is a confidential client, not a ` +
+          `public one; nothing was saved\n`,
+      );
+      expect(r.stderr).toContain(
+        `hint: give the secret on standard input: printf %s "$CLIENT_SECRET" | lms auth login -p prod --url ` +
+          `${fake.url} --client-id ${CLIENT_ID} --client-secret-stdin\n`,
+      );
+      expect(fake.grants).toEqual(['authorization_code']);
+      expect(() => readFileSync(lms.file, 'utf8')).toThrow();
+    },
+  );
 
   // canvas-lms answers a client id it has no key for (or none that is on) 401 invalid_client "unknown
   // client": no secret would help, so none is asked for, and the message says what to check.
@@ -420,7 +434,8 @@ describe('lms auth login', () => {
         ['auth', 'login', '-p', 'prod', '--url', fake.url, '--client-id', '170000000000999', '--no-browser', ...extra],
         { prompter, stdin },
       );
-      // The stand-in's consent page takes its own key only: it is shown that one, as if the key were turned off after approval.
+      // The stand-in's consent page takes its own key only: it is shown that one, as if the key were turned off after
+      // approval.
       const { redirectUri, state } = fake.authorize(
         (await printedUrl(running)).replace('client_id=170000000000999', `client_id=${CLIENT_ID}`),
       );
@@ -429,7 +444,8 @@ describe('lms auth login', () => {
       expect(r.exitCode, r.stderr).toBe(3);
       const host = new URL(fake.url).host;
       expect(r.stderr).toContain(
-        `error: ${host} does not know client id 170000000000999, or does not let it log in on this instance (invalid_client: unknown client)\n`,
+        `error: ${host} does not know client id 170000000000999, or does not let it log in on this instance ` +
+          `(invalid_client: unknown client)\n`,
       );
       expect(r.stderr).toContain(
         'hint: check --client-id: it is the ID of a developer key of this instance (Admin > Developer Keys)',
@@ -522,7 +538,8 @@ describe('renewing the access token', () => {
     const r = await lms.run('users get self');
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain(
-      `error: ${new URL(fake.url).host} no longer renews the token of profile "prod" (invalid_grant): run lms auth login again\nhint: lms auth login -p prod\n`,
+      `error: ${new URL(fake.url).host} no longer renews the token of profile "prod" (invalid_grant): run lms auth ` +
+        `login again\nhint: lms auth login -p prod\n`,
     );
     const status = await lms.run('auth status -o json');
     expect(status.exitCode).toBe(3);
@@ -592,7 +609,8 @@ describe('lms auth logout', () => {
     ).toBe(0);
     const r = await lms.run('auth logout -p pasted');
     expect(r.stderr).toBe(
-      `Removed the token of profile "pasted" from the keychain. A token you pasted stays valid on ${new URL(fake.url).host} until you delete it in your account settings there.\n`,
+      'Removed the token of profile "pasted" from the keychain. A token you pasted stays valid on ' +
+        `${new URL(fake.url).host} until you delete it in your account settings there.\n`,
     );
     expect(fake.grants).toEqual([]);
   });

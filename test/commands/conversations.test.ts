@@ -37,35 +37,40 @@ describe('lms conv list / get / update / delete / unread', () => {
     expect(json(filtered.stdout)).toEqual([{ id: 3 }, { id: 2 }]);
   });
 
-  it("reads a conversation (marking it read unless --no-mark-read), changes and deletes the caller's view", async () => {
-    const lms = session();
-    expect(json((await lms.run('conv unread -o json', TEACHER)).stdout)).toEqual({ unread_count: 3 });
-    expect(json((await lms.run('conv get 1 --no-mark-read -o json --fields workflow_state', TEACHER)).stdout)).toEqual({
-      workflow_state: 'unread',
-    });
-    const read = json((await lms.run('conv get 1 -o json', TEACHER)).stdout) as {
-      workflow_state: string;
-      messages: { body: string }[];
-    };
-    expect(read.workflow_state).toBe('read');
-    expect(read.messages.map((m) => m.body)).toEqual([
-      'Thanks, I will add it tonight.',
-      'Your lab report is missing the data table from week 3.',
-    ]);
-    expect(
-      json(
-        (await lms.run('conv update 1 --state archived --star -o json --fields workflow_state,starred', TEACHER))
-          .stdout,
-      ),
-    ).toEqual({ workflow_state: 'archived', starred: true });
-    const refused = await lms.run('conv delete 1', TEACHER);
-    expect(refused.exitCode).toBe(2);
-    expect(json((await lms.run('conv delete 1 --yes -o json --fields visible,message_count', TEACHER)).stdout)).toEqual(
-      { visible: false, message_count: 0 },
-    );
-    expect((await lms.run('conv get 1', TEACHER)).exitCode).toBe(4);
-    expect(json((await lms.run('conv mark-all-read -o json', TEACHER)).stdout)).toEqual({ unread_count: '0' });
-  });
+  it(
+    'reads a conversation (marking it read unless ' + "--no-mark-read), changes and deletes the caller's view",
+    async () => {
+      const lms = session();
+      expect(json((await lms.run('conv unread -o json', TEACHER)).stdout)).toEqual({ unread_count: 3 });
+      expect(
+        json((await lms.run('conv get 1 --no-mark-read -o json --fields workflow_state', TEACHER)).stdout),
+      ).toEqual({
+        workflow_state: 'unread',
+      });
+      const read = json((await lms.run('conv get 1 -o json', TEACHER)).stdout) as {
+        workflow_state: string;
+        messages: { body: string }[];
+      };
+      expect(read.workflow_state).toBe('read');
+      expect(read.messages.map((m) => m.body)).toEqual([
+        'Thanks, I will add it tonight.',
+        'Your lab report is missing the data table from week 3.',
+      ]);
+      expect(
+        json(
+          (await lms.run('conv update 1 --state archived --star -o json --fields workflow_state,starred', TEACHER))
+            .stdout,
+        ),
+      ).toEqual({ workflow_state: 'archived', starred: true });
+      const refused = await lms.run('conv delete 1', TEACHER);
+      expect(refused.exitCode).toBe(2);
+      expect(
+        json((await lms.run('conv delete 1 --yes -o json --fields visible,message_count', TEACHER)).stdout),
+      ).toEqual({ visible: false, message_count: 0 });
+      expect((await lms.run('conv get 1', TEACHER)).exitCode).toBe(4);
+      expect(json((await lms.run('conv mark-all-read -o json', TEACHER)).stdout)).toEqual({ unread_count: '0' });
+    },
+  );
 
   it('replies, adds recipients and removes messages', async () => {
     const lms = session();
@@ -106,7 +111,8 @@ describe('lms conv send', () => {
     const one = json(
       (
         await lms.run(
-          'conv send --to 8 --subject Safety --body "Goggles on Monday." -o json --fields subject,audience,message_count',
+          'conv send --to 8 --subject Safety --body "Goggles on Monday." -o json --fields ' +
+            'subject,audience,message_count',
           TEACHER,
         )
       ).stdout,
@@ -176,22 +182,26 @@ describe('lms conv send', () => {
     expect(r.stderr).toContain('restricted by role');
   });
 
-  it("messages the whole course as its teacher, and refuses a student's whole-course message with exit 5, sending nothing", async () => {
-    const lms = session();
-    const SAM = { env: { LMS_TOKEN: '7~mock-sam' } };
-    const sent = async () => json((await lms.run('conv list --scope sent -o json --fields id', SAM)).stdout);
-    const before = await sent();
-    for (const to of ['course_1_students', 'course_1']) {
-      const r = await lms.run(`conv send --to ${to} --body Hello`, SAM);
-      expect(r.exitCode, to).toBe(5);
-      expect(r.stderr).toBe('error: POST /api/v1/conversations failed with 400: recipients: restricted by role\n');
-      expect(r.stdout).toBe('');
-    }
-    expect(await sent()).toEqual(before);
-    const teacher = await lms.run('conv send --to course_1_students --body Hello -o json --fields id', TEACHER);
-    expect(teacher.exitCode, teacher.stderr).toBe(0);
-    expect((json(teacher.stdout) as unknown[]).length).toBeGreaterThan(1);
-  });
+  it(
+    "messages the whole course as its teacher, and refuses a student's whole-course message with exit 5, sending " +
+      'nothing',
+    async () => {
+      const lms = session();
+      const SAM = { env: { LMS_TOKEN: '7~mock-sam' } };
+      const sent = async () => json((await lms.run('conv list --scope sent -o json --fields id', SAM)).stdout);
+      const before = await sent();
+      for (const to of ['course_1_students', 'course_1']) {
+        const r = await lms.run(`conv send --to ${to} --body Hello`, SAM);
+        expect(r.exitCode, to).toBe(5);
+        expect(r.stderr).toBe('error: POST /api/v1/conversations failed with 400: recipients: restricted by role\n');
+        expect(r.stdout).toBe('');
+      }
+      expect(await sent()).toEqual(before);
+      const teacher = await lms.run('conv send --to course_1_students --body Hello -o json --fields id', TEACHER);
+      expect(teacher.exitCode, teacher.stderr).toBe(0);
+      expect((json(teacher.stdout) as unknown[]).length).toBeGreaterThan(1);
+    },
+  );
 });
 
 describe('lms conv send --async', () => {
@@ -225,7 +235,8 @@ describe('lms conv send --async', () => {
       const r = await lms.run(line, TEACHER);
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stderr).toBe(
-        'note: sent at once, with no batch: the instance delivers a message to one recipient (or one group conversation) right away, even with --async\n',
+        'note: sent at once, with no batch: the instance delivers a message to one recipient (or one group ' +
+          'conversation) right away, even with --async\n',
       );
       expect(json(r.stdout)).toEqual([expect.objectContaining({ id: expect.any(Number) })]);
     },
@@ -245,32 +256,35 @@ describe('lms conv send --async', () => {
 });
 
 describe('following a batch', () => {
-  it('draws sent / total, the rate and the ETA from the batches it reads, until the batch leaves the list', async () => {
-    const io = fakeIO({ tty: true });
-    const ctx = {
-      io,
-      env: {},
-      globals: { verbose: false },
-      activity: { pause: () => () => undefined },
-    } as unknown as Context;
-    const batch = (completion: number, state: ConversationBatch['workflow_state']) =>
-      ({ id: 9, completion, workflow_state: state, recipient_count: 500 }) as ConversationBatch;
-    const reads = [[batch(0, 'created')], [batch(0.5, 'sending')], []];
-    const client = { ops: { conversations: { batches: async () => reads.shift() } } } as unknown as ApiClient;
-    const clock = [0, 0, 0, 10_000, 10_000, 20_000, 20_000];
-    const outcome = await watchBatch(ctx, client, 9, {
-      label: 'batch 9',
-      now: () => clock.shift() ?? 20_000,
-      intervalMs: 1,
-    });
-    expect(outcome.state).toBe('sent');
-    const lines = io.stderrText().split('\r\x1b[K').filter(Boolean);
-    expect(lines).toEqual([
-      'batch 9 [------------------------] 0% created, 0/500 sent',
-      'batch 9 [############------------] 50% sending, 250/500 sent, 25/s, ETA 10s',
-      'batch 9 [########################] 100% sent, 500/500 sent, 25/s',
-    ]);
-  });
+  it(
+    'draws sent / total, the rate and the ETA from the ' + 'batches it reads, until the batch leaves the list',
+    async () => {
+      const io = fakeIO({ tty: true });
+      const ctx = {
+        io,
+        env: {},
+        globals: { verbose: false },
+        activity: { pause: () => () => undefined },
+      } as unknown as Context;
+      const batch = (completion: number, state: ConversationBatch['workflow_state']) =>
+        ({ id: 9, completion, workflow_state: state, recipient_count: 500 }) as ConversationBatch;
+      const reads = [[batch(0, 'created')], [batch(0.5, 'sending')], []];
+      const client = { ops: { conversations: { batches: async () => reads.shift() } } } as unknown as ApiClient;
+      const clock = [0, 0, 0, 10_000, 10_000, 20_000, 20_000];
+      const outcome = await watchBatch(ctx, client, 9, {
+        label: 'batch 9',
+        now: () => clock.shift() ?? 20_000,
+        intervalMs: 1,
+      });
+      expect(outcome.state).toBe('sent');
+      const lines = io.stderrText().split('\r\x1b[K').filter(Boolean);
+      expect(lines).toEqual([
+        'batch 9 [------------------------] 0% created, 0/500 sent',
+        'batch 9 [############------------] 50% sending, 250/500 sent, 25/s, ETA 10s',
+        'batch 9 [########################] 100% sent, 500/500 sent, 25/s',
+      ]);
+    },
+  );
 });
 
 describe('lms conv batch', () => {

@@ -87,7 +87,8 @@ describe('enrollments import with a state that deactivates', () => {
     const lms = session();
     const w = workspace();
     const r = await lms.run(
-      `enrollments import --course 1 --update ${w.file('r.csv', 'user,type,section,state\n8,student,,active\n')} -o json`,
+      `enrollments import --course 1 --update ${w.file('r.csv', 'user,type,section,state\n8,student,,active\n')} -o ` +
+        'json',
       { env: w.env },
     );
     expect(r.exitCode, r.stderr).toBe(0);
@@ -158,7 +159,8 @@ describe('enrollments import --sync with a state that deactivates: one question 
       });
       expect(r.exitCode, r.stderr).toBe(code);
       expect(asked).toEqual([
-        `Conclude ${n} enrollments of course 1 that ${path} does not list, and deactivate 1 enrollment of course 1 (${path}: line 2)?`,
+        `Conclude ${n} enrollments of course 1 that ${path} does not list, and deactivate 1 enrollment of course 1 ` +
+          `(${path}: line 2)?`,
       ]);
       expect(await stateOf(lms)).toBe(state);
       expect(await wouldConclude(lms, path, w.env)).toBe(answer ? 0 : n);
@@ -173,7 +175,8 @@ describe('enrollments import --sync with a state that deactivates: one question 
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(
       new RegExp(
-        `^error: Conclude \\d+ enrollments of course 1 that ${path} does not list, and deactivate 1 enrollment of course 1 \\(${path}: line 2\\): pass --yes to confirm when not running interactively\\n$`,
+        `^error: Conclude \\d+ enrollments of course 1 that ${path} does not list, and deactivate 1 enrollment of ` +
+          `course 1 \\(${path}: line 2\\): pass --yes to confirm when not running interactively\\n$`,
       ),
     );
     expect(await stateOf(lms)).toBe('active');

@@ -113,7 +113,8 @@ describe('lms topics create / update / delete', () => {
     const published = json(
       (
         await lms.run(
-          'topics create --course 1 --title Now --publish --require-initial-post --lock-at 2026-12-20T00:00:00Z -o json --fields published,require_initial_post,lock_at',
+          'topics create --course 1 --title Now --publish --require-initial-post --lock-at 2026-12-20T00:00:00Z -o ' +
+            'json --fields published,require_initial_post,lock_at',
           TEACHER,
         )
       ).stdout,
@@ -154,23 +155,27 @@ describe('lms topics create / update / delete', () => {
 
   it('posts an announcement with lms announcements create', async () => {
     const r = await session().run(
-      'announcements create --course 1 --title "Lab moved" --message "<p>Room 204</p>" -o json --fields is_announcement,published',
+      'announcements create --course 1 --title "Lab moved" --message "<p>Room 204</p>" -o json --fields ' +
+        'is_announcement,published',
       TEACHER,
     );
     expect(json(r.stdout)).toEqual({ is_announcement: true, published: true });
   });
 
-  it('warns when an announcement came out as a plain topic, as the API makes it for those who may not post one', async () => {
-    const r = await session().run(
-      'announcements create --course 1 --title "Party" -o json --fields is_announcement',
-      SAM,
-    );
-    expect(r.exitCode).toBe(0);
-    expect(json(r.stdout)).toEqual({ is_announcement: false });
-    expect(r.stderr).toMatch(
-      /warning: you may not post announcements here, so the API created topic \d+ as a discussion topic instead/,
-    );
-  });
+  it(
+    'warns when an announcement came out as a plain topic, ' + 'as the API makes it for those who may not post one',
+    async () => {
+      const r = await session().run(
+        'announcements create --course 1 --title "Party" -o json --fields is_announcement',
+        SAM,
+      );
+      expect(r.exitCode).toBe(0);
+      expect(json(r.stdout)).toEqual({ is_announcement: false });
+      expect(r.stderr).toMatch(
+        /warning: you may not post announcements here, so the API created topic \d+ as a discussion topic instead/,
+      );
+    },
+  );
 
   it('deletes a topic with --yes, answering the deleted record', async () => {
     const lms = session();
@@ -183,12 +188,15 @@ describe('lms topics create / update / delete', () => {
     expect((await lms.run('topics get 7 --course 1', TEACHER)).exitCode).toBe(4);
   });
 
-  it('maps refusals to exit codes: a student editing the teacher\u2019s topic (3), a draft by a student (5)', async () => {
-    const lms = session();
-    expect((await lms.run('topics update 2 --course 1 --title Mine', SAM)).exitCode).toBe(3);
-    const r = await lms.run('topics update 2 --course 1 --unpublish', SAM);
-    expect(r.exitCode).toBe(3);
-  });
+  it(
+    'maps refusals to exit codes: a student editing the ' + 'teacher\u2019s topic (3), a draft by a student (5)',
+    async () => {
+      const lms = session();
+      expect((await lms.run('topics update 2 --course 1 --title Mine', SAM)).exitCode).toBe(3);
+      const r = await lms.run('topics update 2 --course 1 --unpublish', SAM);
+      expect(r.exitCode).toBe(3);
+    },
+  );
 });
 
 describe('lms topics post / reply / edit-entry / delete-entry / entries / replies', () => {
@@ -252,13 +260,17 @@ describe('lms topics post / reply / edit-entry / delete-entry / entries / replie
     ]);
   });
 
-  it('refuses a reply to a reply in a side_comment topic (exit 5), and a student\u2019s edit of another\u2019s entry (exit 3)', async () => {
-    const lms = session();
-    const deep = await lms.run('topics reply 3 8 --course 1 --message nested', SAM);
-    expect(deep.exitCode).toBe(5);
-    expect(deep.stderr).toContain('side_comment');
-    expect((await lms.run('topics edit-entry 2 4 --course 1 --message mine', SAM)).exitCode).toBe(3);
-  });
+  it(
+    'refuses a reply to a reply in a side_comment topic (exit 5), and a student\u2019s edit of another\u2019s ' +
+      'entry (exit 3)',
+    async () => {
+      const lms = session();
+      const deep = await lms.run('topics reply 3 8 --course 1 --message nested', SAM);
+      expect(deep.exitCode).toBe(5);
+      expect(deep.stderr).toContain('side_comment');
+      expect((await lms.run('topics edit-entry 2 4 --course 1 --message mine', SAM)).exitCode).toBe(3);
+    },
+  );
 
   it('answers require_initial_post with exit 3 until the student has posted', async () => {
     const lms = session();

@@ -97,8 +97,10 @@ describe('lms doctor checks', () => {
         'ok    reachable   lms.example.edu answered over HTTPS, with a certificate this machine trusts',
         'ok    auth        accepted by lms.example.edu: Ada Admin (user 1, admin)',
         "ok    clock       this machine's clock is in step with the instance's",
-        'ok    rate limit  598 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 0.02): room for about 11 requests at once',
-        'ok    masquerade  allowed: Ada Admin (user 1) may act as other users with --as-user (tried as Sam Student (user 7))',
+        'ok    rate limit  598 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 0.02): room ' +
+          'for about 11 requests at once',
+        'ok    masquerade  allowed: Ada Admin (user 1) may act as other users with --as-user (tried as Sam Student ' +
+          '(user 7))',
         'ok    code cache  /home/u/.cache/lms is writable',
         'ok    state       /home/u/.local/state/lms is writable',
         '',
@@ -114,7 +116,10 @@ describe('lms doctor checks', () => {
     tokenSource: "the mock's seeded admin",
   };
 
-  /** [what goes wrong, the probe's difference, the check it shows in, its status, what the line says, what it says to do] */
+  /**
+   * [what goes wrong, the probe's difference, the check it shows in, its status, what the line says, what it says to
+   * do]
+   */
   const cases: [string, Partial<DoctorProbe>, string, Check['status'], RegExp, RegExp?][] = [
     [
       'Node older than the floor',
@@ -293,7 +298,8 @@ describe('lms doctor checks', () => {
       {
         whoami: async () => {
           throw new NetworkError(
-            'cannot verify the TLS certificate of lms.example.edu (UNABLE_TO_VERIFY_LEAF_SIGNATURE): unable to verify the first certificate',
+            'cannot verify the TLS certificate of lms.example.edu (UNABLE_TO_VERIFY_LEAF_SIGNATURE): unable to ' +
+              'verify the first certificate',
             {
               code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
               hint: 'the CA file /etc/school.pem (from LMS_CA_FILE) does not vouch for it',
@@ -898,22 +904,25 @@ describe('lms doctor against the mock', () => {
     for (const r of [table, json]) expect(r.stdout + r.stderr).not.toContain(MOCK_ADMIN_TOKEN);
   });
 
-  it('names the state directory (XDG_STATE_HOME/lms without LMS_STATE_DIR) and the cache directory, making neither', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lms-doctor-dirs-'));
-    const lms = session({
-      LMS_STATE_DIR: '',
-      XDG_STATE_HOME: join(dir, 'xdg-state'),
-      LMS_CACHE_DIR: join(dir, 'cache'),
-    });
-    const r = await lms.run('doctor -o json');
-    expect(r.exitCode, r.stderr).toBe(0);
-    const checks = byName(JSON.parse(r.stdout) as Check[]);
-    expect(checks.state.detail.startsWith(`${join(dir, 'xdg-state', 'lms')} is writable (made on first use)`)).toBe(
-      true,
-    );
-    expect(checks['code cache'].detail).toBe(`${join(dir, 'cache')} is writable (made on first use)`);
-    expect(readdirSync(dir)).toEqual([]);
-  });
+  it(
+    'names the state directory (XDG_STATE_HOME/lms without ' + 'LMS_STATE_DIR) and the cache directory, making neither',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lms-doctor-dirs-'));
+      const lms = session({
+        LMS_STATE_DIR: '',
+        XDG_STATE_HOME: join(dir, 'xdg-state'),
+        LMS_CACHE_DIR: join(dir, 'cache'),
+      });
+      const r = await lms.run('doctor -o json');
+      expect(r.exitCode, r.stderr).toBe(0);
+      const checks = byName(JSON.parse(r.stdout) as Check[]);
+      expect(checks.state.detail.startsWith(`${join(dir, 'xdg-state', 'lms')} is writable (made on first use)`)).toBe(
+        true,
+      );
+      expect(checks['code cache'].detail).toBe(`${join(dir, 'cache')} is writable (made on first use)`);
+      expect(readdirSync(dir)).toEqual([]);
+    },
+  );
 
   it('fails, exit 1, when the profile file can be read by others, and says how to fix it', async () => {
     const lms = session();

@@ -93,7 +93,8 @@ const FILES: Record<string, string | Uint8Array> = {
   'new-students.csv':
     'name,login_id,email\nNew Student,nstudent,nstudent@example.edu\nOther Student,ostudent,ostudent@example.edu\n',
   'roster.csv':
-    'user,type,section,state\nsis_user_id:S-007,student,,active\nsis_user_id:S-009,student,sis_section_id:BIO-101-B,active\ntheo,teacher,,active\n',
+    'user,type,section,state\nsis_user_id:S-007,student,,active\n' +
+    'sis_user_id:S-009,student,sis_section_id:BIO-101-B,active\ntheo,teacher,,active\n',
   'token.txt': '1~mock-admin\n',
   'notes.txt': 'Lab notes\n',
   'review.html': '<h2>Review</h2>\n',
@@ -101,11 +102,16 @@ const FILES: Record<string, string | Uint8Array> = {
   'grades.csv': 'user,grade,comment\nsam,19,\nsis_user_id:S-008,16,Label the axes\n9,18,\n',
   'gradebook.csv': 'user,1,Genetics Essay\nsam,20,A-\nravi,17,B\n',
   'outcomes.yaml':
-    'groups:\n  - title: Field Work\n    vendor_guid: msu-field\n    outcomes:\n      - title: Keeps a field notebook\n        vendor_guid: msu-notebook\n        ratings: ["3:Complete", "1:Partial"]\n',
+    'groups:\n  - title: Field Work\n    vendor_guid: msu-field\n    outcomes:\n      - title: Keeps a field ' +
+    'notebook\n        vendor_guid: msu-notebook\n        ratings: ["3:Complete", "1:Partial"]\n',
   'outcomes.csv':
-    'vendor_guid,object_type,title,parent_guids,mastery_points,ratings,,,\nbio-lab,group,Lab Skills,,,,,,\nbio-pipette,outcome,Uses a pipette,bio-lab,2,3,Accurate,1,Rough\n',
+    'vendor_guid,object_type,title,parent_guids,mastery_points,ratings,,,\nbio-lab,group,Lab Skills,,,,,,\n' +
+    'bio-pipette,outcome,Uses a pipette,bio-lab,2,3,Accurate,1,Rough\n',
   'course.yaml':
-    'courses:\n  - sis_course_id: BIO-102\n    name: Biology 102\n    account: sis_account_id:MSU\n    sections:\n      - { sis_section_id: BIO-102-A, name: Lab A }\n    enrollments:\n      - { user: sis_user_id:T-003, type: teacher }\n      - { user: sam, type: student, section: BIO-102-A }\n    topics:\n      - { key: welcome, title: Welcome, message: "<p>Hello</p>", published: true }\n',
+    'courses:\n  - sis_course_id: BIO-102\n    name: Biology 102\n    account: sis_account_id:MSU\n    sections:\n' +
+    '      - { sis_section_id: BIO-102-A, name: Lab A }\n    enrollments:\n      - { user: sis_user_id:T-003, ' +
+    'type: teacher }\n      - { user: sam, type: student, section: BIO-102-A }\n    topics:\n      - { key: ' +
+    'welcome, title: Welcome, message: "<p>Hello</p>", published: true }\n',
   'avatar.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
 };
 

@@ -36,7 +36,8 @@ function writes(lms: Session): string[] {
 
 async function submission(lms: Session, assignment: number, user: number) {
   const r = await lms.run(
-    `submissions get --course 1 --assignment ${assignment} --user ${user} -o json --fields grade,workflow_state,grade_matches_current_submission,attempt`,
+    `submissions get --course 1 --assignment ${assignment} --user ${user} -o json --fields ` +
+      'grade,workflow_state,grade_matches_current_submission,attempt',
     { env: { LMS_TOKEN: TEACHER } },
   );
   return JSON.parse(r.stdout) as {

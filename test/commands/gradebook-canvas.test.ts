@@ -34,52 +34,60 @@ const held = (lms: Session, assignment: number, user: number) =>
 const versions = (lms: Session) => value(lms.mock.db, `SELECT count(*) FROM submission_versions`) as number;
 
 describe("grade --csv with Canvas's Gradebook export", () => {
-  it('grades from ID and the (id) of each column, excuses EX, and ignores totals, points possible and custom columns', async () => {
-    const lms = session(TEACHER);
-    const r = await lms.run(`grade --course 1 --csv ${fixture('canvas-gradebook.csv')} -o csv`);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout.trim().split('\n')).toEqual([
-      'line,user,assignment_id,old_grade,new_grade,status,error',
-      '3,7,1,19,20,updated,',
-      '3,7,2,complete,complete,unchanged,',
-      '3,7,3,B+,B+,unchanged,',
-      '4,8,1,15,15,unchanged,',
-      '4,8,2,incomplete,incomplete,unchanged,',
-      '4,8,3,,EX,updated,',
-      '5,9,1,,17.5,updated,',
-      '5,9,2,,complete,updated,',
-      // Lucas resubmitted since his 20: Canvas's import reads the score alone, so 20.00 is no change.
-      '7,11,1,20,20,unchanged,',
-    ]);
-    expect(r.stderr).toContain('"Notes" is no assignment (a custom column?) and left as it is');
-    expect(held(lms, 1, 7)).toMatchObject({ score: 20, grade: '20' });
-    expect(held(lms, 3, 8)).toMatchObject({ score: null, grade: null, excused: 1 });
-    expect(held(lms, 1, 9)).toMatchObject({ score: 17.5 });
-    expect(held(lms, 2, 9)).toMatchObject({ score: 10, grade: 'complete' });
-    // N/A (Mina) and - (Hana) change nothing.
-    expect(held(lms, 1, 10).score).toBeNull();
-    expect(held(lms, 1, 12).score).toBeNull();
-    // Read again, the same file changes nothing: EX is excused already.
-    const before = versions(lms);
-    const again = await lms.run(`grade --course 1 --csv ${fixture('canvas-gradebook.csv')} -o json`);
-    expect(JSON.parse(again.stdout)).toMatchObject({ updated: 0, failed: 0 });
-    expect(versions(lms)).toBe(before);
-  });
+  it(
+    'grades from ID and the (id) of each column, excuses EX, and ignores totals, points possible and custom ' +
+      'columns',
+    async () => {
+      const lms = session(TEACHER);
+      const r = await lms.run(`grade --course 1 --csv ${fixture('canvas-gradebook.csv')} -o csv`);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout.trim().split('\n')).toEqual([
+        'line,user,assignment_id,old_grade,new_grade,status,error',
+        '3,7,1,19,20,updated,',
+        '3,7,2,complete,complete,unchanged,',
+        '3,7,3,B+,B+,unchanged,',
+        '4,8,1,15,15,unchanged,',
+        '4,8,2,incomplete,incomplete,unchanged,',
+        '4,8,3,,EX,updated,',
+        '5,9,1,,17.5,updated,',
+        '5,9,2,,complete,updated,',
+        // Lucas resubmitted since his 20: Canvas's import reads the score alone, so 20.00 is no change.
+        '7,11,1,20,20,unchanged,',
+      ]);
+      expect(r.stderr).toContain('"Notes" is no assignment (a custom column?) and left as it is');
+      expect(held(lms, 1, 7)).toMatchObject({ score: 20, grade: '20' });
+      expect(held(lms, 3, 8)).toMatchObject({ score: null, grade: null, excused: 1 });
+      expect(held(lms, 1, 9)).toMatchObject({ score: 17.5 });
+      expect(held(lms, 2, 9)).toMatchObject({ score: 10, grade: 'complete' });
+      // N/A (Mina) and - (Hana) change nothing.
+      expect(held(lms, 1, 10).score).toBeNull();
+      expect(held(lms, 1, 12).score).toBeNull();
+      // Read again, the same file changes nothing: EX is excused already.
+      const before = versions(lms);
+      const again = await lms.run(`grade --course 1 --csv ${fixture('canvas-gradebook.csv')} -o json`);
+      expect(JSON.parse(again.stdout)).toMatchObject({ updated: 0, failed: 0 });
+      expect(versions(lms)).toBe(before);
+    },
+  );
 
-  it('reads a Canvas export with only SIS Login ID, a Manual Posting row, a read-only column and decimal commas (;)', async () => {
-    const w = workspace();
-    const lms = session(w.env);
-    const r = await lms.run(`grade --course 1 --csv ${fixture('canvas-gradebook-semicolon.csv')} -o csv`);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout.trim().split('\n')).toEqual([
-      'line,user,assignment_id,old_grade,new_grade,status,error',
-      '4,7,1,19,18.5,updated,',
-      // No ID: the student is found by SIS Login ID.
-      '5,sis_login_id:sofia,1,15,15,unchanged,',
-    ]);
-    // The essay's column is read-only in the points possible row: its 50,00 for Sam is not sent.
-    expect(held(lms, 3, 7)).toMatchObject({ grade: 'B+' });
-  });
+  it(
+    'reads a Canvas export with only SIS Login ID, a Manual ' +
+      'Posting row, a read-only column and decimal commas (;)',
+    async () => {
+      const w = workspace();
+      const lms = session(w.env);
+      const r = await lms.run(`grade --course 1 --csv ${fixture('canvas-gradebook-semicolon.csv')} -o csv`);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout.trim().split('\n')).toEqual([
+        'line,user,assignment_id,old_grade,new_grade,status,error',
+        '4,7,1,19,18.5,updated,',
+        // No ID: the student is found by SIS Login ID.
+        '5,sis_login_id:sofia,1,15,15,unchanged,',
+      ]);
+      // The essay's column is read-only in the points possible row: its 50,00 for Sam is not sent.
+      expect(held(lms, 3, 7)).toMatchObject({ grade: 'B+' });
+    },
+  );
 
   it.each([
     [
@@ -140,91 +148,106 @@ describe("grade --csv with Canvas's Gradebook export", () => {
     expect(held(lms, 3, 8).excused).toBe(1);
   });
 
-  it('writes failed rows in the layout and dialect of the file: its header, points possible, ";", CRLF and BOM', async () => {
-    const w = workspace();
-    const lms = session(w.env);
-    // A server that quietly drops Sam's grade from every batch.
-    const real = lms.mock.handler;
-    lms.mock.handler = (req: ApiRequest) =>
-      real(
-        typeof req.body === 'string' && req.url.includes('update_grades')
-          ? { ...req, body: req.body.replace(/grade_data%5B7%5D%5Bposted_grade%5D=[^&]*&?/, '') }
-          : req,
+  it(
+    'writes failed rows in the layout and dialect of the ' + 'file: its header, points possible, ";", CRLF and BOM',
+    async () => {
+      const w = workspace();
+      const lms = session(w.env);
+      // A server that quietly drops Sam's grade from every batch.
+      const real = lms.mock.handler;
+      lms.mock.handler = (req: ApiRequest) =>
+        real(
+          typeof req.body === 'string' && req.url.includes('update_grades')
+            ? { ...req, body: req.body.replace(/grade_data%5B7%5D%5Bposted_grade%5D=[^&]*&?/, '') }
+            : req,
+        );
+      const text = readFileSync(fixture('canvas-gradebook.csv'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/).join(';'))
+        .join('\r\n');
+      const failedOut = join(w.dir, 'failed.csv');
+      const r = await lms.run(
+        `grade --course 1 --csv ${w.file('in.csv', `\uFEFF${text}\r\n`)} --failed-out ${failedOut} -o json`,
       );
-    const text = readFileSync(fixture('canvas-gradebook.csv'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/).join(';'))
-      .join('\r\n');
-    const failedOut = join(w.dir, 'failed.csv');
-    const r = await lms.run(
-      `grade --course 1 --csv ${w.file('in.csv', `\uFEFF${text}\r\n`)} --failed-out ${failedOut} -o json`,
-    );
-    expect(r.exitCode).toBe(1);
-    const out = readFileSync(failedOut, 'utf8');
-    expect(
-      out.startsWith('\uFEFFStudent;ID;SIS User ID;SIS Login ID;Section;Notes;Cell Structure Lab Report (1);'),
-    ).toBe(true);
-    const lines = out.slice(1).split('\r\n');
-    expect(lines[0].endsWith(';Unposted Final Score;error')).toBe(true);
-    expect(lines[1].startsWith('    Points Possible;;;;;;20.00;10.00;100.00;(read only)')).toBe(true);
-    // A comma needs no quotes where ";" separates.
-    expect(lines[2]).toMatch(
-      /^Student, Sam;7;S-007;sam;BIO-101 Section A;;20\.00;10\.00;89\.00;.*;"the server kept ""19"""$/,
-    );
-    expect(lines).toHaveLength(4);
-    expect(lines[3]).toBe('');
-    // The failed-rows file grades as it is, once the server behaves.
-    lms.mock.handler = real;
-    const retry = await lms.run(`grade --course 1 --csv ${failedOut} -o json`);
-    expect(retry.exitCode, retry.stderr).toBe(0);
-    expect(held(lms, 1, 7).score).toBe(20);
-  });
+      expect(r.exitCode).toBe(1);
+      const out = readFileSync(failedOut, 'utf8');
+      expect(
+        out.startsWith('\uFEFFStudent;ID;SIS User ID;SIS Login ID;Section;Notes;Cell Structure Lab Report (1);'),
+      ).toBe(true);
+      const lines = out.slice(1).split('\r\n');
+      expect(lines[0].endsWith(';Unposted Final Score;error')).toBe(true);
+      expect(lines[1].startsWith('    Points Possible;;;;;;20.00;10.00;100.00;(read only)')).toBe(true);
+      // A comma needs no quotes where ";" separates.
+      expect(lines[2]).toMatch(
+        /^Student, Sam;7;S-007;sam;BIO-101 Section A;;20\.00;10\.00;89\.00;.*;"the server kept ""19"""$/,
+      );
+      expect(lines).toHaveLength(4);
+      expect(lines[3]).toBe('');
+      // The failed-rows file grades as it is, once the server behaves.
+      lms.mock.handler = real;
+      const retry = await lms.run(`grade --course 1 --csv ${failedOut} -o json`);
+      expect(retry.exitCode, retry.stderr).toBe(0);
+      expect(held(lms, 1, 7).score).toBe(20);
+    },
+  );
 });
 
 describe('grade export --format canvas', () => {
-  it("writes Canvas's layout: points possible, sortable names, sections as a sentence, scores to two decimals, EX, totals", async () => {
-    const lms = session(TEACHER);
-    await lms.run('grade --course 1 --assignment 3 --user 8 --comment x'); // a comment grades nothing
-    lms.mock.db.prepare(`UPDATE submissions SET excused = 1 WHERE assignment_id = 3 AND user_id = 8`).run();
-    const r = await lms.run('grade export --course 1 --format canvas');
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout.trim().split('\n')).toEqual([
-      'Student,ID,SIS User ID,SIS Login ID,Section,Cell Structure Lab Report (1),Microscope Safety Quiz (2),Genetics Essay (3),Current Points,Final Points,Current Score,Unposted Current Score,Final Score,Unposted Final Score',
-      '    Points Possible,,,,,20.00,10.00,100.00,(read only),(read only),(read only),(read only),(read only),(read only)',
-      '"Moreau, Lucas",11,S-011,lucas,BIO-101 Section A,20.00,,,20.00,20.00,100.00,100.00,15.38,15.38',
-      '"Okafor, Mina",10,S-010,mina,BIO-101 Section B,,,,,,,,0.00,0.00',
-      '"Patel, Ravi",9,S-009,ravi,BIO-101 Lab Online and BIO-101 Section B,,,,,,,,0.00,0.00',
-      '"Sato, Hana",12,S-012,hana,BIO-101 Section B,,,,,,,,0.00,0.00',
-      '"Student, Sam",7,S-007,sam,BIO-101 Section A,19.00,10.00,89.00,118.00,118.00,90.77,90.77,90.77,90.77',
-      '"Student, Sofia",8,S-008,sofia,BIO-101 Lab Online and BIO-101 Section A,15.00,0.00,EX,15.00,15.00,50.00,50.00,50.00,50.00',
-    ]);
-  });
+  it(
+    "writes Canvas's layout: points possible, sortable names, sections as a sentence, scores to two decimals, EX, " +
+      'totals',
+    async () => {
+      const lms = session(TEACHER);
+      await lms.run('grade --course 1 --assignment 3 --user 8 --comment x'); // a comment grades nothing
+      lms.mock.db.prepare(`UPDATE submissions SET excused = 1 WHERE assignment_id = 3 AND user_id = 8`).run();
+      const r = await lms.run('grade export --course 1 --format canvas');
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout.trim().split('\n')).toEqual([
+        'Student,ID,SIS User ID,SIS Login ID,Section,Cell Structure Lab Report (1),Microscope Safety Quiz ' +
+          '(2),Genetics Essay (3),Current Points,Final Points,Current Score,Unposted Current Score,Final ' +
+          'Score,Unposted Final Score',
+        '    Points Possible,,,,,20.00,10.00,100.00,(read only),(read only),(read only),(read only),(read ' +
+          'only),(read ' +
+          'only)',
+        '"Moreau, Lucas",11,S-011,lucas,BIO-101 Section A,20.00,,,20.00,20.00,100.00,100.00,15.38,15.38',
+        '"Okafor, Mina",10,S-010,mina,BIO-101 Section B,,,,,,,,0.00,0.00',
+        '"Patel, Ravi",9,S-009,ravi,BIO-101 Lab Online and BIO-101 Section B,,,,,,,,0.00,0.00',
+        '"Sato, Hana",12,S-012,hana,BIO-101 Section B,,,,,,,,0.00,0.00',
+        '"Student, Sam",7,S-007,sam,BIO-101 Section A,19.00,10.00,89.00,118.00,118.00,90.77,90.77,90.77,90.77',
+        '"Student, Sofia",8,S-008,sofia,BIO-101 Lab Online and BIO-101 Section ' +
+          'A,15.00,0.00,EX,15.00,15.00,50.00,50.00,50.00,50.00',
+      ]);
+    },
+  );
 
-  it('round-trips: exported, imported unchanged with zero writes; edited, only the edited cells are written', async () => {
-    const w = workspace();
-    const lms = session(w.env);
-    const exported = await lms.run('grade export --course 1 --format canvas');
-    const file = w.file('canvas.csv', exported.stdout);
-    const [versionsBefore, progressBefore] = [
-      versions(lms),
-      value(lms.mock.db, 'SELECT count(*) FROM progress') as number,
-    ];
-    const r = await lms.run(`grade --course 1 --csv ${file} -o json`);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ updated: 0, failed: 0 });
-    expect(versions(lms)).toBe(versionsBefore);
-    // Not a batch sent: nothing to send.
-    expect(value(lms.mock.db, 'SELECT count(*) FROM progress')).toBe(progressBefore);
-    const edited = w.file(
-      'edited.csv',
-      exported.stdout.replace('BIO-101 Section A,19.00,', 'BIO-101 Section A,17.25,'),
-    );
-    const e = await lms.run(`grade --course 1 --csv ${edited} -o json`);
-    expect(JSON.parse(e.stdout)).toMatchObject({ updated: 1, failed: 0 });
-    expect(versions(lms)).toBe(versionsBefore + 1);
-    expect(held(lms, 1, 7).score).toBe(17.25);
-  });
+  it(
+    'round-trips: exported, imported unchanged with zero ' + 'writes; edited, only the edited cells are written',
+    async () => {
+      const w = workspace();
+      const lms = session(w.env);
+      const exported = await lms.run('grade export --course 1 --format canvas');
+      const file = w.file('canvas.csv', exported.stdout);
+      const [versionsBefore, progressBefore] = [
+        versions(lms),
+        value(lms.mock.db, 'SELECT count(*) FROM progress') as number,
+      ];
+      const r = await lms.run(`grade --course 1 --csv ${file} -o json`);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ updated: 0, failed: 0 });
+      expect(versions(lms)).toBe(versionsBefore);
+      // Not a batch sent: nothing to send.
+      expect(value(lms.mock.db, 'SELECT count(*) FROM progress')).toBe(progressBefore);
+      const edited = w.file(
+        'edited.csv',
+        exported.stdout.replace('BIO-101 Section A,19.00,', 'BIO-101 Section A,17.25,'),
+      );
+      const e = await lms.run(`grade --course 1 --csv ${edited} -o json`);
+      expect(JSON.parse(e.stdout)).toMatchObject({ updated: 1, failed: 0 });
+      expect(versions(lms)).toBe(versionsBefore + 1);
+      expect(held(lms, 1, 7).score).toBe(17.25);
+    },
+  );
 });
 
 describe('the dialects spreadsheets write', () => {
@@ -281,7 +304,8 @@ describe('the dialects spreadsheets write', () => {
         const r = await lms.run(args, { env: { LMS_TOKEN: '1~mock-admin' } });
         expect(r.exitCode).toBe(2);
         expect(r.stderr).toContain(
-          `${path}:${line}: not valid UTF-8: it looks like ${said}; convert it to UTF-8 with iconv -f ${iconv} -t UTF-8 ${path} > ${path.replace(/\.csv$/, '.utf8.csv')}`,
+          `${path}:${line}: not valid UTF-8: it looks like ${said}; convert it to UTF-8 with iconv -f ${iconv} -t ` +
+            `UTF-8 ${path} > ${path.replace(/\.csv$/, '.utf8.csv')}`,
         );
       }
     },

@@ -262,7 +262,8 @@ describe('lms grade --csv', () => {
     expect(progressCount(lms)).toBe(4);
     const comment = values(
       lms.mock.db,
-      `SELECT comment FROM submission_comments c JOIN submissions s ON s.id = c.submission_id WHERE s.user_id = 8 AND s.assignment_id = 1`,
+      'SELECT comment FROM submission_comments c JOIN submissions s ON s.id = c.submission_id WHERE s.user_id = 8 ' +
+        'AND s.assignment_id = 1',
     );
     expect(comment).toEqual(['Label the axes']);
     const versionsAfter = versionCounts(lms);
@@ -355,12 +356,14 @@ describe('lms grade --csv', () => {
     const w = workspace();
     const lms = session({ ...w.env, LMS_TOKEN: '5~mock-tara' });
     const outside = await lms.run(
-      `grade --section sis_section_id:BIO-101-A --assignment 1 --csv ${w.file('a.csv', 'user,grade\nsam,18\nravi,12\n')}`,
+      'grade --section sis_section_id:BIO-101-A --assignment 1 --csv ' +
+        `${w.file('a.csv', 'user,grade\nsam,18\nravi,12\n')}`,
     );
     expect(outside.exitCode).toBe(2);
     expect(outside.stderr).toContain('a.csv:3: user "ravi" is not a student here');
     const r = await lms.run(
-      `grade --section sis_section_id:BIO-101-A --assignment 1 --csv ${w.file('b.csv', 'user,grade\nsam,18\nlucas,19\n')} -o json`,
+      'grade --section sis_section_id:BIO-101-A --assignment 1 --csv ' +
+        `${w.file('b.csv', 'user,grade\nsam,18\nlucas,19\n')} -o json`,
     );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(json(r.stdout)).toMatchObject({ updated: 2, failed: 0 });
@@ -394,21 +397,25 @@ describe('lms grade --csv', () => {
     ]);
   });
 
-  it('warns once for each row scoring above points possible, naming its line and assignments, and grades it', async () => {
-    const w = workspace();
-    const lms = session(w.env);
-    const file = w.file('gb.csv', 'user,1,3\nsam,25,110%\nsofia,18,\nravi,21,\nmina,20,100%\n');
-    const r = await lms.run(`grade --course 1 --csv ${file}`);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr.split('\n').filter((l) => l.startsWith('warning:'))).toEqual([
-      `warning: ${file}:2: 25 is above the 20 points possible of assignment 1; 110% (110 points) is above the 100 points possible of assignment 3 (Canvas keeps it, as extra credit)`,
-      `warning: ${file}:4: 21 is above the 20 points possible of assignment 1 (Canvas keeps it, as extra credit)`,
-    ]);
-    expect([grades(lms, 1)[7], grades(lms, 3)[7], grades(lms, 1)[9]]).toEqual(['25', 'A', '21']);
-    // A grade the server holds already is sent no more, and said no more.
-    const again = await lms.run(`grade --course 1 --csv ${file} --dry-run`);
-    expect(again.stderr).not.toContain('warning:');
-  });
+  it(
+    'warns once for each row scoring above points possible, ' + 'naming its line and assignments, and grades it',
+    async () => {
+      const w = workspace();
+      const lms = session(w.env);
+      const file = w.file('gb.csv', 'user,1,3\nsam,25,110%\nsofia,18,\nravi,21,\nmina,20,100%\n');
+      const r = await lms.run(`grade --course 1 --csv ${file}`);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr.split('\n').filter((l) => l.startsWith('warning:'))).toEqual([
+        `warning: ${file}:2: 25 is above the 20 points possible of assignment 1; 110% (110 points) is above the 100 ` +
+          'points possible of assignment 3 (Canvas keeps it, as extra credit)',
+        `warning: ${file}:4: 21 is above the 20 points possible of assignment 1 (Canvas keeps it, as extra credit)`,
+      ]);
+      expect([grades(lms, 1)[7], grades(lms, 3)[7], grades(lms, 1)[9]]).toEqual(['25', 'A', '21']);
+      // A grade the server holds already is sent no more, and said no more.
+      const again = await lms.run(`grade --course 1 --csv ${file} --dry-run`);
+      expect(again.stderr).not.toContain('warning:');
+    },
+  );
 
   it.each([
     ['a column that is no assignment', 'user,1,Homework 9\nsam,1,2\n', '"homework 9" is not an assignment of course 1'],
@@ -459,7 +466,8 @@ describe('lms submissions', () => {
       { assignment_id: 3, grade: 'B+' },
     ]);
     const submitted = await lms.run(
-      'submissions submit --course 1 --assignment 3 --url docs.example.edu/v2 --comment "Revised" -o json --fields attempt,url,submission_type',
+      'submissions submit --course 1 --assignment 3 --url docs.example.edu/v2 --comment "Revised" -o json --fields ' +
+        'attempt,url,submission_type',
       SAM,
     );
     expect(json(submitted.stdout)).toEqual({
@@ -537,7 +545,8 @@ describe('lms submissions', () => {
     const w = workspace();
     const lms = session();
     const r = await lms.run(
-      `submissions submit --course 1 --assignment 1 --file ${w.file('cells.txt', 'onion')} -o json --fields submission_type,attachments`,
+      `submissions submit --course 1 --assignment 1 --file ${w.file('cells.txt', 'onion')} -o json --fields ` +
+        'submission_type,attachments',
       { env: { LMS_TOKEN: '9~mock-ravi' } },
     );
     expect(json(r.stdout)).toMatchObject({

@@ -60,16 +60,19 @@ describe('lms mock tokens', () => {
     expect(json(self.stdout)).toMatchObject({ id: sam.user_id, name: sam.name });
   });
 
-  it('prints a table on a TTY, the developer keys with their client ids, and the secret of the confidential one', async () => {
-    const lms = session();
-    const r = await lms.run('mock tokens', { tty: true });
-    const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^USER_ID\s+NAME\s+ROLE\s+TOKEN\s+CLIENT_ID\s+CLIENT_SECRET$/);
-    expect(lines[1]).toMatch(/^1\s+Ada Admin\s+admin\s+1~mock-admin\s*$/);
-    expect(lines[14]).toMatch(/^\s+lms command-line tool\s+developer_key\s+10000000000001\s+mock-client-secret$/);
-    expect(lines[15]).toMatch(/^\s+lms command-line tool \(public client\)\s+developer_key\s+10000000000002\s*$/);
-    expect(lines).toHaveLength(16);
-  });
+  it(
+    'prints a table on a TTY, the developer keys with their ' + 'client ids, and the secret of the confidential one',
+    async () => {
+      const lms = session();
+      const r = await lms.run('mock tokens', { tty: true });
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^USER_ID\s+NAME\s+ROLE\s+TOKEN\s+CLIENT_ID\s+CLIENT_SECRET$/);
+      expect(lines[1]).toMatch(/^1\s+Ada Admin\s+admin\s+1~mock-admin\s*$/);
+      expect(lines[14]).toMatch(/^\s+lms command-line tool\s+developer_key\s+10000000000001\s+mock-client-secret$/);
+      expect(lines[15]).toMatch(/^\s+lms command-line tool \(public client\)\s+developer_key\s+10000000000002\s*$/);
+      expect(lines).toHaveLength(16);
+    },
+  );
 });
 
 describe('lms mock reset / seed', () => {

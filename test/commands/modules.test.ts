@@ -29,7 +29,8 @@ describe('lms modules', () => {
     const s = session();
     const made = json(
       await s.run(
-        'modules create --course 1 --name "Week 4: Evolution" --prerequisites 1,2 --sequential true --unlock-at 2026-12-01T00:00:00Z --publish -o json',
+        'modules create --course 1 --name "Week 4: Evolution" --prerequisites 1,2 --sequential true --unlock-at ' +
+          '2026-12-01T00:00:00Z --publish -o json',
         { env: TEACHER },
       ),
     );
@@ -105,7 +106,8 @@ describe('lms modules', () => {
     const s = session();
     const added = json(
       await s.run(
-        'modules items add 3 --course 1 --type Quiz --content-id 1 --requirement min_score --min-score 4 --indent 1 -o json',
+        'modules items add 3 --course 1 --type Quiz --content-id 1 --requirement min_score --min-score 4 --indent 1 ' +
+          '-o json',
         { env: TEACHER },
       ),
     );
@@ -116,14 +118,16 @@ describe('lms modules', () => {
     });
     const link = json(
       await s.run(
-        'modules items add 3 --course 1 --type ExternalUrl --title Atlas --external-url https://example.edu/atlas --position 1 -o json',
+        'modules items add 3 --course 1 --type ExternalUrl --title Atlas --external-url https://example.edu/atlas ' +
+          '--position 1 -o json',
         { env: TEACHER },
       ),
     );
     expect(link.position).toBe(1);
     const changed = json(
       await s.run(
-        `modules items update 3 ${added.id} --course 1 --requirement "" --published true --indent 2 --title "Check-in" -o json`,
+        `modules items update 3 ${added.id} --course 1 --requirement "" --published true --indent 2 --title ` +
+          '"Check-in" -o json',
         {
           env: TEACHER,
         },

@@ -109,7 +109,8 @@ describe('groups, links and the tree', () => {
     const created = JSON.parse(
       (
         await s.run(
-          `outcomes create ${group.id} --account 1 --title "Keeps a notebook" --rating "3:Complete: every entry" --rating "1:Partial" -o json`,
+          `outcomes create ${group.id} --account 1 --title "Keeps a notebook" --rating "3:Complete: every entry" ` +
+            '--rating "1:Partial" -o json',
         )
       ).stdout,
     );
@@ -215,7 +216,8 @@ describe('reading an outcomes file', () => {
     ],
     [
       'an outcome defined twice differently',
-      'outcomes:\n  - title: O\n    vendor_guid: o\ngroups:\n  - title: G\n    vendor_guid: g\n    outcomes:\n      - title: P\n        vendor_guid: o\n',
+      'outcomes:\n  - title: O\n    vendor_guid: o\ngroups:\n  - title: G\n    vendor_guid: g\n    outcomes:\n      ' +
+        '- title: P\n        vendor_guid: o\n',
       2,
       'defined at line 8',
     ],
@@ -323,7 +325,8 @@ describe('lms outcomes import', () => {
     expect((await s.run(`outcomes import --account 1 ${v1}`)).exitCode).toBe(0);
     const v2 = s.file(
       'v2.csv',
-      'vendor_guid,object_type,title,description,parent_guids\nA,group,Alpha Prime,First,\nB,group,Beta,,\no1,outcome,One,,B A\n',
+      'vendor_guid,object_type,title,description,parent_guids\nA,group,Alpha Prime,First,\nB,group,Beta,,\n' +
+        'o1,outcome,One,,B A\n',
     );
     const plan = json(await s.run(`outcomes import --account 1 --dry-run ${v2} -o json`)).rows;
     expect(plan.map((r) => `${r.vendor_guid}:${r.status}`)).toEqual(['A:updated', 'B:updated', 'o1:updated']);
@@ -342,25 +345,29 @@ describe('lms outcomes import', () => {
     });
   });
 
-  it("fails a row asking to change an existing outcome's own fields, naming them, and writes it to --failed-out", async () => {
-    const s = fresh();
-    const v1 = s.file('v1.yaml', 'outcomes:\n  - title: One\n    vendor_guid: o1\n    ratings: ["3:Yes", "0:No"]\n');
-    expect((await s.run(`outcomes import --course 1 ${v1}`)).exitCode).toBe(0);
-    const v2 = s.file(
-      'v2.yaml',
-      'outcomes:\n  - title: Uno\n    vendor_guid: o1\n    ratings: ["3:Yes", "0:No"]\n  - title: Two\n    vendor_guid: o2\n',
-    );
-    const failed = join(s.dir, 'failed.csv');
-    const r = await s.run(`outcomes import --course 1 ${v2} --failed-out ${failed} -o json`);
-    expect(r.exitCode).toBe(1);
-    expect(json(r)).toMatchObject({ created: 1, failed: 1 });
-    expect(JSON.parse(r.stderr)).toMatchObject({
-      attention: [
-        { line: 2, vendor_guid: 'o1', status: 'failed', error: expect.stringContaining('title "One" → "Uno"') },
-      ],
-    });
-    expect(readFileSync(failed, 'utf8')).toMatch(/^vendor_guid,object_type,title,.*error\no1,outcome,Uno,/);
-  });
+  it(
+    "fails a row asking to change an existing outcome's " + 'own fields, naming them, and writes it to --failed-out',
+    async () => {
+      const s = fresh();
+      const v1 = s.file('v1.yaml', 'outcomes:\n  - title: One\n    vendor_guid: o1\n    ratings: ["3:Yes", "0:No"]\n');
+      expect((await s.run(`outcomes import --course 1 ${v1}`)).exitCode).toBe(0);
+      const v2 = s.file(
+        'v2.yaml',
+        'outcomes:\n  - title: Uno\n    vendor_guid: o1\n    ratings: ["3:Yes", "0:No"]\n  - title: Two\n    ' +
+          'vendor_guid: o2\n',
+      );
+      const failed = join(s.dir, 'failed.csv');
+      const r = await s.run(`outcomes import --course 1 ${v2} --failed-out ${failed} -o json`);
+      expect(r.exitCode).toBe(1);
+      expect(json(r)).toMatchObject({ created: 1, failed: 1 });
+      expect(JSON.parse(r.stderr)).toMatchObject({
+        attention: [
+          { line: 2, vendor_guid: 'o1', status: 'failed', error: expect.stringContaining('title "One" → "Uno"') },
+        ],
+      });
+      expect(readFileSync(failed, 'utf8')).toMatch(/^vendor_guid,object_type,title,.*error\no1,outcome,Uno,/);
+    },
+  );
 
   it('refuses an invalid file with line numbers, sending nothing', async () => {
     const s = fresh();

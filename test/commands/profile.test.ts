@@ -34,87 +34,92 @@ describe('lms profile add / list / show / use / remove', () => {
     const r = await lms.run('-p prod users get self');
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toBe(
-      'error: the keychain entry of profile "prod" is not one lms wrote\nhint: log in again: `lms auth login -p prod`, or store a token: `lms profile add prod --url https://lms.example.edu --token-stdin`\n',
+      'error: the keychain entry of profile "prod" is not one lms wrote\nhint: log in again: `lms auth login -p ' +
+        'prod`, or store a token: `lms profile add prod --url https://lms.example.edu --token-stdin`\n',
     );
   });
 
-  it('stores profiles (their tokens in the keychain), lists and shows them without the token, switches and removes them', async () => {
-    const keychain = memoryKeychain();
-    const lms = session({}, { keychain });
-    const file = join(lms.configDir, 'config.json');
-    const results: LmsResult[] = [];
-    const run = async (line: string, options?: Parameters<typeof lms.run>[1]) => {
-      const r = await lms.run(line, options);
-      results.push(r);
-      return r;
-    };
+  it(
+    'stores profiles (their tokens in the keychain), lists and shows them without the token, switches and removes ' +
+      'them',
+    async () => {
+      const keychain = memoryKeychain();
+      const lms = session({}, { keychain });
+      const file = join(lms.configDir, 'config.json');
+      const results: LmsResult[] = [];
+      const run = async (line: string, options?: Parameters<typeof lms.run>[1]) => {
+        const r = await lms.run(line, options);
+        results.push(r);
+        return r;
+      };
 
-    const added = await run('profile add prod --url https://lms.example.edu/ --token-stdin --no-verify', {
-      stdin: `${TOKEN}\n`,
-    });
-    expect(added).toEqual({
-      exitCode: 0,
-      stdout: '',
-      stderr: `Saved profile "prod" (lms.example.edu) in ${file}, its token in the keychain\n`,
-    });
-    expect(
-      (await run('profile add dev --url http://127.0.0.1:4010 --token-stdin --no-verify', { stdin: 'dev-token' }))
-        .exitCode,
-    ).toBe(0);
-    // Added again under the same name: replaced, and said so.
-    const again = await run('profile add dev --url http://127.0.0.1:4010 --token-stdin --no-verify', {
-      stdin: 'dev-token',
-    });
-    expect(again.stderr).toMatch(
-      /^Saved profile "dev" \(127\.0\.0\.1:4010\) in .*, replacing the one for 127\.0\.0\.1:4010\n$/,
-    );
+      const added = await run('profile add prod --url https://lms.example.edu/ --token-stdin --no-verify', {
+        stdin: `${TOKEN}\n`,
+      });
+      expect(added).toEqual({
+        exitCode: 0,
+        stdout: '',
+        stderr: `Saved profile "prod" (lms.example.edu) in ${file}, its token in the keychain\n`,
+      });
+      expect(
+        (await run('profile add dev --url http://127.0.0.1:4010 --token-stdin --no-verify', { stdin: 'dev-token' }))
+          .exitCode,
+      ).toBe(0);
+      // Added again under the same name: replaced, and said so.
+      const again = await run('profile add dev --url http://127.0.0.1:4010 --token-stdin --no-verify', {
+        stdin: 'dev-token',
+      });
+      expect(again.stderr).toMatch(
+        /^Saved profile "dev" \(127\.0\.0\.1:4010\) in .*, replacing the one for 127\.0\.0\.1:4010\n$/,
+      );
 
-    expect(json((await run('profile list -o json')).stdout)).toEqual([
-      { name: 'dev', url: 'http://127.0.0.1:4010', current: false, token: 'in the keychain' },
-      { name: 'prod', url: 'https://lms.example.edu', current: true, token: 'in the keychain' },
-    ]);
-    expect(json((await run('profile show -o json')).stdout)).toEqual({
-      name: 'prod',
-      url: 'https://lms.example.edu',
-      current: true,
-      token: 'in the keychain',
-      file,
-    });
-    // Listing and showing never ask the keychain.
-    expect(keychain.reads).toBe(0);
+      expect(json((await run('profile list -o json')).stdout)).toEqual([
+        { name: 'dev', url: 'http://127.0.0.1:4010', current: false, token: 'in the keychain' },
+        { name: 'prod', url: 'https://lms.example.edu', current: true, token: 'in the keychain' },
+      ]);
+      expect(json((await run('profile show -o json')).stdout)).toEqual({
+        name: 'prod',
+        url: 'https://lms.example.edu',
+        current: true,
+        token: 'in the keychain',
+        file,
+      });
+      // Listing and showing never ask the keychain.
+      expect(keychain.reads).toBe(0);
 
-    expect(await run('profile use dev')).toEqual({ exitCode: 0, stdout: '', stderr: 'Now using profile "dev".\n' });
-    expect(json((await run('profile show -o json')).stdout)).toMatchObject({ name: 'dev', current: true });
-    expect(json((await run('profile show prod -o json')).stdout)).toMatchObject({ name: 'prod', current: false });
-    expect(json((await run('profile show -o json', { env: { LMS_PROFILE: 'prod' } })).stdout)).toMatchObject({
-      name: 'prod',
-    });
+      expect(await run('profile use dev')).toEqual({ exitCode: 0, stdout: '', stderr: 'Now using profile "dev".\n' });
+      expect(json((await run('profile show -o json')).stdout)).toMatchObject({ name: 'dev', current: true });
+      expect(json((await run('profile show prod -o json')).stdout)).toMatchObject({ name: 'prod', current: false });
+      expect(json((await run('profile show -o json', { env: { LMS_PROFILE: 'prod' } })).stdout)).toMatchObject({
+        name: 'prod',
+      });
 
-    expect([...keychain.entries.keys()].sort()).toEqual(['dev@127.0.0.1:4010', 'prod@lms.example.edu']);
-    expect(await run('profile remove dev --yes')).toEqual({
-      exitCode: 0,
-      stdout: '',
-      stderr: 'Removed profile "dev".\n',
-    });
-    expect(json((await run('profile ls -o json')).stdout)).toEqual([
-      { name: 'prod', url: 'https://lms.example.edu', current: false, token: 'in the keychain' },
-    ]);
-    // Its keychain entry went with it.
-    expect([...keychain.entries.keys()]).toEqual(['prod@lms.example.edu']);
-    expect(JSON.parse(keychain.entries.get('prod@lms.example.edu')!)).toEqual({ kind: 'token', token: TOKEN });
+      expect([...keychain.entries.keys()].sort()).toEqual(['dev@127.0.0.1:4010', 'prod@lms.example.edu']);
+      expect(await run('profile remove dev --yes')).toEqual({
+        exitCode: 0,
+        stdout: '',
+        stderr: 'Removed profile "dev".\n',
+      });
+      expect(json((await run('profile ls -o json')).stdout)).toEqual([
+        { name: 'prod', url: 'https://lms.example.edu', current: false, token: 'in the keychain' },
+      ]);
+      // Its keychain entry went with it.
+      expect([...keychain.entries.keys()]).toEqual(['prod@lms.example.edu']);
+      expect(JSON.parse(keychain.entries.get('prod@lms.example.edu')!)).toEqual({ kind: 'token', token: TOKEN });
 
-    // The file says where the token is, and holds no token; still readable by its owner only.
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(statSync(lms.configDir).mode & 0o777).toBe(0o700);
-    expect(json(readFileSync(file, 'utf8'))).toEqual({
-      profiles: { prod: { url: 'https://lms.example.edu', keychain: 'prod@lms.example.edu' } },
-    });
+      // The file says where the token is, and holds no token; still readable by its owner only.
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(lms.configDir).mode & 0o777).toBe(0o700);
+      expect(json(readFileSync(file, 'utf8'))).toEqual({
+        profiles: { prod: { url: 'https://lms.example.edu', keychain: 'prod@lms.example.edu' } },
+      });
 
-    const table = await run('profile list', { tty: true });
-    expect(table.exitCode).toBe(0);
-    expect(table.stdout).toContain('prod');
-    noToken(results);
-  });
+      const table = await run('profile list', { tty: true });
+      expect(table.exitCode).toBe(0);
+      expect(table.stdout).toContain('prod');
+      noToken(results);
+    },
+  );
 
   it('keeps the token in the file (0600) with a one-line notice when no keychain answers', async () => {
     const lms = session({}, { keychain: absentKeychain() });
@@ -125,7 +130,9 @@ describe('lms profile add / list / show / use / remove', () => {
     expect(added).toEqual({
       exitCode: 0,
       stdout: '',
-      stderr: `notice: no keychain answered, so the token is kept in ${file}, readable only by you (--insecure-storage chooses the file without asking)\nSaved profile "prod" (lms.example.edu) in ${file}\n`,
+      stderr:
+        `notice: no keychain answered, so the token is kept in ${file}, readable only by you ` +
+        `(--insecure-storage chooses the file without asking)\nSaved profile "prod" (lms.example.edu) in ${file}\n`,
     });
     expect(json(readFileSync(file, 'utf8'))).toEqual({
       profiles: { prod: { url: 'https://lms.example.edu', token: TOKEN } },
@@ -158,42 +165,47 @@ describe('lms profile add / list / show / use / remove', () => {
     });
   });
 
-  it('a token already in the profile file keeps working, without the keychain, and the next add moves it there', async () => {
-    const keychain = memoryKeychain();
-    const lms = session({}, { keychain });
-    const file = join(lms.configDir, 'config.json');
-    // A stand-in instance that says whether the token it got is the legacy one.
-    const server = createServer((req, res) => {
-      const ok = req.headers.authorization === 'Bearer legacy-token';
-      res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { id: 5, name: 'Old Timer' } : { errors: [{ message: 'Invalid access token.' }] }));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const account = `old@${new URL(url).host}`;
-    try {
-      writeFileSync(file, JSON.stringify({ profiles: { old: { url, token: 'legacy-token' } }, current: 'old' }), {
-        mode: 0o600,
+  it(
+    'a token already in the profile file keeps working, ' + 'without the keychain, and the next add moves it there',
+    async () => {
+      const keychain = memoryKeychain();
+      const lms = session({}, { keychain });
+      const file = join(lms.configDir, 'config.json');
+      // A stand-in instance that says whether the token it got is the legacy one.
+      const server = createServer((req, res) => {
+        const ok = req.headers.authorization === 'Bearer legacy-token';
+        res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(ok ? { id: 5, name: 'Old Timer' } : { errors: [{ message: 'Invalid access token.' }] }));
       });
-      const r = await lms.run('--no-mock users get self --fields name -v');
-      expect(r.stderr).toContain('token from profile "old"');
-      expect(json(r.stdout)).toEqual({ name: 'Old Timer' });
-      expect(keychain.reads).toBe(0);
-      await lms.run(['profile', 'add', 'old', '--url', url, '--token-stdin', '--no-verify'], { stdin: 'legacy-token' });
-      expect(json(readFileSync(file, 'utf8'))).toEqual({
-        profiles: { old: { url, keychain: account } },
-        current: 'old',
-      });
-      expect(JSON.parse(keychain.entries.get(account)!)).toEqual({ kind: 'token', token: 'legacy-token' });
-      const again = await lms.run('--no-mock users get self --fields name -v');
-      expect(again.stderr).toContain('token from the keychain (profile "old")');
-      expect(json(again.stdout)).toEqual({ name: 'Old Timer' });
-      expect(keychain.reads).toBe(1);
-      noToken([r, again], 'legacy-token');
-    } finally {
-      server.close();
-    }
-  });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const account = `old@${new URL(url).host}`;
+      try {
+        writeFileSync(file, JSON.stringify({ profiles: { old: { url, token: 'legacy-token' } }, current: 'old' }), {
+          mode: 0o600,
+        });
+        const r = await lms.run('--no-mock users get self --fields name -v');
+        expect(r.stderr).toContain('token from profile "old"');
+        expect(json(r.stdout)).toEqual({ name: 'Old Timer' });
+        expect(keychain.reads).toBe(0);
+        await lms.run(['profile', 'add', 'old', '--url', url, '--token-stdin', '--no-verify'], {
+          stdin: 'legacy-token',
+        });
+        expect(json(readFileSync(file, 'utf8'))).toEqual({
+          profiles: { old: { url, keychain: account } },
+          current: 'old',
+        });
+        expect(JSON.parse(keychain.entries.get(account)!)).toEqual({ kind: 'token', token: 'legacy-token' });
+        const again = await lms.run('--no-mock users get self --fields name -v');
+        expect(again.stderr).toContain('token from the keychain (profile "old")');
+        expect(json(again.stdout)).toEqual({ name: 'Old Timer' });
+        expect(keychain.reads).toBe(1);
+        noToken([r, again], 'legacy-token');
+      } finally {
+        server.close();
+      }
+    },
+  );
 
   it('writes the profile file with mode 0600 from the first save', async () => {
     const lms = session();
@@ -356,27 +368,33 @@ describe('profile names that are properties of every object', () => {
     },
   );
 
-  it('a hand-edited file with a "__proto__" entry is read as a plain name, and Object.prototype stays clean', async () => {
-    const lms = session();
-    await lms.run('profile add a --url https://a.example --token-stdin --no-verify', { stdin: TOKEN });
-    const file = join(lms.configDir, 'config.json');
-    writeFileSync(
-      file,
-      '{"current":"a","profiles":{"a":{"url":"https://a.example","token":"t"},"__proto__":{"url":"https://evil.example","token":"x"},"junk":7}}',
-    );
-    const listed = json((await lms.run('profile list -o json')).stdout) as { name: string }[];
-    expect(listed.map((p) => p.name)).toEqual(['__proto__', 'a']);
-    expect((await lms.run(['profile', 'use', '__proto__'])).exitCode).toBe(0);
-    expect(json((await lms.run('profile show -o json')).stdout)).toMatchObject({
-      name: '__proto__',
-      url: 'https://evil.example',
-    });
-    expect((await lms.run(['profile', 'remove', '__proto__', '--yes'])).stderr).toBe('Removed profile "__proto__".\n');
-    expect((json(readFileSync(file, 'utf8')) as { profiles: object }).profiles).toEqual({
-      a: { url: 'https://a.example', token: 't' },
-    });
-    expect(Object.prototype).not.toHaveProperty('url');
-  });
+  it(
+    'a hand-edited file with a "__proto__" entry is read ' + 'as a plain name, and Object.prototype stays clean',
+    async () => {
+      const lms = session();
+      await lms.run('profile add a --url https://a.example --token-stdin --no-verify', { stdin: TOKEN });
+      const file = join(lms.configDir, 'config.json');
+      writeFileSync(
+        file,
+        '{"current":"a","profiles":{"a":{"url":"https://a.example","token":"t"},' +
+          '"__proto__":{"url":"https://evil.example","token":"x"},"junk":7}}',
+      );
+      const listed = json((await lms.run('profile list -o json')).stdout) as { name: string }[];
+      expect(listed.map((p) => p.name)).toEqual(['__proto__', 'a']);
+      expect((await lms.run(['profile', 'use', '__proto__'])).exitCode).toBe(0);
+      expect(json((await lms.run('profile show -o json')).stdout)).toMatchObject({
+        name: '__proto__',
+        url: 'https://evil.example',
+      });
+      expect((await lms.run(['profile', 'remove', '__proto__', '--yes'])).stderr).toBe(
+        'Removed profile "__proto__".\n',
+      );
+      expect((json(readFileSync(file, 'utf8')) as { profiles: object }).profiles).toEqual({
+        a: { url: 'https://a.example', token: 't' },
+      });
+      expect(Object.prototype).not.toHaveProperty('url');
+    },
+  );
 
   it('refuses names that would read as flags', async () => {
     const r = await session().run(
@@ -406,7 +424,9 @@ describe('profile add checks the token with the instance', () => {
     expect(r).toEqual({
       exitCode: 0,
       stdout: '',
-      stderr: `Logged in to ${host} as Sam Student (id 7)\nSaved profile "here" (${host}) in ${join(lms.configDir, 'config.json')}, its token in the keychain\n`,
+      stderr:
+        `Logged in to ${host} as Sam Student (id 7)\nSaved profile "here" (${host}) in ` +
+        `${join(lms.configDir, 'config.json')}, its token in the keychain\n`,
     });
     expect(json((await lms.run('profile show here -o json')).stdout)).toMatchObject({ url: served!.url });
   });
@@ -434,7 +454,8 @@ describe('profile add checks the token with the instance', () => {
     const r = await lms.run('profile add gone --url http://127.0.0.1:1 --token-stdin', { stdin: TOKEN });
     expect(r.exitCode).toBe(7);
     expect(r.stderr).toContain(
-      'error: could not reach 127.0.0.1:1 to check the token: 127.0.0.1:1 refused the connection; the profile was not saved',
+      'error: could not reach 127.0.0.1:1 to check the token: 127.0.0.1:1 refused the connection; the profile was ' +
+        'not saved',
     );
     expect(r.stderr).toContain('hint: check --url, or pass --no-verify to save the profile without checking');
     expect((await lms.run('profile show gone')).exitCode).toBe(2);

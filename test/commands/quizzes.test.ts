@@ -19,7 +19,9 @@ describe('lms quizzes', () => {
   it('creates a quiz from flags named after the parameters', async () => {
     const s = session();
     const r = await s.run(
-      'quizzes create --course 1 --title "Unit 2 Exam" --quiz-type assignment --time-limit 30 --allowed-attempts 2 --scoring-policy keep_latest --hide-results until_after_last_attempt --ip-filter 10.0.0.0/8 --publish -o json',
+      'quizzes create --course 1 --title "Unit 2 Exam" --quiz-type assignment --time-limit 30 --allowed-attempts 2 ' +
+        '--scoring-policy keep_latest --hide-results until_after_last_attempt --ip-filter 10.0.0.0/8 --publish -o ' +
+        'json',
       { env: TEACHER },
     );
     expect(r.exitCode).toBe(0);

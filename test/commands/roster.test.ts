@@ -35,7 +35,8 @@ describe('lms enrollments list / add / end', () => {
     ],
     [
       'repeatable states and a short type',
-      'enrollments list --course sis_course_id:CHEM-201 --type student --state completed --state inactive --fields user_id',
+      'enrollments list --course sis_course_id:CHEM-201 --type student --state completed --state inactive --fields ' +
+        'user_id',
       [{ user_id: 10 }, { user_id: 12 }],
     ],
     [
@@ -98,7 +99,8 @@ describe('lms enrollments list / add / end', () => {
   it('adds a section-limited role through a section, and a TA may not add a teacher', async () => {
     const lms = session();
     const r = await lms.run(
-      'enrollments add --section 2 --user 5 --role Grader --limit-to-section -o json --fields type,role,limit_privileges_to_course_section,course_section_id',
+      'enrollments add --section 2 --user 5 --role Grader --limit-to-section -o json --fields ' +
+        'type,role,limit_privileges_to_course_section,course_section_id',
     );
     expect(json(r.stdout)).toEqual({
       type: 'TaEnrollment',
@@ -284,7 +286,8 @@ describe('lms enrollments import', () => {
     ).toEqual(['lucas', 'mina', 'ravi']);
     const students = () =>
       lms.run(
-        'enrollments list --course 2 --type student --state active --state invited --state inactive -o json --fields user_id',
+        'enrollments list --course 2 --type student --state active --state invited --state inactive -o json ' +
+          '--fields user_id',
       );
     expect((json((await students()).stdout) as unknown[]).length).toBe(5);
     const synced = await lms.run(`enrollments import --course 2 --sync --yes ${file}`, { env: w.env });

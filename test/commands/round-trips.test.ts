@@ -204,7 +204,8 @@ describe('export → edit → import → read back; the same import again change
     ['one assignment', 'grade export --course 1 --assignment 1', '--assignment 1'],
     ['a gradebook', 'grade export --course 1', ''],
   ])(
-    "checks %s's names against the students its rows name: a row out of step is a problem of its line, and nothing is sent",
+    "checks %s's names against the students its rows name: a row out of step is a problem of its line, and nothing " +
+      'is sent',
     async (_what, exportLine, flags) => {
       const { lms, file } = workspace(TEACHER);
       const exported = await ok(lms, exportLine);
@@ -222,21 +223,28 @@ describe('export → edit → import → read back; the same import again change
     },
   );
 
-  it('takes a name as the student is called in any of their names, in any case; and a file without names or sections', async () => {
-    const { lms, file } = workspace(TEACHER);
-    const r = await lms.run(
-      `grade --course 1 --assignment 1 --csv ${file('user,name,section,grade\nsam,"student,  SAM",Anything at all,20\n8,Sofia,,16\n')} -o json`,
-    );
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(json(r.stdout)).toMatchObject({ updated: 2, failed: 0 });
-    const bare = await lms.run(`grade --course 1 --csv ${file('user,section,1\nsam,Nowhere,19\n')} -o json`);
-    expect(json(bare.stdout)).toMatchObject({ updated: 1, failed: 0 });
-  });
+  it(
+    'takes a name as the student is called in any of their names, in any case; and a file without names or ' +
+      'sections',
+    async () => {
+      const { lms, file } = workspace(TEACHER);
+      const r = await lms.run(
+        'grade --course 1 --assignment 1 --csv ' +
+          `${file('user,name,section,grade\nsam,"student,  SAM",Anything at all,20\n8,Sofia,,16\n')} -o json`,
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(json(r.stdout)).toMatchObject({ updated: 2, failed: 0 });
+      const bare = await lms.run(`grade --course 1 --csv ${file('user,section,1\nsam,Nowhere,19\n')} -o json`);
+      expect(json(bare.stdout)).toMatchObject({ updated: 1, failed: 0 });
+    },
+  );
 
   it('syncs a roster: a state changed and a student added', async () => {
     const { lms, file } = workspace();
     const exported = await ok(lms, 'enrollments export --course 2');
-    const edited = `${replaceLine(exported, 'sis_user_id:S-011,student,,sis_section_id:CHEM-201-01,invited', 'sis_user_id:S-011,student,,sis_section_id:CHEM-201-01,active').trimEnd()}\nsis_login_id:hana,student,,,active\n`;
+    const edited =
+      `${replaceLine(exported, 'sis_user_id:S-011,student,,sis_section_id:CHEM-201-01,invited', 'sis_user_id:S-011,student,,sis_section_id:CHEM-201-01,active').trimEnd()}` +
+      `\nsis_login_id:hana,student,,,active\n`;
     const path = file(edited);
     const first = await lms.run(`enrollments import --course 2 --update --sync --yes ${path} -o json`);
     expect(first.exitCode, first.stderr).toBe(0);
@@ -271,7 +279,9 @@ describe('export → edit → import → read back; the same import again change
   it('builds an outcomes tree: a group renamed and an outcome added', async () => {
     const { lms, file } = workspace();
     const exported = await ok(lms, 'outcomes export --account 1');
-    const edited = `${exported.replace('msu-lab,group,Laboratory Practice,', 'msu-lab,group,Lab Practice,')}msu-field,outcome,Keeps a field notebook,,,n_mastery,2,msu-lab msu-writing,2,2:Complete;1:Partial\n`;
+    const edited =
+      `${exported.replace('msu-lab,group,Laboratory Practice,', 'msu-lab,group,Lab Practice,')}` +
+      `msu-field,outcome,Keeps a field notebook,,,n_mastery,2,msu-lab msu-writing,2,2:Complete;1:Partial\n`;
     const path = file(edited);
     const first = await lms.run(`outcomes import --account 1 ${path} -o json`);
     expect(first.exitCode, first.stderr).toBe(0);
@@ -444,7 +454,8 @@ describe('lms enrollments export and list', () => {
     expect(imported.exitCode, imported.stderr).toBe(0);
     expect(json(imported.stdout)).toMatchObject({ created: 0, failed: 0 });
     expect(await ok(lms, 'enrollments export --course 5')).toBe(
-      'user,type,role,section,state\nsis_user_id:T-004,ta,Grader,sis_section_id:BIO-101L-01,active\nsis_user_id:T-003,teacher,,sis_section_id:BIO-101L-01,active\n',
+      'user,type,role,section,state\nsis_user_id:T-004,ta,Grader,sis_section_id:BIO-101L-01,active\n' +
+        'sis_user_id:T-003,teacher,,sis_section_id:BIO-101L-01,active\n',
     );
   });
 

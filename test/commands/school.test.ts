@@ -275,7 +275,8 @@ describe('lms assignments', () => {
   it('creates an assignment that list and get then show', async () => {
     const lms = session();
     const created = await lms.run(
-      'assignments create --course 1 --name HW1 --points 15 --grading-type percent --submission-types online_upload,online_url --due-at 2026-12-01T23:59:00Z -o json',
+      'assignments create --course 1 --name HW1 --points 15 --grading-type percent --submission-types ' +
+        'online_upload,online_url --due-at 2026-12-01T23:59:00Z -o json',
       { env: TEACHER },
     );
     expect(created.exitCode).toBe(0);
@@ -314,7 +315,8 @@ describe('lms assignments', () => {
       'assignments create --course 1 --name X --grading-type bogus',
       {},
       2,
-      "option '--grading-type <type>' argument 'bogus' is invalid. Allowed choices are points, percent, pass_fail, letter_grade, gpa_scale, not_graded.",
+      "option '--grading-type <type>' argument 'bogus' is invalid. Allowed choices are points, percent, pass_fail, " +
+        'letter_grade, gpa_scale, not_graded.',
     ],
     [
       'negative points',
@@ -684,7 +686,8 @@ describe('courses list for an admin enrolled in nothing', () => {
       exitCode: 0,
       stdout: '',
       stderr:
-        "No results.\nYou are enrolled in no course. An admin lists an account's courses with --account ID (lms accounts list shows yours).\n",
+        "No results.\nYou are enrolled in no course. An admin lists an account's courses with --account ID (lms " +
+        'accounts list shows yours).\n',
     });
     expect(await lms.run('courses list')).toEqual({ exitCode: 0, stdout: '[]\n', stderr: '' });
     expect((await lms.run('courses list --account 1 -o json')).stdout).not.toBe('[]\n');

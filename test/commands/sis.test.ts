@@ -166,7 +166,8 @@ describe('lms sis import', () => {
 
 describe('lms users import of a SIS users.csv', () => {
   const SIS_USERS =
-    'user_id,login_id,first_name,last_name,email,status,integration_id\nS-1,grace,Grace,Hopper,grace@example.edu,active,i-1\nS-2,linus,Linus,Torvalds,linus@example.edu,active,\n';
+    'user_id,login_id,first_name,last_name,email,status,integration_id\n' +
+    'S-1,grace,Grace,Hopper,grace@example.edu,active,i-1\nS-2,linus,Linus,Torvalds,linus@example.edu,active,\n';
 
   it('takes user_id as the SIS id and the name from its parts, checking every row first', async () => {
     const lms = session();
@@ -185,25 +186,28 @@ describe('lms users import of a SIS users.csv', () => {
     expect(grace).toMatchObject({ name: 'Grace Hopper', sortable_name: 'Hopper, Grace', login_id: 'grace' });
   });
 
-  it('deletes a user whose status is deleted, with --update, after asking; failed rows go back in the SIS columns', async () => {
-    const lms = session();
-    await lms.run(['users', 'import', file('sis-users2.csv', SIS_USERS)]);
-    const drop = file(
-      'drop-users.csv',
-      'user_id,login_id,full_name,status\nS-2,linus,Linus Torvalds,deleted\nS-7,ghost,Ghost,deleted\n',
-    );
-    const asked = await lms.run(['users', 'import', '--update', drop]);
-    expect(asked.exitCode).toBe(2);
-    expect(asked.stderr).toMatch(/Delete 2 users of account self .*pass --yes/);
-    const failedOut = join(dir, 'failed-users.csv');
-    const r = await lms.run(['users', 'import', '--update', '--yes', drop, '--failed-out', failedOut]);
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('ghost does not exist, so it cannot be deleted');
-    expect((await lms.run('users get sis_user_id:S-2')).exitCode).toBe(4);
-    const failed = readFileSync(failedOut, 'utf8').split(/\r?\n/);
-    expect(failed[0]).toBe('user_id,login_id,full_name,status,error');
-    expect(failed[1]).toMatch(/^S-7,ghost,Ghost,deleted,/);
-  });
+  it(
+    'deletes a user whose status is deleted, with --update, ' + 'after asking; failed rows go back in the SIS columns',
+    async () => {
+      const lms = session();
+      await lms.run(['users', 'import', file('sis-users2.csv', SIS_USERS)]);
+      const drop = file(
+        'drop-users.csv',
+        'user_id,login_id,full_name,status\nS-2,linus,Linus Torvalds,deleted\nS-7,ghost,Ghost,deleted\n',
+      );
+      const asked = await lms.run(['users', 'import', '--update', drop]);
+      expect(asked.exitCode).toBe(2);
+      expect(asked.stderr).toMatch(/Delete 2 users of account self .*pass --yes/);
+      const failedOut = join(dir, 'failed-users.csv');
+      const r = await lms.run(['users', 'import', '--update', '--yes', drop, '--failed-out', failedOut]);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain('ghost does not exist, so it cannot be deleted');
+      expect((await lms.run('users get sis_user_id:S-2')).exitCode).toBe(4);
+      const failed = readFileSync(failedOut, 'utf8').split(/\r?\n/);
+      expect(failed[0]).toBe('user_id,login_id,full_name,status,error');
+      expect(failed[1]).toMatch(/^S-7,ghost,Ghost,deleted,/);
+    },
+  );
 });
 
 describe('lms enrollments import of a SIS enrollments.csv', () => {
@@ -227,7 +231,8 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
       'import',
       file(
         'bad-enr.csv',
-        'course_id,section_id,user_id,role,status,limit_section_privileges\nC1,,u1,student,retired,\nC9,,u1,student,active,\nC2,S1,u2,teacher,active,\nC1,,u7,student,active,maybe\n',
+        'course_id,section_id,user_id,role,status,limit_section_privileges\nC1,,u1,student,retired,\n' +
+          'C9,,u1,student,active,\nC2,S1,u2,teacher,active,\nC1,,u7,student,active,maybe\n',
       ),
     ]);
     expect(bad.exitCode).toBe(2);
@@ -239,7 +244,8 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
       'import',
       file(
         'refs-enr.csv',
-        'course_id,section_id,user_id,role,status\nC9,,u1,student,active\nC2,S1,u2,teacher,active\nC1,,u7,student,active\n',
+        'course_id,section_id,user_id,role,status\nC9,,u1,student,active\nC2,S1,u2,teacher,active\n' +
+          'C1,,u7,student,active\n',
       ),
     ]);
     expect(refs.exitCode).toBe(2);
@@ -255,7 +261,8 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
 
     const good = file(
       'sis-enr.csv',
-      'course_id,section_id,user_id,role,status,associated_user_id,limit_section_privileges\nC1,,u1,student,active,,\n,S1,u2,ta,active,,true\nC2,,u1,student,active,,\nC1,,u3,observer,active,u1,\n',
+      'course_id,section_id,user_id,role,status,associated_user_id,limit_section_privileges\n' +
+        'C1,,u1,student,active,,\n,S1,u2,ta,active,,true\nC2,,u1,student,active,,\nC1,,u3,observer,active,u1,\n',
     );
     const dry = await lms.run(['enrollments', 'import', '--dry-run', good, '-o', 'json']);
     expect(dry.exitCode, dry.stderr).toBe(0);
@@ -295,7 +302,8 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
     ]);
     const ends = file(
       'ends.csv',
-      'course_id,user_id,role,status\nC1,u1,student,completed\nC1,u2,teacher,deleted\nC2,u3,student,inactive\nC2,u1,student,deleted\n',
+      'course_id,user_id,role,status\nC1,u1,student,completed\nC1,u2,teacher,deleted\nC2,u3,student,inactive\n' +
+        'C2,u1,student,deleted\n',
     );
     const asked = await lms.run(['enrollments', 'import', '--update', ends]);
     expect(asked.exitCode).toBe(2);
@@ -309,7 +317,8 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
         JSON.parse(
           (
             await lms.run(
-              `enrollments list --course sis_course_id:${course} --state active --state completed --state inactive -o json`,
+              `enrollments list --course sis_course_id:${course} --state active --state completed --state inactive ` +
+                '-o json',
             )
           ).stdout,
         ) as Record<string, unknown>[]

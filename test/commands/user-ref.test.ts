@@ -228,82 +228,97 @@ describe('an email address names a user', () => {
     ).toEqual({ user_id: twin });
   });
 
-  it('grade --csv: an address a row names is looked up, and one naming no one or two is a problem of its line; nothing is sent', async () => {
-    const { w, lms } = await withTwin();
-    const before = (await lms.run('grade export --course 1 --assignment 1')).stdout;
-    const bad = await lms.run(
-      `grade --course 1 --assignment 1 --csv ${w.file('g.csv', 'user,grade\nemail:sam@example.edu,18\nravi@example.edu,17\nemail:nobody@example.edu,3\nemail:nobody,4\n')}`,
-    );
-    expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toContain('has 3 problems; nothing was sent');
-    expect(bad.stderr).toContain(
-      ':3: user "ravi@example.edu": ravi@example.edu is the login or email address of 2 users in course 1',
-    );
-    expect(bad.stderr).toContain(
-      ':4: user "email:nobody@example.edu": no user in course 1 has the email address nobody@example.edu',
-    );
-    expect(bad.stderr).toContain(':5: user "email:nobody" is no email address');
-    expect((await lms.run('grade export --course 1 --assignment 1')).stdout).toBe(before);
-    const good = await lms.run(
-      `grade --course 1 --assignment 1 --csv ${w.file('h.csv', 'user,grade\nemail:sam@example.edu,18\nsofia@example.edu,14\nemail:ravi@example.edu,17\n')} -o json`,
-    );
-    expect(good.exitCode, good.stderr).toBe(0);
-    expect(
-      (JSON.parse(good.stdout) as { rows: { user_id: number; status: string }[] }).rows.map((r) => [
-        r.user_id,
-        r.status,
-      ]),
-    ).toEqual([
-      [7, 'updated'],
-      [8, 'updated'],
-      [9, 'updated'],
-    ]);
-  });
+  it(
+    'grade --csv: an address a row names is looked up, and one naming no one or two is a problem of its line; ' +
+      'nothing is sent',
+    async () => {
+      const { w, lms } = await withTwin();
+      const before = (await lms.run('grade export --course 1 --assignment 1')).stdout;
+      const bad = await lms.run(
+        'grade --course 1 --assignment 1 --csv ' +
+          `${w.file('g.csv', 'user,grade\nemail:sam@example.edu,18\nravi@example.edu,17\nemail:nobody@example.edu,3\nemail:nobody,4\n')}`,
+      );
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr).toContain('has 3 problems; nothing was sent');
+      expect(bad.stderr).toContain(
+        ':3: user "ravi@example.edu": ravi@example.edu is the login or email address of 2 users in course 1',
+      );
+      expect(bad.stderr).toContain(
+        ':4: user "email:nobody@example.edu": no user in course 1 has the email address nobody@example.edu',
+      );
+      expect(bad.stderr).toContain(':5: user "email:nobody" is no email address');
+      expect((await lms.run('grade export --course 1 --assignment 1')).stdout).toBe(before);
+      const good = await lms.run(
+        'grade --course 1 --assignment 1 --csv ' +
+          `${w.file('h.csv', 'user,grade\nemail:sam@example.edu,18\nsofia@example.edu,14\nemail:ravi@example.edu,17\n')}` +
+          ' -o json',
+      );
+      expect(good.exitCode, good.stderr).toBe(0);
+      expect(
+        (JSON.parse(good.stdout) as { rows: { user_id: number; status: string }[] }).rows.map((r) => [
+          r.user_id,
+          r.status,
+        ]),
+      ).toEqual([
+        [7, 'updated'],
+        [8, 'updated'],
+        [9, 'updated'],
+      ]);
+    },
+  );
 
-  it("enrollments import, add and list, admins and users verbs find an address among the instance's users", async () => {
-    const w = workspace();
-    const lms = session(w.env);
-    const imported = await lms.run(
-      `enrollments import --course 3 ${w.file('r.csv', 'user,type\nemail:sam@example.edu,ta\nnobody@example.edu,student\nemail:none@example.edu,student\n')}`,
-    );
-    expect(imported.exitCode).toBe(2);
-    expect(imported.stderr).toContain(':3: user "nobody@example.edu" not found');
-    expect(imported.stderr).toContain(
-      ':4: user "email:none@example.edu": no user in the instance has the email address none@example.edu',
-    );
-    expect(
-      (
-        await lms.run(
-          `enrollments import --course 3 ${w.file('s.csv', 'user,type\nemail:sam@example.edu,ta\n')} -o json`,
-        )
-      ).exitCode,
-    ).toBe(0);
-    expect(
-      JSON.parse(
-        (await lms.run('enrollments list --course 3 --user email:sam@example.edu -o json --fields user_id,type'))
-          .stdout,
-      ),
-    ).toEqual([{ user_id: 7, type: 'TaEnrollment' }]);
-    expect(
-      (await lms.run('enrollments add --course 3 --user email:sofia@example.edu --dry-run -o json')).stdout,
-    ).toMatch(/"enrollment\[user_id\]",\s*"8"/);
-    expect((await lms.run('admins add --account 1 --user email:sofia@example.edu --dry-run -o json')).stdout).toMatch(
-      /"user_id",\s*"8"/,
-    );
-    expect(JSON.parse((await lms.run('users get email:sofia@example.edu -o json --fields id')).stdout)).toEqual({
-      id: 8,
-    });
-    expect(JSON.parse((await lms.run('users profile sofia@example.edu -o json --fields id')).stdout)).toEqual({
-      id: 8,
-    });
-  });
+  it(
+    'enrollments import, add and list, admins and users ' + "verbs find an address among the instance's users",
+    async () => {
+      const w = workspace();
+      const lms = session(w.env);
+      const imported = await lms.run(
+        'enrollments import --course 3 ' +
+          `${w.file('r.csv', 'user,type\nemail:sam@example.edu,ta\nnobody@example.edu,student\nemail:none@example.edu,student\n')}`,
+      );
+      expect(imported.exitCode).toBe(2);
+      expect(imported.stderr).toContain(':3: user "nobody@example.edu" not found');
+      expect(imported.stderr).toContain(
+        ':4: user "email:none@example.edu": no user in the instance has the email address none@example.edu',
+      );
+      expect(
+        (
+          await lms.run(
+            `enrollments import --course 3 ${w.file('s.csv', 'user,type\nemail:sam@example.edu,ta\n')} -o json`,
+          )
+        ).exitCode,
+      ).toBe(0);
+      expect(
+        JSON.parse(
+          (await lms.run('enrollments list --course 3 --user email:sam@example.edu -o json --fields user_id,type'))
+            .stdout,
+        ),
+      ).toEqual([{ user_id: 7, type: 'TaEnrollment' }]);
+      expect(
+        (await lms.run('enrollments add --course 3 --user email:sofia@example.edu --dry-run -o json')).stdout,
+      ).toMatch(/"enrollment\[user_id\]",\s*"8"/);
+      expect((await lms.run('admins add --account 1 --user email:sofia@example.edu --dry-run -o json')).stdout).toMatch(
+        /"user_id",\s*"8"/,
+      );
+      expect(JSON.parse((await lms.run('users get email:sofia@example.edu -o json --fields id')).stdout)).toEqual({
+        id: 8,
+      });
+      expect(JSON.parse((await lms.run('users profile sofia@example.edu -o json --fields id')).stdout)).toEqual({
+        id: 8,
+      });
+    },
+  );
 
-  it("a teacher may not search the instance's users: an email address says so (exit 3); a bare one is still a login", async () => {
-    const lms = session(TEACHER);
-    const r = await lms.run('users get email:sam@example.edu');
-    expect(r.exitCode).toBe(3);
-    expect(r.stderr).toContain('cannot look up the email address sam@example.edu in the instance');
-    const bare = await lms.run('users get sam@example.edu');
-    expect(bare.exitCode).toBe(4);
-  });
+  it(
+    "a teacher may not search the instance's users: an email " +
+      'address says so (exit 3); a bare one is still a login',
+    async () => {
+      const lms = session(TEACHER);
+      const r = await lms.run('users get email:sam@example.edu');
+      expect(r.exitCode).toBe(3);
+      expect(r.stderr).toContain('cannot look up the email address sam@example.edu in the instance');
+      const bare = await lms.run('users get sam@example.edu');
+      expect(bare.exitCode).toBe(4);
+    },
+  );
 });

@@ -126,7 +126,9 @@ describe('moving the state out of the cache directory', () => {
       'journals/a1b2.ndjson': '{"row":1}\n',
     });
     expect(said).toEqual([
-      `left in ${cache}, not moved to the state directory ${state}: ${join(cache, 'audit.log')} (the state directory has its own), ${join(cache, 'journals', 'a1b2.ndjson')} (the state directory has its own); move what of it is lms's there yourself`,
+      `left in ${cache}, not moved to the state directory ${state}: ${join(cache, 'audit.log')} (the state ` +
+        `directory has its own), ${join(cache, 'journals', 'a1b2.ndjson')} (the state directory has its own); move ` +
+        `what of it is lms's there yourself`,
     ]);
   });
 

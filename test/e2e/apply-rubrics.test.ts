@@ -10,7 +10,8 @@ const { dir, env } = e2eWorkspace('e2e-apply-rubrics');
 let served: Served | undefined;
 const writes = (log: string) => log.split('\n').filter((l) => /^(POST|PUT|DELETE) /.test(l));
 
-const FILE = `courses:
+const FILE =
+  `courses:
   - sis_course_id: E2E-RUB
     name: Rubrics end to end
     account: sis_account_id:MSU
@@ -25,7 +26,8 @@ const FILE = `courses:
           - { description: Thesis, points: 4 }
           - description: Evidence
             points: 8
-            ratings: [{ description: Strong, points: 8 }, { description: Thin, points: 3 }, { description: None, points: 0 }]
+            ratings: [{ description: Strong, points: 8 }, { description: Thin, points: 3 }, { description: None, ` +
+  `points: 0 }]
 `;
 
 beforeAll(async () => {

@@ -67,7 +67,8 @@ function files(
   );
   writeFileSync(
     join(folder, 'outcomes.yaml'),
-    'groups:\n  - title: Lab Skills\n    vendor_guid: e2e-lab\n    outcomes:\n      - { title: Uses a pipette, vendor_guid: e2e-pipette, ratings: ["3:Accurate", "1:Rough"] }\n',
+    'groups:\n  - title: Lab Skills\n    vendor_guid: e2e-lab\n    outcomes:\n      - { title: Uses a pipette, ' +
+      'vendor_guid: e2e-pipette, ratings: ["3:Accurate", "1:Rough"] }\n',
   );
   const topics = Array.from(
     { length: options.topics ?? 2 },

@@ -92,7 +92,8 @@ describe('the audit log', () => {
     const stale = Array.from(
       { length: 40_000 },
       (_, i) =>
-        `${JSON.stringify({ time: new Date(old + i).toISOString(), instance: 'x', user: {}, surface: 'cli', path: `/stale/${i}` })}\n`,
+        `${JSON.stringify({ time: new Date(old + i).toISOString(), instance: 'x', user: {}, surface: 'cli', path: `/stale/${i}` })}` +
+        `\n`,
     ).join('');
     const logins: string[] = [];
     for (let round = 0; round < 3; round++) {

@@ -100,7 +100,8 @@ describe('lms auth login with a public developer key', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ user_id: 7, expires_at: after.expires_at, renewable: true });
   });
 
-  it('a confidential key without its secret, in a script: the code is refused, lms says the key needs its secret and how to give it (exit 3), nothing saved', {
+  it('a confidential key without its secret, in a script: the code is refused, lms says the key needs its secret ' +
+    'and how to give it (exit 3), nothing saved', {
     timeout: 60_000,
   }, async () => {
     const s = await serveAt('2026-11-02T14:10:00Z');
@@ -111,7 +112,8 @@ describe('lms auth login with a public developer key', () => {
     expect(login.result.exitCode).toBe(3);
     const host = new URL(s.url).host;
     expect(login.result.stderr).toContain(
-      `error: ${host} wants the client secret of developer key ${confidential.client_id}: it is a confidential client, not a public one; nothing was saved`,
+      `error: ${host} wants the client secret of developer key ${confidential.client_id}: it is a confidential ` +
+        'client, not a public one; nothing was saved',
     );
     expect(login.result.stderr).toContain(`--client-id ${confidential.client_id} --client-secret-stdin`);
     expect(s.log().match(/POST \/login\/oauth2\/token \d{3}/g)).toEqual(['POST /login/oauth2/token 401']);

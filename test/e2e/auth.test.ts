@@ -122,7 +122,8 @@ describe('lms auth against lms mock serve', () => {
     printed.push(out.stdout, out.stderr);
     expect(out.exitCode, out.stderr).toBe(0);
     expect(out.stderr).toBe(
-      `Logged out of ${new URL(s.url).host}: the token was revoked, and removed from ${join(dir, 'config', 'config.json')}.`,
+      `Logged out of ${new URL(s.url).host}: the token was revoked, and removed from ` +
+        `${join(dir, 'config', 'config.json')}.`,
     );
     expect(s.log()).toMatch(/DELETE \/login\/oauth2\/token 200/);
 

@@ -31,7 +31,8 @@ describe('a dry run that predicts rows left undone', () => {
     // Sections that do not exist are found before anything is sent; --skip-invalid skips their rows.
     const roster = file(
       'roster.csv',
-      'user,type,section\n7,student,sis_section_id:NOPE-1\n8,student,sis_section_id:NOPE-2\n9,student,sis_section_id:NOPE-3\n',
+      'user,type,section\n7,student,sis_section_id:NOPE-1\n8,student,sis_section_id:NOPE-2\n' +
+        '9,student,sis_section_id:NOPE-3\n',
     );
     const plan = await spawnLms(
       ['enrollments', 'import', '--course', '3', '--dry-run', '--skip-invalid', roster],
@@ -60,7 +61,8 @@ describe('-o json on a bulk command', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ updated: 5, unchanged: 1, failed: 0 });
   }, 30_000);
 
-  it('users import with refused rows: summary, row errors and the failed-rows file in the one error object', async () => {
+  it('users import with refused rows: summary, row errors ' +
+    'and the failed-rows file in the one error object', async () => {
     const users = file('users.csv', 'name,login_id,sis_user_id\nAna,ana,\nBo,bo,SIS-B\n');
     const failedOut = join(dir, 'failed.csv');
     const r = await spawnLms(['users', 'import', users, '--failed-out', failedOut, '-o', 'json'], {

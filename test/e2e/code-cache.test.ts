@@ -74,14 +74,17 @@ const flipBits = (file: string, count: number, seed: number) => {
 };
 
 describe.skipIf(!hasCompileCache)("Node's compile cache", () => {
-  it('is written by the first run in <cache directory>/compile, private to the user, and used by the next', async () => {
-    const dir = await filled();
-    expect(statSync(join(dir, 'compile')).mode & 0o777).toBe(0o700);
-    const before = new Map(entries(dir).map((file) => [file, statSync(file).mtimeMs]));
-    expect((await run(dir)).stdout).toBe(expected);
-    // Accepted, so not written again.
-    expect(new Map(entries(dir).map((file) => [file, statSync(file).mtimeMs]))).toEqual(before);
-  });
+  it(
+    'is written by the first run in <cache directory>/compile, ' + 'private to the user, and used by the next',
+    async () => {
+      const dir = await filled();
+      expect(statSync(join(dir, 'compile')).mode & 0o777).toBe(0o700);
+      const before = new Map(entries(dir).map((file) => [file, statSync(file).mtimeMs]));
+      expect((await run(dir)).stdout).toBe(expected);
+      // Accepted, so not written again.
+      expect(new Map(entries(dir).map((file) => [file, statSync(file).mtimeMs]))).toEqual(before);
+    },
+  );
 
   it.skipIf(process.platform === 'win32' || process.platform === 'darwin')(
     "lives in XDG_CACHE_HOME/lms/compile, or ~/.cache/lms/compile (env-paths' cache directory)",
@@ -111,21 +114,24 @@ describe.skipIf(!hasCompileCache)("Node's compile cache", () => {
     expect((await run(dir)).stdout).toBe(expected);
   });
 
-  it("foreign: another file's entry, cut or padded to this one's length, is refused and the build's code runs", async () => {
-    const dir = await filled();
-    const files = entries(dir).sort((a, b) => statSync(b).size - statSync(a).size);
-    const bytes = files.map((file) => readFileSync(file));
-    // Each entry replaced by the next one's bytes, made the same length as the one it replaces.
-    files.forEach((file, i) => {
-      const other = bytes[(i + 1) % bytes.length];
-      const same = Buffer.alloc(bytes[i].length);
-      other.copy(same, 0, 0, Math.min(other.length, same.length));
-      writeFileSync(file, same);
-    });
-    expect((await run(dir)).stdout).toBe(expected);
-    // And a run of another command on the same cache.
-    expect((await run(dir, ['--no-color', '--version'])).stdout).toBe(version);
-  });
+  it(
+    "foreign: another file's entry, cut or padded to this " + "one's length, is refused and the build's code runs",
+    async () => {
+      const dir = await filled();
+      const files = entries(dir).sort((a, b) => statSync(b).size - statSync(a).size);
+      const bytes = files.map((file) => readFileSync(file));
+      // Each entry replaced by the next one's bytes, made the same length as the one it replaces.
+      files.forEach((file, i) => {
+        const other = bytes[(i + 1) % bytes.length];
+        const same = Buffer.alloc(bytes[i].length);
+        other.copy(same, 0, 0, Math.min(other.length, same.length));
+        writeFileSync(file, same);
+      });
+      expect((await run(dir)).stdout).toBe(expected);
+      // And a run of another command on the same cache.
+      expect((await run(dir, ['--no-color', '--version'])).stdout).toBe(version);
+    },
+  );
 
   it.each([
     ['a FIFO', (file: string) => execFileSync('mkfifo', [file])],
@@ -185,15 +191,18 @@ describe.skipIf(!hasCompileCache)("Node's compile cache", () => {
 });
 
 describe.skipIf(hasCompileCache)('on Node 20, which has no compile cache', () => {
-  it('lms keeps none of its own: the cache directory is not made, and what is planted there is never opened', async () => {
-    const dir = fresh();
-    expect((await run(join(dir, 'made'))).stdout).toBe(expected);
-    expect(existsSync(join(dir, 'made', 'compile'))).toBe(false);
-    // What the launcher once read: a FIFO would hold any reader for ever.
-    for (const name of ['compile', 'lms.v8', `0123456789abcdef-${process.version}-${process.arch}.v8`])
-      execFileSync('mkfifo', [join(dir, name)]);
-    expect((await run(dir)).stdout).toBe(expected);
-  });
+  it(
+    'lms keeps none of its own: the cache directory is ' + 'not made, and what is planted there is never opened',
+    async () => {
+      const dir = fresh();
+      expect((await run(join(dir, 'made'))).stdout).toBe(expected);
+      expect(existsSync(join(dir, 'made', 'compile'))).toBe(false);
+      // What the launcher once read: a FIFO would hold any reader for ever.
+      for (const name of ['compile', 'lms.v8', `0123456789abcdef-${process.version}-${process.arch}.v8`])
+        execFileSync('mkfifo', [join(dir, name)]);
+      expect((await run(dir)).stdout).toBe(expected);
+    },
+  );
 });
 
 describe('a cache directory that cannot be used', () => {

@@ -34,7 +34,9 @@ const shellEnv = () => ({ ...env, PATH: `${binDir}:${process.env.PATH}` });
 
 function bash(words: string[]): { stdout: string; stderr: string } {
   const quoted = words.map((w) => `'${w}'`).join(' ');
-  const script = `source completions/lms.bash; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _lms; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const script =
+    `source completions/lms.bash; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _lms; printf ` +
+    `'%s\\n' "\${COMPREPLY[@]}"`;
   const r = spawnSync('bash', ['-c', script], { cwd: root, env: shellEnv(), encoding: 'utf8' });
   return { stdout: r.stdout, stderr: r.stderr };
 }
@@ -66,7 +68,8 @@ describe('bash, sourcing completions/lms.bash', () => {
       'bash',
       [
         '-c',
-        `source completions/lms.bash; COMP_WORDS=(lms courses get ''); COMP_CWORD=3; _lms; printf '[%s]' "\${COMPREPLY[*]}"`,
+        `source completions/lms.bash; COMP_WORDS=(lms courses get ''); COMP_CWORD=3; _lms; printf '[%s]' ` +
+          `"\${COMPREPLY[*]}"`,
       ],
       {
         cwd: root,

@@ -30,7 +30,8 @@ afterAll(async () => {
 });
 
 describe('lms conv over HTTP', () => {
-  it('sends to 500 people with --async, following the batch in the server to its end, then archives the 500 in one batch', async () => {
+  it('sends to 500 people with --async, following the batch in the server to its end, then archives the 500 in one ' +
+    'batch', async () => {
     const sent = await lms([
       'conv',
       'send',

@@ -31,35 +31,38 @@ describe('the dashboard over HTTP', () => {
     expect(stream[0]).toEqual({ type: 'DiscussionTopic', title: 'Exam review thread', read_state: false });
   });
 
-  it("a submission puts a grading to-do on the teacher's list; the grade takes it away and reaches the student", async () => {
-    const todo = (await json(['todo'], STUDENT)) as { type: string; assignment: { id: number; name: string } }[];
-    const worksheet = todo.find((t) => t.type === 'submitting')!.assignment;
-    expect(worksheet.name).toBe('Stereochemistry Worksheet');
-    const upcoming = (await json(['upcoming', '--fields', 'id'], STUDENT)) as { id: unknown }[];
-    expect(upcoming).toContainEqual({ id: `assignment_${worksheet.id}` });
+  it(
+    "a submission puts a grading to-do on the teacher's " + 'list; the grade takes it away and reaches the student',
+    async () => {
+      const todo = (await json(['todo'], STUDENT)) as { type: string; assignment: { id: number; name: string } }[];
+      const worksheet = todo.find((t) => t.type === 'submitting')!.assignment;
+      expect(worksheet.name).toBe('Stereochemistry Worksheet');
+      const upcoming = (await json(['upcoming', '--fields', 'id'], STUDENT)) as { id: unknown }[];
+      expect(upcoming).toContainEqual({ id: `assignment_${worksheet.id}` });
 
-    await json(
-      ['submissions', 'submit', '--course', '2', '--assignment', String(worksheet.id), '--text', '<p>done</p>'],
-      STUDENT,
-    );
-    expect(((await json(['todo'], STUDENT)) as unknown[]).length).toBe(0);
-    const grading = (await json(['todo', '--fields', 'type,assignment.id,needs_grading_count'], TEACHER)) as Record<
-      string,
-      unknown
-    >[];
-    expect(grading).toContainEqual({ type: 'grading', 'assignment.id': worksheet.id, needs_grading_count: 1 });
+      await json(
+        ['submissions', 'submit', '--course', '2', '--assignment', String(worksheet.id), '--text', '<p>done</p>'],
+        STUDENT,
+      );
+      expect(((await json(['todo'], STUDENT)) as unknown[]).length).toBe(0);
+      const grading = (await json(['todo', '--fields', 'type,assignment.id,needs_grading_count'], TEACHER)) as Record<
+        string,
+        unknown
+      >[];
+      expect(grading).toContainEqual({ type: 'grading', 'assignment.id': worksheet.id, needs_grading_count: 1 });
 
-    await json(['grade', '--course', '2', '--assignment', String(worksheet.id), '--user', '7', '14'], TEACHER);
-    const after = (await json(['todo', '--fields', 'assignment.id'], TEACHER)) as Record<string, unknown>[];
-    expect(after).not.toContainEqual({ 'assignment.id': worksheet.id });
-    const stream = (await json(['activity', '--fields', 'type,title'], STUDENT)) as { type: string; title: string }[];
-    expect(stream.slice(0, 2)).toEqual(
-      expect.arrayContaining([
-        { type: 'Submission', title: 'Stereochemistry Worksheet' },
-        { type: 'Message', title: 'Grade posted: Stereochemistry Worksheet' },
-      ]),
-    );
-  });
+      await json(['grade', '--course', '2', '--assignment', String(worksheet.id), '--user', '7', '14'], TEACHER);
+      const after = (await json(['todo', '--fields', 'assignment.id'], TEACHER)) as Record<string, unknown>[];
+      expect(after).not.toContainEqual({ 'assignment.id': worksheet.id });
+      const stream = (await json(['activity', '--fields', 'type,title'], STUDENT)) as { type: string; title: string }[];
+      expect(stream.slice(0, 2)).toEqual(
+        expect.arrayContaining([
+          { type: 'Submission', title: 'Stereochemistry Worksheet' },
+          { type: 'Message', title: 'Grade posted: Stereochemistry Worksheet' },
+        ]),
+      );
+    },
+  );
 
   it('an ignored to-do stays away over HTTP', async () => {
     const before = (await json(['todo', '--fields', 'assignment.id'], TEACHER)) as { 'assignment.id': number }[];

@@ -62,18 +62,22 @@ async function self(url: string, flags: string[] = []) {
 }
 
 describe('a one-shot command: --timeout for each request, its retries included', () => {
-  it('--timeout 2 against an instance that never answers: one try, ended at the deadline, exit 7 saying what was tried', async () => {
-    const before = connections;
-    const r = await self(silentUrl, ['--timeout', '2']);
-    expect(r.elapsed).toBeLessThan(5000);
-    expect(r.exitCode).toBe(7);
-    const host = new URL(silentUrl).host;
-    expect(errorOf(r.stderr)).toMatchObject({
-      message: `GET ${host}: no answer within 2 s (one try over 2 s within --timeout 2)`,
-      hint: '--timeout is the most one request may take, its retries included: raise it, or check the instance',
-    });
-    expect(connections - before).toBe(1);
-  });
+  it(
+    '--timeout 2 against an instance that never answers: one try, ended at the deadline, exit 7 saying what was ' +
+      'tried',
+    async () => {
+      const before = connections;
+      const r = await self(silentUrl, ['--timeout', '2']);
+      expect(r.elapsed).toBeLessThan(5000);
+      expect(r.exitCode).toBe(7);
+      const host = new URL(silentUrl).host;
+      expect(errorOf(r.stderr)).toMatchObject({
+        message: `GET ${host}: no answer within 2 s (one try over 2 s within --timeout 2)`,
+        hint: '--timeout is the most one request may take, its retries included: raise it, or check the instance',
+      });
+      expect(connections - before).toBe(1);
+    },
+  );
 
   it('the default against an instance that never answers ends within its 30 s, not two tries of them', {
     timeout: 70_000,
@@ -94,19 +98,23 @@ describe('a one-shot command: --timeout for each request, its retries included',
       expect(r.exitCode).toBe(7);
       expect(errorOf(r.stderr).message).toMatch(
         new RegExp(
-          `^${new URL(refusingUrl).host.replace(/\./g, '\\.')} refused the connection \\(2 tries over \\d+(\\.\\d)? s within --timeout (2|30)\\)$`,
+          `^${new URL(refusingUrl).host.replace(/\./g, '\\.')} refused the connection \\(2 tries over \\d+(\\.\\d)? ` +
+            `s within --timeout (2|30)\\)$`,
         ),
       );
     },
   );
 
-  it('an instance that answers 503: retried with its pacing, and no retry begun past the deadline (exit 6)', async () => {
-    const before = unavailableRequests;
-    const r = await self(unavailableUrl, ['--timeout', '3']);
-    expect(r.elapsed).toBeLessThan(5000);
-    expect(r.exitCode).toBe(6);
-    expect(unavailableRequests - before).toBeGreaterThanOrEqual(2);
-  });
+  it(
+    'an instance that answers 503: retried with its ' + 'pacing, and no retry begun past the deadline (exit 6)',
+    async () => {
+      const before = unavailableRequests;
+      const r = await self(unavailableUrl, ['--timeout', '3']);
+      expect(r.elapsed).toBeLessThan(5000);
+      expect(r.exitCode).toBe(6);
+      expect(unavailableRequests - before).toBeGreaterThanOrEqual(2);
+    },
+  );
 });
 
 describe('a bulk job: a timeout a try, and the retries', () => {

@@ -66,7 +66,8 @@ describe('lms topics over HTTP', () => {
     };
     expect(entry).toMatchObject({ message: '<p>My results</p>', attachment: { size: 16 } });
     expect(entry.attachment.url.startsWith(`${server.url}/files/`)).toBe(true);
-    // Right after the write the server's view is still being rebuilt (503, for 3 s: longer than a command takes to start on a busy machine); the command waits it out.
+    // Right after the write the server's view is still being rebuilt (503, for 3 s: longer than a command takes to
+    // start on a busy machine); the command waits it out.
     const r = await lms(['topics', 'view', '3', '--course', '1', '-o', 'json', '-v'], TEACHER);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/retry .*503|503 GET/);

@@ -33,7 +33,9 @@ function checksOf(stdout: string): Record<string, Check> {
 
 const hostOf = (url: string) => new URL(url).host;
 
-/** Sends `GET /api/v1/users/self` as the admin until the mock's throttle answers `until` (or `times` have been sent). */
+/**
+ * Sends `GET /api/v1/users/self` as the admin until the mock's throttle answers `until` (or `times` have been sent).
+ */
 async function spend(server: Served, { times, until }: { times: number; until?: number }): Promise<number> {
   for (let i = 0; i < times; i++) {
     const res = await fetch(`${server.url}/api/v1/users/self`, { headers: { authorization: `Bearer ${ADMIN}` } });
@@ -78,61 +80,69 @@ describe('lms doctor against lms mock serve', () => {
     plain = await serve('plain');
   });
 
-  it('passes, exit 0, every check in the JSON; the rate-limit bucket measured from the headers every answer carries', async () => {
-    const r = await doctor(plain.url);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toBe('');
-    const checks = checksOf(r.stdout);
-    expect(Object.keys(checks)).toEqual([
-      'node',
-      'sqlite',
-      'instance',
-      'config',
-      'token',
-      'proxy',
-      'trust',
-      'reachable',
-      'auth',
-      'clock',
-      'rate limit',
-      'masquerade',
-      'code cache',
-      'state',
-    ]);
-    const host = hostOf(plain.url);
-    expect(checks.instance).toMatchObject({
-      status: 'ok',
-      detail: `${plain.url}, from LMS_BASE_URL in the environment`,
-    });
-    expect(checks.trust).toEqual({ check: 'trust', status: 'ok', detail: `not used: ${host} is plain HTTP` });
-    expect(checks.reachable).toEqual({ check: 'reachable', status: 'ok', detail: `${host} answered over plain HTTP` });
-    expect(checks.auth).toEqual({
-      check: 'auth',
-      status: 'ok',
-      detail: `accepted by ${host}: Ada Admin (user 1, admin)`,
-    });
-    expect(checks.clock).toEqual({
-      check: 'clock',
-      status: 'ok',
-      detail: "this machine's clock is in step with the instance's",
-    });
-    expect(checks['rate limit']).toEqual({
-      check: 'rate limit',
-      status: 'ok',
-      // The mock's cost is the time the answer took, so it varies from run to run.
-      detail: expect.stringMatching(
-        /^700 left in the rate-limit bucket \(X-Rate-Limit-Remaining; this check cost [\d.]+\): room for about \d+ requests at once$/,
-      ),
-    });
-    expect(checks.masquerade).toMatchObject({
-      status: 'ok',
-      detail: expect.stringMatching(
-        /^allowed: Ada Admin \(user 1\) may act as other users with --as-user \(tried as .+ \(user \d+\)\)$/,
-      ),
-    });
-    expect(Object.values(checks).filter((c) => c.status === 'fail')).toEqual([]);
-    expect(r.stdout + r.stderr).not.toContain(ADMIN);
-  });
+  it(
+    'passes, exit 0, every check in the JSON; the rate-limit ' +
+      'bucket measured from the headers every answer carries',
+    async () => {
+      const r = await doctor(plain.url);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      const checks = checksOf(r.stdout);
+      expect(Object.keys(checks)).toEqual([
+        'node',
+        'sqlite',
+        'instance',
+        'config',
+        'token',
+        'proxy',
+        'trust',
+        'reachable',
+        'auth',
+        'clock',
+        'rate limit',
+        'masquerade',
+        'code cache',
+        'state',
+      ]);
+      const host = hostOf(plain.url);
+      expect(checks.instance).toMatchObject({
+        status: 'ok',
+        detail: `${plain.url}, from LMS_BASE_URL in the environment`,
+      });
+      expect(checks.trust).toEqual({ check: 'trust', status: 'ok', detail: `not used: ${host} is plain HTTP` });
+      expect(checks.reachable).toEqual({
+        check: 'reachable',
+        status: 'ok',
+        detail: `${host} answered over plain HTTP`,
+      });
+      expect(checks.auth).toEqual({
+        check: 'auth',
+        status: 'ok',
+        detail: `accepted by ${host}: Ada Admin (user 1, admin)`,
+      });
+      expect(checks.clock).toEqual({
+        check: 'clock',
+        status: 'ok',
+        detail: "this machine's clock is in step with the instance's",
+      });
+      expect(checks['rate limit']).toEqual({
+        check: 'rate limit',
+        status: 'ok',
+        // The mock's cost is the time the answer took, so it varies from run to run.
+        detail: expect.stringMatching(
+          /^700 left in the rate-limit bucket \(X-Rate-Limit-Remaining; this check cost [\d.]+\): room for about \d+ requests at once$/,
+        ),
+      });
+      expect(checks.masquerade).toMatchObject({
+        status: 'ok',
+        detail: expect.stringMatching(
+          /^allowed: Ada Admin \(user 1\) may act as other users with --as-user \(tried as .+ \(user \d+\)\)$/,
+        ),
+      });
+      expect(Object.values(checks).filter((c) => c.status === 'fail')).toEqual([]);
+      expect(r.stdout + r.stderr).not.toContain(ADMIN);
+    },
+  );
 
   it('fails, exit 1, on a token the server does not accept: the auth line, with the fix', async () => {
     const r = await doctor(plain.url, [], '1~not-a-token');
@@ -159,7 +169,9 @@ describe('lms doctor against lms mock serve', () => {
     expect(checks.auth.detail).toBe(`accepted by ${hostOf(plain.url)}: Hal Helpdesk (user 2, helpdesk)`);
     expect(checks.masquerade).toMatchObject({
       status: 'fail',
-      detail: `not allowed: ${hostOf(plain.url)} refused to let Hal Helpdesk (user 2) act as user 7 (401), so every command with --as-user 7 fails`,
+      detail:
+        `not allowed: ${hostOf(plain.url)} refused to let Hal Helpdesk (user 2) act as user 7 (401), so every ` +
+        'command with --as-user 7 fails',
     });
     expect(JSON.parse(r.stderr)).toMatchObject({ message: '1 check failed: masquerade' });
   });
@@ -191,7 +203,8 @@ describe('lms doctor against lms mock serve', () => {
       status: 'fail',
       detail: expect.stringMatching(
         new RegExp(
-          `^not reachable: ${hostOf(gone.url).replace(/\./g, '\\.')} refused the connection \\(2 tries over \\d+(\\.\\d)? s within --timeout 30\\)$`,
+          `^not reachable: ${hostOf(gone.url).replace(/\./g, '\\.')} refused the connection \\(2 tries over ` +
+            `\\d+(\\.\\d)? s within --timeout 30\\)$`,
         ),
       ),
       fix: 'is the base URL right, and is the server up?',
@@ -212,7 +225,8 @@ describe('lms doctor against a throttling lms mock serve', () => {
       check: 'rate limit',
       status: 'ok',
       detail:
-        '690 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 10): room for about 13 requests at once',
+        '690 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 10): room for about 13 requests ' +
+        'at once',
     });
   });
 
@@ -227,7 +241,9 @@ describe('lms doctor against a throttling lms mock serve', () => {
       check: 'rate limit',
       status: 'fail',
       detail:
-        "only 140 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 10): under 200, what lms's 4 requests at once are charged up front, so commands now are slowed to one request at a time or throttled",
+        "only 140 left in the rate-limit bucket (X-Rate-Limit-Remaining; this check cost 10): under 200, what lms's " +
+        '4 requests at once are charged up front, so commands now are slowed to one request at a time or ' +
+        'throttled',
       fix: expect.stringMatching(/wait a minute for the bucket to refill.*--concurrency.*--per-page/),
     });
     expect(checks.auth.status).toBe('ok');

@@ -27,7 +27,8 @@ afterAll(async () => {
 });
 
 describe('lms export course against lms mock serve', () => {
-  it('export → apply under new SIS ids → export is the same file, SIS ids aside; the first export re-applied sends no write', async () => {
+  it('export → apply under new SIS ids → export is the same file, SIS ids aside; the first export re-applied sends ' +
+    'no write', async () => {
     const http = { ...env, LMS_BASE_URL: served!.url, LMS_TOKEN: ADMIN };
     for (const d of ['a', 'b', 'c']) mkdirSync(join(dir, d), { recursive: true });
 

@@ -29,7 +29,10 @@ function writeGrades(salt: number): string {
   return file;
 }
 
-/** What the batch journals under a state directory say so far: batches written down, and those whose Progress is recorded. */
+/**
+ * What the batch journals under a state directory say so far: batches written down, and those whose Progress is
+ * recorded.
+ */
 function journalled(stateDir: string): { sending: number; sent: number } {
   const root = join(stateDir, 'journals');
   const out = { sending: 0, sent: 0 };

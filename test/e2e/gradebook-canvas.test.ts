@@ -110,7 +110,8 @@ describe("Canvas's gradebook export and the dialects, with --mock", () => {
     const r = await spawnLms(['--mock', 'grade', '--course', '1', '--assignment', '1', '--csv', file], local);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(
-      `${file}:2: not valid UTF-8: it looks like Windows-1252; convert it to UTF-8 with iconv -f WINDOWS-1252 -t UTF-8 ${file} > ${join(dir, 'excel.utf8.csv')}`,
+      `${file}:2: not valid UTF-8: it looks like Windows-1252; convert it to UTF-8 with iconv -f WINDOWS-1252 -t ` +
+        `UTF-8 ${file} > ${join(dir, 'excel.utf8.csv')}`,
     );
   });
 });

@@ -49,12 +49,14 @@ function held(assignment: number): {
   try {
     const rows = conn
       .prepare(
-        `SELECT p.unique_id AS login, s.score, s.grade FROM submissions s JOIN pseudonyms p ON p.user_id = s.user_id WHERE s.assignment_id = ?`,
+        'SELECT p.unique_id AS login, s.score, s.grade FROM submissions s JOIN pseudonyms p ON p.user_id = ' +
+          's.user_id WHERE s.assignment_id = ?',
       )
       .all(assignment) as { login: string; score: number | null; grade: string | null }[];
     const v = conn
       .prepare(
-        `SELECT count(*) AS n, coalesce(max(c), 0) AS m FROM (SELECT count(*) AS c FROM submission_versions WHERE assignment_id = ? GROUP BY submission_id)`,
+        'SELECT count(*) AS n, coalesce(max(c), 0) AS m FROM (SELECT count(*) AS c FROM submission_versions WHERE ' +
+          'assignment_id = ? GROUP BY submission_id)',
       )
       .get(assignment) as { n: number; m: number };
     const total = value(conn, `SELECT count(*) FROM submission_versions WHERE assignment_id = ?`, assignment) as number;
@@ -82,7 +84,8 @@ function expectCommentsOnce(assignment: number): void {
   try {
     const counts = conn
       .prepare(
-        `SELECT count(*) AS n FROM submission_comments c JOIN submissions s ON s.id = c.submission_id WHERE s.assignment_id = ? GROUP BY c.submission_id`,
+        'SELECT count(*) AS n FROM submission_comments c JOIN submissions s ON s.id = c.submission_id WHERE ' +
+          's.assignment_id = ? GROUP BY c.submission_id',
       )
       .all(assignment) as { n: number }[];
     expect({ submissions: counts.length, most: Math.max(0, ...counts.map((c) => c.n)) }).toEqual({

@@ -91,7 +91,8 @@ describe('a write is done only when the instance says so', () => {
       expect(r.exitCode, r.stderr).toBe(1);
       const error = errorOf(r.stderr);
       expect(error.message).toBe(
-        `POST ${api.url}/api/v1/accounts/1/users: the instance redirected the write (${status}) to https://lms.example.edu/[REDACTED], and a write is not sent on; nothing was written`,
+        `POST ${api.url}/api/v1/accounts/1/users: the instance redirected the write (${status}) to ` +
+          'https://lms.example.edu/[REDACTED], and a write is not sent on; nothing was written',
       );
       expect(error.hint).toBe(
         "set the profile's URL (or LMS_BASE_URL) to https://lms.example.edu, where the instance says it is",
@@ -106,7 +107,8 @@ describe('a write is done only when the instance says so', () => {
     const r = await lms(['users', 'update', '5', '--name', 'Jane'], { LMS_BASE_URL: api.url });
     expect(r.exitCode, r.stderr).toBe(1);
     expect(errorOf(r.stderr).message).toBe(
-      `PUT ${api.url}/api/v1/users/5: the instance redirected the write (302) to ${api.url}/login/saml, and a write is not sent on; nothing was written`,
+      `PUT ${api.url}/api/v1/users/5: the instance redirected the write (302) to ${api.url}/login/saml, and a write ` +
+        'is not sent on; nothing was written',
     );
     expect(api.seen).toEqual(['PUT /api/v1/users/5']);
   });
@@ -116,7 +118,8 @@ describe('a write is done only when the instance says so', () => {
     const r = await lms(['users', 'update', '5', '--name', 'Jane'], { LMS_BASE_URL: api.url });
     expect(r.exitCode, r.stderr).toBe(1);
     expect(errorOf(r.stderr).message).toBe(
-      `PUT ${api.url}/api/v1/users/5: the instance answered 204 with no body, where the API returns one; lms cannot tell whether it was written: check before running it again`,
+      `PUT ${api.url}/api/v1/users/5: the instance answered 204 with no body, where the API returns one; lms cannot ` +
+        'tell whether it was written: check before running it again',
     );
   });
 
@@ -129,7 +132,8 @@ describe('a write is done only when the instance says so', () => {
     const r = await lms(['users', 'list', '--account', '1'], { LMS_BASE_URL: api.url });
     expect(r.exitCode, r.stderr).toBe(1);
     expect(errorOf(r.stderr).message).toBe(
-      `GET ${api.url}/api/v1/accounts/1/users?per_page=100: the instance answered 200 with text/html that is not JSON, where the API returns JSON; nothing was read`,
+      `GET ${api.url}/api/v1/accounts/1/users?per_page=100: the instance answered 200 with text/html that is not ` +
+        'JSON, where the API returns JSON; nothing was read',
     );
     expect(r.stdout).toBe('');
   });
@@ -143,7 +147,8 @@ describe('reads follow redirects on their own origin, a few times, never in a ci
     const r = await lms(['users', 'get', '5'], { LMS_BASE_URL: api.url });
     expect(r.exitCode, r.stderr).toBe(1);
     expect(errorOf(r.stderr).message).toBe(
-      `GET ${api.url}/api/v1/users/five: the instance redirected it (302) to ${api.url}/api/v1/users/5, a URL already asked for: a redirect loop; nothing was read`,
+      `GET ${api.url}/api/v1/users/five: the instance redirected it (302) to ${api.url}/api/v1/users/5, a URL ` +
+        'already asked for: a redirect loop; nothing was read',
     );
     expect(api.seen).toEqual(['GET /api/v1/users/5', 'GET /api/v1/users/five']);
   });
@@ -164,7 +169,8 @@ describe('reads follow redirects on their own origin, a few times, never in a ci
     const r = await lms(['users', 'get', '5'], { LMS_BASE_URL: api.url });
     expect(r.exitCode, r.stderr).toBe(1);
     expect(errorOf(r.stderr).message).toBe(
-      `GET ${api.url}/api/v1/users/5: the instance answered 304 Not Modified to a request that asked for no cached copy; nothing was read`,
+      `GET ${api.url}/api/v1/users/5: the instance answered 304 Not Modified to a request that asked for no cached ` +
+        'copy; nothing was read',
     );
   });
 });
@@ -185,7 +191,8 @@ describe('every answer is bounded', () => {
     expect(r.exitCode, r.stderr).toBe(1);
     const error = errorOf(r.stderr);
     expect(error.message).toBe(
-      `GET ${api.url}/api/v1/accounts/1/users?per_page=100: the instance's answer is larger than 2 MiB, the most lms reads of one answer; the rest was not read`,
+      `GET ${api.url}/api/v1/accounts/1/users?per_page=100: the instance's answer is larger than 2 MiB, the most ` +
+        'lms reads of one answer; the rest was not read',
     );
     expect(error.hint).toContain('LMS_MAX_BODY');
     expect(api.seen).toHaveLength(1);
@@ -237,7 +244,8 @@ describe('one deadline from the first byte, through a proxy', () => {
     expect(r.timedOut).toBe(false);
     expect(r.exitCode, r.stderr).toBe(7);
     expect(errorOf(r.stderr).message).toBe(
-      `the proxy http://127.0.0.1:${proxy.port} (from HTTPS_PROXY) did not open a tunnel within 1 s (one try over 1 s within --timeout 1)`,
+      `the proxy http://127.0.0.1:${proxy.port} (from HTTPS_PROXY) did not open a tunnel within 1 s (one try over 1 ` +
+        's within --timeout 1)',
     );
   });
 
@@ -249,26 +257,35 @@ describe('one deadline from the first byte, through a proxy', () => {
     expect(r.timedOut).toBe(false);
     expect(r.exitCode, r.stderr).toBe(7);
     expect(errorOf(r.stderr).message).toBe(
-      `the proxy http://127.0.0.1:${proxy.port} (from HTTPS_PROXY) did not open a tunnel within 1 s (one try over 1 s within --timeout 1)`,
+      `the proxy http://127.0.0.1:${proxy.port} (from HTTPS_PROXY) did not open a tunnel within 1 s (one try over 1 ` +
+        's within --timeout 1)',
     );
     expect(proxy.connections()).toBeGreaterThan(0);
   });
 });
 
 describe('low items', () => {
-  it('the token over plain http through a proxy, to a loopback instance: exit 2 unless --insecure, the proxy sent nothing', async () => {
-    const api = await instance((_req, res) => json(res, 200, { id: 5, name: 'Jane' }));
-    const proxy = await rawListener((socket) => socket.destroy());
-    const r = await lms(['users', 'get', '5'], { LMS_BASE_URL: api.url, HTTP_PROXY: `http://127.0.0.1:${proxy.port}` });
-    expect(r.exitCode, r.stderr).toBe(2);
-    const error = errorOf(r.stderr);
-    expect(error.message).toBe(
-      `refusing to send the token over plain http through the proxy http://127.0.0.1:${proxy.port} (from HTTP_PROXY) to ${new URL(api.url).host}: the proxy would read it`,
-    );
-    expect(error.hint).toContain('--insecure');
-    expect(proxy.connections()).toBe(0);
-    expect(api.seen).toEqual([]);
-  });
+  it(
+    'the token over plain http through a proxy, to a loopback instance: exit 2 unless --insecure, the proxy sent ' +
+      'nothing',
+    async () => {
+      const api = await instance((_req, res) => json(res, 200, { id: 5, name: 'Jane' }));
+      const proxy = await rawListener((socket) => socket.destroy());
+      const r = await lms(['users', 'get', '5'], {
+        LMS_BASE_URL: api.url,
+        HTTP_PROXY: `http://127.0.0.1:${proxy.port}`,
+      });
+      expect(r.exitCode, r.stderr).toBe(2);
+      const error = errorOf(r.stderr);
+      expect(error.message).toBe(
+        `refusing to send the token over plain http through the proxy http://127.0.0.1:${proxy.port} (from ` +
+          `HTTP_PROXY) to ${new URL(api.url).host}: the proxy would read it`,
+      );
+      expect(error.hint).toContain('--insecure');
+      expect(proxy.connections()).toBe(0);
+      expect(api.seen).toEqual([]);
+    },
+  );
 
   it.skipIf(process.platform === 'win32')('a CA file that is a FIFO: exit 2 at once, saying so', async () => {
     const fifo = join(dir, 'ca-fifo.pem');

@@ -177,7 +177,9 @@ const payloads: Payload[] = [
       method: r.method,
       path: r.path,
       headers: { ...auth(ADMIN), 'content-type': 'application/json' },
-      body: '{"__proto__":{"as_user_id":"1"},"constructor":{"prototype":{"as_user_id":"1"}},"user":{"__proto__":{"name":"Polluted"}}}',
+      body:
+        '{"__proto__":{"as_user_id":"1"},"constructor":{"prototype":{"as_user_id":"1"}},' +
+        '"user":{"__proto__":{"name":"Polluted"}}}',
     }),
   },
   {

@@ -126,7 +126,8 @@ describe('lms mock serve over HTTPS', () => {
     const without = await listUsers(remote({ LMS_CA_FILE: other }));
     expect(without.exitCode).toBe(7);
     expect(errorOf(without.stderr).hint).toBe(
-      `the CA file ${other} (from LMS_CA_FILE) does not vouch for it: is it the authority that issued the instance's certificate?`,
+      `the CA file ${other} (from LMS_CA_FILE) does not vouch for it: is it the authority that issued the ` +
+        `instance's certificate?`,
     );
   });
 
@@ -137,7 +138,8 @@ describe('lms mock serve over HTTPS', () => {
     // Node 24 adds a suggestion of its own to the reason.
     expect(
       error.message.startsWith(
-        `cannot verify the TLS certificate of ${new URL(served.url).host} (DEPTH_ZERO_SELF_SIGNED_CERT): self-signed certificate`,
+        `cannot verify the TLS certificate of ${new URL(served.url).host} (DEPTH_ZERO_SELF_SIGNED_CERT): ` +
+          'self-signed certificate',
       ),
     ).toBe(true);
     expect(error.hint).toMatch(
@@ -159,7 +161,9 @@ describe('lms mock serve over HTTPS', () => {
     expect(await reachable({ LMS_CA_FILE: ca })).toEqual({
       check: 'reachable',
       status: 'ok',
-      detail: `${host} answered over HTTPS, with a certificate this machine trusts through the CA file ${ca} (from LMS_CA_FILE)`,
+      detail:
+        `${host} answered over HTTPS, with a certificate this machine trusts through the CA file ${ca} (from ` +
+        'LMS_CA_FILE)',
     });
     const untrusted = await reachable({});
     expect(untrusted.status).toBe('fail');
@@ -224,7 +228,8 @@ describe("curl's CA variables: CURL_CA_BUNDLE, then SSL_CERT_FILE, after LMS_CA_
     const refused = await self({ ...e, CURL_CA_BUNDLE: other(), SSL_CERT_FILE: ca });
     expect(refused.exitCode).toBe(7);
     expect(errorOf(refused.stderr).hint).toBe(
-      `neither Node's own roots nor the CA bundle ${other()} (from CURL_CA_BUNDLE) vouch for it: is the authority that issued the instance's certificate in that bundle? LMS_CA_FILE=FILE trusts one besides`,
+      `neither Node's own roots nor the CA bundle ${other()} (from CURL_CA_BUNDLE) vouch for it: is the authority ` +
+        `that issued the instance's certificate in that bundle? LMS_CA_FILE=FILE trusts one besides`,
     );
   });
 
@@ -260,7 +265,8 @@ describe("curl's CA variables: CURL_CA_BUNDLE, then SSL_CERT_FILE, after LMS_CA_
     const same = await self({ ...e, SSL_CERT_FILE: ca, NODE_EXTRA_CA_CERTS: ca }, ['-v']);
     expect(same.exitCode, same.stderr).toBe(0);
     expect(same.stderr).toContain(
-      `TLS: trusting the CA bundle ${ca} (from SSL_CERT_FILE) besides Node's own roots (it holds no authority they lack)`,
+      `TLS: trusting the CA bundle ${ca} (from SSL_CERT_FILE) besides Node's own roots (it holds no authority they ` +
+        'lack)',
     );
   });
 
@@ -294,7 +300,9 @@ describe("curl's CA variables: CURL_CA_BUNDLE, then SSL_CERT_FILE, after LMS_CA_
     expect(r.exitCode).toBe(2);
     expect(errorOf(r.stderr)).toMatchObject({
       message: message(path()),
-      hint: 'point SSL_CERT_FILE at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms (env -u SSL_CERT_FILE lms …)',
+      hint:
+        'point SSL_CERT_FILE at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms ' +
+        '(env -u SSL_CERT_FILE lms …)',
     });
   });
 
@@ -327,7 +335,9 @@ describe("curl's CA variables: CURL_CA_BUNDLE, then SSL_CERT_FILE, after LMS_CA_
     expect(await trust({ CURL_CA_BUNDLE: ca, SSL_CERT_FILE: missing() })).toEqual({
       check: 'trust',
       status: 'ok',
-      detail: `${host}'s certificate is verified against the CA bundle ${ca} (from CURL_CA_BUNDLE), one certificate, besides Node's own roots; not read: SSL_CERT_FILE (CURL_CA_BUNDLE comes first)`,
+      detail:
+        `${host}'s certificate is verified against the CA bundle ${ca} (from CURL_CA_BUNDLE), one ` +
+        `certificate, besides Node's own roots; not read: SSL_CERT_FILE (CURL_CA_BUNDLE comes first)`,
     });
     expect(await trust({ NODE_EXTRA_CA_CERTS: ca })).toEqual({
       check: 'trust',
@@ -338,7 +348,9 @@ describe("curl's CA variables: CURL_CA_BUNDLE, then SSL_CERT_FILE, after LMS_CA_
       check: 'trust',
       status: 'fail',
       detail: `cannot read the CA bundle ${missing()} (from SSL_CERT_FILE): no such file`,
-      fix: 'point SSL_CERT_FILE at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms (env -u SSL_CERT_FILE lms …)',
+      fix:
+        'point SSL_CERT_FILE at a PEM bundle of certificate authorities (as curl reads it), or unset it for lms ' +
+        '(env -u SSL_CERT_FILE lms …)',
     });
   });
 });
@@ -399,18 +411,22 @@ describe("an instance Node's roots vouch for, the CA file naming another authori
     });
   const api = (args: string[], e: Record<string, string>) => spawnLms(['api', ...args, '-o', 'json'], e);
 
-  it('is trusted: refused by the CA file alone, asked again with the roots, which then serve the rest of the command', async () => {
-    const before = instance.connections();
-    const r = await api(
-      ['GET', '/api/v1/things', '--paginate'],
-      roots(() => rootsFile),
-    );
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([{ id: 1 }, { id: 2 }]);
-    expect(instance.requests).toEqual(['GET /api/v1/things?per_page=100', 'GET /api/v1/things?page=2']);
-    // One connection refused, one kept alive for both pages: the second page did not try the CA file's context again.
-    expect(instance.connections() - before).toBe(2);
-  });
+  it(
+    'is trusted: refused by the CA file alone, asked again with the roots, which then serve the rest of the ' +
+      'command',
+    async () => {
+      const before = instance.connections();
+      const r = await api(
+        ['GET', '/api/v1/things', '--paginate'],
+        roots(() => rootsFile),
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([{ id: 1 }, { id: 2 }]);
+      expect(instance.requests).toEqual(['GET /api/v1/things?per_page=100', 'GET /api/v1/things?page=2']);
+      // One connection refused, one kept alive for both pages: the second page did not try the CA file's context again.
+      expect(instance.connections() - before).toBe(2);
+    },
+  );
 
   it('a POST refused by the CA file alone reaches the instance once', async () => {
     const before = instance.connections();
@@ -447,11 +463,13 @@ describe("an instance Node's roots vouch for, the CA file naming another authori
     const error = errorOf(r.stderr);
     expect(
       error.message.startsWith(
-        `cannot verify the TLS certificate of ${new URL(instance.url).host} (DEPTH_ZERO_SELF_SIGNED_CERT): self-signed certificate`,
+        `cannot verify the TLS certificate of ${new URL(instance.url).host} (DEPTH_ZERO_SELF_SIGNED_CERT): ` +
+          'self-signed certificate',
       ),
     ).toBe(true);
     expect(error.hint).toBe(
-      `the CA file ${ca} (from LMS_CA_FILE) does not vouch for it: is it the authority that issued the instance's certificate?`,
+      `the CA file ${ca} (from LMS_CA_FILE) does not vouch for it: is it the authority that issued the instance's ` +
+        'certificate?',
     );
     expect(instance.requests).toEqual([]);
   });
@@ -505,7 +523,8 @@ describe('the main journeys over HTTPS through a proxy', () => {
     const file = join(dir, 'course.yaml');
     writeFileSync(
       file,
-      'courses:\n  - sis_course_id: TLS-1\n    name: Over TLS\n    course_code: TLS-1\n    account: sis_account_id:MSU\n    assignments:\n      - { key: a1, name: Lab 1, points_possible: 10 }\n',
+      'courses:\n  - sis_course_id: TLS-1\n    name: Over TLS\n    course_code: TLS-1\n    account: ' +
+        'sis_account_id:MSU\n    assignments:\n      - { key: a1, name: Lab 1, points_possible: 10 }\n',
     );
     const before = proxy.seen.length;
     const r = await spawnLms(
@@ -584,7 +603,10 @@ describe("a login's own certificate authority (auth login --ca-file)", () => {
   });
 });
 
-/** `lms auth login ARGS --no-browser`, the test acting as the browser: it reads the URL, posts the consent as Sam, and follows the redirect. */
+/**
+ * `lms auth login ARGS --no-browser`, the test acting as the browser: it reads the URL, posts the consent as Sam, and
+ * follows the redirect.
+ */
 async function loginOverTls(
   args: string[],
   e: Record<string, string>,

@@ -53,7 +53,9 @@ async function startSecretService(): Promise<string> {
 
 /** What the keychain holds for `account`, read as any program would, through the binding. */
 async function keychainEntry(account: string): Promise<string | null> {
-  const script = `const { Entry } = require('@napi-rs/keyring'); process.stdout.write(JSON.stringify(new Entry('lms-cli', process.argv[1], { linux: { store: 'secret-service' } }).getPassword()));`;
+  const script =
+    `const { Entry } = require('@napi-rs/keyring'); process.stdout.write(JSON.stringify(new ` +
+    `Entry('lms-cli', process.argv[1], { linux: { store: 'secret-service' } }).getPassword()));`;
   const r = await execa(process.execPath, ['-e', script, account], {
     cwd: root,
     env: { HOME: home, DBUS_SESSION_BUS_ADDRESS: env.DBUS_SESSION_BUS_ADDRESS },
@@ -88,7 +90,8 @@ describe.skipIf(skipReason !== undefined)('tokens in GNOME Keyring (Secret Servi
     await bus?.catch(() => undefined);
   });
 
-  it('keeps a pasted token in the keychain, and nowhere else: not the profile file, a trace, an error, the server log or a journal', {
+  it('keeps a pasted token in the keychain, and nowhere else: not the profile file, a trace, an error, the server ' +
+    'log or a journal', {
     timeout: 60_000,
   }, async () => {
     const host = new URL(served!.url).host;
@@ -185,7 +188,8 @@ describe.skipIf(skipReason !== undefined)('tokens in GNOME Keyring (Secret Servi
     );
     expect(added.exitCode, added.stderr).toBe(0);
     expect(added.stderr).toContain(
-      `notice: no keychain answered, so the token is kept in ${join(dir, 'config', 'config.json')}, readable only by you`,
+      `notice: no keychain answered, so the token is kept in ${join(dir, 'config', 'config.json')}, readable only ` +
+        'by you',
     );
     expect(readFileSync(join(dir, 'config', 'config.json'), 'utf8')).toContain(SAM);
     expect(await keychainEntry(`nokeychain@${new URL(served!.url).host}`)).toBeNull();

@@ -191,21 +191,24 @@ describe('lms mcp --pseudonymize', () => {
 });
 
 describe('lms mcp --pseudonymize, driven by a teacher', () => {
-  it('names the fellow staff of their course, who the teacher may not look up one by one, and hides its students', async () => {
-    const s = await connect(['--pseudonymize'], { LMS_TOKEN: '3~mock-tteacher' });
-    try {
-      const r = await s.call('enrollments_list', { course: 1, limit: 100 });
-      expect(r.isError, r.content[0]?.text).toBeFalsy();
-      expect(named(r, ['Tess Teacher', 'Tara Assistant', 'Dev Designer'])).toEqual([
-        'Tess Teacher',
-        'Tara Assistant',
-        'Dev Designer',
-      ]);
-      expect(named(r, HIDDEN)).toEqual([]);
-    } finally {
-      await s.close();
-    }
-  });
+  it(
+    'names the fellow staff of their course, who the teacher ' + 'may not look up one by one, and hides its students',
+    async () => {
+      const s = await connect(['--pseudonymize'], { LMS_TOKEN: '3~mock-tteacher' });
+      try {
+        const r = await s.call('enrollments_list', { course: 1, limit: 100 });
+        expect(r.isError, r.content[0]?.text).toBeFalsy();
+        expect(named(r, ['Tess Teacher', 'Tara Assistant', 'Dev Designer'])).toEqual([
+          'Tess Teacher',
+          'Tara Assistant',
+          'Dev Designer',
+        ]);
+        expect(named(r, HIDDEN)).toEqual([]);
+      } finally {
+        await s.close();
+      }
+    },
+  );
 });
 
 describe('lms mcp --pseudonymize=all', () => {
@@ -285,7 +288,10 @@ describe("lms mcp --pseudonymize: the fourth pass's leaks", () => {
     forms.filter((f) =>
       /^[\x20-\x7e]+$/.test(f) ? new RegExp(`(?<![\\w-])${f}(?![\\w-])`).test(text) : text.includes(f),
     );
-  /** A cursor as text, with whatever its base64 runs decode to, three deep (a bookmark is base64 inside a link inside it). */
+  /**
+   * A cursor as text, with whatever its base64 runs decode to, three deep (a bookmark is base64 inside a link inside
+   * it).
+   */
   const opened = (cursor: string) => {
     let text = cursor;
     for (let depth = 0; depth < 3; depth++) {

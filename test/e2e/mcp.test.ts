@@ -423,7 +423,8 @@ describe('lms mcp against lms mock serve', () => {
 
   it('applies a course file given as text, its plan first with dry_run', async () => {
     const file =
-      'courses:\n  - sis_course_id: MCP-1\n    name: MCP Course\n    account: 1\n    sections:\n      - { sis_section_id: MCP-1-A, name: Section A }\n';
+      'courses:\n  - sis_course_id: MCP-1\n    name: MCP Course\n    account: 1\n    sections:\n      - { ' +
+      'sis_section_id: MCP-1-A, name: Section A }\n';
     const before = (await writesLogged()).length;
     const plan = await s.call('apply', { file_text: file, dry_run: true });
     expect(plan.isError, plan.content[0].text).toBeFalsy();

@@ -15,7 +15,8 @@ const mockEnv = { ...env, LMS_MOCK: '1', LMS_MOCK_DB: join(dir, 'mock.db') };
 const emptyCourses = (n: number) => `{"courses":[${Array(n).fill('{}').join(',')}]}`;
 
 const tooMany =
-  'the file holds more than 100,000 values, the most read from one file; split it into several files (a folder of files is read as one), or give long rosters as `- { csv: roster.csv }`';
+  'the file holds more than 100,000 values, the most read from one file; split it into several files (a folder of ' +
+  'files is read as one), or give long rosters as `- { csv: roster.csv }`';
 
 /**
  * Courses as a school writes them: four sections, an enrollment a student in one of them, and
@@ -77,7 +78,8 @@ afterAll(async () => {
 });
 
 describe('the values read from one file are bounded', () => {
-  it('a million empty courses in 3 MB of JSON: refused with one problem before the YAML library reads them', async () => {
+  it('a million empty courses in 3 MB of JSON: refused ' +
+    'with one problem before the YAML library reads them', async () => {
     const file = join(dir, 'million.json');
     writeFileSync(file, emptyCourses(1_000_000));
     const started = Date.now();
@@ -150,7 +152,8 @@ describe('problem lists end', () => {
     expect(peak).toBeLessThan(600 * 1024 * 1024);
   }, 60_000);
 
-  it('the diff tool with 90,000 empty courses answers the official client with the first 50 and the count', async () => {
+  it('the diff tool with 90,000 empty courses answers ' +
+    'the official client with the first 50 and the count', async () => {
     const r = (await client.callTool({ name: 'diff', arguments: { file_text: emptyCourses(90_000) } })) as Result;
     expect(r.isError).toBe(true);
     expect(JSON.stringify(r).length).toBeLessThan(64 * 1024);

@@ -38,23 +38,27 @@ const users = (extra: Record<string, string>, flags: string[] = []) =>
   });
 
 describe('lms through a proxy', () => {
-  it('sends every request of a listing through the proxy, on one kept-alive connection, its credentials to the proxy alone and in no output', async () => {
-    const p = await proxy({ credentials: 'ann:s@cret:1' });
-    const r = await users({ HTTP_PROXY: `http://ann:s%40cret%3A1@127.0.0.1:${p.port}` }, ['-v']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    const listed = JSON.parse(r.stdout) as unknown[];
-    expect(listed.length).toBeGreaterThan(3);
-    const pages = Math.ceil(listed.length / 3);
-    expect(p.seen).toHaveLength(pages);
-    expect(p.seen.every((line) => line.startsWith(`GET ${served.url}/api/v1/accounts/1/users?`))).toBe(true);
-    expect(new Set(p.authorizations)).toEqual(new Set([`Basic ${Buffer.from('ann:s@cret:1').toString('base64')}`]));
-    expect(p.connections()).toBe(1);
-    expect(r.stderr).toContain(
-      `${new URL(served.url).host}: through the proxy http://[REDACTED]@127.0.0.1:${p.port} (from HTTP_PROXY)`,
-    );
-    for (const secret of ['ann', 's@cret', 's%40cret', Buffer.from('ann:s@cret:1').toString('base64')])
-      expect(r.stdout + r.stderr).not.toContain(secret);
-  });
+  it(
+    'sends every request of a listing through the proxy, on one kept-alive connection, its credentials to the ' +
+      'proxy alone and in no output',
+    async () => {
+      const p = await proxy({ credentials: 'ann:s@cret:1' });
+      const r = await users({ HTTP_PROXY: `http://ann:s%40cret%3A1@127.0.0.1:${p.port}` }, ['-v']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const listed = JSON.parse(r.stdout) as unknown[];
+      expect(listed.length).toBeGreaterThan(3);
+      const pages = Math.ceil(listed.length / 3);
+      expect(p.seen).toHaveLength(pages);
+      expect(p.seen.every((line) => line.startsWith(`GET ${served.url}/api/v1/accounts/1/users?`))).toBe(true);
+      expect(new Set(p.authorizations)).toEqual(new Set([`Basic ${Buffer.from('ann:s@cret:1').toString('base64')}`]));
+      expect(p.connections()).toBe(1);
+      expect(r.stderr).toContain(
+        `${new URL(served.url).host}: through the proxy http://[REDACTED]@127.0.0.1:${p.port} (from HTTP_PROXY)`,
+      );
+      for (const secret of ['ann', 's@cret', 's%40cret', Buffer.from('ann:s@cret:1').toString('base64')])
+        expect(r.stdout + r.stderr).not.toContain(secret);
+    },
+  );
 
   it('goes directly to a host NO_PROXY names', async () => {
     const p = await proxy();
@@ -132,10 +136,14 @@ describe('lms through a proxy', () => {
     expect(r.stderr).not.toContain('pw');
   });
 
-  it("a malformed variable of the other scheme stops nothing (ALL_PROXY=socks5://… set for ssh or Tor, HTTPS_PROXY for this http instance's neighbours)", async () => {
-    const r = await users({ HTTPS_PROXY: 'socks5://127.0.0.1:9050' });
-    expect(r.exitCode, r.stderr).toBe(0);
-  });
+  it(
+    'a malformed variable of the other scheme stops nothing (ALL_PROXY=socks5://… set for ssh or Tor, HTTPS_PROXY ' +
+      "for this http instance's neighbours)",
+    async () => {
+      const r = await users({ HTTPS_PROXY: 'socks5://127.0.0.1:9050' });
+      expect(r.exitCode, r.stderr).toBe(0);
+    },
+  );
 
   it('lms doctor shows the proxy in use, and fails reachable with the fix when it refuses', async () => {
     const checksOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout) as Check[]).map((c) => [c.check, c]));
@@ -174,7 +182,9 @@ describe('lms through a proxy', () => {
     const checks = checksOf(failed.stdout);
     expect(checks.reachable).toMatchObject({
       status: 'fail',
-      detail: `not reachable: the proxy http://[REDACTED]@127.0.0.1:${asking.port} (from HTTP_PROXY) did not accept the credentials in HTTP_PROXY (407)`,
+      detail:
+        `not reachable: the proxy http://[REDACTED]@127.0.0.1:${asking.port} (from HTTP_PROXY) did not accept ` +
+        'the credentials in HTTP_PROXY (407)',
     });
     expect(checks.reachable.fix).toMatch(/check the user and password in HTTP_PROXY/);
     expect(failed.stdout + failed.stderr).not.toContain('wrong');

@@ -39,7 +39,9 @@ interface ShellBlock {
 const MARKER = /^<!--\s*(needs|runs):\s*(.*?)\s*-->$/;
 const ON_THE_MOCK = 'on the mock (LMS_MOCK=1)';
 
-/** Every ```sh block of a Markdown text, with the marker comment on the line before it (blank lines between allowed). */
+/**
+ * Every ```sh block of a Markdown text, with the marker comment on the line before it (blank lines between allowed).
+ */
 function shellBlocks(markdown: string): ShellBlock[] {
   const lines = markdown.split('\n');
   const blocks: ShellBlock[] = [];
@@ -169,7 +171,8 @@ function shellScript(steps: Step[], dir: string, writeStart: boolean): string {
   const file = (name: string) => quote(join(dir, name));
   add('set -eo pipefail');
   add(
-    `trap '__lms_rc=$?; if [ -n "$__lms_at" ]; then echo "README.md:$((LINENO + __lms_at)): exit $__lms_rc: $BASH_COMMAND"; else echo "a line of the test failed (exit $__lms_rc): $BASH_COMMAND"; fi >&2' ERR`,
+    `trap '__lms_rc=$?; if [ -n "$__lms_at" ]; then echo "README.md:$((LINENO + __lms_at)): exit $__lms_rc: ` +
+      `$BASH_COMMAND"; else echo "a line of the test failed (exit $__lms_rc): $BASH_COMMAND"; fi >&2' ERR`,
   );
   add(`__lms_shell() {
   echo "exported:"; export -p | grep -E '^declare -x LMS_' || true
@@ -230,7 +233,10 @@ interface Ran {
   timedOut: boolean;
 }
 
-/** One bash, in a process group of its own, which is ended with it: a server a block left running (or a block that failed before stopping it) goes too. */
+/**
+ * One bash, in a process group of its own, which is ended with it: a server a block left running (or a block that
+ * failed before stopping it) goes too.
+ */
 function runShell(script: string, env: Record<string, string>, cwd: string, timeoutMs: number): Promise<Ran> {
   return new Promise((done) => {
     const child = spawn('bash', ['-c', script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -265,7 +271,10 @@ function runShell(script: string, env: Record<string, string>, cwd: string, time
   });
 }
 
-/** A reader's fresh machine: an empty HOME, none of the caller's lms settings, no keychain, no XDG directories elsewhere. */
+/**
+ * A reader's fresh machine: an empty HOME, none of the caller's lms settings, no keychain, no XDG directories
+ * elsewhere.
+ */
 function freshEnv(home: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
@@ -342,7 +351,8 @@ async function runInOneShell(steps: Step[], timeoutMs: number, start?: string): 
     }
     if (after + machineAfter !== before + machine) {
       problems.push(
-        `README.md:${block.line}: left the shell otherwise than it found it\n--- before\n${before}${machine}\n--- after\n${after}${machineAfter}${output}`,
+        `README.md:${block.line}: left the shell otherwise than it found it\n--- before\n${before}${machine}\n--- ` +
+          `after\n${after}${machineAfter}${output}`,
       );
     }
     for (const promise of PROMISES.filter((p) => block.code.includes(p.block))) {
@@ -378,7 +388,8 @@ describe('README.md', () => {
     expect(steps.length).toBeGreaterThanOrEqual(10);
     for (const b of skipped) expect(b.needs, `README.md:${b.line}`).not.toBe('');
     console.log(
-      `README.md: ${blocks.length} shell blocks, ${steps.length} run against the mock, ${skipped.length} marked: ${skipped.map((b) => `line ${b.line} (${b.needs})`).join(', ')}`,
+      `README.md: ${blocks.length} shell blocks, ${steps.length} run against the mock, ${skipped.length} marked: ` +
+        `${skipped.map((b) => `line ${b.line} (${b.needs})`).join(', ')}`,
     );
   });
 

@@ -140,7 +140,8 @@ describe(`npm install -g of the release's tarball, offline (Node ${process.versi
 
   it('runs lms --mock users list', async () => {
     if (driverName() !== 'node:sqlite') {
-      // Node 20 has no SQLite of its own: the optional package, with the loader it finds its prebuilt binary with, packed from the checkout.
+      // Node 20 has no SQLite of its own: the optional package, with the loader it finds its prebuilt binary with,
+      // packed from the checkout.
       const added = await offline.installPacked(SQLITE_PACKAGES);
       expect(added.exitCode, String(added.stderr)).toBe(0);
     }

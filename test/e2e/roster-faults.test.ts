@@ -253,7 +253,8 @@ afterAll(async () => {
 });
 
 describe('enrollments import against a throttling, failing, dropping server', () => {
-  it('ends with exactly the roster of the file; --sync concludes exactly the rows a file drops; a re-run changes nothing', async () => {
+  it('ends with exactly the roster of the file; --sync concludes exactly the rows a file drops; a re-run changes ' +
+    'nothing', async () => {
     const http = { ...env, LMS_BASE_URL: servers[0].url, LMS_TOKEN: ADMIN, LMS_STATE_DIR: join(dir, 'state-hist') };
     const rows = rosterRows(HIST);
     const file = writeRoster('hist', rows);

@@ -139,7 +139,8 @@ describe('export → edit → import over HTTP', () => {
     const exported = await ok(['enrollments', 'export', '--course', '2']);
     expect(exported.split('\n')[0]).toBe('user,type,role,section,state');
     const file = saved(
-      `${edit(exported, 'sis_user_id:S-011,student,,sis_section_id:CHEM-201-01,invited', 'sis_user_id:S-011,student,,sis_section_id:CHEM-201-01,active').trimEnd()}\nsis_login_id:hana,student,,,active\n`,
+      `${edit(exported, 'sis_user_id:S-011,student,,sis_section_id:CHEM-201-01,invited', 'sis_user_id:S-011,student,,sis_section_id:CHEM-201-01,active').trimEnd()}` +
+        `\nsis_login_id:hana,student,,,active\n`,
     );
     const sync = ['enrollments', 'import', '--course', '2', '--update', '--sync', '--yes'];
     expect(JSON.parse(await ok([...sync, file, '-o', 'json']))).toMatchObject({ created: 1, updated: 1, failed: 0 });
@@ -240,17 +241,21 @@ describe('lists and exports piped into imports, as a jq user does', () => {
   it.each([
     [
       'a course roster listed as JSON, turned into the import CSV by jq',
-      `lms enrollments list --course 2 -o json | jq -r '["user","type","section","state"], (.[] | ["\\(.user_id)", .type, "\\(.course_section_id)", .enrollment_state]) | @csv' | lms enrollments import --course 2 - -o json`,
+      `lms enrollments list --course 2 -o json | jq -r '["user","type","section","state"], (.[] | ["\\(.user_id)", ` +
+        `.type, "\\(.course_section_id)", .enrollment_state]) | @csv' | lms enrollments import --course 2 - -o json`,
       ADMIN,
     ],
     [
       "an account's users listed as JSON, turned into the import CSV by jq",
-      `lms users list --account 1 --all -o json | jq -r '["name","login_id"], (.[] | select(.login_id) | [.name, .login_id]) | @csv' | lms users import --account 1 - -o json`,
+      `lms users list --account 1 --all -o json | jq -r '["name","login_id"], (.[] | select(.login_id) | [.name, ` +
+        `.login_id]) | @csv' | lms users import --account 1 - -o json`,
       ADMIN,
     ],
     [
       "an assignment's submissions listed as JSON, turned into the grade CSV by jq",
-      `lms submissions list --course 1 --assignment 2 --include user -o json | jq -r '["user","grade"], (.[] | select(.grade != null) | ["sis_login_id:" + .user.login_id, .grade]) | @csv' | lms grade --course 1 --assignment 2 --csv - -o json`,
+      `lms submissions list --course 1 --assignment 2 --include user -o json | jq -r '["user","grade"], (.[] | ` +
+        `select(.grade != null) | ["sis_login_id:" + .user.login_id, .grade]) | @csv' | lms grade --course 1 ` +
+        '--assignment 2 --csv - -o json',
       TEACHER,
     ],
     [

@@ -105,7 +105,8 @@ describe('a reference client, unmodified', () => {
     return { status: r.status, link: r.headers.get('link'), body: (await r.json()) as Record<string, unknown> };
   };
 
-  it('creates a rubric as Course.create_rubric sends it, pages the list, assesses, and deletes as Rubric.delete', async () => {
+  it('creates a rubric as Course.create_rubric sends it, ' +
+    'pages the list, assesses, and deletes as Rubric.delete', async () => {
     const made = await call('POST', 'courses/1/rubrics', {
       'rubric[title]': 'Field notes',
       'rubric[criteria][0][description]': 'Observation',

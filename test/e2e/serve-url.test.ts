@@ -112,25 +112,28 @@ describe('lms mock serve --ready-file', () => {
 });
 
 describe('lms mock serve and Ctrl-C', () => {
-  it('stops on Ctrl-C as its notice says: exit 0, "stopped", no error, even with a client still connected', async () => {
-    const s = await serve([], 'ctrl-c.db', false);
-    // A kept-alive connection must not hold the server open.
-    const { Agent, get } = await import('node:http');
-    const agent = new Agent({ keepAlive: true });
-    await new Promise<void>((resolve) =>
-      get(
-        `${s.first}/api/v1/users/self`,
-        { agent, headers: { authorization: `Bearer ${ADMIN}`, 'user-agent': 'test' } },
-        (res) => res.resume().on('end', resolve),
-      ),
-    );
-    s.child.kill('SIGINT');
-    const r = await s.child;
-    agent.destroy();
-    expect(r.exitCode).toBe(0);
-    expect(s.stderr()).toContain('lms mock serve: stopped');
-    expect(s.stderr()).not.toContain('error');
-  });
+  it(
+    'stops on Ctrl-C as its notice says: exit 0, ' + '"stopped", no error, even with a client still connected',
+    async () => {
+      const s = await serve([], 'ctrl-c.db', false);
+      // A kept-alive connection must not hold the server open.
+      const { Agent, get } = await import('node:http');
+      const agent = new Agent({ keepAlive: true });
+      await new Promise<void>((resolve) =>
+        get(
+          `${s.first}/api/v1/users/self`,
+          { agent, headers: { authorization: `Bearer ${ADMIN}`, 'user-agent': 'test' } },
+          (res) => res.resume().on('end', resolve),
+        ),
+      );
+      s.child.kill('SIGINT');
+      const r = await s.child;
+      agent.destroy();
+      expect(r.exitCode).toBe(0);
+      expect(s.stderr()).toContain('lms mock serve: stopped');
+      expect(s.stderr()).not.toContain('error');
+    },
+  );
 
   it('with --quiet says only where it serves: no notes, no log lines, no "stopped"', async () => {
     const s = await serve([], 'quiet.db');

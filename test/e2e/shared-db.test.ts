@@ -49,7 +49,8 @@ describe(`one database file, many processes (Node ${process.version})`, () => {
     for (const login of acknowledged) expect(logins.has(login), login).toBe(true);
   }, 120_000);
 
-  it('a writer killed with -9 mid-write: every acknowledged write is there, the file is intact, and the next writer goes on', async () => {
+  it('a writer killed with -9 mid-write: every acknowledged write is there, the file is intact, and the next writer ' +
+    'goes on', async () => {
     const { env } = e2eWorkspace('shared-db-kill');
     expect((await spawnLms(['mock', 'seed', '--yes'], env)).exitCode).toBe(0);
     const child = spawn(process.execPath, [worker, cli, 'w1', '0'], {

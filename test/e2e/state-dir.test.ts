@@ -61,7 +61,8 @@ async function importAndApply(dir: string, env: Record<string, string>) {
   const course = join(dir, 'course.yaml');
   writeFileSync(
     course,
-    'courses:\n  - sis_course_id: STATE-1\n    name: State\n    account: sis_account_id:MSU\n    assignments:\n      - { key: lab1, name: Lab 1, points_possible: 10 }\n',
+    'courses:\n  - sis_course_id: STATE-1\n    name: State\n    account: sis_account_id:MSU\n    assignments:\n' +
+      '      - { key: lab1, name: Lab 1, points_possible: 10 }\n',
   );
   await lms(['--mock', 'apply', '-f', course, '--yes'], env);
 }

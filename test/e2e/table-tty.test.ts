@@ -170,12 +170,15 @@ describe.runIf(hasScript)('a table on a terminal', () => {
     for (const line of wide) expect(line.length).toBeLessThanOrEqual(200);
   }, 60_000);
 
-  it('a terminal that reports no width (0 columns): the listing ends with its table, and the spinner a slow answer would bring is not drawn', async () => {
+  it('a terminal that reports no width (0 columns): the listing ends with its table, and the spinner a slow answer ' +
+    'would bring is not drawn', async () => {
     // Each answer 1.5 s late, so a spinner is due; at 0 columns it used to clear lines without end.
     // With colours (the workspace turns them off) and a terminal type: what a spinner needs to be drawn.
     const coloured = Object.fromEntries(Object.entries(mock).filter(([name]) => name !== 'NO_COLOR'));
     const slow = { ...coloured, TERM: 'xterm', LMS_MOCK_FAULTS: JSON.stringify({ latencyMs: 1500 }) };
-    const command = `stty cols 0 rows 50 && exec ${[process.execPath, bin, 'users', 'list', '--account', '1'].map(quote).join(' ')}`;
+    const command =
+      'stty cols 0 rows 50 && exec ' +
+      `${[process.execPath, bin, 'users', 'list', '--account', '1'].map(quote).join(' ')}`;
     const r = await execa('script', ['-qec', command, '/dev/null'], {
       env: slow,
       reject: false,

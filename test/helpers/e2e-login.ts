@@ -12,7 +12,10 @@ export interface DeveloperKey {
   client_secret: string | null;
 }
 
-/** One of the mock's developer keys, as `lms mock tokens` lists it: the confidential one (with a secret) or the public one. */
+/**
+ * One of the mock's developer keys, as `lms mock tokens` lists it: the confidential one (with a secret) or the public
+ * one.
+ */
 export async function developerKey(
   env: Record<string, string>,
   kind: 'confidential' | 'public' = 'confidential',

@@ -110,7 +110,9 @@ export function peakRss(pid: number): number | undefined {
   }
 }
 
-/** util-linux `script` runs a command on a pseudo-terminal and returns its exit code (-e): the terminal tests need it. */
+/**
+ * util-linux `script` runs a command on a pseudo-terminal and returns its exit code (-e): the terminal tests need it.
+ */
 export const hasScript = (() => {
   try {
     return execFileSync('script', ['--version'], { encoding: 'utf8' }).includes('util-linux');

@@ -68,7 +68,9 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The file a relative specifier names, as the compiler finds it (`./x.js` is `./x.ts`); undefined when there is none. */
+/**
+ * The file a relative specifier names, as the compiler finds it (`./x.js` is `./x.ts`); undefined when there is none.
+ */
 function resolveSpecifier(from: string, specifier: string): string | undefined {
   const base = resolve(dirname(from), specifier);
   const candidates = [

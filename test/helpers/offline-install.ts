@@ -56,11 +56,15 @@ export async function offlinePrefix(dir: string): Promise<OfflinePrefix> {
         );
         tarballs.push(join(dir, packed.stdout.trim().split('\n').pop()!));
       }
-      // No install script runs (npm runs none of a dependency's unless allowed): what installs must work from what the package carries.
+      // No install script runs (npm runs none of a dependency's unless allowed): what installs must work from what the
+      // package carries.
       return install(tarballs, ['--ignore-scripts']);
     },
   };
 }
 
-/** What the mock needs on a Node without SQLite of its own: the package, and the loader it finds its prebuilt binary with. */
+/**
+ * What the mock needs on a Node without SQLite of its own: the package, and the loader it finds its prebuilt binary
+ * with.
+ */
 export const SQLITE_PACKAGES = ['@photostructure/sqlite', 'node-gyp-build', 'node-addon-api'];

@@ -101,7 +101,8 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     seen.push(`CONNECT ${req.url}`);
     if (!allowed(req)) {
       client.end(
-        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test proxy"\r\nContent-Length: 0\r\n\r\n',
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test proxy"\r\n' +
+          'Content-Length: 0\r\n\r\n',
       );
       return;
     }

@@ -34,15 +34,18 @@ function instance(asked: string[]) {
 }
 
 describe('the staff directory', () => {
-  it('asks at most 50 courses for their staff when a result concerns none; staff beyond them count as students', async () => {
-    const asked: string[] = [];
-    const roles = await instanceDirectory(instance(asked)).rolesOf(['1', '1001', '1400', '7'], []);
-    expect(asked.length).toBe(50);
-    expect(roles.get('1')?.staff).toBe(true);
-    expect(roles.get('1001')?.staff).toBe(true);
-    expect(roles.get('1400')?.staff).toBe(false);
-    expect(roles.get('7')?.staff).toBe(false);
-  });
+  it(
+    'asks at most 50 courses for their staff when a result ' + 'concerns none; staff beyond them count as students',
+    async () => {
+      const asked: string[] = [];
+      const roles = await instanceDirectory(instance(asked)).rolesOf(['1', '1001', '1400', '7'], []);
+      expect(asked.length).toBe(50);
+      expect(roles.get('1')?.staff).toBe(true);
+      expect(roles.get('1001')?.staff).toBe(true);
+      expect(roles.get('1400')?.staff).toBe(false);
+      expect(roles.get('7')?.staff).toBe(false);
+    },
+  );
 
   it('asks the course a result concerns, however many the account holds', async () => {
     const asked: string[] = [];

@@ -91,7 +91,9 @@ function leaked(text: string, forms = HIDDEN): string[] {
 
 const everything = (r: ToolResult) => JSON.stringify([r.content, r.structuredContent]);
 
-/** A cursor as text, with whatever its base64 runs decode to, three deep (a bookmark is base64 inside a link inside it). */
+/**
+ * A cursor as text, with whatever its base64 runs decode to, three deep (a bookmark is base64 inside a link inside it).
+ */
 const opened = (cursor: string) => {
   let text = cursor;
   for (let depth = 0; depth < 3; depth++) {
@@ -324,81 +326,87 @@ describe('a grade CSV under --pseudonymize', () => {
     expect(read.submission_comments.map((c) => c.comment)).not.toContain('well done 9');
   });
 
-  it('round-trips an export: its names are pseudonyms, and graded back they check against the real students', async () => {
-    const s = server(TOKENS.teacher);
-    const exported = (await call(s, 'grade_export', { course: '1', assignment: '1' })).structuredContent as {
-      items: Record<string, string>[];
-    };
-    const rows = exported.items;
-    expect(leaked(JSON.stringify(rows))).toEqual([]);
-    const sofia = rows.find((r) => r.section.includes('Lab Online') && r.grade === '15')!;
-    expect(sofia.name).toMatch(/^Student [0-9a-f]{8}$/);
-    expect(sofia.user).toMatch(/^sis_user_id:student-[0-9a-f]{8}$/);
-    // The CSV an assistant writes back from what it was shown, one score edited.
-    const cell = (v: string) => (/[",]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-    const csv = [
-      'user,name,section,grade,comment',
-      ...rows.map((r) => [r.user, r.name, r.section, r === sofia ? '16' : r.grade, ''].map(cell).join(',')),
-    ].join('\n');
-    const graded = await call(s, 'grade_set', { course: '1', assignment: '1', csv_text: `${csv}\n` });
-    expect(graded.structuredContent).toMatchObject({ updated: 1, failed: 0 });
-    const read = (
-      await call(server(TOKENS.admin, false), 'submissions_get', {
-        course: '1',
-        assignment: '1',
-        user: 'sis_user_id:S-008',
-      })
-    ).structuredContent as { score: number };
-    expect(read.score).toBe(16);
-    // A name out of step is still caught: Sofia's row with another student's pseudonym.
-    const other = rows.find((r) => r !== sofia)!;
-    const swapped = csv.replace(`${sofia.user},${sofia.name},`, `${sofia.user},${other.name},`);
-    const refused = await callTool(
-      tools.get('grade_set')!,
-      { course: '1', assignment: '1', csv_text: `${swapped}\n` },
-      s,
-    );
-    expect(refused.isError).toBe(true);
-    expect(refused.content[0]?.text).toContain('is not the name of user');
-    expect(leaked(everything(refused))).toEqual([]);
-  });
+  it(
+    'round-trips an export: its names are pseudonyms, ' + 'and graded back they check against the real students',
+    async () => {
+      const s = server(TOKENS.teacher);
+      const exported = (await call(s, 'grade_export', { course: '1', assignment: '1' })).structuredContent as {
+        items: Record<string, string>[];
+      };
+      const rows = exported.items;
+      expect(leaked(JSON.stringify(rows))).toEqual([]);
+      const sofia = rows.find((r) => r.section.includes('Lab Online') && r.grade === '15')!;
+      expect(sofia.name).toMatch(/^Student [0-9a-f]{8}$/);
+      expect(sofia.user).toMatch(/^sis_user_id:student-[0-9a-f]{8}$/);
+      // The CSV an assistant writes back from what it was shown, one score edited.
+      const cell = (v: string) => (/[",]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+      const csv = [
+        'user,name,section,grade,comment',
+        ...rows.map((r) => [r.user, r.name, r.section, r === sofia ? '16' : r.grade, ''].map(cell).join(',')),
+      ].join('\n');
+      const graded = await call(s, 'grade_set', { course: '1', assignment: '1', csv_text: `${csv}\n` });
+      expect(graded.structuredContent).toMatchObject({ updated: 1, failed: 0 });
+      const read = (
+        await call(server(TOKENS.admin, false), 'submissions_get', {
+          course: '1',
+          assignment: '1',
+          user: 'sis_user_id:S-008',
+        })
+      ).structuredContent as { score: number };
+      expect(read.score).toBe(16);
+      // A name out of step is still caught: Sofia's row with another student's pseudonym.
+      const other = rows.find((r) => r !== sofia)!;
+      const swapped = csv.replace(`${sofia.user},${sofia.name},`, `${sofia.user},${other.name},`);
+      const refused = await callTool(
+        tools.get('grade_set')!,
+        { course: '1', assignment: '1', csv_text: `${swapped}\n` },
+        s,
+      );
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0]?.text).toContain('is not the name of user');
+      expect(leaked(everything(refused))).toEqual([]);
+    },
+  );
 });
 
 describe('grade files in the dialects spreadsheets write, under pseudonyms', () => {
-  it('maps the pseudonyms of a ";" file back, and of Canvas\'s export in SIS User ID, SIS Login ID and Student', async () => {
-    const s = server(TOKENS.teacher);
-    const exported = (await call(s, 'grade_export', { course: '1', format: 'canvas' })).structuredContent as {
-      items: Record<string, string>[];
-    };
-    const rows = exported.items;
-    expect(leaked(JSON.stringify(rows))).toEqual([]);
-    const sam = rows.find((r) => r.ID === '7')!;
-    expect(sam['SIS User ID']).toMatch(/^student-[0-9a-f]{8}$/);
-    expect(sam['SIS Login ID']).toMatch(/^student-[0-9a-f]{8}$/);
-    const real = async () =>
-      (
+  it(
+    'maps the pseudonyms of a ";" file back, and of ' + "Canvas's export in SIS User ID, SIS Login ID and Student",
+    async () => {
+      const s = server(TOKENS.teacher);
+      const exported = (await call(s, 'grade_export', { course: '1', format: 'canvas' })).structuredContent as {
+        items: Record<string, string>[];
+      };
+      const rows = exported.items;
+      expect(leaked(JSON.stringify(rows))).toEqual([]);
+      const sam = rows.find((r) => r.ID === '7')!;
+      expect(sam['SIS User ID']).toMatch(/^student-[0-9a-f]{8}$/);
+      expect(sam['SIS Login ID']).toMatch(/^student-[0-9a-f]{8}$/);
+      const real = async () =>
         (
-          await call(server(TOKENS.admin, false), 'submissions_get', {
-            course: '1',
-            assignment: '1',
-            user: '7',
-          })
-        ).structuredContent as { score: number }
-      ).score;
-    // lms's layout, separated by ";": the user cell is a pseudonym the server maps back.
-    const semicolon = `user;grade\nsis_user_id:${sam['SIS User ID']};14\n`;
-    const graded = await call(s, 'grade_set', { course: '1', assignment: '1', csv_text: semicolon });
-    expect(graded.structuredContent).toMatchObject({ updated: 1, failed: 0 });
-    expect(await real()).toBe(14);
-    // Canvas's layout, tab-separated, written back from what the assistant was shown, one score edited.
-    const header = Object.keys(sam);
-    const lab = header.find((h) => h.endsWith('(1)'))!;
-    const tsv = [header, ...rows.map((r) => header.map((h) => (r === sam && h === lab ? '12.00' : r[h])))]
-      .map((cells) => cells.join('\t'))
-      .join('\n');
-    const canvas = await call(s, 'grade_set', { course: '1', csv_text: `${tsv}\n` });
-    expect(canvas.structuredContent).toMatchObject({ updated: 1, failed: 0 });
-    expect(await real()).toBe(12);
-    expect(leaked(everything(canvas))).toEqual([]);
-  });
+          (
+            await call(server(TOKENS.admin, false), 'submissions_get', {
+              course: '1',
+              assignment: '1',
+              user: '7',
+            })
+          ).structuredContent as { score: number }
+        ).score;
+      // lms's layout, separated by ";": the user cell is a pseudonym the server maps back.
+      const semicolon = `user;grade\nsis_user_id:${sam['SIS User ID']};14\n`;
+      const graded = await call(s, 'grade_set', { course: '1', assignment: '1', csv_text: semicolon });
+      expect(graded.structuredContent).toMatchObject({ updated: 1, failed: 0 });
+      expect(await real()).toBe(14);
+      // Canvas's layout, tab-separated, written back from what the assistant was shown, one score edited.
+      const header = Object.keys(sam);
+      const lab = header.find((h) => h.endsWith('(1)'))!;
+      const tsv = [header, ...rows.map((r) => header.map((h) => (r === sam && h === lab ? '12.00' : r[h])))]
+        .map((cells) => cells.join('\t'))
+        .join('\n');
+      const canvas = await call(s, 'grade_set', { course: '1', csv_text: `${tsv}\n` });
+      expect(canvas.structuredContent).toMatchObject({ updated: 1, failed: 0 });
+      expect(await real()).toBe(12);
+      expect(leaked(everything(canvas))).toEqual([]);
+    },
+  );
 });

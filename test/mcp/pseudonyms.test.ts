@@ -251,16 +251,19 @@ describe('Pseudonyms.transform', () => {
     expect(JSON.stringify(await p.transform({ note: 'Sam Student wrote' }))).not.toContain('Sam Student');
   });
 
-  it("keeps every form a person was ever called by in the net: a record's full name after a comment's short one", async () => {
-    const p = await made();
-    await p.transform({ items: [{ ...SAM }] });
-    await p.transform({
-      submission_comments: [{ author_id: 7, author_name: 'Sam', author: { id: 7, display_name: 'Sam' } }],
-    });
-    const out = JSON.stringify(await p.transform({ message: 'Sam Student was absent' }));
-    expect(out).not.toContain('Sam Student');
-    expect(out).not.toContain('Student was');
-  });
+  it(
+    'keeps every form a person was ever called by in the ' + "net: a record's full name after a comment's short one",
+    async () => {
+      const p = await made();
+      await p.transform({ items: [{ ...SAM }] });
+      await p.transform({
+        submission_comments: [{ author_id: 7, author_name: 'Sam', author: { id: 7, display_name: 'Sam' } }],
+      });
+      const out = JSON.stringify(await p.transform({ message: 'Sam Student was absent' }));
+      expect(out).not.toContain('Sam Student');
+      expect(out).not.toContain('Student was');
+    },
+  );
 
   it('nets a login and an email learned from role-named fields, wherever they appear later', async () => {
     const p = await made();

@@ -62,45 +62,51 @@ const call = (session: Session, name: string, input: Record<string, unknown>): P
 const summary = (result: ToolResult) => result.content[0].text;
 
 describe('a write read back', () => {
-  it('answers a created section as the instance holds it, read with sections get in the course it was created in', async () => {
-    const session = server();
-    const result = await call(session, 'sections_create', { course: 1, name: 'Lab C' });
-    expect(result.isError).toBeUndefined();
-    const s = result.structuredContent;
-    const written = s.written as Record<string, unknown>;
-    expect(written).toMatchObject({ name: 'Lab C', course_id: 1 });
-    expect(s).toMatchObject({ id: written.id, name: 'Lab C', course_id: 1, read_back: { read: true, differs: [] } });
-    expect(requests).toEqual([
-      'POST /api/v1/courses/1/sections',
-      `GET /api/v1/courses/1/sections/${String(written.id)}`,
-    ]);
-    expect(summary(result)).toContain(
-      `read back with lms sections get ${String(written.id)}: the instance holds what was sent`,
-    );
-  });
+  it(
+    'answers a created section as the instance holds it, ' + 'read with sections get in the course it was created in',
+    async () => {
+      const session = server();
+      const result = await call(session, 'sections_create', { course: 1, name: 'Lab C' });
+      expect(result.isError).toBeUndefined();
+      const s = result.structuredContent;
+      const written = s.written as Record<string, unknown>;
+      expect(written).toMatchObject({ name: 'Lab C', course_id: 1 });
+      expect(s).toMatchObject({ id: written.id, name: 'Lab C', course_id: 1, read_back: { read: true, differs: [] } });
+      expect(requests).toEqual([
+        'POST /api/v1/courses/1/sections',
+        `GET /api/v1/courses/1/sections/${String(written.id)}`,
+      ]);
+      expect(summary(result)).toContain(
+        `read back with lms sections get ${String(written.id)}: the instance holds what was sent`,
+      );
+    },
+  );
 
-  it('names the fields sent that the instance holds otherwise, and not those it holds as sent in another form', async () => {
-    const session = server();
-    // The name comes back trimmed; the points, sent as text, come back as the same number.
-    const result = await call(session, 'assignments_update', {
-      id: '1',
-      course: '1',
-      name: '  Lab 4 (revised)  ',
-      points: '25',
-    });
-    expect(result.isError).toBeUndefined();
-    expect(result.structuredContent).toMatchObject({
-      id: 1,
-      name: 'Lab 4 (revised)',
-      points_possible: 25,
-      read_back: { read: true, differs: ['name'] },
-    });
-    expect((result.structuredContent.written as Record<string, unknown>).id).toBe(1);
-    expect(requests).toEqual(['PUT /api/v1/courses/1/assignments/1', 'GET /api/v1/courses/1/assignments/1']);
-    expect(summary(result)).toContain(
-      'read back with lms assignments get 1: what the instance holds differs from what was sent in name',
-    );
-  });
+  it(
+    'names the fields sent that the instance holds ' + 'otherwise, and not those it holds as sent in another form',
+    async () => {
+      const session = server();
+      // The name comes back trimmed; the points, sent as text, come back as the same number.
+      const result = await call(session, 'assignments_update', {
+        id: '1',
+        course: '1',
+        name: '  Lab 4 (revised)  ',
+        points: '25',
+      });
+      expect(result.isError).toBeUndefined();
+      expect(result.structuredContent).toMatchObject({
+        id: 1,
+        name: 'Lab 4 (revised)',
+        points_possible: 25,
+        read_back: { read: true, differs: ['name'] },
+      });
+      expect((result.structuredContent.written as Record<string, unknown>).id).toBe(1);
+      expect(requests).toEqual(['PUT /api/v1/courses/1/assignments/1', 'GET /api/v1/courses/1/assignments/1']);
+      expect(summary(result)).toContain(
+        'read back with lms assignments get 1: what the instance holds differs from what was sent in name',
+      );
+    },
+  );
 
   it('answers the write as it did where the noun has no get verb, and says it was not read back', async () => {
     const session = server((noun, verbs) => (noun === 'sections' ? verbs.filter((v) => v.name !== 'get') : verbs));

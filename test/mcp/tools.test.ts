@@ -64,18 +64,22 @@ beforeAll(async () => {
 });
 
 describe('the tools read off the command tree', () => {
-  it('makes one tool of every verb that acts on the instance, under a name a client accepts (but an upload of a local file)', async () => {
-    const verbs = (await declaredVerbs()).map(({ path }) => path.join(' '));
-    const local = /^(profile|mock|api|doctor|completion|mcp|auth|version|log)\b/;
-    expect([...tools.values()].map((t) => t.command.slice(4)).sort()).toEqual(
-      verbs.filter((v) => !local.test(v) && v !== 'users upload').sort(),
-    );
-    for (const name of tools.keys()) expect(name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
-    for (const t of tools.values()) {
-      for (const property of Object.keys(t.inputSchema.properties))
-        expect(property, t.name).toMatch(/^[a-z][a-z0-9_]*$/);
-    }
-  });
+  it(
+    'makes one tool of every verb that acts on the instance, under a name a client accepts (but an upload of a ' +
+      'local file)',
+    async () => {
+      const verbs = (await declaredVerbs()).map(({ path }) => path.join(' '));
+      const local = /^(profile|mock|api|doctor|completion|mcp|auth|version|log)\b/;
+      expect([...tools.values()].map((t) => t.command.slice(4)).sort()).toEqual(
+        verbs.filter((v) => !local.test(v) && v !== 'users upload').sort(),
+      );
+      for (const name of tools.keys()) expect(name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
+      for (const t of tools.values()) {
+        for (const property of Object.keys(t.inputSchema.properties))
+          expect(property, t.name).toMatch(/^[a-z][a-z0-9_]*$/);
+      }
+    },
+  );
 
   it('gives every verb that writes a dry_run, and every list a limit and a cursor', () => {
     for (const t of tools.values()) {
@@ -189,17 +193,21 @@ describe('a call', () => {
     expect(r.content[0].text).not.toMatch(/lms-mcp-/);
   });
 
-  it('refuses what destroys on an answer (conv batch --event destroy) without --allow-destructive, and sends nothing', async () => {
-    requests = [];
-    const s = server({ writes: true });
-    const r = await call(s, 'conv_batch', { ids: '1', event: 'destroy' });
-    expect(r.isError).toBe(true);
-    expect(r.structuredContent?.error).toMatchObject({ refused: true, needs: '--allow-destructive' });
-    expect(writes()).toEqual([]);
-    const read = await call(s, 'conv_batch', { ids: '1', event: 'mark_as_read', wait: false });
-    expect(read.isError, read.content[0].text).toBeFalsy();
-    expect(writes()).toHaveLength(1);
-  });
+  it(
+    'refuses what destroys on an answer (conv batch --event destroy) without --allow-destructive, and sends ' +
+      'nothing',
+    async () => {
+      requests = [];
+      const s = server({ writes: true });
+      const r = await call(s, 'conv_batch', { ids: '1', event: 'destroy' });
+      expect(r.isError).toBe(true);
+      expect(r.structuredContent?.error).toMatchObject({ refused: true, needs: '--allow-destructive' });
+      expect(writes()).toEqual([]);
+      const read = await call(s, 'conv_batch', { ids: '1', event: 'mark_as_read', wait: false });
+      expect(read.isError, read.content[0].text).toBeFalsy();
+      expect(writes()).toHaveLength(1);
+    },
+  );
 
   it('applies without --allow-destructive when nothing would be deleted, and refuses --prune', async () => {
     requests = [];
@@ -218,7 +226,8 @@ describe('a call', () => {
     const s = server({ writes: true });
     for (const name of ['diff', 'apply']) {
       const yaml =
-        'courses:\n  - sis_course_id: BIO-101\n    enrollments:\n      - { csv: /etc/passwd }\n    outcomes: { file: ../../etc/hostname }\n';
+        'courses:\n  - sis_course_id: BIO-101\n    enrollments:\n      - { csv: /etc/passwd }\n    outcomes: { ' +
+        'file: ../../etc/hostname }\n';
       const r = await call(s, name, { file_text: yaml });
       expect(r.isError, name).toBe(true);
       expect(r.content[0].text).toMatch(/csv: \/etc\/passwd: a course file given as text names no other file/);

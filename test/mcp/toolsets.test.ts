@@ -80,39 +80,42 @@ describe('toolsets', () => {
 });
 
 describe('the dynamic mode', () => {
-  it('enables a toolset for the session, saying tools/list changed, and never widens what the flags allow', async () => {
-    const s = session();
-    const offer = new Offer(selectionOf(undefined, true), s);
-    const before = offer.listed(tools).length;
-    const described = await offer.call('describe_toolset', { toolset: 'discussions' }, tools)!;
-    expect(described.changed).toBe(false);
-    const listedTools = described.result.structuredContent.tools as { name: string; access: string }[];
-    expect(listedTools.map((t) => t.name)).toContain('topics_list');
-    // A server that only reads describes only the reads.
-    expect(listedTools.every((t) => t.access === 'read')).toBe(true);
-    const topicsList = tools.find((t) => t.name === 'topics_list')!;
-    expect(offer.withheld(topicsList)?.content[0].text).toMatch(/enable_toolset with toolset "discussions"/);
+  it(
+    'enables a toolset for the session, saying tools/list ' + 'changed, and never widens what the flags allow',
+    async () => {
+      const s = session();
+      const offer = new Offer(selectionOf(undefined, true), s);
+      const before = offer.listed(tools).length;
+      const described = await offer.call('describe_toolset', { toolset: 'discussions' }, tools)!;
+      expect(described.changed).toBe(false);
+      const listedTools = described.result.structuredContent.tools as { name: string; access: string }[];
+      expect(listedTools.map((t) => t.name)).toContain('topics_list');
+      // A server that only reads describes only the reads.
+      expect(listedTools.every((t) => t.access === 'read')).toBe(true);
+      const topicsList = tools.find((t) => t.name === 'topics_list')!;
+      expect(offer.withheld(topicsList)?.content[0].text).toMatch(/enable_toolset with toolset "discussions"/);
 
-    const enabled = await offer.call('enable_toolset', { toolset: 'discussions' }, tools)!;
-    expect(enabled.changed).toBe(true);
-    expect(enabled.result.structuredContent.added).toEqual(listedTools.map((t) => t.name));
-    const after = offer.listed(tools).map((t) => t.name);
-    expect(after.length).toBe(before + listedTools.length);
-    expect(after).not.toContain('topics_create');
-    expect(offer.withheld(topicsList)).toBeUndefined();
-    // The tool runs once its toolset is on, against the instance.
-    const r = await callTool(topicsList, { course: 1 }, s);
-    expect(r.isError, r.content[0].text).toBeFalsy();
-    // A write of the toolset is still refused, in callTool's words, on a server that only reads.
-    const create = tools.find((t) => t.name === 'topics_create')!;
-    expect(offer.withheld(create)).toBeUndefined();
-    const refused = await callTool(create, { course: 1, title: 'x' }, s);
-    expect(refused.content[0].text).toMatch(/only reads: refused/);
-    // Enabling again changes nothing.
-    expect((await offer.call('enable_toolset', { toolset: 'discussions' }, tools)!).changed).toBe(false);
-    const unknown = await offer.call('enable_toolset', { toolset: 'nope' }, tools)!;
-    expect(unknown.result.isError).toBe(true);
-  });
+      const enabled = await offer.call('enable_toolset', { toolset: 'discussions' }, tools)!;
+      expect(enabled.changed).toBe(true);
+      expect(enabled.result.structuredContent.added).toEqual(listedTools.map((t) => t.name));
+      const after = offer.listed(tools).map((t) => t.name);
+      expect(after.length).toBe(before + listedTools.length);
+      expect(after).not.toContain('topics_create');
+      expect(offer.withheld(topicsList)).toBeUndefined();
+      // The tool runs once its toolset is on, against the instance.
+      const r = await callTool(topicsList, { course: 1 }, s);
+      expect(r.isError, r.content[0].text).toBeFalsy();
+      // A write of the toolset is still refused, in callTool's words, on a server that only reads.
+      const create = tools.find((t) => t.name === 'topics_create')!;
+      expect(offer.withheld(create)).toBeUndefined();
+      const refused = await callTool(create, { course: 1, title: 'x' }, s);
+      expect(refused.content[0].text).toMatch(/only reads: refused/);
+      // Enabling again changes nothing.
+      expect((await offer.call('enable_toolset', { toolset: 'discussions' }, tools)!).changed).toBe(false);
+      const unknown = await offer.call('enable_toolset', { toolset: 'nope' }, tools)!;
+      expect(unknown.result.isError).toBe(true);
+    },
+  );
 
   it('refuses hostile input to its own tools as usage errors, enabling nothing', async () => {
     const offer = new Offer(selectionOf(undefined, true), session());
@@ -164,11 +167,15 @@ describe('the budget of tools/list', () => {
     expect(new Offer(DEFAULT_SELECTION, session()).listed(tools).map((t) => t.name)).toContain('enable_toolset');
   });
 
-  it('says the shared words once, in the instructions: no property repeats what limit, cursor, dry_run or confirm do', () => {
-    for (const t of tools)
-      for (const name of ['limit', 'cursor', 'dry_run', 'confirm'])
-        expect(t.inputSchema.properties[name]?.description, `${t.name}.${name}`).toBeUndefined();
-  });
+  it(
+    'says the shared words once, in the instructions: no property repeats what limit, cursor, dry_run or confirm ' +
+      'do',
+    () => {
+      for (const t of tools)
+        for (const name of ['limit', 'cursor', 'dry_run', 'confirm'])
+          expect(t.inputSchema.properties[name]?.description, `${t.name}.${name}`).toBeUndefined();
+    },
+  );
 });
 
 describe('annotations and output schemas', () => {
@@ -243,22 +250,25 @@ describe('annotations and output schemas', () => {
 });
 
 describe('the toolsets as help and docs', () => {
-  it('lists each toolset with its tools in lms mcp --help, the README and docs/mcp.md, as the model has them', async () => {
-    const help = await toolsetsHelp(commandModel);
-    // lms mcp --help prints it after the examples, made when help is asked for.
-    const r = await lmsSession().run(['mcp', '--help']);
-    expect(r.stdout).toContain(help);
-    expect(r.stdout).toMatch(/--toolsets <names>/);
-    expect(help).toMatch(/\n {2}roster: Users.*\n {4}users_list users_get users_create\+/);
-    expect(help).toContain('enrollments_import!');
-    // As Biome pads a Markdown table: compared with the padding taken out.
-    const flat = (text: string) => text.replace(/ {2,}/g, ' ').replace(/-{3,}/g, '---').replace(/ \|/g, '|');
-    const docs = flat(readFileSync('docs/mcp.md', 'utf8'));
-    expect(docs.includes(flat(await toolsetsMarkdown(commandModel))), 'docs/mcp.md: run npm run man').toBe(true);
-    const line = await toolsetsLine(commandModel);
-    expect(readFileSync('README.md', 'utf8').includes(line), 'README.md: run npm run man').toBe(true);
-    expect(line).toMatch(/\*\*grading\*\*: `submissions_list` .*`grade_set\+`/);
-  });
+  it(
+    'lists each toolset with its tools in lms mcp --help, ' + 'the README and docs/mcp.md, as the model has them',
+    async () => {
+      const help = await toolsetsHelp(commandModel);
+      // lms mcp --help prints it after the examples, made when help is asked for.
+      const r = await lmsSession().run(['mcp', '--help']);
+      expect(r.stdout).toContain(help);
+      expect(r.stdout).toMatch(/--toolsets <names>/);
+      expect(help).toMatch(/\n {2}roster: Users.*\n {4}users_list users_get users_create\+/);
+      expect(help).toContain('enrollments_import!');
+      // As Biome pads a Markdown table: compared with the padding taken out.
+      const flat = (text: string) => text.replace(/ {2,}/g, ' ').replace(/-{3,}/g, '---').replace(/ \|/g, '|');
+      const docs = flat(readFileSync('docs/mcp.md', 'utf8'));
+      expect(docs.includes(flat(await toolsetsMarkdown(commandModel))), 'docs/mcp.md: run npm run man').toBe(true);
+      const line = await toolsetsLine(commandModel);
+      expect(readFileSync('README.md', 'utf8').includes(line), 'README.md: run npm run man').toBe(true);
+      expect(line).toMatch(/\*\*grading\*\*: `submissions_list` .*`grade_set\+`/);
+    },
+  );
 });
 
 describe('a long text field', () => {

@@ -171,45 +171,53 @@ describe('what the other areas put in the stream', () => {
     expect(top.total_root_discussion_entries).toBeGreaterThanOrEqual(1);
   });
 
-  it('an announcement: an Announcement item and an Announcement message for everyone in the course but its author', async () => {
-    const mock = freshMock();
-    await clientFor(mock, TOKENS.teacher).ops.discussions.createTopic({
-      course_id: 1,
-      title: 'Lab closed Friday',
-      is_announcement: true,
-      published: true,
-    });
-    expect(await titles(mock, TOKENS.student)).toEqual(
-      expect.arrayContaining([
-        ['Announcement', 'Lab closed Friday', false],
-        ['Message', 'New announcement: Lab closed Friday', false],
-      ]),
-    );
-    expect((await titles(mock, TOKENS.teacher)).map((t) => t[1])).not.toContain('New announcement: Lab closed Friday');
-  });
+  it(
+    'an announcement: an Announcement item and an Announcement ' + 'message for everyone in the course but its author',
+    async () => {
+      const mock = freshMock();
+      await clientFor(mock, TOKENS.teacher).ops.discussions.createTopic({
+        course_id: 1,
+        title: 'Lab closed Friday',
+        is_announcement: true,
+        published: true,
+      });
+      expect(await titles(mock, TOKENS.student)).toEqual(
+        expect.arrayContaining([
+          ['Announcement', 'Lab closed Friday', false],
+          ['Message', 'New announcement: Lab closed Friday', false],
+        ]),
+      );
+      expect((await titles(mock, TOKENS.teacher)).map((t) => t[1])).not.toContain(
+        'New announcement: Lab closed Friday',
+      );
+    },
+  );
 
-  it("a conversation: on top of the recipient's stream, read once they have read it, gone once they delete it", async () => {
-    const mock = freshMock();
-    const [made] = await clientFor(mock, TOKENS.teacher).ops.conversations.create({
-      recipients: ['7', '8'],
-      subject: 'Your lab report',
-      body: 'Please resubmit by Friday.',
-      group_conversation: true,
-    });
-    const sam = clientFor(mock, TOKENS.student);
-    expect((await titles(mock, TOKENS.student))[0]).toEqual(['Conversation', 'Your lab report', false]);
-    const item = (await collect(sam.ops.users.activityStream({}, { limit: 1 })))[0]!;
-    expect(item).toMatchObject({
-      conversation_id: made!.id,
-      private: false,
-      participant_count: 3,
-      message: 'Please resubmit by Friday.',
-    });
-    await sam.ops.conversations.get({ id: made!.id });
-    expect((await titles(mock, TOKENS.student))[0]).toEqual(['Conversation', 'Your lab report', true]);
-    await sam.ops.conversations.delete({ id: made!.id });
-    expect((await titles(mock, TOKENS.student)).map((t) => t[1])).not.toContain('Your lab report');
-  });
+  it(
+    "a conversation: on top of the recipient's stream, " + 'read once they have read it, gone once they delete it',
+    async () => {
+      const mock = freshMock();
+      const [made] = await clientFor(mock, TOKENS.teacher).ops.conversations.create({
+        recipients: ['7', '8'],
+        subject: 'Your lab report',
+        body: 'Please resubmit by Friday.',
+        group_conversation: true,
+      });
+      const sam = clientFor(mock, TOKENS.student);
+      expect((await titles(mock, TOKENS.student))[0]).toEqual(['Conversation', 'Your lab report', false]);
+      const item = (await collect(sam.ops.users.activityStream({}, { limit: 1 })))[0]!;
+      expect(item).toMatchObject({
+        conversation_id: made!.id,
+        private: false,
+        participant_count: 3,
+        message: 'Please resubmit by Friday.',
+      });
+      await sam.ops.conversations.get({ id: made!.id });
+      expect((await titles(mock, TOKENS.student))[0]).toEqual(['Conversation', 'Your lab report', true]);
+      await sam.ops.conversations.delete({ id: made!.id });
+      expect((await titles(mock, TOKENS.student)).map((t) => t[1])).not.toContain('Your lab report');
+    },
+  );
 });
 
 describe('hiding an item', () => {
@@ -238,35 +246,38 @@ describe('hiding an item', () => {
 });
 
 describe('grading in the stream', () => {
-  it("a grade: the submission on top of the student's stream with its assignment and course, and a Grading notice", async () => {
-    const mock = freshMock();
-    const teacher = clientFor(mock, TOKENS.teacher);
-    await teacher.ops.submissions.grade({
-      course_id: 1,
-      assignment_id: 3,
-      user_id: 7,
-      submission: { posted_grade: 'B' },
-      comment: { text_comment: 'Solid argument.' },
-    });
-    const items = await collect(clientFor(mock, TOKENS.student).ops.users.activityStream({}, { limit: 2 }));
-    const submission = items.find((i) => i.type === 'Submission')!;
-    expect(submission).toMatchObject({
-      title: 'Genetics Essay',
-      message: 'Solid argument.',
-      course_id: 1,
-      read_state: false,
-      course: { id: 1 },
-      assignment: { id: 3 },
-    });
-    expect(submission.submission_id).toBeTypeOf('number');
-    expect(items.find((i) => i.type === 'Message')).toMatchObject({
-      notification_category: 'Grading',
-      title: 'Grade posted: Genetics Essay',
-    });
-    // nobody else's stream shows it
-    const sofia = await collect(clientFor(mock, TOKENS.otherStudent).ops.users.activityStream({}, { limit: 3 }));
-    expect(sofia.map((i) => i.title)).not.toContain('Genetics Essay');
-  });
+  it(
+    "a grade: the submission on top of the student's stream " + 'with its assignment and course, and a Grading notice',
+    async () => {
+      const mock = freshMock();
+      const teacher = clientFor(mock, TOKENS.teacher);
+      await teacher.ops.submissions.grade({
+        course_id: 1,
+        assignment_id: 3,
+        user_id: 7,
+        submission: { posted_grade: 'B' },
+        comment: { text_comment: 'Solid argument.' },
+      });
+      const items = await collect(clientFor(mock, TOKENS.student).ops.users.activityStream({}, { limit: 2 }));
+      const submission = items.find((i) => i.type === 'Submission')!;
+      expect(submission).toMatchObject({
+        title: 'Genetics Essay',
+        message: 'Solid argument.',
+        course_id: 1,
+        read_state: false,
+        course: { id: 1 },
+        assignment: { id: 3 },
+      });
+      expect(submission.submission_id).toBeTypeOf('number');
+      expect(items.find((i) => i.type === 'Message')).toMatchObject({
+        notification_category: 'Grading',
+        title: 'Grade posted: Genetics Essay',
+      });
+      // nobody else's stream shows it
+      const sofia = await collect(clientFor(mock, TOKENS.otherStudent).ops.users.activityStream({}, { limit: 3 }));
+      expect(sofia.map((i) => i.title)).not.toContain('Genetics Essay');
+    },
+  );
 });
 
 describe('lms activity', () => {

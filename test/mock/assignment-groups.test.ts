@@ -153,19 +153,22 @@ describe("the course's grade", () => {
     expect(await samTotals()).toEqual([92.6, 92.6]);
   });
 
-  it("shows in a student enrollment's grades to the student, their observer and their teachers, no one else", async () => {
-    const grades = async (token: string) =>
-      (await collect(as(token).enrollments.listCourse({ course_id: 1, user_id: 7 } as never))).find(
-        (e) => e.user_id === 7 && e.type === 'StudentEnrollment',
-      )?.grades as Record<string, unknown> | undefined;
-    for (const token of [TOKENS.teacher, TOKENS.ta])
-      expect(await grades(token)).toMatchObject({ current_score: 90.77, final_score: 90.77 });
-    const own = await collect(as(TOKENS.student).enrollments.listUser({ user_id: 'self' }));
-    expect(own.find((e) => e.course_id === 1)?.grades).toMatchObject({ current_score: 90.77 });
-    const sofia = await collect(as(TOKENS.otherStudent).enrollments.listCourse({ course_id: 1 }));
-    const samSeen = sofia.find((e) => e.user_id === 7 && e.type === 'StudentEnrollment');
-    if (samSeen) expect(samSeen.grades).toEqual({ html_url: expect.any(String) });
-  });
+  it(
+    "shows in a student enrollment's grades to the " + 'student, their observer and their teachers, no one else',
+    async () => {
+      const grades = async (token: string) =>
+        (await collect(as(token).enrollments.listCourse({ course_id: 1, user_id: 7 } as never))).find(
+          (e) => e.user_id === 7 && e.type === 'StudentEnrollment',
+        )?.grades as Record<string, unknown> | undefined;
+      for (const token of [TOKENS.teacher, TOKENS.ta])
+        expect(await grades(token)).toMatchObject({ current_score: 90.77, final_score: 90.77 });
+      const own = await collect(as(TOKENS.student).enrollments.listUser({ user_id: 'self' }));
+      expect(own.find((e) => e.course_id === 1)?.grades).toMatchObject({ current_score: 90.77 });
+      const sofia = await collect(as(TOKENS.otherStudent).enrollments.listCourse({ course_id: 1 }));
+      const samSeen = sofia.find((e) => e.user_id === 7 && e.type === 'StudentEnrollment');
+      if (samSeen) expect(samSeen.grades).toEqual({ html_url: expect.any(String) });
+    },
+  );
 
   it('a teacher may turn weighting on, but nothing else of the course', async () => {
     expect(

@@ -8,27 +8,30 @@ import { session } from '../helpers/run-lms.js';
 const ids = (events: { id: number | string }[]) => events.map((e) => e.id);
 
 describe('upcoming events', () => {
-  it("lists the events of the caller's courses, groups and own calendar in the coming week, soonest first", async () => {
-    const mock = freshMock();
-    const sam = clientFor(mock, TOKENS.student);
-    const events = await sam.ops.users.upcomingEvents({});
-    // the review session (course 1, tomorrow), the lab group's write-up (group 1), the field trip (all day);
-    // not the orientation (past) nor the midterm (12 days away)
-    // and the seed's worksheet due this week in Organic Chemistry
-    expect(events.map((e) => e.title)).toEqual([
-      'Cell biology review session',
-      'Lab Group 1 write-up',
-      'Stereochemistry Worksheet',
-      'Field trip: botanical garden',
-    ]);
-    expect(events[0]).toMatchObject({
-      context_code: 'course_1',
-      location_name: 'Science Hall 101',
-      all_day: false,
-      url: `http://lms.mock/api/v1/calendar_events/${events[0]!.id}`,
-    });
-    expect(events[3]).toMatchObject({ all_day: true, all_day_date: '2026-11-06' });
-  });
+  it(
+    "lists the events of the caller's courses, groups " + 'and own calendar in the coming week, soonest first',
+    async () => {
+      const mock = freshMock();
+      const sam = clientFor(mock, TOKENS.student);
+      const events = await sam.ops.users.upcomingEvents({});
+      // the review session (course 1, tomorrow), the lab group's write-up (group 1), the field trip (all day);
+      // not the orientation (past) nor the midterm (12 days away)
+      // and the seed's worksheet due this week in Organic Chemistry
+      expect(events.map((e) => e.title)).toEqual([
+        'Cell biology review session',
+        'Lab Group 1 write-up',
+        'Stereochemistry Worksheet',
+        'Field trip: botanical garden',
+      ]);
+      expect(events[0]).toMatchObject({
+        context_code: 'course_1',
+        location_name: 'Science Hall 101',
+        all_day: false,
+        url: `http://lms.mock/api/v1/calendar_events/${events[0]!.id}`,
+      });
+      expect(events[3]).toMatchObject({ all_day: true, all_day_date: '2026-11-06' });
+    },
+  );
 
   it.each([
     ['a student of other courses', TOKENS.otherTeacher, []],

@@ -96,22 +96,25 @@ describe('the seeded inbox', () => {
 });
 
 describe('show, update, delete', () => {
-  it('shows messages newest first, marks read unless told not to, and adds forwarded authors to the participants', async () => {
-    const sam = as(TOKENS.student);
-    const kept = await sam.conversations.get({ id: 4, auto_mark_as_read: false });
-    expect(kept.workflow_state).toBe('unread');
-    const c = await sam.conversations.get({ id: 4 });
-    expect(c.workflow_state).toBe('read');
-    expect(c.submissions).toEqual([]);
-    expect(c.participants.map((p) => p.id)).toEqual([5, 7, 3]);
-    expect(c.messages![0].forwarded_messages[0]).toMatchObject({
-      author_id: 3,
-      body: 'Your lab report is missing the data table from week 3.',
-    });
-    const thread = await as(TOKENS.teacher).conversations.get({ id: 1 });
-    expect(thread.messages!.map((m) => m.author_id)).toEqual([7, 3]);
-    expect((await as(TOKENS.teacher).conversations.unreadCount({})).unread_count).toBe('2');
-  });
+  it(
+    'shows messages newest first, marks read unless told ' + 'not to, and adds forwarded authors to the participants',
+    async () => {
+      const sam = as(TOKENS.student);
+      const kept = await sam.conversations.get({ id: 4, auto_mark_as_read: false });
+      expect(kept.workflow_state).toBe('unread');
+      const c = await sam.conversations.get({ id: 4 });
+      expect(c.workflow_state).toBe('read');
+      expect(c.submissions).toEqual([]);
+      expect(c.participants.map((p) => p.id)).toEqual([5, 7, 3]);
+      expect(c.messages![0].forwarded_messages[0]).toMatchObject({
+        author_id: 3,
+        body: 'Your lab report is missing the data table from week 3.',
+      });
+      const thread = await as(TOKENS.teacher).conversations.get({ id: 1 });
+      expect(thread.messages!.map((m) => m.author_id)).toEqual([7, 3]);
+      expect((await as(TOKENS.teacher).conversations.unreadCount({})).unread_count).toBe('2');
+    },
+  );
 
   it('carries attachments and media comments, flagged in properties', async () => {
     const group = await as(TOKENS.otherStudent).conversations.get({ id: 2 });
@@ -242,32 +245,36 @@ describe('add_message and add_recipients', () => {
 });
 
 describe('create (sync)', () => {
-  it('sends to one person: 201, one conversation with its message; the private conversation is reused, its subject kept', async () => {
-    const r = await raw(TOKENS.teacher, 'POST', '/api/v1/conversations', {
-      recipients: ['8'],
-      subject: 'Lab safety',
-      body: 'Goggles on Monday.',
-    });
-    expect(r.status).toBe(201);
-    const [c] = r.body as Conversation[];
-    expect(c).toMatchObject({
-      subject: 'Lab safety',
-      private: true,
-      audience: [8],
-      message_count: 1,
-      workflow_state: 'read',
-    });
-    expect(c.messages!.map((m) => m.body)).toEqual(['Goggles on Monday.']);
-    const [again] = await as(TOKENS.teacher).conversations.create({
-      recipients: ['8'],
-      subject: 'Other',
-      body: 'And gloves.',
-    });
-    expect(again).toMatchObject({ id: c.id, subject: 'Lab safety', message_count: 2 });
-    expect(
-      (await as(TOKENS.otherStudent).conversations.get({ id: c.id, auto_mark_as_read: false })).workflow_state,
-    ).toBe('unread');
-  });
+  it(
+    'sends to one person: 201, one conversation with its message; the private conversation is reused, its subject ' +
+      'kept',
+    async () => {
+      const r = await raw(TOKENS.teacher, 'POST', '/api/v1/conversations', {
+        recipients: ['8'],
+        subject: 'Lab safety',
+        body: 'Goggles on Monday.',
+      });
+      expect(r.status).toBe(201);
+      const [c] = r.body as Conversation[];
+      expect(c).toMatchObject({
+        subject: 'Lab safety',
+        private: true,
+        audience: [8],
+        message_count: 1,
+        workflow_state: 'read',
+      });
+      expect(c.messages!.map((m) => m.body)).toEqual(['Goggles on Monday.']);
+      const [again] = await as(TOKENS.teacher).conversations.create({
+        recipients: ['8'],
+        subject: 'Other',
+        body: 'And gloves.',
+      });
+      expect(again).toMatchObject({ id: c.id, subject: 'Lab safety', message_count: 2 });
+      expect(
+        (await as(TOKENS.otherStudent).conversations.get({ id: c.id, auto_mark_as_read: false })).workflow_state,
+      ).toBe('unread');
+    },
+  );
 
   it('sends to several people as one private conversation each, reusing existing ones, without messages', async () => {
     const made = await as(TOKENS.teacher).conversations.create({
@@ -484,45 +491,48 @@ describe('messaging the class as a whole (send_messages_all)', () => {
 });
 
 describe('create (async) and batches', () => {
-  it('answers 202 [] with the batch id at once, and delivers in the background while the batch is watched', async () => {
-    generateSchool(mock.db, { users: 300, courses: 1, now: '2026-11-01T00:00:00Z' });
-    const r = await raw(TOKENS.admin, 'POST', '/api/v1/conversations', {
-      recipients: ['course_6_students'],
-      subject: 'Welcome',
-      body: 'Welcome to the course.',
-      mode: 'async',
-    });
-    expect(r.status).toBe(202);
-    expect(r.body).toEqual([]);
-    const batchId = Number(r.headers['x-conversation-batch-id']);
-    const seen: { batch: ConversationBatch; delivered: number }[] = [];
-    for (;;) {
-      const batch = (await as(TOKENS.admin).conversations.batches({})).find((b) => b.id === batchId);
-      if (!batch) break;
-      const delivered = (await collect(as(TOKENS.admin).conversations.list({ scope: 'sent', filter: ['course_6'] })))
-        .length;
-      seen.push({ batch, delivered });
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-    expect(seen[0].batch).toMatchObject({
-      workflow_state: 'created',
-      completion: 0,
-      recipient_count: 300,
-      subject: 'Welcome',
-      tags: ['course_6'],
-    });
-    expect(seen[0].batch.message).toMatchObject({ body: 'Welcome to the course.', author_id: 1 });
-    const sending = seen.filter((s) => s.batch.workflow_state === 'sending');
-    expect(sending.length).toBeGreaterThan(5);
-    // Completion grows, and the conversations appear as it proceeds.
-    for (let i = 1; i < seen.length; i++)
-      expect(seen[i].batch.completion).toBeGreaterThanOrEqual(seen[i - 1].batch.completion);
-    for (const s of sending) expect(s.delivered).toBe(Math.round(s.batch.completion * 300));
-    await mock.jobs.idle();
-    const sent = await collect(as(TOKENS.admin).conversations.list({ scope: 'sent', filter: ['course_6'] }));
-    expect(sent).toHaveLength(300);
-    expect(sent.every((c) => c.private && c.subject === 'Welcome' && c.audience.length === 1)).toBe(true);
-  });
+  it(
+    'answers 202 [] with the batch id at once, and ' + 'delivers in the background while the batch is watched',
+    async () => {
+      generateSchool(mock.db, { users: 300, courses: 1, now: '2026-11-01T00:00:00Z' });
+      const r = await raw(TOKENS.admin, 'POST', '/api/v1/conversations', {
+        recipients: ['course_6_students'],
+        subject: 'Welcome',
+        body: 'Welcome to the course.',
+        mode: 'async',
+      });
+      expect(r.status).toBe(202);
+      expect(r.body).toEqual([]);
+      const batchId = Number(r.headers['x-conversation-batch-id']);
+      const seen: { batch: ConversationBatch; delivered: number }[] = [];
+      for (;;) {
+        const batch = (await as(TOKENS.admin).conversations.batches({})).find((b) => b.id === batchId);
+        if (!batch) break;
+        const delivered = (await collect(as(TOKENS.admin).conversations.list({ scope: 'sent', filter: ['course_6'] })))
+          .length;
+        seen.push({ batch, delivered });
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      expect(seen[0].batch).toMatchObject({
+        workflow_state: 'created',
+        completion: 0,
+        recipient_count: 300,
+        subject: 'Welcome',
+        tags: ['course_6'],
+      });
+      expect(seen[0].batch.message).toMatchObject({ body: 'Welcome to the course.', author_id: 1 });
+      const sending = seen.filter((s) => s.batch.workflow_state === 'sending');
+      expect(sending.length).toBeGreaterThan(5);
+      // Completion grows, and the conversations appear as it proceeds.
+      for (let i = 1; i < seen.length; i++)
+        expect(seen[i].batch.completion).toBeGreaterThanOrEqual(seen[i - 1].batch.completion);
+      for (const s of sending) expect(s.delivered).toBe(Math.round(s.batch.completion * 300));
+      await mock.jobs.idle();
+      const sent = await collect(as(TOKENS.admin).conversations.list({ scope: 'sent', filter: ['course_6'] }));
+      expect(sent).toHaveLength(300);
+      expect(sent.every((c) => c.private && c.subject === 'Welcome' && c.audience.length === 1)).toBe(true);
+    },
+  );
 
   it('drops a batch whose every delivery failed from the list, with its Progress failed', async () => {
     const r = await raw(TOKENS.teacher, 'POST', '/api/v1/conversations', {

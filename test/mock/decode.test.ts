@@ -35,7 +35,8 @@ describe('decodeParams: Rack bracket rules', () => {
     ],
     [
       'a list of hashes inside a hash',
-      'rubric[ratings][][description]=x&rubric[ratings][][points]=1&rubric[ratings][][description]=y&rubric[ratings][][points]=0',
+      'rubric[ratings][][description]=x&rubric[ratings][][points]=1&rubric[ratings][][description]=y&' +
+        'rubric[ratings][][points]=0',
       {
         rubric: {
           ratings: [
@@ -178,7 +179,8 @@ describe('decodeParams: hostile input', () => {
       () =>
         form(
           'POST',
-          '__proto__[as_user_id]=1&constructor[prototype][as_user_id]=1&a[__proto__][polluted]=1&b[][__proto__][polluted]=1',
+          '__proto__[as_user_id]=1&constructor[prototype][as_user_id]=1&a[__proto__][polluted]=1&' +
+            'b[][__proto__][polluted]=1',
         ),
     ],
     ['an encoded form body', () => form('POST', '%5F%5Fproto%5F%5F%5Bas_user_id%5D=1')],
@@ -186,7 +188,8 @@ describe('decodeParams: hostile input', () => {
       'a JSON body',
       () =>
         json(
-          '{"__proto__":{"as_user_id":"1"},"user":{"__proto__":{"polluted":1}},"constructor":{"prototype":{"as_user_id":"1"}}}',
+          '{"__proto__":{"as_user_id":"1"},"user":{"__proto__":{"polluted":1}},' +
+            '"constructor":{"prototype":{"as_user_id":"1"}}}',
         ),
     ],
     [

@@ -118,30 +118,33 @@ describe('topics: fields computed from state', () => {
   describe('a group discussion (group_category_id)', () => {
     const teacher = (mock: ReturnType<typeof freshMock>) => as(TOKENS.teacher, mock);
 
-    it('splits a course topic into a topic for each group of the set, each user seeing those of their groups', async () => {
-      const mock = freshMock();
-      const root = await teacher(mock).createTopic({
-        ...C1,
-        title: 'Bench plans',
-        message: '<p>Plan it</p>',
-        published: true,
-        group_category_id: 1,
-      });
-      expect(root.group_category_id).toBe(1);
-      expect(root.group_topic_children.map((c) => c.group_id)).toEqual([1, 2]);
-      expect(root.topic_children).toEqual(root.group_topic_children.map((c) => c.id));
-      const [first] = root.group_topic_children;
-      expect(await topicOf(TOKENS.student, first.id, { group_id: 1 }, mock)).toMatchObject({
-        title: 'Bench plans',
-        message: '<p>Plan it</p>',
-        root_topic_id: root.id,
-        group_category_id: null,
-      });
-      expect((await topicOf(TOKENS.student, root.id, C1, mock)).topic_children).toEqual([first.id]);
-      expect(await collect(as(TOKENS.student, mock).listGroupTopics({ group_id: 1 }))).toEqual(
-        expect.arrayContaining([expect.objectContaining({ id: first.id })]),
-      );
-    });
+    it(
+      'splits a course topic into a topic for each group ' + 'of the set, each user seeing those of their groups',
+      async () => {
+        const mock = freshMock();
+        const root = await teacher(mock).createTopic({
+          ...C1,
+          title: 'Bench plans',
+          message: '<p>Plan it</p>',
+          published: true,
+          group_category_id: 1,
+        });
+        expect(root.group_category_id).toBe(1);
+        expect(root.group_topic_children.map((c) => c.group_id)).toEqual([1, 2]);
+        expect(root.topic_children).toEqual(root.group_topic_children.map((c) => c.id));
+        const [first] = root.group_topic_children;
+        expect(await topicOf(TOKENS.student, first.id, { group_id: 1 }, mock)).toMatchObject({
+          title: 'Bench plans',
+          message: '<p>Plan it</p>',
+          root_topic_id: root.id,
+          group_category_id: null,
+        });
+        expect((await topicOf(TOKENS.student, root.id, C1, mock)).topic_children).toEqual([first.id]);
+        expect(await collect(as(TOKENS.student, mock).listGroupTopics({ group_id: 1 }))).toEqual(
+          expect.arrayContaining([expect.objectContaining({ id: first.id })]),
+        );
+      },
+    );
 
     it('keeps its group topics in step with the root: title, message, locking', async () => {
       const mock = freshMock();
@@ -411,7 +414,8 @@ describe('creating, updating and deleting topics', () => {
 });
 
 describe('who may do what', () => {
-  // [who, create a topic, create an announcement, edit the teacher's topic, delete another's entry, moderate: edit a section-2 student's entry]
+  // [who, create a topic, create an announcement, edit the teacher's topic, delete another's entry, moderate: edit a
+  // section-2 student's entry]
   const matrix: [string, string, boolean, boolean, boolean, boolean, boolean][] = [
     ['a student', TOKENS.student, true, false, false, false, false],
     ['a TA limited to section 1', TOKENS.ta, true, true, true, true, false],
@@ -651,16 +655,19 @@ describe('require_initial_post', () => {
     expect(await statusOf(call(clientFor(mock, TOKENS.otherStudent)))).toBe('ok');
   });
 
-  it('lets the caller read the topic, mark it, unsubscribe and post the initial entry; then opens the rest', async () => {
-    const mock = freshMock();
-    const d = as(RAVI, mock);
-    expect(await statusOf(d.getTopic(onTopic))).toBe('ok');
-    expect(await statusOf(d.markTopicRead(onTopic))).toBe('ok');
-    expect(await statusOf(d.unsubscribe(onTopic))).toBe('ok');
-    await d.createEntry({ ...onTopic, message: 'Tie long hair back.' });
-    expect((await collect(d.listEntries(onTopic))).length).toBe(3);
-    expect((await d.getTopic(onTopic)).user_can_see_posts).toBe(true);
-  });
+  it(
+    'lets the caller read the topic, mark it, unsubscribe ' + 'and post the initial entry; then opens the rest',
+    async () => {
+      const mock = freshMock();
+      const d = as(RAVI, mock);
+      expect(await statusOf(d.getTopic(onTopic))).toBe('ok');
+      expect(await statusOf(d.markTopicRead(onTopic))).toBe('ok');
+      expect(await statusOf(d.unsubscribe(onTopic))).toBe('ok');
+      await d.createEntry({ ...onTopic, message: 'Tie long hair back.' });
+      expect((await collect(d.listEntries(onTopic))).length).toBe(3);
+      expect((await d.getTopic(onTopic)).user_can_see_posts).toBe(true);
+    },
+  );
 
   it('sends the bare word as the body over the wire', async () => {
     const res = await freshMock().handler({
@@ -868,23 +875,26 @@ describe('the full topic view', () => {
       expect(view.participants.map((p) => p.id)).toContain(3);
     });
 
-    it("retries only the view: another route's 503 is answered at once (the transport below decides about those)", async () => {
-      let calls = 0;
-      const unavailable = async () => {
-        calls++;
-        return { status: 503, headers: {}, body: '' };
-      };
-      const client = new ApiClient({
-        baseUrl: 'http://lms.mock',
-        token: TOKENS.teacher,
-        transport: unavailable,
-        sleep: async () => undefined,
-      });
-      expect(await statusOf(client.ops.discussions.getTopic({ ...C1, topic_id: 2 }))).toBe(503);
-      expect(calls).toBe(1);
-      expect(await statusOf(client.ops.discussions.viewTopic({ ...C1, topic_id: 2 }))).toBe(503);
-      expect(calls).toBe(1 + 6);
-    });
+    it(
+      "retries only the view: another route's 503 is answered " + 'at once (the transport below decides about those)',
+      async () => {
+        let calls = 0;
+        const unavailable = async () => {
+          calls++;
+          return { status: 503, headers: {}, body: '' };
+        };
+        const client = new ApiClient({
+          baseUrl: 'http://lms.mock',
+          token: TOKENS.teacher,
+          transport: unavailable,
+          sleep: async () => undefined,
+        });
+        expect(await statusOf(client.ops.discussions.getTopic({ ...C1, topic_id: 2 }))).toBe(503);
+        expect(calls).toBe(1);
+        expect(await statusOf(client.ops.discussions.viewTopic({ ...C1, topic_id: 2 }))).toBe(503);
+        expect(calls).toBe(1 + 6);
+      },
+    );
 
     it('is off by default: a view right after a write is current', async () => {
       const mock = freshMock();

@@ -25,7 +25,8 @@ describe('the driver', () => {
   it('has FTS5 with the trigram tokenizer, which the search indexes use', () => {
     const db = openSqlite(':memory:');
     db.exec(
-      `CREATE VIRTUAL TABLE f USING fts5(name, tokenize = 'trigram'); INSERT INTO f (rowid, name) VALUES (1, 'Biology II')`,
+      `CREATE VIRTUAL TABLE f USING fts5(name, tokenize = 'trigram'); INSERT INTO f (rowid, name) VALUES (1, ` +
+        `'Biology II')`,
     );
     expect(values(db, `SELECT rowid FROM f WHERE name LIKE ?`, '%olog%')).toEqual([1]);
   });

@@ -234,7 +234,8 @@ describe('failures and drops', () => {
   it('describes the active faults in one line', () => {
     expect(describeFaults({})).toBe('no faults');
     expect(describeFaults({ throttle: DEFAULT_THROTTLE, failRate: 0.3, dropRate: 0.05, latencyMs: 20, seed: 7 })).toBe(
-      'throttle 403 (capacity 700, penalty 50, cost 10, leak 100/s), fail 30% (500/502/503), drop 5%, latency 20 ms, seed 7',
+      'throttle 403 (capacity 700, penalty 50, cost 10, leak 100/s), fail 30% (500/502/503), drop 5%, latency 20 ' +
+        'ms, seed 7',
     );
   });
 });

@@ -151,12 +151,15 @@ describe('gradebook history', () => {
     expect(res.status).toBe(status);
   });
 
-  it('lets the limited TA read the history, and a grader id of 0 finds nothing in a school with no autograding', async () => {
-    const mock = freshMock();
-    const ta = clientFor(mock, TOKENS.ta);
-    expect(await statusOf(ta.ops.history.days({ course_id: 1 }))).toBe('ok');
-    expect(
-      await ta.ops.history.submissions({ course_id: 1, date: '2026-09-16', grader_id: 0, assignment_id: 1 }),
-    ).toEqual([]);
-  });
+  it(
+    'lets the limited TA read the history, and a grader ' + 'id of 0 finds nothing in a school with no autograding',
+    async () => {
+      const mock = freshMock();
+      const ta = clientFor(mock, TOKENS.ta);
+      expect(await statusOf(ta.ops.history.days({ course_id: 1 }))).toBe('ok');
+      expect(
+        await ta.ops.history.submissions({ course_id: 1, date: '2026-09-16', grader_id: 0, assignment_id: 1 }),
+      ).toEqual([]);
+    },
+  );
 });

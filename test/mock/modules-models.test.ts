@@ -127,7 +127,8 @@ describe('module answers as the models say', () => {
       }),
     ).toEqual([
       'ModuleItem.extra: not a field of ModuleItem',
-      'ModuleItem.type: "Video" is not one of File, Page, Discussion, Assignment, Quiz, SubHeader, ExternalUrl, ExternalTool',
+      'ModuleItem.type: "Video" is not one of File, Page, Discussion, Assignment, Quiz, SubHeader, ExternalUrl, ' +
+        'ExternalTool',
       'ModuleItem.completion_requirement.completed: "yes" is not a boolean',
     ]);
   });

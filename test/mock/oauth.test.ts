@@ -147,30 +147,34 @@ const whoAmI = async (token: string, handler?: MockHandler) => {
 const grantError = (a: Answer) => ({ status: a.status, error: a.json().error });
 
 describe('the seeded developer keys', () => {
-  it('are Canvas-style numeric client ids, a confidential one with its secret and a public one without, listed after the users by lms mock tokens', () => {
-    expect(MOCK_CLIENT_ID).toBe('10000000000001');
-    expect(MOCK_PUBLIC_CLIENT_ID).toBe('10000000000002');
-    const rows = listTokens(mock.db);
-    expect(rows.slice(-2)).toEqual([
-      {
-        user_id: null,
-        name: 'lms command-line tool',
-        role: 'developer_key',
-        token: null,
-        client_id: MOCK_CLIENT_ID,
-        client_secret: MOCK_CLIENT_SECRET,
-      },
-      {
-        user_id: null,
-        name: 'lms command-line tool (public client)',
-        role: 'developer_key',
-        token: null,
-        client_id: MOCK_PUBLIC_CLIENT_ID,
-        client_secret: null,
-      },
-    ]);
-    expect(rows.filter((r) => r.role === 'developer_key')).toHaveLength(2);
-  });
+  it(
+    'are Canvas-style numeric client ids, a confidential one with its secret and a public one without, listed ' +
+      'after the users by lms mock tokens',
+    () => {
+      expect(MOCK_CLIENT_ID).toBe('10000000000001');
+      expect(MOCK_PUBLIC_CLIENT_ID).toBe('10000000000002');
+      const rows = listTokens(mock.db);
+      expect(rows.slice(-2)).toEqual([
+        {
+          user_id: null,
+          name: 'lms command-line tool',
+          role: 'developer_key',
+          token: null,
+          client_id: MOCK_CLIENT_ID,
+          client_secret: MOCK_CLIENT_SECRET,
+        },
+        {
+          user_id: null,
+          name: 'lms command-line tool (public client)',
+          role: 'developer_key',
+          token: null,
+          client_id: MOCK_PUBLIC_CLIENT_ID,
+          client_secret: null,
+        },
+      ]);
+      expect(rows.filter((r) => r.role === 'developer_key')).toHaveLength(2);
+    },
+  );
 });
 
 describe('a public developer key (PKCE only, no secret)', () => {
@@ -191,21 +195,25 @@ describe('a public developer key (PKCE only, no secret)', () => {
       form: { grant_type: 'refresh_token', client_id: MOCK_PUBLIC_CLIENT_ID, refresh_token: refreshToken, ...extra },
     });
 
-  it('exchanges a code for tokens with the verifier alone, and renews with the refresh token alone, after the hour too', async () => {
-    const { verifier, challenge } = pkce();
-    const code = await codeFor(TOKENS.student, challenge, { client_id: MOCK_PUBLIC_CLIENT_ID });
-    const got = await publicExchange(code, verifier);
-    expect(got.status, got.text).toBe(200);
-    const body = got.json();
-    expect(body).toMatchObject({ token_type: 'Bearer', user: { id: 7 }, expires_in: 3600 });
-    expect(await whoAmI(body.access_token as string)).toBe(7);
+  it(
+    'exchanges a code for tokens with the verifier alone, and renews with the refresh token alone, after the hour ' +
+      'too',
+    async () => {
+      const { verifier, challenge } = pkce();
+      const code = await codeFor(TOKENS.student, challenge, { client_id: MOCK_PUBLIC_CLIENT_ID });
+      const got = await publicExchange(code, verifier);
+      expect(got.status, got.text).toBe(200);
+      const body = got.json();
+      expect(body).toMatchObject({ token_type: 'Bearer', user: { id: 7 }, expires_in: 3600 });
+      expect(await whoAmI(body.access_token as string)).toBe(7);
 
-    const later = handlerAt(at(3601));
-    expect(await whoAmI(body.access_token as string, later)).toBe(401);
-    const renewed = await publicRefresh(body.refresh_token as string, {}, later);
-    expect(renewed.status, renewed.text).toBe(200);
-    expect(await whoAmI(renewed.json().access_token as string, later)).toBe(7);
-  });
+      const later = handlerAt(at(3601));
+      expect(await whoAmI(body.access_token as string, later)).toBe(401);
+      const renewed = await publicRefresh(body.refresh_token as string, {}, later);
+      expect(renewed.status, renewed.text).toBe(200);
+      expect(await whoAmI(renewed.json().access_token as string, later)).toBe(7);
+    },
+  );
 
   it('a secret it sends anyway proves nothing and is not read', async () => {
     const { verifier, challenge } = pkce();
@@ -245,84 +253,92 @@ describe('a public developer key (PKCE only, no secret)', () => {
     });
   });
 
-  it('leaves the confidential key needing its secret: a request without one is 401 invalid_client, and the code still works with it', async () => {
-    const { verifier, challenge } = pkce();
-    const code = await codeFor(TOKENS.student, challenge);
-    const bare = await send('POST', '/login/oauth2/token', {
-      form: {
-        grant_type: 'authorization_code',
-        client_id: MOCK_CLIENT_ID,
-        redirect_uri: REDIRECT,
-        code,
-        code_verifier: verifier,
-      },
-    });
-    expect(bare.status).toBe(401);
-    expect(bare.json()).toEqual({
-      error: 'invalid_client',
-      error_description: 'client_secret is required: this developer key is a confidential client',
-    });
-    expect(bare.headers['www-authenticate']).toBe('Canvas OAuth 2.0');
-    expect((await exchange(code, verifier)).status).toBe(200);
-    const sam = await loginAsSam();
-    expect(
-      grantError(
-        await send('POST', '/login/oauth2/token', {
-          form: { grant_type: 'refresh_token', client_id: MOCK_CLIENT_ID, refresh_token: sam.refresh },
-        }),
-      ),
-    ).toEqual({ status: 401, error: 'invalid_client' });
-  });
+  it(
+    'leaves the confidential key needing its secret: a request without one is 401 invalid_client, and the code ' +
+      'still works with it',
+    async () => {
+      const { verifier, challenge } = pkce();
+      const code = await codeFor(TOKENS.student, challenge);
+      const bare = await send('POST', '/login/oauth2/token', {
+        form: {
+          grant_type: 'authorization_code',
+          client_id: MOCK_CLIENT_ID,
+          redirect_uri: REDIRECT,
+          code,
+          code_verifier: verifier,
+        },
+      });
+      expect(bare.status).toBe(401);
+      expect(bare.json()).toEqual({
+        error: 'invalid_client',
+        error_description: 'client_secret is required: this developer key is a confidential client',
+      });
+      expect(bare.headers['www-authenticate']).toBe('Canvas OAuth 2.0');
+      expect((await exchange(code, verifier)).status).toBe(200);
+      const sam = await loginAsSam();
+      expect(
+        grantError(
+          await send('POST', '/login/oauth2/token', {
+            form: { grant_type: 'refresh_token', client_id: MOCK_CLIENT_ID, refresh_token: sam.refresh },
+          }),
+        ),
+      ).toEqual({ status: 401, error: 'invalid_client' });
+    },
+  );
 });
 
 describe('the authorization-code flow with PKCE', () => {
-  it('shows a consent page whose form, answered for a user, redirects with a code and the state; the code buys tokens that act as that user', async () => {
-    const { verifier, challenge } = pkce();
-    const page = await send('GET', authPath(request(challenge)));
-    expect(page.status).toBe(200);
-    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.headers['x-frame-options']).toBe('DENY');
-    expect(page.headers['cache-control']).toBe('no-store');
-    expect(page.text).toContain('<form method="post" action="/login/oauth2/confirm">');
-    expect(page.text).toContain('lms command-line tool is requesting access to your account');
-    const fields = formFields(page.text);
-    expect(fields).toEqual({
-      client_id: MOCK_CLIENT_ID,
-      response_type: 'code',
-      redirect_uri: REDIRECT,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      state: 'st-4711',
-    });
+  it(
+    'shows a consent page whose form, answered for a user, redirects with a code and the state; the code buys ' +
+      'tokens that act as that user',
+    async () => {
+      const { verifier, challenge } = pkce();
+      const page = await send('GET', authPath(request(challenge)));
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['x-frame-options']).toBe('DENY');
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.text).toContain('<form method="post" action="/login/oauth2/confirm">');
+      expect(page.text).toContain('lms command-line tool is requesting access to your account');
+      const fields = formFields(page.text);
+      expect(fields).toEqual({
+        client_id: MOCK_CLIENT_ID,
+        response_type: 'code',
+        redirect_uri: REDIRECT,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 'st-4711',
+      });
 
-    const back = location(
-      await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...fields, approve: '1' } }),
-    );
-    expect(back.base).toBe(REDIRECT);
-    expect(Object.keys(back.params)).toEqual(['code', 'state']);
-    expect(back.params.state).toBe('st-4711');
-    expect(back.params.code).toMatch(/^[0-9a-f]{128}$/);
+      const back = location(
+        await send('POST', '/login/oauth2/confirm', { token: TOKENS.student, form: { ...fields, approve: '1' } }),
+      );
+      expect(back.base).toBe(REDIRECT);
+      expect(Object.keys(back.params)).toEqual(['code', 'state']);
+      expect(back.params.state).toBe('st-4711');
+      expect(back.params.code).toMatch(/^[0-9a-f]{128}$/);
 
-    const answer = await exchange(back.params.code, verifier);
-    expect(answer.status, answer.text).toBe(200);
-    expect(answer.headers['cache-control']).toBe('no-store');
-    expect(answer.headers['content-type']).toMatch(/^application\/json/);
-    const body = answer.json();
-    expect(Object.keys(body)).toEqual(['access_token', 'token_type', 'user', 'refresh_token', 'expires_in']);
-    expect(body).toMatchObject({
-      token_type: 'Bearer',
-      user: { id: 7, name: 'Sam Student', global_id: '10000000000007' },
-      expires_in: 3600,
-    });
-    expect(body.access_token).toMatch(/^1~[\w-]{64}$/);
-    expect(body.refresh_token).toMatch(/^1~[\w-]{64}$/);
-    expect(body.refresh_token).not.toBe(body.access_token);
+      const answer = await exchange(back.params.code, verifier);
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.headers['cache-control']).toBe('no-store');
+      expect(answer.headers['content-type']).toMatch(/^application\/json/);
+      const body = answer.json();
+      expect(Object.keys(body)).toEqual(['access_token', 'token_type', 'user', 'refresh_token', 'expires_in']);
+      expect(body).toMatchObject({
+        token_type: 'Bearer',
+        user: { id: 7, name: 'Sam Student', global_id: '10000000000007' },
+        expires_in: 3600,
+      });
+      expect(body.access_token).toMatch(/^1~[\w-]{64}$/);
+      expect(body.refresh_token).toMatch(/^1~[\w-]{64}$/);
+      expect(body.refresh_token).not.toBe(body.access_token);
 
-    // The token is Sam's, with Sam's rights and no one else's.
-    expect(await whoAmI(body.access_token as string)).toBe(7);
-    expect((await send('GET', '/api/v1/accounts/1/users', { token: body.access_token as string })).status).toBe(401);
-    expect((await send('GET', '/api/v1/accounts/1/users', { token: TOKENS.admin })).status).toBe(200);
-  });
+      // The token is Sam's, with Sam's rights and no one else's.
+      expect(await whoAmI(body.access_token as string)).toBe(7);
+      expect((await send('GET', '/api/v1/accounts/1/users', { token: body.access_token as string })).status).toBe(401);
+      expect((await send('GET', '/api/v1/accounts/1/users', { token: TOKENS.admin })).status).toBe(200);
+    },
+  );
 
   it('answers for whichever user approves: the teacher who signs the form gets a teacher token', async () => {
     const { verifier, challenge } = pkce();
@@ -371,25 +387,28 @@ describe('the authorization-code flow with PKCE', () => {
     expect(await whoAmI(byBasic.json().access_token as string)).toBe(7);
   });
 
-  it('redirects to any loopback port and path, on 127.0.0.1 or localhost, keeping a query the redirect_uri has', async () => {
-    for (const redirect of [
-      'http://localhost:8123/cb?session=a%20b',
-      'http://127.0.0.1/',
-      'http://127.0.0.1:1/deep/path',
-    ]) {
-      const { verifier, challenge } = pkce();
-      const page = await send('GET', authPath(request(challenge, { redirect_uri: redirect })));
-      expect(page.status, redirect).toBe(200);
-      const res = await send('POST', '/login/oauth2/confirm', {
-        token: TOKENS.student,
-        form: { ...formFields(page.text), approve: '1' },
-      });
-      const back = new URL(res.headers.location);
-      expect(`${back.origin}${back.pathname}`).toBe(new URL(redirect).origin + new URL(redirect).pathname);
-      if (redirect.includes('session')) expect(back.searchParams.get('session')).toBe('a b');
-      expect((await exchange(back.searchParams.get('code')!, verifier, { redirect_uri: redirect })).status).toBe(200);
-    }
-  });
+  it(
+    'redirects to any loopback port and path, on 127.0.0.1 ' + 'or localhost, keeping a query the redirect_uri has',
+    async () => {
+      for (const redirect of [
+        'http://localhost:8123/cb?session=a%20b',
+        'http://127.0.0.1/',
+        'http://127.0.0.1:1/deep/path',
+      ]) {
+        const { verifier, challenge } = pkce();
+        const page = await send('GET', authPath(request(challenge, { redirect_uri: redirect })));
+        expect(page.status, redirect).toBe(200);
+        const res = await send('POST', '/login/oauth2/confirm', {
+          token: TOKENS.student,
+          form: { ...formFields(page.text), approve: '1' },
+        });
+        const back = new URL(res.headers.location);
+        expect(`${back.origin}${back.pathname}`).toBe(new URL(redirect).origin + new URL(redirect).pathname);
+        if (redirect.includes('session')) expect(back.searchParams.get('session')).toBe('a b');
+        expect((await exchange(back.searchParams.get('code')!, verifier, { redirect_uri: redirect })).status).toBe(200);
+      }
+    },
+  );
 });
 
 describe('the authorization step refuses', () => {
@@ -468,32 +487,39 @@ describe('the consent step', () => {
     expect(a.headers.location).toBeUndefined();
   });
 
-  it('is not approved by an access token the provider issued (header or form): 401 as for no login, and no code', async () => {
-    const { access } = await loginAsSam();
-    expect(await whoAmI(access)).toBeTypeOf('number');
-    const { challenge } = pkce();
-    const form = { ...request(challenge), approve: '1' };
-    for (const a of [
-      await send('POST', '/login/oauth2/confirm', { token: access, form }),
-      await send('POST', '/login/oauth2/confirm', { form: { ...form, access_token: access } }),
-    ]) {
-      expect(a.status).toBe(401);
-      expect(a.headers.location).toBeUndefined();
-      expect(a.json()).toEqual({ status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
-    }
-  });
+  it(
+    'is not approved by an access token the provider issued ' + '(header or form): 401 as for no login, and no code',
+    async () => {
+      const { access } = await loginAsSam();
+      expect(await whoAmI(access)).toBeTypeOf('number');
+      const { challenge } = pkce();
+      const form = { ...request(challenge), approve: '1' };
+      for (const a of [
+        await send('POST', '/login/oauth2/confirm', { token: access, form }),
+        await send('POST', '/login/oauth2/confirm', { form: { ...form, access_token: access } }),
+      ]) {
+        expect(a.status).toBe(401);
+        expect(a.headers.location).toBeUndefined();
+        expect(a.json()).toEqual({ status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
+      }
+    },
+  );
 
-  it('needs the approving user: no token is 401, an unknown one 401 with WWW-Authenticate, and neither sends a code', async () => {
-    const { challenge } = pkce();
-    const form = { ...request(challenge), approve: '1' };
-    const none = await send('POST', '/login/oauth2/confirm', { form });
-    expect(none.status).toBe(401);
-    expect(none.json()).toEqual({ status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
-    const bad = await send('POST', '/login/oauth2/confirm', { token: '7~not-a-token', form });
-    expect(bad.status).toBe(401);
-    expect(bad.headers['www-authenticate']).toBe('Bearer realm="canvas-lms"');
-    expect(bad.headers.location).toBeUndefined();
-  });
+  it(
+    'needs the approving user: no token is 401, an unknown ' +
+      'one 401 with WWW-Authenticate, and neither sends a code',
+    async () => {
+      const { challenge } = pkce();
+      const form = { ...request(challenge), approve: '1' };
+      const none = await send('POST', '/login/oauth2/confirm', { form });
+      expect(none.status).toBe(401);
+      expect(none.json()).toEqual({ status: 'unauthenticated', errors: [{ message: 'user authorization required' }] });
+      const bad = await send('POST', '/login/oauth2/confirm', { token: '7~not-a-token', form });
+      expect(bad.status).toBe(401);
+      expect(bad.headers['www-authenticate']).toBe('Bearer realm="canvas-lms"');
+      expect(bad.headers.location).toBeUndefined();
+    },
+  );
 
   it('denied: back to the client with access_denied and the state, no code', async () => {
     const { challenge } = pkce();
@@ -533,22 +559,25 @@ describe('the consent step', () => {
 });
 
 describe('the token endpoint refuses', () => {
-  it('a wrong client secret, an unknown client or none: 401 invalid_client, and the code still works after', async () => {
-    const { verifier, challenge } = pkce();
-    const code = await codeFor(TOKENS.student, challenge);
-    const wrong: Record<string, string>[] = [
-      { client_secret: 'wrong' },
-      { client_secret: '' },
-      { client_id: '10000000000099' },
-      { client_id: '' },
-    ];
-    for (const extra of wrong) {
-      const a = await exchange(code, verifier, extra);
-      expect(grantError(a), JSON.stringify(extra)).toEqual({ status: 401, error: 'invalid_client' });
-      expect(a.headers['www-authenticate']).toBe('Canvas OAuth 2.0');
-    }
-    expect((await exchange(code, verifier)).status).toBe(200);
-  });
+  it(
+    'a wrong client secret, an unknown client or none: ' + '401 invalid_client, and the code still works after',
+    async () => {
+      const { verifier, challenge } = pkce();
+      const code = await codeFor(TOKENS.student, challenge);
+      const wrong: Record<string, string>[] = [
+        { client_secret: 'wrong' },
+        { client_secret: '' },
+        { client_id: '10000000000099' },
+        { client_id: '' },
+      ];
+      for (const extra of wrong) {
+        const a = await exchange(code, verifier, extra);
+        expect(grantError(a), JSON.stringify(extra)).toEqual({ status: 401, error: 'invalid_client' });
+        expect(a.headers['www-authenticate']).toBe('Canvas OAuth 2.0');
+      }
+      expect((await exchange(code, verifier)).status).toBe(200);
+    },
+  );
 
   it.each([
     ['password', { grant_type: 'password' }],
@@ -642,26 +671,29 @@ describe('the token endpoint refuses', () => {
     expect((await exchange(code, verifier)).status).toBe(200);
   });
 
-  it('a code issued for a redirect_uri that brought its own code: invalid_grant, even with that same redirect_uri', async () => {
-    const { verifier, challenge } = pkce();
-    const redirect = 'http://127.0.0.1:5/cb?code=ATTACKER';
-    const code = randomBytes(64).toString('hex');
-    addCode(mock.db, {
-      code,
-      key: 1,
-      user: (await whoAmI(TOKENS.student)) as number,
-      redirectUri: redirect,
-      challenge,
-      scopes: '',
-      expiresAt: at(600),
-      now: NOW,
-    });
-    const a = await exchange(code, verifier, { redirect_uri: redirect });
-    expect(a.json()).toEqual({
-      error: 'invalid_grant',
-      error_description: 'redirect_uri does not match client settings',
-    });
-  });
+  it(
+    'a code issued for a redirect_uri that brought its own ' + 'code: invalid_grant, even with that same redirect_uri',
+    async () => {
+      const { verifier, challenge } = pkce();
+      const redirect = 'http://127.0.0.1:5/cb?code=ATTACKER';
+      const code = randomBytes(64).toString('hex');
+      addCode(mock.db, {
+        code,
+        key: 1,
+        user: (await whoAmI(TOKENS.student)) as number,
+        redirectUri: redirect,
+        challenge,
+        scopes: '',
+        expiresAt: at(600),
+        now: NOW,
+      });
+      const a = await exchange(code, verifier, { redirect_uri: redirect });
+      expect(a.json()).toEqual({
+        error: 'invalid_grant',
+        error_description: 'redirect_uri does not match client settings',
+      });
+    },
+  );
 
   it("another client's code: invalid_grant (incorrect client)", async () => {
     addDeveloperKey(mock.db, {
@@ -680,56 +712,66 @@ describe('the token endpoint refuses', () => {
 });
 
 describe('the refresh grant', () => {
-  it('gives a new access token and no new refresh token; the refresh token keeps working, the replaced access token does not', async () => {
-    const sam = await loginAsSam();
-    const first = await refresh(sam.refresh);
-    expect(first.status, first.text).toBe(200);
-    const body = first.json();
-    expect(Object.keys(body)).toEqual(['access_token', 'token_type', 'user', 'expires_in']);
-    expect(body).toMatchObject({ token_type: 'Bearer', user: { id: 7, name: 'Sam Student' }, expires_in: 3600 });
-    expect(body.access_token).not.toBe(sam.access);
-    expect(await whoAmI(body.access_token as string)).toBe(7);
-    // Real instances issue the new access token in the old one's place.
-    expect(await whoAmI(sam.access)).toBe(401);
+  it(
+    'gives a new access token and no new refresh token; the refresh token keeps working, the replaced access token ' +
+      'does not',
+    async () => {
+      const sam = await loginAsSam();
+      const first = await refresh(sam.refresh);
+      expect(first.status, first.text).toBe(200);
+      const body = first.json();
+      expect(Object.keys(body)).toEqual(['access_token', 'token_type', 'user', 'expires_in']);
+      expect(body).toMatchObject({ token_type: 'Bearer', user: { id: 7, name: 'Sam Student' }, expires_in: 3600 });
+      expect(body.access_token).not.toBe(sam.access);
+      expect(await whoAmI(body.access_token as string)).toBe(7);
+      // Real instances issue the new access token in the old one's place.
+      expect(await whoAmI(sam.access)).toBe(401);
 
-    const second = await refresh(sam.refresh);
-    expect(second.status).toBe(200);
-    expect(await whoAmI(second.json().access_token as string)).toBe(7);
-    expect(await whoAmI(body.access_token as string)).toBe(401);
-  });
+      const second = await refresh(sam.refresh);
+      expect(second.status).toBe(200);
+      expect(await whoAmI(second.json().access_token as string)).toBe(7);
+      expect(await whoAmI(body.access_token as string)).toBe(401);
+    },
+  );
 
-  it('refuses a wrong secret (401), no refresh_token (invalid_request) and an unknown one (invalid_grant)', async () => {
-    const sam = await loginAsSam();
-    expect(grantError(await refresh(sam.refresh, { client_secret: 'nope' }))).toEqual({
-      status: 401,
-      error: 'invalid_client',
-    });
-    expect(grantError(await refresh(''))).toEqual({ status: 400, error: 'invalid_request' });
-    expect(grantError(await refresh(`1~${'x'.repeat(64)}`))).toEqual({ status: 400, error: 'invalid_grant' });
-    // An access token is no refresh token.
-    expect(grantError(await refresh(sam.access))).toEqual({ status: 400, error: 'invalid_grant' });
-  });
+  it(
+    'refuses a wrong secret (401), no refresh_token ' + '(invalid_request) and an unknown one (invalid_grant)',
+    async () => {
+      const sam = await loginAsSam();
+      expect(grantError(await refresh(sam.refresh, { client_secret: 'nope' }))).toEqual({
+        status: 401,
+        error: 'invalid_client',
+      });
+      expect(grantError(await refresh(''))).toEqual({ status: 400, error: 'invalid_request' });
+      expect(grantError(await refresh(`1~${'x'.repeat(64)}`))).toEqual({ status: 400, error: 'invalid_grant' });
+      // An access token is no refresh token.
+      expect(grantError(await refresh(sam.access))).toEqual({ status: 400, error: 'invalid_grant' });
+    },
+  );
 });
 
 describe('expiry by the mock clock', () => {
-  it('an access token works for an hour; then 401 as real instances answer, and a refresh brings a new hour', async () => {
-    const sam = await loginAsSam();
-    expect(await whoAmI(sam.access, handlerAt(at(3599)))).toBe(7);
-    const expired = await send('GET', '/api/v1/users/self', { token: sam.access, handler: handlerAt(at(3600)) });
-    expect(expired.status).toBe(401);
-    expect(expired.headers['www-authenticate']).toBe('Bearer realm="canvas-lms"');
-    expect(expired.json()).toEqual({ errors: [{ message: 'Invalid access token.' }] });
-    // A seeded token does not expire.
-    expect(await whoAmI(TOKENS.student, handlerAt(at(10 * 86400)))).toBe(7);
+  it(
+    'an access token works for an hour; then 401 as real ' + 'instances answer, and a refresh brings a new hour',
+    async () => {
+      const sam = await loginAsSam();
+      expect(await whoAmI(sam.access, handlerAt(at(3599)))).toBe(7);
+      const expired = await send('GET', '/api/v1/users/self', { token: sam.access, handler: handlerAt(at(3600)) });
+      expect(expired.status).toBe(401);
+      expect(expired.headers['www-authenticate']).toBe('Bearer realm="canvas-lms"');
+      expect(expired.json()).toEqual({ errors: [{ message: 'Invalid access token.' }] });
+      // A seeded token does not expire.
+      expect(await whoAmI(TOKENS.student, handlerAt(at(10 * 86400)))).toBe(7);
 
-    const later = handlerAt(at(2 * 86400));
-    const renewed = await refresh(sam.refresh, {}, later);
-    expect(renewed.status, renewed.text).toBe(200);
-    const token = renewed.json().access_token as string;
-    expect(await whoAmI(token, later)).toBe(7);
-    expect(await whoAmI(token, handlerAt(at(2 * 86400 + 3599)))).toBe(7);
-    expect(await whoAmI(token, handlerAt(at(2 * 86400 + 3600)))).toBe(401);
-  });
+      const later = handlerAt(at(2 * 86400));
+      const renewed = await refresh(sam.refresh, {}, later);
+      expect(renewed.status, renewed.text).toBe(200);
+      const token = renewed.json().access_token as string;
+      expect(await whoAmI(token, later)).toBe(7);
+      expect(await whoAmI(token, handlerAt(at(2 * 86400 + 3599)))).toBe(7);
+      expect(await whoAmI(token, handlerAt(at(2 * 86400 + 3600)))).toBe(401);
+    },
+  );
 
   it('reads a clock given without milliseconds (LMS_MOCK_NOW=…T13:00:00Z) the same', async () => {
     const sam = await loginAsSam();

@@ -40,23 +40,26 @@ describe('keyset paging of the users list', () => {
     expect(new Set(one).size).toBe(263);
   });
 
-  it('neither repeats nor skips rows that existed before the listing began, while others are added between pages', async () => {
-    const mock = freshMock();
-    generateSchool(mock.db, { users: 120, courses: 1, now: '2026-11-02T12:00:00Z' });
-    const before = await ids(mock, 100);
-    const client = clientFor(mock, TOKENS.admin);
-    let n = 0;
-    const seen = await ids(mock, 7, () => {
-      // Names sorting early, late and in between: offsets would shift under them.
-      for (const name of [`Aaron Early ${n}`, `Zed Late ${n}`, `Moreau Middle ${n}`]) {
-        void client.ops.users.create({ account_id: 1, user: { name }, pseudonym: { unique_id: `added${n++}` } });
-      }
-    });
-    const old = new Set(before);
-    const seenOld = seen.filter((id) => old.has(id));
-    expect(seenOld).toEqual(before);
-    expect(new Set(seen).size).toBe(seen.length);
-  });
+  it(
+    'neither repeats nor skips rows that existed before ' + 'the listing began, while others are added between pages',
+    async () => {
+      const mock = freshMock();
+      generateSchool(mock.db, { users: 120, courses: 1, now: '2026-11-02T12:00:00Z' });
+      const before = await ids(mock, 100);
+      const client = clientFor(mock, TOKENS.admin);
+      let n = 0;
+      const seen = await ids(mock, 7, () => {
+        // Names sorting early, late and in between: offsets would shift under them.
+        for (const name of [`Aaron Early ${n}`, `Zed Late ${n}`, `Moreau Middle ${n}`]) {
+          void client.ops.users.create({ account_id: 1, user: { name }, pseudonym: { unique_id: `added${n++}` } });
+        }
+      });
+      const old = new Set(before);
+      const seenOld = seen.filter((id) => old.has(id));
+      expect(seenOld).toEqual(before);
+      expect(new Set(seen).size).toBe(seen.length);
+    },
+  );
 
   it('still answers numbered pages for clients that build them', async () => {
     const mock = freshMock();
@@ -84,7 +87,8 @@ describe('keyset paging of the users list', () => {
     const plan = (
       mock.db
         .prepare(
-          `EXPLAIN QUERY PLAN SELECT * FROM (${q.sql}) WHERE (sortable_name, id) > (?, ?) ORDER BY sortable_name, id LIMIT ?`,
+          `EXPLAIN QUERY PLAN SELECT * FROM (${q.sql}) WHERE (sortable_name, id) > (?, ?) ORDER BY sortable_name, ` +
+            'id LIMIT ?',
         )
         .all(...q.args, 'M', 0, 10) as { detail: string }[]
     )

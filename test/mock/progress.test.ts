@@ -159,7 +159,8 @@ describe('jobs whose process is gone', () => {
     const mock = freshMock();
     const gone = spawnSync(process.execPath, ['-p', 'process.pid'], { encoding: 'utf8' }).stdout.trim();
     const insert = mock.db.prepare(
-      `INSERT INTO progress (context_type, context_id, tag, completion, workflow_state, runner_pid, created_at, updated_at) VALUES ('Course', 1, 'x', ?, ?, ?, 'now', 'now')`,
+      'INSERT INTO progress (context_type, context_id, tag, completion, workflow_state, runner_pid, created_at, ' +
+        `updated_at) VALUES ('Course', 1, 'x', ?, ?, ?, 'now', 'now')`,
     );
     const orphan = Number(insert.run(33, 'running', Number(gone)).lastInsertRowid);
     const queued = Number(insert.run(0, 'queued', Number(gone)).lastInsertRowid);

@@ -312,7 +312,9 @@ const matrix: Record<string, Row> = {
   },
 
   'conversations.list': { path: '/api/v1/conversations', allow: EVERYONE },
-  /** A message to Tess: everyone who shares a course with her, and the admins who may read rosters above her courses. */
+  /**
+   * A message to Tess: everyone who shares a course with her, and the admins who may read rosters above her courses.
+   */
   'conversations.create': {
     path: '/api/v1/conversations',
     body: { recipients: ['3'], body: 'A question', subject: 'Lab' },
@@ -653,7 +655,8 @@ function snapshot(mock: MockRuntime): string {
   const tables = (
     mock.db
       .prepare(
-        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name <> 'page_views' ORDER BY name`,
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' ` +
+          `AND name <> 'page_views' ORDER BY name`,
       )
       .all() as { name: string }[]
   ).map((t) => t.name);

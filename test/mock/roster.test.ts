@@ -158,22 +158,25 @@ describe('sections', () => {
 });
 
 describe('enrollment lists', () => {
-  it("lists a course's active and invited enrollments by default, by type, then sortable name, with the user", async () => {
-    const list = await collect(as(TOKENS.teacher).enrollments.listCourse({ course_id: 2 }));
-    expect(list.map((e) => [e.type, e.user_id, e.enrollment_state])).toEqual([
-      ['StudentEnrollment', 11, 'invited'],
-      ['StudentEnrollment', 9, 'active'],
-      ['StudentEnrollment', 7, 'active'],
-      ['StudentEnrollment', 8, 'active'],
-      ['TeacherEnrollment', 3, 'active'],
-    ]);
-    expect(list[0].user).toMatchObject({
-      id: 11,
-      name: 'Lucas Moreau',
-      sortable_name: 'Moreau, Lucas',
-      login_id: 'lucas',
-    });
-  });
+  it(
+    "lists a course's active and invited enrollments by " + 'default, by type, then sortable name, with the user',
+    async () => {
+      const list = await collect(as(TOKENS.teacher).enrollments.listCourse({ course_id: 2 }));
+      expect(list.map((e) => [e.type, e.user_id, e.enrollment_state])).toEqual([
+        ['StudentEnrollment', 11, 'invited'],
+        ['StudentEnrollment', 9, 'active'],
+        ['StudentEnrollment', 7, 'active'],
+        ['StudentEnrollment', 8, 'active'],
+        ['TeacherEnrollment', 3, 'active'],
+      ]);
+      expect(list[0].user).toMatchObject({
+        id: 11,
+        name: 'Lucas Moreau',
+        sortable_name: 'Moreau, Lucas',
+        login_id: 'lucas',
+      });
+    },
+  );
 
   it.each([
     ['completed', { state: ['completed'] }, [12]],

@@ -119,25 +119,28 @@ describe('PUT /api/v1/courses/:id', () => {
     expect(await statusOf(admin().courses.update({ id: made.id, course: { event: 'offer' } }))).toBe(404);
   });
 
-  it('is for those who may create courses in its account: not its teacher; an SIS id also needs manage_sis', async () => {
-    expect(await statusOf(teacher().courses.update({ id: 1, course: { name: 'Mine now' } }))).toBe(401);
-    expect(await statusOf(as(TOKENS.helpdesk).courses.update({ id: 1, course: { name: 'Mine now' } }))).toBe(401);
-    // A root-account role that creates courses but does not manage SIS data.
-    const role = createRole(mock.db, {
-      name: 'Course Creator',
-      base: 'AccountMembership',
-      account: 1,
-      permissions: ['manage_courses'],
-    });
-    addAdmin(mock.db, { account: 1, user: 2, role, now: '2026-11-02T12:00:00.000Z' });
-    const creator = as(TOKENS.helpdesk).courses;
-    expect(await creator.update({ id: 1, course: { name: 'Biology I' } })).toMatchObject({ name: 'Biology I' });
-    expect(await statusOf(creator.update({ id: 1, course: { name: 'Biology II', sis_course_id: 'BIO-102' } }))).toBe(
-      401,
-    );
-    expect(await admin().courses.get({ id: 1 })).toMatchObject({ name: 'Biology I', sis_course_id: 'BIO-101' });
-    expect(await statusOf(admin().courses.update({ id: 999, course: { name: 'Nowhere' } }))).toBe(404);
-  });
+  it(
+    'is for those who may create courses in its account: ' + 'not its teacher; an SIS id also needs manage_sis',
+    async () => {
+      expect(await statusOf(teacher().courses.update({ id: 1, course: { name: 'Mine now' } }))).toBe(401);
+      expect(await statusOf(as(TOKENS.helpdesk).courses.update({ id: 1, course: { name: 'Mine now' } }))).toBe(401);
+      // A root-account role that creates courses but does not manage SIS data.
+      const role = createRole(mock.db, {
+        name: 'Course Creator',
+        base: 'AccountMembership',
+        account: 1,
+        permissions: ['manage_courses'],
+      });
+      addAdmin(mock.db, { account: 1, user: 2, role, now: '2026-11-02T12:00:00.000Z' });
+      const creator = as(TOKENS.helpdesk).courses;
+      expect(await creator.update({ id: 1, course: { name: 'Biology I' } })).toMatchObject({ name: 'Biology I' });
+      expect(await statusOf(creator.update({ id: 1, course: { name: 'Biology II', sis_course_id: 'BIO-102' } }))).toBe(
+        401,
+      );
+      expect(await admin().courses.get({ id: 1 })).toMatchObject({ name: 'Biology I', sis_course_id: 'BIO-101' });
+      expect(await statusOf(admin().courses.update({ id: 999, course: { name: 'Nowhere' } }))).toBe(404);
+    },
+  );
 });
 
 describe('PUT /api/v1/courses/:course_id/assignments/:id', () => {

@@ -233,7 +233,9 @@ describe('bad requests', () => {
     });
     try {
       const { hostname, port } = new URL(url);
-      const head = `POST /files_api/uploads/abc HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=zz\r\nContent-Length: 4000\r\nConnection: close\r\n\r\n`;
+      const head =
+        `POST /files_api/uploads/abc HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; ` +
+        `boundary=zz\r\nContent-Length: 4000\r\nConnection: close\r\n\r\n`;
       const open = () => request({ host: hostname, port: Number(port) });
       const [a, b] = [open(), open()];
       a.write(head + 'a'.repeat(3999));
@@ -365,7 +367,8 @@ describe('uploads over HTTP', () => {
   const head = (path: string, headers: string) =>
     `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=zz\r\n${headers}\r\n`;
   const filePart = (bytes: number, fill = 'a') =>
-    `--zz\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n${fill.repeat(bytes)}`;
+    `--zz\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n` +
+    `${fill.repeat(bytes)}`;
 
   /** Sends the start of a request and reads what the server answers before the rest is sent. */
   async function answerBeforeBody(url: string, text: string): Promise<string> {

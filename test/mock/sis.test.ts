@@ -147,41 +147,44 @@ describe('SIS imports', () => {
     });
   });
 
-  it('diffs against the last import of the same data set: unchanged rows are left out, missing ones deleted', async () => {
-    const mock = freshMock();
-    const admin = clientFor(mock, TOKENS.admin);
-    const set = { diffing_data_set_identifier: 'nightly' };
-    const first = await finished(
-      mock,
-      admin,
-      (
-        await importFiles(
-          admin,
-          zip({ 'users.csv': USERS, 'courses.csv': COURSES, 'enrollments.csv': ENROLLMENTS }),
-          'n.zip',
-          set,
-        )
-      ).id,
-    );
-    const fewer = ENROLLMENTS.split('\n').slice(0, 3).join('\n');
-    const second = await finished(
-      mock,
-      admin,
-      (
-        await importFiles(
-          admin,
-          zip({ 'users.csv': USERS, 'courses.csv': COURSES, 'enrollments.csv': fewer }),
-          'n.zip',
-          set,
-        )
-      ).id,
-    );
-    expect(second).toMatchObject({ diffed_against_import_id: first.id, workflow_state: 'imported' });
-    // Only the enrollment no longer listed was applied (as deleted); users and courses were unchanged.
-    expect(second.data?.counts).toMatchObject({ users: 0, courses: 0, enrollments: 1 });
-    const c2 = await collect(admin.ops.enrollments.listCourse({ course_id: 'sis_course_id:C2' }));
-    expect(c2).toEqual([]);
-  });
+  it(
+    'diffs against the last import of the same data set: ' + 'unchanged rows are left out, missing ones deleted',
+    async () => {
+      const mock = freshMock();
+      const admin = clientFor(mock, TOKENS.admin);
+      const set = { diffing_data_set_identifier: 'nightly' };
+      const first = await finished(
+        mock,
+        admin,
+        (
+          await importFiles(
+            admin,
+            zip({ 'users.csv': USERS, 'courses.csv': COURSES, 'enrollments.csv': ENROLLMENTS }),
+            'n.zip',
+            set,
+          )
+        ).id,
+      );
+      const fewer = ENROLLMENTS.split('\n').slice(0, 3).join('\n');
+      const second = await finished(
+        mock,
+        admin,
+        (
+          await importFiles(
+            admin,
+            zip({ 'users.csv': USERS, 'courses.csv': COURSES, 'enrollments.csv': fewer }),
+            'n.zip',
+            set,
+          )
+        ).id,
+      );
+      expect(second).toMatchObject({ diffed_against_import_id: first.id, workflow_state: 'imported' });
+      // Only the enrollment no longer listed was applied (as deleted); users and courses were unchanged.
+      expect(second.data?.counts).toMatchObject({ users: 0, courses: 0, enrollments: 1 });
+      const c2 = await collect(admin.ops.enrollments.listCourse({ course_id: 'sis_course_id:C2' }));
+      expect(c2).toEqual([]);
+    },
+  );
 
   it('aborts an import that has not ended: it applies nothing more', async () => {
     const mock = freshMock();

@@ -123,31 +123,34 @@ describe('the transitions the spec states, where other tests do not walk them', 
     });
   });
 
-  it('a draft published by update with a delayed_post_at ahead is posted at that time, posted_at null until then', async () => {
-    const mock = freshMock();
-    const teacher = clientFor(mock, TOKENS.teacher).ops.discussions;
-    const updated = await teacher.updateTopic({
-      ...BIO,
-      topic_id: T.draft,
-      published: true,
-      delayed_post_at: '2026-12-01T09:00:00Z',
-    });
-    expect(updated).toMatchObject({ published: true, delayed_post_at: '2026-12-01T09:00:00.000Z', posted_at: null });
-    const at = (now: string) =>
-      new ApiClient({
-        baseUrl: 'http://lms.mock',
-        token: TOKENS.student,
-        transport: createMockHandler({ db: mock.db, now }),
-      }).ops.discussions;
-    expect(await at('2026-11-30T00:00:00.000Z').getTopic({ ...BIO, topic_id: T.draft })).toMatchObject({
-      posted_at: null,
-      locked_for_user: true,
-    });
-    expect(await at('2026-12-02T00:00:00.000Z').getTopic({ ...BIO, topic_id: T.draft })).toMatchObject({
-      posted_at: '2026-12-01T09:00:00.000Z',
-      locked_for_user: false,
-    });
-  });
+  it(
+    'a draft published by update with a delayed_post_at ' + 'ahead is posted at that time, posted_at null until then',
+    async () => {
+      const mock = freshMock();
+      const teacher = clientFor(mock, TOKENS.teacher).ops.discussions;
+      const updated = await teacher.updateTopic({
+        ...BIO,
+        topic_id: T.draft,
+        published: true,
+        delayed_post_at: '2026-12-01T09:00:00Z',
+      });
+      expect(updated).toMatchObject({ published: true, delayed_post_at: '2026-12-01T09:00:00.000Z', posted_at: null });
+      const at = (now: string) =>
+        new ApiClient({
+          baseUrl: 'http://lms.mock',
+          token: TOKENS.student,
+          transport: createMockHandler({ db: mock.db, now }),
+        }).ops.discussions;
+      expect(await at('2026-11-30T00:00:00.000Z').getTopic({ ...BIO, topic_id: T.draft })).toMatchObject({
+        posted_at: null,
+        locked_for_user: true,
+      });
+      expect(await at('2026-12-02T00:00:00.000Z').getTopic({ ...BIO, topic_id: T.draft })).toMatchObject({
+        posted_at: '2026-12-01T09:00:00.000Z',
+        locked_for_user: false,
+      });
+    },
+  );
 
   it('reading marks an unread conversation read, and leaves an archived one archived', async () => {
     const mock = freshMock();

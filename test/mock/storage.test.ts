@@ -153,12 +153,15 @@ describe('the mock database path', () => {
     again.db.close();
   });
 
-  it('is shared through a write-ahead log, and its writes do not wait for the disk (README: a test instance)', async () => {
-    const mock = await loadMock(join(scratch(), 'mock.db'), {});
-    expect(mock.db.pragma('journal_mode')).toBe('wal');
-    expect(mock.db.pragma('synchronous')).toBe(0);
-    mock.db.close();
-  });
+  it(
+    'is shared through a write-ahead log, and its writes ' + 'do not wait for the disk (README: a test instance)',
+    async () => {
+      const mock = await loadMock(join(scratch(), 'mock.db'), {});
+      expect(mock.db.pragma('journal_mode')).toBe('wal');
+      expect(mock.db.pragma('synchronous')).toBe(0);
+      mock.db.close();
+    },
+  );
 });
 
 describe('the mock database file, which holds tokens', () => {

@@ -187,40 +187,44 @@ describe('list and read', () => {
     },
   );
 
-  it('lists the current students only: a concluded, inactive or deleted enrollment leaves the course and section lists', async () => {
-    const mock = freshMock();
-    const teacher = clientFor(mock, TOKENS.teacher);
-    const listed = async (where: { course_id: number } | { section_id: number }, assignment: number) =>
-      ids(await collect(teacher.ops.submissions.list({ ...where, assignment_id: assignment })));
-    // CHEM-201: Hana's enrollment is completed and Mina's inactive; Lucas is invited (a current student).
-    expect(await listed({ course_id: 2 }, 4)).toEqual([7, 8, 9, 11]);
-    expect(await listed({ section_id: 3 }, 4)).toEqual([7, 8, 9, 11]);
-    // Their submissions stay, and a list across students still shows the concluded one's.
-    const across = (await collect(
-      teacher.ops.submissions.listStudents({ course_id: 2, student_ids: ['all'], assignment_ids: [4] }),
-    )) as Submission[];
-    expect(ids(across)).toEqual([7, 8, 9, 11, 12]);
+  it(
+    'lists the current students only: a concluded, inactive or deleted enrollment leaves the course and section ' +
+      'lists',
+    async () => {
+      const mock = freshMock();
+      const teacher = clientFor(mock, TOKENS.teacher);
+      const listed = async (where: { course_id: number } | { section_id: number }, assignment: number) =>
+        ids(await collect(teacher.ops.submissions.list({ ...where, assignment_id: assignment })));
+      // CHEM-201: Hana's enrollment is completed and Mina's inactive; Lucas is invited (a current student).
+      expect(await listed({ course_id: 2 }, 4)).toEqual([7, 8, 9, 11]);
+      expect(await listed({ section_id: 3 }, 4)).toEqual([7, 8, 9, 11]);
+      // Their submissions stay, and a list across students still shows the concluded one's.
+      const across = (await collect(
+        teacher.ops.submissions.listStudents({ course_id: 2, student_ids: ['all'], assignment_ids: [4] }),
+      )) as Submission[];
+      expect(ids(across)).toEqual([7, 8, 9, 11, 12]);
 
-    // BIO-101: Sam (section A) concluded, Lucas (A) deactivated, Mina (B) deleted.
-    const enrollment = (user: number) =>
-      value(
-        mock.db,
-        `SELECT id FROM enrollments WHERE course_id = 1 AND user_id = ? AND type = 'StudentEnrollment'`,
-        user,
-      ) as number;
-    for (const [user, task] of [
-      [7, 'conclude'],
-      [11, 'deactivate'],
-      [10, 'delete'],
-    ] as const) {
-      await teacher.ops.enrollments.end({ course_id: 1, id: enrollment(user), task });
-    }
-    expect(await listed({ course_id: 1 }, 1)).toEqual([8, 9, 12]);
-    expect(await listed({ section_id: 1 }, 1)).toEqual([8]);
-    expect(await listed({ section_id: 2 }, 1)).toEqual([9, 12]);
-    // A concluded or inactive student's submission is kept, only no longer listed.
-    expect(value(mock.db, `SELECT count(*) FROM submissions WHERE assignment_id = 1 AND user_id IN (7, 11)`)).toBe(2);
-  });
+      // BIO-101: Sam (section A) concluded, Lucas (A) deactivated, Mina (B) deleted.
+      const enrollment = (user: number) =>
+        value(
+          mock.db,
+          `SELECT id FROM enrollments WHERE course_id = 1 AND user_id = ? AND type = 'StudentEnrollment'`,
+          user,
+        ) as number;
+      for (const [user, task] of [
+        [7, 'conclude'],
+        [11, 'deactivate'],
+        [10, 'delete'],
+      ] as const) {
+        await teacher.ops.enrollments.end({ course_id: 1, id: enrollment(user), task });
+      }
+      expect(await listed({ course_id: 1 }, 1)).toEqual([8, 9, 12]);
+      expect(await listed({ section_id: 1 }, 1)).toEqual([8]);
+      expect(await listed({ section_id: 2 }, 1)).toEqual([9, 12]);
+      // A concluded or inactive student's submission is kept, only no longer listed.
+      expect(value(mock.db, `SELECT count(*) FROM submissions WHERE assignment_id = 1 AND user_id IN (7, 11)`)).toBe(2);
+    },
+  );
 
   it('shows every state: graded, late, submitted, missing, resubmitted after grading', async () => {
     const mock = freshMock();

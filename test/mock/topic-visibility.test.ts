@@ -42,63 +42,72 @@ async function request(
 }
 
 describe('a delayed announcement in the activity stream', () => {
-  it("is absent from a student's stream and summary, with its notice, until it posts; then both are there", async () => {
-    const mock = freshMock();
-    // The seeded announcements each of them has already.
-    const seeded = async (token: string) =>
-      (await clientFor(mock, token).ops.users.activityStreamSummary({})).find((e) => e.type === 'Announcement')
-        ?.count ?? 0;
-    const before: Record<string, number> = {
-      [TOKENS.student]: await seeded(TOKENS.student),
-      [TOKENS.observer]: await seeded(TOKENS.observer),
-    };
-    const created = await clientFor(mock, TOKENS.teacher).ops.discussions.createTopic({
-      ...BIO,
-      title: 'Exam room change',
-      message: 'Room 4B',
-      is_announcement: true,
-      delayed_post_at: POSTS_AT,
-    });
-    const seen = async (now: string, token: string = TOKENS.student) => {
-      const client = at(mock, now, token);
-      const items = (await collect(client.ops.users.activityStream({}))).filter((i) =>
-        i.title.includes('Exam room change'),
-      );
-      const summary = await client.ops.users.activityStreamSummary({});
-      return {
-        items: items.map((i) => [i.type, i.title]).sort(),
-        announcements: (summary.find((e) => e.type === 'Announcement')?.count ?? 0) - before[token]!,
-        notices: summary.find((e) => e.notification_category === 'Announcement')?.count ?? 0,
+  it(
+    "is absent from a student's stream and summary, " + 'with its notice, until it posts; then both are there',
+    async () => {
+      const mock = freshMock();
+      // The seeded announcements each of them has already.
+      const seeded = async (token: string) =>
+        (await clientFor(mock, token).ops.users.activityStreamSummary({})).find((e) => e.type === 'Announcement')
+          ?.count ?? 0;
+      const before: Record<string, number> = {
+        [TOKENS.student]: await seeded(TOKENS.student),
+        [TOKENS.observer]: await seeded(TOKENS.observer),
       };
-    };
-
-    for (const token of [TOKENS.student, TOKENS.observer]) {
-      expect(await seen('2026-11-20T08:59:59.000Z', token)).toEqual({ items: [], announcements: 0, notices: 0 });
-      expect(await seen('2026-11-20T09:00:01.000Z', token)).toEqual({
-        items: [
-          ['Announcement', 'Exam room change'],
-          ['Message', 'New announcement: Exam room change'],
-        ],
-        announcements: 1,
-        notices: 1,
+      const created = await clientFor(mock, TOKENS.teacher).ops.discussions.createTopic({
+        ...BIO,
+        title: 'Exam room change',
+        message: 'Room 4B',
+        is_announcement: true,
+        delayed_post_at: POSTS_AT,
       });
-    }
-    // Its teacher (who moderates it) has it in the stream from the start.
-    const teacher = (
-      await collect(at(mock, '2026-11-03T00:00:00.000Z', TOKENS.ta).ops.users.activityStream({}))
-    ).filter((i) => i.title.includes('Exam room change'));
-    expect(teacher.map((i) => i.type)).toContain('Announcement');
-    // Nor can a student find it by id or in the list before then.
-    expect(
-      await statusOf(
-        at(mock, '2026-11-19T00:00:00.000Z', TOKENS.student).ops.discussions.getTopic({ ...BIO, topic_id: created.id }),
-      ),
-    ).toBe(404);
-  });
+      const seen = async (now: string, token: string = TOKENS.student) => {
+        const client = at(mock, now, token);
+        const items = (await collect(client.ops.users.activityStream({}))).filter((i) =>
+          i.title.includes('Exam room change'),
+        );
+        const summary = await client.ops.users.activityStreamSummary({});
+        return {
+          items: items.map((i) => [i.type, i.title]).sort(),
+          announcements: (summary.find((e) => e.type === 'Announcement')?.count ?? 0) - before[token]!,
+          notices: summary.find((e) => e.notification_category === 'Announcement')?.count ?? 0,
+        };
+      };
+
+      for (const token of [TOKENS.student, TOKENS.observer]) {
+        expect(await seen('2026-11-20T08:59:59.000Z', token)).toEqual({ items: [], announcements: 0, notices: 0 });
+        expect(await seen('2026-11-20T09:00:01.000Z', token)).toEqual({
+          items: [
+            ['Announcement', 'Exam room change'],
+            ['Message', 'New announcement: Exam room change'],
+          ],
+          announcements: 1,
+          notices: 1,
+        });
+      }
+      // Its teacher (who moderates it) has it in the stream from the start.
+      const teacher = (
+        await collect(at(mock, '2026-11-03T00:00:00.000Z', TOKENS.ta).ops.users.activityStream({}))
+      ).filter((i) => i.title.includes('Exam room change'));
+      expect(teacher.map((i) => i.type)).toContain('Announcement');
+      // Nor can a student find it by id or in the list before then.
+      expect(
+        await statusOf(
+          at(mock, '2026-11-19T00:00:00.000Z', TOKENS.student).ops.discussions.getTopic({
+            ...BIO,
+            topic_id: created.id,
+          }),
+        ),
+      ).toBe(404);
+    },
+  );
 });
 
 describe('a section-specific topic', () => {
-  /** A topic for section 2 of BIO-101 (Mina's; Sam and the observer Olive, who observes him, are in section 1), with an entry. */
+  /**
+   * A topic for section 2 of BIO-101 (Mina's; Sam and the observer Olive, who observes him, are in section 1), with an
+   * entry.
+   */
   async function sectionTwoTopic(mock: MockRuntime): Promise<number> {
     const created = await request(mock, TOKENS.teacher, 'POST', 'courses/1/discussion_topics', {
       title: 'Section 2 lab swap',
@@ -141,32 +150,40 @@ describe('a section-specific topic', () => {
     }
   });
 
-  it("is refused to who does not moderate, and to sections of another course; `all` makes it the whole course's again", async () => {
-    const mock = freshMock();
-    expect(
-      (
-        await request(mock, TOKENS.student, 'POST', 'courses/1/discussion_topics', {
-          title: 'Mine',
-          specific_sections: '1',
-        })
-      ).status,
-    ).toBe(400);
-    expect(
-      (
-        await request(mock, TOKENS.teacher, 'POST', 'courses/1/discussion_topics', {
-          title: 'Elsewhere',
-          specific_sections: '3',
-        })
-      ).status,
-    ).toBe(400);
-    const id = await sectionTwoTopic(mock);
-    expect((await request(mock, TOKENS.student, 'GET', `courses/1/discussion_topics/${id}/entries`)).status).toBe(404);
-    expect(
-      (await request(mock, TOKENS.teacher, 'PUT', `courses/1/discussion_topics/${id}`, { specific_sections: 'all' }))
-        .json,
-    ).toMatchObject({ is_section_specific: false });
-    expect((await request(mock, TOKENS.student, 'GET', `courses/1/discussion_topics/${id}/entries`)).status).toBe(200);
-  });
+  it(
+    "is refused to who does not moderate, and to sections of another course; `all` makes it the whole course's " +
+      'again',
+    async () => {
+      const mock = freshMock();
+      expect(
+        (
+          await request(mock, TOKENS.student, 'POST', 'courses/1/discussion_topics', {
+            title: 'Mine',
+            specific_sections: '1',
+          })
+        ).status,
+      ).toBe(400);
+      expect(
+        (
+          await request(mock, TOKENS.teacher, 'POST', 'courses/1/discussion_topics', {
+            title: 'Elsewhere',
+            specific_sections: '3',
+          })
+        ).status,
+      ).toBe(400);
+      const id = await sectionTwoTopic(mock);
+      expect((await request(mock, TOKENS.student, 'GET', `courses/1/discussion_topics/${id}/entries`)).status).toBe(
+        404,
+      );
+      expect(
+        (await request(mock, TOKENS.teacher, 'PUT', `courses/1/discussion_topics/${id}`, { specific_sections: 'all' }))
+          .json,
+      ).toMatchObject({ is_section_specific: false });
+      expect((await request(mock, TOKENS.student, 'GET', `courses/1/discussion_topics/${id}/entries`)).status).toBe(
+        200,
+      );
+    },
+  );
 });
 
 describe('a delayed topic before it posts', () => {

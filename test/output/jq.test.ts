@@ -183,7 +183,8 @@ describe('--jq over what a command prints', () => {
   it('shows where in the expression jq stopped', async () => {
     const r = await s.run(`users get self --jq '.name | nosuch'`);
     expect(r.stderr).toBe(
-      'error: --jq: nosuch/0 is not defined at <top-level>, line 1, column 9:\n    .name | nosuch\n            ^^^^^^\njq: 1 compile error\n',
+      'error: --jq: nosuch/0 is not defined at <top-level>, line 1, column 9:\n    .name | nosuch\n            ' +
+        '^^^^^^\njq: 1 compile error\n',
     );
   });
 

@@ -188,7 +188,10 @@ const READS: Read[] = [
 const NOT_RUN: Record<string, string> = {
   diff: 'compares a course file with the instance: its reads are a plan, tested with apply',
 };
-/** Nouns that act on this machine, not on the instance (profile add and auth status read only who a token is; doctor shows pass or fail). */
+/**
+ * Nouns that act on this machine, not on the instance (profile add and auth status read only who a token is; doctor
+ * shows pass or fail).
+ */
 const LOCAL = /^(profile|mock|api|completion|mcp|auth|doctor) /;
 
 // ---- the derived payloads: every real payload again, with the values real instances vary in
@@ -364,7 +367,8 @@ describe.each(READS)('lms $line', (read) => {
           .map((l) => JSON.parse(l) as unknown);
         return Array.isArray(printed) ? records : records[0];
       },
-      // Records are written for YAML 1.1 readers too; a file of the command's own (a course file) for lms, which reads 1.2.
+      // Records are written for YAML 1.1 readers too; a file of the command's own (a course file) for lms, which reads
+      // 1.2.
       '-o yaml': (stdout) => parseYaml(stdout, { version: read.reshapes ? '1.2' : '1.1' }),
       '--jq': (stdout) => JSON.parse(stdout),
     };
@@ -380,7 +384,8 @@ describe.each(READS)('lms $line', (read) => {
       const r = await runOn(read, payload, [...extra], io);
       clean(r, what(format), read.refuses);
       const parse = readBack[format];
-      // A command that reshapes may shape its NDJSON otherwise than its JSON (a tree as one document, its nodes as lines).
+      // A command that reshapes may shape its NDJSON otherwise than its JSON (a tree as one document, its nodes as
+      // lines).
       if (parse && r.exitCode === 0 && !(format === '-o ndjson' && read.reshapes))
         expect(parse(r.stdout), what(`${format} reads back as -o json`)).toEqual(printed);
     }
@@ -406,22 +411,25 @@ describe('what the flattened views show of real shapes', () => {
   const onTerminal = (line: string, op: string, name: string) =>
     runOn({ line, op }, payload(op, name), [], { tty: true, columns: 200 });
 
-  it('draws a documented /view thread: no created_at, deleted entries without user or message, string ids', async () => {
-    const r = await onTerminal(
-      'topics view 1 --course 1',
-      'discussions.viewTopic',
-      'edge: deleted entries without user or message, string ids, no created_at, emoji and RTL in messages',
-    );
-    expect(r.exitCode, r.stderr).toBe(0);
-    const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe(`● #5 2026-09-01 10:00  👩🏽‍🏫 Ms. Núñez ✨: O'Brien, "Bobby", Jr.; a=b c`);
-    expect(lines).toContain('    #6 2026-09-01 11:00  [deleted]');
-    expect(lines).toContain('●   #7  محمد بن سلمان العتيبي: محمد بن سلمان العتيبي');
-    expect(lines).toContain('      #8  [deleted]');
-    expect(lines).toContain('  #9  [deleted]');
-    expect(lines).toContain('  #10  user 99: ');
-    expect(r.stdout).toContain('6 entries, 2 unread');
-  });
+  it(
+    'draws a documented /view thread: no created_at, ' + 'deleted entries without user or message, string ids',
+    async () => {
+      const r = await onTerminal(
+        'topics view 1 --course 1',
+        'discussions.viewTopic',
+        'edge: deleted entries without user or message, string ids, no created_at, emoji and RTL in messages',
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+      const lines = r.stdout.split('\n');
+      expect(lines[0]).toBe(`● #5 2026-09-01 10:00  👩🏽‍🏫 Ms. Núñez ✨: O'Brien, "Bobby", Jr.; a=b c`);
+      expect(lines).toContain('    #6 2026-09-01 11:00  [deleted]');
+      expect(lines).toContain('●   #7  محمد بن سلمان العتيبي: محمد بن سلمان العتيبي');
+      expect(lines).toContain('      #8  [deleted]');
+      expect(lines).toContain('  #9  [deleted]');
+      expect(lines).toContain('  #10  user 99: ');
+      expect(r.stdout).toContain('6 entries, 2 unread');
+    },
+  );
 
   it('draws the documented example, whose entries have neither times nor names', async () => {
     const r = await onTerminal(

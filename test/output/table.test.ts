@@ -96,7 +96,8 @@ describe('a users listing whose second page brings longer identifiers', () => {
         'ID  NAME          LOGIN_ID  SIS_USER_ID  EMAIL',
         '1   Ada Lovelace  ada       S-1          ada@school.edu',
         // Identifiers alone need 109 of 80 columns: the line runs over, and the name gives way.
-        '4200000000000017  Bart…  bartholomew.featherstonehaugh  SIS-2024-000017  bartholomew.featherstonehaugh@students.school.edu',
+        '4200000000000017  Bart…  bartholomew.featherstonehaugh  SIS-2024-000017  ' +
+          'bartholomew.featherstonehaugh@students.school.edu',
       ],
     ],
     [
@@ -104,7 +105,8 @@ describe('a users listing whose second page brings longer identifiers', () => {
       [
         'ID  NAME          LOGIN_ID  SIS_USER_ID  EMAIL',
         '1   Ada Lovelace  ada       S-1          ada@school.edu',
-        '4200000000000017  Bartholomew Featherstonehaugh-Cholmondeley  bartholomew.featherstonehaugh  SIS-2024-000017  bartholomew.featherstonehaugh@students.school.edu',
+        '4200000000000017  Bartholomew Featherstonehaugh-Cholmondeley  bartholomew.featherstonehaugh  ' +
+          'SIS-2024-000017  bartholomew.featherstonehaugh@students.school.edu',
       ],
     ],
     [
@@ -112,7 +114,8 @@ describe('a users listing whose second page brings longer identifiers', () => {
       [
         'ID  NAME   LOGIN_ID  SIS_USER_ID  EMAIL',
         '1   Ada …  ada       S-1          ada@school.edu',
-        '4200000000000017  Bart…  bartholomew.featherstonehaugh  SIS-2024-000017  bartholomew.featherstonehaugh@students.school.edu',
+        '4200000000000017  Bart…  bartholomew.featherstonehaugh  SIS-2024-000017  ' +
+          'bartholomew.featherstonehaugh@students.school.edu',
       ],
     ],
     [
@@ -121,7 +124,8 @@ describe('a users listing whose second page brings longer identifiers', () => {
       [
         'ID  NAME          LOGIN_ID  SIS_USER_ID  EMAIL',
         '1   Ada Lovelace  ada       S-1          ada@school.edu',
-        '4200000000000017  Bartholomew Featherstonehaugh-Cholmondeley  bartholomew.featherstonehaugh  SIS-2024-000017  bartholomew.featherstonehaugh@students.school.edu',
+        '4200000000000017  Bartholomew Featherstonehaugh-Cholmondeley  bartholomew.featherstonehaugh  ' +
+          'SIS-2024-000017  bartholomew.featherstonehaugh@students.school.edu',
       ],
     ],
   ])('at %s columns', async (width, expected) => {

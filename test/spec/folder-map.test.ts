@@ -1,6 +1,6 @@
 // docs/contributing.md's layout maps the folders of src/: one written later without a line there
-// fails here. A noun's folder (src/commands/<noun>) and an area's (src/mock/areas/<area>) and a school record's (src/mock/school/<record>) are named
-// by their parent's line.
+// fails here. A noun's folder (src/commands/<noun>) and an area's (src/mock/areas/<area>) and a school record's
+// (src/mock/school/<record>) are named by their parent's line.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 

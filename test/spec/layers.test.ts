@@ -140,7 +140,9 @@ const RULES: readonly Rule[] = [
     forbids: (from, to) => from.startsWith('src/mock/') && to.startsWith('src/client/'),
   },
   {
-    name: 'the mock serves the API, not the CLI: it imports nothing of src/cli, src/commands, src/output, src/io, src/bulk or src/config',
+    name:
+      'the mock serves the API, not the CLI: it imports nothing of src/cli, src/commands, src/output, src/io, ' +
+      'src/bulk or src/config',
     forbids: (from, to) => from.startsWith('src/mock/') && /^src\/(cli|commands|output|io|bulk|config)\//.test(to),
   },
 ];

@@ -84,20 +84,26 @@ describe('route table', () => {
       expect(() => route(id as RouteId), id).toThrow(`unknown route ${id}`);
   });
 
-  it('gives by method and segment count the ids and paths of the very routes the whole table lists, in its order', () => {
-    const longest = Math.max(...routes.map((r) => r.path.split('/').length - 1));
-    for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'get', 'GET /api']) {
-      for (let segments = 0; segments <= longest + 1; segments++) {
-        const shaped = routes.filter((r) => r.method === method && r.path.split('/').length - 1 === segments);
-        expect(templatesShaped(method, segments), `${method} ${segments}`).toEqual(
-          shaped.map((r) => ({ id: r.id, path: r.path })),
-        );
+  it(
+    'gives by method and segment count the ids and paths ' + 'of the very routes the whole table lists, in its order',
+    () => {
+      const longest = Math.max(...routes.map((r) => r.path.split('/').length - 1));
+      for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'get', 'GET /api']) {
+        for (let segments = 0; segments <= longest + 1; segments++) {
+          const shaped = routes.filter((r) => r.method === method && r.path.split('/').length - 1 === segments);
+          expect(templatesShaped(method, segments), `${method} ${segments}`).toEqual(
+            shaped.map((r) => ({ id: r.id, path: r.path })),
+          );
+        }
       }
-    }
-  });
+    },
+  );
 });
 
-/** Second paths of a route real instances also serve: the client has an operation, the mock answers, no command needs it. */
+/**
+ * Second paths of a route real instances also serve: the client has an operation, the mock answers, no command needs
+ * it.
+ */
 const ALIASES = new Set(['users.activityStreamAlias']);
 
 const commanded = declaredRoutes(await loadAllNouns());

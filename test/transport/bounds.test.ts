@@ -58,35 +58,39 @@ const failure = (p: Promise<unknown>) =>
   );
 
 describe('the size of an answer', () => {
-  it('an answer that never ends is cut at the limit: exit 1 naming it, not a network error (so not retried)', async () => {
-    let chunks = 0;
-    const base = await listen((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const block = Buffer.alloc(64 * 1024, 0x20);
-      const more = () => {
-        while (!res.destroyed && ++chunks < 10_000 && res.write(block));
-        if (!res.destroyed && chunks < 10_000) res.once('drain', more);
-      };
-      res.write('[');
-      more();
-    });
-    const error = await failure(
-      httpTransport({ timeoutMs: 30_000, env: { LMS_MAX_BODY: '1M' } })({
-        method: 'GET',
-        url: `${base}/api/v1/courses`,
-        headers: {},
-      }),
-    );
-    expect(error).toBeInstanceOf(FailureError);
-    expect(error).not.toBeInstanceOf(NetworkError);
-    expect((error as FailureError).exitCode).toBe(ExitCode.failure);
-    expect(error.message).toBe(
-      `GET ${base}/api/v1/courses: the instance's answer is larger than 1 MiB, the most lms reads of one answer; the rest was not read`,
-    );
-    expect((error as FailureError).hint).toContain('LMS_MAX_BODY');
-    // It stopped reading: the server was far from done.
-    expect(chunks).toBeLessThan(10_000);
-  });
+  it(
+    'an answer that never ends is cut at the limit: exit ' + '1 naming it, not a network error (so not retried)',
+    async () => {
+      let chunks = 0;
+      const base = await listen((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const block = Buffer.alloc(64 * 1024, 0x20);
+        const more = () => {
+          while (!res.destroyed && ++chunks < 10_000 && res.write(block));
+          if (!res.destroyed && chunks < 10_000) res.once('drain', more);
+        };
+        res.write('[');
+        more();
+      });
+      const error = await failure(
+        httpTransport({ timeoutMs: 30_000, env: { LMS_MAX_BODY: '1M' } })({
+          method: 'GET',
+          url: `${base}/api/v1/courses`,
+          headers: {},
+        }),
+      );
+      expect(error).toBeInstanceOf(FailureError);
+      expect(error).not.toBeInstanceOf(NetworkError);
+      expect((error as FailureError).exitCode).toBe(ExitCode.failure);
+      expect(error.message).toBe(
+        `GET ${base}/api/v1/courses: the instance's answer is larger than 1 MiB, the most lms reads of one answer; ` +
+          'the rest was not read',
+      );
+      expect((error as FailureError).hint).toContain('LMS_MAX_BODY');
+      // It stopped reading: the server was far from done.
+      expect(chunks).toBeLessThan(10_000);
+    },
+  );
 
   it('a Content-Length over the limit is refused before the body is read', async () => {
     const base = await listen((_req, res) => {
@@ -97,7 +101,8 @@ describe('the size of an answer', () => {
       httpTransport({ timeoutMs: 30_000 })({ method: 'POST', url: `${base}/x`, headers: {}, body: 'a=1' }),
     );
     expect(error.message).toBe(
-      `POST ${base}/x: the instance's answer is larger than 64 MiB, the most lms reads of one answer; the rest was not read (the request itself was sent)`,
+      `POST ${base}/x: the instance's answer is larger than 64 MiB, the most lms reads of one answer; the rest was ` +
+        'not read (the request itself was sent)',
     );
   });
 
@@ -188,20 +193,24 @@ describe('one deadline from the first byte', () => {
     );
   });
 
-  it('a tunnel opened, then a TLS handshake that never comes, ends at the timeout: the instance could not be connected to, nothing sent', async () => {
-    const port = await rawListener((socket) =>
-      socket.once('data', () => socket.write('HTTP/1.1 200 Connection established\r\n\r\n')),
-    );
-    const error = await failure(
-      httpTransport({ timeoutMs: 300, env: { HTTPS_PROXY: `http://127.0.0.1:${port}` } })({
-        method: 'GET',
-        url: 'https://lms.example.edu/api/v1/users/self',
-        headers: {},
-      }),
-    );
-    expect(error).toMatchObject({ code: 'ETIMEDOUT', neverSent: true });
-    expect(error.message).toBe('GET lms.example.edu: could not connect within 0.3 s');
-  });
+  it(
+    'a tunnel opened, then a TLS handshake that never comes, ends at the timeout: the instance could not be ' +
+      'connected to, nothing sent',
+    async () => {
+      const port = await rawListener((socket) =>
+        socket.once('data', () => socket.write('HTTP/1.1 200 Connection established\r\n\r\n')),
+      );
+      const error = await failure(
+        httpTransport({ timeoutMs: 300, env: { HTTPS_PROXY: `http://127.0.0.1:${port}` } })({
+          method: 'GET',
+          url: 'https://lms.example.edu/api/v1/users/self',
+          headers: {},
+        }),
+      );
+      expect(error).toMatchObject({ code: 'ETIMEDOUT', neverSent: true });
+      expect(error.message).toBe('GET lms.example.edu: could not connect within 0.3 s');
+    },
+  );
 
   it('an answer whose body trickles in a byte at a time ends at the timeout', async () => {
     const port = await rawListener((socket) =>
@@ -234,7 +243,8 @@ describe('the token through a proxy over plain http', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).exitCode).toBe(ExitCode.usage);
     expect(error.message).toBe(
-      `refusing to send the token over plain http through the proxy http://127.0.0.1:${port} (from HTTP_PROXY) to ${new URL(base).host}: the proxy would read it`,
+      `refusing to send the token over plain http through the proxy http://127.0.0.1:${port} (from HTTP_PROXY) to ` +
+        `${new URL(base).host}: the proxy would read it`,
     );
     expect((error as UsageError).hint).toContain('--insecure');
     expect(connections).toBe(0);
@@ -261,26 +271,29 @@ describe('the token through a proxy over plain http', () => {
 });
 
 describe('connecting, and answering, bounded apart', () => {
-  it('a host that takes the connection and never shakes hands ends at the bound on connecting, nothing sent', async () => {
-    const port = await rawListener(() => {
-      /* a TCP listener where a TLS server should be: no handshake ever */
-    });
-    const started = Date.now();
-    const error = await failure(
-      httpTransport({ timeoutMs: 5000, connectTimeoutMs: 200 })({
-        method: 'POST',
-        url: `https://127.0.0.1:${port}/api/v1/x`,
-        headers: {},
-        body: 'a=1',
-      }),
-    );
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(error).toMatchObject({
-      code: 'ETIMEDOUT',
-      neverSent: true,
-      message: `POST 127.0.0.1:${port}: could not connect within 0.2 s`,
-    });
-  });
+  it(
+    'a host that takes the connection and never shakes ' + 'hands ends at the bound on connecting, nothing sent',
+    async () => {
+      const port = await rawListener(() => {
+        /* a TCP listener where a TLS server should be: no handshake ever */
+      });
+      const started = Date.now();
+      const error = await failure(
+        httpTransport({ timeoutMs: 5000, connectTimeoutMs: 200 })({
+          method: 'POST',
+          url: `https://127.0.0.1:${port}/api/v1/x`,
+          headers: {},
+          body: 'a=1',
+        }),
+      );
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(error).toMatchObject({
+        code: 'ETIMEDOUT',
+        neverSent: true,
+        message: `POST 127.0.0.1:${port}: could not connect within 0.2 s`,
+      });
+    },
+  );
 
   it('a connected host that never answers has the whole timeout, not the bound on connecting', async () => {
     const port = await rawListener(() => {
@@ -316,11 +329,14 @@ describe('connecting, and answering, bounded apart', () => {
     expect(error.message).toBe(`GET 127.0.0.1:${port}: no answer within 0.3 s`);
   });
 
-  it('a kept-alive connection is connected already: its next request is not held to the bound on connecting', async () => {
-    // The second request is answered after the bound on connecting has passed.
-    const base = await listen((req, res) => setTimeout(() => res.end('{}'), req.url === '/slow' ? 300 : 0));
-    const transport = httpTransport({ timeoutMs: 2000, connectTimeoutMs: 100 });
-    expect((await transport({ method: 'GET', url: `${base}/fast`, headers: {} })).status).toBe(200);
-    expect((await transport({ method: 'GET', url: `${base}/slow`, headers: {} })).status).toBe(200);
-  });
+  it(
+    'a kept-alive connection is connected already: its ' + 'next request is not held to the bound on connecting',
+    async () => {
+      // The second request is answered after the bound on connecting has passed.
+      const base = await listen((req, res) => setTimeout(() => res.end('{}'), req.url === '/slow' ? 300 : 0));
+      const transport = httpTransport({ timeoutMs: 2000, connectTimeoutMs: 100 });
+      expect((await transport({ method: 'GET', url: `${base}/fast`, headers: {} })).status).toBe(200);
+      expect((await transport({ method: 'GET', url: `${base}/slow`, headers: {} })).status).toBe(200);
+    },
+  );
 });

@@ -359,40 +359,44 @@ async function failure(promise: Promise<unknown>): Promise<NetworkError> {
 }
 
 describe('httpTransport through a proxy', () => {
-  it('sends an https request through one CONNECT tunnel, kept alive for the next, with the credentials only to the proxy', async () => {
-    const base = await listen(echo, true);
-    const p = await proxy({ credentials: 'ann:s@cret' });
-    const trace: string[] = [];
-    const env = { HTTPS_PROXY: `http://ann:s%40cret@127.0.0.1:${p.port}` };
-    // The self-signed certificate is trusted through a CA file, as a school's would be.
-    const trusting = httpTransport({
-      timeoutMs: 5000,
-      env,
-      caFile: { path: caPath, source: 'test' },
-      trace: (l) => trace.push(l),
-    });
-    for (const path of ['/a', '/b']) {
-      const res = await trusting({ method: 'GET', url: `${base}${path}`, headers: { authorization: 'Bearer t' } });
-      expect(JSON.parse(bodyText(res.body))).toEqual({
-        path,
-        host: new URL(base).host,
-        auth: 'Bearer t',
-        proxyAuth: null,
+  it(
+    'sends an https request through one CONNECT tunnel, kept alive for the next, with the credentials only to the ' +
+      'proxy',
+    async () => {
+      const base = await listen(echo, true);
+      const p = await proxy({ credentials: 'ann:s@cret' });
+      const trace: string[] = [];
+      const env = { HTTPS_PROXY: `http://ann:s%40cret@127.0.0.1:${p.port}` };
+      // The self-signed certificate is trusted through a CA file, as a school's would be.
+      const trusting = httpTransport({
+        timeoutMs: 5000,
+        env,
+        caFile: { path: caPath, source: 'test' },
+        trace: (l) => trace.push(l),
       });
-    }
-    expect(p.seen).toEqual([`CONNECT ${new URL(base).host}`]);
-    expect(p.authorizations).toEqual([`Basic ${Buffer.from('ann:s@cret').toString('base64')}`]);
-    expect(trace).toEqual([
-      `TLS: trusting the CA file ${caPath} (from test) besides Node's own roots`,
-      `${new URL(base).host}: through the proxy http://[REDACTED]@127.0.0.1:${p.port} (from HTTPS_PROXY)`,
-    ]);
-    // Without the CA the tunnel opens, and the certificate is refused: exit 7, naming the fix.
-    const refused = await failure(
-      httpTransport({ timeoutMs: 5000, env })({ method: 'GET', url: `${base}/a`, headers: {} }),
-    );
-    expect(refused.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
-    expect(refused.hint).toMatch(/LMS_CA_FILE/);
-  });
+      for (const path of ['/a', '/b']) {
+        const res = await trusting({ method: 'GET', url: `${base}${path}`, headers: { authorization: 'Bearer t' } });
+        expect(JSON.parse(bodyText(res.body))).toEqual({
+          path,
+          host: new URL(base).host,
+          auth: 'Bearer t',
+          proxyAuth: null,
+        });
+      }
+      expect(p.seen).toEqual([`CONNECT ${new URL(base).host}`]);
+      expect(p.authorizations).toEqual([`Basic ${Buffer.from('ann:s@cret').toString('base64')}`]);
+      expect(trace).toEqual([
+        `TLS: trusting the CA file ${caPath} (from test) besides Node's own roots`,
+        `${new URL(base).host}: through the proxy http://[REDACTED]@127.0.0.1:${p.port} (from HTTPS_PROXY)`,
+      ]);
+      // Without the CA the tunnel opens, and the certificate is refused: exit 7, naming the fix.
+      const refused = await failure(
+        httpTransport({ timeoutMs: 5000, env })({ method: 'GET', url: `${base}/a`, headers: {} }),
+      );
+      expect(refused.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+      expect(refused.hint).toMatch(/LMS_CA_FILE/);
+    },
+  );
 
   it('sends a plain http request in absolute form, Proxy-Authorization to the proxy alone', async () => {
     const base = await listen(echo);
@@ -473,7 +477,8 @@ describe('httpTransport through a proxy', () => {
     const error = await failure(transport({ method: 'GET', url: `${base}/a`, headers: {} }));
     expect(error.message).toBe(`the proxy http://127.0.0.1:${p.port} (from http_proxy) asks for credentials (407)`);
     expect(error.hint).toBe(
-      `put them in the proxy URL: http_proxy=http://USER:PASSWORD@127.0.0.1:${p.port} (special characters percent-encoded)`,
+      `put them in the proxy URL: http_proxy=http://USER:PASSWORD@127.0.0.1:${p.port} (special characters ` +
+        'percent-encoded)',
     );
   });
 
@@ -516,7 +521,8 @@ describe('httpTransport through a proxy', () => {
       const transport = httpTransport({ timeoutMs: 5000, env: { http_proxy: p.url } });
       const error = await failure(transport({ method: 'GET', url: `${base}/a`, headers: {} }));
       expect(error.message).toBe(
-        `the proxy http://127.0.0.1:${p.port} (from http_proxy) ${words} ${new URL(base).host} (${options!.refuseRequests})`,
+        `the proxy http://127.0.0.1:${p.port} (from http_proxy) ${words} ${new URL(base).host} ` +
+          `(${options!.refuseRequests})`,
       );
       expect(error.code).toBe(code);
       expect(error.exitCode).toBe(ExitCode.network);
@@ -524,25 +530,28 @@ describe('httpTransport through a proxy', () => {
     },
   );
 
-  it("a 502 the proxy sends when the instance cannot be reached is its own; an unmarked 403 is the instance's", async () => {
-    const p = await proxy();
-    const transport = httpTransport({ timeoutMs: 5000, env: { http_proxy: p.url } });
-    const port = p.port;
-    const closed = await listen(echo);
-    const gone = new URL(closed).port;
-    await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
-    const error = await failure(transport({ method: 'GET', url: `http://127.0.0.1:${gone}/a`, headers: {} }));
-    expect(error.message).toBe(
-      `the proxy http://127.0.0.1:${port} (from http_proxy) could not connect to 127.0.0.1:${gone} (502)`,
-    );
-    const plain = await proxy({ refuseRequests: 403, marks: 'none' });
-    const answered = await httpTransport({ timeoutMs: 5000, env: { http_proxy: plain.url } })({
-      method: 'GET',
-      url: `http://127.0.0.1:${gone}/a`,
-      headers: {},
-    });
-    expect(answered.status).toBe(403);
-  });
+  it(
+    'a 502 the proxy sends when the instance cannot be ' + "reached is its own; an unmarked 403 is the instance's",
+    async () => {
+      const p = await proxy();
+      const transport = httpTransport({ timeoutMs: 5000, env: { http_proxy: p.url } });
+      const port = p.port;
+      const closed = await listen(echo);
+      const gone = new URL(closed).port;
+      await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+      const error = await failure(transport({ method: 'GET', url: `http://127.0.0.1:${gone}/a`, headers: {} }));
+      expect(error.message).toBe(
+        `the proxy http://127.0.0.1:${port} (from http_proxy) could not connect to 127.0.0.1:${gone} (502)`,
+      );
+      const plain = await proxy({ refuseRequests: 403, marks: 'none' });
+      const answered = await httpTransport({ timeoutMs: 5000, env: { http_proxy: plain.url } })({
+        method: 'GET',
+        url: `http://127.0.0.1:${gone}/a`,
+        headers: {},
+      });
+      expect(answered.status).toBe(403);
+    },
+  );
 
   it.each(['https', 'http'])('a proxy that refuses the connection (%s target): named, never sent', async (scheme) => {
     const p = await proxy();

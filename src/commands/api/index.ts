@@ -7,7 +7,10 @@ import type { HttpMethod } from '../../transport/types.js';
 
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
-/** `-f user[name]=Jo -f ids[]=1 -f ids[]=2` → { 'user[name]': 'Jo', ids: ['1', '2'] } (already bracketed names stay as given). */
+/**
+ * `-f user[name]=Jo -f ids[]=1 -f ids[]=2` → { 'user[name]': 'Jo', ids: ['1', '2'] } (already bracketed names stay as
+ * given).
+ */
 export function fieldsToParams(fields: string[]): Params {
   const params: Params = {};
   for (const field of fields) {

@@ -27,7 +27,8 @@ const options = {
     asksItself: true,
     long: 'prune',
     description:
-      'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements, rubrics; conclude enrollments',
+      'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, ' +
+      'announcements, rubrics; conclude enrollments',
   },
   concurrency: {
     long: 'concurrency',
@@ -113,7 +114,8 @@ export const applyCommand = (model: CommandModel) =>
         long: 'lock-timeout',
         value: 'seconds',
         description:
-          'how long to wait while another lms apply on this machine applies one of the courses (0: do not wait); then exit 6',
+          'how long to wait while another lms apply on this machine applies one of the courses (0: do not wait); ' +
+          'then exit 6',
         type: 'number',
         min: 0,
         unit: 'seconds',

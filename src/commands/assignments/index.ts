@@ -119,7 +119,8 @@ const createAssignment = command({
   routes: ['assignments.create'],
   writes: 'create',
   examples: [
-    'lms assignments create --course 1 --name "Lab 4" --points 10 --due-at 2026-12-01T23:59:00Z --submission-types online_upload',
+    'lms assignments create --course 1 --name "Lab 4" --points 10 --due-at 2026-12-01T23:59:00Z --submission-types ' +
+      'online_upload',
   ],
   columns: COLUMNS,
   options: {
@@ -150,7 +151,8 @@ const updateAssignment = command({
   writes: 'update',
   examples: [
     'lms assignments update 1 --course 1 --points 25 --due-at 2026-09-21T23:59:00Z',
-    'lms assignments update 4 --course sis_course_id:CHEM-201 --name "Reaction Mechanisms (revised)" --due-at "" --unpublish',
+    'lms assignments update 4 --course sis_course_id:CHEM-201 --name "Reaction Mechanisms (revised)" --due-at "" ' +
+      '--unpublish',
   ],
   columns: COLUMNS,
   options: {

@@ -13,7 +13,8 @@ export const authVerbs: Verbs = [
   command({
     name: 'login',
     summary:
-      'Log in through the browser (OAuth2 with PKCE) with a developer key, waiting --timeout seconds for it (default 300); the tokens go to the keychain',
+      'Log in through the browser (OAuth2 with PKCE) with a developer key, waiting --timeout seconds for it ' +
+      '(default 300); the tokens go to the keychain',
     routes: ['oauth.authorize', 'oauth.token', 'users.get'],
     dryRun: false,
     options: {
@@ -26,14 +27,16 @@ export const authVerbs: Verbs = [
       clientSecretStdin: {
         long: 'client-secret-stdin',
         description:
-          "read a confidential developer key's client secret from standard input (a public key has none; otherwise a hidden prompt asks if the instance wants one)",
+          "read a confidential developer key's client secret from standard input (a public key has none; otherwise " +
+          'a hidden prompt asks if the instance wants one)',
       },
       caFile: {
         file: 'read',
         long: 'ca-file',
         value: 'file',
         description:
-          "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides the usual ones; kept in the profile (LMS_CA_FILE overrides it)",
+          "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides " +
+          'the usual ones; kept in the profile (LMS_CA_FILE overrides it)',
       },
       browser: { long: 'browser', negated: true, description: 'print the URL to open instead of opening a browser' },
       insecureStorage: {
@@ -43,7 +46,8 @@ export const authVerbs: Verbs = [
     },
     examples: [
       'lms auth login -p prod --url https://lms.example.edu --client-id 170000000000123',
-      'printf %s "$SECRET" | lms auth login -p ci --url https://lms.example.edu --client-id 170000000000123 --client-secret-stdin --no-browser --insecure-storage',
+      'printf %s "$SECRET" | lms auth login -p ci --url https://lms.example.edu --client-id 170000000000123 ' +
+        '--client-secret-stdin --no-browser --insecure-storage',
       'lms auth login -p prod --timeout 600',
     ],
     async run({ opts, ctx }) {
@@ -123,7 +127,8 @@ async function status(ctx: Context) {
     if (!(error instanceof LmsError) || error.exitCode !== ExitCode.auth) throw error;
     const why = error instanceof ApiError ? `(${error.status})` : `: ${error.message}`;
     failure = new LmsError(
-      `${host} did not accept the token from ${source === 'env' ? 'LMS_TOKEN' : source === 'mock' ? 'the mock' : `the ${source}`} ${why}`,
+      `${host} did not accept the token from ` +
+        `${source === 'env' ? 'LMS_TOKEN' : source === 'mock' ? 'the mock' : `the ${source}`} ${why}`,
       ExitCode.auth,
       {
         cause: error,
@@ -176,7 +181,8 @@ async function logout(ctx: Context): Promise<void> {
     await forgetCredential(store, name, () => keychain);
     err(
       ctx.io,
-      `Removed the token of profile "${name}" from ${where}. A token you pasted stays valid on ${host} until you delete it in your account settings there.\n`,
+      `Removed the token of profile "${name}" from ${where}. A token you pasted stays valid on ${host} until you ` +
+        `delete it in your account settings there.\n`,
     );
     return;
   }

@@ -123,7 +123,8 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
     try {
       tokens = await exchange(clientSecret);
     } catch (error) {
-      // An unknown client is not helped by a secret: only a key the instance has, refused without one, is a confidential key.
+      // An unknown client is not helped by a secret: only a key the instance has, refused without one, is a
+      // confidential key.
       if (
         clientSecret !== undefined ||
         !(error instanceof OAuthError && error.code === 'invalid_client') ||
@@ -140,7 +141,8 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
       .track(client.ops.users.get({ id: 'self' }), `Checking the token with ${host}`)
       .catch((error: unknown) => {
         throw new LmsError(
-          `${host} gave a token that its API does not accept: ${error instanceof Error ? error.message : String(error)}; nothing was saved`,
+          `${host} gave a token that its API does not accept: ` +
+            `${error instanceof Error ? error.message : String(error)}; nothing was saved`,
           error instanceof LmsError ? error.exitCode : 1,
           { cause: error },
         );
@@ -184,7 +186,9 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   } catch (error) {
     listener.finish({
       ok: false,
-      message: `The login did not finish: ${error instanceof Error ? error.message : String(error)}. The terminal says what to do next.`,
+      message:
+        `The login did not finish: ${error instanceof Error ? error.message : String(error)}. The terminal ` +
+        'says what to do next.',
     });
     throw error;
   } finally {
@@ -226,10 +230,13 @@ async function askForSecret(
   ctx: Context,
   k: { name: string; baseUrl: string; clientId: string; host: string; refused: LmsError },
 ): Promise<string> {
-  const how = `printf %s "$CLIENT_SECRET" | lms auth login -p ${k.name} --url ${k.baseUrl} --client-id ${k.clientId} --client-secret-stdin`;
+  const how =
+    `printf %s "$CLIENT_SECRET" | lms auth login -p ${k.name} --url ${k.baseUrl} --client-id ${k.clientId}` +
+    ' --client-secret-stdin';
   if (!ctx.interactive) {
     throw new LmsError(
-      `${k.host} wants the client secret of developer key ${k.clientId}: it is a confidential client, not a public one; nothing was saved`,
+      `${k.host} wants the client secret of developer key ${k.clientId}: it is a confidential client, not a public ` +
+        'one; nothing was saved',
       ExitCode.auth,
       {
         cause: k.refused,

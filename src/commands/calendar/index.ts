@@ -25,7 +25,8 @@ const createEvent = command({
     address: { long: 'address', value: 'address', description: 'the address of the location' },
   },
   examples: [
-    'lms calendar create --course 1 --title "Review session" --start 2026-11-05T15:00:00Z --end 2026-11-05T16:00:00Z --location "Science Hall 101"',
+    'lms calendar create --course 1 --title "Review session" --start 2026-11-05T15:00:00Z --end ' +
+      '2026-11-05T16:00:00Z --location "Science Hall 101"',
   ],
   async run({ opts, ctx }) {
     const context = oneContext(opts, ['course', 'group', 'user']);

@@ -290,7 +290,9 @@ function lookupFunctions(
   prefix: string,
   choices: (spec: FlagSpec | ArgumentSpec) => string,
 ): string {
-  return `# Sets ${prefix}_next to the command path that word "$2" leads to from path "$1"; fails if it is no subcommand.
+  return (
+    `# Sets ${prefix}_next to the command path that word "$2" leads to from path "$1"; fails if it is no ` +
+    `subcommand.
 ${prefix}_subcommand() {
   case "$1:$2" in
 ${subcommandCases(root, prefix).join('\n')}
@@ -299,7 +301,8 @@ ${subcommandCases(root, prefix).join('\n')}
 }
 
 # Succeeds when flag "$2" takes a value at path "$1", setting ${prefix}_words to its choices
-# (${PROFILES_MARKER} for the profile names, ${IDS_MARKER} for the instance's ids, ${FILES_MARKER} for files; none for nothing).
+# (${PROFILES_MARKER} for the profile names, ${IDS_MARKER} for the instance's ids, ${FILES_MARKER} for files; none ` +
+    `for nothing).
 ${prefix}_value_flag() {
   case "$1:$2" in
 ${valueFlagCases(root, prefix, choices).join('\n')}
@@ -314,7 +317,8 @@ ${prefix}_argument() {
 ${argumentCases(root, prefix, choices).join('\n')}
   esac
   return 1
-}`;
+}`
+  );
 }
 
 /** The saved profiles' names, one a line: what \`lms profile list\` knows, asked quietly. */

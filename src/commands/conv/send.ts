@@ -121,7 +121,8 @@ export const send = command({
       long: 'to',
       value: 'recipient',
       description:
-        'user id, course_N, section_N, group_N or course_N_students|teachers|tas|observers (repeatable, or comma-separated)',
+        'user id, course_N, section_N, group_N or course_N_students|teachers|tas|observers (repeatable, or ' +
+        'comma-separated)',
       repeatable: true,
       required: true,
     },
@@ -207,7 +208,8 @@ async function sendAsync(ctx: Context, client: ApiClient, params: CreateConversa
   if (sent.batchId === undefined) {
     err(
       ctx.io,
-      'note: sent at once, with no batch: the instance delivers a message to one recipient (or one group conversation) right away, even with --async\n',
+      'note: sent at once, with no batch: the instance delivers a message to one recipient (or one group ' +
+        'conversation) right away, even with --async\n',
     );
     return list(sent.conversations);
   }

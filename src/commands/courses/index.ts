@@ -63,7 +63,9 @@ const listCourses = command({
     if (opts.account)
       return list(client.ops.courses.listAccount({ account_id: opts.account, search_term: opts.search }, limit));
     // An admin enrolled in nothing sees no course of their own: the account's are elsewhere.
-    const whenEmpty = `You are enrolled in no course${opts.enrollmentType ? ` as ${opts.enrollmentType}` : ''}. An admin lists an account's courses with --account ID (lms accounts list shows yours).`;
+    const whenEmpty =
+      `You are enrolled in no course${opts.enrollmentType ? ` as ${opts.enrollmentType}` : ''}. An ` +
+      `admin lists an account's courses with --account ID (lms accounts list shows yours).`;
     return { ...list(client.ops.courses.list({ enrollment_type: opts.enrollmentType }, limit)), whenEmpty };
   },
 });

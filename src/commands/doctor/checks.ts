@@ -22,7 +22,10 @@ export type InstanceReport =
       source: string;
       overridden: string[];
       tokenSource?: string;
-      /** The CA file trusted besides Node's roots, as messages name it: `the CA file /etc/school.pem (from LMS_CA_FILE)`. */
+      /**
+       * The CA file trusted besides Node's roots, as messages name it:
+       * `the CA file /etc/school.pem (from LMS_CA_FILE)`.
+       */
       caFile?: string;
     };
 
@@ -52,7 +55,10 @@ type TrustReport =
       host: string;
       /** NODE_EXTRA_CA_CERTS, when set: Node adds it to whatever is trusted. */
       extra?: string;
-      /** The file chosen, as messages name it (`the CA bundle /etc/ssl/cert.pem (from SSL_CERT_FILE)`), and how many certificates it holds. */
+      /**
+       * The file chosen, as messages name it (`the CA bundle /etc/ssl/cert.pem (from SSL_CERT_FILE)`), and how many
+       * certificates it holds.
+       */
       file?: { label: string; certificates: number };
       /** Sources set but not read, each with the one that comes first: `SSL_CERT_FILE (CURL_CA_BUNDLE comes first)`. */
       unread: string[];
@@ -204,7 +210,8 @@ async function sqliteCheck(probe: DoctorProbe, mockInUse: boolean): Promise<Chec
     fix:
       driver === 'node:sqlite'
         ? 'use Node.js 22.13 or newer'
-        : 'use Node.js 22.13 or newer, or reinstall lms with its optional dependencies (npm ls @photostructure/sqlite shows whether it installed)',
+        : 'use Node.js 22.13 or newer, or reinstall lms with its optional dependencies (npm ls ' +
+          '@photostructure/sqlite shows whether it installed)',
   };
 }
 
@@ -301,7 +308,9 @@ function trustCheck(report: InstanceReport | undefined, trust: Settled<TrustRepo
   if (found.kind === 'plain') return { check: 'trust', status: 'ok', detail: `not used: ${found.host} is plain HTTP` };
   const roots = `Node's own roots${found.extra ? ` and NODE_EXTRA_CA_CERTS (${found.extra})` : ''}`;
   const file = found.file
-    ? `${found.file.label}, ${found.file.certificates === 1 ? 'one certificate' : `${found.file.certificates} certificates`}, besides ${roots}`
+    ? `${found.file.label}, ` +
+      `${found.file.certificates === 1 ? 'one certificate' : `${found.file.certificates} certificates`}, besides ` +
+      `${roots}`
     : roots;
   const unread = found.unread.length ? `; not read: ${found.unread.join(', ')}` : '';
   return { check: 'trust', status: 'ok', detail: `${found.host}'s certificate is verified against ${file}${unread}` };
@@ -333,8 +342,13 @@ function reachableCheck(report: InstanceReport | undefined, asked: Settled<SelfA
     return {
       check: 'reachable',
       status: 'fail',
-      detail: `the TLS certificate of ${report?.kind === 'remote' ? hostOf(report.url) : 'the instance'} is not trusted here (${error.code}): ${error.message}`,
-      fix: `if the instance uses your organisation's own certificate authority, point LMS_CA_FILE (or the profile's --ca-file, or NODE_EXTRA_CA_CERTS) at its PEM file; otherwise its certificate needs fixing on the server${clock}`,
+      detail:
+        `the TLS certificate of ${report?.kind === 'remote' ? hostOf(report.url) : 'the instance'} is not ` +
+        `trusted here (${error.code}): ${error.message}`,
+      fix:
+        `if the instance uses your organisation's own certificate authority, point LMS_CA_FILE (or the profile's ` +
+        '--ca-file, or NODE_EXTRA_CA_CERTS) at its PEM file; otherwise its certificate needs fixing on the ' +
+        `server${clock}`,
     };
   }
   if (error instanceof NetworkError) {
@@ -379,7 +393,8 @@ function authCheck(report: InstanceReport | undefined, asked: Settled<SelfAnswer
     const fix =
       error.tokenRefused && error.hint
         ? error.hint
-        : 'make a new token in your account settings on the instance and store it with `lms profile add NAME --url URL --token-stdin` (or set LMS_TOKEN)';
+        : 'make a new token in your account settings on the instance and store it with `lms profile add NAME --url ' +
+          'URL --token-stdin` (or set LMS_TOKEN)';
     return { check: 'auth', status: 'fail', detail: `${host} did not accept the token (${error.status})`, fix };
   }
   // Refused before the request could go (a login that can no longer be renewed): its own words say what to do.
@@ -428,7 +443,8 @@ function clockCheck(
 }
 
 const RATE_LIMIT_FIX =
-  'wait a minute for the bucket to refill; run fewer lms commands or scripts at once with this token, give bulk jobs a lower --concurrency, and lists a smaller --per-page (each request costs less)';
+  'wait a minute for the bucket to refill; run fewer lms commands or scripts at once with this token, give bulk ' +
+  'jobs a lower --concurrency, and lists a smaller --per-page (each request costs less)';
 
 /**
  * From the headers of the token check's own answer. An instance that sends no
@@ -443,7 +459,9 @@ function rateLimitCheck(report: InstanceReport | undefined, asked: Settled<SelfA
     return {
       check: 'rate limit',
       status: 'fail',
-      detail: `${host} is throttling this token now: it answered ${asked.error.status} (Rate Limit Exceeded) to every try`,
+      detail:
+        `${host} is throttling this token now: it answered ${asked.error.status} (Rate Limit Exceeded) to ` +
+        'every try',
       fix: RATE_LIMIT_FIX,
     };
   }
@@ -458,7 +476,8 @@ function rateLimitCheck(report: InstanceReport | undefined, asked: Settled<SelfA
     const why =
       report?.kind === 'mock'
         ? 'the mock sent no X-Rate-Limit-Remaining (it sends one with every answer: a proxy in between drops it?)'
-        : `${host} sent no X-Rate-Limit-Remaining (it does not throttle this token, or a proxy in between drops the header)`;
+        : `${host} sent no X-Rate-Limit-Remaining (it does not throttle this token, or a proxy in between drops the ` +
+          'header)';
     return { check: 'rate limit', status: 'ok', detail: `not measured: ${why}` };
   }
   const spent =
@@ -470,7 +489,10 @@ function rateLimitCheck(report: InstanceReport | undefined, asked: Settled<SelfA
     return {
       check: 'rate limit',
       status: 'fail',
-      detail: `only ${figure}${waited ? `, and ${waited}` : ''}: under ${RATE_LIMIT_LOW}, what lms's ${DEFAULT_CONCURRENCY} requests at once are charged up front, so commands now are slowed to one request at a time or throttled`,
+      detail:
+        `only ${figure}${waited ? `, and ${waited}` : ''}: under ${RATE_LIMIT_LOW}, what lms's ` +
+        `${DEFAULT_CONCURRENCY} requests at once are charged up front, so commands now are slowed to one request at ` +
+        'a time or throttled',
       fix: RATE_LIMIT_FIX,
     };
   }
@@ -488,7 +510,8 @@ function units(n: number): string {
 }
 
 const MASQUERADE_NEEDS =
-  'acting as others needs an admin of the root account whose role has "Users - act as" (become_user), and, to act as another admin, every permission that admin has';
+  'acting as others needs an admin of the root account whose role has "Users - act as" (become_user), and, to act ' +
+  'as another admin, every permission that admin has';
 
 /**
  * Whether the token's user may act as another (`--as-user`). The probe has to name someone else: a
@@ -521,19 +544,24 @@ async function masqueradeCheck(
         status: 'ok',
         detail: `allowed: --as-user ${flag} acts as ${describeUser(target)}`,
       };
-    // A real instance answers 401 for a user it cannot find as well as for one the caller may not become; the mock, 404.
+    // A real instance answers 401 for a user it cannot find as well as for one the caller may not become; the
+    // mock, 404.
     if (isRefusal(tried.error, [401, 403, 404])) {
       return {
         check: 'masquerade',
         status: 'fail',
-        detail: `not allowed: ${host} refused to let ${who} act as user ${flag} (${tried.error.status}), so every command with --as-user ${flag} fails`,
+        detail:
+          `not allowed: ${host} refused to let ${who} act as user ${flag} (${tried.error.status}), so every ` +
+          `command with --as-user ${flag} fails`,
         fix: `check the id (lms users get ${flag}); ${MASQUERADE_NEEDS}; or drop --as-user`,
       };
     }
     return {
       check: 'masquerade',
       status: 'warn',
-      detail: `not checked: ${tried.value === undefined ? messageOf(tried.error) : `${host} answered as_user_id=${flag} without a user`}`,
+      detail:
+        'not checked: ' +
+        `${tried.value === undefined ? messageOf(tried.error) : `${host} answered as_user_id=${flag} without a user`}`,
     };
   }
   const listed = await settle(probe.accountUsers());
@@ -541,7 +569,9 @@ async function masqueradeCheck(
     return {
       check: 'masquerade',
       status: 'ok',
-      detail: `not allowed: ${who} may not list the root account's users (${listed.error.status}), so is no admin there; ${MASQUERADE_NEEDS}`,
+      detail:
+        `not allowed: ${who} may not list the root account's users (${listed.error.status}), so is no admin ` +
+        `there; ${MASQUERADE_NEEDS}`,
     };
   }
   if (listed.error !== undefined)
@@ -566,13 +596,17 @@ async function masqueradeCheck(
     return {
       check: 'masquerade',
       status: 'ok',
-      detail: `not allowed: ${host} refused to let ${who} act as ${describeUser(other)} (${tried.error.status}); ${MASQUERADE_NEEDS}`,
+      detail:
+        `not allowed: ${host} refused to let ${who} act as ${describeUser(other)} (${tried.error.status}); ` +
+        `${MASQUERADE_NEEDS}`,
     };
   }
   return {
     check: 'masquerade',
     status: 'warn',
-    detail: `not checked: ${tried.value === undefined ? messageOf(tried.error) : `${host} answered as_user_id without a user`}`,
+    detail:
+      'not checked: ' +
+      `${tried.value === undefined ? messageOf(tried.error) : `${host} answered as_user_id without a user`}`,
   };
 }
 
@@ -615,13 +649,16 @@ async function stateCheck(probe: DoctorProbe): Promise<Check> {
     'state',
     dir,
     'fail',
-    'bulk imports, grade --csv and apply keep their journals there, so a re-run cannot skip the rows already done, and writes go in no audit log',
+    'bulk imports, grade --csv and apply keep their journals there, so a re-run cannot skip the rows already done, ' +
+      'and writes go in no audit log',
   );
   const old = await probe.stateToMove();
   if (old === undefined || check.status !== 'ok') return check;
   return {
     ...check,
-    detail: `${check.detail}; the audit log, journals and apply's keys an older lms kept in ${old} move here when a command next uses them`,
+    detail:
+      `${check.detail}; the audit log, journals and apply's keys an older lms kept in ${old} move here when a ` +
+      'command next uses them',
   };
 }
 
@@ -639,7 +676,9 @@ async function directoryCheck(
     check: name,
     status: severity,
     detail: `${dir} is not writable (${found.reason}): ${consequence}`,
-    fix: `make it writable (chown/chmod), or point ${name === 'state' ? 'LMS_STATE_DIR' : 'LMS_CACHE_DIR'} at a directory that is`,
+    fix:
+      `make it writable (chown/chmod), or point ${name === 'state' ? 'LMS_STATE_DIR' : 'LMS_CACHE_DIR'} at a ` +
+      'directory that is',
   };
 }
 

@@ -228,7 +228,9 @@ export const doctorVerbs: Verbs = [
   command({
     name: 'check',
     summary:
-      'Check Node, SQLite, the instance, its token, the proxy, what its certificate is verified against, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails',
+      'Check Node, SQLite, the instance, its token, the proxy, what its certificate is verified against, and what ' +
+      'the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check ' +
+      'fails',
     isDefault: true,
     routes: ['users.get', 'users.list'],
     examples: ['lms doctor', 'lms doctor -o json'],

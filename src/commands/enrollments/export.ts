@@ -26,14 +26,18 @@ export function enrollmentRow(e: Enrollment): Record<(typeof COLUMNS)[number], s
 
 export const exportEnrollments = command({
   name: 'export',
-  summary: `Write a course's live enrollments (active, invited, inactive) as \`enrollments import\` reads them: CSV whatever stdout is (-o json for JSON), columns ${COLUMNS.join(', ')}; users and sections by SIS id where you may see it`,
+  summary:
+    `Write a course's live enrollments (active, invited, inactive) as \`enrollments import\` reads them: CSV ` +
+    `whatever stdout is (-o json for JSON), columns ${COLUMNS.join(', ')}; users and sections by SIS id where you ` +
+    'may see it',
   routes: ['enrollments.listCourse'],
   columns: [...COLUMNS],
   options: {
     course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X', required: true },
   },
   examples: [
-    'lms enrollments export --course sis_course_id:BIO-101 > roster.csv && lms enrollments import --course sis_course_id:BIO-101 --dry-run roster.csv',
+    'lms enrollments export --course sis_course_id:BIO-101 > roster.csv && lms enrollments import --course ' +
+      'sis_course_id:BIO-101 --dry-run roster.csv',
   ],
   async run({ opts, ctx }) {
     const client = await ctx.client();
@@ -58,7 +62,8 @@ export const exportEnrollments = command({
       }
       if (repeated)
         ctx.warn(
-          `${repeated} enrollment${repeated > 1 ? 's' : ''} with the user, role and section of an earlier row (observers of several students) ${repeated > 1 ? 'are' : 'is'} written once`,
+          `${repeated} enrollment${repeated > 1 ? 's' : ''} with the user, role and section of an earlier row ` +
+            `(observers of several students) ${repeated > 1 ? 'are' : 'is'} written once`,
         );
     })();
     return exportRows(ctx, rows, [...COLUMNS]);

@@ -303,7 +303,8 @@ export const importEnrollments = command({
   args: [{ name: 'file' }],
   fileArgs: { file: 'read' },
   summary:
-    "Sync a course roster from a CSV (user, type or role, section, state, or Canvas's SIS enrollments.csv); --sync also concludes who is no longer listed",
+    "Sync a course roster from a CSV (user, type or role, section, state, or Canvas's SIS enrollments.csv); --sync " +
+    'also concludes who is no longer listed',
   routes: [
     'enrollments.listCourse',
     'enrollments.enrollCourse',
@@ -392,7 +393,8 @@ export const importEnrollments = command({
               return found.map(toConclude);
             },
             words: (n) =>
-              `conclude ${n === undefined ? 'the' : n} enrollment${n === 1 ? '' : 's'} of course ${syncCourse} that ${args[0]} does not list`,
+              `conclude ${n === undefined ? 'the' : n} enrollment${n === 1 ? '' : 's'} of course ${syncCourse} that ` +
+              `${args[0]} does not list`,
           }
         : undefined,
       finish: syncCourse
@@ -407,7 +409,8 @@ export const importEnrollments = command({
                 .filter(Boolean)
                 .join(', ');
               ctx.warn(
-                `--sync ${plan ? 'would conclude' : 'concluded'} nothing: ${why}; fix ${failed + skipped > 1 ? 'them' : 'it'} and run the import again`,
+                `--sync ${plan ? 'would conclude' : 'concluded'} nothing: ${why}; fix ` +
+                  `${failed + skipped > 1 ? 'them' : 'it'} and run the import again`,
               );
               return [];
             }

@@ -28,7 +28,8 @@ function enrollmentState(word: string): EnrollmentState {
 const listEnrollments = command({
   name: 'list',
   summary:
-    "List the enrollments of a course, a section or a user, or one user's in a course or section (active and invited unless --state says otherwise)",
+    "List the enrollments of a course, a section or a user, or one user's in a course or section (active and " +
+    'invited unless --state says otherwise)',
   aliases: ['ls'],
   routes: ['enrollments.listCourse', 'enrollments.listSection', 'enrollments.listUser'],
   lookups: ['courses.users', 'sections.get', 'users.list'],

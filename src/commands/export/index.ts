@@ -11,7 +11,8 @@ const exportCourse = (model: CommandModel) =>
     name: 'course',
     args: [{ name: 'course' }],
     summary:
-      'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignment groups, assignments, topics, announcements, quizzes, rubrics and outcome tree',
+      'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, ' +
+      'roster, assignment groups, assignments, topics, announcements, quizzes, rubrics and outcome tree',
     routes: [
       'users.get',
       'courses.get',
@@ -33,14 +34,17 @@ const exportCourse = (model: CommandModel) =>
       include: {
         long: 'include',
         value: 'kinds',
-        description: `what the file lists besides the course, comma-separated: ${KIND_ORDER.join(', ')} (default: all of them)`,
+        description:
+          `what the file lists besides the course, comma-separated: ${KIND_ORDER.join(', ')} (default: ` +
+          'all of them)',
       },
       out: {
         file: 'written',
         long: 'out',
         value: 'file',
         description:
-          'write the course file here rather than to stdout; an outcome tree goes beside it (course.yaml: course.outcomes.yaml)',
+          'write the course file here rather than to stdout; an outcome tree goes beside it (course.yaml: ' +
+          'course.outcomes.yaml)',
       },
       outcomesFile: {
         file: 'written',

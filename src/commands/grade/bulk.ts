@@ -204,7 +204,10 @@ async function currentSubmissions(
 interface ReadFile {
   /** Each row: its line, the student's reference (`user`) and its grade cells by column key. */
   rows: CsvRow[];
-  /** The columns of grades: key (the header in lms's layout, `#index` in Canvas's), the header as written, the id it names. */
+  /**
+   * The columns of grades: key (the header in lms's layout, `#index` in Canvas's), the header as written, the id it
+   * names.
+   */
   gradeColumns: { key: string; column: Column }[];
   /** The header the failed rows are written with, and each row's cells by it. */
   out: {
@@ -397,14 +400,16 @@ async function readCells(
     }
     if (custom.length)
       ctx.warn(
-        `${name}: ${custom.map((c) => `"${c}"`).join(', ')} ${custom.length === 1 ? 'is' : 'are'} no assignment (a custom column?) and left as ${custom.length === 1 ? 'it is' : 'they are'}`,
+        `${name}: ${custom.map((c) => `"${c}"`).join(', ')} ${custom.length === 1 ? 'is' : 'are'} no assignment (a ` +
+          `custom column?) and left as ${custom.length === 1 ? 'it is' : 'they are'}`,
       );
     if (unknown.length || byColumn.size === 0) {
       const why = unknown.length
         ? unknown.join('; ')
         : canvas
           ? 'the file has no assignment columns (headed "Name (id)")'
-          : `the file has no assignment columns beside ${['user', ...WHO_COLUMNS].filter((c) => out.header.includes(c)).join(', ')}`;
+          : 'the file has no assignment columns beside ' +
+            `${['user', ...WHO_COLUMNS].filter((c) => out.header.includes(c)).join(', ')}`;
       throw new UsageError(
         `${name} has 1 problem; nothing was sent:\n${formatProblems([{ line: 1, message: why }], name)}`,
       );
@@ -427,7 +432,8 @@ async function readCells(
       'problem' in ref || !searchedFor(ref) ? ref : foundRef(ref, addressed.get(userRefKey(ref))!),
     ]),
   );
-  // The students' records come with the listing when the file names them by login or SIS id, or gives their names to check.
+  // The students' records come with the listing when the file names them by login or SIS id, or gives their names to
+  // check.
   const byName =
     [...refs.values()].some((ref) => !('problem' in ref) && ref.kind !== 'id') ||
     rows.some((r) => r.values.name) ||
@@ -556,7 +562,9 @@ function foundRef(ref: UserRef, outcome: { path: string } | { error: LmsError })
   return { kind: found.kind, value: found.value, path: found.path };
 }
 
-/** A user's id; `missing` when there is none; `unknown` when the caller may not look (then only the listing can tell). */
+/**
+ * A user's id; `missing` when there is none; `unknown` when the caller may not look (then only the listing can tell).
+ */
 async function lookUser(client: ApiClient, path: string): Promise<number | 'missing' | 'unknown'> {
   try {
     return (await client.ops.users.get({ id: path })).id;
@@ -585,7 +593,9 @@ interface Sent {
   lost?: string;
 }
 
-/** What the batch path keeps across its rounds: the journal of its batches, and what each comment is checked against. */
+/**
+ * What the batch path keeps across its rounds: the journal of its batches, and what each comment is checked against.
+ */
 interface Batching {
   journal: BatchJournal;
   /** The caller, whose comments a batch posts. */
@@ -772,7 +782,8 @@ async function perRow(
       requestMs: ctx.globals.timeoutSeconds * 1000,
       onWait: (ms) =>
         ctx.warn(
-          `an earlier run stopped with grades on the wire; waiting up to ${Math.ceil(ms / 1000)} s for the server to finish with them`,
+          `an earlier run stopped with grades on the wire; waiting up to ${Math.ceil(ms / 1000)} s for the server ` +
+            'to finish with them',
         ),
     },
   );
@@ -802,7 +813,10 @@ async function openBatches(ctx: Context, client: ApiClient, o: GradeCsvOptions):
 /** The most rows warned of one by one for a score above points possible; the rest are counted. */
 const MAX_OVER_WARNINGS = 50;
 
-/** A warning for each row with a grade to send that scores above its assignment's points possible (Canvas takes it: extra credit). */
+/**
+ * A warning for each row with a grade to send that scores above its assignment's points possible (Canvas takes it:
+ * extra credit).
+ */
 function warnAboveMaximum(ctx: Context, cells: Cell[], name: string): void {
   const byLine = new Map<number, string[]>();
   for (const c of cells) {
@@ -866,7 +880,8 @@ async function grade(
   if (o.dryRun) {
     // The run's object, key for key, with `dry_run: true`: `updated` counts the grades the run would change.
     report.summary(
-      `Dry run: ${changed.length} grade${changed.length === 1 ? '' : 's'} to change, ${unchanged} unchanged${format === undefined && ctx.io.stdoutIsTTY ? ' (not shown)' : ''}. Nothing was sent.`,
+      `Dry run: ${changed.length} grade${changed.length === 1 ? '' : 's'} to change, ${unchanged} ` +
+        `unchanged${format === undefined && ctx.io.stdoutIsTTY ? ' (not shown)' : ''}. Nothing was sent.`,
     );
     report.finish();
     const rows = cells.map((c) => ({ ...base(c), status: noChange(c, c.current) ? 'unchanged' : 'updated' }));
@@ -940,7 +955,8 @@ async function grade(
         else if (outcome.lost && round < MAX_ROUNDS && !o.perRow) retry.push(c);
         else {
           const kept = held
-            ? `the server kept ${JSON.stringify(held.grade)}${held.score !== null && String(held.score) !== held.grade ? ` (score ${held.score})` : ''}`
+            ? `the server kept ${JSON.stringify(held.grade)}` +
+              `${held.score !== null && String(held.score) !== held.grade ? ` (score ${held.score})` : ''}`
             : 'the submission could not be read back';
           const why = outcome.refused ?? outcome.lost;
           results.set(c, { ...base(c), status: 'failed', error: why ? `${why}; ${kept}` : kept });
@@ -949,7 +965,8 @@ async function grade(
       for (const d of batching?.inDoubt.splice(0) ?? []) batching!.journal.ended(d.name);
       if (retry.length)
         ctx.warn(
-          `${retry.length} grade${retry.length === 1 ? '' : 's'} not confirmed; sending ${retry.length === 1 ? 'it' : 'them'} again`,
+          `${retry.length} grade${retry.length === 1 ? '' : 's'} not confirmed; sending ` +
+            `${retry.length === 1 ? 'it' : 'them'} again`,
         );
       pending = retry;
     }
@@ -968,7 +985,9 @@ async function grade(
   };
   const seconds = (performance.now() - started) / 1000;
   report.summary(
-    `Graded ${cells.length} grade${cells.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s${o.perRow ? ' (one request a row)' : ''}: ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.failed} failed.`,
+    `Graded ${cells.length} grade${cells.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} ` +
+      `s${o.perRow ? ' (one request a row)' : ''}: ${counts.updated} updated, ${counts.unchanged} unchanged, ` +
+      `${counts.failed} failed.`,
   );
   const failed = all.filter((r) => r.status === 'failed');
   const lines = failed

@@ -16,7 +16,9 @@ import { exportRows } from '../users/export.js';
 import { textOf } from '../../output/text.js';
 import { ApiError } from '../../errors.js';
 
-/** The columns beside the grades that say who a row is, for a person: the import checks `name` and ignores `section`. */
+/**
+ * The columns beside the grades that say who a row is, for a person: the import checks `name` and ignores `section`.
+ */
 export const WHO_COLUMNS = ['name', 'section'] as const;
 const ONE_COLUMNS = ['user', ...WHO_COLUMNS, 'grade', 'comment'];
 
@@ -164,7 +166,8 @@ async function gradebook(ctx: Context, client: ApiClient, sctx: SubmissionContex
   const { headers, unnamed } = assignmentHeaders(all.filter((a) => a.grading_type !== 'not_graded'));
   if (unnamed.length)
     ctx.warn(
-      `left out ${unnamed.map((a) => `assignment ${a.id}`).join(', ')}: neither its name nor its id names it alone, so no file can grade it`,
+      `left out ${unnamed.map((a) => `assignment ${a.id}`).join(', ')}: neither its name nor its id names it alone, ` +
+        'so no file can grade it',
     );
   const students = new Map<number, Record<string, string>>();
   for (const [id, header] of headers) {
@@ -230,7 +233,10 @@ function canvasCell(a: GradedAssignment, s: Submission | undefined): string {
   return twoDecimals(score);
 }
 
-/** A student's totals over the assignments that count: points, and the score as a percentage of what was graded (current) or of everything (final). */
+/**
+ * A student's totals over the assignments that count: points, and the score as a percentage of what was graded
+ * (current) or of everything (final).
+ */
 function totalsOf(assignments: GradedAssignment[], subs: (Submission | undefined)[]): string[] {
   let points = 0;
   let gradedPossible = 0;
@@ -318,7 +324,9 @@ async function canvasGradebook(
 export const exportGrades = command({
   name: 'export',
   summary:
-    'Write grades as `lms grade --csv` reads them back: CSV whatever stdout is (-o json for JSON), students as sis_user_id:X (else sis_login_id:X, else the id) with their name and sections, an empty cell for no grade (no change on import)',
+    'Write grades as `lms grade --csv` reads them back: CSV whatever stdout is (-o json for JSON), students as ' +
+    'sis_user_id:X (else sis_login_id:X, else the id) with their name and sections, an empty cell for no grade ' +
+    '(no change on import)',
   routes: [
     'submissions.list@courses',
     'submissions.list@sections',
@@ -336,18 +344,23 @@ export const exportGrades = command({
       choices: ['lms', 'canvas'],
       default: 'lms',
       description:
-        "lms: lms's own columns; canvas: Canvas's Gradebook export (Student, ID, SIS User ID, SIS Login ID, Section, `Name (id)` per assignment, Points Possible row, totals), which `lms grade --csv` and Canvas's own import read back",
+        "lms: lms's own columns; canvas: Canvas's Gradebook export (Student, ID, SIS User ID, SIS Login ID, " +
+        "Section, `Name (id)` per assignment, Points Possible row, totals), which `lms grade --csv` and Canvas's " +
+        'own import read back',
     },
     assignment: {
       long: 'assignment',
       value: 'id',
       ids: 'assignment',
       description:
-        'one assignment: columns user, name, section, grade, comment (left empty, for a comment to send with a changed grade). Without it, the gradebook: user, name, section and a column per graded assignment, headed by its name (its id where names clash)',
+        'one assignment: columns user, name, section, grade, comment (left empty, for a comment to send with a ' +
+        'changed grade). Without it, the gradebook: user, name, section and a column per graded assignment, ' +
+        'headed by its name (its id where names clash)',
     },
   },
   examples: [
-    'lms grade export --course 1 --assignment 1 > grades.csv && lms grade --course 1 --assignment 1 --csv grades.csv --dry-run',
+    'lms grade export --course 1 --assignment 1 > grades.csv && lms grade --course 1 --assignment 1 --csv ' +
+      'grades.csv --dry-run',
     'lms grade export --course 1 > gradebook.csv && lms grade --course 1 --csv gradebook.csv --dry-run',
     'lms grade export --section sis_section_id:BIO-101-B --assignment 3 -o json',
     'lms grade export --course 1 --format canvas > canvas.csv && lms grade --course 1 --csv canvas.csv --dry-run',

@@ -68,7 +68,8 @@ const grade = command({
       long: 'rubric',
       value: 'criterion=points[,comment]',
       description:
-        "assess by the assignment's rubric: a criterion (its id or description), its points (0 to the criterion's) and a comment (repeatable); a rubric used for grading sets the score",
+        "assess by the assignment's rubric: a criterion (its id or description), its points (0 to the criterion's) " +
+        'and a comment (repeatable); a rubric used for grading sets the score',
       repeatable: true,
     },
     csv: {
@@ -76,7 +77,9 @@ const grade = command({
       long: 'csv',
       value: 'file',
       description:
-        "grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and one column per assignment, or Canvas's own Gradebook export (EX excuses; totals ignored); UTF-8 or UTF-16, separated by , ; or tab; an empty grade changes nothing; - for stdin",
+        'grade from a CSV (`lms grade export` writes one): columns user and grade (optional comment), or user and ' +
+        "one column per assignment, or Canvas's own Gradebook export (EX excuses; totals ignored); UTF-8 or " +
+        'UTF-16, separated by , ; or tab; an empty grade changes nothing; - for stdin',
     },
     dryRun: {
       long: 'dry-run',
@@ -116,7 +119,8 @@ const grade = command({
     'lms grade --course 1 --assignment 3 --user sis_user_id:S-009 B+',
     'lms grade --course 1 --assignment 1 --user sam 18',
     'lms grade --course 1 --assignment 1 --user email:ravi@example.edu 16',
-    'lms grade --course 1 --assignment 1 --user 9 --rubric "hypothesis=4,Name the variables" --rubric Method=5 --rubric Analysis=8',
+    'lms grade --course 1 --assignment 1 --user 9 --rubric "hypothesis=4,Name the variables" --rubric Method=5 ' +
+      '--rubric Analysis=8',
     'lms grade --course 1 --assignment 1 --csv grades.csv --dry-run',
     'lms grade --course 1 --assignment 1 --csv grades.csv --failed-out failed.csv',
     'lms grade --course 1 --csv gradebook.csv --per-row',
@@ -126,7 +130,8 @@ const grade = command({
     if (opts.csv !== undefined) {
       if (args[0] !== undefined || opts.user || opts.comment || opts.rubric?.length)
         throw new UsageError(
-          '--csv takes the grades (and comments, and rubric points) from the file: give no GRADE, --user, --comment or --rubric with it',
+          '--csv takes the grades (and comments, and rubric points) from the file: give no GRADE, --user, --comment ' +
+            'or --rubric with it',
         );
       const [{ gradeCsv }, { delimiterFlag }] = await Promise.all([
         import('./bulk.js'),

@@ -13,5 +13,8 @@ export function aboveMaximum(
   const read = interpretGrade(assignment, grade);
   if ('error' in read || read.score === null || read.score <= points) return undefined;
   const given = grade.trim();
-  return `${given === String(read.score) ? given : `${given} (${read.score} points)`} is above the ${points} points possible of assignment ${assignment.id}`;
+  return (
+    `${given === String(read.score) ? given : `${given} (${read.score} points)`} is above the ${points} points ` +
+    `possible of assignment ${assignment.id}`
+  );
 }

@@ -198,7 +198,8 @@ export function gradeRubricCsv(
     const tableColumns = ['line', 'user', 'assignment_id', 'old_score', 'new_score', 'status', 'error'];
     if (o.dryRun) {
       report.summary(
-        `Dry run: ${changed.length} rubric assessment${changed.length === 1 ? '' : 's'} to send, ${out.length - changed.length} unchanged. Nothing was sent.`,
+        `Dry run: ${changed.length} rubric assessment${changed.length === 1 ? '' : 's'} to send, ` +
+          `${out.length - changed.length} unchanged. Nothing was sent.`,
       );
       report.finish();
       const dry = out.map((row) => ({ ...base(row), status: unchangedRow(row) ? 'unchanged' : 'updated' }));
@@ -252,7 +253,8 @@ export function gradeRubricCsv(
       failed: results.filter((r) => r.status === 'failed').length,
     };
     report.summary(
-      `Assessed ${out.length} student${out.length === 1 ? '' : 's'} by rubric: ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.failed} failed.`,
+      `Assessed ${out.length} student${out.length === 1 ? '' : 's'} by rubric: ${counts.updated} updated, ` +
+        `${counts.unchanged} unchanged, ${counts.failed} failed.`,
     );
     const failed = results.filter((r) => r.status === 'failed');
     report.attention(

@@ -10,7 +10,9 @@ import type { BatchCell, BatchJournal, EarlierBatch } from '../../bulk/batches.j
 import type { Submission, SubmissionContext } from '../../spec/types/submissions.js';
 import { ApiError } from '../../errors.js';
 
-/** Comments on a submission with this text, by this author when known (the text compared trimmed, as servers keep it). */
+/**
+ * Comments on a submission with this text, by this author when known (the text compared trimmed, as servers keep it).
+ */
 export function commentsLike(
   s: Pick<Submission, 'submission_comments'> | undefined,
   text: string,
@@ -102,7 +104,8 @@ export async function settleEarlier(
   const doubt = unfinished.filter((b) => b.progress === undefined);
   const rows = (bs: EarlierBatch[]) => bs.reduce((n, b) => n + b.cells.length, 0);
   ctx.warn(
-    `an earlier run stopped with ${unfinished.length} batch${unfinished.length === 1 ? '' : 'es'} of grades unfinished (${rows(unfinished)} rows); ` +
+    `an earlier run stopped with ${unfinished.length} batch${unfinished.length === 1 ? '' : 'es'} of grades ` +
+      `unfinished (${rows(unfinished)} rows); ` +
       'following them to their end before sending anything',
   );
   await Promise.all(
@@ -125,7 +128,8 @@ export async function settleEarlier(
   const wait = Math.max(...doubt.map((b) => b.deadline)) - Date.now();
   if (wait > 0) {
     ctx.warn(
-      `${rows(doubt)} rows were sent with no answer seen; waiting up to ${Math.ceil(wait / 1000)} s for the server to finish with them`,
+      `${rows(doubt)} rows were sent with no answer seen; waiting up to ${Math.ceil(wait / 1000)} s for the server ` +
+        'to finish with them',
     );
     await sleep(wait);
   }

@@ -45,7 +45,9 @@ function matches(entry: AuditEntry, { since, surface, instance }: Filter): boole
   return true;
 }
 
-/** An instance as given (https://lms.example.edu/, lms.example.edu, mock:/path/mock.db, mock) against the one written. */
+/**
+ * An instance as given (https://lms.example.edu/, lms.example.edu, mock:/path/mock.db, mock) against the one written.
+ */
 function sameInstance(written: string | undefined, given: string): boolean {
   if (written === undefined) return false;
   if (written === given) return true;
@@ -73,7 +75,8 @@ async function* filtered(
 const showLog = command({
   name: 'list',
   summary:
-    'The writes lms sent from this machine, oldest first: when, to which instance, as whom, through which surface and verb',
+    'The writes lms sent from this machine, oldest first: when, to which instance, as whom, through which surface ' +
+    'and verb',
   aliases: ['ls'],
   isDefault: true,
   columns: COLUMNS,
@@ -97,7 +100,8 @@ const showLog = command({
       short: 'f',
       long: 'follow',
       description:
-        'keep printing writes as they are logged (NDJSON when piped; Ctrl-C stops); with --since, the earlier ones first',
+        'keep printing writes as they are logged (NDJSON when piped; Ctrl-C stops); with --since, the earlier ones ' +
+        'first',
     },
   },
   examples: [

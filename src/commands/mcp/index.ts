@@ -9,13 +9,15 @@ export const mcpCommand = (model: CommandModel) =>
   command({
     name: 'mcp',
     summary:
-      'Serve the commands as tools to an AI assistant (Model Context Protocol over stdio); reads only unless --allow-writes',
+      'Serve the commands as tools to an AI assistant (Model Context Protocol over stdio); reads only unless ' +
+      '--allow-writes',
     options: {
       toolsets: {
         long: 'toolsets',
         value: 'names',
         description:
-          'offer the tools of these toolsets (comma-separated; all; default: courses,roster,grading and the dynamic tools); env LMS_MCP_TOOLSETS',
+          'offer the tools of these toolsets (comma-separated; all; default: courses,roster,grading and the dynamic ' +
+          'tools); env LMS_MCP_TOOLSETS',
       },
       dynamicToolsets: {
         long: 'dynamic-toolsets',

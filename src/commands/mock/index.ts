@@ -23,7 +23,8 @@ const serveFlags = {
     long: 'public-url',
     value: 'url',
     description:
-      'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by default the address the client connected to',
+      'origin for the absolute URLs in answers (Link, upload_url, file url), e.g. https://mock.example.org; by ' +
+      'default the address the client connected to',
   },
   maxBodySize: {
     long: 'max-body-size',
@@ -47,7 +48,8 @@ const serveFlags = {
   throttle: {
     long: 'throttle',
     description:
-      'throttle like a real instance: a leaky bucket per token (capacity 700, 50 per request in flight, cost 10, drains 100/s)',
+      'throttle like a real instance: a leaky bucket per token (capacity 700, 50 per request in flight, cost 10, ' +
+      'drains 100/s)',
   },
   throttleStatus: {
     long: 'throttle-status',
@@ -123,7 +125,8 @@ const serveFlags = {
     long: 'require-user-agent',
     negated: true,
     description:
-      'answer requests that carry no User-Agent header (real instances refuse them with 403, and so does the mock by default), for clients that cannot set one',
+      'answer requests that carry no User-Agent header (real instances refuse them with 403, and so does the mock ' +
+      'by default), for clients that cannot set one',
   },
   tlsCert: {
     long: 'tls-cert',
@@ -135,13 +138,15 @@ const serveFlags = {
     long: 'tls-self-signed',
     value: 'cert-file',
     description:
-      'serve HTTPS with a new self-signed certificate for localhost, 127.0.0.1 and ::1, written (PEM) to this file for clients to trust; its key stays in memory',
+      'serve HTTPS with a new self-signed certificate for localhost, 127.0.0.1 and ::1, written (PEM) to this file ' +
+      'for clients to trust; its key stays in memory',
   },
   readyFile: {
     long: 'ready-file',
     value: 'path',
     description:
-      'once listening, write the base URL to this file (replaced atomically; removed at start and on exit), for scripts that run the server in the background',
+      'once listening, write the base URL to this file (replaced atomically; removed at start and on exit), for ' +
+      'scripts that run the server in the background',
   },
 } as const satisfies Record<string, Flag>;
 
@@ -183,7 +188,9 @@ function clientBaseUrl(url: string, o: { publicUrl?: string; wildcard: boolean }
   return u.origin;
 }
 
-/** `--ready-file`: its directory must be writable before the server starts, and a stale file from an earlier run goes. */
+/**
+ * `--ready-file`: its directory must be writable before the server starts, and a stale file from an earlier run goes.
+ */
 function prepareReadyFile(path: string | undefined): string | undefined {
   if (path === undefined) return undefined;
   const full = resolve(path);
@@ -251,7 +258,8 @@ function mergeFaults(base: FaultOptions, flags: FaultFlags, defaults: ThrottleOp
     merged.throttle = { ...defaults, ...base.throttle, ...flags.throttle };
     if (merged.throttle.penalty > merged.throttle.capacity) {
       throw new UsageError(
-        `the in-flight penalty (${merged.throttle.penalty}) is larger than the bucket (--throttle-capacity ${merged.throttle.capacity}): every request would be throttled`,
+        `the in-flight penalty (${merged.throttle.penalty}) is larger than the bucket (--throttle-capacity ` +
+          `${merged.throttle.capacity}): every request would be throttled`,
         {
           hint: 'raise --throttle-capacity or lower --throttle-penalty',
         },
@@ -387,11 +395,14 @@ export const mockVerbs: Verbs = [
         tls,
       });
       const faultNote = hasFaults(faults) ? ` with faults: ${describeFaults(faults)}` : '';
-      const bodies = `bodies up to ${formatBytes(maxBodyBytes)}, uploads up to ${formatBytes(maxUploadBytes)}${opts.requireUserAgent === false ? '; requests without a User-Agent are answered' : '; requests without a User-Agent are refused (403), as real instances refuse them'}`;
+      const bodies =
+        `bodies up to ${formatBytes(maxBodyBytes)}, uploads up to ${formatBytes(maxUploadBytes)}` +
+        `${opts.requireUserAgent === false ? '; requests without a User-Agent are answered' : '; requests without a User-Agent are refused (403), as real instances refuse them'}`;
       const origin = publicUrl
         ? `Links and upload URLs name ${publicUrl}`
         : wildcard
-          ? 'Listening on every interface: links and upload URLs name the address each client connected to (a Host header is believed only when it names that address or localhost); pass --public-url to name one origin'
+          ? 'Listening on every interface: links and upload URLs name the address each client connected to (a Host ' +
+            'header is believed only when it names that address or localhost); pass --public-url to name one origin'
           : `Links and upload URLs name ${url} (or localhost on the same port, when the client used it)`;
       // stdout carries only the base URL, as its first line: what `read url` or `head -n1` in a CI
       // script captures. The notice for people stays on stderr, in one write.
@@ -399,7 +410,8 @@ export const mockVerbs: Verbs = [
       await out(ctx.io, `${baseUrl}\n`);
       // --quiet: the line that names the address (scripts read it) and nothing more.
       ctx.io.stderr.write(
-        `lms mock serving ${mock.path} at ${url}${faultNote} (Ctrl-C stops)\n${opts.quiet ? '' : `${origin}; ${bodies}.\n`}`,
+        `lms mock serving ${mock.path} at ${url}${faultNote} (Ctrl-C stops)\n` +
+          `${opts.quiet ? '' : `${origin}; ${bodies}.\n`}`,
       );
       // A file left behind would tell the next script's wait loop that a server is up. On exit,
       // not after close: a second Ctrl-C or a kill ends the process before the server has closed.
@@ -412,7 +424,8 @@ export const mockVerbs: Verbs = [
         } catch (error) {
           server.close();
           throw new UsageError(
-            `--ready-file ${opts.readyFile}: could not write the URL (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+            `--ready-file ${opts.readyFile}: could not write the URL ` +
+              `(${(error as NodeJS.ErrnoException).code ?? 'error'})`,
           );
         }
         process.once('exit', removeReadyFile);

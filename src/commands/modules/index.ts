@@ -253,7 +253,8 @@ const relock = command({
   examples: ['lms modules relock 2 --course 1 --yes'],
   async run({ args, opts, ctx }) {
     await ctx.confirm(
-      `Relock module ${args[0]} of course ${opts.course}: students who have not met its prerequisites lose access to it`,
+      `Relock module ${args[0]} of course ${opts.course}: students who have not met its prerequisites lose access ` +
+        'to it',
       { destructive: false },
     );
     return item(await (await ctx.client()).ops.modules.relock({ course_id: opts.course, id: args[0] }));
@@ -432,7 +433,8 @@ const addItem = command({
   examples: [
     'lms modules items add 1 --course 1 --type Assignment --content-id 3 --requirement must_submit',
     'lms modules items add 1 --course 1 --type Quiz --content-id 1 --requirement min_score --min-score 4',
-    'lms modules items add 1 --course 1 --type ExternalUrl --title "Cell atlas" --external-url https://example.edu/atlas --requirement must_view',
+    'lms modules items add 1 --course 1 --type ExternalUrl --title "Cell atlas" --external-url ' +
+      'https://example.edu/atlas --requirement must_view',
     'lms modules items add 1 --course 1 --type SubHeader --title "Further reading"',
   ],
   async run({ args, opts, ctx }) {

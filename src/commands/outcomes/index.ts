@@ -280,7 +280,8 @@ const createOutcome = command({
     },
   },
   examples: [
-    'lms outcomes create 6 --course 1 --title "Uses a microscope" --rating "3:Independently" --rating "2:With help" --rating "1:Not yet" --mastery-points 2',
+    'lms outcomes create 6 --course 1 --title "Uses a microscope" --rating "3:Independently" --rating "2:With help" ' +
+      '--rating "1:Not yet" --mastery-points 2',
   ],
   async run({ args, opts, ctx }) {
     const outcome = {
@@ -390,7 +391,8 @@ const tree = command({
     const { whole, unnamed } = await readWholeTree(await ctx.client(), c);
     if (unnamed.length)
       ctx.warn(
-        `left out ${unnamed.length} outcome link${unnamed.length > 1 ? 's' : ''} the answer gave without its outcome: ${unnamed.join(', ')}`,
+        `left out ${unnamed.length} outcome link${unnamed.length > 1 ? 's' : ''} the answer gave without its ` +
+          `outcome: ${unnamed.join(', ')}`,
       );
     const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
     if (format === 'json' || format === 'yaml') return item(whole);
@@ -406,7 +408,9 @@ const tree = command({
 // whatever stdout is, with the import's keys and no ids, where `tree` is a view for reading.
 const exportTree = command({
   name: 'export',
-  summary: `Write a context's whole tree as \`outcomes import\` reads it back: CSV whatever stdout is (columns ${TREE_COLUMNS.join(', ')}), or the nested tree with -o json or --yaml`,
+  summary:
+    `Write a context's whole tree as \`outcomes import\` reads it back: CSV whatever stdout is (columns ` +
+    `${TREE_COLUMNS.join(', ')}), or the nested tree with -o json or --yaml`,
   routes: [
     'outcomes.rootGroup@global',
     'outcomes.rootGroup@accounts',
@@ -477,7 +481,8 @@ const importTree = command({
   args: [{ name: 'file', optional: true }],
   fileArgs: { file: 'read' },
   summary:
-    'Build or update a tree of groups and outcomes from a YAML, JSON or CSV file (matched by vendor_guid); or --from GROUP --into GROUP',
+    'Build or update a tree of groups and outcomes from a YAML, JSON or CSV file (matched by vendor_guid); or ' +
+    '--from GROUP --into GROUP',
   routes: [
     'outcomes.rootGroup@global',
     'outcomes.rootGroup@accounts',

@@ -108,7 +108,10 @@ function checkRow(v: Record<string, string>): string[] {
   return problems;
 }
 
-/** Row checks, then the file as a whole: unique GUIDs, parents that are groups of the file, no cycles; rows sorted parents first. */
+/**
+ * Row checks, then the file as a whole: unique GUIDs, parents that are groups of the file, no cycles; rows sorted
+ * parents first.
+ */
 function finish(rows: CsvRow[], problems: Problem[]): Parsed {
   const groups = new Map<string, CsvRow>();
   const seen = new Map<string, Place>();
@@ -222,7 +225,9 @@ function readCsv(bytes: Buffer, delimiter?: Delimiter): Parsed {
     if (state && state !== 'active')
       problems.push({
         line,
-        message: `workflow_state "${state}": an import only creates and updates; unlink or delete with lms outcomes unlink / groups delete`,
+        message:
+          `workflow_state "${state}": an import only creates and updates; unlink or delete with lms outcomes ` +
+          'unlink / groups delete',
       });
     rows.push({ line, values });
   }
@@ -376,7 +381,8 @@ function readTree(text: string): Parsed {
           problem(
             at,
             node,
-            `outcome "${values.vendor_guid}" is defined at ${placeWords(earlier)}; repeat only its vendor_guid to link it here too (this one has other ${differing.join(', ')})`,
+            `outcome "${values.vendor_guid}" is defined at ${placeWords(earlier)}; repeat only its vendor_guid to ` +
+              `link it here too (this one has other ${differing.join(', ')})`,
           );
       }
       earlier.values.parent_guids = merged;
@@ -458,7 +464,8 @@ export function parseTreeFile(bytes: Buffer, name: string, options: { delimiter?
   if (bytes.length > MAX_TREE_BYTES)
     return refuse(
       1,
-      `the file is larger than ${MAX_TREE_BYTES / 1024 / 1024} MiB, the most read as YAML or JSON; split the tree, or give it as CSV`,
+      `the file is larger than ${MAX_TREE_BYTES / 1024 / 1024} MiB, the most read as YAML or JSON; split the tree, ` +
+        'or give it as CSV',
     );
   // Before the YAML library sees it: a runaway value or nesting costs it far more than the text.
   const nested = shapeOfName(name) === 'nested' || /^\s*[[{]/.test(head);

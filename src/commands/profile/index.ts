@@ -112,7 +112,8 @@ export const profileVerbs: Verbs = [
         long: 'ca-file',
         value: 'file',
         description:
-          "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides the usual ones; LMS_CA_FILE overrides it",
+          "trust the certificate authority in this PEM file (your organisation's own) for this instance, besides " +
+          'the usual ones; LMS_CA_FILE overrides it',
       },
     },
     examples: [
@@ -174,7 +175,8 @@ export const profileVerbs: Verbs = [
       const was = replaced ? `, replacing the one for ${new URL(replaced.url).host}` : '';
       err(
         ctx.io,
-        `Saved profile "${name}" (${url.host}) in ${store.path}${stored.storage === 'keychain' ? ', its token in the keychain' : ''}${was}\n`,
+        `Saved profile "${name}" (${url.host}) in ${store.path}` +
+          `${stored.storage === 'keychain' ? ', its token in the keychain' : ''}${was}\n`,
       );
       return undefined;
     },

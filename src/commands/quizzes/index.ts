@@ -207,8 +207,10 @@ const createQuiz = command({
     publish: { long: 'publish', description: 'publish it at once', field: { name: 'published' } },
   },
   examples: [
-    'lms quizzes create --course 1 --title "Unit 2 Exam" --quiz-type assignment --time-limit 30 --allowed-attempts 2 --scoring-policy keep_latest',
-    'lms quizzes create --course 1 --title "Warm-up" --quiz-type practice_quiz --one-question-at-a-time true --cant-go-back true --publish',
+    'lms quizzes create --course 1 --title "Unit 2 Exam" --quiz-type assignment --time-limit 30 --allowed-attempts ' +
+      '2 --scoring-policy keep_latest',
+    'lms quizzes create --course 1 --title "Warm-up" --quiz-type practice_quiz --one-question-at-a-time true ' +
+      '--cant-go-back true --publish',
   ],
   async run({ opts, ctx }) {
     const quiz = { ...quizFields(opts), ...(opts.publish ? { published: true } : {}) };

@@ -37,7 +37,8 @@ export const recipientFlags = {
   synthetic: {
     long: 'synthetic',
     description:
-      "with --context and no term: also the context's teachers, TAs, students, observers, sections and groups as contexts",
+      "with --context and no term: also the context's teachers, TAs, students, observers, sections and groups as " +
+      'contexts',
   },
   permission: {
     long: 'permission',

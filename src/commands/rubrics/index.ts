@@ -22,7 +22,8 @@ const fieldFlags = {
     long: 'criterion',
     value: 'spec',
     description:
-      'a criterion, DESCRIPTION:POINTS, with ratings after a second colon: "Analysis:10:Thorough=10,Partial=6,Missing=0" (repeatable, in order; replaces every criterion)',
+      'a criterion, DESCRIPTION:POINTS, with ratings after a second colon: ' +
+      '"Analysis:10:Thorough=10,Partial=6,Missing=0" (repeatable, in order; replaces every criterion)',
     repeatable: true,
     field: { name: 'criteria', type: 'criteria' },
   },
@@ -138,7 +139,8 @@ const createRubric = command({
   writes: 'create',
   options: { course, ...fieldFlags, title: { ...fieldFlags.title, required: true } },
   examples: [
-    'lms rubrics create --course 1 --title "Lab report" --criterion "Hypothesis:5" --criterion "Analysis:10:Thorough=10,Partial=6,Missing=0"',
+    'lms rubrics create --course 1 --title "Lab report" --criterion "Hypothesis:5" --criterion ' +
+      '"Analysis:10:Thorough=10,Partial=6,Missing=0"',
     'lms rubrics create --course 1 --title Essay --criterion "Thesis:4" --assignment 3 --use-for-grading',
   ],
   async run({ opts, ctx }) {

@@ -96,7 +96,8 @@ async function checkSisFiles(
   }
   if (problems.length)
     throw new UsageError(
-      `${path} has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent:\n${problems.slice(0, 50).join('\n')}${problems.length > 50 ? `\n  … and ${problems.length - 50} more` : ''}`,
+      `${path} has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent:\n` +
+        `${problems.slice(0, 50).join('\n')}${problems.length > 50 ? `\n  … and ${problems.length - 50} more` : ''}`,
     );
   return { bytes, zip, name, files };
 }

@@ -71,7 +71,9 @@ async function* gradersList<T>(items: AsyncIterable<T>, command: string): AsyncI
       throw error;
     throw new LmsError(error.message, error.exitCode, {
       cause: error,
-      hint: `every student's submissions of an assignment are for those who grade or view all grades; your own: ${command} --user self (an observer: --user STUDENT)`,
+      hint:
+        `every student's submissions of an assignment are for those who grade or view all grades; your own: ` +
+        `${command} --user self (an observer: --user STUDENT)`,
       details: { status: error.status, method: error.method, url: error.url },
     });
   }
@@ -256,7 +258,8 @@ const submit = command({
     const given = (['text', 'textFile', 'url', 'file', 'mediaId'] as const).filter((k) => opts[k] !== undefined);
     if (given.length !== 1)
       throw new UsageError(
-        `give exactly one of --text, --text-file, --url, --file or --media-id${given.length ? `, not ${given.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(' and ')}` : ''}`,
+        'give exactly one of --text, --text-file, --url, --file or ' +
+          `--media-id${given.length ? `, not ${given.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(' and ')}` : ''}`,
       );
     if (opts.mediaType && !opts.mediaId) throw new UsageError('--media-type goes with --media-id');
     let submission: NewSubmission;

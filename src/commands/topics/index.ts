@@ -24,7 +24,8 @@ const TOPICS: TopicNoun = {
     get: ['get 14 --collection-item 1'],
     create: [
       'create --course 1 --title "Week 10 reading" --message "<p>Chapter 12</p>" --discussion-type threaded --publish',
-      'create --course 1 --title "Peer review" --points 10 --due-at 2026-12-01T23:59:00Z --require-initial-post --publish',
+      'create --course 1 --title "Peer review" --points 10 --due-at 2026-12-01T23:59:00Z --require-initial-post ' +
+        '--publish',
       'create --course 1 --title "Bench plans" --group-set 1 --publish',
     ],
     update: ['update 8 --course 1 --publish'],

@@ -94,7 +94,10 @@ async function attachmentOf(path: string | undefined): Promise<File | undefined>
   return new File([new Uint8Array(await readFile(path))], name, { type: contentTypeFor(name) });
 }
 
-/** A group discussion: one topic per group of a course's group set (lms groups list shows each group's group_category_id). */
+/**
+ * A group discussion: one topic per group of a course's group set (lms groups list shows each group's
+ * group_category_id).
+ */
 const groupSet = {
   long: 'group-set',
   value: 'id',

@@ -1,6 +1,6 @@
-// `lms users export`, and what every export shares (people are named by personRef, in src/client/user-ref.ts). An export exists to be edited and imported
-// back, so it writes its import's format — CSV — whatever stdout is: the usual default (JSON when
-// piped) made `lms users export > users.csv` a file that `lms users import` could not read.
+// `lms users export`, and what every export shares (people are named by personRef, in src/client/user-ref.ts). An
+// export exists to be edited and imported back, so it writes its import's format — CSV — whatever stdout is: the usual
+// default (JSON when piped) made `lms users export > users.csv` a file that `lms users import` could not read.
 import type { CommandResult } from '../../model/command.js';
 import type { Context } from '../../model/context.js';
 import { command, contextFlags } from '../../model/define.js';
@@ -31,7 +31,9 @@ const EXPORT_COLUMNS = IMPORT_COLUMNS.filter((c) => c !== 'password');
 
 export const exportUsers = command({
   name: 'export',
-  summary: `Write an account's users (every page, or --limit N) as \`users import\` reads them: CSV whatever stdout is (-o json for JSON), columns ${EXPORT_COLUMNS.join(', ')}`,
+  summary:
+    `Write an account's users (every page, or --limit N) as \`users import\` reads them: CSV whatever stdout ` +
+    `is (-o json for JSON), columns ${EXPORT_COLUMNS.join(', ')}`,
   routes: ['users.list'],
   columns: [...EXPORT_COLUMNS],
   options: { account: { ...contextFlags.account, default: 'self' } },

@@ -188,7 +188,8 @@ export const importUsers = command({
   args: [{ name: 'file' }],
   fileArgs: { file: 'read' },
   summary:
-    "Create users from a CSV (name, login_id, email, sis_user_id, …, or Canvas's SIS users.csv); --update changes existing ones; safe to re-run",
+    "Create users from a CSV (name, login_id, email, sis_user_id, …, or Canvas's SIS users.csv); --update changes " +
+    'existing ones; safe to re-run',
   routes: ['users.create', 'users.get', 'users.update', 'users.delete'],
   // Only a SIS file's deleted rows delete (users.delete): asked about then, as the rows say.
   destroys: 'asks',

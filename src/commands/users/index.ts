@@ -9,7 +9,10 @@ import type { Context } from '../../model/context.js';
 
 const USER_COLUMNS = ['id', 'name', 'login_id', 'sis_user_id', 'email'];
 
-/** The path of the user an argument names: an email address found among the account's users (the instance's unless given). */
+/**
+ * The path of the user an argument names: an email address found among the account's users (the instance's unless
+ * given).
+ */
 const userArg = async (ctx: Context, raw: string, account = 'self') =>
   resolveUserPath(await ctx.client(), raw, { account_id: account });
 const account = { ...contextFlags.account, default: 'self' } as const;
@@ -161,7 +164,8 @@ const updateUser = command({
     };
     if (Object.values(changes).every((v) => v === undefined))
       throw new UsageError(
-        'nothing to update: give at least one of --name, --short-name, --sortable-name, --time-zone, --locale, --avatar-token, --avatar-url',
+        'nothing to update: give at least one of --name, --short-name, --sortable-name, --time-zone, --locale, ' +
+          '--avatar-token, --avatar-url',
       );
     const client = await ctx.client();
     return item(await client.ops.users.update({ id: await userArg(ctx, args[0]), user: changes }));

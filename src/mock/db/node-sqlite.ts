@@ -52,7 +52,9 @@ function loadSqlite(): Loaded {
     const why = missing ? 'is not installed' : `does not load here (${(error as Error).message.split('\n')[0]})`;
     return {
       name: '@photostructure/sqlite',
-      error: `the mock needs SQLite: Node ${process.version} has none built in, and the @photostructure/sqlite package that brings it ${why}. Use Node 22.13 or newer, or reinstall lms with its optional dependencies.`,
+      error:
+        `the mock needs SQLite: Node ${process.version} has none built in, and the @photostructure/sqlite ` +
+        `package that brings it ${why}. Use Node 22.13 or newer, or reinstall lms with its optional dependencies.`,
     };
   }
 }

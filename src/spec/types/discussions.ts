@@ -131,7 +131,9 @@ export interface TopicFields {
   position_after?: Id;
   /** A group discussion: a topic for each group of this course's group set ('' for none, while nobody has posted). */
   group_category_id?: Id | '';
-  /** Graded: a new assignment (its name is the title), an existing one by `id`, or none with `set_assignment: false`. */
+  /**
+   * Graded: a new assignment (its name is the title), an existing one by `id`, or none with `set_assignment: false`.
+   */
   assignment?: { id?: Id; set_assignment?: boolean; points_possible?: number; due_at?: string; grading_type?: string };
 }
 

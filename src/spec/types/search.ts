@@ -40,6 +40,8 @@ export interface SearchRecipientsParams {
   user_id?: Id;
   from_conversation_id?: Id;
   permissions?: string[];
-  /** With a course or section `context` and no search terms: its teachers, TAs, students, observers, sections, groups. */
+  /**
+   * With a course or section `context` and no search terms: its teachers, TAs, students, observers, sections, groups.
+   */
   synthetic_contexts?: boolean;
 }

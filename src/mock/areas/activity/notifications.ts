@@ -20,7 +20,9 @@ export function enrollmentInvitation(
     user: e.user_id,
     category: 'Invitation',
     subject: `Course invitation: ${course?.name ?? `course ${e.course_id}`}`,
-    body: `You have been invited to join ${course?.name ?? `course ${e.course_id}`} as a ${role}. Accept the invitation to take part.`,
+    body:
+      `You have been invited to join ${course?.name ?? `course ${e.course_id}`} as a ${role}. Accept the ` +
+      'invitation to take part.',
     url: `/courses/${e.course_id}`,
     context: { type: 'Course', id: e.course_id },
     now,

@@ -63,7 +63,8 @@ export function publishStreamItem(
   if (item === undefined) {
     item = insert(
       db,
-      `INSERT INTO stream_items (asset_type, asset_id, context_type, context_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      'INSERT INTO stream_items (asset_type, asset_id, context_type, context_id, created_at, updated_at) VALUES (?, ' +
+        '?, ?, ?, ?, ?)',
       p.type,
       p.assetId,
       p.context?.type ?? null,
@@ -95,14 +96,19 @@ export function publishStreamItem(
  */
 export function moveStreamItems(db: Db, about: { type: string; id: number }, at: string): void {
   run(db, `UPDATE messages SET created_at = ? WHERE about_type = ? AND about_id = ?`, at, about.type, about.id);
-  const items = `SELECT id FROM stream_items WHERE (asset_type = ? AND asset_id = ?)
-                 OR (asset_type = 'Message' AND asset_id IN (SELECT id FROM messages WHERE about_type = ? AND about_id = ?))`;
+  const items =
+    `SELECT id FROM stream_items WHERE (asset_type = ? AND asset_id = ?)
+                 OR (asset_type = 'Message' AND asset_id IN (SELECT id FROM messages WHERE about_type = ? AND ` +
+    'about_id = ?))';
   const args = [about.type, about.id, about.type, about.id];
   run(db, `UPDATE stream_item_instances SET updated_at = ? WHERE stream_item_id IN (${items})`, at, ...args);
   run(db, `UPDATE stream_items SET created_at = ?, updated_at = ? WHERE id IN (${items})`, at, at, ...args);
 }
 
-/** Hides an item from one user's stream for good (a later change does not bring it back); false if they have no such item. */
+/**
+ * Hides an item from one user's stream for good (a later change does not bring it back); false if they have no such
+ * item.
+ */
 export function hideStreamItem(db: Db, userId: number, itemId: number): boolean {
   return (
     run(db, `UPDATE stream_item_instances SET hidden = 1 WHERE user_id = ? AND stream_item_id = ?`, userId, itemId) > 0
@@ -112,7 +118,9 @@ export function hideStreamItem(db: Db, userId: number, itemId: number): boolean 
 /** A user's visible stream, newest change first. */
 export function streamOfUserQuery(userId: number): KeysetQuery {
   return {
-    sql: `SELECT s.*, i.read, i.updated_at AS seen_at FROM stream_item_instances i JOIN stream_items s ON s.id = i.stream_item_id
+    sql:
+      'SELECT s.*, i.read, i.updated_at AS seen_at FROM stream_item_instances i JOIN stream_items s ON s.id = ' +
+      `i.stream_item_id
           WHERE i.user_id = ? AND i.hidden = 0`,
     args: [userId],
     key: ['seen_at', 'id'],
@@ -124,7 +132,8 @@ export function streamOfUserQuery(userId: number): KeysetQuery {
 export function streamOfUser(db: Db, userId: number): StreamEntryRow[] {
   return all<StreamEntryRow>(
     db,
-    `SELECT s.*, i.read, i.updated_at AS seen_at FROM stream_item_instances i JOIN stream_items s ON s.id = i.stream_item_id
+    'SELECT s.*, i.read, i.updated_at AS seen_at FROM stream_item_instances i JOIN stream_items s ON s.id = ' +
+      `i.stream_item_id
      WHERE i.user_id = ? AND i.hidden = 0`,
     userId,
   );
@@ -147,7 +156,8 @@ export function sendMessage(
 ): number {
   const id = insert(
     db,
-    `INSERT INTO messages (user_id, notification_category, subject, body, url, context_type, context_id, about_type, about_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO messages (user_id, notification_category, subject, body, url, context_type, context_id, ' +
+      'about_type, about_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     m.user,
     m.category,
     m.subject,

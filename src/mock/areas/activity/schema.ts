@@ -1,4 +1,5 @@
-export const schema = `
+export const schema =
+  `
 -- What each user's activity stream holds: one item per asset (a topic, a conversation, a
 -- submission, a notification), shown to each of its users through an instance with their read state.
 CREATE TABLE stream_items (
@@ -21,7 +22,8 @@ CREATE TABLE stream_item_instances (
   updated_at TEXT NOT NULL,
   PRIMARY KEY (user_id, stream_item_id)
 );
-CREATE INDEX stream_item_instances_order ON stream_item_instances(user_id, hidden, updated_at DESC, stream_item_id DESC);
+CREATE INDEX stream_item_instances_order ON stream_item_instances(user_id, hidden, updated_at DESC, stream_item_id ` +
+  `DESC);
 
 -- Notifications the other areas produce (enrolment invitations, grades, announcements): each one is
 -- a Message item in its user's stream.

@@ -79,8 +79,10 @@ export function adminsOfAccountQuery(accountId: number, userIds: number[]): Keys
 /** Accounts where a user holds any active admin role. */
 export function accountsAdministeredQuery(userId: number): KeysetQuery {
   return {
-    sql: `SELECT a.* FROM accounts a WHERE a.workflow_state <> 'deleted'
-          AND EXISTS (SELECT 1 FROM account_users au WHERE au.account_id = a.id AND au.user_id = ? AND au.workflow_state = 'active')`,
+    sql:
+      `SELECT a.* FROM accounts a WHERE a.workflow_state <> 'deleted'
+          AND EXISTS (SELECT 1 FROM account_users au WHERE au.account_id = a.id AND au.user_id = ? AND ` +
+      `au.workflow_state = 'active')`,
     args: [userId],
     key: ['id'],
   };

@@ -51,12 +51,14 @@ export function createGroup(
 ): number {
   const position = one<{ p: number }>(
     db,
-    `SELECT coalesce(max(position), 0) + 1 AS p FROM assignment_groups WHERE course_id = ? AND workflow_state <> 'deleted'`,
+    'SELECT coalesce(max(position), 0) + 1 AS p FROM assignment_groups WHERE course_id = ? AND workflow_state <> ' +
+      `'deleted'`,
     g.courseId,
   )!.p;
   return insert(
     db,
-    `INSERT INTO assignment_groups (id, course_id, name, position, group_weight, rules, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO assignment_groups (id, course_id, name, position, group_weight, rules, created_at, updated_at) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     g.id ?? null,
     g.courseId,
     g.name,
@@ -112,7 +114,8 @@ export function deleteGroup(db: Db, g: AssignmentGroupRow, moveTo: number | unde
   if (moveTo !== undefined)
     run(
       db,
-      `UPDATE assignments SET assignment_group_id = ?, updated_at = ? WHERE assignment_group_id = ? AND deleted_at IS NULL`,
+      'UPDATE assignments SET assignment_group_id = ?, updated_at = ? WHERE assignment_group_id = ? AND deleted_at ' +
+        'IS NULL',
       moveTo,
       now,
       g.id,
@@ -120,7 +123,8 @@ export function deleteGroup(db: Db, g: AssignmentGroupRow, moveTo: number | unde
   else
     run(
       db,
-      `UPDATE assignments SET published = 0, deleted_at = ?, updated_at = ? WHERE assignment_group_id = ? AND deleted_at IS NULL`,
+      'UPDATE assignments SET published = 0, deleted_at = ?, updated_at = ? WHERE assignment_group_id = ? AND ' +
+        'deleted_at IS NULL',
       now,
       now,
       g.id,
@@ -132,7 +136,8 @@ export function deleteGroup(db: Db, g: AssignmentGroupRow, moveTo: number | unde
 export function assignmentIdsOfGroup(db: Db, groupId: number, withUnpublished: boolean): number[] {
   return all<{ id: number }>(
     db,
-    `SELECT id FROM assignments WHERE assignment_group_id = ? AND deleted_at IS NULL ${withUnpublished ? '' : 'AND published = 1'} ORDER BY position, id`,
+    'SELECT id FROM assignments WHERE assignment_group_id = ? AND deleted_at IS NULL ' +
+      `${withUnpublished ? '' : 'AND published = 1'} ORDER BY position, id`,
     groupId,
   ).map((r) => r.id);
 }
@@ -154,7 +159,10 @@ export function setWeighsGroups(db: Db, courseId: number, on: boolean): void {
   );
 }
 
-/** What a student's course grade is computed from: each published, graded assignment's group, points and the student's score. */
+/**
+ * What a student's course grade is computed from: each published, graded assignment's group, points and the student's
+ * score.
+ */
 export function gradedWorkOf(
   db: Db,
   courseId: number,

@@ -57,7 +57,8 @@ export function createAssignment(db: Db, a: NewAssignment): number {
   )!.p;
   return insert(
     db,
-    `INSERT INTO assignments (id, course_id, assignment_group_id, name, description, points_possible, grading_type, submission_types, due_at, lock_at, unlock_at, grading_standard_id, position, published, created_at, updated_at)
+    'INSERT INTO assignments (id, course_id, assignment_group_id, name, description, points_possible, grading_type, ' +
+      `submission_types, due_at, lock_at, unlock_at, grading_standard_id, position, published, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     a.id ?? null,
     a.course,
@@ -101,7 +102,8 @@ export function createGradingStandard(
 ): number {
   return insert(
     db,
-    `INSERT INTO grading_standards (id, context_type, context_id, title, scheme, created_at) VALUES (?, 'Course', ?, ?, ?, ?)`,
+    `INSERT INTO grading_standards (id, context_type, context_id, title, scheme, created_at) VALUES (?, 'Course', ` +
+      '?, ?, ?, ?)',
     g.id ?? null,
     g.courseId,
     g.title,
@@ -136,7 +138,8 @@ export function updateAssignment(
 ): void {
   run(
     db,
-    `UPDATE assignments SET name = ?, description = ?, points_possible = ?, due_at = ?, lock_at = ?, unlock_at = ?, published = ?, updated_at = ? WHERE id = ?`,
+    'UPDATE assignments SET name = ?, description = ?, points_possible = ?, due_at = ?, lock_at = ?, unlock_at = ?, ' +
+      'published = ?, updated_at = ? WHERE id = ?',
     a.name,
     a.description,
     a.points,
@@ -177,7 +180,8 @@ export interface AssignmentChange {
 export function changeAssignment(db: Db, id: number, a: AssignmentChange, now: string): void {
   run(
     db,
-    `UPDATE assignments SET name = ?, description = ?, points_possible = ?, grading_type = ?, submission_types = ?, due_at = ?, lock_at = ?, unlock_at = ?,
+    'UPDATE assignments SET name = ?, description = ?, points_possible = ?, grading_type = ?, submission_types = ?, ' +
+      `due_at = ?, lock_at = ?, unlock_at = ?,
        grading_standard_id = ?, published = ?, assignment_group_id = ?, updated_at = ? WHERE id = ?`,
     a.name,
     a.description,
@@ -204,7 +208,8 @@ export function hasStudentSubmissions(db: Db, a: Pick<AssignmentRow, 'id' | 'cou
     one(
       db,
       `SELECT 1 FROM submissions s WHERE s.assignment_id = ? AND s.submission_type IS NOT NULL
-         AND EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = ? AND e.user_id = s.user_id AND e.type = 'StudentEnrollment' AND e.workflow_state NOT IN ('deleted', 'rejected'))
+         AND EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = ? AND e.user_id = s.user_id AND e.type = ` +
+        `'StudentEnrollment' AND e.workflow_state NOT IN ('deleted', 'rejected'))
        LIMIT 1`,
       a.id,
       a.course_id,

@@ -45,7 +45,8 @@ export function createCalendarEvent(db: Db, e: NewCalendarEvent): number {
   const endAt = allDayDate ? `${allDayDate}T00:00:00.000Z` : (e.endAt ?? e.startAt ?? null);
   return insert(
     db,
-    `INSERT INTO calendar_events (context_type, context_id, user_id, title, description, start_at, end_at, location_name, location_address, all_day, all_day_date, created_at, updated_at)
+    'INSERT INTO calendar_events (context_type, context_id, user_id, title, description, start_at, end_at, ' +
+      `location_name, location_address, all_day, all_day_date, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     e.context.type,
     e.context.id,

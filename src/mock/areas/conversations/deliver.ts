@@ -20,7 +20,10 @@ import {
 /** What a message says, whatever conversation it goes to. */
 export type MessageContent = Omit<NewMessage, 'conversationId' | 'authorId' | 'now'>;
 
-/** Posts a message the sender and `audience` see; it is unread (and on top of the inbox) for the subscribed ones among them. */
+/**
+ * Posts a message the sender and `audience` see; it is unread (and on top of the inbox) for the subscribed ones among
+ * them.
+ */
 export function postMessage(
   db: Db,
   conversationId: number,

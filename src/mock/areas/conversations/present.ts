@@ -45,7 +45,9 @@ function messageJson(ctx: MockCtx, m: MessageRow, depth = 0): ConversationMessag
           'content-type': m.media_comment_type === 'audio' ? 'audio/mp4' : 'video/mp4',
           media_id: m.media_comment_id,
           media_type: m.media_comment_type === 'audio' ? 'audio' : 'video',
-          url: `${ctx.origin}/users/${m.author_id}/media_download?entryId=${encodeURIComponent(m.media_comment_id)}&type=mp4&redirect=1`,
+          url:
+            `${ctx.origin}/users/${m.author_id}/media_download?entryId=${encodeURIComponent(m.media_comment_id)}` +
+            '&type=mp4&redirect=1',
         }
       : null,
     forwarded_messages: forwarded.map((f) => messageJson(ctx, f, depth + 1)),

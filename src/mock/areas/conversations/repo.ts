@@ -138,7 +138,8 @@ export function participantsOf(
 ): { user_id: number; name: string; short_name: string; avatar_url: string | null }[] {
   return all(
     db,
-    `SELECT p.user_id, u.name, u.short_name, u.avatar_url FROM conversation_participants p JOIN users u ON u.id = p.user_id
+    'SELECT p.user_id, u.name, u.short_name, u.avatar_url FROM conversation_participants p JOIN users u ON u.id = ' +
+      `p.user_id
      WHERE p.conversation_id = ? ORDER BY p.rowid`,
     conversationId,
   );
@@ -152,7 +153,8 @@ export function setParticipant(
 ): void {
   run(
     db,
-    `UPDATE conversation_participants SET workflow_state = coalesce(?, workflow_state), starred = coalesce(?, starred), subscribed = coalesce(?, subscribed)
+    'UPDATE conversation_participants SET workflow_state = coalesce(?, workflow_state), starred = coalesce(?, ' +
+      `starred), subscribed = coalesce(?, subscribed)
      WHERE conversation_id = ? AND user_id = ?`,
     change.workflow_state ?? null,
     change.starred === undefined ? null : change.starred ? 1 : 0,
@@ -167,10 +169,13 @@ export function refreshParticipant(db: Db, conversationId: number, userId: numbe
   run(
     db,
     `UPDATE conversation_participants SET
-       message_count = (SELECT count(*) FROM conversation_message_participants mp WHERE mp.conversation_id = ? AND mp.user_id = ?),
-       last_message_at = (SELECT max(m.created_at) FROM conversation_message_participants mp JOIN conversation_messages m ON m.id = mp.message_id
+       message_count = (SELECT count(*) FROM conversation_message_participants mp WHERE mp.conversation_id = ? AND ` +
+      `mp.user_id = ?),
+       last_message_at = (SELECT max(m.created_at) FROM conversation_message_participants mp JOIN ` +
+      `conversation_messages m ON m.id = mp.message_id
                           WHERE mp.conversation_id = ? AND mp.user_id = ?),
-       last_authored_at = (SELECT max(m.created_at) FROM conversation_message_participants mp JOIN conversation_messages m ON m.id = mp.message_id
+       last_authored_at = (SELECT max(m.created_at) FROM conversation_message_participants mp JOIN ` +
+      `conversation_messages m ON m.id = mp.message_id
                            WHERE mp.conversation_id = ? AND mp.user_id = ? AND m.author_id = ? AND m.generated = 0)
      WHERE conversation_id = ? AND user_id = ?`,
     conversationId,
@@ -207,7 +212,8 @@ export function markAllRead(db: Db, userId: number): void {
 export function unreadCount(db: Db, userId: number): number {
   return one<{ n: number }>(
     db,
-    `SELECT count(*) AS n FROM conversation_participants WHERE user_id = ? AND workflow_state = 'unread' AND message_count > 0`,
+    `SELECT count(*) AS n FROM conversation_participants WHERE user_id = ? AND workflow_state = 'unread' AND ` +
+      'message_count > 0',
     userId,
   )!.n;
 }
@@ -229,7 +235,8 @@ export interface NewMessage {
 export function createMessage(db: Db, m: NewMessage): number {
   return insert(
     db,
-    `INSERT INTO conversation_messages (conversation_id, author_id, body, generated, media_comment_id, media_comment_type, attachment_ids, forwarded_message_ids, created_at)
+    'INSERT INTO conversation_messages (conversation_id, author_id, body, generated, media_comment_id, ' +
+      `media_comment_type, attachment_ids, forwarded_message_ids, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     m.conversationId,
     m.authorId,
@@ -289,7 +296,8 @@ export function lastMessageFor(
   return one<MessageRow>(
     db,
     `SELECT m.* FROM conversation_message_participants mp JOIN conversation_messages m ON m.id = mp.message_id
-     WHERE mp.conversation_id = ? AND mp.user_id = ? AND (? = 0 OR (m.author_id = ? AND m.generated = 0)) ORDER BY m.created_at DESC, m.id DESC LIMIT 1`,
+     WHERE mp.conversation_id = ? AND mp.user_id = ? AND (? = 0 OR (m.author_id = ? AND m.generated = 0)) ORDER BY ` +
+      'm.created_at DESC, m.id DESC LIMIT 1',
     conversationId,
     userId,
     authoredOnly ? 1 : 0,
@@ -310,7 +318,8 @@ export function visibleMessages(db: Db, userId: number, messageIds: readonly num
   return new Set(
     all<{ message_id: number }>(
       db,
-      `SELECT message_id FROM conversation_message_participants WHERE user_id = ? AND message_id IN (${inList(messageIds)})`,
+      'SELECT message_id FROM conversation_message_participants WHERE user_id = ? AND message_id IN ' +
+        `(${inList(messageIds)})`,
       userId,
       ...messageIds,
     ).map((r) => r.message_id),
@@ -322,7 +331,8 @@ export function hideMessages(db: Db, conversationId: number, userId: number, mes
   if (messageIds) {
     run(
       db,
-      `DELETE FROM conversation_message_participants WHERE conversation_id = ? AND user_id = ? AND message_id IN (${inList(messageIds)})`,
+      'DELETE FROM conversation_message_participants WHERE conversation_id = ? AND user_id = ? AND message_id IN ' +
+        `(${inList(messageIds)})`,
       conversationId,
       userId,
       ...messageIds,
@@ -344,7 +354,8 @@ export function hasAttachments(
 ): { attachments: boolean; media: boolean } {
   const r = one<{ a: number; m: number }>(
     db,
-    `SELECT max(m.attachment_ids <> '[]') AS a, max(m.media_comment_id IS NOT NULL) AS m FROM conversation_message_participants mp
+    `SELECT max(m.attachment_ids <> '[]') AS a, max(m.media_comment_id IS NOT NULL) AS m FROM ` +
+      `conversation_message_participants mp
      JOIN conversation_messages m ON m.id = mp.message_id WHERE mp.conversation_id = ? AND mp.user_id = ?`,
     conversationId,
     userId,
@@ -360,7 +371,8 @@ export function enrollmentTypesIn(
 ): { course_id: number; type: string }[] {
   return all(
     db,
-    `SELECT DISTINCT course_id, type FROM enrollments WHERE user_id IN (${inList(userIds)}) AND course_id IN (${inList(courseIds)})
+    `SELECT DISTINCT course_id, type FROM enrollments WHERE user_id IN (${inList(userIds)}) AND course_id IN ` +
+      `(${inList(courseIds)})
      AND workflow_state IN ('active', 'invited') ORDER BY course_id, type`,
     ...userIds,
     ...courseIds,
@@ -407,7 +419,10 @@ export function inboxQuery(f: InboxFilter): KeysetQuery {
     const user = /^user_(\d+)$/.exec(tag);
     if (user) {
       args.push(Number(user[1]));
-      return `EXISTS (SELECT 1 FROM conversation_participants o WHERE o.conversation_id = p.conversation_id AND o.user_id = ?)`;
+      return (
+        'EXISTS (SELECT 1 FROM conversation_participants o WHERE o.conversation_id = p.conversation_id AND ' +
+        'o.user_id = ?)'
+      );
     }
     args.push(tag);
     return `EXISTS (SELECT 1 FROM conversation_tags t WHERE t.conversation_id = p.conversation_id AND t.tag = ?)`;
@@ -446,7 +461,8 @@ export function createBatch(
 ): number {
   return insert(
     db,
-    `INSERT INTO conversation_batches (user_id, root_message_id, subject, recipient_count, group_conversation, context_code, tags, created_at, updated_at)
+    'INSERT INTO conversation_batches (user_id, root_message_id, subject, recipient_count, group_conversation, ' +
+      `context_code, tags, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     b.userId,
     b.rootMessageId,

@@ -95,7 +95,8 @@ export function topicById(db: Db, id: number): TopicRow | undefined {
 export function topicInContext(db: Db, type: TopicContextType, contextId: number, id: number): TopicRow | undefined {
   return one<TopicRow>(
     db,
-    `SELECT * FROM discussion_topics WHERE id = ? AND context_type = ? AND context_id = ? AND workflow_state <> 'deleted'`,
+    'SELECT * FROM discussion_topics WHERE id = ? AND context_type = ? AND context_id = ? AND workflow_state <> ' +
+      `'deleted'`,
     id,
     type,
     contextId,
@@ -121,8 +122,10 @@ export function createTopic(db: Db, t: NewTopic): number {
   )!.p;
   return insert(
     db,
-    `INSERT INTO discussion_topics (id, context_type, context_id, user_id, title, message, discussion_type, workflow_state, is_announcement, require_initial_post,
-       pinned, locked, podcast_enabled, podcast_has_student_posts, position, delayed_post_at, lock_at, posted_at, activity_at, assignment_id, root_topic_id, created_at, updated_at)
+    'INSERT INTO discussion_topics (id, context_type, context_id, user_id, title, message, discussion_type, ' +
+      `workflow_state, is_announcement, require_initial_post,
+       pinned, locked, podcast_enabled, podcast_has_student_posts, position, delayed_post_at, lock_at, posted_at, ` +
+      `activity_at, assignment_id, root_topic_id, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     t.id ?? null,
     t.context_type,
@@ -153,8 +156,10 @@ export function createTopic(db: Db, t: NewTopic): number {
 export function updateTopic(db: Db, id: number, t: TopicFields, now: string): void {
   run(
     db,
-    `UPDATE discussion_topics SET title = ?, message = ?, discussion_type = ?, workflow_state = ?, is_announcement = ?, require_initial_post = ?, pinned = ?, locked = ?,
-       podcast_enabled = ?, podcast_has_student_posts = ?, delayed_post_at = ?, lock_at = ?, posted_at = ?, assignment_id = ?, updated_at = ? WHERE id = ?`,
+    'UPDATE discussion_topics SET title = ?, message = ?, discussion_type = ?, workflow_state = ?, is_announcement = ' +
+      `?, require_initial_post = ?, pinned = ?, locked = ?,
+       podcast_enabled = ?, podcast_has_student_posts = ?, delayed_post_at = ?, lock_at = ?, posted_at = ?, ` +
+      'assignment_id = ?, updated_at = ? WHERE id = ?',
     t.title,
     t.message,
     t.discussion_type,
@@ -178,7 +183,8 @@ export function updateTopic(db: Db, id: number, t: TopicFields, now: string): vo
 export function moveTopicAfter(db: Db, topic: TopicRow, after: TopicRow): void {
   run(
     db,
-    `UPDATE discussion_topics SET position = position + 1 WHERE context_type = ? AND context_id = ? AND position > ? AND id <> ?`,
+    'UPDATE discussion_topics SET position = position + 1 WHERE context_type = ? AND context_id = ? AND position > ' +
+      '? AND id <> ?',
     topic.context_type,
     topic.context_id,
     after.position,
@@ -206,7 +212,8 @@ export function deleteTopic(db: Db, id: number, now: string): void {
 export function childTopics(db: Db, rootId: number): { id: number; group_id: number }[] {
   return all(
     db,
-    `SELECT id, context_id AS group_id FROM discussion_topics WHERE root_topic_id = ? AND workflow_state <> 'deleted' ORDER BY id`,
+    'SELECT id, context_id AS group_id FROM discussion_topics WHERE root_topic_id = ? AND workflow_state <> ' +
+      `'deleted' ORDER BY id`,
     rootId,
   );
 }
@@ -250,7 +257,8 @@ export function topicsQuery(f: TopicFilter): KeysetQuery {
       `workflow_state = 'active'`,
       `NOT (is_announcement = 1 AND coalesce(delayed_post_at, '') > ?)`,
       `(NOT EXISTS (SELECT 1 FROM discussion_topic_sections s WHERE s.topic_id = discussion_topics.id)
-        OR EXISTS (SELECT 1 FROM discussion_topic_sections s WHERE s.topic_id = discussion_topics.id AND s.section_id IN (${inList(f.sections)})))`,
+        OR EXISTS (SELECT 1 FROM discussion_topic_sections s WHERE s.topic_id = discussion_topics.id AND ` +
+        `s.section_id IN (${inList(f.sections)})))`,
     );
     args.push(f.now, ...f.sections);
   }
@@ -314,7 +322,8 @@ export function createEntry(
 ): number {
   const id = insert(
     db,
-    `INSERT INTO discussion_entries (id, topic_id, user_id, parent_id, root_entry_id, message, attachment_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO discussion_entries (id, topic_id, user_id, parent_id, root_entry_id, message, attachment_id, ' +
+      'created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     e.id ?? null,
     e.topic,
     e.user,
@@ -344,7 +353,8 @@ export function updateEntryMessage(db: Db, id: number, message: string, editor: 
 export function deleteEntry(db: Db, id: number, editor: number | null, now: string): void {
   run(
     db,
-    `UPDATE discussion_entries SET workflow_state = 'deleted', message = '', attachment_id = NULL, editor_id = coalesce(?, editor_id), deleted_at = ?, updated_at = ? WHERE id = ?`,
+    `UPDATE discussion_entries SET workflow_state = 'deleted', message = '', attachment_id = NULL, editor_id = ` +
+      'coalesce(?, editor_id), deleted_at = ?, updated_at = ? WHERE id = ?',
     editor,
     now,
     now,
@@ -357,7 +367,9 @@ const inList = (ids: readonly number[]) => ids.map(() => '?').join(', ');
 /** Live top-level entries of the topics, newest first (discussion_entries_top). */
 export function topLevelEntriesQuery(topicIds: readonly number[]): KeysetQuery {
   return {
-    sql: `SELECT * FROM discussion_entries WHERE topic_id IN (${inList(topicIds)}) AND parent_id IS NULL AND workflow_state = 'active'`,
+    sql:
+      `SELECT * FROM discussion_entries WHERE topic_id IN (${inList(topicIds)}) AND parent_id IS NULL AND ` +
+      `workflow_state = 'active'`,
     args: [...topicIds],
     key: ['created_at', 'id'],
     descending: true,
@@ -367,7 +379,9 @@ export function topLevelEntriesQuery(topicIds: readonly number[]): KeysetQuery {
 /** Every live reply under a top-level entry, at any depth, newest first (discussion_entries_root). */
 export function repliesQuery(rootEntryId: number): KeysetQuery {
   return {
-    sql: `SELECT * FROM discussion_entries WHERE root_entry_id = ? AND id <> root_entry_id AND workflow_state = 'active'`,
+    sql:
+      'SELECT * FROM discussion_entries WHERE root_entry_id = ? AND id <> root_entry_id AND workflow_state = ' +
+      `'active'`,
     args: [rootEntryId],
     key: ['created_at', 'id'],
     descending: true,
@@ -396,7 +410,8 @@ export function countFound(db: Db, topicIds: readonly number[], ids: readonly nu
 export function recentReplies(db: Db, rootEntryId: number, limit: number): EntryRow[] {
   return all<EntryRow>(
     db,
-    `SELECT * FROM discussion_entries WHERE root_entry_id = ? AND id <> root_entry_id AND workflow_state = 'active' ORDER BY created_at DESC, id DESC LIMIT ?`,
+    `SELECT * FROM discussion_entries WHERE root_entry_id = ? AND id <> root_entry_id AND workflow_state = 'active' ` +
+      'ORDER BY created_at DESC, id DESC LIMIT ?',
     rootEntryId,
     limit,
   );
@@ -417,7 +432,9 @@ export function entriesAfter(db: Db, topicId: number, afterId: number): EntryRow
 }
 
 /** Has any of the users a live entry in one of the topics? */
-/** Topics of courses and groups with when they last changed, oldest change first (what the seed puts in the streams). */
+/**
+ * Topics of courses and groups with when they last changed, oldest change first (what the seed puts in the streams).
+ */
 export function topicsByLastActivity(db: Db): {
   id: number;
   context_type: 'Course' | 'Group';
@@ -428,7 +445,8 @@ export function topicsByLastActivity(db: Db): {
 }[] {
   return all(
     db,
-    `SELECT id, context_type, context_id, is_announcement, user_id, coalesce(last_reply_at, posted_at, created_at) AS at FROM discussion_topics
+    'SELECT id, context_type, context_id, is_announcement, user_id, coalesce(last_reply_at, posted_at, created_at) ' +
+      `AS at FROM discussion_topics
      WHERE workflow_state <> 'deleted' AND context_type IN ('Course', 'Group') ORDER BY at, id`,
   );
 }
@@ -437,12 +455,14 @@ export function topicsByLastActivity(db: Db): {
 export function rootEntriesOf(db: Db, topicId: number, limit: number): { total: number; first: EntryRow[] } {
   const total = one<{ n: number }>(
     db,
-    `SELECT count(*) AS n FROM discussion_entries WHERE topic_id = ? AND parent_id IS NULL AND workflow_state = 'active'`,
+    'SELECT count(*) AS n FROM discussion_entries WHERE topic_id = ? AND parent_id IS NULL AND workflow_state = ' +
+      `'active'`,
     topicId,
   )!.n;
   const first = all<EntryRow>(
     db,
-    `SELECT * FROM discussion_entries WHERE topic_id = ? AND parent_id IS NULL AND workflow_state = 'active' ORDER BY created_at, id LIMIT ?`,
+    `SELECT * FROM discussion_entries WHERE topic_id = ? AND parent_id IS NULL AND workflow_state = 'active' ORDER ` +
+      'BY created_at, id LIMIT ?',
     topicId,
     limit,
   );
@@ -454,7 +474,8 @@ export function hasPosted(db: Db, topicIds: readonly number[], userIds: readonly
   return (
     one(
       db,
-      `SELECT 1 FROM discussion_entries WHERE topic_id IN (${inList(topicIds)}) AND user_id IN (${inList(userIds)}) AND workflow_state = 'active' LIMIT 1`,
+      `SELECT 1 FROM discussion_entries WHERE topic_id IN (${inList(topicIds)}) AND user_id IN (${inList(userIds)}) ` +
+        `AND workflow_state = 'active' LIMIT 1`,
       ...topicIds,
       ...userIds,
     ) !== undefined
@@ -491,7 +512,8 @@ export function participantOf(db: Db, topicId: number, userId: number): Particip
 export function setTopicRead(db: Db, topicId: number, userId: number, state: 'read' | 'unread'): void {
   run(
     db,
-    `INSERT INTO discussion_participants (topic_id, user_id, read_state) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET read_state = excluded.read_state`,
+    'INSERT INTO discussion_participants (topic_id, user_id, read_state) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET ' +
+      'read_state = excluded.read_state',
     topicId,
     userId,
     state,
@@ -501,7 +523,8 @@ export function setTopicRead(db: Db, topicId: number, userId: number, state: 're
 export function setSubscribed(db: Db, topicId: number, userId: number, on: boolean): void {
   run(
     db,
-    `INSERT INTO discussion_participants (topic_id, user_id, subscribed) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET subscribed = excluded.subscribed`,
+    'INSERT INTO discussion_participants (topic_id, user_id, subscribed) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET ' +
+      'subscribed = excluded.subscribed',
     topicId,
     userId,
     on ? 1 : 0,
@@ -512,7 +535,8 @@ export function setSubscribed(db: Db, topicId: number, userId: number, on: boole
 export function subscribeUnlessChosen(db: Db, topicId: number, userId: number): void {
   run(
     db,
-    `INSERT INTO discussion_participants (topic_id, user_id, subscribed) VALUES (?, ?, 1) ON CONFLICT DO UPDATE SET subscribed = coalesce(subscribed, 1)`,
+    'INSERT INTO discussion_participants (topic_id, user_id, subscribed) VALUES (?, ?, 1) ON CONFLICT DO UPDATE SET ' +
+      'subscribed = coalesce(subscribed, 1)',
     topicId,
     userId,
   );
@@ -526,7 +550,8 @@ export function entryStatesOf(
   if (!entryIds.length) return new Map();
   const rows = all<{ entry_id: number; read_state: string; forced: number }>(
     db,
-    `SELECT entry_id, read_state, forced FROM discussion_entry_participants WHERE user_id = ? AND entry_id IN (${inList(entryIds)})`,
+    'SELECT entry_id, read_state, forced FROM discussion_entry_participants WHERE user_id = ? AND entry_id IN ' +
+      `(${inList(entryIds)})`,
     userId,
     ...entryIds,
   );
@@ -564,7 +589,8 @@ export function setAllEntriesRead(
   const f = forced === undefined ? null : Number(forced);
   run(
     db,
-    `INSERT INTO discussion_entry_participants (entry_id, user_id, read_state, forced) SELECT id, ?, ?, coalesce(?, 0) FROM discussion_entries WHERE topic_id = ? AND true
+    'INSERT INTO discussion_entry_participants (entry_id, user_id, read_state, forced) SELECT id, ?, ?, coalesce(?, ' +
+      `0) FROM discussion_entries WHERE topic_id = ? AND true
      ON CONFLICT DO UPDATE SET read_state = excluded.read_state, forced = coalesce(?, forced)`,
     userId,
     state,
@@ -578,7 +604,8 @@ export function setAllEntriesRead(
 export function markViewedRead(db: Db, topicId: number, userId: number): void {
   run(
     db,
-    `INSERT INTO discussion_entry_participants (entry_id, user_id, read_state, forced) SELECT id, ?, 'read', 0 FROM discussion_entries WHERE topic_id = ? AND workflow_state = 'active' AND true
+    `INSERT INTO discussion_entry_participants (entry_id, user_id, read_state, forced) SELECT id, ?, 'read', 0 FROM ` +
+      `discussion_entries WHERE topic_id = ? AND workflow_state = 'active' AND true
      ON CONFLICT DO UPDATE SET read_state = 'read' WHERE forced = 0`,
     userId,
     topicId,
@@ -600,7 +627,8 @@ export function viewSnapshot(db: Db, topicId: number): ViewSnapshot | undefined 
 export function saveViewSnapshot(db: Db, topicId: number, s: ViewSnapshot): void {
   run(
     db,
-    `INSERT INTO discussion_views (topic_id, version, max_entry_id, view) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET version = excluded.version, max_entry_id = excluded.max_entry_id, view = excluded.view`,
+    'INSERT INTO discussion_views (topic_id, version, max_entry_id, view) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE ' +
+      'SET version = excluded.version, max_entry_id = excluded.max_entry_id, view = excluded.view',
     topicId,
     s.version,
     s.max_entry_id,

@@ -61,7 +61,8 @@ export function createPendingAttachment(
 ): number {
   return insert(
     db,
-    `INSERT INTO attachments (uuid, context_type, context_id, folder_path, display_name, filename, content_type, size, declared_size, workflow_state, upload_token, created_at, updated_at)
+    'INSERT INTO attachments (uuid, context_type, context_id, folder_path, display_name, filename, content_type, ' +
+      `size, declared_size, workflow_state, upload_token, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     a.uuid,
     a.owner.type,
@@ -102,7 +103,8 @@ export function adoptReceipt(
   if (run(db, `DELETE FROM upload_receipts WHERE id = ? AND attachment_id = ?`, receipt, row.id) === 0) return false;
   run(
     db,
-    `UPDATE attachments SET receipt = ?, size = ?, content_type = ?, workflow_state = ?, upload_token = NULL, updated_at = ? WHERE id = ?`,
+    'UPDATE attachments SET receipt = ?, size = ?, content_type = ?, workflow_state = ?, upload_token = NULL, ' +
+      'updated_at = ? WHERE id = ?',
     receipt,
     size,
     contentType,
@@ -170,7 +172,8 @@ export function* chunksOf(db: Db, receipt: number): Generator<Uint8Array> {
 export function namesakesOf(db: Db, row: AttachmentRow): { id: number; display_name: string }[] {
   return all(
     db,
-    `SELECT id, display_name FROM attachments WHERE context_type = ? AND context_id = ? AND folder_path = ? AND workflow_state = 'available' AND id <> ?`,
+    'SELECT id, display_name FROM attachments WHERE context_type = ? AND context_id = ? AND folder_path = ? AND ' +
+      `workflow_state = 'available' AND id <> ?`,
     row.context_type,
     row.context_id,
     row.folder_path,
@@ -201,7 +204,8 @@ export function imagesOf(
   return all(
     db,
     `SELECT id, uuid, display_name, filename, content_type, size FROM attachments
-     WHERE context_type = ? AND context_id = ? AND workflow_state = 'available' AND content_type LIKE 'image/%' ORDER BY id`,
+     WHERE context_type = ? AND context_id = ? AND workflow_state = 'available' AND content_type LIKE 'image/%' ` +
+      'ORDER BY id',
     contextType,
     contextId,
   );
@@ -211,7 +215,8 @@ export function imagesOf(
 export function userFileBytes(db: Db, userId: number): number {
   return one<{ n: number }>(
     db,
-    `SELECT coalesce(sum(size), 0) AS n FROM attachments WHERE context_type = 'User' AND context_id = ? AND workflow_state = 'available'`,
+    `SELECT coalesce(sum(size), 0) AS n FROM attachments WHERE context_type = 'User' AND context_id = ? AND ` +
+      `workflow_state = 'available'`,
     userId,
   )!.n;
 }

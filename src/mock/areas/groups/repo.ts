@@ -68,7 +68,9 @@ export function addMember(db: Db, groupId: number, userId: number): void {
 
 export function groupsOfCourseQuery(courseId: number): KeysetQuery {
   return {
-    sql: `SELECT g.*, (SELECT count(*) FROM group_memberships m WHERE m.group_id = g.id AND m.workflow_state = 'accepted') AS members_count
+    sql:
+      'SELECT g.*, (SELECT count(*) FROM group_memberships m WHERE m.group_id = g.id AND m.workflow_state = ' +
+      `'accepted') AS members_count
           FROM groups g WHERE g.course_id = ? AND g.workflow_state <> 'deleted'`,
     args: [courseId],
     key: ['id'],
@@ -88,7 +90,8 @@ export function membersOfGroup(db: Db, groupId: number): number[] {
 export function groupsOfUser(db: Db, userId: number, courseId: number): number[] {
   return all<{ id: number }>(
     db,
-    `SELECT g.id FROM groups g JOIN group_memberships m ON m.group_id = g.id WHERE m.user_id = ? AND g.course_id = ? AND m.workflow_state = 'accepted' AND g.workflow_state <> 'deleted'`,
+    'SELECT g.id FROM groups g JOIN group_memberships m ON m.group_id = g.id WHERE m.user_id = ? AND g.course_id = ' +
+      `? AND m.workflow_state = 'accepted' AND g.workflow_state <> 'deleted'`,
     userId,
     courseId,
   ).map((r) => r.id);

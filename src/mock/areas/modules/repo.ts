@@ -57,7 +57,8 @@ export function moduleById(db: Db, id: number): ModuleRow | undefined {
 export function modulesOfCourse(db: Db, courseId: number, withUnpublished: boolean): ModuleRow[] {
   return all<ModuleRow>(
     db,
-    `SELECT * FROM context_modules WHERE course_id = ? AND workflow_state ${withUnpublished ? "<> 'deleted'" : "= 'active'"} ORDER BY position, id`,
+    'SELECT * FROM context_modules WHERE course_id = ? AND workflow_state ' +
+      `${withUnpublished ? "<> 'deleted'" : "= 'active'"} ORDER BY position, id`,
     courseId,
   );
 }
@@ -82,7 +83,8 @@ export function createModule(db: Db, course: number, v: ModuleValues, now: strin
     )?.p ?? 0) + 1;
   return insert(
     db,
-    `INSERT INTO context_modules (id, course_id, name, position, unlock_at, require_sequential_progress, prerequisites, publish_final_grade, workflow_state, created_at, updated_at)
+    'INSERT INTO context_modules (id, course_id, name, position, unlock_at, require_sequential_progress, ' +
+      `prerequisites, publish_final_grade, workflow_state, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'unpublished', ?, ?)`,
     id ?? null,
     course,
@@ -100,7 +102,8 @@ export function createModule(db: Db, course: number, v: ModuleValues, now: strin
 export function updateModule(db: Db, id: number, v: ModuleValues, now: string): void {
   run(
     db,
-    `UPDATE context_modules SET name = ?, unlock_at = ?, require_sequential_progress = ?, prerequisites = ?, publish_final_grade = ?, updated_at = ? WHERE id = ?`,
+    'UPDATE context_modules SET name = ?, unlock_at = ?, require_sequential_progress = ?, prerequisites = ?, ' +
+      'publish_final_grade = ?, updated_at = ? WHERE id = ?',
     v.name,
     v.unlock_at,
     v.require_sequential_progress,
@@ -179,7 +182,8 @@ export function createItem(db: Db, m: Pick<ModuleRow, 'id' | 'course_id'>, v: It
     )?.p ?? 0) + 1;
   return insert(
     db,
-    `INSERT INTO module_items (module_id, course_id, position, title, indent, type, content_id, page_url, external_url, new_tab, requirement, min_score, published, created_at, updated_at)
+    'INSERT INTO module_items (module_id, course_id, position, title, indent, type, content_id, page_url, ' +
+      `external_url, new_tab, requirement, min_score, published, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     m.id,
     m.course_id,
@@ -202,7 +206,8 @@ export function createItem(db: Db, m: Pick<ModuleRow, 'id' | 'course_id'>, v: It
 export function updateItem(db: Db, id: number, v: ItemValues & { module_id: number }, now: string): void {
   run(
     db,
-    `UPDATE module_items SET module_id = ?, title = ?, indent = ?, external_url = ?, new_tab = ?, requirement = ?, min_score = ?, published = ?, updated_at = ? WHERE id = ?`,
+    'UPDATE module_items SET module_id = ?, title = ?, indent = ?, external_url = ?, new_tab = ?, requirement = ?, ' +
+      'min_score = ?, published = ?, updated_at = ? WHERE id = ?',
     v.module_id,
     v.title,
     v.indent,
@@ -286,7 +291,8 @@ export function relockModule(db: Db, moduleId: number): void {
 export function activeStudentsOf(db: Db, courseId: number): number[] {
   return all<{ user_id: number }>(
     db,
-    `SELECT DISTINCT user_id FROM enrollments WHERE course_id = ? AND type = 'StudentEnrollment' AND workflow_state = 'active'`,
+    `SELECT DISTINCT user_id FROM enrollments WHERE course_id = ? AND type = 'StudentEnrollment' AND workflow_state ` +
+      `= 'active'`,
     courseId,
   ).map((r) => r.user_id);
 }
@@ -298,7 +304,8 @@ export function firstEntryAt(db: Db, topicId: number, userId: number): string | 
   return (
     one<{ at: string | null }>(
       db,
-      `SELECT min(created_at) AS at FROM discussion_entries WHERE topic_id = ? AND user_id = ? AND workflow_state = 'active'`,
+      'SELECT min(created_at) AS at FROM discussion_entries WHERE topic_id = ? AND user_id = ? AND workflow_state = ' +
+        `'active'`,
       topicId,
       userId,
     )?.at ?? undefined
@@ -313,7 +320,8 @@ export function finishedQuizOf(
 ): { score: number | null; at: string } | undefined {
   const row = one<{ score: number | null; at: string | null; started: string }>(
     db,
-    `SELECT score, finished_at AS at, started_at AS started FROM quiz_submissions WHERE quiz_id = ? AND user_id = ? AND workflow_state = 'complete' ORDER BY score IS NULL, score DESC LIMIT 1`,
+    'SELECT score, finished_at AS at, started_at AS started FROM quiz_submissions WHERE quiz_id = ? AND user_id = ? ' +
+      `AND workflow_state = 'complete' ORDER BY score IS NULL, score DESC LIMIT 1`,
     quizId,
     userId,
   );

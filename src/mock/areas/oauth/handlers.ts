@@ -45,7 +45,9 @@ const CODE_MS = 10 * 60 * 1000;
 
 // ---- the authorization request ----------------------------------------------------------------
 
-/** The error answers of the authorization step that must not redirect: the client or its redirect_uri cannot be trusted. */
+/**
+ * The error answers of the authorization step that must not redirect: the client or its redirect_uri cannot be trusted.
+ */
 const unknownClient = () =>
   new HttpError(
     401,

@@ -26,7 +26,8 @@ export function consentPage(p: ConsentPage): string {
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n      ');
   const scope = p.scope ? `<p>Scopes requested: <code>${escapeHtml(p.scope)}</code></p>` : '';
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -41,11 +42,13 @@ export function consentPage(p: ConsentPage): string {
 <body>
   <main>
     <h1>${escapeHtml(p.appName)} is requesting access to your account</h1>
-    <p>It will act as you on ${escapeHtml(p.instance)} until you log it out, and then return to <code>${escapeHtml(p.redirectUri)}</code>.</p>
+    <p>It will act as you on ${escapeHtml(p.instance)} until you log it out, and then return to ` +
+    `<code>${escapeHtml(p.redirectUri)}</code>.</p>
     ${scope}
     <form method="post" action="/login/oauth2/confirm">
       ${hidden}
-      <label for="access_token">This mock has no passwords: sign with your API token (<code>lms mock tokens</code> lists them).</label>
+      <label for="access_token">This mock has no passwords: sign with your API token (<code>lms mock tokens</code> ` +
+    `lists them).</label>
       <input type="password" id="access_token" name="access_token" autocomplete="off" required>
       <button type="submit" name="approve" value="1">Authorize</button>
       <button type="submit" name="deny" value="1">Cancel</button>
@@ -53,5 +56,6 @@ export function consentPage(p: ConsentPage): string {
   </main>
 </body>
 </html>
-`;
+`
+  );
 }

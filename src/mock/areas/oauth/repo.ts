@@ -4,7 +4,10 @@ import type { Db } from '../../db/open.js';
 import { all, insert, one, run } from '../../db/statements.js';
 import { crypto } from '../../kit.js';
 
-/** Real instances name a key (and a user, in a token answer) by a global id: its shard (1 here) times 10^13, plus its own id. */
+/**
+ * Real instances name a key (and a user, in a token answer) by a global id: its shard (1 here) times 10^13, plus its
+ * own id.
+ */
 const GLOBAL_ID_OFFSET = 10_000_000_000_000;
 export const globalIdOf = (id: number) => String(GLOBAL_ID_OFFSET + id);
 
@@ -62,7 +65,8 @@ export function addDeveloperKey(
 ): number {
   return insert(
     db,
-    `INSERT INTO developer_keys (id, account_id, name, client_type, api_key, redirect_uris, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO developer_keys (id, account_id, name, client_type, api_key, redirect_uris, created_at) VALUES (?, ' +
+      '?, ?, ?, ?, ?, ?)',
     k.id ?? null,
     k.account,
     k.name,
@@ -108,7 +112,8 @@ export function addCode(
   run(db, `DELETE FROM oauth_codes WHERE expires_at < ?`, instant(c.now));
   insert(
     db,
-    `INSERT INTO oauth_codes (crypted_code, developer_key_id, user_id, redirect_uri, code_challenge, scopes, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO oauth_codes (crypted_code, developer_key_id, user_id, redirect_uri, code_challenge, scopes, ' +
+      'expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     digest(c.code),
     c.key,
     c.user,
@@ -122,7 +127,8 @@ export function addCode(
 export function codeByValue(db: Db, code: string): CodeRow | undefined {
   return one<CodeRow>(
     db,
-    `SELECT developer_key_id, user_id, redirect_uri, code_challenge, scopes, expires_at, used_at, token_id FROM oauth_codes WHERE crypted_code = ?`,
+    'SELECT developer_key_id, user_id, redirect_uri, code_challenge, scopes, expires_at, used_at, token_id FROM ' +
+      'oauth_codes WHERE crypted_code = ?',
     digest(code),
   );
 }
@@ -140,7 +146,8 @@ export function addOAuthToken(
 ): number {
   return insert(
     db,
-    `INSERT INTO oauth_tokens (developer_key_id, user_id, crypted_token, crypted_refresh_token, scopes, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO oauth_tokens (developer_key_id, user_id, crypted_token, crypted_refresh_token, scopes, expires_at, ' +
+      'created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     t.key,
     t.user,
     digest(t.token),

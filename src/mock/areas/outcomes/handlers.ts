@@ -74,11 +74,13 @@ const updateGroup: Handler = (ctx) => {
     if (!parent) throw notFound(`outcome group ${parentId} (parent_outcome_group_id) does not exist`);
     if (!sameContext(c, parent))
       throw rejected(
-        `parent_outcome_group_id: group ${parentId} is in ${describe(contextOf(parent))}; a group can only move within ${describe(c)}`,
+        `parent_outcome_group_id: group ${parentId} is in ${describe(contextOf(parent))}; a group can only move ` +
+          `within ${describe(c)}`,
       );
     if (subtreeOf(ctx.db, group.id).includes(parent.id))
       throw rejected(
-        `parent_outcome_group_id: group ${parentId} is this group or one of its descendants; a group cannot move below itself`,
+        `parent_outcome_group_id: group ${parentId} is this group or one of its descendants; a group cannot move ` +
+          'below itself',
       );
     next.parent_id = parent.id;
   }
@@ -96,7 +98,8 @@ const deleteGroup: Handler = (ctx) => {
   const aligned = goners.filter((o) => isAligned(ctx.db, o.id));
   if (aligned.length) {
     throw rejected(
-      `deleting this group would delete ${aligned.map((o) => `outcome ${o.id} "${o.title}"`).join(', ')}, aligned to an assignment or rubric; ` +
+      `deleting this group would delete ${aligned.map((o) => `outcome ${o.id} "${o.title}"`).join(', ')}, aligned ` +
+        'to an assignment or rubric; ' +
         'link it in another group first, or remove the alignment',
     );
   }
@@ -119,7 +122,8 @@ function link(ctx: MockCtx, group: GroupRow, outcomeId: number): OutcomeLink {
   const c = contextOf(group);
   if (!isRelated(ctx, c, contextOf(outcome))) {
     throw rejected(
-      `outcome ${outcome.id} belongs to ${describe(contextOf(outcome))}; it can be linked only in that context, the courses and sub-accounts below it, or, if global, anywhere`,
+      `outcome ${outcome.id} belongs to ${describe(contextOf(outcome))}; it can be linked only in that context, the ` +
+        'courses and sub-accounts below it, or, if global, anywhere',
     );
   }
   const existing = linkOf(ctx.db, group.id, outcome.id);
@@ -223,7 +227,8 @@ const unlinkOutcome: Handler = (ctx) => {
   const last = activeLinkCount(ctx.db, outcome.id) <= 1;
   if (last && isAligned(ctx.db, outcome.id)) {
     throw rejected(
-      `outcome ${outcome.id} "${outcome.title}" is aligned to an assignment or rubric and this is its last link; unlinking would delete it`,
+      `outcome ${outcome.id} "${outcome.title}" is aligned to an assignment or rubric and this is its last link; ` +
+        'unlinking would delete it',
     );
   }
   const answer = linkJson(ctx, existing, { group, outcome });
@@ -255,7 +260,10 @@ const createSubgroup: Handler = (ctx) => {
   return groupJson(ctx, groupById(ctx.db, id)!);
 };
 
-/** A copy of `source` under `parent`: same title, description and GUID, the same outcomes linked, subgroups copied in turn. */
+/**
+ * A copy of `source` under `parent`: same title, description and GUID, the same outcomes linked, subgroups copied in
+ * turn.
+ */
 function copyGroup(
   ctx: MockCtx,
   c: OutcomeContextRef,
@@ -294,11 +302,13 @@ const importGroup: Handler = (ctx) => {
   if (!source) throw rejected(`source_outcome_group_id: outcome group ${sourceId} does not exist`);
   if (source.parent_id === null)
     throw rejected(
-      `source_outcome_group_id: group ${sourceId} is the root group of ${describe(contextOf(source))}; import one of its subgroups`,
+      `source_outcome_group_id: group ${sourceId} is the root group of ${describe(contextOf(source))}; import one ` +
+        'of its subgroups',
     );
   if (!isRelated(ctx, c, contextOf(source))) {
     throw rejected(
-      `source_outcome_group_id: group ${sourceId} is in ${describe(contextOf(source))}, which is not global, this context or an account above it`,
+      `source_outcome_group_id: group ${sourceId} is in ${describe(contextOf(source))}, which is not global, this ` +
+        'context or an account above it',
     );
   }
   const id = copyGroup(ctx, c, snapshot(ctx, source), target.id, ctx.now());

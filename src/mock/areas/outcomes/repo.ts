@@ -61,7 +61,8 @@ export function groupById(db: Db, id: number): GroupRow | undefined {
 export function rootGroupOf(db: Db, c: OutcomeContextRef): GroupRow | undefined {
   return one<GroupRow>(
     db,
-    `SELECT * FROM outcome_groups WHERE parent_id IS NULL AND workflow_state = 'active' AND coalesce(context_type, '') = ? AND coalesce(context_id, 0) = ?`,
+    `SELECT * FROM outcome_groups WHERE parent_id IS NULL AND workflow_state = 'active' AND coalesce(context_type, ` +
+      `'') = ? AND coalesce(context_id, 0) = ?`,
     c.type ?? '',
     c.id ?? 0,
   );
@@ -74,7 +75,8 @@ export function rootGroupOf(db: Db, c: OutcomeContextRef): GroupRow | undefined 
 export function ensureRootGroup(db: Db, c: OutcomeContextRef, title: string, now: string): GroupRow {
   run(
     db,
-    `INSERT INTO outcome_groups (context_type, context_id, parent_id, title, created_at, updated_at) VALUES (?, ?, NULL, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    'INSERT INTO outcome_groups (context_type, context_id, parent_id, title, created_at, updated_at) VALUES (?, ?, ' +
+      'NULL, ?, ?, ?) ON CONFLICT DO NOTHING',
     c.type,
     c.id,
     title,
@@ -97,7 +99,8 @@ export interface NewGroup {
 export function createGroup(db: Db, g: NewGroup): number {
   return insert(
     db,
-    `INSERT INTO outcome_groups (id, context_type, context_id, parent_id, title, description, vendor_guid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO outcome_groups (id, context_type, context_id, parent_id, title, description, vendor_guid, ' +
+      'created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     g.id ?? null,
     g.context.type,
     g.context.id,
@@ -132,7 +135,8 @@ export function updateGroup(
 export function subtreeOf(db: Db, groupId: number): number[] {
   return all<{ id: number }>(
     db,
-    `WITH RECURSIVE sub(id) AS (SELECT ? UNION SELECT g.id FROM outcome_groups g JOIN sub ON g.parent_id = sub.id WHERE g.workflow_state = 'active')
+    'WITH RECURSIVE sub(id) AS (SELECT ? UNION SELECT g.id FROM outcome_groups g JOIN sub ON g.parent_id = sub.id ' +
+      `WHERE g.workflow_state = 'active')
      SELECT id FROM sub`,
     groupId,
   ).map((r) => r.id);
@@ -179,7 +183,8 @@ export interface NewOutcomeRow {
 export function createOutcome(db: Db, o: NewOutcomeRow): number {
   return insert(
     db,
-    `INSERT INTO outcomes (id, context_type, context_id, title, display_name, description, vendor_guid, mastery_points, points_possible, ratings, calculation_method, calculation_int, created_at, updated_at)
+    'INSERT INTO outcomes (id, context_type, context_id, title, display_name, description, vendor_guid, ' +
+      `mastery_points, points_possible, ratings, calculation_method, calculation_int, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     o.id ?? null,
     o.context.type,
@@ -269,7 +274,8 @@ export function outcomesOnlyIn(db: Db, groupIds: number[]): OutcomeRow[] {
     db,
     `SELECT o.* FROM outcomes o WHERE o.workflow_state = 'active'
        AND o.id IN (SELECT outcome_id FROM outcome_links WHERE workflow_state = 'active' AND group_id IN (${inList}))
-       AND NOT EXISTS (SELECT 1 FROM outcome_links l WHERE l.outcome_id = o.id AND l.workflow_state = 'active' AND l.group_id NOT IN (${inList}))
+       AND NOT EXISTS (SELECT 1 FROM outcome_links l WHERE l.outcome_id = o.id AND l.workflow_state = 'active' AND ` +
+      `l.group_id NOT IN (${inList}))
      ORDER BY o.id`,
     ...groupIds,
     ...groupIds,

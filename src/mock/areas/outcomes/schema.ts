@@ -1,7 +1,8 @@
 // Outcome groups form one tree per context (global, an account, a course); outcomes are owned by a
 // context and linked into groups of related contexts; alignments (to an assignment or a rubric)
 // keep an outcome from being deleted with its last link.
-export const schema = `
+export const schema =
+  `
 CREATE TABLE outcome_groups (
   id INTEGER PRIMARY KEY,
   context_type TEXT,
@@ -14,7 +15,8 @@ CREATE TABLE outcome_groups (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
-CREATE UNIQUE INDEX outcome_groups_root ON outcome_groups(coalesce(context_type, ''), coalesce(context_id, 0)) WHERE parent_id IS NULL AND workflow_state = 'active';
+CREATE UNIQUE INDEX outcome_groups_root ON outcome_groups(coalesce(context_type, ''), coalesce(context_id, 0)) WHERE ` +
+  `parent_id IS NULL AND workflow_state = 'active';
 CREATE INDEX outcome_groups_children ON outcome_groups(parent_id, title, id) WHERE workflow_state = 'active';
 
 CREATE TABLE outcomes (

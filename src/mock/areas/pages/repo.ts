@@ -112,7 +112,8 @@ export interface PageChange {
 export function createPage(db: Db, p: PageChange & { courseId: number; userId: number | null; now: string }): number {
   const id = insert(
     db,
-    `INSERT INTO wiki_pages (course_id, url, title, body, editing_roles, workflow_state, publish_at, user_id, created_at, updated_at)
+    'INSERT INTO wiki_pages (course_id, url, title, body, editing_roles, workflow_state, publish_at, user_id, ' +
+      `created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     p.courseId,
     p.url,
@@ -135,7 +136,8 @@ export function changePage(db: Db, page: PageRow, next: PageChange, userId: numb
   const revised = next.title !== page.title || next.body !== page.body || next.url !== page.url;
   run(
     db,
-    `UPDATE wiki_pages SET url = ?, title = ?, body = ?, editing_roles = ?, workflow_state = ?, publish_at = ?, user_id = ?, updated_at = ? WHERE id = ?`,
+    'UPDATE wiki_pages SET url = ?, title = ?, body = ?, editing_roles = ?, workflow_state = ?, publish_at = ?, ' +
+      'user_id = ?, updated_at = ? WHERE id = ?',
     next.url,
     next.title,
     next.body,

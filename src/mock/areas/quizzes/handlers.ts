@@ -205,7 +205,8 @@ function quizValues(ctx: MockCtx, course: CourseRow, current: QuizValues, q: Par
     if (!graded)
       throw wrong(
         'assignment_group_id',
-        `assignment_group_id is only valid for graded quizzes (quiz_type assignment or graded_survey), not ${v.quiz_type}`,
+        'assignment_group_id is only valid for graded quizzes (quiz_type assignment or graded_survey), not ' +
+          `${v.quiz_type}`,
       );
     if (groupId === undefined || !groupById(ctx.db, course.id, groupId))
       throw wrong(

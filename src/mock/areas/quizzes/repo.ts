@@ -70,7 +70,8 @@ export function quizById(db: Db, id: number): QuizRow | undefined {
 export function createQuiz(db: Db, course: number, v: QuizValues, now: string, id?: number): number {
   return insert(
     db,
-    `INSERT INTO quizzes (id, course_id, ${COLUMNS.join(', ')}, created_at, updated_at) VALUES (?, ?, ${COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
+    `INSERT INTO quizzes (id, course_id, ${COLUMNS.join(', ')}, created_at, updated_at) VALUES (?, ?, ` +
+      `${COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
     id ?? null,
     course,
     ...COLUMNS.map((c) => v[c]),
@@ -150,7 +151,8 @@ export function addQuizSubmission(
 ): number {
   return insert(
     db,
-    `INSERT INTO quiz_submissions (quiz_id, user_id, workflow_state, score, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO quiz_submissions (quiz_id, user_id, workflow_state, score, started_at, finished_at) VALUES (?, ?, ' +
+      '?, ?, ?, ?)',
     s.quiz,
     s.user,
     s.state,

@@ -86,7 +86,8 @@ export function createRubric(
 ): number {
   return insert(
     db,
-    `INSERT INTO rubrics (id, course_id, title, data, points_possible, free_form_criterion_comments, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO rubrics (id, course_id, title, data, points_possible, free_form_criterion_comments, created_at, ' +
+      'updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     r.id ?? null,
     r.course,
     r.title,
@@ -108,7 +109,8 @@ export function updateRubric(
 ): void {
   run(
     db,
-    `UPDATE rubrics SET title = ?, data = ?, points_possible = ?, free_form_criterion_comments = ?, updated_at = ? WHERE id = ?`,
+    'UPDATE rubrics SET title = ?, data = ?, points_possible = ?, free_form_criterion_comments = ?, updated_at = ? ' +
+      'WHERE id = ?',
     r.title,
     JSON.stringify(r.criteria),
     pointsOf(r.criteria),
@@ -153,7 +155,8 @@ export function associationWith(
 ): AssociationRow | undefined {
   return one<AssociationRow>(
     db,
-    `SELECT * FROM rubric_associations WHERE rubric_id = ? AND association_type = ? AND association_id = ? AND workflow_state = 'active' ORDER BY id LIMIT 1`,
+    'SELECT * FROM rubric_associations WHERE rubric_id = ? AND association_type = ? AND association_id = ? AND ' +
+      `workflow_state = 'active' ORDER BY id LIMIT 1`,
     rubricId,
     type,
     objectId,
@@ -195,12 +198,15 @@ export function createAssociation(
   if (a.type === 'Assignment' && a.fields.purpose === 'grading')
     run(
       db,
-      `UPDATE rubric_associations SET workflow_state = 'deleted' WHERE association_type = 'Assignment' AND association_id = ? AND purpose = 'grading' AND workflow_state = 'active'`,
+      `UPDATE rubric_associations SET workflow_state = 'deleted' WHERE association_type = 'Assignment' AND ` +
+        `association_id = ? AND purpose = 'grading' AND workflow_state = 'active'`,
       a.objectId,
     );
   return insert(
     db,
-    `INSERT INTO rubric_associations (id, rubric_id, course_id, association_type, association_id, use_for_grading, purpose, hide_score_total, hide_points, hide_outcome_results, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO rubric_associations (id, rubric_id, course_id, association_type, association_id, use_for_grading, ' +
+      'purpose, hide_score_total, hide_points, hide_outcome_results, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ' +
+      '?, ?)',
     a.id ?? null,
     a.rubric,
     a.course,
@@ -218,7 +224,8 @@ export function createAssociation(
 export function updateAssociation(db: Db, id: number, f: AssociationFields): void {
   run(
     db,
-    `UPDATE rubric_associations SET use_for_grading = ?, purpose = ?, hide_score_total = ?, hide_points = ?, hide_outcome_results = ? WHERE id = ?`,
+    'UPDATE rubric_associations SET use_for_grading = ?, purpose = ?, hide_score_total = ?, hide_points = ?, ' +
+      'hide_outcome_results = ? WHERE id = ?',
     f.use_for_grading ? 1 : 0,
     f.purpose,
     f.hide_score_total ? 1 : 0,
@@ -245,7 +252,8 @@ export function saveAssessment(
 ): void {
   run(
     db,
-    `INSERT INTO rubric_assessments (rubric_id, rubric_association_id, submission_id, user_id, assessor_id, assessment_type, score, data, artifact_attempt, created_at, updated_at)
+    'INSERT INTO rubric_assessments (rubric_id, rubric_association_id, submission_id, user_id, assessor_id, ' +
+      `assessment_type, score, data, artifact_attempt, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, 'grading', ?, ?, ?, ?, ?)
      ON CONFLICT (rubric_association_id, submission_id, assessment_type) DO UPDATE SET
        assessor_id = excluded.assessor_id, score = excluded.score, data = excluded.data,
@@ -269,7 +277,8 @@ export function gradingAssessmentOf(db: Db, submissionId: number, assignmentId: 
   if (!association) return undefined;
   return one<AssessmentRow>(
     db,
-    `SELECT * FROM rubric_assessments WHERE submission_id = ? AND rubric_association_id = ? AND assessment_type = 'grading'`,
+    'SELECT * FROM rubric_assessments WHERE submission_id = ? AND rubric_association_id = ? AND assessment_type = ' +
+      `'grading'`,
     submissionId,
     association.id,
   );

@@ -28,7 +28,8 @@ export function candidateCourses(db: Db, userId: number): ScopeCourse[] {
      SELECT c.id, c.account_id, c.name FROM courses c
      WHERE c.workflow_state NOT IN ('deleted', 'completed')
        AND (c.account_id IN (SELECT id FROM tree)
-            OR EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = c.id AND e.user_id = ? AND e.workflow_state = 'active'))
+            OR EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = c.id AND e.user_id = ? AND e.workflow_state = ` +
+      `'active'))
      ORDER BY c.id`,
     userId,
     userId,
@@ -53,7 +54,8 @@ export function groupExists(db: Db, id: number): boolean {
 export function groupsOfCourses(db: Db, courseIds: readonly number[]): ScopeGroup[] {
   return all<ScopeGroup>(
     db,
-    `SELECT id, course_id, name FROM groups WHERE course_id IN (${inList(courseIds)}) AND workflow_state <> 'deleted' ORDER BY id`,
+    `SELECT id, course_id, name FROM groups WHERE course_id IN (${inList(courseIds)}) AND workflow_state <> ` +
+      `'deleted' ORDER BY id`,
     ...courseIds,
   );
 }
@@ -65,7 +67,8 @@ export function sectionsOfCourses(
 ): { id: number; course_id: number; name: string }[] {
   return all(
     db,
-    `SELECT id, course_id, name FROM course_sections WHERE course_id IN (${inList(courseIds)}) AND workflow_state <> 'deleted' ORDER BY id`,
+    `SELECT id, course_id, name FROM course_sections WHERE course_id IN (${inList(courseIds)}) AND workflow_state ` +
+      `<> 'deleted' ORDER BY id`,
     ...courseIds,
   );
 }
@@ -75,8 +78,10 @@ export function groupsWithMembersIn(db: Db, courseId: number, sectionIds: readon
   return all<ScopeGroup>(
     db,
     `SELECT g.id, g.course_id, g.name FROM groups g WHERE g.course_id = ? AND g.workflow_state <> 'deleted'
-       AND EXISTS (SELECT 1 FROM group_memberships m JOIN enrollments e ON e.user_id = m.user_id AND e.course_id = g.course_id
-                   WHERE m.group_id = g.id AND m.workflow_state = 'accepted' AND e.workflow_state IN ('active', 'invited')
+       AND EXISTS (SELECT 1 FROM group_memberships m JOIN enrollments e ON e.user_id = m.user_id AND e.course_id = ` +
+      `g.course_id
+                   WHERE m.group_id = g.id AND m.workflow_state = 'accepted' AND e.workflow_state IN ('active', ` +
+      `'invited')
                      AND e.course_section_id IN (${inList(sectionIds)}))
      ORDER BY g.id`,
     courseId,
@@ -88,7 +93,8 @@ export function groupsWithMembersIn(db: Db, courseId: number, sectionIds: readon
 export function observersOf(db: Db, userId: number): number[] {
   return all<{ user_id: number }>(
     db,
-    `SELECT DISTINCT user_id FROM enrollments WHERE associated_user_id = ? AND type = 'ObserverEnrollment' AND workflow_state IN ('active', 'invited') ORDER BY user_id`,
+    `SELECT DISTINCT user_id FROM enrollments WHERE associated_user_id = ? AND type = 'ObserverEnrollment' AND ` +
+      `workflow_state IN ('active', 'invited') ORDER BY user_id`,
     userId,
   ).map((r) => r.user_id);
 }
@@ -122,7 +128,10 @@ export function audienceIn(a: Audience, courseId: number): Audience {
   };
 }
 
-/** Groups whose members a sender sees: all of them, or (in a course seen by section) those enrolled in the sender's sections. */
+/**
+ * Groups whose members a sender sees: all of them, or (in a course seen by section) those enrolled in the sender's
+ * sections.
+ */
 export interface GroupAudience {
   full: readonly number[];
   sections: readonly { group: number; course: number; sections: readonly number[] }[];
@@ -130,7 +139,10 @@ export interface GroupAudience {
 
 export const NO_GROUPS: GroupAudience = { full: [], sections: [] };
 
-/** Where a recipient list draws people from: enrollments the sender sees (optionally of some types or sections) and group members. */
+/**
+ * Where a recipient list draws people from: enrollments the sender sees (optionally of some types or sections) and
+ * group members.
+ */
 export interface PeopleSource {
   audience: Audience;
   /** Enrollment types (StudentEnrollment, …); all when absent. */
@@ -158,14 +170,17 @@ function visibleEnrollments(a: Audience, e = 'e'): { sql: string; args: unknown[
   }
   for (const r of a.restricted) {
     parts.push(
-      `(${e}.course_id = ? AND (${e}.type IN ('TeacherEnrollment', 'TaEnrollment') OR ${e}.user_id IN (${inList(r.users)})))`,
+      `(${e}.course_id = ? AND (${e}.type IN ('TeacherEnrollment', 'TaEnrollment') OR ${e}.user_id IN ` +
+        `(${inList(r.users)})))`,
     );
     args.push(r.course, ...r.users);
   }
   if (parts.length === 0) return undefined;
   let sql = parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
   if (a.studentIn.length) {
-    sql += ` AND (${e}.type <> 'ObserverEnrollment' OR ${e}.course_id NOT IN (${inList(a.studentIn)}) OR ${e}.user_id IN (${inList(a.observers)}))`;
+    sql +=
+      ` AND (${e}.type <> 'ObserverEnrollment' OR ${e}.course_id NOT IN (${inList(a.studentIn)}) OR ${e}` +
+      `.user_id IN (${inList(a.observers)}))`;
     args.push(...a.studentIn, ...a.observers);
   }
   return { sql, args };
@@ -181,7 +196,8 @@ function visibleMemberships(g: GroupAudience, m = 'm'): { sql: string; args: unk
   }
   for (const s of g.sections) {
     parts.push(
-      `(${m}.group_id = ? AND EXISTS (SELECT 1 FROM enrollments ge WHERE ge.user_id = ${m}.user_id AND ge.course_id = ? AND ge.course_section_id IN (${inList(s.sections)}) AND ge.workflow_state ${LIVE_ENROLLMENT}))`,
+      `(${m}.group_id = ? AND EXISTS (SELECT 1 FROM enrollments ge WHERE ge.user_id = ${m}.user_id AND ge.course_id ` +
+        `= ? AND ge.course_section_id IN (${inList(s.sections)}) AND ge.workflow_state ${LIVE_ENROLLMENT}))`,
     );
     args.push(s.group, s.course, ...s.sections);
   }
@@ -265,7 +281,8 @@ export function commonContextsOf(
     courses: enrolled
       ? all(
           db,
-          `SELECT DISTINCT e.course_id, e.type FROM enrollments e WHERE e.user_id = ? AND e.workflow_state ${LIVE_ENROLLMENT} AND ${enrolled.sql} ORDER BY e.course_id, e.type`,
+          'SELECT DISTINCT e.course_id, e.type FROM enrollments e WHERE e.user_id = ? AND e.workflow_state ' +
+            `${LIVE_ENROLLMENT} AND ${enrolled.sql} ORDER BY e.course_id, e.type`,
           userId,
           ...enrolled.args,
         )
@@ -273,7 +290,8 @@ export function commonContextsOf(
     groups: members
       ? all<{ group_id: number }>(
           db,
-          `SELECT DISTINCT m.group_id FROM group_memberships m WHERE m.user_id = ? AND m.workflow_state = 'accepted' AND ${members.sql} ORDER BY m.group_id`,
+          'SELECT DISTINCT m.group_id FROM group_memberships m WHERE m.user_id = ? AND m.workflow_state = ' +
+            `'accepted' AND ${members.sql} ORDER BY m.group_id`,
           userId,
           ...members.args,
         ).map((r) => r.group_id)
@@ -321,20 +339,35 @@ export function recipientsQuery(q: RecipientQuery): KeysetQuery {
     // (An empty NOT IN list would be NOT IN (NULL), which nothing passes.)
     const excl = (ref: string) => (q.excludeContexts.length ? ` AND ${ref} NOT IN (${inList(q.excludeContexts)})` : '');
     const exclArgs = q.excludeContexts;
-    parts.push(`SELECT 0 AS ord, lower(x.name) AS sort, 'course_' || x.id AS ref, 'course' AS kind, x.id AS rid, NULL AS course_id, x.name AS name FROM courses x
-                WHERE x.id IN (${inList(c.courses)})${excl(`'course_' || x.id`)}${match('x.id * 4 + 1')}`);
+    parts.push(
+      `SELECT 0 AS ord, lower(x.name) AS sort, 'course_' || x.id AS ref, 'course' AS kind, x.id AS rid, ` +
+        `NULL AS course_id, x.name AS name FROM courses x
+                WHERE x.id IN (${inList(c.courses)})${excl(`'course_' || x.id`)}${match('x.id * 4 + 1')}`,
+    );
     args.push(...c.courses, ...exclArgs, ...termArgs);
-    parts.push(`SELECT 0 AS ord, lower(x.name) AS sort, 'section_' || x.id AS ref, 'section' AS kind, x.id AS rid, x.course_id AS course_id, x.name AS name FROM course_sections x
-                WHERE x.id IN (${inList(c.sections)}) AND x.workflow_state <> 'deleted'${excl(`'section_' || x.id`)}${match('x.id * 4 + 2')}`);
+    parts.push(
+      `SELECT 0 AS ord, lower(x.name) AS sort, 'section_' || x.id AS ref, 'section' AS kind, x.id AS rid, ` +
+        `x.course_id AS course_id, x.name AS name FROM course_sections x
+                WHERE x.id IN (${inList(c.sections)}) AND x.workflow_state <> 'deleted'${excl(`'section_' || x.id`)}` +
+        `${match('x.id * 4 + 2')}`,
+    );
     args.push(...c.sections, ...exclArgs, ...termArgs);
-    parts.push(`SELECT 0 AS ord, lower(x.name) AS sort, 'group_' || x.id AS ref, 'group' AS kind, x.id AS rid, x.course_id AS course_id, x.name AS name FROM groups x
-                WHERE x.id IN (${inList(c.groups)}) AND x.workflow_state <> 'deleted'${excl(`'group_' || x.id`)}${match('x.id * 4 + 3')}`);
+    parts.push(
+      `SELECT 0 AS ord, lower(x.name) AS sort, 'group_' || x.id AS ref, 'group' AS kind, x.id AS rid, ` +
+        `x.course_id AS course_id, x.name AS name FROM groups x
+                WHERE x.id IN (${inList(c.groups)}) AND x.workflow_state <> 'deleted'${excl(`'group_' || x.id`)}` +
+        `${match('x.id * 4 + 3')}`,
+    );
     args.push(...c.groups, ...exclArgs, ...termArgs);
   }
   if (q.people) {
     const w = peopleWhere(q.people);
-    parts.push(`SELECT 1 AS ord, lower(u.sortable_name) AS sort, printf('user_%012d', u.id) AS ref, 'user' AS kind, u.id AS rid, NULL AS course_id, u.name AS name FROM users u
-                WHERE u.workflow_state <> 'deleted' AND ${w.sql}${q.excludeUsers.length ? ` AND u.id NOT IN (${inList(q.excludeUsers)})` : ''}${match('u.id * 4')}`);
+    parts.push(
+      `SELECT 1 AS ord, lower(u.sortable_name) AS sort, printf('user_%012d', u.id) AS ref, 'user' AS kind, ` +
+        `u.id AS rid, NULL AS course_id, u.name AS name FROM users u
+                WHERE u.workflow_state <> 'deleted' AND ${w.sql}` +
+        `${q.excludeUsers.length ? ` AND u.id NOT IN (${inList(q.excludeUsers)})` : ''}${match('u.id * 4')}`,
+    );
     args.push(...w.args, ...q.excludeUsers, ...termArgs);
   }
   if (parts.length === 0)

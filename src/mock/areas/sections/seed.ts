@@ -2,7 +2,10 @@ import type { Db } from '../../db/open.js';
 import type { SeedOptions } from '../../area.js';
 import { createSection, moveSection } from '../../school/sections/repo.js';
 
-/** Two sections in BIO-101 and a third cross-listed into it from the lab course; one default section in each other course. */
+/**
+ * Two sections in BIO-101 and a third cross-listed into it from the lab course; one default section in each other
+ * course.
+ */
 export const SEED_SECTIONS = [
   {
     id: 1,

@@ -113,7 +113,8 @@ function cleanUp(
       if (f.total > 0 && (100 * f.stale.length) / f.total > threshold) {
         errors.push([
           '',
-          `Change threshold exceeded: ${f.stale.length} of ${f.total} ${f.kind}s would be deleted, more than ${threshold}%; nothing was deleted`,
+          `Change threshold exceeded: ${f.stale.length} of ${f.total} ${f.kind}s would be deleted, more than ` +
+            `${threshold}%; nothing was deleted`,
         ]);
         return;
       }

@@ -50,7 +50,8 @@ export function createBatch(
 ): number {
   return insert(
     db,
-    `INSERT INTO sis_batches (account_id, user_id, options, supplied, errors, warnings, rows, diffing_data_set_identifier, diffed_against_import_id, diffing_threshold_exceeded, created_at, updated_at)
+    'INSERT INTO sis_batches (account_id, user_id, options, supplied, errors, warnings, rows, ' +
+      `diffing_data_set_identifier, diffed_against_import_id, diffing_threshold_exceeded, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     b.account,
     b.user,
@@ -79,7 +80,8 @@ export function batchStateOf(db: Db, id: number): string | undefined {
 export function lastOfDataSet(db: Db, accountId: number, dataSet: string): SisBatchRow | undefined {
   return one<SisBatchRow>(
     db,
-    `SELECT * FROM sis_batches WHERE account_id = ? AND diffing_data_set_identifier = ? AND workflow_state IN ('imported', 'imported_with_messages') ORDER BY id DESC LIMIT 1`,
+    'SELECT * FROM sis_batches WHERE account_id = ? AND diffing_data_set_identifier = ? AND workflow_state IN ' +
+      `('imported', 'imported_with_messages') ORDER BY id DESC LIMIT 1`,
     accountId,
     dataSet,
   );
@@ -100,8 +102,10 @@ export function updateBatch(
 ): void {
   run(
     db,
-    `UPDATE sis_batches SET workflow_state = coalesce(?, workflow_state), progress = coalesce(?, progress), counts = coalesce(?, counts),
-       warnings = coalesce(?, warnings), errors = coalesce(?, errors), updated_at = ?, ended_at = CASE WHEN ? THEN ? ELSE ended_at END WHERE id = ?`,
+    'UPDATE sis_batches SET workflow_state = coalesce(?, workflow_state), progress = coalesce(?, progress), counts = ' +
+      `coalesce(?, counts),
+       warnings = coalesce(?, warnings), errors = coalesce(?, errors), updated_at = ?, ended_at = CASE WHEN ? THEN ? ` +
+      'ELSE ended_at END WHERE id = ?',
     c.state ?? null,
     c.progress ?? null,
     c.counts === undefined ? null : JSON.stringify(c.counts),
@@ -123,7 +127,8 @@ export function abortBatch(db: Db, id: number, now: string): boolean {
   return (
     run(
       db,
-      `UPDATE sis_batches SET workflow_state = 'aborted', updated_at = ?, ended_at = ? WHERE id = ? AND workflow_state IN ('initializing', 'created', 'importing', 'cleanup_batch')`,
+      `UPDATE sis_batches SET workflow_state = 'aborted', updated_at = ?, ended_at = ? WHERE id = ? AND ` +
+        `workflow_state IN ('initializing', 'created', 'importing', 'cleanup_batch')`,
       now,
       now,
       id,
@@ -186,7 +191,8 @@ export function upsertTerm(
   }
   insert(
     db,
-    `INSERT INTO enrollment_terms (root_account_id, name, sis_term_id, workflow_state, start_at, end_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO enrollment_terms (root_account_id, name, sis_term_id, workflow_state, start_at, end_at, ' +
+      'created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     t.root,
     t.name,
     t.sis,
@@ -209,7 +215,8 @@ export function touchRecord(
   run(
     db,
     `INSERT INTO sis_records (kind, record_id, course_id, term_id, batch_id) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (kind, record_id) DO UPDATE SET course_id = excluded.course_id, term_id = coalesce(excluded.term_id, term_id), batch_id = excluded.batch_id`,
+     ON CONFLICT (kind, record_id) DO UPDATE SET course_id = excluded.course_id, term_id = ` +
+      'coalesce(excluded.term_id, term_id), batch_id = excluded.batch_id',
     r.kind,
     r.id,
     r.course,
@@ -230,7 +237,8 @@ export function recordsInTerm(
 ): { stale: number[]; total: number } {
   const rows = all<{ record_id: number; batch_id: number }>(
     db,
-    `SELECT r.record_id, r.batch_id FROM sis_records r JOIN sis_records c ON c.kind = 'course' AND c.record_id = r.course_id
+    `SELECT r.record_id, r.batch_id FROM sis_records r JOIN sis_records c ON c.kind = 'course' AND c.record_id = ` +
+      `r.course_id
      WHERE r.kind = ? AND c.term_id = ?`,
     kind,
     termId,

@@ -1,4 +1,5 @@
-export const schema = `
+export const schema =
+  `
 -- SIS imports (Canvas's SisBatch): one upload of SIS CSVs, applied by the job runner of the serving
 -- process, created → importing → imported | imported_with_messages | failed_with_messages | aborted.
 CREATE TABLE sis_batches (
@@ -39,7 +40,8 @@ CREATE TABLE enrollment_terms (
   end_at TEXT,
   created_at TEXT NOT NULL
 );
-CREATE UNIQUE INDEX enrollment_terms_sis ON enrollment_terms(root_account_id, sis_term_id) WHERE sis_term_id IS NOT NULL;
+CREATE UNIQUE INDEX enrollment_terms_sis ON enrollment_terms(root_account_id, sis_term_id) WHERE sis_term_id IS NOT ` +
+  `NULL;
 
 -- What SIS imports made or last touched: batch mode deletes, within a term, what the batch no
 -- longer names. A course's row carries its term; a section's or enrollment's, its course.

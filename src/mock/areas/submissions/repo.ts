@@ -75,7 +75,9 @@ export interface VersionRow {
 }
 
 /** Students of a course (or of some of its sections) whose submissions the course keeps. */
-const STUDENTS = `SELECT user_id FROM enrollments WHERE course_id = ? AND type = 'StudentEnrollment' AND workflow_state IN ('active', 'invited', 'completed')`;
+const STUDENTS =
+  `SELECT user_id FROM enrollments WHERE course_id = ? AND type = 'StudentEnrollment' AND ` +
+  `workflow_state IN ('active', 'invited', 'completed')`;
 
 function studentFilter(courseId: number, sections?: readonly number[]): { sql: string; args: unknown[] } {
   if (!sections) return { sql: STUDENTS, args: [courseId] };
@@ -102,7 +104,9 @@ function studentExists(
 ): { sql: string; args: unknown[] } {
   const inSections = sections ? ` AND e.course_section_id IN (${placeholders(sections.length) || 'NULL'})` : '';
   return {
-    sql: `EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = ? AND e.user_id = ${alias}.user_id AND e.type = 'StudentEnrollment'
+    sql:
+      `EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = ? AND e.user_id = ${alias}.user_id AND e.type = ` +
+      `'StudentEnrollment'
       AND e.workflow_state ${current ? CURRENT : KEPT}${inSections})`,
     args: [courseId, ...(sections ?? [])],
   };
@@ -113,7 +117,9 @@ function studentExists(
  * earlier attempt. `graded` with a stale grade is how databases written before resubmissions went
  * back to `submitted` hold one.
  */
-export const NEEDS_GRADING = `s.excused = 0 AND (s.workflow_state IN ('submitted', 'pending_review') OR (s.workflow_state = 'graded' AND s.grade_matches_current_submission = 0))`;
+export const NEEDS_GRADING =
+  `s.excused = 0 AND (s.workflow_state IN ('submitted', 'pending_review') OR ` +
+  `(s.workflow_state = 'graded' AND s.grade_matches_current_submission = 0))`;
 
 /** How many of an assignment's submissions wait for grading. */
 export function needsGradingCount(db: Db, assignmentId: number): number {
@@ -166,7 +172,8 @@ export function ensureSubmission(
 ): SubmissionRow {
   run(
     db,
-    `INSERT OR IGNORE INTO submissions (assignment_id, user_id, course_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
+    'INSERT OR IGNORE INTO submissions (assignment_id, user_id, course_id, created_at, updated_at) VALUES (?, ?, ?, ' +
+      '?, ?)',
     a.id,
     userId,
     a.course_id,
@@ -176,13 +183,16 @@ export function ensureSubmission(
   return submissionOf(db, a.id, userId)!;
 }
 
-/** Every student of the course gets their (unsubmitted) submission of the assignments, as real instances keep one each. */
+/**
+ * Every student of the course gets their (unsubmitted) submission of the assignments, as real instances keep one each.
+ */
 export function ensureSubmissionsOf(db: Db, courseId: number, assignmentIds: readonly number[], now: string): void {
   if (!assignmentIds.length) return;
   run(
     db,
     `INSERT OR IGNORE INTO submissions (assignment_id, user_id, course_id, created_at, updated_at)
-     SELECT a.id, s.user_id, ?, ?, ? FROM assignments a, (${STUDENTS}) s WHERE a.id IN (${placeholders(assignmentIds.length)})`,
+     SELECT a.id, s.user_id, ?, ?, ? FROM assignments a, (${STUDENTS}) s WHERE a.id IN ` +
+      `(${placeholders(assignmentIds.length)})`,
     courseId,
     now,
     now,
@@ -238,7 +248,9 @@ export function studentsQuery(
     args.push(...o.users);
   }
   return {
-    sql: `SELECT e.user_id, min(e.course_section_id) AS section_id FROM enrollments e WHERE ${where.join(' AND ')} GROUP BY e.user_id`,
+    sql:
+      `SELECT e.user_id, min(e.course_section_id) AS section_id FROM enrollments e WHERE ${where.join(' AND ')} ` +
+      'GROUP BY e.user_id',
     args,
     key: ['user_id'],
   };
@@ -252,7 +264,8 @@ export function submissionsOfUserIn(
 ): SubmissionRow[] {
   return all<SubmissionRow>(
     db,
-    `SELECT * FROM submissions WHERE user_id = ? AND course_id = ? AND assignment_id IN (${placeholders(assignmentIds.length) || 'NULL'}) ORDER BY assignment_id`,
+    'SELECT * FROM submissions WHERE user_id = ? AND course_id = ? AND assignment_id IN ' +
+      `(${placeholders(assignmentIds.length) || 'NULL'}) ORDER BY assignment_id`,
     userId,
     courseId,
     ...assignmentIds,
@@ -280,7 +293,8 @@ export function addAttempt(db: Db, sub: SubmissionRow, a: NewAttempt, now: strin
   const holdsGrade = sub.grade !== null || sub.score !== null;
   run(
     db,
-    `UPDATE submissions SET workflow_state = 'submitted', submission_type = ?, body = ?, url = ?, attachment_ids = ?, media_comment_id = ?, media_comment_type = ?,
+    `UPDATE submissions SET workflow_state = 'submitted', submission_type = ?, body = ?, url = ?, attachment_ids = ` +
+      `?, media_comment_id = ?, media_comment_type = ?,
        attempt = ?, submitted_at = ?, grade_matches_current_submission = ?, updated_at = ? WHERE id = ?`,
     a.type,
     a.body ?? null,
@@ -296,7 +310,8 @@ export function addAttempt(db: Db, sub: SubmissionRow, a: NewAttempt, now: strin
   );
   run(
     db,
-    `INSERT INTO submission_attempts (submission_id, attempt, submission_type, body, url, attachment_ids, media_comment_id, media_comment_type, submitted_at)
+    'INSERT INTO submission_attempts (submission_id, attempt, submission_type, body, url, attachment_ids, ' +
+      `media_comment_id, media_comment_type, submitted_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     sub.id,
     attempt,
@@ -348,7 +363,8 @@ export function setGrade(db: Db, sub: SubmissionRow, g: GradeChange): boolean {
   const state = g.grade !== null || excused ? 'graded' : sub.submitted_at ? 'submitted' : 'unsubmitted';
   run(
     db,
-    `UPDATE submissions SET score = ?, grade = ?, excused = ?, workflow_state = ?, graded_at = ?, grader_id = ?, grade_matches_current_submission = 1, updated_at = ? WHERE id = ?`,
+    'UPDATE submissions SET score = ?, grade = ?, excused = ?, workflow_state = ?, graded_at = ?, grader_id = ?, ' +
+      'grade_matches_current_submission = 1, updated_at = ? WHERE id = ?',
     g.score,
     g.grade,
     excused,
@@ -360,7 +376,8 @@ export function setGrade(db: Db, sub: SubmissionRow, g: GradeChange): boolean {
   );
   insert(
     db,
-    `INSERT INTO submission_versions (submission_id, course_id, assignment_id, user_id, attempt, workflow_state, submission_type, submitted_at, score, grade,
+    'INSERT INTO submission_versions (submission_id, course_id, assignment_id, user_id, attempt, workflow_state, ' +
+      `submission_type, submitted_at, score, grade,
        graded_at, grader_id, graded_day, previous_score, previous_grade, previous_graded_at, previous_grader_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     sub.id,
@@ -398,7 +415,8 @@ export function addComment(
 ): number {
   return insert(
     db,
-    `INSERT INTO submission_comments (submission_id, author_id, comment, media_comment_id, media_comment_type, attempt, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO submission_comments (submission_id, author_id, comment, media_comment_id, media_comment_type, ' +
+      'attempt, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     c.submissionId,
     c.authorId,
     c.comment,
@@ -412,7 +430,8 @@ export function addComment(
 export function commentsOf(db: Db, submissionId: number): CommentRow[] {
   return all<CommentRow>(
     db,
-    `SELECT c.*, u.name AS author_name FROM submission_comments c JOIN users u ON u.id = c.author_id WHERE c.submission_id = ? ORDER BY c.id`,
+    'SELECT c.*, u.name AS author_name FROM submission_comments c JOIN users u ON u.id = c.author_id WHERE ' +
+      'c.submission_id = ? ORDER BY c.id',
     submissionId,
   );
 }
@@ -440,7 +459,8 @@ const OF_LIVE_ASSIGNMENT = `assignment_id NOT IN (SELECT id FROM assignments WHE
 export function gradingDays(db: Db, courseId: number): DayGrader[] {
   return all<DayGrader>(
     db,
-    `SELECT DISTINCT graded_day, grader_id, assignment_id FROM submission_versions WHERE course_id = ? AND ${OF_LIVE_ASSIGNMENT} ORDER BY graded_day DESC, grader_id, assignment_id`,
+    'SELECT DISTINCT graded_day, grader_id, assignment_id FROM submission_versions WHERE course_id = ? AND ' +
+      `${OF_LIVE_ASSIGNMENT} ORDER BY graded_day DESC, grader_id, assignment_id`,
     courseId,
   );
 }
@@ -448,7 +468,8 @@ export function gradingDays(db: Db, courseId: number): DayGrader[] {
 export function gradersOfDay(db: Db, courseId: number, day: string): DayGrader[] {
   return all<DayGrader>(
     db,
-    `SELECT DISTINCT graded_day, grader_id, assignment_id FROM submission_versions WHERE course_id = ? AND graded_day = ? AND ${OF_LIVE_ASSIGNMENT} ORDER BY grader_id, assignment_id`,
+    'SELECT DISTINCT graded_day, grader_id, assignment_id FROM submission_versions WHERE course_id = ? AND ' +
+      `graded_day = ? AND ${OF_LIVE_ASSIGNMENT} ORDER BY grader_id, assignment_id`,
     courseId,
     day,
   );
@@ -464,7 +485,8 @@ export function versionsOfDay(
 ): VersionRow[] {
   return all<VersionRow>(
     db,
-    `SELECT * FROM submission_versions WHERE course_id = ? AND graded_day = ? AND grader_id = ? AND assignment_id = ? ORDER BY graded_at DESC, id DESC`,
+    'SELECT * FROM submission_versions WHERE course_id = ? AND graded_day = ? AND grader_id = ? AND assignment_id = ' +
+      '? ORDER BY graded_at DESC, id DESC',
     courseId,
     day,
     graderId,

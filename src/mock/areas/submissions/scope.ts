@@ -26,7 +26,10 @@ export function includes(ctx: MockCtx): SubmissionInclude[] {
 }
 
 /** The course of the route's context, and the section when the route is a section's. */
-/** The route's course (and section), which the caller must be able to read: a stranger to the course sees none of its submissions, not an empty list. */
+/**
+ * The route's course (and section), which the caller must be able to read: a stranger to the course sees none of its
+ * submissions, not an empty list.
+ */
 export function scope(ctx: MockCtx): { course: CourseRow; section?: SectionRow } {
   const c = ctx.context!;
   const section = c.type === 'section' ? sectionById(ctx.db, c.id)! : undefined;

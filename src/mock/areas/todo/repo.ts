@@ -5,7 +5,10 @@ import { all, placeholders, run } from '../../db/statements.js';
 import type { AssignmentRow } from '../assignments/repo.js';
 import { NEEDS_GRADING } from '../submissions/repo.js';
 
-/** Published assignments of a course with submissions waiting for grading from these students (all, when `students` is absent). */
+/**
+ * Published assignments of a course with submissions waiting for grading from these students (all, when `students` is
+ * absent).
+ */
 export function assignmentsNeedingGrading(
   db: Db,
   courseId: number,
@@ -23,7 +26,9 @@ export function assignmentsNeedingGrading(
   );
 }
 
-/** Published assignments of these courses due in [from, until) that take a submission and the user has not turned in. */
+/**
+ * Published assignments of these courses due in [from, until) that take a submission and the user has not turned in.
+ */
 export function assignmentsToSubmit(
   db: Db,
   userId: number,
@@ -68,7 +73,8 @@ export function ignore(
   run(
     db,
     `INSERT INTO todo_ignores (user_id, asset_string, purpose, permanent, marker, created_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (user_id, asset_string, purpose) DO UPDATE SET permanent = max(permanent, excluded.permanent), marker = excluded.marker, created_at = excluded.created_at`,
+     ON CONFLICT (user_id, asset_string, purpose) DO UPDATE SET permanent = max(permanent, excluded.permanent), ` +
+      'marker = excluded.marker, created_at = excluded.created_at',
     i.user,
     i.asset,
     i.purpose,

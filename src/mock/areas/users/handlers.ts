@@ -87,7 +87,9 @@ function avatarToken(db: Db, userId: number, type: string, url: string): string 
 function avatarOptions(ctx: MockCtx, user: UserRow): AvatarOption[] {
   const { db } = ctx;
   const email = primaryEmail(db, user.id) ?? '';
-  const gravatar = `https://secure.gravatar.com/avatar/${crypto().createHash('md5').update(email.trim().toLowerCase()).digest('hex')}?s=128&d=identicon`;
+  const gravatar =
+    `https://secure.gravatar.com/avatar/${crypto().createHash('md5').update(email.trim().toLowerCase()).digest('hex')}` +
+    '?s=128&d=identicon';
   const options: AvatarOption[] = [
     {
       type: 'external',
@@ -337,7 +339,10 @@ function pageViewId(db: Db, id: number): string {
     .createHash('sha256')
     .update(`${metaValue(db, 'seeded_at') ?? ''}|page_view|${id}`)
     .digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((Number.parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return (
+    `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}` +
+    `-${((Number.parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+  );
 }
 
 const pageViews: Handler = (ctx) => {

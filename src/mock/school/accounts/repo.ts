@@ -44,7 +44,8 @@ export function accountChain(db: Db, accountId: number): number[] {
     db,
     `WITH RECURSIVE chain(id, parent, depth) AS (
        SELECT id, parent_account_id, 0 FROM accounts WHERE id = ?
-       UNION ALL SELECT a.id, a.parent_account_id, chain.depth + 1 FROM accounts a JOIN chain ON a.id = chain.parent WHERE chain.depth < 32)
+       UNION ALL SELECT a.id, a.parent_account_id, chain.depth + 1 FROM accounts a JOIN chain ON a.id = chain.parent ` +
+      `WHERE chain.depth < 32)
      SELECT id FROM chain ORDER BY depth`,
     accountId,
   ).map((r) => r.id);

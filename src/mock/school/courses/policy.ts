@@ -1,6 +1,6 @@
 // Who may change courses, as data: each action and the permissions any one of which allows it, all
-// asked of the account that holds (or will hold) the course. The handlers ask a row through access.ts (`allows`, `demand`); none
-// of them writes the rule for itself. Reading a course is permissions.ts's `canReadCourse` (enrolled,
+// asked of the account that holds (or will hold) the course. The handlers ask a row through access.ts (`allows`,
+// `demand`); none of them writes the rule for itself. Reading a course is permissions.ts's `canReadCourse` (enrolled,
 // or an admin above it), and `courses.list` lists only the caller's own.
 import type { Rule } from '../../areas/permissions.js';
 

@@ -62,7 +62,8 @@ export function createCourse(
 ): number {
   return insert(
     db,
-    `INSERT INTO courses (id, account_id, root_account_id, name, course_code, sis_course_id, workflow_state, start_at, end_at, time_zone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO courses (id, account_id, root_account_id, name, course_code, sis_course_id, workflow_state, ' +
+      'start_at, end_at, time_zone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     // Without a zone of its own, the course keeps its root account's default.
     c.id ?? null,
     c.account,
@@ -86,7 +87,8 @@ export type CourseChange = Pick<
 export function updateCourse(db: Db, id: number, c: CourseChange): void {
   run(
     db,
-    `UPDATE courses SET name = ?, course_code = ?, sis_course_id = ?, workflow_state = ?, start_at = ?, end_at = ?, time_zone = ? WHERE id = ?`,
+    'UPDATE courses SET name = ?, course_code = ?, sis_course_id = ?, workflow_state = ?, start_at = ?, end_at = ?, ' +
+      'time_zone = ? WHERE id = ?',
     c.name,
     c.course_code,
     c.sis_course_id,
@@ -109,7 +111,8 @@ export function hasGradedStudentWork(db: Db, courseId: number): boolean {
       `SELECT 1 FROM submissions s
          JOIN assignments a ON a.id = s.assignment_id AND a.deleted_at IS NULL
         WHERE s.course_id = ? AND (s.score IS NOT NULL OR s.grade IS NOT NULL)
-          AND EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = s.course_id AND e.user_id = s.user_id AND e.type = 'StudentEnrollment' AND e.workflow_state NOT IN ('deleted', 'rejected'))
+          AND EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = s.course_id AND e.user_id = s.user_id AND ` +
+        `e.type = 'StudentEnrollment' AND e.workflow_state NOT IN ('deleted', 'rejected'))
         LIMIT 1`,
       courseId,
     ) !== undefined
@@ -153,7 +156,9 @@ export function coursesOfAccountTreeQuery(accountId: number, term?: string): Key
     args.push(pattern, pattern, pattern);
   }
   return {
-    sql: `WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT a.id FROM accounts a JOIN tree ON a.parent_account_id = tree.id)
+    sql:
+      'WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT a.id FROM accounts a JOIN tree ON ' +
+      `a.parent_account_id = tree.id)
           SELECT c.* FROM courses c WHERE ${where.join(' AND ')}`,
     args,
     key: ['id'],

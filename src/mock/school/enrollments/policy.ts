@@ -12,7 +12,9 @@ export const enrollmentsPolicy = {
   manageStudents: ['manage_students'],
   /** Adding or ending any other: teachers, TAs, designers, observers. */
   manageOthers: ['manage_admin_users'],
-  /** A student enrollment's scores: who sees or gives every grade there (the student and their observers see their own). */
+  /**
+   * A student enrollment's scores: who sees or gives every grade there (the student and their observers see their own).
+   */
   seeGrades: ['view_all_grades', 'manage_grades'],
 } as const satisfies Record<string, Rule>;
 

@@ -45,7 +45,8 @@ export interface NewEnrollment {
 export function createEnrollment(db: Db, e: NewEnrollment): EnrollmentRow {
   const id = insert(
     db,
-    `INSERT INTO enrollments (user_id, course_id, course_section_id, root_account_id, type, role_id, workflow_state, limit_privileges_to_course_section, associated_user_id, created_at, updated_at)
+    'INSERT INTO enrollments (user_id, course_id, course_section_id, root_account_id, type, role_id, workflow_state, ' +
+      `limit_privileges_to_course_section, associated_user_id, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     e.user,
     e.course,
@@ -72,7 +73,8 @@ export function existingEnrollment(
 ): EnrollmentRow | undefined {
   return one<EnrollmentRow>(
     db,
-    `SELECT * FROM enrollments WHERE user_id = ? AND course_section_id = ? AND role_id = ? AND coalesce(associated_user_id, 0) = ?
+    'SELECT * FROM enrollments WHERE user_id = ? AND course_section_id = ? AND role_id = ? AND ' +
+      `coalesce(associated_user_id, 0) = ?
        AND workflow_state NOT IN ('deleted', 'rejected') ORDER BY id LIMIT 1`,
     userId,
     sectionId,
@@ -97,7 +99,8 @@ export function moveSectionEnrollments(db: Db, sectionId: number, courseId: numb
 export function liveEnrollmentsInSection(db: Db, sectionId: number): number {
   return one<{ n: number }>(
     db,
-    `SELECT count(*) AS n FROM enrollments WHERE course_section_id = ? AND workflow_state NOT IN ('deleted', 'rejected')`,
+    `SELECT count(*) AS n FROM enrollments WHERE course_section_id = ? AND workflow_state NOT IN ('deleted', ` +
+      `'rejected')`,
     sectionId,
   )!.n;
 }
@@ -110,7 +113,8 @@ export function activeCourseRoles(
 ): { permissions: string[]; limited: boolean; sectionId: number; type: string }[] {
   return all<{ permissions: string; limited: number; section_id: number; type: string }>(
     db,
-    `SELECT r.permissions, e.limit_privileges_to_course_section AS limited, e.course_section_id AS section_id, e.type FROM enrollments e JOIN roles r ON r.id = e.role_id
+    'SELECT r.permissions, e.limit_privileges_to_course_section AS limited, e.course_section_id AS section_id, ' +
+      `e.type FROM enrollments e JOIN roles r ON r.id = e.role_id
      WHERE e.user_id = ? AND e.course_id = ? AND e.workflow_state = 'active'`,
     userId,
     courseId,
@@ -125,7 +129,8 @@ export function enrollmentsOfUserInCourse(
 ): { type: string; role: string; role_id: number; enrollment_state: string; user_id: number }[] {
   return all(
     db,
-    `SELECT e.type, r.name AS role, e.role_id, e.workflow_state AS enrollment_state, e.user_id FROM enrollments e JOIN roles r ON r.id = e.role_id
+    'SELECT e.type, r.name AS role, e.role_id, e.workflow_state AS enrollment_state, e.user_id FROM enrollments e ' +
+      `JOIN roles r ON r.id = e.role_id
      WHERE e.course_id = ? AND e.user_id = ? AND e.workflow_state IN ('active', 'invited')`,
     courseId,
     userId,
@@ -136,7 +141,8 @@ export function enrollmentsOfUserInCourse(
 export function sectionsOfUserInCourse(db: Db, userId: number, courseId: number): number[] {
   return all<{ s: number }>(
     db,
-    `SELECT DISTINCT course_section_id AS s FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state IN ('active', 'invited')`,
+    'SELECT DISTINCT course_section_id AS s FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state ' +
+      `IN ('active', 'invited')`,
     userId,
     courseId,
   ).map((r) => r.s);
@@ -147,7 +153,8 @@ export function studentsOfSection(db: Db, sectionId: number): number[] {
   return all<{ user_id: number }>(
     db,
     `SELECT DISTINCT e.user_id, u.sortable_name FROM enrollments e JOIN users u ON u.id = e.user_id
-     WHERE e.course_section_id = ? AND e.type = 'StudentEnrollment' AND e.workflow_state IN ('active', 'invited') ORDER BY u.sortable_name, e.user_id`,
+     WHERE e.course_section_id = ? AND e.type = 'StudentEnrollment' AND e.workflow_state IN ('active', 'invited') ` +
+      'ORDER BY u.sortable_name, e.user_id',
     sectionId,
   ).map((r) => r.user_id);
 }
@@ -171,7 +178,8 @@ export function isInCourse(db: Db, userId: number, courseId: number): boolean {
   return (
     one(
       db,
-      `SELECT 1 FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state IN ('active', 'invited') LIMIT 1`,
+      `SELECT 1 FROM enrollments WHERE user_id = ? AND course_id = ? AND workflow_state IN ('active', 'invited') ` +
+        'LIMIT 1',
       userId,
       courseId,
     ) !== undefined
@@ -184,7 +192,8 @@ export function shareACourse(db: Db, a: number, b: number): boolean {
     one(
       db,
       `SELECT 1 FROM enrollments e1 JOIN enrollments e2 ON e1.course_id = e2.course_id
-       WHERE e1.user_id = ? AND e2.user_id = ? AND e1.workflow_state IN ('active','invited') AND e2.workflow_state IN ('active','invited') LIMIT 1`,
+       WHERE e1.user_id = ? AND e2.user_id = ? AND e1.workflow_state IN ('active','invited') AND e2.workflow_state ` +
+        `IN ('active','invited') LIMIT 1`,
       a,
       b,
     ) !== undefined
@@ -195,8 +204,10 @@ export function shareACourse(db: Db, a: number, b: number): boolean {
 export function sharedCourses(db: Db, a: number, b: number): { id: number; account_id: number }[] {
   return all<{ id: number; account_id: number }>(
     db,
-    `SELECT DISTINCT c.id, c.account_id FROM enrollments e1 JOIN enrollments e2 ON e1.course_id = e2.course_id JOIN courses c ON c.id = e1.course_id
-     WHERE e1.user_id = ? AND e2.user_id = ? AND e1.workflow_state IN ('active','invited') AND e2.workflow_state IN ('active','invited')`,
+    'SELECT DISTINCT c.id, c.account_id FROM enrollments e1 JOIN enrollments e2 ON e1.course_id = e2.course_id JOIN ' +
+      `courses c ON c.id = e1.course_id
+     WHERE e1.user_id = ? AND e2.user_id = ? AND e1.workflow_state IN ('active','invited') AND e2.workflow_state IN ` +
+      `('active','invited')`,
     a,
     b,
   );
@@ -245,7 +256,9 @@ export function enrollmentsQuery(f: EnrollmentFilter): KeysetQuery {
     args.push(...f.states);
   }
   return {
-    sql: `SELECT e.*, u.sortable_name AS user_sortable_name FROM enrollments e JOIN users u ON u.id = e.user_id WHERE ${where.join(' AND ') || '1'}`,
+    sql:
+      'SELECT e.*, u.sortable_name AS user_sortable_name FROM enrollments e JOIN users u ON u.id = e.user_id ' +
+      `WHERE ${where.join(' AND ') || '1'}`,
     args,
     key: ['type', 'user_sortable_name', 'id'],
   };
@@ -255,7 +268,8 @@ export function enrollmentsQuery(f: EnrollmentFilter): KeysetQuery {
 export function observeesIn(db: Db, observerId: number, courseId: number): number[] {
   return all<{ u: number }>(
     db,
-    `SELECT DISTINCT associated_user_id AS u FROM enrollments WHERE user_id = ? AND course_id = ? AND type = 'ObserverEnrollment'
+    'SELECT DISTINCT associated_user_id AS u FROM enrollments WHERE user_id = ? AND course_id = ? AND type = ' +
+      `'ObserverEnrollment'
        AND workflow_state IN ('active', 'invited') AND associated_user_id IS NOT NULL`,
     observerId,
     courseId,
@@ -266,7 +280,8 @@ export function observeesIn(db: Db, observerId: number, courseId: number): numbe
 export function coursesWhereUserIs(db: Db, userId: number, types: readonly string[]): number[] {
   return all<{ course_id: number }>(
     db,
-    `SELECT DISTINCT course_id FROM enrollments WHERE user_id = ? AND workflow_state = 'active' AND type IN (${placeholders(types.length)}) ORDER BY course_id`,
+    `SELECT DISTINCT course_id FROM enrollments WHERE user_id = ? AND workflow_state = 'active' AND type IN ` +
+      `(${placeholders(types.length)}) ORDER BY course_id`,
     userId,
     ...types,
   ).map((r) => r.course_id);

@@ -1,7 +1,7 @@
 // Who may do what with a course's sections, as data: each action and the course permissions any one
 // of which allows it. Managing a section is asked of that section (a section-limited enrollment
-// manages its own only); cross-listing asks it of both courses. The handlers ask a row through access.ts (`allows`, `demand`);
-// reading a course's sections is reading the course (permissions.ts's `canReadCourse`).
+// manages its own only); cross-listing asks it of both courses. The handlers ask a row through access.ts (`allows`,
+// `demand`); reading a course's sections is reading the course (permissions.ts's `canReadCourse`).
 import type { Rule } from '../../areas/permissions.js';
 
 export const sectionsPolicy = {

@@ -23,7 +23,9 @@ export const sections: Findable<SectionRow> = {
   label: 'section',
   table: 'course_sections',
   sis: {
-    sis_section_id: `SELECT id FROM course_sections WHERE sis_section_id = ? AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`,
+    sis_section_id:
+      `SELECT id FROM course_sections WHERE sis_section_id = ? AND workflow_state <> 'deleted' ORDER ` +
+      'BY id LIMIT 1',
   },
   deleted: (s) => s.workflow_state === 'deleted',
 };
@@ -48,7 +50,8 @@ export function createSection(
 ): number {
   return insert(
     db,
-    `INSERT INTO course_sections (id, course_id, root_account_id, name, sis_section_id, start_at, end_at, default_section, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO course_sections (id, course_id, root_account_id, name, sis_section_id, start_at, end_at, ' +
+      'default_section, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     s.id ?? null,
     s.course,
     s.root,
@@ -69,7 +72,8 @@ export function defaultSectionOf(
 ): SectionRow {
   const found = one<SectionRow>(
     db,
-    `SELECT * FROM course_sections WHERE course_id = ? AND default_section = 1 AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`,
+    `SELECT * FROM course_sections WHERE course_id = ? AND default_section = 1 AND workflow_state <> 'deleted' ` +
+      'ORDER BY id LIMIT 1',
     course.id,
   );
   if (found) return found;
@@ -83,7 +87,8 @@ export function sectionSisTaken(db: Db, rootAccountId: number, sis: string, exce
   return (
     one(
       db,
-      `SELECT 1 FROM course_sections WHERE root_account_id = ? AND sis_section_id = ? AND workflow_state <> 'deleted' AND id <> ?`,
+      'SELECT 1 FROM course_sections WHERE root_account_id = ? AND sis_section_id = ? AND workflow_state <> ' +
+        `'deleted' AND id <> ?`,
       rootAccountId,
       sis,
       except ?? -1,

@@ -1,4 +1,5 @@
-export const schema = `
+export const schema =
+  `
 CREATE TABLE course_sections (
   id INTEGER PRIMARY KEY,
   course_id INTEGER NOT NULL REFERENCES courses(id),
@@ -12,6 +13,7 @@ CREATE TABLE course_sections (
   workflow_state TEXT NOT NULL DEFAULT 'active',
   created_at TEXT NOT NULL
 );
-CREATE UNIQUE INDEX course_sections_sis ON course_sections(root_account_id, sis_section_id) WHERE sis_section_id IS NOT NULL AND workflow_state <> 'deleted';
+CREATE UNIQUE INDEX course_sections_sis ON course_sections(root_account_id, sis_section_id) WHERE sis_section_id IS ` +
+  `NOT NULL AND workflow_state <> 'deleted';
 CREATE INDEX course_sections_course ON course_sections(course_id, id);
 `;

@@ -5,7 +5,9 @@ import type { MockCtx, UserRow } from '../../kit.js';
 import { personalRights } from './policy.js';
 import { loginOf, primaryEmail, type ListedUser } from './repo.js';
 
-/** A user's record: their login and email address read here, unless the list that found them read them too (ListedUser). */
+/**
+ * A user's record: their login and email address read here, unless the list that found them read them too (ListedUser).
+ */
 export function userJson(ctx: MockCtx, u: UserRow | ListedUser): User {
   const { db } = ctx;
   const rights = personalRights(ctx, u);

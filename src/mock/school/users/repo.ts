@@ -10,8 +10,12 @@ export const users: Findable<UserRow> = {
   label: 'user',
   table: 'users',
   sis: {
-    sis_user_id: `SELECT user_id AS id FROM pseudonyms WHERE sis_user_id = ? AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`,
-    sis_login_id: `SELECT user_id AS id FROM pseudonyms WHERE lower(unique_id) = lower(?) AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`,
+    sis_user_id:
+      `SELECT user_id AS id FROM pseudonyms WHERE sis_user_id = ? AND workflow_state <> 'deleted' ORDER ` +
+      'BY id LIMIT 1',
+    sis_login_id:
+      'SELECT user_id AS id FROM pseudonyms WHERE lower(unique_id) = lower(?) AND workflow_state <> ' +
+      `'deleted' ORDER BY id LIMIT 1`,
   },
   deleted: (u) => u.workflow_state === 'deleted',
 };
@@ -46,7 +50,8 @@ export interface NewUser {
 export function createUser(db: Db, u: NewUser): number {
   return insert(
     db,
-    `INSERT INTO users (id, name, short_name, sortable_name, time_zone, locale, birthdate, public_profile, workflow_state, created_at, updated_at)
+    'INSERT INTO users (id, name, short_name, sortable_name, time_zone, locale, birthdate, public_profile, ' +
+      `workflow_state, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     u.id ?? null,
     u.name,
@@ -72,7 +77,8 @@ export function updateUser(db: Db, id: number, changes: UserChanges, now: string
   const next = { ...current, ...changes };
   run(
     db,
-    `UPDATE users SET name = ?, short_name = ?, sortable_name = ?, time_zone = ?, locale = ?, avatar_url = ?, manual_mark_as_read = ?, updated_at = ? WHERE id = ?`,
+    'UPDATE users SET name = ?, short_name = ?, sortable_name = ?, time_zone = ?, locale = ?, avatar_url = ?, ' +
+      'manual_mark_as_read = ?, updated_at = ? WHERE id = ?',
     next.name,
     next.short_name,
     next.sortable_name,
@@ -107,7 +113,8 @@ export function addLogin(
 ): number {
   return insert(
     db,
-    `INSERT INTO pseudonyms (user_id, account_id, unique_id, sis_user_id, password, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    'INSERT INTO pseudonyms (user_id, account_id, unique_id, sis_user_id, password, created_at) VALUES (?, ?, ?, ?, ' +
+      '?, ?)',
     l.user,
     l.account,
     l.uniqueId,
@@ -121,7 +128,8 @@ export function addLogin(
 export function loginOf(db: Db, userId: number): Login | undefined {
   return one<Login>(
     db,
-    `SELECT unique_id, sis_user_id, account_id FROM pseudonyms WHERE user_id = ? AND workflow_state <> 'deleted' ORDER BY id LIMIT 1`,
+    `SELECT unique_id, sis_user_id, account_id FROM pseudonyms WHERE user_id = ? AND workflow_state <> 'deleted' ` +
+      'ORDER BY id LIMIT 1',
     userId,
   );
 }
@@ -146,10 +154,14 @@ export function userWithinAccount(db: Db, userId: number, accountId: number): bo
   return (
     one(
       db,
-      `WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT a.id FROM accounts a JOIN tree ON a.parent_account_id = tree.id)
-       SELECT 1 WHERE EXISTS (SELECT 1 FROM pseudonyms p WHERE p.user_id = ? AND p.workflow_state <> 'deleted' AND p.account_id IN tree)
-         OR EXISTS (SELECT 1 FROM enrollments e JOIN courses c ON c.id = e.course_id WHERE e.user_id = ? AND e.workflow_state <> 'deleted' AND c.account_id IN tree)
-         OR EXISTS (SELECT 1 FROM account_users au WHERE au.user_id = ? AND au.workflow_state = 'active' AND au.account_id IN tree)`,
+      'WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT a.id FROM accounts a JOIN tree ON a.parent_account_id = ' +
+        `tree.id)
+       SELECT 1 WHERE EXISTS (SELECT 1 FROM pseudonyms p WHERE p.user_id = ? AND p.workflow_state <> 'deleted' AND ` +
+        `p.account_id IN tree)
+         OR EXISTS (SELECT 1 FROM enrollments e JOIN courses c ON c.id = e.course_id WHERE e.user_id = ? AND ` +
+        `e.workflow_state <> 'deleted' AND c.account_id IN tree)
+         OR EXISTS (SELECT 1 FROM account_users au WHERE au.user_id = ? AND au.workflow_state = 'active' AND ` +
+        'au.account_id IN tree)',
       accountId,
       userId,
       userId,
@@ -202,7 +214,8 @@ export function addChannel(db: Db, c: { user: number; type: string; address: str
 export function primaryEmail(db: Db, userId: number): string | undefined {
   return one<{ address: string }>(
     db,
-    `SELECT address FROM communication_channels WHERE user_id = ? AND type = 'email' AND workflow_state <> 'retired' ORDER BY position LIMIT 1`,
+    `SELECT address FROM communication_channels WHERE user_id = ? AND type = 'email' AND workflow_state <> ` +
+      `'retired' ORDER BY position LIMIT 1`,
     userId,
   )?.address;
 }
@@ -225,7 +238,8 @@ export function tokenOwner(db: Db, token: string): number | undefined {
 export function allTokens(db: Db): { user_id: number; name: string; role: string; token: string }[] {
   return all(
     db,
-    `SELECT t.user_id, u.name, t.purpose AS role, t.token FROM access_tokens t JOIN users u ON u.id = t.user_id ORDER BY t.user_id, t.token`,
+    'SELECT t.user_id, u.name, t.purpose AS role, t.token FROM access_tokens t JOIN users u ON u.id = t.user_id ' +
+      'ORDER BY t.user_id, t.token',
   );
 }
 
@@ -246,7 +260,8 @@ export type ListedUser = UserRow & {
 export function usersOfAccountQuery(accountId: number, rootId: number, term?: string): KeysetQuery {
   const where = [
     `u.workflow_state <> 'deleted'`,
-    `EXISTS (SELECT 1 FROM pseudonyms p WHERE p.user_id = u.id AND p.workflow_state <> 'deleted' AND p.account_id IN (?, ?))`,
+    `EXISTS (SELECT 1 FROM pseudonyms p WHERE p.user_id = u.id AND p.workflow_state <> 'deleted' AND p.account_id ` +
+      'IN (?, ?))',
   ];
   const args: unknown[] = [accountId, rootId];
   if (term) {
@@ -254,9 +269,12 @@ export function usersOfAccountQuery(accountId: number, rootId: number, term?: st
     where.push(`(u.id IN (SELECT rowid FROM user_search WHERE text LIKE ?) OR CAST(u.id AS TEXT) = ?)`);
     args.push(`%${term}%`, term);
   }
-  const sql = `SELECT u.*, l.unique_id AS login_unique_id, l.sis_user_id AS login_sis_user_id,
-      (SELECT address FROM communication_channels WHERE user_id = u.id AND type = 'email' AND workflow_state <> 'retired' ORDER BY position LIMIT 1) AS primary_email
-    FROM users u LEFT JOIN pseudonyms l ON l.id = (SELECT id FROM pseudonyms WHERE user_id = u.id AND workflow_state <> 'deleted' ORDER BY id LIMIT 1)
+  const sql =
+    `SELECT u.*, l.unique_id AS login_unique_id, l.sis_user_id AS login_sis_user_id,
+      (SELECT address FROM communication_channels WHERE user_id = u.id AND type = 'email' AND workflow_state <> ` +
+    `'retired' ORDER BY position LIMIT 1) AS primary_email
+    FROM users u LEFT JOIN pseudonyms l ON l.id = (SELECT id FROM pseudonyms WHERE user_id = u.id AND workflow_state ` +
+    `<> 'deleted' ORDER BY id LIMIT 1)
     WHERE ${where.join(' AND ')}`;
   return { sql, args, key: ['sortable_name', 'id'] };
 }
@@ -284,9 +302,12 @@ export function usersOfCourseQuery(
     where.push(`(u.id IN (SELECT rowid FROM user_search WHERE text LIKE ?) OR CAST(u.id AS TEXT) = ?)`);
     args.push(`%${options.term}%`, options.term);
   }
-  const sql = `SELECT u.*, l.unique_id AS login_unique_id, l.sis_user_id AS login_sis_user_id,
-      (SELECT address FROM communication_channels WHERE user_id = u.id AND type = 'email' AND workflow_state <> 'retired' ORDER BY position LIMIT 1) AS primary_email
-    FROM users u LEFT JOIN pseudonyms l ON l.id = (SELECT id FROM pseudonyms WHERE user_id = u.id AND workflow_state <> 'deleted' ORDER BY id LIMIT 1)
+  const sql =
+    `SELECT u.*, l.unique_id AS login_unique_id, l.sis_user_id AS login_sis_user_id,
+      (SELECT address FROM communication_channels WHERE user_id = u.id AND type = 'email' AND workflow_state <> ` +
+    `'retired' ORDER BY position LIMIT 1) AS primary_email
+    FROM users u LEFT JOIN pseudonyms l ON l.id = (SELECT id FROM pseudonyms WHERE user_id = u.id AND workflow_state ` +
+    `<> 'deleted' ORDER BY id LIMIT 1)
     WHERE ${where.join(' AND ')}`;
   return { sql, args, key: ['sortable_name', 'id'] };
 }

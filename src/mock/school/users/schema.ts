@@ -1,6 +1,8 @@
 /** The searchable text of user `u`: names, live logins with their SIS ids, and channel addresses. */
-const SEARCH_TEXT = `u.name || ' ' || u.sortable_name
-  || ' ' || coalesce((SELECT group_concat(p.unique_id || ' ' || coalesce(p.sis_user_id, ''), ' ') FROM pseudonyms p WHERE p.user_id = u.id AND p.workflow_state <> 'deleted'), '')
+const SEARCH_TEXT =
+  `u.name || ' ' || u.sortable_name
+  || ' ' || coalesce((SELECT group_concat(p.unique_id || ' ' || coalesce(p.sis_user_id, ''), ' ') FROM pseudonyms p ` +
+  `WHERE p.user_id = u.id AND p.workflow_state <> 'deleted'), '')
   || ' ' || coalesce((SELECT group_concat(c.address, ' ') FROM communication_channels c WHERE c.user_id = u.id), '')`;
 
 /** The triggers that keep user_search current; a bulk load of new users drops them and indexes once at the end. */
@@ -36,7 +38,8 @@ export const searchIndex = {
   ],
 };
 
-export const schema = `
+export const schema =
+  `
 CREATE TABLE users (
   id INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
@@ -65,7 +68,8 @@ CREATE TABLE pseudonyms (
   created_at TEXT NOT NULL
 );
 CREATE UNIQUE INDEX pseudonyms_login ON pseudonyms(account_id, lower(unique_id)) WHERE workflow_state <> 'deleted';
-CREATE UNIQUE INDEX pseudonyms_sis ON pseudonyms(account_id, sis_user_id) WHERE sis_user_id IS NOT NULL AND workflow_state <> 'deleted';
+CREATE UNIQUE INDEX pseudonyms_sis ON pseudonyms(account_id, sis_user_id) WHERE sis_user_id IS NOT NULL AND ` +
+  `workflow_state <> 'deleted';
 CREATE INDEX pseudonyms_user ON pseudonyms(user_id);
 
 CREATE TABLE communication_channels (

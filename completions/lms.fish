@@ -1373,9 +1373,13 @@ complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_
 complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'batch-mode' -d 'delete what earlier imports made in --batch-term and this one no longer names (asks first)'
 complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'batch-term' -x -d 'the term batch mode is limited to: id or sis_term_id:X'
 complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'change-threshold' -x -d 'fail rather than delete (batch mode) or diff more than this percentage'
-complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'diffing-data-set-id' -x -d 'apply only what changed since the last import of this data set'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'diffing-data-set-id' -x -d 'apply only what changed since the last import of this data set, dropping what it no longer lists (asks first)'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'drop-status' -x -a 'deleted completed inactive' -d 'what batch mode or diffing makes of an enrollment the files no longer list (default: deleted)'
 complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'check the files here (every problem with file and line) and send nothing'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'multi-term' -d 'batch mode over every term the import\'s terms.csv names, in place of --batch-term'
 complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'override-sis-stickiness' -d 'overwrite fields changed in the instance since the last import'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'skip-deletes' -d 'leave alone what batch mode or diffing would delete or drop'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'user-remove-status' -x -a 'deleted suspended' -d 'what diffing makes of a user the files no longer list (default: deleted)'
 
 # lms sis list flags
 complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from list' -l 'account' -x -a '(__lms_ids)' -d 'root account id, sis_account_id:X or self'

@@ -131,6 +131,79 @@ describe('lms sis import', () => {
     expect(JSON.parse(yes.stdout)).toMatchObject({ batch_mode: true, workflow_state: 'imported' });
   });
 
+  it(
+    'asks before a diffed import, which drops what the ' + 'data set no longer lists, unless it skips deletes',
+    async () => {
+      const lms = session();
+      const path = file(
+        'set.zip',
+        zipOf({ 'users.csv': USERS, 'courses.csv': COURSES, 'enrollments.csv': ENROLLMENTS }),
+      );
+      const set = ['--diffing-data-set-id', 'nightly'];
+      const writes = writesOf(lms);
+      const asked = await lms.run(['sis', 'import', path, ...set, '--drop-status', 'inactive']);
+      expect(asked.exitCode).toBe(2);
+      expect(asked.stderr).toMatch(
+        /drops \(inactive enrollments, deleted users\) what the last import of data set nightly listed and it does not/,
+      );
+      expect(writes).toEqual([]);
+      const first = await lms.run(['sis', 'import', path, ...set, '--drop-status', 'inactive', '--yes', '-o', 'json']);
+      expect(first.exitCode, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout)).toMatchObject({
+        diffing_data_set_identifier: 'nightly',
+        diffing_drop_status: 'inactive',
+      });
+      // Alan's enrollment is gone from the next night's file: inactive, not deleted.
+      const fewer = file(
+        'fewer.zip',
+        zipOf({
+          'users.csv': USERS,
+          'courses.csv': COURSES,
+          'enrollments.csv': ENROLLMENTS.split('\n')[0] + '\nC1,u1,student,active\n',
+        }),
+      );
+      const second = await lms.run([
+        'sis',
+        'import',
+        fewer,
+        ...set,
+        '--drop-status',
+        'inactive',
+        '--yes',
+        '-o',
+        'json',
+      ]);
+      expect(second.exitCode, second.stderr).toBe(0);
+      const roster = await lms.run('enrollments list --course sis_course_id:C1 --state inactive -o json');
+      expect((JSON.parse(roster.stdout) as { type: string; enrollment_state: string }[]).map((e) => e.type)).toEqual([
+        'TeacherEnrollment',
+      ]);
+      // With --skip-deletes nothing is dropped, and nothing is asked.
+      const skipped = await lms.run(['sis', 'import', fewer, ...set, '--skip-deletes', '-o', 'json']);
+      expect(skipped.exitCode, skipped.stderr).toBe(0);
+      expect(JSON.parse(skipped.stdout)).toMatchObject({ skip_deletes: true });
+    },
+  );
+
+  it.each([
+    [['--user-remove-status', 'suspended'], /--user-remove-status is for a diffed import/],
+    [['--drop-status', 'completed'], /--drop-status is for batch mode or a diffed import/],
+    [['--drop-status', 'gone', '--batch-mode'], /'gone' is invalid. Allowed choices are deleted, completed, inactive/],
+    [['--multi-term', '--batch-term', '1'], /give --batch-term or --multi-term, not both/],
+    [['--multi-term'], /--multi-term needs --change-threshold/],
+    [
+      ['--multi-term', '--change-threshold', '10'],
+      /--multi-term replaces the terms a terms.csv names, and the import has none/,
+    ],
+  ])('refuses %j before sending anything, exit 2', async (flags, message) => {
+    const lms = session();
+    const writes = writesOf(lms);
+    const r = await lms.run(['sis', 'import', file('c.csv', COURSES), ...flags]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(writes).toEqual([]);
+  });
+
   it('exits 1 naming the errors when the import fails, and 4 for an import that is not there', async () => {
     const lms = session();
     // The files are checked by their own rules here; the instance fails what it cannot apply at all.

@@ -108,7 +108,11 @@ describe('the tools read off the command tree', () => {
     ['apply', 'write', [{ property: 'prune' }]],
     ['enrollments_add', 'write', [{ property: 'state', values: ['inactive'] }]],
     ['conv_remove_messages', 'destructive', []],
-    ['sis_import', 'write', [{ property: 'batch_mode' }]],
+    [
+      'sis_import',
+      'write',
+      [{ property: 'batch_mode' }, { property: 'multi_term' }, { property: 'diffing_data_set_id' }],
+    ],
     ['sis_abort', 'write', []],
     ['sis_list', 'read', []],
     ['users_import', 'write', []],

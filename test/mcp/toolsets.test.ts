@@ -244,7 +244,11 @@ describe('annotations and output schemas', () => {
     }
   });
 
-  it('is made from the types as they are: the generated shapes are in step with src/spec/types', () => {
+  // The check type-checks the result types with the TypeScript compiler: more than a test's usual time
+  // on a loaded machine.
+  it('is made from the types as they are: the generated shapes are in step with src/spec/types', {
+    timeout: 120_000,
+  }, () => {
     execFileSync(process.execPath, ['scripts/mcp-shapes.mjs', '--check']);
   });
 });

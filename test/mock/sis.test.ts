@@ -186,6 +186,151 @@ describe('SIS imports', () => {
     },
   );
 
+  it(
+    'drops what a diffed data set no longer lists as told: ' + 'enrollments inactive, users suspended; or skips it',
+    async () => {
+      const mock = freshMock();
+      const admin = clientFor(mock, TOKENS.admin);
+      const set = {
+        diffing_data_set_identifier: 'nightly',
+        diffing_drop_status: 'inactive',
+        diffing_user_remove_status: 'suspended',
+      };
+      const all = zip({ 'users.csv': USERS, 'courses.csv': COURSES, 'enrollments.csv': ENROLLMENTS });
+      const fewer = zip({
+        'users.csv': USERS.split('\n').slice(0, 2).join('\n'),
+        'courses.csv': COURSES,
+        'enrollments.csv': ENROLLMENTS.split('\n').slice(0, 2).join('\n'),
+      });
+      const c2 = async () =>
+        (
+          await collect(
+            admin.ops.enrollments.listCourse({
+              course_id: 'sis_course_id:C2',
+              state: ['inactive', 'active', 'deleted'],
+            }),
+          )
+        ).map((e) => e.enrollment_state);
+      const alanLogin = () =>
+        mock.db.prepare(`SELECT workflow_state FROM pseudonyms WHERE sis_user_id = 'u2'`).get() as {
+          workflow_state: string;
+        };
+      const run = async (files: Uint8Array, extra = {}) =>
+        finished(mock, admin, (await importFiles(admin, files, 'n.zip', { ...set, ...extra })).id);
+
+      await run(all);
+      const skipped = await run(fewer, { skip_deletes: true });
+      expect(skipped).toMatchObject({ skip_deletes: true, data: { counts: { users: 0, enrollments: 0 } } });
+      expect(await c2()).toEqual(['active']);
+      expect(alanLogin().workflow_state).toBe('active');
+
+      await run(all);
+      const dropped = await run(fewer);
+      expect(dropped).toMatchObject({
+        workflow_state: 'imported',
+        diffing_drop_status: 'inactive',
+        diffing_user_remove_status: 'suspended',
+        data: { counts: { users: 1, enrollments: 2 } },
+      });
+      expect(await c2()).toEqual(['inactive']);
+      expect(alanLogin().workflow_state).toBe('suspended');
+      // Listed again, the login is active again.
+      await run(all);
+      expect(alanLogin().workflow_state).toBe('active');
+    },
+  );
+
+  it('refuses a drop status it does not know, and multi-term batch mode without a change threshold', async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    const csv = strToU8(USERS);
+    for (const name of ['diffing_drop_status', 'diffing_user_remove_status', 'batch_mode_enrollment_drop_status'])
+      expect(await failure(importFiles(admin, csv, 'users.csv', { [name]: 'gone' }))).toEqual({
+        status: 400,
+        body: { errors: [{ message: `Invalid ${name}` }] },
+      });
+    expect(
+      await failure(importFiles(admin, csv, 'users.csv', { batch_mode: true, multi_term_batch_mode: true })),
+    ).toMatchObject({
+      status: 400,
+      body: { errors: [{ message: 'change_threshold is required to use multi term_batch mode.' }] },
+    });
+  });
+
+  it('in multi-term batch mode cleans up every term its terms.csv names, enrollments to the drop status', async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    const TERMS = 'term_id,name,status\n2026-FA,Fall 2026,active\n2027-SP,Spring 2027,active\n';
+    const twoTerms = `${COURSES}C3,MATH-3,Mathematics Three,2027-SP,active\n`;
+    const enrolled = `${ENROLLMENTS}C3,,u2,student,active\n`;
+    await finished(
+      mock,
+      admin,
+      (
+        await importFiles(
+          admin,
+          zip({
+            'terms.csv': TERMS,
+            'users.csv': USERS,
+            'courses.csv': twoTerms,
+            'sections.csv': SECTIONS,
+            'enrollments.csv': enrolled,
+          }),
+          'all.zip',
+        )
+      ).id,
+    );
+    // The next batch names both terms, C1 and C3, and only Ada's enrollment in C1.
+    const next = zip({
+      'terms.csv': TERMS,
+      'courses.csv': `${COURSES.split('\n').slice(0, 2).join('\n')}\nC3,MATH-3,Mathematics Three,2027-SP,active\n`,
+      'sections.csv': SECTIONS,
+      'enrollments.csv': ENROLLMENTS.split('\n').slice(0, 2).join('\n'),
+    });
+    const done = await finished(
+      mock,
+      admin,
+      (
+        await importFiles(admin, next, 'next.zip', {
+          batch_mode: true,
+          multi_term_batch_mode: true,
+          change_threshold: 100,
+          batch_mode_enrollment_drop_status: 'completed',
+        })
+      ).id,
+    );
+    expect(done.processing_warnings).toBeUndefined();
+    expect(done).toMatchObject({
+      workflow_state: 'imported',
+      multi_term_batch_mode: true,
+      batch_mode_enrollment_drop_status: 'completed',
+      data: { counts: { batch_courses_deleted: 1 } },
+    });
+    // C2 (fall) went; C3's enrollment (spring) and Alan's in C1 were completed, not deleted.
+    expect((await failure(admin.ops.courses.get({ id: 'sis_course_id:C2' }))).status).toBe(404);
+    for (const course of ['sis_course_id:C1', 'sis_course_id:C3']) {
+      const ended = await collect(admin.ops.enrollments.listCourse({ course_id: course, state: ['completed'] }));
+      expect(
+        ended.map((e) => e.type),
+        course,
+      ).toEqual([course.endsWith('C1') ? 'TeacherEnrollment' : 'StudentEnrollment']);
+    }
+    // Without a terms.csv there is nothing multi-term batch mode may replace: nothing is deleted.
+    const none = await finished(
+      mock,
+      admin,
+      (
+        await importFiles(admin, strToU8(USERS), 'users.csv', {
+          batch_mode: true,
+          multi_term_batch_mode: true,
+          change_threshold: 100,
+        })
+      ).id,
+    );
+    expect(none.processing_errors?.[0]?.[1]).toMatch(/^Multi-term batch mode needs the terms it replaces/);
+    expect((await admin.ops.courses.get({ id: 'sis_course_id:C1' })).workflow_state).not.toBe('deleted');
+  });
+
   it('aborts an import that has not ended: it applies nothing more', async () => {
     const mock = freshMock();
     const admin = clientFor(mock, TOKENS.admin);

@@ -16,7 +16,13 @@ import {
   type SisKind,
 } from '../../spec/sis-csv.js';
 import { isZip, MAX_SIS_BYTES, SisFilesError, sisFilesOf } from '../../spec/sis-files.js';
-import { SIS_IMPORT_ENDED, SIS_IMPORT_FAILED, SIS_IMPORT_STATES, type SisImport } from '../../spec/types/sis.js';
+import {
+  ENROLLMENT_DROP_STATUSES,
+  SIS_IMPORT_ENDED,
+  SIS_IMPORT_FAILED,
+  SIS_IMPORT_STATES,
+  type SisImport,
+} from '../../spec/types/sis.js';
 import type { Problem } from '../../bulk/csv-input.js';
 import { sourceName, type InputSource } from '../../io/bounded.js';
 
@@ -123,14 +129,39 @@ const importSis = command({
       value: 'term',
       description: 'the term batch mode is limited to: id or sis_term_id:X',
     },
+    multiTerm: {
+      destroys: true,
+      asksItself: true,
+      long: 'multi-term',
+      description: "batch mode over every term the import's terms.csv names, in place of --batch-term",
+    },
+    dropStatus: {
+      long: 'drop-status',
+      value: 'status',
+      choices: ENROLLMENT_DROP_STATUSES,
+      description: 'what batch mode or diffing makes of an enrollment the files no longer list (default: deleted)',
+    },
+    userRemoveStatus: {
+      long: 'user-remove-status',
+      value: 'status',
+      choices: ['deleted', 'suspended'],
+      description: 'what diffing makes of a user the files no longer list (default: deleted)',
+    },
+    skipDeletes: {
+      long: 'skip-deletes',
+      description: 'leave alone what batch mode or diffing would delete or drop',
+    },
     overrideSisStickiness: {
       long: 'override-sis-stickiness',
       description: 'overwrite fields changed in the instance since the last import',
     },
     diffingDataSetId: {
+      destroys: true,
+      asksItself: true,
       long: 'diffing-data-set-id',
       value: 'id',
-      description: 'apply only what changed since the last import of this data set',
+      description:
+        'apply only what changed since the last import of this data set, dropping what it no longer lists (asks first)',
     },
     changeThreshold: {
       long: 'change-threshold',
@@ -150,19 +181,49 @@ const importSis = command({
     'lms sis import --dry-run nightly.zip',
     'lms sis import sis-users.csv',
     'lms sis import --batch-mode --batch-term sis_term_id:2026-FA --change-threshold 10 --yes nightly.zip',
+    'lms sis import --diffing-data-set-id nightly --drop-status inactive nightly.zip',
   ],
   async run({ args, opts, ctx }) {
-    if (opts.batchMode && !opts.batchTerm)
+    const batchMode = Boolean(opts.batchMode || opts.multiTerm);
+    if (opts.multiTerm && opts.batchTerm)
+      throw new UsageError('give --batch-term or --multi-term, not both: --multi-term replaces the terms of terms.csv');
+    if (opts.multiTerm && opts.changeThreshold === undefined)
+      throw new UsageError('--multi-term needs --change-threshold: the instance refuses it without one');
+    if (batchMode && !opts.batchTerm && !opts.multiTerm)
       throw new UsageError('--batch-mode needs --batch-term: the term whose data the import replaces');
-    if (opts.batchMode && opts.diffingDataSetId)
+    if (batchMode && opts.diffingDataSetId)
       throw new UsageError('give --batch-mode or --diffing-data-set-id, not both: the instance diffs no batch');
+    if (opts.userRemoveStatus && !opts.diffingDataSetId)
+      throw new UsageError('--user-remove-status is for a diffed import: give --diffing-data-set-id');
+    if (opts.dropStatus && !batchMode && !opts.diffingDataSetId)
+      throw new UsageError('--drop-status is for batch mode or a diffed import: nothing else drops an enrollment');
     const checked = await checkSisFiles(ctx.input(args[0]), ctx.io.stdin);
+    if (opts.multiTerm && !checked.files.some((f) => f.kind === 'term'))
+      throw new UsageError('--multi-term replaces the terms a terms.csv names, and the import has none');
+    // What the instance drops, past the rows that say so: batch mode what the batch no longer names,
+    // diffing what the previous import of the data set listed and this one does not.
+    const drops = opts.skipDeletes
+      ? []
+      : [
+          ...(batchMode
+            ? [
+                'deletes what earlier imports made in ' +
+                  `${opts.multiTerm ? 'the terms of its terms.csv' : `term ${opts.batchTerm}`} and it does not name`,
+              ]
+            : []),
+          ...(opts.diffingDataSetId
+            ? [
+                `drops (${opts.dropStatus ?? 'deleted'} enrollments, ${opts.userRemoveStatus ?? 'deleted'} users) ` +
+                  `what the last import of data set ${opts.diffingDataSetId} listed and it does not`,
+              ]
+            : []),
+        ];
     const summary = {
       file: args[0],
       account: opts.account,
       files: checked.files,
-      batch_mode: Boolean(opts.batchMode),
-      deletes: Boolean(opts.batchMode) || checked.files.some((f) => f.ending > 0),
+      batch_mode: batchMode,
+      deletes: drops.length > 0 || checked.files.some((f) => f.ending > 0),
     };
     if (opts.dryRun) return item({ dry_run: true, ...summary });
     if (summary.deletes) {
@@ -170,7 +231,7 @@ const importSis = command({
         .filter((f) => f.ending > 0)
         .map((f) => `${f.ending} ${f.kind} row${f.ending === 1 ? '' : 's'} that end`);
       const why = [
-        ...(opts.batchMode ? [`deletes what earlier imports made in term ${opts.batchTerm} and it does not name`] : []),
+        ...drops,
         ...(ending.length ? [`has ${ending.join(', ')} (deleted, completed, inactive or suspended)`] : []),
       ];
       await ctx.confirm(`Import ${args[0]} into account ${opts.account}, which ${why.join(' and ')}`);
@@ -184,9 +245,14 @@ const importSis = command({
       attachment: new File([checked.bytes as Uint8Array<ArrayBuffer>], name, {
         type: checked.zip ? 'application/zip' : 'text/csv',
       }),
-      ...(opts.batchMode ? { batch_mode: true, batch_mode_term_id: opts.batchTerm } : {}),
+      ...(opts.batchTerm ? { batch_mode: true, batch_mode_term_id: opts.batchTerm } : {}),
+      ...(opts.multiTerm ? { batch_mode: true, multi_term_batch_mode: true } : {}),
+      ...(batchMode && opts.dropStatus ? { batch_mode_enrollment_drop_status: opts.dropStatus } : {}),
       ...(opts.overrideSisStickiness ? { override_sis_stickiness: true } : {}),
       ...(opts.diffingDataSetId ? { diffing_data_set_identifier: opts.diffingDataSetId } : {}),
+      ...(opts.diffingDataSetId && opts.dropStatus ? { diffing_drop_status: opts.dropStatus } : {}),
+      ...(opts.userRemoveStatus ? { diffing_user_remove_status: opts.userRemoveStatus } : {}),
+      ...(opts.skipDeletes ? { skip_deletes: true } : {}),
       ...(opts.changeThreshold !== undefined ? { change_threshold: Number(opts.changeThreshold) } : {}),
     });
     const { watchSisImport } = await import('../../model/watch-progress.js');

@@ -77,6 +77,12 @@ export interface SisImport extends ApiObject {
   override_sis_stickiness?: boolean | null;
   diffing_data_set_identifier?: string | null;
   diffed_against_import_id?: number | null;
+  /** What diffing makes of an enrollment, and of a user, the data set no longer lists. */
+  diffing_drop_status?: string | null;
+  diffing_user_remove_status?: string | null;
+  /** What batch mode makes of an enrollment the batch no longer names. */
+  batch_mode_enrollment_drop_status?: string | null;
+  skip_deletes?: boolean | null;
   diffing_threshold_exceeded?: boolean | null;
   change_threshold?: number | null;
   user?: { id: number; name?: string } | null;
@@ -89,7 +95,16 @@ export interface SisImportParams {
   extension?: string;
   batch_mode?: boolean;
   batch_mode_term_id?: string;
+  multi_term_batch_mode?: boolean;
+  batch_mode_enrollment_drop_status?: EnrollmentDropStatus;
   override_sis_stickiness?: boolean;
   diffing_data_set_identifier?: string;
+  diffing_drop_status?: EnrollmentDropStatus;
+  diffing_user_remove_status?: 'deleted' | 'suspended';
+  skip_deletes?: boolean;
   change_threshold?: number;
 }
+
+/** What an import that drops an enrollment can make of it (Canvas: deleted unless told otherwise). */
+export const ENROLLMENT_DROP_STATUSES = ['deleted', 'completed', 'inactive'] as const;
+export type EnrollmentDropStatus = (typeof ENROLLMENT_DROP_STATUSES)[number];

@@ -26,6 +26,7 @@ import {
   deleteUser,
   loginTaken,
   primaryEmail,
+  setSisLoginState,
   updateUser,
   users,
 } from '../../school/users/repo.js';
@@ -224,7 +225,8 @@ function applyUser(c: ApplyContext, v: Record<string, string>): Outcome {
     );
     if (v.email && primaryEmail(c.db, existing.id) !== v.email)
       addChannel(c.db, { user: existing.id, type: 'email', address: v.email, confirmed: true });
-    return status === 'suspended' ? 'deactivated' : 'updated';
+    const suspended = setSisLoginState(c.db, c.root, v.user_id, status === 'suspended' ? 'suspended' : 'active');
+    return suspended && status === 'suspended' ? 'deactivated' : 'updated';
   }
   if (loginTaken(c.db, c.root, v.login_id))
     warn(`user ${v.user_id}: the login ${v.login_id} is already taken by another user, skipping`);
@@ -244,6 +246,7 @@ function applyUser(c: ApplyContext, v: Record<string, string>): Outcome {
     now: c.now,
   });
   if (v.email) addChannel(c.db, { user: id, type: 'email', address: v.email, confirmed: true });
+  if (status === 'suspended') setSisLoginState(c.db, c.root, v.user_id, 'suspended');
   return 'created';
 }
 

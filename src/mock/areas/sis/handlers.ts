@@ -3,7 +3,7 @@
 // job that applies its rows in Canvas's order; GET lists and reads imports; PUT …/abort stops one
 // that has not ended. Only a root account's admins who manage SIS data may do any of it.
 import { parse } from 'csv-parse/sync';
-import type { SisImport } from '../../../spec/types/sis.js';
+import { ENROLLMENT_DROP_STATUSES, type SisImport } from '../../../spec/types/sis.js';
 import {
   SIS_FILES,
   SIS_ORDER,
@@ -79,10 +79,14 @@ export function sisImportJson(db: Db, row: SisBatchRow): SisImport {
     },
     batch_mode: options.batch_mode,
     batch_mode_term_id: options.batch_mode_term_id,
-    multi_term_batch_mode: false,
+    multi_term_batch_mode: options.multi_term_batch_mode ?? false,
     override_sis_stickiness: options.override_sis_stickiness,
     diffing_data_set_identifier: b.diffing_data_set_identifier,
     diffed_against_import_id: b.diffed_against_import_id,
+    diffing_drop_status: options.diffing_drop_status ?? null,
+    diffing_user_remove_status: options.diffing_user_remove_status ?? null,
+    batch_mode_enrollment_drop_status: options.batch_mode_enrollment_drop_status ?? null,
+    skip_deletes: options.skip_deletes ?? false,
     diffing_threshold_exceeded: b.diffing_threshold_exceeded === 1,
     change_threshold: options.change_threshold,
     user: user ? { id: user.id, name: user.name } : null,
@@ -186,8 +190,13 @@ function readFiles(name: string, bytes: Uint8Array, extension: string | undefine
 function diffed(
   read: ReadFiles,
   previous: SisBatchRow,
-  threshold: number | null,
+  options: BatchOptions,
 ): { items: SisItem[]; exceeded: boolean } {
+  const threshold = options.change_threshold;
+  const dropped: Partial<Record<SisKind, string>> = {
+    enrollment: options.diffing_drop_status ?? 'deleted',
+    user: options.diffing_user_remove_status ?? 'deleted',
+  };
   const { rows: before, sizes: beforeSizes } = JSON.parse(previous.rows) as Pick<ReadFiles, 'rows' | 'sizes'>;
   if (threshold !== null) {
     for (const kind of read.supplied) {
@@ -204,10 +213,10 @@ function diffed(
       if (!was || JSON.stringify(was) !== JSON.stringify(item.values)) items.push(item);
     }
     const current = read.rows[kind];
-    if (!current || !SIS_FILES[kind].statuses.includes('deleted')) continue;
+    if (!current || options.skip_deletes || !SIS_FILES[kind].statuses.includes('deleted')) continue;
+    const status = dropped[kind] ?? 'deleted';
     for (const [key, values] of Object.entries(old))
-      if (!(key in current))
-        items.push({ kind, file: SIS_FILES[kind].file, line: 0, values: { ...values, status: 'deleted' } });
+      if (!(key in current)) items.push({ kind, file: SIS_FILES[kind].file, line: 0, values: { ...values, status } });
   }
   return { items, exceeded: false };
 }
@@ -223,7 +232,19 @@ const create: Handler = (ctx) => {
     throw badRequest('change_threshold: give a percentage from 0 to 100');
   let term: number | null = null;
   const batchMode = bool(ctx.params, 'batch_mode') === true;
-  if (batchMode) {
+  const multiTerm = batchMode && bool(ctx.params, 'multi_term_batch_mode') === true;
+  if (multiTerm && threshold === undefined)
+    throw badRequest('change_threshold is required to use multi term_batch mode.');
+  const dropStatus = <T extends string>(name: string, allowed: readonly T[]): T | null => {
+    const v = str(ctx.params, name)?.toLowerCase();
+    if (!v) return null;
+    if (!(allowed as readonly string[]).includes(v)) throw badRequest(`Invalid ${name}`);
+    return v as T;
+  };
+  const diffingDrop = dropStatus('diffing_drop_status', ENROLLMENT_DROP_STATUSES);
+  const userRemove = dropStatus('diffing_user_remove_status', ['deleted', 'suspended'] as const);
+  const batchDrop = dropStatus('batch_mode_enrollment_drop_status', ENROLLMENT_DROP_STATUSES);
+  if (batchMode && !multiTerm) {
     const raw = str(ctx.params, 'batch_mode_term_id') ?? '';
     const t = raw.startsWith('sis_term_id:')
       ? termBySis(ctx.db, account.id, raw.slice('sis_term_id:'.length))
@@ -237,13 +258,18 @@ const create: Handler = (ctx) => {
   const read = readFiles(attachment.filename, attachment.data, str(ctx.params, 'extension'));
   const dataSet = batchMode ? null : (str(ctx.params, 'diffing_data_set_identifier') ?? null);
   const previous = dataSet ? lastOfDataSet(ctx.db, account.id, dataSet) : undefined;
-  const diff = previous ? diffed(read, previous, threshold ?? null) : undefined;
   const options: BatchOptions = {
     batch_mode: batchMode,
     batch_mode_term_id: term,
+    multi_term_batch_mode: multiTerm,
     override_sis_stickiness: bool(ctx.params, 'override_sis_stickiness') === true,
     change_threshold: threshold ?? null,
+    skip_deletes: bool(ctx.params, 'skip_deletes') === true,
+    diffing_drop_status: diffingDrop,
+    diffing_user_remove_status: userRemove,
+    batch_mode_enrollment_drop_status: batchDrop,
   };
+  const diff = previous ? diffed(read, previous, options) : undefined;
   const id = createBatch(ctx.db, {
     account: account.id,
     user: ctx.caller.id,

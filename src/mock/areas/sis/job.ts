@@ -1,9 +1,11 @@
 // The SIS import job: the runner of the serving process applies the import's rows a slice at a
 // time (each slice one transaction), created → importing, keeping progress and counts on the
 // batch; a row that cannot be applied is a warning naming its file and row. At the end, batch mode
-// deletes the courses, sections and enrollments of the term that earlier imports made and this one
-// no longer names — unless more of a kind would go than the change threshold allows, which fails
-// the import before anything is deleted. An aborted import applies nothing more.
+// deletes the courses, sections and enrollments of the term (or, in multi-term batch mode, of each
+// term the import's terms.csv names) that earlier imports made and this one no longer names — its
+// enrollments to batch_mode_enrollment_drop_status where one is given, nothing with skip_deletes —
+// unless more of a kind would go than the change threshold allows, which fails the import before
+// anything is deleted. An aborted import applies nothing more.
 import type { Db } from '../../db/open.js';
 import type { MockCtx } from '../../kit.js';
 import { SIS_FILES } from '../../../spec/sis-csv.js';
@@ -16,6 +18,7 @@ import {
   forgetRecord,
   recordsInTerm,
   setBatchProgress,
+  termBySis,
   updateBatch,
   type BatchOptions,
   type SisRecordKind,
@@ -71,8 +74,16 @@ export function startImport(
         });
         return;
       }
-      if (job.options.batch_mode && job.options.batch_mode_term_id !== null)
-        cleanUp(db, job.batch, job.options.batch_mode_term_id, job.options.change_threshold, counts, errors, now);
+      if (job.options.batch_mode && !job.options.skip_deletes) {
+        const terms = job.options.multi_term_batch_mode
+          ? termsNamed(db, job.account, job.items)
+          : job.options.batch_mode_term_id === null
+            ? []
+            : [job.options.batch_mode_term_id];
+        if (job.options.multi_term_batch_mode && terms.length === 0)
+          errors.push(['', 'Multi-term batch mode needs the terms it replaces in a terms.csv; nothing was deleted']);
+        else cleanUp(db, job.batch, terms, job.options, counts, errors, now);
+      }
       const failed = errors.length > 0 && (applied === 0 || errors.some(([, m]) => m.startsWith('Change threshold')));
       updateBatch(db, job.batch, {
         state: failed
@@ -98,16 +109,35 @@ const CLEANED: readonly [SisRecordKind, string][] = [
   ['course', 'batch_courses_deleted'],
 ];
 
+/** The terms an import's terms.csv names, as the ones multi-term batch mode replaces. */
+function termsNamed(db: Db, account: number, items: SisItem[]): number[] {
+  const ids = items
+    .filter((i) => i.kind === 'term')
+    .map((i) => termBySis(db, account, i.values.term_id ?? '')?.id)
+    .filter((id): id is number => id !== undefined);
+  return [...new Set(ids)];
+}
+
 function cleanUp(
   db: Db,
   batch: number,
-  term: number,
-  threshold: number | null,
+  terms: number[],
+  options: BatchOptions,
   counts: Record<string, number>,
   errors: [string, string][],
   now: string,
 ): void {
-  const found = CLEANED.map(([kind, key]) => ({ kind, key, ...recordsInTerm(db, kind, term, batch) }));
+  const threshold = options.change_threshold;
+  const enrollmentDrop = options.batch_mode_enrollment_drop_status ?? 'deleted';
+  const found = CLEANED.map(([kind, key]) => {
+    const inTerms = terms.map((term) => recordsInTerm(db, kind, term, batch));
+    return {
+      kind,
+      key,
+      stale: inTerms.flatMap((t) => t.stale),
+      total: inTerms.reduce((sum, t) => sum + t.total, 0),
+    };
+  });
   if (threshold !== null) {
     for (const f of found) {
       if (f.total > 0 && (100 * f.stale.length) / f.total > threshold) {
@@ -125,8 +155,8 @@ function cleanUp(
     for (const id of f.stale) {
       if (f.kind === 'enrollment') {
         const e = enrollmentById(db, id);
-        if (e && e.workflow_state !== 'deleted') {
-          setEnrollmentState(db, id, 'deleted', now);
+        if (e && e.workflow_state !== 'deleted' && e.workflow_state !== enrollmentDrop) {
+          setEnrollmentState(db, id, enrollmentDrop, now);
           deleted++;
         }
       } else if (f.kind === 'section') {

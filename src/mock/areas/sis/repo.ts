@@ -2,13 +2,24 @@
 import type { Db } from '../../db/open.js';
 import { all, insert, one, run } from '../../db/statements.js';
 import type { KeysetQuery } from '../../kit.js';
+import type { EnrollmentDropStatus } from '../../../spec/types/sis.js';
 
 /** An import's options, as the batch keeps them (JSON in `options`). */
 export interface BatchOptions {
   batch_mode: boolean;
   batch_mode_term_id: number | null;
+  /** Batch mode over every term the import's terms.csv names, in place of one. */
+  multi_term_batch_mode?: boolean;
   override_sis_stickiness: boolean;
   change_threshold: number | null;
+  /** Leave alone what batch mode or diffing would delete. */
+  skip_deletes?: boolean;
+  /** What a diffed import makes of an enrollment the data set no longer lists (else deleted). */
+  diffing_drop_status?: EnrollmentDropStatus | null;
+  /** What a diffed import makes of a user the data set no longer lists (else deleted). */
+  diffing_user_remove_status?: 'deleted' | 'suspended' | null;
+  /** What batch mode makes of an enrollment the batch no longer names (else deleted). */
+  batch_mode_enrollment_drop_status?: EnrollmentDropStatus | null;
 }
 
 export interface SisBatchRow {

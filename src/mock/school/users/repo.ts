@@ -107,6 +107,21 @@ export interface Login {
   account_id: number;
 }
 
+/** Suspends a user's SIS login in an account, or makes it active again (SIS status suspended/active). */
+export function setSisLoginState(db: Db, account: number, sis: string, state: 'active' | 'suspended'): boolean {
+  return (
+    run(
+      db,
+      `UPDATE pseudonyms SET workflow_state = ? WHERE account_id = ? AND sis_user_id = ? AND workflow_state IN ` +
+        `('active', 'suspended') AND workflow_state <> ?`,
+      state,
+      account,
+      sis,
+      state,
+    ) > 0
+  );
+}
+
 export function addLogin(
   db: Db,
   l: { user: number; account: number; uniqueId: string; sis?: string | null; password?: string | null; now: string },

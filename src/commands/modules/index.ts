@@ -3,6 +3,7 @@
 import { defineNoun, item, list, type Verbs } from '../../model/command.js';
 import { command, contextFlags, type OptionsOf } from '../../model/define.js';
 import {
+  APPLICABLE,
   MODULE_ITEM_TYPES,
   REQUIREMENT_TYPES,
   type ModuleFields,
@@ -21,18 +22,6 @@ const student = {
   ids: 'user',
   description: "that student's progress: each module's state and each requirement's completed",
 } as const;
-
-/** The requirements each type of item can have (Canvas ignores any other). */
-const APPLICABLE: Record<ModuleItemType, readonly RequirementType[]> = {
-  File: ['must_view'],
-  Page: ['must_view', 'must_contribute', 'must_mark_done'],
-  Discussion: ['must_view', 'must_contribute'],
-  Assignment: ['must_view', 'must_contribute', 'must_submit', 'min_score', 'must_mark_done'],
-  Quiz: ['must_view', 'must_submit', 'min_score'],
-  SubHeader: [],
-  ExternalUrl: ['must_view'],
-  ExternalTool: ['must_view'],
-};
 
 const moduleFlags = {
   name: { long: 'name', value: 'name', description: 'module name', field: { name: 'name' } },

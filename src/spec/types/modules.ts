@@ -23,6 +23,18 @@ export const REQUIREMENT_TYPES = [
 ] as const;
 export type RequirementType = (typeof REQUIREMENT_TYPES)[number];
 
+/** The requirements each type of item can have (Canvas ignores any other): what the CLI and apply check alike. */
+export const APPLICABLE: Record<ModuleItemType, readonly RequirementType[]> = {
+  File: ['must_view'],
+  Page: ['must_view', 'must_contribute', 'must_mark_done'],
+  Discussion: ['must_view', 'must_contribute'],
+  Assignment: ['must_view', 'must_contribute', 'must_submit', 'min_score', 'must_mark_done'],
+  Quiz: ['must_view', 'must_submit', 'min_score'],
+  SubHeader: [],
+  ExternalUrl: ['must_view'],
+  ExternalTool: ['must_view'],
+};
+
 /** A module's state for one student, as Canvas evaluates their progression. */
 const MODULE_STATES = ['locked', 'unlocked', 'started', 'completed'] as const;
 type ModuleState = (typeof MODULE_STATES)[number];

@@ -313,7 +313,7 @@ complete -c lms -n '__fish_seen_subcommand_from apply' -l 'exit-code' -d 'with -
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'file' -s 'f' -r -F -d 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'lock-timeout' -x -d 'how long to wait while another lms apply on this machine applies one of the courses (0: do not wait); then exit 6'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'plan' -d 'show what would change, and change nothing (as lms diff)'
-complete -c lms -n '__fish_seen_subcommand_from apply' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements, rubrics; conclude enrollments'
+complete -c lms -n '__fish_seen_subcommand_from apply' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements, rubrics, pages, modules; conclude enrollments'
 
 # lms assignment-groups
 complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'create' -d 'Create an assignment group (last, unless --position)'
@@ -593,7 +593,7 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'concurrency' -x -d 'changes in flight at once (the server may slow this further)'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'exit-code' -d 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'file' -s 'f' -r -F -d 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from diff' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements, rubrics; conclude enrollments'
+complete -c lms -n '__fish_seen_subcommand_from diff' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements, rubrics, pages, modules; conclude enrollments'
 
 # lms doctor
 complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'check' -d 'Check Node, SQLite, the instance, its token, the proxy, what its certificate is verified against, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails'
@@ -660,11 +660,11 @@ complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from enrollments; and __fish_seen_subcommand_from list ls' -l 'user' -x -a '(__lms_ids)' -d 'user id, sis_user_id:X, sis_login_id:X, email:X or self; with --course or --section, that user\'s enrollments there'
 
 # lms export
-complete -c lms -n '__fish_seen_subcommand_from export; and not __fish_seen_subcommand_from course help' -a 'course' -d 'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignment groups, assignments, topics, announcements, quizzes, rubrics and outcome tree'
+complete -c lms -n '__fish_seen_subcommand_from export; and not __fish_seen_subcommand_from course help' -a 'course' -d 'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, roster, assignment groups, assignments, topics, announcements, quizzes, rubrics, pages, modules and outcome tree'
 complete -c lms -n '__fish_seen_subcommand_from export; and not __fish_seen_subcommand_from course help' -a 'help' -d 'display help for command'
 
 # lms export course flags
-complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'include' -x -d 'what the file lists besides the course, comma-separated: sections, enrollments, assignment_groups, assignments, topics, announcements, quizzes, rubrics, outcomes (default: all of them)'
+complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'include' -x -d 'what the file lists besides the course, comma-separated: sections, enrollments, assignment_groups, assignments, topics, announcements, quizzes, rubrics, pages, modules, outcomes (default: all of them)'
 complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'out' -r -F -d 'write the course file here rather than to stdout; an outcome tree goes beside it (course.yaml: course.outcomes.yaml)'
 complete -c lms -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from course' -l 'outcomes-file' -r -F -d 'write the outcome tree here; the course file names it from its own folder (the current one, on stdout)'
 

@@ -1,9 +1,10 @@
 // Applies a plan through the bulk engine, a step at a time in dependency order (courses, sections,
-// cross-listing, enrollments, assignments, topics and quizzes, outcomes, then removals), the changes
-// of a step side by side. The engine journals each change before and after it is sent and resolves a
-// write whose outcome is unknown by looking before writing again; pacing and retries sit below it in
-// the transport. A change whose object it needs was not made is not attempted: it is reported as not
-// done, with why, and the next run (which plans afresh from the instance) picks it up.
+// cross-listing, enrollments, assignments, topics and quizzes, pages, modules, outcomes, then
+// removals), the changes of a step side by side (but modules, made one at a time). The engine journals
+// each change before and after it is sent and resolves a write whose outcome is unknown by looking
+// before writing again; pacing and retries sit below it in the transport. A change whose object it
+// needs was not made is not attempted: it is reported as not done, with why, and the next run (which
+// plans afresh from the instance) picks it up.
 import { runRows, type BulkRow, type BulkTask, type Difference, type RowResult } from '../bulk/job.js';
 import type { Journal } from '../bulk/journal.js';
 import type { ApiClient } from '../client/client.js';
@@ -84,7 +85,8 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     const rows = ready.map((action, i) => ({ line: i + 1, key: action.id, action }));
     await runRows(rows, task, {
       journal: options.journal,
-      concurrency: options.concurrency,
+      // A module made at a place moves the others, and names as prerequisites modules made before it.
+      concurrency: step === STEPS.indexOf('modules') ? 1 : options.concurrency,
       mode: 'apply',
       update: true,
       onRow: (r) => finish(rows[r.line - 1].action, r, settle),

@@ -16,6 +16,7 @@ import { COURSE, KIND_ORDER, KINDS, keyed, listExisting, manages, many, type Kin
 import type { ApplyTree } from './model.js';
 import type { KeyStore } from './state.js';
 import { textOf } from '../output/text.js';
+import { exportItems, type ItemKind } from './modules.js';
 
 /** An outcome tree in the format `lms outcomes import` reads (and `lms outcomes export --yaml` writes). */
 interface OutcomeTree {
@@ -229,6 +230,7 @@ export async function exportCourse(input: ExportInput): Promise<CourseExport> {
         input,
         keyOf,
         notes,
+        kind === 'modules' ? moduleParts(listed, keyOf, notes) : undefined,
       );
       keyOf.set(kind, ids);
       remember.push(record);
@@ -335,6 +337,50 @@ function enrollments(
   return rows.sort(by((r) => [r.section ?? '', rank(r), r.user]));
 }
 
+/** What a kind writes besides its fields, and in what order. */
+interface KindParts {
+  /** The fields of its verbs it writes otherwise, or not at all. */
+  skip: string[];
+  /** Ordered as the course has them, not by key. */
+  order?(a: ApiObject, b: ApiObject): number;
+  /** Adds to an object's entry what its fields do not say. */
+  add(o: ApiObject, item: Record<string, unknown>, keys: Map<number, string>): void;
+}
+
+/**
+ * A module's prerequisites by key and its items naming what they show by the keys written for it; in
+ * the course's order, which an apply makes them in.
+ */
+function moduleParts(
+  listed: Map<KindName, ApiObject[]>,
+  keyOf: Map<KindName, Map<number, string>>,
+  notes: Notes,
+): KindParts {
+  return {
+    skip: ['prerequisite_module_ids'],
+    order: (a, b) => Number(a.position) - Number(b.position) || Number(a.id) - Number(b.id),
+    add(o, item, keys) {
+      const before = (Array.isArray(o.prerequisite_module_ids) ? o.prerequisite_module_ids : []).flatMap((id) => {
+        const key = keys.get(Number(id));
+        return key === undefined ? [] : [key];
+      });
+      if (before.length) item.prerequisites = before;
+      const { items, leftOut } = exportItems(
+        o,
+        (kind: ItemKind, id: number) => keyOf.get(kind)?.get(id),
+        (kind: ItemKind) => listed.get(kind) ?? [],
+      );
+      item.items = items;
+      if (leftOut)
+        notes.leftOut(
+          'items',
+          of('modules'),
+          'a file, a tool, or what the file does not list: an apply leaves such an item as it is',
+        );
+    },
+  };
+}
+
 /**
  * Assignments, topics, announcements, quizzes: each with its key — the state's, else a slug of its
  * title unique in the course — and its references by the keys written for what they name.
@@ -346,6 +392,7 @@ function keyedKind(
   input: ExportInput,
   keyOf: Map<KindName, Map<number, string>>,
   notes: Notes,
+  parts?: KindParts,
 ): { items: Record<string, unknown>[]; keyed: Map<number, string>; record: () => void } {
   const kind = KINDS[kindName];
   const verbs = input.tree.kinds[kindName as Exclude<KindName, 'outcomes'>];
@@ -372,15 +419,12 @@ function keyedKind(
     fresh.push([o.id as number, key]);
   }
   // By key: the same file whatever order the instance lists them in (an apply makes them side by side).
-  const items = [...objects].sort(by((o) => [ids.get(o.id as number)!])).map((o) => {
+  const sorted = parts?.order
+    ? [...objects].sort(parts.order)
+    : [...objects].sort(by((o) => [ids.get(o.id as number)!]));
+  const items = sorted.map((o) => {
     const fields = ordered(
-      fieldsOf(
-        verbs,
-        o,
-        refs.map(([, r]) => r.field),
-        notes,
-        of(kindName),
-      ),
+      fieldsOf(verbs, o, [...refs.map(([, r]) => r.field), ...(parts?.skip ?? [])], notes, of(kindName)),
       [kind.title],
     );
     const item: Record<string, unknown> = { ...(keyed(kind) ? { key: ids.get(o.id as number) } : {}), ...fields };
@@ -399,6 +443,7 @@ function keyedKind(
             : `${target} are not included`,
         );
     }
+    parts?.add(o, item, ids);
     return item;
   });
   return {

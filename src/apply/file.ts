@@ -22,9 +22,18 @@ import { ProblemList } from '../bulk/problems.js';
 import { enrollmentTypeOf } from '../spec/vocabulary.js';
 import { checkValue, describeType, type Field, type Value } from './fields.js';
 import { COURSE, KIND_ORDER, KINDS, keyed, type KindName } from './kinds.js';
-import type { ApplyTree, Desired, DesiredCourse, DesiredEnrollment, FileProblem, Source } from './model.js';
+import type {
+  ApplyTree,
+  Desired,
+  DesiredCourse,
+  DesiredEnrollment,
+  DesiredItem,
+  FileProblem,
+  Source,
+} from './model.js';
 import { closest } from '../closest.js';
 import { rubricProblems } from './rubrics.js';
+import { readItem } from './modules.js';
 
 /** The largest apply file read: the YAML library holds some 60 times the text while it reads. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -337,7 +346,8 @@ class FileReader {
       return undefined;
     }
     const refs = kind.refs ?? {};
-    const allowed = [...(keyed(kind) ? ['key'] : []), ...fields.keys(), ...Object.keys(refs)];
+    const lists = kindName === 'modules' ? ['items', 'prerequisites'] : [];
+    const allowed = [...(keyed(kind) ? ['key'] : []), ...fields.keys(), ...Object.keys(refs), ...lists];
     const desired: Desired = { kind: kindName, fields: {}, refs: {}, source: this.at(node), lines: {} };
     for (const pair of node.items) {
       const key = this.keyOf(pair);
@@ -345,6 +355,8 @@ class FileReader {
       const value = pair.value as Node | null;
       desired.lines[key] = this.at(pair.key as Node).line;
       if (key === 'key' && keyed(kind)) desired.key = this.text(value, 'key');
+      else if (key === 'items' && lists.includes(key)) desired.items = this.items(value ?? (pair.key as Node));
+      else if (key === 'prerequisites' && lists.includes(key)) desired.prerequisites = this.keys(value, key);
       else if (key in refs) {
         const ref = this.text(value, key);
         if (ref !== undefined) desired.refs[key] = ref;
@@ -381,6 +393,32 @@ class FileReader {
       }
     }
     return desired;
+  }
+
+  /** A module's items: each read as modules.ts reads one, with its own place. */
+  private items(node: Node): DesiredItem[] {
+    if (isScalar(node) && node.value === null) return [];
+    if (!isSeq(node)) {
+      this.problem(node, 'items must be a list');
+      return [];
+    }
+    const out: DesiredItem[] = [];
+    for (const item of node.items as Node[]) {
+      const read = readItem(item && typeof item === 'object' ? item.toJSON() : item, this.at(item));
+      if (Array.isArray(read)) for (const message of read) this.problem(item, message);
+      else out.push(read);
+    }
+    return out;
+  }
+
+  /** A list of keys of the file's objects (a module's prerequisites). */
+  private keys(node: Node | null, field: string): string[] {
+    if (node === null || (isScalar(node) && node.value === null)) return [];
+    if (!isSeq(node)) {
+      this.problem(node, `${field} must be a list of keys`);
+      return [];
+    }
+    return (node.items as Node[]).map((n) => this.text(n, field)).filter((k): k is string => k !== undefined);
   }
 
   private enrollment(course: DesiredCourse, node: Node): void {
@@ -541,6 +579,7 @@ class FileReader {
         }
       }
     }
+    this.checkModules(course);
     if (course.enrollments) {
       const sections = new Set((course.objects.sections ?? []).map((s) => s.key!));
       for (const e of course.enrollments) {
@@ -553,6 +592,39 @@ class FileReader {
               'or an id or sis_section_id:X of one the instance has)',
           });
         }
+      }
+    }
+  }
+
+  /**
+   * A module's items name objects of the course in the file by key; its prerequisites name modules
+   * before it, the only ones the API keeps as prerequisites.
+   */
+  private checkModules(course: DesiredCourse): void {
+    const modules = course.objects.modules ?? [];
+    for (const [i, m] of modules.entries()) {
+      for (const item of m.items ?? []) {
+        if (!item.ref) continue;
+        const known = (course.objects[item.ref.kind] ?? []).some((o) => o.key === item.ref!.key);
+        if (!known)
+          this.problems.push({
+            ...item.source,
+            message:
+              `${item.ref.name} "${item.ref.key}" is not the key of one of this course's ${item.ref.kind} in the ` +
+              'file',
+          });
+      }
+      const earlier = new Set(modules.slice(0, i).map((o) => o.key));
+      for (const key of m.prerequisites ?? []) {
+        if (earlier.has(key)) continue;
+        const later = modules.some((o) => o.key === key);
+        this.problems.push({
+          ...m.source,
+          line: m.lines.prerequisites ?? m.source.line,
+          message: later
+            ? `prerequisites "${key}" is a module after this one: a prerequisite comes before the module that needs it`
+            : `prerequisites "${key}" is not the key of a module of this course in the file`,
+        });
       }
     }
   }

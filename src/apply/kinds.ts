@@ -4,6 +4,7 @@
 // which writes each kind's fields (fields.ts) from the objects these listings return.
 import type { ApiClient } from '../client/client.js';
 import type { ApiObject } from '../spec/types/common.js';
+import { listPages } from './pages.js';
 import { listRubrics } from './rubrics.js';
 
 export type KindName =
@@ -15,6 +16,8 @@ export type KindName =
   | 'announcements'
   | 'quizzes'
   | 'rubrics'
+  | 'pages'
+  | 'modules'
   | 'outcomes';
 
 export interface Kind {
@@ -95,6 +98,10 @@ export const KINDS: Record<KindName, Kind> = {
   quizzes: { name: 'quizzes', one: 'quiz', noun: 'quizzes', title: 'title', prune: 'delete' },
   // After the assignments they grade (rubrics.ts: criteria are one field, the association three).
   rubrics: { name: 'rubrics', one: 'rubric', noun: 'rubrics', title: 'title', refs: gradedBy, prune: 'delete' },
+  // Read with their bodies, and named by page_id:N, since a page's url slug changes with its title (pages.ts).
+  pages: { name: 'pages', one: 'page', noun: 'pages', title: 'title', prune: 'delete' },
+  // After every kind their items show, which an item names by its key (modules.ts).
+  modules: { name: 'modules', one: 'module', noun: 'modules', title: 'name', prune: 'delete' },
   outcomes: { name: 'outcomes', one: 'outcome', noun: 'outcomes' },
 };
 
@@ -111,6 +118,8 @@ export const KIND_ORDER: KindName[] = [
   'announcements',
   'quizzes',
   'rubrics',
+  'pages',
+  'modules',
   'outcomes',
 ];
 
@@ -151,8 +160,25 @@ export function listExisting(
     case 'rubrics':
       // No search_term: every rubric, a superset of the match asked for.
       return listRubrics(client, course);
+    case 'pages':
+      return listPages(client, course, term);
+    case 'modules':
+      // No search_term: with items asked for, the API searches the items' titles too.
+      return listModules(client, course);
     case 'outcomes':
       throw new Error('outcomes are read as a tree');
+  }
+}
+
+/** A course's modules, each with its items (a module of many is listed without them: they are read apart). */
+async function* listModules(client: ApiClient, course: string): AsyncIterable<ApiObject> {
+  for await (const m of client.ops.modules.list({ course_id: course, include: ['items'] })) {
+    if (Array.isArray(m.items)) yield m;
+    else {
+      const items: ApiObject[] = [];
+      for await (const i of client.ops.modules.listItems({ course_id: course, module_id: String(m.id) })) items.push(i);
+      yield { ...m, items };
+    }
   }
 }
 

@@ -5,6 +5,7 @@ import type { CsvRow, Parsed } from '../bulk/csv-input.js';
 import type { BulkRow, BulkTask } from '../bulk/job.js';
 import type { KindVerbs, Value } from './fields.js';
 import type { KindName } from './kinds.js';
+import type { ModuleItemType } from '../spec/types/modules.js';
 
 export interface Source {
   file: string;
@@ -32,6 +33,24 @@ export interface Desired {
   source: Source;
   /** The line of each field, for messages about one. */
   lines: Record<string, number>;
+  /** A module's items, in order, and the keys of the modules to complete before it (modules.ts). */
+  items?: DesiredItem[];
+  prerequisites?: string[];
+}
+
+/** A module's item (modules.ts): what it shows, by the file's key, or a header or link of its own. */
+export interface DesiredItem {
+  ref?: {
+    name: 'page' | 'assignment' | 'topic' | 'quiz';
+    kind: 'pages' | 'assignments' | 'topics' | 'quizzes';
+    key: string;
+  };
+  type: ModuleItemType;
+  title?: string;
+  external_url?: string;
+  indent: number;
+  requirement?: { type: string; min_score?: number };
+  source: Source;
 }
 
 /** A roster row, inline or from a roster CSV: the columns `enrollments import` takes. */

@@ -19,6 +19,8 @@ import { KINDS, LIVE_ENROLLMENTS, listExisting, manages, type KindName } from '.
 import type { ApplyTree, Desired, DesiredCourse, DesiredEnrollment, FileProblem, Source } from './model.js';
 import { findListed } from './people.js';
 import { ASSOCIATION_FIELDS, readRubric } from './rubrics.js';
+import { isFrontPage, pageArg, readPage } from './pages.js';
+import { itemWrites, wantedLabel, writeItems, type ItemTargets } from './modules.js';
 import type { KeyStore } from './state.js';
 
 /** An object a change needs to exist first; `id` is set once it does. */
@@ -51,6 +53,9 @@ export const STEPS = [
   'assignment groups',
   'assignments',
   'topics, announcements, quizzes and rubrics',
+  'pages',
+  // One at a time, in the file's order: a module's place moves the others, and its prerequisites come before it.
+  'modules',
   'outcomes',
   'removals',
 ] as const;
@@ -167,7 +172,15 @@ export interface PlanContext {
 
 const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
 /** Kinds matched by the file's key or their title, whose objects may grade or be graded by another. */
-type KeyedKind = 'assignment_groups' | 'assignments' | 'topics' | 'announcements' | 'quizzes' | 'rubrics';
+type KeyedKind =
+  | 'assignment_groups'
+  | 'assignments'
+  | 'topics'
+  | 'announcements'
+  | 'quizzes'
+  | 'rubrics'
+  | 'pages'
+  | 'modules';
 
 async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
   try {
@@ -213,17 +226,19 @@ const sent = (ch: Change): Value => ('value' in ch ? ch.value! : (ch.to as Value
 
 /** Makes the applicable changes through the update verbs that can. */
 async function applyChanges(
-  verbs: KindVerbs,
+  spec: Pick<ObjectSpec, 'verbs' | 'options' | 'arg'>,
   id: number,
   changes: Change[],
-  options: Record<string, string | undefined>,
   invoke: Invoke,
 ): Promise<void> {
   const values = Object.fromEntries(changes.filter((ch) => ch.applicable).map((ch) => [ch.field, sent(ch)]));
-  const { calls, impossible } = updateCalls(verbs, values);
+  const { calls, impossible } = updateCalls(spec.verbs, values);
   if (impossible.length) throw new FailureError(`no command can set ${impossible.join(', ')}`);
-  for (const call of calls) await invoke(call.verb, [String(id)], call.values, options);
+  for (const call of calls) await invoke(call.verb, [argOf(spec, id)], call.values, spec.options);
 }
+
+/** How the verbs of a kind are told which object: its id, but for a page (pages.ts). */
+const argOf = (spec: Pick<ObjectSpec, 'arg'>, id: number) => (spec.arg ? spec.arg(id) : String(id));
 
 /** An object of a kind with fields, as a plan and its task see it. */
 interface ObjectSpec {
@@ -243,6 +258,8 @@ interface ObjectSpec {
   read?(made: ApiObject): ApiObject;
   /** Fields its update verb sets as one (a rubric's association): a change of one sends them all. */
   together?: readonly string[];
+  /** How its verbs name it, when not by its id. */
+  arg?(id: number): string;
 }
 
 /**
@@ -315,7 +332,7 @@ function objectTask(
       // What the create verb could not say (a topic's lock, a quiz left unpublished), set now.
       const left = sentTogether(spec, compareObject(spec, made!));
       const { calls, impossible } = updateCalls(spec.verbs, Object.fromEntries(left.map((ch) => [ch.field, sent(ch)])));
-      for (const call of calls) await invoke(call.verb, [String(id)], call.values, spec.options);
+      for (const call of calls) await invoke(call.verb, [argOf(spec, id)], call.values, spec.options);
       if (impossible.length)
         throw new FailureError(
           `created ${spec.one} ${id}, but ` +
@@ -323,8 +340,33 @@ function objectTask(
         );
       return id;
     },
-    update: (found, changes) => applyChanges(spec.verbs, found.id, sentTogether(spec, changes), spec.options, invoke),
+    update: (found, changes) => applyChanges(spec, found.id, sentTogether(spec, changes), invoke),
   };
+}
+
+/** Pages' url slugs by page_id, as module items name pages: as planned, then once as they are when applied. */
+class PageUrls {
+  private readonly known = new Map<number, string>();
+  private fresh?: Promise<void>;
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly course: string,
+    listed: ApiObject[],
+  ) {
+    for (const p of listed) this.known.set(p.id as number, String(p.url));
+  }
+
+  get(id: number): string | undefined {
+    return this.known.get(id);
+  }
+
+  refresh(): Promise<void> {
+    this.fresh ??= (async () => {
+      for await (const p of this.client.ops.pages.list({ course_id: this.course })) this.known.set(p.page_id, p.url);
+    })();
+    return this.fresh;
+  }
 }
 
 export async function makePlan(files: DesiredCourse[], pc: PlanContext): Promise<Plan> {
@@ -476,11 +518,12 @@ class Planner {
       );
     const slots = new Map<KindName, Map<string, Slot>>();
     const claimed = new Map<KindName, Set<number>>();
+    const pageUrls = new PageUrls(client, ref, listed.get('pages') ?? []);
     const keyedKinds = (
-      ['assignment_groups', 'assignments', 'topics', 'announcements', 'quizzes', 'rubrics'] as const
+      ['assignment_groups', 'assignments', 'topics', 'announcements', 'quizzes', 'rubrics', 'pages', 'modules'] as const
     ).filter((kind) => c.objects[kind]);
     for (const kind of keyedKinds)
-      slots.set(kind, this.keyedKind(plan, c, kind, listed.get(kind) ?? [], needs, slots, claimed));
+      slots.set(kind, this.keyedKind(plan, c, kind, listed.get(kind) ?? [], needs, slots, claimed, pageUrls));
     // Once every kind is matched: whether an assignment may go depends on the topics the file keeps.
     if (this.pc.prune) for (const kind of keyedKinds) this.pruneKeyed(plan, c, kind, listed, slots, claimed);
     if (c.outcomes) await this.outcomes(plan, c, course);
@@ -886,6 +929,7 @@ class Planner {
     needs: Slot[],
     slots: Map<KindName, Map<string, Slot>>,
     claimed: Map<KindName, Set<number>>,
+    pageUrls: PageUrls,
   ): Map<string, Slot> {
     const kind = KINDS[kindName];
     const { client, tree, keys, invoke } = this.pc;
@@ -896,8 +940,8 @@ class Planner {
     const step = STEPS.indexOf(
       kindName === 'assignment_groups'
         ? 'assignment groups'
-        : kindName === 'assignments'
-          ? 'assignments'
+        : kindName === 'assignments' || kindName === 'pages' || kindName === 'modules'
+          ? kindName
           : 'topics, announcements, quizzes and rubrics',
     );
     const byId = new Map(listed.map((o) => [o.id as number, o]));
@@ -970,7 +1014,11 @@ class Planner {
         lookup,
         lookAgain,
         ...(kindName === 'rubrics' ? { read: readRubric, together: ASSOCIATION_FIELDS } : {}),
+        ...(kindName === 'pages' ? { read: readPage, arg: pageArg } : {}),
       };
+      const modules = kindName === 'modules' ? this.moduleParts(c, d, slots, mine, pageUrls) : undefined;
+      const task = (at: Parameters<typeof objectTask>[2]) =>
+        modules ? modules.task(spec, objectTask(spec, invoke, at)) : objectTask(spec, invoke, at);
       const label = key ?? d.title!;
       const refNeeds = refs.map(([, s]) => s);
       if (!o) {
@@ -988,15 +1036,16 @@ class Planner {
           op: 'create',
           key: label,
           source: d.source,
-          fields: { ...d.fields, ...d.refs },
+          fields: { ...d.fields, ...d.refs, ...modules?.shown },
           step,
-          needs: [...needs, ...refNeeds],
+          needs: [...needs, ...refNeeds, ...(modules?.needs ?? [])],
           slot,
-          task: objectTask(spec, invoke, { slot, onCreated, onAdopted }),
+          task: task({ slot, onCreated, onAdopted }),
         });
         continue;
       }
-      const changes = compareObject(spec, o);
+      const planned = task({ planned: o });
+      const changes = planned.compare(o);
       if (changes.length)
         this.action(plan, {
           kind: kind.one,
@@ -1006,12 +1055,86 @@ class Planner {
           target: o.id as number,
           changes,
           step,
-          needs: [...needs, ...refNeeds],
-          task: objectTask(spec, invoke, { planned: o }),
+          needs: [...needs, ...refNeeds, ...(modules?.needs ?? [])],
+          task: planned,
         });
       else this.unchanged(plan, kindName);
     }
     return mine;
+  }
+
+  /**
+   * A module's prerequisites and items (modules.ts), compared and made besides its own fields. Its
+   * prerequisites are modules before it in the file, made before it in this one step: read when it is
+   * made, not needed before the step, as the content its items show is.
+   */
+  private moduleParts(
+    c: DesiredCourse,
+    d: Desired,
+    slots: Map<KindName, Map<string, Slot>>,
+    modules: Map<string, Slot>,
+    urls: PageUrls,
+  ) {
+    const { client, invoke } = this.pc;
+    const ref = `sis_course_id:${c.sis}`;
+    const targets: ItemTargets = {
+      id: (kind, key) => slots.get(kind)?.get(key)?.id,
+      ids: (kind) => new Set([...(slots.get(kind)?.values() ?? [])].flatMap((s) => (s.id === undefined ? [] : [s.id]))),
+      url: (id) => urls.get(id),
+    };
+    const wanted = d.prerequisites && [...new Set(d.prerequisites)];
+    const prerequisites = (current: ApiObject): Change[] => {
+      if (!wanted) return [];
+      const ids = wanted.map((k) => modules.get(k)?.id);
+      const now = (Array.isArray(current.prerequisite_module_ids) ? current.prerequisite_module_ids : []).map(Number);
+      if (ids.length === now.length && ids.every((id) => id !== undefined && now.includes(id))) return [];
+      const keyOf = (id: number) => [...modules].find(([, s]) => s.id === id)?.[0] ?? String(id);
+      const value = ids.flatMap((id) => (id === undefined ? [] : [String(id)]));
+      return [{ field: 'prerequisites', from: now.map(keyOf), to: wanted, value, applicable: true }];
+    };
+    const items = (current: ApiObject): Change[] =>
+      d.items ? itemWrites(d.items, current, targets).changes.map((ch) => ({ ...ch, applicable: true })) : [];
+    const mine = (ch: Change) => ch.field === 'prerequisites' || ch.field === 'items' || ch.field.startsWith('items[');
+    const rest = async (spec: ObjectSpec, found: Found, changes: Change[]) => {
+      const set = changes.find((ch) => ch.field === 'prerequisites');
+      if (set) {
+        const field = { field: 'prerequisite_module_ids', from: null, to: set.value ?? [], applicable: true };
+        await applyChanges(spec, found.id, [field], invoke);
+      }
+      if (d.items && changes.some((ch) => ch.field === 'items' || ch.field.startsWith('items[')))
+        await writeItems(client, ref, found.id, itemWrites(d.items, found.current, targets).ops, targets);
+    };
+    const content = (d.items ?? []).flatMap((i) => {
+      const s = i.ref && slots.get(i.ref.kind)?.get(i.ref.key);
+      return s ? [s] : [];
+    });
+    return {
+      shown: {
+        ...(d.items ? { items: d.items.map(wantedLabel) } : {}),
+        ...(wanted ? { prerequisites: wanted } : {}),
+      },
+      needs: [...new Set(content)],
+      task: (spec: ObjectSpec, base: ActionTask): ActionTask => ({
+        async find(fresh) {
+          // What the file's pages are called now, as their items name them: a page made or renamed since.
+          await urls.refresh();
+          return base.find(fresh);
+        },
+        compare: (current) => [...base.compare(current), ...prerequisites(current), ...items(current)],
+        async create() {
+          const id = await base.create();
+          await urls.refresh();
+          const made = { id, items: [], prerequisite_module_ids: [] };
+          await rest(spec, { id, current: made }, [...prerequisites(made), ...items(made)]);
+          return id;
+        },
+        async update(found, changes) {
+          const own = changes.filter((ch) => !mine(ch));
+          if (own.length) await base.update(found, own);
+          await rest(spec, found, changes.filter(mine));
+        },
+      }),
+    };
   }
 
   /**
@@ -1048,6 +1171,13 @@ class Planner {
             `"${name(o)}" grades topic "${String(t.title)}", which the file lists and deleting it would delete`,
           );
       }
+    } else if (kindName === 'pages') {
+      for (const o of left)
+        if (isFrontPage(o))
+          keeps.set(
+            o,
+            `"${name(o)}" is the course's front page, which cannot be deleted (make another the front page)`,
+          );
     } else if (kindName !== 'rubrics') {
       // Deleting a rubric leaves the assignment it grades.
       const grading = new Map(
@@ -1100,7 +1230,7 @@ class Planner {
         create: async () => o.id as number,
         async update() {
           try {
-            await invoke(remove, [String(o.id)], {}, options);
+            await invoke(remove, [kindName === 'pages' ? pageArg(o.id as number) : String(o.id)], {}, options);
           } catch (e) {
             // Gone already (another run, someone else): what the removal wanted.
             if (!notFound(e)) throw e;

@@ -38,7 +38,7 @@ describe('lms export course', () => {
       // The natural key and the title first; then the fields the course's verbs set; then each kind, in the order apply
       // makes them.
       expect(Object.keys(course).slice(0, 3)).toEqual(['sis_course_id', 'name', 'course_code']);
-      expect(Object.keys(course).slice(-10)).toEqual([
+      expect(Object.keys(course).slice(-12)).toEqual([
         'account',
         'sections',
         'enrollments',
@@ -48,6 +48,8 @@ describe('lms export course', () => {
         'announcements',
         'quizzes',
         'rubrics',
+        'pages',
+        'modules',
         'outcomes',
       ]);
       expect(course).toMatchObject({
@@ -72,7 +74,7 @@ describe('lms export course', () => {
           'have)\n',
       );
       expect(first.stderr).toMatch(
-        /wrote .*course\.yaml: course BIO-101 with 2 sections, 10 enrollments, 2 assignment groups, 3 assignments, 8 topics, 1 announcement, 2 quizzes, 1 rubric; its outcome tree to .*course\.outcomes\.yaml\n$/,
+        /wrote .*course\.yaml: course BIO-101 with 2 sections, 10 enrollments, 2 assignment groups, 3 assignments, 8 topics, 1 announcement, 2 quizzes, 1 rubric, 3 pages, 3 modules; its outcome tree to .*course\.outcomes\.yaml\n$/,
       );
 
       // Applied under other SIS ids, it makes a new course…
@@ -97,7 +99,7 @@ describe('lms export course', () => {
       const before = s.requests.length;
       const again = await s.run(['apply', '-f', join(s.dir, 'a/course.yaml'), '--yes'], { tty: true });
       expect(again.exitCode, again.stderr).toBe(0);
-      expect(again.stdout).toContain('No changes: the instance matches the file (34 unchanged).');
+      expect(again.stdout).toContain('No changes: the instance matches the file (40 unchanged).');
       expect(s.requests.slice(before).filter((q) => q.method !== 'GET')).toEqual([]);
     },
   );
@@ -179,7 +181,7 @@ describe('lms export course', () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain(
       '--include takes sections, enrollments, assignment_groups, assignments, topics, announcements, quizzes, ' +
-        'rubrics, outcomes; not widgets',
+        'rubrics, pages, modules, outcomes; not widgets',
     );
     expect(s.writes()).toEqual([]);
   });

@@ -39,12 +39,17 @@ describe('lms export course against lms mock serve', () => {
     expect(first.exitCode, first.stderr).toBe(0);
     const text = readFileSync(join(dir, 'a', 'course.yaml'), 'utf8');
     expect(text).toContain('    outcomes:\n      file: course.outcomes.yaml\n');
+    // Modules name what their items show by the keys the export gave it, and their prerequisites alike.
+    expect(text).toContain('        prerequisites: [ week-1-cells ]\n');
+    expect(text).toContain(
+      '          - assignment: genetics-essay\n            completion_requirement: must_mark_done\n',
+    );
 
     writeFileSync(join(dir, 'b', 'course.yaml'), moved(text, 'BIO-101', 'E2E-101'));
     copyFileSync(join(dir, 'a', 'course.outcomes.yaml'), join(dir, 'b', 'course.outcomes.yaml'));
     const applied = await spawnLms(['apply', '-f', join(dir, 'b', 'course.yaml'), '--yes', '-o', 'json'], http);
     expect(applied.exitCode, applied.stderr).toBe(0);
-    expect(JSON.parse(applied.stdout).summary).toMatchObject({ create: 34, update: 0, delete: 0 });
+    expect(JSON.parse(applied.stdout).summary).toMatchObject({ create: 40, update: 0, delete: 0 });
 
     const second = await spawnLms(
       ['export', 'course', 'sis_course_id:E2E-101', '--out', join(dir, 'c', 'course.yaml')],
@@ -60,7 +65,7 @@ describe('lms export course against lms mock serve', () => {
     const again = await spawnLms(['apply', '-f', join(dir, 'a', 'course.yaml'), '--yes', '-o', 'json'], http);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(JSON.parse(again.stderr).summary).toBe(
-      'No changes: the instance matches the file (34 unchanged). Nothing was changed.',
+      'No changes: the instance matches the file (40 unchanged). Nothing was changed.',
     );
     expect(writes(served!.log().slice(mark))).toEqual([]);
     // As JSON too: the same course, which apply reads as it reads YAML.

@@ -1,7 +1,7 @@
 // `lms apply -f FILE` and `lms diff -f FILE`: courses described in YAML or JSON files — sections,
-// enrollments, assignments, topics, announcements, quizzes, rubrics, outcomes — made so on an instance, with a
-// plan first. Always registered, so this stays small: the work is in src/apply, loaded when it runs,
-// and so is YAML.
+// enrollments, assignments, topics, announcements, quizzes, rubrics, pages, modules, outcomes — made
+// so on an instance, with a plan first. Always registered, so this stays small: the work is in
+// src/apply, loaded when it runs, and so is YAML.
 import type { CommandModel, CommandResult } from '../../model/command.js';
 import type { Context } from '../../model/context.js';
 import { command } from '../../model/define.js';
@@ -28,7 +28,7 @@ const options = {
     long: 'prune',
     description:
       'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, ' +
-      'announcements, rubrics; conclude enrollments',
+      'announcements, rubrics, pages, modules; conclude enrollments',
   },
   concurrency: {
     long: 'concurrency',
@@ -91,6 +91,19 @@ const ROUTES = [
   'rubrics.create',
   'rubrics.update',
   'rubrics.delete',
+  'pages.list',
+  'pages.get',
+  'pages.create',
+  'pages.update',
+  'pages.delete',
+  'modules.list',
+  'modules.listItems',
+  'modules.create',
+  'modules.update',
+  'modules.delete',
+  'modules.createItem',
+  'modules.updateItem',
+  'modules.deleteItem',
   'outcomes.rootGroup@courses',
   'outcomes.getGroup@courses',
   'outcomes.listLinks@courses',

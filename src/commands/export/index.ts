@@ -12,7 +12,8 @@ const exportCourse = (model: CommandModel) =>
     args: [{ name: 'course' }],
     summary:
       'Write a course as the file lms apply reads: YAML whatever stdout is (-o json for JSON), with its sections, ' +
-      'roster, assignment groups, assignments, topics, announcements, quizzes, rubrics and outcome tree',
+      'roster, assignment groups, assignments, topics, announcements, quizzes, rubrics, pages, modules and outcome ' +
+      'tree',
     routes: [
       'users.get',
       'courses.get',
@@ -25,6 +26,10 @@ const exportCourse = (model: CommandModel) =>
       'quizzes.list',
       'rubrics.list',
       'rubrics.get',
+      'pages.list',
+      'pages.get',
+      'modules.list',
+      'modules.listItems',
       'outcomes.rootGroup@courses',
       'outcomes.getGroup@courses',
       'outcomes.listSubgroups@courses',

@@ -1,0 +1,238 @@
+// Pages and modules in an apply file: a module's items name the file's pages, assignments, topics and
+// quizzes by key; made once, matched again with no write, changed an item at a time, pruned when asked,
+// and exported back to a file that applies alike.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { counted } from './helpers.js';
+
+const FILE = `courses:
+  - sis_course_id: GEO-1
+    name: Geology
+    account: sis_account_id:MSU
+    assignments:
+      - { key: map, name: Field map, points_possible: 10, published: true }
+    topics:
+      - { key: rocks, title: Favourite rocks, message: "<p>Tell us</p>", published: true }
+    pages:
+      - { key: syllabus, title: Syllabus, body: "<p>Rocks.</p>", published: true, front_page: true }
+      - { key: notes, title: Week 1 notes, body: "<p>Igneous</p>", published: true, editing_roles: teachers }
+      - { key: draft, title: Draft, body: "<p>Soon</p>" }
+    modules:
+      - key: week1
+        name: "Week 1: Rocks"
+        published: true
+        items:
+          - { type: SubHeader, title: Start here }
+          - { page: notes, completion_requirement: must_view }
+          - { assignment: map, completion_requirement: must_submit, indent: 1 }
+          - { topic: rocks, completion_requirement: must_contribute }
+          - { type: ExternalUrl, title: USGS, external_url: "https://www.usgs.gov/" }
+      - key: week2
+        name: "Week 2: Minerals"
+        require_sequential_progress: true
+        prerequisites: [week1]
+        items:
+          - { page: draft, title: Coming soon }
+`;
+
+const START = '          - { type: SubHeader, title: Start here }\n';
+const MAP = '          - { assignment: map, completion_requirement: must_view }\n';
+const TOPIC = '          - { topic: rocks, completion_requirement: must_contribute }\n';
+const LINK = '          - { type: ExternalUrl, title: USGS, external_url: "https://www.usgs.gov/" }\n';
+
+const said = (w: { method: string; url: string }) => `${w.method} ${new URL(w.url).pathname}`;
+
+const moduleWrites = (s: ReturnType<typeof counted>) =>
+  s.writes().filter((r) => new URL(r.url).pathname.includes('/modules'));
+
+interface Item {
+  id: number;
+  type: string;
+  title: string;
+  indent: number;
+  position: number;
+  completion_requirement?: { type: string };
+}
+interface Module {
+  id: number;
+  name: string;
+  position: number;
+  published: boolean;
+  prerequisite_module_ids: number[];
+  require_sequential_progress: boolean;
+  items: Item[];
+}
+
+async function modulesOf(s: ReturnType<typeof counted>, course: string): Promise<Module[]> {
+  const r = await s.run(['modules', 'list', '--course', course, '--items', '-o', 'json']);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Module[];
+}
+
+describe('pages and modules in lms apply', () => {
+  it('makes the pages, then the modules with their items, and a second run sends no write', async () => {
+    const s = counted();
+    const path = s.file('c.yaml', FILE);
+    const r = await s.run(['apply', '-f', path, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const modules = await modulesOf(s, 'sis_course_id:GEO-1');
+    expect(modules.map((m) => m.name)).toEqual(['Week 1: Rocks', 'Week 2: Minerals']);
+    const [week1, week2] = modules;
+    expect(week1.published).toBe(true);
+    expect(week1.items.map((i) => [i.type, i.title, i.indent, i.completion_requirement?.type])).toEqual([
+      ['SubHeader', 'Start here', 0, undefined],
+      ['Page', 'Week 1 notes', 0, 'must_view'],
+      ['Assignment', 'Field map', 1, 'must_submit'],
+      ['Discussion', 'Favourite rocks', 0, 'must_contribute'],
+      ['ExternalUrl', 'USGS', 0, undefined],
+    ]);
+    expect(week2).toMatchObject({ prerequisite_module_ids: [week1.id], require_sequential_progress: true });
+    expect(week2.items.map((i) => [i.type, i.title])).toEqual([['Page', 'Coming soon']]);
+    const front = await s.run(['pages', 'front', '--course', 'sis_course_id:GEO-1', '-o', 'json']);
+    expect(JSON.parse(front.stdout)).toMatchObject({ title: 'Syllabus', body: '<p>Rocks.</p>', published: true });
+
+    const before = s.writes().length;
+    const again = await s.run(['apply', '-f', path, '--yes']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).changes).toBe(false);
+    expect(s.writes().length).toBe(before);
+  });
+
+  it('a changed item is one update of that item; a new one an add at its place; a dropped one a removal', async () => {
+    const s = counted();
+    const path = s.file('c.yaml', FILE);
+    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+    const [week1] = await modulesOf(s, 'sis_course_id:GEO-1');
+    const map = week1.items[2];
+    const items = `/api/v1/courses/sis_course_id:GEO-1/modules/${week1.id}/items`;
+
+    s.file(
+      'c.yaml',
+      FILE.replace('completion_requirement: must_submit, indent: 1', 'completion_requirement: must_view'),
+    );
+    const plan = await s.run(['diff', '-f', path], { tty: true });
+    expect(plan.stdout).toContain('items[2].indent');
+    expect(plan.stdout).toContain('items[2].completion_requirement');
+    let before = moduleWrites(s).length;
+    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+    expect(moduleWrites(s).slice(before).map(said)).toEqual([`PUT ${items}/${map.id}`]);
+    let now = (await modulesOf(s, 'sis_course_id:GEO-1'))[0];
+    expect(now.items[2]).toMatchObject({ id: map.id, indent: 0, completion_requirement: { type: 'must_view' } });
+
+    // A header first, the link dropped, the topic moved before the assignment: one add, one removal, one move.
+    s.file(
+      'c.yaml',
+      FILE.replace('completion_requirement: must_submit, indent: 1', 'completion_requirement: must_view')
+        .replace(START, `          - { type: SubHeader, title: Hello }\n${START}`)
+        .replace(LINK, '')
+        .replace(`${MAP}${TOPIC}`, `${TOPIC}${MAP}`),
+    );
+    before = moduleWrites(s).length;
+    const r = await s.run(['apply', '-f', path, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const sent = moduleWrites(s).slice(before).map(said);
+    expect(sent.filter((w) => w.startsWith('DELETE'))).toEqual([`DELETE ${items}/${week1.items[4].id}`]);
+    expect(sent.filter((w) => w.startsWith('POST'))).toEqual([`POST ${items}`]);
+    expect(sent.filter((w) => w.startsWith('PUT'))).toHaveLength(1);
+    now = (await modulesOf(s, 'sis_course_id:GEO-1'))[0];
+    expect(now.items.map((i) => i.title)).toEqual([
+      'Hello',
+      'Start here',
+      'Week 1 notes',
+      'Favourite rocks',
+      'Field map',
+    ]);
+    // The items kept are the same items, not made again.
+    expect(now.items.slice(1).map((i) => i.id)).toEqual([0, 1, 3, 2].map((i) => week1.items[i].id));
+    const again = await s.run(['apply', '-f', path, '--yes'], { tty: true });
+    expect(again.stdout).toContain('No changes');
+  });
+
+  it('--prune deletes a module and a page the file dropped, but keeps the front page and says why', async () => {
+    const s = counted();
+    const path = s.file('c.yaml', FILE);
+    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+    const week2 = FILE.slice(FILE.indexOf('      - key: week2'));
+    s.file(
+      'c.yaml',
+      FILE.replace(week2, '')
+        .replace(
+          '      - { key: syllabus, title: Syllabus, body: "<p>Rocks.</p>", published: true, front_page: true }\n',
+          '',
+        )
+        .replace('      - { key: draft, title: Draft, body: "<p>Soon</p>" }\n', ''),
+    );
+    const plan = await s.run(['diff', '-f', path, '--prune'], { tty: true });
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(`kept (--prune): 1 page: "Syllabus" is the course's front page`);
+    expect(plan.stdout).toMatch(/- module Week 2: Minerals \(id \d+\)/);
+    expect(plan.stdout).toMatch(/- page Draft \(id \d+\)/);
+    expect((await s.run(['apply', '-f', path, '--prune'])).exitCode).toBe(2);
+    const r = await s.run(['apply', '-f', path, '--prune', '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((await modulesOf(s, 'sis_course_id:GEO-1')).map((m) => m.name)).toEqual(['Week 1: Rocks']);
+    const pages = await s.run(['pages', 'list', '--course', 'sis_course_id:GEO-1', '-o', 'json']);
+    expect((JSON.parse(pages.stdout) as { title: string }[]).map((p) => p.title).sort()).toEqual([
+      'Syllabus',
+      'Week 1 notes',
+    ]);
+    const again = await s.run(['apply', '-f', path, '--prune', '--yes'], { tty: true });
+    expect(again.stdout).toContain('No changes');
+  });
+
+  it('a file naming what it does not list, or a prerequisite after its module, is refused before any request', async () => {
+    const s = counted();
+    const bad = FILE.replace('{ page: notes,', '{ page: nope,')
+      .replace('prerequisites: [week1]', 'prerequisites: [week3]')
+      .replace('{ type: SubHeader, title: Start here }', '{ type: SubHeader }');
+    const r = await s.run(['apply', '-f', s.file('c.yaml', bad), '--yes']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`page "nope" is not the key of one of this course's pages in the file`);
+    expect(r.stderr).toContain('prerequisites "week3" is not the key of a module of this course in the file');
+    expect(r.stderr).toContain('a SubHeader item needs a title');
+    expect(s.writes()).toEqual([]);
+  });
+
+  it('export writes pages and modules back, items by the keys of what they show, and applies alike', async () => {
+    const s = counted();
+    expect((await s.run(['apply', '-f', s.file('c.yaml', FILE), '--yes'])).exitCode).toBe(0);
+    const out = join(s.dir, 'out.yaml');
+    const include = ['--include', 'assignments,topics,pages,modules'];
+    const e = await s.run(['export', 'course', 'sis_course_id:GEO-1', ...include, '--out', out]);
+    expect(e.exitCode, e.stderr).toBe(0);
+    expect(e.stderr).toContain('1 assignment, 1 topic, 3 pages, 2 modules');
+    const text = readFileSync(out, 'utf8');
+    const course = (parse(text) as { courses: Record<string, unknown>[] }).courses[0]!;
+    expect(course.modules).toEqual([
+      expect.objectContaining({
+        key: 'week1',
+        name: 'Week 1: Rocks',
+        items: [
+          { type: 'SubHeader', title: 'Start here' },
+          { page: 'notes', completion_requirement: 'must_view' },
+          { assignment: 'map', indent: 1, completion_requirement: 'must_submit' },
+          { topic: 'rocks', completion_requirement: 'must_contribute' },
+          { type: 'ExternalUrl', title: 'USGS', external_url: 'https://www.usgs.gov/' },
+        ],
+      }),
+      expect.objectContaining({
+        key: 'week2',
+        prerequisites: ['week1'],
+        items: [{ page: 'draft', title: 'Coming soon' }],
+      }),
+    ]);
+    const before = s.writes().length;
+    const same = await s.run(['apply', '-f', out, '--yes']);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(s.writes().length).toBe(before);
+
+    const copy = s.file('copy.yaml', text.replace('sis_course_id: GEO-1', 'sis_course_id: GEO-2'));
+    const made = await s.run(['apply', '-f', copy, '--yes']);
+    expect(made.exitCode, made.stderr).toBe(0);
+    const out2 = join(s.dir, 'out2.yaml');
+    expect((await s.run(['export', 'course', 'sis_course_id:GEO-2', ...include, '--out', out2])).exitCode).toBe(0);
+    expect(readFileSync(out2, 'utf8')).toBe(text.replace('sis_course_id: GEO-1', 'sis_course_id: GEO-2'));
+  });
+});

@@ -336,13 +336,29 @@ export function pageByUrl(
   db: Db,
   courseId: number,
   url: string,
-): { url: string; title: string; published: boolean } | null | undefined {
+): { id: number; url: string; title: string; published: boolean } | null | undefined {
   if (!one(db, `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'wiki_pages'`)) return undefined;
-  const row = one<{ url: string; title: string; workflow_state: string }>(
+  const row = one<{ id: number; url: string; title: string; workflow_state: string }>(
     db,
-    `SELECT url, title, workflow_state FROM wiki_pages WHERE course_id = ? AND url = ? AND workflow_state <> 'deleted'`,
+    `SELECT id, url, title, workflow_state FROM wiki_pages WHERE course_id = ? AND url = ? AND ` +
+      `workflow_state <> 'deleted'`,
     courseId,
     url,
   );
-  return row ? { url: row.url, title: row.title, published: row.workflow_state === 'active' } : null;
+  return row ? { id: row.id, url: row.url, title: row.title, published: row.workflow_state === 'active' } : null;
+}
+
+/**
+ * The slug a Page item shows: its page's as it is now, as real instances answer it (the item holds
+ * the page, and a page's slug moves with its title); the one it was added with where none is known.
+ */
+export function pageUrlOf(db: Db, item: Pick<ItemRow, 'type' | 'content_id' | 'page_url'>): string | null {
+  if (item.type !== 'Page' || item.content_id === null) return item.page_url;
+  if (!one(db, `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'wiki_pages'`)) return item.page_url;
+  const row = one<{ url: string }>(
+    db,
+    `SELECT url FROM wiki_pages WHERE id = ? AND workflow_state <> 'deleted'`,
+    item.content_id,
+  );
+  return row?.url ?? item.page_url;
 }

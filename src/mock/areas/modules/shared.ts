@@ -20,6 +20,7 @@ import {
   moduleById,
   modulesOfCourse,
   pageByUrl,
+  pageUrlOf,
   prerequisitesOf,
   type ItemRow,
   type ItemValues,
@@ -104,7 +105,7 @@ function contentUrl(ctx: MockCtx, item: ItemRow): string | undefined {
     case 'File':
       return `${ctx.origin}/api/v1/files/${item.content_id}`;
     case 'Page':
-      return `${api}/pages/${encodeURIComponent(item.page_url ?? '')}`;
+      return `${api}/pages/${encodeURIComponent(pageUrlOf(ctx.db, item) ?? '')}`;
     case 'ExternalTool':
       return `${api}/external_tools/sessionless_launch?launch_type=module_item&module_item_id=${item.id}`;
     default:
@@ -151,7 +152,8 @@ export function itemJson(ctx: MockCtx, v: Viewer, item: ItemRow, progress?: Modu
   if (item.content_id !== null && item.type !== 'Page') json.content_id = item.content_id;
   const url = contentUrl(ctx, item);
   if (url) json.url = url;
-  if (item.type === 'Page' && item.page_url !== null) json.page_url = item.page_url;
+  const pageUrl = pageUrlOf(ctx.db, item);
+  if (item.type === 'Page' && pageUrl !== null) json.page_url = pageUrl;
   if ((item.type === 'ExternalUrl' || item.type === 'ExternalTool') && item.external_url !== null)
     json.external_url = item.external_url;
   if (item.type === 'ExternalTool') json.new_tab = item.new_tab === 1;
@@ -333,6 +335,8 @@ export function newItemValues(ctx: MockCtx, course: CourseRow, q: ParamsObject):
     const page = pageByUrl(ctx.db, course.id, url);
     if (page === null) throw rejected('invalid page_url parameter');
     pageUrl = page?.url ?? url;
+    // The page itself, as real instances keep it: its slug is read from it when the item is shown.
+    contentId = page?.id ?? null;
     title = page?.title ?? url;
     published = page ? (page.published ? 1 : 0) : 0;
   }

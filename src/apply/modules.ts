@@ -7,7 +7,7 @@
 // is there, in order, as the file gives it; but a difference is made item by item, not by making the
 // list again: each item keeps its id (and the progress students have made through it), a changed
 // indent or requirement is one update of that item, a new one is one add at its place, and the
-// order is mended by moving only the items outside the longest run already in order.
+// order is mended by moving only the items outside a longest run already in order (heaviestRun).
 //
 // An item the file could not name — a file or a tool, or content of a kind the file does not list,
 // or an object it does not list (a quiz's own assignment) — is left where it is: the list the file
@@ -35,10 +35,12 @@ const ITEM_FIELDS = [...Object.keys(ITEM_REFS), 'type', 'title', 'external_url',
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+const REQUIREMENTS = `one of ${REQUIREMENT_TYPES.join(', ')}, or { type: min_score, min_score: N }`;
+
 function requirementOf(raw: unknown): Requirement | string {
   const r = typeof raw === 'string' ? { type: raw } : raw;
   if (!isMap(r) || typeof r.type !== 'string' || !(REQUIREMENT_TYPES as readonly string[]).includes(r.type))
-    return `completion_requirement must be one of ${REQUIREMENT_TYPES.join(', ')}, or { type: min_score, min_score: N }`;
+    return `completion_requirement must be ${REQUIREMENTS}`;
   const extra = Object.keys(r).filter((k) => k !== 'type' && k !== 'min_score');
   if (extra.length) return `completion_requirement has no ${extra.join(', ')}`;
   if (r.type === 'min_score') {
@@ -119,8 +121,10 @@ export interface ItemTargets {
   id(kind: ItemKind, key: string): number | undefined;
   /** Every object of the kind the file lists that exists: what an item may show and still be the file's. */
   ids(kind: ItemKind): Set<number>;
-  /** A page's url slug, by its page_id, where known. */
+  /** A page's url slug, by its page_id, where known: the newest. */
   url(page: number): string | undefined;
+  /** The page a slug is or was of: an item may name a page by the slug it had when it was added. */
+  page(url: string): number | undefined;
 }
 
 const itemsOf = (m: ApiObject) =>
@@ -137,12 +141,12 @@ function currentRequirement(o: ApiObject): Requirement | undefined {
   return r.type === 'min_score' ? { type: r.type, min_score: Number(r.min_score ?? 0) } : { type: r.type };
 }
 
-/** What an item of the instance is, for matching: its type and what it shows; undefined for one the file cannot name. */
+/** What an item of the instance is, for matching: its type and what it shows; none for one the file cannot name. */
 function identity(o: ApiObject, targets: ItemTargets): string | undefined {
   switch (o.type) {
     case 'Page': {
-      const urls = new Set([...targets.ids('pages')].map((id) => targets.url(id)));
-      return urls.has(o.page_url as string) ? `Page ${String(o.page_url)}` : undefined;
+      const id = typeof o.page_url === 'string' ? targets.page(o.page_url) : undefined;
+      return id !== undefined && targets.ids('pages').has(id) ? `Page ${id}` : undefined;
     }
     case 'Assignment':
     case 'Discussion':
@@ -164,10 +168,7 @@ function wantedIdentity(d: DesiredItem, targets: ItemTargets): string | undefine
   if (d.type === 'SubHeader') return `SubHeader ${d.title}`;
   if (d.type === 'ExternalUrl') return `ExternalUrl ${d.external_url}`;
   const id = targets.id(d.ref!.kind, d.ref!.key);
-  if (id === undefined) return undefined;
-  if (d.type !== 'Page') return `${d.type} ${id}`;
-  const url = targets.url(id);
-  return url === undefined ? undefined : `Page ${url}`;
+  return id === undefined ? undefined : `${d.type} ${id}`;
 }
 
 /** An item, for people: `assignment lab1`, `SubHeader "Start here"`. */
@@ -186,24 +187,51 @@ export interface ItemChange {
   to: unknown;
 }
 
-/** Indices of a longest increasing run of `xs`: the items already in order, left where they are. */
-function longestRun(xs: number[]): Set<number> {
-  const tails: number[] = [];
+/**
+ * The items left where they are: a run of them already in order (increasing `xs`, their places now)
+ * of the greatest weight. An item updated anyway moves in the same write, so it weighs less than one
+ * a move alone would write to; a module holds few items, so the square of their number is no cost.
+ */
+function heaviestRun(xs: number[], weights: number[]): Set<number> {
+  const best = weights.slice();
   const before: number[] = new Array(xs.length).fill(-1);
-  for (let i = 0; i < xs.length; i++) {
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (xs[tails[mid]] < xs[i]) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0) before[i] = tails[lo - 1];
-    tails[lo] = i;
-  }
+  for (let i = 0; i < xs.length; i++)
+    for (let j = 0; j < i; j++)
+      if (xs[j] < xs[i] && best[j] + weights[i] > best[i]) {
+        best[i] = best[j] + weights[i];
+        before[i] = j;
+      }
   const run = new Set<number>();
-  for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = before[i]) run.add(i);
+  let last = -1;
+  for (let i = 0; i < xs.length; i++) if (last < 0 || best[i] > best[last]) last = i;
+  for (let i = last; i >= 0; i = before[i]) run.add(i);
   return run;
+}
+
+/** The fields of an item of the instance the file's item changes, and those changes as a plan shows them. */
+function itemDifferences(
+  d: DesiredItem,
+  o: ApiObject,
+  place: string,
+): { fields: ModuleItemFields; changes: ItemChange[] } {
+  const fields: ModuleItemFields = {};
+  const changes: ItemChange[] = [];
+  if (d.title !== undefined && d.title !== o.title) {
+    fields.title = d.title;
+    changes.push({ field: `${place}.title`, from: o.title, to: d.title });
+  }
+  if (d.indent !== Number(o.indent ?? 0)) {
+    fields.indent = d.indent;
+    changes.push({ field: `${place}.indent`, from: o.indent ?? 0, to: d.indent });
+  }
+  const [now, want] = [requirementText(currentRequirement(o)), requirementText(d.requirement)];
+  if (now !== want) {
+    fields.completion_requirement = d.requirement
+      ? (d.requirement as ModuleItemFields['completion_requirement'])
+      : { type: '' };
+    changes.push({ field: `${place}.completion_requirement`, from: now, to: want });
+  }
+  return { fields, changes };
 }
 
 /**
@@ -231,10 +259,21 @@ export function itemWrites(
     ops.push({ op: 'remove', id: o.id as number });
     changes.push({ field: 'items', from: currentLabel(o), to: null });
   }
+  const differences = wanted.map((d, i) =>
+    match[i] < 0 ? undefined : itemDifferences(d, current[match[i]], `items[${i}]`),
+  );
   // What stays, in order, as the API will number it once the removals are made.
   const local = current.filter((o) => !gone.includes(o)).map((o) => o.id as number);
   const matched = wanted.map((_, i) => i).filter((i) => match[i] >= 0);
-  const run = new Set([...longestRun(matched.map((i) => match[i]))].map((j) => matched[j]));
+  const weights = matched.map((i) => (differences[i]!.changes.length ? 1 : 2));
+  const run = new Set(
+    [
+      ...heaviestRun(
+        matched.map((i) => match[i]),
+        weights,
+      ),
+    ].map((j) => matched[j]),
+  );
   let prev = -1;
   wanted.forEach((d, i) => {
     const place = `items[${i}]`;
@@ -246,22 +285,8 @@ export function itemWrites(
       return;
     }
     const o = current[match[i]];
-    const fields: ModuleItemFields = {};
-    if (d.title !== undefined && d.title !== o.title) {
-      fields.title = d.title;
-      changes.push({ field: `${place}.title`, from: o.title, to: d.title });
-    }
-    if (d.indent !== Number(o.indent ?? 0)) {
-      fields.indent = d.indent;
-      changes.push({ field: `${place}.indent`, from: o.indent ?? 0, to: d.indent });
-    }
-    const [now, want] = [requirementText(currentRequirement(o)), requirementText(d.requirement)];
-    if (now !== want) {
-      fields.completion_requirement = d.requirement
-        ? (d.requirement as ModuleItemFields['completion_requirement'])
-        : { type: '' };
-      changes.push({ field: `${place}.completion_requirement`, from: now, to: want });
-    }
+    const { fields, changes: changed } = differences[i]!;
+    changes.push(...changed);
     let at = local.indexOf(o.id as number);
     if (!run.has(i)) {
       local.splice(at, 1);

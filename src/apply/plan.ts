@@ -344,9 +344,14 @@ function objectTask(
   };
 }
 
-/** Pages' url slugs by page_id, as module items name pages: as planned, then once as they are when applied. */
+/**
+ * Pages' url slugs by page_id, as module items name pages: as planned, then once as they are when
+ * applied. A slug a page had is kept: a module as the plan read it names a page renamed since by
+ * the slug it had then.
+ */
 class PageUrls {
   private readonly known = new Map<number, string>();
+  private readonly pages = new Map<string, number>();
   private fresh?: Promise<void>;
 
   constructor(
@@ -354,16 +359,25 @@ class PageUrls {
     private readonly course: string,
     listed: ApiObject[],
   ) {
-    for (const p of listed) this.known.set(p.id as number, String(p.url));
+    for (const p of listed) this.set(p.id as number, String(p.url));
+  }
+
+  private set(id: number, url: string): void {
+    this.known.set(id, url);
+    this.pages.set(url, id);
   }
 
   get(id: number): string | undefined {
     return this.known.get(id);
   }
 
+  page(url: string): number | undefined {
+    return this.pages.get(url);
+  }
+
   refresh(): Promise<void> {
     this.fresh ??= (async () => {
-      for await (const p of this.client.ops.pages.list({ course_id: this.course })) this.known.set(p.page_id, p.url);
+      for await (const p of this.client.ops.pages.list({ course_id: this.course })) this.set(p.page_id, p.url);
     })();
     return this.fresh;
   }
@@ -1081,6 +1095,7 @@ class Planner {
       id: (kind, key) => slots.get(kind)?.get(key)?.id,
       ids: (kind) => new Set([...(slots.get(kind)?.values() ?? [])].flatMap((s) => (s.id === undefined ? [] : [s.id]))),
       url: (id) => urls.get(id),
+      page: (url) => urls.page(url),
     };
     const wanted = d.prerequisites && [...new Set(d.prerequisites)];
     const prerequisites = (current: ApiObject): Change[] => {

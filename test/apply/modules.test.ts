@@ -150,6 +150,37 @@ describe('pages and modules in lms apply', () => {
     expect(again.stdout).toContain('No changes');
   });
 
+  it('an item both changed and out of order is one write; a renamed page keeps its item', async () => {
+    const s = counted();
+    const path = s.file('c.yaml', FILE);
+    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+    const [week1] = await modulesOf(s, 'sis_course_id:GEO-1');
+    const map = '          - { assignment: map, completion_requirement: must_submit, indent: 1 }\n';
+    s.file('c.yaml', FILE.replace(`${map}${TOPIC}`, `${TOPIC}          - { assignment: map, indent: 2 }\n`));
+    let before = moduleWrites(s).length;
+    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+    const items = `/api/v1/courses/sis_course_id:GEO-1/modules/${week1.id}/items`;
+    expect(moduleWrites(s).slice(before).map(said)).toEqual([`PUT ${items}/${week1.items[2].id}`]);
+    const now = (await modulesOf(s, 'sis_course_id:GEO-1'))[0];
+    expect(now.items.map((i) => [i.title, i.indent, i.completion_requirement?.type])).toEqual([
+      ['Start here', 0, undefined],
+      ['Week 1 notes', 0, 'must_view'],
+      ['Favourite rocks', 0, 'must_contribute'],
+      ['Field map', 2, undefined],
+      ['USGS', 0, undefined],
+    ]);
+
+    // The page's slug moves with its title; its item is the same item.
+    s.file('c.yaml', FILE.replace('title: Week 1 notes', 'title: Igneous rocks'));
+    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+    const renamed = (await modulesOf(s, 'sis_course_id:GEO-1'))[0];
+    expect(renamed.items.filter((i) => i.type === 'Page').map((i) => i.id)).toEqual([week1.items[1].id]);
+    before = s.writes().length;
+    const again = await s.run(['apply', '-f', path, '--yes'], { tty: true });
+    expect(again.stdout).toContain('No changes');
+    expect(s.writes().length).toBe(before);
+  });
+
   it('--prune deletes a module and a page the file dropped, but keeps the front page and says why', async () => {
     const s = counted();
     const path = s.file('c.yaml', FILE);
@@ -182,7 +213,7 @@ describe('pages and modules in lms apply', () => {
     expect(again.stdout).toContain('No changes');
   });
 
-  it('a file naming what it does not list, or a prerequisite after its module, is refused before any request', async () => {
+  it('a file naming what it does not list, or a header with no title, is refused unsent', async () => {
     const s = counted();
     const bad = FILE.replace('{ page: notes,', '{ page: nope,')
       .replace('prerequisites: [week1]', 'prerequisites: [week3]')

@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark on the machine's Node and on Node 24 (fetched through npm, as CI
 // does), one line after the other, so the two columns of the README come from one run.
 //   node bench/lines.mjs                 every benchmark on both lines
-//   node bench/lines.mjs --only run      the start-up benchmark only (run, import, grade, scale, apply, mcp, mcp-tokens, jq, pseudonyms, sis)
+//   node bench/lines.mjs --only run      the start-up benchmark only (or import, grade, apply-course, …)
 //   node bench/lines.mjs --lines 20,22,24
 //   node bench/lines.mjs --against REF   the start-up benchmark paired with a build of a git ref (see run.mjs)
 // Figures go to stdout as each benchmark prints them, and to bench/results/<benchmark>-node<N>.json.
@@ -16,7 +16,9 @@ const { values: flags } = parseArgs({
   options: { only: { type: 'string' }, lines: { type: 'string' }, against: { type: 'string' } },
 });
 const benchmarks = (
-  flags.against ? ['run'] : ['run', 'import', 'grade', 'scale', 'apply', 'mcp', 'mcp-tokens', 'jq', 'pseudonyms', 'sis']
+  flags.against
+    ? ['run']
+    : ['run', 'import', 'grade', 'scale', 'apply', 'apply-course', 'mcp', 'mcp-tokens', 'jq', 'pseudonyms', 'sis']
 ).filter((name) => !flags.only || flags.only.split(',').includes(name));
 const current = Number(process.versions.node.split('.')[0]);
 const majors = flags.lines ? flags.lines.split(',').map(Number) : [...new Set([current, 24])];

@@ -97,8 +97,9 @@ function rulesFrom(params: ParamsObject, current: GradingRules): GradingRules {
   const next: GradingRules = {};
   const lowest = dropCount(r, 'drop_lowest');
   const highest = dropCount(r, 'drop_highest');
-  if (lowest) next.drop_lowest = lowest;
-  if (highest) next.drop_highest = highest;
+  // Kept when 0, as Canvas keeps `drop_lowest:0` in the group's rules and answers it.
+  if (lowest !== undefined) next.drop_lowest = lowest;
+  if (highest !== undefined) next.drop_highest = highest;
   const never = list(r, 'never_drop').map((v) => numericId(String(v)));
   if (never.some((v) => v === undefined))
     throw invalid('assignment_group', 'rules.never_drop', 'invalid', 'must list assignment ids');

@@ -8,7 +8,7 @@
 //   node bench/apply-course.mjs --out FILE      the figures as JSON too
 //
 // Exits 1 if a run fails, the re-apply writes or the diff finds a difference.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -76,17 +76,25 @@ function courseFile() {
 const server = startMockServer(lms, env, { quiet: false });
 const http = { LMS_BASE_URL: await server.url, LMS_TOKEN: '1~mock-admin' };
 
+/** Runs lms to its end; asynchronously, so that the server's log keeps being read (a full pipe stops it). */
+function runLms(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [lms, ...args], { env: { ...env, ...http } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 async function timed(label, args, { allowed = [0] } = {}) {
   const before = server.requestLines().length;
   const started = performance.now();
-  const run = spawnSync(process.execPath, [lms, ...args], {
-    env: { ...env, ...http },
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-  });
+  const run = await runLms(args);
   const seconds = Math.round((performance.now() - started) / 10) / 100;
   if (!allowed.includes(run.status)) throw new Error(`${label} exited ${run.status}:\n${run.stderr}`);
-  // The server's log reaches this process while it waits, not while a run blocks it.
+  // The server logs a request as it answers: the last lines may come just after the run ends.
   await new Promise((r) => setTimeout(r, 300));
   const lines = server.requestLines().slice(before);
   const writes = lines.filter((line) => /^(POST|PUT|DELETE) /.test(line)).length;
